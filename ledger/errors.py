@@ -1,0 +1,79 @@
+"""One root for every error the ledger raises on purpose.
+
+Each error carries where it happened (file, line, hand, action) so the CLI can print one line
+that names the place. The engine's :class:`engine.errors.IllegalAction` is translated into
+:class:`IllegalHand` at the import boundary.
+"""
+
+from __future__ import annotations
+
+
+class LedgerError(Exception):
+    """Root of handledger's errors. ``where()`` renders the known location fields."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        hand: str | None = None,
+        action: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.hand = hand
+        self.action = action
+
+    def located(self, **where: object) -> LedgerError:
+        """Fill in location fields that are still unknown and return self."""
+        for key, value in where.items():
+            if getattr(self, key, None) is None and value is not None:
+                setattr(self, key, value)
+        return self
+
+    def where(self) -> str:
+        parts = []
+        if self.file is not None:
+            parts.append(f"{self.file}" + (f":{self.line}" if self.line is not None else ""))
+        elif self.line is not None:
+            parts.append(f"line {self.line}")
+        if self.hand is not None:
+            parts.append(f"hand {self.hand}")
+        if self.action is not None:
+            parts.append(f"action {self.action!r}")
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        where = self.where()
+        return f"{where}: {self.message}" if where else self.message
+
+
+class MalformedInput(LedgerError):
+    """A file or value that cannot be parsed (bad TOML, CSV, JSON, amount or card)."""
+
+
+class MalformedEvent(MalformedInput):
+    """An event that does not validate against its schema."""
+
+
+class IllegalHand(LedgerError):
+    """A hand whose actions the engine rejects (out of turn, below the minimum raise, …)."""
+
+
+class DuplicateEvent(LedgerError):
+    """An append that would write a (hand, seq) or source key that is already stored."""
+
+
+class LedgerBusy(LedgerError):
+    """Another process holds the ledger for writing."""
+
+
+class ChainBroken(LedgerError):
+    """The hash chain does not verify (raised only where a caller asks for an exception)."""
+
+
+class NotFound(LedgerError):
+    """A hand, session or player that the ledger does not hold."""

@@ -1,0 +1,490 @@
+"""The ledger's event types: frozen pydantic models in one discriminated union.
+
+Every event has a stable ``type`` string and a ``schema_version``. Chips are integers in the
+smallest unit of the game (a hand's ``unit`` says what one chip is worth in money). Players are
+named by the name they have at the table in that hand; seat order is the order of
+``HandStarted.seats`` (PHH's ``p1 … pN``: in button games p1 sits left of the button and pN is
+the button; in stud games it is plain seat order).
+
+Hand events (one stream per hand, ``seq`` 1, 2, … inside it):
+``hand_started``, ``forced_bet``, ``cards_dealt``, ``discard``, ``check``, ``call``,
+``bet_raise``, ``fold``, ``all_in``, ``declaration``, ``reveal``, ``muck``, ``run_count``,
+``recorded_payout``, ``carry_over``, ``hand_ended``, ``correction``, ``hand_voided``.
+
+Session events (one stream per session): ``session_opened``, ``buy_in``, ``cash_out``,
+``payment``, ``session_closed``, ``player_alias``, ``seat_change``.
+
+Raises nothing itself; pydantic's ``ValidationError`` is translated into
+:class:`ledger.errors.MalformedEvent` by :func:`parse_event`.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+SCHEMA_VERSION = 1
+
+CARD_RE = re.compile(r"^(?:[2-9TJQKA][cdhs]|\?\?)$")
+_DECLARE_DIRECTIONS = ("high", "low", "swing")
+
+
+def split_cards(text: str) -> list[str]:
+    """Split a PHH card string (``"AsKd"``, ``"????"``) into two-character cards.
+
+    >>> split_cards("AsKd??")
+    ['As', 'Kd', '??']
+
+    Raises:
+        ValueError: odd length or a token that is not a card (rank ``2-9TJQKA``, suit ``cdhs``)
+            or ``??`` (an unknown card).
+    """
+    if len(text) % 2:
+        raise ValueError(f"card string {text!r} has an odd length")
+    cards = [text[i : i + 2] for i in range(0, len(text), 2)]
+    for card in cards:
+        if not CARD_RE.match(card):
+            raise ValueError(f"{card!r} is not a card")
+    return cards
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --------------------------------------------------------------------------------------------
+# Rule options (RULES.md §5), recorded in every hand so an old hand never depends on today's
+# defaults.
+
+
+class LowMethod(StrEnum):
+    """How low hands rank (RULES.md §2.5)."""
+
+    A5 = "A-5"
+    DEUCE_SEVEN = "2-7"
+    A6 = "A-6"
+    STANDARD = "standard_ranks"
+
+
+class SplitOptions(_Model):
+    """Cards-speak split options (RULES.md §2, §5; FORMATS.md ``_split``)."""
+
+    odd_chip_between_halves: Literal["high", "low_if_low_quartered"] = "high"
+    odd_chip_tie_order: Literal["left_of_button", "card_by_suit", "carry_to_next_hand"] = (
+        "left_of_button"
+    )
+    low_method: LowMethod = LowMethod.A5
+    low_qualifier: Literal["8_or_better", "none"] = "8_or_better"
+
+
+class DeclareOptions(_Model):
+    """High-low declaration options (RULES.md §3, §5; FORMATS.md ``_declare``)."""
+
+    method: Literal["simultaneous", "in_turn"] = "simultaneous"
+    bet_after_declare: bool = False
+    swing_ties: Literal["not_allowed", "allowed", "keep_clean_half"] = "not_allowed"
+    failed_swing_share_goes_to: Literal[
+        "next_best_in_that_direction", "player_who_beat_swing"
+    ] = "next_best_in_that_direction"
+    no_eligible_winner: Literal["cards_speak", "carry_over"] = "cards_speak"
+    swing_failure_scope: Literal["per_pot", "whole_hand"] = "per_pot"
+    low_method: LowMethod = LowMethod.A5
+    low_qualifier: Literal["8_or_better", "none"] = "none"
+    odd_chip_between_halves: Literal["high", "low_if_low_quartered"] = "high"
+
+
+class RuleOptions(_Model):
+    """All options in force for one hand.
+
+    ``reopen_rule`` (RULES.md §1.7): ``full_bet`` for no-limit and pot-limit, ``half_bet`` for
+    fixed-limit when not given. ``declare`` is ``None`` for a cards-speak hand.
+    """
+
+    reopen_rule: Literal["full_bet", "half_bet"] | None = None
+    split: SplitOptions = SplitOptions()
+    declare: DeclareOptions | None = None
+
+
+class Unit(_Model):
+    """What one chip is worth: ``minor_per_chip`` minor units of ``currency`` (e.g. 25 cents)."""
+
+    currency: str | None = None
+    minor_per_chip: int = Field(1, ge=1)
+    decimals: int = Field(0, ge=0, le=6)
+
+
+class Seat(_Model):
+    """One player at the table: name (unique in the hand), starting stack in chips."""
+
+    player: str = Field(min_length=1)
+    stack: int = Field(ge=0)
+    seat: int | None = Field(None, ge=1)
+
+
+class Stakes(_Model):
+    """Forced-bet and bet-size structure, in chips.
+
+    ``betting`` is ``no_limit``, ``pot_limit`` or ``fixed_limit``. ``min_bet`` applies to big-bet
+    games, ``small_bet``/``big_bet`` to fixed limit. Antes and blinds themselves are recorded as
+    ``forced_bet`` events; ``antes``/``blinds_or_straddles``/``bring_in`` here are the posted
+    structure, per seat in seat order.
+    """
+
+    betting: Literal["no_limit", "pot_limit", "fixed_limit"]
+    antes: list[int] = []
+    blinds_or_straddles: list[int] = []
+    bring_in: int = Field(0, ge=0)
+    min_bet: int = Field(0, ge=0)
+    small_bet: int = Field(0, ge=0)
+    big_bet: int = Field(0, ge=0)
+
+
+# --------------------------------------------------------------------------------------------
+# Hand events
+
+
+class HandStarted(_Model):
+    """A hand begins: game (PHH-style variant code), stakes, seats, button and rule options."""
+
+    type: Literal["hand_started"] = "hand_started"
+    schema_version: int = SCHEMA_VERSION
+    hand: str = Field(min_length=1)
+    game: str = Field(min_length=1)
+    stakes: Stakes
+    seats: list[Seat] = Field(min_length=2)
+    button: str | None = None
+    options: RuleOptions = RuleOptions()
+    unit: Unit = Unit()
+    session: str | None = None
+    source: dict[str, Any] = {}
+
+    @field_validator("seats")
+    @classmethod
+    def _unique_players(cls, seats: list[Seat]) -> list[Seat]:
+        names = [s.player for s in seats]
+        if len(set(names)) != len(names):
+            raise ValueError(f"player names are not unique: {names}")
+        return seats
+
+
+ForcedKind = Literal[
+    "ante", "small_blind", "big_blind", "straddle", "bring_in", "dead_blind", "posted_blind"
+]
+
+
+class ForcedBet(_Model):
+    """A forced bet. ``dead_blind`` and ``ante`` are dead money (RULES.md §4.3); the others are
+    live. ``posted_blind`` is a live blind posted out of position (it does not move the first
+    player to act). ``amount`` in chips; less than the full amount only when it is all-in."""
+
+    type: Literal["forced_bet"] = "forced_bet"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+    kind: ForcedKind
+    amount: int = Field(ge=0)
+
+
+class CardsDealt(_Model):
+    """Cards dealt: to a player (``player`` set, hole cards) or to the board (``player`` None).
+
+    ``cards`` are two-character cards or ``??`` for unknown. ``face_up`` has one flag per card
+    (all False for hole cards in flop games). ``run`` numbers the board in run-it-twice (1-based).
+    """
+
+    type: Literal["cards_dealt"] = "cards_dealt"
+    schema_version: int = SCHEMA_VERSION
+    player: str | None = None
+    cards: list[str] = Field(min_length=1)
+    face_up: list[bool] = []
+    run: int = Field(1, ge=1)
+
+    @field_validator("cards")
+    @classmethod
+    def _cards(cls, cards: list[str]) -> list[str]:
+        for card in cards:
+            if not CARD_RE.match(card):
+                raise ValueError(f"{card!r} is not a card")
+        return cards
+
+
+class Discard(_Model):
+    """A draw-game discard; no cards means standing pat. Unknown discards are ``??``."""
+
+    type: Literal["discard"] = "discard"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+    cards: list[str] = []
+
+    _check_cards = field_validator("cards")(CardsDealt._cards.__func__)  # type: ignore[attr-defined]
+
+
+class Check(_Model):
+    type: Literal["check"] = "check"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+
+
+class Call(_Model):
+    """A call of the current bet (the engine works out the amount; not all-in)."""
+
+    type: Literal["call"] = "call"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+
+
+class BetRaise(_Model):
+    """A bet, raise or completion TO ``to`` chips: the player's total bet on this street."""
+
+    type: Literal["bet_raise"] = "bet_raise"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+    to: int = Field(gt=0)
+
+
+class Fold(_Model):
+    type: Literal["fold"] = "fold"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+
+
+class AllIn(_Model):
+    """The player puts in his whole remaining stack; the engine decides whether that is a bet,
+    a raise (full or short) or a call for less. ``to`` is informative (his street total)."""
+
+    type: Literal["all_in"] = "all_in"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+    to: int | None = None
+
+
+class Declaration(_Model):
+    """A high-low declaration (RULES.md §3): the meaning, never a chip count."""
+
+    type: Literal["declaration"] = "declaration"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+    direction: Literal["high", "low", "swing"]
+
+
+class Reveal(_Model):
+    """A player shows cards at showdown (``cards`` empty: shows his known cards)."""
+
+    type: Literal["reveal"] = "reveal"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+    cards: list[str] = []
+
+    _check_cards = field_validator("cards")(CardsDealt._cards.__func__)  # type: ignore[attr-defined]
+
+
+class Muck(_Model):
+    type: Literal["muck"] = "muck"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+
+
+class RunCount(_Model):
+    """The players agree to run the board ``runs`` times (RULES.md §4.5)."""
+
+    type: Literal["run_count"] = "run_count"
+    schema_version: int = SCHEMA_VERSION
+    runs: int = Field(ge=1, le=4)
+
+
+class RecordedPayout(_Model):
+    """What the table actually pushed to a player, in chips. ``returned`` marks an uncalled bet
+    given back; ``pot`` (0 = main pot) and ``run`` say which pot/run when the source says so."""
+
+    type: Literal["recorded_payout"] = "recorded_payout"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+    amount: int = Field(ge=0)
+    returned: bool = False
+    pot: int | None = Field(None, ge=0)
+    run: int | None = Field(None, ge=1)
+
+
+class CarryOver(_Model):
+    """Chips carried between hands (RULES.md §3.8, §7.1): ``direction`` ``out`` on the hand that
+    leaves the pot unawarded, ``in`` on the session's next hand, which adds them as dead money."""
+
+    type: Literal["carry_over"] = "carry_over"
+    schema_version: int = SCHEMA_VERSION
+    amount: int = Field(ge=0)
+    direction: Literal["out", "in"]
+    other_hand: str | None = None
+
+
+class HandEnded(_Model):
+    type: Literal["hand_ended"] = "hand_ended"
+    schema_version: int = SCHEMA_VERSION
+    status: Literal["complete", "incomplete"] = "complete"
+
+
+class Change(_Model):
+    """One change of a correction: replace/insert-after/delete at a sequence number of the hand."""
+
+    op: Literal["replace", "insert_after", "delete"]
+    seq: int = Field(ge=1)
+    event: dict[str, Any] | None = None
+
+
+class Correction(_Model):
+    """A correction of a hand; the original events stay. ``positions`` names the ledger rows
+    (global positions) of the original events it changes."""
+
+    type: Literal["correction"] = "correction"
+    schema_version: int = SCHEMA_VERSION
+    changes: list[Change] = Field(min_length=1)
+    positions: list[int] = []
+    reason: str = Field(min_length=1)
+    by: str = Field(min_length=1)
+
+
+class HandVoided(_Model):
+    """A misdeal or restarted hand: every contribution goes back."""
+
+    type: Literal["hand_voided"] = "hand_voided"
+    schema_version: int = SCHEMA_VERSION
+    reason: str = Field(min_length=1)
+    by: str = Field(min_length=1)
+
+
+# --------------------------------------------------------------------------------------------
+# Session events
+
+
+class SessionOpened(_Model):
+    """A session opens. ``chip_value_minor`` minor units of ``currency`` per chip (0.25 USD → 25,
+    decimals 2)."""
+
+    type: Literal["session_opened"] = "session_opened"
+    schema_version: int = SCHEMA_VERSION
+    session: str = Field(min_length=1)
+    date: str | None = None
+    chip_value_minor: int = Field(1, ge=1)
+    currency: str | None = None
+    decimals: int = Field(0, ge=0, le=6)
+    source: dict[str, Any] = {}
+
+
+class BuyIn(_Model):
+    """A buy-in, rebuy or top-up of ``chips`` (table stakes: only between hands)."""
+
+    type: Literal["buy_in"] = "buy_in"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+    chips: int = Field(gt=0)
+    kind: Literal["buy_in", "rebuy", "top_up"] = "buy_in"
+
+
+class CashOut(_Model):
+    """The chips counted when a player leaves (or the session ends)."""
+
+    type: Literal["cash_out"] = "cash_out"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+    chips: int = Field(ge=0)
+
+
+class Payment(_Model):
+    """Money paid between players to settle up (or a bounty), in minor units."""
+
+    type: Literal["payment"] = "payment"
+    schema_version: int = SCHEMA_VERSION
+    payer: str
+    payee: str
+    amount_minor: int = Field(gt=0)
+    reason: str | None = None
+
+
+class SeatChange(_Model):
+    """A player joins, quits, stands up or sits back (no chips move)."""
+
+    type: Literal["seat_change"] = "seat_change"
+    schema_version: int = SCHEMA_VERSION
+    player: str
+    change: Literal["join", "quit", "stand_up", "sit_back"]
+    stack: int | None = Field(None, ge=0)
+
+
+class SessionClosed(_Model):
+    type: Literal["session_closed"] = "session_closed"
+    schema_version: int = SCHEMA_VERSION
+
+
+class PlayerAlias(_Model):
+    """``alias`` (another name or a platform id) is the player ``player`` across the series."""
+
+    type: Literal["player_alias"] = "player_alias"
+    schema_version: int = SCHEMA_VERSION
+    player: str = Field(min_length=1)
+    alias: str = Field(min_length=1)
+
+
+HandEvent = (
+    HandStarted
+    | ForcedBet
+    | CardsDealt
+    | Discard
+    | Check
+    | Call
+    | BetRaise
+    | Fold
+    | AllIn
+    | Declaration
+    | Reveal
+    | Muck
+    | RunCount
+    | RecordedPayout
+    | CarryOver
+    | HandEnded
+    | Correction
+    | HandVoided
+)
+SessionEvent = (
+    SessionOpened | BuyIn | CashOut | Payment | SeatChange | SessionClosed | PlayerAlias
+)
+AnyEvent = Annotated[HandEvent | SessionEvent, Field(discriminator="type")]
+EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(AnyEvent)
+
+#: Event types a player takes at the table (what ``act`` and the PHH action list produce).
+ACTION_TYPES = frozenset(
+    {"check", "call", "bet_raise", "fold", "all_in", "declaration", "reveal", "muck", "discard"}
+)
+EVENT_TYPES: tuple[str, ...] = tuple(
+    m.model_fields["type"].default for m in HandEvent.__args__ + SessionEvent.__args__  # type: ignore[attr-defined]
+)
+
+
+def parse_event(data: dict[str, Any] | str | bytes) -> Any:
+    """Validate one event from a dict or JSON text and return the typed model.
+
+    Raises:
+        ledger.errors.MalformedEvent: the data is not a valid event of a known type.
+    """
+    from ledger.errors import MalformedEvent
+
+    try:
+        if isinstance(data, dict):
+            return EVENT_ADAPTER.validate_python(data)
+        return EVENT_ADAPTER.validate_json(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise MalformedEvent(f"invalid event ({where}: {first.get('msg')})") from exc
+
+
+def event_json(event: Any) -> str:
+    """Canonical JSON of an event (sorted keys, no spaces): what the store hashes."""
+    import json
+
+    return json.dumps(event.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of every event (``handledger schema``)."""
+    return EVENT_ADAPTER.json_schema()
