@@ -1,0 +1,322 @@
+"""One betting round's rules: who may raise, the minimum and maximum bet, caps.
+
+Implements RULES.md §1.7 (full-bet rule for no-limit and pot-limit; half-bet rule for fixed
+limit, several short all-ins counting together), §1.8 (fixed-limit raise caps: bet + 3 raises
+in games of three or more rounds, bet + 4 in two-round games, unlimited heads-up unless the
+cap was already reached), §4.1 (stud bring-in and completion; open pair on fourth street in
+high stud) and §4.4 (a straddle sets the minimum raise). All amounts are chips on this street.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Round:
+    """The state of the current betting round.
+
+    ``current``: the highest street total (chips). ``full_level``: the street total set by the
+    last full bet or raise (or the big blind / straddle, or 0 before any bet).
+    ``increment``: the size of the last full bet or raise (the minimum raise in big-bet games).
+    ``acted``: each player's ``current`` when he last acted voluntarily this round.
+    ``pending``: players who must still act before the round closes.
+    ``raises``: full bets and raises so far (for the fixed-limit cap); ``capped``: the cap was
+    reached while three or more players could bet.
+    """
+
+    current: int = 0
+    full_level: int = 0
+    increment: int = 0
+    acted: dict[str, int] = field(default_factory=dict)
+    pending: list[str] = field(default_factory=list)
+    raises: int = 0
+    capped: bool = False
+    last_aggressor: str | None = None
+    first_actor: str | None = None
+    opener_unknown: bool = False
+
+    def copy(self) -> Round:
+        return Round(
+            self.current,
+            self.full_level,
+            self.increment,
+            dict(self.acted),
+            list(self.pending),
+            self.raises,
+            self.capped,
+            self.last_aggressor,
+            self.first_actor,
+            self.opener_unknown,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What a player may do now: ``to_call`` chips, and the raise range as street totals
+    (``min_to``..``max_to``; ``None`` when he may not raise)."""
+
+    to_call: int
+    min_to: int | None
+    max_to: int | None
+    reason: str = ""
+
+
+def reopened_for(rnd: Round, player: str, threshold: int) -> bool:
+    """May ``player`` raise? Yes if he has not acted this round, or the bet has grown by at
+    least ``threshold`` (a full raise; short all-ins count together) since he acted."""
+    level = rnd.acted.get(player)
+    return level is None or rnd.current - level >= threshold
+
+
+def cap_for(street_count: int) -> int:
+    """Full bets/raises allowed per round in fixed limit (RULES.md §1.8)."""
+    return 4 if street_count >= 3 else 5
+
+
+# ------------------------------------------------------------------------------------------
+# Rules applied to a HandState (engine.state); kept here so state.py stays a dispatcher.
+
+
+def _threshold(state, rnd: Round) -> int:  # noqa: ANN001 - HandState (circular import)
+    """The increase since a player acted that reopens the betting for him (RULES.md §1.7)."""
+    if state.game.betting == "fixed_limit" and state.reopen_rule == "half_bet":
+        return (rnd.increment + 1) // 2
+    return rnd.increment
+
+
+def limits(state, player: str) -> Limits:  # noqa: ANN001
+    """Chips to call and the legal raise range for ``player`` (street totals, chips).
+
+    No-limit: at least the last full bet or raise more, at most all-in. Pot-limit: at most the
+    pot after calling. Fixed limit: exactly one bet more than the last full bet (RULES.md §1.7:
+    completing a short all-in), two sizes on fourth street with an open pair in high stud.
+    """
+    rnd = state.rnd
+    street_bet = state.street_bets[player]
+    stack = state.stacks[player]
+    owed = rnd.current - street_bet
+    to_call = min(owed, stack)
+    reason = ""
+    if stack <= owed:
+        reason = "not enough chips to raise"
+    elif not reopened_for(rnd, player, _threshold(state, rnd)):
+        reason = "the betting was not reopened: a short all-in is not a full raise"
+    elif state.game.betting == "fixed_limit" and _capped(state, rnd):
+        reason = "the raise cap for this round is reached"
+    elif not any(p != player for p in state.can_bet()) and rnd.current >= max(
+        state.street_bets[p] for p in state.live()
+    ):
+        reason = "every other player is all-in"
+    if reason:
+        return Limits(to_call, None, None, reason)
+    allin_to = street_bet + stack
+    if state.game.betting == "fixed_limit":
+        lo = hi = max(rnd.full_level + rnd.increment, rnd.current + 1)
+        if rnd.current == 0 and _open_pair_option(state):
+            hi = state.started.stakes.big_bet
+    else:
+        lo = rnd.current + rnd.increment if rnd.current else max(rnd.increment, 1)
+        if state.game.betting == "pot_limit":
+            hi = rnd.current + state.pot_total() + owed
+        else:
+            hi = allin_to
+    hi = min(hi, allin_to)
+    lo = min(lo, allin_to)
+    return Limits(to_call, lo, hi)
+
+
+def _capped(state, rnd: Round) -> bool:  # noqa: ANN001
+    bettors = len(state.can_bet())
+    cap = cap_for(len(state.game.streets))
+    return rnd.raises >= cap and (bettors >= 3 or rnd.capped)
+
+
+def _open_pair_option(state) -> bool:  # noqa: ANN001
+    """Fourth street of high stud with an open pair showing (RULES.md §4.1)."""
+    g = state.game
+    if not g.stud or g.hilo or g.low_bring_in or g.evaluation != "high" or state.street != 1:
+        return False
+    from engine.stud import has_open_pair
+
+    return any(has_open_pair(state.cards.up_cards(p)) for p in state.live())
+
+
+def start_round(state, first: str | None) -> None:  # noqa: ANN001
+    """Begin the betting round of the current street with ``first`` to act (None: unknown,
+    any player may open — up cards unknown)."""
+    g = state.game
+    for p in state.players:
+        state.street_bets[p] = state.street_bets[p] if state.street == 0 else 0
+    current = max(state.street_bets.values())
+    if g.betting == "fixed_limit":
+        inc = state.bet_size()
+    else:
+        inc = state.bet_size()
+    rnd = Round(current=current, full_level=current, increment=inc)
+    if current and g.betting == "fixed_limit":
+        rnd.raises = 1  # the big blind is the bet (RULES.md §1.8)
+    bettors = state.can_bet()
+    if first is not None and first in state.order:
+        i = state.order.index(first)
+        ring = state.order[i:] + state.order[:i]
+        rnd.pending = [p for p in ring if p in bettors]
+    else:
+        rnd.pending = list(bettors)
+        rnd.opener_unknown = True
+    rnd.first_actor = rnd.pending[0] if rnd.pending else None
+    state.rnd = rnd
+    state.phase = "bet"
+    if _round_needs_no_action(state):
+        rnd.pending = []
+
+
+def _round_needs_no_action(state) -> bool:  # noqa: ANN001
+    bettors = state.can_bet()
+    if len(bettors) >= 2:
+        return False
+    if not bettors:
+        return True
+    # one player can still bet: he acts only if he owes chips
+    return state.street_bets[bettors[0]] >= state.rnd.current
+
+
+def _accept_unknown_opener(state, player: str) -> None:  # noqa: ANN001
+    """Up cards unknown: the first to act cannot be checked, so the first actor is taken."""
+    rnd = state.rnd
+    if rnd.opener_unknown and not rnd.acted and player in rnd.pending:
+        i = state.order.index(player)
+        ring = state.order[i:] + state.order[:i]
+        rnd.pending = [p for p in ring if p in rnd.pending]
+        rnd.first_actor = player
+
+
+def bring_in(state, e) -> None:  # noqa: ANN001
+    """The bring-in (RULES.md §4.1): first action of third street by the designated player."""
+    rnd = state.rnd
+    _accept_unknown_opener(state, e.player)
+    if state.phase != "bet" or state.street != 0 or not state.game.stud or rnd.acted:
+        raise state._fail("a bring-in is posted only as the first action of a stud hand")
+    if rnd.pending and rnd.pending[0] != e.player:
+        raise state._fail(f"out of turn: {rnd.pending[0]} must bring it in, not {e.player}")
+    amount = min(state.started.stakes.bring_in, state.stacks[e.player])
+    if e.amount != amount:
+        raise state._fail(f"bring-in is {amount}, not {e.amount}")
+    state.put_in(e.player, amount)
+    rnd.current = amount
+    rnd.acted[e.player] = amount
+    _after_action(state, e.player, aggressive=True)
+
+
+def act(state, e) -> None:  # noqa: ANN001
+    """Check, call, bet/raise, fold or all-in by ``e.player`` (RULES.md §1)."""
+    rnd = state.rnd
+    player = e.player
+    if player not in state.stacks:
+        raise state._fail(f"{player!r} is not seated")
+    if player in state.folded:
+        raise state._fail(f"{player} has folded")
+    if state.phase != "bet":
+        raise state._fail(f"no betting now ({state.phase} phase)")
+    if player in state.all_in:
+        raise state._fail(f"{player} is all-in")
+    _accept_unknown_opener(state, player)
+    if rnd.pending and rnd.pending[0] != player:
+        raise state._fail(f"out of turn: {rnd.pending[0]} is to act, not {player}")
+    if not rnd.pending:
+        raise state._fail("the betting round is closed")
+    lim = limits(state, player)
+    kind = e.type
+    if kind in ("fold", "check", "call"):
+        _passive(state, player, kind, lim)
+        return
+    allin_to = state.street_bets[player] + state.stacks[player]
+    new = allin_to if kind == "all_in" else e.to
+    if kind == "all_in" and e.to is not None and e.to != allin_to:
+        raise state._fail(f"all-in is to {allin_to}, not {e.to}")
+    if new <= rnd.current:
+        if kind == "all_in":  # a call for less (or exactly) with everything
+            state.put_in(player, state.stacks[player])
+            rnd.acted[player] = rnd.current
+            _after_action(state, player, aggressive=False)
+            return
+        raise state._fail(f"bet/raise to {new} is not above the current bet {rnd.current}")
+    _raise(state, player, new, new == allin_to, lim)
+
+
+def _passive(state, player: str, kind: str, lim: Limits) -> None:  # noqa: ANN001
+    rnd = state.rnd
+    if kind == "fold":
+        state.folded.add(player)
+    elif kind == "check" and lim.to_call:
+        raise state._fail(f"{player} cannot check: {lim.to_call} to call")
+    elif kind == "call":
+        if not lim.to_call:
+            raise state._fail(f"{player} cannot call: nothing to call (check)")
+        state.put_in(player, lim.to_call)
+    rnd.acted[player] = rnd.current
+    _after_action(state, player, aggressive=False)
+
+
+def _raise(state, player: str, new: int, is_all_in: bool, lim: Limits) -> None:  # noqa: ANN001
+    rnd = state.rnd
+    if new > state.street_bets[player] + state.stacks[player]:
+        raise state._fail(
+            f"{player} cannot bet to {new}: only {state.stacks[player]} behind"
+        )
+    if lim.min_to is None:
+        raise state._fail(f"{player} cannot raise: {lim.reason}")
+    if new > lim.max_to:
+        raise state._fail(f"raise to {new} is above the maximum {lim.max_to}")
+    if new < lim.min_to and not is_all_in:
+        raise state._fail(f"raise to {new} is below the minimum {lim.min_to}")
+    if (
+        state.game.betting == "fixed_limit"
+        and not is_all_in
+        and new not in (lim.min_to, lim.max_to)
+    ):
+        raise state._fail(f"fixed limit: the raise must be to {lim.min_to}")
+    before = rnd.current
+    state.put_in(player, new - state.street_bets[player])
+    full = _is_full(state, new, before)
+    if full:
+        if state.game.betting == "fixed_limit":
+            if rnd.current == 0 and new > rnd.increment:  # open pair: big bet chosen
+                rnd.increment = new
+        else:
+            rnd.increment = max(rnd.increment, new - before)
+        rnd.full_level = new
+        rnd.raises += 1
+        if rnd.raises >= cap_for(len(state.game.streets)) and len(state.can_bet()) >= 3:
+            rnd.capped = True
+    rnd.current = new
+    rnd.acted[player] = new
+    rnd.last_aggressor = player
+    _after_action(state, player, aggressive=True)
+
+
+def _is_full(state, new: int, before: int) -> bool:  # noqa: ANN001
+    rnd = state.rnd
+    if state.game.betting == "fixed_limit":
+        if state.reopen_rule == "half_bet":
+            return new - before >= (rnd.increment + 1) // 2 or new - rnd.full_level >= rnd.increment
+        return new - rnd.full_level >= rnd.increment
+    return new - before >= rnd.increment
+
+
+def _after_action(state, player: str, *, aggressive: bool) -> None:  # noqa: ANN001
+    from engine.flow import round_closed
+
+    rnd = state.rnd
+    if aggressive:
+        i = state.order.index(player)
+        ring = state.order[i + 1 :] + state.order[:i]
+        rnd.pending = [p for p in ring if p not in state.folded and p not in state.all_in]
+    elif rnd.pending and rnd.pending[0] == player:
+        rnd.pending.pop(0)
+    if len(state.live()) <= 1:
+        rnd.pending = []
+    elif rnd.pending and _round_needs_no_action(state):
+        rnd.pending = []
+    if not rnd.pending:
+        round_closed(state)

@@ -1,0 +1,264 @@
+"""Cards: dealing hole and board cards, draws, run it twice, shows and mucks.
+
+A known card can be dealt only once while it is live (in a hand or on a board); a card
+discarded in a draw game may be dealt again after the reshuffle of the discards (RULES.md
+§4.2, issue "games"). ``??`` is an unknown card and is never a duplicate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ledger import events as ev
+
+UNKNOWN = "??"
+
+
+@dataclass(slots=True)
+class Cards:
+    """Every card of the hand.
+
+    ``hole``: each player's current cards (draws replace some); ``up``: face-up flag per hole
+    card; ``boards``: one board per run; ``street_hole``: players dealt this street;
+    ``street_board``: board cards dealt this street per run; ``drawn``: cards each player
+    discarded in the current draw (None = not yet); ``owed``: replacements still to deal.
+    """
+
+    hole: dict[str, list[str]] = field(default_factory=dict)
+    up: dict[str, list[bool]] = field(default_factory=dict)
+    boards: list[list[str]] = field(default_factory=lambda: [[]])
+    seen: set[str] = field(default_factory=set)
+    discarded: set[str] = field(default_factory=set)
+    street_hole: set[str] = field(default_factory=set)
+    drawn: dict[str, int] = field(default_factory=dict)
+    owed: dict[str, int] = field(default_factory=dict)
+    shown: set[str] = field(default_factory=set)
+
+    @classmethod
+    def new(cls, players: list[str]) -> Cards:
+        return cls(hole={p: [] for p in players}, up={p: [] for p in players})
+
+    def copy(self) -> Cards:
+        return Cards(
+            {p: list(c) for p, c in self.hole.items()},
+            {p: list(c) for p, c in self.up.items()},
+            [list(b) for b in self.boards],
+            set(self.seen),
+            set(self.discarded),
+            set(self.street_hole),
+            dict(self.drawn),
+            dict(self.owed),
+            set(self.shown),
+        )
+
+    def up_cards(self, player: str) -> list[str]:
+        return [c for c, u in zip(self.hole[player], self.up[player], strict=True) if u]
+
+    def next_to_draw(self, state) -> str | None:  # noqa: ANN001 - HandState
+        for p in state.order:
+            if p in state.live() and p not in self.drawn:
+                return p
+        return None
+
+
+def _board_needed(state, upto: int) -> int:  # noqa: ANN001
+    return sum(s.board for s in state.game.streets[: upto + 1])
+
+
+def _check_new_cards(state, cards: list[str]) -> None:  # noqa: ANN001
+    seen = state.cards.seen
+    fresh: set[str] = set()
+    for c in cards:
+        if c == UNKNOWN:
+            continue
+        if c in seen or c in fresh:
+            raise state._fail(f"card {c} is dealt twice")
+        if state.game.deck == "short" and c[0] in "2345":
+            raise state._fail(f"card {c} is not in the short deck (six and up)")
+        fresh.add(c)
+
+
+def _add_seen(state, cards: list[str]) -> None:  # noqa: ANN001
+    for c in cards:
+        if c != UNKNOWN:
+            state.cards.seen.add(c)
+
+
+def deal(state, e: ev.CardsDealt) -> None:  # noqa: ANN001
+    """Deal hole cards to a player or board cards (RULES.md §4; run it twice §4.5)."""
+    from engine import flow
+
+    if state.phase == "forced":
+        flow.begin_street(state, 0)
+    _check_new_cards(state, e.cards)
+    if e.player is None:
+        _deal_board(state, e)
+    elif state.phase == "draw":
+        _deal_draw(state, e)
+    else:
+        _deal_hole(state, e)
+    flow.after_deal(state)
+
+
+def _deal_hole(state, e: ev.CardsDealt) -> None:  # noqa: ANN001
+    p = e.player
+    if p not in state.cards.hole:
+        raise state._fail(f"{p!r} is not seated")
+    if state.phase != "deal":
+        raise state._fail(f"hole cards dealt during the {state.phase} phase")
+    if p in state.folded:
+        raise state._fail(f"{p} has folded")
+    street = state.game.streets[state.street]
+    if not street.hole_up:
+        raise state._fail("no hole cards are dealt on this street")
+    if p in state.cards.street_hole:
+        raise state._fail(f"{p} already has his cards for this street")
+    if len(e.cards) != len(street.hole_up):
+        raise state._fail(
+            f"{p} must be dealt {len(street.hole_up)} card(s) on this street, not {len(e.cards)}"
+        )
+    if e.face_up and list(e.face_up) != list(street.hole_up):
+        raise state._fail(f"face-up flags {e.face_up} do not match the game")
+    state.cards.hole[p].extend(e.cards)
+    state.cards.up[p].extend(street.hole_up)
+    state.cards.street_hole.add(p)
+    _add_seen(state, e.cards)
+
+
+def _deal_board(state, e: ev.CardsDealt) -> None:  # noqa: ANN001
+    if state.phase != "deal":
+        raise state._fail(f"board cards dealt during the {state.phase} phase")
+    if e.run > len(state.cards.boards):
+        raise state._fail(f"board for run {e.run}, but the board runs {len(state.cards.boards)}x")
+    board = state.cards.boards[e.run - 1]
+    need = _board_needed(state, state.street)
+    if len(board) + len(e.cards) > need:
+        raise state._fail(f"too many board cards: {need} by this street")
+    board.extend(e.cards)
+    _add_seen(state, e.cards)
+
+
+def _deal_draw(state, e: ev.CardsDealt) -> None:  # noqa: ANN001
+    p = e.player
+    owed = state.cards.owed.get(p)
+    if owed is None:
+        raise state._fail(f"{p} is dealt cards before he discards")
+    if len(e.cards) != owed:
+        raise state._fail(f"{p} discarded {owed} card(s) but is dealt {len(e.cards)}")
+    state.cards.hole[p].extend(e.cards)
+    state.cards.up[p].extend([False] * len(e.cards))
+    del state.cards.owed[p]
+    _add_seen(state, e.cards)
+
+
+def street_dealt(state) -> bool:  # noqa: ANN001
+    """Are all cards of the current street dealt (every live player, every run's board)?"""
+    street = state.game.streets[state.street]
+    if street.hole_up and any(p not in state.cards.street_hole for p in state.live()):
+        return False
+    need = _board_needed(state, state.street)
+    return all(len(b) >= need for b in state.cards.boards)
+
+
+def discard(state, e: ev.Discard) -> None:  # noqa: ANN001
+    """Discard (or stand pat with no cards) in a draw (RULES.md §4.2)."""
+    from engine import flow
+
+    if state.phase != "draw":
+        raise state._fail(f"no draw now ({state.phase} phase)")
+    nxt = state.cards.next_to_draw(state)
+    if e.player != nxt:
+        raise state._fail(f"out of turn: {nxt} draws now, not {e.player}")
+    hand = state.cards.hole[e.player]
+    for c in e.cards:
+        if c in hand:
+            hand.remove(c)
+        elif UNKNOWN in hand:
+            hand.remove(UNKNOWN)
+        else:
+            raise state._fail(f"{e.player} discards {c}, which he does not hold")
+        if c != UNKNOWN:
+            state.cards.seen.discard(c)
+            state.cards.discarded.add(c)
+    state.cards.up[e.player] = [False] * len(hand)
+    state.cards.drawn[e.player] = len(e.cards)
+    if e.cards:
+        state.cards.owed[e.player] = len(e.cards)
+    flow.after_deal(state)
+
+
+def draw_done(state) -> bool:  # noqa: ANN001
+    return state.cards.next_to_draw(state) is None and not state.cards.owed
+
+
+def reveal(state, e: ev.Reveal) -> None:  # noqa: ANN001
+    """A player shows his cards. Known hole cards must match; unknown ones are filled in."""
+    p = e.player
+    if p not in state.cards.hole:
+        raise state._fail(f"{p!r} is not seated")
+    if p in state.folded or p in state.mucked:
+        raise state._fail(f"{p} has no live hand to show")
+    if state.phase == "declare":
+        raise state._fail("cards are shown after the declarations")
+    if not e.cards:
+        state.cards.shown.add(p)
+        return
+    hand = state.cards.hole[p]
+    shown = list(e.cards)
+    if len(shown) != len(hand):
+        raise state._fail(f"{p} holds {len(hand)} cards but shows {len(shown)}")
+    rest = list(shown)
+    for c in hand:
+        if c == UNKNOWN:
+            continue
+        if c not in rest:
+            raise state._fail(f"{p} shows {''.join(shown)} but was dealt {c}")
+        rest.remove(c)
+    new = [c for c in rest if c != UNKNOWN]
+    _check_new_cards(state, new)
+    known = [c for c in hand if c != UNKNOWN]
+    state.cards.hole[p] = known + rest
+    state.cards.up[p] = state.cards.up[p][: len(known)] + [False] * len(rest)
+    _add_seen(state, new)
+    state.cards.shown.add(p)
+
+
+def muck(state, e: ev.Muck) -> None:  # noqa: ANN001
+    """A player at showdown throws his hand away and gives up every pot (RULES.md §1.5)."""
+    p = e.player
+    if p not in state.cards.hole:
+        raise state._fail(f"{p!r} is not seated")
+    if p in state.folded or p in state.mucked:
+        raise state._fail(f"{p} has no live hand to muck")
+    if state.phase not in ("showdown",) and state.status == "open":
+        raise state._fail(f"{p} mucks before the showdown (fold instead)")
+    if len(state.live()) <= 1:
+        return  # the last player need not show: mucking an uncontested hand changes nothing
+    state.mucked.add(p)
+
+
+def run_count(state, e: ev.RunCount) -> None:  # noqa: ANN001
+    """Agree to run the rest of the board ``runs`` times (RULES.md §4.5, §7.4)."""
+    if not state.game.board_count:
+        raise state._fail("run it twice needs a board game")
+    if len(state.cards.boards) > 1:
+        raise state._fail("the number of runs is already agreed")
+    if len(state.can_bet()) >= 2 or state.phase not in ("deal", "showdown"):
+        raise state._fail("the board can be run more than once only when betting is over")
+    if len(state.cards.boards[0]) >= state.game.board_count:
+        raise state._fail("the board is already complete")
+    base = state.cards.boards[0]
+    state.cards.boards.extend(list(base) for _ in range(e.runs - 1))
+    state.runs = e.runs
+    if state.phase == "showdown":
+        state.phase = "deal"
+
+
+def check_showdown_ready(state) -> None:  # noqa: ANN001
+    """Raise when a complete hand still lacks cards it needs for the showdown."""
+    if len(state.live()) <= 1:
+        return
+    need = state.game.board_count
+    for i, b in enumerate(state.cards.boards, 1):
+        if len(b) < need:
+            raise state._fail(f"the board of run {i} has {len(b)} of {need} cards")

@@ -1,0 +1,192 @@
+"""PHH action notation ⇄ events, decided against the hand's current state.
+
+``to_event(state, text)`` turns one action string (``"p3 cbr 40"``, ``"Bob cc"``,
+``"d dh p1 AsKd"``, ``"p2 sd 7h"``, ``"p1 sm AsKd"``, ``"Ann dcl swing"``, ``"p3 pb"``) into the
+event it means now: ``cc`` is a check, a call or an all-in call for less; ``cbr X`` to the
+player's whole stack is an all-in. Players are named ``pN`` (seat N) or by name.
+``to_action(state, event)`` writes an event back in the same notation (FORMATS.md §1).
+Amounts inside the text are scaled to chips by ``decimals`` (e.g. 2: ``1.50`` → 150).
+
+Raises:
+    IllegalAction: text that is not an action, an unknown player, a bad amount or card.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from engine.errors import IllegalAction
+from ledger import events as ev
+
+_SEAT_RE = re.compile(r"^p([1-9][0-9]*)$")
+
+
+def player_name(state, token: str) -> str:  # noqa: ANN001 - HandState
+    """Resolve ``pN`` (seat order, 1-based) or a player's name."""
+    if token in state.stacks:
+        return token
+    m = _SEAT_RE.match(token)
+    if m and int(m.group(1)) <= len(state.players):
+        return state.players[int(m.group(1)) - 1]
+    raise IllegalAction(f"unknown player {token!r}", hand=state.hand)
+
+
+def parse_amount(text: str, decimals: int) -> int:
+    """``"1.50"`` with 2 decimals → 150 chips. Raises IllegalAction on a bad amount."""
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise IllegalAction(f"{text!r} is not an amount") from None
+    scaled = value * (10**decimals)
+    if not value.is_finite() or scaled != scaled.to_integral_value() or value < 0:
+        raise IllegalAction(f"{text!r} is not a valid amount in this hand's units")
+    return int(scaled)
+
+
+def format_amount(chips: int, decimals: int) -> str:
+    """150 chips with 2 decimals → ``"1.50"``; with 0 → ``"150"``."""
+    if not decimals:
+        return str(chips)
+    return str((Decimal(chips) / (10**decimals)).quantize(Decimal(1).scaleb(-decimals)))
+
+
+def _cards(text: str) -> list[str]:
+    try:
+        return ev.split_cards(text)
+    except ValueError as exc:
+        raise IllegalAction(str(exc)) from None
+
+
+def to_event(state, text: str, *, decimals: int | None = None):  # noqa: ANN001, ANN201
+    """The event that PHH action ``text`` means in ``state`` (see module doc)."""
+    if decimals is None:
+        decimals = state.started.unit.decimals
+    body = text.split(" #", 1)[0].strip()
+    parts = body.split()
+    if not parts:
+        raise IllegalAction("empty action")
+    if parts[0] == "d":
+        return _dealer(state, parts, text)
+    if len(parts) < 2:
+        raise IllegalAction(f"{text!r} is not an action")
+    player = player_name(state, parts[0])
+    verb, args = parts[1], parts[2:]
+    make = _PLAYER_VERBS.get(verb)
+    event = make(state, player, args, decimals) if make else None
+    if event is None:
+        raise IllegalAction(f"{text!r} is not an action")
+    return event
+
+
+def _cc(state, player: str, args: list[str], decimals: int):  # noqa: ANN001, ANN202
+    if args:
+        return None
+    owed = state.rnd.current - state.street_bets[player] if state.phase == "bet" else 0
+    if owed <= 0:
+        return ev.Check(player=player)
+    if owed >= state.stacks[player]:
+        return ev.AllIn(player=player, to=state.street_bets[player] + state.stacks[player])
+    return ev.Call(player=player)
+
+
+def _cbr(state, player: str, args: list[str], decimals: int):  # noqa: ANN001, ANN202
+    if len(args) != 1:
+        return None
+    to = parse_amount(args[0], decimals)
+    if to <= 0:
+        raise IllegalAction(f"bet/raise to {args[0]} is not positive")
+    if to == state.street_bets[player] + state.stacks[player]:
+        return ev.AllIn(player=player, to=to)
+    return ev.BetRaise(player=player, to=to)
+
+
+def _pb(state, player: str, args: list[str], decimals: int):  # noqa: ANN001, ANN202
+    if args:
+        return None
+    amount = min(state.started.stakes.bring_in, state.stacks[player])
+    return ev.ForcedBet(player=player, kind="bring_in", amount=amount)
+
+
+def _sm(state, player: str, args: list[str], decimals: int):  # noqa: ANN001, ANN202
+    if not args:
+        return ev.Muck(player=player)
+    if args == ["-"]:
+        return ev.Reveal(player=player, cards=[])
+    return ev.Reveal(player=player, cards=_cards(args[0])) if len(args) == 1 else None
+
+
+def _dcl(state, player: str, args: list[str], decimals: int):  # noqa: ANN001, ANN202
+    if len(args) == 1 and args[0] in ("high", "low", "swing"):
+        return ev.Declaration(player=player, direction=args[0])
+    return None
+
+
+_PLAYER_VERBS = {
+    "f": lambda s, p, a, d: None if a else ev.Fold(player=p),
+    "cc": _cc,
+    "cbr": _cbr,
+    "pb": _pb,
+    "sd": lambda s, p, a, d: ev.Discard(player=p, cards=_cards(a[0]) if a else [])
+    if len(a) <= 1
+    else None,
+    "sm": _sm,
+    "dcl": _dcl,
+}
+
+
+def _dealer(state, parts: list[str], text: str):  # noqa: ANN001, ANN202
+    if len(parts) == 4 and parts[1] == "dh":
+        return ev.CardsDealt(player=player_name(state, parts[2]), cards=_cards(parts[3]))
+    if len(parts) == 3 and parts[1] == "db":
+        run = max(1, len(state.cards.boards))
+        return ev.CardsDealt(player=None, cards=_cards(parts[2]), run=_board_run(state, run))
+    raise IllegalAction(f"{text!r} is not a dealer action")
+
+
+def _board_run(state, runs: int) -> int:  # noqa: ANN001
+    """With several runs, board cards go to the first run that still needs cards."""
+    if runs == 1:
+        return 1
+    need = sum(s.board for s in state.game.streets[: state.street + 1])
+    for i, b in enumerate(state.cards.boards, 1):
+        if len(b) < need:
+            return i
+    return runs
+
+
+def seat_label(state, player: str) -> str:  # noqa: ANN001
+    return f"p{state.players.index(player) + 1}"
+
+
+def to_action(state, event, *, decimals: int | None = None) -> str | None:  # noqa: ANN001
+    """PHH action text for ``event`` applied to ``state`` (None: not an action in PHH)."""
+    if decimals is None:
+        decimals = state.started.unit.decimals
+    t = event.type
+    who = seat_label(state, event.player) if getattr(event, "player", None) else None
+    if t == "cards_dealt":
+        cards = "".join(event.cards)
+        return f"d dh {who} {cards}" if who else f"d db {cards}"
+    if t in ("check", "call"):
+        return f"{who} cc"
+    if t == "fold":
+        return f"{who} f"
+    if t == "bet_raise":
+        return f"{who} cbr {format_amount(event.to, decimals)}"
+    if t == "all_in":
+        to = state.street_bets[event.player] + state.stacks[event.player]
+        if state.phase == "bet" and to > state.rnd.current:
+            return f"{who} cbr {format_amount(to, decimals)}"
+        return f"{who} cc"
+    if t == "forced_bet" and event.kind == "bring_in":
+        return f"{who} pb"
+    if t == "discard":
+        return f"{who} sd {''.join(event.cards)}".rstrip()
+    if t == "reveal":
+        return f"{who} sm {''.join(event.cards) or '-'}"
+    if t == "muck":
+        return f"{who} sm"
+    if t == "declaration":
+        return f"{who} dcl {event.direction}"
+    return None

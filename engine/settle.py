@@ -1,0 +1,135 @@
+"""Settle a hand: refunds, pots, awards, final stacks — all derived from the state.
+
+Uncalled bets go back first (RULES.md §1.4), pots are layered from contributions with folded
+chips as dead money (§1.2–1.3), each pot is awarded on its own (§1.6) by cards speak (§2) or by
+declaration (§3). A voided hand returns every contribution. A hand whose log stops before the
+end (``incomplete``) is settled the same way and flagged: its true result is unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.awards import PotAward, award_pots
+from engine.pots import Pot, layer_pots, return_uncalled
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The recomputed result of one hand. All amounts are chips (int).
+
+    ``contributions``: everything each player put in (antes and blinds included, before
+    refunds); ``returned``: uncalled chips given back; ``pots``: main pot first, each with its
+    eligible players and awards; ``awards``: each player's total from all pots;
+    ``final_stacks`` = starting − contributions + returned + awards; ``net`` = final − starting;
+    ``carried``: chips left for the session's next hand; ``carried_in``: dead money that came in.
+    ``verifiable`` is False when a showdown needed unknown cards (then ``awards`` is empty for
+    those pots and the recorded payouts must be checked for feasibility instead).
+    """
+
+    hand: str
+    status: str
+    players: tuple[str, ...]
+    starting: dict[str, int]
+    contributions: dict[str, int]
+    returned: dict[str, int]
+    pots: tuple[PotAward, ...]
+    awards: dict[str, int]
+    final_stacks: dict[str, int]
+    net: dict[str, int]
+    carried: int = 0
+    carried_in: int = 0
+    verifiable: bool = True
+    showdown: bool = False
+    declarations: dict[str, str] = field(default_factory=dict)
+    lines: tuple[str, ...] = ()
+
+
+def settle(state) -> HandResult:  # noqa: ANN001 - engine.state.HandState
+    """Compute the :class:`HandResult` of ``state`` (normally after ``hand_ended``).
+
+    A hand still open is settled as far as it has gone: pots are formed from what was put in,
+    but nobody is paid.
+    """
+    starting = {s.player: s.stack for s in state.started.seats}
+    contributions = dict(state.contributed)
+    live = state.live()
+    if state.status in ("voided", "incomplete"):
+        return _finish(state, starting, contributions, dict(contributions), (), 0)
+    # Only bets can be uncalled: antes and dead blinds stay in the pot (RULES.md §1.4, §4.3).
+    bets = {p: c - state.dead.get(p, 0) for p, c in contributions.items()}
+    _, returned = return_uncalled(bets)
+    after = {p: c - returned.get(p, 0) for p, c in contributions.items()}
+    pots = _merge_own_dead_money(state, layer_pots(after, live) if live else [], after)
+    if state.carried_in:
+        if pots:
+            pots[0] = Pot(pots[0].amount + state.carried_in, pots[0].eligible)
+        else:
+            pots = [Pot(state.carried_in, tuple(live))]
+    if state.status == "open" and state.phase != "showdown":
+        unpaid = tuple(PotAward(i, p.amount, p.eligible, {}) for i, p in enumerate(pots))
+        return _finish(state, starting, contributions, returned, unpaid, 0)
+    hands = {p: state.cards.hole[p] for p in live}
+    boards = state.cards.boards
+    split = state.started.options.split
+    if state.started.options.declare is not None and len(live) > 1:
+        from engine.declare import award_declare_pots
+
+        awarded = award_declare_pots(
+            state.game,
+            pots,
+            hands,
+            boards,
+            state.order,
+            state.started.options.declare,
+            state.declarations,
+            split.odd_chip_tie_order,
+        )
+    else:
+        awarded = award_pots(state.game, pots, hands, boards, state.order, split)
+    carried = sum(p.carried for p in awarded)
+    return _finish(state, starting, contributions, returned, tuple(awarded), carried)
+
+
+def _merge_own_dead_money(state, pots: list[Pot], after: dict[str, int]) -> list[Pot]:  # noqa: ANN001
+    """A top pot made only of its sole eligible player's own dead money (an ante or dead blind,
+    e.g. a big-blind ante) is not his to take back: it is dead money of the pot below
+    (RULES.md §4.3: dead chips belong to the pot; only bets can be uncalled, §1.4)."""
+    while len(pots) >= 2 and len(pots[-1].eligible) == 1:
+        top = pots[-1]
+        (p,) = top.eligible
+        others = max((c for q, c in after.items() if q != p), default=0)
+        if top.amount > state.dead.get(p, 0) or others > after[p] - top.amount:
+            break
+        below = pots[-2]
+        pots = [*pots[:-2], Pot(below.amount + top.amount, below.eligible)]
+    return pots
+
+
+def _finish(state, starting, contributions, returned, pots, carried) -> HandResult:  # noqa: ANN001
+    awards = dict.fromkeys(state.players, 0)
+    for pot in pots:
+        for p, chips in pot.awards.items():
+            awards[p] += chips
+    final = {
+        p: starting[p] - contributions[p] + returned.get(p, 0) + awards[p] for p in state.players
+    }
+    lines = [line for pot in pots for line in pot.lines]
+    return HandResult(
+        hand=state.hand,
+        status=state.status,
+        players=tuple(state.players),
+        starting=starting,
+        contributions=contributions,
+        returned={p: c for p, c in returned.items() if c},
+        pots=pots,
+        awards=awards,
+        final_stacks=final,
+        net={p: final[p] - starting[p] for p in state.players},
+        carried=carried,
+        carried_in=state.carried_in,
+        verifiable=all(p.verifiable for p in pots),
+        showdown=len(state.live()) > 1,
+        declarations=dict(state.declarations),
+        lines=tuple(lines),
+    )

@@ -1,0 +1,76 @@
+"""Who acts first in stud: the bring-in by up-card and the best board showing (RULES.md §4.1).
+
+These rank partial boards of face-up cards only; straights and flushes do not count on a
+board of fewer than five cards, pairs and trips do. Suits rank spades > hearts > diamonds >
+clubs (RULES.md §2.2).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+_RANKS = "23456789TJQKA"
+_SUITS = "cdhs"  # clubs lowest
+
+
+def rank_value(card: str, *, ace_low: bool = False) -> int:
+    """2..14 for ``2``..``A``; an ace is 1 when ``ace_low``."""
+    value = _RANKS.index(card[0]) + 2
+    return 1 if ace_low and value == 14 else value
+
+
+def card_order(card: str, *, ace_low: bool = False) -> tuple[int, int]:
+    """Sort key of one card: rank, then suit (clubs < diamonds < hearts < spades)."""
+    return rank_value(card, ace_low=ace_low), _SUITS.index(card[1])
+
+
+def bring_in_player(
+    up_cards: Sequence[tuple[str, str]], *, razz: bool, hilo: bool
+) -> str:
+    """The player who must bring it in, from ``(player, up card)`` pairs in seat order.
+
+    High and high-low stud: the lowest up card by suit, aces high (RULES.md §4.1; CASINO-S8
+    for hi-lo). Razz: the highest up card by suit, aces low.
+    """
+    del hilo  # aces count high for the bring-in in both high and hi-lo stud
+    if razz:
+        return max(up_cards, key=lambda pc: card_order(pc[1], ace_low=True))[0]
+    return min(up_cards, key=lambda pc: card_order(pc[1]))[0]
+
+
+def _board_key(cards: Sequence[str], *, ace_low: bool) -> tuple[int, ...]:
+    """Key of a partial board; higher = better high board."""
+    counts = Counter(rank_value(c, ace_low=ace_low) for c in cards)
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    shape = tuple(n for _, n in groups)
+    return (*shape, *(r for r, _ in groups))
+
+
+def best_board_player(boards: Sequence[tuple[str, Sequence[str]]], *, razz: bool) -> str:
+    """The player whose face-up cards rank best, from ``(player, up cards)`` in the order the
+    cards were dealt; ties go to the first of them (RULES.md §4.1).
+
+    High and hi-lo stud: the best high board. Razz: the best (lowest) ace-to-five board:
+    fewest paired cards, then the lowest top card, and so on down.
+    """
+    def high_key(item: tuple[str, Sequence[str]]) -> tuple[int, ...]:
+        return _board_key(item[1], ace_low=False)
+
+    def low_key(item: tuple[str, Sequence[str]]) -> tuple[int, ...]:
+        key = _board_key(item[1], ace_low=True)
+        # lower is better in razz: negate so max() picks the best low
+        return tuple(-k for k in key)
+
+    key = low_key if razz else high_key
+    best = boards[0]
+    for item in boards[1:]:
+        if key(item) > key(best):
+            best = item
+    return best[0]
+
+
+def has_open_pair(cards: Sequence[str]) -> bool:
+    """True when the face-up cards hold a pair (RULES.md §4.1, fourth street in high stud)."""
+    ranks = [c[0] for c in cards]
+    return len(set(ranks)) < len(ranks)
