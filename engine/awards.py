@@ -1,0 +1,263 @@
+"""Cards-speak awards: who wins each pot, ties, odd chips, high-low and run it twice.
+
+RULES.md §1.6 (each pot on its own), §2.1–2.7 (ties, odd chips, quartering, qualifier, Omaha
+and stud hi-lo), §4.5 and §7.4 (run it twice). Hands are ranked only through
+:mod:`engine.evaluate`; declaration games (RULES.md §3) are a separate module. Chips are ints.
+Every :class:`PotAward` carries ``lines``: plain sentences a home-game host can read back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.evaluate import Rank, best_for_game, best_high, best_low, card_suit_key
+from engine.games import Game
+from engine.pots import Pot
+from ledger.events import SplitOptions
+
+__all__ = ["PotAward", "award_pots", "split_evenly", "pot_name"]
+
+TIE_ORDERS = ("left_of_button", "card_by_suit", "carry_to_next_hand")
+UNKNOWN = "??"
+
+
+@dataclass(frozen=True)
+class PotAward:
+    """The award of one pot (RULES.md §1.6).
+
+    ``index``: 0 = main pot, 1… = side pots. ``awards``: player -> chips from this pot (winners
+    only); ``sum(awards.values()) + carried == amount`` whenever ``verifiable``. ``carried``:
+    chips left for the next hand. ``lines``: who was eligible, who won with what, where each
+    odd chip went, per run. ``verifiable``: False when a needed hand has unknown cards; then
+    ``awards`` is empty and ``carried`` 0.
+    """
+
+    index: int
+    amount: int
+    eligible: tuple[str, ...]
+    awards: dict[str, int]
+    carried: int = 0
+    lines: tuple[str, ...] = ()
+    verifiable: bool = True
+
+
+def split_evenly(amount: int, winners_in_order: Sequence[str]) -> dict[str, int]:
+    """Divide ``amount`` chips as evenly as possible, one odd chip each to the first winners in
+    the given order (RULES.md §2.1–2.2): 11 among three is 4, 4, 3.
+
+    >>> split_evenly(11, ["p3", "p1", "p2"])
+    {'p3': 4, 'p1': 4, 'p2': 3}
+
+    Raises:
+        ValueError: no winners, a winner repeats, or ``amount`` is not an int >= 0.
+    """
+    if not winners_in_order or len(set(winners_in_order)) != len(winners_in_order):
+        raise ValueError(f"need distinct winners, got {list(winners_in_order)}")
+    if not isinstance(amount, int) or amount < 0:
+        raise ValueError(f"cannot split {amount!r} chips")
+    base, odd = divmod(amount, len(winners_in_order))
+    return {w: base + (i < odd) for i, w in enumerate(winners_in_order)}
+
+
+def pot_name(index: int) -> str:
+    """``"Main pot"`` for index 0, ``"Side pot N"`` for index N (RULES.md §1.2 step 5)."""
+    return "Main pot" if index == 0 else f"Side pot {index}"
+
+
+@dataclass(frozen=True)
+class _Table:
+    game: Game
+    hands: Mapping[str, Sequence[str]]
+    order: Sequence[str]
+    split: SplitOptions
+    tie: str
+
+
+def award_pots(
+    game: Game,
+    pots: Sequence[Pot],
+    hands: Mapping[str, Sequence[str]],
+    boards: Sequence[Sequence[str]],
+    order_from_button: Sequence[str],
+    split: SplitOptions,
+    tie_order: str | None = None,
+) -> list[PotAward]:
+    """Award every pot by cards speak, each on its own (RULES.md §1.6, §2, §4.5).
+
+    ``pots``: from :func:`engine.pots.layer_pots`, main pot first. ``hands``: player -> hole
+    cards (stud: all his cards; ``'??'`` = unknown) for every player still in. ``boards``: one
+    board per run (``[()]`` for stud and draw). ``order_from_button``: players clockwise from
+    the first seat left of the button (stud: seat order). ``tie_order``: ``left_of_button`` |
+    ``card_by_suit`` | ``carry_to_next_hand``; ``None`` takes ``split.odd_chip_tie_order``.
+
+    A pot with one eligible player goes to him unseen. Otherwise, if any eligible hand (or the
+    board) has an unknown card the pot is not verifiable. Each pot is cut into ``len(boards)``
+    equal shares, odd chips to run 1 first (§4.5, §7.4), and each share is awarded on its
+    run's board: to the best hand of the game's ranking, or in hi-lo games half to the best
+    high and half to the best qualifying low (``split.low_method``/``low_qualifier``; no
+    qualifying low in this pot → the high takes it all, §2.4). The high half takes the odd chip
+    between the halves unless ``split.odd_chip_between_halves == 'low_if_low_quartered'``, the
+    high is won alone and the low is shared (§2.3). The same players winning both ways split
+    the share as one (§2.2). Ties split by ``tie_order`` (§2.2): odd chips to the first tied
+    winners left of the button, or by the highest card by suit (lowest, in a low) among all
+    the player's cards, or left for the next hand.
+
+    Raises:
+        ValueError: no boards, an unknown tie order, an eligible player without a hand or
+            missing from ``order_from_button``, a pot without eligible players, or a hand the
+            evaluator rejects (see :mod:`engine.evaluate`).
+    """
+    tie = tie_order or split.odd_chip_tie_order
+    if tie not in TIE_ORDERS:
+        raise ValueError(f"unknown odd_chip_tie_order {tie!r} (known: {', '.join(TIE_ORDERS)})")
+    if not boards:
+        raise ValueError("need one board per run ([()] for games without a board)")
+    table = _Table(game, hands, order_from_button, split, tie)
+    return [_award_pot(table, i, pot, boards) for i, pot in enumerate(pots)]
+
+
+def _award_pot(table: _Table, index: int, pot: Pot, boards: Sequence[Sequence[str]]) -> PotAward:
+    head = f"{pot_name(index)} {pot.amount} ({', '.join(pot.eligible)})"
+    if not pot.eligible:
+        raise ValueError(f"{head} has no eligible player")
+    if len(pot.eligible) == 1:
+        (player,) = pot.eligible
+        line = f"{head}: {player} takes {pot.amount}; nobody else is eligible."
+        return PotAward(index, pot.amount, pot.eligible, {player: pot.amount}, 0, (line,))
+    missing = [p for p in pot.eligible if p not in table.hands]
+    if missing:
+        raise ValueError(f"{head}: no hand given for {', '.join(missing)}")
+    unknown = [p for p in pot.eligible if UNKNOWN in table.hands[p]]
+    if any(UNKNOWN in board for board in boards):
+        unknown.append("the board")
+    if unknown:
+        line = f"{head}: cannot be checked, unknown cards for {', '.join(unknown)}."
+        return PotAward(index, pot.amount, pot.eligible, {}, 0, (line,), verifiable=False)
+
+    runs = len(boards)
+    base, odd = divmod(pot.amount, runs)
+    shares = [base + (run < odd) for run in range(runs)]
+    awards = dict.fromkeys(pot.eligible, 0)
+    carried = 0
+    lines: list[str] = []
+    if runs > 1:
+        note = f" (odd chip{'s' if odd > 1 else ''} to run 1 first)" if odd else ""
+        shares_text = ", ".join(f"{s} on run {r + 1}" for r, s in enumerate(shares))
+        times = "twice" if runs == 2 else f"{runs} times"
+        lines.append(f"{head}: run {times}, {shares_text}{note}.")
+    for run, (share, board) in enumerate(zip(shares, boards, strict=True)):
+        if not share:
+            lines.append(f"Run {run + 1}: nothing left to award.")
+            continue
+        won, kept, sentences = _award_share(table, pot.eligible, share, board)
+        for player, chips in won.items():
+            awards[player] += chips
+        carried += kept
+        text = " ".join(sentences)
+        if runs > 1:
+            lines.append(f"Run {run + 1} ({' '.join(board) or 'no board'}), {share}: {text}")
+        else:
+            lines.append(f"{head}: {text}")
+    paid = {p: chips for p, chips in awards.items() if chips}
+    return PotAward(index, pot.amount, pot.eligible, paid, carried, tuple(lines))
+
+
+def _award_share(
+    table: _Table, eligible: Sequence[str], amount: int, board: Sequence[str]
+) -> tuple[dict[str, int], int, list[str]]:
+    """Award one run's share of one pot: (awards, carried, sentences)."""
+    game, hands, split = table.game, table.hands, table.split
+    if not game.hilo:
+        ranks = {p: best_for_game(game, hands[p], board) for p in eligible}
+        return _award_direction(table, ranks, amount, low=game.evaluation != "high", what="")
+    highs = {p: best_high(game, hands[p], board) for p in eligible}
+    lows: dict[str, Rank] = {}
+    for p in eligible:
+        low = best_low(game, hands[p], board, split.low_method, split.low_qualifier)
+        if low is not None:
+            lows[p] = low
+    if not lows:
+        won, kept, sentences = _award_direction(table, highs, amount, low=False, what="")
+        return won, kept, ["No qualifying low, the high takes it all.", *sentences]
+    high_winners, low_winners = _winners(highs), _winners(lows)
+    if set(high_winners) == set(low_winners):
+        names = _and(high_winners)
+        verb = "has" if len(high_winners) == 1 else "have"
+        both = (f"{names} {verb} the best high and the best low "
+                f"({lows[low_winners[0]].label}), so the pot is not halved.")
+        won, kept, sentences = _award_direction(table, highs, amount, low=False, what="")
+        return won, kept, [both, *sentences]
+    high_half, low_half = amount - amount // 2, amount // 2
+    if not amount % 2:
+        note = "Split high/low."
+    elif (split.odd_chip_between_halves == "low_if_low_quartered"
+          and len(high_winners) == 1 and len(low_winners) > 1):
+        high_half, low_half = low_half, high_half
+        note = "Split high/low, the odd chip to the low half (high won alone, low quartered)."
+    else:
+        note = "Split high/low, the odd chip to the high half."
+    hi_won, hi_kept, hi_text = _award_direction(table, highs, high_half, low=False,
+                                                what=f"High {high_half}: ")
+    lo_won, lo_kept, lo_text = _award_direction(table, lows, low_half, low=True,
+                                                what=f"Low {low_half}: ")
+    won = dict(hi_won)
+    for player, chips in lo_won.items():
+        won[player] = won.get(player, 0) + chips
+    return won, hi_kept + lo_kept, [note, *hi_text, *lo_text]
+
+
+def _winners(ranks: Mapping[str, Rank]) -> list[str]:
+    best = max(ranks.values())
+    return [p for p, rank in ranks.items() if rank == best]
+
+
+def _award_direction(
+    table: _Table, ranks: Mapping[str, Rank], amount: int, *, low: bool, what: str
+) -> tuple[dict[str, int], int, list[str]]:
+    """Give ``amount`` to the best of ``ranks``; ties split by the table's tie order."""
+    winners = _winners(ranks)
+    label = ranks[winners[0]].label
+    if len(winners) == 1:
+        return {winners[0]: amount}, 0, [f"{what}{winners[0]} wins {amount} with {label}."]
+    names = _and(winners)
+    if table.tie == "carry_to_next_hand":
+        base, odd = divmod(amount, len(winners))
+        text = f"{what}{names} tie with {label}; {base} each"
+        if odd:
+            text += f", {odd} odd chip{'s' if odd > 1 else ''} carried to the next hand"
+        return dict.fromkeys(winners, base), odd, [text + "."]
+    ordered, reasons = _tie_break(table, winners, low=low)
+    won = split_evenly(amount, ordered)
+    odd = amount % len(winners)
+    if not odd:
+        return won, 0, [f"{what}{names} tie with {label}; {won[winners[0]]} each."]
+    amounts = ", ".join(f"{p} {won[p]}" for p in ordered)
+    chips = "; ".join(f"odd chip to {p} ({reasons[p]})" for p in ordered[:odd])
+    return won, 0, [f"{what}{names} tie with {label}; {amounts}; {chips}."]
+
+
+def _tie_break(table: _Table, winners: list[str], *, low: bool) -> tuple[list[str], dict[str, str]]:
+    """Order tied winners for the odd chips (RULES.md §2.2) and say why each comes where."""
+    missing = [p for p in winners if p not in table.order]
+    if missing:
+        raise ValueError(f"{', '.join(missing)} not in the order from the button")
+    seat = sorted(winners, key=list(table.order).index)
+    if table.tie == "left_of_button":
+        return seat, {p: f"{'first' if i == 0 else 'next'} left of the button"
+                      for i, p in enumerate(seat)}
+    if table.game.hilo:
+        ace_low = low and table.split.low_method in ("A-5", "A-6")
+    else:
+        ace_low = low and table.game.evaluation in ("a5_low", "badugi")
+    cards = {}
+    for p in seat:
+        keyed = [(card_suit_key(c, ace_low=ace_low), c) for c in table.hands[p]]
+        cards[p] = min(keyed) if low else max(keyed)
+    ordered = sorted(seat, key=lambda p: cards[p][0], reverse=not low)
+    which = "lowest" if low else "highest"
+    return ordered, {p: f"{which} card by suit, {cards[p][1]}" for p in ordered}
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

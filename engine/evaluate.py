@@ -1,0 +1,364 @@
+"""Hand evaluation: the one seam over a hand-evaluation library (pokerkit's lookups).
+
+Everything else in the engine ranks hands through :func:`best_high`, :func:`best_low` and
+:func:`best_for_game`, and compares the :class:`Rank` values they return; nothing outside this
+module imports pokerkit, so a faster library can replace it here alone.
+
+Cards are our two-character strings (``'As'``, ``'Td'``); ``'??'`` (an unknown card) cannot be
+evaluated. What is adapted, and how (RULES.md §2):
+
+* high: pokerkit's standard ranking; short deck (``game.deck == 'short'``) its short-deck
+  ranking (flush beats full house). Best five of all the cards (hold'em, stud: five of seven).
+* Omaha (``game.use_hole == 2``): exactly two hole cards and three board cards, for high and
+  low alike (RULES.md §2.6).
+* low methods (RULES.md §2.5): ``A-5`` aces low, straights and flushes ignored; ``2-7`` aces
+  high, straights and flushes count; ``A-6`` aces low, straights and flushes count;
+  ``standard_ranks`` the usual high ranking read upside down (the wheel is a straight).
+* ``8_or_better`` (RULES.md §2.4): five cards of different ranks, none above 8, the ace
+  counting as 1 where the method plays it low (A-5, A-6) and as 14 otherwise (2-7,
+  ``standard_ranks``), so an ace never qualifies there.
+* badugi: pokerkit's ace-to-five badugi (four-card badugi beats any three-card hand, …).
+
+Speed: a hand's score depends only on the multiset of ranks and whether the five cards are
+suited, so each ranking memoises pokerkit's answer under that key; card parsing is done once
+at import and whole evaluations are cached.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+
+from pokerkit.hands import (
+    BadugiHand,
+    EightOrBetterLowHand,
+    RegularLowHand,
+    ShortDeckHoldemHand,
+    StandardHighHand,
+    StandardLowHand,
+)
+from pokerkit.lookups import Label, Lookup, Standard2Lookup
+from pokerkit.utilities import Card as _PkCard
+from pokerkit.utilities import RankOrder
+
+from engine.games import Game
+
+__all__ = ["Rank", "best_high", "best_low", "best_for_game", "card_suit_key"]
+
+_RANK_CHARS = "23456789TJQKA"
+_SUIT_ORDER = "cdhs"  # clubs < diamonds < hearts < spades (RULES.md §2.2)
+_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+          "jack", "queen", "king", "ace")
+LOW_METHODS = ("A-5", "2-7", "A-6", "standard_ranks")
+QUALIFIERS = ("8_or_better", "none")
+
+
+@dataclass(frozen=True, order=True)
+class Rank:
+    """An evaluated hand. Greater compares better in every direction (a better low is greater).
+
+    ``key`` is only comparable with keys from the same function, method and qualifier; lows
+    compare from the top card down (RULES.md §2.5).
+    ``label`` is for people: ``"two pair, kings and fives, 8 kicker"``, ``"7-5-4-2-A low"``.
+    """
+
+    key: tuple[int, ...] | int
+    label: str = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class _Card:
+    text: str
+    rank: int  # 2 … 14 (ace 14)
+    suit: int  # clubs 0, diamonds 1, hearts 2, spades 3
+    prime: int
+    bit: int  # 1 << suit
+    pk: _PkCard
+
+
+_CARDS: dict[str, _Card] = {
+    r + s: _Card(r + s, i + 2, j, _PRIMES[i], 1 << j, next(_PkCard.parse(r + s)))
+    for i, r in enumerate(_RANK_CHARS)
+    for j, s in enumerate(_SUIT_ORDER)
+}
+
+
+def _parse(cards: Iterable[str]) -> tuple[_Card, ...]:
+    try:
+        parsed = tuple(_CARDS[c] for c in cards)
+    except KeyError as exc:
+        what = "an unknown card" if exc.args[0] == "??" else "not a card"
+        raise ValueError(f"cannot evaluate {exc.args[0]!r}: {what}") from None
+    return parsed
+
+
+class _AceToSixLookup(Standard2Lookup):
+    """Ace-to-six: pokerkit's no-wrap standard lookup over the ace-low rank order."""
+
+    rank_order = RankOrder.REGULAR
+
+
+class _Ranking:
+    """One way of ranking five-card hands, backed by a pokerkit lookup, with a memo.
+
+    ``score(combo)`` is higher-is-better (pokerkit low lookups are lower-is-better, so their
+    index is negated) or ``None`` when the cards make no hand of this kind (or do not qualify).
+    """
+
+    def __init__(self, lookup: Lookup, *, low: bool, ace_low: bool, eight: bool = False) -> None:
+        self.lookup = lookup
+        self.low = low
+        self.ace_low = ace_low
+        self.eight = eight
+        self.memo: dict[int, int | None] = {}
+        self.labels: dict[int, str] = {}
+
+    @staticmethod
+    def key(combo: tuple[_Card, ...]) -> int:
+        """The product of the rank primes (the rank multiset) and a suited bit."""
+        a, b, c, d, e = combo
+        return (a.prime * b.prime * c.prime * d.prime * e.prime) << 1 | (
+            (a.bit & b.bit & c.bit & d.bit & e.bit) != 0
+        )
+
+    def score(self, combo: tuple[_Card, ...]) -> int | None:
+        key = self.key(combo)
+        try:
+            return self.memo[key]
+        except KeyError:
+            value = self._fill(combo)
+            self.memo[key] = value
+            return value
+
+    def _fill(self, combo: tuple[_Card, ...]) -> int | None:
+        if self.eight:
+            lows = {1 if (c.rank == 14 and self.ace_low) else c.rank for c in combo}
+            if len(lows) != 5 or max(lows) > 8:
+                return None
+        entry = self.lookup.get_entry_or_none(tuple(c.pk for c in combo))
+        if entry is None:
+            return None
+        return -entry.index if self.low else entry.index
+
+    def label(self, combo: tuple[_Card, ...]) -> str:
+        key = self.key(combo)
+        text = self.labels.get(key)
+        if text is None:
+            category = self.lookup.get_entry(tuple(c.pk for c in combo)).label
+            if self.low:
+                text = _low_label(category, combo, self.ace_low)
+            else:
+                text = _high_label(category, combo)
+            self.labels[key] = text
+        return text
+
+
+_HIGH = _Ranking(StandardHighHand.lookup, low=False, ace_low=False)
+_SHORT = _Ranking(ShortDeckHoldemHand.lookup, low=False, ace_low=False)
+_A6 = _AceToSixLookup()
+_LOWS: dict[tuple[str, str], _Ranking] = {
+    ("A-5", "none"): _Ranking(RegularLowHand.lookup, low=True, ace_low=True),
+    ("A-5", "8_or_better"): _Ranking(EightOrBetterLowHand.lookup, low=True, ace_low=True,
+                                     eight=True),
+    ("2-7", "none"): _Ranking(StandardLowHand.lookup, low=True, ace_low=False),
+    ("2-7", "8_or_better"): _Ranking(StandardLowHand.lookup, low=True, ace_low=False, eight=True),
+    ("A-6", "none"): _Ranking(_A6, low=True, ace_low=True),
+    ("A-6", "8_or_better"): _Ranking(_A6, low=True, ace_low=True, eight=True),
+    ("standard_ranks", "none"): _Ranking(StandardHighHand.lookup, low=True, ace_low=False),
+    ("standard_ranks", "8_or_better"): _Ranking(StandardHighHand.lookup, low=True, ace_low=False,
+                                                eight=True),
+}
+_BADUGI_LOOKUP = BadugiHand.lookup
+_BADUGI_MEMO: dict[int, int] = {}
+
+
+def _combos(
+    hole: tuple[_Card, ...], board: tuple[_Card, ...], use_hole: int | None
+) -> Iterable[tuple[_Card, ...]]:
+    if use_hole:
+        if len(hole) < use_hole or len(board) < 5 - use_hole:
+            raise ValueError(
+                f"needs {use_hole} hole and {5 - use_hole} board cards, "
+                f"got {len(hole)} and {len(board)}"
+            )
+        boards = list(combinations(board, 5 - use_hole))
+        return (h + b for h in combinations(hole, use_hole) for b in boards)
+    cards = hole + board
+    if len(cards) < 5:
+        raise ValueError(f"needs five cards, got {len(cards)}")
+    return combinations(cards, 5)
+
+
+def _best(ranking: _Ranking, combos: Iterable[tuple[_Card, ...]]) -> Rank | None:
+    score = ranking.score
+    best: int | None = None
+    best_combo: tuple[_Card, ...] = ()
+    for combo in combos:
+        value = score(combo)
+        if value is not None and (best is None or value > best):
+            best, best_combo = value, combo
+    if best is None:
+        return None
+    return Rank(best, ranking.label(best_combo))
+
+
+@lru_cache(maxsize=1 << 14)
+def _evaluate(kind: tuple[str, str], hole: tuple[str, ...], board: tuple[str, ...],
+              use_hole: int | None) -> Rank | None:
+    cards_hole, cards_board = _parse(hole), _parse(board)
+    if len({c.text for c in cards_hole + cards_board}) != len(cards_hole) + len(cards_board):
+        raise ValueError(f"a card appears twice in {hole} + {board}")
+    if kind[0] == "short":
+        if any(c.rank < 6 for c in cards_hole + cards_board):
+            raise ValueError(f"{hole + board} has cards below six in a short-deck game")
+        return _best(_SHORT, _combos(cards_hole, cards_board, use_hole))
+    if kind[0] == "high":
+        return _best(_HIGH, _combos(cards_hole, cards_board, use_hole))
+    if kind[0] == "badugi":
+        return _best_badugi(cards_hole + cards_board)
+    return _best(_LOWS[kind], _combos(cards_hole, cards_board, use_hole))
+
+
+def best_high(game: Game, hole: Sequence[str], board: Sequence[str]) -> Rank:
+    """The best high hand of ``hole`` with ``board`` in ``game`` (RULES.md §2.6, §2.7).
+
+    ``hole``: the player's cards (stud: all his up and down cards); ``board``: the community
+    cards of this run (empty for stud and draw). Omaha uses exactly two hole cards and three
+    board cards; short deck ranks a flush above a full house.
+
+    Raises:
+        ValueError: a card is ``'??'`` or not a card, a card repeats, too few cards for a
+            five-card hand, or a card below six in a short-deck game.
+    """
+    kind = ("short" if game.deck == "short" else "high", "")
+    rank = _evaluate(kind, tuple(hole), tuple(board), game.use_hole)
+    assert rank is not None  # every five distinct cards make a high hand
+    return rank
+
+
+def best_low(
+    game: Game, hole: Sequence[str], board: Sequence[str], method: str, qualifier: str
+) -> Rank | None:
+    """The best low hand, or ``None`` when no five cards make a qualifying low.
+
+    ``method``: ``'A-5'`` | ``'2-7'`` | ``'A-6'`` | ``'standard_ranks'`` (RULES.md §2.5);
+    ``qualifier``: ``'8_or_better'`` (five different ranks, none above 8, RULES.md §2.4) or
+    ``'none'``. Omaha uses exactly two hole cards and three board cards (RULES.md §2.6); stud
+    any five of seven (§2.7). A greater :class:`Rank` is a better low.
+
+    Raises:
+        ValueError: unknown method or qualifier, a card is ``'??'`` or not a card, a card
+            repeats, or too few cards for a five-card hand.
+    """
+    if method not in LOW_METHODS or qualifier not in QUALIFIERS:
+        raise ValueError(f"unknown low method {method!r} or qualifier {qualifier!r}")
+    return _evaluate((str(method), str(qualifier)), tuple(hole), tuple(board), game.use_hole)
+
+
+def best_for_game(game: Game, hole: Sequence[str], board: Sequence[str]) -> Rank:
+    """The game's own single ranking: high (also the high side of hi-lo games), ``a5_low``
+    (razz: A-5, no qualifier), ``deuce_seven`` (2-7, no qualifier) or ``badugi``.
+
+    Raises:
+        ValueError: as :func:`best_high` / :func:`best_low`; badugi with no cards.
+    """
+    if game.evaluation in ("high", "hilo8"):
+        return best_high(game, hole, board)
+    if game.evaluation == "badugi":
+        rank = _evaluate(("badugi", ""), tuple(hole), tuple(board), None)
+    else:
+        method = "A-5" if game.evaluation == "a5_low" else "2-7"
+        rank = best_low(game, hole, board, method, "none")
+    assert rank is not None  # without a qualifier every hand has a low
+    return rank
+
+
+def card_suit_key(card: str, *, ace_low: bool = False) -> tuple[int, int]:
+    """Sort key ``(rank, suit)`` of one card for the stud odd-chip rule (RULES.md §2.2).
+
+    Rank 2 … 14 (ace 14, or 1 with ``ace_low`` for A-5/A-6 lows); suit clubs 0 < diamonds 1 <
+    hearts 2 < spades 3. The highest card by suit is ``max`` of these keys, the lowest ``min``.
+
+    >>> card_suit_key('As'), card_suit_key('Ac', ace_low=True)
+    ((14, 3), (1, 0))
+
+    Raises:
+        ValueError: ``'??'`` or not a card.
+    """
+    parsed = _parse((card,))[0]
+    return (1 if ace_low and parsed.rank == 14 else parsed.rank, parsed.suit)
+
+
+def _best_badugi(cards: tuple[_Card, ...]) -> Rank:
+    for count in range(min(4, len(cards)), 0, -1):
+        best: int | None = None
+        best_combo: tuple[_Card, ...] = ()
+        for combo in combinations(cards, count):
+            if len({c.suit for c in combo}) != count or len({c.rank for c in combo}) != count:
+                continue
+            key = 1
+            for c in combo:
+                key *= c.prime
+            value = _BADUGI_MEMO.get(key)
+            if value is None:
+                value = -_BADUGI_LOOKUP.get_entry(tuple(c.pk for c in combo)).index
+                _BADUGI_MEMO[key] = value
+            if best is None or value > best:
+                best, best_combo = value, combo
+        if best is not None:
+            ranks = "-".join(_char(r) for r in _low_order(best_combo, ace_low=True))
+            what = "badugi" if count == 4 else f"{count}-card hand"
+            return Rank(best, f"{what}, {ranks}")
+    raise ValueError("badugi needs at least one card")
+
+
+# ------------------------------------------------------------------------------------------
+# Labels
+
+
+def _char(rank: int) -> str:
+    return "A" if rank == 1 else _RANK_CHARS[rank - 2]
+
+
+def _plural(rank: int) -> str:
+    return "sixes" if rank == 6 else _WORDS[rank - 2] + "s"
+
+
+def _low_order(combo: tuple[_Card, ...], *, ace_low: bool) -> list[int]:
+    return sorted((1 if ace_low and c.rank == 14 else c.rank for c in combo), reverse=True)
+
+
+def _low_label(category: Label, combo: tuple[_Card, ...], ace_low: bool) -> str:
+    text = "-".join(_char(r) for r in _low_order(combo, ace_low=ace_low)) + " low"
+    return text if category == Label.HIGH_CARD else f"{text} ({category.value.lower()})"
+
+
+def _high_label(category: Label, combo: tuple[_Card, ...]) -> str:
+    counts = Counter(c.rank for c in combo)
+    ranks = [r for r, _ in sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)]
+    kickers = "-".join(_char(r) for r in ranks[1:])
+    top = ranks[0]
+    if category in (Label.STRAIGHT, Label.STRAIGHT_FLUSH):
+        # an ace without a king plays low: the wheel (and short deck's A-6-7-8-9)
+        high = max(r for r in ranks if r != 14) if 14 in ranks and 13 not in ranks else top
+        if category == Label.STRAIGHT_FLUSH:
+            return "royal flush" if high == 14 else f"straight flush, {_WORDS[high - 2]} high"
+        return f"straight, {_WORDS[high - 2]} high"
+    match category:
+        case Label.FOUR_OF_A_KIND:
+            return f"four of a kind, {_plural(top)}, {kickers} kicker"
+        case Label.FULL_HOUSE:
+            return f"full house, {_plural(top)} full of {_plural(ranks[1])}"
+        case Label.FLUSH:
+            return "flush, " + "-".join(_char(r) for r in ranks)
+        case Label.THREE_OF_A_KIND:
+            return f"three of a kind, {_plural(top)}, {kickers} kickers"
+        case Label.TWO_PAIR:
+            return f"two pair, {_plural(top)} and {_plural(ranks[1])}, {_char(ranks[2])} kicker"
+        case Label.ONE_PAIR:
+            return f"pair of {_plural(top)}, {kickers} kickers"
+    return "high card, " + "-".join(_char(r) for r in ranks)

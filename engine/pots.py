@@ -1,0 +1,110 @@
+"""Pots derived from contributions, never stored (RULES.md §1.2–1.6).
+
+A hand's pots follow from what each player put in and who has not folded: take back the
+uncalled part of a unique top contribution (§1.4), then layer the rest at the contribution
+levels of the players still in (§1.2). Folded players' chips stay in every layer they reach as
+dead money (§1.3), and a player who folded is eligible for no pot (§1.5). Chips are ints.
+
+>>> contributions, returned = return_uncalled({"a": 30, "b": 180, "c": 80, "d": 30})
+>>> returned
+{'b': 100}
+>>> layer_pots(contributions, ["a", "b"])
+[Pot(amount=120, eligible=('a', 'b')), Pot(amount=100, eligible=('b',))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+__all__ = ["Pot", "return_uncalled", "layer_pots"]
+
+
+@dataclass(frozen=True)
+class Pot:
+    """One pot: ``amount`` in chips (> 0) and the players who can win it, in seat order
+    (not folded, and put in at least this pot's level). Index 0 of a list is the main pot."""
+
+    amount: int
+    eligible: tuple[str, ...]
+
+
+def _check(contributions: Mapping[str, int]) -> None:
+    for player, chips in contributions.items():
+        if not isinstance(chips, int) or chips < 0:
+            raise ValueError(f"{player} contributed {chips!r}: chips are ints >= 0")
+
+
+def return_uncalled(
+    contributions: Mapping[str, int],
+) -> tuple[dict[str, int], dict[str, int]]:
+    """Give back the part of a bet nobody matched (RULES.md §1.4).
+
+    ``contributions``: player -> chips put in this hand (antes, blinds, bring-in and bets;
+    folded players included, because their chips matched that far), in seat order.
+
+    Returns ``(after, returned)``: the contributions after the refund (same players, same
+    order) and ``{player: chips}`` given back — empty, or one player whose contribution is
+    strictly the highest, refunded ``top - second_highest``.
+
+    >>> return_uncalled({"p1": 1, "p2": 7, "p5": 56, "p4": 41})
+    ({'p1': 1, 'p2': 7, 'p5': 41, 'p4': 41}, {'p5': 15})
+
+    Raises:
+        ValueError: a contribution is not an int >= 0.
+    """
+    _check(contributions)
+    after = dict(contributions)
+    if not after:
+        return after, {}
+    ordered = sorted(after.values(), reverse=True)
+    top = ordered[0]
+    second = ordered[1] if len(ordered) > 1 else 0
+    if top == second:
+        return after, {}
+    player = next(p for p, chips in after.items() if chips == top)
+    after[player] = second
+    return after, {player: top - second}
+
+
+def layer_pots(contributions: Mapping[str, int], live: Sequence[str]) -> list[Pot]:
+    """Layer the contributions into the main pot and side pots (RULES.md §1.2, §1.3, §1.5).
+
+    ``contributions``: player -> chips, in seat order, after :func:`return_uncalled`;
+    ``live``: the players who have not folded, in seat order (a live player missing from
+    ``contributions`` put in 0).
+
+    For each distinct contribution level ``L`` of the live players, ascending, the layer takes
+    ``min(c, L) - min(c, L_prev)`` from every player, folded or not; its eligible players are
+    the live players with ``c >= L``. Chips above the top live level (dead money a folded
+    player put in beyond every live player, possible only without a refund) go into the top
+    pot, so ``sum(pot.amount) == sum(contributions)``. Returns the main pot first; no pot is
+    empty. Never merges pots (§1.6).
+
+    Raises:
+        ValueError: a contribution is not an int >= 0, ``live`` repeats a player, or chips were
+            put in but nobody is live.
+    """
+    _check(contributions)
+    if len(set(live)) != len(live):
+        raise ValueError(f"live players repeat: {list(live)}")
+    total = sum(contributions.values())
+    if not live:
+        if total:
+            raise ValueError(f"{total} chips in the pot but every player folded")
+        return []
+    levels = sorted({contributions.get(p, 0) for p in live} - {0})
+    if not levels:
+        # only dead money (e.g. antes of folded players) and nobody live put anything in
+        return [Pot(total, tuple(live))] if total else []
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in contributions.values())
+        eligible = tuple(p for p in live if contributions.get(p, 0) >= level)
+        pots.append(Pot(amount, eligible))
+        previous = level
+    above = sum(c - previous for c in contributions.values() if c > previous)
+    if above:
+        pots[-1] = Pot(pots[-1].amount + above, pots[-1].eligible)
+    return pots
