@@ -1,0 +1,112 @@
+"""Ledger commands: ``init``, ``import``, ``verify``, ``schema``, ``export``, ``run``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from cli import importing
+from ledger.errors import LedgerError
+
+
+@click.command()
+@click.pass_obj
+def init(obj) -> None:  # noqa: ANN001
+    """Create an empty ledger (importing creates one too)."""
+    ledger = obj.ledger()
+    click.echo(f"ledger {obj.db}: {ledger.count()} events")
+
+
+@click.command(name="import")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=True))
+@click.option("--strict", is_flag=True, help="Reject a whole file when any hand in it is bad.")
+@click.option("--session", default=None, help="Append the hands to this session, in file order.")
+@click.option("--ledger", "pn_ledger", default=None, type=click.Path(exists=True),
+              help="A PokerNow ledger CSV to compare with the imported game.")
+@click.pass_obj
+def import_(obj, files: tuple[str, ...], strict: bool, session: str | None,
+            pn_ledger: str | None) -> None:  # noqa: ANN001
+    """Import hand files: PHH (.phh, .phhs), JSON-lines events (.jsonl), PokerNow logs (.csv).
+
+    Hands already in the ledger are skipped. A bad hand is reported on one line (file, line,
+    hand, action) and nothing of it is written; the other hands still import, and the command
+    exits 2. With --strict a file with any bad hand writes nothing at all.
+    """
+    ledger = obj.ledger()
+    report = importing.import_paths(ledger, [Path(f) for f in files], strict=strict,
+                                    session=session, pn_ledger=pn_ledger)
+    for line in report.errors:
+        click.echo(f"error: {line}", err=True)
+    click.echo(report.summary())
+    if report.errors:
+        sys.exit(2)
+
+
+@click.command()
+@click.pass_obj
+def verify(obj) -> None:  # noqa: ANN001
+    """Walk the hash chain; exit 1 naming the first edited, deleted, inserted or reordered row."""
+    report = obj.ledger(read_only=True).verify()
+    if report.ok:
+        click.echo(f"ok: {report.rows} events, hash chain intact")
+        return
+    click.echo(f"broken at position {report.first_bad}: {report.problem}: {report.message}")
+    sys.exit(1)
+
+
+@click.command()
+def schema() -> None:
+    """Print the JSON Schema of every event type."""
+    from ledger.events import json_schema
+
+    click.echo(json.dumps(json_schema(), indent=2, sort_keys=True))
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "phh", "parquet", "csv"]),
+              default="jsonl", show_default=True)
+@click.option("-o", "--out", default="-", help="Output file (jsonl, phh) or directory (parquet, csv).")
+@click.argument("hands", nargs=-1)
+@click.pass_obj
+def export(obj, fmt: str, out: str, hands: tuple[str, ...]) -> None:  # noqa: ANN001
+    """Export hands as JSON-lines events or PHH (all hands, or the HANDS given); or the events
+    and derived tables as parquet / csv files into a directory."""
+    from cli import exporting
+
+    ledger = obj.ledger(read_only=True)
+    if fmt in ("parquet", "csv"):
+        if out == "-":
+            raise LedgerError(f"--format {fmt} needs -o DIR")
+        written = exporting.export_tables(ledger, Path(out), fmt)
+        click.echo(f"wrote {len(written)} files to {out}")
+        return
+    text = exporting.export_text(ledger, fmt, list(hands))
+    if out == "-":
+        click.echo(text, nl=False)
+    else:
+        Path(out).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {out}")
+
+
+@click.command()
+@click.argument("directory", type=click.Path(exists=True, file_okay=False), default="data")
+@click.pass_context
+def run(ctx: click.Context, directory: str) -> None:
+    """The whole job on a folder: import every hand file and session in it, replay every
+    hand, print the results and the audit."""
+    obj = ctx.obj
+    ledger = obj.ledger()
+    paths = importing.discover(Path(directory))
+    report = importing.import_paths(ledger, paths, strict=False, session=None, pn_ledger=None)
+    for line in report.errors:
+        click.echo(f"error: {line}", err=True)
+    click.echo(report.summary())
+    from cli.cmd_hands import replay
+
+    ctx.invoke(replay, hand=(), as_json=False, jobs=1)
+
+
+COMMANDS = [init, import_, verify, schema, export, run]

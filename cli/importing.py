@@ -1,0 +1,153 @@
+"""Import files into the ledger: parse, check every hand with the engine, append.
+
+Each hand is checked before anything is written; a bad hand is reported (file, line, hand,
+action) and skipped, the others are appended — unless ``strict``, which rejects the whole file.
+All hands of one file are appended in one transaction. A hand whose source key is already in
+the ledger is skipped, so importing the same file twice adds nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ledger.errors import LedgerError, MalformedInput
+
+HAND_SUFFIXES = (".phh", ".phhs", ".jsonl")
+
+
+@dataclass
+class ImportReport:
+    """What an import did: hands appended, already known, rejected (with one line each)."""
+
+    files: int = 0
+    imported: int = 0
+    known: int = 0
+    events: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        rejected = len(self.errors)
+        text = (
+            f"imported {self.imported} hand(s) ({self.events} events) from {self.files} "
+            f"file(s); {self.known} already in the ledger; {rejected} rejected"
+        )
+        return text
+
+
+def discover(directory: Path) -> list[Path]:
+    """Hand files under ``directory`` (recursively), sorted by path."""
+    return sorted(
+        p for p in directory.rglob("*") if p.is_file() and p.suffix in HAND_SUFFIXES
+    )
+
+
+def import_paths(
+    ledger: Any,
+    paths: Sequence[Path],
+    *,
+    strict: bool,
+    session: str | None,
+    pn_ledger: str | None,
+) -> ImportReport:
+    """Import every file of ``paths`` (directories are searched); see the module doc."""
+    report = ImportReport()
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files.extend(discover(p))
+        elif p.exists():
+            files.append(p)
+        else:
+            report.errors.append(f"{p}: no such file")
+    for path in files:
+        report.files += 1
+        try:
+            batches, errors = _read(path, session)
+        except LedgerError as exc:
+            report.errors.append(str(exc.located(file=str(path))))
+            continue
+        report.errors.extend(str(e) for e in errors)
+        if strict and errors:
+            report.errors.append(f"{path}: --strict: nothing of this file was written")
+            continue
+        written = ledger.append_many(batches)
+        for positions, batch in zip(written, batches, strict=True):
+            if positions:
+                report.imported += 1
+                report.events += len(positions)
+            elif batch[1]:
+                report.known += 1
+    if pn_ledger is not None:
+        report.errors.append("--ledger: PokerNow ledger comparison is done by `audit`")
+    return report
+
+
+def _read(path: Path, session: str | None) -> tuple[list[tuple], list[LedgerError]]:
+    suffix = path.suffix.lower()
+    if suffix in (".phh", ".phhs"):
+        return _read_phh(path, session)
+    if suffix == ".jsonl":
+        return _read_jsonl(path, session)
+    if suffix == ".csv":
+        from cli.importing_pokernow import read_pokernow
+
+        return read_pokernow(path, session)
+    raise MalformedInput(f"unknown file type {suffix!r} (expected .phh, .phhs, .jsonl, .csv)")
+
+
+def _with_session(events: list[Any], session: str | None) -> list[Any]:
+    if session is None or events[0].session == session:
+        return events
+    return [events[0].model_copy(update={"session": session}), *events[1:]]
+
+
+def _read_phh(path: Path, session: str | None) -> tuple[list[tuple], list[LedgerError]]:
+    from ledger.phh import read_phh
+    from replay.build import events_from_phh
+
+    parsed = read_phh(path)
+    errors: list[LedgerError] = list(parsed.errors)
+    batches = []
+    for hand in parsed.hands:
+        try:
+            events = _with_session(events_from_phh(hand), session)
+        except LedgerError as exc:
+            errors.append(exc)
+            continue
+        hand_id = events[0].hand
+        batches.append((hand_id, events, hand_id, session, hand.source_key))
+    return batches, errors
+
+
+def _read_jsonl(path: Path, session: str | None) -> tuple[list[tuple], list[LedgerError]]:
+    import hashlib
+
+    from ledger.jsonl import read_jsonl
+    from replay.build import check_events
+
+    parsed = read_jsonl(path)
+    errors: list[LedgerError] = list(parsed.errors)
+    batches = []
+    for stream in parsed.sessions + parsed.hands:
+        events = stream.events
+        lines = [row.line for row in stream.rows]
+        try:
+            if stream.kind == "hand":
+                check_events(events, file=str(path), lines=lines)
+                events = _with_session(events, session)
+        except LedgerError as exc:
+            errors.append(exc)
+            continue
+        digest = hashlib.sha256(
+            "\n".join(e.model_dump_json() for e in events).encode()
+        ).hexdigest()
+        if stream.kind == "hand":
+            batches.append((stream.id, events, stream.id, session or events[0].session,
+                            f"jsonl:{digest}"))
+        else:
+            name = stream.id.split(":", 1)[-1]
+            batches.append((f"session:{name}", events, None, name, f"jsonl:{digest}"))
+    return batches, errors

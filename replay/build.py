@@ -1,0 +1,97 @@
+"""Turn parsed hands into the events the ledger stores, checking every event with the engine.
+
+``events_from_phh`` reads a PHH hand's action strings one by one, decides with the engine what
+each means now (``cc`` = check, call or all-in; ``cbr`` to the whole stack = all-in), applies
+it, and returns the hand's events ending with the recorded payouts and ``hand_ended``. The
+first illegal action raises :class:`ledger.errors.IllegalHand` naming file, line, hand and
+action, and nothing of that hand is returned. ``check_events`` does the same for events that
+arrive ready-made (JSON lines, PokerNow).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.notation import to_event
+from engine.state import HandState
+from ledger import events as ev
+from ledger.errors import IllegalHand
+
+
+def events_from_phh(hand: Any) -> list[Any]:
+    """Events of one :class:`ledger.phh.PhhHand`: started, forced bets, actions, payouts, end.
+
+    Raises:
+        IllegalHand: an action the rules reject, or text that is not an action.
+    """
+    started = hand.started
+    where = {"file": hand.file, "hand": started.hand}
+    try:
+        state = HandState.start(started)
+        out: list[Any] = [started]
+        for forced in hand.forced:
+            state.apply(forced)
+            out.append(forced)
+    except IllegalAction as exc:
+        raise IllegalHand(exc.reason, line=hand.line, **where) from exc
+    for action in hand.actions:
+        try:
+            event = to_event(state, action.text, decimals=started.unit.decimals)
+            state.apply(event)
+        except IllegalAction as exc:
+            raise IllegalHand(exc.reason, line=action.line, action=action.text, **where) from exc
+        out.append(event)
+    try:
+        for payout in hand.payouts:
+            state.apply(payout)
+            out.append(payout)
+        end = ev.HandEnded(status="complete")
+        state.apply(end)
+        out.append(end)
+    except IllegalAction as exc:
+        raise IllegalHand(exc.reason, line=hand.line, **where) from exc
+    return out
+
+
+def check_events(events: Sequence[Any], *, file: str | None = None,
+                 lines: Sequence[int] | None = None) -> HandState:
+    """Fold ready-made events through the engine; return the final state.
+
+    Corrections and voids are checked by :mod:`replay.fold` instead and are skipped here.
+
+    Raises:
+        IllegalHand: naming the file, the line (when ``lines`` gives one per event), the hand
+            and the event.
+    """
+    hand = events[0].hand if events and events[0].type == "hand_started" else None
+    if hand is None:
+        raise IllegalHand("a hand must begin with hand_started", file=file,
+                          line=lines[0] if lines else None)
+    state: HandState | None = None
+    for i, e in enumerate(events):
+        try:
+            if i == 0:
+                state = HandState.start(e)
+            elif e.type not in ("correction", "hand_voided"):
+                assert state is not None
+                state.apply(e)
+            elif e.type == "hand_voided":
+                assert state is not None
+                state.apply(e)
+        except IllegalAction as exc:
+            raise IllegalHand(
+                exc.reason,
+                file=file,
+                line=lines[i] if lines else None,
+                hand=hand,
+                action=_describe(e),
+            ) from exc
+    assert state is not None
+    return state
+
+
+def _describe(event: Any) -> str:
+    player = getattr(event, "player", None)
+    return f"{event.type}" + (f" by {player}" if player else "")

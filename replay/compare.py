@@ -1,0 +1,111 @@
+"""Compare what the table paid with what the engine recomputes; differences are values.
+
+Per player, the recorded amount is everything the table pushed to him (pots won plus any
+uncalled bet returned) and the recomputed amount is awards plus returned chips. When the
+showdown cannot be computed (unknown hole cards), the recorded payouts are checked for
+feasibility instead (issue "games"): the total paid equals the pots plus the returned chips,
+and each player is paid no more than the pots he is eligible for plus his own returned chips.
+A feasible hand is marked "showdown not verifiable" — never silently accepted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.settle import HandResult
+
+
+@dataclass(frozen=True)
+class Discrepancy:
+    """One difference between the table and the engine, in chips.
+
+    ``diff`` = recorded − recomputed (positive: the player was paid too much).
+    ``kind``: ``payout`` (a recomputed award differs) or ``infeasible`` (an unverifiable
+    showdown paid in a way no legal split allows).
+    """
+
+    hand: str
+    player: str
+    recorded: int
+    recomputed: int
+    kind: str = "payout"
+    message: str = ""
+
+    @property
+    def diff(self) -> int:
+        return self.recorded - self.recomputed
+
+    def sentence(self) -> str:
+        if self.message:
+            return self.message
+        return (
+            f"hand {self.hand}: {self.player} was paid {self.recorded}, the rules give "
+            f"{self.recomputed} ({self.diff:+d})"
+        )
+
+
+def recomputed_payouts(result: HandResult) -> dict[str, int]:
+    """Chips the engine says each player takes back from the middle: awards + returned."""
+    return {p: result.awards[p] + result.returned.get(p, 0) for p in result.players}
+
+
+def compare_payouts(
+    result: HandResult, recorded: dict[str, int] | None
+) -> tuple[list[Discrepancy], list[str]]:
+    """Return ``(discrepancies, notes)`` for one hand.
+
+    No recorded payouts → no discrepancies and the note "no recorded payouts".
+    """
+    notes: list[str] = []
+    if result.status in ("voided", "incomplete"):
+        return [], notes
+    if not result.verifiable:
+        notes.append("showdown not verifiable: hole cards unknown")
+        if recorded is None:
+            notes.append("no recorded payouts")
+            return [], notes
+        return _feasibility(result, recorded), notes
+    if recorded is None:
+        notes.append("no recorded payouts")
+        return [], notes
+    mine = recomputed_payouts(result)
+    out = []
+    for p in result.players:
+        got, due = recorded.get(p, 0), mine.get(p, 0)
+        if got != due:
+            out.append(Discrepancy(result.hand, p, got, due))
+    return out, notes
+
+
+def _feasibility(result: HandResult, recorded: dict[str, int]) -> list[Discrepancy]:
+    out: list[Discrepancy] = []
+    total_due = sum(p.amount for p in result.pots) + sum(result.returned.values())
+    total_paid = sum(recorded.values())
+    for p in result.players:
+        cap = sum(pot.amount for pot in result.pots if p in pot.eligible)
+        cap += result.returned.get(p, 0)
+        paid = recorded.get(p, 0)
+        if paid > cap:
+            out.append(
+                Discrepancy(
+                    result.hand,
+                    p,
+                    paid,
+                    cap,
+                    "infeasible",
+                    f"hand {result.hand}: {p} was paid {paid} but can win at most {cap}",
+                )
+            )
+    if total_paid != total_due:
+        out.append(
+            Discrepancy(
+                result.hand,
+                "*",
+                total_paid,
+                total_due,
+                "infeasible",
+                f"hand {result.hand}: the table paid {total_paid} in all but the pots and "
+                f"returned chips come to {total_due} ({total_paid - total_due:+d})",
+            )
+        )
+    return out

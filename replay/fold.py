@@ -1,0 +1,152 @@
+"""Fold a hand's events through the engine into a result, corrections applied.
+
+The events of a hand stream are the originals followed by any ``correction`` or
+``hand_voided`` events. :func:`effective_events` applies every correction in order (each
+names original events by their sequence number; the originals stay in the ledger) and returns
+the events the hand is replayed from. :func:`replay_events` folds them and compares the
+recorded payouts with the recomputed awards (:mod:`replay.compare`).
+
+Raises:
+    engine.errors.IllegalAction: an event the rules reject (the hand, its seq and the reason).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.settle import HandResult, settle
+from engine.state import HandState
+from ledger import events as ev
+from replay.compare import Discrepancy, compare_payouts
+
+
+@dataclass(frozen=True)
+class HandReplay:
+    """A replayed hand: the engine's result, the recorded payouts per player (chips, ``None``
+    when the source recorded none), the discrepancies (values, never exceptions) and notes
+    such as "showdown not verifiable"."""
+
+    hand: str
+    session: str | None
+    game: str
+    result: HandResult
+    recorded: dict[str, int] | None
+    discrepancies: tuple[Discrepancy, ...]
+    notes: tuple[str, ...]
+    corrected: bool = False
+
+    @property
+    def net(self) -> dict[str, int]:
+        """Each player's chips won (+) or lost (−) in the hand. From the engine when the
+        showdown is verifiable; from the recorded payouts when it is not (and they are
+        feasible); an unverifiable hand with no payouts nets only its returned chips."""
+        r = self.result
+        if r.verifiable or self.recorded is None or self.discrepancies:
+            return dict(r.net)
+        return {p: self.recorded.get(p, 0) - r.contributions[p] for p in r.players}
+
+    @property
+    def final_stacks(self) -> dict[str, int]:
+        return {p: self.result.starting[p] + n for p, n in self.net.items()}
+
+
+def effective_events(events: Sequence[Any]) -> tuple[list[Any], bool]:
+    """Apply the stream's corrections and voids; return ``(events, corrected)``.
+
+    Original events are numbered 1..n by their position in the stream; a correction's changes
+    (``replace``, ``insert_after``, ``delete``) refer to those numbers, and later corrections
+    apply on top of earlier ones. A ``hand_voided`` event is kept at the end.
+
+    Raises:
+        IllegalAction: a change naming a sequence number the hand does not have.
+    """
+    originals: list[tuple[int, Any]] = []
+    corrections: list[ev.Correction] = []
+    voids: list[Any] = []
+    for i, e in enumerate(events, 1):
+        if e.type == "correction":
+            corrections.append(e)
+        elif e.type == "hand_voided":
+            voids.append(e)
+        else:
+            originals.append((i, e))
+    if not corrections:
+        return [e for _, e in originals] + voids, bool(voids)
+    slots: list[tuple[int, list[Any]]] = [(seq, [e]) for seq, e in originals]
+    index = {seq: k for k, (seq, _) in enumerate(slots)}
+    for correction in corrections:
+        for change in correction.changes:
+            k = index.get(change.seq)
+            if k is None:
+                raise IllegalAction(f"correction names seq {change.seq}, which is not an event")
+            seq, group = slots[k]
+            new = [ev.parse_event(change.event)] if change.event is not None else []
+            if change.op == "replace":
+                slots[k] = (seq, new + group[1:])
+            elif change.op == "delete":
+                slots[k] = (seq, group[1:])
+            else:
+                slots[k] = (seq, group + new)
+    flat = [e for _, group in slots for e in group]
+    return flat + voids, True
+
+
+def fold(events: Sequence[Any], *, upto: int | None = None) -> HandState:
+    """Apply ``events`` (``hand_started`` first) to a new state; stop after ``upto`` events.
+
+    Recorded payouts and ``hand_ended`` are applied like any event.
+
+    Raises:
+        IllegalAction: the first event that is not legal, with its seq in the hand.
+    """
+    if not events or events[0].type != "hand_started":
+        raise IllegalAction("a hand must begin with hand_started", seq=1)
+    state = HandState.start(events[0])
+    stop = len(events) if upto is None else min(upto, len(events))
+    for e in events[1:stop]:
+        state.apply(e)
+    return state
+
+
+def replay_events(
+    events: Sequence[Any], *, session: str | None = None
+) -> HandReplay:
+    """Replay one hand stream (corrections applied) and compare with what was paid.
+
+    Raises:
+        IllegalAction: the hand's events break the rules.
+    """
+    effective, corrected = effective_events(events)
+    started = effective[0]
+    state = fold(effective)
+    result = settle(state)
+    recorded = _recorded(state.payouts)
+    discrepancies, notes = compare_payouts(result, recorded)
+    if state.status == "incomplete":
+        notes = (*notes, "incomplete: the log stops before the end of the hand")
+    if state.status == "voided":
+        notes = (*notes, "voided: every contribution returned")
+    if corrected:
+        notes = (*notes, "corrected")
+    return HandReplay(
+        hand=started.hand,
+        session=session or started.session,
+        game=started.game,
+        result=result,
+        recorded=recorded,
+        discrepancies=tuple(discrepancies),
+        notes=tuple(notes),
+        corrected=corrected,
+    )
+
+
+def _recorded(payouts: Sequence[ev.RecordedPayout]) -> dict[str, int] | None:
+    if not payouts:
+        return None
+    out: dict[str, int] = {}
+    for p in payouts:
+        out[p.player] = out.get(p.player, 0) + p.amount
+    return out
