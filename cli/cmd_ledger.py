@@ -68,7 +68,8 @@ def schema() -> None:
 @click.command()
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "phh", "parquet", "csv"]),
               default="jsonl", show_default=True)
-@click.option("-o", "--out", default="-", help="Output file (jsonl, phh) or directory (parquet, csv).")
+@click.option("-o", "--out", default="-",
+              help="Output file (jsonl, phh) or directory (parquet, csv).")
 @click.argument("hands", nargs=-1)
 @click.pass_obj
 def export(obj, fmt: str, out: str, hands: tuple[str, ...]) -> None:  # noqa: ANN001

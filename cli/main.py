@@ -76,12 +76,17 @@ def _register() -> None:
     for module in (cmd_ledger, cmd_hands):
         for command in module.COMMANDS:
             cli.add_command(command)
-    try:
-        from cli import cmd_sessions
-    except ImportError:  # pragma: no cover - sessions land in their own issue
-        return
-    for command in cmd_sessions.COMMANDS:
-        cli.add_command(command)
+    import importlib
+
+    for name in ("cli.cmd_sessions", "cli.cmd_disputes", "cli.cmd_series"):
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:  # a command module that has not landed yet
+            if exc.name != name:
+                raise
+            continue
+        for command in module.COMMANDS:
+            cli.add_command(command)
 
 
 _register()

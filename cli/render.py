@@ -128,7 +128,9 @@ def show_text(events: Sequence[Any], *, session: str | None, at: int | None) -> 
 
 
 @contextlib.contextmanager
-def progress(label: str, *, enabled: bool = True, total: int | None = None) -> Iterator[Callable[[], None]]:
+def progress(
+    label: str, *, enabled: bool = True, total: int | None = None
+) -> Iterator[Callable[[], None]]:
     """A progress bar that appears only when the work runs longer than a second."""
     start = time.monotonic()
     bar: Progress | None = None
