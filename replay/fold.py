@@ -41,10 +41,11 @@ class HandReplay:
     @property
     def net(self) -> dict[str, int]:
         """Each player's chips won (+) or lost (−) in the hand. From the engine when the
-        showdown is verifiable; from the recorded payouts when it is not (and they are
-        feasible); an unverifiable hand with no payouts nets only its returned chips."""
+        showdown is verifiable; from the recorded payouts when it is not (their feasibility
+        is reported as discrepancies); an unverifiable hand with no payouts nets only its
+        returned chips."""
         r = self.result
-        if r.verifiable or self.recorded is None or self.discrepancies:
+        if r.verifiable or self.recorded is None:
             return dict(r.net)
         return {p: self.recorded.get(p, 0) - r.contributions[p] for p in r.players}
 

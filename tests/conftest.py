@@ -1,0 +1,30 @@
+"""Shared fixtures: paths to the reference data and a CLI runner on a temporary ledger."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+DATA = ROOT / "data"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "t.duckdb")
+
+
+@pytest.fixture
+def run(db: str):  # noqa: ANN201
+    """``run("replay", "--json")`` → click Result on the temporary ledger."""
+    from cli.main import cli
+
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None):  # noqa: A002, ANN202
+        return runner.invoke(cli, ["--db", db, *args], input=input, catch_exceptions=False)
+
+    return invoke

@@ -1,0 +1,156 @@
+"""The spine end to end through the CLI: import, replay --json, verify, idempotence, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+
+from tests.conftest import DATA, SHARED
+
+
+def _replays(result) -> list[dict]:  # noqa: ANN001
+    return [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+
+
+def test_ex01_imports_and_replays_to_the_two_published_pots(run) -> None:  # noqa: ANN001
+    assert run("import", str(SHARED / "rules" / "ex01.phh")).exit_code == 0
+    out = run("replay", "--json")
+    assert out.exit_code == 0
+    (hand,) = _replays(out)
+    assert [(p["amount"], p["eligible"]) for p in hand["pots"]] == [
+        (77, ["p2", "p3", "p4", "p5", "p6"]),
+        (8, ["p3", "p4", "p5", "p6"]),
+    ]
+    assert [p["awards"] for p in hand["pots"]] == [{"p2": 77}, {"p4": 4, "p6": 4}]
+    assert hand["returned"] == {}
+    assert hand["net"] == {"p1": -1, "p2": 62, "p3": -17, "p4": -13, "p5": -17, "p6": -13,
+                           "p7": -1}
+    assert hand["final_stacks"]["p2"] == 77
+    assert hand["discrepancies"] == []
+
+
+def test_bundled_ante_table_names_the_players_and_pays_as_recorded(run) -> None:  # noqa: ANN001
+    run("import", str(DATA / "hands" / "ante-side-pots.phh"))
+    (hand,) = _replays(run("replay", "--json"))
+    assert hand["pots"][0]["amount"] == 77
+    assert hand["pots"][0]["eligible"] == ["Bea", "Cal", "Dot", "Eve", "Fay"]
+    assert hand["pots"][1] | {"explanation": None} == {
+        "amount": 8, "eligible": ["Cal", "Dot", "Eve", "Fay"], "awards": {"Dot": 4, "Fay": 4},
+        "carried": 0, "explanation": None,
+    }
+    assert hand["recorded"] == {"Bea": 77, "Dot": 4, "Fay": 4}
+    assert hand["discrepancies"] == []
+
+
+def test_straddle_hand_returns_the_uncalled_flop_bet(run) -> None:  # noqa: ANN001
+    run("import", str(DATA / "hands" / "straddle-allin.phh"))
+    (hand,) = _replays(run("replay", "--json"))
+    assert [(p["amount"], p["awards"]) for p in hand["pots"]] == [(93, {"Kim": 93}),
+                                                                  (120, {"Lou": 120})]
+    assert hand["returned"] == {"Lou": 60}
+    assert hand["net"]["Lou"] == 180 - 150 and hand["net"]["Max"] == -90
+
+
+def test_importing_twice_adds_nothing(run, db) -> None:  # noqa: ANN001
+    path = str(DATA / "hands")
+    first = run("import", path)
+    assert first.exit_code == 0, first.output
+    count = duckdb.connect(db).execute("SELECT count(*) FROM events").fetchone()[0]
+    again = run("import", path)
+    assert "3 already in the ledger" in again.output
+    assert duckdb.connect(db).execute("SELECT count(*) FROM events").fetchone()[0] == count
+
+
+def test_verify_names_the_edited_row(run, db) -> None:  # noqa: ANN001
+    run("import", str(SHARED / "rules" / "ex02.phh"))
+    assert run("verify").exit_code == 0
+    con = duckdb.connect(db)
+    pos, payload = con.execute(
+        "SELECT position, CAST(payload AS VARCHAR) FROM events WHERE type = 'bet_raise'"
+        " ORDER BY position LIMIT 1"
+    ).fetchone()
+    assert "\"to\":10" in payload  # P3 raises to 10 on the flop of ex02
+    con.execute("UPDATE events SET payload = ? WHERE position = ?",
+                [payload.replace("\"to\":10", "\"to\":11"), pos])
+    con.close()
+    out = run("verify")
+    assert out.exit_code == 1
+    assert f"position {pos}" in out.output and "edited" in out.output
+
+
+def test_malformed_file_is_one_line_exit_2_and_writes_nothing(run, db, tmp_path) -> None:  # noqa: ANN001
+    bad = tmp_path / "bad.phh"
+    bad.write_text("variant = 'NT'\nantes = [0, 0\n", encoding="utf-8")
+    out = run("import", str(bad))
+    assert out.exit_code == 2
+    errors = [line for line in out.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "bad.phh" in errors[0] and "Traceback" not in out.output
+    assert duckdb.connect(db).execute("SELECT count(*) FROM events").fetchone()[0] == 0
+
+
+def _two_hands(tmp_path, second_action: str):  # noqa: ANN001, ANN202
+    text = (
+        "[1]\nvariant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n"
+        "starting_stacks = [100, 100, 100]\n"
+        "actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 7c2d', 'p3 f', 'p1 f']\n\n"
+        "[2]\nvariant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n"
+        "starting_stacks = [100, 100, 100]\n"
+        f"actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 7c2d', '{second_action}']\n"
+    )
+    path = tmp_path / "two.phhs"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_illegal_action_rejects_only_that_hand(run, db, tmp_path) -> None:  # noqa: ANN001
+    path = _two_hands(tmp_path, "p1 cbr 3")  # p3 is first to act, not p1
+    out = run("import", str(path))
+    assert out.exit_code == 2
+    (error,) = [line for line in out.output.splitlines() if line.startswith("error:")]
+    assert "two.phhs:" in error and "p1 cbr 3" in error and "out of turn" in error
+    assert "imported 1 hand(s)" in out.output and "1 rejected" in out.output
+    hands = duckdb.connect(db).execute("SELECT count(DISTINCT hand_id) FROM events").fetchone()
+    assert hands[0] == 1
+
+
+def test_strict_rejects_the_whole_file(run, db, tmp_path) -> None:  # noqa: ANN001
+    path = _two_hands(tmp_path, "p3 cbr 3")  # below the minimum raise to 4
+    out = run("import", "--strict", str(path))
+    assert out.exit_code == 2
+    assert "below the minimum 4" in out.output
+    assert duckdb.connect(db).execute("SELECT count(*) FROM events").fetchone()[0] == 0
+
+
+def test_jsonl_export_reimports_identically(run, db, tmp_path) -> None:  # noqa: ANN001
+    run("import", str(DATA / "hands"))
+    first = run("export", "--format", "jsonl").output
+    other = tmp_path / "other.duckdb"
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    dump = tmp_path / "all.jsonl"
+    dump.write_text(first, encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--db", str(other), "import", str(dump)]).exit_code == 0
+    again = runner.invoke(cli, ["--db", str(other), "export", "--format", "jsonl"]).output
+    assert again == first
+
+
+def test_show_lists_events_with_state(run) -> None:  # noqa: ANN001
+    run("import", str(SHARED / "rules" / "ex03.phh"))
+    hand = json.loads(run("replay", "--json").output.splitlines()[0])["hand"]
+    out = run("show", hand)
+    assert out.exit_code == 0
+    assert "B cbr 100" not in out.output  # PHH labels are seats: p2 is B
+    assert "p2 cbr 100" in out.output
+    assert "Side pot 1 100 (B): B takes 100" in out.output
+    assert "uncalled returned: B 100" in out.output
+
+
+def test_schema_lists_every_event_type(run) -> None:  # noqa: ANN001
+    schema = json.loads(run("schema").output)
+    text = json.dumps(schema)
+    for t in ("hand_started", "forced_bet", "all_in", "declaration", "recorded_payout"):
+        assert f'"{t}"' in text
