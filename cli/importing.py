@@ -75,9 +75,11 @@ def import_paths(
             continue
         written = ledger.append_many(batches)
         for positions, batch in zip(written, batches, strict=True):
+            report.events += len(positions)
+            if batch[2] is None:  # a session batch, not a hand
+                continue
             if positions:
                 report.imported += 1
-                report.events += len(positions)
             elif batch[1]:
                 report.known += 1
     if pn_ledger is not None:

@@ -268,7 +268,7 @@ def _raise(state, player: str, new: int, is_all_in: bool, lim: Limits) -> None: 
         raise state._fail(f"{player} cannot raise: {lim.reason}")
     if new > lim.max_to:
         raise state._fail(f"raise to {new} is above the maximum {lim.max_to}")
-    if new < lim.min_to and not is_all_in:
+    if new < lim.min_to and not is_all_in and new < _covers_everyone(state, player):
         raise state._fail(f"raise to {new} is below the minimum {lim.min_to}")
     if (
         state.game.betting == "fixed_limit"
@@ -293,6 +293,13 @@ def _raise(state, player: str, new: int, is_all_in: bool, lim: Limits) -> None: 
     rnd.acted[player] = new
     rnd.last_aggressor = player
     _after_action(state, player, aggressive=True)
+
+
+def _covers_everyone(state, player: str) -> int:  # noqa: ANN001
+    """The street total that puts every other player who can still bet all-in: a bet that
+    large is complete even below the minimum (nobody could call more; online rooms cap it)."""
+    others = [state.street_bets[q] + state.stacks[q] for q in state.can_bet() if q != player]
+    return max(others, default=0) or 10**18
 
 
 def _is_full(state, new: int, before: int) -> bool:  # noqa: ANN001
