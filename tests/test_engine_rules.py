@@ -1,0 +1,126 @@
+"""Illegal actions are refused with the reason; the betting rules of RULES.md §1.7–1.8."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.notation import to_event
+from engine.state import HandState
+from ledger.errors import IllegalHand
+from ledger.phh import read_phh_text
+from replay.build import events_from_phh
+from replay.fold import replay_events
+
+
+def _parse(actions: list[str], *, stacks=(100, 100, 100), blinds=(1, 2, 0), variant="NT",
+           extra: str = ""):  # noqa: ANN001, ANN202
+    n = len(stacks)
+    bets = "min_bet = 2" if variant[0] != "F" else "small_bet = 2\nbig_bet = 4"
+    text = (
+        f"variant = '{variant}'\nantes = {[0] * n}\nblinds_or_straddles = {list(blinds)}\n"
+        f"{bets}\nstarting_stacks = {list(stacks)}\nactions = {actions!r}\n{extra}"
+    )
+    parsed = read_phh_text(text, file="t.phh")
+    assert parsed.errors == []
+    return parsed.hands[0]
+
+
+def _hand(actions: list[str], **kw) -> list:  # noqa: ANN003
+    return events_from_phh(_parse(actions, **kw))
+
+
+def _play(actions: list[str], **kw) -> HandState:  # noqa: ANN003
+    """Apply the actions without ending the hand; the state after the last one."""
+    hand = _parse([], **kw)
+    state = HandState.start(hand.started)
+    for e in hand.forced:
+        state.apply(e)
+    for text in actions:
+        state.apply(to_event(state, text))
+    return state
+
+
+DEAL3 = ["d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 7c2d"]
+
+
+@pytest.mark.parametrize(
+    ("actions", "reason"),
+    [
+        (DEAL3 + ["p1 cc"], "out of turn: p3 is to act, not p1"),
+        (DEAL3 + ["p3 cbr 3"], "raise to 3 is below the minimum 4"),
+        (DEAL3 + ["p3 cbr 150"], "p3 cannot bet to 150: only 100 behind"),
+        (DEAL3 + ["p3 f", "p3 cc"], "p3 has folded"),
+        (DEAL3 + ["p3 cc", "p1 cc", "p2 cc", "d db AsJdTd"], "card As is dealt twice"),
+        (DEAL3 + ["p3 cc", "p1 cc", "p2 cc", "d db JdTd9d8d"], "too many board cards"),
+        (DEAL3 + ["p3 cc", "p1 cc", "p2 cbr 7", "p3 cc", "p1 cc", "d db 2s3s4s", "p1 cbr 1"],
+         "below the minimum 2"),
+        (DEAL3 + ["p3 x"], "is not an action"),
+    ],
+)
+def test_illegal_actions_are_refused_with_the_reason(actions: list[str], reason: str) -> None:
+    with pytest.raises(IllegalHand) as err:
+        _hand(actions)
+    assert reason in str(err.value)
+    assert err.value.action == actions[-1]
+    assert err.value.file == "t.phh"
+
+
+def test_short_all_in_does_not_reopen_for_a_player_who_acted() -> None:
+    """RULES.md §1.7: bet 10, all-in to 14 (short), the first bettor may only call or fold."""
+    deal = ["d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 7c2d"]
+    pre = ["p3 cc", "p1 cc", "p2 cc", "d db 2s3s4d"]
+    ok = _play(deal + pre + ["p1 cbr 10", "p2 cbr 14", "p3 cc"], stacks=(100, 16, 100))
+    assert ok.limits("p1").min_to is None and ok.limits("p1").to_call == 4
+    assert "not reopened" in ok.limits("p1").reason
+    with pytest.raises(IllegalHand) as err:
+        _hand(deal + pre + ["p1 cbr 10", "p2 cbr 14", "p3 cc", "p1 cbr 30"],
+              stacks=(100, 16, 100))
+    assert "not reopened" in str(err.value)
+
+
+def test_several_short_all_ins_together_reopen_the_betting() -> None:
+    """TDA-47 addendum (blinds 50-100): A bets 100, B all-in 125, C calls, D all-in 200,
+    E calls; A faces a full 100 raise and may re-raise; the minimum is 200 + 100."""
+    n = 5
+    deal = [f"d dh p{i} {c}" for i, c in enumerate(["2c3c", "4c5c", "6c7c", "8c9c", "TcJc"], 1)]
+    pre = ["p3 cc", "p4 cc", "p5 cc", "p1 cc", "p2 cc", "d db 2d3d4d"]
+    flop = ["p1 cbr 100", "p2 cbr 125", "p3 cc", "p4 cbr 200", "p5 cc", "p1 cbr 300"]
+    state = _play(deal + pre + flop[:-1], stacks=(1000, 225, 1000, 300, 1000),
+                  blinds=(50, 100, 0, 0, 0))
+    assert state.to_act == "p1"
+    assert state.limits("p1").min_to == 300
+    state = _play(deal + pre + flop, stacks=(1000, 225, 1000, 300, 1000),
+                  blinds=(50, 100, 0, 0, 0))
+    assert state.to_act == "p3" and state.rnd.current == 300
+    assert n == 5
+
+
+def test_fixed_limit_cap_and_heads_up() -> None:
+    """RULES.md §1.8: bet + 3 raises with three players; a fifth bet is refused."""
+    deal = DEAL3
+    acts = ["p3 cbr 4", "p1 cbr 6", "p2 cbr 8"]
+    assert _play(deal + acts + ["p3 cc", "p1 cc"], variant="FT").phase == "deal"
+    with pytest.raises(IllegalHand) as err:
+        _hand(deal + acts + ["p3 cbr 10"], variant="FT")
+    assert "cap" in str(err.value)
+
+
+def test_fixed_limit_raise_must_be_one_bet() -> None:
+    with pytest.raises(IllegalHand) as err:
+        _hand(DEAL3 + ["p3 cbr 5"], variant="FT")
+    assert "above the maximum 4" in str(err.value)
+
+
+def test_uncalled_bet_and_dead_ante_stay_apart() -> None:
+    """A big-blind ante is dead money: the caller of the all-in can win it (RULES.md §4.3)."""
+    text = (
+        "variant = 'NT'\nantes = [0, 20, 0]\nblinds_or_straddles = [10, 20, 0]\nmin_bet = 20\n"
+        "starting_stacks = [500, 240, 500]\n"
+        "actions = ['d dh p1 2c7d', 'd dh p2 KdKh', 'd dh p3 AsAh', 'p3 cbr 60', 'p1 f',"
+        " 'p2 cbr 220', 'p3 cc', 'd db 2s5h9c', 'd db Tc', 'd db 3d']\n"
+    )
+    events = events_from_phh(read_phh_text(text).hands[0])
+    result = replay_events(events).result
+    assert result.returned == {}
+    assert [(p.amount, p.awards) for p in result.pots] == [(10 + 20 + 220 + 220, {"p3": 470})]
+    assert result.final_stacks == {"p1": 490, "p2": 0, "p3": 750}
