@@ -1,0 +1,309 @@
+"""What-if and corrections of a recorded hand: never rewrite history, append a correction.
+
+A change names an ORIGINAL event of the hand by its sequence number in the hand stream (what
+``handledger show`` and ``handledger history`` print) — the same numbering
+:func:`replay.fold.effective_events` uses. Three kinds:
+
+* ``replace SEQ ACTION`` — the event at SEQ becomes ACTION;
+* ``insert_after SEQ ACTION`` — ACTION is inserted after the event at SEQ;
+* ``delete SEQ`` — the event at SEQ is dropped.
+
+ACTION is PHH notation decided against the state of the (corrected) hand at that point
+(``"Bob cbr 20"``, ``"p2 cc"``, ``"d db 7h"``), or one of ``"pay PLAYER AMOUNT"`` (a recorded
+payout: what the table pushed to PLAYER), ``"returned PLAYER AMOUNT"`` (an uncalled bet given
+back), ``"end"`` (hand ended), or a JSON event object (``{"type": "check", ...}``).
+
+:func:`build_correction` turns changes into a :class:`ledger.events.Correction` and checks that
+the corrected hand replays legally; :func:`what_if` compares the hand (and its session) before
+and after without writing anything.
+
+Raises:
+    engine.errors.IllegalAction: an action that is not legal at its point, a seq the hand
+        does not have, or a corrected hand the engine rejects.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from engine.errors import IllegalAction
+from engine.notation import parse_amount, player_name, to_event
+from ledger import events as ev
+from replay.fold import HandReplay, fold, replay_events
+
+Op = Literal["replace", "insert_after", "delete"]
+
+
+@dataclass(frozen=True)
+class ChangeSpec:
+    """One requested change before conversion: op, original seq, action text (None: delete)."""
+
+    op: Op
+    seq: int
+    text: str | None = None
+
+
+def parse_action(state: Any, text: str) -> Any:
+    """The event ``text`` means in ``state`` (see the module doc for the accepted forms).
+
+    Raises:
+        IllegalAction: text that is not an action, an unknown player or a bad amount.
+    """
+    body = text.strip()
+    if body.startswith("{"):
+        try:
+            return ev.parse_event(json.loads(body))
+        except (ValueError, TypeError) as exc:
+            raise IllegalAction(f"{text!r} is not a JSON event: {exc}") from None
+    parts = body.split()
+    if parts == ["end"]:
+        return ev.HandEnded(status="complete")
+    if parts and parts[0] in ("pay", "returned"):
+        if len(parts) != 3:
+            raise IllegalAction(f"{text!r}: expected '{parts[0]} PLAYER AMOUNT'")
+        amount = parse_amount(parts[2], state.started.unit.decimals)
+        return ev.RecordedPayout(
+            player=player_name(state, parts[1]), amount=amount, returned=parts[0] == "returned"
+        )
+    return to_event(state, body)
+
+
+def _slots(events: Sequence[Any]) -> list[tuple[int, list[Any]]]:
+    """Original events as ``(seq, [events])`` slots with the stream's corrections applied
+    (the same rules as :func:`replay.fold.effective_events`; voids left out)."""
+    slots: list[tuple[int, list[Any]]] = []
+    corrections = []
+    for i, e in enumerate(events, 1):
+        if e.type == "correction":
+            corrections.append(e)
+        elif e.type != "hand_voided":
+            slots.append((i, [e]))
+    index = {seq: k for k, (seq, _) in enumerate(slots)}
+    for correction in corrections:
+        for change in correction.changes:
+            _apply(slots, index, change.op, change.seq,
+                   ev.parse_event(change.event) if change.event is not None else None)
+    return slots
+
+
+def _apply(slots: list[tuple[int, list[Any]]], index: dict[int, int], op: str, seq: int,
+           new: Any) -> None:
+    k = index.get(seq)
+    if k is None:
+        raise IllegalAction(f"seq {seq} is not an original event of the hand")
+    s, group = slots[k]
+    extra = [new] if new is not None else []
+    if op == "replace":
+        slots[k] = (s, extra + group[1:])
+    elif op == "delete":
+        slots[k] = (s, group[1:])
+    else:
+        slots[k] = (s, group + extra)
+
+
+def build_correction(
+    events: Sequence[Any],
+    specs: Sequence[ChangeSpec],
+    *,
+    reason: str,
+    by: str,
+    positions: dict[int, int] | None = None,
+) -> ev.Correction:
+    """A correction of the hand stream ``events`` (originals plus earlier corrections).
+
+    Changes are converted in ascending seq order (ties in the order given), each against the
+    state of the hand corrected so far. ``positions`` maps a seq to its ledger position (what
+    :attr:`ledger.events.Correction.positions` records). The corrected hand is then replayed:
+
+    Raises:
+        IllegalAction: no changes, a seq the hand does not have, an action not legal at its
+            point, or a corrected hand the engine rejects (the reason says which event).
+    """
+    if not specs:
+        raise IllegalAction("no changes given (use --replace, --insert-after or --delete)")
+    slots = _slots(events)
+    index = {seq: k for k, (seq, _) in enumerate(slots)}
+    changes: list[ev.Change] = []
+    for spec in sorted(specs, key=lambda s: s.seq):
+        k = index.get(spec.seq)
+        if k is None:
+            raise IllegalAction(f"seq {spec.seq} is not an original event of the hand")
+        new = None
+        if spec.op != "delete":
+            if spec.text is None:
+                raise IllegalAction(f"{spec.op} {spec.seq} needs an action")
+            upto = k if spec.op == "replace" else k + 1
+            prefix = [e for _, group in slots[:upto] for e in group]
+            if spec.text.strip().startswith("{") or not prefix:
+                state = None
+            else:
+                state = _fold_prefix(prefix, spec.seq)
+            if state is None and not spec.text.strip().startswith("{"):
+                raise IllegalAction("the hand_started event can only be replaced by a JSON event")
+            try:
+                new = parse_action(state, spec.text)
+            except IllegalAction as exc:
+                raise IllegalAction(
+                    f"{spec.op} {spec.seq} {spec.text!r}: {exc.reason}"
+                ) from None
+        elif slots[k][0] == 1 and spec.op == "delete":
+            raise IllegalAction("the hand_started event cannot be deleted (void the hand)")
+        _apply(slots, index, spec.op, spec.seq, new)
+        changes.append(ev.Change(
+            op=spec.op, seq=spec.seq,
+            event=new.model_dump(mode="json") if new is not None else None,
+        ))
+    pos = positions or {}
+    correction = ev.Correction(
+        changes=changes,
+        positions=sorted({pos[c.seq] for c in changes if c.seq in pos}),
+        reason=reason,
+        by=by,
+    )
+    check_replays([*events, correction])
+    return correction
+
+
+def _fold_prefix(prefix: list[Any], seq: int) -> Any:
+    try:
+        return fold(prefix)
+    except IllegalAction as exc:
+        raise IllegalAction(
+            f"the corrected hand breaks before seq {seq}: event {exc.seq}: {exc.reason}"
+        ) from None
+
+
+def check_replays(events: Sequence[Any]) -> HandReplay:
+    """Replay ``events`` (corrections applied); re-raise a refusal with the event it names.
+
+    Raises:
+        IllegalAction: ``"the corrected hand is not legal: event N (TYPE): REASON"``.
+    """
+    from replay.fold import effective_events
+
+    try:
+        return replay_events(events)
+    except IllegalAction as exc:
+        effective, _ = effective_events(events)
+        what = ""
+        if exc.seq is not None and 1 <= exc.seq <= len(effective):
+            e = effective[exc.seq - 1]
+            who = getattr(e, "player", None)
+            what = f" ({e.type}{' by ' + who if who else ''})"
+        raise IllegalAction(
+            f"the corrected hand is not legal: event {exc.seq}{what}: {exc.reason}"
+        ) from None
+
+
+# ------------------------------------------------------------------------------------------
+# What-if
+
+
+@dataclass(frozen=True)
+class Downstream:
+    """A later hand of the session whose starting stack no longer follows this hand's final
+    stack for ``player`` (``expected`` is the corrected final stack, ``was`` the old one)."""
+
+    hand: str
+    player: str
+    starting: int
+    expected: int
+    was: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"hand": self.hand, "player": self.player, "starting": self.starting,
+                "expected": self.expected, "was": self.was,
+                "diff": self.starting - self.expected}
+
+
+@dataclass
+class WhatIf:
+    """Before/after of one hand and the consequences for its session."""
+
+    hand: str
+    session: str | None
+    before: HandReplay
+    after: HandReplay
+    correction: ev.Correction
+    downstream: list[Downstream] = field(default_factory=list)
+    session_before: dict[str, int] = field(default_factory=dict)
+    session_after: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def diff(self) -> dict[str, int]:
+        b, a = self.before.net, self.after.net
+        return {p: a.get(p, 0) - b.get(p, 0) for p in {**b, **a}}
+
+    def as_json(self) -> dict[str, Any]:
+        """``{"hand", "before", "after", "diff", "downstream", "session", "discrepancies"}``."""
+        return {
+            "hand": self.hand,
+            "before": dict(self.before.net),
+            "after": dict(self.after.net),
+            "diff": self.diff,
+            "downstream": [d.as_dict() for d in self.downstream],
+            "session": {
+                "name": self.session,
+                "before": self.session_before,
+                "after": self.session_after,
+                "diff": {p: self.session_after.get(p, 0) - self.session_before.get(p, 0)
+                         for p in {**self.session_before, **self.session_after}},
+            },
+            "discrepancies_after": [d.sentence() for d in self.after.discrepancies],
+            "changes": [c.model_dump(mode="json") for c in self.correction.changes],
+        }
+
+
+def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
+    """Apply ``specs`` to ``hand`` in memory and compare; writes nothing.
+
+    Raises:
+        NotFound: no such hand.
+        IllegalAction: as :func:`build_correction`.
+    """
+    rows = ledger.read(hand)
+    events = [r.event for r in rows]
+    session = rows[0].session
+    correction = build_correction(events, specs, reason="what-if", by="what-if")
+    before = replay_events(events, session=session)
+    after = replay_events([*events, correction], session=session)
+    out = WhatIf(hand=hand, session=session, before=before, after=after, correction=correction)
+    if session is not None:
+        _session_effects(ledger, out)
+    return out
+
+
+def _session_effects(ledger: Any, out: WhatIf) -> None:
+    streams = ledger.streams(kind="hand", session=out.session)
+    later = streams[streams.index(out.hand) + 1 :] if out.hand in streams else []
+    old_final, new_final = out.before.final_stacks, out.after.final_stacks
+    pending = set(new_final)
+    for stream in streams:
+        if stream == out.hand:
+            b, a = out.before.net, out.after.net
+        else:
+            try:
+                net = replay_events([r.event for r in ledger.read(stream)]).net
+            except IllegalAction:
+                continue
+            b = a = net
+        for p, n in b.items():
+            out.session_before[p] = out.session_before.get(p, 0) + n
+        for p, n in a.items():
+            out.session_after[p] = out.session_after.get(p, 0) + n
+    for stream in later:
+        if not pending:
+            break
+        started = ledger.read(stream, upto=1)[0].event
+        for seat in started.seats:
+            if seat.player not in pending:
+                continue
+            pending.discard(seat.player)
+            if seat.stack != new_final[seat.player]:
+                out.downstream.append(Downstream(
+                    hand=stream, player=seat.player, starting=seat.stack,
+                    expected=new_final[seat.player], was=old_final[seat.player],
+                ))
