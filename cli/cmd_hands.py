@@ -49,7 +49,8 @@ def replay(obj, hand: tuple[str, ...], as_json: bool, jobs: int) -> None:  # noq
 
 @click.command()
 @click.argument("hand")
-@click.option("--at", "at", type=int, default=None, help="Stop after this event (seq).")
+@click.option("--at", "at", type=click.IntRange(min=1), default=None,
+              help="Stop after this event (seq, 1 = hand started).")
 @click.pass_obj
 def show(obj, hand: str, at: int | None) -> None:  # noqa: ANN001
     """Every event of HAND numbered by its sequence, with the stacks, pots, current bet and

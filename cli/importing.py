@@ -69,10 +69,14 @@ def import_paths(
         except LedgerError as exc:
             report.errors.append(str(exc.located(file=str(path))))
             continue
+        batches, clashes = _drop_known_hands(ledger, batches)
+        errors = [e.located(file=str(path)) for e in errors + clashes]
         report.errors.extend(str(e) for e in errors)
         if strict and errors:
             report.errors.append(f"{path}: --strict: nothing of this file was written")
             continue
+        report.known += sum(1 for b in batches if b[2] is not None and b[1] is None)
+        batches = [b for b in batches if b[1] is not None]
         written = ledger.append_many(batches)
         for positions, batch in zip(written, batches, strict=True):
             report.events += len(positions)
@@ -85,6 +89,34 @@ def import_paths(
     if pn_ledger is not None:
         report.errors.append("--ledger: PokerNow ledger comparison is done by `audit`")
     return report
+
+
+def _drop_known_hands(ledger: Any, batches: list[tuple]) -> tuple[list[tuple], list[LedgerError]]:
+    """A hand already in the ledger (same hand id, imported from another file) is skipped when
+    it starts the same way, and refused when it does not: a stream is never appended twice."""
+    ids = [b[2] for b in batches if b[2] is not None]
+    if not ids:
+        return batches, []
+    rows = ledger.connection.execute(
+        "SELECT hand_id, CAST(payload AS VARCHAR) FROM events WHERE seq = 1 AND hand_id IN "
+        "(SELECT UNNEST(?))",
+        [ids],
+    ).fetchall()
+    stored = dict(rows)
+    out, clashes = [], []
+    for b in batches:
+        hand = b[2]
+        if hand is None or hand not in stored:
+            out.append(b)
+            continue
+        from ledger.events import event_json
+
+        if event_json(b[1][0]) == stored[hand]:
+            out.append((b[0], None, hand, b[3], b[4]))  # known: counted, not written
+        else:
+            clashes.append(LedgerError(f"a different hand {hand} is already in the ledger",
+                                       hand=hand))
+    return out, clashes
 
 
 def _read(path: Path, session: str | None) -> tuple[list[tuple], list[LedgerError]]:

@@ -154,3 +154,27 @@ def test_schema_lists_every_event_type(run) -> None:  # noqa: ANN001
     text = json.dumps(schema)
     for t in ("hand_started", "forced_bet", "all_in", "declaration", "recorded_payout"):
         assert f'"{t}"' in text
+
+
+def test_same_hands_from_another_file_are_not_appended_twice(run, db, tmp_path) -> None:  # noqa: ANN001
+    run("import", str(DATA / "hands"))
+    dump = tmp_path / "all.jsonl"
+    run("export", "--format", "jsonl", "-o", str(dump))
+    count = duckdb.connect(db).execute("SELECT count(*) FROM events").fetchone()[0]
+    out = run("import", str(dump))
+    assert out.exit_code == 0 and "3 already in the ledger" in out.output
+    assert duckdb.connect(db).execute("SELECT count(*) FROM events").fetchone()[0] == count
+    assert run("replay").exit_code == 0
+
+
+def test_negative_amount_names_the_file(run, tmp_path) -> None:  # noqa: ANN001
+    bad = tmp_path / "neg.phh"
+    bad.write_text(
+        "variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+        "starting_stacks = [100, 100]\nactions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'p2 cbr -5']\n",
+        encoding="utf-8",
+    )
+    out = run("import", str(bad))
+    assert out.exit_code == 2
+    (line,) = [x for x in out.output.splitlines() if x.startswith("error:")]
+    assert "neg.phh" in line and "-5" in line
