@@ -100,13 +100,14 @@ def build_started(
         blinds += [0] * (len(pairs) - len(blinds))
     n = len(pairs)
     if min_bet is None:
-        min_bet = max(blinds, default=0) if g.betting != "fixed_limit" else 0
-    options = ev.RuleOptions(declare=_parse_declare(declare))
+        positive = [b for b in blinds if b > 0]
+        min_bet = positive[min(1, len(positive) - 1)] if positive else 0
+    options = ev.RuleOptions(reopen_rule=g.default_reopen_rule, declare=_parse_declare(declare))
     try:
         started = ev.HandStarted(
             hand=hand, game=g.code,
             stakes=ev.Stakes(
-                betting=g.betting, antes=[antes] * n if antes else [], blinds_or_straddles=blinds,
+                betting=g.betting, antes=[antes] * n, blinds_or_straddles=blinds,
                 bring_in=bring_in, min_bet=min_bet if g.betting != "fixed_limit" else 0,
                 small_bet=small_bet, big_bet=big_bet,
             ),
@@ -273,10 +274,12 @@ def whatif(obj, hand_id: str, replaces, inserts, deletes, as_json: bool) -> None
         return
     data = w.as_json()
     click.echo(f"what if, hand {hand_id} (nothing written):")
-    click.echo(f"  {'player':<12}{'before':>8}{'after':>8}{'diff':>8}")
+    click.echo(f"  {'player':<12}{'before':>8}{'after':>8}{'diff':>8}"
+               f"{'paid before':>13}{'paid after':>12}{'paid diff':>11}")
     for p in w.before.result.players:
         click.echo(f"  {p:<12}{data['before'][p]:>+8d}{data['after'][p]:>+8d}"
-                   f"{data['diff'][p]:>+8d}")
+                   f"{data['diff'][p]:>+8d}{data['paid_before'][p]:>+13d}"
+                   f"{data['paid_after'][p]:>+12d}{data['paid_diff'][p]:>+11d}")
     for d in w.after.discrepancies:
         click.echo(f"  still paid differently: {d.sentence()}")
     for d in w.downstream:
@@ -298,6 +301,7 @@ def correct(obj, hand_id: str, replaces, inserts, deletes, reason: str, by: str)
     """Append a correction to HAND (the original events stay). Refused, exit 2, when the
     corrected hand does not replay legally."""
     from replay.fold import replay_events
+    from replay.whatif import paid_net
 
     ledger = obj.ledger()
     rows = ledger.read(hand_id)
@@ -305,11 +309,13 @@ def correct(obj, hand_id: str, replaces, inserts, deletes, reason: str, by: str)
     positions = {r.seq: r.position for r in rows}
     correction = build_correction(events, _specs(replaces, inserts, deletes),
                                   reason=reason, by=by, positions=positions)
-    before = replay_events(events).net
+    old, new = replay_events(events), replay_events([*events, correction])
     ledger.append(hand_id, [correction], hand_id=hand_id, expected_seq=rows[-1].seq)
-    after = replay_events([*events, correction]).net
-    moved = ", ".join(f"{p} {after[p] - before[p]:+d}" for p in after if after[p] != before[p])
-    click.echo(f"corrected hand {hand_id} (seq {rows[-1].seq + 1}): {moved or 'nets unchanged'}")
+    parts = []
+    for label, b, a in (("net", old.net, new.net), ("paid", paid_net(old), paid_net(new))):
+        moved = ", ".join(f"{p} {a[p] - b[p]:+d}" for p in a if a[p] != b[p])
+        parts.append(f"{label}: {moved or 'unchanged'}")
+    click.echo(f"corrected hand {hand_id} (seq {rows[-1].seq + 1}); " + "; ".join(parts))
 
 
 @click.command()

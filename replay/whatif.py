@@ -237,13 +237,22 @@ class WhatIf:
         b, a = self.before.net, self.after.net
         return {p: a.get(p, 0) - b.get(p, 0) for p in {**b, **a}}
 
+    @property
+    def paid_diff(self) -> dict[str, int]:
+        b, a = paid_net(self.before), paid_net(self.after)
+        return {p: a.get(p, 0) - b.get(p, 0) for p in {**b, **a}}
+
     def as_json(self) -> dict[str, Any]:
-        """``{"hand", "before", "after", "diff", "downstream", "session", "discrepancies"}``."""
+        """``{"hand", "before", "after", "diff"}`` (the engine's nets), ``paid_before`` /
+        ``paid_after`` / ``paid_diff`` (as the table paid), ``downstream``, ``session``."""
         return {
             "hand": self.hand,
             "before": dict(self.before.net),
             "after": dict(self.after.net),
             "diff": self.diff,
+            "paid_before": paid_net(self.before),
+            "paid_after": paid_net(self.after),
+            "paid_diff": self.paid_diff,
             "downstream": [d.as_dict() for d in self.downstream],
             "session": {
                 "name": self.session,
@@ -255,6 +264,15 @@ class WhatIf:
             "discrepancies_after": [d.sentence() for d in self.after.discrepancies],
             "changes": [c.model_dump(mode="json") for c in self.correction.changes],
         }
+
+
+def paid_net(r: HandReplay) -> dict[str, int]:
+    """Each player's net as the table actually paid it (recorded payouts − contributions);
+    the engine's net when the hand has no recorded payouts. ``net`` is the engine's result,
+    so a payout correction moves this one, not ``net``."""
+    if r.recorded is None or r.result.status == "voided":
+        return dict(r.net)
+    return {p: r.recorded.get(p, 0) - r.result.contributions[p] for p in r.result.players}
 
 
 def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:

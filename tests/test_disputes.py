@@ -1,0 +1,179 @@
+"""Disputed hands through the CLI: live recording, what-if, corrections, voids, history."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+from tests.conftest import DATA
+
+WRONG_PUSH = DATA / "dispute" / "wrong-push.phh"
+RIGHT_SPLIT = ("--replace", "23", "pay Bob 100", "--insert-after", "23", "pay Ann 300")
+
+
+def _events(db: str, hand: str) -> list[dict]:
+    from ledger.store import Ledger
+
+    with Ledger(db, read_only=True) as ledger:
+        return [r.event.model_dump(mode="json") for r in ledger.read(hand)]
+
+
+def _replay(run, hand: str) -> tuple[int, dict]:  # noqa: ANN001
+    out = run("replay", "--hand", hand, "--json")
+    lines = [json.loads(x) for x in out.output.splitlines() if x.startswith("{")]
+    return out.exit_code, lines[0]
+
+
+def _play(run, hand: str, *actions: str) -> None:  # noqa: ANN001
+    for action in actions:
+        out = run("act", hand, action)
+        assert out.exit_code == 0, (action, out.output)
+
+
+def test_scripted_dispute_is_flagged_then_corrected(run, db) -> None:  # noqa: ANN001
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    code, hand = _replay(run, "dispute-1")
+    assert code == 1
+    assert {(d["player"], d["recorded"], d["recomputed"]) for d in hand["discrepancies"]} == {
+        ("Ann", 0, 300), ("Bob", 400, 100)}
+    what = json.loads(run("whatif", "dispute-1", *RIGHT_SPLIT, "--json").output)
+    assert what["hand"] == "dispute-1"
+    assert what["before"] == what["after"] == {"Ann": 200, "Bob": -50, "Cy": -150}
+    assert what["paid_before"] == {"Ann": -100, "Bob": 250, "Cy": -150}
+    assert what["paid_after"] == {"Ann": 200, "Bob": -50, "Cy": -150}
+    assert what["paid_diff"] == {"Ann": 300, "Bob": -300, "Cy": 0}
+    assert len(_events(db, "dispute-1")) == 24  # whatif wrote nothing
+    out = run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "main pot to the wrong player",
+              "--by", "floor")
+    assert out.exit_code == 0, out.output
+    assert "paid: Ann +300, Bob -300" in out.output
+    code, hand = _replay(run, "dispute-1")
+    assert code == 0 and hand["discrepancies"] == []
+    assert hand["recorded"] == {"Ann": 300, "Bob": 100}
+    stored = _events(db, "dispute-1")
+    assert len(stored) == 25 and stored[22]["amount"] == 400  # the original stays
+    assert stored[24]["type"] == "correction" and stored[24]["positions"] == [23]
+    hist = json.loads(run("history", "dispute-1", "--json").output)
+    assert len(hist["events"]) == 24
+    (amend,) = hist["amendments"]
+    assert amend["by"] == "floor" and amend["reason"] == "main pot to the wrong player"
+    assert [(c["op"], c["seq"], c["event"]["player"]) for c in amend["changes"]] == [
+        ("replace", 23, "Bob"), ("insert_after", 23, "Ann")]
+    text = run("history", "dispute-1").output
+    assert "correction by floor: main pot to the wrong player" in text
+    assert run("verify").exit_code == 0
+
+
+def test_delete_change_and_refused_illegal_correction(run, db) -> None:  # noqa: ANN001
+    run("import", str(WRONG_PUSH))
+    what = json.loads(run("whatif", "dispute-1", "--delete", "23", "--json").output)
+    # with no recorded payout left, the paid nets are the engine's
+    assert what["paid_after"] == what["after"] == {"Ann": 200, "Bob": -50, "Cy": -150}
+    # Cy folding to Bob's flop bet instead of calling: Bob's 50 comes back, Ann's aces
+    # take the only pot (300), nets move
+    deletes = [x for seq in (15, 16, 18, 19, 22) for x in ("--delete", str(seq))]
+    what = json.loads(run("whatif", "dispute-1", "--replace", "13", "Cy f",
+                          "--replace", "23", "returned Bob 50", "--insert-after", "23",
+                          "pay Ann 300", *deletes, "--json").output)
+    assert what["after"] == {"Ann": 200, "Bob": -100, "Cy": -100}
+    assert what["diff"] == {"Ann": 0, "Bob": -50, "Cy": 50}
+    assert what["discrepancies_after"] == []
+    # a raise to more than Ann's stack is refused with the engine's reason, nothing written
+    out = run("correct", "dispute-1", "--replace", "8", "Ann cbr 300", "--reason", "x",
+              "--by", "floor")
+    assert out.exit_code == 2
+    assert "not legal" in out.output and "only" in out.output
+    out = run("correct", "dispute-1", "--delete", "15", "--reason", "x", "--by", "floor")
+    assert out.exit_code == 2 and "out of turn" in out.output
+    assert len(_events(db, "dispute-1")) == 24
+
+
+def test_void_returns_every_contribution(run, db) -> None:  # noqa: ANN001
+    run("import", str(WRONG_PUSH))
+    out = run("void", "dispute-1", "--reason", "misdeal: exposed card", "--by", "floor")
+    assert out.exit_code == 0, out.output
+    code, hand = _replay(run, "dispute-1")
+    assert code == 0
+    assert hand["status"] == "voided"
+    assert hand["returned"] == {"Ann": 100, "Bob": 150, "Cy": 150}
+    assert hand["net"] == {"Ann": 0, "Bob": 0, "Cy": 0}
+    hist = json.loads(run("history", "dispute-1", "--json").output)
+    assert [a["type"] for a in hist["amendments"]] == ["correction", "hand_voided"]
+    assert run("void", "dispute-1", "--reason", "again", "--by", "x").exit_code == 2
+
+
+def _session_hand(run, hand: str, seats: str, *actions: str) -> None:  # noqa: ANN001
+    out = run("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats", seats,
+              "--button", "Cy", "--session", "s1", "--hand", hand)
+    assert out.exit_code == 0 and out.output.strip() == hand, out.output
+    _play(run, hand, *actions)
+
+
+def test_correction_in_an_early_hand_breaks_later_stack_continuity(run) -> None:  # noqa: ANN001
+    _session_hand(run, "s1-1", "Ann:200,Bob:150,Cy:300",
+                  "d dh Ann AsAd", "d dh Bob KsKd", "d dh Cy 7c2d", "Cy f",
+                  "Ann cbr 10", "Bob cc", "d db 2c3h9s", "Ann cc", "Bob cc", "d db Td",
+                  "Ann cc", "Bob cc", "d db 4s", "Ann cc", "Bob cc", "Ann sm AsAd",
+                  "Bob sm KsKd", "pay Ann 20", "end")
+    # hand 2 follows hand 1's final stacks (Ann 210, Bob 140, Cy 300)
+    _session_hand(run, "s1-2", "Ann:210,Bob:140,Cy:300",
+                  "d dh Ann 8s8d", "d dh Bob 5s5d", "d dh Cy 7h2h", "Cy f", "Ann f")
+    run("act", "s1-2", "returned Bob 1")
+    out = run("act", "s1-2", "pay Bob 2")
+    assert out.exit_code == 0, out.output
+    assert run("act", "s1-2", "end").exit_code == 0
+    # what if Bob had raised all-in on the river and Ann had folded (seq 18 is Bob's check)
+    what = json.loads(run("whatif", "s1-1", "--replace", "18", "Bob cbr 140",
+                          "--insert-after", "18", "Ann f", "--delete", "19", "--delete", "20",
+                          "--replace", "21", "pay Bob 160", "--json").output)
+    assert what["diff"] == {"Ann": -20, "Bob": 20, "Cy": 0}
+    assert what["downstream"] == [
+        {"hand": "s1-2", "player": "Ann", "starting": 210, "expected": 190, "was": 210,
+         "diff": 20},
+        {"hand": "s1-2", "player": "Bob", "starting": 140, "expected": 160, "was": 140,
+         "diff": -20},
+    ]
+    assert what["session"]["diff"] == {"Ann": -20, "Bob": 20, "Cy": 0}
+    text = run("whatif", "s1-1", "--replace", "21", "pay Bob 20").output
+    assert "nothing written" in text and "session s1 results" in text
+
+
+def test_act_refuses_an_illegal_action_with_what_is_legal(run, db) -> None:  # noqa: ANN001
+    run("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats", "Ann:200,Bob:150,Cy:300",
+        "--button", "Cy", "--hand", "h")
+    _play(run, "h", "d dh p1 AsAd", "d dh p2 KsKd", "d dh p3 7c2d")
+    out = run("act", "h", "Cy cbr 3")
+    assert out.exit_code == 2
+    assert "Cy to act: to call 2, raise to 4..300" in out.output
+    assert len(_events(db, "h")) == 6
+    state = run("state", "h").output
+    assert "Cy to act" in state and "current bet 2" in state and "Ann 199" in state
+    assert run("act", "h", "end").exit_code == 2  # not at showdown
+
+
+def test_heads_up_button_posts_the_small_blind(run, db) -> None:  # noqa: ANN001
+    run("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats", "Ann:100,Bob:100",
+        "--button", "Ann", "--hand", "hu")
+    forced = [(e["player"], e["kind"]) for e in _events(db, "hu")[1:]]
+    assert sorted(forced) == [("Ann", "small_blind"), ("Bob", "big_blind")]
+
+
+def _comparable(events: list[dict]) -> list[dict]:
+    first = {k: v for k, v in events[0].items() if k not in ("hand", "source", "session")}
+    return [first, *events[1:]]
+
+
+def test_live_recording_gives_the_same_events_as_the_phh_import(run, db) -> None:  # noqa: ANN001
+    phh = DATA / "hands" / "plo-three-way.phh"
+    run("import", str(phh))
+    from ledger.store import Ledger
+
+    with Ledger(db, read_only=True) as ledger:
+        (imported,) = ledger.streams(kind="hand")
+    out = run("hand", "start", "--game", "PO", "--stakes", "5/10", "--button", "Quin",
+              "--seats", "Quin:1000,Ona:1000,Pia:180", "--hand", "live")
+    assert out.exit_code == 0, out.output
+    actions = tomllib.loads(Path(phh).read_text())["actions"]
+    _play(run, "live", *actions, "pay Quin 1100", "end")
+    assert _comparable(_events(db, "live")) == _comparable(_events(db, imported))
