@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
+from pydantic import TypeAdapter
+
 from ledger.errors import DuplicateEvent, MalformedEvent
 from ledger.events import HandEvent, SessionEvent
 
@@ -48,6 +50,8 @@ _SEPARATORS = (",", ":")
 # on every call (CPython's C encoder when present; the circular-reference check is off, which
 # changes no output for event data).
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=_SEPARATORS)
+# ``model_dump(mode="json")`` of a whole list of events in one call into pydantic-core.
+_dump = TypeAdapter(list[Any]).dump_python
 _C_ENCODER = (
     None
     if json.encoder.c_make_encoder is None  # type: ignore[attr-defined]
@@ -66,7 +70,7 @@ def _encode(data: dict[str, Any]) -> str:
 
 def canonical_json(event: Event) -> str:
     """The same text as :func:`ledger.events.event_json` (a test checks it) at half the cost."""
-    return _encode(event.model_dump(mode="json"))
+    return _encode(_dump([event], mode="json")[0])
 
 
 def timestamp_text(moment: datetime) -> str:
@@ -165,7 +169,7 @@ def prepare_batch(
     for event in events:
         if type(event) not in allowed:
             raise MalformedEvent(f"{type(event).__name__} is not a {kind} event", hand=hand_id)
-        data = event.model_dump(mode="json")
+    for data in _dump(events, mode="json"):
         types.append(data["type"])
         versions.append(data["schema_version"])
         payloads.append(_encode(data))
