@@ -23,6 +23,7 @@ import json
 import uuid
 
 import click
+from pydantic import ValidationError
 
 from engine.errors import IllegalAction
 from ledger import events as ev
@@ -56,8 +57,10 @@ def _parse_declare(text: str | None) -> ev.DeclareOptions | None:
         values[key.strip()] = {"true": True, "false": False}.get(value.strip(), value.strip())
     try:
         return ev.DeclareOptions(**values)
-    except ValueError as exc:
-        raise MalformedInput(f"--declare-options: {exc}".splitlines()[0]) from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise MalformedInput(f"--declare-options: {where}: {first.get('msg')}") from None
 
 
 def build_started(

@@ -117,6 +117,10 @@ def show_text(events: Sequence[Any], *, session: str | None, at: int | None) -> 
         bet = f" bet {state.rnd.current}" if state.phase == "bet" else ""
         turn = f" → {state.to_act}" if state.to_act else ""
         console.print(f"{seq:3d} {text:<28} pot {pot}{bet} [{stacks}] {state.phase}{turn}")
+    if at is not None and state.phase == "bet" and state.to_act:
+        lim = state.limits(state.to_act)
+        raise_ = f", raise to {lim.min_to}..{lim.max_to}" if lim.min_to is not None else ""
+        console.print(f"    at {stop}: {state.to_act} to act, to call {lim.to_call}{raise_}")
     result = settle(state)
     for pot in result.pots:
         for line in pot.lines or (f"pot {pot.index}: {pot.amount} ({', '.join(pot.eligible)})",):

@@ -177,3 +177,26 @@ def test_live_recording_gives_the_same_events_as_the_phh_import(run, db) -> None
     actions = tomllib.loads(Path(phh).read_text())["actions"]
     _play(run, "live", *actions, "pay Quin 1100", "end")
     assert _comparable(_events(db, "live")) == _comparable(_events(db, imported))
+
+
+def test_stud_limit_and_declare_options_at_hand_start(run, db) -> None:  # noqa: ANN001
+    out = run("hand", "start", "--game", "F7S", "--antes", "1", "--bring-in", "2",
+              "--small-bet", "5", "--big-bet", "10", "--seats", "Ann:100,Bob:100,Cy:100",
+              "--hand", "st")
+    assert out.exit_code == 0, out.output
+    assert [e["kind"] for e in _events(db, "st")[1:]] == ["ante"] * 3
+    _play(run, "st", "d dh p1 AsKs7h", "d dh p2 2c3c4d", "d dh p3 QdQh9c", "p2 pb", "Cy cbr 5")
+    assert "Ann to act: to call 5, raise to 10..10" in run("state", "st").output
+    assert "at 8: Cy to act, to call 2, raise to 5..5" in run("show", "st", "--at", "8").output
+    out = run("hand", "start", "--game", "FO/8", "--stakes", "1/2", "--small-bet", "2",
+              "--big-bet", "4", "--seats", "Ann:100,Bob:100,Cy:100", "--button", "Ann",
+              "--hand", "d", "--declare-options", "method=in_turn,swing_ties=allowed")
+    assert out.exit_code == 0, out.output
+    declare = _events(db, "d")[0]["options"]["declare"]
+    assert declare["method"] == "in_turn" and declare["swing_ties"] == "allowed"
+    out = run("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats", "Ann:1,Bob:1",
+              "--button", "Ann", "--declare-options", "method=bogus")
+    assert out.exit_code == 2 and "--declare-options: method" in out.output
+    out = run("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats", "Ann:1,Bob:1",
+              "--button", "Zed")
+    assert out.exit_code == 2 and "--button" in out.output
