@@ -185,6 +185,9 @@ def legal_now(state, player: str | None = None) -> str:  # noqa: ANN001
         return f"phase {state.phase}" + (f", {who} to act" if who else "")
     lim = state.limits(who)
     text = f"{who} to act: " + (f"to call {lim.to_call}" if lim.to_call else "check")
+    bring_in = state.started.stakes.bring_in
+    if state.game.stud and state.street == 0 and state.rnd.current == 0 and bring_in:
+        text = f"{who} to act: bring in {bring_in} (pb)"
     if lim.min_to is not None:
         text += f", {'raise' if state.rnd.current else 'bet'} to {lim.min_to}..{lim.max_to}"
     elif lim.reason:
@@ -368,8 +371,11 @@ def history(obj, hand_id: str, as_json: bool) -> None:  # noqa: ANN001
         if r.type in ("correction", "hand_voided"):
             item |= {"by": e.by, "reason": e.reason}
             if r.type == "correction":
-                item |= {"changes": [c.model_dump(mode="json") for c in e.changes],
-                         "positions": list(e.positions)}
+                by_seq = {o.seq: o for o in rows}
+                item |= {"changes": [
+                    c.model_dump(mode="json")
+                    | {"was": _brief(by_seq[c.seq].event) if c.seq in by_seq else None}
+                    for c in e.changes], "positions": list(e.positions)}
             amendments.append(item)
         else:
             item["event"] = e.model_dump(mode="json", exclude={"type", "schema_version"})
@@ -389,8 +395,20 @@ def history(obj, hand_id: str, as_json: bool) -> None:  # noqa: ANN001
         click.echo(f"  {item['seq']:3d} @{item['position']:<6d} {item['recorded_at']} "
                    f"{item['type']} by {item['by']}: {item['reason']}")
         for c in item.get("changes", []):
-            event = json.dumps(c["event"], separators=(",", ":")) if c["event"] else ""
-            click.echo(f"        {c['op']} seq {c['seq']} {event}".rstrip())
+            event = f" {_brief(ev.parse_event(c['event']))}" if c["event"] else ""
+            label = "after" if c["op"] == "insert_after" else "was"
+            was = f" (seq {c['seq']} {label}: {c['was']})" if c["was"] else ""
+            click.echo(f"        {c['op']} seq {c['seq']}{event}{was}")
+
+
+def _brief(event) -> str:  # noqa: ANN001
+    """``recorded_payout Bob 400`` — an event in a few words for ``history``."""
+    data = event.model_dump(mode="json", exclude={"type", "schema_version"},
+                            exclude_defaults=True)
+    if event.type == "hand_started":
+        return f"hand_started {event.hand}"
+    return " ".join([event.type, *(str(v) if not isinstance(v, list) else "".join(map(str, v))
+                                   for v in data.values())])
 
 
 COMMANDS = [hand, act, state_cmd, whatif, correct, void, history]

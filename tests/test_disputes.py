@@ -62,6 +62,8 @@ def test_scripted_dispute_is_flagged_then_corrected(run, db) -> None:  # noqa: A
         ("replace", 23, "Bob"), ("insert_after", 23, "Ann")]
     text = run("history", "dispute-1").output
     assert "correction by floor: main pot to the wrong player" in text
+    assert "replace seq 23 recorded_payout Bob 100 (seq 23 was: recorded_payout Bob 400)" in text
+    assert "insert_after seq 23 recorded_payout Ann 300 (seq 23 after:" in text
     assert run("verify").exit_code == 0
 
 
