@@ -1,0 +1,389 @@
+"""engine.declare: high-low declaration awards (RULES.md §3, §5, §7).
+
+Three layers:
+
+* the worked examples ex06, ex09 and ex11 (read in place from ../shared/data/rules) and our own
+  hand files in tests/declare_cases/ are replayed through the whole engine (PHH reader →
+  ``HandState`` → ``settle``) and compared with their ``_expected`` tables; every expected number
+  in those files was worked out by hand (the reasoning is the comment at the top of each file);
+* direct calls of :func:`engine.declare.award_declare_pots` for what a hand file cannot say
+  (unknown cards, run it twice, odd chips carried, errors);
+* a Hypothesis property test over random declare showdowns with every combination of options.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.awards import TIE_ORDERS, PotAward
+from engine.declare import award_declare_pots
+from engine.errors import IllegalAction
+from engine.evaluate import Rank, best_high, best_low
+from engine.games import game
+from engine.notation import to_event
+from engine.pots import Pot
+from engine.settle import HandResult, settle
+from engine.state import HandState
+from ledger import events as ev
+from ledger.events import DeclareOptions
+from ledger.phh import PhhHand, read_phh, read_phh_text
+from ledger.phh_expected import option_values
+from tests.conftest import SHARED
+
+RULES = SHARED / "rules"
+CASES = Path(__file__).parent / "declare_cases"
+CASE_FILES = sorted(CASES.glob("*.phh"))
+OPTION_NAMES = tuple(DeclareOptions.model_fields)
+DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+
+
+# ------------------------------------------------------------------------------------ replay
+
+
+def load(path: Path) -> PhhHand:
+    (hand,) = read_phh(path).check()
+    return hand
+
+
+def replay(hand: PhhHand, actions: Sequence[str] | None = None) -> HandResult:
+    """Drive the state machine with the hand's forced bets and actions, end it, settle it."""
+    state = HandState.start(hand.started)
+    for forced in hand.forced:
+        state.apply(forced)
+    texts = [a.text for a in hand.actions] if actions is None else list(actions)
+    for text in texts:
+        if text:
+            state.apply(to_event(state, text))
+    state.apply(ev.HandEnded())
+    return settle(state)
+
+
+def check_expected(hand: PhhHand, result: HandResult) -> None:
+    expected = hand.expected
+    assert expected is not None, f"{hand.file} has no _expected table"
+    assert [(p.amount, p.eligible) for p in result.pots] == [
+        (p.amount, p.eligible) for p in expected.pots
+    ]
+    assert [p.awards for p in result.pots] == [dict(a) for a in expected.pot_awards]
+    assert result.awards == {p: expected.awards.get(p, 0) for p in result.players}
+    assert result.returned == dict(expected.returned)
+    assert result.carried == expected.carried
+    assert result.contributions == dict(expected.contributions)
+    assert result.verifiable
+    for pot in result.pots:
+        assert sum(pot.awards.values()) + pot.carried == pot.amount
+        assert pot.lines
+
+
+@pytest.mark.parametrize("name", ["ex06", "ex09", "ex11"])
+def test_worked_examples(name: str) -> None:
+    hand = load(RULES / f"{name}.phh")
+    assert hand.started.options.declare is not None
+    check_expected(hand, replay(hand))
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=[p.stem for p in CASE_FILES])
+def test_case_files(path: Path) -> None:
+    hand = load(path)
+    check_expected(hand, replay(hand))
+
+
+def test_case_files_cover_every_option() -> None:
+    """≥ 25 hand files, each spelling out every ``_declare`` option, together using every
+    value of every option (RULES.md §5)."""
+    assert len(CASE_FILES) >= 25
+    seen: dict[str, set[object]] = {name: set() for name in OPTION_NAMES}
+    for path in CASE_FILES:
+        table = tomllib.loads(path.read_text())["_declare"]
+        assert set(table) == set(OPTION_NAMES), path.name
+        for name, value in table.items():
+            seen[name].add(value)
+    for name in OPTION_NAMES:
+        values = set(option_values(DeclareOptions, name))
+        if name == "low_method":  # FORMATS.md documents A-5 | 2-7; the property test takes all
+            values = {"A-5", "2-7"}
+        assert values <= seen[name], name
+    variants = {tomllib.loads(p.read_text())["variant"] for p in CASE_FILES}
+    assert {"NT", "PO", "F7S", "F5D", "FR"} <= variants
+
+
+def test_in_turn_out_of_turn_is_rejected() -> None:
+    """c02 is in turn: the last raiser p3 declares first (RULES.md §3.3)."""
+    hand = load(CASES / "c02_in_turn.phh")
+    texts = [a.text for a in hand.actions]
+    first = texts.index("p3 dcl high")
+    assert texts[first + 1] == "p1 dcl low"
+    swapped = texts[:first] + ["p1 dcl low", "p3 dcl high"] + texts[first + 2 :]
+    with pytest.raises(IllegalAction, match="out of turn"):
+        replay(hand, swapped)
+
+
+def test_bet_after_declare_fold_leaves_every_pot() -> None:
+    result = replay(load(CASES / "c03_bet_after_declare_fold.phh"))
+    assert result.pots[0].eligible == ("P1", "P2")
+    assert "Nobody declared low" in " ".join(result.lines)
+
+
+def test_lines_explain_the_award() -> None:
+    text = " ".join(replay(load(CASES / "c11_ciaf_rule_b.phh")).lines)
+    assert "P1's swing fails: P2 beats him for low" in text
+    assert "Rule B" in text and "who beat him for high" in text
+    text = " ".join(replay(load(CASES / "c13_no_winner_carry_over.phh")).lines)
+    assert "carry over" in text
+    text = " ".join(replay(load(CASES / "c24_stud_card_by_suit.phh")).lines)
+    assert "odd chip to P3 (highest card by suit, Kh)" in text
+    text = " ".join(replay(load(CASES / "c15_side_pot_whole_hand.phh")).lines)
+    assert "forfeits" in text
+
+
+# ------------------------------------------------------------------------------ direct calls
+
+NT = game("NT")
+BOARD = ["2c", "3d", "4h", "9s", "Kc"]
+ORDER = ["a", "b", "c", "d"]
+
+
+def award(
+    pots: Sequence[Pot],
+    hands: Mapping[str, Sequence[str]],
+    declarations: Mapping[str, str],
+    *,
+    boards: Sequence[Sequence[str]] = (BOARD,),
+    tie: str = "left_of_button",
+    **options: object,
+) -> list[PotAward]:
+    return award_declare_pots(
+        NT, pots, hands, boards, ORDER, DeclareOptions(**options), declarations, tie
+    )
+
+
+def test_unknown_cards_of_a_needed_hand_make_the_pot_unverifiable() -> None:
+    hands = {"a": ["Kd", "Kh"], "b": ["??", "??"], "c": ["As", "5d"]}
+    (pot,) = award([Pot(30, ("a", "b", "c"))], hands, {"a": "high", "b": "high", "c": "low"})
+    assert not pot.verifiable and pot.awards == {} and pot.carried == 0
+    assert "unknown cards for b" in pot.lines[0]
+
+
+def test_a_lone_declarer_wins_unseen() -> None:
+    """RULES.md §3.5: alone in his direction, his cards do not matter."""
+    hands = {"a": ["Kd", "Kh"], "b": ["??", "??"], "c": ["Qd", "Qh"]}
+    (pot,) = award([Pot(31, ("a", "b", "c"))], hands, {"a": "high", "b": "low", "c": "high"})
+    assert pot.verifiable and pot.awards == {"a": 16, "b": 15}
+    (pot,) = award([Pot(31, ("a", "b", "c"))], hands, {"a": "high", "b": "low", "c": "high"},
+                   low_qualifier="8_or_better")
+    assert not pot.verifiable  # with a qualifier his low must be seen (§3.11)
+
+
+def test_unknown_board_blocks_only_when_hands_are_compared() -> None:
+    hands = {"a": ["Kd", "Kh"], "b": ["As", "5d"]}
+    board = ["2c", "3d", "4h", "9s", "??"]
+    (pot,) = award([Pot(20, ("a", "b"))], hands, {"a": "high", "b": "low"}, boards=[board])
+    assert pot.awards == {"a": 10, "b": 10}
+    (pot,) = award([Pot(20, ("a", "b"))], hands, {"a": "high", "b": "high"}, boards=[board])
+    assert not pot.verifiable and "the board" in pot.lines[0]
+
+
+def test_whole_hand_cannot_be_checked_past_a_doubtful_swing() -> None:
+    """The swing b is judged in a main pot with unknown cards: under whole_hand the side pot
+    depends on it (§3.9); per pot it does not."""
+    hands = {"a": ["??", "??"], "b": ["Ad", "5s"], "c": ["Kd", "Kh"]}
+    pots = [Pot(30, ("a", "b", "c")), Pot(40, ("b", "c"))]
+    declared = {"a": "low", "b": "swing", "c": "high"}
+    per_pot = award(pots, hands, declared)
+    assert [p.verifiable for p in per_pot] == [False, True]
+    assert per_pot[1].awards == {"b": 40}
+    whole = award(pots, hands, declared, swing_failure_scope="whole_hand")
+    assert [p.verifiable for p in whole] == [False, False]
+    assert "depends on whether b's swing stands" in whole[1].lines[0]
+
+
+def test_single_eligible_pot_goes_to_him_without_a_showdown() -> None:
+    hands = {"a": ["As", "5d"], "b": ["Ad", "5s"], "c": ["Kd", "Kh"]}
+    pots = [Pot(30, ("a", "b", "c")), Pot(7, ("c",))]
+    result = award(pots, hands, {"a": "low", "b": "swing", "c": "high"})
+    assert result[1].awards == {"c": 7}
+
+
+def test_odd_chips_carried_by_tie_order() -> None:
+    """Tie order carry_to_next_hand: the odd chip of a shared half stays for the next hand."""
+    hands = {"a": ["3s", "4h"], "b": ["Ks", "Kh"], "c": ["3d", "4c"]}
+    board = ["2c", "5d", "9h", "Jc", "Kd"]
+    (pot,) = award([Pot(39, ("a", "b", "c"))], hands, {"a": "low", "b": "high", "c": "low"},
+                   boards=[board], tie="carry_to_next_hand")
+    assert pot.awards == {"a": 9, "b": 20, "c": 9} and pot.carried == 1
+
+
+def test_run_twice_each_share_judged_on_its_board() -> None:
+    """41 run twice: 21 on run 1, 20 on run 2 (RULES.md §4.5). The swing a wins both ways on
+    run 1 and loses high on run 2 (the second board pairs b's kings)."""
+    hands = {"a": ["As", "5d"], "b": ["Kd", "Kh"], "c": ["7h", "8h"]}
+    boards = [["2c", "3d", "4h", "9s", "Qc"], ["2c", "3d", "4h", "Ks", "Kc"]]
+    (pot,) = award([Pot(41, ("a", "b", "c"))], hands, {"a": "swing", "b": "high", "c": "low"},
+                   boards=boards)
+    # run 1: a scoops 21. run 2: b has four kings, a fails; Rule A: b 10, c 10.
+    assert pot.awards == {"a": 21, "b": 10, "c": 10}
+    assert any("run 2" in line for line in pot.lines)
+
+
+def test_keep_clean_half_needs_one_outright_win() -> None:
+    """Tying both ways wins nothing outright: the swing fails (RULES.md §3.6 c)."""
+    hands = {"a": ["As", "5d"], "b": ["Ad", "5s"], "c": ["Ah", "5c"]}
+    declared = {"a": "swing", "b": "high", "c": "low"}
+    (pot,) = award([Pot(40, ("a", "b", "c"))], hands, declared, swing_ties="keep_clean_half")
+    assert pot.awards == {"b": 20, "c": 20}
+    (pot,) = award([Pot(40, ("a", "b", "c"))], hands, declared, swing_ties="allowed")
+    assert pot.awards == {"a": 20, "b": 10, "c": 10}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"tie": "by_age"}, "odd_chip_tie_order"),
+        ({"boards": []}, "one board per run"),
+        ({"declarations": {"a": "high", "b": "both"}}, "high, low or swing"),
+        ({"declarations": {"a": "high"}}, "no declaration given for b"),
+        ({"pots": [Pot(10, ())]}, "no eligible player"),
+        ({"hands": {"a": ["Kd", "Kh"]}}, "no hand given for b"),
+    ],
+)
+def test_bad_input_raises(change: dict[str, object], message: str) -> None:
+    args: dict[str, object] = {
+        "pots": [Pot(20, ("a", "b"))],
+        "hands": {"a": ["Kd", "Kh"], "b": ["As", "5d"]},
+        "declarations": {"a": "high", "b": "low"},
+    }
+    args.update(change)
+    with pytest.raises(ValueError, match=message):
+        award(**args)  # type: ignore[arg-type]
+
+
+def test_read_from_text_and_settle_directly() -> None:
+    """A declare hand given as PHH text settles like the file (reader and engine agree)."""
+    path = CASES / "c21_odd_chip_high_half.phh"
+    (hand,) = read_phh_text(path.read_text(), file=str(path)).check()
+    check_expected(hand, replay(hand))
+
+
+# -------------------------------------------------------------------------- property test
+
+# variant -> (hole cards per player, board cards)
+GAMES = {"NT": (2, 5), "PO": (4, 5), "F7S": (7, 0), "F5D": (5, 0), "FR": (7, 0)}
+
+
+@st.composite
+def showdowns(draw: st.DrawFn) -> dict[str, object]:
+    code = draw(st.sampled_from(sorted(GAMES)))
+    hole, board_size = GAMES[code]
+    count = draw(st.integers(2, 6))
+    deck = draw(st.permutations(DECK))
+    players = [f"s{i}" for i in range(count)]
+    hands = {p: list(deck[i * hole : (i + 1) * hole]) for i, p in enumerate(players)}
+    board = list(deck[count * hole : count * hole + board_size])
+    declarations = {p: draw(st.sampled_from(["high", "low", "swing"])) for p in players}
+    # pots as layering makes them: each pot's players include the next pot's
+    deepest = draw(st.permutations(players))
+    sizes = sorted(draw(st.lists(st.integers(1, count), min_size=0, max_size=2)), reverse=True)
+    pots = []
+    for size in [count, *sizes]:
+        eligible = tuple(p for p in players if p in deepest[:size])
+        pots.append(Pot(draw(st.integers(1, 301)), eligible))
+    choices = {name: st.sampled_from(option_values(DeclareOptions, name)) for name in OPTION_NAMES}
+    options = DeclareOptions(**{name: draw(choice) for name, choice in choices.items()})
+    return {
+        "game": game(code), "pots": pots, "hands": hands, "boards": [board],
+        "order": players, "options": options, "declarations": declarations,
+        "tie": draw(st.sampled_from(TIE_ORDERS)),
+    }
+
+
+def _judge(case: dict[str, object], pot: Pot) -> dict[str, tuple[str, str]]:
+    """An independent reading of RULES.md §3.6/§3.11: swing -> (high, low) result among this
+    pot's declarers, each 'won' | 'tied' | 'lost' ('lost' also for no qualifying low)."""
+    g, hands, (board,) = case["game"], case["hands"], case["boards"]
+    options: DeclareOptions = case["options"]  # type: ignore[assignment]
+    declared: dict[str, str] = case["declarations"]  # type: ignore[assignment]
+    highs: dict[str, Rank] = {}
+    lows: dict[str, Rank | None] = {}
+    for p in pot.eligible:
+        if declared[p] in ("high", "swing"):
+            highs[p] = best_high(g, hands[p], board)  # type: ignore[index, arg-type]
+        if declared[p] in ("low", "swing"):
+            lows[p] = best_low(g, hands[p], board, str(options.low_method),  # type: ignore[index, arg-type]
+                               options.low_qualifier)
+
+    def result(p: str, ranks: Mapping[str, Rank | None]) -> str:
+        mine = ranks[p]
+        others = [r for q, r in ranks.items() if q != p and r is not None]
+        if mine is None:
+            return "lost"
+        if any(r > mine for r in others):
+            return "lost"
+        return "tied" if any(r == mine for r in others) else "won"
+
+    return {p: (result(p, highs), result(p, lows)) for p in pot.eligible if declared[p] == "swing"}
+
+
+def _fails(results: tuple[str, str], swing_ties: str) -> bool:
+    if "lost" in results:
+        return True
+    if swing_ties == "not_allowed":
+        return results != ("won", "won")
+    if swing_ties == "keep_clean_half":
+        return results == ("tied", "tied")
+    return False
+
+
+def _beats(case: dict[str, object], winner: str, loser: str) -> bool:
+    g, hands, (board,) = case["game"], case["hands"], case["boards"]
+    options: DeclareOptions = case["options"]  # type: ignore[assignment]
+    a, b = hands[winner], hands[loser]  # type: ignore[index]
+    if best_high(g, a, board) > best_high(g, b, board):  # type: ignore[arg-type]
+        return True
+    low_a = best_low(g, a, board, str(options.low_method), options.low_qualifier)  # type: ignore[arg-type]
+    low_b = best_low(g, b, board, str(options.low_method), options.low_qualifier)  # type: ignore[arg-type]
+    return low_a is not None and (low_b is None or low_a > low_b)
+
+
+def run(case: dict[str, object]) -> list[PotAward]:
+    return award_declare_pots(
+        case["game"], case["pots"], case["hands"], case["boards"], case["order"],  # type: ignore[arg-type]
+        case["options"], case["declarations"], case["tie"],  # type: ignore[arg-type]
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(showdowns())
+def test_random_declare_showdowns(case: dict[str, object]) -> None:
+    options: DeclareOptions = case["options"]  # type: ignore[assignment]
+    pots: list[Pot] = case["pots"]  # type: ignore[assignment]
+    result = run(case)
+    assert result == run(case)  # deterministic
+    assert len(result) == len(pots)
+    failed_here = [
+        {s for s, r in _judge(case, pot).items() if _fails(r, options.swing_ties)} for pot in pots
+    ]
+    failed_anywhere = set().union(*failed_here)
+    for pot, awarded, failed in zip(pots, result, failed_here, strict=True):
+        assert awarded.verifiable
+        assert (awarded.amount, awarded.eligible) == (pot.amount, pot.eligible)
+        assert sum(awarded.awards.values()) + awarded.carried == pot.amount
+        assert set(awarded.awards) <= set(pot.eligible)
+        assert all(chips > 0 for chips in awarded.awards.values())
+        if awarded.carried:
+            assert options.no_eligible_winner == "carry_over" or case["tie"] == "carry_to_next_hand"
+        if len(pot.eligible) == 1 or any("by cards speak" in line for line in awarded.lines):
+            continue  # no showdown / the §3.8 re-read ignores declarations
+        losers = failed_anywhere if options.swing_failure_scope == "whole_hand" else failed
+        for s in losers & set(pot.eligible):
+            if s not in awarded.awards:
+                continue
+            # only Rule B, per pot, pays a failed swing: as the one who beat another failed swing
+            assert options.failed_swing_share_goes_to == "player_who_beat_swing"
+            assert options.swing_failure_scope == "per_pot"
+            assert any(_beats(case, s, t) for t in failed if t != s)
