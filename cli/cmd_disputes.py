@@ -313,15 +313,19 @@ def correct(obj, hand_id: str, replaces, inserts, deletes, reason: str, by: str)
     rows = ledger.read(hand_id)
     events = [r.event for r in rows]
     positions = {r.seq: r.position for r in rows}
-    correction = build_correction(events, _specs(replaces, inserts, deletes),
-                                  reason=reason, by=by, positions=positions)
+    specs = _specs(replaces, inserts, deletes)
+    correction = build_correction(events, specs, reason=reason, by=by, positions=positions)
     old, new = replay_events(events), replay_events([*events, correction])
+    downstream = what_if(ledger, hand_id, specs).downstream if rows[0].session else []
     ledger.append(hand_id, [correction], hand_id=hand_id, expected_seq=rows[-1].seq)
     parts = []
     for label, b, a in (("net", old.net, new.net), ("paid", paid_net(old), paid_net(new))):
         moved = ", ".join(f"{p} {a[p] - b[p]:+d}" for p in a if a[p] != b[p])
         parts.append(f"{label}: {moved or 'unchanged'}")
     click.echo(f"corrected hand {hand_id} (seq {rows[-1].seq + 1}); " + "; ".join(parts))
+    for d in downstream:
+        click.echo(f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the "
+                       f"corrected final stack is {d.expected} (was {d.was})")
 
 
 @click.command()

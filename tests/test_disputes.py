@@ -139,6 +139,13 @@ def test_correction_in_an_early_hand_breaks_later_stack_continuity(run) -> None:
     assert what["session"]["diff"] == {"Ann": -20, "Bob": 20, "Cy": 0}
     text = run("whatif", "s1-1", "--replace", "21", "pay Bob 20").output
     assert "nothing written" in text and "session s1 results" in text
+    out = run("correct", "s1-1", "--replace", "18", "Bob cbr 140", "--insert-after", "18",
+              "Ann f", "--delete", "19", "--delete", "20", "--replace", "21", "pay Bob 160",
+              "--reason", "the river was misrecorded", "--by", "floor")
+    assert out.exit_code == 0, out.output
+    assert "warning: hand s1-2 starts Ann with 210, the corrected final stack is 190" in out.output
+    code, hand = _replay(run, "s1-1")
+    assert code == 0 and hand["net"] == {"Ann": -10, "Bob": 10, "Cy": 0}
 
 
 def test_act_refuses_an_illegal_action_with_what_is_legal(run, db) -> None:  # noqa: ANN001
@@ -202,3 +209,16 @@ def test_stud_limit_and_declare_options_at_hand_start(run, db) -> None:  # noqa:
     out = run("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats", "Ann:1,Bob:1",
               "--button", "Zed")
     assert out.exit_code == 2 and "--button" in out.output
+
+
+def test_the_scripted_dispute_runs(tmp_path) -> None:  # noqa: ANN001
+    import os
+    import subprocess
+    import sys
+
+    script = DATA / "dispute" / "dispute.sh"
+    env = {**os.environ, "HANDLEDGER": str(Path(sys.executable).with_name("handledger"))}
+    out = subprocess.run(["sh", str(script), str(tmp_path / "d.duckdb")], env=env,
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "replay exit 1" in out and "replay exit 0" in out and "verify exit 0" in out
+    assert "paid: Ann +300, Bob -300" in out
