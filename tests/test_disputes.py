@@ -81,6 +81,11 @@ def test_delete_change_and_refused_illegal_correction(run, db) -> None:  # noqa:
     assert what["after"] == {"Ann": 200, "Bob": -100, "Cy": -100}
     assert what["diff"] == {"Ann": 0, "Bob": -50, "Cy": 50}
     assert what["discrepancies_after"] == []
+    # an action may also be given as a JSON event
+    payout = json.dumps({"type": "recorded_payout", "player": "Ann", "amount": 300})
+    what = json.loads(run("whatif", "dispute-1", "--replace", "23", "pay Bob 100",
+                          "--insert-after", "23", payout, "--json").output)
+    assert what["paid_diff"] == {"Ann": 300, "Bob": -300, "Cy": 0}
     # a raise to more than Ann's stack is refused with the engine's reason, nothing written
     out = run("correct", "dispute-1", "--replace", "8", "Ann cbr 300", "--reason", "x",
               "--by", "floor")
