@@ -163,12 +163,13 @@ def prepare_batch(
         if not stream or hand_id not in (None, stream):
             raise MalformedEvent(f"hand stream {stream!r} needs hand_id None or the same")
         hand_id = stream
-    types: list[str] = []
-    versions: list[int] = []
-    payloads: list[str] = []
+    events = list(events)
     for event in events:
         if type(event) not in allowed:
             raise MalformedEvent(f"{type(event).__name__} is not a {kind} event", hand=hand_id)
+    types: list[str] = []
+    versions: list[int] = []
+    payloads: list[str] = []
     for data in _dump(events, mode="json"):
         types.append(data["type"])
         versions.append(data["schema_version"])

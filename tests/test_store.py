@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -288,8 +289,10 @@ def test_append_many_skips_known_and_repeated_source_keys(ledger: Ledger) -> Non
 def test_transaction_commits_derived_rows_with_appends(ledger: Ledger) -> None:
     with ledger.transaction() as con:
         con.execute("CREATE TABLE hands (hand_id VARCHAR PRIMARY KEY, events INTEGER)")
-        ledger.append("h1", hand("h1"))
+        ledger.append("h1", hand("h1")[:4])
+        ledger.append("h1", (e for e in hand("h1")[4:]))  # type: ignore[arg-type]
         con.execute("INSERT INTO hands VALUES ('h1', 10)")
+    assert [s.event for s in ledger.read("h1")] == hand("h1")
     assert ledger.connection.execute("SELECT * FROM hands").fetchall() == [("h1", 10)]
     with pytest.raises(RuntimeError), ledger.transaction() as con:
         ledger.append("h2", hand("h2"))
@@ -631,3 +634,20 @@ def test_reopened_file_keeps_chain_and_head(tmp_path: Path) -> None:
         assert led.append("h1", [HandEnded()]) == [11]
         assert led.verify().ok
         assert isinstance(led.read("h1")[-1], StoredEvent)
+
+
+@pytest.mark.slow
+def test_100k_events_in_one_bulk_append(tmp_path: Path) -> None:
+    """10,000 hands of 10 events: one append_many, a streamed walk, verify, re-import no-op."""
+    batches = [(f"h{i}", hand(f"h{i}"), None, None, f"file#{i}") for i in range(10_000)]
+    with Ledger(tmp_path / "big.duckdb") as led:
+        started_at = time.perf_counter()
+        written = led.append_many(batches)
+        rate = 100_000 / (time.perf_counter() - started_at)
+        print(f"append_many: {rate:,.0f} events/s")
+        assert written[-1] == list(range(99_991, 100_001))
+        assert sum(1 for _ in led.stored()) == led.count() == 100_000
+        assert led.verify().ok
+        assert led.append_many(batches[:100]) == [[]] * 100
+        sql(led, EDIT, 77_777)
+        assert found(led) == (False, "edited", 77_777)
