@@ -227,6 +227,8 @@ def act(state, e) -> None:  # noqa: ANN001
         raise state._fail("the betting round is closed")
     lim = limits(state, player)
     kind = e.type
+    if kind in ("fold", "check", "call") and _bring_in_due(state):
+        raise state._fail(f"{player} must bring it in or complete, not {kind}")
     if kind in ("fold", "check", "call"):
         _passive(state, player, kind, lim)
         return
@@ -242,6 +244,18 @@ def act(state, e) -> None:  # noqa: ANN001
             return
         raise state._fail(f"bet/raise to {new} is not above the current bet {rnd.current}")
     _raise(state, player, new, new == allin_to, lim)
+
+
+def _bring_in_due(state) -> bool:  # noqa: ANN001
+    """Third street of stud before the bring-in: the first player must post it or complete
+    (RULES.md §4.1)."""
+    return (
+        state.game.stud
+        and state.street == 0
+        and state.started.stakes.bring_in > 0
+        and not state.rnd.acted
+        and state.rnd.current == 0
+    )
 
 
 def _passive(state, player: str, kind: str, lim: Limits) -> None:  # noqa: ANN001

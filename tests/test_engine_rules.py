@@ -124,3 +124,28 @@ def test_uncalled_bet_and_dead_ante_stay_apart() -> None:
     assert result.returned == {}
     assert [(p.amount, p.awards) for p in result.pots] == [(10 + 20 + 220 + 220, {"p3": 470})]
     assert result.final_stacks == {"p1": 490, "p2": 0, "p3": 750}
+
+
+def test_stud_bring_in_player_must_bring_in_or_complete() -> None:
+    """RULES.md §4.1: the lowest up card (clubs lowest) brings it in; he may not check."""
+    text = (
+        "variant = 'F7S'\nantes = [1, 1, 1]\nbring_in = 1\nsmall_bet = 2\nbig_bet = 4\n"
+        "starting_stacks = [50, 50, 50]\n"
+        "actions = ['d dh p1 AsKs4h', 'd dh p2 QhQd4c', 'd dh p3 7c2dJd', '{}']\n"
+    )
+    for action, reason in (("p2 cc", "must bring it in or complete"),
+                           ("p1 pb", "out of turn: p2 must bring it in")):
+        hand = read_phh_text(text.format(action), file="s.phh").hands[0]
+        with pytest.raises(IllegalHand) as err:
+            events_from_phh(hand)
+        assert reason in str(err.value)
+    state = _play([], stacks=(50, 50, 50))
+    assert state.phase == "forced"
+
+
+def test_heads_up_fixed_limit_raising_is_not_capped() -> None:
+    """RULES.md §1.8: heads-up the cap does not apply (pokerkit caps; we follow RULES)."""
+    state = _play(["d dh p1 AsKs", "d dh p2 QhQd", "p2 cbr 4", "p1 cbr 6", "p2 cbr 8",
+                   "p1 cbr 10", "p2 cbr 12"], stacks=(100, 100), blinds=(1, 2), variant="FT")
+    assert state.rnd.current == 12 and state.to_act == "p1"
+    assert state.limits("p1").min_to == 14
