@@ -156,7 +156,7 @@ def start_round(state, first: str | None) -> None:  # noqa: ANN001
     rnd = Round(current=current, full_level=current, increment=inc)
     if current and g.betting == "fixed_limit":
         rnd.raises = 1  # the big blind is the bet (RULES.md §1.8)
-    bettors = state.can_bet()
+    bettors = [p for p in state.can_bet() if not _covers_all(state, p)]
     if first is not None and first in state.order:
         i = state.order.index(first)
         ring = state.order[i:] + state.order[:i]
@@ -169,6 +169,16 @@ def start_round(state, first: str | None) -> None:  # noqa: ANN001
     state.phase = "bet"
     if _round_needs_no_action(state):
         rnd.pending = []
+
+
+def _covers_all(state, player: str) -> bool:  # noqa: ANN001
+    """His bet already covers everything any opponent still in the hand can put in on this
+    street: he has nothing to decide, so he is not asked to act (as in pokerkit's state,
+    which PHH files follow)."""
+    others = [
+        state.street_bets[q] + state.stacks[q] for q in state.live() if q != player
+    ]
+    return bool(others) and state.street_bets[player] >= max(others)
 
 
 def _round_needs_no_action(state) -> bool:  # noqa: ANN001
@@ -337,7 +347,7 @@ def _after_action(state, player: str, *, aggressive: bool) -> None:  # noqa: ANN
         rnd.pending.pop(0)
     if len(state.live()) <= 1:
         rnd.pending = []
-    elif rnd.pending and _round_needs_no_action(state):
+    elif aggressive and _round_needs_no_action(state):
         rnd.pending = []
     if not rnd.pending:
         round_closed(state)
