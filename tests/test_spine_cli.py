@@ -58,7 +58,7 @@ def test_importing_twice_adds_nothing(run, db) -> None:  # noqa: ANN001
     assert first.exit_code == 0, first.output
     count = duckdb.connect(db).execute("SELECT count(*) FROM events").fetchone()[0]
     again = run("import", path)
-    assert "3 already in the ledger" in again.output
+    assert "5 already in the ledger" in again.output
     assert duckdb.connect(db).execute("SELECT count(*) FROM events").fetchone()[0] == count
 
 
@@ -162,7 +162,7 @@ def test_same_hands_from_another_file_are_not_appended_twice(run, db, tmp_path) 
     run("export", "--format", "jsonl", "-o", str(dump))
     count = duckdb.connect(db).execute("SELECT count(*) FROM events").fetchone()[0]
     out = run("import", str(dump))
-    assert out.exit_code == 0 and "3 already in the ledger" in out.output
+    assert out.exit_code == 0 and "5 already in the ledger" in out.output
     assert duckdb.connect(db).execute("SELECT count(*) FROM events").fetchone()[0] == count
     assert run("replay").exit_code == 0
 
@@ -178,3 +178,15 @@ def test_negative_amount_names_the_file(run, tmp_path) -> None:  # noqa: ANN001
     assert out.exit_code == 2
     (line,) = [x for x in out.output.splitlines() if x.startswith("error:")]
     assert "neg.phh" in line and "-5" in line
+
+
+def test_home_games_bundled_replay_as_written(run) -> None:  # noqa: ANN001
+    """Five-card draw (F5D) and five-card stud (F5S), our own variant codes."""
+    run("import", str(DATA / "hands" / "five-card-draw.phh"),
+        str(DATA / "hands" / "five-card-stud.phh"))
+    hands = _replays(run("replay", "--json"))
+    assert {h["game"]: [p["awards"] for p in h["pots"]] for h in hands} == {
+        "F5D": [{"Cy": 34}],
+        "F5S": [{"Eli": 29}],
+    }
+    assert all(h["discrepancies"] == [] for h in hands)
