@@ -77,10 +77,16 @@ def export(obj, fmt: str, out: str, hands: tuple[str, ...]) -> None:  # noqa: AN
     and derived tables as parquet / csv files into a directory."""
     from cli import exporting
 
+    if fmt in ("parquet", "csv") and out == "-" and len(hands) == 1:
+        out, hands = hands[0], ()  # `export --format parquet DIR`
+    if fmt in ("parquet", "csv") and out != "-":
+        from cli.cmd_sessions import ensure_fresh
+
+        ensure_fresh(obj, quiet=True)  # derived tables and views as of the ledger's head
     ledger = obj.ledger(read_only=True)
     if fmt in ("parquet", "csv"):
         if out == "-":
-            raise LedgerError(f"--format {fmt} needs -o DIR")
+            raise LedgerError(f"--format {fmt} needs a directory: DIR or -o DIR")
         written = exporting.export_tables(ledger, Path(out), fmt)
         click.echo(f"wrote {len(written)} files to {out}")
         return
@@ -97,7 +103,8 @@ def export(obj, fmt: str, out: str, hands: tuple[str, ...]) -> None:  # noqa: AN
 @click.pass_context
 def run(ctx: click.Context, directory: str) -> None:
     """The whole job on a folder: import every hand file and session in it, replay every
-    hand, print the results and the audit."""
+    hand, print the results, the audit and the balances. Exits 1 when the audit (or the
+    replay) finds a discrepancy."""
     obj = ctx.obj
     ledger = obj.ledger()
     paths = importing.discover(Path(directory))
@@ -107,7 +114,19 @@ def run(ctx: click.Context, directory: str) -> None:
     click.echo(report.summary())
     from cli.cmd_hands import replay
 
-    ctx.invoke(replay, hand=(), as_json=False, jobs=1)
+    try:
+        ctx.invoke(replay, hand=(), as_json=False, jobs=1)
+        replay_status = 0
+    except SystemExit as exc:  # replay exits 1 on a payout difference; the audit follows
+        replay_status = exc.code or 0
+    from cli.cmd_series import balance_rows, balances_text
+    from cli.cmd_sessions import analyse, audit_text
+
+    result = analyse(obj)
+    click.echo(audit_text(result, result.findings))
+    click.echo(balances_text(*balance_rows(obj, None, money=False)))
+    if replay_status or result.findings:
+        sys.exit(1)
 
 
 COMMANDS = [init, import_, verify, schema, export, run]

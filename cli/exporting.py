@@ -17,7 +17,9 @@ def export_text(ledger: Any, fmt: str, hands: Sequence[str]) -> str:
 
         rows = []
         if not hands:
-            rows = [(r.stream, r.seq, r.event) for r in ledger.stored()]
+            # a session stream's rows are written under the session's name (ledger.jsonl)
+            rows = [(r.stream if r.hand_id is not None else r.session or r.stream, r.seq,
+                     r.event) for r in ledger.stored()]
         else:
             for hand, _, events in hand_streams(ledger, hands):
                 rows.extend((hand, i, e) for i, e in enumerate(events, 1))

@@ -62,33 +62,43 @@ def import_paths(
             files.append(p)
         else:
             report.errors.append(f"{p}: no such file")
-    for path in files:
-        report.files += 1
-        try:
-            batches, errors = _read(path, session)
-        except LedgerError as exc:
-            report.errors.append(str(exc.located(file=str(path))))
-            continue
-        batches, clashes = _drop_known_hands(ledger, batches)
-        errors = [e.located(file=str(path)) for e in errors + clashes]
-        report.errors.extend(str(e) for e in errors)
-        if strict and errors:
-            report.errors.append(f"{path}: --strict: nothing of this file was written")
-            continue
-        report.known += sum(1 for b in batches if b[2] is not None and b[1] is None)
-        batches = [b for b in batches if b[1] is not None]
-        written = ledger.append_many(batches)
-        for positions, batch in zip(written, batches, strict=True):
-            report.events += len(positions)
-            if batch[2] is None:  # a session batch, not a hand
-                continue
-            if positions:
-                report.imported += 1
-            elif batch[1]:
-                report.known += 1
+    from cli.render import progress
+
+    with progress("importing", total=len(files)) as tick:
+        for path in files:
+            _import_file(ledger, path, report, strict=strict, session=session)
+            tick()
     if pn_ledger is not None:
         report.errors.append("--ledger: PokerNow ledger comparison is done by `audit`")
     return report
+
+
+def _import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
+                 session: str | None) -> None:
+    """Import one file, counting into ``report`` (see :func:`import_paths`)."""
+    report.files += 1
+    try:
+        batches, errors = _read(path, session)
+    except LedgerError as exc:
+        report.errors.append(str(exc.located(file=str(path))))
+        return
+    batches, clashes = _drop_known_hands(ledger, batches)
+    errors = [e.located(file=str(path)) for e in errors + clashes]
+    report.errors.extend(str(e) for e in errors)
+    if strict and errors:
+        report.errors.append(f"{path}: --strict: nothing of this file was written")
+        return
+    report.known += sum(1 for b in batches if b[2] is not None and b[1] is None)
+    batches = [b for b in batches if b[1] is not None]
+    written = ledger.append_many(batches)
+    for positions, batch in zip(written, batches, strict=True):
+        report.events += len(positions)
+        if batch[2] is None:  # a session batch, not a hand
+            continue
+        if positions:
+            report.imported += 1
+        elif batch[1]:
+            report.known += 1
 
 
 def _drop_known_hands(ledger: Any, batches: list[tuple]) -> tuple[list[tuple], list[LedgerError]]:
@@ -164,7 +174,7 @@ def _read_jsonl(path: Path, session: str | None) -> tuple[list[tuple], list[Ledg
 
     parsed = read_jsonl(path)
     errors: list[LedgerError] = list(parsed.errors)
-    batches = []
+    placed: list[tuple[int, tuple]] = []  # (first line, batch): appended in file order
     for stream in parsed.sessions + parsed.hands:
         events = stream.events
         lines = [row.line for row in stream.rows]
@@ -179,9 +189,35 @@ def _read_jsonl(path: Path, session: str | None) -> tuple[list[tuple], list[Ledg
             "\n".join(e.model_dump_json() for e in events).encode()
         ).hexdigest()
         if stream.kind == "hand":
-            batches.append((stream.id, events, stream.id, session or events[0].session,
-                            f"jsonl:{digest}"))
+            placed.append((stream.line, (stream.id, events, stream.id,
+                                         session or events[0].session, f"jsonl:{digest}")))
         else:
             name = stream.id.split(":", 1)[-1]
-            batches.append((f"session:{name}", events, None, name, f"jsonl:{digest}"))
-    return batches, errors
+            placed.extend(_session_segments(stream.rows, parsed.hands, name, digest))
+    placed.sort(key=lambda item: item[0])
+    return [batch for _, batch in placed], errors
+
+
+def _session_segments(rows: Sequence[Any], hands: Sequence[Any], name: str,
+                      digest: str) -> list[tuple[int, tuple]]:
+    """A session stream's rows cut at every hand that starts between them, so that a rebuy
+    or cash-out lands between the same hands in the ledger as in the file (issue 5: table
+    stakes, the books are folded in ledger order). One batch (source key ``jsonl:<digest>``)
+    when no hand interrupts the stream, else ``jsonl:<digest>:<k>`` for the k-th piece."""
+    import bisect
+
+    starts = sorted(h.line for h in hands)
+    pieces: list[list[Any]] = []
+    last = None
+    for row in rows:
+        before = bisect.bisect_left(starts, row.line)
+        if before != last:
+            pieces.append([])
+            last = before
+        pieces[-1].append(row)
+    out = []
+    for k, piece in enumerate(pieces):
+        key = f"jsonl:{digest}" if len(pieces) == 1 else f"jsonl:{digest}:{k}"
+        out.append((piece[0].line, (f"session:{name}", [r.event for r in piece], None, name,
+                                    key)))
+    return out

@@ -1,0 +1,360 @@
+"""Sessions and the series: session events and replayed hands folded, in ledger order, into books.
+
+A session is the stream ``session:<name>`` (``session_opened``, ``buy_in``, ``cash_out``,
+``payment``, ``seat_change``, ``session_closed``, ``player_alias``) plus the hands whose
+``HandStarted.session`` names it. Table stakes (RULES.md §1.1): chips come and go only between
+hands, so the ledger position of a buy-in or cash-out says which hands it falls between.
+:func:`build_series` folds both in that order and keeps, per player of a session, what the
+audit (:mod:`ledger.audit`) compares:
+
+* the chips the books follow at the table (``stack``): buy-ins add, a hand sets it to the stack
+  the hand leaves him with — what the table actually paid (the recorded payouts; the engine's
+  awards when none were recorded), a cash-out empties it. A player who sits out keeps it.
+* for every hand he plays, the stack he should start with (:class:`StartCheck`) and for every
+  cash-out the stack he should count (:class:`CashOutCheck`). After a hand whose payouts are
+  unknown (showdown not verifiable, nothing recorded) the next value is not checked.
+* his net in chips: the sum of the rules' nets of his hands (``HandReplay.net``), which is
+  what standings, balances and the settlement use; in money ``net × chip_value_minor``.
+
+Players are known by one name across the series: ``player_alias`` events map another name or a
+platform id to him (:func:`resolve_aliases`) everywhere here. Hands outside any opened session
+(no ``session_opened``) count in the nets but are not followed chip by chip. Money is always an
+int in minor units of the session's currency (``decimals`` places).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from typing import Any
+
+#: A player's name mapping (alias → player), see :func:`resolve_aliases`.
+Names = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class PayoutFinding:
+    """A replay discrepancy of a hand (:class:`replay.compare.Discrepancy`), in chips;
+    ``player`` ``"*"`` is the whole table (an infeasible total)."""
+
+    player: str
+    recorded: int
+    recomputed: int
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True)
+class HandFacts:
+    """What the books need of one replayed hand (chips). ``paid``: chips the table pushed to
+    each player (recorded payouts, else the engine's awards + returned), ``None`` when unknown;
+    ``net``: the rules' net; ``pot_out``: awards + returned + carried, ``None`` when the
+    showdown is not verifiable; ``ord``: the hand's place in the ledger (1-based)."""
+
+    hand: str
+    session: str | None
+    ord: int
+    position: int
+    game: str
+    status: str
+    starting: Mapping[str, int]
+    contributions: Mapping[str, int]
+    paid: Mapping[str, int] | None
+    net: Mapping[str, int]
+    pot_out: int | None
+    carried: int = 0
+    carried_in: int = 0
+    payouts: tuple[PayoutFinding, ...] = ()
+    unit: tuple[int, str | None, int] = (1, None, 0)  # (minor per chip, currency, decimals)
+
+    @property
+    def pot_in(self) -> int:
+        """Chips that went into the middle: contributions plus carried-in dead money."""
+        return sum(self.contributions.values()) + self.carried_in
+
+    @property
+    def leak(self) -> int | None:
+        """Chips the table paid beyond what the pots and returns hold (0 when right)."""
+        if self.paid is None:
+            return None
+        return sum(self.paid.values()) - (self.pot_in - self.carried)
+
+    def renamed(self, names: Names) -> HandFacts:
+        """The same facts with every player under his series name (merged if two seats map to
+        the same player, which a sane alias never does)."""
+
+        def per(d: Mapping[str, int] | None) -> dict[str, int] | None:
+            if d is None:
+                return None
+            out: dict[str, int] = {}
+            for p, v in d.items():
+                out[names(p)] = out.get(names(p), 0) + v
+            return out
+
+        return replace(self, starting=per(self.starting), contributions=per(self.contributions),
+                       paid=per(self.paid), net=per(self.net),
+                       payouts=tuple(replace(f, player=names(f.player) if f.player != "*"
+                                             else "*") for f in self.payouts))
+
+
+def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None) -> HandFacts:
+    """The :class:`HandFacts` of a :class:`replay.fold.HandReplay` (duck-typed so that the
+    ledger package does not import the replayer). ``unit``: the hand's ``Unit``."""
+    r = replay.result
+    paid: dict[str, int] | None
+    if replay.recorded is not None:
+        paid = {p: replay.recorded.get(p, 0) for p in r.players}
+    elif r.verifiable or r.status in ("voided", "incomplete"):
+        paid = {p: r.awards[p] + r.returned.get(p, 0) for p in r.players}
+    else:
+        paid = None
+    pot_out = None
+    if r.verifiable:
+        pot_out = sum(r.awards.values()) + sum(r.returned.values()) + r.carried
+    return HandFacts(
+        hand=replay.hand, session=replay.session, ord=ord, position=position, game=replay.game,
+        status=r.status, starting=dict(r.starting), contributions=dict(r.contributions),
+        paid=paid, net=dict(replay.net), pot_out=pot_out, carried=r.carried,
+        carried_in=r.carried_in,
+        payouts=tuple(PayoutFinding(d.player, d.recorded, d.recomputed, d.kind, d.sentence())
+                      for d in replay.discrepancies),
+        unit=(unit.minor_per_chip, unit.currency, unit.decimals) if unit else (1, None, 0),
+    )
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """One stored session event: its ledger position, session name and typed event."""
+
+    position: int
+    session: str
+    event: Any
+
+
+@dataclass(frozen=True)
+class StartCheck:
+    """A player's starting stack in a hand against the books: ``expected`` is his stack after
+    his previous hand (``previous``, None: none yet) plus ``bought`` chips bought since;
+    ``None`` when unknown (his previous hand's payouts are unknown)."""
+
+    hand: str
+    ord: int
+    player: str
+    expected: int | None
+    actual: int
+    previous: str | None
+    bought: int
+
+
+@dataclass(frozen=True)
+class CashOutCheck:
+    """A cash-out against the stack the books say he has (``None``: unknown); ``seated``
+    False when he had no chips at the table (no buy-in since his last cash-out)."""
+
+    player: str
+    position: int
+    expected: int | None
+    actual: int
+    seated: bool
+
+
+@dataclass
+class PlayerBook:
+    """One player in one session. Chips unless named ``_minor`` (money, minor units)."""
+
+    player: str
+    first: int
+    buy_in: int = 0
+    buy_ins: int = 0
+    rebuys: int = 0
+    top_ups: int = 0
+    cash_out: int = 0
+    hands: int = 0
+    net: int = 0
+    biggest_win: int = 0
+    biggest_loss: int = 0
+    paid_minor: int = 0
+    received_minor: int = 0
+    stack: int = 0
+    known: bool = True
+    seated: bool = False
+    previous: str | None = None
+    bought: int = 0
+
+    @property
+    def on_table(self) -> int:
+        """Chips he still has at the table (0 once cashed out)."""
+        return self.stack if self.seated else 0
+
+
+@dataclass
+class SessionBook:
+    """One session (``name`` None: hands that belong to no session). ``opened`` is the
+    ``session_opened`` event; only an opened session is followed chip by chip."""
+
+    name: str | None
+    first: int
+    opened: Any = None
+    closed: bool = False
+    chip_value_minor: int = 1
+    currency: str | None = None
+    decimals: int = 0
+    players: dict[str, PlayerBook] = field(default_factory=dict)
+    hands: list[HandFacts] = field(default_factory=list)
+    starts: list[StartCheck] = field(default_factory=list)
+    cash_outs: list[CashOutCheck] = field(default_factory=list)
+    payments: list[tuple[str, str, int]] = field(default_factory=list)
+
+    @property
+    def followed(self) -> bool:
+        """Whether the session's chips are followed (it was opened)."""
+        return self.opened is not None
+
+    def player(self, name: str, position: int) -> PlayerBook:
+        if name not in self.players:
+            self.players[name] = PlayerBook(name, position)
+        return self.players[name]
+
+    def money(self, chips: int) -> int:
+        """``chips`` in minor units of the session's currency."""
+        return chips * self.chip_value_minor
+
+    def format(self, minor: int) -> str:
+        """``minor`` units as text with the currency's decimals (``-1250`` → ``-12.50 USD``)."""
+        return format_money(minor, self.decimals, self.currency)
+
+
+@dataclass
+class Series:
+    """Every session in order of first appearance (key None: hands of no session), all hands
+    in ledger order, the alias map, and findings supplied from outside (``ledger_mismatch``)."""
+
+    sessions: dict[str | None, SessionBook]
+    hands: list[HandFacts]
+    aliases: dict[str, str]
+    external: list[Any] = field(default_factory=list)
+
+    def name(self, player: str) -> str:
+        return self.aliases.get(player, player)
+
+
+def format_money(minor: int, decimals: int, currency: str | None) -> str:
+    """``1250, 2, "USD"`` → ``"12.50 USD"``; without a currency just the number.
+
+    >>> format_money(-1250, 2, "USD"), format_money(7, 0, None)
+    ('-12.50 USD', '7')
+    """
+    text = str(Decimal(minor).scaleb(-decimals)) if decimals else str(minor)
+    return f"{text} {currency}" if currency else text
+
+
+def resolve_aliases(events: Iterable[Any]) -> dict[str, str]:
+    """``{alias: player}`` from ``player_alias`` events in ledger order, chains followed
+    (``a → b`` and ``b → c`` give ``a → c``). The latest statement wins: when an alias would
+    close a cycle, the older link into the new alias is dropped (PokerNow says id → name,
+    then ``player alias NAME ID`` makes NAME the player).
+
+    >>> from ledger.events import PlayerAlias as A
+    >>> resolve_aliases([A(player="u1", alias="ann"), A(player="Ann", alias="u1")])
+    {'ann': 'Ann', 'u1': 'Ann'}
+    >>> resolve_aliases([A(player="u1", alias="Ann"), A(player="Ann", alias="u1")])
+    {'u1': 'Ann'}
+    """
+    link: dict[str, str] = {}
+    for e in events:
+        if e.player == e.alias:
+            continue
+        link[e.alias] = e.player
+        seen, node = {e.alias}, e.player
+        while node in link:
+            if link[node] in seen:
+                del link[node]  # the older link into the cycle
+                break
+            seen.add(node)
+            node = link[node]
+    out = {}
+    for alias in link:
+        node, hops = alias, 0
+        while node in link and hops <= len(link):
+            node, hops = link[node], hops + 1
+        out[alias] = node
+    return out
+
+
+def build_series(rows: Iterable[SessionRow], hands: Iterable[HandFacts]) -> Series:
+    """Fold session rows and hands (each in ledger order) into a :class:`Series`."""
+    rows = list(rows)
+    aliases = resolve_aliases(r.event for r in rows if r.event.type == "player_alias")
+
+    def names(p: str) -> str:
+        return aliases.get(p, p)
+
+    hands = [h.renamed(names) if aliases else h for h in hands]
+    timeline: list[tuple[int, Any]] = [(r.position, r) for r in rows]
+    timeline += [(h.position, h) for h in hands]
+    timeline.sort(key=lambda item: item[0])
+    books: dict[str | None, SessionBook] = {}
+    for position, item in timeline:
+        name = item.session
+        book = books.get(name)
+        if book is None:
+            book = books[name] = SessionBook(name, position)
+        if isinstance(item, SessionRow):
+            _session_event(book, item.event, position, names)
+        else:
+            _hand(book, item)
+    return Series(books, hands, aliases)
+
+
+def _session_event(book: SessionBook, e: Any, position: int, names: Names) -> None:
+    t = e.type
+    if t == "session_opened" and book.opened is None:
+        book.opened = e
+        book.chip_value_minor, book.currency, book.decimals = (
+            e.chip_value_minor, e.currency, e.decimals)
+    elif t == "session_closed":
+        book.closed = True
+    elif t == "buy_in":
+        pb = book.player(names(e.player), position)
+        pb.buy_in += e.chips
+        pb.buy_ins += e.kind == "buy_in"
+        pb.rebuys += e.kind == "rebuy"
+        pb.top_ups += e.kind == "top_up"
+        pb.stack += e.chips
+        pb.bought += e.chips
+        pb.seated = True
+    elif t == "cash_out":
+        pb = book.player(names(e.player), position)
+        expected = (pb.stack if pb.seated else 0) if pb.known else None
+        book.cash_outs.append(CashOutCheck(pb.player, position, expected, e.chips, pb.seated))
+        pb.cash_out += e.chips
+        pb.stack, pb.known, pb.seated, pb.bought = 0, True, False, 0
+    elif t == "payment":
+        payer, payee = names(e.payer), names(e.payee)
+        book.player(payer, position).paid_minor += e.amount_minor
+        book.player(payee, position).received_minor += e.amount_minor
+        book.payments.append((payer, payee, e.amount_minor))
+
+
+def _hand(book: SessionBook, h: HandFacts) -> None:
+    if not book.hands and book.opened is None:
+        book.chip_value_minor, book.currency, book.decimals = h.unit
+    book.hands.append(h)
+    for p, start in h.starting.items():
+        pb = book.player(p, h.position)
+        if book.followed:
+            expected = (pb.stack if pb.seated else 0) if pb.known else None
+            book.starts.append(StartCheck(h.hand, h.ord, p, expected, start, pb.previous,
+                                          pb.bought))
+        if h.paid is None:
+            pb.stack, pb.known = start, False
+        else:
+            pb.stack = start - h.contributions.get(p, 0) + h.paid.get(p, 0)
+            pb.known = True
+        pb.seated, pb.previous, pb.bought = True, h.hand, 0
+        net = h.net.get(p, 0)
+        pb.hands += 1
+        pb.net += net
+        pb.biggest_win = max(pb.biggest_win, net)
+        pb.biggest_loss = min(pb.biggest_loss, net)
