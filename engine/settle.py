@@ -43,6 +43,7 @@ class HandResult:
     showdown: bool = False
     declarations: dict[str, str] = field(default_factory=dict)
     lines: tuple[str, ...] = ()
+    game: str = ""
 
 
 def settle(state) -> HandResult:  # noqa: ANN001 - engine.state.HandState
@@ -132,4 +133,5 @@ def _finish(state, starting, contributions, returned, pots, carried) -> HandResu
         showdown=len(state.live()) > 1,
         declarations=dict(state.declarations),
         lines=tuple(lines),
+        game=state.started.game,
     )

@@ -96,6 +96,8 @@ def _feasibility(result: HandResult, recorded: dict[str, int]) -> list[Discrepan
                     f"hand {result.hand}: {p} was paid {paid} but can win at most {cap}",
                 )
             )
+    if not out and total_paid == total_due:
+        out.extend(_no_legal_split(result, recorded))
     if total_paid != total_due:
         out.append(
             Discrepancy(
@@ -109,3 +111,33 @@ def _feasibility(result: HandResult, recorded: dict[str, int]) -> list[Discrepan
             )
         )
     return out
+
+
+def _no_legal_split(result: HandResult, recorded: dict[str, int]) -> list[Discrepancy]:
+    """The payouts add up, but can they be a legal split of the pots? (replay.feasible)"""
+    from engine.games import game
+    from replay.feasible import split_exists
+
+    need = {p: recorded.get(p, 0) - result.returned.get(p, 0) for p in result.players}
+    open_pots = []
+    for pot in result.pots:
+        if pot.verifiable:
+            for p, c in pot.awards.items():
+                need[p] -= c
+        else:
+            open_pots.append((pot.amount, pot.eligible))
+    hilo = result.declarations != {} or game(result.game).hilo
+    found = split_exists(open_pots, need, hilo=hilo)
+    if found is None or found:
+        return []
+    return [
+        Discrepancy(
+            result.hand,
+            "*",
+            sum(recorded.values()),
+            sum(recorded.values()),
+            "infeasible",
+            f"hand {result.hand}: no legal split of the pots pays what the table paid "
+            f"({', '.join(f'{p} {c}' for p, c in recorded.items() if c)})",
+        )
+    ]
