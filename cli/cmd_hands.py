@@ -16,8 +16,11 @@ from ledger.errors import LedgerError
 @click.option("--hand", multiple=True, help="Replay only this hand (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand.")
 @click.option("--jobs", default=1, show_default=True, help="Worker processes.")
+@click.option("--problems", is_flag=True,
+              help="Print only hands with a discrepancy or a note (e.g. not verifiable).")
 @click.pass_obj
-def replay(obj, hand: tuple[str, ...], as_json: bool, jobs: int) -> None:  # noqa: ANN001
+def replay(obj, hand: tuple[str, ...], as_json: bool, jobs: int,  # noqa: ANN001
+           problems: bool = False) -> None:
     """Replay hands from the ledger: pots, side pots and awards recomputed and compared with
     what the table paid. Rebuilds the derived tables (hands, pots, results, discrepancies).
     Exits 1 when any payout differs."""
@@ -37,6 +40,8 @@ def replay(obj, hand: tuple[str, ...], as_json: bool, jobs: int) -> None:  # noq
     bad = 0
     for _, r in replays:
         bad += bool(r.discrepancies)
+        if problems and not (r.discrepancies or r.notes):
+            continue
         if as_json:
             click.echo(json.dumps(render.replay_json(r), sort_keys=False))
         else:

@@ -100,11 +100,13 @@ def export(obj, fmt: str, out: str, hands: tuple[str, ...]) -> None:  # noqa: AN
 
 @click.command()
 @click.argument("directory", type=click.Path(exists=True, file_okay=False), default="data")
+@click.option("--all", "show_all", is_flag=True, help="Print every hand, not only the problems.")
 @click.pass_context
-def run(ctx: click.Context, directory: str) -> None:
+def run(ctx: click.Context, directory: str, show_all: bool) -> None:
     """The whole job on a folder: import every hand file and session in it, replay every
-    hand, print the results, the audit and the balances. Exits 1 when the audit (or the
-    replay) finds a discrepancy."""
+    hand, print the hands that were paid wrong (or could not be verified), the audit and the
+    balances. Findings are the report, so it exits 0; `audit` exits 1 on a discrepancy.
+    Exits 2 when a file or hand was rejected."""
     obj = ctx.obj
     ledger = obj.ledger()
     paths = importing.discover(Path(directory))
@@ -115,18 +117,17 @@ def run(ctx: click.Context, directory: str) -> None:
     from cli.cmd_hands import replay
 
     try:
-        ctx.invoke(replay, hand=(), as_json=False, jobs=1)
-        replay_status = 0
-    except SystemExit as exc:  # replay exits 1 on a payout difference; the audit follows
-        replay_status = exc.code or 0
+        ctx.invoke(replay, hand=(), as_json=False, jobs=1, problems=not show_all)
+    except SystemExit:  # replay exits 1 on a payout difference; the audit below says it all
+        pass
     from cli.cmd_series import balance_rows, balances_text
     from cli.cmd_sessions import analyse, audit_text
 
     result = analyse(obj)
     click.echo(audit_text(result, result.findings))
     click.echo(balances_text(*balance_rows(obj, None, money=False)))
-    if replay_status or result.findings:
-        sys.exit(1)
+    if report.errors:
+        sys.exit(2)
 
 
 COMMANDS = [init, import_, verify, schema, export, run]

@@ -190,3 +190,15 @@ def test_home_games_bundled_replay_as_written(run) -> None:  # noqa: ANN001
         "F5S": [{"Eli": 29}],
     }
     assert all(h["discrepancies"] == [] for h in hands)
+
+
+def test_main_job_on_the_bundled_data(run) -> None:  # noqa: ANN001
+    """The README's first command: import data/, replay, print problems, audit, balances."""
+    out = run("run", str(DATA))
+    assert out.exit_code == 0, out.output[-1500:]
+    assert "0 rejected" in out.output.splitlines()[0]
+    assert "DISCREPANCY: hand dispute-1: Bob was paid 400, the rules give 100 (+300)" in out.output
+    assert "hand phh-877231987944" not in out.output  # clean hands are not printed
+    assert "audit: 2 discrepancies" in out.output
+    again = run("run", "--all", str(DATA))
+    assert "hand phh-877231987944" in again.output and "already in the ledger" in again.output
