@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.errors import LedgerError, MalformedInput
+from replay import carry
 
 HAND_SUFFIXES = (".phh", ".phhs", ".jsonl")
 
@@ -89,7 +90,7 @@ def _import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         report.errors.append(f"{path}: --strict: nothing of this file was written")
         return
     report.known += sum(1 for b in batches if b[2] is not None and b[1] is None)
-    batches = [b for b in batches if b[1] is not None]
+    batches = carry.link([b for b in batches if b[1] is not None], _previous_hand(ledger))
     written = ledger.append_many(batches)
     for positions, batch in zip(written, batches, strict=True):
         report.events += len(positions)
@@ -99,6 +100,18 @@ def _import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
             report.imported += 1
         elif batch[1]:
             report.known += 1
+
+
+def _previous_hand(ledger: Any):  # noqa: ANN202
+    """``previous(session)`` for :func:`replay.carry.link`: the session's last stored hand."""
+
+    def previous(session: str) -> tuple[str, list[Any]] | None:
+        hands = ledger.streams(kind="hand", session=session)
+        if not hands:
+            return None
+        return hands[-1], [row.event for row in ledger.read(hands[-1])]
+
+    return previous
 
 
 def _drop_known_hands(ledger: Any, batches: list[tuple]) -> tuple[list[tuple], list[LedgerError]]:

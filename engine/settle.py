@@ -39,6 +39,7 @@ class HandResult:
     net: dict[str, int]
     carried: int = 0
     carried_in: int = 0
+    carried_out: int = 0
     verifiable: bool = True
     showdown: bool = False
     declarations: dict[str, str] = field(default_factory=dict)
@@ -129,6 +130,7 @@ def _finish(state, starting, contributions, returned, pots, carried) -> HandResu
         net={p: final[p] - starting[p] for p in state.players},
         carried=carried,
         carried_in=state.carried_in,
+        carried_out=state.carried_out,
         verifiable=all(p.verifiable for p in pots),
         showdown=len(state.live()) > 1,
         declarations=dict(state.declarations),

@@ -24,6 +24,9 @@ from engine.games import Game, game
 from ledger import events as ev
 
 _LIVE_BLINDS = ("small_blind", "big_blind", "straddle")
+#: Events a hand takes after it ended: what the table paid, late shows, and the record of
+#: chips carried into the session's next hand (RULES.md §7.1).
+_AFTER_END = ("recorded_payout", "reveal", "muck", "carry_over")
 
 
 @dataclass(slots=True)
@@ -55,6 +58,7 @@ class HandState:
     nominal_blind: int = 0
     posted_out_of_position: set[str] = field(default_factory=set)
     dead: dict[str, int] = field(default_factory=dict)
+    carried_out: int = 0
     last_round: tuple[str | None, str | None] = (None, None)
 
     # ---------------------------------------------------------------- construction
@@ -129,6 +133,7 @@ class HandState:
             nominal_blind=self.nominal_blind,
             posted_out_of_position=set(self.posted_out_of_position),
             dead=dict(self.dead),
+            carried_out=self.carried_out,
             last_round=self.last_round,
         )
 
@@ -199,7 +204,7 @@ class HandState:
                 hand=self.hand,
                 seq=seq,
             ) from None
-        if self.status != "open" and event.type not in ("recorded_payout", "reveal", "muck"):  # type: ignore[attr-defined]
+        if self.status != "open" and event.type not in _AFTER_END:  # type: ignore[attr-defined]
             raise IllegalAction(f"the hand is already {self.status}", hand=self.hand, seq=seq)
         try:
             handler(self, event)
@@ -259,6 +264,10 @@ def _carry(state: HandState, e: ev.CarryOver) -> None:
         if state.phase != "forced":
             raise state._fail("carried-in chips must come before the cards are dealt")
         state.carried_in += e.amount
+    elif state.status == "open" and state.phase != "showdown":
+        raise state._fail("chips are carried out only after the betting is over")
+    else:
+        state.carried_out += e.amount
 
 
 def _run_count(state: HandState, e: ev.RunCount) -> None:

@@ -65,16 +65,32 @@ def compare_payouts(
             notes.append("no recorded payouts")
             return [], notes
         return _feasibility(result, recorded), notes
-    if recorded is None:
-        notes.append("no recorded payouts")
-        return [], notes
+    notes.extend(_carry_notes(result))
+    if result.carried_out and result.carried_out != result.carried:
+        return [
+            Discrepancy(
+                result.hand, "*", result.carried_out, result.carried, "carry",
+                f"hand {result.hand}: {result.carried_out} chip(s) were carried to the next "
+                f"hand, the rules carry {result.carried}",
+            )
+        ], notes
     mine = recomputed_payouts(result)
+    if recorded is None:
+        if any(mine.values()):
+            notes.append("no recorded payouts")
+        return [], notes
     out = []
     for p in result.players:
         got, due = recorded.get(p, 0), mine.get(p, 0)
         if got != due:
             out.append(Discrepancy(result.hand, p, got, due))
     return out, notes
+
+
+def _carry_notes(result: HandResult) -> list[str]:
+    if result.carried and not result.carried_out:
+        return [f"{result.carried} chip(s) carried to the session's next hand (not yet claimed)"]
+    return []
 
 
 def _feasibility(result: HandResult, recorded: dict[str, int]) -> list[Discrepancy]:

@@ -51,6 +51,7 @@ def random_hand(
     split: ev.SplitOptions | None = None,
     session: str | None = None,
     oracle: bool = False,
+    carried_in: tuple[str, int] | None = None,
 ) -> RandomHand:
     """Deal and play one random legal hand of variant ``code``.
 
@@ -58,7 +59,8 @@ def random_hand(
     ``stacks`` default to random values from 3 to 400 chips. ``oracle`` keeps to the actions
     whose rules pokerkit shares (FORMATS.md §1 lists where it differs): the full-bet rule and a
     cap of four bets in fixed limit even heads-up, no completion of a short all-in, no big bet
-    on an open pair, no raise that nobody can call, odd chips by seat.
+    on an open pair, no raise that nobody can call, odd chips by seat. ``carried_in``
+    (previous hand, chips) starts the hand with chips carried from the session's last hand.
     """
     g = game(code)
     n = players or rng.randint(2, 4 if g.is_draw and len(g.streets) > 2 else 6)
@@ -91,7 +93,11 @@ def random_hand(
         ),
         session=session,
     )
-    return _play(rng, g, started, oracle)
+    table = _Table(rng, started, oracle)
+    if carried_in:
+        come = ev.CarryOver(amount=carried_in[1], direction="in", other_hand=carried_in[0])
+        table.apply(come, action=False)
+    return table.play()
 
 
 def _forced(state: HandState) -> list[Any]:
@@ -197,11 +203,6 @@ class _Table:
         self.show(early=False)
         self.apply(ev.HandEnded(), action=False)
         return RandomHand(self.events, self.actions, state)
-
-
-def _play(rng: random.Random, g: Game, started: ev.HandStarted, oracle: bool) -> RandomHand:
-    del g
-    return _Table(rng, started, oracle).play()
 
 
 def _deal(state: HandState, apply: Any, draw: Any) -> None:

@@ -1,0 +1,87 @@
+"""Chips carried from one hand of a session into the next (RULES.md §3.8, §7.1).
+
+A declare pot with no eligible winner under ``no_eligible_winner = carry_over``, or odd chips
+under ``odd_chip_tie_order = carry_to_next_hand``, are not awarded: they move into the
+session's next hand as dead money. Both hands record it, so balances stay exact: the hand
+that leaves them gets ``carry_over`` (direction ``out``, naming the next hand) and the next
+hand gets ``carry_over`` (direction ``in``, naming the first) right after ``hand_started``.
+
+:func:`link` adds those events to hands about to be appended, in order, looking up the
+session's previous hand in the ledger through a callback when it is not among them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ledger import events as ev
+from replay.fold import replay_events
+
+#: ``(stream, events, hand_id, session, source_key)`` as the store's ``append_many`` takes.
+Batch = tuple[str, list[Any] | None, str | None, str | None, str | None]
+Previous = Callable[[str], tuple[str, list[Any]] | None]
+
+
+def unclaimed(events: Sequence[Any]) -> int:
+    """Chips the hand carries out that no ``carry_over`` (out) event records yet."""
+    if not _may_carry(events[0]):
+        return 0
+    recorded = sum(e.amount for e in events if e.type == "carry_over" and e.direction == "out")
+    if recorded:
+        return 0
+    return replay_events(events).result.carried
+
+
+def _may_carry(started: ev.HandStarted) -> bool:
+    """Only these options leave chips unawarded; any other hand is not replayed for it."""
+    options = started.options
+    declare = options.declare
+    return (declare is not None and declare.no_eligible_winner == "carry_over") or (
+        options.split.odd_chip_tie_order == "carry_to_next_hand"
+    )
+
+
+def link(batches: Sequence[Batch], previous: Previous) -> list[Batch]:
+    """Return ``batches`` with carry-over events added (see the module doc); a hand already in
+    the ledger gets its ``out`` event as an extra batch placed before the next hand.
+
+    ``previous(session)`` returns ``(hand id, events)`` of the session's last stored hand, or
+    None.
+    """
+    out: list[Batch] = []
+    last: dict[str, int] = {}  # session -> index in out of its latest hand batch
+    for batch in batches:
+        stream, events, hand, session, key = batch
+        if hand is None or events is None or session is None:
+            out.append(batch)
+            continue
+        prior = _prior(out, last.get(session), previous, session)
+        if prior is not None:
+            prev_hand, prev_events, where = prior
+            chips = unclaimed(prev_events)
+            if chips:
+                leave = ev.CarryOver(amount=chips, direction="out", other_hand=hand)
+                come = ev.CarryOver(amount=chips, direction="in", other_hand=prev_hand)
+                if where is None:
+                    out.append((prev_hand, [leave], prev_hand, session, f"carry:{prev_hand}"))
+                else:
+                    s, evs, h, sess, k = out[where]
+                    out[where] = (s, [*evs, leave], h, sess, k)
+                events = [events[0], come, *events[1:]]
+        last[session] = len(out)
+        out.append((stream, events, hand, session, key))
+    return out
+
+
+def _prior(
+    out: list[Batch], index: int | None, previous: Previous, session: str
+) -> tuple[str, list[Any], int | None] | None:
+    if index is not None:
+        _, events, hand, _, _ = out[index]
+        assert hand is not None and events is not None
+        return hand, events, index
+    found = previous(session)
+    if found is None:
+        return None
+    return found[0], found[1], None
