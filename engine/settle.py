@@ -60,7 +60,9 @@ def settle(state) -> HandResult:  # noqa: ANN001 - engine.state.HandState
         return _finish(state, starting, contributions, dict(contributions), (), 0)
     # Only bets can be uncalled: antes and dead blinds stay in the pot (RULES.md §1.4, §4.3).
     bets = {p: c - state.dead.get(p, 0) for p, c in contributions.items()}
-    _, returned = return_uncalled(bets)
+    betting_on = state.status == "open" and state.phase != "showdown"
+    # While the betting goes on nothing is uncalled yet: the bet may still be called.
+    returned = {} if betting_on else return_uncalled(bets)[1]
     after = {p: c - returned.get(p, 0) for p, c in contributions.items()}
     pots = _merge_own_dead_money(state, layer_pots(after, live) if live else [], after)
     if state.carried_in:
@@ -68,7 +70,7 @@ def settle(state) -> HandResult:  # noqa: ANN001 - engine.state.HandState
             pots[0] = Pot(pots[0].amount + state.carried_in, pots[0].eligible)
         else:
             pots = [Pot(state.carried_in, tuple(live))]
-    if state.status == "open" and state.phase != "showdown":
+    if betting_on:
         unpaid = tuple(PotAward(i, p.amount, p.eligible, {}) for i, p in enumerate(pots))
         return _finish(state, starting, contributions, returned, unpaid, 0)
     hands = {p: state.cards.hole[p] for p in live}
