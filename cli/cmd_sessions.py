@@ -302,17 +302,21 @@ def player_alias(obj: Any, name: str, other: str, session_name: str | None) -> N
 @click.option("--session", "session_name", default=None, help="Only this session's findings.")
 @click.option("--json", "as_json", is_flag=True,
               help='{"discrepancies": [{"kind", "session", "hand", "player", "expected", '
-                   '"actual", "message"}]}')
+                   '"actual", "message"}], "incomplete_hands": [...] (when any)}')
 @click.pass_obj
 def audit(obj: Any, session_name: str | None, as_json: bool) -> None:
-    """Check the books: payouts, chip conservation, stack continuity, session balances and
-    settlements. Exit 0 when every chip adds up, 1 when anything does not."""
+    """Check the books: payouts, chip conservation, stack continuity, session balances,
+    settlements and platform ledgers (import --ledger). Exit 0 when every chip adds up, 1 when
+    anything does not. Incomplete hands (a log cut mid-hand) are named, counted at net 0."""
     result = analyse(obj, quiet=as_json)
     if session_name is not None and session_name not in result.series.sessions:
         raise NotFound(f"no session {session_name!r} in the ledger")
     found = [d for d in result.findings if session_name is None or d.session == session_name]
     if as_json:
-        click.echo(json.dumps({"discrepancies": [d.as_json() for d in found]}))
+        body: dict[str, Any] = {"discrepancies": [d.as_json() for d in found]}
+        if cut := incomplete_hands(result, session_name):
+            body["incomplete_hands"] = cut
+        click.echo(json.dumps(body))
     else:
         click.echo(audit_text(result, found, session_name))
     if found:
@@ -320,8 +324,12 @@ def audit(obj: Any, session_name: str | None, as_json: bool) -> None:
 
 
 def audit_text(result: Analysis, found: list[Any], session_name: str | None = None) -> str:
-    """One line per finding and a summary line."""
+    """One line per finding, a line naming the incomplete hands, and a summary line."""
     lines = [f"{d.kind}: {d.message}" + _where(d) for d in found]
+    cut = incomplete_hands(result, session_name)
+    if cut:
+        lines.append(f"{len(cut)} incomplete hand(s), the log stopping before their end, "
+                     f"counted with every chip returned: {', '.join(cut)}")
     books = [b for k, b in result.series.sessions.items()
              if k is not None and session_name in (None, k)]
     hands = sum(len(b.hands) for k, b in result.series.sessions.items()
@@ -337,6 +345,14 @@ def audit_text(result: Analysis, found: list[Any], session_name: str | None = No
         lines.append(f"audit: {len(found)} discrepanc{'y' if len(found) == 1 else 'ies'} in "
                      f"{scope} ({kinds})")
     return "\n".join(lines)
+
+
+def incomplete_hands(result: Analysis, session_name: str | None = None) -> list[str]:
+    """Hands whose log stops before their end (a PokerNow export cut mid-hand). The engine
+    settles them like a void, every contribution back (replay notes it), so the books and the
+    audit count them at net 0: never a discrepancy, but named so the nets are read with care."""
+    return [h.hand for h in result.series.hands
+            if h.status == "incomplete" and session_name in (None, h.session)]
 
 
 def _where(d: Any) -> str:

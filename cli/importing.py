@@ -70,7 +70,9 @@ def import_paths(
             _import_file(ledger, path, report, strict=strict, session=session)
             tick()
     if pn_ledger is not None:
-        report.errors.append("--ledger: PokerNow ledger comparison is done by `audit`")
+        from cli.importing_pokernow import import_statement
+
+        import_statement(ledger, Path(pn_ledger), files, session, report)
     return report
 
 
@@ -116,16 +118,17 @@ def _previous_hand(ledger: Any):  # noqa: ANN202
 
 def _drop_known_hands(ledger: Any, batches: list[tuple]) -> tuple[list[tuple], list[LedgerError]]:
     """A hand already in the ledger (same hand id, imported from another file) is skipped when
-    it starts the same way, and refused when it does not: a stream is never appended twice."""
+    it starts the same way or comes from the same source (same source key: a longer export of
+    the same game), and refused otherwise: a stream is never appended twice."""
     ids = [b[2] for b in batches if b[2] is not None]
     if not ids:
         return batches, []
     rows = ledger.connection.execute(
-        "SELECT hand_id, CAST(payload AS VARCHAR) FROM events WHERE seq = 1 AND hand_id IN "
-        "(SELECT UNNEST(?))",
+        "SELECT hand_id, CAST(payload AS VARCHAR), source_key FROM events"
+        " WHERE seq = 1 AND hand_id IN (SELECT UNNEST(?))",
         [ids],
     ).fetchall()
-    stored = dict(rows)
+    stored = {hand: (payload, key) for hand, payload, key in rows}
     out, clashes = [], []
     for b in batches:
         hand = b[2]
@@ -134,7 +137,7 @@ def _drop_known_hands(ledger: Any, batches: list[tuple]) -> tuple[list[tuple], l
             continue
         from ledger.events import event_json
 
-        if event_json(b[1][0]) == stored[hand]:
+        if event_json(b[1][0]) == stored[hand][0] or b[4] == stored[hand][1]:
             out.append((b[0], None, hand, b[3], b[4]))  # known: counted, not written
         else:
             clashes.append(LedgerError(f"a different hand {hand} is already in the ledger",

@@ -15,8 +15,8 @@ except ``settlement`` (money, minor units of the session's currency).
   above explains the difference (e.g. behind a hand whose payouts are unknown).
 * :func:`settlement` — once a session is closed and payments are recorded: payments ≠ what
   the nets call for (``net × chip value``); one finding per player who still owes.
-* :func:`ledger_mismatch` — findings supplied from outside (the PokerNow ledger comparison
-  puts them in ``Series.external``).
+* :func:`ledger_mismatch` — a platform's ledger statement (PokerNow's ledger CSV, the
+  ``platform_ledger`` event) ≠ the replayed session: per player buy-ins, buy-outs, net.
 
 Each finding is reported once: the books follow the chips actually on the table, so a wrong
 payout or an unrecorded top-up does not make every later hand look wrong too.
@@ -218,9 +218,37 @@ def _signed(book: SessionBook, minor: int) -> str:
     return ("+" if minor > 0 else "") + book.format(minor)
 
 
+_FIGURES = ("buy-ins", "buy-outs", "net")
+
+
 def ledger_mismatch(series: Series) -> list[Discrepancy]:
-    """Findings of an external ledger comparison (PokerNow's ledger CSV), as supplied."""
-    return [d for d in series.external if isinstance(d, Discrepancy)]
+    """Each session's latest platform ledger statement (PokerNow's ledger CSV) against the
+    books at its place in the ledger, per player: buy-ins, buy-outs (cash-outs + chips still
+    at the table) and net (the rules'). One finding per player whose figures differ;
+    ``expected``/``actual`` are the books' and the statement's net when the nets differ, else
+    the first figure that differs. Plus any findings supplied in ``Series.external``."""
+    out = [d for d in series.external if isinstance(d, Discrepancy)]
+    for book in _books(series):
+        s = book.statement
+        for line in s.lines if s else ():
+            stated = line.stated or (0, 0, 0)
+            diffs = [(name, b, a) for name, b, a in zip(_FIGURES, line.books, stated, strict=True)
+                     if b is not None and a != b]
+            if not diffs:
+                continue
+            _, expected, actual = next((d for d in diffs if d[0] == "net"), diffs[0])
+            who = f"{line.nickname} ({line.player})" if line.nickname not in (
+                None, line.player) else line.player
+            source = f"the {s.platform} ledger" + (f" {s.file}" if s.file else "")
+            said = "has no row for him" if line.stated is None else "says " + ", ".join(
+                f"{name} {a}" for name, _, a in diffs)
+            books = ", ".join(f"{name} {b}" for name, b, _ in diffs)
+            signed = ", ".join(f"{name} {a - b:+d}" for name, b, a in diffs)
+            out.append(Discrepancy(
+                "ledger_mismatch", book.name, None, line.player, expected, actual,
+                f"session {book.name}: {source} {said} for {who} but the replayed session "
+                f"gives {books} ({signed})"))
+    return out
 
 
 CHECKS: list[Check] = [payout, chip_conservation, stack_continuity, session_balance, settlement,

@@ -12,7 +12,7 @@ Hand events (one stream per hand, ``seq`` 1, 2, … inside it):
 ``recorded_payout``, ``carry_over``, ``hand_ended``, ``correction``, ``hand_voided``.
 
 Session events (one stream per session): ``session_opened``, ``buy_in``, ``cash_out``,
-``payment``, ``session_closed``, ``player_alias``, ``seat_change``.
+``payment``, ``session_closed``, ``player_alias``, ``seat_change``, ``platform_ledger``.
 
 Raises nothing itself; pydantic's ``ValidationError`` is translated into
 :class:`ledger.errors.MalformedEvent` by :func:`parse_event`.
@@ -24,7 +24,15 @@ import re
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 SCHEMA_VERSION = 1
 
@@ -425,6 +433,39 @@ class PlayerAlias(_Model):
     alias: str = Field(min_length=1)
 
 
+class PlatformLedgerRow(_Model):
+    """One player's totals in a platform's ledger statement, in the session's chips (cents in a
+    cents game): ``player`` the platform id, ``nickname`` his latest name there. ``net`` is
+    ``buy_out + stack + nit_escrow − buy_in``; ``stack`` the chips still at the table."""
+
+    player: str = Field(min_length=1)
+    nickname: str | None = None
+    buy_in: int = Field(ge=0)
+    buy_out: int = Field(ge=0)
+    stack: int = Field(ge=0)
+    nit_escrow: int = 0
+    net: int
+
+    @model_validator(mode="after")
+    def _net_adds_up(self) -> PlatformLedgerRow:
+        if self.net != self.buy_out + self.stack + self.nit_escrow - self.buy_in:
+            raise ValueError(f"{self.player}: net {self.net} is not buy_out + stack + "
+                             "nit_escrow − buy_in")
+        return self
+
+
+class PlatformLedger(_Model):
+    """The platform's own ledger statement of the game (PokerNow's ledger CSV), one row per
+    player, kept as it was given; the audit compares it with the replayed session
+    (``ledger_mismatch``). ``file``: the statement's file name."""
+
+    type: Literal["platform_ledger"] = "platform_ledger"
+    schema_version: int = SCHEMA_VERSION
+    platform: str = Field("pokernow", min_length=1)
+    rows: list[PlatformLedgerRow] = Field(min_length=1)
+    file: str | None = None
+
+
 HandEvent = (
     HandStarted
     | ForcedBet
@@ -446,7 +487,14 @@ HandEvent = (
     | HandVoided
 )
 SessionEvent = (
-    SessionOpened | BuyIn | CashOut | Payment | SeatChange | SessionClosed | PlayerAlias
+    SessionOpened
+    | BuyIn
+    | CashOut
+    | Payment
+    | SeatChange
+    | SessionClosed
+    | PlayerAlias
+    | PlatformLedger
 )
 AnyEvent = Annotated[HandEvent | SessionEvent, Field(discriminator="type")]
 EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(AnyEvent)

@@ -82,6 +82,7 @@ __all__ = [
     "PnGame",
     "PnHand",
     "SessionItem",
+    "default_session",
     "read_pokernow_ledger",
     "read_pokernow_log",
 ]
@@ -312,7 +313,9 @@ def _find_exporter(blocks: list[HandBlock]) -> str | None:
     return candidates[0] if len(candidates) == 1 else None
 
 
-def _default_session(path: Path) -> str:
+def default_session(path: Path) -> str:
+    """The session name of a log when none is given: the game id of a
+    ``poker_now_log_<id>.csv`` file name, else the file's stem."""
     match = re.match(r"poker_now_log_(.+)$", path.stem)
     return match.group(1) if match else path.stem
 
@@ -343,7 +346,7 @@ def read_pokernow_log(path: str | Path, *, session: str | None = None) -> PnGame
         seq.add(row)
     grouped = seq.finish()
     exporter = _find_exporter([block for kind, block in grouped if kind == "hand"])
-    name = session or _default_session(path)
+    name = session or default_session(path)
     ctx = BuildContext(
         file=path.name, game_key=re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "game",
         session=name, unit=unit, chips=_chips_converter(cents), exporter=exporter, errors=errors,

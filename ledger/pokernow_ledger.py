@@ -66,12 +66,16 @@ def _values(row: dict[str, str], scale: Decimal, file: str, line: int) -> dict[s
     return values
 
 
-def read_pokernow_ledger(path: str | Path) -> list[LedgerRow]:
+def read_pokernow_ledger(path: str | Path, *, zero_sum: bool = True) -> list[LedgerRow]:
     """Read a PokerNow ledger CSV into one :class:`LedgerRow` per player id (first-seen order).
+
+    ``zero_sum=False`` accepts nets that do not sum to zero (the import keeps a statement as it
+    was given and lets the audit name the players it gets wrong).
 
     Raises:
         MalformedInput: a missing column, an unreadable amount, a row whose net does not equal
-            ``buy_out + stack + nit_escrow − buy_in``, or nets that do not sum to zero.
+            ``buy_out + stack + nit_escrow − buy_in``, or (``zero_sum``) nets that do not sum
+            to zero.
         OSError: the file cannot be opened.
     """
     path = Path(path)
@@ -106,6 +110,6 @@ def read_pokernow_ledger(path: str | Path) -> list[LedgerRow]:
                                          for _, r, _ in rows),
             line=rows[0][0], **total,
         ))
-    if sum(r.net for r in result):
+    if zero_sum and sum(r.net for r in result):
         raise MalformedInput(f"the nets sum to {sum(r.net for r in result)}, not zero", file=file)
     return result

@@ -1,9 +1,10 @@
 """Sessions and the series: session events and replayed hands folded, in ledger order, into books.
 
 A session is the stream ``session:<name>`` (``session_opened``, ``buy_in``, ``cash_out``,
-``payment``, ``seat_change``, ``session_closed``, ``player_alias``) plus the hands whose
-``HandStarted.session`` names it. Table stakes (RULES.md §1.1): chips come and go only between
-hands, so the ledger position of a buy-in or cash-out says which hands it falls between.
+``payment``, ``seat_change``, ``session_closed``, ``player_alias``, ``platform_ledger``) plus
+the hands whose ``HandStarted.session`` names it. Table stakes (RULES.md §1.1): chips come and
+go only between hands, so the ledger position of a buy-in or cash-out says which hands it falls
+between.
 :func:`build_series` folds both in that order and keeps, per player of a session, what the
 audit (:mod:`ledger.audit`) compares:
 
@@ -15,6 +16,9 @@ audit (:mod:`ledger.audit`) compares:
   unknown (showdown not verifiable, nothing recorded) the next value is not checked.
 * his net in chips: the sum of the rules' nets of his hands (``HandReplay.net``), which is
   what standings, balances and the settlement use; in money ``net × chip_value_minor``.
+* the session's latest platform ledger statement (PokerNow's ledger CSV), each player's
+  buy-ins, buy-outs and net paired with the books as they stand at its place
+  (:class:`Statement`).
 
 Players are known by one name across the series: ``player_alias`` events map another name or a
 platform id to him (:func:`resolve_aliases`) everywhere here. Hands outside any opened session
@@ -159,6 +163,31 @@ class CashOutCheck:
     seated: bool
 
 
+@dataclass(frozen=True)
+class StatementLine:
+    """One player of a platform's ledger statement against the books: ``stated`` and ``books``
+    are ``(buy-ins, buy-outs, net)`` in chips, buy-outs being cash-outs plus the chips still at
+    the table (the statement's ``buy_out + stack + nit_escrow``) and the books' net the rules'
+    net of his hands. ``stated`` is None when the statement has no row for him; the books'
+    buy-outs are None when unknown (after a hand whose payouts are unknown)."""
+
+    player: str
+    nickname: str | None
+    stated: tuple[int, int, int] | None
+    books: tuple[int, int | None, int]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """The latest ``platform_ledger`` event of a session, compared with the books as they
+    stand at its place in the ledger (a statement covers the game up to its export)."""
+
+    platform: str
+    file: str | None
+    position: int
+    lines: tuple[StatementLine, ...]
+
+
 @dataclass
 class PlayerBook:
     """One player in one session. Chips unless named ``_minor`` (money, minor units)."""
@@ -205,6 +234,7 @@ class SessionBook:
     starts: list[StartCheck] = field(default_factory=list)
     cash_outs: list[CashOutCheck] = field(default_factory=list)
     payments: list[tuple[str, str, int]] = field(default_factory=list)
+    statement: Statement | None = None
 
     @property
     def followed(self) -> bool:
@@ -335,6 +365,28 @@ def _session_event(book: SessionBook, e: Any, position: int, names: Names) -> No
         book.player(payer, position).paid_minor += e.amount_minor
         book.player(payee, position).received_minor += e.amount_minor
         book.payments.append((payer, payee, e.amount_minor))
+    elif t == "platform_ledger":
+        book.statement = _statement(book, e, position, names)
+
+
+def _statement(book: SessionBook, e: Any, position: int, names: Names) -> Statement:
+    """Pair each row of a platform's statement with the player's books as they stand now;
+    players the statement leaves out are listed when the books have any chips for them."""
+    stated: dict[str, list[int]] = {}
+    nicknames: dict[str, str | None] = {}
+    for r in e.rows:
+        total = stated.setdefault(names(r.player), [0, 0, 0])
+        for i, v in enumerate((r.buy_in, r.buy_out + r.stack + r.nit_escrow, r.net)):
+            total[i] += v
+        nicknames[names(r.player)] = r.nickname
+    lines = []
+    for p in dict.fromkeys([*stated, *book.players]):
+        pb = book.players.get(p) or PlayerBook(p, position)
+        books = (pb.buy_in, pb.cash_out + pb.on_table if pb.known else None, pb.net)
+        if p in stated or any(books):
+            row = tuple(stated[p]) if p in stated else None
+            lines.append(StatementLine(p, nicknames.get(p), row, books))  # type: ignore[arg-type]
+    return Statement(e.platform, e.file, position, tuple(lines))
 
 
 def _hand(book: SessionBook, h: HandFacts) -> None:

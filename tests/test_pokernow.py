@@ -616,6 +616,7 @@ def test_ledger_decimals_become_cents_and_bad_totals_raise(tmp_path: Path) -> No
     path.write_text(head + "A,a,,,20,0,45,25\nB,b,,,20,0,0,-20\n", encoding="utf-8")
     with pytest.raises(MalformedInput, match="sum to 5"):
         read_pokernow_ledger(path)
+    assert [r.net for r in read_pokernow_ledger(path, zero_sum=False)] == [25, -20]
     path.write_text(head + "A,a,,,20,0,45,20\n", encoding="utf-8")
     with pytest.raises(MalformedInput) as info:
         read_pokernow_ledger(path)

@@ -1,19 +1,130 @@
-"""Every real PokerNow log imports, replays without a discrepancy, and its nets sum to zero."""
+"""PokerNow at the command line (issue 7): every real log imports, replays and audits; the
+platform's ledger statement is compared with the replayed session; cut, restarted, repeated and
+longer exports behave.
+
+The real logs are read in place. The ledger CSVs and the damaged logs are made at test time from
+the real files: ledger CSVs in PokerNow's exact columns with the values our replay gives, logs by
+cutting or duplicating rows of the real exports (never hand-written hands).
+"""
 
 from __future__ import annotations
 
+import csv
 import json
+from datetime import datetime, timedelta
+from pathlib import Path
 
 import duckdb
 import pytest
+from click.testing import CliRunner
 
+from cli.main import cli
+from ledger.pokernow import read_pokernow_log
 from tests.conftest import SHARED
 
-LOGS = sorted((SHARED / "pokernow").glob("*.csv"))
+DATA = SHARED / "pokernow"
+LOGS = sorted(DATA.glob("*.csv"))
+RIT = DATA / "pokernowpy_run-it-twice.csv"
+VK = DATA / "valakuzhyk_07_21_2022_log1.csv"
+FULL = [p for p in LOGS if p != RIT]  # whole games; the run-it-twice file is an excerpt
+
+#: Audit findings that are truly in the data, per log (all others audit clean). The run-it-twice
+#: file is an excerpt holding only hands #30, #31 and #48 of its game: nobody's buy-in is in it,
+#: so every player of #30 starts with chips the books never saw bought (expected 0), and hands
+#: #32–#47 are missing, so every stack of #48 differs from what #31 left. #30 → #31 follows.
+#: (hand number, player, expected, actual), chips in cents.
+RIT_FINDINGS = {
+    (30, "r6R7wIH3qS", 0, 672), (30, "R2MwqIZu29", 0, 2493), (30, "6sDYZfyXI8", 0, 812),
+    (30, "HXN7RGKNLI", 0, 297), (30, "5ZxauEKa4C", 0, 1536), (30, "3r4cXeU7Dp", 0, 706),
+    (48, "HXN7RGKNLI", 191, 157), (48, "5ZxauEKa4C", 1493, 1467),
+    (48, "3r4cXeU7Dp", 1561, 1413), (48, "r6R7wIH3qS", 599, 1071),
+    (48, "R2MwqIZu29", 2445, 2408),
+}
+LEDGER_HEAD = ["player_nickname", "player_id", "session_start_at", "session_end_at", "buy_in",
+               "buy_out", "stack", "net"]
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _rows(log: Path) -> tuple[list[str], list[list[str]]]:
+    """The header and the rows of a real export, oldest first (the file is newest first)."""
+    with log.open(encoding="utf-8-sig", newline="") as handle:
+        header, *rows = list(csv.reader(handle))
+    return header, rows[::-1]
+
+
+def _write(path: Path, header: list[str], rows: list[list[str]]) -> Path:
+    """Write ``rows`` (oldest first) as PokerNow does: newest first."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(rows[::-1])
+    return path
+
+
+def _find(rows: list[list[str]], prefix: str, after: int = 0) -> int:
+    return next(i for i, r in enumerate(rows) if i >= after and r[0].startswith(prefix))
+
+
+def _later(row: list[str], hours: int) -> list[str]:
+    """The row ``hours`` later: its ``at`` and its ``order`` (epoch ms × 100 + sequence)."""
+    entry, at, order = row
+    moved = datetime.fromisoformat(at.replace("Z", "+00:00")) + timedelta(hours=hours)
+    text = moved.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return [entry, text, str(int(order) + hours * 3_600_000 * 100)]
+
+
+def _json(run, *args: str):  # noqa: ANN001, ANN202
+    out = run(*args)
+    return out.exit_code, json.loads(out.output)
+
+
+def _events(db: str) -> list[tuple]:
+    with duckdb.connect(db, read_only=True) as con:
+        return con.execute("SELECT type, count(*) FROM events GROUP BY type ORDER BY type"
+                           ).fetchall()
+
+
+def _statement(run, log: Path, session: str, path: Path, *, bump: str | None = None,  # noqa: ANN001
+               dollars: bool = False) -> Path:
+    """The PokerNow ledger CSV our replay implies for ``session``, in PokerNow's columns: per
+    player a closed seat session (buy_out = his cash-outs) or, when he still has chips at the
+    table, an open one (empty session_end_at and buy_out, stack = the chips); both when he has
+    both. ``net = buy_out + stack − buy_in`` on each row, as the platform writes it. ``bump``:
+    that player's buy_out and net one more. ``dollars``: amounts as decimals (a cents game)."""
+    code, books = _json(run, "sql", "--json", "SELECT player, buy_in, cash_out, on_table FROM "
+                        f"player_session_results WHERE session = '{session}' ORDER BY player")
+    assert code == 0 and books
+    names = read_pokernow_log(log).players
+    start, end = "2022-07-21T21:05:56.772Z", "2022-07-21T21:46:33.157Z"
+    rows = []
+    for b in books:
+        seat = [names[b["player"]], b["player"], start]
+        closed = b["cash_out"] > 0 or b["on_table"] == 0
+        if closed:
+            rows.append([*seat, end, b["buy_in"], b["cash_out"], 0])
+        if b["on_table"]:
+            rows.append([*seat, "", 0 if closed else b["buy_in"], "", b["on_table"]])
+        if b["player"] == bump:
+            rows[-1][5] = (rows[-1][5] or 0) + 1
+    for r in rows:
+        r.append((r[5] or 0) + r[6] - r[4])
+        if dollars:
+            r[4:] = ["" if v == "" else f"{v / 100:.2f}" for v in r[4:]]
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(LEDGER_HEAD)
+        writer.writerows(rows)
+    return path
+
+
+# -- every real log --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
-def test_log_imports_and_replays_clean(run, db, log) -> None:  # noqa: ANN001
+def test_log_imports_replays_and_audits(run, db, log) -> None:  # noqa: ANN001
     out = run("import", str(log))
     assert out.exit_code == 0, out.output
     replay = run("replay", "--json")
@@ -22,15 +133,27 @@ def test_log_imports_and_replays_clean(run, db, log) -> None:  # noqa: ANN001
     assert hands and all(h["discrepancies"] == [] for h in hands)
     for h in hands:
         assert sum(h["net"].values()) == 0, h["hand"]
+    code, audit = _json(run, "audit", "--json")
+    found = {(int(d["hand"].split("-")[-2]), d["player"], d["expected"], d["actual"])
+             for d in audit["discrepancies"]}
+    if log == RIT:
+        assert code == 1 and {d["kind"] for d in audit["discrepancies"]} == {"stack_continuity"}
+        assert found == RIT_FINDINGS and len(audit["discrepancies"]) == len(RIT_FINDINGS)
+    else:
+        assert (code, audit) == (0, {"discrepancies": []})
+    _, standings = _json(run, "sql", "--json", "SELECT sum(net) AS net FROM standings")
+    assert standings == [{"net": 0}]
+    before = _events(db)
     again = run("import", str(log))
-    assert "imported 0 hand(s)" in again.output
+    assert f"imported 0 hand(s) (0 events) from 1 file(s); {len(hands)} already" in again.output
+    assert _events(db) == before
     con = duckdb.connect(db)
     assert con.execute("SELECT count(DISTINCT hand_id) FROM results").fetchone()[0] == len(hands)
 
 
 def test_run_it_twice_pays_to_the_cent(run) -> None:  # noqa: ANN001
     """Hand #30: 15.61 run twice → 7.81 on run 1 and 7.80 on run 2 (odd cent to run 1)."""
-    run("import", str(SHARED / "pokernow" / "pokernowpy_run-it-twice.csv"))
+    run("import", str(RIT))
     hands = {json.loads(line)["hand"]: json.loads(line)
              for line in run("replay", "--json").output.splitlines()}
     (hand,) = [h for k, h in hands.items() if "-30-" in k]
@@ -40,3 +163,155 @@ def test_run_it_twice_pays_to_the_cent(run) -> None:  # noqa: ANN001
     assert pot["explanation"][1].startswith("Run 1 (Js 4d 8d 3s 9s), 781: 3r4cXeU7Dp wins 781")
     assert pot["explanation"][2].startswith("Run 2 (Js 4d 8d 3s 2h), 780: 3r4cXeU7Dp wins 780")
     assert hand["recorded"] == {"3r4cXeU7Dp": 1561}
+
+
+# -- the platform's ledger -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("log", FULL, ids=lambda p: p.stem)
+def test_platform_ledger_audits_clean_then_names_the_one_changed_player(
+        run, db, tmp_path, log) -> None:  # noqa: ANN001
+    session = log.stem
+    assert run("import", str(log)).exit_code == 0
+    clean = _statement(run, log, session, tmp_path / f"ledger_{session}.csv")
+    out = run("import", str(log), "--ledger", str(clean))
+    assert out.exit_code == 0, out.output
+    assert "imported 0 hand(s) (1 events)" in out.output
+    assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
+    run("import", str(log), "--ledger", str(clean))  # the same statement again: kept once
+    assert dict(_events(db))["platform_ledger"] == 1
+    # one player's buy_out and net one more than the replay gives (one that cashed out, if any)
+    _, books = _json(run, "sql", "--json", "SELECT player, net FROM player_session_results "
+                     "ORDER BY cash_out = 0, player")
+    player, net = books[0]["player"], books[0]["net"]
+    bumped = _statement(run, log, session, tmp_path / "bumped.csv", bump=player)
+    assert run("import", str(log), "--ledger", str(bumped)).exit_code == 0
+    code, audit = _json(run, "audit", "--json")
+    assert code == 1
+    (d,) = audit["discrepancies"]
+    assert (d["kind"], d["session"], d["hand"], d["player"]) == (
+        "ledger_mismatch", session, None, player)
+    assert (d["expected"], d["actual"]) == (net, net + 1)
+    nickname = read_pokernow_log(log).players[player]
+    assert f"for {nickname} ({player})" in d["message"] and "(buy-outs +1, net +1)" in d["message"]
+
+
+def test_platform_ledger_in_cents(run, db, tmp_path) -> None:  # noqa: ANN001
+    """The run-it-twice game is in cents: PokerNow's ledger then gives cents (or dollars with
+    two decimals, read as cents). Hands #30 and #31 of the excerpt (#48's rows cut off), with
+    the buy-ins the excerpt lacks recorded by the host first: the stacks #30 starts with."""
+    header, rows = _rows(RIT)
+    log = _write(tmp_path / "rit.csv", header, rows[: _find(rows, "-- starting hand #48")])
+    start = next(i for i in read_pokernow_log(log).items if getattr(i, "number", 0) == 30)
+    assert run("session", "open", "rit", "--chip-value", "0.01").exit_code == 0
+    for seat in start.events[0].seats:
+        assert run("buyin", "rit", seat.player, str(seat.stack)).exit_code == 0
+    assert run("import", str(log), "--session", "rit").exit_code == 0
+    assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
+    cents = _statement(run, log, "rit", tmp_path / "cents.csv")
+    assert "2493,,2445,-48" in cents.read_text()  # yfg: 24.93 in, 24.45 left at the table
+    assert run("import", str(log), "--session", "rit", "--ledger", str(cents)).exit_code == 0
+    assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
+    dollars = _statement(run, log, "rit", tmp_path / "dollars.csv", dollars=True)
+    assert "24.93,,24.45,-0.48" in dollars.read_text()
+    assert run("import", str(log), "--session", "rit", "--ledger", str(dollars)).exit_code == 0
+    assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
+    bumped = _statement(run, log, "rit", tmp_path / "bumped.csv", bump="6sDYZfyXI8",
+                        dollars=True)
+    assert run("import", str(log), "--session", "rit", "--ledger", str(bumped)).exit_code == 0
+    code, audit = _json(run, "audit", "--json")
+    (d,) = audit["discrepancies"]
+    assert code == 1 and (d["kind"], d["player"]) == ("ledger_mismatch", "6sDYZfyXI8")
+    assert d["actual"] - d["expected"] == 1  # one cent
+
+
+def test_platform_ledger_errors_name_the_file_and_line(run, tmp_path) -> None:  # noqa: ANN001
+    log = DATA / "charlestudor_Input_Log_001.csv"
+    run("import", str(log))
+    bad = _statement(run, log, log.stem, tmp_path / "ledger.csv")
+    lines = bad.read_text().splitlines()
+    lines[2] = lines[2].rsplit(",", 1)[0] + ",12345"  # a net that is not buy_out + stack − buy_in
+    bad.write_text("\n".join(lines) + "\n")
+    out = run("import", str(log), "--ledger", str(bad))
+    assert out.exit_code == 2
+    assert "ledger.csv:3: net is not buy_out + stack + nit_escrow − buy_in" in out.output
+    out = run("import", str(log), str(VK), "--ledger", str(bad))
+    assert out.exit_code == 2 and "give exactly one PokerNow log with it (2 given)" in out.output
+
+
+# -- cut, restarted, repeated and longer exports ---------------------------------------------
+
+
+def test_log_cut_mid_hand_imports_the_hand_incomplete_and_flags_it(run, tmp_path) -> None:  # noqa: ANN001
+    """The export stops at hand #21's flop. The hand is imported incomplete; replay settles it
+    like a void (every chip put in goes back) and notes it; the audit counts it so — at net 0,
+    no discrepancy — and names it, in text and JSON."""
+    header, rows = _rows(VK)
+    cut = _find(rows, "Flop", after=_find(rows, "-- starting hand #21 "))
+    log = _write(tmp_path / VK.name, header, rows[:cut])
+    out = run("import", str(log))
+    assert out.exit_code == 0 and "imported 21 hand(s)" in out.output
+    last = json.loads(run("replay", "--json").output.splitlines()[-1])
+    assert last["status"] == "incomplete" and "-21-" in last["hand"]
+    assert "incomplete: the log stops before the end of the hand" in last["notes"]
+    assert set(last["net"].values()) == {0} and last["pots"] == []
+    assert sum(last["returned"].values()) == 460  # blinds, calls and raises before the flop
+    code, audit = _json(run, "audit", "--json")
+    assert (code, audit) == (0, {"discrepancies": [], "incomplete_hands": [last["hand"]]})
+    text = run("audit").output
+    assert f"1 incomplete hand(s), the log stopping before their end, counted with every chip " \
+           f"returned: {last['hand']}" in text and "audit clean: 21 hand(s)" in text
+
+
+def test_restarted_hand_is_voided_and_its_chips_returned(run, tmp_path) -> None:  # noqa: ANN001
+    """Hand #2 restarted: its first attempt (start, stacks, cards, blinds, a fold and the first
+    raise: 10 + 20 + 45 chips in) is logged, then the hand starts again an hour later and plays
+    out as in the real log."""
+    header, rows = _rows(VK)
+    two = _find(rows, "-- starting hand #2 ")
+    raise_ = next(i for i in range(two, len(rows)) if " raises to " in rows[i][0])
+    attempt = rows[two : raise_ + 1]
+    assert len(attempt) == 7 and all(r[0].startswith(("-", "Player", "Your", '"'))
+                                     for r in attempt)  # the hand's own lines only
+    log = _write(tmp_path / VK.name, header,
+                 rows[:two] + attempt + [_later(r, 1) for r in rows[two:]])
+    out = run("import", str(log))
+    assert out.exit_code == 0 and "imported 53 hand(s)" in out.output
+    hands = [json.loads(line) for line in run("replay", "--json").output.splitlines()]
+    voided, again = hands[1], hands[2]
+    assert voided["status"] == "voided" and again["status"] == "complete"
+    assert "voided: every contribution returned" in voided["notes"]
+    assert set(voided["net"].values()) == {0} and sum(voided["returned"].values()) == 75
+    assert voided["final_stacks"] == {p: again["final_stacks"][p] - again["net"][p]
+                                      for p in again["net"]}
+    assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
+
+
+def test_longer_export_of_the_same_game_adds_only_the_new_hands(run, db, tmp_path) -> None:  # noqa: ANN001
+    """First an export cut after hand #4 and the quit that follows it, then the whole game:
+    the second import adds hands #5–#52 and the session lines after the cut, nothing twice."""
+    header, rows = _rows(VK)
+    quit_ = _find(rows, "The player", after=_find(rows, "-- ending hand #4 "))
+    assert "quits the game" in rows[quit_][0]
+    short = _write(tmp_path / "short" / VK.name, header, rows[: quit_ + 1])
+    assert "imported 4 hand(s)" in run("import", str(short)).output
+    out = run("import", str(VK))
+    assert out.exit_code == 0, out.output
+    assert "imported 48 hand(s)" in out.output
+    assert "4 already in the ledger; 0 rejected" in out.output
+    assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
+    whole = tmp_path / "whole.duckdb"  # the same events as the whole game imported at once
+    CliRunner().invoke(cli, ["--db", str(whole), "import", str(VK)], catch_exceptions=False)
+    assert _events(db) == _events(str(whole))
+
+
+def test_errors_name_the_csv_line(run, tmp_path) -> None:  # noqa: ANN001
+    header, rows = _rows(VK)
+    i = _find(rows, "Your hand is", after=_find(rows, "-- starting hand #3 "))
+    rows[i] = ["Your hand is J♥, 1X", *rows[i][1:]]
+    log = _write(tmp_path / VK.name, header, rows)
+    line = next(n for n, text in enumerate(log.read_text().splitlines(), 1) if "1X" in text)
+    out = run("import", str(log))
+    assert out.exit_code == 2
+    assert f"{VK.name}:{line}, hand #3, action 'Your hand is J♥, 1X'" in out.output
+    assert "imported 52 hand(s)" in out.output  # the other lines and hands still import
