@@ -18,6 +18,7 @@ from engine.games import Game, game
 from engine.notation import to_action
 from engine.state import HandState
 from ledger import events as ev
+from ledger.phh_base import forced_bets
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -93,38 +94,18 @@ def random_hand(
         ),
         session=session,
     )
-    table = _Table(rng, started, oracle)
+    table = Table(rng, started, oracle)
     if carried_in:
         come = ev.CarryOver(amount=carried_in[1], direction="in", other_hand=carried_in[0])
         table.apply(come, action=False)
     return table.play()
 
 
-def _forced(state: HandState) -> list[Any]:
-    st, players = state.started.stakes, state.players
-    out: list[Any] = []
-    left = dict(state.stacks)
-    for p, a in zip(players, st.antes, strict=False):
-        if a and left[p]:
-            out.append(ev.ForcedBet(player=p, kind="ante", amount=min(a, left[p])))
-            left[p] -= out[-1].amount
-    blinds = list(st.blinds_or_straddles)
-    posters = players
-    if len(players) == 2 and blinds:
-        posters = [players[1], players[0]]  # heads-up: the button posts the small blind
-    kinds = ["small_blind", "big_blind"]
-    k = 0
-    for p, b in zip(posters, blinds, strict=False):
-        if b and left[p]:
-            kind = kinds[k] if k < 2 else "straddle"
-            k += 1
-            out.append(ev.ForcedBet(player=p, kind=kind, amount=min(b, left[p])))
-            left[p] -= out[-1].amount
-    return out
+class Table:
+    """The dealer of one generated hand: a shuffled deck, the discards, the events so far.
 
-
-class _Table:
-    """The dealer of one generated hand: a shuffled deck, the discards, the events so far."""
+    :meth:`play_out` posts the forced bets and plays to the showdown (hands tabled);
+    :meth:`play` also ends the hand. Every event goes through the engine first."""
 
     def __init__(self, rng: random.Random, started: ev.HandStarted, oracle: bool) -> None:
         self.rng = rng
@@ -180,9 +161,11 @@ class _Table:
         self.discards.extend(out)
         self.apply(ev.Discard(player=p, cards=out))
 
-    def play(self) -> RandomHand:
+    def play_out(self) -> None:
+        """Post the forced bets, deal, draw, bet and declare until the showdown; table the
+        hands still in."""
         state = self.state
-        for e in _forced(state):
+        for e in forced_bets(state.started.stakes, state.started.seats):
             self.apply(e, action=False)
         declare = state.started.options.declare is not None
         for _ in range(500):
@@ -201,8 +184,12 @@ class _Table:
                 way = self.rng.choice(("high", "low", "swing"))
                 self.apply(ev.Declaration(player=p, direction=way))
         self.show(early=False)
+
+    def play(self) -> RandomHand:
+        """Play the whole hand and end it (no recorded payouts)."""
+        self.play_out()
         self.apply(ev.HandEnded(), action=False)
-        return RandomHand(self.events, self.actions, state)
+        return RandomHand(self.events, self.actions, self.state)
 
 
 def _deal(state: HandState, apply: Any, draw: Any) -> None:
