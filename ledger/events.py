@@ -117,7 +117,14 @@ class RuleOptions(_Model):
 
 
 class Unit(_Model):
-    """What one chip is worth: ``minor_per_chip`` minor units of ``currency`` (e.g. 25 cents)."""
+    """What the hand's amounts mean.
+
+    ``decimals``: the source wrote amounts with this many decimal places; a written amount
+    ``x`` is ``x × 10**decimals`` chips (HandHQ dollars with cents: 2, so 1 chip = 1 cent; a
+    home game counting chips: 0). Amounts typed in action notation (``cbr 1.50``) use it too.
+    ``minor_per_chip``: what one chip is worth in minor units of ``currency`` (a 0.25 USD chip:
+    25, with ``decimals`` 0 — the session's ``decimals`` say how the currency is written).
+    """
 
     currency: str | None = None
     minor_per_chip: int = Field(1, ge=1)

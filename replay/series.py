@@ -186,7 +186,7 @@ class _Table:
         started = ev.HandStarted(
             hand=hand, game=code, stakes=stakes_for(code, len(order)), button=button,
             seats=[ev.Seat(player=p, stack=self.stacks[p]) for p in order], session=self.name,
-            unit=ev.Unit(currency=CURRENCY, minor_per_chip=CHIP_VALUE_MINOR, decimals=DECIMALS),
+            unit=ev.Unit(currency=CURRENCY, minor_per_chip=CHIP_VALUE_MINOR),  # chips as written
         )
         played = play_hand(self.rng, started,
                            misdeal_side_pot=self.plan.wants("payout", self.index))
