@@ -275,6 +275,10 @@ def paid_net(r: HandReplay) -> dict[str, int]:
     return {p: r.recorded.get(p, 0) - r.result.contributions[p] for p in r.result.players}
 
 
+def _paid_final(r: HandReplay) -> dict[str, int]:
+    return {p: r.result.starting[p] + n for p, n in paid_net(r).items()}
+
+
 def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
     """Apply ``specs`` to ``hand`` in memory and compare; writes nothing.
 
@@ -297,8 +301,11 @@ def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
 def _session_effects(ledger: Any, out: WhatIf) -> None:
     streams = ledger.streams(kind="hand", session=out.session)
     later = streams[streams.index(out.hand) + 1 :] if out.hand in streams else []
-    old_final, new_final = out.before.final_stacks, out.after.final_stacks
-    pending = set(new_final)
+    # As the table paid (what the next hand's stacks follow); a buy-in between the hands
+    # adds to both sides alike, so only a change of this hand's final stack breaks the chain.
+    old_final = _paid_final(out.before)
+    new_final = _paid_final(out.after)
+    pending = {p for p in new_final if new_final[p] != old_final[p]}
     for stream in streams:
         if stream == out.hand:
             b, a = out.before.net, out.after.net
@@ -320,8 +327,8 @@ def _session_effects(ledger: Any, out: WhatIf) -> None:
             if seat.player not in pending:
                 continue
             pending.discard(seat.player)
-            if seat.stack != new_final[seat.player]:
-                out.downstream.append(Downstream(
-                    hand=stream, player=seat.player, starting=seat.stack,
-                    expected=new_final[seat.player], was=old_final[seat.player],
-                ))
+            moved = new_final[seat.player] - old_final[seat.player]
+            out.downstream.append(Downstream(
+                hand=stream, player=seat.player, starting=seat.stack,
+                expected=seat.stack + moved, was=old_final[seat.player],
+            ))

@@ -227,3 +227,21 @@ def test_the_scripted_dispute_runs(tmp_path) -> None:  # noqa: ANN001
                          capture_output=True, text=True, timeout=120, check=True).stdout
     assert "replay exit 1" in out and "replay exit 0" in out and "verify exit 0" in out
     assert "paid: Ann +300, Bob -300" in out
+
+
+def test_payout_correction_downstream_follows_what_was_paid(run) -> None:  # noqa: ANN001
+    """A payout moved between players changes the stacks the next hand should start with,
+    even though the rules' nets do not move (data/series s01, hand 3: seq 20 pays Alice 120)."""
+    from tests.conftest import DATA
+
+    assert run("import", str(DATA / "series" / "s01.jsonl")).exit_code == 0
+    what = json.loads(run("whatif", "s01-003", "--replace", "20", "pay Carol 120",
+                          "--json").output)
+    assert what["diff"] == {"Bob": 0, "Carol": 0, "Alice": 0, "Erin": 0}
+    assert what["paid_diff"]["Carol"] == 120 and what["paid_diff"]["Alice"] == -120
+    assert what["downstream"] == [
+        {"hand": "s01-004", "player": "Carol", "starting": 92, "expected": 212, "was": 92,
+         "diff": -120},
+        {"hand": "s01-004", "player": "Alice", "starting": 120, "expected": 0, "was": 120,
+         "diff": 120},
+    ]
