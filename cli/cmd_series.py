@@ -23,8 +23,10 @@ _BALANCE_SQL = """
 SELECT player, sum({net}) AS net, sum({buy_in}) AS buy_in, sum({cash_out}) AS cash_out,
     sum(hands) AS hands, count(session) AS sessions,
     string_agg(DISTINCT coalesce(currency, ''), ',') AS currency,
-    string_agg(DISTINCT CAST(decimals AS VARCHAR), ',') AS decimals
-FROM player_session_results WHERE $1 IS NULL OR session = $1
+    string_agg(DISTINCT CAST(decimals AS VARCHAR), ',') AS decimals,
+    any_value(nickname) AS nickname
+FROM player_session_results LEFT JOIN player_nicknames USING (player)
+WHERE $1 IS NULL OR session = $1
 GROUP BY player ORDER BY net DESC, player"""
 
 
@@ -45,8 +47,9 @@ def _unit(rows: list[tuple], money: bool) -> tuple[int, str | None]:
 
 def balance_rows(obj: Any, session: str | None, money: bool) -> tuple[list[dict[str, Any]],
                                                                     tuple[int, str | None]]:
-    """Per player: net, buy_in, cash_out (chips, or minor units with ``money``), hands and
-    sessions; and the (decimals, currency) to print money with.
+    """Per player: net, buy_in, cash_out (chips, or minor units with ``money``), hands,
+    sessions and his PokerNow nickname (None unless known by a PokerNow id); and the
+    (decimals, currency) to print money with.
 
     Raises:
         NotFound: ``session`` is not in the ledger.
@@ -61,8 +64,8 @@ def balance_rows(obj: Any, session: str | None, money: bool) -> tuple[list[dict[
     rows = con.execute(query, [session]).fetchall()
     unit = _unit(rows, money)
     keys = ("player", "net", "buy_in", "cash_out", "hands", "sessions")
-    return [{k: (int(v) if k != "player" else v) for k, v in zip(keys, r, strict=False)}
-            for r in rows], unit
+    return [{**{k: (int(v) if k != "player" else v) for k, v in zip(keys, r, strict=False)},
+             "nickname": r[8]} for r in rows], unit
 
 
 @click.command()
@@ -70,11 +73,12 @@ def balance_rows(obj: Any, session: str | None, money: bool) -> tuple[list[dict[
 @click.option("--money", is_flag=True, help="Money (chips × chip value) instead of chips.")
 @click.option("--json", "as_json", is_flag=True,
               help='{"players": [{"player", "net", "buy_in", "cash_out", "hands", '
-                   '"sessions"}]} (money in integer minor units)')
+                   '"sessions", "nickname"}]} (money in integer minor units)')
 @click.pass_obj
 def balances(obj: Any, session_name: str | None, money: bool, as_json: bool) -> None:
     """Each player's net, buy-ins, cash-outs, hands and sessions, across the series or in one
-    session. Nets are the hands' results by the rules."""
+    session. Nets are the hands' results by the rules. A player known by a PokerNow id shows
+    as his latest nickname with the id, e.g. ``Mdeyxwb (HXN7RGKNLI)``."""
     ensure_fresh(obj, quiet=as_json)
     players, unit = balance_rows(obj, session_name, money)
     if as_json:
@@ -84,16 +88,21 @@ def balances(obj: Any, session_name: str | None, money: bool, as_json: bool) -> 
 
 
 def balances_text(players: list[dict[str, Any]], unit: tuple[int, str | None]) -> str:
-    """A table: player, net, buy-in, cash-out, hands, sessions."""
+    """A table: player (``nickname (id)`` when he has a PokerNow nickname), net, buy-in,
+    cash-out, hands, sessions."""
     decimals, currency = unit
 
     def fmt(v: int) -> str:
         return format_money(v, decimals, None)
 
-    head = f"{'player':<14} {'net':>12} {'buy-in':>12} {'cash-out':>12} {'hands':>6} sessions"
+    names = [f"{p['nickname']} ({p['player']})" if p.get("nickname") else p["player"]
+             for p in players]
+    width = max([14, *map(len, names)])
+    head = (f"{'player':<{width}} {'net':>12} {'buy-in':>12} {'cash-out':>12} {'hands':>6} "
+            "sessions")
     lines = [head + (f"   ({currency})" if currency else "")]
-    for p in players:
-        lines.append(f"{p['player']:<14} {fmt(p['net']):>12} {fmt(p['buy_in']):>12} "
+    for name, p in zip(names, players, strict=True):
+        lines.append(f"{name:<{width}} {fmt(p['net']):>12} {fmt(p['buy_in']):>12} "
                      f"{fmt(p['cash_out']):>12} {p['hands']:>6} {p['sessions']:>8}")
     return "\n".join(lines)
 

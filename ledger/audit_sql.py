@@ -9,6 +9,8 @@ Derived tables (rebuilt whole by :func:`refresh`, never a source of truth):
   hands, net, biggest_win, biggest_loss, paid_minor, received_minor)`` — chips unless
   ``_minor`` (money in minor units); ``session`` NULL for hands of no session;
 * ``player_names(alias, player)`` — the resolved ``player alias`` map;
+* ``player_nicknames(player, nickname)`` — the latest PokerNow name of a player known by his
+  PokerNow id (:func:`ledger.sessions.platform_nicknames`);
 * ``audit_discrepancies(kind, session, hand_id, player, expected, actual, diff, message)`` —
   every audit finding;
 * ``derived_state(key, value)`` — the ledger head they were built from (:func:`is_fresh`).
@@ -31,7 +33,7 @@ from ledger.errors import LedgerError
 from ledger.sessions import Series
 
 #: Bump when a derived table or view changes shape: forces a rebuild.
-DERIVED_VERSION = "1"
+DERIVED_VERSION = "2"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
@@ -41,6 +43,7 @@ CREATE TABLE IF NOT EXISTS session_players (session VARCHAR, player VARCHAR, buy
     hands INTEGER, net BIGINT, biggest_win BIGINT, biggest_loss BIGINT, paid_minor BIGINT,
     received_minor BIGINT);
 CREATE TABLE IF NOT EXISTS player_names (alias VARCHAR, player VARCHAR);
+CREATE TABLE IF NOT EXISTS player_nicknames (player VARCHAR, nickname VARCHAR);
 CREATE TABLE IF NOT EXISTS audit_discrepancies (kind VARCHAR, session VARCHAR, hand_id VARCHAR,
     player VARCHAR, expected BIGINT, actual BIGINT, diff BIGINT, message VARCHAR);
 CREATE TABLE IF NOT EXISTS derived_state (key VARCHAR PRIMARY KEY, value VARCHAR);
@@ -88,7 +91,8 @@ FROM player_session_results GROUP BY player ORDER BY net DESC, player""",
 }
 
 _REPLAY_TABLES = ("hands", "pots", "results", "discrepancies")
-_MINE = ("session_book", "session_players", "player_names", "audit_discrepancies")
+_MINE = ("session_book", "session_players", "player_names", "player_nicknames",
+         "audit_discrepancies")
 
 
 def _head(con: Any) -> int:
@@ -161,7 +165,8 @@ def _session_rows(series: Series) -> dict[str, list[tuple]]:
                                 p.cash_out, p.on_table, p.hands, p.net, p.biggest_win,
                                 p.biggest_loss, p.paid_minor, p.received_minor))
     names = sorted(series.aliases.items())
-    return {"session_book": book_rows, "session_players": player_rows, "player_names": names}
+    return {"session_book": book_rows, "session_players": player_rows, "player_names": names,
+            "player_nicknames": sorted(series.nicknames.items())}
 
 
 ALLOWED = ("SELECT", "EXPLAIN")

@@ -258,12 +258,14 @@ class SessionBook:
 @dataclass
 class Series:
     """Every session in order of first appearance (key None: hands of no session), all hands
-    in ledger order, the alias map, and findings supplied from outside (``ledger_mismatch``)."""
+    in ledger order, the alias map, findings supplied from outside (``ledger_mismatch``) and
+    the platform nicknames of players known by a platform id (:func:`platform_nicknames`)."""
 
     sessions: dict[str | None, SessionBook]
     hands: list[HandFacts]
     aliases: dict[str, str]
     external: list[Any] = field(default_factory=list)
+    nicknames: dict[str, str] = field(default_factory=dict)
 
     def name(self, player: str) -> str:
         return self.aliases.get(player, player)
@@ -314,8 +316,9 @@ def resolve_aliases(events: Iterable[Any]) -> dict[str, str]:
 
 def build_series(rows: Iterable[SessionRow], hands: Iterable[HandFacts]) -> Series:
     """Fold session rows and hands (each in ledger order) into a :class:`Series`."""
-    rows = list(rows)
+    rows, hands = list(rows), list(hands)
     aliases = resolve_aliases(r.event for r in rows if r.event.type == "player_alias")
+    nicknames = platform_nicknames(rows, hands, aliases)
 
     def names(p: str) -> str:
         return aliases.get(p, p)
@@ -334,7 +337,29 @@ def build_series(rows: Iterable[SessionRow], hands: Iterable[HandFacts]) -> Seri
             _session_event(book, item.event, position, names)
         else:
             _hand(book, item)
-    return Series(books, hands, aliases)
+    return Series(books, hands, aliases, nicknames=nicknames)
+
+
+def platform_nicknames(rows: list[SessionRow], hands: list[HandFacts],
+                       aliases: Mapping[str, str]) -> dict[str, str]:
+    """``{player: nickname}`` for players known by a platform id: the latest name a PokerNow
+    import gave the id (``player_alias`` in a session opened from a PokerNow log), when the id
+    sat at that session's tables, is still its own series name (no ``player alias`` made it
+    someone else) and the name never sat at any table (so it is a nickname, not a player)."""
+    seated: dict[str | None, set[str]] = {}
+    for h in hands:  # the names at the table, before aliases
+        seated.setdefault(h.session, set()).update(h.starting)
+    anywhere = set().union(*seated.values())
+    platform = {r.session for r in rows if r.event.type == "session_opened"
+                and r.event.source.get("format") == "pokernow"}
+    out = {}
+    for r in rows:
+        e = r.event
+        if (e.type == "player_alias" and r.session in platform and e.alias not in anywhere
+                and aliases.get(e.player, e.player) == e.player
+                and e.player in seated.get(r.session, ())):
+            out[e.player] = e.alias
+    return out
 
 
 def _session_event(book: SessionBook, e: Any, position: int, names: Names) -> None:

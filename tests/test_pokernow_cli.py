@@ -315,3 +315,27 @@ def test_errors_name_the_csv_line(run, tmp_path) -> None:  # noqa: ANN001
     assert out.exit_code == 2
     assert f"{VK.name}:{line}, hand #3, action 'Your hand is J♥, 1X'" in out.output
     assert "imported 52 hand(s)" in out.output  # the other lines and hands still import
+
+
+# -- names -----------------------------------------------------------------------------------
+
+
+def test_balances_show_the_latest_nickname_with_the_id(run, tmp_path) -> None:  # noqa: ANN001
+    """Players are PokerNow ids; balances print ``nickname (id)`` with the id's latest name.
+    Here HXN7RGKNLI renames himself from hand #48 on (his name changed in those rows)."""
+    header, rows = _rows(RIT)
+    h48 = _find(rows, "-- starting hand #48")
+    renamed = [[r[0].replace('"Mdeyxwb @ HXN7RGKNLI"', '"Mdey 2 @ HXN7RGKNLI"'), *r[1:]]
+               for r in rows[h48:]]
+    log = _write(tmp_path / RIT.name, header, rows[:h48] + renamed)
+    assert run("import", str(log)).exit_code == 0
+    text = run("balances").output
+    assert "Mdey 2 (HXN7RGKNLI)" in text and "sappxxu (3r4cXeU7Dp)" in text
+    assert "Mdeyxwb" not in text
+    players = {p["player"]: p for p in json.loads(run("balances", "--json").output)["players"]}
+    assert players["HXN7RGKNLI"]["nickname"] == "Mdey 2"
+    # a series name given by the host wins: no nickname then
+    assert run("player", "alias", "Marty", "HXN7RGKNLI").exit_code == 0
+    players = {p["player"]: p for p in json.loads(run("balances", "--json").output)["players"]}
+    assert "HXN7RGKNLI" not in players and players["Marty"]["nickname"] is None
+    assert "\nMarty " in run("balances").output
