@@ -1,21 +1,108 @@
-"""Hand commands: ``replay`` (all or some hands) and ``show`` (one hand, step by step)."""
+"""Hand commands: ``replay`` (all or some hands) and ``show`` (one hand, step by step).
+
+``replay`` streams: hands are read from the ledger page by page (:mod:`cli.loading`), replayed
+in chunks, and their rows appended to the derived tables as they come, so memory stays flat in
+the number of hands. With ``--jobs N`` (N > 1) the chunks are parsed, replayed and rendered by
+N worker processes while this process reads the ledger and writes the tables; results are
+taken in ledger order and at most a few chunks per worker are in flight.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import click
 
 from cli import render
-from cli.loading import hand_streams, load_hand
-from ledger.errors import LedgerError
+from cli.loading import RawHand, load_hand, parse_events, raw_hand_streams
+from ledger.errors import LedgerError, NotFound
+
+_CHUNK = 250  # hands per unit of work
+_WINDOW = 4  # chunks in flight per worker
+
+#: What replaying one hand gives the command: (derived-table rows, text to print or None,
+#: paid differently from the rules, showdown not verifiable).
+Done = tuple[dict[str, list[tuple]], str | None, bool, bool]
+
+
+def replay_chunk(chunk: Sequence[tuple[int, RawHand]], output: str | None, problems: bool
+                 ) -> list[Done]:
+    """Parse, replay and render one chunk of ``(ord, (hand, session, payloads))``: ``output``
+    ``"json"``, ``"text"`` or None (nothing to print); ``problems``: only hands with a
+    discrepancy or a note are rendered.
+
+    Runs in a worker process with ``--jobs``; module-level so that it pickles.
+
+    Raises:
+        LedgerError: a payload that does not parse or a hand the rules reject, located at
+            the hand.
+    """
+    from replay.fold import replay_events
+    from replay.tables import rows_for
+
+    out: list[Done] = []
+    for ord_, (hand, session, payloads) in chunk:
+        try:
+            r = replay_events(parse_events(payloads), session=session)
+        except LedgerError as exc:
+            raise exc.located(hand=hand) from None
+        text = None
+        if output is not None and (not problems or r.discrepancies or r.notes):
+            text = json.dumps(render.replay_json(r)) if output == "json" else render.replay_text(r)
+        out.append((rows_for(r, ord_), text, bool(r.discrepancies), not r.result.verifiable))
+    return out
+
+
+def _chunks(hands: Iterable[RawHand]) -> Iterator[list[tuple[int, RawHand]]]:
+    chunk: list[tuple[int, RawHand]] = []
+    for item in enumerate(hands, 1):
+        chunk.append(item)
+        if len(chunk) >= _CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def replayed(hands: Iterable[RawHand], *, jobs: int = 1, output: str | None = None,
+             problems: bool = False) -> Iterator[Done]:
+    """Replay ``hands`` in ledger order, in this process (``jobs`` 1) or in ``jobs`` worker
+    processes; see :func:`replay_chunk`."""
+    chunks = _chunks(hands)
+    if jobs <= 1:
+        for chunk in chunks:
+            yield from replay_chunk(chunk, output, problems)
+        return
+    import multiprocessing
+
+    # spawn, not fork: the DuckDB connection of this process runs threads of its own
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        pending: deque[Any] = deque()
+        for chunk in chunks:
+            pending.append(pool.apply_async(replay_chunk, (chunk, output, problems)))
+            if len(pending) >= jobs * _WINDOW:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
+
+
+def _named(ledger: Any, hands: Sequence[str]) -> Iterator[RawHand]:
+    for hand in hands:
+        rows = ledger.read(hand)
+        if not rows or rows[0].hand_id is None:
+            raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
+        yield hand, rows[0].session, [r.payload for r in rows]
 
 
 @click.command()
 @click.option("--hand", multiple=True, help="Replay only this hand (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand.")
-@click.option("--jobs", default=1, show_default=True, help="Worker processes.")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Worker processes.")
 @click.option("--problems", is_flag=True,
               help="Print only hands with a discrepancy or a note (e.g. not verifiable).")
 @click.pass_obj
@@ -24,31 +111,31 @@ def replay(obj, hand: tuple[str, ...], as_json: bool, jobs: int,  # noqa: ANN001
     """Replay hands from the ledger: pots, side pots and awards recomputed and compared with
     what the table paid. Rebuilds the derived tables (hands, pots, results, discrepancies).
     Exits 1 when any payout differs."""
-    from replay.fold import replay_events
-    from replay.tables import write_results
+    from replay.tables import write_results_rows
 
     ledger = obj.ledger()
-    replays = []
-    with render.progress("replaying", enabled=not as_json) as tick:
-        for ord_, (stream, session, events) in enumerate(hand_streams(ledger, hand), 1):
-            try:
-                replays.append((ord_, replay_events(events, session=session)))
-            except LedgerError as exc:
-                raise exc.located(hand=stream) from None
-            tick()
-    write_results(ledger.connection, replays, full=not hand)
-    bad = 0
-    for _, r in replays:
-        bad += bool(r.discrepancies)
-        if problems and not (r.discrepancies or r.notes):
-            continue
-        if as_json:
-            click.echo(json.dumps(render.replay_json(r), sort_keys=False))
-        else:
-            click.echo(render.replay_text(r))
+    source = _named(ledger, hand) if hand else raw_hand_streams(ledger)
+    counts = {"hands": 0, "bad": 0, "unverifiable": 0}
+
+    def rows() -> Iterator[dict[str, list[tuple]]]:
+        with render.progress("replaying", enabled=not as_json) as tick:
+            for table_rows, text, bad, unverifiable in replayed(
+                    source, jobs=jobs, output="json" if as_json else "text", problems=problems):
+                counts["hands"] += 1
+                counts["bad"] += bad
+                counts["unverifiable"] += unverifiable
+                if text is not None:
+                    click.echo(text)
+                tick()
+                yield table_rows
+
+    write_results_rows(ledger.connection, rows(), hands=list(hand) if hand else None)
     if not as_json:
-        click.echo(render.replay_summary([r for _, r in replays]))
-    if bad:
+        click.echo(
+            f"{counts['hands']} hand(s) replayed: {counts['bad']} paid differently from the "
+            f"rules, {counts['unverifiable']} showdown(s) not verifiable"
+        )
+    if counts["bad"]:
         sys.exit(1)
 
 

@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS discrepancies (hand_id VARCHAR, session VARCHAR, play
 """
 
 _TABLES = ("hands", "pots", "results", "discrepancies")
+_CHUNK = 50_000  # rows per table handed to a DuckDB appender at once
 
 
 def create_tables(con: Any) -> None:
@@ -100,26 +101,58 @@ def rows_for(replay: HandReplay, ord_: int) -> dict[str, list[tuple[Any, ...]]]:
 
 def write_results(con: Any, replays: Iterable[tuple[int, HandReplay]], *, full: bool) -> int:
     """Write replayed hands into the derived tables; ``full`` rebuilds them from scratch,
-    otherwise only the given hands' rows are replaced. Returns the number of hands written."""
+    otherwise only the given hands' rows are replaced. Returns the number of hands written.
+    See :func:`write_results_rows`."""
+    if not full:
+        replays = list(replays)
+    hands = None if full else [replay.hand for _, replay in replays]  # type: ignore[union-attr]
+    return write_results_rows(
+        con, (rows_for(replay, ord_) for ord_, replay in replays), hands=hands
+    )
+
+
+def write_results_rows(con: Any, rows: Iterable[dict[str, list[tuple[Any, ...]]]], *,
+                       hands: list[str] | None) -> int:
+    """Write hands' rows (:func:`rows_for`) into the derived tables in one transaction: all
+    tables rebuilt when ``hands`` is None, else only those hands' rows replaced. ``rows`` is
+    consumed as it comes (a stream of a million hands never sits in memory) and goes through
+    DuckDB appenders in chunks. Returns the number of hands written.
+
+    Raises:
+        Whatever iterating ``rows`` raises; nothing is written then (rolled back).
+    """
     create_tables(con)
-    batch: dict[str, list[tuple[Any, ...]]] = {t: [] for t in _TABLES}
-    hands: list[str] = []
-    for ord_, replay in replays:
-        hands.append(replay.hand)
-        for table, rows in rows_for(replay, ord_).items():
-            batch[table].extend(rows)
     con.execute("BEGIN TRANSACTION")
     try:
         for table in _TABLES:
-            if full:
+            if hands is None:
                 con.execute(f"DELETE FROM {table}")
             elif hands:
                 con.execute(f"DELETE FROM {table} WHERE hand_id IN (SELECT UNNEST(?))", [hands])
-            if batch[table]:
-                marks = ", ".join("?" * len(batch[table][0]))
-                con.executemany(f"INSERT INTO {table} VALUES ({marks})", batch[table])
+        count = append_rows(con, rows)
         con.execute("COMMIT")
-    except Exception:
+    except BaseException:
         con.execute("ROLLBACK")
         raise
-    return len(hands)
+    return count
+
+
+def append_rows(con: Any, hands: Iterable[dict[str, list[tuple[Any, ...]]]]) -> int:
+    """Append each hand's rows (:func:`rows_for`) to the derived tables, in chunks of
+    ``_CHUNK`` rows per table, inside the caller's transaction. Returns the hands appended."""
+    appenders = {t: con.appender(t) for t in _TABLES}
+    pending: dict[str, list[tuple[Any, ...]]] = {t: [] for t in _TABLES}
+    count = 0
+    for rows in hands:
+        count += 1
+        for table, new in rows.items():
+            buffer = pending[table]
+            buffer.extend(new)
+            if len(buffer) >= _CHUNK:
+                appenders[table].append_rows(buffer)
+                buffer.clear()
+    for table, buffer in pending.items():
+        if buffer:
+            appenders[table].append_rows(buffer)
+        appenders[table].flush()
+    return count
