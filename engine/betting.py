@@ -104,9 +104,7 @@ def limits(state, player: str) -> Limits:  # noqa: ANN001
         reason = "the betting was not reopened: a short all-in is not a full raise"
     elif state.game.betting == "fixed_limit" and _capped(state, rnd):
         reason = "the raise cap for this round is reached"
-    elif not any(p != player for p in state.can_bet()) and rnd.current >= max(
-        state.street_bets[p] for p in state.live()
-    ):
+    elif not any(p != player for p in state.can_bet()):
         reason = "every other player is all-in"
     if reason:
         return Limits(to_call, None, None, reason)
@@ -146,14 +144,10 @@ def start_round(state, first: str | None) -> None:  # noqa: ANN001
     """Begin the betting round of the current street with ``first`` to act (None: unknown,
     any player may open — up cards unknown)."""
     g = state.game
-    for p in state.players:
-        state.street_bets[p] = state.street_bets[p] if state.street == 0 else 0
+    if state.street > 0:  # the first round keeps the blinds as bets
+        state.street_bets = dict.fromkeys(state.players, 0)
     current = max(state.street_bets.values())
-    if g.betting == "fixed_limit":
-        inc = state.bet_size()
-    else:
-        inc = state.bet_size()
-    rnd = Round(current=current, full_level=current, increment=inc)
+    rnd = Round(current=current, full_level=current, increment=state.bet_size())
     if current and g.betting == "fixed_limit":
         rnd.raises = 1  # the big blind is the bet (RULES.md §1.8)
     bettors = [p for p in state.can_bet() if not _covers_all(state, p)]
