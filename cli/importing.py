@@ -137,7 +137,8 @@ def _drop_known_hands(ledger: Any, batches: list[tuple]) -> tuple[list[tuple], l
             continue
         from ledger.events import event_json
 
-        if event_json(b[1][0]) == stored[hand][0] or b[4] == stored[hand][1]:
+        same_source = b[4] is not None and b[4] == stored[hand][1]
+        if same_source or event_json(b[1][0]) == stored[hand][0]:
             out.append((b[0], None, hand, b[3], b[4]))  # known: counted, not written
         else:
             clashes.append(LedgerError(f"a different hand {hand} is already in the ledger",

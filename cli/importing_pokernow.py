@@ -3,10 +3,11 @@
 Session items between two hands (buy-ins, joins, stand-ups, payments, aliases) are appended
 to the session stream ``session:<name>`` in log order; every hand is checked with the engine
 before it is written. Source keys make a re-import, or a longer export of the same game, add
-only what is new: a hand's key is PokerNow's hand id (or its start), a session item's key is its
-place (the hands before it, its index after them) and its content, so the items a shorter
-export already wrote are known when the longer one comes (``session_opened``: once per session;
-a longer export may know more, e.g. who exported it).
+only what is new: a hand's key is PokerNow's hand id (or its start), a session item's key is the
+game (its first hand), the item's place (the hands before it, its index after them) and its
+content, so the items a shorter export already wrote are known when the longer one comes, and
+two games imported into one ``--session`` never mistake each other's items for their own
+(``session_opened``: once per session; a longer export may know more, e.g. who exported it).
 
 ``--ledger``: :func:`import_statement` stores PokerNow's ledger CSV as one ``platform_ledger``
 event at the end of the game's session stream; ``audit`` compares it with the replayed session.
@@ -36,11 +37,13 @@ def read_pokernow(path: Path, session: str | None) -> tuple[list[tuple], list[Le
     name = game.session
     errors: list[LedgerError] = list(game.errors)
     batches: list[tuple] = []
+    first = next((i.source_key for i in game.items if isinstance(i, PnHand)), "")
+    scope = f"pokernow:{name}:{_digest(first)}"  # this game (its first hand), in this session
     hands = since = 0  # hands so far, session items since the last hand
     for item in game.items:
         if not isinstance(item, PnHand):
             key = (f"pokernow:{name}:opened" if isinstance(item, SessionOpened)  # once
-                   else f"pokernow:{name}:item:{hands}:{since}:{_digest(event_json(item))}")
+                   else f"{scope}:item:{hands}:{since}:{_digest(event_json(item))}")
             batches.append((f"session:{name}", [item], None, name, key))
             since += 1
             continue

@@ -305,6 +305,24 @@ def test_longer_export_of_the_same_game_adds_only_the_new_hands(run, db, tmp_pat
     assert _events(db) == _events(str(whole))
 
 
+def test_two_games_in_one_session_keep_all_their_session_lines(run, db, tmp_path) -> None:  # noqa: ANN001
+    """Two games into ``--session night``: log 002 and the same table dealt again a day later
+    (every row of the real log a day later). Their session lines are the same at the same
+    places, yet each game's are written (their keys name the game); the session opens once."""
+    header, rows = _rows(DATA / "charlestudor_Input_Log_002.csv")
+    first = _write(tmp_path / "a" / "game.csv", header, rows)
+    second = _write(tmp_path / "b" / "game.csv", header, [_later(r, 24) for r in rows])
+    for log in (first, second):
+        assert run("import", str(log), "--session", "night").exit_code == 0
+    apart = tmp_path / "apart.duckdb"  # each game in a session of its own
+    for log, name in ((first, "a"), (second, "b")):
+        CliRunner().invoke(cli, ["--db", str(apart), "import", str(log), "--session", name],
+                           catch_exceptions=False)
+    expected = dict(_events(str(apart)))
+    expected["session_opened"] -= 1
+    assert dict(_events(db)) == expected and expected["buy_in"] == 8
+
+
 def test_errors_name_the_csv_line(run, tmp_path) -> None:  # noqa: ANN001
     header, rows = _rows(VK)
     i = _find(rows, "Your hand is", after=_find(rows, "-- starting hand #3 "))
