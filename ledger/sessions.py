@@ -184,7 +184,6 @@ class Statement:
 
     platform: str
     file: str | None
-    position: int
     lines: tuple[StatementLine, ...]
 
 
@@ -411,7 +410,7 @@ def _statement(book: SessionBook, e: Any, position: int, names: Names) -> Statem
         if p in stated or any(books):
             row = tuple(stated[p]) if p in stated else None
             lines.append(StatementLine(p, nicknames.get(p), row, books))  # type: ignore[arg-type]
-    return Statement(e.platform, e.file, position, tuple(lines))
+    return Statement(e.platform, e.file, tuple(lines))
 
 
 def _hand(book: SessionBook, h: HandFacts) -> None:

@@ -225,6 +225,22 @@ def test_platform_ledger_in_cents(run, db, tmp_path) -> None:  # noqa: ANN001
     assert d["actual"] - d["expected"] == 1  # one cent
 
 
+def test_platform_ledger_without_a_player_who_played(run, tmp_path) -> None:  # noqa: ANN001
+    """A statement missing a player (its nets then do not sum to zero) is still stored as
+    given; the audit names the player it leaves out."""
+    log = DATA / "charlestudor_Input_Log_001.csv"
+    run("import", str(log))
+    statement = _statement(run, log, log.stem, tmp_path / "ledger.csv")
+    lines = statement.read_text().splitlines()
+    missing = lines.pop(1).split(",")[1]
+    statement.write_text("\n".join(lines) + "\n")
+    assert run("import", str(log), "--ledger", str(statement)).exit_code == 0
+    code, audit = _json(run, "audit", "--json")
+    (d,) = audit["discrepancies"]
+    assert code == 1 and (d["kind"], d["player"]) == ("ledger_mismatch", missing)
+    assert "ledger.csv has no row for" in d["message"] and d["actual"] == 0
+
+
 def test_platform_ledger_errors_name_the_file_and_line(run, tmp_path) -> None:  # noqa: ANN001
     log = DATA / "charlestudor_Input_Log_001.csv"
     run("import", str(log))
