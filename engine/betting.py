@@ -96,7 +96,7 @@ def limits(state, player: str) -> Limits:  # noqa: ANN001
     street_bet = state.street_bets[player]
     stack = state.stacks[player]
     owed = rnd.current - street_bet
-    to_call = min(owed, stack)
+    to_call = min(owed, stack)  # chips_to_call()
     reason = ""
     if stack <= owed:
         reason = "not enough chips to raise"
@@ -122,6 +122,13 @@ def limits(state, player: str) -> Limits:  # noqa: ANN001
     hi = min(hi, allin_to)
     lo = min(lo, allin_to)
     return Limits(to_call, lo, hi)
+
+
+def chips_to_call(state, player: str) -> int:  # noqa: ANN001
+    """The chips ``player`` puts in to call now (all he has when that is less): what
+    :func:`limits` says, without working out the raise range (a fold, check or call needs
+    only this)."""
+    return min(state.rnd.current - state.street_bets[player], state.stacks[player])
 
 
 def _capped(state, rnd: Round) -> bool:  # noqa: ANN001
@@ -150,7 +157,8 @@ def start_round(state, first: str | None) -> None:  # noqa: ANN001
     rnd = Round(current=current, full_level=current, increment=state.bet_size())
     if current and g.betting == "fixed_limit":
         rnd.raises = 1  # the big blind is the bet (RULES.md §1.8)
-    bettors = [p for p in state.can_bet() if not _covers_all(state, p)]
+    reach = {q: state.street_bets[q] + state.stacks[q] for q in state.live()}
+    bettors = [p for p in state.can_bet() if not _covers_all(state, p, reach)]
     if first is not None and first in state.order:
         i = state.order.index(first)
         ring = state.order[i:] + state.order[:i]
@@ -165,13 +173,11 @@ def start_round(state, first: str | None) -> None:  # noqa: ANN001
         rnd.pending = []
 
 
-def _covers_all(state, player: str) -> bool:  # noqa: ANN001
+def _covers_all(state, player: str, reach: dict[str, int]) -> bool:  # noqa: ANN001
     """His bet already covers everything any opponent still in the hand can put in on this
-    street: he has nothing to decide, so he is not asked to act (as in pokerkit's state,
-    which PHH files follow)."""
-    others = [
-        state.street_bets[q] + state.stacks[q] for q in state.live() if q != player
-    ]
+    street (``reach``: each live player's street bet plus stack): he has nothing to decide,
+    so he is not asked to act (as in pokerkit's state, which PHH files follow)."""
+    others = [chips for q, chips in reach.items() if q != player]
     return bool(others) and state.street_bets[player] >= max(others)
 
 
@@ -224,17 +230,17 @@ def act(state, e) -> None:  # noqa: ANN001
         raise state._fail(f"no betting now ({state.phase} phase)")
     if player in state.all_in:
         raise state._fail(f"{player} is all-in")
-    _accept_unknown_opener(state, player)
+    if rnd.opener_unknown:
+        _accept_unknown_opener(state, player)
     if rnd.pending and rnd.pending[0] != player:
         raise state._fail(f"out of turn: {rnd.pending[0]} is to act, not {player}")
     if not rnd.pending:
         raise state._fail("the betting round is closed")
-    lim = limits(state, player)
     kind = e.type
-    if kind in ("fold", "check", "call") and _bring_in_due(state):
-        raise state._fail(f"{player} must bring it in or complete, not {kind}")
     if kind in ("fold", "check", "call"):
-        _passive(state, player, kind, lim)
+        if _bring_in_due(state):
+            raise state._fail(f"{player} must bring it in or complete, not {kind}")
+        _passive(state, player, kind, chips_to_call(state, player))
         return
     allin_to = state.street_bets[player] + state.stacks[player]
     new = allin_to if kind == "all_in" else e.to
@@ -247,7 +253,7 @@ def act(state, e) -> None:  # noqa: ANN001
             _after_action(state, player, aggressive=False)
             return
         raise state._fail(f"bet/raise to {new} is not above the current bet {rnd.current}")
-    _raise(state, player, new, new == allin_to, lim)
+    _raise(state, player, new, new == allin_to, limits(state, player))
 
 
 def _bring_in_due(state) -> bool:  # noqa: ANN001
@@ -262,16 +268,16 @@ def _bring_in_due(state) -> bool:  # noqa: ANN001
     )
 
 
-def _passive(state, player: str, kind: str, lim: Limits) -> None:  # noqa: ANN001
+def _passive(state, player: str, kind: str, to_call: int) -> None:  # noqa: ANN001
     rnd = state.rnd
     if kind == "fold":
         state.folded.add(player)
-    elif kind == "check" and lim.to_call:
-        raise state._fail(f"{player} cannot check: {lim.to_call} to call")
+    elif kind == "check" and to_call:
+        raise state._fail(f"{player} cannot check: {to_call} to call")
     elif kind == "call":
-        if not lim.to_call:
+        if not to_call:
             raise state._fail(f"{player} cannot call: nothing to call (check)")
-        state.put_in(player, lim.to_call)
+        state.put_in(player, to_call)
     rnd.acted[player] = rnd.current
     _after_action(state, player, aggressive=False)
 

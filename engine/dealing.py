@@ -55,8 +55,9 @@ class Cards:
         return [c for c, u in zip(self.hole[player], self.up[player], strict=True) if u]
 
     def next_to_draw(self, state) -> str | None:  # noqa: ANN001 - HandState
+        live = state.live()
         for p in state.order:
-            if p in state.live() and p not in self.drawn:
+            if p in live and p not in self.drawn:
                 return p
         return None
 
@@ -154,7 +155,7 @@ def _deal_draw(state, e: ev.CardsDealt) -> None:  # noqa: ANN001
 def street_dealt(state) -> bool:  # noqa: ANN001
     """Are all cards of the current street dealt (every live player, every run's board)?"""
     street = state.game.streets[state.street]
-    if street.hole_up and any(p not in state.cards.street_hole for p in state.live()):
+    if street.hole_up and not state.cards.street_hole.issuperset(state.live()):
         return False
     need = _board_needed(state, state.street)
     return all(len(b) >= need for b in state.cards.boards)

@@ -64,6 +64,8 @@ def effective_events(events: Sequence[Any]) -> tuple[list[Any], bool]:
     Raises:
         IllegalAction: a change naming a sequence number the hand does not have.
     """
+    if not any(e.type in ("correction", "hand_voided") for e in events):
+        return list(events), False
     originals: list[tuple[int, Any]] = []
     corrections: list[ev.Correction] = []
     voids: list[Any] = []
