@@ -160,11 +160,11 @@ def start(obj, game_code: str, stakes: str | None, antes: int, min_bet: int | No
         small_bet=small_bet, big_bet=big_bet, bring_in=bring_in, seats=seats, button=button,
         session=session, declare=declare_options,
     )
-    from cli.importing import _previous_hand
+    from cli.importing import previous_hand
     from replay.carry import link
 
     batches = link([(hand_id, [started, *forced], hand_id, session, None)],
-                   _previous_hand(ledger))
+                   previous_hand(ledger))
     ledger.append_many(batches)  # with chips carried from the session's last hand, if any
     click.echo(hand_id)
 

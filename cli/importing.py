@@ -92,7 +92,7 @@ def _import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         report.errors.append(f"{path}: --strict: nothing of this file was written")
         return
     report.known += sum(1 for b in batches if b[2] is not None and b[1] is None)
-    batches = carry.link([b for b in batches if b[1] is not None], _previous_hand(ledger))
+    batches = carry.link([b for b in batches if b[1] is not None], previous_hand(ledger))
     written = ledger.append_many(batches)
     for positions, batch in zip(written, batches, strict=True):
         report.events += len(positions)
@@ -104,7 +104,7 @@ def _import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
             report.known += 1
 
 
-def _previous_hand(ledger: Any):  # noqa: ANN202
+def previous_hand(ledger: Any):  # noqa: ANN202
     """``previous(session)`` for :func:`replay.carry.link`: the session's last stored hand."""
 
     def previous(session: str) -> tuple[str, list[Any]] | None:
