@@ -19,7 +19,7 @@ import click
 
 from cli import render
 from cli.loading import RawHand, load_hand, parse_events, raw_hand_streams
-from ledger.errors import LedgerError, NotFound
+from ledger.errors import LedgerError
 
 _CHUNK = 250  # hands per unit of work
 _WINDOW = 4  # chunks in flight per worker
@@ -31,7 +31,7 @@ Done = tuple[dict[str, list[tuple]], str | None, bool, bool]
 
 def replay_chunk(chunk: Sequence[tuple[int, RawHand]], output: str | None, problems: bool
                  ) -> list[Done]:
-    """Parse, replay and render one chunk of ``(ord, (hand, session, payloads))``: ``output``
+    """Parse, replay and render one chunk of ``(ord, (hand, session, events JSON))``: ``output``
     ``"json"``, ``"text"`` or None (nothing to print); ``problems``: only hands with a
     discrepancy or a note are rendered.
 
@@ -45,9 +45,9 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], output: str | None, probl
     from replay.tables import rows_for
 
     out: list[Done] = []
-    for ord_, (hand, session, payloads) in chunk:
+    for ord_, (hand, session, body) in chunk:
         try:
-            r = replay_events(parse_events(payloads), session=session)
+            r = replay_events(parse_events(body), session=session)
         except LedgerError as exc:
             raise exc.located(hand=hand) from None
         text = None
@@ -90,14 +90,6 @@ def replayed(hands: Iterable[RawHand], *, jobs: int = 1, output: str | None = No
             yield from pending.popleft().get()
 
 
-def _named(ledger: Any, hands: Sequence[str]) -> Iterator[RawHand]:
-    for hand in hands:
-        rows = ledger.read(hand)
-        if not rows or rows[0].hand_id is None:
-            raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
-        yield hand, rows[0].session, [r.payload for r in rows]
-
-
 @click.command()
 @click.option("--hand", multiple=True, help="Replay only this hand (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand.")
@@ -114,7 +106,7 @@ def replay(obj, hand: tuple[str, ...], as_json: bool, jobs: int,  # noqa: ANN001
     from replay.tables import write_results_rows
 
     ledger = obj.ledger()
-    source = _named(ledger, hand) if hand else raw_hand_streams(ledger)
+    source = raw_hand_streams(ledger, hand)
     counts = {"hands": 0, "bad": 0, "unverifiable": 0}
 
     def rows() -> Iterator[dict[str, list[tuple]]]:

@@ -1,41 +1,48 @@
 """Reading hands back from the ledger for the commands.
 
-:func:`hand_streams` streams: it reads the events table page by page in position order and
+:func:`hand_streams` streams: it reads the events table a window of positions at a time and
 hands out each hand as soon as its rows are complete, so memory stays flat in the number of
 hands. A hand stream is one block of consecutive positions unless rows were appended to it
 later (a correction, a void, a hand dealt live between other appends); those few "scattered"
 hands are found with one query first and read whole when their first row comes by.
-:func:`raw_hand_streams` gives the stored JSON payloads without parsing them (for worker
-processes); :func:`parse_events` parses one hand's payloads in one call.
+:func:`raw_hand_streams` gives each hand's stored JSON payloads, joined, without parsing them
+(for worker processes); :func:`parse_events` parses them in one call.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from ledger.errors import NotFound
+from ledger.errors import MalformedEvent, NotFound
 from ledger.events import AnyEvent, parse_event
 
-_PAGE = 20_000  # rows per query
+_WINDOW = 50_000  # ledger positions per query
 _EVENTS = TypeAdapter(list[AnyEvent])
 
-#: ``(hand id, session, [payload JSON, …])`` in ledger order.
-RawHand = tuple[str, str | None, list[str]]
+#: ``(hand id, session, events)`` in ledger order, the events as their stored JSON payloads
+#: joined by commas (the inside of a JSON array: :func:`parse_events` reads it in one call).
+RawHand = tuple[str, str | None, str]
 
 
-def parse_events(payloads: Sequence[str]) -> list[Any]:
-    """The typed events of stored payloads (canonical JSON), parsed in one call.
+def parse_events(body: str) -> list[Any]:
+    """The typed events of a :data:`RawHand` body (stored payloads joined by commas).
 
     Raises:
         MalformedEvent: a payload that is not a valid event (as :func:`parse_event` says).
     """
     try:
-        return _EVENTS.validate_json("[" + ",".join(payloads) + "]")
+        return _EVENTS.validate_json("[" + body + "]")
     except ValidationError:
-        return [parse_event(p) for p in payloads]  # raises the first one's MalformedEvent
+        pass
+    try:
+        payloads = json.loads("[" + body + "]")
+    except ValueError as exc:
+        raise MalformedEvent(f"a stored payload is not JSON ({exc})") from None
+    return [parse_event(p) for p in payloads]  # raises the first bad one's MalformedEvent
 
 
 def hand_streams(ledger: Any, only: Sequence[str] = ()) -> Iterator[tuple[str, str | None, list]]:
@@ -51,13 +58,22 @@ def hand_streams(ledger: Any, only: Sequence[str] = ()) -> Iterator[tuple[str, s
             events, session = load_hand(ledger, hand)
             yield hand, session, events
         return
-    for hand, session, payloads in raw_hand_streams(ledger):
-        yield hand, session, parse_events(payloads)
+    for hand, session, body in raw_hand_streams(ledger):
+        yield hand, session, parse_events(body)
 
 
-def raw_hand_streams(ledger: Any) -> Iterator[RawHand]:
-    """Every hand of the ledger as ``(hand id, session, payloads)`` in ledger order,
-    streamed page by page (see the module doc)."""
+def raw_hand_streams(ledger: Any, only: Sequence[str] = ()) -> Iterator[RawHand]:
+    """Every hand of the ledger (or only those named) as :data:`RawHand` in ledger order,
+    streamed a window of positions at a time: DuckDB groups each window's rows by hand and
+    joins their payloads, and a hand cut by the window's end is completed from the next.
+
+    Raises:
+        NotFound: a named hand is not in the ledger.
+    """
+    if only:
+        for hand in only:
+            yield _whole(ledger, hand)
+        return
     con = ledger.connection
     scattered = {
         hand
@@ -67,36 +83,37 @@ def raw_hand_streams(ledger: Any) -> Iterator[RawHand]:
         ).fetchall()
     }
     done: set[str] = set()
-    current: str | None = None
-    session: str | None = None
-    payloads: list[str] = []
-    after = 0
-    while True:
+    last = con.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
+    cut: list[Any] | None = None  # the window's last hand: it may go on in the next window
+    for low in range(0, last, _WINDOW):
         rows = con.execute(
-            "SELECT position, hand_id, session, payload FROM events"
-            f" WHERE position > $1 ORDER BY position LIMIT {_PAGE}",
-            [after],
+            "SELECT hand_id, arg_min(session, position), string_agg(payload, ',' ORDER BY seq)"
+            " FROM events WHERE position > $1 AND position <= $2 AND hand_id IS NOT NULL"
+            " GROUP BY hand_id ORDER BY min(position)",
+            [low, low + _WINDOW],
         ).fetchall()
-        for _, hand, row_session, payload in rows:
-            if hand is None:
+        for hand, session, body in rows:
+            if cut is not None and cut[0] == hand:
+                cut[2] += "," + body
                 continue
-            if hand == current:
-                payloads.append(payload)
-                continue
-            if current is not None:
-                yield current, session, payloads
-                current, payloads = None, []
+            if cut is not None:
+                yield cut[0], cut[1], cut[2]
+                cut = None
             if hand in scattered:
                 if hand not in done:  # its first row: read it whole
                     done.add(hand)
-                    yield hand, row_session, [r.payload for r in ledger.read(hand)]
+                    yield _whole(ledger, hand)
                 continue
-            current, session, payloads = hand, row_session, [payload]
-        if len(rows) < _PAGE:
-            break
-        after = rows[-1][0]
-    if current is not None:
-        yield current, session, payloads
+            cut = [hand, session, body]
+    if cut is not None:
+        yield cut[0], cut[1], cut[2]
+
+
+def _whole(ledger: Any, hand: str) -> RawHand:
+    rows = ledger.read(hand)
+    if not rows or rows[0].hand_id is None:
+        raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
+    return hand, rows[0].session, ",".join(r.payload for r in rows)
 
 
 def load_hand(ledger: Any, hand: str) -> tuple[list, str | None]:

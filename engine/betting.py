@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine import flow  # flow imports this module too: used only inside functions
+
 
 @dataclass(slots=True)
 class Round:
@@ -336,8 +338,6 @@ def _is_full(state, new: int, before: int) -> bool:  # noqa: ANN001
 
 
 def _after_action(state, player: str, *, aggressive: bool) -> None:  # noqa: ANN001
-    from engine.flow import round_closed
-
     rnd = state.rnd
     if aggressive:
         i = state.order.index(player)
@@ -350,4 +350,5 @@ def _after_action(state, player: str, *, aggressive: bool) -> None:  # noqa: ANN
     elif aggressive and _round_needs_no_action(state):
         rnd.pending = []
     if not rnd.pending:
-        round_closed(state)
+        flow.round_closed(state)
+

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine import flow  # flow imports this module too: used only inside functions
 from ledger import events as ev
 
 UNKNOWN = "??"
@@ -87,8 +88,6 @@ def _add_seen(state, cards: list[str]) -> None:  # noqa: ANN001
 
 def deal(state, e: ev.CardsDealt) -> None:  # noqa: ANN001
     """Deal hole cards to a player or board cards (RULES.md §4; run it twice §4.5)."""
-    from engine import flow
-
     if state.phase == "forced":
         flow.begin_street(state, 0)
     _check_new_cards(state, e.cards)
@@ -163,8 +162,6 @@ def street_dealt(state) -> bool:  # noqa: ANN001
 
 def discard(state, e: ev.Discard) -> None:  # noqa: ANN001
     """Discard (or stand pat with no cards) in a draw (RULES.md §4.2)."""
-    from engine import flow
-
     if state.phase != "draw":
         raise state._fail(f"no draw now ({state.phase} phase)")
     nxt = state.cards.next_to_draw(state)
@@ -263,3 +260,4 @@ def check_showdown_ready(state) -> None:  # noqa: ANN001
     for i, b in enumerate(state.cards.boards, 1):
         if len(b) < need:
             raise state._fail(f"the board of run {i} has {len(b)} of {need} cards")
+
