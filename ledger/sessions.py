@@ -14,8 +14,11 @@ audit (:mod:`ledger.audit`) compares:
 * for every hand he plays, the stack he should start with (:class:`StartCheck`) and for every
   cash-out the stack he should count (:class:`CashOutCheck`). After a hand whose payouts are
   unknown (showdown not verifiable, nothing recorded) the next value is not checked.
-* his net in chips: the sum of the rules' nets of his hands (``HandReplay.net``), which is
-  what standings, balances and the settlement use; in money ``net × chip_value_minor``.
+* his net in chips: the sum over his hands of what the table paid him minus what he put in
+  (the rules' net, ``HandReplay.net``, when a hand recorded no payouts) — what standings,
+  balances and the settlement use, so they agree with the cash-outs; the ``payout`` check says
+  where the rules would have paid otherwise, and a correction moves the net by exactly the
+  difference. In money ``net × chip_value_minor``.
 * the session's latest platform ledger statement (PokerNow's ledger CSV), each player's
   buy-ins, buy-outs and net paired with the books as they stand at its place
   (:class:`Statement`).
@@ -429,7 +432,9 @@ def _hand(book: SessionBook, h: HandFacts) -> None:
             pb.stack = start - h.contributions.get(p, 0) + h.paid.get(p, 0)
             pb.known = True
         pb.seated, pb.previous, pb.bought = True, h.hand, 0
-        net = h.net.get(p, 0)
+        # What the table did (the payouts; the rules when nothing was recorded): the balances
+        # follow the chips, the audit says where the rules differ, a correction moves both.
+        net = h.net.get(p, 0) if h.paid is None else h.paid.get(p, 0) - h.contributions.get(p, 0)
         pb.hands += 1
         pb.net += net
         pb.biggest_win = max(pb.biggest_win, net)

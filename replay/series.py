@@ -199,8 +199,9 @@ class _Table:
             assert i or event.type == "hand_started"
         res = played.result
         for p in res.players:
-            self.stacks[p] += played.paid[p] - res.contributions[p]
-            self.net[p] = self.net.get(p, 0) + res.net[p]
+            won = played.paid[p] - res.contributions[p]  # as the table paid it
+            self.stacks[p] += won
+            self.net[p] = self.net.get(p, 0) + won
 
     def close(self) -> None:
         """Everybody cashes out his stack (one miscounted when planted), close, settle up."""

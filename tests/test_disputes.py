@@ -31,6 +31,10 @@ def _play(run, hand: str, *actions: str) -> None:  # noqa: ANN001
         assert out.exit_code == 0, (action, out.output)
 
 
+def _nets(run) -> dict[str, int]:  # noqa: ANN001
+    return {p["player"]: p["net"] for p in json.loads(run("balances", "--json").output)["players"]}
+
+
 def test_scripted_dispute_is_flagged_then_corrected(run, db) -> None:  # noqa: ANN001
     assert run("import", str(WRONG_PUSH)).exit_code == 0
     code, hand = _replay(run, "dispute-1")
@@ -44,6 +48,10 @@ def test_scripted_dispute_is_flagged_then_corrected(run, db) -> None:  # noqa: A
     assert what["paid_after"] == {"Ann": 200, "Bob": -50, "Cy": -150}
     assert what["paid_diff"] == {"Ann": 300, "Bob": -300, "Cy": 0}
     assert len(_events(db, "dispute-1")) == 24  # whatif wrote nothing
+    audit = json.loads(run("audit", "--json").output)["discrepancies"]
+    assert {(d["kind"], d["hand"], d["player"]) for d in audit} == {
+        ("payout", "dispute-1", "Ann"), ("payout", "dispute-1", "Bob")}
+    before = _nets(run)
     out = run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "main pot to the wrong player",
               "--by", "floor")
     assert out.exit_code == 0, out.output
@@ -51,6 +59,9 @@ def test_scripted_dispute_is_flagged_then_corrected(run, db) -> None:  # noqa: A
     code, hand = _replay(run, "dispute-1")
     assert code == 0 and hand["discrepancies"] == []
     assert hand["recorded"] == {"Ann": 300, "Bob": 100}
+    assert run("audit").exit_code == 0
+    after = _nets(run)
+    assert {p: after[p] - before[p] for p in after} == {"Ann": 300, "Bob": -300, "Cy": 0}
     stored = _events(db, "dispute-1")
     assert len(stored) == 25 and stored[22]["amount"] == 400  # the original stays
     assert stored[24]["type"] == "correction" and stored[24]["positions"] == [23]
