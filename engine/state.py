@@ -92,6 +92,11 @@ class HandState:
             )
         if g.betting == "fixed_limit" and not (st.small_bet and st.big_bet):
             raise IllegalAction("fixed limit needs small_bet and big_bet", hand=started.hand, seq=1)
+        if started.options.declare is not None and g.hole_count + g.board_count < 5:
+            raise IllegalAction(
+                f"{g.code} cannot be a declare game: its hands have fewer than five cards",
+                hand=started.hand, seq=1,
+            )
         state = cls(
             started=started,
             game=g,

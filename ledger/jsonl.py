@@ -205,7 +205,10 @@ class _Reader:
         except ValueError as exc:
             known = _STREAM_RE.match(text)
             if known:  # a truncated line of ours still names its stream: that stream is bad
-                kind, ident = known.group(1), json.loads(known.group(2))
+                try:
+                    kind, ident = known.group(1), json.loads(known.group(2))
+                except ValueError:  # not even the stream id parses (a control character)
+                    raise self.error(f"bad JSON: {exc}", number) from exc
                 raise self._stream_error(kind, ident, f"bad JSON: {exc}", number) from exc
             raise self.error(f"bad JSON: {exc}", number) from exc
         if not isinstance(obj, dict):

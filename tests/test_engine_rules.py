@@ -149,3 +149,12 @@ def test_heads_up_fixed_limit_raising_is_not_capped() -> None:
                    "p1 cbr 10", "p2 cbr 12"], stacks=(100, 100), blinds=(1, 2), variant="FT")
     assert state.rnd.current == 12 and state.to_act == "p1"
     assert state.limits("p1").min_to == 14
+
+
+def test_a_four_card_game_cannot_be_declared() -> None:
+    """Badugi hands have four cards: a declare hand of it is refused when it starts."""
+    hand = _parse([], stacks=(50, 50), blinds=(1, 2), variant="FB",
+                  extra="_declare = { method = 'simultaneous' }\n")
+    with pytest.raises(IllegalHand) as err:
+        events_from_phh(hand)
+    assert "FB cannot be a declare game" in str(err.value)
