@@ -18,6 +18,9 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+import duckdb
+
+from ledger.errors import LedgerError
 from replay.fold import HandReplay
 
 SCHEMA = """
@@ -139,7 +142,11 @@ def write_results_rows(con: Any, rows: Iterable[dict[str, list[tuple[Any, ...]]]
 
 def append_rows(con: Any, hands: Iterable[dict[str, list[tuple[Any, ...]]]]) -> int:
     """Append each hand's rows (:func:`rows_for`) to the derived tables, in chunks of
-    ``_CHUNK`` rows per table, inside the caller's transaction. Returns the hands appended."""
+    ``_CHUNK`` rows per table, inside the caller's transaction. Returns the hands appended.
+
+    Raises:
+        LedgerError: a value the table cannot hold (chips beyond 64 bits), naming the hand.
+    """
     appenders = {t: con.appender(t) for t in _TABLES}
     pending: dict[str, list[tuple[Any, ...]]] = {t: [] for t in _TABLES}
     count = 0
@@ -149,10 +156,24 @@ def append_rows(con: Any, hands: Iterable[dict[str, list[tuple[Any, ...]]]]) -> 
             buffer = pending[table]
             buffer.extend(new)
             if len(buffer) >= _CHUNK:
-                appenders[table].append_rows(buffer)
+                _append(appenders[table], table, buffer)
                 buffer.clear()
     for table, buffer in pending.items():
-        if buffer:
-            appenders[table].append_rows(buffer)
-        appenders[table].flush()
+        _append(appenders[table], table, buffer)
     return count
+
+
+def _append(appender: Any, table: str, rows: list[tuple[Any, ...]]) -> None:
+    try:
+        if rows:
+            appender.append_rows(rows)
+        appender.flush()
+    except duckdb.Error as exc:
+        for row in rows:
+            for value in row:
+                if isinstance(value, int) and not -(2**63) <= value < 2**63:
+                    raise LedgerError(
+                        f"{value} chips do not fit the derived table {table} (64-bit integers)",
+                        hand=row[0],
+                    ) from exc
+        raise LedgerError(f"cannot write the derived table {table}: {exc}") from exc

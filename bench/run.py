@@ -1,0 +1,342 @@
+"""handledger benchmarks: ``python bench/run.py [--quick] [--json]``.
+
+Prints one JSON object (``--json``) or a readable summary. Every figure is the median of
+several runs on this machine, except the one-off runs named in ``runs``. Ledgers and files are
+built once and cached (``bench/helpers.py``); the first full run spends most of its time
+building the 1,000,000-hand ledger.
+
+What is timed (``--quick`` uses the smaller sizes shown in ``sizes``):
+
+* ``replay_hands_per_s``: the real hands of ``../shared/data/phh`` repeated to 5,002 hands in a
+  ledger, read back page by page, parsed, folded through the engine, settled (pots, awards)
+  and compared with what was paid: what ``replay`` computes, without writing the derived
+  tables. ``replay_command_hands_per_s`` adds the derived tables (the whole ``replay``
+  command but its printing). ``pokerkit_hands_per_s``: pokerkit 0.7.7 loading the same files
+  (``HandHistory.loads``) and iterating each hand's states to the end, the same number of
+  hands. ``ratio_vs_pokerkit`` = ours / pokerkit's, in the same run, runs interleaved.
+* ``synthetic_hands_per_s``: as ``replay_hands_per_s`` over a generated demo series
+  (``replay.series``, mixed games, sessions with rebuys) of 100,050 hands; ``jobs_speedup``:
+  the ``replay`` command on it with ``--jobs 2`` against ``--jobs 1``.
+* ``import_events_per_s``: ``handledger import`` (a separate process, wall time) of one
+  JSON-lines file of >= 1,000,000 events (demo-series sessions) into a new ledger: parsing,
+  the engine's check of every hand, the hash chain, DuckDB. ``append_events_per_s`` is the
+  store's part alone (``Ledger.append_many`` of the parsed events).
+* ``audit_s``, ``balances_s``: ``handledger audit`` and then ``balances`` (separate processes,
+  wall time including start-up) on a ledger of 1,000,050 hands (the series cloned ten times).
+  A run that passes ``AUDIT_LIMIT_S`` seconds or ``AUDIT_LIMIT_MB`` of memory is stopped and
+  reported as null, with the reason in ``notes``.
+* ``peak_rss_mb``: peak resident memory of ``handledger replay --json --problems`` on that
+  ledger; ``scaling``: its wall time at 10k, 100k and 1M hands (``per_hand_us`` should stay
+  flat).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import helpers as H  # noqa: E402
+
+AUDIT_LIMIT_S = float(os.environ.get("AUDIT_LIMIT_S", 600))
+AUDIT_LIMIT_MB = float(os.environ.get("AUDIT_LIMIT_MB", 12_000))
+
+FULL = {
+    "phh_hands": 5000, "runs": 5, "series_runs": 3, "series_hands": 100_000, "jobs_runs": 3,
+    "import_events": 1_000_000, "import_runs": 1, "big_hands": 1_000_000,
+    "scaling": (10_000, 100_000, 1_000_000), "scaling_runs": 3, "audit_runs": 1,
+}
+QUICK = {
+    "phh_hands": 600, "runs": 3, "series_runs": 3, "series_hands": 2000, "jobs_runs": 1,
+    "import_events": 15_000, "import_runs": 3, "big_hands": 4000,
+    "scaling": (1000, 2000, 4000), "scaling_runs": 1, "audit_runs": 1,
+}
+
+
+# ------------------------------------------------------------------------------- ours / theirs
+
+
+def ours(db: Path) -> int:
+    """Replay every hand of ``db`` as ``replay`` computes it (no derived tables written)."""
+    from cli.loading import parse_events, raw_hand_streams
+    from ledger.store import Ledger
+    from replay.fold import replay_events
+
+    count = 0
+    with Ledger(db, read_only=True) as ledger:
+        for _, session, body in raw_hand_streams(ledger):
+            replay_events(parse_events(body), session=session)
+            count += 1
+    return count
+
+
+def ours_command(db: Path, jobs: int = 1) -> int:
+    """The ``replay`` command's work (derived tables rebuilt), without printing."""
+    from cli.cmd_hands import replayed
+    from cli.loading import raw_hand_streams
+    from ledger.store import Ledger
+    from replay.tables import write_results_rows
+
+    with Ledger(db) as ledger:
+        rows = (done[0] for done in replayed(raw_hand_streams(ledger), jobs=jobs))
+        return write_results_rows(ledger.connection, rows, hands=None)
+
+
+def pokerkit(texts: list[tuple[Path, str]], copies: int) -> int:
+    """pokerkit's replay of the same files, ``copies`` times: load, iterate every state."""
+    from pokerkit import HandHistory
+
+    count = 0
+    for _ in range(copies):
+        for path, text in texts:
+            hands = (HandHistory.loads_all(text) if path.suffix == ".phhs"
+                     else [HandHistory.loads(text)])
+            for hh in hands:
+                for _state in hh:
+                    pass
+                count += 1
+    return count
+
+
+def interleaved(fns: dict[str, Any], runs: int) -> dict[str, tuple[float, Any]]:
+    """Median wall time of each function, the runs of all of them interleaved (a background
+    load then weighs on all alike); the last value of each."""
+    times: dict[str, list[float]] = {k: [] for k in fns}
+    values: dict[str, Any] = {}
+    for _ in range(runs):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            values[name] = fn()
+            times[name].append(time.perf_counter() - start)
+    return {k: (statistics.median(v), values[k]) for k, v in times.items()}
+
+
+# ------------------------------------------------------------------------------- pieces
+
+
+def bench_vs_pokerkit(cfg: dict[str, Any], out: dict[str, Any]) -> None:
+    hands = H.phh_hands()
+    copies = -(-cfg["phh_hands"] // len(hands))
+    total = copies * len(hands)
+    db = H.cached_ledger(f"phh-{total}", lambda p: H.append_hands(p, H.repeated(hands, total)))
+    texts = [(p, p.read_text(encoding="utf-8")) for p in H.phh_files()]
+    res = interleaved({"ours": lambda: ours(db), "command": lambda: ours_command(db),
+                       "pokerkit": lambda: pokerkit(texts, copies)}, cfg["runs"])
+    for name, (_, n) in res.items():
+        assert n == total, (name, n, total)
+    out["replay_hands_per_s"] = round(total / res["ours"][0])
+    out["replay_command_hands_per_s"] = round(total / res["command"][0])
+    out["pokerkit_hands_per_s"] = round(total / res["pokerkit"][0])
+    out["ratio_vs_pokerkit"] = round(res["pokerkit"][0] / res["ours"][0], 2)
+    out["ratio_vs_pokerkit_command"] = round(res["pokerkit"][0] / res["command"][0], 2)
+    out["sizes"]["phh_hands"] = total
+
+
+def series_logs(cfg: dict[str, Any]) -> list[Any]:
+    import pickle
+
+    path = H.CACHE / f"series-{cfg['series_hands']}.pickle"
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    H.CACHE.mkdir(parents=True, exist_ok=True)
+    logs = H.series_logs(cfg["series_hands"])
+    path.write_bytes(pickle.dumps(logs))
+    return logs
+
+
+def series_db(cfg: dict[str, Any], hands: int) -> Path:
+    """A ledger of whole demo-series sessions (150 hands each) holding >= ``hands`` hands."""
+    sessions = -(-hands // 150)
+    name = f"series-{cfg['series_hands']}-{sessions}s"
+    return H.cached_ledger(name, lambda p: H.series_ledger(p, series_logs(cfg), hands))
+
+
+def bench_synthetic(cfg: dict[str, Any], out: dict[str, Any]) -> None:
+    logs = series_logs(cfg)
+    hands = sum(1 for log in logs for _, seq, e in log.rows if e.type == "hand_started")
+    db = series_db(cfg, hands)
+    res = interleaved({"ours": lambda: ours(db)}, cfg["series_runs"])
+    res.update(interleaved({"jobs1": lambda: ours_command(db, 1),
+                            "jobs2": lambda: ours_command(db, 2)}, cfg["jobs_runs"]))
+    out["synthetic_hands_per_s"] = round(hands / res["ours"][0])
+    out["synthetic_command_hands_per_s"] = {
+        "jobs_1": round(hands / res["jobs1"][0]), "jobs_2": round(hands / res["jobs2"][0])}
+    out["jobs_speedup"] = round(res["jobs1"][0] / res["jobs2"][0], 2)
+    out["sizes"]["series_hands"] = hands
+
+
+def bench_import(cfg: dict[str, Any], out: dict[str, Any]) -> None:
+    H.CACHE.mkdir(parents=True, exist_ok=True)
+    path = H.CACHE / f"import-{cfg['import_events']}.jsonl"
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        H.series_jsonl(tmp, series_logs(cfg), cfg["import_events"])
+        tmp.rename(path)
+    events = sum(1 for _ in path.open("rb"))
+    with tempfile.TemporaryDirectory(dir=H.CACHE) as tmp:
+        db = Path(tmp) / "import.duckdb"
+
+        def fresh() -> None:
+            for f in (db, Path(f"{db}.wal")):
+                f.unlink(missing_ok=True)
+
+        seconds, _ = H.median_time(lambda: H.cli(db, "import", str(path)), cfg["import_runs"],
+                                   setup=fresh)
+        out["import_events_per_s"] = round(events / seconds)
+        appended, parsed = _append_only(path, Path(tmp) / "append.duckdb", cfg["import_runs"])
+        out["append_events_per_s"] = round(appended / parsed)
+    out["sizes"]["import_events"] = events
+
+
+def _append_only(path: Path, db: Path, runs: int) -> tuple[int, float]:
+    """The store's share of an import: the file's streams as ``append_many`` batches (parsed
+    beforehand, untimed), appended to a new ledger."""
+    from cli.importing import _read_jsonl
+    from ledger.store import Ledger
+
+    batches, errors = _read_jsonl(path, None)
+    assert not errors, errors[:1]
+
+    def fresh() -> None:
+        for f in (db, Path(f"{db}.wal")):
+            f.unlink(missing_ok=True)
+
+    def append() -> int:
+        with Ledger(db) as ledger:
+            return sum(map(len, ledger.append_many(batches)))
+
+    seconds, count = H.median_time(append, runs, setup=fresh)
+    return count, seconds
+
+
+def _guarded(db: Path, *args: str) -> tuple[float | None, float | None, str]:
+    """Run ``handledger --db DB ARGS`` with the audit limits: (seconds, peak MB, note)."""
+    cmd = [H.HANDLEDGER, "--db", str(db), *args]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    peak = [0.0]
+    killed: list[str] = []
+
+    def watch() -> None:
+        while proc.poll() is None:
+            mb = _rss_mb(proc.pid)
+            peak[0] = max(peak[0], mb)
+            elapsed = time.perf_counter() - start
+            if mb > AUDIT_LIMIT_MB or elapsed > AUDIT_LIMIT_S:
+                killed.append(f"stopped after {elapsed:.0f} s at {mb:.0f} MB "
+                              f"(limits {AUDIT_LIMIT_S:.0f} s, {AUDIT_LIMIT_MB:.0f} MB)")
+                os.killpg(proc.pid, signal.SIGKILL)
+                return
+            time.sleep(0.2)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    _, err = proc.communicate()
+    watcher.join()
+    seconds = time.perf_counter() - start
+    if killed:
+        return None, peak[0], killed[0]
+    if proc.returncode not in (0, 1):
+        return None, peak[0], f"exit {proc.returncode}: {err.decode()[-300:]}"
+    return seconds, peak[0], ""
+
+
+def _rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return 0.0
+
+
+def bench_big(cfg: dict[str, Any], out: dict[str, Any]) -> None:
+    big = cfg["big_hands"]
+    dbs = {n: series_db(cfg, n) for n in sorted(set(cfg["scaling"]) | {big})}
+    scaling: dict[str, Any] = {}
+    for n in cfg["scaling"]:
+        runs = cfg["scaling_runs"] if n < 1_000_000 else 1
+        times, peaks = [], []
+        for _ in range(runs):
+            seconds, rss = H.timed_cli(dbs[n], "replay", "--json", "--problems")
+            times.append(seconds)
+            peaks.append(rss)
+        seconds = statistics.median(times)
+        hands = _hands(dbs[n])
+        scaling[str(n)] = {"hands": hands, "seconds": round(seconds, 2),
+                           "per_hand_us": round(seconds / hands * 1e6, 1),
+                           "peak_rss_mb": round(max(peaks))}
+    out["scaling"] = scaling
+    out["peak_rss_mb"] = scaling[str(big)]["peak_rss_mb"] if str(big) in scaling else None
+    for key, args in (("audit_s", ("audit",)), ("balances_s", ("balances",))):
+        results = [_guarded(dbs[big], *args) for _ in range(cfg["audit_runs"])]
+        good = [r[0] for r in results if r[0] is not None]
+        out[key] = round(statistics.median(good), 2) if good else None
+        out.setdefault("audit_peak_rss_mb", {})[key] = round(max(r[1] or 0 for r in results))
+        notes = [r[2] for r in results if r[2]]
+        if notes:
+            out["notes"].append(f"{key}: {notes[0]}")
+    out["sizes"]["big_hands"] = _hands(dbs[big])
+
+
+def _hands(db: Path) -> int:
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(
+            "SELECT count(*) FROM events WHERE seq = 1 AND hand_id IS NOT NULL").fetchone()[0]
+    finally:
+        con.close()
+
+
+# ------------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="reduced sizes, under a minute")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--only", nargs="*", default=None,
+                        choices=["pokerkit", "synthetic", "import", "big"],
+                        help="run only these parts (the others' keys are null)")
+    args = parser.parse_args(argv)
+    cfg = QUICK if args.quick else FULL
+    out: dict[str, Any] = {
+        "replay_hands_per_s": None, "pokerkit_hands_per_s": None, "ratio_vs_pokerkit": None,
+        "synthetic_hands_per_s": None, "jobs_speedup": None, "import_events_per_s": None,
+        "audit_s": None, "balances_s": None, "peak_rss_mb": None, "scaling": None,
+        "quick": args.quick, "sizes": {}, "notes": [], "machine": H.machine(),
+    }
+    started = time.perf_counter()
+    parts = {"pokerkit": bench_vs_pokerkit, "synthetic": bench_synthetic,
+             "import": bench_import, "big": bench_big}
+    for name, fn in parts.items():
+        if args.only is None or name in args.only:
+            t = time.perf_counter()
+            fn(cfg, out)
+            out.setdefault("part_seconds", {})[name] = round(time.perf_counter() - t, 1)
+    out["seconds"] = round(time.perf_counter() - started, 1)
+    out["machine"]["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(json.dumps(out, indent=2))
+    return out
+
+
+if __name__ == "__main__":
+    main()
