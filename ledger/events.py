@@ -36,6 +36,9 @@ from pydantic import (
 
 SCHEMA_VERSION = 1
 
+#: Event versions this code reads (an unknown, newer version is refused, never guessed at).
+Version = Annotated[int, Field(ge=1, le=SCHEMA_VERSION)]
+
 CARD_RE = re.compile(r"^(?:[2-9TJQKA][cdhs]|\?\?)$")
 _DECLARE_DIRECTIONS = ("high", "low", "swing")
 
@@ -165,7 +168,7 @@ class HandStarted(_Model):
     """A hand begins: game (PHH-style variant code), stakes, seats, button and rule options."""
 
     type: Literal["hand_started"] = "hand_started"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     hand: str = Field(min_length=1)
     game: str = Field(min_length=1)
     stakes: Stakes
@@ -196,7 +199,7 @@ class ForcedBet(_Model):
     player to act). ``amount`` in chips; less than the full amount only when it is all-in."""
 
     type: Literal["forced_bet"] = "forced_bet"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
     kind: ForcedKind
     amount: int = Field(ge=0)
@@ -210,7 +213,7 @@ class CardsDealt(_Model):
     """
 
     type: Literal["cards_dealt"] = "cards_dealt"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str | None = None
     cards: list[str] = Field(min_length=1)
     face_up: list[bool] = []
@@ -229,7 +232,7 @@ class Discard(_Model):
     """A draw-game discard; no cards means standing pat. Unknown discards are ``??``."""
 
     type: Literal["discard"] = "discard"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
     cards: list[str] = []
 
@@ -238,7 +241,7 @@ class Discard(_Model):
 
 class Check(_Model):
     type: Literal["check"] = "check"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
 
 
@@ -246,7 +249,7 @@ class Call(_Model):
     """A call of the current bet (the engine works out the amount; not all-in)."""
 
     type: Literal["call"] = "call"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
 
 
@@ -254,14 +257,14 @@ class BetRaise(_Model):
     """A bet, raise or completion TO ``to`` chips: the player's total bet on this street."""
 
     type: Literal["bet_raise"] = "bet_raise"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
     to: int = Field(gt=0)
 
 
 class Fold(_Model):
     type: Literal["fold"] = "fold"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
 
 
@@ -270,7 +273,7 @@ class AllIn(_Model):
     a raise (full or short) or a call for less. ``to`` is informative (his street total)."""
 
     type: Literal["all_in"] = "all_in"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
     to: int | None = None
 
@@ -279,7 +282,7 @@ class Declaration(_Model):
     """A high-low declaration (RULES.md §3): the meaning, never a chip count."""
 
     type: Literal["declaration"] = "declaration"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
     direction: Literal["high", "low", "swing"]
 
@@ -288,7 +291,7 @@ class Reveal(_Model):
     """A player shows cards at showdown (``cards`` empty: shows his known cards)."""
 
     type: Literal["reveal"] = "reveal"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
     cards: list[str] = []
 
@@ -297,7 +300,7 @@ class Reveal(_Model):
 
 class Muck(_Model):
     type: Literal["muck"] = "muck"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
 
 
@@ -305,7 +308,7 @@ class RunCount(_Model):
     """The players agree to run the board ``runs`` times (RULES.md §4.5)."""
 
     type: Literal["run_count"] = "run_count"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     runs: int = Field(ge=1, le=4)
 
 
@@ -314,7 +317,7 @@ class RecordedPayout(_Model):
     given back; ``pot`` (0 = main pot) and ``run`` say which pot/run when the source says so."""
 
     type: Literal["recorded_payout"] = "recorded_payout"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
     amount: int = Field(ge=0)
     returned: bool = False
@@ -327,7 +330,7 @@ class CarryOver(_Model):
     leaves the pot unawarded, ``in`` on the session's next hand, which adds them as dead money."""
 
     type: Literal["carry_over"] = "carry_over"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     amount: int = Field(ge=0)
     direction: Literal["out", "in"]
     other_hand: str | None = None
@@ -335,7 +338,7 @@ class CarryOver(_Model):
 
 class HandEnded(_Model):
     type: Literal["hand_ended"] = "hand_ended"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     status: Literal["complete", "incomplete"] = "complete"
 
 
@@ -352,7 +355,7 @@ class Correction(_Model):
     (global positions) of the original events it changes."""
 
     type: Literal["correction"] = "correction"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     changes: list[Change] = Field(min_length=1)
     positions: list[int] = []
     reason: str = Field(min_length=1)
@@ -363,7 +366,7 @@ class HandVoided(_Model):
     """A misdeal or restarted hand: every contribution goes back."""
 
     type: Literal["hand_voided"] = "hand_voided"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     reason: str = Field(min_length=1)
     by: str = Field(min_length=1)
 
@@ -377,7 +380,7 @@ class SessionOpened(_Model):
     decimals 2)."""
 
     type: Literal["session_opened"] = "session_opened"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     session: str = Field(min_length=1)
     date: str | None = None
     chip_value_minor: int = Field(1, ge=1)
@@ -390,7 +393,7 @@ class BuyIn(_Model):
     """A buy-in, rebuy or top-up of ``chips`` (table stakes: only between hands)."""
 
     type: Literal["buy_in"] = "buy_in"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
     chips: int = Field(gt=0)
     kind: Literal["buy_in", "rebuy", "top_up"] = "buy_in"
@@ -400,7 +403,7 @@ class CashOut(_Model):
     """The chips counted when a player leaves (or the session ends)."""
 
     type: Literal["cash_out"] = "cash_out"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
     chips: int = Field(ge=0)
 
@@ -409,7 +412,7 @@ class Payment(_Model):
     """Money paid between players to settle up (or a bounty), in minor units."""
 
     type: Literal["payment"] = "payment"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     payer: str
     payee: str
     amount_minor: int = Field(gt=0)
@@ -420,7 +423,7 @@ class SeatChange(_Model):
     """A player joins, quits, stands up or sits back (no chips move)."""
 
     type: Literal["seat_change"] = "seat_change"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str
     change: Literal["join", "quit", "stand_up", "sit_back"]
     stack: int | None = Field(None, ge=0)
@@ -428,14 +431,14 @@ class SeatChange(_Model):
 
 class SessionClosed(_Model):
     type: Literal["session_closed"] = "session_closed"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
 
 
 class PlayerAlias(_Model):
     """``alias`` (another name or a platform id) is the player ``player`` across the series."""
 
     type: Literal["player_alias"] = "player_alias"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     player: str = Field(min_length=1)
     alias: str = Field(min_length=1)
 
@@ -467,7 +470,7 @@ class PlatformLedger(_Model):
     (``ledger_mismatch``). ``file``: the statement's file name."""
 
     type: Literal["platform_ledger"] = "platform_ledger"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: Version = SCHEMA_VERSION
     platform: str = Field("pokernow", min_length=1)
     rows: list[PlatformLedgerRow] = Field(min_length=1)
     file: str | None = None

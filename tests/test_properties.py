@@ -45,7 +45,7 @@ def hands(draw: st.DrawFn, code: str) -> RandomHand:
     seed = draw(st.integers(0, 2**32 - 1))
     players = draw(st.one_of(st.none(), st.integers(2, 4)))
     declare = None
-    if game(code).hole_count >= 5:  # a 4-card game cannot be declared: see the xfail below
+    if game(code).hole_count >= 5:  # a 4-card game cannot be declared (refused at hand start)
         declare = draw(st.sampled_from([None, None, ev.DeclareOptions(),
                                         ev.DeclareOptions(method="in_turn", swing_ties="allowed")]))
     split = draw(st.sampled_from([None, None, ev.SplitOptions(
