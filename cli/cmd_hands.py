@@ -3,8 +3,8 @@
 ``replay`` streams: hands are read from the ledger page by page (:mod:`cli.loading`), replayed
 in chunks, and their rows appended to the derived tables as they come, so memory stays flat in
 the number of hands. With ``--jobs N`` (N > 1) the chunks are parsed, replayed and rendered by
-N worker processes while this process reads the ledger and writes the tables; results are
-taken in ledger order and at most a few chunks per worker are in flight.
+N - 1 worker processes and this one, which also reads the ledger and writes the tables;
+results are taken in ledger order and at most a few chunks per process are in flight.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import json
 import sys
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -22,7 +23,8 @@ from cli.loading import RawHand, load_hand, parse_events, raw_hand_streams
 from ledger.errors import LedgerError
 
 _CHUNK = 250  # hands per unit of work
-_WINDOW = 4  # chunks in flight per worker
+_WINDOW = 4  # chunks in flight per process
+_DUCKDB_MEMORY = "256MB"  # while streaming
 
 #: What replaying one hand gives the command: (derived-table rows, text to print or None,
 #: paid differently from the rules, showdown not verifiable).
@@ -70,8 +72,9 @@ def _chunks(hands: Iterable[RawHand]) -> Iterator[list[tuple[int, RawHand]]]:
 
 def replayed(hands: Iterable[RawHand], *, jobs: int = 1, output: str | None = None,
              problems: bool = False) -> Iterator[Done]:
-    """Replay ``hands`` in ledger order, in this process (``jobs`` 1) or in ``jobs`` worker
-    processes; see :func:`replay_chunk`."""
+    """Replay ``hands`` in ledger order in ``jobs`` processes: this one and ``jobs - 1``
+    workers (:func:`replay_chunk`). This process also reads the ledger and writes the tables,
+    so it replays only one chunk in ``2 * jobs - 1`` itself, when that chunk's turn comes."""
     chunks = _chunks(hands)
     if jobs <= 1:
         for chunk in chunks:
@@ -79,22 +82,32 @@ def replayed(hands: Iterable[RawHand], *, jobs: int = 1, output: str | None = No
         return
     import multiprocessing
 
+    share = 2 * jobs - 1
     # spawn, not fork: the DuckDB connection of this process runs threads of its own
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+    with multiprocessing.get_context("spawn").Pool(jobs - 1) as pool:
         pending: deque[Any] = deque()
-        for chunk in chunks:
-            pending.append(pool.apply_async(replay_chunk, (chunk, output, problems)))
-            if len(pending) >= jobs * _WINDOW:
-                yield from pending.popleft().get()
+        for k, chunk in enumerate(chunks):
+            if k % share == 0:
+                pending.append(chunk)  # replayed here
+            else:
+                pending.append(pool.apply_async(replay_chunk, (chunk, output, problems)))
+            while len(pending) >= jobs * _WINDOW:
+                yield from _done(pending.popleft(), output, problems)
         while pending:
-            yield from pending.popleft().get()
+            yield from _done(pending.popleft(), output, problems)
+
+
+def _done(item: Any, output: str | None, problems: bool) -> list[Done]:
+    if isinstance(item, list):
+        return replay_chunk(item, output, problems)
+    return item.get()
 
 
 @click.command()
 @click.option("--hand", multiple=True, help="Replay only this hand (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand.")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
-              help="Worker processes.")
+              help="Processes replaying hands (this one and jobs - 1 workers).")
 @click.option("--problems", is_flag=True,
               help="Print only hands with a discrepancy or a note (e.g. not verifiable).")
 @click.pass_obj
@@ -103,9 +116,27 @@ def replay(obj, hand: tuple[str, ...], as_json: bool, jobs: int,  # noqa: ANN001
     """Replay hands from the ledger: pots, side pots and awards recomputed and compared with
     what the table paid. Rebuilds the derived tables (hands, pots, results, discrepancies).
     Exits 1 when any payout differs."""
+    ledger = obj.ledger()
+    with _streaming(ledger.connection):
+        _replay(ledger, hand, as_json, jobs, problems)
+
+
+@contextmanager
+def _streaming(con: Any) -> Iterator[None]:
+    """Cap DuckDB's memory while the ledger is read once, start to end: otherwise it keeps
+    every block it read cached and memory grows with the ledger (about 1 kB a hand)."""
+    before = con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+    con.execute(f"SET memory_limit = '{_DUCKDB_MEMORY}'")
+    try:
+        yield
+    finally:
+        con.execute(f"SET memory_limit = '{before}'")
+
+
+def _replay(ledger: Any, hand: tuple[str, ...], as_json: bool, jobs: int,
+            problems: bool) -> None:
     from replay.tables import write_results_rows
 
-    ledger = obj.ledger()
     source = raw_hand_streams(ledger, hand)
     counts = {"hands": 0, "bad": 0, "unverifiable": 0}
 
