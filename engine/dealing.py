@@ -189,13 +189,17 @@ def draw_done(state) -> bool:  # noqa: ANN001
     return state.cards.next_to_draw(state) is None and not state.cards.owed
 
 
-def reveal(state, e: ev.Reveal) -> None:  # noqa: ANN001
-    """A player shows his cards. Known hole cards must match; unknown ones are filled in."""
-    p = e.player
+def _check_live_hand(state, p: str, verb: str) -> None:  # noqa: ANN001
     if p not in state.cards.hole:
         raise state._fail(f"{p!r} is not seated")
     if p in state.folded or p in state.mucked:
-        raise state._fail(f"{p} has no live hand to show")
+        raise state._fail(f"{p} has no live hand to {verb}")
+
+
+def reveal(state, e: ev.Reveal) -> None:  # noqa: ANN001
+    """A player shows his cards. Known hole cards must match; unknown ones are filled in."""
+    p = e.player
+    _check_live_hand(state, p, "show")
     if state.phase == "declare":
         raise state._fail("cards are shown after the declarations")
     if not e.cards:
@@ -224,10 +228,7 @@ def reveal(state, e: ev.Reveal) -> None:  # noqa: ANN001
 def muck(state, e: ev.Muck) -> None:  # noqa: ANN001
     """A player at showdown throws his hand away and gives up every pot (RULES.md §1.5)."""
     p = e.player
-    if p not in state.cards.hole:
-        raise state._fail(f"{p!r} is not seated")
-    if p in state.folded or p in state.mucked:
-        raise state._fail(f"{p} has no live hand to muck")
+    _check_live_hand(state, p, "muck")
     if state.phase not in ("showdown",) and state.status == "open":
         raise state._fail(f"{p} mucks before the showdown (fold instead)")
     if len(state.live()) <= 1:
