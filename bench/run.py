@@ -80,7 +80,7 @@ def ours(db: Path) -> int:
 
     count = 0
     with Ledger(db, read_only=True) as ledger:
-        for _, session, body in raw_hand_streams(ledger):
+        for _, session, body, _ in raw_hand_streams(ledger):
             replay_events(parse_events(body), session=session)
             count += 1
     return count

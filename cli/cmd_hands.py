@@ -13,7 +13,6 @@ import json
 import sys
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -24,18 +23,18 @@ from ledger.errors import LedgerError
 
 _CHUNK = 250  # hands per unit of work
 _WINDOW = 4  # chunks in flight per process
-_DUCKDB_MEMORY = "256MB"  # while streaming
 
 #: What replaying one hand gives the command: (derived-table rows, text to print or None,
-#: paid differently from the rules, showdown not verifiable).
-Done = tuple[dict[str, list[tuple]], str | None, bool, bool]
+#: paid differently from the rules, showdown not verifiable, the hand's
+#: :class:`ledger.sessions.HandFacts` for the audit or None).
+Done = tuple[dict[str, list[tuple]], str | None, bool, bool, Any]
 
 
-def replay_chunk(chunk: Sequence[tuple[int, RawHand]], output: str | None, problems: bool
-                 ) -> list[Done]:
-    """Parse, replay and render one chunk of ``(ord, (hand, session, events JSON))``: ``output``
-    ``"json"``, ``"text"`` or None (nothing to print); ``problems``: only hands with a
-    discrepancy or a note are rendered.
+def replay_chunk(chunk: Sequence[tuple[int, RawHand]], output: str | None, problems: bool,
+                 facts: bool = False) -> list[Done]:
+    """Parse, replay and render one chunk of ``(ord, RawHand)``: ``output`` ``"json"``,
+    ``"text"`` or None (nothing to print); ``problems``: only hands with a discrepancy or a
+    note are rendered; ``facts``: also what the audit needs of each hand.
 
     Runs in a worker process with ``--jobs``; module-level so that it pickles.
 
@@ -43,19 +42,23 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], output: str | None, probl
         LedgerError: a payload that does not parse or a hand the rules reject, located at
             the hand.
     """
+    from ledger.sessions import hand_facts
     from replay.fold import replay_events
     from replay.tables import rows_for
 
     out: list[Done] = []
-    for ord_, (hand, session, body) in chunk:
+    for ord_, (hand, session, body, position) in chunk:
         try:
-            r = replay_events(parse_events(body), session=session)
+            events = parse_events(body)
+            r = replay_events(events, session=session)
         except LedgerError as exc:
             raise exc.located(hand=hand) from None
         text = None
         if output is not None and (not problems or r.discrepancies or r.notes):
             text = json.dumps(render.replay_json(r)) if output == "json" else render.replay_text(r)
-        out.append((rows_for(r, ord_), text, bool(r.discrepancies), not r.result.verifiable))
+        fact = hand_facts(r, ord=ord_, position=position, unit=events[0].unit) if facts else None
+        out.append((rows_for(r, ord_), text, bool(r.discrepancies), not r.result.verifiable,
+                    fact))
     return out
 
 
@@ -71,14 +74,14 @@ def _chunks(hands: Iterable[RawHand]) -> Iterator[list[tuple[int, RawHand]]]:
 
 
 def replayed(hands: Iterable[RawHand], *, jobs: int = 1, output: str | None = None,
-             problems: bool = False) -> Iterator[Done]:
+             problems: bool = False, facts: bool = False) -> Iterator[Done]:
     """Replay ``hands`` in ledger order in ``jobs`` processes: this one and ``jobs - 1``
     workers (:func:`replay_chunk`). This process also reads the ledger and writes the tables,
     so it replays only one chunk in ``2 * jobs - 1`` itself, when that chunk's turn comes."""
     chunks = _chunks(hands)
     if jobs <= 1:
         for chunk in chunks:
-            yield from replay_chunk(chunk, output, problems)
+            yield from replay_chunk(chunk, output, problems, facts)
         return
     import multiprocessing
 
@@ -90,16 +93,16 @@ def replayed(hands: Iterable[RawHand], *, jobs: int = 1, output: str | None = No
             if k % share == 0:
                 pending.append(chunk)  # replayed here
             else:
-                pending.append(pool.apply_async(replay_chunk, (chunk, output, problems)))
+                pending.append(pool.apply_async(replay_chunk, (chunk, output, problems, facts)))
             while len(pending) >= jobs * _WINDOW:
-                yield from _done(pending.popleft(), output, problems)
+                yield from _done(pending.popleft(), output, problems, facts)
         while pending:
-            yield from _done(pending.popleft(), output, problems)
+            yield from _done(pending.popleft(), output, problems, facts)
 
 
-def _done(item: Any, output: str | None, problems: bool) -> list[Done]:
+def _done(item: Any, output: str | None, problems: bool, facts: bool) -> list[Done]:
     if isinstance(item, list):
-        return replay_chunk(item, output, problems)
+        return replay_chunk(item, output, problems, facts)
     return item.get()
 
 
@@ -114,45 +117,19 @@ def _done(item: Any, output: str | None, problems: bool) -> list[Done]:
 def replay(obj, hand: tuple[str, ...], as_json: bool, jobs: int,  # noqa: ANN001
            problems: bool = False) -> None:
     """Replay hands from the ledger: pots, side pots and awards recomputed and compared with
-    what the table paid. Rebuilds the derived tables (hands, pots, results, discrepancies).
+    what the table paid. Rebuilds the derived tables (hands, pots, results, discrepancies;
+    replaying every hand also runs the audit, so `audit` and `balances` then answer at once).
     Exits 1 when any payout differs."""
+    from cli.projecting import rebuild, streaming
+
     ledger = obj.ledger()
-    with _streaming(ledger.connection):
-        _replay(ledger, hand, as_json, jobs, problems)
-
-
-@contextmanager
-def _streaming(con: Any) -> Iterator[None]:
-    """Cap DuckDB's memory while the ledger is read once, start to end: otherwise it keeps
-    every block it read cached and memory grows with the ledger (about 1 kB a hand)."""
-    before = con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
-    con.execute(f"SET memory_limit = '{_DUCKDB_MEMORY}'")
-    try:
-        yield
-    finally:
-        con.execute(f"SET memory_limit = '{before}'")
-
-
-def _replay(ledger: Any, hand: tuple[str, ...], as_json: bool, jobs: int,
-            problems: bool) -> None:
-    from replay.tables import write_results_rows
-
-    source = raw_hand_streams(ledger, hand)
-    counts = {"hands": 0, "bad": 0, "unverifiable": 0}
-
-    def rows() -> Iterator[dict[str, list[tuple]]]:
-        with render.progress("replaying", enabled=not as_json) as tick:
-            for table_rows, text, bad, unverifiable in replayed(
-                    source, jobs=jobs, output="json" if as_json else "text", problems=problems):
-                counts["hands"] += 1
-                counts["bad"] += bad
-                counts["unverifiable"] += unverifiable
-                if text is not None:
-                    click.echo(text)
-                tick()
-                yield table_rows
-
-    write_results_rows(ledger.connection, rows(), hands=list(hand) if hand else None)
+    output = "json" if as_json else "text"
+    if hand:
+        with streaming(ledger.connection):
+            counts = _replay_some(ledger, hand, output, jobs, problems)
+    else:
+        counts = rebuild(ledger, jobs=jobs, output=output, problems=problems, echo=click.echo,
+                         label="replaying", quiet=as_json).counts
     if not as_json:
         click.echo(
             f"{counts['hands']} hand(s) replayed: {counts['bad']} paid differently from the "
@@ -160,6 +137,28 @@ def _replay(ledger: Any, hand: tuple[str, ...], as_json: bool, jobs: int,
         )
     if counts["bad"]:
         sys.exit(1)
+
+
+def _replay_some(ledger: Any, hand: tuple[str, ...], output: str, jobs: int,
+                 problems: bool) -> dict[str, int]:
+    """Replay the named hands and replace their rows in the replay tables."""
+    from replay.tables import write_results_rows
+
+    source = raw_hand_streams(ledger, hand)
+    counts = {"hands": 0, "bad": 0, "unverifiable": 0}
+
+    def rows() -> Iterator[dict[str, list[tuple]]]:
+        for table_rows, text, bad, unverifiable, _ in replayed(
+                source, jobs=jobs, output=output, problems=problems):
+            counts["hands"] += 1
+            counts["bad"] += bad
+            counts["unverifiable"] += unverifiable
+            if text is not None:
+                click.echo(text)
+            yield table_rows
+
+    write_results_rows(ledger.connection, rows(), hands=list(hand))
+    return counts
 
 
 @click.command()

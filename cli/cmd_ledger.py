@@ -121,10 +121,10 @@ def run(ctx: click.Context, directory: str, show_all: bool) -> None:
     except SystemExit:  # replay exits 1 on a payout difference; the audit below says it all
         pass
     from cli.cmd_series import balance_rows, balances_text
-    from cli.cmd_sessions import analyse, audit_text
+    from cli.cmd_sessions import audit_report, audit_text
 
-    result = analyse(obj)
-    click.echo(audit_text(result, result.findings))
+    books = audit_report(obj)  # the replay above has just audited: read, not replayed again
+    click.echo(audit_text(books, books.findings))
     click.echo(balances_text(*balance_rows(obj, None, money=False)))
     if report.errors:
         sys.exit(2)

@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
 from datetime import date as Date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 import click
 
-from cli import render
 from ledger import events as ev
 from ledger.errors import LedgerError, MalformedInput, NotFound
 
@@ -28,42 +26,20 @@ from ledger.errors import LedgerError, MalformedInput, NotFound
 ZERO_DECIMAL = frozenset({"JPY", "KRW", "ISK", "CLP", "VND", "XOF", "XAF", "UGX", "PYG"})
 
 
-@dataclass(frozen=True)
-class Analysis:
-    """The series books and the audit findings (all sessions) of one pass over the ledger."""
-
-    series: Any
-    findings: list[Any]
-
-
-def analyse(obj: Any, *, quiet: bool = False) -> Analysis:
-    """Replay every hand, fold the sessions, audit, rebuild the derived tables and views.
+def analyse(obj: Any, *, quiet: bool = False, jobs: int = 1) -> Any:
+    """Replay every hand, fold the sessions, audit, rebuild the derived tables and views
+    (:func:`cli.projecting.rebuild`); returns its :class:`cli.projecting.Projection`.
 
     Raises:
-        LedgerError: a hand the rules reject, or a database failure.
+        LedgerError: no ledger, a hand the rules reject, or a database failure.
     """
-    from ledger.audit import audit
-    from ledger.audit_load import load_series
-    from ledger.audit_sql import refresh
-    from replay.fold import replay_events
-    from replay.tables import SCHEMA, rows_for
+    from cli.projecting import rebuild
 
     _require(obj)
-    ledger = obj.ledger()
-    total = ledger.connection.execute(
-        "SELECT count(*) FROM events WHERE seq = 1 AND hand_id IS NOT NULL").fetchone()[0]
-    with render.progress("replaying and auditing", enabled=not quiet, total=total) as tick:
-        loaded = load_series(ledger, replay_events, tick=tick)
-    findings = audit(loaded.series)
-    rows: dict[str, list[tuple]] = {}
-    for ord_, replay in loaded.replays:
-        for table, new in rows_for(replay, ord_).items():
-            rows.setdefault(table, []).extend(new)
-    refresh(ledger, loaded.series, (SCHEMA, rows), findings, loaded.head)
-    return Analysis(loaded.series, findings)
+    return rebuild(obj.ledger(), jobs=jobs, quiet=quiet)
 
 
-def ensure_fresh(obj: Any, *, quiet: bool = False) -> None:
+def ensure_fresh(obj: Any, *, quiet: bool = False, jobs: int = 1) -> None:
     """Rebuild the derived tables and views unless they match the ledger's head.
 
     Raises:
@@ -73,7 +49,20 @@ def ensure_fresh(obj: Any, *, quiet: bool = False) -> None:
 
     _require(obj)
     if not is_fresh(obj.ledger().connection):
-        analyse(obj, quiet=quiet)
+        analyse(obj, quiet=quiet, jobs=jobs)
+
+
+def audit_report(obj: Any, *, quiet: bool = False, jobs: int = 1) -> Any:
+    """The audit as of the ledger's head (:class:`ledger.audit_sql.AuditReport`), read from
+    the derived tables, rebuilt first when the ledger moved since.
+
+    Raises:
+        LedgerError: what :func:`ensure_fresh` raises.
+    """
+    from ledger.audit_sql import read_audit
+
+    ensure_fresh(obj, quiet=quiet, jobs=jobs)
+    return read_audit(obj.ledger().connection)
 
 
 def _require(obj: Any) -> None:
@@ -303,37 +292,39 @@ def player_alias(obj: Any, name: str, other: str, session_name: str | None) -> N
 @click.option("--json", "as_json", is_flag=True,
               help='{"discrepancies": [{"kind", "session", "hand", "player", "expected", '
                    '"actual", "message"}], "incomplete_hands": [...] (when any)}')
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Processes replaying hands when the ledger moved since the last audit.")
 @click.pass_obj
-def audit(obj: Any, session_name: str | None, as_json: bool) -> None:
+def audit(obj: Any, session_name: str | None, as_json: bool, jobs: int) -> None:
     """Check the books: payouts, chip conservation, stack continuity, session balances,
     settlements and platform ledgers (import --ledger). Exit 0 when every chip adds up, 1 when
-    anything does not. Incomplete hands (a log cut mid-hand) are named, counted at net 0."""
-    result = analyse(obj, quiet=as_json)
-    if session_name is not None and session_name not in result.series.sessions:
+    anything does not. Incomplete hands (a log cut mid-hand) are named, counted at net 0.
+    Hands are replayed only when the ledger moved since the last audit or full replay."""
+    report = audit_report(obj, quiet=as_json, jobs=jobs)
+    if session_name is not None and session_name not in report.hands:
         raise NotFound(f"no session {session_name!r} in the ledger")
-    found = [d for d in result.findings if session_name is None or d.session == session_name]
+    found = [d for d in report.findings if session_name is None or d.session == session_name]
     if as_json:
         body: dict[str, Any] = {"discrepancies": [d.as_json() for d in found]}
-        if cut := incomplete_hands(result, session_name):
+        if cut := incomplete_hands(report, session_name):
             body["incomplete_hands"] = cut
         click.echo(json.dumps(body))
     else:
-        click.echo(audit_text(result, found, session_name))
+        click.echo(audit_text(report, found, session_name))
     if found:
         sys.exit(1)
 
 
-def audit_text(result: Analysis, found: list[Any], session_name: str | None = None) -> str:
-    """One line per finding, a line naming the incomplete hands, and a summary line."""
+def audit_text(report: Any, found: list[Any], session_name: str | None = None) -> str:
+    """One line per finding, a line naming the incomplete hands, and a summary line
+    (``report``: :class:`ledger.audit_sql.AuditReport`)."""
     lines = [f"{d.kind}: {d.message}" + _where(d) for d in found]
-    cut = incomplete_hands(result, session_name)
+    cut = incomplete_hands(report, session_name)
     if cut:
         lines.append(f"{len(cut)} incomplete hand(s), the log stopping before their end, "
                      f"counted with every chip returned: {', '.join(cut)}")
-    books = [b for k, b in result.series.sessions.items()
-             if k is not None and session_name in (None, k)]
-    hands = sum(len(b.hands) for k, b in result.series.sessions.items()
-                if session_name in (None, k))
+    books = [k for k in report.hands if k is not None and session_name in (None, k)]
+    hands = sum(n for k, n in report.hands.items() if session_name in (None, k))
     scope = f"{hands} hand(s) in {len(books)} session(s)"
     if not found:
         lines.append(f"audit clean: {scope}; every chip adds up")
@@ -347,12 +338,11 @@ def audit_text(result: Analysis, found: list[Any], session_name: str | None = No
     return "\n".join(lines)
 
 
-def incomplete_hands(result: Analysis, session_name: str | None = None) -> list[str]:
+def incomplete_hands(report: Any, session_name: str | None = None) -> list[str]:
     """Hands whose log stops before their end (a PokerNow export cut mid-hand). The engine
     settles them like a void, every contribution back (replay notes it), so the books and the
     audit count them at net 0: never a discrepancy, but named so the nets are read with care."""
-    return [h.hand for h in result.series.hands
-            if h.status == "incomplete" and session_name in (None, h.session)]
+    return [hand for hand, session in report.incomplete if session_name in (None, session)]
 
 
 def _where(d: Any) -> str:

@@ -23,9 +23,10 @@ from ledger.events import AnyEvent, parse_event
 _WINDOW = 50_000  # ledger positions per query
 _EVENTS = TypeAdapter(list[AnyEvent])
 
-#: ``(hand id, session, events)`` in ledger order, the events as their stored JSON payloads
-#: joined by commas (the inside of a JSON array: :func:`parse_events` reads it in one call).
-RawHand = tuple[str, str | None, str]
+#: ``(hand id, session, events, position)`` in ledger order, the events as their stored JSON
+#: payloads joined by commas (the inside of a JSON array: :func:`parse_events` reads it in one
+#: call), ``position`` the ledger position of the hand's first row.
+RawHand = tuple[str, str | None, str, int]
 
 
 def parse_events(body: str) -> list[Any]:
@@ -58,7 +59,7 @@ def hand_streams(ledger: Any, only: Sequence[str] = ()) -> Iterator[tuple[str, s
             events, session = load_hand(ledger, hand)
             yield hand, session, events
         return
-    for hand, session, body in raw_hand_streams(ledger):
+    for hand, session, body, _ in raw_hand_streams(ledger):
         yield hand, session, parse_events(body)
 
 
@@ -87,33 +88,34 @@ def raw_hand_streams(ledger: Any, only: Sequence[str] = ()) -> Iterator[RawHand]
     cut: list[Any] | None = None  # the window's last hand: it may go on in the next window
     for low in range(0, last, _WINDOW):
         rows = con.execute(
-            "SELECT hand_id, arg_min(session, position), string_agg(payload, ',' ORDER BY seq)"
-            " FROM events WHERE position > $1 AND position <= $2 AND hand_id IS NOT NULL"
+            "SELECT hand_id, arg_min(session, position), string_agg(payload, ',' ORDER BY seq),"
+            " min(position) FROM events"
+            " WHERE position > $1 AND position <= $2 AND hand_id IS NOT NULL"
             " GROUP BY hand_id ORDER BY min(position)",
             [low, low + _WINDOW],
         ).fetchall()
-        for hand, session, body in rows:
+        for hand, session, body, position in rows:
             if cut is not None and cut[0] == hand:
                 cut[2] += "," + body
                 continue
             if cut is not None:
-                yield cut[0], cut[1], cut[2]
+                yield cut[0], cut[1], cut[2], cut[3]
                 cut = None
             if hand in scattered:
                 if hand not in done:  # its first row: read it whole
                     done.add(hand)
                     yield _whole(ledger, hand)
                 continue
-            cut = [hand, session, body]
+            cut = [hand, session, body, position]
     if cut is not None:
-        yield cut[0], cut[1], cut[2]
+        yield cut[0], cut[1], cut[2], cut[3]
 
 
 def _whole(ledger: Any, hand: str) -> RawHand:
     rows = ledger.read(hand)
     if not rows or rows[0].hand_id is None:
         raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
-    return hand, rows[0].session, ",".join(r.payload for r in rows)
+    return hand, rows[0].session, ",".join(r.payload for r in rows), rows[0].position
 
 
 def load_hand(ledger: Any, hand: str) -> tuple[list, str | None]:

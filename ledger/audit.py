@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger.audit_settle import fewest_transfers
-from ledger.sessions import Series, SessionBook
+from ledger.sessions import HandFacts, Series, SessionBook
 
 KINDS = ("payout", "chip_conservation", "stack_continuity", "session_balance", "settlement",
          "ledger_mismatch")
@@ -71,42 +71,55 @@ def _books(series: Series) -> list[SessionBook]:
 def payout(series: Series) -> list[Discrepancy]:
     """Recorded payouts that differ from the engine's awards (from the replay, per player;
     ``player`` None for an unverifiable hand whose table total is wrong)."""
-    out = []
-    for h in series.hands:
-        for f in h.payouts:
-            out.append(Discrepancy("payout", h.session, h.hand, None if f.player == "*"
-                                   else f.player, f.recomputed, f.recorded, f.message))
-    return out
+    return [d for h in series.hands for d in hand_payout(h)]
+
+
+def hand_payout(h: HandFacts) -> list[Discrepancy]:
+    """:func:`payout` for one hand."""
+    return [Discrepancy("payout", h.session, h.hand, None if f.player == "*" else f.player,
+                        f.recomputed, f.recorded, f.message) for f in h.payouts]
 
 
 def chip_conservation(series: Series) -> list[Discrepancy]:
     """Per hand: contributions + carried-in = awards + returned + carried (verifiable hands);
     per session: chips carried out of a hand come into the session's next hand."""
-    out = []
-    for h in series.hands:
-        if h.pot_out is not None and h.pot_out != h.pot_in:
-            out.append(Discrepancy(
-                "chip_conservation", h.session, h.hand, None, h.pot_in, h.pot_out,
-                f"hand {h.hand}: {h.pot_in} chips went in (carried-in included) but awards, "
-                f"returns and carried chips come to {h.pot_out} ({h.pot_out - h.pot_in:+d})"))
+    out = [d for h in series.hands for d in hand_conservation(h)]
     for book in _books(series):
-        if book.name is None:
-            continue
-        pending, source = 0, None
-        for h in book.hands:
-            if h.carried_in != pending:
-                where = f"hand {source} carried {pending} chips" if source else "no hand " \
-                    "carried chips"
-                out.append(Discrepancy(
-                    "chip_conservation", book.name, h.hand, None, pending, h.carried_in,
-                    f"hand {h.hand} brings in {h.carried_in} carried chips but {where} into it "
-                    f"({h.carried_in - pending:+d})"))
-            pending, source = h.carried, h.hand
-        if book.closed and pending:
+        out.extend(carried_chips(book))
+    return out
+
+
+def hand_conservation(h: HandFacts) -> list[Discrepancy]:
+    """The per-hand part of :func:`chip_conservation`."""
+    if h.pot_out is None or h.pot_out == h.pot_in:
+        return []
+    return [Discrepancy(
+        "chip_conservation", h.session, h.hand, None, h.pot_in, h.pot_out,
+        f"hand {h.hand}: {h.pot_in} chips went in (carried-in included) but awards, "
+        f"returns and carried chips come to {h.pot_out} ({h.pot_out - h.pot_in:+d})")]
+
+
+def carried_chips(book: SessionBook) -> list[Discrepancy]:
+    """The per-session part of :func:`chip_conservation`: chips carried out of a hand come
+    into the session's next hand, and none are left when the session closes."""
+    out: list[Discrepancy] = []
+    if book.name is None:
+        return out
+    pending, source = 0, None
+    for h in book.hands:
+        if h.carried_in != pending:
+            where = f"hand {source} carried {pending} chips" if source else "no hand " \
+                "carried chips"
             out.append(Discrepancy(
-                "chip_conservation", book.name, source, None, pending, 0,
-                f"hand {source} carried {pending} chips out but the session closed without a "
-                f"hand that brings them in ({-pending:+d})"))
+                "chip_conservation", book.name, h.hand, None, pending, h.carried_in,
+                f"hand {h.hand} brings in {h.carried_in} carried chips but {where} into it "
+                f"({h.carried_in - pending:+d})"))
+        pending, source = h.carried, h.hand
+    if book.closed and pending:
+        out.append(Discrepancy(
+            "chip_conservation", book.name, source, None, pending, 0,
+            f"hand {source} carried {pending} chips out but the session closed without a "
+            f"hand that brings them in ({-pending:+d})"))
     return out
 
 

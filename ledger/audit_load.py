@@ -1,63 +1,46 @@
-"""Read the ledger into the series books (:mod:`ledger.sessions`) in one ordered pass.
+"""What the streaming audit reads of the ledger before the hands: the session rows and where
+each session ends (:class:`ledger.audit_stream.StreamAudit`).
 
-:func:`load_series` walks every stored row in position order, groups the hand streams, keeps
-the session rows, replays each hand with the function it is given (normally
-:func:`replay.fold.replay_events`; injected so that the ledger package does not import the
-replayer) and folds everything with :func:`ledger.sessions.build_series`. Hands are numbered
-``ord`` 1, 2, … in ledger order (the order of their first row), as in the derived tables.
+Hands themselves are streamed and replayed by the caller (``cli``), which owns the replayer;
+the ledger package does not import it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from ledger.errors import LedgerError
-from ledger.sessions import Series, SessionRow, build_series, hand_facts
-
-#: ``replay(events, session=...) -> HandReplay``
-Replayer = Callable[..., Any]
+from ledger.events import parse_event
+from ledger.sessions import SessionRow
 
 
-@dataclass(frozen=True)
-class Loaded:
-    """The series books and the replayed hands ``(ord, HandReplay)`` in ledger order."""
-
-    series: Series
-    replays: list[tuple[int, Any]]
-    head: int
-
-
-def load_series(ledger: Any, replay: Replayer, *, tick: Callable[[], None] | None = None
-                ) -> Loaded:
-    """Replay every hand of ``ledger`` and fold the sessions (see the module doc). ``tick`` is
-    called once per hand replayed (a progress bar).
+def session_rows(ledger: Any) -> list[SessionRow]:
+    """Every stored session event (rows of no hand) in ledger order, typed.
 
     Raises:
-        LedgerError: a stored event that does not parse, or a hand the rules reject (located
-            at the hand).
+        MalformedEvent: a stored payload that does not parse (located at its stream).
     """
-    streams: dict[str, tuple[int, str | None, list[Any]]] = {}
-    rows: list[SessionRow] = []
-    head = 0
-    for row in ledger.stored():
-        head = row.position
-        if row.hand_id is None:
-            rows.append(SessionRow(row.position, row.session or "", row.event))
-            continue
-        entry = streams.get(row.hand_id)
-        if entry is None:
-            entry = streams[row.hand_id] = (row.position, row.session, [])
-        entry[2].append(row.event)
-    replays, facts = [], []
-    for ord_, (hand, (position, session, events)) in enumerate(streams.items(), 1):
+    rows = ledger.connection.execute(
+        "SELECT position, stream, session, payload FROM events WHERE hand_id IS NULL"
+        " ORDER BY position").fetchall()
+    out = []
+    for position, stream, session, payload in rows:
         try:
-            replayed = replay(events, session=session)
+            event = parse_event(payload)
         except LedgerError as exc:
-            raise exc.located(hand=hand) from None
-        replays.append((ord_, replayed))
-        facts.append(hand_facts(replayed, ord=ord_, position=position, unit=events[0].unit))
-        if tick is not None:
-            tick()
-    return Loaded(build_series(rows, facts), replays, head)
+            raise exc.located(action=f"{stream} position {position}") from None
+        out.append(SessionRow(position, session or "", event))
+    return out
+
+
+def session_ends(ledger: Any) -> dict[str | None, int]:
+    """``{session: last ledger position}`` over its session rows and its hands' rows (key
+    None: hands of no session)."""
+    return dict(ledger.connection.execute(
+        "SELECT session, max(position) FROM events GROUP BY session").fetchall())
+
+
+def head(ledger: Any) -> int:
+    """The ledger's last position (0 when empty)."""
+    return int(ledger.connection.execute(
+        "SELECT coalesce(max(position), 0) FROM events").fetchone()[0])

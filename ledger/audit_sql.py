@@ -1,6 +1,7 @@
 """The DuckDB side of the audit: derived tables, the SQL views users query, read-only SQL.
 
-Derived tables (rebuilt whole by :func:`refresh`, never a source of truth):
+Derived tables (rebuilt whole by one streaming pass over the ledger, ``cli.projecting``;
+never a source of truth):
 
 * the replay tables of :mod:`replay.tables` — ``hands``, ``pots``, ``results``,
   ``discrepancies`` (the replay's payout differences) — written here with DuckDB's appender;
@@ -11,8 +12,8 @@ Derived tables (rebuilt whole by :func:`refresh`, never a source of truth):
 * ``player_names(alias, player)`` — the resolved ``player alias`` map;
 * ``player_nicknames(player, nickname)`` — the latest PokerNow name of a player known by his
   PokerNow id (:func:`ledger.sessions.platform_nicknames`);
-* ``audit_discrepancies(kind, session, hand_id, player, expected, actual, diff, message)`` —
-  every audit finding;
+* ``audit_discrepancies(kind, session, hand_id, player, expected, actual, diff, message, seq)``
+  — every audit finding, ``seq`` its place in the audit's order (1, 2, …);
 * ``derived_state(key, value)`` — the ledger head they were built from (:func:`is_fresh`).
 
 Views (:data:`VIEWS`, ``CREATE OR REPLACE VIEW``; documented with examples in docs/SQL.md):
@@ -24,16 +25,18 @@ Every DuckDB error is translated into :class:`ledger.errors.LedgerError` here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import duckdb
 
+from ledger.audit import Discrepancy
 from ledger.errors import LedgerError
 from ledger.sessions import Series
 
 #: Bump when a derived table or view changes shape: forces a rebuild.
-DERIVED_VERSION = "2"
+DERIVED_VERSION = "3"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
@@ -45,7 +48,7 @@ CREATE TABLE IF NOT EXISTS session_players (session VARCHAR, player VARCHAR, buy
 CREATE TABLE IF NOT EXISTS player_names (alias VARCHAR, player VARCHAR);
 CREATE TABLE IF NOT EXISTS player_nicknames (player VARCHAR, nickname VARCHAR);
 CREATE TABLE IF NOT EXISTS audit_discrepancies (kind VARCHAR, session VARCHAR, hand_id VARCHAR,
-    player VARCHAR, expected BIGINT, actual BIGINT, diff BIGINT, message VARCHAR);
+    player VARCHAR, expected BIGINT, actual BIGINT, diff BIGINT, message VARCHAR, seq BIGINT);
 CREATE TABLE IF NOT EXISTS derived_state (key VARCHAR PRIMARY KEY, value VARCHAR);
 """
 
@@ -90,7 +93,6 @@ SELECT player, count(session) AS sessions, sum(hands) AS hands, sum(net) AS net,
 FROM player_session_results GROUP BY player ORDER BY net DESC, player""",
 }
 
-_REPLAY_TABLES = ("hands", "pots", "results", "discrepancies")
 _MINE = ("session_book", "session_players", "player_names", "player_nicknames",
          "audit_discrepancies")
 
@@ -116,30 +118,26 @@ def is_fresh(con: Any) -> bool:
         raise LedgerError(f"cannot read the derived tables: {e}") from e
 
 
-def refresh(ledger: Any, series: Series, replay_tables: tuple[str, Mapping[str, Sequence[tuple]]],
-            findings: Iterable[Any], head: int) -> None:
-    """Rebuild every derived table and view in one transaction.
+def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> None:
+    """Rebuild the session tables, the audit's findings and the views in one transaction and
+    record ``head``, the ledger position they were computed from (the replay tables of
+    :mod:`replay.tables` are written just before, by the same pass).
 
-    ``replay_tables``: the DDL of ``hands``/``pots``/``results``/``discrepancies`` and their
-    rows in column order (:data:`replay.tables.SCHEMA`, :func:`replay.tables.rows_for`; passed
-    in so that the ledger package does not import the replayer); ``findings``: the audit's
-    discrepancies; ``head``: the ledger position they were computed from.
+    ``findings``: the audit's discrepancies in its order (:func:`ledger.audit.audit`).
 
     Raises:
         LedgerError: the ledger is read-only or the database fails (nothing is changed).
     """
-    replay_schema, replay_rows = replay_tables
-    tables = dict(replay_rows)
-    tables.update(_session_rows(series))
+    tables = _session_rows(series)
     tables["audit_discrepancies"] = [
-        (d.kind, d.session, d.hand, d.player, d.expected, d.actual, d.diff, d.message)
-        for d in findings]
+        (d.kind, d.session, d.hand, d.player, d.expected, d.actual, d.diff, d.message, i)
+        for i, d in enumerate(findings, 1)]
     with ledger.transaction() as con:
         try:
-            con.execute(replay_schema)
+            for name in _MINE:  # an older shape: dropped and made again
+                con.execute(f"DROP TABLE IF EXISTS {name}")
             con.execute(TABLES)
-            for name in _REPLAY_TABLES + _MINE:
-                con.execute(f"DELETE FROM {name}")
+            for name in _MINE:
                 rows = tables.get(name) or []
                 if rows:
                     appender = con.appender(name)
@@ -152,6 +150,40 @@ def refresh(ledger: Any, series: Series, replay_tables: tuple[str, Mapping[str, 
                         [DERIVED_VERSION, str(head)])
         except duckdb.Error as e:
             raise LedgerError(f"cannot write the derived tables: {e}") from e
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """The audit as the derived tables hold it: ``findings`` in the audit's order
+    (:class:`ledger.audit.Discrepancy`), ``hands`` per session in ledger order (key None:
+    hands of no session), ``incomplete`` the hands whose log stops before their end, as
+    ``(hand, session)``."""
+
+    findings: list[Discrepancy]
+    hands: dict[str | None, int]
+    incomplete: list[tuple[str, str | None]]
+
+
+def read_audit(con: Any) -> AuditReport:
+    """The :class:`AuditReport` of fresh derived tables (:func:`is_fresh`).
+
+    Raises:
+        LedgerError: the derived tables cannot be read.
+    """
+    try:
+        findings = [Discrepancy(*row) for row in con.execute(
+            "SELECT kind, session, hand_id, player, expected, actual, message"
+            " FROM audit_discrepancies ORDER BY seq").fetchall()]
+        counts = dict(con.execute(
+            "SELECT session, count(*) FROM hands GROUP BY session").fetchall())
+        hands = {name: counts.get(name, 0) for (name,) in con.execute(
+            "SELECT session FROM session_book ORDER BY ord").fetchall()}
+        incomplete = con.execute(
+            "SELECT hand_id, session FROM hands WHERE status = 'incomplete' ORDER BY ord"
+        ).fetchall()
+    except duckdb.Error as e:
+        raise LedgerError(f"cannot read the derived tables: {e}") from e
+    return AuditReport(findings, hands, [tuple(r) for r in incomplete])
 
 
 def _session_rows(series: Series) -> dict[str, list[tuple]]:

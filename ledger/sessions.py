@@ -31,6 +31,7 @@ int in minor units of the session's currency (``decimals`` places).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -222,7 +223,8 @@ class PlayerBook:
 @dataclass
 class SessionBook:
     """One session (``name`` None: hands that belong to no session). ``opened`` is the
-    ``session_opened`` event; only an opened session is followed chip by chip."""
+    ``session_opened`` event; only an opened session is followed chip by chip. ``hand_count``
+    counts its hands even when a streaming audit has dropped ``hands`` (:class:`SeriesFold`)."""
 
     name: str | None
     first: int
@@ -237,6 +239,7 @@ class SessionBook:
     cash_outs: list[CashOutCheck] = field(default_factory=list)
     payments: list[tuple[str, str, int]] = field(default_factory=list)
     statement: Statement | None = None
+    hand_count: int = 0
 
     @property
     def followed(self) -> bool:
@@ -317,40 +320,102 @@ def resolve_aliases(events: Iterable[Any]) -> dict[str, str]:
 
 
 def build_series(rows: Iterable[SessionRow], hands: Iterable[HandFacts]) -> Series:
-    """Fold session rows and hands (each in ledger order) into a :class:`Series`."""
-    rows, hands = list(rows), list(hands)
-    aliases = resolve_aliases(r.event for r in rows if r.event.type == "player_alias")
-    nicknames = platform_nicknames(rows, hands, aliases)
+    """Fold session rows and hands into a :class:`Series`, every book kept whole (hands,
+    start and cash-out checks): the batch form of :class:`SeriesFold`."""
+    fold = SeriesFold(rows)
+    for h in sorted(hands, key=lambda h: h.position):
+        fold.add(h)
+    return fold.finish()
 
-    def names(p: str) -> str:
-        return aliases.get(p, p)
 
-    hands = [h.renamed(names) if aliases else h for h in hands]
-    timeline: list[tuple[int, Any]] = [(r.position, r) for r in rows]
-    timeline += [(h.position, h) for h in hands]
-    timeline.sort(key=lambda item: item[0])
-    books: dict[str | None, SessionBook] = {}
-    for position, item in timeline:
-        name = item.session
-        book = books.get(name)
+class SeriesFold:
+    """Session rows and hand facts folded into session books in ledger order, one hand at a
+    time (:meth:`add`), so that a million hands never sit in memory together.
+
+    ``rows``: every session row of the ledger (few, read first; aliases are resolved from
+    them up front). ``ends``: the last ledger position of each session's rows and hands; a
+    book is complete once the fold has passed its end, and ``on_close(book)`` is then called
+    once (at :meth:`finish` for books without an end, the book of no session among them).
+    The callback may drop the book's hands and checks to free memory; without ``ends``
+    nothing closes before :meth:`finish` and every book is kept whole.
+    """
+
+    def __init__(self, rows: Iterable[SessionRow], *, ends: Mapping[str | None, int] | None = None,
+                 on_close: Callable[[SessionBook], None] | None = None) -> None:
+        self._rows = sorted(rows, key=lambda r: r.position)
+        self._next = 0
+        self._ends = dict(ends or {})
+        self._on_close = on_close
+        self._closing: list[tuple[int, int, str | None]] = []  # heap of (end, order, name)
+        self.aliases = resolve_aliases(r.event for r in self._rows
+                                       if r.event.type == "player_alias")
+        self.books: dict[str | None, SessionBook] = {}
+        self.hands: list[HandFacts] = []
+        self.seated: dict[str | None, set[str]] = {}  # names at the table, before aliases
+        self._closed: set[str | None] = set()
+
+    def names(self, player: str) -> str:
+        """The series name of ``player`` (aliases followed)."""
+        return self.aliases.get(player, player)
+
+    def add(self, hand: HandFacts, *, keep: bool = True) -> HandFacts:
+        """Fold one hand (after every session row before it); returns it under series names.
+        ``keep`` False: the series does not keep it in :attr:`Series.hands`."""
+        self._rows_before(hand.position)
+        self.seated.setdefault(hand.session, set()).update(hand.starting)
+        if self.aliases:
+            hand = hand.renamed(self.names)
+        _hand(self._book(hand.session, hand.position), hand)
+        if keep:
+            self.hands.append(hand)
+        self._close_through(hand.position)
+        return hand
+
+    def finish(self) -> Series:
+        """Fold the remaining session rows, close every open book and return the series."""
+        self._rows_before(None)
+        for name, book in self.books.items():
+            if name not in self._closed:
+                self._close(book)
+        nicknames = platform_nicknames(self._rows, self.seated, self.aliases)
+        return Series(self.books, self.hands, self.aliases, nicknames=nicknames)
+
+    def _book(self, name: str | None, position: int) -> SessionBook:
+        book = self.books.get(name)
         if book is None:
-            book = books[name] = SessionBook(name, position)
-        if isinstance(item, SessionRow):
-            _session_event(book, item.event, position, names)
-        else:
-            _hand(book, item)
-    return Series(books, hands, aliases, nicknames=nicknames)
+            book = self.books[name] = SessionBook(name, position)
+            end = self._ends.get(name)
+            if end is not None and self._on_close is not None:
+                heapq.heappush(self._closing, (end, len(self.books), name))
+        return book
+
+    def _rows_before(self, position: int | None) -> None:
+        rows = self._rows
+        while self._next < len(rows) and (position is None or rows[self._next].position
+                                          < position):
+            r = rows[self._next]
+            self._next += 1
+            _session_event(self._book(r.session, r.position), r.event, r.position, self.names)
+            self._close_through(r.position)
+
+    def _close_through(self, position: int) -> None:
+        while self._closing and self._closing[0][0] <= position:
+            _, _, name = heapq.heappop(self._closing)
+            self._close(self.books[name])
+
+    def _close(self, book: SessionBook) -> None:
+        self._closed.add(book.name)
+        if self._on_close is not None:
+            self._on_close(book)
 
 
-def platform_nicknames(rows: list[SessionRow], hands: list[HandFacts],
+def platform_nicknames(rows: list[SessionRow], seated: Mapping[str | None, set[str]],
                        aliases: Mapping[str, str]) -> dict[str, str]:
     """``{player: nickname}`` for players known by a platform id: the latest name a PokerNow
     import gave the id (``player_alias`` in a session opened from a PokerNow log), when the id
     sat at that session's tables, is still its own series name (no ``player alias`` made it
-    someone else) and the name never sat at any table (so it is a nickname, not a player)."""
-    seated: dict[str | None, set[str]] = {}
-    for h in hands:  # the names at the table, before aliases
-        seated.setdefault(h.session, set()).update(h.starting)
+    someone else) and the name never sat at any table (so it is a nickname, not a player).
+    ``seated``: per session, the names at its tables before aliases."""
     anywhere = set().union(*seated.values())
     platform = {r.session for r in rows if r.event.type == "session_opened"
                 and r.event.source.get("format") == "pokernow"}
@@ -420,6 +485,7 @@ def _hand(book: SessionBook, h: HandFacts) -> None:
     if not book.hands and book.opened is None:
         book.chip_value_minor, book.currency, book.decimals = h.unit
     book.hands.append(h)
+    book.hand_count += 1
     for p, start in h.starting.items():
         pb = book.player(p, h.position)
         if book.followed:

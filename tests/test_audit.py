@@ -3,8 +3,9 @@ through the real importer and replayer, and settling up (ledger.audit_settle).""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -23,7 +24,7 @@ from ledger.audit import (
     stack_continuity,
 )
 from ledger.audit_settle import EXACT_LIMIT, fewest_transfers, greedy_transfers
-from ledger.sessions import PayoutFinding, build_series
+from ledger.sessions import PayoutFinding, Series, build_series, hand_facts
 from tests.test_sessions import OPEN, hand, rows
 
 
@@ -143,11 +144,31 @@ def test_audit_orders_filters_and_has_every_kind() -> None:
 # ------------------------------------------------------------------ the generated series
 
 
+@dataclass
+class _Loaded:
+    series: Series
+    ledger: Any
+
+
+def batch_series(ledger: Any) -> Series:
+    """The books of ``ledger`` the simple way: every hand replayed and kept, then folded."""
+    from cli.loading import hand_streams
+    from ledger.audit_load import session_rows
+    from replay.fold import replay_events
+
+    facts, positions = [], {}
+    for row in ledger.stored():
+        positions.setdefault(row.hand_id, row.position)
+    for ord_, (hand, session, events) in enumerate(hand_streams(ledger), 1):
+        replayed = replay_events(events, session=session)
+        facts.append(hand_facts(replayed, ord=ord_, position=positions[hand],
+                                unit=events[0].unit))
+    return build_series(session_rows(ledger), facts)
+
+
 def _load(tmp: Path, *, plant: bool):  # noqa: ANN202
     from cli.importing import import_paths
-    from ledger.audit_load import load_series
     from ledger.store import Ledger
-    from replay.fold import replay_events
     from replay.series import generate_series, write_series
 
     series = generate_series(sessions=4, hands=40, seed=11, plant_errors=plant)
@@ -155,7 +176,7 @@ def _load(tmp: Path, *, plant: bool):  # noqa: ANN202
     ledger = Ledger.memory()
     report = import_paths(ledger, paths, strict=True, session=None, pn_ledger=None)
     assert not report.errors and report.imported == 160
-    return series, load_series(ledger, replay_events)
+    return series, _Loaded(batch_series(ledger), ledger)
 
 
 def test_generated_series_is_clean_and_sums_to_zero(tmp_path: Path) -> None:
@@ -178,7 +199,11 @@ def test_planted_series_lists_exactly_the_planted_errors_once(tmp_path: Path) ->
     got = [(d.kind, d.session, d.hand, d.player) for d in found]
     assert sorted(got) == sorted(want) and len(got) == len(set(got)) == 5
     misdeal = next(p for p in generated.planted if p.kind == "payout")
-    replayed = dict((r.hand, r) for _, r in loaded.replays)[misdeal.hand]
+    from cli.loading import load_hand
+    from replay.fold import replay_events
+
+    events, session = load_hand(loaded.ledger, misdeal.hand)
+    replayed = replay_events(events, session=session)
     assert len(replayed.result.pots) >= 2  # it was a side pot
     diffs = {d.kind: d.diff for d in found if d.kind != "payout"}
     assert diffs == {"stack_continuity": 20, "session_balance": -7, "settlement": 100}
