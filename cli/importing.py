@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.errors import LedgerError, MalformedInput
+from ledger.jsonl import gc_paused
 from replay import carry
 
 HAND_SUFFIXES = (".phh", ".phhs", ".jsonl")
@@ -67,7 +68,8 @@ def import_paths(
 
     with progress("importing", total=len(files)) as tick:
         for path in files:
-            _import_file(ledger, path, report, strict=strict, session=session)
+            with gc_paused():  # see ledger.jsonl.gc_paused; the file's objects are freed after
+                _import_file(ledger, path, report, strict=strict, session=session)
             tick()
     if pn_ledger is not None:
         from cli.importing_pokernow import import_statement
@@ -184,46 +186,72 @@ def _read_phh(path: Path, session: str | None) -> tuple[list[tuple], list[Ledger
 
 
 def _read_jsonl(path: Path, session: str | None) -> tuple[list[tuple], list[LedgerError]]:
-    import hashlib
+    """The batches (``Ledger.append_many`` items, in file order) and errors of one JSON-lines
+    file: every hand checked by the engine, sessions cut at the hands between their rows
+    (:func:`_session_segments`). Source keys are ``jsonl:<sha256 of the stream's events>``.
 
+    Raises:
+        OSError: the file cannot be read.
+    """
     from ledger.jsonl import read_jsonl
     from replay.build import check_events
 
     parsed = read_jsonl(path)
     errors: list[LedgerError] = list(parsed.errors)
     placed: list[tuple[int, tuple]] = []  # (first line, batch): appended in file order
+    starts = sorted(h.line for h in parsed.hands)
+    digest = _Digests()
     for stream in parsed.sessions + parsed.hands:
         events = stream.events
-        lines = [row.line for row in stream.rows]
         try:
             if stream.kind == "hand":
-                check_events(events, file=str(path), lines=lines)
+                check_events(events, file=str(path), lines=[row.line for row in stream.rows])
                 events = _with_session(events, session)
         except LedgerError as exc:
             errors.append(exc)
             continue
-        digest = hashlib.sha256(
-            "\n".join(e.model_dump_json() for e in events).encode()
-        ).hexdigest()
+        key = digest(events)
         if stream.kind == "hand":
             placed.append((stream.line, (stream.id, events, stream.id,
-                                         session or events[0].session, f"jsonl:{digest}")))
+                                         session or events[0].session, f"jsonl:{key}")))
         else:
             name = stream.id.split(":", 1)[-1]
-            placed.extend(_session_segments(stream.rows, parsed.hands, name, digest))
+            placed.extend(_session_segments(stream.rows, starts, name, key))
     placed.sort(key=lambda item: item[0])
     return [batch for _, batch in placed], errors
 
 
-def _session_segments(rows: Sequence[Any], hands: Sequence[Any], name: str,
+class _Digests:
+    """``sha256("\\n".join(e.model_dump_json() for e in events))`` (hex) of a stream, the
+    stream's source key; each event's JSON is made once per distinct event object (the reader
+    gives equal event texts one shared frozen event). Only for the events of one read: the
+    memo is keyed by ``id``, valid while those events live."""
+
+    def __init__(self) -> None:
+        self.texts: dict[int, bytes] = {}
+
+    def __call__(self, events: Sequence[Any]) -> str:
+        import hashlib
+
+        texts = self.texts
+        parts = []
+        for event in events:
+            text = texts.get(id(event))
+            if text is None:
+                text = texts[id(event)] = type(event).__pydantic_serializer__.to_json(event)
+            parts.append(text)
+        return hashlib.sha256(b"\n".join(parts)).hexdigest()
+
+
+def _session_segments(rows: Sequence[Any], starts: Sequence[int], name: str,
                       digest: str) -> list[tuple[int, tuple]]:
     """A session stream's rows cut at every hand that starts between them, so that a rebuy
     or cash-out lands between the same hands in the ledger as in the file (issue 5: table
-    stakes, the books are folded in ledger order). One batch (source key ``jsonl:<digest>``)
-    when no hand interrupts the stream, else ``jsonl:<digest>:<k>`` for the k-th piece."""
+    stakes, the books are folded in ledger order). ``starts``: the first lines of the file's
+    hands, sorted. One batch (source key ``jsonl:<digest>``) when no hand interrupts the
+    stream, else ``jsonl:<digest>:<k>`` for the k-th piece."""
     import bisect
 
-    starts = sorted(h.line for h in hands)
     pieces: list[list[Any]] = []
     last = None
     for row in rows:

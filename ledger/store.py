@@ -56,7 +56,9 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)",
 )
 _PAGE = 10_000  # rows per query when streaming
-_FLUSH = 100_000  # rows per appender flush
+_FLUSH = 100_000  # rows per appender flush / per bulk INSERT
+_BULK = 5_000  # from this many rows on, insert columns (numpy arrays) instead of the appender
+_INT_COLUMNS = frozenset({0, 4, 6})  # position, seq, schema_version
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,47 @@ def _gc_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def _insert(con: duckdb.DuckDBPyConnection, rows: list[Row]) -> None:
+    """Insert ``rows`` (the ``events`` column order) into ``events`` inside the caller's
+    transaction, ``_FLUSH`` rows at a time. Many rows go in as columns (numpy arrays read by
+    one ``INSERT … SELECT``: about 3x faster than the appender, which converts every value
+    through Python); a few through the appender (no numpy import for a small append).
+
+    Raises:
+        duckdb.Error: a constraint or conversion failure (the caller translates it).
+    """
+    if len(rows) < _BULK:
+        appender = con.appender("events")
+        for start in range(0, len(rows), _FLUSH):
+            appender.append_rows(rows[start : start + _FLUSH])
+            appender.flush()
+        return
+    import numpy as np
+
+    names = [c.strip() for c in COLUMNS.split(",")]
+    for start in range(0, len(rows), _FLUSH):
+        columns = list(zip(*rows[start : start + _FLUSH], strict=True))
+        arrays = {
+            name: (np.array(col, dtype=np.int64) if i in _INT_COLUMNS
+                   else _timestamps(np, col) if name == "recorded_at"
+                   else np.array(col, dtype=object))
+            for i, (name, col) in enumerate(zip(names, columns, strict=True))
+        }
+        con.register("_appended_rows", arrays)
+        try:
+            con.execute(f"INSERT INTO events ({COLUMNS}) SELECT {COLUMNS} FROM _appended_rows")
+        finally:
+            con.unregister("_appended_rows")
+
+
+def _timestamps(np: Any, values: tuple[datetime, ...]) -> Any:
+    """``values`` (naive datetimes) as a ``datetime64[us]`` array; an append stamps every row
+    with the same moment, converted once (converting each is most of the array building)."""
+    if values.count(values[0]) == len(values):
+        return np.full(len(values), np.datetime64(values[0], "us"))
+    return np.array(values, dtype="datetime64[us]")
 
 
 class Ledger:
@@ -279,10 +322,7 @@ class Ledger:
                 position, prev = new[-1][0], new[-1][11]
                 tails[b.stream] = (new[-1][4], b.session)
             if rows:
-                appender = con.appender("events")
-                for start in range(0, len(rows), _FLUSH):
-                    appender.append_rows(rows[start : start + _FLUSH])
-                    appender.flush()
+                _insert(con, rows)
                 con.execute(
                     "UPDATE meta SET value = CASE key WHEN 'head_position' THEN $1 ELSE $2 END"
                     " WHERE key IN ('head_position', 'head_hash')",
