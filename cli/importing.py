@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ledger.errors import LedgerError, MalformedInput
+from pydantic import ValidationError
+
+from ledger.errors import LedgerError, MalformedEvent, MalformedInput
 from ledger.jsonl import gc_paused
 from replay import carry
 
@@ -87,6 +89,9 @@ def _import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
     except LedgerError as exc:
         report.errors.append(str(exc.located(file=str(path))))
         return
+    except ValidationError as exc:  # a value the event models refuse (a stack beyond MAX_CHIPS)
+        report.errors.append(str(invalid_value(exc).located(file=str(path))))
+        return
     batches, clashes = _drop_known_hands(ledger, batches)
     errors = [e.located(file=str(path)) for e in errors + clashes]
     report.errors.extend(str(e) for e in errors)
@@ -104,6 +109,14 @@ def _import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
             report.imported += 1
         elif batch[1]:
             report.known += 1
+
+
+def invalid_value(exc: ValidationError) -> MalformedEvent:
+    """The :class:`MalformedEvent` for a pydantic error raised while a reader built events
+    (as :func:`ledger.events.parse_event` words it: the first error's place and message)."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ()))
+    return MalformedEvent(f"invalid event ({where}: {first.get('msg')})")
 
 
 def previous_hand(ledger: Any):  # noqa: ANN202
@@ -179,6 +192,9 @@ def _read_phh(path: Path, session: str | None) -> tuple[list[tuple], list[Ledger
             events = _with_session(events_from_phh(hand), session)
         except LedgerError as exc:
             errors.append(exc)
+            continue
+        except ValidationError as exc:  # an action amount beyond MAX_CHIPS
+            errors.append(invalid_value(exc).located(hand=hand.hand))
             continue
         hand_id = events[0].hand
         batches.append((hand_id, events, hand_id, session, hand.source_key))

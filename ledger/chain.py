@@ -140,11 +140,16 @@ def prepare_batch(
     hand_id: str | None,
     session: str | None,
     source_key: str | None,
+    *,
+    memo: dict[int, tuple[str, int, str]] | None = None,
 ) -> PreparedBatch:
     """Validate a batch for ``stream`` and serialise its events (:func:`canonical_json`).
 
     A hand stream's ``hand_id`` is the stream; a session stream ``session:<name>`` has no
     hand_id and session ``<name>``. A missing session is taken from a ``HandStarted`` event.
+    ``memo`` (``id(event)`` -> (type, schema_version, canonical JSON)), shared by the batches
+    of one append while their events live, serialises an event object given many times
+    (the JSON-lines reader shares one frozen event between equal lines) only once.
 
     Raises:
         MalformedEvent: not an event of the stream's kind, or stream / hand_id / session that
@@ -167,15 +172,22 @@ def prepare_batch(
     for event in events:
         if type(event) not in allowed:
             raise MalformedEvent(f"{type(event).__name__} is not a {kind} event", hand=hand_id)
+    if memo is None:
+        memo = {}
+    missing = {id(e): e for e in events if id(e) not in memo}
+    if missing:
+        for key, data in zip(missing, _dump(list(missing.values()), mode="json"), strict=True):
+            memo[key] = (data["type"], data["schema_version"], _encode(data))
     types: list[str] = []
     versions: list[int] = []
     payloads: list[str] = []
-    for data in _dump(events, mode="json"):
-        types.append(data["type"])
-        versions.append(data["schema_version"])
-        payloads.append(_encode(data))
-        if session is None and data["type"] == "hand_started":
-            session = data["session"]
+    for event in events:
+        kind_, version, payload = memo[id(event)]
+        types.append(kind_)
+        versions.append(version)
+        payloads.append(payload)
+        if session is None and kind_ == "hand_started":
+            session = event.session  # type: ignore[union-attr]
     return PreparedBatch(stream, hand_id, session, source_key, types, versions, payloads)
 
 

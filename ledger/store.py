@@ -285,7 +285,8 @@ class Ledger:
             The same as :meth:`append` (nothing is written when anything fails).
         """
         with _gc_paused():
-            return self._write([prepare_batch(*item) for item in batches])
+            memo: dict[int, tuple[str, int, str]] = {}
+            return self._write([prepare_batch(*item, memo=memo) for item in batches])
 
     def _write(self, batches: list[PreparedBatch]) -> list[list[int]]:
         if self.read_only:

@@ -36,6 +36,7 @@ from cli.importing import import_paths
 from cli.loading import hand_streams
 from cli.main import cli
 from engine.games import PHH_CODES
+from ledger.events import MAX_CHIPS
 from ledger.jsonl import write_jsonl
 from ledger.store import Ledger
 from replay.fold import replay_events
@@ -378,23 +379,54 @@ def _one_hand(tmp_path: Path, edit: Callable[[str], str]) -> Path:
     return path
 
 
-def test_chips_beyond_64_bits_never_give_a_traceback(tmp_path: Path) -> None:
+@pytest.mark.parametrize("factor", [10**24, 2**53])
+def test_chips_beyond_the_bound_are_refused_at_import(tmp_path: Path, factor: int) -> None:
     """Found by the campaign: stacks beyond 64 bits imported, then ``replay`` failed writing
-    the derived tables with a DuckDB traceback. Now: refused at import, or by replay naming
-    the hand (exit 2, one line)."""
+    the derived tables (a DuckDB traceback, later a LedgerError). Now the event model bounds
+    every chip amount (``MAX_CHIPS`` = 2**53 - 1): the import refuses the hand with one line
+    naming the file, the line and the hand, exits 2 and writes nothing."""
     path = _one_hand(tmp_path, lambda t: re.sub(
-        r'"stack":(\d+)', lambda m: f'"stack":{int(m.group(1)) * 10**24}', t))
-    runner = CliRunner()
-    db = str(tmp_path / "big.duckdb")
-    imported = runner.invoke(cli, ["--db", db, "import", str(path)])
-    if imported.exit_code == 2:
-        assert imported.stderr.startswith(f"error: {path}")
-        return
-    assert imported.exit_code == 0
-    replayed = runner.invoke(cli, ["--db", db, "replay", "--json"])
-    assert replayed.exit_code == 2, replayed.exception
-    lines = replayed.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: hand h:"), lines
+        r'"stack":(\d+)', lambda m: f'"stack":{int(m.group(1)) * factor}', t))
+    db = tmp_path / "big.duckdb"
+    imported = CliRunner().invoke(cli, ["--db", str(db), "import", str(path)])
+    assert imported.exit_code == 2, imported.output
+    assert imported.exception is None or isinstance(imported.exception, SystemExit)
+    lines = imported.stderr.strip().splitlines()
+    assert lines == [f"error: {path}:1, hand h: invalid event (hand_started.seats.0.stack: Input "
+                     f"should be less than or equal to {MAX_CHIPS})"]
+    assert "imported 0 hand(s) (0 events)" in imported.stdout
+    with Ledger(db) as ledger:
+        assert ledger.count() == 0
+
+
+def test_chips_at_the_bound_still_import(tmp_path: Path) -> None:
+    """The bound itself is a legal stack: the hand imports and replays."""
+    path = _one_hand(tmp_path, lambda t: re.sub(r'"stack":(\d+)', f'"stack":{MAX_CHIPS}', t))
+    with Ledger(tmp_path / "edge.duckdb") as ledger:
+        report = import_paths(ledger, [path], strict=False, session=None, pn_ledger=None)
+        assert report.errors == [] and report.imported == 1
+        started = ledger.read("h")[0].event
+    assert started.type == "hand_started"
+    assert {seat.stack for seat in started.seats} == {MAX_CHIPS}
+
+
+def test_a_phh_stack_beyond_the_bound_is_one_error_naming_the_file(tmp_path: Path) -> None:
+    """The PHH reader builds seats from ``starting_stacks``; a stack beyond ``MAX_CHIPS`` is a
+    typed error naming the file (not a pydantic traceback) and nothing is written."""
+    source = next(SHARED.glob("phh/televised/**/*.phh"))
+    text = source.read_text(encoding="utf-8")
+    big = re.sub(r"starting_stacks = \[(\d+)", f"starting_stacks = [{MAX_CHIPS + 1}", text)
+    assert big != text
+    path = tmp_path / "big.phh"
+    path.write_text(big, encoding="utf-8")
+    db = tmp_path / "p.duckdb"
+    result = CliRunner().invoke(cli, ["--db", str(db), "import", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: {path}: invalid event (stack: Input should be less than or equal to "
+        f"{MAX_CHIPS})"]
+    with Ledger(db) as ledger:
+        assert ledger.count() == 0
 
 
 def test_a_huge_schema_version_is_rejected_naming_the_file(tmp_path: Path) -> None:
