@@ -126,8 +126,9 @@ def _insert(con: duckdb.DuckDBPyConnection, rows: list[Row]) -> None:
         con.register("_appended_rows", arrays)
         try:
             con.execute(f"INSERT INTO events ({COLUMNS}) SELECT {COLUMNS} FROM _appended_rows")
-        finally:
-            con.unregister("_appended_rows")
+        finally:  # after a failed INSERT the transaction is aborted and so is this: the
+            with suppress(duckdb.Error):  # failure to report is the INSERT's
+                con.unregister("_appended_rows")
 
 
 def _timestamps(np: Any, values: tuple[datetime, ...]) -> Any:
