@@ -21,10 +21,14 @@ What is timed (``--quick`` uses the smaller sizes shown in ``sizes``):
   JSON-lines file of >= 1,000,000 events (demo-series sessions) into a new ledger: parsing,
   the engine's check of every hand, the hash chain, DuckDB. ``append_events_per_s`` is the
   store's part alone (``Ledger.append_many`` of the parsed events).
-* ``audit_s``, ``balances_s``: ``handledger audit`` and then ``balances`` (separate processes,
-  wall time including start-up) on a ledger of 1,000,050 hands (the series cloned ten times).
-  A run that passes ``AUDIT_LIMIT_S`` seconds or ``AUDIT_LIMIT_MB`` of memory is stopped and
-  reported as null, with the reason in ``notes``.
+* ``audit_s``, ``balances_s``: ``handledger audit`` and ``balances`` (separate processes,
+  wall time including start-up) on a copy of a ledger of 1,000,050 hands (the series cloned
+  ten times) whose derived tables are as of its head, as after any import + ``replay`` or
+  ``audit``. ``audit_cold_s``: the first ``audit --jobs 2`` with no derived tables (every hand
+  replayed and audited in one streaming pass); ``audit_catchup_s``: ``audit`` right after a
+  new session of 150 hands was appended (only that session is replayed). A run that passes
+  ``AUDIT_LIMIT_S`` seconds (``AUDIT_COLD_LIMIT_S`` cold) or ``AUDIT_LIMIT_MB`` of memory is
+  stopped and reported as null, with the reason in ``notes``.
 * ``peak_rss_mb``: peak resident memory of ``handledger replay --json --problems`` on that
   ledger; ``scaling``: its wall time at 10k, 100k and 1M hands (``per_hand_us`` should stay
   flat).
@@ -56,16 +60,17 @@ from replay import fold, tables  # noqa: E402, F401
 
 AUDIT_LIMIT_S = float(os.environ.get("AUDIT_LIMIT_S", 600))
 AUDIT_LIMIT_MB = float(os.environ.get("AUDIT_LIMIT_MB", 12_000))
+AUDIT_COLD_LIMIT_S = float(os.environ.get("AUDIT_COLD_LIMIT_S", 1800))
 
 FULL = {
     "phh_hands": 5000, "runs": 5, "series_runs": 3, "series_hands": 100_000, "jobs_runs": 3,
     "import_events": 1_000_000, "import_runs": 1, "big_hands": 1_000_000,
-    "scaling": (10_000, 100_000, 1_000_000), "scaling_runs": 3, "audit_runs": 1,
+    "scaling": (10_000, 100_000, 1_000_000), "scaling_runs": 3, "audit_runs": 3,
 }
 QUICK = {
     "phh_hands": 600, "runs": 3, "series_runs": 3, "series_hands": 2000, "jobs_runs": 1,
     "import_events": 15_000, "import_runs": 3, "big_hands": 4000,
-    "scaling": (1000, 2000, 4000), "scaling_runs": 1, "audit_runs": 1,
+    "scaling": (1000, 2000, 4000), "scaling_runs": 1, "audit_runs": 2,
 }
 
 
@@ -228,8 +233,11 @@ def _append_only(path: Path, db: Path, runs: int) -> tuple[int, float]:
     return count, seconds
 
 
-def _guarded(db: Path, *args: str) -> tuple[float | None, float | None, str]:
-    """Run ``handledger --db DB ARGS`` with the audit limits: (seconds, peak MB, note)."""
+def _guarded(db: Path, *args: str, limit: float | None = None
+             ) -> tuple[float | None, float | None, str]:
+    """Run ``handledger --db DB ARGS`` with the audit limits (``limit`` seconds instead of
+    ``AUDIT_LIMIT_S``): (seconds, peak MB, note)."""
+    seconds_limit = AUDIT_LIMIT_S if limit is None else limit
     cmd = [H.HANDLEDGER, "--db", str(db), *args]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -242,9 +250,9 @@ def _guarded(db: Path, *args: str) -> tuple[float | None, float | None, str]:
             mb = _rss_mb(proc.pid)
             peak[0] = max(peak[0], mb)
             elapsed = time.perf_counter() - start
-            if mb > AUDIT_LIMIT_MB or elapsed > AUDIT_LIMIT_S:
+            if mb > AUDIT_LIMIT_MB or elapsed > seconds_limit:
                 killed.append(f"stopped after {elapsed:.0f} s at {mb:.0f} MB "
-                              f"(limits {AUDIT_LIMIT_S:.0f} s, {AUDIT_LIMIT_MB:.0f} MB)")
+                              f"(limits {seconds_limit:.0f} s, {AUDIT_LIMIT_MB:.0f} MB)")
                 os.killpg(proc.pid, signal.SIGKILL)
                 return
             time.sleep(0.2)
@@ -289,15 +297,44 @@ def bench_big(cfg: dict[str, Any], out: dict[str, Any]) -> None:
                            "peak_rss_mb": round(max(peaks))}
     out["scaling"] = scaling
     out["peak_rss_mb"] = scaling[str(big)]["peak_rss_mb"] if str(big) in scaling else None
-    for key, args in (("audit_s", ("audit",)), ("balances_s", ("balances",))):
-        results = [_guarded(dbs[big], *args) for _ in range(cfg["audit_runs"])]
+    out["sizes"]["big_hands"] = _hands(dbs[big])
+    bench_audit(cfg, dbs[big], out)
+
+
+def bench_audit(cfg: dict[str, Any], source: Path, out: dict[str, Any]) -> None:
+    """``audit`` and ``balances`` on a copy of the big ledger: cold (derived tables dropped:
+    every hand replayed), fresh (the derived tables as of the head: read) and after a new
+    session of 150 hands was imported (only that session replayed: ``audit_catchup_s``)."""
+    import shutil
+
+    import duckdb
+
+    from ledger.store import Ledger
+
+    logs = series_logs(cfg)
+    with tempfile.TemporaryDirectory(dir=H.CACHE) as tmp:
+        db = Path(tmp) / "audit.duckdb"
+        shutil.copyfile(source, db)
+        con = duckdb.connect(str(db))
+        con.execute("DROP TABLE IF EXISTS derived_state")
+        con.close()
+        runs: dict[str, list[tuple[float | None, float | None, str]]] = {}
+        runs["audit_cold_s"] = [_guarded(db, "audit", "--jobs", "2", limit=AUDIT_COLD_LIMIT_S)]
+        runs["audit_s"] = [_guarded(db, "audit") for _ in range(cfg["audit_runs"])]
+        runs["balances_s"] = [_guarded(db, "balances") for _ in range(cfg["audit_runs"])]
+        runs["audit_catchup_s"] = []
+        for k in range(cfg["audit_runs"]):
+            name, rows = H.cloned(logs[k % len(logs)], f"new{k}")
+            with Ledger(db) as ledger:  # a new night, appended as import does (untimed)
+                ledger.append_many(list(H.session_batches(name, rows)))
+            runs["audit_catchup_s"].append(_guarded(db, "audit"))
+    for key, results in runs.items():
         good = [r[0] for r in results if r[0] is not None]
         out[key] = round(statistics.median(good), 2) if good else None
         out.setdefault("audit_peak_rss_mb", {})[key] = round(max(r[1] or 0 for r in results))
         notes = [r[2] for r in results if r[2]]
         if notes:
             out["notes"].append(f"{key}: {notes[0]}")
-    out["sizes"]["big_hands"] = _hands(dbs[big])
 
 
 def _hands(db: Path) -> int:
@@ -326,7 +363,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "replay_hands_per_s": None, "pokerkit_hands_per_s": None, "ratio_vs_pokerkit": None,
         "synthetic_hands_per_s": None, "jobs_speedup": None, "import_events_per_s": None,
-        "audit_s": None, "balances_s": None, "peak_rss_mb": None, "scaling": None,
+        "audit_s": None, "balances_s": None, "audit_cold_s": None, "audit_catchup_s": None,
+        "peak_rss_mb": None, "scaling": None,
         "quick": args.quick, "sizes": {}, "notes": [], "machine": H.machine(),
     }
     started = time.perf_counter()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from typing import TYPE_CHECKING
 
 import click
 from pydantic import ValidationError
@@ -28,7 +29,9 @@ from pydantic import ValidationError
 from engine.errors import IllegalAction
 from ledger import events as ev
 from ledger.errors import MalformedInput
-from replay.whatif import ChangeSpec, build_correction, parse_action, what_if
+
+if TYPE_CHECKING:  # the engine (and pokerkit) load only for the commands that replay
+    from replay.whatif import ChangeSpec
 
 # ------------------------------------------------------------------------------------------
 # hand start
@@ -208,6 +211,8 @@ def act(obj, hand_id: str, action: str) -> None:  # noqa: ANN001
     """Record ACTION in HAND: PHH notation ("Bob cbr 20", "p2 cc", "d db AhKd7c"),
     "pay PLAYER AMOUNT" / "returned PLAYER AMOUNT" (what the table pushed), or "end".
     An illegal action is refused (exit 2) with what is legal now; nothing is written."""
+    from replay.whatif import parse_action
+
     ledger = obj.ledger()
     state, last = _current(ledger, hand_id)
     try:
@@ -265,6 +270,8 @@ def _change_options(f):  # noqa: ANN001, ANN202
 
 
 def _specs(replaces, inserts, deletes) -> list[ChangeSpec]:  # noqa: ANN001
+    from replay.whatif import ChangeSpec
+
     return ([ChangeSpec("replace", s, t) for s, t in replaces]
             + [ChangeSpec("delete", s) for s in deletes]
             + [ChangeSpec("insert_after", s, t) for s, t in inserts])
@@ -279,6 +286,8 @@ def whatif(obj, hand_id: str, replaces, inserts, deletes, as_json: bool) -> None
     """What HAND's result would be with the changes (writes nothing): each player's net
     before/after/diff, later hands of the session whose starting stacks would no longer
     follow, and each player's session result change."""
+    from replay.whatif import what_if
+
     w = what_if(obj.ledger(read_only=True), hand_id, _specs(replaces, inserts, deletes))
     if as_json:
         click.echo(json.dumps(w.as_json()))
@@ -312,7 +321,7 @@ def correct(obj, hand_id: str, replaces, inserts, deletes, reason: str, by: str)
     """Append a correction to HAND (the original events stay). Refused, exit 2, when the
     corrected hand does not replay legally."""
     from replay.fold import replay_events
-    from replay.whatif import paid_net
+    from replay.whatif import build_correction, paid_net, what_if
 
     ledger = obj.ledger()
     rows = ledger.read(hand_id)
@@ -344,7 +353,7 @@ def void(obj, hand_id: str, reason: str, by: str) -> None:  # noqa: ANN001
     The engine refuses a ``hand_voided`` after ``hand_ended``, so for an ended hand the void
     is appended with a correction that deletes the ``hand_ended`` event (same reason and by).
     """
-    from replay.whatif import check_replays
+    from replay.whatif import ChangeSpec, build_correction, check_replays
 
     ledger = obj.ledger()
     rows = ledger.read(hand_id)

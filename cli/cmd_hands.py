@@ -62,9 +62,9 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], output: str | None, probl
     return out
 
 
-def _chunks(hands: Iterable[RawHand]) -> Iterator[list[tuple[int, RawHand]]]:
+def _chunks(hands: Iterable[Any], numbered: bool) -> Iterator[list[tuple[int, RawHand]]]:
     chunk: list[tuple[int, RawHand]] = []
-    for item in enumerate(hands, 1):
+    for item in hands if numbered else enumerate(hands, 1):
         chunk.append(item)
         if len(chunk) >= _CHUNK:
             yield chunk
@@ -73,12 +73,14 @@ def _chunks(hands: Iterable[RawHand]) -> Iterator[list[tuple[int, RawHand]]]:
         yield chunk
 
 
-def replayed(hands: Iterable[RawHand], *, jobs: int = 1, output: str | None = None,
-             problems: bool = False, facts: bool = False) -> Iterator[Done]:
-    """Replay ``hands`` in ledger order in ``jobs`` processes: this one and ``jobs - 1``
-    workers (:func:`replay_chunk`). This process also reads the ledger and writes the tables,
-    so it replays only one chunk in ``2 * jobs - 1`` itself, when that chunk's turn comes."""
-    chunks = _chunks(hands)
+def replayed(hands: Iterable[Any], *, jobs: int = 1, output: str | None = None,
+             problems: bool = False, facts: bool = False, numbered: bool = False
+             ) -> Iterator[Done]:
+    """Replay ``hands`` (:data:`RawHand`, numbered 1, 2, … in ledger order; ``numbered``:
+    ``(ord, RawHand)`` pairs) in ``jobs`` processes: this one and ``jobs - 1`` workers
+    (:func:`replay_chunk`). This process also reads the ledger and writes the tables, so it
+    replays only one chunk in ``2 * jobs - 1`` itself, when that chunk's turn comes."""
+    chunks = _chunks(hands, numbered)
     if jobs <= 1:
         for chunk in chunks:
             yield from replay_chunk(chunk, output, problems, facts)

@@ -40,16 +40,16 @@ def analyse(obj: Any, *, quiet: bool = False, jobs: int = 1) -> Any:
 
 
 def ensure_fresh(obj: Any, *, quiet: bool = False, jobs: int = 1) -> None:
-    """Rebuild the derived tables and views unless they match the ledger's head.
+    """Bring the derived tables and views up to the ledger's head: only the sessions that
+    moved since they were built are replayed (:func:`cli.projecting.catch_up`).
 
     Raises:
-        LedgerError: no ledger at ``obj.db``, or what :func:`analyse` raises.
+        LedgerError: no ledger at ``obj.db``, or a hand the rules reject.
     """
-    from ledger.audit_sql import is_fresh
+    from cli.projecting import catch_up
 
     _require(obj)
-    if not is_fresh(obj.ledger().connection):
-        analyse(obj, quiet=quiet, jobs=jobs)
+    catch_up(obj.ledger(), jobs=jobs, quiet=quiet)
 
 
 def audit_report(obj: Any, *, quiet: bool = False, jobs: int = 1) -> Any:

@@ -80,6 +80,59 @@ def rebuild(ledger: Any, *, jobs: int = 1, output: str | None = None, problems: 
     return Projection(series, findings, counts)
 
 
+def catch_up(ledger: Any, *, jobs: int = 1, quiet: bool = False) -> str:
+    """Bring the derived tables up to the ledger's head: nothing when they are, else only the
+    sessions that moved are replayed and audited again
+    (:mod:`ledger.audit_catchup`), else a full :func:`rebuild`. Returns what was done:
+    ``"fresh"``, ``"sessions"`` or ``"full"``.
+
+    Raises:
+        LedgerError: what :func:`rebuild` raises; the derived tables are then unchanged.
+    """
+    from cli.cmd_hands import replayed
+    from cli.loading import raw_hand_streams
+    from ledger.audit_catchup import moved, replace_sessions
+    from ledger.audit_load import session_ends, session_rows
+    from ledger.audit_stream import StreamAudit
+    from ledger.sessions import resolve_aliases
+    from replay.tables import append_rows
+
+    con = ledger.connection
+    plan = moved(con)
+    if plan.fresh:
+        return "fresh"
+    if plan.full is not None:
+        rebuild(ledger, jobs=jobs, quiet=quiet)
+        return "full"
+    names = list(plan.sessions)
+    hands = con.execute(
+        "SELECT hand_id FROM events WHERE hand_id IS NOT NULL AND list_contains(?, session)"
+        " GROUP BY hand_id ORDER BY min(position)", [names]).fetchall()
+    known = dict(con.execute("SELECT hand_id, ord FROM hands WHERE list_contains(?, session)",
+                             [names]).fetchall())
+    last = con.execute("SELECT coalesce(max(ord), 0) FROM hands").fetchone()[0]
+    numbered = []
+    for (hand,) in hands:
+        if hand not in known:
+            last += 1
+        numbered.append(known.get(hand, last))
+    aliases = resolve_aliases(r.event for r in session_rows(ledger, types=("player_alias",)))
+    audit = StreamAudit(session_rows(ledger, sessions=names), session_ends(ledger, names),
+                        aliases=aliases)
+    table_rows = []
+    source = zip(numbered, raw_hand_streams(ledger, [h for (h,) in hands]), strict=True)
+    with render.progress("replaying the sessions that moved", enabled=not quiet,
+                         total=len(hands)) as tick:
+        for rows, _, _, _, facts in replayed(source, jobs=jobs, facts=True, numbered=True):
+            audit.add(facts)
+            table_rows.append(rows)
+            tick()
+    series, findings = audit.finish()
+    replace_sessions(ledger, names, series, findings, plan.head,
+                     lambda c: append_rows(c, table_rows))
+    return "sessions"
+
+
 @contextmanager
 def streaming(con: Any) -> Iterator[None]:
     """Cap DuckDB's memory while the ledger is read once, start to end: otherwise it keeps

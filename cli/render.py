@@ -6,13 +6,14 @@ import contextlib
 import io
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from replay.fold import HandReplay
+if TYPE_CHECKING:  # the engine (and pokerkit) load only for the commands that replay
+    from replay.fold import HandReplay
 
 
 def replay_json(r: HandReplay) -> dict[str, Any]:

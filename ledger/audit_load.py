@@ -7,6 +7,7 @@ the ledger package does not import it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ledger.errors import LedgerError
@@ -14,15 +15,20 @@ from ledger.events import parse_event
 from ledger.sessions import SessionRow
 
 
-def session_rows(ledger: Any) -> list[SessionRow]:
-    """Every stored session event (rows of no hand) in ledger order, typed.
+def session_rows(ledger: Any, *, sessions: Sequence[str] | None = None,
+                 types: Sequence[str] | None = None) -> list[SessionRow]:
+    """Stored session events (rows of no hand) in ledger order, typed: all of them, or only
+    those of ``sessions`` and/or of event ``types``.
 
     Raises:
         MalformedEvent: a stored payload that does not parse (located at its stream).
     """
     rows = ledger.connection.execute(
         "SELECT position, stream, session, payload FROM events WHERE hand_id IS NULL"
-        " ORDER BY position").fetchall()
+        " AND ($1 IS NULL OR list_contains($1, session))"
+        " AND ($2 IS NULL OR list_contains($2, type)) ORDER BY position",
+        [None if sessions is None else list(sessions),
+         None if types is None else list(types)]).fetchall()
     out = []
     for position, stream, session, payload in rows:
         try:
@@ -33,11 +39,13 @@ def session_rows(ledger: Any) -> list[SessionRow]:
     return out
 
 
-def session_ends(ledger: Any) -> dict[str | None, int]:
+def session_ends(ledger: Any, sessions: Sequence[str] | None = None) -> dict[str | None, int]:
     """``{session: last ledger position}`` over its session rows and its hands' rows (key
-    None: hands of no session)."""
+    None: hands of no session), for every session or only ``sessions``."""
     return dict(ledger.connection.execute(
-        "SELECT session, max(position) FROM events GROUP BY session").fetchall())
+        "SELECT session, max(position) FROM events"
+        " WHERE $1 IS NULL OR list_contains($1, session) GROUP BY session",
+        [None if sessions is None else list(sessions)]).fetchall())
 
 
 def head(ledger: Any) -> int:

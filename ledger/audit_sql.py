@@ -13,8 +13,9 @@ never a source of truth):
 * ``player_nicknames(player, nickname)`` — the latest PokerNow name of a player known by his
   PokerNow id (:func:`ledger.sessions.platform_nicknames`);
 * ``audit_discrepancies(kind, session, hand_id, player, expected, actual, diff, message, seq)``
-  — every audit finding, ``seq`` its place in the audit's order (1, 2, …);
-* ``derived_state(key, value)`` — the ledger head they were built from (:func:`is_fresh`).
+  — every audit finding, ``seq`` its place in the audit's order within its session;
+* ``derived_state(key, value)`` — the ledger head they were built from
+  (:func:`ledger.audit_catchup.moved`).
 
 Views (:data:`VIEWS`, ``CREATE OR REPLACE VIEW``; documented with examples in docs/SQL.md):
 ``sessions``, ``player_hand_results``, ``player_session_results``, ``standings``. Money
@@ -97,27 +98,6 @@ _MINE = ("session_book", "session_players", "player_names", "player_nicknames",
          "audit_discrepancies")
 
 
-def _head(con: Any) -> int:
-    return int(con.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0])
-
-
-def is_fresh(con: Any) -> bool:
-    """Whether the derived tables were built from the ledger's current head (and this
-    version of them). A read-only connection works too.
-
-    Raises:
-        LedgerError: the database cannot be read.
-    """
-    try:
-        names = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
-        if "derived_state" not in names:
-            return False
-        state = dict(con.execute("SELECT key, value FROM derived_state").fetchall())
-        return state.get("version") == DERIVED_VERSION and state.get("head") == str(_head(con))
-    except duckdb.Error as e:
-        raise LedgerError(f"cannot read the derived tables: {e}") from e
-
-
 def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> None:
     """Rebuild the session tables, the audit's findings and the views in one transaction and
     record ``head``, the ledger position they were computed from (the replay tables of
@@ -165,15 +145,17 @@ class AuditReport:
 
 
 def read_audit(con: Any) -> AuditReport:
-    """The :class:`AuditReport` of fresh derived tables (:func:`is_fresh`).
+    """The :class:`AuditReport` of the derived tables (brought up to the ledger's head first:
+    ``cli.projecting.catch_up``).
 
     Raises:
         LedgerError: the derived tables cannot be read.
     """
     try:
         findings = [Discrepancy(*row) for row in con.execute(
-            "SELECT kind, session, hand_id, player, expected, actual, message"
-            " FROM audit_discrepancies ORDER BY seq").fetchall()]
+            "SELECT d.kind, d.session, d.hand_id, d.player, d.expected, d.actual, d.message"
+            " FROM audit_discrepancies d LEFT JOIN session_book b"
+            " ON b.session IS NOT DISTINCT FROM d.session ORDER BY b.ord, d.seq").fetchall()]
         counts = dict(con.execute(
             "SELECT session, count(*) FROM hands GROUP BY session").fetchall())
         hands = {name: counts.get(name, 0) for (name,) in con.execute(

@@ -38,11 +38,13 @@ class StreamAudit:
     ``rows``: every session row (:class:`ledger.sessions.SessionRow`, any order); ``ends``:
     each session's last ledger position (rows and hands), so that a session is audited and
     its hands dropped as soon as it is complete (sessions without an end wait for
-    :meth:`finish`). Chips throughout, money in minor units for ``settlement``.
+    :meth:`finish`); ``aliases``: the series' alias map when ``rows`` are only some sessions'
+    (a catch-up). Chips throughout, money in minor units for ``settlement``.
     """
 
-    def __init__(self, rows: Iterable[SessionRow], ends: Mapping[str | None, int]) -> None:
-        self._fold = SeriesFold(rows, ends=ends, on_close=self._close)
+    def __init__(self, rows: Iterable[SessionRow], ends: Mapping[str | None, int], *,
+                 aliases: Mapping[str, str] | None = None) -> None:
+        self._fold = SeriesFold(rows, ends=ends, on_close=self._close, aliases=aliases)
         self._found: list[tuple[int, int, int, Discrepancy]] = []
         self._order: dict[str | None, int] = {}
 

@@ -337,18 +337,20 @@ class SeriesFold:
     book is complete once the fold has passed its end, and ``on_close(book)`` is then called
     once (at :meth:`finish` for books without an end, the book of no session among them).
     The callback may drop the book's hands and checks to free memory; without ``ends``
-    nothing closes before :meth:`finish` and every book is kept whole.
+    nothing closes before :meth:`finish` and every book is kept whole. ``aliases``: the
+    series' alias map when ``rows`` are only some sessions' (default: resolved from ``rows``).
     """
 
     def __init__(self, rows: Iterable[SessionRow], *, ends: Mapping[str | None, int] | None = None,
-                 on_close: Callable[[SessionBook], None] | None = None) -> None:
+                 on_close: Callable[[SessionBook], None] | None = None,
+                 aliases: Mapping[str, str] | None = None) -> None:
         self._rows = sorted(rows, key=lambda r: r.position)
         self._next = 0
         self._ends = dict(ends or {})
         self._on_close = on_close
         self._closing: list[tuple[int, int, str | None]] = []  # heap of (end, order, name)
-        self.aliases = resolve_aliases(r.event for r in self._rows
-                                       if r.event.type == "player_alias")
+        self.aliases = dict(aliases) if aliases is not None else resolve_aliases(
+            r.event for r in self._rows if r.event.type == "player_alias")
         self.books: dict[str | None, SessionBook] = {}
         self.hands: list[HandFacts] = []
         self.seated: dict[str | None, set[str]] = {}  # names at the table, before aliases

@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ledger import events as ev
-from replay.fold import replay_events
 
 #: ``(stream, events, hand_id, session, source_key)`` as the store's ``append_many`` takes.
 Batch = tuple[str, list[Any] | None, str | None, str | None, str | None]
@@ -30,6 +29,8 @@ def unclaimed(events: Sequence[Any]) -> int:
     recorded = sum(e.amount for e in events if e.type == "carry_over" and e.direction == "out")
     if recorded:
         return 0
+    from replay.fold import replay_events  # the engine loads only when a hand is replayed
+
     return replay_events(events).result.carried
 
 

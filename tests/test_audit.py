@@ -159,9 +159,9 @@ def batch_series(ledger: Any) -> Series:
     facts, positions = [], {}
     for row in ledger.stored():
         positions.setdefault(row.hand_id, row.position)
-    for ord_, (hand, session, events) in enumerate(hand_streams(ledger), 1):
+    for ord_, (hid, session, events) in enumerate(hand_streams(ledger), 1):
         replayed = replay_events(events, session=session)
-        facts.append(hand_facts(replayed, ord=ord_, position=positions[hand],
+        facts.append(hand_facts(replayed, ord=ord_, position=positions[hid],
                                 unit=events[0].unit))
     return build_series(session_rows(ledger), facts)
 

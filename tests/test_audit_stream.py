@@ -127,3 +127,72 @@ def test_interleaved_sessions_audit_the_same_streamed(seed: int) -> None:
     batch = build_series(rows, hands)
     assert found == audit(batch)
     assert _session_rows(series) == _session_rows(batch)
+
+
+# ------------------------------------------------------------------ catching up
+
+
+_TABLES = ("hands", "pots", "results", "discrepancies", "session_book", "session_players",
+           "player_names", "player_nicknames")
+
+
+def _dump(ledger: Any) -> dict[str, Any]:
+    con = ledger.connection
+    out: dict[str, Any] = {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall()
+                           for t in _TABLES}
+    out["audit"] = read_audit(con)
+    return out
+
+
+def _caught_up_equals_rebuilt(ledger: Any, expect: str) -> dict[str, Any]:
+    from cli.projecting import catch_up
+
+    assert catch_up(ledger, quiet=True) == expect
+    assert catch_up(ledger, quiet=True) == "fresh"
+    caught = _dump(ledger)
+    rebuild(ledger, quiet=True)
+    assert _dump(ledger) == caught
+    return caught
+
+
+def test_catch_up_replays_only_the_sessions_that_moved(tmp_path: Path) -> None:
+    from cli.projecting import catch_up
+    from replay.series import generate_series, write_series
+
+    paths = write_series(generate_series(sessions=4, hands=20, seed=3, plant_errors=True),
+                         tmp_path)
+    ledger = Ledger.memory()
+    import_paths(ledger, paths[:3], strict=True, session=None, pn_ledger=None)
+    assert catch_up(ledger, quiet=True) == "full"  # never built
+    before = {t: ledger.connection.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+              for t in ("hands", "session_book")}
+    assert before == {"hands": 60, "session_book": 3}
+    import_paths(ledger, paths[3:], strict=True, session=None, pn_ledger=None)  # a new night
+    dump = _caught_up_equals_rebuilt(ledger, "sessions")
+    assert len(dump["hands"]) == 80 and [r[-1] for r in dump["session_book"]] == [1, 2, 3, 4]
+    assert len(dump["audit"].findings) == 5
+    # a late buy-in in the first session: that session alone moves, and its books with it
+    first = dump["session_book"][0][0]
+    ledger.append(f"session:{first}", [ev.BuyIn(player="late", chips=77)])
+    dump = _caught_up_equals_rebuilt(ledger, "sessions")
+    assert [d.kind for d in dump["audit"].findings if d.player == "late"] == ["session_balance"]
+
+
+def test_catch_up_rebuilds_everything_for_an_alias_or_a_hand_of_no_session(tmp_path: Path
+                                                                            ) -> None:
+    from cli.projecting import catch_up
+    from replay.series import generate_series, write_series
+
+    paths = write_series(generate_series(sessions=2, hands=10, seed=4), tmp_path)
+    ledger = Ledger.memory()
+    import_paths(ledger, paths, strict=True, session=None, pn_ledger=None)
+    assert catch_up(ledger, quiet=True) == "full"
+    first = ledger.connection.execute("SELECT session FROM session_book ORDER BY ord").fetchone()
+    player = ledger.connection.execute(
+        "SELECT player FROM results WHERE session = ? LIMIT 1", [first[0]]).fetchone()[0]
+    ledger.append(f"session:{first[0]}", [ev.PlayerAlias(player="Zed", alias=player)])
+    dump = _caught_up_equals_rebuilt(ledger, "full")
+    assert ("Zed" in {r[1] for r in dump["session_players"]}
+            and player not in {r[1] for r in dump["session_players"]})
+    import_paths(ledger, [ROOT / "data" / "hands"], strict=False, session=None, pn_ledger=None)
+    assert catch_up(ledger, quiet=True) == "full"
