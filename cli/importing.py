@@ -32,6 +32,14 @@ class ImportReport:
     events: int = 0
     errors: list[str] = field(default_factory=list)
 
+    def add(self, part: ImportReport) -> None:
+        """Add the counts and errors of ``part`` (one file's report) to this report."""
+        self.files += part.files
+        self.imported += part.imported
+        self.known += part.known
+        self.events += part.events
+        self.errors.extend(part.errors)
+
     def summary(self) -> str:
         rejected = len(self.errors)
         text = (
@@ -55,8 +63,15 @@ def import_paths(
     strict: bool,
     session: str | None,
     pn_ledger: str | None,
+    jobs: int = 1,
 ) -> ImportReport:
-    """Import every file of ``paths`` (directories are searched); see the module doc."""
+    """Import every file of ``paths`` (directories are searched); see the module doc.
+
+    ``jobs`` > 1: the engine checks the hands of each JSON-lines file in ``jobs - 1`` worker
+    processes while this one reads the file and appends its hands in a transaction that is
+    committed only when every check passed (see :func:`_import_file`); the outcome is the
+    same as with one process.
+    """
     report = ImportReport()
     files: list[Path] = []
     for p in paths:
@@ -68,10 +83,13 @@ def import_paths(
             report.errors.append(f"{p}: no such file")
     from cli.render import progress
 
-    with progress("importing", total=len(files)) as tick:
+    parallel = jobs > 1 and any(f.suffix.lower() == ".jsonl" for f in files)
+    with _Checkers(jobs - 1 if parallel else 0) as checkers, \
+            progress("importing", total=len(files)) as tick:
         for path in files:
             with gc_paused():  # see ledger.jsonl.gc_paused; the file's objects are freed after
-                _import_file(ledger, path, report, strict=strict, session=session)
+                _import_file(ledger, path, report, strict=strict, session=session,
+                             checkers=checkers)
             tick()
     if pn_ledger is not None:
         from cli.importing_pokernow import import_statement
@@ -81,34 +99,153 @@ def import_paths(
 
 
 def _import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
-                 session: str | None) -> None:
-    """Import one file, counting into ``report`` (see :func:`import_paths`)."""
+                 session: str | None, checkers: _Checkers | None = None) -> None:
+    """Import one file, counting into ``report`` (see :func:`import_paths`).
+
+    With ``checkers`` (worker processes) and a JSON-lines file, the workers check the hands
+    while this process reads the file and, when it read no bad line, appends every hand
+    inside a transaction; the transaction commits only if no check failed. Otherwise it is
+    rolled back and the file is written as without workers: the refused hands left out,
+    their errors reported in the same order.
+    """
     report.files += 1
+    pending = None
+    if checkers is not None and checkers.size and path.suffix.lower() == ".jsonl":
+        pending = checkers.start(path)
     try:
-        batches, errors = _read(path, session)
+        batches, errors = _read(path, session, check=pending is None)
     except LedgerError as exc:
         report.errors.append(str(exc.located(file=str(path))))
         return
     except ValidationError as exc:  # a value the event models refuse (a stack beyond MAX_CHIPS)
         report.errors.append(str(invalid_value(exc).located(file=str(path))))
         return
+    if pending is not None:
+        assert checkers is not None
+        refused: dict[str, LedgerError] | None = None
+        if not errors:
+            try:
+                with ledger.transaction():
+                    part = _write_file(ledger, path, batches, errors, strict=strict)
+                    refused = checkers.results(pending)
+                    if refused:
+                        raise _Refused
+                report.add(part)
+                return
+            except _Refused:
+                pass  # rolled back: written again below without the refused hands
+        if refused is None:
+            refused = checkers.results(pending)
+        batches, errors = _without(batches, errors, refused)
+    report.add(_write_file(ledger, path, batches, errors, strict=strict))
+
+
+class _Refused(Exception):
+    """A worker refused a hand: roll the optimistic append back."""
+
+
+def _without(batches: list[tuple], errors: list[LedgerError],
+             refused: dict[str, LedgerError]) -> tuple[list[tuple], list[LedgerError]]:
+    """``batches`` without the refused hands and ``errors`` with their errors, in file order
+    of the hands (what :func:`_read_jsonl` gives when it checks the hands itself)."""
+    kept = [b for b in batches if b[2] is None or b[2] not in refused]
+    return kept, errors + list(refused.values())
+
+
+def _write_file(ledger: Any, path: Path, batches: list[tuple], errors: list[LedgerError], *,
+                strict: bool) -> ImportReport:
+    """Append one file's batches (hands already in the ledger skipped or refused) and return
+    what that did, as a report of this file alone (``files`` 0)."""
+    part = ImportReport()
     batches, clashes = _drop_known_hands(ledger, batches)
     errors = [e.located(file=str(path)) for e in errors + clashes]
-    report.errors.extend(str(e) for e in errors)
+    part.errors.extend(str(e) for e in errors)
     if strict and errors:
-        report.errors.append(f"{path}: --strict: nothing of this file was written")
-        return
-    report.known += sum(1 for b in batches if b[2] is not None and b[1] is None)
+        part.errors.append(f"{path}: --strict: nothing of this file was written")
+        return part
+    part.known += sum(1 for b in batches if b[2] is not None and b[1] is None)
     batches = carry.link([b for b in batches if b[1] is not None], previous_hand(ledger))
     written = ledger.append_many(batches)
     for positions, batch in zip(written, batches, strict=True):
-        report.events += len(positions)
+        part.events += len(positions)
         if batch[2] is None:  # a session batch, not a hand
             continue
         if positions:
-            report.imported += 1
+            part.imported += 1
         elif batch[1]:
-            report.known += 1
+            part.known += 1
+    return part
+
+
+#: What a worker reports for a refused hand: (its index among the file's hands, hand id,
+#: error class name, message, file, line, hand, action).
+Refusal = tuple[int, str, str, str, str | None, int | None, str | None, str | None]
+
+
+def check_jsonl_hands(file: str, part: int, parts: int) -> list[Refusal]:
+    """The engine's check of hands ``part``, ``part + parts``, … (in file order) of a
+    JSON-lines file, as :func:`_read_jsonl` checks them: the refused hands in file order.
+
+    Runs in a worker process (module-level so that it pickles); reads the whole file.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    from ledger.jsonl import read_jsonl
+    from replay.build import check_events
+
+    out: list[Refusal] = []
+    with gc_paused():
+        parsed = read_jsonl(file)
+        for index in range(part, len(parsed.hands), parts):
+            stream = parsed.hands[index]
+            try:
+                check_events(stream.events, file=file, lines=[row.line for row in stream.rows])
+            except LedgerError as exc:
+                out.append((index, stream.id, type(exc).__name__, exc.message, exc.file,
+                            exc.line, exc.hand, exc.action))
+    return out
+
+
+class _Checkers:
+    """``size`` worker processes (spawn: this process's DuckDB connection runs threads)
+    checking hands of JSON-lines files (:func:`check_jsonl_hands`); none when ``size`` is 0.
+    A context manager: the workers end with the block."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.pool: Any = None
+
+    def __enter__(self) -> _Checkers:
+        if self.size:
+            import multiprocessing
+
+            self.pool = multiprocessing.get_context("spawn").Pool(self.size)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+
+    def start(self, path: Path) -> list[Any]:
+        """Start checking the hands of ``path``; pass the result to :meth:`results`."""
+        return [self.pool.apply_async(check_jsonl_hands, (str(path), k, self.size))
+                for k in range(self.size)]
+
+    def results(self, pending: list[Any]) -> dict[str, LedgerError]:
+        """Wait for the checks and return the refused hands' errors by hand id, in file
+        order of the hands. Raises what a worker raised."""
+        from ledger import errors as error_types
+
+        found: list[Refusal] = []
+        for result in pending:
+            found += result.get()
+        refused: dict[str, LedgerError] = {}
+        for _, hand, name, message, file, line, where, action in sorted(found):
+            kind = getattr(error_types, name, LedgerError)
+            refused[hand] = kind(message, file=file, line=line, hand=where, action=action)
+        return refused
 
 
 def invalid_value(exc: ValidationError) -> MalformedEvent:
@@ -161,12 +298,13 @@ def _drop_known_hands(ledger: Any, batches: list[tuple]) -> tuple[list[tuple], l
     return out, clashes
 
 
-def _read(path: Path, session: str | None) -> tuple[list[tuple], list[LedgerError]]:
+def _read(path: Path, session: str | None, *, check: bool = True
+          ) -> tuple[list[tuple], list[LedgerError]]:
     suffix = path.suffix.lower()
     if suffix in (".phh", ".phhs"):
         return _read_phh(path, session)
     if suffix == ".jsonl":
-        return _read_jsonl(path, session)
+        return _read_jsonl(path, session, check=check)
     if suffix == ".csv":
         from cli.importing_pokernow import read_pokernow
 
@@ -201,10 +339,13 @@ def _read_phh(path: Path, session: str | None) -> tuple[list[tuple], list[Ledger
     return batches, errors
 
 
-def _read_jsonl(path: Path, session: str | None) -> tuple[list[tuple], list[LedgerError]]:
+def _read_jsonl(path: Path, session: str | None, *, check: bool = True
+                ) -> tuple[list[tuple], list[LedgerError]]:
     """The batches (``Ledger.append_many`` items, in file order) and errors of one JSON-lines
     file: every hand checked by the engine, sessions cut at the hands between their rows
     (:func:`_session_segments`). Source keys are ``jsonl:<sha256 of the stream's events>``.
+    ``check`` False: the hands are not checked here (workers check them, see
+    :func:`_import_file`).
 
     Raises:
         OSError: the file cannot be read.
@@ -221,7 +362,9 @@ def _read_jsonl(path: Path, session: str | None) -> tuple[list[tuple], list[Ledg
         events = stream.events
         try:
             if stream.kind == "hand":
-                check_events(events, file=str(path), lines=[row.line for row in stream.rows])
+                if check:
+                    check_events(events, file=str(path),
+                                 lines=[row.line for row in stream.rows])
                 events = _with_session(events, session)
         except LedgerError as exc:
             errors.append(exc)

@@ -10,6 +10,7 @@ failure must still roll back everything.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -207,3 +208,37 @@ def test_import_is_whole_hands_and_never_twice(tmp_path: Path,
         again = import_paths(ledger, [path], strict=False, session=None, pn_ledger=None)
         assert (again.imported, again.known, ledger.count()) == (0, 2, count)
         assert ledger.verify().ok
+
+
+def _stored(ledger: Ledger) -> list[tuple]:
+    """Every row but its time and hashes (which depend on the time)."""
+    return [row[:8] + row[9:10] for row in _rows(ledger)]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_jobs_give_the_same_import_as_one_process(tmp_path: Path, strict: bool) -> None:
+    """``--jobs 2``: a worker checks the hands while this process appends them. A good file
+    is committed as is; a file with illegal hands is rolled back and written without them;
+    the report (errors in file order) and the rows are those of one process."""
+    good = tmp_path / "good.jsonl"
+    good.write_text(_text(6))
+    lines = _text(8, "b").splitlines()
+    folds = [i for i, line in enumerate(lines) if '"type":"fold"' in line]
+    victims = sorted({json.loads(lines[i])["hand"] for i in folds} - {"b0"})[:2]
+    for hand in victims:  # a fold made a check: illegal facing a bet
+        bad = next(i for i in folds if json.loads(lines[i])["hand"] == hand)
+        lines[bad] = lines[bad].replace('"type":"fold"', '"type":"check"')
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(lines) + "\n")
+    outcomes = []
+    for jobs in (1, 2):
+        with Ledger(tmp_path / f"j{jobs}.duckdb") as ledger:
+            report = import_paths(ledger, [good, broken], strict=strict, session=None,
+                                  pn_ledger=None, jobs=jobs)
+            outcomes.append((report, _stored(ledger)))
+            assert ledger.verify().ok
+    (one, rows_one), (two, rows_two) = outcomes
+    assert two == one and rows_two == rows_one
+    assert [e.split(",")[1] for e in one.errors[:2]] == [f" hand {h}" for h in victims]
+    assert one.imported == (6 if strict else 12)
+
