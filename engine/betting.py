@@ -134,9 +134,8 @@ def chips_to_call(state, player: str) -> int:  # noqa: ANN001
 
 
 def _capped(state, rnd: Round) -> bool:  # noqa: ANN001
-    bettors = len(state.can_bet())
     cap = cap_for(len(state.game.streets))
-    return rnd.raises >= cap and (bettors >= 3 or rnd.capped)
+    return rnd.raises >= cap and (rnd.capped or len(state.can_bet()) >= 3)
 
 
 def _open_pair_option(state) -> bool:  # noqa: ANN001
@@ -160,7 +159,9 @@ def start_round(state, first: str | None) -> None:  # noqa: ANN001
     if current and g.betting == "fixed_limit":
         rnd.raises = 1  # the big blind is the bet (RULES.md §1.8)
     reach = {q: state.street_bets[q] + state.stacks[q] for q in state.live()}
-    bettors = [p for p in state.can_bet() if not _covers_all(state, p, reach)]
+    highest = sorted(reach.values(), reverse=True)[:2]
+    can_bet = state.can_bet()
+    bettors = [p for p in can_bet if not _covers_all(state, p, reach, highest)]
     if first is not None and first in state.order:
         i = state.order.index(first)
         ring = state.order[i:] + state.order[:i]
@@ -171,20 +172,27 @@ def start_round(state, first: str | None) -> None:  # noqa: ANN001
     rnd.first_actor = rnd.pending[0] if rnd.pending else None
     state.rnd = rnd
     state.phase = "bet"
-    if _round_needs_no_action(state):
+    if _round_needs_no_action(state, can_bet):
         rnd.pending = []
 
 
-def _covers_all(state, player: str, reach: dict[str, int]) -> bool:  # noqa: ANN001
+def _covers_all(state, player: str, reach: dict[str, int], highest: list[int]) -> bool:  # noqa: ANN001
     """His bet already covers everything any opponent still in the hand can put in on this
-    street (``reach``: each live player's street bet plus stack): he has nothing to decide,
-    so he is not asked to act (as in pokerkit's state, which PHH files follow)."""
-    others = [chips for q, chips in reach.items() if q != player]
-    return bool(others) and state.street_bets[player] >= max(others)
+    street (``reach``: each live player's street bet plus stack; ``highest``: its two largest
+    values, largest first): he has nothing to decide, so he is not asked to act (as in
+    pokerkit's state, which PHH files follow)."""
+    # The most an opponent reaches: the runner-up when he reaches the most (equal on a tie).
+    if player in reach and reach[player] == highest[0]:
+        others = highest[1:]
+    else:
+        others = highest[:1]
+    return bool(others) and state.street_bets[player] >= others[0]
 
 
-def _round_needs_no_action(state) -> bool:  # noqa: ANN001
-    bettors = state.can_bet()
+def _round_needs_no_action(state, bettors: list[str] | None = None) -> bool:  # noqa: ANN001
+    """Can the round close at once? ``bettors``: ``state.can_bet()``, when the caller has it."""
+    if bettors is None:
+        bettors = state.can_bet()
     if len(bettors) >= 2:
         return False
     if not bettors:
@@ -345,7 +353,7 @@ def _after_action(state, player: str, *, aggressive: bool) -> None:  # noqa: ANN
         rnd.pending = [p for p in ring if p not in state.folded and p not in state.all_in]
     elif rnd.pending and rnd.pending[0] == player:
         rnd.pending.pop(0)
-    if len(state.live()) <= 1:
+    if state.live_count() <= 1:
         rnd.pending = []
     elif aggressive and _round_needs_no_action(state):
         rnd.pending = []

@@ -81,9 +81,9 @@ def _check_new_cards(state, cards: list[str]) -> None:  # noqa: ANN001
 
 
 def _add_seen(state, cards: list[str]) -> None:  # noqa: ANN001
-    for c in cards:
-        if c != UNKNOWN:
-            state.cards.seen.add(c)
+    seen = state.cards.seen
+    seen.update(cards)
+    seen.discard(UNKNOWN)
 
 
 def deal(state, e: ev.CardsDealt) -> None:  # noqa: ANN001
@@ -154,8 +154,10 @@ def _deal_draw(state, e: ev.CardsDealt) -> None:  # noqa: ANN001
 def street_dealt(state) -> bool:  # noqa: ANN001
     """Are all cards of the current street dealt (every live player, every run's board)?"""
     street = state.game.streets[state.street]
-    if street.hole_up and not state.cards.street_hole.issuperset(state.live()):
-        return False
+    if street.hole_up:
+        dealt = state.cards.street_hole
+        if len(dealt) < state.live_count() or not dealt.issuperset(state.live()):
+            return False
     need = _board_needed(state, state.street)
     return all(len(b) >= need for b in state.cards.boards)
 
@@ -231,7 +233,7 @@ def muck(state, e: ev.Muck) -> None:  # noqa: ANN001
     _check_live_hand(state, p, "muck")
     if state.phase not in ("showdown",) and state.status == "open":
         raise state._fail(f"{p} mucks before the showdown (fold instead)")
-    if len(state.live()) <= 1:
+    if state.live_count() <= 1:
         return  # the last player need not show: mucking an uncontested hand changes nothing
     state.mucked.add(p)
 
@@ -255,7 +257,7 @@ def run_count(state, e: ev.RunCount) -> None:  # noqa: ANN001
 
 def check_showdown_ready(state) -> None:  # noqa: ANN001
     """Raise when a complete hand still lacks cards it needs for the showdown."""
-    if len(state.live()) <= 1:
+    if state.live_count() <= 1:
         return
     need = state.game.board_count
     for i, b in enumerate(state.cards.boards, 1):

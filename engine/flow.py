@@ -47,7 +47,7 @@ def _declare_first(state) -> bool:  # noqa: ANN001
         and d.bet_after_declare
         and state.street == len(state.game.streets) - 1
         and not state.declare_done
-        and len(state.live()) >= 2
+        and state.live_count() >= 2
     )
 
 
@@ -63,14 +63,13 @@ def _begin_betting(state) -> None:  # noqa: ANN001
 def _first_to_act(state) -> str | None:  # noqa: ANN001
     g = state.game
     street = g.streets[state.street]
-    live = state.live()
     if street.opening == "bring_in":
-        ups = [(p, state.cards.up_cards(p)) for p in live]
+        ups = [(p, state.cards.up_cards(p)) for p in state.live()]
         if any(not u or u[-1] == dealing.UNKNOWN for _, u in ups):
             return None
         return bring_in_player([(p, u[-1]) for p, u in ups], razz=g.low_bring_in, hilo=g.hilo)
     if street.opening == "best_board":
-        ups = [(p, state.cards.up_cards(p)) for p in live]
+        ups = [(p, state.cards.up_cards(p)) for p in state.live()]
         if any(dealing.UNKNOWN in u for _, u in ups):
             return None
         first = best_board_player(ups, razz=g.low_bring_in)
@@ -106,7 +105,7 @@ def _next_bettor(state, first: str) -> str | None:  # noqa: ANN001
 def round_closed(state) -> None:  # noqa: ANN001
     """The betting round is over: fold-out, next street, declaring or showdown."""
     state.last_round = (state.rnd.last_aggressor, state.rnd.first_actor)
-    if len(state.live()) <= 1:
+    if state.live_count() <= 1:
         state.phase = "showdown"
         return
     last = state.street == len(state.game.streets) - 1

@@ -134,7 +134,7 @@ def _finish(state, starting, contributions, returned, pots, carried) -> HandResu
         carried_in=state.carried_in,
         carried_out=state.carried_out,
         verifiable=all(p.verifiable for p in pots),
-        showdown=len(state.live()) > 1,
+        showdown=state.live_count() > 1,
         declarations=dict(state.declarations),
         lines=tuple(lines),
         game=state.started.game,

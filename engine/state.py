@@ -97,7 +97,7 @@ class HandState:
                 f"{g.code} cannot be a declare game: its hands have fewer than five cards",
                 hand=started.hand, seq=1,
             )
-        state = cls(
+        return cls(
             started=started,
             game=g,
             players=players,
@@ -105,10 +105,9 @@ class HandState:
             stacks={s.player: s.stack for s in started.seats},
             contributed=dict.fromkeys(players, 0),
             street_bets=dict.fromkeys(players, 0),
+            cards=dealing.Cards.new(players),
             seq=1,
         )
-        state.cards = dealing.Cards.new(players)
-        return state
 
     def copy(self) -> HandState:
         """An independent copy (for what-if and step-through)."""
@@ -155,6 +154,13 @@ class HandState:
     def live(self) -> list[str]:
         """Players still in the hand (not folded, not mucked), in seat order."""
         return [p for p in self.players if p not in self.folded and p not in self.mucked]
+
+    def live_count(self) -> int:
+        """``len(self.live())``, without building the list while nobody has mucked (folded
+        players are seated, each counted once)."""
+        if self.mucked:
+            return len(self.live())
+        return len(self.players) - len(self.folded)
 
     def can_bet(self) -> list[str]:
         """Players who can still put chips in (live and not all-in), in acting order."""
