@@ -98,13 +98,13 @@ def layer_pots(contributions: Mapping[str, int], live: Sequence[str]) -> list[Po
         # only dead money (e.g. antes of folded players) and nobody live put anything in
         return [Pot(total, tuple(live))] if total else []
     pots: list[Pot] = []
-    previous = 0
+    below = 0  # the chips up to the previous level, from every player
     for level in levels:
-        amount = sum(min(c, level) - min(c, previous) for c in contributions.values())
+        upto = sum(c if c < level else level for c in contributions.values())
         eligible = tuple(p for p in live if contributions.get(p, 0) >= level)
-        pots.append(Pot(amount, eligible))
-        previous = level
-    above = sum(c - previous for c in contributions.values() if c > previous)
+        pots.append(Pot(upto - below, eligible))
+        below = upto
+    above = total - below
     if above:
         pots[-1] = Pot(pots[-1].amount + above, pots[-1].eligible)
     return pots

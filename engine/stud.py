@@ -7,7 +7,6 @@ clubs (RULES.md §2.2).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 _RANKS = "23456789TJQKA"
@@ -41,10 +40,9 @@ def bring_in_player(
 
 def _board_key(cards: Sequence[str], *, ace_low: bool) -> tuple[int, ...]:
     """Key of a partial board; higher = better high board."""
-    counts = Counter(rank_value(c, ace_low=ace_low) for c in cards)
-    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
-    shape = tuple(n for _, n in groups)
-    return (*shape, *(r for r, _ in groups))
+    ranks = [rank_value(c, ace_low=ace_low) for c in cards]
+    groups = sorted({(ranks.count(r), r) for r in ranks}, reverse=True)  # (count, rank)
+    return (*(n for n, _ in groups), *(r for _, r in groups))
 
 
 def best_board_player(boards: Sequence[tuple[str, Sequence[str]]], *, razz: bool) -> str:
@@ -62,12 +60,7 @@ def best_board_player(boards: Sequence[tuple[str, Sequence[str]]], *, razz: bool
         # lower is better in razz: negate so max() picks the best low
         return tuple(-k for k in key)
 
-    key = low_key if razz else high_key
-    best = boards[0]
-    for item in boards[1:]:
-        if key(item) > key(best):
-            best = item
-    return best[0]
+    return max(boards, key=low_key if razz else high_key)[0]  # max keeps the first of ties
 
 
 def has_open_pair(cards: Sequence[str]) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from engine.errors import IllegalAction
@@ -21,6 +22,9 @@ from engine.settle import HandResult, settle
 from engine.state import HandState
 from ledger import events as ev
 from replay.compare import Discrepancy, compare_payouts
+
+_CHANGES = frozenset({"correction", "hand_voided"})  # events that change a hand's stream
+_type = attrgetter("type")
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,7 @@ def effective_events(events: Sequence[Any]) -> tuple[list[Any], bool]:
     Raises:
         IllegalAction: a change naming a sequence number the hand does not have.
     """
-    if not any(e.type in ("correction", "hand_voided") for e in events):
+    if _CHANGES.isdisjoint(map(_type, events)):
         return list(events), False
     originals: list[tuple[int, Any]] = []
     corrections: list[ev.Correction] = []
