@@ -393,13 +393,13 @@ class _Digests:
         import hashlib
 
         texts = self.texts
-        parts = []
-        for event in events:
-            text = texts.get(id(event))
-            if text is None:
-                text = texts[id(event)] = type(event).__pydantic_serializer__.to_json(event)
-            parts.append(text)
-        return hashlib.sha256(b"\n".join(parts)).hexdigest()
+        ids = list(map(id, events))
+        missing = set(ids).difference(texts)
+        if missing:
+            for key, event in zip(ids, events, strict=True):
+                if key in missing and key not in texts:
+                    texts[key] = type(event).__pydantic_serializer__.to_json(event)
+        return hashlib.sha256(b"\n".join(map(texts.__getitem__, ids))).hexdigest()
 
 
 def _session_segments(rows: Sequence[Any], starts: Sequence[int], name: str,

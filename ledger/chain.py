@@ -169,25 +169,26 @@ def prepare_batch(
             raise MalformedEvent(f"hand stream {stream!r} needs hand_id None or the same")
         hand_id = stream
     events = list(events)
-    for event in events:
-        if type(event) not in allowed:
-            raise MalformedEvent(f"{type(event).__name__} is not a {kind} event", hand=hand_id)
+    if not allowed.issuperset(map(type, events)):
+        bad = next(e for e in events if type(e) not in allowed)
+        raise MalformedEvent(f"{type(bad).__name__} is not a {kind} event", hand=hand_id)
     if memo is None:
         memo = {}
-    missing = {id(e): e for e in events if id(e) not in memo}
+    ids = list(map(id, events))
+    missing = set(ids).difference(memo)
     if missing:
-        for key, data in zip(missing, _dump(list(missing.values()), mode="json"), strict=True):
+        todo = {key: e for key, e in zip(ids, events, strict=True) if key in missing}
+        for key, data in zip(todo, _dump(list(todo.values()), mode="json"), strict=True):
             memo[key] = (data["type"], data["schema_version"], _encode(data))
     types: list[str] = []
     versions: list[int] = []
     payloads: list[str] = []
-    for event in events:
-        kind_, version, payload = memo[id(event)]
-        types.append(kind_)
-        versions.append(version)
-        payloads.append(payload)
-        if session is None and kind_ == "hand_started":
-            session = event.session  # type: ignore[union-attr]
+    if ids:
+        types, versions, payloads = map(list, zip(*map(memo.__getitem__, ids), strict=True))
+    if session is None and "hand_started" in types:
+        for k, kind_ in enumerate(types):
+            if kind_ == "hand_started" and session is None:
+                session = events[k].session  # type: ignore[union-attr]
     return PreparedBatch(stream, hand_id, session, source_key, types, versions, payloads)
 
 
