@@ -111,6 +111,19 @@ def raw_hand_streams(ledger: Any, only: Sequence[str] = ()) -> Iterator[RawHand]
         yield cut[0], cut[1], cut[2], cut[3]
 
 
+def session_hand_streams(ledger: Any, sessions: Sequence[str], *, after: int = 0
+                         ) -> list[RawHand]:
+    """Every hand of ``sessions`` whose rows lie after ledger position ``after``, as
+    :data:`RawHand` in ledger order, read with one query (a catch-up of the sessions that
+    moved: ``after`` is below their first rows, so DuckDB skips the rest of the ledger)."""
+    rows = ledger.connection.execute(
+        "SELECT hand_id, arg_min(session, position), string_agg(payload, ',' ORDER BY seq),"
+        " min(position) FROM events WHERE position > ? AND hand_id IS NOT NULL"
+        " AND list_contains(?, session) GROUP BY hand_id ORDER BY min(position)",
+        [after, list(sessions)]).fetchall()
+    return [(hand, session, body, position) for hand, session, body, position in rows]
+
+
 def _whole(ledger: Any, hand: str) -> RawHand:
     rows = ledger.read(hand)
     if not rows or rows[0].hand_id is None:

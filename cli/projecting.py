@@ -90,11 +90,10 @@ def catch_up(ledger: Any, *, jobs: int = 1, quiet: bool = False) -> str:
         LedgerError: what :func:`rebuild` raises; the derived tables are then unchanged.
     """
     from cli.cmd_hands import replayed
-    from cli.loading import raw_hand_streams
-    from ledger.audit_catchup import moved, replace_sessions
+    from cli.loading import session_hand_streams
+    from ledger.audit_catchup import aliases, first_position, moved, replace_sessions
     from ledger.audit_load import session_ends, session_rows
     from ledger.audit_stream import StreamAudit
-    from ledger.sessions import resolve_aliases
     from replay.tables import append_rows
 
     con = ledger.connection
@@ -105,25 +104,22 @@ def catch_up(ledger: Any, *, jobs: int = 1, quiet: bool = False) -> str:
         rebuild(ledger, jobs=jobs, quiet=quiet)
         return "full"
     names = list(plan.sessions)
-    hands = con.execute(
-        "SELECT hand_id FROM events WHERE hand_id IS NOT NULL AND list_contains(?, session)"
-        " GROUP BY hand_id ORDER BY min(position)", [names]).fetchall()
+    low = first_position(con, plan) - 1  # every row of those sessions is after it
+    hands = session_hand_streams(ledger, names, after=low)
     known = dict(con.execute("SELECT hand_id, ord FROM hands WHERE list_contains(?, session)",
                              [names]).fetchall())
     last = con.execute("SELECT coalesce(max(ord), 0) FROM hands").fetchone()[0]
     numbered = []
-    for (hand,) in hands:
-        if hand not in known:
+    for raw in hands:
+        if raw[0] not in known:
             last += 1
-        numbered.append(known.get(hand, last))
-    aliases = resolve_aliases(r.event for r in session_rows(ledger, types=("player_alias",)))
-    audit = StreamAudit(session_rows(ledger, sessions=names), session_ends(ledger, names),
-                        aliases=aliases)
+        numbered.append((known.get(raw[0], last), raw))
+    audit = StreamAudit(session_rows(ledger, sessions=names, after=low),
+                        session_ends(ledger, names, after=plan.since), aliases=aliases(con))
     table_rows = []
-    source = zip(numbered, raw_hand_streams(ledger, [h for (h,) in hands]), strict=True)
     with render.progress("replaying the sessions that moved", enabled=not quiet,
                          total=len(hands)) as tick:
-        for rows, _, _, _, facts in replayed(source, jobs=jobs, facts=True, numbered=True):
+        for rows, _, _, _, facts in replayed(numbered, jobs=jobs, facts=True, numbered=True):
             audit.add(facts)
             table_rows.append(rows)
             tick()

@@ -28,13 +28,15 @@ _REPLAY_TABLES = ("pots", "discrepancies", "results", "hands")  # pots first: ke
 
 @dataclass(frozen=True)
 class Moved:
-    """What changed since the derived tables were built: ``head`` the ledger's last position;
-    ``full`` why everything must be rebuilt (None: only ``sessions``, in order of their first
-    row after the old head; empty when nothing moved)."""
+    """What changed since the derived tables were built: ``head`` the ledger's last position,
+    ``since`` the one they were built from; ``full`` why everything must be rebuilt (None:
+    only ``sessions``, in order of their first row after ``since``; empty when nothing
+    moved)."""
 
     head: int
     full: str | None
     sessions: tuple[str, ...] = ()
+    since: int = 0
 
     @property
     def fresh(self) -> bool:
@@ -70,7 +72,21 @@ def moved(con: Any) -> Moved:
         return Moved(head, "a hand of no session moved")
     if any(alias for _, alias, _ in rows):
         return Moved(head, "a player alias was added")
-    return Moved(head, None, tuple(session for session, _, _ in rows))
+    return Moved(head, None, tuple(session for session, _, _ in rows), since)
+
+
+def first_position(con: Any, moved: Moved) -> int:
+    """The first ledger position a catch-up of ``moved`` must read: the first row of the
+    earliest session that moved (from ``session_book``), or the first new row."""
+    firsts = [p for (p,) in con.execute(
+        "SELECT first_position FROM session_book WHERE list_contains(?, session)",
+        [list(moved.sessions)]).fetchall() if p is not None]
+    return min([*firsts, moved.since + 1])
+
+
+def aliases(con: Any) -> dict[str, str]:
+    """The series' resolved alias map as the derived tables hold it (``player_names``)."""
+    return dict(con.execute("SELECT alias, player FROM player_names").fetchall())
 
 
 def replace_sessions(ledger: Any, sessions: Sequence[str], series: Series,
@@ -106,7 +122,7 @@ def replace_sessions(ledger: Any, sessions: Sequence[str], series: Series,
                 if row[0] not in ords:
                     last += 1
                     ords[row[0]] = last
-                books.append((*row[:-1], ords[row[0]]))
+                books.append((*row[:7], ords[row[0]], *row[8:]))
             seq: dict[str | None, int] = {}
             found = []
             for d in findings:
@@ -116,7 +132,8 @@ def replace_sessions(ledger: Any, sessions: Sequence[str], series: Series,
             _append(con, "session_book", books)
             _append(con, "session_players", tables["session_players"])
             _append(con, "audit_discrepancies", found)
-            _nicknames(ledger, con, series.aliases)
+            if series.aliases:  # no alias, no nickname
+                _nicknames(ledger, con, series.aliases)
             con.execute("UPDATE derived_state SET value = ? WHERE key = 'head'", [str(head)])
         except duckdb.Error as e:
             raise LedgerError(f"cannot write the derived tables: {e}") from e

@@ -16,19 +16,19 @@ from ledger.sessions import SessionRow
 
 
 def session_rows(ledger: Any, *, sessions: Sequence[str] | None = None,
-                 types: Sequence[str] | None = None) -> list[SessionRow]:
+                 types: Sequence[str] | None = None, after: int = 0) -> list[SessionRow]:
     """Stored session events (rows of no hand) in ledger order, typed: all of them, or only
-    those of ``sessions`` and/or of event ``types``.
+    those of ``sessions`` and/or of event ``types``, and after ledger position ``after``.
 
     Raises:
         MalformedEvent: a stored payload that does not parse (located at its stream).
     """
     rows = ledger.connection.execute(
-        "SELECT position, stream, session, payload FROM events WHERE hand_id IS NULL"
-        " AND ($1 IS NULL OR list_contains($1, session))"
+        "SELECT position, stream, session, payload FROM events WHERE position > $3"
+        " AND hand_id IS NULL AND ($1 IS NULL OR list_contains($1, session))"
         " AND ($2 IS NULL OR list_contains($2, type)) ORDER BY position",
         [None if sessions is None else list(sessions),
-         None if types is None else list(types)]).fetchall()
+         None if types is None else list(types), after]).fetchall()
     out = []
     for position, stream, session, payload in rows:
         try:
@@ -39,13 +39,15 @@ def session_rows(ledger: Any, *, sessions: Sequence[str] | None = None,
     return out
 
 
-def session_ends(ledger: Any, sessions: Sequence[str] | None = None) -> dict[str | None, int]:
+def session_ends(ledger: Any, sessions: Sequence[str] | None = None, *, after: int = 0
+                 ) -> dict[str | None, int]:
     """``{session: last ledger position}`` over its session rows and its hands' rows (key
-    None: hands of no session), for every session or only ``sessions``."""
+    None: hands of no session), for every session or only ``sessions``; only positions after
+    ``after`` are read (a session without rows there has no entry)."""
     return dict(ledger.connection.execute(
         "SELECT session, max(position) FROM events"
-        " WHERE $1 IS NULL OR list_contains($1, session) GROUP BY session",
-        [None if sessions is None else list(sessions)]).fetchall())
+        " WHERE position > $2 AND ($1 IS NULL OR list_contains($1, session)) GROUP BY session",
+        [None if sessions is None else list(sessions), after]).fetchall())
 
 
 def head(ledger: Any) -> int:

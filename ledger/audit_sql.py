@@ -5,7 +5,8 @@ never a source of truth):
 
 * the replay tables of :mod:`replay.tables` — ``hands``, ``pots``, ``results``,
   ``discrepancies`` (the replay's payout differences) — written here with DuckDB's appender;
-* ``session_book(session, date, opened, closed, chip_value_minor, currency, decimals, ord)``;
+* ``session_book(session, date, opened, closed, chip_value_minor, currency, decimals, ord,
+  first_position)`` — ``first_position`` the ledger position of the session's first row or hand;
 * ``session_players(session, player, buy_in, buy_ins, rebuys, top_ups, cash_out, on_table,
   hands, net, biggest_win, biggest_loss, paid_minor, received_minor)`` — chips unless
   ``_minor`` (money in minor units); ``session`` NULL for hands of no session;
@@ -37,11 +38,12 @@ from ledger.errors import LedgerError
 from ledger.sessions import Series
 
 #: Bump when a derived table or view changes shape: forces a rebuild.
-DERIVED_VERSION = "3"
+DERIVED_VERSION = "4"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
-    closed BOOLEAN, chip_value_minor BIGINT, currency VARCHAR, decimals INTEGER, ord INTEGER);
+    closed BOOLEAN, chip_value_minor BIGINT, currency VARCHAR, decimals INTEGER, ord INTEGER,
+    first_position BIGINT);
 CREATE TABLE IF NOT EXISTS session_players (session VARCHAR, player VARCHAR, buy_in BIGINT,
     buy_ins INTEGER, rebuys INTEGER, top_ups INTEGER, cash_out BIGINT, on_table BIGINT,
     hands INTEGER, net BIGINT, biggest_win BIGINT, biggest_loss BIGINT, paid_minor BIGINT,
@@ -173,7 +175,8 @@ def _session_rows(series: Series) -> dict[str, list[tuple]]:
     for i, book in enumerate(series.sessions.values(), 1):
         opened = book.opened
         book_rows.append((book.name, getattr(opened, "date", None), opened is not None,
-                          book.closed, book.chip_value_minor, book.currency, book.decimals, i))
+                          book.closed, book.chip_value_minor, book.currency, book.decimals, i,
+                          book.first))
         for p in book.players.values():
             player_rows.append((book.name, p.player, p.buy_in, p.buy_ins, p.rebuys, p.top_ups,
                                 p.cash_out, p.on_table, p.hands, p.net, p.biggest_win,

@@ -169,7 +169,9 @@ def test_catch_up_replays_only_the_sessions_that_moved(tmp_path: Path) -> None:
     assert before == {"hands": 60, "session_book": 3}
     import_paths(ledger, paths[3:], strict=True, session=None, pn_ledger=None)  # a new night
     dump = _caught_up_equals_rebuilt(ledger, "sessions")
-    assert len(dump["hands"]) == 80 and [r[-1] for r in dump["session_book"]] == [1, 2, 3, 4]
+    assert len(dump["hands"]) == 80 and [r[7] for r in dump["session_book"]] == [1, 2, 3, 4]
+    firsts = [r[8] for r in dump["session_book"]]  # first_position: each session's first row
+    assert firsts == sorted(firsts) and firsts[0] == 1
     assert len(dump["audit"].findings) == 5
     # a late buy-in in the first session: that session alone moves, and its books with it
     first = dump["session_book"][0][0]
