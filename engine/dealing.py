@@ -64,7 +64,7 @@ class Cards:
 
 
 def _board_needed(state, upto: int) -> int:  # noqa: ANN001
-    return sum(s.board for s in state.game.streets[: upto + 1])
+    return state.game.board_by_street[upto] if upto >= 0 else 0
 
 
 def _check_new_cards(state, cards: list[str]) -> None:  # noqa: ANN001
@@ -117,7 +117,7 @@ def _deal_hole(state, e: ev.CardsDealt) -> None:  # noqa: ANN001
         raise state._fail(
             f"{p} must be dealt {len(street.hole_up)} card(s) on this street, not {len(e.cards)}"
         )
-    if e.face_up and list(e.face_up) != list(street.hole_up):
+    if e.face_up and tuple(e.face_up) != street.hole_up:
         raise state._fail(f"face-up flags {e.face_up} do not match the game")
     state.cards.hole[p].extend(e.cards)
     state.cards.up[p].extend(street.hole_up)
@@ -159,7 +159,7 @@ def street_dealt(state) -> bool:  # noqa: ANN001
         if len(dealt) < state.live_count() or not dealt.issuperset(state.live()):
             return False
     need = _board_needed(state, state.street)
-    return all(len(b) >= need for b in state.cards.boards)
+    return not need or all(len(b) >= need for b in state.cards.boards)
 
 
 def discard(state, e: ev.Discard) -> None:  # noqa: ANN001

@@ -26,8 +26,9 @@ Raises:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
+from itertools import accumulate
 from typing import Literal
 
 Betting = Literal["no_limit", "pot_limit", "fixed_limit"]
@@ -76,6 +77,12 @@ class Game:
     use_hole: int | None = None
     stud: bool = False
     low_bring_in: bool = False
+    #: Board cards out by the end of each street (derived from ``streets``).
+    board_by_street: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        boards = tuple(accumulate(s.board for s in self.streets))
+        object.__setattr__(self, "board_by_street", boards)
 
     @property
     def hole_count(self) -> int:
