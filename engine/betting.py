@@ -106,7 +106,7 @@ def limits(state, player: str) -> Limits:  # noqa: ANN001
         reason = "the betting was not reopened: a short all-in is not a full raise"
     elif state.game.betting == "fixed_limit" and _capped(state, rnd):
         reason = "the raise cap for this round is reached"
-    elif not any(p != player for p in state.can_bet()):
+    elif state.can_bet() in ([], [player]):
         reason = "every other player is all-in"
     if reason:
         return Limits(to_call, None, None, reason)
@@ -161,7 +161,10 @@ def start_round(state, first: str | None) -> None:  # noqa: ANN001
     reach = {q: state.street_bets[q] + state.stacks[q] for q in state.live()}
     highest = sorted(reach.values(), reverse=True)[:2]
     can_bet = state.can_bet()
-    bettors = [p for p in can_bet if not _covers_all(state, p, reach, highest)]
+    if len(highest) == 2 and current < highest[1]:
+        bettors = can_bet  # no bet covers the runner-up's reach: nobody covers everyone
+    else:
+        bettors = [p for p in can_bet if not _covers_all(state, p, reach, highest)]
     if first is not None and first in state.order:
         i = state.order.index(first)
         ring = state.order[i:] + state.order[:i]

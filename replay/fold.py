@@ -113,8 +113,9 @@ def fold(events: Sequence[Any], *, upto: int | None = None) -> HandState:
         raise IllegalAction("a hand must begin with hand_started", seq=1)
     state = HandState.start(events[0])
     stop = len(events) if upto is None else min(upto, len(events))
+    apply = state.apply
     for e in events[1:stop]:
-        state.apply(e)
+        apply(e)
     return state
 
 
