@@ -242,3 +242,16 @@ def test_jobs_give_the_same_import_as_one_process(tmp_path: Path, strict: bool) 
     assert [e.split(",")[1] for e in one.errors[:2]] == [f" hand {h}" for h in victims]
     assert one.imported == (6 if strict else 12)
 
+
+
+def test_mutated_files_read_the_same_both_ways(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hardening suite's random mutations of JSON-lines files (numbers, cards, players,
+    line order, fields, truncation, garbage, encodings): the fast and the exact path agree on
+    every one of them."""
+    from tests.test_hardening import mutated_files
+
+    files = [path for path, _ in mutated_files(400, 3, tmp_path) if path.suffix == ".jsonl"]
+    assert len(files) == 200
+    for path in files:
+        _both(monkeypatch, path.read_bytes())
