@@ -47,14 +47,16 @@ def rebuild(ledger: Any, *, jobs: int = 1, output: str | None = None, problems: 
     """
     from cli.cmd_hands import replayed
     from cli.loading import raw_hand_streams
-    from ledger.audit_load import head, session_ends, session_rows
+    from ledger.audit_load import head, iter_session_rows, session_ends, session_rows
     from ledger.audit_sql import refresh
     from ledger.audit_stream import StreamAudit
+    from ledger.sessions import resolve_aliases
     from replay.tables import write_results_rows
 
     con = ledger.connection
     top = head(ledger)
-    audit = StreamAudit(session_rows(ledger), session_ends(ledger))
+    aliases = resolve_aliases(r.event for r in session_rows(ledger, types=("player_alias",)))
+    audit = StreamAudit(iter_session_rows(ledger), session_ends(ledger), aliases=aliases)
     total = con.execute(
         "SELECT count(*) FROM events WHERE seq = 1 AND hand_id IS NOT NULL").fetchone()[0]
     counts = {"hands": 0, "bad": 0, "unverifiable": 0}

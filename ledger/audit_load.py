@@ -7,7 +7,7 @@ the ledger package does not import it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ledger.errors import LedgerError
@@ -29,14 +29,34 @@ def session_rows(ledger: Any, *, sessions: Sequence[str] | None = None,
         " AND ($2 IS NULL OR list_contains($2, type)) ORDER BY position",
         [None if sessions is None else list(sessions),
          None if types is None else list(types), after]).fetchall()
-    out = []
-    for position, stream, session, payload in rows:
-        try:
-            event = parse_event(payload)
-        except LedgerError as exc:
-            raise exc.located(action=f"{stream} position {position}") from None
-        out.append(SessionRow(position, session or "", event))
-    return out
+    return [_typed(*row) for row in rows]
+
+
+def iter_session_rows(ledger: Any, *, window: int = 500_000) -> Iterator[SessionRow]:
+    """Every stored session event in ledger order, typed, read ``window`` ledger positions
+    at a time (a million hands come with hundreds of thousands of buy-ins and cash-outs:
+    they are parsed as the fold reaches them, not held together).
+
+    Raises:
+        MalformedEvent: a stored payload that does not parse (located at its stream).
+    """
+    con = ledger.connection
+    last = con.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
+    for low in range(0, last, window):
+        rows = con.execute(
+            "SELECT position, stream, session, payload FROM events WHERE position > $1"
+            " AND position <= $2 AND hand_id IS NULL ORDER BY position",
+            [low, low + window]).fetchall()
+        for position, stream, session, payload in rows:
+            yield _typed(position, stream, session, payload)
+
+
+def _typed(position: int, stream: str, session: str | None, payload: str) -> SessionRow:
+    try:
+        event = parse_event(payload)
+    except LedgerError as exc:
+        raise exc.located(action=f"{stream} position {position}") from None
+    return SessionRow(position, session or "", event)
 
 
 def session_ends(ledger: Any, sessions: Sequence[str] | None = None, *, after: int = 0

@@ -338,19 +338,24 @@ class SeriesFold:
     once (at :meth:`finish` for books without an end, the book of no session among them).
     The callback may drop the book's hands and checks to free memory; without ``ends``
     nothing closes before :meth:`finish` and every book is kept whole. ``aliases``: the
-    series' alias map when ``rows`` are only some sessions' (default: resolved from ``rows``).
+    series' alias map (resolved from every alias row of the ledger); then ``rows`` may be an
+    iterator in ledger order, read as the hands come (a million hands have hundreds of
+    thousands of buy-ins). Without it, ``rows`` are all read and sorted first.
     """
 
     def __init__(self, rows: Iterable[SessionRow], *, ends: Mapping[str | None, int] | None = None,
                  on_close: Callable[[SessionBook], None] | None = None,
                  aliases: Mapping[str, str] | None = None) -> None:
-        self._rows = sorted(rows, key=lambda r: r.position)
-        self._next = 0
+        if aliases is None:  # every row is needed up front: they must be a list
+            rows = sorted(rows, key=lambda r: r.position)
+            aliases = resolve_aliases(r.event for r in rows if r.event.type == "player_alias")
+        self._rows = iter(rows)
+        self._row: SessionRow | None = next(self._rows, None)  # the next row to fold
+        self._named: list[SessionRow] = []  # aliases and openings, for the nicknames
         self._ends = dict(ends or {})
         self._on_close = on_close
         self._closing: list[tuple[int, int, str | None]] = []  # heap of (end, order, name)
-        self.aliases = dict(aliases) if aliases is not None else resolve_aliases(
-            r.event for r in self._rows if r.event.type == "player_alias")
+        self.aliases = dict(aliases)
         self.books: dict[str | None, SessionBook] = {}
         self.hands: list[HandFacts] = []
         self.seated: dict[str | None, set[str]] = {}  # names at the table, before aliases
@@ -379,7 +384,7 @@ class SeriesFold:
         for name, book in self.books.items():
             if name not in self._closed:
                 self._close(book)
-        nicknames = platform_nicknames(self._rows, self.seated, self.aliases)
+        nicknames = platform_nicknames(self._named, self.seated, self.aliases)
         return Series(self.books, self.hands, self.aliases, nicknames=nicknames)
 
     def _book(self, name: str | None, position: int) -> SessionBook:
@@ -392,11 +397,10 @@ class SeriesFold:
         return book
 
     def _rows_before(self, position: int | None) -> None:
-        rows = self._rows
-        while self._next < len(rows) and (position is None or rows[self._next].position
-                                          < position):
-            r = rows[self._next]
-            self._next += 1
+        while self._row is not None and (position is None or self._row.position < position):
+            r, self._row = self._row, next(self._rows, None)
+            if r.event.type in ("player_alias", "session_opened"):
+                self._named.append(r)
             _session_event(self._book(r.session, r.position), r.event, r.position, self.names)
             self._close_through(r.position)
 
