@@ -298,10 +298,9 @@ def bench_big(cfg: dict[str, Any], out: dict[str, Any]) -> None:
     out["scaling"] = scaling
     out["peak_rss_mb"] = scaling[str(big)]["peak_rss_mb"] if str(big) in scaling else None
     out["sizes"]["big_hands"] = _hands(dbs[big])
-    bench_audit(cfg, dbs[big], out)
 
 
-def bench_audit(cfg: dict[str, Any], source: Path, out: dict[str, Any]) -> None:
+def bench_audit(cfg: dict[str, Any], out: dict[str, Any]) -> None:
     """``audit`` and ``balances`` on a copy of the big ledger: cold (derived tables dropped:
     every hand replayed), fresh (the derived tables as of the head: read) and after a new
     session of 150 hands was imported (only that session replayed: ``audit_catchup_s``)."""
@@ -312,6 +311,8 @@ def bench_audit(cfg: dict[str, Any], source: Path, out: dict[str, Any]) -> None:
     from ledger.store import Ledger
 
     logs = series_logs(cfg)
+    source = series_db(cfg, cfg["big_hands"])
+    out["sizes"]["big_hands"] = _hands(source)
     with tempfile.TemporaryDirectory(dir=H.CACHE) as tmp:
         db = Path(tmp) / "audit.duckdb"
         shutil.copyfile(source, db)
@@ -356,7 +357,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--quick", action="store_true", help="reduced sizes, under a minute")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--only", nargs="*", default=None,
-                        choices=["pokerkit", "synthetic", "import", "big"],
+                        choices=["pokerkit", "synthetic", "import", "big", "audit"],
                         help="run only these parts (the others' keys are null)")
     args = parser.parse_args(argv)
     cfg = QUICK if args.quick else FULL
@@ -369,7 +370,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     }
     started = time.perf_counter()
     parts = {"pokerkit": bench_vs_pokerkit, "synthetic": bench_synthetic,
-             "import": bench_import, "big": bench_big}
+             "import": bench_import, "big": bench_big, "audit": bench_audit}
     for name, fn in parts.items():
         if args.only is None or name in args.only:
             t = time.perf_counter()
