@@ -400,7 +400,7 @@ def test_chips_beyond_the_bound_are_refused_at_import(tmp_path: Path, factor: in
 
 
 def test_chips_at_the_bound_still_import(tmp_path: Path) -> None:
-    """The bound itself is a legal stack: the hand imports and replays."""
+    """The bound itself is a legal stack: the hand imports with it."""
     path = _one_hand(tmp_path, lambda t: re.sub(r'"stack":(\d+)', f'"stack":{MAX_CHIPS}', t))
     with Ledger(tmp_path / "edge.duckdb") as ledger:
         report = import_paths(ledger, [path], strict=False, session=None, pn_ledger=None)
