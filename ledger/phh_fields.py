@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.games import Game, UnknownGame, game
 from ledger.errors import MalformedInput
-from ledger.events import Seat
+from ledger.events import MAX_CHIPS, Seat
 from ledger.phh_base import MAX_DECIMALS, PhhAction, places, scale_amount, to_decimal
 
 LIST_AMOUNTS = ("antes", "blinds_or_straddles", "starting_stacks", "winnings", "finishing_stacks")
@@ -139,9 +139,13 @@ def parse_amounts(raw: RawHand, decimals: int, count: int) -> dict[str, Any]:
 
 def _chips(raw: RawHand, value: object, key: str, decimals: int) -> int:
     try:
-        return scale_amount(value, decimals, negative=key == "blinds_or_straddles")  # type: ignore[arg-type]
+        chips = scale_amount(value, decimals, negative=key == "blinds_or_straddles")  # type: ignore[arg-type]
     except MalformedInput as exc:
         raise raw.error(f"{key}: {exc.message}", key) from exc
+    if abs(chips) > MAX_CHIPS:
+        raise raw.error(f"{key}: {value} is beyond the largest amount a ledger holds "
+                        f"({MAX_CHIPS} chips)", key)
+    return chips
 
 
 def parse_seats(raw: RawHand, stacks: list[int], count: int) -> list[Seat]:

@@ -410,9 +410,10 @@ def test_chips_at_the_bound_still_import(tmp_path: Path) -> None:
     assert {seat.stack for seat in started.seats} == {MAX_CHIPS}
 
 
-def test_a_phh_stack_beyond_the_bound_is_one_error_naming_the_file(tmp_path: Path) -> None:
-    """The PHH reader builds seats from ``starting_stacks``; a stack beyond ``MAX_CHIPS`` is a
-    typed error naming the file (not a pydantic traceback) and nothing is written."""
+def test_a_phh_stack_beyond_the_bound_is_one_error_naming_file_and_line(tmp_path: Path
+                                                                         ) -> None:
+    """A PHH amount beyond ``MAX_CHIPS`` is a typed error naming the file and the line of the
+    key (not a pydantic traceback) and nothing is written."""
     source = next(SHARED.glob("phh/televised/**/*.phh"))
     text = source.read_text(encoding="utf-8")
     big = re.sub(r"starting_stacks = \[(\d+)", f"starting_stacks = [{MAX_CHIPS + 1}", text)
@@ -422,9 +423,10 @@ def test_a_phh_stack_beyond_the_bound_is_one_error_naming_the_file(tmp_path: Pat
     db = tmp_path / "p.duckdb"
     result = CliRunner().invoke(cli, ["--db", str(db), "import", str(path)])
     assert result.exit_code == 2
+    line = 1 + big[:big.index("starting_stacks")].count("\n")
     assert result.stderr.strip().splitlines() == [
-        f"error: {path}: invalid event (stack: Input should be less than or equal to "
-        f"{MAX_CHIPS})"]
+        f"error: {path}:{line}: starting_stacks: {MAX_CHIPS + 1} is beyond the largest amount "
+        f"a ledger holds ({MAX_CHIPS} chips)"]
     with Ledger(db) as ledger:
         assert ledger.count() == 0
 
