@@ -50,10 +50,23 @@ class ImportReport:
 
 
 def discover(directory: Path) -> list[Path]:
-    """Hand files under ``directory`` (recursively), sorted by path."""
+    """Hand files under ``directory`` (recursively), sorted by path: PHH, JSON lines, and the
+    CSV files that are PokerNow logs (header ``entry,at,order``; a PokerNow ledger statement
+    or another CSV is left alone: a statement goes with its log, ``import LOG --ledger``)."""
     return sorted(
-        p for p in directory.rglob("*") if p.is_file() and p.suffix in HAND_SUFFIXES
+        p for p in directory.rglob("*") if p.is_file()
+        and (p.suffix in HAND_SUFFIXES or (p.suffix == ".csv" and _is_pokernow_log(p)))
     )
+
+
+def _is_pokernow_log(path: Path) -> bool:
+    """Whether the file's first line is PokerNow's log header (a byte-order mark allowed)."""
+    try:
+        with path.open("rb") as f:
+            first = f.readline(256)
+    except OSError:
+        return False
+    return first.removeprefix(b"\xef\xbb\xbf").strip().lower() == b"entry,at,order"
 
 
 def import_paths(

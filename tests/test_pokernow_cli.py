@@ -373,3 +373,19 @@ def test_balances_show_the_latest_nickname_with_the_id(run, tmp_path) -> None:  
     players = {p["player"]: p for p in json.loads(run("balances", "--json").output)["players"]}
     assert "HXN7RGKNLI" not in players and players["Marty"]["nickname"] is None
     assert "\nMarty " in run("balances").output
+
+
+def test_import_dir_takes_the_pokernow_logs_and_leaves_other_csv_files(run, tmp_path) -> None:  # noqa: ANN001
+    """``import DIR`` finds PokerNow logs by their header; a ledger statement (it needs its
+    log: ``--ledger``) and any other CSV are left alone, not reported as errors."""
+    folder = tmp_path / "night"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / VK.name).write_bytes(b"\xef\xbb\xbf" + VK.read_bytes())  # with a BOM
+    (folder / "ledger_x.csv").write_text(
+        "player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net\n",
+        encoding="utf-8")
+    (folder / "expenses.csv").write_text("what,amount\npizza,30\n", encoding="utf-8")
+    hands = sum(1 for i in read_pokernow_log(VK).items if getattr(i, "number", None))
+    out = run("import", str(folder))
+    assert out.exit_code == 0, out.output
+    assert f"imported {hands} hand(s)" in out.output and "from 1 file(s)" in out.output
