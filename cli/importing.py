@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from cli import completing
 from ledger.errors import LedgerError, MalformedEvent, MalformedInput
 from ledger.jsonl import gc_paused
 from replay import carry
@@ -30,6 +31,7 @@ class ImportReport:
     imported: int = 0
     known: int = 0
     events: int = 0
+    completed: int = 0
     errors: list[str] = field(default_factory=list)
 
     def add(self, part: ImportReport) -> None:
@@ -38,6 +40,7 @@ class ImportReport:
         self.imported += part.imported
         self.known += part.known
         self.events += part.events
+        self.completed += part.completed
         self.errors.extend(part.errors)
 
     def summary(self) -> str:
@@ -46,6 +49,9 @@ class ImportReport:
             f"imported {self.imported} hand(s) ({self.events} events) from {self.files} "
             f"file(s); {self.known} already in the ledger; {rejected} rejected"
         )
+        if self.completed:
+            text += (f"; {self.completed} cut-off hand(s) completed from this longer export "
+                     "(a correction each)")
         return text
 
 
@@ -170,16 +176,22 @@ def _write_file(ledger: Any, path: Path, batches: list[tuple], errors: list[Ledg
     """Append one file's batches (hands already in the ledger skipped or refused) and return
     what that did, as a report of this file alone (``files`` 0)."""
     part = ImportReport()
-    batches, clashes = _drop_known_hands(ledger, batches)
+    batches, clashes = _drop_known_hands(ledger, batches, path.name)
     errors = [e.located(file=str(path)) for e in errors + clashes]
     part.errors.extend(str(e) for e in errors)
     if strict and errors:
         part.errors.append(f"{path}: --strict: nothing of this file was written")
         return part
     part.known += sum(1 for b in batches if b[2] is not None and b[1] is None)
-    batches = carry.link([b for b in batches if b[1] is not None], previous_hand(ledger))
-    written = ledger.append_many(batches)
-    for positions, batch in zip(written, batches, strict=True):
+    completions = [b for b in batches if b[1] and b[1][0].type == "correction"]
+    batches = carry.link([b for b in batches if b[1] and b[1][0].type != "correction"],
+                         previous_hand(ledger))
+    written = ledger.append_many([*batches, *completions])
+    for positions in written[len(batches):]:  # completions of cut-off hands
+        part.events += len(positions)
+        part.completed += bool(positions)
+        part.known += not positions
+    for positions, batch in zip(written, batches, strict=False):
         part.events += len(positions)
         if batch[2] is None:  # a session batch, not a hand
             continue
@@ -281,10 +293,12 @@ def previous_hand(ledger: Any):  # noqa: ANN202
     return previous
 
 
-def _drop_known_hands(ledger: Any, batches: list[tuple]) -> tuple[list[tuple], list[LedgerError]]:
+def _drop_known_hands(ledger: Any, batches: list[tuple], source: str = ""
+                      ) -> tuple[list[tuple], list[LedgerError]]:
     """A hand already in the ledger (same hand id, imported from another file) is skipped when
     it starts the same way or comes from the same source (same source key: a longer export of
-    the same game), and refused otherwise: a stream is never appended twice."""
+    the same game), and refused otherwise: a stream is never appended twice. A stored hand
+    that was cut off is completed by a longer copy with a correction (:mod:`cli.completing`)."""
     ids = [b[2] for b in batches if b[2] is not None]
     if not ids:
         return batches, []
@@ -294,6 +308,7 @@ def _drop_known_hands(ledger: Any, batches: list[tuple]) -> tuple[list[tuple], l
         [ids],
     ).fetchall()
     stored = {hand: (payload, key) for hand, payload, key in rows}
+    cut = completing.cut_hands(ledger, list(stored))
     out, clashes = [], []
     for b in batches:
         hand = b[2]
@@ -304,7 +319,8 @@ def _drop_known_hands(ledger: Any, batches: list[tuple]) -> tuple[list[tuple], l
 
         same_source = b[4] is not None and b[4] == stored[hand][1]
         if same_source or event_json(b[1][0]) == stored[hand][0]:
-            out.append((b[0], None, hand, b[3], b[4]))  # known: counted, not written
+            done = completing.completion(ledger, b, source) if hand in cut else None
+            out.append(done or (b[0], None, hand, b[3], b[4]))  # known: counted, not written
         else:
             clashes.append(LedgerError(f"a different hand {hand} is already in the ledger",
                                        hand=hand))

@@ -389,3 +389,42 @@ def test_import_dir_takes_the_pokernow_logs_and_leaves_other_csv_files(run, tmp_
     out = run("import", str(folder))
     assert out.exit_code == 0, out.output
     assert f"imported {hands} hand(s)" in out.output and "from 1 file(s)" in out.output
+
+
+def test_longer_export_completes_the_hand_a_shorter_one_cut(run, db, tmp_path) -> None:  # noqa: ANN001
+    """Hand #21 is cut at its flop by the first export; the whole game's export then carries
+    it to the end. The stored events stay; one correction on #21 replaces its ``incomplete``
+    ending with the rest of the hand, so every hand, net and audit equals the whole game
+    imported at once, and importing the whole game again adds nothing."""
+    header, rows = _rows(VK)
+    cut = _find(rows, "Flop", after=_find(rows, "-- starting hand #21 "))
+    run("import", str(_write(tmp_path / "cut" / VK.name, header, rows[:cut])))
+    out = run("import", str(VK))
+    assert out.exit_code == 0, out.output
+    assert ("imported 31 hand(s)" in out.output and "21 already in the ledger" not in out.output
+            and "1 cut-off hand(s) completed from this longer export" in out.output)
+    con = duckdb.connect(db)
+    ((hand, n),) = con.execute(
+        "SELECT hand_id, count(*) FROM events WHERE type = 'correction' GROUP BY hand_id"
+    ).fetchall()
+    con.close()
+    assert "-21-" in hand and n == 1
+    history = run("history", hand).output
+    assert "completed from a longer export" in history and "by import" in history
+    whole = tmp_path / "whole.duckdb"
+    CliRunner().invoke(cli, ["--db", str(whole), "import", str(VK)], catch_exceptions=False)
+    ours = json.loads(run("replay", "--json", "--hand", hand).output)
+    theirs = json.loads(CliRunner().invoke(
+        cli, ["--db", str(whole), "replay", "--json", "--hand", hand]).output)
+    assert ours["status"] == "complete" and ours["discrepancies"] == []
+    _, flags = _json(run, "sql", "--json", f"SELECT status, corrected FROM hands "
+                     f"WHERE hand_id = '{hand}'")
+    assert flags == [{"status": "complete", "corrected": True}]
+    assert (ours["net"], ours["final_stacks"]) == (theirs["net"], theirs["final_stacks"])
+    assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
+    ledger_net = _json(run, "sql", "--json", "SELECT player, net FROM standings ORDER BY ALL")
+    whole_net = CliRunner().invoke(cli, ["--db", str(whole), "sql", "--json",
+                                         "SELECT player, net FROM standings ORDER BY ALL"])
+    assert ledger_net[1] == json.loads(whole_net.output)
+    again = run("import", str(VK))
+    assert "imported 0 hand(s) (0 events)" in again.output and "completed" not in again.output
