@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from cli import completing
 from ledger.errors import LedgerError, MalformedEvent, MalformedInput
-from ledger.jsonl import gc_paused
+from ledger.gcpause import gc_paused
 from replay import carry
 
 HAND_SUFFIXES = (".phh", ".phhs", ".jsonl")
@@ -106,7 +106,7 @@ def import_paths(
     with _Checkers(jobs - 1 if parallel else 0) as checkers, \
             progress("importing", total=len(files)) as tick:
         for path in files:
-            with gc_paused():  # see ledger.jsonl.gc_paused; the file's objects are freed after
+            with gc_paused():  # see ledger.gcpause; the file's objects are freed after
                 _import_file(ledger, path, report, strict=strict, session=session,
                              checkers=checkers)
             tick()

@@ -18,12 +18,10 @@ and the others are returned (the ``.hands`` / ``.errors`` shape of :mod:`ledger.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import re
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -39,6 +37,7 @@ from ledger.events import (
     event_json,
     parse_event,
 )
+from ledger.gcpause import gc_paused
 
 Kind = Literal["hand", "session"]
 SESSION_TYPES = frozenset(m.model_fields["type"].default for m in SessionEvent.__args__)  # type: ignore[attr-defined]
@@ -173,20 +172,6 @@ def read_jsonl_text(data: bytes | str, *, file: str = "<text>") -> JsonlFile:
             if not fast(number, line):
                 feed(number, line)
     return reader.result()
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector for the block. Reading a file allocates a few
-    objects per event and frees none (no cycles among them); every collection the
-    allocations trigger rescans all events read so far, which made reading 3x slower."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 class _Line(BaseModel):

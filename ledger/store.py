@@ -12,7 +12,6 @@ that keep derived tables use :attr:`Ledger.connection` inside :meth:`Ledger.tran
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -36,6 +35,7 @@ from ledger.chain import (
 )
 from ledger.errors import DuplicateEvent, LedgerBusy, LedgerError, NotFound
 from ledger.events import parse_event
+from ledger.gcpause import gc_paused
 
 __all__ = ["Batch", "Event", "Ledger", "StoredEvent", "VerifyReport", "STORE_VERSION"]
 
@@ -83,19 +83,6 @@ class StoredEvent:
     def event(self) -> Any:
         """The typed event (:func:`ledger.events.parse_event`); raises ``MalformedEvent``."""
         return parse_event(self.payload)
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC while an append allocates its dicts and row tuples (none cyclic): the
-    collections they trigger rescan every event the caller holds, 10-30 % of a bulk append."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _insert(con: duckdb.DuckDBPyConnection, rows: list[Row]) -> None:
@@ -272,7 +259,7 @@ class Ledger:
                 position was written concurrently.
             LedgerError: read-only ledger, or another database failure.
         """
-        with _gc_paused():
+        with gc_paused():
             batch = prepare_batch(stream, events, hand_id, session, source_key)
             batch.expected_seq = expected_seq
             return self._write([batch])[0]
@@ -286,7 +273,7 @@ class Ledger:
         Raises:
             The same as :meth:`append` (nothing is written when anything fails).
         """
-        with _gc_paused():
+        with gc_paused():
             memo: dict[int, tuple[str, int, str]] = {}
             return self._write([prepare_batch(*item, memo=memo) for item in batches])
 
