@@ -4,9 +4,9 @@
 Session events go to the stream ``session:<name>`` in the order they are given; where a buy-in
 or cash-out falls between hands is its place in the ledger (table stakes). Amounts: chips are
 integers; money (``--chip-value``, ``pay``) is written as a decimal in the session's currency
-and kept as integer minor units. :func:`analyse` replays the whole ledger, folds the sessions,
-runs the audit checks and rebuilds the derived tables and SQL views; the other commands call
-:func:`ensure_fresh`, which does that only when the ledger moved since.
+and kept as integer minor units. ``audit`` and the commands that read the derived tables call
+:func:`ensure_fresh`, which replays and audits only the sessions that moved since the tables
+were built (:mod:`cli.projecting`).
 """
 
 from __future__ import annotations
@@ -26,22 +26,10 @@ from ledger.errors import LedgerError, MalformedInput, NotFound
 ZERO_DECIMAL = frozenset({"JPY", "KRW", "ISK", "CLP", "VND", "XOF", "XAF", "UGX", "PYG"})
 
 
-def analyse(obj: Any, *, quiet: bool = False, jobs: int = 1) -> Any:
-    """Replay every hand, fold the sessions, audit, rebuild the derived tables and views
-    (:func:`cli.projecting.rebuild`); returns its :class:`cli.projecting.Projection`.
-
-    Raises:
-        LedgerError: no ledger, a hand the rules reject, or a database failure.
-    """
-    from cli.projecting import rebuild
-
-    _require(obj)
-    return rebuild(obj.ledger(), jobs=jobs, quiet=quiet)
-
-
 def ensure_fresh(obj: Any, *, quiet: bool = False, jobs: int = 1) -> None:
     """Bring the derived tables and views up to the ledger's head: only the sessions that
-    moved since they were built are replayed (:func:`cli.projecting.catch_up`).
+    moved since they were built are replayed (:func:`cli.projecting.catch_up`), or every hand
+    when they were never built.
 
     Raises:
         LedgerError: no ledger at ``obj.db``, or a hand the rules reject.
