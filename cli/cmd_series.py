@@ -168,7 +168,8 @@ def sql_table(columns: list[str], rows: list[tuple]) -> str:
     from rich.table import Table
 
     buf = io.StringIO()
-    console = Console(file=buf, width=100_000, color_system=None, highlight=False)
+    console = Console(file=buf, width=100_000, color_system=None, highlight=False,
+                      markup=False)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for c in columns:
         table.add_column(c)

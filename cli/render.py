@@ -52,7 +52,7 @@ def replay_json(r: HandReplay) -> dict[str, Any]:
 
 def _console() -> tuple[Console, io.StringIO]:
     buf = io.StringIO()
-    return Console(file=buf, width=110, color_system=None, highlight=False), buf
+    return Console(file=buf, width=110, color_system=None, highlight=False, markup=False), buf
 
 
 def replay_text(r: HandReplay) -> str:
