@@ -371,8 +371,8 @@ def _read_phh(path: Path, session: str | None) -> tuple[list[tuple], list[Ledger
 def _read_jsonl(path: Path, session: str | None, *, check: bool = True
                 ) -> tuple[list[tuple], list[LedgerError]]:
     """The batches (``Ledger.append_many`` items, in file order) and errors of one JSON-lines
-    file: every hand checked by the engine, sessions cut at the hands between their rows
-    (:func:`_session_segments`). Source keys are ``jsonl:<sha256 of the stream's events>``.
+    file: every hand checked by the engine, each session row placed among the hands
+    (:func:`_session_rows`). A hand's source key is ``jsonl:<sha256 of its events>``.
     ``check`` False: the hands are not checked here (workers check them, see
     :func:`_import_file`).
 
@@ -385,7 +385,6 @@ def _read_jsonl(path: Path, session: str | None, *, check: bool = True
     parsed = read_jsonl(path)
     errors: list[LedgerError] = list(parsed.errors)
     placed: list[tuple[int, tuple]] = []  # (first line, batch): appended in file order
-    starts = sorted(h.line for h in parsed.hands)
     digest = _Digests()
     for stream in parsed.sessions + parsed.hands:
         events = stream.events
@@ -398,13 +397,13 @@ def _read_jsonl(path: Path, session: str | None, *, check: bool = True
         except LedgerError as exc:
             errors.append(exc)
             continue
-        key = digest(events)
         if stream.kind == "hand":
             placed.append((stream.line, (stream.id, events, stream.id,
-                                         session or events[0].session, f"jsonl:{key}")))
+                                         session or events[0].session,
+                                         f"jsonl:{digest(events)}")))
         else:
             name = stream.id.split(":", 1)[-1]
-            placed.extend(_session_segments(stream.rows, starts, name, key))
+            placed.extend(_session_rows(stream.rows, name, digest))
     placed.sort(key=lambda item: item[0])
     return [batch for _, batch in placed], errors
 
@@ -431,26 +430,12 @@ class _Digests:
         return hashlib.sha256(b"\n".join(map(texts.__getitem__, ids))).hexdigest()
 
 
-def _session_segments(rows: Sequence[Any], starts: Sequence[int], name: str,
-                      digest: str) -> list[tuple[int, tuple]]:
-    """A session stream's rows cut at every hand that starts between them, so that a rebuy
-    or cash-out lands between the same hands in the ledger as in the file (issue 5: table
-    stakes, the books are folded in ledger order). ``starts``: the first lines of the file's
-    hands, sorted. One batch (source key ``jsonl:<digest>``) when no hand interrupts the
-    stream, else ``jsonl:<digest>:<k>`` for the k-th piece."""
-    import bisect
-
-    pieces: list[list[Any]] = []
-    last = None
-    for row in rows:
-        before = bisect.bisect_left(starts, row.line)
-        if before != last:
-            pieces.append([])
-            last = before
-        pieces[-1].append(row)
-    out = []
-    for k, piece in enumerate(pieces):
-        key = f"jsonl:{digest}" if len(pieces) == 1 else f"jsonl:{digest}:{k}"
-        out.append((piece[0].line, (f"session:{name}", [r.event for r in piece], None, name,
-                                    key)))
-    return out
+def _session_rows(rows: Sequence[Any], name: str, digest: _Digests
+                  ) -> list[tuple[int, tuple]]:
+    """One batch per session row, placed at its line among the file's hands, so that a rebuy or
+    cash-out lands between the same hands in the ledger as in the file (issue 5: table stakes,
+    the books are folded in ledger order). Source key ``jsonl:<session>:<seq>:<digest of the
+    row's event>``: the rows a shorter copy of the file (cut, or exported earlier) already
+    wrote are known when the whole file comes, and none is appended twice."""
+    return [(row.line, (f"session:{name}", [row.event], None, name,
+                        f"jsonl:{name}:{row.seq}:{digest([row.event])}")) for row in rows]

@@ -59,7 +59,9 @@ def check_events(events: Sequence[Any], *, file: str | None = None,
                  lines: Sequence[int] | None = None) -> HandState:
     """Fold ready-made events through the engine; return the final state.
 
-    Corrections and voids are checked by :mod:`replay.fold` instead and are skipped here.
+    Corrections and voids are checked by :mod:`replay.fold` instead and are skipped here. A
+    hand from a file must reach its end (``hand_ended``, complete or ``incomplete`` as a cut log
+    marks it, or a void): one that stops without it is a cut file, never written half.
 
     Raises:
         IllegalHand: naming the file, the line (when ``lines`` gives one per event), the hand
@@ -89,6 +91,12 @@ def check_events(events: Sequence[Any], *, file: str | None = None,
                 action=_describe(e),
             ) from exc
     assert state is not None
+    if state.status == "open":
+        raise IllegalHand(
+            "the hand stops before its end (no hand_ended): is the file cut? (a hand still "
+            "being played is recorded with `hand start` and `act`)",
+            file=file, line=lines[-1] if lines else None, hand=hand,
+            action=_describe(events[-1]))
     return state
 
 

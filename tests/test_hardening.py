@@ -453,3 +453,35 @@ def main(argv: list[str]) -> Any:
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+
+
+def test_a_json_lines_file_cut_between_lines_mid_hand_writes_none_of_that_hand(
+        tmp_path: Path) -> None:
+    """Found by a fresh-eyes test: a file that stops at a line boundary inside a hand stored
+    the half hand (status open) silently, and the rest could never be added. Now the hand is
+    refused, naming file, line and hand; the whole file then imports it whole."""
+    from tests.conftest import DATA
+
+    whole = DATA / "series" / "s02.jsonl"
+    lines = whole.read_text(encoding="utf-8").splitlines(keepends=True)
+    rows = [json.loads(line) for line in lines]
+    cut_at = next(i for i, r in enumerate(rows) if i > len(rows) // 3
+                  and r.get("hand") and r["event"]["type"] == "bet_raise")
+    hand = rows[cut_at]["hand"]
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:cut_at + 1]), encoding="utf-8")
+    db = tmp_path / "c.duckdb"
+    result = CliRunner().invoke(cli, ["--db", str(db), "import", str(cut)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    (error,) = result.stderr.strip().splitlines()
+    assert error.startswith(f"error: {cut}:{cut_at + 1}, hand {hand}, action 'bet_raise by ")
+    assert "the hand stops before its end (no hand_ended)" in error
+    with Ledger(db) as ledger:
+        assert hand not in ledger.streams(kind="hand")
+        before = ledger.count()
+    again = CliRunner().invoke(cli, ["--db", str(db), "import", str(whole)])
+    assert again.exit_code == 0, again.output
+    with Ledger(db) as ledger:
+        assert len(ledger.read(hand)) == sum(1 for r in rows if r.get("hand") == hand)
+        assert ledger.count() == len(rows) > before
+    assert CliRunner().invoke(cli, ["--db", str(db), "audit"]).exit_code == 0
