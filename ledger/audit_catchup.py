@@ -7,7 +7,9 @@ is per session (RULES.md §1.1, table stakes: chips move only within a session),
 sessions alone are replayed, folded and audited again, and :func:`replace_sessions` swaps
 their rows in every derived table in one transaction. A full rebuild is needed instead when
 the tables were never built or have another shape, when a ``player_alias`` was added (names
-change across the series), or when a hand of no session moved (that book spans the ledger).
+change across the series), or when a hand of no session moved (that book spans the ledger),
+or when the row at the tables' head no longer has the chain hash it had (rows rewritten and
+chained again; ``verify`` says where a row was edited without that).
 """
 
 from __future__ import annotations
@@ -59,10 +61,13 @@ def moved(con: Any) -> Moved:
         if state.get("version") != DERIVED_VERSION:
             return Moved(head, "the derived tables have another shape")
         since = int(state.get("head") or -1)
-        if since == head:
-            return Moved(head, None)
         if since < 0 or since > head:
             return Moved(head, "the derived tables are not of this ledger")
+        if state.get("head_hash") != head_hash(con, since):
+            return Moved(head, "the ledger's rows up to the tables' head are not those they "
+                               "were built from (run `verify`)")
+        if since == head:
+            return Moved(head, None)
         rows = con.execute(
             "SELECT session, bool_or(type = 'player_alias'), min(position) FROM events"
             " WHERE position > ? GROUP BY session ORDER BY 3", [since]).fetchall()
@@ -73,6 +78,14 @@ def moved(con: Any) -> Moved:
     if any(alias for _, alias, _ in rows):
         return Moved(head, "a player alias was added")
     return Moved(head, None, tuple(session for session, _, _ in rows), since)
+
+
+def head_hash(con: Any, position: int) -> str:
+    """The chain hash of the row at ``position`` ("" for an empty ledger): it seals every row
+    up to it, so derived tables built at a head whose hash no longer matches were built from
+    rows that have since been rewritten (with the chain made again) and are rebuilt."""
+    row = con.execute("SELECT hash FROM events WHERE position = ?", [position]).fetchone()
+    return row[0] if row else ""
 
 
 def first_position(con: Any, moved: Moved) -> int:
@@ -135,6 +148,8 @@ def replace_sessions(ledger: Any, sessions: Sequence[str], series: Series,
             if series.aliases:  # no alias, no nickname
                 _nicknames(ledger, con, series.aliases)
             con.execute("UPDATE derived_state SET value = ? WHERE key = 'head'", [str(head)])
+            con.execute("UPDATE derived_state SET value = ? WHERE key = 'head_hash'",
+                        [head_hash(con, head)])
         except duckdb.Error as e:
             raise LedgerError(f"cannot write the derived tables: {e}") from e
 

@@ -15,7 +15,7 @@ never a source of truth):
   PokerNow id (:func:`ledger.sessions.platform_nicknames`);
 * ``audit_discrepancies(kind, session, hand_id, player, expected, actual, diff, message, seq)``
   — every audit finding, ``seq`` its place in the audit's order within its session;
-* ``derived_state(key, value)`` — the ledger head they were built from
+* ``derived_state(key, value)`` — the ledger head they were built from and its chain hash
   (:func:`ledger.audit_catchup.moved`).
 
 Views (:data:`VIEWS`, ``CREATE OR REPLACE VIEW``; documented with examples in docs/SQL.md):
@@ -127,9 +127,12 @@ def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> 
                     appender.flush()
             for name, body in VIEWS.items():
                 con.execute(f"CREATE OR REPLACE VIEW {name} AS {body}")
+            sealed = con.execute("SELECT hash FROM events WHERE position = ?",
+                                 [head]).fetchone()
             con.execute("DELETE FROM derived_state")
-            con.execute("INSERT INTO derived_state VALUES ('version', ?), ('head', ?)",
-                        [DERIVED_VERSION, str(head)])
+            con.execute("INSERT INTO derived_state VALUES ('version', ?), ('head', ?),"
+                        " ('head_hash', ?)", [DERIVED_VERSION, str(head),
+                                              sealed[0] if sealed else ""])
         except duckdb.Error as e:
             raise LedgerError(f"cannot write the derived tables: {e}") from e
 

@@ -198,3 +198,28 @@ def test_catch_up_rebuilds_everything_for_an_alias_or_a_hand_of_no_session(tmp_p
             and player not in {r[1] for r in dump["session_players"]})
     import_paths(ledger, [ROOT / "data" / "hands"], strict=False, session=None, pn_ledger=None)
     assert catch_up(ledger, quiet=True) == "full"
+
+
+def test_rows_rewritten_with_their_chain_made_again_rebuild_the_tables(tmp_path: Path) -> None:
+    """The derived tables keep the chain hash of their head row. Rows edited and chained again
+    (the head's hash changes) make the next read a full rebuild, so the audit follows the
+    ledger as it now stands; an edit that leaves the chain broken is ``verify``'s to report."""
+    from cli.projecting import catch_up
+
+    ledger = Ledger.memory()
+    import_paths(ledger, [ROOT / "data" / "series" / "s01.jsonl"], strict=True, session=None,
+                 pn_ledger=None)
+    assert catch_up(ledger, quiet=True) == "full" and not read_audit(ledger.connection).findings
+    con = ledger.connection
+    position, player = con.execute(
+        "SELECT position, json_extract_string(payload, '$.player') FROM events"
+        " WHERE type = 'buy_in' ORDER BY position LIMIT 1").fetchone()
+    con.execute("UPDATE events SET payload = json_merge_patch(payload, '{\"chips\": 1}')"
+                " WHERE position = ?", [position])
+    assert catch_up(ledger, quiet=True) == "fresh"  # the chain is broken: verify says where
+    assert not ledger.verify().ok
+    con.execute("UPDATE events SET hash = 'made again' WHERE position = (SELECT max(position)"
+                " FROM events)")
+    assert catch_up(ledger, quiet=True) == "full"
+    found = read_audit(con).findings
+    assert {(d.kind, d.player) for d in found} >= {("stack_continuity", player)}
