@@ -132,6 +132,8 @@ def _import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
     if checkers is not None and checkers.size and path.suffix.lower() == ".jsonl":
         pending = checkers.start(path)
     try:
+        if session is None and path.suffix.lower() == ".csv":
+            session = _known_game(ledger, path)
         batches, errors = _read(path, session, check=pending is None)
     except LedgerError as exc:
         report.errors.append(str(exc.located(file=str(path))))
@@ -291,6 +293,22 @@ def previous_hand(ledger: Any):  # noqa: ANN202
         return hands[-1], [row.event for row in ledger.read(hands[-1])]
 
     return previous
+
+
+def _known_game(ledger: Any, path: Path) -> str | None:
+    """The session a PokerNow log's game is already in, when another export of it (under any
+    file name) was imported before: its first hand's source key (PokerNow's hand id or start)
+    is in the ledger. None: a new game (named after the file)."""
+    from ledger.pokernow import PnHand, read_pokernow_log
+
+    first = next((i.source_key for i in read_pokernow_log(path).items
+                  if isinstance(i, PnHand)), None)
+    if first is None:
+        return None
+    row = ledger.connection.execute(
+        "SELECT session FROM events WHERE source_key = ? AND hand_id IS NOT NULL LIMIT 1",
+        [first]).fetchone()
+    return row[0] if row else None
 
 
 def _drop_known_hands(ledger: Any, batches: list[tuple], source: str = ""

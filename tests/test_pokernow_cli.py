@@ -428,3 +428,18 @@ def test_longer_export_completes_the_hand_a_shorter_one_cut(run, db, tmp_path) -
     assert ledger_net[1] == json.loads(whole_net.output)
     again = run("import", str(VK))
     assert "imported 0 hand(s) (0 events)" in again.output and "completed" not in again.output
+
+
+def test_the_same_game_under_another_file_name_is_the_same_session(run, tmp_path) -> None:  # noqa: ANN001
+    """A game is known by its first hand, not its file name: a cut export saved as cut.csv
+    and then the whole log make one session, the cut hand completed, no buy-in twice."""
+    header, rows = _rows(VK)
+    cut = _find(rows, "Flop", after=_find(rows, "-- starting hand #21 "))
+    assert run("import", str(_write(tmp_path / "cut.csv", header, rows[:cut]))).exit_code == 0
+    out = run("import", str(VK))
+    assert out.exit_code == 0 and "1 cut-off hand(s) completed" in out.output
+    _, sessions = _json(run, "sql", "--json", "SELECT DISTINCT session FROM events")
+    assert sessions == [{"session": "cut"}]
+    assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
+    again = run("import", str(_write(tmp_path / "copy" / "renamed.csv", header, rows)))
+    assert "imported 0 hand(s) (0 events)" in again.output
