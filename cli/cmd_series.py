@@ -122,10 +122,12 @@ def settle(obj: Any, session_name: str | None, as_json: bool) -> None:
     ensure_fresh(obj, quiet=as_json)
     players, (decimals, currency) = balance_rows(obj, session_name, money=True)
     nets = {p["player"]: p["net"] for p in players}
-    try:
-        transfers = fewest_transfers(nets)
-    except ValueError as exc:
-        raise LedgerError(f"cannot settle: the {exc} (see `handledger audit`)") from None
+    total = sum(nets.values())
+    if total:
+        raise LedgerError(f"cannot settle: the balances sum to "
+                          f"{'+' if total > 0 else ''}{format_money(total, decimals, currency)}, "
+                          "not zero (see `handledger audit`)")
+    transfers = fewest_transfers(nets)
     if as_json:
         click.echo(json.dumps({"transfers": [{"from": a, "to": b, "amount": n}
                                              for a, b, n in transfers]}))

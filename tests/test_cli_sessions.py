@@ -315,3 +315,21 @@ def test_every_new_command_has_help() -> None:
                  ["settle"], ["sql"], ["chart"], ["demo-series"]):
         out = runner.invoke(cli, [*args, "--help"])
         assert out.exit_code == 0 and "Usage:" in out.output, args
+
+
+def test_settle_names_a_nonzero_total_in_money(run) -> None:  # noqa: ANN001
+    """The table paid 10 chips more than the pot (0.25 USD a chip): the nets sum to 2.50 USD
+    and settle says so in money, not in minor units (found by a fresh-eyes test)."""
+    run("session", "open", "fri", "--chip-value", "0.25", "--currency", "USD")
+    for player, chips in (("Ann", "200"), ("Bob", "150"), ("Cy", "300")):
+        run("buyin", "fri", player, chips)
+    run("hand", "start", "--session", "fri", "--hand", "f1", "--game", "NT", "--stakes", "1/2",
+        "--seats", "Ann:200,Bob:150,Cy:300", "--button", "Cy")
+    for action in ("d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c2d", "Cy f", "Ann cbr 8",
+                   "Bob cbr 150", "Ann cc", "d db 2c7h9s", "d db Kd", "d db 3c",
+                   "Ann sm AsKs", "Bob sm QhQd", "pay Ann 310", "end"):
+        assert run("act", "f1", action).exit_code == 0, action
+    out = run("settle", "--session", "fri")
+    assert out.exit_code == 2
+    assert ("cannot settle: the balances sum to +2.50 USD, not zero (see `handledger audit`)"
+            in out.output)
