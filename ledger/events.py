@@ -38,7 +38,7 @@ from pydantic import (
 SCHEMA_VERSION = 1
 
 #: Event versions this code reads (an unknown, newer version is refused, never guessed at).
-Version = Annotated[int, Field(ge=1, le=SCHEMA_VERSION)]
+Version = Annotated[int, Field(ge=1, le=SCHEMA_VERSION, strict=True)]
 
 #: The largest chip amount (and money amount in minor units) an event may carry: 2**53 - 1,
 #: 9,007,199,254,740,991. Larger amounts are refused when an event is validated, so at
@@ -49,7 +49,7 @@ Version = Annotated[int, Field(ge=1, le=SCHEMA_VERSION)]
 #: trillion dollars in cents.
 MAX_CHIPS = 2**53 - 1
 #: A signed amount (a blind written negative, a net result) bounded the same way both sides.
-SignedChips = Annotated[int, Field(ge=-MAX_CHIPS, le=MAX_CHIPS)]
+SignedChips = Annotated[int, Field(ge=-MAX_CHIPS, le=MAX_CHIPS, strict=True)]
 
 CARD_RE = re.compile(r"^(?:[2-9TJQKA][cdhs]|\?\?)$")
 #: One card of an event, checked by pydantic itself (no Python call per card): the same
@@ -146,16 +146,16 @@ class Unit(_Model):
     """
 
     currency: str | None = None
-    minor_per_chip: int = Field(1, ge=1, le=MAX_CHIPS)
-    decimals: int = Field(0, ge=0, le=6)
+    minor_per_chip: int = Field(1, ge=1, le=MAX_CHIPS, strict=True)
+    decimals: int = Field(0, ge=0, le=6, strict=True)
 
 
 class Seat(_Model):
     """One player at the table: name (unique in the hand), starting stack in chips."""
 
     player: str = Field(min_length=1)
-    stack: int = Field(ge=0, le=MAX_CHIPS)
-    seat: int | None = Field(None, ge=1)
+    stack: int = Field(ge=0, le=MAX_CHIPS, strict=True)
+    seat: int | None = Field(None, ge=1, strict=True)
 
 
 class Stakes(_Model):
@@ -170,10 +170,10 @@ class Stakes(_Model):
     betting: Literal["no_limit", "pot_limit", "fixed_limit"]
     antes: list[SignedChips] = []
     blinds_or_straddles: list[SignedChips] = []
-    bring_in: int = Field(0, ge=0, le=MAX_CHIPS)
-    min_bet: int = Field(0, ge=0, le=MAX_CHIPS)
-    small_bet: int = Field(0, ge=0, le=MAX_CHIPS)
-    big_bet: int = Field(0, ge=0, le=MAX_CHIPS)
+    bring_in: int = Field(0, ge=0, le=MAX_CHIPS, strict=True)
+    min_bet: int = Field(0, ge=0, le=MAX_CHIPS, strict=True)
+    small_bet: int = Field(0, ge=0, le=MAX_CHIPS, strict=True)
+    big_bet: int = Field(0, ge=0, le=MAX_CHIPS, strict=True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -218,7 +218,7 @@ class ForcedBet(_Model):
     schema_version: Version = SCHEMA_VERSION
     player: str
     kind: ForcedKind
-    amount: int = Field(ge=0, le=MAX_CHIPS)
+    amount: int = Field(ge=0, le=MAX_CHIPS, strict=True)
 
 
 class CardsDealt(_Model):
@@ -233,7 +233,7 @@ class CardsDealt(_Model):
     player: str | None = None
     cards: list[Card] = Field(min_length=1)
     face_up: list[bool] = []
-    run: int = Field(1, ge=1)
+    run: int = Field(1, ge=1, strict=True)
 
 
 class Discard(_Model):
@@ -265,7 +265,7 @@ class BetRaise(_Model):
     type: Literal["bet_raise"] = "bet_raise"
     schema_version: Version = SCHEMA_VERSION
     player: str
-    to: int = Field(gt=0, le=MAX_CHIPS)
+    to: int = Field(gt=0, le=MAX_CHIPS, strict=True)
 
 
 class Fold(_Model):
@@ -313,7 +313,7 @@ class RunCount(_Model):
 
     type: Literal["run_count"] = "run_count"
     schema_version: Version = SCHEMA_VERSION
-    runs: int = Field(ge=1, le=4)
+    runs: int = Field(ge=1, le=4, strict=True)
 
 
 class RecordedPayout(_Model):
@@ -323,10 +323,10 @@ class RecordedPayout(_Model):
     type: Literal["recorded_payout"] = "recorded_payout"
     schema_version: Version = SCHEMA_VERSION
     player: str
-    amount: int = Field(ge=0, le=MAX_CHIPS)
+    amount: int = Field(ge=0, le=MAX_CHIPS, strict=True)
     returned: bool = False
-    pot: int | None = Field(None, ge=0)
-    run: int | None = Field(None, ge=1)
+    pot: int | None = Field(None, ge=0, strict=True)
+    run: int | None = Field(None, ge=1, strict=True)
 
 
 class CarryOver(_Model):
@@ -335,7 +335,7 @@ class CarryOver(_Model):
 
     type: Literal["carry_over"] = "carry_over"
     schema_version: Version = SCHEMA_VERSION
-    amount: int = Field(ge=0, le=MAX_CHIPS)
+    amount: int = Field(ge=0, le=MAX_CHIPS, strict=True)
     direction: Literal["out", "in"]
     other_hand: str | None = None
 
@@ -350,7 +350,7 @@ class Change(_Model):
     """One change of a correction: replace/insert-after/delete at a sequence number of the hand."""
 
     op: Literal["replace", "insert_after", "delete"]
-    seq: int = Field(ge=1)
+    seq: int = Field(ge=1, strict=True)
     event: dict[str, Any] | None = None
 
 
@@ -387,9 +387,9 @@ class SessionOpened(_Model):
     schema_version: Version = SCHEMA_VERSION
     session: str = Field(min_length=1)
     date: str | None = None
-    chip_value_minor: int = Field(1, ge=1, le=MAX_CHIPS)
+    chip_value_minor: int = Field(1, ge=1, le=MAX_CHIPS, strict=True)
     currency: str | None = None
-    decimals: int = Field(0, ge=0, le=6)
+    decimals: int = Field(0, ge=0, le=6, strict=True)
     source: dict[str, Any] = {}
 
 
@@ -399,7 +399,7 @@ class BuyIn(_Model):
     type: Literal["buy_in"] = "buy_in"
     schema_version: Version = SCHEMA_VERSION
     player: str
-    chips: int = Field(gt=0, le=MAX_CHIPS)
+    chips: int = Field(gt=0, le=MAX_CHIPS, strict=True)
     kind: Literal["buy_in", "rebuy", "top_up"] = "buy_in"
 
 
@@ -409,7 +409,7 @@ class CashOut(_Model):
     type: Literal["cash_out"] = "cash_out"
     schema_version: Version = SCHEMA_VERSION
     player: str
-    chips: int = Field(ge=0, le=MAX_CHIPS)
+    chips: int = Field(ge=0, le=MAX_CHIPS, strict=True)
 
 
 class Payment(_Model):
@@ -419,7 +419,7 @@ class Payment(_Model):
     schema_version: Version = SCHEMA_VERSION
     payer: str
     payee: str
-    amount_minor: int = Field(gt=0, le=MAX_CHIPS)
+    amount_minor: int = Field(gt=0, le=MAX_CHIPS, strict=True)
     reason: str | None = None
 
 
@@ -430,7 +430,7 @@ class SeatChange(_Model):
     schema_version: Version = SCHEMA_VERSION
     player: str
     change: Literal["join", "quit", "stand_up", "sit_back"]
-    stack: int | None = Field(None, ge=0, le=MAX_CHIPS)
+    stack: int | None = Field(None, ge=0, le=MAX_CHIPS, strict=True)
 
 
 class SessionClosed(_Model):
@@ -454,9 +454,9 @@ class PlatformLedgerRow(_Model):
 
     player: str = Field(min_length=1)
     nickname: str | None = None
-    buy_in: int = Field(ge=0, le=MAX_CHIPS)
-    buy_out: int = Field(ge=0, le=MAX_CHIPS)
-    stack: int = Field(ge=0, le=MAX_CHIPS)
+    buy_in: int = Field(ge=0, le=MAX_CHIPS, strict=True)
+    buy_out: int = Field(ge=0, le=MAX_CHIPS, strict=True)
+    stack: int = Field(ge=0, le=MAX_CHIPS, strict=True)
     nit_escrow: SignedChips = 0
     net: SignedChips
 

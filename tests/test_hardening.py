@@ -485,3 +485,21 @@ def test_a_json_lines_file_cut_between_lines_mid_hand_writes_none_of_that_hand(
         assert len(ledger.read(hand)) == sum(1 for r in rows if r.get("hand") == hand)
         assert ledger.count() == len(rows) > before
     assert CliRunner().invoke(cli, ["--db", str(db), "audit"]).exit_code == 0
+
+
+@pytest.mark.parametrize("value", ['"150"', "true", "150.0"])
+def test_an_amount_that_is_not_an_integer_is_refused_not_coerced(tmp_path: Path, value: str
+                                                                  ) -> None:
+    """``"chips": "150"`` was stored as 150 and ``true`` as 1 (pydantic's lax mode): amounts
+    are strict integers now, so the line is refused, naming the file and line."""
+    from tests.conftest import DATA
+
+    lines = (DATA / "series" / "s01.jsonl").read_text(encoding="utf-8").splitlines(True)
+    at = next(i for i, line in enumerate(lines) if '"type":"buy_in"' in line)
+    assert '"chips":150,' in lines[at]
+    lines[at] = lines[at].replace('"chips":150,', f'"chips":{value},')
+    path = tmp_path / "lax.jsonl"
+    path.write_text("".join(lines), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "l.duckdb"), "import", str(path)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"error: {path}:{at + 1}" in result.stderr and "chips" in result.stderr
