@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 from pydantic import ValidationError
@@ -425,8 +425,18 @@ def _brief(event) -> str:  # noqa: ANN001
                             exclude_defaults=True)
     if event.type == "hand_started":
         return f"hand_started {event.hand}"
-    return " ".join([event.type, *(str(v) if not isinstance(v, list) else "".join(map(str, v))
-                                   for v in data.values())])
+    return " ".join([event.type, *map(_word, data.values())])
+
+
+def _word(value: Any) -> str:
+    """One field for :func:`_brief`: cards run together (``Jd4cQc``), face-up flags in words."""
+    if not isinstance(value, list):
+        return str(value)
+    if value and all(isinstance(v, bool) for v in value):
+        if all(value) or not any(value):
+            return "face up" if value[0] else "face down"
+        return "faces " + "".join("u" if v else "d" for v in value)
+    return "".join(map(str, value))
 
 
 COMMANDS = [hand, act, state_cmd, whatif, correct, void, history]

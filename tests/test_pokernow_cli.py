@@ -411,6 +411,7 @@ def test_longer_export_completes_the_hand_a_shorter_one_cut(run, db, tmp_path) -
     assert "-21-" in hand and n == 1
     history = run("history", hand).output
     assert "completed from a longer export" in history and "by import" in history
+    assert "True" not in history and " face up" in history  # the board's flags in words
     whole = tmp_path / "whole.duckdb"
     CliRunner().invoke(cli, ["--db", str(whole), "import", str(VK)], catch_exceptions=False)
     ours = json.loads(run("replay", "--json", "--hand", hand).output)
