@@ -8,7 +8,7 @@ the ledger is skipped, so importing the same file twice adds nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,7 +134,8 @@ def _import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
     try:
         if session is None and path.suffix.lower() == ".csv":
             session = _known_game(ledger, path)
-        batches, errors = _read(path, session, check=pending is None)
+        batches, errors = _read(path, session, check=pending is None,
+                                known=ledger.known_sources)
     except LedgerError as exc:
         report.errors.append(str(exc.located(file=str(path))))
         return
@@ -345,13 +346,14 @@ def _drop_known_hands(ledger: Any, batches: list[tuple], source: str = ""
     return out, clashes
 
 
-def _read(path: Path, session: str | None, *, check: bool = True
+def _read(path: Path, session: str | None, *, check: bool = True,
+          known: Callable[[list[str]], set[str]] | None = None
           ) -> tuple[list[tuple], list[LedgerError]]:
     suffix = path.suffix.lower()
     if suffix in (".phh", ".phhs"):
         return _read_phh(path, session)
     if suffix == ".jsonl":
-        return _read_jsonl(path, session, check=check)
+        return _read_jsonl(path, session, check=check, known=known)
     if suffix == ".csv":
         from cli.importing_pokernow import read_pokernow
 
@@ -386,13 +388,16 @@ def _read_phh(path: Path, session: str | None) -> tuple[list[tuple], list[Ledger
     return batches, errors
 
 
-def _read_jsonl(path: Path, session: str | None, *, check: bool = True
+def _read_jsonl(path: Path, session: str | None, *, check: bool = True,
+                known: Callable[[list[str]], set[str]] | None = None
                 ) -> tuple[list[tuple], list[LedgerError]]:
     """The batches (``Ledger.append_many`` items, in file order) and errors of one JSON-lines
     file: every hand checked by the engine, each session row placed among the hands
     (:func:`_session_rows`). A hand's source key is ``jsonl:<sha256 of its events>``.
     ``check`` False: the hands are not checked here (workers check them, see
-    :func:`_import_file`).
+    :func:`_import_file`). ``known(keys)``: those source keys the ledger holds; a session
+    stream that an earlier version imported whole (key ``jsonl:<digest of the stream>``, or
+    ``…:0`` for its first piece) is then not appended again.
 
     Raises:
         OSError: the file cannot be read.
@@ -403,6 +408,7 @@ def _read_jsonl(path: Path, session: str | None, *, check: bool = True
     parsed = read_jsonl(path)
     errors: list[LedgerError] = list(parsed.errors)
     placed: list[tuple[int, tuple]] = []  # (first line, batch): appended in file order
+    older: dict[str, list[tuple[int, tuple]]] = {}  # a session's earlier key -> its rows
     digest = _Digests()
     for stream in parsed.sessions + parsed.hands:
         events = stream.events
@@ -421,7 +427,12 @@ def _read_jsonl(path: Path, session: str | None, *, check: bool = True
                                          f"jsonl:{digest(events)}")))
         else:
             name = stream.id.split(":", 1)[-1]
-            placed.extend(_session_rows(stream.rows, name, digest))
+            older[f"jsonl:{digest(events)}"] = _session_rows(stream.rows, name, digest)
+    if older and known is not None:  # imported whole by an earlier version: not again
+        seen = known([*older, *(f"{k}:0" for k in older)])
+        older = {k: rows for k, rows in older.items() if k not in seen and f"{k}:0" not in seen}
+    for rows in older.values():
+        placed.extend(rows)
     placed.sort(key=lambda item: item[0])
     return [batch for _, batch in placed], errors
 

@@ -326,6 +326,10 @@ class Ledger:
         """Whether any stored row carries ``source_key``."""
         return bool(self._known_sources([source_key]))
 
+    def known_sources(self, keys: Sequence[str]) -> set[str]:
+        """Those of ``keys`` that some stored row carries (one query)."""
+        return set(self._known_sources(list(keys))) if keys else set()
+
     def read(self, stream: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         """The rows of ``stream`` with ``after < seq <= upto`` (no upper bound when None), by
         seq. ``[]`` when the stream exists but the window is empty.

@@ -503,3 +503,23 @@ def test_an_amount_that_is_not_an_integer_is_refused_not_coerced(tmp_path: Path,
     result = CliRunner().invoke(cli, ["--db", str(tmp_path / "l.duckdb"), "import", str(path)])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert f"error: {path}:{at + 1}" in result.stderr and "chips" in result.stderr
+
+
+def test_session_rows_an_earlier_version_imported_whole_are_not_appended_again(
+        tmp_path: Path) -> None:
+    """Session rows were keyed by their whole stream (``jsonl:<digest>``) before they were
+    keyed row by row; a file imported into such a ledger adds nothing when imported again."""
+    from cli.importing import _Digests
+    from ledger.jsonl import read_jsonl
+    from tests.conftest import DATA
+
+    path = DATA / "series" / "s01.jsonl"
+    (stream,) = read_jsonl(path).sessions
+    old = f"jsonl:{_Digests()(stream.events)}"
+    ledger = Ledger.memory()
+    import_paths(ledger, [path], strict=True, session=None, pn_ledger=None)
+    before = ledger.count()
+    ledger.connection.execute("UPDATE events SET source_key = ? WHERE stream = 'session:s01'",
+                              [old])  # as the earlier version stored them
+    report = import_paths(ledger, [path], strict=True, session=None, pn_ledger=None)
+    assert (report.imported, report.events, ledger.count()) == (0, 0, before)
