@@ -132,10 +132,11 @@ def _import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
     if checkers is not None and checkers.size and path.suffix.lower() == ".jsonl":
         pending = checkers.start(path)
     try:
+        game = None
         if session is None and path.suffix.lower() == ".csv":
-            session = _known_game(ledger, path)
+            session, game = _known_game(ledger, path)
         batches, errors = _read(path, session, check=pending is None,
-                                known=ledger.known_sources)
+                                known=ledger.known_sources, game=game)
     except LedgerError as exc:
         report.errors.append(str(exc.located(file=str(path))))
         return
@@ -296,20 +297,22 @@ def previous_hand(ledger: Any):  # noqa: ANN202
     return previous
 
 
-def _known_game(ledger: Any, path: Path) -> str | None:
-    """The session a PokerNow log's game is already in, when another export of it (under any
-    file name) was imported before: its first hand's source key (PokerNow's hand id or start)
-    is in the ledger. None: a new game (named after the file)."""
+def _known_game(ledger: Any, path: Path) -> tuple[str | None, Any]:
+    """``(session, None)`` when a PokerNow log's game is already in the ledger under
+    ``session`` (another export of it, under any file name, was imported before: its first
+    hand's source key, PokerNow's hand id or start, is there; the log is then read again under
+    that name), else ``(None, the log as read)``: a new game, or one already under the name
+    of this file."""
     from ledger.pokernow import PnHand, read_pokernow_log
 
-    first = next((i.source_key for i in read_pokernow_log(path).items
-                  if isinstance(i, PnHand)), None)
-    if first is None:
-        return None
-    row = ledger.connection.execute(
+    game = read_pokernow_log(path)
+    first = next((i.source_key for i in game.items if isinstance(i, PnHand)), None)
+    row = None if first is None else ledger.connection.execute(
         "SELECT session FROM events WHERE source_key = ? AND hand_id IS NOT NULL LIMIT 1",
         [first]).fetchone()
-    return row[0] if row else None
+    if row and row[0] != game.session:
+        return row[0], None
+    return None, game
 
 
 def _drop_known_hands(ledger: Any, batches: list[tuple], source: str = ""
@@ -347,7 +350,7 @@ def _drop_known_hands(ledger: Any, batches: list[tuple], source: str = ""
 
 
 def _read(path: Path, session: str | None, *, check: bool = True,
-          known: Callable[[list[str]], set[str]] | None = None
+          known: Callable[[list[str]], set[str]] | None = None, game: Any = None
           ) -> tuple[list[tuple], list[LedgerError]]:
     suffix = path.suffix.lower()
     if suffix in (".phh", ".phhs"):
@@ -357,7 +360,7 @@ def _read(path: Path, session: str | None, *, check: bool = True,
     if suffix == ".csv":
         from cli.importing_pokernow import read_pokernow
 
-        return read_pokernow(path, session)
+        return read_pokernow(path, session, game)
     raise MalformedInput(f"unknown file type {suffix!r} (expected .phh, .phhs, .jsonl, .csv)")
 
 

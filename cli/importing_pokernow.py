@@ -29,11 +29,14 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def read_pokernow(path: Path, session: str | None) -> tuple[list[tuple], list[LedgerError]]:
-    """Batches ``(stream, events, hand_id, session, source_key)`` and the errors of one log."""
+def read_pokernow(path: Path, session: str | None, game: Any = None
+                  ) -> tuple[list[tuple], list[LedgerError]]:
+    """Batches ``(stream, events, hand_id, session, source_key)`` and the errors of one log;
+    ``game``: the log already read with this ``session`` (not read again)."""
     from ledger.pokernow import PnHand, read_pokernow_log
 
-    game = read_pokernow_log(path, session=session)
+    if game is None:
+        game = read_pokernow_log(path, session=session)
     name = game.session
     errors: list[LedgerError] = list(game.errors)
     batches: list[tuple] = []

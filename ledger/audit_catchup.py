@@ -21,7 +21,7 @@ from typing import Any
 import duckdb
 
 from ledger.audit_load import session_rows
-from ledger.audit_sql import DERIVED_VERSION, _session_rows
+from ledger.audit_sql import DERIVED_VERSION, _session_rows, head_hash
 from ledger.errors import LedgerError
 from ledger.sessions import Series, platform_nicknames
 
@@ -78,14 +78,6 @@ def moved(con: Any) -> Moved:
     if any(alias for _, alias, _ in rows):
         return Moved(head, "a player alias was added")
     return Moved(head, None, tuple(session for session, _, _ in rows), since)
-
-
-def head_hash(con: Any, position: int) -> str:
-    """The chain hash of the row at ``position`` ("" for an empty ledger): it seals every row
-    up to it, so derived tables built at a head whose hash no longer matches were built from
-    rows that have since been rewritten (with the chain made again) and are rebuilt."""
-    row = con.execute("SELECT hash FROM events WHERE position = ?", [position]).fetchone()
-    return row[0] if row else ""
 
 
 def first_position(con: Any, moved: Moved) -> int:

@@ -100,6 +100,14 @@ _MINE = ("session_book", "session_players", "player_names", "player_nicknames",
          "audit_discrepancies")
 
 
+def head_hash(con: Any, position: int) -> str:
+    """The chain hash of the row at ``position`` ("" for an empty ledger): it seals every row
+    up to it, so derived tables built at a head whose hash no longer matches were built from
+    rows that have since been rewritten (with the chain made again) and are rebuilt."""
+    row = con.execute("SELECT hash FROM events WHERE position = ?", [position]).fetchone()
+    return row[0] if row else ""
+
+
 def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> None:
     """Rebuild the session tables, the audit's findings and the views in one transaction and
     record ``head``, the ledger position they were computed from (the replay tables of
@@ -127,12 +135,9 @@ def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> 
                     appender.flush()
             for name, body in VIEWS.items():
                 con.execute(f"CREATE OR REPLACE VIEW {name} AS {body}")
-            sealed = con.execute("SELECT hash FROM events WHERE position = ?",
-                                 [head]).fetchone()
             con.execute("DELETE FROM derived_state")
             con.execute("INSERT INTO derived_state VALUES ('version', ?), ('head', ?),"
-                        " ('head_hash', ?)", [DERIVED_VERSION, str(head),
-                                              sealed[0] if sealed else ""])
+                        " ('head_hash', ?)", [DERIVED_VERSION, str(head), head_hash(con, head)])
         except duckdb.Error as e:
             raise LedgerError(f"cannot write the derived tables: {e}") from e
 

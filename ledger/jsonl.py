@@ -248,14 +248,22 @@ def _key_ends(raw: bytes) -> int:
     return raw.count(b'":')
 
 
+def _plain(validate: Any, text: bytes) -> Any:
+    """``validate(text)`` for the fast paths, or None when the text holds ``NaN`` or
+    ``Infinity`` (the exact path words those) or does not validate."""
+    if b"NaN" in text or b"Infinity" in text:
+        return None
+    try:
+        return validate(text)
+    except ValidationError:
+        return None
+
+
 def _whole_line(line: bytes) -> tuple[Kind, str, int, Any] | None:
     """(kind, stream, seq, event) of any line that validates whole as :class:`_Line` with
     exactly the row keys and no duplicate key; None otherwise (see ``feed_fast``)."""
-    if b"NaN" in line or b"Infinity" in line:
-        return None
-    try:
-        obj = _validate_line(line)
-    except ValidationError:
+    obj = _plain(_validate_line, line)
+    if obj is None:
         return None
     if obj.hand is not None:
         kind: Kind = "hand"
@@ -359,11 +367,8 @@ class _Reader:
         kind, ident, seq, raw = match.groups()
         event = self.events.get(raw)
         if event is None:
-            if b"NaN" in raw or b"Infinity" in raw:
-                return None
-            try:
-                event = _validate_event(raw)
-            except ValidationError:
+            event = _plain(_validate_event, raw)
+            if event is None:
                 return None
             if _key_ends(raw) != _key_count(event):
                 return None
