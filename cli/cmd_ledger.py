@@ -26,12 +26,12 @@ def init(obj) -> None:  # noqa: ANN001
 @click.option("--session", default=None, help="Append the hands to this session, in file order.")
 @click.option("--ledger", "pn_ledger", default=None, type=click.Path(exists=True),
               help="A PokerNow ledger CSV to compare with the imported game.")
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
-              help="Processes for JSON-lines files: this one and jobs - 1 workers checking "
-                   "hands while this one appends them (committed only if all are legal).")
+@click.option("--jobs", default=None, type=click.IntRange(min=1),
+              help="Worker processes reading and checking a JSON-lines file while this one "
+                   "appends it (1: none). Default: the CPUs, for files of 16 MB or more.")
 @click.pass_obj
 def import_(obj, files: tuple[str, ...], strict: bool, session: str | None,  # noqa: ANN001
-            pn_ledger: str | None, jobs: int = 1) -> None:
+            pn_ledger: str | None, jobs: int | None = None) -> None:
     """Import hand files: PHH (.phh, .phhs), JSON-lines events (.jsonl), PokerNow logs (.csv).
 
     Hands already in the ledger are skipped. A bad hand is reported on one line (file, line,

@@ -82,14 +82,13 @@ def import_paths(
     strict: bool,
     session: str | None,
     pn_ledger: str | None,
-    jobs: int = 1,
+    jobs: int | None = 1,
 ) -> ImportReport:
     """Import every file of ``paths`` (directories are searched); see the module doc.
 
-    ``jobs`` > 1: the engine checks the hands of each JSON-lines file in ``jobs - 1`` worker
-    processes while this one reads the file and appends its hands in a transaction that is
-    committed only when every check passed (see :func:`_import_file`); the outcome is the
-    same as with one process.
+    ``jobs``: worker processes for a JSON-lines file (:mod:`cli.importing_parallel`; 1 or 0:
+    none; None: the machine's CPUs for a large file, none for a small one). The outcome is
+    the same as with none.
     """
     report = ImportReport()
     files: list[Path] = []
@@ -100,15 +99,14 @@ def import_paths(
             files.append(p)
         else:
             report.errors.append(f"{p}: no such file")
+    from cli.importing_parallel import auto_workers
     from cli.render import progress
 
-    parallel = jobs > 1 and any(f.suffix.lower() == ".jsonl" for f in files)
-    with _Checkers(jobs - 1 if parallel else 0) as checkers, \
-            progress("importing", total=len(files)) as tick:
+    with progress("importing", total=len(files)) as tick:
         for path in files:
             with gc_paused():  # see ledger.gcpause; the file's objects are freed after
                 _import_file(ledger, path, report, strict=strict, session=session,
-                             checkers=checkers)
+                             workers=auto_workers(path, jobs))
             tick()
     if pn_ledger is not None:
         from cli.importing_pokernow import import_statement
@@ -118,61 +116,40 @@ def import_paths(
 
 
 def _import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
-                 session: str | None, checkers: _Checkers | None = None) -> None:
+                 session: str | None, workers: int = 0) -> None:
     """Import one file, counting into ``report`` (see :func:`import_paths`).
 
-    With ``checkers`` (worker processes) and a JSON-lines file, the workers check the hands
-    while this process reads the file and, when it read no bad line, appends every hand
-    inside a transaction; the transaction commits only if no check failed. Otherwise it is
-    rolled back and the file is written as without workers: the refused hands left out,
-    their errors reported in the same order.
+    With ``workers``, a JSON-lines file is first tried with worker processes
+    (:func:`cli.importing_parallel.import_parallel`); a file that is not plain for them (an
+    error anywhere, a hand already stored, …) is then imported here, in one process.
     """
     report.files += 1
-    pending = None
-    if checkers is not None and checkers.size and path.suffix.lower() == ".jsonl":
-        pending = checkers.start(path)
+    if workers:
+        from cli.importing_parallel import import_parallel
+
+        try:
+            part = import_parallel(ledger, path, session, workers)
+        except OSError as exc:
+            report.errors.append(f"{path}: cannot read: {exc.strerror or exc}")
+            return
+        except LedgerError as exc:
+            report.errors.append(str(exc.located(file=str(path))))
+            return
+        if part is not None:
+            report.add(part)
+            return
     try:
         game = None
         if session is None and path.suffix.lower() == ".csv":
             session, game = _known_game(ledger, path)
-        batches, errors = _read(path, session, check=pending is None,
-                                known=ledger.known_sources, game=game)
+        batches, errors = _read(path, session, known=ledger.known_sources, game=game)
     except LedgerError as exc:
         report.errors.append(str(exc.located(file=str(path))))
         return
     except ValidationError as exc:  # a value the event models refuse (a stack beyond MAX_CHIPS)
         report.errors.append(str(invalid_value(exc).located(file=str(path))))
         return
-    if pending is not None:
-        assert checkers is not None
-        refused: dict[str, LedgerError] | None = None
-        if not errors:
-            try:
-                with ledger.transaction():
-                    part = _write_file(ledger, path, batches, errors, strict=strict)
-                    refused = checkers.results(pending)
-                    if refused:
-                        raise _Refused
-                report.add(part)
-                return
-            except _Refused:
-                pass  # rolled back: written again below without the refused hands
-        if refused is None:
-            refused = checkers.results(pending)
-        batches, errors = _without(batches, errors, refused)
     report.add(_write_file(ledger, path, batches, errors, strict=strict))
-
-
-class _Refused(Exception):
-    """A worker refused a hand: roll the optimistic append back."""
-
-
-def _without(batches: list[tuple], errors: list[LedgerError],
-             refused: dict[str, LedgerError]) -> tuple[list[tuple], list[LedgerError]]:
-    """``batches`` without the refused hands and ``errors`` with their errors, in file order
-    of the hands (what :func:`_read_jsonl` gives when it checks the hands itself)."""
-    kept = [b for b in batches if b[2] is None or b[2] not in refused]
-    return kept, errors + list(refused.values())
 
 
 def _write_file(ledger: Any, path: Path, batches: list[tuple], errors: list[LedgerError], *,
@@ -204,77 +181,6 @@ def _write_file(ledger: Any, path: Path, batches: list[tuple], errors: list[Ledg
         elif batch[1]:
             part.known += 1
     return part
-
-
-#: What a worker reports for a refused hand: (its index among the file's hands, hand id,
-#: error class name, message, file, line, hand, action).
-Refusal = tuple[int, str, str, str, str | None, int | None, str | None, str | None]
-
-
-def check_jsonl_hands(file: str, part: int, parts: int) -> list[Refusal]:
-    """The engine's check of hands ``part``, ``part + parts``, … (in file order) of a
-    JSON-lines file, as :func:`_read_jsonl` checks them: the refused hands in file order.
-
-    Runs in a worker process (module-level so that it pickles); reads the whole file.
-
-    Raises:
-        OSError: the file cannot be read.
-    """
-    from ledger.jsonl import read_jsonl
-    from replay.build import check_events
-
-    out: list[Refusal] = []
-    with gc_paused():
-        parsed = read_jsonl(file)
-        for index in range(part, len(parsed.hands), parts):
-            stream = parsed.hands[index]
-            try:
-                check_events(stream.events, file=file, lines=[row.line for row in stream.rows])
-            except LedgerError as exc:
-                out.append((index, stream.id, type(exc).__name__, exc.message, exc.file,
-                            exc.line, exc.hand, exc.action))
-    return out
-
-
-class _Checkers:
-    """``size`` worker processes (spawn: this process's DuckDB connection runs threads)
-    checking hands of JSON-lines files (:func:`check_jsonl_hands`); none when ``size`` is 0.
-    A context manager: the workers end with the block."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.pool: Any = None
-
-    def __enter__(self) -> _Checkers:
-        if self.size:
-            import multiprocessing
-
-            self.pool = multiprocessing.get_context("spawn").Pool(self.size)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
-
-    def start(self, path: Path) -> list[Any]:
-        """Start checking the hands of ``path``; pass the result to :meth:`results`."""
-        return [self.pool.apply_async(check_jsonl_hands, (str(path), k, self.size))
-                for k in range(self.size)]
-
-    def results(self, pending: list[Any]) -> dict[str, LedgerError]:
-        """Wait for the checks and return the refused hands' errors by hand id, in file
-        order of the hands. Raises what a worker raised."""
-        from ledger import errors as error_types
-
-        found: list[Refusal] = []
-        for result in pending:
-            found += result.get()
-        refused: dict[str, LedgerError] = {}
-        for _, hand, name, message, file, line, where, action in sorted(found):
-            kind = getattr(error_types, name, LedgerError)
-            refused[hand] = kind(message, file=file, line=line, hand=where, action=action)
-        return refused
 
 
 def invalid_value(exc: ValidationError) -> MalformedEvent:
@@ -406,20 +312,40 @@ def _read_jsonl(path: Path, session: str | None, *, check: bool = True,
         OSError: the file cannot be read.
     """
     from ledger.jsonl import read_jsonl
+
+    placed, errors, older = jsonl_batches(read_jsonl(path), str(path), session, check=check)
+    if older and known is not None:  # imported whole by an earlier version: not again
+        seen = known([*older, *(f"{k}:0" for k in older)])
+        older = {k: rows for k, rows in older.items() if k not in seen and f"{k}:0" not in seen}
+    for rows in older.values():
+        placed.extend(rows)
+    placed.sort(key=lambda item: item[0])
+    return [batch for _, batch in placed], errors
+
+
+Placed = list[tuple[int, tuple]]  # (first line, append_many batch)
+
+
+def jsonl_batches(parsed: Any, file: str, session: str | None, *, check: bool = True,
+                  digest: _Digests | None = None
+                  ) -> tuple[Placed, list[LedgerError], dict[str, Placed]]:
+    """The hands of a read JSON-lines file (or part, :func:`ledger.jsonl.read_jsonl_part`) as
+    ``(first line, batch)`` pairs, the errors (the reader's, then the engine's refusals in file
+    order), and the session rows by the key an earlier version gave the whole session stream
+    (``jsonl:<digest of the stream's events>``; see :func:`_read_jsonl`). ``digest``: a
+    :class:`_Digests` to share with other parts."""
     from replay.build import check_events
 
-    parsed = read_jsonl(path)
     errors: list[LedgerError] = list(parsed.errors)
     placed: list[tuple[int, tuple]] = []  # (first line, batch): appended in file order
     older: dict[str, list[tuple[int, tuple]]] = {}  # a session's earlier key -> its rows
-    digest = _Digests()
+    digest = digest or _Digests()
     for stream in parsed.sessions + parsed.hands:
         events = stream.events
         try:
             if stream.kind == "hand":
                 if check:
-                    check_events(events, file=str(path),
-                                 lines=[row.line for row in stream.rows])
+                    check_events(events, file=file, lines=[row.line for row in stream.rows])
                 events = _with_session(events, session)
         except LedgerError as exc:
             errors.append(exc)
@@ -431,13 +357,7 @@ def _read_jsonl(path: Path, session: str | None, *, check: bool = True,
         else:
             name = stream.id.split(":", 1)[-1]
             older[f"jsonl:{digest(events)}"] = _session_rows(stream.rows, name, digest)
-    if older and known is not None:  # imported whole by an earlier version: not again
-        seen = known([*older, *(f"{k}:0" for k in older)])
-        older = {k: rows for k, rows in older.items() if k not in seen and f"{k}:0" not in seen}
-    for rows in older.values():
-        placed.extend(rows)
-    placed.sort(key=lambda item: item[0])
-    return [batch for _, batch in placed], errors
+    return placed, errors, older
 
 
 class _Digests:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 
 class LedgerError(Exception):
-    """Root of handledger's errors. ``where()`` renders the known location fields."""
+    """Root of handledger's errors. ``where()`` renders the known location fields (a session
+    row of an event file names its ``session`` where a hand row names its ``hand``)."""
 
     def __init__(
         self,
@@ -19,6 +20,7 @@ class LedgerError(Exception):
         line: int | None = None,
         hand: str | None = None,
         action: str | None = None,
+        session: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -26,6 +28,7 @@ class LedgerError(Exception):
         self.line = line
         self.hand = hand
         self.action = action
+        self.session = session
 
     def located(self, **where: object) -> LedgerError:
         """Fill in location fields that are still unknown and return self."""
@@ -42,6 +45,8 @@ class LedgerError(Exception):
             parts.append(f"line {self.line}")
         if self.hand is not None:
             parts.append(f"hand {self.hand}")
+        if self.session is not None:
+            parts.append(f"session {self.session}")
         if self.action is not None:
             parts.append(f"action {self.action!r}")
         return ", ".join(parts)

@@ -159,19 +159,50 @@ def read_jsonl(path: str | os.PathLike[str]) -> JsonlFile:
     return read_jsonl_text(Path(file).read_bytes(), file=file)
 
 
-def read_jsonl_text(data: bytes | str, *, file: str = "<text>") -> JsonlFile:
-    """Read event-file content given as bytes (checked as UTF-8 line by line) or text."""
+def read_jsonl_text(data: bytes | str, *, file: str = "<text>", first_line: int = 1,
+                    continued: bool = False, events: dict[bytes, Any] | None = None
+                    ) -> JsonlFile:
+    """Read event-file content given as bytes (checked as UTF-8 line by line) or text.
+
+    ``first_line``: the line number of the first line (a part of a file, see
+    :func:`read_jsonl_part`). ``continued``: the content continues earlier content, so a
+    session stream may start here at a seq above 1 (its rows before are in the earlier part;
+    the caller checks that the seqs join up); a hand stream must still start at seq 1.
+    ``events``: the fast path's memory of event texts met (text -> its frozen event), to
+    share with other reads.
+    """
     raw = data.encode() if isinstance(data, str) else data
     lines = raw.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
     reader = _Reader(file)
+    reader.continued = continued
+    if events is not None:
+        reader.events = events
     feed, fast = reader.feed, reader.feed_fast
     with gc_paused():
-        for number, line in enumerate(lines, 1):
+        for number, line in enumerate(lines, first_line):
             if not fast(number, line):
                 feed(number, line)
     return reader.result()
+
+
+def read_jsonl_part(path: str | os.PathLike[str], start: int, end: int, first_line: int, *,
+                    events: dict[bytes, Any] | None = None) -> JsonlFile:
+    """Read bytes ``start`` to ``end`` of an event file, whose first line is line
+    ``first_line`` of the file and which continues the part before it (``continued`` in
+    :func:`read_jsonl_text`, unless ``start`` is 0). ``start`` must be 0 or follow a
+    ``\\n``; ``events`` as in :func:`read_jsonl_text`. Never raises for bad content.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    file = os.fspath(path)
+    with open(file, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+    return read_jsonl_text(data, file=file, first_line=first_line, continued=start > 0,
+                           events=events)
 
 
 class _Line(BaseModel):
@@ -286,9 +317,11 @@ class _Reader:
         self.bad: set[tuple[Kind, str]] = set()
         self.errors: list[MalformedInput] = []
         self.events: dict[bytes, Any] = {}  # event text -> its event (feed_fast)
+        self.continued = False  # a session stream may start above seq 1 (read_jsonl_part)
 
-    def error(self, message: str, line: int, stream: str | None = None) -> MalformedInput:
-        return MalformedInput(message, file=self.file, line=line, hand=stream)
+    def error(self, message: str, line: int, stream: str | None = None,
+              kind: Kind = "hand") -> MalformedInput:
+        return MalformedInput(message, file=self.file, line=line, **{kind: stream})
 
     def feed(self, number: int, line: bytes) -> None:
         try:
@@ -306,7 +339,7 @@ class _Reader:
         except MalformedInput as exc:
             self.bad.add(key)
             self.streams.pop(key, None)
-            self.errors.append(exc.located(file=self.file, line=number, hand=stream))
+            self.errors.append(exc.located(file=self.file, line=number, **{kind: stream}))
             return
         if key not in self.streams:
             self.streams[key] = EventStream(kind, stream, number)
@@ -423,7 +456,7 @@ class _Reader:
         """An error on a line whose stream is known: that stream is bad from now on."""
         self.bad.add((kind, stream))
         self.streams.pop((kind, stream), None)
-        return self.error(message, line, stream)
+        return self.error(message, line, stream, kind)
 
     def _check(self, row: JsonlRow) -> None:
         """Event kind, first event, ids and seq order of one row of its stream."""
@@ -431,7 +464,12 @@ class _Reader:
         if kind_of(row.event) != row.kind:
             raise MalformedInput(f"a {etype} event does not belong in a {row.kind} row")
         current = self.streams.get((row.kind, row.stream))
-        expected = current.rows[-1].seq + 1 if current else 1
+        if current is not None:
+            expected = current.rows[-1].seq + 1
+        elif self.continued and row.kind == "session" and etype != _FIRST["session"]:
+            expected = row.seq  # continues the earlier part's rows (the caller joins them)
+        else:
+            expected = 1
         if row.seq != expected:
             what = "starts" if current is None else "continues"
             raise MalformedInput(

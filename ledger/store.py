@@ -33,7 +33,8 @@ from ledger.chain import (
     prepare_batch,
     verify_rows,
 )
-from ledger.errors import DuplicateEvent, LedgerBusy, LedgerError, NotFound
+from ledger.chain_columns import PreparedColumns, link_hashes
+from ledger.errors import DuplicateEvent, LedgerBusy, LedgerError, MalformedEvent, NotFound
 from ledger.events import parse_event
 from ledger.gcpause import gc_paused
 
@@ -111,12 +112,21 @@ def _insert(con: duckdb.DuckDBPyConnection, rows: list[Row]) -> None:
                    else np.array(col, dtype=object))
             for i, (name, col) in enumerate(zip(names, columns, strict=True))
         }
-        con.register("_appended_rows", arrays)
-        try:
-            con.execute(f"INSERT INTO events ({COLUMNS}) SELECT {COLUMNS} FROM _appended_rows")
-        finally:  # after a failed INSERT the transaction is aborted and so is this: the
-            with suppress(duckdb.Error):  # failure to report is the INSERT's
-                con.unregister("_appended_rows")
+        _insert_arrays(con, arrays)
+
+
+def _insert_arrays(con: duckdb.DuckDBPyConnection, arrays: dict[str, Any]) -> None:
+    """Insert columns (numpy arrays by ``events`` column name) with one ``INSERT … SELECT``.
+
+    Raises:
+        duckdb.Error: a constraint or conversion failure (the caller translates it).
+    """
+    con.register("_appended_rows", arrays)
+    try:
+        con.execute(f"INSERT INTO events ({COLUMNS}) SELECT {COLUMNS} FROM _appended_rows")
+    finally:  # after a failed INSERT the transaction is aborted and so is this: the
+        with suppress(duckdb.Error):  # failure to report is the INSERT's
+            con.unregister("_appended_rows")
 
 
 def _timestamps(np: Any, values: tuple[datetime, ...]) -> Any:
@@ -276,6 +286,65 @@ class Ledger:
         with gc_paused():
             memo: dict[int, tuple[str, int, str]] = {}
             return self._write([prepare_batch(*item, memo=memo) for item in batches])
+
+    def append_columns(self, cols: PreparedColumns) -> range:
+        """Append rows prepared as columns (:mod:`ledger.chain_columns`, e.g. by a worker
+        process) in one transaction that joins the caller's (:meth:`transaction`): positions
+        after the head, hashes linked, inserted as columns. Returns the positions.
+
+        A stream must be new (``starts`` 1: the unique ``(stream, seq)`` refuses a stored one)
+        or continue at its stored last seq + 1 with the same session. Unlike
+        :meth:`append_many`, source keys are NOT looked up: the caller makes sure that none
+        is stored (e.g. because the rows' hands and sessions are all new).
+
+        Raises:
+            DuplicateEvent: a stream is stored, or has moved past where the rows continue it.
+            LedgerError: read-only ledger, or another database failure.
+        """
+        if self.read_only:
+            raise LedgerError(f"ledger {self.path} is open read-only")
+        if not len(cols):
+            return range(0)
+        import numpy as np
+
+        with gc_paused(), self.transaction() as con:
+            continued = [s for s, first in cols.starts.items() if first > 1]
+            tails = self._tails(continued) if continued else {}
+            for stream in continued:
+                last, stored = tails.get(stream, (0, None))
+                if last != cols.starts[stream] - 1:
+                    raise DuplicateEvent(f"stream {stream!r} is at seq {last}, not "
+                                         f"{cols.starts[stream] - 1}")
+                if stored != cols.session[cols.stream.index(stream)]:
+                    raise MalformedEvent(f"stream {stream!r} belongs to session {stored!r}")
+            head = self._head()
+            if head is None:
+                raise LedgerError(f"ledger {self.path} lost its recorded head: run verify")
+            position, prev = head
+            hashes = link_hashes(prev, position + 1, cols.rest)
+            n = len(hashes)
+            counts = np.array(cols.count, dtype=np.int64)
+            offsets = np.cumsum(counts) - counts  # each batch's first row
+            arrays = {
+                "position": np.arange(position + 1, position + 1 + n, dtype=np.int64),
+                "recorded_at": np.full(n, np.datetime64(cols.recorded_at, "us")),
+                "seq": np.arange(n, dtype=np.int64) + np.repeat(
+                    np.array(cols.first_seq, dtype=np.int64) - offsets, counts),
+                "schema_version": np.array(cols.schema_version, dtype=np.int64),
+                "type": np.array(cols.type, dtype=object),
+                "payload": np.array(cols.payload, dtype=object),
+                "prev_hash": np.array([prev, *hashes[:-1]], dtype=object),
+                "hash": np.array(hashes, dtype=object),
+            }
+            for name in ("stream", "hand_id", "session", "source_key"):
+                arrays[name] = np.repeat(np.array(getattr(cols, name), dtype=object), counts)
+            _insert_arrays(con, arrays)
+            con.execute(
+                "UPDATE meta SET value = CASE key WHEN 'head_position' THEN $1 ELSE $2 END"
+                " WHERE key IN ('head_position', 'head_hash')",
+                [str(position + n), hashes[-1]],
+            )
+        return range(position + 1, position + 1 + n)
 
     def _write(self, batches: list[PreparedBatch]) -> list[list[int]]:
         if self.read_only:

@@ -24,7 +24,7 @@ Previous = Callable[[str], tuple[str, list[Any]] | None]
 
 def unclaimed(events: Sequence[Any]) -> int:
     """Chips the hand carries out that no ``carry_over`` (out) event records yet."""
-    if not _may_carry(events[0]):
+    if not may_carry(events[0]):
         return 0
     recorded = sum(e.amount for e in events if e.type == "carry_over" and e.direction == "out")
     if recorded:
@@ -34,7 +34,7 @@ def unclaimed(events: Sequence[Any]) -> int:
     return replay_events(events).result.carried
 
 
-def _may_carry(started: ev.HandStarted) -> bool:
+def may_carry(started: ev.HandStarted) -> bool:
     """Only these options leave chips unawarded; any other hand is not replayed for it."""
     options = started.options
     declare = options.declare

@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -441,8 +442,9 @@ def test_hash_covers_every_column(filled: Ledger) -> None:
 names = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12)
 
 
-@given(player=names, other=names, amount=st.integers(0, 10**12))
-def test_canonical_json_is_event_json(player: str, other: str, amount: int) -> None:
+@given(player=names, other=names, amount=st.integers(0, 10**12),
+       extra=st.one_of(st.floats(), st.integers(-10**30, 10**30), st.none(), names))
+def test_canonical_json_is_event_json(player: str, other: str, amount: int, extra: Any) -> None:
     events = [
         ForcedBet(player=player, kind="ante", amount=amount),
         BetRaise(player=player, to=amount + 1),
@@ -452,7 +454,7 @@ def test_canonical_json_is_event_json(player: str, other: str, amount: int) -> N
             stakes=Stakes(betting="fixed_limit", small_bet=2),
             seats=[Seat(player=player, stack=amount), Seat(player=other + "x", stack=1)],
             options=RuleOptions(declare=DeclareOptions()),
-            source={"k": [player, 1.5]},
+            source={"k": [player, 1.5], "x": extra},
         ),
         Correction(changes=[{"op": "delete", "seq": 3}], reason=other, by=player),
     ]

@@ -1,0 +1,258 @@
+"""Import one large JSON-lines file with worker processes (issue 8: import speed).
+
+The file is cut into parts at lines that start a hand or a session (``"seq":1``). Worker
+processes read, check (the engine, every hand) and serialise the parts, in file order; this
+process only links the hash chain and inserts the rows, one part after the other, all inside
+one transaction.
+
+The outcome is the one-process import's (a test compares rows and reports). The workers take
+only plain files: whenever anything is not plain — a bad line or an illegal hand anywhere, a
+hand or session already in the ledger, a hand whose options may carry chips into the next
+hand (RULES.md §3.8, §7.1), a stream met in two parts that do not join up, a row skipped for a
+stored source key — :func:`import_parallel` rolls back everything it wrote and returns None,
+and the caller imports the file in one process, which words every error exactly.
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+#: ``--jobs`` not given: the workers are used for a file of at least this size (a worker
+#: takes about half a second to start; a smaller file takes about a second in one process).
+AUTO_MIN_BYTES = 16_000_000
+#: About this much of the file per part (a part is prepared whole before it is sent).
+PART_BYTES = 6_000_000
+#: A line that starts a hand or a session stream: a part may begin there.
+_START = re.compile(rb'\n\{"(?:hand|session)":"[^"\\\n]*","seq":1,')
+
+
+def auto_workers(path: Path, jobs: int | None) -> int:
+    """How many worker processes import ``path``: ``jobs`` when given (1: none, this process
+    does everything), else the machine's CPUs for a JSON-lines file of
+    :data:`AUTO_MIN_BYTES` or more, else none. Returns 0 for none."""
+    if path.suffix.lower() != ".jsonl":
+        return 0
+    if jobs is not None:
+        return jobs if jobs > 1 else 0
+    try:
+        big = path.stat().st_size >= AUTO_MIN_BYTES
+    except OSError:
+        return 0
+    cpus = os.cpu_count() or 1
+    return cpus if big and cpus > 1 else 0
+
+
+def split(data: bytes, parts: int) -> list[tuple[int, int, int]]:
+    """``(start byte, end byte, first line number)`` of up to ``parts`` parts of ``data``,
+    each but the first starting at a line that starts a hand or session stream."""
+    size = len(data)
+    cuts = [0]
+    for k in range(1, parts):
+        found = _START.search(data, max(size * k // parts - 1, cuts[-1]))
+        if found is None:
+            break
+        if found.start() + 1 > cuts[-1]:
+            cuts.append(found.start() + 1)
+    cuts.append(size)
+    out, line = [], 1
+    for start, end in zip(cuts, cuts[1:], strict=False):
+        out.append((start, end, line))
+        line += data.count(b"\n", start, end)
+    return out
+
+
+@dataclass
+class Part:
+    """What a worker made of one part: its rows as columns (:mod:`ledger.chain_columns`),
+    the hand ids, the sessions its rows name, and each session stream's first and last seq
+    in the part. ``fallback``: why the part is not plain (the file then goes through the
+    one-process import)."""
+
+    columns: Any = None
+    hands: list[str] = field(default_factory=list)
+    sessions: set[str] = field(default_factory=set)
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    fallback: str | None = None
+
+
+#: A worker's memory across the parts it prepares: the reader's event of each event text,
+#: the events met (kept alive: the serialisation memos are keyed by ``id``) and those memos.
+#: Emptied when it grows past :data:`_CACHE_LIMIT` entries.
+_CACHE: dict[str, Any] = {}
+_CACHE_LIMIT = 400_000
+
+
+def _cache() -> dict[str, Any]:
+    if not _CACHE or len(_CACHE["events"]) > _CACHE_LIMIT:
+        from cli.importing import _Digests
+
+        _CACHE.update(events={}, alive=[], digest=_Digests(), memo={})
+    return _CACHE
+
+
+def prepare_part(args: tuple[str, int, int, int, str | None, datetime]) -> Part:
+    """Read, check and serialise one part (runs in a worker; module-level so it pickles).
+
+    ``args``: file, start byte, end byte, first line number, the ``--session`` name or None,
+    the import's ``recorded_at``. Never raises for bad content: a part with any error comes
+    back with ``fallback`` set.
+    """
+    from ledger.chain import prepare_batch
+    from ledger.chain_columns import prepare_columns
+    from ledger.gcpause import gc_paused
+    from ledger.jsonl import read_jsonl_part
+
+    with gc_paused():
+        return _prepare(args, prepare_batch, prepare_columns, read_jsonl_part)
+
+
+def _prepare(args: tuple[str, int, int, int, str | None, datetime], prepare_batch: Any,
+             prepare_columns: Any, read_jsonl_part: Any) -> Part:
+    from cli.importing import jsonl_batches
+    from replay.carry import may_carry
+
+    file, start, end, first_line, session, recorded_at = args
+    cache = _cache()
+    try:
+        parsed = read_jsonl_part(file, start, end, first_line, events=cache["events"])
+    except OSError as exc:
+        return Part(fallback=f"cannot read: {exc}")
+    if parsed.errors:
+        return Part(fallback="a bad line")
+    placed, errors, older = jsonl_batches(parsed, file, session, digest=cache["digest"])
+    if errors:
+        return Part(fallback="an illegal hand")
+    part = Part(spans={s.id: (s.rows[0].seq, s.rows[-1].seq) for s in parsed.sessions})
+    for rows in older.values():
+        placed.extend(rows)
+    placed.sort(key=lambda item: item[0])
+    next_seq = {f"session:{s}": first for s, (first, _) in part.spans.items()}
+    memo, alive = cache["memo"], cache["alive"]
+    batches = []
+    for _, batch in placed:
+        stream, events, hand, name, _key = batch
+        alive.extend(events)
+        if hand is not None:
+            if may_carry(events[0]):
+                return Part(fallback=f"hand {hand} may carry chips to the next hand")
+            part.hands.append(hand)
+        if name is not None:
+            part.sessions.add(name)
+        prepared = prepare_batch(*batch, memo=memo)
+        seq = next_seq.get(stream, 1)
+        prepared.expected_seq = seq - 1
+        next_seq[stream] = seq + len(events)
+        batches.append(prepared)
+    part.columns = prepare_columns(batches, recorded_at)
+    return part
+
+
+class _Fallback(Exception):
+    """The file is not plain: roll back, import it in one process."""
+
+
+def import_parallel(ledger: Any, path: Path, session: str | None, workers: int) -> Any:
+    """Import the JSON-lines file ``path`` with ``workers`` worker processes (see the module
+    doc) and return its :class:`cli.importing.ImportReport`, or None, having written nothing,
+    when the file must go through the one-process import.
+
+    Raises:
+        OSError: the file cannot be read.
+        LedgerError: the ledger refused the write (busy, read-only, …): nothing is written.
+    """
+    import multiprocessing
+    from concurrent.futures import BrokenExecutor, ProcessPoolExecutor, ThreadPoolExecutor
+
+    from cli.importing import ImportReport
+
+    data = path.read_bytes()
+    parts = split(data, max(2 * workers, len(data) // PART_BYTES))
+    del data
+    if len(parts) < 2:
+        return None
+    now = datetime.now(UTC).replace(tzinfo=None)
+    jobs = [(str(path), start, end, line, session, now) for start, end, line in parts]
+    report = ImportReport()
+    # forkserver: the workers start from a fresh process (never a fork of this one, whose
+    # DuckDB connection runs threads) that has imported what they need once for all of them
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(_PRELOAD))
+    workers_pool = ProcessPoolExecutor(workers, mp_context=context,
+                                       initializer=gc.disable)  # see ledger.gcpause
+    try:
+        with ThreadPoolExecutor(1) as starter:  # starting the workers blocks a while
+            submitted = starter.submit(
+                lambda: [workers_pool.submit(prepare_part, job) for job in jobs[1:]])
+            first = prepare_part(jobs[0])  # here, while the workers start
+            _CACHE.clear()
+            later = submitted.result()
+        with ledger.transaction(), _one_thread(ledger.connection):
+            _append_parts(ledger, itertools.chain([first], _in_order(later)), report)
+    except (_Fallback, BrokenExecutor):  # a worker died (killed, out of memory): no matter
+        return None
+    finally:
+        _CACHE.clear()
+        # the parts not started are dropped; those running finish (at most one a worker)
+        workers_pool.shutdown(wait=True, cancel_futures=True)
+    return report
+
+
+#: What the forkserver imports once for every worker.
+_PRELOAD = ("cli.importing_parallel", "cli.importing", "ledger.jsonl", "ledger.chain_columns",
+            "replay.build", "replay.carry")
+
+
+def _in_order(futures: list[Any]) -> Iterator[Part]:
+    """The parts' results in file order, each let go once taken."""
+    for k, future in enumerate(futures):
+        yield future.result()
+        futures[k] = None
+
+
+@contextmanager
+def _one_thread(con: Any) -> Iterator[None]:
+    """DuckDB on one thread for the block (the workers have the other CPUs; its threads
+    would only contend with them), restored after."""
+    threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
+    con.execute("SET threads = 1")
+    try:
+        yield
+    finally:
+        con.execute(f"SET threads = {int(threads)}")
+
+
+def _append_parts(ledger: Any, parts: Any, report: Any) -> None:
+    """Append each part's rows in order, checking that the parts join up and that none of
+    their hands and sessions is in the ledger already. Raises :class:`_Fallback` when not."""
+    hands: set[str] = set()
+    sessions: set[str] = set()
+    last_seq: dict[str, int] = {}
+    con = ledger.connection
+    for part in parts:
+        if part.fallback is not None:
+            raise _Fallback(part.fallback)
+        if hands.intersection(part.hands):
+            raise _Fallback("a hand in two parts")
+        for stream, (first, last) in part.spans.items():
+            if first != last_seq.get(stream, 0) + 1:
+                raise _Fallback(f"session {stream} does not join up")
+            last_seq[stream] = last
+        new_sessions = list(part.sessions - sessions)
+        if con.execute("SELECT 1 FROM events WHERE hand_id IN (SELECT UNNEST($1))"
+                       " OR session IN (SELECT UNNEST($2)) LIMIT 1",
+                       [part.hands, new_sessions]).fetchone() is not None:
+            raise _Fallback("a hand or session already in the ledger")
+        ledger.append_columns(part.columns)
+        hands.update(part.hands)
+        sessions.update(new_sessions)
+        report.imported += len(part.hands)
+        report.events += len(part.columns)
