@@ -38,6 +38,10 @@ def import_(obj, files: tuple[str, ...], strict: bool, session: str | None,  # n
     hand, action) and nothing of it is written; the other hands still import, and the command
     exits 2. With --strict a file with any bad hand writes nothing at all.
     """
+    from cli import importing_parallel
+
+    if any(importing_parallel.auto_workers(Path(f), jobs) for f in files):
+        importing_parallel.warm_up()  # the workers' process starts while the ledger opens
     ledger = obj.ledger()
     report = importing.import_paths(ledger, [Path(f) for f in files], strict=strict,
                                     session=session, pn_ledger=pn_ledger, jobs=jobs)

@@ -16,7 +16,6 @@ and the caller imports the file in one process, which words every error exactly.
 from __future__ import annotations
 
 import gc
-import itertools
 import os
 import re
 from collections.abc import Iterator
@@ -51,13 +50,17 @@ def auto_workers(path: Path, jobs: int | None) -> int:
     return cpus if big and cpus > 1 else 0
 
 
-def split(data: bytes, parts: int) -> list[tuple[int, int, int]]:
+def split(data: bytes, parts: int, tail: int = 0) -> list[tuple[int, int, int]]:
     """``(start byte, end byte, first line number)`` of up to ``parts`` parts of ``data``,
-    each but the first starting at a line that starts a hand or session stream."""
+    each but the first starting at a line that starts a hand or session stream. The last
+    ``tail`` parts are half the size of the others (the workers then finish together, and
+    the last part, appended while they wait, is short)."""
     size = len(data)
-    cuts = [0]
-    for k in range(1, parts):
-        found = _START.search(data, max(size * k // parts - 1, cuts[-1]))
+    weights = [1.0] * max(parts - tail, 0) + [0.5] * min(tail, parts)
+    total, cuts, done = sum(weights), [0], 0.0
+    for weight in weights[:-1]:
+        done += weight
+        found = _START.search(data, max(int(size * done / total) - 1, cuts[-1]))
         if found is None:
             break
         if found.start() + 1 > cuts[-1]:
@@ -169,41 +172,44 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int) 
         OSError: the file cannot be read.
         LedgerError: the ledger refused the write (busy, read-only, …): nothing is written.
     """
-    import multiprocessing
-    from concurrent.futures import BrokenExecutor, ProcessPoolExecutor, ThreadPoolExecutor
+    from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
     from cli.importing import ImportReport
 
     data = path.read_bytes()
-    parts = split(data, max(2 * workers, len(data) // PART_BYTES))
+    parts = split(data, max(2 * workers, len(data) // PART_BYTES), tail=2 * workers)
     del data
     if len(parts) < 2:
         return None
     now = datetime.now(UTC).replace(tzinfo=None)
     jobs = [(str(path), start, end, line, session, now) for start, end, line in parts]
     report = ImportReport()
-    # forkserver: the workers start from a fresh process (never a fork of this one, whose
-    # DuckDB connection runs threads) that has imported what they need once for all of them
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(list(_PRELOAD))
-    workers_pool = ProcessPoolExecutor(workers, mp_context=context,
-                                       initializer=gc.disable)  # see ledger.gcpause
+    pool = ProcessPoolExecutor(workers, mp_context=warm_up(),
+                               initializer=gc.disable)  # see ledger.gcpause
     try:
-        with ThreadPoolExecutor(1) as starter:  # starting the workers blocks a while
-            submitted = starter.submit(
-                lambda: [workers_pool.submit(prepare_part, job) for job in jobs[1:]])
-            first = prepare_part(jobs[0])  # here, while the workers start
-            _CACHE.clear()
-            later = submitted.result()
+        futures = [pool.submit(prepare_part, job) for job in jobs]
         with ledger.transaction(), _one_thread(ledger.connection):
-            _append_parts(ledger, itertools.chain([first], _in_order(later)), report)
+            _append_parts(ledger, _in_order(futures), report)
     except (_Fallback, BrokenExecutor):  # a worker died (killed, out of memory): no matter
         return None
     finally:
-        _CACHE.clear()
         # the parts not started are dropped; those running finish (at most one a worker)
-        workers_pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=True, cancel_futures=True)
     return report
+
+
+def warm_up() -> Any:
+    """Start the process the workers are forked from, if not yet running, and return its
+    multiprocessing context. It imports what the workers need once for all of them (about
+    half a second: call this early, before opening the ledger). A fresh process, never a fork
+    of this one, whose DuckDB connection runs threads."""
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(_PRELOAD))
+    forkserver.ensure_running()
+    return context
 
 
 #: What the forkserver imports once for every worker.
@@ -221,13 +227,19 @@ def _in_order(futures: list[Any]) -> Iterator[Part]:
 @contextmanager
 def _one_thread(con: Any) -> Iterator[None]:
     """DuckDB on one thread for the block (the workers have the other CPUs; its threads
-    would only contend with them), restored after."""
-    threads = con.execute("SELECT current_setting('threads')").fetchone()[0]
+    would only contend with them), writing every full row group out as it fills (not five
+    at a time, DuckDB's default: the commit at the end, which no worker can share, is then
+    left with one row group's work); the settings are restored after."""
+    settings = ("threads", "write_buffer_row_group_count")
+    before = [con.execute(f"SELECT current_setting('{name}')").fetchone()[0]
+              for name in settings]
     con.execute("SET threads = 1")
+    con.execute("SET write_buffer_row_group_count = 1")
     try:
         yield
     finally:
-        con.execute(f"SET threads = {int(threads)}")
+        for name, value in zip(settings, before, strict=True):
+            con.execute(f"SET {name} = {int(value)}")
 
 
 def _append_parts(ledger: Any, parts: Any, report: Any) -> None:
@@ -237,6 +249,7 @@ def _append_parts(ledger: Any, parts: Any, report: Any) -> None:
     sessions: set[str] = set()
     last_seq: dict[str, int] = {}
     con = ledger.connection
+    stored = con.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
     for part in parts:
         if part.fallback is not None:
             raise _Fallback(part.fallback)
@@ -247,9 +260,10 @@ def _append_parts(ledger: Any, parts: Any, report: Any) -> None:
                 raise _Fallback(f"session {stream} does not join up")
             last_seq[stream] = last
         new_sessions = list(part.sessions - sessions)
-        if con.execute("SELECT 1 FROM events WHERE hand_id IN (SELECT UNNEST($1))"
-                       " OR session IN (SELECT UNNEST($2)) LIMIT 1",
-                       [part.hands, new_sessions]).fetchone() is not None:
+        if stored and con.execute(  # the rows stored before this import (a new ledger: none)
+                "SELECT 1 FROM events WHERE position <= $3 AND (hand_id IN (SELECT UNNEST($1))"
+                " OR session IN (SELECT UNNEST($2))) LIMIT 1",
+                [part.hands, new_sessions, stored]).fetchone() is not None:
             raise _Fallback("a hand or session already in the ledger")
         ledger.append_columns(part.columns)
         hands.update(part.hands)

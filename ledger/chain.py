@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
+from pydantic import TypeAdapter
+
 from ledger.errors import DuplicateEvent, MalformedEvent
 from ledger.events import HandEvent, SessionEvent
 
@@ -48,13 +50,8 @@ _SEPARATORS = (",", ":")
 # on every call (CPython's C encoder when present; the circular-reference check is off, which
 # changes no output for event data).
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=_SEPARATORS)
-
-
-def _data(event: Any) -> Any:
-    """``event.model_dump(mode="json")``, read back from pydantic-core's own JSON of the
-    event: the same data (a test checks every event type), about 4x faster than the dump."""
-    return json.loads(type(event).__pydantic_serializer__.to_json(event))
-
+# ``model_dump(mode="json")`` of a whole list of events in one call into pydantic-core.
+_dump = TypeAdapter(list[Any]).dump_python
 _C_ENCODER = (
     None
     if json.encoder.c_make_encoder is None  # type: ignore[attr-defined]
@@ -73,7 +70,7 @@ def _encode(data: dict[str, Any]) -> str:
 
 def canonical_json(event: Event) -> str:
     """The same text as :func:`ledger.events.event_json` (a test checks it) at half the cost."""
-    return _encode(_data(event))
+    return _encode(_dump([event], mode="json")[0])
 
 
 def timestamp_text(moment: datetime) -> str:
@@ -181,8 +178,7 @@ def prepare_batch(
     missing = set(ids).difference(memo)
     if missing:
         todo = {key: e for key, e in zip(ids, events, strict=True) if key in missing}
-        for key, event in todo.items():
-            data = _data(event)
+        for key, data in zip(todo, _dump(list(todo.values()), mode="json"), strict=True):
             memo[key] = (data["type"], data["schema_version"], _encode(data))
     types: list[str] = []
     versions: list[int] = []
