@@ -184,8 +184,7 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int) 
     now = datetime.now(UTC).replace(tzinfo=None)
     jobs = [(str(path), start, end, line, session, now) for start, end, line in parts]
     report = ImportReport()
-    pool = ProcessPoolExecutor(workers, mp_context=warm_up(),
-                               initializer=gc.disable)  # see ledger.gcpause
+    pool = ProcessPoolExecutor(workers, mp_context=warm_up(), initializer=_worker_start)
     try:
         futures = [pool.submit(prepare_part, job) for job in jobs]
         with ledger.transaction(), _one_thread(ledger.connection):
@@ -196,6 +195,26 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int) 
         # the parts not started are dropped; those running finish (at most one a worker)
         pool.shutdown(wait=True, cancel_futures=True)
     return report
+
+
+def _worker_start() -> None:
+    """In each worker: no cyclic collector (see ledger.gcpause: the parts' objects have no
+    cycles), and an end with this process: a worker whose importer was killed would
+    otherwise wait for ever to hand over its part."""
+    import multiprocessing
+    import threading
+
+    gc.disable()
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
+
+
+def _exit_with(sentinel: int) -> None:
+    from multiprocessing.connection import wait
+
+    wait([sentinel])
+    os._exit(1)
 
 
 def warm_up() -> Any:

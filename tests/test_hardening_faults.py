@@ -132,6 +132,62 @@ def test_kill_9_mid_import_leaves_whole_hands_and_a_rerun_completes(
     assert replayed.returncode in (0, 1) and len(replayed.stdout.splitlines()) == len(source)
 
 
+def test_kill_9_mid_parallel_import_leaves_the_files_before_and_no_half_file(
+        folder: Path, big_folder: Path, tmp_path: Path) -> None:
+    """``import --jobs 2`` of a large JSON-lines file (workers read and check its parts while
+    the importer appends them, one transaction): killed after the first file committed, the
+    ledger holds that file and nothing of the second; a rerun completes both."""
+    first = tmp_path / "a.jsonl"
+    first.write_text(next(iter(sorted(folder.glob("*.jsonl")))).read_text(encoding="utf-8"))
+    second = tmp_path / "b.jsonl"
+    second.write_text("".join(p.read_text(encoding="utf-8")
+                              for p in sorted(big_folder.glob("*.jsonl"))), encoding="utf-8")
+    want_first = _source_file(first)
+    db = tmp_path / "p.duckdb"
+    assert _handledger(db, "init").returncode == 0
+    proc = subprocess.Popen([EXE, "--db", str(db), "import", "--jobs", "2", str(first),
+                             str(second)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _wait_for_commits(db, proc, 1)  # the first file is in
+    time.sleep(0.5)  # the second is being read by the workers and appended
+    assert proc.poll() is None, "the import ended before it could be killed: make it bigger"
+    helpers = _descendants(proc.pid)
+    assert len(helpers) >= 3  # the workers' forkserver and two workers (and its tracker)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 20
+    while helpers & _descendants(1) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not helpers & _descendants(1), "worker processes outlived the killed import"
+    assert _handledger(db, "verify").returncode == 0
+    assert _stored(db) == want_first
+    again = _handledger(db, "import", "--jobs", "2", str(first), str(second))
+    assert again.returncode == 0, again.stderr
+    whole = {**want_first, **_source_file(second)}
+    assert f"{len(whole) - len(want_first)} hand(s)" in again.stdout
+    assert _stored(db) == whole and _handledger(db, "verify").returncode == 0
+
+
+def _descendants(pid: int) -> set[int]:
+    """The pids of the processes under ``pid`` (from /proc: Linux)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    out, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.add(child)
+            todo.append(child)
+    return out
+
+
+def _source_file(path: Path) -> dict[str, list[str]]:
+    return {s.id: [event_json(e) for e in s.events] for s in read_jsonl(path).check().hands}
+
+
 def test_a_second_writer_is_told_the_ledger_is_busy_and_nothing_is_lost(
         big_folder: Path, tmp_path: Path) -> None:
     source = _source(big_folder)
