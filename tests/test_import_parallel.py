@@ -300,3 +300,35 @@ def test_session_rows_that_do_not_join_up_fall_back(tmp_path: Path,
     assert spy.results == [None]
     assert (two.summary(), two.errors, rows_two) == (one.summary(), one.errors, rows_one)
     assert len(one.errors) == 1 and "session s01" in one.errors[0]
+
+
+def test_mutated_files_import_the_same_with_workers(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hardening suite's random mutations of JSON-lines files, each after three legal
+    hands (a third of the files without it), every hand in its own part: with workers, the
+    same reports and rows as in one process (the workers take the plain files, the others
+    fall back), none left half written."""
+    from tests.test_hardening import mutated_files
+
+    monkeypatch.setattr(par, "PART_BYTES", 1)
+    texts = [p.read_bytes() for p, _ in mutated_files(60, 7, tmp_path)
+             if p.suffix == ".jsonl"]
+    rng = random.Random(4)
+    files = []
+    for k, text in enumerate(texts):
+        clean = []
+        for h in range(3):
+            hand = random_hand(rng, ("NT", "F7S", "FO/8")[h], hand_id=f"c{k}-{h}")
+            clean += [(hand.events[0].hand, seq, e) for seq, e in enumerate(hand.events, 1)]
+        mutated = text if text.endswith(b"\n") else text + b"\n"
+        path = tmp_path / f"four{k:03d}.jsonl"
+        path.write_bytes("".join(iter_jsonl(clean)).encode()
+                         + (b"" if k % 3 == 0 else mutated))  # a third of them clean
+        files.append(path)
+    spy = _Spy(monkeypatch)
+    one, rows_one = _import(tmp_path / "one.duckdb", files, jobs=1)
+    two, rows_two = _import(tmp_path / "two.duckdb", files, jobs=2)
+    assert (two.summary(), two.errors, rows_two) == (one.summary(), one.errors, rows_one)
+    taken = sum(r is not None for r in spy.results)
+    assert len(files) == 30 and 5 < taken < 30  # the clean files at least; not the others
+    assert one.imported > 0 and one.errors
