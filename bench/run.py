@@ -67,7 +67,7 @@ AUDIT_COLD_LIMIT_S = float(os.environ.get("AUDIT_COLD_LIMIT_S", 1800))
 
 FULL = {
     "phh_hands": 5000, "runs": 5, "series_runs": 3, "series_hands": 100_000, "jobs_runs": 3,
-    "import_events": 1_000_000, "import_runs": 1, "big_hands": 1_000_000,
+    "import_events": 1_000_000, "import_runs": 3, "big_hands": 1_000_000,
     "scaling": (10_000, 100_000, 1_000_000), "scaling_runs": 3, "audit_runs": 3,
 }
 QUICK = {

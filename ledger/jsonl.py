@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
@@ -44,13 +44,13 @@ SESSION_TYPES = frozenset(m.model_fields["type"].default for m in SessionEvent._
 HAND_TYPES = frozenset(m.model_fields["type"].default for m in HandEvent.__args__)  # type: ignore[attr-defined]
 _STREAM_RE = re.compile(r'^\{"(hand|session)":("(?:[^"\\]|\\.)*")')
 _FIRST = {"hand": "hand_started", "session": "session_opened"}
-_new_row = object.__new__
+_new_row = tuple.__new__
 
 
-@dataclass(frozen=True)
-class JsonlRow:
+class JsonlRow(NamedTuple):
     """One line: ``kind`` (``hand``/``session``), the stream id, ``seq``, the typed event and
-    the 1-based ``line`` it was read from (None for rows built in memory)."""
+    the 1-based ``line`` it was read from (None for rows built in memory). A named tuple:
+    the reader makes one a line, and a tuple is made in half the time of a dataclass."""
 
     kind: Kind
     stream: str
@@ -373,8 +373,7 @@ class _Reader:
         key = (kind, stream)
         if key in self.bad:
             return True
-        row = _new_row(JsonlRow)  # JsonlRow(kind, stream, seq, event, number), 2x faster
-        row.__dict__.update(kind=kind, stream=stream, seq=seq, event=event, line=number)
+        row = _new_row(JsonlRow, (kind, stream, seq, event, number))  # skips __new__
         current = self.streams.get(key)
         if current is None:
             try:
