@@ -89,8 +89,12 @@ def build_started(
     if g.stud:
         button = None
     else:
-        if button is None or button not in names:
-            raise MalformedInput(f"--button must name a seated player (one of {names})")
+        if button is None:
+            raise MalformedInput(f"--button is required for {g.code} (it has a button): name "
+                                 f"one of the seated players, {', '.join(names)}")
+        if button not in names:
+            raise MalformedInput(f"--button {button!r} is not seated: name one of "
+                                 f"{', '.join(names)}")
         b = names.index(button)
         pairs = pairs[b + 1 :] + pairs[: b + 1]
     blinds: list[int] = []
@@ -131,7 +135,7 @@ def build_started(
 
 @click.group()
 def hand() -> None:
-    """Record a hand live (``hand start``; then ``act`` and ``state``)."""
+    """Record a hand live (`hand start`; then `act` and `state`)."""
 
 
 @hand.command("start")
@@ -350,8 +354,8 @@ def correct(obj, hand_id: str, replaces, inserts, deletes, reason: str, by: str)
 def void(obj, hand_id: str, reason: str, by: str) -> None:  # noqa: ANN001
     """Void HAND: every contribution goes back. The hand's events stay.
 
-    The engine refuses a ``hand_voided`` after ``hand_ended``, so for an ended hand the void
-    is appended with a correction that deletes the ``hand_ended`` event (same reason and by).
+    The engine refuses a `hand_voided` after `hand_ended`, so for an ended hand the void
+    is appended with a correction that deletes the `hand_ended` event (same reason and by).
     """
     from replay.whatif import ChangeSpec, build_correction, check_replays
 

@@ -78,7 +78,7 @@ def balance_rows(obj: Any, session: str | None, money: bool) -> tuple[list[dict[
 def balances(obj: Any, session_name: str | None, money: bool, as_json: bool) -> None:
     """Each player's net, buy-ins, cash-outs, hands and sessions, across the series or in one
     session. Nets are the hands' results by the rules. A player known by a PokerNow id shows
-    as his latest nickname with the id, e.g. ``Mdeyxwb (HXN7RGKNLI)``."""
+    as its latest nickname with the id, e.g. `Mdeyxwb (HXN7RGKNLI)`."""
     ensure_fresh(obj, quiet=as_json)
     players, unit = balance_rows(obj, session_name, money)
     if as_json:
