@@ -117,7 +117,8 @@ def run(ctx: click.Context, directory: str, show_all: bool) -> None:
     obj = ctx.obj
     ledger = obj.ledger()
     paths = importing.discover(Path(directory))
-    report = importing.import_paths(ledger, paths, strict=False, session=None, pn_ledger=None)
+    report = importing.import_paths(ledger, paths, strict=False, session=None, pn_ledger=None,
+                                    jobs=None)  # workers for a large JSON-lines file
     for line in report.errors:
         click.echo(f"error: {line}", err=True)
     click.echo(report.summary())

@@ -221,8 +221,12 @@ def warm_up() -> Any:
     """Start the process the workers are forked from, if not yet running, and return its
     multiprocessing context. It imports what the workers need once for all of them (about
     half a second: call this early, before opening the ledger). A fresh process, never a fork
-    of this one, whose DuckDB connection runs threads."""
+    of this one, whose DuckDB connection runs threads. Where there is no forkserver (Windows)
+    each worker is spawned afresh instead."""
     import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():  # Windows
+        return multiprocessing.get_context("spawn")
     from multiprocessing import forkserver
 
     context = multiprocessing.get_context("forkserver")
