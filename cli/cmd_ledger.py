@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import suppress
 from pathlib import Path
 
 import click
@@ -41,7 +42,8 @@ def import_(obj, files: tuple[str, ...], strict: bool, session: str | None,  # n
     from cli import importing_parallel
 
     if any(importing_parallel.auto_workers(Path(f), jobs) for f in files):
-        importing_parallel.warm_up()  # the workers' process starts while the ledger opens
+        with suppress(OSError, RuntimeError):  # no workers: the one-process import then
+            importing_parallel.warm_up()  # the workers' process starts while the ledger opens
     ledger = obj.ledger()
     report = importing.import_paths(ledger, [Path(f) for f in files], strict=strict,
                                     session=session, pn_ledger=pn_ledger, jobs=jobs)

@@ -143,13 +143,13 @@ def _import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         if session is None and path.suffix.lower() == ".csv":
             session, game = _known_game(ledger, path)
         batches, errors = _read(path, session, known=ledger.known_sources, game=game)
-    except LedgerError as exc:
+        report.add(_write_file(ledger, path, batches, errors, strict=strict))
+    except LedgerError as exc:  # the file's one transaction wrote nothing
         report.errors.append(str(exc.located(file=str(path))))
-        return
     except ValidationError as exc:  # a value the event models refuse (a stack beyond MAX_CHIPS)
         report.errors.append(str(invalid_value(exc).located(file=str(path))))
-        return
-    report.add(_write_file(ledger, path, batches, errors, strict=strict))
+    except OSError as exc:
+        report.errors.append(f"{path}: cannot read: {exc.strerror or exc}")
 
 
 def _write_file(ledger: Any, path: Path, batches: list[tuple], errors: list[LedgerError], *,
@@ -355,7 +355,7 @@ def jsonl_batches(parsed: Any, file: str, session: str | None, *, check: bool = 
                                          session or events[0].session,
                                          f"jsonl:{digest(events)}")))
         else:
-            name = stream.id.split(":", 1)[-1]
+            name = stream.id.removeprefix("session:")  # a name may hold ":" (club:fri)
             older[f"jsonl:{digest(events)}"] = _session_rows(stream.rows, name, digest)
     return placed, errors, older
 

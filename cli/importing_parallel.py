@@ -19,11 +19,15 @@ import gc
 import os
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import duckdb
+
+from ledger.errors import LedgerError
 
 #: ``--jobs`` not given: the workers are used for a file of at least this size (a worker
 #: takes about half a second to start; a smaller file takes about a second in one process).
@@ -38,7 +42,7 @@ def auto_workers(path: Path, jobs: int | None) -> int:
     """How many worker processes import ``path``: ``jobs`` when given (1: none, this process
     does everything), else the machine's CPUs for a JSON-lines file of
     :data:`AUTO_MIN_BYTES` or more, else none. Returns 0 for none."""
-    if path.suffix.lower() != ".jsonl":
+    if path.suffix.lower() != ".jsonl" or not path.is_file():  # not a pipe: it is read twice
         return 0
     if jobs is not None:
         return jobs if jobs > 1 else 0
@@ -111,11 +115,15 @@ def prepare_part(args: tuple[str, int, int, int, str | None, datetime]) -> Part:
     """
     from ledger.chain import prepare_batch
     from ledger.chain_columns import prepare_columns
+    from ledger.errors import LedgerError
     from ledger.gcpause import gc_paused
     from ledger.jsonl import read_jsonl_part
 
     with gc_paused():
-        return _prepare(args, prepare_batch, prepare_columns, read_jsonl_part)
+        try:
+            return _prepare(args, prepare_batch, prepare_columns, read_jsonl_part)
+        except (LedgerError, ValueError) as exc:  # e.g. a hand id the store refuses
+            return Part(fallback=f"{type(exc).__name__}: {exc}")
 
 
 def _prepare(args: tuple[str, int, int, int, str | None, datetime], prepare_batch: Any,
@@ -138,7 +146,8 @@ def _prepare(args: tuple[str, int, int, int, str | None, datetime], prepare_batc
     for rows in older.values():
         placed.extend(rows)
     placed.sort(key=lambda item: item[0])
-    next_seq = {f"session:{s}": first for s, (first, _) in part.spans.items()}
+    next_seq = {f"session:{s.removeprefix('session:')}": first
+                for s, (first, _) in part.spans.items()}
     memo, alive = cache["memo"], cache["alive"]
     batches = []
     for _, batch in placed:
@@ -184,10 +193,13 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int) 
     now = datetime.now(UTC).replace(tzinfo=None)
     jobs = [(str(path), start, end, line, session, now) for start, end, line in parts]
     report = ImportReport()
-    pool = ProcessPoolExecutor(workers, mp_context=warm_up(), initializer=_worker_start)
     try:
+        pool = ProcessPoolExecutor(workers, mp_context=warm_up(), initializer=_worker_start)
         futures = [pool.submit(prepare_part, job) for job in jobs]
-        with ledger.transaction(), _one_thread(ledger.connection):
+    except (OSError, RuntimeError):  # no workers here (too many open files, a socket path
+        return None  # too long, …): the one-process import
+    try:
+        with _one_thread(ledger.connection), ledger.transaction():
             _append_parts(ledger, _in_order(futures), report)
     except (_Fallback, BrokenExecutor):  # a worker died (killed, out of memory): no matter
         return None
@@ -261,8 +273,9 @@ def _one_thread(con: Any) -> Iterator[None]:
     try:
         yield
     finally:
-        for name, value in zip(settings, before, strict=True):
-            con.execute(f"SET {name} = {int(value)}")
+        with suppress(duckdb.Error):  # never in place of the block's own error
+            for name, value in zip(settings, before, strict=True):
+                con.execute(f"SET {name} = {int(value)}")
 
 
 def _append_parts(ledger: Any, parts: Any, report: Any) -> None:
@@ -270,6 +283,8 @@ def _append_parts(ledger: Any, parts: Any, report: Any) -> None:
     their hands and sessions is in the ledger already. Raises :class:`_Fallback` when not."""
     hands: set[str] = set()
     sessions: set[str] = set()
+    keys: set[str] = set()
+    named: dict[str, str] = {}  # session name -> the file's stream id for it
     last_seq: dict[str, int] = {}
     con = ledger.connection
     stored = con.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
@@ -282,13 +297,22 @@ def _append_parts(ledger: Any, parts: Any, report: Any) -> None:
             if first != last_seq.get(stream, 0) + 1:
                 raise _Fallback(f"session {stream} does not join up")
             last_seq[stream] = last
+            if named.setdefault(stream.removeprefix("session:"), stream) != stream:
+                raise _Fallback(f"two session streams for {stream}")  # x and session:x
+        part_keys = [k for k in part.columns.source_key if k is not None]
+        if len(set(part_keys)) != len(part_keys) or keys.intersection(part_keys):
+            raise _Fallback("a source key twice (the one-process import skips the second)")
+        keys.update(part_keys)
         new_sessions = list(part.sessions - sessions)
         if stored and con.execute(  # the rows stored before this import (a new ledger: none)
                 "SELECT 1 FROM events WHERE position <= $3 AND (hand_id IN (SELECT UNNEST($1))"
                 " OR session IN (SELECT UNNEST($2))) LIMIT 1",
                 [part.hands, new_sessions, stored]).fetchone() is not None:
             raise _Fallback("a hand or session already in the ledger")
-        ledger.append_columns(part.columns)
+        try:
+            ledger.append_columns(part.columns)
+        except LedgerError as exc:  # the one-process import words it (or writes it)
+            raise _Fallback(str(exc)) from exc
         hands.update(part.hands)
         sessions.update(new_sessions)
         report.imported += len(part.hands)

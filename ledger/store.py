@@ -498,7 +498,13 @@ class Ledger:
             raise self._translate(e) from e
 
     def _translate(self, e: duckdb.Error) -> LedgerError:
-        """The LedgerError for a DuckDB error (the caller raises it ``from e``)."""
+        """The LedgerError for a DuckDB error (the caller raises it ``from e``).
+
+        Raises:
+            KeyboardInterrupt: DuckDB stopped the query on Ctrl-C (not a database error).
+        """
+        if isinstance(e, duckdb.InterruptException):
+            raise KeyboardInterrupt from e
         text = str(e)
         if isinstance(e, duckdb.IOException) and (
             "lock on file" in text or "Conflicting lock" in text

@@ -332,3 +332,46 @@ def test_mutated_files_import_the_same_with_workers(tmp_path: Path,
     taken = sum(r is not None for r in spy.results)
     assert len(files) == 30 and 5 < taken < 30  # the clean files at least; not the others
     assert one.imported > 0 and one.errors
+
+
+def _named(text: str, old: str, new: str) -> str:
+    return text.replace(f'"{old}"', f'"{new}"').replace(f'"{old}-', f'"{new}-')
+
+
+@pytest.mark.parametrize("case", ["colon", "same_key", "session_hand"])
+def test_odd_names_import_the_same_with_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               case: str) -> None:
+    """A session named ``club:fri`` cut between parts; the same session row under the names
+    ``session:x`` and ``x`` (one source key: the second is skipped); a hand id the store
+    refuses (``session:…``): with workers as in one process, the file named in any error."""
+    monkeypatch.setattr(par, "PART_BYTES", 2_000)
+    text = _series_text(sessions=2, hands=4)
+    if case == "colon":
+        text = _named(text, "s01", "club:fri")
+    elif case == "same_key":
+        second = _series_text(sessions=1, hands=2, seed=8).replace('"s01-', '"y-')
+        text = text.replace('"s01"', '"session:x"') + second.replace('"s01"', '"x"')
+    else:
+        text = text.replace('"s01-0', '"session:s01-0')
+    path = tmp_path / "odd.jsonl"
+    path.write_text(text)
+    other = tmp_path / "other.jsonl"
+    other.write_text(_named(_series_text(sessions=1, hands=2, seed=3), "s01", "later"))
+    one, rows_one = _import(tmp_path / "one.duckdb", [path, other], jobs=1)
+    two, rows_two = _import(tmp_path / "two.duckdb", [path, other], jobs=2)
+    assert (two.summary(), two.errors, rows_two) == (one.summary(), one.errors, rows_one)
+    sessions = {row[3] for row in rows_one}
+    if case == "colon":
+        assert "club:fri" in sessions and "fri" not in sessions and not one.errors
+    elif case == "same_key":
+        assert not one.errors and one.known == 0
+    else:
+        assert one.errors[0].startswith(f"{path}: ") and "later" in sessions
+
+
+def test_a_pipe_is_read_once_in_one_process(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "p.jsonl"
+    os.mkfifo(fifo)
+    assert par.auto_workers(fifo, 2) == 0 and par.auto_workers(fifo, None) == 0
