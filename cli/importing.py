@@ -317,10 +317,15 @@ def _read_jsonl(path: Path, session: str | None, *, check: bool = True,
     if older and known is not None:  # imported whole by an earlier version: not again
         seen = known([*older, *(f"{k}:0" for k in older)])
         older = {k: rows for k, rows in older.items() if k not in seen and f"{k}:0" not in seen}
-    for rows in older.values():
-        placed.extend(rows)
-    placed.sort(key=lambda item: item[0])
-    return [batch for _, batch in placed], errors
+    return in_file_order(placed, older), errors
+
+
+def in_file_order(placed: Placed, older: dict[str, Placed]) -> list[tuple]:
+    """The batches of the hands (``placed``) and of the session rows (``older``'s values) of
+    :func:`jsonl_batches`, in the order of their lines in the file."""
+    rows = [*placed, *(row for session in older.values() for row in session)]
+    rows.sort(key=lambda item: item[0])
+    return [batch for _, batch in rows]
 
 
 Placed = list[tuple[int, tuple]]  # (first line, append_many batch)

@@ -113,22 +113,20 @@ def prepare_part(args: tuple[str, int, int, int, str | None, datetime]) -> Part:
     the import's ``recorded_at``. Never raises for bad content: a part with any error comes
     back with ``fallback`` set.
     """
-    from ledger.chain import prepare_batch
-    from ledger.chain_columns import prepare_columns
-    from ledger.errors import LedgerError
     from ledger.gcpause import gc_paused
-    from ledger.jsonl import read_jsonl_part
 
     with gc_paused():
         try:
-            return _prepare(args, prepare_batch, prepare_columns, read_jsonl_part)
+            return _prepare(args)
         except (LedgerError, ValueError) as exc:  # e.g. a hand id the store refuses
             return Part(fallback=f"{type(exc).__name__}: {exc}")
 
 
-def _prepare(args: tuple[str, int, int, int, str | None, datetime], prepare_batch: Any,
-             prepare_columns: Any, read_jsonl_part: Any) -> Part:
-    from cli.importing import jsonl_batches
+def _prepare(args: tuple[str, int, int, int, str | None, datetime]) -> Part:
+    from cli.importing import in_file_order, jsonl_batches
+    from ledger.chain import prepare_batch
+    from ledger.chain_columns import prepare_columns
+    from ledger.jsonl import read_jsonl_part
     from replay.carry import may_carry
 
     file, start, end, first_line, session, recorded_at = args
@@ -143,14 +141,11 @@ def _prepare(args: tuple[str, int, int, int, str | None, datetime], prepare_batc
     if errors:
         return Part(fallback="an illegal hand")
     part = Part(spans={s.id: (s.rows[0].seq, s.rows[-1].seq) for s in parsed.sessions})
-    for rows in older.values():
-        placed.extend(rows)
-    placed.sort(key=lambda item: item[0])
     next_seq = {f"session:{s.removeprefix('session:')}": first
                 for s, (first, _) in part.spans.items()}
     memo, alive = cache["memo"], cache["alive"]
     batches = []
-    for _, batch in placed:
+    for batch in in_file_order(placed, older):
         stream, events, hand, name, _key = batch
         alive.extend(events)
         if hand is not None:
