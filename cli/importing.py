@@ -255,14 +255,14 @@ def _drop_known_hands(ledger: Any, batches: list[tuple], source: str = ""
     return out, clashes
 
 
-def _read(path: Path, session: str | None, *, check: bool = True,
+def _read(path: Path, session: str | None, *,
           known: Callable[[list[str]], set[str]] | None = None, game: Any = None
           ) -> tuple[list[tuple], list[LedgerError]]:
     suffix = path.suffix.lower()
     if suffix in (".phh", ".phhs"):
         return _read_phh(path, session)
     if suffix == ".jsonl":
-        return _read_jsonl(path, session, check=check, known=known)
+        return _read_jsonl(path, session, known=known)
     if suffix == ".csv":
         from cli.importing_pokernow import read_pokernow
 
@@ -297,14 +297,13 @@ def _read_phh(path: Path, session: str | None) -> tuple[list[tuple], list[Ledger
     return batches, errors
 
 
-def _read_jsonl(path: Path, session: str | None, *, check: bool = True,
+def _read_jsonl(path: Path, session: str | None, *,
                 known: Callable[[list[str]], set[str]] | None = None
                 ) -> tuple[list[tuple], list[LedgerError]]:
     """The batches (``Ledger.append_many`` items, in file order) and errors of one JSON-lines
     file: every hand checked by the engine, each session row placed among the hands
     (:func:`_session_rows`). A hand's source key is ``jsonl:<sha256 of its events>``.
-    ``check`` False: the hands are not checked here (workers check them, see
-    :func:`_import_file`). ``known(keys)``: those source keys the ledger holds; a session
+    ``known(keys)``: those source keys the ledger holds; a session
     stream that an earlier version imported whole (key ``jsonl:<digest of the stream>``, or
     ``…:0`` for its first piece) is then not appended again.
 
@@ -313,7 +312,7 @@ def _read_jsonl(path: Path, session: str | None, *, check: bool = True,
     """
     from ledger.jsonl import read_jsonl
 
-    placed, errors, older = jsonl_batches(read_jsonl(path), str(path), session, check=check)
+    placed, errors, older = jsonl_batches(read_jsonl(path), str(path), session)
     if older and known is not None:  # imported whole by an earlier version: not again
         seen = known([*older, *(f"{k}:0" for k in older)])
         older = {k: rows for k, rows in older.items() if k not in seen and f"{k}:0" not in seen}
@@ -331,7 +330,7 @@ def in_file_order(placed: Placed, older: dict[str, Placed]) -> list[tuple]:
 Placed = list[tuple[int, tuple]]  # (first line, append_many batch)
 
 
-def jsonl_batches(parsed: Any, file: str, session: str | None, *, check: bool = True,
+def jsonl_batches(parsed: Any, file: str, session: str | None, *,
                   digest: _Digests | None = None
                   ) -> tuple[Placed, list[LedgerError], dict[str, Placed]]:
     """The hands of a read JSON-lines file (or part, :func:`ledger.jsonl.read_jsonl_part`) as
@@ -349,8 +348,7 @@ def jsonl_batches(parsed: Any, file: str, session: str | None, *, check: bool = 
         events = stream.events
         try:
             if stream.kind == "hand":
-                if check:
-                    check_events(events, file=file, lines=[row.line for row in stream.rows])
+                check_events(events, file=file, lines=[row.line for row in stream.rows])
                 events = _with_session(events, session)
         except LedgerError as exc:
             errors.append(exc)
