@@ -1,8 +1,8 @@
 """Corpora and ledgers for the benchmarks (``bench/run.py``).
 
 Everything is built from sources that already exist: the real hands of ``../shared/data/phh``
-(parsed and checked by the import path), seeded random legal hands (:mod:`replay.randomhand`)
-and, when it is available, the demo series (:mod:`replay.series`). Big ledgers are built once
+(parsed and checked by the import path), seeded random legal hands (:mod:`replay.demo.randomhand`)
+and, when it is available, the demo series (:mod:`replay.demo.series`). Big ledgers are built once
 and kept in a cache directory (``$HANDLEDGER_BENCH_CACHE``, default ``bench/.cache``) under a
 name that says what is in them, so a second run times the work, not the set-up.
 """
@@ -81,7 +81,7 @@ def phh_files() -> list[Path]:
 
 def phh_hands() -> list[list[Any]]:
     """Every real hand as the events the import path makes of it (checked by the engine)."""
-    from ledger.phh import read_phh
+    from ledger.formats.phh.read import read_phh
     from replay.build import events_from_phh
 
     hands = []
@@ -110,10 +110,10 @@ def repeated(hands: Sequence[list[Any]], total: int) -> Iterator[list[Any]]:
 
 def random_hands(total: int, seed: int = 1, codes: Sequence[str] | None = None,
                  session: str | None = None, prefix: str = "r") -> Iterator[list[Any]]:
-    """``total`` seeded random legal hands (:func:`replay.randomhand.random_hand`), the PHH
+    """``total`` seeded random legal hands (:func:`replay.demo.randomhand.random_hand`), the PHH
     variant codes in turn."""
     from engine.games import PHH_CODES
-    from replay.randomhand import random_hand
+    from replay.demo.randomhand import random_hand
 
     codes = tuple(codes or PHH_CODES)
     rng = random.Random(seed)
@@ -130,9 +130,9 @@ def cycled(pool: Sequence[list[Any]], total: int, prefix: str) -> Iterator[list[
 
 
 def series_logs(hands: int, seed: int = 1) -> list[Any]:
-    """The session logs of a demo series (:func:`replay.series.generate_series`, 150 hands a
+    """The session logs of a demo series (:func:`replay.demo.series.generate_series`, 150 hands a
     session) of at least ``hands`` hands: ``(stream, seq, event)`` rows in the order played."""
-    from replay.series import generate_series
+    from replay.demo.series import generate_series
 
     sessions = max(1, -(-hands // 150))
     return generate_series(sessions=sessions, hands=min(hands, 150), seed=seed).sessions
@@ -179,7 +179,7 @@ def _batch(session: str, stream: str, events: list[Any]) -> tuple:
 def series_ledger(db: Path | str, logs: Sequence[Any], hands: int, chunk: int = 2000) -> int:
     """Append whole sessions of ``logs`` (cycled, the k-th pass renamed with ``c<k>``) until
     the ledger holds at least ``hands`` hands; returns the hands appended."""
-    from ledger.store import Ledger
+    from ledger.store.store import Ledger
 
     done = 0
     with Ledger(db) as ledger:
@@ -204,9 +204,9 @@ def series_ledger(db: Path | str, logs: Sequence[Any], hands: int, chunk: int = 
 
 def series_jsonl(path: Path, logs: Sequence[Any], events: int) -> int:
     """Whole sessions of ``logs`` (cycled and renamed as in :func:`series_ledger`) written as
-    one JSON-lines file (:mod:`ledger.jsonl`) of at least ``events`` events; returns how
+    one JSON-lines file (:mod:`ledger.formats.jsonl`) of at least ``events`` events; returns how
     many."""
-    from ledger.jsonl import iter_jsonl
+    from ledger.formats.jsonl import iter_jsonl
 
     written, k = 0, 0
     with path.open("w", encoding="utf-8") as out:
@@ -227,7 +227,7 @@ def series_jsonl(path: Path, logs: Sequence[Any], events: int) -> int:
 def append_hands(db: Path | str, hands: Iterable[list[Any]], chunk: int = 2000) -> int:
     """Append hands (one stream each, no source key) in transactions of ``chunk`` hands;
     returns the events written."""
-    from ledger.store import Ledger
+    from ledger.store.store import Ledger
 
     written = 0
     with Ledger(db) as ledger:
@@ -257,9 +257,9 @@ def cached_ledger(name: str, build: Callable[[Path], Any]) -> Path:
 
 
 def write_events_jsonl(path: Path, hands: Iterable[list[Any]], events: int) -> int:
-    """A JSON-lines file (:mod:`ledger.jsonl`) of whole hands with at least ``events``
+    """A JSON-lines file (:mod:`ledger.formats.jsonl`) of whole hands with at least ``events``
     events; returns how many it holds."""
-    from ledger.jsonl import jsonl_line
+    from ledger.formats.jsonl import jsonl_line
 
     written = 0
     with path.open("w", encoding="utf-8") as out:

@@ -15,13 +15,13 @@ What is timed (``--quick`` uses the smaller sizes shown in ``sizes``):
   (``HandHistory.loads``) and iterating each hand's states to the end, the same number of
   hands. ``ratio_vs_pokerkit`` = ours / pokerkit's, in the same run, runs interleaved.
 * ``synthetic_hands_per_s``: as ``replay_hands_per_s`` over a generated demo series
-  (``replay.series``, mixed games, sessions with rebuys) of 100,050 hands; ``jobs_speedup``:
+  (``replay.demo.series``, mixed games, sessions with rebuys) of 100,050 hands; ``jobs_speedup``:
   the ``replay`` command on it with ``--jobs 2`` against ``--jobs 1``.
 * ``import_events_per_s``: ``handledger import`` (a separate process, wall time) of one
   JSON-lines file of >= 1,000,000 events (demo-series sessions) into a new ledger: parsing,
   the engine's check of every hand, the hash chain, DuckDB. By default a file of 16 MB or more
   is read and checked by one worker process a CPU while this one appends
-  (``cli.importing_parallel``); ``import_one_process_events_per_s`` is ``import --jobs 1``
+  (``replay.ingest.parallel``); ``import_one_process_events_per_s`` is ``import --jobs 1``
   (one process; also the default for the ``--quick`` file, 2 MB). ``append_events_per_s``
   is the one-process store's part alone (``Ledger.append_many`` of the parsed events).
 * ``audit_s``, ``balances_s``: ``handledger audit`` and ``balances`` (separate processes,
@@ -58,8 +58,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pokerkit as _pokerkit  # noqa: E402, F401
 
 from bench import helpers as H  # noqa: E402
-from cli import cmd_hands, loading  # noqa: E402, F401
-from replay import fold, tables  # noqa: E402, F401
+from cli import cmd_hands  # noqa: E402, F401
+from replay import (  # noqa: E402, F401
+    fold,
+    streams,  # noqa: E402, F401
+    tables,
+)
 
 AUDIT_LIMIT_S = float(os.environ.get("AUDIT_LIMIT_S", 600))
 AUDIT_LIMIT_MB = float(os.environ.get("AUDIT_LIMIT_MB", 12_000))
@@ -82,9 +86,9 @@ QUICK = {
 
 def ours(db: Path) -> int:
     """Replay every hand of ``db`` as ``replay`` computes it (no derived tables written)."""
-    from cli.loading import parse_events, raw_hand_streams
-    from ledger.store import Ledger
+    from ledger.store.store import Ledger
     from replay.fold import replay_events
+    from replay.streams import parse_events, raw_hand_streams
 
     count = 0
     with Ledger(db, read_only=True) as ledger:
@@ -97,8 +101,8 @@ def ours(db: Path) -> int:
 def ours_command(db: Path, jobs: int = 1) -> int:
     """The ``replay`` command's work (derived tables rebuilt), without printing."""
     from cli.cmd_hands import replayed
-    from cli.loading import raw_hand_streams
-    from ledger.store import Ledger
+    from ledger.store.store import Ledger
+    from replay.streams import raw_hand_streams
     from replay.tables import write_results_rows
 
     with Ledger(db) as ledger:
@@ -221,8 +225,8 @@ def bench_import(cfg: dict[str, Any], out: dict[str, Any]) -> None:
 def _append_only(path: Path, db: Path, runs: int) -> tuple[int, float]:
     """The store's share of an import: the file's streams as ``append_many`` batches (parsed
     beforehand, untimed), appended to a new ledger."""
-    from cli.importing import _read_jsonl
-    from ledger.store import Ledger
+    from ledger.store.store import Ledger
+    from replay.ingest.pipeline import _read_jsonl
 
     batches, errors = _read_jsonl(path, None)
     assert not errors, errors[:1]
@@ -314,7 +318,7 @@ def bench_audit(cfg: dict[str, Any], out: dict[str, Any]) -> None:
 
     import duckdb
 
-    from ledger.store import Ledger
+    from ledger.store.store import Ledger
 
     logs = series_logs(cfg)
     source = series_db(cfg, cfg["big_hands"])

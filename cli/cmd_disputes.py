@@ -27,8 +27,8 @@ import click
 from pydantic import ValidationError
 
 from engine.errors import IllegalAction
-from ledger import events as ev
-from ledger.errors import MalformedInput
+from ledger.model import events as ev
+from ledger.model.errors import MalformedInput
 
 if TYPE_CHECKING:  # the engine (and pokerkit) load only for the commands that replay
     from replay.whatif import ChangeSpec
@@ -78,7 +78,7 @@ def build_started(
     """
     from engine.games import game
     from engine.state import HandState
-    from ledger.phh_base import forced_bets
+    from ledger.formats.phh.base import forced_bets
 
     try:
         g = game(game_code)
@@ -167,8 +167,8 @@ def start(obj, game_code: str, stakes: str | None, antes: int, min_bet: int | No
         small_bet=small_bet, big_bet=big_bet, bring_in=bring_in, seats=seats, button=button,
         session=session, declare=declare_options,
     )
-    from cli.importing import previous_hand
     from replay.carry import link
+    from replay.ingest.pipeline import previous_hand
 
     batches = link([(hand_id, [started, *forced], hand_id, session, None)],
                    previous_hand(ledger))
@@ -181,8 +181,8 @@ def start(obj, game_code: str, stakes: str | None, antes: int, min_bet: int | No
 
 
 def _current(ledger, hand_id: str):  # noqa: ANN001, ANN202
-    from cli.loading import load_hand
     from replay.fold import effective_events, fold
+    from replay.streams import load_hand
 
     rows = ledger.read(hand_id)
     events, _ = load_hand(ledger, hand_id)

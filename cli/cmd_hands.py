@@ -1,6 +1,6 @@
 """Hand commands: ``replay`` (all or some hands) and ``show`` (one hand, step by step).
 
-``replay`` streams: hands are read from the ledger page by page (:mod:`cli.loading`), replayed
+``replay`` streams: hands are read from the ledger page by page (:mod:`replay.streams`), replayed
 in chunks, and their rows appended to the derived tables as they come, so memory stays flat in
 the number of hands. With ``--jobs N`` (N > 1) the chunks are parsed, replayed and rendered by
 N - 1 worker processes and this one, which also reads the ledger and writes the tables;
@@ -18,15 +18,15 @@ from typing import Any
 import click
 
 from cli import render
-from cli.loading import RawHand, load_hand, parse_events, raw_hand_streams
-from ledger.errors import LedgerError
+from ledger.model.errors import LedgerError
+from replay.streams import RawHand, load_hand, parse_events, raw_hand_streams
 
 _CHUNK = 250  # hands per unit of work
 _WINDOW = 4  # chunks in flight per process
 
 #: What replaying one hand gives the command: (derived-table rows, text to print or None,
 #: paid differently from the rules, showdown not verifiable, the hand's
-#: :class:`ledger.sessions.HandFacts` for the audit or None).
+#: :class:`ledger.audit.books.HandFacts` for the audit or None).
 Done = tuple[dict[str, list[tuple]], str | None, bool, bool, Any]
 
 
@@ -42,7 +42,7 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], output: str | None, probl
         LedgerError: a payload that does not parse or a hand the rules reject, located at
             the hand.
     """
-    from ledger.sessions import hand_facts
+    from ledger.audit.books import hand_facts
     from replay.fold import replay_events
     from replay.tables import rows_for
 
@@ -122,7 +122,7 @@ def replay(obj, hand: tuple[str, ...], as_json: bool, jobs: int,  # noqa: ANN001
     what the table paid. Rebuilds the derived tables (hands, pots, results, discrepancies;
     replaying every hand also runs the audit, so `audit` and `balances` then answer at once).
     Exits 1 when any payout differs."""
-    from cli.projecting import rebuild, streaming
+    from replay.projections import rebuild, streaming
 
     ledger = obj.ledger()
     output = "json" if as_json else "text"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from cli import importing
-from ledger.errors import LedgerError
+from ledger.model.errors import LedgerError
+from replay.ingest import pipeline as importing
 
 
 @click.command()
@@ -39,7 +39,7 @@ def import_(obj, files: tuple[str, ...], strict: bool, session: str | None,  # n
     hand, action) and nothing of it is written; the other hands still import, and the command
     exits 2. With --strict a file with any bad hand writes nothing at all.
     """
-    from cli import importing_parallel
+    from replay.ingest import parallel as importing_parallel
 
     if any(importing_parallel.auto_workers(Path(f), jobs) for f in files):
         with suppress(OSError, RuntimeError):  # no workers: the one-process import then
@@ -69,7 +69,7 @@ def verify(obj) -> None:  # noqa: ANN001
 @click.command()
 def schema() -> None:
     """Print the JSON Schema of every event type."""
-    from ledger.events import json_schema
+    from ledger.model.events import json_schema
 
     click.echo(json.dumps(json_schema(), indent=2, sort_keys=True))
 
@@ -84,7 +84,7 @@ def schema() -> None:
 def export(obj, fmt: str, out: str, hands: tuple[str, ...]) -> None:  # noqa: ANN001
     """Export hands as JSON-lines events or PHH (all hands, or the HANDS given); or the events
     and derived tables as parquet / csv files into a directory."""
-    from cli import exporting
+    from replay.ingest import export as exporting
 
     if fmt in ("parquet", "csv") and out == "-" and len(hands) == 1:
         out, hands = hands[0], ()  # `export --format parquet DIR`

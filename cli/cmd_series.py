@@ -1,6 +1,6 @@
 """Series commands: ``balances``, ``settle``, ``sql``, ``chart`` and ``demo-series`` (issue 5).
 
-They read the derived tables and views (:mod:`ledger.audit_sql`), rebuilt first when the ledger
+They read the derived tables and views (:mod:`ledger.audit.tables`), rebuilt first when the ledger
 moved since they were built. Chips are integers; money is chips × the session's chip value, in
 integer minor units, printed with the currency's decimals.
 """
@@ -16,8 +16,8 @@ from typing import Any
 import click
 
 from cli.cmd_sessions import ensure_fresh
-from ledger.errors import LedgerError, NotFound
-from ledger.sessions import format_money
+from ledger.audit.books import format_money
+from ledger.model.errors import LedgerError, NotFound
 
 _BALANCE_SQL = """
 SELECT player, sum({net}) AS net, sum({buy_in}) AS buy_in, sum({cash_out}) AS cash_out,
@@ -117,7 +117,7 @@ def settle(obj: Any, session_name: str | None, as_json: bool) -> None:
     minimum for up to 14 players with a nonzero net (zero-sum groups, each settled largest
     debtor to largest creditor); greedy above that. Payments already recorded are not
     subtracted: `audit` checks those."""
-    from ledger.audit_settle import fewest_transfers
+    from ledger.audit.settle import fewest_transfers
 
     ensure_fresh(obj, quiet=as_json)
     players, (decimals, currency) = balance_rows(obj, session_name, money=True)
@@ -146,7 +146,7 @@ def sql(obj: Any, query: str, as_csv: bool, as_json: bool) -> None:
     """Run one read-only SELECT over the events, derived tables and views (see docs/SQL.md):
     sessions, standings, player_session_results, player_hand_results, hands, pots, results,
     discrepancies, audit_discrepancies."""
-    from ledger.audit_sql import query as run_query
+    from ledger.audit.tables import query as run_query
 
     ensure_fresh(obj, quiet=True)
     obj.close()  # the query opens the file again, read-only
@@ -243,7 +243,7 @@ def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str) -> None
 def demo_series(out: str, sessions: int, hands: int, seed: int, plant_errors: bool) -> None:
     """Deal a deterministic series of mixed games through the engine into OUT, one JSON-lines
     file per session (`handledger import OUT` reads it)."""
-    from replay.series import generate_series, write_series
+    from replay.demo.series import generate_series, write_series
 
     series = generate_series(sessions=sessions, hands=hands, seed=seed,
                              plant_errors=plant_errors)

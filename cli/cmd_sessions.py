@@ -6,7 +6,7 @@ or cash-out falls between hands is its place in the ledger (table stakes). Amoun
 integers; money (``--chip-value``, ``pay``) is written as a decimal in the session's currency
 and kept as integer minor units. ``audit`` and the commands that read the derived tables call
 :func:`ensure_fresh`, which replays and audits only the sessions that moved since the tables
-were built (:mod:`cli.projecting`).
+were built (:mod:`replay.projections`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import Any
 
 import click
 
-from ledger import events as ev
-from ledger.errors import LedgerError, MalformedInput, NotFound
+from ledger.model import events as ev
+from ledger.model.errors import LedgerError, MalformedInput, NotFound
 
 #: Currencies without minor units (ISO 4217 exponent 0); any other currency has 2 decimals.
 ZERO_DECIMAL = frozenset({"JPY", "KRW", "ISK", "CLP", "VND", "XOF", "XAF", "UGX", "PYG"})
@@ -28,26 +28,26 @@ ZERO_DECIMAL = frozenset({"JPY", "KRW", "ISK", "CLP", "VND", "XOF", "XAF", "UGX"
 
 def ensure_fresh(obj: Any, *, quiet: bool = False, jobs: int = 1) -> None:
     """Bring the derived tables and views up to the ledger's head: only the sessions that
-    moved since they were built are replayed (:func:`cli.projecting.catch_up`), or every hand
+    moved since they were built are replayed (:func:`replay.projections.catch_up`), or every hand
     when they were never built.
 
     Raises:
         LedgerError: no ledger at ``obj.db``, or a hand the rules reject.
     """
-    from cli.projecting import catch_up
+    from replay.projections import catch_up
 
     _require(obj)
     catch_up(obj.ledger(), jobs=jobs, quiet=quiet)
 
 
 def audit_report(obj: Any, *, quiet: bool = False, jobs: int = 1) -> Any:
-    """The audit as of the ledger's head (:class:`ledger.audit_sql.AuditReport`), read from
+    """The audit as of the ledger's head (:class:`ledger.audit.tables.AuditReport`), read from
     the derived tables, rebuilt first when the ledger moved since.
 
     Raises:
         LedgerError: what :func:`ensure_fresh` raises.
     """
-    from ledger.audit_sql import read_audit
+    from ledger.audit.tables import read_audit
 
     ensure_fresh(obj, quiet=quiet, jobs=jobs)
     return read_audit(obj.ledger().connection)
@@ -160,7 +160,7 @@ def _is_number(text: str) -> bool:
 
 
 def render_money(minor: int, decimals: int, currency: str | None) -> str:
-    from ledger.sessions import format_money
+    from ledger.audit.books import format_money
 
     return format_money(minor, decimals, currency)
 
@@ -305,7 +305,7 @@ def audit(obj: Any, session_name: str | None, as_json: bool, jobs: int) -> None:
 
 def audit_text(report: Any, found: list[Any], session_name: str | None = None) -> str:
     """One line per finding, a line naming the incomplete hands, and a summary line
-    (``report``: :class:`ledger.audit_sql.AuditReport`)."""
+    (``report``: :class:`ledger.audit.tables.AuditReport`)."""
     lines = [f"{d.kind}: {d.message}" + _where(d) for d in found]
     cut = incomplete_hands(report, session_name)
     if cut:

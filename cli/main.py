@@ -1,7 +1,7 @@
 """The ``handledger`` command: a thin click group; the ledger travels in ``ctx.obj``.
 
 Every expected failure (bad input, illegal action, busy ledger) is a
-:class:`ledger.errors.LedgerError`: the command prints one line to stderr and exits 2, never
+:class:`ledger.model.errors.LedgerError`: the command prints one line to stderr and exits 2, never
 a traceback. Audit-style commands exit 1 when they find discrepancies.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from ledger.errors import LedgerError
+from ledger.model.errors import LedgerError
 
 DEFAULT_DB = "handledger.duckdb"
 
@@ -25,8 +25,8 @@ class Context:
         self.db = db
         self._ledger = None
 
-    def ledger(self, *, read_only: bool = False):  # noqa: ANN201 - ledger.store.Ledger
-        from ledger.store import Ledger
+    def ledger(self, *, read_only: bool = False):  # noqa: ANN201 - ledger.store.store.Ledger
+        from ledger.store.store import Ledger
 
         if self._ledger is None:
             if read_only and not Path(self.db).exists():

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from engine.evaluate import Rank, best_for_game, best_high, best_low, card_suit_key
 from engine.games import Game
 from engine.pots import Pot
-from ledger.events import SplitOptions
+from ledger.model.events import SplitOptions
 
 __all__ = ["PotAward", "award_pots", "split_evenly", "pot_name"]
 

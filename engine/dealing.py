@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine import flow  # flow imports this module too: used only inside functions
-from ledger import events as ev
+from ledger.model import events as ev
 
 UNKNOWN = "??"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.errors import LedgerError
+from ledger.model.errors import LedgerError
 
 
 class IllegalAction(LedgerError):

@@ -17,7 +17,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from engine.errors import IllegalAction
-from ledger import events as ev
+from ledger.model import events as ev
 
 _SEAT_RE = re.compile(r"^p([1-9][0-9]*)$")
 

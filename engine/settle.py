@@ -77,7 +77,7 @@ def settle(state) -> HandResult:  # noqa: ANN001 - engine.state.HandState
     boards = state.cards.boards
     split = state.started.options.split
     if state.started.options.declare is not None and len(live) > 1:
-        from engine.declare import award_declare_pots
+        from engine.declare.award import award_declare_pots
 
         awarded = award_declare_pots(
             state.game,

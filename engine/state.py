@@ -21,7 +21,7 @@ from engine import betting, dealing
 from engine.betting import Limits, Round
 from engine.errors import IllegalAction
 from engine.games import Game, game
-from ledger import events as ev
+from ledger.model import events as ev
 
 _LIVE_BLINDS = ("small_blind", "big_blind", "straddle")
 #: Events a hand takes after it ended: what the table paid, late shows, and the record of
@@ -241,7 +241,7 @@ class HandState:
             self.all_in.add(player)
 
     def _declare_queue(self) -> list[str]:
-        from engine.declare_order import declare_queue
+        from engine.declare.order import declare_queue
 
         return declare_queue(self)
 
@@ -306,7 +306,7 @@ def _voided(state: HandState, e: ev.HandVoided) -> None:
 
 
 def _declaration(state: HandState, e: ev.Declaration) -> None:
-    from engine.declare_order import declare
+    from engine.declare.order import declare
 
     declare(state, e)
 

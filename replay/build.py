@@ -3,7 +3,7 @@
 ``events_from_phh`` reads a PHH hand's action strings one by one, decides with the engine what
 each means now (``cc`` = check, call or all-in; ``cbr`` to the whole stack = all-in), applies
 it, and returns the hand's events ending with the recorded payouts and ``hand_ended``. The
-first illegal action raises :class:`ledger.errors.IllegalHand` naming file, line, hand and
+first illegal action raises :class:`ledger.model.errors.IllegalHand` naming file, line, hand and
 action, and nothing of that hand is returned. ``check_events`` does the same for events that
 arrive ready-made (JSON lines, PokerNow).
 """
@@ -16,12 +16,13 @@ from typing import Any
 from engine.errors import IllegalAction
 from engine.notation import to_event
 from engine.state import HandState
-from ledger import events as ev
-from ledger.errors import IllegalHand
+from ledger.model import events as ev
+from ledger.model.errors import IllegalHand
 
 
 def events_from_phh(hand: Any) -> list[Any]:
-    """Events of one :class:`ledger.phh.PhhHand`: started, forced bets, actions, payouts, end.
+    """Events of one :class:`ledger.formats.phh.read.PhhHand`: started, forced bets, actions,
+    payouts, end.
 
     Raises:
         IllegalHand: an action the rules reject, or text that is not an action.

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ledger import events as ev
+from ledger.model import events as ev
 
 #: ``(stream, events, hand_id, session, source_key)`` as the store's ``append_many`` takes.
 Batch = tuple[str, list[Any] | None, str | None, str | None, str | None]

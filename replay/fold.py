@@ -20,7 +20,7 @@ from typing import Any
 from engine.errors import IllegalAction
 from engine.settle import HandResult, settle
 from engine.state import HandState
-from ledger import events as ev
+from ledger.model import events as ev
 from replay.compare import Discrepancy, compare_payouts
 
 _CHANGES = frozenset({"correction", "hand_voided"})  # events that change a hand's stream

@@ -20,7 +20,7 @@ from typing import Any
 
 import duckdb
 
-from ledger.errors import LedgerError
+from ledger.model.errors import LedgerError
 from replay.fold import HandReplay
 
 SCHEMA = """

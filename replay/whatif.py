@@ -13,8 +13,8 @@ ACTION is PHH notation decided against the state of the (corrected) hand at that
 payout: what the table pushed to PLAYER), ``"returned PLAYER AMOUNT"`` (an uncalled bet given
 back), ``"end"`` (hand ended), or a JSON event object (``{"type": "check", ...}``).
 
-:func:`build_correction` turns changes into a :class:`ledger.events.Correction` and checks that
-the corrected hand replays legally; :func:`what_if` compares the hand (and its session) before
+:func:`build_correction` turns changes into a :class:`ledger.model.events.Correction` and checks
+that the corrected hand replays legally; :func:`what_if` compares the hand (and its session) before
 and after without writing anything.
 
 Raises:
@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from engine.errors import IllegalAction
 from engine.notation import parse_amount, player_name, to_event
-from ledger import events as ev
+from ledger.model import events as ev
 from replay.fold import HandReplay, fold, replay_events
 
 Op = Literal["replace", "insert_after", "delete"]
@@ -116,7 +116,7 @@ def build_correction(
 
     Changes are converted in ascending seq order (ties in the order given), each against the
     state of the hand corrected so far. ``positions`` maps a seq to its ledger position (what
-    :attr:`ledger.events.Correction.positions` records). The corrected hand is then replayed:
+    :attr:`ledger.model.events.Correction.positions` records). The corrected hand is then replayed:
 
     Raises:
         IllegalAction: no changes, a seq the hand does not have, an action not legal at its

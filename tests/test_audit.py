@@ -1,5 +1,5 @@
-"""ledger.audit: each check on books built by hand, the generated series (clean and planted)
-through the real importer and replayer, and settling up (ledger.audit_settle)."""
+"""ledger.audit.checks: each check on books built by hand, the generated series (clean and planted)
+through the real importer and replayer, and settling up (ledger.audit.settle)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger import events as ev
-from ledger.audit import (
+from ledger.audit.books import PayoutFinding, Series, build_series, hand_facts
+from ledger.audit.checks import (
     CHECKS,
     KINDS,
     Discrepancy,
@@ -23,8 +23,8 @@ from ledger.audit import (
     settlement,
     stack_continuity,
 )
-from ledger.audit_settle import EXACT_LIMIT, fewest_transfers, greedy_transfers
-from ledger.sessions import PayoutFinding, Series, build_series, hand_facts
+from ledger.audit.settle import EXACT_LIMIT, fewest_transfers, greedy_transfers
+from ledger.model import events as ev
 from tests.test_sessions import OPEN, hand, rows
 
 
@@ -152,9 +152,9 @@ class _Loaded:
 
 def batch_series(ledger: Any) -> Series:
     """The books of ``ledger`` the simple way: every hand replayed and kept, then folded."""
-    from cli.loading import hand_streams
-    from ledger.audit_load import session_rows
+    from ledger.audit.load import session_rows
     from replay.fold import replay_events
+    from replay.streams import hand_streams
 
     facts, positions = [], {}
     for row in ledger.stored():
@@ -167,9 +167,9 @@ def batch_series(ledger: Any) -> Series:
 
 
 def _load(tmp: Path, *, plant: bool):  # noqa: ANN202
-    from cli.importing import import_paths
-    from ledger.store import Ledger
-    from replay.series import generate_series, write_series
+    from ledger.store.store import Ledger
+    from replay.demo.series import generate_series, write_series
+    from replay.ingest.pipeline import import_paths
 
     series = generate_series(sessions=4, hands=40, seed=11, plant_errors=plant)
     paths = write_series(series, tmp)
@@ -199,8 +199,8 @@ def test_planted_series_lists_exactly_the_planted_errors_once(tmp_path: Path) ->
     got = [(d.kind, d.session, d.hand, d.player) for d in found]
     assert sorted(got) == sorted(want) and len(got) == len(set(got)) == 5
     misdeal = next(p for p in generated.planted if p.kind == "payout")
-    from cli.loading import load_hand
     from replay.fold import replay_events
+    from replay.streams import load_hand
 
     events, session = load_hand(loaded.ledger, misdeal.hand)
     replayed = replay_events(events, session=session)

@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli.importing import discover, import_paths
-from cli.projecting import rebuild
-from ledger import events as ev
-from ledger.audit import audit
-from ledger.audit_sql import _session_rows, read_audit
-from ledger.audit_stream import StreamAudit
-from ledger.sessions import SessionRow, build_series
-from ledger.store import Ledger
+from ledger.audit.books import SessionRow, build_series
+from ledger.audit.checks import audit
+from ledger.audit.stream import StreamAudit
+from ledger.audit.tables import _session_rows, read_audit
+from ledger.model import events as ev
+from ledger.store.store import Ledger
+from replay.ingest.pipeline import discover, import_paths
+from replay.projections import rebuild
 from tests.conftest import SHARED
 from tests.test_audit import batch_series
 from tests.test_sessions import hand
@@ -61,7 +61,7 @@ def test_pokernow_logs_audit_the_same_streamed(name: str) -> None:
 
 @pytest.mark.parametrize("plant", [False, True])
 def test_generated_series_audits_the_same_streamed(tmp_path: Path, plant: bool) -> None:
-    from replay.series import generate_series, write_series
+    from replay.demo.series import generate_series, write_series
 
     series = generate_series(sessions=5, hands=30, seed=5, plant_errors=plant)
     ledger = Ledger.memory()
@@ -145,7 +145,7 @@ def _dump(ledger: Any) -> dict[str, Any]:
 
 
 def _caught_up_equals_rebuilt(ledger: Any, expect: str) -> dict[str, Any]:
-    from cli.projecting import catch_up
+    from replay.projections import catch_up
 
     assert catch_up(ledger, quiet=True) == expect
     assert catch_up(ledger, quiet=True) == "fresh"
@@ -156,8 +156,8 @@ def _caught_up_equals_rebuilt(ledger: Any, expect: str) -> dict[str, Any]:
 
 
 def test_catch_up_replays_only_the_sessions_that_moved(tmp_path: Path) -> None:
-    from cli.projecting import catch_up
-    from replay.series import generate_series, write_series
+    from replay.demo.series import generate_series, write_series
+    from replay.projections import catch_up
 
     paths = write_series(generate_series(sessions=4, hands=20, seed=3, plant_errors=True),
                          tmp_path)
@@ -182,8 +182,8 @@ def test_catch_up_replays_only_the_sessions_that_moved(tmp_path: Path) -> None:
 
 def test_catch_up_rebuilds_everything_for_an_alias_or_a_hand_of_no_session(tmp_path: Path
                                                                             ) -> None:
-    from cli.projecting import catch_up
-    from replay.series import generate_series, write_series
+    from replay.demo.series import generate_series, write_series
+    from replay.projections import catch_up
 
     paths = write_series(generate_series(sessions=2, hands=10, seed=4), tmp_path)
     ledger = Ledger.memory()
@@ -204,7 +204,7 @@ def test_rows_rewritten_with_their_chain_made_again_rebuild_the_tables(tmp_path:
     """The derived tables keep the chain hash of their head row. Rows edited and chained again
     (the head's hash changes) make the next read a full rebuild, so the audit follows the
     ledger as it now stands; an edit that leaves the chain broken is ``verify``'s to report."""
-    from cli.projecting import catch_up
+    from replay.projections import catch_up
 
     ledger = Ledger.memory()
     import_paths(ledger, [ROOT / "data" / "series" / "s01.jsonl"], strict=True, session=None,

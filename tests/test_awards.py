@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from engine.awards import TIE_ORDERS, PotAward, award_pots, split_evenly
 from engine.games import game
 from engine.pots import Pot, layer_pots, return_uncalled
-from ledger.events import SplitOptions, split_cards
+from ledger.model.events import SplitOptions, split_cards
 
 RULES = Path(__file__).parents[1] / ".." / "shared" / "data" / "rules"
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]

@@ -1,6 +1,6 @@
 """Seeded random legal hands of every PHH variant, cross-checked against pokerkit.
 
-Each hand is dealt and played through our engine (replay.randomhand, ``oracle=True`` keeps
+Each hand is dealt and played through our engine (replay.demo.randomhand, ``oracle=True`` keeps
 to the rules pokerkit shares: FORMATS.md §1), written as PHH by our exporter, and replayed
 strictly by pokerkit (tests/pokerkit_oracle.py: no silent repairs). Final stacks must agree,
 except where FORMATS.md lists a known difference in who gets an odd chip (pokerkit merges
@@ -20,8 +20,8 @@ import pytest
 from engine.evaluate import best_low
 from engine.games import PHH_CODES
 from engine.settle import settle
-from ledger.phh import write_phh
-from replay.randomhand import random_hand
+from ledger.formats.phh.read import write_phh
+from replay.demo.randomhand import random_hand
 from tests.pokerkit_oracle import final_stacks
 
 HANDS = 2000

@@ -1,4 +1,4 @@
-"""engine.declare: high-low declaration awards (RULES.md §3, §5, §7).
+"""engine.declare.award: high-low declaration awards (RULES.md §3, §5, §7).
 
 Three layers:
 
@@ -6,7 +6,7 @@ Three layers:
   hand files in tests/declare_cases/ are replayed through the whole engine (PHH reader →
   ``HandState`` → ``settle``) and compared with their ``_expected`` tables; every expected number
   in those files was worked out by hand (the reasoning is the comment at the top of each file);
-* direct calls of :func:`engine.declare.award_declare_pots` for what a hand file cannot say
+* direct calls of :func:`engine.declare.award.award_declare_pots` for what a hand file cannot say
   (unknown cards, run it twice, odd chips carried, errors);
 * a Hypothesis property test over random declare showdowns with every combination of options.
 """
@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.awards import TIE_ORDERS, PotAward
-from engine.declare import award_declare_pots
+from engine.declare.award import award_declare_pots
 from engine.errors import IllegalAction
 from engine.evaluate import Rank, best_high, best_low
 from engine.games import game
@@ -30,10 +30,10 @@ from engine.notation import to_event
 from engine.pots import Pot
 from engine.settle import HandResult, settle
 from engine.state import HandState
-from ledger import events as ev
-from ledger.events import DeclareOptions
-from ledger.phh import PhhHand, read_phh, read_phh_text
-from ledger.phh_expected import option_values
+from ledger.formats.phh.expected import option_values
+from ledger.formats.phh.read import PhhHand, read_phh, read_phh_text
+from ledger.model import events as ev
+from ledger.model.events import DeclareOptions
 from tests.conftest import SHARED
 
 RULES = SHARED / "rules"

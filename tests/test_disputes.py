@@ -13,7 +13,7 @@ RIGHT_SPLIT = ("--replace", "23", "pay Bob 100", "--insert-after", "23", "pay An
 
 
 def _events(db: str, hand: str) -> list[dict]:
-    from ledger.store import Ledger
+    from ledger.store.store import Ledger
 
     with Ledger(db, read_only=True) as ledger:
         return [r.event.model_dump(mode="json") for r in ledger.read(hand)]
@@ -192,7 +192,7 @@ def _comparable(events: list[dict]) -> list[dict]:
 def test_live_recording_gives_the_same_events_as_the_phh_import(run, db) -> None:  # noqa: ANN001
     phh = DATA / "hands" / "plo-three-way.phh"
     run("import", str(phh))
-    from ledger.store import Ledger
+    from ledger.store.store import Ledger
 
     with Ledger(db, read_only=True) as ledger:
         (imported,) = ledger.streams(kind="hand")

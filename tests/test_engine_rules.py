@@ -6,8 +6,8 @@ import pytest
 
 from engine.notation import to_event
 from engine.state import HandState
-from ledger.errors import IllegalHand
-from ledger.phh import read_phh_text
+from ledger.formats.phh.read import read_phh_text
+from ledger.model.errors import IllegalHand
 from replay.build import events_from_phh
 from replay.fold import replay_events
 

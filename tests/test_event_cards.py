@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from ledger.errors import MalformedEvent
-from ledger.events import parse_event
+from ledger.model.errors import MalformedEvent
+from ledger.model.events import parse_event
 
 BAD = [
     ({"type": "cards_dealt", "player": "p1", "cards": ["Xx"]},

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from pokerkit import HandHistory
 
 from cli.main import cli
-from ledger.phh import read_phh
+from ledger.formats.phh.read import read_phh
 from tests.conftest import SHARED
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.phh import read_phh_text
+from ledger.formats.phh.read import read_phh_text
 from replay.build import events_from_phh
 from replay.feasible import even_splits, split_exists
 from replay.fold import replay_events

@@ -31,16 +31,16 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from cli.exporting import phh_text
-from cli.importing import import_paths
-from cli.loading import hand_streams
 from cli.main import cli
 from engine.games import PHH_CODES
-from ledger.events import MAX_CHIPS
-from ledger.jsonl import write_jsonl
-from ledger.store import Ledger
+from ledger.formats.jsonl import write_jsonl
+from ledger.model.events import MAX_CHIPS
+from ledger.store.store import Ledger
+from replay.demo.randomhand import random_hand
 from replay.fold import replay_events
-from replay.randomhand import random_hand
+from replay.ingest.export import phh_text
+from replay.ingest.pipeline import import_paths
+from replay.streams import hand_streams
 from tests.conftest import SHARED
 
 MUTATIONS = 700  # in the normal suite; the campaign in RESULTS.md ran many more
@@ -267,7 +267,7 @@ def import_one(ledger: Ledger, path: Path) -> str:
         [before]).fetchall()]
     clean = {}
     if new and path.suffix == ".jsonl":
-        from ledger.jsonl import read_jsonl
+        from ledger.formats.jsonl import read_jsonl
 
         clean = {s.id: s.events for s in read_jsonl(path).hands}
     for hand, session, events in hand_streams(ledger, new) if new else ():
@@ -509,8 +509,8 @@ def test_session_rows_an_earlier_version_imported_whole_are_not_appended_again(
         tmp_path: Path) -> None:
     """Session rows were keyed by their whole stream (``jsonl:<digest>``) before they were
     keyed row by row; a file imported into such a ledger adds nothing when imported again."""
-    from cli.importing import _Digests
-    from ledger.jsonl import read_jsonl
+    from ledger.formats.jsonl import read_jsonl
+    from replay.ingest.pipeline import _Digests
     from tests.conftest import DATA
 
     path = DATA / "series" / "s01.jsonl"

@@ -28,9 +28,9 @@ import duckdb
 import pytest
 
 from engine.games import PHH_CODES
-from ledger.events import event_json
-from ledger.jsonl import read_jsonl, write_jsonl
-from replay.randomhand import random_hand
+from ledger.formats.jsonl import read_jsonl, write_jsonl
+from ledger.model.events import event_json
+from replay.demo.randomhand import random_hand
 
 EXE = str(Path(sys.executable).with_name("handledger"))
 FILES, HANDS_PER_FILE = 64, 12

@@ -1,7 +1,7 @@
 """Importing a JSON-lines file with worker processes gives the one-process import (issue 8).
 
-``cli.importing_parallel`` cuts a file into parts at stream starts; workers read, check and
-serialise the parts and this process links the hash chain (``ledger.chain_columns``). These
+``replay.ingest.parallel`` cuts a file into parts at stream starts; workers read, check and
+serialise the parts and this process links the hash chain (``ledger.store.columns``). These
 tests compare its ledgers and reports with the one-process import, row for row, on a series
 whose sessions are cut between parts, and check that every file that is not plain for the
 workers (an illegal hand, a stored hand or session, a hand in two parts, a hand that carries
@@ -18,16 +18,16 @@ from typing import Any
 
 import pytest
 
-import cli.importing_parallel as par
-import ledger.store as store
-from cli.importing import import_paths
-from ledger.chain import GENESIS, prepare_batch, row_hash
-from ledger.chain_columns import link_hashes, prepare_columns
-from ledger.errors import DuplicateEvent, LedgerError
-from ledger.jsonl import iter_jsonl, read_jsonl_text
-from ledger.store import Ledger
-from replay.randomhand import random_hand
-from replay.series import generate_series
+import ledger.store.store as store
+import replay.ingest.parallel as par
+from ledger.formats.jsonl import iter_jsonl, read_jsonl_text
+from ledger.model.errors import DuplicateEvent, LedgerError
+from ledger.store.chain import GENESIS, prepare_batch, row_hash
+from ledger.store.columns import link_hashes, prepare_columns
+from ledger.store.store import Ledger
+from replay.demo.randomhand import random_hand
+from replay.demo.series import generate_series
+from replay.ingest.pipeline import import_paths
 from tests.conftest import DATA
 
 
@@ -271,7 +271,7 @@ def test_append_columns_refuses_a_stored_or_moved_stream(tmp_path: Path) -> None
 
 
 def _event(batch: Any) -> Any:
-    from ledger.events import parse_event
+    from ledger.model.events import parse_event
 
     return parse_event(batch.payloads[0])
 

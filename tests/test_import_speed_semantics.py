@@ -1,7 +1,7 @@
 """The fast import paths keep the import's meaning (issue 8).
 
-``ledger.jsonl`` reads most lines on a fast path (``_Reader.feed_fast``) and falls back to the
-exact path (``json.loads`` with the duplicate-key hook) on anything unusual; these tests read
+``ledger.formats.jsonl`` reads most lines on a fast path (``_Reader.feed_fast``) and falls back to
+the exact path (``json.loads`` with the duplicate-key hook) on anything unusual; these tests read
 the same bytes both ways and require the same hands, sessions, events and errors. The store
 inserts many rows as numpy columns; the rows must be the same as through the appender, and a
 failure must still roll back everything.
@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-import ledger.jsonl as jsonl
-import ledger.store as store
-from cli.importing import _read_jsonl, import_paths
-from ledger.errors import DuplicateEvent
-from ledger.jsonl import read_jsonl_text, write_jsonl
-from ledger.store import Ledger
-from replay.randomhand import random_hand
+import ledger.formats.jsonl as jsonl
+import ledger.store.store as store
+from ledger.formats.jsonl import read_jsonl_text, write_jsonl
+from ledger.model.errors import DuplicateEvent
+from ledger.store.store import Ledger
+from replay.demo.randomhand import random_hand
+from replay.ingest.pipeline import _read_jsonl, import_paths
 
 
 def _hand_rows(hand_id: str, seed: int, game: str = "NT") -> list[tuple[str, int, Any]]:

@@ -1,4 +1,4 @@
-"""ledger.jsonl: the project's JSON-lines event files (one event per line)."""
+"""ledger.formats.jsonl: the project's JSON-lines event files (one event per line)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.errors import MalformedEvent, MalformedInput
-from ledger.events import (
+from ledger.formats.jsonl import (
+    EventStream,
+    JsonlRow,
+    jsonl_line,
+    read_jsonl,
+    read_jsonl_text,
+    write_jsonl,
+)
+from ledger.formats.phh.read import read_phh
+from ledger.model.errors import MalformedEvent, MalformedInput
+from ledger.model.events import (
     BuyIn,
     Call,
     CashOut,
@@ -20,15 +29,6 @@ from ledger.events import (
     SessionClosed,
     SessionOpened,
 )
-from ledger.jsonl import (
-    EventStream,
-    JsonlRow,
-    jsonl_line,
-    read_jsonl,
-    read_jsonl_text,
-    write_jsonl,
-)
-from ledger.phh import read_phh
 
 DATA = Path(__file__).parents[1] / ".." / "shared" / "data"
 PTY = DATA / "phh" / "handhq" / "pty-25nl-excerpt.phhs"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pokerkit import HandHistory
 
-from ledger.phh import read_phh
+from ledger.formats.phh.read import read_phh
 from replay.build import events_from_phh
 from replay.fold import replay_events
 from tests.conftest import SHARED

@@ -1,4 +1,5 @@
-"""ledger.phh: PHH files read into HandStarted / ForcedBet / actions / payouts, and written back.
+"""ledger.formats.phh.read: PHH files read into HandStarted / ForcedBet / actions / payouts, and
+written back.
 
 Real files are read in place from ../shared/data (phh/ and rules/); small hands are inline.
 """
@@ -15,8 +16,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.errors import MalformedInput
-from ledger.events import (
+from ledger.formats.phh.base import forced_bets
+from ledger.formats.phh.read import (
+    PhhHand,
+    format_amount,
+    read_phh,
+    read_phh_text,
+    scale_amount,
+    write_hand,
+    write_phh,
+    write_phhs,
+)
+from ledger.model.errors import MalformedInput
+from ledger.model.events import (
     DeclareOptions,
     ForcedBet,
     HandStarted,
@@ -27,17 +39,6 @@ from ledger.events import (
     Stakes,
     Unit,
 )
-from ledger.phh import (
-    PhhHand,
-    format_amount,
-    read_phh,
-    read_phh_text,
-    scale_amount,
-    write_hand,
-    write_phh,
-    write_phhs,
-)
-from ledger.phh_base import forced_bets
 
 DATA = Path(__file__).parents[1] / ".." / "shared" / "data"
 PHH = DATA / "phh"

@@ -1,4 +1,4 @@
-"""PokerNow game log and ledger CSV import (ledger/pokernow.py, FORMATS.md §2).
+"""PokerNow game log and ledger CSV import (ledger/formats/pokernow/log.py, FORMATS.md §2).
 
 The real logs are read in place from /work/shared/data/pokernow/; every value asserted here was read
 off the CSV by hand. The chip arithmetic of the events is checked by a small independent replay
@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from ledger.errors import MalformedInput
-from ledger.events import (
+from ledger.formats.pokernow.lines import card, game_code, parse_line
+from ledger.formats.pokernow.log import PnGame, PnHand, read_pokernow_ledger, read_pokernow_log
+from ledger.model.errors import MalformedInput
+from ledger.model.events import (
     AllIn,
     BetRaise,
     BuyIn,
@@ -36,8 +38,6 @@ from ledger.events import (
     SessionOpened,
     parse_event,
 )
-from ledger.pokernow import PnGame, PnHand, read_pokernow_ledger, read_pokernow_log
-from ledger.pokernow_lines import card, game_code, parse_line
 
 DATA = Path("/work/shared/data/pokernow")
 LOG1 = DATA / "charlestudor_Input_Log_001.csv"

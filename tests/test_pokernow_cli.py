@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from ledger.pokernow import read_pokernow_log
+from ledger.formats.pokernow.log import read_pokernow_log
 from tests.conftest import SHARED
 
 DATA = SHARED / "pokernow"

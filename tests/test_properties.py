@@ -1,6 +1,6 @@
 """Properties of random legal hands of every variant (issue 8, hardening).
 
-Each example deals one seeded hand through the engine (:func:`replay.randomhand.random_hand`,
+Each example deals one seeded hand through the engine (:func:`replay.demo.randomhand.random_hand`,
 legal by construction: every action is one the engine offers) in one of the 45 codes
 (``N``/``P``/``F`` with every game), sometimes as a high-low declare game, sometimes with odd
 chips carried to the next hand, and checks:
@@ -24,17 +24,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli.exporting import phh_text
 from cli.render import replay_json
 from engine.errors import IllegalAction
 from engine.games import all_codes, game
 from engine.settle import HandResult, settle
-from ledger import events as ev
-from ledger.jsonl import read_jsonl_text, write_jsonl
-from ledger.phh import read_phh_text
+from ledger.formats.jsonl import read_jsonl_text, write_jsonl
+from ledger.formats.phh.read import read_phh_text
+from ledger.model import events as ev
 from replay.build import events_from_phh
+from replay.demo.randomhand import RandomHand, random_hand
 from replay.fold import replay_events
-from replay.randomhand import RandomHand, random_hand
+from replay.ingest.export import phh_text
 
 CODES = all_codes()
 EXAMPLES = 25  # per code and property: 45 codes

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.phh import read_phh
+from ledger.formats.phh.read import read_phh
 from replay.build import events_from_phh
 from replay.fold import replay_events
 from tests.conftest import SHARED

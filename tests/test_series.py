@@ -1,4 +1,4 @@
-"""replay.series: the deterministic demo-series generator deals legal mixed-game hands through
+"""replay.demo.series: the deterministic demo-series generator deals legal mixed-game hands through
 the engine, with buy-ins, rebuys, sit-outs and cash-outs; data/series is what it writes."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from ledger.jsonl import read_jsonl, write_jsonl
+from ledger.formats.jsonl import read_jsonl, write_jsonl
 from replay.build import check_events
+from replay.demo.series import GAMES, generate_series, write_series
 from replay.fold import replay_events
-from replay.series import GAMES, generate_series, write_series
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "series"
 

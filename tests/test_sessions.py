@@ -1,4 +1,4 @@
-"""ledger.sessions: folding session events and hands, in ledger order, into books.
+"""ledger.audit.books: folding session events and hands, in ledger order, into books.
 
 Hands are given as HandFacts built by hand (chips in the comments); one test builds them from
 a real replay of a generated hand.
@@ -10,8 +10,7 @@ import random
 from types import SimpleNamespace
 from typing import Any
 
-from ledger import events as ev
-from ledger.sessions import (
+from ledger.audit.books import (
     HandFacts,
     SessionRow,
     build_series,
@@ -19,6 +18,7 @@ from ledger.sessions import (
     hand_facts,
     resolve_aliases,
 )
+from ledger.model import events as ev
 
 
 def hand(name: str, pos: int, starting: dict[str, int], net: dict[str, int], *,
@@ -119,8 +119,8 @@ def test_resolve_aliases_chains_cycles_and_self() -> None:
 
 
 def test_hand_facts_from_a_replayed_generated_hand() -> None:
+    from replay.demo.hand import play_hand, seat_order, stakes_for
     from replay.fold import replay_events
-    from replay.series_hand import play_hand, seat_order, stakes_for
 
     order = seat_order(["A", "B", "C", "D"], "B")
     started = ev.HandStarted(hand="g1", game="FO/8", stakes=stakes_for("FO/8", 4), button="B",

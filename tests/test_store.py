@@ -20,10 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import ledger.store as store
-from ledger.chain import GENESIS, canonical_json, link_rows, row_hash
-from ledger.errors import DuplicateEvent, LedgerBusy, LedgerError, MalformedEvent, NotFound
-from ledger.events import (
+import ledger.store.store as store
+from ledger.model.errors import DuplicateEvent, LedgerBusy, LedgerError, MalformedEvent, NotFound
+from ledger.model.events import (
     BetRaise,
     BuyIn,
     Call,
@@ -41,7 +40,8 @@ from ledger.events import (
     Stakes,
     event_json,
 )
-from ledger.store import Ledger, StoredEvent
+from ledger.store.chain import GENESIS, canonical_json, link_rows, row_hash
+from ledger.store.store import Ledger, StoredEvent
 
 # ----------------------------------------------------------------------------------- fixtures
 
@@ -554,8 +554,8 @@ def test_any_deletion_or_swap_is_found(appends: list, data: st.DataObject) -> No
 HOLDER = textwrap.dedent(
     """
     import json, sys
-    from ledger.events import parse_event
-    from ledger.store import Ledger
+    from ledger.model.events import parse_event
+    from ledger.store.store import Ledger
     first, second = ([parse_event(e) for e in events] for events in json.loads(sys.argv[2]))
     with Ledger(sys.argv[1]) as led:
         led.append("h1", first)

@@ -1,0 +1,259 @@
+"""High-low declaration awards: who wins each pot when the players declared (RULES.md §3).
+
+Each live player declared ``high``, ``low`` or ``swing`` (both ways) before the showdown; his
+hand is read only in the direction(s) he declared (§3.1). :func:`award_declare_pots` awards
+every pot on its own among its own eligible players (§1.6, §3.9):
+
+* basic award (§3.5): half to the best high among high and swing declarers, half to the best
+  low among low and swing declarers; nobody declared one way → the other way takes the whole
+  pot; a lone declarer takes his half unseen, however weak his hand;
+* swing (§3.6, §5 "Swing evaluation order"): judged against all other declarers of each
+  direction at once, other swings included, then ``swing_ties`` (``not_allowed`` |
+  ``allowed`` — ¾/¼ when he wins one way and ties the other | ``keep_clean_half``);
+* failed swing (§3.7): struck out, halves re-awarded among the rest (Rule A,
+  ``next_best_in_that_direction``), or his would-be share goes to whoever beat him the other
+  way (Rule B, ``player_who_beat_swing``; a failure by a tie falls back to Rule A, §7.3);
+* nobody left to win (§3.8): ``cards_speak`` re-reads the pot as a cards-speak hi-lo pot with
+  the declare low method and qualifier; ``carry_over`` leaves it for the next hand;
+* ``swing_failure_scope = 'whole_hand'`` (§3.9): a swing that fails in any pot forfeits all;
+* qualifier (§3.11), low method (§2.5), odd chips (§3.10, §2.2–2.3) from
+  :class:`~ledger.model.events.DeclareOptions` and the tie order.
+
+Any game can be a declare game: high is read with :func:`engine.evaluate.best_high`, low with
+:func:`engine.evaluate.best_low` and the declare options' method, in razz and 2-7 as in
+hold'em, stud, draw or Omaha (exactly two hole cards both ways). A pot run more than once is
+cut into equal shares, odd chips to run 1 first (§4.5), each share judged on its own board; a
+swing that fails on any run has failed in that pot. Chips are ints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from engine.awards import TIE_ORDERS, UNKNOWN, PotAward, _award_share, _Table, pot_name
+from engine.declare.judge import (
+    DECLARATIONS,
+    SWING,
+    Reading,
+    Verdict,
+    and_list,
+    judge_swings,
+    needed_hands,
+    read_share,
+)
+from engine.declare.split import Share, divide_share
+from engine.games import Game
+from engine.pots import Pot
+from ledger.model.events import DeclareOptions, SplitOptions
+
+__all__ = ["award_declare_pots"]
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One share of a pot (one run): chips, board, declared hands, swing verdicts."""
+
+    amount: int
+    board: tuple[str, ...]
+    reading: Reading
+    verdicts: dict[str, Verdict]
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A pot after reading and judging, before dividing. ``blocked``: why it cannot be
+    checked (unknown cards), else None. ``runs`` is empty for an uncontested or blocked pot."""
+
+    index: int
+    pot: Pot
+    runs: tuple[_Run, ...] = ()
+    blocked: str | None = None
+
+    @property
+    def head(self) -> str:
+        return f"{pot_name(self.index)} {self.pot.amount} ({', '.join(self.pot.eligible)})"
+
+
+def award_declare_pots(
+    game: Game,
+    pots: Sequence[Pot],
+    hands: Mapping[str, Sequence[str]],
+    boards: Sequence[Sequence[str]],
+    order_from_button: Sequence[str],
+    options: DeclareOptions,
+    declarations: Mapping[str, str],
+    tie_order: str,
+) -> list[PotAward]:
+    """Award every pot of a declare hand (RULES.md §3; see the module doc for the rules).
+
+    ``pots``: from :func:`engine.pots.layer_pots`, main pot first, chips. ``hands``: player ->
+    his cards (stud: all of them; ``'??'`` unknown) for every live player. ``boards``: one
+    board per run (``[()]`` for stud and draw). ``order_from_button``: players clockwise from
+    the first seat left of the button (stud: seat order). ``declarations``: player ->
+    ``'high'`` | ``'low'`` | ``'swing'``. ``tie_order``: ``left_of_button`` | ``card_by_suit``
+    | ``carry_to_next_hand`` (odd chips among tied hands, §2.2, §3.10).
+
+    Returns one :class:`~engine.awards.PotAward` per pot, in order: ``awards`` player -> chips
+    (winners only) and ``carried`` with ``sum(awards) + carried == amount``, and ``lines`` in
+    plain English. A pot with one eligible player goes to him without a showdown (§1.6). A pot
+    whose result needs a hand (or board) with unknown cards is ``verifiable=False`` with empty
+    ``awards``; under ``whole_hand`` so is every pot that depends on a swing judged there.
+
+    Raises:
+        ValueError: no boards, an unknown tie order or declaration, a pot without eligible
+            players, or a contested pot's eligible player without a hand, a declaration or a
+            place in ``order_from_button``; or a hand the evaluator rejects.
+    """
+    if tie_order not in TIE_ORDERS:
+        known = ", ".join(TIE_ORDERS)
+        raise ValueError(f"unknown odd_chip_tie_order {tie_order!r} (known: {known})")
+    if not boards:
+        raise ValueError("need one board per run ([()] for games without a board)")
+    wrong = {p: d for p, d in declarations.items() if d not in DECLARATIONS}
+    if wrong:
+        raise ValueError(f"declarations must be high, low or swing, got {wrong}")
+    split = SplitOptions(
+        odd_chip_between_halves=options.odd_chip_between_halves,
+        odd_chip_tie_order=tie_order,  # type: ignore[arg-type]
+        low_method=options.low_method,
+        low_qualifier=options.low_qualifier,
+    )
+    # read like a hi-lo game: best_high one way, best_low with the declare method the other
+    table = _Table(replace(game, evaluation="hilo8"), hands, order_from_button, split, tie_order)
+    plans = [_plan(table, i, pot, boards, options, declarations) for i, pot in enumerate(pots)]
+    forfeited: frozenset[str] = frozenset()
+    if options.swing_failure_scope == "whole_hand":
+        forfeited, plans = _whole_hand(plans, declarations)
+    return [_award(table, plan, options, declarations, forfeited) for plan in plans]
+
+
+def _plan(
+    table: _Table,
+    index: int,
+    pot: Pot,
+    boards: Sequence[Sequence[str]],
+    options: DeclareOptions,
+    declarations: Mapping[str, str],
+) -> _Plan:
+    """Read and judge one pot, run by run (RULES.md §3.6, §5 steps 1–2)."""
+    plan = _Plan(index, pot)
+    if not pot.eligible:
+        raise ValueError(f"{plan.head} has no eligible player")
+    if len(pot.eligible) == 1:
+        return plan
+    for what, known in (("hand", table.hands), ("declaration", declarations)):
+        missing = [p for p in pot.eligible if p not in known]
+        if missing:
+            raise ValueError(f"{plan.head}: no {what} given for {', '.join(missing)}")
+    needed = needed_hands(pot.eligible, declarations, options)
+    unknown = [p for p in needed if UNKNOWN in table.hands[p]]
+    board_unknown = any(UNKNOWN in board for board in boards)
+    if needed and board_unknown:
+        unknown.append("the board")
+    if unknown:
+        return replace(plan, blocked=f"cannot be checked, unknown cards for {', '.join(unknown)}")
+    seen = set() if board_unknown else {p for p in pot.eligible if UNKNOWN not in table.hands[p]}
+    base, odd = divmod(pot.amount, len(boards))
+    runs = []
+    for r, board in enumerate(boards):
+        reading = read_share(table.game, pot.eligible, declarations, table.hands, board,
+                             options, seen)
+        verdicts = judge_swings(reading, pot.eligible, declarations, options.swing_ties)
+        runs.append(_Run(base + (r < odd), tuple(board), reading, verdicts))
+    return replace(plan, runs=tuple(runs))
+
+
+def _whole_hand(
+    plans: list[_Plan], declarations: Mapping[str, str]
+) -> tuple[frozenset[str], list[_Plan]]:
+    """``swing_failure_scope = 'whole_hand'`` (RULES.md §3.9): the swings that failed in any
+    pot (on any run); pots that share a swing with a pot that cannot be checked are blocked
+    too, since whether he forfeits is unknown."""
+    forfeited = frozenset(
+        s for plan in plans for run in plan.runs for s, v in run.verdicts.items() if v.failed
+    )
+    doubtful = {
+        s for plan in plans if plan.blocked for s in plan.pot.eligible
+        if declarations.get(s) == SWING and s not in forfeited
+    }
+    out = []
+    for plan in plans:
+        depends = [s for s in plan.pot.eligible if s in doubtful]
+        if plan.runs and depends:
+            why = (f"cannot be checked: it depends on whether {and_list(depends)}'s swing "
+                   f"stands in a pot with unknown cards (whole_hand)")
+            plan = replace(plan, runs=(), blocked=why)
+        out.append(plan)
+    return forfeited, out
+
+
+def _declared(plan: _Plan, declarations: Mapping[str, str]) -> str:
+    parts = []
+    for d in DECLARATIONS:
+        names = [p for p in plan.pot.eligible if declarations[p] == d]
+        if names:
+            parts.append(f"{and_list(names)} {d}")
+    return f"{plan.head}: declared {', '.join(parts)}."
+
+
+def _award(
+    table: _Table,
+    plan: _Plan,
+    options: DeclareOptions,
+    declarations: Mapping[str, str],
+    forfeited: frozenset[str],
+) -> PotAward:
+    pot, name = plan.pot, pot_name(plan.index)
+    if len(pot.eligible) == 1:
+        (player,) = pot.eligible
+        line = f"{plan.head}: {player} takes {pot.amount}; nobody else is eligible."
+        return PotAward(plan.index, pot.amount, pot.eligible, {player: pot.amount}, 0, (line,))
+    if plan.blocked:
+        line = f"{plan.head}: {plan.blocked}."
+        return PotAward(plan.index, pot.amount, pot.eligible, {}, 0, (line,), verifiable=False)
+    awards = dict.fromkeys(pot.eligible, 0)
+    carried = 0
+    lines = [_declared(plan, declarations)]
+    for r, run in enumerate(plan.runs):
+        where = name
+        if len(plan.runs) > 1:
+            where = f"{name}, run {r + 1} ({' '.join(run.board) or 'no board'}, {run.amount})"
+        if not run.amount:
+            lines.append(f"{where}: nothing left to award.")
+            continue
+        share = Share(run.amount, pot.eligible, declarations, run.reading, run.verdicts,
+                      forfeited & set(pot.eligible))
+        won, kept, sentences = _divide_run(table, share, run, options)
+        lines += [f"{where}: {s}" for s in sentences]
+        if won is None:
+            return PotAward(plan.index, pot.amount, pot.eligible, {}, 0, tuple(lines),
+                            verifiable=False)
+        for p, chips in won.items():
+            awards[p] += chips
+        carried += kept
+    paid = {p: chips for p, chips in awards.items() if chips}
+    return PotAward(plan.index, pot.amount, pot.eligible, paid, carried, tuple(lines))
+
+
+def _divide_run(
+    table: _Table, share: Share, run: _Run, options: DeclareOptions
+) -> tuple[dict[str, int] | None, int, list[str]]:
+    """(awards, carried, sentences) of one share; awards None when it cannot be checked."""
+    divided = divide_share(table, share, options)
+    sentences = list(divided.sentences)
+    if not divided.nobody_left:
+        return divided.awards, divided.carried, sentences
+    if options.no_eligible_winner == "carry_over":
+        sentences.append(f"Nobody is left to win by declaration: the {share.amount} "
+                         f"carry over to the next hand.")
+        return {}, share.amount, sentences
+    hands = [table.hands[p] for p in share.eligible]
+    if any(UNKNOWN in cards for cards in [*hands, run.board]):
+        sentences.append("Nobody is left to win by declaration, and reading the pot by cards "
+                         "speak needs cards that are unknown: it cannot be checked.")
+        return None, 0, sentences
+    won, kept, text = _award_share(table, share.eligible, share.amount, run.board)
+    sentences.append("Nobody is left to win by declaration, so the pot is read by cards speak, "
+                     "declarations ignored.")
+    return {p: c for p, c in won.items() if c}, kept, sentences + text

@@ -1,0 +1,513 @@
+"""Sessions and the series: session events and replayed hands folded, in ledger order, into books.
+
+A session is the stream ``session:<name>`` (``session_opened``, ``buy_in``, ``cash_out``,
+``payment``, ``seat_change``, ``session_closed``, ``player_alias``, ``platform_ledger``) plus
+the hands whose ``HandStarted.session`` names it. Table stakes (RULES.md §1.1): chips come and
+go only between hands, so the ledger position of a buy-in or cash-out says which hands it falls
+between.
+:func:`build_series` folds both in that order and keeps, per player of a session, what the
+audit (:mod:`ledger.audit.checks`) compares:
+
+* the chips the books follow at the table (``stack``): buy-ins add, a hand sets it to the stack
+  the hand leaves him with — what the table actually paid (the recorded payouts; the engine's
+  awards when none were recorded), a cash-out empties it. A player who sits out keeps it.
+* for every hand he plays, the stack he should start with (:class:`StartCheck`) and for every
+  cash-out the stack he should count (:class:`CashOutCheck`). After a hand whose payouts are
+  unknown (showdown not verifiable, nothing recorded) the next value is not checked.
+* his net in chips: the sum over his hands of what the table paid him minus what he put in
+  (the rules' net, ``HandReplay.net``, when a hand recorded no payouts) — what standings,
+  balances and the settlement use, so they agree with the cash-outs; the ``payout`` check says
+  where the rules would have paid otherwise, and a correction moves the net by exactly the
+  difference. In money ``net × chip_value_minor``.
+* the session's latest platform ledger statement (PokerNow's ledger CSV), each player's
+  buy-ins, buy-outs and net paired with the books as they stand at its place
+  (:class:`Statement`).
+
+Players are known by one name across the series: ``player_alias`` events map another name or a
+platform id to him (:func:`resolve_aliases`) everywhere here. Hands outside any opened session
+(no ``session_opened``) count in the nets but are not followed chip by chip. Money is always an
+int in minor units of the session's currency (``decimals`` places).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from typing import Any
+
+#: A player's name mapping (alias → player), see :func:`resolve_aliases`.
+Names = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class PayoutFinding:
+    """A replay discrepancy of a hand (:class:`replay.compare.Discrepancy`), in chips;
+    ``player`` ``"*"`` is the whole table (an infeasible total)."""
+
+    player: str
+    recorded: int
+    recomputed: int
+    kind: str
+    message: str
+
+
+@dataclass(frozen=True)
+class HandFacts:
+    """What the books need of one replayed hand (chips). ``paid``: chips the table pushed to
+    each player (recorded payouts, else the engine's awards + returned), ``None`` when unknown;
+    ``net``: the rules' net; ``pot_out``: awards + returned + carried, ``None`` when the
+    showdown is not verifiable; ``ord``: the hand's place in the ledger (1-based)."""
+
+    hand: str
+    session: str | None
+    ord: int
+    position: int
+    game: str
+    status: str
+    starting: Mapping[str, int]
+    contributions: Mapping[str, int]
+    paid: Mapping[str, int] | None
+    net: Mapping[str, int]
+    pot_out: int | None
+    carried: int = 0
+    carried_in: int = 0
+    payouts: tuple[PayoutFinding, ...] = ()
+    unit: tuple[int, str | None, int] = (1, None, 0)  # (minor per chip, currency, decimals)
+
+    @property
+    def pot_in(self) -> int:
+        """Chips that went into the middle: contributions plus carried-in dead money."""
+        return sum(self.contributions.values()) + self.carried_in
+
+    @property
+    def leak(self) -> int | None:
+        """Chips the table paid beyond what the pots and returns hold (0 when right)."""
+        if self.paid is None:
+            return None
+        return sum(self.paid.values()) - (self.pot_in - self.carried)
+
+    def renamed(self, names: Names) -> HandFacts:
+        """The same facts with every player under his series name (merged if two seats map to
+        the same player, which a sane alias never does)."""
+
+        def per(d: Mapping[str, int] | None) -> dict[str, int] | None:
+            if d is None:
+                return None
+            out: dict[str, int] = {}
+            for p, v in d.items():
+                out[names(p)] = out.get(names(p), 0) + v
+            return out
+
+        return replace(self, starting=per(self.starting), contributions=per(self.contributions),
+                       paid=per(self.paid), net=per(self.net),
+                       payouts=tuple(replace(f, player=names(f.player) if f.player != "*"
+                                             else "*") for f in self.payouts))
+
+
+def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None) -> HandFacts:
+    """The :class:`HandFacts` of a :class:`replay.fold.HandReplay` (duck-typed so that the
+    ledger package does not import the replayer). ``unit``: the hand's ``Unit``."""
+    r = replay.result
+    paid: dict[str, int] | None
+    if replay.recorded is not None:
+        paid = {p: replay.recorded.get(p, 0) for p in r.players}
+    elif r.verifiable or r.status in ("voided", "incomplete"):
+        paid = {p: r.awards[p] + r.returned.get(p, 0) for p in r.players}
+    else:
+        paid = None
+    pot_out = None
+    if r.verifiable:
+        pot_out = sum(r.awards.values()) + sum(r.returned.values()) + r.carried
+    return HandFacts(
+        hand=replay.hand, session=replay.session, ord=ord, position=position, game=replay.game,
+        status=r.status, starting=dict(r.starting), contributions=dict(r.contributions),
+        paid=paid, net=dict(replay.net), pot_out=pot_out, carried=r.carried,
+        carried_in=r.carried_in,
+        payouts=tuple(PayoutFinding(d.player, d.recorded, d.recomputed, d.kind, d.sentence())
+                      for d in replay.discrepancies),
+        unit=(unit.minor_per_chip, unit.currency, unit.decimals) if unit else (1, None, 0),
+    )
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """One stored session event: its ledger position, session name and typed event."""
+
+    position: int
+    session: str
+    event: Any
+
+
+@dataclass(frozen=True)
+class StartCheck:
+    """A player's starting stack in a hand against the books: ``expected`` is his stack after
+    his previous hand (``previous``, None: none yet) plus ``bought`` chips bought since;
+    ``None`` when unknown (his previous hand's payouts are unknown)."""
+
+    hand: str
+    ord: int
+    player: str
+    expected: int | None
+    actual: int
+    previous: str | None
+    bought: int
+
+
+@dataclass(frozen=True)
+class CashOutCheck:
+    """A cash-out against the stack the books say he has (``None``: unknown); ``seated``
+    False when he had no chips at the table (no buy-in since his last cash-out)."""
+
+    player: str
+    position: int
+    expected: int | None
+    actual: int
+    seated: bool
+
+
+@dataclass(frozen=True)
+class StatementLine:
+    """One player of a platform's ledger statement against the books: ``stated`` and ``books``
+    are ``(buy-ins, buy-outs, net)`` in chips, buy-outs being cash-outs plus the chips still at
+    the table (the statement's ``buy_out + stack + nit_escrow``) and the books' net the rules'
+    net of his hands. ``stated`` is None when the statement has no row for him; the books'
+    buy-outs are None when unknown (after a hand whose payouts are unknown)."""
+
+    player: str
+    nickname: str | None
+    stated: tuple[int, int, int] | None
+    books: tuple[int, int | None, int]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """The latest ``platform_ledger`` event of a session, compared with the books as they
+    stand at its place in the ledger (a statement covers the game up to its export)."""
+
+    platform: str
+    file: str | None
+    lines: tuple[StatementLine, ...]
+
+
+@dataclass
+class PlayerBook:
+    """One player in one session. Chips unless named ``_minor`` (money, minor units)."""
+
+    player: str
+    first: int
+    buy_in: int = 0
+    buy_ins: int = 0
+    rebuys: int = 0
+    top_ups: int = 0
+    cash_out: int = 0
+    hands: int = 0
+    net: int = 0
+    biggest_win: int = 0
+    biggest_loss: int = 0
+    paid_minor: int = 0
+    received_minor: int = 0
+    stack: int = 0
+    known: bool = True
+    seated: bool = False
+    previous: str | None = None
+    bought: int = 0
+
+    @property
+    def on_table(self) -> int:
+        """Chips he still has at the table (0 once cashed out)."""
+        return self.stack if self.seated else 0
+
+
+@dataclass
+class SessionBook:
+    """One session (``name`` None: hands that belong to no session). ``opened`` is the
+    ``session_opened`` event; only an opened session is followed chip by chip. ``hand_count``
+    counts its hands even when a streaming audit has dropped ``hands`` (:class:`SeriesFold`)."""
+
+    name: str | None
+    first: int
+    opened: Any = None
+    closed: bool = False
+    chip_value_minor: int = 1
+    currency: str | None = None
+    decimals: int = 0
+    players: dict[str, PlayerBook] = field(default_factory=dict)
+    hands: list[HandFacts] = field(default_factory=list)
+    starts: list[StartCheck] = field(default_factory=list)
+    cash_outs: list[CashOutCheck] = field(default_factory=list)
+    payments: list[tuple[str, str, int]] = field(default_factory=list)
+    statement: Statement | None = None
+    hand_count: int = 0
+
+    @property
+    def followed(self) -> bool:
+        """Whether the session's chips are followed (it was opened)."""
+        return self.opened is not None
+
+    def player(self, name: str, position: int) -> PlayerBook:
+        if name not in self.players:
+            self.players[name] = PlayerBook(name, position)
+        return self.players[name]
+
+    def money(self, chips: int) -> int:
+        """``chips`` in minor units of the session's currency."""
+        return chips * self.chip_value_minor
+
+    def format(self, minor: int) -> str:
+        """``minor`` units as text with the currency's decimals (``-1250`` → ``-12.50 USD``)."""
+        return format_money(minor, self.decimals, self.currency)
+
+
+@dataclass
+class Series:
+    """Every session in order of first appearance (key None: hands of no session), all hands
+    in ledger order, the alias map, findings supplied from outside (``ledger_mismatch``) and
+    the platform nicknames of players known by a platform id (:func:`platform_nicknames`)."""
+
+    sessions: dict[str | None, SessionBook]
+    hands: list[HandFacts]
+    aliases: dict[str, str]
+    external: list[Any] = field(default_factory=list)
+    nicknames: dict[str, str] = field(default_factory=dict)
+
+    def name(self, player: str) -> str:
+        return self.aliases.get(player, player)
+
+
+def format_money(minor: int, decimals: int, currency: str | None) -> str:
+    """``1250, 2, "USD"`` → ``"12.50 USD"``; without a currency just the number.
+
+    >>> format_money(-1250, 2, "USD"), format_money(7, 0, None)
+    ('-12.50 USD', '7')
+    """
+    text = str(Decimal(minor).scaleb(-decimals)) if decimals else str(minor)
+    return f"{text} {currency}" if currency else text
+
+
+def resolve_aliases(events: Iterable[Any]) -> dict[str, str]:
+    """``{alias: player}`` from ``player_alias`` events in ledger order, chains followed
+    (``a → b`` and ``b → c`` give ``a → c``). The latest statement wins: when an alias would
+    close a cycle, the older link into the new alias is dropped (PokerNow says id → name,
+    then ``player alias NAME ID`` makes NAME the player).
+
+    >>> from ledger.model.events import PlayerAlias as A
+    >>> resolve_aliases([A(player="u1", alias="ann"), A(player="Ann", alias="u1")])
+    {'ann': 'Ann', 'u1': 'Ann'}
+    >>> resolve_aliases([A(player="u1", alias="Ann"), A(player="Ann", alias="u1")])
+    {'u1': 'Ann'}
+    """
+    link: dict[str, str] = {}
+    for e in events:
+        if e.player == e.alias:
+            continue
+        link[e.alias] = e.player
+        seen, node = {e.alias}, e.player
+        while node in link:
+            if link[node] in seen:
+                del link[node]  # the older link into the cycle
+                break
+            seen.add(node)
+            node = link[node]
+    out = {}
+    for alias in link:
+        node, hops = alias, 0
+        while node in link and hops <= len(link):
+            node, hops = link[node], hops + 1
+        out[alias] = node
+    return out
+
+
+def build_series(rows: Iterable[SessionRow], hands: Iterable[HandFacts]) -> Series:
+    """Fold session rows and hands into a :class:`Series`, every book kept whole (hands,
+    start and cash-out checks): the batch form of :class:`SeriesFold`."""
+    fold = SeriesFold(rows)
+    for h in sorted(hands, key=lambda h: h.position):
+        fold.add(h)
+    return fold.finish()
+
+
+class SeriesFold:
+    """Session rows and hand facts folded into session books in ledger order, one hand at a
+    time (:meth:`add`), so that a million hands never sit in memory together.
+
+    ``rows``: every session row of the ledger (few, read first; aliases are resolved from
+    them up front). ``ends``: the last ledger position of each session's rows and hands; a
+    book is complete once the fold has passed its end, and ``on_close(book)`` is then called
+    once (at :meth:`finish` for books without an end, the book of no session among them).
+    The callback may drop the book's hands and checks to free memory; without ``ends``
+    nothing closes before :meth:`finish` and every book is kept whole. ``aliases``: the
+    series' alias map (resolved from every alias row of the ledger); then ``rows`` may be an
+    iterator in ledger order, read as the hands come (a million hands have hundreds of
+    thousands of buy-ins). Without it, ``rows`` are all read and sorted first.
+    """
+
+    def __init__(self, rows: Iterable[SessionRow], *, ends: Mapping[str | None, int] | None = None,
+                 on_close: Callable[[SessionBook], None] | None = None,
+                 aliases: Mapping[str, str] | None = None) -> None:
+        if aliases is None:  # every row is needed up front: they must be a list
+            rows = sorted(rows, key=lambda r: r.position)
+            aliases = resolve_aliases(r.event for r in rows if r.event.type == "player_alias")
+        self._rows = iter(rows)
+        self._row: SessionRow | None = next(self._rows, None)  # the next row to fold
+        self._named: list[SessionRow] = []  # aliases and openings, for the nicknames
+        self._ends = dict(ends or {})
+        self._on_close = on_close
+        self._closing: list[tuple[int, int, str | None]] = []  # heap of (end, order, name)
+        self.aliases = dict(aliases)
+        self.books: dict[str | None, SessionBook] = {}
+        self.hands: list[HandFacts] = []
+        self.seated: dict[str | None, set[str]] = {}  # names at the table, before aliases
+        self._closed: set[str | None] = set()
+
+    def names(self, player: str) -> str:
+        """The series name of ``player`` (aliases followed)."""
+        return self.aliases.get(player, player)
+
+    def add(self, hand: HandFacts, *, keep: bool = True) -> HandFacts:
+        """Fold one hand (after every session row before it); returns it under series names.
+        ``keep`` False: the series does not keep it in :attr:`Series.hands`."""
+        self._rows_before(hand.position)
+        self.seated.setdefault(hand.session, set()).update(hand.starting)
+        if self.aliases:
+            hand = hand.renamed(self.names)
+        _hand(self._book(hand.session, hand.position), hand)
+        if keep:
+            self.hands.append(hand)
+        self._close_through(hand.position)
+        return hand
+
+    def finish(self) -> Series:
+        """Fold the remaining session rows, close every open book and return the series."""
+        self._rows_before(None)
+        for name, book in self.books.items():
+            if name not in self._closed:
+                self._close(book)
+        nicknames = platform_nicknames(self._named, self.seated, self.aliases)
+        return Series(self.books, self.hands, self.aliases, nicknames=nicknames)
+
+    def _book(self, name: str | None, position: int) -> SessionBook:
+        book = self.books.get(name)
+        if book is None:
+            book = self.books[name] = SessionBook(name, position)
+            end = self._ends.get(name)
+            if end is not None and self._on_close is not None:
+                heapq.heappush(self._closing, (end, len(self.books), name))
+        return book
+
+    def _rows_before(self, position: int | None) -> None:
+        while self._row is not None and (position is None or self._row.position < position):
+            r, self._row = self._row, next(self._rows, None)
+            if r.event.type in ("player_alias", "session_opened"):
+                self._named.append(r)
+            _session_event(self._book(r.session, r.position), r.event, r.position, self.names)
+            self._close_through(r.position)
+
+    def _close_through(self, position: int) -> None:
+        while self._closing and self._closing[0][0] <= position:
+            _, _, name = heapq.heappop(self._closing)
+            self._close(self.books[name])
+
+    def _close(self, book: SessionBook) -> None:
+        self._closed.add(book.name)
+        if self._on_close is not None:
+            self._on_close(book)
+
+
+def platform_nicknames(rows: list[SessionRow], seated: Mapping[str | None, set[str]],
+                       aliases: Mapping[str, str]) -> dict[str, str]:
+    """``{player: nickname}`` for players known by a platform id: the latest name a PokerNow
+    import gave the id (``player_alias`` in a session opened from a PokerNow log), when the id
+    sat at that session's tables, is still its own series name (no ``player alias`` made it
+    someone else) and the name never sat at any table (so it is a nickname, not a player).
+    ``seated``: per session, the names at its tables before aliases."""
+    anywhere = set().union(*seated.values())
+    platform = {r.session for r in rows if r.event.type == "session_opened"
+                and r.event.source.get("format") == "pokernow"}
+    out = {}
+    for r in rows:
+        e = r.event
+        if (e.type == "player_alias" and r.session in platform and e.alias not in anywhere
+                and aliases.get(e.player, e.player) == e.player
+                and e.player in seated.get(r.session, ())):
+            out[e.player] = e.alias
+    return out
+
+
+def _session_event(book: SessionBook, e: Any, position: int, names: Names) -> None:
+    t = e.type
+    if t == "session_opened" and book.opened is None:
+        book.opened = e
+        book.chip_value_minor, book.currency, book.decimals = (
+            e.chip_value_minor, e.currency, e.decimals)
+    elif t == "session_closed":
+        book.closed = True
+    elif t == "buy_in":
+        pb = book.player(names(e.player), position)
+        pb.buy_in += e.chips
+        pb.buy_ins += e.kind == "buy_in"
+        pb.rebuys += e.kind == "rebuy"
+        pb.top_ups += e.kind == "top_up"
+        pb.stack += e.chips
+        pb.bought += e.chips
+        pb.seated = True
+    elif t == "cash_out":
+        pb = book.player(names(e.player), position)
+        expected = (pb.stack if pb.seated else 0) if pb.known else None
+        book.cash_outs.append(CashOutCheck(pb.player, position, expected, e.chips, pb.seated))
+        pb.cash_out += e.chips
+        pb.stack, pb.known, pb.seated, pb.bought = 0, True, False, 0
+    elif t == "payment":
+        payer, payee = names(e.payer), names(e.payee)
+        book.player(payer, position).paid_minor += e.amount_minor
+        book.player(payee, position).received_minor += e.amount_minor
+        book.payments.append((payer, payee, e.amount_minor))
+    elif t == "platform_ledger":
+        book.statement = _statement(book, e, position, names)
+
+
+def _statement(book: SessionBook, e: Any, position: int, names: Names) -> Statement:
+    """Pair each row of a platform's statement with the player's books as they stand now;
+    players the statement leaves out are listed when the books have any chips for them."""
+    stated: dict[str, list[int]] = {}
+    nicknames: dict[str, str | None] = {}
+    for r in e.rows:
+        total = stated.setdefault(names(r.player), [0, 0, 0])
+        for i, v in enumerate((r.buy_in, r.buy_out + r.stack + r.nit_escrow, r.net)):
+            total[i] += v
+        nicknames[names(r.player)] = r.nickname
+    lines = []
+    for p in dict.fromkeys([*stated, *book.players]):
+        pb = book.players.get(p) or PlayerBook(p, position)
+        books = (pb.buy_in, pb.cash_out + pb.on_table if pb.known else None, pb.net)
+        if p in stated or any(books):
+            row = tuple(stated[p]) if p in stated else None
+            lines.append(StatementLine(p, nicknames.get(p), row, books))  # type: ignore[arg-type]
+    return Statement(e.platform, e.file, tuple(lines))
+
+
+def _hand(book: SessionBook, h: HandFacts) -> None:
+    if not book.hands and book.opened is None:
+        book.chip_value_minor, book.currency, book.decimals = h.unit
+    book.hands.append(h)
+    book.hand_count += 1
+    for p, start in h.starting.items():
+        pb = book.player(p, h.position)
+        if book.followed:
+            expected = (pb.stack if pb.seated else 0) if pb.known else None
+            book.starts.append(StartCheck(h.hand, h.ord, p, expected, start, pb.previous,
+                                          pb.bought))
+        if h.paid is None:
+            pb.stack, pb.known = start, False
+        else:
+            pb.stack = start - h.contributions.get(p, 0) + h.paid.get(p, 0)
+            pb.known = True
+        pb.seated, pb.previous, pb.bought = True, h.hand, 0
+        # What the table did (the payouts; the rules when nothing was recorded): the balances
+        # follow the chips, the audit says where the rules differ, a correction moves both.
+        net = h.net.get(p, 0) if h.paid is None else h.paid.get(p, 0) - h.contributions.get(p, 0)
+        pb.hands += 1
+        pb.net += net
+        pb.biggest_win = max(pb.biggest_win, net)
+        pb.biggest_loss = min(pb.biggest_loss, net)

@@ -1,0 +1,76 @@
+"""What the streaming audit reads of the ledger before the hands: the session rows and where
+each session ends (:class:`ledger.audit.stream.StreamAudit`).
+
+Hands themselves are streamed and replayed by the caller (``cli``), which owns the replayer;
+the ledger package does not import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ledger.audit.books import SessionRow
+from ledger.model.errors import LedgerError
+from ledger.model.events import parse_event
+
+
+def session_rows(ledger: Any, *, sessions: Sequence[str] | None = None,
+                 types: Sequence[str] | None = None, after: int = 0) -> list[SessionRow]:
+    """Stored session events (rows of no hand) in ledger order, typed: all of them, or only
+    those of ``sessions`` and/or of event ``types``, and after ledger position ``after``.
+
+    Raises:
+        MalformedEvent: a stored payload that does not parse (located at its stream).
+    """
+    rows = ledger.connection.execute(
+        "SELECT position, stream, session, payload FROM events WHERE position > $3"
+        " AND hand_id IS NULL AND ($1 IS NULL OR list_contains($1, session))"
+        " AND ($2 IS NULL OR list_contains($2, type)) ORDER BY position",
+        [None if sessions is None else list(sessions),
+         None if types is None else list(types), after]).fetchall()
+    return [_typed(*row) for row in rows]
+
+
+def iter_session_rows(ledger: Any, *, window: int = 500_000) -> Iterator[SessionRow]:
+    """Every stored session event in ledger order, typed, read ``window`` ledger positions
+    at a time (a million hands come with hundreds of thousands of buy-ins and cash-outs:
+    they are parsed as the fold reaches them, not held together).
+
+    Raises:
+        MalformedEvent: a stored payload that does not parse (located at its stream).
+    """
+    con = ledger.connection
+    last = con.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
+    for low in range(0, last, window):
+        rows = con.execute(
+            "SELECT position, stream, session, payload FROM events WHERE position > $1"
+            " AND position <= $2 AND hand_id IS NULL ORDER BY position",
+            [low, low + window]).fetchall()
+        for position, stream, session, payload in rows:
+            yield _typed(position, stream, session, payload)
+
+
+def _typed(position: int, stream: str, session: str | None, payload: str) -> SessionRow:
+    try:
+        event = parse_event(payload)
+    except LedgerError as exc:
+        raise exc.located(action=f"{stream} position {position}") from None
+    return SessionRow(position, session or "", event)
+
+
+def session_ends(ledger: Any, sessions: Sequence[str] | None = None, *, after: int = 0
+                 ) -> dict[str | None, int]:
+    """``{session: last ledger position}`` over its session rows and its hands' rows (key
+    None: hands of no session), for every session or only ``sessions``; only positions after
+    ``after`` are read (a session without rows there has no entry)."""
+    return dict(ledger.connection.execute(
+        "SELECT session, max(position) FROM events"
+        " WHERE position > $2 AND ($1 IS NULL OR list_contains($1, session)) GROUP BY session",
+        [None if sessions is None else list(sessions), after]).fetchall())
+
+
+def head(ledger: Any) -> int:
+    """The ledger's last position (0 when empty)."""
+    return int(ledger.connection.execute(
+        "SELECT coalesce(max(position), 0) FROM events").fetchone()[0])

@@ -1,0 +1,227 @@
+"""The DuckDB side of the audit: derived tables, the SQL views users query, read-only SQL.
+
+Derived tables (rebuilt whole by one streaming pass over the ledger, ``replay.projections``;
+never a source of truth):
+
+* the replay tables of :mod:`replay.tables` — ``hands``, ``pots``, ``results``,
+  ``discrepancies`` (the replay's payout differences) — written here with DuckDB's appender;
+* ``session_book(session, date, opened, closed, chip_value_minor, currency, decimals, ord,
+  first_position)`` — ``first_position`` the ledger position of the session's first row or hand;
+* ``session_players(session, player, buy_in, buy_ins, rebuys, top_ups, cash_out, on_table,
+  hands, net, biggest_win, biggest_loss, paid_minor, received_minor)`` — chips unless
+  ``_minor`` (money in minor units); ``session`` NULL for hands of no session;
+* ``player_names(alias, player)`` — the resolved ``player alias`` map;
+* ``player_nicknames(player, nickname)`` — the latest PokerNow name of a player known by his
+  PokerNow id (:func:`ledger.audit.books.platform_nicknames`);
+* ``audit_discrepancies(kind, session, hand_id, player, expected, actual, diff, message, seq)``
+  — every audit finding, ``seq`` its place in the audit's order within its session;
+* ``derived_state(key, value)`` — the ledger head they were built from and its chain hash
+  (:func:`ledger.audit.catchup.moved`).
+
+Views (:data:`VIEWS`, ``CREATE OR REPLACE VIEW``; documented with examples in docs/SQL.md):
+``sessions``, ``player_hand_results``, ``player_session_results``, ``standings``. Money
+columns end in ``_minor``: chips × ``chip_value_minor``, integers.
+
+Every DuckDB error is translated into :class:`ledger.model.errors.LedgerError` here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+from ledger.audit.books import Series
+from ledger.audit.checks import Discrepancy
+from ledger.model.errors import LedgerError
+
+#: Bump when a derived table or view changes shape: forces a rebuild.
+DERIVED_VERSION = "4"
+
+TABLES = """
+CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
+    closed BOOLEAN, chip_value_minor BIGINT, currency VARCHAR, decimals INTEGER, ord INTEGER,
+    first_position BIGINT);
+CREATE TABLE IF NOT EXISTS session_players (session VARCHAR, player VARCHAR, buy_in BIGINT,
+    buy_ins INTEGER, rebuys INTEGER, top_ups INTEGER, cash_out BIGINT, on_table BIGINT,
+    hands INTEGER, net BIGINT, biggest_win BIGINT, biggest_loss BIGINT, paid_minor BIGINT,
+    received_minor BIGINT);
+CREATE TABLE IF NOT EXISTS player_names (alias VARCHAR, player VARCHAR);
+CREATE TABLE IF NOT EXISTS player_nicknames (player VARCHAR, nickname VARCHAR);
+CREATE TABLE IF NOT EXISTS audit_discrepancies (kind VARCHAR, session VARCHAR, hand_id VARCHAR,
+    player VARCHAR, expected BIGINT, actual BIGINT, diff BIGINT, message VARCHAR, seq BIGINT);
+CREATE TABLE IF NOT EXISTS derived_state (key VARCHAR PRIMARY KEY, value VARCHAR);
+"""
+
+_SAME_SESSION = "{a}.session IS NOT DISTINCT FROM {b}.session"
+
+VIEWS = {
+    "sessions": f"""
+SELECT b.session, b.date, b.opened, b.closed, b.chip_value_minor, b.currency, b.decimals,
+    (SELECT count(*) FROM hands h WHERE {_SAME_SESSION.format(a="h", b="b")}) AS hands,
+    (SELECT count(*) FROM session_players p WHERE {_SAME_SESSION.format(a="p", b="b")})
+        AS players,
+    (SELECT coalesce(sum(buy_in), 0) FROM session_players p
+        WHERE {_SAME_SESSION.format(a="p", b="b")}) AS buy_in,
+    (SELECT coalesce(sum(cash_out), 0) FROM session_players p
+        WHERE {_SAME_SESSION.format(a="p", b="b")}) AS cash_out,
+    (SELECT count(*) FROM audit_discrepancies d WHERE {_SAME_SESSION.format(a="d", b="b")})
+        AS discrepancies,
+    (SELECT min(recorded_at) FROM events e WHERE e.stream = 'session:' || b.session)
+        AS recorded_at
+FROM session_book b ORDER BY b.ord""",
+    "player_hand_results": f"""
+SELECT r.session, r.hand_id, r.ord, h.game, h.status, coalesce(n.player, r.player) AS player,
+    r.player AS seat_name, r.starting, r.contributed, r.returned, r.awarded, r.recorded, r.net,
+    r.final_stack, r.net * coalesce(b.chip_value_minor, 1) AS net_minor, b.currency, b.decimals
+FROM results r JOIN hands h USING (hand_id)
+LEFT JOIN player_names n ON n.alias = r.player
+LEFT JOIN session_book b ON {_SAME_SESSION.format(a="b", b="r")}""",
+    "player_session_results": f"""
+SELECT p.session, b.date, p.player, p.hands, p.buy_in, p.rebuys, p.top_ups, p.cash_out,
+    p.on_table, p.net, p.net * b.chip_value_minor AS net_minor,
+    p.buy_in * b.chip_value_minor AS buy_in_minor, p.cash_out * b.chip_value_minor
+    AS cash_out_minor, p.paid_minor, p.received_minor, p.biggest_win, p.biggest_loss,
+    b.currency, b.decimals, b.ord AS session_ord
+FROM session_players p JOIN session_book b ON {_SAME_SESSION.format(a="b", b="p")}""",
+    "standings": """
+SELECT player, count(session) AS sessions, sum(hands) AS hands, sum(net) AS net,
+    sum(net_minor) AS net_minor, sum(buy_in) AS buy_in, sum(cash_out) AS cash_out,
+    max(net) FILTER (WHERE session IS NOT NULL) AS best_session,
+    min(net) FILTER (WHERE session IS NOT NULL) AS worst_session,
+    max(biggest_win) AS biggest_win, min(biggest_loss) AS biggest_loss,
+    string_agg(DISTINCT currency, ',') AS currency
+FROM player_session_results GROUP BY player ORDER BY net DESC, player""",
+}
+
+_MINE = ("session_book", "session_players", "player_names", "player_nicknames",
+         "audit_discrepancies")
+
+
+def head_hash(con: Any, position: int) -> str:
+    """The chain hash of the row at ``position`` ("" for an empty ledger): it seals every row
+    up to it, so derived tables built at a head whose hash no longer matches were built from
+    rows that have since been rewritten (with the chain made again) and are rebuilt."""
+    row = con.execute("SELECT hash FROM events WHERE position = ?", [position]).fetchone()
+    return row[0] if row else ""
+
+
+def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> None:
+    """Rebuild the session tables, the audit's findings and the views in one transaction and
+    record ``head``, the ledger position they were computed from (the replay tables of
+    :mod:`replay.tables` are written just before, by the same pass).
+
+    ``findings``: the audit's discrepancies in its order (:func:`ledger.audit.checks.audit`).
+
+    Raises:
+        LedgerError: the ledger is read-only or the database fails (nothing is changed).
+    """
+    tables = _session_rows(series)
+    tables["audit_discrepancies"] = [
+        (d.kind, d.session, d.hand, d.player, d.expected, d.actual, d.diff, d.message, i)
+        for i, d in enumerate(findings, 1)]
+    with ledger.transaction() as con:
+        try:
+            for name in _MINE:  # an older shape: dropped and made again
+                con.execute(f"DROP TABLE IF EXISTS {name}")
+            con.execute(TABLES)
+            for name in _MINE:
+                rows = tables.get(name) or []
+                if rows:
+                    appender = con.appender(name)
+                    appender.append_rows(list(rows))
+                    appender.flush()
+            for name, body in VIEWS.items():
+                con.execute(f"CREATE OR REPLACE VIEW {name} AS {body}")
+            con.execute("DELETE FROM derived_state")
+            con.execute("INSERT INTO derived_state VALUES ('version', ?), ('head', ?),"
+                        " ('head_hash', ?)", [DERIVED_VERSION, str(head), head_hash(con, head)])
+        except duckdb.Error as e:
+            raise LedgerError(f"cannot write the derived tables: {e}") from e
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """The audit as the derived tables hold it: ``findings`` in the audit's order
+    (:class:`ledger.audit.checks.Discrepancy`), ``hands`` per session in ledger order (key None:
+    hands of no session), ``incomplete`` the hands whose log stops before their end, as
+    ``(hand, session)``."""
+
+    findings: list[Discrepancy]
+    hands: dict[str | None, int]
+    incomplete: list[tuple[str, str | None]]
+
+
+def read_audit(con: Any) -> AuditReport:
+    """The :class:`AuditReport` of the derived tables (brought up to the ledger's head first:
+    ``replay.projections.catch_up``).
+
+    Raises:
+        LedgerError: the derived tables cannot be read.
+    """
+    try:
+        findings = [Discrepancy(*row) for row in con.execute(
+            "SELECT d.kind, d.session, d.hand_id, d.player, d.expected, d.actual, d.message"
+            " FROM audit_discrepancies d LEFT JOIN session_book b"
+            " ON b.session IS NOT DISTINCT FROM d.session ORDER BY b.ord, d.seq").fetchall()]
+        counts = dict(con.execute(
+            "SELECT session, count(*) FROM hands GROUP BY session").fetchall())
+        hands = {name: counts.get(name, 0) for (name,) in con.execute(
+            "SELECT session FROM session_book ORDER BY ord").fetchall()}
+        incomplete = con.execute(
+            "SELECT hand_id, session FROM hands WHERE status = 'incomplete' ORDER BY ord"
+        ).fetchall()
+    except duckdb.Error as e:
+        raise LedgerError(f"cannot read the derived tables: {e}") from e
+    return AuditReport(findings, hands, [tuple(r) for r in incomplete])
+
+
+def _session_rows(series: Series) -> dict[str, list[tuple]]:
+    book_rows, player_rows = [], []
+    for i, book in enumerate(series.sessions.values(), 1):
+        opened = book.opened
+        book_rows.append((book.name, getattr(opened, "date", None), opened is not None,
+                          book.closed, book.chip_value_minor, book.currency, book.decimals, i,
+                          book.first))
+        for p in book.players.values():
+            player_rows.append((book.name, p.player, p.buy_in, p.buy_ins, p.rebuys, p.top_ups,
+                                p.cash_out, p.on_table, p.hands, p.net, p.biggest_win,
+                                p.biggest_loss, p.paid_minor, p.received_minor))
+    names = sorted(series.aliases.items())
+    return {"session_book": book_rows, "session_players": player_rows, "player_names": names,
+            "player_nicknames": sorted(series.nicknames.items())}
+
+
+ALLOWED = ("SELECT", "EXPLAIN")
+
+
+def query(path: str, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Run one read-only statement on the ledger file at ``path``: ``(columns, rows)``.
+
+    The file is opened read-only with file access outside it disabled, and only a single
+    ``SELECT`` (``WITH``, ``DESCRIBE``, ``SHOW`` …) or ``EXPLAIN`` is accepted.
+
+    Raises:
+        LedgerError: another kind of statement, several statements, or a DuckDB error.
+    """
+    try:
+        con = duckdb.connect(path, read_only=True, config={"enable_external_access": False})
+    except duckdb.Error as e:
+        raise LedgerError(f"cannot open {path} read-only: {e}") from e
+    try:
+        statements = con.extract_statements(sql)
+        if len(statements) != 1:
+            raise LedgerError(f"sql takes exactly one statement, got {len(statements)}")
+        kind = statements[0].type.name
+        if kind not in ALLOWED:
+            raise LedgerError(f"sql is read-only: a {kind} statement is not allowed "
+                              "(use SELECT)")
+        cursor = con.execute(sql)
+        columns = [d[0] for d in cursor.description or []]
+        return columns, cursor.fetchall()
+    except duckdb.Error as e:
+        raise LedgerError(f"sql: {e}") from e
+    finally:
+        con.close()

@@ -1,0 +1,503 @@
+"""The project's own event files: JSON lines, one event per line.
+
+Shape of a line (UTF-8, ASCII in practice, ``\\n``-terminated, no blank lines)::
+
+    {"hand":"<hand id>","seq":1,"event":{"type":"hand_started",...}}
+    {"session":"<session id>","seq":1,"event":{"type":"session_opened",...}}
+
+``hand`` rows carry hand events, ``session`` rows session events (see :mod:`ledger.model.events`).
+``seq`` counts 1, 2, … inside each hand or session; a hand's first event is ``hand_started``
+(whose ``hand`` equals the row's id), a session's first is ``session_opened`` (same rule).
+Streams may interleave in a file. The event object is :func:`ledger.model.events.event_json`
+(sorted keys, no spaces), so writing what was read gives the same bytes back.
+
+:func:`read_jsonl` never stops at a bad line: each error is a :class:`MalformedInput` naming
+file, line and (when known) the hand or session; a stream with an error is left out whole
+and the others are returned (the ``.hands`` / ``.errors`` shape of :mod:`ledger.formats.phh.read`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from ledger.model.errors import MalformedInput
+from ledger.model.events import (
+    EVENT_ADAPTER,
+    AnyEvent,
+    HandEvent,
+    SessionEvent,
+    event_json,
+    parse_event,
+)
+from ledger.model.gcpause import gc_paused
+
+Kind = Literal["hand", "session"]
+SESSION_TYPES = frozenset(m.model_fields["type"].default for m in SessionEvent.__args__)  # type: ignore[attr-defined]
+HAND_TYPES = frozenset(m.model_fields["type"].default for m in HandEvent.__args__)  # type: ignore[attr-defined]
+_STREAM_RE = re.compile(r'^\{"(hand|session)":("(?:[^"\\]|\\.)*")')
+_FIRST = {"hand": "hand_started", "session": "session_opened"}
+_new_row = tuple.__new__
+
+
+class JsonlRow(NamedTuple):
+    """One line: ``kind`` (``hand``/``session``), the stream id, ``seq``, the typed event and
+    the 1-based ``line`` it was read from (None for rows built in memory). A named tuple:
+    the reader makes one a line, and a tuple is made in half the time of a dataclass."""
+
+    kind: Kind
+    stream: str
+    seq: int
+    event: Any
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class EventStream:
+    """The rows of one hand or session in ``seq`` order; ``line`` is where it starts."""
+
+    kind: Kind
+    id: str
+    line: int
+    rows: list[JsonlRow] = field(default_factory=list)
+
+    @property
+    def events(self) -> list[Any]:
+        return [row.event for row in self.rows]
+
+
+@dataclass(frozen=True)
+class JsonlFile:
+    """What :func:`read_jsonl` returns: good hands and sessions in order of their first line,
+    and the errors (one per bad line that belongs to no stream, one per bad stream)."""
+
+    file: str
+    hands: list[EventStream]
+    sessions: list[EventStream]
+    errors: list[MalformedInput]
+
+    def rows(self) -> list[JsonlRow]:
+        """Every good row in file order (what :func:`write_jsonl` needs to rewrite the file)."""
+        rows = [row for stream in self.hands + self.sessions for row in stream.rows]
+        return sorted(rows, key=lambda row: row.line or 0)
+
+    def check(self) -> JsonlFile:
+        """Return self, or raise the first error.
+
+        Raises:
+            MalformedInput: the file had a bad line or stream.
+        """
+        if self.errors:
+            raise self.errors[0]
+        return self
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def kind_of(event: Any) -> Kind:
+    """``session`` for session events, ``hand`` for hand events."""
+    return "session" if event.type in SESSION_TYPES else "hand"
+
+
+def jsonl_line(stream: str, seq: int, event: Any) -> str:
+    """One line (without its newline) for an event model or an event dict.
+
+    Raises:
+        MalformedInput: an empty stream id, a ``seq`` below 1, or an invalid event
+            (:class:`~ledger.model.errors.MalformedEvent`).
+    """
+    if not isinstance(stream, str) or not stream:
+        raise MalformedInput(f"stream id {stream!r} is not a non-empty string")
+    if type(seq) is not int or seq < 1:
+        raise MalformedInput(f"seq {seq!r} is not a positive integer", hand=stream)
+    if isinstance(event, dict):
+        event = parse_event(event)
+    return (
+        "{" + json.dumps(kind_of(event)) + ":" + json.dumps(stream)
+        + ',"seq":' + str(seq) + ',"event":' + event_json(event) + "}"
+    )
+
+
+def iter_jsonl(rows: Iterable[JsonlRow | EventStream | tuple[str, int, Any]]) -> Iterator[str]:
+    """Lines (with ``\\n``) for rows given as :class:`JsonlRow`, whole :class:`EventStream`\\ s
+    or ``(stream id, seq, event)`` tuples, in the order given. Raises as :func:`jsonl_line`."""
+    for item in rows:
+        if isinstance(item, EventStream):
+            for row in item.rows:
+                yield jsonl_line(row.stream, row.seq, row.event) + "\n"
+        elif isinstance(item, JsonlRow):
+            yield jsonl_line(item.stream, item.seq, item.event) + "\n"
+        else:
+            yield jsonl_line(*item) + "\n"
+
+
+def write_jsonl(rows: Iterable[JsonlRow | EventStream | tuple[str, int, Any]]) -> str:
+    """The whole file text for ``rows`` (see :func:`iter_jsonl`)."""
+    return "".join(iter_jsonl(rows))
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+def read_jsonl(path: str | os.PathLike[str]) -> JsonlFile:
+    """Read an event file (see the module doc). Never raises for bad content.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    file = os.fspath(path)
+    return read_jsonl_text(Path(file).read_bytes(), file=file)
+
+
+def read_jsonl_text(data: bytes | str, *, file: str = "<text>", first_line: int = 1,
+                    continued: bool = False, events: dict[bytes, Any] | None = None
+                    ) -> JsonlFile:
+    """Read event-file content given as bytes (checked as UTF-8 line by line) or text.
+
+    ``first_line``: the line number of the first line (a part of a file, see
+    :func:`read_jsonl_part`). ``continued``: the content continues earlier content, so a
+    session stream may start here at a seq above 1 (its rows before are in the earlier part;
+    the caller checks that the seqs join up); a hand stream must still start at seq 1.
+    ``events``: the fast path's memory of event texts met (text -> its frozen event), to
+    share with other reads.
+    """
+    raw = data.encode() if isinstance(data, str) else data
+    lines = raw.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    reader = _Reader(file)
+    reader.continued = continued
+    if events is not None:
+        reader.events = events
+    feed, fast = reader.feed, reader.feed_fast
+    with gc_paused():
+        for number, line in enumerate(lines, first_line):
+            if not fast(number, line):
+                feed(number, line)
+    return reader.result()
+
+
+def read_jsonl_part(path: str | os.PathLike[str], start: int, end: int, first_line: int, *,
+                    events: dict[bytes, Any] | None = None) -> JsonlFile:
+    """Read bytes ``start`` to ``end`` of an event file, whose first line is line
+    ``first_line`` of the file and which continues the part before it (``continued`` in
+    :func:`read_jsonl_text`, unless ``start`` is 0). ``start`` must be 0 or follow a
+    ``\\n``; ``events`` as in :func:`read_jsonl_text`. Never raises for bad content.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    file = os.fspath(path)
+    with open(file, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+    return read_jsonl_text(data, file=file, first_line=first_line, continued=start > 0,
+                           events=events)
+
+
+class _Line(BaseModel):
+    """The fast path's model of a whole line (see :meth:`_Reader.feed_fast`): exactly one of
+    ``hand`` / ``session`` must be in the input (checked by the caller)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    hand: StrictStr | None = None
+    session: StrictStr | None = None
+    seq: StrictInt = Field(ge=1)
+    event: AnyEvent
+
+
+_validate_line = _Line.__pydantic_validator__.validate_json
+_validate_event = EVENT_ADAPTER.validator.validate_json  # type: ignore[attr-defined]
+#: A line as :func:`jsonl_line` writes it: kind, a stream id without escapes or control
+#: characters (raw UTF-8 allowed), a seq without sign or leading zero, the event object.
+_ENVELOPE_RE = re.compile(
+    rb'\{"(hand|session)":"([^"\\\x00-\x1f]+)","seq":([1-9][0-9]{0,17}),"event":(\{.*\})\}\Z',
+    re.DOTALL,
+)
+_ROW_KEYS = {
+    "hand": frozenset({"hand", "seq", "event"}),
+    "session": frozenset({"session", "seq", "event"}),
+}
+_KEY_END_RE = re.compile(rb'"[ \t\r\n]*:')
+
+
+def _nested_fields(model: type[BaseModel]) -> tuple[str, ...]:
+    """Fields of ``model`` whose value may hold JSON objects (models, dicts, ``Any``)."""
+
+    def may_nest(tp: Any) -> bool:
+        if tp is Any or tp is dict:
+            return True
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            return True
+        return any(may_nest(arg) for arg in getattr(tp, "__args__", ()) or ())
+
+    return tuple(name for name, info in model.model_fields.items() if may_nest(info.annotation))
+
+
+_NESTED: dict[type, tuple[str, ...]] = {}
+
+
+def _key_count(value: Any) -> int:
+    """How many distinct keys the JSON objects inside ``value`` had: ``model_fields_set`` of
+    a model (extra keys are forbidden, so every input key is a set field) and ``len`` of a
+    dict, summed over everything nested."""
+    cls = type(value)
+    nested = _NESTED.get(cls)
+    if nested is not None:
+        fields = value.model_fields_set
+        count = len(fields)
+        for name in nested:
+            if name in fields:
+                count += _key_count(getattr(value, name))
+        return count
+    if cls is dict:
+        return len(value) + sum(_key_count(v) for v in value.values())
+    if cls is list:
+        return sum(_key_count(v) for v in value)
+    if isinstance(value, BaseModel):
+        _NESTED[cls] = _nested_fields(cls)
+        return _key_count(value)
+    return 0
+
+
+def _key_ends(raw: bytes) -> int:
+    """How many times ``"`` + JSON whitespace + ``:`` occurs in ``raw``: at least the number
+    of keys written (every key ends so)."""
+    if b" " in raw or b"\t" in raw or b"\r" in raw:
+        return len(_KEY_END_RE.findall(raw))
+    return raw.count(b'":')
+
+
+def _plain(validate: Any, text: bytes) -> Any:
+    """``validate(text)`` for the fast paths, or None when the text holds ``NaN`` or
+    ``Infinity`` (the exact path words those) or does not validate."""
+    if b"NaN" in text or b"Infinity" in text:
+        return None
+    try:
+        return validate(text)
+    except ValidationError:
+        return None
+
+
+def _whole_line(line: bytes) -> tuple[Kind, str, int, Any] | None:
+    """(kind, stream, seq, event) of any line that validates whole as :class:`_Line` with
+    exactly the row keys and no duplicate key; None otherwise (see ``feed_fast``)."""
+    obj = _plain(_validate_line, line)
+    if obj is None:
+        return None
+    if obj.hand is not None:
+        kind: Kind = "hand"
+        stream = obj.hand
+    elif obj.session is not None:
+        kind, stream = "session", obj.session
+    else:
+        return None
+    if obj.model_fields_set != _ROW_KEYS[kind] or not stream:
+        return None
+    if _key_ends(line) != 3 + _key_count(obj.event):
+        return None
+    return kind, stream, obj.seq, obj.event
+
+
+class _Reader:
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.streams: dict[tuple[Kind, str], EventStream] = {}
+        self.bad: set[tuple[Kind, str]] = set()
+        self.errors: list[MalformedInput] = []
+        self.events: dict[bytes, Any] = {}  # event text -> its event (feed_fast)
+        self.continued = False  # a session stream may start above seq 1 (read_jsonl_part)
+
+    def error(self, message: str, line: int, stream: str | None = None,
+              kind: Kind = "hand") -> MalformedInput:
+        return MalformedInput(message, file=self.file, line=line, **{kind: stream})
+
+    def feed(self, number: int, line: bytes) -> None:
+        try:
+            kind, stream, seq, data = self._row(number, line)
+        except MalformedInput as exc:
+            self.errors.append(exc)
+            return
+        key = (kind, stream)
+        if key in self.bad:
+            return
+        try:
+            event = parse_event(data)
+            row = JsonlRow(kind, stream, seq, event, number)
+            self._check(row)
+        except MalformedInput as exc:
+            self.bad.add(key)
+            self.streams.pop(key, None)
+            self.errors.append(exc.located(file=self.file, line=number, **{kind: stream}))
+            return
+        if key not in self.streams:
+            self.streams[key] = EventStream(kind, stream, number)
+        self.streams[key].rows.append(row)
+
+    def feed_fast(self, number: int, line: bytes) -> bool:
+        """Take one line on the fast path and return True, or return False (having changed
+        nothing) when the line must go through :meth:`feed`, the exact path.
+
+        A line in this module's own shape (``{"hand":"<id>","seq":<n>,"event":{…}}``, no
+        escapes in the id, see :data:`_ENVELOPE_RE`) has only its event validated, and an
+        event text seen before in the file is not validated again (:attr:`events`: the same
+        bytes give the same frozen event). Any other line is validated whole
+        (:class:`_Line`). Either way the line is taken only when that gives what
+        :meth:`feed` would give: no ``NaN``/``Infinity`` (pydantic reads them, ``json.loads``
+        here refuses them), the row keys exactly, and no duplicate key anywhere. The last is
+        proven without a Python call per JSON object: every key occurrence ends in ``"`` +
+        JSON whitespace + ``:``, so the count of such matches in the raw text is at least the
+        number of key occurrences, which is at least the number of distinct keys of the
+        parsed objects (:func:`_key_count`); equality means no key repeats (a string value
+        holding ``":`` only sends the line to the exact path). Invalid UTF-8, control
+        characters and lone surrogates fail validation and go to the exact path too, as
+        does any row that the stream checks (:meth:`_check`) reject.
+        """
+        parsed = self._envelope(line)
+        if parsed is None:
+            parsed = _whole_line(line)
+            if parsed is None:
+                return False
+        kind, stream, seq, event = parsed
+        key = (kind, stream)
+        if key in self.bad:
+            return True
+        row = _new_row(JsonlRow, (kind, stream, seq, event, number))  # skips __new__
+        current = self.streams.get(key)
+        if current is None:
+            try:
+                self._check(row)
+            except MalformedInput:
+                return False
+            self.streams[key] = EventStream(kind, stream, number, [row])
+            return True
+        # what _check asks of a row that continues its stream
+        etype = event.type
+        if (seq != current.rows[-1].seq + 1 or etype == _FIRST[kind]
+                or (etype in SESSION_TYPES) != (kind == "session")):
+            return False
+        current.rows.append(row)
+        return True
+
+    def _envelope(self, line: bytes) -> tuple[Kind, str, int, Any] | None:
+        """(kind, stream, seq, event) of a line in the canonical shape whose event validates
+        with no duplicate key; None when the line is not in that shape or anything fails."""
+        match = _ENVELOPE_RE.match(line)
+        if match is None:
+            return None
+        kind, ident, seq, raw = match.groups()
+        event = self.events.get(raw)
+        if event is None:
+            event = _plain(_validate_event, raw)
+            if event is None:
+                return None
+            if _key_ends(raw) != _key_count(event):
+                return None
+            self.events[raw] = event
+        try:
+            stream = ident.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        return ("hand" if kind == b"hand" else "session"), stream, int(seq), event
+
+    def _row(self, number: int, line: bytes) -> tuple[Kind, str, int, dict[str, Any]]:
+        """Decode and shape-check one line (the event itself is validated later)."""
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise self.error(f"not UTF-8 ({exc.reason} at byte {exc.start + 1})", number) from exc
+        if not text.strip():
+            raise self.error("blank line", number)
+        try:
+            obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        except ValueError as exc:
+            known = _STREAM_RE.match(text)
+            if known:  # a truncated line of ours still names its stream: that stream is bad
+                try:
+                    kind, ident = known.group(1), json.loads(known.group(2))
+                except ValueError:  # not even the stream id parses (a control character)
+                    raise self.error(f"bad JSON: {exc}", number) from exc
+                raise self._stream_error(kind, ident, f"bad JSON: {exc}", number) from exc
+            raise self.error(f"bad JSON: {exc}", number) from exc
+        if not isinstance(obj, dict):
+            raise self.error("a line must be a JSON object", number)
+        kinds = [k for k in ("hand", "session") if k in obj]
+        stream = obj.get(kinds[0]) if len(kinds) == 1 else None
+        ident = stream if isinstance(stream, str) and stream else None
+        if len(kinds) != 1 or set(obj) != {kinds[0], "seq", "event"}:
+            message = ("a line needs exactly the keys hand (or session), seq, event; "
+                       f"got {sorted(obj)}")
+            if ident is None:
+                raise self.error(message, number)
+            raise self._stream_error(kinds[0], ident, message, number)
+        if ident is None:
+            raise self.error(f"{kinds[0]} id {stream!r} is not a non-empty string", number)
+        seq, data = obj["seq"], obj["event"]
+        if type(seq) is not int or seq < 1:
+            raise self._stream_error(kinds[0], ident, f"seq {seq!r} is not a positive integer",
+                                     number)
+        if not isinstance(data, dict):
+            raise self._stream_error(kinds[0], ident, "event is not a JSON object", number)
+        return kinds[0], ident, seq, data  # type: ignore[return-value]
+
+    def _stream_error(self, kind: Kind, stream: str, message: str, line: int) -> MalformedInput:
+        """An error on a line whose stream is known: that stream is bad from now on."""
+        self.bad.add((kind, stream))
+        self.streams.pop((kind, stream), None)
+        return self.error(message, line, stream, kind)
+
+    def _check(self, row: JsonlRow) -> None:
+        """Event kind, first event, ids and seq order of one row of its stream."""
+        etype = row.event.type
+        if kind_of(row.event) != row.kind:
+            raise MalformedInput(f"a {etype} event does not belong in a {row.kind} row")
+        current = self.streams.get((row.kind, row.stream))
+        if current is not None:
+            expected = current.rows[-1].seq + 1
+        elif self.continued and row.kind == "session" and etype != _FIRST["session"]:
+            expected = row.seq  # continues the earlier part's rows (the caller joins them)
+        else:
+            expected = 1
+        if row.seq != expected:
+            what = "starts" if current is None else "continues"
+            raise MalformedInput(
+                f"{row.kind} {what} with seq {row.seq} (expected {expected})")
+        if (row.seq == 1) != (etype == _FIRST[row.kind]):
+            raise MalformedInput(
+                f"a {row.kind} must start with {_FIRST[row.kind]} and have it only once "
+                f"(seq {row.seq} is {etype})")
+        own = getattr(row.event, row.kind, None) if row.seq == 1 else row.stream
+        if own != row.stream:
+            raise MalformedInput(f"{etype} names {row.kind} {own!r}, the row {row.stream!r}")
+
+    def result(self) -> JsonlFile:
+        streams = list(self.streams.values())
+        self.errors.sort(key=lambda e: e.line or 0)
+        return JsonlFile(
+            self.file,
+            [s for s in streams if s.kind == "hand"],
+            [s for s in streams if s.kind == "session"],
+            self.errors,
+        )
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"duplicate keys {sorted({k for k in keys if keys.count(k) > 1})}")
+    return dict(pairs)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")

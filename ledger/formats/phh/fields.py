@@ -1,0 +1,172 @@
+"""Field-by-field validation of one PHH hand table (used by :mod:`ledger.formats.phh.read`).
+
+Each check raises :class:`~ledger.model.errors.MalformedInput` through :meth:`RawHand.error`, which
+names the file, the line of the offending key (or action string), the hand when known and the
+action. Amount rules: lists must have one entry per player (``starting_stacks`` decides N), no
+amount may be negative except a ``blinds_or_straddles`` entry (a posted blind), and numbers are
+integers or decimals (strings, booleans, ``inf``/``nan`` are rejected).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from typing import Any
+
+from engine.games import Game, UnknownGame, game
+from ledger.formats.phh.base import MAX_DECIMALS, PhhAction, places, scale_amount, to_decimal
+from ledger.model.errors import MalformedInput
+from ledger.model.events import MAX_CHIPS, Seat
+
+LIST_AMOUNTS = ("antes", "blinds_or_straddles", "starting_stacks", "winnings", "finishing_stacks")
+SCALAR_AMOUNTS = ("bring_in", "min_bet", "small_bet", "big_bet")
+MODELLED = frozenset(
+    (*LIST_AMOUNTS, *SCALAR_AMOUNTS, "variant", "actions", "players", "seats", "currency")
+) | {"_split", "_declare", "_reopen_rule", "_expected"}
+
+
+class RawHand:
+    """One hand's parsed TOML table and where its pieces are in the file."""
+
+    def __init__(
+        self, file: str, section: str | None, line: int, index: int, table: Mapping[str, Any],
+        keys: Mapping[str, int], action_lines: list[int], text: str,
+    ) -> None:
+        self.file, self.section, self.line, self.index = file, section, line, index
+        self.table, self.keys, self.action_lines, self.text = table, keys, action_lines, text
+        self.label: str | None = None  # hand id once known, for error messages
+
+    def error(self, message: str, key: str | None = None, *, line: int | None = None,
+              action: str | None = None) -> MalformedInput:
+        where = f"[{self.section}] " if self.section is not None else ""
+        return MalformedInput(
+            where + message, file=self.file, hand=self.label, action=action,
+            line=line if line is not None else self.keys.get(key or "", self.line),
+        )
+
+
+def parse_game(raw: RawHand) -> Game:
+    code = raw.table.get("variant")
+    if code is None:
+        raise raw.error("missing required key 'variant'")
+    if not isinstance(code, str):
+        raise raw.error(f"variant {code!r} is not a string", "variant")
+    try:
+        return game(code)
+    except UnknownGame as exc:
+        raise raw.error(str(exc), "variant") from exc
+
+
+def player_count(raw: RawHand) -> int:
+    stacks = raw.table.get("starting_stacks")
+    if stacks is None:
+        raise raw.error("missing required key 'starting_stacks'")
+    if not isinstance(stacks, list) or len(stacks) < 2:
+        raise raw.error("starting_stacks must be a list of at least 2 amounts", "starting_stacks")
+    return len(stacks)
+
+
+def check_required(raw: RawHand, the_game: Game) -> None:
+    required = ["antes", "actions"]
+    required.append("bring_in" if the_game.stud else "blinds_or_straddles")
+    required += ["small_bet", "big_bet"] if the_game.betting == "fixed_limit" else ["min_bet"]
+    for key in required:
+        if key not in raw.table:
+            raise raw.error(f"missing required key {key!r} for variant {the_game.code}")
+
+
+def parse_actions(raw: RawHand) -> list[PhhAction]:
+    entries = raw.table["actions"]
+    if not isinstance(entries, list):
+        raise raw.error("actions must be a list of strings", "actions")
+    lines = raw.action_lines
+    if len(lines) != len(entries):
+        lines = [raw.keys.get("actions", raw.line)] * len(entries)
+    out = []
+    for entry, line in zip(entries, lines, strict=True):
+        if not isinstance(entry, str):
+            raise raw.error(f"action {entry!r} is not a string", line=line)
+        body, hash_sign, comment = entry.partition("#")
+        text = " ".join(body.split())
+        if not text and not hash_sign:
+            raise raw.error("empty action", line=line, action=entry)
+        out.append(PhhAction(line=line, text=text, comment=comment.strip() if hash_sign else None))
+    return out
+
+
+def hand_decimals(raw: RawHand, actions: list[PhhAction]) -> int:
+    """Validate every amount's type and return the hand's scale (see module doc)."""
+    found = 0
+    for key in (*LIST_AMOUNTS, *SCALAR_AMOUNTS):
+        value = raw.table.get(key)
+        for item in value if isinstance(value, list) else [] if value is None else [value]:
+            found = max(found, places(_number(raw, item, key)))
+    for action in actions:
+        parts = action.text.split()
+        if len(parts) >= 3 and parts[1] == "cbr":
+            try:
+                found = max(found, places(to_decimal(parts[2])))
+            except MalformedInput as exc:
+                raise raw.error(exc.message, line=action.line, action=action.text) from exc
+    if found > MAX_DECIMALS:
+        raise raw.error(f"amounts have {found} decimal places (at most {MAX_DECIMALS})")
+    return found
+
+
+def _number(raw: RawHand, value: object, key: str) -> Decimal:
+    try:
+        return to_decimal(value)
+    except MalformedInput as exc:
+        raise raw.error(f"{key}: {exc.message}", key) from exc
+
+
+def parse_amounts(raw: RawHand, decimals: int, count: int) -> dict[str, Any]:
+    """Every header amount in chips: lists (length-checked) and scalars (0 when absent)."""
+    out: dict[str, Any] = {}
+    for key in LIST_AMOUNTS:
+        value = raw.table.get(key)
+        if value is None:
+            out[key] = []
+            continue
+        if not isinstance(value, list) or len(value) != count:
+            size = len(value) if isinstance(value, list) else "no list"
+            raise raw.error(f"{key} has {size} entries but starting_stacks has {count}", key)
+        out[key] = [_chips(raw, item, key, decimals) for item in value]
+    for key in SCALAR_AMOUNTS:
+        out[key] = _chips(raw, raw.table.get(key, 0), key, decimals)
+    return out
+
+
+def _chips(raw: RawHand, value: object, key: str, decimals: int) -> int:
+    try:
+        chips = scale_amount(value, decimals, negative=key == "blinds_or_straddles")  # type: ignore[arg-type]
+    except MalformedInput as exc:
+        raise raw.error(f"{key}: {exc.message}", key) from exc
+    if abs(chips) > MAX_CHIPS:
+        raise raw.error(f"{key}: {value} is beyond the largest amount a ledger holds "
+                        f"({MAX_CHIPS} chips)", key)
+    return chips
+
+
+def parse_seats(raw: RawHand, stacks: list[int], count: int) -> list[Seat]:
+    names = raw.table.get("players", [f"p{i}" for i in range(1, count + 1)])
+    numbers = raw.table.get("seats", [None] * count)
+    for key, value, ok in (
+        ("players", names, lambda v: isinstance(v, str) and v.strip() != ""),
+        ("seats", numbers, lambda v: v is None or (type(v) is int and v >= 1)),
+    ):
+        _check_list(raw, key, value, count, ok)
+    if len(set(names)) != count:
+        raise raw.error(f"player names are not unique: {names}", "players")
+    return [Seat(player=name, stack=stack, seat=number)
+            for name, stack, number in zip(names, stacks, numbers, strict=True)]
+
+
+def _check_list(raw: RawHand, key: str, value: object, count: int,
+                ok: Callable[[object], bool]) -> None:
+    if not isinstance(value, list) or len(value) != count:
+        size = len(value) if isinstance(value, list) else "no list"
+        raise raw.error(f"{key} has {size} entries but starting_stacks has {count}", key)
+    for item in value:
+        if not ok(item):
+            raise raw.error(f"{key}: {item!r} is not valid here", key)

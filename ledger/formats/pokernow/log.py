@@ -1,0 +1,366 @@
+"""Read a PokerNow game log (and its ledger CSV) into ledger events (FORMATS.md §2).
+
+:func:`read_pokernow_log` returns a :class:`PnGame`: the hands (:class:`PnHand`, each a complete
+event stream HandStarted … HandEnded) and the session events between them, in log order, plus every
+problem found as a :class:`ledger.model.errors.MalformedInput` value (nothing is dropped or guessed
+silently). :func:`read_pokernow_ledger` reads the ledger export.
+
+Conventions (the decisions FORMATS.md leaves to the importer):
+
+* **Order.** Rows are newest first; they are sorted by ``at`` (to the millisecond), then by the
+  sequence number ``order − epoch_ms × 100``, then by reverse file position, and exact duplicates
+  are dropped. ``order`` must be an integer; one real file has an ``order`` a digit short
+  (``16302875682920`` at ``…:28.292Z``): its text still starts with the row's millisecond and the
+  one digit left is ``0``, so its sequence is 0 (the ``starting hand`` row, which is indeed the
+  first of its millisecond). An ``order`` that cannot be placed that way is reported and sorted
+  first in its millisecond.
+* **Players** are their PokerNow ids (the name is cut at the last `` @ ``); each new name of an id
+  becomes a ``PlayerAlias(player=id, alias=name)`` item just before the item that first shows it.
+* **Units.** One decision per log: any amount with a decimal point makes it a cents log — every
+  amount becomes integer cents exactly (``Decimal``), ``Unit(decimals=2)``; otherwise whole chips,
+  ``Unit()``.
+* **Seats** come from ``Player stacks``, rotated so the seat left of the button is first and the
+  button last. ``(dead button)``: ``HandStarted.button`` is ``None`` and the seats are rotated as
+  if the button were the player just before the small blind (heads-up: the small blind; with no
+  small blind, the player just before the big blind).
+* **Forced bets**: small/big blind, ante, straddle; ``missing small blind`` is ``dead_blind``
+  (dead), ``missed big blind`` is ``posted_blind`` (live); a bomb-pot bet (``posts a bet of N``
+  or ``calls N (bomb pot bet)``) is an ``ante``. ``Stakes.min_bet`` is the big blind posted (not
+  all in), else the level of the last ``The game's big blind was changed`` line.
+* **Hole cards** are dealt ``??`` to everybody. The exporter (``Your hand is`` has no name) is the
+  one player whose shown cards match those lines and who never shows other cards; when he is found
+  his own cards are dealt known. ``HandStarted.source['your_hand']`` always keeps the line.
+* **Shows** become ``Reveal`` events, also when logged after ``-- ending hand --`` (they go just
+  before ``HandEnded``). A player who folded and then shows is no showdown: his cards go to
+  ``HandStarted.source['shown_after_fold']`` instead.
+* **Run it twice.** ``All players in hand choose to run it twice`` (or the first ``(second run)``
+  board) is ``RunCount(runs=2)``; second-run boards are ``CardsDealt(run=2)`` with only the new
+  cards; ``collected`` lines are ``RecordedPayout(run=1/2)`` in such a hand, ``run=None``
+  otherwise. A double board (``(second board)``) is read the same way and flagged in the source.
+* **Session items.** An admin approval with a stack is ``SeatChange(join) + BuyIn``; the
+  ``joined the game`` line that follows an approval of the same stack is the same seat and adds
+  nothing (a join with no approval is ``SeatChange(join) + BuyIn``). ``sit back`` is
+  ``SeatChange(sit_back) + BuyIn``; ``quits``/``stand up`` are ``SeatChange + CashOut(stack)``; an
+  admin stack update is ``BuyIn(top_up)`` of the increase or ``CashOut`` of the decrease;
+  ``rebought. New stack N`` is ``BuyIn(rebuy)`` of N minus the stack the player had; a bounty is a
+  ``Payment`` (``amount_minor`` = the amount in the log's minor unit; PokerNow moves those chips
+  between the two stacks). Session lines logged between
+  ``starting hand`` and ``Player stacks`` (the joins of a first hand) are placed before the hand;
+  those logged during a hand, after it. A ``SessionOpened`` item comes first.
+* **Restarts.** A hand whose number comes again before it ended is ``voided`` (events end with
+  ``HandVoided(reason='restarted', by='pokernow')``); the last hand of a log cut mid-hand is
+  ``incomplete`` (``HandEnded(status='incomplete')``); a hand with no ending before another
+  number starts is ``incomplete`` too, and reported.
+* **Checks.** Each hand's chips are followed (running street totals): a call that does not match
+  the bet, an all-in that leaves chips behind, ``put in − returned ≠ collected`` on a complete
+  hand, or a hand that does not start with the stacks the previous hand and the session lines
+  left (between consecutive hand numbers) is reported in ``errors``.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from ledger.formats.pokernow.hand import build_hand
+from ledger.formats.pokernow.lines import HAND_KINDS, SESSION_KINDS, Line, parse_line
+from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row
+from ledger.formats.pokernow.session import SessionItem, SessionTracker
+from ledger.formats.pokernow.statement import LedgerRow, read_pokernow_ledger
+from ledger.model.errors import MalformedInput
+from ledger.model.events import SessionOpened, Unit
+
+__all__ = [
+    "LedgerRow",
+    "PnGame",
+    "PnHand",
+    "SessionItem",
+    "default_session",
+    "read_pokernow_ledger",
+    "read_pokernow_log",
+]
+
+
+@dataclass(frozen=True)
+class PnGame:
+    """One imported log.
+
+    ``players``: id → the last name seen; ``names``: id → every name seen. ``items``: hands and
+    session events (SessionOpened, PlayerAlias, SeatChange, BuyIn, CashOut, Payment) in log order.
+    ``errors``: every row that could not be read or does not add up, in CSV line order.
+    ``exporter``: the id whose ``Your hand is`` lines these are, when the shows prove it.
+    """
+
+    session: str
+    unit: Unit
+    players: dict[str, str]
+    names: dict[str, set[str]]
+    items: list[PnHand | SessionItem]
+    errors: list[MalformedInput]
+    exporter: str | None = None
+
+
+def _millis(at: str) -> int | None:
+    try:
+        moment = datetime.fromisoformat(at.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return (moment - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(milliseconds=1)
+
+
+def _sequence(ms: int | None, order: str) -> int | None:
+    """Sequence number of ``order`` inside its millisecond; ``None`` when it cannot be placed."""
+    if ms is None or not order.isdigit():
+        return None
+    rest = order[len(str(ms)) :] if order.startswith(str(ms)) else None
+    if rest is not None and len(rest) == 2:
+        return int(rest)
+    if rest == "0":  # a digit short (FORMATS.md §2): …0 and …00 are the same sequence 0
+        return 0
+    return None
+
+
+def _read_rows(path: Path, errors: list[MalformedInput]) -> list[tuple[int, str, str, str]]:
+    """(line, entry, at, order) of every data row, in log order, exact duplicates dropped."""
+    file = path.name
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.reader(handle)
+        header = [h.strip() for h in next(reader, [])]
+        if not {"entry", "at", "order"} <= set(header):
+            raise MalformedInput("not a PokerNow game log (the header must be entry,at,order)",
+                                 file=file, line=1)
+        col = {name: header.index(name) for name in ("entry", "at", "order")}
+        keyed, seen, previous = [], set(), reader.line_num
+        for position, record in enumerate(reader):
+            line, previous = previous + 1, reader.line_num
+            if not any(cell.strip() for cell in record):
+                continue
+            if len(record) < len(header):
+                errors.append(MalformedInput("row has too few columns", file=file, line=line))
+                continue
+            entry, at, order = (record[col[c]] for c in ("entry", "at", "order"))
+            order = order.strip()
+            if (entry, at, order) in seen:
+                continue
+            seen.add((entry, at, order))
+            ms = _millis(at)
+            seq = _sequence(ms, order)
+            if ms is None and order.isdigit():
+                ms = int(order) // 100
+            if ms is None:
+                errors.append(MalformedInput(f"unreadable at {at!r} and order {order!r}",
+                                             file=file, line=line, action=entry))
+                continue
+            if seq is None:
+                problem = "is not an integer" if not order.isdigit() else f"does not fit {at!r}"
+                errors.append(MalformedInput(
+                    f"order {order!r} {problem}; sorted first in its millisecond",
+                    file=file, line=line, action=entry))
+            keyed.append(((ms, -1 if seq is None else seq, -position), (line, entry, at, order)))
+    return [row for _, row in sorted(keyed)]
+
+
+def _parse_rows(raw: list[tuple[int, str, str, str]], file: str,
+                errors: list[MalformedInput]) -> list[Row]:
+    rows, open_hand = [], None
+    for line, entry, at, order in raw:
+        try:
+            parsed = parse_line(entry)
+        except ValueError as exc:
+            errors.append(MalformedInput(str(exc), file=file, line=line, action=entry,
+                                         hand=None if open_hand is None else f"#{open_hand}"))
+            continue
+        if parsed.kind == "start":
+            open_hand = parsed.number
+        elif parsed.kind == "end":
+            open_hand = None
+        rows.append(Row(line=line, at=at, order=order, entry=entry, parsed=parsed))
+    return rows
+
+
+def _chips_converter(cents: bool) -> Callable[[str], int]:
+    """The amount converter of a log: decimal text → integer chips, or cents when ``cents``."""
+    scale = Decimal(100) if cents else Decimal(1)
+
+    def chips(text: str) -> int:
+        """Amount text → integer chips (cents in a cents log). Raises ValueError."""
+        try:
+            value = Decimal(text) * scale
+        except InvalidOperation as exc:
+            raise ValueError(f"{text!r} is not an amount") from exc
+        if value != value.to_integral_value() or value < 0:
+            raise ValueError(f"amount {text!r} is not a whole number of "
+                             f"{'cents' if cents else 'chips'}")
+        return int(value)
+
+    return chips
+
+
+class _Grouper:
+    """Splits the sorted rows into hand attempts and session rows, in log order."""
+
+    def __init__(self, file: str, errors: list[MalformedInput]) -> None:
+        self.file, self.errors = file, errors
+        self.seq: list[tuple[str, Any]] = []
+        self.current: HandBlock | None = None
+        self.last: HandBlock | None = None
+        self.pending: list[Row] = []
+        self.level: str | None = None
+
+    def error(self, row: Row, message: str, hand: int | None) -> None:
+        self.errors.append(MalformedInput(message, file=self.file, line=row.line,
+                                          hand=None if hand is None else f"#{hand}",
+                                          action=row.entry))
+
+    def close(self, status: str) -> None:
+        assert self.current is not None
+        self.current.status = status  # type: ignore[assignment]
+        self.seq.extend(("session", row) for row in self.pending)
+        self.pending, self.current = [], None
+
+    def start(self, row: Row) -> None:
+        if self.current is not None:
+            number = self.current.start.parsed.number
+            if number != row.parsed.number:
+                self.error(self.current.start, f"hand #{number} has no ending line before hand "
+                           f"#{row.parsed.number} starts; kept as incomplete", number)
+            self.close("voided" if number == row.parsed.number else "incomplete")
+        self.current = HandBlock(start=row, level_bb=self.level)
+        self.seq.append(("hand", self.current))
+        self.last = None
+
+    def end(self, row: Row) -> None:
+        current = self.current
+        if current is None or current.start.parsed.number != row.parsed.number:
+            self.error(row, "an ending line without its starting line", row.parsed.number)
+            return
+        current.end, self.last = row, current
+        self.close("complete")
+
+    def hand_line(self, row: Row) -> None:
+        if self.current is not None:
+            self.current.body.append(row)
+        elif row.parsed.kind == "show" and self.last is not None:
+            self.last.after.append(row)  # shows may be logged after "-- ending hand --"
+        else:
+            self.error(row, "a hand line outside any hand (skipped)", None)
+
+    def session_line(self, row: Row) -> None:
+        current = self.current
+        if current is None:
+            self.seq.append(("session", row))
+        elif not any(r.parsed.kind == "stacks" for r in current.body):
+            self.seq.insert(len(self.seq) - 1, ("session", row))  # before the open hand
+        else:
+            self.pending.append(row)  # after the open hand
+
+    def add(self, row: Row) -> None:
+        """Place one row (in log order)."""
+        line: Line = row.parsed
+        if line.kind == "start":
+            self.start(row)
+        elif line.kind == "end":
+            self.end(row)
+        elif line.kind in HAND_KINDS:
+            self.hand_line(row)
+        elif line.kind in SESSION_KINDS:
+            self.session_line(row)
+        elif line.kind == "blind_level" and line.what == "big blind":
+            self.level = line.amount2
+        elif line.kind == "ignore" and line.refs:  # kept for the names it shows
+            if self.current is not None:
+                self.current.body.append(row)
+            else:
+                self.seq.append(("session", row))
+
+    def finish(self) -> list[tuple[str, Any]]:
+        if self.current is not None:
+            self.close("incomplete")
+        return self.seq
+
+
+def _find_exporter(blocks: list[HandBlock]) -> str | None:
+    """The one player whose shown cards match ``Your hand is`` and who never shows other cards."""
+    votes: Counter[str] = Counter()
+    contradicted: set[str] = set()
+    dealt_hands: list[set[str]] = []
+    for block in blocks:
+        mine = next((set(r.parsed.cards) for r in block.body if r.parsed.kind == "your_hand"),
+                    None)
+        if mine is None:
+            continue
+        seated = {pid for r in block.body if r.parsed.kind == "stacks" for _, pid, _ in
+                  r.parsed.seats}
+        dealt_hands.append(seated)
+        for row in block.body + block.after:
+            if row.parsed.kind != "show" or row.parsed.player is None:
+                continue
+            shown = set(row.parsed.cards)
+            if shown == mine:
+                votes[row.parsed.player] += 1
+            elif not shown <= mine:
+                contradicted.add(row.parsed.player)
+    candidates = [p for p in votes if p not in contradicted and all(p in s for s in dealt_hands)]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def default_session(path: Path) -> str:
+    """The session name of a log when none is given: the game id of a
+    ``poker_now_log_<id>.csv`` file name, else the file's stem."""
+    match = re.match(r"poker_now_log_(.+)$", path.stem)
+    return match.group(1) if match else path.stem
+
+
+def read_pokernow_log(path: str | Path, *, session: str | None = None) -> PnGame:
+    """Read a PokerNow game-log CSV export.
+
+    Args:
+        path: the ``entry,at,order`` CSV file.
+        session: the session name (also the ``<game>`` of hand ids); default: the game id of a
+            ``poker_now_log_<id>.csv`` file name, else the file's stem.
+
+    Returns:
+        A :class:`PnGame`; amounts in integer chips of ``PnGame.unit`` (cents when the log has
+        decimal amounts). Unreadable rows and chip counts that do not add up are in ``errors``.
+
+    Raises:
+        MalformedInput: the file has no ``entry,at,order`` header.
+        OSError: the file cannot be opened; UnicodeDecodeError: it is not UTF-8.
+    """
+    path = Path(path)
+    errors: list[MalformedInput] = []
+    rows = _parse_rows(_read_rows(path, errors), path.name, errors)
+    cents = any("." in amount for row in rows for amount in row.parsed.amounts())
+    unit = Unit(decimals=2) if cents else Unit()
+    seq = _Grouper(path.name, errors)
+    for row in rows:
+        seq.add(row)
+    grouped = seq.finish()
+    exporter = _find_exporter([block for kind, block in grouped if kind == "hand"])
+    name = session or default_session(path)
+    ctx = BuildContext(
+        file=path.name, game_key=re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "game",
+        session=name, unit=unit, chips=_chips_converter(cents), exporter=exporter, errors=errors,
+    )
+    tracker = SessionTracker(ctx)
+    tracker.items.append(SessionOpened(
+        session=name, date=rows[0].at[:10] if rows else None, decimals=unit.decimals,
+        source={"format": "pokernow", "file": path.name, "exporter": exporter},
+    ))
+    for kind, value in grouped:
+        if kind == "hand":
+            tracker.hand(value, build_hand(value, ctx))
+        else:
+            tracker.session_row(value)
+    errors.sort(key=lambda e: e.line or 0)
+    return PnGame(session=name, unit=unit, players=tracker.players, names=tracker.names,
+                  items=tracker.items, errors=errors, exporter=exporter)

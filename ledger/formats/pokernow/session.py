@@ -1,0 +1,146 @@
+"""Session events of a PokerNow log: money and seats between hands, and player aliases.
+
+:class:`SessionTracker` walks the hands and session rows in log order, appends the items of a
+:class:`ledger.formats.pokernow.log.PnGame` and follows every player's chips at the table (from the
+hands' results and the session lines) so that a rebuy knows what it adds and a stack that does not
+continue from the previous hand is reported. The mapping of each line is described in
+:mod:`ledger.formats.pokernow.log`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row
+from ledger.model.errors import MalformedInput
+from ledger.model.events import BuyIn, CashOut, Payment, PlayerAlias, SeatChange, SessionOpened
+
+SessionItem = SessionOpened | BuyIn | CashOut | Payment | SeatChange | PlayerAlias
+
+
+class SessionTracker:
+    """Builds the item list; ``stacks`` holds each seated player's chips as far as known."""
+
+    def __init__(self, ctx: BuildContext) -> None:
+        self.ctx = ctx
+        self.items: list[PnHand | SessionItem] = []
+        self.players: dict[str, str] = {}
+        self.names: dict[str, set[str]] = {}
+        self.stacks: dict[str, int] = {}
+        self.approved: dict[str, int] = {}
+        self.last_number: int | None = None
+
+    def error(self, row: Row, message: str, hand: int | None = None) -> None:
+        self.ctx.errors.append(MalformedInput(
+            message, file=self.ctx.file, line=row.line, action=row.entry,
+            hand=None if hand is None else f"#{hand}"))
+
+    def alias(self, refs: Iterable[tuple[str, str]]) -> None:
+        """Remember names; a PlayerAlias item for each name an id has not had before."""
+        for pid, name in refs:
+            self.players[pid] = name
+            known = self.names.setdefault(pid, set())
+            if name not in known:
+                known.add(name)
+                if name:
+                    self.items.append(PlayerAlias(player=pid, alias=name))
+
+    def hand(self, block: HandBlock, built: tuple[PnHand, dict[str, int] | None] | None) -> None:
+        """Append a built hand (aliases first) and carry its result into the stacks."""
+        for row in [block.start, *block.body, *block.after]:
+            self.alias(row.parsed.refs)
+        if built is None:
+            return
+        hand, after = built
+        seats = hand.events[0].seats
+        if self.last_number is not None and hand.number not in (self.last_number,
+                                                                 self.last_number + 1):
+            self.stacks.clear()  # hands are missing from the export: nothing to compare with
+        self.last_number = hand.number
+        stacks_row = next(r for r in block.body if r.parsed.kind == "stacks")
+        for seat in seats:
+            known = self.stacks.get(seat.player)
+            if known is not None and known != seat.stack:
+                self.error(stacks_row, f"{seat.player} starts with {seat.stack} but had {known} "
+                           "after the previous hand and the session lines", hand.number)
+        self.items.append(hand)
+        for seat in seats:
+            if after is None:
+                self.stacks.pop(seat.player, None)
+            else:
+                self.stacks[seat.player] = after[seat.player]
+
+    def session_row(self, row: Row) -> None:
+        """Append the items of one session line."""
+        line = row.parsed
+        self.alias(line.refs)
+        if line.kind == "ignore":
+            return
+        try:
+            amount = self.ctx.chips(line.amount or "")
+            amount2 = self.ctx.chips(line.amount2) if line.amount2 is not None else 0
+        except ValueError as exc:
+            self.error(row, str(exc))
+            return
+        player = line.player or ""
+        if line.kind in ("quit", "stand_up"):
+            self.items.extend(self.leave(row, player, amount))
+        elif line.kind == "updated":
+            self.items.extend(self.update(row, player, amount, amount2))
+        elif line.kind == "rebought":
+            self.items.extend(self.rebuy(row, player, amount))
+        elif line.kind == "bounty":
+            self.items.extend(self.bounty(row, player, amount))
+        elif line.kind == "joined" and player in self.approved:
+            approved = self.approved.pop(player)
+            if approved != amount:
+                self.error(row, f"joins with {amount} after an approval of {approved}")
+        else:
+            if line.kind == "approved":
+                self.approved[player] = amount
+            change = "sit_back" if line.kind == "sit_back" else "join"
+            self.items.extend(self.seat(player, change, amount))
+
+    def seat(self, player: str, change: str, stack: int) -> list[SessionItem]:
+        self.stacks[player] = stack
+        items: list[SessionItem] = [SeatChange(player=player, change=change, stack=stack)]  # type: ignore[arg-type]
+        if stack > 0:
+            items.append(BuyIn(player=player, chips=stack, kind="buy_in"))
+        return items
+
+    def leave(self, row: Row, player: str, stack: int) -> list[SessionItem]:
+        known = self.stacks.pop(player, None)
+        self.approved.pop(player, None)
+        if known is not None and known != stack:
+            self.error(row, f"leaves with {stack} but has {known}")
+        change = "quit" if row.parsed.kind == "quit" else "stand_up"
+        return [SeatChange(player=player, change=change, stack=stack),  # type: ignore[arg-type]
+                CashOut(player=player, chips=stack)]
+
+    def update(self, row: Row, player: str, old: int, new: int) -> list[SessionItem]:
+        known = self.stacks.get(player)
+        if known is not None and known != old:
+            self.error(row, f"stack updated from {old} but the player has {known}")
+        self.stacks[player] = new
+        if new > old:
+            return [BuyIn(player=player, chips=new - old, kind="top_up")]
+        return [CashOut(player=player, chips=old - new)] if new < old else []
+
+    def rebuy(self, row: Row, player: str, new: int) -> list[SessionItem]:
+        had = self.stacks.get(player, 0)
+        self.stacks[player] = new
+        if new <= had:
+            self.error(row, f"rebuys to {new} but already has {had}")
+            return []
+        return [BuyIn(player=player, chips=new - had, kind="rebuy")]
+
+    def bounty(self, row: Row, payer: str, amount: int) -> list[SessionItem]:
+        payee = row.parsed.payee or ""
+        for player, sign in ((payer, -1), (payee, 1)):
+            if player in self.stacks:
+                self.stacks[player] += sign * amount
+        if amount == 0:
+            return []
+        return [Payment(payer=payer, payee=payee,
+                        amount_minor=amount * self.ctx.unit.minor_per_chip,
+                        reason=f"{row.parsed.what} bounty")]

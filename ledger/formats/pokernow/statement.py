@@ -1,0 +1,115 @@
+"""The PokerNow ledger CSV (FORMATS.md §2, "PokerNow ledger CSV") → one row per player id.
+
+Header ``player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net``
+(some exports add ``nit_escrow`` before ``net``). One CSV row per seat session; an open session
+has an empty ``buy_out``. Rows are grouped by ``player_id`` (a rebuy or re-seat makes a new row).
+
+Units: the file does not say. Integer values are taken as they stand — they already are the
+game's minor units (cents in a cents game, chips otherwise). A file with any decimal point is read
+as money with two decimals and converted to integer cents exactly.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from ledger.model.errors import MalformedInput
+
+_REQUIRED = ("player_nickname", "player_id", "buy_in", "buy_out", "stack", "net")
+_AMOUNTS = ("buy_in", "buy_out", "stack", "nit_escrow", "net")
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """One player's totals over his seat sessions, integer minor units.
+
+    ``nickname``: the name of his latest session (by ``session_start_at``); ``nicknames``: every
+    name, first seen first. ``sessions``: CSV rows merged; ``open``: a session has no end yet
+    (its chips are in ``stack``). ``line``: CSV line of his first row. ``net = buy_out + stack +
+    nit_escrow − buy_in``.
+    """
+
+    player_id: str
+    nickname: str
+    nicknames: tuple[str, ...]
+    sessions: int
+    buy_in: int
+    buy_out: int
+    stack: int
+    nit_escrow: int
+    net: int
+    open: bool
+    line: int
+
+
+def _values(row: dict[str, str], scale: Decimal, file: str, line: int) -> dict[str, int]:
+    values = {}
+    for column in _AMOUNTS:
+        text = (row.get(column) or "").strip() or "0"
+        try:
+            value = Decimal(text) * scale
+        except InvalidOperation as exc:
+            raise MalformedInput(f"{column} {text!r} is not a number", file=file,
+                                 line=line) from exc
+        if value != value.to_integral_value():
+            raise MalformedInput(f"{column} {text!r} has more than two decimals", file=file,
+                                 line=line)
+        values[column] = int(value)
+    if values["net"] != values["buy_out"] + values["stack"] + values["nit_escrow"] - values[
+        "buy_in"
+    ]:
+        raise MalformedInput("net is not buy_out + stack + nit_escrow − buy_in", file=file,
+                             line=line)
+    return values
+
+
+def read_pokernow_ledger(path: str | Path, *, zero_sum: bool = True) -> list[LedgerRow]:
+    """Read a PokerNow ledger CSV into one :class:`LedgerRow` per player id (first-seen order).
+
+    ``zero_sum=False`` accepts nets that do not sum to zero (the import keeps a statement as it
+    was given and lets the audit name the players it gets wrong).
+
+    Raises:
+        MalformedInput: a missing column, an unreadable amount, a row whose net does not equal
+            ``buy_out + stack + nit_escrow − buy_in``, or (``zero_sum``) nets that do not sum
+            to zero.
+        OSError: the file cannot be opened.
+    """
+    path = Path(path)
+    file = path.name
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = [c for c in _REQUIRED if c not in (reader.fieldnames or [])]
+        if missing:
+            raise MalformedInput(f"not a PokerNow ledger (missing {', '.join(missing)})",
+                                 file=file, line=1)
+        records, previous = [], reader.line_num
+        for row in reader:
+            records.append((previous + 1, row))
+            previous = reader.line_num
+    decimal = any("." in (row.get(c) or "") for _, row in records for c in _AMOUNTS)
+    scale = Decimal(100) if decimal else Decimal(1)
+    groups: dict[str, list[tuple[int, dict[str, str], dict[str, int]]]] = {}
+    for line, row in records:
+        pid = (row.get("player_id") or "").strip()
+        if not pid:
+            raise MalformedInput("a row without player_id", file=file, line=line)
+        groups.setdefault(pid, []).append((line, row, _values(row, scale, file, line)))
+    result = []
+    for pid, rows in groups.items():
+        latest = max(enumerate(rows), key=lambda r: ((r[1][1].get("session_start_at") or ""),
+                                                     r[0]))[1]
+        names = tuple(dict.fromkeys(row["player_nickname"] for _, row, _ in rows))
+        total = {c: sum(v[c] for _, _, v in rows) for c in _AMOUNTS}
+        result.append(LedgerRow(
+            player_id=pid, nickname=latest[1]["player_nickname"], nicknames=names,
+            sessions=len(rows), open=any(not (r.get("session_end_at") or "").strip()
+                                         for _, r, _ in rows),
+            line=rows[0][0], **total,
+        ))
+    if zero_sum and sum(r.net for r in result):
+        raise MalformedInput(f"the nets sum to {sum(r.net for r in result)}, not zero", file=file)
+    return result

@@ -1,0 +1,566 @@
+"""The ledger's event types: frozen pydantic models in one discriminated union.
+
+Every event has a stable ``type`` string and a ``schema_version``. Chips are integers in the
+smallest unit of the game (a hand's ``unit`` says what one chip is worth in money), at most
+:data:`MAX_CHIPS`. Players are
+named by the name they have at the table in that hand; seat order is the order of
+``HandStarted.seats`` (PHH's ``p1 … pN``: in button games p1 sits left of the button and pN is
+the button; in stud games it is plain seat order).
+
+Hand events (one stream per hand, ``seq`` 1, 2, … inside it):
+``hand_started``, ``forced_bet``, ``cards_dealt``, ``discard``, ``check``, ``call``,
+``bet_raise``, ``fold``, ``all_in``, ``declaration``, ``reveal``, ``muck``, ``run_count``,
+``recorded_payout``, ``carry_over``, ``hand_ended``, ``correction``, ``hand_voided``.
+
+Session events (one stream per session): ``session_opened``, ``buy_in``, ``cash_out``,
+``payment``, ``session_closed``, ``player_alias``, ``seat_change``, ``platform_ledger``.
+
+Raises nothing itself; pydantic's ``ValidationError`` is translated into
+:class:`ledger.model.errors.MalformedEvent` by :func:`parse_event`.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+SCHEMA_VERSION = 1
+
+#: Event versions this code reads (an unknown, newer version is refused, never guessed at).
+Version = Annotated[int, Field(ge=1, le=SCHEMA_VERSION, strict=True)]
+
+#: The largest chip amount (and money amount in minor units) an event may carry: 2**53 - 1,
+#: 9,007,199,254,740,991. Larger amounts are refused when an event is validated, so at
+#: import. Why this bound and not 2**63 - 1: the sum of up to 1,024 such amounts (a pot, a
+#: session's total) still fits DuckDB's BIGINT, where the derived tables keep them; every
+#: amount is exact as an IEEE double (JSON readers in other languages, DuckDB's JSON
+#: functions); and it stays far below the engine's 10**18 stand-in for "no limit". It is 90
+#: trillion dollars in cents.
+MAX_CHIPS = 2**53 - 1
+#: A signed amount (a blind written negative, a net result) bounded the same way both sides.
+SignedChips = Annotated[int, Field(ge=-MAX_CHIPS, le=MAX_CHIPS, strict=True)]
+
+CARD_RE = re.compile(r"^(?:[2-9TJQKA][cdhs]|\?\?)$")
+#: One card of an event, checked by pydantic itself (no Python call per card): the same
+#: pattern as :data:`CARD_RE`, whose ``$`` also lets one trailing newline through.
+#: :func:`parse_event` words a mismatch as before ("'Xx' is not a card", at the list).
+Card = Annotated[str, Field(pattern=r"^(?:[2-9TJQKA][cdhs]|\?\?)\n?$")]
+_DECLARE_DIRECTIONS = ("high", "low", "swing")
+
+
+def split_cards(text: str) -> list[str]:
+    """Split a PHH card string (``"AsKd"``, ``"????"``) into two-character cards.
+
+    >>> split_cards("AsKd??")
+    ['As', 'Kd', '??']
+
+    Raises:
+        ValueError: odd length or a token that is not a card (rank ``2-9TJQKA``, suit ``cdhs``)
+            or ``??`` (an unknown card).
+    """
+    if len(text) % 2:
+        raise ValueError(f"card string {text!r} has an odd length")
+    cards = [text[i : i + 2] for i in range(0, len(text), 2)]
+    for card in cards:
+        if not CARD_RE.match(card):
+            raise ValueError(f"{card!r} is not a card")
+    return cards
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --------------------------------------------------------------------------------------------
+# Rule options (RULES.md §5), recorded in every hand so an old hand never depends on today's
+# defaults.
+
+
+class LowMethod(StrEnum):
+    """How low hands rank (RULES.md §2.5)."""
+
+    A5 = "A-5"
+    DEUCE_SEVEN = "2-7"
+    A6 = "A-6"
+    STANDARD = "standard_ranks"
+
+
+class SplitOptions(_Model):
+    """Cards-speak split options (RULES.md §2, §5; FORMATS.md ``_split``)."""
+
+    odd_chip_between_halves: Literal["high", "low_if_low_quartered"] = "high"
+    odd_chip_tie_order: Literal["left_of_button", "card_by_suit", "carry_to_next_hand"] = (
+        "left_of_button"
+    )
+    low_method: LowMethod = LowMethod.A5
+    low_qualifier: Literal["8_or_better", "none"] = "8_or_better"
+
+
+class DeclareOptions(_Model):
+    """High-low declaration options (RULES.md §3, §5; FORMATS.md ``_declare``)."""
+
+    method: Literal["simultaneous", "in_turn"] = "simultaneous"
+    bet_after_declare: bool = False
+    swing_ties: Literal["not_allowed", "allowed", "keep_clean_half"] = "not_allowed"
+    failed_swing_share_goes_to: Literal[
+        "next_best_in_that_direction", "player_who_beat_swing"
+    ] = "next_best_in_that_direction"
+    no_eligible_winner: Literal["cards_speak", "carry_over"] = "cards_speak"
+    swing_failure_scope: Literal["per_pot", "whole_hand"] = "per_pot"
+    low_method: LowMethod = LowMethod.A5
+    low_qualifier: Literal["8_or_better", "none"] = "none"
+    odd_chip_between_halves: Literal["high", "low_if_low_quartered"] = "high"
+
+
+class RuleOptions(_Model):
+    """All options in force for one hand.
+
+    ``reopen_rule`` (RULES.md §1.7): ``full_bet`` for no-limit and pot-limit, ``half_bet`` for
+    fixed-limit when not given. ``declare`` is ``None`` for a cards-speak hand.
+    """
+
+    reopen_rule: Literal["full_bet", "half_bet"] | None = None
+    split: SplitOptions = SplitOptions()
+    declare: DeclareOptions | None = None
+
+
+class Unit(_Model):
+    """What the hand's amounts mean.
+
+    ``decimals``: the source wrote amounts with this many decimal places; a written amount
+    ``x`` is ``x × 10**decimals`` chips (HandHQ dollars with cents: 2, so 1 chip = 1 cent; a
+    home game counting chips: 0). Amounts typed in action notation (``cbr 1.50``) use it too.
+    ``minor_per_chip``: what one chip is worth in minor units of ``currency`` (a 0.25 USD chip:
+    25, with ``decimals`` 0 — the session's ``decimals`` say how the currency is written).
+    """
+
+    currency: str | None = None
+    minor_per_chip: int = Field(1, ge=1, le=MAX_CHIPS, strict=True)
+    decimals: int = Field(0, ge=0, le=6, strict=True)
+
+
+class Seat(_Model):
+    """One player at the table: name (unique in the hand), starting stack in chips."""
+
+    player: str = Field(min_length=1)
+    stack: int = Field(ge=0, le=MAX_CHIPS, strict=True)
+    seat: int | None = Field(None, ge=1, strict=True)
+
+
+class Stakes(_Model):
+    """Forced-bet and bet-size structure, in chips.
+
+    ``betting`` is ``no_limit``, ``pot_limit`` or ``fixed_limit``. ``min_bet`` applies to big-bet
+    games, ``small_bet``/``big_bet`` to fixed limit. Antes and blinds themselves are recorded as
+    ``forced_bet`` events; ``antes``/``blinds_or_straddles``/``bring_in`` here are the posted
+    structure, per seat in seat order.
+    """
+
+    betting: Literal["no_limit", "pot_limit", "fixed_limit"]
+    antes: list[SignedChips] = []
+    blinds_or_straddles: list[SignedChips] = []
+    bring_in: int = Field(0, ge=0, le=MAX_CHIPS, strict=True)
+    min_bet: int = Field(0, ge=0, le=MAX_CHIPS, strict=True)
+    small_bet: int = Field(0, ge=0, le=MAX_CHIPS, strict=True)
+    big_bet: int = Field(0, ge=0, le=MAX_CHIPS, strict=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Hand events
+
+
+class HandStarted(_Model):
+    """A hand begins: game (PHH-style variant code), stakes, seats, button and rule options."""
+
+    type: Literal["hand_started"] = "hand_started"
+    schema_version: Version = SCHEMA_VERSION
+    hand: str = Field(min_length=1)
+    game: str = Field(min_length=1)
+    stakes: Stakes
+    seats: list[Seat] = Field(min_length=2)
+    button: str | None = None
+    options: RuleOptions = RuleOptions()
+    unit: Unit = Unit()
+    session: str | None = None
+    source: dict[str, Any] = {}
+
+    @field_validator("seats")
+    @classmethod
+    def _unique_players(cls, seats: list[Seat]) -> list[Seat]:
+        names = [s.player for s in seats]
+        if len(set(names)) != len(names):
+            raise ValueError(f"player names are not unique: {names}")
+        return seats
+
+
+ForcedKind = Literal[
+    "ante", "small_blind", "big_blind", "straddle", "bring_in", "dead_blind", "posted_blind"
+]
+
+
+class ForcedBet(_Model):
+    """A forced bet. ``dead_blind`` and ``ante`` are dead money (RULES.md §4.3); the others are
+    live. ``posted_blind`` is a live blind posted out of position (it does not move the first
+    player to act). ``amount`` in chips; less than the full amount only when it is all-in."""
+
+    type: Literal["forced_bet"] = "forced_bet"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+    kind: ForcedKind
+    amount: int = Field(ge=0, le=MAX_CHIPS, strict=True)
+
+
+class CardsDealt(_Model):
+    """Cards dealt: to a player (``player`` set, hole cards) or to the board (``player`` None).
+
+    ``cards`` are two-character cards or ``??`` for unknown. ``face_up`` has one flag per card
+    (all False for hole cards in flop games). ``run`` numbers the board in run-it-twice (1-based).
+    """
+
+    type: Literal["cards_dealt"] = "cards_dealt"
+    schema_version: Version = SCHEMA_VERSION
+    player: str | None = None
+    cards: list[Card] = Field(min_length=1)
+    face_up: list[bool] = []
+    run: int = Field(1, ge=1, strict=True)
+
+
+class Discard(_Model):
+    """A draw-game discard; no cards means standing pat. Unknown discards are ``??``."""
+
+    type: Literal["discard"] = "discard"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+    cards: list[Card] = []
+
+
+class Check(_Model):
+    type: Literal["check"] = "check"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+
+
+class Call(_Model):
+    """A call of the current bet (the engine works out the amount; not all-in)."""
+
+    type: Literal["call"] = "call"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+
+
+class BetRaise(_Model):
+    """A bet, raise or completion TO ``to`` chips: the player's total bet on this street."""
+
+    type: Literal["bet_raise"] = "bet_raise"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+    to: int = Field(gt=0, le=MAX_CHIPS, strict=True)
+
+
+class Fold(_Model):
+    type: Literal["fold"] = "fold"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+
+
+class AllIn(_Model):
+    """The player puts in his whole remaining stack; the engine decides whether that is a bet,
+    a raise (full or short) or a call for less. ``to`` is informative (his street total)."""
+
+    type: Literal["all_in"] = "all_in"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+    to: SignedChips | None = None
+
+
+class Declaration(_Model):
+    """A high-low declaration (RULES.md §3): the meaning, never a chip count."""
+
+    type: Literal["declaration"] = "declaration"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+    direction: Literal["high", "low", "swing"]
+
+
+class Reveal(_Model):
+    """A player shows cards at showdown (``cards`` empty: shows his known cards)."""
+
+    type: Literal["reveal"] = "reveal"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+    cards: list[Card] = []
+
+
+class Muck(_Model):
+    type: Literal["muck"] = "muck"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+
+
+class RunCount(_Model):
+    """The players agree to run the board ``runs`` times (RULES.md §4.5)."""
+
+    type: Literal["run_count"] = "run_count"
+    schema_version: Version = SCHEMA_VERSION
+    runs: int = Field(ge=1, le=4, strict=True)
+
+
+class RecordedPayout(_Model):
+    """What the table actually pushed to a player, in chips. ``returned`` marks an uncalled bet
+    given back; ``pot`` (0 = main pot) and ``run`` say which pot/run when the source says so."""
+
+    type: Literal["recorded_payout"] = "recorded_payout"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+    amount: int = Field(ge=0, le=MAX_CHIPS, strict=True)
+    returned: bool = False
+    pot: int | None = Field(None, ge=0, strict=True)
+    run: int | None = Field(None, ge=1, strict=True)
+
+
+class CarryOver(_Model):
+    """Chips carried between hands (RULES.md §3.8, §7.1): ``direction`` ``out`` on the hand that
+    leaves the pot unawarded, ``in`` on the session's next hand, which adds them as dead money."""
+
+    type: Literal["carry_over"] = "carry_over"
+    schema_version: Version = SCHEMA_VERSION
+    amount: int = Field(ge=0, le=MAX_CHIPS, strict=True)
+    direction: Literal["out", "in"]
+    other_hand: str | None = None
+
+
+class HandEnded(_Model):
+    type: Literal["hand_ended"] = "hand_ended"
+    schema_version: Version = SCHEMA_VERSION
+    status: Literal["complete", "incomplete"] = "complete"
+
+
+class Change(_Model):
+    """One change of a correction: replace/insert-after/delete at a sequence number of the hand."""
+
+    op: Literal["replace", "insert_after", "delete"]
+    seq: int = Field(ge=1, strict=True)
+    event: dict[str, Any] | None = None
+
+
+class Correction(_Model):
+    """A correction of a hand; the original events stay. ``positions`` names the ledger rows
+    (global positions) of the original events it changes."""
+
+    type: Literal["correction"] = "correction"
+    schema_version: Version = SCHEMA_VERSION
+    changes: list[Change] = Field(min_length=1)
+    positions: list[int] = []
+    reason: str = Field(min_length=1)
+    by: str = Field(min_length=1)
+
+
+class HandVoided(_Model):
+    """A misdeal or restarted hand: every contribution goes back."""
+
+    type: Literal["hand_voided"] = "hand_voided"
+    schema_version: Version = SCHEMA_VERSION
+    reason: str = Field(min_length=1)
+    by: str = Field(min_length=1)
+
+
+# --------------------------------------------------------------------------------------------
+# Session events
+
+
+class SessionOpened(_Model):
+    """A session opens. ``chip_value_minor`` minor units of ``currency`` per chip (0.25 USD → 25,
+    decimals 2)."""
+
+    type: Literal["session_opened"] = "session_opened"
+    schema_version: Version = SCHEMA_VERSION
+    session: str = Field(min_length=1)
+    date: str | None = None
+    chip_value_minor: int = Field(1, ge=1, le=MAX_CHIPS, strict=True)
+    currency: str | None = None
+    decimals: int = Field(0, ge=0, le=6, strict=True)
+    source: dict[str, Any] = {}
+
+
+class BuyIn(_Model):
+    """A buy-in, rebuy or top-up of ``chips`` (table stakes: only between hands)."""
+
+    type: Literal["buy_in"] = "buy_in"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+    chips: int = Field(gt=0, le=MAX_CHIPS, strict=True)
+    kind: Literal["buy_in", "rebuy", "top_up"] = "buy_in"
+
+
+class CashOut(_Model):
+    """The chips counted when a player leaves (or the session ends)."""
+
+    type: Literal["cash_out"] = "cash_out"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+    chips: int = Field(ge=0, le=MAX_CHIPS, strict=True)
+
+
+class Payment(_Model):
+    """Money paid between players to settle up (or a bounty), in minor units."""
+
+    type: Literal["payment"] = "payment"
+    schema_version: Version = SCHEMA_VERSION
+    payer: str
+    payee: str
+    amount_minor: int = Field(gt=0, le=MAX_CHIPS, strict=True)
+    reason: str | None = None
+
+
+class SeatChange(_Model):
+    """A player joins, quits, stands up or sits back (no chips move)."""
+
+    type: Literal["seat_change"] = "seat_change"
+    schema_version: Version = SCHEMA_VERSION
+    player: str
+    change: Literal["join", "quit", "stand_up", "sit_back"]
+    stack: int | None = Field(None, ge=0, le=MAX_CHIPS, strict=True)
+
+
+class SessionClosed(_Model):
+    type: Literal["session_closed"] = "session_closed"
+    schema_version: Version = SCHEMA_VERSION
+
+
+class PlayerAlias(_Model):
+    """``alias`` (another name or a platform id) is the player ``player`` across the series."""
+
+    type: Literal["player_alias"] = "player_alias"
+    schema_version: Version = SCHEMA_VERSION
+    player: str = Field(min_length=1)
+    alias: str = Field(min_length=1)
+
+
+class PlatformLedgerRow(_Model):
+    """One player's totals in a platform's ledger statement, in the session's chips (cents in a
+    cents game): ``player`` the platform id, ``nickname`` his latest name there. ``net`` is
+    ``buy_out + stack + nit_escrow − buy_in``; ``stack`` the chips still at the table."""
+
+    player: str = Field(min_length=1)
+    nickname: str | None = None
+    buy_in: int = Field(ge=0, le=MAX_CHIPS, strict=True)
+    buy_out: int = Field(ge=0, le=MAX_CHIPS, strict=True)
+    stack: int = Field(ge=0, le=MAX_CHIPS, strict=True)
+    nit_escrow: SignedChips = 0
+    net: SignedChips
+
+    @model_validator(mode="after")
+    def _net_adds_up(self) -> PlatformLedgerRow:
+        if self.net != self.buy_out + self.stack + self.nit_escrow - self.buy_in:
+            raise ValueError(f"{self.player}: net {self.net} is not buy_out + stack + "
+                             "nit_escrow − buy_in")
+        return self
+
+
+class PlatformLedger(_Model):
+    """The platform's own ledger statement of the game (PokerNow's ledger CSV), one row per
+    player, kept as it was given; the audit compares it with the replayed session
+    (``ledger_mismatch``). ``file``: the statement's file name."""
+
+    type: Literal["platform_ledger"] = "platform_ledger"
+    schema_version: Version = SCHEMA_VERSION
+    platform: str = Field("pokernow", min_length=1)
+    rows: list[PlatformLedgerRow] = Field(min_length=1)
+    file: str | None = None
+
+
+HandEvent = (
+    HandStarted
+    | ForcedBet
+    | CardsDealt
+    | Discard
+    | Check
+    | Call
+    | BetRaise
+    | Fold
+    | AllIn
+    | Declaration
+    | Reveal
+    | Muck
+    | RunCount
+    | RecordedPayout
+    | CarryOver
+    | HandEnded
+    | Correction
+    | HandVoided
+)
+SessionEvent = (
+    SessionOpened
+    | BuyIn
+    | CashOut
+    | Payment
+    | SeatChange
+    | SessionClosed
+    | PlayerAlias
+    | PlatformLedger
+)
+AnyEvent = Annotated[HandEvent | SessionEvent, Field(discriminator="type")]
+EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(AnyEvent)
+
+#: Event types a player takes at the table (what ``act`` and the PHH action list produce).
+ACTION_TYPES = frozenset(
+    {"check", "call", "bet_raise", "fold", "all_in", "declaration", "reveal", "muck", "discard"}
+)
+EVENT_TYPES: tuple[str, ...] = tuple(
+    m.model_fields["type"].default for m in HandEvent.__args__ + SessionEvent.__args__  # type: ignore[attr-defined]
+)
+
+
+def parse_event(data: dict[str, Any] | str | bytes) -> Any:
+    """Validate one event from a dict or JSON text and return the typed model.
+
+    Raises:
+        ledger.model.errors.MalformedEvent: the data is not a valid event of a known type.
+    """
+    from ledger.model.errors import MalformedEvent
+
+    try:
+        if isinstance(data, dict):
+            return EVENT_ADAPTER.validate_python(data)
+        return EVENT_ADAPTER.validate_json(data)
+    except ValidationError as exc:
+        first = _first_error(exc.errors())
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise MalformedEvent(f"invalid event ({where}: {first.get('msg')})") from exc
+
+
+def _first_error(errors: list[Any]) -> Any:
+    """The error to report: pydantic's first, a bad :data:`Card` worded as it always was (at
+    the list, and only when every item of that list is a string)."""
+    first = errors[0]
+    loc = tuple(first.get("loc", ()))
+    if first.get("type") != "string_pattern_mismatch" or loc[-2:-1] != ("cards",):
+        return first
+    items = [e for e in errors if tuple(e.get("loc", ()))[:-1] == loc[:-1]]
+    wrong = [e for e in items if e.get("type") != "string_pattern_mismatch"]
+    if wrong:  # an item that is no string fails first, before any card is looked at
+        return wrong[0]
+    return {**first, "loc": loc[:-1], "msg": f"Value error, {first['input']!r} is not a card"}
+
+
+def event_json(event: Any) -> str:
+    """Canonical JSON of an event (sorted keys, no spaces): what the store hashes."""
+    import json
+
+    return json.dumps(event.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of every event (``handledger schema``)."""
+    return EVENT_ADAPTER.json_schema()

@@ -1,0 +1,531 @@
+"""The append-only, hash-chained DuckDB event store.
+
+Table ``events``: one row per event, global ``position`` 1, 2, … and ``seq`` 1, 2, … inside its
+``stream`` (a hand id, or ``session:<name>``), the canonical JSON ``payload``, and the hash chain
+(:mod:`ledger.store.chain`). Table ``meta`` holds the store version and the chain head (last
+position and hash), which lets :meth:`Ledger.verify` see deleted or extra rows at the end.
+
+Every DuckDB error is translated into the :class:`ledger.model.errors.LedgerError` family here (a
+held file lock becomes :class:`LedgerBusy`, a constraint violation :class:`DuplicateEvent`). Modules
+that keep derived tables use :attr:`Ledger.connection` inside :meth:`Ledger.transaction`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import duckdb
+
+from ledger.model.errors import DuplicateEvent, LedgerBusy, LedgerError, MalformedEvent, NotFound
+from ledger.model.events import parse_event
+from ledger.model.gcpause import gc_paused
+from ledger.store.chain import (
+    GENESIS,
+    SESSION_PREFIX,
+    Event,
+    PreparedBatch,
+    Row,
+    VerifyReport,
+    check_tail,
+    link_rows,
+    prepare_batch,
+    verify_rows,
+)
+from ledger.store.columns import PreparedColumns, link_hashes
+
+__all__ = ["Batch", "Event", "Ledger", "StoredEvent", "VerifyReport", "STORE_VERSION"]
+
+#: One ``append_many`` item: (stream, events, hand_id, session, source_key).
+Batch = tuple[str, Sequence[Event], str | None, str | None, str | None]
+
+STORE_VERSION = 1
+COLUMNS = (
+    "position, stream, hand_id, session, seq, type, schema_version, payload, recorded_at, "
+    "source_key, prev_hash, hash"
+)
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS events (
+        position BIGINT PRIMARY KEY, stream VARCHAR NOT NULL, hand_id VARCHAR, session VARCHAR,
+        seq INTEGER NOT NULL, type VARCHAR, schema_version INTEGER, payload JSON,
+        recorded_at TIMESTAMP, source_key VARCHAR, prev_hash VARCHAR, hash VARCHAR,
+        UNIQUE (stream, seq))""",
+    "CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)",
+)
+_PAGE = 10_000  # rows per query when streaming
+_FLUSH = 100_000  # rows per appender flush / per bulk INSERT
+_BULK = 50_000  # from this many rows on, insert columns (numpy arrays) instead of the appender
+# (below, importing numpy, about 0.1 s, costs more than the appender loses)
+_INT_COLUMNS = frozenset({0, 4, 6})  # position, seq, schema_version
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One stored row. ``payload`` is the canonical event JSON; ``recorded_at`` naive UTC."""
+
+    position: int
+    stream: str
+    hand_id: str | None
+    session: str | None
+    seq: int
+    type: str
+    schema_version: int
+    payload: str
+    recorded_at: datetime
+    source_key: str | None
+    prev_hash: str
+    hash: str
+
+    @property
+    def event(self) -> Any:
+        """The typed event (:func:`ledger.model.events.parse_event`); raises ``MalformedEvent``."""
+        return parse_event(self.payload)
+
+
+def _insert(con: duckdb.DuckDBPyConnection, rows: list[Row]) -> None:
+    """Insert ``rows`` (the ``events`` column order) into ``events`` inside the caller's
+    transaction, ``_FLUSH`` rows at a time. Many rows go in as columns (numpy arrays read by
+    one ``INSERT … SELECT``: about 3x faster than the appender, which converts every value
+    through Python); a few through the appender (no numpy import for a small append).
+
+    Raises:
+        duckdb.Error: a constraint or conversion failure (the caller translates it).
+    """
+    if len(rows) < _BULK:
+        appender = con.appender("events")
+        for start in range(0, len(rows), _FLUSH):
+            appender.append_rows(rows[start : start + _FLUSH])
+            appender.flush()
+        return
+    import numpy as np
+
+    names = [c.strip() for c in COLUMNS.split(",")]
+    for start in range(0, len(rows), _FLUSH):
+        columns = list(zip(*rows[start : start + _FLUSH], strict=True))
+        arrays = {
+            name: (np.array(col, dtype=np.int64) if i in _INT_COLUMNS
+                   else _timestamps(np, col) if name == "recorded_at"
+                   else np.array(col, dtype=object))
+            for i, (name, col) in enumerate(zip(names, columns, strict=True))
+        }
+        _insert_arrays(con, arrays)
+
+
+def _insert_arrays(con: duckdb.DuckDBPyConnection, arrays: dict[str, Any]) -> None:
+    """Insert columns (numpy arrays by ``events`` column name) with one ``INSERT … SELECT``.
+
+    Raises:
+        duckdb.Error: a constraint or conversion failure (the caller translates it).
+    """
+    con.register("_appended_rows", arrays)
+    try:
+        con.execute(f"INSERT INTO events ({COLUMNS}) SELECT {COLUMNS} FROM _appended_rows")
+    finally:  # after a failed INSERT the transaction is aborted and so is this: the
+        with suppress(duckdb.Error):  # failure to report is the INSERT's
+            con.unregister("_appended_rows")
+
+
+def _timestamps(np: Any, values: tuple[datetime, ...]) -> Any:
+    """``values`` (naive datetimes) as a ``datetime64[us]`` array; an append stamps every row
+    with the same moment, converted once (converting each is most of the array building)."""
+    if values.count(values[0]) == len(values):
+        return np.full(len(values), np.datetime64(values[0], "us"))
+    return np.array(values, dtype="datetime64[us]")
+
+
+class Ledger:
+    """An append-only event ledger in one DuckDB file (or in memory).
+
+    Not thread-safe: use one ``Ledger`` per thread. DuckDB lets one process write a file; a
+    second process opening it gets :class:`LedgerBusy`.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
+        """Open (and, unless ``read_only``, create) the ledger at ``path`` (``":memory:"`` for a
+        private in-memory ledger).
+
+        Raises:
+            LedgerBusy: another process holds the file (or this one with another mode).
+            NotFound: ``read_only`` and the file does not exist.
+            LedgerError: not a ledger, a newer store version, or any other open failure.
+        """
+        self.path = os.fspath(path)
+        self.read_only = read_only
+        self._depth = 0
+        try:
+            self._con = duckdb.connect(self.path, read_only=read_only)
+        except duckdb.Error as e:
+            raise self._translate(e) from e
+        try:
+            if not read_only:
+                with self.transaction() as con:
+                    for ddl in _SCHEMA:
+                        con.execute(ddl)
+                    con.execute(
+                        "INSERT INTO meta VALUES ('store_version', ?), ('head_position', '0'),"
+                        " ('head_hash', ?) ON CONFLICT DO NOTHING",
+                        [str(STORE_VERSION), GENESIS],
+                    )
+            tables = {row[0] for row in self._query("SELECT table_name FROM duckdb_tables()")}
+            if not {"events", "meta"} <= tables:
+                raise LedgerError(f"ledger {self.path} is not a handledger ledger")
+            version = self._meta().get("store_version", "?")
+            if not version.isdigit() or int(version) > STORE_VERSION:
+                raise LedgerError(
+                    f"ledger {self.path} has store version {version}; "
+                    f"this handledger reads versions up to {STORE_VERSION}"
+                )
+        except LedgerError:
+            self._con.close()
+            raise
+
+    @classmethod
+    def memory(cls) -> Ledger:
+        """A new, private in-memory ledger (for tests)."""
+        return cls(":memory:")
+
+    @property
+    def connection(self) -> duckdb.DuckDBPyConnection:
+        """The DuckDB connection, for modules that keep derived tables (use ``transaction``)."""
+        return self._con
+
+    def close(self) -> None:
+        """Close the connection (and release the file lock). Idempotent."""
+        self._con.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One transaction on :attr:`connection`: commit on success, roll back on any error.
+
+        Nests: an inner ``transaction()`` (or an ``append`` inside one) joins the outer one, so
+        a failure anywhere rolls back everything and the outer block must let it propagate.
+
+        Raises:
+            DuplicateEvent, LedgerBusy, LedgerError: DuckDB errors of the block or the commit,
+                translated (``from`` the original); LedgerErrors of the block pass through.
+        """
+        outer = self._depth == 0
+        try:
+            if outer:
+                self._con.begin()
+            self._depth += 1
+            try:
+                yield self._con
+            except BaseException:
+                if outer:
+                    self._rollback()
+                raise
+            finally:
+                self._depth -= 1
+            if outer:
+                try:
+                    self._con.commit()
+                except duckdb.Error:
+                    self._rollback()
+                    raise
+        except duckdb.Error as e:
+            raise self._translate(e) from e
+
+    def _rollback(self) -> None:
+        with suppress(duckdb.Error):  # DuckDB may have ended the failed transaction already
+            self._con.rollback()
+
+    # ------------------------------------------------------------------------------- writing
+
+    def append(
+        self,
+        stream: str,
+        events: Sequence[Event],
+        *,
+        hand_id: str | None = None,
+        session: str | None = None,
+        source_key: str | None = None,
+        expected_seq: int | None = None,
+    ) -> list[int]:
+        """Append ``events`` to ``stream`` in one transaction (all rows or none) and return
+        their global positions. Seqs continue the stream from its last seq.
+
+        ``hand_id`` defaults to ``stream`` for a hand stream and must be None for a session
+        stream (``session:<name>``, whose ``session`` is ``<name>``). ``session`` defaults to
+        the stream's stored session, else a ``HandStarted.session`` in ``events``.
+        ``source_key`` is stored on every row; if any row already has it, nothing is written
+        and ``[]`` is returned (idempotent re-import). ``expected_seq`` is the stream's last
+        seq the caller saw (0 for a new stream): optimistic concurrency.
+
+        Raises:
+            MalformedEvent: not an event, a session event on a hand stream (or the reverse),
+                or stream / hand_id / session that contradict each other or the stored stream.
+            DuplicateEvent: the stream moved past ``expected_seq``, or a (stream, seq) or
+                position was written concurrently.
+            LedgerError: read-only ledger, or another database failure.
+        """
+        with gc_paused():
+            batch = prepare_batch(stream, events, hand_id, session, source_key)
+            batch.expected_seq = expected_seq
+            return self._write([batch])[0]
+
+    def append_many(self, batches: Iterable[Batch]) -> list[list[int]]:
+        """Append many ``(stream, events, hand_id, session, source_key)`` batches (arguments as
+        in :meth:`append`) with one bulk insert in ONE transaction: a failure in any batch
+        rolls back all of them. Batches whose source_key is stored (or repeats an earlier
+        batch's) are skipped. Returns the positions of each batch, ``[]`` for skipped ones.
+
+        Raises:
+            The same as :meth:`append` (nothing is written when anything fails).
+        """
+        with gc_paused():
+            memo: dict[int, tuple[str, int, str]] = {}
+            return self._write([prepare_batch(*item, memo=memo) for item in batches])
+
+    def append_columns(self, cols: PreparedColumns) -> range:
+        """Append rows prepared as columns (:mod:`ledger.store.columns`, e.g. by a worker
+        process) in one transaction that joins the caller's (:meth:`transaction`): positions
+        after the head, hashes linked, inserted as columns. Returns the positions.
+
+        A stream must be new (``starts`` 1: the unique ``(stream, seq)`` refuses a stored one)
+        or continue at its stored last seq + 1 with the same session. Unlike
+        :meth:`append_many`, source keys are NOT looked up: the caller makes sure that none
+        is stored (e.g. because the rows' hands and sessions are all new).
+
+        Raises:
+            DuplicateEvent: a stream is stored, or has moved past where the rows continue it.
+            LedgerError: read-only ledger, or another database failure.
+        """
+        if self.read_only:
+            raise LedgerError(f"ledger {self.path} is open read-only")
+        if not len(cols):
+            return range(0)
+        import numpy as np
+
+        with gc_paused(), self.transaction() as con:
+            continued = [s for s, first in cols.starts.items() if first > 1]
+            tails = self._tails(continued) if continued else {}
+            for stream in continued:
+                last, stored = tails.get(stream, (0, None))
+                if last != cols.starts[stream] - 1:
+                    raise DuplicateEvent(f"stream {stream!r} is at seq {last}, not "
+                                         f"{cols.starts[stream] - 1}")
+                if stored != cols.session[cols.stream.index(stream)]:
+                    raise MalformedEvent(f"stream {stream!r} belongs to session {stored!r}")
+            head = self._head()
+            if head is None:
+                raise LedgerError(f"ledger {self.path} lost its recorded head: run verify")
+            position, prev = head
+            hashes = link_hashes(prev, position + 1, cols.rest)
+            n = len(hashes)
+            counts = np.array(cols.count, dtype=np.int64)
+            offsets = np.cumsum(counts) - counts  # each batch's first row
+            arrays = {
+                "position": np.arange(position + 1, position + 1 + n, dtype=np.int64),
+                "recorded_at": np.full(n, np.datetime64(cols.recorded_at, "us")),
+                "seq": np.arange(n, dtype=np.int64) + np.repeat(
+                    np.array(cols.first_seq, dtype=np.int64) - offsets, counts),
+                "schema_version": np.array(cols.schema_version, dtype=np.int64),
+                "type": np.array(cols.type, dtype=object),
+                "payload": np.array(cols.payload, dtype=object),
+                "prev_hash": np.array([prev, *hashes[:-1]], dtype=object),
+                "hash": np.array(hashes, dtype=object),
+            }
+            for name in ("stream", "hand_id", "session", "source_key"):
+                arrays[name] = np.repeat(np.array(getattr(cols, name), dtype=object), counts)
+            _insert_arrays(con, arrays)
+            con.execute(
+                "UPDATE meta SET value = CASE key WHEN 'head_position' THEN $1 ELSE $2 END"
+                " WHERE key IN ('head_position', 'head_hash')",
+                [str(position + n), hashes[-1]],
+            )
+        return range(position + 1, position + 1 + n)
+
+    def _write(self, batches: list[PreparedBatch]) -> list[list[int]]:
+        if self.read_only:
+            raise LedgerError(f"ledger {self.path} is open read-only")
+        result: list[list[int]] = [[] for _ in batches]
+        work = [i for i, b in enumerate(batches) if b.payloads]
+        if not work:
+            return result
+        now = datetime.now(UTC).replace(tzinfo=None)
+        with self.transaction() as con:
+            keys = list({k for i in work if (k := batches[i].source_key) is not None})
+            seen = set(self._known_sources(keys)) if keys else set()
+            tails = self._tails(list({batches[i].stream for i in work}))
+            head = self._head()
+            if head is None:
+                raise LedgerError(f"ledger {self.path} lost its recorded head: run verify")
+            position, prev = head
+            rows: list[Row] = []
+            for i in work:
+                b = batches[i]
+                if b.source_key is not None:
+                    if b.source_key in seen:
+                        continue
+                    seen.add(b.source_key)
+                last = check_tail(b, tails.get(b.stream, (0, None)))
+                new = link_rows(
+                    prev, first_position=position + 1, first_seq=last + 1, stream=b.stream,
+                    hand_id=b.hand_id, session=b.session, source_key=b.source_key,
+                    recorded_at=now, types=b.types, schema_versions=b.versions,
+                    payloads=b.payloads,
+                )  # fmt: skip
+                rows.extend(new)
+                result[i] = [row[0] for row in new]
+                position, prev = new[-1][0], new[-1][11]
+                tails[b.stream] = (new[-1][4], b.session)
+            if rows:
+                _insert(con, rows)
+                con.execute(
+                    "UPDATE meta SET value = CASE key WHEN 'head_position' THEN $1 ELSE $2 END"
+                    " WHERE key IN ('head_position', 'head_hash')",
+                    [str(position), prev],
+                )
+        return result
+
+    # ------------------------------------------------------------------------------- reading
+
+    def has_source(self, source_key: str) -> bool:
+        """Whether any stored row carries ``source_key``."""
+        return bool(self._known_sources([source_key]))
+
+    def known_sources(self, keys: Sequence[str]) -> set[str]:
+        """Those of ``keys`` that some stored row carries (one query)."""
+        return set(self._known_sources(list(keys))) if keys else set()
+
+    def read(self, stream: str, *, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        """The rows of ``stream`` with ``after < seq <= upto`` (no upper bound when None), by
+        seq. ``[]`` when the stream exists but the window is empty.
+
+        Raises:
+            NotFound: the stream has no events at all.
+        """
+        rows = self._query(
+            f"SELECT {COLUMNS} FROM events WHERE stream = $1 AND seq > $2"
+            " AND ($3 IS NULL OR seq <= $3) ORDER BY seq",
+            [stream, after, upto],
+        )
+        if not rows and not self._query("SELECT 1 FROM events WHERE stream = $1 LIMIT 1", [stream]):
+            kind = "session" if stream.startswith(SESSION_PREFIX) else "hand"
+            raise NotFound(f"the ledger holds no {kind} stream {stream!r}", hand=stream)
+        return [StoredEvent(*row) for row in rows]
+
+    def streams(
+        self,
+        *,
+        kind: Literal["hand", "session"] | None = None,
+        session: str | None = None,
+    ) -> list[str]:
+        """Stream names in order of their first position. ``kind`` keeps hand streams (hand
+        ids) or session streams (``session:<name>``); ``session`` keeps streams with rows of
+        that session (the session's own stream included)."""
+        where = {"hand": " AND hand_id IS NOT NULL", "session": " AND hand_id IS NULL"}
+        rows = self._query(
+            "SELECT stream FROM events WHERE ($1 IS NULL OR session = $1)"
+            f"{where.get(kind or '', '')} GROUP BY stream ORDER BY min(position)",
+            [session],
+        )
+        return [row[0] for row in rows]
+
+    def stored(self) -> Iterator[StoredEvent]:
+        """Every row in position order, fetched in pages of ``_PAGE`` rows."""
+        for row in self._pages():
+            yield StoredEvent(*row)
+
+    def count(self) -> int:
+        """The number of stored rows."""
+        return int(self._query("SELECT count(*) FROM events")[0][0])
+
+    def verify(self) -> VerifyReport:
+        """Walk the chain in position order and report the first problem (see
+        :func:`ledger.store.chain.diagnose` for how edited/deleted/inserted/reordered are told
+        apart).
+
+        Raises:
+            LedgerError: the database cannot be read.
+        """
+        return verify_rows(self._pages(), self._head(), self._position_of_hash)
+
+    # ------------------------------------------------------------------------------- helpers
+
+    def _pages(self) -> Iterator[Row]:
+        """Rows in position order, one query of ``_PAGE`` rows at a time (keyset paging)."""
+        where, params = "", []
+        while True:
+            sql = f"SELECT {COLUMNS} FROM events{where} ORDER BY position LIMIT {_PAGE}"
+            rows = self._query(sql, params)
+            yield from rows
+            if len(rows) < _PAGE:
+                return
+            where, params = " WHERE position > $1", [rows[-1][0]]
+
+    def _position_of_hash(self, digest: str) -> int | None:
+        if digest == GENESIS:
+            return 0
+        return self._query("SELECT min(position) FROM events WHERE hash = $1", [digest])[0][0]
+
+    def _meta(self) -> dict[str, str]:
+        return dict(self._query("SELECT key, value FROM meta"))
+
+    def _head(self) -> tuple[int, str] | None:
+        """The recorded chain head (last position, its hash); None if the meta rows are gone."""
+        meta = self._meta()
+        position, digest = meta.get("head_position", ""), meta.get("head_hash")
+        return (int(position), digest) if position.isdigit() and digest else None
+
+    def _known_sources(self, keys: list[str]) -> list[str]:
+        sql = "SELECT DISTINCT source_key FROM events WHERE source_key IN (SELECT unnest($1))"
+        return [row[0] for row in self._query(sql, [keys])]
+
+    def _tails(self, streams: list[str]) -> dict[str, tuple[int, str | None]]:
+        """{stream: (last seq, session of the last row)} for the given streams that exist."""
+        rows = self._query(
+            "SELECT stream, max(seq), arg_max(session, seq) FROM events"
+            " WHERE stream IN (SELECT unnest($1)) GROUP BY stream",
+            [streams],
+        )
+        return {stream: (last, session) for stream, last, session in rows}
+
+    def _query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+        try:
+            return self._con.execute(sql, params or []).fetchall()
+        except duckdb.Error as e:
+            raise self._translate(e) from e
+
+    def _translate(self, e: duckdb.Error) -> LedgerError:
+        """The LedgerError for a DuckDB error (the caller raises it ``from e``).
+
+        Raises:
+            KeyboardInterrupt: DuckDB stopped the query on Ctrl-C (not a database error).
+        """
+        if isinstance(e, duckdb.InterruptException):
+            raise KeyboardInterrupt from e
+        text = str(e)
+        if isinstance(e, duckdb.IOException) and (
+            "lock on file" in text or "Conflicting lock" in text
+        ):
+            return LedgerBusy(
+                f"ledger {self.path} is busy: another handledger process is writing it"
+            )
+        if isinstance(e, duckdb.ConnectionException) and "configuration" in text:
+            return LedgerBusy(f"ledger {self.path} is busy: open in this process in another mode")
+        if isinstance(e, duckdb.IOException) and "does not exist" in text:
+            return NotFound(f"ledger {self.path} does not exist")
+        if isinstance(e, duckdb.ConstraintException):
+            return DuplicateEvent(f"ledger {self.path}: the write duplicates stored rows: {text}")
+        if isinstance(e, duckdb.TransactionException) and (
+            "onflict" in text or "onstraint" in text
+        ):
+            return DuplicateEvent(
+                f"ledger {self.path}: another writer appended at the same time; re-read and "
+                f"retry ({text})"
+            )
+        if "read-only" in text:
+            return LedgerError(f"ledger {self.path} is open read-only")
+        return LedgerError(f"ledger {self.path}: database error: {text}")

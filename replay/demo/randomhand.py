@@ -1,0 +1,263 @@
+"""Random legal hands of any variant, dealt and played through the engine (seeded).
+
+Used by the property tests, the pokerkit cross-check, the benchmarks and the demo series.
+Every action is chosen among what the engine says is legal now, so each hand is legal by
+construction; stacks are drawn wide so that multiway all-ins and several side pots are common.
+Cards are real (a shuffled deck; discards are reshuffled when the stub runs out, as in a
+real draw game). The hand ends with every remaining player showing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.games import Game, game
+from engine.notation import to_action
+from engine.state import HandState
+from ledger.formats.phh.base import forced_bets
+from ledger.model import events as ev
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+
+
+@dataclass(frozen=True)
+class RandomHand:
+    """One generated hand: its events (hand_started … hand_ended), the PHH action strings of
+    its actions (for writing a PHH file), and the final state."""
+
+    events: list[Any]
+    actions: list[str]
+    state: HandState
+
+
+def deck(g: Game) -> list[str]:
+    """A fresh deck for the game (36 cards for short deck)."""
+    ranks = RANKS[4:] if g.deck == "short" else RANKS
+    return [r + s for r in ranks for s in SUITS]
+
+
+def random_hand(
+    rng: random.Random,
+    code: str,
+    *,
+    players: int | None = None,
+    hand_id: str = "h",
+    names: Sequence[str] | None = None,
+    stacks: Sequence[int] | None = None,
+    declare: ev.DeclareOptions | None = None,
+    split: ev.SplitOptions | None = None,
+    session: str | None = None,
+    oracle: bool = False,
+    carried_in: tuple[str, int] | None = None,
+) -> RandomHand:
+    """Deal and play one random legal hand of variant ``code``.
+
+    ``players`` defaults to 2–6 (at most 4 in triple-draw games, so the deck lasts);
+    ``stacks`` default to random values from 3 to 400 chips. ``oracle`` keeps to the actions
+    whose rules pokerkit shares (FORMATS.md §1 lists where it differs): the full-bet rule and a
+    cap of four bets in fixed limit even heads-up, no completion of a short all-in, no big bet
+    on an open pair, no raise that nobody can call, odd chips by seat. ``carried_in``
+    (previous hand, chips) starts the hand with chips carried from the session's last hand.
+    """
+    g = game(code)
+    n = players or rng.randint(2, 4 if g.is_draw and len(g.streets) > 2 else 6)
+    names = list(names or [f"p{i}" for i in range(1, n + 1)])
+    stacks = list(stacks or [rng.choice((rng.randint(3, 40), rng.randint(20, 400))) for _ in names])
+    antes = [1] * n if g.stud or rng.random() < 0.2 else [0] * n
+    blinds = [] if g.stud else ([1, 2] + [0] * (n - 2))
+    if blinds and n > 3 and rng.random() < 0.15:
+        blinds[2] = 4  # a straddle
+    st = ev.Stakes(
+        betting=g.betting,
+        antes=antes,
+        blinds_or_straddles=blinds,
+        bring_in=1 if g.stud else 0,
+        min_bet=0 if g.betting == "fixed_limit" else 2,
+        small_bet=2 if g.betting == "fixed_limit" else 0,
+        big_bet=4 if g.betting == "fixed_limit" else 0,
+    )
+    tie = "left_of_button" if oracle else g.tie_order
+    split = split or ev.SplitOptions(odd_chip_tie_order=tie)  # type: ignore[arg-type]
+    reopen = "full_bet" if oracle else g.default_reopen_rule
+    started = ev.HandStarted(
+        hand=hand_id,
+        game=code,
+        stakes=st,
+        seats=[ev.Seat(player=p, stack=s) for p, s in zip(names, stacks, strict=True)],
+        button=None if g.stud else names[-1],
+        options=ev.RuleOptions(
+            reopen_rule=reopen, split=split, declare=declare  # type: ignore[arg-type]
+        ),
+        session=session,
+    )
+    table = Table(rng, started, oracle)
+    if carried_in:
+        come = ev.CarryOver(amount=carried_in[1], direction="in", other_hand=carried_in[0])
+        table.apply(come, action=False)
+    return table.play()
+
+
+class Table:
+    """The dealer of one generated hand: a shuffled deck, the discards, the events so far.
+
+    :meth:`play_out` posts the forced bets and plays to the showdown (hands tabled);
+    :meth:`play` also ends the hand. Every event goes through the engine first."""
+
+    def __init__(self, rng: random.Random, started: ev.HandStarted, oracle: bool) -> None:
+        self.rng = rng
+        self.oracle = oracle
+        self.state = HandState.start(started)
+        self.events: list[Any] = [started]
+        self.actions: list[str] = []
+        self.cards = deck(self.state.game)
+        rng.shuffle(self.cards)
+        self.discards: list[str] = []
+        self.shown: set[str] = set()
+
+    def apply(self, e: Any, *, action: bool = True) -> None:
+        if action:
+            text = to_action(self.state, e)
+            if text:
+                self.actions.append(text)
+        self.state.apply(e)
+        self.events.append(e)
+
+    def draw(self, k: int) -> list[str]:
+        """``k`` cards off the deck; the discards are reshuffled when the stub runs out."""
+        if len(self.cards) < k:
+            self.rng.shuffle(self.discards)
+            self.cards += self.discards
+            self.discards = []
+        taken, self.cards = self.cards[:k], self.cards[k:]
+        return taken
+
+    def show(self, *, early: bool) -> None:
+        """Table the live hands: at the end, or (as real PHH files do) as soon as no more
+        betting is possible, before the rest of the cards are dealt."""
+        state = self.state
+        live = state.live()
+        if len(live) < 2:
+            return
+        if early and (state.game.is_draw or len(state.can_bet()) > 1 or state.phase == "bet"):
+            return
+        for q in state.order:
+            if q in live and q not in self.shown:
+                self.shown.add(q)
+                self.apply(ev.Reveal(player=q, cards=list(state.cards.hole[q])))
+
+    def draw_step(self) -> None:
+        state = self.state
+        p = state.to_act
+        if p is None:  # every discard is in: deal the replacements
+            for q, k in list(state.cards.owed.items()):
+                self.apply(ev.CardsDealt(player=q, cards=self.draw(k)))
+            return
+        hand = state.cards.hole[p]
+        out = self.rng.sample(hand, self.rng.randint(0, min(3, len(hand))))
+        self.discards.extend(out)
+        self.apply(ev.Discard(player=p, cards=out))
+
+    def play_out(self) -> None:
+        """Post the forced bets, deal, draw, bet and declare until the showdown; table the
+        hands still in."""
+        state = self.state
+        for e in forced_bets(state.started.stakes, state.started.seats):
+            self.apply(e, action=False)
+        declare = state.started.options.declare is not None
+        for _ in range(500):
+            if state.phase == "showdown":
+                break
+            if state.phase == "deal" and not declare:
+                self.show(early=True)
+            if state.phase in ("forced", "deal"):
+                _deal(state, self.apply, self.draw)
+            elif state.phase == "draw":
+                self.draw_step()
+            elif state.phase == "bet":
+                self.apply(_bet(self.rng, state, self.oracle))
+            elif state.phase == "declare":
+                p = state._declare_queue()[0]
+                way = self.rng.choice(("high", "low", "swing"))
+                self.apply(ev.Declaration(player=p, direction=way))
+        self.show(early=False)
+
+    def play(self) -> RandomHand:
+        """Play the whole hand and end it (no recorded payouts)."""
+        self.play_out()
+        self.apply(ev.HandEnded(), action=False)
+        return RandomHand(self.events, self.actions, self.state)
+
+
+def _deal(state: HandState, apply: Any, draw: Any) -> None:
+    street = state.game.streets[max(state.street, 0)]
+    if state.phase == "forced":
+        street = state.game.streets[0]
+    if street.hole_up:
+        for p in state.order if not state.game.stud else state.players:
+            if p not in state.folded and p not in state.cards.street_hole:
+                apply(ev.CardsDealt(player=p, cards=draw(len(street.hole_up))))
+                if state.phase != "deal":
+                    return
+    if state.phase in ("deal", "forced") and street.board:
+        need = sum(s.board for s in state.game.streets[: state.street + 1])
+        for run, board in enumerate(state.cards.boards, 1):
+            if len(board) < need:
+                apply(ev.CardsDealt(player=None, cards=draw(need - len(board)), run=run))
+
+
+def _pokerkit_would_refuse_raise(state: HandState, player: str) -> bool:
+    rnd = state.rnd
+    others = [state.street_bets[q] + state.stacks[q] for q in state.can_bet() if q != player]
+    if not others or max(others) <= rnd.current:
+        return True  # nobody could call more than the current bet
+    if state.game.betting != "fixed_limit":
+        return False
+    return rnd.raises >= 4 or rnd.full_level < rnd.current
+
+
+def _bring_in(rng: random.Random, state: HandState, p: str, min_to: int | None) -> Any:
+    """The bring-in player posts it (mostly) or completes (RULES.md §4.1)."""
+    stack = state.stacks[p]
+    bring_in = state.started.stakes.bring_in
+    if rng.random() < 0.7 or min_to is None or stack <= bring_in:
+        return ev.ForcedBet(player=p, kind="bring_in", amount=min(bring_in, stack))
+    if min_to >= state.street_bets[p] + stack:
+        return ev.AllIn(player=p, to=state.street_bets[p] + stack)
+    return ev.BetRaise(player=p, to=min_to)
+
+
+def _bet(rng: random.Random, state: HandState, oracle: bool = False) -> Any:
+    p = state.to_act
+    assert p is not None
+    lim = state.limits(p)
+    if oracle and lim.min_to is not None and _pokerkit_would_refuse_raise(state, p):
+        lim = type(lim)(lim.to_call, None, None, "oracle")
+    stack = state.stacks[p]
+    if state.game.stud and state.street == 0 and not state.rnd.acted and state.rnd.current == 0:
+        return _bring_in(rng, state, p, lim.min_to)
+    roll = rng.random()
+    if lim.to_call and roll < 0.2:
+        return ev.Fold(player=p)
+    if lim.min_to is not None and roll > 0.6:
+        allin_to = state.street_bets[p] + stack
+        hi = lim.max_to or allin_to
+        if state.game.betting == "fixed_limit":
+            to = lim.min_to if oracle else rng.choice((lim.min_to, hi))
+        elif hi > lim.min_to and rng.random() < 0.5:
+            to = rng.randint(lim.min_to, hi)
+        else:
+            to = lim.min_to
+        if rng.random() < 0.15 and state.game.betting == "no_limit":
+            to = allin_to
+        if to >= allin_to:
+            return ev.AllIn(player=p, to=allin_to)
+        return ev.BetRaise(player=p, to=to)
+    if lim.to_call >= stack:
+        return ev.AllIn(player=p, to=state.street_bets[p] + stack)
+    if lim.to_call:
+        return ev.Call(player=p)
+    return ev.Check(player=p)

@@ -1,0 +1,73 @@
+"""Completing a hand that an earlier, shorter export cut off (PokerNow, issue 7).
+
+A log exported mid-hand is imported with that hand ``incomplete`` (``hand_ended`` with status
+``incomplete``: every chip goes back, the audit names it). When a longer export of the same
+game comes, its copy of the hand goes on where the stored one stops. History is not rewritten:
+the stored events stay and a ``correction`` is appended to the hand's stream that replaces the
+``incomplete`` ending with the rest of the hand (RULES.md's correction model, as ``handledger
+correct`` writes it). It is done only when the stored hand has no correction yet, is cut
+(``incomplete``), and its events are, one for one, the start of the longer copy, which is
+complete (provenance aside: file and line differ between exports); otherwise the hand stays
+as it is and counts as already in the ledger.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.model import events as ev
+from ledger.model.events import event_json
+
+BY = "import"
+
+
+def cut_hands(ledger: Any, hands: list[str]) -> set[str]:
+    """Those of ``hands`` whose stored stream ends ``incomplete`` somewhere (candidates)."""
+    if not hands:
+        return set()
+    rows = ledger.connection.execute(
+        "SELECT DISTINCT hand_id FROM events WHERE type = 'hand_ended'"
+        " AND hand_id IN (SELECT UNNEST(?))"
+        " AND json_extract_string(payload, '$.status') = 'incomplete'", [hands]).fetchall()
+    return {hand for (hand,) in rows}
+
+
+def completion(ledger: Any, batch: tuple, source: str) -> tuple | None:
+    """The batch that completes the stored, cut copy of ``batch``'s hand with the longer copy
+    in ``batch`` (``source``: the file it comes from), or None when there is nothing to
+    complete (see the module doc).
+
+    Raises:
+        IllegalAction: the completed hand is not legal (it was checked as a whole already, so
+            this would mean the two copies disagree).
+    """
+    from replay.whatif import check_replays
+
+    stream, events, hand, session, key = batch
+    rows = ledger.read(hand)
+    stored = [r.event for r in rows]
+    if any(e.type in ("correction", "hand_voided") for e in stored):
+        return None
+    last = events[-1]
+    if last.type == "hand_ended" and last.status == "incomplete":
+        return None  # this copy is cut too
+    end = stored[-1]
+    n = len(stored)
+    if end.type != "hand_ended" or end.status != "incomplete" or len(events) < n:
+        return None
+    if _facts(stored[0]) != _facts(events[0]) or [event_json(e) for e in stored[1:-1]] != [
+            event_json(e) for e in events[1:n - 1]]:
+        return None
+    changes = [ev.Change(op="replace", seq=n, event=events[n - 1].model_dump(mode="json"))]
+    changes += [ev.Change(op="insert_after", seq=n, event=e.model_dump(mode="json"))
+                for e in events[n:]]
+    correction = ev.Correction(
+        changes=changes, positions=[rows[-1].position], by=BY,
+        reason=f"completed from a longer export ({source}): the stored copy was cut off")
+    check_replays([*stored, correction])
+    return stream, [correction], hand, session, f"{key}:completed"
+
+
+def _facts(started: Any) -> str:
+    """A ``hand_started`` without its provenance (file, line: another export differs there)."""
+    return event_json(started.model_copy(update={"source": {}}))

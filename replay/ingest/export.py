@@ -1,0 +1,81 @@
+"""Exports: JSON-lines events (re-import identically), PHH, and parquet/csv tables."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ledger.model.errors import LedgerError
+from replay.streams import hand_streams
+
+
+def export_text(ledger: Any, fmt: str, hands: Sequence[str]) -> str:
+    """All hands (or ``hands``) as JSON lines or PHH text."""
+    if fmt == "jsonl":
+        from ledger.formats.jsonl import write_jsonl
+
+        rows = []
+        if not hands:
+            # a session stream's rows are written under the session's name (ledger.formats.jsonl)
+            rows = [(r.stream if r.hand_id is not None else r.session or r.stream, r.seq,
+                     r.event) for r in ledger.stored()]
+        else:
+            for hand, _, events in hand_streams(ledger, hands):
+                rows.extend((hand, i, e) for i, e in enumerate(events, 1))
+        return write_jsonl(rows)
+    texts = [phh_text(events) for _, _, events in hand_streams(ledger, hands)]
+    if len(texts) == 1:
+        return texts[0]
+    from ledger.formats.phh.read import write_phhs
+
+    return write_phhs(texts)
+
+
+def phh_parts(events: Sequence[Any]) -> tuple:
+    """``(started, forced, actions, payouts)`` of a hand for the PHH writer; corrections are
+    applied first (the export is the hand as the ledger now reads it)."""
+    from engine.notation import to_action
+    from engine.state import HandState
+    from replay.fold import effective_events
+
+    effective, _ = effective_events(events)
+    started = effective[0]
+    state = HandState.start(started)
+    forced, actions, payouts = [], [], []
+    for e in effective[1:]:
+        if e.type == "forced_bet" and e.kind != "bring_in":
+            forced.append(e)
+        elif e.type == "recorded_payout":
+            payouts.append(e)
+        else:
+            text = to_action(state, e)
+            if text is not None:
+                actions.append(text)
+            elif e.type not in ("hand_ended",):
+                raise LedgerError(f"hand {started.hand}: {e.type} cannot be written as PHH")
+        state.apply(e)
+    return started, forced, actions, payouts
+
+
+def phh_text(events: Sequence[Any]) -> str:
+    from ledger.formats.phh.read import write_phh
+
+    started, forced, actions, payouts = phh_parts(events)
+    return write_phh(started, forced, actions, payouts)
+
+
+def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
+    """Write the events table and every derived table/view as ``<name>.<fmt>`` into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    con = ledger.connection
+    names = [r[0] for r in con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
+    ).fetchall() if r[0] != "meta"]
+    written = []
+    for name in sorted(names):
+        path = out / f"{name}.{fmt}"
+        option = "(FORMAT PARQUET)" if fmt == "parquet" else "(FORMAT CSV, HEADER)"
+        con.execute(f"COPY (SELECT * FROM \"{name}\") TO '{path.as_posix()}' {option}")
+        written.append(path)
+    return written

@@ -1,0 +1,165 @@
+"""Reading hands back from the ledger for the commands.
+
+:func:`hand_streams` streams: it reads the events table a window of positions at a time and
+hands out each hand as soon as its rows are complete, so memory stays flat in the number of
+hands. A hand stream is one block of consecutive positions unless rows were appended to it
+later (a correction, a void, a hand dealt live between other appends); those few "scattered"
+hands are found with one query first and read whole when their first row comes by.
+:func:`raw_hand_streams` gives each hand's stored JSON payloads without parsing them (for
+worker processes); :func:`parse_events` parses them, one pydantic call a hand for the payloads
+it has not met before: the texts of small action events (a fold, a check, a call of the same
+player and amount …) recur from hand to hand, and an event is immutable, so one text is
+validated once and its event shared (at most ``_SHARED_MAX`` texts are kept).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from ledger.model.errors import MalformedEvent, NotFound
+from ledger.model.events import AnyEvent, parse_event
+
+_WINDOW = 50_000  # ledger positions per query
+_EVENTS = TypeAdapter(list[AnyEvent])
+_SHARED_MAX = 100_000  # payload texts whose event is kept for sharing
+#: Event types whose texts recur across hands (no hand id, cards or amounts of their own).
+_SHAREABLE = frozenset({"check", "call", "fold", "bet_raise", "all_in", "forced_bet",
+                        "muck", "hand_ended", "run_count", "declaration"})
+_shared: dict[str, Any] = {}
+
+#: ``(hand id, session, payloads, position)`` in ledger order: the stored JSON payloads of the
+#: hand's events in stream order, and the ledger position of the hand's first row.
+RawHand = tuple[str, str | None, list[str], int]
+
+
+def parse_events(payloads: Sequence[str]) -> list[Any]:
+    """The typed events of a :data:`RawHand`'s payloads (see the module doc on sharing).
+
+    Raises:
+        MalformedEvent: a payload that is not a valid event (as :func:`parse_event` says).
+    """
+    events = [_shared.get(p) for p in payloads]
+    new = [i for i, e in enumerate(events) if e is None]
+    if not new:
+        return events
+    texts = [payloads[i] for i in new]
+    try:
+        parsed = _EVENTS.validate_json("[" + ",".join(texts) + "]")
+    except ValidationError:
+        parsed = [_exact(t) for t in texts]  # raises the first bad one's MalformedEvent
+    if len(_shared) >= _SHARED_MAX:
+        _shared.clear()
+    for i, text, event in zip(new, texts, parsed, strict=True):
+        events[i] = event
+        if event.type in _SHAREABLE:
+            _shared[text] = event
+    return events
+
+
+def _exact(text: str) -> Any:
+    try:
+        payload = json.loads(text)
+    except ValueError as exc:
+        raise MalformedEvent(f"a stored payload is not JSON ({exc})") from None
+    return parse_event(payload)
+
+
+def hand_streams(ledger: Any, only: Sequence[str] = ()) -> Iterator[tuple[str, str | None, list]]:
+    """``(hand id, session, events)`` of every hand in ledger order (the order of each hand's
+    first row), or only those named; streamed (see the module doc).
+
+    Raises:
+        NotFound: a named hand is not in the ledger.
+        MalformedEvent: a stored payload that does not parse.
+    """
+    if only:
+        for hand in only:
+            events, session = load_hand(ledger, hand)
+            yield hand, session, events
+        return
+    for hand, session, body, _ in raw_hand_streams(ledger):
+        yield hand, session, parse_events(body)
+
+
+def raw_hand_streams(ledger: Any, only: Sequence[str] = ()) -> Iterator[RawHand]:
+    """Every hand of the ledger (or only those named) as :data:`RawHand` in ledger order,
+    streamed a window of positions at a time: DuckDB groups each window's rows by hand and
+    joins their payloads, and a hand cut by the window's end is completed from the next.
+
+    Raises:
+        NotFound: a named hand is not in the ledger.
+    """
+    if only:
+        for hand in only:
+            yield _whole(ledger, hand)
+        return
+    con = ledger.connection
+    scattered = {
+        hand
+        for (hand,) in con.execute(
+            "SELECT stream FROM events WHERE hand_id IS NOT NULL GROUP BY stream"
+            " HAVING max(position) - min(position) + 1 <> count(*)"
+        ).fetchall()
+    }
+    done: set[str] = set()
+    last = con.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
+    cut: list[Any] | None = None  # the window's last hand: it may go on in the next window
+    for low in range(0, last, _WINDOW):
+        rows = con.execute(
+            "SELECT hand_id, arg_min(session, position), list(payload ORDER BY seq),"
+            " min(position) FROM events"
+            " WHERE position > $1 AND position <= $2 AND hand_id IS NOT NULL"
+            " GROUP BY hand_id ORDER BY min(position)",
+            [low, low + _WINDOW],
+        ).fetchall()
+        for hand, session, body, position in rows:
+            if cut is not None and cut[0] == hand:
+                cut[2] += body
+                continue
+            if cut is not None:
+                yield cut[0], cut[1], cut[2], cut[3]
+                cut = None
+            if hand in scattered:
+                if hand not in done:  # its first row: read it whole
+                    done.add(hand)
+                    yield _whole(ledger, hand)
+                continue
+            cut = [hand, session, body, position]
+    if cut is not None:
+        yield cut[0], cut[1], cut[2], cut[3]
+
+
+def session_hand_streams(ledger: Any, sessions: Sequence[str], *, after: int = 0
+                         ) -> list[RawHand]:
+    """Every hand of ``sessions`` whose rows lie after ledger position ``after``, as
+    :data:`RawHand` in ledger order, read with one query (a catch-up of the sessions that
+    moved: ``after`` is below their first rows, so DuckDB skips the rest of the ledger)."""
+    rows = ledger.connection.execute(
+        "SELECT hand_id, arg_min(session, position), list(payload ORDER BY seq),"
+        " min(position) FROM events WHERE position > ? AND hand_id IS NOT NULL"
+        " AND list_contains(?, session) GROUP BY hand_id ORDER BY min(position)",
+        [after, list(sessions)]).fetchall()
+    return [(hand, session, body, position) for hand, session, body, position in rows]
+
+
+def _whole(ledger: Any, hand: str) -> RawHand:
+    rows = ledger.read(hand)
+    if not rows or rows[0].hand_id is None:
+        raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
+    return hand, rows[0].session, [r.payload for r in rows], rows[0].position
+
+
+def load_hand(ledger: Any, hand: str) -> tuple[list, str | None]:
+    """The stored events of one hand and its session.
+
+    Raises:
+        NotFound: no such hand.
+    """
+    rows = ledger.read(hand)
+    if not rows or rows[0].hand_id is None:
+        raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
+    return [r.event for r in rows], rows[0].session
