@@ -88,7 +88,7 @@ def ours(db: Path) -> int:
     """Replay every hand of ``db`` as ``replay`` computes it (no derived tables written)."""
     from ledger.store.store import Ledger
     from replay.fold import replay_events
-    from replay.streams import parse_events, raw_hand_streams
+    from ledger.store.streams import parse_events, raw_hand_streams
 
     count = 0
     with Ledger(db, read_only=True) as ledger:
@@ -102,7 +102,7 @@ def ours_command(db: Path, jobs: int = 1) -> int:
     """The ``replay`` command's work (derived tables rebuilt), without printing."""
     from cli.cmd_hands import replayed
     from ledger.store.store import Ledger
-    from replay.streams import raw_hand_streams
+    from ledger.store.streams import raw_hand_streams
     from replay.tables import write_results_rows
 
     with Ledger(db) as ledger:
@@ -226,9 +226,9 @@ def _append_only(path: Path, db: Path, runs: int) -> tuple[int, float]:
     """The store's share of an import: the file's streams as ``append_many`` batches (parsed
     beforehand, untimed), appended to a new ledger."""
     from ledger.store.store import Ledger
-    from replay.ingest.pipeline import _read_jsonl
+    from replay.ingest.pipeline import read_batches
 
-    batches, errors = _read_jsonl(path, None)
+    batches, errors = read_batches(path)
     assert not errors, errors[:1]
 
     def fresh() -> None:

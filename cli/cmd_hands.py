@@ -1,6 +1,6 @@
 """Hand commands: ``replay`` (all or some hands) and ``show`` (one hand, step by step).
 
-``replay`` streams: hands are read from the ledger page by page (:mod:`replay.streams`), replayed
+``replay`` streams: hands are read from the ledger page by page (:mod:`ledger.store.streams`), replayed
 in chunks, and their rows appended to the derived tables as they come, so memory stays flat in
 the number of hands. With ``--jobs N`` (N > 1) the chunks are parsed, replayed and rendered by
 N - 1 worker processes and this one, which also reads the ledger and writes the tables;
@@ -19,7 +19,7 @@ import click
 
 from cli import render
 from ledger.model.errors import LedgerError
-from replay.streams import RawHand, load_hand, parse_events, raw_hand_streams
+from ledger.store.streams import RawHand, load_hand, parse_events, raw_hand_streams
 
 _CHUNK = 250  # hands per unit of work
 _WINDOW = 4  # chunks in flight per process

@@ -16,9 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ledger.model import events as ev
+from ledger.model.batch import Batch
 
-#: ``(stream, events, hand_id, session, source_key)`` as the store's ``append_many`` takes.
-Batch = tuple[str, list[Any] | None, str | None, str | None, str | None]
 Previous = Callable[[str], tuple[str, list[Any]] | None]
 
 
@@ -65,13 +64,13 @@ def link(batches: Sequence[Batch], previous: Previous) -> list[Batch]:
                 leave = ev.CarryOver(amount=chips, direction="out", other_hand=hand)
                 come = ev.CarryOver(amount=chips, direction="in", other_hand=prev_hand)
                 if where is None:
-                    out.append((prev_hand, [leave], prev_hand, session, f"carry:{prev_hand}"))
+                    out.append(Batch(prev_hand, [leave], prev_hand, session,
+                                     f"carry:{prev_hand}"))
                 else:
-                    s, evs, h, sess, k = out[where]
-                    out[where] = (s, [*evs, leave], h, sess, k)
+                    out[where] = out[where].with_events([*out[where].events, leave])
                 events = [events[0], come, *events[1:]]
         last[session] = len(out)
-        out.append((stream, events, hand, session, key))
+        out.append(Batch(stream, events, hand, session, key))
     return out
 
 

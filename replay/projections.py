@@ -3,7 +3,7 @@
 ``replay`` (of every hand), ``audit`` and the commands that read the derived tables
 (``balances``, ``standings``, ``settle``, ``sql``, ``export``) all come here when the tables
 are not as of the ledger's head. The pass reads the session rows first (few), then the hands a
-window of the ledger at a time (:func:`replay.streams.raw_hand_streams`), replays them in ``jobs``
+window of the ledger at a time (:func:`ledger.store.streams.raw_hand_streams`), replays them in ``jobs``
 processes (:func:`cli.cmd_hands.replayed`), appends their rows to the replay tables as they
 come and folds their facts into :class:`ledger.audit.stream.StreamAudit`, which audits each
 session as soon as it is complete and drops its hands: memory stays flat in the number of
@@ -50,7 +50,7 @@ def rebuild(ledger: Any, *, jobs: int = 1, output: str | None = None, problems: 
     from ledger.audit.load import head, iter_session_rows, session_ends, session_rows
     from ledger.audit.stream import StreamAudit
     from ledger.audit.tables import refresh
-    from replay.streams import raw_hand_streams
+    from ledger.store.streams import raw_hand_streams
     from replay.tables import write_results_rows
 
     con = ledger.connection
@@ -95,7 +95,7 @@ def catch_up(ledger: Any, *, jobs: int = 1, quiet: bool = False) -> str:
     from ledger.audit.catchup import aliases, first_position, moved, replace_sessions
     from ledger.audit.load import session_ends, session_rows
     from ledger.audit.stream import StreamAudit
-    from replay.streams import session_hand_streams
+    from ledger.store.streams import session_hand_streams
     from replay.tables import append_rows
 
     con = ledger.connection

@@ -40,7 +40,7 @@ from replay.demo.randomhand import random_hand
 from replay.fold import replay_events
 from replay.ingest.export import phh_text
 from replay.ingest.pipeline import import_paths
-from replay.streams import hand_streams
+from ledger.store.streams import hand_streams
 from tests.conftest import SHARED
 
 MUTATIONS = 700  # in the normal suite; the campaign in RESULTS.md ran many more
@@ -510,12 +510,12 @@ def test_session_rows_an_earlier_version_imported_whole_are_not_appended_again(
     """Session rows were keyed by their whole stream (``jsonl:<digest>``) before they were
     keyed row by row; a file imported into such a ledger adds nothing when imported again."""
     from ledger.formats.jsonl import read_jsonl
-    from replay.ingest.pipeline import _Digests
+    from ledger.formats.jsonl.importer import Digests
     from tests.conftest import DATA
 
     path = DATA / "series" / "s01.jsonl"
     (stream,) = read_jsonl(path).sessions
-    old = f"jsonl:{_Digests()(stream.events)}"
+    old = f"jsonl:{Digests()(stream.events)}"
     ledger = Ledger.memory()
     import_paths(ledger, [path], strict=True, session=None, pn_ledger=None)
     before = ledger.count()

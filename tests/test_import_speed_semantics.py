@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-import ledger.formats.jsonl as jsonl
+import ledger.formats.jsonl.lines as jsonl
 import ledger.store.store as store
 from ledger.formats.jsonl import read_jsonl_text, write_jsonl
 from ledger.model.errors import DuplicateEvent
 from ledger.store.store import Ledger
 from replay.demo.randomhand import random_hand
-from replay.ingest.pipeline import _read_jsonl, import_paths
+from replay.ingest.pipeline import import_paths, read_batches
 
 
 def _hand_rows(hand_id: str, seed: int, game: str = "NT") -> list[tuple[str, int, Any]]:
@@ -137,7 +137,7 @@ def test_source_key_is_the_sha256_of_the_events_json(tmp_path: Path) -> None:
     """The source key formula is unchanged, so files imported before stay known."""
     path = tmp_path / "k.jsonl"
     path.write_text(_text(3) + _text(3, "g"))
-    batches, errors = _read_jsonl(path, None)
+    batches, errors = read_batches(path)
     assert errors == [] and len(batches) == 6
     for stream, events, _, _, key in batches:
         text = "\n".join(e.model_dump_json() for e in events)
@@ -153,7 +153,7 @@ def test_bulk_insert_stores_the_same_rows_as_the_appender(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "b.jsonl"
     path.write_text(_text(6))
-    batches, _ = _read_jsonl(path, None)
+    batches, _ = read_batches(path)
     stored = []
     for bulk in (10**9, 0):
         monkeypatch.setattr(store, "_BULK", bulk)
@@ -172,7 +172,7 @@ def test_bulk_insert_collision_rolls_back_everything(
     monkeypatch.setattr(store, "_FLUSH", 5)  # the collision comes after a first chunk is in
     path = tmp_path / "c.jsonl"
     path.write_text(_text(3))
-    batches, _ = _read_jsonl(path, None)
+    batches, _ = read_batches(path)
     real = store.link_rows
 
     def repeat_a_position(*args: Any, **kwargs: Any) -> list:

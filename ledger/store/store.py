@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import duckdb
 
+from ledger.model.batch import Batch
 from ledger.model.errors import DuplicateEvent, LedgerBusy, LedgerError, MalformedEvent, NotFound
 from ledger.model.events import parse_event
 from ledger.model.gcpause import gc_paused
@@ -40,8 +41,6 @@ from ledger.store.columns import PreparedColumns, link_hashes
 
 __all__ = ["Batch", "Event", "Ledger", "StoredEvent", "VerifyReport", "STORE_VERSION"]
 
-#: One ``append_many`` item: (stream, events, hand_id, session, source_key).
-Batch = tuple[str, Sequence[Event], str | None, str | None, str | None]
 
 STORE_VERSION = 1
 COLUMNS = (
@@ -491,6 +490,33 @@ class Ledger:
             [streams],
         )
         return {stream: (last, session) for stream, last, session in rows}
+
+    def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+        """Run one read query on the ledger and return its rows (for the store's own
+        query modules, :mod:`ledger.store.streams`).
+
+        Raises:
+            LedgerError: a DuckDB error, translated.
+        """
+        return self._query(sql, params)
+
+    @contextmanager
+    def one_thread(self) -> Iterator[None]:
+        """DuckDB on one thread for the block, writing every full row group out as it fills
+        (not five at a time, DuckDB's default): while worker processes have the other CPUs,
+        DuckDB's own threads would only contend with them, and the commit at the end is left
+        with one row group's work. The settings are restored after."""
+        con = self._con
+        settings = ("threads", "write_buffer_row_group_count")
+        before = [self._query(f"SELECT current_setting('{name}')")[0][0] for name in settings]
+        con.execute("SET threads = 1")
+        con.execute("SET write_buffer_row_group_count = 1")
+        try:
+            yield
+        finally:
+            with suppress(duckdb.Error):  # never in place of the block's own error
+                for name, value in zip(settings, before, strict=True):
+                    con.execute(f"SET {name} = {int(value)}")
 
     def _query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         try:

@@ -1,4 +1,4 @@
-"""Completing a hand that an earlier, shorter export cut off (PokerNow, issue 7).
+"""Completing a hand that an earlier, shorter export cut off (a PokerNow log, FORMATS.md §2).
 
 A log exported mid-hand is imported with that hand ``incomplete`` (``hand_ended`` with status
 ``incomplete``: every chip goes back, the audit names it). When a longer export of the same
@@ -16,23 +16,16 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.model import events as ev
+from ledger.model.batch import Batch
 from ledger.model.events import event_json
+from ledger.store.streams import cut_hands
+
+__all__ = ["BY", "completion", "cut_hands"]
 
 BY = "import"
 
 
-def cut_hands(ledger: Any, hands: list[str]) -> set[str]:
-    """Those of ``hands`` whose stored stream ends ``incomplete`` somewhere (candidates)."""
-    if not hands:
-        return set()
-    rows = ledger.connection.execute(
-        "SELECT DISTINCT hand_id FROM events WHERE type = 'hand_ended'"
-        " AND hand_id IN (SELECT UNNEST(?))"
-        " AND json_extract_string(payload, '$.status') = 'incomplete'", [hands]).fetchall()
-    return {hand for (hand,) in rows}
-
-
-def completion(ledger: Any, batch: tuple, source: str) -> tuple | None:
+def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
     """The batch that completes the stored, cut copy of ``batch``'s hand with the longer copy
     in ``batch`` (``source``: the file it comes from), or None when there is nothing to
     complete (see the module doc).
@@ -65,7 +58,7 @@ def completion(ledger: Any, batch: tuple, source: str) -> tuple | None:
         changes=changes, positions=[rows[-1].position], by=BY,
         reason=f"completed from a longer export ({source}): the stored copy was cut off")
     check_replays([*stored, correction])
-    return stream, [correction], hand, session, f"{key}:completed"
+    return Batch(stream, [correction], hand, session, f"{key}:completed")
 
 
 def _facts(started: Any) -> str:

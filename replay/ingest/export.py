@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.model.errors import LedgerError
-from replay.streams import hand_streams
+from ledger.store.streams import hand_streams
 
 
 def export_text(ledger: Any, fmt: str, hands: Sequence[str]) -> str:

@@ -1,4 +1,4 @@
-"""Import one large JSON-lines file with worker processes (issue 8: import speed).
+"""Import one large JSON-lines file with worker processes (the import's speed on one machine).
 
 The file is cut into parts at lines that start a hand or a session (``"seq":1``). Worker
 processes read, check (the engine, every hand) and serialise the parts, in file order; this
@@ -19,15 +19,14 @@ import gc
 import os
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import duckdb
-
+from ledger.formats.reading import SessionEntry
 from ledger.model.errors import LedgerError
+from ledger.store.streams import any_stored, head_position
 
 #: ``--jobs`` not given: the workers are used for a file of at least this size (a worker
 #: takes about half a second to start; a smaller file takes about a second in one process).
@@ -100,9 +99,9 @@ _CACHE_LIMIT = 400_000
 
 def _cache() -> dict[str, Any]:
     if not _CACHE or len(_CACHE["events"]) > _CACHE_LIMIT:
-        from replay.ingest.pipeline import _Digests
+        from ledger.formats.jsonl.importer import Digests
 
-        _CACHE.update(events={}, alive=[], digest=_Digests(), memo={})
+        _CACHE.update(events={}, alive=[], digest=Digests(), memo={})
     return _CACHE
 
 
@@ -123,43 +122,50 @@ def prepare_part(args: tuple[str, int, int, int, str | None, datetime]) -> Part:
 
 
 def _prepare(args: tuple[str, int, int, int, str | None, datetime]) -> Part:
-    from ledger.formats.jsonl import read_jsonl_part
+    from ledger.formats.jsonl.importer import IMPORTER
     from ledger.store.chain import prepare_batch
     from ledger.store.columns import prepare_columns
     from replay.carry import may_carry
-    from replay.ingest.pipeline import in_file_order, jsonl_batches
+    from replay.ingest.pipeline import check_items
 
     file, start, end, first_line, session, recorded_at = args
     cache = _cache()
     try:
-        parsed = read_jsonl_part(file, start, end, first_line, events=cache["events"])
+        read = IMPORTER.read_part(file, start, end, first_line, session=session,
+                                  events=cache["events"], digest=cache["digest"])
     except OSError as exc:
         return Part(fallback=f"cannot read: {exc}")
-    if parsed.errors:
+    if read.errors:
         return Part(fallback="a bad line")
-    placed, errors, older = jsonl_batches(parsed, file, session, digest=cache["digest"])
+    batches, errors = check_items(read)
     if errors:
         return Part(fallback="an illegal hand")
-    part = Part(spans={s.id: (s.rows[0].seq, s.rows[-1].seq) for s in parsed.sessions})
-    next_seq = {f"session:{s.removeprefix('session:')}": first
-                for s, (first, _) in part.spans.items()}
+    spans: dict[str, tuple[int, int]] = {}  # session stream -> (first seq, last seq) here
+    for item in read.items:
+        if isinstance(item, SessionEntry):
+            stream, seq = f"session:{item.session}", item.seq or 0
+            first, last = spans.get(stream, (seq, seq - 1))
+            if seq != last + 1:  # two file streams for one session (x and session:x)
+                return Part(fallback=f"session {item.session} rows do not follow each other")
+            spans[stream] = (first, seq)
+    part = Part(spans=spans)
+    next_seq = {stream: first for stream, (first, _) in spans.items()}
     memo, alive = cache["memo"], cache["alive"]
-    batches = []
-    for batch in in_file_order(placed, older):
-        stream, events, hand, name, _key = batch
-        alive.extend(events)
-        if hand is not None:
-            if may_carry(events[0]):
-                return Part(fallback=f"hand {hand} may carry chips to the next hand")
-            part.hands.append(hand)
-        if name is not None:
-            part.sessions.add(name)
-        prepared = prepare_batch(*batch, memo=memo)
-        seq = next_seq.get(stream, 1)
-        prepared.expected_seq = seq - 1
-        next_seq[stream] = seq + len(events)
-        batches.append(prepared)
-    part.columns = prepare_columns(batches, recorded_at)
+    prepared = []
+    for batch in batches:
+        alive.extend(batch.events)
+        if batch.hand_id is not None:
+            if may_carry(batch.events[0]):
+                return Part(fallback=f"hand {batch.hand_id} may carry chips to the next hand")
+            part.hands.append(batch.hand_id)
+        if batch.session is not None:
+            part.sessions.add(batch.session)
+        one = prepare_batch(*batch, memo=memo)
+        seq = next_seq.get(batch.stream, 1)
+        one.expected_seq = seq - 1
+        next_seq[batch.stream] = seq + len(batch.events)
+        prepared.append(one)
+    part.columns = prepare_columns(prepared, recorded_at)
     return part
 
 
@@ -170,8 +176,7 @@ class _Fallback(Exception):
 def import_parallel(ledger: Any, path: Path, session: str | None, workers: int) -> Any:
     """Import the JSON-lines file ``path`` with ``workers`` worker processes (see the module
     doc) and return its :class:`replay.ingest.pipeline.ImportReport`, or None, having written
-    nothing,
-    when the file must go through the one-process import.
+    nothing, when the file must go through the one-process import.
 
     Raises:
         OSError: the file cannot be read.
@@ -195,7 +200,7 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int) 
     except (OSError, RuntimeError):  # no workers here (too many open files, a socket path
         return None  # too long, …): the one-process import
     try:
-        with _one_thread(ledger.connection), ledger.transaction():
+        with ledger.one_thread(), ledger.transaction():
             _append_parts(ledger, _in_order(futures), report)
     except (_Fallback, BrokenExecutor):  # a worker died (killed, out of memory): no matter
         return None
@@ -244,8 +249,9 @@ def warm_up() -> Any:
 
 
 #: What the forkserver imports once for every worker.
-_PRELOAD = ("replay.ingest.parallel", "replay.ingest.pipeline", "ledger.formats.jsonl",
-            "ledger.store.columns", "replay.build", "replay.carry")
+_PRELOAD = ("replay.ingest.parallel", "replay.ingest.pipeline",
+            "ledger.formats.jsonl.importer", "ledger.store.columns", "replay.build",
+            "replay.carry")
 
 
 def _in_order(futures: list[Any]) -> Iterator[Part]:
@@ -255,35 +261,14 @@ def _in_order(futures: list[Any]) -> Iterator[Part]:
         futures[k] = None
 
 
-@contextmanager
-def _one_thread(con: Any) -> Iterator[None]:
-    """DuckDB on one thread for the block (the workers have the other CPUs; its threads
-    would only contend with them), writing every full row group out as it fills (not five
-    at a time, DuckDB's default: the commit at the end, which no worker can share, is then
-    left with one row group's work); the settings are restored after."""
-    settings = ("threads", "write_buffer_row_group_count")
-    before = [con.execute(f"SELECT current_setting('{name}')").fetchone()[0]
-              for name in settings]
-    con.execute("SET threads = 1")
-    con.execute("SET write_buffer_row_group_count = 1")
-    try:
-        yield
-    finally:
-        with suppress(duckdb.Error):  # never in place of the block's own error
-            for name, value in zip(settings, before, strict=True):
-                con.execute(f"SET {name} = {int(value)}")
-
-
 def _append_parts(ledger: Any, parts: Any, report: Any) -> None:
     """Append each part's rows in order, checking that the parts join up and that none of
     their hands and sessions is in the ledger already. Raises :class:`_Fallback` when not."""
     hands: set[str] = set()
     sessions: set[str] = set()
     keys: set[str] = set()
-    named: dict[str, str] = {}  # session name -> the file's stream id for it
     last_seq: dict[str, int] = {}
-    con = ledger.connection
-    stored = con.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
+    stored = head_position(ledger)
     for part in parts:
         if part.fallback is not None:
             raise _Fallback(part.fallback)
@@ -293,17 +278,13 @@ def _append_parts(ledger: Any, parts: Any, report: Any) -> None:
             if first != last_seq.get(stream, 0) + 1:
                 raise _Fallback(f"session {stream} does not join up")
             last_seq[stream] = last
-            if named.setdefault(stream.removeprefix("session:"), stream) != stream:
-                raise _Fallback(f"two session streams for {stream}")  # x and session:x
         part_keys = [k for k in part.columns.source_key if k is not None]
         if len(set(part_keys)) != len(part_keys) or keys.intersection(part_keys):
             raise _Fallback("a source key twice (the one-process import skips the second)")
         keys.update(part_keys)
         new_sessions = list(part.sessions - sessions)
-        if stored and con.execute(  # the rows stored before this import (a new ledger: none)
-                "SELECT 1 FROM events WHERE position <= $3 AND (hand_id IN (SELECT UNNEST($1))"
-                " OR session IN (SELECT UNNEST($2))) LIMIT 1",
-                [part.hands, new_sessions, stored]).fetchone() is not None:
+        # the rows stored before this import (a new ledger: none)
+        if stored and any_stored(ledger, part.hands, new_sessions, upto=stored):
             raise _Fallback("a hand or session already in the ledger")
         try:
             ledger.append_columns(part.columns)

@@ -163,3 +163,48 @@ def load_hand(ledger: Any, hand: str) -> tuple[list, str | None]:
     if not rows or rows[0].hand_id is None:
         raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
     return [r.event for r in rows], rows[0].session
+
+
+# ----------------------------------------------------------------------------- lookups for import
+
+
+def first_rows(ledger: Any, hands: Sequence[str]) -> dict[str, tuple[str, str | None]]:
+    """``{hand: (its first event's stored JSON, its source key)}`` for those of ``hands`` the
+    ledger holds (one query)."""
+    if not hands:
+        return {}
+    rows = ledger.query(
+        "SELECT hand_id, CAST(payload AS VARCHAR), source_key FROM events"
+        " WHERE seq = 1 AND hand_id IN (SELECT UNNEST(?))", [list(hands)])
+    return {hand: (payload, key) for hand, payload, key in rows}
+
+
+def cut_hands(ledger: Any, hands: Sequence[str]) -> set[str]:
+    """Those of ``hands`` whose stored stream ends ``incomplete`` somewhere (a log cut off)."""
+    if not hands:
+        return set()
+    rows = ledger.query(
+        "SELECT DISTINCT hand_id FROM events WHERE type = 'hand_ended'"
+        " AND hand_id IN (SELECT UNNEST(?))"
+        " AND json_extract_string(payload, '$.status') = 'incomplete'", [list(hands)])
+    return {hand for (hand,) in rows}
+
+
+def session_of_source(ledger: Any, source_key: str) -> str | None:
+    """The session of the stored hand whose source key is ``source_key`` (None: none)."""
+    rows = ledger.query("SELECT session FROM events WHERE source_key = ? AND hand_id IS NOT NULL"
+                        " LIMIT 1", [source_key])
+    return rows[0][0] if rows else None
+
+
+def head_position(ledger: Any) -> int:
+    """The ledger's last position (0 when empty)."""
+    return int(ledger.query("SELECT coalesce(max(position), 0) FROM events")[0][0])
+
+
+def any_stored(ledger: Any, hands: Sequence[str], sessions: Sequence[str], *, upto: int) -> bool:
+    """Whether a row at or before position ``upto`` belongs to one of ``hands`` or
+    ``sessions``."""
+    return bool(ledger.query(
+        "SELECT 1 FROM events WHERE position <= $3 AND (hand_id IN (SELECT UNNEST($1))"
+        " OR session IN (SELECT UNNEST($2))) LIMIT 1", [list(hands), list(sessions), upto]))

@@ -1,0 +1,91 @@
+"""The JSON-lines importer: the project's own event files, hands and sessions as events.
+
+Source keys (unchanged since the first version, so files imported before stay known): a hand is
+``jsonl:<sha256 of its events' JSON, one per line>`` (after ``--session`` is applied); a session
+row is ``jsonl:<session>:<seq>:<digest of the row's event>``, so the rows a shorter copy of the
+file (cut, or exported earlier) already wrote are known when the whole file comes. An earlier
+version keyed a session's whole stream ``jsonl:<digest of the stream>``: each row carries that
+as its ``legacy_key``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ledger.formats.jsonl.lines import JsonlFile, read_jsonl, read_jsonl_part
+from ledger.formats.reading import FileRead, HandEvents, SessionEntry, first_line, with_session
+
+
+class Digests:
+    """``sha256("\\n".join(e.model_dump_json() for e in events))`` (hex) of a stream, the
+    stream's source key; each event's JSON is made once per distinct event object (the reader
+    gives equal event texts one shared frozen event). Only for the events of one read: the
+    memo is keyed by ``id``, valid while those events live."""
+
+    def __init__(self) -> None:
+        self.texts: dict[int, bytes] = {}
+
+    def __call__(self, events: Sequence[Any]) -> str:
+        texts = self.texts
+        ids = list(map(id, events))
+        missing = set(ids).difference(texts)
+        if missing:
+            for key, event in zip(ids, events, strict=True):
+                if key in missing and key not in texts:
+                    texts[key] = type(event).__pydantic_serializer__.to_json(event)
+        return hashlib.sha256(b"\n".join(map(texts.__getitem__, ids))).hexdigest()
+
+
+def items_of(parsed: JsonlFile, session: str | None, digest: Digests | None = None) -> FileRead:
+    """The :class:`FileRead` of a read JSON-lines file or part, items in file order: each hand
+    (in ``session`` when given) at its first line, each session row at its own line."""
+    digest = digest or Digests()
+    items: list[tuple[int, Any]] = []
+    for stream in parsed.hands:
+        events = with_session(stream.events, session)
+        items.append((stream.line, HandEvents(
+            stream.id, events, [row.line for row in stream.rows], stream.line,
+            f"jsonl:{digest(events)}", session or events[0].session)))
+    for stream in parsed.sessions:
+        name = stream.id.removeprefix("session:")  # a name may hold ":" (club:fri)
+        legacy = f"jsonl:{digest(stream.events)}"
+        items.extend((row.line, SessionEntry(
+            name, row.event, row.line, f"jsonl:{name}:{row.seq}:{digest([row.event])}", legacy,
+            row.seq))
+            for row in stream.rows)
+    items.sort(key=lambda item: item[0])
+    return FileRead(parsed.file, [item for _, item in items], list(parsed.errors))
+
+
+class JsonlImporter:
+    """Event files: a ``.jsonl`` suffix, or a first line that is a hand or session row."""
+
+    name = "jsonl"
+    describes = "JSON lines (.jsonl)"
+
+    def identify(self, path: Path, head: bytes) -> bool:
+        line = first_line(head)
+        return path.suffix.lower() == ".jsonl" or (
+            line.startswith(b'{"hand":') or line.startswith(b'{"session":'))
+
+    def read(self, path: Path, *, session: str | None) -> FileRead:
+        return items_of(read_jsonl(path), session)
+
+    def read_part(self, path: str | os.PathLike[str], start: int, end: int, first: int, *,
+                  session: str | None, events: dict[bytes, Any] | None = None,
+                  digest: Digests | None = None) -> FileRead:
+        """Bytes ``start`` to ``end`` of the file (see
+        :func:`ledger.formats.jsonl.lines.read_jsonl_part`), for a worker process.
+
+        Raises:
+            OSError: the file cannot be read.
+        """
+        parsed = read_jsonl_part(path, start, end, first, events=events)
+        return items_of(parsed, session, digest)
+
+
+IMPORTER = JsonlImporter()

@@ -1,0 +1,60 @@
+"""The PokerNow importer (FORMATS.md §2): a game log is one session, its hands and its items.
+
+Session items between two hands (buy-ins, joins, stand-ups, payments, aliases) go to the
+session stream ``session:<name>`` in log order. Source keys make a re-import, or a longer export
+of the same game, add only what is new: a hand's key is PokerNow's hand id (or its start); a
+session item's key is the game (its first hand), the item's place (the hands before it, its
+index after them) and its content, so the items a shorter export already wrote are known when
+the longer one comes, and two games imported into one ``--session`` never mistake each other's
+items for their own (``session_opened``: once per session).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from ledger.formats.pokernow.log import PnHand, read_pokernow_log
+from ledger.formats.reading import FileRead, HandEvents, SessionEntry, first_line, with_session
+from ledger.model.events import SessionOpened, event_json
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class PokerNowImporter:
+    """PokerNow game logs: a CSV whose header is ``entry,at,order`` (a ledger statement, whose
+    header differs, goes with its log: ``import LOG --ledger STATEMENT``)."""
+
+    name = "pokernow"
+    describes = "PokerNow game logs (.csv)"
+
+    def identify(self, path: Path, head: bytes) -> bool:
+        names = {n.strip().strip(b'"').lower() for n in first_line(head).split(b",")}
+        return {b"entry", b"at", b"order"} <= names
+
+    def read(self, path: Path, *, session: str | None) -> FileRead:
+        """The log's session items and hands in log order, in ``session`` (default: the
+        session named after the file)."""
+        game = read_pokernow_log(path, session=session)
+        name = game.session
+        first = next((i.source_key for i in game.items if isinstance(i, PnHand)), None)
+        scope = f"pokernow:{name}:{_digest(first or '')}"  # this game, in this session
+        out = FileRead(str(path), errors=list(game.errors), session=name, first_hand_key=first)
+        hands = since = line = 0  # hands so far, session items since the last hand
+        for item in game.items:
+            if not isinstance(item, PnHand):
+                key = (f"pokernow:{name}:opened" if isinstance(item, SessionOpened)  # once
+                       else f"{scope}:item:{hands}:{since}:{_digest(event_json(item))}")
+                out.items.append(SessionEntry(name, item, line, key))
+                since += 1
+                continue
+            hands, since, line = hands + 1, 0, item.line
+            events = with_session(item.events, name)
+            out.items.append(HandEvents(item.hand_id, events, [item.line] * len(events),
+                                        item.line, item.source_key, name))
+        return out
+
+
+IMPORTER = PokerNowImporter()

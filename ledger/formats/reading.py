@@ -1,0 +1,121 @@
+"""What every hand-history reader gives the import: the :class:`Importer` protocol and its items.
+
+An importer (in the spirit of beangulp's ``Importer``) knows one file format. It says whether a
+file is its format (:meth:`Importer.identify`, from the file's first bytes and its path) and
+reads the file (:meth:`Importer.read`) into a :class:`FileRead`: the file's items in file
+order, each with the source key that makes a re-import add nothing, and one error per part of
+the file that could not be read. Items are of three kinds:
+
+* a :class:`~ledger.formats.phh.base.PhhHand`: a hand whose actions are text in PHH notation
+  (FORMATS.md §1), for the engine to interpret one by one (PHH files, site text histories);
+* a :class:`HandEvents`: a hand read as ready-made events (JSON lines, PokerNow logs);
+* a :class:`SessionEntry`: one session event at its place among the hands (table stakes,
+  RULES.md §1.1: where a buy-in falls between hands is its place in the ledger).
+
+The import pipeline (``replay.ingest``) checks every hand with the engine, drops what the
+ledger already holds and appends the rest; readers never touch the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from ledger.model.errors import LedgerError
+
+#: How many bytes of a file an importer sees to identify it.
+HEAD_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class HandEvents:
+    """One hand read as typed events, ``hand_started`` first, ending with ``hand_ended`` (or a
+    void). ``lines``: the file line of each event (for errors); ``line``: where the hand
+    starts; ``source_key``: the hand's re-import key."""
+
+    hand_id: str
+    events: list[Any]
+    lines: list[int]
+    line: int
+    source_key: str
+    session: str | None = None
+
+
+@dataclass(frozen=True)
+class SessionEntry:
+    """One session event (``ledger.model.events.SessionEvent``) of session ``session`` at file
+    line ``line``. ``legacy_key``: the key under which an earlier version of handledger stored
+    this entry's whole session stream at once; when the ledger holds it (or it with ``:0``),
+    the entry is not appended again. ``seq``: its number in the file's session stream, when
+    the file numbers them (JSON lines)."""
+
+    session: str
+    event: Any
+    line: int
+    source_key: str
+    legacy_key: str | None = None
+    seq: int | None = None
+
+
+@dataclass
+class FileRead:
+    """One file as read: ``items`` in file order, ``errors`` one per unreadable part (naming
+    file, line and hand). ``session``: the session the file itself makes (a PokerNow game),
+    None when it makes none. ``first_hand_key``: the source key of its first hand, by which a
+    game already imported under another session name is recognised."""
+
+    file: str
+    items: list[Any] = field(default_factory=list)
+    errors: list[LedgerError] = field(default_factory=list)
+    session: str | None = None
+    first_hand_key: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Importer(Protocol):
+    """One file format's reader, as the import pipeline asks it.
+
+    ``name``: a short word for the format (``"phh"``, ``"jsonl"``, …), used in messages.
+    ``describes``: what the format is, for a message naming the formats handledger reads.
+    """
+
+    name: str
+    describes: str
+
+    def identify(self, path: Path, head: bytes) -> bool:
+        """Whether ``path`` (whose first :data:`HEAD_BYTES` bytes are ``head``) is this
+        format. Must not read the file further or raise."""
+        ...
+
+    def read(self, path: Path, *, session: str | None) -> FileRead:
+        """Read the file; ``session``: the session its hands go to (``--session``), None for
+        the file's own. Bad content goes to ``FileRead.errors``, never raised.
+
+        Raises:
+            OSError: the file cannot be read.
+        """
+        ...
+
+
+def read_head(path: Path) -> bytes:
+    """The first :data:`HEAD_BYTES` bytes of ``path`` (b"" when it cannot be read)."""
+    try:
+        with path.open("rb") as f:
+            return f.read(HEAD_BYTES)
+    except OSError:
+        return b""
+
+
+def first_line(head: bytes) -> bytes:
+    """The first line of ``head``, byte-order mark and surrounding white space removed."""
+    return head.removeprefix(b"\xef\xbb\xbf").split(b"\n", 1)[0].strip()
+
+
+def with_session(events: Sequence[Any], session: str | None) -> list[Any]:
+    """A hand's events with ``hand_started.session`` set to ``session`` (unchanged if None)."""
+    if session is None or events[0].session == session:
+        return list(events)
+    return [events[0].model_copy(update={"session": session}), *events[1:]]
