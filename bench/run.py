@@ -87,8 +87,8 @@ QUICK = {
 def ours(db: Path) -> int:
     """Replay every hand of ``db`` as ``replay`` computes it (no derived tables written)."""
     from ledger.store.store import Ledger
-    from replay.fold import replay_events
     from ledger.store.streams import parse_events, raw_hand_streams
+    from replay.fold import replay_events
 
     count = 0
     with Ledger(db, read_only=True) as ledger:

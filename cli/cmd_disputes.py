@@ -181,8 +181,8 @@ def start(obj, game_code: str, stakes: str | None, antes: int, min_bet: int | No
 
 
 def _current(ledger, hand_id: str):  # noqa: ANN001, ANN202
-    from replay.fold import effective_events, fold
     from ledger.store.streams import load_hand
+    from replay.fold import effective_events, fold
 
     rows = ledger.read(hand_id)
     events, _ = load_hand(ledger, hand_id)

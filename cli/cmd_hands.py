@@ -1,9 +1,9 @@
 """Hand commands: ``replay`` (all or some hands) and ``show`` (one hand, step by step).
 
-``replay`` streams: hands are read from the ledger page by page (:mod:`ledger.store.streams`), replayed
-in chunks, and their rows appended to the derived tables as they come, so memory stays flat in
-the number of hands. With ``--jobs N`` (N > 1) the chunks are parsed, replayed and rendered by
-N - 1 worker processes and this one, which also reads the ledger and writes the tables;
+``replay`` streams: hands are read from the ledger page by page (:mod:`ledger.store.streams`),
+replayed in chunks, and their rows appended to the derived tables as they come, so memory stays
+flat in the number of hands. With ``--jobs N`` (N > 1) the chunks are parsed, replayed and rendered
+by N - 1 worker processes and this one, which also reads the ledger and writes the tables;
 results are taken in ledger order and at most a few chunks per process are in flight.
 """
 

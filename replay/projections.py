@@ -3,8 +3,8 @@
 ``replay`` (of every hand), ``audit`` and the commands that read the derived tables
 (``balances``, ``standings``, ``settle``, ``sql``, ``export``) all come here when the tables
 are not as of the ledger's head. The pass reads the session rows first (few), then the hands a
-window of the ledger at a time (:func:`ledger.store.streams.raw_hand_streams`), replays them in ``jobs``
-processes (:func:`cli.cmd_hands.replayed`), appends their rows to the replay tables as they
+window of the ledger at a time (:func:`ledger.store.streams.raw_hand_streams`), replays them in
+``jobs`` processes (:func:`cli.cmd_hands.replayed`), appends their rows to the replay tables as they
 come and folds their facts into :class:`ledger.audit.stream.StreamAudit`, which audits each
 session as soon as it is complete and drops its hands: memory stays flat in the number of
 hands. Last, the session tables, the findings and the head they were computed from are written

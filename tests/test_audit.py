@@ -153,8 +153,8 @@ class _Loaded:
 def batch_series(ledger: Any) -> Series:
     """The books of ``ledger`` the simple way: every hand replayed and kept, then folded."""
     from ledger.audit.load import session_rows
-    from replay.fold import replay_events
     from ledger.store.streams import hand_streams
+    from replay.fold import replay_events
 
     facts, positions = [], {}
     for row in ledger.stored():
@@ -199,8 +199,8 @@ def test_planted_series_lists_exactly_the_planted_errors_once(tmp_path: Path) ->
     got = [(d.kind, d.session, d.hand, d.player) for d in found]
     assert sorted(got) == sorted(want) and len(got) == len(set(got)) == 5
     misdeal = next(p for p in generated.planted if p.kind == "payout")
-    from replay.fold import replay_events
     from ledger.store.streams import load_hand
+    from replay.fold import replay_events
 
     events, session = load_hand(loaded.ledger, misdeal.hand)
     replayed = replay_events(events, session=session)

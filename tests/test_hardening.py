@@ -36,11 +36,11 @@ from engine.games import PHH_CODES
 from ledger.formats.jsonl import write_jsonl
 from ledger.model.events import MAX_CHIPS
 from ledger.store.store import Ledger
+from ledger.store.streams import hand_streams
 from replay.demo.randomhand import random_hand
 from replay.fold import replay_events
 from replay.ingest.export import phh_text
 from replay.ingest.pipeline import import_paths
-from ledger.store.streams import hand_streams
 from tests.conftest import SHARED
 
 MUTATIONS = 700  # in the normal suite; the campaign in RESULTS.md ran many more
