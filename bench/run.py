@@ -58,9 +58,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pokerkit as _pokerkit  # noqa: E402, F401
 
 from bench import helpers as H  # noqa: E402
-from cli import cmd_hands  # noqa: E402, F401
 from replay import (  # noqa: E402, F401
     fold,
+    replaying,  # noqa: E402, F401
     streams,  # noqa: E402, F401
     tables,
 )
@@ -100,9 +100,9 @@ def ours(db: Path) -> int:
 
 def ours_command(db: Path, jobs: int = 1) -> int:
     """The ``replay`` command's work (derived tables rebuilt), without printing."""
-    from cli.cmd_hands import replayed
     from ledger.store.store import Ledger
     from ledger.store.streams import raw_hand_streams
+    from replay.replaying import replayed
     from replay.tables import write_results_rows
 
     with Ledger(db) as ledger:

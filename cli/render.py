@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -16,38 +17,9 @@ if TYPE_CHECKING:  # the engine (and pokerkit) load only for the commands that r
     from replay.fold import HandReplay
 
 
-def replay_json(r: HandReplay) -> dict[str, Any]:
-    """The stable JSON shape of one replayed hand (issue "spine" §6; "carried" from declare)."""
-    res = r.result
-    return {
-        "hand": r.hand,
-        "session": r.session,
-        "game": r.game,
-        "status": res.status,
-        "verifiable": res.verifiable,
-        "pots": [
-            {
-                "amount": p.amount,
-                "eligible": list(p.eligible),
-                "awards": dict(p.awards),
-                "carried": p.carried,
-                "explanation": list(p.lines),
-            }
-            for p in res.pots
-        ],
-        "returned": dict(res.returned),
-        "carried": res.carried,
-        "net": r.net,
-        "final_stacks": r.final_stacks,
-        "recorded": r.recorded,
-        "discrepancies": [
-            {"player": d.player, "recorded": d.recorded, "recomputed": d.recomputed,
-             "diff": d.diff, "kind": d.kind, "message": d.sentence()}
-            for d in r.discrepancies
-        ],
-        "declarations": dict(res.declarations),
-        "notes": list(r.notes),
-    }
+def replay_json_text(r: HandReplay) -> str:
+    """One hand as the JSON line ``replay --json`` prints (:meth:`HandReplay.as_json`)."""
+    return json.dumps(r.as_json())
 
 
 def _console() -> tuple[Console, io.StringIO]:
@@ -85,13 +57,10 @@ def replay_text(r: HandReplay) -> str:
     return buf.getvalue().rstrip("\n")
 
 
-def replay_summary(replays: Sequence[HandReplay]) -> str:
-    wrong = sum(bool(r.discrepancies) for r in replays)
-    unverifiable = sum(not r.result.verifiable for r in replays)
-    return (
-        f"{len(replays)} hand(s) replayed: {wrong} paid differently from the rules, "
-        f"{unverifiable} showdown(s) not verifiable"
-    )
+def replay_counts(counts: dict[str, int]) -> str:
+    """The summary line of ``replay``: hands replayed, paid wrong, not verifiable."""
+    return (f"{counts['hands']} hand(s) replayed: {counts['bad']} paid differently from the "
+            f"rules, {counts['unverifiable']} showdown(s) not verifiable")
 
 
 def show_text(events: Sequence[Any], *, session: str | None, at: int | None) -> str:
@@ -134,9 +103,10 @@ def show_text(events: Sequence[Any], *, session: str | None, at: int | None) -> 
 
 @contextlib.contextmanager
 def progress(
-    label: str, *, enabled: bool = True, total: int | None = None
+    label: str, total: int | None = None, *, enabled: bool = True
 ) -> Iterator[Callable[[], None]]:
-    """A progress bar that appears only when the work runs longer than a second."""
+    """A progress bar on stderr that appears only when the work runs longer than a second
+    (a :data:`replay.progress.Progress`)."""
     start = time.monotonic()
     bar: Progress | None = None
     task = None
@@ -159,3 +129,9 @@ def progress(
     finally:
         if bar is not None:
             bar.stop()
+
+
+def no_progress(label: str, total: int | None = None) -> contextlib.AbstractContextManager[
+        Callable[[], None]]:
+    """No progress bar (JSON output)."""
+    return progress(label, total, enabled=False)

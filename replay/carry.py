@@ -21,6 +21,19 @@ from ledger.model.batch import Batch
 Previous = Callable[[str], tuple[str, list[Any]] | None]
 
 
+def previous_in(ledger: Any) -> Previous:
+    """``previous(session)`` for :func:`link` over a ledger: the session's last stored hand
+    (its id and events), or None."""
+
+    def previous(session: str) -> tuple[str, list[Any]] | None:
+        hands = ledger.streams(kind="hand", session=session)
+        if not hands:
+            return None
+        return hands[-1], [row.event for row in ledger.read(hands[-1])]
+
+    return previous
+
+
 def unclaimed(events: Sequence[Any]) -> int:
     """Chips the hand carries out that no ``carry_over`` (out) event records yet."""
     if not may_carry(events[0]):

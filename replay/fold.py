@@ -57,6 +57,42 @@ class HandReplay:
     def final_stacks(self) -> dict[str, int]:
         return {p: self.result.starting[p] + n for p, n in self.net.items()}
 
+    def as_json(self) -> dict[str, Any]:
+        """The stable JSON shape of the hand (``replay --json``; README, "replay --json"):
+        hand, session, game, status, verifiable, pots (amount, eligible, awards, carried,
+        explanation), returned, carried, net, final_stacks, recorded, discrepancies (player,
+        recorded, recomputed, diff, kind, message), declarations, notes. Chips throughout."""
+        res = self.result
+        return {
+            "hand": self.hand,
+            "session": self.session,
+            "game": self.game,
+            "status": res.status,
+            "verifiable": res.verifiable,
+            "pots": [
+                {"amount": p.amount, "eligible": list(p.eligible), "awards": dict(p.awards),
+                 "carried": p.carried, "explanation": list(p.lines)}
+                for p in res.pots
+            ],
+            "returned": dict(res.returned),
+            "carried": res.carried,
+            "net": self.net,
+            "final_stacks": self.final_stacks,
+            "recorded": self.recorded,
+            "discrepancies": [
+                {"player": d.player, "recorded": d.recorded, "recomputed": d.recomputed,
+                 "diff": d.diff, "kind": d.kind, "message": d.sentence()}
+                for d in self.discrepancies
+            ],
+            "declarations": dict(res.declarations),
+            "notes": list(self.notes),
+        }
+
+
+def replay_json(replay: HandReplay) -> dict[str, Any]:
+    """:meth:`HandReplay.as_json` as a function (a renderer for :mod:`replay.replaying`)."""
+    return replay.as_json()
+
 
 def effective_events(events: Sequence[Any]) -> tuple[list[Any], bool]:
     """Apply the stream's corrections and voids; return ``(events, corrected)``.

@@ -1,26 +1,38 @@
-"""One streaming pass over the ledger that rebuilds every derived table and runs the audit.
+"""The derived tables as projections of the ledger: one streaming pass rebuilds them all and
+audits; a catch-up replays only the sessions that moved.
 
 ``replay`` (of every hand), ``audit`` and the commands that read the derived tables
-(``balances``, ``standings``, ``settle``, ``sql``, ``export``) all come here when the tables
-are not as of the ledger's head. The pass reads the session rows first (few), then the hands a
+(``balances``, ``standings``, ``settle``, ``sql``, ``export``) come here when the tables are not
+as of the ledger's head. :func:`rebuild` reads the session rows first (few), then the hands a
 window of the ledger at a time (:func:`ledger.store.streams.raw_hand_streams`), replays them in
-``jobs`` processes (:func:`cli.cmd_hands.replayed`), appends their rows to the replay tables as they
-come and folds their facts into :class:`ledger.audit.stream.StreamAudit`, which audits each
-session as soon as it is complete and drops its hands: memory stays flat in the number of
+``jobs`` processes (:func:`replay.replaying.replayed`), appends their rows to the replay tables
+as they come and folds their facts into :class:`ledger.audit.stream.StreamAudit`, which audits
+each session as soon as it is complete and drops its hands: memory stays flat in the number of
 hands. Last, the session tables, the findings and the head they were computed from are written
-in one transaction (:func:`ledger.audit.tables.refresh`).
+in one transaction (:func:`ledger.audit.tables.refresh`). :func:`catch_up` does the same for
+the sessions with rows after the tables' head only (:mod:`ledger.audit.catchup`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cli import render
+from ledger.audit.catchup import aliases, first_position, moved, replace_sessions
+from ledger.audit.load import head, iter_session_rows, session_ends, session_rows
+from ledger.audit.stream import StreamAudit
+from ledger.audit.tables import AuditReport, read_audit, refresh
+from ledger.store.streams import (
+    hand_count,
+    raw_hand_streams,
+    session_hand_streams,
+)
+from replay.progress import Progress, silent
+from replay.replaying import Render, replayed
+from replay.tables import append_rows, hand_ords, last_ord, write_results_rows
 
-_DUCKDB_MEMORY = "256MB"  # while streaming
+Echo = Callable[[str], None]
 
 
 @dataclass
@@ -33,84 +45,70 @@ class Projection:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-def rebuild(ledger: Any, *, jobs: int = 1, output: str | None = None, problems: bool = False,
-            echo: Callable[[str], None] | None = None, label: str = "replaying and auditing",
-            quiet: bool = False) -> Projection:
+def rebuild(ledger: Any, *, jobs: int = 1, render: Render | None = None,
+            problems: bool = False, echo: Echo | None = None, progress: Progress = silent,
+            label: str = "replaying and auditing") -> Projection:
     """Replay every hand of ``ledger``, rebuild the derived tables and audit (module doc).
 
-    ``output`` ``"text"``/``"json"``: each hand rendered (``problems``: only those with a
-    discrepancy or a note) and handed to ``echo``; ``quiet``: no progress bar.
+    ``render``: each hand rendered (``problems``: only those with a discrepancy or a note)
+    and handed to ``echo``.
 
     Raises:
         LedgerError: a stored payload that does not parse or a hand the rules reject (located
             at the hand), or a database failure; the derived state is then left stale.
     """
-    from cli.cmd_hands import replayed
     from ledger.audit.books import resolve_aliases
-    from ledger.audit.load import head, iter_session_rows, session_ends, session_rows
-    from ledger.audit.stream import StreamAudit
-    from ledger.audit.tables import refresh
-    from ledger.store.streams import raw_hand_streams
-    from replay.tables import write_results_rows
 
     con = ledger.connection
     top = head(ledger)
-    aliases = resolve_aliases(r.event for r in session_rows(ledger, types=("player_alias",)))
-    audit = StreamAudit(iter_session_rows(ledger), session_ends(ledger), aliases=aliases)
-    total = con.execute(
-        "SELECT count(*) FROM events WHERE seq = 1 AND hand_id IS NOT NULL").fetchone()[0]
+    names = resolve_aliases(r.event for r in session_rows(ledger, types=("player_alias",)))
+    audit = StreamAudit(iter_session_rows(ledger), session_ends(ledger), aliases=names)
     counts = {"hands": 0, "bad": 0, "unverifiable": 0}
 
     def rows() -> Iterator[dict[str, list[tuple]]]:
-        with render.progress(label, enabled=not quiet, total=total) as tick:
-            for table_rows, text, bad, unverifiable, facts in replayed(
-                    raw_hand_streams(ledger), jobs=jobs, output=output, problems=problems,
-                    facts=True):
-                audit.add(facts)
-                counts["hands"] += 1
-                counts["bad"] += bad
-                counts["unverifiable"] += unverifiable
-                if text is not None and echo is not None:
-                    echo(text)
+        with progress(label, hand_count(ledger)) as tick:
+            for done in replayed(raw_hand_streams(ledger), jobs=jobs, render=render,
+                                 problems=problems, facts=True):
+                audit.add(done.facts)
+                _count(counts, done)
+                if done.text is not None and echo is not None:
+                    echo(done.text)
                 tick()
-                yield table_rows
+                yield done.rows
 
-    with streaming(con):
+    with ledger.memory_capped():
         write_results_rows(con, rows(), hands=None)
     series, findings = audit.finish()
     refresh(ledger, series, findings, top)
     return Projection(series, findings, counts)
 
 
-def catch_up(ledger: Any, *, jobs: int = 1, quiet: bool = False) -> str:
+def _count(counts: dict[str, int], done: Any) -> None:
+    counts["hands"] += 1
+    counts["bad"] += done.bad
+    counts["unverifiable"] += done.unverifiable
+
+
+def catch_up(ledger: Any, *, jobs: int = 1, progress: Progress = silent) -> str:
     """Bring the derived tables up to the ledger's head: nothing when they are, else only the
-    sessions that moved are replayed and audited again
-    (:mod:`ledger.audit.catchup`), else a full :func:`rebuild`. Returns what was done:
-    ``"fresh"``, ``"sessions"`` or ``"full"``.
+    sessions that moved are replayed and audited again (:mod:`ledger.audit.catchup`), else a
+    full :func:`rebuild`. Returns what was done: ``"fresh"``, ``"sessions"`` or ``"full"``.
 
     Raises:
         LedgerError: what :func:`rebuild` raises; the derived tables are then unchanged.
     """
-    from cli.cmd_hands import replayed
-    from ledger.audit.catchup import aliases, first_position, moved, replace_sessions
-    from ledger.audit.load import session_ends, session_rows
-    from ledger.audit.stream import StreamAudit
-    from ledger.store.streams import session_hand_streams
-    from replay.tables import append_rows
-
     con = ledger.connection
     plan = moved(con)
     if plan.fresh:
         return "fresh"
     if plan.full is not None:
-        rebuild(ledger, jobs=jobs, quiet=quiet)
+        rebuild(ledger, jobs=jobs, progress=progress)
         return "full"
     names = list(plan.sessions)
     low = first_position(con, plan) - 1  # every row of those sessions is after it
     hands = session_hand_streams(ledger, names, after=low)
-    known = dict(con.execute("SELECT hand_id, ord FROM hands WHERE list_contains(?, session)",
-                             [names]).fetchall())
-    last = con.execute("SELECT coalesce(max(ord), 0) FROM hands").fetchone()[0]
+    known = hand_ords(con, names)
+    last = last_ord(con)
     numbered = []
     for raw in hands:
         if raw[0] not in known:
@@ -119,11 +117,10 @@ def catch_up(ledger: Any, *, jobs: int = 1, quiet: bool = False) -> str:
     audit = StreamAudit(session_rows(ledger, sessions=names, after=low),
                         session_ends(ledger, names, after=plan.since), aliases=aliases(con))
     table_rows = []
-    with render.progress("replaying the sessions that moved", enabled=not quiet,
-                         total=len(hands)) as tick:
-        for rows, _, _, _, facts in replayed(numbered, jobs=jobs, facts=True, numbered=True):
-            audit.add(facts)
-            table_rows.append(rows)
+    with progress("replaying the sessions that moved", len(hands)) as tick:
+        for done in replayed(numbered, jobs=jobs, facts=True, numbered=True):
+            audit.add(done.facts)
+            table_rows.append(done.rows)
             tick()
     series, findings = audit.finish()
     replace_sessions(ledger, names, series, findings, plan.head,
@@ -131,13 +128,35 @@ def catch_up(ledger: Any, *, jobs: int = 1, quiet: bool = False) -> str:
     return "sessions"
 
 
-@contextmanager
-def streaming(con: Any) -> Iterator[None]:
-    """Cap DuckDB's memory while the ledger is read once, start to end: otherwise it keeps
-    every block it read cached and memory grows with the ledger (about 1 kB a hand)."""
-    before = con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
-    con.execute(f"SET memory_limit = '{_DUCKDB_MEMORY}'")
-    try:
-        yield
-    finally:
-        con.execute(f"SET memory_limit = '{before}'")
+def replay_some(ledger: Any, hands: Sequence[str], *, jobs: int = 1,
+                render: Render | None = None, problems: bool = False,
+                echo: Echo | None = None) -> dict[str, int]:
+    """Replay the named hands, replace their rows in the replay tables, and return the
+    counts (hands, bad, unverifiable); each rendered hand goes to ``echo``.
+
+    Raises:
+        NotFound: a named hand is not in the ledger; LedgerError: as :func:`rebuild`.
+    """
+    counts = {"hands": 0, "bad": 0, "unverifiable": 0}
+
+    def rows() -> Iterator[dict[str, list[tuple]]]:
+        for done in replayed(raw_hand_streams(ledger, hands), jobs=jobs, render=render,
+                             problems=problems):
+            _count(counts, done)
+            if done.text is not None and echo is not None:
+                echo(done.text)
+            yield done.rows
+
+    with ledger.memory_capped():
+        write_results_rows(ledger.connection, rows(), hands=list(hands))
+    return counts
+
+
+def audit_report(ledger: Any, *, jobs: int = 1, progress: Progress = silent) -> AuditReport:
+    """The audit as of the ledger's head, read from the derived tables, caught up first.
+
+    Raises:
+        LedgerError: what :func:`catch_up` raises.
+    """
+    catch_up(ledger, jobs=jobs, progress=progress)
+    return read_audit(ledger.connection)

@@ -177,3 +177,14 @@ def _append(appender: Any, table: str, rows: list[tuple[Any, ...]]) -> None:
                         hand=row[0],
                     ) from exc
         raise LedgerError(f"cannot write the derived table {table}: {exc}") from exc
+
+
+def hand_ords(con: Any, sessions: list[str]) -> dict[str, int]:
+    """``{hand: ord}`` of the stored hands of ``sessions`` in the ``hands`` table."""
+    return dict(con.execute("SELECT hand_id, ord FROM hands WHERE list_contains(?, session)",
+                            [sessions]).fetchall())
+
+
+def last_ord(con: Any) -> int:
+    """The highest ``ord`` in the ``hands`` table (0 when empty)."""
+    return int(con.execute("SELECT coalesce(max(ord), 0) FROM hands").fetchone()[0])

@@ -32,7 +32,7 @@ def _same_as_batch(ledger: Any) -> list[Any]:
     returns the findings."""
     batch = batch_series(ledger)
     want = audit(batch)
-    got = rebuild(ledger, quiet=True)
+    got = rebuild(ledger)
     assert got.findings == want
     assert _session_rows(got.series) == _session_rows(batch)
     assert read_audit(ledger.connection).findings == want
@@ -147,10 +147,10 @@ def _dump(ledger: Any) -> dict[str, Any]:
 def _caught_up_equals_rebuilt(ledger: Any, expect: str) -> dict[str, Any]:
     from replay.projections import catch_up
 
-    assert catch_up(ledger, quiet=True) == expect
-    assert catch_up(ledger, quiet=True) == "fresh"
+    assert catch_up(ledger) == expect
+    assert catch_up(ledger) == "fresh"
     caught = _dump(ledger)
-    rebuild(ledger, quiet=True)
+    rebuild(ledger)
     assert _dump(ledger) == caught
     return caught
 
@@ -163,7 +163,7 @@ def test_catch_up_replays_only_the_sessions_that_moved(tmp_path: Path) -> None:
                          tmp_path)
     ledger = Ledger.memory()
     import_paths(ledger, paths[:3], strict=True, session=None, pn_ledger=None)
-    assert catch_up(ledger, quiet=True) == "full"  # never built
+    assert catch_up(ledger) == "full"  # never built
     before = {t: ledger.connection.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
               for t in ("hands", "session_book")}
     assert before == {"hands": 60, "session_book": 3}
@@ -188,7 +188,7 @@ def test_catch_up_rebuilds_everything_for_an_alias_or_a_hand_of_no_session(tmp_p
     paths = write_series(generate_series(sessions=2, hands=10, seed=4), tmp_path)
     ledger = Ledger.memory()
     import_paths(ledger, paths, strict=True, session=None, pn_ledger=None)
-    assert catch_up(ledger, quiet=True) == "full"
+    assert catch_up(ledger) == "full"
     first = ledger.connection.execute("SELECT session FROM session_book ORDER BY ord").fetchone()
     player = ledger.connection.execute(
         "SELECT player FROM results WHERE session = ? LIMIT 1", [first[0]]).fetchone()[0]
@@ -197,7 +197,7 @@ def test_catch_up_rebuilds_everything_for_an_alias_or_a_hand_of_no_session(tmp_p
     assert ("Zed" in {r[1] for r in dump["session_players"]}
             and player not in {r[1] for r in dump["session_players"]})
     import_paths(ledger, [ROOT / "data" / "hands"], strict=False, session=None, pn_ledger=None)
-    assert catch_up(ledger, quiet=True) == "full"
+    assert catch_up(ledger) == "full"
 
 
 def test_rows_rewritten_with_their_chain_made_again_rebuild_the_tables(tmp_path: Path) -> None:
@@ -209,17 +209,17 @@ def test_rows_rewritten_with_their_chain_made_again_rebuild_the_tables(tmp_path:
     ledger = Ledger.memory()
     import_paths(ledger, [ROOT / "data" / "series" / "s01.jsonl"], strict=True, session=None,
                  pn_ledger=None)
-    assert catch_up(ledger, quiet=True) == "full" and not read_audit(ledger.connection).findings
+    assert catch_up(ledger) == "full" and not read_audit(ledger.connection).findings
     con = ledger.connection
     position, player = con.execute(
         "SELECT position, json_extract_string(payload, '$.player') FROM events"
         " WHERE type = 'buy_in' ORDER BY position LIMIT 1").fetchone()
     con.execute("UPDATE events SET payload = json_merge_patch(payload, '{\"chips\": 1}')"
                 " WHERE position = ?", [position])
-    assert catch_up(ledger, quiet=True) == "fresh"  # the chain is broken: verify says where
+    assert catch_up(ledger) == "fresh"  # the chain is broken: verify says where
     assert not ledger.verify().ok
     con.execute("UPDATE events SET hash = 'made again' WHERE position = (SELECT max(position)"
                 " FROM events)")
-    assert catch_up(ledger, quiet=True) == "full"
+    assert catch_up(ledger) == "full"
     found = read_audit(con).findings
     assert {(d.kind, d.player) for d in found} >= {("stack_continuity", player)}

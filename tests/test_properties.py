@@ -24,7 +24,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli.render import replay_json
 from engine.errors import IllegalAction
 from engine.games import all_codes, game
 from engine.settle import HandResult, settle
@@ -33,7 +32,7 @@ from ledger.formats.phh.read import read_phh_text
 from ledger.model import events as ev
 from replay.build import events_from_phh
 from replay.demo.randomhand import RandomHand, random_hand
-from replay.fold import replay_events
+from replay.fold import replay_events, replay_json
 from replay.ingest.export import phh_text
 
 CODES = all_codes()

@@ -34,8 +34,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from decimal import Decimal
 from typing import Any
+
+from ledger.model.money import format_money
 
 #: A player's name mapping (alias → player), see :func:`resolve_aliases`.
 Names = Callable[[str], str]
@@ -274,16 +275,6 @@ class Series:
 
     def name(self, player: str) -> str:
         return self.aliases.get(player, player)
-
-
-def format_money(minor: int, decimals: int, currency: str | None) -> str:
-    """``1250, 2, "USD"`` → ``"12.50 USD"``; without a currency just the number.
-
-    >>> format_money(-1250, 2, "USD"), format_money(7, 0, None)
-    ('-12.50 USD', '7')
-    """
-    text = str(Decimal(minor).scaleb(-decimals)) if decimals else str(minor)
-    return f"{text} {currency}" if currency else text
 
 
 def resolve_aliases(events: Iterable[Any]) -> dict[str, str]:

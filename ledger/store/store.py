@@ -501,6 +501,19 @@ class Ledger:
         return self._query(sql, params)
 
     @contextmanager
+    def memory_capped(self, limit: str = "256MB") -> Iterator[None]:
+        """Cap DuckDB's memory for the block, for a read of the ledger once, start to end:
+        otherwise it keeps every block it read cached and memory grows with the ledger
+        (about 1 kB a hand). The setting is restored after."""
+        before = self._query("SELECT current_setting('memory_limit')")[0][0]
+        self._con.execute(f"SET memory_limit = '{limit}'")
+        try:
+            yield
+        finally:
+            with suppress(duckdb.Error):
+                self._con.execute(f"SET memory_limit = '{before}'")
+
+    @contextmanager
     def one_thread(self) -> Iterator[None]:
         """DuckDB on one thread for the block, writing every full row group out as it fills
         (not five at a time, DuckDB's default): while worker processes have the other CPUs,

@@ -208,3 +208,29 @@ def any_stored(ledger: Any, hands: Sequence[str], sessions: Sequence[str], *, up
     return bool(ledger.query(
         "SELECT 1 FROM events WHERE position <= $3 AND (hand_id IN (SELECT UNNEST($1))"
         " OR session IN (SELECT UNNEST($2))) LIMIT 1", [list(hands), list(sessions), upto]))
+
+
+def hand_count(ledger: Any) -> int:
+    """The number of hands in the ledger."""
+    return int(ledger.query(
+        "SELECT count(*) FROM events WHERE seq = 1 AND hand_id IS NOT NULL")[0][0])
+
+
+def session_summaries(ledger: Any) -> list[dict[str, Any]]:
+    """Every session in ledger order (of its first row): ``session``, ``date``, ``closed``,
+    ``buy_ins`` (rows) and ``hands``."""
+    rows = ledger.query(
+        "SELECT session, any_value(payload->>'date') FILTER (WHERE type = 'session_opened'),"
+        " bool_or(type = 'session_closed'), count(*) FILTER (WHERE type = 'buy_in'),"
+        " min(position) FROM events WHERE hand_id IS NULL GROUP BY session ORDER BY 5")
+    hands = dict(ledger.query("SELECT session, count(*) FROM events WHERE seq = 1 AND hand_id"
+                              " IS NOT NULL GROUP BY session"))
+    return [{"session": s, "date": d, "closed": bool(c), "buy_ins": b, "hands": hands.get(s, 0)}
+            for s, d, c, b, _ in rows]
+
+
+def latest_session(ledger: Any) -> str | None:
+    """The session opened last (None: no session)."""
+    rows = ledger.query("SELECT session FROM events WHERE type = 'session_opened'"
+                        " ORDER BY position DESC LIMIT 1")
+    return rows[0][0] if rows else None

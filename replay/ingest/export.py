@@ -10,6 +10,29 @@ from ledger.model.errors import LedgerError
 from ledger.store.streams import hand_streams
 
 
+def export(ledger: Any, fmt: str, hands: Sequence[str], out: Path | None) -> str | list[Path]:
+    """``fmt`` ``jsonl`` or ``phh``: the hands (all, or ``hands``) as text, returned when
+    ``out`` is None, else written to ``out`` (returns ``[out]``). ``parquet`` or ``csv``: the
+    events and every derived table and view, caught up first, as files in the directory
+    ``out``; returns the files written.
+
+    Raises:
+        LedgerError: ``parquet``/``csv`` without a directory; NotFound: a named hand.
+    """
+    if fmt in ("parquet", "csv"):
+        if out is None:
+            raise LedgerError(f"--format {fmt} needs a directory: DIR or -o DIR")
+        from replay.projections import catch_up
+
+        catch_up(ledger)  # derived tables and views as of the ledger's head
+        return export_tables(ledger, out, fmt)
+    text = export_text(ledger, fmt, hands)
+    if out is None:
+        return text
+    out.write_text(text, encoding="utf-8")
+    return [out]
+
+
 def export_text(ledger: Any, fmt: str, hands: Sequence[str]) -> str:
     """All hands (or ``hands``) as JSON lines or PHH text."""
     if fmt == "jsonl":

@@ -121,6 +121,23 @@ def import_paths(
     return report
 
 
+def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict: bool,
+                session: str | None, pn_ledger: str | None, jobs: int | None = None,
+                progress: Progress = silent) -> ImportReport:
+    """:func:`import_paths` into the ledger ``open_ledger()`` opens; when worker processes
+    will read a large JSON-lines file, their process is started first, while the ledger
+    opens (see :func:`replay.ingest.parallel.warm_up`)."""
+    from contextlib import suppress
+
+    from replay.ingest.parallel import auto_workers, warm_up
+
+    if any(auto_workers(p, jobs) for p in paths):
+        with suppress(OSError, RuntimeError):  # no workers: the one-process import then
+            warm_up()
+    return import_paths(open_ledger(), paths, strict=strict, session=session,
+                        pn_ledger=pn_ledger, jobs=jobs, progress=progress)
+
+
 def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
                 session: str | None, workers: int = 0) -> None:
     """Import one file, counting into ``report`` (see :func:`import_paths`).
@@ -247,7 +264,7 @@ def write_file(ledger: Any, path: Path, batches: list[Batch], errors: list[Ledge
     part.known += sum(1 for b in batches if b.is_hand and b.events is None)
     completions = [b for b in batches if b.events and b.events[0].type == "correction"]
     batches = carry.link([b for b in batches if b.events and b.events[0].type != "correction"],
-                         previous_hand(ledger))
+                         carry.previous_in(ledger))
     written = ledger.append_many([*batches, *completions])
     for positions in written[len(batches):]:  # completions of cut-off hands
         part.events += len(positions)
@@ -271,18 +288,6 @@ def invalid_value(exc: ValidationError) -> MalformedEvent:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first.get("loc", ()))
     return MalformedEvent(f"invalid event ({where}: {first.get('msg')})")
-
-
-def previous_hand(ledger: Any) -> carry.Previous:
-    """``previous(session)`` for :func:`replay.carry.link`: the session's last stored hand."""
-
-    def previous(session: str) -> tuple[str, list[Any]] | None:
-        hands = ledger.streams(kind="hand", session=session)
-        if not hands:
-            return None
-        return hands[-1], [row.event for row in ledger.read(hands[-1])]
-
-    return previous
 
 
 def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = ""

@@ -1,0 +1,57 @@
+"""What every command gets in ``ctx.obj``: the ledger path and a lazily opened ledger; and the
+group that turns every expected failure into one line and exit status 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ledger.model.errors import LedgerError, NotFound
+
+DEFAULT_DB = "handledger.duckdb"
+
+
+class Context:
+    """The database path and the ledger, opened on first use."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self._ledger: Any = None
+
+    def ledger(self, *, read_only: bool = False, existing: bool = False) -> Any:
+        """The :class:`ledger.store.store.Ledger` at ``db`` (opened once).
+
+        ``read_only`` or ``existing``: a missing file is an error, never created.
+
+        Raises:
+            NotFound: no ledger file; LedgerBusy, LedgerError: it cannot be opened.
+        """
+        from ledger.store.store import Ledger
+
+        if self._ledger is None:
+            if (read_only or existing) and self.db != ":memory:" and not Path(self.db).exists():
+                raise NotFound(f"no ledger at {self.db} (run `handledger init` or import)")
+            self._ledger = Ledger(self.db, read_only=read_only)
+        return self._ledger
+
+    def close(self) -> None:
+        if self._ledger is not None:
+            self._ledger.close()
+            self._ledger = None
+
+
+class Group(click.Group):
+    """Turns LedgerError into one line on stderr and exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except LedgerError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(2)
+        finally:
+            obj = ctx.obj
+            if isinstance(obj, Context):
+                obj.close()

@@ -1,0 +1,172 @@
+"""Text for people: the audit, balances, settle-up, SQL results, a live hand's state, what-if
+and history. Pure functions from what the layers below return to strings."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+from ledger.model.money import format_money
+
+
+def audit_text(report: Any, found: list[Any], session: str | None = None) -> str:
+    """One line per finding, a line naming the incomplete hands, and a summary line
+    (``report``: :class:`ledger.audit.tables.AuditReport`)."""
+    lines = [f"{d.kind}: {d.message}" + _where(d) for d in found]
+    cut = incomplete_hands(report, session)
+    if cut:
+        lines.append(f"{len(cut)} incomplete hand(s), the log stopping before their end, "
+                     f"counted with every chip returned: {', '.join(cut)}")
+    books = [k for k in report.hands if k is not None and session in (None, k)]
+    hands = sum(n for k, n in report.hands.items() if session in (None, k))
+    scope = f"{hands} hand(s) in {len(books)} session(s)"
+    if not found:
+        lines.append(f"audit clean: {scope}; every chip adds up")
+    else:
+        counts: dict[str, int] = {}
+        for d in found:
+            counts[d.kind] = counts.get(d.kind, 0) + 1
+        kinds = ", ".join(f"{k} {n}" for k, n in counts.items())
+        lines.append(f"audit: {len(found)} discrepanc{'y' if len(found) == 1 else 'ies'} in "
+                     f"{scope} ({kinds})")
+    return "\n".join(lines)
+
+
+def incomplete_hands(report: Any, session: str | None = None) -> list[str]:
+    """Hands whose log stops before their end (settled like a void, net 0: never a
+    discrepancy, but named so the nets are read with care)."""
+    return [hand for hand, s in report.incomplete if session in (None, s)]
+
+
+def _where(d: Any) -> str:
+    parts = [f"{k} {v}" for k, v in (("session", d.session), ("hand", d.hand),
+                                      ("player", d.player)) if v is not None]
+    return f" [{', '.join(parts)}; expected {d.expected}, actual {d.actual}]"
+
+
+def balances_text(books: Any) -> str:
+    """A table: player (``nickname (id)`` when he has a PokerNow nickname), net, buy-in,
+    cash-out, hands, sessions (``books``: :class:`ledger.audit.reports.Balances`)."""
+    decimals, currency = books.unit
+
+    def fmt(v: int) -> str:
+        return format_money(v, decimals, None)
+
+    players = books.players
+    names = [f"{p['nickname']} ({p['player']})" if p.get("nickname") else p["player"]
+             for p in players]
+    width = max([14, *map(len, names)])
+    head = (f"{'player':<{width}} {'net':>12} {'buy-in':>12} {'cash-out':>12} {'hands':>6} "
+            "sessions")
+    lines = [head + (f"   ({currency})" if currency else "")]
+    for name, p in zip(names, players, strict=True):
+        lines.append(f"{name:<{width}} {fmt(p['net']):>12} {fmt(p['buy_in']):>12} "
+                     f"{fmt(p['cash_out']):>12} {p['hands']:>6} {p['sessions']:>8}")
+    return "\n".join(lines)
+
+
+def settle_text(transfers: list[tuple[str, str, int]], books: Any) -> str:
+    """``Bob pays Ann 37.50 USD`` per transfer and a count line."""
+    decimals, currency = books.unit
+    lines = [f"{a} pays {b} {format_money(n, decimals, currency)}" for a, b, n in transfers]
+    lines.append(f"{len(transfers)} transfer(s) settle {len(books.players)} player(s)")
+    return "\n".join(lines)
+
+
+def sql_table(columns: list[str], rows: list[tuple]) -> str:
+    """A plain text table (rich) of a query's result, with the row count."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    buf = io.StringIO()
+    console = Console(file=buf, width=100_000, color_system=None, highlight=False,
+                      markup=False)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for c in columns:
+        table.add_column(c)
+    for r in rows:
+        table.add_row(*("" if v is None else str(v) for v in r))
+    console.print(table)
+    text = "\n".join(line.rstrip() for line in buf.getvalue().strip("\n").splitlines())
+    return text + f"\n({len(rows)} row{'s' if len(rows) != 1 else ''})"
+
+
+def state_text(now: Any) -> str:
+    """A live hand now (:class:`replay.live.Now`): phase, whose turn and what is legal, the
+    current bet, the pots with their eligible players, returned chips, stacks."""
+    state, result = now.state, now.result
+    lines = [f"hand {state.hand}: {state.game.code}, phase {state.phase}, status {state.status}",
+             now.legal]
+    if state.phase == "bet":
+        lines.append(f"current bet {state.rnd.current}")
+    for pot in result.pots:
+        lines.append(f"pot {pot.index}: {pot.amount} ({', '.join(pot.eligible)})")
+    if result.returned:
+        lines.append("returned: " + ", ".join(f"{p} {c}" for p, c in result.returned.items()))
+    lines.append("stacks: " + ", ".join(
+        f"{p} {state.stacks[p]}" + (" (folded)" if p in state.folded else "")
+        + (f" bet {state.street_bets[p]}" if state.street_bets[p] else "")
+        for p in state.players))
+    return "\n".join(lines)
+
+
+def whatif_text(hand: str, w: Any) -> str:
+    """Each player's net and paid net before and after a what-if, what is still paid
+    differently, the later hands that no longer follow, and the session results' change."""
+    data = w.as_json()
+    lines = [f"what if, hand {hand} (nothing written):",
+             f"  {'player':<12}{'before':>8}{'after':>8}{'diff':>8}"
+             f"{'paid before':>13}{'paid after':>12}{'paid diff':>11}"]
+    for p in w.before.result.players:
+        lines.append(f"  {p:<12}{data['before'][p]:>+8d}{data['after'][p]:>+8d}"
+                     f"{data['diff'][p]:>+8d}{data['paid_before'][p]:>+13d}"
+                     f"{data['paid_after'][p]:>+12d}{data['paid_diff'][p]:>+11d}")
+    lines += [f"  still paid differently: {d.sentence()}" for d in w.after.discrepancies]
+    lines += [f"  downstream: hand {d.hand} starts {d.player} with {d.starting}, the "
+              f"corrected final stack is {d.expected} (was {d.was})" for d in w.downstream]
+    if w.session:
+        moved = {p: v for p, v in data["session"]["diff"].items() if v}
+        text = ", ".join(f"{p} {v:+d}" for p, v in moved.items()) or "no change"
+        lines.append(f"  session {w.session} results: {text}")
+    return "\n".join(lines)
+
+
+def corrected_text(hand: str, done: Any) -> str:
+    """What a correction moved: each player's net and paid net, and later hands to check."""
+    from replay.whatif import paid_net
+
+    parts = []
+    for label, b, a in (("net", done.before.net, done.after.net),
+                        ("paid", paid_net(done.before), paid_net(done.after))):
+        moved = ", ".join(f"{p} {a[p] - b[p]:+d}" for p in a if a[p] != b[p])
+        parts.append(f"{label}: {moved or 'unchanged'}")
+    lines = [f"corrected hand {hand} (seq {done.seq}); " + "; ".join(parts)]
+    lines += [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the corrected "
+              f"final stack is {d.expected} (was {d.was})" for d in done.downstream]
+    return "\n".join(lines)
+
+
+def history_text(data: dict[str, Any]) -> str:
+    """A hand's original events, then every correction and void with its changes."""
+    from ledger.model.events import parse_event
+    from replay.corrections import brief
+
+    lines = [f"hand {data['hand']}: {len(data['events'])} original event(s)"]
+    for item in data["events"]:
+        detail = {k: v for k, v in item["event"].items()
+                  if k not in ("source", "options", "unit", "stakes", "seats")}
+        lines.append(f"  {item['seq']:3d} @{item['position']:<6d} {item['recorded_at']} "
+                     f"{item['type']} {json.dumps(detail, separators=(',', ':'))}")
+    if not data["amendments"]:
+        lines.append("no corrections or voids")
+    for item in data["amendments"]:
+        lines.append(f"  {item['seq']:3d} @{item['position']:<6d} {item['recorded_at']} "
+                     f"{item['type']} by {item['by']}: {item['reason']}")
+        for c in item.get("changes", []):
+            event = f" {brief(parse_event(c['event']))}" if c["event"] else ""
+            label = "after" if c["op"] == "insert_after" else "was"
+            was = f" (seq {c['seq']} {label}: {c['was']})" if c["was"] else ""
+            lines.append(f"        {c['op']} seq {c['seq']}{event}{was}")
+    return "\n".join(lines)

@@ -1,0 +1,101 @@
+"""What the books report, read from the derived tables and views (docs/SQL.md): each player's
+balance over the series or one session, the hand-by-hand nets a chart draws, the settlement.
+
+Chips are integers; money is chips × the session's chip value, in integer minor units, with the
+(decimals, currency) to print it with. The tables must be as of the ledger's head (the
+application catches them up first). Every DuckDB error is translated into ``LedgerError``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ledger.audit.settle import Transfer, fewest_transfers
+from ledger.model.errors import LedgerError, NotFound
+from ledger.model.money import format_money
+
+_BALANCE_SQL = """
+SELECT player, sum({net}) AS net, sum({buy_in}) AS buy_in, sum({cash_out}) AS cash_out,
+    sum(hands) AS hands, count(session) AS sessions,
+    string_agg(DISTINCT coalesce(currency, ''), ',') AS currency,
+    string_agg(DISTINCT CAST(decimals AS VARCHAR), ',') AS decimals,
+    any_value(nickname) AS nickname
+FROM player_session_results LEFT JOIN player_nicknames USING (player)
+WHERE $1 IS NULL OR session = $1
+GROUP BY player ORDER BY net DESC, player"""
+
+#: ``(decimals, currency)`` to print amounts with: ``(0, None)`` for chips.
+Unit = tuple[int, "str | None"]
+
+
+@dataclass(frozen=True)
+class Balances:
+    """Per player (dicts with ``player``, ``net``, ``buy_in``, ``cash_out``, ``hands``,
+    ``sessions``, ``nickname``: his PokerNow nickname, None unless known by a PokerNow id), in
+    chips or minor units, and the :data:`Unit` to print them with."""
+
+    players: list[dict[str, Any]]
+    unit: tuple[int, str | None]
+
+
+def _unit(rows: list[tuple], money: bool) -> tuple[int, str | None]:
+    """The one (decimals, currency) of the rows; chips (0, None) when not ``money``.
+
+    Raises:
+        LedgerError: money over sessions with different currencies or decimals.
+    """
+    if not money:
+        return 0, None
+    currencies = {c for r in rows for c in (r[6] or "").split(",")}
+    decimals = {d for r in rows for d in (r[7] or "0").split(",")}
+    if len(currencies) > 1 or len(decimals) > 1:
+        raise LedgerError("the sessions use different currencies or decimals: use --session")
+    return int(decimals.pop() if decimals else 0), (currencies.pop() if currencies else "") or None
+
+
+def balances(con: Any, session: str | None, money: bool) -> Balances:
+    """Each player's balance across the series (or in ``session``).
+
+    Raises:
+        NotFound: ``session`` is not in the ledger; LedgerError: mixed currencies with
+            ``money``.
+    """
+    if session is not None and not con.execute(
+            "SELECT 1 FROM session_book WHERE session = ?", [session]).fetchone():
+        raise NotFound(f"no session {session!r} in the ledger")
+    suffix = "_minor" if money else ""
+    query = _BALANCE_SQL.format(net=f"net{suffix}", buy_in=f"buy_in{suffix}",
+                                cash_out=f"cash_out{suffix}")
+    rows = con.execute(query, [session]).fetchall()
+    unit = _unit(rows, money)
+    keys = ("player", "net", "buy_in", "cash_out", "hands", "sessions")
+    return Balances([{**{k: (int(v) if k != "player" else v)
+                         for k, v in zip(keys, r, strict=False)}, "nickname": r[8]}
+                     for r in rows], unit)
+
+
+def settlement(con: Any, session: str | None) -> tuple[list[Transfer], Balances]:
+    """The fewest transfers that settle the nets up, in minor units
+    (:func:`ledger.audit.settle.fewest_transfers`), and the balances they settle.
+
+    Raises:
+        LedgerError: the nets do not sum to zero (the audit says why), or as :func:`balances`.
+    """
+    books = balances(con, session, money=True)
+    nets = {p["player"]: p["net"] for p in books.players}
+    total = sum(nets.values())
+    if total:
+        decimals, currency = books.unit
+        raise LedgerError(f"cannot settle: the balances sum to "
+                          f"{'+' if total > 0 else ''}{format_money(total, decimals, currency)}, "
+                          "not zero (see `handledger audit`)")
+    return fewest_transfers(nets), books
+
+
+def hand_nets(con: Any, money: bool) -> list[tuple[int, str, int]]:
+    """``(ord, player, net)`` of every player in every hand, in ledger order (chips, or minor
+    units with ``money``)."""
+    return con.execute(
+        f"SELECT ord, player, {'net_minor' if money else 'net'} FROM player_hand_results"
+        " ORDER BY ord, player").fetchall()

@@ -1,0 +1,62 @@
+"""Money at the edges: chips are integers; money is an integer of minor units of a currency.
+
+A session says what one chip is worth (``chip_value_minor`` minor units) and how its currency
+is written (``decimals`` places). These helpers turn money text into minor units and back;
+nothing else in handledger does arithmetic on money that is not an integer.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from ledger.model.errors import MalformedInput
+from ledger.model.events import MAX_CHIPS
+
+#: Currencies without minor units (ISO 4217 exponent 0); any other currency has 2 decimals.
+ZERO_DECIMAL = frozenset({"JPY", "KRW", "ISK", "CLP", "VND", "XOF", "XAF", "UGX", "PYG"})
+
+
+def format_money(minor: int, decimals: int, currency: str | None) -> str:
+    """``1250, 2, "USD"`` → ``"12.50 USD"``; without a currency just the number.
+
+    >>> format_money(-1250, 2, "USD"), format_money(7, 0, None)
+    ('-12.50 USD', '7')
+    """
+    text = str(Decimal(minor).scaleb(-decimals)) if decimals else str(minor)
+    return f"{text} {currency}" if currency else text
+
+
+def parse_money(text: str, decimals: int, *, what: str = "amount") -> int:
+    """``"12.50"`` with 2 decimals → 1250 minor units.
+
+    >>> parse_money("12.50", 2), parse_money("3", 0)
+    (1250, 3)
+
+    Raises:
+        MalformedInput: not a number, not positive, more decimal places than ``decimals``, or
+            more than ``MAX_CHIPS`` minor units (the event model's bound).
+    """
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        raise MalformedInput(f"{what} {text!r} is not a number") from None
+    minor = value.scaleb(decimals) if value.is_finite() else value
+    if not value.is_finite() or minor != minor.to_integral_value() or minor <= 0:
+        raise MalformedInput(f"{what} {text!r} is not a positive amount with at most "
+                             f"{decimals} decimal place(s)")
+    if minor > MAX_CHIPS:
+        raise MalformedInput(f"{what} {text!r} is too large (at most "
+                             f"{format_money(MAX_CHIPS, decimals, None)})")
+    return int(minor)
+
+
+def currency_decimals(currency: str | None, chip_value: str) -> int:
+    """The minor-unit decimals of a session: 2 for a currency (0 for JPY and the like);
+    without a currency, those written in ``chip_value`` (``"0.25"`` → 2)."""
+    if currency:
+        return 0 if currency.upper() in ZERO_DECIMAL else 2
+    try:
+        exponent = Decimal(chip_value).as_tuple().exponent
+    except InvalidOperation:
+        return 0
+    return max(0, -int(exponent)) if isinstance(exponent, int) else 0

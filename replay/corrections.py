@@ -1,0 +1,120 @@
+"""Correcting and voiding a recorded hand without rewriting history, and telling its history.
+
+A correction or a void is a new event appended to the hand's stream; the original events stay
+and replay, the audit and the exports read the hand through
+:func:`replay.fold.effective_events`. A correction is refused (nothing is written) when the
+corrected hand does not replay legally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import IllegalAction
+from ledger.model import events as ev
+from replay.fold import HandReplay, replay_events
+from replay.whatif import ChangeSpec, Downstream, build_correction, check_replays, what_if
+
+
+@dataclass(frozen=True)
+class Corrected:
+    """A correction appended at ``seq``: the hand before and after, and the later hands of
+    its session whose starting stacks no longer follow."""
+
+    seq: int
+    before: HandReplay
+    after: HandReplay
+    downstream: list[Downstream]
+
+
+def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
+            by: str) -> Corrected:
+    """Append a correction of ``hand`` made of ``specs`` (:mod:`replay.whatif`).
+
+    Raises:
+        NotFound: no such hand; IllegalAction: a change that is not legal, or a corrected hand
+            the engine rejects (nothing written).
+    """
+    rows = ledger.read(hand)
+    events = [r.event for r in rows]
+    positions = {r.seq: r.position for r in rows}
+    correction = build_correction(events, specs, reason=reason, by=by, positions=positions)
+    before, after = replay_events(events), replay_events([*events, correction])
+    downstream = what_if(ledger, hand, specs).downstream if rows[0].session else []
+    ledger.append(hand, [correction], hand_id=hand, expected_seq=rows[-1].seq)
+    return Corrected(rows[-1].seq + 1, before, after, downstream)
+
+
+def void(ledger: Any, hand: str, *, reason: str, by: str) -> HandReplay:
+    """Void ``hand``: every contribution goes back; its events stay. For an ended hand the
+    void comes with a correction that deletes its ``hand_ended`` (same reason and author),
+    since the engine takes no ``hand_voided`` after the end. Returns the voided hand.
+
+    Raises:
+        NotFound: no such hand; IllegalAction: the hand is already voided.
+    """
+    rows = ledger.read(hand)
+    events = [r.event for r in rows]
+    if any(e.type == "hand_voided" for e in events):
+        raise IllegalAction("the hand is already voided", hand=hand)
+    new: list[Any] = []
+    ended = [r for r in rows if r.type == "hand_ended"]
+    if ended:
+        specs = [ChangeSpec("delete", r.seq) for r in ended]
+        new.append(build_correction(events, specs, reason=f"void: {reason}", by=by,
+                                    positions={r.seq: r.position for r in rows}))
+    new.append(ev.HandVoided(reason=reason, by=by))
+    result = check_replays([*events, *new])
+    ledger.append(hand, new, hand_id=hand, expected_seq=rows[-1].seq)
+    return result
+
+
+def history(ledger: Any, hand: str) -> dict[str, Any]:
+    """The hand's original events (seq, position, recorded_at, type, event) and every
+    correction and void (who, why, and for a correction each change with what it replaced),
+    as ``{"hand", "events", "amendments"}``.
+
+    Raises:
+        NotFound: no such hand.
+    """
+    rows = ledger.read(hand)
+    by_seq = {r.seq: r for r in rows}
+    originals, amendments = [], []
+    for r in rows:
+        e = r.event
+        item: dict[str, Any] = {"seq": r.seq, "position": r.position,
+                                "recorded_at": r.recorded_at.isoformat(), "type": r.type}
+        if r.type in ("correction", "hand_voided"):
+            item |= {"by": e.by, "reason": e.reason}
+            if r.type == "correction":
+                item |= {"changes": [
+                    c.model_dump(mode="json")
+                    | {"was": brief(by_seq[c.seq].event) if c.seq in by_seq else None}
+                    for c in e.changes], "positions": list(e.positions)}
+            amendments.append(item)
+        else:
+            item["event"] = e.model_dump(mode="json", exclude={"type", "schema_version"})
+            originals.append(item)
+    return {"hand": hand, "events": originals, "amendments": amendments}
+
+
+def brief(event: Any) -> str:
+    """``recorded_payout Bob 400`` — an event in a few words."""
+    data = event.model_dump(mode="json", exclude={"type", "schema_version"},
+                            exclude_defaults=True)
+    if event.type == "hand_started":
+        return f"hand_started {event.hand}"
+    return " ".join([event.type, *map(_word, data.values())])
+
+
+def _word(value: Any) -> str:
+    """One field for :func:`brief`: cards run together (``Jd4cQc``), face-up flags in words."""
+    if not isinstance(value, list):
+        return str(value)
+    if value and all(isinstance(v, bool) for v in value):
+        if all(value) or not any(value):
+            return "face up" if value[0] else "face down"
+        return "faces " + "".join("u" if v else "d" for v in value)
+    return "".join(map(str, value))

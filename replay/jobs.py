@@ -1,0 +1,48 @@
+"""The main job on a folder (``handledger run``): import every hand file and session in it,
+replay every hand (which audits), then the audit and the balances."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ledger.audit import reports
+from ledger.audit.tables import AuditReport, read_audit
+from replay.ingest.pipeline import ImportReport, discover, import_paths
+from replay.progress import Progress, silent
+from replay.projections import rebuild
+from replay.replaying import Render
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """What the job did: the import, the replay's counts, the audit and the balances."""
+
+    imported: ImportReport
+    counts: dict[str, int]
+    audit: AuditReport
+    balances: reports.Balances
+
+
+def run_folder(ledger: Any, directory: Path, *, render: Render | None,
+               echo: Callable[[str], None], warn: Callable[[str], None],
+               problems: bool = True, progress: Progress = silent) -> RunReport:
+    """Import ``directory`` (JSON-lines files of 16 MB or more with worker processes; each
+    rejection to ``warn``, the summary to ``echo``), replay every hand rendering those with a
+    discrepancy or a note (``problems``; every hand when False) to ``echo``, then read the
+    audit and the balances the replay has just built.
+
+    Raises:
+        LedgerError: a hand the rules reject among those stored, or a database failure.
+    """
+    imported = import_paths(ledger, discover(directory), strict=False, session=None,
+                            pn_ledger=None, jobs=None, progress=progress)
+    for line in imported.errors:
+        warn(f"error: {line}")
+    echo(imported.summary())
+    counts = rebuild(ledger, render=render, problems=problems, echo=echo, progress=progress,
+                     label="replaying").counts
+    con = ledger.connection
+    return RunReport(imported, counts, read_audit(con), reports.balances(con, None, False))

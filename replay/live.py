@@ -1,0 +1,250 @@
+"""Recording a hand live at the table: ``hand start``, then one ``act`` at a time, ``state``.
+
+Seats are stored in PHH order (p1 = the first seat left of the button, the button last;
+FORMATS.md §1), so a hand recorded live and the same hand imported from PHH give the same
+events. Every action is checked by the engine against the hand as it stands (corrections
+applied) before it is appended; an illegal one is refused with what is legal now, and nothing
+is written.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.errors import IllegalAction
+from engine.state import HandState
+from ledger.model import events as ev
+from ledger.model.batch import Batch
+from ledger.model.errors import MalformedInput
+from replay import carry
+from replay.fold import effective_events, fold
+
+
+@dataclass(frozen=True)
+class LiveHand:
+    """What ``hand start`` needs beyond the seats: the game code (PHH style, engine/games.py),
+    blinds and straddles ``stakes`` (``"1/2"``, ``"1/2/4"``), an ante per player, bet sizes
+    (chips) and the high-low declaration options (``"method=in_turn,…"``)."""
+
+    game: str
+    seats: str
+    stakes: str | None = None
+    antes: int = 0
+    min_bet: int | None = None
+    small_bet: int = 0
+    big_bet: int = 0
+    bring_in: int = 0
+    button: str | None = None
+    declare: str | None = None
+
+
+def parse_seats(text: str) -> list[tuple[str, int]]:
+    """``"Ann:200,Bob:150"`` → ``[("Ann", 200), ("Bob", 150)]``.
+
+    Raises:
+        MalformedInput: an item that is not NAME:STACK, or fewer than two players.
+    """
+    seats = []
+    for item in text.split(","):
+        name, sep, stack = item.strip().rpartition(":")
+        if not sep or not name or not stack.strip().isdigit():
+            raise MalformedInput(f"--seats: {item.strip()!r} is not NAME:STACK")
+        seats.append((name.strip(), int(stack)))
+    if len(seats) < 2:
+        raise MalformedInput("--seats needs at least two players")
+    return seats
+
+
+def parse_declare(text: str | None) -> ev.DeclareOptions | None:
+    """``"method=in_turn,swing_ties=allowed"`` → the declaration options (RULES.md §5).
+
+    Raises:
+        MalformedInput: an item that is not KEY=VALUE, or an unknown key or value.
+    """
+    if text is None:
+        return None
+    values: dict[str, object] = {}
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise MalformedInput(f"--declare-options: {item!r} is not KEY=VALUE")
+        values[key.strip()] = {"true": True, "false": False}.get(value.strip(), value.strip())
+    try:
+        return ev.DeclareOptions(**values)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise MalformedInput(f"--declare-options: {where}: {first.get('msg')}") from None
+
+
+def build_started(spec: LiveHand, *, hand: str, session: str | None
+                  ) -> tuple[ev.HandStarted, list[ev.ForcedBet]]:
+    """The ``hand_started`` event and the forced bets of a live hand.
+
+    Raises:
+        MalformedInput: bad seats, stakes or options; IllegalAction: stakes the game rejects.
+    """
+    from engine.games import game
+    from ledger.formats.phh.base import forced_bets
+
+    try:
+        g = game(spec.game)
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None
+    pairs = parse_seats(spec.seats)
+    names = [n for n, _ in pairs]
+    button = spec.button
+    if g.stud:
+        button = None
+    else:
+        if button is None:
+            raise MalformedInput(f"--button is required for {g.code} (it has a button): name "
+                                 f"one of the seated players, {', '.join(names)}")
+        if button not in names:
+            raise MalformedInput(f"--button {button!r} is not seated: name one of "
+                                 f"{', '.join(names)}")
+        b = names.index(button)
+        pairs = pairs[b + 1 :] + pairs[: b + 1]
+    blinds = _blinds(spec.stakes, g.stud, len(pairs))
+    min_bet = spec.min_bet
+    if min_bet is None:
+        positive = [b for b in blinds if b > 0]
+        min_bet = positive[min(1, len(positive) - 1)] if positive else 0
+    options = ev.RuleOptions(reopen_rule=g.default_reopen_rule,
+                             declare=parse_declare(spec.declare))
+    try:
+        started = ev.HandStarted(
+            hand=hand, game=g.code,
+            stakes=ev.Stakes(
+                betting=g.betting, antes=[spec.antes] * len(pairs), blinds_or_straddles=blinds,
+                bring_in=spec.bring_in, min_bet=min_bet if g.betting != "fixed_limit" else 0,
+                small_bet=spec.small_bet, big_bet=spec.big_bet,
+            ),
+            seats=[ev.Seat(player=p, stack=s) for p, s in pairs],
+            button=button, options=options, session=session,
+        )
+    except ValueError as exc:
+        raise MalformedInput(str(exc).splitlines()[0]) from None
+    forced = forced_bets(started.stakes, started.seats)
+    state = HandState.start(started)
+    for f in forced:
+        state.apply(f)
+    return started, forced
+
+
+def _blinds(stakes: str | None, stud: bool, players: int) -> list[int]:
+    if not stakes:
+        return []
+    try:
+        blinds = [int(x) for x in stakes.split("/")]
+    except ValueError:
+        raise MalformedInput(f"--stakes {stakes!r} is not like 1/2 or 1/2/4") from None
+    if stud:
+        raise MalformedInput("stud games post a --bring-in, not blinds")
+    if len(blinds) > players:
+        raise MalformedInput("more blinds than players")
+    return blinds + [0] * (players - len(blinds))
+
+
+def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | None) -> str:
+    """Append a new hand's ``hand_started`` and forced bets (with chips carried from the
+    session's last hand, RULES.md §7.1); return its id (generated when ``hand`` is None).
+
+    Raises:
+        MalformedInput, IllegalAction: see :func:`build_started`.
+    """
+    if hand is None:
+        prefix = session or "live"
+        count = len(ledger.streams(kind="hand", session=session)) if session else 0
+        hand = f"{prefix}-{count + 1}-{uuid.uuid4().hex[:6]}"
+    started, forced = build_started(spec, hand=hand, session=session)
+    batches = carry.link([Batch(hand, [started, *forced], hand, session, None)],
+                         carry.previous_in(ledger))
+    ledger.append_many(batches)
+    return hand
+
+
+def current(ledger: Any, hand: str) -> tuple[HandState, int]:
+    """The hand's state as it stands (corrections applied) and its stream's last seq.
+
+    Raises:
+        NotFound: no such hand; IllegalAction: its events do not replay.
+    """
+    from ledger.store.streams import load_hand
+
+    events, _ = load_hand(ledger, hand)
+    effective, _ = effective_events(events)
+    return fold(effective), len(events)
+
+
+@dataclass(frozen=True)
+class Now:
+    """A hand as it stands: its state, its pots and returns so far (``engine.settle``), and
+    whose turn it is with what is legal, in words."""
+
+    state: HandState
+    result: Any
+    legal: str
+
+
+def now(ledger: Any, hand: str) -> Now:
+    """:class:`Now` of ``hand``.
+
+    Raises:
+        NotFound: no such hand; IllegalAction: its events do not replay.
+    """
+    from engine.settle import settle
+
+    state, _ = current(ledger, hand)
+    return Now(state, settle(state), legal_now(state))
+
+
+def legal_now(state: HandState, player: str | None = None) -> str:
+    """``"Bob to act: to call 10, raise to 20..150"`` (or the phase when nobody is to act)."""
+    who = player or state.to_act
+    if who is None or state.phase != "bet":
+        return f"phase {state.phase}" + (f", {who} to act" if who else "")
+    lim = state.limits(who)
+    text = f"{who} to act: " + (f"to call {lim.to_call}" if lim.to_call else "check")
+    bring_in = state.started.stakes.bring_in
+    if state.game.stud and state.street == 0 and state.rnd.current == 0 and bring_in:
+        text = f"{who} to act: bring in {bring_in} (pb)"
+    if lim.min_to is not None:
+        text += f", {'raise' if state.rnd.current else 'bet'} to {lim.min_to}..{lim.max_to}"
+    elif lim.reason:
+        text += f" (no raise: {lim.reason})"
+    return text
+
+
+@dataclass(frozen=True)
+class Acted:
+    """An action appended: its seq, the event, and the hand's state after it."""
+
+    seq: int
+    event: Any
+    state: HandState
+
+
+def act(ledger: Any, hand: str, action: str) -> Acted:
+    """Check ``action`` (PHH notation, ``pay PLAYER AMOUNT``, ``returned PLAYER AMOUNT`` or
+    ``end``; :func:`replay.whatif.parse_action`) against the hand as it stands, then append
+    it, with the stream's last seq as the expected one (a concurrent append is refused).
+
+    Raises:
+        IllegalAction: not legal now (naming what is legal); nothing is written.
+    """
+    from replay.whatif import parse_action
+
+    state, last = current(ledger, hand)
+    try:
+        event = parse_action(state, action)
+        state.apply(event)
+    except IllegalAction as exc:
+        raise IllegalAction(f"{exc.reason}; now: {legal_now(state)}", hand=hand,
+                            action=action) from None
+    ledger.append(hand, [event], hand_id=hand, expected_seq=last)
+    return Acted(last + 1, event, state)

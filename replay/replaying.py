@@ -1,0 +1,113 @@
+"""Replaying many hands, in this process or in worker processes, in ledger order.
+
+Hands come as stored payload texts (:data:`ledger.store.streams.RawHand`) numbered by their
+place in the ledger; each chunk of hands is parsed, replayed (:func:`replay.fold.replay_events`),
+turned into derived-table rows (:mod:`replay.tables`), optionally rendered, and, for the audit,
+summed up as :class:`ledger.audit.books.HandFacts`. With ``jobs`` N > 1 the chunks go to N - 1
+worker processes and this one, which also reads the ledger and writes the tables; results are
+taken in ledger order and at most a few chunks per process are in flight.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, NamedTuple
+
+from ledger.model.errors import LedgerError
+from ledger.store.streams import RawHand, parse_events
+
+_CHUNK = 250  # hands per unit of work
+_WINDOW = 4  # chunks in flight per process
+
+#: How a replayed hand is rendered for printing (a module-level function: it is pickled to
+#: worker processes), e.g. the CLI's text table or :func:`replay.fold.replay_json` as text.
+Render = Callable[[Any], str]
+
+
+class Replayed(NamedTuple):
+    """What replaying one hand gives: its derived-table rows, its text (None when not
+    rendered), whether it was paid differently from the rules, whether its showdown is not
+    verifiable, and its :class:`ledger.audit.books.HandFacts` (None unless asked)."""
+
+    rows: dict[str, list[tuple]]
+    text: str | None
+    bad: bool
+    unverifiable: bool
+    facts: Any
+
+
+def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, problems: bool,
+                 facts: bool = False) -> list[Replayed]:
+    """Parse, replay and render one chunk of ``(ord, RawHand)``: ``render`` None renders
+    nothing; ``problems``: only hands with a discrepancy or a note are rendered; ``facts``:
+    also what the audit needs of each hand. Runs in a worker process with ``jobs``.
+
+    Raises:
+        LedgerError: a payload that does not parse or a hand the rules reject, located at
+            the hand.
+    """
+    from ledger.audit.books import hand_facts
+    from replay.fold import replay_events
+    from replay.tables import rows_for
+
+    out: list[Replayed] = []
+    for ord_, (hand, session, body, position) in chunk:
+        try:
+            events = parse_events(body)
+            r = replay_events(events, session=session)
+        except LedgerError as exc:
+            raise exc.located(hand=hand) from None
+        text = None
+        if render is not None and (not problems or r.discrepancies or r.notes):
+            text = render(r)
+        fact = hand_facts(r, ord=ord_, position=position, unit=events[0].unit) if facts else None
+        out.append(Replayed(rows_for(r, ord_), text, bool(r.discrepancies),
+                            not r.result.verifiable, fact))
+    return out
+
+
+def _chunks(hands: Iterable[Any], numbered: bool) -> Iterator[list[tuple[int, RawHand]]]:
+    chunk: list[tuple[int, RawHand]] = []
+    for item in hands if numbered else enumerate(hands, 1):
+        chunk.append(item)
+        if len(chunk) >= _CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def replayed(hands: Iterable[Any], *, jobs: int = 1, render: Render | None = None,
+             problems: bool = False, facts: bool = False, numbered: bool = False
+             ) -> Iterator[Replayed]:
+    """Replay ``hands`` (:data:`RawHand`, numbered 1, 2, … in ledger order; ``numbered``:
+    ``(ord, RawHand)`` pairs) in ``jobs`` processes: this one and ``jobs - 1`` workers
+    (:func:`replay_chunk`). This process also reads the ledger and writes the tables, so it
+    replays only one chunk in ``2 * jobs - 1`` itself, when that chunk's turn comes."""
+    chunks = _chunks(hands, numbered)
+    if jobs <= 1:
+        for chunk in chunks:
+            yield from replay_chunk(chunk, render, problems, facts)
+        return
+    import multiprocessing
+
+    share = 2 * jobs - 1
+    # spawn, not fork: the DuckDB connection of this process runs threads of its own
+    with multiprocessing.get_context("spawn").Pool(jobs - 1) as pool:
+        pending: deque[Any] = deque()
+        for k, chunk in enumerate(chunks):
+            if k % share == 0:
+                pending.append(chunk)  # replayed here
+            else:
+                pending.append(pool.apply_async(replay_chunk, (chunk, render, problems, facts)))
+            while len(pending) >= jobs * _WINDOW:
+                yield from _done(pending.popleft(), render, problems, facts)
+        while pending:
+            yield from _done(pending.popleft(), render, problems, facts)
+
+
+def _done(item: Any, render: Render | None, problems: bool, facts: bool) -> list[Replayed]:
+    if isinstance(item, list):
+        return replay_chunk(item, render, problems, facts)
+    return item.get()
