@@ -2,7 +2,7 @@
 
 A known card can be dealt only once while it is live (in a hand or on a board); a card
 discarded in a draw game may be dealt again after the reshuffle of the discards (RULES.md
-§4.2, issue "games"). ``??`` is an unknown card and is never a duplicate.
+§4.2). ``??`` is an unknown card and is never a duplicate.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Could the recorded payouts be a legal split of the pots? (unknown hole cards)
 
-When a showdown cannot be computed, the payouts are checked instead (issue "games"): every
+When a showdown cannot be computed, the payouts are checked instead: every
 pot paid in full, only to its eligible players, as a legal split — one winner, or an even
 split among tied winners with odd chips one each (RULES.md §2.1), or in a hi-lo game a high
 half and a low half each split that way (§2.3). A depth-first search over the pots decides it;

@@ -1,4 +1,4 @@
-"""The streaming audit (issue 8) against the batch one: same findings in the same order, same
+"""The streaming audit against the batch one: same findings in the same order, same
 books, on real ledgers (the bundled data, PokerNow logs, the generated series with planted
 errors) and on random interleavings of hand-built sessions; and it keeps no hands."""
 

@@ -1,4 +1,4 @@
-"""Issue 5 acceptance through the CLI: a session built by hand with the commands, generated
+"""Sessions and the books through the CLI: a session built by hand with the commands, generated
 series (clean and planted), balances, settle, sql, chart, export, aliases.
 
 Runs every command with click's CliRunner on ledgers under tmp_path.

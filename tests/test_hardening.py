@@ -1,4 +1,4 @@
-"""Bad input (issue 8, hardening): random mutations of valid PHH and JSON-lines hand files.
+"""Bad input, hardening: random mutations of valid PHH and JSON-lines hand files.
 
 Valid files are the real single-hand PHH files of ``../shared/data`` and seeded random legal
 hands of every PHH variant written as PHH and as JSON lines. Each is mutated at random

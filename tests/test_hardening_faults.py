@@ -1,4 +1,4 @@
-"""Faults (issue 8, hardening), with real ``handledger`` processes.
+"""Faults, hardening, with real ``handledger`` processes.
 
 * ``kill -9`` in the middle of a large import (a folder of hand files: one transaction per
   file) leaves only whole hands; ``verify`` passes; importing again completes the ledger

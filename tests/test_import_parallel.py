@@ -1,4 +1,4 @@
-"""Importing a JSON-lines file with worker processes gives the one-process import (issue 8).
+"""Importing a JSON-lines file with worker processes gives the one-process import.
 
 ``replay.ingest.parallel`` cuts a file into parts at stream starts; workers read, check and
 serialise the parts and this process links the hash chain (``ledger.store.columns``). These

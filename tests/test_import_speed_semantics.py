@@ -1,4 +1,4 @@
-"""The fast import paths keep the import's meaning (issue 8).
+"""The fast import paths keep the import's meaning.
 
 ``ledger.formats.jsonl`` reads most lines on a fast path (``_Reader.feed_fast``) and falls back to
 the exact path (``json.loads`` with the duplicate-key hook) on anything unusual; these tests read

@@ -1,4 +1,4 @@
-"""PokerNow at the command line (issue 7): every real log imports, replays and audits; the
+"""PokerNow at the command line (FORMATS.md §2): every real log imports, replays and audits; the
 platform's ledger statement is compared with the replayed session; cut, restarted, repeated and
 longer exports behave.
 

@@ -1,4 +1,4 @@
-"""Properties of random legal hands of every variant (issue 8, hardening).
+"""Properties of random legal hands of every variant (hardening).
 
 Each example deals one seeded hand through the engine (:func:`replay.demo.randomhand.random_hand`,
 legal by construction: every action is one the engine offers) in one of the 45 codes

@@ -1,4 +1,4 @@
-"""Rows prepared as columns away from the store, then linked into the hash chain (issue 8).
+"""Rows prepared as columns away from the store, then linked into the hash chain.
 
 A worker process turns validated batches (:func:`ledger.store.chain.prepare_batch`) into
 :class:`PreparedColumns`: every column of the ``events`` table but position and the hashes,

@@ -1,4 +1,4 @@
-"""Reading hands back from the ledger for the commands.
+"""Reading the ledger back: hands as streams, and the lookups the import and the books need.
 
 :func:`hand_streams` streams: it reads the events table a window of positions at a time and
 hands out each hand as soon as its rows are complete, so memory stays flat in the number of
@@ -10,6 +10,9 @@ worker processes); :func:`parse_events` parses them, one pydantic call a hand fo
 it has not met before: the texts of small action events (a fold, a check, a call of the same
 player and amount …) recur from hand to hand, and an event is immutable, so one text is
 validated once and its event shared (at most ``_SHARED_MAX`` texts are kept).
+
+The lookups (:func:`first_rows`, :func:`cut_hands`, :func:`session_of_source`, …) are one
+query each, so that no layer above runs SQL over the events table.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A deterministic demo series: sessions of mixed games dealt through the engine (issue 5).
+"""A deterministic demo series: sessions of mixed games dealt through the engine.
 
 ``generate_series(sessions=20, hands=150, seed=1)`` plays ``sessions`` home-game sessions of
 ``hands`` hands each with one ``random.Random(seed)``: the same arguments give the same bytes.
