@@ -24,17 +24,18 @@ def replay(obj: Context, hand: tuple[str, ...], as_json: bool, jobs: int,
     what the table paid. Rebuilds the derived tables (hands, pots, results, discrepancies;
     replaying every hand also runs the audit, so `audit` and `balances` then answer at once).
     Exits 1 when any payout differs."""
-    from replay.projections import rebuild, replay_some
+    from replay.projections import rebuild, replay_some, writable_or_overlay
 
-    ledger = obj.ledger(existing=True)
     shape = render.replay_json_text if as_json else render.replay_text
     if hand:
-        counts = replay_some(ledger, hand, jobs=jobs, render=shape, problems=problems,
-                             echo=click.echo)
+        counts = replay_some(obj.ledger(read_only=True), hand, jobs=jobs, render=shape,
+                             problems=problems, echo=click.echo)
     else:
-        counts = rebuild(ledger, jobs=jobs, render=shape, problems=problems, echo=click.echo,
-                         progress=render.progress if not as_json else render.no_progress,
-                         label="replaying").counts
+        with writable_or_overlay(obj.db, render.note) as ledger:
+            counts = rebuild(ledger, jobs=jobs, render=shape, problems=problems,
+                             echo=click.echo, label="replaying",
+                             progress=render.progress if not as_json else render.no_progress
+                             ).counts
     if not as_json:
         click.echo(render.replay_counts(counts))
     if counts["bad"]:

@@ -83,9 +83,8 @@ def export(obj: Context, fmt: str, out: str, hands: tuple[str, ...]) -> None:
 
     if fmt in ("parquet", "csv") and out == "-" and len(hands) == 1:
         out, hands = hands[0], ()  # `export --format parquet DIR`
-    tables = fmt in ("parquet", "csv")  # the derived tables are caught up first: a write
-    done = write(obj.ledger(read_only=not tables, existing=True), fmt, list(hands),
-                 None if out == "-" else Path(out))
+    tables = fmt in ("parquet", "csv")
+    done = write(obj.db, fmt, list(hands), None if out == "-" else Path(out), render.note)
     if isinstance(done, str):
         click.echo(done, nl=False)
     else:

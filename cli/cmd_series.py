@@ -30,7 +30,7 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
     as its latest nickname with the id, e.g. `Mdeyxwb (HXN7RGKNLI)`."""
     from replay.books import balances as read
 
-    books = read(obj.ledger(existing=True), session_name, money=money,
+    books = read(obj.db, session_name, money=money, note=render.note,
                  progress=render.no_progress if as_json else render.progress)
     click.echo(json.dumps({"players": books.players}) if as_json else text.balances_text(books))
 
@@ -47,7 +47,7 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     subtracted: `audit` checks those."""
     from replay.books import settle as settle_up
 
-    transfers, books = settle_up(obj.ledger(existing=True), session_name,
+    transfers, books = settle_up(obj.db, session_name, note=render.note,
                                  progress=render.no_progress if as_json else render.progress)
     if as_json:
         click.echo(json.dumps({"transfers": [{"from": a, "to": b, "amount": n}
@@ -67,8 +67,7 @@ def sql(obj: Context, query: str, as_csv: bool, as_json: bool) -> None:
     discrepancies, audit_discrepancies."""
     from replay.books import sql as run_query
 
-    columns, rows = run_query(obj.ledger(existing=True), query)
-    obj.close()
+    columns, rows = run_query(obj.db, query, note=render.note)
     if as_json:
         click.echo(json.dumps([dict(zip(columns, r, strict=True)) for r in rows], default=str))
     elif as_csv:
@@ -90,7 +89,7 @@ def chart(obj: Context, out: str, money: bool) -> None:
     from cli.chart import write_chart
     from replay.books import chart_rows
 
-    rows = chart_rows(obj.ledger(existing=True), money=money, progress=render.progress)
+    rows = chart_rows(obj.db, money=money, progress=render.progress, note=render.note)
     write_chart(Path(out), rows, "money (minor units)" if money else "chips")
     click.echo(f"wrote {out}")
 

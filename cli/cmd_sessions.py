@@ -133,7 +133,7 @@ def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int) -> N
     Hands are replayed only when the ledger moved since the last audit or full replay."""
     from replay.books import audit as run_audit
 
-    report, found = run_audit(obj.ledger(existing=True), session_name, jobs=jobs,
+    report, found = run_audit(obj.db, session_name, jobs=jobs, note=render.note,
                               progress=render.no_progress if as_json else render.progress)
     if as_json:
         body: dict = {"discrepancies": [d.as_json() for d in found]}

@@ -5,10 +5,12 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+import click
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -107,6 +109,7 @@ def progress(
 ) -> Iterator[Callable[[], None]]:
     """A progress bar on stderr that appears only when the work runs longer than a second
     (a :data:`replay.progress.Progress`)."""
+    enabled = enabled and sys.stderr.isatty()  # no bar in a log, a pipe or a test
     start = time.monotonic()
     bar: Progress | None = None
     task = None
@@ -135,3 +138,8 @@ def no_progress(label: str, total: int | None = None) -> contextlib.AbstractCont
         Callable[[], None]]:
     """No progress bar (JSON output)."""
     return progress(label, total, enabled=False)
+
+
+def note(line: str) -> None:
+    """A one-line note for people, on stderr (never mixed into JSON on stdout)."""
+    click.echo(line, err=True)

@@ -1,80 +1,125 @@
-"""The books as the commands read them, always as of the ledger's head: balances, settle-up,
-the hand-by-hand nets of the chart, the audit, and SQL over the derived tables (docs/SQL.md).
+"""The books as the commands read them, always as of the ledger's head: balances, standings,
+settle-up, the hand-by-hand nets of the chart, the audit, and SQL over the derived tables.
 
-Each function first catches the derived tables up with the ledger (only the sessions that moved
-are replayed: :func:`replay.projections.catch_up`), then reads them (:mod:`ledger.audit.reports`).
+A read opens the ledger read-only and never creates a file. When the derived tables are behind
+the ledger they are caught up (only the sessions that moved are replayed:
+:func:`replay.projections.catch_up`) in the file when it can be written, else in memory over
+the read-only file (a read-only file system, or another process has the ledger open), with a
+one-line note; then they are read (:mod:`ledger.audit.reports`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ledger.audit import reports
-from ledger.audit.tables import AuditReport
+from ledger.audit.catchup import moved
+from ledger.audit.tables import AuditReport, read_audit
 from ledger.model.errors import NotFound
+from ledger.store.store import Ledger
 from replay.progress import Progress, silent
-from replay.projections import audit_report, catch_up
+from replay.projections import catch_up, writable_or_overlay
+
+Note = Callable[[str], None]
 
 
-def balances(ledger: Any, session: str | None, *, money: bool,
-             progress: Progress = silent) -> reports.Balances:
+def _quiet(line: str) -> None:
+    """A :data:`Note` that says nothing."""
+
+
+@contextmanager
+def fresh_books(path: str, *, jobs: int = 1, progress: Progress = silent,
+                note: Note = _quiet) -> Iterator[Ledger]:
+    """The ledger at ``path`` with its derived tables as of its head, closed after the block
+    (see the module doc).
+
+    Raises:
+        NotFound: no ledger at ``path``; LedgerBusy: another process is writing it;
+        LedgerError: a stored hand the rules reject, or another database failure.
+    """
+    ledger = Ledger(path, read_only=True)
+    try:
+        if not moved(ledger.connection).fresh:
+            ledger.close()
+            ledger = _caught_up(path, jobs, progress, note)
+        yield ledger
+    finally:
+        ledger.close()
+
+
+def _caught_up(path: str, jobs: int, progress: Progress, note: Note) -> Ledger:
+    ledger = writable_or_overlay(path, note)
+    try:
+        catch_up(ledger, jobs=jobs, progress=progress)
+    except BaseException:
+        ledger.close()
+        raise
+    return ledger
+
+
+def balances(path: str, session: str | None, *, money: bool, progress: Progress = silent,
+             note: Note = _quiet) -> reports.Balances:
     """Each player's net, buy-ins, cash-outs, hands and sessions (:func:`reports.balances`).
 
     Raises:
         NotFound: no such session; LedgerError: a hand the rules reject, mixed currencies.
     """
-    catch_up(ledger, progress=progress)
-    return reports.balances(ledger.connection, session, money)
+    with fresh_books(path, progress=progress, note=note) as ledger:
+        return reports.balances(ledger.connection, session, money)
 
 
-def settle(ledger: Any, session: str | None, *, progress: Progress = silent
-           ) -> tuple[list[tuple[str, str, int]], reports.Balances]:
+def settle(path: str, session: str | None, *, progress: Progress = silent,
+           note: Note = _quiet) -> tuple[list[tuple[str, str, int]], reports.Balances]:
     """The fewest transfers that settle the nets up (:func:`reports.settlement`).
 
     Raises:
         LedgerError: the nets do not sum to zero; NotFound: no such session.
     """
-    catch_up(ledger, progress=progress)
-    return reports.settlement(ledger.connection, session)
+    with fresh_books(path, progress=progress, note=note) as ledger:
+        return reports.settlement(ledger.connection, session)
 
 
-def chart_rows(ledger: Any, *, money: bool, progress: Progress = silent
+def chart_rows(path: str, *, money: bool, progress: Progress = silent, note: Note = _quiet
                ) -> list[tuple[int, str, int]]:
     """``(ord, player, net)`` of every player in every hand, in ledger order.
 
     Raises:
         NotFound: the ledger holds no hands.
     """
-    catch_up(ledger, progress=progress)
-    rows = reports.hand_nets(ledger.connection, money)
+    with fresh_books(path, progress=progress, note=note) as ledger:
+        rows = reports.hand_nets(ledger.connection, money)
     if not rows:
         raise NotFound("no hands in the ledger to chart")
     return rows
 
 
-def audit(ledger: Any, session: str | None, *, jobs: int = 1, progress: Progress = silent
-          ) -> tuple[AuditReport, list[Any]]:
+def audit(path: str, session: str | None, *, jobs: int = 1, progress: Progress = silent,
+          note: Note = _quiet) -> tuple[AuditReport, list[Any]]:
     """The audit as of the head and its findings (only ``session``'s when given).
 
     Raises:
         NotFound: no such session.
     """
-    report = audit_report(ledger, jobs=jobs, progress=progress)
+    with fresh_books(path, jobs=jobs, progress=progress, note=note) as ledger:
+        report = read_audit(ledger.connection)
     if session is not None and session not in report.hands:
         raise NotFound(f"no session {session!r} in the ledger")
     return report, [d for d in report.findings if session is None or d.session == session]
 
 
-def sql(ledger: Any, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+def sql(path: str, query: str, *, note: Note = _quiet) -> tuple[list[str], list[tuple[Any, ...]]]:
     """One read-only statement over the events, derived tables and views, caught up first
-    (:func:`ledger.audit.tables.query`, which opens the file again read-only).
+    (:func:`ledger.audit.tables.query`).
 
     Raises:
         LedgerError: not a single read-only statement, or a DuckDB error.
     """
     from ledger.audit.tables import query as run_query
 
-    catch_up(ledger)
-    path = ledger.path
-    ledger.close()
-    return run_query(path, query)
+    with fresh_books(path, note=note) as ledger:
+        if ledger.read_only:
+            return run_query(ledger.connection, query)
+    with Ledger(path, read_only=True) as ledger:  # caught up in the file: read it read-only
+        return run_query(ledger.connection, query)

@@ -131,25 +131,45 @@ def catch_up(ledger: Any, *, jobs: int = 1, progress: Progress = silent) -> str:
 def replay_some(ledger: Any, hands: Sequence[str], *, jobs: int = 1,
                 render: Render | None = None, problems: bool = False,
                 echo: Echo | None = None) -> dict[str, int]:
-    """Replay the named hands, replace their rows in the replay tables, and return the
-    counts (hands, bad, unverifiable); each rendered hand goes to ``echo``.
+    """Replay the named hands (nothing is written) and return the counts (hands, bad,
+    unverifiable); each rendered hand goes to ``echo``.
 
     Raises:
         NotFound: a named hand is not in the ledger; LedgerError: as :func:`rebuild`.
     """
     counts = {"hands": 0, "bad": 0, "unverifiable": 0}
-
-    def rows() -> Iterator[dict[str, list[tuple]]]:
-        for done in replayed(raw_hand_streams(ledger, hands), jobs=jobs, render=render,
-                             problems=problems):
-            _count(counts, done)
-            if done.text is not None and echo is not None:
-                echo(done.text)
-            yield done.rows
-
-    with ledger.memory_capped():
-        write_results_rows(ledger.connection, rows(), hands=list(hands))
+    for done in replayed(raw_hand_streams(ledger, hands), jobs=jobs, render=render,
+                         problems=problems):
+        _count(counts, done)
+        if done.text is not None and echo is not None:
+            echo(done.text)
     return counts
+
+
+def writable_or_overlay(path: str, note: Callable[[str], None]) -> Any:
+    """The ledger at ``path`` opened for writing its derived tables, or, when the file cannot
+    be written here or another process has it open, read-only with the derived tables in
+    memory (:meth:`ledger.store.store.Ledger.overlay`), said in a ``note``.
+
+    Raises:
+        NotFound: no ledger at ``path``; LedgerBusy: another process is writing it.
+    """
+    from pathlib import Path
+
+    from ledger.model.errors import LedgerBusy, LedgerReadOnly, NotFound
+    from ledger.store.store import Ledger
+
+    if path != ":memory:" and not Path(path).exists():
+        raise NotFound(f"no ledger at {path} (handledger init creates one)")
+    try:
+        return Ledger(path)
+    except (LedgerBusy, LedgerReadOnly) as exc:
+        reason = ("it is open in another process" if isinstance(exc, LedgerBusy)
+                  else "the file cannot be written here")
+        ledger = Ledger.overlay(path)
+        note(f"note: the derived tables cannot be saved ({reason}): they are computed in "
+             "memory this time")
+        return ledger
 
 
 def audit_report(ledger: Any, *, jobs: int = 1, progress: Progress = silent) -> AuditReport:

@@ -197,19 +197,15 @@ def _session_rows(series: Series) -> dict[str, list[tuple]]:
 ALLOWED = ("SELECT", "EXPLAIN")
 
 
-def query(path: str, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Run one read-only statement on the ledger file at ``path``: ``(columns, rows)``.
-
-    The file is opened read-only with file access outside it disabled, and only a single
-    ``SELECT`` (``WITH``, ``DESCRIBE``, ``SHOW`` …) or ``EXPLAIN`` is accepted.
+def query(con: Any, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Run one read-only statement on the connection ``con`` (a ledger opened read-only):
+    ``(columns, rows)``. File access outside the ledger is switched off for the connection
+    first, and only a single ``SELECT`` (``WITH``, ``DESCRIBE``, ``SHOW`` …) or ``EXPLAIN`` is
+    accepted.
 
     Raises:
         LedgerError: another kind of statement, several statements, or a DuckDB error.
     """
-    try:
-        con = duckdb.connect(path, read_only=True, config={"enable_external_access": False})
-    except duckdb.Error as e:
-        raise LedgerError(f"cannot open {path} read-only: {e}") from e
     try:
         statements = con.extract_statements(sql)
         if len(statements) != 1:
@@ -218,10 +214,9 @@ def query(path: str, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
         if kind not in ALLOWED:
             raise LedgerError(f"sql is read-only: a {kind} statement is not allowed "
                               "(use SELECT)")
+        con.execute("SET enable_external_access = false")
         cursor = con.execute(sql)
         columns = [d[0] for d in cursor.description or []]
         return columns, cursor.fetchall()
     except duckdb.Error as e:
         raise LedgerError(f"sql: {e}") from e
-    finally:
-        con.close()

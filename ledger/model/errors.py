@@ -76,6 +76,10 @@ class LedgerBusy(LedgerError):
     """Another process holds the ledger for writing."""
 
 
+class LedgerReadOnly(LedgerError):
+    """The ledger file cannot be written here (a read-only file or file system)."""
+
+
 class ChainBroken(LedgerError):
     """The hash chain does not verify (raised only where a caller asks for an exception)."""
 

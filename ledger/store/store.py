@@ -22,7 +22,14 @@ from typing import Any, Literal
 import duckdb
 
 from ledger.model.batch import Batch
-from ledger.model.errors import DuplicateEvent, LedgerBusy, LedgerError, MalformedEvent, NotFound
+from ledger.model.errors import (
+    DuplicateEvent,
+    LedgerBusy,
+    LedgerError,
+    LedgerReadOnly,
+    MalformedEvent,
+    NotFound,
+)
 from ledger.model.events import parse_event
 from ledger.model.gcpause import gc_paused
 from ledger.store.chain import (
@@ -186,6 +193,38 @@ class Ledger:
     def memory(cls) -> Ledger:
         """A new, private in-memory ledger (for tests)."""
         return cls(":memory:")
+
+    @classmethod
+    def overlay(cls, path: str | os.PathLike[str]) -> Ledger:
+        """The ledger at ``path`` opened read-only, with its derived tables copied into memory
+        where they can be caught up without writing the file (a read-only file, or one
+        another process has open). Its events cannot be appended to.
+
+        Raises:
+            NotFound, LedgerBusy, LedgerError: as for opening it read-only.
+        """
+        self = cls.__new__(cls)
+        self.path, self.read_only, self._depth = os.fspath(path), True, 0
+        self._con = duckdb.connect(":memory:")
+        try:
+            self._con.execute("ATTACH ? AS src (READ_ONLY)", [self.path])
+            names = [row[0] for row in self._query(
+                "SELECT table_name FROM duckdb_tables() WHERE database_name = 'src'")]
+            if not {"events", "meta"} <= set(names):
+                raise LedgerError(f"ledger {self.path} is not a handledger ledger")
+            for name in names:
+                kind = "VIEW" if name in ("events", "meta") else "TABLE"
+                self._con.execute(f'CREATE {kind} "{name}" AS SELECT * FROM src."{name}"')
+            for (sql,) in self._query("SELECT sql FROM duckdb_views() WHERE database_name ="
+                                      " 'src' AND NOT internal"):
+                self._con.execute(sql)  # the derived views, over the tables in memory
+        except duckdb.Error as e:
+            self._con.close()
+            raise self._translate(e) from e
+        except LedgerError:
+            self._con.close()
+            raise
+        return self
 
     @property
     def connection(self) -> duckdb.DuckDBPyConnection:
@@ -555,7 +594,10 @@ class Ledger:
         if isinstance(e, duckdb.ConnectionException) and "configuration" in text:
             return LedgerBusy(f"ledger {self.path} is busy: open in this process in another mode")
         if isinstance(e, duckdb.IOException) and "does not exist" in text:
-            return NotFound(f"ledger {self.path} does not exist")
+            return NotFound(f"no ledger at {self.path} (handledger init creates one)")
+        if isinstance(e, duckdb.IOException) and (
+                "Permission denied" in text or "Read-only file system" in text):
+            return LedgerReadOnly(f"ledger {self.path} cannot be written here: {text}")
         if isinstance(e, duckdb.ConstraintException):
             return DuplicateEvent(f"ledger {self.path}: the write duplicates stored rows: {text}")
         if isinstance(e, duckdb.TransactionException) and (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -10,23 +10,28 @@ from ledger.model.errors import LedgerError
 from ledger.store.streams import hand_streams
 
 
-def export(ledger: Any, fmt: str, hands: Sequence[str], out: Path | None) -> str | list[Path]:
-    """``fmt`` ``jsonl`` or ``phh``: the hands (all, or ``hands``) as text, returned when
-    ``out`` is None, else written to ``out`` (returns ``[out]``). ``parquet`` or ``csv``: the
-    events and every derived table and view, caught up first, as files in the directory
-    ``out``; returns the files written.
+def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
+           note: Callable[[str], None]) -> str | list[Path]:
+    """``fmt`` ``jsonl`` or ``phh``: the hands (all, or ``hands``) of the ledger at ``path``
+    as text, returned when ``out`` is None, else written to ``out`` (returns ``[out]``).
+    ``parquet`` or ``csv``: the events and every derived table and view, caught up first, as
+    files in the directory ``out``; returns the files written. The ledger is only read.
 
     Raises:
-        LedgerError: ``parquet``/``csv`` without a directory; NotFound: a named hand.
+        LedgerError: ``parquet``/``csv`` without a directory; NotFound: no ledger, or a named
+            hand it does not hold.
     """
+    from ledger.store.store import Ledger
+
     if fmt in ("parquet", "csv"):
         if out is None:
             raise LedgerError(f"--format {fmt} needs a directory: DIR or -o DIR")
-        from replay.projections import catch_up
+        from replay.books import fresh_books
 
-        catch_up(ledger)  # derived tables and views as of the ledger's head
-        return export_tables(ledger, out, fmt)
-    text = export_text(ledger, fmt, hands)
+        with fresh_books(path, note=note) as ledger:
+            return export_tables(ledger, out, fmt)
+    with Ledger(path, read_only=True) as ledger:
+        text = export_text(ledger, fmt, hands)
     if out is None:
         return text
     out.write_text(text, encoding="utf-8")
