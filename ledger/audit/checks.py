@@ -1,7 +1,7 @@
 """The audit: small named checks over the series books, each returning discrepancies as values.
 
 Issue 5 ("does every chip add up?"). Every check takes a :class:`ledger.audit.books.Series` and
-returns a list of :class:`Discrepancy` (never raises for bad books); :func:`audit` runs
+returns a list of :class:`Finding` (never raises for bad books); :func:`audit` runs
 :data:`CHECKS` and orders the findings by session, then hand, then check. Amounts are chips,
 except ``settlement`` (money, minor units of the session's currency).
 
@@ -36,7 +36,7 @@ KINDS = ("payout", "chip_conservation", "stack_continuity", "session_balance", "
 
 
 @dataclass(frozen=True)
-class Discrepancy:
+class Finding:
     """One audit finding. ``hand``/``player`` None when it is about the whole session or table;
     ``expected`` what the books call for, ``actual`` what was recorded (chips, or minor units
     for ``settlement``); ``message`` one sentence with both numbers and the signed difference."""
@@ -61,26 +61,26 @@ class Discrepancy:
                 "message": self.message}
 
 
-Check = Callable[[Series], list[Discrepancy]]
+Check = Callable[[Series], list[Finding]]
 
 
 def _books(series: Series) -> list[SessionBook]:
     return list(series.sessions.values())
 
 
-def payout(series: Series) -> list[Discrepancy]:
+def payout(series: Series) -> list[Finding]:
     """Recorded payouts that differ from the engine's awards (from the replay, per player;
     ``player`` None for an unverifiable hand whose table total is wrong)."""
     return [d for h in series.hands for d in hand_payout(h)]
 
 
-def hand_payout(h: HandFacts) -> list[Discrepancy]:
+def hand_payout(h: HandFacts) -> list[Finding]:
     """:func:`payout` for one hand."""
-    return [Discrepancy("payout", h.session, h.hand, None if f.player == "*" else f.player,
+    return [Finding("payout", h.session, h.hand, None if f.player == "*" else f.player,
                         f.recomputed, f.recorded, f.message) for f in h.payouts]
 
 
-def chip_conservation(series: Series) -> list[Discrepancy]:
+def chip_conservation(series: Series) -> list[Finding]:
     """Per hand: contributions + carried-in = awards + returned + carried (verifiable hands);
     per session: chips carried out of a hand come into the session's next hand."""
     out = [d for h in series.hands for d in hand_conservation(h)]
@@ -89,20 +89,20 @@ def chip_conservation(series: Series) -> list[Discrepancy]:
     return out
 
 
-def hand_conservation(h: HandFacts) -> list[Discrepancy]:
+def hand_conservation(h: HandFacts) -> list[Finding]:
     """The per-hand part of :func:`chip_conservation`."""
     if h.pot_out is None or h.pot_out == h.pot_in:
         return []
-    return [Discrepancy(
+    return [Finding(
         "chip_conservation", h.session, h.hand, None, h.pot_in, h.pot_out,
         f"hand {h.hand}: {h.pot_in} chips went in (carried-in included) but awards, "
         f"returns and carried chips come to {h.pot_out} ({h.pot_out - h.pot_in:+d})")]
 
 
-def carried_chips(book: SessionBook) -> list[Discrepancy]:
+def carried_chips(book: SessionBook) -> list[Finding]:
     """The per-session part of :func:`chip_conservation`: chips carried out of a hand come
     into the session's next hand, and none are left when the session closes."""
-    out: list[Discrepancy] = []
+    out: list[Finding] = []
     if book.name is None:
         return out
     pending, source = 0, None
@@ -110,20 +110,20 @@ def carried_chips(book: SessionBook) -> list[Discrepancy]:
         if h.carried_in != pending:
             where = f"hand {source} carried {pending} chips" if source else "no hand " \
                 "carried chips"
-            out.append(Discrepancy(
+            out.append(Finding(
                 "chip_conservation", book.name, h.hand, None, pending, h.carried_in,
                 f"hand {h.hand} brings in {h.carried_in} carried chips but {where} into it "
                 f"({h.carried_in - pending:+d})"))
         pending, source = h.carried, h.hand
     if book.closed and pending:
-        out.append(Discrepancy(
+        out.append(Finding(
             "chip_conservation", book.name, source, None, pending, 0,
             f"hand {source} carried {pending} chips out but the session closed without a "
             f"hand that brings them in ({-pending:+d})"))
     return out
 
 
-def stack_continuity(series: Series) -> list[Discrepancy]:
+def stack_continuity(series: Series) -> list[Finding]:
     """A player's starting stack ≠ his stack after his previous hand plus the buy-ins between
     (his first hand: his buy-ins). Checked in opened sessions only."""
     out = []
@@ -136,18 +136,18 @@ def stack_continuity(series: Series) -> list[Discrepancy]:
             else:
                 basis = f"he left hand {s.previous} with {s.expected - s.bought}"
                 basis += f" and bought {s.bought} since" if s.bought else " and bought nothing"
-            out.append(Discrepancy(
+            out.append(Finding(
                 "stack_continuity", book.name, s.hand, s.player, s.expected, s.actual,
                 f"hand {s.hand}: {s.player} starts with {s.actual} but {basis}: expected "
                 f"{s.expected} ({s.actual - s.expected:+d})"))
     return out
 
 
-def session_balance(series: Series) -> list[Discrepancy]:
+def session_balance(series: Series) -> list[Finding]:
     """Cash-outs against the stacks the hands leave; chips left on the table of a closed
     session; and, for a closed session, buy-ins against cash-outs in total (reported only for
     a difference that the per-player and per-hand findings do not already explain)."""
-    out: list[Discrepancy] = []
+    out: list[Finding] = []
     for book in _books(series):
         if not book.followed:
             continue
@@ -158,31 +158,31 @@ def session_balance(series: Series) -> list[Discrepancy]:
     return out
 
 
-def _cash_outs(book: SessionBook) -> list[Discrepancy]:
+def _cash_outs(book: SessionBook) -> list[Finding]:
     out = []
     for c in book.cash_outs:
         if c.expected is None or c.expected == c.actual:
             continue
         have = (f"the hands leave him {c.expected}" if c.seated
                 else "he has no chips at the table (no buy-in since his last cash-out)")
-        out.append(Discrepancy(
+        out.append(Finding(
             "session_balance", book.name, None, c.player, c.expected, c.actual,
             f"session {book.name}: {c.player} cashed out {c.actual} chips but {have} "
             f"({c.actual - c.expected:+d})"))
     return out
 
 
-def _left_on_table(book: SessionBook) -> list[Discrepancy]:
+def _left_on_table(book: SessionBook) -> list[Finding]:
     if not book.closed:
         return []
-    return [Discrepancy(
+    return [Finding(
         "session_balance", book.name, None, p.player, p.stack, 0,
         f"session {book.name} is closed but {p.player} never cashed out the {p.stack} chips "
         f"the hands leave him ({-p.stack:+d})")
         for p in book.players.values() if p.seated and p.stack]
 
 
-def _total(book: SessionBook, cash_out_diffs: int) -> list[Discrepancy]:
+def _total(book: SessionBook, cash_out_diffs: int) -> list[Finding]:
     """Σ cash-outs = Σ buy-ins + what the hands moved (known) + the gaps already found."""
     buy_in = sum(p.buy_in for p in book.players.values())
     cash_out = sum(p.cash_out for p in book.players.values())
@@ -191,13 +191,13 @@ def _total(book: SessionBook, cash_out_diffs: int) -> list[Discrepancy]:
     expected = buy_in + moved + gaps + cash_out_diffs
     if cash_out == expected:
         return []
-    return [Discrepancy(
+    return [Finding(
         "session_balance", book.name, None, None, expected, cash_out,
         f"session {book.name}: buy-ins total {buy_in} and the other findings account for "
         f"{expected - buy_in:+d}, but cash-outs total {cash_out} ({cash_out - expected:+d})")]
 
 
-def settlement(series: Series) -> list[Discrepancy]:
+def settlement(series: Series) -> list[Finding]:
     """For each closed session with payments: each player's payments received − paid (money)
     must equal his net × chip value. The differences are settled on paper
     (:func:`ledger.audit.settle.fewest_transfers`) and each player who must still pay is
@@ -219,7 +219,7 @@ def settlement(series: Series) -> list[Discrepancy]:
                 debts.setdefault(payer, []).append((payee, amount))
         for player, to in debts.items():
             text = "; ".join(f"{player} must still pay {q} {book.format(a)}" for q, a in to)
-            out.append(Discrepancy(
+            out.append(Finding(
                 "settlement", book.name, None, player, due[player], got[player],
                 f"session {book.name}: payments come to {book.format(got[player])} for "
                 f"{player} but his net calls for {book.format(due[player])} "
@@ -234,13 +234,13 @@ def _signed(book: SessionBook, minor: int) -> str:
 _FIGURES = ("buy-ins", "buy-outs", "net")
 
 
-def ledger_mismatch(series: Series) -> list[Discrepancy]:
+def ledger_mismatch(series: Series) -> list[Finding]:
     """Each session's latest platform ledger statement (PokerNow's ledger CSV) against the
     books at its place in the ledger, per player: buy-ins, buy-outs (cash-outs + chips still
     at the table) and net (the rules'). One finding per player whose figures differ;
     ``expected``/``actual`` are the books' and the statement's net when the nets differ, else
     the first figure that differs. Plus any findings supplied in ``Series.external``."""
-    out = [d for d in series.external if isinstance(d, Discrepancy)]
+    out = [d for d in series.external if isinstance(d, Finding)]
     for book in _books(series):
         s = book.statement
         for line in s.lines if s else ():
@@ -257,7 +257,7 @@ def ledger_mismatch(series: Series) -> list[Discrepancy]:
                 f"{name} {a}" for name, _, a in diffs)
             books = ", ".join(f"{name} {b}" for name, b, _ in diffs)
             signed = ", ".join(f"{name} {a - b:+d}" for name, b, a in diffs)
-            out.append(Discrepancy(
+            out.append(Finding(
                 "ledger_mismatch", book.name, None, line.player, expected, actual,
                 f"session {book.name}: {source} {said} for {who} but the replayed session "
                 f"gives {books} ({signed})"))
@@ -269,7 +269,7 @@ CHECKS: list[Check] = [payout, chip_conservation, stack_continuity, session_bala
 
 
 def audit(series: Series, *, session: str | None = None,
-          checks: Sequence[Check] = tuple(CHECKS)) -> list[Discrepancy]:
+          checks: Sequence[Check] = tuple(CHECKS)) -> list[Finding]:
     """Run ``checks`` and return every finding (only ``session``'s when given), ordered by
     session (ledger order), hand (ledger order; session-wide findings last) and check."""
     order = {name: i for i, name in enumerate(series.sessions)}

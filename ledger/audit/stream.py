@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from ledger.audit.books import HandFacts, Series, SeriesFold, SessionBook, SessionRow
 from ledger.audit.checks import (
-    Discrepancy,
+    Finding,
     carried_chips,
     hand_conservation,
     hand_payout,
@@ -29,7 +29,7 @@ from ledger.audit.checks import (
 _SESSION_WIDE = 1 << 62  # sorts a finding without a hand after the session's hands
 
 #: The per-session checks with their rank in :data:`ledger.audit.checks.CHECKS` (the sort order).
-_BOOK_CHECKS: tuple[tuple[int, Callable[[Series], list[Discrepancy]]], ...] = (
+_BOOK_CHECKS: tuple[tuple[int, Callable[[Series], list[Finding]]], ...] = (
     (2, stack_continuity), (3, session_balance), (4, settlement), (5, ledger_mismatch))
 
 
@@ -46,7 +46,7 @@ class StreamAudit:
     def __init__(self, rows: Iterable[SessionRow], ends: Mapping[str | None, int], *,
                  aliases: Mapping[str, str] | None = None) -> None:
         self._fold = SeriesFold(rows, ends=ends, on_close=self._close, aliases=aliases)
-        self._found: list[tuple[int, int, int, Discrepancy]] = []
+        self._found: list[tuple[int, int, int, Finding]] = []
         self._order: dict[str | None, int] = {}
 
     def add(self, facts: HandFacts) -> None:
@@ -58,7 +58,7 @@ class StreamAudit:
         if h.session is None:  # no book-wide check reads the hands of no session
             self._fold.books[None].hands.clear()
 
-    def finish(self) -> tuple[Series, list[Discrepancy]]:
+    def finish(self) -> tuple[Series, list[Finding]]:
         """The series (books without their hands) and every finding, in the order of
         :func:`ledger.audit.checks.audit`."""
         series = self._fold.finish()
