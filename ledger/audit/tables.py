@@ -113,7 +113,8 @@ def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> 
     record ``head``, the ledger position they were computed from (the replay tables of
     :mod:`replay.tables` are written just before, by the same pass).
 
-    ``findings``: the audit's discrepancies in its order (:func:`ledger.audit.checks.audit`).
+    ``findings``: the audit's findings (:class:`ledger.audit.checks.Finding`) in its order
+    (:func:`ledger.audit.checks.audit`).
 
     Raises:
         LedgerError: the ledger is read-only or the database fails (nothing is changed).
