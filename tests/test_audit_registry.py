@@ -1,9 +1,12 @@
 """ledger.audit.checks.REGISTRY: the one list of audit checks that the batch audit, the streaming
-audit, the derived table ``audit_discrepancies`` and docs/SQL.md all read."""
+audit, the derived table ``audit_discrepancies`` and docs/SQL.md all read; and the streaming
+audit over many tiny sessions equal to the batch audit."""
 
 from __future__ import annotations
 
+import random
 import re
+from collections import deque
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -165,3 +168,97 @@ def test_docs_list_the_registered_checks() -> None:
         kinds_markdown())
     for name in KINDS:
         assert f"`{name}`" in block
+
+
+# ------------------------------------------------------------------ many tiny sessions
+
+
+def _night(name: str, rng: random.Random) -> list[tuple[str, Any]]:
+    """One session's items in its own order, with random errors of every session kind."""
+    opened = rng.random() < 0.9
+    items: list[tuple[str, Any]] = []
+    if opened:
+        items.append(("row", ev.SessionOpened(session=name, chip_value_minor=25,
+                                              currency="USD", decimals=2)))
+    stacks = {p: 100 for p in "AB"}
+    items += [("row", ev.BuyIn(player=p, chips=100)) for p in stacks]
+    carried = 0
+    for k in range(rng.randint(0, 3)):
+        won = rng.randint(0, 20)
+        starting = dict(stacks)
+        if rng.random() < 0.05:
+            starting["A"] += 10
+        stacks["A"] += won
+        stacks["B"] -= won
+        bring, carried = carried if rng.random() < 0.9 else 0, 5 * (rng.random() < 0.05)
+        items.append(("hand", (f"{name}-h{k}", starting, {"A": won, "B": -won}, bring, carried,
+                               rng.random() < 0.03)))
+    items += [("row", ev.CashOut(player=p, chips=c + (rng.random() < 0.05)))
+              for p, c in stacks.items()]
+    if rng.random() < 0.05:
+        a = stacks["A"] - 100
+        items.append(("row", ev.PlatformLedger(rows=[ev.PlatformLedgerRow(
+            player="A", buy_in=100, buy_out=100 + a + 1, stack=0, net=a + 1)])))
+    if rng.random() < 0.8:
+        items.append(("row", ev.SessionClosed()))
+        due = 25 * (stacks["A"] - 100)  # A's net in minor units
+        if due and rng.random() < 0.3:
+            items.append(("row", ev.Payment(payer="B", payee="A",
+                                            amount_minor=due - (rng.random() < 0.2))))
+    return items
+
+
+def many_sessions(n: int, seed: int) -> tuple[list[SessionRow], list[HandFacts],
+                                              dict[str | None, int]]:
+    """``n`` sessions dealt out in ledger order, up to four open at once (books appear
+    several between two hands), with hands of no session among them: (rows, hands, ends)."""
+    rng = random.Random(seed)
+    waiting = deque(f"s{i}" for i in range(n))
+    live: dict[str | None, deque] = {}  # the sessions under way: their items still to come
+    rows_: list[SessionRow] = []
+    hands: list[HandFacts] = []
+    position = 0
+    while waiting or live:
+        while waiting and len(live) < rng.randint(1, 4):
+            name = waiting.popleft()
+            live[name] = deque(_night(name, rng))
+        if rng.random() < 0.01:
+            live.setdefault(None, deque()).append(
+                ("hand", (f"x{position}", {"A": 50, "B": 50}, {"A": 5, "B": -5}, 0, 0, False)))
+        name = rng.choice(list(live))
+        what, item = live[name].popleft()
+        if not live[name]:
+            del live[name]
+        position += 1
+        if what == "row":
+            rows_.append(SessionRow(position, name, item))  # type: ignore[arg-type]
+            continue
+        hid, starting, net, bring, carry, wrong = item
+        h = hand(hid, position, starting, net, session=name,  # type: ignore[arg-type]
+                 carried=carry, carried_in=bring)
+        if wrong:
+            h = replace(h, payouts=(PayoutFinding("A", 0, 1, "payout", f"hand {hid}: A short"),))
+        hands.append(h)
+    ends: dict[str | None, int] = {}
+    for r in rows_:
+        ends[r.session] = r.position
+    for h in hands:
+        ends[h.session] = max(ends.get(h.session, 0), h.position)
+    return rows_, hands, ends
+
+
+def test_twenty_thousand_tiny_sessions_audit_the_same_streamed() -> None:
+    rows_, hands, ends = many_sessions(20_000, seed=8)
+    stream = StreamAudit(rows_, ends)
+    for h in hands:
+        stream.add(h)
+    series, got = stream.finish()
+    batch = build_series(rows_, hands)
+    want = audit(batch)
+    assert got == want
+    assert list(series.sessions) == list(batch.sessions)
+    assert len(batch.sessions) == 20_001  # and the book of no session
+    assert {d.kind for d in want} == set(KINDS)
+    assert len({d.session for d in want}) > 2_000  # findings spread over the whole ledger
+    place = {name: i for i, name in enumerate(batch.sessions)}
+    assert [place[d.session] for d in got] == sorted(place[d.session] for d in got)

@@ -6,12 +6,14 @@
 comes; each session gets the session checks once :class:`ledger.audit.books.SeriesFold` says
 its last row or hand has passed, and then its hands are dropped; the series checks run at the
 end. The findings, their order and the books are those of :func:`ledger.audit.checks.audit`
-over :func:`ledger.audit.books.build_series` (a test compares them).
+over :func:`ledger.audit.books.build_series` (a test compares them). The cost is linear in
+hands and sessions: a session's place in the order is given once, when its book appears.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import islice
 
 from ledger.audit.books import HandFacts, Series, SeriesFold, SessionBook, SessionRow
 from ledger.audit.checks import REGISTRY, SESSION_WIDE, Check, Finding, Scope
@@ -57,9 +59,15 @@ class StreamAudit:
         return series, [d for *_, d in self._found]
 
     def _rank(self, session: str | None) -> int:
-        if session not in self._order:  # books only ever get added: renumber them all
-            self._order = {name: i for i, name in enumerate(self._fold.books)}
-        return self._order[session]
+        """The session's place among the books in order of first appearance."""
+        rank = self._order.get(session)
+        if rank is None:  # books are only ever appended: number the new ones, at the end
+            books = self._fold.books
+            new = list(islice(reversed(books), len(books) - len(self._order)))
+            for name in reversed(new):
+                self._order[name] = len(self._order)
+            rank = self._order[session]
+        return rank
 
     def _close(self, book: SessionBook) -> None:
         rank = self._rank(book.name)
