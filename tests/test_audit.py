@@ -15,7 +15,7 @@ from ledger.audit.books import PayoutFinding, Series, build_series, hand_facts
 from ledger.audit.checks import (
     CHECKS,
     KINDS,
-    Discrepancy,
+    Finding,
     audit,
     chip_conservation,
     payout,
@@ -137,7 +137,7 @@ def test_audit_orders_filters_and_has_every_kind() -> None:
     assert audit(series, session="other") == []
     assert set(found[0].as_json()) == {"kind", "session", "hand", "player", "expected",
                                        "actual", "message"}
-    series.external.append(Discrepancy("ledger_mismatch", "s", None, "A", 1, 2, "x"))
+    series.external.append(Finding("ledger_mismatch", "s", None, "A", 1, 2, "x"))
     assert audit(series)[-1].kind == "ledger_mismatch"
 
 

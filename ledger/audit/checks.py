@@ -1,22 +1,32 @@
-"""The audit: small named checks over the series books, each returning discrepancies as values.
+"""The audit: small named checks over the series books, in one registry, returning findings.
 
-Issue 5 ("does every chip add up?"). Every check takes a :class:`ledger.audit.books.Series` and
-returns a list of :class:`Discrepancy` (never raises for bad books); :func:`audit` runs
-:data:`CHECKS` and orders the findings by session, then hand, then check. Amounts are chips,
-except ``settlement`` (money, minor units of the session's currency).
+Every check is a small function of one **scope** — a hand (:class:`HandFacts`), a session
+(:class:`SessionBook`) or the whole series (:class:`Series`) — that returns a list of
+:class:`Finding` and never raises for bad books. Each is registered once, in :data:`REGISTRY`
+(as beancount's ``ops/validation.py``), with its **name** (the ``kind`` of its findings) and
+its **rank** (their order within one session and hand). :func:`audit` (the batch audit),
+:class:`ledger.audit.stream.StreamAudit` (hand checks as each hand comes, session checks once
+a session is complete, series checks at the end) and the list of kinds in docs/SQL.md (a test
+compares it with the registry) all read that one list: adding a check is one function plus
+one :class:`Check` entry. Amounts are chips, except ``settlement`` (money, minor units of the
+session's currency). Chips move only between hands and within a session (RULES.md §1.1, table
+stakes), so a session's books can be checked on their own.
 
-* :func:`payout` — a recorded payout ≠ the recomputed award (the replay's discrepancies).
-* :func:`chip_conservation` — per hand, contributions + carried-in ≠ awards + returned +
-  carried; carried chips that the session's next hand does not bring in.
-* :func:`stack_continuity` — a starting stack ≠ the stack after his previous hand plus the
+The kinds (:data:`KINDS`, in rank order):
+
+* ``payout`` — a recorded payout ≠ the recomputed award (the replay's discrepancies).
+* ``chip_conservation`` — per hand, contributions + carried-in ≠ awards + returned + carried;
+  per session, carried chips that the session's next hand does not bring in.
+* ``stack_continuity`` — a starting stack ≠ the stack after his previous hand plus the
   buy-ins between (the first hand starts from the buy-in; sitting out keeps the stack).
-* :func:`session_balance` — a cash-out ≠ the stack the hands leave him with; chips still on
+* ``session_balance`` — a cash-out ≠ the stack the hands leave him with; chips still on
   the table when the session is closed; and in total, buy-ins ≠ cash-outs where no finding
   above explains the difference (e.g. behind a hand whose payouts are unknown).
-* :func:`settlement` — once a session is closed and payments are recorded: payments ≠ what
+* ``settlement`` — once a session is closed and payments are recorded: payments ≠ what
   the nets call for (``net × chip value``); one finding per player who still owes.
-* :func:`ledger_mismatch` — a platform's ledger statement (PokerNow's ledger CSV, the
-  ``platform_ledger`` event) ≠ the replayed session: per player buy-ins, buy-outs, net.
+* ``ledger_mismatch`` — a platform's ledger statement (PokerNow's ledger CSV, FORMATS.md
+  "PokerNow ledger CSV"; the ``platform_ledger`` event) ≠ the replayed session: per player
+  buy-ins, buy-outs, net; plus findings supplied from outside (``Series.external``).
 
 Each finding is reported once: the books follow the chips actually on the table, so a wrong
 payout or an unrecorded top-up does not make every later hand look wrong too.
@@ -24,22 +34,24 @@ payout or an unrecorded top-up does not make every later hand look wrong too.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ledger.audit.books import HandFacts, Series, SessionBook
 from ledger.audit.settle import fewest_transfers
 
-KINDS = ("payout", "chip_conservation", "stack_continuity", "session_balance", "settlement",
-         "ledger_mismatch")
+#: The hand key of a finding about a whole session: it sorts after the session's hands.
+SESSION_WIDE = 1 << 62
 
 
 @dataclass(frozen=True)
-class Discrepancy:
-    """One audit finding. ``hand``/``player`` None when it is about the whole session or table;
-    ``expected`` what the books call for, ``actual`` what was recorded (chips, or minor units
-    for ``settlement``); ``message`` one sentence with both numbers and the signed difference."""
+class Finding:
+    """One audit finding, of any check. ``kind`` the check's name; ``hand``/``player`` None
+    when it is about the whole session or table; ``expected`` what the books call for,
+    ``actual`` what was recorded (chips, or minor units for ``settlement``); ``message`` one
+    sentence with both numbers and the signed difference."""
 
     kind: str
     session: str | None
@@ -61,48 +73,67 @@ class Discrepancy:
                 "message": self.message}
 
 
-Check = Callable[[Series], list[Discrepancy]]
+class Scope(StrEnum):
+    """What a check's function takes: one hand's facts, one session's book, the series."""
+
+    HAND = "hand"
+    SESSION = "session"
+    SERIES = "series"
 
 
-def _books(series: Series) -> list[SessionBook]:
-    return list(series.sessions.values())
+@dataclass(frozen=True)
+class Check:
+    """One registered check. ``name``: the ``kind`` of its findings (several entries may
+    share one, a part per scope); ``scope``: what ``run`` takes — :class:`HandFacts`
+    (``HAND``, run on each hand as it is folded), :class:`SessionBook` (``SESSION``, run
+    once the session is complete, its hands still in ``book.hands``) or :class:`Series`
+    (``SERIES``, run last; it reads the books and ``Series.external``, never
+    ``Series.hands``, which the streaming audit does not keep, and its findings name no
+    hand); ``rank``: unique, the order
+    of findings of one session and hand (lower first); ``doc``: one line for docs/SQL.md."""
+
+    name: str
+    scope: Scope
+    rank: int
+    run: Callable[[Any], list[Finding]]
+    doc: str
+
+    def over(self, series: Series) -> list[Finding]:
+        """The check run on every hand, every book, or the series itself (its scope)."""
+        if self.scope is Scope.HAND:
+            return [f for h in series.hands for f in self.run(h)]
+        if self.scope is Scope.SESSION:
+            return [f for book in series.sessions.values() for f in self.run(book)]
+        return self.run(series)
 
 
-def payout(series: Series) -> list[Discrepancy]:
-    """Recorded payouts that differ from the engine's awards (from the replay, per player;
-    ``player`` None for an unverifiable hand whose table total is wrong)."""
-    return [d for h in series.hands for d in hand_payout(h)]
+# ------------------------------------------------------------------ per hand
 
 
-def hand_payout(h: HandFacts) -> list[Discrepancy]:
-    """:func:`payout` for one hand."""
-    return [Discrepancy("payout", h.session, h.hand, None if f.player == "*" else f.player,
-                        f.recomputed, f.recorded, f.message) for f in h.payouts]
+def hand_payout(h: HandFacts) -> list[Finding]:
+    """Recorded payouts of one hand that differ from the engine's awards (from the replay,
+    per player; ``player`` None for an unverifiable hand whose table total is wrong)."""
+    return [Finding("payout", h.session, h.hand, None if f.player == "*" else f.player,
+                    f.recomputed, f.recorded, f.message) for f in h.payouts]
 
 
-def chip_conservation(series: Series) -> list[Discrepancy]:
-    """Per hand: contributions + carried-in = awards + returned + carried (verifiable hands);
-    per session: chips carried out of a hand come into the session's next hand."""
-    out = [d for h in series.hands for d in hand_conservation(h)]
-    for book in _books(series):
-        out.extend(carried_chips(book))
-    return out
-
-
-def hand_conservation(h: HandFacts) -> list[Discrepancy]:
-    """The per-hand part of :func:`chip_conservation`."""
+def hand_conservation(h: HandFacts) -> list[Finding]:
+    """Contributions + carried-in = awards + returned + carried, for a verifiable hand."""
     if h.pot_out is None or h.pot_out == h.pot_in:
         return []
-    return [Discrepancy(
+    return [Finding(
         "chip_conservation", h.session, h.hand, None, h.pot_in, h.pot_out,
         f"hand {h.hand}: {h.pot_in} chips went in (carried-in included) but awards, "
         f"returns and carried chips come to {h.pot_out} ({h.pot_out - h.pot_in:+d})")]
 
 
-def carried_chips(book: SessionBook) -> list[Discrepancy]:
-    """The per-session part of :func:`chip_conservation`: chips carried out of a hand come
-    into the session's next hand, and none are left when the session closes."""
-    out: list[Discrepancy] = []
+# ------------------------------------------------------------------ per session
+
+
+def carried_chips(book: SessionBook) -> list[Finding]:
+    """Chips carried out of a hand come into the session's next hand, and none are left when
+    the session closes."""
+    out: list[Finding] = []
     if book.name is None:
         return out
     pending, source = 0, None
@@ -110,79 +141,75 @@ def carried_chips(book: SessionBook) -> list[Discrepancy]:
         if h.carried_in != pending:
             where = f"hand {source} carried {pending} chips" if source else "no hand " \
                 "carried chips"
-            out.append(Discrepancy(
+            out.append(Finding(
                 "chip_conservation", book.name, h.hand, None, pending, h.carried_in,
                 f"hand {h.hand} brings in {h.carried_in} carried chips but {where} into it "
                 f"({h.carried_in - pending:+d})"))
         pending, source = h.carried, h.hand
     if book.closed and pending:
-        out.append(Discrepancy(
+        out.append(Finding(
             "chip_conservation", book.name, source, None, pending, 0,
             f"hand {source} carried {pending} chips out but the session closed without a "
             f"hand that brings them in ({-pending:+d})"))
     return out
 
 
-def stack_continuity(series: Series) -> list[Discrepancy]:
+def starting_stacks(book: SessionBook) -> list[Finding]:
     """A player's starting stack ≠ his stack after his previous hand plus the buy-ins between
     (his first hand: his buy-ins). Checked in opened sessions only."""
     out = []
-    for book in _books(series):
-        for s in book.starts:
-            if s.expected is None or s.expected == s.actual:
-                continue
-            if s.previous is None:
-                basis = f"his buy-ins come to {s.bought}" if s.bought else "he has no buy-in"
-            else:
-                basis = f"he left hand {s.previous} with {s.expected - s.bought}"
-                basis += f" and bought {s.bought} since" if s.bought else " and bought nothing"
-            out.append(Discrepancy(
-                "stack_continuity", book.name, s.hand, s.player, s.expected, s.actual,
-                f"hand {s.hand}: {s.player} starts with {s.actual} but {basis}: expected "
-                f"{s.expected} ({s.actual - s.expected:+d})"))
+    for s in book.starts:
+        if s.expected is None or s.expected == s.actual:
+            continue
+        if s.previous is None:
+            basis = f"his buy-ins come to {s.bought}" if s.bought else "he has no buy-in"
+        else:
+            basis = f"he left hand {s.previous} with {s.expected - s.bought}"
+            basis += f" and bought {s.bought} since" if s.bought else " and bought nothing"
+        out.append(Finding(
+            "stack_continuity", book.name, s.hand, s.player, s.expected, s.actual,
+            f"hand {s.hand}: {s.player} starts with {s.actual} but {basis}: expected "
+            f"{s.expected} ({s.actual - s.expected:+d})"))
     return out
 
 
-def session_balance(series: Series) -> list[Discrepancy]:
+def balance(book: SessionBook) -> list[Finding]:
     """Cash-outs against the stacks the hands leave; chips left on the table of a closed
     session; and, for a closed session, buy-ins against cash-outs in total (reported only for
     a difference that the per-player and per-hand findings do not already explain)."""
-    out: list[Discrepancy] = []
-    for book in _books(series):
-        if not book.followed:
-            continue
-        mine = _cash_outs(book) + _left_on_table(book)
-        out.extend(mine)
-        if book.closed:
-            out.extend(_total(book, sum(d.diff for d in mine)))
+    if not book.followed:
+        return []
+    out = _cash_outs(book) + _left_on_table(book)
+    if book.closed:
+        out.extend(_total(book, sum(d.diff for d in out)))
     return out
 
 
-def _cash_outs(book: SessionBook) -> list[Discrepancy]:
+def _cash_outs(book: SessionBook) -> list[Finding]:
     out = []
     for c in book.cash_outs:
         if c.expected is None or c.expected == c.actual:
             continue
         have = (f"the hands leave him {c.expected}" if c.seated
                 else "he has no chips at the table (no buy-in since his last cash-out)")
-        out.append(Discrepancy(
+        out.append(Finding(
             "session_balance", book.name, None, c.player, c.expected, c.actual,
             f"session {book.name}: {c.player} cashed out {c.actual} chips but {have} "
             f"({c.actual - c.expected:+d})"))
     return out
 
 
-def _left_on_table(book: SessionBook) -> list[Discrepancy]:
+def _left_on_table(book: SessionBook) -> list[Finding]:
     if not book.closed:
         return []
-    return [Discrepancy(
+    return [Finding(
         "session_balance", book.name, None, p.player, p.stack, 0,
         f"session {book.name} is closed but {p.player} never cashed out the {p.stack} chips "
         f"the hands leave him ({-p.stack:+d})")
         for p in book.players.values() if p.seated and p.stack]
 
 
-def _total(book: SessionBook, cash_out_diffs: int) -> list[Discrepancy]:
+def _total(book: SessionBook, cash_out_diffs: int) -> list[Finding]:
     """Σ cash-outs = Σ buy-ins + what the hands moved (known) + the gaps already found."""
     buy_in = sum(p.buy_in for p in book.players.values())
     cash_out = sum(p.cash_out for p in book.players.values())
@@ -191,39 +218,38 @@ def _total(book: SessionBook, cash_out_diffs: int) -> list[Discrepancy]:
     expected = buy_in + moved + gaps + cash_out_diffs
     if cash_out == expected:
         return []
-    return [Discrepancy(
+    return [Finding(
         "session_balance", book.name, None, None, expected, cash_out,
         f"session {book.name}: buy-ins total {buy_in} and the other findings account for "
         f"{expected - buy_in:+d}, but cash-outs total {cash_out} ({cash_out - expected:+d})")]
 
 
-def settlement(series: Series) -> list[Discrepancy]:
-    """For each closed session with payments: each player's payments received − paid (money)
+def payments_due(book: SessionBook) -> list[Finding]:
+    """For a closed session with payments: each player's payments received − paid (money)
     must equal his net × chip value. The differences are settled on paper
     (:func:`ledger.audit.settle.fewest_transfers`) and each player who must still pay is
     named once, with whom he owes."""
+    if not (book.closed and book.payments):
+        return []
+    due = {p.player: book.money(p.net) for p in book.players.values()}
+    got = {p.player: p.received_minor - p.paid_minor for p in book.players.values()}
+    owed = {p: due[p] - got[p] for p in due if due[p] != got[p]}
+    if not owed:
+        return []
+    if sum(owed.values()):
+        debts: dict[str, list[tuple[str, int]]] = {p: [] for p in owed}
+    else:
+        debts = {}
+        for payer, payee, amount in fewest_transfers(owed):
+            debts.setdefault(payer, []).append((payee, amount))
     out = []
-    for book in _books(series):
-        if not (book.closed and book.payments):
-            continue
-        due = {p.player: book.money(p.net) for p in book.players.values()}
-        got = {p.player: p.received_minor - p.paid_minor for p in book.players.values()}
-        owed = {p: due[p] - got[p] for p in due if due[p] != got[p]}
-        if not owed:
-            continue
-        if sum(owed.values()):
-            debts = {p: [] for p in owed}
-        else:
-            debts = {}
-            for payer, payee, amount in fewest_transfers(owed):
-                debts.setdefault(payer, []).append((payee, amount))
-        for player, to in debts.items():
-            text = "; ".join(f"{player} must still pay {q} {book.format(a)}" for q, a in to)
-            out.append(Discrepancy(
-                "settlement", book.name, None, player, due[player], got[player],
-                f"session {book.name}: payments come to {book.format(got[player])} for "
-                f"{player} but his net calls for {book.format(due[player])} "
-                f"({_signed(book, got[player] - due[player])})" + (f": {text}" if text else "")))
+    for player, to in debts.items():
+        text = "; ".join(f"{player} must still pay {q} {book.format(a)}" for q, a in to)
+        out.append(Finding(
+            "settlement", book.name, None, player, due[player], got[player],
+            f"session {book.name}: payments come to {book.format(got[player])} for "
+            f"{player} but his net calls for {book.format(due[player])} "
+            f"({_signed(book, got[player] - due[player])})" + (f": {text}" if text else "")))
     return out
 
 
@@ -234,51 +260,131 @@ def _signed(book: SessionBook, minor: int) -> str:
 _FIGURES = ("buy-ins", "buy-outs", "net")
 
 
-def ledger_mismatch(series: Series) -> list[Discrepancy]:
-    """Each session's latest platform ledger statement (PokerNow's ledger CSV) against the
+def platform_statement(book: SessionBook) -> list[Finding]:
+    """The session's latest platform ledger statement (PokerNow's ledger CSV) against the
     books at its place in the ledger, per player: buy-ins, buy-outs (cash-outs + chips still
     at the table) and net (the rules'). One finding per player whose figures differ;
     ``expected``/``actual`` are the books' and the statement's net when the nets differ, else
-    the first figure that differs. Plus any findings supplied in ``Series.external``."""
-    out = [d for d in series.external if isinstance(d, Discrepancy)]
-    for book in _books(series):
-        s = book.statement
-        for line in s.lines if s else ():
-            stated = line.stated or (0, 0, 0)
-            diffs = [(name, b, a) for name, b, a in zip(_FIGURES, line.books, stated, strict=True)
-                     if b is not None and a != b]
-            if not diffs:
-                continue
-            _, expected, actual = next((d for d in diffs if d[0] == "net"), diffs[0])
-            who = f"{line.nickname} ({line.player})" if line.nickname not in (
-                None, line.player) else line.player
-            source = f"the {s.platform} ledger" + (f" {s.file}" if s.file else "")
-            said = "has no row for him" if line.stated is None else "says " + ", ".join(
-                f"{name} {a}" for name, _, a in diffs)
-            books = ", ".join(f"{name} {b}" for name, b, _ in diffs)
-            signed = ", ".join(f"{name} {a - b:+d}" for name, b, a in diffs)
-            out.append(Discrepancy(
-                "ledger_mismatch", book.name, None, line.player, expected, actual,
-                f"session {book.name}: {source} {said} for {who} but the replayed session "
-                f"gives {books} ({signed})"))
+    the first figure that differs."""
+    out = []
+    s = book.statement
+    for line in s.lines if s else ():
+        stated = line.stated or (0, 0, 0)
+        diffs = [(name, b, a) for name, b, a in zip(_FIGURES, line.books, stated, strict=True)
+                 if b is not None and a != b]
+        if not diffs:
+            continue
+        _, expected, actual = next((d for d in diffs if d[0] == "net"), diffs[0])
+        who = f"{line.nickname} ({line.player})" if line.nickname not in (
+            None, line.player) else line.player
+        source = f"the {s.platform} ledger" + (f" {s.file}" if s.file else "")
+        said = "has no row for him" if line.stated is None else "says " + ", ".join(
+            f"{name} {a}" for name, _, a in diffs)
+        books = ", ".join(f"{name} {b}" for name, b, _ in diffs)
+        signed = ", ".join(f"{name} {a - b:+d}" for name, b, a in diffs)
+        out.append(Finding(
+            "ledger_mismatch", book.name, None, line.player, expected, actual,
+            f"session {book.name}: {source} {said} for {who} but the replayed session "
+            f"gives {books} ({signed})"))
     return out
 
 
-CHECKS: list[Check] = [payout, chip_conservation, stack_continuity, session_balance, settlement,
-                       ledger_mismatch]
+# ------------------------------------------------------------------ per series
+
+
+def supplied(series: Series) -> list[Finding]:
+    """The findings supplied from outside the books (``Series.external``), as given."""
+    return [d for d in series.external if isinstance(d, Finding)]
+
+
+# ------------------------------------------------------------------ the registry
+
+
+def _registry(checks: Iterable[Check]) -> tuple[Check, ...]:
+    """The checks in rank order, each rank and each (name, scope) once.
+
+    Raises:
+        ValueError: two checks share a rank or a name and scope.
+    """
+    out = tuple(sorted(checks, key=lambda c: c.rank))
+    for seen in ({c.rank for c in out}, {(c.name, c.scope) for c in out}):
+        if len(seen) != len(out):
+            raise ValueError("audit checks must differ in rank and in (name, scope)")
+    return out
+
+
+#: Every audit check, in rank order: the one list the batch audit, the streaming audit and
+#: docs/SQL.md read.
+REGISTRY: tuple[Check, ...] = _registry([
+    Check("payout", Scope.HAND, 0, hand_payout,
+          "a recorded payout differs from the engine's award (the replay's discrepancies)"),
+    Check("chip_conservation", Scope.HAND, 1, hand_conservation,
+          "contributions + carried-in differ from awards + returned + carried"),
+    Check("chip_conservation", Scope.SESSION, 2, carried_chips,
+          "chips carried out of a hand that the session's next hand does not bring in"),
+    Check("stack_continuity", Scope.SESSION, 3, starting_stacks,
+          "a starting stack differs from the stack after his previous hand plus the buy-ins "
+          "between"),
+    Check("session_balance", Scope.SESSION, 4, balance,
+          "a cash-out differs from the stack the hands leave; chips left on a closed table; "
+          "buy-ins against cash-outs in total where no other finding explains it"),
+    Check("settlement", Scope.SESSION, 5, payments_due,
+          "a closed session's payments differ from what the nets call for (money, minor "
+          "units)"),
+    Check("ledger_mismatch", Scope.SERIES, 6, supplied,
+          "a finding handed to the audit from outside the books (`Series.external`; the "
+          "ledger's own audit has none)"),
+    Check("ledger_mismatch", Scope.SESSION, 7, platform_statement,
+          "a platform's ledger statement differs from the replayed session (expected = the "
+          "replay, actual = the platform)"),
+])
+
+#: The registered names, in rank order: the ``kind`` values of every finding.
+KINDS: tuple[str, ...] = tuple(dict.fromkeys(c.name for c in REGISTRY))
+
+
+def kind(name: str) -> Callable[[Series], list[Finding]]:
+    """The check ``name`` over a whole series: each of its registered parts over every hand,
+    book or the series (:meth:`Check.over`), in rank order.
+
+    Raises:
+        KeyError: no check of that name is registered.
+    """
+    parts = [c for c in REGISTRY if c.name == name]
+    if not parts:
+        raise KeyError(f"no audit check named {name!r}")
+
+    def run(series: Series) -> list[Finding]:
+        return [f for c in parts for f in c.over(series)]
+
+    run.__name__ = run.__qualname__ = name
+    run.__doc__ = f"Every ``{name}`` finding of a series: " + "; ".join(c.doc for c in parts)
+    return run
+
+
+#: Each kind over a whole series, in rank order (``__name__`` the kind).
+CHECKS: list[Callable[[Series], list[Finding]]] = [kind(name) for name in KINDS]
+#: The same by name (a convenience: a new check needs none).
+payout = kind("payout")
+chip_conservation = kind("chip_conservation")
+stack_continuity = kind("stack_continuity")
+session_balance = kind("session_balance")
+settlement = kind("settlement")
+ledger_mismatch = kind("ledger_mismatch")
 
 
 def audit(series: Series, *, session: str | None = None,
-          checks: Sequence[Check] = tuple(CHECKS)) -> list[Discrepancy]:
-    """Run ``checks`` and return every finding (only ``session``'s when given), ordered by
-    session (ledger order), hand (ledger order; session-wide findings last) and check."""
+          checks: Sequence[Check] = REGISTRY) -> list[Finding]:
+    """Run ``checks`` (registry entries) over ``series`` and return every finding (only
+    ``session``'s when given), ordered by session (ledger order), hand (ledger order;
+    session-wide findings last) and check rank."""
     order = {name: i for i, name in enumerate(series.sessions)}
     ords = {h.hand: h.ord for h in series.hands}
     found = []
-    for rank, check in enumerate(checks):
-        for d in check(series):
+    for check in checks:
+        for d in check.over(series):
             if session is None or d.session == session:
-                found.append((order.get(d.session, len(order)), ords.get(d.hand or "", 1 << 62),
-                              rank, d))
+                found.append((order.get(d.session, len(order)),
+                              ords.get(d.hand or "", SESSION_WIDE), check.rank, d))
     found.sort(key=lambda item: item[:3])
     return [d for *_, d in found]

@@ -34,7 +34,7 @@ from typing import Any
 import duckdb
 
 from ledger.audit.books import Series
-from ledger.audit.checks import Discrepancy
+from ledger.audit.checks import Finding
 from ledger.model.errors import LedgerError
 
 #: Bump when a derived table or view changes shape: forces a rebuild.
@@ -113,7 +113,8 @@ def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> 
     record ``head``, the ledger position they were computed from (the replay tables of
     :mod:`replay.tables` are written just before, by the same pass).
 
-    ``findings``: the audit's discrepancies in its order (:func:`ledger.audit.checks.audit`).
+    ``findings``: the audit's findings (:class:`ledger.audit.checks.Finding`) in its order
+    (:func:`ledger.audit.checks.audit`).
 
     Raises:
         LedgerError: the ledger is read-only or the database fails (nothing is changed).
@@ -145,11 +146,11 @@ def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> 
 @dataclass(frozen=True)
 class AuditReport:
     """The audit as the derived tables hold it: ``findings`` in the audit's order
-    (:class:`ledger.audit.checks.Discrepancy`), ``hands`` per session in ledger order (key None:
+    (:class:`ledger.audit.checks.Finding`), ``hands`` per session in ledger order (key None:
     hands of no session), ``incomplete`` the hands whose log stops before their end, as
     ``(hand, session)``."""
 
-    findings: list[Discrepancy]
+    findings: list[Finding]
     hands: dict[str | None, int]
     incomplete: list[tuple[str, str | None]]
 
@@ -162,7 +163,7 @@ def read_audit(con: Any) -> AuditReport:
         LedgerError: the derived tables cannot be read.
     """
     try:
-        findings = [Discrepancy(*row) for row in con.execute(
+        findings = [Finding(*row) for row in con.execute(
             "SELECT d.kind, d.session, d.hand_id, d.player, d.expected, d.actual, d.message"
             " FROM audit_discrepancies d LEFT JOIN session_book b"
             " ON b.session IS NOT DISTINCT FROM d.session ORDER BY b.ord, d.seq").fetchall()]
