@@ -78,7 +78,7 @@ def _register() -> None:
             cli.add_command(command)
     import importlib
 
-    for name in ("cli.cmd_sessions", "cli.cmd_disputes", "cli.cmd_series"):
+    for name in ("cli.cmd_sessions", "cli.cmd_disputes", "cli.cmd_series", "cli.cmd_view"):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:  # a command module that has not landed yet
