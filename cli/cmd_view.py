@@ -79,18 +79,17 @@ def render_hand(view: HandView, *, links: Sequence[tuple[str, str]] = ()) -> str
     versions = [view.corrected] + ([view.original] if view.original else [])
     money = view.money
 
-    def chips(n: int | None) -> str:
+    def chips(n: int | None, sign: bool = False) -> Markup:
+        """``145`` and, with money, ``(36.25 USD)`` on a line of its own (never for 0)."""
         if n is None:
-            return "—"
-        return f"{n} ({money.text(n)})" if money else str(n)
-
-    def signed(n: int | None) -> str:
-        if n is None:
-            return "—"
-        return f"{n:+d}" + (f" ({money.text(n)})" if money else "")
+            return Markup("—")
+        text = Markup('<span class="chips">{}</span>').format(f"{n:+d}" if sign else str(n))
+        if money and n:
+            text += Markup(' <span class="money">({})</span>').format(money.text(n))
+        return text
 
     return _environment().get_template("hand.html").render(
-        view=view, versions=versions, links=list(links), chips=chips, signed=signed,
+        view=view, versions=versions, links=list(links), chips=chips,
         seats=list(zip(view.starting, seat_positions(len(view.starting)), strict=True)),
         data=Markup(embed_json(view.to_json())),
         style=Markup(_asset("hand.css")), script=Markup(_asset("hand.js")),

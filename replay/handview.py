@@ -59,16 +59,17 @@ class Money:
 class PayoutLine:
     """One player's end of the hand, in chips: ``start`` stack, ``put_in`` (antes, blinds and
     bets), ``returned`` (uncalled, RULES.md §1.4), ``won`` (awards), ``rules`` = won +
-    returned (what the rules push to him), ``paid`` (what the table pushed; None when it
-    recorded nothing), ``diff`` = paid − rules (None without a record), ``net`` and ``final``
-    stack (as the ledger counts them), ``discrepancy``: the table and the rules differ."""
+    returned (what the rules push to him; None when the showdown is not verifiable), ``paid``
+    (what the table pushed; None when it recorded nothing), ``diff`` = paid − rules (None
+    without both), ``net`` and ``final`` stack (as the ledger counts them), ``discrepancy``:
+    a discrepancy names him (RULES.md §1.4–1.6; a feasibility check when not verifiable)."""
 
     player: str
     start: int
     put_in: int
     returned: int
     won: int
-    rules: int
+    rules: int | None
     paid: int | None
     diff: int | None
     net: int
@@ -156,6 +157,7 @@ class HandView:
             "game_name": self.game_name, "stakes": self.stakes, "button": self.button,
             "starting": [list(s) for s in self.starting],
             "money": asdict(self.money) if self.money else None, "decimals": self.decimals,
+            "board_cards": self.corrected.steps.board_cards,
             "versions": {"corrected": self.corrected.to_json(),
                          **({"original": self.original.to_json()} if self.original else {})},
             "history": [asdict(a) for a in self.history],
@@ -216,12 +218,13 @@ def _version(kind: str, events: list[Any], session: str | None) -> Version:
     net, final = r.net, r.final_stacks
     lines = []
     for p in res.players:
-        rules = res.awards[p] + res.returned.get(p, 0)
+        rules = res.awards[p] + res.returned.get(p, 0) if res.verifiable else None
         paid = None if r.recorded is None else r.recorded.get(p, 0)
         lines.append(PayoutLine(
             player=p, start=res.starting[p], put_in=res.contributions[p],
             returned=res.returned.get(p, 0), won=res.awards[p], rules=rules, paid=paid,
-            diff=None if paid is None else paid - rules, net=net[p], final=final[p],
+            diff=None if paid is None or rules is None else paid - rules, net=net[p],
+            final=final[p],
             discrepancy=p in wrong,
         ))
     return Version(

@@ -5,13 +5,15 @@ then folds the events one at a time through :class:`engine.state.HandState` and 
 each, a :class:`Step`: the action in PHH notation (FORMATS.md §1; the event type when PHH has no
 notation for it), a sentence saying what happened, phase and street, the board of every run,
 each player's stack, street bet, chips put in, folded / all-in flag and the hole cards known so
-far (``??`` for an unknown card), the pot total, the pots as they stand (main pot first, side
-pots layered by contribution with their eligible players: RULES.md §1.2–1.6, derived by
+far (``??`` for an unknown card), the pot total, the pots (main pot first, side pots layered
+by contribution with their eligible players: RULES.md §1.2–1.6, derived by
 :func:`engine.settle.settle`), whose turn it is and what is legal (:meth:`HandState.limits`).
 Step 1 is the ``hand_started`` event (the table before anything happened). Chips are ints.
 
-Both the text view (``handledger show``) and the page (``handledger view``) read these steps;
-:meth:`Step.explanation` gives the sentences ``show`` prints for the pots.
+Both the text view (``handledger show``) and the page (``handledger view``) read these steps:
+:meth:`Step.explanation` gives the sentences ``show`` prints for the pots, and
+:meth:`Step.standing` the pots as the table names them while the betting goes on (a player who
+can still bet is in every pot; a side pot appears only where an all-in caps a player).
 
 Raises:
     engine.errors.IllegalAction: an event the rules reject (its hand, seq and the reason).
@@ -92,8 +94,9 @@ class Step:
     sentence; ``phase`` as :mod:`engine.state` names it; ``street`` (−1 before the first deal)
     and its name; ``status`` (open, complete, incomplete, voided); ``boards``: one per run;
     ``pot_total``: every chip put in so far plus chips carried in; ``current_bet``: the street's
-    highest total during a betting round (None outside one); ``pots`` and ``returned`` (uncalled
-    chips given back, once the betting is over) as :func:`engine.settle.settle` derives them;
+    highest total during a betting round (None outside one); ``pots`` (the layers of what each
+    player has put in) and ``returned`` (uncalled chips given back, once the betting is over)
+    as :func:`engine.settle.settle` derives them (:meth:`standing`: as the table names them);
     ``to_act`` and, in a betting round, ``legal``.
     """
 
@@ -126,16 +129,40 @@ class Step:
             lines.append(f"uncalled returned: {back}")
         return tuple(lines)
 
+    def standing(self) -> tuple[PotState, ...]:
+        """The pots as the table would name them now. Once the betting is over these are
+        :attr:`pots`. While it goes on, only an all-in caps what a player can win (RULES.md
+        §1.2): a player who can still put chips in (not folded, not all-in) is eligible for
+        every pot, and neighbouring pots with the same eligible players are one pot. After the
+        blinds there is one pot for everybody; a side pot appears when an all-in is covered."""
+        if self.status != "open" or self.phase == "showdown":
+            return self.pots
+        order = [s.player for s in self.seats]
+        free = {s.player for s in self.seats if not (s.folded or s.mucked or s.all_in)}
+        merged: list[tuple[int, tuple[str, ...]]] = []
+        for pot in self.pots:
+            eligible = tuple(p for p in order if p in free or p in pot.eligible)
+            if merged and merged[-1][1] == eligible:
+                merged[-1] = (merged[-1][0] + pot.amount, eligible)
+            else:
+                merged.append((pot.amount, eligible))
+        return tuple(PotState(i, pot_name(i), amount, eligible, {}, ())
+                     for i, (amount, eligible) in enumerate(merged))
+
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The step as JSON types, with ``standing`` (:meth:`standing`) beside ``pots``."""
+        data = asdict(self)
+        data["standing"] = [asdict(p) for p in self.standing()]
+        return data
 
 
 @dataclass(frozen=True)
 class HandSteps:
     """A hand's steps: ``hand``, ``game`` (variant code) and its name, ``button`` (None in
     stud), ``starting`` stacks in seat order, ``corrected`` (corrections or a void applied),
-    ``decimals`` (how the hand writes amounts, :class:`ledger.model.events.Unit`) and ``steps``
-    (``steps[i].seq == i + 1``)."""
+    ``decimals`` (how the hand writes amounts, :class:`ledger.model.events.Unit`),
+    ``board_cards`` (board cards a run of the game deals: 0 in stud and draw games) and
+    ``steps`` (``steps[i].seq == i + 1``)."""
 
     hand: str
     game: str
@@ -144,6 +171,7 @@ class HandSteps:
     starting: tuple[tuple[str, int], ...]
     corrected: bool
     decimals: int
+    board_cards: int
     steps: tuple[Step, ...]
 
     @property
@@ -154,7 +182,8 @@ class HandSteps:
         return {
             "hand": self.hand, "game": self.game, "game_name": self.game_name,
             "button": self.button, "starting": [list(s) for s in self.starting],
-            "corrected": self.corrected, "steps": [s.to_json() for s in self.steps],
+            "corrected": self.corrected, "board_cards": self.board_cards,
+            "steps": [s.to_json() for s in self.steps],
             "explanation": list(self.last.explanation()),
         }
 
@@ -179,7 +208,8 @@ def hand_steps(events: Sequence[Any], *, upto: int | None = None) -> HandSteps:
     return HandSteps(
         hand=started.hand, game=started.game, game_name=state.game.name, button=started.button,
         starting=tuple((s.player, s.stack) for s in started.seats), corrected=corrected,
-        decimals=started.unit.decimals, steps=tuple(steps),
+        decimals=started.unit.decimals, board_cards=state.game.board_count,
+        steps=tuple(steps),
     )
 
 

@@ -127,6 +127,7 @@ def test_view_writes_hand_html_by_default(run, tmp_path: Path, monkeypatch) -> N
     monkeypatch.chdir(tmp_path)
     assert run("view", "dispute-1").output == "wrote dispute-1.html\n"
     html = (tmp_path / "dispute-1.html").read_text(encoding="utf-8")
-    assert "✗ differs by -300" in html and "✗ differs by +300" in html
+    assert '✗ differs by <span class="chips">-300</span>' in html
+    assert '✗ differs by <span class="chips">+300</span>' in html
     assert "Main pot 300 (Ann, Bob, Cy): Ann wins 300 with pair of aces, T-9-7 kickers." in html
     assert 'class="version"' not in html  # never corrected: no switch

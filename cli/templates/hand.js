@@ -34,8 +34,21 @@
   }
 
   function chips(n) {
-    return data.money ? n + " (" + money(n) + ")" : String(n);
+    return data.money && n ? n + " (" + money(n) + ")" : String(n);
   }
+
+  function chipsNode(tag, cls, n) {  // the chips, and the money on a line of its own
+    var node = el(tag, cls);
+    node.appendChild(el("span", "chips", n));
+    if (data.money && n) {
+      node.appendChild(document.createTextNode(" "));
+      node.appendChild(el("span", "money", "(" + money(n) + ")"));
+    }
+    return node;
+  }
+
+  var PHASES = { forced: "blinds and antes", deal: "dealing", draw: "the draw",
+                 declare: "declaring", bet: "betting", showdown: "showdown" };
 
   function cardLabel(card, up) {
     var suit = SUITS[card.charAt(1)];
@@ -96,7 +109,16 @@
     return words;
   }
 
+  function winnings(step) {  // chips each player takes from the pots awarded so far
+    var won = {};
+    step.pots.forEach(function (pot) {
+      Object.keys(pot.awards).forEach(function (p) { won[p] = (won[p] || 0) + pot.awards[p]; });
+    });
+    return won;
+  }
+
   function renderSeats(step) {
+    var won = winnings(step);
     step.seats.forEach(function (seat, i) {
       var box = $("seat-" + i);
       if (!box) { return; }
@@ -105,6 +127,10 @@
       seat.cards.forEach(function (c, k) { cards.appendChild(cardNode(c, seat.up[k])); });
       box.querySelector(".seat-stack").textContent = "stack " + seat.stack;
       box.querySelector(".seat-bet").textContent = seat.bet ? " · bet " + seat.bet : "";
+      var back = step.returned[seat.player] || 0;
+      box.querySelector(".seat-won").textContent =
+        (won[seat.player] ? "wins " + won[seat.player] : "") +
+        (back ? (won[seat.player] ? ", " : "") + back + " returned" : "");
       var words = statusWords(seat, step);
       var status = box.querySelector(".seat-status");
       status.replaceChildren();
@@ -122,27 +148,29 @@
       var row = el("div", "board");
       if (step.boards.length > 1) { row.appendChild(el("span", "run", "run " + (r + 1))); }
       board.forEach(function (c) { row.appendChild(cardNode(c, true)); });
-      if (!board.length) { row.appendChild(el("span", "empty", "no board cards yet")); }
+      if (!board.length && data.board_cards) {
+        row.appendChild(el("span", "empty", "no board cards yet"));
+      }
       boards.appendChild(row);
     });
-    $("street").textContent = step.street_name || step.phase;
+    $("street").textContent = step.street_name || PHASES[step.phase] || step.phase;
     $("pot-total").textContent = chips(step.pot_total);
   }
 
   function renderPots(step) {
     var body = document.querySelector("#pots tbody");
     body.replaceChildren();
-    step.pots.forEach(function (pot) {
+    step.standing.forEach(function (pot) {
       var tr = el("tr");
       tr.setAttribute("data-pot", pot.index);
       var name = el("th", "pot-name", pot.name);
       name.setAttribute("scope", "row");
       tr.appendChild(name);
-      tr.appendChild(el("td", "pot-amount", chips(pot.amount)));
+      tr.appendChild(chipsNode("td", "pot-amount", pot.amount));
       tr.appendChild(el("td", "pot-eligible", pot.eligible.join(", ")));
       body.appendChild(tr);
     });
-    if (!step.pots.length) {
+    if (!step.standing.length) {
       var none = el("tr");
       var cell = el("td", "empty", "no chips in the pot");
       cell.colSpan = 3;
@@ -164,9 +192,9 @@
       var name = el("th", "name", seat.player);
       name.setAttribute("scope", "row");
       tr.appendChild(name);
-      tr.appendChild(el("td", "", chips(seat.stack)));
-      tr.appendChild(el("td", "", chips(seat.bet)));
-      tr.appendChild(el("td", "", chips(seat.put_in)));
+      tr.appendChild(chipsNode("td", "", seat.stack));
+      tr.appendChild(chipsNode("td", "", seat.bet));
+      tr.appendChild(chipsNode("td", "", seat.put_in));
       var words = statusWords(seat, step);
       tr.appendChild(el("td", "", words.length ? words.join(", ") : "in"));
       body.appendChild(tr);
@@ -220,7 +248,7 @@
   function go(i) {
     index = Math.max(0, Math.min(steps.length - 1, i));
     var step = render();
-    var pots = step.pots.map(function (p) {
+    var pots = step.standing.map(function (p) {
       return p.name + " " + chips(p.amount) + " (" + p.eligible.join(", ") + ")";
     }).join("; ");
     announce("Step " + (index + 1) + " of " + steps.length + ": " + step.words + ". " +
