@@ -10,6 +10,7 @@ from a file. :func:`render_hand` is what a report's page per hand reuses.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -58,7 +59,8 @@ def card_label(card: str) -> str:
     return f"{_RANKS.get(card[0], card[0])} of {_SUITS[card[1]][1]}"
 
 
-def _environment():  # noqa: ANN202 - jinja2.Environment
+@functools.cache
+def _environment():  # noqa: ANN202 - jinja2.Environment, made once: it caches the templates
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
     env = Environment(loader=PackageLoader("cli", _TEMPLATES), autoescape=True,
@@ -67,6 +69,7 @@ def _environment():  # noqa: ANN202 - jinja2.Environment
     return env
 
 
+@functools.cache
 def _asset(name: str) -> str:
     return resources.files("cli").joinpath(_TEMPLATES, name).read_text(encoding="utf-8")
 

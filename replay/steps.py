@@ -22,7 +22,7 @@ Raises:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from engine.awards import pot_name
@@ -150,10 +150,33 @@ class Step:
                      for i, (amount, eligible) in enumerate(merged))
 
     def to_json(self) -> dict[str, Any]:
-        """The step as JSON types, with ``standing`` (:meth:`standing`) beside ``pots``."""
-        data = asdict(self)
-        data["standing"] = [asdict(p) for p in self.standing()]
-        return data
+        """The step as JSON types (the fields by name; tuples as lists), with ``standing``
+        (:meth:`standing`) beside ``pots``."""
+        legal = self.legal
+        return {
+            "seq": self.seq, "type": self.type, "action": self.action, "words": self.words,
+            "phase": self.phase, "street": self.street, "street_name": self.street_name,
+            "status": self.status, "boards": [list(b) for b in self.boards],
+            "seats": [_seat_json(s) for s in self.seats], "pot_total": self.pot_total,
+            "current_bet": self.current_bet, "pots": [_pot_json(p) for p in self.pots],
+            "standing": [_pot_json(p) for p in self.standing()],
+            "returned": dict(self.returned), "to_act": self.to_act,
+            "legal": None if legal is None else {
+                "player": legal.player, "to_call": legal.to_call, "min_to": legal.min_to,
+                "max_to": legal.max_to, "reason": legal.reason, "verb": legal.verb,
+                "bring_in": legal.bring_in},
+        }
+
+
+def _seat_json(s: SeatState) -> dict[str, Any]:
+    return {"player": s.player, "label": s.label, "stack": s.stack, "bet": s.bet,
+            "put_in": s.put_in, "folded": s.folded, "mucked": s.mucked, "all_in": s.all_in,
+            "cards": list(s.cards), "up": list(s.up), "declared": s.declared}
+
+
+def _pot_json(p: PotState) -> dict[str, Any]:
+    return {"index": p.index, "name": p.name, "amount": p.amount, "eligible": list(p.eligible),
+            "awards": dict(p.awards), "lines": list(p.lines)}
 
 
 @dataclass(frozen=True)
