@@ -131,3 +131,12 @@ def test_view_writes_hand_html_by_default(run, tmp_path: Path, monkeypatch) -> N
     assert '✗ differs by <span class="chips">+300</span>' in html
     assert "Main pot 300 (Ann, Bob, Cy): Ann wins 300 with pair of aces, T-9-7 kickers." in html
     assert 'class="version"' not in html  # never corrected: no switch
+
+
+def test_a_page_that_cannot_be_written_is_one_line(run, tmp_path: Path) -> None:  # noqa: ANN001
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    out = run("view", "dispute-1", "-o", str(tmp_path / "missing" / "page.html"))
+    assert out.exit_code == 2
+    assert out.output == (f"error: cannot write {tmp_path / 'missing' / 'page.html'}: "
+                          "No such file or directory\n")
+    assert not (tmp_path / "missing").exists()
