@@ -32,9 +32,9 @@ def cli(ctx: click.Context, db: str) -> None:
 
 
 def _register() -> None:
-    from cli import cmd_disputes, cmd_hands, cmd_ledger, cmd_series, cmd_sessions
+    from cli import cmd_disputes, cmd_hands, cmd_ledger, cmd_series, cmd_sessions, cmd_view
 
-    for module in (cmd_ledger, cmd_hands, cmd_sessions, cmd_disputes, cmd_series):
+    for module in (cmd_ledger, cmd_hands, cmd_sessions, cmd_disputes, cmd_series, cmd_view):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -66,40 +66,29 @@ def replay_counts(counts: dict[str, int]) -> str:
 
 
 def show_text(events: Sequence[Any], *, session: str | None, at: int | None) -> str:
-    """Every event with the state after it; then the settlement (``handledger show``)."""
-    from engine.notation import to_action
-    from engine.settle import settle
-    from engine.state import HandState
-    from replay.fold import effective_events
+    """Every event with the state after it; then the settlement (``handledger show``), read
+    from :func:`replay.steps.hand_steps`."""
+    from replay.steps import hand_steps
 
-    effective, corrected = effective_events(events)
-    started = effective[0]
-    state = HandState.start(started)
+    hs = hand_steps(events, upto=at)
     console, buf = _console()
-    seats = ", ".join(f"{s.player} {s.stack}" for s in started.seats)
-    console.print(f"hand {started.hand}: {started.game}, button {started.button}; seats {seats}")
-    if corrected:
+    seats = ", ".join(f"{p} {stack}" for p, stack in hs.starting)
+    console.print(f"hand {hs.hand}: {hs.game}, button {hs.button}; seats {seats}")
+    if hs.corrected:
         console.print("(corrected: shown as corrected; `history` shows the originals)")
-    stop = len(effective) if at is None else min(at, len(effective))
-    for seq, e in enumerate(effective[1:stop], 2):
-        text = to_action(state, e) or e.type
-        state.apply(e)
-        pot = state.pot_total()
-        stacks = " ".join(f"{p}:{state.stacks[p]}" for p in state.players)
-        bet = f" bet {state.rnd.current}" if state.phase == "bet" else ""
-        turn = f" → {state.to_act}" if state.to_act else ""
-        console.print(f"{seq:3d} {text:<28} pot {pot}{bet} [{stacks}] {state.phase}{turn}")
-    if at is not None and state.phase == "bet" and state.to_act:
-        lim = state.limits(state.to_act)
+    for step in hs.steps[1:]:
+        stacks = " ".join(f"{s.player}:{s.stack}" for s in step.seats)
+        bet = f" bet {step.current_bet}" if step.current_bet is not None else ""
+        turn = f" → {step.to_act}" if step.to_act else ""
+        console.print(f"{step.seq:3d} {step.action:<28} pot {step.pot_total}{bet} [{stacks}] "
+                      f"{step.phase}{turn}")
+    last = hs.last
+    if at is not None and last.legal is not None:
+        lim = last.legal
         raise_ = f", raise to {lim.min_to}..{lim.max_to}" if lim.min_to is not None else ""
-        console.print(f"    at {stop}: {state.to_act} to act, to call {lim.to_call}{raise_}")
-    result = settle(state)
-    for pot in result.pots:
-        for line in pot.lines or (f"pot {pot.index}: {pot.amount} ({', '.join(pot.eligible)})",):
-            console.print(f"    {line}")
-    if result.returned:
-        ret = ", ".join(f"{p} {c}" for p, c in result.returned.items())
-        console.print(f"    uncalled returned: {ret}")
+        console.print(f"    at {last.seq}: {lim.player} to act, to call {lim.to_call}{raise_}")
+    for line in last.explanation():
+        console.print(f"    {line}")
     return buf.getvalue().rstrip("\n")
 
 

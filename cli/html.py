@@ -1,0 +1,120 @@
+"""HTML pages (Jinja2): one self-contained page replaying a hand, reusable by a report.
+
+The page (templates in ``cli/templates``, rendered with Jinja2, autoescape on) embeds the
+hand's :class:`replay.handview.HandView` as JSON in a ``<script type="application/json">``
+element with ``<``, ``>`` and ``&`` written as ``\\u003c`` … so no text from a file can end the
+script; the page's own plain JavaScript steps through it (buttons, arrow keys, a slider) and
+writes every name and text with ``textContent``. No server and no network: it works opened
+from a file. :func:`render_hand` is what a report's page per hand reuses.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import re
+import tempfile
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from replay.handview import HandView
+
+_TEMPLATES = "templates"
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_SUITS = {"s": ("♠", "spades"), "h": ("♥", "hearts"), "d": ("♦", "diamonds"),
+          "c": ("♣", "clubs")}
+_RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
+
+
+def embed_json(data: Any) -> str:
+    """``data`` as JSON safe inside ``<script type="application/json">``: ``<``, ``>``, ``&``
+    (and the JavaScript line separators) escaped as ``\\uXXXX``; JSON.parse reads it back."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for ch in "<>&\u2028\u2029":
+        text = text.replace(ch, f"\\u{ord(ch):04x}")
+    return text
+
+
+def seat_positions(n: int) -> list[tuple[float, float]]:
+    """Where ``n`` seats sit around the table, as percentages of its box (x, y), clockwise
+    from the bottom centre (seat order, p1 first)."""
+    out = []
+    for i in range(n):
+        angle = math.pi / 2 + 2 * math.pi * i / n
+        out.append((round(50 + 44 * math.cos(angle), 2), round(50 + 41 * math.sin(angle), 2)))
+    return out
+
+
+def card_label(card: str) -> str:
+    """``"Ah"`` → ``"ace of hearts"``; ``"??"`` → ``"unknown card"``."""
+    if len(card) != 2 or card[1] not in _SUITS:
+        return "unknown card"
+    return f"{_RANKS.get(card[0], card[0])} of {_SUITS[card[1]][1]}"
+
+
+@functools.cache
+def _environment():  # noqa: ANN202 - jinja2.Environment, made once: it caches the templates
+    from jinja2 import Environment, PackageLoader, StrictUndefined
+
+    env = Environment(loader=PackageLoader("cli", _TEMPLATES), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["card_label"] = card_label
+    return env
+
+
+@functools.cache
+def _asset(name: str) -> str:
+    return resources.files("cli").joinpath(_TEMPLATES, name).read_text(encoding="utf-8")
+
+
+def render_hand(view: HandView, *, links: Sequence[tuple[str, str]] = ()) -> str:
+    """The page of one hand: ``links`` are ``(href, text)`` shown above it (a report's way
+    back to its session and index). Returns the HTML text."""
+    from markupsafe import Markup
+
+    versions = [view.corrected] + ([view.original] if view.original else [])
+    money = view.money
+
+    def chips(n: int | None, sign: bool = False) -> Markup:
+        """``145`` and, with money, ``(36.25 USD)`` on a line of its own (never for 0)."""
+        if n is None:
+            return Markup("—")
+        text = Markup('<span class="chips">{}</span>').format(f"{n:+d}" if sign else str(n))
+        if money and n:
+            text += Markup(' <span class="money">({})</span>').format(money.text(n))
+        return text
+
+    return _environment().get_template("hand.html").render(
+        view=view, versions=versions, links=list(links), chips=chips,
+        seats=list(zip(view.starting, seat_positions(len(view.starting)), strict=True)),
+        data=Markup(embed_json(view.to_json())),
+        style=Markup(_asset("hand.css")), script=Markup(_asset("hand.js")),
+    )
+
+
+def default_file(hand: str) -> str:
+    """``HAND.html`` with anything but letters, digits, ``.``, ``_`` and ``-`` as ``_``."""
+    return _UNSAFE.sub("_", hand).lstrip(".") + ".html"
+
+
+def write_page(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file, then renamed)."""
+    path = path.resolve()
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        os.fchmod(fd, 0o666 & ~umask)  # as an ordinary new file (mkstemp makes it 0600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+

@@ -1,0 +1,310 @@
+"""Everything a page about one hand shows: its steps, its end, its history, its money.
+
+:func:`load_view` reads one hand's stored rows (and its session's ``session_opened`` event)
+and :func:`hand_view` assembles a :class:`HandView`:
+
+* ``corrected``: the hand as the ledger counts it (corrections and a void applied,
+  :func:`replay.fold.effective_events`) as a :class:`Version`: its steps
+  (:func:`replay.steps.hand_steps`), every pot explained (the sentences ``show`` prints), what
+  the table paid (the recorded payouts) beside the rules' result (awards + returned chips) per
+  player, and each discrepancy (:func:`replay.fold.replay_events`, RULES.md §1.4–1.6, §2);
+* ``original``: the same for the events as first recorded (None when the hand was never
+  corrected or voided), so a view can switch between the two;
+* ``history``: every correction and void with its reason, author and time and what it changed.
+
+Money: a hand whose session was opened with a chip value shows amounts in that currency
+(``chip_value_minor``, ``currency``, ``decimals``); otherwise a hand whose ``Unit`` names a
+currency uses it; otherwise amounts are chips only. Chips are ints; ``to_json()`` gives plain
+JSON types for embedding in a page.
+
+Raises:
+    ledger.model.errors.NotFound: no such hand.
+    engine.errors.IllegalAction: a stored event the rules reject.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ledger.audit.books import format_money
+from ledger.model import events as ev
+from ledger.model.errors import NotFound
+from ledger.store.chain import SESSION_PREFIX
+from replay.fold import replay_events
+from replay.steps import HandSteps, hand_steps
+
+__all__ = ["Money", "PayoutLine", "Version", "Change", "Amendment", "HandView", "hand_view",
+           "load_view", "event_text"]
+
+_CHANGES = ("correction", "hand_voided")
+
+
+@dataclass(frozen=True)
+class Money:
+    """What a chip is worth: ``minor_per_chip`` minor units of ``currency``, written with
+    ``decimals`` places (FORMATS.md; the session's ``session_opened`` or the hand's Unit)."""
+
+    minor_per_chip: int
+    currency: str
+    decimals: int
+
+    def text(self, chips: int) -> str:
+        """``150`` chips at 25 minor units, 2 decimals, USD → ``"37.50 USD"``."""
+        return format_money(chips * self.minor_per_chip, self.decimals, self.currency)
+
+
+@dataclass(frozen=True)
+class PayoutLine:
+    """One player's end of the hand, in chips: ``start`` stack, ``put_in`` (antes, blinds and
+    bets), ``returned`` (uncalled, RULES.md §1.4), ``won`` (awards), ``rules`` = won +
+    returned (what the rules push to him; None when the showdown is not verifiable), ``paid``
+    (what the table pushed; None when it recorded nothing), ``diff`` = paid − rules (None
+    without both), ``net`` and ``final`` stack (as the ledger counts them), ``discrepancy``:
+    a discrepancy names him (RULES.md §1.4–1.6; a feasibility check when not verifiable)."""
+
+    player: str
+    start: int
+    put_in: int
+    returned: int
+    won: int
+    rules: int | None
+    paid: int | None
+    diff: int | None
+    net: int
+    final: int
+    discrepancy: bool
+
+
+@dataclass(frozen=True)
+class Version:
+    """One reading of the hand: ``kind`` ``corrected`` or ``original``; its ``steps``; every
+    pot ``explanation``; ``payouts`` per player in seat order; ``recorded`` (the table recorded
+    payouts); ``verifiable`` (the showdown could be computed); ``discrepancies`` as sentences
+    with the player each names (``*`` for the hand as a whole); ``notes``; ``status``."""
+
+    kind: str
+    steps: HandSteps
+    explanation: tuple[str, ...]
+    payouts: tuple[PayoutLine, ...]
+    recorded: bool
+    verifiable: bool
+    discrepancies: tuple[tuple[str, str], ...]
+    notes: tuple[str, ...]
+    status: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "steps": [s.to_json() for s in self.steps.steps],
+            "corrected": self.steps.corrected, "explanation": list(self.explanation),
+            "payouts": [asdict(p) for p in self.payouts], "recorded": self.recorded,
+            "verifiable": self.verifiable,
+            "discrepancies": [{"player": p, "message": m} for p, m in self.discrepancies],
+            "notes": list(self.notes), "status": self.status,
+        }
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of a correction: ``op`` (replace, insert_after, delete) at original ``seq``;
+    ``was``: the original event there in words, ``now``: the new event (None for delete)."""
+
+    op: str
+    seq: int
+    was: str | None
+    now: str | None
+
+
+@dataclass(frozen=True)
+class Amendment:
+    """A correction or void as stored: its ``seq`` in the hand stream, ledger ``position``,
+    ``recorded_at`` (ISO 8601, UTC), ``type``, ``by``, ``reason`` and its ``changes``."""
+
+    seq: int
+    position: int
+    recorded_at: str
+    type: str
+    by: str
+    reason: str
+    changes: tuple[Change, ...]
+
+
+@dataclass(frozen=True)
+class HandView:
+    """A hand for a page: ``hand``, ``session``, ``game`` and its name, ``stakes`` in words,
+    ``button``, ``starting`` stacks in seat order, ``money`` (None: chips only), the
+    ``corrected`` and ``original`` versions (see the module doc) and the ``history``."""
+
+    hand: str
+    session: str | None
+    date: str | None
+    game: str
+    game_name: str
+    stakes: str
+    button: str | None
+    starting: tuple[tuple[str, int], ...]
+    money: Money | None
+    decimals: int
+    corrected: Version
+    original: Version | None
+    history: tuple[Amendment, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole view as JSON types (chips as ints; money as its three fields)."""
+        return {
+            "hand": self.hand, "session": self.session, "date": self.date, "game": self.game,
+            "game_name": self.game_name, "stakes": self.stakes, "button": self.button,
+            "starting": [list(s) for s in self.starting],
+            "money": asdict(self.money) if self.money else None, "decimals": self.decimals,
+            "board_cards": self.corrected.steps.board_cards,
+            "versions": {"corrected": self.corrected.to_json(),
+                         **({"original": self.original.to_json()} if self.original else {})},
+            "history": [asdict(a) for a in self.history],
+        }
+
+
+def load_view(ledger: Any, hand: str) -> HandView:
+    """The :class:`HandView` of ``hand`` in ``ledger`` (read only).
+
+    Raises:
+        NotFound: the ledger holds no such hand.
+        IllegalAction: a stored event the rules reject.
+    """
+    rows = ledger.read(hand)
+    if not rows or rows[0].hand_id is None:
+        raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
+    session = rows[0].session or rows[0].event.session
+    return hand_view(rows, opened=_opened(ledger, session) if session else None)
+
+
+def _opened(ledger: Any, session: str) -> ev.SessionOpened | None:
+    try:
+        rows = ledger.read(SESSION_PREFIX + session)
+    except NotFound:
+        return None
+    return next((r.event for r in rows if r.type == "session_opened"), None)
+
+
+def hand_view(rows: Sequence[Any], *, opened: ev.SessionOpened | None = None) -> HandView:
+    """Assemble the view of one hand from its stored rows (``ledger.store.store.StoredEvent``,
+    by seq) and its session's ``session_opened`` event (None: none).
+
+    Raises:
+        IllegalAction: a stored event the rules reject.
+    """
+    events = [r.event for r in rows]
+    started: ev.HandStarted = events[0]
+    session = rows[0].session or started.session
+    corrected = _version("corrected", events, session)
+    amended = any(e.type in _CHANGES for e in events)
+    original = None
+    if amended:
+        original = _version("original", [e for e in events if e.type not in _CHANGES], session)
+    return HandView(
+        hand=started.hand, session=session, date=opened.date if opened else None,
+        game=started.game, game_name=corrected.steps.game_name, stakes=_stakes(started),
+        button=started.button, starting=tuple((s.player, s.stack) for s in started.seats),
+        money=_money(started, opened), decimals=started.unit.decimals, corrected=corrected,
+        original=original, history=_history(rows, events),
+    )
+
+
+def _version(kind: str, events: list[Any], session: str | None) -> Version:
+    steps = hand_steps(events)
+    r = replay_events(events, session=session)
+    res = r.result
+    wrong = {d.player for d in r.discrepancies}
+    net, final = r.net, r.final_stacks
+    lines = []
+    for p in res.players:
+        rules = res.awards[p] + res.returned.get(p, 0) if res.verifiable else None
+        paid = None if r.recorded is None else r.recorded.get(p, 0)
+        lines.append(PayoutLine(
+            player=p, start=res.starting[p], put_in=res.contributions[p],
+            returned=res.returned.get(p, 0), won=res.awards[p], rules=rules, paid=paid,
+            diff=None if paid is None or rules is None else paid - rules, net=net[p],
+            final=final[p],
+            discrepancy=p in wrong,
+        ))
+    return Version(
+        kind=kind, steps=steps, explanation=steps.last.explanation(), payouts=tuple(lines),
+        recorded=r.recorded is not None, verifiable=res.verifiable,
+        discrepancies=tuple((d.player, d.sentence()) for d in r.discrepancies),
+        notes=r.notes, status=res.status,
+    )
+
+
+def _history(rows: Sequence[Any], events: list[Any]) -> tuple[Amendment, ...]:
+    by_seq = {r.seq: e for r, e in zip(rows, events, strict=True)}
+    out = []
+    for r, e in zip(rows, events, strict=True):
+        if e.type not in _CHANGES:
+            continue
+        changes = ()
+        if e.type == "correction":
+            changes = tuple(
+                Change(c.op, c.seq,
+                       event_text(by_seq[c.seq]) if c.seq in by_seq else None,
+                       event_text(ev.parse_event(c.event)) if c.event is not None else None)
+                for c in e.changes
+            )
+        out.append(Amendment(r.seq, r.position, r.recorded_at.isoformat(), e.type, e.by,
+                             e.reason, changes))
+    return tuple(out)
+
+
+def _money(started: ev.HandStarted, opened: ev.SessionOpened | None) -> Money | None:
+    if opened is not None and opened.currency:
+        return Money(opened.chip_value_minor, opened.currency, opened.decimals)
+    unit = started.unit
+    if unit.currency:
+        return Money(unit.minor_per_chip, unit.currency, unit.decimals)
+    return None
+
+
+def _stakes(started: ev.HandStarted) -> str:
+    st = started.stakes
+    parts = []
+    blinds = [b for b in st.blinds_or_straddles if b > 0]
+    if blinds:
+        parts.append("blinds " + "/".join(map(str, blinds)))
+    antes = sorted({a for a in st.antes if a > 0})
+    if antes:
+        parts.append("ante " + "/".join(map(str, antes)))
+    if st.bring_in:
+        parts.append(f"bring-in {st.bring_in}")
+    if st.small_bet or st.big_bet:
+        parts.append(f"bets {st.small_bet}/{st.big_bet}")
+    label = {"no_limit": "no limit", "pot_limit": "pot limit", "fixed_limit": "fixed limit"}
+    return ", ".join([label[st.betting], *parts])
+
+
+def event_text(event: Any) -> str:
+    """An event in the words ``handledger correct`` accepts where it can (``pay Bob 400``,
+    ``Ann cbr 20``, ``d db 7h``), else its type and fields (``hand_started dispute-1``)."""
+    t = event.type
+    p = getattr(event, "player", None)
+    if t == "recorded_payout":
+        return f"{'returned' if event.returned else 'pay'} {p} {event.amount}"
+    if t == "hand_ended":
+        return "end" if event.status == "complete" else "end (incomplete)"
+    if t == "cards_dealt":
+        cards = "".join(event.cards)
+        return f"d dh {p} {cards}" if p else f"d db {cards}"
+    simple = {"check": "cc", "call": "cc", "fold": "f", "muck": "sm"}
+    if t in simple:
+        return f"{p} {simple[t]}"
+    if t in ("bet_raise", "all_in"):
+        return f"{p} cbr {event.to}" if event.to is not None else f"{p} all-in"
+    if t == "reveal":
+        return f"{p} sm {''.join(event.cards) or '-'}"
+    if t == "declaration":
+        return f"{p} dcl {event.direction}"
+    if t == "discard":
+        return f"{p} sd {''.join(event.cards)}".rstrip()
+    if t == "forced_bet":
+        return f"{p} posts {event.kind.replace('_', ' ')} {event.amount}"
+    if t == "hand_started":
+        return f"hand_started {event.hand}"
+    return t

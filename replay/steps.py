@@ -1,0 +1,378 @@
+"""The per-event steps of a hand: what the table looks like after each event.
+
+:func:`hand_steps` applies a hand stream's corrections (:func:`replay.fold.effective_events`),
+then folds the events one at a time through :class:`engine.state.HandState` and records, after
+each, a :class:`Step`: the action in PHH notation (FORMATS.md §1; the event type when PHH has no
+notation for it), a sentence saying what happened, phase and street, the board of every run,
+each player's stack, street bet, chips put in, folded / all-in flag and the hole cards known so
+far (``??`` for an unknown card), the pot total, the pots (main pot first, side pots layered
+by contribution with their eligible players: RULES.md §1.2–1.6, derived by
+:func:`engine.settle.settle`), whose turn it is and what is legal (:meth:`HandState.limits`).
+Step 1 is the ``hand_started`` event (the table before anything happened). Chips are ints.
+
+Both the text view (``handledger show``) and the page (``handledger view``) read these steps:
+:meth:`Step.explanation` gives the sentences ``show`` prints for the pots, and
+:meth:`Step.standing` the pots as the table names them while the betting goes on (a player who
+can still bet is in every pot; a side pot appears only where an all-in caps a player).
+
+Raises:
+    engine.errors.IllegalAction: an event the rules reject (its hand, seq and the reason).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.awards import pot_name
+from engine.games import Game
+from engine.notation import format_amount, to_action
+from engine.settle import settle
+from engine.state import HandState
+from replay.fold import effective_events
+
+__all__ = ["SeatState", "PotState", "Legal", "Step", "HandSteps", "hand_steps", "street_name"]
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """One player after a step. ``label``: the PHH seat label (``p1`` = first seat left of the
+    button; stud: seat order). ``stack``, ``bet`` (this street) and ``put_in`` (the whole hand,
+    antes and blinds included, before any refund) in chips; ``folded``, ``mucked`` (at the
+    showdown), ``all_in``. ``cards``: hole cards known so far
+    in deal order (``??`` unknown), ``up``: a face-up flag per card. ``declared``: ``high``,
+    ``low``, ``swing`` or None."""
+
+    player: str
+    label: str
+    stack: int
+    bet: int
+    put_in: int
+    folded: bool
+    mucked: bool
+    all_in: bool
+    cards: tuple[str, ...]
+    up: tuple[bool, ...]
+    declared: str | None
+
+
+@dataclass(frozen=True)
+class PotState:
+    """A pot as it stands: ``index`` 0 the main pot, 1… side pots (RULES.md §1.2); ``amount``
+    chips; ``eligible`` players in seat order; ``awards`` chips per winner (empty until the
+    betting is over); ``lines``: the award in sentences (RULES.md §2; empty until then)."""
+
+    index: int
+    name: str
+    amount: int
+    eligible: tuple[str, ...]
+    awards: dict[str, int]
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Legal:
+    """What ``player`` may do in a betting round: ``to_call`` chips; a bet or raise (``verb``)
+    to a street total from ``min_to`` to ``max_to`` (None: he may not, ``reason`` says why);
+    ``bring_in``: the stud bring-in he may post instead (0: none). RULES.md §1.7–1.8, §4.1."""
+
+    player: str
+    to_call: int
+    min_to: int | None
+    max_to: int | None
+    reason: str
+    verb: str
+    bring_in: int
+
+
+@dataclass(frozen=True)
+class Step:
+    """The hand after event ``seq`` (1 = ``hand_started``) of the effective stream.
+
+    ``action``: PHH notation (``p3 cbr 6``) or the event type; ``words``: what happened in a
+    sentence; ``phase`` as :mod:`engine.state` names it; ``street`` (−1 before the first deal)
+    and its name; ``status`` (open, complete, incomplete, voided); ``boards``: one per run;
+    ``pot_total``: every chip put in so far plus chips carried in; ``current_bet``: the street's
+    highest total during a betting round (None outside one); ``pots`` (the layers of what each
+    player has put in) and ``returned`` (uncalled chips given back, once the betting is over)
+    as :func:`engine.settle.settle` derives them (:meth:`standing`: as the table names them);
+    ``to_act`` and, in a betting round, ``legal``.
+    """
+
+    seq: int
+    type: str
+    action: str
+    words: str
+    phase: str
+    street: int
+    street_name: str
+    status: str
+    boards: tuple[tuple[str, ...], ...]
+    seats: tuple[SeatState, ...]
+    pot_total: int
+    current_bet: int | None
+    pots: tuple[PotState, ...]
+    returned: dict[str, int]
+    to_act: str | None
+    legal: Legal | None
+
+    def explanation(self) -> tuple[str, ...]:
+        """Every pot in words, then the uncalled chips returned: the lines ``show`` prints.
+        A pot not yet awarded reads ``pot N: AMOUNT (ELIGIBLE, ...)``."""
+        lines = []
+        for pot in self.pots:
+            unpaid = f"pot {pot.index}: {pot.amount} ({', '.join(pot.eligible)})"
+            lines.extend(pot.lines or (unpaid,))
+        if self.returned:
+            back = ", ".join(f"{p} {c}" for p, c in self.returned.items())
+            lines.append(f"uncalled returned: {back}")
+        return tuple(lines)
+
+    def standing(self) -> tuple[PotState, ...]:
+        """The pots as the table would name them now. Once the betting is over these are
+        :attr:`pots`. While it goes on, only an all-in caps what a player can win (RULES.md
+        §1.2): a player who can still put chips in (not folded, not all-in) is eligible for
+        every pot, and neighbouring pots with the same eligible players are one pot. After the
+        blinds there is one pot for everybody; a side pot appears when an all-in is covered."""
+        if self.status != "open" or self.phase == "showdown":
+            return self.pots
+        order = [s.player for s in self.seats]
+        free = {s.player for s in self.seats if not (s.folded or s.mucked or s.all_in)}
+        merged: list[tuple[int, tuple[str, ...]]] = []
+        for pot in self.pots:
+            eligible = tuple(p for p in order if p in free or p in pot.eligible)
+            if merged and merged[-1][1] == eligible:
+                merged[-1] = (merged[-1][0] + pot.amount, eligible)
+            else:
+                merged.append((pot.amount, eligible))
+        return tuple(PotState(i, pot_name(i), amount, eligible, {}, ())
+                     for i, (amount, eligible) in enumerate(merged))
+
+    def to_json(self) -> dict[str, Any]:
+        """The step as JSON types (the fields by name; tuples as lists), with ``standing``
+        (:meth:`standing`) beside ``pots``."""
+        legal = self.legal
+        return {
+            "seq": self.seq, "type": self.type, "action": self.action, "words": self.words,
+            "phase": self.phase, "street": self.street, "street_name": self.street_name,
+            "status": self.status, "boards": [list(b) for b in self.boards],
+            "seats": [_seat_json(s) for s in self.seats], "pot_total": self.pot_total,
+            "current_bet": self.current_bet, "pots": [_pot_json(p) for p in self.pots],
+            "standing": [_pot_json(p) for p in self.standing()],
+            "returned": dict(self.returned), "to_act": self.to_act,
+            "legal": None if legal is None else {
+                "player": legal.player, "to_call": legal.to_call, "min_to": legal.min_to,
+                "max_to": legal.max_to, "reason": legal.reason, "verb": legal.verb,
+                "bring_in": legal.bring_in},
+        }
+
+
+def _seat_json(s: SeatState) -> dict[str, Any]:
+    return {"player": s.player, "label": s.label, "stack": s.stack, "bet": s.bet,
+            "put_in": s.put_in, "folded": s.folded, "mucked": s.mucked, "all_in": s.all_in,
+            "cards": list(s.cards), "up": list(s.up), "declared": s.declared}
+
+
+def _pot_json(p: PotState) -> dict[str, Any]:
+    return {"index": p.index, "name": p.name, "amount": p.amount, "eligible": list(p.eligible),
+            "awards": dict(p.awards), "lines": list(p.lines)}
+
+
+@dataclass(frozen=True)
+class HandSteps:
+    """A hand's steps: ``hand``, ``game`` (variant code) and its name, ``button`` (None in
+    stud), ``starting`` stacks in seat order, ``corrected`` (corrections or a void applied),
+    ``decimals`` (how the hand writes amounts, :class:`ledger.model.events.Unit`),
+    ``board_cards`` (board cards a run of the game deals: 0 in stud and draw games) and
+    ``steps`` (``steps[i].seq == i + 1``)."""
+
+    hand: str
+    game: str
+    game_name: str
+    button: str | None
+    starting: tuple[tuple[str, int], ...]
+    corrected: bool
+    decimals: int
+    board_cards: int
+    steps: tuple[Step, ...]
+
+    @property
+    def last(self) -> Step:
+        return self.steps[-1]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand, "game": self.game, "game_name": self.game_name,
+            "button": self.button, "starting": [list(s) for s in self.starting],
+            "corrected": self.corrected, "board_cards": self.board_cards,
+            "steps": [s.to_json() for s in self.steps],
+            "explanation": list(self.last.explanation()),
+        }
+
+
+def hand_steps(events: Sequence[Any], *, upto: int | None = None) -> HandSteps:
+    """The steps of a stored hand stream (``hand_started`` first; corrections and voids
+    applied), stopping after effective event ``upto`` (all when None).
+
+    Raises:
+        engine.errors.IllegalAction: an event the rules reject.
+    """
+    effective, corrected = effective_events(events)
+    started = effective[0]
+    state = HandState.start(started)
+    stop = len(effective) if upto is None else min(upto, len(effective))
+    steps = [_step(state, 1, started, "hand_started", _started_words(state))]
+    for seq, e in enumerate(effective[1:stop], 2):
+        action = to_action(state, e) or e.type
+        before = _Before(state, e)
+        state.apply(e)
+        steps.append(_step(state, seq, e, action, before.words(state)))
+    return HandSteps(
+        hand=started.hand, game=started.game, game_name=state.game.name, button=started.button,
+        starting=tuple((s.player, s.stack) for s in started.seats), corrected=corrected,
+        decimals=started.unit.decimals, board_cards=state.game.board_count,
+        steps=tuple(steps),
+    )
+
+
+def _step(state: HandState, seq: int, event: Any, action: str, words: str) -> Step:
+    result = settle(state)
+    cards = state.cards
+    seats = tuple(
+        SeatState(
+            player=p, label=f"p{i}", stack=state.stacks[p], bet=state.street_bets[p],
+            put_in=state.contributed[p], folded=p in state.folded, mucked=p in state.mucked,
+            all_in=p in state.all_in, cards=tuple(cards.hole[p]), up=tuple(cards.up[p]),
+            declared=state.declarations.get(p),
+        )
+        for i, p in enumerate(state.players, 1)
+    )
+    pots = tuple(
+        PotState(pot.index, pot_name(pot.index), pot.amount, tuple(pot.eligible),
+                 dict(pot.awards), tuple(pot.lines))
+        for pot in result.pots
+    )
+    betting = state.phase == "bet"
+    to_act = state.to_act
+    return Step(
+        seq=seq, type=event.type, action=action, words=words, phase=state.phase,
+        street=state.street, street_name=street_name(state.game, state.street),
+        status=state.status, boards=tuple(tuple(b) for b in cards.boards), seats=seats,
+        pot_total=state.pot_total(), current_bet=state.rnd.current if betting else None,
+        pots=pots, returned=dict(result.returned), to_act=to_act,
+        legal=_legal(state, to_act) if betting and to_act else None,
+    )
+
+
+def _legal(state: HandState, player: str) -> Legal:
+    lim = state.limits(player)
+    bring_in = state.started.stakes.bring_in
+    stud_open = state.game.stud and state.street == 0 and state.rnd.current == 0
+    return Legal(
+        player=player, to_call=lim.to_call, min_to=lim.min_to, max_to=lim.max_to,
+        reason=lim.reason, verb="raise" if state.rnd.current else "bet",
+        bring_in=bring_in if stud_open else 0,
+    )
+
+
+_ORDINAL = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
+
+
+def street_name(game: Game, street: int) -> str:
+    """``preflop``/``flop``/``turn``/``river`` (board games), ``third street``… (stud, by the
+    cards each player holds), ``before the draw`` / ``after draw 2`` (draw games); ``""``
+    before the first deal."""
+    if street < 0 or street >= len(game.streets):
+        return ""
+    if game.stud:
+        held = sum(len(s.hole_up) for s in game.streets[: street + 1])
+        return f"{_ORDINAL[held - 1]} street"
+    if game.is_draw:
+        draws = sum(s.draw for s in game.streets[: street + 1])
+        total = sum(s.draw for s in game.streets)
+        if not draws:
+            return "before the draw"
+        return "after the draw" if total == 1 else f"after draw {draws}"
+    board = game.board_by_street[street]
+    return {0: "preflop", 3: "flop", 4: "turn", 5: "river"}.get(board, f"street {street + 1}")
+
+
+# ------------------------------------------------------------------------------ what happened
+
+_FORCED = {"ante": "an ante", "small_blind": "the small blind", "big_blind": "the big blind",
+           "straddle": "a straddle", "bring_in": "the bring-in", "dead_blind": "a dead blind",
+           "posted_blind": "a posted blind"}
+
+
+def _started_words(state: HandState) -> str:
+    s = state.started
+    button = f", button {s.button}" if s.button else ""
+    return f"hand {s.hand} starts: {state.game.name}{button}, {len(s.seats)} players"
+
+
+class _Before:
+    """What an event's sentence needs from the state before it (a stack, the street's bet)."""
+
+    def __init__(self, state: HandState, event: Any) -> None:
+        self.event = event
+        self.player = getattr(event, "player", None)
+        self.stack = state.stacks.get(self.player, 0) if self.player else 0
+        self.current = state.rnd.current if state.phase == "bet" else 0
+        self.decimals = state.started.unit.decimals
+
+    def words(self, state: HandState) -> str:  # noqa: C901, PLR0912 - one case per event type
+        e, p, t = self.event, self.player, self.event.type
+        paid = self.stack - state.stacks.get(p, 0) if p else 0
+        amount = self._amount
+        if t == "forced_bet":
+            return f"{p} posts {_FORCED.get(e.kind, e.kind)} of {amount(e.amount)}"
+        if t == "cards_dealt":
+            return _dealt(e, len(state.cards.boards))
+        if t == "check":
+            return f"{p} checks"
+        if t == "call":
+            return f"{p} calls {amount(paid)}"
+        if t == "fold":
+            return f"{p} folds"
+        if t == "bet_raise":
+            return f"{p} {'raises' if self.current else 'bets'} to {amount(e.to)}"
+        if t == "all_in":
+            total = state.street_bets[p]
+            verb = "calls" if total <= self.current else ("raises" if self.current else "bets")
+            return f"{p} {verb} all-in: {amount(paid)} more, {amount(total)} this street"
+        if t == "discard":
+            return f"{p} discards {len(e.cards)}" if e.cards else f"{p} stands pat"
+        if t == "declaration":
+            return f"{p} declares {e.direction}"
+        if t == "reveal":
+            return f"{p} shows {' '.join(e.cards)}" if e.cards else f"{p} shows"
+        if t == "muck":
+            return f"{p} mucks"
+        if t == "run_count":
+            return f"the board is run {e.runs} time(s)"
+        if t == "recorded_payout":
+            what = "returns" if e.returned else "pays"
+            pot = f" ({pot_name(e.pot)})" if e.pot is not None else ""
+            return f"the table {what} {amount(e.amount)} to {p}{pot}"
+        if t == "carry_over":
+            return f"{amount(e.amount)} carried {'in from' if e.direction == 'in' else 'out to'}" \
+                   f" {e.other_hand or 'another hand'}"
+        if t == "hand_ended":
+            return "the hand ends" if e.status == "complete" else "the record stops: incomplete"
+        if t == "hand_voided":
+            return f"hand voided by {e.by}: {e.reason}"
+        return t
+
+    def _amount(self, chips: int) -> str:
+        return format_amount(chips, self.decimals)
+
+
+def _dealt(e: Any, runs: int) -> str:
+    shown = " ".join(e.cards)
+    if e.player is None:
+        run = f" (run {e.run})" if runs > 1 else ""
+        return f"board{run}: {shown}"
+    if all(c == "??" for c in e.cards):
+        return f"{e.player} is dealt {len(e.cards)} card(s) face down"
+    return f"{e.player} is dealt {shown}"

@@ -1,0 +1,148 @@
+"""The per-event steps (replay/steps.py) and the hand's view (replay/handview.py): the values
+of RULES.md ex01 and the scripted dispute checked by hand, and ``show`` byte for byte as it
+printed before it read the steps (tests/golden/show/, written by ``show`` at c204e68)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ledger.formats.phh.read import read_phh
+from replay.build import events_from_phh
+from replay.steps import hand_steps
+from tests.conftest import DATA, ROOT, SHARED
+
+GOLDEN = ROOT / "tests" / "golden" / "show"
+EX01 = SHARED / "rules" / "ex01.phh"
+WRONG_PUSH = DATA / "dispute" / "wrong-push.phh"
+RIGHT_SPLIT = ("--replace", "23", "pay Bob 100", "--insert-after", "23", "pay Ann 300")
+#: golden file stem -> (hand id, the file it comes from)
+HANDS = {
+    "ex01": "phh-f1802a128b6b", "ex03": "phh-3ae329a8e368", "dispute": "dispute-1",
+    "five-card-draw": "phh-90f35dda9542", "five-card-stud": "phh-3c8ac974a263",
+    "plo-three-way-voided": "phh-e90348620d79", "straddle-allin": "phh-1a6cdd48669a",
+    "ante-side-pots": "phh-877231987944",
+}
+
+
+def _events(path: Path) -> list:
+    (hand,) = read_phh(path).hands
+    return events_from_phh(hand)
+
+
+def _pots(step) -> list[tuple[int, tuple[str, ...]]]:  # noqa: ANN001
+    return [(p.amount, p.eligible) for p in step.pots]
+
+
+def _standing(step) -> list[tuple[int, tuple[str, ...]]]:  # noqa: ANN001
+    return [(p.amount, p.eligible) for p in step.standing()]
+
+
+def test_show_prints_exactly_what_it_printed_before_the_steps(run) -> None:  # noqa: ANN001
+    for path in (DATA / "hands", SHARED / "rules" / "ex01.phh", SHARED / "rules" / "ex03.phh",
+                 WRONG_PUSH):
+        assert run("import", str(path)).exit_code == 0
+    assert run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "dealer pushed the main pot "
+               "to Bob; Ann's aces win it", "--by", "floor").exit_code == 0
+    assert run("void", HANDS["plo-three-way-voided"], "--reason", "restarted",
+               "--by", "host").exit_code == 0
+    files = sorted(GOLDEN.glob("*.txt"))
+    assert len(files) == 13
+    for file in files:
+        stem, _, at = file.stem.partition("-at")
+        args = ["--at", at] if at else []
+        out = run("show", HANDS[stem], *args)
+        assert out.exit_code == 0
+        assert out.output == file.read_text(encoding="utf-8"), file.name
+
+
+def test_ex01_steps_hand_checked() -> None:
+    hs = hand_steps(_events(EX01))
+    steps = hs.steps
+    assert [s.seq for s in steps] == list(range(1, 54)) and not hs.corrected
+    assert steps[0].type == "hand_started" and steps[0].pots == ()
+    assert hs.starting == (("p1", 50), ("p2", 15), ("p3", 100), ("p4", 100), ("p5", 100),
+                           ("p6", 100), ("p7", 50))
+    antes = steps[7]  # seq 8: the seventh ante, the only chips in
+    assert antes.action == "forced_bet" and antes.words == "p7 posts an ante of 1"
+    assert antes.phase == "forced" and antes.pot_total == 7
+    assert _pots(antes) == [(7, ("p1", "p2", "p3", "p4", "p5", "p6", "p7"))]
+    # seq 29, p2 calls all-in for his last 10: put in p1 1, p2 15, p3 9, p4 13, p5 13, p6 17,
+    # p7 1. Layers at the live levels 9, 13, 15, 17: 1+9*5+1 = 47 (p2-p6), 4*4 = 16 (p2, p4,
+    # p5, p6), 2*2 = 4 (p2, p6), 2 (p6; a bet, not his dead ante, so it stays a pot).
+    allin = steps[28]
+    assert allin.action == "p2 cc" and allin.words == "p2 calls all-in: 10 more, 14 this street"
+    assert _pots(allin) == [(47, ("p2", "p3", "p4", "p5", "p6")), (16, ("p2", "p4", "p5", "p6")),
+                            (4, ("p2", "p6")), (2, ("p6",))]
+    # as the table names them: p3-p6 can still bet, so only p2's all-in (15) caps a pot:
+    # 1 + 15 + 9 + 13 + 13 + 15 + 1 = 67 for p2-p6, and p6's 2 above 15 for p3-p6
+    assert _standing(allin) == [(67, ("p2", "p3", "p4", "p5", "p6")), (2, ("p3", "p4", "p5", "p6"))]
+    assert allin.pot_total == 69 and allin.current_bet == 16 and allin.street_name == "preflop"
+    p2 = allin.seats[1]
+    assert (p2.player, p2.stack, p2.bet, p2.put_in, p2.all_in, p2.folded) == (
+        "p2", 0, 14, 15, True, False)
+    assert allin.seats[0].folded and allin.seats[0].cards == ("7c", "6d")
+    # p3 raised to 8, faces 16: to call 8; the last full raise was 4 (12 -> 16), so 20..99
+    assert allin.to_act == "p3" and allin.legal is not None
+    assert (allin.legal.to_call, allin.legal.min_to, allin.legal.max_to, allin.legal.verb) == (
+        8, 20, 99, "raise")
+    flop = steps[32]
+    assert flop.boards == (("Ah", "Kd", "8c"),) and flop.street_name == "flop"
+    assert flop.current_bet == 0 and flop.legal.verb == "bet" and flop.legal.min_to == 1
+    end = hs.last
+    assert end.type == "hand_ended" and end.status == "complete" and end.legal is None
+    assert _pots(end) == [(77, ("p2", "p3", "p4", "p5", "p6")), (8, ("p3", "p4", "p5", "p6"))]
+    assert [p.awards for p in end.pots] == [{"p2": 77}, {"p4": 4, "p6": 4}]
+    assert [p.name for p in end.pots] == ["Main pot", "Side pot 1"]
+    assert end.standing() == end.pots  # the betting is over
+    assert end.explanation() == (
+        "Main pot 77 (p2, p3, p4, p5, p6): p2 wins 77 with three of a kind, aces, K-8 kickers.",
+        "Side pot 1 8 (p3, p4, p5, p6): p4 and p6 tie with pair of kings, A-Q-8 kickers; 4 each.",
+    )
+    assert end.seats[1].cards == ("As", "Ac") and end.seats[6].cards == ("9s", "9d")
+    data = json.loads(json.dumps(hs.to_json()))
+    assert data["steps"][28]["standing"][1] == {"index": 1, "name": "Side pot 1", "amount": 2,
+                                                "eligible": ["p3", "p4", "p5", "p6"],
+                                                "awards": {}, "lines": []}
+    assert data["steps"][-1]["pots"][1] == {"index": 1, "name": "Side pot 1", "amount": 8,
+                                            "eligible": ["p3", "p4", "p5", "p6"],
+                                            "awards": {"p4": 4, "p6": 4},
+                                            "lines": list(end.pots[1].lines)}
+    assert data["explanation"] == list(end.explanation())
+
+
+def test_dispute_side_pot_forms_when_the_all_in_is_covered() -> None:
+    steps = hand_steps(_events(WRONG_PUSH)).steps
+    blinds = steps[2]  # Ann 1, Bob 2, Cy still to act: one pot, all three in it
+    assert _pots(blinds) == [(2, ("Ann", "Bob")), (1, ("Bob",))]
+    assert _standing(blinds) == [(3, ("Ann", "Bob", "Cy"))]
+    shove = steps[7]  # Ann all-in for 100, Bob (2) and Cy (6) to act: still one pot
+    assert shove.words == "Ann raises all-in: 99 more, 100 this street"
+    assert _standing(shove) == [(108, ("Ann", "Bob", "Cy"))]
+    flop_bet = steps[11]  # Bob bets 50 beyond Ann's 100: the side pot Ann cannot win
+    assert flop_bet.action == "p2 cbr 50" and flop_bet.to_act == "Cy"
+    assert _standing(flop_bet) == [(300, ("Ann", "Bob", "Cy")), (50, ("Bob", "Cy"))]
+    assert _standing(steps[-1]) == [(300, ("Ann", "Bob", "Cy")), (100, ("Bob", "Cy"))]
+
+
+def test_upto_stops_early_and_unpaid_pots_read_as_pot_n() -> None:
+    hs = hand_steps(_events(EX01), upto=20)
+    assert len(hs.steps) == 20 and hs.last.action == "p5 cbr 4"
+    # put in: p1 1, p2 1, p3 2, p4 3, p5 5, p6 1, p7 1; live levels 1, 2, 3, 5; while the
+    # betting goes on nothing is uncalled yet, so p5's top 2 stand as a pot of his own
+    assert hs.last.explanation() == ("pot 0: 7 (p1, p2, p3, p4, p5, p6, p7)",
+                                     "pot 1: 3 (p3, p4, p5)", "pot 2: 2 (p4, p5)", "pot 3: 2 (p5)")
+    assert _standing(hs.last) == [(14, ("p1", "p2", "p3", "p4", "p5", "p6", "p7"))]  # nobody all-in
+
+
+def test_street_names_of_stud_and_draw() -> None:
+    stud = hand_steps(_events(DATA / "hands" / "five-card-stud.phh"))
+    bring_in = stud.steps[6]  # seq 7: the cards are out, the low card must bring in
+    assert bring_in.street_name == "second street"
+    assert bring_in.legal.player == "Dee" and bring_in.legal.bring_in == 1
+    assert {s.street_name for s in stud.steps} >= {"third street", "fourth street",
+                                                    "fifth street"}
+    draw = hand_steps(_events(DATA / "hands" / "five-card-draw.phh"))
+    names = [s.street_name for s in draw.steps]
+    assert names[6] == "before the draw" and names[-1] == "after the draw"
+    assert draw.steps[11].words == "Cy stands pat" and draw.steps[10].words == "Bob discards 2"

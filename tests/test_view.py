@@ -1,0 +1,142 @@
+"""The hand's view (replay/handview.py) and its page (``handledger view``, cli/cmd_view.py)
+without a browser: the dispute's two versions and history, money, the page's escaping."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DATA
+
+WRONG_PUSH = DATA / "dispute" / "wrong-push.phh"
+RIGHT_SPLIT = ("--replace", "23", "pay Bob 100", "--insert-after", "23", "pay Ann 300")
+
+
+def test_dispute_view_original_and_corrected(run, db) -> None:  # noqa: ANN001
+    from ledger.store.store import Ledger
+    from replay.handview import load_view
+
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    with Ledger(db, read_only=True) as ledger:
+        plain = load_view(ledger, "dispute-1")
+    assert plain.original is None and plain.history == ()
+    assert {d for d, _ in plain.corrected.discrepancies} == {"Ann", "Bob"}
+    assert run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "main pot to the wrong "
+               "player", "--by", "floor").exit_code == 0
+    with Ledger(db, read_only=True) as ledger:
+        view = load_view(ledger, "dispute-1")
+    assert view.money is None and view.stakes == "no limit, blinds 1/2"
+    orig, fixed = view.original, view.corrected
+    assert len(orig.steps.steps) == 24 and len(fixed.steps.steps) == 25
+    assert fixed.steps.corrected and not orig.steps.corrected
+    rows = {p.player: (p.rules, p.paid, p.diff, p.discrepancy) for p in orig.payouts}
+    assert rows == {"Ann": (300, 0, -300, True), "Bob": (100, 400, 300, True),
+                    "Cy": (0, 0, 0, False)}
+    assert orig.discrepancies == (
+        ("Ann", "hand dispute-1: Ann was paid 0, the rules give 300 (-300)"),
+        ("Bob", "hand dispute-1: Bob was paid 400, the rules give 100 (+300)"))
+    assert fixed.discrepancies == ()
+    assert {p.player: p.paid for p in fixed.payouts} == {"Ann": 300, "Bob": 100, "Cy": 0}
+    assert orig.explanation == fixed.explanation == (
+        "Main pot 300 (Ann, Bob, Cy): Ann wins 300 with pair of aces, T-9-7 kickers.",
+        "Side pot 1 100 (Bob, Cy): Bob wins 100 with pair of kings, T-9-7 kickers.")
+    (amendment,) = view.history
+    assert (amendment.seq, amendment.type, amendment.by, amendment.reason) == (
+        25, "correction", "floor", "main pot to the wrong player")
+    assert [(c.op, c.seq, c.was, c.now) for c in amendment.changes] == [
+        ("replace", 23, "pay Bob 400", "pay Bob 100"),
+        ("insert_after", 23, "pay Bob 400", "pay Ann 300")]
+    data = json.loads(json.dumps(view.to_json()))
+    assert set(data["versions"]) == {"corrected", "original"}
+    assert data["history"][0]["recorded_at"] == amendment.recorded_at
+
+
+def test_money_from_the_session(run, db) -> None:  # noqa: ANN001
+    from ledger.store.store import Ledger
+    from replay.handview import load_view
+
+    assert run("import", str(DATA / "series" / "s01.jsonl")).exit_code == 0
+    with Ledger(db, read_only=True) as ledger:
+        hand = ledger.streams(kind="hand", session="s01")[0]
+        view = load_view(ledger, hand)
+    assert view.session == "s01" and view.date == "2025-01-07"
+    assert view.money is not None and view.money.text(150) == "37.50 USD"  # 0.25 USD a chip
+    assert view.money.text(-3) == "-0.75 USD"
+
+
+def test_unknown_hand_is_one_line(run) -> None:  # noqa: ANN001
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    out = run("view", "nope")
+    assert out.exit_code == 2 and out.output.startswith("error: ") and "nope" in out.output
+
+
+@pytest.mark.parametrize(("hand", "file"), [("dispute-1", "dispute-1.html"),
+                                            ("a/b c:1", "a_b_c_1.html"),
+                                            ("../up", "_up.html")])
+def test_default_page_name(hand: str, file: str) -> None:
+    from cli.html import default_file
+
+    assert default_file(hand) == file
+
+
+HOSTILE = ["<script>alert(1)</script>", "</script>", 'Ann & "Bob"']
+
+
+def hostile_phh(path: Path) -> Path:
+    """A hand whose players are named like markup (the first wins the pot of 14 chips)."""
+    names = ", ".join("'" + n + "'" for n in HOSTILE)
+    path.write_text(
+        "variant = 'NT'\nhand = 7\nvenue = 'hostile'\nantes = [0, 0, 0]\n"
+        "blinds_or_straddles = [1, 2, 0]\nmin_bet = 2\nstarting_stacks = [100, 100, 100]\n"
+        f"players = [{names}]\n"
+        "actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'd dh p3 QsQh', 'p3 cbr 6', 'p1 cc',"
+        " 'p2 f', 'd db 2c7d9h', 'p1 cc', 'p3 cc', 'd db Td', 'p1 cc', 'p3 cc', 'd db 3s',"
+        " 'p1 cc', 'p3 cc', 'p1 sm AsAh', 'p3 sm QsQh']\nwinnings = [14, 0, 0]\n",
+        encoding="utf-8")
+    return path
+
+
+def test_embedded_json_cannot_end_its_script() -> None:
+    from cli.html import embed_json
+
+    text = embed_json({"name": "</script><script>alert(1)</script> & \u2028"})
+    assert "<" not in text and ">" not in text and "&" not in text and "\u2028" not in text
+    assert text == ('{"name":"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)'
+                    '\\u003c/script\\u003e \\u0026 \\u2028"}')
+    assert json.loads(text) == {"name": "</script><script>alert(1)</script> & \u2028"}
+
+
+def test_page_escapes_names_and_needs_nothing_from_outside(run, tmp_path: Path) -> None:  # noqa: ANN001
+    assert run("import", str(hostile_phh(tmp_path / "hostile.phh"))).exit_code == 0
+    page = tmp_path / "page.html"
+    out = run("view", "hostile-7", "-o", str(page))
+    assert out.exit_code == 0 and out.output == f"wrote {page}\n"
+    html = page.read_text(encoding="utf-8")
+    assert html.count("<script") == 2  # the data and the page's own script, nothing else
+    assert "alert(1)</script>" not in html and "<script>alert" not in html
+    assert '<span class="seat-name">&lt;script&gt;alert(1)&lt;/script&gt;</span>' in html
+    assert '<span class="seat-name">Ann &amp; &#34;Bob&#34;</span>' in html
+    assert "http://" not in html and "https://" not in html and " src=" not in html
+    assert "<link" not in html and "@import" not in html
+
+
+def test_view_writes_hand_html_by_default(run, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    monkeypatch.chdir(tmp_path)
+    assert run("view", "dispute-1").output == "wrote dispute-1.html\n"
+    html = (tmp_path / "dispute-1.html").read_text(encoding="utf-8")
+    assert '✗ differs by <span class="chips">-300</span>' in html
+    assert '✗ differs by <span class="chips">+300</span>' in html
+    assert "Main pot 300 (Ann, Bob, Cy): Ann wins 300 with pair of aces, T-9-7 kickers." in html
+    assert 'class="version"' not in html  # never corrected: no switch
+
+
+def test_a_page_that_cannot_be_written_is_one_line(run, tmp_path: Path) -> None:  # noqa: ANN001
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    out = run("view", "dispute-1", "-o", str(tmp_path / "missing" / "page.html"))
+    assert out.exit_code == 2
+    assert out.output == (f"error: cannot write {tmp_path / 'missing' / 'page.html'}: "
+                          "No such file or directory\n")
+    assert not (tmp_path / "missing").exists()

@@ -1,0 +1,348 @@
+"""``handledger view`` pages in a real browser: headless Chromium (Debian's ``chromium`` and
+``chromium-driver``, installed by scripts/install-browser.sh) driven by selenium.
+
+The tests start Chromium themselves, one browser for the module; when it cannot start, every
+test here fails with the reason (never a skip). Each test writes a screenshot of what it
+checked under its own temporary folder (``shot-*.png``).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import DATA, SHARED
+from tests.test_view import HOSTILE, RIGHT_SPLIT, WRONG_PUSH, hostile_phh
+
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--no-first-run", "--window-size=1200,1000")
+#: Counts every alert() a page makes, installed before any of the page's own scripts run.
+ALERT_HOOK = ("window.__alerts = []; window.alert = function (m) { window.__alerts.push("
+              "String(m)); };")
+EX01_ALL = "p1, p2, p3, p4, p5, p6, p7"
+
+
+class Browser:
+    """Chromium started once for the module; ``driver`` fails the calling test with the
+    reason when it could not start."""
+
+    def __init__(self, profile: Path) -> None:
+        self.error: str | None = None
+        self._driver: Any = None
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        chromedriver = shutil.which("chromedriver")
+        if not chromium or not chromedriver:
+            self.error = ("Chromium or chromedriver is not installed: run "
+                          "scripts/install-browser.sh (as root: apt-get install -y chromium "
+                          "chromium-driver)")
+            return
+        from selenium import webdriver
+        from selenium.common.exceptions import WebDriverException
+        from selenium.webdriver.chrome.service import Service
+
+        options = webdriver.ChromeOptions()
+        options.binary_location = chromium
+        for flag in (*FLAGS, f"--user-data-dir={profile}"):
+            options.add_argument(flag)
+        try:
+            self._driver = webdriver.Chrome(service=Service(chromedriver), options=options)
+            self._driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                         {"source": ALERT_HOOK})
+        except WebDriverException as exc:
+            self.error = f"Chromium could not start: {exc.msg or exc}".strip()
+        except OSError as exc:
+            self.error = f"Chromium could not start: {exc}"
+
+    @property
+    def driver(self) -> Any:
+        if self.error is not None:
+            pytest.fail(self.error, pytrace=False)
+        return self._driver
+
+    def quit(self) -> None:
+        if self._driver is not None:
+            self._driver.quit()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    b = Browser(tmp_path_factory.mktemp("chromium-profile"))
+    yield b
+    b.quit()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The pages under test: ex01; the dispute before and after its correction (as
+    data/dispute/dispute.sh does it); the hand of hostile names."""
+    from cli.main import cli
+
+    out = tmp_path_factory.mktemp("pages")
+    runner = CliRunner()
+
+    def hl(*args: str) -> None:
+        result = runner.invoke(cli, ["--db", str(out / "view.duckdb"), *args],
+                               catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+
+    hl("import", str(WRONG_PUSH), str(SHARED / "rules" / "ex01.phh"),
+       str(hostile_phh(out / "hostile.phh")))
+    hl("view", "dispute-1", "-o", str(out / "dispute-before.html"))
+    hl("correct", "dispute-1", *RIGHT_SPLIT, "--reason",
+       "dealer pushed the main pot to Bob; Ann's aces win it", "--by", "floor")
+    hl("view", "dispute-1", "-o", str(out / "dispute.html"))
+    hl("view", "phh-f1802a128b6b", "-o", str(out / "ex01.html"))
+    hl("view", "hostile-7", "-o", str(out / "hostile.html"))
+    return {p.stem: p for p in out.glob("*.html")}
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def load(driver: Any, page: Path) -> None:
+    driver.set_window_size(1200, 1000)
+    driver.get(page.as_uri())
+    assert driver.execute_script("return document.body.dataset.ready") == "1"
+    assert driver.execute_script("return window.__alerts") == []
+
+
+def by_id(driver: Any, id_: str) -> Any:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.ID, id_)
+
+
+def css(driver: Any, selector: str) -> list[Any]:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def text(element: Any) -> str:
+    """What the element says, as written (textContent, before any text-transform)."""
+    return element.get_attribute("textContent").strip()
+
+
+def go_to(driver: Any, step: int) -> None:
+    """Move the slider to ``step`` as a pointer would (value set, ``input`` fired)."""
+    driver.execute_script("var s = arguments[0]; s.value = arguments[1];"
+                          "s.dispatchEvent(new Event('input', {bubbles: true}));",
+                          by_id(driver, "slider"), str(step))
+
+
+def pots(driver: Any) -> list[tuple[str, str, str]]:
+    return [tuple(text(c) for c in css(row, "th, td")) for row in css(driver, "#pots tbody tr")]
+
+
+def step_label(driver: Any) -> str:
+    return text(by_id(driver, "step-label"))
+
+
+def shoot(driver: Any, folder: Path, name: str) -> Path:
+    """A screenshot of the whole page (the window made as tall as the page)."""
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(1200, min(height + 120, 6000))
+    path = folder / f"shot-{name}.png"
+    assert driver.save_screenshot(str(path)) and path.stat().st_size > 10_000
+    driver.set_window_size(1200, 1000)
+    return path
+
+
+# ------------------------------------------------------------------------------ tests
+
+
+def test_ex01_pots_and_side_pots_step_by_step(browser: Browser, pages: dict[str, Path],
+                                              tmp_path: Path) -> None:
+    d = browser.driver
+    load(d, pages["ex01"])
+    assert d.execute_script("return performance.getEntriesByType('resource').length") == 0
+    assert step_label(d) == "Step 1 of 53" and pots(d) == [("no chips in the pot",)]
+    go_to(d, 8)  # the seven antes
+    assert step_label(d) == "Step 8 of 53" and pots(d) == [("Main pot", "7", EX01_ALL)]
+    go_to(d, 29)  # p2 calls all-in for his last 10 (hand-checked in tests/test_steps.py)
+    assert pots(d) == [("Main pot", "67", "p2, p3, p4, p5, p6"),
+                       ("Side pot 1", "2", "p3, p4, p5, p6")]
+    assert text(by_id(d, "turn")) == "p3 to act: to call 8 (or fold), raise to 20 up to 99."
+    assert text(by_id(d, "step-words")) == "p2 calls all-in: 10 more, 14 this street"
+    seat2 = by_id(d, "seat-1")
+    assert [text(b) for b in css(seat2, ".badge")] == ["all-in"]
+    assert text(css(seat2, ".seat-stack")[0]) == "stack 0"
+    assert [text(b) for b in css(by_id(d, "seat-2"), ".badge")] == ["to act"]
+    assert "to-act" in by_id(d, "seat-2").get_attribute("class")
+    shoot(d, tmp_path, "ex01-step29")
+    by_id(d, "last").click()
+    assert step_label(d) == "Step 53 of 53"
+    assert pots(d) == [("Main pot", "77", "p2, p3, p4, p5, p6"),
+                       ("Side pot 1", "8", "p3, p4, p5, p6")]
+    board = css(d, "#boards .card")
+    assert [c.get_attribute("aria-label") for c in board] == [
+        "ace of hearts", "king of diamonds", "8 of clubs", "5 of spades", "2 of hearts"]
+    assert [text(c) for c in board] == ["A♥", "K♦", "8♣", "5♠", "2♥"]  # the suit in symbols
+    colours = {c.value_of_css_property("color") for c in board}
+    assert len(colours) == 4  # four colours, hearts red: and the symbol besides
+    assert board[0].value_of_css_property("color") == "rgba(192, 24, 42, 1)"
+    assert [text(li) for li in css(d, ".version-end:not([hidden]) .explanation li")] == [
+        "Main pot 77 (p2, p3, p4, p5, p6): p2 wins 77 with three of a kind, aces, K-8 kickers.",
+        "Side pot 1 8 (p3, p4, p5, p6): p4 and p6 tie with pair of kings, A-Q-8 kickers; "
+        "4 each."]
+    shoot(d, tmp_path, "ex01-end")
+
+
+def test_dispute_discrepancy_is_highlighted(browser: Browser, pages: dict[str, Path],
+                                            tmp_path: Path) -> None:
+    d = browser.driver
+    load(d, pages["dispute-before"])
+    assert css(d, "button.version") == []  # never corrected: one version
+    rows = {text(css(r, "th")[0]): r for r in css(d, "table.payouts tbody tr")}
+    assert [p for p, r in rows.items() if "discrepancy" in r.get_attribute("class")] == [
+        "Ann", "Bob"]
+    assert text(css(rows["Ann"], "td.check")[0]) == "✗ differs by -300"  # in words, not
+    assert text(css(rows["Bob"], "td.check")[0]) == "✗ differs by +300"  # colour alone
+    assert text(css(rows["Cy"], "td.check")[0]) == "✓ agrees"
+    assert (rows["Ann"].value_of_css_property("background-color")
+            != rows["Cy"].value_of_css_property("background-color"))
+    assert [text(li) for li in css(d, ".discrepancies li")] == [
+        "✗ Discrepancy: hand dispute-1: Ann was paid 0, the rules give 300 (-300)",
+        "✗ Discrepancy: hand dispute-1: Bob was paid 400, the rules give 100 (+300)"]
+    by_id(d, "last").click()
+    assert pots(d) == [("Main pot", "300", "Ann, Bob, Cy"), ("Side pot 1", "100", "Bob, Cy")]
+    shoot(d, tmp_path, "dispute-discrepancy")
+
+
+def test_dispute_switches_between_original_and_corrected(browser: Browser,
+                                                         pages: dict[str, Path],
+                                                         tmp_path: Path) -> None:
+    d = browser.driver
+    load(d, pages["dispute"])
+    corrected, original = by_id(d, "version-corrected"), by_id(d, "version-original")
+    assert corrected.get_attribute("aria-pressed") == "true"
+    assert step_label(d) == "Step 1 of 25"
+    assert not any(r.is_displayed() for r in css(d, "tr.discrepancy"))
+    assert text(css(d, ".version-end:not([hidden]) .clean")[0]) == (
+        "✓ No discrepancy: the table paid what the rules give.")
+    by_id(d, "last").click()
+    events = [text(li) for li in css(d, "#events li")]
+    assert events[22:24] == ["23  recorded_payout — the table pays 100 to Bob",
+                             "24  recorded_payout — the table pays 300 to Ann"]
+    original.click()
+    assert original.get_attribute("aria-pressed") == "true"
+    assert corrected.get_attribute("aria-pressed") == "false"
+    assert step_label(d) == "Step 24 of 24"  # the original has no inserted payout
+    assert text(css(d, "#events li")[22]) == "23  recorded_payout — the table pays 400 to Bob"
+    shown = [r for r in css(d, "tr.discrepancy") if r.is_displayed()]
+    assert [text(css(r, "th")[0]) for r in shown] == ["Ann", "Bob"]
+    assert text(by_id(d, "announce")).startswith(
+        "Showing the original version, as first recorded. Step 24 of 24:")
+    history = text(by_id(d, "history"))
+    assert "by floor" in history and "dealer pushed the main pot to Bob; Ann's aces win it" \
+        in history
+    assert [text(li) for li in css(d, ".changes li")] == [
+        "replace seq 23 pay Bob 400 by pay Bob 100", "after seq 23 pay Bob 400 insert pay Ann 300"]
+    shoot(d, tmp_path, "dispute-original")
+    corrected.click()
+    assert step_label(d) == "Step 24 of 25"
+    assert not any(r.is_displayed() for r in css(d, "tr.discrepancy"))
+    assert text(by_id(d, "announce")).startswith("Showing the corrected version. Step 24 of 25:")
+    shoot(d, tmp_path, "dispute-corrected")
+
+
+def test_keyboard_steps_and_focus_is_visible(browser: Browser, pages: dict[str, Path],
+                                             tmp_path: Path) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser.driver
+    load(d, pages["dispute"])
+    keys = ActionChains(d)
+    keys.send_keys(Keys.ARROW_RIGHT * 3).perform()
+    assert step_label(d) == "Step 4 of 25"
+    assert text(by_id(d, "announce")) == (
+        "Step 4 of 25: Ann is dealt As Ah. Main pot 3 (Ann, Bob, Cy). Nobody to act (deal).")
+    go_to(d, 12)  # Bob bets 50 beyond Ann's all-in: the side pot she cannot win
+    assert pots(d) == [("Main pot", "300", "Ann, Bob, Cy"), ("Side pot 1", "50", "Bob, Cy")]
+    keys.send_keys(Keys.END).perform()
+    assert step_label(d) == "Step 25 of 25" and by_id(d, "next").get_attribute("disabled")
+    keys.send_keys(Keys.HOME).perform()
+    keys.send_keys(Keys.ARROW_LEFT).perform()
+    assert step_label(d) == "Step 1 of 25" and by_id(d, "prev").get_attribute("disabled")
+    for _ in range(12):  # Tab to the Next button; its focus ring shows
+        keys.send_keys(Keys.TAB).perform()
+        if d.switch_to.active_element.get_attribute("id") == "next":
+            break
+    focused = d.switch_to.active_element
+    assert focused.get_attribute("id") == "next"
+    assert focused.value_of_css_property("outline-style") == "solid"
+    assert focused.value_of_css_property("outline-width") == "3px"
+    keys.send_keys(Keys.ENTER).perform()
+    assert step_label(d) == "Step 2 of 25"
+    shoot(d, tmp_path, "keyboard-focus")
+    slider = by_id(d, "slider")
+    slider.send_keys(Keys.ARROW_RIGHT)  # the slider's own keys: one step, not two
+    assert step_label(d) == "Step 3 of 25"
+    assert text(by_id(d, "step-words")) == "Bob posts the big blind of 2"
+
+
+def test_hostile_player_names_are_shown_as_text(browser: Browser, pages: dict[str, Path],
+                                                tmp_path: Path) -> None:
+    from selenium.common.exceptions import NoAlertPresentException
+
+    d = browser.driver
+    load(d, pages["hostile"])  # no alert() was called while it loaded
+    with pytest.raises(NoAlertPresentException):
+        d.switch_to.alert  # noqa: B018 - raises when there is none
+    assert d.execute_script("return document.scripts.length") == 2
+    assert [text(e) for e in css(d, ".seat-name")] == HOSTILE
+    by_id(d, "last").click()
+    assert pots(d) == [("Main pot", "14", f"{HOSTILE[0]}, {HOSTILE[2]}")]
+    assert [text(e) for e in css(d, "#players tbody th")] == HOSTILE
+    assert text(css(d, ".explanation li")[0]).startswith(f"Main pot 14 ({HOSTILE[0]}, ")
+    assert d.execute_script("return window.__alerts") == []
+    d.execute_script("alert('the hook counts')")  # the check above can fail
+    assert d.execute_script("return window.__alerts") == ["the hook counts"]
+    shoot(d, tmp_path, "hostile-names")
+
+
+def test_print_shows_the_final_state_and_the_explanations(browser: Browser,
+                                                          pages: dict[str, Path],
+                                                          tmp_path: Path) -> None:
+    d = browser.driver
+    load(d, pages["ex01"])
+    go_to(d, 10)
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        d.execute_script("window.dispatchEvent(new Event('beforeprint'))")
+        assert step_label(d) == "Step 53 of 53"
+        assert not by_id(d, "controls").is_displayed() and not by_id(d, "log").is_displayed()
+        assert by_id(d, "end").is_displayed() and by_id(d, "table").is_displayed()
+        assert pots(d)[0] == ("Main pot", "77", "p2, p3, p4, p5, p6")
+        shoot(d, tmp_path, "print")
+        d.execute_script("window.dispatchEvent(new Event('afterprint'))")
+        assert step_label(d) == "Step 10 of 53"
+    finally:
+        d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    assert by_id(d, "controls").is_displayed()
+
+
+def test_money_is_shown_beside_chips(browser: Browser, tmp_path: Path) -> None:
+    from cli.main import cli
+
+    runner = CliRunner()
+    db = str(tmp_path / "s.duckdb")
+    assert runner.invoke(cli, ["--db", db, "import", str(DATA / "series" / "s01.jsonl")]
+                         ).exit_code == 0
+    page = tmp_path / "s01.html"
+    out = runner.invoke(cli, ["--db", db, "view", "s01-001", "-o", str(page)])
+    assert out.exit_code == 0, out.output
+    d = browser.driver
+    load(d, page)
+    assert "1 chip = 0.25 USD" in text(css(d, ".meta")[0])
+    by_id(d, "last").click()
+    assert pots(d) == [("Main pot", "290 (72.50 USD)", "Erin, Bob")]  # 290 x 0.25 USD
+    assert [text(e) for e in css(d, ".seat-won")] == ["", "wins 145", "wins 145", ""]
+    shoot(d, tmp_path, "money")
