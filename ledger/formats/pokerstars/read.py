@@ -8,22 +8,26 @@ says it paid: every ``collected`` line, and each uncalled bet returned with
 :mod:`.header`, :mod:`.lines`, :mod:`.table` (who is dealt in, forced bets), :mod:`.build`
 (actions), :mod:`.summary`.
 
-``HandStarted``: ``hand`` is ``ps-<the site's hand number>`` (``ps-35824118297``; the number
-is unique at the site, so a re-import finds the hand already there); ``game`` the engine's
-code; ``seats`` the players dealt in with their stacks and seat numbers (``Seat.seat``);
-``unit`` the currency in minor units (``Unit(currency="USD", decimals=2)``) or chips;
-``options`` the game's defaults (cards speak; odd chip left of the button, by suit in stud).
-``source`` holds the site's facts: ``site`` (``'pokerstars'``), ``hand_number`` (int),
-``table``, ``max_seats``, ``button_seat``, ``game`` (as written), ``time_utc`` (ISO 8601,
-None when the header's zone is not known), ``time_local`` and ``time_zone`` as written,
-``tournament`` / ``buy_in`` / ``level`` (tournaments), the summary's ``total_pot``, ``rake``,
-``main_pot`` / ``side_pots`` and ``paid`` (player → chips), the lines' ``put_in`` and
-``collected`` (:func:`ledger.formats.pokerstars.summary.summary_differences` compares the two),
-``encoding``, and ``file``, ``line``, ``source_key`` as for PHH. ``source_key`` is
-``pokerstars:`` + the sha256 of the hand's text without blank lines.
+``HandStarted``: ``hand`` is ``PokerStars-<the site's hand number>`` (``PokerStars-35824118297``:
+the number is unique at the site, so a re-import finds the hand already there, and it is the id
+our PHH reader gives the same hand exported as PHH, ``venue`` + ``-`` + ``hand``); ``game`` the
+engine's code; ``seats`` the players dealt in with their stacks and seat numbers
+(``Seat.seat``); ``unit`` the currency in minor units (``Unit(currency="USD", decimals=2)``) or
+chips; ``options`` the game's defaults (cards speak; the odd chip left of the button, by suit
+in stud). ``source`` holds the site's facts, under PHH's own field names where PHH has one
+(FORMATS.md §1): ``venue`` (``'PokerStars'``), ``hand`` (the number, int), ``table``,
+``seat_count`` (the table's size), ``time_zone`` (as the header names it), ``level`` (a
+tournament's, int); and ours: ``button_seat``, ``game`` (as written), ``time_utc`` (ISO 8601,
+None when the zone is not known), ``time_local`` (as written), ``tournament`` and ``buy_in``;
+the summary's ``site_total_pot``, ``site_rake``, ``site_main_pot`` / ``site_side_pots`` and
+``site_paid`` (player → chips); the lines' ``put_in`` and ``collected``
+(:func:`ledger.formats.pokerstars.summary.summary_differences` compares the two); ``encoding``;
+and ``file``, ``line``, ``source_key`` as for PHH. ``source_key`` is ``pokerstars:`` + the
+sha256 of the hand's text without blank lines. (``rake`` is not used as a key: pokerkit reads
+a PHH ``rake`` as its rake function.)
 
 A hand the reader cannot read is one :class:`MalformedInput` naming the file, the line and the
-hand (``ps-<number>``); the other hands are still read. A file with no ``PokerStars … #N:``
+hand (``PokerStars-<number>``); the other hands are still read. A file with no ``PokerStars … #N:``
 line is one error. A hand number repeated with the very same text is read once; with other
 text the repeat is an error.
 """
@@ -53,8 +57,32 @@ from ledger.formats.pokerstars.text import HandText, decode, split_hands
 from ledger.model.errors import MalformedInput
 from ledger.model.events import HandStarted, RuleOptions, SplitOptions, Unit
 
+VENUE = "PokerStars"
 #: Kinds a line may have before the cards are dealt.
 _BEFORE_DEAL = frozenset({"post", "sitout", "info"})
+
+
+def hand_id(number: str) -> str:
+    """The ledger's id of the site's hand ``number``: ``'PokerStars-35824118297'`` (what the
+    PHH reader calls the same hand exported as PHH: ``venue`` + ``-`` + ``hand``)."""
+    return f"{VENUE}-{number}"
+
+
+def roman(level: str) -> int | None:
+    """A tournament level as a number: ``'VI'`` → 6, ``'12'`` → 12 (None if neither).
+
+    >>> roman("XIV"), roman("7")
+    (14, 7)
+    """
+    if level.isdigit():
+        return int(level)
+    values = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+    if not level or any(c not in values for c in level):
+        return None
+    total = 0
+    for here, after in zip(level, [*level[1:], "I"], strict=True):
+        total += -values[here] if values[here] < values[after] else values[here]
+    return total
 
 
 def read_pokerstars(path: str | os.PathLike[str]) -> PhhFile:
@@ -82,7 +110,7 @@ def read_pokerstars_text(text: str, *, file: str = "<text>", encoding: str = "ut
     errors: list[MalformedInput] = []
     seen: dict[str, str] = {}
     for index, hand in enumerate(hands):
-        where = {"file": file, "hand": f"ps-{hand.number}"}
+        where = {"file": file, "hand": hand_id(hand.number)}
         body = hand.body()
         if hand.number in seen:
             if seen[hand.number] != body:
@@ -126,7 +154,7 @@ def read_hand(hand: HandText, index: int, *, file: str, encoding: str = "utf-8")
     bring_in = builder.bring_in or header.lo // 2
     try:
         started = HandStarted(
-            hand=f"ps-{header.number}",
+            hand=hand_id(header.number),
             game=the_game.code,
             stakes=stakes(header, the_game, forced, order, bring_in),
             seats=seat_models(seats),
@@ -183,13 +211,14 @@ def _source(header: Header, summary: Summary, builder: Builder, hand: HandText, 
     digest = hashlib.sha256(hand.body().encode()).hexdigest()
     source: dict[str, object] = {
         "file": file, "line": hand.line, "source_key": f"pokerstars:{digest}",
-        "site": "pokerstars", "hand_number": int(header.number), "table": header.table,
-        "max_seats": header.max_seats, "button_seat": header.button_seat,
+        "venue": VENUE, "hand": int(header.number), "table": header.table,
+        "seat_count": header.max_seats, "button_seat": header.button_seat,
         "game": header.game, "time_utc": header.time_utc, "time_local": header.time_local,
         "time_zone": header.zone,
     }
     if header.tournament is not None:
-        source.update(tournament=header.tournament, buy_in=header.buy_in, level=header.level)
+        source.update(tournament=header.tournament, buy_in=header.buy_in,
+                      level=roman(header.level) if header.level else None)
     source.update(summary_facts(summary))
     source.update(put_in=builder.put_in, collected=dict(builder.collected), encoding=encoding)
     return source

@@ -94,11 +94,11 @@ def _summary_line(out: Summary, text: str, line: int, seats: Mapping[int, str],
 def summary_facts(summary: Summary) -> dict[str, Any]:
     """The site's totals as ``HandStarted.source`` keeps them (JSON values, chips)."""
     return {
-        "total_pot": summary.total_pot,
-        "rake": summary.rake,
-        "side_pots": summary.pots[1:] if summary.pots else [],
-        "main_pot": summary.pots[0] if summary.pots else None,
-        "paid": dict(summary.paid),
+        "site_total_pot": summary.total_pot,
+        "site_rake": summary.rake,
+        "site_main_pot": summary.pots[0] if summary.pots else None,
+        "site_side_pots": summary.pots[1:] if summary.pots else [],
+        "site_paid": dict(summary.paid),
     }
 
 
@@ -107,19 +107,19 @@ def summary_differences(source: Mapping[str, Any]) -> list[str]:
     list when everything adds up.
 
     ``source`` is a hand's ``HandStarted.source`` as :func:`read_pokerstars` sets it: the
-    summary's ``total_pot``, ``rake``, ``main_pot`` / ``side_pots`` and ``paid`` (per player),
-    and from the hand's lines ``put_in`` (every chip posted, bet or called, less the uncalled
-    bets returned) and ``collected`` (per player, the ``collected … from pot`` lines). Checks:
-    the chips put in equal the total pot; what was collected plus the rake equals the total
-    pot; the main and side pots add up to it; each player's summary amount equals what his
-    lines collected.
+    summary's ``site_total_pot``, ``site_rake``, ``site_main_pot`` / ``site_side_pots`` and
+    ``site_paid`` (per player), and from the hand's lines ``put_in`` (every chip posted, bet
+    or called, less the uncalled bets returned) and ``collected`` (per player, the
+    ``collected … from pot`` lines). Checks: the chips put in equal the total pot; what was
+    collected plus the rake equals the total pot; the main and side pots add up to it; each
+    player's summary amount equals what his lines collected.
 
-    >>> summary_differences({"total_pot": 490, "rake": 20, "put_in": 490,
-    ...                      "collected": {"p": 470}, "paid": {"p": 470}})
+    >>> summary_differences({"site_total_pot": 490, "site_rake": 20, "put_in": 490,
+    ...                      "collected": {"p": 470}, "site_paid": {"p": 470}})
     []
     """
     out: list[str] = []
-    total, rake = source.get("total_pot"), source.get("rake")
+    total, rake = source.get("site_total_pot"), source.get("site_rake")
     put_in = source.get("put_in")
     collected: Mapping[str, int] = source.get("collected") or {}
     if total is None or rake is None:
@@ -131,12 +131,12 @@ def summary_differences(source: Mapping[str, Any]) -> list[str]:
     if paid_total + rake != total:
         out.append(f"collected {paid_total} + rake {rake} = {paid_total + rake}, the total pot "
                    f"is {total} ({total - paid_total - rake:+d})")
-    pots = ([source["main_pot"], *source.get("side_pots", [])]
-            if source.get("main_pot") is not None else [])
+    main = source.get("site_main_pot")
+    pots = [main, *source.get("site_side_pots", [])] if main is not None else []
     if pots and sum(pots) + rake != total:
         out.append(f"the main and side pots {pots} + rake {rake} do not make the total pot "
                    f"{total}")
-    paid: Mapping[str, int] = source.get("paid") or {}
+    paid: Mapping[str, int] = source.get("site_paid") or {}
     for player in sorted(set(paid) | set(collected)):
         if paid.get(player, 0) != collected.get(player, 0):
             out.append(f"{player}: the summary says {paid.get(player, 0)}, the lines collected "
