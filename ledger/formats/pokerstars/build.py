@@ -14,9 +14,9 @@ What each line becomes (players as ``pN``, amounts as money with the hand's deci
   (:func:`engine.notation.to_event` sends each to the first run that still needs cards);
 * ``folds`` ``f``; ``checks`` / ``calls X`` ``cc``; ``bets X`` ``cbr X``; ``raises X to Y`` /
   ``completes it to Y`` ``cbr Y``; ``brings in for X`` ``pb``;
-* ``discards 2 cards [7h Th]`` ``sd 7hTh`` and the replacements of the following ``Dealt to``
-  line (``d dh pN 4hTd``); another player's ``discards 2 cards`` ``sd ????`` and ``d dh pN
-  ????``; ``stands pat`` ``sd``;
+* ``discards 2 cards [7h Th]`` ``sd 7hTh``; another player's ``discards 2 cards`` ``sd ????``;
+  ``stands pat`` ``sd``; once everyone has drawn, each his replacements in the same order: the
+  cards of the ``Dealt to`` line after his discard (``d dh pN 4hTd``), else ``d dh pN ????``;
 * ``shows [..]`` ``sm`` with the cards (a partial show padded with ``??``); ``mucks hand``
   ``sm``; each once (run it twice writes them per run);
 * ``collected X from pot`` / ``main pot`` / ``side pot-N``: a :class:`RecordedPayout` (pot 0, or
@@ -47,6 +47,7 @@ _FLOP_STREETS = {"FLOP": 1, "TURN": 2, "RIVER": 3}
 _STUD_STREETS = {"3rd STREET": 0, "4th STREET": 1, "5th STREET": 2, "6th STREET": 3,
                  "7th STREET": 4, "RIVER": 4}
 _PASSIVE = frozenset({"info", "sitout", "noshow"})
+_DRAWING = _PASSIVE | {"discard", "pat"}
 
 
 class Builder:
@@ -77,6 +78,7 @@ class Builder:
         self.bring_in = 0
         self.run: int | None = None
         self.boards: list[tuple[int, int, int, tuple[str, ...]]] = []
+        self.drawn: list[tuple[int, str]] = []
         self.split = False
         self.betting = False
         self.done: set[tuple[str, str]] = set()
@@ -106,9 +108,12 @@ class Builder:
             rec = self.recs[i]
             if self.boards and rec.kind != "street":
                 self._flush_boards()
+            if self.drawn and rec.kind not in _DRAWING:
+                self._flush_draws()
             if rec.kind not in _PASSIVE:
                 self.handlers[rec.kind](i, rec)
         self._flush_boards()
+        self._flush_draws()
 
     def _emit(self, line: int, text: str) -> None:
         self.actions.append(PhhAction(line=line, text=text))
@@ -254,7 +259,14 @@ class Builder:
         if len(new) != rec.a:
             raise MalformedInput(f"{player} discards {rec.a} card(s) but is dealt {len(new)}",
                                  line=dealt.line if dealt else rec.line)
-        self._emit(dealt.line if dealt else rec.line, f"d dh {label} {''.join(new)}")
+        self.drawn.append((dealt.line if dealt else rec.line, f"d dh {label} {''.join(new)}"))
+
+    def _flush_draws(self) -> None:
+        """The replacements of a draw, dealt once everyone has discarded (as pokerkit, the
+        PHH reference, deals them: the site writes only the hero's)."""
+        for line, text in self.drawn:
+            self._emit(line, text)
+        self.drawn = []
 
     def _pat(self, i: int, rec: Rec) -> None:
         self._new_draw()
