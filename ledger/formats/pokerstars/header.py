@@ -26,10 +26,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo
 
-from ledger.formats.phh.base import scale_amount
 from ledger.formats.pokerstars.text import HandText
 from ledger.model.errors import MalformedInput
 
@@ -65,14 +63,20 @@ _ZONES = {"ET": "America/New_York", "UTC": "UTC", "GMT": "UTC"}
 def amount(text: str, decimals: int) -> int:
     """Chips of one written amount: ``'$0.05'`` with 2 decimals → 5, ``'1,500'`` → 1500.
 
+    >>> amount("$0.05", 2), amount("€109.16", 2), amount("1,500", 0), amount("$5", 2)
+    (5, 10916, 1500, 500)
+
     Raises:
         MalformedInput: not an amount, or finer than the hand's unit.
     """
     body = text.strip().lstrip("$€£").replace(",", "")
-    try:
-        return scale_amount(Decimal(body), decimals)
-    except InvalidOperation:
-        raise MalformedInput(f"{text!r} is not an amount") from None
+    whole, _, frac = body.partition(".")
+    if not whole.isdigit() or (frac and not frac.isdigit()):
+        raise MalformedInput(f"{text!r} is not an amount")
+    if len(frac.rstrip("0")) > decimals:
+        raise MalformedInput(f"amount {text} has more decimal places than the hand's unit "
+                             f"({decimals})")
+    return int(whole) * 10**decimals + int((frac + "0" * decimals)[:decimals] or 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,27 +48,30 @@ _A = f"(?P<a>{_AMOUNT})"
 _B = f"(?P<b>{_AMOUNT})"
 _TAIL = r"(?: and is all-in)?(?: and has reached the .* cap)?"
 _GROUPS = r"(?P<cards>(?: ?\[[^\]]*\])+)"
-#: What may follow ``NAME: `` (one pattern per kind, tried in order).
-_VERBS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern + "$"))
-    for kind, pattern in (
-        ("post", rf"posts (?P<what>small blind|big blind|small & big blinds|the ante) {_A}{_TAIL}"),
-        ("bring_in", rf"brings in for {_A}{_TAIL}"),
-        ("fold", rf"folds(?: {_GROUPS})?"),
-        ("check", r"checks"),
-        ("call", rf"calls {_A}{_TAIL}"),
-        ("bet", rf"bets {_A}{_TAIL}"),
-        ("raise", rf"raises {_A} to {_B}{_TAIL}"),
-        ("complete", rf"completes it to {_B}{_TAIL}"),
-        ("discard", rf"discards (?P<n>\d+) cards?(?: {_GROUPS})?"),
-        ("pat", rf"stands pat(?: on {_GROUPS})?"),
-        ("show", rf"shows {_GROUPS}(?: \(.*\))?"),
-        ("muck", rf"mucks hand(?: {_GROUPS})?"),
-        ("noshow", r"doesn't show hand"),
-        ("sitout", r"(?:sits out|is sitting out)"),
-        ("info", r"(?:is connected|is disconnected|has timed out.*|has returned)"),
-    )
+#: What may follow ``NAME: ``: kind, the first words it can start with, the pattern.
+_VERBS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("post", ("posts",),
+     rf"posts (?P<what>small blind|big blind|small & big blinds|the ante) {_A}{_TAIL}"),
+    ("bring_in", ("brings",), rf"brings in for {_A}{_TAIL}"),
+    ("fold", ("folds",), rf"folds(?: {_GROUPS})?"),
+    ("check", ("checks",), r"checks"),
+    ("call", ("calls",), rf"calls {_A}{_TAIL}"),
+    ("bet", ("bets",), rf"bets {_A}{_TAIL}"),
+    ("raise", ("raises",), rf"raises {_A} to {_B}{_TAIL}"),
+    ("complete", ("completes",), rf"completes it to {_B}{_TAIL}"),
+    ("discard", ("discards",), rf"discards (?P<n>\d+) cards?(?: {_GROUPS})?"),
+    ("pat", ("stands",), rf"stands pat(?: on {_GROUPS})?"),
+    ("show", ("shows",), rf"shows {_GROUPS}(?: \(.*\))?"),
+    ("muck", ("mucks",), rf"mucks hand(?: {_GROUPS})?"),
+    ("noshow", ("doesn't",), r"doesn't show hand"),
+    ("sitout", ("sits", "is"), r"(?:sits out|is sitting out)"),
+    ("info", ("is", "has"), r"(?:is connected|is disconnected|has timed out.*|has returned)"),
 )
+#: First word → the ``(kind, pattern)`` pairs to try, in order.
+_BY_WORD: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+for _kind, _words, _pattern in _VERBS:
+    for _word in _words:
+        _BY_WORD.setdefault(_word, []).append((_kind, re.compile(_pattern + "$")))
 _DEALT = re.compile(rf"^Dealt to (?P<p>.+?) {_GROUPS}$")
 _STREET = re.compile(r"^\*\*\* (?P<what>[^*]+?) \*\*\*(?P<cards>(?: ?\[[^\]]*\])*)$")
 _UNCALLED = re.compile(rf"^Uncalled bet \({_A}\) returned to (?P<p>.+)$")
@@ -139,7 +142,7 @@ def _split_player(text: str, names: frozenset[str]) -> tuple[str | None, str]:
 
 
 def _player_line(player: str, rest: str, line: int, decimals: int, text: str) -> Rec:
-    for kind, pattern in _VERBS:
+    for kind, pattern in _BY_WORD.get(rest.split(" ", 1)[0], ()):
         m = pattern.match(rest)
         if m is None:
             continue
