@@ -110,8 +110,11 @@ class Builder:
                 self._flush_boards()
             if self.drawn and rec.kind not in _DRAWING:
                 self._flush_draws()
-            if rec.kind not in _PASSIVE:
-                self.handlers[rec.kind](i, rec)
+            if rec.kind in _PASSIVE:
+                continue
+            if rec.player is not None and rec.player not in self.label:
+                raise MalformedInput(f"{rec.player} plays but was not dealt in", line=rec.line)
+            self.handlers[rec.kind](i, rec)
         self._flush_boards()
         self._flush_draws()
 
@@ -202,8 +205,9 @@ class Builder:
         self.boards = []
 
     def _late(self, i: int, rec: Rec) -> None:
-        raise MalformedInput(f"a {rec.kind.replace('_', ' ')} line out of place",
-                             line=rec.line)
+        what = {"post": "a forced bet posted after the cards are dealt",
+                "dealt": "a 'Dealt to' line that belongs to no street"}.get(rec.kind, "")
+        raise MalformedInput(what or f"a {rec.kind} line out of place", line=rec.line)
 
     # ------------------------------------------------------------------ betting
 

@@ -123,6 +123,11 @@ def read_pokerstars_text(text: str, *, file: str = "<text>", encoding: str = "ut
             out.append(read_hand(hand, index, file=file, encoding=encoding))
         except MalformedInput as exc:
             errors.append(exc.located(line=hand.line, **where))
+        except ValidationError as exc:  # a value the event models refuse (beyond MAX_CHIPS)
+            first = exc.errors()[0]
+            place = ".".join(str(p) for p in first.get("loc", ()))
+            errors.append(MalformedInput(f"invalid value ({place}: {first.get('msg')})",
+                                         line=hand.line, **where))
     return PhhFile(file, out, errors)
 
 
@@ -131,6 +136,8 @@ def read_hand(hand: HandText, index: int, *, file: str, encoding: str = "utf-8")
 
     Raises:
         MalformedInput: anything this reader does not understand, naming the line.
+        pydantic.ValidationError: an amount beyond what an event may hold
+            (:data:`ledger.model.events.MAX_CHIPS`).
     """
     header = parse_header(hand)
     try:
@@ -152,20 +159,16 @@ def read_hand(hand: HandText, index: int, *, file: str, encoding: str = "utf-8")
     builder.forced(forced)
     builder.run_from(deal)
     bring_in = builder.bring_in or header.lo // 2
-    try:
-        started = HandStarted(
-            hand=hand_id(header.number),
-            game=the_game.code,
-            stakes=stakes(header, the_game, forced, order, bring_in),
-            seats=seat_models(seats),
-            button=None if the_game.stud else order[-1],
-            options=_options(the_game),
-            unit=Unit(currency=header.currency, decimals=header.decimals),
-            source=_source(header, summary, builder, hand, file, encoding),
-        )
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise MalformedInput(f"invalid hand ({first.get('msg')})", line=hand.line) from None
+    started = HandStarted(
+        hand=hand_id(header.number),
+        game=the_game.code,
+        stakes=stakes(header, the_game, forced, order, bring_in),
+        seats=seat_models(seats),
+        button=None if the_game.stud else order[-1],
+        options=_options(the_game),
+        unit=Unit(currency=header.currency, decimals=header.decimals),
+        source=_source(header, summary, builder, hand, file, encoding),
+    )
     return PhhHand(
         file=file, section=None, line=hand.line, index=index, started=started, forced=forced,
         actions=builder.actions, payouts=builder.payouts, finishing_stacks=None, expected=None,
