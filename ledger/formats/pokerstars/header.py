@@ -40,9 +40,10 @@ _GAME_NAMES = {
 _LIMITS = {"No Limit": "N", "Pot Limit": "P", "Limit": "F"}
 _GAMES_ALT = "|".join(re.escape(g) for g in _GAME_NAMES)
 _GAME_RE = re.compile(f"(?P<game>{_GAMES_ALT}) (?P<limit>No Limit|Pot Limit|Limit)\\b")
-_AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
+#: A written amount: an optional currency symbol, digits (thousands commas allowed), decimals.
+AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
 _STAKES_RE = re.compile(
-    rf"\((?:[^()]*, )?(?P<lo>{_AMOUNT})/(?P<hi>{_AMOUNT})(?: (?P<cur>[A-Z]{{3}}))?\)"
+    rf"\((?:[^()]*, )?(?P<lo>{AMOUNT})/(?P<hi>{AMOUNT})(?: (?P<cur>[A-Z]{{3}}))?\)"
 )
 _TOURNAMENT_RE = re.compile(rf"Tournament #(?P<id>\d+), (?P<buy_in>.*?) ?(?=(?:{_GAMES_ALT}) )")
 _LEVEL_RE = re.compile(r"Level (?P<level>[IVXLCDM\d]+)")
@@ -54,7 +55,7 @@ _TABLE_RE = re.compile(
     r"(?: Seat #(?P<button>\d+) is the button)?$"
 )
 _SEAT_RE = re.compile(
-    rf"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>{_AMOUNT}) in chips(?:,[^)]*)?\)(?P<rest>.*)$"
+    rf"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>{AMOUNT}) in chips(?:,[^)]*)?\)(?P<rest>.*)$"
 )
 _SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
 _ZONES = {"ET": "America/New_York", "UTC": "UTC", "GMT": "UTC"}

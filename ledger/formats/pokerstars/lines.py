@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ledger.formats.pokerstars.header import _AMOUNT, amount
+from ledger.formats.pokerstars.header import AMOUNT, amount
 from ledger.model.errors import MalformedInput
 from ledger.model.events import CARD_RE
 
@@ -44,8 +44,8 @@ class Rec(NamedTuple):
     what: str = ""
 
 
-_A = f"(?P<a>{_AMOUNT})"
-_B = f"(?P<b>{_AMOUNT})"
+_A = f"(?P<a>{AMOUNT})"
+_B = f"(?P<b>{AMOUNT})"
 _TAIL = r"(?: and is all-in)?(?: and has reached the .* cap)?"
 _GROUPS = r"(?P<cards>(?: ?\[[^\]]*\])+)"
 #: What may follow ``NAME: ``: kind, the first words it can start with, the pattern.

@@ -19,19 +19,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.formats.pokerstars.header import _AMOUNT, amount
+from ledger.formats.pokerstars.header import AMOUNT, amount
 from ledger.formats.pokerstars.lines import cards_of
 from ledger.model.errors import MalformedInput
 
 _TOTAL = re.compile(
-    rf"^Total pot (?P<total>{_AMOUNT})(?P<pots>(?: (?:Main|Side) pot(?:-\d+)? {_AMOUNT}\.)*)"
-    rf" \| Rake (?P<rake>{_AMOUNT})(?: \|.*)?$"
+    rf"^Total pot (?P<total>{AMOUNT})(?P<pots>(?: (?:Main|Side) pot(?:-\d+)? {AMOUNT}\.)*)"
+    rf" \| Rake (?P<rake>{AMOUNT})(?: \|.*)?$"
 )
-_POT = re.compile(rf"(?:Main|Side) pot(?:-\d+)? ({_AMOUNT})\.")
+_POT = re.compile(rf"(?:Main|Side) pot(?:-\d+)? ({AMOUNT})\.")
 _BOARD = re.compile(r"^(?:(?P<run>FIRST|SECOND|THIRD) )?Board (?P<cards>\[[^\]]*\])$")
 _RUNS = {"FIRST": 1, "SECOND": 2, "THIRD": 3}
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<rest>.*)$")
-_PAID = re.compile(rf"(?:won|collected) \((?P<a>{_AMOUNT})\)")
+_PAID = re.compile(rf"(?:won|collected) \((?P<a>{AMOUNT})\)")
 _SHOWN = re.compile(r"(?P<how>showed|mucked) (?P<cards>\[[^\]]*\])")
 
 

@@ -13,8 +13,9 @@ Forced bets (RULES.md §4.2–4.3), in the order posted: ``posts the ante`` → 
 another big blind (a new or returning player's) → ``posted_blind`` (live, out of position),
 another small blind → ``dead_blind``; ``posts small & big blinds X`` → a ``posted_blind`` of
 the big blind and a ``dead_blind`` of the rest. ``stakes.antes`` and
-``stakes.blinds_or_straddles`` restate them as PHH lists (a posted blind negative; a dead blind
-has no PHH form).
+``stakes.blinds_or_straddles`` restate them as PHH lists (FORMATS.md §1: heads-up both lists
+are read in reverse, entry 0 being the button's; a posted blind is negative; a dead blind has
+no PHH form).
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def stakes(header: Header, game: Game, forced: Sequence[ForcedBet], names: Seque
     for bet in forced:
         i = names.index(bet.player)
         if bet.kind == "ante":
-            antes[i] += bet.amount
+            antes[blind_index(i, count)] += bet.amount
         elif bet.kind in ("small_blind", "big_blind"):
             blinds[blind_index(i, count)] = bet.amount
         elif bet.kind == "posted_blind":
