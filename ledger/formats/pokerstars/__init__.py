@@ -1,7 +1,8 @@
 """PokerStars hand-history text files (and the look-alikes that write the same text).
 
-Public surface: :func:`identify` (is this a PokerStars hand history, from the first bytes of the
-file), :func:`read_pokerstars` (the file → :class:`ledger.formats.phh.base.PhhFile`, whose hands
+Public surface: :data:`IMPORTER` (the import's :class:`~ledger.formats.reading.Importer`),
+:func:`identify` (is this a PokerStars hand history, from the first bytes of the file),
+:func:`read_pokerstars` (the file → :class:`ledger.formats.phh.base.PhhFile`, whose hands
 :func:`replay.build.events_from_phh` turns into engine-checked events as it does PHH hands),
 :func:`summary_differences` / :func:`adds_up` (do a hand's actions add up to the site's own
 totals). What a hand becomes, its id, its units and the site facts it keeps:
@@ -29,18 +30,20 @@ tournaments.
   shown-and-mucked cards or summary, and converts no time zone.
 
 It reads 92 of the 184 hands to the right final stacks (the 79 no-limit hold'em cash hands
-that are not run twice, and 13 tournament hands without antes). Even there it would give
-only the action list, and its repairs cannot be told apart from a correct reading at import
-time; the project also keeps pokerkit behind ``engine/evaluate.py``. So this package reads every
-hand itself, and pokerkit's parser is the independent cross-check in the tests: on the 92
-hands it reads, the same final stacks as our replay.
+that are not run twice, and 13 tournament hands without antes). Even for those it would give
+only the action list (the payouts, rake, seats and times still need this reader), and a hand
+it repaired cannot be told from one it read right without reading it a second way. So this
+package reads every hand itself (:data:`IMPORTER`, for the import), and pokerkit's parser is
+the independent cross-check in the tests: on the 92 hands it reads, the same final stacks as
+our replay.
 
-Imports ledger.model, ledger.formats.phh.base and engine.games; never the store.
+Imports ledger.model, ledger.formats (phh.base, reading) and engine.games; never the store.
 """
 
+from ledger.formats.pokerstars.importer import IMPORTER
 from ledger.formats.pokerstars.read import read_pokerstars, read_pokerstars_text
 from ledger.formats.pokerstars.summary import adds_up, summary_differences
 from ledger.formats.pokerstars.text import identify
 
-__all__ = ["adds_up", "identify", "read_pokerstars", "read_pokerstars_text",
+__all__ = ["IMPORTER", "adds_up", "identify", "read_pokerstars", "read_pokerstars_text",
            "summary_differences"]
