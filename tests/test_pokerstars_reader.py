@@ -241,3 +241,19 @@ def test_mutated_hands_are_read_or_refused_with_a_located_error() -> None:
             except (IllegalHand, ValidationError):
                 outcomes["illegal"] += 1
     assert min(outcomes.values()) >= 50, outcomes
+
+
+def test_the_importer() -> None:
+    """What the import's registry asks: recognised by content (any name), every hand read,
+    each in the session given."""
+    from ledger.formats.pokerstars import IMPORTER
+    from ledger.formats.reading import Importer, read_head
+
+    assert isinstance(IMPORTER, Importer)
+    name = "Stars-cash-PLO-FR-USD-0.01-0.02-201006.sidepots.txt"  # starts with a blank line
+    assert IMPORTER.identify(path(name), read_head(path(name)))
+    phh = sorted((DATA / "hands").glob("*.phh"))[0]
+    assert not IMPORTER.identify(phh, read_head(phh))
+    read = IMPORTER.read(path(name), session="friday")
+    assert read.errors == [] and len(read.items) == 3
+    assert {h.started.session for h in read.items} == {"friday"}
