@@ -1,9 +1,12 @@
 """PHH action notation ⇄ events, decided against the hand's current state.
 
 ``to_event(state, text)`` turns one action string (``"p3 cbr 40"``, ``"Bob cc"``,
-``"d dh p1 AsKd"``, ``"p2 sd 7h"``, ``"p1 sm AsKd"``, ``"Ann dcl swing"``, ``"p3 pb"``) into the
-event it means now: ``cc`` is a check, a call or an all-in call for less; ``cbr X`` to the
-player's whole stack is an all-in. Players are named ``pN`` (seat N) or by name.
+``"d dh p1 AsKd"``, ``"p2 sd 7h"``, ``"p1 sm AsKd"``, ``"Ann dcl swing"``, ``"p3 pb"``,
+``"d rc 2"``) into the event it means now: ``cc`` is a check, a call or an all-in call for
+less; ``cbr X`` to the player's whole stack is an all-in; ``d rc N`` (ours: PHH has no form
+for it) is the players' agreement to run the rest of the board N times (RULES.md §4.5), after
+which each ``d db`` goes to the first run that still needs cards. Players are named ``pN``
+(seat N) or by name.
 ``to_action(state, event)`` writes an event back in the same notation (FORMATS.md §1).
 Amounts inside the text are scaled to chips by ``decimals`` (e.g. 2: ``1.50`` → 150).
 
@@ -138,6 +141,10 @@ _PLAYER_VERBS = {
 def _dealer(state, parts: list[str], text: str):  # noqa: ANN001, ANN202
     if len(parts) == 4 and parts[1] == "dh":
         return ev.CardsDealt(player=player_name(state, parts[2]), cards=_cards(parts[3]))
+    if len(parts) == 3 and parts[1] == "rc":
+        if not parts[2].isdigit() or not 1 <= int(parts[2]) <= 4:
+            raise IllegalAction(f"{text!r}: the board is run 1 to 4 times")
+        return ev.RunCount(runs=int(parts[2]))
     if len(parts) == 3 and parts[1] == "db":
         run = max(1, len(state.cards.boards))
         return ev.CardsDealt(player=None, cards=_cards(parts[2]), run=_board_run(state, run))
@@ -159,6 +166,10 @@ def seat_label(state, player: str) -> str:  # noqa: ANN001
     return f"p{state.players.index(player) + 1}"
 
 
+#: Events whose PHH text is the player and one fixed verb.
+_PLAIN = {"check": "cc", "call": "cc", "fold": "f", "muck": "sm"}
+
+
 def to_action(state, event, *, decimals: int | None = None) -> str | None:  # noqa: ANN001
     """PHH action text for ``event`` applied to ``state`` (None: not an action in PHH)."""
     if decimals is None:
@@ -168,10 +179,10 @@ def to_action(state, event, *, decimals: int | None = None) -> str | None:  # no
     if t == "cards_dealt":
         cards = "".join(event.cards)
         return f"d dh {who} {cards}" if who else f"d db {cards}"
-    if t in ("check", "call"):
-        return f"{who} cc"
-    if t == "fold":
-        return f"{who} f"
+    if t == "run_count":
+        return f"d rc {event.runs}"
+    if t in _PLAIN:
+        return f"{who} {_PLAIN[t]}"
     if t == "bet_raise":
         return f"{who} cbr {format_amount(event.to, decimals)}"
     if t == "all_in":
@@ -185,8 +196,6 @@ def to_action(state, event, *, decimals: int | None = None) -> str | None:  # no
         return f"{who} sd {''.join(event.cards)}".rstrip()
     if t == "reveal":
         return f"{who} sm {''.join(event.cards) or '-'}"
-    if t == "muck":
-        return f"{who} sm"
     if t == "declaration":
         return f"{who} dcl {event.direction}"
     return None

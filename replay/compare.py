@@ -4,8 +4,8 @@ Per player, the recorded amount is everything the table pushed to him (pots won 
 uncalled bet returned) and the recomputed amount is awards plus returned chips. When the
 showdown cannot be computed (unknown hole cards), the recorded payouts are checked for
 feasibility instead (README, "Unknown hole cards"): the total paid equals the pots plus the
-returned chips,
-and each player is paid no more than the pots he is eligible for plus his own returned chips.
+returned chips, and each player is paid no more than the pots he is eligible for plus his own
+returned chips.
 A feasible hand is marked "showdown not verifiable" — never silently accepted.
 """
 
