@@ -32,7 +32,8 @@ def init(obj: Context) -> None:
 @click.pass_obj
 def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | None,
             pn_ledger: str | None, jobs: int | None = None) -> None:
-    """Import hand files: PHH (.phh, .phhs), JSON-lines events (.jsonl), PokerNow logs (.csv).
+    """Import hand files: PHH (.phh, .phhs), JSON-lines events (.jsonl), PokerNow logs (.csv),
+    PokerStars hand histories (text); each file is recognised by its content.
 
     Hands already in the ledger are skipped. A bad hand is reported on one line (file, line,
     hand, action) and nothing of it is written; the other hands still import, and the command

@@ -119,3 +119,14 @@ def with_session(events: Sequence[Any], session: str | None) -> list[Any]:
     if session is None or events[0].session == session:
         return list(events)
     return [events[0].model_copy(update={"session": session}), *events[1:]]
+
+
+def hands_in_session(hands: Sequence[Any], session: str | None) -> list[Any]:
+    """Text hands (:class:`~ledger.formats.phh.base.PhhHand`) whose ``hand_started`` is in
+    ``session`` (unchanged if None)."""
+    import dataclasses
+
+    if session is None:
+        return list(hands)
+    return [dataclasses.replace(h, started=h.started.model_copy(update={"session": session}))
+            for h in hands]

@@ -9,12 +9,14 @@ from pathlib import Path
 from ledger.formats.jsonl.importer import IMPORTER as JSONL
 from ledger.formats.phh.importer import IMPORTER as PHH
 from ledger.formats.pokernow.importer import IMPORTER as POKERNOW
+from ledger.formats.pokerstars.importer import IMPORTER as POKERSTARS
 from ledger.formats.reading import Importer, read_head
 
 IMPORTERS: tuple[Importer, ...] = (
     JSONL,
     PHH,
     POKERNOW,
+    POKERSTARS,
 )
 
 

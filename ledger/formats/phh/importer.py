@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
 from ledger.formats.phh.read import read_phh
-from ledger.formats.reading import FileRead
+from ledger.formats.reading import FileRead, hands_in_session
 
 #: A TOML line that sets the hand's variant: what every PHH hand has.
 _VARIANT = re.compile(rb"^[ \t]*variant[ \t]*=[ \t]*['\"]", re.MULTILINE)
@@ -26,11 +25,8 @@ class PhhImporter:
         """Every good hand of the file (``PhhHand``, its actions left as text for the engine)
         and one error per bad hand; with ``session`` each hand starts in that session."""
         parsed = read_phh(path)
-        hands = parsed.hands
-        if session is not None:
-            hands = [dataclasses.replace(h, started=h.started.model_copy(
-                update={"session": session})) for h in hands]
-        return FileRead(parsed.file, list(hands), list(parsed.errors))
+        return FileRead(parsed.file, hands_in_session(parsed.hands, session),
+                        list(parsed.errors))
 
 
 IMPORTER = PhhImporter()

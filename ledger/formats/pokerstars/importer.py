@@ -3,12 +3,11 @@ action text (:mod:`ledger.formats.pokerstars.read`)."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 from ledger.formats.pokerstars.read import read_pokerstars
 from ledger.formats.pokerstars.text import identify
-from ledger.formats.reading import FileRead
+from ledger.formats.reading import FileRead, hands_in_session
 
 
 class PokerStarsImporter:
@@ -26,11 +25,8 @@ class PokerStarsImporter:
         one error per hand that cannot be read; with ``session`` each hand starts in that
         session."""
         parsed = read_pokerstars(path)
-        hands = parsed.hands
-        if session is not None:
-            hands = [dataclasses.replace(h, started=h.started.model_copy(
-                update={"session": session})) for h in hands]
-        return FileRead(parsed.file, list(hands), list(parsed.errors))
+        return FileRead(parsed.file, hands_in_session(parsed.hands, session),
+                        list(parsed.errors))
 
 
 IMPORTER = PokerStarsImporter()
