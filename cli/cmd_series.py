@@ -36,6 +36,22 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
 
 
 @click.command()
+@click.option("--money", is_flag=True, help="Money (chips × chip value) instead of chips.")
+@click.option("--json", "as_json", is_flag=True,
+              help='{"sessions": [{"session", "date"}], "players": [{"player", "nickname", '
+                   '"nets": {session: net}, "total"}], "decimals", "currency"}')
+@click.pass_obj
+def standings(obj: Context, money: bool, as_json: bool) -> None:
+    """The series as a grid: each player's net in each session and his total, most won
+    first; the same nets as `balances` (what the table paid)."""
+    from replay.books import standings as read
+
+    grid = read(obj.db, money=money, note=render.note,
+                progress=render.no_progress if as_json else render.progress)
+    click.echo(json.dumps(grid.as_json()) if as_json else text.standings_text(grid))
+
+
+@click.command()
 @click.option("--session", "session_name", default=None, help="Only this session.")
 @click.option("--json", "as_json", is_flag=True,
               help='{"transfers": [{"from", "to", "amount"}]} (integer minor units)')
@@ -120,4 +136,4 @@ def demo_series(out: str, sessions: int, hands: int, seed: int, plant_errors: bo
                    err=True)
 
 
-COMMANDS = [balances, settle, sql, chart, demo_series]
+COMMANDS = [balances, standings, settle, sql, chart, demo_series]

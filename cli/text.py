@@ -170,3 +170,31 @@ def history_text(data: dict[str, Any]) -> str:
             was = f" (seq {c['seq']} {label}: {c['was']})" if c["was"] else ""
             lines.append(f"        {c['op']} seq {c['seq']}{event}{was}")
     return "\n".join(lines)
+
+
+def standings_text(grid: Any) -> str:
+    """The standings grid: a row per player (most won first), a column per session, the
+    total; a last row of session totals (zero when the books
+    balance). ``grid``: :class:`ledger.audit.reports.Standings`."""
+    decimals, currency = grid.unit
+
+    def fmt(v: int | None) -> str:
+        return "" if v is None else format_money(v, decimals, None)
+
+    heads = [s["session"] or "(no session)" for s in grid.sessions]
+    names = [f"{p['nickname']} ({p['player']})" if p.get("nickname") else p["player"]
+             for p in grid.players]
+    width = max([10, *map(len, names)])
+    cols = [max(10, len(h)) for h in heads]
+    lines = [f"{'player':<{width}} " + " ".join(f"{h:>{w}}" for h, w in zip(heads, cols,
+                                                                             strict=True))
+             + f" {'total':>12}" + (f"   ({currency})" if currency else "")]
+    for name, p in zip(names, grid.players, strict=True):
+        cells = [fmt(p["nets"].get(s["session"])) for s in grid.sessions]
+        lines.append(f"{name:<{width}} " + " ".join(
+            f"{c:>{w}}" for c, w in zip(cells, cols, strict=True)) + f" {fmt(p['total']):>12}")
+    sums = [sum(p["nets"].get(s["session"], 0) for p in grid.players) for s in grid.sessions]
+    lines.append(f"{'(sum)':<{width}} " + " ".join(
+        f"{fmt(v):>{w}}" for v, w in zip(sums, cols, strict=True))
+        + f" {fmt(sum(sums)):>12}")
+    return "\n".join(lines)

@@ -70,6 +70,17 @@ def balances(path: str, session: str | None, *, money: bool, progress: Progress 
         return reports.balances(ledger.connection, session, money)
 
 
+def standings(path: str, *, money: bool, progress: Progress = silent, note: Note = _quiet
+              ) -> reports.Standings:
+    """The sessions × players grid of nets with totals (:func:`reports.standings`).
+
+    Raises:
+        LedgerError: a hand the rules reject, mixed currencies with ``money``.
+    """
+    with fresh_books(path, progress=progress, note=note) as ledger:
+        return reports.standings(ledger.connection, money)
+
+
 def settle(path: str, session: str | None, *, progress: Progress = silent,
            note: Note = _quiet) -> tuple[list[tuple[str, str, int]], reports.Balances]:
     """The fewest transfers that settle the nets up (:func:`reports.settlement`).

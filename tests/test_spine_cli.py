@@ -202,3 +202,18 @@ def test_main_job_on_the_bundled_data(run) -> None:  # noqa: ANN001
     assert "audit: 2 discrepancies" in out.output
     again = run("run", "--all", str(DATA))
     assert "hand phh-877231987944" in again.output and "already in the ledger" in again.output
+
+
+def test_standings_agree_with_balances(run) -> None:  # noqa: ANN001
+    """The grid's totals are the balances' nets, each session's column sums to zero in an
+    opened session, and the JSON carries every session in ledger order."""
+    assert run("import", str(DATA)).exit_code == 0
+    grid = json.loads(run("standings", "--json").output)
+    nets = {p["player"]: p["net"] for p in json.loads(run("balances", "--json").output)["players"]}
+    assert {p["player"]: p["total"] for p in grid["players"]} == nets
+    assert [s["session"] for s in grid["sessions"]] == ["declare-night", None, "s01", "s02",
+                                                        "s03"]
+    for s in ("declare-night", "s01", "s02", "s03"):
+        assert sum(p["nets"].get(s, 0) for p in grid["players"]) == 0
+    assert grid["players"][0] == {"player": "Carol", "nickname": None, "total": 729,
+                                  "nets": {"s01": -350, "s02": 1095, "s03": -16}}

@@ -39,16 +39,14 @@ class Balances:
     unit: tuple[int, str | None]
 
 
-def _unit(rows: list[tuple], money: bool) -> tuple[int, str | None]:
-    """The one (decimals, currency) of the rows; chips (0, None) when not ``money``.
+def _unit(currencies: set[str], decimals: set[str], money: bool) -> tuple[int, str | None]:
+    """The one (decimals, currency) of the sessions read; chips (0, None) when not ``money``.
 
     Raises:
         LedgerError: money over sessions with different currencies or decimals.
     """
     if not money:
         return 0, None
-    currencies = {c for r in rows for c in (r[6] or "").split(",")}
-    decimals = {d for r in rows for d in (r[7] or "0").split(",")}
     if len(currencies) > 1 or len(decimals) > 1:
         raise LedgerError("the sessions use different currencies or decimals: use --session")
     return int(decimals.pop() if decimals else 0), (currencies.pop() if currencies else "") or None
@@ -68,7 +66,8 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
     query = _BALANCE_SQL.format(net=f"net{suffix}", buy_in=f"buy_in{suffix}",
                                 cash_out=f"cash_out{suffix}")
     rows = con.execute(query, [session]).fetchall()
-    unit = _unit(rows, money)
+    unit = _unit({c for r in rows for c in (r[6] or "").split(",")},
+                 {d for r in rows for d in (r[7] or "0").split(",")}, money)
     keys = ("player", "net", "buy_in", "cash_out", "hands", "sessions")
     return Balances([{**{k: (int(v) if k != "player" else v)
                          for k, v in zip(keys, r, strict=False)}, "nickname": r[8]}
@@ -99,3 +98,49 @@ def hand_nets(con: Any, money: bool) -> list[tuple[int, str, int]]:
     return con.execute(
         f"SELECT ord, player, {'net_minor' if money else 'net'} FROM player_hand_results"
         " ORDER BY ord, player").fetchall()
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The series as a host keeps it in a spreadsheet: ``sessions`` in ledger order (dicts
+    with ``session``, ``date``), and per player (most won first) his net in each session he
+    played (``nets``: session → chips, or minor units with money), his ``total`` and his
+    PokerNow ``nickname`` (None unless known by a PokerNow id); ``unit`` to print with.
+    Hands of no session are the session ``None``."""
+
+    sessions: list[dict[str, Any]]
+    players: list[dict[str, Any]]
+    unit: tuple[int, str | None]
+
+    def as_json(self) -> dict[str, Any]:
+        """``{"sessions": [...], "players": [{"player", "nickname", "nets", "total"}],
+        "decimals", "currency"}`` (``nets`` keyed by session name, ``""`` for no session)."""
+        return {"sessions": self.sessions,
+                "players": [{**p, "nets": {k or "": v for k, v in p["nets"].items()}}
+                            for p in self.players],
+                "decimals": self.unit[0], "currency": self.unit[1]}
+
+
+def standings(con: Any, money: bool) -> Standings:
+    """The sessions × players grid of nets with each player's total (the same nets as
+    :func:`balances`: what the table paid).
+
+    Raises:
+        LedgerError: money over sessions with different currencies or decimals.
+    """
+    column = "net_minor" if money else "net"
+    rows = con.execute(
+        f"SELECT r.session, r.player, r.{column}, r.currency, r.decimals, n.nickname"
+        " FROM player_session_results r LEFT JOIN player_nicknames n USING (player)"
+        " ORDER BY r.session_ord, r.player").fetchall()
+    sessions = [{"session": s, "date": d} for s, d in con.execute(
+        "SELECT session, date FROM session_book ORDER BY ord").fetchall()]
+    unit = _unit({r[3] or "" for r in rows}, {str(r[4] or 0) for r in rows}, money)
+    players: dict[str, dict[str, Any]] = {}
+    for session, player, net, _, _, nickname in rows:
+        p = players.setdefault(player, {"player": player, "nickname": nickname, "nets": {},
+                                        "total": 0})
+        p["nets"][session] = int(net)
+        p["total"] += int(net)
+    ordered = sorted(players.values(), key=lambda p: (-p["total"], p["player"]))
+    return Standings(sessions, ordered, unit)
