@@ -26,8 +26,11 @@ from cli.context import Context
 @click.pass_obj
 def balances(obj: Context, session_name: str | None, money: bool, as_json: bool) -> None:
     """Each player's net, buy-ins, cash-outs, hands and sessions, across the series or in one
-    session. Nets are the hands' results by the rules. A player known by a PokerNow id shows
-    as its latest nickname with the id, e.g. `Mdeyxwb (HXN7RGKNLI)`."""
+    session. Net is what the table paid him minus what he put in (the rules' result for a
+    hand that recorded no payouts; nothing for a voided hand), the net that settle, standings
+    and chart use; where the rules would have paid otherwise, their net is shown beside it
+    (`audit` names the hands). A player known by a PokerNow id shows as its latest nickname
+    with the id, e.g. `Mdeyxwb (HXN7RGKNLI)`."""
     from replay.books import balances as read
 
     books = read(obj.db, session_name, money=money, note=render.note,
@@ -101,7 +104,8 @@ def sql(obj: Context, query: str, as_csv: bool, as_json: bool) -> None:
 @click.option("--money", is_flag=True, help="Plot money instead of chips.")
 @click.pass_obj
 def chart(obj: Context, out: str, money: bool) -> None:
-    """Write OUT.png: each player's cumulative net across the series, hand by hand."""
+    """Write OUT (a PNG): each player's cumulative net across the series, hand by hand (the
+    net of balances: what the table paid)."""
     from cli.chart import write_chart
     from replay.books import chart_rows
 

@@ -57,12 +57,15 @@ def balances_text(books: Any) -> str:
     names = [f"{p['nickname']} ({p['player']})" if p.get("nickname") else p["player"]
              for p in players]
     width = max([14, *map(len, names)])
+    rules = any(p["rules_net"] != p["net"] for p in players)  # shown only where they differ
     head = (f"{'player':<{width}} {'net':>12} {'buy-in':>12} {'cash-out':>12} {'hands':>6} "
-            "sessions")
+            "sessions" + ("    by the rules" if rules else ""))
     lines = [head + (f"   ({currency})" if currency else "")]
     for name, p in zip(names, players, strict=True):
+        differs = rules and p["rules_net"] != p["net"]
         lines.append(f"{name:<{width}} {fmt(p['net']):>12} {fmt(p['buy_in']):>12} "
-                     f"{fmt(p['cash_out']):>12} {p['hands']:>6} {p['sessions']:>8}")
+                     f"{fmt(p['cash_out']):>12} {p['hands']:>6} {p['sessions']:>8}"
+                     + (f" {fmt(p['rules_net']):>16}" if differs else ""))
     return "\n".join(lines)
 
 

@@ -55,7 +55,33 @@ class HandReplay:
 
     @property
     def final_stacks(self) -> dict[str, int]:
+        """Each player's stack after the hand by the rules (starting + :attr:`net`)."""
         return {p: self.result.starting[p] + n for p, n in self.net.items()}
+
+    @property
+    def paid(self) -> dict[str, int] | None:
+        """The chips the table pushed to each player (pots and uncalled bets): the recorded
+        payouts; the engine's awards and returns when none were recorded and the showdown is
+        verifiable; every contribution back for a voided or incomplete hand (recorded payouts
+        of a voided hand count for nothing). None when unknown (an unverifiable showdown with
+        no payouts recorded)."""
+        r = self.result
+        if r.status not in ("voided", "incomplete") and self.recorded is not None:
+            return {p: self.recorded.get(p, 0) for p in r.players}
+        if r.verifiable or r.status in ("voided", "incomplete"):
+            return {p: r.awards[p] + r.returned.get(p, 0) for p in r.players}
+        return None
+
+    @property
+    def paid_net(self) -> dict[str, int]:
+        """**The books' net** of each player in this hand: what the table paid him minus what
+        he put in (:attr:`paid`), the rules' :attr:`net` when the payouts are unknown. It is
+        what balances, standings, settle-up and the chart add up; where it differs from the
+        rules' net the audit reports a ``payout`` finding, and a correction moves it."""
+        paid = self.paid
+        if paid is None:
+            return self.net
+        return {p: paid[p] - self.result.contributions[p] for p in self.result.players}
 
     def as_json(self) -> dict[str, Any]:
         """The stable JSON shape of the hand (``replay --json``; README, "replay --json"):

@@ -8,7 +8,10 @@ writes it again from the replayed hands. Chips are integers.
 * ``pots(hand_id, pot_index, amount, eligible, awards, carried, explanation)`` — main pot is 0;
   ``awards`` is JSON ``{player: chips}``.
 * ``results(hand_id, session, player, starting, contributed, returned, awarded, recorded, net,
-  final_stack, ord)`` — ``recorded`` is NULL when the source recorded no payouts.
+  final_stack, ord, rules_net)`` — ``recorded`` is NULL when the source recorded no payouts;
+  ``net`` is the books' net (what the table paid minus what he put in:
+  ``replay.fold.HandReplay.paid_net``), ``final_stack`` the stack it left him, ``rules_net``
+  the rules' result.
 * ``discrepancies(hand_id, session, player, kind, recorded, recomputed, diff, message)``.
 """
 
@@ -31,7 +34,7 @@ CREATE TABLE IF NOT EXISTS pots (hand_id VARCHAR, pot_index INTEGER, amount BIGI
     eligible VARCHAR[], awards JSON, carried BIGINT, explanation VARCHAR);
 CREATE TABLE IF NOT EXISTS results (hand_id VARCHAR, session VARCHAR, player VARCHAR,
     starting BIGINT, contributed BIGINT, returned BIGINT, awarded BIGINT, recorded BIGINT,
-    net BIGINT, final_stack BIGINT, ord BIGINT);
+    net BIGINT, final_stack BIGINT, ord BIGINT, rules_net BIGINT);
 CREATE TABLE IF NOT EXISTS discrepancies (hand_id VARCHAR, session VARCHAR, player VARCHAR,
     kind VARCHAR, recorded BIGINT, recomputed BIGINT, diff BIGINT, message VARCHAR);
 """
@@ -77,7 +80,7 @@ def rows_for(replay: HandReplay, ord_: int) -> dict[str, list[tuple[Any, ...]]]:
                 " ".join(pot.lines),
             )
         )
-    net = replay.net
+    net, rules = replay.paid_net, replay.net
     for p in r.players:
         recorded = None if replay.recorded is None else replay.recorded.get(p, 0)
         out["results"].append(
@@ -93,6 +96,7 @@ def rows_for(replay: HandReplay, ord_: int) -> dict[str, list[tuple[Any, ...]]]:
                 net[p],
                 r.starting[p] + net[p],
                 ord_,
+                rules[p],
             )
         )
     for d in replay.discrepancies:

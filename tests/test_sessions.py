@@ -136,9 +136,12 @@ def test_hand_facts_from_a_replayed_generated_hand() -> None:
 def test_hand_facts_without_payouts_or_verifiable_showdown() -> None:
     result = SimpleNamespace(players=("A", "B"), starting={"A": 10, "B": 10},
                              contributions={"A": 4, "B": 4}, returned={}, awards={"A": 0, "B": 0},
-                             carried=0, carried_in=0, status="complete", verifiable=False)
-    replayed = SimpleNamespace(result=result, recorded=None, hand="x", session=None, game="NT",
-                               net={"A": -4, "B": -4}, discrepancies=())
+                             carried=0, carried_in=0, status="complete", verifiable=False,
+                             net={"A": -4, "B": -4})
+    from replay.fold import HandReplay
+
+    replayed = HandReplay(hand="x", session=None, game="NT", result=result,  # type: ignore[arg-type]
+                          recorded=None, discrepancies=(), notes=())
     facts = hand_facts(replayed, ord=1, position=1)
     assert facts.paid is None and facts.pot_out is None and facts.leak is None
 

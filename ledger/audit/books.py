@@ -14,11 +14,12 @@ audit (:mod:`ledger.audit.checks`) compares:
 * for every hand he plays, the stack he should start with (:class:`StartCheck`) and for every
   cash-out the stack he should count (:class:`CashOutCheck`). After a hand whose payouts are
   unknown (showdown not verifiable, nothing recorded) the next value is not checked.
-* his net in chips: the sum over his hands of what the table paid him minus what he put in
-  (the rules' net, ``HandReplay.net``, when a hand recorded no payouts) — what standings,
-  balances and the settlement use, so they agree with the cash-outs; the ``payout`` check says
-  where the rules would have paid otherwise, and a correction moves the net by exactly the
-  difference. In money ``net × chip_value_minor``.
+* his net in chips — the one meaning of net: the sum over his hands of what the table paid
+  him minus what he put in (``HandReplay.paid_net``; the rules' net when a hand's payouts are
+  unknown; nothing for a voided hand) — what standings, balances, the settlement and the chart
+  use, so they agree with the cash-outs; ``rules_net`` beside it is what the rules would have
+  paid; the ``payout`` check says where the two differ, and a correction moves the net by
+  exactly the difference. In money ``net × chip_value_minor``.
 * the session's latest platform ledger statement (PokerNow's ledger CSV), each player's
   buy-ins, buy-outs and net paired with the books as they stand at its place
   (:class:`Statement`).
@@ -57,9 +58,10 @@ class PayoutFinding:
 @dataclass(frozen=True)
 class HandFacts:
     """What the books need of one replayed hand (chips). ``paid``: chips the table pushed to
-    each player (recorded payouts, else the engine's awards + returned), ``None`` when unknown;
-    ``net``: the rules' net; ``pot_out``: awards + returned + carried, ``None`` when the
-    showdown is not verifiable; ``ord``: the hand's place in the ledger (1-based)."""
+    each player (``HandReplay.paid``), ``None`` when unknown; ``net``: the books' net
+    (``HandReplay.paid_net``: paid − put in, the rules' when unknown); ``rules_net``: the rules'
+    net (None: the same as ``net``); ``pot_out``: awards + returned + carried, ``None`` when
+    the showdown is not verifiable; ``ord``: the hand's place in the ledger (1-based)."""
 
     hand: str
     session: str | None
@@ -72,6 +74,7 @@ class HandFacts:
     paid: Mapping[str, int] | None
     net: Mapping[str, int]
     pot_out: int | None
+    rules_net: Mapping[str, int] | None = None
     carried: int = 0
     carried_in: int = 0
     payouts: tuple[PayoutFinding, ...] = ()
@@ -102,7 +105,7 @@ class HandFacts:
             return out
 
         return replace(self, starting=per(self.starting), contributions=per(self.contributions),
-                       paid=per(self.paid), net=per(self.net),
+                       paid=per(self.paid), net=per(self.net), rules_net=per(self.rules_net),
                        payouts=tuple(replace(f, player=names(f.player) if f.player != "*"
                                              else "*") for f in self.payouts))
 
@@ -111,21 +114,14 @@ def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None) -> Han
     """The :class:`HandFacts` of a :class:`replay.fold.HandReplay` (duck-typed so that the
     ledger package does not import the replayer). ``unit``: the hand's ``Unit``."""
     r = replay.result
-    paid: dict[str, int] | None
-    if replay.recorded is not None:
-        paid = {p: replay.recorded.get(p, 0) for p in r.players}
-    elif r.verifiable or r.status in ("voided", "incomplete"):
-        paid = {p: r.awards[p] + r.returned.get(p, 0) for p in r.players}
-    else:
-        paid = None
     pot_out = None
     if r.verifiable:
         pot_out = sum(r.awards.values()) + sum(r.returned.values()) + r.carried
     return HandFacts(
         hand=replay.hand, session=replay.session, ord=ord, position=position, game=replay.game,
         status=r.status, starting=dict(r.starting), contributions=dict(r.contributions),
-        paid=paid, net=dict(replay.net), pot_out=pot_out, carried=r.carried,
-        carried_in=r.carried_in,
+        paid=replay.paid, net=dict(replay.paid_net), rules_net=dict(replay.net),
+        pot_out=pot_out, carried=r.carried, carried_in=r.carried_in,
         payouts=tuple(PayoutFinding(d.player, d.recorded, d.recomputed, d.kind, d.sentence())
                       for d in replay.discrepancies),
         unit=(unit.minor_per_chip, unit.currency, unit.decimals) if unit else (1, None, 0),
@@ -205,6 +201,7 @@ class PlayerBook:
     cash_out: int = 0
     hands: int = 0
     net: int = 0
+    rules_net: int = 0
     biggest_win: int = 0
     biggest_loss: int = 0
     paid_minor: int = 0
@@ -500,5 +497,6 @@ def _hand(book: SessionBook, h: HandFacts) -> None:
         net = h.net.get(p, 0) if h.paid is None else h.paid.get(p, 0) - h.contributions.get(p, 0)
         pb.hands += 1
         pb.net += net
+        pb.rules_net += (h.rules_net if h.rules_net is not None else h.net).get(p, 0)
         pb.biggest_win = max(pb.biggest_win, net)
         pb.biggest_loss = min(pb.biggest_loss, net)

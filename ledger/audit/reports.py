@@ -20,7 +20,7 @@ SELECT player, sum({net}) AS net, sum({buy_in}) AS buy_in, sum({cash_out}) AS ca
     sum(hands) AS hands, count(session) AS sessions,
     string_agg(DISTINCT coalesce(currency, ''), ',') AS currency,
     string_agg(DISTINCT CAST(decimals AS VARCHAR), ',') AS decimals,
-    any_value(nickname) AS nickname
+    any_value(nickname) AS nickname, sum({rules}) AS rules_net
 FROM player_session_results LEFT JOIN player_nicknames USING (player)
 WHERE $1 IS NULL OR session = $1
 GROUP BY player ORDER BY net DESC, player"""
@@ -31,9 +31,11 @@ Unit = tuple[int, "str | None"]
 
 @dataclass(frozen=True)
 class Balances:
-    """Per player (dicts with ``player``, ``net``, ``buy_in``, ``cash_out``, ``hands``,
-    ``sessions``, ``nickname``: his PokerNow nickname, None unless known by a PokerNow id), in
-    chips or minor units, and the :data:`Unit` to print them with."""
+    """Per player (dicts with ``player``, ``net`` — what the table paid him minus what he put
+    in, the one meaning of net — ``buy_in``, ``cash_out``, ``hands``, ``sessions``,
+    ``nickname``: his PokerNow nickname, None unless known by a PokerNow id, and ``rules_net``:
+    what the rules would have paid), in chips or minor units, and the unit to print them
+    with."""
 
     players: list[dict[str, Any]]
     unit: tuple[int, str | None]
@@ -64,14 +66,14 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
         raise NotFound(f"no session {session!r} in the ledger")
     suffix = "_minor" if money else ""
     query = _BALANCE_SQL.format(net=f"net{suffix}", buy_in=f"buy_in{suffix}",
-                                cash_out=f"cash_out{suffix}")
+                                cash_out=f"cash_out{suffix}", rules=f"rules_net{suffix}")
     rows = con.execute(query, [session]).fetchall()
     unit = _unit({c for r in rows for c in (r[6] or "").split(",")},
                  {d for r in rows for d in (r[7] or "0").split(",")}, money)
     keys = ("player", "net", "buy_in", "cash_out", "hands", "sessions")
     return Balances([{**{k: (int(v) if k != "player" else v)
-                         for k, v in zip(keys, r, strict=False)}, "nickname": r[8]}
-                     for r in rows], unit)
+                         for k, v in zip(keys, r, strict=False)}, "nickname": r[8],
+                      "rules_net": int(r[9])} for r in rows], unit)
 
 
 def settlement(con: Any, session: str | None) -> tuple[list[Transfer], Balances]:

@@ -38,7 +38,7 @@ from ledger.audit.checks import Finding
 from ledger.model.errors import LedgerError
 
 #: Bump when a derived table or view changes shape: forces a rebuild.
-DERIVED_VERSION = "4"
+DERIVED_VERSION = "5"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
@@ -47,7 +47,7 @@ CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened B
 CREATE TABLE IF NOT EXISTS session_players (session VARCHAR, player VARCHAR, buy_in BIGINT,
     buy_ins INTEGER, rebuys INTEGER, top_ups INTEGER, cash_out BIGINT, on_table BIGINT,
     hands INTEGER, net BIGINT, biggest_win BIGINT, biggest_loss BIGINT, paid_minor BIGINT,
-    received_minor BIGINT);
+    received_minor BIGINT, rules_net BIGINT);
 CREATE TABLE IF NOT EXISTS player_names (alias VARCHAR, player VARCHAR);
 CREATE TABLE IF NOT EXISTS player_nicknames (player VARCHAR, nickname VARCHAR);
 CREATE TABLE IF NOT EXISTS audit_discrepancies (kind VARCHAR, session VARCHAR, hand_id VARCHAR,
@@ -75,20 +75,23 @@ FROM session_book b ORDER BY b.ord""",
     "player_hand_results": f"""
 SELECT r.session, r.hand_id, r.ord, h.game, h.status, coalesce(n.player, r.player) AS player,
     r.player AS seat_name, r.starting, r.contributed, r.returned, r.awarded, r.recorded, r.net,
-    r.final_stack, r.net * coalesce(b.chip_value_minor, 1) AS net_minor, b.currency, b.decimals
+    r.rules_net, r.final_stack, r.net * coalesce(b.chip_value_minor, 1) AS net_minor,
+    b.currency, b.decimals
 FROM results r JOIN hands h USING (hand_id)
 LEFT JOIN player_names n ON n.alias = r.player
 LEFT JOIN session_book b ON {_SAME_SESSION.format(a="b", b="r")}""",
     "player_session_results": f"""
 SELECT p.session, b.date, p.player, p.hands, p.buy_in, p.rebuys, p.top_ups, p.cash_out,
-    p.on_table, p.net, p.net * b.chip_value_minor AS net_minor,
+    p.on_table, p.net, p.rules_net, p.net * b.chip_value_minor AS net_minor,
+    p.rules_net * b.chip_value_minor AS rules_net_minor,
     p.buy_in * b.chip_value_minor AS buy_in_minor, p.cash_out * b.chip_value_minor
     AS cash_out_minor, p.paid_minor, p.received_minor, p.biggest_win, p.biggest_loss,
     b.currency, b.decimals, b.ord AS session_ord
 FROM session_players p JOIN session_book b ON {_SAME_SESSION.format(a="b", b="p")}""",
     "standings": """
 SELECT player, count(session) AS sessions, sum(hands) AS hands, sum(net) AS net,
-    sum(net_minor) AS net_minor, sum(buy_in) AS buy_in, sum(cash_out) AS cash_out,
+    sum(net_minor) AS net_minor, sum(rules_net) AS rules_net, sum(buy_in) AS buy_in,
+    sum(cash_out) AS cash_out,
     max(net) FILTER (WHERE session IS NOT NULL) AS best_session,
     min(net) FILTER (WHERE session IS NOT NULL) AS worst_session,
     max(biggest_win) AS biggest_win, min(biggest_loss) AS biggest_loss,
@@ -189,7 +192,7 @@ def _session_rows(series: Series) -> dict[str, list[tuple]]:
         for p in book.players.values():
             player_rows.append((book.name, p.player, p.buy_in, p.buy_ins, p.rebuys, p.top_ups,
                                 p.cash_out, p.on_table, p.hands, p.net, p.biggest_win,
-                                p.biggest_loss, p.paid_minor, p.received_minor))
+                                p.biggest_loss, p.paid_minor, p.received_minor, p.rules_net))
     names = sorted(series.aliases.items())
     return {"session_book": book_rows, "session_players": player_rows, "player_names": names,
             "player_nicknames": sorted(series.nicknames.items())}
