@@ -16,6 +16,7 @@ all-in must empty the stack, a check must not face a bet, and on a complete hand
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from typing import Any
 
 from engine.games import game
@@ -68,6 +69,9 @@ class _Builder:
         self.code = ""
         self.chips = Chips({})
         self.folded: set[str | None] = set()
+        self.shown: dict[str, list[str]] = {}  # cards each player has shown so far
+        self.over_calls: dict[str, Row] = {}  # the row of a call above the bet
+        self.over_called: dict[str, int] = {}  # the excess of such a call, settled by a return
 
     def error(self, row: Row, message: str) -> None:
         self.ctx.errors.append(MalformedInput(
@@ -177,7 +181,7 @@ class _Builder:
             self.error(row, f"{len(mine)} hole cards in a {self.code} hand (dealt unknown)")
         for pid in self.seat_ids:
             hole = ["??"] * count
-            if pid == self.ctx.exporter and mine and len(mine) == count:
+            if self.ctx.is_exporter(pid) and mine and len(mine) == count:
                 hole = list(mine)
             self.events.append(CardsDealt(player=pid, cards=hole, face_up=[False] * count))
 
@@ -201,14 +205,18 @@ class _Builder:
         if (line.amount is not None and to is None) or not self.known(row, line.player):
             return
         player = line.player or ""
-        self.check(row, self.chips.act(player, verb, to, line.all_in))
-        if verb == "folds":
+        over = self.chips.excess.get(player)
+        kind, to, problems = self.chips.act(player, verb, to, line.all_in)
+        self.check(row, problems)
+        if self.chips.excess.get(player) != over:
+            self.over_calls[player] = row
+        if kind == "folds":
             self.events.append(Fold(player=player))
-        elif verb == "checks":
+        elif kind == "checks":
             self.events.append(Check(player=player))
-        elif line.all_in:
+        elif line.all_in and player not in self.over_calls:
             self.events.append(AllIn(player=player, to=to))
-        elif verb == "calls":
+        elif kind == "calls":
             self.events.append(Call(player=player))
         elif to:
             self.events.append(BetRaise(player=player, to=to))
@@ -236,21 +244,32 @@ class _Builder:
             return
         player = line.player or ""
         if line.kind == "uncalled":
-            self.check(row, self.chips.returned_to(player, amount))
-            self.events.append(RecordedPayout(player=player, amount=amount, returned=True))
+            returned, problems = self.chips.returned_to(player, amount)
+            self.check(row, problems)
+            if returned < amount:  # the excess of a call above the bet, never put in
+                self.over_called[player] = amount - returned
+            if returned:
+                self.events.append(RecordedPayout(player=player, amount=returned, returned=True))
             return
         self.chips.collect(player, amount)
         run = line.run if self.runs == 2 else None
         self.events.append(RecordedPayout(player=player, amount=amount, run=run))
 
     def on_show(self, row: Row) -> None:
+        """A show, of all the player's cards or of some (the others stay ``??``; the exporter's
+        own cards, known from ``Your hand is``, are filled in)."""
         line = row.parsed
         if not self.known(row, line.player) or line.player in self.folded:
             return
-        if len(line.cards) > game(self.code).hole_count:
-            self.error(row, f"shows {len(line.cards)} cards in a {self.code} hand")
+        player, count = line.player or "", game(self.code).hole_count
+        shown = self.shown.setdefault(player, [])
+        shown.extend(c for c in line.cards if c not in shown)
+        if len(shown) > count:
+            self.error(row, f"shows {len(shown)} cards in a {self.code} hand")
             return
-        self.events.append(Reveal(player=line.player or "", cards=list(line.cards)))
+        mine = (self.source.get("your_hand") or []) if self.ctx.is_exporter(player) else []
+        cards = shown + [c for c in mine if c not in shown]
+        self.events.append(Reveal(player=player, cards=(cards + ["??"] * count)[:count]))
 
     def on_row(self, row: Row) -> None:
         kind = row.parsed.kind
@@ -266,6 +285,27 @@ class _Builder:
         # stacks, your_hand and dead_sb were read up front; ignored lines only carry names
 
     # -- whole hand ----------------------------------------------------------------------------
+
+    def follow_id_changes(self, seated: set[str]) -> None:
+        """After ``changed the ID from OLD to NEW`` in the middle of a hand, its lines name the
+        player NEW; in this hand he keeps the seat he has as OLD (the session's ``PlayerAlias``
+        makes them one player, :mod:`ledger.formats.pokernow.session`)."""
+        seat_of: dict[str, str] = {}
+
+        def renamed(row: Row) -> Row:
+            line = row.parsed
+            if line.kind == "id_change" and line.player not in seated:
+                former = seat_of.get(line.former or "", line.former or "")
+                if former in seated:
+                    seat_of[line.player or ""] = former
+            elif seat_of and (line.player in seat_of or line.payee in seat_of):
+                line = replace(line, player=seat_of.get(line.player or "", line.player),
+                               payee=seat_of.get(line.payee or "", line.payee))
+                row = replace(row, parsed=line)
+            return row
+
+        self.block.body = [renamed(r) for r in self.block.body]
+        self.block.after = [renamed(r) for r in self.block.after]
 
     def scan(self) -> None:
         """Facts HandStarted.source records before the events are built."""
@@ -297,6 +337,7 @@ class _Builder:
         if seats is None:
             return None
         stacks = {pid: stack for _, pid, stack in seats}
+        self.follow_id_changes(set(stacks))
         button, self.seat_ids = self.rotation([pid for _, pid, _ in seats])
         self.chips = Chips(stacks)
         self.scan()
@@ -332,12 +373,18 @@ class _Builder:
 
     def finish(self) -> dict[str, int] | None:
         block = self.block
+        if self.over_called:  # the log's uncalled bet that only undoes a call above the bet
+            start = self.events[0]
+            self.events[0] = start.model_copy(
+                update={"source": {**start.source, "over_call": dict(self.over_called)}})
         if block.status == "voided":
             self.events.append(HandVoided(reason="restarted", by="pokernow"))
             return {seat.player: seat.stack for seat in self.events[0].seats}
         self.events.append(HandEnded(status=block.status))
         if block.status == "incomplete":
             return None
+        for player, problem in self.chips.unsettled().items():
+            self.error(self.over_calls[player], problem)
         self.check(block.end or block.start, self.chips.balance())
         return dict(self.chips.behind)
 
