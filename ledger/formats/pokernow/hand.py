@@ -20,9 +20,11 @@ from dataclasses import replace
 from typing import Any
 
 from engine.games import game
+from ledger.formats.pokernow import seating
 from ledger.formats.pokernow.chips import Chips
 from ledger.formats.pokernow.lines import game_code
 from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row
+from ledger.formats.pokernow.seating import POST_KINDS
 from ledger.model.errors import MalformedInput
 from ledger.model.events import (
     AllIn,
@@ -39,19 +41,7 @@ from ledger.model.events import (
     Reveal,
     RunCount,
     Seat,
-    Stakes,
 )
-
-#: PokerNow post wording → ForcedBet kind. Missing small blind is dead money, a missed big blind
-#: is live but out of position; a bomb-pot bet is an ante (dead, everyone).
-POST_KINDS = {
-    "small blind": "small_blind",
-    "big blind": "big_blind",
-    "ante": "ante",
-    "straddle": "straddle",
-    "missing small blind": "dead_blind",
-    "missed big blind": "posted_blind",
-}
 
 
 class _Builder:
@@ -114,53 +104,11 @@ class _Builder:
 
     def rotation(self, ids: list[str]) -> tuple[str | None, list[str]]:
         """(button for HandStarted, seat order starting left of the button, button last)."""
-        start = self.block.start
-        dealer = start.parsed.player
-        posts = [(r.parsed.what, r.parsed.player) for r in self.block.body
-                 if r.parsed.kind == "post"]
-        if dealer is not None and dealer not in ids:
-            self.error(start, "the dealer is not in the seat list; seating from the blinds")
-        self.source["dealer"] = dealer
-        if dealer in ids:
-            anchor, button = dealer, dealer
-        else:
-            sb = next((p for w, p in posts if w == "small blind" and p in ids), None)
-            bb = next((p for w, p in posts if w == "big blind" and p in ids), None)
-            if len(ids) == 2 and (sb or bb):
-                anchor = sb or next(p for p in ids if p != bb)
-            elif sb or bb:
-                anchor = ids[ids.index(sb or bb) - 1]
-            else:
-                anchor = ids[-1]
-            button = None
-            self.source["dead_button"] = dealer is None
-            self.source["inferred_button"] = anchor
-        i = ids.index(anchor)
-        return button, ids[i + 1 :] + ids[: i + 1]
-
-    def stakes(self, code: str, order: list[str]) -> Stakes:
-        blinds, antes = dict.fromkeys(order, 0), dict.fromkeys(order, 0)
-        bb_full, bb_any = [], []
-        for row in self.block.body:
-            line = row.parsed
-            if line.kind not in ("post", "bomb") or line.player not in blinds:
-                continue
-            kind = POST_KINDS[line.what or ""] if line.kind == "post" else "ante"
-            amount = self.quiet(line.amount)
-            if kind == "ante":
-                antes[line.player] += amount
-            elif kind in ("small_blind", "big_blind", "straddle"):
-                blinds[line.player] += amount
-            if kind in ("big_blind", "posted_blind"):
-                (bb_any if line.all_in else bb_full).append(amount)
-        level = self.quiet(self.block.level_bb) if self.block.level_bb else None
-        min_bet = next(iter(bb_full), level if level is not None else max(bb_any, default=0))
-        return Stakes(
-            betting=game(code).betting,
-            antes=[antes[p] for p in order] if any(antes.values()) else [],
-            blinds_or_straddles=[blinds[p] for p in order],
-            min_bet=min_bet,
-        )
+        button, order, facts, problem = seating.rotation(self.block, ids)
+        self.source.update(facts)
+        if problem:
+            self.error(self.block.start, problem)
+        return button, order
 
     # -- body ----------------------------------------------------------------------------------
 
@@ -343,8 +291,9 @@ class _Builder:
         self.scan()
         hand_id, key = self.identity(seats)
         number_of = {pid: n for n, pid, _ in seats}
+        stakes = seating.stakes(self.block, self.code, self.seat_ids, self.quiet)
         self.events.append(HandStarted(
-            hand=hand_id, game=self.code, stakes=self.stakes(self.code, self.seat_ids),
+            hand=hand_id, game=self.code, stakes=stakes,
             seats=[Seat(player=p, stack=stacks[p], seat=number_of[p]) for p in self.seat_ids],
             button=button, unit=self.ctx.unit, session=self.ctx.session,
             source=self.source,

@@ -26,21 +26,32 @@ Conventions (the decisions FORMATS.md leaves to the importer):
 * **Forced bets**: small/big blind, ante, straddle; ``missing small blind`` is ``dead_blind``
   (dead), ``missed big blind`` is ``posted_blind`` (live); a bomb-pot bet (``posts a bet of N``
   or ``calls N (bomb pot bet)``) is an ``ante``. ``Stakes.min_bet`` is the big blind posted (not
-  all in), else the level of the last ``The game's big blind was changed`` line.
+  all in), else the table's level: the last ``The game's big blind was changed`` line or big
+  blind posted in full before the hand (a big blind all in short does not change the bet sizes,
+  RULES.md §4.2).
+* **Actions** are read as what they do (:meth:`ledger.formats.pokernow.chips.Chips.act`): a
+  ``calls N`` with nothing more to put in is a ``Check``; ``raises to N``/``bets N`` where N is
+  the bet (an all-in's) is a ``Call``; ``calls N`` above the bet (the level, after a big blind
+  all in short) is a ``Call`` of the bet, and the ``Uncalled bet`` PokerNow then gives back for
+  the excess was never in: it is no ``RecordedPayout`` (``HandStarted.source['over_call']``
+  says how much per player); an excess that never comes back is reported.
 * **Hole cards** are dealt ``??`` to everybody. The exporter (``Your hand is`` has no name) is the
   one player whose shown cards match those lines and who never shows other cards; when he is found
   his own cards are dealt known. ``HandStarted.source['your_hand']`` always keeps the line.
 * **Shows** become ``Reveal`` events, also when logged after ``-- ending hand --`` (they go just
-  before ``HandEnded``). A player who folded and then shows is no showdown: his cards go to
-  ``HandStarted.source['shown_after_fold']`` instead.
+  before ``HandEnded``). A show of some of the cards (``shows a 9♦.``) reveals those; the others
+  stay ``??`` (the exporter's are his known ones), so the hand is partly known. A player who
+  folded and then shows is no showdown: his cards go to ``HandStarted.source['shown_after_fold']``
+  instead.
 * **Run it twice.** ``All players in hand choose to run it twice`` (or the first ``(second run)``
   board) is ``RunCount(runs=2)``; second-run boards are ``CardsDealt(run=2)`` with only the new
   cards; ``collected`` lines are ``RecordedPayout(run=1/2)`` in such a hand, ``run=None``
   otherwise. A double board (``(second board)``) is read the same way and flagged in the source.
-* **Session items.** An admin approval with a stack is ``SeatChange(join) + BuyIn``; the
-  ``joined the game`` line that follows an approval of the same stack is the same seat and adds
-  nothing (a join with no approval is ``SeatChange(join) + BuyIn``). ``sit back`` is
-  ``SeatChange(sit_back) + BuyIn``; ``quits``/``stand up`` are ``SeatChange + CashOut(stack)``; an
+* **Session items.** An admin approval or a join with a stack is ``SeatChange(join) + BuyIn``,
+  unless the player is still at the table: the ``joined the game`` line that follows an
+  approval, or a sit-back, with the same stack adds nothing (with another stack it is reported;
+  after he busted to 0 it is a buy-in). ``stand up`` and ``sit back`` are a ``SeatChange`` only:
+  the stack stays at the table, no chips move; ``quits`` is ``SeatChange + CashOut(stack)``; an
   admin stack update is ``BuyIn(top_up)`` of the increase or ``CashOut`` of the decrease;
   ``rebought. New stack N`` is ``BuyIn(rebuy)`` of N minus the stack the player had; a bounty is a
   ``Payment`` (``amount_minor`` = the amount in the log's minor unit; PokerNow moves those chips
@@ -54,7 +65,9 @@ Conventions (the decisions FORMATS.md leaves to the importer):
 * **Checks.** Each hand's chips are followed (running street totals): a call that does not match
   the bet, an all-in that leaves chips behind, ``put in − returned ≠ collected`` on a complete
   hand, or a hand that does not start with the stacks the previous hand and the session lines
-  left (between consecutive hand numbers) is reported in ``errors``.
+  left (between consecutive hand numbers) is reported in ``errors``. An error about a hand that
+  was built names it by its hand id (``LedgerError.hand``, as the engine's do), one about a
+  session line names the session.
 """
 
 from __future__ import annotations

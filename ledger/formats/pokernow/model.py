@@ -53,7 +53,8 @@ class HandBlock:
     after: list[Row] = field(default_factory=list)
     end: Row | None = None
     status: Status = "complete"
-    level_bb: str | None = None  # the table's big blind when the hand started (blind changes)
+    level_bb: str | None = None  # the table's big blind when the hand started (the last blind
+    # change or big blind posted in full before it)
 
 
 @dataclass

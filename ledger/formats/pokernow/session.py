@@ -30,9 +30,11 @@ class SessionTracker:
         self.last_number: int | None = None
 
     def error(self, row: Row, message: str, hand: int | None = None) -> None:
+        """A problem of a session line (naming the session) or of a hand's start."""
         self.ctx.errors.append(MalformedInput(
             message, file=self.ctx.file, line=row.line, action=row.entry,
-            hand=None if hand is None else f"#{hand}"))
+            hand=None if hand is None else f"#{hand}",
+            session=self.ctx.session if hand is None else None))
 
     def alias(self, refs: Iterable[tuple[str, str]]) -> None:
         """Remember names; a PlayerAlias item for each name an id has not had before."""
