@@ -13,8 +13,10 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from ledger.formats.pokernow.log import read_pokernow_log
-from ledger.model.events import BetRaise, Call, Check, PlayerAlias, RecordedPayout, Reveal
+from ledger.model.events import AllIn, BetRaise, Call, Check, PlayerAlias, RecordedPayout, Reveal
 from tests.conftest import SHARED
 from tests.test_pokernow import _at, _hands, _of, _write
 from tests.test_pokernow_cli import _json, _rows
@@ -155,7 +157,7 @@ def _short_big_blind(rows: list[str]) -> list[str]:
         "a stack of 1370.", "a stack of 53.") for r in rows]
     rows = _swap(rows, f"{AAB} posts a big blind of 60",
                  f"{AAB} posts a big blind of 53 and go all in")
-    return rows[: rows.index(f"{HZN} calls 60") + 1]
+    return rows[: next(i for i, r in enumerate(rows) if r.startswith(f"{HZN} calls 60")) + 1]
 
 
 def _books(run, session: str) -> dict[str, dict]:  # noqa: ANN001
@@ -240,12 +242,19 @@ def test_the_big_blinds_check_logged_as_a_call_is_a_check(run, tmp_path) -> None
     _clean_audit(run)
 
 
-def test_a_short_all_in_big_blind_called_at_the_level(run, tmp_path) -> None:  # noqa: ANN001
+@pytest.mark.parametrize("stack", [1360, 60], ids=["deep", "all-in"])
+def test_a_short_all_in_big_blind_called_at_the_level(run, tmp_path, stack) -> None:  # noqa: ANN001
     """Hand #9 with the big blind all in for 53 of the 60: the small blind "calls 60" and
     PokerNow gives 7 back as an uncalled bet. The call is of the 53 posted and those 7 were
     never in: no returned chips, pot 106 won by Hznmh's two pair, no discrepancy (was a warning
-    "calls 60 but the bet is 53" and a false +7 in replay)."""
-    short = [*_short_big_blind(VK9), f"Uncalled bet of 7 returned to {HZN}",
+    "calls 60 but the bet is 53" and a false +7 in replay). With 60 in all, his call is logged
+    "and go all in", yet 7 stay behind: still a call of 53."""
+    rows = VK9
+    if stack != 1360:
+        rows = [r.replace(f"#3 {HZN} (1360)", f"#3 {HZN} ({stack})").replace(
+            "a stack of 1360.", f"a stack of {stack}.") for r in VK9]
+        rows = _swap(rows, f"{HZN} calls 60", f"{HZN} calls 60 and go all in")
+    short = [*_short_big_blind(rows), f"Uncalled bet of 7 returned to {HZN}",
              f"{HZN} shows a 9♠, 4♠.", f"{AAB} shows a K♦, 10♣.",
              "Flop:  [8♥, Q♣, 4♣]", "Turn: 8♥, Q♣, 4♣ [A♥]", "River: 8♥, Q♣, 4♣, A♥ [8♦]",
              f"{HZN} collected 106 from pot with Two Pair, 8's & 4's (combination: 8♥, 8♦, "
@@ -254,7 +263,7 @@ def test_a_short_all_in_big_blind_called_at_the_level(run, tmp_path) -> None:  #
     game = read_pokernow_log(log)
     (hand,) = _hands(game)
     assert game.errors == []
-    assert Call(player="1RhUayZFQU") in hand.events
+    assert Call(player="1RhUayZFQU") in hand.events and not _of(hand, AllIn)
     assert not [p for p in _of(hand, RecordedPayout) if p.returned]
     assert hand.events[0].source["over_call"] == {"1RhUayZFQU": 7}
     assert hand.events[0].stakes.min_bet == 60  # the level, not the short blind
@@ -262,6 +271,7 @@ def test_a_short_all_in_big_blind_called_at_the_level(run, tmp_path) -> None:  #
     assert h["discrepancies"] == [] and h["returned"] == {}
     assert h["pots"] == [{**h["pots"][0], "amount": 106, "awards": {"1RhUayZFQU": 106}}]
     assert h["net"]["1RhUayZFQU"] == 53 and h["net"]["gKyQzJRs7T"] == -53
+    assert h["final_stacks"]["1RhUayZFQU"] == stack + 53
     _clean_audit(run)
 
 

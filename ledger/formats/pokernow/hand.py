@@ -153,16 +153,17 @@ class _Builder:
         if (line.amount is not None and to is None) or not self.known(row, line.player):
             return
         player = line.player or ""
-        over = self.chips.excess.get(player)
+        before = self.chips.excess.get(player)
         kind, to, problems = self.chips.act(player, verb, to, line.all_in)
         self.check(row, problems)
-        if self.chips.excess.get(player) != over:
+        over = self.chips.excess.get(player) != before  # a call above the bet: of the bet
+        if over:
             self.over_calls[player] = row
         if kind == "folds":
             self.events.append(Fold(player=player))
         elif kind == "checks":
             self.events.append(Check(player=player))
-        elif line.all_in and player not in self.over_calls:
+        elif line.all_in and not over:
             self.events.append(AllIn(player=player, to=to))
         elif kind == "calls":
             self.events.append(Call(player=player))
