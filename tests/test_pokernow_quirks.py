@@ -369,7 +369,7 @@ def test_a_file_of_two_tables_is_two_games(run, tmp_path) -> None:  # noqa: ANN0
     first = _write_rows(tmp_path / "a.csv", vk_header, vk).read_text(encoding="utf-8")
     second = _write_rows(tmp_path / "b.csv", header, moved).read_text(encoding="utf-8")
     both = tmp_path / "friday.csv"
-    both.write_text(first + second, encoding="utf-8")
+    both.write_text(first + "\ufeff" + second, encoding="utf-8")  # as `cat` pastes two exports
     game = read_pokernow_log(both)
     (other,) = game.more
     assert (game.session, other.session) == ("friday", "friday-2")

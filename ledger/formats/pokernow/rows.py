@@ -60,7 +60,8 @@ def _sequence(ms: int | None, order: str) -> int | None:
 
 def _columns(cells: list[str]) -> dict[str, int] | None:
     """Where each column is, when ``cells`` is a log header (``entry,at,order`` in any order)."""
-    names = [cell.strip().lower() for cell in cells]
+    # (exports pasted together keep the second one's byte-order mark)
+    names = [cell.strip().lstrip("\ufeff").strip().lower() for cell in cells]
     if not set(HEADER) <= set(names):
         return None
     return {name: names.index(name) for name in HEADER}
