@@ -347,8 +347,11 @@ def test_errors_name_the_csv_line(run, tmp_path) -> None:  # noqa: ANN001
     line = next(n for n, text in enumerate(log.read_text().splitlines(), 1) if "1X" in text)
     out = run("import", str(log))
     assert out.exit_code == 2
-    assert f"{VK.name}:{line}, hand #3, action 'Your hand is J♥, 1X'" in out.output
-    assert "imported 52 hand(s)" in out.output  # the other lines and hands still import
+    (three,) = [h.hand_id for h in read_pokernow_log(log).items if getattr(h, "number", 0) == 3]
+    assert f"{VK.name}:{line}, hand {three}, action 'Your hand is J♥, 1X'" in out.output
+    # the other lines and hands still import, hand #3 too (that line skipped): none rejected
+    assert "imported 52 hand(s)" in out.output
+    assert "0 already in the ledger; 0 rejected" in out.output
 
 
 # -- names -----------------------------------------------------------------------------------

@@ -36,7 +36,10 @@ from replay.progress import Progress, silent
 @dataclass
 class ImportReport:
     """What an import did: files read, hands appended, hands already known, events written,
-    cut-off hands completed, and the rejections (one line each)."""
+    cut-off hands completed, and the errors (one line each). ``rejected`` counts the hands not
+    written, each once however many lines it has (a hand still imported with a warning is not
+    one); ``counted``: the error lines of those files' hands and lines. Every other error line
+    (a file or statement refused whole) is one rejection."""
 
     files: int = 0
     imported: int = 0
@@ -44,6 +47,8 @@ class ImportReport:
     events: int = 0
     completed: int = 0
     errors: list[str] = field(default_factory=list)
+    rejected: int = 0
+    counted: int = 0
 
     def add(self, part: ImportReport) -> None:
         """Add the counts and errors of ``part`` (one file's report) to this report."""
@@ -53,9 +58,11 @@ class ImportReport:
         self.events += part.events
         self.completed += part.completed
         self.errors.extend(part.errors)
+        self.rejected += part.rejected
+        self.counted += part.counted
 
     def summary(self) -> str:
-        rejected = len(self.errors)
+        rejected = self.rejected + len(self.errors) - self.counted
         text = (
             f"imported {self.imported} hand(s) ({self.events} events) from {self.files} "
             f"file(s); {self.known} already in the ledger; {rejected} rejected"
@@ -258,8 +265,11 @@ def write_file(ledger: Any, path: Path, batches: list[Batch], errors: list[Ledge
     batches, clashes = _drop_known_hands(ledger, batches, path.name)
     errors = [e.located(file=str(path)) for e in errors + clashes]
     part.errors.extend(str(e) for e in errors)
+    part.rejected, part.counted = _rejected(errors, batches), len(errors)
     if strict and errors:
         part.errors.append(f"{path}: --strict: nothing of this file was written")
+        part.rejected += sum(1 for b in batches if b.is_hand and b.events)
+        part.counted += 1
         return part
     part.known += sum(1 for b in batches if b.is_hand and b.events is None)
     completions = [b for b in batches if b.events and b.events[0].type == "correction"]
@@ -279,6 +289,15 @@ def write_file(ledger: Any, path: Path, batches: list[Batch], errors: list[Ledge
         elif batch.events:
             part.known += 1
     return part
+
+
+def _rejected(errors: list[LedgerError], batches: list[Batch]) -> int:
+    """Hands not written because of an error: each hand the errors name that is not among
+    ``batches``, once; an error that names neither a hand nor a session (a hand table that
+    cannot be read, a stray line) counts one."""
+    kept = {b.hand_id for b in batches if b.is_hand}
+    named = {e.hand for e in errors if e.hand is not None}
+    return len(named - kept) + sum(1 for e in errors if e.hand is None and e.session is None)
 
 
 def invalid_value(exc: ValidationError) -> MalformedEvent:

@@ -22,6 +22,7 @@ class Chips:
         self.returned = 0
         self.collected = 0
         self.folded: set[str] = set()
+        self.excess: dict[str, tuple[int, str]] = {}  # a call above the bet, not yet returned
 
     def _take(self, player: str, amount: int, all_in: bool) -> list[str]:
         problems = []
@@ -38,34 +39,65 @@ class Chips:
             self.street[player] += amount
         return self._take(player, amount, all_in)
 
-    def act(self, player: str, verb: str, to: int | None, all_in: bool) -> list[str]:
-        """Apply ``folds``/``checks``/``calls``/``bets``/``raises to`` (``to``: street total)."""
+    def act(self, player: str, verb: str, to: int | None, all_in: bool
+            ) -> tuple[str, int | None, list[str]]:
+        """Apply ``folds``/``checks``/``calls``/``bets``/``raises to`` (``to``: street total).
+
+        Returns ``(what the action is, the street total it goes to, problems)``. PokerNow words
+        some actions as others (FORMATS.md §2); they are read as what they do:
+
+        * ``calls N`` with nothing more to put in (the big blind's option) is ``checks``;
+        * ``bets N``/``raises to N`` where N is the bet itself (matching an all-in) is ``calls``;
+        * ``calls N`` above the bet (the level, when a big blind is all in short) calls the bet;
+          the excess must come back as the uncalled bet (:meth:`returned_to`), else
+          :meth:`unsettled` reports it.
+        """
         bet = max(self.street.values())
+        own = self.street[player]
         problems = [f"acts after folding ({verb})"] if player in self.folded else []
         if verb == "folds":
             self.folded.add(player)
-            return problems
-        if verb == "checks":
-            facing = self.street[player] < bet
-            return problems + ([f"checks facing a bet of {bet}"] if facing else [])
+            return verb, None, problems
+        if verb == "checks" or to == own == bet:
+            facing = own < bet
+            return "checks", None, problems + ([f"checks facing a bet of {bet}"] if facing else [])
         assert to is not None
-        if to < self.street[player]:
-            return problems + [f"{verb} {to}, below his {self.street[player]} on this street"]
-        if verb == "calls" and (to > bet or (to < bet and not all_in)):
+        if to < own:
+            return verb, to, problems + [f"{verb} {to}, below his {own} on this street"]
+        if verb != "calls" and to == bet:
+            verb = "calls"
+        over = 0
+        if verb == "calls" and to > bet > own:
+            over, to = to - bet, bet
+            self.excess[player] = (over, f"calls {to + over} but the bet is {bet}")
+        elif verb == "calls" and (to > bet or (to < bet and not all_in)):
             problems.append(f"calls {to} but the bet is {bet}")
-        if verb != "calls" and to <= bet and not all_in:
+        if verb != "calls" and to < bet and not all_in:
             problems.append(f"{verb} {to}, not above the bet of {bet}")
-        delta, self.street[player] = to - self.street[player], to
-        return problems + self._take(player, delta, all_in)
+        delta, self.street[player] = to - own, to
+        return verb, to, problems + self._take(player, delta, all_in and not over)
 
     def new_street(self) -> None:
         self.street = dict.fromkeys(self.street, 0)
 
-    def returned_to(self, player: str, amount: int) -> list[str]:
+    def returned_to(self, player: str, amount: int) -> tuple[int, list[str]]:
+        """An uncalled bet given back. Returns ``(chips really returned, problems)``: the part
+        that settles the excess of the player's call above the bet (:meth:`act`) was never put
+        in, so it is not returned either."""
+        over, message = self.excess.pop(player, (0, ""))
+        settled = min(over, amount)
+        if over > settled:
+            self.excess[player] = (over - settled, message)
+        amount -= settled
         self.behind[player] += amount
         self.returned += amount
-        return [f"gets {amount} back but put in {self.put_in[player]}"] if (
+        return amount, [f"gets {amount} back but put in {self.put_in[player]}"] if (
             amount > self.put_in[player]) else []
+
+    def unsettled(self) -> dict[str, str]:
+        """Each player whose call above the bet did not come back: the problem, in words."""
+        return {p: f"{message}; {over} of it never comes back as an uncalled bet"
+                for p, (over, message) in self.excess.items()}
 
     def collect(self, player: str, amount: int) -> None:
         self.behind[player] += amount

@@ -16,12 +16,15 @@ all-in must empty the stack, a check must not face a bet, and on a complete hand
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from typing import Any
 
 from engine.games import game
+from ledger.formats.pokernow import seating
 from ledger.formats.pokernow.chips import Chips
 from ledger.formats.pokernow.lines import game_code
 from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row
+from ledger.formats.pokernow.seating import POST_KINDS
 from ledger.model.errors import MalformedInput
 from ledger.model.events import (
     AllIn,
@@ -38,19 +41,7 @@ from ledger.model.events import (
     Reveal,
     RunCount,
     Seat,
-    Stakes,
 )
-
-#: PokerNow post wording → ForcedBet kind. Missing small blind is dead money, a missed big blind
-#: is live but out of position; a bomb-pot bet is an ante (dead, everyone).
-POST_KINDS = {
-    "small blind": "small_blind",
-    "big blind": "big_blind",
-    "ante": "ante",
-    "straddle": "straddle",
-    "missing small blind": "dead_blind",
-    "missed big blind": "posted_blind",
-}
 
 
 class _Builder:
@@ -68,6 +59,9 @@ class _Builder:
         self.code = ""
         self.chips = Chips({})
         self.folded: set[str | None] = set()
+        self.shown: dict[str, list[str]] = {}  # cards each player has shown so far
+        self.over_calls: dict[str, Row] = {}  # the row of a call above the bet
+        self.over_called: dict[str, int] = {}  # the excess of such a call, settled by a return
 
     def error(self, row: Row, message: str) -> None:
         self.ctx.errors.append(MalformedInput(
@@ -110,53 +104,11 @@ class _Builder:
 
     def rotation(self, ids: list[str]) -> tuple[str | None, list[str]]:
         """(button for HandStarted, seat order starting left of the button, button last)."""
-        start = self.block.start
-        dealer = start.parsed.player
-        posts = [(r.parsed.what, r.parsed.player) for r in self.block.body
-                 if r.parsed.kind == "post"]
-        if dealer is not None and dealer not in ids:
-            self.error(start, "the dealer is not in the seat list; seating from the blinds")
-        self.source["dealer"] = dealer
-        if dealer in ids:
-            anchor, button = dealer, dealer
-        else:
-            sb = next((p for w, p in posts if w == "small blind" and p in ids), None)
-            bb = next((p for w, p in posts if w == "big blind" and p in ids), None)
-            if len(ids) == 2 and (sb or bb):
-                anchor = sb or next(p for p in ids if p != bb)
-            elif sb or bb:
-                anchor = ids[ids.index(sb or bb) - 1]
-            else:
-                anchor = ids[-1]
-            button = None
-            self.source["dead_button"] = dealer is None
-            self.source["inferred_button"] = anchor
-        i = ids.index(anchor)
-        return button, ids[i + 1 :] + ids[: i + 1]
-
-    def stakes(self, code: str, order: list[str]) -> Stakes:
-        blinds, antes = dict.fromkeys(order, 0), dict.fromkeys(order, 0)
-        bb_full, bb_any = [], []
-        for row in self.block.body:
-            line = row.parsed
-            if line.kind not in ("post", "bomb") or line.player not in blinds:
-                continue
-            kind = POST_KINDS[line.what or ""] if line.kind == "post" else "ante"
-            amount = self.quiet(line.amount)
-            if kind == "ante":
-                antes[line.player] += amount
-            elif kind in ("small_blind", "big_blind", "straddle"):
-                blinds[line.player] += amount
-            if kind in ("big_blind", "posted_blind"):
-                (bb_any if line.all_in else bb_full).append(amount)
-        level = self.quiet(self.block.level_bb) if self.block.level_bb else None
-        min_bet = next(iter(bb_full), level if level is not None else max(bb_any, default=0))
-        return Stakes(
-            betting=game(code).betting,
-            antes=[antes[p] for p in order] if any(antes.values()) else [],
-            blinds_or_straddles=[blinds[p] for p in order],
-            min_bet=min_bet,
-        )
+        button, order, facts, problem = seating.rotation(self.block, ids)
+        self.source.update(facts)
+        if problem:
+            self.error(self.block.start, problem)
+        return button, order
 
     # -- body ----------------------------------------------------------------------------------
 
@@ -177,7 +129,7 @@ class _Builder:
             self.error(row, f"{len(mine)} hole cards in a {self.code} hand (dealt unknown)")
         for pid in self.seat_ids:
             hole = ["??"] * count
-            if pid == self.ctx.exporter and mine and len(mine) == count:
+            if self.ctx.is_exporter(pid) and mine and len(mine) == count:
                 hole = list(mine)
             self.events.append(CardsDealt(player=pid, cards=hole, face_up=[False] * count))
 
@@ -201,14 +153,19 @@ class _Builder:
         if (line.amount is not None and to is None) or not self.known(row, line.player):
             return
         player = line.player or ""
-        self.check(row, self.chips.act(player, verb, to, line.all_in))
-        if verb == "folds":
+        before = self.chips.excess.get(player)
+        kind, to, problems = self.chips.act(player, verb, to, line.all_in)
+        self.check(row, problems)
+        over = self.chips.excess.get(player) != before  # a call above the bet: of the bet
+        if over:
+            self.over_calls[player] = row
+        if kind == "folds":
             self.events.append(Fold(player=player))
-        elif verb == "checks":
+        elif kind == "checks":
             self.events.append(Check(player=player))
-        elif line.all_in:
+        elif line.all_in and not over:
             self.events.append(AllIn(player=player, to=to))
-        elif verb == "calls":
+        elif kind == "calls":
             self.events.append(Call(player=player))
         elif to:
             self.events.append(BetRaise(player=player, to=to))
@@ -236,21 +193,32 @@ class _Builder:
             return
         player = line.player or ""
         if line.kind == "uncalled":
-            self.check(row, self.chips.returned_to(player, amount))
-            self.events.append(RecordedPayout(player=player, amount=amount, returned=True))
+            returned, problems = self.chips.returned_to(player, amount)
+            self.check(row, problems)
+            if returned < amount:  # the excess of a call above the bet, never put in
+                self.over_called[player] = amount - returned
+            if returned:
+                self.events.append(RecordedPayout(player=player, amount=returned, returned=True))
             return
         self.chips.collect(player, amount)
         run = line.run if self.runs == 2 else None
         self.events.append(RecordedPayout(player=player, amount=amount, run=run))
 
     def on_show(self, row: Row) -> None:
+        """A show, of all the player's cards or of some (the others stay ``??``; the exporter's
+        own cards, known from ``Your hand is``, are filled in)."""
         line = row.parsed
         if not self.known(row, line.player) or line.player in self.folded:
             return
-        if len(line.cards) > game(self.code).hole_count:
-            self.error(row, f"shows {len(line.cards)} cards in a {self.code} hand")
+        player, count = line.player or "", game(self.code).hole_count
+        shown = self.shown.setdefault(player, [])
+        shown.extend(c for c in line.cards if c not in shown)
+        if len(shown) > count:
+            self.error(row, f"shows {len(shown)} cards in a {self.code} hand")
             return
-        self.events.append(Reveal(player=line.player or "", cards=list(line.cards)))
+        mine = (self.source.get("your_hand") or []) if self.ctx.is_exporter(player) else []
+        cards = shown + [c for c in mine if c not in shown]
+        self.events.append(Reveal(player=player, cards=(cards + ["??"] * count)[:count]))
 
     def on_row(self, row: Row) -> None:
         kind = row.parsed.kind
@@ -266,6 +234,27 @@ class _Builder:
         # stacks, your_hand and dead_sb were read up front; ignored lines only carry names
 
     # -- whole hand ----------------------------------------------------------------------------
+
+    def follow_id_changes(self, seated: set[str]) -> None:
+        """After ``changed the ID from OLD to NEW`` in the middle of a hand, its lines name the
+        player NEW; in this hand he keeps the seat he has as OLD (the session's ``PlayerAlias``
+        makes them one player, :mod:`ledger.formats.pokernow.session`)."""
+        seat_of: dict[str, str] = {}
+
+        def renamed(row: Row) -> Row:
+            line = row.parsed
+            if line.kind == "id_change" and line.player not in seated:
+                former = seat_of.get(line.former or "", line.former or "")
+                if former in seated:
+                    seat_of[line.player or ""] = former
+            elif seat_of and (line.player in seat_of or line.payee in seat_of):
+                line = replace(line, player=seat_of.get(line.player or "", line.player),
+                               payee=seat_of.get(line.payee or "", line.payee))
+                row = replace(row, parsed=line)
+            return row
+
+        self.block.body = [renamed(r) for r in self.block.body]
+        self.block.after = [renamed(r) for r in self.block.after]
 
     def scan(self) -> None:
         """Facts HandStarted.source records before the events are built."""
@@ -297,13 +286,15 @@ class _Builder:
         if seats is None:
             return None
         stacks = {pid: stack for _, pid, stack in seats}
+        self.follow_id_changes(set(stacks))
         button, self.seat_ids = self.rotation([pid for _, pid, _ in seats])
         self.chips = Chips(stacks)
         self.scan()
         hand_id, key = self.identity(seats)
         number_of = {pid: n for n, pid, _ in seats}
+        stakes = seating.stakes(self.block, self.code, self.seat_ids, self.quiet)
         self.events.append(HandStarted(
-            hand=hand_id, game=self.code, stakes=self.stakes(self.code, self.seat_ids),
+            hand=hand_id, game=self.code, stakes=stakes,
             seats=[Seat(player=p, stack=stacks[p], seat=number_of[p]) for p in self.seat_ids],
             button=button, unit=self.ctx.unit, session=self.ctx.session,
             source=self.source,
@@ -332,12 +323,18 @@ class _Builder:
 
     def finish(self) -> dict[str, int] | None:
         block = self.block
+        if self.over_called:  # the log's uncalled bet that only undoes a call above the bet
+            start = self.events[0]
+            self.events[0] = start.model_copy(
+                update={"source": {**start.source, "over_call": dict(self.over_called)}})
         if block.status == "voided":
             self.events.append(HandVoided(reason="restarted", by="pokernow"))
             return {seat.player: seat.stack for seat in self.events[0].seats}
         self.events.append(HandEnded(status=block.status))
         if block.status == "incomplete":
             return None
+        for player, problem in self.chips.unsettled().items():
+            self.error(self.over_calls[player], problem)
         self.check(block.end or block.start, self.chips.balance())
         return dict(self.chips.behind)
 

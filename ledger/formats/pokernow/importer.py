@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ledger.formats.pokernow.log import PnHand, read_pokernow_log
+from ledger.formats.pokernow.log import PnGame, PnHand, read_pokernow_log
 from ledger.formats.reading import FileRead, HandEvents, SessionEntry, first_line, with_session
 from ledger.model.events import SessionOpened, event_json
 
@@ -36,25 +36,34 @@ class PokerNowImporter:
 
     def read(self, path: Path, *, session: str | None) -> FileRead:
         """The log's session items and hands in log order, in ``session`` (default: the
-        session named after the file)."""
+        session named after the file). A file holding several tables' logs gives each table
+        its own session, one after the other (``PnGame.more``)."""
         game = read_pokernow_log(path, session=session)
-        name = game.session
         first = next((i.source_key for i in game.items if isinstance(i, PnHand)), None)
-        scope = f"pokernow:{name}:{_digest(first or '')}"  # this game, in this session
-        out = FileRead(str(path), errors=list(game.errors), session=name, first_hand_key=first)
-        hands = since = line = 0  # hands so far, session items since the last hand
-        for item in game.items:
-            if not isinstance(item, PnHand):
-                key = (f"pokernow:{name}:opened" if isinstance(item, SessionOpened)  # once
-                       else f"{scope}:item:{hands}:{since}:{_digest(event_json(item))}")
-                out.items.append(SessionEntry(name, item, line, key))
-                since += 1
-                continue
-            hands, since, line = hands + 1, 0, item.line
-            events = with_session(item.events, name)
-            out.items.append(HandEvents(item.hand_id, events, [item.line] * len(events),
-                                        item.line, item.source_key, name))
+        out = FileRead(str(path), session=game.session, first_hand_key=first)
+        for table in (game, *game.more):
+            _read_game(table, out)
         return out
+
+
+def _read_game(game: PnGame, out: FileRead) -> None:
+    """Append one table's items and errors to ``out``."""
+    name = game.session
+    out.errors.extend(game.errors)
+    first = next((i.source_key for i in game.items if isinstance(i, PnHand)), None)
+    scope = f"pokernow:{name}:{_digest(first or '')}"  # this game, in this session
+    hands = since = line = 0  # hands so far, session items since the last hand
+    for item in game.items:
+        if not isinstance(item, PnHand):
+            key = (f"pokernow:{name}:opened" if isinstance(item, SessionOpened)  # once
+                   else f"{scope}:item:{hands}:{since}:{_digest(event_json(item))}")
+            out.items.append(SessionEntry(name, item, line, key))
+            since += 1
+            continue
+        hands, since, line = hands + 1, 0, item.line
+        events = with_session(item.events, name)
+        out.items.append(HandEvents(item.hand_id, events, [item.line] * len(events),
+                                    item.line, item.source_key, name))
 
 
 IMPORTER = PokerNowImporter()

@@ -35,7 +35,8 @@ HAND_KINDS = frozenset(
 )
 #: Kinds that move money or seats between hands (session events).
 SESSION_KINDS = frozenset(
-    {"approved", "joined", "quit", "stand_up", "sit_back", "updated", "rebought", "bounty"}
+    {"approved", "joined", "quit", "stand_up", "sit_back", "updated", "rebought", "bounty",
+     "id_change"}
 )
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -69,6 +70,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ("updated", rf"^The admin updated the player {_P} stack from {_N} to {_N2}\.?$", 0),
         ("rebought", rf"^The player {_P} rebought\. New stack {_N}\.?$", 0),
         ("bounty", rf"^{_P} paid {_N} for the (?P<what>.+?) bounty to {_P2}$", 0),
+        ("id_change", rf"^The player {_P} changed the ID from (?P<former>{_ID}) to "
+                      rf"(?P<new>{_ID})(?: because .*?)?\.?$", 0),
         ("blind_level", rf"^The game's (?P<what>small blind|big blind|ante) was changed from "
                         rf"{_N} to {_N2}\.?$", 0),
         # Recognised and deliberately ignored (FORMATS.md §2): votes, requests, queued changes.
@@ -94,10 +97,12 @@ class Line:
     """One recognised entry. Amounts are the decimal text of the log (``"0.65"``, ``"100"``).
 
     ``kind`` is one of ``start end stacks your_hand post bomb act board uncalled collected show
-    rit dead_sb`` (hand lines), ``approved joined quit stand_up sit_back updated rebought bounty``
-    (session lines), ``blind_level`` or ``ignore``. ``what`` is the post kind, the action verb,
-    the street or the bounty kind; ``run`` is 2 for ``(second run)``/``(second board)`` boards and
-    ``collected … on the second run/board``; ``refs`` lists every ``(id, name)`` on the line.
+    rit dead_sb`` (hand lines), ``approved joined quit stand_up sit_back updated rebought bounty
+    id_change`` (session lines), ``blind_level`` or ``ignore``. ``what`` is the post kind, the
+    action verb, the street or the bounty kind; ``run`` is 2 for ``(second run)``/``(second
+    board)`` boards and ``collected … on the second run/board``; ``refs`` lists every ``(id,
+    name)`` on the line; ``former`` is the id an ``id_change`` line changes from (``player``: the
+    new one).
     """
 
     kind: str
@@ -115,6 +120,7 @@ class Line:
     seats: tuple[tuple[int, str, str], ...] = ()  # (seat number, player id, stack text)
     payee: str | None = None
     refs: tuple[tuple[str, str], ...] = ()
+    former: str | None = None
 
     def amounts(self) -> list[str]:
         """Every amount text on the line (for the game-wide chips-or-cents decision)."""
@@ -231,6 +237,8 @@ def _generic(kind: str, m: re.Match[str]) -> Line:
     )
     rest = groups.get("rest") or ""
     found = groups.get("cards")
+    if kind == "id_change" and groups["new"] != groups["pid"]:
+        raise ValueError(f"the ID changes to {groups['new']}, not to the player's {groups['pid']}")
     return Line(
         kind,
         player=groups.get("pid"),
@@ -244,6 +252,7 @@ def _generic(kind: str, m: re.Match[str]) -> Line:
         number=int(groups["num"]) if groups.get("num") else None,
         payee=groups.get("pid2"),
         refs=refs,
+        former=groups.get("former"),
     )
 
 

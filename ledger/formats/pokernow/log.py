@@ -7,15 +7,15 @@ silently). :func:`read_pokernow_ledger` reads the ledger export.
 
 Conventions (the decisions FORMATS.md leaves to the importer):
 
-* **Order.** Rows are newest first; they are sorted by ``at`` (to the millisecond), then by the
-  sequence number ``order − epoch_ms × 100``, then by reverse file position, and exact duplicates
-  are dropped. ``order`` must be an integer; one real file has an ``order`` a digit short
-  (``16302875682920`` at ``…:28.292Z``): its text still starts with the row's millisecond and the
-  one digit left is ``0``, so its sequence is 0 (the ``starting hand`` row, which is indeed the
-  first of its millisecond). An ``order`` that cannot be placed that way is reported and sorted
-  first in its millisecond.
+* **Order** and **tables**: :mod:`ledger.formats.pokernow.rows` (rows sorted by ``at`` and
+  ``order``; a file holding several tables' logs, each under its own header, is one game per
+  table: the first is the session, the next ``<session>-2``, ``<session>-3``…, each
+  :class:`PnGame` of them in ``PnGame.more`` of the first).
 * **Players** are their PokerNow ids (the name is cut at the last `` @ ``); each new name of an id
   becomes a ``PlayerAlias(player=id, alias=name)`` item just before the item that first shows it.
+  ``changed the ID from OLD to NEW`` is ``PlayerAlias(player=NEW, alias=OLD)`` at that line;
+  logged in the middle of a hand, the rest of that hand's lines (naming NEW) are read for the
+  seat OLD.
 * **Units.** One decision per log: any amount with a decimal point makes it a cents log — every
   amount becomes integer cents exactly (``Decimal``), ``Unit(decimals=2)``; otherwise whole chips,
   ``Unit()``.
@@ -26,21 +26,32 @@ Conventions (the decisions FORMATS.md leaves to the importer):
 * **Forced bets**: small/big blind, ante, straddle; ``missing small blind`` is ``dead_blind``
   (dead), ``missed big blind`` is ``posted_blind`` (live); a bomb-pot bet (``posts a bet of N``
   or ``calls N (bomb pot bet)``) is an ``ante``. ``Stakes.min_bet`` is the big blind posted (not
-  all in), else the level of the last ``The game's big blind was changed`` line.
+  all in), else the table's level: the last ``The game's big blind was changed`` line or big
+  blind posted in full before the hand (a big blind all in short does not change the bet sizes,
+  RULES.md §4.2).
+* **Actions** are read as what they do (:meth:`ledger.formats.pokernow.chips.Chips.act`): a
+  ``calls N`` with nothing more to put in is a ``Check``; ``raises to N``/``bets N`` where N is
+  the bet (an all-in's) is a ``Call``; ``calls N`` above the bet (the level, after a big blind
+  all in short) is a ``Call`` of the bet, and the ``Uncalled bet`` PokerNow then gives back for
+  the excess was never in: it is no ``RecordedPayout`` (``HandStarted.source['over_call']``
+  says how much per player); an excess that never comes back is reported.
 * **Hole cards** are dealt ``??`` to everybody. The exporter (``Your hand is`` has no name) is the
   one player whose shown cards match those lines and who never shows other cards; when he is found
   his own cards are dealt known. ``HandStarted.source['your_hand']`` always keeps the line.
 * **Shows** become ``Reveal`` events, also when logged after ``-- ending hand --`` (they go just
-  before ``HandEnded``). A player who folded and then shows is no showdown: his cards go to
-  ``HandStarted.source['shown_after_fold']`` instead.
+  before ``HandEnded``). A show of some of the cards (``shows a 9♦.``) reveals those; the others
+  stay ``??`` (the exporter's are his known ones), so the hand is partly known. A player who
+  folded and then shows is no showdown: his cards go to ``HandStarted.source['shown_after_fold']``
+  instead.
 * **Run it twice.** ``All players in hand choose to run it twice`` (or the first ``(second run)``
   board) is ``RunCount(runs=2)``; second-run boards are ``CardsDealt(run=2)`` with only the new
   cards; ``collected`` lines are ``RecordedPayout(run=1/2)`` in such a hand, ``run=None``
   otherwise. A double board (``(second board)``) is read the same way and flagged in the source.
-* **Session items.** An admin approval with a stack is ``SeatChange(join) + BuyIn``; the
-  ``joined the game`` line that follows an approval of the same stack is the same seat and adds
-  nothing (a join with no approval is ``SeatChange(join) + BuyIn``). ``sit back`` is
-  ``SeatChange(sit_back) + BuyIn``; ``quits``/``stand up`` are ``SeatChange + CashOut(stack)``; an
+* **Session items.** An admin approval or a join with a stack is ``SeatChange(join) + BuyIn``,
+  unless the player is still at the table: the ``joined the game`` line that follows an
+  approval, or a sit-back, with the same stack adds nothing (with another stack it is reported;
+  after he busted to 0 it is a buy-in). ``stand up`` and ``sit back`` are a ``SeatChange`` only:
+  the stack stays at the table, no chips move; ``quits`` is ``SeatChange + CashOut(stack)``; an
   admin stack update is ``BuyIn(top_up)`` of the increase or ``CashOut`` of the decrease;
   ``rebought. New stack N`` is ``BuyIn(rebuy)`` of N minus the stack the player had; a bounty is a
   ``Payment`` (``amount_minor`` = the amount in the log's minor unit; PokerNow moves those chips
@@ -54,24 +65,25 @@ Conventions (the decisions FORMATS.md leaves to the importer):
 * **Checks.** Each hand's chips are followed (running street totals): a call that does not match
   the bet, an all-in that leaves chips behind, ``put in − returned ≠ collected`` on a complete
   hand, or a hand that does not start with the stacks the previous hand and the session lines
-  left (between consecutive hand numbers) is reported in ``errors``.
+  left (between consecutive hand numbers) is reported in ``errors``. An error about a hand that
+  was built names it by its hand id (``LedgerError.hand``, as the engine's do), one about a
+  session line names the session.
 """
 
 from __future__ import annotations
 
-import csv
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
 from ledger.formats.pokernow.hand import build_hand
-from ledger.formats.pokernow.lines import HAND_KINDS, SESSION_KINDS, Line, parse_line
+from ledger.formats.pokernow.lines import HAND_KINDS, SESSION_KINDS, Line
 from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row
+from ledger.formats.pokernow.rows import Table, read_tables
 from ledger.formats.pokernow.session import SessionItem, SessionTracker
 from ledger.formats.pokernow.statement import LedgerRow, read_pokernow_ledger
 from ledger.model.errors import MalformedInput
@@ -96,6 +108,8 @@ class PnGame:
     session events (SessionOpened, PlayerAlias, SeatChange, BuyIn, CashOut, Payment) in log order.
     ``errors``: every row that could not be read or does not add up, in CSV line order.
     ``exporter``: the id whose ``Your hand is`` lines these are, when the shows prove it.
+    ``more``: the games of the other tables the same file holds, in file order (each with its
+    own session, errors and ``more`` empty).
     """
 
     session: str
@@ -105,86 +119,7 @@ class PnGame:
     items: list[PnHand | SessionItem]
     errors: list[MalformedInput]
     exporter: str | None = None
-
-
-def _millis(at: str) -> int | None:
-    try:
-        moment = datetime.fromisoformat(at.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return (moment - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(milliseconds=1)
-
-
-def _sequence(ms: int | None, order: str) -> int | None:
-    """Sequence number of ``order`` inside its millisecond; ``None`` when it cannot be placed."""
-    if ms is None or not order.isdigit():
-        return None
-    rest = order[len(str(ms)) :] if order.startswith(str(ms)) else None
-    if rest is not None and len(rest) == 2:
-        return int(rest)
-    if rest == "0":  # a digit short (FORMATS.md §2): …0 and …00 are the same sequence 0
-        return 0
-    return None
-
-
-def _read_rows(path: Path, errors: list[MalformedInput]) -> list[tuple[int, str, str, str]]:
-    """(line, entry, at, order) of every data row, in log order, exact duplicates dropped."""
-    file = path.name
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.reader(handle)
-        header = [h.strip() for h in next(reader, [])]
-        if not {"entry", "at", "order"} <= set(header):
-            raise MalformedInput("not a PokerNow game log (the header must be entry,at,order)",
-                                 file=file, line=1)
-        col = {name: header.index(name) for name in ("entry", "at", "order")}
-        keyed, seen, previous = [], set(), reader.line_num
-        for position, record in enumerate(reader):
-            line, previous = previous + 1, reader.line_num
-            if not any(cell.strip() for cell in record):
-                continue
-            if len(record) < len(header):
-                errors.append(MalformedInput("row has too few columns", file=file, line=line))
-                continue
-            entry, at, order = (record[col[c]] for c in ("entry", "at", "order"))
-            order = order.strip()
-            if (entry, at, order) in seen:
-                continue
-            seen.add((entry, at, order))
-            ms = _millis(at)
-            seq = _sequence(ms, order)
-            if ms is None and order.isdigit():
-                ms = int(order) // 100
-            if ms is None:
-                errors.append(MalformedInput(f"unreadable at {at!r} and order {order!r}",
-                                             file=file, line=line, action=entry))
-                continue
-            if seq is None:
-                problem = "is not an integer" if not order.isdigit() else f"does not fit {at!r}"
-                errors.append(MalformedInput(
-                    f"order {order!r} {problem}; sorted first in its millisecond",
-                    file=file, line=line, action=entry))
-            keyed.append(((ms, -1 if seq is None else seq, -position), (line, entry, at, order)))
-    return [row for _, row in sorted(keyed)]
-
-
-def _parse_rows(raw: list[tuple[int, str, str, str]], file: str,
-                errors: list[MalformedInput]) -> list[Row]:
-    rows, open_hand = [], None
-    for line, entry, at, order in raw:
-        try:
-            parsed = parse_line(entry)
-        except ValueError as exc:
-            errors.append(MalformedInput(str(exc), file=file, line=line, action=entry,
-                                         hand=None if open_hand is None else f"#{open_hand}"))
-            continue
-        if parsed.kind == "start":
-            open_hand = parsed.number
-        elif parsed.kind == "end":
-            open_hand = None
-        rows.append(Row(line=line, at=at, order=order, entry=entry, parsed=parsed))
-    return rows
+    more: tuple[PnGame, ...] = ()
 
 
 def _chips_converter(cents: bool) -> Callable[[str], int]:
@@ -272,7 +207,11 @@ class _Grouper:
             self.end(row)
         elif line.kind in HAND_KINDS:
             self.hand_line(row)
+            if line.kind == "post" and line.what == "big blind" and not line.all_in:
+                self.level = line.amount  # the level of the next hands
         elif line.kind in SESSION_KINDS:
+            if line.kind == "id_change" and self.current is not None:
+                self.current.body.append(row)  # the rest of the hand names the new id
             self.session_line(row)
         elif line.kind == "blind_level" and line.what == "big blind":
             self.level = line.amount2
@@ -288,8 +227,21 @@ class _Grouper:
         return self.seq
 
 
-def _find_exporter(blocks: list[HandBlock]) -> str | None:
-    """The one player whose shown cards match ``Your hand is`` and who never shows other cards."""
+def _id_changes(rows: list[Row]) -> dict[str, str]:
+    """``{former id: the id it finally became}`` from ``changed the ID`` lines."""
+    link = {r.parsed.former: r.parsed.player for r in rows if r.parsed.kind == "id_change"}
+    out = {}
+    for former in link:
+        node, hops = former, 0
+        while node in link and hops <= len(link):
+            node, hops = link[node], hops + 1
+        out[former] = node
+    return out  # type: ignore[return-value]
+
+
+def _find_exporter(blocks: list[HandBlock], renamed: dict[str, str]) -> str | None:
+    """The one player whose shown cards match ``Your hand is`` and who never shows other cards
+    (known by his last id, ``renamed``)."""
     votes: Counter[str] = Counter()
     contradicted: set[str] = set()
     dealt_hands: list[set[str]] = []
@@ -298,19 +250,31 @@ def _find_exporter(blocks: list[HandBlock]) -> str | None:
                     None)
         if mine is None:
             continue
-        seated = {pid for r in block.body if r.parsed.kind == "stacks" for _, pid, _ in
-                  r.parsed.seats}
+        seated = {renamed.get(pid, pid) for r in block.body if r.parsed.kind == "stacks"
+                  for _, pid, _ in r.parsed.seats}
         dealt_hands.append(seated)
         for row in block.body + block.after:
             if row.parsed.kind != "show" or row.parsed.player is None:
                 continue
-            shown = set(row.parsed.cards)
+            player, shown = renamed.get(row.parsed.player, row.parsed.player), set(row.parsed.cards)
             if shown == mine:
-                votes[row.parsed.player] += 1
+                votes[player] += 1
             elif not shown <= mine:
-                contradicted.add(row.parsed.player)
+                contradicted.add(player)
     candidates = [p for p in votes if p not in contradicted and all(p in s for s in dealt_hands)]
     return candidates[0] if len(candidates) == 1 else None
+
+
+def _name_hands(errors: list[MalformedInput], hands: list[PnHand]) -> None:
+    """An error about a hand that was built names it by its hand id (as the engine's do), not
+    by its ``#number``: the hand of that number whose start is the nearest at or below the
+    error's line (the file is newest first)."""
+    for error in errors:
+        if not (error.hand or "").startswith("#") or error.line is None:
+            continue
+        mine = [h for h in hands if f"#{h.number}" == error.hand and h.line >= error.line]
+        if mine:
+            error.hand = min(mine, key=lambda h: h.line).hand_id
 
 
 def default_session(path: Path) -> str:
@@ -329,38 +293,52 @@ def read_pokernow_log(path: str | Path, *, session: str | None = None) -> PnGame
             ``poker_now_log_<id>.csv`` file name, else the file's stem.
 
     Returns:
-        A :class:`PnGame`; amounts in integer chips of ``PnGame.unit`` (cents when the log has
-        decimal amounts). Unreadable rows and chip counts that do not add up are in ``errors``.
+        A :class:`PnGame` (the first table's; the others in ``PnGame.more``); amounts in integer
+        chips of ``PnGame.unit`` (cents when the log has decimal amounts). Unreadable rows and
+        chip counts that do not add up are in ``errors``.
 
     Raises:
         MalformedInput: the file has no ``entry,at,order`` header.
         OSError: the file cannot be opened; UnicodeDecodeError: it is not UTF-8.
     """
     path = Path(path)
-    errors: list[MalformedInput] = []
-    rows = _parse_rows(_read_rows(path, errors), path.name, errors)
+    name = session or default_session(path)
+    tables = read_tables(path)
+    games = [_read_game(path, table, name if i == 0 else f"{name}-{i + 1}",
+                        i + 1 if len(tables) > 1 else None) for i, table in enumerate(tables)]
+    return replace(games[0], more=tuple(games[1:]))
+
+
+def _read_game(path: Path, table: Table, name: str, number: int | None) -> PnGame:
+    """One table's game; ``number``: its place in a file of several tables."""
+    rows, errors = table.rows, table.errors
     cents = any("." in amount for row in rows for amount in row.parsed.amounts())
     unit = Unit(decimals=2) if cents else Unit()
     seq = _Grouper(path.name, errors)
     for row in rows:
         seq.add(row)
     grouped = seq.finish()
-    exporter = _find_exporter([block for kind, block in grouped if kind == "hand"])
-    name = session or default_session(path)
+    renamed = _id_changes(rows)
+    exporter = _find_exporter([block for kind, block in grouped if kind == "hand"], renamed)
     ctx = BuildContext(
         file=path.name, game_key=re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "game",
         session=name, unit=unit, chips=_chips_converter(cents), exporter=exporter, errors=errors,
+        renamed=renamed,
     )
     tracker = SessionTracker(ctx)
+    source = {"format": "pokernow", "file": path.name, "exporter": exporter}
+    if number is not None:  # one of several tables in the file, under its header's line
+        source.update(table=number, header_line=table.header_line)
     tracker.items.append(SessionOpened(
         session=name, date=rows[0].at[:10] if rows else None, decimals=unit.decimals,
-        source={"format": "pokernow", "file": path.name, "exporter": exporter},
+        source=source,
     ))
     for kind, value in grouped:
         if kind == "hand":
             tracker.hand(value, build_hand(value, ctx))
         else:
             tracker.session_row(value)
+    _name_hands(errors, [i for i in tracker.items if isinstance(i, PnHand)])
     errors.sort(key=lambda e: e.line or 0)
     return PnGame(session=name, unit=unit, players=tracker.players, names=tracker.names,
                   items=tracker.items, errors=errors, exporter=exporter)

@@ -53,13 +53,15 @@ class HandBlock:
     after: list[Row] = field(default_factory=list)
     end: Row | None = None
     status: Status = "complete"
-    level_bb: str | None = None  # the table's big blind when the hand started (blind changes)
+    level_bb: str | None = None  # the table's big blind when the hand started (the last blind
+    # change or big blind posted in full before it)
 
 
 @dataclass
 class BuildContext:
     """What every hand of one log shares. ``chips`` converts an amount text to integer chips
-    (raises ``ValueError``); ``exporter`` is the player whose ``Your hand is`` cards are known."""
+    (raises ``ValueError``); ``exporter`` is the player whose ``Your hand is`` cards are known
+    (by his last id); ``renamed``: ``{former id: last id}`` of ``changed the ID`` lines."""
 
     file: str
     game_key: str
@@ -68,3 +70,8 @@ class BuildContext:
     chips: Callable[[str], int]
     exporter: str | None
     errors: list[MalformedInput]
+    renamed: dict[str, str] = field(default_factory=dict)
+
+    def is_exporter(self, player: str) -> bool:
+        """Whether ``player`` (any id he had) exported the log."""
+        return self.exporter is not None and self.renamed.get(player, player) == self.exporter

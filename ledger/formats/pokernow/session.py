@@ -27,13 +27,14 @@ class SessionTracker:
         self.players: dict[str, str] = {}
         self.names: dict[str, set[str]] = {}
         self.stacks: dict[str, int] = {}
-        self.approved: dict[str, int] = {}
         self.last_number: int | None = None
 
     def error(self, row: Row, message: str, hand: int | None = None) -> None:
+        """A problem of a session line (naming the session) or of a hand's start."""
         self.ctx.errors.append(MalformedInput(
             message, file=self.ctx.file, line=row.line, action=row.entry,
-            hand=None if hand is None else f"#{hand}"))
+            hand=None if hand is None else f"#{hand}",
+            session=self.ctx.session if hand is None else None))
 
     def alias(self, refs: Iterable[tuple[str, str]]) -> None:
         """Remember names; a PlayerAlias item for each name an id has not had before."""
@@ -76,14 +77,17 @@ class SessionTracker:
         self.alias(line.refs)
         if line.kind == "ignore":
             return
+        player = line.player or ""
+        if line.kind == "id_change":
+            self.items.extend(self.id_change(line.former or "", player))
+            return
         try:
             amount = self.ctx.chips(line.amount or "")
             amount2 = self.ctx.chips(line.amount2) if line.amount2 is not None else 0
         except ValueError as exc:
             self.error(row, str(exc))
             return
-        player = line.player or ""
-        if line.kind in ("quit", "stand_up"):
+        if line.kind in ("quit", "stand_up", "sit_back"):
             self.items.extend(self.leave(row, player, amount))
         elif line.kind == "updated":
             self.items.extend(self.update(row, player, amount, amount2))
@@ -91,31 +95,43 @@ class SessionTracker:
             self.items.extend(self.rebuy(row, player, amount))
         elif line.kind == "bounty":
             self.items.extend(self.bounty(row, player, amount))
-        elif line.kind == "joined" and player in self.approved:
-            approved = self.approved.pop(player)
-            if approved != amount:
-                self.error(row, f"joins with {amount} after an approval of {approved}")
         else:
-            if line.kind == "approved":
-                self.approved[player] = amount
-            change = "sit_back" if line.kind == "sit_back" else "join"
-            self.items.extend(self.seat(player, change, amount))
+            self.items.extend(self.join(row, player, amount))
 
-    def seat(self, player: str, change: str, stack: int) -> list[SessionItem]:
+    def join(self, row: Row, player: str, stack: int) -> list[SessionItem]:
+        """An approval or a join: a buy-in of ``stack``, unless the player is still at the table
+        (an approval's join, or a join after sitting back) with that stack, or with nothing
+        (he busted): then only what he adds."""
+        had = self.stacks.get(player)
         self.stacks[player] = stack
-        items: list[SessionItem] = [SeatChange(player=player, change=change, stack=stack)]  # type: ignore[arg-type]
-        if stack > 0:
-            items.append(BuyIn(player=player, chips=stack, kind="buy_in"))
-        return items
+        if had is None or had == 0:
+            items: list[SessionItem] = [SeatChange(player=player, change="join", stack=stack)]
+            return items + ([BuyIn(player=player, chips=stack, kind="buy_in")] if stack else [])
+        if had != stack:
+            self.error(row, f"joins with {stack} but has {had} at the table")
+        return []
 
     def leave(self, row: Row, player: str, stack: int) -> list[SessionItem]:
-        known = self.stacks.pop(player, None)
-        self.approved.pop(player, None)
+        """Quitting cashes out; standing up and sitting back move no chips (the stack stays at
+        the table)."""
+        kind = row.parsed.kind
+        known = self.stacks.pop(player, None) if kind == "quit" else self.stacks.get(player)
         if known is not None and known != stack:
-            self.error(row, f"leaves with {stack} but has {known}")
-        change = "quit" if row.parsed.kind == "quit" else "stand_up"
-        return [SeatChange(player=player, change=change, stack=stack),  # type: ignore[arg-type]
-                CashOut(player=player, chips=stack)]
+            self.error(row, f"{'sits back' if kind == 'sit_back' else 'leaves'} with {stack} "
+                       f"but has {known}")
+        change = {"quit": "quit", "stand_up": "stand_up", "sit_back": "sit_back"}[kind]
+        items: list[SessionItem] = [SeatChange(player=player, change=change, stack=stack)]  # type: ignore[arg-type]
+        if kind != "quit":
+            self.stacks[player] = stack
+            return items
+        return [*items, CashOut(player=player, chips=stack)]
+
+    def id_change(self, former: str, new: str) -> list[SessionItem]:
+        """``changed the ID from OLD to NEW``: OLD is NEW from here on (a ``PlayerAlias``); his
+        chips at the table go with him."""
+        if former in self.stacks:
+            self.stacks[new] = self.stacks.pop(former)
+        return [PlayerAlias(player=new, alias=former)]
 
     def update(self, row: Row, player: str, old: int, new: int) -> list[SessionItem]:
         known = self.stacks.get(player)
