@@ -141,10 +141,13 @@ def corrected_text(hand: str, done: Any) -> str:
     from replay.whatif import paid_net
 
     parts = []
-    for label, b, a in (("net", done.before.net, done.after.net),
-                        ("paid", paid_net(done.before), paid_net(done.after))):
-        moved = ", ".join(f"{p} {a[p] - b[p]:+d}" for p in a if a[p] != b[p])
-        parts.append(f"{label}: {moved or 'unchanged'}")
+    if done.before is None:
+        parts.append("the hand replays again (its stream did not before)")
+    else:
+        for label, b, a in (("net", done.before.net, done.after.net),
+                            ("paid", paid_net(done.before), paid_net(done.after))):
+            moved = ", ".join(f"{p} {a[p] - b[p]:+d}" for p in a if a[p] != b[p])
+            parts.append(f"{label}: {moved or 'unchanged'}")
     lines = [f"corrected hand {hand} (seq {done.seq}); " + "; ".join(parts)]
     lines += [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the corrected "
               f"final stack is {d.expected} (was {d.was})" for d in done.downstream]

@@ -20,11 +20,12 @@ from replay.whatif import ChangeSpec, Downstream, build_correction, check_replay
 
 @dataclass(frozen=True)
 class Corrected:
-    """A correction appended at ``seq``: the hand before and after, and the later hands of
-    its session whose starting stacks no longer follow."""
+    """A correction appended at ``seq``: the hand before (None when its stream did not replay:
+    a correction repairs it) and after, and the later hands of its session whose starting
+    stacks no longer follow."""
 
     seq: int
-    before: HandReplay
+    before: HandReplay | None
     after: HandReplay
     downstream: list[Downstream]
 
@@ -41,8 +42,13 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
     events = [r.event for r in rows]
     positions = {r.seq: r.position for r in rows}
     correction = build_correction(events, specs, reason=reason, by=by, positions=positions)
-    before, after = replay_events(events), replay_events([*events, correction])
-    downstream = what_if(ledger, hand, specs).downstream if rows[0].session else []
+    after = replay_events([*events, correction])
+    try:
+        before = replay_events(events)
+    except IllegalAction:  # a broken stream, which this correction repairs
+        before = None
+    downstream = (what_if(ledger, hand, specs).downstream
+                  if rows[0].session and before is not None else [])
     ledger.append(hand, [correction], hand_id=hand, expected_seq=rows[-1].seq)
     return Corrected(rows[-1].seq + 1, before, after, downstream)
 
@@ -59,16 +65,32 @@ def void(ledger: Any, hand: str, *, reason: str, by: str) -> HandReplay:
     events = [r.event for r in rows]
     if any(e.type == "hand_voided" for e in events):
         raise IllegalAction("the hand is already voided", hand=hand)
+    drop = {r.seq for r in rows if r.type == "hand_ended"} | _past_the_break(events)
     new: list[Any] = []
-    ended = [r for r in rows if r.type == "hand_ended"]
-    if ended:
-        specs = [ChangeSpec("delete", r.seq) for r in ended]
+    if drop:
+        specs = [ChangeSpec("delete", seq) for seq in sorted(drop)]
         new.append(build_correction(events, specs, reason=f"void: {reason}", by=by,
                                     positions={r.seq: r.position for r in rows}))
     new.append(ev.HandVoided(reason=reason, by=by))
     result = check_replays([*events, *new])
     ledger.append(hand, new, hand_id=hand, expected_seq=rows[-1].seq)
     return result
+
+
+def _past_the_break(events: list[Any]) -> set[int]:
+    """The seqs of a hand stream without corrections from the first event the rules refuse
+    on (a stream that does not replay: a void drops what cannot be played); empty when it
+    replays or when it has corrections (their seqs name originals through the corrections)."""
+    from replay.fold import fold
+
+    if any(e.type in ("correction", "hand_voided") for e in events):
+        return set()
+    try:
+        fold(events)
+    except IllegalAction as exc:
+        if exc.seq is not None and exc.seq > 1:
+            return set(range(exc.seq, len(events) + 1))
+    return set()
 
 
 def history(ledger: Any, hand: str) -> dict[str, Any]:
@@ -118,3 +140,25 @@ def _word(value: Any) -> str:
             return "face up" if value[0] else "face down"
         return "faces " + "".join("u" if v else "d" for v in value)
     return "".join(map(str, value))
+
+
+def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None) -> Corrected:
+    """Take back the hand's last action with a correction that deletes it (the original stays
+    in the ledger): the undo of a live ``act``. The hand must then still replay legally.
+
+    Raises:
+        NotFound: no such hand; IllegalAction: nothing to undo (only ``hand_started``), or the
+            hand's last event came from a correction (correct it with ``correct``).
+    """
+    rows = ledger.read(hand)
+    changed = {c.seq: c.op for r in rows if r.type == "correction" for c in r.event.changes}
+    originals = [r for r in rows if r.type not in ("correction", "hand_voided")]
+    live = [r for r in originals if changed.get(r.seq) != "delete"]
+    last = live[-1] if live else None
+    if last is None or last.seq == 1:
+        raise IllegalAction("nothing to undo: the hand has only started", hand=hand)
+    if changed.get(last.seq) in ("replace", "insert_after"):
+        raise IllegalAction(f"the hand's last event (seq {last.seq}) comes from a correction: "
+                            "change it with `handledger correct`", hand=hand)
+    text = reason or f"undo of seq {last.seq} ({brief(last.event)})"
+    return correct(ledger, hand, [ChangeSpec("delete", last.seq)], reason=text, by=by)

@@ -19,7 +19,7 @@ from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
 from ledger.model.batch import Batch
-from ledger.model.errors import MalformedInput
+from ledger.model.errors import LedgerError, MalformedInput
 from replay import carry
 from replay.fold import effective_events, fold
 
@@ -46,13 +46,19 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
     """``"Ann:200,Bob:150"`` → ``[("Ann", 200), ("Bob", 150)]``.
 
     Raises:
-        MalformedInput: an item that is not NAME:STACK, or fewer than two players.
+        MalformedInput: an item that is not NAME:STACK, a stack that is not a whole number of
+            chips (at most ``MAX_CHIPS``), a player seated twice, or fewer than two players.
     """
-    seats = []
+    seats: list[tuple[str, int]] = []
     for item in text.split(","):
         name, sep, stack = item.strip().rpartition(":")
-        if not sep or not name or not stack.strip().isdigit():
+        if not sep or not name.strip() or not stack.strip().isdigit():
             raise MalformedInput(f"--seats: {item.strip()!r} is not NAME:STACK")
+        if int(stack) > ev.MAX_CHIPS:
+            raise MalformedInput(f"--seats: {name.strip()}'s stack {stack.strip()} is more than "
+                                 f"{ev.MAX_CHIPS} chips")
+        if any(n == name.strip() for n, _ in seats):
+            raise MalformedInput(f"--seats: {name.strip()} is seated twice")
         seats.append((name.strip(), int(stack)))
     if len(seats) < 2:
         raise MalformedInput("--seats needs at least two players")
@@ -147,6 +153,9 @@ def _blinds(stakes: str | None, stud: bool, players: int) -> list[int]:
         raise MalformedInput("stud games post a --bring-in, not blinds")
     if len(blinds) > players:
         raise MalformedInput("more blinds than players")
+    if any(b <= 0 for b in blinds) or blinds != sorted(blinds):
+        raise MalformedInput(f"--stakes {stakes!r}: blinds are positive and go up in seat "
+                             "order (small blind, big blind, straddles), like 1/2 or 1/2/4")
     return blinds + [0] * (players - len(blinds))
 
 
@@ -157,10 +166,18 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     Raises:
         MalformedInput, IllegalAction: see :func:`build_started`.
     """
+    from ledger.store.streams import first_rows
+    from replay.sessions import open_state
+
+    if session is not None:
+        open_state(ledger, session)  # an opened session that is not closed
     if hand is None:
         prefix = session or "live"
         count = len(ledger.streams(kind="hand", session=session)) if session else 0
         hand = f"{prefix}-{count + 1}-{uuid.uuid4().hex[:6]}"
+    elif first_rows(ledger, [hand]) or hand.startswith("session:"):
+        raise LedgerError(f"hand {hand!r} is already in the ledger: give another --hand, or "
+                          "none for a generated id")
     started, forced = build_started(spec, hand=hand, session=session)
     batches = carry.link([Batch(hand, [started, *forced], hand, session, None)],
                          carry.previous_in(ledger))
@@ -220,6 +237,23 @@ def legal_now(state: HandState, player: str | None = None) -> str:
     return text
 
 
+def _live_rules(state: HandState, event: Any) -> None:
+    """What a hand recorded live may not take, though a history read from a file may: nothing
+    after its end (that is a correction), a payout or a show before the betting is over.
+
+    Raises:
+        IllegalAction: naming the rule and what to do instead.
+    """
+    if state.status != "open":
+        raise IllegalAction(f"the hand is {state.status}: a change now is a correction "
+                            "(`handledger correct` or `handledger undo`)")
+    if event.type == "recorded_payout" and state.phase != "showdown":
+        raise IllegalAction(f"a payout comes at the showdown, after the betting "
+                            f"(phase {state.phase} now)")
+    if event.type == "reveal" and state.phase == "bet":
+        raise IllegalAction("cards are shown once the betting is over")
+
+
 @dataclass(frozen=True)
 class Acted:
     """An action appended: its seq, the event, and the hand's state after it."""
@@ -242,6 +276,7 @@ def act(ledger: Any, hand: str, action: str) -> Acted:
     state, last = current(ledger, hand)
     try:
         event = parse_action(state, action)
+        _live_rules(state, event)
         state.apply(event)
     except IllegalAction as exc:
         raise IllegalAction(f"{exc.reason}; now: {legal_now(state)}", hand=hand,

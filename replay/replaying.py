@@ -43,9 +43,8 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
     nothing; ``problems``: only hands with a discrepancy or a note are rendered; ``facts``:
     also what the audit needs of each hand. Runs in a worker process with ``jobs``.
 
-    Raises:
-        LedgerError: a payload that does not parse or a hand the rules reject, located at
-            the hand.
+    A hand whose payloads do not parse or whose events the rules refuse does not stop the
+    chunk: it comes back as :func:`unreplayable`.
     """
     from ledger.audit.books import hand_facts
     from replay.fold import replay_events
@@ -56,8 +55,9 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
         try:
             events = parse_events(body)
             r = replay_events(events, session=session)
-        except LedgerError as exc:
-            raise exc.located(hand=hand) from None
+        except LedgerError as exc:  # one bad stream never stops the others: a finding
+            out.append(unreplayable(ord_, (hand, session, body, position), exc, render))
+            continue
         text = None
         if render is not None and (not problems or r.discrepancies or r.notes):
             text = render(r)
@@ -65,6 +65,37 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
         out.append(Replayed(rows_for(r, ord_), text, bool(r.discrepancies),
                             not r.result.verifiable, fact))
     return out
+
+
+def unreplayable(ord_: int, raw: RawHand, exc: LedgerError, render: Render | None
+                 ) -> Replayed:
+    """What a hand that cannot be replayed gives: a ``hands`` row with status
+    ``unreplayable`` and the reason in its notes, its players (when its ``hand_started``
+    parses) with unknown payouts, so the books stop following their chips until a later hand,
+    and the reason for the audit's ``unreplayable`` check."""
+    from ledger.audit.books import HandFacts
+    from ledger.model.events import parse_event
+
+    hand, session, body, position = raw
+    reason = exc.message if isinstance(exc, LedgerError) else str(exc)
+    if getattr(exc, "seq", None):
+        reason = f"event {exc.seq}: {reason}"  # type: ignore[attr-defined]
+    game, starting = "?", {}
+    try:
+        started = parse_event(body[0])
+        if started.type == "hand_started":
+            game, starting = started.game, {s.player: s.stack for s in started.seats}
+            session = session or started.session
+    except LedgerError:
+        pass
+    rows: dict[str, list[tuple]] = {"hands": [(hand, session, game, "unreplayable", False,
+                                               False, len(starting), 0, 0, reason, ord_)],
+                                    "pots": [], "results": [], "discrepancies": []}
+    text = f"hand {hand}: cannot be replayed: {reason}" if render is not None else None
+    facts = HandFacts(hand=hand, session=session, ord=ord_, position=position, game=game,
+                      status="unreplayable", starting=starting, contributions={}, paid=None,
+                      net={p: 0 for p in starting}, pot_out=None, error=reason)
+    return Replayed(rows, text, True, False, facts)
 
 
 def _chunks(hands: Iterable[Any], numbered: bool) -> Iterator[list[tuple[int, RawHand]]]:

@@ -1,34 +1,51 @@
-"""The session commands: opening and closing sessions, buy-ins, cash-outs, payments, aliases.
+"""The session commands: opening and closing sessions, buy-ins, cash-outs, payments, aliases,
+and correcting a book entry.
 
 Session events go to the stream ``session:<name>`` in the order they are given; where a buy-in
 or cash-out falls between hands is its place in the ledger (table stakes, RULES.md §1.1).
 Chips are integers; money (a chip value, a payment) is written as a decimal in the session's
 currency and kept as integer minor units (:mod:`ledger.model.money`). Every write checks its
-preconditions first and appends one event, or nothing.
+preconditions first and appends one event, or nothing; a refusal says how to do it right. A
+wrong entry is never rewritten: it is retracted or amended by an ``entry_corrected`` event.
 """
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
-from ledger.model.money import currency_decimals, parse_money
+from ledger.model.money import currency_decimals, format_money, parse_money
 from ledger.store.streams import latest_session, session_summaries
+
+#: Book entries a correction may retract or amend.
+ENTRY_TYPES = ("buy_in", "cash_out", "payment")
 
 
 @dataclass
 class SessionState:
-    """What a session's stream says so far: opened, closed, the money's decimals and
-    currency, the players who bought in."""
+    """What a session's stream says so far, corrections applied: opened, closed, the money's
+    decimals and currency, who sits with chips (bought in since his last cash-out), who cashed
+    out, the payments, and every book entry by its seq."""
 
     opened: bool = False
     closed: bool = False
+    chip_value_minor: int = 1
     decimals: int = 0
     currency: str | None = None
+    seated: set[str] = field(default_factory=set)
     bought: set[str] = field(default_factory=set)
+    cashed: dict[str, int] = field(default_factory=dict)
+    payments: list[tuple[str, str, int]] = field(default_factory=list)
+    entries: dict[int, Any] = field(default_factory=dict)
+    last_seq: int = 0
+
+    def money(self, minor: int) -> str:
+        """``minor`` units as text in the session's currency."""
+        return format_money(minor, self.decimals, self.currency)
 
 
 def session_state(ledger: Any, name: str) -> SessionState:
@@ -38,33 +55,65 @@ def session_state(ledger: Any, name: str) -> SessionState:
         rows = ledger.read(f"session:{name}")
     except NotFound:
         return state
+    fixes = {r.event.seq: r.event.replacement for r in rows if r.type == "entry_corrected"}
     for row in rows:
         e = row.event
-        if e.type == "session_opened" and not state.opened:
-            state.opened, state.decimals, state.currency = True, e.decimals, e.currency
-        elif e.type == "session_closed":
-            state.closed = True
-        elif e.type == "buy_in":
-            state.bought.add(e.player)
+        state.last_seq = row.seq
+        if row.seq in fixes:
+            state.entries[row.seq] = e
+            if fixes[row.seq] is None:
+                continue
+            e = ev.parse_event(fixes[row.seq])
+        _fold(state, row.seq, e)
     return state
+
+
+def _fold(state: SessionState, seq: int, e: Any) -> None:
+    if e.type in ENTRY_TYPES:
+        state.entries.setdefault(seq, e)
+    if e.type == "session_opened" and not state.opened:
+        state.opened, state.decimals, state.currency = True, e.decimals, e.currency
+        state.chip_value_minor = e.chip_value_minor
+    elif e.type == "session_changed":
+        state.chip_value_minor, state.currency = e.chip_value_minor, e.currency
+        state.decimals = e.decimals
+    elif e.type == "session_closed":
+        state.closed = True
+    elif e.type == "buy_in":
+        state.seated.add(e.player)
+        state.bought.add(e.player)
+    elif e.type == "cash_out":
+        state.seated.discard(e.player)
+        state.cashed[e.player] = e.chips
+    elif e.type == "payment":
+        state.payments.append((e.payer, e.payee, e.amount_minor))
 
 
 def open_state(ledger: Any, name: str, *, allow_closed: bool = False) -> SessionState:
     """The state of an opened session.
 
     Raises:
-        NotFound: no such session; LedgerError: it is closed (unless ``allow_closed``).
+        NotFound: no such session (naming the closest names); LedgerError: it is closed
+            (unless ``allow_closed``).
     """
     state = session_state(ledger, name)
     if not state.opened:
-        raise NotFound(f"no session {name!r} (open it with `handledger session open {name}`)")
+        names = [s["session"] for s in session_summaries(ledger) if s["session"]]
+        close = difflib.get_close_matches(name, names, n=3)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        raise NotFound(f"no session {name!r} (open it with `handledger session open "
+                       f"{name}`){hint}")
     if state.closed and not allow_closed:
-        raise LedgerError(f"session {name!r} is closed")
+        raise LedgerError(f"session {name!r} is closed: it takes no more hands or buy-ins "
+                          "(cash-outs, payments and corrections of its entries still go in)")
     return state
 
 
-def _append(ledger: Any, name: str, event: Any) -> None:
-    ledger.append(f"session:{name}", [event])
+def _append(ledger: Any, name: str, event: Any, state: SessionState) -> int:
+    """Append ``event`` to the session's stream, expecting it where ``state`` saw it (a
+    concurrent write is refused); returns the event's seq."""
+    ledger.append(f"session:{name}", [event], expected_seq=state.last_seq)
+    return state.last_seq + 1
 
 
 def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
@@ -82,27 +131,47 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
     if decimals is None:
         decimals = currency_decimals(currency, chip_value)
     minor = parse_money(chip_value, decimals, what="--chip-value")
-    if session_state(ledger, name).opened:
+    state = session_state(ledger, name)
+    if state.opened or state.last_seq:
         raise LedgerError(f"session {name!r} already exists")
     opened = ev.SessionOpened(session=name, date=day, chip_value_minor=minor,
                               currency=currency, decimals=decimals)
-    _append(ledger, name, opened)
+    _append(ledger, name, opened, state)
     return opened
 
 
+def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None,
+                decimals: int | None) -> ev.SessionChanged:
+    """Say what one chip of session ``name`` is worth (for a session an import opened, or one
+    opened with the wrong value): the latest setting holds for the whole session.
+
+    Raises:
+        NotFound: no such session; MalformedInput: a bad chip value.
+    """
+    state = open_state(ledger, name, allow_closed=True)
+    if decimals is None:
+        decimals = currency_decimals(currency, chip_value)
+    event = ev.SessionChanged(chip_value_minor=parse_money(chip_value, decimals,
+                                                           what="--chip-value"),
+                              currency=currency, decimals=decimals)
+    _append(ledger, name, event, state)
+    return event
+
+
 def close_session(ledger: Any, name: str) -> None:
-    """Close session ``name`` (no more buy-ins; payments settle it up).
+    """Close session ``name`` (no more hands or buy-ins; payments settle it up).
 
     Raises:
         NotFound, LedgerError: see :func:`open_state`.
     """
-    open_state(ledger, name)
-    _append(ledger, name, ev.SessionClosed())
+    state = open_state(ledger, name)
+    _append(ledger, name, ev.SessionClosed(), state)
 
 
-def buy_in(ledger: Any, session: str, player: str, chips: int, kind: str | None) -> ev.BuyIn:
+def buy_in(ledger: Any, session: str, player: str, chips: int, kind: str | None
+           ) -> tuple[ev.BuyIn, int]:
     """``player`` buys ``chips`` in ``session`` (kind: ``buy_in`` for his first, ``rebuy``
-    after, unless given).
+    after, unless given). Returns the event and its seq.
 
     Raises:
         NotFound, LedgerError: see :func:`open_state`.
@@ -110,36 +179,80 @@ def buy_in(ledger: Any, session: str, player: str, chips: int, kind: str | None)
     state = open_state(ledger, session)
     event = ev.BuyIn(player=player, chips=chips,
                      kind=kind or ("rebuy" if player in state.bought else "buy_in"))
-    _append(ledger, session, event)
-    return event
+    return event, _append(ledger, session, event, state)
 
 
-def cash_out(ledger: Any, session: str, player: str, chips: int) -> ev.CashOut:
-    """``player`` leaves ``session`` with ``chips`` counted (also after it closed).
+def cash_out(ledger: Any, session: str, player: str, chips: int) -> tuple[ev.CashOut, int]:
+    """``player`` leaves ``session`` with ``chips`` counted (also after it closed). Returns the
+    event and its seq.
 
     Raises:
-        NotFound: no such session.
+        NotFound: no such session; LedgerError: he has no chips at the table (no buy-in, or
+            cashed out already since his last buy-in).
     """
-    open_state(ledger, session, allow_closed=True)
+    state = open_state(ledger, session, allow_closed=True)
+    if player not in state.seated:
+        if player in state.cashed:
+            raise LedgerError(
+                f"{player} already cashed out {state.cashed[player]} chips in {session} (no "
+                f"buy-in since); a wrong count is amended: `handledger entry amend {session} "
+                "SEQ CHIPS --reason … --by …` (`handledger history --session "
+                f"{session}` lists the entries)")
+        raise LedgerError(f"{player} has no buy-in in {session}: nothing to cash out (record "
+                          f"his buy-in first: `handledger buyin {session} {player} CHIPS`)")
     event = ev.CashOut(player=player, chips=chips)
-    _append(ledger, session, event)
-    return event
+    return event, _append(ledger, session, event, state)
 
 
-def pay(ledger: Any, session: str, payer: str, payee: str, amount: str
-        ) -> tuple[ev.Payment, SessionState]:
+def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
+        again: bool = False) -> tuple[ev.Payment, SessionState, int]:
     """``payer`` pays ``payee`` ``amount`` of money (e.g. ``"12.50"``) to settle ``session``.
 
     Raises:
-        MalformedInput: the same player twice, or a bad amount; NotFound: no such session.
+        MalformedInput: the same player twice, or a bad amount; NotFound: no such session;
+        LedgerError: the same payment is recorded already (unless ``again``).
     """
     if payer == payee:
         raise MalformedInput("a payment needs two different players")
     state = open_state(ledger, session, allow_closed=True)
     event = ev.Payment(payer=payer, payee=payee,
                        amount_minor=parse_money(amount, state.decimals))
-    _append(ledger, session, event)
-    return event, state
+    if not again and (payer, payee, event.amount_minor) in state.payments:
+        raise LedgerError(f"{payer} paying {payee} {state.money(event.amount_minor)} is "
+                          f"recorded in {session} already; a second payment of the same "
+                          "amount takes --again")
+    return event, state, _append(ledger, session, event, state)
+
+
+def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, reason: str,
+                  by: str) -> tuple[Any, Any]:
+    """Retract (``value`` None) or amend (``value``: chips for a buy-in or cash-out, money for
+    a payment) the book entry at ``seq`` of ``session``'s stream. Returns the entry as it
+    stood and the replacement (None: retracted).
+
+    Raises:
+        NotFound: no such session or entry; MalformedInput: a bad value.
+    """
+    state = open_state(ledger, session, allow_closed=True)
+    entry = state.entries.get(seq)
+    if entry is None:
+        listed = ", ".join(f"{s} {e.type}" for s, e in sorted(state.entries.items()))
+        raise NotFound(f"session {session} has no buy-in, cash-out or payment at seq {seq}"
+                       + (f" (its entries: {listed})" if listed else ""))
+    replacement = None
+    if value is not None:
+        if entry.type == "payment":
+            replacement = entry.model_copy(update={
+                "amount_minor": parse_money(value, state.decimals)})
+        else:
+            if not value.strip().isdigit():
+                raise MalformedInput(f"{value!r} is not a whole number of chips")
+            replacement = ev.parse_event({**entry.model_dump(mode="json"),
+                                          "chips": int(value.strip())})
+    fix = ev.EntryCorrected(seq=seq, reason=reason, by=by, replacement=None if replacement
+                            is None else replacement.model_dump(mode="json"))
+    _append(ledger, session, fix, state)
+    return entry, replacement
 
 
 def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
@@ -155,11 +268,34 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
         session = latest_session(ledger)
         if session is None:
             raise NotFound("no session to record the alias in: open one first")
-    open_state(ledger, session, allow_closed=True)
-    _append(ledger, session, ev.PlayerAlias(player=name, alias=other))
+    state = open_state(ledger, session, allow_closed=True)
+    _append(ledger, session, ev.PlayerAlias(player=name, alias=other), state)
     return session
 
 
 def list_sessions(ledger: Any) -> list[dict[str, Any]]:
     """Sessions in ledger order with their date, hands, buy-ins and whether closed."""
     return session_summaries(ledger)
+
+
+def history(ledger: Any, name: str) -> dict[str, Any]:
+    """Session ``name``'s stream: every event with its seq, position, time and, for a book
+    entry, the corrections that retracted or amended it (reason, author), as
+    ``{"session", "events": [...]}``; the corrections themselves are listed too.
+
+    Raises:
+        NotFound: no such session.
+    """
+    open_state(ledger, name, allow_closed=True)
+    rows = ledger.read(f"session:{name}")
+    fixes: dict[int, list[dict[str, Any]]] = {}
+    for r in rows:
+        if r.type == "entry_corrected":
+            e = r.event
+            fixes.setdefault(e.seq, []).append({"seq": r.seq, "by": e.by, "reason": e.reason,
+                                                "replacement": e.replacement})
+    return {"session": name, "events": [
+        {"seq": r.seq, "position": r.position, "recorded_at": r.recorded_at.isoformat(),
+         "type": r.type,
+         "event": r.event.model_dump(mode="json", exclude={"type", "schema_version"}),
+         "corrections": fixes.get(r.seq, [])} for r in rows]}

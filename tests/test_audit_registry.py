@@ -18,6 +18,7 @@ from ledger.audit.checks import (
     CHECKS,
     KINDS,
     REGISTRY,
+    STORED,
     Check,
     Finding,
     Scope,
@@ -36,10 +37,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def every_kind() -> tuple[list[SessionRow], list[HandFacts]]:
-    """One session with a finding for every registered check but the supplied one: h1 paid
-    10 where the rules give 30 and its pot is 3 chips over; h2 carries 12 chips that h3 does
-    not bring in; C starts h3 with 110 of his 100; B cashes out 79 of his 80; the platform
-    says A's net is 25 (the books: 20); B paid A 4.00 USD of the 5.00 his net calls for."""
+    """Two sessions with a finding for every registered check but the supplied one. In s: h1
+    paid 10 where the rules give 30 and its pot is 3 chips over; h2 carries 12 chips that h3
+    does not bring in; C starts h3 with 110 of his 100; B cashes out 79 of his 80; the
+    platform says A's net is 25 (the books: 20); B paid A 4.00 USD of the 5.00 his net calls
+    for. In t (closed, no payment at all): D won 10 chips of E; h9 does not replay."""
     session = rows(
         (1, OPEN), *[(i, ev.BuyIn(player=p, chips=100)) for i, p in enumerate("ABC", 2)],
         (20, ev.CashOut(player="A", chips=120)), (21, ev.CashOut(player="B", chips=79)),
@@ -50,9 +52,17 @@ def every_kind() -> tuple[list[SessionRow], list[HandFacts]]:
     h1 = hand("h1", 10, {"A": 100, "B": 100, "C": 100}, {"A": 20, "B": -20, "C": 0})
     h1 = replace(h1, pot_out=h1.pot_in + 3, payouts=(
         PayoutFinding("A", 10, 30, "payout", "hand h1: A was paid 10, the rules give 30 (-20)"),))
+    other = rows((40, ev.SessionOpened(session="t", chip_value_minor=25, currency="USD",
+                                       decimals=2)),
+                 *[(i, ev.BuyIn(player=p, chips=100)) for i, p in ((41, "D"), (42, "E"))],
+                 (45, ev.CashOut(player="D", chips=110)), (46, ev.CashOut(player="E", chips=90)),
+                 (47, ev.SessionClosed()), session="t")
+    broken = replace(hand("h9", 44, {"D": 110, "E": 90}, {"D": 0, "E": 0}, session="t",
+                          paid=None), error="event 3: 'hand_started' is not a hand action")
     hands = [h1, hand("h2", 11, {"A": 120, "B": 80}, {"A": 0, "B": 0}, carried=12),
-             hand("h3", 12, {"A": 120, "B": 80, "C": 110}, {"A": 0, "B": 0, "C": 0})]
-    return session, hands
+             hand("h3", 12, {"A": 120, "B": 80, "C": 110}, {"A": 0, "B": 0, "C": 0}),
+             hand("h8", 43, {"D": 100, "E": 100}, {"D": 10, "E": -10}, session="t"), broken]
+    return session + other, hands
 
 
 SUPPLIED = Finding("ledger_mismatch", "s", None, "A", 1, 2, "supplied from outside")
@@ -66,10 +76,11 @@ def _every_kind_series() -> Series:
 
 def test_the_registry_is_in_rank_order_and_names_every_kind_once() -> None:
     assert [c.rank for c in REGISTRY] == sorted({c.rank for c in REGISTRY})
-    assert KINDS == ("payout", "chip_conservation", "stack_continuity", "session_balance",
-                     "settlement", "ledger_mismatch")
+    assert KINDS == ("unreplayable", "payout", "chip_conservation", "stack_continuity",
+                     "session_balance", "settlement", "ledger_mismatch", "unsettled")
     assert [c.__name__ for c in CHECKS] == list(KINDS)
     assert {(c.name, c.scope) for c in REGISTRY} == {
+        ("unreplayable", Scope.HAND), ("unsettled", Scope.SESSION),
         ("payout", Scope.HAND), ("chip_conservation", Scope.HAND),
         ("chip_conservation", Scope.SESSION), ("stack_continuity", Scope.SESSION),
         ("session_balance", Scope.SESSION), ("settlement", Scope.SESSION),
@@ -96,18 +107,20 @@ def test_every_check_finds_its_own_kind_only() -> None:
         ("session_balance", None, "B", 80, 79), ("settlement", None, "B", -500, -400),
         ("ledger_mismatch", None, "A", 1, 2),  # supplied: ranked before the statement's
         ("ledger_mismatch", None, "A", 20, 25),  # the statement says net 25
-        ("ledger_mismatch", None, "B", -20, 0), ("ledger_mismatch", None, "C", 100, 0)]
+        ("ledger_mismatch", None, "B", -20, 0), ("ledger_mismatch", None, "C", 100, 0),
+        ("unreplayable", "h9", None, 0, 0)]  # session t, after s; unsettled only on request
+    assert [(d.kind, d.player) for d in audit(series, checks=REGISTRY)][-1] == ("unsettled", "E")
 
 
 def test_the_streaming_audit_runs_every_check_by_its_scope() -> None:
     session, hands = every_kind()
-    stream = StreamAudit(session, {"s": 31})
+    stream = StreamAudit(session, {"s": 31, "t": 47})
     for h in hands:
         stream.add(h)
     _, got = stream.finish()
     want = audit(build_series(session, hands))
     assert got == want
-    assert {d.kind for d in got} == set(KINDS)  # Series.external is the batch's alone
+    assert {d.kind for d in got} == set(KINDS) - {"unsettled"}  # on request only
 
 
 def test_audit_discrepancies_holds_exactly_the_registered_kinds_in_order() -> None:
@@ -118,7 +131,7 @@ def test_audit_discrepancies_holds_exactly_the_registered_kinds_in_order() -> No
     refresh(ledger, series, found, 0)
     con = ledger.connection
     kinds = {k for (k,) in con.execute("SELECT DISTINCT kind FROM audit_discrepancies").fetchall()}
-    assert kinds == set(KINDS) == {c.name for c in REGISTRY}
+    assert kinds == {c.name for c in STORED} == set(KINDS) - {"unsettled"}
     assert read_audit(con).findings == found
 
 
@@ -135,7 +148,7 @@ def test_a_new_check_is_one_function_and_one_entry() -> None:
         won = h.net.get("A", 0)
         return [Finding("a_wins", h.session, h.hand, "A", 0, won, f"A won {won}")] if won else []
 
-    checks = (*REGISTRY, Check("long_session", Scope.SESSION, 8, hands_of, "many hands"),
+    checks = (*STORED, Check("long_session", Scope.SESSION, 8, hands_of, "many hands"),
               Check("a_wins", Scope.HAND, -1, a_wins, "A won chips"))
     session, hands = every_kind()
     stream = StreamAudit(session, {"s": 31}, checks=checks)
@@ -145,7 +158,7 @@ def test_a_new_check_is_one_function_and_one_entry() -> None:
     want = audit(build_series(session, hands), checks=checks)
     assert got == want
     assert [d.kind for d in want][:2] == ["a_wins", "payout"]  # rank -1, first of hand h1
-    assert want[-1].kind == "long_session"  # session-wide, rank 8: last
+    assert [d for d in want if d.session == "s"][-1].kind == "long_session"  # rank 8: last
 
 
 # ------------------------------------------------------------------ docs/SQL.md
@@ -238,6 +251,8 @@ def many_sessions(n: int, seed: int) -> tuple[list[SessionRow], list[HandFacts],
                  carried=carry, carried_in=bring)
         if wrong:
             h = replace(h, payouts=(PayoutFinding("A", 0, 1, "payout", f"hand {hid}: A short"),))
+        if position % 997 == 0:  # now and then a stream that does not replay
+            h = replace(h, paid=None, pot_out=None, error="event 5: out of turn")
         hands.append(h)
     ends: dict[str | None, int] = {}
     for r in rows_:
@@ -258,7 +273,7 @@ def test_twenty_thousand_tiny_sessions_audit_the_same_streamed() -> None:
     assert got == want
     assert list(series.sessions) == list(batch.sessions)
     assert len(batch.sessions) == 20_001  # and the book of no session
-    assert {d.kind for d in want} == set(KINDS)
+    assert {d.kind for d in want} == {c.name for c in STORED}
     assert len({d.session for d in want}) > 2_000  # findings spread over the whole ledger
     place = {name: i for i, name in enumerate(batch.sessions)}
     assert [place[d.session] for d in got] == sorted(place[d.session] for d in got)

@@ -79,6 +79,7 @@ class HandFacts:
     carried_in: int = 0
     payouts: tuple[PayoutFinding, ...] = ()
     unit: tuple[int, str | None, int] = (1, None, 0)  # (minor per chip, currency, decimals)
+    error: str | None = None  # why the hand's stream does not replay (then nothing is known)
 
     @property
     def pot_in(self) -> int:
@@ -238,6 +239,7 @@ class SessionBook:
     payments: list[tuple[str, str, int]] = field(default_factory=list)
     statement: Statement | None = None
     hand_count: int = 0
+    changed: bool = False
 
     @property
     def followed(self) -> bool:
@@ -453,6 +455,10 @@ def _session_event(book: SessionBook, e: Any, position: int, names: Names) -> No
         book.payments.append((payer, payee, e.amount_minor))
     elif t == "platform_ledger":
         book.statement = _statement(book, e, position, names)
+    elif t == "session_changed":
+        book.chip_value_minor, book.currency, book.decimals = (
+            e.chip_value_minor, e.currency, e.decimals)
+        book.changed = True
 
 
 def _statement(book: SessionBook, e: Any, position: int, names: Names) -> Statement:
@@ -476,7 +482,7 @@ def _statement(book: SessionBook, e: Any, position: int, names: Names) -> Statem
 
 
 def _hand(book: SessionBook, h: HandFacts) -> None:
-    if not book.hands and book.opened is None:
+    if not book.hand_count and book.opened is None and not book.changed:
         book.chip_value_minor, book.currency, book.decimals = h.unit
     book.hands.append(h)
     book.hand_count += 1

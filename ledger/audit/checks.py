@@ -14,6 +14,7 @@ stakes), so a session's books can be checked on their own.
 
 The kinds (:data:`KINDS`, in rank order):
 
+* ``unreplayable`` — a hand whose stored events the rules refuse (a read never stops at it).
 * ``payout`` — a recorded payout ≠ the recomputed award (the replay's discrepancies).
 * ``chip_conservation`` — per hand, contributions + carried-in ≠ awards + returned + carried;
   per session, carried chips that the session's next hand does not bring in.
@@ -24,6 +25,8 @@ The kinds (:data:`KINDS`, in rank order):
   above explains the difference (e.g. behind a hand whose payouts are unknown).
 * ``settlement`` — once a session is closed and payments are recorded: payments ≠ what
   the nets call for (``net × chip value``); one finding per player who still owes.
+* ``unsettled`` — a closed session with money owed and no payment recorded; shown only with
+  ``audit --unsettled``.
 * ``ledger_mismatch`` — a platform's ledger statement (PokerNow's ledger CSV, FORMATS.md
   "PokerNow ledger CSV"; the ``platform_ledger`` event) ≠ the replayed session: per player
   buy-ins, buy-outs, net; plus findings supplied from outside (``Series.external``).
@@ -90,13 +93,15 @@ class Check:
     (``SERIES``, run last; it reads the books and ``Series.external``, never
     ``Series.hands``, which the streaming audit does not keep, and its findings name no
     hand); ``rank``: unique, the order
-    of findings of one session and hand (lower first); ``doc``: one line for docs/SQL.md."""
+    of findings of one session and hand (lower first); ``doc``: one line for docs/SQL.md;
+    ``on_request``: run only when asked (``audit --unsettled``), never by the stored audit."""
 
     name: str
     scope: Scope
     rank: int
     run: Callable[[Any], list[Finding]]
     doc: str
+    on_request: bool = False
 
     def over(self, series: Series) -> list[Finding]:
         """The check run on every hand, every book, or the series itself (its scope)."""
@@ -108,6 +113,16 @@ class Check:
 
 
 # ------------------------------------------------------------------ per hand
+
+
+def hand_replays(h: HandFacts) -> list[Finding]:
+    """A hand whose stored events the rules refuse: named, so that it is repaired (a
+    correction or a void), while every other hand is still audited."""
+    if h.error is None:
+        return []
+    return [Finding("unreplayable", h.session, h.hand, None, 0, 0,
+                    f"hand {h.hand} cannot be replayed: {h.error}; repair it with "
+                    f"`handledger correct {h.hand} …` or `handledger void {h.hand} …`")]
 
 
 def hand_payout(h: HandFacts) -> list[Finding]:
@@ -231,6 +246,19 @@ def payments_due(book: SessionBook) -> list[Finding]:
     named once, with whom he owes."""
     if not (book.closed and book.payments):
         return []
+    return _still_owed(book, "settlement")
+
+
+def unsettled(book: SessionBook) -> list[Finding]:
+    """A closed session with money still owed and no payment recorded at all: each player who
+    must pay, with whom he owes. Reported only when asked (``audit --unsettled``): many groups
+    settle up outside the ledger."""
+    if not book.closed or book.payments:
+        return []
+    return _still_owed(book, "unsettled")
+
+
+def _still_owed(book: SessionBook, kind: str) -> list[Finding]:
     due = {p.player: book.money(p.net) for p in book.players.values()}
     got = {p.player: p.received_minor - p.paid_minor for p in book.players.values()}
     owed = {p: due[p] - got[p] for p in due if due[p] != got[p]}
@@ -246,7 +274,7 @@ def payments_due(book: SessionBook) -> list[Finding]:
     for player, to in debts.items():
         text = "; ".join(f"{player} must still pay {q} {book.format(a)}" for q, a in to)
         out.append(Finding(
-            "settlement", book.name, None, player, due[player], got[player],
+            kind, book.name, None, player, due[player], got[player],
             f"session {book.name}: payments come to {book.format(got[player])} for "
             f"{player} but his net calls for {book.format(due[player])} "
             f"({_signed(book, got[player] - due[player])})" + (f": {text}" if text else "")))
@@ -316,6 +344,9 @@ def _registry(checks: Iterable[Check]) -> tuple[Check, ...]:
 #: Every audit check, in rank order: the one list the batch audit, the streaming audit and
 #: docs/SQL.md read.
 REGISTRY: tuple[Check, ...] = _registry([
+    Check("unreplayable", Scope.HAND, -2, hand_replays,
+          "a hand whose stored events the rules refuse (repair it with a correction or a "
+          "void); its chips are unknown to the books"),
     Check("payout", Scope.HAND, 0, hand_payout,
           "a recorded payout differs from the engine's award (the replay's discrepancies)"),
     Check("chip_conservation", Scope.HAND, 1, hand_conservation,
@@ -331,6 +362,9 @@ REGISTRY: tuple[Check, ...] = _registry([
     Check("settlement", Scope.SESSION, 5, payments_due,
           "a closed session's payments differ from what the nets call for (money, minor "
           "units)"),
+    Check("unsettled", Scope.SESSION, 9, unsettled,
+          "a closed session with money still owed and no payment recorded (only with "
+          "`audit --unsettled`)", on_request=True),
     Check("ledger_mismatch", Scope.SERIES, 6, supplied,
           "a finding handed to the audit from outside the books (`Series.external`; the "
           "ledger's own audit has none)"),
@@ -338,6 +372,10 @@ REGISTRY: tuple[Check, ...] = _registry([
           "a platform's ledger statement differs from the replayed session (expected = the "
           "replay, actual = the platform)"),
 ])
+
+#: The checks the stored audit runs (the derived table ``audit_discrepancies``): all but those
+#: run only on request.
+STORED: tuple[Check, ...] = tuple(c for c in REGISTRY if not c.on_request)
 
 #: The registered names, in rank order: the ``kind`` values of every finding.
 KINDS: tuple[str, ...] = tuple(dict.fromkeys(c.name for c in REGISTRY))
@@ -374,10 +412,11 @@ ledger_mismatch = kind("ledger_mismatch")
 
 
 def audit(series: Series, *, session: str | None = None,
-          checks: Sequence[Check] = REGISTRY) -> list[Finding]:
+          checks: Sequence[Check] | None = None) -> list[Finding]:
     """Run ``checks`` (registry entries) over ``series`` and return every finding (only
     ``session``'s when given), ordered by session (ledger order), hand (ledger order;
-    session-wide findings last) and check rank."""
+    session-wide findings last) and check rank. ``checks`` default: :data:`STORED`."""
+    checks = STORED if checks is None else checks
     order = {name: i for i, name in enumerate(series.sessions)}
     ords = {h.hand: h.ord for h in series.hands}
     found = []

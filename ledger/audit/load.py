@@ -24,12 +24,13 @@ def session_rows(ledger: Any, *, sessions: Sequence[str] | None = None,
         MalformedEvent: a stored payload that does not parse (located at its stream).
     """
     rows = ledger.connection.execute(
-        "SELECT position, stream, session, payload FROM events WHERE position > $3"
+        "SELECT position, stream, session, payload, seq FROM events WHERE position > $3"
         " AND hand_id IS NULL AND ($1 IS NULL OR list_contains($1, session))"
         " AND ($2 IS NULL OR list_contains($2, type)) ORDER BY position",
         [None if sessions is None else list(sessions),
          None if types is None else list(types), after]).fetchall()
-    return [_typed(*row) for row in rows]
+    fixes = entry_corrections(ledger, sessions)
+    return [row for raw in rows if (row := _typed(*raw, fixes)) is not None]
 
 
 def iter_session_rows(ledger: Any, *, window: int = 500_000) -> Iterator[SessionRow]:
@@ -42,16 +43,47 @@ def iter_session_rows(ledger: Any, *, window: int = 500_000) -> Iterator[Session
     """
     con = ledger.connection
     last = con.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0]
+    fixes = entry_corrections(ledger)
     for low in range(0, last, window):
         rows = con.execute(
-            "SELECT position, stream, session, payload FROM events WHERE position > $1"
+            "SELECT position, stream, session, payload, seq FROM events WHERE position > $1"
             " AND position <= $2 AND hand_id IS NULL ORDER BY position",
             [low, low + window]).fetchall()
-        for position, stream, session, payload in rows:
-            yield _typed(position, stream, session, payload)
+        for raw in rows:
+            row = _typed(*raw, fixes)
+            if row is not None:
+                yield row
 
 
-def _typed(position: int, stream: str, session: str | None, payload: str) -> SessionRow:
+#: ``{(session stream, seq): the entry as corrected, None when retracted}``.
+Fixes = dict[tuple[str, int], Any]
+
+
+def entry_corrections(ledger: Any, sessions: Sequence[str] | None = None) -> Fixes:
+    """The book entries an ``entry_corrected`` event retracts or amends (the latest wins), of
+    every session or only ``sessions``: ``{(stream, seq): replacement event or None}``.
+
+    Raises:
+        MalformedEvent: a stored correction that does not parse.
+    """
+    rows = ledger.connection.execute(
+        "SELECT stream, payload FROM events WHERE type = 'entry_corrected'"
+        " AND ($1 IS NULL OR list_contains($1, session)) ORDER BY position",
+        [None if sessions is None else list(sessions)]).fetchall()
+    out: Fixes = {}
+    for stream, payload in rows:
+        e = parse_event(payload)
+        out[(stream, e.seq)] = None if e.replacement is None else parse_event(e.replacement)
+    return out
+
+
+def _typed(position: int, stream: str, session: str | None, payload: str, seq: int,
+           fixes: Fixes) -> SessionRow | None:
+    """The row as the books read it: its event, or the event a correction puts in its
+    place (None: retracted)."""
+    if (stream, seq) in fixes:
+        event = fixes[(stream, seq)]
+        return None if event is None else SessionRow(position, session or "", event)
     try:
         event = parse_event(payload)
     except LedgerError as exc:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import islice
 
 from ledger.audit.books import HandFacts, Series, SeriesFold, SessionBook, SessionRow
-from ledger.audit.checks import REGISTRY, SESSION_WIDE, Check, Finding, Scope
+from ledger.audit.checks import SESSION_WIDE, STORED, Check, Finding, Scope
 
 
 class StreamAudit:
@@ -32,7 +32,7 @@ class StreamAudit:
 
     def __init__(self, rows: Iterable[SessionRow], ends: Mapping[str | None, int], *,
                  aliases: Mapping[str, str] | None = None,
-                 checks: Sequence[Check] = REGISTRY) -> None:
+                 checks: Sequence[Check] = STORED) -> None:
         self._fold = SeriesFold(rows, ends=ends, on_close=self._close, aliases=aliases)
         self._checks = {scope: [c for c in checks if c.scope is scope] for scope in Scope}
         self._found: list[tuple[int, int, int, Finding]] = []

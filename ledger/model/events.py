@@ -13,7 +13,8 @@ Hand events (one stream per hand, ``seq`` 1, 2, … inside it):
 ``recorded_payout``, ``carry_over``, ``hand_ended``, ``correction``, ``hand_voided``.
 
 Session events (one stream per session): ``session_opened``, ``buy_in``, ``cash_out``,
-``payment``, ``session_closed``, ``player_alias``, ``seat_change``, ``platform_ledger``.
+``payment``, ``session_closed``, ``player_alias``, ``seat_change``, ``platform_ledger``,
+``entry_corrected`` (a book entry retracted or amended), ``session_changed`` (its chip value).
 
 Raises nothing itself; pydantic's ``ValidationError`` is translated into
 :class:`ledger.model.errors.MalformedEvent` by :func:`parse_event`.
@@ -447,6 +448,33 @@ class PlayerAlias(_Model):
     alias: str = Field(min_length=1)
 
 
+class EntryCorrected(_Model):
+    """A book entry of the session — a ``buy_in``, ``cash_out`` or ``payment``, named by its
+    ``seq`` in the session's stream — retracted (``replacement`` None) or amended
+    (``replacement``: the entry as it should have been, of the same type). The original stays in
+    the ledger; the books read the entry as corrected, at the original's place among the hands
+    (table stakes, RULES.md §1.1). A later correction of the same entry wins."""
+
+    type: Literal["entry_corrected"] = "entry_corrected"
+    schema_version: Version = SCHEMA_VERSION
+    seq: int = Field(ge=1, strict=True)
+    replacement: dict[str, Any] | None = None
+    reason: str = Field(min_length=1)
+    by: str = Field(min_length=1)
+
+
+class SessionChanged(_Model):
+    """What one chip of the session is worth, set after it was opened (a session an import
+    opened, say a PokerNow game): ``chip_value_minor`` minor units of ``currency``, written with
+    ``decimals`` places. The latest wins, for the whole session."""
+
+    type: Literal["session_changed"] = "session_changed"
+    schema_version: Version = SCHEMA_VERSION
+    chip_value_minor: int = Field(ge=1, le=MAX_CHIPS, strict=True)
+    currency: str | None = None
+    decimals: int = Field(0, ge=0, le=6, strict=True)
+
+
 class PlatformLedgerRow(_Model):
     """One player's totals in a platform's ledger statement, in the session's chips (cents in a
     cents game): ``player`` the platform id, ``nickname`` his latest name there. ``net`` is
@@ -509,6 +537,8 @@ SessionEvent = (
     | SessionClosed
     | PlayerAlias
     | PlatformLedger
+    | EntryCorrected
+    | SessionChanged
 )
 AnyEvent = Annotated[HandEvent | SessionEvent, Field(discriminator="type")]
 EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(AnyEvent)
