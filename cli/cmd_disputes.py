@@ -151,15 +151,41 @@ def void(obj: Context, hand_id: str, reason: str, by: str) -> None:
 
 @click.command()
 @click.argument("hand_id", metavar="HAND")
+@click.option("--by", "by", required=True, help="Who takes it back.")
+@click.option("--reason", default=None, help="Why (default: the undo of that action).")
+@click.pass_obj
+def undo(obj: Context, hand_id: str, by: str, reason: str | None) -> None:
+    """Take back HAND's last action: a correction that deletes it (the original stays)."""
+    from replay.corrections import undo as take_back
+
+    done = take_back(obj.ledger(existing=True), hand_id, by=by, reason=reason)
+    click.echo(text.corrected_text(hand_id, done))
+
+
+@click.command()
+@click.argument("hand_id", metavar="HAND", required=False)
+@click.option("--session", "session_name", default=None,
+              help="The session's entries instead: buy-ins, cash-outs, payments and their "
+                   "corrections, numbered as `entry retract|amend` takes them.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
 @click.pass_obj
-def history(obj: Context, hand_id: str, as_json: bool) -> None:
+def history(obj: Context, hand_id: str | None, session_name: str | None, as_json: bool) -> None:
     """HAND's original events (seq, position, recorded_at) and every correction and void with
-    who, when, why and what it changed."""
+    who, when, why and what it changed; or, with --session, the session's events."""
+    from ledger.model.errors import MalformedInput
+
+    if (hand_id is None) == (session_name is None):
+        raise MalformedInput("history takes a HAND or --session SESSION")
+    if session_name is not None:
+        from replay.sessions import history as read_session
+
+        data = read_session(obj.ledger(read_only=True), session_name)
+        click.echo(json.dumps(data) if as_json else text.session_history_text(data))
+        return
     from replay.corrections import history as read_history
 
     data = read_history(obj.ledger(read_only=True), hand_id)
     click.echo(json.dumps(data) if as_json else text.history_text(data))
 
 
-COMMANDS = [hand, act, state_cmd, whatif, correct, void, history]
+COMMANDS = [hand, act, state_cmd, whatif, correct, void, undo, history]

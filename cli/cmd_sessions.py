@@ -48,22 +48,45 @@ def session_close(obj: Context, name: str) -> None:
     click.echo(f"session {name} closed")
 
 
+@session.command(name="set")
+@click.argument("name")
+@click.option("--chip-value", required=True, help="Money per chip, e.g. 0.25.")
+@click.option("--currency", default=None, help="Currency code, e.g. USD.")
+@click.option("--decimals", type=click.IntRange(0, 6), default=None,
+              help="Minor-unit decimals (default as for `session open`).")
+@click.pass_obj
+def session_set(obj: Context, name: str, chip_value: str, currency: str | None,
+                decimals: int | None) -> None:
+    """Say what one chip of session NAME is worth (a session an import opened, or one opened
+    with the wrong value): the latest setting holds for the whole session, and `--money`
+    reads it."""
+    changed = books.set_session(obj.ledger(existing=True), name, chip_value=chip_value,
+                                currency=currency, decimals=decimals)
+    value = format_money(changed.chip_value_minor, changed.decimals, changed.currency)
+    click.echo(f"session {name}: 1 chip = {value}")
+
+
 @session.command(name="list")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def session_list(obj: Context, as_json: bool) -> None:
-    """Sessions in ledger order with their date, chip value, hands and state."""
-    out = books.list_sessions(obj.ledger(read_only=True))
+    """Sessions in ledger order with their date, hands, buy-ins and state: open, or closed
+    and settled, or closed with money still owed after the payments recorded."""
+    from replay.books import session_list as read
+
+    out = read(obj.db, note=render.note,
+               progress=render.no_progress if as_json else render.progress)
     if as_json:
         click.echo(json.dumps({"sessions": out}))
         return
     for s in out:
-        state = "closed" if s["closed"] else "open"
+        state = "open" if not s["closed"] else "closed, settled" if s["settled"] else (
+            f"closed, {format_money(s['owed_minor'], s['decimals'], s['currency'])} owed")
         click.echo(f"{s['session']}  {s['date'] or '-'}  {s['hands']} hand(s)  "
                    f"{s['buy_ins']} buy-in(s)  {state}")
 
 
-@click.command()
+@click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("session_name", metavar="SESSION")
 @click.argument("player")
 @click.argument("chips", type=click.IntRange(min=1))
@@ -72,32 +95,72 @@ def session_list(obj: Context, as_json: bool) -> None:
 @click.pass_obj
 def buyin(obj: Context, session_name: str, player: str, chips: int, kind: str | None) -> None:
     """PLAYER buys CHIPS in SESSION (between hands: table stakes)."""
-    event = books.buy_in(obj.ledger(existing=True), session_name, player, chips, kind)
-    click.echo(f"{session_name}: {player} {event.kind.replace('_', '-')} {chips} chips")
+    event, seq = books.buy_in(obj.ledger(existing=True), session_name, player, chips, kind)
+    click.echo(f"{session_name}: {player} {event.kind.replace('_', '-')} {chips} chips "
+               f"(entry {seq})")
 
 
-@click.command()
+@click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("session_name", metavar="SESSION")
 @click.argument("player")
 @click.argument("chips", type=click.IntRange(min=0))
 @click.pass_obj
 def cashout(obj: Context, session_name: str, player: str, chips: int) -> None:
     """PLAYER leaves SESSION with CHIPS counted (also allowed after the session closed)."""
-    books.cash_out(obj.ledger(existing=True), session_name, player, chips)
-    click.echo(f"{session_name}: {player} cashed out {chips} chips")
+    _, seq = books.cash_out(obj.ledger(existing=True), session_name, player, chips)
+    click.echo(f"{session_name}: {player} cashed out {chips} chips (entry {seq})")
 
 
-@click.command()
+@click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("session_name", metavar="SESSION")
 @click.argument("payer", metavar="FROM")
 @click.argument("payee", metavar="TO")
 @click.argument("amount")
+@click.option("--again", is_flag=True,
+              help="Record it though the same payment is recorded already (a second one).")
 @click.pass_obj
-def pay(obj: Context, session_name: str, payer: str, payee: str, amount: str) -> None:
+def pay(obj: Context, session_name: str, payer: str, payee: str, amount: str,
+        again: bool) -> None:
     """FROM pays TO AMOUNT of money (e.g. 12.50) to settle SESSION up."""
-    event, state = books.pay(obj.ledger(existing=True), session_name, payer, payee, amount)
-    value = format_money(event.amount_minor, state.decimals, state.currency)
-    click.echo(f"{session_name}: {payer} paid {payee} {value}")
+    event, state, seq = books.pay(obj.ledger(existing=True), session_name, payer, payee,
+                                  amount, again=again)
+    click.echo(f"{session_name}: {payer} paid {payee} {state.money(event.amount_minor)} "
+               f"(entry {seq})")
+
+
+@click.group()
+def entry() -> None:
+    """Retract or amend a buy-in, cash-out or payment (the original stays in the ledger;
+    `history --session S` lists the entries with their numbers)."""
+
+
+@entry.command(name="retract")
+@click.argument("session_name", metavar="SESSION")
+@click.argument("seq", type=click.IntRange(min=1))
+@click.option("--reason", required=True, help="Why (kept in the ledger).")
+@click.option("--by", "by", required=True, help="Who retracts it.")
+@click.pass_obj
+def entry_retract(obj: Context, session_name: str, seq: int, reason: str, by: str) -> None:
+    """Retract entry SEQ of SESSION: the books read as if it had not been recorded."""
+    was, _ = books.correct_entry(obj.ledger(existing=True), session_name, seq, None,
+                                 reason=reason, by=by)
+    click.echo(f"{session_name}: entry {seq} ({was.type}) retracted")
+
+
+@entry.command(name="amend", context_settings={"ignore_unknown_options": True})
+@click.argument("session_name", metavar="SESSION")
+@click.argument("seq", type=click.IntRange(min=1))
+@click.argument("value")
+@click.option("--reason", required=True, help="Why (kept in the ledger).")
+@click.option("--by", "by", required=True, help="Who amends it.")
+@click.pass_obj
+def entry_amend(obj: Context, session_name: str, seq: int, value: str, reason: str,
+                by: str) -> None:
+    """Amend entry SEQ of SESSION to VALUE: chips for a buy-in or cash-out, money for a
+    payment; it keeps its place among the hands."""
+    was, now = books.correct_entry(obj.ledger(existing=True), session_name, seq, value,
+                                   reason=reason, by=by)
+    click.echo(f"{session_name}: entry {seq} ({was.type}) amended")
 
 
 @click.group()
@@ -125,8 +188,12 @@ def player_alias(obj: Context, name: str, other: str, session_name: str | None) 
                    '"actual", "message"}], "incomplete_hands": [...] (when any)}')
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
               help="Processes replaying hands when the ledger moved since the last audit.")
+@click.option("--unsettled", is_flag=True,
+              help="Also name closed sessions where money is owed and nobody recorded a "
+                   "payment (many groups settle up outside the ledger).")
 @click.pass_obj
-def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int) -> None:
+def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int,
+          unsettled: bool) -> None:
     """Check the books: payouts, chip conservation, stack continuity, session balances,
     settlements and platform ledgers (import --ledger). Exit 0 when every chip adds up, 1 when
     anything does not. Incomplete hands (a log cut mid-hand) are named, counted at net 0.
@@ -134,7 +201,8 @@ def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int) -> N
     from replay.books import audit as run_audit
 
     report, found = run_audit(obj.db, session_name, jobs=jobs, note=render.note,
-                              progress=render.no_progress if as_json else render.progress)
+                              progress=render.no_progress if as_json else render.progress,
+                              on_request=unsettled)
     if as_json:
         body: dict = {"discrepancies": [d.as_json() for d in found]}
         if cut := text.incomplete_hands(report, session_name):
@@ -146,4 +214,4 @@ def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int) -> N
         sys.exit(1)
 
 
-COMMANDS = [session, buyin, cashout, pay, player, audit]
+COMMANDS = [session, buyin, cashout, pay, entry, player, audit]

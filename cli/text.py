@@ -70,10 +70,17 @@ def balances_text(books: Any) -> str:
 
 
 def settle_text(transfers: list[tuple[str, str, int]], books: Any) -> str:
-    """``Bob pays Ann 37.50 USD`` per transfer and a count line."""
+    """``Bob pays Ann 37.50 USD`` per transfer still to make and a count line, which also
+    says what was paid already."""
     decimals, currency = books.unit
     lines = [f"{a} pays {b} {format_money(n, decimals, currency)}" for a, b, n in transfers]
-    lines.append(f"{len(transfers)} transfer(s) settle {len(books.players)} player(s)")
+    paid = sum(p["paid_minor"] for p in books.players)
+    before = f" ({format_money(paid, decimals, currency)} paid already)" if paid else ""
+    if transfers:
+        lines.append(f"{len(transfers)} transfer(s) settle {len(books.players)} "
+                     f"player(s){before}")
+    else:
+        lines.append(f"settled: nobody owes anybody{before}")
     return "\n".join(lines)
 
 
@@ -203,4 +210,19 @@ def standings_text(grid: Any) -> str:
     lines.append(f"{'(sum)':<{width}} " + " ".join(
         f"{fmt(v):>{w}}" for v, w in zip(sums, cols, strict=True))
         + f" {fmt(sum(sums)):>12}")
+    return "\n".join(lines)
+
+
+def session_history_text(data: dict[str, Any]) -> str:
+    """A session's events, numbered, each book entry with the corrections made to it."""
+    lines = [f"session {data['session']}: {len(data['events'])} event(s)"]
+    for item in data["events"]:
+        detail = {k: v for k, v in item["event"].items() if k != "source" and v is not None}
+        lines.append(f"  {item['seq']:3d} @{item['position']:<6d} {item['recorded_at']} "
+                     f"{item['type']} {json.dumps(detail, separators=(',', ':'))}")
+        for c in item["corrections"]:
+            what = "retracted" if c["replacement"] is None else "amended to " + json.dumps(
+                {k: v for k, v in c["replacement"].items()
+                 if k not in ("type", "schema_version")}, separators=(",", ":"))
+            lines.append(f"        {what} by {c['by']} (entry {c['seq']}): {c['reason']}")
     return "\n".join(lines)

@@ -81,6 +81,25 @@ def standings(path: str, *, money: bool, progress: Progress = silent, note: Note
         return reports.standings(ledger.connection, money)
 
 
+def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
+                 ) -> list[dict[str, Any]]:
+    """Sessions in ledger order: ``session``, ``date``, ``closed``, ``buy_ins``, ``hands``,
+    ``owed_minor`` (money still owed after the payments recorded) with its ``decimals`` and
+    ``currency``, and ``settled`` (closed and nothing owed)."""
+    from ledger.store.streams import session_summaries
+
+    with fresh_books(path, progress=progress, note=note) as ledger:
+        out = session_summaries(ledger)
+        due = reports.owed(ledger.connection)
+        units = {name: (d, c) for name, d, c in ledger.connection.execute(
+            "SELECT session, decimals, currency FROM session_book").fetchall()}
+    for s in out:
+        s["owed_minor"] = due.get(s["session"], 0)
+        s["decimals"], s["currency"] = units.get(s["session"], (0, None))
+        s["settled"] = s["closed"] and not s["owed_minor"]
+    return out
+
+
 def settle(path: str, session: str | None, *, progress: Progress = silent,
            note: Note = _quiet) -> tuple[list[tuple[str, str, int]], reports.Balances]:
     """The fewest transfers that settle the nets up (:func:`reports.settlement`).
@@ -107,17 +126,24 @@ def chart_rows(path: str, *, money: bool, progress: Progress = silent, note: Not
 
 
 def audit(path: str, session: str | None, *, jobs: int = 1, progress: Progress = silent,
-          note: Note = _quiet) -> tuple[AuditReport, list[Any]]:
-    """The audit as of the head and its findings (only ``session``'s when given).
+          note: Note = _quiet, on_request: bool = False) -> tuple[AuditReport, list[Any]]:
+    """The audit as of the head and its findings (only ``session``'s when given); with
+    ``on_request`` also the checks run only when asked (``unsettled``), after the others.
 
     Raises:
         NotFound: no such session.
     """
+    from ledger.audit.checks import REGISTRY
+
     with fresh_books(path, jobs=jobs, progress=progress, note=note) as ledger:
         report = read_audit(ledger.connection)
+        extra = [] if not on_request else [
+            f for book in reports.session_books(ledger.connection)
+            for check in REGISTRY if check.on_request for f in check.run(book)]
     if session is not None and session not in report.hands:
         raise NotFound(f"no session {session!r} in the ledger")
-    return report, [d for d in report.findings if session is None or d.session == session]
+    found = report.findings + extra
+    return report, [d for d in found if session is None or d.session == session]
 
 
 def sql(path: str, query: str, *, note: Note = _quiet) -> tuple[list[str], list[tuple[Any, ...]]]:

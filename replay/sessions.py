@@ -273,11 +273,6 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
     return session
 
 
-def list_sessions(ledger: Any) -> list[dict[str, Any]]:
-    """Sessions in ledger order with their date, hands, buy-ins and whether closed."""
-    return session_summaries(ledger)
-
-
 def history(ledger: Any, name: str) -> dict[str, Any]:
     """Session ``name``'s stream: every event with its seq, position, time and, for a book
     entry, the corrections that retracted or amended it (reason, author), as

@@ -128,8 +128,11 @@ def test_hand_built_session_rebuy_balances_and_settlement(friday: Run) -> None:
                    "WHERE type = 'buy_in' ORDER BY position").output
     assert [r["kind"] for r in json.loads(kinds)] == ["buy_in", "buy_in", "buy_in", "rebuy"]
     settle = json.loads(friday("settle", "--session", "friday", "--json").output)
-    assert settle == {"transfers": [{"from": "Ann", "to": "Bob", "amount": 100},
-                                    {"from": "Ann", "to": "Cy", "amount": 2550}]}
+    assert settle == {"transfers": []}  # Ann paid Bob 1.00 and Cy 25.50: nothing is owed
+    assert "settled: nobody owes anybody (26.50 USD paid already)" in friday(
+        "settle", "--session", "friday").output
+    assert {(p["player"], p["paid_minor"], p["received_minor"]) for p in money} == {
+        ("Ann", 2650, 0), ("Bob", 0, 100), ("Cy", 0, 2550)}
     text = friday("balances", "--money", "--session", "friday").output
     assert "-26.50" in text and "(USD)" in text
 
@@ -233,8 +236,9 @@ def test_standings_sum_to_zero_and_money_is_chips_times_chip_value(clean: Run) -
 
 
 def test_settle_transfers_reproduce_every_net(clean: Run) -> None:
+    """What settle says to pay is each player's net less the payments already recorded."""
     for args in ((), ("--session", "s02")):
-        nets = {p["player"]: p["net"] for p in
+        nets = {p["player"]: p["net"] + p["paid_minor"] - p["received_minor"] for p in
                 json.loads(clean("balances", "--money", "--json", *args).output)["players"]}
         transfers = json.loads(clean("settle", "--json", *args).output)["transfers"]
         got = dict.fromkeys(nets, 0)
@@ -243,7 +247,23 @@ def test_settle_transfers_reproduce_every_net(clean: Run) -> None:
             got[t["from"]] -= t["amount"]
             got[t["to"]] += t["amount"]
         assert got == nets
-        assert len(transfers) <= len([n for n in nets.values() if n]) - 1
+        assert len(transfers) <= max(0, len([n for n in nets.values() if n]) - 1)
+
+
+def test_settle_before_any_payment_and_after_a_part_of_it(tmp_path: Path) -> None:
+    """With no payment recorded settle pays every net; after Ann pays Cy, only her debt to
+    Bob is left; `session list` says what is still owed, then that the session is settled."""
+    run = build_session(tmp_path, pay=False)
+    transfers = json.loads(run("settle", "--session", "friday", "--json").output)["transfers"]
+    assert transfers == [{"from": "Ann", "to": "Bob", "amount": 100},
+                         {"from": "Ann", "to": "Cy", "amount": 2550}]
+    assert "closed, 26.50 USD owed" in run("session", "list").output
+    assert run("pay", "friday", "Ann", "Cy", "25.50").exit_code == 0
+    assert run("settle", "--session", "friday").output.splitlines()[0] == \
+        "Ann pays Bob 1.00 USD"
+    assert "closed, 1.00 USD owed" in run("session", "list").output
+    assert run("pay", "friday", "Ann", "Bob", "1").exit_code == 0
+    assert "closed, settled" in run("session", "list").output
 
 
 def test_sql_is_read_only_and_speaks_csv_and_json(clean: Run) -> None:

@@ -20,7 +20,8 @@ SELECT player, sum({net}) AS net, sum({buy_in}) AS buy_in, sum({cash_out}) AS ca
     sum(hands) AS hands, count(session) AS sessions,
     string_agg(DISTINCT coalesce(currency, ''), ',') AS currency,
     string_agg(DISTINCT CAST(decimals AS VARCHAR), ',') AS decimals,
-    any_value(nickname) AS nickname, sum({rules}) AS rules_net
+    any_value(nickname) AS nickname, sum({rules}) AS rules_net,
+    sum(paid_minor) AS paid_minor, sum(received_minor) AS received_minor
 FROM player_session_results LEFT JOIN player_nicknames USING (player)
 WHERE $1 IS NULL OR session = $1
 GROUP BY player ORDER BY net DESC, player"""
@@ -33,8 +34,9 @@ Unit = tuple[int, "str | None"]
 class Balances:
     """Per player (dicts with ``player``, ``net`` — what the table paid him minus what he put
     in, the one meaning of net — ``buy_in``, ``cash_out``, ``hands``, ``sessions``,
-    ``nickname``: his PokerNow nickname, None unless known by a PokerNow id, and ``rules_net``:
-    what the rules would have paid), in chips or minor units, and the unit to print them
+    ``nickname``: his PokerNow nickname, None unless known by a PokerNow id, ``rules_net``:
+    what the rules would have paid, and ``paid_minor`` / ``received_minor``: the settlement
+    payments he made and got, money), in chips or minor units, and the unit to print them
     with."""
 
     players: list[dict[str, Any]]
@@ -73,18 +75,21 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
     keys = ("player", "net", "buy_in", "cash_out", "hands", "sessions")
     return Balances([{**{k: (int(v) if k != "player" else v)
                          for k, v in zip(keys, r, strict=False)}, "nickname": r[8],
-                      "rules_net": int(r[9])} for r in rows], unit)
+                      "rules_net": int(r[9]), "paid_minor": int(r[10]),
+                      "received_minor": int(r[11])} for r in rows], unit)
 
 
 def settlement(con: Any, session: str | None) -> tuple[list[Transfer], Balances]:
-    """The fewest transfers that settle the nets up, in minor units
-    (:func:`ledger.audit.settle.fewest_transfers`), and the balances they settle.
+    """The fewest transfers that settle up what is still owed, in minor units
+    (:func:`ledger.audit.settle.fewest_transfers`): each player's net in money less the
+    payments he has received, plus those he has made; and the balances they settle.
 
     Raises:
         LedgerError: the nets do not sum to zero (the audit says why), or as :func:`balances`.
     """
     books = balances(con, session, money=True)
-    nets = {p["player"]: p["net"] for p in books.players}
+    nets = {p["player"]: p["net"] + p["paid_minor"] - p["received_minor"]
+            for p in books.players}
     total = sum(nets.values())
     if total:
         decimals, currency = books.unit
@@ -146,3 +151,37 @@ def standings(con: Any, money: bool) -> Standings:
         p["total"] += int(net)
     ordered = sorted(players.values(), key=lambda p: (-p["total"], p["player"]))
     return Standings(sessions, ordered, unit)
+
+
+def session_books(con: Any) -> list[Any]:
+    """Each session's book as the derived tables keep it — open or closed, chip value and
+    currency, each player's net and settlement payments (minor units) — for the checks run on
+    request (``audit --unsettled``), which read nothing else. A session with any payment has
+    ``payments`` non-empty (their totals only)."""
+    from ledger.audit.books import PlayerBook, SessionBook
+
+    books: dict[str | None, SessionBook] = {}
+    for name, closed, value, currency, decimals, first in con.execute(
+            "SELECT session, closed, chip_value_minor, currency, decimals, first_position"
+            " FROM session_book WHERE opened ORDER BY ord").fetchall():
+        books[name] = SessionBook(name, first or 0, closed=bool(closed),
+                                  chip_value_minor=value, currency=currency, decimals=decimals)
+    for name, player, net, paid, received in con.execute(
+            "SELECT session, player, net, paid_minor, received_minor FROM session_players"
+            " WHERE session IS NOT NULL").fetchall():
+        book = books.get(name)
+        if book is None:
+            continue
+        book.players[player] = PlayerBook(player, 0, net=net, paid_minor=paid,
+                                          received_minor=received)
+        if paid:
+            book.payments.append((player, "", paid))
+    return list(books.values())
+
+
+def owed(con: Any) -> dict[str | None, int]:
+    """Per session, the money (minor units) still owed after the payments recorded: the sum
+    of what its debtors must still pay (0: settled)."""
+    return {name: int(due) for name, due in con.execute(
+        "SELECT session, coalesce(sum(greatest(-(net_minor + paid_minor - received_minor),"
+        " 0)), 0) FROM player_session_results GROUP BY session").fetchall()}
