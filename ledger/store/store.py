@@ -25,6 +25,7 @@ from ledger.model.batch import Batch
 from ledger.model.errors import (
     DuplicateEvent,
     LedgerBusy,
+    LedgerCorrupt,
     LedgerError,
     LedgerReadOnly,
     MalformedEvent,
@@ -67,6 +68,11 @@ _FLUSH = 100_000  # rows per appender flush / per bulk INSERT
 _BULK = 50_000  # from this many rows on, insert columns (numpy arrays) instead of the appender
 # (below, importing numpy, about 0.1 s, costs more than the appender loses)
 _INT_COLUMNS = frozenset({0, 4, 6})  # position, seq, schema_version
+# What DuckDB says of a file that is not a database, cut short or damaged (a bad block checksum)
+_CORRUPT_TEXTS = ("not a valid DuckDB database file", "Could not read enough bytes",
+                  "Corrupt database file", "checksum")
+_BROKEN_STORAGE = (duckdb.InternalException, duckdb.FatalException,
+                   duckdb.SerializationException)
 
 
 @dataclass(frozen=True)
@@ -157,7 +163,8 @@ class Ledger:
         Raises:
             LedgerBusy: another process holds the file (or this one with another mode).
             NotFound: ``read_only`` and the file does not exist.
-            LedgerError: not a ledger, a newer store version, or any other open failure.
+            LedgerCorrupt: not a DuckDB file, cut short or damaged, or not a handledger ledger.
+            LedgerError: a newer store version, or any other open failure.
         """
         self.path = os.fspath(path)
         self.read_only = read_only
@@ -178,7 +185,7 @@ class Ledger:
                     )
             tables = {row[0] for row in self._query("SELECT table_name FROM duckdb_tables()")}
             if not {"events", "meta"} <= tables:
-                raise LedgerError(f"ledger {self.path} is not a handledger ledger")
+                raise LedgerCorrupt(f"ledger {self.path} is not a handledger ledger")
             version = self._meta().get("store_version", "?")
             if not version.isdigit() or int(version) > STORE_VERSION:
                 raise LedgerError(
@@ -480,12 +487,35 @@ class Ledger:
         """The number of stored rows."""
         return int(self._query("SELECT count(*) FROM events")[0][0])
 
+    def head(self) -> tuple[int, str] | None:
+        """The recorded chain head (last position, its hash) from ``meta``; ``(0, GENESIS)``
+        for an empty ledger, None when the meta rows are gone."""
+        return self._head()
+
+    def hashes(self, after: int, upto: int) -> list[tuple[int, str]]:
+        """(position, hash) of the stored rows with ``after < position <= upto``, in order."""
+        return [(p, h) for p, h in self._query(
+            "SELECT position, hash FROM events WHERE position > $1 AND position <= $2"
+            " ORDER BY position", [after, upto])]
+
+    def last(self) -> tuple[int, str]:
+        """(position, hash) of the stored row with the highest position, ``(0, GENESIS)``
+        when there is none (what is stored, whatever ``meta`` says)."""
+        rows = self._query("SELECT position, hash FROM events ORDER BY position DESC LIMIT 1")
+        return (rows[0][0], rows[0][1]) if rows else (0, GENESIS)
+
+    def at(self, position: int) -> StoredEvent | None:
+        """The stored row at ``position``, None when there is none."""
+        rows = self._query(f"SELECT {COLUMNS} FROM events WHERE position = $1", [position])
+        return StoredEvent(*rows[0]) if rows else None
+
     def verify(self) -> VerifyReport:
         """Walk the chain in position order and report the first problem (see
         :func:`ledger.store.chain.diagnose` for how edited/deleted/inserted/reordered are told
         apart).
 
         Raises:
+            LedgerCorrupt: a damaged block of the file (a failed checksum) on the way.
             LedgerError: the database cannot be read.
         """
         return verify_rows(self._pages(), self._head(), self._position_of_hash)
@@ -609,4 +639,6 @@ class Ledger:
             )
         if "read-only" in text:
             return LedgerError(f"ledger {self.path} is open read-only")
+        if isinstance(e, _BROKEN_STORAGE) or any(sign in text for sign in _CORRUPT_TEXTS):
+            return LedgerCorrupt(f"ledger {self.path} is corrupt: {text}")
         return LedgerError(f"ledger {self.path}: database error: {text}")

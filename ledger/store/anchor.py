@@ -1,0 +1,154 @@
+"""``verify --against``: does the ledger still extend the heads its checkpoints wrote down?
+
+A ledger extends a checkpoint ``(position, hash)`` when its row at that position has that hash
+(or, for a hash prefix, a hash that starts with it): the chain makes that row's hash depend on
+every row before it, so nothing up to the checkpoint changed. It does not when:
+
+* the ledger ends before the checkpoint's position (an older copy put back, or cut short);
+* the row's hash differs: a row at or before the position was rewritten (even with every later
+  hash and the recorded head recomputed), or it is another ledger.
+
+The first position where the ledger parts from its checkpoints lies after the highest
+checkpoint it extends and at or before the lowest one it does not (the ledger's end + 1 for a
+rollback); the records' marks (:mod:`ledger.store.checkpoint`) narrow it to one row where they
+cover it. A signed checkpoint is checked against the key directory (:mod:`ledger.store.keys`):
+a bad signature fails it (it was altered: position, hash, time or signature); a key the
+directory does not know is said, and fails only when it claims the name of a known key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ledger.store.checkpoint import MARK_BYTES, Checkpoint
+from ledger.store.keys import KeyStore, parse_public, verify_signature
+
+Signature = Literal["none", "good", "bad", "unknown", "unchecked"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One checkpoint checked. ``extended``: the ledger extends its head; ``parts``: when not,
+    the highest position the parting can be at (the checkpoint's, or the ledger's end + 1);
+    ``signature``: ``none`` (unsigned), ``good``, ``bad``, ``unknown`` (a key not in the
+    directory) or ``unchecked`` (no whole hash to check it against); ``signer``: the local key
+    name when good; ``note``: one line on what was found."""
+
+    where: str
+    checkpoint: Checkpoint
+    extended: bool
+    parts: int | None
+    signature: Signature
+    signer: str | None
+    note: str
+
+    @property
+    def ok(self) -> bool:
+        return self.extended and self.signature in ("none", "good", "unknown")
+
+
+@dataclass(frozen=True)
+class AnchorReport:
+    """Every checkpoint's verdict, in the order given, and where the ledger parts from them:
+    ``parts`` = (first, last) positions it can be at (equal when known to the row), None when
+    it extends every checkpoint; ``row``: ``stream seq N`` of the row at ``first`` when exact
+    and stored."""
+
+    verdicts: list[Verdict]
+    parts: tuple[int, int] | None
+    row: str | None
+
+    @property
+    def ok(self) -> bool:
+        return all(v.ok for v in self.verdicts)
+
+
+def compare(
+    ledger: Any, checkpoints: Sequence[tuple[str, Checkpoint]], keys: KeyStore | None
+) -> AnchorReport:
+    """Check ``ledger`` (a :class:`ledger.store.store.Ledger`) against ``checkpoints`` (where,
+    checkpoint), as :func:`ledger.store.checkpoint.load` gives them.
+
+    Raises:
+        LedgerError: the ledger or the key directory cannot be read.
+    """
+    end = ledger.last()[0]
+    known = keys.list() if keys is not None else []
+    verdicts = [_check(ledger, end, where, point, known) for where, point in checkpoints]
+    failed = [v.parts for v in verdicts if v.parts is not None]
+    if not failed:
+        return AnchorReport(verdicts, None, None)
+    last = min(failed)
+    first = 1 + max((v.checkpoint.position for v in verdicts
+                     if v.extended and v.checkpoint.position < last), default=0)  # fmt: skip
+    first, last = _narrow(ledger, first, last, [v.checkpoint for v in verdicts])
+    row = ledger.at(first) if first == last else None
+    return AnchorReport(verdicts, (first, last), row and f"{row.stream} seq {row.seq}")
+
+
+def _check(ledger: Any, end: int, where: str, point: Checkpoint, known: list[Any]) -> Verdict:
+    stored = ledger.at(point.position) if point.position <= end else None
+    full: str | None = point.hash if len(point.hash) == 64 else None
+    if stored is None:
+        extended, parts = False, min(point.position, end + 1)
+        note = (f"the ledger ends at position {end}, before {point.position}: an older copy "
+                "put back, or cut short")  # fmt: skip
+    elif stored.hash.startswith(point.hash):
+        extended, parts, full = True, None, stored.hash
+        note = "extended"
+    else:
+        extended, parts = False, point.position
+        note = (f"row {point.position} hashes {stored.hash[:16]}…, not {point.hash[:16]}…: "
+                "rewritten at or before it, or another ledger")  # fmt: skip
+    signature, signer, said = _signature(point, full, known)
+    return Verdict(where, point, extended, parts, signature, signer,
+                   note + (f"; {said}" if said else ""))  # fmt: skip
+
+
+def _signature(
+    point: Checkpoint, full: str | None, known: list[Any]
+) -> tuple[Signature, str | None, str]:
+    if point.signature is None or point.key is None:
+        return "none", None, ""
+    claimed = point.signer or "?"
+    if full is None:
+        return "unchecked", None, f"signature of {claimed!r} not checked (no whole hash)"
+    keys = [k for k in known if k.fingerprint == point.key]
+    message = point.message(full)
+    for key in keys:
+        if verify_signature(parse_public(key.public), message, point.signature):
+            also = "" if key.name == claimed else f" (signed as {claimed!r})"
+            return "good", key.name, f"signed by {key.name}{also}"
+    if keys:
+        return "bad", None, f"the signature does not verify with key {keys[0].name!r}: altered"
+    if any(k.name == claimed for k in known):
+        return "bad", None, (f"signed as {claimed!r} with key {point.key}, which is not "
+                             f"{claimed!r}'s key here")  # fmt: skip
+    return "unknown", None, (f"signed by an unknown key {point.key} (as {claimed!r}): "
+                             "`handledger key add` it to check")  # fmt: skip
+
+
+def _narrow(ledger: Any, first: int, last: int, points: list[Checkpoint]) -> tuple[int, int]:
+    """Narrow ``first..last`` with the marks: a row whose hash matches its mark leaves every row
+    up to it as it was (the chain), so the parting is after it; the first row that differs
+    from its mark is the last place it can be."""
+    marks: dict[int, bytes] = {}
+    clashing: set[int] = set()
+    for point in points:
+        for position, mark in point.mark_map().items():
+            if first <= position <= last and marks.setdefault(position, mark) != mark:
+                clashing.add(position)
+    for position in clashing:
+        del marks[position]
+    if not marks:
+        return first, last
+    for position, digest in ledger.hashes(first - 1, last):
+        mark = marks.get(position)
+        if mark is None:
+            continue
+        if bytes.fromhex(digest[: 2 * MARK_BYTES]) != mark:
+            return first, position
+        first = min(position + 1, last)
+    return first, last
