@@ -103,8 +103,11 @@ def _check(ledger: Any, end: int, where: str, point: Checkpoint, known: list[Any
         note = (f"row {point.position} hashes {stored.hash[:16]}…, not {point.hash[:16]}…: "
                 "rewritten at or before it, or another ledger")  # fmt: skip
     signature, signer, said = _signature(point, full, known)
-    return Verdict(where, point, extended, parts, signature, signer,
-                   note + (f"; {said}" if said else ""))  # fmt: skip
+    if extended and signature == "bad":
+        note = "the ledger extends its head, but " + said
+    elif said:
+        note += f"; {said}"
+    return Verdict(where, point, extended, parts, signature, signer, note)
 
 
 def _signature(
@@ -124,8 +127,8 @@ def _signature(
     if keys:
         return "bad", None, f"the signature does not verify with key {keys[0].name!r}: altered"
     if any(k.name == claimed for k in known):
-        return "bad", None, (f"signed as {claimed!r} with key {point.key}, which is not "
-                             f"{claimed!r}'s key here")  # fmt: skip
+        return "bad", None, (f"signed as {claimed!r} with key {point.key}, not with the key "
+                             f"{claimed!r} has here")  # fmt: skip
     return "unknown", None, (f"signed by an unknown key {point.key} (as {claimed!r}): "
                              "`handledger key add` it to check")  # fmt: skip
 

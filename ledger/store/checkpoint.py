@@ -217,7 +217,10 @@ def load(spec: str) -> list[tuple[str, Checkpoint]]:
         raise MalformedInput("not UTF-8 text", file=spec, line=line) from None
     found = []
     for number, line in enumerate(text.splitlines(), 1):
-        point = parse_line(line)
+        try:
+            point = parse_line(line)
+        except MalformedInput as e:
+            raise e.located(file=spec, line=number) from None
         if point is not None:
             found.append((f"{spec}:{number}", point))
         elif line.strip() and not line.lstrip().startswith("#"):

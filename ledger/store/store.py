@@ -174,8 +174,9 @@ class Ledger:
         except duckdb.Error as e:
             raise self._translate(e) from e
         try:
-            if not read_only:
-                with self.transaction() as con:
+            tables = self._tables()
+            if not read_only and not tables & {"events", "meta"}:  # a new ledger; never a
+                with self.transaction() as con:  # lost table or head made anew over old rows
                     for ddl in _SCHEMA:
                         con.execute(ddl)
                     con.execute(
@@ -183,7 +184,7 @@ class Ledger:
                         " ('head_hash', ?) ON CONFLICT DO NOTHING",
                         [str(STORE_VERSION), GENESIS],
                     )
-            tables = {row[0] for row in self._query("SELECT table_name FROM duckdb_tables()")}
+                tables = self._tables()
             if not {"events", "meta"} <= tables:
                 raise LedgerCorrupt(f"ledger {self.path} is not a handledger ledger")
             version = self._meta().get("store_version", "?")
@@ -537,6 +538,9 @@ class Ledger:
         if digest == GENESIS:
             return 0
         return self._query("SELECT min(position) FROM events WHERE hash = $1", [digest])[0][0]
+
+    def _tables(self) -> set[str]:
+        return {row[0] for row in self._query("SELECT table_name FROM duckdb_tables()")}
 
     def _meta(self) -> dict[str, str]:
         return dict(self._query("SELECT key, value FROM meta"))
