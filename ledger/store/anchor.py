@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ledger.store.checkpoint import MARK_BYTES, Checkpoint
-from ledger.store.keys import KeyStore, parse_public, verify_signature
+from ledger.store.keys import KeyStore
 
 Signature = Literal["none", "good", "bad", "unknown", "unchecked"]
 
@@ -75,8 +75,7 @@ def compare(
         LedgerError: the ledger or the key directory cannot be read.
     """
     end = ledger.last()[0]
-    known = keys.list() if keys is not None else []
-    verdicts = [_check(ledger, end, where, point, known) for where, point in checkpoints]
+    verdicts = [_check(ledger, end, where, point, keys) for where, point in checkpoints]
     failed = [v.parts for v in verdicts if v.parts is not None]
     if not failed:
         return AnchorReport(verdicts, None, None)
@@ -88,7 +87,8 @@ def compare(
     return AnchorReport(verdicts, (first, last), row and f"{row.stream} seq {row.seq}")
 
 
-def _check(ledger: Any, end: int, where: str, point: Checkpoint, known: list[Any]) -> Verdict:
+def _check(ledger: Any, end: int, where: str, point: Checkpoint,
+           keys: KeyStore | None) -> Verdict:
     stored = ledger.at(point.position) if point.position <= end else None
     full: str | None = point.hash if len(point.hash) == 64 else None
     if stored is None:
@@ -102,7 +102,7 @@ def _check(ledger: Any, end: int, where: str, point: Checkpoint, known: list[Any
         extended, parts = False, point.position
         note = (f"row {point.position} hashes {stored.hash[:16]}…, not {point.hash[:16]}…: "
                 "rewritten at or before it, or another ledger")  # fmt: skip
-    signature, signer, said = _signature(point, full, known)
+    signature, signer, said = _signature(point, full, keys)
     if extended and signature == "bad":
         note = "the ledger extends its head, but " + said
     elif said:
@@ -111,26 +111,17 @@ def _check(ledger: Any, end: int, where: str, point: Checkpoint, known: list[Any
 
 
 def _signature(
-    point: Checkpoint, full: str | None, known: list[Any]
+    point: Checkpoint, full: str | None, keys: KeyStore | None
 ) -> tuple[Signature, str | None, str]:
     if point.signature is None or point.key is None:
         return "none", None, ""
     claimed = point.signer or "?"
     if full is None:
         return "unchecked", None, f"signature of {claimed!r} not checked (no whole hash)"
-    keys = [k for k in known if k.fingerprint == point.key]
-    message = point.message(full)
-    for key in keys:
-        if verify_signature(parse_public(key.public), message, point.signature):
-            also = "" if key.name == claimed else f" (signed as {claimed!r})"
-            return "good", key.name, f"signed by {key.name}{also}"
-    if keys:
-        return "bad", None, f"the signature does not verify with key {keys[0].name!r}: altered"
-    if any(k.name == claimed for k in known):
-        return "bad", None, (f"signed as {claimed!r} with key {point.key}, not with the key "
-                             f"{claimed!r} has here")  # fmt: skip
-    return "unknown", None, (f"signed by an unknown key {point.key} (as {claimed!r}): "
-                             "`handledger key add` it to check")  # fmt: skip
+    if keys is None:
+        return "unknown", None, f"signed as {claimed!r}: no key directory to check it"
+    checked = keys.check(point.key, claimed, point.message(full), point.signature)
+    return checked.status, checked.signer, checked.note
 
 
 def _narrow(ledger: Any, first: int, last: int, points: list[Checkpoint]) -> tuple[int, int]:

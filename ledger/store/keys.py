@@ -23,6 +23,7 @@ import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -46,6 +47,16 @@ class KeyInfo:
     fingerprint: str
     public: str
     private: bool
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A signature checked (:meth:`KeyStore.check`): ``status`` good, bad or unknown; ``signer``
+    the local name of the key when good; ``note`` one line for people."""
+
+    status: Literal["good", "bad", "unknown"]
+    signer: str | None
+    note: str
 
 
 def _b64(data: bytes) -> str:
@@ -108,6 +119,7 @@ class KeyStore:
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self.directory = Path(directory)
+        self._known: list[KeyInfo] | None = None  # for check(), read once
 
     def new(self, name: str) -> KeyInfo:
         """Make a new Ed25519 key pair ``name`` and return it.
@@ -211,9 +223,31 @@ class KeyStore:
             raise LedgerError(f"private key {path} is not an Ed25519 key")
         return fingerprint(private.public_key()), _b64(private.sign(message))
 
-    def by_fingerprint(self, digits: str) -> list[KeyInfo]:
-        """The keys whose fingerprint is ``digits`` (normally zero or one)."""
-        return [k for k in self.list() if k.fingerprint == digits]
+    def check(self, key: str, claimed: str, message: bytes, signature: str) -> Checked:
+        """Check a ``signature`` of ``message`` that names the key fingerprint ``key`` and
+        the signer ``claimed``: ``good`` with the local name of the key that verifies it;
+        ``bad`` when the key is here and it does not verify (the signed data or the signature
+        was altered), or when the key is not here but ``claimed`` names another key here;
+        ``unknown`` when neither the key nor the name is here.
+
+        Raises:
+            LedgerError: a damaged public key file in the directory.
+        """
+        if self._known is None:
+            self._known = self.list()
+        keys = [k for k in self._known if k.fingerprint == key]
+        for info in keys:
+            if verify_signature(parse_public(info.public), message, signature):
+                also = "" if info.name == claimed else f" (signed as {claimed!r})"
+                return Checked("good", info.name, f"signed by {info.name}{also}")
+        if keys:
+            return Checked("bad", None,
+                           f"the signature does not verify with key {keys[0].name!r}: altered")
+        if any(k.name == claimed for k in self._known):
+            return Checked("bad", None, f"signed as {claimed!r} with key {key}, not with the "
+                                        f"key {claimed!r} has here")  # fmt: skip
+        return Checked("unknown", None, f"signed by an unknown key {key} (as {claimed!r}): "
+                                        "`handledger key add` it to check")  # fmt: skip
 
     def _make_directory(self) -> None:
         try:
