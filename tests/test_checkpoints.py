@@ -254,3 +254,42 @@ def test_an_empty_ledger_has_no_checkpoint(run, db: str, tmp_path: Path) -> None
     result = run("--db", str(empty), "checkpoint")
     assert result.exit_code == 2 and "empty" in result.output
     assert head(db) != (0, GENESIS)
+
+
+def test_keys_refuse_bad_names_duplicates_and_open_private_files(run, db: str,
+                                                                  keys: Path) -> None:
+    assert run("key", "list").output == f"no keys in {keys}\n"
+    assert not keys.exists()  # listing creates nothing
+    assert run("key", "new", "ann").exit_code == 0
+    assert oct(keys.stat().st_mode & 0o777) == "0o700"
+    again = run("key", "new", "ann")
+    assert again.exit_code == 2 and "already exists" in again.output
+    for bad in ("../evil", "", "a b", "x" * 41):
+        refused = run("key", "new", bad)
+        assert refused.exit_code == 2 and "key name" in refused.output
+    public = run("key", "show", "ann").output.strip()
+    assert run("key", "add", "ann", public).exit_code == 0  # the same key again: a no-op
+    other = run("key", "new", "bob").output.split(": ")[1].strip()
+    clash = run("key", "add", "ann", other)
+    assert clash.exit_code == 2 and "is another key" in clash.output
+    junk = run("key", "add", "cy", "ed25519:short")
+    assert junk.exit_code == 2 and "is not a public key" in junk.output
+    (keys / "ann.key").chmod(0o640)
+    open_key = run("checkpoint", "--sign", "ann")
+    assert open_key.exit_code == 2 and "readable by others: chmod 600" in open_key.output
+    missing = run("checkpoint", "--sign", "cy")
+    assert missing.exit_code == 2 and "no private key 'cy'" in missing.output
+    assert not Path(f"{db}.checkpoints").exists()  # nothing written when signing fails
+
+
+def test_records_of_several_files_together_name_the_row(run, db: str, tmp_path: Path) -> None:
+    one, two, both = (tmp_path / f"{n}.jsonl" for n in ("one", "two", "both"))
+    assert run("checkpoint", "-o", str(one)).exit_code == 0
+    assert run("import", str(DATA / "declare")).exit_code == 0
+    assert run("checkpoint", "-o", str(two)).exit_code == 0  # marks from row 1 again
+    edit_payload(db, PAYOUT, '"amount":48', '"amount":58')
+    both.write_text(two.read_text() + one.read_text())
+    result = run("verify", "--against", str(both))
+    assert result.exit_code == 1 and result.output.count(": FAILS: ") == 2
+    assert result.output.splitlines()[-1] == (
+        "the ledger parts from its checkpoints at position 1534 (s02-011 seq 37)")

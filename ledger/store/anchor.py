@@ -18,6 +18,7 @@ directory does not know is said, and fails only when it claims the name of a kno
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -128,21 +129,35 @@ def _narrow(ledger: Any, first: int, last: int, points: list[Checkpoint]) -> tup
     """Narrow ``first..last`` with the marks: a row whose hash matches its mark leaves every row
     up to it as it was (the chain), so the parting is after it; the first row that differs
     from its mark is the last place it can be."""
-    marks: dict[int, bytes] = {}
-    clashing: set[int] = set()
+    stored: bytes | None = None
+    base = first  # the position of stored's first mark
     for point in points:
-        for position, mark in point.mark_map().items():
-            if first <= position <= last and marks.setdefault(position, mark) != mark:
-                clashing.add(position)
-    for position in clashing:
-        del marks[position]
-    if not marks:
-        return first, last
-    for position, digest in ledger.hashes(first - 1, last):
-        mark = marks.get(position)
-        if mark is None:
+        if not point.marks or point.marks_from is None:
             continue
-        if bytes.fromhex(digest[: 2 * MARK_BYTES]) != mark:
-            return first, position
-        first = min(position + 1, last)
-    return first, last
+        a = max(first, point.marks_from)
+        b = min(last, point.position, ledger.last()[0])
+        if a > b:
+            continue
+        if stored is None:  # the rows' marks from first to last, fetched once
+            stored = bytes.fromhex(ledger.hash_prefixes(base - 1, last, 2 * MARK_BYTES))
+        marks = base64.b64decode(point.marks)[(a - point.marks_from) * MARK_BYTES :]
+        mine = stored[(a - base) * MARK_BYTES : (b - base + 1) * MARK_BYTES]
+        differs = _first_difference(mine, marks[: len(mine)])
+        if differs is None:
+            first = max(first, b + 1)
+        else:
+            if differs > 0:
+                first = max(first, a + differs)
+            last = min(last, a + differs)
+    return min(first, last), last
+
+
+def _first_difference(mine: bytes, theirs: bytes) -> int | None:
+    """The index of the first ``MARK_BYTES`` mark where the two differ; None when equal."""
+    step, start = MARK_BYTES << 14, 0
+    while start < len(mine) and mine[start : start + step] == theirs[start : start + step]:
+        start += step
+    for i in range(start, min(start + step, len(mine)), MARK_BYTES):
+        if mine[i : i + MARK_BYTES] != theirs[i : i + MARK_BYTES]:
+            return i // MARK_BYTES
+    return None

@@ -93,14 +93,6 @@ class Checkpoint:
         """The JSON record (no None fields)."""
         return {k: v for k, v in asdict(self).items() if v is not None}
 
-    def mark_map(self) -> dict[int, bytes]:
-        """{position: first ``MARK_BYTES`` bytes of its row hash} from the marks."""
-        if not self.marks or self.marks_from is None:
-            return {}
-        raw = base64.b64decode(self.marks)
-        return {self.marks_from + i // MARK_BYTES: raw[i : i + MARK_BYTES]
-                for i in range(0, len(raw), MARK_BYTES)}  # fmt: skip
-
 
 def default_file(ledger_path: str) -> Path | None:
     """``<ledger file>.checkpoints``; None for an in-memory ledger."""
@@ -138,8 +130,7 @@ def take(
     position, digest = last
     target = Path(out) if out is not None else default_file(ledger.path)
     start = 1 + _last_extended(ledger, target, position) if target is not None else 1
-    raw = b"".join(bytes.fromhex(h[: 2 * MARK_BYTES]) for _, h in ledger.hashes(start - 1,
-                                                                               position))
+    raw = bytes.fromhex(ledger.hash_prefixes(start - 1, position, 2 * MARK_BYTES))
     moment = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     point = Checkpoint(ledger_name(ledger.path), position, digest, moment,
                        marks_from=start, marks=base64.b64encode(raw).decode("ascii"))

@@ -499,6 +499,14 @@ class Ledger:
             "SELECT position, hash FROM events WHERE position > $1 AND position <= $2"
             " ORDER BY position", [after, upto])]
 
+    def hash_prefixes(self, after: int, upto: int, digits: int) -> str:
+        """The first ``digits`` hex digits of the hash of every stored row with ``after <
+        position <= upto``, run together in position order (one aggregate: about 1 s for a
+        million rows)."""
+        return self._query(
+            "SELECT coalesce(string_agg(left(hash, $3), '' ORDER BY position), '') FROM events"
+            " WHERE position > $1 AND position <= $2", [after, upto, digits])[0][0]
+
     def last(self) -> tuple[int, str]:
         """(position, hash) of the stored row with the highest position, ``(0, GENESIS)``
         when there is none (what is stored, whatever ``meta`` says)."""
