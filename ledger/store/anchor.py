@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ledger.store.checkpoint import MARK_BYTES, Checkpoint
+from ledger.store.checkpoint import MARK_BYTES, Checkpoint, hash_prefixes, last_row, row_at
 from ledger.store.keys import KeyStore
 
 Signature = Literal["none", "good", "bad", "unknown", "unchecked"]
@@ -75,7 +75,7 @@ def compare(
     Raises:
         LedgerError: the ledger or the key directory cannot be read.
     """
-    end = ledger.last()[0]
+    end = last_row(ledger)[0]
     verdicts = [_check(ledger, end, where, point, keys) for where, point in checkpoints]
     failed = [v.parts for v in verdicts if v.parts is not None]
     if not failed:
@@ -83,25 +83,26 @@ def compare(
     last = min(failed)
     first = 1 + max((v.checkpoint.position for v in verdicts
                      if v.extended and v.checkpoint.position < last), default=0)  # fmt: skip
-    first, last = _narrow(ledger, first, last, [v.checkpoint for v in verdicts])
-    row = ledger.at(first) if first == last else None
-    return AnchorReport(verdicts, (first, last), row and f"{row.stream} seq {row.seq}")
+    first, last = _narrow(ledger, first, last, end, [v.checkpoint for v in verdicts])
+    row = row_at(ledger, first) if first == last else None
+    return AnchorReport(verdicts, (first, last), row and f"{row[1]} seq {row[2]}")
 
 
 def _check(ledger: Any, end: int, where: str, point: Checkpoint,
            keys: KeyStore | None) -> Verdict:
-    stored = ledger.at(point.position) if point.position <= end else None
+    found = row_at(ledger, point.position) if point.position <= end else None
+    stored = found and found[0]
     full: str | None = point.hash if len(point.hash) == 64 else None
     if stored is None:
         extended, parts = False, min(point.position, end + 1)
         note = (f"the ledger ends at position {end}, before {point.position}: an older copy "
                 "put back, or cut short")  # fmt: skip
-    elif stored.hash.startswith(point.hash):
-        extended, parts, full = True, None, stored.hash
+    elif stored.startswith(point.hash):
+        extended, parts, full = True, None, stored
         note = "extended"
     else:
         extended, parts = False, point.position
-        note = (f"row {point.position} hashes {stored.hash[:16]}…, not {point.hash[:16]}…: "
+        note = (f"row {point.position} hashes {stored[:16]}…, not {point.hash[:16]}…: "
                 "rewritten at or before it, or another ledger")  # fmt: skip
     signature, signer, said = _signature(point, full, keys)
     if extended and signature == "bad":
@@ -125,7 +126,8 @@ def _signature(
     return checked.status, checked.signer, checked.note
 
 
-def _narrow(ledger: Any, first: int, last: int, points: list[Checkpoint]) -> tuple[int, int]:
+def _narrow(ledger: Any, first: int, last: int, end: int,
+            points: list[Checkpoint]) -> tuple[int, int]:
     """Narrow ``first..last`` with the marks: a row whose hash matches its mark leaves every row
     up to it as it was (the chain), so the parting is after it; the first row that differs
     from its mark is the last place it can be."""
@@ -135,11 +137,11 @@ def _narrow(ledger: Any, first: int, last: int, points: list[Checkpoint]) -> tup
         if not point.marks or point.marks_from is None:
             continue
         a = max(first, point.marks_from)
-        b = min(last, point.position, ledger.last()[0])
+        b = min(last, point.position, end)
         if a > b:
             continue
         if stored is None:  # the rows' marks from first to last, fetched once
-            stored = bytes.fromhex(ledger.hash_prefixes(base - 1, last, 2 * MARK_BYTES))
+            stored = bytes.fromhex(hash_prefixes(ledger, base - 1, last, 2 * MARK_BYTES))
         marks = base64.b64decode(point.marks)[(a - point.marks_from) * MARK_BYTES :]
         mine = stored[(a - base) * MARK_BYTES : (b - base + 1) * MARK_BYTES]
         differs = _first_difference(mine, marks[: len(mine)])

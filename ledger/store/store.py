@@ -493,31 +493,6 @@ class Ledger:
         for an empty ledger, None when the meta rows are gone."""
         return self._head()
 
-    def hashes(self, after: int, upto: int) -> list[tuple[int, str]]:
-        """(position, hash) of the stored rows with ``after < position <= upto``, in order."""
-        return [(p, h) for p, h in self._query(
-            "SELECT position, hash FROM events WHERE position > $1 AND position <= $2"
-            " ORDER BY position", [after, upto])]
-
-    def hash_prefixes(self, after: int, upto: int, digits: int) -> str:
-        """The first ``digits`` hex digits of the hash of every stored row with ``after <
-        position <= upto``, run together in position order (one aggregate: about 1 s for a
-        million rows)."""
-        return self._query(
-            "SELECT coalesce(string_agg(left(hash, $3), '' ORDER BY position), '') FROM events"
-            " WHERE position > $1 AND position <= $2", [after, upto, digits])[0][0]
-
-    def last(self) -> tuple[int, str]:
-        """(position, hash) of the stored row with the highest position, ``(0, GENESIS)``
-        when there is none (what is stored, whatever ``meta`` says)."""
-        rows = self._query("SELECT position, hash FROM events ORDER BY position DESC LIMIT 1")
-        return (rows[0][0], rows[0][1]) if rows else (0, GENESIS)
-
-    def at(self, position: int) -> StoredEvent | None:
-        """The stored row at ``position``, None when there is none."""
-        rows = self._query(f"SELECT {COLUMNS} FROM events WHERE position = $1", [position])
-        return StoredEvent(*rows[0]) if rows else None
-
     def verify(self) -> VerifyReport:
         """Walk the chain in position order and report the first problem (see
         :func:`ledger.store.chain.diagnose` for how edited/deleted/inserted/reordered are told
