@@ -40,9 +40,10 @@ def rewrite(db: str | Path, rows: list[tuple[Any, ...]], *, start: int, relink: 
         appender = con.appender("events")  # executemany takes seconds for a few thousand
         appender.append_rows(out)
         appender.flush()
-        if set_head and out:
-            con.execute("UPDATE meta SET value = ? WHERE key = 'head_position'", [str(out[-1][0])])
-            con.execute("UPDATE meta SET value = ? WHERE key = 'head_hash'", [out[-1][11]])
+        if set_head:
+            position, digest = (out[-1][0], out[-1][11]) if out else (start - 1, prev_hash)
+            con.execute("UPDATE meta SET value = ? WHERE key = 'head_position'", [str(position)])
+            con.execute("UPDATE meta SET value = ? WHERE key = 'head_hash'", [digest])
 
 
 def relinked(rows: list[tuple[Any, ...]], prev_hash: str) -> list[tuple[Any, ...]]:

@@ -15,10 +15,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ledger.store.chain import GENESIS
 from tests.conftest import DATA
-from tests.ledger_files import edit_payload, head, stored
+from tests.ledger_files import edit_payload, head, rewrite, stored
+from tests.test_store import hand
 
 PAYOUT = 1534
 CHAT = re.compile(
@@ -293,3 +296,36 @@ def test_records_of_several_files_together_name_the_row(run, db: str, tmp_path: 
     assert result.exit_code == 1 and result.output.count(": FAILS: ") == 2
     assert result.output.splitlines()[-1] == (
         "the ledger parts from its checkpoints at position 1534 (s02-011 seq 37)")
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(hands=st.integers(1, 6), data=st.data())
+def test_any_consistent_rewrite_or_rollback_is_located_to_its_row(
+    tmp_path_factory: pytest.TempPathFactory, hands: int, data: st.DataObject
+) -> None:
+    """Hands of 10 rows, checkpointed at the end: rewriting any row p (every later hash and
+    the head redone) parts at p; cutting the ledger back to n rows parts at n + 1."""
+    from ledger.store.anchor import compare
+    from ledger.store.checkpoint import load, take
+    from ledger.store.store import Ledger
+
+    folder = tmp_path_factory.mktemp("prop")
+    db, marks = str(folder / "p.duckdb"), folder / "p.checkpoints"
+    with Ledger(db) as led:
+        for i in range(hands):
+            led.append(f"h{i}", hand(f"h{i}"))
+        take(led, out=marks)
+    total = 10 * hands
+    if data.draw(st.booleans(), label="rewrite"):
+        where = data.draw(st.integers(1, total), label="row")
+        edit_payload(db, where, "{", "{ ")
+        expected = (where, where)
+    else:
+        kept = data.draw(st.integers(0, total - 1), label="rows kept")
+        rewrite(db, stored(db)[:kept], start=1)
+        expected = (kept + 1, kept + 1)
+    with Ledger(db, read_only=True) as led:
+        assert led.verify().ok
+        report = compare(led, load(str(marks)), None)
+    assert not report.ok and report.parts == expected
