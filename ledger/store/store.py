@@ -219,7 +219,7 @@ class Ledger:
             names = [row[0] for row in self._query(
                 "SELECT table_name FROM duckdb_tables() WHERE database_name = 'src'")]
             if not {"events", "meta"} <= set(names):
-                raise LedgerError(f"ledger {self.path} is not a handledger ledger")
+                raise LedgerCorrupt(f"ledger {self.path} is not a handledger ledger")
             for name in names:
                 kind = "VIEW" if name in ("events", "meta") else "TABLE"
                 self._con.execute(f'CREATE {kind} "{name}" AS SELECT * FROM src."{name}"')
