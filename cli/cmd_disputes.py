@@ -21,7 +21,9 @@ from typing import Any
 import click
 
 from cli import text
+from cli.cmd_checkpoint import keys_option
 from cli.context import Context
+from ledger.store.keys import KeyStore
 
 
 @click.group()
@@ -119,15 +121,18 @@ def whatif(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes:
 @_change_options
 @click.option("--reason", required=True, help="Why (kept in the ledger).")
 @click.option("--by", "by", required=True, help="Who corrects.")
+@click.option("--sign", default=None, metavar="NAME", help="Sign it with the key NAME.")
+@keys_option
 @click.pass_obj
 def correct(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes: tuple,
-            reason: str, by: str) -> None:
+            reason: str, by: str, sign: str | None, keys_dir: str) -> None:
     """Append a correction to HAND (the original events stay). Refused, exit 2, when the
     corrected hand does not replay legally."""
     from replay.corrections import correct as append_correction
 
     done = append_correction(obj.ledger(existing=True), hand_id,
-                             _specs(replaces, inserts, deletes), reason=reason, by=by)
+                             _specs(replaces, inserts, deletes), reason=reason, by=by,
+                             keys=KeyStore(keys_dir), sign=sign)
     click.echo(text.corrected_text(hand_id, done))
 
 
@@ -135,8 +140,11 @@ def correct(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes
 @click.argument("hand_id", metavar="HAND")
 @click.option("--reason", required=True, help="Why (misdeal, restarted hand, …).")
 @click.option("--by", "by", required=True, help="Who voids.")
+@click.option("--sign", default=None, metavar="NAME", help="Sign it with the key NAME.")
+@keys_option
 @click.pass_obj
-def void(obj: Context, hand_id: str, reason: str, by: str) -> None:
+def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None,
+         keys_dir: str) -> None:
     """Void HAND: every contribution goes back. The hand's events stay.
 
     The engine refuses a `hand_voided` after `hand_ended`, so for an ended hand the void
@@ -144,7 +152,8 @@ def void(obj: Context, hand_id: str, reason: str, by: str) -> None:
     """
     from replay.corrections import void as append_void
 
-    result = append_void(obj.ledger(existing=True), hand_id, reason=reason, by=by)
+    result = append_void(obj.ledger(existing=True), hand_id, reason=reason, by=by,
+                         keys=KeyStore(keys_dir), sign=sign)
     back = ", ".join(f"{p} {c}" for p, c in result.result.returned.items() if c)
     click.echo(f"voided hand {hand_id}: returned {back or 'nothing'}")
 
@@ -168,10 +177,13 @@ def undo(obj: Context, hand_id: str, by: str, reason: str | None) -> None:
               help="The session's entries instead: buy-ins, cash-outs, payments and their "
                    "corrections, numbered as `entry retract|amend` takes them.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+@keys_option
 @click.pass_obj
-def history(obj: Context, hand_id: str | None, session_name: str | None, as_json: bool) -> None:
+def history(obj: Context, hand_id: str | None, session_name: str | None, as_json: bool,
+            keys_dir: str) -> None:
     """HAND's original events (seq, position, recorded_at) and every correction and void with
-    who, when, why and what it changed; or, with --session, the session's events."""
+    who, when, why, what it changed and who signed it; or, with --session, the session's
+    events."""
     from ledger.model.errors import MalformedInput
 
     if (hand_id is None) == (session_name is None):
@@ -184,7 +196,7 @@ def history(obj: Context, hand_id: str | None, session_name: str | None, as_json
         return
     from replay.corrections import history as read_history
 
-    data = read_history(obj.ledger(read_only=True), hand_id)
+    data = read_history(obj.ledger(read_only=True), hand_id, KeyStore(keys_dir))
     click.echo(json.dumps(data) if as_json else text.history_text(data))
 
 

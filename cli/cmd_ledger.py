@@ -9,7 +9,9 @@ from pathlib import Path
 import click
 
 from cli import render, text
+from cli.cmd_checkpoint import check_against, keys_option
 from cli.context import Context
+from ledger.model.errors import LedgerCorrupt
 
 
 @click.command()
@@ -51,15 +53,29 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
 
 
 @click.command()
+@click.option("--against", default=None, metavar="FILE|POS:HASH",
+              help="Also check that the ledger extends these checkpoints.")
+@keys_option
 @click.pass_obj
-def verify(obj: Context) -> None:
-    """Walk the hash chain; exit 1 naming the first edited, deleted, inserted or reordered row."""
-    report = obj.ledger(read_only=True).verify()
-    if report.ok:
-        click.echo(f"ok: {report.rows} events, hash chain intact")
-        return
-    click.echo(f"broken at position {report.first_bad}: {report.problem}: {report.message}")
-    sys.exit(1)
+def verify(obj: Context, against: str | None, keys_dir: str) -> None:
+    """Walk the hash chain; exit 1 naming the first edited, deleted, inserted or reordered row
+    (or a corrupt file), or, with --against, the first position where the ledger parts from
+    its checkpoints."""
+    try:
+        ledger = obj.ledger(read_only=True)
+        report = ledger.verify()
+        if report.ok:
+            position, digest = report.head
+            click.echo(f"ok: {report.rows} events, hash chain intact, head {position}:{digest}")
+        else:
+            click.echo(f"broken at position {report.first_bad}: {report.problem}: "
+                       f"{report.message}")
+        extends = against is None or check_against(ledger, against, keys_dir)
+    except LedgerCorrupt as exc:
+        click.echo(f"corrupt: {exc}")
+        sys.exit(1)
+    if not (report.ok and extends):
+        sys.exit(1)
 
 
 @click.command()

@@ -46,6 +46,8 @@ def session_close(obj: Context, name: str) -> None:
     """Close session NAME (no more buy-ins; payments settle it up)."""
     books.close_session(obj.ledger(existing=True), name)
     click.echo(f"session {name} closed")
+    from ledger.store import checkpoint  # the head, anchored outside the ledger
+    click.echo(checkpoint.take(obj.ledger()).line())
 
 
 @session.command(name="set")

@@ -32,9 +32,18 @@ def cli(ctx: click.Context, db: str) -> None:
 
 
 def _register() -> None:
-    from cli import cmd_disputes, cmd_hands, cmd_ledger, cmd_series, cmd_sessions, cmd_view
+    from cli import (
+        cmd_checkpoint,
+        cmd_disputes,
+        cmd_hands,
+        cmd_ledger,
+        cmd_series,
+        cmd_sessions,
+        cmd_view,
+    )
 
-    for module in (cmd_ledger, cmd_hands, cmd_sessions, cmd_disputes, cmd_series, cmd_view):
+    for module in (cmd_ledger, cmd_hands, cmd_sessions, cmd_disputes, cmd_series, cmd_view,
+                   cmd_checkpoint):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -177,6 +177,10 @@ def history_text(data: dict[str, Any]) -> str:
     for item in data["amendments"]:
         lines.append(f"  {item['seq']:3d} @{item['position']:<6d} {item['recorded_at']} "
                      f"{item['type']} by {item['by']}: {item['reason']}")
+        if "signature" in item:
+            mark = {"good": "ok", "bad": "FAILS", "unknown": "unknown key"}
+            lines.append(f"        signature {mark[item['signature']['status']]}: "
+                         f"{item['signature']['note']}")
         for c in item.get("changes", []):
             event = f" {brief(parse_event(c['event']))}" if c["event"] else ""
             label = "after" if c["op"] == "insert_after" else "was"

@@ -14,6 +14,8 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from ledger.model import events as ev
+from ledger.store import signing
+from ledger.store.keys import KeyStore
 from replay.fold import HandReplay, replay_events
 from replay.whatif import ChangeSpec, Downstream, build_correction, check_replays, what_if
 
@@ -31,12 +33,13 @@ class Corrected:
 
 
 def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
-            by: str) -> Corrected:
-    """Append a correction of ``hand`` made of ``specs`` (:mod:`replay.whatif`).
+            by: str, keys: KeyStore | None = None, sign: str | None = None) -> Corrected:
+    """Append a correction of ``hand`` made of ``specs`` (:mod:`replay.whatif`), signed with
+    the key ``sign`` of ``keys`` when given (:mod:`ledger.store.signing`).
 
     Raises:
-        NotFound: no such hand; IllegalAction: a change that is not legal, or a corrected hand
-            the engine rejects (nothing written).
+        NotFound: no such hand, or no private key ``sign``; IllegalAction: a change that is
+            not legal, or a corrected hand the engine rejects (nothing written).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
@@ -49,17 +52,21 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
         before = None
     downstream = (what_if(ledger, hand, specs).downstream
                   if rows[0].session and before is not None else [])
+    [correction] = _signed(hand, [correction], keys, sign)
     ledger.append(hand, [correction], hand_id=hand, expected_seq=rows[-1].seq)
     return Corrected(rows[-1].seq + 1, before, after, downstream)
 
 
-def void(ledger: Any, hand: str, *, reason: str, by: str) -> HandReplay:
+def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None = None,
+         sign: str | None = None) -> HandReplay:
     """Void ``hand``: every contribution goes back; its events stay. For an ended hand the
     void comes with a correction that deletes its ``hand_ended`` (same reason and author),
-    since the engine takes no ``hand_voided`` after the end. Returns the voided hand.
+    since the engine takes no ``hand_voided`` after the end. Both are signed with the key
+    ``sign`` of ``keys`` when given. Returns the voided hand.
 
     Raises:
-        NotFound: no such hand; IllegalAction: the hand is already voided.
+        NotFound: no such hand, or no private key ``sign``; IllegalAction: the hand is already
+            voided.
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
@@ -73,6 +80,7 @@ def void(ledger: Any, hand: str, *, reason: str, by: str) -> HandReplay:
                                     positions={r.seq: r.position for r in rows}))
     new.append(ev.HandVoided(reason=reason, by=by))
     result = check_replays([*events, *new])
+    new = _signed(hand, new, keys, sign)
     ledger.append(hand, new, hand_id=hand, expected_seq=rows[-1].seq)
     return result
 
@@ -93,13 +101,22 @@ def _past_the_break(events: list[Any]) -> set[int]:
     return set()
 
 
-def history(ledger: Any, hand: str) -> dict[str, Any]:
+def _signed(hand: str, events: list[Any], keys: KeyStore | None, name: str | None) -> list[Any]:
+    """``events`` with every correction and void signed by the key ``name`` (when given)."""
+    if name is None or keys is None:
+        return events
+    return [signing.sign(hand, e, keys, name) if isinstance(e, signing.SIGNABLE) else e
+            for e in events]
+
+
+def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, Any]:
     """The hand's original events (seq, position, recorded_at, type, event) and every
-    correction and void (who, why, and for a correction each change with what it replaced),
-    as ``{"hand", "events", "amendments"}``.
+    correction and void (who, why, for a correction each change with what it replaced, and
+    a signed one's ``signature``: status good/bad/unknown, signer, note, checked against
+    ``keys``), as ``{"hand", "events", "amendments"}``.
 
     Raises:
-        NotFound: no such hand.
+        NotFound: no such hand; LedgerError: a damaged key file.
     """
     rows = ledger.read(hand)
     by_seq = {r.seq: r for r in rows}
@@ -110,6 +127,10 @@ def history(ledger: Any, hand: str) -> dict[str, Any]:
                                 "recorded_at": r.recorded_at.isoformat(), "type": r.type}
         if r.type in ("correction", "hand_voided"):
             item |= {"by": e.by, "reason": e.reason}
+            checked = signing.check(hand, e, keys) if keys is not None else None
+            if checked is not None:
+                item["signature"] = {"status": checked.status, "signer": checked.signer,
+                                     "note": checked.note}
             if r.type == "correction":
                 item |= {"changes": [
                     c.model_dump(mode="json")

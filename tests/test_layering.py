@@ -35,6 +35,7 @@ LIBRARIES: dict[str, tuple[str, ...]] = {
     "jinja2": ("cli",),
     "pokerkit": ("engine.evaluate", "ledger.formats"),
     "duckdb": ("ledger.store", "ledger.audit", "replay"),
+    "cryptography": ("ledger.store",),  # Ed25519 keys and signatures (ledger/store/keys.py)
 }
 PACKAGES = ("ledger", "engine", "replay", "cli")
 

@@ -324,11 +324,12 @@ EDIT = """UPDATE events SET payload = '{"player":"bob","type":"fold"}' WHERE pos
 
 
 def test_verify_untouched(ledger: Ledger) -> None:
-    assert ledger.verify() == store.VerifyReport(True, 0, None, None, "0 rows verify")
+    assert ledger.verify() == store.VerifyReport(True, 0, None, None, "0 rows verify", (0, GENESIS))
     ledger.append("h1", hand("h1"))
     ledger.append("session:s", [SessionOpened(session="s")])
     report = ledger.verify()
     assert (report.ok, report.rows, report.first_bad, report.problem) == (True, 11, None, None)
+    assert report.head == (11, ledger.read("session:s")[0].hash)
 
 
 @pytest.mark.parametrize("position", [1, 7, 20])

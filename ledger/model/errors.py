@@ -86,3 +86,8 @@ class ChainBroken(LedgerError):
 
 class NotFound(LedgerError):
     """A hand, session or player that the ledger does not hold."""
+
+
+class LedgerCorrupt(LedgerError):
+    """The ledger file cannot be read as a ledger: not a DuckDB file, cut short, a block whose
+    checksum fails, or a DuckDB file without the ledger's tables."""

@@ -355,9 +355,29 @@ class Change(_Model):
     event: dict[str, Any] | None = None
 
 
+class EventSignature(_Model):
+    """An Ed25519 signature of the correction or void that carries it: ``signer`` the key's
+    name as its owner calls it, ``key`` its fingerprint (12 hex digits), ``value`` the 64-byte
+    signature in unpadded base64url. What is signed: ``ledger.store.signing``."""
+
+    signer: str = Field(pattern=r"^\S{1,40}$")
+    key: str = Field(pattern=r"^[0-9a-f]{12}$")
+    value: str = Field(pattern=r"^[A-Za-z0-9_-]{86}$")
+
+
+def _unsigned(value: EventSignature | None) -> bool:
+    return value is None
+
+
+#: An optional signature, left out of the event's JSON when there is none, so that an
+#: unsigned event's canonical JSON (what the chain hashes and a re-import's key digests) is
+#: the same as before signatures existed.
+Signature = Annotated[EventSignature | None, Field(default=None, exclude_if=_unsigned)]
+
+
 class Correction(_Model):
     """A correction of a hand; the original events stay. ``positions`` names the ledger rows
-    (global positions) of the original events it changes."""
+    (global positions) of the original events it changes; ``signature`` optionally signs it."""
 
     type: Literal["correction"] = "correction"
     schema_version: Version = SCHEMA_VERSION
@@ -365,15 +385,18 @@ class Correction(_Model):
     positions: list[int] = []
     reason: str = Field(min_length=1)
     by: str = Field(min_length=1)
+    signature: Signature = None
 
 
 class HandVoided(_Model):
-    """A misdeal or restarted hand: every contribution goes back."""
+    """A misdeal or restarted hand: every contribution goes back; ``signature`` optionally
+    signs it."""
 
     type: Literal["hand_voided"] = "hand_voided"
     schema_version: Version = SCHEMA_VERSION
     reason: str = Field(min_length=1)
     by: str = Field(min_length=1)
+    signature: Signature = None
 
 
 # --------------------------------------------------------------------------------------------

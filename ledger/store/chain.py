@@ -265,13 +265,15 @@ Problem = Literal["edited", "deleted", "inserted", "reordered"]
 class VerifyReport:
     """The outcome of ``Ledger.verify``. ``rows``: rows that verified before the first problem
     (all rows when ``ok``); ``first_bad``: the position of the first problem; ``problem``: its
-    kind (see :func:`diagnose`); ``message``: one line for people."""
+    kind (see :func:`diagnose`); ``message``: one line for people; ``head``: the (position,
+    hash) of the last row verified, ``(0, GENESIS)`` for an empty ledger, None when not ok."""
 
     ok: bool
     rows: int
     first_bad: int | None
     problem: Problem | None
     message: str
+    head: tuple[int, str] | None = None
 
 
 def diagnose(
@@ -298,10 +300,14 @@ def diagnose(
     * ``prev_hash`` names no stored row: if the row itself hashes right, the previous row was
       rewritten with a recomputed hash: **edited** at the previous position; otherwise the row is
       a forgery that links to nothing: **inserted** at the row.
-    * ``prev_hash`` names an earlier row than the previous one (a fork): the rows after that
-      one are not in the row's chain: **inserted** at that row + 1.
-    * the content does not hash to the stored hash: **edited** at the row; the same when it is
-      the head but its hash is not the recorded head hash (rewritten with a new hash).
+    * ``prev_hash`` names an earlier row than the previous one (a fork): if the row itself was
+      written where it stands (it hashes right at its position) or is a copy of an earlier row
+      (its hash is stored at a lower position), the row is **inserted** at its position;
+      otherwise it is a row shifted down, and the rows between that earlier row and it are not
+      in its chain: **inserted** at that row + 1.
+    * the content does not hash to the stored hash: **inserted** at the row when its hash is
+      stored at a lower position (a copy, relinked), else **edited** at the row; **edited** too
+      when it is the head but its hash is not the recorded head hash (rewritten with a new hash).
 
     A forger who rewrites rows AND their hashes AND the recorded head cannot be detected: the
     chain has no secret. Keep ``Ledger.verify``'s head elsewhere to anchor it.
@@ -332,12 +338,20 @@ def diagnose(
             )
         return "inserted", position, f"{where} links to no stored row and does not hash right"
     if target is not None:
+        copied = position_of_hash(row[11])
+        if computed == row[11] or (copied is not None and copied < position):
+            how = (f"hashes right here: it was written at {position}" if computed == row[11]
+                   else f"is a copy of row {copied}")
+            return "inserted", position, f"{where} links back to row {target} and {how}"
         return (
             "inserted",
             target + 1,
             f"{where} links to row {target}: {_span(target + 1, prev_position)} inserted",
         )
     if computed != row[11]:
+        copied = position_of_hash(row[11])
+        if copied is not None and copied < position:
+            return "inserted", position, f"{where} is a copy of row {copied}, relinked"
         return "edited", position, f"{where}: its content does not hash to its stored hash"
     if head is not None and position == head[0] and row[11] != head[1]:
         return "edited", position, f"{where}: its hash is not the recorded head hash"
@@ -376,7 +390,8 @@ def verify_rows(
     if head is not None and last < head[0]:
         message = f"{_span(last + 1, head[0])} missing: the chain ends before its head {head[0]}"
         return VerifyReport(False, checked, last + 1, "deleted", message)
-    return VerifyReport(True, checked, None, None, f"{checked} rows verify")
+    verified = (prev[0], prev[11]) if prev else (0, GENESIS)
+    return VerifyReport(True, checked, None, None, f"{checked} rows verify", verified)
 
 
 def _span(first: int, last: int) -> str:

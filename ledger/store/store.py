@@ -25,6 +25,7 @@ from ledger.model.batch import Batch
 from ledger.model.errors import (
     DuplicateEvent,
     LedgerBusy,
+    LedgerCorrupt,
     LedgerError,
     LedgerReadOnly,
     MalformedEvent,
@@ -67,6 +68,11 @@ _FLUSH = 100_000  # rows per appender flush / per bulk INSERT
 _BULK = 50_000  # from this many rows on, insert columns (numpy arrays) instead of the appender
 # (below, importing numpy, about 0.1 s, costs more than the appender loses)
 _INT_COLUMNS = frozenset({0, 4, 6})  # position, seq, schema_version
+# What DuckDB says of a file that is not a database, cut short or damaged (a bad block checksum)
+_CORRUPT_TEXTS = ("not a valid DuckDB database file", "Could not read enough bytes",
+                  "Corrupt database file", "checksum")
+_BROKEN_STORAGE = (duckdb.InternalException, duckdb.FatalException,
+                   duckdb.SerializationException)
 
 
 @dataclass(frozen=True)
@@ -157,7 +163,8 @@ class Ledger:
         Raises:
             LedgerBusy: another process holds the file (or this one with another mode).
             NotFound: ``read_only`` and the file does not exist.
-            LedgerError: not a ledger, a newer store version, or any other open failure.
+            LedgerCorrupt: not a DuckDB file, cut short or damaged, or not a handledger ledger.
+            LedgerError: a newer store version, or any other open failure.
         """
         self.path = os.fspath(path)
         self.read_only = read_only
@@ -167,8 +174,9 @@ class Ledger:
         except duckdb.Error as e:
             raise self._translate(e) from e
         try:
-            if not read_only:
-                with self.transaction() as con:
+            tables = self._tables()
+            if not read_only and not tables & {"events", "meta"}:  # a new ledger; never a
+                with self.transaction() as con:  # lost table or head made anew over old rows
                     for ddl in _SCHEMA:
                         con.execute(ddl)
                     con.execute(
@@ -176,9 +184,9 @@ class Ledger:
                         " ('head_hash', ?) ON CONFLICT DO NOTHING",
                         [str(STORE_VERSION), GENESIS],
                     )
-            tables = {row[0] for row in self._query("SELECT table_name FROM duckdb_tables()")}
+                tables = self._tables()
             if not {"events", "meta"} <= tables:
-                raise LedgerError(f"ledger {self.path} is not a handledger ledger")
+                raise LedgerCorrupt(f"ledger {self.path} is not a handledger ledger")
             version = self._meta().get("store_version", "?")
             if not version.isdigit() or int(version) > STORE_VERSION:
                 raise LedgerError(
@@ -211,7 +219,7 @@ class Ledger:
             names = [row[0] for row in self._query(
                 "SELECT table_name FROM duckdb_tables() WHERE database_name = 'src'")]
             if not {"events", "meta"} <= set(names):
-                raise LedgerError(f"ledger {self.path} is not a handledger ledger")
+                raise LedgerCorrupt(f"ledger {self.path} is not a handledger ledger")
             for name in names:
                 kind = "VIEW" if name in ("events", "meta") else "TABLE"
                 self._con.execute(f'CREATE {kind} "{name}" AS SELECT * FROM src."{name}"')
@@ -480,12 +488,18 @@ class Ledger:
         """The number of stored rows."""
         return int(self._query("SELECT count(*) FROM events")[0][0])
 
+    def head(self) -> tuple[int, str] | None:
+        """The recorded chain head (last position, its hash) from ``meta``; ``(0, GENESIS)``
+        for an empty ledger, None when the meta rows are gone."""
+        return self._head()
+
     def verify(self) -> VerifyReport:
         """Walk the chain in position order and report the first problem (see
         :func:`ledger.store.chain.diagnose` for how edited/deleted/inserted/reordered are told
         apart).
 
         Raises:
+            LedgerCorrupt: a damaged block of the file (a failed checksum) on the way.
             LedgerError: the database cannot be read.
         """
         return verify_rows(self._pages(), self._head(), self._position_of_hash)
@@ -507,6 +521,9 @@ class Ledger:
         if digest == GENESIS:
             return 0
         return self._query("SELECT min(position) FROM events WHERE hash = $1", [digest])[0][0]
+
+    def _tables(self) -> set[str]:
+        return {row[0] for row in self._query("SELECT table_name FROM duckdb_tables()")}
 
     def _meta(self) -> dict[str, str]:
         return dict(self._query("SELECT key, value FROM meta"))
@@ -609,4 +626,6 @@ class Ledger:
             )
         if "read-only" in text:
             return LedgerError(f"ledger {self.path} is open read-only")
+        if isinstance(e, _BROKEN_STORAGE) or any(sign in text for sign in _CORRUPT_TEXTS):
+            return LedgerCorrupt(f"ledger {self.path} is corrupt: {text}")
         return LedgerError(f"ledger {self.path}: database error: {text}")

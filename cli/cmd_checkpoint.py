@@ -1,0 +1,119 @@
+"""Checkpoint and key commands: ``checkpoint``, ``key new|list|show|add``; and what
+``verify --against`` prints (:func:`check_against`)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+KEYS_ENV = "HANDLEDGER_KEYS"
+
+
+def key_directory() -> str:
+    """``$HANDLEDGER_KEYS``, else ``keys`` in the user's config directory for handledger."""
+    return os.environ.get(KEYS_ENV) or str(Path(click.get_app_dir("handledger")) / "keys")
+
+
+def keys_option(command: Any) -> Any:
+    """The ``--keys DIR`` option (the key directory) of a command."""
+    return click.option("--keys", "keys_dir", default=key_directory, metavar="DIR",
+                        show_default=f"${KEYS_ENV} or the user's config dir",
+                        help="The key directory.")(command)
+
+
+def _store(keys_dir: str) -> Any:
+    from ledger.store.keys import KeyStore
+
+    return KeyStore(keys_dir)
+
+
+@click.command()
+@click.option("-o", "--out", default=None, type=click.Path(dir_okay=False),
+              help="Append to this checkpoints file (default: <ledger file>.checkpoints).")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON record.")
+@click.option("--sign", default=None, metavar="NAME", help="Sign with the key NAME.")
+@keys_option
+@click.pass_obj
+def checkpoint(obj: Any, out: str | None, as_json: bool, sign: str | None,
+               keys_dir: str) -> None:
+    """Write down the ledger's head (position, hash, time) as one line to paste in the group
+    chat, and append it to the checkpoints file; `verify --against` checks it later."""
+    from ledger.store.checkpoint import take
+
+    point = take(obj.ledger(read_only=True), out=out, sign=sign, keys=_store(keys_dir))
+    click.echo(json.dumps(point.record(), sort_keys=True) if as_json else point.line())
+
+
+def check_against(ledger: Any, spec: str, keys_dir: str) -> bool:
+    """Print the verdict of every checkpoint of ``spec`` (a file or ``POS:HASH``) and where the
+    ledger parts from them; return whether it extends them all (signatures good)."""
+    from ledger.store.anchor import compare
+    from ledger.store.checkpoint import load
+
+    report = compare(ledger, load(spec), _store(keys_dir))
+    for v in report.verdicts:
+        c = v.checkpoint
+        name = f" {c.ledger}" if c.ledger else ""
+        at = f" at {c.at}" if c.at else ""
+        verdict = "ok" if v.ok else "FAILS"
+        click.echo(f"checkpoint {v.where}{name} {c.position}:{c.hash[:16]}…{at}: {verdict}: "
+                   f"{v.note}")
+    if report.parts is not None:
+        first, last = report.parts
+        where = (f"at position {first}" + (f" ({report.row})" if report.row else "")
+                 if first == last else f"between positions {first} and {last}")
+        click.echo(f"the ledger parts from its checkpoints {where}")
+    elif report.ok:
+        click.echo(f"the ledger extends all {len(report.verdicts)} checkpoint(s)")
+    return report.ok
+
+
+@click.group()
+def key() -> None:
+    """Ed25519 keys that sign checkpoints (and corrections and voids)."""
+
+
+@key.command(name="new")
+@click.argument("name")
+@keys_option
+def key_new(name: str, keys_dir: str) -> None:
+    """Make the key pair NAME; prints the public key to share."""
+    info = _store(keys_dir).new(name)
+    click.echo(f"key {info.name} {info.fingerprint}: {info.public}")
+
+
+@key.command(name="list")
+@keys_option
+def key_list(keys_dir: str) -> None:
+    """The keys of the key directory: name, fingerprint, private or public only."""
+    keys = _store(keys_dir).list()
+    for info in keys:
+        kind = "private" if info.private else "public"
+        click.echo(f"{info.name}  {info.fingerprint}  {kind}  {info.public}")
+    if not keys:
+        click.echo(f"no keys in {keys_dir}")
+
+
+@key.command(name="show")
+@click.argument("name")
+@keys_option
+def key_show(name: str, keys_dir: str) -> None:
+    """Print the public key NAME (one line, to share)."""
+    click.echo(_store(keys_dir).info(name).public)
+
+
+@key.command(name="add")
+@click.argument("name")
+@click.argument("public")
+@keys_option
+def key_add(name: str, public: str, keys_dir: str) -> None:
+    """Keep someone's public key PUBLIC (ed25519:...) as NAME, to check their signatures."""
+    info = _store(keys_dir).add(name, public)
+    click.echo(f"key {info.name} {info.fingerprint}: public")
+
+
+COMMANDS = [checkpoint, key]

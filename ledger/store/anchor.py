@@ -1,0 +1,165 @@
+"""``verify --against``: does the ledger still extend the heads its checkpoints wrote down?
+
+A ledger extends a checkpoint ``(position, hash)`` when its row at that position has that hash
+(or, for a hash prefix, a hash that starts with it): the chain makes that row's hash depend on
+every row before it, so nothing up to the checkpoint changed. It does not when:
+
+* the ledger ends before the checkpoint's position (an older copy put back, or cut short);
+* the row's hash differs: a row at or before the position was rewritten (even with every later
+  hash and the recorded head recomputed), or it is another ledger.
+
+The first position where the ledger parts from its checkpoints lies after the highest
+checkpoint it extends and at or before the lowest one it does not (the ledger's end + 1 for a
+rollback); the records' marks (:mod:`ledger.store.checkpoint`) narrow it to one row where they
+cover it. A signed checkpoint is checked against the key directory (:mod:`ledger.store.keys`):
+a bad signature fails it (it was altered: position, hash, time or signature); a key the
+directory does not know is said, and fails only when it claims the name of a known key.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ledger.store.checkpoint import MARK_BYTES, Checkpoint, hash_prefixes, last_row, row_at
+from ledger.store.keys import KeyStore
+
+Signature = Literal["none", "good", "bad", "unknown", "unchecked"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One checkpoint checked. ``extended``: the ledger extends its head; ``parts``: when not,
+    the highest position the parting can be at (the checkpoint's, or the ledger's end + 1);
+    ``signature``: ``none`` (unsigned), ``good``, ``bad``, ``unknown`` (a key not in the
+    directory) or ``unchecked`` (no whole hash to check it against); ``signer``: the local key
+    name when good; ``note``: one line on what was found."""
+
+    where: str
+    checkpoint: Checkpoint
+    extended: bool
+    parts: int | None
+    signature: Signature
+    signer: str | None
+    note: str
+
+    @property
+    def ok(self) -> bool:
+        return self.extended and self.signature in ("none", "good", "unknown")
+
+
+@dataclass(frozen=True)
+class AnchorReport:
+    """Every checkpoint's verdict, in the order given, and where the ledger parts from them:
+    ``parts`` = (first, last) positions it can be at (equal when known to the row), None when
+    it extends every checkpoint; ``row``: ``stream seq N`` of the row at ``first`` when exact
+    and stored."""
+
+    verdicts: list[Verdict]
+    parts: tuple[int, int] | None
+    row: str | None
+
+    @property
+    def ok(self) -> bool:
+        return all(v.ok for v in self.verdicts)
+
+
+def compare(
+    ledger: Any, checkpoints: Sequence[tuple[str, Checkpoint]], keys: KeyStore | None
+) -> AnchorReport:
+    """Check ``ledger`` (a :class:`ledger.store.store.Ledger`) against ``checkpoints`` (where,
+    checkpoint), as :func:`ledger.store.checkpoint.load` gives them.
+
+    Raises:
+        LedgerError: the ledger or the key directory cannot be read.
+    """
+    end = last_row(ledger)[0]
+    verdicts = [_check(ledger, end, where, point, keys) for where, point in checkpoints]
+    failed = [v.parts for v in verdicts if v.parts is not None]
+    if not failed:
+        return AnchorReport(verdicts, None, None)
+    last = min(failed)
+    first = 1 + max((v.checkpoint.position for v in verdicts
+                     if v.extended and v.checkpoint.position < last), default=0)  # fmt: skip
+    first, last = _narrow(ledger, first, last, end, [v.checkpoint for v in verdicts])
+    row = row_at(ledger, first) if first == last else None
+    return AnchorReport(verdicts, (first, last), row and f"{row[1]} seq {row[2]}")
+
+
+def _check(ledger: Any, end: int, where: str, point: Checkpoint,
+           keys: KeyStore | None) -> Verdict:
+    found = row_at(ledger, point.position) if point.position <= end else None
+    stored = found and found[0]
+    full: str | None = point.hash if len(point.hash) == 64 else None
+    if stored is None:
+        extended, parts = False, min(point.position, end + 1)
+        note = (f"the ledger ends at position {end}, before {point.position}: an older copy "
+                "put back, or cut short")  # fmt: skip
+    elif stored.startswith(point.hash):
+        extended, parts, full = True, None, stored
+        note = "extended"
+    else:
+        extended, parts = False, point.position
+        note = (f"row {point.position} hashes {stored[:16]}…, not {point.hash[:16]}…: "
+                "rewritten at or before it, or another ledger")  # fmt: skip
+    signature, signer, said = _signature(point, full, keys)
+    if extended and signature == "bad":
+        note = "the ledger extends its head, but " + said
+    elif said:
+        note += f"; {said}"
+    return Verdict(where, point, extended, parts, signature, signer, note)
+
+
+def _signature(
+    point: Checkpoint, full: str | None, keys: KeyStore | None
+) -> tuple[Signature, str | None, str]:
+    if point.signature is None or point.key is None:
+        return "none", None, ""
+    claimed = point.signer or "?"
+    if full is None:
+        return "unchecked", None, f"signature of {claimed!r} not checked (no whole hash)"
+    if keys is None:
+        return "unknown", None, f"signed as {claimed!r}: no key directory to check it"
+    checked = keys.check(point.key, claimed, point.message(full), point.signature)
+    return checked.status, checked.signer, checked.note
+
+
+def _narrow(ledger: Any, first: int, last: int, end: int,
+            points: list[Checkpoint]) -> tuple[int, int]:
+    """Narrow ``first..last`` with the marks: a row whose hash matches its mark leaves every row
+    up to it as it was (the chain), so the parting is after it; the first row that differs
+    from its mark is the last place it can be."""
+    stored: bytes | None = None
+    base = first  # the position of stored's first mark
+    for point in points:
+        if not point.marks or point.marks_from is None:
+            continue
+        a = max(first, point.marks_from)
+        b = min(last, point.position, end)
+        if a > b:
+            continue
+        if stored is None:  # the rows' marks from first to last, fetched once
+            stored = bytes.fromhex(hash_prefixes(ledger, base - 1, last, 2 * MARK_BYTES))
+        marks = base64.b64decode(point.marks)[(a - point.marks_from) * MARK_BYTES :]
+        mine = stored[(a - base) * MARK_BYTES : (b - base + 1) * MARK_BYTES]
+        differs = _first_difference(mine, marks[: len(mine)])
+        if differs is None:
+            first = max(first, b + 1)
+        else:
+            if differs > 0:
+                first = max(first, a + differs)
+            last = min(last, a + differs)
+    return min(first, last), last
+
+
+def _first_difference(mine: bytes, theirs: bytes) -> int | None:
+    """The index of the first ``MARK_BYTES`` mark where the two differ; None when equal."""
+    step, start = MARK_BYTES << 14, 0
+    while start < len(mine) and mine[start : start + step] == theirs[start : start + step]:
+        start += step
+    for i in range(start, min(start + step, len(mine)), MARK_BYTES):
+        if mine[i : i + MARK_BYTES] != theirs[i : i + MARK_BYTES]:
+            return i // MARK_BYTES
+    return None

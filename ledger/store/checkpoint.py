@@ -1,0 +1,305 @@
+"""Checkpoints: the ledger's head written down outside the ledger file.
+
+The chain (:mod:`ledger.store.chain`) has no secret: whoever can write the file can rewrite a
+row, recompute every later hash and the recorded head, or put an older copy of the file back,
+and ``verify`` still passes. A checkpoint held elsewhere (pasted in the group chat, kept in a
+file beside the ledger, signed) anchors it: a ledger that no longer extends a checkpoint's head
+fails ``verify --against`` (:mod:`ledger.store.anchor`).
+
+A checkpoint is the head ``position`` and its row ``hash``, the ledger's name (its file name
+without the suffix), the UTC time ``at`` (``YYYY-MM-DDTHH:MM:SSZ``) and optionally an Ed25519
+signature (:mod:`ledger.store.keys`) over :meth:`Checkpoint.message`. It is written two ways:
+
+* the **chat line**, one short line to paste, with the first 24 hex digits of the hash
+  (96 bits: no rewrite of the ledger can be made to match them)::
+
+      handledger checkpoint friday 4059:9f2c0a1b3c4d5e6f7a8b9c0d 2026-11-27T23:41:05Z
+      … 2026-11-27T23:41:05Z signed ann 1a2b3c4d5e6f:<86 base64url characters>
+
+* the **record**, one JSON line appended to the checkpoints file (``<ledger file>.checkpoints``
+  unless told otherwise) with the whole hash, and ``marks``: the first 4 bytes of the hash of
+  every row from ``marks_from`` (just after the last checkpoint of the file that the ledger
+  still extended when it was taken; 1 for the first) to ``position``, base64. Marks only locate
+  the first row where a ledger parts from its checkpoints; the whole hash decides, and the
+  signature does not cover the marks.
+
+A checkpoints file may hold records, chat lines (also inside a longer line, as pasted from a
+chat export), and ``POS:HASH`` lines; blank lines and ``#`` comments are skipped.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import re
+from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ledger.model.errors import ChainBroken, LedgerError, MalformedInput
+from ledger.store.chain import GENESIS
+from ledger.store.keys import KeyStore
+
+CHAT_PREFIX = "handledger checkpoint "
+#: Hex digits of the hash in the chat line; a ``POS:HASH`` needs at least ``MIN_PREFIX``.
+CHAT_DIGITS, MIN_PREFIX = 24, 16
+MARK_BYTES = 4
+MAX_FILE_BYTES = 256 * 1024 * 1024  # a checkpoints file read for ``verify --against``
+_SIGNED_AS = b"handledger checkpoint v1\n"
+_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+_POS_HASH = re.compile(rf"([1-9][0-9]{{0,17}}):([0-9a-f]{{{MIN_PREFIX},64}})")
+_CHAT = re.compile(
+    rf"handledger checkpoint (?P<ledger>\S.{{0,199}}?) (?P<position>[1-9][0-9]{{0,17}}):"
+    rf"(?P<hash>[0-9a-f]{{{MIN_PREFIX},64}}) (?P<at>{_TIME})"
+    r"(?: signed (?P<signer>\S{1,40}) (?P<key>[0-9a-f]{12}):(?P<signature>[A-Za-z0-9_-]{86}))?"
+)
+_FIELDS = {"ledger", "position", "hash", "at", "signer", "key", "signature", "marks_from",
+           "marks"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """One anchored head. ``hash`` is 64 hex digits, or a prefix of ``MIN_PREFIX`` or more
+    (from a chat line or a ``POS:HASH``); ``key`` is the signing key's fingerprint; ``marks``
+    (base64, ``MARK_BYTES`` per row from ``marks_from`` to ``position``) locate a parting."""
+
+    ledger: str
+    position: int
+    hash: str
+    at: str | None = None
+    signer: str | None = None
+    key: str | None = None
+    signature: str | None = None
+    marks_from: int | None = None
+    marks: str | None = None
+
+    def message(self, full_hash: str | None = None) -> bytes:
+        """The bytes a signature covers: a fixed prefix and the canonical JSON of ledger,
+        position, the whole hash (``full_hash`` when this one is a prefix of it) and time."""
+        body = {"at": self.at, "hash": full_hash or self.hash, "ledger": self.ledger,
+                "position": self.position}  # fmt: skip
+        return _SIGNED_AS + json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+
+    def line(self) -> str:
+        """The chat line (see the module docstring)."""
+        text = f"{CHAT_PREFIX}{self.ledger} {self.position}:{self.hash[:CHAT_DIGITS]} {self.at}"
+        if self.signature:
+            text += f" signed {self.signer} {self.key}:{self.signature}"
+        return text
+
+    def record(self) -> dict[str, Any]:
+        """The JSON record (no None fields)."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+def last_row(ledger: Any) -> tuple[int, str]:
+    """(position, hash) of the stored row with the highest position, ``(0, GENESIS)`` when
+    there is none: what is stored, whatever ``meta`` says."""
+    rows = ledger.query("SELECT position, hash FROM events ORDER BY position DESC LIMIT 1")
+    return (rows[0][0], rows[0][1]) if rows else (0, GENESIS)
+
+
+def row_at(ledger: Any, position: int) -> tuple[str, str, int] | None:
+    """(hash, stream, seq) of the stored row at ``position``; None when there is none."""
+    rows = ledger.query("SELECT hash, stream, seq FROM events WHERE position = $1", [position])
+    return rows[0] if rows else None
+
+
+def hash_prefixes(ledger: Any, after: int, upto: int, digits: int) -> str:
+    """The first ``digits`` hex digits of the hash of every stored row with ``after <
+    position <= upto``, run together in position order (one aggregate: about 1 s for a
+    million rows)."""
+    return ledger.query(
+        "SELECT coalesce(string_agg(left(hash, $3), '' ORDER BY position), '') FROM events"
+        " WHERE position > $1 AND position <= $2", [after, upto, digits])[0][0]
+
+
+def default_file(ledger_path: str) -> Path | None:
+    """``<ledger file>.checkpoints``; None for an in-memory ledger."""
+    return None if ledger_path == ":memory:" else Path(f"{ledger_path}.checkpoints")
+
+
+def ledger_name(ledger_path: str) -> str:
+    """The ledger's name in a checkpoint: its file name without the suffix, blanks as ``_``."""
+    name = "memory" if ledger_path == ":memory:" else Path(ledger_path).stem
+    return re.sub(r"\s", "_", name)[:200] or "ledger"
+
+
+def take(
+    ledger: Any,
+    *,
+    out: str | os.PathLike[str] | None = None,
+    sign: str | None = None,
+    keys: KeyStore | None = None,
+    now: datetime | None = None,
+) -> Checkpoint:
+    """Checkpoint ``ledger`` (a :class:`ledger.store.store.Ledger`) at its head and append the
+    record to ``out`` (default :func:`default_file`; an in-memory ledger's is not written
+    unless ``out`` is given). ``sign``: sign with that key of ``keys``.
+
+    Raises:
+        ChainBroken: the recorded head is not the last stored row (run ``verify``).
+        LedgerError: an empty ledger, a missing or unreadable key, or the file cannot be written.
+    """
+    head, last = ledger.head(), last_row(ledger)
+    if head is None or head != last:
+        raise ChainBroken(f"ledger {ledger.path}: the recorded head {head and head[0]} is not "
+                          f"the last row {last[0]}: run `handledger verify`")
+    if last[0] == 0:
+        raise LedgerError(f"ledger {ledger.path} is empty: there is no head to checkpoint")
+    position, digest = last
+    target = Path(out) if out is not None else default_file(ledger.path)
+    start = 1 + _last_extended(ledger, target, position) if target is not None else 1
+    raw = bytes.fromhex(hash_prefixes(ledger, start - 1, position, 2 * MARK_BYTES))
+    moment = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    point = Checkpoint(ledger_name(ledger.path), position, digest, moment,
+                       marks_from=start, marks=base64.b64encode(raw).decode("ascii"))
+    if sign is not None:
+        if keys is None:
+            raise LedgerError("signing a checkpoint needs a key directory")
+        fingerprint, signature = keys.sign(sign, point.message())
+        point = replace(point, signer=sign, key=fingerprint, signature=signature)
+    if target is not None:
+        _append(target, json.dumps(point.record(), sort_keys=True, separators=(",", ":")))
+    return point
+
+
+def _append(path: Path, line: str) -> None:
+    try:
+        with path.open("a", encoding="utf-8") as file:
+            file.write(line + "\n")
+            file.flush()
+            os.fsync(file.fileno())
+    except OSError as e:
+        raise LedgerError(f"cannot write the checkpoints file {path}: {e}") from e
+
+
+def _last_extended(ledger: Any, path: Path, upto: int) -> int:
+    """The highest position ≤ ``upto`` of a record in ``path`` that the ledger extends (its row
+    hash equals the record's); 0 when none (or no file). Unreadable lines are passed over: a
+    damaged checkpoints file never stops a checkpoint being taken."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return 0
+    claims: dict[int, str] = {}
+    for line in text.splitlines():
+        try:
+            data = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(data, dict) and isinstance(data.get("position"), int) \
+                and isinstance(data.get("hash"), str) and 0 < data["position"] <= upto:
+            claims[data["position"]] = data["hash"]
+    for position in sorted(claims, reverse=True):
+        row = row_at(ledger, position)
+        if row is not None and row[0] == claims[position]:
+            return position
+    return 0
+
+
+# ------------------------------------------------------------------------------- reading
+
+
+def load(spec: str) -> list[tuple[str, Checkpoint]]:
+    """The checkpoints named by ``spec``: a ``POS:HASH`` (when no file has that name), else a
+    checkpoints file; each with where it came from (``FILE:LINE`` or ``POS:HASH``).
+
+    Raises:
+        MalformedInput: a line that is not a checkpoint, a file without any, too large
+            (``MAX_FILE_BYTES``), not UTF-8 or unreadable.
+    """
+    match = _POS_HASH.fullmatch(spec.strip())
+    if match is not None and not Path(spec).exists():
+        return [(spec, Checkpoint("", int(match.group(1)), match.group(2)))]
+    path = Path(spec)
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise MalformedInput(f"cannot read checkpoints {spec!r} (a file or POS:HASH): "
+                             f"{e.strerror or e}", file=spec) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise MalformedInput(f"larger than {MAX_FILE_BYTES >> 20} MiB", file=spec)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise MalformedInput("not UTF-8 text", file=spec, line=line) from None
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            point = parse_line(line)
+        except MalformedInput as e:
+            raise e.located(file=spec, line=number) from None
+        if point is not None:
+            found.append((f"{spec}:{number}", point))
+        elif line.strip() and not line.lstrip().startswith("#"):
+            raise MalformedInput("not a checkpoint (a JSON record, a chat line or POS:HASH)",
+                                 file=spec, line=number)
+    if not found:
+        raise MalformedInput("holds no checkpoint", file=spec)
+    return found
+
+
+def parse_line(line: str) -> Checkpoint | None:
+    """The checkpoint of one line; None for a blank line, a ``#`` comment or a line that holds
+    none.
+
+    Raises:
+        MalformedInput: a JSON record or chat line that is damaged.
+    """
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return None
+    if text.startswith("{"):
+        return _from_record(text)
+    match = _POS_HASH.fullmatch(text)
+    if match is not None:
+        return Checkpoint("", int(match.group(1)), match.group(2))
+    start = text.find(CHAT_PREFIX)
+    if start < 0:
+        return None
+    match = _CHAT.fullmatch(text[start:].rstrip())
+    if match is None:
+        raise MalformedInput(f"a damaged checkpoint line: {text[start : start + 80]!r}")
+    return Checkpoint(**{**match.groupdict(), "position": int(match.group("position"))})
+
+
+def _from_record(text: str) -> Checkpoint:
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise MalformedInput("a damaged checkpoint record (not JSON)") from None
+    if not isinstance(data, dict) or not _FIELDS.issuperset(data):
+        raise MalformedInput("a checkpoint record with unknown fields")
+    point = Checkpoint(**data) if {"ledger", "position", "hash"} <= set(data) else None
+    if point is None or not _valid(point):
+        raise MalformedInput("a damaged checkpoint record")
+    return point
+
+
+def _valid(point: Checkpoint) -> bool:
+    def text(value: Any, pattern: str) -> bool:
+        return value is None or (isinstance(value, str) and bool(re.fullmatch(pattern, value)))
+
+    ok = (
+        isinstance(point.ledger, str) and len(point.ledger) <= 200
+        and type(point.position) is int and 0 < point.position < 2**63
+        and text(point.hash, rf"[0-9a-f]{{{MIN_PREFIX},64}}") and point.hash is not None
+        and text(point.at, _TIME) and text(point.signer, r"\S{1,40}")
+        and text(point.key, r"[0-9a-f]{12}") and text(point.signature, r"[A-Za-z0-9_-]{86}")
+        and (point.signature is None) == (point.key is None)
+        and text(point.marks, r"[A-Za-z0-9+/=]*")
+        and (point.marks is None or (type(point.marks_from) is int and point.marks_from > 0))
+    )  # fmt: skip
+    if ok and point.marks:
+        try:
+            size = len(base64.b64decode(point.marks, validate=True))
+        except (binascii.Error, ValueError):
+            return False
+        ok = size == MARK_BYTES * (point.position - point.marks_from + 1)  # type: ignore[operator]
+    return ok

@@ -1,0 +1,331 @@
+"""Checkpoints held outside the ledger: ``checkpoint``, ``verify --against``, signed checkpoints,
+on real DuckDB files tampered with through DuckDB directly.
+
+The ledger: ``data/hands`` (5 hands, rows 1-160) then ``data/series`` (3 sessions, rows
+161-3696); row 1534 is a payout of 48 to Carol in hand s02-011 (seq 37).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ledger.store.chain import GENESIS
+from tests.conftest import DATA
+from tests.ledger_files import edit_payload, head, rewrite, stored
+from tests.test_store import hand
+
+PAYOUT = 1534
+CHAT = re.compile(
+    r"handledger checkpoint (\S+) (\d+):([0-9a-f]{24}) (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(the ledger after data/hands, the ledger after data/hands and data/series)."""
+    from cli.main import cli
+
+    root = tmp_path_factory.mktemp("ledgers")
+    small, full = root / "small.duckdb", root / "full.duckdb"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--db", str(small), "import", str(DATA / "hands")]).exit_code == 0
+    shutil.copy(small, full)
+    assert runner.invoke(cli, ["--db", str(full), "import", str(DATA / "series")]).exit_code == 0
+    return small, full
+
+
+@pytest.fixture
+def keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "keys"
+    monkeypatch.setenv("HANDLEDGER_KEYS", str(directory))
+    return directory
+
+
+@pytest.fixture
+def db(tmp_path: Path, template: tuple[Path, Path], keys: Path) -> str:
+    """A fresh copy of the full ledger, as friday.duckdb."""
+    path = tmp_path / "friday.duckdb"
+    shutil.copy(template[1], path)
+    return str(path)
+
+
+def test_verify_prints_the_head_it_verified(run, db: str) -> None:
+    result = run("verify")
+    position, digest = head(db)
+    assert (position, len(digest)) == (3696, 64)
+    assert result.exit_code == 0
+    assert result.output == f"ok: 3696 events, hash chain intact, head 3696:{digest}\n"
+
+
+def test_checkpoint_prints_one_line_and_appends_a_record(run, db: str, template) -> None:
+    small = Path(db).with_name("early.duckdb")
+    shutil.copy(template[0], small)
+    result = run("checkpoint")
+    assert result.exit_code == 0
+    match = CHAT.fullmatch(result.output.strip())
+    position, digest = head(db)
+    assert match and match.group(1, 2, 3) == ("friday", "3696", digest[:24])
+    [record] = [json.loads(line) for line in Path(f"{db}.checkpoints").read_text().splitlines()]
+    assert (record["ledger"], record["position"], record["hash"]) == ("friday", 3696, digest)
+    assert record["at"] == match.group(4) and record["marks_from"] == 1
+    marks = base64.b64decode(record["marks"])
+    assert marks == b"".join(bytes.fromhex(r[11][:8]) for r in stored(db))
+    again = run("checkpoint", "--json")
+    second = json.loads(again.output)
+    assert (second["marks_from"], second["marks"]) == (3697, "")  # nothing new since
+    other = Path(db).with_name("other.jsonl")
+    assert run("checkpoint", "-o", str(other)).exit_code == 0
+    assert len(other.read_text().splitlines()) == 1
+    assert len(Path(f"{db}.checkpoints").read_text().splitlines()) == 2
+
+
+def test_the_next_checkpoint_marks_only_the_rows_since(run, db: str, template) -> None:
+    shutil.copy(template[0], db)
+    assert run("checkpoint").exit_code == 0
+    assert run("import", str(DATA / "series")).exit_code == 0
+    assert run("checkpoint").exit_code == 0
+    first, second = map(json.loads, Path(f"{db}.checkpoints").read_text().splitlines())
+    assert (first["position"], first["marks_from"]) == (160, 1)
+    assert (second["position"], second["marks_from"]) == (3696, 161)
+    assert len(base64.b64decode(second["marks"])) == 4 * (3696 - 160)
+
+
+def test_a_consistent_rewrite_passes_verify_but_not_the_checkpoint(run, db: str) -> None:
+    assert run("checkpoint").exit_code == 0
+    before = head(db)
+    edit_payload(db, PAYOUT, '"amount":48', '"amount":58')
+    assert head(db)[0] == before[0] and head(db)[1] != before[1]
+    assert run("verify").exit_code == 0  # the chain alone cannot tell
+    result = run("verify", "--against", f"{db}.checkpoints")
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0].startswith("ok: 3696 events")
+    assert lines[1].startswith(f"checkpoint {db}.checkpoints:1 friday 3696:{before[1][:16]}")
+    assert "FAILS: row 3696 hashes" in lines[1]
+    assert lines[2] == "the ledger parts from its checkpoints at position 1534 (s02-011 seq 37)"
+    pasted = run("verify", "--against", f"3696:{before[1]}")
+    assert pasted.exit_code == 1
+    assert pasted.output.splitlines()[-1] == (
+        "the ledger parts from its checkpoints between positions 1 and 3696")
+
+
+def test_the_checkpoint_before_the_rewrite_still_holds(run, db: str, template) -> None:
+    shutil.copy(template[0], db)
+    assert run("checkpoint").exit_code == 0
+    assert run("import", str(DATA / "series")).exit_code == 0
+    assert run("checkpoint").exit_code == 0
+    edit_payload(db, PAYOUT, '"amount":48', '"amount":58')
+    result = run("verify", "--against", f"{db}.checkpoints")
+    assert result.exit_code == 1
+    first, second, parts = result.output.splitlines()[1:]
+    assert first.endswith(": ok: extended") and ":1 friday 160:" in first
+    assert ":2 friday 3696:" in second and ": FAILS: " in second
+    assert parts == "the ledger parts from its checkpoints at position 1534 (s02-011 seq 37)"
+
+
+def test_an_older_copy_put_back_is_a_rollback(run, db: str, tmp_path: Path) -> None:
+    old = tmp_path / "old-copy.duckdb"
+    shutil.copy(db, old)
+    assert run("import", str(DATA / "declare")).exit_code == 0
+    assert run("checkpoint").exit_code == 0
+    grown = head(db)[0]
+    shutil.copy(old, db)  # the older copy put back: a sound chain, shorter than the checkpoint
+    assert run("verify").exit_code == 0
+    result = run("verify", "--against", f"{db}.checkpoints")
+    assert result.exit_code == 1
+    assert f"the ledger ends at position 3696, before {grown}" in result.output
+    assert result.output.splitlines()[-1] == (
+        "the ledger parts from its checkpoints at position 3697")
+    pasted = run("verify", "--against", f"{grown}:{'ab' * 12}")
+    assert pasted.exit_code == 1 and "between positions 1 and 3697" in pasted.output
+
+
+def test_another_ledger_parts_at_position_1(run, db: str) -> None:
+    assert run("checkpoint").exit_code == 0
+    other = Path(db).with_name("other.duckdb")
+    assert run("--db", str(other), "import", str(DATA / "series")).exit_code == 0
+    result = run("--db", str(other), "verify", "--against", f"{db}.checkpoints")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1].startswith(
+        "the ledger parts from its checkpoints at position 1 (")
+
+
+def test_a_signed_checkpoint_names_its_signer(run, db: str, keys: Path) -> None:
+    made = run("key", "new", "ann")
+    assert made.exit_code == 0
+    assert oct((keys / "ann.key").stat().st_mode & 0o777) == "0o600"
+    public = run("key", "show", "ann").output.strip()
+    assert re.fullmatch(r"ed25519:[A-Za-z0-9_-]{43}", public) and public in made.output
+    signed = run("checkpoint", "--sign", "ann")
+    assert signed.exit_code == 0 and " signed ann " in signed.output
+    result = run("verify", "--against", f"{db}.checkpoints")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1].endswith(": ok: extended; signed by ann")
+    chat = Path(db).with_name("chat.txt")
+    chat.write_text(f"Ann: {signed.output}")  # the pasted line: a hash prefix, signed
+    pasted = run("verify", "--against", str(chat))
+    assert pasted.exit_code == 0 and "signed by ann" in pasted.output
+
+
+@pytest.mark.parametrize("field", ["position", "hash", "at", "signature", "ledger"])
+def test_an_altered_signed_checkpoint_fails(run, db: str, field: str) -> None:
+    assert run("key", "new", "ann").exit_code == 0
+    assert run("checkpoint", "--sign", "ann").exit_code == 0
+    path = Path(f"{db}.checkpoints")
+    record = json.loads(path.read_text())
+    earlier = stored(db)[3000 - 1]
+    record[field] = {  # each change alone; position and hash together make a real head
+        "position": 3000, "at": "2026-01-01T00:00:00Z", "ledger": "saturday",
+        "hash": earlier[11],
+        "signature": ("B" if record["signature"][0] == "A" else "A") + record["signature"][1:],
+    }[field]
+    if field == "position":
+        record["hash"] = earlier[11]
+        del record["marks"], record["marks_from"]
+    path.write_text(json.dumps(record) + "\n")
+    result = run("verify", "--against", str(path))
+    assert result.exit_code == 1
+    assert ": FAILS: " in result.output
+    assert "does not verify with key 'ann': altered" in result.output
+
+
+def test_an_unknown_key_is_said_and_a_false_name_fails(run, db: str, tmp_path: Path) -> None:
+    assert run("key", "new", "ann").exit_code == 0
+    signed = run("checkpoint", "--sign", "ann").output.strip()
+    fingerprint = signed.split(" signed ann ")[1][:12]
+    elsewhere = tmp_path / "elsewhere"
+    result = run("verify", "--against", f"{db}.checkpoints", "--keys", str(elsewhere))
+    assert result.exit_code == 0
+    assert f"signed by an unknown key {fingerprint} (as 'ann')" in result.output
+    assert run("key", "new", "ann", "--keys", str(elsewhere)).exit_code == 0  # another ann
+    result = run("verify", "--against", f"{db}.checkpoints", "--keys", str(elsewhere))
+    assert result.exit_code == 1
+    assert (f"FAILS: the ledger extends its head, but signed as 'ann' with key {fingerprint}, "
+            "not with the key 'ann' has here") in result.output
+    public = run("key", "show", "ann").output.strip()
+    assert run("key", "add", "annie", public, "--keys", str(elsewhere)).exit_code == 0
+    listed = run("key", "list", "--keys", str(elsewhere)).output.splitlines()
+    assert [line.split()[0::2] for line in listed] == [["ann", "private"], ["annie", "public"]]
+    result = run("verify", "--against", f"{db}.checkpoints", "--keys", str(elsewhere))
+    assert result.exit_code == 0 and "signed by annie (signed as 'ann')" in result.output
+
+
+def test_bad_checkpoint_input_is_one_line_and_exit_2(run, db: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("3696:" + "ab" * 12 + "\nhello\n")
+    cases = {
+        str(bad): f"{bad}:2: not a checkpoint",
+        "12:xyz": "cannot read checkpoints '12:xyz'",
+        str(tmp_path): "cannot read checkpoints",
+    }
+    for spec, said in cases.items():
+        result = run("verify", "--against", spec)
+        assert result.exit_code == 2 and said in result.output, result.output
+        assert len(result.output.splitlines()) == 2  # the ok line, then the error
+    bad.write_bytes(b"\xff\xfe\n")
+    assert "not UTF-8 text" in run("verify", "--against", str(bad)).output
+    bad.write_text('{"ledger": "x", "position": 3, "hash": "' + "a" * 64 + '", "evil": 1}\n')
+    assert "unknown fields" in run("verify", "--against", str(bad)).output
+    for deep in ("[" * 50_000, '{"a":' * 50_000):
+        bad.write_text(deep + "\n")
+        result = run("verify", "--against", str(bad))
+        assert result.exit_code == 2 and f"{bad}:1: " in result.output
+
+
+def test_session_close_takes_a_checkpoint(run, db: str) -> None:
+    assert run("session", "open", "late", "--date", "2026-11-27").exit_code == 0
+    closed = run("session", "close", "late")
+    assert closed.exit_code == 0
+    said = closed.output.splitlines()
+    assert said[0] == "session late closed" and CHAT.fullmatch(said[1])
+    [record] = [json.loads(line) for line in Path(f"{db}.checkpoints").read_text().splitlines()]
+    assert (record["position"], record["hash"]) == head(db) == (3698, head(db)[1])
+    assert run("verify", "--against", f"{db}.checkpoints").exit_code == 0
+
+
+def test_an_empty_ledger_has_no_checkpoint(run, db: str, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.duckdb"
+    assert run("--db", str(empty), "init").exit_code == 0
+    result = run("--db", str(empty), "checkpoint")
+    assert result.exit_code == 2 and "empty" in result.output
+    assert head(db) != (0, GENESIS)
+
+
+def test_keys_refuse_bad_names_duplicates_and_open_private_files(run, db: str,
+                                                                  keys: Path) -> None:
+    assert run("key", "list").output == f"no keys in {keys}\n"
+    assert not keys.exists()  # listing creates nothing
+    assert run("key", "new", "ann").exit_code == 0
+    assert oct(keys.stat().st_mode & 0o777) == "0o700"
+    again = run("key", "new", "ann")
+    assert again.exit_code == 2 and "already exists" in again.output
+    for bad in ("../evil", "", "a b", "x" * 41):
+        refused = run("key", "new", bad)
+        assert refused.exit_code == 2 and "key name" in refused.output
+    public = run("key", "show", "ann").output.strip()
+    assert run("key", "add", "ann", public).exit_code == 0  # the same key again: a no-op
+    other = run("key", "new", "bob").output.split(": ")[1].strip()
+    clash = run("key", "add", "ann", other)
+    assert clash.exit_code == 2 and "is another key" in clash.output
+    junk = run("key", "add", "cy", "ed25519:short")
+    assert junk.exit_code == 2 and "is not a public key" in junk.output
+    (keys / "ann.key").chmod(0o640)
+    open_key = run("checkpoint", "--sign", "ann")
+    assert open_key.exit_code == 2 and "readable by others: chmod 600" in open_key.output
+    missing = run("checkpoint", "--sign", "cy")
+    assert missing.exit_code == 2 and "no private key 'cy'" in missing.output
+    assert not Path(f"{db}.checkpoints").exists()  # nothing written when signing fails
+
+
+def test_records_of_several_files_together_name_the_row(run, db: str, tmp_path: Path) -> None:
+    one, two, both = (tmp_path / f"{n}.jsonl" for n in ("one", "two", "both"))
+    assert run("checkpoint", "-o", str(one)).exit_code == 0
+    assert run("import", str(DATA / "declare")).exit_code == 0
+    assert run("checkpoint", "-o", str(two)).exit_code == 0  # marks from row 1 again
+    edit_payload(db, PAYOUT, '"amount":48', '"amount":58')
+    both.write_text(two.read_text() + one.read_text())
+    result = run("verify", "--against", str(both))
+    assert result.exit_code == 1 and result.output.count(": FAILS: ") == 2
+    assert result.output.splitlines()[-1] == (
+        "the ledger parts from its checkpoints at position 1534 (s02-011 seq 37)")
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(hands=st.integers(1, 6), data=st.data())
+def test_any_consistent_rewrite_or_rollback_is_located_to_its_row(
+    tmp_path_factory: pytest.TempPathFactory, hands: int, data: st.DataObject
+) -> None:
+    """Hands of 10 rows, checkpointed at the end: rewriting any row p (every later hash and
+    the head redone) parts at p; cutting the ledger back to n rows parts at n + 1."""
+    from ledger.store.anchor import compare
+    from ledger.store.checkpoint import load, take
+    from ledger.store.store import Ledger
+
+    folder = tmp_path_factory.mktemp("prop")
+    db, marks = str(folder / "p.duckdb"), folder / "p.checkpoints"
+    with Ledger(db) as led:
+        for i in range(hands):
+            led.append(f"h{i}", hand(f"h{i}"))
+        take(led, out=marks)
+    total = 10 * hands
+    if data.draw(st.booleans(), label="rewrite"):
+        where = data.draw(st.integers(1, total), label="row")
+        edit_payload(db, where, "{", "{ ")
+        expected = (where, where)
+    else:
+        kept = data.draw(st.integers(0, total - 1), label="rows kept")
+        rewrite(db, stored(db)[:kept], start=1)
+        expected = (kept + 1, kept + 1)
+    with Ledger(db, read_only=True) as led:
+        assert led.verify().ok
+        report = compare(led, load(str(marks)), None)
+    assert not report.ok and report.parts == expected
