@@ -6,7 +6,8 @@ from pathlib import Path
 
 
 def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str) -> None:
-    """Plot cumulative nets from ``(ord, player, net)`` rows (ledger order) into ``path``.
+    """Plot cumulative nets from ``(ord, player, net)`` rows (ledger order) into ``path``,
+    exactly that file: SVG or PDF for those suffixes, PNG otherwise.
 
     Raises:
         OSError: ``path`` cannot be written.
@@ -38,7 +39,8 @@ def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str) -> None
     ax.set_title("Cumulative net per player across the series")
     ax.legend(loc="upper left", fontsize="small")
     fig.tight_layout()
+    kind = path.suffix.lower().lstrip(".")
     try:
-        fig.savefig(path, dpi=110)
+        fig.savefig(path, dpi=110, format=kind if kind in ("png", "svg", "pdf") else "png")
     finally:
         plt.close(fig)

@@ -43,13 +43,18 @@ class Context:
 
 
 class Group(click.Group):
-    """Turns LedgerError into one line on stderr and exit status 2."""
+    """Turns LedgerError, and a file or path a command cannot use (OSError), into one line on
+    stderr and exit status 2."""
 
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except LedgerError as exc:
             click.echo(f"error: {exc}", err=True)
+            ctx.exit(2)
+        except OSError as exc:
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"error: {where}{exc.strerror or exc}", err=True)
             ctx.exit(2)
         finally:
             obj = ctx.obj

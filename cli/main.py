@@ -16,7 +16,7 @@ from cli.context import DEFAULT_DB, Context, Group
 from ledger.model.errors import LedgerError
 
 
-@click.group(cls=Group)
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
     default=lambda: os.environ.get("HANDLEDGER_DB", DEFAULT_DB),
@@ -52,9 +52,18 @@ _register()
 
 
 def main() -> None:
-    """Console entry point."""
+    """Console entry point: exit 0 done, 1 the books or the chain are not right, 2 bad input
+    (one line, never a traceback), 130 interrupted (Ctrl-C: "Aborted", nothing half written).
+    """
     try:
-        cli.main(prog_name="handledger")
+        code = cli.main(prog_name="handledger", standalone_mode=False)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        click.echo("Aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:  # a usage error: click's own one line
+        exc.show()
+        sys.exit(exc.exit_code)
     except LedgerError as exc:  # raised outside a command's invoke (e.g. option callbacks)
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -60,9 +60,10 @@ def check_events(events: Sequence[Any], *, file: str | None = None,
                  lines: Sequence[int] | None = None) -> HandState:
     """Fold ready-made events through the engine; return the final state.
 
-    Corrections and voids are checked by :mod:`replay.fold` instead and are skipped here. A
-    hand from a file must reach its end (``hand_ended``, complete or ``incomplete`` as a cut log
-    marks it, or a void): one that stops without it is a cut file, never written half.
+    A hand with corrections (our own export of a corrected or voided hand) is checked as it
+    reads with them applied (:func:`replay.fold.effective_events`). A hand from a file must
+    reach its end (``hand_ended``, complete or ``incomplete`` as a cut log marks it, or a
+    void): one that stops without it is a cut file, never written half.
 
     Raises:
         IllegalHand: naming the file, the line (when ``lines`` gives one per event), the hand
@@ -72,6 +73,8 @@ def check_events(events: Sequence[Any], *, file: str | None = None,
     if hand is None:
         raise IllegalHand("a hand must begin with hand_started", file=file,
                           line=lines[0] if lines else None)
+    if any(e.type == "correction" for e in events):
+        return _check_corrected(events, file=file, lines=lines, hand=hand)
     state: HandState | None = None
     for i, e in enumerate(events):
         try:
@@ -98,6 +101,22 @@ def check_events(events: Sequence[Any], *, file: str | None = None,
             "being played is recorded with `hand start` and `act`)",
             file=file, line=lines[-1] if lines else None, hand=hand,
             action=_describe(events[-1]))
+    return state
+
+
+def _check_corrected(events: Sequence[Any], *, file: str | None, lines: Sequence[int] | None,
+                     hand: str) -> HandState:
+    from replay.fold import effective_events, fold
+
+    where = {"file": file, "line": lines[-1] if lines else None, "hand": hand}
+    try:
+        state = fold(effective_events(events)[0])
+    except IllegalAction as exc:
+        raise IllegalHand(f"the corrected hand is not legal: event {exc.seq}: {exc.reason}",
+                          **where) from exc
+    if state.status == "open":
+        raise IllegalHand("the corrected hand stops before its end (no hand_ended or void)",
+                          **where)
     return state
 
 

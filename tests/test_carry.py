@@ -27,6 +27,7 @@ def _events(run, hand: str) -> list[dict]:  # noqa: ANN001
 def test_carried_pot_moves_into_the_next_hand_of_the_session(run, tmp_path) -> None:  # noqa: ANN001
     nxt = tmp_path / "next.phh"
     nxt.write_text(NEXT, encoding="utf-8")
+    assert run("session", "open", "s1").exit_code == 0  # hands go only to an opened session
     assert run("import", "--session", "s1", str(CASE)).exit_code == 0
     first = json.loads(run("replay", "--json").output.splitlines()[0])
     assert first["carried"] == 27 and first["pots"][0]["awards"] == {}

@@ -237,3 +237,12 @@ def latest_session(ledger: Any) -> str | None:
     rows = ledger.query("SELECT session FROM events WHERE type = 'session_opened'"
                         " ORDER BY position DESC LIMIT 1")
     return rows[0][0] if rows else None
+
+
+def stored_rows(ledger: Any, streams: Sequence[str]) -> dict[tuple[str, int], str]:
+    """``{(stream, seq): the stored event JSON}`` of every row of ``streams``."""
+    if not streams:
+        return {}
+    rows = ledger.query("SELECT stream, seq, CAST(payload AS VARCHAR) FROM events"
+                        " WHERE stream IN (SELECT UNNEST(?))", [list(streams)])
+    return {(stream, seq): payload for stream, seq, payload in rows}

@@ -87,10 +87,14 @@ def phh_parts(events: Sequence[Any]) -> tuple:
 
 
 def phh_text(events: Sequence[Any]) -> str:
+    """The hand as PHH (FORMATS.md §1), corrections applied, with its ledger id and session in
+    our ``_hand_id`` / ``_session`` keys: importing the text again adds nothing."""
     from ledger.formats.phh.read import write_phh
 
     started, forced, actions, payouts = phh_parts(events)
-    return write_phh(started, forced, actions, payouts)
+    keep = {"_hand_id": started.hand} | ({"_session": started.session} if started.session
+                                          else {})
+    return write_phh(started, forced, actions, payouts, extra=keep)
 
 
 def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:

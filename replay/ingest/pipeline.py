@@ -12,6 +12,7 @@ with a correction (:mod:`replay.ingest.completing`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,7 @@ from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedEvent, MalformedInput
 from ledger.model.events import event_json
 from ledger.model.gcpause import gc_paused
-from ledger.store.streams import first_rows, session_of_source
+from ledger.store.streams import first_rows, session_of_source, stored_rows
 from replay import carry
 from replay.build import check_events, events_from_phh
 from replay.ingest import completing
@@ -174,7 +175,12 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
             return
     try:
         read = read_file(ledger, path, importer, session=session)
+        if session is not None and read.session is None:  # the file does not open it
+            from replay.sessions import open_state
+
+            open_state(ledger, session)  # an opened session that is not closed
         batches, errors = check_items(read, known=ledger.known_sources)
+        batches, errors = in_session_units(ledger, read, batches, errors)
         report.add(write_file(ledger, path, batches, errors, strict=strict))
     except LedgerError as exc:  # the file's one transaction wrote nothing
         report.errors.append(str(exc.located(file=str(path))))
@@ -197,7 +203,23 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         stored = session_of_source(ledger, read.first_hand_key)
         if stored is not None and stored != read.session:
             read = importer.read(path, session=stored)
-    return read
+    return _without_stored_entries(ledger, read)
+
+
+def _without_stored_entries(ledger: Any, read: FileRead) -> FileRead:
+    """``read`` without the session entries the ledger holds already at the same place (the
+    same event at the same seq of the session's stream): a file that is our own export, of
+    entries a command wrote with no source key, adds nothing."""
+    numbered = [i for i in read.items if isinstance(i, SessionEntry) and i.seq is not None]
+    if not numbered:
+        return read
+    stored = stored_rows(ledger, sorted({f"session:{i.session}" for i in numbered}))
+    if not stored:
+        return read
+    keep = [i for i in read.items if not (
+        isinstance(i, SessionEntry) and i.seq is not None
+        and stored.get((f"session:{i.session}", i.seq)) == event_json(i.event))]
+    return dataclasses.replace(read, items=keep)
 
 
 def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None = None
@@ -241,6 +263,40 @@ def _legacy_skips(items: Sequence[Any], known: Callable[[list[str]], set[str]] |
         return set()
     seen = known([*legacy, *(f"{k}:0" for k in legacy)])
     return {k for k in legacy if k in seen or f"{k}:0" in seen}
+
+
+def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
+                     errors: list[LedgerError]) -> tuple[list[Batch], list[LedgerError]]:
+    """Each hand of a session counted in that session's chips (:mod:`replay.ingest.units`);
+    a hand that does not convert exactly is an error and left out."""
+    from replay.ingest.units import SessionUnit, to_session
+    from replay.sessions import session_state
+
+    opened = {i.session: i.event for i in read.items if isinstance(i, SessionEntry)
+              and i.event.type in ("session_opened", "session_changed")}
+    units: dict[str, SessionUnit | None] = {}
+
+    def unit(name: str) -> SessionUnit | None:
+        if name not in units:
+            e = opened.get(name)
+            if e is not None:
+                units[name] = SessionUnit(e.chip_value_minor, e.currency, e.decimals)
+            else:
+                s = session_state(ledger, name)
+                units[name] = SessionUnit(s.chip_value_minor, s.currency, s.decimals) \
+                    if s.opened else None
+        return units[name]
+
+    out, errors = [], list(errors)
+    for b in batches:
+        if b.is_hand and b.events and b.session is not None:
+            try:
+                b = b.with_events(to_session(b.events, unit(b.session), b.session))
+            except LedgerError as exc:
+                errors.append(exc)
+                continue
+        out.append(b)
+    return out, errors
 
 
 def read_batches(path: Path, *, session: str | None = None
@@ -309,6 +365,30 @@ def invalid_value(exc: ValidationError) -> MalformedEvent:
     return MalformedEvent(f"invalid event ({where}: {first.get('msg')})")
 
 
+def _same_start(started: Any, stored: str) -> bool:
+    """Whether ``started`` begins the same hand as the stored ``hand_started`` JSON: equal but
+    for where each was read from (``source``: file, line, site facts) and for what a format
+    leaves implicit (no antes written as none, the game's default reopening rule, the chip's
+    money value, which PHH does not carry)."""
+    if event_json(started) == stored:
+        return True
+    from ledger.model.events import parse_event
+
+    return _identity(started) == _identity(parse_event(stored))
+
+
+def _identity(started: Any) -> dict[str, Any]:
+    from engine.games import game
+
+    data = started.model_dump(mode="json", exclude={"source", "schema_version"})
+    stakes = data["stakes"]
+    stakes["antes"] = [a for a in stakes["antes"] if a] and stakes["antes"]
+    if data["options"]["reopen_rule"] is None:
+        data["options"]["reopen_rule"] = game(started.game).default_reopen_rule
+    data["unit"].pop("minor_per_chip")
+    return data
+
+
 def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = ""
                       ) -> tuple[list[Batch], list[LedgerError]]:
     """A hand already in the ledger (same hand id, imported from another file) is skipped when
@@ -328,7 +408,7 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = ""
             continue
         assert b.events is not None
         same_source = b.source_key is not None and b.source_key == stored[hand][1]
-        if same_source or event_json(b.events[0]) == stored[hand][0]:
+        if same_source or _same_start(b.events[0], stored[hand][0]):
             done = completing.completion(ledger, b, source) if hand in cut else None
             out.append(done or b.with_events(None))  # known: counted, not written
         else:

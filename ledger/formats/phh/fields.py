@@ -22,7 +22,7 @@ LIST_AMOUNTS = ("antes", "blinds_or_straddles", "starting_stacks", "winnings", "
 SCALAR_AMOUNTS = ("bring_in", "min_bet", "small_bet", "big_bet")
 MODELLED = frozenset(
     (*LIST_AMOUNTS, *SCALAR_AMOUNTS, "variant", "actions", "players", "seats", "currency")
-) | {"_split", "_declare", "_reopen_rule", "_expected"}
+) | {"_split", "_declare", "_reopen_rule", "_expected", "_hand_id", "_session"}
 
 
 class RawHand:

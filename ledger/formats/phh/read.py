@@ -226,6 +226,11 @@ def _hand(raw: RawHand) -> PhhHand:
     table = raw.table
     if "hand" in table:
         raw.label = _file_hand_id(raw)
+    for key in ("_hand_id", "_session"):  # ours: what a PHH export keeps of the ledger
+        if key in table and (not isinstance(table[key], str) or not table[key].strip()):
+            raise raw.error(f"{key} must be a non-empty string", key)
+    if "_hand_id" in table:
+        raw.label = table["_hand_id"]
     the_game = parse_game(raw)
     count = player_count(raw)
     check_required(raw, the_game)
@@ -272,7 +277,8 @@ def _hand(raw: RawHand) -> PhhHand:
     source_key = hashlib.sha256(normalise(raw.text).encode()).hexdigest()
     source = {"file": raw.file, "section": raw.section, "line": raw.line,
               "source_key": source_key, **meta}
-    started = started.model_copy(update={"hand": hand_id, "source": source})
+    started = started.model_copy(update={"hand": hand_id, "source": source,
+                                         "session": table.get("_session")})
     return PhhHand(
         file=raw.file, section=raw.section, line=raw.line, index=raw.index, started=started,
         forced=forced_bets(stakes, seats), actions=actions, payouts=payouts,

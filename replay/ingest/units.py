@@ -1,0 +1,110 @@
+"""One unit per session: a hand imported into a session is counted in the session's chips.
+
+A session says what one of its chips is worth (``chip_value_minor`` minor units of its
+currency). A hand read from a file that names a currency has chips of its own worth (HandHQ
+writes dollars with cents: a chip is a cent; a site in whole dollars: a chip is a dollar). On
+import into a session every amount of the hand is converted to the session's chips, exactly,
+or the hand is refused naming the amount that does not convert: never rounded. A hand that
+names no currency counts in the session's chips as it is (a home game's chips).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ledger.model import events as ev
+from ledger.model.errors import LedgerError
+from ledger.model.money import ZERO_DECIMAL
+
+
+@dataclass(frozen=True)
+class SessionUnit:
+    """A session's chip: ``chip_value_minor`` minor units of ``currency`` (None: plain
+    chips), written with ``decimals`` places."""
+
+    chip_value_minor: int
+    currency: str | None
+    decimals: int
+
+
+def chip_minor(unit: ev.Unit) -> int | None:
+    """Minor units of its currency one chip of a hand is worth: its ``minor_per_chip`` when
+    set, else what the written decimals say (USD written with 2 decimals: 1; with none: 100).
+    None when the hand names no currency, or its chip is finer than a minor unit."""
+    if unit.currency is None:
+        return None
+    if unit.minor_per_chip != 1:
+        return unit.minor_per_chip
+    exponent = (0 if unit.currency.upper() in ZERO_DECIMAL else 2) - unit.decimals
+    return 10 ** exponent if exponent >= 0 else None
+
+
+def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) -> list[Any]:
+    """``events`` of one hand in the chips of ``session`` (``unit`` None: a session that says
+    nothing of money, whose hands keep their chips).
+
+    Raises:
+        LedgerError: the hand's currency is not the session's, or an amount does not convert
+            exactly (naming the hand, the amount and how to fix it).
+    """
+    started = events[0]
+    mine = started.unit
+    if mine.currency is None or unit is None:
+        return list(events)
+    hand = started.hand
+    if unit.currency is None:
+        raise LedgerError(f"the hand is in {mine.currency} but session {session} counts "
+                          "plain chips: say what its chip is worth first (`handledger session "
+                          f"set {session} --chip-value … --currency {mine.currency}`)", hand=hand)
+    if unit.currency.upper() != mine.currency.upper():
+        raise LedgerError(f"the hand is in {mine.currency}, session {session} in "
+                          f"{unit.currency}: a session has one currency", hand=hand)
+    worth = chip_minor(mine)
+    if worth is None:
+        raise LedgerError(f"its amounts are finer than a minor unit of {mine.currency}",
+                          hand=hand)
+    if worth == unit.chip_value_minor and mine.minor_per_chip == worth:
+        return list(events)
+    scale = _Scale(worth, unit.chip_value_minor, hand, session)
+    out = [e.model_copy(update=_amounts(e, scale)) for e in events]
+    new_unit = ev.Unit(currency=unit.currency, minor_per_chip=unit.chip_value_minor, decimals=0)
+    out[0] = out[0].model_copy(update={"unit": new_unit})
+    return [ev.parse_event(e.model_dump(mode="json")) for e in out]  # validated again
+
+
+class _Scale:
+    def __init__(self, worth: int, chip: int, hand: str, session: str) -> None:
+        self.worth, self.chip, self.hand, self.session = worth, chip, hand, session
+
+    def __call__(self, amount: int) -> int:
+        minor = amount * self.worth
+        if minor % self.chip:
+            raise LedgerError(
+                f"{amount} of its chips ({minor} minor units) is not a whole "
+                f"number of the session {self.session}'s chips of {self.chip}: nothing of the "
+                "hand is imported (never rounded)", hand=self.hand)
+        return minor // self.chip
+
+
+def _amounts(e: Any, scale: _Scale) -> dict[str, Any]:
+    """The fields of ``e`` that hold chips, scaled."""
+    t = e.type
+    if t == "hand_started":
+        st = e.stakes
+        return {"seats": [s.model_copy(update={"stack": scale(s.stack)}) for s in e.seats],
+                "stakes": st.model_copy(update={
+                    "antes": [scale(a) for a in st.antes],
+                    "blinds_or_straddles": [scale(b) for b in st.blinds_or_straddles],
+                    **{k: scale(getattr(st, k))
+                       for k in ("bring_in", "min_bet", "small_bet", "big_bet")}})}
+    if t in ("forced_bet", "recorded_payout", "carry_over"):
+        return {"amount": scale(e.amount)}
+    if t == "bet_raise" or (t == "all_in" and e.to is not None):
+        return {"to": scale(e.to)}
+    if t == "correction":
+        return {"changes": [c.model_copy(update={"event": None if c.event is None else (
+            ev.parse_event(c.event).model_copy(update=_amounts(ev.parse_event(c.event), scale))
+            .model_dump(mode="json"))}) for c in e.changes]}
+    return {}
