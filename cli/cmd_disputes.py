@@ -79,7 +79,8 @@ def state_cmd(obj: Context, hand_id: str) -> None:
     """Print HAND's current state: whose turn, pots, stacks, current bet, legal range."""
     from replay.live import now
 
-    click.echo(text.state_text(now(obj.ledger(read_only=True), hand_id)))
+    state = now(obj.ledger(read_only=True), hand_id)
+    click.echo(obj.names()(text.state_text(state)))
 
 
 def _change_options(f: Callable[..., Any]) -> Callable[..., Any]:

@@ -24,9 +24,12 @@ def replay(obj: Context, hand: tuple[str, ...], as_json: bool, jobs: int,
     what the table paid. Rebuilds the derived tables (hands, pots, results, discrepancies;
     replaying every hand also runs the audit, so `audit` and `balances` then answer at once).
     Exits 1 when any payout differs."""
+    import functools
+
     from replay.projections import rebuild, replay_some, writable_or_overlay
 
-    shape = render.replay_json_text if as_json else render.replay_text
+    shape = render.replay_json_text if as_json else functools.partial(render.replay_text,
+                                                                       names=obj.names())
     if hand:
         counts = replay_some(obj.ledger(read_only=True), hand, jobs=jobs, render=shape,
                              problems=problems, echo=click.echo)
@@ -53,7 +56,8 @@ def show(obj: Context, hand: str, at: int | None) -> None:
     from ledger.store.streams import load_hand
 
     events, session = load_hand(obj.ledger(read_only=True), hand)
-    click.echo(render.show_text(events, session=session, at=at))
+    names = obj.names()
+    click.echo(names(render.show_text(events, session=session, at=at)))
 
 
 COMMANDS = [replay, show]

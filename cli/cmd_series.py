@@ -66,13 +66,14 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     subtracted: `audit` checks those."""
     from replay.books import settle as settle_up
 
+    names = obj.names()
     transfers, books = settle_up(obj.db, session_name, note=render.note,
                                  progress=render.no_progress if as_json else render.progress)
     if as_json:
         click.echo(json.dumps({"transfers": [{"from": a, "to": b, "amount": n}
                                              for a, b, n in transfers]}))
     else:
-        click.echo(text.settle_text(transfers, books))
+        click.echo(names(text.settle_text(transfers, books)))
 
 
 @click.command()

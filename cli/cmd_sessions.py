@@ -202,6 +202,7 @@ def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int,
     Hands are replayed only when the ledger moved since the last audit or full replay."""
     from replay.books import audit as run_audit
 
+    names = obj.names()
     report, found = run_audit(obj.db, session_name, jobs=jobs, note=render.note,
                               progress=render.no_progress if as_json else render.progress,
                               on_request=unsettled)
@@ -211,7 +212,7 @@ def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int,
             body["incomplete_hands"] = cut
         click.echo(json.dumps(body))
     else:
-        click.echo(text.audit_text(report, found, session_name))
+        click.echo(names(text.audit_text(report, found, session_name)))
     if found:
         sys.exit(1)
 

@@ -36,6 +36,16 @@ class Context:
             self._ledger = Ledger(self.db, read_only=read_only)
         return self._ledger
 
+    def names(self) -> Any:
+        """The :class:`cli.names.Names` of the ledger's platform players (read, then the
+        ledger is closed again: the commands that read the books open it themselves)."""
+        from cli.names import Names
+        from ledger.store.streams import platform_names
+
+        names = Names(platform_names(self.ledger(read_only=True)))
+        self.close()
+        return names
+
     def close(self) -> None:
         if self._ledger is not None:
             self._ledger.close()

@@ -29,8 +29,10 @@ def _console() -> tuple[Console, io.StringIO]:
     return Console(file=buf, width=110, color_system=None, highlight=False, markup=False), buf
 
 
-def replay_text(r: HandReplay) -> str:
-    """A readable table per hand and one sentence per pot."""
+def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str:
+    """A readable table per hand and one sentence per pot; ``names`` renames players (a
+    platform id to the name he played under: :class:`cli.names.Names`)."""
+    label = names or str
     res = r.result
     console, buf = _console()
     title = f"hand {r.hand} ({r.game})" + (f" — session {r.session}" if r.session else "")
@@ -40,7 +42,7 @@ def replay_text(r: HandReplay) -> str:
     for p in res.players:
         paid = "" if r.recorded is None else str(r.recorded.get(p, 0))
         table.add_row(
-            p,
+            label(p),
             str(res.starting[p]),
             str(res.contributions[p]),
             str(res.returned.get(p, 0) or ""),
@@ -51,9 +53,9 @@ def replay_text(r: HandReplay) -> str:
         )
     console.print(table)
     for line in res.lines:
-        console.print(f"  {line}")
+        console.print(f"  {label(line)}")
     for d in r.discrepancies:
-        console.print(f"  DISCREPANCY: {d.sentence()}")
+        console.print(f"  DISCREPANCY: {label(d.sentence())}")
     for note in r.notes:
         console.print(f"  note: {note}")
     return buf.getvalue().rstrip("\n")

@@ -246,3 +246,15 @@ def stored_rows(ledger: Any, streams: Sequence[str]) -> dict[tuple[str, int], st
     rows = ledger.query("SELECT stream, seq, CAST(payload AS VARCHAR) FROM events"
                         " WHERE stream IN (SELECT UNNEST(?))", [list(streams)])
     return {(stream, seq): payload for stream, seq, payload in rows}
+
+
+def platform_names(ledger: Any) -> dict[str, str]:
+    """``{platform id: the latest name it played under}`` for the players a PokerNow import
+    knows by their id (its ``player_alias`` rows, id → name, in sessions opened from a
+    PokerNow log). Empty when there are none."""
+    rows = ledger.query(
+        "SELECT a.payload->>'player', a.payload->>'alias' FROM events a WHERE"
+        " a.type = 'player_alias' AND a.session IN (SELECT session FROM events WHERE"
+        " type = 'session_opened' AND payload->'source'->>'format' = 'pokernow')"
+        " ORDER BY a.position")
+    return {player: alias for player, alias in rows}
