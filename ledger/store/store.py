@@ -276,11 +276,15 @@ class Ledger:
             if outer:
                 try:
                     self._con.commit()
-                except duckdb.Error:
+                except (duckdb.Error, RuntimeError):
                     self._rollback()
                     raise
         except duckdb.Error as e:
             raise self._translate(e) from e
+        except RuntimeError as e:  # Ctrl-C inside DuckDB (an appender, the commit): rolled
+            if "interrupted" in str(e).lower():  # back above; said as the interrupt it was
+                raise KeyboardInterrupt from e
+            raise
 
     def _rollback(self) -> None:
         with suppress(duckdb.Error):  # DuckDB may have ended the failed transaction already

@@ -37,7 +37,7 @@ def chip_minor(unit: ev.Unit) -> int | None:
         return None
     if unit.minor_per_chip != 1:
         return unit.minor_per_chip
-    exponent = (0 if unit.currency.upper() in ZERO_DECIMAL else 2) - unit.decimals
+    exponent = (0 if _code(unit.currency) in ZERO_DECIMAL else 2) - unit.decimals
     return 10 ** exponent if exponent >= 0 else None
 
 
@@ -58,7 +58,7 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
         raise LedgerError(f"the hand is in {mine.currency} but session {session} counts "
                           "plain chips: say what its chip is worth first (`handledger session "
                           f"set {session} --chip-value … --currency {mine.currency}`)", hand=hand)
-    if unit.currency.upper() != mine.currency.upper():
+    if _code(unit.currency) != _code(mine.currency):
         raise LedgerError(f"the hand is in {mine.currency}, session {session} in "
                           f"{unit.currency}: a session has one currency", hand=hand)
     worth = chip_minor(mine)
@@ -72,6 +72,14 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
     new_unit = ev.Unit(currency=unit.currency, minor_per_chip=unit.chip_value_minor, decimals=0)
     out[0] = out[0].model_copy(update={"unit": new_unit})
     return [ev.parse_event(e.model_dump(mode="json")) for e in out]  # validated again
+
+
+#: Currency symbols files write for a code (HandHQ's PHH: ``currency_symbol = '$'``).
+_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+
+
+def _code(currency: str) -> str:
+    return _SYMBOLS.get(currency.strip(), currency.strip().upper())
 
 
 class _Scale:
