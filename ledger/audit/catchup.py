@@ -22,7 +22,7 @@ import duckdb
 
 from ledger.audit.books import Series, platform_nicknames
 from ledger.audit.load import session_rows
-from ledger.audit.tables import DERIVED_VERSION, _session_rows, head_hash
+from ledger.audit.tables import DERIVED_VERSION, _session_rows, head_hash, tables_digest
 from ledger.model.errors import LedgerError
 
 _REPLAY_TABLES = ("pots", "discrepancies", "results", "hands")  # pots first: keyed by hand
@@ -66,6 +66,9 @@ def moved(con: Any) -> Moved:
         if state.get("head_hash") != head_hash(con, since):
             return Moved(head, "the ledger's rows up to the tables' head are not those they "
                                "were built from (run `verify`)")
+        if state.get("digest") != tables_digest(con):
+            return Moved(head, "the derived tables were changed outside handledger: they are "
+                               "rebuilt from the events")
         if since == head:
             return Moved(head, None)
         rows = con.execute(
@@ -142,6 +145,8 @@ def replace_sessions(ledger: Any, sessions: Sequence[str], series: Series,
             con.execute("UPDATE derived_state SET value = ? WHERE key = 'head'", [str(head)])
             con.execute("UPDATE derived_state SET value = ? WHERE key = 'head_hash'",
                         [head_hash(con, head)])
+            con.execute("UPDATE derived_state SET value = ? WHERE key = 'digest'",
+                        [tables_digest(con)])
         except duckdb.Error as e:
             raise LedgerError(f"cannot write the derived tables: {e}") from e
 

@@ -15,7 +15,8 @@ never a source of truth):
   PokerNow id (:func:`ledger.audit.books.platform_nicknames`);
 * ``audit_discrepancies(kind, session, hand_id, player, expected, actual, diff, message, seq)``
   — every audit finding, ``seq`` its place in the audit's order within its session;
-* ``derived_state(key, value)`` — the ledger head they were built from and its chain hash
+* ``derived_state(key, value)`` — the ledger head they were built from, its chain hash and the
+  digest of the tables' contents (:func:`tables_digest`)
   (:func:`ledger.audit.catchup.moved`).
 
 Views (:data:`VIEWS`, ``CREATE OR REPLACE VIEW``; documented with examples in docs/SQL.md):
@@ -103,6 +104,30 @@ _MINE = ("session_book", "session_players", "player_names", "player_nicknames",
          "audit_discrepancies")
 
 
+#: Every derived table, whose contents :func:`tables_digest` seals.
+DERIVED = ("hands", "pots", "results", "discrepancies", "session_book", "session_players",
+           "player_names", "player_nicknames", "audit_discrepancies")
+
+
+def tables_digest(con: Any) -> str:
+    """A digest of every derived table's contents (row count and the sum of each row's hash,
+    per table): what the tables held when handledger last wrote them. Reads compare it
+    (:func:`ledger.audit.catchup.moved`): a table edited or emptied outside handledger makes
+    the next read rebuild it from the events, so no verdict rests on a table ``verify`` does
+    not cover. A deliberate editor who also recomputes the digest is caught only by comparing
+    what is reported with a replay; the events themselves are sealed by the hash chain."""
+    import hashlib
+
+    present = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    parts = []
+    for name in DERIVED:
+        if name in present:
+            count, total = con.execute(
+                f'SELECT count(*), coalesce(sum(hash(t)), 0) FROM "{name}" t').fetchone()
+            parts.append(f"{name}:{count}:{total}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
 def head_hash(con: Any, position: int) -> str:
     """The chain hash of the row at ``position`` ("" for an empty ledger): it seals every row
     up to it, so derived tables built at a head whose hash no longer matches were built from
@@ -141,7 +166,8 @@ def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> 
                 con.execute(f"CREATE OR REPLACE VIEW {name} AS {body}")
             con.execute("DELETE FROM derived_state")
             con.execute("INSERT INTO derived_state VALUES ('version', ?), ('head', ?),"
-                        " ('head_hash', ?)", [DERIVED_VERSION, str(head), head_hash(con, head)])
+                        " ('head_hash', ?), ('digest', ?)",
+                        [DERIVED_VERSION, str(head), head_hash(con, head), tables_digest(con)])
         except duckdb.Error as e:
             raise LedgerError(f"cannot write the derived tables: {e}") from e
 
