@@ -195,6 +195,11 @@ def replay_events(
     result = settle(state)
     recorded = _recorded(state.payouts)
     discrepancies, notes = compare_payouts(result, recorded)
+    if discrepancies:
+        from replay.rake import classify
+
+        flop = any(b for b in state.cards.boards)
+        discrepancies = classify(discrepancies, result, started, flop=flop)
     if state.status == "incomplete":
         notes = (*notes, "incomplete: the log stops before the end of the hand")
     if state.status == "voided":

@@ -59,7 +59,10 @@ def every_kind() -> tuple[list[SessionRow], list[HandFacts]]:
                  (47, ev.SessionClosed()), session="t")
     broken = replace(hand("h9", 44, {"D": 110, "E": 90}, {"D": 0, "E": 0}, session="t",
                           paid=None), error="event 3: 'hand_started' is not a hand action")
-    hands = [h1, hand("h2", 11, {"A": 120, "B": 80}, {"A": 0, "B": 0}, carried=12),
+    h2 = replace(hand("h2", 11, {"A": 120, "B": 80}, {"A": 0, "B": 0}, carried=12), payouts=(
+        PayoutFinding("A", 7, 10, "rake", "hand h2: the site kept 3 as rake"),
+        PayoutFinding("B", 0, 4, "uncalled", "hand h2: B's uncalled bet of 4 left out")))
+    hands = [h1, h2,
              hand("h3", 12, {"A": 120, "B": 80, "C": 110}, {"A": 0, "B": 0, "C": 0}),
              hand("h8", 43, {"D": 100, "E": 100}, {"D": 10, "E": -10}, session="t"), broken]
     return session + other, hands
@@ -77,10 +80,12 @@ def _every_kind_series() -> Series:
 def test_the_registry_is_in_rank_order_and_names_every_kind_once() -> None:
     assert [c.rank for c in REGISTRY] == sorted({c.rank for c in REGISTRY})
     assert KINDS == ("unreplayable", "payout", "chip_conservation", "stack_continuity",
-                     "session_balance", "settlement", "ledger_mismatch", "unsettled")
+                     "session_balance", "settlement", "ledger_mismatch", "unsettled", "rake",
+                     "uncalled")
     assert [c.__name__ for c in CHECKS] == list(KINDS)
     assert {(c.name, c.scope) for c in REGISTRY} == {
         ("unreplayable", Scope.HAND), ("unsettled", Scope.SESSION),
+        ("rake", Scope.HAND), ("uncalled", Scope.HAND),
         ("payout", Scope.HAND), ("chip_conservation", Scope.HAND),
         ("chip_conservation", Scope.SESSION), ("stack_continuity", Scope.SESSION),
         ("session_balance", Scope.SESSION), ("settlement", Scope.SESSION),
@@ -103,6 +108,7 @@ def test_every_check_finds_its_own_kind_only() -> None:
     found = audit(series)  # by hand (h1, h3, then session-wide), then by rank
     assert [(d.kind, d.hand, d.player, d.expected, d.actual) for d in found] == [
         ("payout", "h1", "A", 30, 10), ("chip_conservation", "h1", None, 20, 23),
+        ("rake", "h2", "A", 10, 7), ("uncalled", "h2", "B", 4, 0),
         ("chip_conservation", "h3", None, 12, 0), ("stack_continuity", "h3", "C", 100, 110),
         ("session_balance", None, "B", 80, 79), ("settlement", None, "B", -500, -400),
         ("ledger_mismatch", None, "A", 1, 2),  # supplied: ranked before the statement's
@@ -250,7 +256,8 @@ def many_sessions(n: int, seed: int) -> tuple[list[SessionRow], list[HandFacts],
         h = hand(hid, position, starting, net, session=name,  # type: ignore[arg-type]
                  carried=carry, carried_in=bring)
         if wrong:
-            h = replace(h, payouts=(PayoutFinding("A", 0, 1, "payout", f"hand {hid}: A short"),))
+            kind = ("payout", "payout", "rake", "uncalled")[position % 4]
+            h = replace(h, payouts=(PayoutFinding("A", 0, 1, kind, f"hand {hid}: A short"),))
         if position % 997 == 0:  # now and then a stream that does not replay
             h = replace(h, paid=None, pot_out=None, error="event 5: out of turn")
         hands.append(h)

@@ -16,6 +16,8 @@ The kinds (:data:`KINDS`, in rank order):
 
 * ``unreplayable`` — a hand whose stored events the rules refuse (a read never stops at it).
 * ``payout`` — a recorded payout ≠ the recomputed award (the replay's discrepancies).
+* ``rake`` / ``uncalled`` — a site's payouts short of the pots by its rake, or by the
+  uncalled bet it leaves out of what it says a player collected (``replay.rake``).
 * ``chip_conservation`` — per hand, contributions + carried-in ≠ awards + returned + carried;
   per session, carried chips that the session's next hand does not bring in.
 * ``stack_continuity`` — a starting stack ≠ the stack after his previous hand plus the
@@ -125,11 +127,32 @@ def hand_replays(h: HandFacts) -> list[Finding]:
                     f"`handledger correct {h.hand} …` or `handledger void {h.hand} …`")]
 
 
+#: The replay's kinds of a payout difference that a site's conventions explain
+#: (``replay.rake``): each is its own check; every other difference is a ``payout``.
+SITE_KINDS = ("rake", "uncalled")
+
+
+def _payouts(h: HandFacts, kind: str) -> list[Finding]:
+    return [Finding(kind, h.session, h.hand, None if f.player == "*" else f.player,
+                    f.recomputed, f.recorded, f.message) for f in h.payouts
+            if (f.kind if f.kind in SITE_KINDS else "payout") == kind]
+
+
 def hand_payout(h: HandFacts) -> list[Finding]:
     """Recorded payouts of one hand that differ from the engine's awards (from the replay,
-    per player; ``player`` None for an unverifiable hand whose table total is wrong)."""
-    return [Finding("payout", h.session, h.hand, None if f.player == "*" else f.player,
-                    f.recomputed, f.recorded, f.message) for f in h.payouts]
+    per player; ``player`` None for an unverifiable hand whose table total is wrong), except
+    those a site's rake or uncalled-bet convention explains."""
+    return _payouts(h, "payout")
+
+
+def hand_rake(h: HandFacts) -> list[Finding]:
+    """Payouts short of the pots by the site's rake (recorded, or within the hand's rule)."""
+    return _payouts(h, "rake")
+
+
+def hand_uncalled(h: HandFacts) -> list[Finding]:
+    """Payouts short by exactly the uncalled bet, which some sites leave out."""
+    return _payouts(h, "uncalled")
 
 
 def hand_conservation(h: HandFacts) -> list[Finding]:
@@ -349,6 +372,12 @@ REGISTRY: tuple[Check, ...] = _registry([
           "void); its chips are unknown to the books"),
     Check("payout", Scope.HAND, 0, hand_payout,
           "a recorded payout differs from the engine's award (the replay's discrepancies)"),
+    Check("rake", Scope.HAND, 10, hand_rake,
+          "the table was paid less than the pots by the site's rake (the one the file records, "
+          "or within the hand's rake rule), uncalled bets left out included"),
+    Check("uncalled", Scope.HAND, 11, hand_uncalled,
+          "a player was paid exactly his uncalled bet less: the site leaves it out of what it "
+          "says he collected"),
     Check("chip_conservation", Scope.HAND, 1, hand_conservation,
           "contributions + carried-in differ from awards + returned + carried"),
     Check("chip_conservation", Scope.SESSION, 2, carried_chips,

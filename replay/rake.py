@@ -1,0 +1,84 @@
+"""What a site's payouts leave out: its rake and, on some sites, the uncalled bet.
+
+A site's hand history says what each player collected. Some sites count an uncalled bet given
+back in it, others leave it out; every raked hand pays the pots less the rake. Compared with
+the rules' awards (which include the returned uncalled bet), such a hand shows differences that
+are not mistakes. This module gives them their own kind, explained in words:
+
+* ``uncalled`` — a player was paid exactly his uncalled bet less than the rules say;
+* ``rake`` — the table was paid, in all, less than the pots by the rake: the one the file records
+  (PHH's ``rake`` field; a site text's summary, ``site_rake``), or one within the hand's rake rule
+  (our ``_rake`` table: ``percent``, ``cap`` in the file's money, ``no_flop_no_drop``); the rake
+  can come with uncalled bets left out too.
+
+Anything else, a real over- or under-payment, stays a ``payout`` discrepancy. Home games set no
+rake: their hands name none, and nothing here applies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from replay.compare import Discrepancy
+
+
+def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool
+             ) -> list[Discrepancy]:
+    """``found`` with the differences a site's rake and uncalled-bet convention explain given
+    their kinds (see the module doc); chips throughout. ``flop``: a board was dealt (for a
+    no-flop-no-drop rule)."""
+    payouts = [d for d in found if d.kind == "payout"]
+    if not payouts or any(d.diff > 0 for d in payouts):
+        return found
+    short = -sum(d.diff for d in payouts)
+    returned = {d.player: result.returned.get(d.player, 0) for d in payouts}
+    left_out = sum(returned.values())
+    recorded, most = _rake(started, result, flop)
+    for rake, uncalled in ((short, 0), (short - left_out, left_out)):
+        if rake <= 0 or (recorded is not None and rake != recorded) or (
+                recorded is None and (most is None or rake > most)):
+            continue
+        how = ("as the file records" if recorded is not None
+               else f"within its rule of {most} at most")
+        extra = f", and left out the uncalled bet ({uncalled})" if uncalled else ""
+        text = (f"hand {result.hand}: the table paid {short} less than the pots and returns: "
+                f"the site kept {rake} as rake ({how}){extra}")
+        return [replace(d, kind="rake", message=text) if d in payouts else d for d in found]
+    if all(returned[d.player] and d.diff == -returned[d.player] for d in payouts):
+        return [replace(d, kind="uncalled", message=(
+            f"hand {result.hand}: {d.player} was paid {d.recorded}, the rules give "
+            f"{d.recomputed}: the difference is his uncalled bet of {-d.diff}, which the site "
+            "leaves out of what it says he collected")) if d in payouts else d for d in found]
+    return found
+
+
+def _rake(started: Any, result: Any, flop: bool) -> tuple[int | None, int | None]:
+    """``(the rake the file records, the most its rule allows)`` in chips; None when unknown."""
+    source = started.source
+    decimals = started.unit.decimals
+    if isinstance(source.get("site_rake"), int):  # a site text: already chips
+        return source["site_rake"], None
+    if "rake" in source:
+        return _chips(source["rake"], decimals), None
+    rule = source.get("_rake")
+    if not isinstance(rule, dict):
+        return None, None
+    pot = sum(p.amount for p in result.pots)
+    if rule.get("no_flop_no_drop") and not flop:
+        return None, 0
+    try:
+        most = int(Decimal(str(rule.get("percent", 0))) * pot / 100)
+    except InvalidOperation:
+        return None, None
+    cap = _chips(rule["cap"], decimals) if "cap" in rule else None
+    return None, most if cap is None else min(most, cap)
+
+
+def _chips(value: Any, decimals: int) -> int | None:
+    try:
+        amount = Decimal(str(value)).scaleb(decimals)
+    except InvalidOperation:
+        return None
+    return int(amount) if amount == amount.to_integral_value() and amount >= 0 else None

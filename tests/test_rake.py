@@ -1,0 +1,73 @@
+"""A site's payouts against the rules: its rake and the uncalled bet some sites leave out are
+their own kinds, explained in words; a real over-payment stays a ``payout`` discrepancy."""
+
+from __future__ import annotations
+
+from ledger.formats.phh.read import read_phh_text
+from replay.build import events_from_phh
+from replay.fold import replay_events
+
+#: p1 opens to 6, p2 calls; on the flop p1 bets 20 and p2 folds: 20 of p1's 26 is uncalled and
+#: goes back to him, and the 12 pot is his. The rules pay p1 32.
+HAND = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 100, 200]
+actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 7c2d', 'p3 f', 'p1 cbr 6', 'p2 cc',
+           'd db 2sKd9d', 'p1 cbr 20', 'p2 f']
+"""
+
+
+def replayed(extra: str) -> object:
+    (hand,) = read_phh_text(HAND + extra).check()
+    return replay_events(events_from_phh(hand))
+
+
+def kinds(r: object) -> list[tuple[str, str, int]]:
+    return [(d.kind, d.player, d.diff) for d in r.discrepancies]  # type: ignore[attr-defined]
+
+
+def test_the_rules_pay_the_pot_and_the_uncalled_bet() -> None:
+    r = replayed("winnings = [32, 0, 0]\n")
+    assert r.result.returned == {"p1": 20} and r.result.awards["p1"] == 12
+    assert kinds(r) == []
+
+
+def test_a_site_that_leaves_the_uncalled_bet_out() -> None:
+    r = replayed("winnings = [12, 0, 0]\n")
+    assert kinds(r) == [("uncalled", "p1", -20)]
+    assert "his uncalled bet of 20" in r.discrepancies[0].sentence()
+
+
+def test_the_rake_the_file_records() -> None:
+    r = replayed("winnings = [31, 0, 0]\nrake = 1\n")
+    assert kinds(r) == [("rake", "p1", -1)]
+    assert "the site kept 1 as rake (as the file records)" in r.discrepancies[0].sentence()
+
+
+def test_rake_and_the_uncalled_bet_left_out_together() -> None:
+    r = replayed("winnings = [11, 0, 0]\nrake = 1\n")
+    assert kinds(r) == [("rake", "p1", -21)]
+    assert "left out the uncalled bet (20)" in r.discrepancies[0].sentence()
+
+
+def test_a_rake_within_the_hands_rule() -> None:
+    """10 % of the 12 pot is 1 (capped at 3): a shortfall of 1 is the rake, of 2 is not."""
+    rule = "_rake = {percent = 10, cap = 3}\n"
+    assert kinds(replayed("winnings = [31, 0, 0]\n" + rule)) == [("rake", "p1", -1)]
+    assert kinds(replayed("winnings = [30, 0, 0]\n" + rule)) == [("payout", "p1", -2)]
+
+
+def test_no_flop_no_drop() -> None:
+    """The rule takes nothing from a hand that ends before the flop (p2 folds to the open)."""
+    text = HAND.replace("'p2 cc',\n           'd db 2sKd9d', 'p1 cbr 20', 'p2 f']", "'p2 f']")
+    rule = "_rake = {percent = 50, no_flop_no_drop = true}\n"
+    (hand,) = read_phh_text(text + "winnings = [7, 0, 0]\n" + rule).check()
+    r = replay_events(events_from_phh(hand))
+    assert r.result.returned == {"p1": 4} and kinds(r) == [("payout", "p1", -1)]
+
+
+def test_a_real_over_payment_stays_a_payout() -> None:
+    r = replayed("winnings = [22, 10, 0]\nrake = 1\n")
+    assert kinds(r) == [("payout", "p1", -10), ("payout", "p2", 10)]
