@@ -56,7 +56,7 @@ def settle(state) -> HandResult:  # noqa: ANN001 - engine.state.HandState
     starting = {s.player: s.stack for s in state.started.seats}
     contributions = dict(state.contributed)
     live = state.live()
-    if state.status in ("voided", "incomplete"):
+    if state.status == "voided":
         return _finish(state, starting, contributions, dict(contributions), (), 0)
     # Only bets can be uncalled: antes and dead blinds stay in the pot (RULES.md §1.4, §4.3).
     bets = {p: c - state.dead.get(p, 0) for p, c in contributions.items()}
@@ -70,8 +70,10 @@ def settle(state) -> HandResult:  # noqa: ANN001 - engine.state.HandState
             pots[0] = Pot(pots[0].amount + state.carried_in, pots[0].eligible)
         else:
             pots = [Pot(state.carried_in, tuple(live))]
+    unpaid = tuple(PotAward(i, p.amount, p.eligible, {}) for i, p in enumerate(pots))
+    if state.status == "incomplete":  # the pots as they stand; every chip goes back
+        return _finish(state, starting, contributions, dict(contributions), unpaid, 0)
     if betting_on:
-        unpaid = tuple(PotAward(i, p.amount, p.eligible, {}) for i, p in enumerate(pots))
         return _finish(state, starting, contributions, returned, unpaid, 0)
     hands = {p: state.cards.hole[p] for p in live}
     boards = state.cards.boards

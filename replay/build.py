@@ -22,7 +22,8 @@ from ledger.model.errors import IllegalHand
 
 def events_from_phh(hand: Any) -> list[Any]:
     """Events of one :class:`ledger.formats.phh.read.PhhHand`: started, forced bets, actions,
-    payouts, end.
+    payouts (``winnings``, else what ``finishing_stacks`` imply), end (``incomplete`` when the
+    file stops before the hand's end: its pots as they stand, every chip back).
 
     Raises:
         IllegalHand: an action the rules reject, or text that is not an action.
@@ -45,14 +46,41 @@ def events_from_phh(hand: Any) -> list[Any]:
             raise IllegalHand(exc.reason, line=action.line, action=action.text, **where) from exc
         out.append(event)
     try:
-        for payout in hand.payouts:
+        payouts = list(hand.payouts) or _from_finishing_stacks(hand, state)
+        for payout in payouts:
             state.apply(payout)
             out.append(payout)
-        end = ev.HandEnded(status="complete")
+        # a file that stops before the hand's end (after a betting round, say) is a hand cut
+        # off: imported incomplete, its pots as they stand, every chip back (as a cut log)
+        cut = state.status == "open" and state.phase != "showdown"
+        end = ev.HandEnded(status="incomplete" if cut else "complete")
         state.apply(end)
         out.append(end)
     except IllegalAction as exc:
         raise IllegalHand(exc.reason, line=hand.line, **where) from exc
+    return out
+
+
+def _from_finishing_stacks(hand: Any, state: HandState) -> list[ev.RecordedPayout]:
+    """The payouts a file's ``finishing_stacks`` imply when it records no ``winnings``: what
+    each player left with, less what he kept of his stack (FORMATS.md §1; the Pluribus hands
+    record their results so). Chips pushed to him: finishing − (starting − put in).
+
+    Raises:
+        IllegalAction: a finishing stack below what the player kept of his stack.
+    """
+    finishing = getattr(hand, "finishing_stacks", None)
+    if not finishing:
+        return []
+    out = []
+    for seat, stack in zip(hand.started.seats, finishing, strict=True):
+        kept = seat.stack - state.contributed[seat.player]
+        paid = stack - kept
+        if paid < 0:
+            raise IllegalAction(f"{seat.player}'s finishing stack {stack} is less than he "
+                                f"kept of his stack ({kept})")
+        if paid:
+            out.append(ev.RecordedPayout(player=seat.player, amount=paid))
     return out
 
 

@@ -270,7 +270,9 @@ def test_log_cut_mid_hand_imports_the_hand_incomplete_and_flags_it(run, tmp_path
     last = json.loads(run("replay", "--json").output.splitlines()[-1])
     assert last["status"] == "incomplete" and "-21-" in last["hand"]
     assert "incomplete: the log stops before the end of the hand" in last["notes"]
-    assert set(last["net"].values()) == {0} and last["pots"] == []
+    assert set(last["net"].values()) == {0}  # its pots as they stood, nobody paid from them
+    assert sum(p["amount"] for p in last["pots"]) == 460
+    assert all(p["awards"] == {} for p in last["pots"])
     assert sum(last["returned"].values()) == 460  # blinds, calls and raises before the flop
     code, audit = _json(run, "audit", "--json")
     assert (code, audit) == (0, {"discrepancies": [], "incomplete_hands": [last["hand"]]})

@@ -125,8 +125,9 @@ def blind_kinds(blinds: Sequence[int]) -> list[str | None]:
 
 
 def blind_index(seat: int, players: int) -> int:
-    """Index into PHH's ``blinds_or_straddles`` of the blind posted by seat ``seat`` (0-based):
-    swapped heads-up (p1 posts entry 1, the big blind), the same index otherwise."""
+    """Index into PHH's positional lists (``blinds_or_straddles``, ``antes``) of what seat
+    ``seat`` (0-based) posts: swapped heads-up (p1 posts entry 1, the big blind and its ante;
+    the button p2 entry 0), the same index otherwise (FORMATS.md §1)."""
     return 1 - seat if players == 2 else seat
 
 
@@ -142,7 +143,7 @@ def forced_bets(stakes: Stakes, seats: Sequence[Seat]) -> list[ForcedBet]:
     out: list[ForcedBet] = []
     left = [seat.stack for seat in seats]
     for i, seat in enumerate(seats):
-        amount = min(antes[i], left[i])
+        amount = min(antes[blind_index(i, count)], left[i])
         if amount > 0:
             out.append(ForcedBet(player=seat.player, kind="ante", amount=amount))
             left[i] -= amount

@@ -70,8 +70,10 @@ def _header_lists(started: HandStarted, forced: Sequence[ForcedBet]) -> tuple[li
     antes = list(started.stakes.antes)
     blinds = list(started.stakes.blinds_or_straddles)
     if not antes:
-        antes = [sum(f.amount for f in forced if f.kind == "ante" and f.player == name)
-                 for name in names]
+        antes = [0] * count
+        for i, name in enumerate(names):  # positional, swapped heads-up as the blinds
+            antes[blind_index(i, count)] = sum(
+                f.amount for f in forced if f.kind == "ante" and f.player == name)
     if not blinds:
         blinds = [0] * count
         for bet in forced:

@@ -1,0 +1,94 @@
+"""Real hand histories as they are (RULES.md §1.7, §4.1, §4.3; FORMATS.md §1): heads-up antes,
+a file cut before the hand's end, results recorded as finishing stacks."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from ledger.formats.phh.read import read_phh_text
+from replay.build import events_from_phh
+from replay.fold import replay_events
+from tests.conftest import SHARED
+
+HEADS_UP = """variant = 'NT'
+antes = [0, 3]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [200, 200]
+actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'p2 cbr 6', 'p1 cbr 20', 'p2 f']
+"""
+
+
+def _replay(text: str):  # noqa: ANN202
+    (hand,) = read_phh_text(text).check()
+    return replay_events(events_from_phh(hand))
+
+
+def test_heads_up_antes_are_read_reversed_as_the_blinds() -> None:
+    """p2, the button, posts the small blind and raises to 6; p1 posts the big blind and the
+    ante (3) and re-raises to 20; p2 folds: p1 takes 6 + 6 + 3 and his 14 uncalled back."""
+    r = _replay(HEADS_UP)
+    assert r.result.contributions == {"p1": 23, "p2": 6}
+    assert r.result.returned == {"p1": 14}
+    assert r.final_stacks == {"p1": 206, "p2": 194}
+
+
+def test_heads_up_antes_written_back_the_same_way(run, tmp_path: Path) -> None:  # noqa: ANN001
+    (tmp_path / "hu.phh").write_text(HEADS_UP)
+    assert run("import", str(tmp_path / "hu.phh")).exit_code == 0
+    text = run("export", "--format", "phh").output
+    assert "antes = [0, 3]" in text and "blinds_or_straddles = [1, 2]" in text
+
+
+def _cut_ex01() -> str:
+    """ex01, the seed's seven-player ante table, stopped after its first betting round (no
+    board dealt), its expected results removed."""
+    text = (SHARED / "rules" / "ex01.phh").read_text()
+    head, rest = text.split("actions = [", 1)
+    actions, tail = rest.split("]", 1)
+    kept = []
+    for line in actions.split("\n"):
+        if "'d db" in line:
+            break
+        kept.append(line)
+    return head + "actions = [" + "\n".join(kept) + "\n]" + re.sub(r"_expected = \{.*", "",
+                                                                     tail, flags=re.S)
+
+
+def test_a_file_cut_after_a_betting_round_is_an_incomplete_hand(run, tmp_path: Path) -> None:  # noqa: ANN001
+    """Its pots as they stand (main 77 for p2–p6, side 8 for p3–p6), nobody paid, settled
+    like a void (every chip back), named by replay and audit, never a discrepancy."""
+    (tmp_path / "ex01-cut.phh").write_text(_cut_ex01())
+    out = run("import", str(tmp_path / "ex01-cut.phh"))
+    assert out.exit_code == 0 and "imported 1 hand(s)" in out.output
+    replayed = run("replay", "--json")
+    hand = json.loads(replayed.output)
+    assert replayed.exit_code == 0 and hand["status"] == "incomplete"
+    assert [(p["amount"], p["eligible"], p["awards"]) for p in hand["pots"]] == [
+        (77, ["p2", "p3", "p4", "p5", "p6"], {}), (8, ["p3", "p4", "p5", "p6"], {})]
+    assert set(hand["net"].values()) == {0} and hand["discrepancies"] == []
+    assert "incomplete" in hand["notes"][0]
+    audit = run("audit")
+    assert audit.exit_code == 0 and "1 incomplete hand(s)" in audit.output
+
+
+FINISHED = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 50, 200]
+actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 7c2d', 'p3 f', 'p1 cbr 6',
+           'p2 cbr 50', 'p1 cc', 'p1 sm AsKs', 'p2 sm QhQd', 'd db 2s3s9d', 'd db Tc', 'd db Ah']
+"""
+
+
+def test_finishing_stacks_are_what_the_table_paid() -> None:
+    """With no ``winnings``, ``finishing_stacks`` say what each player left with (as the
+    Pluribus hands record it): the FORMATS.md example ends 150 / 0 / 200."""
+    right = _replay(FINISHED + "finishing_stacks = [150, 0, 200]\n")
+    assert right.recorded == {"p1": 100} and right.discrepancies == ()
+    wrong = _replay(FINISHED + "finishing_stacks = [140, 10, 200]\n")
+    assert wrong.recorded == {"p1": 90, "p2": 10}
+    assert [(d.player, d.diff) for d in wrong.discrepancies] == [("p1", -10), ("p2", 10)]
