@@ -92,3 +92,17 @@ def test_finishing_stacks_are_what_the_table_paid() -> None:
     wrong = _replay(FINISHED + "finishing_stacks = [140, 10, 200]\n")
     assert wrong.recorded == {"p1": 90, "p2": 10}
     assert [(d.player, d.diff) for d in wrong.discrepancies] == [("p1", -10), ("p2", 10)]
+
+
+def test_what_a_file_lacks_is_said_in_words() -> None:
+    """iPoker writes an unknown stack as ``inf``; an empty player name: each is one line that
+    says what the file does not record."""
+    base = HEADS_UP.replace("antes = [0, 3]", "antes = [0, 0]")
+    inf = read_phh_text(base.replace("starting_stacks = [200, 200]",
+                                     "starting_stacks = [inf, 200]"), file="i.phh")
+    assert [str(e) for e in inf.errors] == [
+        "i.phh:5: starting_stacks: Decimal('Infinity') is not a finite number: the hand "
+        "history does not record this amount (a stack written as inf)"]
+    empty = read_phh_text(base + "players = ['', 'Bob']\n", file="e.phh")
+    assert [str(e) for e in empty.errors] == [
+        "e.phh:7: players: entry 1 is an empty name: the file does not name this player"]

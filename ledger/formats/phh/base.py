@@ -49,8 +49,9 @@ def to_decimal(value: object) -> Decimal:
             raise MalformedInput(f"{value!r} is not a number")
         return Decimal(value.strip())
     number = Decimal(value)
-    if not number.is_finite():
-        raise MalformedInput(f"{value!r} is not a finite number")
+    if not number.is_finite():  # iPoker files write an unknown stack as inf
+        raise MalformedInput(f"{value!r} is not a finite number: the hand history does not "
+                             "record this amount (a stack written as inf)")
     return number
 
 

@@ -167,6 +167,9 @@ def _check_list(raw: RawHand, key: str, value: object, count: int,
     if not isinstance(value, list) or len(value) != count:
         size = len(value) if isinstance(value, list) else "no list"
         raise raw.error(f"{key} has {size} entries but starting_stacks has {count}", key)
-    for item in value:
+    for n, item in enumerate(value, 1):
         if not ok(item):
+            if isinstance(item, str) and not item.strip():
+                raise raw.error(f"{key}: entry {n} is an empty name: the file does not name "
+                                "this player", key)
             raise raw.error(f"{key}: {item!r} is not valid here", key)
