@@ -72,9 +72,19 @@ def _asset(name: str) -> str:
     return resources.files("cli").joinpath(_TEMPLATES, name).read_text(encoding="utf-8")
 
 
-def render_hand(view: HandView, *, links: Sequence[tuple[str, str]] = ()) -> str:
+def asset(name: str) -> str:
+    """The text of one of the pages' own files in ``cli/templates`` (``base.css``,
+    ``hand.css``, ``hand.js``, ``report.css``)."""
+    return _asset(name)
+
+
+def render_hand(view: HandView, *, links: Sequence[tuple[str, str]] = (), key: str | None = None,
+                assets: str | None = None) -> str:
     """The page of one hand: ``links`` are ``(href, text)`` shown above it (a report's way
-    back to its session and index). Returns the HTML text."""
+    back to its session and index); ``key`` is written into the page's head (a report keeps
+    a page whose key has not changed); ``assets``: the relative folder (``"../assets/"``)
+    holding ``base.css``, ``hand.css`` and ``hand.js``, linked instead of written into the
+    page (None: the page holds them, self-contained). Returns the HTML text."""
     from markupsafe import Markup
 
     versions = [view.corrected] + ([view.original] if view.original else [])
@@ -92,9 +102,18 @@ def render_hand(view: HandView, *, links: Sequence[tuple[str, str]] = ()) -> str
     return _environment().get_template("hand.html").render(
         view=view, versions=versions, links=list(links), chips=chips,
         seats=list(zip(view.starting, seat_positions(len(view.starting)), strict=True)),
-        data=Markup(embed_json(view.to_json())),
-        style=Markup(_asset("hand.css")), script=Markup(_asset("hand.js")),
+        data=Markup(embed_json(view.to_json())), key=key,
+        stylesheets=[assets + "base.css", assets + "hand.css"] if assets is not None else [],
+        style=Markup(_asset("base.css") + _asset("hand.css")) if assets is None else "",
+        script_src=assets + "hand.js" if assets is not None else None,
+        script=Markup(_asset("hand.js")) if assets is None else "",
     )
+
+
+def render_page(template: str, **context: Any) -> str:
+    """A page of ``cli/templates`` rendered with ``context`` (autoescape on: every text is
+    escaped unless it is ``markupsafe.Markup``). Returns the HTML text."""
+    return _environment().get_template(template).render(**context)
 
 
 def default_file(hand: str) -> str:

@@ -37,13 +37,14 @@ def _register() -> None:
         cmd_disputes,
         cmd_hands,
         cmd_ledger,
+        cmd_report,
         cmd_series,
         cmd_sessions,
         cmd_view,
     )
 
     for module in (cmd_ledger, cmd_hands, cmd_sessions, cmd_disputes, cmd_series, cmd_view,
-                   cmd_checkpoint):
+                   cmd_checkpoint, cmd_report):
         for command in module.COMMANDS:
             cli.add_command(command)
 

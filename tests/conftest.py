@@ -1,8 +1,11 @@
-"""Shared fixtures: paths to the reference data and a CLI runner on a temporary ledger."""
+"""Shared fixtures: paths to the reference data, a CLI runner on a temporary ledger and
+headless Chromium for the browser tests (tests/browser.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -28,3 +31,13 @@ def run(db: str):  # noqa: ANN201
         return runner.invoke(cli, ["--db", db, *args], input=input, catch_exceptions=False)
 
     return invoke
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Chromium, started once for the module (:class:`tests.browser.Browser`)."""
+    from tests.browser import Browser
+
+    b = Browser(tmp_path_factory.mktemp("chromium-profile"))
+    yield b
+    b.quit()

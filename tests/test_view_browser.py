@@ -1,5 +1,4 @@
-"""``handledger view`` pages in a real browser: headless Chromium (Debian's ``chromium`` and
-``chromium-driver``, installed by scripts/install-browser.sh) driven by selenium.
+"""``handledger view`` pages in a real browser: headless Chromium (tests/browser.py).
 
 The tests start Chromium themselves, one browser for the module; when it cannot start, every
 test here fails with the reason (never a skip). Each test writes a screenshot of what it
@@ -8,73 +7,17 @@ checked under its own temporary folder (``shot-*.png``).
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from tests.browser import Browser, by_id, css, shoot, text
 from tests.conftest import DATA, SHARED
 from tests.test_view import HOSTILE, RIGHT_SPLIT, WRONG_PUSH, hostile_phh
 
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--no-first-run", "--window-size=1200,1000")
-#: Counts every alert() a page makes, installed before any of the page's own scripts run.
-ALERT_HOOK = ("window.__alerts = []; window.alert = function (m) { window.__alerts.push("
-              "String(m)); };")
 EX01_ALL = "p1, p2, p3, p4, p5, p6, p7"
-
-
-class Browser:
-    """Chromium started once for the module; ``driver`` fails the calling test with the
-    reason when it could not start."""
-
-    def __init__(self, profile: Path) -> None:
-        self.error: str | None = None
-        self._driver: Any = None
-        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-        chromedriver = shutil.which("chromedriver")
-        if not chromium or not chromedriver:
-            self.error = ("Chromium or chromedriver is not installed: run "
-                          "scripts/install-browser.sh (as root: apt-get install -y chromium "
-                          "chromium-driver)")
-            return
-        from selenium import webdriver
-        from selenium.common.exceptions import WebDriverException
-        from selenium.webdriver.chrome.service import Service
-
-        options = webdriver.ChromeOptions()
-        options.binary_location = chromium
-        for flag in (*FLAGS, f"--user-data-dir={profile}"):
-            options.add_argument(flag)
-        try:
-            self._driver = webdriver.Chrome(service=Service(chromedriver), options=options)
-            self._driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
-                                         {"source": ALERT_HOOK})
-        except WebDriverException as exc:
-            self.error = f"Chromium could not start: {exc.msg or exc}".strip()
-        except OSError as exc:
-            self.error = f"Chromium could not start: {exc}"
-
-    @property
-    def driver(self) -> Any:
-        if self.error is not None:
-            pytest.fail(self.error, pytrace=False)
-        return self._driver
-
-    def quit(self) -> None:
-        if self._driver is not None:
-            self._driver.quit()
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    b = Browser(tmp_path_factory.mktemp("chromium-profile"))
-    yield b
-    b.quit()
 
 
 @pytest.fixture(scope="module")
@@ -112,23 +55,6 @@ def load(driver: Any, page: Path) -> None:
     assert driver.execute_script("return window.__alerts") == []
 
 
-def by_id(driver: Any, id_: str) -> Any:
-    from selenium.webdriver.common.by import By
-
-    return driver.find_element(By.ID, id_)
-
-
-def css(driver: Any, selector: str) -> list[Any]:
-    from selenium.webdriver.common.by import By
-
-    return driver.find_elements(By.CSS_SELECTOR, selector)
-
-
-def text(element: Any) -> str:
-    """What the element says, as written (textContent, before any text-transform)."""
-    return element.get_attribute("textContent").strip()
-
-
 def go_to(driver: Any, step: int) -> None:
     """Move the slider to ``step`` as a pointer would (value set, ``input`` fired)."""
     driver.execute_script("var s = arguments[0]; s.value = arguments[1];"
@@ -142,16 +68,6 @@ def pots(driver: Any) -> list[tuple[str, str, str]]:
 
 def step_label(driver: Any) -> str:
     return text(by_id(driver, "step-label"))
-
-
-def shoot(driver: Any, folder: Path, name: str) -> Path:
-    """A screenshot of the whole page (the window made as tall as the page)."""
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    driver.set_window_size(1200, min(height + 120, 6000))
-    path = folder / f"shot-{name}.png"
-    assert driver.save_screenshot(str(path)) and path.stat().st_size > 10_000
-    driver.set_window_size(1200, 1000)
-    return path
 
 
 # ------------------------------------------------------------------------------ tests

@@ -25,6 +25,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from ledger.model.errors import MalformedEvent, NotFound
 from ledger.model.events import AnyEvent, parse_event
+from ledger.store.store import COLUMNS, StoredEvent
 
 _WINDOW = 50_000  # ledger positions per query
 _EVENTS = TypeAdapter(list[AnyEvent])
@@ -258,3 +259,42 @@ def platform_names(ledger: Any) -> dict[str, str]:
         " type = 'session_opened' AND payload->'source'->>'format' = 'pokernow')"
         " ORDER BY a.position")
     return {player: alias for player, alias in rows}
+
+
+# ----------------------------------------------------------------------------- lookups for a report
+
+
+def hand_heads(ledger: Any) -> list[tuple[str, str | None, int, str]]:
+    """``(hand, session, rows, hash of its last row)`` of every hand in ledger order (of its
+    first row). The chain hash of a hand's last row seals every row of the hand (and of the
+    ledger before it), so it changes exactly when the hand gains a row (a correction, a void,
+    a longer export): what a page of the hand is keyed on."""
+    return [(h, s, int(n), last) for h, s, n, last in ledger.query(
+        "SELECT hand_id, arg_min(session, position), count(*), arg_max(hash, position)"
+        " FROM events WHERE hand_id IS NOT NULL GROUP BY hand_id ORDER BY min(position)")]
+
+
+def read_hands(ledger: Any, hands: Sequence[str]) -> dict[str, list[StoredEvent]]:
+    """``{hand: its stored rows by seq}`` for those of ``hands`` the ledger holds, read with
+    one query (what :meth:`ledger.store.store.Ledger.read` gives for each)."""
+    if not hands:
+        return {}
+    out: dict[str, list[StoredEvent]] = {}
+    for row in ledger.query(f"SELECT {COLUMNS} FROM events WHERE hand_id IS NOT NULL"
+                            " AND stream IN (SELECT UNNEST(?)) ORDER BY stream, seq",
+                            [list(hands)]):
+        out.setdefault(row[1], []).append(StoredEvent(*row))
+    return out
+
+
+def amendments(ledger: Any) -> list[tuple[str, int, Any]]:
+    """``(hand, seq, event)`` of every correction and void in ledger order (typed events:
+    ``by``, ``reason``).
+
+    Raises:
+        MalformedEvent: a stored payload that does not parse.
+    """
+    rows = ledger.query("SELECT hand_id, seq, CAST(payload AS VARCHAR) FROM events"
+                        " WHERE hand_id IS NOT NULL AND type IN ('correction', 'hand_voided')"
+                        " ORDER BY position")
+    return [(hand, int(seq), parse_event(payload)) for hand, seq, payload in rows]

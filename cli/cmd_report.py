@@ -1,0 +1,39 @@
+"""``handledger report OUT_DIR``: a static site of the books (:mod:`cli.report` draws and
+writes it; :mod:`replay.report` gathers what it shows)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cli import render
+from cli.context import Context
+
+
+@click.command()
+@click.argument("out", metavar="OUT_DIR", type=click.Path(file_okay=False, path_type=Path))
+@click.pass_obj
+def report(obj: Context, out: Path) -> None:
+    """Write a static site of the books into OUT_DIR: index.html (the standings grid in
+    chips and money, the series chart, every session, the disputed and corrected hands, the
+    audit), a page per session (buy-ins, cash-outs, payments, settle-up, its findings and
+    hands) and a page per hand (the replayer of `view`). Plain files: open index.html from
+    disk, no server. Run it again after new hands and it rewrites only what changed: a hand
+    page is kept while its key (a digest of the hand's rows, its links and the code that
+    draws it) is unchanged, the index and session pages are written when their text changed,
+    and pages of hands no longer in the ledger are removed. The ledger is only read."""
+    from cli.report import summary, write_report
+    from ledger.model.errors import LedgerError
+    from replay.report import open_report
+
+    with open_report(obj.db, progress=render.progress, note=render.note) as books:
+        try:
+            done = write_report(books, out, tick=render.progress)
+        except OSError as exc:
+            where = f" {exc.filename}" if exc.filename else ""
+            raise LedgerError(f"cannot write the report{where}: {exc.strerror or exc}") from None
+    click.echo(summary(out, done))
+
+
+COMMANDS = [report]

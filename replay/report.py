@@ -1,0 +1,278 @@
+"""Everything a static report of the books shows, read once from a ledger as of its head.
+
+:func:`open_report` opens the ledger read-only with its derived tables caught up
+(:func:`replay.books.fresh_books`) and yields a :class:`ReportBooks`; its
+:meth:`ReportBooks.collect` gathers a :class:`SeriesReport`:
+
+* the standings grid (:func:`ledger.audit.reports.standings`, the same as ``handledger
+  standings``) in chips, and in money when every session counts in one currency;
+* the rows of the series chart (:func:`ledger.audit.reports.hand_nets`, what ``handledger
+  chart`` plots) and the place in them where each session starts;
+* per session (:class:`SessionEntry`): its date and chip value, each player's buy-ins,
+  cash-outs and net, the buy-in, cash-out and payment events in ledger order, the settle-up
+  (:func:`ledger.audit.reports.settlement`), the audit's findings in it and its hands;
+* per hand (:class:`HandEntry`): what the replay made of it, the audit's findings naming it
+  (a payout discrepancy is the finding ``payout``), its corrections and voids with author and
+  reason, and a ``key``: a digest of everything in the ledger that its page shows (its rows,
+  sealed by the chain hash of the last, and its session's chip value), so a page can be kept
+  when its key has not changed.
+
+:meth:`ReportBooks.hand_rows` reads the stored rows of hands in batches, for
+:func:`replay.handview.hand_view`. Chips are integers; money is in integer minor units.
+Nothing here writes the ledger or any file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from ledger.audit import listing, reports
+from ledger.audit.catchup import aliases
+from ledger.audit.checks import Finding
+from ledger.audit.load import head as head_position
+from ledger.audit.load import session_rows
+from ledger.audit.tables import head_hash, read_audit
+from ledger.model import events as ev
+from ledger.model.errors import LedgerError
+from ledger.store.store import StoredEvent
+from ledger.store.streams import amendments, hand_heads, read_hands
+from replay.books import Note, fresh_books
+from replay.handview import Money
+from replay.progress import Progress, silent
+
+__all__ = ["HandEntry", "Movement", "SessionEntry", "SeriesReport", "ReportBooks",
+           "open_report"]
+
+_BATCH = 250  # hands read per query
+
+
+def _quiet(line: str) -> None:
+    """A :data:`replay.books.Note` that says nothing."""
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """One hand: ``ord`` its place in the ledger (from 1), ``game``, ``status``, ``players``,
+    ``pot_total`` (chips), ``corrected`` (a correction or a void applies), ``findings`` (the
+    audit's, naming it), ``amendments`` ``(type, by, reason)`` of its corrections and voids
+    in ledger order, and ``key`` (see the module doc)."""
+
+    hand: str
+    session: str | None
+    ord: int
+    game: str
+    status: str
+    players: int
+    pot_total: int
+    corrected: bool
+    findings: tuple[Finding, ...]
+    amendments: tuple[tuple[str, str, str], ...]
+    key: str
+
+    @property
+    def disputed(self) -> bool:
+        """The audit names it (a payout discrepancy or any other finding)."""
+        return bool(self.findings)
+
+
+@dataclass(frozen=True)
+class Movement:
+    """A session event that moves chips or money: ``kind`` ``buy_in``, ``rebuy``, ``top_up``
+    (``amount`` in chips), ``cash_out`` (chips) or ``payment`` from ``player`` to ``other``
+    (minor units, with its ``reason``); players under their series names; ``position`` its
+    place in the ledger."""
+
+    position: int
+    kind: str
+    player: str
+    amount: int
+    other: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class SessionEntry:
+    """One session (``name`` None: the hands of no session). ``money``: its chip value (None:
+    chips only); ``players``: dicts as :func:`ledger.audit.listing.player_sessions` (chips);
+    ``buy_ins``, ``cash_outs``, ``payments`` (:class:`Movement`); ``transfers``: the settle-up
+    ``(from, to, minor units)`` in ``unit`` (decimals, currency), or ``settle_error`` saying
+    why it cannot be settled (None for the hands of no session: they are not settled);
+    ``findings``: the audit's in this session; ``hands`` in ledger order."""
+
+    name: str | None
+    date: str | None
+    opened: bool
+    closed: bool
+    money: Money | None
+    players: tuple[dict[str, Any], ...]
+    buy_ins: tuple[Movement, ...]
+    cash_outs: tuple[Movement, ...]
+    payments: tuple[Movement, ...]
+    transfers: tuple[tuple[str, str, int], ...]
+    settle_error: str | None
+    unit: tuple[int, str | None]
+    findings: tuple[Finding, ...]
+    hands: tuple[HandEntry, ...]
+
+
+@dataclass(frozen=True)
+class SeriesReport:
+    """The whole report: the ledger ``head`` position and its chain ``head_hash``; the
+    ``standings`` in chips and ``money`` (None unless every session has one currency); the
+    ``chart`` rows ``(ord, player, net)`` in chips and ``starts`` ``(ord of its first hand,
+    session)``; the ``sessions``; every hand in ledger order; the audit's ``findings`` that
+    name no session; ``incomplete`` hands (the log stops before their end)."""
+
+    head: int
+    head_hash: str
+    standings: reports.Standings
+    money: reports.Standings | None
+    chart: list[tuple[int, str, int]]
+    starts: list[tuple[int, str | None]]
+    sessions: tuple[SessionEntry, ...]
+    hands: tuple[HandEntry, ...]
+    findings: tuple[Finding, ...]
+    incomplete: tuple[str, ...]
+
+
+class ReportBooks:
+    """A ledger open read-only with its derived tables as of its head (see :func:`open_report`)."""
+
+    def __init__(self, ledger: Any) -> None:
+        self.ledger = ledger
+        self.opened: dict[str, ev.SessionOpened] = {}
+        for row in session_rows(ledger, types=["session_opened"]):
+            self.opened.setdefault(row.session, row.event)
+
+    def collect(self) -> SeriesReport:
+        """The :class:`SeriesReport` (see the module doc).
+
+        Raises:
+            LedgerError: the derived tables cannot be read; MalformedEvent: a stored payload
+                that does not parse.
+        """
+        con = self.ledger.connection
+        alias = aliases(con)
+
+        def names(player: str) -> str:
+            return alias.get(player, player)
+
+        audit = read_audit(con)
+        hands = self._hands(con, audit.findings)
+        by_session: dict[str | None, list[HandEntry]] = {}
+        for h in hands:
+            by_session.setdefault(h.session, []).append(h)
+        players: dict[str | None, list[dict[str, Any]]] = {}
+        for p in listing.player_sessions(con):
+            players.setdefault(p["session"], []).append(p)
+        moves = self._movements(names)
+        sessions = tuple(
+            self._session(con, s, players.get(s["session"], []), moves.get(s["session"], []),
+                          [f for f in audit.findings if f.session == s["session"]],
+                          by_session.get(s["session"], []))
+            for s in listing.session_list(con))
+        standings = reports.standings(con, False)
+        try:
+            money = reports.standings(con, True)
+        except LedgerError:  # the sessions count in different currencies
+            money = None
+        if money is not None and money.unit[1] is None:
+            money = None
+        head = head_position(self.ledger)
+        return SeriesReport(
+            head=head, head_hash=head_hash(con, head), standings=standings, money=money,
+            chart=reports.hand_nets(con, False),
+            starts=[(hs[0].ord, name) for name, hs in by_session.items()],
+            sessions=sessions, hands=tuple(hands),
+            findings=tuple(f for f in audit.findings if f.session is None),
+            incomplete=tuple(h for h, _ in audit.incomplete))
+
+    def hand_rows(self, hands: Sequence[str]) -> Iterator[tuple[str, list[StoredEvent]]]:
+        """``(hand, its stored rows by seq)`` for each of ``hands`` in the order given, read
+        a batch at a time."""
+        for i in range(0, len(hands), _BATCH):
+            batch = hands[i:i + _BATCH]
+            rows = read_hands(self.ledger, batch)
+            for hand in batch:
+                yield hand, rows[hand]
+
+    def _hands(self, con: Any, findings: list[Finding]) -> list[HandEntry]:
+        named: dict[str, list[Finding]] = {}
+        for f in findings:
+            if f.hand is not None:
+                named.setdefault(f.hand, []).append(f)
+        amended: dict[str, list[tuple[str, str, str]]] = {}
+        for hand, _, e in amendments(self.ledger):
+            amended.setdefault(hand, []).append((e.type, e.by, e.reason))
+        heads = {hand: (n, last) for hand, _, n, last in hand_heads(self.ledger)}
+        out = []
+        for h in listing.hand_list(con):
+            hand, session = h["hand"], h["session"]
+            n, last = heads[hand]
+            opened = self.opened.get(session) if session else None
+            key = hashlib.sha256("\n".join(
+                [hand, str(n), last, opened.model_dump_json() if opened else ""]
+            ).encode()).hexdigest()
+            out.append(HandEntry(
+                hand=hand, session=session, ord=int(h["ord"]), game=h["game"],
+                status=h["status"], players=int(h["players"]), pot_total=int(h["pot_total"]),
+                corrected=bool(h["corrected"]), findings=tuple(named.get(hand, ())),
+                amendments=tuple(amended.get(hand, ())), key=key))
+        return out
+
+    def _movements(self, names: Any) -> dict[str | None, list[Movement]]:
+        out: dict[str | None, list[Movement]] = {}
+        for r in session_rows(self.ledger, types=["buy_in", "cash_out", "payment"]):
+            e = r.event
+            if e.type == "buy_in":
+                m = Movement(r.position, e.kind, names(e.player), e.chips)
+            elif e.type == "cash_out":
+                m = Movement(r.position, "cash_out", names(e.player), e.chips)
+            else:
+                m = Movement(r.position, "payment", names(e.payer), e.amount_minor,
+                             names(e.payee), e.reason)
+            out.setdefault(r.session, []).append(m)
+        return out
+
+    def _session(self, con: Any, s: dict[str, Any], players: list[dict[str, Any]],
+                 moves: list[Movement], findings: list[Finding],
+                 hands: list[HandEntry]) -> SessionEntry:
+        name = s["session"]
+        money = (Money(s["chip_value_minor"], s["currency"], s["decimals"])
+                 if s["currency"] else None)
+        transfers: tuple[tuple[str, str, int], ...] = ()
+        error = None
+        unit: tuple[int, str | None] = (int(s["decimals"] or 0), s["currency"])
+        if name is not None:
+            try:
+                found, books = reports.settlement(con, name)
+                transfers, unit = tuple(found), books.unit
+            except LedgerError as exc:
+                error = str(exc)
+        return SessionEntry(
+            name=name, date=s["date"], opened=bool(s["opened"]), closed=bool(s["closed"]),
+            money=money, players=tuple(players),
+            buy_ins=tuple(m for m in moves if m.kind in ("buy_in", "rebuy", "top_up")),
+            cash_outs=tuple(m for m in moves if m.kind == "cash_out"),
+            payments=tuple(m for m in moves if m.kind == "payment"),
+            transfers=transfers, settle_error=error, unit=unit, findings=tuple(findings),
+            hands=tuple(hands))
+
+
+@contextmanager
+def open_report(path: str, *, jobs: int = 1, progress: Progress = silent,
+                note: Note = _quiet) -> Iterator[ReportBooks]:
+    """The ledger at ``path`` as :class:`ReportBooks`, its derived tables caught up first
+    (in the file when it can be written, else in memory: never its events), closed after
+    the block.
+
+    Raises:
+        NotFound: no ledger at ``path``; LedgerBusy, LedgerError: as
+            :func:`replay.books.fresh_books`.
+    """
+    with fresh_books(path, jobs=jobs, progress=progress, note=note) as ledger:
+        yield ReportBooks(ledger)

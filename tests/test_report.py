@@ -1,0 +1,263 @@
+"""``handledger report OUT_DIR`` without a browser: every link of every page resolves, the
+standings equal ``handledger standings --json``, a re-run rewrites only what changed and
+removes pages of hands that are gone, names are escaped, the ledger is only read; the page
+names and the chart's geometry (hand-checked)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import SHARED
+from tests.sitewalk import walk
+from tests.test_view import HOSTILE, hostile_phh
+
+POKERNOW = SHARED / "pokernow"
+NIGHT = "night <b>1</b>"
+
+
+def hl(db: Path, *args: str) -> tuple[int, str]:
+    """``handledger --db DB ARGS…``: (exit code, output)."""
+    from cli.main import cli
+
+    result = CliRunner().invoke(cli, ["--db", str(db), *map(str, args)], catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def ok(db: Path, *args: str) -> str:
+    code, out = hl(db, *args)
+    assert code == 0, out
+    return out
+
+
+@pytest.fixture(scope="module")
+def series(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A generated series of three sessions of 20 hands with the four planted errors; the
+    ledger holds the first two (``db``), ``s03`` is the file of the third."""
+    base = tmp_path_factory.mktemp("series")
+    files = base / "files"
+    ok(base / "unused.duckdb", "demo-series", "--sessions", "3", "--hands", "20", "--seed", "1",
+       "--plant-errors", str(files))
+    ok(base / "db.duckdb", "import", str(files / "s01.jsonl"), str(files / "s02.jsonl"))
+    return {"db": base / "db.duckdb", "s03": files / "s03.jsonl"}
+
+
+def copy(db: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "copy.duckdb"
+    shutil.copy(db, target)
+    return target
+
+
+def files_of(out: Path) -> set[Path]:
+    return {p.resolve() for p in out.rglob("*") if p.is_file()}
+
+
+def stamps(out: Path) -> dict[str, int]:
+    return {str(p.relative_to(out)): p.stat().st_mtime_ns for p in out.rglob("*.html")}
+
+
+def embedded(page: Path, id_: str) -> object:
+    """The JSON of ``<script type="application/json" id=ID>`` in the page."""
+    m = re.search(rf'<script type="application/json" id="{id_}">(.*?)</script>',
+                  page.read_text(encoding="utf-8"), re.S)
+    assert m, f"no #{id_} in {page}"
+    return json.loads(m.group(1))
+
+
+def written(summary: str) -> tuple[int, int, int, int, bool, int]:
+    """(hand pages written, unchanged, session pages written, unchanged, index written,
+    removed) from the command's line."""
+    m = re.fullmatch(r"wrote .*/index\.html: (\d+) hand page\(s\) written, (\d+) unchanged;"
+                     r" (\d+) session page\(s\) written, (\d+) unchanged; index (written|"
+                     r"unchanged); (\d+) removed\n", summary)
+    assert m, summary
+    a, b, c, d, index, e = m.groups()
+    return int(a), int(b), int(c), int(d), index == "written", int(e)
+
+
+# ------------------------------------------------------------------------------ the site
+
+
+def test_every_link_of_the_series_report_resolves(series: dict[str, Path],
+                                                  tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    assert written(ok(series["db"], "report", out)) == (40, 0, 2, 0, True, 0)
+    seen, broken = walk(out / "index.html")
+    assert broken == []
+    assert seen == files_of(out)  # every file is linked from somewhere: no orphan
+    assert len(list((out / "hands").iterdir())) == 40
+    assert sorted(p.name for p in (out / "sessions").iterdir()) == ["s01.html", "s02.html"]
+    index = (out / "index.html").read_text(encoding="utf-8")
+    disputes = index[index.index('id="dispute-list"'):]
+    assert re.findall(r'<th scope="row"><a href="hands/([^"]+)"', disputes) == [
+        "s01-007.html", "s02-007.html"]  # the planted side pot and the unrecorded top-up
+    s01 = (out / "sessions" / "s01.html").read_text(encoding="utf-8")
+    assert '(<a href="../hands/s01-007.html" class="name">s01-007</a>): hand s01-007: Bob ' \
+           'was paid 236, the rules give 364 (-128)' in s01
+    assert "Alice must still pay Carol 1.00 USD" in s01  # the session's settlement finding
+    hand = (out / "hands" / "s01-002.html").read_text(encoding="utf-8")
+    assert '<a href="../sessions/s01.html">Session s01</a>' in hand
+    assert '<a href="s01-001.html">← Previous hand s01-001</a>' in hand
+    assert '<a href="s01-003.html">Next hand s01-003 →</a>' in hand
+
+
+def test_every_link_of_a_pokernow_report_resolves(tmp_path: Path) -> None:
+    db = tmp_path / "pn.duckdb"
+    ok(db, "import", POKERNOW)
+    out = tmp_path / "site"
+    assert written(ok(db, "report", out))[:3] == (63, 0, 4)
+    seen, broken = walk(out / "index.html")
+    assert broken == [] and seen == files_of(out)
+    page = (out / "sessions" / "pokernowpy_run-it-twice.html").read_text(encoding="utf-8")
+    # the audit's findings (stack continuity, 11) link the hands they name
+    assert page.count('<span class="kind">stack_continuity</span> (<a href="../hands/') == 11
+    assert embedded(out / "index.html", "standings-data") == json.loads(
+        ok(db, "standings", "--json"))
+    assert "standings-money-data" not in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_standings_on_the_index_equal_the_command(series: dict[str, Path],
+                                                  tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    ok(series["db"], "report", out)
+    chips = json.loads(ok(series["db"], "standings", "--json"))
+    money = json.loads(ok(series["db"], "standings", "--money", "--json"))
+    assert embedded(out / "index.html", "standings-data") == chips
+    assert embedded(out / "index.html", "standings-money-data") == money
+    assert money["currency"] == "USD" and len(chips["players"]) == 8
+
+
+# ------------------------------------------------------------------------------ re-runs
+
+
+def test_a_rerun_rewrites_only_what_changed(series: dict[str, Path], tmp_path: Path) -> None:
+    db, out = copy(series["db"], tmp_path), tmp_path / "site"
+    ok(db, "report", out)
+    before = stamps(out)
+    assert written(ok(db, "report", out)) == (0, 40, 0, 2, False, 0)
+    assert stamps(out) == before  # not one file touched
+    ok(db, "import", series["s03"])
+    assert written(ok(db, "report", out)) == (20, 40, 2, 1, True, 0)  # s03 new; s02 links it
+    after = stamps(out)
+    assert {k for k in after if after[k] != before.get(k)} == {
+        "index.html", "sessions/s02.html", "sessions/s03.html",
+        *(f"hands/s03-{i:03d}.html" for i in range(1, 21))}
+    seen, broken = walk(out / "index.html")
+    assert broken == [] and seen == files_of(out)
+    ok(db, "void", "s02-005", "--reason", "misdeal", "--by", "floor")
+    assert written(ok(db, "report", out)) == (1, 59, 1, 2, True, 0)
+    assert "Voided by <span class=\"name\">floor</span>: <q>misdeal</q>" in (
+        out / "index.html").read_text(encoding="utf-8")
+    (out / "hands" / "s01-001.html").unlink()  # a page lost: made again
+    assert written(ok(db, "report", out))[:2] == (1, 59)
+
+
+def test_pages_of_hands_no_longer_in_the_ledger_are_removed(series: dict[str, Path],
+                                                           tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    pn = tmp_path / "pn.duckdb"
+    ok(pn, "import", POKERNOW / "charlestudor_Input_Log_001.csv")
+    ok(pn, "report", out)
+    assert len(list((out / "hands").iterdir())) == 4
+    (out / "hands" / "mine.html").write_text("<p>not the report's</p>", encoding="utf-8")
+    (out / "hands" / "notes.txt").write_text("kept", encoding="utf-8")
+    (out / "hands" / ".s01-001.html.x1.tmp").write_text("an interrupted write")
+    assert written(ok(series["db"], "report", out)) == (40, 0, 2, 0, True, 6)
+    assert {p.name for p in (out / "hands").iterdir()} >= {"mine.html", "notes.txt"}
+    assert not any(p.name.startswith("pn-") for p in (out / "hands").iterdir())
+    assert [p.name for p in (out / "sessions").iterdir() if "charlestudor" in p.name] == []
+    assert walk(out / "index.html")[1] == []
+
+
+# ------------------------------------------------------------------------------ safety
+
+
+def hostile_ledger(tmp_path: Path) -> Path:
+    """A session named like markup, its three players named like markup (tests/test_view.py
+    HOSTILE) in one hand, their buy-ins, cash-outs and a payment."""
+    db = tmp_path / "hostile.duckdb"
+    ok(db, "session", "open", NIGHT, "--date", "2026-01-02", "--chip-value", "0.25",
+       "--currency", "USD")
+    for name in HOSTILE:
+        ok(db, "buyin", NIGHT, name, "100")
+    ok(db, "import", "--session", NIGHT, hostile_phh(tmp_path / "hostile.phh"))
+    for name, chips in zip(HOSTILE, ("108", "98", "94"), strict=True):
+        ok(db, "cashout", NIGHT, name, chips)
+    ok(db, "pay", NIGHT, HOSTILE[1], HOSTILE[0], "0.50")
+    return db
+
+
+def test_names_from_files_are_escaped(tmp_path: Path) -> None:
+    db = hostile_ledger(tmp_path)
+    out = tmp_path / "site"
+    ok(db, "report", out)
+    (session,) = (out / "sessions").iterdir()
+    assert session.name == "night_b_1_b_~91b4f2d9.html"
+    for page in (out / "index.html", session, out / "hands" / "hostile-7.html"):
+        html = page.read_text(encoding="utf-8")
+        assert "<script>alert" not in html and "<b>1" not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        assert "Ann &amp; &#34;Bob&#34;" in html
+        assert html.count("<script") == html.count('<script type="application/json"') + (
+            page.parent.name == "hands")  # the hand page's own script, linked
+    assert walk(out / "index.html")[1] == []
+
+
+def test_the_report_only_reads_the_ledger(series: dict[str, Path], tmp_path: Path) -> None:
+    import hashlib
+
+    db = copy(series["db"], tmp_path)
+    digest = hashlib.sha256(db.read_bytes()).hexdigest()
+    ok(db, "report", tmp_path / "site")
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == digest  # the file is as it was
+    assert ok(db, "verify") == "ok: 1336 events, hash chain intact\n"
+    code, out = hl(tmp_path / "missing.duckdb", "report", tmp_path / "none")
+    assert (code, out) == (2, f"error: no ledger at {tmp_path / 'missing.duckdb'} "
+                              "(handledger init creates one)\n")
+    assert not (tmp_path / "missing.duckdb").exists() and not (tmp_path / "none").exists()
+    (tmp_path / "a-file").write_text("x")
+    code, out = hl(db, "report", tmp_path / "a-file" / "site")
+    assert code == 2 and out.startswith("error: cannot write the report") and "\n" == out[-1]
+    assert out.count("\n") == 1
+
+
+# ------------------------------------------------------------------------------ pieces
+
+
+def test_page_names_never_collide() -> None:
+    from cli.report import NO_SESSION, file_names, page_name
+
+    assert page_name("s01-001") == "s01-001"
+    assert page_name("PokerStars-254567") == "PokerStars-254567"
+    assert page_name("<b>") == "_b_~507ca5a2"  # sha256("<b>") begins 507ca5a2
+    assert page_name("a b") != page_name("a_b") == "a_b"
+    assert page_name(".hidden")[:8] == "_hidden~" and page_name("-x")[:3] == "_x~"
+    assert len(page_name("x" * 100)) == 100 and len(page_name("x" * 101)) == 80 + 1 + 8
+    assert page_name(NO_SESSION) != NO_SESSION  # the page of no session is nobody's name
+    names = file_names(["Ann-1", "ann-1", "Bob"])
+    assert names["Bob"] == "Bob.html"
+    assert len({n.casefold() for n in names.values()}) == 3
+    assert names["Ann-1"].startswith("Ann-1~") and names["ann-1"].startswith("ann-1~")
+
+
+def test_chart_geometry_hand_checked() -> None:
+    from cli.svgchart import chart, nice_step
+
+    assert [nice_step(s) for s in (10, 12, 60, 1000, 0)] == [2, 2, 10, 200, 1]
+    c = chart([(1, "A", 5), (1, "B", -5), (2, "A", -10), (2, "B", 10)],
+              [(1, "s1"), (2, "s2")], {"B": "Bee"})
+    # values -5..5 with a step of 2: the box runs -6..6 over 378 px from y = 16
+    assert [(t[1], t[0]) for t in c.y_ticks] == [
+        (-6, 394.0), (-4, 331.0), (-2, 268.0), (0, 205.0), (2, 142.0), (4, 79.0), (6, 16.0)]
+    b, a = c.lines
+    assert (b.player, b.name, b.total, a.player, a.total) == ("B", "Bee", 5, "A", -5)
+    # B: 0, then -5 after hand 1, then +5 after hand 2; x = 64 + 746 × hand / 2
+    assert b.points == "64,205 437,205 437,362.5 810,362.5 810,47.5"
+    assert a.points == "64,205 437,205 437,47.5 810,47.5 810,362.5"
+    assert c.sessions == ((64.0, "s1"), (437.0, "s2")) and c.zero == 205.0
+    assert (b.label_y, a.label_y) == (47.5, 362.5) and b.dash != a.dash
