@@ -83,8 +83,9 @@ def file_names(names: Iterable[str]) -> dict[str, str]:
 
 
 #: What a hand page is drawn with, beside the engine, the ledger and the application.
-_HAND_CODE = ("html.py", "templates/page.html", "templates/hand.html", "templates/base.css",
-              "templates/hand.css", "templates/hand.js")
+_HAND_CODE = ("html.py", "report.py", "templates/page.html", "templates/hand.html",
+              "templates/base.css", "templates/hand.css", "templates/hand.js",
+              "templates/unreplayable.html", "templates/report.css")
 
 
 def code_digest() -> str:
@@ -203,6 +204,27 @@ def session_page(report: Any, s: Any, hand_files: dict[str, str],
         minor=lambda n, unit: format_money(n, unit[0], unit[1]))
 
 
+def hand_page(books: Any, hand: str, rows: list[Any], links: list[tuple[str, str]],
+              key: str) -> str:
+    """The text of one hand's page: the page of ``handledger view`` (:func:`render_hand`),
+    or, for a hand whose stored events the rules refuse (the audit's ``unreplayable``), a page
+    saying why, with its rows as stored."""
+    from ledger.model.errors import LedgerError
+    from replay.handview import hand_view
+
+    session = rows[0].session
+    try:
+        session = session or rows[0].event.session
+        view = hand_view(rows, opened=books.opened.get(session) if session else None)
+    except LedgerError as exc:
+        seq = getattr(exc, "seq", None)
+        reason = f"event {seq}: {exc.message}" if seq else exc.message
+        return render_page("unreplayable.html", hand=hand, reason=reason, rows=rows,
+                           links=links, key=key, style="",
+                           stylesheets=[f"../{ASSETS}/base.css", f"../{ASSETS}/report.css"])
+    return render_hand(view, links=links, key=key, assets=f"../{ASSETS}/")
+
+
 def write_report(books: Any, out: Path, *, tick: Callable[[str, int | None], Any] | None = None
                  ) -> Written:
     """Write the report of ``books`` (:class:`replay.report.ReportBooks`) into ``out``
@@ -213,7 +235,6 @@ def write_report(books: Any, out: Path, *, tick: Callable[[str, int | None], Any
         OSError: a file cannot be written or removed.
         LedgerError: the ledger cannot be read; IllegalAction: a stored hand the rules reject.
     """
-    from replay.handview import hand_view
     from replay.progress import silent
 
     progress = tick or silent
@@ -242,10 +263,8 @@ def write_report(books: Any, out: Path, *, tick: Callable[[str, int | None], Any
     keys = dict(todo)
     with progress("hand pages", len(todo)) as step:
         for hand, rows in books.hand_rows([h for h, _ in todo]):
-            session = rows[0].session or rows[0].event.session
-            view = hand_view(rows, opened=books.opened.get(session) if session else None)
             write_page(out / HANDS / hand_files[hand],
-                       render_hand(view, links=links[hand], key=keys[hand], assets=f"../{ASSETS}/"))
+                       hand_page(books, hand, rows, links[hand], keys[hand]))
             written["hand"] += 1
             step()
     for s in report.sessions:

@@ -12,8 +12,9 @@ and :func:`hand_view` assembles a :class:`HandView`:
   corrected or voided), so a view can switch between the two;
 * ``history``: every correction and void with its reason, author and time and what it changed.
 
-Money: a hand whose session was opened with a chip value shows amounts in that currency
-(``chip_value_minor``, ``currency``, ``decimals``); otherwise a hand whose ``Unit`` names a
+Money: a hand whose session was opened with a chip value (or given one later, ``session_changed``:
+:func:`session_money`) shows amounts in that currency (``chip_value_minor``, ``currency``,
+``decimals``); otherwise a hand whose ``Unit`` names a
 currency uses it; otherwise amounts are chips only. Chips are ints; ``to_json()`` gives plain
 JSON types for embedding in a page.
 
@@ -36,7 +37,7 @@ from replay.fold import replay_events
 from replay.steps import HandSteps, hand_steps
 
 __all__ = ["Money", "PayoutLine", "Version", "Change", "Amendment", "HandView", "hand_view",
-           "load_view", "event_text"]
+           "load_view", "session_money", "event_text"]
 
 _CHANGES = ("correction", "hand_voided")
 
@@ -183,7 +184,25 @@ def _opened(ledger: Any, session: str) -> ev.SessionOpened | None:
         rows = ledger.read(SESSION_PREFIX + session)
     except NotFound:
         return None
-    return next((r.event for r in rows if r.type == "session_opened"), None)
+    return session_money([r.event for r in rows if r.type in _MONEY])
+
+
+_MONEY = ("session_opened", "session_changed")
+
+
+def session_money(events: Sequence[Any]) -> ev.SessionOpened | None:
+    """A session's ``session_opened`` event (its first) as its ``session_changed`` events
+    leave it: the chip value, currency and decimals of the latest (the latest wins, for the
+    whole session: :class:`ledger.model.events.SessionChanged`). ``events``: the session's
+    events in ledger order (others are ignored). None: never opened."""
+    opened = next((e for e in events if e.type == "session_opened"), None)
+    if opened is None:
+        return None
+    for e in events:
+        if e.type == "session_changed":
+            opened = opened.model_copy(update={"chip_value_minor": e.chip_value_minor,
+                                               "currency": e.currency, "decimals": e.decimals})
+    return opened
 
 
 def hand_view(rows: Sequence[Any], *, opened: ev.SessionOpened | None = None) -> HandView:

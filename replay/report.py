@@ -9,7 +9,8 @@
 * the rows of the series chart (:func:`ledger.audit.reports.hand_nets`, what ``handledger
   chart`` plots) and the place in them where each session starts;
 * per session (:class:`SessionEntry`): its date and chip value, each player's buy-ins,
-  cash-outs and net, the buy-in, cash-out and payment events in ledger order, the settle-up
+  cash-outs and net, the buy-in, cash-out and payment entries in ledger order (as corrected:
+  :func:`ledger.audit.load.session_rows`), the settle-up of what is still owed
   (:func:`ledger.audit.reports.settlement`), the audit's findings in it and its hands;
 * per hand (:class:`HandEntry`): what the replay made of it, the audit's findings naming it
   (a payout discrepancy is the finding ``payout``), its corrections and voids with author and
@@ -38,13 +39,14 @@ from ledger.audit.load import session_rows
 from ledger.audit.tables import head_hash, read_audit
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError
+from ledger.store.chain import SESSION_PREFIX
 from ledger.store.store import StoredEvent
 from ledger.store.streams import amendments, hand_heads, read_hands
 from replay.books import Note, fresh_books
-from replay.handview import Money
+from replay.handview import Money, session_money
 from replay.progress import Progress, silent
 
-__all__ = ["HandEntry", "Movement", "SessionEntry", "SeriesReport", "ReportBooks",
+__all__ = ["HandEntry", "Movement", "EntryFix", "SessionEntry", "SeriesReport", "ReportBooks",
            "open_report"]
 
 _BATCH = 250  # hands read per query
@@ -94,13 +96,41 @@ class Movement:
     reason: str | None = None
 
 
+_ENTRIES = ("buy_in", "cash_out", "payment")
+
+
+def _movement(position: int, e: Any, names: Any) -> Movement:
+    if e.type == "buy_in":
+        return Movement(position, e.kind, names(e.player), e.chips)
+    if e.type == "cash_out":
+        return Movement(position, "cash_out", names(e.player), e.chips)
+    return Movement(position, "payment", names(e.payer), e.amount_minor, names(e.payee),
+                    e.reason)
+
+
+@dataclass(frozen=True)
+class EntryFix:
+    """A book entry retracted (``now`` None) or amended (``now``: the entry as corrected) by
+    an ``entry_corrected`` event at ledger ``position``: the entry's ``seq`` in the session's
+    stream, the ``was`` entry as recorded, the ``reason`` and who (``by``)."""
+
+    position: int
+    seq: int
+    was: Movement
+    now: Movement | None
+    reason: str
+    by: str
+
+
 @dataclass(frozen=True)
 class SessionEntry:
     """One session (``name`` None: the hands of no session). ``money``: its chip value (None:
     chips only); ``players``: dicts as :func:`ledger.audit.listing.player_sessions` (chips);
-    ``buy_ins``, ``cash_outs``, ``payments`` (:class:`Movement`); ``transfers``: the settle-up
-    ``(from, to, minor units)`` in ``unit`` (decimals, currency), or ``settle_error`` saying
-    why it cannot be settled (None for the hands of no session: they are not settled);
+    ``buy_ins``, ``cash_outs``, ``payments`` (:class:`Movement`, entries as corrected);
+    ``transfers``: the settle-up of what is still owed after the payments recorded ``(from,
+    to, minor units)`` in ``unit`` (decimals, currency), or ``settle_error`` saying why it
+    cannot be settled (None for the hands of no session: they are not settled); ``owed``: the
+    money still owed (minor units, 0: settled); ``fixes``: its entries retracted or amended;
     ``findings``: the audit's in this session; ``hands`` in ledger order."""
 
     name: str | None
@@ -115,6 +145,8 @@ class SessionEntry:
     transfers: tuple[tuple[str, str, int], ...]
     settle_error: str | None
     unit: tuple[int, str | None]
+    owed: int
+    fixes: tuple[EntryFix, ...]
     findings: tuple[Finding, ...]
     hands: tuple[HandEntry, ...]
 
@@ -144,9 +176,13 @@ class ReportBooks:
 
     def __init__(self, ledger: Any) -> None:
         self.ledger = ledger
-        self.opened: dict[str, ev.SessionOpened] = {}
-        for row in session_rows(ledger, types=["session_opened"]):
-            self.opened.setdefault(row.session, row.event)
+        money: dict[str, list[Any]] = {}
+        for row in session_rows(ledger, types=["session_opened", "session_changed"]):
+            money.setdefault(row.session, []).append(row.event)
+        #: per session, its opening as its chip value stands (for a hand's page)
+        self.opened: dict[str, ev.SessionOpened] = {
+            name: opened for name, events in money.items()
+            if (opened := session_money(events)) is not None}
 
     def collect(self) -> SeriesReport:
         """The :class:`SeriesReport` (see the module doc).
@@ -169,11 +205,13 @@ class ReportBooks:
         players: dict[str | None, list[dict[str, Any]]] = {}
         for p in listing.player_sessions(con):
             players.setdefault(p["session"], []).append(p)
-        moves = self._movements(names)
+        moves, fixes = self._movements(names), self._entry_fixes(names)
+        owed = reports.owed(con)
         sessions = tuple(
             self._session(con, s, players.get(s["session"], []), moves.get(s["session"], []),
                           [f for f in audit.findings if f.session == s["session"]],
-                          by_session.get(s["session"], []))
+                          by_session.get(s["session"], []), owed.get(s["session"], 0),
+                          fixes.get(s["session"], []))
             for s in listing.session_list(con))
         standings = reports.standings(con, False)
         try:
@@ -227,20 +265,30 @@ class ReportBooks:
     def _movements(self, names: Any) -> dict[str | None, list[Movement]]:
         out: dict[str | None, list[Movement]] = {}
         for r in session_rows(self.ledger, types=["buy_in", "cash_out", "payment"]):
+            out.setdefault(r.session, []).append(_movement(r.position, r.event, names))
+        return out
+
+    def _entry_fixes(self, names: Any) -> dict[str | None, list[EntryFix]]:
+        out: dict[str | None, list[EntryFix]] = {}
+        streams: dict[str, dict[int, Any]] = {}
+        for r in session_rows(self.ledger, types=["entry_corrected"]):
             e = r.event
-            if e.type == "buy_in":
-                m = Movement(r.position, e.kind, names(e.player), e.chips)
-            elif e.type == "cash_out":
-                m = Movement(r.position, "cash_out", names(e.player), e.chips)
-            else:
-                m = Movement(r.position, "payment", names(e.payer), e.amount_minor,
-                             names(e.payee), e.reason)
-            out.setdefault(r.session, []).append(m)
+            if r.session not in streams:
+                streams[r.session] = {row.seq: row for row in
+                                      self.ledger.read(SESSION_PREFIX + r.session)}
+            stored = streams[r.session].get(e.seq)
+            if stored is None or stored.type not in _ENTRIES:
+                continue
+            now = None if e.replacement is None else _movement(
+                stored.position, ev.parse_event(e.replacement), names)
+            out.setdefault(r.session, []).append(EntryFix(
+                r.position, e.seq, _movement(stored.position, stored.event, names), now,
+                e.reason, e.by))
         return out
 
     def _session(self, con: Any, s: dict[str, Any], players: list[dict[str, Any]],
                  moves: list[Movement], findings: list[Finding],
-                 hands: list[HandEntry]) -> SessionEntry:
+                 hands: list[HandEntry], owed: int, fixes: list[EntryFix]) -> SessionEntry:
         name = s["session"]
         money = (Money(s["chip_value_minor"], s["currency"], s["decimals"])
                  if s["currency"] else None)
@@ -259,7 +307,8 @@ class ReportBooks:
             buy_ins=tuple(m for m in moves if m.kind in ("buy_in", "rebuy", "top_up")),
             cash_outs=tuple(m for m in moves if m.kind == "cash_out"),
             payments=tuple(m for m in moves if m.kind == "payment"),
-            transfers=transfers, settle_error=error, unit=unit, findings=tuple(findings),
+            transfers=transfers, settle_error=error, unit=unit,
+            owed=owed if name is not None else 0, fixes=tuple(fixes), findings=tuple(findings),
             hands=tuple(hands))
 
 

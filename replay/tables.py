@@ -121,20 +121,22 @@ def write_results(con: Any, replays: Iterable[tuple[int, HandReplay]], *, full: 
 def write_results_rows(con: Any, rows: Iterable[dict[str, list[tuple[Any, ...]]]], *,
                        hands: list[str] | None) -> int:
     """Write hands' rows (:func:`rows_for`) into the derived tables in one transaction: all
-    tables rebuilt when ``hands`` is None, else only those hands' rows replaced. ``rows`` is
+    tables made again when ``hands`` is None (dropped first: a ledger whose tables an older
+    version built gets them in today's shape), else only those hands' rows replaced. ``rows`` is
     consumed as it comes (a stream of a million hands never sits in memory) and goes through
     DuckDB appenders in chunks. Returns the number of hands written.
 
     Raises:
         Whatever iterating ``rows`` raises; nothing is written then (rolled back).
     """
-    create_tables(con)
     con.execute("BEGIN TRANSACTION")
     try:
         for table in _TABLES:
-            if hands is None:
-                con.execute(f"DELETE FROM {table}")
-            elif hands:
+            if hands is None:  # made again, in today's shape (tables of an older one included)
+                con.execute(f"DROP TABLE IF EXISTS {table}")
+        create_tables(con)
+        for table in _TABLES:
+            if hands:
                 con.execute(f"DELETE FROM {table} WHERE hand_id IN (SELECT UNNEST(?))", [hands])
         count = append_rows(con, rows)
         con.execute("COMMIT")

@@ -200,6 +200,27 @@ def test_catch_up_rebuilds_everything_for_an_alias_or_a_hand_of_no_session(tmp_p
     assert catch_up(ledger) == "full"
 
 
+def test_derived_tables_of_an_older_shape_are_made_again() -> None:
+    """A ledger whose derived tables an older version built (another ``DERIVED_VERSION``, a
+    ``results`` table without today's ``rules_net``) is rebuilt in today's shape."""
+    from replay.projections import catch_up
+
+    ledger = Ledger.memory()
+    import_paths(ledger, [ROOT / "data" / "series" / "s01.jsonl"], strict=True, session=None,
+                 pn_ledger=None)
+    assert catch_up(ledger) == "full"
+    con = ledger.connection
+    rows = con.execute("SELECT * FROM results ORDER BY ALL").fetchall()
+    assert len(rows) == 124  # 30 hands of 4 or 5 players
+    con.execute("DROP VIEW player_hand_results")
+    con.execute("ALTER TABLE results DROP COLUMN rules_net")
+    con.execute("UPDATE derived_state SET value = '4' WHERE key = 'version'")
+    ledger.append("session:s01", [ev.BuyIn(player="late", chips=5)])
+    assert catch_up(ledger) == "full"
+    assert "rules_net" in [r[0] for r in con.execute("DESCRIBE results").fetchall()]
+    assert con.execute("SELECT * FROM results ORDER BY ALL").fetchall() == rows
+
+
 def test_rows_rewritten_with_their_chain_made_again_rebuild_the_tables(tmp_path: Path) -> None:
     """The derived tables keep the chain hash of their head row. Rows edited and chained again
     (the head's hash changes) make the next read a full rebuild, so the audit follows the
