@@ -64,6 +64,11 @@ def test_money_from_the_session(run, db) -> None:  # noqa: ANN001
     assert view.session == "s01" and view.date == "2025-01-07"
     assert view.money is not None and view.money.text(150) == "37.50 USD"  # 0.25 USD a chip
     assert view.money.text(-3) == "-0.75 USD"
+    assert run("session", "set", "s01", "--chip-value", "1.5", "--currency", "EUR").exit_code == 0
+    with Ledger(db, read_only=True) as ledger:  # the latest chip value holds for the session
+        view = load_view(ledger, hand)
+    assert view.money is not None and view.money.text(150) == "225.00 EUR"
+    assert view.date == "2025-01-07"
 
 
 def test_unknown_hand_is_one_line(run) -> None:  # noqa: ANN001
