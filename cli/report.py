@@ -195,13 +195,17 @@ def session_page(report: Any, s: Any, hand_files: dict[str, str],
     i = names.index(s.name)
     links = [("../index.html", "Index"), ("../index.html#standings", "Standings")]
     if i > 0:
-        links.append((session_files[names[i - 1]], "← Previous session"))
+        links.append((session_files[names[i - 1]], f"← Previous session {_title(names[i - 1])}"))
     if i + 1 < len(names):
-        links.append((session_files[names[i + 1]], "Next session →"))
+        links.append((session_files[names[i + 1]], f"Next session {_title(names[i + 1])} →"))
     return render_page(
         "session.html", s=s, hand_files=hand_files, session_files=session_files, links=links,
         key=None, stylesheets=[f"../{ASSETS}/base.css", f"../{ASSETS}/report.css"], style="",
         minor=lambda n, unit: format_money(n, unit[0], unit[1]))
+
+
+def _title(session: str | None) -> str:
+    return session if session is not None else "(hands of no session)"
 
 
 def hand_page(books: Any, hand: str, rows: list[Any], links: list[tuple[str, str]],
@@ -233,7 +237,8 @@ def write_report(books: Any, out: Path, *, tick: Callable[[str, int | None], Any
 
     Raises:
         OSError: a file cannot be written or removed.
-        LedgerError: the ledger cannot be read; IllegalAction: a stored hand the rules reject.
+        LedgerError: the ledger or its derived tables cannot be read (a hand the rules refuse
+            gets a page saying why: :func:`hand_page`).
     """
     from replay.progress import silent
 
