@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from cli import render
+from cli import render, text
 from cli.context import Context
 
 
@@ -60,4 +60,32 @@ def show(obj: Context, hand: str, at: int | None) -> None:
     click.echo(names(render.show_text(events, session=session, at=at)))
 
 
-COMMANDS = [replay, show]
+@click.command(name="dask-replay")
+@click.argument("events")
+@click.argument("out")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="A running Dask scheduler (tcp://host:8786); default: a local cluster.")
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(min=1),
+              help="Worker processes of the local cluster (without --scheduler).")
+@click.option("--partitions", default=None, type=click.IntRange(min=1),
+              help="Partitions of the dataset (default: four per worker thread).")
+def dask_replay(events: str, out: str, scheduler: str | None, workers: int,
+                partitions: int | None) -> None:
+    """Replay and audit a Parquet dataset of events (EVENTS: what `export --format parquet
+    DIR` writes, DIR or DIR/events.parquet) on a Dask cluster, and write the derived tables
+    as Parquet under OUT (OUT/<table>/part-*.parquet): the tables `replay` builds, row for
+    row. Needs `pip install 'handledger[dask]'`. Exits 1 when the audit finds anything."""
+    from replay.distributed import replay_parquet
+
+    done = replay_parquet(events, out, scheduler=scheduler, workers=workers,
+                          partitions=partitions, progress=render.progress)
+    merged = done.merged
+    click.echo(render.replay_counts(merged.counts))
+    click.echo(text.audit_text(merged.report, merged.findings))
+    click.echo(f"wrote {len(done.tables)} tables to {out} ({done.partitions} partitions on "
+               f"{done.threads} worker thread(s))")
+    if merged.findings:
+        sys.exit(1)
+
+
+COMMANDS = [replay, show, dask_replay]

@@ -5,7 +5,8 @@ Rooms, lowest first: ``ledger.model`` (events, errors, units) ← ``engine`` (th
 books) ← ``replay`` (the application) ← ``cli`` (click). Every import is read, those inside
 functions and under ``TYPE_CHECKING`` too, and each must stay in its own room or go to a room it
 may use. Some libraries belong to one room: click, rich and matplotlib to the CLI, pokerkit to the
-engine's evaluation seam and the format readers, DuckDB below the application's CLI.
+engine's evaluation seam and the format readers, DuckDB below the application's CLI, Dask (an
+optional extra) to the application.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ LIBRARIES: dict[str, tuple[str, ...]] = {
     "pokerkit": ("engine.evaluate", "ledger.formats"),
     "duckdb": ("ledger.store", "ledger.audit", "replay"),
     "cryptography": ("ledger.store",),  # Ed25519 keys and signatures (ledger/store/keys.py)
+    "dask": ("replay",),
+    "distributed": ("replay",),
 }
 PACKAGES = ("ledger", "engine", "replay", "cli")
 

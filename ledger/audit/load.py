@@ -7,7 +7,7 @@ the ledger package does not import it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from ledger.audit.books import SessionRow
@@ -70,11 +70,36 @@ def entry_corrections(ledger: Any, sessions: Sequence[str] | None = None) -> Fix
         "SELECT stream, payload FROM events WHERE type = 'entry_corrected'"
         " AND ($1 IS NULL OR list_contains($1, session)) ORDER BY position",
         [None if sessions is None else list(sessions)]).fetchall()
+    return corrections_of(rows)
+
+
+def corrections_of(rows: Iterable[tuple[str, str]]) -> Fixes:
+    """The :data:`Fixes` of stored ``entry_corrected`` rows ``(stream, payload)`` in ledger
+    order (from any reader of the events table or its Parquet export).
+
+    Raises:
+        MalformedEvent: a stored correction that does not parse.
+    """
     out: Fixes = {}
     for stream, payload in rows:
         e = parse_event(payload)
         out[(stream, e.seq)] = None if e.replacement is None else parse_event(e.replacement)
     return out
+
+
+def typed_rows(rows: Iterable[tuple[int, str, str | None, str, int]], fixes: Fixes
+               ) -> Iterator[SessionRow]:
+    """Stored session rows ``(position, stream, session, payload, seq)`` (from any reader of
+    the events table or its Parquet export) as the books read them, in the order given: typed
+    :class:`SessionRow`, the entries ``fixes`` retract left out, those it amends replaced.
+
+    Raises:
+        MalformedEvent: a payload that does not parse (located at its stream).
+    """
+    for raw in rows:
+        row = _typed(*raw, fixes)
+        if row is not None:
+            yield row
 
 
 def _typed(position: int, stream: str, session: str | None, payload: str, seq: int,

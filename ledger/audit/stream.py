@@ -50,13 +50,21 @@ class StreamAudit:
     def finish(self) -> tuple[Series, list[Finding]]:
         """The series (books without their hands) and every finding, in the order of
         :func:`ledger.audit.checks.audit`."""
+        series, keyed = self.finish_keyed()
+        return series, [d for *_, d in keyed]
+
+    def finish_keyed(self) -> tuple[Series, list[tuple[int, int, int, Finding]]]:
+        """As :meth:`finish`, each finding with its sort key ``(session's place among this
+        fold's books, hand's ord or SESSION_WIDE, check rank)``: audits folded apart (groups
+        of sessions, ``replay.distributed``) merge by these keys once each session's place in
+        the whole ledger is known."""
         series = self._fold.finish()
         for check in self._checks[Scope.SERIES]:
             self._found.extend(
                 (self._rank(d.session) if d.session in series.sessions else len(series.sessions),
                  SESSION_WIDE, check.rank, d) for d in check.run(series))
         self._found.sort(key=lambda item: item[:3])
-        return series, [d for *_, d in self._found]
+        return series, list(self._found)
 
     def _rank(self, session: str | None) -> int:
         """The session's place among the books in order of first appearance."""

@@ -147,10 +147,7 @@ def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> 
     Raises:
         LedgerError: the ledger is read-only or the database fails (nothing is changed).
     """
-    tables = _session_rows(series)
-    tables["audit_discrepancies"] = [
-        (d.kind, d.session, d.hand, d.player, d.expected, d.actual, d.diff, d.message, i)
-        for i, d in enumerate(findings, 1)]
+    tables = audit_rows(series, findings)
     with ledger.transaction() as con:
         try:
             for name in _MINE:  # an older shape: dropped and made again
@@ -206,6 +203,18 @@ def read_audit(con: Any) -> AuditReport:
     except duckdb.Error as e:
         raise LedgerError(f"cannot read the derived tables: {e}") from e
     return AuditReport(findings, hands, [tuple(r) for r in incomplete])
+
+
+def audit_rows(series: Series, findings: Iterable[Any]) -> dict[str, list[tuple]]:
+    """The rows of every table :func:`refresh` writes but the views and ``derived_state``:
+    ``session_book``, ``session_players``, ``player_names``, ``player_nicknames`` (from the
+    series' books, in their order) and ``audit_discrepancies`` (``findings`` in the audit's
+    order, ``seq`` from 1); columns as in :data:`TABLES`."""
+    tables = _session_rows(series)
+    tables["audit_discrepancies"] = [
+        (d.kind, d.session, d.hand, d.player, d.expected, d.actual, d.diff, d.message, i)
+        for i, d in enumerate(findings, 1)]
+    return tables
 
 
 def _session_rows(series: Series) -> dict[str, list[tuple]]:

@@ -1,0 +1,269 @@
+"""Replay and audit a Parquet dataset of events on a Dask cluster (``pip install
+'handledger[dask]'``): what :func:`replay.projections.rebuild` computes from a ledger, row
+for row, for ledgers that outgrow one machine.
+
+The events are those ``handledger export --format parquet DIR`` writes (``DIR/events.parquet``;
+any Parquet dataset of the events table's columns: a file, a directory, a glob, or a URL of an
+object store whose fsspec file system is installed). One pass over the cluster:
+
+1. the sorted ledger positions of every hand's first row (each hand's ``ord`` is its place
+   among them, as the local replay numbers hands) and the session rows that name players
+   (``player_alias``, ``session_opened``: the series' alias map and platform nicknames) are
+   read first, small columns and few rows;
+2. the rows are shuffled by session (``DataFrame.shuffle``): every row of a session, its
+   session rows and its hands, lands in one partition (table stakes, RULES.md §1.1: its books
+   fold on their own); the hands of no session are spread hand by hand;
+3. each partition is replayed, audited and written by :func:`replay.partition.replay_part`
+   (the local replay's per-chunk code), one Parquet file per replay table;
+4. the books and findings come back and are merged (:func:`replay.merge.merge_parts`); the
+   session tables and the findings are written here.
+
+The output directory holds one folder per derived table, ``OUT/<table>/part-NNNNN.parquet``
+(DuckDB reads it as ``read_parquet('OUT/hands/*.parquet')``): the four replay tables of
+:mod:`replay.tables` in one file per partition (rows in ledger order within each file) and the
+session tables and ``audit_discrepancies`` of :mod:`ledger.audit.tables` in one file each.
+The SQL views and ``derived_state`` belong to a ledger and are not written.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ledger.audit.books import resolve_aliases
+from ledger.audit.load import typed_rows
+from ledger.model.errors import LedgerError, NotFound
+from replay.merge import Merged, merge_parts
+from replay.partition import (
+    COLUMNS,
+    HAND_TABLES,
+    copy_table,
+    part_path,
+    register_file_system,
+    replay_part,
+)
+from replay.progress import Progress, silent
+
+AUDIT_TABLES = ("session_book", "session_players", "player_names", "player_nicknames",
+                "audit_discrepancies")
+_NAMED = ("player_alias", "session_opened")
+_PER_THREAD = 4  # partitions per worker thread by default: small ones even out the load
+
+
+@dataclass
+class Distributed:
+    """What a distributed replay did: the merged books and audit
+    (:class:`replay.merge.Merged`), the partitions and worker threads it ran on, and the
+    table folders written under the output directory."""
+
+    merged: Merged
+    partitions: int
+    threads: int
+    tables: list[str]
+
+
+def events_path(source: str) -> str:
+    """The Parquet dataset of events ``source`` names: the export directory's
+    ``events.parquet`` when ``source`` is a local directory holding one, else ``source``.
+
+    Raises:
+        NotFound: a local path that does not exist.
+    """
+    if "://" in source:
+        return source
+    path = Path(source)
+    if path.is_dir() and (path / "events.parquet").exists():
+        return str(path / "events.parquet")
+    if not path.exists() and not any(c in source for c in "*?["):
+        raise NotFound(f"no Parquet events at {source} (handledger export --format parquet "
+                       "DIR writes DIR/events.parquet)")
+    return source
+
+
+def replay_parquet(source: str, out: str, *, scheduler: str | None = None, workers: int = 2,
+                   partitions: int | None = None, progress: Progress = silent) -> Distributed:
+    """Replay and audit the events at ``source`` on Dask and write the derived tables under
+    ``out`` (module doc). ``scheduler``: the address of a running scheduler
+    (``tcp://host:8786``), else a local cluster of ``workers`` processes of one thread;
+    ``partitions``: how many (default: four per worker thread, at least the dataset's own).
+    The folders of the tables written are replaced; on a failure none is left.
+
+    Raises:
+        NotFound: no dataset at ``source``; LedgerError: Dask not installed, a dataset that
+            is not the events table, a scheduler that cannot be reached, a payload that does
+            not parse or a hand the rules reject (located at the hand, as the local replay),
+            an output that cannot be written.
+    """
+    try:
+        import dask
+        import distributed  # noqa: F401
+    except ImportError:
+        raise LedgerError("replaying on Dask needs the optional dependencies: "
+                          "pip install 'handledger[dask]'") from None
+    path = events_path(source)
+    with _client(scheduler, workers) as client:
+        events = _read(path)
+        firsts, named = dask.compute(_firsts(events), _named(events))
+        starts = _sorted(firsts)
+        named_rows = list(typed_rows(named.itertuples(index=False, name=None)))
+        aliases = resolve_aliases(r.event for r in named_rows if r.event.type == "player_alias")
+        threads = sum(client.nthreads().values())
+        n = partitions or max(events.npartitions, _PER_THREAD * threads)
+        shuffled = events[list(COLUMNS)].map_partitions(_with_unit).shuffle(on="unit",
+                                                                            npartitions=n)
+        first = client.scatter(starts, broadcast=True)
+        abort = f"handledger-abort-{uuid.uuid4().hex}"
+        tasks = [dask.delayed(_part, pure=False)(part, k, first, aliases, out, abort)
+                 for k, part in enumerate(shuffled.to_delayed())]
+        tables = [*HAND_TABLES, *AUDIT_TABLES]
+        made = _clear(out, tables)
+        futures = client.compute(tasks)
+        try:
+            parts = _gather(client, futures, progress)
+            merged = merge_parts(parts, aliases, named_rows)
+            _write_audit(merged, out)
+        except BaseException:
+            _stop(futures, abort)
+            _clear(out, tables, remove=made)
+            raise
+    return Distributed(merged, n, threads, tables)
+
+
+@contextmanager
+def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
+    """A Dask client of the scheduler at ``scheduler``, or of a local cluster."""
+    from distributed import Client, LocalCluster
+
+    if scheduler is None:
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None, worker_dashboard_address=None,
+                          silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
+            yield client
+        return
+    try:
+        client = Client(scheduler, timeout=10)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise LedgerError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    with client:
+        yield client
+
+
+def _read(path: str) -> Any:
+    """The dataset's columns a replay reads, as a Dask frame.
+
+    Raises:
+        LedgerError: it cannot be read or lacks one of the columns.
+    """
+    import dask.dataframe as dd
+
+    try:
+        events = dd.read_parquet(path, columns=[*COLUMNS, "type"])
+    except FileNotFoundError as exc:
+        raise NotFound(f"no Parquet events at {path}: {exc}") from None
+    except (OSError, ValueError, KeyError) as exc:
+        raise LedgerError(f"{path} is not a Parquet dataset of the events table ({exc})") \
+            from None
+    return events
+
+
+def _firsts(events: Any) -> Any:
+    """The positions of every hand's first row (a Dask series)."""
+    return events.position[(events.seq == 1) & events.hand_id.notnull()]
+
+
+def _sorted(firsts: Any) -> Any:
+    """``firsts`` sorted, as numpy ``int64``."""
+    import numpy as np
+
+    return np.sort(np.asarray(firsts, dtype=np.int64))
+
+
+def _named(events: Any) -> Any:
+    """The ``player_alias`` and ``session_opened`` rows ``(position, stream, session,
+    payload)`` in ledger order (delayed pandas frame)."""
+    rows = events[events.hand_id.isnull() & events.type.isin(list(_NAMED))]
+    return rows[["position", "stream", "session", "payload"]].sort_values("position")
+
+
+def _with_unit(frame: Any) -> Any:
+    """``frame`` with the column ``unit`` its rows are shuffled on: ``s<session>`` for a
+    session's rows and hands, ``h<hand>`` for a hand of no session."""
+    loose = frame.hand_id.notna() & frame.session.isna()
+    unit = ("s" + frame.session.fillna("")).where(~loose, "h" + frame.hand_id)
+    return frame.assign(unit=unit)
+
+
+def _part(frame: Any, number: int, starts: Any, aliases: dict[str, str], out: str,
+          abort: str) -> Any:
+    """One partition's task (:func:`replay.partition.replay_part`), skipped once the run
+    has failed elsewhere (the Dask event ``abort`` is set)."""
+    from distributed import Event
+
+    if Event(abort).is_set():
+        return None
+    return replay_part(frame, number, starts, aliases, out)
+
+
+def _gather(client: Any, futures: list[Any], progress: Progress) -> list[Any]:
+    """The partitions' results in order, ticking as each is done; the first failure raised
+    (a LedgerError located at its hand, as the worker raised it)."""
+    from distributed import as_completed
+
+    with progress("replaying on the cluster (partitions)", len(futures)) as tick:
+        for future in as_completed(futures):
+            if future.status == "error":
+                future.result()
+            tick()
+    return client.gather(futures)
+
+
+def _stop(futures: list[Any], abort: str) -> None:
+    """After a failure: the partitions not started skip their work, those running finish,
+    so that nothing is written after the output is cleared."""
+    from distributed import Event, wait
+
+    Event(abort).set()
+    wait(futures)
+
+
+def _write_audit(merged: Merged, out: str) -> None:
+    """The session tables and the findings, one Parquet file each (DuckDB's writer, the
+    tables' own schema)."""
+    import duckdb
+
+    from ledger.audit.tables import TABLES, audit_rows
+
+    rows = audit_rows(merged.series, merged.findings)
+    con = duckdb.connect()
+    try:
+        register_file_system(con, out)
+        con.execute(TABLES)
+        for table in AUDIT_TABLES:
+            if rows[table]:
+                appender = con.appender(table)
+                appender.append_rows(list(rows[table]))
+                appender.flush()
+            copy_table(con, table, part_path(out, table, 0))
+    finally:
+        con.close()
+
+
+def _clear(out: str, tables: list[str], *, remove: bool = False) -> bool:
+    """Remove the folders of ``tables`` under ``out`` (a rerun replaces them), and ``out``
+    itself when ``remove`` and it is empty. Returns whether ``out`` did not exist."""
+    import fsspec
+
+    fs, root = fsspec.core.url_to_fs(out)
+    missing = not fs.exists(root)
+    for table in tables:
+        folder = f"{root.rstrip('/')}/{table}"
+        if fs.exists(folder):
+            fs.rm(folder, recursive=True)
+    if remove and fs.isdir(root) and not fs.ls(root):
+        fs.rm(root, recursive=True)
+    return missing

@@ -1,0 +1,113 @@
+"""The partitions of a distributed replay merged into the ledger's books and audit: what
+:func:`replay.projections.rebuild` gets from one pass over the whole ledger.
+
+Each session is folded whole in one partition (:mod:`replay.partition`), so its book is taken
+as it is; the books are ordered by their first ledger position, which is the order of first
+appearance the streaming audit gives them. The hands of no session are spread over the
+partitions, each partition keeping a share of the book of no session: the shares are summed
+per player (hands, net, biggest win and loss), and what follows the chips (the stack, whether
+it is known, his last hand) comes from the share holding his last hand, the book's unit from
+the share holding the last hand (as :func:`ledger.audit.books.SeriesFold` leaves them).
+Findings are put in the audit's order (session, hand, check: ``StreamAudit.finish_keyed``)
+with the sessions' places in the whole ledger; the series checks run once over the merged
+books.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+
+from ledger.audit.books import PlayerBook, Series, SessionBook, SessionRow, platform_nicknames
+from ledger.audit.checks import REGISTRY, SESSION_WIDE, Finding, Scope
+from ledger.audit.tables import AuditReport
+from replay.partition import PartResult
+
+_SUMMED = ("buy_in", "buy_ins", "rebuys", "top_ups", "cash_out", "hands", "net", "paid_minor",
+           "received_minor")
+_FOLLOWED = ("stack", "known", "seated", "previous", "bought")
+
+
+@dataclass
+class Merged:
+    """The merged series (books in ledger order, no hands), every finding in the audit's
+    order, the audit report (:class:`ledger.audit.tables.AuditReport`) and the counts of the
+    hands replayed, paid differently from the rules and not verifiable."""
+
+    series: Series
+    findings: list[Finding]
+    report: AuditReport
+    counts: dict[str, int]
+
+
+def merge_parts(parts: Sequence[PartResult], aliases: Mapping[str, str],
+                named: Sequence[SessionRow]) -> Merged:
+    """Merge the partitions' results (any order). ``aliases``: the series' alias map;
+    ``named``: every ``player_alias`` and ``session_opened`` row in ledger order (for the
+    platform nicknames, :func:`ledger.audit.books.platform_nicknames`)."""
+    books: dict[str | None, SessionBook] = {}
+    seated: dict[str | None, set[str]] = {}
+    for part in parts:
+        for name, book in part.books.items():
+            if name is not None:
+                books[name] = book
+        for name, names in part.seated.items():
+            seated.setdefault(name, set()).update(names)
+    loose = merge_loose([p for p in parts if None in p.books])
+    if loose is not None:
+        books[None] = loose
+    ordered = dict(sorted(books.items(), key=lambda item: item[1].first))
+    series = Series(ordered, [], dict(aliases),
+                    nicknames=platform_nicknames(list(named), seated, aliases))
+    place = {name: i for i, name in enumerate(ordered)}
+    keyed = [(place[d.session], ord_, rank, d) for p in parts for _, ord_, rank, d in p.findings]
+    for check in REGISTRY:
+        if check.scope is Scope.SERIES:
+            keyed.extend((place.get(d.session, len(place)), SESSION_WIDE, check.rank, d)
+                         for d in check.run(series))
+    keyed.sort(key=lambda item: item[:3])
+    findings = [d for *_, d in keyed]
+    counts = {k: sum(p.counts.get(k, 0) for p in parts) for k in ("hands", "bad", "unverifiable")}
+    incomplete = sorted(c for p in parts for c in p.incomplete)
+    report = AuditReport(findings, {name: b.hand_count for name, b in ordered.items()},
+                         [(hand, session) for _, hand, session in incomplete])
+    return Merged(series, findings, report, counts)
+
+
+def merge_loose(parts: Sequence[PartResult]) -> SessionBook | None:
+    """The book of no session from the partitions' shares of it (module doc); None when no
+    partition has a hand of no session."""
+    shares = [(p.books[None], p.last_seen, p.last_loose) for p in parts]
+    if not shares:
+        return None
+    if len(shares) == 1:
+        return shares[0][0]
+    last = max(shares, key=lambda s: s[2])[0]
+    book = SessionBook(None, min(b.first for b, _, _ in shares),
+                       chip_value_minor=last.chip_value_minor, currency=last.currency,
+                       decimals=last.decimals, hand_count=sum(b.hand_count for b, _, _ in shares))
+    entries = sorted(((pb.first, i, j, pb, seen.get(pb.player, 0))
+                      for i, (b, seen, _) in enumerate(shares)
+                      for j, pb in enumerate(b.players.values())), key=lambda e: e[:3])
+    latest: dict[str, int] = {}
+    for *_, pb, seen in entries:
+        have = book.players.get(pb.player)
+        if have is None:
+            book.players[pb.player] = have = PlayerBook(**{f.name: getattr(pb, f.name)
+                                                          for f in fields(PlayerBook)})
+        else:
+            _add(have, pb)
+        if seen >= latest.get(pb.player, -1):
+            latest[pb.player] = seen
+            for name in _FOLLOWED:
+                setattr(have, name, getattr(pb, name))
+    return book
+
+
+def _add(into: PlayerBook, share: PlayerBook) -> None:
+    for name in _SUMMED:
+        setattr(into, name, getattr(into, name) + getattr(share, name))
+    into.first = min(into.first, share.first)
+    into.biggest_win = max(into.biggest_win, share.biggest_win)
+    into.biggest_loss = min(into.biggest_loss, share.biggest_loss)
+

@@ -1,0 +1,173 @@
+"""One partition of a distributed replay (:mod:`replay.distributed`): the events of some
+sessions in, their derived-table rows written as Parquet, their audited books out.
+
+A partition holds every row of some sessions (their session rows and their hands, RULES.md
+§1.1: a session's chips move only within it, so its books fold on their own) and some whole
+hands of no session. Its hands are replayed in ledger order with the code the local replay
+runs (:func:`replay.replaying.replay_chunk` over ``(ord, RawHand)``, each hand's ``ord`` its
+place among the first positions of every hand of the ledger) and folded by one
+:class:`ledger.audit.stream.StreamAudit` (hand and session checks; the series checks run once,
+over the merged books). Their rows go through an in-memory DuckDB holding the replay tables'
+own schema (:func:`replay.tables.append_rows`) and are copied out as one Parquet file per table
+(``<out>/<table>/part-NNNNN.parquet``). This module does not import Dask: a worker calls
+:func:`replay_part` on a pandas frame of the partition's rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger.audit.books import SessionBook
+from ledger.audit.checks import REGISTRY, Scope
+from ledger.audit.load import typed_rows
+from ledger.audit.stream import StreamAudit
+from ledger.model.errors import LedgerError
+from replay.replaying import replay_chunk
+
+#: The tables each partition writes (:mod:`replay.tables`).
+HAND_TABLES = ("hands", "pots", "results", "discrepancies")
+#: The columns of the events table a partition reads.
+COLUMNS = ("position", "stream", "hand_id", "session", "seq", "payload")
+_CHUNK = 250  # hands per replay_chunk call, as the local replay
+_CHECKS = tuple(c for c in REGISTRY if c.scope is not Scope.SERIES)
+
+
+@dataclass
+class PartResult:
+    """What one partition gives back (chips): its books in fold order, hands dropped (key
+    None: its share of the hands of no session); its findings with their sort keys
+    (``StreamAudit.finish_keyed``); per book the names seated at its tables before aliases;
+    for its hands of no session the ledger position of each player's last one (series names)
+    and of the last one; the counts (hands, bad, unverifiable); its incomplete hands as
+    ``(ord, hand, session)``."""
+
+    books: dict[str | None, SessionBook]
+    findings: list[tuple[int, int, int, Any]]
+    seated: dict[str | None, set[str]]
+    last_seen: dict[str, int] = field(default_factory=dict)
+    last_loose: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    incomplete: list[tuple[int, str, str | None]] = field(default_factory=list)
+
+
+def part_path(out: str, table: str, number: int) -> str:
+    """Where partition ``number`` writes ``table`` under the output directory ``out``."""
+    return f"{out.rstrip('/')}/{table}/part-{number:05d}.parquet"
+
+
+def replay_part(events: Any, number: int, starts: Any, aliases: Mapping[str, str],
+                out: str) -> PartResult:
+    """Replay, audit and write one partition.
+
+    ``events``: a frame (pandas, or anything DuckDB scans) of the events table's
+    :data:`COLUMNS` for whole sessions and whole hands; ``starts``: the sorted ledger
+    positions of every hand's first row (seq 1) in the dataset (numpy ``int64``); ``aliases``:
+    the series' alias map; ``out``: the output directory (a local path, or a URL that the
+    fsspec file systems installed on the worker know).
+
+    Raises:
+        LedgerError: a payload that does not parse, a hand the rules reject (located at the
+            hand), a hand without its first row, or a table that cannot be written.
+    """
+    import duckdb
+    import numpy as np
+
+    con = duckdb.connect()
+    try:
+        con.register("part", events)
+        hands = con.execute(
+            "SELECT hand_id, arg_min(session, position), list(payload ORDER BY seq),"
+            " min(position) FROM part WHERE hand_id IS NOT NULL"
+            " GROUP BY hand_id ORDER BY min(position)").fetchall()
+        rows = list(typed_rows(con.execute(
+            "SELECT position, stream, session, payload FROM part WHERE hand_id IS NULL"
+            " ORDER BY position").fetchall()))
+        ends = dict(con.execute(
+            "SELECT session, max(position) FROM part GROUP BY session").fetchall())
+    finally:
+        con.close()
+    firsts = np.asarray([h[3] for h in hands], dtype=np.int64)
+    ords = np.searchsorted(starts, firsts)
+    for i, (hand, *_rest) in enumerate(hands):
+        if ords[i] >= len(starts) or starts[ords[i]] != firsts[i]:
+            raise LedgerError("the dataset has no first event (seq 1) of this hand", hand=hand)
+    numbered = [(int(o) + 1, tuple(h)) for o, h in zip(ords, hands, strict=True)]
+    audit = StreamAudit(rows, ends, aliases=aliases, checks=_CHECKS)
+    result = PartResult({}, [], {}, counts={"hands": 0, "bad": 0, "unverifiable": 0})
+    _write(_replayed(numbered, audit, result, aliases), out, number)
+    series, result.findings = audit.finish_keyed()
+    result.books = series.sessions
+    return result
+
+
+def _replayed(numbered: Sequence[tuple[int, Any]], audit: StreamAudit, result: PartResult,
+              aliases: Mapping[str, str]) -> Iterator[dict[str, list[tuple]]]:
+    """Replay ``numbered`` a chunk at a time, fold each hand into ``audit`` and ``result``,
+    and yield its table rows."""
+    counts = result.counts
+    for low in range(0, len(numbered), _CHUNK):
+        for done in replay_chunk(numbered[low:low + _CHUNK], None, False, facts=True):
+            h = done.facts
+            audit.add(h)
+            counts["hands"] += 1
+            counts["bad"] += done.bad
+            counts["unverifiable"] += done.unverifiable
+            result.seated.setdefault(h.session, set()).update(h.starting)
+            if h.session is None:
+                for p in h.starting:
+                    result.last_seen[aliases.get(p, p)] = h.position
+                result.last_loose = h.position
+            if h.status == "incomplete":
+                result.incomplete.append((h.ord, h.hand, h.session))
+            yield done.rows
+
+
+def _write(rows: Iterator[dict[str, list[tuple]]], out: str, number: int) -> None:
+    """Append ``rows`` to the replay tables of an in-memory DuckDB and copy each table to its
+    Parquet file (DuckDB's own Parquet writer: the columns and types of ``export``)."""
+    import duckdb
+
+    from replay.tables import append_rows, create_tables
+
+    con = duckdb.connect()
+    try:
+        register_file_system(con, out)
+        create_tables(con)
+        append_rows(con, rows)
+        for table in HAND_TABLES:
+            copy_table(con, table, part_path(out, table, number))
+    finally:
+        con.close()
+
+
+def copy_table(con: Any, table: str, path: str) -> None:
+    """``COPY table TO path`` as Parquet, the directory made first.
+
+    Raises:
+        LedgerError: the file cannot be written.
+    """
+    import duckdb
+
+    try:
+        if "://" not in path:
+            from pathlib import Path
+
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        con.execute(f"COPY {table} TO '{_quoted(path)}' (FORMAT PARQUET)")
+    except (duckdb.Error, OSError) as exc:
+        raise LedgerError(f"cannot write {path}: {exc}") from exc
+
+
+def register_file_system(con: Any, out: str) -> None:
+    """Let DuckDB write to ``out``'s file system when it is a URL (an object store): through
+    the fsspec file system of that protocol, which must be installed where this runs."""
+    if "://" in out:
+        import fsspec
+
+        con.register_filesystem(fsspec.filesystem(out.split("://", 1)[0]))
+
+
+def _quoted(path: str) -> str:
+    return path.replace("'", "''")
