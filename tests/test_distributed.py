@@ -1,0 +1,221 @@
+"""The distributed replay on a Dask cluster of two worker processes against the local replay:
+the same derived tables row for row and the same audit findings, on the generated series
+(planted errors) and on a ledger mixing sessions, hands of no session, corrections, a void,
+aliases and a PokerNow log; a bad hand fails as the local replay does and leaves nothing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from distributed import LocalCluster
+
+from ledger.model.errors import LedgerError, NotFound
+from ledger.store.store import Ledger
+from replay.distributed import AUDIT_TABLES, events_path, replay_parquet
+from replay.ingest.export import export_tables
+from replay.ingest.pipeline import import_paths
+from replay.partition import HAND_TABLES
+from replay.projections import rebuild
+from tests.conftest import DATA, SHARED
+
+TABLES = (*HAND_TABLES, *AUDIT_TABLES)
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    """A local cluster of two worker processes of one thread each, for the whole module."""
+    import logging
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None, worker_dashboard_address=None,
+                      silence_logs=logging.CRITICAL) as cluster:
+        yield cluster.scheduler_address
+
+
+def _series_ledger(path: Path) -> Ledger:
+    from replay.demo.series import generate_series, write_series
+
+    series = generate_series(sessions=6, hands=25, seed=7, plant_errors=True)
+    ledger = Ledger(str(path / "series.duckdb"))
+    import_paths(ledger, write_series(series, path / "series"), strict=True, session=None,
+                 pn_ledger=None)
+    return ledger
+
+
+def _local(ledger: Ledger, path: Path) -> tuple[Any, Path]:
+    """The local replay of ``ledger`` (its projection) and its Parquet export."""
+    projection = rebuild(ledger)
+    export_tables(ledger, path / "export", "parquet")
+    return projection, path / "export"
+
+
+def _rows(con: Any, sql: str) -> list[tuple]:
+    return con.execute(sql).fetchall()
+
+
+def _key(row: tuple) -> tuple:
+    return tuple((value is None, json.dumps(value, default=str)) for value in row)
+
+
+def _assert_same_tables(ledger: Ledger, out: Path) -> None:
+    """Every derived table of ``out`` holds the local replay's rows and columns: the replay
+    tables row for row (one file per partition, each in ledger order), the session tables
+    and the findings in the very order the local replay wrote them."""
+    con = duckdb.connect()
+    local = ledger.connection
+    for table in TABLES:
+        files = sorted((out / table).glob("part-*.parquet"))
+        assert files, table
+        got_cols = _rows(con, f"DESCRIBE SELECT * FROM read_parquet('{out}/{table}/*.parquet')")
+        want_cols = _rows(local, f"DESCRIBE SELECT * FROM {table}")
+        assert [c[:2] for c in got_cols] == [c[:2] for c in want_cols], table
+        got = _rows(con, f"SELECT * FROM read_parquet('{out}/{table}/*.parquet')")
+        want = _rows(local, f"SELECT * FROM {table}")
+        if table in HAND_TABLES:
+            assert sorted(got, key=_key) == sorted(want, key=_key), table
+        else:
+            assert got == want, table
+    for path in sorted((out / "hands").glob("part-*.parquet")):
+        ords = [o for (o,) in _rows(con, f"SELECT ord FROM read_parquet('{path}')")]
+        assert ords == sorted(ords)
+
+
+def test_generated_series_replays_on_dask_as_locally(tmp_path: Path, scheduler: str) -> None:
+    ledger = _series_ledger(tmp_path)
+    projection, export = _local(ledger, tmp_path)
+    done = replay_parquet(str(export), str(tmp_path / "out"), scheduler=scheduler)
+    merged = done.merged
+    assert done.threads == 2 and done.partitions == 8  # four per worker thread
+    assert merged.counts == projection.counts == {"hands": 150, "bad": 1, "unverifiable": 0}
+    assert merged.findings == projection.findings
+    # the planted errors (replay.demo.series): a side pot paid to the wrong player (two
+    # payout findings), an unrecorded top-up, a miscounted cash-out, a short payment
+    assert sorted(d.kind for d in merged.findings) == [
+        "payout", "payout", "session_balance", "settlement", "stack_continuity"]
+    assert merged.report.hands == {f"s{i:02d}": 25 for i in range(1, 7)}
+    _assert_same_tables(ledger, tmp_path / "out")
+
+
+def _mixed_ledger(run: Any, db: str) -> Ledger:
+    """Bundled hands (no session), the declare night, the series, a PokerNow log (ids and
+    nicknames), an alias, a correction (rows appended after other hands) and a void."""
+    pokernow = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
+    assert run("import", str(DATA), str(pokernow)).exit_code == 0
+    assert run("correct", "dispute-1", "--replace", "23", "pay Bob 100", "--insert-after",
+               "23", "pay Ann 300", "--reason", "main pot to Ann", "--by", "floor"
+               ).exit_code == 0
+    with Ledger(db, read_only=True) as ledger:
+        (loose,) = ledger.connection.execute(
+            "SELECT min(hand_id) FROM events WHERE session IS NULL AND hand_id <> 'dispute-1'"
+        ).fetchone()
+    assert run("void", loose, "--reason", "misdeal", "--by", "floor").exit_code == 0
+    # Alice is Alicia in every session, not only in s01 where it is recorded
+    assert run("player", "alias", "Alicia", "Alice", "--session", "s01").exit_code == 0
+    return Ledger(db)
+
+
+def test_mixed_ledger_replays_on_dask_as_locally(tmp_path: Path, scheduler: str, run: Any,
+                                                 db: str) -> None:
+    ledger = _mixed_ledger(run, db)
+    projection, export = _local(ledger, tmp_path)
+    loose = ledger.connection.execute(
+        "SELECT count(*) FROM hands WHERE session IS NULL").fetchone()[0]
+    assert loose == 6  # the five single hands and the dispute
+    # five partitions: the hands of no session land in several, their book is merged
+    done = replay_parquet(str(export / "events.parquet"), str(tmp_path / "out"),
+                          scheduler=scheduler, partitions=5)
+    merged = done.merged
+    assert merged.counts == projection.counts
+    assert merged.findings == projection.findings
+    assert list(merged.series.sessions) == list(projection.series.sessions)
+    assert merged.series.nicknames == projection.series.nicknames != {}
+    assert merged.series.aliases == projection.series.aliases
+    assert merged.series.aliases["Alice"] == "Alicia"
+    _assert_same_tables(ledger, tmp_path / "out")
+    con = duckdb.connect()
+    shares = [con.execute(f"SELECT count(*) FROM read_parquet('{path}') WHERE session IS NULL"
+                          ).fetchone()[0] for path in (tmp_path / "out" / "hands").iterdir()]
+    assert sum(shares) == 6 and len([n for n in shares if n]) >= 2
+    players = dict(con.execute(
+        f"SELECT player, sum(hands) FROM read_parquet('{tmp_path}/out/session_players/*')"
+        " GROUP BY player").fetchall())
+    assert "Alice" not in players and players["Alicia"] > 0
+
+
+def test_cli_dask_replay(tmp_path: Path, scheduler: str) -> None:
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    ledger = _series_ledger(tmp_path)
+    _, export = _local(ledger, tmp_path)
+    ledger.close()
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["dask-replay", str(export), str(out), "--scheduler",
+                                      scheduler, "--partitions", "3"])
+    assert result.exit_code == 1  # the planted errors
+    lines = result.output.splitlines()
+    assert lines[0] == ("150 hand(s) replayed: 1 paid differently from the rules, "
+                        "0 showdown(s) not verifiable")
+    assert lines[-1] == f"wrote 9 tables to {out} (3 partitions on 2 worker thread(s))"
+    assert sorted(p.name for p in out.iterdir()) == sorted(TABLES)
+    assert len(list((out / "hands").glob("*.parquet"))) == 3
+
+
+def test_a_bad_hand_fails_as_locally_and_leaves_nothing(tmp_path: Path, scheduler: str
+                                                        ) -> None:
+    ledger = _series_ledger(tmp_path)
+    _, export = _local(ledger, tmp_path)
+    bad = tmp_path / "bad.parquet"
+    position = ledger.connection.execute(
+        "SELECT position FROM events WHERE hand_id = 's03-004' AND type = 'call' LIMIT 1"
+    ).fetchone()[0]
+    duckdb.connect().execute(
+        f"COPY (SELECT * REPLACE (CASE WHEN position = {position} THEN '{{\"type\": \"call\"}}'"
+        f"::JSON ELSE payload END AS payload) FROM '{export}/events.parquet') TO '{bad}'"
+        " (FORMAT PARQUET)")
+    with pytest.raises(LedgerError) as caught:
+        replay_parquet(str(bad), str(tmp_path / "out"), scheduler=scheduler)
+    assert str(caught.value) == "hand s03-004: invalid event (call.player: Field required)"
+    assert not (tmp_path / "out").exists()
+
+
+def test_events_path(tmp_path: Path) -> None:
+    (tmp_path / "events.parquet").write_bytes(b"")
+    assert events_path(str(tmp_path)) == str(tmp_path / "events.parquet")
+    assert events_path("s3://bucket/events/*.parquet") == "s3://bucket/events/*.parquet"
+    with pytest.raises(NotFound, match="no Parquet events at nowhere"):
+        events_path("nowhere")
+
+
+def test_an_object_store_url_in_and_out(tmp_path: Path) -> None:
+    """Events read from and tables written to a URL through fsspec (its in-memory file
+    system, so the cluster runs in this process: threads, not processes)."""
+    import fsspec
+
+    ledger = _series_ledger(tmp_path)
+    projection, export = _local(ledger, tmp_path)
+    store = fsspec.filesystem("memory")
+    store.put(str(export / "events.parquet"), "/ledger/events.parquet")
+    try:
+        with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                          dashboard_address=None, worker_dashboard_address=None) as cluster:
+            done = replay_parquet("memory://ledger/events.parquet", "memory://derived",
+                                  scheduler=cluster.scheduler_address, partitions=3)
+        assert done.merged.findings == projection.findings
+        assert sorted(p.rsplit("/", 1)[-1] for p in store.ls("/derived", detail=False)) == \
+            sorted(TABLES)
+        con = duckdb.connect()
+        con.register_filesystem(store)
+        got = _rows(con, "SELECT * FROM read_parquet('memory://derived/results/*.parquet')")
+        want = _rows(ledger.connection, "SELECT * FROM results")
+        assert sorted(got, key=_key) == sorted(want, key=_key)
+    finally:
+        store.rm("/ledger", recursive=True)
+        if store.exists("/derived"):
+            store.rm("/derived", recursive=True)
