@@ -53,6 +53,7 @@ AUDIT_TABLES = ("session_book", "session_players", "player_names", "player_nickn
                 "audit_discrepancies")
 _NAMED = ("player_alias", "session_opened")
 _PER_THREAD = 4  # partitions per worker thread by default: small ones even out the load
+_SMALL_SHUFFLE = 1024  # input × output partitions up to which the task shuffle is used
 
 
 @dataclass
@@ -114,8 +115,8 @@ def replay_parquet(source: str, out: str, *, scheduler: str | None = None, worke
         aliases = resolve_aliases(r.event for r in named_rows if r.event.type == "player_alias")
         threads = sum(client.nthreads().values())
         n = partitions or max(events.npartitions, _PER_THREAD * threads)
-        shuffled = events[list(COLUMNS)].map_partitions(_with_unit).shuffle(on="unit",
-                                                                            npartitions=n)
+        shuffled = events[list(COLUMNS)].map_partitions(_with_unit).shuffle(
+            on="unit", npartitions=n, shuffle_method=_method(events.npartitions, n))
         first = client.scatter(starts, broadcast=True)
         abort = f"handledger-abort-{uuid.uuid4().hex}"
         tasks = [dask.delayed(_part, pure=False)(part, k, first, aliases, out, abort)
@@ -188,6 +189,13 @@ def _named(events: Any) -> Any:
     payload)`` in ledger order (delayed pandas frame)."""
     rows = events[events.hand_id.isnull() & events.type.isin(list(_NAMED))]
     return rows[["position", "stream", "session", "payload"]].sort_values("position")
+
+
+def _method(inputs: int, outputs: int) -> str | None:
+    """The shuffle's method: Dask's in-memory task shuffle for a few partitions (measured
+    here: about a tenth less CPU than the peer-to-peer one on 30,000 hands, 1 input and 8
+    output partitions), else Dask's choice (peer-to-peer, which scales to many)."""
+    return "tasks" if inputs * outputs <= _SMALL_SHUFFLE else None
 
 
 def _with_unit(frame: Any) -> Any:
