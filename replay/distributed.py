@@ -142,7 +142,7 @@ def _client(scheduler: str | None, workers: int) -> Iterator[Any]:
 
     if scheduler is None:
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None, worker_dashboard_address=None,
+                          dashboard_address=":0", worker_dashboard_address=None,
                           silence_logs=logging.CRITICAL) as cluster, Client(cluster) as client:
             yield client
         return
@@ -158,18 +158,29 @@ def _read(path: str) -> Any:
     """The dataset's columns a replay reads, as a Dask frame.
 
     Raises:
-        LedgerError: it cannot be read or lacks one of the columns.
+        NotFound: nothing at ``path``; LedgerError: it cannot be read as Parquet, or it lacks
+            one of the columns.
     """
     import dask.dataframe as dd
 
+    wanted = [*COLUMNS, "type"]
     try:
-        events = dd.read_parquet(path, columns=[*COLUMNS, "type"])
+        events = dd.read_parquet(path)
     except FileNotFoundError as exc:
-        raise NotFound(f"no Parquet events at {path}: {exc}") from None
-    except (OSError, ValueError, KeyError) as exc:
-        raise LedgerError(f"{path} is not a Parquet dataset of the events table ({exc})") \
-            from None
-    return events
+        raise NotFound(f"no Parquet events at {path}: {_last_line(exc)}") from None
+    except (OSError, ValueError, KeyError, TypeError, RuntimeError) as exc:
+        raise LedgerError(f"cannot read {path} as Parquet: {_last_line(exc)}") from None
+    missing = [c for c in wanted if c not in events.columns]
+    if missing:
+        raise LedgerError(f"{path} is not the events table (export --format parquet writes "
+                          f"it): no column {', '.join(missing)}")
+    return events[wanted]
+
+
+def _last_line(exc: BaseException) -> str:
+    """The last line of an error's text (Dask prefixes the original message with its own)."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[-1].removeprefix("Original Message:").strip() if lines else type(exc).__name__
 
 
 def _firsts(events: Any) -> Any:
@@ -220,12 +231,17 @@ def _part(frame: Any, number: int, starts: Any, aliases: dict[str, str], out: st
 def _gather(client: Any, futures: list[Any], progress: Progress) -> list[Any]:
     """The partitions' results in order, ticking as each is done; the first failure raised
     (a LedgerError located at its hand, as the worker raised it)."""
-    from distributed import as_completed
+    from distributed import KilledWorker, as_completed
 
     with progress("replaying on the cluster (partitions)", len(futures)) as tick:
         for future in as_completed(futures):
             if future.status == "error":
-                future.result()
+                try:
+                    future.result()
+                except KilledWorker as exc:
+                    raise LedgerError(
+                        "the Dask workers died running a partition (out of memory? one "
+                        f"session is one partition): {_last_line(exc)}") from None
             tick()
     return client.gather(futures)
 
