@@ -183,6 +183,10 @@ def test_a_bad_hand_fails_as_locally_and_leaves_nothing(tmp_path: Path, schedule
         replay_parquet(str(bad), str(tmp_path / "out"), scheduler=scheduler)
     assert str(caught.value) == "hand s03-004: invalid event (call.player: Field required)"
     assert not (tmp_path / "out").exists()
+    with pytest.raises(LedgerError, match="hands.parquet is not the events table .*: no "
+                       "column position, stream, seq, payload, type$"):
+        replay_parquet(str(export / "hands.parquet"), str(tmp_path / "out"),
+                       scheduler=scheduler)
 
 
 def test_events_path(tmp_path: Path) -> None:
