@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.audit.books import resolve_aliases
-from ledger.audit.load import typed_rows
+from ledger.audit.load import corrections_of, typed_rows
 from ledger.model.errors import LedgerError, NotFound
 from replay.merge import Merged, merge_parts
 from replay.partition import (
@@ -92,13 +92,14 @@ def replay_parquet(source: str, out: str, *, scheduler: str | None = None, worke
     ``out`` (module doc). ``scheduler``: the address of a running scheduler
     (``tcp://host:8786``), else a local cluster of ``workers`` processes of one thread;
     ``partitions``: how many (default: four per worker thread, at least the dataset's own).
-    The folders of the tables written are replaced; on a failure none is left.
+    The folders of the tables written are replaced; on a failure none is left. A hand that
+    does not replay is an ``unreplayable`` finding, as in the local replay.
 
     Raises:
         NotFound: no dataset at ``source``; LedgerError: Dask not installed, a dataset that
-            is not the events table, a scheduler that cannot be reached, a payload that does
-            not parse or a hand the rules reject (located at the hand, as the local replay),
-            an output that cannot be written.
+            is not the events table, a scheduler that cannot be reached, a session row that
+            does not parse or a hand without its first row (located), workers that die, an
+            output that cannot be written.
     """
     try:
         import dask
@@ -109,13 +110,14 @@ def replay_parquet(source: str, out: str, *, scheduler: str | None = None, worke
     path = events_path(source)
     with _client(scheduler, workers) as client:
         events = _read(path)
-        firsts, named = dask.compute(_firsts(events), _named(events))
+        firsts, named, fixes = dask.compute(_firsts(events), _named(events), _fixes(events))
         starts = _sorted(firsts)
-        named_rows = list(typed_rows(named.itertuples(index=False, name=None)))
+        named_rows = list(typed_rows(named.itertuples(index=False, name=None),
+                                     corrections_of(fixes.itertuples(index=False, name=None))))
         aliases = resolve_aliases(r.event for r in named_rows if r.event.type == "player_alias")
         threads = sum(client.nthreads().values())
         n = partitions or max(events.npartitions, _PER_THREAD * threads)
-        shuffled = events[list(COLUMNS)].map_partitions(_with_unit).shuffle(
+        shuffled = events.map_partitions(_with_unit).shuffle(
             on="unit", npartitions=n, shuffle_method=_method(events.npartitions, n))
         first = client.scatter(starts, broadcast=True)
         abort = f"handledger-abort-{uuid.uuid4().hex}"
@@ -163,7 +165,7 @@ def _read(path: str) -> Any:
     """
     import dask.dataframe as dd
 
-    wanted = [*COLUMNS, "type"]
+    wanted = list(COLUMNS)
     try:
         events = dd.read_parquet(path)
     except FileNotFoundError as exc:
@@ -197,9 +199,16 @@ def _sorted(firsts: Any) -> Any:
 
 def _named(events: Any) -> Any:
     """The ``player_alias`` and ``session_opened`` rows ``(position, stream, session,
-    payload)`` in ledger order (delayed pandas frame)."""
+    payload, seq)`` in ledger order (a Dask frame)."""
     rows = events[events.hand_id.isnull() & events.type.isin(list(_NAMED))]
-    return rows[["position", "stream", "session", "payload"]].sort_values("position")
+    return rows[["position", "stream", "session", "payload", "seq"]].sort_values("position")
+
+
+def _fixes(events: Any) -> Any:
+    """The ``entry_corrected`` rows ``(stream, payload)`` in ledger order (a Dask frame): an
+    alias or an opening they retract or amend is read as corrected."""
+    rows = events[events.hand_id.isnull() & (events.type == "entry_corrected")]
+    return rows[["position", "stream", "payload"]].sort_values("position")[["stream", "payload"]]
 
 
 def _method(inputs: int, outputs: int) -> str | None:

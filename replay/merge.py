@@ -7,7 +7,7 @@ appearance the streaming audit gives them. The hands of no session are spread ov
 partitions, each partition keeping a share of the book of no session: the shares are summed
 per player (hands, net, biggest win and loss), and what follows the chips (the stack, whether
 it is known, his last hand) comes from the share holding his last hand, the book's unit from
-the share holding the last hand (as :func:`ledger.audit.books.SeriesFold` leaves them).
+the share holding the first hand (as :func:`ledger.audit.books.SeriesFold` leaves them).
 Findings are put in the audit's order (session, hand, check: ``StreamAudit.finish_keyed``)
 with the sessions' places in the whole ledger; the series checks run once over the merged
 books.
@@ -19,12 +19,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 
 from ledger.audit.books import PlayerBook, Series, SessionBook, SessionRow, platform_nicknames
-from ledger.audit.checks import REGISTRY, SESSION_WIDE, Finding, Scope
+from ledger.audit.checks import SESSION_WIDE, STORED, Finding, Scope
 from ledger.audit.tables import AuditReport
 from replay.partition import PartResult
 
-_SUMMED = ("buy_in", "buy_ins", "rebuys", "top_ups", "cash_out", "hands", "net", "paid_minor",
-           "received_minor")
+_SUMMED = ("buy_in", "buy_ins", "rebuys", "top_ups", "cash_out", "hands", "net", "rules_net",
+           "paid_minor", "received_minor")
 _FOLLOWED = ("stack", "known", "seated", "previous", "bought")
 
 
@@ -61,7 +61,7 @@ def merge_parts(parts: Sequence[PartResult], aliases: Mapping[str, str],
                     nicknames=platform_nicknames(list(named), seated, aliases))
     place = {name: i for i, name in enumerate(ordered)}
     keyed = [(place[d.session], ord_, rank, d) for p in parts for _, ord_, rank, d in p.findings]
-    for check in REGISTRY:
+    for check in STORED:
         if check.scope is Scope.SERIES:
             keyed.extend((place.get(d.session, len(place)), SESSION_WIDE, check.rank, d)
                          for d in check.run(series))
@@ -82,10 +82,10 @@ def merge_loose(parts: Sequence[PartResult]) -> SessionBook | None:
         return None
     if len(shares) == 1:
         return shares[0][0]
-    last = max(shares, key=lambda s: s[2])[0]
-    book = SessionBook(None, min(b.first for b, _, _ in shares),
-                       chip_value_minor=last.chip_value_minor, currency=last.currency,
-                       decimals=last.decimals, hand_count=sum(b.hand_count for b, _, _ in shares))
+    first = min((b for b, _, _ in shares), key=lambda b: b.first)
+    book = SessionBook(None, first.first, chip_value_minor=first.chip_value_minor,
+                       currency=first.currency, decimals=first.decimals,
+                       hand_count=sum(b.hand_count for b, _, _ in shares))
     entries = sorted(((pb.first, i, j, pb, seen.get(pb.player, 0))
                       for i, (b, seen, _) in enumerate(shares)
                       for j, pb in enumerate(b.players.values())), key=lambda e: e[:3])

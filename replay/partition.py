@@ -6,11 +6,13 @@ A partition holds every row of some sessions (their session rows and their hands
 hands of no session. Its hands are replayed in ledger order with the code the local replay
 runs (:func:`replay.replaying.replay_chunk` over ``(ord, RawHand)``, each hand's ``ord`` its
 place among the first positions of every hand of the ledger) and folded by one
-:class:`ledger.audit.stream.StreamAudit` (hand and session checks; the series checks run once,
-over the merged books). Their rows go through an in-memory DuckDB holding the replay tables'
-own schema (:func:`replay.tables.append_rows`) and are copied out as one Parquet file per table
-(``<out>/<table>/part-NNNNN.parquet``). This module does not import Dask: a worker calls
-:func:`replay_part` on a pandas frame of the partition's rows.
+:class:`ledger.audit.stream.StreamAudit` (the stored audit's hand and session checks; the
+series checks run once, over the merged books); its session rows are read as the books read
+them (entry corrections applied, :func:`ledger.audit.load.typed_rows`). Their rows go through
+an in-memory DuckDB holding the replay tables' own schema (:func:`replay.tables.append_rows`)
+and are copied out as one Parquet file per table (``<out>/<table>/part-NNNNN.parquet``). This
+module does not import Dask: a worker calls :func:`replay_part` on a pandas frame of the
+partition's rows.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.audit.books import SessionBook
-from ledger.audit.checks import REGISTRY, Scope
-from ledger.audit.load import typed_rows
+from ledger.audit.checks import STORED, Scope
+from ledger.audit.load import corrections_of, typed_rows
 from ledger.audit.stream import StreamAudit
 from ledger.model.errors import LedgerError
 from replay.replaying import replay_chunk
@@ -29,9 +31,9 @@ from replay.replaying import replay_chunk
 #: The tables each partition writes (:mod:`replay.tables`).
 HAND_TABLES = ("hands", "pots", "results", "discrepancies")
 #: The columns of the events table a partition reads.
-COLUMNS = ("position", "stream", "hand_id", "session", "seq", "payload")
+COLUMNS = ("position", "stream", "hand_id", "session", "seq", "type", "payload")
 _CHUNK = 250  # hands per replay_chunk call, as the local replay
-_CHECKS = tuple(c for c in REGISTRY if c.scope is not Scope.SERIES)
+_CHECKS = tuple(c for c in STORED if c.scope is not Scope.SERIES)
 
 
 @dataclass
@@ -67,9 +69,12 @@ def replay_part(events: Any, number: int, starts: Any, aliases: Mapping[str, str
     the series' alias map; ``out``: the output directory (a local path, or a URL that the
     fsspec file systems installed on the worker know).
 
+    A hand whose payloads do not parse or whose events the rules refuse is an
+    ``unreplayable`` hand and finding, as in the local replay (:func:`replay_chunk`).
+
     Raises:
-        LedgerError: a payload that does not parse, a hand the rules reject (located at the
-            hand), a hand without its first row, or a table that cannot be written.
+        LedgerError: a session row that does not parse (located at its stream), a hand
+            without its first row (located at the hand), or a table that cannot be written.
     """
     import duckdb
     import numpy as np
@@ -81,9 +86,12 @@ def replay_part(events: Any, number: int, starts: Any, aliases: Mapping[str, str
             "SELECT hand_id, arg_min(session, position), list(payload ORDER BY seq),"
             " min(position) FROM part WHERE hand_id IS NOT NULL"
             " GROUP BY hand_id ORDER BY min(position)").fetchall()
+        fixes = corrections_of(con.execute(
+            "SELECT stream, payload FROM part WHERE type = 'entry_corrected'"
+            " ORDER BY position").fetchall())
         rows = list(typed_rows(con.execute(
-            "SELECT position, stream, session, payload FROM part WHERE hand_id IS NULL"
-            " ORDER BY position").fetchall()))
+            "SELECT position, stream, session, payload, seq FROM part WHERE hand_id IS NULL"
+            " ORDER BY position").fetchall(), fixes))
         ends = dict(con.execute(
             "SELECT session, max(position) FROM part GROUP BY session").fetchall())
     finally:

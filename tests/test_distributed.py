@@ -1,7 +1,8 @@
 """The distributed replay on a Dask cluster of two worker processes against the local replay:
 the same derived tables row for row and the same audit findings, on the generated series
 (planted errors) and on a ledger mixing sessions, hands of no session, corrections, a void,
-aliases and a PokerNow log; a bad hand fails as the local replay does and leaves nothing."""
+aliases and a PokerNow log, and with a hand that does not replay; a dataset that cannot be
+replayed fails with one error and leaves nothing."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def scheduler() -> Iterator[str]:
     import logging
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None, worker_dashboard_address=None,
+                      dashboard_address=":0", worker_dashboard_address=None,
                       silence_logs=logging.CRITICAL) as cluster:
         yield cluster.scheduler_address
 
@@ -103,7 +104,8 @@ def test_generated_series_replays_on_dask_as_locally(tmp_path: Path, scheduler: 
 
 def _mixed_ledger(run: Any, db: str) -> Ledger:
     """Bundled hands (no session), the declare night, the series, a PokerNow log (ids and
-    nicknames), an alias, a correction (rows appended after other hands) and a void."""
+    nicknames), an alias, entry corrections, a correction (rows appended after other hands)
+    and a void."""
     pokernow = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
     assert run("import", str(DATA), str(pokernow)).exit_code == 0
     assert run("correct", "dispute-1", "--replace", "23", "pay Bob 100", "--insert-after",
@@ -114,6 +116,11 @@ def _mixed_ledger(run: Any, db: str) -> Ledger:
             "SELECT min(hand_id) FROM events WHERE session IS NULL AND hand_id <> 'dispute-1'"
         ).fetchone()
     assert run("void", loose, "--reason", "misdeal", "--by", "floor").exit_code == 0
+    # book entries corrected by appended events: a buy-in amended, another retracted
+    assert run("entry", "amend", "s02", "2", "160", "--reason", "miscounted", "--by", "host"
+               ).exit_code == 0
+    assert run("entry", "retract", "s03", "3", "--reason", "never", "--by", "host"
+               ).exit_code == 0
     # Alice is Alicia in every session, not only in s01 where it is recorded
     assert run("player", "alias", "Alicia", "Alice", "--session", "s01").exit_code == 0
     return Ledger(db)
@@ -132,6 +139,11 @@ def test_mixed_ledger_replays_on_dask_as_locally(tmp_path: Path, scheduler: str,
     merged = done.merged
     assert merged.counts == projection.counts
     assert merged.findings == projection.findings
+    # the corrected entries: Carol's buy-in amended from 100 to 160, Heidi's 200 retracted
+    assert [(d.kind, d.hand, d.player, d.expected, d.actual) for d in merged.findings
+            if d.session in ("s02", "s03")] == [
+        ("stack_continuity", "s02-001", "Carol", 160, 100),
+        ("stack_continuity", "s03-001", "Heidi", 0, 200)]
     assert list(merged.series.sessions) == list(projection.series.sessions)
     assert merged.series.nicknames == projection.series.nicknames != {}
     assert merged.series.aliases == projection.series.aliases
@@ -167,24 +179,38 @@ def test_cli_dask_replay(tmp_path: Path, scheduler: str) -> None:
     assert len(list((out / "hands").glob("*.parquet"))) == 3
 
 
-def test_a_bad_hand_fails_as_locally_and_leaves_nothing(tmp_path: Path, scheduler: str
-                                                        ) -> None:
+def test_a_hand_that_does_not_replay_is_a_finding_as_locally(tmp_path: Path, scheduler: str
+                                                              ) -> None:
+    """A stored payload that is not an event: the hand is ``unreplayable`` (a finding, a
+    ``hands`` row), the other hands are replayed, on Dask as in the local replay."""
+    ledger = _series_ledger(tmp_path)
+    ledger.connection.execute(
+        "UPDATE events SET payload = '{\"type\": \"call\"}' WHERE position = (SELECT"
+        " min(position) FROM events WHERE hand_id = 's03-004' AND type = 'call')")
+    projection, export = _local(ledger, tmp_path)
+    done = replay_parquet(str(export), str(tmp_path / "out"), scheduler=scheduler)
+    assert done.merged.findings == projection.findings
+    assert [(d.kind, d.hand) for d in done.merged.findings if d.kind == "unreplayable"] == [
+        ("unreplayable", "s03-004")]
+    assert done.merged.counts == projection.counts
+    _assert_same_tables(ledger, tmp_path / "out")
+
+
+def test_a_dataset_that_cannot_be_replayed_fails_and_leaves_nothing(tmp_path: Path,
+                                                                     scheduler: str) -> None:
     ledger = _series_ledger(tmp_path)
     _, export = _local(ledger, tmp_path)
-    bad = tmp_path / "bad.parquet"
-    position = ledger.connection.execute(
-        "SELECT position FROM events WHERE hand_id = 's03-004' AND type = 'call' LIMIT 1"
-    ).fetchone()[0]
+    cut = tmp_path / "cut.parquet"  # a hand without its first row: it has no place (ord)
     duckdb.connect().execute(
-        f"COPY (SELECT * REPLACE (CASE WHEN position = {position} THEN '{{\"type\": \"call\"}}'"
-        f"::JSON ELSE payload END AS payload) FROM '{export}/events.parquet') TO '{bad}'"
-        " (FORMAT PARQUET)")
+        f"COPY (SELECT * FROM '{export}/events.parquet' WHERE NOT (hand_id = 's03-004'"
+        f" AND seq = 1)) TO '{cut}' (FORMAT PARQUET)")
     with pytest.raises(LedgerError) as caught:
-        replay_parquet(str(bad), str(tmp_path / "out"), scheduler=scheduler)
-    assert str(caught.value) == "hand s03-004: invalid event (call.player: Field required)"
+        replay_parquet(str(cut), str(tmp_path / "out"), scheduler=scheduler)
+    assert str(caught.value) == ("hand s03-004: the dataset has no first event (seq 1) of "
+                                 "this hand")
     assert not (tmp_path / "out").exists()
     with pytest.raises(LedgerError, match="hands.parquet is not the events table .*: no "
-                       "column position, stream, seq, payload, type$"):
+                       "column position, stream, seq, type, payload$"):
         replay_parquet(str(export / "hands.parquet"), str(tmp_path / "out"),
                        scheduler=scheduler)
 
@@ -208,7 +234,7 @@ def test_an_object_store_url_in_and_out(tmp_path: Path) -> None:
     store.put(str(export / "events.parquet"), "/ledger/events.parquet")
     try:
         with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                          dashboard_address=None, worker_dashboard_address=None) as cluster:
+                          dashboard_address=":0", worker_dashboard_address=None) as cluster:
             done = replay_parquet("memory://ledger/events.parquet", "memory://derived",
                                   scheduler=cluster.scheduler_address, partitions=3)
         assert done.merged.findings == projection.findings
