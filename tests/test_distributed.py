@@ -15,6 +15,7 @@ import duckdb
 import pytest
 from distributed import LocalCluster
 
+from ledger.audit.tables import read_audit
 from ledger.model.errors import LedgerError, NotFound
 from ledger.store.store import Ledger
 from replay.distributed import AUDIT_TABLES, events_path, replay_parquet
@@ -99,6 +100,7 @@ def test_generated_series_replays_on_dask_as_locally(tmp_path: Path, scheduler: 
     assert sorted(d.kind for d in merged.findings) == [
         "payout", "payout", "session_balance", "settlement", "stack_continuity"]
     assert merged.report.hands == {f"s{i:02d}": 25 for i in range(1, 7)}
+    assert merged.report == read_audit(ledger.connection)
     _assert_same_tables(ledger, tmp_path / "out")
 
 
@@ -139,6 +141,7 @@ def test_mixed_ledger_replays_on_dask_as_locally(tmp_path: Path, scheduler: str,
     merged = done.merged
     assert merged.counts == projection.counts
     assert merged.findings == projection.findings
+    assert merged.report == read_audit(ledger.connection)  # what `audit` prints from
     # the corrected entries: Carol's buy-in amended from 100 to 160, Heidi's 200 retracted
     assert [(d.kind, d.hand, d.player, d.expected, d.actual) for d in merged.findings
             if d.session in ("s02", "s03")] == [
