@@ -46,10 +46,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tomllib
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
+
+from pydantic import ValidationError
 
 from ledger.formats.phh.base import (
     RESERVED_SOURCE_KEYS,
@@ -76,10 +79,11 @@ from ledger.formats.phh.fields import (
     player_count,
 )
 from ledger.formats.phh.scan import (
+    TableTexts,
+    non_comment_lines,
     normalise,
     scan_layout,
     split_sections,
-    table_text,
     toml_error_line,
 )
 from ledger.formats.phh.write import write_hand, write_phh, write_phhs
@@ -136,7 +140,73 @@ def read_phh_text(text: str, *, file: str = "<text>", multi: bool | None = None)
     content (tables holding a ``variant`` → ``.phhs``). A top-level ``variant`` always means
     one hand. When the text is not valid TOML, a ``.phh`` gives one error, otherwise the
     ``[n]`` tables that parse on their own are still read.
+
+    Time is linear in the size of the text. A plain ``.phhs`` (:func:`_read_plain`: what
+    real files are) is read one section at a time, its TOML never held whole.
     """
+    if multi is not False:
+        plain = _read_plain(text, file, multi)
+        if plain is not None:
+            return plain
+    return _read_whole(text, file, multi)
+
+
+def _read_plain(text: str, file: str, multi: bool | None) -> PhhFile | None:
+    """:func:`read_phh_text` of a plain ``.phhs``, section by section; None when the text is
+    not plain. Plain: nothing but comments before the first ``[n]`` header, no header name
+    twice, and every section parses on its own and defines its own table alone (the first
+    one holding a ``variant`` when ``multi`` is None). The whole text is then valid TOML
+    whose tables are exactly the sections' (a section cut inside a multi-line string or
+    array never parses alone), so the hands, errors, lines and source keys are those of
+    :func:`_read_whole`, which reads any other text."""
+    head, sections = split_sections(text)
+    if not sections or non_comment_lines(head):
+        return None
+    if len({section.name for section in sections}) != len(sections):
+        return None
+    hands: list[PhhHand] = []
+    errors: list[MalformedInput] = []
+    ids = _UniqueIds()
+    for index, section in enumerate(sections):
+        try:
+            doc = tomllib.loads(section.text, parse_float=Decimal)
+        except tomllib.TOMLDecodeError:
+            return None
+        table = doc.get(section.name)
+        if len(doc) != 1 or not isinstance(table, dict):
+            return None
+        if index == 0 and multi is None and "variant" not in table:
+            return None  # maybe one hand of tables: the whole document decides
+        layout = scan_layout(section.text, section.line)
+        keys, actions = layout.keys.get(section.name, {}), layout.actions.get(section.name, [])
+        body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
+        raw = RawHand(file, section.name, section.line, index, table, keys, actions, body)
+        try:
+            hands.append(ids(_hand(raw)))
+        except MalformedInput as exc:
+            errors.append(exc)
+        except ValidationError:
+            return None  # raised by the whole-text reading as well, at the same hand
+    errors.sort(key=lambda e: e.line or 0)
+    return PhhFile(file, hands, errors)
+
+
+class _UniqueIds:
+    """A hand id met again in the same file gets ``-2``, ``-3``, … (in file order)."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}
+
+    def __call__(self, hand: PhhHand) -> PhhHand:
+        count = self.seen[hand.hand] = self.seen.get(hand.hand, 0) + 1
+        if count == 1:
+            return hand
+        started = hand.started.model_copy(update={"hand": f"{hand.hand}-{count}"})
+        return replace(hand, started=started)
+
+
+def _read_whole(text: str, file: str, multi: bool | None) -> PhhFile:
+    """:func:`read_phh_text` of any text: its TOML parsed whole (by sections when broken)."""
     try:
         doc = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
@@ -153,37 +223,46 @@ def read_phh_text(text: str, *, file: str = "<text>", multi: bool | None = None)
         raw = RawHand(file, None, 1, 0, doc, layout.keys[None], layout.actions.get(None, []), text)
         return _finish(file, [raw], [])
     raws, errors = [], []
+    bodies = TableTexts(text, layout)
     for index, (name, table) in enumerate(doc.items()):
         line = layout.tables.get(name) or layout.keys[None].get(name, 1)
-        if not isinstance(table, dict):
+        if not isinstance(table, dict) or name not in layout.tables:  # a dotted key: x.y = 1
             errors.append(MalformedInput(f"{name!r} is not a hand table", file=file, line=line))
             continue
-        body = table_text(text, layout, name)
         keys, actions = layout.keys.get(name, {}), layout.actions.get(name, [])
-        raws.append(RawHand(file, name, line, index, table, keys, actions, body))
+        raws.append(RawHand(file, name, line, index, table, keys, actions, bodies(name)))
     return _finish(file, raws, errors)
 
 
-def _toml_error(exc: tomllib.TOMLDecodeError, file: str, section: str | None) -> MalformedInput:
+def _toml_error(exc: tomllib.TOMLDecodeError, file: str, section: str | None,
+                first_line: int = 1) -> MalformedInput:
+    """The error for TOML that does not parse; ``first_line``: the line of the parsed text's
+    first line in the file (tomllib counts from 1)."""
     where = f"[{section}] " if section is not None else ""
-    return MalformedInput(f"{where}bad TOML: {exc}", file=file, line=toml_error_line(str(exc)))
+    message = str(exc)
+    if first_line > 1:
+        message = _AT_LINE_RE.sub(lambda m: f"(at line {int(m[1]) + first_line - 1},",
+                                  message, count=1)
+    return MalformedInput(f"{where}bad TOML: {message}", file=file,
+                          line=toml_error_line(message))
+
+
+_AT_LINE_RE = re.compile(r"\(at line (\d+),(?=[^(]*\)$)")
 
 
 def _read_sections(text: str, file: str) -> PhhFile:
     """Parse a broken ``.phhs`` hand by hand so that the good hands survive."""
     head, sections = split_sections(text)
     errors = []
-    stray = [n for n, raw in enumerate(head.splitlines(), 1) if raw.strip()
-             and not raw.strip().startswith("#")]
+    stray = non_comment_lines(head)
     if stray:
         errors.append(MalformedInput("text before the first hand table", file=file, line=stray[0]))
     raws, seen = [], set()
     for index, section in enumerate(sections):
-        padded = "\n" * (section.line - 1) + section.text
         try:
-            doc = tomllib.loads(padded, parse_float=Decimal)
+            doc = tomllib.loads(section.text, parse_float=Decimal)
         except tomllib.TOMLDecodeError as exc:
-            errors.append(_toml_error(exc, file, section.name))
+            errors.append(_toml_error(exc, file, section.name, section.line))
             continue
         table = doc.get(section.name)
         if section.name in seen or not isinstance(table, dict):
@@ -191,7 +270,7 @@ def _read_sections(text: str, file: str) -> PhhFile:
             errors.append(MalformedInput(message, file=file, line=section.line))
             continue
         seen.add(section.name)
-        layout = scan_layout(padded)
+        layout = scan_layout(section.text, section.line)
         keys, actions = layout.keys.get(section.name, {}), layout.actions.get(section.name, [])
         body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
         raws.append(RawHand(file, section.name, section.line, index, table, keys, actions, body))
@@ -201,17 +280,12 @@ def _read_sections(text: str, file: str) -> PhhFile:
 def _finish(file: str, raws: list[RawHand], errors: list[MalformedInput]) -> PhhFile:
     """Build every hand, collect errors, and make ids unique inside the file."""
     hands: list[PhhHand] = []
+    ids = _UniqueIds()
     for raw in raws:
         try:
-            hands.append(_hand(raw))
+            hands.append(ids(_hand(raw)))
         except MalformedInput as exc:
             errors.append(exc)
-    seen: dict[str, int] = {}
-    for k, hand in enumerate(hands):
-        count = seen[hand.hand] = seen.get(hand.hand, 0) + 1
-        if count > 1:
-            started = hand.started.model_copy(update={"hand": f"{hand.hand}-{count}"})
-            hands[k] = replace(hand, started=started)
     errors.sort(key=lambda e: e.line or 0)
     if not hands and not errors:
         errors.append(MalformedInput("no hand in the file", file=file, line=1))
