@@ -9,6 +9,7 @@ string or array, a sub-table out of order, an indented header, a broken hand).
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -51,7 +52,17 @@ EDITS = [
               .replace("\n[3]\n", "\n[3]\nhand = 5\nvenue = 'v'\n", 1),
     lambda t: t.replace("actions = [", "actions = [\n", 1),
     lambda t: t.replace("', '", "' # c\n, '", 1),
+    lambda t: re.sub(r"actions = \[(.*)\]", _one_a_line, t, count=2),
+    lambda t: re.sub(r"actions = \[(.*)\]", lambda m: _one_a_line(m, "\n  # c\n\n"), t, count=1),
+    lambda t: re.sub(r"actions = \[(.*)\]", lambda m: _one_a_line(m, "  'x', 'y',\n"), t,
+                     count=1),
 ]
+
+
+def _one_a_line(match: re.Match[str], extra: str = "") -> str:
+    """An actions array written one string a line, as the writer does."""
+    items = "".join(f"  {a},\n" for a in re.findall(r"'[^']*'", match[1]))
+    return f"actions = [\n{items}{extra}]"
 
 
 def phhs(picks: list[int]) -> str:

@@ -54,6 +54,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+try:  # tomli built with mypyc parses a PHH hand about twice as fast as tomllib (see pyproject)
+    from tomli import TOMLDecodeError as _FastTomlError
+    from tomli import loads as _fast_toml
+except ImportError:  # pragma: no cover - an environment installed before tomli was required
+    from tomllib import TOMLDecodeError as _FastTomlError
+    from tomllib import loads as _fast_toml
+
 from ledger.formats.phh.base import (
     RESERVED_SOURCE_KEYS,
     Expected,
@@ -158,7 +165,9 @@ def _read_plain(text: str, file: str, multi: bool | None) -> PhhFile | None:
     one holding a ``variant`` when ``multi`` is None). The whole text is then valid TOML
     whose tables are exactly the sections' (a section cut inside a multi-line string or
     array never parses alone), so the hands, errors, lines and source keys are those of
-    :func:`_read_whole`, which reads any other text."""
+    :func:`_read_whole`, which reads any other text. A section is parsed by tomli, whose
+    TOML 1.0 grammar and values are tomllib's (tomllib is the tomli of its day); anything
+    tomli refuses goes to :func:`_read_whole`, whose errors are tomllib's."""
     head, sections = split_sections(text)
     if not sections or non_comment_lines(head):
         return None
@@ -169,8 +178,8 @@ def _read_plain(text: str, file: str, multi: bool | None) -> PhhFile | None:
     ids = _UniqueIds()
     for index, section in enumerate(sections):
         try:
-            doc = tomllib.loads(section.text, parse_float=Decimal)
-        except tomllib.TOMLDecodeError:
+            doc = _fast_toml(section.text, parse_float=Decimal)
+        except (_FastTomlError, RecursionError):  # the whole reading words the error
             return None
         table = doc.get(section.name)
         if len(doc) != 1 or not isinstance(table, dict):
@@ -383,6 +392,8 @@ def _hash_id(started: HandStarted, actions: list[PhhAction], payouts: list[Recor
 
 
 def _chip_text(text: str, decimals: int) -> str:
+    if "cbr" not in text:
+        return text  # already one space between words (fields.parse_actions)
     parts = text.split()
     if len(parts) >= 3 and parts[1] == "cbr":
         parts[2] = str(scale_amount(parts[2], decimals))

@@ -77,17 +77,31 @@ def scan_layout(text: str, first_line: int = 1) -> Layout:
 
 
 # A one-line ``key = value``: a bare key; the value's literal strings, then a comment.
-_SIMPLE_RE = re.compile(r"[ \t]*([A-Za-z0-9_-]+)[ \t]*=((?:[^'\"#\n]|'[^'\n]*')*)(?:#.*)?")
+_SIMPLE_RE = re.compile(r"[ \t]*([A-Za-z0-9_-]+)[ \t]*=((?:[^'\"#\n]++|'[^'\n]*+')*+)(?:#.*)?")
 _STRING_RE = re.compile(r"'[^'\n]*'")
+# Inside an array written one string a line (as the writer does): an item, or the close.
+_ITEM_RE = re.compile(r"[ \t]*'[^'\n]*'[ \t]*,?[ \t\r]*(?:#.*)?")
+_CLOSE_RE = re.compile(r"[ \t]*\][ \t\r]*(?:#.*)?")
 
 
 def _scan_lines(text: str, first_line: int) -> Layout | None:
-    """:func:`scan_layout` a line at a time; None when a statement is not that simple."""
+    """:func:`scan_layout` a line at a time; None when a statement is not that simple: one
+    line with literal strings only, or an array of one literal string a line."""
     layout = Layout()
     table: str | None = None
     keys: dict[str, int] = {}
     layout.keys[None] = keys
+    items: list[int] | None = None  # the lines of an open array's strings
     for line, raw in enumerate(text.split("\n"), first_line):
+        if items is not None:
+            kind = _array_line(raw)
+            if kind == "other":
+                return None
+            if kind == "item":
+                items.append(line)
+            elif kind == "close":
+                items = None
+            continue
         stripped = raw.lstrip(" \t\r")
         if not stripped or stripped[0] == "#":
             continue
@@ -102,17 +116,42 @@ def _scan_lines(text: str, first_line: int) -> Layout | None:
         if match is None or "'''" in raw:
             return None
         key, value = match.groups()
-        bare = _STRING_RE.sub("", value)
-        opened = bare.count("[") + bare.count("{")
-        if opened != bare.count("]") + bare.count("}"):
-            return None  # a value over several lines
-        if opened > 1 and key == "actions":
-            return None  # strings at several depths
         keys.setdefault(key, line)
+        if value.strip(" \t\r") == "[":  # an array over the next lines
+            items = []
+            if key == "actions":
+                layout.actions.setdefault(table, items)
+            continue
+        strings = _depth_one_strings(value)
+        if strings is None or (key == "actions" and strings < 0):
+            return None
         if key == "actions":
-            strings = len(_STRING_RE.findall(value)) if opened else 0
             layout.actions.setdefault(table, [line] * strings)
-    return layout
+    return None if items is not None else layout
+
+
+def _depth_one_strings(value: str) -> int | None:
+    """How many strings a one-line value (literal strings only) holds inside its outermost
+    brackets: 0 with no brackets, -1 when brackets nest; None when the value goes on over
+    the next lines."""
+    bare = _STRING_RE.sub("", value)
+    opened = bare.count("[") + bare.count("{")
+    if opened != bare.count("]") + bare.count("}"):
+        return None
+    if opened > 1:
+        return -1
+    return len(_STRING_RE.findall(value)) if opened else 0
+
+
+def _array_line(raw: str) -> str:
+    """What a line inside an array written one string a line is: ``item``, ``close``,
+    ``skip`` (blank or a comment) or ``other``."""
+    if _ITEM_RE.fullmatch(raw):
+        return "item"
+    if _CLOSE_RE.fullmatch(raw):
+        return "close"
+    stripped = raw.strip(" \t\r")
+    return "skip" if not stripped or stripped.startswith("#") else "other"
 
 
 def _scan_chars(text: str, first_line: int) -> Layout:
