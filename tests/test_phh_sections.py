@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.formats.phh import scan
-from ledger.formats.phh.read import _read_whole, read_phh_text
+from ledger.formats.phh.read import _collect, _read_whole, iter_phh, read_phh, read_phh_text
+from ledger.model.errors import MalformedInput
 
 PHH = Path(__file__).parents[1] / ".." / "shared" / "data" / "phh"
 
@@ -84,14 +85,14 @@ def test_section_by_section_reads_what_the_whole_text_reads(picks: list[int],
         text = EDITS[k](text)
     for multi in (True, None):
         assert (outcome(read_phh_text(text, file="f.phhs", multi=multi))
-                == outcome(_read_whole(text, "f.phhs", multi)))
+                == outcome(_collect("f.phhs", _read_whole(text, "f.phhs", multi))))
 
 
 def test_a_big_plain_file_is_read_whole_hand_for_hand() -> None:
     text = phhs(list(range(3 * len(BODIES))))
     result = read_phh_text(text, file="big.phhs", multi=True)
     assert len(result.hands) == 3 * len(BODIES) and result.errors == []
-    assert outcome(result) == outcome(_read_whole(text, "big.phhs", True))
+    assert outcome(result) == outcome(_collect("big.phhs", _read_whole(text, "big.phhs", True)))
     assert [h.line for h in result.hands[:2]] == [3, 5 + BODIES[0].count("\n")]
 
 
@@ -141,3 +142,17 @@ def test_the_line_scan_agrees_with_the_character_walk(picks: list[int], edits: l
         if fast is not None:
             assert (fast.tables, fast.keys, fast.actions) == (walked.tables, walked.keys,
                                                               walked.actions)
+
+
+def test_a_file_is_handed_out_one_hand_at_a_time(tmp_path: Path) -> None:
+    """iter_phh gives read_phh's hands in file order, each before the next is read."""
+    bad = BODIES[1].replace("min_bet =", "min_bet = =")
+    path = tmp_path / "three.phhs"
+    path.write_text(f"[1]\n{BODIES[0]}\n[2]\n{bad}\n[3]\n{BODIES[2]}", encoding="utf-8")
+    items = iter_phh(path)
+    first = next(items)
+    assert first.section == "1" and first == read_phh(path).hands[0]
+    rest = list(items)
+    errors = [i for i in rest if isinstance(i, MalformedInput)]
+    assert [i.section for i in rest if i not in errors] == ["3"]
+    assert len(errors) == 1 and "[2] bad TOML" in str(errors[0])

@@ -250,6 +250,15 @@ def split_sections(text: str) -> tuple[str, list[Section]]:
     return head, sections
 
 
+def header_name(text: str, pos: int) -> str:
+    """The top-level table a header line starting at ``text[pos]`` (a ``[``) names, as
+    :func:`scan_layout` records it (the rest of the line when it is not ``[name…``)."""
+    eol = text.find("\n", pos)
+    eol = len(text) if eol < 0 else eol
+    match = _HEADER_RE.match(text, pos, eol)
+    return _unquote(match.group(1)) if match else text[pos:eol]
+
+
 class TableTexts:
     """The raw text of each top-level table of valid TOML ``text`` (its header line
     excluded), cut at the header lines of ``layout``; built once per text, each table's text
@@ -308,6 +317,7 @@ __all__ = [
     "Layout",
     "Section",
     "TableTexts",
+    "header_name",
     "normalise",
     "non_comment_lines",
     "scan_layout",
