@@ -61,10 +61,10 @@ import pokerkit as _pokerkit  # noqa: E402, F401
 
 from bench import helpers as H  # noqa: E402
 from bench import phhs as P  # noqa: E402
+from ledger.store import streams  # noqa: E402, F401
 from replay import (  # noqa: E402, F401
     fold,
     replaying,  # noqa: E402, F401
-    streams,  # noqa: E402, F401
     tables,
 )
 
