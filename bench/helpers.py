@@ -93,6 +93,36 @@ def phh_hands() -> list[list[Any]]:
     return hands
 
 
+def real_hand_texts() -> list[str]:
+    """The TOML body of every real hand (``../shared/data/phh``), header line and the keys
+    ``hand`` and ``venue`` left out (one-line keys only, as these files are written)."""
+    from ledger.formats.phh.scan import split_sections
+
+    bodies = []
+    for path in phh_files():
+        text = path.read_text(encoding="utf-8")
+        parts = ([s.text.split("\n", 1)[1] for s in split_sections(text)[1]]
+                 if path.suffix == ".phhs" else [text])
+        for body in parts:
+            kept = [line for line in body.splitlines()
+                    if line.strip() and not line.startswith("#")
+                    and line.split("=")[0].strip() not in ("hand", "venue")]
+            bodies.append("\n".join(kept) + "\n")
+    return bodies
+
+
+def write_real_phhs(path: Path, hands: int, tag: str = "bench") -> int:
+    """A ``.phhs`` of ``hands`` real hands (:func:`real_hand_texts` cycled), table ``[i]``
+    with ``venue = '<tag>'`` and ``hand = i``: hand ids ``<tag>-1 … <tag>-N``, every source
+    key distinct. Returns the hands written."""
+    bodies = real_hand_texts()
+    with path.open("w", encoding="utf-8") as out:
+        out.write(f"# {hands} real hands of ../shared/data/phh, cycled, with new hand ids\n")
+        for i in range(1, hands + 1):
+            out.write(f"\n[{i}]\n{bodies[(i - 1) % len(bodies)]}venue = '{tag}'\nhand = {i}\n")
+    return hands
+
+
 def renamed(events: Sequence[Any], hand: str, session: str | None = None) -> list[Any]:
     """A copy of one hand's events under another hand id (and session)."""
     update: dict[str, Any] = {"hand": hand}

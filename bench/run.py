@@ -35,6 +35,8 @@ What is timed (``--quick`` uses the smaller sizes shown in ``sizes``):
 * ``peak_rss_mb``: peak resident memory of ``handledger replay --json --problems`` on that
   ledger; ``scaling``: its wall time at 10k, 100k and 1M hands (``per_hand_us`` should stay
   flat).
+* ``phhs_import_hands_per_s``, ``phhs_import_scaling``, ``ratio_vs_pokerkit_nlhe`` and their
+  companions: large ``.phhs`` imports and no-limit hold'em replay (``bench/phhs.py``).
 """
 
 from __future__ import annotations
@@ -58,10 +60,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pokerkit as _pokerkit  # noqa: E402, F401
 
 from bench import helpers as H  # noqa: E402
+from bench import phhs as P  # noqa: E402
+from ledger.store import streams  # noqa: E402, F401
 from replay import (  # noqa: E402, F401
     fold,
     replaying,  # noqa: E402, F401
-    streams,  # noqa: E402, F401
     tables,
 )
 
@@ -73,11 +76,14 @@ FULL = {
     "phh_hands": 5000, "runs": 5, "series_runs": 3, "series_hands": 100_000, "jobs_runs": 3,
     "import_events": 1_000_000, "import_runs": 3, "big_hands": 1_000_000,
     "scaling": (10_000, 100_000, 1_000_000), "scaling_runs": 3, "audit_runs": 3,
+    "phhs_hands": 10_000, "phhs_runs": 3, "phhs_scaling": (1000, 10_000, 100_000),
+    "nlhe_hands": 10_000,
 }
 QUICK = {
     "phh_hands": 600, "runs": 3, "series_runs": 3, "series_hands": 2000, "jobs_runs": 1,
     "import_events": 15_000, "import_runs": 3, "big_hands": 4000,
     "scaling": (1000, 2000, 4000), "scaling_runs": 1, "audit_runs": 2,
+    "phhs_hands": 2000, "phhs_runs": 2, "phhs_scaling": (1000, 2000), "nlhe_hands": 1000,
 }
 
 
@@ -348,6 +354,10 @@ def bench_audit(cfg: dict[str, Any], out: dict[str, Any]) -> None:
             out["notes"].append(f"{key}: {notes[0]}")
 
 
+def bench_nlhe(cfg: dict[str, Any], out: dict[str, Any]) -> None:
+    P.bench_nlhe(cfg, out, interleaved, ours, ours_command)
+
+
 def _hands(db: Path) -> int:
     import duckdb
 
@@ -367,7 +377,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--quick", action="store_true", help="reduced sizes, under a minute")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--only", nargs="*", default=None,
-                        choices=["pokerkit", "synthetic", "import", "big", "audit"],
+                        choices=["pokerkit", "synthetic", "import", "big", "audit", "phhs",
+                                 "nlhe"],
                         help="run only these parts (the others' keys are null)")
     args = parser.parse_args(argv)
     cfg = QUICK if args.quick else FULL
@@ -375,12 +386,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "replay_hands_per_s": None, "pokerkit_hands_per_s": None, "ratio_vs_pokerkit": None,
         "synthetic_hands_per_s": None, "jobs_speedup": None, "import_events_per_s": None,
         "audit_s": None, "balances_s": None, "audit_cold_s": None, "audit_catchup_s": None,
-        "peak_rss_mb": None, "scaling": None,
+        "peak_rss_mb": None, "scaling": None, "phhs_import_hands_per_s": None,
+        "phhs_import_scaling": None, "ratio_vs_pokerkit_nlhe": None,
         "quick": args.quick, "sizes": {}, "notes": [], "machine": H.machine(),
     }
     started = time.perf_counter()
     parts = {"pokerkit": bench_vs_pokerkit, "synthetic": bench_synthetic,
-             "import": bench_import, "big": bench_big, "audit": bench_audit}
+             "import": bench_import, "big": bench_big, "audit": bench_audit,
+             "phhs": P.bench_phhs_import, "nlhe": bench_nlhe}
     for name, fn in parts.items():
         if args.only is None or name in args.only:
             t = time.perf_counter()

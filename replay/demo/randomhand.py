@@ -5,6 +5,11 @@ Every action is chosen among what the engine says is legal now, so each hand is 
 construction; stacks are drawn wide so that multiway all-ins and several side pots are common.
 Cards are real (a shuffled deck; discards are reshuffled when the stub runs out, as in a
 real draw game). The hand ends with every remaining player showing.
+
+By default every decision is a coin toss among the legal actions (rich in all-ins and side
+pots, nearly every hand goes to showdown). A :class:`Style` plays no-limit and pot-limit
+games like people do instead: deep stacks, most hands folded before the flop, bets sized
+by the pot (``NLHE``: six-handed online no-limit hold'em, fitted in ``bench/PROFILE.md``).
 """
 
 from __future__ import annotations
@@ -22,6 +27,33 @@ from ledger.model import events as ev
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the generated players bet (probabilities of one decision, in [0, 1]).
+
+    ``stacks``: starting stacks drawn uniformly in this range (chips; the blinds are 1/2);
+    facing a bet a player folds with ``fold`` and raises with ``raise_``, else calls;
+    with no bet to face he bets with ``bet`` (else checks); ``preflop`` / ``postflop``
+    hold the pairs ``(fold, raise_)``; ``bet`` is used after the flop (before it only the
+    big blind has no bet to face: he raises with ``raise_``). Bets are ``sizes`` times the
+    pot (one drawn per bet), an opening raise ``open_to`` times the big blind, a re-raise
+    ``reraise`` times the bet faced; ``all_in`` of the bets and raises move in instead.
+    """
+
+    stacks: tuple[int, int] = (80, 500)
+    preflop: tuple[float, float] = (0.68, 0.12)
+    postflop: tuple[float, float] = (0.45, 0.12)
+    bet: float = 0.55
+    sizes: tuple[float, ...] = (0.33, 0.5, 0.66, 0.75, 1.0)
+    open_to: tuple[float, ...] = (2.0, 2.5, 3.0)
+    reraise: float = 3.0
+    all_in: float = 0.02
+
+
+#: Six-handed online no-limit hold'em (the HandHQ hands of ../shared/data/phh).
+NLHE = Style()
 
 
 @dataclass(frozen=True)
@@ -53,6 +85,7 @@ def random_hand(
     session: str | None = None,
     oracle: bool = False,
     carried_in: tuple[str, int] | None = None,
+    style: Style | None = None,
 ) -> RandomHand:
     """Deal and play one random legal hand of variant ``code``.
 
@@ -62,14 +95,18 @@ def random_hand(
     cap of four bets in fixed limit even heads-up, no completion of a short all-in, no big bet
     on an open pair, no raise that nobody can call, odd chips by seat. ``carried_in``
     (previous hand, chips) starts the hand with chips carried from the session's last hand.
+    ``style``: play as :class:`Style` says (no antes, no straddle, its stacks) instead of at
+    random; only for the betting of button games.
     """
     g = game(code)
     n = players or rng.randint(2, 4 if g.is_draw and len(g.streets) > 2 else 6)
     names = list(names or [f"p{i}" for i in range(1, n + 1)])
+    if style is not None:
+        stacks = list(stacks or [rng.randint(*style.stacks) for _ in names])
     stacks = list(stacks or [rng.choice((rng.randint(3, 40), rng.randint(20, 400))) for _ in names])
-    antes = [1] * n if g.stud or rng.random() < 0.2 else [0] * n
+    antes = [1] * n if g.stud or (style is None and rng.random() < 0.2) else [0] * n
     blinds = [] if g.stud else ([1, 2] + [0] * (n - 2))
-    if blinds and n > 3 and rng.random() < 0.15:
+    if blinds and n > 3 and style is None and rng.random() < 0.15:
         blinds[2] = 4  # a straddle
     st = ev.Stakes(
         betting=g.betting,
@@ -94,7 +131,7 @@ def random_hand(
         ),
         session=session,
     )
-    table = Table(rng, started, oracle)
+    table = Table(rng, started, oracle, style)
     if carried_in:
         come = ev.CarryOver(amount=carried_in[1], direction="in", other_hand=carried_in[0])
         table.apply(come, action=False)
@@ -107,9 +144,11 @@ class Table:
     :meth:`play_out` posts the forced bets and plays to the showdown (hands tabled);
     :meth:`play` also ends the hand. Every event goes through the engine first."""
 
-    def __init__(self, rng: random.Random, started: ev.HandStarted, oracle: bool) -> None:
+    def __init__(self, rng: random.Random, started: ev.HandStarted, oracle: bool,
+                 style: Style | None = None) -> None:
         self.rng = rng
         self.oracle = oracle
+        self.style = style
         self.state = HandState.start(started)
         self.events: list[Any] = [started]
         self.actions: list[str] = []
@@ -177,6 +216,8 @@ class Table:
                 _deal(state, self.apply, self.draw)
             elif state.phase == "draw":
                 self.draw_step()
+            elif state.phase == "bet" and self.style is not None and not state.game.stud:
+                self.apply(_styled_bet(self.rng, state, self.style, self.oracle))
             elif state.phase == "bet":
                 self.apply(_bet(self.rng, state, self.oracle))
             elif state.phase == "declare":
@@ -258,6 +299,44 @@ def _bet(rng: random.Random, state: HandState, oracle: bool = False) -> Any:
         return ev.BetRaise(player=p, to=to)
     if lim.to_call >= stack:
         return ev.AllIn(player=p, to=state.street_bets[p] + stack)
+    if lim.to_call:
+        return ev.Call(player=p)
+    return ev.Check(player=p)
+
+
+def _styled_bet(rng: random.Random, state: HandState, style: Style, oracle: bool) -> Any:
+    """One betting decision as :class:`Style` says (button games)."""
+    p = state.to_act
+    assert p is not None
+    lim = state.limits(p)
+    if oracle and lim.min_to is not None and _pokerkit_would_refuse_raise(state, p):
+        lim = type(lim)(lim.to_call, None, None, "oracle")
+    stack = state.stacks[p]
+    allin_to = state.street_bets[p] + stack
+    fold, raise_ = style.preflop if state.street == 0 else style.postflop
+    roll = rng.random()
+    if lim.to_call:
+        if roll < fold:
+            return ev.Fold(player=p)
+        aggressive = roll >= 1 - raise_
+    else:
+        aggressive = roll < (raise_ if state.street == 0 else style.bet)
+    if aggressive and lim.min_to is not None:
+        current = state.rnd.current
+        if rng.random() < style.all_in:
+            to = allin_to
+        elif state.street == 0 and current <= 2:  # the first raise before the flop
+            to = round(rng.choice(style.open_to) * 2)
+        elif current:
+            to = round(current * style.reraise)
+        else:
+            to = round(rng.choice(style.sizes) * state.pot_total())
+        to = max(lim.min_to, min(to, lim.max_to or allin_to))
+        if to >= allin_to:
+            return ev.AllIn(player=p, to=allin_to)
+        return ev.BetRaise(player=p, to=to)
+    if lim.to_call >= stack:
+        return ev.AllIn(player=p, to=allin_to)
     if lim.to_call:
         return ev.Call(player=p)
     return ev.Check(player=p)

@@ -74,6 +74,10 @@ def scale_amount(value: str | Decimal | int, decimals: int, *, negative: bool = 
         MalformedInput: not a number, negative while ``negative`` is False, or not a whole
             number of chips at this scale (``"0.125"`` with ``decimals=2``).
     """
+    if type(value) is int:  # the usual case, exact without a Decimal
+        if value < 0 and not negative:
+            raise MalformedInput(f"amount {value} is negative")
+        return value * 10**decimals
     number = to_decimal(value)
     if number < 0 and not negative:
         raise MalformedInput(f"amount {value} is negative")

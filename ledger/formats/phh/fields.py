@@ -100,10 +100,11 @@ def hand_decimals(raw: RawHand, actions: list[PhhAction]) -> int:
     for key in (*LIST_AMOUNTS, *SCALAR_AMOUNTS):
         value = raw.table.get(key)
         for item in value if isinstance(value, list) else [] if value is None else [value]:
-            found = max(found, places(_number(raw, item, key)))
+            if type(item) is not int:  # an int has no decimal places
+                found = max(found, places(_number(raw, item, key)))
     for action in actions:
         parts = action.text.split()
-        if len(parts) >= 3 and parts[1] == "cbr":
+        if len(parts) >= 3 and parts[1] == "cbr" and not parts[2].isdecimal():
             try:
                 found = max(found, places(to_decimal(parts[2])))
             except MalformedInput as exc:

@@ -36,55 +36,50 @@ signs (heads-up: entry 0 is the small blind, posted by p2, the button; a negativ
 posted blind); the forced bets say who posted what (:mod:`ledger.formats.phh.base`).
 
 Module layout: :mod:`ledger.formats.phh.base` (amounts, forced bets, the dataclasses),
-:mod:`ledger.formats.phh.fields` (per-key validation), :mod:`ledger.formats.phh.expected`
-(extensions),
+:mod:`ledger.formats.phh.fields` (per-key validation), :mod:`ledger.formats.phh.hand` (one
+hand built), :mod:`ledger.formats.phh.expected` (extensions),
 :mod:`ledger.formats.phh.scan` (line numbers), :mod:`ledger.formats.phh.write` (writing).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
+import re
 import tomllib
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
+try:  # tomli built with mypyc parses a PHH hand about twice as fast as tomllib (see pyproject)
+    from tomli import TOMLDecodeError as _FastTomlError
+    from tomli import loads as _fast_toml
+except ImportError:  # pragma: no cover - an environment installed before tomli was required
+    from tomllib import TOMLDecodeError as _FastTomlError
+    from tomllib import loads as _fast_toml
+
 from ledger.formats.phh.base import (
-    RESERVED_SOURCE_KEYS,
     Expected,
     ExpectedPot,
     PhhAction,
     PhhFile,
     PhhHand,
-    forced_bets,
     format_amount,
     scale_amount,
 )
-from ledger.formats.phh.expected import parse_expected, parse_options
-from ledger.formats.phh.fields import (
-    MODELLED,
-    SCALAR_AMOUNTS,
-    RawHand,
-    check_required,
-    hand_decimals,
-    parse_actions,
-    parse_amounts,
-    parse_game,
-    parse_seats,
-    player_count,
-)
+from ledger.formats.phh.fields import RawHand
+from ledger.formats.phh.hand import build_hand
 from ledger.formats.phh.scan import (
-    normalise,
+    Section,
+    TableTexts,
+    header_name,
+    non_comment_lines,
     scan_layout,
     split_sections,
-    table_text,
     toml_error_line,
 )
 from ledger.formats.phh.write import write_hand, write_phh, write_phhs
 from ledger.model.errors import MalformedInput
-from ledger.model.events import HandStarted, RecordedPayout, Stakes, Unit
 
 __all__ = [
     "Expected",
@@ -93,6 +88,8 @@ __all__ = [
     "PhhFile",
     "PhhHand",
     "format_amount",
+    "iter_phh",
+    "iter_phh_text",
     "read_phh",
     "read_phh_text",
     "scale_amount",
@@ -103,6 +100,8 @@ __all__ = [
 
 # --------------------------------------------------------------------------------------------
 # Files
+
+Item = PhhHand | MalformedInput
 
 
 def read_phh(path: str | os.PathLike[str]) -> PhhFile:
@@ -115,6 +114,17 @@ def read_phh(path: str | os.PathLike[str]) -> PhhFile:
     Raises:
         OSError: the file cannot be read.
     """
+    return _collect(os.fspath(path), iter_phh(path))
+
+
+def iter_phh(path: str | os.PathLike[str]) -> Iterator[Item]:
+    """:func:`read_phh` one hand (or error) at a time, in file order but for the errors,
+    whose order is free (:func:`read_phh` sorts them by line); see :func:`iter_phh_text`.
+
+    Raises:
+        OSError: the file cannot be read.
+        pydantic.ValidationError: as :func:`read_phh`, at the same hand.
+    """
     file = os.fspath(path)
     data = Path(file).read_bytes()
     suffix = Path(file).suffix.lower()
@@ -123,9 +133,10 @@ def read_phh(path: str | os.PathLike[str]) -> PhhFile:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        error = MalformedInput(f"not UTF-8 ({exc.reason})", file=file, line=line)
-        return PhhFile(file, [], [error])
-    return read_phh_text(text, file=file, multi=multi)
+        yield MalformedInput(f"not UTF-8 ({exc.reason})", file=file, line=line)
+        return
+    del data
+    yield from iter_phh_text(text, file=file, multi=multi)
 
 
 def read_phh_text(text: str, *, file: str = "<text>", multi: bool | None = None) -> PhhFile:
@@ -135,55 +146,194 @@ def read_phh_text(text: str, *, file: str = "<text>", multi: bool | None = None)
     is an error), False for a ``.phh`` (the document is the hand), None to decide from the
     content (tables holding a ``variant`` → ``.phhs``). A top-level ``variant`` always means
     one hand. When the text is not valid TOML, a ``.phh`` gives one error, otherwise the
-    ``[n]`` tables that parse on their own are still read.
+    ``[n]`` tables that parse on their own are still read. Time is linear in the size of
+    the text (:func:`iter_phh_text`).
     """
+    return _collect(file, iter_phh_text(text, file=file, multi=multi))
+
+
+def _collect(file: str, items: Iterable[Item]) -> PhhFile:
+    hands: list[PhhHand] = []
+    errors: list[MalformedInput] = []
+    for item in items:
+        (errors if isinstance(item, MalformedInput) else hands).append(item)
+    errors.sort(key=lambda e: e.line or 0)
+    return PhhFile(file, hands, errors)
+
+
+def iter_phh_text(text: str, *, file: str = "<text>", multi: bool | None = None
+                  ) -> Iterator[Item]:
+    """:func:`read_phh_text` one hand (or error) at a time (errors in any order).
+
+    A plain ``.phhs`` (what real files are) is read one ``[n]`` section at a time, its TOML
+    never held whole: plain is nothing but comments before the first header, no header
+    name twice, every header line (sub-tables included) inside the section of its hand,
+    and every section parsing on its own as its one table (the first one holding a
+    ``variant`` when ``multi`` is None). Whatever of that a section breaks, the hands before
+    it are those a reading of the whole text gives (no later header can reach their
+    tables, and a section cut inside a multi-line string or array never parses alone), and
+    the rest is read as the whole text reads it: its TOML parsed whole when valid, else by
+    sections. Any other text is read whole. A section is parsed by tomli, whose TOML 1.0
+    grammar and values are tomllib's (tomllib is the tomli of its day); what tomli refuses
+    goes to the reading by tomllib, whose errors are reported.
+    """
+    sections = _plain_sections(text) if multi is not False else None
+    if sections is None:
+        yield from _read_whole(text, file, multi)
+        return
+    ids = _UniqueIds()
+    for index, section in enumerate(sections):
+        table = _own_table(section)
+        if table is not None and index == 0 and multi is None and "variant" not in table:
+            table = None  # maybe one hand of tables: the whole document decides
+        if table is None:
+            rest = (_read_whole(text, file, multi) if index == 0 else
+                    _read_rest(text, file, sections, index, ids))
+            yield from rest
+            return
+        layout = scan_layout(section.text, section.line)
+        keys, actions = layout.keys.get(section.name, {}), layout.actions.get(section.name, [])
+        body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
+        raw = RawHand(file, section.name, section.line, index, table, keys, actions, body)
+        try:
+            yield ids(build_hand(raw))
+        except MalformedInput as exc:
+            yield exc
+
+
+_HEADER_LINE_RE = re.compile(r"^[ \t]*\[", re.M)
+
+
+def _plain_sections(text: str) -> list[Section] | None:
+    """The sections of ``text`` when its head and headers are plain (see
+    :func:`iter_phh_text`), else None."""
+    head, sections = split_sections(text)
+    if not sections or non_comment_lines(head):
+        return None
+    if len({section.name for section in sections}) != len(sections):
+        return None
+    k, offset = 0, len(head)  # section k is text[offset:offset + len(its text)]
+    for found in _HEADER_LINE_RE.finditer(text):
+        pos = found.end() - 1
+        while k + 1 < len(sections) and pos >= offset + len(sections[k].text):
+            offset += len(sections[k].text)
+            k += 1
+        if header_name(text, pos) != sections[k].name:
+            return None
+    return sections
+
+
+def _own_table(section: Section) -> dict | None:
+    """The section's table when it parses alone and defines nothing else, else None."""
+    try:
+        doc = _fast_toml(section.text, parse_float=Decimal)
+    except (_FastTomlError, RecursionError):
+        return None
+    table = doc.get(section.name)
+    return table if len(doc) == 1 and isinstance(table, dict) else None
+
+
+class _UniqueIds:
+    """A hand id met again in the same file gets ``-2``, ``-3``, … (in file order)."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}
+
+    def __call__(self, hand: PhhHand) -> PhhHand:
+        count = self.seen[hand.hand] = self.seen.get(hand.hand, 0) + 1
+        if count == 1:
+            return hand
+        started = hand.started.model_copy(update={"hand": f"{hand.hand}-{count}"})
+        return replace(hand, started=started)
+
+
+def _read_rest(text: str, file: str, sections: list[Section], start: int, ids: _UniqueIds
+               ) -> Iterator[Item]:
+    """What the whole reading gives for the tables from section ``start`` on (the earlier
+    ones are read: a plain head and plain headers; see :func:`iter_phh_text`)."""
+    try:
+        doc = tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError:
+        raws, errors = _section_raws(file, sections, start)
+    else:
+        raws, errors = _table_raws(text, file, doc, start)
+    yield from _finish(file, raws, errors, ids, found=True)
+
+
+def _read_whole(text: str, file: str, multi: bool | None) -> Iterator[Item]:
+    """:func:`iter_phh_text` of any text: its TOML parsed whole (by sections when broken)."""
     try:
         doc = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
-        if multi is False or not split_sections(text)[1]:
-            return PhhFile(file, [], [_toml_error(exc, file, None)])
-        return _read_sections(text, file)
+        head, sections = split_sections(text)
+        if multi is False or not sections:
+            yield _toml_error(exc, file, None)
+            return
+        stray = non_comment_lines(head)
+        if stray:
+            yield MalformedInput("text before the first hand table", file=file, line=stray[0])
+        yield from _finish(file, *_section_raws(file, sections, 0), _UniqueIds(), bool(stray))
+        return
     if not doc:
-        return PhhFile(file, [], [MalformedInput("no hand in the file", file=file, line=1)])
+        yield MalformedInput("no hand in the file", file=file, line=1)
+        return
     if multi is None:
         multi = any(isinstance(v, dict) and "variant" in v for v in doc.values())
-    multi = multi and "variant" not in doc
-    layout = scan_layout(text)
-    if not multi:
+    if not multi or "variant" in doc:
+        layout = scan_layout(text)
         raw = RawHand(file, None, 1, 0, doc, layout.keys[None], layout.actions.get(None, []), text)
-        return _finish(file, [raw], [])
+        yield from _finish(file, [raw], [], _UniqueIds())
+        return
+    yield from _finish(file, *_table_raws(text, file, doc, 0), _UniqueIds())
+
+
+def _table_raws(text: str, file: str, doc: dict, start: int
+                ) -> tuple[list[RawHand], list[MalformedInput]]:
+    """The hand tables of a valid ``.phhs`` document from its ``start``-th key on."""
+    layout = scan_layout(text)
+    bodies = TableTexts(text, layout)
     raws, errors = [], []
     for index, (name, table) in enumerate(doc.items()):
+        if index < start:
+            continue
         line = layout.tables.get(name) or layout.keys[None].get(name, 1)
-        if not isinstance(table, dict):
+        if not isinstance(table, dict) or name not in layout.tables:  # a dotted key: x.y = 1
             errors.append(MalformedInput(f"{name!r} is not a hand table", file=file, line=line))
             continue
-        body = table_text(text, layout, name)
         keys, actions = layout.keys.get(name, {}), layout.actions.get(name, [])
-        raws.append(RawHand(file, name, line, index, table, keys, actions, body))
-    return _finish(file, raws, errors)
+        raws.append(RawHand(file, name, line, index, table, keys, actions, bodies(name)))
+    return raws, errors
 
 
-def _toml_error(exc: tomllib.TOMLDecodeError, file: str, section: str | None) -> MalformedInput:
+def _toml_error(exc: tomllib.TOMLDecodeError, file: str, section: str | None,
+                first_line: int = 1) -> MalformedInput:
+    """The error for TOML that does not parse; ``first_line``: the line of the parsed text's
+    first line in the file (tomllib counts from 1)."""
     where = f"[{section}] " if section is not None else ""
-    return MalformedInput(f"{where}bad TOML: {exc}", file=file, line=toml_error_line(str(exc)))
+    message = str(exc)
+    if first_line > 1:
+        message = _AT_LINE_RE.sub(lambda m: f"(at line {int(m[1]) + first_line - 1},",
+                                  message, count=1)
+    return MalformedInput(f"{where}bad TOML: {message}", file=file,
+                          line=toml_error_line(message))
 
 
-def _read_sections(text: str, file: str) -> PhhFile:
-    """Parse a broken ``.phhs`` hand by hand so that the good hands survive."""
-    head, sections = split_sections(text)
-    errors = []
-    stray = [n for n, raw in enumerate(head.splitlines(), 1) if raw.strip()
-             and not raw.strip().startswith("#")]
-    if stray:
-        errors.append(MalformedInput("text before the first hand table", file=file, line=stray[0]))
-    raws, seen = [], set()
+_AT_LINE_RE = re.compile(r"\(at line (\d+),(?=[^(]*\)$)")
+
+
+def _section_raws(file: str, sections: list[Section], start: int
+                  ) -> tuple[list[RawHand], list[MalformedInput]]:
+    """The hand tables of a broken ``.phhs``, each section parsed alone so that the good
+    hands survive, from section ``start`` on."""
+    raws, errors = [], []
+    seen = {section.name for section in sections[:start]}
     for index, section in enumerate(sections):
-        padded = "\n" * (section.line - 1) + section.text
+        if index < start:
+            continue
         try:
-            doc = tomllib.loads(padded, parse_float=Decimal)
+            doc = tomllib.loads(section.text, parse_float=Decimal)
         except tomllib.TOMLDecodeError as exc:
-            errors.append(_toml_error(exc, file, section.name))
+            errors.append(_toml_error(exc, file, section.name, section.line))
             continue
         table = doc.get(section.name)
         if section.name in seen or not isinstance(table, dict):
@@ -191,125 +341,25 @@ def _read_sections(text: str, file: str) -> PhhFile:
             errors.append(MalformedInput(message, file=file, line=section.line))
             continue
         seen.add(section.name)
-        layout = scan_layout(padded)
+        layout = scan_layout(section.text, section.line)
         keys, actions = layout.keys.get(section.name, {}), layout.actions.get(section.name, [])
         body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
         raws.append(RawHand(file, section.name, section.line, index, table, keys, actions, body))
-    return _finish(file, raws, errors)
+    return raws, errors
 
 
-def _finish(file: str, raws: list[RawHand], errors: list[MalformedInput]) -> PhhFile:
-    """Build every hand, collect errors, and make ids unique inside the file."""
-    hands: list[PhhHand] = []
+def _finish(file: str, raws: list[RawHand], errors: list[MalformedInput], ids: _UniqueIds,
+            found: bool = False) -> Iterator[Item]:
+    """Build every hand (ids made unique inside the file), then the errors; "no hand in the
+    file" when there is neither and nothing was ``found`` before."""
     for raw in raws:
         try:
-            hands.append(_hand(raw))
+            hand = ids(build_hand(raw))
         except MalformedInput as exc:
             errors.append(exc)
-    seen: dict[str, int] = {}
-    for k, hand in enumerate(hands):
-        count = seen[hand.hand] = seen.get(hand.hand, 0) + 1
-        if count > 1:
-            started = hand.started.model_copy(update={"hand": f"{hand.hand}-{count}"})
-            hands[k] = replace(hand, started=started)
-    errors.sort(key=lambda e: e.line or 0)
-    if not hands and not errors:
+            continue
+        found = True
+        yield hand
+    if not found and not errors:
         errors.append(MalformedInput("no hand in the file", file=file, line=1))
-    return PhhFile(file, hands, errors)
-
-
-# --------------------------------------------------------------------------------------------
-# One hand
-
-
-def _hand(raw: RawHand) -> PhhHand:
-    table = raw.table
-    if "hand" in table:
-        raw.label = _file_hand_id(raw)
-    for key in ("_hand_id", "_session"):  # ours: what a PHH export keeps of the ledger
-        if key in table and (not isinstance(table[key], str) or not table[key].strip()):
-            raise raw.error(f"{key} must be a non-empty string", key)
-    if "_hand_id" in table:
-        raw.label = table["_hand_id"]
-    the_game = parse_game(raw)
-    count = player_count(raw)
-    check_required(raw, the_game)
-    actions = parse_actions(raw)
-    decimals = hand_decimals(raw, actions)
-    amounts = parse_amounts(raw, decimals, count)
-    seats = parse_seats(raw, amounts["starting_stacks"], count)
-    stakes = Stakes(
-        betting=the_game.betting,
-        antes=amounts["antes"],
-        blinds_or_straddles=amounts["blinds_or_straddles"],
-        **{key: amounts[key] for key in SCALAR_AMOUNTS},
-    )
-    if the_game.stud and any(stakes.blinds_or_straddles):
-        raise raw.error("stud games post a bring_in, not blinds", "blinds_or_straddles")
-    names = [seat.player for seat in seats]
-    currency = table.get("currency", table.get("currency_symbol"))
-    if currency is not None and not isinstance(currency, str):
-        raise raw.error(f"currency {currency!r} is not a string", "currency")
-    meta = {key: value for key, value in table.items() if key not in MODELLED}
-    for key in RESERVED_SOURCE_KEYS:
-        if key in meta:
-            raise raw.error(f"key {key!r} is reserved", key)
-    started = HandStarted(
-        hand="pending",
-        game=the_game.code,
-        stakes=stakes,
-        seats=seats,
-        button=None if the_game.stud else names[-1],
-        options=parse_options(table, the_game, raw.error),
-        unit=Unit(currency=currency, decimals=decimals),
-        source=meta,
-    )
-    payouts = [
-        RecordedPayout(player=name, amount=amount)
-        for name, amount in zip(names, amounts["winnings"] or [0] * count, strict=True)
-        if amount > 0
-    ]
-    finishing = amounts["finishing_stacks"] or None
-    expected = None
-    if "_expected" in table:
-        expected = parse_expected(table["_expected"], names, decimals, raw.error)
-    hand_id = raw.label or _hash_id(started, actions, payouts, finishing)
-    source_key = hashlib.sha256(normalise(raw.text).encode()).hexdigest()
-    source = {"file": raw.file, "section": raw.section, "line": raw.line,
-              "source_key": source_key, **meta}
-    started = started.model_copy(update={"hand": hand_id, "source": source,
-                                         "session": table.get("_session")})
-    return PhhHand(
-        file=raw.file, section=raw.section, line=raw.line, index=raw.index, started=started,
-        forced=forced_bets(stakes, seats), actions=actions, payouts=payouts,
-        finishing_stacks=finishing, expected=expected, source_key=source_key,
-    )
-
-
-def _file_hand_id(raw: RawHand) -> str:
-    venue = raw.table.get("venue")
-    label = venue if isinstance(venue, str) and venue.strip() else Path(raw.file).stem
-    return f"{'_'.join(label.split())}-{raw.table['hand']}"
-
-
-def _hash_id(started: HandStarted, actions: list[PhhAction], payouts: list[RecordedPayout],
-             finishing: list[int] | None) -> str:
-    decimals = started.unit.decimals
-    canonical = {
-        # exclude_defaults: a field added to the models later does not change old ids
-        "started": started.model_dump(
-            mode="json", exclude={"hand", "session"}, exclude_defaults=True
-        ),
-        "actions": [_chip_text(action.text, decimals) for action in actions],
-        "payouts": [[p.player, p.amount] for p in payouts],
-        "finishing_stacks": finishing,
-    }
-    text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), default=str)
-    return "phh-" + hashlib.sha256(text.encode()).hexdigest()[:12]
-
-
-def _chip_text(text: str, decimals: int) -> str:
-    parts = text.split()
-    if len(parts) >= 3 and parts[1] == "cbr":
-        parts[2] = str(scale_amount(parts[2], decimals))
-    return " ".join(parts)
+    yield from errors

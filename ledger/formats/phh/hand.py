@@ -1,0 +1,132 @@
+"""One PHH hand table built into a :class:`~ledger.formats.phh.base.PhhHand` (used by
+:mod:`ledger.formats.phh.read`, whose docstring gives the units, hand ids and source keys)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from ledger.formats.phh.base import (
+    RESERVED_SOURCE_KEYS,
+    PhhAction,
+    PhhHand,
+    forced_bets,
+    scale_amount,
+)
+from ledger.formats.phh.expected import parse_expected, parse_options
+from ledger.formats.phh.fields import (
+    MODELLED,
+    SCALAR_AMOUNTS,
+    RawHand,
+    check_required,
+    hand_decimals,
+    parse_actions,
+    parse_amounts,
+    parse_game,
+    parse_seats,
+    player_count,
+)
+from ledger.formats.phh.scan import normalise
+from ledger.model.events import HandStarted, RecordedPayout, Stakes, Unit
+
+
+def build_hand(raw: RawHand) -> PhhHand:
+    """The hand of one table (its id before making it unique in the file).
+
+    Raises:
+        MalformedInput: a bad field, naming the file, the key's line, the hand when known.
+        pydantic.ValidationError: a value the event models refuse.
+    """
+    table = raw.table
+    if "hand" in table:
+        raw.label = _file_hand_id(raw)
+    for key in ("_hand_id", "_session"):  # ours: what a PHH export keeps of the ledger
+        if key in table and (not isinstance(table[key], str) or not table[key].strip()):
+            raise raw.error(f"{key} must be a non-empty string", key)
+    if "_hand_id" in table:
+        raw.label = table["_hand_id"]
+    the_game = parse_game(raw)
+    count = player_count(raw)
+    check_required(raw, the_game)
+    actions = parse_actions(raw)
+    decimals = hand_decimals(raw, actions)
+    amounts = parse_amounts(raw, decimals, count)
+    seats = parse_seats(raw, amounts["starting_stacks"], count)
+    stakes = Stakes(
+        betting=the_game.betting,
+        antes=amounts["antes"],
+        blinds_or_straddles=amounts["blinds_or_straddles"],
+        **{key: amounts[key] for key in SCALAR_AMOUNTS},
+    )
+    if the_game.stud and any(stakes.blinds_or_straddles):
+        raise raw.error("stud games post a bring_in, not blinds", "blinds_or_straddles")
+    names = [seat.player for seat in seats]
+    currency = table.get("currency", table.get("currency_symbol"))
+    if currency is not None and not isinstance(currency, str):
+        raise raw.error(f"currency {currency!r} is not a string", "currency")
+    meta = {key: value for key, value in table.items() if key not in MODELLED}
+    for key in RESERVED_SOURCE_KEYS:
+        if key in meta:
+            raise raw.error(f"key {key!r} is reserved", key)
+    started = HandStarted(
+        hand="pending",
+        game=the_game.code,
+        stakes=stakes,
+        seats=seats,
+        button=None if the_game.stud else names[-1],
+        options=parse_options(table, the_game, raw.error),
+        unit=Unit(currency=currency, decimals=decimals),
+        source=meta,
+    )
+    payouts = [
+        RecordedPayout(player=name, amount=amount)
+        for name, amount in zip(names, amounts["winnings"] or [0] * count, strict=True)
+        if amount > 0
+    ]
+    finishing = amounts["finishing_stacks"] or None
+    expected = None
+    if "_expected" in table:
+        expected = parse_expected(table["_expected"], names, decimals, raw.error)
+    hand_id = raw.label or _hash_id(started, actions, payouts, finishing)
+    source_key = hashlib.sha256(normalise(raw.text).encode()).hexdigest()
+    source = {"file": raw.file, "section": raw.section, "line": raw.line,
+              "source_key": source_key, **meta}
+    started = started.model_copy(update={"hand": hand_id, "source": source,
+                                         "session": table.get("_session")})
+    return PhhHand(
+        file=raw.file, section=raw.section, line=raw.line, index=raw.index, started=started,
+        forced=forced_bets(stakes, seats), actions=actions, payouts=payouts,
+        finishing_stacks=finishing, expected=expected, source_key=source_key,
+    )
+
+
+def _file_hand_id(raw: RawHand) -> str:
+    venue = raw.table.get("venue")
+    label = venue if isinstance(venue, str) and venue.strip() else Path(raw.file).stem
+    return f"{'_'.join(label.split())}-{raw.table['hand']}"
+
+
+def _hash_id(started: HandStarted, actions: list[PhhAction], payouts: list[RecordedPayout],
+             finishing: list[int] | None) -> str:
+    decimals = started.unit.decimals
+    canonical = {
+        # exclude_defaults: a field added to the models later does not change old ids
+        "started": started.model_dump(
+            mode="json", exclude={"hand", "session"}, exclude_defaults=True
+        ),
+        "actions": [_chip_text(action.text, decimals) for action in actions],
+        "payouts": [[p.player, p.amount] for p in payouts],
+        "finishing_stacks": finishing,
+    }
+    text = json.dumps(canonical, sort_keys=True, separators=(",", ":"), default=str)
+    return "phh-" + hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def _chip_text(text: str, decimals: int) -> str:
+    if "cbr" not in text:
+        return text  # already one space between words (fields.parse_actions)
+    parts = text.split()
+    if len(parts) >= 3 and parts[1] == "cbr":
+        parts[2] = str(scale_amount(parts[2], decimals))
+    return " ".join(parts)
