@@ -1,93 +1,43 @@
-"""One betting round's rules: who may raise, the minimum and maximum bet, caps.
+"""Betting rules: forced bets, the bring-in, actions, who may raise, the minimum and maximum bet.
 
 Implements RULES.md §1.7 (full-bet rule for no-limit and pot-limit; half-bet rule for fixed
 limit, several short all-ins counting together), §1.8 (fixed-limit raise caps: bet + 3 raises
 in games of three or more rounds, bet + 4 in two-round games, unlimited heads-up unless the
 cap was already reached), §4.1 (stud bring-in and completion; open pair on fourth street in
-high stud) and §4.4 (a straddle sets the minimum raise). All amounts are chips on this street.
+high stud) and §4.2–4.4 (antes, blinds, straddles; a straddle sets the minimum raise). All
+amounts are chips on this street.
+
+Each function checks an event and changes the chips and the betting round, or raises
+:class:`engine.errors.IllegalAction` through ``state.fail``. It never changes the phase: it
+returns True when the event closed the betting round, and :mod:`engine.flow` moves the hand on.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from engine.hand import HandData
+from engine.rounds import Limits, Round, cap_for, reopened_for
+from engine.stud import has_open_pair
+from ledger.model import events as ev
 
-from engine import flow  # flow imports this module too: used only inside functions
+#: An action in a betting round (RULES.md §1).
+Action = ev.Check | ev.Call | ev.BetRaise | ev.Fold | ev.AllIn
 
-
-@dataclass(slots=True)
-class Round:
-    """The state of the current betting round.
-
-    ``current``: the highest street total (chips). ``full_level``: the street total set by the
-    last full bet or raise (or the big blind / straddle, or 0 before any bet).
-    ``increment``: the size of the last full bet or raise (the minimum raise in big-bet games).
-    ``acted``: each player's ``current`` when he last acted voluntarily this round.
-    ``pending``: players who must still act before the round closes.
-    ``raises``: full bets and raises so far (for the fixed-limit cap); ``capped``: the cap was
-    reached while three or more players could bet.
-    """
-
-    current: int = 0
-    full_level: int = 0
-    increment: int = 0
-    acted: dict[str, int] = field(default_factory=dict)
-    pending: list[str] = field(default_factory=list)
-    raises: int = 0
-    capped: bool = False
-    last_aggressor: str | None = None
-    first_actor: str | None = None
-    opener_unknown: bool = False
-
-    def copy(self) -> Round:
-        return Round(
-            self.current,
-            self.full_level,
-            self.increment,
-            dict(self.acted),
-            list(self.pending),
-            self.raises,
-            self.capped,
-            self.last_aggressor,
-            self.first_actor,
-            self.opener_unknown,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """What a player may do now: ``to_call`` chips, and the raise range as street totals
-    (``min_to``..``max_to``; ``None`` when he may not raise)."""
-
-    to_call: int
-    min_to: int | None
-    max_to: int | None
-    reason: str = ""
-
-
-def reopened_for(rnd: Round, player: str, threshold: int) -> bool:
-    """May ``player`` raise? Yes if he has not acted this round, or the bet has grown by at
-    least ``threshold`` (a full raise; short all-ins count together) since he acted."""
-    level = rnd.acted.get(player)
-    return level is None or rnd.current - level >= threshold
-
-
-def cap_for(street_count: int) -> int:
-    """Full bets/raises allowed per round in fixed limit (RULES.md §1.8)."""
-    return 4 if street_count >= 3 else 5
+_LIVE_BLINDS = ("small_blind", "big_blind", "straddle")
 
 
 # ------------------------------------------------------------------------------------------
-# Rules applied to a HandState (engine.state); kept here so state.py stays a dispatcher.
+# Rules applied to a hand. The functions that take an event return True when it closed the
+# betting round; engine.flow then moves the hand on.
 
 
-def _threshold(state, rnd: Round) -> int:  # noqa: ANN001 - HandState (circular import)
+def _threshold(state: HandData, rnd: Round) -> int:
     """The increase since a player acted that reopens the betting for him (RULES.md §1.7)."""
     if state.game.betting == "fixed_limit" and state.reopen_rule == "half_bet":
         return (rnd.increment + 1) // 2
     return rnd.increment
 
 
-def limits(state, player: str) -> Limits:  # noqa: ANN001
+def limits(state: HandData, player: str) -> Limits:
     """Chips to call and the legal raise range for ``player`` (street totals, chips).
 
     No-limit: at least the last full bet or raise more, at most all-in. Pot-limit: at most the
@@ -126,31 +76,30 @@ def limits(state, player: str) -> Limits:  # noqa: ANN001
     return Limits(to_call, lo, hi)
 
 
-def chips_to_call(state, player: str) -> int:  # noqa: ANN001
+def chips_to_call(state: HandData, player: str) -> int:
     """The chips ``player`` puts in to call now (all he has when that is less): what
     :func:`limits` says, without working out the raise range (a fold, check or call needs
     only this)."""
     return min(state.rnd.current - state.street_bets[player], state.stacks[player])
 
 
-def _capped(state, rnd: Round) -> bool:  # noqa: ANN001
+def _capped(state: HandData, rnd: Round) -> bool:
     cap = cap_for(len(state.game.streets))
     return rnd.raises >= cap and (rnd.capped or len(state.can_bet()) >= 3)
 
 
-def _open_pair_option(state) -> bool:  # noqa: ANN001
+def _open_pair_option(state: HandData) -> bool:
     """Fourth street of high stud with an open pair showing (RULES.md §4.1)."""
     g = state.game
     if not g.stud or g.hilo or g.low_bring_in or g.evaluation != "high" or state.street != 1:
         return False
-    from engine.stud import has_open_pair
-
     return any(has_open_pair(state.cards.up_cards(p)) for p in state.live())
 
 
-def start_round(state, first: str | None) -> None:  # noqa: ANN001
+def start_round(state: HandData, first: str | None) -> bool:
     """Begin the betting round of the current street with ``first`` to act (None: unknown,
-    any player may open — up cards unknown)."""
+    any player may open — up cards unknown). True when nobody has anything to decide: the
+    round is closed at once."""
     g = state.game
     if state.street > 0:  # the first round keeps the blinds as bets
         state.street_bets = dict.fromkeys(state.players, 0)
@@ -174,12 +123,12 @@ def start_round(state, first: str | None) -> None:  # noqa: ANN001
         rnd.opener_unknown = True
     rnd.first_actor = rnd.pending[0] if rnd.pending else None
     state.rnd = rnd
-    state.phase = "bet"
     if _round_needs_no_action(state, can_bet):
         rnd.pending = []
+    return not rnd.pending
 
 
-def _covers_all(state, player: str, reach: dict[str, int], highest: list[int]) -> bool:  # noqa: ANN001
+def _covers_all(state: HandData, player: str, reach: dict[str, int], highest: list[int]) -> bool:
     """His bet already covers everything any opponent still in the hand can put in on this
     street (``reach``: each live player's street bet plus stack; ``highest``: its two largest
     values, largest first): he has nothing to decide, so he is not asked to act (as in
@@ -192,7 +141,7 @@ def _covers_all(state, player: str, reach: dict[str, int], highest: list[int]) -
     return bool(others) and state.street_bets[player] >= others[0]
 
 
-def _round_needs_no_action(state, bettors: list[str] | None = None) -> bool:  # noqa: ANN001
+def _round_needs_no_action(state: HandData, bettors: list[str] | None = None) -> bool:
     """Can the round close at once? ``bettors``: ``state.can_bet()``, when the caller has it."""
     if bettors is None:
         bettors = state.can_bet()
@@ -204,7 +153,7 @@ def _round_needs_no_action(state, bettors: list[str] | None = None) -> bool:  # 
     return state.street_bets[bettors[0]] >= state.rnd.current
 
 
-def _accept_unknown_opener(state, player: str) -> None:  # noqa: ANN001
+def _accept_unknown_opener(state: HandData, player: str) -> None:
     """Up cards unknown: the first to act cannot be checked, so the first actor is taken."""
     rnd = state.rnd
     if rnd.opener_unknown and not rnd.acted and player in rnd.pending:
@@ -214,62 +163,89 @@ def _accept_unknown_opener(state, player: str) -> None:  # noqa: ANN001
         rnd.first_actor = player
 
 
-def bring_in(state, e) -> None:  # noqa: ANN001
-    """The bring-in (RULES.md §4.1): first action of third street by the designated player."""
+def forced_bet(state: HandData, e: ev.ForcedBet) -> bool:
+    """Post an ante, blind, straddle, posted or dead blind before the cards (RULES.md §4.2–4.4),
+    or the bring-in (:func:`bring_in`). True when it closed the betting round (a bring-in
+    only)."""
+    if e.player not in state.stacks:
+        raise state.fail(f"{e.player!r} is not seated")
+    if e.kind == "bring_in":
+        return bring_in(state, e)
+    if state.phase != "forced":
+        raise state.fail(f"{e.kind.replace('_', ' ')} after the cards were dealt")
+    if e.amount > state.stacks[e.player]:
+        raise state.fail(f"{e.player} posts {e.amount} but has only {state.stacks[e.player]}")
+    live = e.kind in _LIVE_BLINDS or e.kind == "posted_blind"
+    state.put_in(e.player, e.amount, live=live)
+    if not live:
+        state.dead[e.player] = state.dead.get(e.player, 0) + e.amount
+    state.forced_seen = True
+    if e.kind == "posted_blind":
+        state.posted_out_of_position.add(e.player)
+    if e.kind in _LIVE_BLINDS:
+        nominal = e.amount
+        if state.stacks[e.player] == 0:  # posted short all-in: bet sizes stay (RULES.md §4.2)
+            nominal = max([e.amount, *state.started.stakes.blinds_or_straddles])
+        state.nominal_blind = max(state.nominal_blind, nominal)
+    return False
+
+
+def bring_in(state: HandData, e: ev.ForcedBet) -> bool:
+    """The bring-in (RULES.md §4.1): first action of third street by the designated player.
+    True when it closed the betting round."""
     rnd = state.rnd
     _accept_unknown_opener(state, e.player)
     if state.phase != "bet" or state.street != 0 or not state.game.stud or rnd.acted:
-        raise state._fail("a bring-in is posted only as the first action of a stud hand")
+        raise state.fail("a bring-in is posted only as the first action of a stud hand")
     if rnd.pending and rnd.pending[0] != e.player:
-        raise state._fail(f"out of turn: {rnd.pending[0]} must bring it in, not {e.player}")
+        raise state.fail(f"out of turn: {rnd.pending[0]} must bring it in, not {e.player}")
     amount = min(state.started.stakes.bring_in, state.stacks[e.player])
     if e.amount != amount:
-        raise state._fail(f"bring-in is {amount}, not {e.amount}")
+        raise state.fail(f"bring-in is {amount}, not {e.amount}")
     state.put_in(e.player, amount)
     rnd.current = amount
     rnd.acted[e.player] = amount
-    _after_action(state, e.player, aggressive=True)
+    return _after_action(state, e.player, aggressive=True)
 
 
-def act(state, e) -> None:  # noqa: ANN001
-    """Check, call, bet/raise, fold or all-in by ``e.player`` (RULES.md §1)."""
+def act(state: HandData, e: Action) -> bool:
+    """Check, call, bet/raise, fold or all-in by ``e.player`` (RULES.md §1). True when it
+    closed the betting round."""
     rnd = state.rnd
     player = e.player
     if player not in state.stacks:
-        raise state._fail(f"{player!r} is not seated")
+        raise state.fail(f"{player!r} is not seated")
     if player in state.folded:
-        raise state._fail(f"{player} has folded")
+        raise state.fail(f"{player} has folded")
     if state.phase != "bet":
-        raise state._fail(f"no betting now ({state.phase} phase)")
+        raise state.fail(f"no betting now ({state.phase} phase)")
     if player in state.all_in:
-        raise state._fail(f"{player} is all-in")
+        raise state.fail(f"{player} is all-in")
     if rnd.opener_unknown:
         _accept_unknown_opener(state, player)
     if rnd.pending and rnd.pending[0] != player:
-        raise state._fail(f"out of turn: {rnd.pending[0]} is to act, not {player}")
+        raise state.fail(f"out of turn: {rnd.pending[0]} is to act, not {player}")
     if not rnd.pending:
-        raise state._fail("the betting round is closed")
+        raise state.fail("the betting round is closed")
     kind = e.type
     if kind in ("fold", "check", "call"):
-        if _bring_in_due(state):
-            raise state._fail(f"{player} must bring it in or complete, not {kind}")
-        _passive(state, player, kind, chips_to_call(state, player))
-        return
+        if state.game.stud and _bring_in_due(state):
+            raise state.fail(f"{player} must bring it in or complete, not {kind}")
+        return _passive(state, player, kind, chips_to_call(state, player))
     allin_to = state.street_bets[player] + state.stacks[player]
     new = allin_to if kind == "all_in" else e.to
     if kind == "all_in" and e.to is not None and e.to != allin_to:
-        raise state._fail(f"all-in is to {allin_to}, not {e.to}")
+        raise state.fail(f"all-in is to {allin_to}, not {e.to}")
     if new <= rnd.current:
         if kind == "all_in":  # a call for less (or exactly) with everything
             state.put_in(player, state.stacks[player])
             rnd.acted[player] = rnd.current
-            _after_action(state, player, aggressive=False)
-            return
-        raise state._fail(f"bet/raise to {new} is not above the current bet {rnd.current}")
-    _raise(state, player, new, new == allin_to, limits(state, player))
+            return _after_action(state, player, aggressive=False)
+        raise state.fail(f"bet/raise to {new} is not above the current bet {rnd.current}")
+    return _raise(state, player, new, new == allin_to, limits(state, player))
 
 
-def _bring_in_due(state) -> bool:  # noqa: ANN001
+def _bring_in_due(state: HandData) -> bool:
     """Third street of stud before the bring-in: the first player must post it or complete
     (RULES.md §4.1)."""
     return (
@@ -281,38 +257,38 @@ def _bring_in_due(state) -> bool:  # noqa: ANN001
     )
 
 
-def _passive(state, player: str, kind: str, to_call: int) -> None:  # noqa: ANN001
+def _passive(state: HandData, player: str, kind: str, to_call: int) -> bool:
     rnd = state.rnd
     if kind == "fold":
         state.folded.add(player)
     elif kind == "check" and to_call:
-        raise state._fail(f"{player} cannot check: {to_call} to call")
+        raise state.fail(f"{player} cannot check: {to_call} to call")
     elif kind == "call":
         if not to_call:
-            raise state._fail(f"{player} cannot call: nothing to call (check)")
+            raise state.fail(f"{player} cannot call: nothing to call (check)")
         state.put_in(player, to_call)
     rnd.acted[player] = rnd.current
-    _after_action(state, player, aggressive=False)
+    return _after_action(state, player, aggressive=False)
 
 
-def _raise(state, player: str, new: int, is_all_in: bool, lim: Limits) -> None:  # noqa: ANN001
+def _raise(state: HandData, player: str, new: int, is_all_in: bool, lim: Limits) -> bool:
     rnd = state.rnd
     if new > state.street_bets[player] + state.stacks[player]:
-        raise state._fail(
+        raise state.fail(
             f"{player} cannot bet to {new}: only {state.stacks[player]} behind"
         )
     if lim.min_to is None:
-        raise state._fail(f"{player} cannot raise: {lim.reason}")
+        raise state.fail(f"{player} cannot raise: {lim.reason}")
     if new > lim.max_to:
-        raise state._fail(f"raise to {new} is above the maximum {lim.max_to}")
+        raise state.fail(f"raise to {new} is above the maximum {lim.max_to}")
     if new < lim.min_to and not is_all_in and new < _covers_everyone(state, player):
-        raise state._fail(f"raise to {new} is below the minimum {lim.min_to}")
+        raise state.fail(f"raise to {new} is below the minimum {lim.min_to}")
     if (
         state.game.betting == "fixed_limit"
         and not is_all_in
         and new not in (lim.min_to, lim.max_to)
     ):
-        raise state._fail(f"fixed limit: the raise must be to {lim.min_to}")
+        raise state.fail(f"fixed limit: the raise must be to {lim.min_to}")
     before = rnd.current
     state.put_in(player, new - state.street_bets[player])
     full = _is_full(state, new, before)
@@ -329,17 +305,17 @@ def _raise(state, player: str, new: int, is_all_in: bool, lim: Limits) -> None: 
     rnd.current = new
     rnd.acted[player] = new
     rnd.last_aggressor = player
-    _after_action(state, player, aggressive=True)
+    return _after_action(state, player, aggressive=True)
 
 
-def _covers_everyone(state, player: str) -> int:  # noqa: ANN001
+def _covers_everyone(state: HandData, player: str) -> int:
     """The street total that puts every other player who can still bet all-in: a bet that
     large is complete even below the minimum (nobody could call more; online rooms cap it)."""
     others = [state.street_bets[q] + state.stacks[q] for q in state.can_bet() if q != player]
     return max(others, default=0) or 10**18
 
 
-def _is_full(state, new: int, before: int) -> bool:  # noqa: ANN001
+def _is_full(state: HandData, new: int, before: int) -> bool:
     rnd = state.rnd
     if state.game.betting == "fixed_limit":
         if state.reopen_rule == "half_bet":
@@ -348,7 +324,8 @@ def _is_full(state, new: int, before: int) -> bool:  # noqa: ANN001
     return new - before >= rnd.increment
 
 
-def _after_action(state, player: str, *, aggressive: bool) -> None:  # noqa: ANN001
+def _after_action(state: HandData, player: str, *, aggressive: bool) -> bool:
+    """Who must act next after ``player``'s action; True when nobody: the round is closed."""
     rnd = state.rnd
     if aggressive:
         i = state.order.index(player)
@@ -360,6 +337,5 @@ def _after_action(state, player: str, *, aggressive: bool) -> None:  # noqa: ANN
         rnd.pending = []
     elif aggressive and _round_needs_no_action(state):
         rnd.pending = []
-    if not rnd.pending:
-        flow.round_closed(state)
+    return not rnd.pending
 

@@ -3,172 +3,135 @@
 A known card can be dealt only once while it is live (in a hand or on a board); a card
 discarded in a draw game may be dealt again after the reshuffle of the discards (RULES.md
 §4.2). ``??`` is an unknown card and is never a duplicate.
+
+Each function checks an event and changes the cards, or raises
+:class:`engine.errors.IllegalAction` through ``state.fail``. None changes the phase: a deal or
+a discard says when the street's cards (or the draw) are all out, and :mod:`engine.flow` moves
+the hand on.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from engine import flow  # flow imports this module too: used only inside functions
+from engine.cards import UNKNOWN
+from engine.hand import HandData
 from ledger.model import events as ev
 
-UNKNOWN = "??"
+
+def next_to_draw(state: HandData) -> str | None:
+    """The live player who discards next in the current draw, in acting order (None: all
+    have)."""
+    live = state.live()
+    drawn = state.cards.drawn
+    for p in state.order:
+        if p in live and p not in drawn:
+            return p
+    return None
 
 
-@dataclass(slots=True)
-class Cards:
-    """Every card of the hand.
-
-    ``hole``: each player's current cards (draws replace some); ``up``: face-up flag per hole
-    card; ``boards``: one board per run; ``street_hole``: players dealt this street;
-    ``street_board``: board cards dealt this street per run; ``drawn``: cards each player
-    discarded in the current draw (None = not yet); ``owed``: replacements still to deal.
-    """
-
-    hole: dict[str, list[str]] = field(default_factory=dict)
-    up: dict[str, list[bool]] = field(default_factory=dict)
-    boards: list[list[str]] = field(default_factory=lambda: [[]])
-    seen: set[str] = field(default_factory=set)
-    discarded: set[str] = field(default_factory=set)
-    street_hole: set[str] = field(default_factory=set)
-    drawn: dict[str, int] = field(default_factory=dict)
-    owed: dict[str, int] = field(default_factory=dict)
-    shown: set[str] = field(default_factory=set)
-
-    @classmethod
-    def new(cls, players: list[str]) -> Cards:
-        return cls(hole={p: [] for p in players}, up={p: [] for p in players})
-
-    def copy(self) -> Cards:
-        return Cards(
-            {p: list(c) for p, c in self.hole.items()},
-            {p: list(c) for p, c in self.up.items()},
-            [list(b) for b in self.boards],
-            set(self.seen),
-            set(self.discarded),
-            set(self.street_hole),
-            dict(self.drawn),
-            dict(self.owed),
-            set(self.shown),
-        )
-
-    def up_cards(self, player: str) -> list[str]:
-        return [c for c, u in zip(self.hole[player], self.up[player], strict=True) if u]
-
-    def next_to_draw(self, state) -> str | None:  # noqa: ANN001 - HandState
-        live = state.live()
-        for p in state.order:
-            if p in live and p not in self.drawn:
-                return p
-        return None
-
-
-def _board_needed(state, upto: int) -> int:  # noqa: ANN001
-    return state.game.board_by_street[upto] if upto >= 0 else 0
-
-
-def _check_new_cards(state, cards: list[str]) -> None:  # noqa: ANN001
+def _check_new_cards(state: HandData, cards: list[str]) -> None:
     seen = state.cards.seen
     fresh: set[str] = set()
     for c in cards:
         if c == UNKNOWN:
             continue
         if c in seen or c in fresh:
-            raise state._fail(f"card {c} is dealt twice")
+            raise state.fail(f"card {c} is dealt twice")
         if state.game.deck == "short" and c[0] in "2345":
-            raise state._fail(f"card {c} is not in the short deck (six and up)")
+            raise state.fail(f"card {c} is not in the short deck (six and up)")
         fresh.add(c)
 
 
-def _add_seen(state, cards: list[str]) -> None:  # noqa: ANN001
+def _add_seen(state: HandData, cards: list[str]) -> None:
     seen = state.cards.seen
     seen.update(cards)
     seen.discard(UNKNOWN)
 
 
-def deal(state, e: ev.CardsDealt) -> None:  # noqa: ANN001
-    """Deal hole cards to a player or board cards (RULES.md §4; run it twice §4.5)."""
-    if state.phase == "forced":
-        flow.begin_street(state, 0)
+def deal(state: HandData, e: ev.CardsDealt) -> bool:
+    """Deal hole cards to a player or board cards (RULES.md §4; run it twice §4.5), or a
+    player's replacements in a draw. True when this street's cards (in a draw: every
+    replacement) are all out."""
     _check_new_cards(state, e.cards)
     if e.player is None:
         _deal_board(state, e)
     elif state.phase == "draw":
         _deal_draw(state, e)
+        return draw_done(state)
     else:
         _deal_hole(state, e)
-    flow.after_deal(state)
+    return street_dealt(state)
 
 
-def _deal_hole(state, e: ev.CardsDealt) -> None:  # noqa: ANN001
+def _deal_hole(state: HandData, e: ev.CardsDealt) -> None:
     p = e.player
     if p not in state.cards.hole:
-        raise state._fail(f"{p!r} is not seated")
+        raise state.fail(f"{p!r} is not seated")
     if state.phase != "deal":
-        raise state._fail(f"hole cards dealt during the {state.phase} phase")
+        raise state.fail(f"hole cards dealt during the {state.phase} phase")
     if p in state.folded:
-        raise state._fail(f"{p} has folded")
+        raise state.fail(f"{p} has folded")
     street = state.game.streets[state.street]
     if not street.hole_up:
-        raise state._fail("no hole cards are dealt on this street")
+        raise state.fail("no hole cards are dealt on this street")
     if p in state.cards.street_hole:
-        raise state._fail(f"{p} already has his cards for this street")
+        raise state.fail(f"{p} already has his cards for this street")
     if len(e.cards) != len(street.hole_up):
-        raise state._fail(
+        raise state.fail(
             f"{p} must be dealt {len(street.hole_up)} card(s) on this street, not {len(e.cards)}"
         )
     if e.face_up and tuple(e.face_up) != street.hole_up:
-        raise state._fail(f"face-up flags {e.face_up} do not match the game")
+        raise state.fail(f"face-up flags {e.face_up} do not match the game")
     state.cards.hole[p].extend(e.cards)
     state.cards.up[p].extend(street.hole_up)
     state.cards.street_hole.add(p)
     _add_seen(state, e.cards)
 
 
-def _deal_board(state, e: ev.CardsDealt) -> None:  # noqa: ANN001
+def _deal_board(state: HandData, e: ev.CardsDealt) -> None:
     if state.phase != "deal":
-        raise state._fail(f"board cards dealt during the {state.phase} phase")
+        raise state.fail(f"board cards dealt during the {state.phase} phase")
     if e.run > len(state.cards.boards):
-        raise state._fail(f"board for run {e.run}, but the board runs {len(state.cards.boards)}x")
+        raise state.fail(f"board for run {e.run}, but the board runs {len(state.cards.boards)}x")
     board = state.cards.boards[e.run - 1]
-    need = _board_needed(state, state.street)
+    need = state.game.board_by_street[state.street]  # board cards out by this street
     if len(board) + len(e.cards) > need:
-        raise state._fail(f"too many board cards: {need} by this street")
+        raise state.fail(f"too many board cards: {need} by this street")
     board.extend(e.cards)
     _add_seen(state, e.cards)
 
 
-def _deal_draw(state, e: ev.CardsDealt) -> None:  # noqa: ANN001
+def _deal_draw(state: HandData, e: ev.CardsDealt) -> None:
     p = e.player
     owed = state.cards.owed.get(p)
     if owed is None:
-        raise state._fail(f"{p} is dealt cards before he discards")
+        raise state.fail(f"{p} is dealt cards before he discards")
     if len(e.cards) != owed:
-        raise state._fail(f"{p} discarded {owed} card(s) but is dealt {len(e.cards)}")
+        raise state.fail(f"{p} discarded {owed} card(s) but is dealt {len(e.cards)}")
     state.cards.hole[p].extend(e.cards)
     state.cards.up[p].extend([False] * len(e.cards))
     del state.cards.owed[p]
     _add_seen(state, e.cards)
 
 
-def street_dealt(state) -> bool:  # noqa: ANN001
+def street_dealt(state: HandData) -> bool:
     """Are all cards of the current street dealt (every live player, every run's board)?"""
     street = state.game.streets[state.street]
     if street.hole_up:
         dealt = state.cards.street_hole
         if len(dealt) < state.live_count() or not dealt.issuperset(state.live()):
             return False
-    need = _board_needed(state, state.street)
+    need = state.game.board_by_street[state.street]  # board cards out by this street
     return not need or all(len(b) >= need for b in state.cards.boards)
 
 
-def discard(state, e: ev.Discard) -> None:  # noqa: ANN001
-    """Discard (or stand pat with no cards) in a draw (RULES.md §4.2)."""
+def discard(state: HandData, e: ev.Discard) -> bool:
+    """Discard (or stand pat with no cards) in a draw (RULES.md §4.2). True when the draw is
+    over: everyone has discarded and been dealt his replacements."""
     if state.phase != "draw":
-        raise state._fail(f"no draw now ({state.phase} phase)")
-    nxt = state.cards.next_to_draw(state)
+        raise state.fail(f"no draw now ({state.phase} phase)")
+    nxt = next_to_draw(state)
     if e.player != nxt:
-        raise state._fail(f"out of turn: {nxt} draws now, not {e.player}")
+        raise state.fail(f"out of turn: {nxt} draws now, not {e.player}")
     hand = state.cards.hole[e.player]
     for c in e.cards:
         if c in hand:
@@ -176,7 +139,7 @@ def discard(state, e: ev.Discard) -> None:  # noqa: ANN001
         elif UNKNOWN in hand:
             hand.remove(UNKNOWN)
         else:
-            raise state._fail(f"{e.player} discards {c}, which he does not hold")
+            raise state.fail(f"{e.player} discards {c}, which he does not hold")
         if c != UNKNOWN:
             state.cards.seen.discard(c)
             state.cards.discarded.add(c)
@@ -184,39 +147,40 @@ def discard(state, e: ev.Discard) -> None:  # noqa: ANN001
     state.cards.drawn[e.player] = len(e.cards)
     if e.cards:
         state.cards.owed[e.player] = len(e.cards)
-    flow.after_deal(state)
+    return draw_done(state)
 
 
-def draw_done(state) -> bool:  # noqa: ANN001
-    return state.cards.next_to_draw(state) is None and not state.cards.owed
+def draw_done(state: HandData) -> bool:
+    """Has every live player discarded and been dealt his replacements in this draw?"""
+    return next_to_draw(state) is None and not state.cards.owed
 
 
-def _check_live_hand(state, p: str, verb: str) -> None:  # noqa: ANN001
+def _check_live_hand(state: HandData, p: str, verb: str) -> None:
     if p not in state.cards.hole:
-        raise state._fail(f"{p!r} is not seated")
+        raise state.fail(f"{p!r} is not seated")
     if p in state.folded or p in state.mucked:
-        raise state._fail(f"{p} has no live hand to {verb}")
+        raise state.fail(f"{p} has no live hand to {verb}")
 
 
-def reveal(state, e: ev.Reveal) -> None:  # noqa: ANN001
+def reveal(state: HandData, e: ev.Reveal) -> None:
     """A player shows his cards. Known hole cards must match; unknown ones are filled in."""
     p = e.player
     _check_live_hand(state, p, "show")
     if state.phase == "declare":
-        raise state._fail("cards are shown after the declarations")
+        raise state.fail("cards are shown after the declarations")
     if not e.cards:
         state.cards.shown.add(p)
         return
     hand = state.cards.hole[p]
     shown = list(e.cards)
     if len(shown) != len(hand):
-        raise state._fail(f"{p} holds {len(hand)} cards but shows {len(shown)}")
+        raise state.fail(f"{p} holds {len(hand)} cards but shows {len(shown)}")
     rest = list(shown)
     for c in hand:
         if c == UNKNOWN:
             continue
         if c not in rest:
-            raise state._fail(f"{p} shows {''.join(shown)} but was dealt {c}")
+            raise state.fail(f"{p} shows {''.join(shown)} but was dealt {c}")
         rest.remove(c)
     new = [c for c in rest if c != UNKNOWN]
     _check_new_cards(state, new)
@@ -227,40 +191,38 @@ def reveal(state, e: ev.Reveal) -> None:  # noqa: ANN001
     state.cards.shown.add(p)
 
 
-def muck(state, e: ev.Muck) -> None:  # noqa: ANN001
+def muck(state: HandData, e: ev.Muck) -> None:
     """A player at showdown throws his hand away and gives up every pot (RULES.md §1.5)."""
     p = e.player
     _check_live_hand(state, p, "muck")
     if state.phase not in ("showdown",) and state.status == "open":
-        raise state._fail(f"{p} mucks before the showdown (fold instead)")
+        raise state.fail(f"{p} mucks before the showdown (fold instead)")
     if state.live_count() <= 1:
         return  # the last player need not show: mucking an uncontested hand changes nothing
     state.mucked.add(p)
 
 
-def run_count(state, e: ev.RunCount) -> None:  # noqa: ANN001
+def run_count(state: HandData, e: ev.RunCount) -> None:
     """Agree to run the rest of the board ``runs`` times (RULES.md §4.5, §7.4)."""
     if not state.game.board_count:
-        raise state._fail("run it twice needs a board game")
+        raise state.fail("run it twice needs a board game")
     if len(state.cards.boards) > 1:
-        raise state._fail("the number of runs is already agreed")
+        raise state.fail("the number of runs is already agreed")
     if len(state.can_bet()) >= 2 or state.phase not in ("deal", "showdown"):
-        raise state._fail("the board can be run more than once only when betting is over")
+        raise state.fail("the board can be run more than once only when betting is over")
     if len(state.cards.boards[0]) >= state.game.board_count:
-        raise state._fail("the board is already complete")
+        raise state.fail("the board is already complete")
     base = state.cards.boards[0]
     state.cards.boards.extend(list(base) for _ in range(e.runs - 1))
     state.runs = e.runs
-    if state.phase == "showdown":
-        state.phase = "deal"
 
 
-def check_showdown_ready(state) -> None:  # noqa: ANN001
+def check_showdown_ready(state: HandData) -> None:
     """Raise when a complete hand still lacks cards it needs for the showdown."""
     if state.live_count() <= 1:
         return
     need = state.game.board_count
     for i, b in enumerate(state.cards.boards, 1):
         if len(b) < need:
-            raise state._fail(f"the board of run {i} has {len(b)} of {need} cards")
+            raise state.fail(f"the board of run {i} has {len(b)} of {need} cards")
 

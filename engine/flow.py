@@ -1,5 +1,12 @@
 """Moving a hand from phase to phase: streets, draws, betting rounds, declaring, showdown.
 
+The one module that changes a hand's ``phase`` and ``status``. :data:`HANDLERS` gives, for
+each hand event type, the step :meth:`engine.state.HandState.apply` runs: the rule module
+(:mod:`engine.betting`, :mod:`engine.dealing`, :mod:`engine.declare.order`) checks the event
+and changes its part of the hand, and says what happened (the betting round closed, the
+street's cards are all out, everyone declared); the step then moves the hand on. The rule
+modules never import this one.
+
 RULES.md §4.1–4.2 decide who acts first: on the first round of a blind game the player after
 the biggest blind or straddle (RULES.md §4.4), later the first live player left of the button;
 in stud the bring-in by up-card on third street and the best board afterwards (razz: the
@@ -8,39 +15,51 @@ lowest). §3.4: with ``bet_after_declare`` the players declare before the last b
 
 from __future__ import annotations
 
-from engine import betting, dealing
+from collections.abc import Callable
+from typing import Any
+
+from engine.betting import Action, act, forced_bet, start_round
+from engine.cards import UNKNOWN
+from engine.dealing import (
+    check_showdown_ready,
+    deal,
+    discard,
+    muck,
+    reveal,
+    run_count,
+    street_dealt,
+)
+from engine.declare.order import declare
+from engine.hand import HandData
 from engine.stud import best_board_player, bring_in_player
+from ledger.model import events as ev
 
 
-def begin_street(state, index: int) -> None:  # noqa: ANN001 - HandState
+def _begin_street(state: HandData, index: int) -> None:
     """Start street ``index``: deal its cards, or its draw, or go straight to betting."""
     state.street = index
-    state.cards.street_hole = set()
-    state.cards.drawn = {}
-    state.cards.owed = {}
+    state.cards.begin_street()
     street = state.game.streets[index]
     if street.hole_up or street.board:
         state.phase = "deal"
-        if street.board and not street.hole_up and dealing.street_dealt(state):
-            after_deal(state)
+        if street.board and not street.hole_up and street_dealt(state):
+            _cards_out(state)
     elif street.draw:
         state.phase = "draw"
     else:  # pragma: no cover - every street deals or draws
         _begin_betting(state)
 
 
-def after_deal(state) -> None:  # noqa: ANN001
-    """Called after every deal or discard: move on when the street's cards are all out."""
-    if state.phase == "deal" and dealing.street_dealt(state):
-        if state.game.streets[state.street].draw:
-            state.phase = "draw"
-            return
-        _begin_betting(state)
-    elif state.phase == "draw" and dealing.draw_done(state):
-        _begin_betting(state)
+def _cards_out(state: HandData) -> None:
+    """The street's cards, or in a draw every replacement, are all out: the draw or the
+    betting comes next."""
+    if state.phase == "deal" and state.game.streets[state.street].draw:
+        state.phase = "draw"
+        return
+    _begin_betting(state)
 
 
-def _declare_first(state) -> bool:  # noqa: ANN001
+def _declare_first(state: HandData) -> bool:
     d = state.started.options.declare
     return (
         d is not None
@@ -51,26 +70,27 @@ def _declare_first(state) -> bool:  # noqa: ANN001
     )
 
 
-def _begin_betting(state) -> None:  # noqa: ANN001
+def _begin_betting(state: HandData) -> None:
     if _declare_first(state):
         state.phase = "declare"
         return
-    betting.start_round(state, _first_to_act(state))
-    if not state.rnd.pending:
-        round_closed(state)
+    closed = start_round(state, _first_to_act(state))
+    state.phase = "bet"
+    if closed:
+        _round_closed(state)
 
 
-def _first_to_act(state) -> str | None:  # noqa: ANN001
+def _first_to_act(state: HandData) -> str | None:
     g = state.game
     street = g.streets[state.street]
     if street.opening == "bring_in":
         ups = [(p, state.cards.up_cards(p)) for p in state.live()]
-        if any(not u or u[-1] == dealing.UNKNOWN for _, u in ups):
+        if any(not u or u[-1] == UNKNOWN for _, u in ups):
             return None
         return bring_in_player([(p, u[-1]) for p, u in ups], razz=g.low_bring_in, hilo=g.hilo)
     if street.opening == "best_board":
         ups = [(p, state.cards.up_cards(p)) for p in state.live()]
-        if any(dealing.UNKNOWN in u for _, u in ups):
+        if any(UNKNOWN in u for _, u in ups):
             return None
         first = best_board_player(ups, razz=g.low_bring_in)
         return _next_bettor(state, first)
@@ -82,7 +102,7 @@ def _first_to_act(state) -> str | None:  # noqa: ANN001
     return state.order[0]
 
 
-def _biggest_blind(state) -> str | None:  # noqa: ANN001
+def _biggest_blind(state: HandData) -> str | None:
     """The player (latest in position) whose live blind or straddle is the biggest."""
     best: str | None = None
     top = 0
@@ -93,7 +113,7 @@ def _biggest_blind(state) -> str | None:  # noqa: ANN001
     return best
 
 
-def _next_bettor(state, first: str) -> str | None:  # noqa: ANN001
+def _next_bettor(state: HandData, first: str) -> str | None:
     i = state.order.index(first)
     ring = state.order[i:] + state.order[:i]
     for p in ring:
@@ -102,7 +122,7 @@ def _next_bettor(state, first: str) -> str | None:  # noqa: ANN001
     return None
 
 
-def round_closed(state) -> None:  # noqa: ANN001
+def _round_closed(state: HandData) -> None:
     """The betting round is over: fold-out, next street, declaring or showdown."""
     state.last_round = (state.rnd.last_aggressor, state.rnd.first_actor)
     if state.live_count() <= 1:
@@ -110,10 +130,105 @@ def round_closed(state) -> None:  # noqa: ANN001
         return
     last = state.street == len(state.game.streets) - 1
     if not last:
-        begin_street(state, state.street + 1)
+        _begin_street(state, state.street + 1)
         return
     d = state.started.options.declare
     if d is not None and not state.declare_done:
         state.phase = "declare"
         return
     state.phase = "showdown"
+
+
+# ------------------------------------------------------------------------------------------
+# One step per event type: the rule module's check and change, then the phase change.
+
+
+def _forced(state: HandData, e: ev.ForcedBet) -> None:
+    if forced_bet(state, e):
+        _round_closed(state)
+
+
+def _act(state: HandData, e: Action) -> None:
+    if act(state, e):
+        _round_closed(state)
+
+
+def _deal(state: HandData, e: ev.CardsDealt) -> None:
+    if state.phase == "forced":  # the first card dealt ends the forced bets
+        _begin_street(state, 0)
+    if deal(state, e):
+        _cards_out(state)
+
+
+def _discard(state: HandData, e: ev.Discard) -> None:
+    if discard(state, e):
+        _cards_out(state)
+
+
+def _declaration(state: HandData, e: ev.Declaration) -> None:
+    if not declare(state, e):
+        return
+    state.declare_done = True
+    d = state.started.options.declare
+    if d is not None and d.bet_after_declare and state.street == len(state.game.streets) - 1:
+        _begin_betting(state)
+    else:
+        state.phase = "showdown"
+
+
+def _run_count(state: HandData, e: ev.RunCount) -> None:
+    run_count(state, e)
+    if state.phase == "showdown":  # the other runs' boards are dealt next
+        state.phase = "deal"
+
+
+def _carry(state: HandData, e: ev.CarryOver) -> None:
+    if e.direction == "in":
+        if state.phase != "forced":
+            raise state.fail("carried-in chips must come before the cards are dealt")
+        state.carried_in += e.amount
+    elif state.status == "open" and state.phase != "showdown":
+        raise state.fail("chips are carried out only after the betting is over")
+    else:
+        state.carried_out += e.amount
+
+
+def _payout(state: HandData, e: ev.RecordedPayout) -> None:
+    if e.player not in state.stacks:
+        raise state.fail(f"payout to {e.player!r}, who is not seated")
+    state.payouts.append(e)
+
+
+def _ended(state: HandData, e: ev.HandEnded) -> None:
+    if e.status == "incomplete":
+        state.status = "incomplete"
+        return
+    if state.phase not in ("showdown",):
+        raise state.fail(f"the hand cannot end during the {state.phase} phase")
+    check_showdown_ready(state)
+    state.status = "complete"
+
+
+def _voided(state: HandData, e: ev.HandVoided) -> None:
+    state.status = "voided"
+
+
+#: Event type -> the step that applies it to a hand (raises IllegalAction when not legal now).
+HANDLERS: dict[str, Callable[[HandData, Any], None]] = {
+    "forced_bet": _forced,
+    "cards_dealt": _deal,
+    "discard": _discard,
+    "check": _act,
+    "call": _act,
+    "bet_raise": _act,
+    "fold": _act,
+    "all_in": _act,
+    "declaration": _declaration,
+    "reveal": reveal,
+    "muck": muck,
+    "run_count": _run_count,
+    "recorded_payout": _payout,
+    "carry_over": _carry,
+    "hand_ended": _ended,
+    "hand_voided": _voided,
+}

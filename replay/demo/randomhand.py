@@ -221,7 +221,7 @@ class Table:
             elif state.phase == "bet":
                 self.apply(_bet(self.rng, state, self.oracle))
             elif state.phase == "declare":
-                p = state._declare_queue()[0]
+                p = state.declare_queue()[0]
                 way = self.rng.choice(("high", "low", "swing"))
                 self.apply(ev.Declaration(player=p, direction=way))
         self.show(early=False)
