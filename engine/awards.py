@@ -11,15 +11,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.cards import UNKNOWN
 from engine.evaluate import Rank, best_for_game, best_high, best_low, card_suit_key
 from engine.games import Game
 from engine.pots import Pot
 from ledger.model.events import SplitOptions
 
-__all__ = ["PotAward", "award_pots", "split_evenly", "pot_name"]
+__all__ = [
+    "TIE_ORDERS",
+    "AwardTable",
+    "PotAward",
+    "and_list",
+    "award_direction",
+    "award_pots",
+    "award_share",
+    "pot_name",
+    "split_evenly",
+]
 
+#: The odd-chip tie orders (RULES.md §2.2, §5 ``odd_chip_tie_order``).
 TIE_ORDERS = ("left_of_button", "card_by_suit", "carry_to_next_hand")
-UNKNOWN = "??"
 
 
 @dataclass(frozen=True)
@@ -65,8 +76,19 @@ def pot_name(index: int) -> str:
     return "Main pot" if index == 0 else f"Side pot {index}"
 
 
+def and_list(names: Sequence[str]) -> str:
+    """``'A'``, ``'A and B'``, ``'A, B and C'``: players named in a sentence of an award."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 @dataclass(frozen=True)
-class _Table:
+class AwardTable:
+    """What every award of one hand reads: the ``game`` (its ranking; declare awards pass it
+    with ``evaluation='hilo8'``), ``hands`` (player -> his cards, ``'??'`` unknown), ``order``
+    (players clockwise from the first seat left of the button; stud: seat order), the
+    ``split`` options (low method and qualifier, odd chip between halves: RULES.md §2.3–2.5)
+    and ``tie``, one of :data:`TIE_ORDERS` (RULES.md §2.2)."""
+
     game: Game
     hands: Mapping[str, Sequence[str]]
     order: Sequence[str]
@@ -113,11 +135,13 @@ def award_pots(
         raise ValueError(f"unknown odd_chip_tie_order {tie!r} (known: {', '.join(TIE_ORDERS)})")
     if not boards:
         raise ValueError("need one board per run ([()] for games without a board)")
-    table = _Table(game, hands, order_from_button, split, tie)
+    table = AwardTable(game, hands, order_from_button, split, tie)
     return [_award_pot(table, i, pot, boards) for i, pot in enumerate(pots)]
 
 
-def _award_pot(table: _Table, index: int, pot: Pot, boards: Sequence[Sequence[str]]) -> PotAward:
+def _award_pot(
+    table: AwardTable, index: int, pot: Pot, boards: Sequence[Sequence[str]]
+) -> PotAward:
     head = f"{pot_name(index)} {pot.amount} ({', '.join(pot.eligible)})"
     if not pot.eligible:
         raise ValueError(f"{head} has no eligible player")
@@ -150,7 +174,7 @@ def _award_pot(table: _Table, index: int, pot: Pot, boards: Sequence[Sequence[st
         if not share:
             lines.append(f"Run {run + 1}: nothing left to award.")
             continue
-        won, kept, sentences = _award_share(table, pot.eligible, share, board)
+        won, kept, sentences = award_share(table, pot.eligible, share, board)
         for player, chips in won.items():
             awards[player] += chips
         carried += kept
@@ -163,14 +187,23 @@ def _award_pot(table: _Table, index: int, pot: Pot, boards: Sequence[Sequence[st
     return PotAward(index, pot.amount, pot.eligible, paid, carried, tuple(lines))
 
 
-def _award_share(
-    table: _Table, eligible: Sequence[str], amount: int, board: Sequence[str]
+def award_share(
+    table: AwardTable, eligible: Sequence[str], amount: int, board: Sequence[str]
 ) -> tuple[dict[str, int], int, list[str]]:
-    """Award one run's share of one pot: (awards, carried, sentences)."""
+    """Award ``amount`` chips (one run's share of one pot) by cards speak among ``eligible``
+    on ``board`` (RULES.md §2): to the best hand, or in hi-lo half to the best high and half
+    to the best qualifying low (§2.3–2.4: no qualifying low, the high takes it all; the same
+    winners both ways are not halved; the odd chip between the halves to the high unless the
+    split options give it to a quartered low), ties by :func:`award_direction`.
+
+    Every eligible player's cards must be known. Returns ``(won, carried, sentences)``:
+    player -> chips (winners only), chips left for the next hand, plain sentences saying who
+    won what. Raises ``ValueError`` from :mod:`engine.evaluate` for a hand it rejects.
+    """
     game, hands, split = table.game, table.hands, table.split
     if not game.hilo:
         ranks = {p: best_for_game(game, hands[p], board) for p in eligible}
-        return _award_direction(table, ranks, amount, low=game.evaluation != "high", what="")
+        return award_direction(table, ranks, amount, low=game.evaluation != "high", what="")
     highs = {p: best_high(game, hands[p], board) for p in eligible}
     lows: dict[str, Rank] = {}
     for p in eligible:
@@ -178,15 +211,15 @@ def _award_share(
         if low is not None:
             lows[p] = low
     if not lows:
-        won, kept, sentences = _award_direction(table, highs, amount, low=False, what="")
+        won, kept, sentences = award_direction(table, highs, amount, low=False, what="")
         return won, kept, ["No qualifying low, the high takes it all.", *sentences]
     high_winners, low_winners = _winners(highs), _winners(lows)
     if set(high_winners) == set(low_winners):
-        names = _and(high_winners)
+        names = and_list(high_winners)
         verb = "has" if len(high_winners) == 1 else "have"
         both = (f"{names} {verb} the best high and the best low "
                 f"({lows[low_winners[0]].label}), so the pot is not halved.")
-        won, kept, sentences = _award_direction(table, highs, amount, low=False, what="")
+        won, kept, sentences = award_direction(table, highs, amount, low=False, what="")
         return won, kept, [both, *sentences]
     high_half, low_half = amount - amount // 2, amount // 2
     if not amount % 2:
@@ -197,9 +230,9 @@ def _award_share(
         note = "Split high/low, the odd chip to the low half (high won alone, low quartered)."
     else:
         note = "Split high/low, the odd chip to the high half."
-    hi_won, hi_kept, hi_text = _award_direction(table, highs, high_half, low=False,
+    hi_won, hi_kept, hi_text = award_direction(table, highs, high_half, low=False,
                                                 what=f"High {high_half}: ")
-    lo_won, lo_kept, lo_text = _award_direction(table, lows, low_half, low=True,
+    lo_won, lo_kept, lo_text = award_direction(table, lows, low_half, low=True,
                                                 what=f"Low {low_half}: ")
     won = dict(hi_won)
     for player, chips in lo_won.items():
@@ -212,15 +245,23 @@ def _winners(ranks: Mapping[str, Rank]) -> list[str]:
     return [p for p, rank in ranks.items() if rank == best]
 
 
-def _award_direction(
-    table: _Table, ranks: Mapping[str, Rank], amount: int, *, low: bool, what: str
+def award_direction(
+    table: AwardTable, ranks: Mapping[str, Rank], amount: int, *, low: bool, what: str
 ) -> tuple[dict[str, int], int, list[str]]:
-    """Give ``amount`` to the best of ``ranks``; ties split by the table's tie order."""
+    """Give ``amount`` chips to the best of ``ranks`` (player -> his rank one way; higher is
+    better, lows included), ties split by ``table.tie`` (RULES.md §2.2): odd chips to the
+    first tied winners left of the button or by card by suit (the lowest card when ``low``),
+    or carried to the next hand. ``what`` starts each sentence (e.g. ``'Low 5: '``).
+
+    Returns ``(won, carried, sentences)``: player -> chips (every tied winner), chips left for
+    the next hand, plain sentences. Raises ``ValueError`` when a tied winner is missing from
+    ``table.order``.
+    """
     winners = _winners(ranks)
     label = ranks[winners[0]].label
     if len(winners) == 1:
         return {winners[0]: amount}, 0, [f"{what}{winners[0]} wins {amount} with {label}."]
-    names = _and(winners)
+    names = and_list(winners)
     if table.tie == "carry_to_next_hand":
         base, odd = divmod(amount, len(winners))
         text = f"{what}{names} tie with {label}; {base} each"
@@ -237,7 +278,9 @@ def _award_direction(
     return won, 0, [f"{what}{names} tie with {label}; {amounts}; {chips}."]
 
 
-def _tie_break(table: _Table, winners: list[str], *, low: bool) -> tuple[list[str], dict[str, str]]:
+def _tie_break(
+    table: AwardTable, winners: list[str], *, low: bool
+) -> tuple[list[str], dict[str, str]]:
     """Order tied winners for the odd chips (RULES.md §2.2) and say why each comes where."""
     missing = [p for p in winners if p not in table.order]
     if missing:
@@ -257,7 +300,3 @@ def _tie_break(table: _Table, winners: list[str], *, low: bool) -> tuple[list[st
     ordered = sorted(seat, key=lambda p: cards[p][0], reverse=not low)
     which = "lowest" if low else "highest"
     return ordered, {p: f"{which} card by suit, {cards[p][1]}" for p in ordered}
-
-
-def _and(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

@@ -31,13 +31,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from engine.awards import TIE_ORDERS, UNKNOWN, PotAward, _award_share, _Table, pot_name
+from engine.awards import TIE_ORDERS, AwardTable, PotAward, and_list, award_share, pot_name
+from engine.cards import UNKNOWN
 from engine.declare.judge import (
     DECLARATIONS,
     SWING,
     Reading,
     Verdict,
-    and_list,
     judge_swings,
     needed_hands,
     read_share,
@@ -120,7 +120,8 @@ def award_declare_pots(
         low_qualifier=options.low_qualifier,
     )
     # read like a hi-lo game: best_high one way, best_low with the declare method the other
-    table = _Table(replace(game, evaluation="hilo8"), hands, order_from_button, split, tie_order)
+    hilo = replace(game, evaluation="hilo8")
+    table = AwardTable(hilo, hands, order_from_button, split, tie_order)
     plans = [_plan(table, i, pot, boards, options, declarations) for i, pot in enumerate(pots)]
     forfeited: frozenset[str] = frozenset()
     if options.swing_failure_scope == "whole_hand":
@@ -129,7 +130,7 @@ def award_declare_pots(
 
 
 def _plan(
-    table: _Table,
+    table: AwardTable,
     index: int,
     pot: Pot,
     boards: Sequence[Sequence[str]],
@@ -198,7 +199,7 @@ def _declared(plan: _Plan, declarations: Mapping[str, str]) -> str:
 
 
 def _award(
-    table: _Table,
+    table: AwardTable,
     plan: _Plan,
     options: DeclareOptions,
     declarations: Mapping[str, str],
@@ -237,7 +238,7 @@ def _award(
 
 
 def _divide_run(
-    table: _Table, share: Share, run: _Run, options: DeclareOptions
+    table: AwardTable, share: Share, run: _Run, options: DeclareOptions
 ) -> tuple[dict[str, int] | None, int, list[str]]:
     """(awards, carried, sentences) of one share; awards None when it cannot be checked."""
     divided = divide_share(table, share, options)
@@ -253,7 +254,7 @@ def _divide_run(
         sentences.append("Nobody is left to win by declaration, and reading the pot by cards "
                          "speak needs cards that are unknown: it cannot be checked.")
         return None, 0, sentences
-    won, kept, text = _award_share(table, share.eligible, share.amount, run.board)
+    won, kept, text = award_share(table, share.eligible, share.amount, run.board)
     sentences.append("Nobody is left to win by declaration, so the pot is read by cards speak, "
                      "declarations ignored.")
     return {p: c for p, c in won.items() if c}, kept, sentences + text

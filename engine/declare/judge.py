@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.awards import and_list
 from engine.evaluate import Rank, best_high, best_low
 from engine.games import Game
 from ledger.model.events import DeclareOptions
@@ -203,11 +204,6 @@ def judge_swings(
             {HIGH: high_tied, LOW: low_tied}, {HIGH: high_better, LOW: low_better},
         )
     return verdicts
-
-
-def and_list(names: Sequence[str]) -> str:
-    """``'A'``, ``'A and B'``, ``'A, B and C'``."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _best(names: Sequence[str], ranks: Mapping[str, Rank]) -> list[str]:

@@ -5,7 +5,7 @@ A, ``next_best_in_that_direction``) or have the share they would have won re-rou
 player who beat them (Rule B, ``player_who_beat_swing``). Only then are the halves split, the
 odd chip between them going to the high half (§3.10, or to a quartered low with
 ``odd_chip_between_halves = 'low_if_low_quartered'``), and ties inside a half split by the
-table's tie order through :mod:`engine.awards`' own helpers. Chips are ints.
+table's tie order by :func:`engine.awards.award_direction`. Chips are ints.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.awards import _award_direction, _Table
+from engine.awards import AwardTable, and_list, award_direction
 from engine.declare.judge import (
     DIRECTIONS,
     HIGH,
@@ -22,7 +22,6 @@ from engine.declare.judge import (
     LOW,
     Reading,
     Verdict,
-    and_list,
     declarers,
     describe,
     other,
@@ -72,7 +71,7 @@ class Divided:
     nobody_left: bool = False
 
 
-def divide_share(table: _Table, share: Share, options: DeclareOptions) -> Divided:
+def divide_share(table: AwardTable, share: Share, options: DeclareOptions) -> Divided:
     """Divide ``share`` by the declarations (RULES.md §3.5–3.7, §3.10; §5 steps 3–4).
 
     ``table``: the :mod:`engine.awards` table whose game ranks high/low like a hi-lo game, its
@@ -170,7 +169,7 @@ def _winners(ranks: Mapping[str, Rank]) -> set[str]:
 
 
 def _divide(
-    table: _Table,
+    table: AwardTable,
     share: Share,
     contestants: Mapping[str, dict[str, Rank]],
     routes: Mapping[str, Route],
@@ -211,7 +210,7 @@ def _divide(
 
 
 def _pay(
-    table: _Table,
+    table: AwardTable,
     share: Share,
     direction: str,
     ranks: Mapping[str, Rank],
@@ -221,13 +220,13 @@ def _pay(
 ) -> tuple[dict[str, int], int, list[str]]:
     """Give ``amount`` to the best of ``ranks`` (ties by the table's tie order), then pass a
     Rule-B swing's chips on to the players who beat him."""
-    won, kept, text = _award_direction(table, ranks, amount, low=direction == LOW, what=what)
+    won, kept, text = award_direction(table, ranks, amount, low=direction == LOW, what=what)
     won = dict(won)
     for s in [p for p in won if p in routes and won[p]]:
         chips = won.pop(s)
         lost, takers = routes[s]
         lost_ranks = share.reading.ranks(lost)
-        got, more, _ = _award_direction(
+        got, more, _ = award_direction(
             table, {q: lost_ranks[q] for q in takers}, chips, low=lost == LOW, what=""
         )
         for q, c in got.items():
