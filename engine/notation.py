@@ -20,12 +20,16 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from engine.errors import IllegalAction
+from engine.state import HandState
 from ledger.model import events as ev
 
 _SEAT_RE = re.compile(r"^p([1-9][0-9]*)$")
 
+#: What a player verb makes of its arguments: the event, or None when they do not fit it.
+_Made = ev.HandEvent | None
 
-def player_name(state, token: str) -> str:  # noqa: ANN001 - HandState
+
+def player_name(state: HandState, token: str) -> str:
     """Resolve ``pN`` (seat order, 1-based) or a player's name."""
     if token in state.stacks:
         return token
@@ -61,7 +65,7 @@ def _cards(text: str) -> list[str]:
         raise IllegalAction(str(exc)) from None
 
 
-def to_event(state, text: str, *, decimals: int | None = None):  # noqa: ANN001, ANN201
+def to_event(state: HandState, text: str, *, decimals: int | None = None) -> ev.HandEvent:
     """The event that PHH action ``text`` means in ``state`` (see module doc)."""
     if decimals is None:
         decimals = state.started.unit.decimals
@@ -82,7 +86,7 @@ def to_event(state, text: str, *, decimals: int | None = None):  # noqa: ANN001,
     return event
 
 
-def _cc(state, player: str, args: list[str], decimals: int):  # noqa: ANN001, ANN202
+def _cc(state: HandState, player: str, args: list[str], decimals: int) -> _Made:
     if args:
         return None
     owed = state.rnd.current - state.street_bets[player] if state.phase == "bet" else 0
@@ -93,7 +97,7 @@ def _cc(state, player: str, args: list[str], decimals: int):  # noqa: ANN001, AN
     return ev.Call(player=player)
 
 
-def _cbr(state, player: str, args: list[str], decimals: int):  # noqa: ANN001, ANN202
+def _cbr(state: HandState, player: str, args: list[str], decimals: int) -> _Made:
     if len(args) != 1:
         return None
     to = parse_amount(args[0], decimals)
@@ -104,14 +108,14 @@ def _cbr(state, player: str, args: list[str], decimals: int):  # noqa: ANN001, A
     return ev.BetRaise(player=player, to=to)
 
 
-def _pb(state, player: str, args: list[str], decimals: int):  # noqa: ANN001, ANN202
+def _pb(state: HandState, player: str, args: list[str], decimals: int) -> _Made:
     if args:
         return None
     amount = min(state.started.stakes.bring_in, state.stacks[player])
     return ev.ForcedBet(player=player, kind="bring_in", amount=amount)
 
 
-def _sm(state, player: str, args: list[str], decimals: int):  # noqa: ANN001, ANN202
+def _sm(state: HandState, player: str, args: list[str], decimals: int) -> _Made:
     if not args:
         return ev.Muck(player=player)
     if args == ["-"]:
@@ -119,7 +123,7 @@ def _sm(state, player: str, args: list[str], decimals: int):  # noqa: ANN001, AN
     return ev.Reveal(player=player, cards=_cards(args[0])) if len(args) == 1 else None
 
 
-def _dcl(state, player: str, args: list[str], decimals: int):  # noqa: ANN001, ANN202
+def _dcl(state: HandState, player: str, args: list[str], decimals: int) -> _Made:
     if len(args) == 1 and args[0] in ("high", "low", "swing"):
         return ev.Declaration(player=player, direction=args[0])
     return None
@@ -138,7 +142,7 @@ _PLAYER_VERBS = {
 }
 
 
-def _dealer(state, parts: list[str], text: str):  # noqa: ANN001, ANN202
+def _dealer(state: HandState, parts: list[str], text: str) -> ev.CardsDealt | ev.RunCount:
     if len(parts) == 4 and parts[1] == "dh":
         return ev.CardsDealt(player=player_name(state, parts[2]), cards=_cards(parts[3]))
     if len(parts) == 3 and parts[1] == "rc":
@@ -151,7 +155,7 @@ def _dealer(state, parts: list[str], text: str):  # noqa: ANN001, ANN202
     raise IllegalAction(f"{text!r} is not a dealer action")
 
 
-def _board_run(state, runs: int) -> int:  # noqa: ANN001
+def _board_run(state: HandState, runs: int) -> int:
     """With several runs, board cards go to the first run that still needs cards."""
     if runs == 1:
         return 1
@@ -162,7 +166,7 @@ def _board_run(state, runs: int) -> int:  # noqa: ANN001
     return runs
 
 
-def seat_label(state, player: str) -> str:  # noqa: ANN001
+def seat_label(state: HandState, player: str) -> str:
     return f"p{state.players.index(player) + 1}"
 
 
@@ -170,7 +174,9 @@ def seat_label(state, player: str) -> str:  # noqa: ANN001
 _PLAIN = {"check": "cc", "call": "cc", "fold": "f", "muck": "sm"}
 
 
-def to_action(state, event, *, decimals: int | None = None) -> str | None:  # noqa: ANN001
+def to_action(
+    state: HandState, event: ev.HandEvent, *, decimals: int | None = None
+) -> str | None:
     """PHH action text for ``event`` applied to ``state`` (None: not an action in PHH)."""
     if decimals is None:
         decimals = state.started.unit.decimals

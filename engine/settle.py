@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.awards import PotAward, award_pots
+from engine.declare.award import award_declare_pots
 from engine.pots import Pot, layer_pots, return_uncalled
+from engine.state import HandState
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ class HandResult:
     game: str = ""
 
 
-def settle(state) -> HandResult:  # noqa: ANN001 - engine.state.HandState
+def settle(state: HandState) -> HandResult:
     """Compute the :class:`HandResult` of ``state`` (normally after ``hand_ended``).
 
     A hand still open is settled as far as it has gone: pots are formed from what was put in,
@@ -79,8 +81,6 @@ def settle(state) -> HandResult:  # noqa: ANN001 - engine.state.HandState
     boards = state.cards.boards
     split = state.started.options.split
     if state.started.options.declare is not None and len(live) > 1:
-        from engine.declare.award import award_declare_pots
-
         awarded = award_declare_pots(
             state.game,
             pots,
@@ -97,7 +97,9 @@ def settle(state) -> HandResult:  # noqa: ANN001 - engine.state.HandState
     return _finish(state, starting, contributions, returned, tuple(awarded), carried)
 
 
-def _merge_own_dead_money(state, pots: list[Pot], after: dict[str, int]) -> list[Pot]:  # noqa: ANN001
+def _merge_own_dead_money(
+    state: HandState, pots: list[Pot], after: dict[str, int]
+) -> list[Pot]:
     """A top pot made only of its sole eligible player's own dead money (an ante or dead blind,
     e.g. a big-blind ante) is not his to take back: it is dead money of the pot below
     (RULES.md §4.3: dead chips belong to the pot; only bets can be uncalled, §1.4)."""
@@ -112,7 +114,14 @@ def _merge_own_dead_money(state, pots: list[Pot], after: dict[str, int]) -> list
     return pots
 
 
-def _finish(state, starting, contributions, returned, pots, carried) -> HandResult:  # noqa: ANN001
+def _finish(
+    state: HandState,
+    starting: dict[str, int],
+    contributions: dict[str, int],
+    returned: dict[str, int],
+    pots: tuple[PotAward, ...],
+    carried: int,
+) -> HandResult:
     awards = dict.fromkeys(state.players, 0)
     for pot in pots:
         for p, chips in pot.awards.items():
