@@ -1,11 +1,11 @@
 """Moving a hand from phase to phase: streets, draws, betting rounds, declaring, showdown.
 
-The one module that changes a hand's ``phase`` and ``status``. :data:`HANDLERS` gives, for
-each hand event type, the step :meth:`engine.state.HandState.apply` runs: the rule module
-(:mod:`engine.betting`, :mod:`engine.dealing`, :mod:`engine.declare.order`) checks the event
-and changes its part of the hand, and says what happened (the betting round closed, the
-street's cards are all out, everyone declared); the step then moves the hand on. The rule
-modules never import this one.
+The one module that changes a hand's ``phase`` and ``status``. :data:`STEPS` gives, for each
+hand event type, what :meth:`engine.state.HandState.apply` runs: a rule of
+:mod:`engine.betting`, :mod:`engine.dealing` or :mod:`engine.declare.order` checks the event,
+changes its part of the hand and says what happened (the betting round closed, the street's
+cards are all out, everyone declared); then the phase step of this module moves the hand on.
+The rule modules never import this one.
 
 RULES.md §4.1–4.2 decide who acts first: on the first round of a blind game the player after
 the biggest blind or straddle (RULES.md §4.4), later the first live player left of the button;
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.betting import Action, act, forced_bet, start_round
+from engine.betting import act, forced_bet, start_round
 from engine.cards import UNKNOWN
 from engine.dealing import (
     check_showdown_ready,
@@ -140,34 +140,18 @@ def _round_closed(state: HandData) -> None:
 
 
 # ------------------------------------------------------------------------------------------
-# One step per event type: the rule module's check and change, then the phase change.
+# The events: which rule applies each one, and the phase step that follows it.
 
 
-def _forced(state: HandData, e: ev.ForcedBet) -> None:
-    if forced_bet(state, e):
-        _round_closed(state)
-
-
-def _act(state: HandData, e: Action) -> None:
-    if act(state, e):
-        _round_closed(state)
-
-
-def _deal(state: HandData, e: ev.CardsDealt) -> None:
+def _deal(state: HandData, e: ev.CardsDealt) -> bool:
     if state.phase == "forced":  # the first card dealt ends the forced bets
         _begin_street(state, 0)
-    if deal(state, e):
-        _cards_out(state)
+    return deal(state, e)
 
 
-def _discard(state: HandData, e: ev.Discard) -> None:
-    if discard(state, e):
-        _cards_out(state)
-
-
-def _declaration(state: HandData, e: ev.Declaration) -> None:
-    if not declare(state, e):
-        return
+def _declared(state: HandData) -> None:
+    """Every live player has declared: the last betting round follows (bet after declare,
+    RULES.md §3.4), else the showdown."""
     state.declare_done = True
     d = state.started.options.declare
     if d is not None and d.bet_after_declare and state.street == len(state.game.streets) - 1:
@@ -213,22 +197,30 @@ def _voided(state: HandData, e: ev.HandVoided) -> None:
     state.status = "voided"
 
 
-#: Event type -> the step that applies it to a hand (raises IllegalAction when not legal now).
-HANDLERS: dict[str, Callable[[HandData, Any], None]] = {
-    "forced_bet": _forced,
-    "cards_dealt": _deal,
-    "discard": _discard,
-    "check": _act,
-    "call": _act,
-    "bet_raise": _act,
-    "fold": _act,
-    "all_in": _act,
-    "declaration": _declaration,
-    "reveal": reveal,
-    "muck": muck,
-    "run_count": _run_count,
-    "recorded_payout": _payout,
-    "carry_over": _carry,
-    "hand_ended": _ended,
-    "hand_voided": _voided,
+#: A rule checks one event and applies it (or raises IllegalAction, naming the reason) and
+#: returns True when the event finished its part: the betting round, the street's cards or
+#: the draw, the declarations.
+Rule = Callable[[HandData, Any], bool | None]
+#: What happens next when a rule returns True.
+Step = Callable[[HandData], None]
+
+#: Event type -> (its rule, the phase step run when the rule returns True; None: the event
+#: never moves the hand on). :meth:`engine.state.HandState.apply` runs the two.
+STEPS: dict[str, tuple[Rule, Step | None]] = {
+    "forced_bet": (forced_bet, _round_closed),  # a bring-in can close the round
+    "cards_dealt": (_deal, _cards_out),
+    "discard": (discard, _cards_out),
+    "check": (act, _round_closed),
+    "call": (act, _round_closed),
+    "bet_raise": (act, _round_closed),
+    "fold": (act, _round_closed),
+    "all_in": (act, _round_closed),
+    "declaration": (declare, _declared),
+    "reveal": (reveal, None),
+    "muck": (muck, None),
+    "run_count": (_run_count, None),
+    "recorded_payout": (_payout, None),
+    "carry_over": (_carry, None),
+    "hand_ended": (_ended, None),
+    "hand_voided": (_voided, None),
 }

@@ -11,7 +11,7 @@ cards), ``draw`` (draw games: discards then replacements), ``bet`` → ``declare
 games) → ``showdown`` (reveals, mucks, recorded payouts) → ``done`` (hand ended).
 
 The facts of the hand live in :class:`engine.hand.HandData`; each event's step (the rule
-module's check, then the phase change) in :data:`engine.flow.HANDLERS`. Rule sources: RULES.md
+module's rule, then the phase step) in :data:`engine.flow.STEPS`. Rule sources: RULES.md
 §1 (table stakes, all-in, reopening, caps), §4 (structure: stud, blinds, draw, straddles, run
 it twice), §3.3–3.4 (declaration order, bet after declare).
 """
@@ -23,7 +23,7 @@ from engine.cards import Cards
 from engine.dealing import next_to_draw
 from engine.declare.order import declare_queue
 from engine.errors import IllegalAction
-from engine.flow import HANDLERS
+from engine.flow import STEPS
 from engine.games import game
 from engine.hand import HandData
 from engine.rounds import Limits
@@ -119,7 +119,7 @@ class HandState(HandData):
         """
         seq = self.seq + 1
         try:
-            handler = HANDLERS[event.type]  # type: ignore[attr-defined]
+            rule, then = STEPS[event.type]  # type: ignore[attr-defined]
         except (KeyError, AttributeError):
             raise IllegalAction(
                 f"{getattr(event, 'type', event)!r} is not a hand action",
@@ -129,7 +129,8 @@ class HandState(HandData):
         if self.status != "open" and event.type not in _AFTER_END:  # type: ignore[attr-defined]
             raise IllegalAction(f"the hand is already {self.status}", hand=self.hand, seq=seq)
         try:
-            handler(self, event)
+            if rule(self, event) and then is not None:
+                then(self)
         except IllegalAction as exc:
             exc.hand = exc.hand or self.hand
             exc.seq = exc.seq or seq
