@@ -7,9 +7,10 @@ cap was already reached), §4.1 (stud bring-in and completion; open pair on four
 high stud) and §4.2–4.4 (antes, blinds, straddles; a straddle sets the minimum raise). All
 amounts are chips on this street.
 
-Each function checks an event and changes the chips and the betting round, or raises
-:class:`engine.errors.IllegalAction` through ``state.fail``. It never changes the phase: it
-returns True when the event closed the betting round, and :mod:`engine.flow` moves the hand on.
+:func:`forced_bet` and :func:`act` check an event and change the chips and the betting round,
+or raise :class:`engine.errors.IllegalAction` through ``state.fail``; :func:`start_round`
+opens a round. None changes the phase: each returns True when the round is closed, and
+:mod:`engine.flow` moves the hand on.
 """
 
 from __future__ import annotations
@@ -23,11 +24,6 @@ from ledger.model import events as ev
 Action = ev.Check | ev.Call | ev.BetRaise | ev.Fold | ev.AllIn
 
 _LIVE_BLINDS = ("small_blind", "big_blind", "straddle")
-
-
-# ------------------------------------------------------------------------------------------
-# Rules applied to a hand. The functions that take an event return True when it closed the
-# betting round; engine.flow then moves the hand on.
 
 
 def _threshold(state: HandData, rnd: Round) -> int:

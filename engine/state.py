@@ -3,17 +3,17 @@
 ``HandState.start(hand_started)`` opens a hand; ``state.apply(event)`` checks the event against
 the rules and then changes the state, or raises :class:`engine.errors.IllegalAction` naming the
 hand, the event's sequence number and the reason, leaving the state untouched. Chips are
-integers. Pots are never stored:
-:mod:`engine.settle` derives them from contributions.
+integers. Pots are never stored: :mod:`engine.settle` derives them from contributions.
 
 Phases: ``forced`` (antes, blinds, straddles) → for each street: ``deal`` (hole and board
 cards), ``draw`` (draw games: discards then replacements), ``bet`` → ``declare`` (declare
 games) → ``showdown`` (reveals, mucks, recorded payouts) → ``done`` (hand ended).
 
-The facts of the hand live in :class:`engine.hand.HandData`; each event's step (the rule
-module's rule, then the phase step) in :data:`engine.flow.STEPS`. Rule sources: RULES.md
-§1 (table stakes, all-in, reopening, caps), §4 (structure: stud, blinds, draw, straddles, run
-it twice), §3.3–3.4 (declaration order, bet after declare).
+The facts of the hand live in :class:`engine.hand.HandData`; what each event does (a rule
+of betting, dealing or declaring, then the phase step that follows it) in
+:data:`engine.flow.STEPS`. Rule sources: RULES.md §1 (table stakes, all-in, reopening, caps),
+§4 (structure: stud, blinds, draw, straddles, run it twice), §3.3–3.4 (declaration order, bet
+after declare).
 """
 
 from __future__ import annotations
