@@ -175,6 +175,8 @@ def forced_bet(state: HandData, e: ev.ForcedBet) -> bool:
     state.put_in(e.player, e.amount, live=live)
     if not live:
         state.dead[e.player] = state.dead.get(e.player, 0) + e.amount
+    if e.kind == "ante":
+        state.antes[e.player] = state.antes.get(e.player, 0) + e.amount
     state.forced_seen = True
     if e.kind == "posted_blind":
         state.posted_out_of_position.add(e.player)
@@ -277,8 +279,12 @@ def _raise(state: HandData, player: str, new: int, is_all_in: bool, lim: Limits)
         raise state.fail(f"{player} cannot raise: {lim.reason}")
     if new > lim.max_to:
         raise state.fail(f"raise to {new} is above the maximum {lim.max_to}")
-    if new < lim.min_to and not is_all_in and new < _covers_everyone(state, player):
-        raise state.fail(f"raise to {new} is below the minimum {lim.min_to}")
+    if new < lim.min_to and not is_all_in:
+        if new < _covers_everyone(state, player):
+            raise state.fail(f"raise to {new} is below the minimum {lim.min_to}")
+        state.notes.append(  # accepted, never silently (RULES.md §1.7)
+            f"{player}'s raise to {new} is below the minimum {lim.min_to} but covers every "
+            "opponent (each is all-in or covered by it): accepted, as some online rooms cap it")
     if (
         state.game.betting == "fixed_limit"
         and not is_all_in

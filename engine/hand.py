@@ -51,6 +51,8 @@ class HandData:
     nominal_blind: int = 0
     posted_out_of_position: set[str] = field(default_factory=set)
     dead: dict[str, int] = field(default_factory=dict)
+    antes: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
     carried_out: int = 0
     last_round: tuple[str | None, str | None] = (None, None)
 
@@ -82,6 +84,8 @@ class HandData:
             nominal_blind=self.nominal_blind,
             posted_out_of_position=set(self.posted_out_of_position),
             dead=dict(self.dead),
+            antes=dict(self.antes),
+            notes=list(self.notes),
             carried_out=self.carried_out,
             last_round=self.last_round,
         )

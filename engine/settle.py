@@ -26,7 +26,9 @@ class HandResult:
     ``final_stacks`` = starting − contributions + returned + awards; ``net`` = final − starting;
     ``carried``: chips left for the session's next hand; ``carried_in``: dead money that came in.
     ``verifiable`` is False when a showdown needed unknown cards (then ``awards`` is empty for
-    those pots and the recorded payouts must be checked for feasibility instead).
+    those pots and the recorded payouts must be checked for feasibility instead). ``notes``:
+    what the rules accepted that a reader should know (a raise below the minimum that covers
+    every opponent, RULES.md §1.7; a stud deck reshuffled, §4.1).
     """
 
     hand: str
@@ -47,6 +49,7 @@ class HandResult:
     declarations: dict[str, str] = field(default_factory=dict)
     lines: tuple[str, ...] = ()
     game: str = ""
+    notes: tuple[str, ...] = ()
 
 
 def settle(state: HandState) -> HandResult:
@@ -66,7 +69,14 @@ def settle(state: HandState) -> HandResult:
     # While the betting goes on nothing is uncalled yet: the bet may still be called.
     returned = {} if betting_on else return_uncalled(bets)[1]
     after = {p: c - returned.get(p, 0) for p, c in contributions.items()}
-    pots = _merge_own_dead_money(state, layer_pots(after, live) if live else [], after)
+    table = table_dead_money(state)
+    levels = {p: c - table.get(p, 0) for p, c in after.items()}
+    pots = _merge_own_dead_money(state, layer_pots(levels, live) if live else [], levels)
+    if sum(table.values()):  # the table's dead money is the main pot's (RULES.md §4.3)
+        if pots:
+            pots[0] = Pot(pots[0].amount + sum(table.values()), pots[0].eligible)
+        else:
+            pots = [Pot(sum(table.values()), tuple(live))]
     if state.carried_in:
         if pots:
             pots[0] = Pot(pots[0].amount + state.carried_in, pots[0].eligible)
@@ -95,6 +105,19 @@ def settle(state: HandState) -> HandResult:
         awarded = award_pots(state.game, pots, hands, boards, state.order, split)
     carried = sum(p.carried for p in awarded)
     return _finish(state, starting, contributions, returned, tuple(awarded), carried)
+
+
+def table_dead_money(state: HandState) -> dict[str, int]:
+    """Each player's dead money that is the table's, not his own stake (RULES.md §4.3): his
+    dead blinds, and his ante when he alone posted one (a big-blind or button ante). It goes
+    into the main pot, the poster can win it, and it does not count toward his level; an ante
+    that every dealt player posts is each one's own and counts (a short one makes its own
+    main-pot layer)."""
+    table = {p: d - state.antes.get(p, 0) for p, d in state.dead.items()}
+    if len(state.antes) == 1 and len(state.players) > 1:
+        ((poster, ante),) = state.antes.items()
+        table[poster] = table.get(poster, 0) + ante
+    return {p: d for p, d in table.items() if d}
 
 
 def _merge_own_dead_money(
@@ -149,4 +172,5 @@ def _finish(
         declarations=dict(state.declarations),
         lines=tuple(lines),
         game=state.started.game,
+        notes=tuple(state.notes),
     )

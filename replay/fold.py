@@ -200,6 +200,7 @@ def replay_events(
 
         flop = any(b for b in state.cards.boards)
         discrepancies = classify(discrepancies, result, started, flop=flop)
+    notes = (*result.notes, *notes)
     if state.status == "incomplete":
         notes = (*notes, "incomplete: the log stops before the end of the hand")
     if state.status == "voided":

@@ -97,7 +97,9 @@ class Step:
     highest total during a betting round (None outside one); ``pots`` (the layers of what each
     player has put in) and ``returned`` (uncalled chips given back, once the betting is over)
     as :func:`engine.settle.settle` derives them (:meth:`standing`: as the table names them);
-    ``to_act`` and, in a betting round, ``legal``.
+    ``to_act`` and, in a betting round, ``legal``; ``notes``: what the rules accepted so far
+    that a reader should know (a raise below the minimum that covers every opponent,
+    RULES.md §1.7).
     """
 
     seq: int
@@ -116,6 +118,7 @@ class Step:
     returned: dict[str, int]
     to_act: str | None
     legal: Legal | None
+    notes: tuple[str, ...] = ()
 
     def explanation(self) -> tuple[str, ...]:
         """Every pot in words, then the uncalled chips returned: the lines ``show`` prints.
@@ -127,6 +130,7 @@ class Step:
         if self.returned:
             back = ", ".join(f"{p} {c}" for p, c in self.returned.items())
             lines.append(f"uncalled returned: {back}")
+        lines.extend(f"note: {note}" for note in self.notes)
         return tuple(lines)
 
     def standing(self) -> tuple[PotState, ...]:
@@ -165,6 +169,7 @@ class Step:
                 "player": legal.player, "to_call": legal.to_call, "min_to": legal.min_to,
                 "max_to": legal.max_to, "reason": legal.reason, "verb": legal.verb,
                 "bring_in": legal.bring_in},
+            "notes": list(self.notes),
         }
 
 
@@ -262,6 +267,7 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str) -> St
         pot_total=state.pot_total(), current_bet=state.rnd.current if betting else None,
         pots=pots, returned=dict(result.returned), to_act=to_act,
         legal=_legal(state, to_act) if betting and to_act else None,
+        notes=tuple(state.notes),
     )
 
 

@@ -106,3 +106,71 @@ def test_what_a_file_lacks_is_said_in_words() -> None:
     empty = read_phh_text(base + "players = ['', 'Bob']\n", file="e.phh")
     assert [str(e) for e in empty.errors] == [
         "e.phh:7: players: entry 1 is an empty name: the file does not name this player"]
+
+
+BIG_BLIND_ANTE = """variant = 'NT'
+antes = [0, 100, 0]
+blinds_or_straddles = [50, 100, 0]
+min_bet = 100
+starting_stacks = [1000, 150, 1000]
+actions = ['d dh p1 7h2c', 'd dh p2 AsAd', 'd dh p3 KcQd', 'p3 cbr 200', 'p1 cc',
+           'd db 9s8s3d', 'p1 cc', 'p3 cc', 'd db 4h', 'p1 cc', 'p3 cc', 'd db Jc', 'p1 cc',
+           'p3 cc', 'p1 sm 7h2c', 'p2 sm AsAd', 'p3 sm KcQd']
+"""
+
+
+def test_a_big_blind_ante_is_dead_money_of_the_main_pot() -> None:
+    """RULES.md §4.3: p2 posts the table's ante (100) and then only 50 of his big blind, all-in.
+    His level is the 50 of his blind: main pot 50 × 3 + the ante 100 = 250, which his aces
+    win; the 150 each of p1 and p3 put in above it is a side pot of 300 for them alone (KQ
+    high takes it). Before, his ante counted toward his level and he won 450 of a pot p1
+    and p3 contested alone. pokerkit ends the hand 800 / 250 / 1100 as well."""
+    r = _replay(BIG_BLIND_ANTE)
+    assert [(p.amount, p.eligible, p.awards) for p in r.result.pots] == [
+        (250, ("p1", "p2", "p3"), {"p2": 250}), (300, ("p1", "p3"), {"p3": 300})]
+    assert r.final_stacks == {"p1": 800, "p2": 250, "p3": 1100}
+
+
+def test_each_players_own_short_ante_still_makes_its_own_layer() -> None:
+    """RULES.md §4.3 (Morehead 39(a)): antes of 10 that everyone posts, p2 has only 6: a main
+    pot of 6 × 3 for all three, the other 4 + 4 of the antes the next layer, without p2."""
+    text = """variant = 'NT'
+antes = [10, 6, 10]
+blinds_or_straddles = [0, 0, 0]
+min_bet = 10
+starting_stacks = [100, 6, 100]
+actions = ['d dh p1 7h2c', 'd dh p2 AsAd', 'd dh p3 KcQd', 'p1 cc', 'p3 cc', 'd db 9s8s3d',
+           'p1 cc', 'p3 cc', 'd db 4h', 'p1 cc', 'p3 cc', 'd db Jc', 'p1 cc', 'p3 cc',
+           'p1 sm 7h2c', 'p2 sm AsAd', 'p3 sm KcQd']
+"""
+    r = _replay(text)
+    assert [(p.amount, p.eligible) for p in r.result.pots] == [
+        (18, ("p1", "p2", "p3")), (8, ("p1", "p3"))]
+    assert r.final_stacks == {"p1": 90, "p2": 18, "p3": 98}
+
+
+BELOW_MINIMUM = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 3, 100]
+actions = ['d dh p1 7h2c', 'd dh p2 AsAd', 'd dh p3 KcQd', 'p3 f', 'p1 cbr 3', 'p2 cc',
+           'd db 9s8s3d', 'd db 4h', 'd db Jc', 'p1 sm 7h2c', 'p2 sm AsAd']
+"""
+
+COVERS = ("p1's raise to 3 is below the minimum 4 but covers every opponent (each is all-in "
+          "or covered by it): accepted, as some online rooms cap it")
+
+
+def test_a_raise_below_the_minimum_that_covers_everyone_is_named(run, tmp_path: Path) -> None:  # noqa: ANN001
+    """RULES.md §1.7: p2's big blind leaves him 1; p1's raise to 3 (the minimum is 4) puts him
+    all-in and is accepted, and both ``replay`` and ``show`` say so in a note."""
+    r = _replay(BELOW_MINIMUM)
+    assert r.final_stacks == {"p1": 97, "p2": 6, "p3": 100} and COVERS in r.notes
+    (tmp_path / "min.phh").write_text(BELOW_MINIMUM)
+    assert run("import", str(tmp_path / "min.phh")).exit_code == 0
+    replayed = run("replay", "--json")
+    assert COVERS in json.loads(replayed.output)["notes"]
+    hand = json.loads(replayed.output)["hand"]
+    for out in (run("replay").output, run("show", hand).output):
+        assert f"note: {COVERS}" in " ".join(out.split())
