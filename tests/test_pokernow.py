@@ -47,7 +47,6 @@ VK = DATA / "valakuzhyk_07_21_2022_log1.csv"
 REAL = [LOG1, LOG2, RIT, VK]
 FULL = [LOG1, LOG2, VK]  # whole games (the run-it-twice file is an excerpt: #30, #31, #48)
 
-needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared PokerNow logs not present")
 _LIVE = {"small_blind", "big_blind", "straddle", "posted_blind"}
 
 
@@ -173,7 +172,6 @@ def test_newer_start_line_with_id_and_no_brackets() -> None:
 # -- real logs -------------------------------------------------------------------------------
 
 
-@needs_data
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.stem)
 def test_real_logs_read_without_errors_and_events_validate(path: Path) -> None:
     game = read_pokernow_log(path)
@@ -185,7 +183,6 @@ def test_real_logs_read_without_errors_and_events_validate(path: Path) -> None:
             assert parse_event(event.model_dump(mode="json")) == event
 
 
-@needs_data
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.stem)
 def test_money_in_minus_returned_equals_collected(path: Path) -> None:
     for hand in _hands(read_pokernow_log(path)):
@@ -193,7 +190,6 @@ def test_money_in_minus_returned_equals_collected(path: Path) -> None:
         assert flow["in"] - flow["returned"] == flow["collected"], hand.number
 
 
-@needs_data
 @pytest.mark.parametrize("path", FULL, ids=lambda p: p.stem)
 def test_each_hand_starts_where_the_last_one_and_the_session_lines_left_off(path: Path) -> None:
     stacks: dict[str, int] = {}
@@ -208,7 +204,6 @@ def test_each_hand_starts_where_the_last_one_and_the_session_lines_left_off(path
             assert stacks.pop(item.player) == item.chips
 
 
-@needs_data
 def test_log_001_three_handed_hands_and_buy_ins() -> None:
     game = read_pokernow_log(LOG1)
     assert game.session == "charlestudor_Input_Log_001" and game.unit.decimals == 0
@@ -244,7 +239,6 @@ def test_log_001_three_handed_hands_and_buy_ins() -> None:
     assert game.items.index(first) == 10  # opened + 3 × (alias, join, buy-in)
 
 
-@needs_data
 def test_log_002_hostile_names_all_ins_dead_small_blind_and_quits() -> None:
     game = read_pokernow_log(LOG2)
     assert game.names == {"gE4aE_Yhc3": {"A8"}, "CzMp1GAawT": {"@ovvkpfngo@@@"},
@@ -279,7 +273,6 @@ def test_log_002_hostile_names_all_ins_dead_small_blind_and_quits() -> None:
     assert game.items.index(one) < game.items.index(quits[0]) < game.items.index(two)
 
 
-@needs_data
 def test_run_it_twice_cents_and_the_short_order() -> None:
     game = read_pokernow_log(RIT)
     assert game.unit.decimals == 2 and game.exporter == "R2MwqIZu29"
@@ -310,7 +303,6 @@ def test_run_it_twice_cents_and_the_short_order() -> None:
     assert _of(h31, RecordedPayout) == [RecordedPayout(player="6sDYZfyXI8", amount=227)]
 
 
-@needs_data
 def test_valakuzhyk_side_pots_short_all_ins_and_dead_buttons() -> None:
     game = read_pokernow_log(VK)
     hands = _hands(game)
@@ -354,7 +346,6 @@ def test_valakuzhyk_side_pots_short_all_ins_and_dead_buttons() -> None:
     assert _hand(game, 52).events[0].stakes.min_bet == 500
 
 
-@needs_data
 def test_reimport_gives_the_same_ids_and_keys(tmp_path: Path) -> None:
     first = read_pokernow_log(VK)
     copy = tmp_path / "renamed.csv"
