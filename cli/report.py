@@ -156,7 +156,7 @@ def index_page(report: Any, hand_files: dict[str, str],
     """The text of ``index.html`` (``report``: :class:`replay.report.SeriesReport`)."""
     from markupsafe import Markup
 
-    from cli.svgchart import chart
+    from cli.chart import chart_svg
     from ledger.model.money import format_money
 
     grid = report.standings
@@ -178,9 +178,10 @@ def index_page(report: Any, hand_files: dict[str, str],
         style="", session_money=session_money, session_sums=sums, grid_sum=sum(sums.values()),
         money_totals=money_totals, any_money=any(session_money.values()),
         minor=lambda n, unit: format_money(n, unit[0], unit[1]),
-        chart=chart(report.chart, report.starts,
-                    {p["player"]: p["nickname"] for p in grid.players if p["nickname"]})
-        if report.chart else None,
+        chart=Markup(chart_svg(report.chart, report.starts,
+                               {p["player"]: p["nickname"] for p in grid.players
+                                if p["nickname"]})) if report.chart else None,
+        hands=len(report.hands),
         flagged=flagged, kinds=sorted(kinds.items()), findings_total=sum(kinds.values()),
         standings_json=Markup(embed_json(grid.as_json())),
         money_json=Markup(embed_json(report.money.as_json())) if report.money else None)
