@@ -13,28 +13,29 @@ session's chip value, its links) and of the code that draws it (the engine, the 
 and the templates); a page whose key is unchanged is kept without being read from the ledger
 or drawn again. The index and the session pages are drawn every time (they are few) and
 written only when their text changed. Pages of hands and sessions that are no longer in the
-ledger are removed. Every file is written whole or not at all (:func:`cli.html.write_page`).
+ledger are removed. Every file is written whole or not at all (:func:`replay.pagefiles.write_page`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cli.html import asset, embed_json, render_hand, render_page, write_page
+from cli.html import asset, embed_json, render_hand, render_page
+from replay.pagefiles import (
+    existing_key,
+    file_names,
+    remove_stale,
+    write_if_changed,
+    write_page,
+)
 
 HANDS, SESSIONS, ASSETS = "hands", "sessions", "assets"
 ASSET_FILES = ("base.css", "hand.css", "hand.js", "report.css")
 NO_SESSION = "~no-session"  # never a name page_name gives a session: "~" is not kept
-_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-_KEY = re.compile(rb'<meta name="handledger-key" content="([0-9a-f]{64})">')
-_OURS = b'<meta name="generator" content="handledger">'
-_HEAD = 1024  # bytes of a page read to find its key
 
 
 @dataclass(frozen=True)
@@ -45,41 +46,6 @@ class Written:
     written: dict[str, int]
     kept: dict[str, int]
     removed: int
-
-
-def page_name(name: str) -> str:
-    """A file name (without ``.html``) for a hand or session name: the name itself when it
-    is made of letters, digits, ``.``, ``_`` and ``-`` (not first) and at most 100 long;
-    otherwise those characters kept (others as ``_``) and ``~`` with a digest of the name,
-    so two names never share a file.
-
-    >>> page_name("s01-001"), page_name("<b>")
-    ('s01-001', '_b_~507ca5a2')
-    """
-    if _SAFE.fullmatch(name):
-        return name
-    digest = hashlib.sha256(name.encode()).hexdigest()[:8]
-    kept = _UNSAFE.sub("_", name)[:80]
-    if not kept[:1].isalnum():  # never a hidden file (".x") nor one read as an option ("-x")
-        kept = "_" + kept[1:]
-    return f"{kept}~{digest}"
-
-
-def file_names(names: Iterable[str]) -> dict[str, str]:
-    """``{name: file name}`` (with ``.html``) for every name: :func:`page_name`, and the
-    digested form for every name whose file would differ from another's only by case (a
-    case-insensitive file system would make them one file)."""
-    names = list(names)
-    plain = {n: page_name(n) for n in names}
-    folded: dict[str, int] = {}
-    for f in plain.values():
-        folded[f.casefold()] = folded.get(f.casefold(), 0) + 1
-    out = {}
-    for n, f in plain.items():
-        if folded[f.casefold()] > 1 and "~" not in f:
-            f = f"{f[:80]}~{hashlib.sha256(n.encode()).hexdigest()[:8]}"
-        out[n] = f + ".html"
-    return out
 
 
 #: What a hand page is drawn with, beside the engine, the ledger and the application.
@@ -106,27 +72,6 @@ def code_digest() -> str:
     for p in files:
         h.update(str(p.relative_to(p.parents[1])).encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()
-
-
-def existing_key(path: Path) -> str | None:
-    """The key in the head of the page at ``path`` (None: no such file, or no key)."""
-    try:
-        with path.open("rb") as f:
-            head = f.read(_HEAD)
-    except OSError:
-        return None
-    m = _KEY.search(head)
-    return m.group(1).decode() if m else None
-
-
-def _write_if_changed(path: Path, text: str) -> bool:
-    try:
-        if path.read_text(encoding="utf-8") == text:
-            return False
-    except (OSError, UnicodeDecodeError):
-        pass
-    write_page(path, text)
-    return True
 
 
 def hand_links(report: Any, hand_files: dict[str, str], session_files: dict[str | None, str]
@@ -250,7 +195,7 @@ def write_report(books: Any, out: Path, *, tick: Callable[[str, int | None], Any
     written = {"hand": 0, "session": 0, "index": 0, "asset": 0}
     kept = dict.fromkeys(written, 0)
     for name in ASSET_FILES:
-        done = _write_if_changed(out / ASSETS / name, asset(name))
+        done = write_if_changed(out / ASSETS / name, asset(name))
         (written if done else kept)["asset"] += 1
     hand_files = file_names(h.hand for h in report.hands)
     session_files = {**file_names(s.name for s in report.sessions if s.name is not None),
@@ -274,29 +219,14 @@ def write_report(books: Any, out: Path, *, tick: Callable[[str, int | None], Any
             written["hand"] += 1
             step()
     for s in report.sessions:
-        done = _write_if_changed(out / SESSIONS / session_files[s.name],
+        done = write_if_changed(out / SESSIONS / session_files[s.name],
                                  session_page(report, s, hand_files, session_files))
         (written if done else kept)["session"] += 1
-    done = _write_if_changed(out / "index.html", index_page(report, hand_files, session_files))
+    done = write_if_changed(out / "index.html", index_page(report, hand_files, session_files))
     (written if done else kept)["index"] += 1
-    removed = _remove_stale(out / HANDS, set(hand_files.values()))
-    removed += _remove_stale(out / SESSIONS, {session_files[s.name] for s in report.sessions})
+    removed = remove_stale(out / HANDS, set(hand_files.values()))
+    removed += remove_stale(out / SESSIONS, {session_files[s.name] for s in report.sessions})
     return Written(written, kept, removed)
-
-
-def _remove_stale(folder: Path, keep: set[str]) -> int:
-    """Remove the pages in ``folder`` this module wrote that are not in ``keep`` (a page of a
-    hand or session no longer in the ledger), and temporary files of interrupted writes."""
-    removed = 0
-    for p in folder.iterdir():
-        stale = p.name.startswith(".") and p.name.endswith(".tmp")
-        if not stale and p.suffix == ".html" and p.name not in keep and p.is_file():
-            with p.open("rb") as f:
-                stale = _OURS in f.read(_HEAD)
-        if stale:
-            p.unlink()
-            removed += 1
-    return removed
 
 
 def summary(out: Path, done: Written) -> str:
