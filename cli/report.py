@@ -110,13 +110,7 @@ def index_page(report: Any, hand_files: dict[str, str],
             for s in grid.sessions}
     money_totals = ({p["player"]: p["total"] for p in report.money.players}
                     if report.money else {})
-    flagged = [h for h in report.hands if h.disputed or h.corrected or h.amendments]
-    kinds: dict[str, int] = {}
-    for s in report.sessions:
-        for f in s.findings:
-            kinds[f.kind] = kinds.get(f.kind, 0) + 1
-    for f in report.findings:
-        kinds[f.kind] = kinds.get(f.kind, 0) + 1
+    kinds = report.finding_kinds
     return render_page(
         "index.html", report=report, hand_files=hand_files, session_files=session_files,
         links=[], key=None, stylesheets=[f"{ASSETS}/base.css", f"{ASSETS}/report.css"],
@@ -127,7 +121,7 @@ def index_page(report: Any, hand_files: dict[str, str],
                                {p["player"]: p["nickname"] for p in grid.players
                                 if p["nickname"]})) if report.chart else None,
         hands=len(report.hands),
-        flagged=flagged, kinds=sorted(kinds.items()), findings_total=sum(kinds.values()),
+        flagged=report.flagged, kinds=kinds, findings_total=sum(n for _, n in kinds),
         standings_json=Markup(embed_json(grid.as_json())),
         money_json=Markup(embed_json(report.money.as_json())) if report.money else None)
 
