@@ -233,8 +233,8 @@ def test_the_report_only_reads_the_ledger(series: dict[str, Path], tmp_path: Pat
 
 
 def test_page_names_never_collide() -> None:
-    from cli.report import NO_SESSION
     from replay.pagefiles import file_names, page_name
+    from replay.site import NO_SESSION
 
     assert page_name("s01-001") == "s01-001"
     assert page_name("PokerStars-254567") == "PokerStars-254567"
