@@ -1,21 +1,56 @@
-"""The series chart: each player's cumulative net across the series, hand by hand (matplotlib)."""
+"""The series chart (matplotlib): each player's cumulative net across the series, hand by hand
+in ledger order, from the ``(ord, player, net)`` rows of :func:`replay.books.chart_rows` —
+written to a file for ``handledger chart`` (:func:`write_chart`) or as inline SVG for the
+report's index (:func:`chart_svg`).
+
+Readable without colour: each player's line has its own colour (Okabe and Ito's, told apart
+with colour vision deficiencies) and its own dash pattern, and the legend names it with his
+total. Names are drawn as plain text (never read as mathtext); in SVG they stay text
+(``svg.fonttype: none``), readable and searchable, escaped by matplotlib's SVG writer.
+"""
 
 from __future__ import annotations
 
+import io
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
+
+#: Okabe and Ito's colours; black last.
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7a6a00",
+           "#000000")
+#: Dash patterns (on, off… in points), one per line beside its colour; solid first.
+DASHES: tuple[tuple[float, ...], ...] = (
+    (), (8, 4), (2, 3), (10, 3, 2, 3), (4, 4), (12, 4, 4, 4), (1, 2), (6, 2, 2, 2, 2, 2))
+#: Fixed settings: the same SVG text for the same rows (no date, ids from a fixed salt).
+_STYLE = {"svg.fonttype": "none", "svg.hashsalt": "handledger", "font.family": "sans-serif",
+          "font.sans-serif": ["DejaVu Sans"]}
 
 
-def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str) -> None:
-    """Plot cumulative nets from ``(ord, player, net)`` rows (ledger order) into ``path``,
-    exactly that file: SVG or PDF for those suffixes, PNG otherwise.
+_STYLESHEET = re.compile(r"<style[^>]*>[^<]*</style>")
 
-    Raises:
-        OSError: ``path`` cannot be written.
-    """
+
+def _pyplot() -> Any:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt
+
+
+def figure(rows: Sequence[tuple[int, str, int]], unit: str, *,
+           starts: Sequence[tuple[int, str | None]] = (),
+           names: Mapping[str, str] | None = None, title: str | None = None) -> Any:
+    """The chart of ``(ord, player, net)`` rows (``unit``: chips or minor units, ledger
+    order) as a matplotlib Figure: a step line per player (most won first, flat from his last
+    hand to the end) whose label is ``name (+total)``, the line of 0, and a dotted line with
+    the session's name where each session of ``starts`` ``(ord of its first hand, session)``
+    begins. ``names``: what to label a player with (his PokerNow nickname) when not his id.
+    The line of the k-th player has the gid ``chart-player-k``. Close it after use."""
+    plt = _pyplot()
+    from matplotlib.ticker import MaxNLocator
 
     hands = sorted({o for o, _, _ in rows})
     index = {o: i for i, o in enumerate(hands, 1)}
@@ -30,17 +65,67 @@ def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str) -> None
         xs.append(len(hands))
         ys.append(ys[-1])
     fig, ax = plt.subplots(figsize=(10, 5.5))
-    for player in sorted(series, key=lambda p: -totals[p]):
+    for k, player in enumerate(sorted(series, key=lambda p: (-totals[p], p))):
         xs, ys = series[player]
-        ax.step(xs, ys, where="post", label=f"{player} ({totals[player]:+d})")
+        (line,) = ax.step(xs, ys, where="post", color=COLOURS[k % len(COLOURS)],
+                          dashes=DASHES[(k + k // len(COLOURS)) % len(DASHES)],
+                          linewidth=1.6,
+                          label=f"{(names or {}).get(player, player)} ({totals[player]:+d})")
+        line.set_gid(f"chart-player-{k}")
     ax.axhline(0, color="grey", linewidth=0.8)
+    for o, session in starts:
+        if o in index:
+            ax.axvline(index[o] - 1, color="#999999", linewidth=0.8, linestyle=":")
+            ax.annotate(session or "no session", (index[o] - 1, 1),
+                        xycoords=("data", "axes fraction"), xytext=(2, -2),
+                        textcoords="offset points", rotation=90, va="top",
+                        fontsize="x-small", color="#555555", parse_math=False)
+    ax.set_xlim(0, max(len(hands), 1))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # hands and chips are whole
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("hand (ledger order)")
     ax.set_ylabel(f"cumulative net, {unit}")
-    ax.set_title("Cumulative net per player across the series")
-    ax.legend(loc="upper left", fontsize="small")
-    fig.tight_layout()
+    if title:
+        ax.set_title(title)
+    legend = ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small",
+                       handlelength=4)
+    for text in legend.get_texts():
+        text.set_parse_math(False)  # a name like "$x$" is text
+    return fig
+
+
+def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str) -> None:
+    """Plot cumulative nets from ``(ord, player, net)`` rows (ledger order) into ``path``,
+    exactly that file: SVG or PDF for those suffixes, PNG otherwise (:func:`figure`).
+
+    Raises:
+        OSError: ``path`` cannot be written.
+    """
+    plt = _pyplot()
     kind = path.suffix.lower().lstrip(".")
-    try:
-        fig.savefig(path, dpi=110, format=kind if kind in ("png", "svg", "pdf") else "png")
-    finally:
-        plt.close(fig)
+    with plt.rc_context(_STYLE):
+        fig = figure(rows, unit, title="Cumulative net per player across the series")
+        try:
+            fig.savefig(path, dpi=110, bbox_inches="tight",
+                        format=kind if kind in ("png", "svg", "pdf") else "png",
+                        metadata={"Date": None} if kind == "svg" else None)
+        finally:
+            plt.close(fig)
+
+
+def chart_svg(rows: Sequence[tuple[int, str, int]], starts: Sequence[tuple[int, str | None]],
+              names: Mapping[str, str] | None = None, unit: str = "chips") -> str:
+    """The :func:`figure` of ``rows`` as an ``<svg>`` element to put inside an HTML page (no
+    XML declaration, no doctype, no stylesheet), its text kept as text and escaped; the same
+    string for the same arguments."""
+    plt = _pyplot()
+    buf = io.StringIO()
+    with plt.rc_context(_STYLE):
+        fig = figure(rows, unit, starts=starts, names=names)
+        try:
+            fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+        finally:
+            plt.close(fig)
+    svg = buf.getvalue()
+    # its stylesheet (the default stroke joins) would style the whole page: report.css has it
+    return _STYLESHEET.sub("", svg[svg.index("<svg"):]).rstrip("\n")

@@ -53,11 +53,11 @@ def replay(obj: Context, hand: tuple[str, ...], as_json: bool, jobs: int,
 def show(obj: Context, hand: str, at: int | None) -> None:
     """Every event of HAND numbered by its sequence, with the stacks, pots, current bet and
     whose turn after it; then the showdown and the explanation of every pot."""
-    from ledger.store.streams import load_hand
+    from replay.steps import load_steps
 
-    events, session = load_hand(obj.ledger(read_only=True), hand)
+    steps = load_steps(obj.ledger(read_only=True), hand, upto=at)
     names = obj.names()
-    click.echo(names(render.show_text(events, session=session, at=at)))
+    click.echo(names(render.show_text(steps, at=at)))
 
 
 @click.command(name="dask-replay")

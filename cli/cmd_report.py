@@ -1,5 +1,5 @@
-"""``handledger report OUT_DIR``: a static site of the books (:mod:`cli.report` draws and
-writes it; :mod:`replay.report` gathers what it shows)."""
+"""``handledger report OUT_DIR``: a static site of the books (:mod:`replay.site` plans and
+writes it, :mod:`cli.report` draws its pages, :mod:`replay.report` gathers what they show)."""
 
 from __future__ import annotations
 
@@ -23,13 +23,14 @@ def report(obj: Context, out: Path) -> None:
     page is kept while its key (a digest of the hand's rows, its links and the code that
     draws it) is unchanged, the index and session pages are written when their text changed,
     and pages of hands no longer in the ledger are removed. The ledger is only read."""
-    from cli.report import summary, write_report
+    from cli.report import PAGES, summary
     from ledger.model.errors import LedgerError
     from replay.report import open_report
+    from replay.site import write_site
 
     with open_report(obj.db, progress=render.progress, note=render.note) as books:
         try:
-            done = write_report(books, out, tick=render.progress)
+            done = write_site(books, out, PAGES, tick=render.progress)
         except OSError as exc:
             where = f" {exc.filename}" if exc.filename else ""
             raise LedgerError(f"cannot write the report{where}: {exc.strerror or exc}") from None

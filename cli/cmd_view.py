@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from cli.context import Context
-from cli.html import default_file, render_hand, write_page
+from cli.html import render_hand
+from replay.pagefiles import default_file, write_page
 
 
 @click.command()

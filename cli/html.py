@@ -13,19 +13,14 @@ from __future__ import annotations
 import functools
 import json
 import math
-import os
-import re
-import tempfile
 from collections.abc import Sequence
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from replay.handview import HandView
 
 _TEMPLATES = "templates"
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _SUITS = {"s": ("♠", "spades"), "h": ("♥", "hearts"), "d": ("♦", "diamonds"),
           "c": ("♣", "clubs")}
 _RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
@@ -114,26 +109,3 @@ def render_page(template: str, **context: Any) -> str:
     """A page of ``cli/templates`` rendered with ``context`` (autoescape on: every text is
     escaped unless it is ``markupsafe.Markup``). Returns the HTML text."""
     return _environment().get_template(template).render(**context)
-
-
-def default_file(hand: str) -> str:
-    """``HAND.html`` with anything but letters, digits, ``.``, ``_`` and ``-`` as ``_``."""
-    return _UNSAFE.sub("_", hand).lstrip(".") + ".html"
-
-
-def write_page(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a temporary file, then renamed)."""
-    path = path.resolve()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        os.fchmod(fd, 0o666 & ~umask)  # as an ordinary new file (mkstemp makes it 0600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-

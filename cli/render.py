@@ -7,8 +7,8 @@ import io
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -17,6 +17,7 @@ from rich.table import Table
 
 if TYPE_CHECKING:  # the engine (and pokerkit) load only for the commands that replay
     from replay.fold import HandReplay
+    from replay.steps import HandSteps
 
 
 def replay_json_text(r: HandReplay) -> str:
@@ -67,12 +68,9 @@ def replay_counts(counts: dict[str, int]) -> str:
             f"rules, {counts['unverifiable']} showdown(s) not verifiable")
 
 
-def show_text(events: Sequence[Any], *, session: str | None, at: int | None) -> str:
-    """Every event with the state after it; then the settlement (``handledger show``), read
-    from :func:`replay.steps.hand_steps`."""
-    from replay.steps import hand_steps
-
-    hs = hand_steps(events, upto=at)
+def show_text(hs: HandSteps, *, at: int | None) -> str:
+    """Every event of ``hs`` (:func:`replay.steps.hand_steps`, stopped after ``at``) with the
+    state after it; then the settlement (``handledger show``)."""
     console, buf = _console()
     seats = ", ".join(f"{p} {stack}" for p, stack in hs.starting)
     console.print(f"hand {hs.hand}: {hs.game}, button {hs.button}; seats {seats}")

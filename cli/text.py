@@ -145,16 +145,10 @@ def whatif_text(hand: str, w: Any) -> str:
 
 def corrected_text(hand: str, done: Any) -> str:
     """What a correction moved: each player's net and paid net, and later hands to check."""
-    from replay.whatif import paid_net
-
-    parts = []
-    if done.before is None:
-        parts.append("the hand replays again (its stream did not before)")
-    else:
-        for label, b, a in (("net", done.before.net, done.after.net),
-                            ("paid", paid_net(done.before), paid_net(done.after))):
-            moved = ", ".join(f"{p} {a[p] - b[p]:+d}" for p in a if a[p] != b[p])
-            parts.append(f"{label}: {moved or 'unchanged'}")
+    moved = done.moved
+    parts = ["the hand replays again (its stream did not before)"] if moved is None else [
+        f"{label}: {', '.join(f'{p} {n:+d}' for p, n in diff.items()) or 'unchanged'}"
+        for label, diff in moved.items()]
     lines = [f"corrected hand {hand} (seq {done.seq}); " + "; ".join(parts)]
     lines += [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the corrected "
               f"final stack is {d.expected} (was {d.was})" for d in done.downstream]
@@ -163,8 +157,7 @@ def corrected_text(hand: str, done: Any) -> str:
 
 def history_text(data: dict[str, Any]) -> str:
     """A hand's original events, then every correction and void with its changes."""
-    from ledger.model.events import parse_event
-    from replay.corrections import brief
+    from replay.corrections import change_brief
 
     lines = [f"hand {data['hand']}: {len(data['events'])} original event(s)"]
     for item in data["events"]:
@@ -182,7 +175,7 @@ def history_text(data: dict[str, Any]) -> str:
             lines.append(f"        signature {mark[item['signature']['status']]}: "
                          f"{item['signature']['note']}")
         for c in item.get("changes", []):
-            event = f" {brief(parse_event(c['event']))}" if c["event"] else ""
+            event = f" {change_brief(c['event'])}" if c["event"] else ""
             label = "after" if c["op"] == "insert_after" else "was"
             was = f" (seq {c['seq']} {label}: {c['was']})" if c["was"] else ""
             lines.append(f"        {c['op']} seq {c['seq']}{event}{was}")

@@ -17,7 +17,14 @@ from ledger.model import events as ev
 from ledger.store import signing
 from ledger.store.keys import KeyStore
 from replay.fold import HandReplay, replay_events
-from replay.whatif import ChangeSpec, Downstream, build_correction, check_replays, what_if
+from replay.whatif import (
+    ChangeSpec,
+    Downstream,
+    build_correction,
+    check_replays,
+    paid_net,
+    what_if,
+)
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,18 @@ class Corrected:
     before: HandReplay | None
     after: HandReplay
     downstream: list[Downstream]
+
+    @property
+    def moved(self) -> dict[str, dict[str, int]] | None:
+        """What moved, in chips: ``{"net": {player: change}, "paid": {player: change}}`` of
+        the rules' net and of the net as the table paid it (:func:`replay.whatif.paid_net`),
+        players whose number did not move left out; None when the hand did not replay
+        before."""
+        if self.before is None:
+            return None
+        return {label: {p: a[p] - b[p] for p in a if a[p] != b[p]}
+                for label, b, a in (("net", self.before.net, self.after.net),
+                                    ("paid", paid_net(self.before), paid_net(self.after)))}
 
 
 def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
@@ -141,6 +160,15 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
             item["event"] = e.model_dump(mode="json", exclude={"type", "schema_version"})
             originals.append(item)
     return {"hand": hand, "events": originals, "amendments": amendments}
+
+
+def change_brief(data: dict[str, Any]) -> str:
+    """:func:`brief` of an event given as its JSON (a change's ``event`` in :func:`history`).
+
+    Raises:
+        MalformedEvent: ``data`` is no event.
+    """
+    return brief(ev.parse_event(data))
 
 
 def brief(event: Any) -> str:

@@ -170,6 +170,20 @@ class SeriesReport:
     findings: tuple[Finding, ...]
     incomplete: tuple[str, ...]
 
+    @property
+    def flagged(self) -> list[HandEntry]:
+        """The hands the audit names, corrected or voided, in ledger order."""
+        return [h for h in self.hands if h.disputed or h.corrected or h.amendments]
+
+    @property
+    def finding_kinds(self) -> list[tuple[str, int]]:
+        """``(kind, how many)`` of every finding of the audit, in the sessions and outside
+        them, by kind."""
+        kinds: dict[str, int] = {}
+        for f in [*(f for s in self.sessions for f in s.findings), *self.findings]:
+            kinds[f.kind] = kinds.get(f.kind, 0) + 1
+        return sorted(kinds.items())
+
 
 class ReportBooks:
     """A ledger open read-only with its derived tables as of its head (see :func:`open_report`)."""

@@ -241,6 +241,18 @@ def hand_steps(events: Sequence[Any], *, upto: int | None = None) -> HandSteps:
     )
 
 
+def load_steps(ledger: Any, hand: str, *, upto: int | None = None) -> HandSteps:
+    """:func:`hand_steps` of the hand ``hand`` as stored in ``ledger``.
+
+    Raises:
+        NotFound: no such hand; engine.errors.IllegalAction: an event the rules reject.
+    """
+    from ledger.store.streams import load_hand
+
+    events, _ = load_hand(ledger, hand)
+    return hand_steps(events, upto=upto)
+
+
 def _step(state: HandState, seq: int, event: Any, action: str, words: str) -> Step:
     result = settle(state)
     cards = state.cards

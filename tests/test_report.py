@@ -1,7 +1,7 @@
 """``handledger report OUT_DIR`` without a browser: every link of every page resolves, the
 standings equal ``handledger standings --json``, a re-run rewrites only what changed and
 removes pages of hands that are gone, names are escaped, the ledger is only read; the page
-names and the chart's geometry (hand-checked)."""
+names and the chart's lines (hand-checked)."""
 
 from __future__ import annotations
 
@@ -233,7 +233,8 @@ def test_the_report_only_reads_the_ledger(series: dict[str, Path], tmp_path: Pat
 
 
 def test_page_names_never_collide() -> None:
-    from cli.report import NO_SESSION, file_names, page_name
+    from replay.pagefiles import file_names, page_name
+    from replay.site import NO_SESSION
 
     assert page_name("s01-001") == "s01-001"
     assert page_name("PokerStars-254567") == "PokerStars-254567"
@@ -248,22 +249,66 @@ def test_page_names_never_collide() -> None:
     assert names["Ann-1"].startswith("Ann-1~") and names["ann-1"].startswith("ann-1~")
 
 
-def test_chart_geometry_hand_checked() -> None:
-    from cli.svgchart import chart, nice_step
+def test_chart_lines_hand_checked(tmp_path: Path) -> None:
+    from matplotlib import pyplot as plt
 
-    assert [nice_step(s) for s in (10, 12, 60, 1000, 0)] == [2, 2, 10, 200, 1]
-    c = chart([(1, "A", 5), (1, "B", -5), (2, "A", -10), (2, "B", 10)],
-              [(1, "s1"), (2, "s2")], {"B": "Bee"})
-    # values -5..5 with a step of 2: the box runs -6..6 over 378 px from y = 16
-    assert [(t[1], t[0]) for t in c.y_ticks] == [
-        (-6, 394.0), (-4, 331.0), (-2, 268.0), (0, 205.0), (2, 142.0), (4, 79.0), (6, 16.0)]
-    b, a = c.lines
-    assert (b.player, b.name, b.total, a.player, a.total) == ("B", "Bee", 5, "A", -5)
-    # B: 0, then -5 after hand 1, then +5 after hand 2; x = 64 + 746 × hand / 2
-    assert b.points == "64,205 437,205 437,362.5 810,362.5 810,47.5"
-    assert a.points == "64,205 437,205 437,47.5 810,47.5 810,362.5"
-    assert c.sessions == ((64.0, "s1"), (437.0, "s2")) and c.zero == 205.0
-    assert (b.label_y, a.label_y) == (47.5, 362.5) and b.dash != a.dash
+    from cli.chart import COLOURS, figure, write_chart
+
+    png = tmp_path / "chart.png"  # a name that would be mathtext, and a broken one, are text
+    write_chart(png, [(1, "$\\x$", 3), (1, "$\\frac{1}{0}$", -3)], "chips")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    fig = figure([(1, "A", 5), (1, "B", -5), (2, "A", -10), (2, "B", 10), (3, "C", 2)],
+                 "chips", starts=[(1, "s1"), (3, "s2")], names={"B": "Bee"})
+    try:
+        ax = fig.axes[0]
+        lines = [line for line in ax.get_lines() if line.get_gid()]
+        # most won first: B ends +5 (-5 then +10), C +2 (its one hand), A -5 (+5 then -10);
+        # from 0 before the first hand, a step after each of his hands, flat to the end (3)
+        assert [(line.get_gid(), line.get_label(), list(line.get_xdata()),
+                 list(line.get_ydata())) for line in lines] == [
+            ("chart-player-0", "Bee (+5)", [0, 1, 2, 3], [0, -5, 5, 5]),
+            ("chart-player-1", "C (+2)", [0, 3, 3], [0, 2, 2]),
+            ("chart-player-2", "A (-5)", [0, 1, 2, 3], [0, 5, -5, -5])]
+        assert [line.get_drawstyle() for line in lines] == ["steps-post"] * 3
+        assert [line.get_color() for line in lines] == list(COLOURS[:3])
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+            "Bee (+5)", "C (+2)", "A (-5)"]
+        # the sessions start before hand 1 and before hand 3; the line of 0
+        marks = [line for line in ax.get_lines() if not line.get_gid()]
+        assert [list(m.get_xdata()) for m in marks] == [[0, 1], [0, 0], [2, 2]]
+        assert list(marks[0].get_ydata()) == [0, 0]
+        assert [t.get_text() for t in ax.texts] == ["s1", "s2"]
+    finally:
+        plt.close(fig)
+
+
+def test_chart_svg_keeps_names_as_escaped_text() -> None:
+    import xml.etree.ElementTree as ET
+
+    from cli.chart import COLOURS, chart_svg
+
+    math = "$\\frac{1}{0}$"  # mathtext in matplotlib unless drawn as plain text
+    rows = [(1, HOSTILE[0], 30), (1, HOSTILE[1], -10), (2, HOSTILE[2], -25), (2, math, 5)]
+    svg = chart_svg(rows, [(1, NIGHT)])
+    assert svg.startswith("<svg ") and svg.endswith("</svg>")
+    assert svg == chart_svg(rows, [(1, NIGHT)])  # the same text: the index is kept
+    assert "<script" not in svg and "<b>" not in svg and "<style" not in svg
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; (+30)" in svg
+    assert 'Ann &amp; "Bob" (-25)' in svg and "night &lt;b&gt;1&lt;/b&gt;" in svg
+    root = ET.fromstring(svg)  # well-formed: every name escaped
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = [t.text for t in root.iter(f"{ns}text")]
+    assert [HOSTILE[0] + " (+30)", math + " (+5)", HOSTILE[1] + " (-10)",
+            HOSTILE[2] + " (-25)"] == texts[-4:]  # the legend, most won first, as text
+    assert NIGHT in texts
+    groups = [g for g in root.iter(f"{ns}g") if g.get("id", "").startswith("chart-player-")]
+    assert [g.get("id") for g in groups] == [f"chart-player-{k}" for k in range(4)]
+    styles = [dict(part.split(": ") for part in g.find(f"{ns}path").get("style").split("; "))
+              for g in groups]  # one line each: its own colour and dash pattern, or solid
+    assert [s["stroke"] for s in styles] == [c.lower() for c in COLOURS[:4]]
+    assert [s.get("stroke-dasharray") is None for s in styles] == [True, False, False, False]
+    assert len({s.get("stroke-dasharray") for s in styles}) == 4
 
 
 def test_corrected_entries_a_changed_chip_value_and_a_hand_that_does_not_replay(

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from cli.chart import COLOURS
 from tests.browser import Browser, by_id, css, shoot, text
 from tests.test_report import NIGHT, hostile_ledger, ok
 from tests.test_view import HOSTILE
@@ -79,7 +80,14 @@ def test_the_standings_shown_equal_the_command(browser: Browser, site: dict[str,
     assert d.execute_script("return document.styleSheets.length") == 2  # assets/*.css, linked
     assert by_id(d, "standings-grid").value_of_css_property("border-collapse") == "collapse"
     assert css(d, ".scroll")[0].value_of_css_property("overflow-x") == "auto"  # report.css
-    assert len(css(d, "figure.chart svg polyline")) == len(chips["players"])
+    lines = css(d, 'figure.chart svg g[id^="chart-player-"] path')  # a line per player
+    assert len(lines) == len(chips["players"])
+    assert {line.value_of_css_property("stroke") for line in lines} == {
+        "rgb({}, {}, {})".format(*bytes.fromhex(c[1:])) for c in COLOURS}  # 11 players
+    assert len({line.value_of_css_property("stroke-dasharray") for line in lines}) == 8
+    legend = [text(t) for t in css(d, 'figure.chart svg g[id^="legend"] text')]
+    assert legend == [f"{p['nickname'] or p['player']} ({p['total']:+d})"
+                      for p in chips["players"]]  # most won first, as text the page shows
     shoot(d, tmp_path, "index")
 
 

@@ -81,7 +81,7 @@ def test_unknown_hand_is_one_line(run) -> None:  # noqa: ANN001
                                             ("a/b c:1", "a_b_c_1.html"),
                                             ("../up", "_up.html")])
 def test_default_page_name(hand: str, file: str) -> None:
-    from cli.html import default_file
+    from replay.pagefiles import default_file
 
     assert default_file(hand) == file
 
