@@ -197,12 +197,15 @@ class Table:
         self.discards: list[str] = []
         self.shown: set[str] = set()
         self.folds = 0.2  # the chance of folding to a bet in the coin-toss play
+        self.shorts = ShortAllIns() if oracle else None
 
     def apply(self, e: Any, *, action: bool = True) -> None:
         if action:
             text = to_action(self.state, e)
             if text:
                 self.actions.append(text)
+        if self.shorts is not None:
+            self.shorts.see(self.state, e)
         if e.type == "fold" and self.state.game.stud:  # his cards go to the muck
             self.discards.extend(self.state.cards.hole[e.player])
         self.state.apply(e)
@@ -273,9 +276,9 @@ class Table:
             elif state.phase == "draw":
                 self.draw_step()
             elif state.phase == "bet" and self.style is not None and not state.game.stud:
-                self.apply(_styled_bet(self.rng, state, self.style, self.oracle))
+                self.apply(_styled_bet(self.rng, state, self.style, self.oracle, self.shorts))
             elif state.phase == "bet":
-                self.apply(_bet(self.rng, state, self.oracle, self.folds))
+                self.apply(_bet(self.rng, state, self.oracle, self.folds, self.shorts))
             elif state.phase == "declare":
                 p = state.declare_queue()[0]
                 way = self.rng.choice(("high", "low", "swing"))
@@ -306,11 +309,60 @@ def _deal(state: HandState, apply: Any, draw: Any) -> None:
                 apply(ev.CardsDealt(player=None, cards=draw(need - len(board)), run=run))
 
 
-def _pokerkit_would_refuse_raise(state: HandState, player: str) -> bool:
+class ShortAllIns:
+    """pokerkit's own count of short all-ins in a betting round (its
+    ``consecutive_short_all_in_amounts``), kept beside the engine's for the oracle.
+
+    pokerkit adds up the raises of consecutive short all-ins since the last full raise, starts
+    again from zero each time they reach one, and refuses a raise to a player who acted since
+    the last single full raise while the sum is short. The engine measures the increase since
+    the player's own last action (RULES.md §1.7, TDA 47), so it may allow a raise pokerkit
+    refuses: the oracle play does not make it.
+    """
+
+    def __init__(self) -> None:
+        self.street: int | None = None
+        self.size = 0
+        self.acted: set[str] = set()
+        self.shorts: list[int] = []
+
+    def see(self, state: HandState, e: Any) -> None:
+        """Record a betting action before the engine applies it."""
+        acts = ("check", "call", "fold", "bet_raise", "all_in", "forced_bet")  # + a bring-in
+        if state.phase != "bet" or e.type not in acts:
+            return
+        if state.street != self.street:  # a new round
+            self.street, self.size, self.acted, self.shorts = state.street, 0, set(), []
+        to = getattr(e, "to", 0)
+        if e.type in ("bet_raise", "all_in") and to > state.rnd.current:
+            raised = to - state.rnd.current
+            if raised >= self.size:
+                self.acted = set()
+            self.size = max(self.size, raised)
+            if to >= state.street_bets[e.player] + state.stacks[e.player]:
+                self.shorts.append(raised)
+            else:
+                self.shorts = []
+            if sum(self.shorts) >= self.size:
+                self.shorts = []
+        self.acted.add(e.player)
+
+    def refuses(self, state: HandState, player: str) -> bool:
+        """Would pokerkit refuse ``player`` a raise now?"""
+        if state.street != self.street:  # nobody has acted in this round yet
+            return False
+        return bool(self.shorts) and sum(self.shorts) < self.size and player in self.acted
+
+
+def _pokerkit_would_refuse_raise(
+    state: HandState, player: str, shorts: ShortAllIns | None = None
+) -> bool:
     rnd = state.rnd
     others = [state.street_bets[q] + state.stacks[q] for q in state.can_bet() if q != player]
     if not others or max(others) <= rnd.current:
         return True  # nobody could call more than the current bet
+    if shorts is not None and shorts.refuses(state, player):
+        return True
     if state.game.betting != "fixed_limit":
         return False
     return rnd.raises >= 4 or rnd.full_level < rnd.current
@@ -327,11 +379,12 @@ def _bring_in(rng: random.Random, state: HandState, p: str, min_to: int | None) 
     return ev.BetRaise(player=p, to=min_to)
 
 
-def _bet(rng: random.Random, state: HandState, oracle: bool = False, folds: float = 0.2) -> Any:
+def _bet(rng: random.Random, state: HandState, oracle: bool = False, folds: float = 0.2,
+         shorts: ShortAllIns | None = None) -> Any:
     p = state.to_act
     assert p is not None
     lim = state.limits(p)
-    if oracle and lim.min_to is not None and _pokerkit_would_refuse_raise(state, p):
+    if oracle and lim.min_to is not None and _pokerkit_would_refuse_raise(state, p, shorts):
         lim = type(lim)(lim.to_call, None, None, "oracle")
     stack = state.stacks[p]
     if state.game.stud and state.street == 0 and not state.rnd.acted and state.rnd.current == 0:
@@ -360,12 +413,13 @@ def _bet(rng: random.Random, state: HandState, oracle: bool = False, folds: floa
     return ev.Check(player=p)
 
 
-def _styled_bet(rng: random.Random, state: HandState, style: Style, oracle: bool) -> Any:
+def _styled_bet(rng: random.Random, state: HandState, style: Style, oracle: bool,
+                shorts: ShortAllIns | None = None) -> Any:
     """One betting decision as :class:`Style` says (button games)."""
     p = state.to_act
     assert p is not None
     lim = state.limits(p)
-    if oracle and lim.min_to is not None and _pokerkit_would_refuse_raise(state, p):
+    if oracle and lim.min_to is not None and _pokerkit_would_refuse_raise(state, p, shorts):
         lim = type(lim)(lim.to_call, None, None, "oracle")
     stack = state.stacks[p]
     allin_to = state.street_bets[p] + stack
