@@ -20,7 +20,9 @@ class Cards:
     card; ``boards``: one board per run; ``seen``: known cards live in a hand or on a board;
     ``discarded``: known cards thrown away in a draw; ``street_hole``: players dealt this
     street; ``drawn``: cards each player discarded in the current draw (absent = not yet);
-    ``owed``: replacements still to deal; ``shown``: players who showed at the showdown.
+    ``owed``: replacements still to deal; ``shown``: players who showed at the showdown;
+    ``dealt``: how many cards have come off the deck (known or unknown, every hole, board and
+    draw card; a card reshuffled and dealt again counts again).
     """
 
     hole: dict[str, list[str]] = field(default_factory=dict)
@@ -32,6 +34,7 @@ class Cards:
     drawn: dict[str, int] = field(default_factory=dict)
     owed: dict[str, int] = field(default_factory=dict)
     shown: set[str] = field(default_factory=set)
+    dealt: int = 0
 
     @classmethod
     def new(cls, players: list[str]) -> Cards:
@@ -48,6 +51,7 @@ class Cards:
             dict(self.drawn),
             dict(self.owed),
             set(self.shown),
+            self.dealt,
         )
 
     def up_cards(self, player: str) -> list[str]:

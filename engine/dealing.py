@@ -2,7 +2,10 @@
 
 A known card can be dealt only once while it is live (in a hand or on a board); a card
 discarded in a draw game may be dealt again after the reshuffle of the discards (RULES.md
-§4.2). ``??`` is an unknown card and is never a duplicate.
+§4.2), and once the deck has run out a folded or mucked card may be too (the reshuffle of
+RULES.md §4.1, :mod:`engine.deck`, named in a note). A stud hand's one board card is seventh
+street's community card (§4.1): every player still in uses it as his seventh card. ``??`` is
+an unknown card and is never a duplicate.
 
 Each function checks an event and changes the cards, or raises
 :class:`engine.errors.IllegalAction` through ``state.fail``. None changes the phase: a deal or
@@ -13,6 +16,7 @@ the hand on.
 from __future__ import annotations
 
 from engine.cards import UNKNOWN
+from engine.deck import community_card, redealt
 from engine.hand import HandData
 from ledger.model import events as ev
 
@@ -28,17 +32,27 @@ def next_to_draw(state: HandData) -> str | None:
     return None
 
 
-def _check_new_cards(state: HandData, cards: list[str]) -> None:
+def _check_new_cards(
+    state: HandData, cards: list[str], to: str, *, off_deck: bool = True
+) -> list[str]:
+    """Check cards about to be dealt to ``to`` (a player or ``the board``); return the notes
+    of those dealt again after a reshuffle. ``off_deck``: the cards come off the deck now (not
+    shown unknown cards being named)."""
     seen = state.cards.seen
     fresh: set[str] = set()
-    for c in cards:
+    notes: list[str] = []
+    for k, c in enumerate(cards):
         if c == UNKNOWN:
             continue
-        if c in seen or c in fresh:
+        if c in fresh:
             raise state.fail(f"card {c} is dealt twice")
         if state.game.deck == "short" and c[0] in "2345":
             raise state.fail(f"card {c} is not in the short deck (six and up)")
+        if c in seen:
+            position = state.cards.dealt + k + 1 if off_deck else None
+            notes.append(redealt(state, c, position, to))
         fresh.add(c)
+    return notes
 
 
 def _add_seen(state: HandData, cards: list[str]) -> None:
@@ -51,14 +65,17 @@ def deal(state: HandData, e: ev.CardsDealt) -> bool:
     """Deal hole cards to a player or board cards (RULES.md §4; run it twice §4.5), or a
     player's replacements in a draw. True when this street's cards (in a draw: every
     replacement) are all out."""
-    _check_new_cards(state, e.cards)
+    notes = _check_new_cards(state, e.cards, e.player or "the board")
     if e.player is None:
-        _deal_board(state, e)
+        notes += _deal_board(state, e)
     elif state.phase == "draw":
         _deal_draw(state, e)
-        return draw_done(state)
     else:
         _deal_hole(state, e)
+    state.cards.dealt += len(e.cards)
+    state.notes.extend(notes)
+    if state.phase == "draw":
+        return draw_done(state)
     return street_dealt(state)
 
 
@@ -73,6 +90,8 @@ def _deal_hole(state: HandData, e: ev.CardsDealt) -> None:
     street = state.game.streets[state.street]
     if not street.hole_up:
         raise state.fail("no hole cards are dealt on this street")
+    if state.game.stud and state.cards.boards[0]:
+        raise state.fail("this street was dealt as one community card (RULES.md §4.1)")
     if p in state.cards.street_hole:
         raise state.fail(f"{p} already has his cards for this street")
     if len(e.cards) != len(street.hole_up):
@@ -87,9 +106,14 @@ def _deal_hole(state: HandData, e: ev.CardsDealt) -> None:
     _add_seen(state, e.cards)
 
 
-def _deal_board(state: HandData, e: ev.CardsDealt) -> None:
+def _deal_board(state: HandData, e: ev.CardsDealt) -> list[str]:
     if state.phase != "deal":
         raise state.fail(f"board cards dealt during the {state.phase} phase")
+    if state.game.stud:
+        note = community_card(state, e)
+        state.cards.boards[0].extend(e.cards)
+        _add_seen(state, e.cards)
+        return [note]
     if e.run > len(state.cards.boards):
         raise state.fail(f"board for run {e.run}, but the board runs {len(state.cards.boards)}x")
     board = state.cards.boards[e.run - 1]
@@ -98,6 +122,7 @@ def _deal_board(state: HandData, e: ev.CardsDealt) -> None:
         raise state.fail(f"too many board cards: {need} by this street")
     board.extend(e.cards)
     _add_seen(state, e.cards)
+    return []
 
 
 def _deal_draw(state: HandData, e: ev.CardsDealt) -> None:
@@ -114,9 +139,10 @@ def _deal_draw(state: HandData, e: ev.CardsDealt) -> None:
 
 
 def street_dealt(state: HandData) -> bool:
-    """Are all cards of the current street dealt (every live player, every run's board)?"""
+    """Are all cards of the current street dealt (every live player, every run's board; in
+    stud the community card instead of every player's own)?"""
     street = state.game.streets[state.street]
-    if street.hole_up:
+    if street.hole_up and not (state.game.stud and state.cards.boards[0]):
         dealt = state.cards.street_hole
         if len(dealt) < state.live_count() or not dealt.issuperset(state.live()):
             return False
@@ -173,6 +199,12 @@ def reveal(state: HandData, e: ev.Reveal) -> None:
         return
     hand = state.cards.hole[p]
     shown = list(e.cards)
+    community = state.cards.boards[0] if state.game.stud else []
+    if community and len(shown) == len(hand) + len(community):
+        # a stud show may include the community card, which is his seventh (RULES.md §4.1)
+        for c in community:
+            if c in shown:
+                shown.remove(c)
     if len(shown) != len(hand):
         raise state.fail(f"{p} holds {len(hand)} cards but shows {len(shown)}")
     rest = list(shown)
@@ -183,12 +215,13 @@ def reveal(state: HandData, e: ev.Reveal) -> None:
             raise state.fail(f"{p} shows {''.join(shown)} but was dealt {c}")
         rest.remove(c)
     new = [c for c in rest if c != UNKNOWN]
-    _check_new_cards(state, new)
+    notes = _check_new_cards(state, new, p, off_deck=False)
     known = [c for c in hand if c != UNKNOWN]
     state.cards.hole[p] = known + rest
     state.cards.up[p] = state.cards.up[p][: len(known)] + [False] * len(rest)
     _add_seen(state, new)
     state.cards.shown.add(p)
+    state.notes.extend(notes)
 
 
 def muck(state: HandData, e: ev.Muck) -> None:

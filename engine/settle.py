@@ -71,12 +71,8 @@ def settle(state: HandState) -> HandResult:
     after = {p: c - returned.get(p, 0) for p, c in contributions.items()}
     table = table_dead_money(state)
     levels = {p: c - table.get(p, 0) for p, c in after.items()}
-    pots = _merge_own_dead_money(state, layer_pots(levels, live) if live else [], levels)
-    if sum(table.values()):  # the table's dead money is the main pot's (RULES.md §4.3)
-        if pots:
-            pots[0] = Pot(pots[0].amount + sum(table.values()), pots[0].eligible)
-        else:
-            pots = [Pot(sum(table.values()), tuple(live))]
+    pots = layer_pots(levels, live) if live else []
+    pots = _with_table_money(pots, sum(table.values()), live)
     if state.carried_in:
         if pots:
             pots[0] = Pot(pots[0].amount + state.carried_in, pots[0].eligible)
@@ -120,21 +116,16 @@ def table_dead_money(state: HandState) -> dict[str, int]:
     return {p: d for p, d in table.items() if d}
 
 
-def _merge_own_dead_money(
-    state: HandState, pots: list[Pot], after: dict[str, int]
-) -> list[Pot]:
-    """A top pot made only of its sole eligible player's own dead money (an ante or dead blind,
-    e.g. a big-blind ante) is not his to take back: it is dead money of the pot below
-    (RULES.md §4.3: dead chips belong to the pot; only bets can be uncalled, §1.4)."""
-    while len(pots) >= 2 and len(pots[-1].eligible) == 1:
-        top = pots[-1]
-        (p,) = top.eligible
-        others = max((c for q, c in after.items() if q != p), default=0)
-        if top.amount > state.dead.get(p, 0) or others > after[p] - top.amount:
-            break
-        below = pots[-2]
-        pots = [*pots[:-2], Pot(below.amount + top.amount, below.eligible)]
-    return pots
+def _with_table_money(pots: list[Pot], chips: int, live: list[str]) -> list[Pot]:
+    """Put the table's dead money into the main pot, which every live player can win, the
+    poster included (RULES.md §4.3). When a live player put in no chip of his own (a big blind
+    all-in on his big-blind ante), the lowest layer leaves him out: then the dead money alone
+    is the main pot, and the layers above are side pots."""
+    if not chips:
+        return pots
+    if pots and set(pots[0].eligible) == set(live):
+        return [Pot(pots[0].amount + chips, pots[0].eligible), *pots[1:]]
+    return [Pot(chips, tuple(live)), *pots]
 
 
 def _finish(

@@ -22,7 +22,7 @@ from typing import Any
 from engine.games import Game, game
 from engine.notation import to_action
 from engine.state import HandState
-from ledger.formats.phh.base import forced_bets
+from ledger.formats.phh.base import blind_index, forced_bets
 from ledger.model import events as ev
 
 RANKS = "23456789TJQKA"
@@ -86,6 +86,8 @@ def random_hand(
     oracle: bool = False,
     carried_in: tuple[str, int] | None = None,
     style: Style | None = None,
+    ante_mix: bool = False,
+    folds: float = 0.2,
 ) -> RandomHand:
     """Deal and play one random legal hand of variant ``code``.
 
@@ -96,7 +98,11 @@ def random_hand(
     on an open pair, no raise that nobody can call, odd chips by seat. ``carried_in``
     (previous hand, chips) starts the hand with chips carried from the session's last hand.
     ``style``: play as :class:`Style` says (no antes, no straddle, its stacks) instead of at
-    random; only for the betting of button games.
+    random; only for the betting of button games. ``ante_mix`` draws the forced bets more
+    widely (:func:`mixed_antes`): antes of 1–5 chips, individual or a big-blind ante, and
+    stacks too short for the ante or for the ante and blind. ``folds``: the chance that a
+    player facing a bet folds in the coin-toss play (low: more players reach the last street,
+    and eight in seven-card stud run out of cards).
     """
     g = game(code)
     n = players or rng.randint(2, 4 if g.is_draw and len(g.streets) > 2 else 6)
@@ -108,6 +114,8 @@ def random_hand(
     blinds = [] if g.stud else ([1, 2] + [0] * (n - 2))
     if blinds and n > 3 and style is None and rng.random() < 0.15:
         blinds[2] = 4  # a straddle
+    if ante_mix and style is None:
+        antes, stacks = mixed_antes(rng, g, blinds, stacks)
     st = ev.Stakes(
         betting=g.betting,
         antes=antes,
@@ -132,10 +140,42 @@ def random_hand(
         session=session,
     )
     table = Table(rng, started, oracle, style)
+    table.folds = folds
     if carried_in:
         come = ev.CarryOver(amount=carried_in[1], direction="in", other_hand=carried_in[0])
         table.apply(come, action=False)
     return table.play()
+
+
+def mixed_antes(
+    rng: random.Random, g: Game, blinds: Sequence[int], stacks: Sequence[int]
+) -> tuple[list[int], list[int]]:
+    """Antes and stacks for the cross-check: ``(antes, stacks)``, PHH's positional lists.
+
+    Stud: an individual ante of 1 or 2 from every player. Button games: a third none, a
+    third an individual ante (1, 2, 3 or 5 from every player), a third a big-blind ante (1, 2
+    or 4, posted by the big blind alone for the table: ``antes[1]``, which PHH reads as the
+    big blind's heads-up too, FORMATS.md §1; RULES.md §4.3). Then each player owing a forced
+    bet of two chips or more has, one time in eight, a short stack: 1 chip up to what he owes
+    (ante plus blind; all-in on the forced bets, or short of them).
+    """
+    n = len(stacks)
+    if g.stud:
+        antes = [rng.choice((1, 2))] * n
+    else:
+        kind = rng.choice(("none", "individual", "big_blind"))
+        antes = [0] * n
+        if kind == "individual":
+            antes = [rng.choice((1, 2, 3, 5))] * n
+        elif kind == "big_blind":
+            antes[1] = rng.choice((1, 2, 4))
+    stacks = list(stacks)
+    for i in range(n):
+        j = blind_index(i, n)
+        owed = antes[j] + (max(blinds[j], 0) if blinds else 0)
+        if owed >= 2 and rng.random() < 0.125:
+            stacks[i] = rng.randint(1, owed)
+    return antes, stacks
 
 
 class Table:
@@ -156,17 +196,24 @@ class Table:
         rng.shuffle(self.cards)
         self.discards: list[str] = []
         self.shown: set[str] = set()
+        self.folds = 0.2  # the chance of folding to a bet in the coin-toss play
+        self.shorts = ShortAllIns() if oracle else None
 
     def apply(self, e: Any, *, action: bool = True) -> None:
         if action:
             text = to_action(self.state, e)
             if text:
                 self.actions.append(text)
+        if self.shorts is not None:
+            self.shorts.see(self.state, e)
+        if e.type == "fold" and self.state.game.stud:  # his cards go to the muck
+            self.discards.extend(self.state.cards.hole[e.player])
         self.state.apply(e)
         self.events.append(e)
 
     def draw(self, k: int) -> list[str]:
-        """``k`` cards off the deck; the discards are reshuffled when the stub runs out."""
+        """``k`` cards off the deck; the discards (in stud the folded hands) are reshuffled
+        when the stub runs out (RULES.md §4.1–4.2)."""
         if len(self.cards) < k:
             self.rng.shuffle(self.discards)
             self.cards += self.discards
@@ -200,6 +247,18 @@ class Table:
         self.discards.extend(out)
         self.apply(ev.Discard(player=p, cards=out))
 
+    def deal(self) -> None:
+        """Deal the street. In stud, when the stub and the muck together cannot give every
+        player still in his seventh card, one community card instead (RULES.md §4.1; as
+        pokerkit does)."""
+        state = self.state
+        last = state.street == len(state.game.streets) - 1
+        if (state.game.stud and last and state.phase == "deal" and not state.cards.street_hole
+                and len(self.cards) + len(self.discards) < state.live_count()):
+            self.apply(ev.CardsDealt(player=None, cards=self.draw(1)))
+            return
+        _deal(state, self.apply, self.draw)
+
     def play_out(self) -> None:
         """Post the forced bets, deal, draw, bet and declare until the showdown; table the
         hands still in."""
@@ -213,13 +272,13 @@ class Table:
             if state.phase == "deal" and not declare:
                 self.show(early=True)
             if state.phase in ("forced", "deal"):
-                _deal(state, self.apply, self.draw)
+                self.deal()
             elif state.phase == "draw":
                 self.draw_step()
             elif state.phase == "bet" and self.style is not None and not state.game.stud:
-                self.apply(_styled_bet(self.rng, state, self.style, self.oracle))
+                self.apply(_styled_bet(self.rng, state, self.style, self.oracle, self.shorts))
             elif state.phase == "bet":
-                self.apply(_bet(self.rng, state, self.oracle))
+                self.apply(_bet(self.rng, state, self.oracle, self.folds, self.shorts))
             elif state.phase == "declare":
                 p = state.declare_queue()[0]
                 way = self.rng.choice(("high", "low", "swing"))
@@ -250,11 +309,60 @@ def _deal(state: HandState, apply: Any, draw: Any) -> None:
                 apply(ev.CardsDealt(player=None, cards=draw(need - len(board)), run=run))
 
 
-def _pokerkit_would_refuse_raise(state: HandState, player: str) -> bool:
+class ShortAllIns:
+    """pokerkit's own count of short all-ins in a betting round (its
+    ``consecutive_short_all_in_amounts``), kept beside the engine's for the oracle.
+
+    pokerkit adds up the raises of consecutive short all-ins since the last full raise, starts
+    again from zero each time they reach one, and refuses a raise to a player who acted since
+    the last single full raise while the sum is short. The engine measures the increase since
+    the player's own last action (RULES.md §1.7, TDA 47), so it may allow a raise pokerkit
+    refuses: the oracle play does not make it.
+    """
+
+    def __init__(self) -> None:
+        self.street: int | None = None
+        self.size = 0
+        self.acted: set[str] = set()
+        self.shorts: list[int] = []
+
+    def see(self, state: HandState, e: Any) -> None:
+        """Record a betting action before the engine applies it."""
+        acts = ("check", "call", "fold", "bet_raise", "all_in", "forced_bet")  # + a bring-in
+        if state.phase != "bet" or e.type not in acts:
+            return
+        if state.street != self.street:  # a new round
+            self.street, self.size, self.acted, self.shorts = state.street, 0, set(), []
+        to = getattr(e, "to", 0)
+        if e.type in ("bet_raise", "all_in") and to > state.rnd.current:
+            raised = to - state.rnd.current
+            if raised >= self.size:
+                self.acted = set()
+            self.size = max(self.size, raised)
+            if to >= state.street_bets[e.player] + state.stacks[e.player]:
+                self.shorts.append(raised)
+            else:
+                self.shorts = []
+            if sum(self.shorts) >= self.size:
+                self.shorts = []
+        self.acted.add(e.player)
+
+    def refuses(self, state: HandState, player: str) -> bool:
+        """Would pokerkit refuse ``player`` a raise now?"""
+        if state.street != self.street:  # nobody has acted in this round yet
+            return False
+        return bool(self.shorts) and sum(self.shorts) < self.size and player in self.acted
+
+
+def _pokerkit_would_refuse_raise(
+    state: HandState, player: str, shorts: ShortAllIns | None = None
+) -> bool:
     rnd = state.rnd
     others = [state.street_bets[q] + state.stacks[q] for q in state.can_bet() if q != player]
     if not others or max(others) <= rnd.current:
         return True  # nobody could call more than the current bet
+    if shorts is not None and shorts.refuses(state, player):
+        return True
     if state.game.betting != "fixed_limit":
         return False
     return rnd.raises >= 4 or rnd.full_level < rnd.current
@@ -271,17 +379,18 @@ def _bring_in(rng: random.Random, state: HandState, p: str, min_to: int | None) 
     return ev.BetRaise(player=p, to=min_to)
 
 
-def _bet(rng: random.Random, state: HandState, oracle: bool = False) -> Any:
+def _bet(rng: random.Random, state: HandState, oracle: bool = False, folds: float = 0.2,
+         shorts: ShortAllIns | None = None) -> Any:
     p = state.to_act
     assert p is not None
     lim = state.limits(p)
-    if oracle and lim.min_to is not None and _pokerkit_would_refuse_raise(state, p):
+    if oracle and lim.min_to is not None and _pokerkit_would_refuse_raise(state, p, shorts):
         lim = type(lim)(lim.to_call, None, None, "oracle")
     stack = state.stacks[p]
     if state.game.stud and state.street == 0 and not state.rnd.acted and state.rnd.current == 0:
         return _bring_in(rng, state, p, lim.min_to)
     roll = rng.random()
-    if lim.to_call and roll < 0.2:
+    if lim.to_call and roll < folds:
         return ev.Fold(player=p)
     if lim.min_to is not None and roll > 0.6:
         allin_to = state.street_bets[p] + stack
@@ -304,12 +413,13 @@ def _bet(rng: random.Random, state: HandState, oracle: bool = False) -> Any:
     return ev.Check(player=p)
 
 
-def _styled_bet(rng: random.Random, state: HandState, style: Style, oracle: bool) -> Any:
+def _styled_bet(rng: random.Random, state: HandState, style: Style, oracle: bool,
+                shorts: ShortAllIns | None = None) -> Any:
     """One betting decision as :class:`Style` says (button games)."""
     p = state.to_act
     assert p is not None
     lim = state.limits(p)
-    if oracle and lim.min_to is not None and _pokerkit_would_refuse_raise(state, p):
+    if oracle and lim.min_to is not None and _pokerkit_would_refuse_raise(state, p, shorts):
         lim = type(lim)(lim.to_call, None, None, "oracle")
     stack = state.stacks[p]
     allin_to = state.street_bets[p] + stack
