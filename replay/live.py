@@ -21,7 +21,7 @@ from ledger.model import events as ev
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput
 from replay import carry
-from replay.fold import effective_events, fold
+from replay.fold import fold_stream
 
 
 @dataclass(frozen=True)
@@ -194,8 +194,7 @@ def current(ledger: Any, hand: str) -> tuple[HandState, int]:
     from ledger.store.streams import load_hand
 
     events, _ = load_hand(ledger, hand)
-    effective, _ = effective_events(events)
-    return fold(effective), len(events)
+    return fold_stream(events)[0], len(events)
 
 
 @dataclass(frozen=True)

@@ -136,7 +136,7 @@ def build_correction(
             if spec.text is None:
                 raise IllegalAction(f"{spec.op} {spec.seq} needs an action")
             upto = k if spec.op == "replace" else k + 1
-            prefix = [e for _, group in slots[:upto] for e in group]
+            prefix = [(seq, e) for seq, group in slots[:upto] for e in group]
             if spec.text.strip().startswith("{") or not prefix:
                 state = None
             else:
@@ -167,35 +167,46 @@ def build_correction(
     return correction
 
 
-def _fold_prefix(prefix: list[Any], seq: int) -> Any:
+def _fold_prefix(prefix: list[tuple[int, Any]], seq: int) -> Any:
+    """Fold ``(stream seq, event)`` pairs; a refusal names the event by its stream seq."""
     try:
-        return fold(prefix)
+        return fold([e for _, e in prefix])
     except IllegalAction as exc:
+        at = prefix[exc.seq - 1][0] if exc.seq and exc.seq <= len(prefix) else exc.seq
         raise IllegalAction(
-            f"the corrected hand breaks before seq {seq}: event {exc.seq}: {exc.reason}"
+            f"the corrected hand breaks before seq {seq}: event {at}: {exc.reason}"
         ) from None
 
 
 def check_replays(events: Sequence[Any]) -> HandReplay:
-    """Replay ``events`` (corrections applied); re-raise a refusal with the event it names.
+    """Replay ``events`` (corrections applied); re-raise a refusal with the event it names
+    by its seq in the hand stream (:class:`replay.fold.Numbered`).
 
     Raises:
         IllegalAction: ``"the corrected hand is not legal: event N (TYPE): REASON"``.
     """
-    from replay.fold import effective_events
+    from replay.fold import numbered_events
 
     try:
         return replay_events(events)
     except IllegalAction as exc:
-        effective, _ = effective_events(events)
-        what = ""
-        if exc.seq is not None and 1 <= exc.seq <= len(effective):
-            e = effective[exc.seq - 1]
-            who = getattr(e, "player", None)
-            what = f" ({e.type}{' by ' + who if who else ''})"
+        numbered, _ = numbered_events(events)
         raise IllegalAction(
-            f"the corrected hand is not legal: event {exc.seq}{what}: {exc.reason}"
+            f"the corrected hand is not legal: {_named(numbered, exc.seq)}: {exc.reason}"
         ) from None
+
+
+def _named(numbered: Sequence[Any], seq: int | None) -> str:
+    """``event 12 (hand_ended)`` / ``the event inserted after seq 5 (call by Bob)``: the
+    effective event of stream seq ``seq``."""
+    found = [n for n in numbered if n.seq == seq]
+    if not found:
+        return f"event {seq}"
+    n = found[-1]
+    who = getattr(n.event, "player", None)
+    what = f"({n.event.type}{' by ' + who if who else ''})"
+    where = f"the event inserted after seq {seq}" if n.inserted else f"event {seq}"
+    return f"{where} {what}"
 
 
 # ------------------------------------------------------------------------------------------
