@@ -238,7 +238,8 @@ def legal_now(state: HandState, player: str | None = None) -> str:
 
 def _live_rules(state: HandState, event: Any) -> None:
     """What a hand recorded live may not take, though a history read from a file may: nothing
-    after its end (that is a correction), a payout or a show before the betting is over.
+    after its end (that is a correction), a payout or a show before the betting is over, a
+    payout beyond the chips in the pot (:func:`over_the_pot`).
 
     Raises:
         IllegalAction: naming the rule and what to do instead.
@@ -251,6 +252,21 @@ def _live_rules(state: HandState, event: Any) -> None:
                             f"(phase {state.phase} now)")
     if event.type == "reveal" and state.phase == "bet":
         raise IllegalAction("cards are shown once the betting is over")
+    if event.type == "recorded_payout":
+        over_the_pot(state, event)
+
+
+def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
+    """Refuse a payout that takes the hand's recorded payouts (pots and returned chips) above
+    the chips in the pot: every chip put in plus chips carried in (RULES.md §1.2, §7.1).
+
+    Raises:
+        IllegalAction: ``"the pot holds 200, 200 already paid"``.
+    """
+    pot = state.pot_total()
+    paid = sum(p.amount for p in state.payouts)
+    if paid + event.amount > pot:
+        raise IllegalAction(f"the pot holds {pot}, {paid} already paid")
 
 
 @dataclass(frozen=True)

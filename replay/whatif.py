@@ -111,12 +111,15 @@ def build_correction(
     reason: str,
     by: str,
     positions: dict[int, int] | None = None,
+    keep_end: bool = True,
 ) -> ev.Correction:
     """A correction of the hand stream ``events`` (originals plus earlier corrections).
 
     Changes are converted in ascending seq order (ties in the order given), each against the
     state of the hand corrected so far. ``positions`` maps a seq to its ledger position (what
-    :attr:`ledger.model.events.Correction.positions` records). The corrected hand is then replayed:
+    :attr:`ledger.model.events.Correction.positions` records); ``keep_end``: the corrected hand
+    must be the same whole hand (:func:`same_hand`; a void's correction drops the end). The
+    corrected hand is then replayed:
 
     Raises:
         IllegalAction: no changes, a seq the hand does not have, an action not legal at its
@@ -163,8 +166,35 @@ def build_correction(
         reason=reason,
         by=by,
     )
-    check_replays([*events, correction])
+    after = check_replays([*events, correction])
+    if keep_end:
+        same_hand(events, after)
     return correction
+
+
+def same_hand(events: Sequence[Any], after: HandReplay) -> None:
+    """Refuse a corrected hand that is no longer the same whole hand as ``events`` (the stream
+    before the correction): a complete hand must stay complete (its end is neither removed
+    nor replaced: a hand is undone with a void), and its recorded payouts may not come to more
+    than the chips in the pot where they did not before (RULES.md §1.2). A stream that did
+    not replay is not compared (the correction repairs it).
+
+    Raises:
+        IllegalAction: naming what the correction would take away or overpay.
+    """
+    try:
+        before = replay_events(events)
+    except IllegalAction:
+        return
+    was, now = before.result.status, after.result.status
+    if was == "complete" and now != "complete":
+        raise IllegalAction(f"the corrected hand would be {now}, not complete: a correction may "
+                            "not remove or replace the hand's end (void the hand instead)")
+    res = after.result
+    pot = sum(res.contributions.values()) + res.carried_in
+    paid = sum((after.recorded or {}).values())
+    if paid > pot and paid > sum((before.recorded or {}).values()):
+        raise IllegalAction(f"the corrected hand pays out {paid}: the pot holds {pot}")
 
 
 def _fold_prefix(prefix: list[tuple[int, Any]], seq: int) -> Any:
