@@ -262,7 +262,9 @@ class Downstream:
 
 @dataclass
 class WhatIf:
-    """Before/after of one hand and the consequences for its session."""
+    """Before/after of one hand and the consequences for its session: ``session_before`` /
+    ``session_after`` are each player's session result in chips with the books' net of every
+    hand (:func:`paid_net`, what ``balances`` adds up)."""
 
     hand: str
     session: str | None
@@ -308,12 +310,11 @@ class WhatIf:
 
 
 def paid_net(r: HandReplay) -> dict[str, int]:
-    """Each player's net as the table actually paid it (recorded payouts − contributions);
-    the engine's net when the hand has no recorded payouts. ``net`` is the engine's result,
-    so a payout correction moves this one, not ``net``."""
-    if r.recorded is None or r.result.status == "voided":
-        return dict(r.net)
-    return {p: r.recorded.get(p, 0) - r.result.contributions[p] for p in r.result.players}
+    """Each player's net as the table actually paid it: the books' net
+    (:attr:`replay.fold.HandReplay.paid_net`, what ``balances`` adds up: chips paid by the
+    table minus chips put in; the engine's net when the payouts are unknown). ``net`` is the
+    engine's result, so a payout correction moves this one, not ``net``."""
+    return dict(r.paid_net)
 
 
 def _paid_final(r: HandReplay) -> dict[str, int]:
@@ -349,10 +350,10 @@ def _session_effects(ledger: Any, out: WhatIf) -> None:
     pending = {p for p in new_final if new_final[p] != old_final[p]}
     for stream in streams:
         if stream == out.hand:
-            b, a = out.before.net, out.after.net
+            b, a = paid_net(out.before), paid_net(out.after)
         else:
             try:
-                net = replay_events([r.event for r in ledger.read(stream)]).net
+                net = paid_net(replay_events([r.event for r in ledger.read(stream)]))
             except IllegalAction:
                 continue
             b = a = net

@@ -1,5 +1,5 @@
 """What a hand may pay, live and by correction (replay/live.py ``over_the_pot``,
-replay/whatif.py ``same_hand``)."""
+replay/whatif.py ``same_hand``), and the what-if's session result in the books' net."""
 
 from __future__ import annotations
 
@@ -69,3 +69,19 @@ def test_a_correction_may_not_remove_or_replace_the_end(run, db) -> None:  # noq
     # a void still takes the end away (its own correction), and the hand counts for nothing
     assert run("void", "o2", "--reason", "misdeal", "--by", "host").exit_code == 0
     assert _balances(run) == {"Ann": 0, "Bob": 0}
+
+
+def test_whatif_session_result_moves_as_balances_do(run) -> None:  # noqa: ANN001
+    _hand(run, "w1", "pay Bob 200", "end")  # the table paid the pot to the wrong player
+    assert _balances(run) == {"Ann": -100, "Bob": 100}
+    out = run("whatif", "w1", "--replace", "11", "pay Ann 200")
+    assert out.exit_code == 0
+    assert "session s results: Bob -200, Ann +200" in out.output
+    data = json.loads(run("whatif", "w1", "--replace", "11", "pay Ann 200", "--json").output)
+    assert data["paid_diff"] == {"Ann": 200, "Bob": -200}
+    assert data["session"]["before"] == {"Ann": -100, "Bob": 100}
+    assert data["session"]["after"] == {"Ann": 100, "Bob": -100}
+    assert data["session"]["diff"] == {"Ann": 200, "Bob": -200}
+    assert run("correct", "w1", "--replace", "11", "pay Ann 200", "--reason", "Ann's aces",
+               "--by", "floor").exit_code == 0
+    assert _balances(run) == {"Ann": 100, "Bob": -100}
