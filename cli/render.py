@@ -80,13 +80,13 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
         stacks = " ".join(f"{s.player}:{s.stack}" for s in step.seats)
         bet = f" bet {step.current_bet}" if step.current_bet is not None else ""
         turn = f" → {step.to_act}" if step.to_act else ""
-        console.print(f"{step.seq:3d} {step.action:<28} pot {step.pot_total}{bet} [{stacks}] "
+        console.print(f"{step.label:>3} {step.action:<28} pot {step.pot_total}{bet} [{stacks}] "
                       f"{step.phase}{turn}")
     last = hs.last
     if at is not None and last.legal is not None:
         lim = last.legal
         raise_ = f", raise to {lim.min_to}..{lim.max_to}" if lim.min_to is not None else ""
-        console.print(f"    at {last.seq}: {lim.player} to act, to call {lim.to_call}{raise_}")
+        console.print(f"    at {last.label}: {lim.player} to act, to call {lim.to_call}{raise_}")
     for line in last.explanation():
         console.print(f"    {line}")
     return buf.getvalue().rstrip("\n")

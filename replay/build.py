@@ -134,11 +134,11 @@ def check_events(events: Sequence[Any], *, file: str | None = None,
 
 def _check_corrected(events: Sequence[Any], *, file: str | None, lines: Sequence[int] | None,
                      hand: str) -> HandState:
-    from replay.fold import effective_events, fold
+    from replay.fold import fold_stream
 
     where = {"file": file, "line": lines[-1] if lines else None, "hand": hand}
     try:
-        state = fold(effective_events(events)[0])
+        state = fold_stream(events)[0]
     except IllegalAction as exc:
         raise IllegalHand(f"the corrected hand is not legal: event {exc.seq}: {exc.reason}",
                           **where) from exc

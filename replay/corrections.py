@@ -96,7 +96,8 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     if drop:
         specs = [ChangeSpec("delete", seq) for seq in sorted(drop)]
         new.append(build_correction(events, specs, reason=f"void: {reason}", by=by,
-                                    positions={r.seq: r.position for r in rows}))
+                                    positions={r.seq: r.position for r in rows},
+                                    keep_end=False))
     new.append(ev.HandVoided(reason=reason, by=by))
     result = check_replays([*events, *new])
     new = _signed(hand, new, keys, sign)

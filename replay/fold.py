@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.errors import IllegalAction
 from engine.settle import HandResult, settle
@@ -120,6 +120,17 @@ def replay_json(replay: HandReplay) -> dict[str, Any]:
     return replay.as_json()
 
 
+class Numbered(NamedTuple):
+    """An event of the effective stream with its number: ``seq``, the seq in the hand stream
+    of the original event it stands for (a replacement keeps the seq it replaced; an inserted
+    event, ``inserted``, carries the seq it was inserted after), so that ``show``, ``act``,
+    ``history``, ``correct`` and the error messages name events alike."""
+
+    seq: int
+    inserted: bool
+    event: Any
+
+
 def effective_events(events: Sequence[Any]) -> tuple[list[Any], bool]:
     """Apply the stream's corrections and voids; return ``(events, corrected)``.
 
@@ -130,21 +141,44 @@ def effective_events(events: Sequence[Any]) -> tuple[list[Any], bool]:
     Raises:
         IllegalAction: a change naming a sequence number the hand does not have.
     """
+    numbered, corrected = numbered_events(events)
+    return [n.event for n in numbered], corrected
+
+
+def numbered_events(events: Sequence[Any], *, original: bool = False
+                    ) -> tuple[list[Numbered], bool]:
+    """:func:`effective_events` with each event's stream seq (:class:`Numbered`); with
+    ``original`` the events as first recorded (corrections and voids left out, never
+    applied), ``corrected`` False.
+
+    Raises:
+        IllegalAction: a change naming a sequence number the hand does not have.
+    """
+    if original:
+        return [Numbered(i, False, e) for i, e in enumerate(events, 1)
+                if e.type not in _CHANGES], False
     if _CHANGES.isdisjoint(map(_type, events)):
-        return list(events), False
+        return [Numbered(i, False, e) for i, e in enumerate(events, 1)], False
     originals: list[tuple[int, Any]] = []
     corrections: list[ev.Correction] = []
-    voids: list[Any] = []
+    voids: list[Numbered] = []
     for i, e in enumerate(events, 1):
         if e.type == "correction":
             corrections.append(e)
         elif e.type == "hand_voided":
-            voids.append(e)
+            voids.append(Numbered(i, False, e))
         else:
             originals.append((i, e))
     if not corrections:
-        return [e for _, e in originals] + voids, bool(voids)
-    slots: list[tuple[int, list[Any]]] = [(seq, [e]) for seq, e in originals]
+        return [Numbered(i, False, e) for i, e in originals] + voids, bool(voids)
+    return _corrected(originals, corrections) + voids, True
+
+
+def _corrected(originals: list[tuple[int, Any]], corrections: list[ev.Correction]
+               ) -> list[Numbered]:
+    """The original ``(seq, event)`` pairs with every correction applied in order."""
+    slots: list[tuple[int, list[Numbered]]] = [(seq, [Numbered(seq, False, e)])
+                                               for seq, e in originals]
     index = {seq: k for k, (seq, _) in enumerate(slots)}
     for correction in corrections:
         for change in correction.changes:
@@ -152,15 +186,39 @@ def effective_events(events: Sequence[Any]) -> tuple[list[Any], bool]:
             if k is None:
                 raise IllegalAction(f"correction names seq {change.seq}, which is not an event")
             seq, group = slots[k]
-            new = [ev.parse_event(change.event)] if change.event is not None else []
+            new = ([Numbered(seq, change.op != "replace", ev.parse_event(change.event))]
+                   if change.event is not None else [])
             if change.op == "replace":
                 slots[k] = (seq, new + group[1:])
             elif change.op == "delete":
                 slots[k] = (seq, group[1:])
             else:
                 slots[k] = (seq, group + new)
-    flat = [e for _, group in slots for e in group]
-    return flat + voids, True
+    return [n for _, group in slots for n in group]
+
+
+def renumber(exc: IllegalAction, numbered: Sequence[Numbered]) -> IllegalAction:
+    """``exc`` (raised while folding the events of ``numbered`` in order, its ``seq`` their
+    1-based position) naming the event by its stream seq instead; returns ``exc``."""
+    if exc.seq is not None and 1 <= exc.seq <= len(numbered):
+        exc.seq = numbered[exc.seq - 1].seq
+    return exc
+
+
+def fold_stream(events: Sequence[Any], *, original: bool = False
+                ) -> tuple[HandState, list[Numbered], bool]:
+    """Fold a stored hand stream (corrections applied, or the ``original`` events): its
+    state, its numbered effective events and whether it was corrected.
+
+    Raises:
+        IllegalAction: the first event the rules refuse, named by its stream seq.
+    """
+    numbered, corrected = numbered_events(events, original=original)
+    try:
+        state = fold([n.event for n in numbered])
+    except IllegalAction as exc:
+        raise renumber(exc, numbered) from None
+    return state, numbered, corrected
 
 
 def fold(events: Sequence[Any], *, upto: int | None = None) -> HandState:
@@ -182,16 +240,16 @@ def fold(events: Sequence[Any], *, upto: int | None = None) -> HandState:
 
 
 def replay_events(
-    events: Sequence[Any], *, session: str | None = None
+    events: Sequence[Any], *, session: str | None = None, original: bool = False
 ) -> HandReplay:
-    """Replay one hand stream (corrections applied) and compare with what was paid.
+    """Replay one hand stream (corrections applied; with ``original`` the events as first
+    recorded) and compare with what was paid.
 
     Raises:
-        IllegalAction: the hand's events break the rules.
+        IllegalAction: the hand's events break the rules (``seq``: the stream seq).
     """
-    effective, corrected = effective_events(events)
-    started = effective[0]
-    state = fold(effective)
+    state, numbered, corrected = fold_stream(events, original=original)
+    started = numbered[0].event
     result = settle(state)
     recorded = _recorded(state.payouts)
     discrepancies, notes = compare_payouts(result, recorded)

@@ -9,7 +9,9 @@ and :func:`hand_view` assembles a :class:`HandView`:
   the table paid (the recorded payouts) beside the rules' result (awards + returned chips) per
   player, and each discrepancy (:func:`replay.fold.replay_events`, RULES.md §1.4–1.6, §2);
 * ``original``: the same for the events as first recorded (None when the hand was never
-  corrected or voided), so a view can switch between the two;
+  corrected or voided), so a view can switch between the two; an original the rules refuse
+  (what a correction repaired) is its steps up to the refused event, status
+  ``unreplayable``, with the refusal as its explanation;
 * ``history``: every correction and void with its reason, author and time and what it changed.
 
 Money: a hand whose session was opened with a chip value (or given one later, ``session_changed``:
@@ -217,9 +219,7 @@ def hand_view(rows: Sequence[Any], *, opened: ev.SessionOpened | None = None) ->
     session = rows[0].session or started.session
     corrected = _version("corrected", events, session)
     amended = any(e.type in _CHANGES for e in events)
-    original = None
-    if amended:
-        original = _version("original", [e for e in events if e.type not in _CHANGES], session)
+    original = _version("original", events, session) if amended else None
     return HandView(
         hand=started.hand, session=session, date=opened.date if opened else None,
         game=started.game, game_name=corrected.steps.game_name, stakes=_stakes(started),
@@ -230,8 +230,19 @@ def hand_view(rows: Sequence[Any], *, opened: ev.SessionOpened | None = None) ->
 
 
 def _version(kind: str, events: list[Any], session: str | None) -> Version:
-    steps = hand_steps(events)
-    r = replay_events(events, session=session)
+    """The ``kind`` reading of a stored stream. An original that the rules refuse (the
+    correction repaired it) is shown up to the refused event, status ``unreplayable``, its
+    explanation the refusal; a corrected stream the rules refuse raises."""
+    original = kind == "original"
+    steps = hand_steps(events, original=original, lenient=original)
+    if steps.broken is not None:
+        return Version(
+            kind=kind, steps=steps, explanation=(steps.broken,),
+            payouts=(), recorded=False, verifiable=False, discrepancies=(),
+            notes=(f"the hand as first recorded does not replay: {steps.broken}",),
+            status="unreplayable",
+        )
+    r = replay_events(events, session=session, original=original)
     res = r.result
     wrong = {d.player for d in r.discrepancies}
     net, final = r.net, r.final_stacks

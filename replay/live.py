@@ -21,7 +21,7 @@ from ledger.model import events as ev
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput
 from replay import carry
-from replay.fold import effective_events, fold
+from replay.fold import fold_stream
 
 
 @dataclass(frozen=True)
@@ -194,8 +194,7 @@ def current(ledger: Any, hand: str) -> tuple[HandState, int]:
     from ledger.store.streams import load_hand
 
     events, _ = load_hand(ledger, hand)
-    effective, _ = effective_events(events)
-    return fold(effective), len(events)
+    return fold_stream(events)[0], len(events)
 
 
 @dataclass(frozen=True)
@@ -239,7 +238,8 @@ def legal_now(state: HandState, player: str | None = None) -> str:
 
 def _live_rules(state: HandState, event: Any) -> None:
     """What a hand recorded live may not take, though a history read from a file may: nothing
-    after its end (that is a correction), a payout or a show before the betting is over.
+    after its end (that is a correction), a payout or a show before the betting is over, a
+    payout beyond the chips in the pot (:func:`over_the_pot`).
 
     Raises:
         IllegalAction: naming the rule and what to do instead.
@@ -252,6 +252,21 @@ def _live_rules(state: HandState, event: Any) -> None:
                             f"(phase {state.phase} now)")
     if event.type == "reveal" and state.phase == "bet":
         raise IllegalAction("cards are shown once the betting is over")
+    if event.type == "recorded_payout":
+        over_the_pot(state, event)
+
+
+def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
+    """Refuse a payout that takes the hand's recorded payouts (pots and returned chips) above
+    the chips in the pot: every chip put in plus chips carried in (RULES.md §1.2, §7.1).
+
+    Raises:
+        IllegalAction: ``"the pot holds 200, 200 already paid"``.
+    """
+    pot = state.pot_total()
+    paid = sum(p.amount for p in state.payouts)
+    if paid + event.amount > pot:
+        raise IllegalAction(f"the pot holds {pot}, {paid} already paid")
 
 
 @dataclass(frozen=True)

@@ -26,11 +26,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.awards import pot_name
+from engine.errors import IllegalAction
 from engine.games import Game
-from engine.notation import format_amount, to_action
+from engine.notation import to_action
 from engine.settle import settle
 from engine.state import HandState
-from replay.fold import effective_events
+from replay.fold import numbered_events, renumber
+from replay.stepwords import Before, started_words
 
 __all__ = ["SeatState", "PotState", "Legal", "Step", "HandSteps", "hand_steps", "street_name"]
 
@@ -88,7 +90,8 @@ class Legal:
 
 @dataclass(frozen=True)
 class Step:
-    """The hand after event ``seq`` (1 = ``hand_started``) of the effective stream.
+    """The hand after the event of stream seq ``seq`` (1 = ``hand_started``; a corrected
+    hand may skip numbers; ``inserted``: a correction inserted it after ``seq``).
 
     ``action``: PHH notation (``p3 cbr 6``) or the event type; ``words``: what happened in a
     sentence; ``phase`` as :mod:`engine.state` names it; ``street`` (−1 before the first deal)
@@ -119,6 +122,13 @@ class Step:
     to_act: str | None
     legal: Legal | None
     notes: tuple[str, ...] = ()
+    inserted: bool = False
+
+    @property
+    def label(self) -> str:
+        """The step's number as shown: its stream seq, ``5+`` for an event a correction
+        inserted after seq 5."""
+        return f"{self.seq}+" if self.inserted else str(self.seq)
 
     def explanation(self) -> tuple[str, ...]:
         """Every pot in words, then the uncalled chips returned: the lines ``show`` prints.
@@ -158,7 +168,8 @@ class Step:
         (:meth:`standing`) beside ``pots``."""
         legal = self.legal
         return {
-            "seq": self.seq, "type": self.type, "action": self.action, "words": self.words,
+            "seq": self.seq, "label": self.label, "type": self.type, "action": self.action,
+            "words": self.words,
             "phase": self.phase, "street": self.street, "street_name": self.street_name,
             "status": self.status, "boards": [list(b) for b in self.boards],
             "seats": [_seat_json(s) for s in self.seats], "pot_total": self.pot_total,
@@ -190,7 +201,8 @@ class HandSteps:
     stud), ``starting`` stacks in seat order, ``corrected`` (corrections or a void applied),
     ``decimals`` (how the hand writes amounts, :class:`ledger.model.events.Unit`),
     ``board_cards`` (board cards a run of the game deals: 0 in stud and draw games) and
-    ``steps`` (``steps[i].seq == i + 1``)."""
+    ``steps`` (numbered by stream seq, :class:`Step`), and ``broken``: why the steps stop
+    early (an event the rules reject, ``hand_steps(lenient=True)``; None: they do not)."""
 
     hand: str
     game: str
@@ -201,6 +213,7 @@ class HandSteps:
     decimals: int
     board_cards: int
     steps: tuple[Step, ...]
+    broken: str | None = None
 
     @property
     def last(self) -> Step:
@@ -216,29 +229,51 @@ class HandSteps:
         }
 
 
-def hand_steps(events: Sequence[Any], *, upto: int | None = None) -> HandSteps:
+def hand_steps(events: Sequence[Any], *, upto: int | None = None, original: bool = False,
+               lenient: bool = False) -> HandSteps:
     """The steps of a stored hand stream (``hand_started`` first; corrections and voids
-    applied), stopping after effective event ``upto`` (all when None).
+    applied, or with ``original`` the events as first recorded), each numbered by its seq in
+    the hand stream (:class:`replay.fold.Numbered`: a corrected hand may skip numbers),
+    stopping after the events up to stream seq ``upto`` (all when None). With ``lenient`` an
+    event the rules reject ends the steps there and :attr:`HandSteps.broken` says why.
 
     Raises:
-        engine.errors.IllegalAction: an event the rules reject.
+        engine.errors.IllegalAction: an event the rules reject (its stream seq), unless
+            ``lenient``.
     """
-    effective, corrected = effective_events(events)
-    started = effective[0]
+    numbered, corrected = numbered_events(events, original=original)
+    started = numbered[0].event
     state = HandState.start(started)
-    stop = len(effective) if upto is None else min(upto, len(effective))
-    steps = [_step(state, 1, started, "hand_started", _started_words(state))]
-    for seq, e in enumerate(effective[1:stop], 2):
-        action = to_action(state, e) or e.type
-        before = _Before(state, e)
-        state.apply(e)
-        steps.append(_step(state, seq, e, action, before.words(state)))
+    steps = [_step(state, 1, started, "hand_started", started_words(state))]
+    broken = None
+    for k, n in enumerate(numbered[1:], 2):
+        if upto is not None and n.seq > upto:
+            break
+        e = n.event
+        try:
+            action = to_action(state, e) or e.type
+            before = Before(state, e)
+            state.apply(e)
+        except IllegalAction as exc:
+            exc.seq = k if exc.seq is None else exc.seq
+            renumber(exc, numbered)
+            if not lenient:
+                raise
+            broken = f"event {exc.seq} ({_what(e)}): {exc.reason}"
+            break
+        steps.append(_step(state, n.seq, e, action, before.words(state), inserted=n.inserted))
     return HandSteps(
         hand=started.hand, game=started.game, game_name=state.game.name, button=started.button,
         starting=tuple((s.player, s.stack) for s in started.seats), corrected=corrected,
         decimals=started.unit.decimals, board_cards=state.game.board_count,
-        steps=tuple(steps),
+        steps=tuple(steps), broken=broken,
     )
+
+
+def _what(event: Any) -> str:
+    """``fold by Ann``: an event's type and player."""
+    who = getattr(event, "player", None)
+    return f"{event.type} by {who}" if who else event.type
 
 
 def load_steps(ledger: Any, hand: str, *, upto: int | None = None) -> HandSteps:
@@ -253,7 +288,8 @@ def load_steps(ledger: Any, hand: str, *, upto: int | None = None) -> HandSteps:
     return hand_steps(events, upto=upto)
 
 
-def _step(state: HandState, seq: int, event: Any, action: str, words: str) -> Step:
+def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
+          inserted: bool = False) -> Step:
     result = settle(state)
     cards = state.cards
     seats = tuple(
@@ -279,7 +315,7 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str) -> St
         pot_total=state.pot_total(), current_bet=state.rnd.current if betting else None,
         pots=pots, returned=dict(result.returned), to_act=to_act,
         legal=_legal(state, to_act) if betting and to_act else None,
-        notes=tuple(state.notes),
+        notes=tuple(state.notes), inserted=inserted,
     )
 
 
@@ -314,83 +350,3 @@ def street_name(game: Game, street: int) -> str:
         return "after the draw" if total == 1 else f"after draw {draws}"
     board = game.board_by_street[street]
     return {0: "preflop", 3: "flop", 4: "turn", 5: "river"}.get(board, f"street {street + 1}")
-
-
-# ------------------------------------------------------------------------------ what happened
-
-_FORCED = {"ante": "an ante", "small_blind": "the small blind", "big_blind": "the big blind",
-           "straddle": "a straddle", "bring_in": "the bring-in", "dead_blind": "a dead blind",
-           "posted_blind": "a posted blind"}
-
-
-def _started_words(state: HandState) -> str:
-    s = state.started
-    button = f", button {s.button}" if s.button else ""
-    return f"hand {s.hand} starts: {state.game.name}{button}, {len(s.seats)} players"
-
-
-class _Before:
-    """What an event's sentence needs from the state before it (a stack, the street's bet)."""
-
-    def __init__(self, state: HandState, event: Any) -> None:
-        self.event = event
-        self.player = getattr(event, "player", None)
-        self.stack = state.stacks.get(self.player, 0) if self.player else 0
-        self.current = state.rnd.current if state.phase == "bet" else 0
-        self.decimals = state.started.unit.decimals
-
-    def words(self, state: HandState) -> str:  # noqa: C901, PLR0912 - one case per event type
-        e, p, t = self.event, self.player, self.event.type
-        paid = self.stack - state.stacks.get(p, 0) if p else 0
-        amount = self._amount
-        if t == "forced_bet":
-            return f"{p} posts {_FORCED.get(e.kind, e.kind)} of {amount(e.amount)}"
-        if t == "cards_dealt":
-            return _dealt(e, len(state.cards.boards))
-        if t == "check":
-            return f"{p} checks"
-        if t == "call":
-            return f"{p} calls {amount(paid)}"
-        if t == "fold":
-            return f"{p} folds"
-        if t == "bet_raise":
-            return f"{p} {'raises' if self.current else 'bets'} to {amount(e.to)}"
-        if t == "all_in":
-            total = state.street_bets[p]
-            verb = "calls" if total <= self.current else ("raises" if self.current else "bets")
-            return f"{p} {verb} all-in: {amount(paid)} more, {amount(total)} this street"
-        if t == "discard":
-            return f"{p} discards {len(e.cards)}" if e.cards else f"{p} stands pat"
-        if t == "declaration":
-            return f"{p} declares {e.direction}"
-        if t == "reveal":
-            return f"{p} shows {' '.join(e.cards)}" if e.cards else f"{p} shows"
-        if t == "muck":
-            return f"{p} mucks"
-        if t == "run_count":
-            return f"the board is run {e.runs} time(s)"
-        if t == "recorded_payout":
-            what = "returns" if e.returned else "pays"
-            pot = f" ({pot_name(e.pot)})" if e.pot is not None else ""
-            return f"the table {what} {amount(e.amount)} to {p}{pot}"
-        if t == "carry_over":
-            return f"{amount(e.amount)} carried {'in from' if e.direction == 'in' else 'out to'}" \
-                   f" {e.other_hand or 'another hand'}"
-        if t == "hand_ended":
-            return "the hand ends" if e.status == "complete" else "the record stops: incomplete"
-        if t == "hand_voided":
-            return f"hand voided by {e.by}: {e.reason}"
-        return t
-
-    def _amount(self, chips: int) -> str:
-        return format_amount(chips, self.decimals)
-
-
-def _dealt(e: Any, runs: int) -> str:
-    shown = " ".join(e.cards)
-    if e.player is None:
-        run = f" (run {e.run})" if runs > 1 else ""
-        return f"board{run}: {shown}"
-    if all(c == "??" for c in e.cards):
-        return f"{e.player} is dealt {len(e.cards)} card(s) face down"
-    return f"{e.player} is dealt {shown}"

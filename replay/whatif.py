@@ -111,12 +111,15 @@ def build_correction(
     reason: str,
     by: str,
     positions: dict[int, int] | None = None,
+    keep_end: bool = True,
 ) -> ev.Correction:
     """A correction of the hand stream ``events`` (originals plus earlier corrections).
 
     Changes are converted in ascending seq order (ties in the order given), each against the
     state of the hand corrected so far. ``positions`` maps a seq to its ledger position (what
-    :attr:`ledger.model.events.Correction.positions` records). The corrected hand is then replayed:
+    :attr:`ledger.model.events.Correction.positions` records); ``keep_end``: the corrected hand
+    must be the same whole hand (:func:`same_hand`; a void's correction drops the end). The
+    corrected hand is then replayed:
 
     Raises:
         IllegalAction: no changes, a seq the hand does not have, an action not legal at its
@@ -136,7 +139,7 @@ def build_correction(
             if spec.text is None:
                 raise IllegalAction(f"{spec.op} {spec.seq} needs an action")
             upto = k if spec.op == "replace" else k + 1
-            prefix = [e for _, group in slots[:upto] for e in group]
+            prefix = [(seq, e) for seq, group in slots[:upto] for e in group]
             if spec.text.strip().startswith("{") or not prefix:
                 state = None
             else:
@@ -163,39 +166,77 @@ def build_correction(
         reason=reason,
         by=by,
     )
-    check_replays([*events, correction])
+    after = check_replays([*events, correction])
+    if keep_end:
+        same_hand(events, after)
     return correction
 
 
-def _fold_prefix(prefix: list[Any], seq: int) -> Any:
+def same_hand(events: Sequence[Any], after: HandReplay) -> None:
+    """Refuse a corrected hand that is no longer the same whole hand as ``events`` (the stream
+    before the correction): a complete hand must stay complete (its end is neither removed
+    nor replaced: a hand is undone with a void), and its recorded payouts may not come to more
+    than the chips in the pot where they did not before (RULES.md §1.2). A stream that did
+    not replay is not compared (the correction repairs it).
+
+    Raises:
+        IllegalAction: naming what the correction would take away or overpay.
+    """
     try:
-        return fold(prefix)
+        before = replay_events(events)
+    except IllegalAction:
+        return
+    was, now = before.result.status, after.result.status
+    if was == "complete" and now != "complete":
+        raise IllegalAction(f"the corrected hand would be {now}, not complete: a correction may "
+                            "not remove or replace the hand's end (void the hand instead)")
+    res = after.result
+    pot = sum(res.contributions.values()) + res.carried_in
+    paid = sum((after.recorded or {}).values())
+    if paid > pot and paid > sum((before.recorded or {}).values()):
+        raise IllegalAction(f"the corrected hand pays out {paid}: the pot holds {pot}")
+
+
+def _fold_prefix(prefix: list[tuple[int, Any]], seq: int) -> Any:
+    """Fold ``(stream seq, event)`` pairs; a refusal names the event by its stream seq."""
+    try:
+        return fold([e for _, e in prefix])
     except IllegalAction as exc:
+        at = prefix[exc.seq - 1][0] if exc.seq and exc.seq <= len(prefix) else exc.seq
         raise IllegalAction(
-            f"the corrected hand breaks before seq {seq}: event {exc.seq}: {exc.reason}"
+            f"the corrected hand breaks before seq {seq}: event {at}: {exc.reason}"
         ) from None
 
 
 def check_replays(events: Sequence[Any]) -> HandReplay:
-    """Replay ``events`` (corrections applied); re-raise a refusal with the event it names.
+    """Replay ``events`` (corrections applied); re-raise a refusal with the event it names
+    by its seq in the hand stream (:class:`replay.fold.Numbered`).
 
     Raises:
         IllegalAction: ``"the corrected hand is not legal: event N (TYPE): REASON"``.
     """
-    from replay.fold import effective_events
+    from replay.fold import numbered_events
 
     try:
         return replay_events(events)
     except IllegalAction as exc:
-        effective, _ = effective_events(events)
-        what = ""
-        if exc.seq is not None and 1 <= exc.seq <= len(effective):
-            e = effective[exc.seq - 1]
-            who = getattr(e, "player", None)
-            what = f" ({e.type}{' by ' + who if who else ''})"
+        numbered, _ = numbered_events(events)
         raise IllegalAction(
-            f"the corrected hand is not legal: event {exc.seq}{what}: {exc.reason}"
+            f"the corrected hand is not legal: {_named(numbered, exc.seq)}: {exc.reason}"
         ) from None
+
+
+def _named(numbered: Sequence[Any], seq: int | None) -> str:
+    """``event 12 (hand_ended)`` / ``the event inserted after seq 5 (call by Bob)``: the
+    effective event of stream seq ``seq``."""
+    found = [n for n in numbered if n.seq == seq]
+    if not found:
+        return f"event {seq}"
+    n = found[-1]
+    who = getattr(n.event, "player", None)
+    what = f"({n.event.type}{' by ' + who if who else ''})"
+    where = f"the event inserted after seq {seq}" if n.inserted else f"event {seq}"
+    return f"{where} {what}"
 
 
 # ------------------------------------------------------------------------------------------
@@ -221,7 +262,9 @@ class Downstream:
 
 @dataclass
 class WhatIf:
-    """Before/after of one hand and the consequences for its session."""
+    """Before/after of one hand and the consequences for its session: ``session_before`` /
+    ``session_after`` are each player's session result in chips with the books' net of every
+    hand (:func:`paid_net`, what ``balances`` adds up)."""
 
     hand: str
     session: str | None
@@ -267,12 +310,11 @@ class WhatIf:
 
 
 def paid_net(r: HandReplay) -> dict[str, int]:
-    """Each player's net as the table actually paid it (recorded payouts − contributions);
-    the engine's net when the hand has no recorded payouts. ``net`` is the engine's result,
-    so a payout correction moves this one, not ``net``."""
-    if r.recorded is None or r.result.status == "voided":
-        return dict(r.net)
-    return {p: r.recorded.get(p, 0) - r.result.contributions[p] for p in r.result.players}
+    """Each player's net as the table actually paid it: the books' net
+    (:attr:`replay.fold.HandReplay.paid_net`, what ``balances`` adds up: chips paid by the
+    table minus chips put in; the engine's net when the payouts are unknown). ``net`` is the
+    engine's result, so a payout correction moves this one, not ``net``."""
+    return dict(r.paid_net)
 
 
 def _paid_final(r: HandReplay) -> dict[str, int]:
@@ -308,10 +350,10 @@ def _session_effects(ledger: Any, out: WhatIf) -> None:
     pending = {p for p in new_final if new_final[p] != old_final[p]}
     for stream in streams:
         if stream == out.hand:
-            b, a = out.before.net, out.after.net
+            b, a = paid_net(out.before), paid_net(out.after)
         else:
             try:
-                net = replay_events([r.event for r in ledger.read(stream)]).net
+                net = paid_net(replay_events([r.event for r in ledger.read(stream)]))
             except IllegalAction:
                 continue
             b = a = net

@@ -41,7 +41,8 @@ def every_kind() -> tuple[list[SessionRow], list[HandFacts]]:
     paid 10 where the rules give 30 and its pot is 3 chips over; h2 carries 12 chips that h3
     does not bring in; C starts h3 with 110 of his 100; B cashes out 79 of his 80; the
     platform says A's net is 25 (the books: 20); B paid A 4.00 USD of the 5.00 his net calls
-    for. In t (closed, no payment at all): D won 10 chips of E; h9 does not replay."""
+    for; h4 is still being played. In t (closed, no payment at all): D won 10 chips of E; h9
+    does not replay."""
     session = rows(
         (1, OPEN), *[(i, ev.BuyIn(player=p, chips=100)) for i, p in enumerate("ABC", 2)],
         (20, ev.CashOut(player="A", chips=120)), (21, ev.CashOut(player="B", chips=79)),
@@ -64,6 +65,8 @@ def every_kind() -> tuple[list[SessionRow], list[HandFacts]]:
         PayoutFinding("B", 0, 4, "uncalled", "hand h2: B's uncalled bet of 4 left out")))
     hands = [h1, h2,
              hand("h3", 12, {"A": 120, "B": 80, "C": 110}, {"A": 0, "B": 0, "C": 0}),
+             replace(hand("h4", 13, {"A": 120, "B": 80, "C": 110}, {"A": 0, "B": 0, "C": 0}),
+                     status="open"),
              hand("h8", 43, {"D": 100, "E": 100}, {"D": 10, "E": -10}, session="t"), broken]
     return session + other, hands
 
@@ -79,12 +82,13 @@ def _every_kind_series() -> Series:
 
 def test_the_registry_is_in_rank_order_and_names_every_kind_once() -> None:
     assert [c.rank for c in REGISTRY] == sorted({c.rank for c in REGISTRY})
-    assert KINDS == ("unreplayable", "payout", "chip_conservation", "stack_continuity",
-                     "session_balance", "settlement", "ledger_mismatch", "unsettled", "rake",
-                     "uncalled")
+    assert KINDS == ("unreplayable", "in_progress", "payout", "chip_conservation",
+                     "stack_continuity", "session_balance", "settlement", "ledger_mismatch",
+                     "unsettled", "rake", "uncalled")
     assert [c.__name__ for c in CHECKS] == list(KINDS)
     assert {(c.name, c.scope) for c in REGISTRY} == {
-        ("unreplayable", Scope.HAND), ("unsettled", Scope.SESSION),
+        ("unreplayable", Scope.HAND), ("in_progress", Scope.HAND),
+        ("unsettled", Scope.SESSION),
         ("rake", Scope.HAND), ("uncalled", Scope.HAND),
         ("payout", Scope.HAND), ("chip_conservation", Scope.HAND),
         ("chip_conservation", Scope.SESSION), ("stack_continuity", Scope.SESSION),
@@ -110,6 +114,7 @@ def test_every_check_finds_its_own_kind_only() -> None:
         ("payout", "h1", "A", 30, 10), ("chip_conservation", "h1", None, 20, 23),
         ("rake", "h2", "A", 10, 7), ("uncalled", "h2", "B", 4, 0),
         ("chip_conservation", "h3", None, 12, 0), ("stack_continuity", "h3", "C", 100, 110),
+        ("in_progress", "h4", None, 0, 0),
         ("session_balance", None, "B", 80, 79), ("settlement", None, "B", -500, -400),
         ("ledger_mismatch", None, "A", 1, 2),  # supplied: ranked before the statement's
         ("ledger_mismatch", None, "A", 20, 25),  # the statement says net 25
@@ -260,6 +265,8 @@ def many_sessions(n: int, seed: int) -> tuple[list[SessionRow], list[HandFacts],
             h = replace(h, payouts=(PayoutFinding("A", 0, 1, kind, f"hand {hid}: A short"),))
         if position % 997 == 0:  # now and then a stream that does not replay
             h = replace(h, paid=None, pot_out=None, error="event 5: out of turn")
+        elif position % 1009 == 0:  # and a hand still being played
+            h = replace(h, status="open")
         hands.append(h)
     ends: dict[str | None, int] = {}
     for r in rows_:

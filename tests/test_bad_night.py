@@ -104,3 +104,13 @@ def test_the_ledger_still_holds_every_original_event(night: dict) -> None:
     assert undo["reason"] == "Bob bet 10, he did not check"
     assert [c["op"] for c in undo["changes"]] == ["delete"]
     assert Path(night["db"]).exists()
+
+
+def test_the_corrected_hand_s3_has_its_page(night: dict, tmp_path) -> None:  # noqa: ANN001
+    # s3's correction deleted Bob's check (seq 11): the corrected hand replays, the original
+    # (Bob's bet at seq 13 with Cy to act) does not, and the page says so instead of failing
+    page = tmp_path / "s3.html"
+    out = night["run"]("view", "s3", "-o", str(page))
+    assert out.exit_code == 0, out.output
+    assert ("This version does not replay: event 13 (bet_raise by Bob): out of turn: Cy is "
+            "to act, not Bob.") in page.read_text(encoding="utf-8")

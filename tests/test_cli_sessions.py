@@ -338,8 +338,9 @@ def test_every_new_command_has_help() -> None:
 
 
 def test_settle_names_a_nonzero_total_in_money(run) -> None:  # noqa: ANN001
-    """The table paid 10 chips more than the pot (0.25 USD a chip): the nets sum to 2.50 USD
-    and settle says so in money, not in minor units (found by a fresh-eyes test)."""
+    """The table paid 10 chips less than the pot (0.25 USD a chip; a payout above the pot is
+    refused live): the nets sum to -2.50 USD and settle says so in money, not in minor units
+    (found by a fresh-eyes test)."""
     run("session", "open", "fri", "--chip-value", "0.25", "--currency", "USD")
     for player, chips in (("Ann", "200"), ("Bob", "150"), ("Cy", "300")):
         run("buyin", "fri", player, chips)
@@ -347,9 +348,12 @@ def test_settle_names_a_nonzero_total_in_money(run) -> None:  # noqa: ANN001
         "--seats", "Ann:200,Bob:150,Cy:300", "--button", "Cy")
     for action in ("d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c2d", "Cy f", "Ann cbr 8",
                    "Bob cbr 150", "Ann cc", "d db 2c7h9s", "d db Kd", "d db 3c",
-                   "Ann sm AsKs", "Bob sm QhQd", "pay Ann 310", "end"):
+                   "Ann sm AsKs", "Bob sm QhQd"):
+        assert run("act", "f1", action).exit_code == 0, action
+    assert "the pot holds 300, 0 already paid" in run("act", "f1", "pay Ann 310").output
+    for action in ("pay Ann 290", "end"):
         assert run("act", "f1", action).exit_code == 0, action
     out = run("settle", "--session", "fri")
     assert out.exit_code == 2
-    assert ("cannot settle: the balances sum to +2.50 USD, not zero (see `handledger audit`)"
+    assert ("cannot settle: the balances sum to -2.50 USD, not zero (see `handledger audit`)"
             in out.output)

@@ -23,7 +23,8 @@ EX01_ALL = "p1, p2, p3, p4, p5, p6, p7"
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The pages under test: ex01; the dispute before and after its correction (as
-    data/dispute/dispute.sh does it); the hand of hostile names."""
+    data/dispute/dispute.sh does it); the hand of hostile names; a live hand whose fold was
+    undone (its original does not replay)."""
     from cli.main import cli
 
     out = tmp_path_factory.mktemp("pages")
@@ -42,6 +43,13 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     hl("view", "dispute-1", "-o", str(out / "dispute.html"))
     hl("view", "phh-f1802a128b6b", "-o", str(out / "ex01.html"))
     hl("view", "hostile-7", "-o", str(out / "hostile.html"))
+    hl("hand", "start", "--hand", "o4", "--game", "NT", "--stakes", "1/2", "--seats",
+       "Ann:100,Bob:100", "--button", "Ann")
+    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann f"):
+        hl("act", "o4", action)
+    hl("undo", "o4", "--by", "host")
+    hl("act", "o4", "Ann cc")
+    hl("view", "o4", "-o", str(out / "undone.html"))
     return {p.stem: p for p in out.glob("*.html")}
 
 
@@ -145,7 +153,7 @@ def test_dispute_switches_between_original_and_corrected(browser: Browser,
     by_id(d, "last").click()
     events = [text(li) for li in css(d, "#events li")]
     assert events[22:24] == ["23  recorded_payout — the table pays 100 to Bob",
-                             "24  recorded_payout — the table pays 300 to Ann"]
+                             "23+  recorded_payout — the table pays 300 to Ann"]  # inserted
     original.click()
     assert original.get_attribute("aria-pressed") == "true"
     assert corrected.get_attribute("aria-pressed") == "false"
@@ -262,3 +270,17 @@ def test_money_is_shown_beside_chips(browser: Browser, tmp_path: Path) -> None:
     assert pots(d) == [("Main pot", "290 (72.50 USD)", "Erin, Bob")]  # 290 x 0.25 USD
     assert [text(e) for e in css(d, ".seat-won")] == ["", "wins 145", "wins 145", ""]
     shoot(d, tmp_path, "money")
+
+
+def test_an_original_that_does_not_replay_is_shown_as_such(browser: Browser,
+                                                          pages: dict[str, Path]) -> None:
+    d = browser.driver
+    load(d, pages["undone"])
+    by_id(d, "last").click()
+    assert [text(li).split()[0] for li in css(d, "#events li")] == ["1", "2", "3", "4", "5", "8"]
+    by_id(d, "version-original").click()
+    assert step_label(d) == "Step 6 of 6"
+    assert [text(li).split()[0] for li in css(d, "#events li")] == ["1", "2", "3", "4", "5", "6"]
+    assert text(css(d, ".version-end:not([hidden]) .warning")[0]) == (
+        "✗ This version does not replay: event 8 (call by Ann): Ann has folded. The steps stop "
+        "before that event; the corrected version is the hand as the ledger counts it.")

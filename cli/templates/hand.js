@@ -206,7 +206,7 @@
     list.replaceChildren();
     steps.forEach(function (step, i) {
       var li = el("li");
-      var button = el("button", "event", step.seq + "  " + step.action + " — " + step.words);
+      var button = el("button", "event", step.label + "  " + step.action + " — " + step.words);
       button.type = "button";
       button.tabIndex = -1;
       button.addEventListener("click", function () { go(i); });
@@ -221,7 +221,7 @@
     renderBoards(step);
     renderPots(step);
     renderPlayers(step);
-    $("now-seq").textContent = step.seq;
+    $("now-seq").textContent = step.label;
     $("step-words").textContent = step.words;
     $("turn").textContent = legalText(step);
     var label = "Step " + (index + 1) + " of " + steps.length;

@@ -15,10 +15,13 @@ stakes), so a session's books can be checked on their own.
 The kinds (:data:`KINDS`, in rank order):
 
 * ``unreplayable`` — a hand whose stored events the rules refuse (a read never stops at it).
+* ``in_progress`` — a hand still open (recorded live and not yet ended): named, its chips
+  are not checked until it ends.
 * ``payout`` — a recorded payout ≠ the recomputed award (the replay's discrepancies).
 * ``rake`` / ``uncalled`` — a site's payouts short of the pots by its rake, or by the
   uncalled bet it leaves out of what it says a player collected (``replay.rake``).
-* ``chip_conservation`` — per hand, contributions + carried-in ≠ awards + returned + carried;
+* ``chip_conservation`` — per ended hand, contributions + carried-in ≠ awards + returned +
+  carried;
   per session, carried chips that the session's next hand does not bring in.
 * ``stack_continuity`` — a starting stack ≠ the stack after his previous hand plus the
   buy-ins between (the first hand starts from the buy-in; sitting out keeps the stack).
@@ -127,6 +130,16 @@ def hand_replays(h: HandFacts) -> list[Finding]:
                     f"`handledger correct {h.hand} …` or `handledger void {h.hand} …`")]
 
 
+def hand_in_progress(h: HandFacts) -> list[Finding]:
+    """A hand still open (RULES.md §1: its pots are settled when it ends): named as in
+    progress, never as a conservation finding."""
+    if h.error is not None or h.status != "open":
+        return []
+    return [Finding("in_progress", h.session, h.hand, None, 0, 0,
+                    f"hand {h.hand} is in progress (not ended): {h.pot_in} chips in the pot so "
+                    f"far, checked once it ends (`handledger act {h.hand} end`) or is voided")]
+
+
 #: The replay's kinds of a payout difference that a site's conventions explain
 #: (``replay.rake``): each is its own check; every other difference is a ``payout``.
 SITE_KINDS = ("rake", "uncalled")
@@ -156,8 +169,9 @@ def hand_uncalled(h: HandFacts) -> list[Finding]:
 
 
 def hand_conservation(h: HandFacts) -> list[Finding]:
-    """Contributions + carried-in = awards + returned + carried, for a verifiable hand."""
-    if h.pot_out is None or h.pot_out == h.pot_in:
+    """Contributions + carried-in = awards + returned + carried, for a verifiable hand that
+    ended (an open hand is :func:`hand_in_progress`)."""
+    if h.status == "open" or h.pot_out is None or h.pot_out == h.pot_in:
         return []
     return [Finding(
         "chip_conservation", h.session, h.hand, None, h.pot_in, h.pot_out,
@@ -370,6 +384,9 @@ REGISTRY: tuple[Check, ...] = _registry([
     Check("unreplayable", Scope.HAND, -2, hand_replays,
           "a hand whose stored events the rules refuse (repair it with a correction or a "
           "void); its chips are unknown to the books"),
+    Check("in_progress", Scope.HAND, -1, hand_in_progress,
+          "a hand still open (recorded live, not yet ended): its chips are checked once it "
+          "ends"),
     Check("payout", Scope.HAND, 0, hand_payout,
           "a recorded payout differs from the engine's award (the replay's discrepancies)"),
     Check("rake", Scope.HAND, 10, hand_rake,

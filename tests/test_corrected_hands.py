@@ -1,0 +1,110 @@
+"""Hands a correction changed, read back through every command: ``view`` and ``report`` show
+the corrected hand and its original (an original the rules refuse is shown as such), and a
+hand's events carry one numbering, the seq of the hand's stream, in ``act``, ``show``,
+``history``, ``correct`` and the error messages (replay/fold.py ``numbered_events``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ledger.store.store import Ledger
+
+
+def _start(run, hand: str) -> None:  # noqa: ANN001
+    assert run("hand", "start", "--hand", hand, "--game", "NT", "--stakes", "1/2", "--seats",
+               "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+
+
+def _folded_then_undone(run, hand: str = "o4") -> None:  # noqa: ANN001
+    """The case as reported: Ann folds, the host undoes it, Ann calls instead."""
+    _start(run, hand)
+    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann f"):
+        assert run("act", hand, action).exit_code == 0
+    assert run("undo", hand, "--by", "host").exit_code == 0
+    out = run("act", hand, "Ann cc")
+    assert out.exit_code == 0 and out.output.startswith("8 call")
+
+
+def test_view_of_a_hand_whose_correction_deleted_an_action(run, tmp_path: Path) -> None:  # noqa: ANN001
+    _folded_then_undone(run)
+    assert run("replay", "--hand", "o4").exit_code == 0
+    page = tmp_path / "o4.html"
+    out = run("view", "o4", "-o", str(page))
+    assert out.exit_code == 0, out.output
+    text = page.read_text(encoding="utf-8")
+    assert "This version does not replay: event 8 (call by Ann): Ann has folded." in text
+    assert 'id="version-original"' in text
+
+
+def test_the_two_versions_of_the_undone_hand(run, db) -> None:  # noqa: ANN001
+    from replay.handview import load_view
+
+    _folded_then_undone(run)
+    with Ledger(db, read_only=True) as ledger:
+        view = load_view(ledger, "o4")
+    fixed, orig = view.corrected, view.original
+    # stream: 1 started, 2-3 blinds, 4-5 hole cards, 6 fold (deleted by 7), 8 call
+    assert [s.seq for s in fixed.steps.steps] == [1, 2, 3, 4, 5, 8]
+    assert fixed.status == "open" and fixed.steps.broken is None
+    assert [s.seq for s in orig.steps.steps] == [1, 2, 3, 4, 5, 6]
+    assert orig.status == "unreplayable" and orig.payouts == ()
+    assert orig.steps.broken == "event 8 (call by Ann): Ann has folded"
+
+
+def test_report_writes_the_page_of_the_corrected_hand(run, tmp_path: Path) -> None:  # noqa: ANN001
+    _folded_then_undone(run)
+    # a second hand: the deletion made with `correct` instead of `undo`
+    _start(run, "o5")
+    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann f"):
+        assert run("act", "o5", action).exit_code == 0
+    assert run("correct", "o5", "--delete", "6", "--reason", "she called", "--by",
+               "host").exit_code == 0
+    assert run("act", "o5", "Ann cc").exit_code == 0
+    site = tmp_path / "site"
+    assert run("report", str(site)).exit_code == 0
+    for hand in ("o4", "o5"):
+        text = (site / "hands" / f"{hand}.html").read_text(encoding="utf-8")
+        assert "cannot be replayed" not in text
+        assert "This version does not replay: event 8 (call by Ann): Ann has folded." in text
+    assert "unreplayable" not in run("audit").output
+
+
+def _river_after_an_undo(run) -> None:  # noqa: ANN001
+    """Bob raises by mistake (seq 7), the host undoes it (seq 8), the hand goes on."""
+    _start(run, "o3")
+    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cc", "Bob cbr 4"):
+        assert run("act", "o3", action).exit_code == 0
+    assert run("undo", "o3", "--by", "host").exit_code == 0
+    printed = []
+    for action in ("Bob cc", "d db 2c3d4h", "Bob cc", "Ann cc", "d db 9s", "Bob cc", "Ann cc",
+                   "d db Td", "Bob cc", "Ann cc", "pay Ann 4", "end"):
+        out = run("act", "o3", action)
+        assert out.exit_code == 0
+        printed.append(int(out.output.split()[0]))
+    assert printed == list(range(9, 21))  # the river is dealt at seq 16
+
+
+def test_show_numbers_events_as_act_and_history_do(run) -> None:  # noqa: ANN001
+    _river_after_an_undo(run)
+    lines = run("show", "o3").output.splitlines()
+    numbered = {int(line.split()[0]): line.split()[1] for line in lines
+                if line[:3].strip().isdigit()}
+    assert sorted(numbered) == [2, 3, 4, 5, 6, *range(9, 21)]
+    assert numbered[16] == "d" and numbered[19] == "recorded_payout"
+    assert numbered[20] == "hand_ended"
+    history = run("history", "o3").output
+    assert " 16 @16 " in history and "cards_dealt" in history.split(" 16 @16 ")[1][:60]
+    at = run("show", "o3", "--at", "16").output.splitlines()
+    assert [line.split()[0] for line in at if line[:3].strip().isdigit()][-1] == "16"
+
+
+def test_a_refused_correction_names_the_event_by_its_stream_seq(run, db) -> None:  # noqa: ANN001
+    _river_after_an_undo(run)
+    with Ledger(db, read_only=True) as ledger:
+        before = len(ledger.read("o3"))
+    out = run("correct", "o3", "--delete", "5", "--reason", "x", "--by", "host")
+    assert out.exit_code == 2
+    assert out.output == ("error: the corrected hand is not legal: event 6 (call by Ann): "
+                          "no betting now (deal phase)\n")
+    with Ledger(db, read_only=True) as ledger:
+        assert len(ledger.read("o3")) == before

@@ -1,0 +1,87 @@
+"""What a hand may pay, live and by correction (replay/live.py ``over_the_pot``,
+replay/whatif.py ``same_hand``), and the what-if's session result in the books' net."""
+
+from __future__ import annotations
+
+import json
+
+from ledger.store.store import Ledger
+
+SHOVE = ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100", "Bob cc", "d db 2c3d4h", "d db 9s",
+         "d db Td")  # seqs 4-10: a 200-chip pot; Ann's aces win it
+
+
+def _hand(run, hand: str, *paid: str) -> None:  # noqa: ANN001
+    """Ann and Bob all-in preflop in session s; ``paid`` then ``end`` (seq 11 on)."""
+    assert run("session", "open", "s").exit_code == 0
+    assert run("hand", "start", "--hand", hand, "--session", "s", "--game", "NT", "--stakes",
+               "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+    for action in (*SHOVE, *paid):
+        assert run("act", hand, action).exit_code == 0, action
+
+
+def _count(db: str, hand: str) -> int:
+    with Ledger(db, read_only=True) as ledger:
+        return len(ledger.read(hand))
+
+
+def _refused(run, db: str, hand: str, *args: str) -> str:  # noqa: ANN001
+    before = _count(db, hand)
+    out = run(*args)
+    assert out.exit_code == 2 and out.output.count("\n") == 1, out.output
+    assert "Traceback" not in out.output
+    assert _count(db, hand) == before
+    return out.output
+
+
+def _balances(run) -> dict[str, int]:  # noqa: ANN001
+    return {r["player"]: r["net"] for r in json.loads(run("balances", "--json").output)["players"]}
+
+
+def test_act_refuses_a_payout_above_the_pot(run, db) -> None:  # noqa: ANN001
+    _hand(run, "o1", "pay Ann 200")
+    for action in ("pay Ann 5000", "pay Bob 5000", "pay Bob 1"):
+        out = _refused(run, db, "o1", "act", "o1", action)
+        assert f"action '{action}': the pot holds 200, 200 already paid" in out
+    assert run("act", "o1", "end").exit_code == 0
+    assert _balances(run) == {"Ann": 100, "Bob": -100}
+
+
+def test_act_takes_payouts_that_add_up_to_the_pot(run, db) -> None:  # noqa: ANN001
+    _hand(run, "o1", "pay Ann 150")
+    out = _refused(run, db, "o1", "act", "o1", "pay Bob 51")
+    assert "the pot holds 200, 150 already paid" in out
+    assert run("act", "o1", "pay Bob 50").exit_code == 0
+    assert run("act", "o1", "end").exit_code == 0
+    assert _balances(run) == {"Ann": 50, "Bob": -50}
+
+
+def test_a_correction_may_not_remove_or_replace_the_end(run, db) -> None:  # noqa: ANN001
+    _hand(run, "o2", "pay Ann 200", "end")  # 11 payout, 12 hand_ended
+    for change in (("--replace", "12", "pay Ann 40"), ("--delete", "12")):
+        out = _refused(run, db, "o2", "correct", "o2", *change, "--reason", "x", "--by", "y")
+        assert out == ("error: the corrected hand would be open, not complete: a correction "
+                       "may not remove or replace the hand's end (void the hand instead)\n")
+    out = _refused(run, db, "o2", "correct", "o2", "--replace", "11", "pay Ann 400",
+                   "--reason", "x", "--by", "y")
+    assert out == "error: the corrected hand pays out 400: the pot holds 200\n"
+    assert run("state", "o2").exit_code == 0
+    # a void still takes the end away (its own correction), and the hand counts for nothing
+    assert run("void", "o2", "--reason", "misdeal", "--by", "host").exit_code == 0
+    assert _balances(run) == {"Ann": 0, "Bob": 0}
+
+
+def test_whatif_session_result_moves_as_balances_do(run) -> None:  # noqa: ANN001
+    _hand(run, "w1", "pay Bob 200", "end")  # the table paid the pot to the wrong player
+    assert _balances(run) == {"Ann": -100, "Bob": 100}
+    out = run("whatif", "w1", "--replace", "11", "pay Ann 200")
+    assert out.exit_code == 0
+    assert "session s results: Bob -200, Ann +200" in out.output
+    data = json.loads(run("whatif", "w1", "--replace", "11", "pay Ann 200", "--json").output)
+    assert data["paid_diff"] == {"Ann": 200, "Bob": -200}
+    assert data["session"]["before"] == {"Ann": -100, "Bob": 100}
+    assert data["session"]["after"] == {"Ann": 100, "Bob": -100}
+    assert data["session"]["diff"] == {"Ann": 200, "Bob": -200}
+    assert run("correct", "w1", "--replace", "11", "pay Ann 200", "--reason", "Ann's aces",
+               "--by", "floor").exit_code == 0
+    assert _balances(run) == {"Ann": 100, "Bob": -100}
