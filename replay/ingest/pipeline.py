@@ -209,17 +209,62 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
 def _without_stored_entries(ledger: Any, read: FileRead) -> FileRead:
     """``read`` without the session entries the ledger holds already at the same place (the
     same event at the same seq of the session's stream): a file that is our own export, of
-    entries a command wrote with no source key, adds nothing."""
+    entries a command wrote with no source key, adds nothing.
+
+    Raises:
+        LedgerError: a session stream of the file that does not extend the ledger's stream of
+            that name (another event at a seq the ledger holds, or a row after the session's
+            ``session_closed`` that a closed session takes no more of), naming file, line and
+            session; nothing of the file is written.
+    """
     numbered = [i for i in read.items if isinstance(i, SessionEntry) and i.seq is not None]
     if not numbered:
         return read
     stored = stored_rows(ledger, sorted({f"session:{i.session}" for i in numbered}))
     if not stored:
         return read
+    _check_extends(read.file, numbered, stored)
     keep = [i for i in read.items if not (
         isinstance(i, SessionEntry) and i.seq is not None
         and stored.get((f"session:{i.session}", i.seq)) == event_json(i.event))]
     return dataclasses.replace(read, items=keep)
+
+
+#: Session events a closed session takes no more of (RULES.md §1.1: no hands or buy-ins).
+_NOT_AFTER_CLOSE = ("session_opened", "session_closed", "buy_in")
+
+
+def _check_extends(file: str, numbered: list[SessionEntry],
+                   stored: dict[tuple[str, int], str]) -> None:
+    """Refuse (see :func:`_without_stored_entries`) a numbered session entry that differs from
+    the ledger's row at its seq, or that a closed stream does not take."""
+    import json
+
+    closed: dict[str, bool] = {}
+    for (stream, _seq), payload in stored.items():
+        if json.loads(payload).get("type") == "session_closed":
+            closed[stream] = True
+    for item in numbered:
+        stream = f"session:{item.session}"
+        if not any(k[0] == stream for k in stored):
+            continue
+        held = stored.get((stream, item.seq))  # type: ignore[arg-type]
+        if held is not None:
+            if held != event_json(item.event):
+                raise LedgerError(
+                    f"its {item.event.type} at seq {item.seq} is not the ledger's entry "
+                    f"{item.seq}: "
+                    f"this is another session named {item.session}; nothing of the file was "
+                    "written (import it into another ledger, or rename the session in the file)",
+                    file=file, line=item.line, session=item.session)
+            continue
+        if closed.get(stream) and item.event.type in _NOT_AFTER_CLOSE:
+            raise LedgerError(
+                f"its {item.event.type} at seq {item.seq} comes after the session was closed: "
+                f"a closed session takes no more; nothing of the file was written",
+                file=file, line=item.line, session=item.session)
+        if item.event.type == "session_closed":
+            closed[stream] = True
 
 
 def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None = None

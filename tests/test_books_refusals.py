@@ -1,0 +1,69 @@
+"""Refusals of the book commands and imports, each reproduced as a new user met it through the
+CLI: the refusal is one line, exit 2, and nothing is written (the ledger's head is unchanged)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+from click.testing import CliRunner, Result
+
+from cli.main import cli
+
+
+def run(db: Path, *args: str) -> Result:
+    return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+
+
+def rows(db: Path) -> list[tuple[str, int, str]]:
+    """Every stored row as (stream, seq, type), in ledger order."""
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute("SELECT stream, seq, type FROM events ORDER BY position").fetchall()
+
+
+def refused(result: Result) -> str:
+    """The one error line of a refused command (exit 2)."""
+    assert result.exit_code == 2, result.output
+    lines = [ln for ln in result.output.splitlines() if ln.startswith("error:")]
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+def test_import_of_another_session_with_the_same_name_is_refused(tmp_path: Path) -> None:
+    x, y, out = tmp_path / "x.duckdb", tmp_path / "y.duckdb", tmp_path / "y.jsonl"
+    for args in (("session", "open", "s01", "--chip-value", "0.25", "--currency", "USD",
+                  "--date", "2026-11-27"), ("buyin", "s01", "Ann", "100"),
+                 ("cashout", "s01", "Ann", "100"), ("session", "close", "s01")):
+        assert run(x, *args).exit_code == 0
+    for args in (("session", "open", "s01", "--chip-value", "0.25", "--currency", "USD",
+                  "--date", "2026-11-27"), ("buyin", "s01", "Bob", "999")):
+        assert run(y, *args).exit_code == 0
+    assert run(y, "export", "-o", str(out)).exit_code == 0
+    before = rows(x)
+    line = refused(run(x, "import", str(out)))
+    assert line.startswith(f"error: {out}:2, session s01: its buy_in at seq 2 is not the "
+                           "ledger's entry 2")
+    assert rows(x) == before
+    # the same export re-imported into its own ledger adds nothing
+    before_y = rows(y)
+    result = run(y, "import", str(out))
+    assert result.exit_code == 0, result.output
+    assert rows(y) == before_y
+
+
+def test_import_of_a_buy_in_after_the_session_closed_is_refused(tmp_path: Path) -> None:
+    x, y, out = tmp_path / "x.duckdb", tmp_path / "y.duckdb", tmp_path / "x.jsonl"
+    for args in (("session", "open", "s01", "--date", "2026-11-27"),
+                 ("buyin", "s01", "Ann", "100"), ("session", "close", "s01")):
+        assert run(x, *args).exit_code == 0
+    assert run(x, "export", "-o", str(out)).exit_code == 0
+    assert run(y, "import", str(out)).exit_code == 0  # y: a copy of the closed s01
+    with out.open("a") as f:  # a buy-in after the session_closed at seq 3
+        f.write('{"session":"s01","seq":4,"event":{"chips":50,"kind":"buy_in",'
+                '"player":"Bob","schema_version":1,"type":"buy_in"}}\n')
+    before = rows(y)
+    line = refused(run(y, "import", str(out)))
+    assert line == (f"error: {out}:4, session s01: its buy_in at seq 4 comes after the "
+                    "session was closed: a closed session takes no more; nothing of the file "
+                    "was written")
+    assert rows(y) == before
