@@ -19,7 +19,12 @@ from typing import Any
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.money import currency_decimals, format_money, parse_money
-from ledger.store.streams import latest_session, session_summaries
+from ledger.store.streams import (
+    latest_session,
+    session_summaries,
+    shared_hand,
+    shared_session,
+)
 
 #: Book entries a correction may retract or amend.
 ENTRY_TYPES = ("buy_in", "cash_out", "payment")
@@ -260,10 +265,18 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
     ``session``'s stream (default: the latest session). Returns the session.
 
     Raises:
-        MalformedInput: ``other`` is ``name``; NotFound: no session.
+        MalformedInput: ``other`` is ``name``; NotFound: no session; LedgerError: the two sat
+            in one hand together or both have book entries in one session (two players: an
+            alias would merge their nets, RULES.md §1.1).
     """
     if name == other:
         raise MalformedInput("an alias must differ from the name")
+    if (hand := shared_hand(ledger, name, other)) is not None:
+        raise LedgerError(f"{name} and {other} sat in hand {hand} together: they are two "
+                          "players, not one (no alias recorded)")
+    if (both := shared_session(ledger, name, other)) is not None:
+        raise LedgerError(f"{name} and {other} both have book entries in session {both}: "
+                          "they are two players, not one (no alias recorded)")
     if session is None:
         session = latest_session(ledger)
         if session is None:

@@ -67,3 +67,33 @@ def test_import_of_a_buy_in_after_the_session_closed_is_refused(tmp_path: Path) 
                     "session was closed: a closed session takes no more; nothing of the file "
                     "was written")
     assert rows(y) == before
+
+
+def open_s(db: Path, name: str = "s", *players: str) -> None:
+    assert run(db, "session", "open", name, "--date", "2026-11-27").exit_code == 0
+    for p in players:
+        assert run(db, "buyin", name, p, "100").exit_code == 0
+
+
+def test_alias_of_two_players_seated_in_one_hand_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    assert run(db, "session", "open", "s", "--date", "2026-11-27").exit_code == 0
+    assert run(db, "hand", "start", "--session", "s", "--hand", "a1", "--game", "NT",
+               "--stakes", "1/2", "--seats", "Bob:100,Cy:100", "--button", "Bob"
+               ).exit_code == 0
+    before = rows(db)
+    line = refused(run(db, "player", "alias", "Bob", "Cy"))
+    assert line == ("error: Bob and Cy sat in hand a1 together: they are two players, not "
+                    "one (no alias recorded)")
+    assert rows(db) == before
+
+
+def test_alias_of_two_players_with_entries_in_one_session_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "friday", "Bob", "Cy")
+    before = rows(db)
+    line = refused(run(db, "player", "alias", "Bob", "Cy", "--session", "friday"))
+    assert line == ("error: Bob and Cy both have book entries in session friday: they are "
+                    "two players, not one (no alias recorded)")
+    assert rows(db) == before
+    assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0  # one player: fine
