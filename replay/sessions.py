@@ -21,6 +21,7 @@ from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.money import currency_decimals, format_money, parse_money
 from ledger.store.streams import (
     latest_session,
+    money_hand,
     session_summaries,
     shared_hand,
     shared_session,
@@ -151,9 +152,17 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
     opened with the wrong value): the latest setting holds for the whole session.
 
     Raises:
-        NotFound: no such session; MalformedInput: a bad chip value.
+        NotFound: no such session; MalformedInput: a bad chip value; LedgerError: the session
+            holds a hand whose amounts came in money: they were converted to its chips exactly
+            on import (README: a session has one unit), and a new chip value would revalue them.
     """
     state = open_state(ledger, name, allow_closed=True)
+    if (held := money_hand(ledger, name)) is not None:
+        hand, currency = held
+        raise LedgerError(
+            f"session {name} holds hand {hand}, whose amounts came in {currency} and were "
+            f"converted exactly to its chips of {state.money(state.chip_value_minor)}: its "
+            "chip value is fixed (import the hands into a new session at the value wanted)")
     if decimals is None:
         decimals = currency_decimals(currency, chip_value)
     event = ev.SessionChanged(chip_value_minor=parse_money(chip_value, decimals,

@@ -97,3 +97,24 @@ def test_alias_of_two_players_with_entries_in_one_session_is_refused(tmp_path: P
                     "two players, not one (no alias recorded)")
     assert rows(db) == before
     assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0  # one player: fine
+
+
+STARS = Path(__file__).resolve().parents[2] / "shared/data/text" \
+    / "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt"
+
+
+def test_session_set_refused_once_it_holds_hands_that_came_in_money(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    assert run(db, "session", "open", "c", "--chip-value", "0.01", "--currency", "USD",
+               "--date", "2026-11-27").exit_code == 0
+    assert run(db, "session", "set", "c", "--chip-value", "0.02", "--currency",
+               "USD").exit_code == 0  # no hands yet: the value may still change
+    assert run(db, "session", "set", "c", "--chip-value", "0.01", "--currency",
+               "USD").exit_code == 0
+    assert run(db, "import", str(STARS), "--session", "c").exit_code == 0
+    before = rows(db)
+    line = refused(run(db, "session", "set", "c", "--chip-value", "0.02", "--currency", "USD"))
+    assert line == ("error: session c holds hand PokerStars-35824118297, whose amounts came in "
+                    "USD and were converted exactly to its chips of 0.01 USD: its chip value "
+                    "is fixed (import the hands into a new session at the value wanted)")
+    assert rows(db) == before

@@ -239,6 +239,16 @@ def session_summaries(ledger: Any) -> list[dict[str, Any]]:
             for s, d, c, b, _ in rows]
 
 
+def money_hand(ledger: Any, session: str) -> tuple[str, str] | None:
+    """``(hand, currency)`` of the first hand of ``session`` whose amounts came in money (its
+    ``unit`` names a currency), None when none."""
+    rows = ledger.query(
+        "SELECT hand_id, payload->'unit'->>'currency' FROM events WHERE type = 'hand_started'"
+        " AND session = ? AND payload->'unit'->>'currency' IS NOT NULL ORDER BY position"
+        " LIMIT 1", [session])
+    return (rows[0][0], rows[0][1]) if rows else None
+
+
 def shared_hand(ledger: Any, a: str, b: str) -> str | None:
     """The first hand (in ledger order) where players ``a`` and ``b`` were both seated, None
     when none."""
