@@ -118,3 +118,25 @@ def test_session_set_refused_once_it_holds_hands_that_came_in_money(tmp_path: Pa
                     "USD and were converted exactly to its chips of 0.01 USD: its chip value "
                     "is fixed (import the hands into a new session at the value wanted)")
     assert rows(db) == before
+
+
+def test_a_voided_hand_counts_for_nothing_in_stack_continuity(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann", "Bob")
+    assert run(db, "hand", "start", "--session", "s", "--hand", "v1", "--game", "NT",
+               "--stakes", "1/2", "--seats", "Ann:1000,Bob:100", "--button", "Ann"
+               ).exit_code == 0
+    audit = run(db, "audit")
+    assert audit.exit_code == 1
+    assert ("stack_continuity: hand v1: Ann starts with 1000 but his buy-ins come to 100: "
+            "expected 100 (+900)") in audit.output
+    assert run(db, "void", "v1", "--reason", "typed 1000", "--by", "host").exit_code == 0
+    assert run(db, "hand", "start", "--session", "s", "--hand", "v2", "--game", "NT",
+               "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann"
+               ).exit_code == 0
+    for action in ("d dh Ann AsAd", "d dh Bob KsKd", "Ann f"):  # Bob takes Ann's blind
+        assert run(db, "act", "v2", action).exit_code == 0
+    audit = run(db, "audit")
+    assert audit.exit_code == 0, audit.output
+    assert audit.output.strip() == ("audit clean: 2 hand(s) in 1 session(s); every chip adds "
+                                    "up")

@@ -38,8 +38,9 @@ from ledger.audit.books import Series
 from ledger.audit.checks import Finding
 from ledger.model.errors import LedgerError
 
-#: Bump when a derived table or view changes shape: forces a rebuild.
-DERIVED_VERSION = "5"
+#: Bump when a derived table or view changes shape, or what the books compute into them (6: a
+#: voided hand's stacks count for nothing): forces a rebuild.
+DERIVED_VERSION = "6"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
