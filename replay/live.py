@@ -10,6 +10,7 @@ is written.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -159,18 +160,21 @@ def _blinds(stakes: str | None, stud: bool, players: int) -> list[int]:
     return blinds + [0] * (players - len(blinds))
 
 
-def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | None) -> str:
+def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | None,
+               note: Callable[[str], None] = lambda line: None) -> str:
     """Append a new hand's ``hand_started`` and forced bets (with chips carried from the
     session's last hand, RULES.md §7.1); return its id (generated when ``hand`` is None).
+    ``note`` gets one warning line per seated player of the session who has no buy-in in it,
+    or whose first hand there starts above his buy-ins (the hand is still started: buy-ins
+    are book entries, and the audit's stack continuity names the difference).
 
     Raises:
         MalformedInput, IllegalAction: see :func:`build_started`.
     """
-    from ledger.store.streams import first_rows
+    from ledger.store.streams import first_rows, seated_in
     from replay.sessions import open_state
 
-    if session is not None:
-        open_state(ledger, session)  # an opened session that is not closed
+    state = open_state(ledger, session) if session is not None else None
     if hand is None:
         prefix = session or "live"
         count = len(ledger.streams(kind="hand", session=session)) if session else 0
@@ -181,7 +185,17 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     started, forced = build_started(spec, hand=hand, session=session)
     batches = carry.link([Batch(hand, [started, *forced], hand, session, None)],
                          carry.previous_in(ledger))
+    played = seated_in(ledger, session) if session is not None else set()
     ledger.append_many(batches)
+    if state is not None:
+        for seat in started.seats:
+            bought = state.chips_in.get(seat.player)
+            if bought is None:
+                note(f"warning: {seat.player} has no buy-in in session {session} (record it: "
+                     f"`handledger buyin {session} {seat.player} CHIPS`)")
+            elif seat.player not in played and seat.stack > bought:
+                note(f"warning: {seat.player} starts hand {hand} with {seat.stack} but his "
+                     f"buy-ins in session {session} come to {bought}")
     return hand
 
 

@@ -35,7 +35,8 @@ ENTRY_TYPES = ("buy_in", "cash_out", "payment")
 class SessionState:
     """What a session's stream says so far, corrections applied: opened, closed, the money's
     decimals and currency, who sits with chips (bought in since his last cash-out), who cashed
-    out, the payments, and every book entry by its seq."""
+    out, the chips each bought in all (``chips_in``), the payments, and every book entry by its
+    seq."""
 
     opened: bool = False
     closed: bool = False
@@ -44,6 +45,7 @@ class SessionState:
     currency: str | None = None
     seated: set[str] = field(default_factory=set)
     bought: set[str] = field(default_factory=set)
+    chips_in: dict[str, int] = field(default_factory=dict)
     cashed: dict[str, int] = field(default_factory=dict)
     payments: list[tuple[str, str, int]] = field(default_factory=list)
     entries: dict[int, Any] = field(default_factory=dict)
@@ -88,6 +90,7 @@ def _fold(state: SessionState, seq: int, e: Any) -> None:
     elif e.type == "buy_in":
         state.seated.add(e.player)
         state.bought.add(e.player)
+        state.chips_in[e.player] = state.chips_in.get(e.player, 0) + e.chips
     elif e.type == "cash_out":
         state.seated.discard(e.player)
         state.cashed[e.player] = e.chips

@@ -140,3 +140,15 @@ def test_a_voided_hand_counts_for_nothing_in_stack_continuity(tmp_path: Path) ->
     assert audit.exit_code == 0, audit.output
     assert audit.output.strip() == ("audit clean: 2 hand(s) in 1 session(s); every chip adds "
                                     "up")
+
+
+def test_hand_start_warns_of_a_seat_without_buy_in_or_above_his_buy_ins(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann")
+    result = run(db, "hand", "start", "--session", "s", "--hand", "w1", "--game", "NT",
+                 "--stakes", "1/2", "--seats", "Ann:150,Bob:100", "--button", "Ann")
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [  # in seat order: Bob left of the button, Ann
+        "warning: Bob has no buy-in in session s (record it: `handledger buyin s Bob CHIPS`)",
+        "warning: Ann starts hand w1 with 150 but his buy-ins in session s come to 100"]
+    assert result.stdout == "w1\n"

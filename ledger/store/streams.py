@@ -249,6 +249,14 @@ def money_hand(ledger: Any, session: str) -> tuple[str, str] | None:
     return (rows[0][0], rows[0][1]) if rows else None
 
 
+def seated_in(ledger: Any, session: str) -> set[str]:
+    """The players seated in any hand of ``session``."""
+    rows = ledger.query(
+        "SELECT DISTINCT UNNEST(CAST(json_extract_string(payload, '$.seats[*].player')"
+        " AS VARCHAR[])) FROM events WHERE type = 'hand_started' AND session = ?", [session])
+    return {r[0] for r in rows}
+
+
 def shared_hand(ledger: Any, a: str, b: str) -> str | None:
     """The first hand (in ledger order) where players ``a`` and ``b`` were both seated, None
     when none."""
