@@ -20,8 +20,10 @@ from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.money import currency_decimals, format_money, parse_money
 from ledger.store.streams import (
+    alias_pairs,
     latest_session,
     money_hand,
+    seated_in,
     session_summaries,
     shared_hand,
     shared_session,
@@ -227,11 +229,19 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
 
     Raises:
         MalformedInput: the same player twice, or a bad amount; NotFound: no such session;
-        LedgerError: the same payment is recorded already (unless ``again``).
+        LedgerError: a player not in the session's books (:func:`in_books`), or the same
+            payment is recorded already (unless ``again``).
     """
     if payer == payee:
         raise MalformedInput("a payment needs two different players")
     state = open_state(ledger, session, allow_closed=True)
+    known = in_books(ledger, session, state)
+    for who in (payer, payee):
+        if who not in known:
+            listed = ", ".join(sorted(known)) or "nobody yet"
+            raise LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
+                              f"cash-out or hand there; its players: {listed}): a payment "
+                              "settles a session between its players")
     event = ev.Payment(payer=payer, payee=payee,
                        amount_minor=parse_money(amount, state.decimals))
     if not again and (payer, payee, event.amount_minor) in state.payments:
@@ -239,6 +249,17 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
                           f"recorded in {session} already; a second payment of the same "
                           "amount takes --again")
     return event, state, _append(ledger, session, event, state)
+
+
+def in_books(ledger: Any, session: str, state: SessionState) -> set[str]:
+    """The names in ``session``'s books: who bought in, cashed out, paid or was paid there or
+    sat in one of its hands, and every alias of them (``player alias``)."""
+    known = {*state.chips_in, *state.cashed, *seated_in(ledger, session)}
+    known.update(p for pair in state.payments for p in pair[:2])
+    pairs = alias_pairs(ledger)
+    for _ in range(2):  # an alias of an alias
+        known.update(n for p, a in pairs if p in known or a in known for n in (p, a))
+    return known
 
 
 def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, reason: str,

@@ -152,3 +152,16 @@ def test_hand_start_warns_of_a_seat_without_buy_in_or_above_his_buy_ins(tmp_path
         "warning: Bob has no buy-in in session s (record it: `handledger buyin s Bob CHIPS`)",
         "warning: Ann starts hand w1 with 150 but his buy-ins in session s come to 100"]
     assert result.stdout == "w1\n"
+
+
+def test_pay_naming_a_player_not_in_the_session_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "friday", "Ann", "Bob")
+    before = rows(db)
+    line = refused(run(db, "pay", "friday", "Bob", "Zed", "5"))
+    assert line == ("error: Zed is not in the books of session friday (no buy-in, cash-out or "
+                    "hand there; its players: Ann, Bob): a payment settles a session between "
+                    "its players")
+    assert rows(db) == before
+    assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0
+    assert run(db, "pay", "friday", "Robert", "Ann", "5").exit_code == 0  # Bob's alias

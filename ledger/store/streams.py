@@ -257,6 +257,13 @@ def seated_in(ledger: Any, session: str) -> set[str]:
     return {r[0] for r in rows}
 
 
+def alias_pairs(ledger: Any) -> list[tuple[str, str]]:
+    """``(player, alias)`` of every ``player_alias`` row, in ledger order."""
+    return [(p, a) for p, a in ledger.query(
+        "SELECT payload->>'player', payload->>'alias' FROM events WHERE type = 'player_alias'"
+        " ORDER BY position")]
+
+
 def shared_hand(ledger: Any, a: str, b: str) -> str | None:
     """The first hand (in ledger order) where players ``a`` and ``b`` were both seated, None
     when none."""
