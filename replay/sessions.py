@@ -37,8 +37,8 @@ ENTRY_TYPES = ("buy_in", "cash_out", "payment")
 class SessionState:
     """What a session's stream says so far, corrections applied: opened, closed, the money's
     decimals and currency, who sits with chips (bought in since his last cash-out), who cashed
-    out, the chips each bought in all (``chips_in``), the payments, and every book entry by its
-    seq."""
+    out, the chips each bought in all (``chips_in``), the payments, every book entry by its seq
+    and the seqs of those retracted."""
 
     opened: bool = False
     closed: bool = False
@@ -51,6 +51,7 @@ class SessionState:
     cashed: dict[str, int] = field(default_factory=dict)
     payments: list[tuple[str, str, int]] = field(default_factory=list)
     entries: dict[int, Any] = field(default_factory=dict)
+    retracted: set[int] = field(default_factory=set)
     last_seq: int = 0
 
     def money(self, minor: int) -> str:
@@ -72,6 +73,7 @@ def session_state(ledger: Any, name: str) -> SessionState:
         if row.seq in fixes:
             state.entries[row.seq] = e
             if fixes[row.seq] is None:
+                state.retracted.add(row.seq)
                 continue
             e = ev.parse_event(fixes[row.seq])
         _fold(state, row.seq, e)
@@ -269,7 +271,8 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     stood and the replacement (None: retracted).
 
     Raises:
-        NotFound: no such session or entry; MalformedInput: a bad value.
+        NotFound: no such session or entry; MalformedInput: a bad value; LedgerError: the
+            entry is retracted already (neither retracted again nor amended back).
     """
     state = open_state(ledger, session, allow_closed=True)
     entry = state.entries.get(seq)
@@ -277,6 +280,12 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
         listed = ", ".join(f"{s} {e.type}" for s, e in sorted(state.entries.items()))
         raise NotFound(f"session {session} has no buy-in, cash-out or payment at seq {seq}"
                        + (f" (its entries: {listed})" if listed else ""))
+    if seq in state.retracted:
+        raise LedgerError(
+            f"entry {seq} ({entry.type}) of session {session} is retracted already: "
+            + ("nothing to retract" if value is None else "an amendment would bring it back; "
+               "record the entry again instead (`handledger history --session "
+               f"{session}` lists the entries)"))
     replacement = None
     if value is not None:
         if entry.type == "payment":

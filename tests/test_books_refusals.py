@@ -3,6 +3,7 @@ CLI: the refusal is one line, exit 2, and nothing is written (the ledger's head 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import duckdb
@@ -165,3 +166,24 @@ def test_pay_naming_a_player_not_in_the_session_is_refused(tmp_path: Path) -> No
     assert rows(db) == before
     assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0
     assert run(db, "pay", "friday", "Robert", "Ann", "5").exit_code == 0  # Bob's alias
+
+
+def test_a_retracted_entry_is_neither_retracted_again_nor_amended_back(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann", "Bob", "Cy")
+    assert run(db, "entry", "amend", "s", "4", "60", "--reason", "typo", "--by", "h"
+               ).exit_code == 0
+    assert run(db, "entry", "retract", "s", "2", "--reason", "x", "--by", "h").exit_code == 0
+    before = rows(db)
+    assert refused(run(db, "entry", "retract", "s", "2", "--reason", "x", "--by", "h")) == (
+        "error: entry 2 (buy_in) of session s is retracted already: nothing to retract")
+    assert refused(run(db, "entry", "amend", "s", "2", "60", "--reason", "x", "--by", "h")) == (
+        "error: entry 2 (buy_in) of session s is retracted already: an amendment would bring "
+        "it back; record the entry again instead (`handledger history --session s` lists the "
+        "entries)")
+    assert rows(db) == before
+    # Ann's retracted; Bob's as it was; Cy's amended to 60: two buy-ins in effect
+    listed = run(db, "session", "list")
+    assert listed.stdout == "s  2026-11-27  0 hand(s)  2 buy-in(s)  open\n"
+    assert [s["buy_ins"] for s in json.loads(run(db, "session", "list", "--json").stdout)[
+        "sessions"]] == [2]
