@@ -21,6 +21,7 @@ from engine.state import HandState
 from ledger.model import events as ev
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput
+from ledger.model.names import check_name
 from replay import carry
 from replay.fold import effective_events, fold
 
@@ -48,7 +49,9 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
 
     Raises:
         MalformedInput: an item that is not NAME:STACK, a stack that is not a whole number of
-            chips (at most ``MAX_CHIPS``), a player seated twice, or fewer than two players.
+            chips (at most ``MAX_CHIPS``), a name holding a control character
+            (:func:`ledger.model.names.check_name`), a player seated twice, or fewer than two
+            players.
     """
     seats: list[tuple[str, int]] = []
     for item in text.split(","):
@@ -58,6 +61,7 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
         if int(stack) > ev.MAX_CHIPS:
             raise MalformedInput(f"--seats: {name.strip()}'s stack {stack.strip()} is more than "
                                  f"{ev.MAX_CHIPS} chips")
+        check_name(name.strip())  # spaces round a NAME:STACK item are the list's, not his
         if any(n == name.strip() for n, _ in seats):
             raise MalformedInput(f"--seats: {name.strip()} is seated twice")
         seats.append((name.strip(), int(stack)))

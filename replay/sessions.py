@@ -19,6 +19,7 @@ from typing import Any
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.money import currency_decimals, format_money, parse_money
+from ledger.model.names import check_name
 from ledger.store.streams import (
     alias_pairs,
     latest_session,
@@ -135,8 +136,10 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
     a currency, 0 for JPY and the like; without a currency, those of ``chip_value``).
 
     Raises:
-        MalformedInput: a bad date or chip value; LedgerError: the session exists.
+        MalformedInput: a bad name (:func:`ledger.model.names.check_name`), date or chip
+            value; LedgerError: the session exists.
     """
+    check_name(name, "session")
     try:
         day = (Date.fromisoformat(day) if day else Date.today()).isoformat()
     except ValueError:
@@ -195,8 +198,10 @@ def buy_in(ledger: Any, session: str, player: str, chips: int, kind: str | None
     after, unless given). Returns the event and its seq.
 
     Raises:
+        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`);
         NotFound, LedgerError: see :func:`open_state`.
     """
+    check_name(player)
     state = open_state(ledger, session)
     event = ev.BuyIn(player=player, chips=chips,
                      kind=kind or ("rebuy" if player in state.bought else "buy_in"))
@@ -208,9 +213,11 @@ def cash_out(ledger: Any, session: str, player: str, chips: int) -> tuple[ev.Cas
     event and its seq.
 
     Raises:
+        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`);
         NotFound: no such session; LedgerError: he has no chips at the table (no buy-in, or
             cashed out already since his last buy-in).
     """
+    check_name(player)
     state = open_state(ledger, session, allow_closed=True)
     if player not in state.seated:
         if player in state.cashed:
@@ -230,10 +237,13 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     """``payer`` pays ``payee`` ``amount`` of money (e.g. ``"12.50"``) to settle ``session``.
 
     Raises:
-        MalformedInput: the same player twice, or a bad amount; NotFound: no such session;
+        MalformedInput: a bad name (:func:`ledger.model.names.check_name`), the same player
+            twice, or a bad amount; NotFound: no such session;
         LedgerError: a player not in the session's books (:func:`in_books`), or the same
             payment is recorded already (unless ``again``).
     """
+    check_name(payer)
+    check_name(payee)
     if payer == payee:
         raise MalformedInput("a payment needs two different players")
     state = open_state(ledger, session, allow_closed=True)
@@ -307,10 +317,13 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
     ``session``'s stream (default: the latest session). Returns the session.
 
     Raises:
-        MalformedInput: ``other`` is ``name``; NotFound: no session; LedgerError: the two sat
+        MalformedInput: a bad name (:func:`ledger.model.names.check_name`), or ``other`` is
+            ``name``; NotFound: no session; LedgerError: the two sat
             in one hand together or both have book entries in one session (two players: an
             alias would merge their nets, RULES.md §1.1).
     """
+    check_name(name)
+    check_name(other)
     if name == other:
         raise MalformedInput("an alias must differ from the name")
     if (hand := shared_hand(ledger, name, other)) is not None:

@@ -187,3 +187,32 @@ def test_a_retracted_entry_is_neither_retracted_again_nor_amended_back(tmp_path:
     assert listed.stdout == "s  2026-11-27  0 hand(s)  2 buy-in(s)  open\n"
     assert [s["buy_ins"] for s in json.loads(run(db, "session", "list", "--json").stdout)[
         "sessions"]] == [2]
+
+
+def test_names_are_refused_never_repaired(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann")
+    before = rows(db)
+    cases = {
+        ("buyin", "s", "Ann ", "50"): "error: player name 'Ann ' has leading or trailing "
+        "whitespace: names are kept as typed, never repaired (write 'Ann')",
+        ("buyin", "s", "", "10"): "error: a player name cannot be empty",
+        ("cashout", "s", " Ann", "10"): "error: player name ' Ann' has leading or trailing "
+        "whitespace: names are kept as typed, never repaired (write 'Ann')",
+        ("pay", "s", "Ann", "Bob\n", "1"): "error: player name 'Bob\\n' has leading or "
+        "trailing whitespace: names are kept as typed, never repaired (write 'Bob')",
+        ("player", "alias", "Ann", "x\x07"): "error: player name 'x\\x07' holds a control "
+        "character (U+0007): a name is one line of printable text",
+        ("session", "open", " "): "error: a session name cannot be empty (only whitespace: "
+        "' ')",
+        ("session", "open", "a\nb"): "error: session name 'a\\nb' holds a control character "
+        "(U+000A): a name is one line of printable text",
+        ("import", "--session", "s ", str(STARS)): "error: session name 's ' has leading or "
+        "trailing whitespace: names are kept as typed, never repaired (write 's')",
+        ("hand", "start", "--session", "s", "--game", "NT", "--stakes", "1/2", "--seats",
+         "Ann:100,B\tob:100", "--button", "Ann"): "error: player name 'B\\tob' holds a "
+        "control character (U+0009): a name is one line of printable text",
+    }
+    for args, line in cases.items():
+        assert refused(run(db, *args)) == line, args
+    assert rows(db) == before

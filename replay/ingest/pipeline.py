@@ -26,6 +26,7 @@ from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedEvent, MalformedInput
 from ledger.model.events import event_json
 from ledger.model.gcpause import gc_paused
+from ledger.model.names import check_name
 from ledger.store.streams import first_rows, session_of_source, stored_rows
 from replay import carry
 from replay.build import check_events, events_from_phh
@@ -111,9 +112,14 @@ def import_paths(
     or 0: none; None: the machine's CPUs for a large file, none for a small one). The outcome
     is the same as with none. ``pn_ledger``: a PokerNow ledger statement for the one PokerNow
     log among the files (:func:`replay.ingest.pokernow.import_statement`).
+
+    Raises:
+        MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`).
     """
     from replay.ingest.parallel import auto_workers
 
+    if session is not None:
+        check_name(session, "session")
     report = ImportReport()
     files, report.errors = expand(paths)
     with progress("importing", len(files)) as tick:
