@@ -216,3 +216,53 @@ def test_names_are_refused_never_repaired(tmp_path: Path) -> None:
     for args, line in cases.items():
         assert refused(run(db, *args)) == line, args
     assert rows(db) == before
+
+
+NIGHT = [  # tests/test_books_trust.py's night: Bob owes Ann 37.50 USD
+    ("session", "open", "friday", "--date", "2026-11-27", "--chip-value", "0.25",
+     "--currency", "USD"),
+    ("buyin", "friday", "Ann", "200"), ("buyin", "friday", "Bob", "150"),
+    ("buyin", "friday", "Cy", "300"),
+    ("hand", "start", "--session", "friday", "--hand", "f1", "--game", "NT", "--stakes", "1/2",
+     "--seats", "Ann:200,Bob:150,Cy:300", "--button", "Cy"),
+    *[("act", "f1", a) for a in ("d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c2d", "Cy f",
+                                 "Ann cbr 8", "Bob cbr 150", "Ann cc", "d db 2c7h9s",
+                                 "d db Kd", "d db 3c", "Ann sm AsKs", "Bob sm QhQd",
+                                 "pay Ann 300", "end")],
+    ("cashout", "friday", "Ann", "350"), ("cashout", "friday", "Bob", "0"),
+    ("cashout", "friday", "Cy", "300"), ("session", "close", "friday"),
+]
+
+
+def test_settle_counts_a_payment_back_as_cancelling(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    for step in NIGHT:
+        assert run(db, *step).exit_code == 0, step
+    # Bob pays 37.50, is paid it back, pays it again; Cy pays Ann 5 he did not owe
+    for args in (("Bob", "Ann", "37.50"), ("Ann", "Bob", "37.50"),
+                 ("Bob", "Ann", "37.50", "--again"), ("Cy", "Ann", "5")):
+        assert run(db, "pay", "friday", *args).exit_code == 0
+    assert run(db, "settle", "--session", "friday").stdout.splitlines() == [
+        "Ann pays Cy 5.00 USD",
+        "1 transfer(s) settle 3 player(s) (42.50 USD paid already)"]  # 37.50 + 5, not 117.50
+    help_text = " ".join(run(db, "settle", "--help").stdout.split())
+    assert "Payments already recorded are subtracted" in help_text
+    assert "not subtracted" not in help_text
+
+
+def test_standings_money_over_mixed_currencies_names_what_to_do(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    for name, cur in (("usd", "USD"), ("eur", "EUR")):
+        for args in (("session", "open", name, "--chip-value", "0.25", "--currency", cur,
+                      "--date", "2026-11-27"), ("buyin", name, "Ann", "100"),
+                     ("buyin", name, "Bob", "100"), ("cashout", name, "Ann", "100"),
+                     ("cashout", name, "Bob", "100")):
+            assert run(db, *args).exit_code == 0
+    assert refused(run(db, "standings", "--money")) == (
+        "error: the sessions use different currencies or decimals: show the standings in "
+        "chips (without --money), or one session's money with `handledger balances --session "
+        "S --money`")
+    assert refused(run(db, "balances", "--money")) == (
+        "error: the sessions use different currencies or decimals: read one session with "
+        "--session")
+    assert run(db, "balances", "--money", "--session", "eur").exit_code == 0
