@@ -326,10 +326,12 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
     check_name(other)
     if name == other:
         raise MalformedInput("an alias must differ from the name")
-    if (hand := shared_hand(ledger, name, other)) is not None:
+    mine = _alias_group(ledger, name)
+    theirs = _alias_group(ledger, other) - mine
+    if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
         raise LedgerError(f"{name} and {other} sat in hand {hand} together: they are two "
                           "players, not one (no alias recorded)")
-    if (both := shared_session(ledger, name, other)) is not None:
+    if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
         raise LedgerError(f"{name} and {other} both have book entries in session {both}: "
                           "they are two players, not one (no alias recorded)")
     if session is None:
@@ -339,6 +341,17 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
     state = open_state(ledger, session, allow_closed=True)
     _append(ledger, session, ev.PlayerAlias(player=name, alias=other), state)
     return session
+
+
+def _alias_group(ledger: Any, name: str) -> set[str]:
+    """``name`` and every name an alias recorded already joins to it (either way, any depth)."""
+    pairs = alias_pairs(ledger)
+    group, grown = {name}, True
+    while grown:
+        more = {n for p, a in pairs if p in group or a in group for n in (p, a)} - group
+        group |= more
+        grown = bool(more)
+    return group
 
 
 def history(ledger: Any, name: str) -> dict[str, Any]:

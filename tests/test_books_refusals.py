@@ -266,3 +266,12 @@ def test_standings_money_over_mixed_currencies_names_what_to_do(tmp_path: Path) 
         "error: the sessions use different currencies or decimals: read one session with "
         "--session")
     assert run(db, "balances", "--money", "--session", "eur").exit_code == 0
+
+
+def test_alias_refused_through_an_earlier_alias(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "friday", "Robert", "Cy")
+    assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0  # Robert is Bob
+    assert refused(run(db, "player", "alias", "Bob", "Cy")) == (
+        "error: Bob and Cy both have book entries in session friday: they are two players, "
+        "not one (no alias recorded)")

@@ -264,27 +264,29 @@ def alias_pairs(ledger: Any) -> list[tuple[str, str]]:
         " ORDER BY position")]
 
 
-def shared_hand(ledger: Any, a: str, b: str) -> str | None:
-    """The first hand (in ledger order) where players ``a`` and ``b`` were both seated, None
-    when none."""
+def shared_hand(ledger: Any, a: Sequence[str], b: Sequence[str]) -> str | None:
+    """The first hand (in ledger order) where a player named in ``a`` and one named in ``b``
+    were both seated, None when none."""
     rows = ledger.query(
         "SELECT hand_id FROM events WHERE type = 'hand_started'"
-        " AND list_contains(CAST(json_extract_string(payload, '$.seats[*].player')"
+        " AND list_has_any(CAST(json_extract_string(payload, '$.seats[*].player')"
         " AS VARCHAR[]), $1)"
-        " AND list_contains(CAST(json_extract_string(payload, '$.seats[*].player')"
-        " AS VARCHAR[]), $2) ORDER BY position LIMIT 1", [a, b])
+        " AND list_has_any(CAST(json_extract_string(payload, '$.seats[*].player')"
+        " AS VARCHAR[]), $2) ORDER BY position LIMIT 1", [list(a), list(b)])
     return rows[0][0] if rows else None
 
 
-def shared_session(ledger: Any, a: str, b: str) -> str | None:
-    """The first session (in ledger order) where players ``a`` and ``b`` both have a book
-    entry (a buy-in, a cash-out, or a payment as payer or payee), None when none."""
+def shared_session(ledger: Any, a: Sequence[str], b: Sequence[str]) -> str | None:
+    """The first session (in ledger order) where a player named in ``a`` and one named in
+    ``b`` both have a book entry (a buy-in, a cash-out, or a payment as payer or payee), None
+    when none."""
     rows = ledger.query(
         "WITH who AS (SELECT session, position, unnest([payload->>'player',"
         " payload->>'payer', payload->>'payee']) AS player FROM events"
         " WHERE hand_id IS NULL AND type IN ('buy_in', 'cash_out', 'payment'))"
-        " SELECT session FROM who WHERE player IN ($1, $2) GROUP BY session"
-        " HAVING count(DISTINCT player) = 2 ORDER BY min(position) LIMIT 1", [a, b])
+        " SELECT session FROM who GROUP BY session"
+        " HAVING bool_or(list_contains($1, player)) AND bool_or(list_contains($2, player))"
+        " ORDER BY min(position) LIMIT 1", [list(a), list(b)])
     return rows[0][0] if rows else None
 
 
