@@ -275,3 +275,18 @@ def test_alias_refused_through_an_earlier_alias(tmp_path: Path) -> None:
     assert refused(run(db, "player", "alias", "Bob", "Cy")) == (
         "error: Bob and Cy both have book entries in session friday: they are two players, "
         "not one (no alias recorded)")
+
+
+def test_import_of_a_session_entry_with_a_bad_name_is_refused_whole(tmp_path: Path) -> None:
+    db, out = tmp_path / "t.duckdb", tmp_path / "s.jsonl"
+    out.write_text(
+        '{"session":"s","seq":1,"event":{"chip_value_minor":1,"currency":null,'
+        '"date":"2026-11-27","decimals":0,"schema_version":1,"session":"s","source":{},'
+        '"type":"session_opened"}}\n'
+        '{"session":"s","seq":2,"event":{"chips":10,"kind":"buy_in","player":"Ann ",'
+        '"schema_version":1,"type":"buy_in"}}\n')
+    assert refused(run(db, "import", str(out))) == (
+        f"error: {out}:2, session s: player name 'Ann ' has leading or trailing whitespace: "
+        "names are kept as typed, never repaired (write 'Ann')")
+    if db.exists():
+        assert rows(db) == []

@@ -202,14 +202,35 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     the game, under any file name) is read again into that session.
 
     Raises:
-        OSError: the file cannot be read.
+        OSError: the file cannot be read; MalformedInput: a session entry names a session or
+            player a command would refuse (the whole file is refused).
     """
     read = importer.read(path, session=session)
     if session is None and read.session is not None and read.first_hand_key is not None:
         stored = session_of_source(ledger, read.first_hand_key)
         if stored is not None and stored != read.session:
             read = importer.read(path, session=stored)
+    check_entry_names(read)
     return _without_stored_entries(ledger, read)
+
+
+#: The name fields of the session events a file may hold.
+_NAME_FIELDS = ("player", "payer", "payee", "alias")
+
+
+def check_entry_names(read: FileRead) -> None:
+    """Refuse the whole file when a session entry names a session or player a command would
+    refuse (:func:`ledger.model.names.check_name`), naming file, line and session."""
+    for item in read.items:
+        if not isinstance(item, SessionEntry):
+            continue
+        try:
+            check_name(item.session, "session")
+            for f in _NAME_FIELDS:
+                if isinstance(value := getattr(item.event, f, None), str):
+                    check_name(value)
+        except LedgerError as exc:
+            raise exc.located(file=read.file, line=item.line, session=item.session) from None
 
 
 def _without_stored_entries(ledger: Any, read: FileRead) -> FileRead:
