@@ -49,10 +49,11 @@ def hand() -> None:
 def start(obj: Context, game_code: str, session: str | None, hand_id: str | None,
           **spec: Any) -> None:
     """Start a hand: append hand_started and the forced bets; print the hand id."""
+    from cli import render
     from replay.live import LiveHand, start_hand
 
     click.echo(start_hand(obj.ledger(), LiveHand(game=game_code, **spec), hand=hand_id,
-                          session=session))
+                          session=session, note=render.note))
 
 
 @click.command()

@@ -62,8 +62,9 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     """The fewest transfers that settle the nets up (money = net chips × chip value). Exact
     minimum for up to 14 players with a nonzero net (zero-sum groups, each settled largest
-    debtor to largest creditor); greedy above that. Payments already recorded are not
-    subtracted: `audit` checks those."""
+    debtor to largest creditor); greedy above that. Payments already recorded are subtracted:
+    the transfers settle what is still owed, and the count line says what was paid already
+    (a payment back between the same players cancels)."""
     from replay.books import settle as settle_up
 
     names = obj.names()

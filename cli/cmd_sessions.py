@@ -61,7 +61,8 @@ def session_set(obj: Context, name: str, chip_value: str, currency: str | None,
                 decimals: int | None) -> None:
     """Say what one chip of session NAME is worth (a session an import opened, or one opened
     with the wrong value): the latest setting holds for the whole session, and `--money`
-    reads it."""
+    reads it. Refused once the session holds a hand whose amounts came in money (they were
+    converted to its chips exactly)."""
     changed = books.set_session(obj.ledger(existing=True), name, chip_value=chip_value,
                                 currency=currency, decimals=decimals)
     value = format_money(changed.chip_value_minor, changed.decimals, changed.currency)

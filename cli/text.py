@@ -74,7 +74,7 @@ def settle_text(transfers: list[tuple[str, str, int]], books: Any) -> str:
     says what was paid already."""
     decimals, currency = books.unit
     lines = [f"{a} pays {b} {format_money(n, decimals, currency)}" for a, b, n in transfers]
-    paid = sum(p["paid_minor"] for p in books.players)
+    paid = books.paid_already
     before = f" ({format_money(paid, decimals, currency)} paid already)" if paid else ""
     if transfers:
         lines.append(f"{len(transfers)} transfer(s) settle {len(books.players)} "

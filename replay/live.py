@@ -10,6 +10,7 @@ is written.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,7 @@ from engine.state import HandState
 from ledger.model import events as ev
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput
+from ledger.model.names import check_name
 from replay import carry
 from replay.fold import fold_stream
 
@@ -47,7 +49,9 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
 
     Raises:
         MalformedInput: an item that is not NAME:STACK, a stack that is not a whole number of
-            chips (at most ``MAX_CHIPS``), a player seated twice, or fewer than two players.
+            chips (at most ``MAX_CHIPS``), a name holding a control character
+            (:func:`ledger.model.names.check_name`), a player seated twice, or fewer than two
+            players.
     """
     seats: list[tuple[str, int]] = []
     for item in text.split(","):
@@ -57,6 +61,7 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
         if int(stack) > ev.MAX_CHIPS:
             raise MalformedInput(f"--seats: {name.strip()}'s stack {stack.strip()} is more than "
                                  f"{ev.MAX_CHIPS} chips")
+        check_name(name.strip())  # spaces round a NAME:STACK item are the list's, not his
         if any(n == name.strip() for n, _ in seats):
             raise MalformedInput(f"--seats: {name.strip()} is seated twice")
         seats.append((name.strip(), int(stack)))
@@ -159,18 +164,21 @@ def _blinds(stakes: str | None, stud: bool, players: int) -> list[int]:
     return blinds + [0] * (players - len(blinds))
 
 
-def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | None) -> str:
+def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | None,
+               note: Callable[[str], None] = lambda line: None) -> str:
     """Append a new hand's ``hand_started`` and forced bets (with chips carried from the
     session's last hand, RULES.md §7.1); return its id (generated when ``hand`` is None).
+    ``note`` gets one warning line per seated player of the session who has no buy-in in it,
+    or whose first hand there starts above his buy-ins (the hand is still started: buy-ins
+    are book entries, and the audit's stack continuity names the difference).
 
     Raises:
         MalformedInput, IllegalAction: see :func:`build_started`.
     """
-    from ledger.store.streams import first_rows
+    from ledger.store.streams import first_rows, seated_in
     from replay.sessions import open_state
 
-    if session is not None:
-        open_state(ledger, session)  # an opened session that is not closed
+    state = open_state(ledger, session) if session is not None else None
     if hand is None:
         prefix = session or "live"
         count = len(ledger.streams(kind="hand", session=session)) if session else 0
@@ -181,7 +189,17 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     started, forced = build_started(spec, hand=hand, session=session)
     batches = carry.link([Batch(hand, [started, *forced], hand, session, None)],
                          carry.previous_in(ledger))
+    played = seated_in(ledger, session) if session is not None else set()
     ledger.append_many(batches)
+    if state is not None:
+        for seat in started.seats:
+            bought = state.chips_in.get(seat.player)
+            if bought is None:
+                note(f"warning: {seat.player} has no buy-in in session {session} (record it: "
+                     f"`handledger buyin {session} {seat.player} CHIPS`)")
+            elif seat.player not in played and seat.stack > bought:
+                note(f"warning: {seat.player} starts hand {hand} with {seat.stack} but his "
+                     f"buy-ins in session {session} come to {bought}")
     return hand
 
 

@@ -19,7 +19,16 @@ from typing import Any
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.money import currency_decimals, format_money, parse_money
-from ledger.store.streams import latest_session, session_summaries
+from ledger.model.names import check_name
+from ledger.store.streams import (
+    alias_pairs,
+    latest_session,
+    money_hand,
+    seated_in,
+    session_summaries,
+    shared_hand,
+    shared_session,
+)
 
 #: Book entries a correction may retract or amend.
 ENTRY_TYPES = ("buy_in", "cash_out", "payment")
@@ -29,7 +38,8 @@ ENTRY_TYPES = ("buy_in", "cash_out", "payment")
 class SessionState:
     """What a session's stream says so far, corrections applied: opened, closed, the money's
     decimals and currency, who sits with chips (bought in since his last cash-out), who cashed
-    out, the payments, and every book entry by its seq."""
+    out, the chips each bought in all (``chips_in``), the payments, every book entry by its seq
+    and the seqs of those retracted."""
 
     opened: bool = False
     closed: bool = False
@@ -38,9 +48,11 @@ class SessionState:
     currency: str | None = None
     seated: set[str] = field(default_factory=set)
     bought: set[str] = field(default_factory=set)
+    chips_in: dict[str, int] = field(default_factory=dict)
     cashed: dict[str, int] = field(default_factory=dict)
     payments: list[tuple[str, str, int]] = field(default_factory=list)
     entries: dict[int, Any] = field(default_factory=dict)
+    retracted: set[int] = field(default_factory=set)
     last_seq: int = 0
 
     def money(self, minor: int) -> str:
@@ -62,6 +74,7 @@ def session_state(ledger: Any, name: str) -> SessionState:
         if row.seq in fixes:
             state.entries[row.seq] = e
             if fixes[row.seq] is None:
+                state.retracted.add(row.seq)
                 continue
             e = ev.parse_event(fixes[row.seq])
         _fold(state, row.seq, e)
@@ -82,6 +95,7 @@ def _fold(state: SessionState, seq: int, e: Any) -> None:
     elif e.type == "buy_in":
         state.seated.add(e.player)
         state.bought.add(e.player)
+        state.chips_in[e.player] = state.chips_in.get(e.player, 0) + e.chips
     elif e.type == "cash_out":
         state.seated.discard(e.player)
         state.cashed[e.player] = e.chips
@@ -122,8 +136,10 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
     a currency, 0 for JPY and the like; without a currency, those of ``chip_value``).
 
     Raises:
-        MalformedInput: a bad date or chip value; LedgerError: the session exists.
+        MalformedInput: a bad name (:func:`ledger.model.names.check_name`), date or chip
+            value; LedgerError: the session exists.
     """
+    check_name(name, "session")
     try:
         day = (Date.fromisoformat(day) if day else Date.today()).isoformat()
     except ValueError:
@@ -146,9 +162,17 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
     opened with the wrong value): the latest setting holds for the whole session.
 
     Raises:
-        NotFound: no such session; MalformedInput: a bad chip value.
+        NotFound: no such session; MalformedInput: a bad chip value; LedgerError: the session
+            holds a hand whose amounts came in money: they were converted to its chips exactly
+            on import (README: a session has one unit), and a new chip value would revalue them.
     """
     state = open_state(ledger, name, allow_closed=True)
+    if (held := money_hand(ledger, name)) is not None:
+        hand, currency = held
+        raise LedgerError(
+            f"session {name} holds hand {hand}, whose amounts came in {currency} and were "
+            f"converted exactly to its chips of {state.money(state.chip_value_minor)}: its "
+            "chip value is fixed (import the hands into a new session at the value wanted)")
     if decimals is None:
         decimals = currency_decimals(currency, chip_value)
     event = ev.SessionChanged(chip_value_minor=parse_money(chip_value, decimals,
@@ -174,8 +198,10 @@ def buy_in(ledger: Any, session: str, player: str, chips: int, kind: str | None
     after, unless given). Returns the event and its seq.
 
     Raises:
+        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`);
         NotFound, LedgerError: see :func:`open_state`.
     """
+    check_name(player)
     state = open_state(ledger, session)
     event = ev.BuyIn(player=player, chips=chips,
                      kind=kind or ("rebuy" if player in state.bought else "buy_in"))
@@ -187,9 +213,11 @@ def cash_out(ledger: Any, session: str, player: str, chips: int) -> tuple[ev.Cas
     event and its seq.
 
     Raises:
+        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`);
         NotFound: no such session; LedgerError: he has no chips at the table (no buy-in, or
             cashed out already since his last buy-in).
     """
+    check_name(player)
     state = open_state(ledger, session, allow_closed=True)
     if player not in state.seated:
         if player in state.cashed:
@@ -209,12 +237,23 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     """``payer`` pays ``payee`` ``amount`` of money (e.g. ``"12.50"``) to settle ``session``.
 
     Raises:
-        MalformedInput: the same player twice, or a bad amount; NotFound: no such session;
-        LedgerError: the same payment is recorded already (unless ``again``).
+        MalformedInput: a bad name (:func:`ledger.model.names.check_name`), the same player
+            twice, or a bad amount; NotFound: no such session;
+        LedgerError: a player not in the session's books (:func:`in_books`), or the same
+            payment is recorded already (unless ``again``).
     """
+    check_name(payer)
+    check_name(payee)
     if payer == payee:
         raise MalformedInput("a payment needs two different players")
     state = open_state(ledger, session, allow_closed=True)
+    known = in_books(ledger, session, state)
+    for who in (payer, payee):
+        if who not in known:
+            listed = ", ".join(sorted(known)) or "nobody yet"
+            raise LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
+                              f"cash-out or hand there; its players: {listed}): a payment "
+                              "settles a session between its players")
     event = ev.Payment(payer=payer, payee=payee,
                        amount_minor=parse_money(amount, state.decimals))
     if not again and (payer, payee, event.amount_minor) in state.payments:
@@ -224,6 +263,17 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     return event, state, _append(ledger, session, event, state)
 
 
+def in_books(ledger: Any, session: str, state: SessionState) -> set[str]:
+    """The names in ``session``'s books: who bought in, cashed out, paid or was paid there or
+    sat in one of its hands, and every alias of them (``player alias``)."""
+    known = {*state.chips_in, *state.cashed, *seated_in(ledger, session)}
+    known.update(p for pair in state.payments for p in pair[:2])
+    pairs = alias_pairs(ledger)
+    for _ in range(2):  # an alias of an alias
+        known.update(n for p, a in pairs if p in known or a in known for n in (p, a))
+    return known
+
+
 def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, reason: str,
                   by: str) -> tuple[Any, Any]:
     """Retract (``value`` None) or amend (``value``: chips for a buy-in or cash-out, money for
@@ -231,7 +281,8 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     stood and the replacement (None: retracted).
 
     Raises:
-        NotFound: no such session or entry; MalformedInput: a bad value.
+        NotFound: no such session or entry; MalformedInput: a bad value; LedgerError: the
+            entry is retracted already (neither retracted again nor amended back).
     """
     state = open_state(ledger, session, allow_closed=True)
     entry = state.entries.get(seq)
@@ -239,6 +290,12 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
         listed = ", ".join(f"{s} {e.type}" for s, e in sorted(state.entries.items()))
         raise NotFound(f"session {session} has no buy-in, cash-out or payment at seq {seq}"
                        + (f" (its entries: {listed})" if listed else ""))
+    if seq in state.retracted:
+        raise LedgerError(
+            f"entry {seq} ({entry.type}) of session {session} is retracted already: "
+            + ("nothing to retract" if value is None else "an amendment would bring it back; "
+               "record the entry again instead (`handledger history --session "
+               f"{session}` lists the entries)"))
     replacement = None
     if value is not None:
         if entry.type == "payment":
@@ -260,10 +317,23 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
     ``session``'s stream (default: the latest session). Returns the session.
 
     Raises:
-        MalformedInput: ``other`` is ``name``; NotFound: no session.
+        MalformedInput: a bad name (:func:`ledger.model.names.check_name`), or ``other`` is
+            ``name``; NotFound: no session; LedgerError: the two sat
+            in one hand together or both have book entries in one session (two players: an
+            alias would merge their nets, RULES.md §1.1).
     """
+    check_name(name)
+    check_name(other)
     if name == other:
         raise MalformedInput("an alias must differ from the name")
+    mine = _alias_group(ledger, name)
+    theirs = _alias_group(ledger, other) - mine
+    if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
+        raise LedgerError(f"{name} and {other} sat in hand {hand} together: they are two "
+                          "players, not one (no alias recorded)")
+    if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
+        raise LedgerError(f"{name} and {other} both have book entries in session {both}: "
+                          "they are two players, not one (no alias recorded)")
     if session is None:
         session = latest_session(ledger)
         if session is None:
@@ -271,6 +341,17 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
     state = open_state(ledger, session, allow_closed=True)
     _append(ledger, session, ev.PlayerAlias(player=name, alias=other), state)
     return session
+
+
+def _alias_group(ledger: Any, name: str) -> set[str]:
+    """``name`` and every name an alias recorded already joins to it (either way, any depth)."""
+    pairs = alias_pairs(ledger)
+    group, grown = {name}, True
+    while grown:
+        more = {n for p, a in pairs if p in group or a in group for n in (p, a)} - group
+        group |= more
+        grown = bool(more)
+    return group
 
 
 def history(ledger: Any, name: str) -> dict[str, Any]:

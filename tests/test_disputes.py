@@ -124,7 +124,7 @@ def test_void_returns_every_contribution(run, db) -> None:  # noqa: ANN001
 def _session_hand(run, hand: str, seats: str, *actions: str) -> None:  # noqa: ANN001
     out = run("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats", seats,
               "--button", "Cy", "--session", "s1", "--hand", hand)
-    assert out.exit_code == 0 and out.output.strip() == hand, out.output
+    assert out.exit_code == 0 and out.stdout.strip() == hand, out.output  # warnings: stderr
     _play(run, hand, *actions)
 
 

@@ -64,11 +64,18 @@ def test_money_from_the_session(run, db) -> None:  # noqa: ANN001
     assert view.session == "s01" and view.date == "2025-01-07"
     assert view.money is not None and view.money.text(150) == "37.50 USD"  # 0.25 USD a chip
     assert view.money.text(-3) == "-0.75 USD"
-    assert run("session", "set", "s01", "--chip-value", "1.5", "--currency", "EUR").exit_code == 0
-    with Ledger(db, read_only=True) as ledger:  # the latest chip value holds for the session
-        view = load_view(ledger, hand)
+    # its hands came in USD (25 minor units a chip): the session's chip value is fixed
+    assert run("session", "set", "s01", "--chip-value", "1.5", "--currency", "EUR").exit_code == 2
+    # a session of plain chips: the latest chip value holds for the session
+    assert run("session", "open", "x", "--date", "2025-01-08").exit_code == 0
+    assert run("hand", "start", "--session", "x", "--hand", "x1", "--game", "NT", "--stakes",
+               "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+    assert run("session", "set", "x", "--chip-value", "1.5", "--currency", "EUR").exit_code == 0
+    with Ledger(db, read_only=True) as ledger:
+        view, still = load_view(ledger, "x1"), load_view(ledger, hand)
     assert view.money is not None and view.money.text(150) == "225.00 EUR"
-    assert view.date == "2025-01-07"
+    assert view.date == "2025-01-08"
+    assert still.money is not None and still.money.text(150) == "37.50 USD"
 
 
 def test_unknown_hand_is_one_line(run) -> None:  # noqa: ANN001

@@ -488,6 +488,8 @@ def _hand(book: SessionBook, h: HandFacts) -> None:
     book.hand_count += 1
     for p, start in h.starting.items():
         pb = book.player(p, h.position)
+        if h.status == "voided":  # counts for nothing, its stacks too (README: net)
+            continue
         if book.followed:
             expected = (pb.stack if pb.seated else 0) if pb.known else None
             book.starts.append(StartCheck(h.hand, h.ord, p, expected, start, pb.previous,

@@ -42,9 +42,24 @@ class Balances:
     players: list[dict[str, Any]]
     unit: tuple[int, str | None]
 
+    @property
+    def paid_already(self) -> int:
+        """Money the payments recorded settled, minor units: each payment once, and a payment
+        back between the same players cancelling (the sum over players of what each paid
+        beyond what he received)."""
+        return sum(max(0, p["paid_minor"] - p["received_minor"]) for p in self.players)
 
-def _unit(currencies: set[str], decimals: set[str], money: bool) -> tuple[int, str | None]:
+
+#: What to do about mixed currencies, per read (standings has no --session).
+_ONE_SESSION = "read one session with --session"
+_STANDINGS_MIXED = ("show the standings in chips (without --money), or one session's money "
+                    "with `handledger balances --session S --money`")
+
+
+def _unit(currencies: set[str], decimals: set[str], money: bool, hint: str = _ONE_SESSION
+          ) -> tuple[int, str | None]:
     """The one (decimals, currency) of the sessions read; chips (0, None) when not ``money``.
+    ``hint``: what the refusal tells the user to do.
 
     Raises:
         LedgerError: money over sessions with different currencies or decimals.
@@ -52,7 +67,7 @@ def _unit(currencies: set[str], decimals: set[str], money: bool) -> tuple[int, s
     if not money:
         return 0, None
     if len(currencies) > 1 or len(decimals) > 1:
-        raise LedgerError("the sessions use different currencies or decimals: use --session")
+        raise LedgerError(f"the sessions use different currencies or decimals: {hint}")
     return int(decimals.pop() if decimals else 0), (currencies.pop() if currencies else "") or None
 
 
@@ -142,7 +157,8 @@ def standings(con: Any, money: bool) -> Standings:
         " ORDER BY r.session_ord, r.player").fetchall()
     sessions = [{"session": s, "date": d} for s, d in con.execute(
         "SELECT session, date FROM session_book ORDER BY ord").fetchall()]
-    unit = _unit({r[3] or "" for r in rows}, {str(r[4] or 0) for r in rows}, money)
+    unit = _unit({r[3] or "" for r in rows}, {str(r[4] or 0) for r in rows}, money,
+                 _STANDINGS_MIXED)
     players: dict[str, dict[str, Any]] = {}
     for session, player, net, _, _, nickname in rows:
         p = players.setdefault(player, {"player": player, "nickname": nickname, "nets": {},

@@ -38,8 +38,9 @@ from ledger.audit.books import Series
 from ledger.audit.checks import Finding
 from ledger.model.errors import LedgerError
 
-#: Bump when a derived table or view changes shape or meaning (a rule that moves chips, a new
-#: finding): forces a rebuild.
+#: Bump when a derived table or view changes shape, or what the books compute into them (6: the
+#: table's dead money in the main pot, an open hand in progress, a voided hand's stacks count
+#: for nothing): forces a rebuild.
 DERIVED_VERSION = "6"
 
 TABLES = """

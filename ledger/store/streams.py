@@ -222,15 +222,72 @@ def hand_count(ledger: Any) -> int:
 
 def session_summaries(ledger: Any) -> list[dict[str, Any]]:
     """Every session in ledger order (of its first row): ``session``, ``date``, ``closed``,
-    ``buy_ins`` (rows) and ``hands``."""
+    ``buy_ins`` (the buy-in entries in effect: a retracted one is not counted, the latest
+    correction of an entry deciding) and ``hands``."""
     rows = ledger.query(
-        "SELECT session, any_value(payload->>'date') FILTER (WHERE type = 'session_opened'),"
-        " bool_or(type = 'session_closed'), count(*) FILTER (WHERE type = 'buy_in'),"
-        " min(position) FROM events WHERE hand_id IS NULL GROUP BY session ORDER BY 5")
+        "WITH fix AS (SELECT session, CAST(payload->>'seq' AS BIGINT) AS target,"
+        " arg_max(payload->>'replacement', position) AS now FROM events"
+        " WHERE type = 'entry_corrected' GROUP BY 1, 2)"
+        " SELECT e.session, any_value(e.payload->>'date') FILTER (WHERE e.type ="
+        " 'session_opened'), bool_or(e.type = 'session_closed'), count(*) FILTER (WHERE"
+        " e.type = 'buy_in' AND (f.target IS NULL OR (f.now IS NOT NULL AND f.now <> 'null'))),"
+        " min(e.position) FROM events e LEFT JOIN fix f ON f.session = e.session"
+        " AND f.target = e.seq WHERE e.hand_id IS NULL GROUP BY e.session ORDER BY 5")
     hands = dict(ledger.query("SELECT session, count(*) FROM events WHERE seq = 1 AND hand_id"
                               " IS NOT NULL GROUP BY session"))
     return [{"session": s, "date": d, "closed": bool(c), "buy_ins": b, "hands": hands.get(s, 0)}
             for s, d, c, b, _ in rows]
+
+
+def money_hand(ledger: Any, session: str) -> tuple[str, str] | None:
+    """``(hand, currency)`` of the first hand of ``session`` whose amounts came in money (its
+    ``unit`` names a currency), None when none."""
+    rows = ledger.query(
+        "SELECT hand_id, payload->'unit'->>'currency' FROM events WHERE type = 'hand_started'"
+        " AND session = ? AND payload->'unit'->>'currency' IS NOT NULL ORDER BY position"
+        " LIMIT 1", [session])
+    return (rows[0][0], rows[0][1]) if rows else None
+
+
+def seated_in(ledger: Any, session: str) -> set[str]:
+    """The players seated in any hand of ``session``."""
+    rows = ledger.query(
+        "SELECT DISTINCT UNNEST(CAST(json_extract_string(payload, '$.seats[*].player')"
+        " AS VARCHAR[])) FROM events WHERE type = 'hand_started' AND session = ?", [session])
+    return {r[0] for r in rows}
+
+
+def alias_pairs(ledger: Any) -> list[tuple[str, str]]:
+    """``(player, alias)`` of every ``player_alias`` row, in ledger order."""
+    return [(p, a) for p, a in ledger.query(
+        "SELECT payload->>'player', payload->>'alias' FROM events WHERE type = 'player_alias'"
+        " ORDER BY position")]
+
+
+def shared_hand(ledger: Any, a: Sequence[str], b: Sequence[str]) -> str | None:
+    """The first hand (in ledger order) where a player named in ``a`` and one named in ``b``
+    were both seated, None when none."""
+    rows = ledger.query(
+        "SELECT hand_id FROM events WHERE type = 'hand_started'"
+        " AND list_has_any(CAST(json_extract_string(payload, '$.seats[*].player')"
+        " AS VARCHAR[]), $1)"
+        " AND list_has_any(CAST(json_extract_string(payload, '$.seats[*].player')"
+        " AS VARCHAR[]), $2) ORDER BY position LIMIT 1", [list(a), list(b)])
+    return rows[0][0] if rows else None
+
+
+def shared_session(ledger: Any, a: Sequence[str], b: Sequence[str]) -> str | None:
+    """The first session (in ledger order) where a player named in ``a`` and one named in
+    ``b`` both have a book entry (a buy-in, a cash-out, or a payment as payer or payee), None
+    when none."""
+    rows = ledger.query(
+        "WITH who AS (SELECT session, position, unnest([payload->>'player',"
+        " payload->>'payer', payload->>'payee']) AS player FROM events"
+        " WHERE hand_id IS NULL AND type IN ('buy_in', 'cash_out', 'payment'))"
+        " SELECT session FROM who GROUP BY session"
+        " HAVING bool_or(list_contains($1, player)) AND bool_or(list_contains($2, player))"
+        " ORDER BY min(position) LIMIT 1", [list(a), list(b)])
+    return rows[0][0] if rows else None
 
 
 def latest_session(ledger: Any) -> str | None:

@@ -126,7 +126,7 @@ def _prepare(args: tuple[str, int, int, int, str | None, datetime]) -> Part:
     from ledger.store.chain import prepare_batch
     from ledger.store.columns import prepare_columns
     from replay.carry import may_carry
-    from replay.ingest.pipeline import check_items
+    from replay.ingest.pipeline import check_entry_names, check_items
 
     file, start, end, first_line, session, recorded_at = args
     cache = _cache()
@@ -137,6 +137,10 @@ def _prepare(args: tuple[str, int, int, int, str | None, datetime]) -> Part:
         return Part(fallback=f"cannot read: {exc}")
     if read.errors:
         return Part(fallback="a bad line")
+    try:
+        check_entry_names(read)
+    except LedgerError:
+        return Part(fallback="a bad name")  # refused in one process, naming the line
     batches, errors = check_items(read)
     if errors:
         return Part(fallback="an illegal hand")

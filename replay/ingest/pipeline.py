@@ -26,6 +26,7 @@ from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedEvent, MalformedInput
 from ledger.model.events import event_json
 from ledger.model.gcpause import gc_paused
+from ledger.model.names import check_name
 from ledger.store.streams import first_rows, session_of_source, stored_rows
 from replay import carry
 from replay.build import check_events, events_from_phh
@@ -111,9 +112,14 @@ def import_paths(
     or 0: none; None: the machine's CPUs for a large file, none for a small one). The outcome
     is the same as with none. ``pn_ledger``: a PokerNow ledger statement for the one PokerNow
     log among the files (:func:`replay.ingest.pokernow.import_statement`).
+
+    Raises:
+        MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`).
     """
     from replay.ingest.parallel import auto_workers
 
+    if session is not None:
+        check_name(session, "session")
     report = ImportReport()
     files, report.errors = expand(paths)
     with progress("importing", len(files)) as tick:
@@ -196,30 +202,96 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     the game, under any file name) is read again into that session.
 
     Raises:
-        OSError: the file cannot be read.
+        OSError: the file cannot be read; MalformedInput: a session entry names a session or
+            player a command would refuse (the whole file is refused).
     """
     read = importer.read(path, session=session)
     if session is None and read.session is not None and read.first_hand_key is not None:
         stored = session_of_source(ledger, read.first_hand_key)
         if stored is not None and stored != read.session:
             read = importer.read(path, session=stored)
+    check_entry_names(read)
     return _without_stored_entries(ledger, read)
+
+
+#: The name fields of the session events a file may hold.
+_NAME_FIELDS = ("player", "payer", "payee", "alias")
+
+
+def check_entry_names(read: FileRead) -> None:
+    """Refuse the whole file when a session entry names a session or player a command would
+    refuse (:func:`ledger.model.names.check_name`), naming file, line and session."""
+    for item in read.items:
+        if not isinstance(item, SessionEntry):
+            continue
+        try:
+            check_name(item.session, "session")
+            for f in _NAME_FIELDS:
+                if isinstance(value := getattr(item.event, f, None), str):
+                    check_name(value)
+        except LedgerError as exc:
+            raise exc.located(file=read.file, line=item.line, session=item.session) from None
 
 
 def _without_stored_entries(ledger: Any, read: FileRead) -> FileRead:
     """``read`` without the session entries the ledger holds already at the same place (the
     same event at the same seq of the session's stream): a file that is our own export, of
-    entries a command wrote with no source key, adds nothing."""
+    entries a command wrote with no source key, adds nothing.
+
+    Raises:
+        LedgerError: a session stream of the file that does not extend the ledger's stream of
+            that name (another event at a seq the ledger holds, or a row after the session's
+            ``session_closed`` that a closed session takes no more of), naming file, line and
+            session; nothing of the file is written.
+    """
     numbered = [i for i in read.items if isinstance(i, SessionEntry) and i.seq is not None]
     if not numbered:
         return read
     stored = stored_rows(ledger, sorted({f"session:{i.session}" for i in numbered}))
     if not stored:
         return read
+    _check_extends(read.file, numbered, stored)
     keep = [i for i in read.items if not (
         isinstance(i, SessionEntry) and i.seq is not None
         and stored.get((f"session:{i.session}", i.seq)) == event_json(i.event))]
     return dataclasses.replace(read, items=keep)
+
+
+#: Session events a closed session takes no more of (RULES.md §1.1: no hands or buy-ins).
+_NOT_AFTER_CLOSE = ("session_opened", "session_closed", "buy_in")
+
+
+def _check_extends(file: str, numbered: list[SessionEntry],
+                   stored: dict[tuple[str, int], str]) -> None:
+    """Refuse (see :func:`_without_stored_entries`) a numbered session entry that differs from
+    the ledger's row at its seq, or that a closed stream does not take."""
+    import json
+
+    closed: dict[str, bool] = {}
+    for (stream, _seq), payload in stored.items():
+        if json.loads(payload).get("type") == "session_closed":
+            closed[stream] = True
+    for item in numbered:
+        stream = f"session:{item.session}"
+        if not any(k[0] == stream for k in stored):
+            continue
+        held = stored.get((stream, item.seq))  # type: ignore[arg-type]
+        if held is not None:
+            if held != event_json(item.event):
+                raise LedgerError(
+                    f"its {item.event.type} at seq {item.seq} is not the ledger's entry "
+                    f"{item.seq}: "
+                    f"this is another session named {item.session}; nothing of the file was "
+                    "written (import it into another ledger, or rename the session in the file)",
+                    file=file, line=item.line, session=item.session)
+            continue
+        if closed.get(stream) and item.event.type in _NOT_AFTER_CLOSE:
+            raise LedgerError(
+                f"its {item.event.type} at seq {item.seq} comes after the session was closed: "
+                f"a closed session takes no more; nothing of the file was written",
+                file=file, line=item.line, session=item.session)
+        if item.event.type == "session_closed":
+            closed[stream] = True
 
 
 def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None = None

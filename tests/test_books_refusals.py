@@ -1,0 +1,292 @@
+"""Refusals of the book commands and imports, each reproduced as a new user met it through the
+CLI: the refusal is one line, exit 2, and nothing is written (the ledger's head is unchanged)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+from click.testing import CliRunner, Result
+
+from cli.main import cli
+
+
+def run(db: Path, *args: str) -> Result:
+    return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+
+
+def rows(db: Path) -> list[tuple[str, int, str]]:
+    """Every stored row as (stream, seq, type), in ledger order."""
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute("SELECT stream, seq, type FROM events ORDER BY position").fetchall()
+
+
+def refused(result: Result) -> str:
+    """The one error line of a refused command (exit 2)."""
+    assert result.exit_code == 2, result.output
+    lines = [ln for ln in result.output.splitlines() if ln.startswith("error:")]
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+def test_import_of_another_session_with_the_same_name_is_refused(tmp_path: Path) -> None:
+    x, y, out = tmp_path / "x.duckdb", tmp_path / "y.duckdb", tmp_path / "y.jsonl"
+    for args in (("session", "open", "s01", "--chip-value", "0.25", "--currency", "USD",
+                  "--date", "2026-11-27"), ("buyin", "s01", "Ann", "100"),
+                 ("cashout", "s01", "Ann", "100"), ("session", "close", "s01")):
+        assert run(x, *args).exit_code == 0
+    for args in (("session", "open", "s01", "--chip-value", "0.25", "--currency", "USD",
+                  "--date", "2026-11-27"), ("buyin", "s01", "Bob", "999")):
+        assert run(y, *args).exit_code == 0
+    assert run(y, "export", "-o", str(out)).exit_code == 0
+    before = rows(x)
+    line = refused(run(x, "import", str(out)))
+    assert line.startswith(f"error: {out}:2, session s01: its buy_in at seq 2 is not the "
+                           "ledger's entry 2")
+    assert rows(x) == before
+    # the same export re-imported into its own ledger adds nothing
+    before_y = rows(y)
+    result = run(y, "import", str(out))
+    assert result.exit_code == 0, result.output
+    assert rows(y) == before_y
+
+
+def test_import_of_a_buy_in_after_the_session_closed_is_refused(tmp_path: Path) -> None:
+    x, y, out = tmp_path / "x.duckdb", tmp_path / "y.duckdb", tmp_path / "x.jsonl"
+    for args in (("session", "open", "s01", "--date", "2026-11-27"),
+                 ("buyin", "s01", "Ann", "100"), ("session", "close", "s01")):
+        assert run(x, *args).exit_code == 0
+    assert run(x, "export", "-o", str(out)).exit_code == 0
+    assert run(y, "import", str(out)).exit_code == 0  # y: a copy of the closed s01
+    with out.open("a") as f:  # a buy-in after the session_closed at seq 3
+        f.write('{"session":"s01","seq":4,"event":{"chips":50,"kind":"buy_in",'
+                '"player":"Bob","schema_version":1,"type":"buy_in"}}\n')
+    before = rows(y)
+    line = refused(run(y, "import", str(out)))
+    assert line == (f"error: {out}:4, session s01: its buy_in at seq 4 comes after the "
+                    "session was closed: a closed session takes no more; nothing of the file "
+                    "was written")
+    assert rows(y) == before
+
+
+def open_s(db: Path, name: str = "s", *players: str) -> None:
+    assert run(db, "session", "open", name, "--date", "2026-11-27").exit_code == 0
+    for p in players:
+        assert run(db, "buyin", name, p, "100").exit_code == 0
+
+
+def test_alias_of_two_players_seated_in_one_hand_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    assert run(db, "session", "open", "s", "--date", "2026-11-27").exit_code == 0
+    assert run(db, "hand", "start", "--session", "s", "--hand", "a1", "--game", "NT",
+               "--stakes", "1/2", "--seats", "Bob:100,Cy:100", "--button", "Bob"
+               ).exit_code == 0
+    before = rows(db)
+    line = refused(run(db, "player", "alias", "Bob", "Cy"))
+    assert line == ("error: Bob and Cy sat in hand a1 together: they are two players, not "
+                    "one (no alias recorded)")
+    assert rows(db) == before
+
+
+def test_alias_of_two_players_with_entries_in_one_session_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "friday", "Bob", "Cy")
+    before = rows(db)
+    line = refused(run(db, "player", "alias", "Bob", "Cy", "--session", "friday"))
+    assert line == ("error: Bob and Cy both have book entries in session friday: they are "
+                    "two players, not one (no alias recorded)")
+    assert rows(db) == before
+    assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0  # one player: fine
+
+
+STARS = Path(__file__).resolve().parents[2] / "shared/data/text" \
+    / "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt"
+
+
+def test_session_set_refused_once_it_holds_hands_that_came_in_money(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    assert run(db, "session", "open", "c", "--chip-value", "0.01", "--currency", "USD",
+               "--date", "2026-11-27").exit_code == 0
+    assert run(db, "session", "set", "c", "--chip-value", "0.02", "--currency",
+               "USD").exit_code == 0  # no hands yet: the value may still change
+    assert run(db, "session", "set", "c", "--chip-value", "0.01", "--currency",
+               "USD").exit_code == 0
+    assert run(db, "import", str(STARS), "--session", "c").exit_code == 0
+    before = rows(db)
+    line = refused(run(db, "session", "set", "c", "--chip-value", "0.02", "--currency", "USD"))
+    assert line == ("error: session c holds hand PokerStars-35824118297, whose amounts came in "
+                    "USD and were converted exactly to its chips of 0.01 USD: its chip value "
+                    "is fixed (import the hands into a new session at the value wanted)")
+    assert rows(db) == before
+
+
+def test_a_voided_hand_counts_for_nothing_in_stack_continuity(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann", "Bob")
+    assert run(db, "hand", "start", "--session", "s", "--hand", "v1", "--game", "NT",
+               "--stakes", "1/2", "--seats", "Ann:1000,Bob:100", "--button", "Ann"
+               ).exit_code == 0
+    audit = run(db, "audit")
+    assert audit.exit_code == 1
+    assert ("stack_continuity: hand v1: Ann starts with 1000 but his buy-ins come to 100: "
+            "expected 100 (+900)") in audit.output
+    assert run(db, "void", "v1", "--reason", "typed 1000", "--by", "host").exit_code == 0
+    assert run(db, "hand", "start", "--session", "s", "--hand", "v2", "--game", "NT",
+               "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann"
+               ).exit_code == 0
+    for action in ("d dh Ann AsAd", "d dh Bob KsKd", "Ann f"):  # Bob takes Ann's blind
+        assert run(db, "act", "v2", action).exit_code == 0
+    audit = run(db, "audit")
+    assert audit.exit_code == 0, audit.output
+    assert audit.output.strip() == ("audit clean: 2 hand(s) in 1 session(s); every chip adds "
+                                    "up")
+
+
+def test_hand_start_warns_of_a_seat_without_buy_in_or_above_his_buy_ins(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann")
+    result = run(db, "hand", "start", "--session", "s", "--hand", "w1", "--game", "NT",
+                 "--stakes", "1/2", "--seats", "Ann:150,Bob:100", "--button", "Ann")
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [  # in seat order: Bob left of the button, Ann
+        "warning: Bob has no buy-in in session s (record it: `handledger buyin s Bob CHIPS`)",
+        "warning: Ann starts hand w1 with 150 but his buy-ins in session s come to 100"]
+    assert result.stdout == "w1\n"
+
+
+def test_pay_naming_a_player_not_in_the_session_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "friday", "Ann", "Bob")
+    before = rows(db)
+    line = refused(run(db, "pay", "friday", "Bob", "Zed", "5"))
+    assert line == ("error: Zed is not in the books of session friday (no buy-in, cash-out or "
+                    "hand there; its players: Ann, Bob): a payment settles a session between "
+                    "its players")
+    assert rows(db) == before
+    assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0
+    assert run(db, "pay", "friday", "Robert", "Ann", "5").exit_code == 0  # Bob's alias
+
+
+def test_a_retracted_entry_is_neither_retracted_again_nor_amended_back(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann", "Bob", "Cy")
+    assert run(db, "entry", "amend", "s", "4", "60", "--reason", "typo", "--by", "h"
+               ).exit_code == 0
+    assert run(db, "entry", "retract", "s", "2", "--reason", "x", "--by", "h").exit_code == 0
+    before = rows(db)
+    assert refused(run(db, "entry", "retract", "s", "2", "--reason", "x", "--by", "h")) == (
+        "error: entry 2 (buy_in) of session s is retracted already: nothing to retract")
+    assert refused(run(db, "entry", "amend", "s", "2", "60", "--reason", "x", "--by", "h")) == (
+        "error: entry 2 (buy_in) of session s is retracted already: an amendment would bring "
+        "it back; record the entry again instead (`handledger history --session s` lists the "
+        "entries)")
+    assert rows(db) == before
+    # Ann's retracted; Bob's as it was; Cy's amended to 60: two buy-ins in effect
+    listed = run(db, "session", "list")
+    assert listed.stdout == "s  2026-11-27  0 hand(s)  2 buy-in(s)  open\n"
+    assert [s["buy_ins"] for s in json.loads(run(db, "session", "list", "--json").stdout)[
+        "sessions"]] == [2]
+
+
+def test_names_are_refused_never_repaired(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann")
+    before = rows(db)
+    cases = {
+        ("buyin", "s", "Ann ", "50"): "error: player name 'Ann ' has leading or trailing "
+        "whitespace: names are kept as typed, never repaired (write 'Ann')",
+        ("buyin", "s", "", "10"): "error: a player name cannot be empty",
+        ("cashout", "s", " Ann", "10"): "error: player name ' Ann' has leading or trailing "
+        "whitespace: names are kept as typed, never repaired (write 'Ann')",
+        ("pay", "s", "Ann", "Bob\n", "1"): "error: player name 'Bob\\n' has leading or "
+        "trailing whitespace: names are kept as typed, never repaired (write 'Bob')",
+        ("player", "alias", "Ann", "x\x07"): "error: player name 'x\\x07' holds a control "
+        "character (U+0007): a name is one line of printable text",
+        ("session", "open", " "): "error: a session name cannot be empty (only whitespace: "
+        "' ')",
+        ("session", "open", "a\nb"): "error: session name 'a\\nb' holds a control character "
+        "(U+000A): a name is one line of printable text",
+        ("import", "--session", "s ", str(STARS)): "error: session name 's ' has leading or "
+        "trailing whitespace: names are kept as typed, never repaired (write 's')",
+        ("hand", "start", "--session", "s", "--game", "NT", "--stakes", "1/2", "--seats",
+         "Ann:100,B\tob:100", "--button", "Ann"): "error: player name 'B\\tob' holds a "
+        "control character (U+0009): a name is one line of printable text",
+    }
+    for args, line in cases.items():
+        assert refused(run(db, *args)) == line, args
+    assert rows(db) == before
+
+
+NIGHT = [  # tests/test_books_trust.py's night: Bob owes Ann 37.50 USD
+    ("session", "open", "friday", "--date", "2026-11-27", "--chip-value", "0.25",
+     "--currency", "USD"),
+    ("buyin", "friday", "Ann", "200"), ("buyin", "friday", "Bob", "150"),
+    ("buyin", "friday", "Cy", "300"),
+    ("hand", "start", "--session", "friday", "--hand", "f1", "--game", "NT", "--stakes", "1/2",
+     "--seats", "Ann:200,Bob:150,Cy:300", "--button", "Cy"),
+    *[("act", "f1", a) for a in ("d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c2d", "Cy f",
+                                 "Ann cbr 8", "Bob cbr 150", "Ann cc", "d db 2c7h9s",
+                                 "d db Kd", "d db 3c", "Ann sm AsKs", "Bob sm QhQd",
+                                 "pay Ann 300", "end")],
+    ("cashout", "friday", "Ann", "350"), ("cashout", "friday", "Bob", "0"),
+    ("cashout", "friday", "Cy", "300"), ("session", "close", "friday"),
+]
+
+
+def test_settle_counts_a_payment_back_as_cancelling(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    for step in NIGHT:
+        assert run(db, *step).exit_code == 0, step
+    # Bob pays 37.50, is paid it back, pays it again; Cy pays Ann 5 he did not owe
+    for args in (("Bob", "Ann", "37.50"), ("Ann", "Bob", "37.50"),
+                 ("Bob", "Ann", "37.50", "--again"), ("Cy", "Ann", "5")):
+        assert run(db, "pay", "friday", *args).exit_code == 0
+    assert run(db, "settle", "--session", "friday").stdout.splitlines() == [
+        "Ann pays Cy 5.00 USD",
+        "1 transfer(s) settle 3 player(s) (42.50 USD paid already)"]  # 37.50 + 5, not 117.50
+    help_text = " ".join(run(db, "settle", "--help").stdout.split())
+    assert "Payments already recorded are subtracted" in help_text
+    assert "not subtracted" not in help_text
+
+
+def test_standings_money_over_mixed_currencies_names_what_to_do(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    for name, cur in (("usd", "USD"), ("eur", "EUR")):
+        for args in (("session", "open", name, "--chip-value", "0.25", "--currency", cur,
+                      "--date", "2026-11-27"), ("buyin", name, "Ann", "100"),
+                     ("buyin", name, "Bob", "100"), ("cashout", name, "Ann", "100"),
+                     ("cashout", name, "Bob", "100")):
+            assert run(db, *args).exit_code == 0
+    assert refused(run(db, "standings", "--money")) == (
+        "error: the sessions use different currencies or decimals: show the standings in "
+        "chips (without --money), or one session's money with `handledger balances --session "
+        "S --money`")
+    assert refused(run(db, "balances", "--money")) == (
+        "error: the sessions use different currencies or decimals: read one session with "
+        "--session")
+    assert run(db, "balances", "--money", "--session", "eur").exit_code == 0
+
+
+def test_alias_refused_through_an_earlier_alias(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "friday", "Robert", "Cy")
+    assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0  # Robert is Bob
+    assert refused(run(db, "player", "alias", "Bob", "Cy")) == (
+        "error: Bob and Cy both have book entries in session friday: they are two players, "
+        "not one (no alias recorded)")
+
+
+def test_import_of_a_session_entry_with_a_bad_name_is_refused_whole(tmp_path: Path) -> None:
+    db, out = tmp_path / "t.duckdb", tmp_path / "s.jsonl"
+    out.write_text(
+        '{"session":"s","seq":1,"event":{"chip_value_minor":1,"currency":null,'
+        '"date":"2026-11-27","decimals":0,"schema_version":1,"session":"s","source":{},'
+        '"type":"session_opened"}}\n'
+        '{"session":"s","seq":2,"event":{"chips":10,"kind":"buy_in","player":"Ann ",'
+        '"schema_version":1,"type":"buy_in"}}\n')
+    assert refused(run(db, "import", str(out))) == (
+        f"error: {out}:2, session s: player name 'Ann ' has leading or trailing whitespace: "
+        "names are kept as typed, never repaired (write 'Ann')")
+    if db.exists():
+        assert rows(db) == []
