@@ -135,7 +135,7 @@ def test_a_voided_hand_counts_for_nothing_in_stack_continuity(tmp_path: Path) ->
     assert run(db, "hand", "start", "--session", "s", "--hand", "v2", "--game", "NT",
                "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann"
                ).exit_code == 0
-    for action in ("d dh Ann AsAd", "d dh Bob KsKd", "Ann f"):  # Bob takes Ann's blind
+    for action in ("d dh Ann AsAd", "d dh Bob KsKd", "Ann f", "end"):  # Bob takes the blind
         assert run(db, "act", "v2", action).exit_code == 0
     audit = run(db, "audit")
     assert audit.exit_code == 0, audit.output
