@@ -11,6 +11,8 @@ import click
 from ledger.model.errors import LedgerError, NotFound
 
 DEFAULT_DB = "handledger.duckdb"
+#: Seconds an open waits for a ledger another process holds (``--wait``; ``--no-wait``: 0).
+DEFAULT_WAIT = 30.0
 
 
 class Context:
@@ -54,7 +56,7 @@ class Context:
 
 class Group(click.Group):
     """Turns LedgerError, and a file or path a command cannot use (OSError), into one line on
-    stderr and exit status 2."""
+    stderr and exit status 2; restores the wait policy the ``--wait`` option set."""
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -70,3 +72,6 @@ class Group(click.Group):
             obj = ctx.obj
             if isinstance(obj, Context):
                 obj.close()
+            from ledger.store import waiting
+
+            waiting.configure()  # the library's policy again (a test runs many commands)

@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from cli.context import DEFAULT_DB, Context, Group
+from cli.context import DEFAULT_DB, DEFAULT_WAIT, Context, Group
 from ledger.model.errors import LedgerError
 
 
@@ -23,11 +23,23 @@ from ledger.model.errors import LedgerError
     show_default=f"$HANDLEDGER_DB or ./{DEFAULT_DB}",
     help="The ledger database file.",
 )
+@click.option(
+    "--wait", "wait_seconds", type=click.FloatRange(min=0), default=DEFAULT_WAIT,
+    envvar="HANDLEDGER_WAIT", show_default=True,
+    help="Seconds to wait for a ledger another handledger process is writing ($HANDLEDGER_WAIT).",
+)
+@click.option(
+    "--no-wait", is_flag=True, envvar="HANDLEDGER_NO_WAIT",
+    help="Fail at once when another process holds the ledger ($HANDLEDGER_NO_WAIT=1).",
+)
 @click.version_option(package_name="handledger")
 @click.pass_context
-def cli(ctx: click.Context, db: str) -> None:
+def cli(ctx: click.Context, db: str, wait_seconds: float, no_wait: bool) -> None:
     """An event-sourced, hash-chained poker hand-history ledger that replays and audits
     home games: pots, side pots, splits and high-low declarations."""
+    from ledger.store import waiting
+
+    waiting.configure(0 if no_wait else wait_seconds, lambda line: click.echo(line, err=True))
     ctx.obj = Context(db)
 
 
@@ -61,8 +73,11 @@ def main() -> None:
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo("Aborted", err=True)
         sys.exit(130)
-    except click.ClickException as exc:  # a usage error: click's own one line
-        exc.show()
+    except click.ClickException as exc:  # a usage error: one line, how to get the usage
+        hint = ""
+        if isinstance(exc, click.UsageError) and exc.ctx is not None:
+            hint = f" (`{exc.ctx.command_path} -h` shows the usage)"
+        click.echo(f"error: {exc.format_message()}{hint}", err=True)
         sys.exit(exc.exit_code)
     except LedgerError as exc:  # raised outside a command's invoke (e.g. option callbacks)
         click.echo(f"error: {exc}", err=True)

@@ -13,6 +13,7 @@ that keep derived tables use :attr:`Ledger.connection` inside :meth:`Ledger.tran
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from ledger.model.errors import (
     LedgerError,
     LedgerReadOnly,
     MalformedEvent,
+    MalformedInput,
     NotFound,
 )
 from ledger.model.events import parse_event
@@ -46,6 +48,7 @@ from ledger.store.chain import (
     verify_rows,
 )
 from ledger.store.columns import PreparedColumns, link_hashes
+from ledger.store.waiting import waiting
 
 __all__ = ["Batch", "Event", "Ledger", "StoredEvent", "VerifyReport", "STORE_VERSION"]
 
@@ -156,12 +159,15 @@ class Ledger:
     second process opening it gets :class:`LedgerBusy`.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False,
+                 wait: bool = True) -> None:
         """Open (and, unless ``read_only``, create) the ledger at ``path`` (``":memory:"`` for a
-        private in-memory ledger).
+        private in-memory ledger). When another process holds the file, the open waits as
+        the process's policy says (:mod:`ledger.store.waiting`; ``wait`` False: not at all).
 
         Raises:
-            LedgerBusy: another process holds the file (or this one with another mode).
+            LedgerBusy: another process holds the file (still, after the wait), or this one
+                with another mode.
             NotFound: ``read_only`` and the file does not exist.
             LedgerCorrupt: not a DuckDB file, cut short or damaged, or not a handledger ledger.
             LedgerError: a newer store version, or any other open failure.
@@ -169,10 +175,7 @@ class Ledger:
         self.path = os.fspath(path)
         self.read_only = read_only
         self._depth = 0
-        try:
-            self._con = duckdb.connect(self.path, read_only=read_only)
-        except duckdb.Error as e:
-            raise self._translate(e) from e
+        self._con = waiting(self.path, lambda: self._connect(read_only), wait=wait)
         try:
             tables = self._tables()
             if not read_only and not tables & {"events", "meta"}:  # a new ledger; never a
@@ -197,25 +200,31 @@ class Ledger:
             self._con.close()
             raise
 
+    def _connect(self, read_only: bool) -> duckdb.DuckDBPyConnection:
+        try:
+            return duckdb.connect(self.path, read_only=read_only)
+        except duckdb.Error as e:
+            raise self._translate(e) from e
+
     @classmethod
     def memory(cls) -> Ledger:
         """A new, private in-memory ledger (for tests)."""
         return cls(":memory:")
 
     @classmethod
-    def overlay(cls, path: str | os.PathLike[str]) -> Ledger:
+    def overlay(cls, path: str | os.PathLike[str], *, wait: bool = True) -> Ledger:
         """The ledger at ``path`` opened read-only, with its derived tables copied into memory
         where they can be caught up without writing the file (a read-only file, or one
         another process has open). Its events cannot be appended to.
 
         Raises:
-            NotFound, LedgerBusy, LedgerError: as for opening it read-only.
+            NotFound, LedgerBusy, LedgerError: as for opening it read-only (and waiting so).
         """
         self = cls.__new__(cls)
         self.path, self.read_only, self._depth = os.fspath(path), True, 0
         self._con = duckdb.connect(":memory:")
         try:
-            self._con.execute("ATTACH ? AS src (READ_ONLY)", [self.path])
+            waiting(self.path, self._attach, wait=wait)
             names = [row[0] for row in self._query(
                 "SELECT table_name FROM duckdb_tables() WHERE database_name = 'src'")]
             if not {"events", "meta"} <= set(names):
@@ -233,6 +242,12 @@ class Ledger:
             self._con.close()
             raise
         return self
+
+    def _attach(self) -> None:
+        try:
+            self._con.execute("ATTACH ? AS src (READ_ONLY)", [self.path])
+        except duckdb.Error as e:
+            raise self._translate(e) from e
 
     @property
     def connection(self) -> duckdb.DuckDBPyConnection:
@@ -609,11 +624,10 @@ class Ledger:
         if isinstance(e, duckdb.IOException) and (
             "lock on file" in text or "Conflicting lock" in text
         ):
-            return LedgerBusy(
-                f"ledger {self.path} is busy: another handledger process is writing it"
-            )
+            return _busy(self.path, text)
         if isinstance(e, duckdb.ConnectionException) and "configuration" in text:
-            return LedgerBusy(f"ledger {self.path} is busy: open in this process in another mode")
+            return LedgerBusy(f"ledger {self.path} is busy: open in this process in another mode",
+                              holder="mode")
         if isinstance(e, duckdb.IOException) and "does not exist" in text:
             return NotFound(f"no ledger at {self.path} (handledger init creates one)")
         if isinstance(e, duckdb.IOException) and (
@@ -628,8 +642,23 @@ class Ledger:
                 f"ledger {self.path}: another writer appended at the same time; re-read and "
                 f"retry ({text})"
             )
+        if "cannot encode str as UTF-8" in text:  # a lone surrogate in a query parameter
+            return MalformedInput("a name given is not UTF-8 (a byte that is not UTF-8, or a "
+                                  "lone surrogate): a ledger holds UTF-8 text only")
         if "read-only" in text:
             return LedgerError(f"ledger {self.path} is open read-only")
         if isinstance(e, _BROKEN_STORAGE) or any(sign in text for sign in _CORRUPT_TEXTS):
             return LedgerCorrupt(f"ledger {self.path} is corrupt: {text}")
         return LedgerError(f"ledger {self.path}: database error: {text}")
+
+
+def _busy(path: str, text: str) -> LedgerBusy:
+    """The :class:`LedgerBusy` for DuckDB's lock error ``text``: the holder only reads when
+    DuckDB says the file could still be opened read-only; its pid when DuckDB names it."""
+    holder = "reader" if "read-only mode" in text else "writer"
+    pid = re.search(r"\(PID (\d+)\)", text)
+    who = f"another handledger process{f' (pid {pid.group(1)})' if pid else ''}"
+    if holder == "reader":
+        return LedgerBusy(f"ledger {path} is busy: {who} is reading it, which keeps writers out "
+                          "until it ends", holder=holder)
+    return LedgerBusy(f"ledger {path} is busy: {who} is writing it", holder=holder)
