@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -54,6 +53,7 @@ from ledger.formats.pokerstars.table import (
     stakes,
 )
 from ledger.formats.pokerstars.text import HandText, decode, split_hands
+from ledger.formats.reading import file_name, line_error, long_line, read_capped
 from ledger.model.errors import MalformedInput
 from ledger.model.events import HandStarted, RuleOptions, SplitOptions, Unit
 
@@ -90,11 +90,20 @@ def read_pokerstars(path: str | os.PathLike[str]) -> PhhFile:
 
     Never raises for bad content: bad hands are errors of the returned :class:`PhhFile`.
 
+    A file that is not a regular file, or over the caps of :mod:`ledger.formats.reading`,
+    is one error and no hands.
+
     Raises:
         OSError: the file cannot be read.
     """
-    file = os.fspath(path)
-    text, encoding = decode(Path(file).read_bytes())
+    file = file_name(path)
+    try:
+        text, encoding = decode(read_capped(path))
+        too_long = long_line(text)
+        if too_long is not None:
+            raise line_error(file, too_long)
+    except MalformedInput as exc:
+        return PhhFile(file, [], [exc])
     return read_pokerstars_text(text, file=file, encoding=encoding)
 
 
