@@ -18,7 +18,7 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
-from ledger.model.money import currency_decimals, format_money, parse_money
+from ledger.model.money import currency_decimals, format_money, parse_money, within_bound
 from ledger.store.streams import latest_session, session_summaries
 
 #: Book entries a correction may retract or amend.
@@ -38,6 +38,7 @@ class SessionState:
     currency: str | None = None
     seated: set[str] = field(default_factory=set)
     bought: set[str] = field(default_factory=set)
+    bought_chips: dict[str, int] = field(default_factory=dict)
     cashed: dict[str, int] = field(default_factory=dict)
     payments: list[tuple[str, str, int]] = field(default_factory=list)
     entries: dict[int, Any] = field(default_factory=dict)
@@ -82,6 +83,7 @@ def _fold(state: SessionState, seq: int, e: Any) -> None:
     elif e.type == "buy_in":
         state.seated.add(e.player)
         state.bought.add(e.player)
+        state.bought_chips[e.player] = state.bought_chips.get(e.player, 0) + e.chips
     elif e.type == "cash_out":
         state.seated.discard(e.player)
         state.cashed[e.player] = e.chips
@@ -154,6 +156,12 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
     event = ev.SessionChanged(chip_value_minor=parse_money(chip_value, decimals,
                                                            what="--chip-value"),
                               currency=currency, decimals=decimals)
+    most = max([*state.bought_chips.values(), *state.cashed.values(), 0])
+    worth = most * event.chip_value_minor
+    if worth > ev.MAX_CHIPS:
+        raise MalformedInput(f"--chip-value {chip_value}: {most} chips of {name} would be "
+                             f"worth {format_money(worth, decimals, currency)}, beyond the "
+                             "largest amount a ledger holds")
     _append(ledger, name, event, state)
     return event
 
@@ -177,9 +185,28 @@ def buy_in(ledger: Any, session: str, player: str, chips: int, kind: str | None
         NotFound, LedgerError: see :func:`open_state`.
     """
     state = open_state(ledger, session)
+    _bounded(state, "CHIPS", chips)
+    total = state.bought_chips.get(player, 0) + chips
+    if player in state.bought:
+        _bounded(state, f"{player}'s buy-ins in {session} together", total)
     event = ev.BuyIn(player=player, chips=chips,
                      kind=kind or ("rebuy" if player in state.bought else "buy_in"))
     return event, _append(ledger, session, event, state)
+
+
+def _bounded(state: SessionState, what: str, chips: int) -> None:
+    """Refuse ``chips`` (of a book entry of the session ``state`` describes) beyond the
+    largest amount a ledger holds, in chips or in money (chips × the chip's value).
+
+    Raises:
+        MalformedInput: naming ``what`` and the bound.
+    """
+    within_bound(chips, what)
+    if chips * state.chip_value_minor > ev.MAX_CHIPS:
+        raise MalformedInput(
+            f"{what}: {chips} chips are worth {state.money(chips * state.chip_value_minor)}, "
+            "beyond the largest amount a ledger holds "
+            f"({state.money(ev.MAX_CHIPS)})")
 
 
 def cash_out(ledger: Any, session: str, player: str, chips: int) -> tuple[ev.CashOut, int]:
@@ -191,6 +218,7 @@ def cash_out(ledger: Any, session: str, player: str, chips: int) -> tuple[ev.Cas
             cashed out already since his last buy-in).
     """
     state = open_state(ledger, session, allow_closed=True)
+    _bounded(state, "CHIPS", chips)
     if player not in state.seated:
         if player in state.cashed:
             raise LedgerError(
@@ -247,6 +275,7 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
         else:
             if not value.strip().isdigit():
                 raise MalformedInput(f"{value!r} is not a whole number of chips")
+            _bounded(state, "VALUE", int(value.strip()))
             replacement = ev.parse_event({**entry.model_dump(mode="json"),
                                           "chips": int(value.strip())})
     fix = ev.EntryCorrected(seq=seq, reason=reason, by=by, replacement=None if replacement
