@@ -146,17 +146,21 @@ def audit(path: str, session: str | None, *, jobs: int = 1, progress: Progress =
     return report, [d for d in found if session is None or d.session == session]
 
 
-def sql(path: str, query: str, *, note: Note = _quiet) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """One read-only statement over the events, derived tables and views, caught up first
-    (:func:`ledger.audit.tables.query`).
+def sql(path: str, query: str, *, max_rows: int | None = None, timeout: float | None = None,
+        note: Note = _quiet) -> Any:
+    """One read-only statement over the events, derived tables and views, caught up first:
+    at most ``max_rows`` rows within ``timeout`` seconds (defaults:
+    :mod:`ledger.audit.sql`); a :class:`ledger.audit.sql.SqlResult`.
 
     Raises:
-        LedgerError: not a single read-only statement, or a DuckDB error.
+        LedgerError: not a single read-only statement, the time limit, or a DuckDB error.
     """
-    from ledger.audit.tables import query as run_query
+    from ledger.audit import sql as statement
 
+    limits = {"max_rows": statement.MAX_ROWS if max_rows is None else max_rows,
+              "timeout": statement.TIMEOUT if timeout is None else timeout or None}
     with fresh_books(path, note=note) as ledger:
         if ledger.read_only:
-            return run_query(ledger.connection, query)
+            return statement.query(ledger.connection, query, **limits)
     with Ledger(path, read_only=True) as ledger:  # caught up in the file: read it read-only
-        return run_query(ledger.connection, query)
+        return statement.query(ledger.connection, query, **limits)

@@ -233,31 +233,3 @@ def _session_rows(series: Series) -> dict[str, list[tuple]]:
     names = sorted(series.aliases.items())
     return {"session_book": book_rows, "session_players": player_rows, "player_names": names,
             "player_nicknames": sorted(series.nicknames.items())}
-
-
-ALLOWED = ("SELECT", "EXPLAIN")
-
-
-def query(con: Any, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Run one read-only statement on the connection ``con`` (a ledger opened read-only):
-    ``(columns, rows)``. File access outside the ledger is switched off for the connection
-    first, and only a single ``SELECT`` (``WITH``, ``DESCRIBE``, ``SHOW`` …) or ``EXPLAIN`` is
-    accepted.
-
-    Raises:
-        LedgerError: another kind of statement, several statements, or a DuckDB error.
-    """
-    try:
-        statements = con.extract_statements(sql)
-        if len(statements) != 1:
-            raise LedgerError(f"sql takes exactly one statement, got {len(statements)}")
-        kind = statements[0].type.name
-        if kind not in ALLOWED:
-            raise LedgerError(f"sql is read-only: a {kind} statement is not allowed "
-                              "(use SELECT)")
-        con.execute("SET enable_external_access = false")
-        cursor = con.execute(sql)
-        columns = [d[0] for d in cursor.description or []]
-        return columns, cursor.fetchall()
-    except duckdb.Error as e:
-        raise LedgerError(f"sql: {e}") from e
