@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from pydantic import ValidationError
 
 from ledger.model.errors import LedgerError, NotFound
 
@@ -54,19 +55,31 @@ class Context:
             self._ledger = None
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line (a DuckDB message spreads over several: the statement, a caret)."""
+    return " ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
 class Group(click.Group):
-    """Turns LedgerError, and a file or path a command cannot use (OSError), into one line on
-    stderr and exit status 2; restores the wait policy the ``--wait`` option set."""
+    """Turns LedgerError, a file or path a command cannot use (OSError) and a value an event
+    refuses (pydantic's ValidationError) into one line on stderr and exit status 2; restores
+    the wait policy the ``--wait`` option set."""
 
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except LedgerError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {one_line(str(exc))}", err=True)
             ctx.exit(2)
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
-            click.echo(f"error: {where}{exc.strerror or exc}", err=True)
+            click.echo(f"error: {where}{one_line(str(exc.strerror or exc))}", err=True)
+            ctx.exit(2)
+        except ValidationError as exc:  # a value an event refuses, met below the input checks
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            click.echo(f"error: invalid value ({where}: {one_line(str(first.get('msg')))})",
+                       err=True)
             ctx.exit(2)
         finally:
             obj = ctx.obj

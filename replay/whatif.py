@@ -73,6 +73,9 @@ def _parse_action(state: Any, text: str) -> Any:
             return ev.parse_event(json.loads(body))
         except (ValueError, TypeError) as exc:
             raise IllegalAction(f"{text!r} is not a JSON event: {exc}") from None
+        except RecursionError:  # nested past the parser: no event nests so deep
+            raise IllegalAction(f"not a JSON event: nested more than {ev.MAX_DEPTH} levels "
+                                "deep") from None
     parts = body.split()
     if parts == ["end"]:
         return ev.HandEnded(status="complete")
