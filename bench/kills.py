@@ -92,12 +92,12 @@ def inputs(work: Path, *, big_events: int) -> dict[str, Path]:
 
 
 def night(work: Path, *, big_events: int = 150_000, short: bool = False) -> list[list[str]]:
-    """The whole script (see the module doc); ``short``: the first commands of the night, a
-    folder import and a rebuild (for the test suite)."""
+    """The whole script (see the module doc); ``short``: the night up to its first
+    correction, a folder import and the rebuilds (for the test suite)."""
     files = inputs(work, big_events=0 if short else big_events)
     script = badnight()
-    if short:
-        script = script[:10]
+    if short:  # up to the first correction
+        script = script[:next(i for i, a in enumerate(script) if a[0] == "correct") + 1]
     script += [["import", str(files["hands"])]]
     if not short:
         script += [["import", str(files["pokernow"])], ["import", str(files["text"])],
@@ -156,8 +156,9 @@ class Clean:
     startup: float = 0.0  # what a command takes before it opens the ledger (about)
 
 
-def clean_run(script: list[list[str]], work: Path) -> Clean:
-    """Run the script once, keeping a copy of the ledger before every command."""
+def clean_run(script: list[list[str]], work: Path, audits: set[int] | None = None) -> Clean:
+    """Run the script once, keeping a copy of the ledger before every command (and what
+    ``audit --json`` says after those of ``audits``; None: after every command)."""
     clean = Clean(script)
     db = work / "clean.duckdb"
     handledger(db, ["init"], work)
@@ -171,7 +172,7 @@ def clean_run(script: list[list[str]], work: Path) -> Clean:
         clean.seconds.append(time.perf_counter() - start)
         assert done.returncode in (0, 1), (args, done.stderr)
         clean.after.append(events(db))
-        clean.audits.append(audit_json(db, work))
+        clean.audits.append(audit_json(db, work) if audits is None or k in audits else "")
     started = time.perf_counter()
     handledger(work / "none.duckdb", ["--version"], work)
     clean.startup = 0.9 * (time.perf_counter() - started)
@@ -269,18 +270,21 @@ def trial(clean: Clean, k: int, rng: random.Random, work: Path, *, to_end: bool
 
 
 def campaign(trials: int, seed: int, work: Path, *, short: bool = False, to_end: float = 0.1,
-             targets: list[int] | None = None) -> tuple[Counter[str], list[str]]:
-    """The clean run, then ``trials`` trials (``targets``: the commands to kill, in turn;
-    default: random, the long ones more often): counts and failures."""
+             targets: list[str] | None = None) -> tuple[Counter[str], list[str]]:
+    """The clean run, then ``trials`` trials: counts and failures. The command killed is a
+    random one, the long ones more often; ``targets``: the first command of each of these
+    names (``act``, ``import``, ``session open`` …), in turn."""
     rng = random.Random(seed)
     script = night(work, short=short)
-    clean = clean_run(script, work)
+    chosen = None if targets is None else [
+        next(k for k, a in enumerate(script) if " ".join(a).startswith(name))
+        for name in targets]
+    clean = clean_run(script, work, None if chosen is None else set(chosen))
     weights = [max(s, 0.3) for s in clean.seconds]
     counts: Counter[str] = Counter()
     failures: list[str] = []
     for t in range(trials):
-        k = targets[t % len(targets)] if targets else rng.choices(range(len(script)),
-                                                                   weights)[0]
+        k = chosen[t % len(chosen)] if chosen else rng.choices(range(len(script)), weights)[0]
         outcome, problems = trial(clean, k, rng, work, to_end=rng.random() < to_end)
         kind = script[k][0] if script[k][0] not in ("session", "hand", "entry") else \
             " ".join(script[k][:2])
