@@ -226,7 +226,43 @@ def test_a_byte_order_mark_at_the_start_of_a_json_lines_file_is_read_past(tmp_pa
     assert again[0] == 0 and "imported 0 hand(s) (0 events)" in again[1]
 
 
+@pytest.mark.parametrize("suffix", [".phh", ".phhs"])
+def test_nesting_1000_deep_in_a_phh_value_is_one_line(tmp_path: Path, suffix: str) -> None:
+    """Was ``RecursionError`` (tomllib recurses for each array)."""
+    hand = (SHARED / "rules" / "ex01.phh").read_text(encoding="utf-8")
+    text = hand.replace("\n", "\nextra = " + "[" * 1000 + "]" * 1000 + "\n", 1)
+    if suffix == ".phhs":
+        text = f"[1]\n{text}\n[2]\n{hand}"
+    path = tmp_path / f"deep{suffix}"
+    path.write_text(text, encoding="utf-8")
+    db = tmp_path / "p.duckdb"
+    code, out, err = _run(db, "import", str(path))
+    assert code == 2
+    line = 3 if suffix == ".phhs" else 2
+    assert err == [f"error: {path}:{line}: {'[1] ' if suffix == '.phhs' else ''}bad TOML: "
+                   f"nested more than 32 levels deep (at line {line}, column 1)"]
+    assert f"imported {1 if suffix == '.phhs' else 0} hand(s)" in out
+
+
 # ------------------------------------------------------------------------------- file names
+
+
+def test_a_phh_file_whose_name_is_not_utf8_imports(tmp_path: Path) -> None:
+    """The hand records its file: was a DuckDB conversion error for a valid hand."""
+    name = os.fsencode(tmp_path) + b"/h\xff.phh"
+    with open(name, "wb") as f:
+        f.write((SHARED / "rules" / "ex01.phh").read_bytes())
+    db = tmp_path / "n.duckdb"
+    code, out, err = _process(db, "import", name)
+    assert (code, err) == (0, []), err
+    assert "imported 1 hand(s)" in out
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        (source,) = con.execute("SELECT payload->>'$.source.file' FROM events WHERE type ="
+                                " 'hand_started'").fetchone()
+    finally:
+        con.close()
+    assert source == f"{tmp_path}/h\\xff.phh"
 
 
 def test_a_pokernow_log_whose_name_is_not_utf8_imports(tmp_path: Path) -> None:
