@@ -219,6 +219,9 @@ def import_campaign(n: int, seed: int, out: Path, *, every: int = 20,
         counts["tried"] += 1
         counts["processes"] += real
         counts[outcome] += 1
+        if counts["tried"] % 500 == 0:
+            print(f"files: {counts['tried']} tried, {len(failures)} failed", file=sys.stderr,
+                  flush=True)
         counts[f"{item.fmt}:{outcome}"] += 1
         counts[f"kind:{item.kind}:{outcome}"] += 1
     for w in watches.values():
@@ -347,6 +350,9 @@ def argument_campaign(n: int, seed: int, out: Path, *, every: int = 25
         counts["tried"] += 1
         counts["processes"] += real
         counts[f"exit:{code}"] += 1
+        if counts["tried"] % 500 == 0:
+            print(f"arguments: {counts['tried']} tried, {len(failures)} failed", file=sys.stderr,
+                  flush=True)
         counts[f"command:{args[0]}"] += 1
     failures += watch.verify()
     return counts, failures

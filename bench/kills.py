@@ -280,6 +280,8 @@ def campaign(trials: int, seed: int, work: Path, *, short: bool = False, to_end:
         next(k for k, a in enumerate(script) if " ".join(a).startswith(name))
         for name in targets]
     clean = clean_run(script, work, None if chosen is None else set(chosen))
+    print(f"clean run: {len(script)} commands, {sum(clean.seconds):.0f} s", file=sys.stderr,
+          flush=True)
     weights = [max(s, 0.3) for s in clean.seconds]
     counts: Counter[str] = Counter()
     failures: list[str] = []
@@ -294,6 +296,8 @@ def campaign(trials: int, seed: int, work: Path, *, short: bool = False, to_end:
         counts[f"command:{kind}"] += 1
         if problems:
             failures.append(f"trial {t}, command {k} {script[k][:3]}: {'; '.join(problems)}")
+        print(f"trial {t}: command {k} {script[k][0]}: {outcome}"
+              f"{'; FAILED' if problems else ''}", file=sys.stderr, flush=True)
     counts["script_commands"] = len(script)
     return counts, failures
 
