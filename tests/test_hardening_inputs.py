@@ -22,7 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
-from ledger.formats.reading import MAX_FILE_BYTES
+from ledger.formats.files import MAX_FILE_BYTES
 from ledger.model.events import MAX_CHIPS
 from tests.conftest import DATA, SHARED
 

@@ -24,7 +24,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ledger.formats.reading import SessionEntry, read_capped
+from ledger.formats.files import read_capped
+from ledger.formats.reading import SessionEntry
 from ledger.model.errors import LedgerError
 from ledger.store.streams import any_stored, head_position
 

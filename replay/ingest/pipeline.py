@@ -20,15 +20,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ledger.formats.files import check_file, file_name
 from ledger.formats.phh.base import PhhHand
-from ledger.formats.reading import (
-    FileRead,
-    HandEvents,
-    Importer,
-    SessionEntry,
-    check_file,
-    file_name,
-)
+from ledger.formats.reading import FileRead, HandEvents, Importer, SessionEntry
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedEvent, MalformedInput
 from ledger.model.events import event_json

@@ -27,13 +27,7 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
-from ledger.formats.reading import (
-    MAX_FILE_BYTES,
-    MAX_LINE_BYTES,
-    file_name,
-    line_error,
-    read_capped,
-)
+from ledger.formats.files import MAX_FILE_BYTES, MAX_LINE_BYTES, file_name, line_error, read_capped
 from ledger.model.errors import MalformedInput
 from ledger.model.events import (
     EVENT_ADAPTER,

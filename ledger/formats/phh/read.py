@@ -58,6 +58,7 @@ except ImportError:  # pragma: no cover - an environment installed before tomli 
     from tomllib import TOMLDecodeError as _FastTomlError
     from tomllib import loads as _fast_toml
 
+from ledger.formats.files import file_name, line_error, long_line, read_capped
 from ledger.formats.phh.base import (
     Expected,
     ExpectedPot,
@@ -79,7 +80,6 @@ from ledger.formats.phh.scan import (
     toml_error_line,
 )
 from ledger.formats.phh.write import write_hand, write_phh, write_phhs
-from ledger.formats.reading import file_name, line_error, long_line, read_capped
 from ledger.model.errors import MalformedInput
 from ledger.model.events import MAX_DEPTH
 

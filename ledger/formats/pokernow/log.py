@@ -80,13 +80,13 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from ledger.formats.files import file_name
 from ledger.formats.pokernow.hand import build_hand
 from ledger.formats.pokernow.lines import HAND_KINDS, SESSION_KINDS, Line
 from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row
 from ledger.formats.pokernow.rows import Table, read_tables
 from ledger.formats.pokernow.session import SessionItem, SessionTracker
 from ledger.formats.pokernow.statement import LedgerRow, read_pokernow_ledger
-from ledger.formats.reading import file_name
 from ledger.model.errors import MalformedInput
 from ledger.model.events import SessionOpened, Unit
 

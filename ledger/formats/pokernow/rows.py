@@ -20,9 +20,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from ledger.formats.files import csv_error, file_name, read_text
 from ledger.formats.pokernow.lines import parse_line
 from ledger.formats.pokernow.model import Row
-from ledger.formats.reading import csv_error, file_name, read_text
 from ledger.model.errors import MalformedInput
 
 HEADER = ("entry", "at", "order")

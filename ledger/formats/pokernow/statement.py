@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from ledger.formats.reading import csv_error, file_name, read_text
+from ledger.formats.files import csv_error, file_name, read_text
 from ledger.model.errors import MalformedInput
 
 _REQUIRED = ("player_nickname", "player_id", "buy_in", "buy_out", "stack", "net")

@@ -40,6 +40,7 @@ import os
 from pydantic import ValidationError
 
 from engine.games import Game, UnknownGame, game
+from ledger.formats.files import file_name, line_error, long_line, read_capped
 from ledger.formats.phh.base import PhhFile, PhhHand
 from ledger.formats.pokerstars.build import Builder
 from ledger.formats.pokerstars.header import Header, parse_header
@@ -53,7 +54,6 @@ from ledger.formats.pokerstars.table import (
     stakes,
 )
 from ledger.formats.pokerstars.text import HandText, decode, split_hands
-from ledger.formats.reading import file_name, line_error, long_line, read_capped
 from ledger.model.errors import MalformedInput
 from ledger.model.events import HandStarted, RuleOptions, SplitOptions, Unit
 
