@@ -363,3 +363,22 @@ def test_chips_worth_more_money_than_a_ledger_holds_are_refused(tmp_path: Path) 
     assert _run(db, "buyin", "S", "Ann", "1")[0] == 0
     code, out, err = _run(db, "balances", "--money")
     assert code == 0 and err == [] and "Ann" in out
+
+
+# ------------------------------------------------------------------------------- the ledger
+
+
+@pytest.mark.parametrize("kind", ["pipe", "device", "directory"])
+def test_a_ledger_path_that_is_not_a_file_is_one_line(tmp_path: Path, kind: str) -> None:
+    """``--db`` a named pipe: DuckDB waited on it for ever; a device it wrote into."""
+    db = tmp_path / "l.duckdb"
+    if kind == "pipe":
+        os.mkfifo(db)
+    elif kind == "device":
+        db.symlink_to("/dev/null")
+    else:
+        db.mkdir()
+    shown = {"pipe": "a pipe", "device": "a device", "directory": "a directory"}[kind]
+    for args in (["show", "x"], ["import", str(SERIES)], ["verify"]):
+        code, out, err = _process(db, *args, timeout=60)
+        assert (code, err) == (2, [f"error: ledger {db} is {shown}, not a ledger file"]), args

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -175,6 +176,7 @@ class Ledger:
         self.path = os.fspath(path)
         self.read_only = read_only
         self._depth = 0
+        _regular_or_new(self.path)
         self._con = waiting(self.path, lambda: self._connect(read_only), wait=wait)
         try:
             tables = self._tables()
@@ -222,6 +224,7 @@ class Ledger:
         """
         self = cls.__new__(cls)
         self.path, self.read_only, self._depth = os.fspath(path), True, 0
+        _regular_or_new(self.path)
         self._con = duckdb.connect(":memory:")
         try:
             waiting(self.path, self._attach, wait=wait)
@@ -662,3 +665,22 @@ def _busy(path: str, text: str) -> LedgerBusy:
         return LedgerBusy(f"ledger {path} is busy: {who} is reading it, which keeps writers out "
                           "until it ends", holder=holder)
     return LedgerBusy(f"ledger {path} is busy: {who} is writing it", holder=holder)
+
+
+def _regular_or_new(path: str) -> None:
+    """Refuse a ledger path that is there but not a regular file: DuckDB would wait for ever
+    on a pipe and write into a device.
+
+    Raises:
+        LedgerError: naming what it is.
+    """
+    if path == ":memory:":
+        return
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:  # not there (a new ledger), or DuckDB says why
+        return
+    if not stat.S_ISREG(mode):
+        kind = ("a directory" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file")
+        raise LedgerError(f"ledger {path} is {kind}, not a ledger file")
