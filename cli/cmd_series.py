@@ -93,7 +93,7 @@ def sql(obj: Context, query: str, as_csv: bool, as_json: bool, max_rows: int | N
     there were more) and the statement stops after --timeout seconds."""
     from replay.books import sql as run_query
 
-    done = run_query(obj.db, query, max_rows=max_rows, timeout=timeout, note=render.note)
+    done = run_query(obj.db, query, max_rows=max_rows, timeout=timeout)
     columns, rows = done.columns, done.rows
     more = (f"(stopped at {len(rows)} rows: there are more; --max-rows N prints more)"
             if done.more else None)

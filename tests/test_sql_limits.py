@@ -79,3 +79,33 @@ def test_no_time_limit_and_a_bad_statement(db: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
         'error: sql: Parser Error: syntax error at or near "(" LINE 1: SELECT ( ^']
+
+
+def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(tmp_path: Path
+                                                                         ) -> None:
+    """``sql`` opened the ledger for writing to bring its derived tables up to date: it only
+    reads now, computing them in memory, so the file is left byte for byte as it was and a
+    process that holds the ledger open for reading does not keep ``sql`` waiting."""
+    import hashlib
+
+    from tests.test_waiting import Holder
+
+    db = tmp_path / "behind.duckdb"
+    done = subprocess.run([EXE, "--db", str(db), "import", str(DATA / "series" / "s01.jsonl")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    query = "SELECT count(*) AS n, sum(net) AS net FROM player_session_results"
+    behind = sql(db, "--json", query)
+    assert (behind.returncode, behind.stderr) == (0, "")
+    assert json.loads(behind.stdout) == [{"n": 5, "net": 0}]
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    assert not Path(f"{db}.wal").exists()
+    with Holder(db, "read"):
+        beside = subprocess.run([EXE, "--db", str(db), "--no-wait", "sql", "--json", query],
+                                capture_output=True, text=True, timeout=300)
+    assert (beside.returncode, beside.stderr, beside.stdout) == (0, "", behind.stdout)
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    assert subprocess.run([EXE, "--db", str(db), "audit"], capture_output=True).returncode == 0
+    assert hashlib.sha256(db.read_bytes()).hexdigest() != before  # audit saves the tables
+    assert sql(db, "--json", query).stdout == behind.stdout
