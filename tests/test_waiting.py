@@ -9,6 +9,7 @@ The holder is either a process that keeps the file open (for writing, or only re
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -159,28 +160,71 @@ def test_while_a_process_only_reads_readers_go_through_and_writers_are_told_so(
     assert out.startswith("session late opened")
 
 
-def test_a_reader_during_a_real_import_waits_and_sees_the_whole_import(tmp_path: Path
-                                                                       ) -> None:
-    """``state`` was refused 19 times in a row during an import; it waits for it now."""
+def test_readers_and_a_live_act_during_a_real_import_go_through_when_it_ends(tmp_path: Path
+                                                                           ) -> None:
+    """``state`` was refused 19 times in a row during an import, and so were ``show`` and a
+    live ``act``: each waits for the import now, then reads the ledger it left (all of it)
+    or records the action after it."""
     db = tmp_path / "i.duckdb"
     folder = tmp_path / "series"
     folder.mkdir()
     for k, path in enumerate(sorted((DATA / "series").glob("*.jsonl")) * 20):
         text = path.read_text(encoding="utf-8").replace('"s0', f'"c{k}s0')
         (folder / f"c{k:02d}-{path.name}").write_text(text, encoding="utf-8")
-    assert subprocess.run([EXE, "--db", str(db), "init"], capture_output=True).returncode == 0
+    for args in (["hand", "start", "--hand", "live", "--game", "NT", "--stakes", "1/2",
+                  "--seats", "Ann:200,Bob:150", "--button", "Bob"],
+                 ["act", "live", "d dh Ann AsKs"]):
+        assert subprocess.run([EXE, "--db", str(db), *args], capture_output=True
+                              ).returncode == 0
     importer = start(db, "import", str(folder))
     wal = Path(f"{db}.wal")
     while importer.poll() is None and not (wal.exists() and wal.stat().st_size):
         time.sleep(0.01)  # until the import has begun writing (60 files: seconds more)
-    reader = start(db, "sql", "--json", "SELECT count(*) AS n FROM events")
-    assert waiting_line(reader) == (
-        f"waiting for the ledger {db} (another handledger process is writing it; --no-wait "
-        "to fail at once)")
-    assert importer.poll() is None  # it waits while the import goes on
-    out, err = reader.communicate(timeout=300)
+    commands = [["sql", "--json", "SELECT count(*) AS n FROM events"], ["show", "c0s01-001"],
+                ["state", "c59s03-030"], ["act", "live", "d dh Bob QhQd"]]
+    waiting = [start(db, *args) for args in commands]
+    for proc in waiting:
+        assert waiting_line(proc) == (
+            f"waiting for the ledger {db} (another handledger process is writing it; "
+            "--no-wait to fail at once)")
+    assert importer.poll() is None  # they wait while the import goes on
+    done = [proc.communicate(timeout=300) for proc in waiting]
     assert importer.wait(timeout=300) == 0
-    assert (reader.returncode, err) == (0, "")
-    total = subprocess.run([EXE, "--db", str(db), "sql", "--json",
-                            "SELECT count(*) AS n FROM events"], capture_output=True, text=True)
-    assert out == total.stdout  # it read the ledger the import left, all of it
+    assert [(proc.returncode, err) for proc, (_, err) in zip(waiting, done, strict=True)] == [
+        (0, "")] * len(commands)
+    (counted, _), (shown, _), (state, _), (acted, _) = done
+    imported = 4 + 20 * sum(  # the live hand's 4 rows, then 20 times the series
+        len(p.read_text(encoding="utf-8").splitlines()) for p in (DATA / "series").glob("*.jsonl"))
+    after = subprocess.run([EXE, "--db", str(db), "sql", "--json",
+                            "SELECT count(*) AS n, max(position) FILTER (stream = 'live') AS act"
+                            " FROM events"], capture_output=True, text=True)
+    assert json.loads(after.stdout) == [{"n": imported + 1, "act": imported + 1}]
+    assert json.loads(counted) in ([{"n": imported}], [{"n": imported + 1}])  # all of the
+    # import (and the act too when it went through first)
+    assert shown.startswith("hand c0s01-001: NT") and state.startswith("hand c59s03-030: ")
+    assert acted.startswith("5 cards_dealt; Bob to act")
+
+
+def test_a_command_that_waits_twice_says_so_once() -> None:
+    """``sql`` opens the ledger, finds its tables behind and opens it again: when a writer
+    came in between, it waited twice and said so twice."""
+    from ledger.model.errors import LedgerBusy
+    from ledger.store import waiting as w
+
+    said: list[str] = []
+    w.configure(5, said.append)
+    try:
+        for _ in range(2):
+            tries = iter([LedgerBusy("busy"), LedgerBusy("busy", holder="reader"), None])
+
+            def attempt(tries=tries) -> str:  # noqa: ANN001
+                exc = next(tries)
+                if exc is not None:
+                    raise exc
+                return "opened"
+
+            assert w.waiting("l.duckdb", attempt) == "opened"
+        assert said == ["waiting for the ledger l.duckdb (another handledger process is "
+                        "writing it; --no-wait to fail at once)"]
+    finally:
+        w.configure()

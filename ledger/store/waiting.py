@@ -33,6 +33,7 @@ class Policy:
 
 
 _policy = Policy()
+_said: set[str] = set()  # the ledgers this process has said it waits for
 
 
 def configure(seconds: float = 0.0, say: Callable[[str], None] | None = None) -> None:
@@ -40,6 +41,7 @@ def configure(seconds: float = 0.0, say: Callable[[str], None] | None = None) ->
     default, failing at once."""
     global _policy
     _policy = Policy(max(0.0, seconds), say)
+    _said.clear()
 
 
 def policy() -> Policy:
@@ -57,7 +59,8 @@ def holder_text(exc: LedgerBusy) -> str:
 def waiting(path: str, attempt: Callable[[], T], *, wait: bool = True) -> T:
     """``attempt()`` (an open of the ledger at ``path``), retried while it raises
     :class:`LedgerBusy` because another process holds the file, for at most the policy's
-    seconds (``wait`` False: not at all). The first retry says so, once:
+    seconds (``wait`` False: not at all). The first retry says so, once a process and ledger
+    (a command that opens the ledger twice and waits twice says it once):
     ``waiting for the ledger PATH (another handledger process is writing it; --no-wait to
     fail at once)``.
 
@@ -76,7 +79,8 @@ def waiting(path: str, attempt: Callable[[], T], *, wait: bool = True) -> T:
             now = time.monotonic()
             if deadline is None:
                 deadline = now + rules.seconds
-                if rules.say is not None:
+                if rules.say is not None and path not in _said:
+                    _said.add(path)
                     rules.say(f"waiting for the ledger {path} ({holder_text(exc)}; --no-wait "
                               "to fail at once)")
             elif now >= deadline:
