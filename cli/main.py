@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from cli.context import DEFAULT_DB, DEFAULT_WAIT, Context, Group, one_line
+from cli.context import DEFAULT_DB, DEFAULT_WAIT, Context, Group, interrupted, one_line
 from ledger.model.errors import LedgerError, MalformedInput
 
 
@@ -140,6 +140,14 @@ def run(args: Sequence[str] | None = None) -> int:
         click.echo(f"error: {one_line(exc.format_message())}{hint}", err=True)
         return exc.exit_code
     except LedgerError as exc:  # raised outside a command's invoke (e.g. option callbacks)
+        if interrupted(exc):
+            click.echo("Aborted", err=True)
+            return 130
         click.echo(f"error: {one_line(str(exc))}", err=True)
         return 2
+    except Exception as exc:
+        if not interrupted(exc):  # Ctrl-C as DuckDB or pydantic passed it on (closing, say)
+            raise
+        click.echo("Aborted", err=True)
+        return 130
     return code if isinstance(code, int) else 0

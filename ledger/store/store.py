@@ -177,18 +177,14 @@ class Ledger:
         self.read_only = read_only
         self._depth = 0
         _regular_or_new(self.path)
+        if not read_only and self.path != ":memory:" and not os.path.lexists(self.path):
+            _create(self.path)
         self._con = waiting(self.path, lambda: self._connect(read_only), wait=wait)
         try:
             tables = self._tables()
             if not read_only and not tables & {"events", "meta"}:  # a new ledger; never a
                 with self.transaction() as con:  # lost table or head made anew over old rows
-                    for ddl in _SCHEMA:
-                        con.execute(ddl)
-                    con.execute(
-                        "INSERT INTO meta VALUES ('store_version', ?), ('head_position', '0'),"
-                        " ('head_hash', ?) ON CONFLICT DO NOTHING",
-                        [str(STORE_VERSION), GENESIS],
-                    )
+                    _new_schema(con)
                 tables = self._tables()
             if not {"events", "meta"} <= tables:
                 raise LedgerCorrupt(f"ledger {self.path} is not a handledger ledger")
@@ -665,6 +661,45 @@ def _busy(path: str, text: str) -> LedgerBusy:
         return LedgerBusy(f"ledger {path} is busy: {who} is reading it, which keeps writers out "
                           "until it ends", holder=holder)
     return LedgerBusy(f"ledger {path} is busy: {who} is writing it", holder=holder)
+
+
+def _new_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """Create the tables of an empty ledger and its head (in the caller's transaction)."""
+    for ddl in _SCHEMA:
+        con.execute(ddl)
+    con.execute("INSERT INTO meta VALUES ('store_version', ?), ('head_position', '0'),"
+                " ('head_hash', ?) ON CONFLICT DO NOTHING", [str(STORE_VERSION), GENESIS])
+
+
+def _create(path: str) -> None:
+    """Make a new ledger file at ``path`` whole or not at all: its tables are written into a
+    file of its own beside ``path`` (``<path>.<pid>-<hex>.new``), which is then linked into
+    place. A creation cut short (Ctrl-C, ``kill -9``) leaves no ledger without tables, which
+    every read would call corrupt, only that file. When another process made the ledger
+    meanwhile, its file is kept. DuckDB's own errors are left to the open that follows."""
+    partial = f"{path}.{os.getpid()}-{os.urandom(4).hex()}.new"
+    try:
+        try:
+            con = duckdb.connect(partial)
+        except duckdb.Error:
+            return  # a folder that is not there, say: the open says so
+        try:
+            con.execute("BEGIN TRANSACTION")
+            _new_schema(con)
+            con.execute("COMMIT")
+        finally:
+            con.close()
+        try:
+            os.link(partial, path)
+        except FileExistsError:
+            pass  # another process made it first: its ledger is the ledger
+        except OSError:  # a file system without hard links
+            if not os.path.lexists(path):
+                os.replace(partial, path)
+    finally:
+        for leftover in (partial, f"{partial}.wal"):
+            with suppress(FileNotFoundError):
+                os.unlink(leftover)
 
 
 def _regular_or_new(path: str) -> None:
