@@ -26,6 +26,10 @@ real process and sends it ``SIGKILL`` after a random part of its clean duration,
 Run (the README reports the counts)::
 
     .venv/bin/python bench/kills.py --trials 120 --seed 1
+    .venv/bin/python bench/kills.py --trials 60 --seed 2 --signal int   # Ctrl-C instead
+
+With ``--signal int`` each command gets SIGINT instead and must also end "Aborted", exit 130
+and nothing more on stderr, or finish as it would have (exit 0 or 1), never a traceback.
 
 It prints the counts as JSON and exits 1 when a trial failed.
 """
@@ -219,9 +223,11 @@ def whole(stored: list[tuple[str, int, str, str]], before: list[tuple[str, int, 
     return problems
 
 
-def trial(clean: Clean, k: int, rng: random.Random, work: Path, *, to_end: bool
-          ) -> tuple[str, list[str]]:
-    """Kill command ``k`` at a random moment (see the module doc): (outcome, problems)."""
+def trial(clean: Clean, k: int, rng: random.Random, work: Path, *, to_end: bool,
+          sig: int = signal.SIGKILL) -> tuple[str, list[str]]:
+    """Kill command ``k`` at a random moment (see the module doc): (outcome, problems).
+    ``sig`` SIGINT (Ctrl-C) instead: the command must also end "Aborted" with exit 130 and
+    nothing more, or finish as it would have (exit 0 or 1), never with a traceback."""
     args = clean.script[k]
     db = work / "trial.duckdb"
     copy_ledger(clean.dbs[k], db)
@@ -229,14 +235,14 @@ def trial(clean: Clean, k: int, rng: random.Random, work: Path, *, to_end: bool
     start = min(clean.startup, clean.seconds[k])  # before it, nothing is open: kill later
     delay = start + (clean.seconds[k] - start) * rng.uniform(0.0, 1.05)
     proc = subprocess.Popen([EXE, "--db", str(db), *args], cwd=work,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     time.sleep(delay)
     helpers = descendants(proc.pid)
     killed = proc.poll() is None
     if killed:
-        os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    problems = []
+        os.kill(proc.pid, sig)
+    _, err = proc.communicate(timeout=600)
+    problems = [] if sig == signal.SIGKILL else interrupted(proc.returncode, err)
     deadline = time.monotonic() + 20
     while helpers & descendants(1) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -249,6 +255,8 @@ def trial(clean: Clean, k: int, rng: random.Random, work: Path, *, to_end: bool
     problems += whole(stored, before, clean.after[k])
     outcome = ("finished" if not killed else "nothing written" if stored == before
                else "all written" if stored == clean.after[k] else "part written")
+    if killed and sig != signal.SIGKILL:
+        outcome = f"exit {proc.returncode}, {outcome}"
     landed = stored == clean.after[k]
     if args[0] in IDEMPOTENT or not landed:
         again = handledger(db, args, work)
@@ -259,18 +267,33 @@ def trial(clean: Clean, k: int, rng: random.Random, work: Path, *, to_end: bool
     if audit_json(db, work) != clean.audits[k]:
         problems.append("after the re-run: audit --json differs from the clean run's")
     if to_end and not problems:
-        for later in clean.script[k + 1:]:
-            done = handledger(db, later, work)
-            if done.returncode not in (0, 1):
-                problems.append(f"{later[0]} after the re-run: {done.stderr.strip()[:300]}")
-                break
-        if events(db) != clean.after[-1]:
-            problems.append("the rest of the script ended apart from the clean run")
+        problems += the_rest(clean, k, db, work)
     return outcome, problems
 
 
+def interrupted(code: int, err: str) -> list[str]:
+    """What is wrong with how a command given SIGINT ended (exit ``code``, stderr ``err``)."""
+    if "Traceback" in err or code not in (0, 1, 2, 130):
+        return [f"exit {code} after SIGINT: {err.strip()[-300:]}"]
+    if code == 130 and err.strip().splitlines()[-1:] != ["Aborted"]:
+        return [f"interrupted without 'Aborted': {err.strip()[-300:]}"]
+    return []
+
+
+def the_rest(clean: Clean, k: int, db: Path, work: Path) -> list[str]:
+    """Run the script after command ``k`` on ``db``: what differs from the clean run."""
+    for later in clean.script[k + 1:]:
+        done = handledger(db, later, work)
+        if done.returncode not in (0, 1):
+            return [f"{later[0]} after the re-run: {done.stderr.strip()[:300]}"]
+    if events(db) != clean.after[-1]:
+        return ["the rest of the script ended apart from the clean run"]
+    return []
+
+
 def campaign(trials: int, seed: int, work: Path, *, short: bool = False, to_end: float = 0.1,
-             targets: list[str] | None = None) -> tuple[Counter[str], list[str]]:
+             targets: list[str] | None = None, sig: int = signal.SIGKILL
+             ) -> tuple[Counter[str], list[str]]:
     """The clean run, then ``trials`` trials: counts and failures. The command killed is a
     random one, the long ones more often; ``targets``: the first command of each of these
     names (``act``, ``import``, ``session open`` …), in turn."""
@@ -287,7 +310,7 @@ def campaign(trials: int, seed: int, work: Path, *, short: bool = False, to_end:
     failures: list[str] = []
     for t in range(trials):
         k = chosen[t % len(chosen)] if chosen else rng.choices(range(len(script)), weights)[0]
-        outcome, problems = trial(clean, k, rng, work, to_end=rng.random() < to_end)
+        outcome, problems = trial(clean, k, rng, work, to_end=rng.random() < to_end, sig=sig)
         kind = script[k][0] if script[k][0] not in ("session", "hand", "entry") else \
             " ".join(script[k][:2])
         counts["trials"] += 1
@@ -308,10 +331,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--to-end", type=float, default=0.1,
                         help="the share of trials that also run the rest of the script")
+    parser.add_argument("--signal", choices=["kill", "int"], default="kill",
+                        help="SIGKILL (kill -9, the default) or SIGINT (Ctrl-C)")
     options = parser.parse_args(argv)
+    sig = signal.SIGINT if options.signal == "int" else signal.SIGKILL
     with tempfile.TemporaryDirectory() as tmp:
         counts, failures = campaign(options.trials, options.seed, Path(tmp),
-                                    to_end=options.to_end)
+                                    to_end=options.to_end, sig=sig)
     print(json.dumps(dict(sorted(counts.items())), indent=1))
     for line in failures:
         print("FAILED", line)

@@ -24,3 +24,14 @@ def test_a_kill_of_each_kind_of_command_leaves_whole_hands_and_reruns_to_the_cle
     assert failures == []
     assert counts["trials"] == len(TARGETS)
     assert counts["command:import"] == counts["command:replay"] == 1
+
+
+def test_ctrl_c_of_a_write_an_import_and_a_rebuild_is_aborted_and_reruns_clean(
+        tmp_path: Path) -> None:
+    """The same with SIGINT: each also ends "Aborted", exit 130, or finishes; no traceback."""
+    import signal
+
+    counts, failures = kills.campaign(3, seed=6, work=tmp_path, short=True, to_end=0.0,
+                                      targets=["act", "import", "replay"], sig=signal.SIGINT)
+    assert failures == []
+    assert counts["trials"] == 3
