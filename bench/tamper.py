@@ -16,7 +16,8 @@ forger with the file, DuckDB and the public row hash would (:data:`KINDS`):
   exits 1 naming the first position where the ledger parts from them, and a pasted
   ``POS:HASH`` of the last one exits 1;
 * a ``forged`` payment appended with a right hash: it extends every checkpoint, so both pass
-  (a checkpoint anchors what came before it; counted, never a failure);
+  (a checkpoint anchors what came before it), and ``verify --against`` names the rows after
+  the latest checkpoint, which none vouches for;
 * ``derived`` tables edited (findings deleted, nets moved, results, pots or hands emptied):
   ``audit --json`` and ``settle --session s01 --json`` say what they said before;
 * a ``signed`` checkpoint altered (its position and hash, its hash, time, ledger
@@ -400,6 +401,12 @@ class Checker:
             if not named:
                 self.problems.append(f"--against did not name position {expect.parts_at}: "
                                      f"{last}")
+        if self.kind == "forged":  # it extends them, and the rows after them are named
+            last = done.stdout.strip().splitlines()[-1:]
+            named = bool(last) and last[0].endswith("which none vouches for")
+            self.counts[f"{self.kind}:named"] += named
+            if not named:
+                self.problems.append(f"--against did not name the rows after: {last}")
         if expect.against == 1 and self.kind != "signed":  # the head pasted from the chat
             record = json.loads(Path(f"{self.t.db}.checkpoints").read_text().splitlines()[-1])
             pasted = self.ran("verify", "--against", f"{record['position']}:{record['hash']}")
