@@ -10,7 +10,8 @@ derived tables (``replay``, ``replay --jobs 2``, ``audit``). A clean run records
 after every command (a copy of the file, and its events: stream, seq, type, payload) and what
 ``audit --json`` says then.
 
-Each trial takes the ledger as it was before command ``k`` (random), starts the command as a
+Each trial takes the ledger as it was before command ``k`` (random, weighted by the square
+root of its clean duration: the long ones more often), starts the command as a
 real process and sends it ``SIGKILL`` after a random part of its clean duration, then checks:
 
 * no worker process outlived it;
@@ -292,20 +293,21 @@ def the_rest(clean: Clean, k: int, db: Path, work: Path) -> list[str]:
 
 
 def campaign(trials: int, seed: int, work: Path, *, short: bool = False, to_end: float = 0.1,
-             targets: list[str] | None = None, sig: int = signal.SIGKILL
-             ) -> tuple[Counter[str], list[str]]:
+             targets: list[str] | None = None, sig: int = signal.SIGKILL,
+             big_events: int = 150_000) -> tuple[Counter[str], list[str]]:
     """The clean run, then ``trials`` trials: counts and failures. The command killed is a
-    random one, the long ones more often; ``targets``: the first command of each of these
+    random one, the long ones more often (the square root of the clean run's seconds);
+    ``targets``: the first command of each of these
     names (``act``, ``import``, ``session open`` …), in turn."""
     rng = random.Random(seed)
-    script = night(work, short=short)
+    script = night(work, short=short, big_events=big_events)
     chosen = None if targets is None else [
         next(k for k, a in enumerate(script) if " ".join(a).startswith(name))
         for name in targets]
     clean = clean_run(script, work, None if chosen is None else set(chosen))
     print(f"clean run: {len(script)} commands, {sum(clean.seconds):.0f} s", file=sys.stderr,
           flush=True)
-    weights = [max(s, 0.3) for s in clean.seconds]
+    weights = [max(s, 0.3) ** 0.5 for s in clean.seconds]
     counts: Counter[str] = Counter()
     failures: list[str] = []
     for t in range(trials):
@@ -320,7 +322,8 @@ def campaign(trials: int, seed: int, work: Path, *, short: bool = False, to_end:
         if problems:
             failures.append(f"trial {t}, command {k} {script[k][:3]}: {'; '.join(problems)}")
         print(f"trial {t}: command {k} {script[k][0]}: {outcome}"
-              f"{'; FAILED' if problems else ''}", file=sys.stderr, flush=True)
+              f"{'; FAILED: ' + '; '.join(problems) if problems else ''}", file=sys.stderr,
+              flush=True)
     counts["script_commands"] = len(script)
     return counts, failures
 
@@ -331,13 +334,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--to-end", type=float, default=0.1,
                         help="the share of trials that also run the rest of the script")
+    parser.add_argument("--big-events", type=int, default=150_000,
+                        help="events of the JSON-lines file imported with workers")
     parser.add_argument("--signal", choices=["kill", "int"], default="kill",
                         help="SIGKILL (kill -9, the default) or SIGINT (Ctrl-C)")
     options = parser.parse_args(argv)
     sig = signal.SIGINT if options.signal == "int" else signal.SIGKILL
     with tempfile.TemporaryDirectory() as tmp:
         counts, failures = campaign(options.trials, options.seed, Path(tmp),
-                                    to_end=options.to_end, sig=sig)
+                                    to_end=options.to_end, sig=sig,
+                                    big_events=options.big_events)
     print(json.dumps(dict(sorted(counts.items())), indent=1))
     for line in failures:
         print("FAILED", line)
