@@ -68,7 +68,11 @@ def check_against(ledger: Any, spec: str, keys_dir: str) -> bool:
                  if first == last else f"between positions {first} and {last}")
         click.echo(f"the ledger parts from its checkpoints {where}")
     elif report.ok:
-        click.echo(f"the ledger extends all {len(report.verdicts)} checkpoint(s)")
+        after = report.unvouched
+        beyond = "" if after is None else (
+            f"; {after[1] - after[0] + 1} row(s) after the latest ({after[0]}-{after[1]}), "
+            "which none vouches for")
+        click.echo(f"the ledger extends all {len(report.verdicts)} checkpoint(s){beyond}")
     return report.ok
 
 

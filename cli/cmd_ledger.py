@@ -10,7 +10,7 @@ import click
 
 from cli import render, text
 from cli.cmd_checkpoint import check_against, keys_option
-from cli.context import Context
+from cli.context import Context, one_line
 from ledger.model.errors import LedgerCorrupt
 
 
@@ -46,7 +46,7 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
     report = import_into(obj.ledger, [Path(f) for f in files], strict=strict, session=session,
                          pn_ledger=pn_ledger, jobs=jobs, progress=render.progress)
     for line in report.errors:
-        click.echo(f"error: {line}", err=True)
+        click.echo(f"error: {one_line(line)}", err=True)
     click.echo(report.summary())
     if report.errors:
         sys.exit(2)

@@ -81,14 +81,23 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
 @click.argument("query")
 @click.option("--csv", "as_csv", is_flag=True, help="CSV with a header row.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON array of row objects.")
+@click.option("--max-rows", type=click.IntRange(min=1), default=None,
+              help="Print at most this many rows (default 10000).")
+@click.option("--timeout", type=click.FloatRange(min=0), default=None,
+              help="Stop the statement after this many seconds (default 30; 0: no limit).")
 @click.pass_obj
-def sql(obj: Context, query: str, as_csv: bool, as_json: bool) -> None:
+def sql(obj: Context, query: str, as_csv: bool, as_json: bool, max_rows: int | None,
+        timeout: float | None) -> None:
     """Run one read-only SELECT over the events, derived tables and views (see docs/SQL.md):
     sessions, standings, player_session_results, player_hand_results, hands, pots, results,
-    discrepancies, audit_discrepancies."""
+    discrepancies, audit_discrepancies. At most --max-rows rows are printed (a line says when
+    there were more) and the statement stops after --timeout seconds."""
     from replay.books import sql as run_query
 
-    columns, rows = run_query(obj.db, query, note=render.note)
+    done = run_query(obj.db, query, max_rows=max_rows, timeout=timeout)
+    columns, rows = done.columns, done.rows
+    more = (f"(stopped at {len(rows)} rows: there are more; --max-rows N prints more)"
+            if done.more else None)
     if as_json:
         click.echo(json.dumps([dict(zip(columns, r, strict=True)) for r in rows], default=str))
     elif as_csv:
@@ -98,7 +107,10 @@ def sql(obj: Context, query: str, as_csv: bool, as_json: bool) -> None:
         writer.writerows(rows)
         click.echo(buf.getvalue(), nl=False)
     else:
-        click.echo(text.sql_table(columns, rows))
+        click.echo(text.sql_table(columns, rows, more=more))
+        return
+    if more:
+        click.echo(more, err=True)  # beside the data, never inside it
 
 
 @click.command()

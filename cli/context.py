@@ -7,10 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import click
+from pydantic import ValidationError
 
 from ledger.model.errors import LedgerError, NotFound
 
 DEFAULT_DB = "handledger.duckdb"
+#: Seconds an open waits for a ledger another process holds (``--wait``; ``--no-wait``: 0).
+DEFAULT_WAIT = 30.0
 
 
 class Context:
@@ -52,21 +55,60 @@ class Context:
             self._ledger = None
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line (a DuckDB message spreads over several: the statement, a caret)."""
+    return " ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is Ctrl-C as a library passed it on: a KeyboardInterrupt, DuckDB's
+    ``RuntimeError: Query interrupted`` (raised where it was not asked to stop a query), or an
+    error raised on account of one (pydantic's serializer wraps it in its own error)."""
+    seen: set[int] = set()
+    at: BaseException | None = exc
+    while at is not None and id(at) not in seen:
+        seen.add(id(at))
+        if isinstance(at, KeyboardInterrupt):
+            return True
+        if isinstance(at, RuntimeError) and "query interrupted" in str(at).lower():
+            return True
+        if type(at).__name__ == "PydanticSerializationError" and "KeyboardInterrupt" in str(at):
+            return True
+        at = at.__cause__ or at.__context__
+    return False
+
+
 class Group(click.Group):
-    """Turns LedgerError, and a file or path a command cannot use (OSError), into one line on
-    stderr and exit status 2."""
+    """Turns LedgerError, a file or path a command cannot use (OSError) and a value an event
+    refuses (pydantic's ValidationError) into one line on stderr and exit status 2, and Ctrl-C
+    however a library passed it on into KeyboardInterrupt (:func:`interrupted`); restores
+    the wait policy the ``--wait`` option set."""
 
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
-        except LedgerError as exc:
-            click.echo(f"error: {exc}", err=True)
-            ctx.exit(2)
-        except OSError as exc:
-            where = f"{exc.filename}: " if exc.filename else ""
-            click.echo(f"error: {where}{exc.strerror or exc}", err=True)
+        except click.exceptions.Exit:
+            raise
+        except Exception as exc:
+            if interrupted(exc):
+                raise KeyboardInterrupt from exc
+            if isinstance(exc, LedgerError):
+                click.echo(f"error: {one_line(str(exc))}", err=True)
+            elif isinstance(exc, OSError):
+                where = f"{exc.filename}: " if exc.filename else ""
+                click.echo(f"error: {where}{one_line(str(exc.strerror or exc))}", err=True)
+            elif isinstance(exc, ValidationError):  # a value an event refuses, met below the
+                first = exc.errors()[0]  # input checks
+                where = ".".join(str(p) for p in first.get("loc", ()))
+                click.echo(f"error: invalid value ({where}: "
+                           f"{one_line(str(first.get('msg')))})", err=True)
+            else:
+                raise
             ctx.exit(2)
         finally:
             obj = ctx.obj
             if isinstance(obj, Context):
                 obj.close()
+            from ledger.store import waiting
+
+            waiting.configure()  # the library's policy again (a test runs many commands)

@@ -7,13 +7,16 @@ never a traceback. Audit-style commands exit 1 when they find discrepancies.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
-from cli.context import DEFAULT_DB, Context, Group
-from ledger.model.errors import LedgerError
+from cli.context import DEFAULT_DB, DEFAULT_WAIT, Context, Group, interrupted, one_line
+from ledger.model.errors import LedgerError, MalformedInput
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -23,11 +26,23 @@ from ledger.model.errors import LedgerError
     show_default=f"$HANDLEDGER_DB or ./{DEFAULT_DB}",
     help="The ledger database file.",
 )
+@click.option(
+    "--wait", "wait_seconds", type=click.FloatRange(min=0), default=DEFAULT_WAIT,
+    envvar="HANDLEDGER_WAIT", show_default=True,
+    help="Seconds to wait for a ledger another handledger process is writing ($HANDLEDGER_WAIT).",
+)
+@click.option(
+    "--no-wait", is_flag=True, envvar="HANDLEDGER_NO_WAIT",
+    help="Fail at once when another process holds the ledger ($HANDLEDGER_NO_WAIT=1).",
+)
 @click.version_option(package_name="handledger")
 @click.pass_context
-def cli(ctx: click.Context, db: str) -> None:
+def cli(ctx: click.Context, db: str, wait_seconds: float, no_wait: bool) -> None:
     """An event-sourced, hash-chained poker hand-history ledger that replays and audits
     home games: pots, side pots, splits and high-low declarations."""
+    from ledger.store import waiting
+
+    waiting.configure(0 if no_wait else wait_seconds, lambda line: click.echo(line, err=True))
     ctx.obj = Context(db)
 
 
@@ -46,7 +61,56 @@ def _register() -> None:
     for module in (cmd_ledger, cmd_hands, cmd_sessions, cmd_disputes, cmd_series, cmd_view,
                    cmd_checkpoint, cmd_report):
         for command in module.COMMANDS:
+            _text_only(command)
             cli.add_command(command)
+
+
+#: Parameters that name files (their text is any name the system allows), not text of events.
+_FILE_PARAMS = frozenset({"against", "keys_dir", "out"})
+
+
+def _text_only(command: click.Command) -> None:
+    """Make ``command`` (every command of a group) refuse, with one line, a text argument
+    that is not UTF-8 (a byte that is not, which Python keeps as a lone surrogate): no event
+    can hold it and no query can look it up. File names are left alone."""
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _text_only(sub)
+        return
+    texts = {p.name: p.opts[-1] if isinstance(p, click.Option) else (p.metavar or p.name.upper())
+             for p in command.params
+             if p.name and not isinstance(p.type, click.Path) and p.name not in _FILE_PARAMS}
+    callback = command.callback
+    if callback is None or not texts:
+        return
+
+    @functools.wraps(callback)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        for name, shown in texts.items():
+            values = kwargs.get(name)
+            for value in values if isinstance(values, tuple | list) else (values,):
+                if isinstance(value, str) and not _is_utf8(value):
+                    raise MalformedInput(f"{shown} '{_escaped(value)}' is not UTF-8 text "
+                                         "(it has a byte that is not)")
+        return callback(*args, **kwargs)
+
+    command.callback = checked
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _escaped(text: str) -> str:
+    """``text`` with the bytes that are not UTF-8 written ``\\xNN``."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 _register()
@@ -56,15 +120,34 @@ def main() -> None:
     """Console entry point: exit 0 done, 1 the books or the chain are not right, 2 bad input
     (one line, never a traceback), 130 interrupted (Ctrl-C: "Aborted", nothing half written).
     """
+    sys.exit(run())
+
+
+def run(args: Sequence[str] | None = None) -> int:
+    """The command line ``args`` (default ``sys.argv[1:]``) run as the ``handledger``
+    command runs it, every failure one line on stderr; returns the exit status (see
+    :func:`main`)."""
     try:
-        code = cli.main(prog_name="handledger", standalone_mode=False)
+        code = cli.main(args=list(args) if args is not None else None, prog_name="handledger",
+                        standalone_mode=False)
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo("Aborted", err=True)
-        sys.exit(130)
-    except click.ClickException as exc:  # a usage error: click's own one line
-        exc.show()
-        sys.exit(exc.exit_code)
+        return 130
+    except click.ClickException as exc:  # a usage error: one line, how to get the usage
+        hint = ""
+        if isinstance(exc, click.UsageError) and exc.ctx is not None:
+            hint = f" (`{exc.ctx.command_path} -h` shows the usage)"
+        click.echo(f"error: {one_line(exc.format_message())}{hint}", err=True)
+        return exc.exit_code
     except LedgerError as exc:  # raised outside a command's invoke (e.g. option callbacks)
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
-    sys.exit(code if isinstance(code, int) else 0)
+        if interrupted(exc):
+            click.echo("Aborted", err=True)
+            return 130
+        click.echo(f"error: {one_line(str(exc))}", err=True)
+        return 2
+    except Exception as exc:
+        if not interrupted(exc):  # Ctrl-C as DuckDB or pydantic passed it on (closing, say)
+            raise
+        click.echo("Aborted", err=True)
+        return 130
+    return code if isinstance(code, int) else 0

@@ -84,8 +84,9 @@ def settle_text(transfers: list[tuple[str, str, int]], books: Any) -> str:
     return "\n".join(lines)
 
 
-def sql_table(columns: list[str], rows: list[tuple]) -> str:
-    """A plain text table (rich) of a query's result, with the row count."""
+def sql_table(columns: list[str], rows: list[tuple], *, more: str | None = None) -> str:
+    """A plain text table (rich) of a query's result, with the row count (``more``: the line
+    saying the rows were cut at the cap, in its place)."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -100,7 +101,7 @@ def sql_table(columns: list[str], rows: list[tuple]) -> str:
         table.add_row(*("" if v is None else str(v) for v in r))
     console.print(table)
     text = "\n".join(line.rstrip() for line in buf.getvalue().strip("\n").splitlines())
-    return text + f"\n({len(rows)} row{'s' if len(rows) != 1 else ''})"
+    return text + "\n" + (more or f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
 
 
 def state_text(now: Any) -> str:

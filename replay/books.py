@@ -5,7 +5,8 @@ A read opens the ledger read-only and never creates a file. When the derived tab
 the ledger they are caught up (only the sessions that moved are replayed:
 :func:`replay.projections.catch_up`) in the file when it can be written, else in memory over
 the read-only file (a read-only file system, or another process has the ledger open), with a
-one-line note; then they are read (:mod:`ledger.audit.reports`).
+one-line note; then they are read (:mod:`ledger.audit.reports`). :func:`sql` alone never
+opens the file for writing: it catches up in memory.
 """
 
 from __future__ import annotations
@@ -146,17 +147,30 @@ def audit(path: str, session: str | None, *, jobs: int = 1, progress: Progress =
     return report, [d for d in found if session is None or d.session == session]
 
 
-def sql(path: str, query: str, *, note: Note = _quiet) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """One read-only statement over the events, derived tables and views, caught up first
-    (:func:`ledger.audit.tables.query`).
+def sql(path: str, query: str, *, max_rows: int | None = None, timeout: float | None = None
+        ) -> Any:
+    """One read-only statement over the events, derived tables and views as of the head: at
+    most ``max_rows`` rows within ``timeout`` seconds (defaults: :mod:`ledger.audit.sql`); a
+    :class:`ledger.audit.sql.SqlResult`. The ledger is only ever opened read-only: derived
+    tables behind the ledger are caught up in memory for this statement
+    (:meth:`ledger.store.store.Ledger.overlay`) and the file is left as it was, so that
+    ``sql`` runs beside other readers and never waits for them (docs/SQL.md).
 
     Raises:
-        LedgerError: not a single read-only statement, or a DuckDB error.
+        NotFound: no ledger at ``path``; LedgerBusy: another process is writing it (still,
+            after the wait); LedgerError: not a single read-only statement, the time limit, or
+            a DuckDB error.
     """
-    from ledger.audit.tables import query as run_query
+    from ledger.audit import sql as statement
 
-    with fresh_books(path, note=note) as ledger:
-        if ledger.read_only:
-            return run_query(ledger.connection, query)
-    with Ledger(path, read_only=True) as ledger:  # caught up in the file: read it read-only
-        return run_query(ledger.connection, query)
+    limits = {"max_rows": statement.MAX_ROWS if max_rows is None else max_rows,
+              "timeout": statement.TIMEOUT if timeout is None else timeout or None}
+    ledger = Ledger(path, read_only=True)
+    try:
+        if not moved(ledger.connection).fresh:
+            ledger.close()
+            ledger = Ledger.overlay(path)
+            catch_up(ledger)
+        return statement.query(ledger.connection, query, **limits)
+    finally:
+        ledger.close()

@@ -21,6 +21,7 @@ from engine.state import HandState
 from ledger.model import events as ev
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput
+from ledger.model.money import within_bound
 from ledger.model.names import check_name
 from replay import carry
 from replay.fold import fold_stream
@@ -58,9 +59,7 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
         name, sep, stack = item.strip().rpartition(":")
         if not sep or not name.strip() or not stack.strip().isdigit():
             raise MalformedInput(f"--seats: {item.strip()!r} is not NAME:STACK")
-        if int(stack) > ev.MAX_CHIPS:
-            raise MalformedInput(f"--seats: {name.strip()}'s stack {stack.strip()} is more than "
-                                 f"{ev.MAX_CHIPS} chips")
+        within_bound(int(stack), f"--seats: {name.strip()}'s stack")
         check_name(name.strip())  # spaces round a NAME:STACK item are the list's, not his
         if any(n == name.strip() for n, _ in seats):
             raise MalformedInput(f"--seats: {name.strip()} is seated twice")
@@ -108,6 +107,11 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
         raise MalformedInput(str(exc)) from None
     pairs = parse_seats(spec.seats)
     names = [n for n, _ in pairs]
+    for option, amount in (("--antes", spec.antes), ("--min-bet", spec.min_bet),
+                           ("--small-bet", spec.small_bet), ("--big-bet", spec.big_bet),
+                           ("--bring-in", spec.bring_in)):
+        if amount is not None:
+            within_bound(amount, option)
     button = spec.button
     if g.stud:
         button = None
@@ -156,6 +160,8 @@ def _blinds(stakes: str | None, stud: bool, players: int) -> list[int]:
         raise MalformedInput(f"--stakes {stakes!r} is not like 1/2 or 1/2/4") from None
     if stud:
         raise MalformedInput("stud games post a --bring-in, not blinds")
+    for blind in blinds:
+        within_bound(blind, "--stakes")
     if len(blinds) > players:
         raise MalformedInput("more blinds than players")
     if any(b <= 0 for b in blinds) or blinds != sorted(blinds):

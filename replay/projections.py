@@ -148,28 +148,37 @@ def replay_some(ledger: Any, hands: Sequence[str], *, jobs: int = 1,
 
 def writable_or_overlay(path: str, note: Callable[[str], None]) -> Any:
     """The ledger at ``path`` opened for writing its derived tables, or, when the file cannot
-    be written here or another process has it open, read-only with the derived tables in
-    memory (:meth:`ledger.store.store.Ledger.overlay`), said in a ``note``.
+    be written here or other processes are reading it, read-only with the derived tables in
+    memory (:meth:`ledger.store.store.Ledger.overlay`), said in a ``note``. While another
+    process writes it, neither can open: that waits as the process's policy says
+    (:mod:`ledger.store.waiting`).
 
     Raises:
-        NotFound: no ledger at ``path``; LedgerBusy: another process is writing it.
+        NotFound: no ledger at ``path``; LedgerBusy: another process is writing it (still,
+            after the wait).
     """
     from pathlib import Path
 
     from ledger.model.errors import LedgerBusy, LedgerReadOnly, NotFound
     from ledger.store.store import Ledger
+    from ledger.store.waiting import waiting
 
     if path != ":memory:" and not Path(path).exists():
         raise NotFound(f"no ledger at {path} (handledger init creates one)")
-    try:
-        return Ledger(path)
-    except (LedgerBusy, LedgerReadOnly) as exc:
-        reason = ("it is open in another process" if isinstance(exc, LedgerBusy)
-                  else "the file cannot be written here")
-        ledger = Ledger.overlay(path)
+
+    def attempt() -> tuple[Any, str | None]:
+        try:
+            return Ledger(path, wait=False), None
+        except (LedgerBusy, LedgerReadOnly) as exc:
+            reason = ("it is open in another process" if isinstance(exc, LedgerBusy)
+                      else "the file cannot be written here")
+            return Ledger.overlay(path, wait=False), reason  # busy too while a writer has it
+
+    ledger, reason = waiting(path, attempt)
+    if reason is not None:
         note(f"note: the derived tables cannot be saved ({reason}): they are computed in "
              "memory this time")
-        return ledger
+    return ledger
 
 
 def audit_report(ledger: Any, *, jobs: int = 1, progress: Progress = silent) -> AuditReport:

@@ -18,7 +18,7 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
-from ledger.model.money import currency_decimals, format_money, parse_money
+from ledger.model.money import currency_decimals, format_money, parse_money, within_bound
 from ledger.model.names import check_name
 from ledger.store.streams import (
     alias_pairs,
@@ -178,6 +178,12 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
     event = ev.SessionChanged(chip_value_minor=parse_money(chip_value, decimals,
                                                            what="--chip-value"),
                               currency=currency, decimals=decimals)
+    most = max([*state.chips_in.values(), *state.cashed.values(), 0])
+    worth = most * event.chip_value_minor
+    if worth > ev.MAX_CHIPS:
+        raise MalformedInput(f"--chip-value {chip_value}: {most} chips of {name} would be "
+                             f"worth {format_money(worth, decimals, currency)}, beyond the "
+                             "largest amount a ledger holds")
     _append(ledger, name, event, state)
     return event
 
@@ -203,9 +209,28 @@ def buy_in(ledger: Any, session: str, player: str, chips: int, kind: str | None
     """
     check_name(player)
     state = open_state(ledger, session)
+    _bounded(state, "CHIPS", chips)
+    total = state.chips_in.get(player, 0) + chips
+    if player in state.bought:
+        _bounded(state, f"{player}'s buy-ins in {session} together", total)
     event = ev.BuyIn(player=player, chips=chips,
                      kind=kind or ("rebuy" if player in state.bought else "buy_in"))
     return event, _append(ledger, session, event, state)
+
+
+def _bounded(state: SessionState, what: str, chips: int) -> None:
+    """Refuse ``chips`` (of a book entry of the session ``state`` describes) beyond the
+    largest amount a ledger holds, in chips or in money (chips × the chip's value).
+
+    Raises:
+        MalformedInput: naming ``what`` and the bound.
+    """
+    within_bound(chips, what)
+    if chips * state.chip_value_minor > ev.MAX_CHIPS:
+        raise MalformedInput(
+            f"{what}: {chips} chips are worth {state.money(chips * state.chip_value_minor)}, "
+            "beyond the largest amount a ledger holds "
+            f"({state.money(ev.MAX_CHIPS)})")
 
 
 def cash_out(ledger: Any, session: str, player: str, chips: int) -> tuple[ev.CashOut, int]:
@@ -219,6 +244,7 @@ def cash_out(ledger: Any, session: str, player: str, chips: int) -> tuple[ev.Cas
     """
     check_name(player)
     state = open_state(ledger, session, allow_closed=True)
+    _bounded(state, "CHIPS", chips)
     if player not in state.seated:
         if player in state.cashed:
             raise LedgerError(
@@ -304,6 +330,7 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
         else:
             if not value.strip().isdigit():
                 raise MalformedInput(f"{value!r} is not a whole number of chips")
+            _bounded(state, "VALUE", int(value.strip()))
             replacement = ev.parse_event({**entry.model_dump(mode="json"),
                                           "chips": int(value.strip())})
     fix = ev.EntryCorrected(seq=seq, reason=reason, by=by, replacement=None if replacement

@@ -29,6 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pydantic import ValidationError
+
 from engine.errors import IllegalAction
 from engine.notation import parse_amount, player_name, to_event
 from ledger.model import events as ev
@@ -50,14 +52,30 @@ def parse_action(state: Any, text: str) -> Any:
     """The event ``text`` means in ``state`` (see the module doc for the accepted forms).
 
     Raises:
-        IllegalAction: text that is not an action, an unknown player or a bad amount.
+        IllegalAction: text that is not an action, an unknown player or a bad amount (one
+            beyond :data:`ledger.model.events.MAX_CHIPS` too).
     """
+    try:
+        return _parse_action(state, text)
+    except ValidationError as exc:  # an amount the event model refuses
+        first = exc.errors()[0]
+        if first.get("type") == "less_than_equal":
+            raise IllegalAction(f"{first.get('input')} chips is beyond the largest amount a "
+                                f"ledger holds ({ev.MAX_CHIPS} chips)") from None
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise IllegalAction(f"{where}: {first.get('msg')}") from None
+
+
+def _parse_action(state: Any, text: str) -> Any:
     body = text.strip()
     if body.startswith("{"):
         try:
             return ev.parse_event(json.loads(body))
         except (ValueError, TypeError) as exc:
             raise IllegalAction(f"{text!r} is not a JSON event: {exc}") from None
+        except RecursionError:  # nested past the parser: no event nests so deep
+            raise IllegalAction(f"not a JSON event: nested more than {ev.MAX_DEPTH} levels "
+                                "deep") from None
     parts = body.split()
     if parts == ["end"]:
         return ev.HandEnded(status="complete")

@@ -329,3 +329,66 @@ def test_any_consistent_rewrite_or_rollback_is_located_to_its_row(
         assert led.verify().ok
         report = compare(led, load(str(marks)), None)
     assert not report.ok and report.parts == expected
+
+
+def _hands(db: str) -> list[tuple[str, int, int]]:
+    """(stream, first, last position) of each hand stream, in ledger order."""
+    spans: dict[str, list[int]] = {}
+    for r in stored(db):
+        if not r[1].startswith("session:"):
+            spans.setdefault(r[1], []).append(r[0])
+    return [(s, p[0], p[-1]) for s, p in spans.items()]
+
+
+def test_the_last_hand_deleted_and_the_head_moved_parts_where_it_stood(run, db: str) -> None:
+    """Deleting the last hand and setting ``meta``'s head to the new last row passed
+    ``verify``; the checkpoint names the hand's first row."""
+    assert run("checkpoint").exit_code == 0
+    stream, first, last = _hands(db)[-1]
+    rows = stored(db)
+    assert last - first + 1 == sum(1 for r in rows if r[1] == stream)  # its rows together
+    rewrite(db, [(r[0] - (last - first + 1), *r[1:]) for r in rows[last:]], start=first)
+    assert len(stored(db)) == len(rows) - (last - first + 1)
+    assert run("verify").exit_code == 0
+    result = run("verify", "--against", f"{db}.checkpoints")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (
+        f"the ledger parts from its checkpoints at position {first} ("
+        f"{stored(db)[first - 1][1]} seq {stored(db)[first - 1][4]})")
+
+
+def test_two_hands_swapped_and_relinked_part_at_the_first(run, db: str) -> None:
+    assert run("checkpoint").exit_code == 0
+    (a, a1, a2), (b, b1, b2) = _hands(db)[50:52]  # two hands of s02, one after the other
+    rows = stored(db)
+    assert [r[1] for r in rows[a1 - 1:a2]] == [a] * (a2 - a1 + 1)
+    assert [r[1] for r in rows[b1 - 1:b2]] == [b] * (b2 - b1 + 1)
+    order = rows[b1 - 1:b2] + rows[a2:b1 - 1] + rows[a1 - 1:a2] + rows[b2:]
+    rewrite(db, [(a1 + i, *r[1:]) for i, r in enumerate(order)], start=a1)
+    assert sorted(r[7] for r in stored(db)) == sorted(r[7] for r in rows)  # the same rows
+    assert run("verify").exit_code == 0
+    result = run("verify", "--against", f"{db}.checkpoints")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1].startswith(
+        f"the ledger parts from its checkpoints at position {a1} (")
+
+
+def test_a_forged_payment_appended_is_said_to_be_after_every_checkpoint(run, db: str) -> None:
+    """A payment row appended with a right hash extends the chain, so ``verify`` and the
+    checkpoints pass (they vouch for the rows up to them); ``verify --against`` says which
+    rows none of them vouches for."""
+    assert run("checkpoint").exit_code == 0
+    rows = stored(db)
+    last = rows[-1]
+    seq = max(r[4] for r in rows if r[1] == "session:s01")
+    payload = ('{"amount_minor":50000,"payee":"Alice","payer":"Bob","reason":null,'
+               '"schema_version":1,"type":"payment"}')
+    forged = (last[0] + 1, "session:s01", None, "s01", seq + 1, "payment", 1, payload, last[8],
+              None, last[11], "")
+    rewrite(db, [forged], start=last[0] + 1)
+    assert run("verify").exit_code == 0
+    result = run("verify", "--against", f"{db}.checkpoints")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[-1] == (
+        f"the ledger extends all 1 checkpoint(s); 1 row(s) after the latest ({last[0] + 1}-"
+        f"{last[0] + 1}), which none vouches for")

@@ -13,7 +13,10 @@ hand), or rejected: an error that names the file, nothing of its hand written (t
 count of the ledger is unchanged), never an exception. Through the CLI, a rejection is exit 2
 with ``error: <file>…`` lines on stderr and no traceback.
 
-``python -m tests.test_hardening [N]`` runs a bigger campaign and prints the counts.
+The mutations are those of :mod:`bench.mutations` (``CLASSIC``: the kinds above);
+``python -m tests.test_hardening [N]`` runs a bigger campaign of them in this process and
+prints the counts, and ``bench/fuzz.py`` the campaigns of every kind and format through the
+command (tests/test_fuzz_campaign.py runs a small one of each).
 """
 
 from __future__ import annotations
@@ -31,220 +34,24 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from bench import mutations as M
 from cli.main import cli
-from engine.games import PHH_CODES
 from ledger.formats.jsonl import write_jsonl
 from ledger.model.events import MAX_CHIPS
 from ledger.store.store import Ledger
 from ledger.store.streams import hand_streams
 from replay.demo.randomhand import random_hand
 from replay.fold import replay_events
-from replay.ingest.export import phh_text
 from replay.ingest.pipeline import import_paths
 from tests.conftest import SHARED
 
-MUTATIONS = 700  # in the normal suite; the campaign in RESULTS.md ran many more
-
-_NUMBER = re.compile(rb"(?<![A-Za-z0-9_.])-?\d+(?:\.\d+)?(?![A-Za-z0-9_])")
-_CARD = re.compile(rb"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?=[2-9TJQKA?]|[^A-Za-z0-9]|$)")
-_PLAYER = re.compile(rb"\bp[1-9]\b")
-_ODD_NUMBERS = [b"-1", b"-250", b"0", b"1.5", b"0.001", b"1e400", b"NaN", b"abc", b"''", b'"7"',
-                b"null", b"true", b"99999999999999999999999999", b"-0", b"0x10", b"1_000"]
-_ODD_CARDS = [b"Xx", b"1c", b"Tz", b"??", b"AS", b"a", b"10h", b"Jk"]
-
-
-# ------------------------------------------------------------------------------- valid files
-
-
-def real_phh() -> list[bytes]:
-    """The real single-hand PHH files (hands and the rules' worked examples)."""
-    paths = sorted((SHARED / "phh").rglob("*.phh")) + sorted((SHARED / "rules").glob("*.phh"))
-    return [p.read_bytes() for p in paths]
-
-
-def random_files(rng: random.Random, ident: str) -> tuple[bytes, bytes]:
-    """One random legal hand of a random PHH variant as (PHH text, JSON-lines text)."""
-    code = rng.choice(PHH_CODES)
-    hand = random_hand(rng, code, hand_id=ident)
-    rows = [(ident, seq, e) for seq, e in enumerate(hand.events, 1)]
-    return phh_text(hand.events).encode(), write_jsonl(rows).encode()
-
-
-# ------------------------------------------------------------------------------- mutations
-
-
-def _sub_match(rng: random.Random, data: bytes, pattern: re.Pattern[bytes],
-               choices: Callable[[bytes, bytes], bytes]) -> bytes:
-    found = list(pattern.finditer(data))
-    if not found:
-        return data[: len(data) // 2]
-    m = rng.choice(found)
-    return data[: m.start()] + choices(m.group(), data) + data[m.end():]
-
-
-def _amount(rng: random.Random, data: bytes) -> bytes:
-    def new(old: bytes, _: bytes) -> bytes:
-        roll = rng.random()
-        if roll < 0.4:
-            return str(int(float(old)) + rng.choice([-3, -2, -1, 1, 2, 5, 100])).encode()
-        if roll < 0.55:
-            return str(int(float(old)) * rng.choice([0, 2, 10, 1000])).encode()
-        return rng.choice(_ODD_NUMBERS)
-
-    return _sub_match(rng, data, _NUMBER, new)
-
-
-def _card(rng: random.Random, data: bytes) -> bytes:
-    def new(old: bytes, whole: bytes) -> bytes:
-        if rng.random() < 0.5:  # a duplicate: another card of the file
-            others = [m.group() for m in _CARD.finditer(whole) if m.group() != old]
-            if others:
-                return rng.choice(others)
-        return rng.choice(_ODD_CARDS)
-
-    return _sub_match(rng, data, _CARD, new)
-
-
-def _player(rng: random.Random, data: bytes) -> bytes:
-    return _sub_match(rng, data, _PLAYER,
-                      lambda old, _: rng.choice([b"p9", b"p1", b"p2", b"", b"P1", b"p1 p2"]))
-
-
-def _units(data: bytes, jsonl: bool) -> list[bytes]:
-    """The pieces whose order matters: JSON lines, or the quoted PHH actions."""
-    if jsonl:
-        return data.split(b"\n")
-    return re.findall(rb"'[^'\n]*'", data.split(b"actions = ", 1)[-1].split(b"]", 1)[0])
-
-
-def _order(rng: random.Random, data: bytes, jsonl: bool) -> bytes:
-    units = _units(data, jsonl)
-    if len(units) < 2:
-        return data + data
-    new = list(units)
-    i, j = rng.sample(range(len(new)), 2)
-    how = rng.choice(["swap", "drop", "repeat", "reverse", "shuffle"])
-    if how == "swap":
-        new[i], new[j] = new[j], new[i]
-    elif how == "drop":
-        del new[i]
-    elif how == "repeat":
-        new.insert(j, new[i])
-    elif how == "reverse":
-        new.reverse()
-    else:
-        rng.shuffle(new)
-    if jsonl:
-        return b"\n".join(new)
-    head, rest = data.split(b"actions = ", 1)
-    body, tail = rest.split(b"]", 1)
-    old_items = re.findall(rb"'[^'\n]*'", body)
-    joined = body
-    for k, item in enumerate(old_items):  # rewrite the list in place, item by item
-        joined = joined.replace(item, b"\0%d\0" % k, 1)
-    for k in range(len(old_items)):
-        joined = joined.replace(b"\0%d\0" % k, new[k] if k < len(new) else b"", 1)
-    if len(new) > len(old_items):
-        joined += b", " + b", ".join(new[len(old_items):])
-    return head + b"actions = " + joined + b"]" + tail
-
-
-def _line(rng: random.Random, data: bytes) -> bytes:
-    lines = data.split(b"\n")
-    i = rng.randrange(len(lines))
-    if rng.random() < 0.5:
-        del lines[i]
-    else:
-        lines.insert(rng.randrange(len(lines)), lines[i])
-    return b"\n".join(lines)
-
-
-def _json_field(rng: random.Random, data: bytes) -> bytes:
-    """A JSON-lines event with a field dropped, added, retyped or its type renamed."""
-    lines = data.split(b"\n")
-    i = rng.randrange(max(1, len(lines) - 1))
-    try:
-        row = json.loads(lines[i])
-        event = row["event"]
-    except (ValueError, KeyError, TypeError):
-        return data
-    how = rng.choice(["drop", "extra", "type", "seq", "null", "list"])
-    key = rng.choice(sorted(event))
-    if how == "drop":
-        event.pop(key)
-    elif how == "extra":
-        event["surprise"] = 1
-    elif how == "type":
-        event["type"] = rng.choice(["raise", "hand_started", "session_opened", "FOLD"])
-    elif how == "seq":
-        row["seq"] = rng.choice([0, -1, row["seq"] + 1, "2", 2.0, None])
-    elif how == "null":
-        event[key] = None
-    else:
-        event[key] = [event[key]]
-    lines[i] = json.dumps(row).encode()
-    return b"\n".join(lines)
-
-
-def _truncate(rng: random.Random, data: bytes) -> bytes:
-    return data[: rng.randrange(len(data))]
-
-
-def _garble(rng: random.Random, data: bytes) -> bytes:
-    out = bytearray(data)
-    for _ in range(rng.randint(1, 4)):
-        i = rng.randrange(len(out))
-        how = rng.random()
-        if how < 0.5:
-            out[i] = rng.randrange(256)
-        elif how < 0.75:
-            del out[i : i + rng.randint(1, 20)]
-        else:
-            out[i:i] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
-    return bytes(out)
-
-
-def _encoding(rng: random.Random, data: bytes) -> bytes:
-    text = data.decode("utf-8")
-    how = rng.choice(["utf-16", "utf-16-le", "latin-1", "nul", "cp1252"])
-    if how == "nul":
-        i = rng.randrange(len(data))
-        return data[:i] + b"\0" + data[i:]
-    if how in ("latin-1", "cp1252"):
-        text = text.replace("p1", "Zoë", 1) if "p1" in text else "é" + text
-    return text.encode(how)
-
-
-MUTATORS: dict[str, Callable[[random.Random, bytes, bool], bytes]] = {
-    "amount": lambda rng, d, j: _amount(rng, d),
-    "order": _order,
-    "card": lambda rng, d, j: _card(rng, d),
-    "player": lambda rng, d, j: _player(rng, d),
-    "line": lambda rng, d, j: _line(rng, d),
-    "field": lambda rng, d, j: _json_field(rng, d) if j else _line(rng, d),
-    "truncate": lambda rng, d, j: _truncate(rng, d),
-    "garble": lambda rng, d, j: _garble(rng, d),
-    "encoding": lambda rng, d, j: _encoding(rng, d),
-}
+MUTATIONS = 700  # in the normal suite; the campaigns of bench/fuzz.py run many more
 
 
 def mutated_files(n: int, seed: int, out: Path) -> list[tuple[Path, str]]:
-    """``n`` mutated files in ``out`` (half PHH, half JSON lines): (path, mutation kind)."""
-    rng = random.Random(seed)
-    real = real_phh()
-    files = []
-    for i in range(n):
-        jsonl = i % 2 == 1
-        phh, lines = random_files(rng, f"m{seed}-{i}")
-        base = lines if jsonl else (rng.choice(real) if rng.random() < 0.3 else phh)
-        kind = rng.choice(sorted(MUTATORS))
-        data = base
-        while data == base:  # a mutation that changes nothing is no mutation
-            data = MUTATORS[kind](rng, base, jsonl)
-        path = out / f"m{i:05d}.{'jsonl' if jsonl else 'phh'}"
-        path.write_bytes(data)
-        files.append((path, kind))
-    return files
+    """``n`` mutated files in ``out`` (half PHH, half JSON lines; the kinds of
+    :data:`bench.mutations.CLASSIC`): (path, mutation kind)."""
+    return [(m.path, m.kind) for m in M.mutated_files(n, seed, out)]
 
 
 # ------------------------------------------------------------------------------- checking
@@ -254,8 +61,8 @@ def import_one(ledger: Ledger, path: Path) -> str:
     """Import one mutated file in-process and check the outcome (any exception is a failure
     of the property): ``accepted`` (no error; what was written is whole hands that replay),
     ``rejected`` (errors naming the file; nothing written) or ``rejected_line`` (a JSON-lines
-    error outside any hand, e.g. a blank line: the error is reported and the file's intact
-    hand imported whole, as for a file of several hands)."""
+    error outside any hand, e.g. a blank line, or a bad hand of a ``.phhs`` file of several:
+    the error is reported and the file's intact hands imported whole)."""
     before = ledger.count()
     report = import_paths(ledger, [path], strict=False, session=None, pn_ledger=None)
     after = ledger.count()
@@ -279,7 +86,7 @@ def import_one(ledger: Ledger, path: Path) -> str:
         return "accepted"
     if after == before:
         return "rejected"
-    assert path.suffix == ".jsonl" and report.imported, (path, report.errors)
+    assert path.suffix in (".jsonl", ".phhs") and report.imported, (path, report.errors)
     return "rejected_line"
 
 
@@ -316,7 +123,7 @@ def test_mutated_files_are_imported_whole_or_rejected_cleanly(tmp_path: Path) ->
     assert counts["rejected"] >= MUTATIONS // 2
     for fmt in ("phh", "jsonl"):
         assert counts[f"{fmt}:rejected"] and counts[f"{fmt}:accepted"]
-    for kind in MUTATORS:
+    for kind in M.CLASSIC:
         assert counts[f"{kind}:rejected"], kind
 
 

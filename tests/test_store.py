@@ -584,8 +584,10 @@ def test_second_process_gets_ledger_busy_and_the_first_loses_nothing(tmp_path: P
             with pytest.raises(LedgerBusy) as caught:
                 Ledger(path, read_only=read_only)
             assert str(caught.value) == (
-                f"ledger {path} is busy: another handledger process is writing it"
+                f"ledger {path} is busy: another handledger process (pid {holder.pid}) is "
+                "writing it"
             )
+            assert caught.value.holder == "writer"
             assert isinstance(caught.value.__cause__, duckdb.IOException)
         holder.stdin.write("go\n")
         holder.stdin.flush()

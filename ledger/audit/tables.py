@@ -21,7 +21,8 @@ never a source of truth):
 
 Views (:data:`VIEWS`, ``CREATE OR REPLACE VIEW``; documented with examples in docs/SQL.md):
 ``sessions``, ``player_hand_results``, ``player_session_results``, ``standings``. Money
-columns end in ``_minor``: chips × ``chip_value_minor``, integers.
+columns end in ``_minor``: chips × ``chip_value_minor``, integers (HUGEINT: a product of two
+amounts of up to ``MAX_CHIPS`` each).
 
 Every DuckDB error is translated into :class:`ledger.model.errors.LedgerError` here.
 """
@@ -78,17 +79,18 @@ FROM session_book b ORDER BY b.ord""",
     "player_hand_results": f"""
 SELECT r.session, r.hand_id, r.ord, h.game, h.status, coalesce(n.player, r.player) AS player,
     r.player AS seat_name, r.starting, r.contributed, r.returned, r.awarded, r.recorded, r.net,
-    r.rules_net, r.final_stack, r.net * coalesce(b.chip_value_minor, 1) AS net_minor,
+    r.rules_net, r.final_stack, r.net::HUGEINT * coalesce(b.chip_value_minor, 1) AS net_minor,
     b.currency, b.decimals
 FROM results r JOIN hands h USING (hand_id)
 LEFT JOIN player_names n ON n.alias = r.player
 LEFT JOIN session_book b ON {_SAME_SESSION.format(a="b", b="r")}""",
     "player_session_results": f"""
 SELECT p.session, b.date, p.player, p.hands, p.buy_in, p.rebuys, p.top_ups, p.cash_out,
-    p.on_table, p.net, p.rules_net, p.net * b.chip_value_minor AS net_minor,
-    p.rules_net * b.chip_value_minor AS rules_net_minor,
-    p.buy_in * b.chip_value_minor AS buy_in_minor, p.cash_out * b.chip_value_minor
-    AS cash_out_minor, p.paid_minor, p.received_minor, p.biggest_win, p.biggest_loss,
+    p.on_table, p.net, p.rules_net, p.net::HUGEINT * b.chip_value_minor AS net_minor,
+    p.rules_net::HUGEINT * b.chip_value_minor AS rules_net_minor,
+    p.buy_in::HUGEINT * b.chip_value_minor AS buy_in_minor,
+    p.cash_out::HUGEINT * b.chip_value_minor AS cash_out_minor, p.paid_minor, p.received_minor,
+    p.biggest_win, p.biggest_loss,
     b.currency, b.decimals, b.ord AS session_ord
 FROM session_players p JOIN session_book b ON {_SAME_SESSION.format(a="b", b="p")}""",
     "standings": """
@@ -233,31 +235,3 @@ def _session_rows(series: Series) -> dict[str, list[tuple]]:
     names = sorted(series.aliases.items())
     return {"session_book": book_rows, "session_players": player_rows, "player_names": names,
             "player_nicknames": sorted(series.nicknames.items())}
-
-
-ALLOWED = ("SELECT", "EXPLAIN")
-
-
-def query(con: Any, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Run one read-only statement on the connection ``con`` (a ledger opened read-only):
-    ``(columns, rows)``. File access outside the ledger is switched off for the connection
-    first, and only a single ``SELECT`` (``WITH``, ``DESCRIBE``, ``SHOW`` …) or ``EXPLAIN`` is
-    accepted.
-
-    Raises:
-        LedgerError: another kind of statement, several statements, or a DuckDB error.
-    """
-    try:
-        statements = con.extract_statements(sql)
-        if len(statements) != 1:
-            raise LedgerError(f"sql takes exactly one statement, got {len(statements)}")
-        kind = statements[0].type.name
-        if kind not in ALLOWED:
-            raise LedgerError(f"sql is read-only: a {kind} statement is not allowed "
-                              "(use SELECT)")
-        con.execute("SET enable_external_access = false")
-        cursor = con.execute(sql)
-        columns = [d[0] for d in cursor.description or []]
-        return columns, cursor.fetchall()
-    except duckdb.Error as e:
-        raise LedgerError(f"sql: {e}") from e

@@ -18,6 +18,7 @@ ledger already holds and appends the rest; readers never touch the store.
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,8 +102,11 @@ class Importer(Protocol):
 
 
 def read_head(path: Path) -> bytes:
-    """The first :data:`HEAD_BYTES` bytes of ``path`` (b"" when it cannot be read)."""
+    """The first :data:`HEAD_BYTES` bytes of ``path`` (b"" when it cannot be read, or is not
+    a regular file: a pipe would block and a device never end)."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return b""
         with path.open("rb") as f:
             return f.read(HEAD_BYTES)
     except OSError:

@@ -73,7 +73,14 @@ class DuplicateEvent(LedgerError):
 
 
 class LedgerBusy(LedgerError):
-    """Another process holds the ledger for writing."""
+    """Another process holds the ledger file. ``holder``: ``"writer"`` (another process has it
+    open for writing: nobody else may open it), ``"reader"`` (other processes only read it: it
+    can be read, not written, meanwhile) or ``"mode"`` (this process has it open in the other
+    mode: waiting cannot help)."""
+
+    def __init__(self, message: str, *, holder: str = "writer", **where: object) -> None:
+        super().__init__(message, **where)  # type: ignore[arg-type]
+        self.holder = holder
 
 
 class LedgerReadOnly(LedgerError):

@@ -27,6 +27,7 @@ from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -51,6 +52,32 @@ Version = Annotated[int, Field(ge=1, le=SCHEMA_VERSION, strict=True)]
 MAX_CHIPS = 2**53 - 1
 #: A signed amount (a blind written negative, a net result) bounded the same way both sides.
 SignedChips = Annotated[int, Field(ge=-MAX_CHIPS, le=MAX_CHIPS, strict=True)]
+
+#: How deep the free-form parts of an event (a hand's ``source``, a correction's events) may
+#: nest JSON arrays and objects: far more than any reader writes (about 5), far less than
+#: what would exhaust a JSON parser's recursion.
+MAX_DEPTH = 32
+
+
+def _shallow(value: Any) -> Any:
+    """``value`` (parsed JSON) when it nests at most :data:`MAX_DEPTH` levels deep.
+
+    Raises:
+        ValueError: it nests deeper.
+    """
+    todo = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict | list):
+            if depth > MAX_DEPTH:
+                raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+            todo.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict)
+                                                 else item))
+    return value
+
+
+#: A free-form JSON object of an event, nested at most :data:`MAX_DEPTH` levels deep.
+Nested = Annotated[dict[str, Any], AfterValidator(_shallow)]
 
 CARD_RE = re.compile(r"^(?:[2-9TJQKA][cdhs]|\?\?)$")
 #: One card of an event, checked by pydantic itself (no Python call per card): the same
@@ -194,7 +221,7 @@ class HandStarted(_Model):
     options: RuleOptions = RuleOptions()
     unit: Unit = Unit()
     session: str | None = None
-    source: dict[str, Any] = {}
+    source: Nested = {}
 
     @field_validator("seats")
     @classmethod
@@ -352,7 +379,7 @@ class Change(_Model):
 
     op: Literal["replace", "insert_after", "delete"]
     seq: int = Field(ge=1, strict=True)
-    event: dict[str, Any] | None = None
+    event: Nested | None = None
 
 
 class EventSignature(_Model):
@@ -414,7 +441,7 @@ class SessionOpened(_Model):
     chip_value_minor: int = Field(1, ge=1, le=MAX_CHIPS, strict=True)
     currency: str | None = None
     decimals: int = Field(0, ge=0, le=6, strict=True)
-    source: dict[str, Any] = {}
+    source: Nested = {}
 
 
 class BuyIn(_Model):
@@ -481,7 +508,7 @@ class EntryCorrected(_Model):
     type: Literal["entry_corrected"] = "entry_corrected"
     schema_version: Version = SCHEMA_VERSION
     seq: int = Field(ge=1, strict=True)
-    replacement: dict[str, Any] | None = None
+    replacement: Nested | None = None
     reason: str = Field(min_length=1)
     by: str = Field(min_length=1)
 

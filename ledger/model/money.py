@@ -60,3 +60,20 @@ def currency_decimals(currency: str | None, chip_value: str) -> int:
     except InvalidOperation:
         return 0
     return max(0, -int(exponent)) if isinstance(exponent, int) else 0
+
+
+def within_bound(amount: int, what: str, unit: str = "chips") -> int:
+    """``amount`` when it is at most :data:`~ledger.model.events.MAX_CHIPS`, the largest
+    amount a ledger holds (chips, or minor units of money).
+
+    >>> within_bound(150, "CHIPS")
+    150
+
+    Raises:
+        MalformedInput: ``CHIPS: 9007199254740992 is beyond the largest amount a ledger holds
+            (9007199254740991 chips)``.
+    """
+    if amount > MAX_CHIPS:
+        raise MalformedInput(f"{what}: {amount} is beyond the largest amount a ledger holds "
+                             f"({MAX_CHIPS} {unit})")
+    return amount

@@ -55,15 +55,24 @@ class AnchorReport:
     """Every checkpoint's verdict, in the order given, and where the ledger parts from them:
     ``parts`` = (first, last) positions it can be at (equal when known to the row), None when
     it extends every checkpoint; ``row``: ``stream seq N`` of the row at ``first`` when exact
-    and stored."""
+    and stored; ``end``: the ledger's last position (rows after the last checkpoint's are
+    vouched for by none)."""
 
     verdicts: list[Verdict]
     parts: tuple[int, int] | None
     row: str | None
+    end: int = 0
 
     @property
     def ok(self) -> bool:
         return all(v.ok for v in self.verdicts)
+
+    @property
+    def unvouched(self) -> tuple[int, int] | None:
+        """(first, last) positions of the rows after the latest checkpoint, which none of them
+        vouches for (a row appended since, rightly or not); None when there are none."""
+        latest = max((v.checkpoint.position for v in self.verdicts), default=self.end)
+        return (latest + 1, self.end) if self.end > latest else None
 
 
 def compare(
@@ -79,13 +88,13 @@ def compare(
     verdicts = [_check(ledger, end, where, point, keys) for where, point in checkpoints]
     failed = [v.parts for v in verdicts if v.parts is not None]
     if not failed:
-        return AnchorReport(verdicts, None, None)
+        return AnchorReport(verdicts, None, None, end)
     last = min(failed)
     first = 1 + max((v.checkpoint.position for v in verdicts
                      if v.extended and v.checkpoint.position < last), default=0)  # fmt: skip
     first, last = _narrow(ledger, first, last, end, [v.checkpoint for v in verdicts])
     row = row_at(ledger, first) if first == last else None
-    return AnchorReport(verdicts, (first, last), row and f"{row[1]} seq {row[2]}")
+    return AnchorReport(verdicts, (first, last), row and f"{row[1]} seq {row[2]}", end)
 
 
 def _check(ledger: Any, end: int, where: str, point: Checkpoint,

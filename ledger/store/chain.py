@@ -190,7 +190,52 @@ def prepare_batch(
         for k, kind_ in enumerate(types):
             if kind_ == "hand_started" and session is None:
                 session = events[k].session  # type: ignore[union-attr]
+    _utf8_only(stream, session, source_key, payloads, hand_id)
     return PreparedBatch(stream, hand_id, session, source_key, types, versions, payloads)
+
+
+def _utf8_only(stream: str, session: str | None, source_key: str | None,
+               payloads: list[str], hand: str | None) -> None:
+    """Refuse text that is not UTF-8: a lone surrogate, what Python makes of a byte of a
+    command-line argument or a file name that is not UTF-8. DuckDB cannot store it; the
+    canonical JSON writes it ``\\udXXX``, so a payload is looked into only when it has one.
+
+    Raises:
+        MalformedEvent: naming the text.
+    """
+    for text in (stream, session, source_key):
+        if text is not None and not text.isascii():
+            _encodes(text, hand)
+    for payload in payloads:
+        if "\\ud" in payload:
+            stack: list[Any] = [json.loads(payload)]
+            while stack:
+                item = stack.pop()
+                if isinstance(item, dict):
+                    stack.extend(item)
+                    stack.extend(item.values())
+                elif isinstance(item, list):
+                    stack.extend(item)
+                elif isinstance(item, str):
+                    _encodes(item, hand)
+
+
+def _encodes(text: str, hand: str | None) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedEvent(f"the text '{_shown(text)}' is not UTF-8 (a byte that is not "
+                             "UTF-8, or a lone surrogate): a ledger holds UTF-8 text only",
+                             hand=None if hand is None else _shown(hand)) from None
+
+
+def _shown(text: str) -> str:
+    """``text`` with what is not UTF-8 escaped: a byte Python kept as a surrogate (of an
+    argument or a file name) as ``\\xNN``, another lone surrogate as ``\\udXXX``."""
+    lone = [c for c in text if "\ud800" <= c <= "\udfff"]
+    if all("\udc80" <= c <= "\udcff" for c in lone):
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def check_tail(batch: PreparedBatch, tail: tuple[int, str | None]) -> int:

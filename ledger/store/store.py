@@ -13,6 +13,8 @@ that keep derived tables use :attr:`Ledger.connection` inside :meth:`Ledger.tran
 from __future__ import annotations
 
 import os
+import re
+import stat
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -29,6 +31,7 @@ from ledger.model.errors import (
     LedgerError,
     LedgerReadOnly,
     MalformedEvent,
+    MalformedInput,
     NotFound,
 )
 from ledger.model.events import parse_event
@@ -46,6 +49,7 @@ from ledger.store.chain import (
     verify_rows,
 )
 from ledger.store.columns import PreparedColumns, link_hashes
+from ledger.store.waiting import waiting
 
 __all__ = ["Batch", "Event", "Ledger", "StoredEvent", "VerifyReport", "STORE_VERSION"]
 
@@ -156,12 +160,15 @@ class Ledger:
     second process opening it gets :class:`LedgerBusy`.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False,
+                 wait: bool = True) -> None:
         """Open (and, unless ``read_only``, create) the ledger at ``path`` (``":memory:"`` for a
-        private in-memory ledger).
+        private in-memory ledger). When another process holds the file, the open waits as
+        the process's policy says (:mod:`ledger.store.waiting`; ``wait`` False: not at all).
 
         Raises:
-            LedgerBusy: another process holds the file (or this one with another mode).
+            LedgerBusy: another process holds the file (still, after the wait), or this one
+                with another mode.
             NotFound: ``read_only`` and the file does not exist.
             LedgerCorrupt: not a DuckDB file, cut short or damaged, or not a handledger ledger.
             LedgerError: a newer store version, or any other open failure.
@@ -169,21 +176,15 @@ class Ledger:
         self.path = os.fspath(path)
         self.read_only = read_only
         self._depth = 0
-        try:
-            self._con = duckdb.connect(self.path, read_only=read_only)
-        except duckdb.Error as e:
-            raise self._translate(e) from e
+        _regular_or_new(self.path)
+        if not read_only and self.path != ":memory:" and not os.path.lexists(self.path):
+            _create(self.path)
+        self._con = waiting(self.path, lambda: self._connect(read_only), wait=wait)
         try:
             tables = self._tables()
             if not read_only and not tables & {"events", "meta"}:  # a new ledger; never a
                 with self.transaction() as con:  # lost table or head made anew over old rows
-                    for ddl in _SCHEMA:
-                        con.execute(ddl)
-                    con.execute(
-                        "INSERT INTO meta VALUES ('store_version', ?), ('head_position', '0'),"
-                        " ('head_hash', ?) ON CONFLICT DO NOTHING",
-                        [str(STORE_VERSION), GENESIS],
-                    )
+                    _new_schema(con)
                 tables = self._tables()
             if not {"events", "meta"} <= tables:
                 raise LedgerCorrupt(f"ledger {self.path} is not a handledger ledger")
@@ -197,25 +198,32 @@ class Ledger:
             self._con.close()
             raise
 
+    def _connect(self, read_only: bool) -> duckdb.DuckDBPyConnection:
+        try:
+            return duckdb.connect(self.path, read_only=read_only)
+        except duckdb.Error as e:
+            raise self._translate(e) from e
+
     @classmethod
     def memory(cls) -> Ledger:
         """A new, private in-memory ledger (for tests)."""
         return cls(":memory:")
 
     @classmethod
-    def overlay(cls, path: str | os.PathLike[str]) -> Ledger:
+    def overlay(cls, path: str | os.PathLike[str], *, wait: bool = True) -> Ledger:
         """The ledger at ``path`` opened read-only, with its derived tables copied into memory
         where they can be caught up without writing the file (a read-only file, or one
         another process has open). Its events cannot be appended to.
 
         Raises:
-            NotFound, LedgerBusy, LedgerError: as for opening it read-only.
+            NotFound, LedgerBusy, LedgerError: as for opening it read-only (and waiting so).
         """
         self = cls.__new__(cls)
         self.path, self.read_only, self._depth = os.fspath(path), True, 0
+        _regular_or_new(self.path)
         self._con = duckdb.connect(":memory:")
         try:
-            self._con.execute("ATTACH ? AS src (READ_ONLY)", [self.path])
+            waiting(self.path, self._attach, wait=wait)
             names = [row[0] for row in self._query(
                 "SELECT table_name FROM duckdb_tables() WHERE database_name = 'src'")]
             if not {"events", "meta"} <= set(names):
@@ -233,6 +241,12 @@ class Ledger:
             self._con.close()
             raise
         return self
+
+    def _attach(self) -> None:
+        try:
+            self._con.execute("ATTACH ? AS src (READ_ONLY)", [self.path])
+        except duckdb.Error as e:
+            raise self._translate(e) from e
 
     @property
     def connection(self) -> duckdb.DuckDBPyConnection:
@@ -609,11 +623,10 @@ class Ledger:
         if isinstance(e, duckdb.IOException) and (
             "lock on file" in text or "Conflicting lock" in text
         ):
-            return LedgerBusy(
-                f"ledger {self.path} is busy: another handledger process is writing it"
-            )
+            return _busy(self.path, text)
         if isinstance(e, duckdb.ConnectionException) and "configuration" in text:
-            return LedgerBusy(f"ledger {self.path} is busy: open in this process in another mode")
+            return LedgerBusy(f"ledger {self.path} is busy: open in this process in another mode",
+                              holder="mode")
         if isinstance(e, duckdb.IOException) and "does not exist" in text:
             return NotFound(f"no ledger at {self.path} (handledger init creates one)")
         if isinstance(e, duckdb.IOException) and (
@@ -628,8 +641,81 @@ class Ledger:
                 f"ledger {self.path}: another writer appended at the same time; re-read and "
                 f"retry ({text})"
             )
+        if "cannot encode str as UTF-8" in text:  # a lone surrogate in a query parameter
+            return MalformedInput("a name given is not UTF-8 (a byte that is not UTF-8, or a "
+                                  "lone surrogate): a ledger holds UTF-8 text only")
         if "read-only" in text:
             return LedgerError(f"ledger {self.path} is open read-only")
         if isinstance(e, _BROKEN_STORAGE) or any(sign in text for sign in _CORRUPT_TEXTS):
             return LedgerCorrupt(f"ledger {self.path} is corrupt: {text}")
         return LedgerError(f"ledger {self.path}: database error: {text}")
+
+
+def _busy(path: str, text: str) -> LedgerBusy:
+    """The :class:`LedgerBusy` for DuckDB's lock error ``text``: the holder only reads when
+    DuckDB says the file could still be opened read-only; its pid when DuckDB names it."""
+    holder = "reader" if "read-only mode" in text else "writer"
+    pid = re.search(r"\(PID (\d+)\)", text)
+    who = f"another handledger process{f' (pid {pid.group(1)})' if pid else ''}"
+    if holder == "reader":
+        return LedgerBusy(f"ledger {path} is busy: {who} is reading it, which keeps writers out "
+                          "until it ends", holder=holder)
+    return LedgerBusy(f"ledger {path} is busy: {who} is writing it", holder=holder)
+
+
+def _new_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """Create the tables of an empty ledger and its head (in the caller's transaction)."""
+    for ddl in _SCHEMA:
+        con.execute(ddl)
+    con.execute("INSERT INTO meta VALUES ('store_version', ?), ('head_position', '0'),"
+                " ('head_hash', ?) ON CONFLICT DO NOTHING", [str(STORE_VERSION), GENESIS])
+
+
+def _create(path: str) -> None:
+    """Make a new ledger file at ``path`` whole or not at all: its tables are written into a
+    file of its own beside ``path`` (``<path>.<pid>-<hex>.new``), which is then linked into
+    place. A creation cut short (Ctrl-C, ``kill -9``) leaves no ledger without tables, which
+    every read would call corrupt, only that file. When another process made the ledger
+    meanwhile, its file is kept. DuckDB's own errors are left to the open that follows."""
+    partial = f"{path}.{os.getpid()}-{os.urandom(4).hex()}.new"
+    try:
+        try:
+            con = duckdb.connect(partial)
+        except duckdb.Error:
+            return  # a folder that is not there, say: the open says so
+        try:
+            con.execute("BEGIN TRANSACTION")
+            _new_schema(con)
+            con.execute("COMMIT")
+        finally:
+            con.close()
+        try:
+            os.link(partial, path)
+        except FileExistsError:
+            pass  # another process made it first: its ledger is the ledger
+        except OSError:  # a file system without hard links
+            if not os.path.lexists(path):
+                os.replace(partial, path)
+    finally:
+        for leftover in (partial, f"{partial}.wal"):
+            with suppress(FileNotFoundError):
+                os.unlink(leftover)
+
+
+def _regular_or_new(path: str) -> None:
+    """Refuse a ledger path that is there but not a regular file: DuckDB would wait for ever
+    on a pipe and write into a device.
+
+    Raises:
+        LedgerError: naming what it is.
+    """
+    if path == ":memory:":
+        return
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:  # not there (a new ledger), or DuckDB says why
+        return
+    if not stat.S_ISREG(mode):
+        kind = ("a directory" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file")
+        raise LedgerError(f"ledger {path} is {kind}, not a ledger file")

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ledger.formats.files import read_capped
 from ledger.formats.reading import SessionEntry
 from ledger.model.errors import LedgerError
 from ledger.store.streams import any_stored, head_position
@@ -183,14 +184,14 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int) 
     nothing, when the file must go through the one-process import.
 
     Raises:
-        OSError: the file cannot be read.
+        OSError: the file cannot be read; MalformedInput: it is over the size cap.
         LedgerError: the ledger refused the write (busy, read-only, …): nothing is written.
     """
     from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
     from replay.ingest.pipeline import ImportReport
 
-    data = path.read_bytes()
+    data = read_capped(path)
     parts = split(data, max(2 * workers, len(data) // PART_BYTES), tail=2 * workers)
     del data
     if len(parts) < 2:

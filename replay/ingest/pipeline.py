@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ledger.formats.files import check_file, file_name
 from ledger.formats.phh.base import PhhHand
 from ledger.formats.reading import FileRead, HandEvents, Importer, SessionEntry
 from ledger.model.batch import Batch
@@ -161,9 +162,18 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
     error anywhere, a hand already stored, …) is then imported here, in one process.
     """
     report.files += 1
+    name = file_name(path)
+    try:
+        check_file(path)  # a regular file within the caps: never a device, a pipe or 5 GB
+    except MalformedInput as exc:
+        report.errors.append(str(exc))
+        return
+    except OSError as exc:
+        report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
+        return
     importer = find_importer(path)
     if importer is None:
-        report.errors.append(f"{path}: not a hand history handledger reads ({formats()})")
+        report.errors.append(f"{name}: not a hand history handledger reads ({formats()})")
         return
     if workers and importer.name == "jsonl":
         from replay.ingest.parallel import import_parallel
@@ -171,10 +181,10 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         try:
             part = import_parallel(ledger, path, session, workers)
         except OSError as exc:
-            report.errors.append(f"{path}: cannot read: {exc.strerror or exc}")
+            report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
             return
         except LedgerError as exc:
-            report.errors.append(str(exc.located(file=str(path))))
+            report.errors.append(str(exc.located(file=name)))
             return
         if part is not None:
             report.add(part)
@@ -189,11 +199,11 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         batches, errors = in_session_units(ledger, read, batches, errors)
         report.add(write_file(ledger, path, batches, errors, strict=strict))
     except LedgerError as exc:  # the file's one transaction wrote nothing
-        report.errors.append(str(exc.located(file=str(path))))
+        report.errors.append(str(exc.located(file=name)))
     except ValidationError as exc:  # a value the event models refuse (a stack beyond MAX_CHIPS)
-        report.errors.append(str(invalid_value(exc).located(file=str(path))))
+        report.errors.append(str(invalid_value(exc).located(file=name)))
     except OSError as exc:
-        report.errors.append(f"{path}: cannot read: {exc.strerror or exc}")
+        report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
 
 
 def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | None) -> FileRead:
@@ -390,12 +400,12 @@ def write_file(ledger: Any, path: Path, batches: list[Batch], errors: list[Ledge
     """Append one file's batches (hands already in the ledger skipped or refused) and return
     what that did, as a report of this file alone (``files`` 0)."""
     part = ImportReport()
-    batches, clashes = _drop_known_hands(ledger, batches, path.name)
-    errors = [e.located(file=str(path)) for e in errors + clashes]
+    batches, clashes = _drop_known_hands(ledger, batches, file_name(path.name))
+    errors = [e.located(file=file_name(path)) for e in errors + clashes]
     part.errors.extend(str(e) for e in errors)
     part.rejected, part.counted = _rejected(errors, batches), len(errors)
     if strict and errors:
-        part.errors.append(f"{path}: --strict: nothing of this file was written")
+        part.errors.append(f"{file_name(path)}: --strict: nothing of this file was written")
         part.rejected += sum(1 for b in batches if b.is_hand and b.events)
         part.counted += 1
         return part

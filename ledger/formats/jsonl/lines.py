@@ -23,14 +23,15 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
+from ledger.formats.files import MAX_FILE_BYTES, MAX_LINE_BYTES, file_name, line_error, read_capped
 from ledger.model.errors import MalformedInput
 from ledger.model.events import (
     EVENT_ADAPTER,
+    MAX_DEPTH,
     AnyEvent,
     HandEvent,
     SessionEvent,
@@ -43,6 +44,9 @@ Kind = Literal["hand", "session"]
 SESSION_TYPES = frozenset(m.model_fields["type"].default for m in SessionEvent.__args__)  # type: ignore[attr-defined]
 HAND_TYPES = frozenset(m.model_fields["type"].default for m in HandEvent.__args__)  # type: ignore[attr-defined]
 _STREAM_RE = re.compile(r'^\{"(hand|session)":("(?:[^"\\]|\\.)*")')
+#: A JSON escape of a UTF-16 surrogate (alone it is no character: see :func:`_utf8_only`).
+_SURROGATE_RE = re.compile(r"\\u[dD][89a-fA-F]")
+_BOM = b"\xef\xbb\xbf"
 _FIRST = {"hand": "hand_started", "session": "session_opened"}
 _new_row = tuple.__new__
 
@@ -155,8 +159,7 @@ def read_jsonl(path: str | os.PathLike[str]) -> JsonlFile:
     Raises:
         OSError: the file cannot be read.
     """
-    file = os.fspath(path)
-    return read_jsonl_text(Path(file).read_bytes(), file=file)
+    return read_jsonl_text(read_capped(path), file=file_name(path))
 
 
 def read_jsonl_text(data: bytes | str, *, file: str = "<text>", first_line: int = 1,
@@ -171,7 +174,9 @@ def read_jsonl_text(data: bytes | str, *, file: str = "<text>", first_line: int 
     ``events``: the fast path's memory of event texts met (text -> its frozen event), to
     share with other reads.
     """
-    raw = data.encode() if isinstance(data, str) else data
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if first_line == 1:
+        raw = raw.removeprefix(_BOM)  # a byte-order mark some editors write
     lines = raw.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
@@ -182,7 +187,9 @@ def read_jsonl_text(data: bytes | str, *, file: str = "<text>", first_line: int 
     feed, fast = reader.feed, reader.feed_fast
     with gc_paused():
         for number, line in enumerate(lines, first_line):
-            if not fast(number, line):
+            if len(line) > MAX_LINE_BYTES:
+                reader.too_long(number, line)
+            elif not fast(number, line):
                 feed(number, line)
     return reader.result()
 
@@ -197,12 +204,11 @@ def read_jsonl_part(path: str | os.PathLike[str], start: int, end: int, first_li
     Raises:
         OSError: the file cannot be read.
     """
-    file = os.fspath(path)
-    with open(file, "rb") as f:
+    with open(path, "rb") as f:
         f.seek(start)
-        data = f.read(end - start)
-    return read_jsonl_text(data, file=file, first_line=first_line, continued=start > 0,
-                           events=events)
+        data = f.read(min(end - start, MAX_FILE_BYTES))
+    return read_jsonl_text(data, file=file_name(path), first_line=first_line,
+                           continued=start > 0, events=events)
 
 
 class _Line(BaseModel):
@@ -323,6 +329,16 @@ class _Reader:
               kind: Kind = "hand") -> MalformedInput:
         return MalformedInput(message, file=self.file, line=line, **{kind: stream})
 
+    def too_long(self, number: int, line: bytes) -> None:
+        """A line over :data:`MAX_LINE_BYTES`: one error, never parsed; the stream it
+        names, when its start says, is bad."""
+        error = line_error(self.file, number)
+        known = _STREAM_RE.match(line[:200].decode("utf-8", "replace"))
+        ident = _stream_id(known.group(2)) if known else None
+        if known and ident is not None:
+            error = self._stream_error(known.group(1), ident, error.message, number)  # type: ignore[arg-type]
+        self.errors.append(error)
+
     def feed(self, number: int, line: bytes) -> None:
         try:
             kind, stream, seq, data = self._row(number, line)
@@ -419,17 +435,7 @@ class _Reader:
             raise self.error(f"not UTF-8 ({exc.reason} at byte {exc.start + 1})", number) from exc
         if not text.strip():
             raise self.error("blank line", number)
-        try:
-            obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-        except ValueError as exc:
-            known = _STREAM_RE.match(text)
-            if known:  # a truncated line of ours still names its stream: that stream is bad
-                try:
-                    kind, ident = known.group(1), json.loads(known.group(2))
-                except ValueError:  # not even the stream id parses (a control character)
-                    raise self.error(f"bad JSON: {exc}", number) from exc
-                raise self._stream_error(kind, ident, f"bad JSON: {exc}", number) from exc
-            raise self.error(f"bad JSON: {exc}", number) from exc
+        obj = self._json(number, text)
         if not isinstance(obj, dict):
             raise self.error("a line must be a JSON object", number)
         kinds = [k for k in ("hand", "session") if k in obj]
@@ -450,6 +456,31 @@ class _Reader:
         if not isinstance(data, dict):
             raise self._stream_error(kinds[0], ident, "event is not a JSON object", number)
         return kinds[0], ident, seq, data  # type: ignore[return-value]
+
+    def _json(self, number: int, text: str) -> Any:
+        """The parsed line: JSON without duplicate keys, ``NaN``, lone surrogates or nesting
+        that exhausts the parser (deeper than any event may be, :data:`MAX_DEPTH`).
+
+        Raises:
+            MalformedInput: naming the line's stream when its start names one (a truncated
+                line of ours: that stream is bad).
+        """
+        try:
+            obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+            if "\\u" in text and _SURROGATE_RE.search(text):
+                _utf8_only(obj)
+            return obj
+        except RecursionError:
+            message = f"nested more than {MAX_DEPTH} levels deep"
+        except _NotText as exc:
+            message = str(exc)
+        except ValueError as exc:
+            message = f"bad JSON: {exc}"
+        known = _STREAM_RE.match(text)
+        ident = _stream_id(known.group(2)) if known else None
+        if known and ident is not None:
+            raise self._stream_error(known.group(1), ident, message, number)  # type: ignore[arg-type]
+        raise self.error(message, number)
 
     def _stream_error(self, kind: Kind, stream: str, message: str, line: int) -> MalformedInput:
         """An error on a line whose stream is known: that stream is bad from now on."""
@@ -490,6 +521,40 @@ class _Reader:
             [s for s in streams if s.kind == "session"],
             self.errors,
         )
+
+
+def _stream_id(text: str) -> str | None:
+    """The stream id of a row's start (its JSON string), None when it does not parse or is
+    empty or no UTF-8 text."""
+    try:
+        ident = json.loads(text)
+        ident.encode("utf-8")
+    except (ValueError, AttributeError):  # UnicodeEncodeError is a ValueError
+        return None
+    return ident or None
+
+
+class _NotText(ValueError):
+    """A JSON string that is no UTF-8 text (a lone surrogate)."""
+
+
+def _utf8_only(value: Any) -> None:
+    """Raise ValueError when a string in the parsed JSON ``value`` holds a lone surrogate
+    (``"\\ud800"``): no UTF-8 text, so no event can hold it."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            todo.extend(item)
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise _NotText(f"the text {item!r} holds a lone surrogate "
+                                 f"(\\u{ord(item[exc.start]):04x}): not UTF-8 text") from None
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -58,6 +58,7 @@ except ImportError:  # pragma: no cover - an environment installed before tomli 
     from tomllib import TOMLDecodeError as _FastTomlError
     from tomllib import loads as _fast_toml
 
+from ledger.formats.files import file_name, line_error, long_line, read_capped
 from ledger.formats.phh.base import (
     Expected,
     ExpectedPot,
@@ -80,6 +81,7 @@ from ledger.formats.phh.scan import (
 )
 from ledger.formats.phh.write import write_hand, write_phh, write_phhs
 from ledger.model.errors import MalformedInput
+from ledger.model.events import MAX_DEPTH
 
 __all__ = [
     "Expected",
@@ -114,7 +116,7 @@ def read_phh(path: str | os.PathLike[str]) -> PhhFile:
     Raises:
         OSError: the file cannot be read.
     """
-    return _collect(os.fspath(path), iter_phh(path))
+    return _collect(file_name(path), iter_phh(path))
 
 
 def iter_phh(path: str | os.PathLike[str]) -> Iterator[Item]:
@@ -125,9 +127,13 @@ def iter_phh(path: str | os.PathLike[str]) -> Iterator[Item]:
         OSError: the file cannot be read.
         pydantic.ValidationError: as :func:`read_phh`, at the same hand.
     """
-    file = os.fspath(path)
-    data = Path(file).read_bytes()
-    suffix = Path(file).suffix.lower()
+    file = file_name(path)  # a name that is not UTF-8 is written with \\xNN escapes
+    try:
+        data = read_capped(path)  # a regular file within the caps (ledger.formats.reading)
+    except MalformedInput as exc:
+        yield exc
+        return
+    suffix = Path(path).suffix.lower()
     multi = True if suffix == ".phhs" else False if suffix == ".phh" else None
     try:
         text = data.decode("utf-8-sig")
@@ -136,6 +142,10 @@ def iter_phh(path: str | os.PathLike[str]) -> Iterator[Item]:
         yield MalformedInput(f"not UTF-8 ({exc.reason})", file=file, line=line)
         return
     del data
+    too_long = long_line(text)
+    if too_long is not None:
+        yield line_error(file, too_long)
+        return
     yield from iter_phh_text(text, file=file, multi=multi)
 
 
@@ -252,7 +262,7 @@ def _read_rest(text: str, file: str, sections: list[Section], start: int, ids: _
     """What the whole reading gives for the tables from section ``start`` on (the earlier
     ones are read: a plain head and plain headers; see :func:`iter_phh_text`)."""
     try:
-        doc = tomllib.loads(text, parse_float=Decimal)
+        doc = _loads(text)
     except tomllib.TOMLDecodeError:
         raws, errors = _section_raws(file, sections, start)
     else:
@@ -263,7 +273,7 @@ def _read_rest(text: str, file: str, sections: list[Section], start: int, ids: _
 def _read_whole(text: str, file: str, multi: bool | None) -> Iterator[Item]:
     """:func:`iter_phh_text` of any text: its TOML parsed whole (by sections when broken)."""
     try:
-        doc = tomllib.loads(text, parse_float=Decimal)
+        doc = _loads(text)
     except tomllib.TOMLDecodeError as exc:
         head, sections = split_sections(text)
         if multi is False or not sections:
@@ -318,6 +328,27 @@ def _toml_error(exc: tomllib.TOMLDecodeError, file: str, section: str | None,
                           line=toml_error_line(message))
 
 
+def _loads(text: str) -> dict:
+    """``text`` parsed by tomllib (floats as Decimal). Nesting so deep that it exhausts the
+    parser's recursion (``[`` × 1,000) is a TOML error like any other, at the line where the
+    nesting passes :data:`~ledger.model.events.MAX_DEPTH` levels (no hand nests so deep).
+
+    Raises:
+        tomllib.TOMLDecodeError: not TOML.
+    """
+    try:
+        return tomllib.loads(text, parse_float=Decimal)
+    except RecursionError:
+        depth, line = 0, 1
+        for char in text:  # the line where the brackets first open too deep
+            line += char == "\n"
+            depth += (char in "[{") - (char in "]}")
+            if depth > MAX_DEPTH:
+                break
+        raise tomllib.TOMLDecodeError(f"nested more than {MAX_DEPTH} levels deep (at line "
+                                      f"{line}, column 1)") from None
+
+
 _AT_LINE_RE = re.compile(r"\(at line (\d+),(?=[^(]*\)$)")
 
 
@@ -331,7 +362,7 @@ def _section_raws(file: str, sections: list[Section], start: int
         if index < start:
             continue
         try:
-            doc = tomllib.loads(section.text, parse_float=Decimal)
+            doc = _loads(section.text)
         except tomllib.TOMLDecodeError as exc:
             errors.append(_toml_error(exc, file, section.name, section.line))
             continue

@@ -80,6 +80,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from ledger.formats.files import file_name
 from ledger.formats.pokernow.hand import build_hand
 from ledger.formats.pokernow.lines import HAND_KINDS, SESSION_KINDS, Line
 from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row
@@ -280,8 +281,9 @@ def _name_hands(errors: list[MalformedInput], hands: list[PnHand]) -> None:
 def default_session(path: Path) -> str:
     """The session name of a log when none is given: the game id of a
     ``poker_now_log_<id>.csv`` file name, else the file's stem."""
-    match = re.match(r"poker_now_log_(.+)$", path.stem)
-    return match.group(1) if match else path.stem
+    stem = file_name(path.stem)  # a name that is not UTF-8 is written with \\xNN escapes
+    match = re.match(r"poker_now_log_(.+)$", stem)
+    return match.group(1) if match else stem
 
 
 def read_pokernow_log(path: str | Path, *, session: str | None = None) -> PnGame:
@@ -299,7 +301,7 @@ def read_pokernow_log(path: str | Path, *, session: str | None = None) -> PnGame
 
     Raises:
         MalformedInput: the file has no ``entry,at,order`` header.
-        OSError: the file cannot be opened; UnicodeDecodeError: it is not UTF-8.
+        OSError: the file cannot be opened (MalformedInput when it is not UTF-8).
     """
     path = Path(path)
     name = session or default_session(path)
@@ -314,19 +316,20 @@ def _read_game(path: Path, table: Table, name: str, number: int | None) -> PnGam
     rows, errors = table.rows, table.errors
     cents = any("." in amount for row in rows for amount in row.parsed.amounts())
     unit = Unit(decimals=2) if cents else Unit()
-    seq = _Grouper(path.name, errors)
+    seq = _Grouper(file_name(path.name), errors)
     for row in rows:
         seq.add(row)
     grouped = seq.finish()
     renamed = _id_changes(rows)
     exporter = _find_exporter([block for kind, block in grouped if kind == "hand"], renamed)
     ctx = BuildContext(
-        file=path.name, game_key=re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "game",
+        file=file_name(path.name),
+        game_key=re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "game",
         session=name, unit=unit, chips=_chips_converter(cents), exporter=exporter, errors=errors,
         renamed=renamed,
     )
     tracker = SessionTracker(ctx)
-    source = {"format": "pokernow", "file": path.name, "exporter": exporter}
+    source = {"format": "pokernow", "file": file_name(path.name), "exporter": exporter}
     if number is not None:  # one of several tables in the file, under its header's line
         source.update(table=number, header_line=table.header_line)
     tracker.items.append(SessionOpened(

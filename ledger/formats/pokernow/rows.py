@@ -14,10 +14,13 @@ under its own ``entry,at,order`` header: each is a table of its own, read apart.
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
+from ledger.formats.files import csv_error, file_name, read_text
 from ledger.formats.pokernow.lines import parse_line
 from ledger.formats.pokernow.model import Row
 from ledger.model.errors import MalformedInput
@@ -102,41 +105,51 @@ def _parse(table: Table, file: str) -> None:
         table.rows.append(Row(line=line, at=at, order=order, entry=entry, parsed=parsed))
 
 
+def _tables(reader: Any, file: str) -> list[Table]:
+    """Every table's rows of the CSV ``reader``, keyed for sorting, not yet parsed."""
+    header = next(reader, [])
+    col = _columns(header)
+    if col is None:
+        raise MalformedInput("not a PokerNow game log (the header must be entry,at,order)",
+                             file=file, line=1)
+    tables, width, seen, previous = [Table(1)], len(header), set(), reader.line_num
+    for position, record in enumerate(reader):
+        line, previous = previous + 1, reader.line_num
+        if not any(cell.strip() for cell in record):
+            continue
+        again = _columns(record) if len(record) == len(HEADER) else None
+        if again is not None:  # the next table's log
+            col, width, seen = again, len(record), set()
+            tables.append(Table(line))
+            continue
+        if len(record) < width:
+            tables[-1].errors.append(MalformedInput("row has too few columns", file=file,
+                                                    line=line))
+            continue
+        entry, at, order = (record[col[c]] for c in HEADER)
+        order = order.strip()
+        if (entry, at, order) not in seen:
+            seen.add((entry, at, order))
+            _key(tables[-1], file, line, position, entry, at, order)
+    return tables
+
+
 def read_tables(path: Path) -> list[Table]:
     """Every table's rows of a game log, read and parsed, in log order; a table of a second
     header with no rows is left out.
 
     Raises:
-        MalformedInput: the file does not start with an ``entry,at,order`` header.
-        OSError: the file cannot be opened; UnicodeDecodeError: it is not UTF-8.
+        MalformedInput: the file does not start with an ``entry,at,order`` header, is not
+            UTF-8 or not CSV (naming the line), is not a regular file, or is over the caps of
+            :mod:`ledger.formats.reading`.
+        OSError: the file cannot be opened.
     """
-    file = path.name
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.reader(handle)
-        header = next(reader, [])
-        col = _columns(header)
-        if col is None:
-            raise MalformedInput("not a PokerNow game log (the header must be entry,at,order)",
-                                 file=file, line=1)
-        tables, width, seen, previous = [Table(1)], len(header), set(), reader.line_num
-        for position, record in enumerate(reader):
-            line, previous = previous + 1, reader.line_num
-            if not any(cell.strip() for cell in record):
-                continue
-            again = _columns(record) if len(record) == len(HEADER) else None
-            if again is not None:  # the next table's log
-                col, width, seen = again, len(record), set()
-                tables.append(Table(line))
-                continue
-            if len(record) < width:
-                tables[-1].errors.append(MalformedInput("row has too few columns", file=file,
-                                                        line=line))
-                continue
-            entry, at, order = (record[col[c]] for c in HEADER)
-            order = order.strip()
-            if (entry, at, order) not in seen:
-                seen.add((entry, at, order))
-                _key(tables[-1], file, line, position, entry, at, order)
+    file = file_name(path.name)
+    reader = csv.reader(io.StringIO(read_text(path, name=file), newline=""))
+    try:
+        tables = _tables(reader, file)
+    except csv.Error as exc:
+        raise csv_error(file, reader.line_num, exc) from None
     for table in tables:
         _parse(table, file)
     return [t for i, t in enumerate(tables) if i == 0 or t.keyed or t.errors]

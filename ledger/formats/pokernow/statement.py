@@ -12,10 +12,12 @@ as money with two decimals and converted to integer cents exactly.
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from ledger.formats.files import csv_error, file_name, read_text
 from ledger.model.errors import MalformedInput
 
 _REQUIRED = ("player_nickname", "player_id", "buy_in", "buy_out", "stack", "net")
@@ -79,9 +81,9 @@ def read_pokernow_ledger(path: str | Path, *, zero_sum: bool = True) -> list[Led
         OSError: the file cannot be opened.
     """
     path = Path(path)
-    file = path.name
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
+    file = file_name(path.name)
+    reader = csv.DictReader(io.StringIO(read_text(path, name=file), newline=""))
+    try:
         missing = [c for c in _REQUIRED if c not in (reader.fieldnames or [])]
         if missing:
             raise MalformedInput(f"not a PokerNow ledger (missing {', '.join(missing)})",
@@ -90,6 +92,8 @@ def read_pokernow_ledger(path: str | Path, *, zero_sum: bool = True) -> list[Led
         for row in reader:
             records.append((previous + 1, row))
             previous = reader.line_num
+    except csv.Error as exc:
+        raise csv_error(file, reader.line_num, exc) from None
     decimal = any("." in (row.get(c) or "") for _, row in records for c in _AMOUNTS)
     scale = Decimal(100) if decimal else Decimal(1)
     groups: dict[str, list[tuple[int, dict[str, str], dict[str, int]]]] = {}

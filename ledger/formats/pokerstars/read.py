@@ -36,11 +36,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-from pathlib import Path
 
 from pydantic import ValidationError
 
 from engine.games import Game, UnknownGame, game
+from ledger.formats.files import file_name, line_error, long_line, read_capped
 from ledger.formats.phh.base import PhhFile, PhhHand
 from ledger.formats.pokerstars.build import Builder
 from ledger.formats.pokerstars.header import Header, parse_header
@@ -90,11 +90,20 @@ def read_pokerstars(path: str | os.PathLike[str]) -> PhhFile:
 
     Never raises for bad content: bad hands are errors of the returned :class:`PhhFile`.
 
+    A file that is not a regular file, or over the caps of :mod:`ledger.formats.reading`,
+    is one error and no hands.
+
     Raises:
         OSError: the file cannot be read.
     """
-    file = os.fspath(path)
-    text, encoding = decode(Path(file).read_bytes())
+    file = file_name(path)
+    try:
+        text, encoding = decode(read_capped(path))
+        too_long = long_line(text)
+        if too_long is not None:
+            raise line_error(file, too_long)
+    except MalformedInput as exc:
+        return PhhFile(file, [], [exc])
     return read_pokerstars_text(text, file=file, encoding=encoding)
 
 

@@ -1,0 +1,131 @@
+"""What a reader may read: regular files within size caps, their names as UTF-8 text.
+
+A hand-history file is a regular file of at most :data:`MAX_FILE_BYTES`, whose lines are at
+most :data:`MAX_LINE_BYTES` long; anything else (a device such as ``/dev/zero`` behind a
+symbolic link, a pipe, a file of gigabytes, a line of 50 MB) is refused with one located
+error (:class:`ledger.model.errors.MalformedInput`), never read without limit. A file name
+that is not UTF-8 (Python keeps its bytes as lone surrogates) is written with ``\\xNN``
+escapes wherever a message or an event names it (:func:`file_name`).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from ledger.model.errors import MalformedInput
+
+#: The largest file a reader reads (a hand-history file is far smaller: a million events of
+#: JSON lines are about 130 MB) and the longest line it reads (an event, a CSV row, a line of
+#: a hand: a few kB at most). Anything larger is refused with one line, never read whole.
+MAX_FILE_BYTES = 2048 << 20
+MAX_LINE_BYTES = 1 << 20
+
+
+def file_name(path: str | os.PathLike[str]) -> str:
+    """``path`` as text that is always UTF-8, for messages and for what an event records: a
+    byte of a file name that is not UTF-8 (which Python keeps as a lone surrogate) is written
+    ``\\xNN``."""
+    text = os.fspath(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(text).decode("utf-8", "backslashreplace")
+    return text
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a pipe"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def check_file(path: str | os.PathLike[str]) -> int:
+    """The size in bytes of ``path``, a regular file (a symbolic link is followed) of at
+    most :data:`MAX_FILE_BYTES`.
+
+    Raises:
+        MalformedInput: not a regular file (a device, a pipe, …), or larger than the cap
+            (``FILE: larger than 2048 MB, the most handledger reads``).
+        OSError: it cannot be looked at.
+    """
+    info = os.stat(path)
+    name = file_name(path)
+    if not stat.S_ISREG(info.st_mode):
+        kind = next((k for test, k in _KINDS if test(info.st_mode)), "not a file")
+        raise MalformedInput(f"not a regular file ({kind}): handledger reads files",
+                             file=name)
+    if info.st_size > MAX_FILE_BYTES:
+        raise MalformedInput(f"larger than {MAX_FILE_BYTES >> 20} MB, the most handledger "
+                             "reads", file=name)
+    return info.st_size
+
+
+def read_capped(path: str | os.PathLike[str]) -> bytes:
+    """The whole content of the regular file ``path`` (:func:`check_file`), never more than
+    :data:`MAX_FILE_BYTES` bytes even when it grows while read.
+
+    Raises:
+        MalformedInput: see :func:`check_file`; OSError: it cannot be read.
+    """
+    check_file(path)
+    with open(path, "rb") as f:
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise MalformedInput(f"larger than {MAX_FILE_BYTES >> 20} MB, the most handledger "
+                             "reads", file=file_name(path))
+    return data
+
+
+def read_text(path: str | os.PathLike[str], *, name: str | None = None) -> str:
+    """The UTF-8 text of the regular file ``path`` (a byte-order mark dropped), checked
+    against the caps (:func:`read_capped`, :data:`MAX_LINE_BYTES`). ``name``: the file as
+    errors name it (default :func:`file_name` of ``path``).
+
+    Raises:
+        MalformedInput: not a regular file, too large, a line too long, or not UTF-8 (naming
+            the line and the byte).
+        OSError: it cannot be read.
+    """
+    data = read_capped(path)
+    name = file_name(path) if name is None else name
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise MalformedInput(f"not UTF-8 ({exc.reason}: byte {column} of the line is "
+                             f"0x{data[exc.start]:02x})", file=name, line=line) from None
+    too_long = long_line(text)
+    if too_long is not None:
+        raise line_error(name, too_long)
+    return text
+
+
+def long_line(data: bytes | str, limit: int | None = None) -> int | None:
+    """The number (1-based) of the first line of ``data`` longer than ``limit`` bytes
+    (default :data:`MAX_LINE_BYTES`; of text, characters), None when there is none."""
+    limit = MAX_LINE_BYTES if limit is None else limit
+    if len(data) <= limit:
+        return None
+    newline = b"\n" if isinstance(data, bytes) else "\n"
+    start = number = 0
+    while True:
+        number += 1
+        end = data.find(newline, start)  # type: ignore[arg-type]
+        if (len(data) if end < 0 else end) - start > limit:
+            return number
+        if end < 0:
+            return None
+        start = end + 1
+
+
+def line_error(file: str | os.PathLike[str], line: int) -> MalformedInput:
+    """The error for a line longer than :data:`MAX_LINE_BYTES` (see :func:`long_line`)."""
+    return MalformedInput(f"a line longer than {MAX_LINE_BYTES >> 20} MB, the most handledger "
+                          "reads in one line", file=file_name(file), line=line)
+
+
+def csv_error(file: str, line: int, exc: Exception) -> MalformedInput:
+    """A CSV reader's error (``csv.Error``: a field over its size limit, a NUL byte, …) as
+    one located error."""
+    return MalformedInput(f"not readable as CSV ({exc})", file=file, line=line)

@@ -1,0 +1,111 @@
+"""``sql`` has a row cap and a time limit (``--max-rows``, default 10,000; ``--timeout``, default
+30 s): ``SELECT * FROM range(5000000)`` printed every row and took 1.5 GB; it prints the first
+10,000 and says it stopped, in the memory of what it prints."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DATA
+
+EXE = str(Path(sys.executable).with_name("handledger"))
+#: Runs a command and prints its peak resident memory (kB) on the last line of stderr.
+PEAK = """
+import resource, subprocess, sys
+done = subprocess.run(sys.argv[1:])
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)
+sys.exit(done.returncode)
+"""
+STOPPED = "(stopped at {n} rows: there are more; --max-rows N prints more)"
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("sql") / "q.duckdb"
+    done = subprocess.run([EXE, "--db", str(db), "import", str(DATA / "series" / "s01.jsonl")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert subprocess.run([EXE, "--db", str(db), "audit"], capture_output=True).returncode == 0
+    return db
+
+
+def sql(db: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([EXE, "--db", str(db), "sql", *args], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_five_million_rows_print_the_first_10000_in_little_memory(db: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", PEAK, EXE, "--db", str(db), "sql",
+                           "SELECT * FROM range(5000000)"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0
+    *warnings, peak_kb = done.stderr.splitlines()
+    assert warnings == []
+    lines = done.stdout.splitlines()
+    assert lines[-1] == STOPPED.format(n=10000)
+    assert [line.strip() for line in lines[2:-1]] == [str(i) for i in range(10000)]
+    assert int(peak_kb) < 400_000, f"peak {int(peak_kb) // 1024} MB"
+
+
+def test_max_rows_caps_json_and_csv_and_says_so_on_stderr(db: Path) -> None:
+    done = sql(db, "--json", "--max-rows", "3", "SELECT * FROM range(10) t(i)")
+    assert done.returncode == 0
+    assert json.loads(done.stdout) == [{"i": 0}, {"i": 1}, {"i": 2}]
+    assert done.stderr.splitlines() == [STOPPED.format(n=3)]
+    done = sql(db, "--csv", "--max-rows", "10", "SELECT * FROM range(10) t(i)")
+    assert done.stdout.splitlines() == ["i", *map(str, range(10))] and done.stderr == ""
+
+
+def test_a_result_within_the_cap_is_printed_whole(db: Path) -> None:
+    done = sql(db, "SELECT count(*) AS n FROM hands")
+    assert done.returncode == 0 and done.stdout.splitlines()[-2:] == ["30", "(1 row)"]
+
+
+def test_the_time_limit_interrupts_duckdb_with_one_line(db: Path) -> None:
+    done = sql(db, "--timeout", "0.5", "SELECT count(*) FROM range(10000000000000)")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines() == [
+        "error: sql: stopped after 0.5 s, its time limit (--timeout SECONDS allows more)"]
+
+
+def test_no_time_limit_and_a_bad_statement(db: Path) -> None:
+    assert sql(db, "--timeout", "0", "SELECT 7 AS x").stdout.splitlines()[-2:] == ["7", "(1 row)"]
+    done = sql(db, "SELECT (")
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        'error: sql: Parser Error: syntax error at or near "(" LINE 1: SELECT ( ^']
+
+
+def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(tmp_path: Path
+                                                                         ) -> None:
+    """``sql`` opened the ledger for writing to bring its derived tables up to date: it only
+    reads now, computing them in memory, so the file is left byte for byte as it was and a
+    process that holds the ledger open for reading does not keep ``sql`` waiting."""
+    import hashlib
+
+    from tests.test_waiting import Holder
+
+    db = tmp_path / "behind.duckdb"
+    done = subprocess.run([EXE, "--db", str(db), "import", str(DATA / "series" / "s01.jsonl")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    query = "SELECT count(*) AS n, sum(net) AS net FROM player_session_results"
+    behind = sql(db, "--json", query)
+    assert (behind.returncode, behind.stderr) == (0, "")
+    assert json.loads(behind.stdout) == [{"n": 5, "net": 0}]
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    assert not Path(f"{db}.wal").exists()
+    with Holder(db, "read"):
+        beside = subprocess.run([EXE, "--db", str(db), "--no-wait", "sql", "--json", query],
+                                capture_output=True, text=True, timeout=300)
+    assert (beside.returncode, beside.stderr, beside.stdout) == (0, "", behind.stdout)
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    assert subprocess.run([EXE, "--db", str(db), "audit"], capture_output=True).returncode == 0
+    assert hashlib.sha256(db.read_bytes()).hexdigest() != before  # audit saves the tables
+    assert sql(db, "--json", query).stdout == behind.stdout
