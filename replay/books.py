@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import duckdb
+
 from ledger.audit import reports
 from ledger.audit.catchup import moved
 from ledger.audit.tables import AuditReport, read_audit
@@ -54,6 +56,9 @@ def _caught_up(path: str, jobs: int, progress: Progress, note: Note) -> Ledger:
     ledger = writable_or_overlay(path, note)
     try:
         catch_up(ledger, jobs=jobs, progress=progress)
+    except duckdb.Error as e:  # a damaged block met while replaying: one line, not a trace
+        ledger.close()
+        raise ledger.translate(e) from e
     except BaseException:
         ledger.close()
         raise

@@ -273,6 +273,7 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     if payer == payee:
         raise MalformedInput("a payment needs two different players")
     state = open_state(ledger, session, allow_closed=True)
+    amount_minor = parse_money(amount, state.decimals)  # the input first, then the books
     known = in_books(ledger, session, state)
     for who in (payer, payee):
         if who not in known:
@@ -280,8 +281,7 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
             raise LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
                               f"cash-out or hand there; its players: {listed}): a payment "
                               "settles a session between its players")
-    event = ev.Payment(payer=payer, payee=payee,
-                       amount_minor=parse_money(amount, state.decimals))
+    event = ev.Payment(payer=payer, payee=payee, amount_minor=amount_minor)
     if not again and (payer, payee, event.amount_minor) in state.payments:
         raise LedgerError(f"{payer} paying {payee} {state.money(event.amount_minor)} is "
                           f"recorded in {session} already; a second payment of the same "

@@ -611,6 +611,15 @@ class Ledger:
         except duckdb.Error as e:
             raise self._translate(e) from e
 
+    def translate(self, e: duckdb.Error) -> LedgerError:
+        """The LedgerError for a DuckDB error met by code that queries :attr:`connection`
+        itself (a damaged block: :class:`LedgerCorrupt`); the caller raises it ``from e``.
+
+        Raises:
+            KeyboardInterrupt: DuckDB stopped the query on Ctrl-C.
+        """
+        return self._translate(e)
+
     def _translate(self, e: duckdb.Error) -> LedgerError:
         """The LedgerError for a DuckDB error (the caller raises it ``from e``).
 

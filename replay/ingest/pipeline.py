@@ -24,7 +24,7 @@ from ledger.formats.files import check_file, file_name
 from ledger.formats.phh.base import PhhHand
 from ledger.formats.reading import FileRead, HandEvents, Importer, SessionEntry
 from ledger.model.batch import Batch
-from ledger.model.errors import LedgerError, MalformedEvent, MalformedInput
+from ledger.model.errors import LedgerCorrupt, LedgerError, MalformedEvent, MalformedInput
 from ledger.model.events import event_json
 from ledger.model.gcpause import gc_paused
 from ledger.model.names import check_name
@@ -198,6 +198,8 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         batches, errors = check_items(read, known=ledger.known_sources)
         batches, errors = in_session_units(ledger, read, batches, errors)
         report.add(write_file(ledger, path, batches, errors, strict=strict))
+    except LedgerCorrupt:  # the ledger itself, not this file: the import stops, in one line
+        raise
     except LedgerError as exc:  # the file's one transaction wrote nothing
         report.errors.append(str(exc.located(file=name)))
     except ValidationError as exc:  # a value the event models refuse (a stack beyond MAX_CHIPS)
