@@ -57,6 +57,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
 EXE = str(Path(sys.executable).with_name("handledger"))
+
+
+def _sigint_as_a_terminal() -> None:
+    """In the child before it runs: SIGINT back to its default, as a terminal delivers it (a
+    campaign started in the background inherits it ignored, which Python would keep)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 #: Commands that may run twice and add nothing the second time (the rest, writes of one
 #: event, are run again only when the first run did not land).
 IDEMPOTENT = ("import", "replay", "audit", "verify", "settle", "history", "export", "balances")
@@ -236,7 +242,8 @@ def trial(clean: Clean, k: int, rng: random.Random, work: Path, *, to_end: bool,
     start = min(clean.startup, clean.seconds[k])  # before it, nothing is open: kill later
     delay = start + (clean.seconds[k] - start) * rng.uniform(0.0, 1.05)
     proc = subprocess.Popen([EXE, "--db", str(db), *args], cwd=work,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_sigint_as_a_terminal)
     time.sleep(delay)
     helpers = descendants(proc.pid)
     killed = proc.poll() is None
@@ -273,7 +280,11 @@ def trial(clean: Clean, k: int, rng: random.Random, work: Path, *, to_end: bool,
 
 
 def interrupted(code: int, err: str) -> list[str]:
-    """What is wrong with how a command given SIGINT ended (exit ``code``, stderr ``err``)."""
+    """What is wrong with how a command given SIGINT ended (exit ``code``, stderr ``err``).
+    Ended by the signal itself (``-SIGINT``, silent) is a SIGINT met before Python set up its
+    handler, when nothing is open yet: a terminal's Ctrl-C does the same."""
+    if code == -signal.SIGINT and not err.strip():
+        return []
     if "Traceback" in err or code not in (0, 1, 2, 130):
         return [f"exit {code} after SIGINT: {err.strip()[-300:]}"]
     if code == 130 and err.strip().splitlines()[-1:] != ["Aborted"]:
