@@ -10,6 +10,7 @@ import duckdb
 from click.testing import CliRunner, Result
 
 from cli.main import cli
+from tests.test_books_trust import NIGHT  # the README's night: Bob owes Ann 37.50 USD
 
 
 def run(db: Path, *args: str) -> Result:
@@ -218,20 +219,6 @@ def test_names_are_refused_never_repaired(tmp_path: Path) -> None:
     assert rows(db) == before
 
 
-NIGHT = [  # tests/test_books_trust.py's night: Bob owes Ann 37.50 USD
-    ("session", "open", "friday", "--date", "2026-11-27", "--chip-value", "0.25",
-     "--currency", "USD"),
-    ("buyin", "friday", "Ann", "200"), ("buyin", "friday", "Bob", "150"),
-    ("buyin", "friday", "Cy", "300"),
-    ("hand", "start", "--session", "friday", "--hand", "f1", "--game", "NT", "--stakes", "1/2",
-     "--seats", "Ann:200,Bob:150,Cy:300", "--button", "Cy"),
-    *[("act", "f1", a) for a in ("d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c2d", "Cy f",
-                                 "Ann cbr 8", "Bob cbr 150", "Ann cc", "d db 2c7h9s",
-                                 "d db Kd", "d db 3c", "Ann sm AsKs", "Bob sm QhQd",
-                                 "pay Ann 300", "end")],
-    ("cashout", "friday", "Ann", "350"), ("cashout", "friday", "Bob", "0"),
-    ("cashout", "friday", "Cy", "300"), ("session", "close", "friday"),
-]
 
 
 def test_settle_counts_a_payment_back_as_cancelling(tmp_path: Path) -> None:

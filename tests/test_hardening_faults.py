@@ -28,6 +28,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from bench.kills import descendants
 from engine.games import PHH_CODES
 from ledger.formats.jsonl import read_jsonl, write_jsonl
 from ledger.model.events import event_json
@@ -155,14 +156,14 @@ def test_kill_9_mid_parallel_import_leaves_the_files_before_and_no_half_file(
     _wait_for_commits(db, proc, 1)  # the first file is in
     time.sleep(0.5)  # the second is being read by the workers and appended
     assert proc.poll() is None, "the import ended before it could be killed: make it bigger"
-    helpers = _descendants(proc.pid)
+    helpers = descendants(proc.pid)
     assert len(helpers) >= 3  # the workers' forkserver and two workers (and its tracker)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     deadline = time.monotonic() + 20
-    while helpers & _descendants(1) and time.monotonic() < deadline:
+    while helpers & descendants(1) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not helpers & _descendants(1), "worker processes outlived the killed import"
+    assert not helpers & descendants(1), "worker processes outlived the killed import"
     assert _handledger(db, "verify").returncode == 0
     assert _stored(db) == want_first
     again = _handledger(db, "import", "--jobs", "2", str(first), str(second))
@@ -170,23 +171,6 @@ def test_kill_9_mid_parallel_import_leaves_the_files_before_and_no_half_file(
     whole = {**want_first, **_source_file(second)}
     assert f"{len(whole) - len(want_first)} hand(s)" in again.stdout
     assert _stored(db) == whole and _handledger(db, "verify").returncode == 0
-
-
-def _descendants(pid: int) -> set[int]:
-    """The pids of the processes under ``pid`` (from /proc: Linux)."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # the process ended meanwhile
-            continue
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    out, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.add(child)
-            todo.append(child)
-    return out
 
 
 def _source_file(path: Path) -> dict[str, list[str]]:
