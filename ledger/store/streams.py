@@ -309,12 +309,23 @@ def stored_rows(ledger: Any, streams: Sequence[str]) -> dict[tuple[str, int], st
 def platform_names(ledger: Any) -> dict[str, str]:
     """``{platform id: the latest name it played under}`` for the players a PokerNow import
     knows by their id (its ``player_alias`` rows, id → name, in sessions opened from a
-    PokerNow log). Empty when there are none."""
+    PokerNow log). Empty when there are none.
+
+    Two queries: the sessions with an alias first (the ``type`` and ``session`` columns
+    only), then the payloads of those sessions' aliases and openings alone. Reading the
+    payload of rows spread over the whole ledger (every opening) costs about 0.3 ms a row,
+    0.2 s at 100,000 hands: a ``state`` must not pay that on a ledger without aliases."""
+    sessions = [s for (s,) in ledger.query(
+        "SELECT DISTINCT session FROM events WHERE type = 'player_alias'"
+        " AND session IS NOT NULL")]
+    if not sessions:
+        return {}
     rows = ledger.query(
         "SELECT a.payload->>'player', a.payload->>'alias' FROM events a WHERE"
         " a.type = 'player_alias' AND a.session IN (SELECT session FROM events WHERE"
-        " type = 'session_opened' AND payload->'source'->>'format' = 'pokernow')"
-        " ORDER BY a.position")
+        " type = 'session_opened' AND list_contains($1, session)"
+        " AND payload->'source'->>'format' = 'pokernow')"
+        " ORDER BY a.position", [sessions])
     return {player: alias for player, alias in rows}
 
 
