@@ -52,9 +52,10 @@ class Range:
 
 def plan(con: Any, top: int, *, per_part: int | None = None) -> list[Range]:
     """The ranges of the ledger's rows up to position ``top`` (``con``: its DuckDB
-    connection), each of at least ``per_part`` hands (default :data:`PART_HANDS`) but the last, cut only where no session
-    and no hand has rows on both sides. Rows of no session are grouped by hand; rows of no
-    session and no hand (none are written today) are one group, kept in one range.
+    connection), each of at least ``per_part`` hands (default :data:`PART_HANDS`) but the
+    last, cut only where no session and no hand has rows on both sides. Rows of no session
+    are grouped by hand; rows of no session and no hand (none are written today) are one
+    group, kept in one range.
 
     One query over the ``position``, ``session``, ``hand_id`` and ``seq`` columns.
     """
