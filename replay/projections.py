@@ -98,10 +98,12 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
 
 def _ranges(ledger: Any, jobs: int, top: int) -> list[Any] | None:
     """The ranges a full replay of ``ledger`` runs in over ``jobs`` workers, or None for
-    the one-process pass (one job, a ledger in memory, too few hands, one range)."""
+    the one-process pass (one job, a ledger in memory or computed in memory beside a file
+    it cannot write, too few hands, one range)."""
     from replay.ranges import MIN_HANDS, plan
 
-    if jobs < 2 or ledger.path == ":memory:" or hand_count(ledger) < MIN_HANDS:
+    if (jobs < 2 or ledger.path == ":memory:" or ledger.read_only
+            or hand_count(ledger) < MIN_HANDS):
         return None
     ranges = plan(ledger.connection, top)
     return ranges if len(ranges) > 1 else None
