@@ -30,12 +30,14 @@ from replay.progress import Progress, silent
 from replay.replaying import Render
 
 #: Hands a range holds at least (a session is never cut, so a range may hold more): small
-#: enough that a worker keeps one range's payloads in memory (about 10 kB a hand), large
-#: enough that opening the file and the queries (about 20 ms a range) weigh nothing.
-PART_HANDS = 10_000
+#: enough that a worker keeps one range's payloads in memory (a worker of 10,000-hand ranges
+#: peaked at 314 MB on the demo series), large enough that opening the file and the queries
+#: (about 20 ms a range) weigh nothing.
+PART_HANDS = 5_000
 #: Hands from which a full replay with ``jobs`` > 1 uses ranges: below, starting the workers
 #: (about 1 s of imports each) outweighs what they share.
 MIN_HANDS = 20_000
+_WORKER_MEMORY = "128MB"  # DuckDB's memory in a worker
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,9 @@ def replay_range(path: str, rng: Range, *, aliases: Mapping[str, str], out: str,
 
     with Ledger(path, read_only=True) as ledger:
         con = ledger.connection
+        # one thread (the workers share the cores) and a cap on the blocks DuckDB keeps
+        # cached: it reads each block of the range once
+        con.execute(f"SET threads = 1; SET memory_limit = '{_WORKER_MEMORY}'")
         con.execute(f"CREATE TEMP VIEW part AS SELECT {', '.join(COLUMNS)} FROM events"
                     f" WHERE position > {int(rng.low)} AND position <= {int(rng.high)}")
         starts = np.asarray([p for (p,) in con.execute(
