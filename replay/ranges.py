@@ -153,7 +153,7 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
         merged = merge_parts(parts, aliases, named)
         with ledger.memory_capped():
             write_results_files(ledger.connection, list(_files(out, ranges)))
-    refresh(ledger, merged.series, merged.findings, top)
+            refresh(ledger, merged.series, merged.findings, top)
     return merged
 
 
