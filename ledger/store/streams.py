@@ -8,8 +8,10 @@ hands are found with one query first and read whole when their first row comes b
 :func:`raw_hand_streams` gives each hand's stored JSON payloads without parsing them (for
 worker processes); :func:`parse_events` parses them, one pydantic call a hand for the payloads
 it has not met before: the texts of small action events (a fold, a check, a call of the same
-player and amount …) recur from hand to hand, and an event is immutable, so one text is
-validated once and its event shared (at most ``_SHARED_MAX`` texts are kept).
+player and amount …) and of dealt and shown cards (a seat's two hole cards are one of 1,326
+pairs, a turn card one of 52; unknown cards are all alike) recur from hand to hand, and an
+event is immutable, so one text is validated once and its event shared (at most
+``_SHARED_MAX`` texts are kept).
 
 The lookups (:func:`first_rows`, :func:`cut_hands`, :func:`session_of_source`, …) are one
 query each, so that no layer above runs SQL over the events table.
@@ -30,9 +32,10 @@ from ledger.store.store import COLUMNS, StoredEvent
 _WINDOW = 50_000  # ledger positions per query
 _EVENTS = TypeAdapter(list[AnyEvent])
 _SHARED_MAX = 100_000  # payload texts whose event is kept for sharing
-#: Event types whose texts recur across hands (no hand id, cards or amounts of their own).
+#: Event types whose texts recur across hands (no hand id, names or reasons of their own).
 _SHAREABLE = frozenset({"check", "call", "fold", "bet_raise", "all_in", "forced_bet",
-                        "muck", "hand_ended", "run_count", "declaration"})
+                        "muck", "hand_ended", "run_count", "declaration", "cards_dealt",
+                        "discard", "reveal"})
 _shared: dict[str, Any] = {}
 
 #: ``(hand id, session, payloads, position)`` in ledger order: the stored JSON payloads of the
