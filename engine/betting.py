@@ -74,7 +74,10 @@ def limits(state: HandData, player: str) -> Limits:
 def _another_can_bet(state: HandData, player: str) -> bool:
     """Can a player other than ``player`` still put chips in (live, not all-in)?"""
     folded, all_in = state.folded, state.all_in
-    return any(p != player and p not in folded and p not in all_in for p in state.order)
+    for p in state.order:
+        if p != player and p not in folded and p not in all_in:
+            return True
+    return False
 
 
 def chips_to_call(state: HandData, player: str) -> int:
