@@ -105,19 +105,26 @@ def start_round(state: HandData, first: str | None) -> bool:
     any player may open — up cards unknown). True when nobody has anything to decide: the
     round is closed at once."""
     if state.street > 0:  # the first round keeps the blinds as bets
-        state.street_bets = dict.fromkeys(state.players, 0)
-    bets, stacks = state.street_bets, state.stacks
-    current = max(bets.values())
-    rnd = Round(current=current, full_level=current, increment=state.bet_size())
+        state.street_bets = bets = dict.fromkeys(state.players, 0)
+        current = 0
+    else:
+        bets = state.street_bets
+        current = max(bets.values())
+    stacks = state.stacks
+    rnd = Round(current, current, state.bet_size())
     if current and state.game.betting == "fixed_limit":
         rnd.raises = 1  # the big blind is the bet (RULES.md §1.8)
-    reach = {q: bets[q] + stacks[q] for q in state.live()}
-    highest = sorted(reach.values(), reverse=True)[:2]
     can_bet = state.can_bet()
-    if len(highest) == 2 and current < highest[1]:
-        bettors = can_bet  # no bet covers the runner-up's reach: nobody covers everyone
+    if not current and sum(stacks[p] > 0 for p in can_bet) >= 2:
+        # no bet yet and two players with chips: nobody covers everyone (as below)
+        bettors = can_bet
     else:
-        bettors = [p for p in can_bet if not _covers_all(state, p, reach, highest)]
+        reach = {q: bets[q] + stacks[q] for q in state.live()}
+        highest = sorted(reach.values(), reverse=True)[:2]
+        if len(highest) == 2 and current < highest[1]:
+            bettors = can_bet  # no bet covers the runner-up's reach: nobody covers everyone
+        else:
+            bettors = [p for p in can_bet if not _covers_all(state, p, reach, highest)]
     order = state.order
     if first is not None and first in order:
         i = order.index(first)

@@ -39,7 +39,8 @@ class Cards:
 
     @classmethod
     def new(cls, players: list[str]) -> Cards:
-        return cls(hole={p: [] for p in players}, up={p: [] for p in players})
+        return cls({p: [] for p in players}, {p: [] for p in players}, [[]], set(), set(),
+                   set(), {}, {}, set())
 
     def copy(self) -> Cards:
         return Cards(
