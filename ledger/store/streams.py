@@ -26,7 +26,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from ledger.model.errors import MalformedEvent, NotFound
-from ledger.model.events import AnyEvent, parse_event
+from ledger.model.events import EVENT_ADAPTER, AnyEvent, parse_event
 from ledger.store.store import COLUMNS, StoredEvent
 
 _WINDOW = 50_000  # ledger positions per query
@@ -58,7 +58,10 @@ def parse_events(payloads: Sequence[str]) -> list[Any]:
         return events
     texts = [payloads[i] for i in new]
     try:
-        parsed = _EVENTS.validate_json("[" + ",".join(texts) + "]")
+        if len(texts) == 1:  # often the hand_started alone: no list around it
+            parsed = [EVENT_ADAPTER.validate_json(texts[0])]
+        else:
+            parsed = _EVENTS.validate_json("[" + ",".join(texts) + "]")
     except ValidationError:
         parsed = [_exact(t) for t in texts]  # raises the first bad one's MalformedEvent
     if len(_shared) >= _SHARED_MAX:
