@@ -115,8 +115,9 @@ def start_round(state: HandData, first: str | None) -> bool:
     if current and state.game.betting == "fixed_limit":
         rnd.raises = 1  # the big blind is the bet (RULES.md §1.8)
     can_bet = state.can_bet()
-    if not current and sum(stacks[p] > 0 for p in can_bet) >= 2:
-        # no bet yet and two players with chips: nobody covers everyone (as below)
+    # Two players who can put in more than the current bet (an all-in player cannot): no bet
+    # covers the runner-up's reach, so nobody covers everyone (the common case, as below).
+    if sum(bets[p] + stacks[p] > current for p in can_bet) >= 2:
         bettors = can_bet
     else:
         reach = {q: bets[q] + stacks[q] for q in state.live()}
