@@ -13,7 +13,8 @@ against pokerkit.
   accepts), written as one ``.phhs`` and imported into a ledger; pokerkit's
   ``HandHistory.loads_all`` of that file iterating every hand's states, against ours
   (:func:`bench.run.ours`: what ``replay`` computes, read from the ledger), interleaved, in
-  the same run. ``ratio_vs_pokerkit_nlhe_command`` uses the ``replay`` command's work
+  the same run (``ratio_vs_pokerkit_nlhe_cpu``: in CPU time, with ``nlhe_cpu_us_per_hand``).
+  ``ratio_vs_pokerkit_nlhe_command`` uses the ``replay`` command's work
   (derived tables written) instead; ``nlhe_replay_cli_s`` is ``handledger replay --json``
   on that ledger (a separate process, wall time, start-up included). ``nlhe_shape`` compares
   the generated hands with the real six-handed hold'em hands of ``../shared/data/phh``.
@@ -134,9 +135,10 @@ def bench_phhs_import(cfg: dict[str, Any], out: dict[str, Any]) -> None:
 
 
 def bench_nlhe(cfg: dict[str, Any], out: dict[str, Any], interleaved: Any, ours: Any,
-               ours_command: Any) -> None:
+               ours_command: Any, cpu: dict[str, float]) -> None:
     """``ratio_vs_pokerkit_nlhe`` and its companions, with ``bench.run``'s own ``interleaved``
-    runs and replay functions (``ours``, ``ours_command``)."""
+    runs and replay functions (``ours``, ``ours_command``) and the CPU medians ``interleaved``
+    leaves in ``cpu``."""
     n = cfg["nlhe_hands"]
     path = nlhe_phhs(n)
     db = H.cached_ledger(path.stem, lambda p: H.cli(p, "import", str(path)))
@@ -145,6 +147,8 @@ def bench_nlhe(cfg: dict[str, Any], out: dict[str, Any], interleaved: Any, ours:
                        "pokerkit": lambda: _pokerkit_all(text)}, cfg["runs"])
     for name, (_, count) in res.items():
         assert count == n, (name, count, n)
+    out["ratio_vs_pokerkit_nlhe_cpu"] = round(cpu["pokerkit"] / cpu["ours"], 2)
+    out["nlhe_cpu_us_per_hand"] = {k: round(v / n * 1e6, 1) for k, v in cpu.items()}
     cli = [H.timed_cli(db, "replay", "--json")[0] for _ in range(cfg["runs"])]
     out["nlhe_hands_per_s"] = round(n / res["ours"][0])
     out["pokerkit_nlhe_hands_per_s"] = round(n / res["pokerkit"][0])

@@ -13,7 +13,9 @@ What is timed (``--quick`` uses the smaller sizes shown in ``sizes``):
   tables. ``replay_command_hands_per_s`` adds the derived tables (the whole ``replay``
   command but its printing). ``pokerkit_hands_per_s``: pokerkit 0.7.7 loading the same files
   (``HandHistory.loads``) and iterating each hand's states to the end, the same number of
-  hands. ``ratio_vs_pokerkit`` = ours / pokerkit's, in the same run, runs interleaved.
+  hands. ``ratio_vs_pokerkit`` = ours / pokerkit's, in the same run, runs interleaved (wall
+  time); ``ratio_vs_pokerkit_cpu`` the same in CPU time (``time.process_time``), and
+  ``cpu_us_per_hand`` each one's CPU µs a hand (``ours``, ``command``, ``pokerkit``).
 * ``synthetic_hands_per_s``: as ``replay_hands_per_s`` over a generated demo series
   (``replay.demo.series``, mixed games, sessions with rebuys) of 100,050 hands; ``jobs_speedup``:
   the ``replay`` command on it with ``--jobs 2`` against ``--jobs 1``.
@@ -37,6 +39,9 @@ What is timed (``--quick`` uses the smaller sizes shown in ``sizes``):
   flat).
 * ``phhs_import_hands_per_s``, ``phhs_import_scaling``, ``ratio_vs_pokerkit_nlhe`` and their
   companions: large ``.phhs`` imports and no-limit hold'em replay (``bench/phhs.py``).
+* ``live_act_s``, ``live_state_s`` (part ``live``) and ``audit_cold`` with ``--jobs 1`` and
+  ``2`` (part ``cold``, not in a run without ``--only``: an hour at a million hands):
+  ``bench/live.py``.
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import pokerkit as _pokerkit  # noqa: E402, F401
 
 from bench import helpers as H  # noqa: E402
+from bench import live as LV  # noqa: E402
 from bench import phhs as P  # noqa: E402
 from ledger.store import streams  # noqa: E402, F401
 from replay import (  # noqa: E402, F401
@@ -77,13 +83,14 @@ FULL = {
     "import_events": 1_000_000, "import_runs": 3, "big_hands": 1_000_000,
     "scaling": (10_000, 100_000, 1_000_000), "scaling_runs": 3, "audit_runs": 3,
     "phhs_hands": 10_000, "phhs_runs": 3, "phhs_scaling": (1000, 10_000, 100_000),
-    "nlhe_hands": 10_000,
+    "nlhe_hands": 10_000, "live_hands": 100_000,
 }
 QUICK = {
     "phh_hands": 600, "runs": 3, "series_runs": 3, "series_hands": 2000, "jobs_runs": 1,
     "import_events": 15_000, "import_runs": 3, "big_hands": 4000,
     "scaling": (1000, 2000, 4000), "scaling_runs": 1, "audit_runs": 2,
     "phhs_hands": 2000, "phhs_runs": 2, "phhs_scaling": (1000, 2000), "nlhe_hands": 1000,
+    "live_hands": 2000,
 }
 
 
@@ -132,16 +139,26 @@ def pokerkit(texts: list[tuple[Path, str]], copies: int) -> int:
     return count
 
 
+#: The median CPU seconds (``time.process_time``) of each function of the last
+#: :func:`interleaved` call: a load on the shared cores moves them far less than wall time.
+CPU: dict[str, float] = {}
+
+
 def interleaved(fns: dict[str, Any], runs: int) -> dict[str, tuple[float, Any]]:
     """Median wall time of each function, the runs of all of them interleaved (a background
-    load then weighs on all alike); the last value of each."""
+    load then weighs on all alike); the last value of each. The median CPU times go to
+    :data:`CPU`."""
     times: dict[str, list[float]] = {k: [] for k in fns}
+    cpu: dict[str, list[float]] = {k: [] for k in fns}
     values: dict[str, Any] = {}
     for _ in range(runs):
         for name, fn in fns.items():
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             values[name] = fn()
             times[name].append(time.perf_counter() - start)
+            cpu[name].append(time.process_time() - start_cpu)
+    CPU.clear()
+    CPU.update({k: statistics.median(v) for k, v in cpu.items()})
     return {k: (statistics.median(v), values[k]) for k, v in times.items()}
 
 
@@ -163,6 +180,8 @@ def bench_vs_pokerkit(cfg: dict[str, Any], out: dict[str, Any]) -> None:
     out["pokerkit_hands_per_s"] = round(total / res["pokerkit"][0])
     out["ratio_vs_pokerkit"] = round(res["pokerkit"][0] / res["ours"][0], 2)
     out["ratio_vs_pokerkit_command"] = round(res["pokerkit"][0] / res["command"][0], 2)
+    out["ratio_vs_pokerkit_cpu"] = round(CPU["pokerkit"] / CPU["ours"], 2)
+    out["cpu_us_per_hand"] = {k: round(v / total * 1e6, 1) for k, v in CPU.items()}
     out["sizes"]["phh_hands"] = total
 
 
@@ -263,7 +282,7 @@ def _guarded(db: Path, *args: str, limit: float | None = None
 
     def watch() -> None:
         while proc.poll() is None:
-            mb = _rss_mb(proc.pid)
+            mb = LV.tree_rss_mb(proc.pid)  # with its worker processes
             peak[0] = max(peak[0], mb)
             elapsed = time.perf_counter() - start
             if mb > AUDIT_LIMIT_MB or elapsed > seconds_limit:
@@ -283,16 +302,6 @@ def _guarded(db: Path, *args: str, limit: float | None = None
     if proc.returncode not in (0, 1):
         return None, peak[0], f"exit {proc.returncode}: {err.decode()[-300:]}"
     return seconds, peak[0], ""
-
-
-def _rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except (OSError, ValueError):
-        pass
-    return 0.0
 
 
 def bench_big(cfg: dict[str, Any], out: dict[str, Any]) -> None:
@@ -355,7 +364,19 @@ def bench_audit(cfg: dict[str, Any], out: dict[str, Any]) -> None:
 
 
 def bench_nlhe(cfg: dict[str, Any], out: dict[str, Any]) -> None:
-    P.bench_nlhe(cfg, out, interleaved, ours, ours_command)
+    P.bench_nlhe(cfg, out, interleaved, ours, ours_command, CPU)
+
+
+def bench_live(cfg: dict[str, Any], out: dict[str, Any]) -> None:
+    db = series_db(cfg, cfg["live_hands"])
+    out["sizes"]["live_hands"] = _hands(db)
+    LV.bench_live(cfg, out, db)
+
+
+def bench_cold(cfg: dict[str, Any], out: dict[str, Any]) -> None:
+    db = series_db(cfg, cfg["big_hands"])
+    out["sizes"]["big_hands"] = hands = _hands(db)
+    LV.bench_cold(cfg, out, db, hands)
 
 
 def _hands(db: Path) -> int:
@@ -378,7 +399,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--only", nargs="*", default=None,
                         choices=["pokerkit", "synthetic", "import", "big", "audit", "phhs",
-                                 "nlhe"],
+                                 "nlhe", "live", "cold"],
                         help="run only these parts (the others' keys are null)")
     args = parser.parse_args(argv)
     cfg = QUICK if args.quick else FULL
@@ -388,14 +409,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "audit_s": None, "balances_s": None, "audit_cold_s": None, "audit_catchup_s": None,
         "peak_rss_mb": None, "scaling": None, "phhs_import_hands_per_s": None,
         "phhs_import_scaling": None, "ratio_vs_pokerkit_nlhe": None,
+        "live_act_s": None, "live_state_s": None,
         "quick": args.quick, "sizes": {}, "notes": [], "machine": H.machine(),
     }
     started = time.perf_counter()
     parts = {"pokerkit": bench_vs_pokerkit, "synthetic": bench_synthetic,
              "import": bench_import, "big": bench_big, "audit": bench_audit,
-             "phhs": P.bench_phhs_import, "nlhe": bench_nlhe}
+             "phhs": P.bench_phhs_import, "nlhe": bench_nlhe, "live": bench_live,
+             "cold": bench_cold}
     for name, fn in parts.items():
-        if args.only is None or name in args.only:
+        if (name in args.only) if args.only is not None else name != "cold":
             t = time.perf_counter()
             fn(cfg, out)
             out.setdefault("part_seconds", {})[name] = round(time.perf_counter() - t, 1)

@@ -13,12 +13,13 @@ from cli.context import Context
 @click.command()
 @click.option("--hand", multiple=True, help="Replay only this hand (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand.")
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
-              help="Processes replaying hands (this one and jobs - 1 workers).")
+@click.option("--jobs", default=None, type=click.IntRange(min=1),
+              help="Processes replaying hands (default: one a CPU for every hand of a large "
+                   "ledger file, else 1).")
 @click.option("--problems", is_flag=True,
               help="Print only hands with a discrepancy or a note (e.g. not verifiable).")
 @click.pass_obj
-def replay(obj: Context, hand: tuple[str, ...], as_json: bool, jobs: int,
+def replay(obj: Context, hand: tuple[str, ...], as_json: bool, jobs: int | None,
            problems: bool = False) -> None:
     """Replay hands from the ledger: pots, side pots and awards recomputed and compared with
     what the table paid. Rebuilds the derived tables (hands, pots, results, discrepancies;

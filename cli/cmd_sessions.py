@@ -189,13 +189,15 @@ def player_alias(obj: Context, name: str, other: str, session_name: str | None) 
 @click.option("--json", "as_json", is_flag=True,
               help='{"discrepancies": [{"kind", "session", "hand", "player", "expected", '
                    '"actual", "message"}], "incomplete_hands": [...] (when any)}')
-@click.option("--jobs", default=1, show_default=True, type=click.IntRange(min=1),
-              help="Processes replaying hands when the ledger moved since the last audit.")
+@click.option("--jobs", default=None, type=click.IntRange(min=1),
+              help="Processes replaying hands when the ledger moved since the last audit "
+                   "(default: one a CPU when every hand of a large ledger file is replayed, "
+                   "else 1).")
 @click.option("--unsettled", is_flag=True,
               help="Also name closed sessions where money is owed and nobody recorded a "
                    "payment (many groups settle up outside the ledger).")
 @click.pass_obj
-def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int,
+def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int | None,
           unsettled: bool) -> None:
     """Check the books: payouts, chip conservation, stack continuity, session balances,
     settlements and platform ledgers (import --ledger). Exit 0 when every chip adds up, 1 when

@@ -8,6 +8,7 @@ never a traceback. Audit-style commands exit 1 when they find discrepancies.
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -18,8 +19,41 @@ import click
 from cli.context import DEFAULT_DB, DEFAULT_WAIT, Context, Group, interrupted, one_line
 from ledger.model.errors import LedgerError, MalformedInput
 
+#: The module of each command, imported only when that command runs (or for ``--help``): a
+#: live ``act`` is a new process each time, and must not pay for the renderers, the books or
+#: the key store. Every module lists its commands in ``COMMANDS``.
+COMMAND_MODULES = {
+    **dict.fromkeys(("init", "import", "verify", "schema", "export", "run"), "cli.cmd_ledger"),
+    **dict.fromkeys(("replay", "show", "dask-replay"), "cli.cmd_hands"),
+    **dict.fromkeys(("session", "buyin", "cashout", "pay", "entry", "player", "audit"),
+                    "cli.cmd_sessions"),
+    **dict.fromkeys(("hand", "act", "state"), "cli.cmd_live"),
+    **dict.fromkeys(("whatif", "correct", "void", "undo", "history"), "cli.cmd_disputes"),
+    **dict.fromkeys(("balances", "standings", "settle", "sql", "chart", "demo-series"),
+                    "cli.cmd_series"),
+    "view": "cli.cmd_view",
+    **dict.fromkeys(("checkpoint", "key"), "cli.cmd_checkpoint"),
+    "report": "cli.cmd_report",
+}
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(Group):
+    """The top-level group: a command's module is imported (its commands checked by
+    :func:`_text_only` and added) when the command is looked up."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMAND_MODULES})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if module is not None and cmd_name not in self.commands:
+            for command in importlib.import_module(module).COMMANDS:
+                _text_only(command)
+                self.add_command(command)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
     default=lambda: os.environ.get("HANDLEDGER_DB", DEFAULT_DB),
@@ -44,25 +78,6 @@ def cli(ctx: click.Context, db: str, wait_seconds: float, no_wait: bool) -> None
 
     waiting.configure(0 if no_wait else wait_seconds, lambda line: click.echo(line, err=True))
     ctx.obj = Context(db)
-
-
-def _register() -> None:
-    from cli import (
-        cmd_checkpoint,
-        cmd_disputes,
-        cmd_hands,
-        cmd_ledger,
-        cmd_report,
-        cmd_series,
-        cmd_sessions,
-        cmd_view,
-    )
-
-    for module in (cmd_ledger, cmd_hands, cmd_sessions, cmd_disputes, cmd_series, cmd_view,
-                   cmd_checkpoint, cmd_report):
-        for command in module.COMMANDS:
-            _text_only(command)
-            cli.add_command(command)
 
 
 #: Parameters that name files (their text is any name the system allows), not text of events.
@@ -111,9 +126,6 @@ def _escaped(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     except UnicodeEncodeError:
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-_register()
 
 
 def main() -> None:

@@ -45,31 +45,39 @@ def limits(state: HandData, player: str) -> Limits:
     stack = state.stacks[player]
     owed = rnd.current - street_bet
     to_call = min(owed, stack)  # chips_to_call()
+    betting = state.game.betting
     reason = ""
     if stack <= owed:
         reason = "not enough chips to raise"
     elif not reopened_for(rnd, player, _threshold(state, rnd)):
         reason = "the betting was not reopened: a short all-in is not a full raise"
-    elif state.game.betting == "fixed_limit" and _capped(state, rnd):
+    elif betting == "fixed_limit" and _capped(state, rnd):
         reason = "the raise cap for this round is reached"
-    elif state.can_bet() in ([], [player]):
+    elif not _another_can_bet(state, player):
         reason = "every other player is all-in"
     if reason:
         return Limits(to_call, None, None, reason)
     allin_to = street_bet + stack
-    if state.game.betting == "fixed_limit":
+    if betting == "fixed_limit":
         lo = hi = max(rnd.full_level + rnd.increment, rnd.current + 1)
         if rnd.current == 0 and _open_pair_option(state):
             hi = state.started.stakes.big_bet
     else:
         lo = rnd.current + rnd.increment if rnd.current else max(rnd.increment, 1)
-        if state.game.betting == "pot_limit":
+        if betting == "pot_limit":
             hi = rnd.current + state.pot_total() + owed
         else:
             hi = allin_to
-    hi = min(hi, allin_to)
-    lo = min(lo, allin_to)
-    return Limits(to_call, lo, hi)
+    return Limits(to_call, min(lo, allin_to), min(hi, allin_to))
+
+
+def _another_can_bet(state: HandData, player: str) -> bool:
+    """Can a player other than ``player`` still put chips in (live, not all-in)?"""
+    folded, all_in = state.folded, state.all_in
+    for p in state.order:
+        if p != player and p not in folded and p not in all_in:
+            return True
+    return False
 
 
 def chips_to_call(state: HandData, player: str) -> int:
@@ -96,24 +104,34 @@ def start_round(state: HandData, first: str | None) -> bool:
     """Begin the betting round of the current street with ``first`` to act (None: unknown,
     any player may open — up cards unknown). True when nobody has anything to decide: the
     round is closed at once."""
-    g = state.game
     if state.street > 0:  # the first round keeps the blinds as bets
-        state.street_bets = dict.fromkeys(state.players, 0)
-    current = max(state.street_bets.values())
-    rnd = Round(current=current, full_level=current, increment=state.bet_size())
-    if current and g.betting == "fixed_limit":
-        rnd.raises = 1  # the big blind is the bet (RULES.md §1.8)
-    reach = {q: state.street_bets[q] + state.stacks[q] for q in state.live()}
-    highest = sorted(reach.values(), reverse=True)[:2]
-    can_bet = state.can_bet()
-    if len(highest) == 2 and current < highest[1]:
-        bettors = can_bet  # no bet covers the runner-up's reach: nobody covers everyone
+        state.street_bets = bets = dict.fromkeys(state.players, 0)
+        current = 0
     else:
-        bettors = [p for p in can_bet if not _covers_all(state, p, reach, highest)]
-    if first is not None and first in state.order:
-        i = state.order.index(first)
-        ring = state.order[i:] + state.order[:i]
-        rnd.pending = [p for p in ring if p in bettors]
+        bets = state.street_bets
+        current = max(bets.values())
+    stacks = state.stacks
+    rnd = Round(current, current, state.bet_size())
+    if current and state.game.betting == "fixed_limit":
+        rnd.raises = 1  # the big blind is the bet (RULES.md §1.8)
+    can_bet = state.can_bet()
+    # Two players who can put in more than the current bet (an all-in player cannot): no bet
+    # covers the runner-up's reach, so nobody covers everyone (the common case, as below).
+    if sum(bets[p] + stacks[p] > current for p in can_bet) >= 2:
+        bettors = can_bet
+    else:
+        reach = {q: bets[q] + stacks[q] for q in state.live()}
+        highest = sorted(reach.values(), reverse=True)[:2]
+        if len(highest) == 2 and current < highest[1]:
+            bettors = can_bet  # no bet covers the runner-up's reach: nobody covers everyone
+        else:
+            bettors = [p for p in can_bet if not _covers_all(state, p, reach, highest)]
+    order = state.order
+    if first is not None and first in order:
+        i = order.index(first)
+        # the bettors (in acting order) from ``first`` round the table
+        after = [p for p in bettors if order.index(p) >= i]
+        rnd.pending = after + bettors[: len(bettors) - len(after)]
     else:
         rnd.pending = list(bettors)
         rnd.opener_unknown = True
@@ -330,14 +348,18 @@ def _after_action(state: HandData, player: str, *, aggressive: bool) -> bool:
     """Who must act next after ``player``'s action; True when nobody: the round is closed."""
     rnd = state.rnd
     if aggressive:
-        i = state.order.index(player)
-        ring = state.order[i + 1 :] + state.order[:i]
-        rnd.pending = [p for p in ring if p not in state.folded and p not in state.all_in]
+        order, folded, all_in = state.order, state.folded, state.all_in
+        i = order.index(player)
+        ring = order[i + 1 :] + order[:i]
+        rnd.pending = [p for p in ring if p not in folded and p not in all_in]
     elif rnd.pending and rnd.pending[0] == player:
         rnd.pending.pop(0)
     if state.live_count() <= 1:
         rnd.pending = []
-    elif aggressive and _round_needs_no_action(state):
-        rnd.pending = []
+    elif aggressive:
+        # who can still bet: everyone asked to act, and the player unless he is all-in now
+        bettors = rnd.pending if player in state.all_in else [*rnd.pending, player]
+        if _round_needs_no_action(state, bettors):
+            rnd.pending = []
     return not rnd.pending
 

@@ -7,6 +7,7 @@ No hand state here: :mod:`engine.dealing` applies the dealing rules (RULES.md §
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress
 
 #: An unknown card (a hole card nobody saw); never a duplicate of another card.
 UNKNOWN = "??"
@@ -38,7 +39,8 @@ class Cards:
 
     @classmethod
     def new(cls, players: list[str]) -> Cards:
-        return cls(hole={p: [] for p in players}, up={p: [] for p in players})
+        return cls({p: [] for p in players}, {p: [] for p in players}, [[]], set(), set(),
+                   set(), {}, {}, set())
 
     def copy(self) -> Cards:
         return Cards(
@@ -56,7 +58,7 @@ class Cards:
 
     def up_cards(self, player: str) -> list[str]:
         """``player``'s face-up hole cards, in the order dealt."""
-        return [c for c, u in zip(self.hole[player], self.up[player], strict=True) if u]
+        return list(compress(self.hole[player], self.up[player]))
 
     def begin_street(self) -> None:
         """Forget the last street's deals and draws: nobody is dealt or has drawn yet."""

@@ -21,7 +21,9 @@ evaluated. What is adapted, and how (RULES.md §2):
 
 Speed: a hand's score depends only on the multiset of ranks and whether the five cards are
 suited, so each ranking memoises pokerkit's answer under that key; card parsing is done once
-at import and whole evaluations are cached.
+at import and whole evaluations are cached. pokerkit itself is imported at the first
+evaluation (:func:`_lib`): building its lookup tables takes about half a second, which a
+command that ranks no hand (a live action, a state, a replay without showdowns) never pays.
 """
 
 from __future__ import annotations
@@ -31,18 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
-
-from pokerkit.hands import (
-    BadugiHand,
-    EightOrBetterLowHand,
-    RegularLowHand,
-    ShortDeckHoldemHand,
-    StandardHighHand,
-    StandardLowHand,
-)
-from pokerkit.lookups import Label, Lookup, Standard2Lookup
-from pokerkit.utilities import Card as _PkCard
-from pokerkit.utilities import RankOrder
+from typing import Any
 
 from engine.games import Game
 
@@ -77,14 +68,51 @@ class _Card:
     suit: int  # clubs 0, diamonds 1, hearts 2, spades 3
     prime: int
     bit: int  # 1 << suit
-    pk: _PkCard
 
 
 _CARDS: dict[str, _Card] = {
-    r + s: _Card(r + s, i + 2, j, _PRIMES[i], 1 << j, next(_PkCard.parse(r + s)))
+    r + s: _Card(r + s, i + 2, j, _PRIMES[i], 1 << j)
     for i, r in enumerate(_RANK_CHARS)
     for j, s in enumerate(_SUIT_ORDER)
 }
+
+
+@dataclass(frozen=True)
+class _Lib:
+    """pokerkit's side of the seam: its lookup tables by name and its card of each of ours."""
+
+    lookups: dict[str, Any]
+    cards: dict[str, Any]
+
+    def entry(self, lookup: str, combo: Iterable[_Card]) -> Any:
+        """pokerkit's lookup entry of ``combo`` in ``lookup`` (None: no hand of that kind)."""
+        return self.lookups[lookup].get_entry_or_none(tuple(self.cards[c.text] for c in combo))
+
+
+@lru_cache(maxsize=1)
+def _lib() -> _Lib:
+    """pokerkit's lookups, imported and built once, at the first evaluation (module doc)."""
+    from pokerkit.hands import (
+        BadugiHand,
+        EightOrBetterLowHand,
+        RegularLowHand,
+        ShortDeckHoldemHand,
+        StandardHighHand,
+        StandardLowHand,
+    )
+    from pokerkit.lookups import Standard2Lookup
+    from pokerkit.utilities import Card, RankOrder
+
+    class AceToSixLookup(Standard2Lookup):
+        """Ace-to-six: pokerkit's no-wrap standard lookup over the ace-low rank order."""
+
+        rank_order = RankOrder.REGULAR
+
+    lookups = {"high": StandardHighHand.lookup, "short": ShortDeckHoldemHand.lookup,
+               "A-5": RegularLowHand.lookup, "A-5/8": EightOrBetterLowHand.lookup,
+               "2-7": StandardLowHand.lookup, "A-6": AceToSixLookup(),
+               "badugi": BadugiHand.lookup}
+    return _Lib(lookups, {text: next(Card.parse(text)) for text in _CARDS})
 
 
 def _parse(cards: Iterable[str]) -> tuple[_Card, ...]:
@@ -96,20 +124,15 @@ def _parse(cards: Iterable[str]) -> tuple[_Card, ...]:
     return parsed
 
 
-class _AceToSixLookup(Standard2Lookup):
-    """Ace-to-six: pokerkit's no-wrap standard lookup over the ace-low rank order."""
-
-    rank_order = RankOrder.REGULAR
-
-
 class _Ranking:
-    """One way of ranking five-card hands, backed by a pokerkit lookup, with a memo.
+    """One way of ranking five-card hands, backed by a pokerkit lookup (named as in
+    :func:`_lib`), with a memo.
 
     ``score(combo)`` is higher-is-better (pokerkit low lookups are lower-is-better, so their
     index is negated) or ``None`` when the cards make no hand of this kind (or do not qualify).
     """
 
-    def __init__(self, lookup: Lookup, *, low: bool, ace_low: bool, eight: bool = False) -> None:
+    def __init__(self, lookup: str, *, low: bool, ace_low: bool, eight: bool = False) -> None:
         self.lookup = lookup
         self.low = low
         self.ace_low = ace_low
@@ -139,7 +162,7 @@ class _Ranking:
             lows = {1 if (c.rank == 14 and self.ace_low) else c.rank for c in combo}
             if len(lows) != 5 or max(lows) > 8:
                 return None
-        entry = self.lookup.get_entry_or_none(tuple(c.pk for c in combo))
+        entry = _lib().entry(self.lookup, combo)
         if entry is None:
             return None
         return -entry.index if self.low else entry.index
@@ -148,7 +171,7 @@ class _Ranking:
         key = self.key(combo)
         text = self.labels.get(key)
         if text is None:
-            category = self.lookup.get_entry(tuple(c.pk for c in combo)).label
+            category = _lib().entry(self.lookup, combo).label
             if self.low:
                 text = _low_label(category, combo, self.ace_low)
             else:
@@ -157,22 +180,18 @@ class _Ranking:
         return text
 
 
-_HIGH = _Ranking(StandardHighHand.lookup, low=False, ace_low=False)
-_SHORT = _Ranking(ShortDeckHoldemHand.lookup, low=False, ace_low=False)
-_A6 = _AceToSixLookup()
+_HIGH = _Ranking("high", low=False, ace_low=False)
+_SHORT = _Ranking("short", low=False, ace_low=False)
 _LOWS: dict[tuple[str, str], _Ranking] = {
-    ("A-5", "none"): _Ranking(RegularLowHand.lookup, low=True, ace_low=True),
-    ("A-5", "8_or_better"): _Ranking(EightOrBetterLowHand.lookup, low=True, ace_low=True,
-                                     eight=True),
-    ("2-7", "none"): _Ranking(StandardLowHand.lookup, low=True, ace_low=False),
-    ("2-7", "8_or_better"): _Ranking(StandardLowHand.lookup, low=True, ace_low=False, eight=True),
-    ("A-6", "none"): _Ranking(_A6, low=True, ace_low=True),
-    ("A-6", "8_or_better"): _Ranking(_A6, low=True, ace_low=True, eight=True),
-    ("standard_ranks", "none"): _Ranking(StandardHighHand.lookup, low=True, ace_low=False),
-    ("standard_ranks", "8_or_better"): _Ranking(StandardHighHand.lookup, low=True, ace_low=False,
-                                                eight=True),
+    ("A-5", "none"): _Ranking("A-5", low=True, ace_low=True),
+    ("A-5", "8_or_better"): _Ranking("A-5/8", low=True, ace_low=True, eight=True),
+    ("2-7", "none"): _Ranking("2-7", low=True, ace_low=False),
+    ("2-7", "8_or_better"): _Ranking("2-7", low=True, ace_low=False, eight=True),
+    ("A-6", "none"): _Ranking("A-6", low=True, ace_low=True),
+    ("A-6", "8_or_better"): _Ranking("A-6", low=True, ace_low=True, eight=True),
+    ("standard_ranks", "none"): _Ranking("high", low=True, ace_low=False),
+    ("standard_ranks", "8_or_better"): _Ranking("high", low=True, ace_low=False, eight=True),
 }
-_BADUGI_LOOKUP = BadugiHand.lookup
 _BADUGI_MEMO: dict[int, int] = {}
 
 
@@ -305,7 +324,7 @@ def _best_badugi(cards: tuple[_Card, ...]) -> Rank:
                 key *= c.prime
             value = _BADUGI_MEMO.get(key)
             if value is None:
-                value = -_BADUGI_LOOKUP.get_entry(tuple(c.pk for c in combo)).index
+                value = -_lib().entry("badugi", combo).index
                 _BADUGI_MEMO[key] = value
             if best is None or value > best:
                 best, best_combo = value, combo
@@ -332,33 +351,36 @@ def _low_order(combo: tuple[_Card, ...], *, ace_low: bool) -> list[int]:
     return sorted((1 if ace_low and c.rank == 14 else c.rank for c in combo), reverse=True)
 
 
-def _low_label(category: Label, combo: tuple[_Card, ...], ace_low: bool) -> str:
+def _low_label(category: Any, combo: tuple[_Card, ...], ace_low: bool) -> str:
+    """``category``: pokerkit's ``Label`` of the hand (its names are matched, not the class:
+    pokerkit is imported only at the first evaluation)."""
     text = "-".join(_char(r) for r in _low_order(combo, ace_low=ace_low)) + " low"
-    return text if category == Label.HIGH_CARD else f"{text} ({category.value.lower()})"
+    return text if category.name == "HIGH_CARD" else f"{text} ({category.value.lower()})"
 
 
-def _high_label(category: Label, combo: tuple[_Card, ...]) -> str:
+def _high_label(label: Any, combo: tuple[_Card, ...]) -> str:
+    category = label.name
     counts = Counter(c.rank for c in combo)
     ranks = [r for r, _ in sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)]
     kickers = "-".join(_char(r) for r in ranks[1:])
     top = ranks[0]
-    if category in (Label.STRAIGHT, Label.STRAIGHT_FLUSH):
+    if category in ("STRAIGHT", "STRAIGHT_FLUSH"):
         # an ace without a king plays low: the wheel (and short deck's A-6-7-8-9)
         high = max(r for r in ranks if r != 14) if 14 in ranks and 13 not in ranks else top
-        if category == Label.STRAIGHT_FLUSH:
+        if category == "STRAIGHT_FLUSH":
             return "royal flush" if high == 14 else f"straight flush, {_WORDS[high - 2]} high"
         return f"straight, {_WORDS[high - 2]} high"
     match category:
-        case Label.FOUR_OF_A_KIND:
+        case "FOUR_OF_A_KIND":
             return f"four of a kind, {_plural(top)}, {kickers} kicker"
-        case Label.FULL_HOUSE:
+        case "FULL_HOUSE":
             return f"full house, {_plural(top)} full of {_plural(ranks[1])}"
-        case Label.FLUSH:
+        case "FLUSH":
             return "flush, " + "-".join(_char(r) for r in ranks)
-        case Label.THREE_OF_A_KIND:
+        case "THREE_OF_A_KIND":
             return f"three of a kind, {_plural(top)}, {kickers} kickers"
-        case Label.TWO_PAIR:
+        case "TWO_PAIR":
             return f"two pair, {_plural(top)} and {_plural(ranks[1])}, {_char(ranks[2])} kicker"
-        case Label.ONE_PAIR:
+        case "ONE_PAIR":
             return f"pair of {_plural(top)}, {kickers} kickers"
     return "high card, " + "-".join(_char(r) for r in ranks)

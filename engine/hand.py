@@ -104,7 +104,10 @@ class HandData:
 
     def live(self) -> list[str]:
         """Players still in the hand (not folded, not mucked), in seat order."""
-        return [p for p in self.players if p not in self.folded and p not in self.mucked]
+        folded, mucked = self.folded, self.mucked
+        if not mucked:
+            return [p for p in self.players if p not in folded]
+        return [p for p in self.players if p not in folded and p not in mucked]
 
     def live_count(self) -> int:
         """``len(self.live())``, without building the list while nobody has mucked (folded
@@ -115,7 +118,8 @@ class HandData:
 
     def can_bet(self) -> list[str]:
         """Players who can still put chips in (live and not all-in), in acting order."""
-        return [p for p in self.order if p not in self.folded and p not in self.all_in]
+        folded, all_in = self.folded, self.all_in
+        return [p for p in self.order if p not in folded and p not in all_in]
 
     @property
     def declare_method(self) -> str | None:
@@ -131,7 +135,7 @@ class HandData:
         """Fixed-limit bet for this street (big or small), else the minimum bet."""
         st = self.started.stakes
         if self.game.betting == "fixed_limit":
-            street = self.game.streets[max(self.street, 0)]
+            street = self.game.streets[self.street if self.street > 0 else 0]
             return st.big_bet if street.big else st.small_bet
         return max(st.min_bet, self.nominal_blind, 1)
 

@@ -8,6 +8,7 @@ all amounts street totals.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 @dataclass(slots=True)
@@ -49,10 +50,10 @@ class Round:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
+class Limits(NamedTuple):
     """What a player may do now: ``to_call`` chips, and the raise range as street totals
-    (``min_to``..``max_to``; ``None`` when he may not raise)."""
+    (``min_to``..``max_to``; ``None`` when he may not raise), with the ``reason`` when he may
+    not. Immutable (a named tuple: asked for on every raise, it is cheap to make)."""
 
     to_call: int
     min_to: int | None

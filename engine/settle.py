@@ -58,19 +58,23 @@ def settle(state: HandState) -> HandResult:
     A hand still open is settled as far as it has gone: pots are formed from what was put in,
     but nobody is paid.
     """
-    starting = {s.player: s.stack for s in state.started.seats}
+    stacks = state.stacks
     contributions = dict(state.contributed)
+    # chips leave a stack only into the pot while the hand is played (HandData.put_in)
+    starting = {p: stacks[p] + c for p, c in contributions.items()}
     live = state.live()
     if state.status == "voided":
         return _finish(state, starting, contributions, dict(contributions), (), 0)
     # Only bets can be uncalled: antes and dead blinds stay in the pot (RULES.md §1.4, §4.3).
-    bets = {p: c - state.dead.get(p, 0) for p, c in contributions.items()}
+    dead = state.dead
+    bets = {p: c - dead.get(p, 0) for p, c in contributions.items()} if dead else contributions
     betting_on = state.status == "open" and state.phase != "showdown"
     # While the betting goes on nothing is uncalled yet: the bet may still be called.
     returned = {} if betting_on else return_uncalled(bets)[1]
-    after = {p: c - returned.get(p, 0) for p, c in contributions.items()}
+    after = {p: c - returned.get(p, 0) for p, c in contributions.items()} if returned else (
+        contributions)
     table = table_dead_money(state)
-    levels = {p: c - table.get(p, 0) for p, c in after.items()}
+    levels = {p: c - table.get(p, 0) for p, c in after.items()} if table else after
     pots = layer_pots(levels, live) if live else []
     pots = _with_table_money(pots, sum(table.values()), live)
     if state.carried_in:
@@ -78,11 +82,11 @@ def settle(state: HandState) -> HandResult:
             pots[0] = Pot(pots[0].amount + state.carried_in, pots[0].eligible)
         else:
             pots = [Pot(state.carried_in, tuple(live))]
-    unpaid = tuple(PotAward(i, p.amount, p.eligible, {}) for i, p in enumerate(pots))
-    if state.status == "incomplete":  # the pots as they stand; every chip goes back
-        return _finish(state, starting, contributions, dict(contributions), unpaid, 0)
-    if betting_on:
-        return _finish(state, starting, contributions, returned, unpaid, 0)
+    if state.status == "incomplete" or betting_on:  # the pots as they stand, nobody paid
+        unpaid = tuple(PotAward(i, p.amount, p.eligible, {}) for i, p in enumerate(pots))
+        # an incomplete hand gives every chip back
+        back = dict(contributions) if state.status == "incomplete" else returned
+        return _finish(state, starting, contributions, back, unpaid, 0)
     hands = {p: state.cards.hole[p] for p in live}
     boards = state.cards.boards
     split = state.started.options.split
@@ -136,25 +140,25 @@ def _finish(
     pots: tuple[PotAward, ...],
     carried: int,
 ) -> HandResult:
-    awards = dict.fromkeys(state.players, 0)
+    players = state.players
+    awards = dict.fromkeys(players, 0)
     for pot in pots:
         for p, chips in pot.awards.items():
             awards[p] += chips
-    final = {
-        p: starting[p] - contributions[p] + returned.get(p, 0) + awards[p] for p in state.players
-    }
+    back = returned.get
+    net = {p: back(p, 0) + awards[p] - contributions[p] for p in players}
     lines = [line for pot in pots for line in pot.lines]
     return HandResult(
         hand=state.hand,
         status=state.status,
-        players=tuple(state.players),
+        players=tuple(players),
         starting=starting,
         contributions=contributions,
         returned={p: c for p, c in returned.items() if c},
         pots=pots,
         awards=awards,
-        final_stacks=final,
-        net={p: final[p] - starting[p] for p in state.players},
+        final_stacks={p: starting[p] + n for p, n in net.items()},
+        net=net,
         carried=carried,
         carried_in=state.carried_in,
         carried_out=state.carried_out,

@@ -13,9 +13,14 @@ _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"  # clubs lowest
 
 
+_VALUES = {r: i + 2 for i, r in enumerate(_RANKS)}
+
+
 def rank_value(card: str, *, ace_low: bool = False) -> int:
     """2..14 for ``2``..``A``; an ace is 1 when ``ace_low``."""
-    value = _RANKS.index(card[0]) + 2
+    value = _VALUES.get(card[:1])
+    if value is None:
+        raise ValueError(f"{card!r} is not a card")
     return 1 if ace_low and value == 14 else value
 
 
@@ -42,7 +47,7 @@ def _board_key(cards: Sequence[str], *, ace_low: bool) -> tuple[int, ...]:
     """Key of a partial board; higher = better high board."""
     ranks = [rank_value(c, ace_low=ace_low) for c in cards]
     groups = sorted({(ranks.count(r), r) for r in ranks}, reverse=True)  # (count, rank)
-    return (*(n for n, _ in groups), *(r for _, r in groups))
+    return tuple(n for n, _ in groups) + tuple(r for _, r in groups)
 
 
 def best_board_player(boards: Sequence[tuple[str, Sequence[str]]], *, razz: bool) -> str:

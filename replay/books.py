@@ -33,7 +33,7 @@ def _quiet(line: str) -> None:
 
 
 @contextmanager
-def fresh_books(path: str, *, jobs: int = 1, progress: Progress = silent,
+def fresh_books(path: str, *, jobs: int | None = 1, progress: Progress = silent,
                 note: Note = _quiet) -> Iterator[Ledger]:
     """The ledger at ``path`` with its derived tables as of its head, closed after the block
     (see the module doc).
@@ -52,7 +52,7 @@ def fresh_books(path: str, *, jobs: int = 1, progress: Progress = silent,
         ledger.close()
 
 
-def _caught_up(path: str, jobs: int, progress: Progress, note: Note) -> Ledger:
+def _caught_up(path: str, jobs: int | None, progress: Progress, note: Note) -> Ledger:
     ledger = writable_or_overlay(path, note)
     try:
         catch_up(ledger, jobs=jobs, progress=progress)
@@ -131,7 +131,7 @@ def chart_rows(path: str, *, money: bool, progress: Progress = silent, note: Not
     return rows
 
 
-def audit(path: str, session: str | None, *, jobs: int = 1, progress: Progress = silent,
+def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Progress = silent,
           note: Note = _quiet, on_request: bool = False) -> tuple[AuditReport, list[Any]]:
     """The audit as of the head and its findings (only ``session``'s when given); with
     ``on_request`` also the checks run only when asked (``unsettled``), after the others.

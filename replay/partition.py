@@ -26,7 +26,7 @@ from ledger.audit.checks import STORED, Scope
 from ledger.audit.load import corrections_of, typed_rows
 from ledger.audit.stream import StreamAudit
 from ledger.model.errors import LedgerError
-from replay.replaying import replay_chunk
+from replay.replaying import Render, replay_chunk
 
 #: The tables each partition writes (:mod:`replay.tables`).
 HAND_TABLES = ("hands", "pots", "results", "discrepancies")
@@ -43,7 +43,8 @@ class PartResult:
     (``StreamAudit.finish_keyed``); per book the names seated at its tables before aliases;
     for its hands of no session the ledger position of each player's last one (series names)
     and of the last one; the counts (hands, bad, unverifiable); its incomplete hands as
-    ``(ord, hand, session)``."""
+    ``(ord, hand, session)``; the texts of its rendered hands in ledger order (none unless
+    asked)."""
 
     books: dict[str | None, SessionBook]
     findings: list[tuple[int, int, int, Any]]
@@ -52,6 +53,7 @@ class PartResult:
     last_loose: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     incomplete: list[tuple[int, str, str | None]] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
 
 
 def part_path(out: str, table: str, number: int) -> str:
@@ -77,46 +79,89 @@ def replay_part(events: Any, number: int, starts: Any, aliases: Mapping[str, str
             without its first row (located at the hand), or a table that cannot be written.
     """
     import duckdb
-    import numpy as np
 
     con = duckdb.connect()
     try:
         con.register("part", events)
-        hands = con.execute(
-            "SELECT hand_id, arg_min(session, position), list(payload ORDER BY seq),"
-            " min(position) FROM part WHERE hand_id IS NOT NULL"
-            " GROUP BY hand_id ORDER BY min(position)").fetchall()
-        fixes = corrections_of(con.execute(
-            "SELECT stream, payload FROM part WHERE type = 'entry_corrected'"
-            " ORDER BY position").fetchall())
-        rows = list(typed_rows(con.execute(
-            "SELECT position, stream, session, payload, seq FROM part WHERE hand_id IS NULL"
-            " ORDER BY position").fetchall(), fixes))
-        ends = dict(con.execute(
-            "SELECT session, max(position) FROM part GROUP BY session").fetchall())
+        rows = read_part(con)
     finally:
         con.close()
+    return replay_rows(rows, number, starts, aliases, out)
+
+
+@dataclass
+class PartRows:
+    """What a partition reads of its rows: its hands as ``(hand, session, payloads, first
+    position)`` in ledger order, its session rows as the books read them and the last
+    position of each session in it (key None: its hands of no session)."""
+
+    hands: list[tuple[str, str | None, list[str], int]]
+    rows: list[Any]
+    ends: dict[str | None, int]
+
+
+def read_part(con: Any) -> PartRows:
+    """The :class:`PartRows` of the relation ``part`` (the events table's :data:`COLUMNS`)
+    on the DuckDB connection ``con``.
+
+    Raises:
+        LedgerError: a session row that does not parse (located at its stream).
+    """
+    hands = con.execute(
+        "SELECT hand_id, arg_min(session, position), list(payload ORDER BY seq),"
+        " min(position) FROM part WHERE hand_id IS NOT NULL"
+        " GROUP BY hand_id ORDER BY min(position)").fetchall()
+    fixes = corrections_of(con.execute(
+        "SELECT stream, payload FROM part WHERE type = 'entry_corrected'"
+        " ORDER BY position").fetchall())
+    rows = list(typed_rows(con.execute(
+        "SELECT position, stream, session, payload, seq FROM part WHERE hand_id IS NULL"
+        " ORDER BY position").fetchall(), fixes))
+    ends = dict(con.execute("SELECT session, max(position) FROM part GROUP BY session"
+                            ).fetchall())
+    return PartRows(hands, rows, ends)
+
+
+def replay_rows(part: PartRows, number: int, starts: Any, aliases: Mapping[str, str],
+                out: str, *, first_ord: int = 1, render: Render | None = None,
+                problems: bool = False) -> PartResult:
+    """Replay, audit and write the partition read as ``part`` (arguments as in
+    :func:`replay_part`). ``first_ord``: the ``ord`` of the hand whose first row is
+    ``starts[0]`` (1 when ``starts`` holds every hand of the dataset); ``render``: each hand
+    rendered into :attr:`PartResult.texts` (``problems``: only those with a discrepancy or a
+    note), as :func:`replay.replaying.replay_chunk` renders.
+
+    Raises:
+        LedgerError: a hand without its first row (located at the hand), or a table that
+            cannot be written.
+    """
+    import numpy as np
+
+    hands = part.hands
     firsts = np.asarray([h[3] for h in hands], dtype=np.int64)
     ords = np.searchsorted(starts, firsts)
     for i, (hand, *_rest) in enumerate(hands):
         if ords[i] >= len(starts) or starts[ords[i]] != firsts[i]:
             raise LedgerError("the dataset has no first event (seq 1) of this hand", hand=hand)
-    numbered = [(int(o) + 1, tuple(h)) for o, h in zip(ords, hands, strict=True)]
-    audit = StreamAudit(rows, ends, aliases=aliases, checks=_CHECKS)
+    numbered = [(int(o) + first_ord, tuple(h)) for o, h in zip(ords, hands, strict=True)]
+    audit = StreamAudit(part.rows, part.ends, aliases=aliases, checks=_CHECKS)
     result = PartResult({}, [], {}, counts={"hands": 0, "bad": 0, "unverifiable": 0})
-    _write(_replayed(numbered, audit, result, aliases), out, number)
+    _write(_replayed(numbered, audit, result, aliases, render, problems), out, number)
     series, result.findings = audit.finish_keyed()
     result.books = series.sessions
     return result
 
 
 def _replayed(numbered: Sequence[tuple[int, Any]], audit: StreamAudit, result: PartResult,
-              aliases: Mapping[str, str]) -> Iterator[dict[str, list[tuple]]]:
-    """Replay ``numbered`` a chunk at a time, fold each hand into ``audit`` and ``result``,
-    and yield its table rows."""
+              aliases: Mapping[str, str], render: Render | None = None, problems: bool = False
+              ) -> Iterator[dict[str, list[tuple]]]:
+    """Replay ``numbered`` a chunk at a time, fold each hand into ``audit`` and ``result``
+    (its text, when rendered, into ``result.texts``), and yield its table rows."""
     counts = result.counts
     for low in range(0, len(numbered), _CHUNK):
-        for done in replay_chunk(numbered[low:low + _CHUNK], None, False, facts=True):
+        for done in replay_chunk(numbered[low:low + _CHUNK], render, problems, facts=True):
+            if done.text is not None:
+                result.texts.append(done.text)
             h = done.facts
             audit.add(h)
             counts["hands"] += 1

@@ -15,6 +15,7 @@ the sessions with rows after the tables' head only (:mod:`ledger.audit.catchup`)
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,13 +46,16 @@ class Projection:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-def rebuild(ledger: Any, *, jobs: int = 1, render: Render | None = None,
+def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
             problems: bool = False, echo: Echo | None = None, progress: Progress = silent,
             label: str = "replaying and auditing") -> Projection:
     """Replay every hand of ``ledger``, rebuild the derived tables and audit (module doc).
 
     ``render``: each hand rendered (``problems``: only those with a discrepancy or a note)
-    and handed to ``echo``.
+    and handed to ``echo``. ``jobs``: processes (None: one a CPU); a ledger file of
+    :data:`replay.ranges.MIN_HANDS` hands or more is then cut into ranges that no session
+    crosses, replayed by ``jobs`` worker processes (:mod:`replay.ranges`), with the same
+    tables, findings and rendered hands as one process gives.
 
     Raises:
         LedgerError: a stored payload that does not parse or a hand the rules reject (located
@@ -59,8 +63,17 @@ def rebuild(ledger: Any, *, jobs: int = 1, render: Render | None = None,
     """
     from ledger.audit.books import resolve_aliases
 
-    con = ledger.connection
     top = head(ledger)
+    jobs = jobs or os.cpu_count() or 1
+    ranges = _ranges(ledger, jobs, top)
+    if ranges is not None:
+        from replay.ranges import rebuild_in_ranges
+
+        merged = rebuild_in_ranges(ledger, ranges, top, jobs=jobs, render=render,
+                                   problems=problems, echo=echo, progress=progress,
+                                   label=label)
+        return Projection(merged.series, merged.findings, merged.counts)
+    con = ledger.connection
     names = resolve_aliases(r.event for r in session_rows(ledger, types=("player_alias",)))
     audit = StreamAudit(iter_session_rows(ledger), session_ends(ledger), aliases=names)
     counts = {"hands": 0, "bad": 0, "unverifiable": 0}
@@ -83,16 +96,30 @@ def rebuild(ledger: Any, *, jobs: int = 1, render: Render | None = None,
     return Projection(series, findings, counts)
 
 
+def _ranges(ledger: Any, jobs: int, top: int) -> list[Any] | None:
+    """The ranges a full replay of ``ledger`` runs in over ``jobs`` workers, or None for
+    the one-process pass (one job, a ledger in memory or computed in memory beside a file
+    it cannot write, too few hands, one range)."""
+    from replay.ranges import MIN_HANDS, plan
+
+    if (jobs < 2 or ledger.path == ":memory:" or ledger.read_only
+            or hand_count(ledger) < MIN_HANDS):
+        return None
+    ranges = plan(ledger.connection, top)
+    return ranges if len(ranges) > 1 else None
+
+
 def _count(counts: dict[str, int], done: Any) -> None:
     counts["hands"] += 1
     counts["bad"] += done.bad
     counts["unverifiable"] += done.unverifiable
 
 
-def catch_up(ledger: Any, *, jobs: int = 1, progress: Progress = silent) -> str:
+def catch_up(ledger: Any, *, jobs: int | None = 1, progress: Progress = silent) -> str:
     """Bring the derived tables up to the ledger's head: nothing when they are, else only the
     sessions that moved are replayed and audited again (:mod:`ledger.audit.catchup`), else a
-    full :func:`rebuild`. Returns what was done: ``"fresh"``, ``"sessions"`` or ``"full"``.
+    full :func:`rebuild` (``jobs`` as there; the sessions that moved take one process when it
+    is None). Returns what was done: ``"fresh"``, ``"sessions"`` or ``"full"``.
 
     Raises:
         LedgerError: what :func:`rebuild` raises; the derived tables are then unchanged.
@@ -118,7 +145,7 @@ def catch_up(ledger: Any, *, jobs: int = 1, progress: Progress = silent) -> str:
                         session_ends(ledger, names, after=plan.since), aliases=aliases(con))
     table_rows = []
     with progress("replaying the sessions that moved", len(hands)) as tick:
-        for done in replayed(numbered, jobs=jobs, facts=True, numbered=True):
+        for done in replayed(numbered, jobs=jobs or 1, facts=True, numbered=True):
             audit.add(done.facts)
             table_rows.append(done.rows)
             tick()
@@ -128,7 +155,7 @@ def catch_up(ledger: Any, *, jobs: int = 1, progress: Progress = silent) -> str:
     return "sessions"
 
 
-def replay_some(ledger: Any, hands: Sequence[str], *, jobs: int = 1,
+def replay_some(ledger: Any, hands: Sequence[str], *, jobs: int | None = 1,
                 render: Render | None = None, problems: bool = False,
                 echo: Echo | None = None) -> dict[str, int]:
     """Replay the named hands (nothing is written) and return the counts (hands, bad,
@@ -138,7 +165,7 @@ def replay_some(ledger: Any, hands: Sequence[str], *, jobs: int = 1,
         NotFound: a named hand is not in the ledger; LedgerError: as :func:`rebuild`.
     """
     counts = {"hands": 0, "bad": 0, "unverifiable": 0}
-    for done in replayed(raw_hand_streams(ledger, hands), jobs=jobs, render=render,
+    for done in replayed(raw_hand_streams(ledger, hands), jobs=jobs or 1, render=render,
                          problems=problems):
         _count(counts, done)
         if done.text is not None and echo is not None:
@@ -181,7 +208,8 @@ def writable_or_overlay(path: str, note: Callable[[str], None]) -> Any:
     return ledger
 
 
-def audit_report(ledger: Any, *, jobs: int = 1, progress: Progress = silent) -> AuditReport:
+def audit_report(ledger: Any, *, jobs: int | None = 1, progress: Progress = silent
+                 ) -> AuditReport:
     """The audit as of the ledger's head, read from the derived tables, caught up first.
 
     Raises:

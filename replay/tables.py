@@ -18,7 +18,7 @@ writes it again from the replayed hands. Chips are integers.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import duckdb
@@ -144,6 +144,32 @@ def write_results_rows(con: Any, rows: Iterable[dict[str, list[tuple[Any, ...]]]
         con.execute("ROLLBACK")
         raise
     return count
+
+
+def write_results_files(con: Any, parts: Sequence[Mapping[str, str]]) -> None:
+    """Make every derived table again (as :func:`write_results_rows` with ``hands`` None)
+    and fill it from Parquet files, one ``{table: path}`` per partition in the order given:
+    the rows in ledger order when the partitions are. One transaction.
+
+    Raises:
+        LedgerError: a file that cannot be read into its table (nothing is written then).
+    """
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for table in _TABLES:
+            con.execute(f"DROP TABLE IF EXISTS {table}")
+        create_tables(con)
+        for files in parts:
+            for table in _TABLES:
+                con.execute(f"INSERT INTO {table} SELECT * FROM read_parquet(?)",
+                            [files[table]])
+        con.execute("COMMIT")
+    except duckdb.Error as exc:
+        con.execute("ROLLBACK")
+        raise LedgerError(f"cannot write the derived tables: {exc}") from exc
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
 
 
 def append_rows(con: Any, hands: Iterable[dict[str, list[tuple[Any, ...]]]]) -> int:

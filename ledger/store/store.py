@@ -264,6 +264,32 @@ class Ledger:
         self.close()
 
     @contextmanager
+    def released(self) -> Iterator[None]:
+        """Let other processes open the file read-only during the block (worker processes
+        reading the ledger): a ledger open for writing closes its connection and opens the
+        file again after the block, in the same mode; a read-only one (an overlay included)
+        stays open, DuckDB letting many processes read a file.
+
+        Raises:
+            LedgerError: an in-memory ledger, or inside a transaction (nothing to share, or
+                work that closing would lose).
+            LedgerBusy: another process took the file for writing meanwhile (at the end).
+        """
+        if self.path == ":memory:" or self._depth:
+            raise LedgerError(f"ledger {self.path} cannot be shared with other processes now")
+        if self.read_only:
+            yield
+            return
+        self._con.close()
+        try:
+            yield
+        finally:
+            try:
+                self._con = duckdb.connect(self.path)
+            except duckdb.Error as e:
+                raise self._translate(e) from e
+
+    @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """One transaction on :attr:`connection`: commit on success, roll back on any error.
 

@@ -1,0 +1,84 @@
+"""Recording a hand live at the table: ``hand start``, ``act``, ``state`` (the work is done by
+:mod:`replay.live`)::
+
+    handledger hand start --game NT --stakes 1/2 --seats "Ann:200,Bob:150,Cy:300" --button Cy
+    handledger act HAND "d dh p1 AsKd"     # PHH notation; players by name or pN
+    handledger act HAND "Bob cbr 20"
+    handledger act HAND "pay Ann 45"       # what the dealer pushed (a recorded payout)
+    handledger act HAND end                # hand_ended (refused unless the hand is at showdown)
+    handledger state HAND
+
+Every action is a new process, so this module imports nothing at the top but click: what a
+command needs is imported inside it (the ledger, the engine, the event model), never the
+renderers, the books or the evaluator's tables (tests/test_live_imports.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from cli.context import Context
+
+
+@click.group()
+def hand() -> None:
+    """Record a hand live (`hand start`; then `act` and `state`)."""
+
+
+@hand.command("start")
+@click.option("--game", "game_code", required=True, help="PHH variant code (NT, PO, F7S, …).")
+@click.option("--stakes", default=None, help='Blinds (and straddles) "SB/BB[/STR]".')
+@click.option("--antes", default=0, type=int, help="Ante per player.")
+@click.option("--min-bet", default=None, type=int, help="Minimum bet (big-bet; default BB).")
+@click.option("--small-bet", default=0, type=int, help="Fixed limit: small bet.")
+@click.option("--big-bet", default=0, type=int, help="Fixed limit: big bet.")
+@click.option("--bring-in", default=0, type=int, help="Stud bring-in.")
+@click.option("--seats", required=True, help='"Ann:200,Bob:150,Cy:300" in table order.')
+@click.option("--button", default=None, help="The button's player (not for stud).")
+@click.option("--session", default=None, help="Session the hand belongs to.")
+@click.option("--hand", "hand_id", default=None, help="Hand id (default: generated).")
+@click.option("--declare-options", "declare", default=None,
+              help='High-low declaration, e.g. "method=in_turn,swing_ties=allowed".')
+@click.pass_obj
+def start(obj: Context, game_code: str, session: str | None, hand_id: str | None,
+          **spec: Any) -> None:
+    """Start a hand: append hand_started and the forced bets; print the hand id."""
+    from cli import render
+    from replay.live import LiveHand, start_hand
+
+    click.echo(start_hand(obj.ledger(), LiveHand(game=game_code, **spec), hand=hand_id,
+                          session=session, note=render.note))
+
+
+@click.command()
+@click.argument("hand_id", metavar="HAND")
+@click.argument("action")
+@click.pass_obj
+def act(obj: Context, hand_id: str, action: str) -> None:
+    """Record ACTION in HAND: PHH notation ("Bob cbr 20", "p2 cc", "d db AhKd7c"),
+    "pay PLAYER AMOUNT" / "returned PLAYER AMOUNT" (what the table pushed), or "end".
+    An illegal action is refused (exit 2) with what is legal now; nothing is written."""
+    from replay.live import act as record
+    from replay.live import legal_now
+
+    done = record(obj.ledger(existing=True), hand_id, action)
+    state = done.state
+    click.echo(f"{done.seq} {done.event.type}" + (
+        f"; {legal_now(state)}" if state.status == "open" else f"; hand {state.status}"))
+
+
+@click.command("state")
+@click.argument("hand_id", metavar="HAND")
+@click.pass_obj
+def state_cmd(obj: Context, hand_id: str) -> None:
+    """Print HAND's current state: whose turn, pots, stacks, current bet, legal range."""
+    from cli.text import state_text
+    from replay.live import now
+
+    state = now(obj.ledger(read_only=True), hand_id)
+    click.echo(obj.names()(state_text(state)))
+
+
+COMMANDS = [hand, act, state_cmd]

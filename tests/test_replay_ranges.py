@@ -1,0 +1,157 @@
+"""The full replay in worker processes over ranges of the ledger (replay/ranges.py) against
+the one-process pass: the same derived tables row for row (in their stored order), the same
+findings, counts, rendered hands and views, on the generated series with planted errors and
+on a ledger mixing sessions, hands of no session, corrections appended after other hands, a
+void, corrected book entries, an alias and a PokerNow log; and where the ranges are cut."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cli.render import replay_json_text
+from ledger.store.store import Ledger
+from replay import ranges
+from replay.ingest.pipeline import import_paths
+from replay.projections import rebuild
+from tests.conftest import DATA, SHARED
+
+
+@pytest.fixture
+def small_ranges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ranges of a few dozen hands, from any number of hands (the defaults need 20,000)."""
+    monkeypatch.setattr(ranges, "MIN_HANDS", 0)
+    monkeypatch.setattr(ranges, "PART_HANDS", 40)
+
+
+def _derived(ledger: Ledger) -> dict[str, list[tuple]]:
+    """Every table and view of the ledger but the events, rows in stored order."""
+    con = ledger.connection
+    names = [n for (n,) in con.execute(
+        "SELECT table_name FROM duckdb_tables() UNION ALL"
+        " SELECT view_name FROM duckdb_views() WHERE NOT internal ORDER BY 1").fetchall()]
+    return {n: con.execute(f"SELECT * FROM {n}").fetchall() for n in names
+            if n not in ("events", "meta")}
+
+
+def _both(path: Path) -> tuple[dict[int, Any], dict[int, dict[str, list[tuple]]],
+                               dict[int, list[str]]]:
+    """Replay copies of the ledger at ``path`` with one job and with two: the projections,
+    the derived tables and the rendered hands of each."""
+    projections, tables, texts = {}, {}, {}
+    for jobs in (1, 2):
+        copy = path.with_name(f"jobs{jobs}.duckdb")
+        shutil.copyfile(path, copy)
+        texts[jobs] = []
+        with Ledger(copy) as ledger:
+            projections[jobs] = rebuild(ledger, jobs=jobs, render=replay_json_text,
+                                        echo=texts[jobs].append)
+            tables[jobs] = _derived(ledger)
+    return projections, tables, texts
+
+
+def _assert_same(path: Path) -> Any:
+    projections, tables, texts = _both(path)
+    one, two = projections[1], projections[2]
+    assert two.counts == one.counts
+    assert two.findings == one.findings
+    assert list(two.series.sessions) == list(one.series.sessions)
+    assert two.series.nicknames == one.series.nicknames
+    assert two.series.aliases == one.series.aliases
+    assert texts[2] == texts[1] and len(texts[1]) == one.counts["hands"]
+    assert set(tables[2]) == set(tables[1])
+    for name, rows in tables[1].items():
+        if name == "derived_state":  # its digest of the tables is checked by equality too
+            assert dict(tables[2][name]) == dict(rows)
+        else:
+            assert tables[2][name] == rows, name
+    return one
+
+
+def _series(tmp_path: Path) -> Path:
+    from replay.demo.series import generate_series, write_series
+
+    db = tmp_path / "series.duckdb"
+    series = generate_series(sessions=6, hands=25, seed=7, plant_errors=True)
+    with Ledger(db) as ledger:
+        import_paths(ledger, write_series(series, tmp_path / "series"), strict=True,
+                     session=None, pn_ledger=None)
+    return db
+
+
+def test_series_in_ranges_as_in_one_process(tmp_path: Path, small_ranges: None) -> None:
+    db = _series(tmp_path)
+    with Ledger(db, read_only=True) as ledger:
+        top = ledger.connection.execute("SELECT max(position) FROM events").fetchone()[0]
+        cut = ranges.plan(ledger.connection, top)
+    # six sessions of 25 hands: a range closes at the first session end past 40 hands
+    assert [(r.first_ord, r.hands) for r in cut] == [(1, 50), (51, 50), (101, 50)]
+    assert cut[0].low == 0 and cut[-1].high == top
+    assert all(a.high == b.low for a, b in zip(cut, cut[1:], strict=False))
+    one = _assert_same(db)
+    assert one.counts == {"hands": 150, "bad": 1, "unverifiable": 0}
+    # the planted errors (replay.demo.series), found alike in both
+    assert sorted(d.kind for d in one.findings) == [
+        "payout", "payout", "session_balance", "settlement", "stack_continuity"]
+
+
+def test_mixed_ledger_in_ranges_as_in_one_process(tmp_path: Path, run: Any, db: str,
+                                                  small_ranges: None) -> None:
+    assert run("import", str(DATA)).exit_code == 0
+    assert run("correct", "dispute-1", "--replace", "23", "pay Bob 100", "--insert-after",
+               "23", "pay Ann 300", "--reason", "main pot to Ann", "--by", "floor"
+               ).exit_code == 0
+    with Ledger(db, read_only=True) as ledger:
+        (loose,) = ledger.connection.execute(
+            "SELECT min(hand_id) FROM events WHERE session IS NULL AND hand_id <> 'dispute-1'"
+        ).fetchone()
+    assert run("void", loose, "--reason", "misdeal", "--by", "floor").exit_code == 0
+    assert run("entry", "amend", "s02", "2", "160", "--reason", "miscounted", "--by", "host"
+               ).exit_code == 0
+    assert run("entry", "retract", "s03", "3", "--reason", "never", "--by", "host"
+               ).exit_code == 0
+    assert run("player", "alias", "Alicia", "Alice", "--session", "s01").exit_code == 0
+    with Ledger(db, read_only=True) as ledger:
+        (fixed,) = ledger.connection.execute("SELECT max(position) FROM events").fetchone()
+    # after the corrections: a PokerNow log (ids and nicknames) and the real hands (no session)
+    pokernow = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
+    assert run("import", str(pokernow), str(SHARED / "phh")).exit_code == 0
+    with Ledger(db, read_only=True) as ledger:
+        con = ledger.connection
+        top = con.execute("SELECT max(position) FROM events").fetchone()[0]
+        cut = ranges.plan(con, top)
+        loose_firsts = [p for (p,) in con.execute(
+            "SELECT min(position) FROM events WHERE session IS NULL AND hand_id IS NOT NULL"
+            " AND position > ? GROUP BY hand_id", [fixed]).fetchall()]
+    # a correction, a void or a corrected entry joins every row from its hand's (or its
+    # session's) first to it: everything up to the last of them is the first range
+    assert cut[0].low == 0 and cut[0].high >= fixed
+    assert len(cut) >= 3 and cut[-1].high == top
+    # the real hands of no session imported after them fall in several ranges
+    assert len({r.number for r in cut for p in loose_firsts if r.low < p <= r.high}) >= 2
+    one = _assert_same(Path(db))
+    assert [(d.kind, d.hand, d.player, d.expected, d.actual) for d in one.findings
+            if d.session in ("s02", "s03")] == [
+        ("stack_continuity", "s02-001", "Carol", 160, 100),
+        ("stack_continuity", "s03-001", "Heidi", 0, 200)]
+    assert one.series.aliases["Alice"] == "Alicia" and one.series.nicknames
+
+
+def test_one_range_or_one_job_is_the_one_process_pass(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ledger below MIN_HANDS, or one job, never starts workers."""
+    db = _series(tmp_path)
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("no ranges expected")
+
+    monkeypatch.setattr(ranges, "rebuild_in_ranges", refuse)
+    with Ledger(db) as ledger:
+        assert rebuild(ledger, jobs=2).counts["hands"] == 150  # 150 < MIN_HANDS
+        monkeypatch.setattr(ranges, "MIN_HANDS", 0)
+        assert rebuild(ledger, jobs=1).counts["hands"] == 150
+        monkeypatch.setattr(ranges, "PART_HANDS", 10_000)  # one range: one process
+        assert rebuild(ledger, jobs=2).counts["hands"] == 150
