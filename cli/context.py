@@ -52,11 +52,10 @@ class Context:
         of the head when it moved (:func:`replay.projections.save_tables`). Not saved (the
         file held by another process, a failure) is a note: the events are written, and
         reads compute the tables in memory."""
-        from cli import render
-
         if (self.written_from is None or not self.saves_tables or self.db == ":memory:"
                 or not Path(self.db).exists()):
             return
+        from cli import render
         from ledger.model.errors import LedgerError
         from ledger.store.store import Ledger
         from replay.projections import save_tables

@@ -22,7 +22,7 @@ import duckdb
 from ledger.audit import reports
 from ledger.audit.catchup import moved
 from ledger.audit.tables import AuditReport, read_audit
-from ledger.model.errors import NotFound
+from ledger.model.errors import LedgerError, NotFound
 from ledger.store.store import Ledger
 from replay.progress import Progress, silent
 from replay.projections import catch_up
@@ -46,13 +46,24 @@ def fresh_books(path: str, *, jobs: int | None = 1, progress: Progress = silent,
     """
     ledger = Ledger(path, read_only=True)
     try:
-        plan = moved(ledger.connection)
+        plan = _plan(ledger)
         if not plan.fresh:
             ledger.close()
             ledger = _caught_up(path, plan.full if plan.mismatch else None, jobs, progress, note)
         yield ledger
     finally:
         ledger.close()
+
+
+def _plan(ledger: Ledger) -> Any:
+    """What moved since the derived tables were saved; a damaged block met reading them is
+    the one line of a corrupt ledger (:meth:`ledger.store.store.Ledger.translate`)."""
+    try:
+        return moved(ledger.connection)
+    except LedgerError as e:
+        if isinstance(e.__cause__, duckdb.Error):
+            raise ledger.translate(e.__cause__) from e
+        raise
 
 
 def _caught_up(path: str, mismatch: str | None, jobs: int | None, progress: Progress,
