@@ -48,6 +48,7 @@ def start(obj: Context, game_code: str, session: str | None, hand_id: str | None
     from cli import render
     from replay.live import LiveHand, start_hand
 
+    obj.saves_tables = False  # the hot path: the next read catches the session up in memory
     click.echo(start_hand(obj.ledger(), LiveHand(game=game_code, **spec), hand=hand_id,
                           session=session, note=render.note))
 
@@ -63,6 +64,7 @@ def act(obj: Context, hand_id: str, action: str) -> None:
     from replay.live import act as record
     from replay.live import legal_now
 
+    obj.saves_tables = False  # the hot path: the next read catches the session up in memory
     done = record(obj.ledger(existing=True), hand_id, action)
     state = done.state
     click.echo(f"{done.seq} {done.event.type}" + (

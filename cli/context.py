@@ -22,6 +22,12 @@ class Context:
     def __init__(self, db: str) -> None:
         self.db = db
         self._ledger: Any = None
+        #: The head when the ledger was first opened for writing (position 0 for a new file);
+        #: None while the command has not opened it so.
+        self.written_from: int | None = None
+        #: Whether the derived tables are saved after a write (off for a live action, whose
+        #: next read catches its session up in memory).
+        self.saves_tables = True
 
     def ledger(self, *, read_only: bool = False, existing: bool = False) -> Any:
         """The :class:`ledger.store.store.Ledger` at ``db`` (opened once).
@@ -37,7 +43,34 @@ class Context:
             if (read_only or existing) and self.db != ":memory:" and not Path(self.db).exists():
                 raise NotFound(f"no ledger at {self.db} (run `handledger init` or import)")
             self._ledger = Ledger(self.db, read_only=read_only)
+            if not read_only and self.written_from is None:
+                self.written_from = (self._ledger.head() or (0, ""))[0]
         return self._ledger
+
+    def save_tables(self) -> None:
+        """After a command that opened the ledger for writing: the derived tables saved as
+        of the head when it moved (:func:`replay.projections.save_tables`). Not saved (the
+        file held by another process, a failure) is a note: the events are written, and
+        reads compute the tables in memory."""
+        if (self.written_from is None or not self.saves_tables or self.db == ":memory:"
+                or not Path(self.db).exists()):
+            return
+        from cli import render
+        from ledger.model.errors import LedgerError
+        from ledger.store.store import Ledger
+        from replay.projections import save_tables
+
+        try:
+            if self._ledger is None or self._ledger.read_only:
+                self.close()
+                self._ledger = Ledger(self.db, wait=False)
+            now = (self._ledger.head() or (0, ""))[0]
+            if now != self.written_from:
+                save_tables(self._ledger, progress=render.progress)
+            self.written_from = now
+        except LedgerError as exc:
+            render.note(f"note: the derived tables were not saved ({one_line(str(exc))}): "
+                        "reads compute them in memory")
 
     def names(self) -> Any:
         """The :class:`cli.names.Names` of the ledger's platform players (read, then the
@@ -53,6 +86,11 @@ class Context:
         if self._ledger is not None:
             self._ledger.close()
             self._ledger = None
+
+
+def _saved(ctx: click.Context) -> None:
+    if isinstance(ctx.obj, Context):
+        ctx.obj.save_tables()
 
 
 def one_line(text: str) -> str:
@@ -86,8 +124,11 @@ class Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> object:
         try:
-            return super().invoke(ctx)
-        except click.exceptions.Exit:
+            done = super().invoke(ctx)
+            _saved(ctx)
+            return done
+        except (click.exceptions.Exit, SystemExit):  # a command's own exit status
+            _saved(ctx)
             raise
         except Exception as exc:
             if interrupted(exc):

@@ -1,12 +1,14 @@
 """The books as the commands read them, always as of the ledger's head: balances, standings,
 settle-up, the hand-by-hand nets of the chart, the audit, and SQL over the derived tables.
 
-A read opens the ledger read-only and never creates a file. When the derived tables are behind
-the ledger they are caught up (only the sessions that moved are replayed:
-:func:`replay.projections.catch_up`) in the file when it can be written, else in memory over
-the read-only file (a read-only file system, or another process has the ledger open), with a
-one-line note; then they are read (:mod:`ledger.audit.reports`). :func:`sql` alone never
-opens the file for writing: it catches up in memory.
+A read opens the ledger read-only, never writes it and never creates a file. The commands that
+append events save the derived tables as of their head (:func:`replay.projections.save_tables`),
+so a read usually finds them fresh. When they are behind the ledger (a live hand recorded since,
+a write interrupted before it saved them) or do not match it (changed outside handledger, an
+older shape), the read copies them into memory over the read-only file
+(:meth:`ledger.store.store.Ledger.overlay`) and catches them up there, replaying only the
+sessions that moved (:func:`replay.projections.catch_up`); tables that do not match the
+ledger are said in a one-line note. Then they are read (:mod:`ledger.audit.reports`).
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ import duckdb
 from ledger.audit import reports
 from ledger.audit.catchup import moved
 from ledger.audit.tables import AuditReport, read_audit
-from ledger.model.errors import NotFound
+from ledger.model.errors import LedgerError, NotFound
 from ledger.store.store import Ledger
 from replay.progress import Progress, silent
-from replay.projections import catch_up, writable_or_overlay
+from replay.projections import catch_up
 
 Note = Callable[[str], None]
 
@@ -44,16 +46,34 @@ def fresh_books(path: str, *, jobs: int | None = 1, progress: Progress = silent,
     """
     ledger = Ledger(path, read_only=True)
     try:
-        if not moved(ledger.connection).fresh:
+        plan = _plan(ledger)
+        if not plan.fresh:
             ledger.close()
-            ledger = _caught_up(path, jobs, progress, note)
+            ledger = _caught_up(path, plan.full if plan.mismatch else None, jobs, progress, note)
         yield ledger
     finally:
         ledger.close()
 
 
-def _caught_up(path: str, jobs: int | None, progress: Progress, note: Note) -> Ledger:
-    ledger = writable_or_overlay(path, note)
+def _plan(ledger: Ledger) -> Any:
+    """What moved since the derived tables were saved; a damaged block met reading them is
+    the one line of a corrupt ledger (:meth:`ledger.store.store.Ledger.translate`)."""
+    try:
+        return moved(ledger.connection)
+    except LedgerError as e:
+        if isinstance(e.__cause__, duckdb.Error):
+            raise ledger.translate(e.__cause__) from e
+        raise
+
+
+def _caught_up(path: str, mismatch: str | None, jobs: int | None, progress: Progress,
+               note: Note) -> Ledger:
+    """The ledger at ``path`` read-only with its derived tables caught up in memory;
+    ``mismatch``: why the stored tables do not match the ledger (said in a note)."""
+    ledger = Ledger.overlay(path)
+    if mismatch is not None:
+        note(f"note: {mismatch}: the derived tables are computed in memory for this read "
+             "(`handledger replay` saves them)")
     try:
         catch_up(ledger, jobs=jobs, progress=progress)
     except duckdb.Error as e:  # a damaged block met while replaying: one line, not a trace
@@ -170,12 +190,5 @@ def sql(path: str, query: str, *, max_rows: int | None = None, timeout: float | 
 
     limits = {"max_rows": statement.MAX_ROWS if max_rows is None else max_rows,
               "timeout": statement.TIMEOUT if timeout is None else timeout or None}
-    ledger = Ledger(path, read_only=True)
-    try:
-        if not moved(ledger.connection).fresh:
-            ledger.close()
-            ledger = Ledger.overlay(path)
-            catch_up(ledger)
+    with fresh_books(path) as ledger:
         return statement.query(ledger.connection, query, **limits)
-    finally:
-        ledger.close()

@@ -173,6 +173,24 @@ def replay_some(ledger: Any, hands: Sequence[str], *, jobs: int | None = 1,
     return counts
 
 
+def save_tables(ledger: Any, *, progress: Progress = silent) -> str:
+    """After a command appended events, bring the derived tables in ``ledger`` (open for
+    writing) up to its head and save them, so that reads find them fresh and never write
+    (:mod:`replay.books`). A whole rebuild of a large ledger runs over every CPU
+    (:data:`replay.ranges.MIN_HANDS`); catching up the sessions that moved runs here. Returns
+    what :func:`catch_up` returns.
+
+    Raises:
+        LedgerError: what :func:`catch_up` raises; the events stay as written and the tables
+            as they were (a read then computes them in memory).
+    """
+    from ledger.audit.catchup import moved
+
+    plan = moved(ledger.connection)
+    jobs = None if plan.full is not None else 1
+    return catch_up(ledger, jobs=jobs, progress=progress)
+
+
 def writable_or_overlay(path: str, note: Callable[[str], None]) -> Any:
     """The ledger at ``path`` opened for writing its derived tables, or, when the file cannot
     be written here or other processes are reading it, read-only with the derived tables in

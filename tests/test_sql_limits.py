@@ -83,9 +83,10 @@ def test_no_time_limit_and_a_bad_statement(db: Path) -> None:
 
 def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(tmp_path: Path
                                                                          ) -> None:
-    """``sql`` opened the ledger for writing to bring its derived tables up to date: it only
-    reads now, computing them in memory, so the file is left byte for byte as it was and a
-    process that holds the ledger open for reading does not keep ``sql`` waiting."""
+    """``sql`` never opens the ledger for writing: derived tables behind the ledger (a live
+    hand started after the import saved them) are computed in memory, so the file is left
+    byte for byte as it was and a process that holds the ledger open for reading does not
+    keep ``sql`` waiting; `replay` saves them."""
     import hashlib
 
     from tests.test_waiting import Holder
@@ -94,11 +95,16 @@ def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(tmp_path
     done = subprocess.run([EXE, "--db", str(db), "import", str(DATA / "series" / "s01.jsonl")],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+    live = subprocess.run([EXE, "--db", str(db), "hand", "start", "--hand", "live", "--game",
+                           "NT", "--stakes", "1/2", "--seats", "Ann:200,Bob:150", "--button",
+                           "Bob"], capture_output=True, text=True)
+    assert live.returncode == 0, live.stderr
     before = hashlib.sha256(db.read_bytes()).hexdigest()
     query = "SELECT count(*) AS n, sum(net) AS net FROM player_session_results"
     behind = sql(db, "--json", query)
     assert (behind.returncode, behind.stderr) == (0, "")
-    assert json.loads(behind.stdout) == [{"n": 5, "net": 0}]
+    # five players of s01 and the live hand's two, whose blinds (1 + 2) lie in its open pot
+    assert json.loads(behind.stdout) == [{"n": 7, "net": -3}]
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
     assert not Path(f"{db}.wal").exists()
     with Holder(db, "read"):
@@ -106,6 +112,9 @@ def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(tmp_path
                                 capture_output=True, text=True, timeout=300)
     assert (beside.returncode, beside.stderr, beside.stdout) == (0, "", behind.stdout)
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
-    assert subprocess.run([EXE, "--db", str(db), "audit"], capture_output=True).returncode == 0
-    assert hashlib.sha256(db.read_bytes()).hexdigest() != before  # audit saves the tables
+    audit = subprocess.run([EXE, "--db", str(db), "audit"], capture_output=True, text=True)
+    assert audit.returncode == 1 and "(in_progress 1)" in audit.stdout  # the live hand
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before  # a read: never saves them
+    assert subprocess.run([EXE, "--db", str(db), "replay"], capture_output=True).returncode == 0
+    assert hashlib.sha256(db.read_bytes()).hexdigest() != before  # the rebuild saves them
     assert sql(db, "--json", query).stdout == behind.stdout

@@ -1,6 +1,7 @@
 """Verdicts from verified events only: a derived table edited outside handledger (as one can with
 DuckDB directly) never makes the audit clean or the settle-up wrong: the read sees that the
-tables no longer match their digest and rebuilds them from the hash-chained events."""
+tables no longer match their digest, says so, and computes them from the hash-chained events in
+memory, leaving the file as it is (a read never writes); `replay` saves them again."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ def test_edited_derived_tables_cannot_make_the_audit_clean_or_settle_wrong(run, 
     assert run("import", str(DATA)).exit_code == 0
     audit = run("audit")
     assert audit.exit_code == 1 and "audit: 2 discrepancies" in audit.output
-    settle = run("settle", "--session", "s01", "--json").output
-    balances = run("balances", "--session", "s01", "--json").output
+    settle = run("settle", "--session", "s01", "--json").stdout
+    balances = run("balances", "--session", "s01", "--json").stdout
     con = duckdb.connect(db)  # the edit of the issue: findings deleted, two nets moved
     con.execute("DELETE FROM audit_discrepancies")
     con.execute("UPDATE session_players SET net = net + 500, cash_out = cash_out + 500"
@@ -25,12 +26,21 @@ def test_edited_derived_tables_cannot_make_the_audit_clean_or_settle_wrong(run, 
                 " WHERE session = 's01' AND player = 'Bob'")
     con.close()
     assert run("verify").exit_code == 0  # the events are untouched
+    with open(db, "rb") as f:
+        edited = f.read()
     again = run("audit")
-    assert again.exit_code == 1 and "audit: 2 discrepancies" in again.output
-    assert run("settle", "--session", "s01", "--json").output == settle
-    assert run("balances", "--session", "s01", "--json").output == balances
+    assert again.exit_code == 1 and "audit: 2 discrepancies" in again.stdout
+    assert again.stderr == ("note: the derived tables were changed outside handledger: the "
+                            "derived tables are computed in memory for this read (`handledger "
+                            "replay` saves them)\n")
+    assert run("settle", "--session", "s01", "--json").stdout == settle
+    assert run("balances", "--session", "s01", "--json").stdout == balances
     alice = next(p for p in json.loads(balances)["players"] if p["player"] == "Alice")
     assert alice["net"] == 1100
+    with open(db, "rb") as f:
+        assert f.read() == edited  # the reads left the file as they found it
+    assert run("replay").exit_code == 1  # rebuilt and saved: the two payout discrepancies
+    assert run("audit").stderr == ""
 
 
 def test_an_emptied_table_is_rebuilt(run, db) -> None:  # noqa: ANN001
@@ -39,6 +49,7 @@ def test_an_emptied_table_is_rebuilt(run, db) -> None:  # noqa: ANN001
     con = duckdb.connect(db)
     con.execute("DELETE FROM results")
     con.close()
-    assert run("standings", "--json").output == before
-    rows = json.loads(run("sql", "--json", "SELECT count(*) AS n FROM results").output)
+    after = run("standings", "--json")
+    assert after.stdout == before and "changed outside handledger" in after.stderr
+    rows = json.loads(run("sql", "--json", "SELECT count(*) AS n FROM results").stdout)
     assert rows[0]["n"] > 0

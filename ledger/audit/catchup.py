@@ -41,9 +41,22 @@ class Moved:
     since: int = 0
 
     @property
+    def mismatch(self) -> bool:
+        """The tables are not those of this ledger's rows (another shape, another ledger,
+        rows rewritten, the tables changed outside handledger): worth a note, unlike tables
+        that are only behind (never built, a hand of no session or an alias added)."""
+        return self.full is not None and self.full not in _BEHIND
+
+    @property
     def fresh(self) -> bool:
         """Nothing moved: the derived tables are as of ``head``."""
         return self.full is None and not self.sessions
+
+
+_NEVER = "the derived tables were never built"
+_NO_SESSION = "a hand of no session moved"
+_ALIAS = "a player alias was added"
+_BEHIND = frozenset({_NEVER, _NO_SESSION, _ALIAS})
 
 
 def moved(con: Any) -> Moved:
@@ -56,7 +69,7 @@ def moved(con: Any) -> Moved:
         head = int(con.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0])
         names = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
         if "derived_state" not in names:
-            return Moved(head, "the derived tables were never built")
+            return Moved(head, _NEVER)
         state = dict(con.execute("SELECT key, value FROM derived_state").fetchall())
         if state.get("version") != DERIVED_VERSION:
             return Moved(head, "the derived tables have another shape")
@@ -67,8 +80,7 @@ def moved(con: Any) -> Moved:
             return Moved(head, "the ledger's rows up to the tables' head are not those they "
                                "were built from (run `verify`)")
         if state.get("digest") != tables_digest(con):
-            return Moved(head, "the derived tables were changed outside handledger: they are "
-                               "rebuilt from the events")
+            return Moved(head, "the derived tables were changed outside handledger")
         if since == head:
             return Moved(head, None)
         rows = con.execute(
@@ -77,9 +89,9 @@ def moved(con: Any) -> Moved:
     except duckdb.Error as e:
         raise LedgerError(f"cannot read the derived tables: {e}") from e
     if any(session is None for session, _, _ in rows):
-        return Moved(head, "a hand of no session moved")
+        return Moved(head, _NO_SESSION)
     if any(alias for _, alias, _ in rows):
-        return Moved(head, "a player alias was added")
+        return Moved(head, _ALIAS)
     return Moved(head, None, tuple(session for session, _, _ in rows), since)
 
 
