@@ -84,6 +84,9 @@ def cli(ctx: click.Context, db: str, wait_seconds: float, no_wait: bool) -> None
     home games: pots, side pots, splits and high-low declarations."""
     from ledger.store import waiting
 
+    if not db:
+        raise MalformedInput(f"--db {db!r} names no file: give the ledger's path (default "
+                             f"./{DEFAULT_DB}, or $HANDLEDGER_DB)")
     waiting.configure(0 if no_wait else wait_seconds, lambda line: click.echo(line, err=True))
     ctx.obj = Context(db)
 

@@ -42,7 +42,10 @@ def user(db: str):  # noqa: ANN201
 
     def invoke(*args: str, input: str | None = None):  # noqa: A002, ANN202
         with CliRunner().isolation(input=input) as (out, err, _):
-            code = run_main(["--db", db, *args])
+            try:
+                code = run_main(["--db", db, *args])
+            except SystemExit as exc:  # a command's sys.exit, as the process ends with it
+                code = exc.code
         return code, out.getvalue().decode(), err.getvalue().decode()
 
     return invoke
