@@ -2,7 +2,8 @@
 next deal, and not taken off the table during play): a buy-in or cash-out of a player seated in
 a hand of the session that is still open (started live, not ended) is refused with one line
 naming him and the hand, and nothing is written; a player not in that hand still buys in, and
-the refused entry goes in once the hand ends."""
+the refused entry goes in once the hand ends. ``session close`` of a session whose audit has
+findings still closes it, with one note on stderr counting them."""
 
 from __future__ import annotations
 
@@ -51,3 +52,32 @@ def test_a_voided_hand_is_no_longer_open(user) -> None:  # noqa: ANN001
     assert user("buyin", "fri", "Ann", "50")[0] == 2
     assert user("void", "f1", "--reason", "misdeal", "--by", "Cy")[0] == 0
     assert user("buyin", "fri", "Ann", "50") == (0, "fri: Ann rebuy 50 chips (entry 4)\n", "")
+
+
+def test_session_close_notes_the_audit_findings_it_closes_with(user, db: str) -> None:  # noqa: ANN001
+    """It still closes; one note on stderr counts the audit's findings of the session (here
+    the two players who never cashed out: session_balance), and the same count is what
+    ``audit --session`` lists."""
+    for step in (("session", "open", "fri", "--date", "2026-11-27"), ("buyin", "fri", "Ann", "200"),
+                 ("buyin", "fri", "Bob", "150"), START,
+                 *[("act", "f1", a) for a in ("d dh Ann AsKs", "d dh Bob QhQd", "Ann f",
+                                              "pay Bob 3", "end")]):
+        assert user(*step)[0] == 0, step
+    code, out, err = user("session", "close", "fri")
+    assert (code, out.splitlines()[0]) == (0, "session fri closed")
+    assert out.splitlines()[1].startswith("handledger checkpoint ")
+    assert err == ("note: session fri closed with 2 audit findings (`handledger audit --session "
+                   "fri` lists them)\n")
+    code, out, _ = user("audit", "--session", "fri")
+    assert code == 1 and out.splitlines()[-1] == (
+        "audit: 2 discrepancies in 1 hand(s) in 1 session(s) (session_balance 2)")
+    assert user("session", "list")[1].startswith("fri  2026-11-27  1 hand(s)  2 buy-in(s)  closed")
+
+
+def test_a_clean_session_closes_without_a_note(user) -> None:  # noqa: ANN001
+    from tests.test_books_trust import NIGHT
+
+    for step in NIGHT[:-1]:
+        assert user(*step)[0] == 0, step
+    code, out, err = user(*NIGHT[-1])
+    assert (code, out.splitlines()[0], err) == (0, "session friday closed", "")
