@@ -39,10 +39,10 @@ from replay.progress import Progress, silent
 @dataclass
 class ImportReport:
     """What an import did: files read, hands appended, hands already known, events written,
-    cut-off hands completed, and the errors (one line each). ``rejected`` counts the hands not
-    written, each once however many lines it has (a hand still imported with a warning is not
-    one); ``counted``: the error lines of those files' hands and lines. Every other error line
-    (a file or statement refused whole) is one rejection."""
+    cut-off hands completed, the errors and the notes (one line each). ``rejected`` counts the
+    hands not written, each once however many lines it has (a hand still imported with a
+    warning is not one); ``counted``: the error lines of those files' hands and lines. Every
+    other error line (a file or statement refused whole) is one rejection."""
 
     files: int = 0
     imported: int = 0
@@ -52,6 +52,7 @@ class ImportReport:
     errors: list[str] = field(default_factory=list)
     rejected: int = 0
     counted: int = 0
+    notes: list[str] = field(default_factory=list)
 
     def add(self, part: ImportReport) -> None:
         """Add the counts and errors of ``part`` (one file's report) to this report."""
@@ -63,6 +64,7 @@ class ImportReport:
         self.errors.extend(part.errors)
         self.rejected += part.rejected
         self.counted += part.counted
+        self.notes.extend(part.notes)
 
     def summary(self) -> str:
         rejected = self.rejected + len(self.errors) - self.counted
