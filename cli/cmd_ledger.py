@@ -47,6 +47,8 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
                          pn_ledger=pn_ledger, jobs=jobs, progress=render.progress)
     for line in report.errors:
         click.echo(f"error: {one_line(line)}", err=True)
+    for line in report.notes:
+        click.echo(f"note: {one_line(line)}", err=True)
     click.echo(report.summary())
     if report.errors:
         sys.exit(2)

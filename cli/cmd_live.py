@@ -30,11 +30,13 @@ def hand() -> None:
 @hand.command("start")
 @click.option("--game", "game_code", required=True, help="PHH variant code (NT, PO, F7S, …).")
 @click.option("--stakes", default=None, help='Blinds (and straddles) "SB/BB[/STR]".')
-@click.option("--antes", default=0, type=int, help="Ante per player.")
-@click.option("--min-bet", default=None, type=int, help="Minimum bet (big-bet; default BB).")
-@click.option("--small-bet", default=0, type=int, help="Fixed limit: small bet.")
-@click.option("--big-bet", default=0, type=int, help="Fixed limit: big bet.")
-@click.option("--bring-in", default=0, type=int, help="Stud bring-in.")
+@click.option("--antes", default=0, type=click.IntRange(min=0), help="Ante per player.")
+@click.option("--min-bet", default=None, type=click.IntRange(min=1),
+              help="Minimum bet (big-bet; default BB).")
+@click.option("--small-bet", default=0, type=click.IntRange(min=0),
+              help="Fixed limit: small bet.")
+@click.option("--big-bet", default=0, type=click.IntRange(min=0), help="Fixed limit: big bet.")
+@click.option("--bring-in", default=0, type=click.IntRange(min=0), help="Stud bring-in.")
 @click.option("--seats", required=True, help='"Ann:200,Bob:150,Cy:300" in table order.')
 @click.option("--button", default=None, help="The button's player (not for stud).")
 @click.option("--session", default=None, help="Session the hand belongs to.")

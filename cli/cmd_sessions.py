@@ -43,11 +43,33 @@ def session_open(obj: Context, name: str, day: str | None, chip_value: str,
 @click.argument("name")
 @click.pass_obj
 def session_close(obj: Context, name: str) -> None:
-    """Close session NAME (no more buy-ins; payments settle it up)."""
+    """Close session NAME (no more buy-ins; payments settle it up). It closes even when its
+    audit has findings; a note on stderr then counts them."""
     books.close_session(obj.ledger(existing=True), name)
     click.echo(f"session {name} closed")
     from ledger.store import checkpoint  # the head, anchored outside the ledger
     click.echo(checkpoint.take(obj.ledger()).line())
+    obj.close()
+    _note_findings(obj.db, name)
+
+
+def _note_findings(db: str, name: str) -> None:
+    """One note on stderr when the audit of the session ``name`` has findings (read through
+    :func:`replay.books.audit`, which never writes the ledger's events)."""
+    from ledger.model.errors import LedgerError, NotFound
+    from replay.books import audit as run_audit
+
+    try:
+        _, found = run_audit(db, name, note=render.note)
+    except NotFound:  # a session with no hand: the audit has nothing of it
+        return
+    except LedgerError as exc:
+        render.note(f"note: session {name} is closed, but its audit could not run: {exc}")
+        return
+    if found:
+        count = f"{len(found)} audit finding{'s' if len(found) != 1 else ''}"
+        render.note(f"note: session {name} closed with {count} (`handledger audit --session "
+                    f"{name}` lists them)")
 
 
 @session.command(name="set")

@@ -116,11 +116,18 @@ def interrupted(exc: BaseException) -> bool:
     return False
 
 
+class ClosedPipe(Exception):  # noqa: N818 - a condition, not a failure
+    """Standard output was closed by its reader (``handledger export | head -1``): raised in
+    place of BrokenPipeError so that click does not take it for its own, and turned by
+    :func:`cli.main.run` into the exit a command killed by SIGPIPE shows (141)."""
+
+
 class Group(click.Group):
     """Turns LedgerError, a file or path a command cannot use (OSError) and a value an event
-    refuses (pydantic's ValidationError) into one line on stderr and exit status 2, and Ctrl-C
-    however a library passed it on into KeyboardInterrupt (:func:`interrupted`); restores
-    the wait policy the ``--wait`` option set."""
+    refuses (pydantic's ValidationError) into one line on stderr and exit status 2, a closed
+    standard output into :class:`ClosedPipe`, and Ctrl-C however a library passed it on into
+    KeyboardInterrupt (:func:`interrupted`); restores the wait policy the ``--wait`` option
+    set."""
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -130,6 +137,8 @@ class Group(click.Group):
         except (click.exceptions.Exit, SystemExit):  # a command's own exit status
             _saved(ctx)
             raise
+        except BrokenPipeError as exc:  # the reader went away (``| head``): not an error here
+            raise ClosedPipe from exc
         except Exception as exc:
             if interrupted(exc):
                 raise KeyboardInterrupt from exc

@@ -16,7 +16,15 @@ from typing import Any
 
 import click
 
-from cli.context import DEFAULT_DB, DEFAULT_WAIT, Context, Group, interrupted, one_line
+from cli.context import (
+    DEFAULT_DB,
+    DEFAULT_WAIT,
+    ClosedPipe,
+    Context,
+    Group,
+    interrupted,
+    one_line,
+)
 from ledger.model.errors import LedgerError, MalformedInput
 
 #: The module of each command, imported only when that command runs (or for ``--help``): a
@@ -76,6 +84,9 @@ def cli(ctx: click.Context, db: str, wait_seconds: float, no_wait: bool) -> None
     home games: pots, side pots, splits and high-low declarations."""
     from ledger.store import waiting
 
+    if not db:
+        raise MalformedInput(f"--db {db!r} names no file: give the ledger's path (default "
+                             f"./{DEFAULT_DB}, or $HANDLEDGER_DB)")
     waiting.configure(0 if no_wait else wait_seconds, lambda line: click.echo(line, err=True))
     ctx.obj = Context(db)
 
@@ -128,9 +139,15 @@ def _escaped(text: str) -> str:
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+#: The exit status of a command whose reader closed its standard output (``| head -1``): what
+#: the shell shows for a program killed by SIGPIPE (128 + 13), as a C tool would be.
+CLOSED_PIPE = 128 + 13
+
+
 def main() -> None:
     """Console entry point: exit 0 done, 1 the books or the chain are not right, 2 bad input
-    (one line, never a traceback), 130 interrupted (Ctrl-C: "Aborted", nothing half written).
+    (one line, never a traceback), 130 interrupted (Ctrl-C: "Aborted", nothing half written),
+    141 standard output closed by its reader (nothing on stderr).
     """
     sys.exit(run())
 
@@ -142,6 +159,9 @@ def run(args: Sequence[str] | None = None) -> int:
     try:
         code = cli.main(args=list(args) if args is not None else None, prog_name="handledger",
                         standalone_mode=False)
+        sys.stdout.flush()  # what is still buffered meets a closed pipe here, not at exit
+    except (ClosedPipe, BrokenPipeError):
+        return _closed_pipe()
     except (KeyboardInterrupt, click.exceptions.Abort):
         click.echo("Aborted", err=True)
         return 130
@@ -163,3 +183,16 @@ def run(args: Sequence[str] | None = None) -> int:
         click.echo("Aborted", err=True)
         return 130
     return code if isinstance(code, int) else 0
+
+
+def _closed_pipe() -> int:
+    """Python's recipe for SIGPIPE (the ``signal`` module's documentation): standard output
+    pointed at the null device, so that the flush at exit meets no closed pipe and prints
+    nothing; returns :data:`CLOSED_PIPE`."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's captured output)
+        pass
+    return CLOSED_PIPE

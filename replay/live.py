@@ -50,15 +50,19 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
 
     Raises:
         MalformedInput: an item that is not NAME:STACK, a stack that is not a whole number of
-            chips (at most ``MAX_CHIPS``), a name holding a control character
+            chips above 0 (at most ``MAX_CHIPS``), a name holding a control character
             (:func:`ledger.model.names.check_name`), a player seated twice, or fewer than two
             players.
     """
     seats: list[tuple[str, int]] = []
     for item in text.split(","):
         name, sep, stack = item.strip().rpartition(":")
-        if not sep or not name.strip() or not stack.strip().isdigit():
+        if not sep or not name.strip() or not stack.strip().lstrip("-").isdigit():
             raise MalformedInput(f"--seats: {item.strip()!r} is not NAME:STACK")
+        if int(stack) <= 0:  # table stakes: he plays only the chips he has (RULES.md §1.1)
+            raise MalformedInput(f"--seats: {name.strip()}'s stack {int(stack)} is not a "
+                                 "number of chips above 0 (a player with no chips is not dealt "
+                                 "in: buy in first)")
         within_bound(int(stack), f"--seats: {name.strip()}'s stack")
         check_name(name.strip())  # spaces round a NAME:STACK item are the list's, not his
         if any(n == name.strip() for n, _ in seats):
@@ -129,6 +133,7 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
     if min_bet is None:
         positive = [b for b in blinds if b > 0]
         min_bet = positive[min(1, len(positive) - 1)] if positive else 0
+    _check_structure(g, spec, min_bet)
     options = ev.RuleOptions(reopen_rule=g.default_reopen_rule,
                              declare=parse_declare(spec.declare))
     try:
@@ -142,6 +147,10 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
             seats=[ev.Seat(player=p, stack=s) for p, s in pairs],
             button=button, options=options, session=session,
         )
+    except ValidationError as exc:  # below the checks above: a value no event holds
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise MalformedInput(f"hand {hand}: {where}: {first.get('msg')}") from None
     except ValueError as exc:
         raise MalformedInput(str(exc).splitlines()[0]) from None
     forced = forced_bets(started.stakes, started.seats)
@@ -149,6 +158,41 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
     for f in forced:
         state.apply(f)
     return started, forced
+
+
+def _check_structure(g: Any, spec: LiveHand, min_bet: int) -> None:
+    """Refuse amounts the game ``g`` cannot have: a negative one, a bet size or bring-in of a
+    structure it does not use (they would be silently ignored), a big-bet game without a
+    minimum bet, a big bet below the small bet, a bring-in above the small bet (it is less
+    than a full bet, RULES.md §4.1).
+
+    Raises:
+        MalformedInput: naming the option and the amount.
+    """
+    for option, amount in (("--antes", spec.antes), ("--min-bet", spec.min_bet),
+                           ("--small-bet", spec.small_bet), ("--big-bet", spec.big_bet),
+                           ("--bring-in", spec.bring_in)):
+        if amount is not None and amount < 0:
+            raise MalformedInput(f"{option} {amount}: an amount is a number of chips, 0 or more")
+    fixed = g.betting == "fixed_limit"
+    if not g.stud and spec.bring_in:
+        raise MalformedInput(f"--bring-in {spec.bring_in}: {g.code} is not a stud game (it "
+                             "posts blinds: --stakes)")
+    if not fixed and (spec.small_bet or spec.big_bet):
+        raise MalformedInput(f"--small-bet/--big-bet: {g.code} is not fixed limit (a big-bet "
+                             "game takes --min-bet)")
+    if fixed and spec.min_bet is not None:
+        raise MalformedInput(f"--min-bet {spec.min_bet}: {g.code} is fixed limit (it takes "
+                             "--small-bet and --big-bet)")
+    if not fixed and min_bet < 1:
+        raise MalformedInput(f"{g.code} needs a minimum bet: give --stakes (the big blind sets "
+                             "it) or --min-bet")
+    if fixed and spec.big_bet < spec.small_bet:
+        raise MalformedInput(f"--big-bet {spec.big_bet} is below --small-bet {spec.small_bet}")
+    if g.stud and fixed and spec.small_bet and spec.bring_in > spec.small_bet:
+        raise MalformedInput(f"--bring-in {spec.bring_in} is more than the small bet "
+                             f"{spec.small_bet} (the bring-in is less than a full bet, RULES.md "
+                             "§4.1)")
 
 
 def _blinds(stakes: str | None, stud: bool, players: int) -> list[int]:

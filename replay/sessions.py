@@ -24,6 +24,7 @@ from ledger.store.streams import (
     alias_pairs,
     latest_session,
     money_hand,
+    open_hands_of,
     seated_in,
     session_summaries,
     shared_hand,
@@ -205,17 +206,34 @@ def buy_in(ledger: Any, session: str, player: str, chips: int, kind: str | None
 
     Raises:
         MalformedInput: a bad player name (:func:`ledger.model.names.check_name`);
-        NotFound, LedgerError: see :func:`open_state`.
+        NotFound, LedgerError: see :func:`open_state`; LedgerError: he is seated in a hand of
+            the session that is still open (:func:`_between_hands`).
     """
     check_name(player)
     state = open_state(ledger, session)
     _bounded(state, "CHIPS", chips)
+    _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
+                   "showdown and the next deal")
     total = state.chips_in.get(player, 0) + chips
     if player in state.bought:
         _bounded(state, f"{player}'s buy-ins in {session} together", total)
     event = ev.BuyIn(player=player, chips=chips,
                      kind=kind or ("rebuy" if player in state.bought else "buy_in"))
     return event, _append(ledger, session, event, state)
+
+
+def _between_hands(ledger: Any, session: str, player: str, entry: str, rule: str) -> None:
+    """Refuse a book ``entry`` (buy-in, cash-out) of ``player`` while he is seated in a hand
+    of ``session`` that is still open: table stakes (RULES.md §1.1), as ``rule`` words it.
+
+    Raises:
+        LedgerError: naming the player, the hand and how to end it.
+    """
+    hands = open_hands_of(ledger, session, player)
+    if hands:
+        raise LedgerError(f"{player} is seated in hand {hands[0]} of session {session}, which "
+                          f"is still open: no {entry} now ({rule}, RULES.md §1.1); record it "
+                          f"once the hand ends (`handledger act {hands[0]} end`) or is voided")
 
 
 def _bounded(state: SessionState, what: str, chips: int) -> None:
@@ -240,7 +258,8 @@ def cash_out(ledger: Any, session: str, player: str, chips: int) -> tuple[ev.Cas
     Raises:
         MalformedInput: a bad player name (:func:`ledger.model.names.check_name`);
         NotFound: no such session; LedgerError: he has no chips at the table (no buy-in, or
-            cashed out already since his last buy-in).
+            cashed out already since his last buy-in), or is seated in a hand of the session
+            that is still open (:func:`_between_hands`).
     """
     check_name(player)
     state = open_state(ledger, session, allow_closed=True)
@@ -254,6 +273,8 @@ def cash_out(ledger: Any, session: str, player: str, chips: int) -> tuple[ev.Cas
                 f"{session}` lists the entries)")
         raise LedgerError(f"{player} has no buy-in in {session}: nothing to cash out (record "
                           f"his buy-in first: `handledger buyin {session} {player} CHIPS`)")
+    _between_hands(ledger, session, player, "cash-out", "chips are not taken off the table "
+                   "during play")
     event = ev.CashOut(player=player, chips=chips)
     return event, _append(ledger, session, event, state)
 

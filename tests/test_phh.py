@@ -450,10 +450,13 @@ def test_write_heads_up_swaps_the_blind_list() -> None:
 
 def test_write_rejects_what_phh_cannot_say() -> None:
     dead = [ForcedBet(player="Ann", kind="dead_blind", amount=1)]
-    with pytest.raises(MalformedInput, match="cannot record"):
+    with pytest.raises(MalformedInput, match=r"^hand h1: cannot be written as PHH: the forced "
+                       r"bet Ann dead blind 1 \(PHH's blinds are live: it has no dead blind\)$"):
         write_phh(_started(), dead, [])
     stakes = Stakes(betting="no_limit", min_bet=2, antes=[0, 0, 0], blinds_or_straddles=[1, 2, 0])
-    with pytest.raises(MalformedInput, match="do not match"):
+    with pytest.raises(MalformedInput, match=r"^hand h1: cannot be written as PHH: its forced "
+                       r"bets \(none\) are not what PHH's antes and blinds_or_straddles can say "
+                       r"\(those would post: Ann small blind 1, Bob big blind 2\)$"):
         write_phh(_started(stakes=stakes), [], [])
     with pytest.raises(MalformedInput, match="not seated"):
         write_phh(_started(), [], [], [RecordedPayout(player="Zed", amount=1)])

@@ -113,6 +113,35 @@ def read_head(path: Path) -> bytes:
         return b""
 
 
+#: Bytes below 0x20 that text holds: tab, line feed, form feed, carriage return.
+_TEXT_CONTROLS = frozenset(b"\t\n\x0c\r")
+
+
+def first_binary_byte(head: bytes) -> tuple[int, int, int] | None:
+    """Where ``head`` (a file's first bytes) shows a binary file: ``(offset, line, byte)``
+    of its first NUL or control byte that text never holds, or of a byte of its first line
+    that is not UTF-8 (a stray byte further on is that line's error, not the file's); None
+    when it is text. ``offset`` and ``line`` count from 1.
+
+    >>> first_binary_byte(b'{"a": 1}\\n\\x7fELF\\x02\\x01\\x00')
+    (14, 2, 2)
+    >>> first_binary_byte(b'{"a": "caf\\xe9"}\\n')
+    (11, 1, 233)
+    """
+    bad = next((i for i, b in enumerate(head) if b < 0x20 and b not in _TEXT_CONTROLS), None)
+    end = head.find(b"\n")
+    first = head[: end if end >= 0 else len(head)]
+    try:
+        first.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        cut = end < 0 and exc.reason == "unexpected end of data"  # the head ends mid-character
+        if not cut and (bad is None or exc.start < bad):
+            bad = exc.start
+    if bad is None:
+        return None
+    return bad + 1, head.count(b"\n", 0, bad) + 1, head[bad]
+
+
 def first_line(head: bytes) -> bytes:
     """The first line of ``head``, byte-order mark and surrounding white space removed."""
     return head.removeprefix(b"\xef\xbb\xbf").split(b"\n", 1)[0].strip()

@@ -282,6 +282,17 @@ def seated_in(ledger: Any, session: str) -> set[str]:
     return {r[0] for r in rows}
 
 
+def open_hands_of(ledger: Any, session: str, player: str) -> list[str]:
+    """The hands of ``session``, in ledger order, that seat ``player`` and have neither ended
+    nor been voided (a hand recorded live, still being played)."""
+    rows = ledger.query(
+        "SELECT hand_id FROM events WHERE session = $1 AND hand_id IS NOT NULL GROUP BY hand_id"
+        " HAVING NOT bool_or(type IN ('hand_ended', 'hand_voided')) AND list_contains(CAST("
+        "json_extract_string(any_value(payload) FILTER (WHERE type = 'hand_started'),"
+        " '$.seats[*].player') AS VARCHAR[]), $2) ORDER BY min(position)", [session, player])
+    return [hand for (hand,) in rows]
+
+
 def alias_pairs(ledger: Any) -> list[tuple[str, str]]:
     """``(player, alias)`` of every ``player_alias`` row, in ledger order."""
     return [(p, a) for p, a in ledger.query(

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ledger.model.errors import LedgerError
+from ledger.model.errors import LedgerError, MalformedInput
 from ledger.store.streams import hand_streams
 
 
@@ -81,9 +81,20 @@ def phh_parts(events: Sequence[Any]) -> tuple:
             if text is not None:
                 actions.append(text)
             elif e.type not in ("hand_ended",):
-                raise LedgerError(f"hand {started.hand}: {e.type} cannot be written as PHH")
+                raise MalformedInput(f"cannot be written as PHH: {_unwritable(e)}",
+                                     hand=started.hand)
         state.apply(e)
     return started, forced, actions, payouts
+
+
+def _unwritable(e: Any) -> str:
+    """Why the event ``e`` has no place in a PHH hand (FORMATS.md §1), in words."""
+    if e.type == "carry_over":
+        where = f" hand {e.other_hand}" if e.other_hand else " another hand"
+        moved = (f"it carries {e.amount} chips out to{where}" if e.direction == "out"
+                 else f"it takes {e.amount} chips carried in from{where}")
+        return f"{moved} (RULES.md §3.8, §7.1), and PHH holds no pot carried between hands"
+    return f"its {e.type.replace('_', ' ')} event has no PHH action"
 
 
 def phh_text(events: Sequence[Any]) -> str:

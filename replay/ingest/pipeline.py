@@ -32,17 +32,17 @@ from ledger.store.streams import first_rows, session_of_source, stored_rows
 from replay import carry
 from replay.build import check_events, events_from_phh
 from replay.ingest import completing
-from replay.ingest.registry import find_importer, formats
+from replay.ingest.registry import find_importer, formats, not_text
 from replay.progress import Progress, silent
 
 
 @dataclass
 class ImportReport:
     """What an import did: files read, hands appended, hands already known, events written,
-    cut-off hands completed, and the errors (one line each). ``rejected`` counts the hands not
-    written, each once however many lines it has (a hand still imported with a warning is not
-    one); ``counted``: the error lines of those files' hands and lines. Every other error line
-    (a file or statement refused whole) is one rejection."""
+    cut-off hands completed, the errors and the notes (one line each). ``rejected`` counts the
+    hands not written, each once however many lines it has (a hand still imported with a
+    warning is not one); ``counted``: the error lines of those files' hands and lines. Every
+    other error line (a file or statement refused whole) is one rejection."""
 
     files: int = 0
     imported: int = 0
@@ -52,6 +52,7 @@ class ImportReport:
     errors: list[str] = field(default_factory=list)
     rejected: int = 0
     counted: int = 0
+    notes: list[str] = field(default_factory=list)
 
     def add(self, part: ImportReport) -> None:
         """Add the counts and errors of ``part`` (one file's report) to this report."""
@@ -63,6 +64,7 @@ class ImportReport:
         self.errors.extend(part.errors)
         self.rejected += part.rejected
         self.counted += part.counted
+        self.notes.extend(part.notes)
 
     def summary(self) -> str:
         rejected = self.rejected + len(self.errors) - self.counted
@@ -163,17 +165,8 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
     """
     report.files += 1
     name = file_name(path)
-    try:
-        check_file(path)  # a regular file within the caps: never a device, a pipe or 5 GB
-    except MalformedInput as exc:
-        report.errors.append(str(exc))
-        return
-    except OSError as exc:
-        report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
-        return
-    importer = find_importer(path)
+    importer = _importer_of(path, report)
     if importer is None:
-        report.errors.append(f"{name}: not a hand history handledger reads ({formats()})")
         return
     if workers and importer.name == "jsonl":
         from replay.ingest.parallel import import_parallel
@@ -206,6 +199,28 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         report.errors.append(str(invalid_value(exc).located(file=name)))
     except OSError as exc:
         report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
+
+
+def _importer_of(path: Path, report: ImportReport) -> Importer | None:
+    """The importer of the file at ``path``; None, with the one error in ``report``, when it
+    is not a regular file within the caps (never a device, a pipe or 5 GB), cannot be read,
+    is no format handledger reads, or is a binary file named ``.jsonl``."""
+    name = file_name(path)
+    try:
+        check_file(path)
+    except MalformedInput as exc:
+        report.errors.append(str(exc))
+        return None
+    except OSError as exc:
+        report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
+        return None
+    importer = find_importer(path)
+    if importer is None:
+        report.errors.append(f"{name}: not a hand history handledger reads ({formats()})")
+    elif importer.name == "jsonl" and (binary := not_text(path)) is not None:
+        report.errors.append(f"{name}: {binary}")
+        return None
+    return importer
 
 
 def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | None) -> FileRead:

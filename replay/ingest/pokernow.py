@@ -25,9 +25,11 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
                      report: Any) -> None:
     """Append PokerNow's ledger CSV ``statement`` as a ``platform_ledger`` event to the session
     of the one PokerNow log among ``files`` (its ``--session`` or default name); amounts as the
-    CSV gives them, the game's chips (cents in a cents game). The same statement twice is
-    appended once. Problems go to ``report.errors`` (an
-    :class:`replay.ingest.pipeline.ImportReport`)."""
+    CSV gives them, the game's chips (cents in a cents game). The latest statement is the one
+    in force (the audit compares it): the statement in force given again adds nothing; any
+    other (a corrected one, or an earlier one given again after it) is appended and in force
+    from then on, with one line in ``report.notes`` per player whose row it changes. Problems
+    go to ``report.errors`` (an :class:`replay.ingest.pipeline.ImportReport`)."""
     from ledger.formats.pokernow.log import default_session, read_pokernow_ledger
     from ledger.model.events import parse_event
     from replay.ingest.registry import find_importer
@@ -54,6 +56,47 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
         report.errors.append(f"--ledger {statement}: no session {name!r} in the ledger "
                              f"(its log {logs[0]} was not imported)")
         return
-    key = f"pokernow-ledger:{name}:{_digest(event_json(event))}"
+    digest = _digest(event_json(event))
+    stated = [r for r in ledger.read(f"session:{name}") if r.type == "platform_ledger"]
+    if stated and _digest(stated[-1].payload) == digest:
+        return  # the statement in force already: nothing to add
+    key = f"pokernow-ledger:{name}:{digest}"
+    if any(r.source_key is not None and r.source_key.startswith(key) for r in stated):
+        key += f":{len(stated) + 1}"  # an earlier statement again, after another: in force now
     (written,) = ledger.append_many([Batch(f"session:{name}", [event], None, name, key)])
     report.events += len(written)
+    if stated and written:
+        report.notes.extend(_replaced(name, stated[-1].event, event))
+
+
+def _replaced(session: str, before: Any, after: Any) -> list[str]:
+    """One line per player whose row differs between the statement ``before`` (in force until
+    now) and ``after`` (in force from now on: the audit compares the latest, FORMATS.md §2)."""
+    def figures(statement: Any) -> dict[str, tuple[str, dict[str, int]]]:
+        out: dict[str, tuple[str, dict[str, int]]] = {}
+        for r in statement.rows:
+            name, sums = out.get(r.player, (r.nickname or r.player, {}))
+            for field in ("buy_in", "buy_out", "stack", "net"):
+                sums[field] = sums.get(field, 0) + getattr(r, field)
+            out[r.player] = (name, sums)
+        return out
+
+    old, new = figures(before), figures(after)
+    lines = []
+    for player in sorted(old.keys() | new.keys()):
+        name = (new.get(player) or old[player])[0]
+        was, now = old.get(player, (name, None))[1], new.get(player, (name, None))[1]
+        if was == now:
+            continue
+        if was is None or now is None:
+            change = "has no row in the earlier statement" if was is None else \
+                "has no row in this statement"
+        else:
+            change = ", ".join(f"{f.replace('_', '-')} {was[f]} → {now[f]}" for f in was
+                               if was[f] != now[f])
+        lines.append(f"session {session}: the ledger statement {after.file or ''} replaces the "
+                     f"one in force ({before.file or 'earlier'}): {name} ({player}) {change}; "
+                     f"`handledger audit --session {session}` compares it with the books (a "
+                     "wrong buy-in or cash-out there: `handledger entry amend` or `entry "
+                     "retract`)")
+    return lines

@@ -277,7 +277,7 @@ def _read_whole(text: str, file: str, multi: bool | None) -> Iterator[Item]:
     except tomllib.TOMLDecodeError as exc:
         head, sections = split_sections(text)
         if multi is False or not sections:
-            yield _toml_error(exc, file, None)
+            yield _toml_error(exc, file, None, 1, text)
             return
         stray = non_comment_lines(head)
         if stray:
@@ -316,16 +316,19 @@ def _table_raws(text: str, file: str, doc: dict, start: int
 
 
 def _toml_error(exc: tomllib.TOMLDecodeError, file: str, section: str | None,
-                first_line: int = 1) -> MalformedInput:
-    """The error for TOML that does not parse; ``first_line``: the line of the parsed text's
-    first line in the file (tomllib counts from 1)."""
+                first_line: int = 1, text: str = "") -> MalformedInput:
+    """The error for TOML that does not parse, at its line in the file; ``first_line``: the
+    line of the parsed ``text``'s first line in the file (tomllib counts from 1). An error
+    tomllib places "at end of document" (a file cut short) is at ``text``'s last line."""
     where = f"[{section}] " if section is not None else ""
     message = str(exc)
     if first_line > 1:
         message = _AT_LINE_RE.sub(lambda m: f"(at line {int(m[1]) + first_line - 1},",
                                   message, count=1)
-    return MalformedInput(f"{where}bad TOML: {message}", file=file,
-                          line=toml_error_line(message))
+    line = toml_error_line(message)
+    if line is None:
+        line = first_line + max(len(text.splitlines()), 1) - 1
+    return MalformedInput(f"{where}bad TOML: {message}", file=file, line=line)
 
 
 def _loads(text: str) -> dict:
@@ -364,7 +367,7 @@ def _section_raws(file: str, sections: list[Section], start: int
         try:
             doc = _loads(section.text)
         except tomllib.TOMLDecodeError as exc:
-            errors.append(_toml_error(exc, file, section.name, section.line))
+            errors.append(_toml_error(exc, file, section.name, section.line, section.text))
             continue
         table = doc.get(section.name)
         if section.name in seen or not isinstance(table, dict):

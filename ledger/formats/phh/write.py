@@ -80,8 +80,10 @@ def _header_lists(started: HandStarted, forced: Sequence[ForcedBet]) -> tuple[li
             if bet.kind in ("ante", "bring_in"):
                 continue
             if bet.kind == "dead_blind" or bet.player not in names:
-                raise MalformedInput(f"PHH cannot record the forced bet {bet!r}",
-                                     hand=started.hand)
+                why = ("PHH's blinds are live: it has no dead blind" if bet.player in names
+                       else "he is not seated")
+                raise MalformedInput(f"cannot be written as PHH: the forced bet {_posts([bet])} "
+                                     f"({why})", hand=started.hand)
             sign = -1 if bet.kind == "posted_blind" else 1
             blinds[blind_index(names.index(bet.player), count)] = sign * bet.amount
     for key, values in (("antes", antes), ("blinds_or_straddles", blinds)):
@@ -91,18 +93,67 @@ def _header_lists(started: HandStarted, forced: Sequence[ForcedBet]) -> tuple[li
     return antes, blinds
 
 
+#: Forced bets the rules treat alike (live blinds, RULES.md §4.2): PHH's positional
+#: ``blinds_or_straddles`` says only how much each seat posts, so a lone big blind in the
+#: small blind's seat (PokerNow's dead small blind) is the same hand as PHH says it.
+_LIVE = frozenset({"small_blind", "big_blind", "straddle"})
+
+
+def _posts(bets: Iterable[ForcedBet]) -> str:
+    return ", ".join(f"{b.player} {b.kind.replace('_', ' ')} {b.amount}" for b in bets) or "none"
+
+
 def _check_forced(started: HandStarted, forced: Sequence[ForcedBet]) -> None:
+    """Refuse forced bets the header's antes and blinds_or_straddles do not say (FORMATS.md
+    §1): reading the text again would post others.
+
+    Raises:
+        MalformedInput: naming the hand, the bets posted and those PHH would say.
+    """
     implied = forced_bets(started.stakes, started.seats)
 
     def key(bet: ForcedBet) -> tuple[str, str, int]:
-        return bet.player, bet.kind, bet.amount
+        return bet.player, "live_blind" if bet.kind in _LIVE else bet.kind, bet.amount
 
-    given = sorted(key(b) for b in forced if b.kind != "bring_in")
-    if given != sorted(key(b) for b in implied):
+    given = [b for b in forced if b.kind != "bring_in"]
+    if sorted(map(key, given)) != sorted(map(key, implied)):
         raise MalformedInput(
-            f"forced bets {given} do not match what the header implies "
-            f"{sorted(key(b) for b in implied)}", hand=started.hand,
-        )
+            f"cannot be written as PHH: its forced bets ({_posts(given)}) are not what PHH's "
+            f"antes and blinds_or_straddles can say (those would post: {_posts(implied)})",
+            hand=started.hand)
+
+
+def _phh_header(started: HandStarted, forced: Sequence[ForcedBet]
+                ) -> tuple[list[int], list[int]]:
+    """PHH's ``antes`` and ``blinds_or_straddles`` (chips) of a hand: its stakes lists when
+    they say its forced bets, else the lists its forced bets make when those are the same
+    amounts in PHH's order (a PokerNow hand keeps them in seat order, which heads-up is not
+    PHH's, FORMATS.md §1) or the stakes lists do not have an entry a seat.
+
+    Raises:
+        MalformedInput: forced bets no PHH header says (:func:`_check_forced`).
+    """
+    try:
+        return _checked_header(started, forced)
+    except MalformedInput as exc:
+        stakes = started.stakes
+        if not (stakes.antes or stakes.blinds_or_straddles):
+            raise
+        bare = stakes.model_copy(update={"antes": [], "blinds_or_straddles": []})
+        antes, blinds = _checked_header(started.model_copy(update={"stakes": bare}), forced)
+        count = len(started.seats)
+        for listed, made in ((stakes.antes, antes), (stakes.blinds_or_straddles, blinds)):
+            if len(listed) == count and sorted(listed) != sorted(made):  # not a reordering
+                raise exc from None
+        return antes, blinds
+
+
+def _checked_header(started: HandStarted, forced: Sequence[ForcedBet]
+                    ) -> tuple[list[int], list[int]]:
+    antes, blinds = _header_lists(started, forced)
+    stakes = started.stakes.model_copy(update={"antes": antes, "blinds_or_straddles": blinds})
+    _check_forced(started.model_copy(update={"stakes": stakes}), forced)
+    return antes, blinds
 
 
 def write_phh(
@@ -134,9 +185,7 @@ def write_phh(
         raise MalformedInput(str(exc), hand=started.hand) from exc
     decimals = started.unit.decimals
     names = [seat.player for seat in started.seats]
-    antes, blinds = _header_lists(started, forced)
-    stakes = started.stakes.model_copy(update={"antes": antes, "blinds_or_straddles": blinds})
-    _check_forced(started.model_copy(update={"stakes": stakes}), forced)
+    antes, blinds = _phh_header(started, forced)
     out: dict[str, Any] = {"variant": started.game, "antes": [_money(a, decimals) for a in antes]}
     if not the_game.stud or any(blinds) or started.stakes.blinds_or_straddles:
         out["blinds_or_straddles"] = [_money(b, decimals) for b in blinds]

@@ -1,0 +1,66 @@
+"""A reader that closes the output early (``handledger export | head -1``) is no error: the
+command prints nothing on stderr and exits 141, as the shell shows a C tool killed by SIGPIPE
+(Python's recipe in the ``signal`` module's documentation: standard output pointed at the null
+device before exiting)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXE = str(Path(sys.executable).with_name("handledger"))
+
+
+@pytest.fixture(scope="module")
+def ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("pipe") / "p.duckdb"
+    done = subprocess.run([EXE, "--db", str(db), "import", str(ROOT / "data" / "hands")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return db
+
+
+@pytest.fixture(scope="module")
+def hand(ledger: Path) -> str:
+    done = subprocess.run([EXE, "--db", str(ledger), "sql", "--csv",
+                           "SELECT min(stream) AS hand FROM events"],
+                          capture_output=True, text=True, timeout=300)
+    return done.stdout.splitlines()[1]
+
+
+def _into_closed_pipe(db: Path, *args: str) -> subprocess.CompletedProcess:
+    """The command with its standard output a pipe whose reader has already gone (every
+    write meets EPIPE: the reader of ``| head -1`` after its line, without the race)."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run([EXE, "--db", str(db), *args], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write)
+
+
+@pytest.mark.parametrize("args", [
+    ("export", "--format", "jsonl"),
+    ("export", "--format", "phh"),
+    ("sql", "SELECT position, stream FROM events ORDER BY position"),
+    ("show", "HAND"),
+    ("replay", "--json"),
+    ("balances",),
+])
+def test_a_closed_pipe_is_exit_141_and_nothing_on_stderr(ledger: Path, hand: str,
+                                                         args: tuple[str, ...]) -> None:
+    done = _into_closed_pipe(ledger, *(hand if a == "HAND" else a for a in args))
+    assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_the_same_commands_into_an_open_pipe_still_print(ledger: Path) -> None:
+    done = subprocess.run([EXE, "--db", str(ledger), "sql", "SELECT 7 AS n", "--csv"],
+                          capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "n\n7\n", "")
+

@@ -1,0 +1,66 @@
+"""``export --format phh`` of a whole ledger of PokerNow games: every hand is written (a dead
+small blind and a heads-up hand, whose stakes PokerNow keeps in seat order, get the header PHH
+reads them by, FORMATS.md §1) and imports back to the same pots, nets and final stacks. A hand
+PHH cannot hold (a pot carried between hands) is one line naming it and why, exit 2, and no
+file is left."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import DATA, SHARED
+
+DEAD_SB = "pn-charlestudor_Input_Log_002-2-164267583814001"
+HEADS_UP = "pn-charlestudor_Input_Log_002-3-164267588246201"
+
+
+def _replays(user, db: str) -> dict[str, tuple]:  # noqa: ANN001
+    code, out, _ = user("--db", db, "replay", "--json")
+    assert code in (0, 1)
+    rows = (json.loads(line) for line in out.splitlines())
+    return {r["hand"]: (r["status"], r["pots"], r["net"], r["final_stacks"], r["returned"],
+                        r["discrepancies"]) for r in rows}
+
+
+def _header(text: str, hand: str) -> tuple[str, str]:
+    table = text[: text.index(f"_hand_id = '{hand}'")].rsplit("\n[", 1)[1]
+    lines = dict(line.split(" = ", 1) for line in table.splitlines()[1:] if " = " in line)
+    return lines["blinds_or_straddles"], lines["players"]
+
+
+def test_every_pokernow_hand_exports_and_imports_back_the_same(user, db: str,  # noqa: ANN001
+                                                               tmp_path: Path) -> None:
+    logs = sorted((SHARED / "pokernow").glob("*.csv"))
+    assert user("import", *map(str, logs))[0] == 0
+    dump = tmp_path / "all.phhs"
+    assert user("export", "--format", "phh", "-o", str(dump)) == (0, f"wrote {dump}\n", "")
+    text = dump.read_text(encoding="utf-8")
+    # the dead small blind: the seat left of the button posts the big blind alone
+    assert _header(text, DEAD_SB) == ("[20, 0, 0]", "['YJJJbgIQrB', 'gE4aE_Yhc3', 'CzMp1GAawT']")
+    # heads-up, PHH's order: the button (p2, YJJJ) posts entry 0, the small blind of 10
+    assert _header(text, HEADS_UP) == ("[10, 20]", "['gE4aE_Yhc3', 'YJJJbgIQrB']")
+    again = str(tmp_path / "again.duckdb")
+    code, out, _ = user("--db", again, "import", str(dump))
+    assert (code, out) == (0, "imported 63 hand(s) (1382 events) from 1 file(s); 0 already in "
+                              "the ledger; 0 rejected\n")
+    first, second = _replays(user, db), _replays(user, again)
+    assert len(first) == 63 and first == second
+    assert first[HEADS_UP][3] == {"gE4aE_Yhc3": 100, "YJJJbgIQrB": 100}
+
+
+def test_a_hand_phh_cannot_hold_is_one_line_and_no_file(user, db: str,  # noqa: ANN001
+                                                        tmp_path: Path) -> None:
+    assert user("import", str(DATA / "declare" / "declare-night.jsonl"))[0] == 0
+    dump = tmp_path / "night.phhs"
+    assert user("export", "--format", "phh", "-o", str(dump)) == (
+        2, "", "error: hand declare-night-3: cannot be written as PHH: it carries 28 chips out "
+        "to hand declare-night-4 (RULES.md §3.8, §7.1), and PHH holds no pot carried between "
+        "hands\n")
+    assert not dump.exists()
+    assert user("export", "--format", "phh", "declare-night-4") == (
+        2, "", "error: hand declare-night-4: cannot be written as PHH: it takes 28 chips carried "
+        "in from hand declare-night-3 (RULES.md §3.8, §7.1), and PHH holds no pot carried "
+        "between hands\n")
+    code, out, _ = user("export", "--format", "phh", "declare-night-1")
+    assert code == 0 and out.startswith("variant = ")

@@ -1,0 +1,78 @@
+"""``hand start`` refuses every amount a game cannot have, with one line and exit 2, and writes
+nothing: a negative ante, bet size or bring-in, a seat with no chips, an option of a structure
+the game does not use (it was silently ignored), a big-bet game without a minimum bet, a big
+bet below the small bet, a bring-in above the small bet (RULES.md §1.1, §4.1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.store.store import Ledger
+
+NT = ("--game", "NT", "--stakes", "1/2", "--button", "Ann", "--seats", "Ann:100,Bob:100")
+STUD = ("--game", "F7S", "--seats", "Ann:100,Bob:100")
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    ((*NT, "--antes", "-1"), "error: Invalid value for '--antes': -1 is not in the range x>=0. "
+     "(`handledger hand start -h` shows the usage)"),
+    ((*NT, "--min-bet", "-5"), "error: Invalid value for '--min-bet': -5 is not in the range "
+     "x>=1. (`handledger hand start -h` shows the usage)"),
+    ((*NT, "--min-bet", "0"), "error: Invalid value for '--min-bet': 0 is not in the range "
+     "x>=1. (`handledger hand start -h` shows the usage)"),
+    ((*STUD, "--small-bet", "-2", "--big-bet", "4"), "error: Invalid value for '--small-bet': "
+     "-2 is not in the range x>=0. (`handledger hand start -h` shows the usage)"),
+    ((*STUD, "--small-bet", "2", "--big-bet", "-4"), "error: Invalid value for '--big-bet': "
+     "-4 is not in the range x>=0. (`handledger hand start -h` shows the usage)"),
+    ((*STUD, "--bring-in", "-1", "--small-bet", "2", "--big-bet", "4"), "error: Invalid value "
+     "for '--bring-in': -1 is not in the range x>=0. (`handledger hand start -h` shows the "
+     "usage)"),
+    (("--game", "NT", "--stakes", "1/2", "--button", "Ann", "--seats", "Ann:0,Bob:100"),
+     "error: --seats: Ann's stack 0 is not a number of chips above 0 (a player with no chips "
+     "is not dealt in: buy in first)"),
+    (("--game", "NT", "--stakes", "1/2", "--button", "Ann", "--seats", "Ann:-5,Bob:100"),
+     "error: --seats: Ann's stack -5 is not a number of chips above 0 (a player with no chips "
+     "is not dealt in: buy in first)"),
+    ((*NT, "--bring-in", "3"), "error: --bring-in 3: NT is not a stud game (it posts blinds: "
+     "--stakes)"),
+    ((*NT, "--small-bet", "2", "--big-bet", "4"), "error: --small-bet/--big-bet: NT is not "
+     "fixed limit (a big-bet game takes --min-bet)"),
+    (("--game", "FT", "--stakes", "1/2", "--small-bet", "2", "--big-bet", "4", "--min-bet", "3",
+      "--button", "Ann", "--seats", "Ann:100,Bob:100"),
+     "error: --min-bet 3: FT is fixed limit (it takes --small-bet and --big-bet)"),
+    (("--game", "NT", "--button", "Ann", "--seats", "Ann:100,Bob:100"),
+     "error: NT needs a minimum bet: give --stakes (the big blind sets it) or --min-bet"),
+    (("--game", "FT", "--stakes", "1/2", "--small-bet", "4", "--big-bet", "2", "--button", "Ann",
+      "--seats", "Ann:100,Bob:100"), "error: --big-bet 2 is below --small-bet 4"),
+    ((*STUD, "--bring-in", "5", "--small-bet", "2", "--big-bet", "4"), "error: --bring-in 5 is "
+     "more than the small bet 2 (the bring-in is less than a full bet, RULES.md §4.1)"),
+    ((*NT[:2], "--stakes", "1/-2", *NT[4:]), "error: --stakes '1/-2': blinds are positive and "
+     "go up in seat order (small blind, big blind, straddles), like 1/2 or 1/2/4"),
+])
+def test_an_impossible_amount_is_one_line_and_nothing_written(user, db: str,  # noqa: ANN001
+                                                              args: tuple[str, ...],
+                                                              line: str) -> None:
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "h", *args) == (2, "", line + "\n")
+    with Ledger(db, read_only=True) as ledger:
+        assert list(ledger.stored()) == []
+
+
+def test_the_amounts_a_game_has_are_recorded(run, db: str) -> None:  # noqa: ANN001
+    """The limits are not too tight: an ante with no blinds and a minimum bet, a stud
+    bring-in equal to the small bet, a fixed-limit flop game with blinds and bet sizes."""
+    for hand, args in (("a", ("--game", "NT", "--antes", "1", "--min-bet", "2", "--button",
+                              "Ann", "--seats", "Ann:100,Bob:100")),
+                       ("b", (*STUD, "--antes", "1", "--bring-in", "2", "--small-bet", "2",
+                              "--big-bet", "4")),
+                       ("c", ("--game", "FO/8", "--stakes", "1/2", "--small-bet", "2",
+                              "--big-bet", "4", "--button", "Ann", "--seats",
+                              "Ann:100,Bob:100"))):
+        out = run("hand", "start", "--hand", hand, *args)
+        assert (out.exit_code, out.stdout) == (0, f"{hand}\n"), out.output
+    with Ledger(db, read_only=True) as ledger:
+        started = {r.stream: r.event for r in ledger.stored() if r.event.type == "hand_started"}
+    assert started["a"].stakes.antes == [1, 1] and started["a"].stakes.min_bet == 2
+    assert (started["b"].stakes.bring_in, started["b"].stakes.small_bet,
+            started["b"].stakes.big_bet) == (2, 2, 4)
+    assert started["c"].stakes.blinds_or_straddles == [1, 2]

@@ -1,0 +1,44 @@
+"""Every PHH reader error names the file and the line (and the hand and action where there is
+one), as a user sees it at ``handledger import``: a file cut short (tomllib says "at end of
+document", no line) is at its last line; a negative amount in an action at the action's line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import DATA
+
+HAND = (DATA / "dispute" / "wrong-push.phh").read_text(encoding="utf-8")
+SUMMARY = "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n"
+
+
+def test_a_phh_file_cut_short_is_at_its_last_line(user, tmp_path: Path) -> None:  # noqa: ANN001
+    cut = HAND[: HAND.index("'d db Td'") + len("'d d")]  # mid-string, in the actions
+    path = tmp_path / "cut.phh"
+    path.write_text(cut, encoding="utf-8")
+    assert cut.count("\n") + 1 == 19  # the line of 'd db Td'
+    assert user("import", str(path)) == (
+        2, SUMMARY, f"error: {path}:19: bad TOML: Expected \"'\" (at end of document)\n")
+
+
+def test_a_phhs_section_cut_short_is_at_its_last_line(user, tmp_path: Path) -> None:  # noqa: ANN001
+    body = "".join(line + "\n" for line in HAND.splitlines() if not line.startswith("#"))
+    second = body.replace("hand = 1", "hand = 2")
+    second = second[: second.index("players")] + "players = ['Ann', "
+    path = tmp_path / "cut.phhs"
+    path.write_text(f"[1]\n{body}\n[2]\n{second}", encoding="utf-8")
+    code, out, err = user("import", str(path))
+    # [1] and its 20 lines, a blank line, [2] at line 23, its players line (cut) at line 31
+    assert (code, err) == (2, f"error: {path}:31: [2] bad TOML: Invalid value (at end of "
+                              "document)\n")
+    assert out == "imported 1 hand(s) (24 events) from 1 file(s); 0 already in the ledger; " \
+                  "1 rejected\n"
+
+
+def test_a_negative_amount_in_an_action_names_file_line_hand_action(user,  # noqa: ANN001
+                                                                     tmp_path: Path) -> None:
+    path = tmp_path / "neg.phh"
+    path.write_text(HAND.replace("'p2 cbr 50'", "'p2 cbr -50'"), encoding="utf-8")
+    assert user("import", str(path)) == (
+        2, SUMMARY, f"error: {path}:18, hand dispute-1, action 'p2 cbr -50': '-50' is not a "
+        "valid amount in this hand's units\n")

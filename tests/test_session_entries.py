@@ -1,0 +1,83 @@
+"""Table stakes at the books (RULES.md §1.1: chips are added only between a showdown and the
+next deal, and not taken off the table during play): a buy-in or cash-out of a player seated in
+a hand of the session that is still open (started live, not ended) is refused with one line
+naming him and the hand, and nothing is written; a player not in that hand still buys in, and
+the refused entry goes in once the hand ends. ``session close`` of a session whose audit has
+findings still closes it, with one note on stderr counting them."""
+
+from __future__ import annotations
+
+from ledger.store.store import Ledger
+
+START = ("hand", "start", "--session", "fri", "--hand", "f1", "--game", "NT", "--stakes", "1/2",
+         "--seats", "Ann:200,Bob:150", "--button", "Ann")
+
+
+def _rows(db: str) -> int:
+    with Ledger(db, read_only=True) as ledger:
+        return len(list(ledger.stored()))
+
+
+def test_entries_of_a_player_in_an_open_hand_wait_for_its_end(user, db: str) -> None:  # noqa: ANN001
+    for step in (("session", "open", "fri", "--date", "2026-11-27"), ("buyin", "fri", "Ann", "200"),
+                 ("buyin", "fri", "Bob", "150"), ("buyin", "fri", "Cy", "100"), START):
+        assert user(*step)[0] == 0, step
+    before = _rows(db)
+    assert user("buyin", "fri", "Ann", "50") == (
+        2, "", "error: Ann is seated in hand f1 of session fri, which is still open: no buy-in "
+        "now (chips are added only between a showdown and the next deal, RULES.md §1.1); record "
+        "it once the hand ends (`handledger act f1 end`) or is voided\n")
+    assert user("cashout", "fri", "Bob", "0") == (
+        2, "", "error: Bob is seated in hand f1 of session fri, which is still open: no "
+        "cash-out now (chips are not taken off the table during play, RULES.md §1.1); record it "
+        "once the hand ends (`handledger act f1 end`) or is voided\n")
+    assert _rows(db) == before
+    # Cy and Dee are not in the hand: their entries go in while it is played
+    assert user("buyin", "fri", "Cy", "50") == (0, "fri: Cy rebuy 50 chips (entry 5)\n", "")
+    assert user("buyin", "fri", "Dee", "100") == (0, "fri: Dee buy-in 100 chips (entry 6)\n", "")
+    assert user("cashout", "fri", "Cy", "150") == (
+        0, "fri: Cy cashed out 150 chips (entry 7)\n", "")
+    # Ann (on the button, the small blind heads-up) folds: Bob takes the 3 chips
+    for action in ("d dh Ann AsKs", "d dh Bob QhQd", "Ann f", "pay Bob 3", "end"):
+        assert user("act", "f1", action)[0] == 0, action
+    assert user("buyin", "fri", "Ann", "50") == (0, "fri: Ann rebuy 50 chips (entry 8)\n", "")
+    assert user("cashout", "fri", "Bob", "151") == (
+        0, "fri: Bob cashed out 151 chips (entry 9)\n", "")
+
+
+def test_a_voided_hand_is_no_longer_open(user) -> None:  # noqa: ANN001
+    for step in (("session", "open", "fri", "--date", "2026-11-27"), ("buyin", "fri", "Ann", "200"),
+                 ("buyin", "fri", "Bob", "150"), START):
+        assert user(*step)[0] == 0, step
+    assert user("buyin", "fri", "Ann", "50")[0] == 2
+    assert user("void", "f1", "--reason", "misdeal", "--by", "Cy")[0] == 0
+    assert user("buyin", "fri", "Ann", "50") == (0, "fri: Ann rebuy 50 chips (entry 4)\n", "")
+
+
+def test_session_close_notes_the_audit_findings_it_closes_with(user, db: str) -> None:  # noqa: ANN001
+    """It still closes; one note on stderr counts the audit's findings of the session (here
+    the two players who never cashed out: session_balance), and the same count is what
+    ``audit --session`` lists."""
+    for step in (("session", "open", "fri", "--date", "2026-11-27"), ("buyin", "fri", "Ann", "200"),
+                 ("buyin", "fri", "Bob", "150"), START,
+                 *[("act", "f1", a) for a in ("d dh Ann AsKs", "d dh Bob QhQd", "Ann f",
+                                              "pay Bob 3", "end")]):
+        assert user(*step)[0] == 0, step
+    code, out, err = user("session", "close", "fri")
+    assert (code, out.splitlines()[0]) == (0, "session fri closed")
+    assert out.splitlines()[1].startswith("handledger checkpoint ")
+    assert err == ("note: session fri closed with 2 audit findings (`handledger audit --session "
+                   "fri` lists them)\n")
+    code, out, _ = user("audit", "--session", "fri")
+    assert code == 1 and out.splitlines()[-1] == (
+        "audit: 2 discrepancies in 1 hand(s) in 1 session(s) (session_balance 2)")
+    assert user("session", "list")[1].startswith("fri  2026-11-27  1 hand(s)  2 buy-in(s)  closed")
+
+
+def test_a_clean_session_closes_without_a_note(user) -> None:  # noqa: ANN001
+    from tests.test_books_trust import NIGHT
+
+    for step in NIGHT[:-1]:
+        assert user(*step)[0] == 0, step
+    code, out, err = user(*NIGHT[-1])
+    assert (code, out.splitlines()[0], err) == (0, "session friday closed", "")

@@ -1,0 +1,60 @@
+"""What a fresh user met at the command line, each now one clear line and exit 2: an empty
+``--db``, a binary file named ``.jsonl``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli.context import DEFAULT_DB
+from tests.conftest import ROOT
+
+
+@pytest.mark.parametrize("args", [("init",), ("balances",), ("import", "data/hands")])
+def test_an_empty_db_is_one_line(tmp_path: Path, args: tuple[str, ...],
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from cli.main import run
+
+    monkeypatch.chdir(ROOT)
+    with CliRunner().isolation() as (out, err, _):
+        code = run(["--db", "", *args])
+    assert (code, out.getvalue(), err.getvalue().decode()) == (
+        2, b"", f"error: --db '' names no file: give the ledger's path (default ./{DEFAULT_DB}, "
+        "or $HANDLEDGER_DB)\n")
+    assert not list(ROOT.glob("*.new")) and not (ROOT / DEFAULT_DB).exists()
+
+
+ELF = bytes.fromhex("7f454c4602010100") + bytes(8) + b"\x03\x00>\x00" * 200
+
+
+@pytest.mark.parametrize(("content", "where"), [
+    (ELF, "byte 5, on line 1, is 0x02, a control byte text does not hold"),
+    (b'{"hand": "a", "seq": 1, "event": {}}\n' + ELF,
+     "byte 42, on line 2, is 0x02, a control byte text does not hold"),
+    (b"\x89PNG\r\n\x1a\n" + bytes(200), "byte 1, on line 1, is 0x89, not UTF-8"),
+])
+def test_a_binary_file_named_jsonl_is_one_line(user, tmp_path: Path,  # noqa: ANN001
+                                               content: bytes, where: str) -> None:
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(content)
+    code, out, err = user("import", str(path))
+    assert (code, err) == (2, f"error: {path}: not JSON-lines text (a binary file?): {where}\n")
+    assert out == ("imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
+                   "1 rejected\n")
+
+
+def test_a_stray_byte_after_the_first_line_is_still_that_line_alone(user,  # noqa: ANN001
+                                                                     tmp_path: Path) -> None:
+    """A text file with one line that is not UTF-8 is not binary: that line is the error,
+    and the hands of the other lines import."""
+    good = (ROOT / "data" / "declare" / "declare-night.jsonl").read_bytes()
+    path = tmp_path / "night.jsonl"
+    path.write_bytes(good + b'{"hand": "caf\xe9", "seq": 1, "event": {}}\n')
+    line = good.count(b"\n") + 1
+    code, out, err = user("import", str(path))
+    assert code == 2
+    assert err == f"error: {path}:{line}: not UTF-8 (invalid continuation byte at byte 14)\n"
+    assert "imported 0 hand(s)" not in out and out.endswith("1 rejected\n")
