@@ -184,11 +184,10 @@ def save_tables(ledger: Any, *, progress: Progress = silent) -> str:
         LedgerError: what :func:`catch_up` raises; the events stay as written and the tables
             as they were (a read then computes them in memory).
     """
-    from ledger.audit.catchup import moved
+    from replay.ranges import MIN_HANDS
 
-    plan = moved(ledger.connection)
-    jobs = None if plan.full is not None else 1
-    return catch_up(ledger, jobs=jobs, progress=progress)
+    big = ledger.path != ":memory:" and hand_count(ledger) >= MIN_HANDS  # workers pay off
+    return catch_up(ledger, jobs=None if big else 1, progress=progress)
 
 
 def writable_or_overlay(path: str, note: Callable[[str], None]) -> Any:
