@@ -261,7 +261,7 @@ def test_ctrl_c_is_exit_130_with_aborted(tmp_path: Path) -> None:
     # As a terminal delivers it: a test runner's worker may start children with SIGINT
     # ignored, which Python then keeps ignoring; the child restores the usual handler.
     child = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-             "from cli.main import main; main()")
+             "from cli.entry import main; main()")
     proc = subprocess.Popen([sys.executable, "-c", child,
                              "--db", str(db), "import", "--jobs", "1", str(folder)],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

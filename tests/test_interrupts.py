@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: The command as a terminal runs it: a test started in the background (or by a runner's
 #: worker) may inherit SIGINT ignored, which Python keeps; the child restores the handler.
 CHILD = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-         "from cli.main import main; main()")
+         "from cli.entry import main; main()")
 
 
 class _Event(BaseModel):
@@ -145,3 +145,22 @@ def test_a_new_ledger_cut_short_leaves_no_file_without_its_tables(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new.duckdb"]
     with Ledger(db, read_only=True) as ledger:
         assert ledger.verify().ok
+
+
+def test_ctrl_c_while_the_command_loads_is_aborted_not_a_traceback(tmp_path: Path) -> None:
+    """SIGINT that lands while the console script imports the command's modules (click,
+    pydantic, DuckDB) is "Aborted" and 130 like a Ctrl-C later: here the interrupt is raised
+    by an import hook when ``click`` is first imported, as the signal would raise it there."""
+    child = ("import sys\n"
+             "class Stop:\n"
+             "    def find_spec(self, name, path=None, target=None):\n"
+             "        if name == 'click':\n"
+             "            raise KeyboardInterrupt\n"
+             "sys.meta_path.insert(0, Stop())\n"
+             "sys.argv = ['handledger', '--db', sys.argv[1], 'verify']\n"
+             "from cli.entry import main\n"
+             "main()\n")
+    done = subprocess.run([sys.executable, "-c", child, str(tmp_path / "l.duckdb")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "Aborted\n", "")
+    assert not (tmp_path / "l.duckdb").exists()
