@@ -24,6 +24,7 @@ from replay.ingest.pipeline import import_paths
 from replay.partition import HAND_TABLES
 from replay.projections import rebuild
 from tests.conftest import DATA, SHARED
+from tests.corrected import correct_the_books
 
 TABLES = (*HAND_TABLES, *AUDIT_TABLES)
 
@@ -110,21 +111,7 @@ def _mixed_ledger(run: Any, db: str) -> Ledger:
     and a void."""
     pokernow = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
     assert run("import", str(DATA), str(pokernow)).exit_code == 0
-    assert run("correct", "dispute-1", "--replace", "23", "pay Bob 100", "--insert-after",
-               "23", "pay Ann 300", "--reason", "main pot to Ann", "--by", "floor"
-               ).exit_code == 0
-    with Ledger(db, read_only=True) as ledger:
-        (loose,) = ledger.connection.execute(
-            "SELECT min(hand_id) FROM events WHERE session IS NULL AND hand_id <> 'dispute-1'"
-        ).fetchone()
-    assert run("void", loose, "--reason", "misdeal", "--by", "floor").exit_code == 0
-    # book entries corrected by appended events: a buy-in amended, another retracted
-    assert run("entry", "amend", "s02", "2", "160", "--reason", "miscounted", "--by", "host"
-               ).exit_code == 0
-    assert run("entry", "retract", "s03", "3", "--reason", "never", "--by", "host"
-               ).exit_code == 0
-    # Alice is Alicia in every session, not only in s01 where it is recorded
-    assert run("player", "alias", "Alicia", "Alice", "--session", "s01").exit_code == 0
+    correct_the_books(run, db)
     return Ledger(db)
 
 

@@ -18,6 +18,7 @@ from replay import ranges
 from replay.ingest.pipeline import import_paths
 from replay.projections import rebuild
 from tests.conftest import DATA, SHARED
+from tests.corrected import correct_the_books
 
 
 @pytest.fixture
@@ -101,19 +102,7 @@ def test_series_in_ranges_as_in_one_process(tmp_path: Path, small_ranges: None) 
 def test_mixed_ledger_in_ranges_as_in_one_process(tmp_path: Path, run: Any, db: str,
                                                   small_ranges: None) -> None:
     assert run("import", str(DATA)).exit_code == 0
-    assert run("correct", "dispute-1", "--replace", "23", "pay Bob 100", "--insert-after",
-               "23", "pay Ann 300", "--reason", "main pot to Ann", "--by", "floor"
-               ).exit_code == 0
-    with Ledger(db, read_only=True) as ledger:
-        (loose,) = ledger.connection.execute(
-            "SELECT min(hand_id) FROM events WHERE session IS NULL AND hand_id <> 'dispute-1'"
-        ).fetchone()
-    assert run("void", loose, "--reason", "misdeal", "--by", "floor").exit_code == 0
-    assert run("entry", "amend", "s02", "2", "160", "--reason", "miscounted", "--by", "host"
-               ).exit_code == 0
-    assert run("entry", "retract", "s03", "3", "--reason", "never", "--by", "host"
-               ).exit_code == 0
-    assert run("player", "alias", "Alicia", "Alice", "--session", "s01").exit_code == 0
+    correct_the_books(run, db)
     with Ledger(db, read_only=True) as ledger:
         (fixed,) = ledger.connection.execute("SELECT max(position) FROM events").fetchone()
     # after the corrections: a PokerNow log (ids and nicknames) and the real hands (no session)
