@@ -329,9 +329,9 @@ class ReportBooks:
 @contextmanager
 def open_report(path: str, *, jobs: int = 1, progress: Progress = silent,
                 note: Note = _quiet) -> Iterator[ReportBooks]:
-    """The ledger at ``path`` as :class:`ReportBooks`, its derived tables caught up first
-    (in the file when it can be written, else in memory: never its events), closed after
-    the block.
+    """The ledger at ``path`` as :class:`ReportBooks`, its derived tables as of its head
+    (computed in memory when the saved ones are behind: the file is never written), closed
+    after the block.
 
     Raises:
         NotFound: no ledger at ``path``; LedgerBusy, LedgerError: as
