@@ -8,7 +8,8 @@ from typing import Any
 
 import duckdb
 
-from ledger.store.chain import GENESIS, row_hash
+from bench.tamper import relinked
+from ledger.store.chain import GENESIS
 from ledger.store.store import COLUMNS
 
 NAMES = [c.strip() for c in COLUMNS.split(",")]
@@ -44,16 +45,6 @@ def rewrite(db: str | Path, rows: list[tuple[Any, ...]], *, start: int, relink: 
             position, digest = (out[-1][0], out[-1][11]) if out else (start - 1, prev_hash)
             con.execute("UPDATE meta SET value = ? WHERE key = 'head_position'", [str(position)])
             con.execute("UPDATE meta SET value = ? WHERE key = 'head_hash'", [digest])
-
-
-def relinked(rows: list[tuple[Any, ...]], prev_hash: str) -> list[tuple[Any, ...]]:
-    """``rows`` with ``prev_hash`` and ``hash`` recomputed, the first linked to ``prev_hash``."""
-    out = []
-    for row in rows:
-        digest = row_hash(prev_hash, **dict(zip(NAMES[:10], row[:10], strict=True)))
-        out.append((*row[:10], prev_hash, digest))
-        prev_hash = digest
-    return out
 
 
 def edit_payload(db: str | Path, position: int, old: str, new: str) -> None:
