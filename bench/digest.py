@@ -14,29 +14,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import duckdb  # noqa: E402
 
+from bench import helpers as H  # noqa: E402
 from ledger.audit.catchup import moved  # noqa: E402
 from ledger.audit.tables import DERIVED, tables_digest  # noqa: E402
-
-
-def timed(fn, runs: int) -> tuple[float, float]:  # noqa: ANN001
-    """Median wall and CPU seconds of ``fn()`` over ``runs``."""
-    walls, cpus = [], []
-    for _ in range(runs):
-        w, c = time.perf_counter(), time.process_time()
-        fn()
-        walls.append(time.perf_counter() - w)
-        cpus.append(time.process_time() - c)
-    return statistics.median(walls), statistics.median(cpus)
 
 
 def main() -> None:
@@ -52,13 +40,13 @@ def main() -> None:
     present = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
     rows = {name: con.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]
             for name in DERIVED if name in present}
-    digest_s, digest_cpu_s = timed(lambda: tables_digest(con), args.runs)
-    check_s, check_cpu_s = timed(lambda: moved(con), args.runs)
+    digest_s, digest_cpu_s = H.median_wall_cpu(lambda: tables_digest(con), args.runs)
+    check_s, check_cpu_s = H.median_wall_cpu(lambda: moved(con), args.runs)
     hands = con.execute("SELECT count(*) FROM hands").fetchone()[0]
     con.close()
     command = [str(Path(sys.executable).parent / "handledger"), "--db", args.ledger, "audit"]
-    audit_s, _ = timed(lambda: subprocess.run(command, stdout=subprocess.DEVNULL, check=False),
-                       args.runs)
+    audit_s, _ = H.median_wall_cpu(
+        lambda: subprocess.run(command, stdout=subprocess.DEVNULL, check=False), args.runs)
     print(json.dumps({
         "hands": hands, "rows": rows, "digest_s": round(digest_s, 3),
         "digest_cpu_s": round(digest_cpu_s, 3), "fresh_check_s": round(check_s, 3),

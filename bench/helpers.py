@@ -43,6 +43,18 @@ def median_time(fn: Callable[[], Any], runs: int, *, setup: Callable[[], Any] | 
     return statistics.median(times), value
 
 
+def median_wall_cpu(fn: Callable[[], Any], runs: int) -> tuple[float, float]:
+    """Median wall time and median CPU time of this process (seconds) of ``runs`` calls of
+    ``fn``."""
+    wall, cpu = [], []
+    for _ in range(runs):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        fn()
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return statistics.median(wall), statistics.median(cpu)
+
+
 def cli(db: Path | str, *args: str, stdout: Any = subprocess.DEVNULL, check: bool = True
         ) -> subprocess.CompletedProcess:
     """Run ``handledger --db DB ARGS…`` as a separate process."""

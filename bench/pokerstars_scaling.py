@@ -21,14 +21,13 @@ import argparse
 import json
 import os
 import re
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import helpers as H  # noqa: E402
 from ledger.formats.pokerstars import read_pokerstars  # noqa: E402
 from ledger.formats.pokerstars.text import decode, split_hands  # noqa: E402
 from ledger.model.gcpause import gc_paused  # noqa: E402
@@ -56,17 +55,6 @@ def write_file(path: Path, hands: list[list[str]], total: int) -> None:
             out.write("\n".join(lines) + "\n\n\n")
 
 
-def timed(fn, runs: int) -> tuple[float, float]:  # noqa: ANN001
-    """Median wall time and median CPU time of this process (seconds) over ``runs`` runs."""
-    wall, cpu = [], []
-    for _ in range(runs):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        fn()
-        wall.append(time.perf_counter() - start)
-        cpu.append(time.process_time() - start_cpu)
-    return statistics.median(wall), statistics.median(cpu)
-
-
 def measure(sizes: list[int], runs: int) -> dict[str, object]:
     hands = real_hands()
     rows: list[dict[str, float]] = []
@@ -88,7 +76,7 @@ def measure(sizes: list[int], runs: int) -> dict[str, object]:
 
             row: dict[str, float] = {"hands": size, "bytes": path.stat().st_size}
             for key, fn in (("read", read), ("read_check", read_check)):
-                wall, cpu = timed(fn, runs)
+                wall, cpu = H.median_wall_cpu(fn, runs)
                 row.update({f"{key}_s": round(wall, 3), f"{key}_cpu_s": round(cpu, 3),
                             f"{key}_hands_per_s": round(size / wall),
                             f"{key}_cpu_hands_per_s": round(size / cpu)})
