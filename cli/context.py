@@ -15,6 +15,23 @@ DEFAULT_DB = "handledger.duckdb"
 #: Seconds an open waits for a ledger another process holds (``--wait``; ``--no-wait``: 0).
 DEFAULT_WAIT = 30.0
 
+_at_once = False  # see exit_at_once
+
+
+def exit_at_once(yes: bool = True) -> None:
+    """Ask the console script (:mod:`cli.entry`) to end the process as soon as the command's
+    output is flushed, skipping the interpreter's teardown (a live action is a process of its
+    own, and freeing every module one by one took a sixth of it). Only for a command that
+    leaves nothing to finish at exit: no threads, worker processes, temporary files or open
+    connections (the ledger is closed when the command ends, :class:`Group`)."""
+    global _at_once
+    _at_once = yes
+
+
+def exits_at_once() -> bool:
+    """Whether the command run asked for :func:`exit_at_once`."""
+    return _at_once
+
 
 class Context:
     """The database path and the ledger, opened on first use."""

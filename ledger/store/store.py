@@ -21,7 +21,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-import duckdb
+try:
+    # DuckDB's compiled module, which the ``duckdb`` package re-exports (the same connect, the
+    # same connection and error classes): the store needs nothing more, and the package's own
+    # Python layer (relations, expressions, its version looked up in the installed metadata)
+    # takes longer to import than the compiled module itself, a cost every live action paid.
+    import _duckdb as duckdb
+except ImportError:  # a DuckDB whose compiled module is not importable on its own
+    import duckdb
 
 from ledger.model.batch import Batch
 from ledger.model.errors import (
@@ -567,7 +574,16 @@ class Ledger:
         return self._query("SELECT min(position) FROM events WHERE hash = $1", [digest])[0][0]
 
     def _tables(self) -> set[str]:
-        return {row[0] for row in self._query("SELECT table_name FROM duckdb_tables()")}
+        """The names of the file's tables; only ``{"events", "meta"}`` when both are there,
+        found by a query that names them and reads no row (listing the tables,
+        ``duckdb_tables()``, costs more than all the reads of a live action)."""
+        try:
+            self._con.execute("SELECT 1 FROM events, meta WHERE false").fetchall()
+        except duckdb.CatalogException:
+            return {row[0] for row in self._query("SELECT table_name FROM duckdb_tables()")}
+        except duckdb.Error as e:
+            raise self._translate(e) from e
+        return {"events", "meta"}
 
     def _meta(self) -> dict[str, str]:
         return dict(self._query("SELECT key, value FROM meta"))
