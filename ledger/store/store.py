@@ -41,7 +41,7 @@ from ledger.model.errors import (
     MalformedInput,
     NotFound,
 )
-from ledger.model.events import parse_event
+from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
 from ledger.store.chain import (
     GENESIS,
@@ -110,8 +110,9 @@ class StoredEvent:
 
     @property
     def event(self) -> Any:
-        """The typed event (:func:`ledger.model.events.parse_event`); raises ``MalformedEvent``."""
-        return parse_event(self.payload)
+        """The typed event (:func:`ledger.model.events.parse_stored`, which builds only the
+        models of the types met); raises ``MalformedEvent``."""
+        return parse_stored(self.type, self.payload)
 
 
 def _insert(con: duckdb.DuckDBPyConnection, rows: list[Row]) -> None:
