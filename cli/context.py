@@ -40,7 +40,7 @@ class Context:
         self.db = db
         self._ledger: Any = None
         #: The head when the ledger was first opened for writing (position 0 for a new file);
-        #: None while the command has not opened it so.
+        #: None while the command has not opened it so, or when it saves no tables.
         self.written_from: int | None = None
         #: Whether the derived tables are saved after a write (off for a live action, whose
         #: next read catches its session up in memory).
@@ -60,7 +60,7 @@ class Context:
             if (read_only or existing) and self.db != ":memory:" and not Path(self.db).exists():
                 raise NotFound(f"no ledger at {self.db} (run `handledger init` or import)")
             self._ledger = Ledger(self.db, read_only=read_only)
-            if not read_only and self.written_from is None:
+            if not read_only and self.written_from is None and self.saves_tables:
                 self.written_from = (self._ledger.head() or (0, ""))[0]
         return self._ledger
 
