@@ -7,7 +7,12 @@ live cold``).
   no-limit hold'em hand started live in it (untimed): every action of the hand to its end
   (deals, checks and calls on four streets, the showdown, the payout, the end: 28 acts),
   ``state`` after every other one (14); medians of wall time, with the CPU seconds of the
-  process (``*_cpu_s``) and the load average beside them.
+  process (``*_cpu_s``) and the load average beside them. The project's modules are
+  byte-compiled first (:func:`bytecode`), as an installed package's are.
+* ``python -m bench.live --against OTHER_TREE``: the same actions recorded side by side by this
+  tree's ``handledger`` and another worktree's (its ``.venv``), each on its own copy of the
+  ledger, the two commands alternated action by action (the first of each pair taking turns):
+  medians of wall and CPU seconds of each, their ratios, and the load.
 * ``audit_cold``: the first ``audit`` of the ledger of 1,000,050 hands (``--quick``: 4,050)
   with no derived tables, every hand replayed and audited, with ``--jobs 1`` and ``--jobs 2``
   (worker processes over ranges of the ledger, ``replay/ranges.py``), one run each: wall and
@@ -43,7 +48,32 @@ ACTS = (
 )
 
 
-def timed(cmd: list[str]) -> tuple[float, float, str]:
+#: The project's packages, byte-compiled before a timed run (:func:`bytecode`).
+PACKAGES = ("cli", "engine", "ledger", "replay")
+
+
+def bytecode(exe: str, root: Path, *, compiled: bool = True) -> None:
+    """Byte-compile the project's modules under ``root`` with the Python beside the console
+    script ``exe``, as pip does when it installs a package (``compiled`` False: remove that
+    bytecode instead, for a run that compiles every module it loads). An editable install
+    writes its bytecode on the first run, unless ``PYTHONDONTWRITEBYTECODE`` is set (as here):
+    then every process compiled the ~40 modules a live action loads, about 0.1 s of CPU.
+
+    Raises:
+        subprocess.CalledProcessError: compileall failed.
+    """
+    dirs = [root / p for p in PACKAGES]
+    if not compiled:
+        for folder in dirs:
+            for cache in folder.rglob("__pycache__"):
+                shutil.rmtree(cache)
+        return
+    python = str(Path(exe).with_name("python"))
+    subprocess.run([python, "-m", "compileall", "-q", *map(str, dirs)], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
     """Wall and CPU seconds (user + system of the child) of one process, and its stdout.
 
     Raises:
@@ -51,7 +81,7 @@ def timed(cmd: list[str]) -> tuple[float, float, str]:
     """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -62,6 +92,7 @@ def timed(cmd: list[str]) -> tuple[float, float, str]:
 
 def bench_live(cfg: dict[str, Any], out: dict[str, Any], source: Path) -> None:
     """``live_act_s`` and ``live_state_s`` (module doc) on a copy of ``source``."""
+    bytecode(H.HANDLEDGER, H.ROOT)
     with tempfile.TemporaryDirectory(dir=H.CACHE) as tmp:
         db = Path(tmp) / "live.duckdb"
         shutil.copyfile(source, db)
@@ -155,3 +186,88 @@ def bench_cold(cfg: dict[str, Any], out: dict[str, Any], source: Path, hands: in
     if "1" in cold and "2" in cold:
         out["audit_cold_jobs_speedup"] = round(cold["1"]["seconds"] / cold["2"]["seconds"], 2)
         out["audit_cold_jobs_cpu_ratio"] = round(cold["2"]["cpu_s"] / cold["1"]["cpu_s"], 2)
+
+
+def side_by_side(source: Path, trees: dict[str, Path], *, compiled: bool = True,
+                 hand: str = "live-bench") -> dict[str, Any]:
+    """The live hand of :func:`bench_live` recorded by the ``handledger`` of each tree in
+    ``trees`` (label: worktree with its ``.venv``), each on its own copy of ``source``, the
+    trees' commands alternated action by action (module doc), the hand named ``hand`` (an
+    id inside the range of the ledger's hand ids keeps DuckDB from skipping row groups by
+    their min and max). Returns per label the medians
+    of wall and CPU seconds of ``act`` and ``state``, then the ratios of the first label's
+    to each other's, and the load average before and after.
+
+    Raises:
+        RuntimeError: a command failed, or the trees printed different things.
+    """
+    exes = {label: str(root / ".venv" / "bin" / "handledger") for label, root in trees.items()}
+    for label, root in trees.items():
+        bytecode(exes[label], root, compiled=compiled)
+    env = None if compiled else {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    runs: dict[str, dict[str, list[tuple[float, float, str]]]] = {
+        label: {"act": [], "state": []} for label in trees}
+    load = [os.getloadavg()[0]]
+    with tempfile.TemporaryDirectory(dir=H.CACHE) as tmp:
+        dbs = {label: Path(tmp) / f"{k}.duckdb" for k, label in enumerate(trees)}
+        for label, db in dbs.items():
+            shutil.copyfile(source, db)
+            subprocess.run([exes[label], "--db", str(db), "hand", "start", "--hand",
+                            hand, "--game", "NT", "--stakes", "1/2", "--seats", SEATS,
+                            "--button", "Dee"], check=True, capture_output=True, env=env)
+        labels = list(trees)
+        for k, action in enumerate((*ACTS, "end")):
+            turn = labels[k % len(labels):] + labels[: k % len(labels)]
+            for label in turn:
+                base = [exes[label], "--db", str(dbs[label])]
+                runs[label]["act"].append(timed([*base, "act", hand, action], env))
+                if k % 2:
+                    runs[label]["state"].append(timed([*base, "state", hand], env))
+            for kind in ("act", "state"):
+                printed = {runs[label][kind][-1][2] for label in labels if runs[label][kind]}
+                if len(printed) > 1:
+                    raise RuntimeError(f"the trees printed different things: {printed}")
+    load.append(os.getloadavg()[0])
+    out: dict[str, Any] = {"hands": None, "hand": hand, "bytecode": compiled, "runs": {}}
+    for label in trees:
+        for kind, done in runs[label].items():
+            out.setdefault(label, {})[f"{kind}_s"] = round(
+                statistics.median(r[0] for r in done), 3)
+            out[label][f"{kind}_cpu_s"] = round(statistics.median(r[1] for r in done), 3)
+            out["runs"][kind] = len(done)
+    first, *others = trees
+    for other in others:
+        out[f"{first}_vs_{other}"] = {
+            key: round(out[first][key] / out[other][key], 2) for key in out[first]}
+    out["load_average"] = [round(x, 1) for x in load]
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m bench.live --against TREE [--quick] [--no-bytecode] [--hand ID]``:
+    :func:`side_by_side`
+    of this tree (``new``) and ``TREE`` (``old``) on the bench's live ledger (built and
+    cached as ``bench/run.py --only live`` builds it), printed as JSON."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--against", type=Path, required=True, help="the other worktree")
+    parser.add_argument("--quick", action="store_true", help="the 2,100-hand ledger")
+    parser.add_argument("--no-bytecode", action="store_true",
+                        help="remove the project's bytecode and keep processes from writing it")
+    parser.add_argument("--hand", default="live-bench", help="the live hand's id")
+    args = parser.parse_args(argv)
+    from bench import run as R
+
+    cfg = R.QUICK if args.quick else R.FULL
+    source = R.series_db(cfg, cfg["live_hands"])
+    out = side_by_side(source, {"new": H.ROOT, "old": args.against.resolve()},
+                       compiled=not args.no_bytecode, hand=args.hand)
+    out["hands"] = R._hands(source)
+    out["machine"] = H.machine()
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

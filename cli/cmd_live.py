@@ -10,7 +10,9 @@
 
 Every action is a new process, so this module imports nothing at the top but click: what a
 command needs is imported inside it (the ledger, the engine, the event model), never the
-renderers, the books or the evaluator's tables (tests/test_live_imports.py).
+renderers, the books or the evaluator's tables (tests/test_live_imports.py). The collector is
+paused while it runs (loading those modules makes many objects and frees almost none), and the
+process ends as soon as the output is out (:func:`cli.context.exit_at_once`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from typing import Any
 
 import click
 
-from cli.context import Context
+from cli.context import Context, exit_at_once
+from ledger.model.gcpause import gc_paused
 
 
 @click.group()
@@ -47,12 +50,14 @@ def hand() -> None:
 def start(obj: Context, game_code: str, session: str | None, hand_id: str | None,
           **spec: Any) -> None:
     """Start a hand: append hand_started and the forced bets; print the hand id."""
-    from cli import render
-    from replay.live import LiveHand, start_hand
+    exit_at_once()
+    with gc_paused():
+        from cli import render
+        from replay.live import LiveHand, start_hand
 
-    obj.saves_tables = False  # the hot path: the next read catches the session up in memory
-    click.echo(start_hand(obj.ledger(), LiveHand(game=game_code, **spec), hand=hand_id,
-                          session=session, note=render.note))
+        obj.saves_tables = False  # the hot path: the next read catches the session up in memory
+        click.echo(start_hand(obj.ledger(), LiveHand(game=game_code, **spec), hand=hand_id,
+                              session=session, note=render.note))
 
 
 @click.command()
@@ -63,14 +68,16 @@ def act(obj: Context, hand_id: str, action: str) -> None:
     """Record ACTION in HAND: PHH notation ("Bob cbr 20", "p2 cc", "d db AhKd7c"),
     "pay PLAYER AMOUNT" / "returned PLAYER AMOUNT" (what the table pushed), or "end".
     An illegal action is refused (exit 2) with what is legal now; nothing is written."""
-    from replay.live import act as record
-    from replay.live import legal_now
+    exit_at_once()
+    with gc_paused():
+        from replay.live import act as record
+        from replay.live import legal_now
 
-    obj.saves_tables = False  # the hot path: the next read catches the session up in memory
-    done = record(obj.ledger(existing=True), hand_id, action)
-    state = done.state
-    click.echo(f"{done.seq} {done.event.type}" + (
-        f"; {legal_now(state)}" if state.status == "open" else f"; hand {state.status}"))
+        obj.saves_tables = False  # the hot path: the next read catches the session up in memory
+        done = record(obj.ledger(existing=True), hand_id, action)
+        state = done.state
+        click.echo(f"{done.seq} {done.event.type}" + (
+            f"; {legal_now(state)}" if state.status == "open" else f"; hand {state.status}"))
 
 
 @click.command("state")
@@ -78,11 +85,13 @@ def act(obj: Context, hand_id: str, action: str) -> None:
 @click.pass_obj
 def state_cmd(obj: Context, hand_id: str) -> None:
     """Print HAND's current state: whose turn, pots, stacks, current bet, legal range."""
-    from cli.text import state_text
-    from replay.live import now
+    exit_at_once()
+    with gc_paused():
+        from cli.text import state_text
+        from replay.live import now
 
-    state = now(obj.ledger(read_only=True), hand_id)
-    click.echo(obj.names()(state_text(state)))
+        state = now(obj.ledger(read_only=True), hand_id)
+        click.echo(obj.names()(state_text(state)))
 
 
 COMMANDS = [hand, act, state_cmd]

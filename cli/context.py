@@ -15,6 +15,23 @@ DEFAULT_DB = "handledger.duckdb"
 #: Seconds an open waits for a ledger another process holds (``--wait``; ``--no-wait``: 0).
 DEFAULT_WAIT = 30.0
 
+_at_once = False  # see exit_at_once
+
+
+def exit_at_once(yes: bool = True) -> None:
+    """Ask the console script (:mod:`cli.entry`) to end the process as soon as the command's
+    output is flushed, skipping the interpreter's teardown (a live action is a process of its
+    own, and freeing every module one by one took a sixth of it). Only for a command that
+    leaves nothing to finish at exit: no threads, worker processes, temporary files or open
+    connections (the ledger is closed when the command ends, :class:`Group`)."""
+    global _at_once
+    _at_once = yes
+
+
+def exits_at_once() -> bool:
+    """Whether the command run asked for :func:`exit_at_once`."""
+    return _at_once
+
 
 class Context:
     """The database path and the ledger, opened on first use."""
@@ -23,7 +40,7 @@ class Context:
         self.db = db
         self._ledger: Any = None
         #: The head when the ledger was first opened for writing (position 0 for a new file);
-        #: None while the command has not opened it so.
+        #: None while the command has not opened it so, or when it saves no tables.
         self.written_from: int | None = None
         #: Whether the derived tables are saved after a write (off for a live action, whose
         #: next read catches its session up in memory).
@@ -43,7 +60,7 @@ class Context:
             if (read_only or existing) and self.db != ":memory:" and not Path(self.db).exists():
                 raise NotFound(f"no ledger at {self.db} (run `handledger init` or import)")
             self._ledger = Ledger(self.db, read_only=read_only)
-            if not read_only and self.written_from is None:
+            if not read_only and self.written_from is None and self.saves_tables:
                 self.written_from = (self._ledger.head() or (0, ""))[0]
         return self._ledger
 

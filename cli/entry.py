@@ -1,17 +1,29 @@
 """The ``handledger`` console script's entry point, importing nothing itself: Ctrl-C while
 the command's modules load (click, pydantic, DuckDB: a few hundred milliseconds) is
-"Aborted" and exit 130 like Ctrl-C anywhere later, never a traceback of the import."""
+"Aborted" and exit 130 like Ctrl-C anywhere later, never a traceback of the import.
+
+Loading those modules makes many objects and frees almost none, so the cyclic garbage
+collector is paused meanwhile and what they made is frozen out of later collections
+(``gc.freeze``). A command that asked for it (:func:`cli.context.exit_at_once`: the live
+commands) ends the process as soon as its output is flushed, without the interpreter's
+teardown, which would free every module and object one by one.
+"""
 
 from __future__ import annotations
 
+import gc
 import sys
 
 
 def main() -> None:
     """Load :mod:`cli.main` and run it (:func:`cli.main.main` gives the exit statuses)."""
+    gc.disable()
     try:
-        from cli.main import main as run
+        from cli.main import leave, run
     except KeyboardInterrupt:
         sys.stderr.write("Aborted\n")
         sys.exit(130)
-    run()
+    finally:
+        gc.freeze()
+        gc.enable()
+    leave(run())

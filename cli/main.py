@@ -10,9 +10,10 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -22,6 +23,8 @@ from cli.context import (
     ClosedPipe,
     Context,
     Group,
+    exit_at_once,
+    exits_at_once,
     interrupted,
     one_line,
 )
@@ -152,10 +155,30 @@ def main() -> None:
     sys.exit(run())
 
 
+def leave(code: int) -> NoReturn:
+    """End the process with exit status ``code`` (of :func:`run`): as :func:`main` does, or,
+    when the command asked for it (:func:`cli.context.exit_at_once`), as soon as standard
+    output and error are flushed, without the interpreter's teardown (``os._exit``). Output
+    closed by its reader meanwhile is :data:`CLOSED_PIPE`, as in :func:`run`."""
+    if not exits_at_once():
+        sys.exit(code)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the command is done: nothing to abort
+    try:
+        sys.stdout.flush()
+    except (BrokenPipeError, ValueError):
+        code = _closed_pipe()
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(code)
+
+
 def run(args: Sequence[str] | None = None) -> int:
     """The command line ``args`` (default ``sys.argv[1:]``) run as the ``handledger``
     command runs it, every failure one line on stderr; returns the exit status (see
     :func:`main`)."""
+    exit_at_once(False)
     try:
         code = cli.main(args=list(args) if args is not None else None, prog_name="handledger",
                         standalone_mode=False)

@@ -20,7 +20,7 @@ from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
 from ledger.model.batch import Batch
-from ledger.model.errors import LedgerError, MalformedInput
+from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.money import within_bound
 from ledger.model.names import check_name
 from replay import carry
@@ -254,14 +254,17 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
 
 
 def current(ledger: Any, hand: str) -> tuple[HandState, int]:
-    """The hand's state as it stands (corrections applied) and its stream's last seq.
+    """The hand's state as it stands (corrections applied) and its stream's last seq. Its
+    rows are read where a hand recorded live has them, at the ledger's tail
+    (:meth:`ledger.store.store.Ledger.read_recent`: the whole stream, wherever it lies).
 
     Raises:
         NotFound: no such hand; IllegalAction: its events do not replay.
     """
-    from ledger.store.streams import load_hand
-
-    events, _ = load_hand(ledger, hand)
+    rows = ledger.read_recent(hand)
+    if not rows or rows[0].hand_id is None:
+        raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
+    events = [r.event for r in rows]
     return fold_stream(events)[0], len(events)
 
 

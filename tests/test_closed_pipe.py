@@ -50,6 +50,7 @@ def _into_closed_pipe(db: Path, *args: str) -> subprocess.CompletedProcess:
     ("export", "--format", "phh"),
     ("sql", "SELECT position, stream FROM events ORDER BY position"),
     ("show", "HAND"),
+    ("state", "HAND"),  # a live command: its process ends without the interpreter's teardown
     ("replay", "--json"),
     ("balances",),
 ])

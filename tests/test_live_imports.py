@@ -1,10 +1,13 @@
 """A live hand through real processes, as at the table: every ``act`` and ``state`` is a new
 process, which loads neither the evaluator's library (pokerkit) nor the renderers (rich,
-jinja2), the browser driver, Dask, numpy or the key store; and what they print and store is
-the hand as the rules have it (a hand checked by hand: blinds 1/2, an all-in, side pot)."""
+jinja2), the browser driver, Dask, numpy or the key store, nor the Python layer of the
+``duckdb`` package (the store opens the ledger with DuckDB's compiled module alone); and what
+they print and store is the hand as the rules have it (a hand checked by hand: blinds 1/2, an
+all-in, side pot)."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +23,8 @@ _CODE = (
 )
 HEAVY = {"pokerkit", "rich", "jinja2", "selenium", "dask", "distributed", "numpy", "pandas",
          "pyarrow", "cryptography", "matplotlib", "PIL", "fsspec"}
+if importlib.util.find_spec("_duckdb") is not None:  # DuckDB's compiled module on its own
+    HEAVY |= {"duckdb"}
 
 
 def _cli(db: Path, *args: str) -> tuple[int, str, set[str]]:

@@ -21,7 +21,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-import duckdb
+try:
+    # DuckDB's compiled module, which the ``duckdb`` package re-exports (the same connect, the
+    # same connection and error classes): the store needs nothing more, and the package's own
+    # Python layer (relations, expressions, its version looked up in the installed metadata)
+    # takes longer to import than the compiled module itself, a cost every live action paid.
+    import _duckdb as duckdb
+except ImportError:  # a DuckDB whose compiled module is not importable on its own
+    import duckdb
 
 from ledger.model.batch import Batch
 from ledger.model.errors import (
@@ -34,7 +41,7 @@ from ledger.model.errors import (
     MalformedInput,
     NotFound,
 )
-from ledger.model.events import parse_event
+from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
 from ledger.store.chain import (
     GENESIS,
@@ -68,6 +75,11 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)",
 )
 _PAGE = 10_000  # rows per query when streaming
+#: The ledger's last positions where a stream's rows are looked for first (Ledger.read_recent,
+#: Ledger._tails): a hand recorded live has its rows there, and a query bounded by position
+#: reads only the file's last row groups, where one by stream alone scans the stream column of
+#: every row group (its min/max rarely rule a hand id out).
+_RECENT = 100_000
 _FLUSH = 100_000  # rows per appender flush / per bulk INSERT
 _BULK = 50_000  # from this many rows on, insert columns (numpy arrays) instead of the appender
 # (below, importing numpy, about 0.1 s, costs more than the appender loses)
@@ -98,8 +110,9 @@ class StoredEvent:
 
     @property
     def event(self) -> Any:
-        """The typed event (:func:`ledger.model.events.parse_event`); raises ``MalformedEvent``."""
-        return parse_event(self.payload)
+        """The typed event (:func:`ledger.model.events.parse_stored`, which builds only the
+        models of the types met); raises ``MalformedEvent``."""
+        return parse_stored(self.type, self.payload)
 
 
 def _insert(con: duckdb.DuckDBPyConnection, rows: list[Row]) -> None:
@@ -506,6 +519,23 @@ class Ledger:
             raise NotFound(f"the ledger holds no {kind} stream {stream!r}", hand=stream)
         return [StoredEvent(*row) for row in rows]
 
+    def read_recent(self, stream: str) -> list[StoredEvent]:
+        """The rows of ``stream`` by seq, all of them, as :meth:`read` gives them: looked for
+        among the ledger's last ``_RECENT`` positions first, which hold them all when they
+        hold its first row (positions and seqs grow together as rows are appended); read
+        whole otherwise. What a hand recorded live reads at every action.
+
+        Raises:
+            NotFound: the stream has no events at all.
+        """
+        head = self._head()
+        if head is not None and head[0] > _RECENT:
+            rows = self._query(f"SELECT {COLUMNS} FROM events WHERE position > $1"
+                               " AND stream = $2 ORDER BY seq", [head[0] - _RECENT, stream])
+            if rows and rows[0][4] == 1:
+                return [StoredEvent(*row) for row in rows]
+        return self.read(stream)
+
     def streams(
         self,
         *,
@@ -567,7 +597,16 @@ class Ledger:
         return self._query("SELECT min(position) FROM events WHERE hash = $1", [digest])[0][0]
 
     def _tables(self) -> set[str]:
-        return {row[0] for row in self._query("SELECT table_name FROM duckdb_tables()")}
+        """The names of the file's tables; only ``{"events", "meta"}`` when both are there,
+        found by a query that names them and reads no row (listing the tables,
+        ``duckdb_tables()``, costs more than all the reads of a live action)."""
+        try:
+            self._con.execute("SELECT 1 FROM events, meta WHERE false").fetchall()
+        except duckdb.CatalogException:
+            return {row[0] for row in self._query("SELECT table_name FROM duckdb_tables()")}
+        except duckdb.Error as e:
+            raise self._translate(e) from e
+        return {"events", "meta"}
 
     def _meta(self) -> dict[str, str]:
         return dict(self._query("SELECT key, value FROM meta"))
@@ -583,13 +622,20 @@ class Ledger:
         return [row[0] for row in self._query(sql, [keys])]
 
     def _tails(self, streams: list[str]) -> dict[str, tuple[int, str | None]]:
-        """{stream: (last seq, session of the last row)} for the given streams that exist."""
-        rows = self._query(
-            "SELECT stream, max(seq), arg_max(session, seq) FROM events"
-            " WHERE stream IN (SELECT unnest($1)) GROUP BY stream",
-            [streams],
-        )
-        return {stream: (last, session) for stream, last, session in rows}
+        """{stream: (last seq, session of the last row)} for the given streams that exist:
+        looked for among the ledger's last ``_RECENT`` positions first (a stream's last row is
+        its latest: a live hand's is there), the others in the whole ledger."""
+        sql = ("SELECT stream, max(seq), arg_max(session, seq) FROM events"
+               " WHERE position > $2 AND stream IN (SELECT unnest($1)) GROUP BY stream")
+        head = self._head()
+        recent = head[0] - _RECENT if head is not None and head[0] > _RECENT else 0
+        tails = {stream: (last, session) for stream, last, session in self._query(
+            sql, [streams, recent])}
+        rest = [s for s in streams if s not in tails] if recent else []
+        if rest:
+            tails.update({stream: (last, session) for stream, last, session in self._query(
+                sql, [rest, 0])})
+        return tails
 
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         """Run one read query on the ledger and return its rows (for the store's own

@@ -23,7 +23,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from ledger.model.errors import MalformedEvent, NotFound
 from ledger.model.events import EVENT_ADAPTER, AnyEvent, parse_event
@@ -33,7 +33,7 @@ _WINDOW = 50_000  # ledger positions per query
 # From this many payloads in a window on, they are fetched as one numpy column (a third of the
 # CPU of row tuples); below, importing numpy (about 0.1 s) would cost more than it saves.
 _NUMPY_ROWS = 20_000
-_EVENTS = TypeAdapter(list[AnyEvent])
+_EVENTS = TypeAdapter(list[AnyEvent], config=ConfigDict(defer_build=True))  # built when used
 _SHARED_MAX = 100_000  # payload texts whose event is kept for sharing
 #: Event types whose texts recur across hands (no hand id, names or reasons of their own).
 _SHAREABLE = frozenset({"check", "call", "fold", "bet_raise", "all_in", "forced_bet",
