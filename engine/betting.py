@@ -16,7 +16,7 @@ opens a round. None changes the phase: each returns True when the round is close
 from __future__ import annotations
 
 from engine.hand import HandData
-from engine.rounds import Limits, Round, cap_for, reopened_for
+from engine.rounds import Limits, Round, reopened_for
 from engine.stud import has_open_pair
 from ledger.model import events as ev
 
@@ -28,7 +28,7 @@ _LIVE_BLINDS = ("small_blind", "big_blind", "straddle")
 
 def _threshold(state: HandData, rnd: Round) -> int:
     """The increase since a player acted that reopens the betting for him (RULES.md §1.7)."""
-    if state.game.betting == "fixed_limit" and state.reopen_rule == "half_bet":
+    if state.half_bet:
         return (rnd.increment + 1) // 2
     return rnd.increment
 
@@ -44,27 +44,27 @@ def limits(state: HandData, player: str) -> Limits:
     street_bet = state.street_bets[player]
     stack = state.stacks[player]
     owed = rnd.current - street_bet
-    to_call = min(owed, stack)  # chips_to_call()
-    betting = state.game.betting
+    to_call = owed if owed < stack else stack  # chips_to_call()
+    fixed = state.fixed
     reason = ""
     if stack <= owed:
         reason = "not enough chips to raise"
     elif not reopened_for(rnd, player, _threshold(state, rnd)):
         reason = "the betting was not reopened: a short all-in is not a full raise"
-    elif betting == "fixed_limit" and _capped(state, rnd):
+    elif fixed and _capped(state, rnd):
         reason = "the raise cap for this round is reached"
     elif not _another_can_bet(state, player):
         reason = "every other player is all-in"
     if reason:
         return Limits(to_call, None, None, reason)
     allin_to = street_bet + stack
-    if betting == "fixed_limit":
+    if fixed:
         lo = hi = max(rnd.full_level + rnd.increment, rnd.current + 1)
         if rnd.current == 0 and _open_pair_option(state):
             hi = state.started.stakes.big_bet
     else:
         lo = rnd.current + rnd.increment if rnd.current else max(rnd.increment, 1)
-        if betting == "pot_limit":
+        if state.game.betting == "pot_limit":
             hi = rnd.current + state.pot_total() + owed
         else:
             hi = allin_to
@@ -88,8 +88,7 @@ def chips_to_call(state: HandData, player: str) -> int:
 
 
 def _capped(state: HandData, rnd: Round) -> bool:
-    cap = cap_for(len(state.game.streets))
-    return rnd.raises >= cap and (rnd.capped or len(state.can_bet()) >= 3)
+    return rnd.raises >= state.cap and (rnd.capped or len(state.can_bet()) >= 3)
 
 
 def _open_pair_option(state: HandData) -> bool:
@@ -112,25 +111,15 @@ def start_round(state: HandData, first: str | None) -> bool:
         current = max(bets.values())
     stacks = state.stacks
     rnd = Round(current, current, state.bet_size())
-    if current and state.game.betting == "fixed_limit":
+    if current and state.fixed:
         rnd.raises = 1  # the big blind is the bet (RULES.md §1.8)
     can_bet = state.can_bet()
-    # Two players who can put in more than the current bet (an all-in player cannot): no bet
-    # covers the runner-up's reach, so nobody covers everyone (the common case, as below).
-    if sum(bets[p] + stacks[p] > current for p in can_bet) >= 2:
-        bettors = can_bet
-    else:
-        reach = {q: bets[q] + stacks[q] for q in state.live()}
-        highest = sorted(reach.values(), reverse=True)[:2]
-        if len(highest) == 2 and current < highest[1]:
-            bettors = can_bet  # no bet covers the runner-up's reach: nobody covers everyone
-        else:
-            bettors = [p for p in can_bet if not _covers_all(state, p, reach, highest)]
-    order = state.order
-    if first is not None and first in order:
-        i = order.index(first)
+    bettors = _asked(state, can_bet, bets, stacks, current)
+    seat = state.seat
+    if first is not None and first in seat:
+        i = seat[first]
         # the bettors (in acting order) from ``first`` round the table
-        after = [p for p in bettors if order.index(p) >= i]
+        after = [p for p in bettors if seat[p] >= i]
         rnd.pending = after + bettors[: len(bettors) - len(after)]
     else:
         rnd.pending = list(bettors)
@@ -140,6 +129,25 @@ def start_round(state: HandData, first: str | None) -> bool:
     if _round_needs_no_action(state, can_bet):
         rnd.pending = []
     return not rnd.pending
+
+
+def _asked(state: HandData, can_bet: list[str], bets: dict[str, int], stacks: dict[str, int],
+           current: int) -> list[str]:
+    """Those of ``can_bet`` (in acting order) who are asked to act in a round opening at
+    ``current``: all but a player whose bet already covers every opponent (:func:`_covers_all`)."""
+    # Two players who can put in more than the current bet (an all-in player cannot): no bet
+    # covers the runner-up's reach, so nobody covers everyone (the common case, as below).
+    reaching = 0
+    for p in can_bet:
+        if bets[p] + stacks[p] > current:
+            reaching += 1
+            if reaching == 2:
+                return can_bet
+    reach = {q: bets[q] + stacks[q] for q in state.live()}
+    highest = sorted(reach.values(), reverse=True)[:2]
+    if len(highest) == 2 and current < highest[1]:
+        return can_bet  # no bet covers the runner-up's reach: nobody covers everyone
+    return [p for p in can_bet if not _covers_all(state, p, reach, highest)]
 
 
 def _covers_all(state: HandData, player: str, reach: dict[str, int], highest: list[int]) -> bool:
@@ -171,7 +179,7 @@ def _accept_unknown_opener(state: HandData, player: str) -> None:
     """Up cards unknown: the first to act cannot be checked, so the first actor is taken."""
     rnd = state.rnd
     if rnd.opener_unknown and not rnd.acted and player in rnd.pending:
-        i = state.order.index(player)
+        i = state.seat[player]
         ring = state.order[i:] + state.order[:i]
         rnd.pending = [p for p in ring if p in rnd.pending]
         rnd.first_actor = player
@@ -304,7 +312,7 @@ def _raise(state: HandData, player: str, new: int, is_all_in: bool, lim: Limits)
             f"{player}'s raise to {new} is below the minimum {lim.min_to} but covers every "
             "opponent (each is all-in or covered by it): accepted, as some online rooms cap it")
     if (
-        state.game.betting == "fixed_limit"
+        state.fixed
         and not is_all_in
         and new not in (lim.min_to, lim.max_to)
     ):
@@ -313,14 +321,14 @@ def _raise(state: HandData, player: str, new: int, is_all_in: bool, lim: Limits)
     state.put_in(player, new - state.street_bets[player])
     full = _is_full(state, new, before)
     if full:
-        if state.game.betting == "fixed_limit":
+        if state.fixed:
             if rnd.current == 0 and new > rnd.increment:  # open pair: big bet chosen
                 rnd.increment = new
         else:
             rnd.increment = max(rnd.increment, new - before)
         rnd.full_level = new
         rnd.raises += 1
-        if rnd.raises >= cap_for(len(state.game.streets)) and len(state.can_bet()) >= 3:
+        if rnd.raises >= state.cap and len(state.can_bet()) >= 3:
             rnd.capped = True
     rnd.current = new
     rnd.acted[player] = new
@@ -337,8 +345,8 @@ def _covers_everyone(state: HandData, player: str) -> int:
 
 def _is_full(state: HandData, new: int, before: int) -> bool:
     rnd = state.rnd
-    if state.game.betting == "fixed_limit":
-        if state.reopen_rule == "half_bet":
+    if state.fixed:
+        if state.half_bet:
             return new - before >= (rnd.increment + 1) // 2 or new - rnd.full_level >= rnd.increment
         return new - rnd.full_level >= rnd.increment
     return new - before >= rnd.increment
@@ -349,7 +357,7 @@ def _after_action(state: HandData, player: str, *, aggressive: bool) -> bool:
     rnd = state.rnd
     if aggressive:
         order, folded, all_in = state.order, state.folded, state.all_in
-        i = order.index(player)
+        i = state.seat[player]
         ring = order[i + 1 :] + order[:i]
         rnd.pending = [p for p in ring if p not in folded and p not in all_in]
     elif rnd.pending and rnd.pending[0] == player:

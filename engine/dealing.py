@@ -32,6 +32,9 @@ def next_to_draw(state: HandData) -> str | None:
     return None
 
 
+_NO_NOTES: list[str] = []  # never changed: what a deal of new cards returns
+
+
 def _check_new_cards(
     state: HandData, cards: list[str], to: str, *, off_deck: bool = True
 ) -> list[str]:
@@ -39,6 +42,12 @@ def _check_new_cards(
     of those dealt again after a reshuffle. ``off_deck``: the cards come off the deck now (not
     shown unknown cards being named)."""
     seen = state.cards.seen
+    if state.game.deck != "short" and seen.isdisjoint(cards):  # the common case: all new
+        if len(cards) == 1 or len(set(cards)) == len(cards):
+            return _NO_NOTES
+        known = [c for c in cards if c != UNKNOWN]
+        if len(set(known)) == len(known):  # only unknown cards repeat
+            return _NO_NOTES
     fresh: set[str] = set()
     notes: list[str] = []
     for k, c in enumerate(cards):
@@ -67,13 +76,14 @@ def deal(state: HandData, e: ev.CardsDealt) -> bool:
     replacement) are all out."""
     notes = _check_new_cards(state, e.cards, e.player or "the board")
     if e.player is None:
-        notes += _deal_board(state, e)
+        notes = notes + _deal_board(state, e)
     elif state.phase == "draw":
         _deal_draw(state, e)
     else:
         _deal_hole(state, e)
     state.cards.dealt += len(e.cards)
-    state.notes.extend(notes)
+    if notes:
+        state.notes.extend(notes)
     if state.phase == "draw":
         return draw_done(state)
     return street_dealt(state)
@@ -81,29 +91,29 @@ def deal(state: HandData, e: ev.CardsDealt) -> bool:
 
 def _deal_hole(state: HandData, e: ev.CardsDealt) -> None:
     p = e.player
-    if p not in state.cards.hole:
+    cards = state.cards
+    if p not in cards.hole:
         raise state.fail(f"{p!r} is not seated")
     if state.phase != "deal":
         raise state.fail(f"hole cards dealt during the {state.phase} phase")
     if p in state.folded:
         raise state.fail(f"{p} has folded")
-    street = state.game.streets[state.street]
-    if not street.hole_up:
+    up = state.game.streets[state.street].hole_up
+    if not up:
         raise state.fail("no hole cards are dealt on this street")
-    if state.game.stud and state.cards.boards[0]:
+    if state.game.stud and cards.boards[0]:
         raise state.fail("this street was dealt as one community card (RULES.md §4.1)")
-    if p in state.cards.street_hole:
+    if p in cards.street_hole:
         raise state.fail(f"{p} already has his cards for this street")
-    if len(e.cards) != len(street.hole_up):
-        raise state.fail(
-            f"{p} must be dealt {len(street.hole_up)} card(s) on this street, not {len(e.cards)}"
-        )
-    if e.face_up and tuple(e.face_up) != street.hole_up:
+    dealt = e.cards
+    if len(dealt) != len(up):
+        raise state.fail(f"{p} must be dealt {len(up)} card(s) on this street, not {len(dealt)}")
+    if e.face_up and tuple(e.face_up) != up:
         raise state.fail(f"face-up flags {e.face_up} do not match the game")
-    state.cards.hole[p].extend(e.cards)
-    state.cards.up[p].extend(street.hole_up)
-    state.cards.street_hole.add(p)
-    _add_seen(state, e.cards)
+    cards.hole[p].extend(dealt)
+    cards.up[p].extend(up)
+    cards.street_hole.add(p)
+    _add_seen(state, dealt)
 
 
 def _deal_board(state: HandData, e: ev.CardsDealt) -> list[str]:

@@ -97,7 +97,7 @@ def _first_to_act(state: HandData) -> str | None:
     if state.street == 0 and state.forced_seen:
         poster = _biggest_blind(state)
         if poster is not None:
-            i = state.order.index(poster)
+            i = state.seat[poster]
             return state.order[(i + 1) % len(state.order)]
     return state.order[0]
 
@@ -114,7 +114,7 @@ def _biggest_blind(state: HandData) -> str | None:
 
 
 def _next_bettor(state: HandData, first: str) -> str | None:
-    i = state.order.index(first)
+    i = state.seat[first]
     ring = state.order[i:] + state.order[:i]
     for p in ring:
         if p not in state.folded and p not in state.all_in:

@@ -55,6 +55,11 @@ class HandData:
     notes: list[str] = field(default_factory=list)
     carried_out: int = 0
     last_round: tuple[str | None, str | None] = (None, None)
+    # Per-hand constants, set once by ``HandState.start`` (read on every action):
+    seat: dict[str, int] = field(default_factory=dict)  # each player's index in ``order``
+    fixed: bool = False  # fixed-limit betting
+    half_bet: bool = False  # fixed limit under the half-bet rule (RULES.md §1.7)
+    cap: int = 0  # fixed limit: full bets and raises a round may hold (RULES.md §1.8)
 
     def copy(self) -> Self:
         """An independent copy (for what-if and step-through)."""
@@ -88,6 +93,10 @@ class HandData:
             notes=list(self.notes),
             carried_out=self.carried_out,
             last_round=self.last_round,
+            seat=self.seat,
+            fixed=self.fixed,
+            half_bet=self.half_bet,
+            cap=self.cap,
         )
 
     # ---------------------------------------------------------------- queries

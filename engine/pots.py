@@ -93,6 +93,8 @@ def layer_pots(contributions: Mapping[str, int], live: Sequence[str]) -> list[Po
         if total:
             raise ValueError(f"{total} chips in the pot but every player folded")
         return []
+    if len(live) == 1:  # one player left: every chip is his one pot (the layers below agree)
+        return [Pot(total, tuple(live))] if total else []
     levels = sorted({contributions.get(p, 0) for p in live} - {0})
     if not levels:
         # only dead money (e.g. antes of folded players) and nobody live put anything in

@@ -113,6 +113,8 @@ def table_dead_money(state: HandState) -> dict[str, int]:
     into the main pot, the poster can win it, and it does not count toward his level; an ante
     that every dealt player posts is each one's own and counts (a short one makes its own
     main-pot layer)."""
+    if not state.dead:  # no dead money (antes are dead money too)
+        return {}
     table = {p: d - state.antes.get(p, 0) for p, d in state.dead.items()}
     if len(state.antes) == 1 and len(state.players) > 1:
         ((poster, ante),) = state.antes.items()

@@ -26,7 +26,7 @@ from engine.errors import IllegalAction
 from engine.flow import STEPS
 from engine.games import game
 from engine.hand import HandData
-from engine.rounds import Limits
+from engine.rounds import Limits, cap_for
 from ledger.model import events as ev
 
 #: Events a hand takes after it ended: what the table paid, late shows, and the record of
@@ -74,6 +74,8 @@ class HandState(HandData):
                 f"{g.code} cannot be a declare game: its hands have fewer than five cards",
                 hand=started.hand, seq=1,
             )
+        fixed = g.betting == "fixed_limit"
+        reopen = started.options.reopen_rule or g.default_reopen_rule
         return cls(
             started=started,
             game=g,
@@ -84,6 +86,10 @@ class HandState(HandData):
             street_bets=dict.fromkeys(players, 0),
             cards=Cards.new(players),
             seq=1,
+            seat={p: i for i, p in enumerate(order)},
+            fixed=fixed,
+            half_bet=fixed and reopen == "half_bet",
+            cap=cap_for(len(g.streets)),
         )
 
     # ---------------------------------------------------------------- queries

@@ -221,6 +221,15 @@ def fold_stream(events: Sequence[Any], *, original: bool = False
     return state, numbered, corrected
 
 
+def _fold_effective(events: Sequence[Any], *, original: bool) -> tuple[HandState, Any, bool]:
+    """:func:`fold_stream`'s state, first event and ``corrected``, without numbering the
+    events of a stream that has no correction or void (each is then its own stream seq)."""
+    if _CHANGES.isdisjoint(map(_type, events)):
+        return fold(events), events[0], False
+    state, numbered, corrected = fold_stream(events, original=original)
+    return state, numbered[0].event, corrected
+
+
 def fold(events: Sequence[Any], *, upto: int | None = None) -> HandState:
     """Apply ``events`` (``hand_started`` first) to a new state; stop after ``upto`` events.
 
@@ -248,8 +257,7 @@ def replay_events(
     Raises:
         IllegalAction: the hand's events break the rules (``seq``: the stream seq).
     """
-    state, numbered, corrected = fold_stream(events, original=original)
-    started = numbered[0].event
+    state, started, corrected = _fold_effective(events, original=original)
     result = settle(state)
     recorded = _recorded(state.payouts)
     discrepancies, notes = compare_payouts(result, recorded)
