@@ -119,3 +119,24 @@ def test_only_a_lone_file_into_an_empty_ledger_makes_them(tmp_path: Path) -> Non
         assert catch_up(ledger) == "fresh"
         import_paths(ledger, [other], strict=False, session=None, pn_ledger=None, tables=True)
         assert catch_up(ledger) == "full"  # the hands of no session that moved: all again
+
+
+@pytest.mark.parametrize("kind", ["phhs", "jsonl"])
+def test_made_by_worker_processes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                  kind: str) -> None:
+    """Workers make each hand's share of their part (numbered from the part's first hand
+    and row): the same tables, whatever the parts."""
+    import replay.ingest.parallel as par
+    from tests.test_import_parallel import _Spy
+
+    monkeypatch.setattr(par, "PHHS_PART_BYTES", 5_000)
+    monkeypatch.setattr(par, "PART_BYTES", 5_000)
+    spy = _Spy(monkeypatch)
+    if kind == "phhs":
+        path = _phhs(tmp_path / "real.phhs", 70)
+    else:
+        series = generate_series(sessions=3, hands=12, seed=4, plant_errors=True)
+        path = tmp_path / "series.jsonl"
+        path.write_text("".join("".join(iter_jsonl(log.rows)) for log in series.sessions))
+    _compare(tmp_path, [path], jobs=2)
+    assert len(spy.results) == 2 and None not in spy.results

@@ -137,6 +137,14 @@ class ImportTables:
         if len(self._rows) >= _FLUSH_HANDS:
             self._flush()
 
+    def add_part(self, shares: Sequence[HandShare], offset: int) -> None:
+        """The shares of the hands of one part a worker prepared (:mod:`replay.ingest.parts`:
+        numbered from 1, hands and rows), whose first row is at position ``offset + 1``."""
+        ords = self.hands
+        for share in shares:
+            self.add(renumbered(share, ords, offset))
+        self.hands += len(shares)
+
     def _flush(self) -> None:
         con = self.ledger.connection
         if not self._made:

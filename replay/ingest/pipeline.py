@@ -163,7 +163,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
                 session: str | None, workers: int = 0, tables: bool = False) -> None:
     """Import one file, counting into ``report`` (see :func:`import_paths`).
 
-    With ``workers``, a JSON-lines file is first tried with worker processes
+    With ``workers``, a JSON-lines file or a ``.phhs`` is first tried with worker processes
     (:func:`replay.ingest.parallel.import_parallel`); a file that is not plain for them (an
     error anywhere, a hand already stored, …) is then imported here, in one process. A PHH
     file is read, checked and appended a chunk of hands at a time
@@ -176,11 +176,12 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
     importer = _importer_of(path, report)
     if importer is None:
         return
-    if workers and importer.name == "jsonl":
+    if workers and importer.name in ("jsonl", "phh"):
         from replay.ingest.parallel import import_parallel
 
         try:
-            part = import_parallel(ledger, path, session, workers)
+            made = _tables(ledger, importer) if tables else None
+            part = import_parallel(ledger, path, session, workers, made)
         except OSError as exc:
             report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
             return
