@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import replay.ingest.chunked as chunked
+import replay.ingest.derived as derived
 from ledger.formats.jsonl import iter_jsonl
 from ledger.store.store import Ledger
 from replay.demo.series import generate_series
@@ -74,9 +75,11 @@ def test_real_phh_hands_with_bad_ones(tmp_path: Path,
     assert len(saved["hands"]) == 58 and saved["discrepancies"]
 
 
-def test_a_json_lines_series_with_sessions(tmp_path: Path) -> None:
+def test_a_json_lines_series_with_sessions(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Sessions with buy-ins, rebuys and cash-outs (their audit: session books, players,
-    findings of the planted errors)."""
+    findings of the planted errors); rows and facts held 5 hands at a time."""
+    monkeypatch.setattr(derived, "_FLUSH_HANDS", 5)
     series = generate_series(sessions=3, hands=12, seed=4, plant_errors=True)
     path = tmp_path / "series.jsonl"
     path.write_text("".join("".join(iter_jsonl(log.rows)) for log in series.sessions))
@@ -131,6 +134,7 @@ def test_made_by_worker_processes(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(par, "PHHS_PART_BYTES", 5_000)
     monkeypatch.setattr(par, "PART_BYTES", 5_000)
+    monkeypatch.setattr(derived, "_FLUSH_HANDS", 7)
     spy = _Spy(monkeypatch)
     if kind == "phhs":
         path = _phhs(tmp_path / "real.phhs", 70)

@@ -14,14 +14,15 @@ The rows and findings are those of :func:`replay.projections.rebuild` (tests com
 for row).
 
 A hand's share (:class:`HandShare`) is made where the hand was checked (this process, or a
-worker of :mod:`replay.ingest.parallel`, which numbers its hands from 1 and its rows from 0:
-:func:`renumbered` moves them to their place in the ledger).
+worker of :mod:`replay.ingest.parallel`, which numbers its hands and its rows from 1:
+:meth:`ImportTables.add_part` moves them to their place in the ledger).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import operator
+import pickle
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -34,8 +35,9 @@ from ledger.model.events import event_json
 from replay.fold import replay_events, replay_folded
 from replay.tables import append_rows, create_tables
 
-#: Hands whose rows are held before they go to the tables' appenders.
+#: Hands whose rows (or facts) are held before they go to the tables' appenders (are pickled).
 _FLUSH_HANDS = 2_000
+_PROTOCOL = pickle.HIGHEST_PROTOCOL
 #: Event types after which a stream is not its check's fold (a correction or a void: the
 #: replay folds the effective events and notes it corrected).
 _CHANGES = frozenset({"correction", "hand_voided"})
@@ -85,17 +87,24 @@ def hand_share(events: Sequence[Any], state: Any, session: str | None, *, ord_: 
                      hand_facts(r, ord=ord_, position=position, unit=events[0].unit))
 
 
-def renumbered(share: HandShare, ords: int, positions: int) -> HandShare:
-    """``share`` with its ord moved up by ``ords`` and its position by ``positions`` (a
-    worker numbers the hands of its part from 1 and its rows from 1)."""
-    if not ords and not positions:
-        return share
-    rows = dict(share.rows)
-    for table in ("hands", "results"):  # their last column is the ord
+def renumbered_rows(rows: dict[str, list[tuple[Any, ...]]], ords: int
+                    ) -> dict[str, list[tuple[Any, ...]]]:
+    """A hand's rows with its ord moved up by ``ords`` (a worker numbers the hands of its
+    part from 1)."""
+    if not ords:
+        return rows
+    rows = dict(rows)
+    for table in ("hands", "results"):  # their column 10 is the ord
         rows[table] = [(*row[:10], row[10] + ords, *row[11:]) for row in rows[table]]
-    facts = dataclasses.replace(share.facts, ord=share.facts.ord + ords,
-                                position=share.facts.position + positions)
-    return HandShare(rows, facts)
+    return rows
+
+
+def renumbered_facts(facts: HandFacts, ords: int, positions: int) -> HandFacts:
+    """A hand's facts with its ord moved up by ``ords`` and its position by ``positions``
+    (a worker numbers the hands and the rows of its part from 1)."""
+    if not ords and not positions:
+        return facts
+    return dataclasses.replace(facts, ord=facts.ord + ords, position=facts.position + positions)
 
 
 def fresh_for_tables(ledger: Any, head: int) -> bool:
@@ -111,8 +120,9 @@ def fresh_for_tables(ledger: Any, head: int) -> bool:
 class ImportTables:
     """The derived tables of one import into an empty ledger (see the module doc), written
     inside the caller's transaction. ``audit_now``: the file brings no session rows (PHH),
-    so each hand's facts are audited as it comes; otherwise they are kept and audited at
-    :meth:`finish`, once every session row of the file is stored."""
+    so each hand's facts are audited as it comes; otherwise they are kept, pickled (a sixth
+    of their size as objects), and audited at :meth:`finish`, once every session row of the
+    file is stored and where each session ends is known."""
 
     def __init__(self, ledger: Any, *, audit_now: bool) -> None:
         self.ledger = ledger
@@ -120,7 +130,8 @@ class ImportTables:
         self._rows: list[dict[str, list[tuple[Any, ...]]]] = []
         self._made = False
         self._audit = StreamAudit([], {}, aliases={}) if audit_now else None
-        self._facts: list[HandFacts] = []
+        self._facts: list[HandFacts] = []  # not yet pickled into _kept
+        self._kept: list[tuple[bytes, int, int]] = []  # (pickled facts, ords, positions)
 
     def next_ord(self) -> int:
         """The ord of the next hand appended."""
@@ -128,22 +139,35 @@ class ImportTables:
         return self.hands
 
     def add(self, share: HandShare) -> None:
-        """One appended hand's share, in ledger order."""
-        self._rows.append(share.rows)
+        """One appended hand's share, in ledger order, numbered where it stands."""
+        self._add_rows(share.rows)
         if self._audit is not None:
             self._audit.add(share.facts)
-        else:
-            self._facts.append(share.facts)
+            return
+        self._facts.append(share.facts)
+        if len(self._facts) >= _FLUSH_HANDS:
+            self._kept.append((pickle.dumps(self._facts, _PROTOCOL), 0, 0))
+            self._facts = []
+
+    def add_part(self, rows: Sequence[dict[str, list[tuple[Any, ...]]]], facts: bytes,
+                 offset: int) -> None:
+        """The shares of the hands of one part a worker prepared (:mod:`replay.ingest.parts`:
+        each hand's rows, and their facts pickled, numbered from 1, hands and rows), whose
+        first row is at position ``offset + 1``."""
+        ords = self.hands
+        for one in rows:
+            self._add_rows(renumbered_rows(one, ords))
+        self.hands += len(rows)
+        if self._audit is None:
+            self._kept.append((facts, ords, offset))
+            return
+        for one in pickle.loads(facts):
+            self._audit.add(renumbered_facts(one, ords, offset))
+
+    def _add_rows(self, rows: dict[str, list[tuple[Any, ...]]]) -> None:
+        self._rows.append(rows)
         if len(self._rows) >= _FLUSH_HANDS:
             self._flush()
-
-    def add_part(self, shares: Sequence[HandShare], offset: int) -> None:
-        """The shares of the hands of one part a worker prepared (:mod:`replay.ingest.parts`:
-        numbered from 1, hands and rows), whose first row is at position ``offset + 1``."""
-        ords = self.hands
-        for share in shares:
-            self.add(renumbered(share, ords, offset))
-        self.hands += len(shares)
 
     def _flush(self) -> None:
         con = self.ledger.connection
@@ -167,8 +191,11 @@ class ImportTables:
                                                                   types=("player_alias",)))
             audit = StreamAudit(iter_session_rows(self.ledger), session_ends(self.ledger),
                                 aliases=names)
-            for facts in self._facts:
-                audit.add(facts)
+            self._kept.append((pickle.dumps(self._facts, _PROTOCOL), 0, 0))
             self._facts = []
+            for blob, ords, offset in self._kept:
+                for facts in pickle.loads(blob):
+                    audit.add(renumbered_facts(facts, ords, offset))
+            self._kept = []
         series, findings = audit.finish()
         refresh(self.ledger, series, findings, head)

@@ -40,11 +40,12 @@ from replay.ingest.parts import Job, Part, prepare_part
 AUTO_MIN_BYTES = 16_000_000
 AUTO_MIN_PHHS_BYTES = 500_000
 #: About this much of the file per part (a part is prepared whole before it is sent), for
-#: JSON lines and for ``.phhs`` (about 2,000 hands: a part's rows and shares take memory).
+#: JSON lines and for ``.phhs`` (about 1,000 hands: a part's rows and shares take memory).
 PART_BYTES = 6_000_000
-PHHS_PART_BYTES = 1_000_000
-#: Parts prepared or waiting at a time, a worker (memory stays flat in the size of the file).
-_AHEAD = 2
+PHHS_PART_BYTES = 500_000
+#: Parts prepared or waiting to be appended at a time beyond one a worker (memory stays flat
+#: in the size of the file; each worker has its next part ready when it finishes one).
+_AHEAD = 1
 #: A line that starts a hand or a session stream: a part may begin there.
 _START = re.compile(rb'\n\{"(?:hand|session)":"[^"\\\n]*","seq":1,')
 #: A ``.phhs`` line that is a top-level table header ``[123]``: a part may begin there.
@@ -136,7 +137,7 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
     report = ImportReport()
     try:
         pool = ProcessPoolExecutor(workers, mp_context=warm_up(), initializer=_worker_start)
-        results = _in_order(pool, jobs, workers * _AHEAD)
+        results = _in_order(pool, jobs, workers + _AHEAD)
         next(results)  # the first parts submitted
     except (OSError, RuntimeError):  # no workers here (too many open files, a socket path
         return None  # too long, …): the one-process import
@@ -248,7 +249,7 @@ def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) 
         except LedgerError as exc:  # the one-process import words it (or writes it)
             raise _Fallback(str(exc)) from exc
         if tables is not None:
-            tables.add_part(part.shares, positions.start - 1)
+            tables.add_part(part.rows, part.facts, positions.start - 1)
         hands.update(part.hands)
         sessions.update(new_sessions)
         report.imported += len(part.hands)

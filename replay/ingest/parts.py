@@ -39,17 +39,19 @@ class Job(NamedTuple):
 class Part:
     """What a worker made of one part: its rows as columns (:mod:`ledger.store.columns`),
     the hand ids, the sessions its rows name, and each session stream's first and last seq
-    in the part; ``tables``: a ``.phhs`` part's table names; ``shares``: each hand's share of
-    the derived tables, numbered from the part's first hand and row
-    (:func:`replay.ingest.derived.renumbered`). ``fallback``: why the part is not plain (the
-    file then goes through the one-process import)."""
+    in the part; ``tables``: a ``.phhs`` part's table names; ``rows`` and ``facts``: each
+    hand's share of the derived tables (its rows, and the list of the hands' facts pickled),
+    numbered from the part's first hand and row
+    (:meth:`replay.ingest.derived.ImportTables.add_part`). ``fallback``: why the part is not
+    plain (the file then goes through the one-process import)."""
 
     columns: Any = None
     hands: list[str] = field(default_factory=list)
     sessions: set[str] = field(default_factory=set)
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)
     tables: list[str] = field(default_factory=list)
-    shares: list[Any] = field(default_factory=list)
+    rows: list[Any] = field(default_factory=list)
+    facts: bytes = b""
     fallback: str | None = None
 
 
@@ -146,19 +148,23 @@ def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job
                 cache: dict[str, Any]) -> Part:
     """``part`` with the rows of ``batches`` as columns and, with ``job.shares``, each
     hand's share of the derived tables (from the check's ``states``)."""
+    import pickle
+
     from ledger.store.chain import prepare_batch
     from ledger.store.columns import prepare_columns
 
     next_seq = {stream: first for stream, (first, _) in part.spans.items()}
     memo, alive = cache["memo"], cache["alive"]
-    prepared = []
+    prepared, facts = [], []
     rows = 0
     for batch in batches:
         alive.extend(batch.events)
         if batch.hand_id is not None:
             part.hands.append(batch.hand_id)
             if job.shares:
-                part.shares.append(_share(batch, states, len(part.hands), rows + 1))
+                share = _share(batch, states, len(part.hands), rows + 1)
+                part.rows.append(share.rows)
+                facts.append(share.facts)
         if batch.session is not None:
             part.sessions.add(batch.session)
         one = prepare_batch(*batch, memo=memo)
@@ -168,6 +174,8 @@ def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job
         rows += len(batch.events)
         prepared.append(one)
     part.columns = prepare_columns(prepared, job.recorded_at)
+    if job.shares:
+        part.facts = pickle.dumps(facts, pickle.HIGHEST_PROTOCOL)
     return part
 
 
