@@ -144,3 +144,11 @@ def test_made_by_worker_processes(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         path.write_text("".join("".join(iter_jsonl(log.rows)) for log in series.sessions))
     _compare(tmp_path, [path], jobs=2)
     assert len(spy.results) == 2 and None not in spy.results
+
+
+def test_hands_whose_streams_the_import_changes(tmp_path: Path) -> None:
+    """The declare night carries chips from hand to hand (RULES.md §3.8): the import adds
+    ``carry_over`` events to the checked streams, whose shares are then made again from the
+    streams as stored."""
+    saved = _compare(tmp_path, [DATA / "declare" / "declare-night.jsonl"])
+    assert any(row[8] for row in saved["hands"])  # chips carried

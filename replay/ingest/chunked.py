@@ -22,6 +22,7 @@ from ledger.formats.reading import FileRead
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
 from replay import carry
+from replay.ingest.derived import early_share
 from replay.ingest.writing import Chunk, States, write_chunks
 
 #: Hands checked and appended together.
@@ -45,7 +46,8 @@ def import_chunked(ledger: Any, path: Path, importer: Any, *, strict: bool,
 
         open_state(ledger, session)  # an opened session that is not closed
     items = itertools.chain([] if first is None else [first], items)
-    return write_chunks(ledger, path, _chunks(ledger, path, items, read_errors),
+    return write_chunks(ledger, path, _chunks(ledger, path, items, read_errors,
+                                              keep_states=tables is not None),
                         strict=strict, read_errors=lambda: _sorted(read_errors),
                         tables=tables)
 
@@ -55,8 +57,8 @@ def _sorted(errors: list[LedgerError]) -> list[LedgerError]:
     return sorted(errors, key=lambda e: e.line or 0)
 
 
-def _chunks(ledger: Any, path: Path, items: Iterator[Any], read_errors: list[LedgerError]
-            ) -> Iterator[Chunk]:
+def _chunks(ledger: Any, path: Path, items: Iterator[Any], read_errors: list[LedgerError], *,
+            keep_states: bool) -> Iterator[Chunk]:
     from replay.ingest.pipeline import check_items, in_session_units
 
     file = file_name(path)
@@ -71,7 +73,8 @@ def _chunks(ledger: Any, path: Path, items: Iterator[Any], read_errors: list[Led
     def check() -> None:
         read = FileRead(file, pending[:])
         pending.clear()
-        found, wrong = check_items(read, states=states)
+        found, wrong = check_items(read, states=states if keep_states else None,
+                                   keep=early_share)
         found, more = in_session_units(ledger, read, found, [], units)
         errors.extend(wrong)
         unit_errors.extend(more)

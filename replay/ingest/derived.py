@@ -87,6 +87,24 @@ def hand_share(events: Sequence[Any], state: Any, session: str | None, *, ord_: 
                      hand_facts(r, ord=ord_, position=position, unit=events[0].unit))
 
 
+def early_share(events: Sequence[Any], state: Any) -> tuple[Sequence[Any], bytes | None]:
+    """``events`` and their share (:func:`hand_share` from the check's ``state``, numbered
+    ord 0 at position 0) pickled, made as soon as the hand is checked, so that its engine
+    state is not kept until the hand is appended (:func:`placed` numbers it then); None for
+    a stream whose replay is not its check's fold (:func:`reusable`)."""
+    if not reusable(events):
+        return events, None
+    share = hand_share(events, state, events[0].session, ord_=0, position=0)
+    return events, pickle.dumps(share, _PROTOCOL)
+
+
+def placed(early: bytes, ord_: int, position: int) -> HandShare:
+    """The share :func:`early_share` pickled, as the ``ord_``-th hand at ``position``."""
+    share = pickle.loads(early)
+    return HandShare(renumbered_rows(share.rows, ord_),
+                     renumbered_facts(share.facts, ord_, position))
+
+
 def renumbered_rows(rows: dict[str, list[tuple[Any, ...]]], ords: int
                     ) -> dict[str, list[tuple[Any, ...]]]:
     """A hand's rows with its ord moved up by ``ords`` (a worker numbers the hands of its

@@ -193,7 +193,7 @@ def warm_up() -> Any:
 #: What the forkserver imports once for every worker.
 _PRELOAD = ("replay.ingest.parallel", "replay.ingest.parts", "replay.ingest.pipeline",
             "ledger.formats.jsonl.importer", "ledger.formats.phh.read", "ledger.store.columns",
-            "replay.build", "replay.carry")
+            "replay.build", "replay.carry", "replay.ingest.preload")
 
 
 def _in_order(pool: Any, jobs: list[Job], ahead: int) -> Iterator[Part | None]:

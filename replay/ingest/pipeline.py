@@ -204,8 +204,11 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
             from replay.sessions import open_state
 
             open_state(ledger, session)  # an opened session that is not closed
-        states: States = {}
-        batches, errors = check_items(read, known=ledger.known_sources, states=states)
+        from replay.ingest.derived import early_share
+
+        states: States | None = {} if made is not None else None  # the hands' shares
+        batches, errors = check_items(read, known=ledger.known_sources, states=states,
+                                      keep=early_share)
         batches, errors = in_session_units(ledger, read, batches, errors)
         report.add(write_file(ledger, path, batches, errors, strict=strict, states=states,
                               tables=made))
@@ -352,12 +355,15 @@ def _check_extends(file: str, numbered: list[SessionEntry],
 
 
 def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None = None,
-                states: States | None = None) -> tuple[list[Batch], list[LedgerError]]:
+                states: dict[str, Any] | None = None,
+                keep: Callable[[list[Any], Any], Any] | None = None
+                ) -> tuple[list[Batch], list[LedgerError]]:
     """The batches of a read file, in file order, every hand checked with the engine, and the
     errors: the reader's, then the engine's refusals in file order. ``known(keys)``: those
     source keys the ledger holds; a session entry whose session stream an earlier version
     stored whole (its ``legacy_key``, or that with ``:0``) is then left out. ``states``: gets
-    each good hand's events and the engine state their check left, by hand id."""
+    each good hand's events and the engine state their check left, by hand id (or what
+    ``keep(events, state)`` makes of them)."""
     errors: list[LedgerError] = list(read.errors)
     skip = _legacy_skips(read.items, known)
     batches: list[Batch] = []
@@ -384,7 +390,7 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
         hand = events[0].hand
         batches.append(Batch(hand, events, hand, events[0].session, item.source_key))
         if states is not None:
-            states[hand] = (events, state)
+            states[hand] = (events, state) if keep is None else keep(events, state)
     return batches, errors
 
 

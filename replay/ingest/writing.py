@@ -26,8 +26,9 @@ from ledger.model.events import event_json
 from replay import carry
 from replay.ingest import completing
 
-#: ``{hand id: (the events its check folded, the engine state they left)}``
-States = dict[str, tuple[Sequence[Any], Any]]
+#: ``{hand id: (the events its check folded, their share of the derived tables pickled, or
+#: None: replayed again)}`` (:func:`replay.ingest.derived.early_share`)
+States = dict[str, tuple[Sequence[Any], bytes | None]]
 
 
 class _Discard(Exception):
@@ -64,8 +65,8 @@ class FileWriter:
             states: States | None = None, unit_errors: Sequence[LedgerError] = ()) -> None:
         """Append one chunk's batches (in file order) with the chunk's errors: the check's,
         and the units' (:func:`replay.ingest.pipeline.in_session_units`), which the report
-        lists after every check error of the file. ``states``: the check's fold of each
-        hand, for the derived tables.
+        lists after every check error of the file. ``states``: each hand's share of the
+        derived tables, made when it was checked (:data:`States`).
 
         Raises:
             LedgerError: the ledger refused the write (the caller's transaction rolls back).
@@ -98,16 +99,18 @@ class FileWriter:
                 part.known += 1
 
     def _share(self, batch: Batch, position: int, states: States | None) -> None:
+        from replay.ingest.derived import hand_share, placed, same_events
+
         events = batch.events
         assert events is not None and batch.hand_id is not None
+        ord_ = self.tables.next_ord()
         checked = (states or {}).get(batch.hand_id)
-        state = None
-        if checked is not None and _same(checked[0], events):
-            state = checked[1]
-        from replay.ingest.derived import hand_share
-
-        self.tables.add(hand_share(events, state, batch.session,
-                                   ord_=self.tables.next_ord(), position=position))
+        if (checked is not None and checked[1] is not None and same_events(checked[0], events)
+                and batch.session == events[0].session):
+            self.tables.add(placed(checked[1], ord_, position))
+        else:  # a stream the import changed (units, chips carried): its replay from scratch
+            self.tables.add(hand_share(events, None, batch.session, ord_=ord_,
+                                       position=position))
 
     def finish(self, read_errors: Sequence[LedgerError] = ()) -> Any:
         """Append the completions of cut-off hands, write the derived tables, and return the
@@ -138,12 +141,6 @@ class FileWriter:
 
             self.tables.finish(head_position(self.ledger))
         return part
-
-
-def _same(checked: Sequence[Any], events: Sequence[Any]) -> bool:
-    from replay.ingest.derived import reusable, same_events
-
-    return same_events(checked, events) and reusable(events)
 
 
 Chunk = tuple[list[Batch], list[LedgerError], States | None, list[LedgerError]]
