@@ -4,9 +4,14 @@ against pokerkit.
 * ``phhs_import_hands_per_s``: ``handledger import`` (a separate process, wall time) of one
   ``.phhs`` of the real hands of ``../shared/data/phh`` cycled with new hand ids
   (:func:`bench.helpers.write_real_phhs`, 23.5 events a hand, rich in stud and draw) into a
-  new ledger: reading, the engine's check of every hand, the hash chain, DuckDB; median of
-  ``phhs_runs``. ``phhs_import_scaling``: the same at each size of ``phhs_scaling`` (one run
-  each), with ``per_hand_us`` (flat when the import is linear) and the peak RSS.
+  new ledger: reading, the engine's check of every hand, the hash chain, DuckDB, the derived
+  tables (made from the check, ``replay.ingest.derived``); worker processes read and check
+  a file this large (``replay.ingest.parallel``); median of ``phhs_runs``.
+  ``phhs_import_one_process_hands_per_s``: the same with ``--jobs 1``;
+  ``phhs_import_cpu_us_per_hand``: the CPU of every process of the run a hand (both ways).
+  ``phhs_import_scaling``: the same at each size of ``phhs_scaling`` (one run each), with
+  ``per_hand_us`` (flat when the import is linear), the CPU a hand, the peak RSS of the
+  largest process and the largest sum of its processes' RSS (:func:`timed_tree`).
   ``phhs_import_nlhe_hands_per_s``: the same for the no-limit hold'em file below.
 * ``ratio_vs_pokerkit_nlhe``: ``nlhe_hands`` six-handed no-limit hold'em hands from the
   generator (:data:`replay.demo.randomhand.NLHE`, ``oracle=True``: only actions pokerkit
@@ -24,9 +29,12 @@ from __future__ import annotations
 
 import collections
 import json
+import os
 import random
 import statistics
+import subprocess
 import tempfile
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -37,6 +45,83 @@ from bench import helpers as H
 def _fresh(db: Path) -> None:
     for f in (db, Path(f"{db}.wal")):
         f.unlink(missing_ok=True)
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and every process below it (Linux ``/proc``: a worker of the import is a
+    child of its forkserver, itself a child of ``handledger``)."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            parents.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        out.append(pid)
+        todo.extend(parents.get(pid, []))
+    return out
+
+
+def _usage(pid: int) -> tuple[float, float, float] | None:
+    """(peak RSS MB, RSS MB, CPU seconds) of a process now, None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            status = dict(line.split(":", 1) for line in f if ":" in line)
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+    except (OSError, ValueError):
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    kb = lambda key: int(status.get(key, "0 kB").split()[0]) / 1024  # noqa: E731
+    return kb("VmHWM"), kb("VmRSS"), (int(fields[11]) + int(fields[12])) / tick
+
+
+def timed_tree(db: Path | str, *args: str) -> dict[str, float]:
+    """One ``handledger --db DB ARGS…`` run (a new process, as a user runs it), with its
+    worker processes: wall seconds, CPU seconds of every process of the run (sampled every
+    20 ms from ``/proc``: a process's last 20 ms may be missed), the peak RSS of its largest
+    process and the largest sum of the RSS of its processes at one time (MB).
+
+    Raises:
+        RuntimeError: the command failed.
+    """
+    import threading
+
+    start = time.perf_counter()
+    proc = subprocess.Popen([H.HANDLEDGER, "--db", str(db), *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    seen: dict[int, tuple[float, float, float]] = {}
+    tree_rss = [0.0]
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            total = 0.0
+            for pid in _tree(proc.pid):
+                now = _usage(pid)
+                if now is not None:  # a process that ended (a zombie) says 0: keep the most
+                    before = seen.get(pid, (0.0, 0.0, 0.0))
+                    seen[pid] = (max(before[0], now[0]), now[1], max(before[2], now[2]))
+                    total += now[1]
+            tree_rss[0] = max(tree_rss[0], total)
+            done.wait(0.02)
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    _, err = proc.communicate()
+    seconds = time.perf_counter() - start
+    done.set()
+    watcher.join()
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"handledger {' '.join(args)} failed: {err.decode()[-500:]}")
+    return {"seconds": seconds, "cpu_s": sum(u[2] for u in seen.values()),
+            "peak_rss_mb": max((u[0] for u in seen.values()), default=0.0),
+            "tree_rss_mb": tree_rss[0]}
 
 
 def real_phhs(hands: int) -> Path:
@@ -118,18 +203,26 @@ def bench_phhs_import(cfg: dict[str, Any], out: dict[str, Any]) -> None:
         scaling: dict[str, Any] = {}
         for n in cfg["phhs_scaling"]:
             _fresh(db)
-            seconds, rss = H.timed_cli(db, "import", str(real_phhs(n)))
-            scaling[str(n)] = {"hands": n, "seconds": round(seconds, 2),
-                               "per_hand_us": round(seconds / n * 1e6, 1),
-                               "peak_rss_mb": round(rss)}
+            run = timed_tree(db, "import", str(real_phhs(n)))
+            scaling[str(n)] = {"hands": n, "seconds": round(run["seconds"], 2),
+                               "per_hand_us": round(run["seconds"] / n * 1e6, 1),
+                               "cpu_us_per_hand": round(run["cpu_s"] / n * 1e6, 1),
+                               "peak_rss_mb": round(run["peak_rss_mb"]),
+                               "tree_rss_mb": round(run["tree_rss_mb"])}
         n = cfg["phhs_hands"]
-        times = []
-        for path in (real_phhs(n), nlhe_phhs(cfg["nlhe_hands"])):
-            seconds, _ = H.median_time(lambda p=path: H.cli(db, "import", str(p)),
-                                       cfg["phhs_runs"], setup=lambda: _fresh(db))
-            times.append(seconds)
-    out["phhs_import_hands_per_s"] = round(n / times[0])
-    out["phhs_import_nlhe_hands_per_s"] = round(cfg["nlhe_hands"] / times[1])
+        medians: dict[str, dict[str, float]] = {}
+        for name, path, jobs in (("real", real_phhs(n), ()), ("one", real_phhs(n), ("--jobs", "1")),
+                                 ("nlhe", nlhe_phhs(cfg["nlhe_hands"]), ())):
+            runs = []
+            for _ in range(cfg["phhs_runs"]):
+                _fresh(db)
+                runs.append(timed_tree(db, "import", *jobs, str(path)))
+            medians[name] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    out["phhs_import_hands_per_s"] = round(n / medians["real"]["seconds"])
+    out["phhs_import_one_process_hands_per_s"] = round(n / medians["one"]["seconds"])
+    out["phhs_import_cpu_us_per_hand"] = {k: round(medians[k]["cpu_s"] / n * 1e6, 1)
+                                          for k in ("real", "one")}
+    out["phhs_import_nlhe_hands_per_s"] = round(cfg["nlhe_hands"] / medians["nlhe"]["seconds"])
     out["phhs_import_scaling"] = scaling
     out["sizes"]["phhs_hands"] = n
 

@@ -21,11 +21,14 @@ What is timed (``--quick`` uses the smaller sizes shown in ``sizes``):
   the ``replay`` command on it with ``--jobs 2`` against ``--jobs 1``.
 * ``import_events_per_s``: ``handledger import`` (a separate process, wall time) of one
   JSON-lines file of >= 1,000,000 events (demo-series sessions) into a new ledger: parsing,
-  the engine's check of every hand, the hash chain, DuckDB. By default a file of 16 MB or more
-  is read and checked by one worker process a CPU while this one appends
-  (``replay.ingest.parallel``); ``import_one_process_events_per_s`` is ``import --jobs 1``
-  (one process; also the default for the ``--quick`` file, 2 MB). ``append_events_per_s``
-  is the one-process store's part alone (``Ledger.append_many`` of the parsed events).
+  the engine's check of every hand, the hash chain, DuckDB, the derived tables (made from
+  the check, ``replay.ingest.derived``). By default a file of 16 MB or more is read and
+  checked by one worker process a CPU while this one appends (``replay.ingest.parallel``);
+  ``import_one_process_events_per_s`` is ``import --jobs 1`` (one process; also the default
+  for the ``--quick`` file, 2 MB); ``import_cpu_us_per_event`` the CPU of every process of
+  the run an event, ``import_peak_rss_mb`` the largest process (``bench.phhs.timed_tree``).
+  ``append_events_per_s`` is the one-process store's part alone (``Ledger.append_many`` of
+  the parsed events).
 * ``audit_s``, ``balances_s``: ``handledger audit`` and ``balances`` (separate processes,
   wall time including start-up) on a copy of a ledger of 1,000,050 hands (the series cloned
   ten times) whose derived tables are as of its head, as after any import + ``replay`` or
@@ -236,12 +239,17 @@ def bench_import(cfg: dict[str, Any], out: dict[str, Any]) -> None:
             for f in (db, Path(f"{db}.wal")):
                 f.unlink(missing_ok=True)
 
-        seconds, _ = H.median_time(lambda: H.cli(db, "import", str(path)), cfg["import_runs"],
-                                   setup=fresh)
-        out["import_events_per_s"] = round(events / seconds)
-        seconds, _ = H.median_time(lambda: H.cli(db, "import", "--jobs", "1", str(path)),
-                                   cfg["import_runs"], setup=fresh)
-        out["import_one_process_events_per_s"] = round(events / seconds)
+        for key, jobs in (("import_events_per_s", ()),
+                          ("import_one_process_events_per_s", ("--jobs", "1"))):
+            runs = []
+            for _ in range(cfg["import_runs"]):
+                fresh()
+                runs.append(P.timed_tree(db, "import", *jobs, str(path)))
+            out[key] = round(events / statistics.median(r["seconds"] for r in runs))
+            out.setdefault("import_cpu_us_per_event", {})[key] = round(
+                statistics.median(r["cpu_s"] for r in runs) / events * 1e6, 2)
+            out.setdefault("import_peak_rss_mb", {})[key] = round(
+                max(r["peak_rss_mb"] for r in runs))
         appended, parsed = _append_only(path, Path(tmp) / "append.duckdb", cfg["import_runs"])
         out["append_events_per_s"] = round(appended / parsed)
     out["sizes"]["import_events"] = events

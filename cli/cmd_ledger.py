@@ -29,8 +29,9 @@ def init(obj: Context) -> None:
 @click.option("--ledger", "pn_ledger", default=None, type=click.Path(exists=True),
               help="A PokerNow ledger CSV to compare with the imported game.")
 @click.option("--jobs", default=None, type=click.IntRange(min=1),
-              help="Worker processes reading and checking a JSON-lines file while this one "
-                   "appends it (1: none). Default: the CPUs, for files of 16 MB or more.")
+              help="Worker processes reading and checking a JSON-lines or .phhs file while "
+                   "this one appends it (1: none). Default: the CPUs, for JSON-lines files of "
+                   "16 MB or more and .phhs files of 500 kB or more.")
 @click.pass_obj
 def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | None,
             pn_ledger: str | None, jobs: int | None = None) -> None:

@@ -19,6 +19,28 @@ from engine.state import HandState
 from ledger.model import events as ev
 from ledger.model.errors import IllegalHand
 
+#: Events met before, by value (events are immutable: equal ones are shared, so that an
+#: append serialises each once, :func:`ledger.store.chain.prepare_batch`); emptied when full.
+_SHARED: dict[tuple[Any, ...], Any] = {}
+_SHARED_MAX = 100_000
+
+
+def shared(event: Any) -> Any:
+    """The event met before that equals ``event`` (the same type and fields), else
+    ``event``, kept for the next time."""
+    key = (event.__class__, *[tuple(v) if v.__class__ is list else v
+                              for v in event.__dict__.values()])
+    try:
+        found = _SHARED.get(key)
+    except TypeError:  # a field that does not hash (a nested list): not shared
+        return event
+    if found is not None:
+        return found
+    if len(_SHARED) >= _SHARED_MAX:
+        _SHARED.clear()
+    _SHARED[key] = event
+    return event
+
 
 def events_from_phh(hand: Any) -> list[Any]:
     """Events of one :class:`ledger.formats.phh.read.PhhHand`: started, forced bets, actions,
@@ -28,19 +50,30 @@ def events_from_phh(hand: Any) -> list[Any]:
     Raises:
         IllegalHand: an action the rules reject, or text that is not an action.
     """
+    return phh_fold(hand)[0]
+
+
+def phh_fold(hand: Any) -> tuple[list[Any], HandState]:
+    """:func:`events_from_phh` and the engine's state after the last of them (the state
+    :func:`replay.fold.fold` of those events gives).
+
+    Raises:
+        IllegalHand: as :func:`events_from_phh`.
+    """
     started = hand.started
     where = {"file": hand.file, "hand": started.hand}
     try:
         state = HandState.start(started)
         out: list[Any] = [started]
         for forced in hand.forced:
+            forced = shared(forced)
             state.apply(forced)
             out.append(forced)
     except IllegalAction as exc:
         raise IllegalHand(exc.reason, line=hand.line, **where) from exc
     for action in hand.actions:
         try:
-            event = to_event(state, action.text, decimals=started.unit.decimals)
+            event = shared(to_event(state, action.text, decimals=started.unit.decimals))
             state.apply(event)
         except IllegalAction as exc:
             raise IllegalHand(exc.reason, line=action.line, action=action.text, **where) from exc
@@ -48,17 +81,18 @@ def events_from_phh(hand: Any) -> list[Any]:
     try:
         payouts = list(hand.payouts) or _from_finishing_stacks(hand, state)
         for payout in payouts:
+            payout = shared(payout)
             state.apply(payout)
             out.append(payout)
         # a file that stops before the hand's end (after a betting round, say) is a hand cut
         # off: imported incomplete, its pots as they stand, every chip back (as a cut log)
         cut = state.status == "open" and state.phase != "showdown"
-        end = ev.HandEnded(status="incomplete" if cut else "complete")
+        end = shared(ev.HandEnded(status="incomplete" if cut else "complete"))
         state.apply(end)
         out.append(end)
     except IllegalAction as exc:
         raise IllegalHand(exc.reason, line=hand.line, **where) from exc
-    return out
+    return out, state
 
 
 def _from_finishing_stacks(hand: Any, state: HandState) -> list[ev.RecordedPayout]:

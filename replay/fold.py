@@ -258,6 +258,18 @@ def replay_events(
         IllegalAction: the hand's events break the rules (``seq``: the stream seq).
     """
     state, started, corrected = _fold_effective(events, original=original)
+    return replay_folded(state, started, corrected=corrected, session=session)
+
+
+def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
+                  session: str | None = None) -> HandReplay:
+    """:func:`replay_events` of a hand already folded: ``state`` is the state its effective
+    events (``hand_started`` first: ``started``) left (an import's engine check folds every
+    hand once; this settles and compares it without folding it again).
+
+    Raises:
+        IllegalAction: as :func:`replay_events`.
+    """
     result = settle(state)
     recorded = _recorded(state.payouts)
     discrepancies, notes = compare_payouts(result, recorded)

@@ -117,9 +117,10 @@ class StoredEvent:
 
 def _insert(con: duckdb.DuckDBPyConnection, rows: list[Row]) -> None:
     """Insert ``rows`` (the ``events`` column order) into ``events`` inside the caller's
-    transaction, ``_FLUSH`` rows at a time. Many rows go in as columns (numpy arrays read by
-    one ``INSERT … SELECT``: about 3x faster than the appender, which converts every value
-    through Python); a few through the appender (no numpy import for a small append).
+    transaction, ``_FLUSH`` rows at a time. Many rows go in as columns (an Arrow stream read
+    by one ``INSERT … SELECT``: about 3x faster than the appender, which converts every
+    value through Python); a few through the appender (no numpy or pyarrow import for a
+    small append).
 
     Raises:
         duckdb.Error: a constraint or conversion failure (the caller translates it).
@@ -138,19 +139,33 @@ def _insert(con: duckdb.DuckDBPyConnection, rows: list[Row]) -> None:
         arrays = {
             name: (np.array(col, dtype=np.int64) if i in _INT_COLUMNS
                    else _timestamps(np, col) if name == "recorded_at"
-                   else np.array(col, dtype=object))
+                   else col)
             for i, (name, col) in enumerate(zip(names, columns, strict=True))
         }
         _insert_arrays(con, arrays)
 
 
+#: The ``events`` columns that hold text, as Arrow types (the others come as numpy arrays).
+_TEXT_COLUMNS = ("stream", "hand_id", "session", "type", "payload", "source_key", "prev_hash",
+                 "hash")
+
+
 def _insert_arrays(con: duckdb.DuckDBPyConnection, arrays: dict[str, Any]) -> None:
-    """Insert columns (numpy arrays by ``events`` column name) with one ``INSERT … SELECT``.
+    """Insert columns (numpy arrays, or lists of text, by ``events`` column name) with one
+    ``INSERT … SELECT``. They go to DuckDB as an Arrow stream, which it copies and lets go:
+    numpy arrays of Python strings would be kept alive by DuckDB until the transaction
+    ends, so that an import's memory would grow with the file.
 
     Raises:
         duckdb.Error: a constraint or conversion failure (the caller translates it).
     """
-    con.register("_appended_rows", arrays)
+    import pyarrow as pa
+
+    table = pa.table({name: pa.array(values, type=pa.string() if name in _TEXT_COLUMNS
+                                     else None) for name, values in arrays.items()})
+    rows = pa.RecordBatchReader.from_batches(table.schema, table.to_batches())
+    del table
+    con.register("_appended_rows", rows)
     try:
         con.execute(f"INSERT INTO events ({COLUMNS}) SELECT {COLUMNS} FROM _appended_rows")
     finally:  # after a failed INSERT the transaction is aborted and so is this: the
@@ -434,10 +449,10 @@ class Ledger:
                 "seq": np.arange(n, dtype=np.int64) + np.repeat(
                     np.array(cols.first_seq, dtype=np.int64) - offsets, counts),
                 "schema_version": np.array(cols.schema_version, dtype=np.int64),
-                "type": np.array(cols.type, dtype=object),
-                "payload": np.array(cols.payload, dtype=object),
-                "prev_hash": np.array([prev, *hashes[:-1]], dtype=object),
-                "hash": np.array(hashes, dtype=object),
+                "type": cols.type,
+                "payload": cols.payload,
+                "prev_hash": [prev, *hashes[:-1]],
+                "hash": hashes,
             }
             for name in ("stream", "hand_id", "session", "source_key"):
                 arrays[name] = np.repeat(np.array(getattr(cols, name), dtype=object), counts)

@@ -28,11 +28,10 @@ from ledger.model.errors import LedgerCorrupt, LedgerError, MalformedEvent, Malf
 from ledger.model.events import event_json
 from ledger.model.gcpause import gc_paused
 from ledger.model.names import check_name
-from ledger.store.streams import first_rows, session_of_source, stored_rows
-from replay import carry
-from replay.build import check_events, events_from_phh
-from replay.ingest import completing
+from ledger.store.streams import session_of_source, stored_rows
+from replay.build import check_events, phh_fold
 from replay.ingest.registry import find_importer, formats, not_text
+from replay.ingest.writing import States, write_file
 from replay.progress import Progress, silent
 
 
@@ -108,13 +107,17 @@ def import_paths(
     pn_ledger: str | None,
     jobs: int | None = 1,
     progress: Progress = silent,
+    tables: bool = False,
 ) -> ImportReport:
     """Import every file of ``paths`` (directories are searched); see the module doc.
 
     ``jobs``: worker processes for a large JSON-lines file (:mod:`replay.ingest.parallel`; 1
     or 0: none; None: the machine's CPUs for a large file, none for a small one). The outcome
     is the same as with none. ``pn_ledger``: a PokerNow ledger statement for the one PokerNow
-    log among the files (:func:`replay.ingest.pokernow.import_statement`).
+    log among the files (:func:`replay.ingest.pokernow.import_statement`). ``tables``: one
+    file imported into a ledger file with no rows writes the derived tables too, made from
+    the import's own check (:mod:`replay.ingest.derived`; the tables a save after the import
+    would make, so that it finds them fresh; after several files the save makes them).
 
     Raises:
         MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`).
@@ -129,7 +132,7 @@ def import_paths(
         for path in files:
             with gc_paused():  # see ledger.model.gcpause; the file's objects are freed after
                 import_file(ledger, path, report, strict=strict, session=session,
-                            workers=auto_workers(path, jobs))
+                            workers=auto_workers(path, jobs), tables=tables and len(files) == 1)
             tick()
     if pn_ledger is not None:
         from replay.ingest.pokernow import import_statement
@@ -141,8 +144,9 @@ def import_paths(
 def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict: bool,
                 session: str | None, pn_ledger: str | None, jobs: int | None = None,
                 progress: Progress = silent) -> ImportReport:
-    """:func:`import_paths` into the ledger ``open_ledger()`` opens; when worker processes
-    will read a large JSON-lines file, their process is started first, while the ledger
+    """:func:`import_paths` into the ledger ``open_ledger()`` opens, as the ``import``
+    command does (the derived tables of a first file made with it: ``tables``); when worker
+    processes will read a large file, their process is started first, while the ledger
     opens (see :func:`replay.ingest.parallel.warm_up`)."""
     from contextlib import suppress
 
@@ -152,27 +156,32 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
         with suppress(OSError, RuntimeError):  # no workers: the one-process import then
             warm_up()
     return import_paths(open_ledger(), paths, strict=strict, session=session,
-                        pn_ledger=pn_ledger, jobs=jobs, progress=progress)
+                        pn_ledger=pn_ledger, jobs=jobs, progress=progress, tables=True)
 
 
 def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
-                session: str | None, workers: int = 0) -> None:
+                session: str | None, workers: int = 0, tables: bool = False) -> None:
     """Import one file, counting into ``report`` (see :func:`import_paths`).
 
-    With ``workers``, a JSON-lines file is first tried with worker processes
+    With ``workers``, a JSON-lines file or a ``.phhs`` is first tried with worker processes
     (:func:`replay.ingest.parallel.import_parallel`); a file that is not plain for them (an
-    error anywhere, a hand already stored, …) is then imported here, in one process.
+    error anywhere, a hand already stored, …) is then imported here, in one process. A PHH
+    file is read, checked and appended a chunk of hands at a time
+    (:mod:`replay.ingest.chunked`), in one transaction. ``tables``: into a ledger file with
+    no rows, the derived tables are made from the import's check and written with the file
+    (:mod:`replay.ingest.derived`).
     """
     report.files += 1
     name = file_name(path)
     importer = _importer_of(path, report)
     if importer is None:
         return
-    if workers and importer.name == "jsonl":
+    if workers and importer.name in ("jsonl", "phh"):
         from replay.ingest.parallel import import_parallel
 
         try:
-            part = import_parallel(ledger, path, session, workers)
+            made = _tables(ledger, importer) if tables else None
+            part = import_parallel(ledger, path, session, workers, made)
         except OSError as exc:
             report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
             return
@@ -183,14 +192,26 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
             report.add(part)
             return
     try:
+        made = _tables(ledger, importer) if tables else None
+        if hasattr(importer, "iter_read"):
+            from replay.ingest.chunked import import_chunked
+
+            report.add(import_chunked(ledger, path, importer, strict=strict, session=session,
+                                      tables=made))
+            return
         read = read_file(ledger, path, importer, session=session)
         if session is not None and read.session is None:  # the file does not open it
             from replay.sessions import open_state
 
             open_state(ledger, session)  # an opened session that is not closed
-        batches, errors = check_items(read, known=ledger.known_sources)
+        from replay.ingest.derived import early_share
+
+        states: States | None = {} if made is not None else None  # the hands' shares
+        batches, errors = check_items(read, known=ledger.known_sources, states=states,
+                                      keep=early_share)
         batches, errors = in_session_units(ledger, read, batches, errors)
-        report.add(write_file(ledger, path, batches, errors, strict=strict))
+        report.add(write_file(ledger, path, batches, errors, strict=strict, states=states,
+                              tables=made))
     except LedgerCorrupt:  # the ledger itself, not this file: the import stops, in one line
         raise
     except LedgerError as exc:  # the file's one transaction wrote nothing
@@ -199,6 +220,18 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         report.errors.append(str(invalid_value(exc).located(file=name)))
     except OSError as exc:
         report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
+
+
+def _tables(ledger: Any, importer: Importer) -> Any:
+    """The :class:`replay.ingest.derived.ImportTables` of a file imported into ``ledger``
+    when it has no rows yet, else None."""
+    from ledger.store.streams import head_position
+    from replay.ingest.derived import ImportTables, fresh_for_tables
+
+    if not fresh_for_tables(ledger, head_position(ledger)):
+        return None
+    # a file that brings no session rows (PHH) is audited hand by hand as it is appended
+    return ImportTables(ledger, audit_now=importer.name == "phh")
 
 
 def _importer_of(path: Path, report: ImportReport) -> Importer | None:
@@ -321,12 +354,16 @@ def _check_extends(file: str, numbered: list[SessionEntry],
             closed[stream] = True
 
 
-def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None = None
+def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None = None,
+                states: dict[str, Any] | None = None,
+                keep: Callable[[list[Any], Any], Any] | None = None
                 ) -> tuple[list[Batch], list[LedgerError]]:
     """The batches of a read file, in file order, every hand checked with the engine, and the
     errors: the reader's, then the engine's refusals in file order. ``known(keys)``: those
     source keys the ledger holds; a session entry whose session stream an earlier version
-    stored whole (its ``legacy_key``, or that with ``:0``) is then left out."""
+    stored whole (its ``legacy_key``, or that with ``:0``) is then left out. ``states``: gets
+    each good hand's events and the engine state their check left, by hand id (or what
+    ``keep(events, state)`` makes of them)."""
     errors: list[LedgerError] = list(read.errors)
     skip = _legacy_skips(read.items, known)
     batches: list[Batch] = []
@@ -338,10 +375,10 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
             continue
         try:
             if isinstance(item, HandEvents):
-                check_events(item.events, file=read.file, lines=item.lines)
                 events = item.events
+                state = check_events(events, file=read.file, lines=item.lines)
             elif isinstance(item, PhhHand):
-                events = events_from_phh(item)
+                events, state = phh_fold(item)
             else:
                 raise MalformedInput(f"an importer gave {type(item).__name__}, not a hand")
         except LedgerError as exc:
@@ -352,6 +389,8 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
             continue
         hand = events[0].hand
         batches.append(Batch(hand, events, hand, events[0].session, item.source_key))
+        if states is not None:
+            states[hand] = (events, state) if keep is None else keep(events, state)
     return batches, errors
 
 
@@ -365,15 +404,18 @@ def _legacy_skips(items: Sequence[Any], known: Callable[[list[str]], set[str]] |
 
 
 def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
-                     errors: list[LedgerError]) -> tuple[list[Batch], list[LedgerError]]:
+                     errors: list[LedgerError], units: dict[str, Any] | None = None
+                     ) -> tuple[list[Batch], list[LedgerError]]:
     """Each hand of a session counted in that session's chips (:mod:`replay.ingest.units`);
-    a hand that does not convert exactly is an error and left out."""
+    a hand that does not convert exactly is an error and left out. ``units``: the sessions'
+    units found so far (kept across the chunks of one file)."""
     from replay.ingest.units import SessionUnit, to_session
     from replay.sessions import session_state
 
     opened = {i.session: i.event for i in read.items if isinstance(i, SessionEntry)
               and i.event.type in ("session_opened", "session_changed")}
-    units: dict[str, SessionUnit | None] = {}
+    if units is None:
+        units = {}
 
     def unit(name: str) -> SessionUnit | None:
         if name not in units:
@@ -412,49 +454,6 @@ def read_batches(path: Path, *, session: str | None = None
     return check_items(importer.read(path, session=session))
 
 
-def write_file(ledger: Any, path: Path, batches: list[Batch], errors: list[LedgerError], *,
-               strict: bool) -> ImportReport:
-    """Append one file's batches (hands already in the ledger skipped or refused) and return
-    what that did, as a report of this file alone (``files`` 0)."""
-    part = ImportReport()
-    batches, clashes = _drop_known_hands(ledger, batches, file_name(path.name))
-    errors = [e.located(file=file_name(path)) for e in errors + clashes]
-    part.errors.extend(str(e) for e in errors)
-    part.rejected, part.counted = _rejected(errors, batches), len(errors)
-    if strict and errors:
-        part.errors.append(f"{file_name(path)}: --strict: nothing of this file was written")
-        part.rejected += sum(1 for b in batches if b.is_hand and b.events)
-        part.counted += 1
-        return part
-    part.known += sum(1 for b in batches if b.is_hand and b.events is None)
-    completions = [b for b in batches if b.events and b.events[0].type == "correction"]
-    batches = carry.link([b for b in batches if b.events and b.events[0].type != "correction"],
-                         carry.previous_in(ledger))
-    written = ledger.append_many([*batches, *completions])
-    for positions in written[len(batches):]:  # completions of cut-off hands
-        part.events += len(positions)
-        part.completed += bool(positions)
-        part.known += not positions
-    for positions, batch in zip(written, batches, strict=False):
-        part.events += len(positions)
-        if not batch.is_hand:
-            continue
-        if positions:
-            part.imported += 1
-        elif batch.events:
-            part.known += 1
-    return part
-
-
-def _rejected(errors: list[LedgerError], batches: list[Batch]) -> int:
-    """Hands not written because of an error: each hand the errors name that is not among
-    ``batches``, once; an error that names neither a hand nor a session (a hand table that
-    cannot be read, a stray line) counts one."""
-    kept = {b.hand_id for b in batches if b.is_hand}
-    named = {e.hand for e in errors if e.hand is not None}
-    return len(named - kept) + sum(1 for e in errors if e.hand is None and e.session is None)
-
-
 def invalid_value(exc: ValidationError) -> MalformedEvent:
     """The :class:`MalformedEvent` for a pydantic error raised while a reader built events
     (as :func:`ledger.model.events.parse_event` words it: the first error's place and
@@ -462,55 +461,3 @@ def invalid_value(exc: ValidationError) -> MalformedEvent:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first.get("loc", ()))
     return MalformedEvent(f"invalid event ({where}: {first.get('msg')})")
-
-
-def _same_start(started: Any, stored: str) -> bool:
-    """Whether ``started`` begins the same hand as the stored ``hand_started`` JSON: equal but
-    for where each was read from (``source``: file, line, site facts) and for what a format
-    leaves implicit (no antes written as none, the game's default reopening rule, the chip's
-    money value, which PHH does not carry)."""
-    if event_json(started) == stored:
-        return True
-    from ledger.model.events import parse_event
-
-    return _identity(started) == _identity(parse_event(stored))
-
-
-def _identity(started: Any) -> dict[str, Any]:
-    from engine.games import game
-
-    data = started.model_dump(mode="json", exclude={"source", "schema_version"})
-    stakes = data["stakes"]
-    stakes["antes"] = [a for a in stakes["antes"] if a] and stakes["antes"]
-    if data["options"]["reopen_rule"] is None:
-        data["options"]["reopen_rule"] = game(started.game).default_reopen_rule
-    data["unit"].pop("minor_per_chip")
-    return data
-
-
-def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = ""
-                      ) -> tuple[list[Batch], list[LedgerError]]:
-    """A hand already in the ledger (same hand id, imported from another file) is skipped when
-    it starts the same way or comes from the same source (same source key: a longer export of
-    the same game), and refused otherwise: a stream is never appended twice. A stored hand
-    that was cut off is completed by a longer copy with a correction
-    (:mod:`replay.ingest.completing`)."""
-    stored = first_rows(ledger, [b.hand_id for b in batches if b.is_hand])
-    if not stored:
-        return batches, []
-    cut = completing.cut_hands(ledger, list(stored))
-    out, clashes = [], []
-    for b in batches:
-        hand = b.hand_id
-        if hand is None or hand not in stored:
-            out.append(b)
-            continue
-        assert b.events is not None
-        same_source = b.source_key is not None and b.source_key == stored[hand][1]
-        if same_source or _same_start(b.events[0], stored[hand][0]):
-            done = completing.completion(ledger, b, source) if hand in cut else None
-            out.append(done or b.with_events(None))  # known: counted, not written
-        else:
-            clashes.append(LedgerError(f"a different hand {hand} is already in the ledger",
-                                       hand=hand))
-    return out, clashes

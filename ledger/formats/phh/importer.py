@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
-from ledger.formats.phh.read import read_phh
+from ledger.formats.phh.base import PhhHand
+from ledger.formats.phh.read import iter_phh, read_phh
 from ledger.formats.reading import FileRead, hands_in_session
+from ledger.model.errors import MalformedInput
 
 #: A TOML line that sets the hand's variant: what every PHH hand has.
 _VARIANT = re.compile(rb"^[ \t]*variant[ \t]*=[ \t]*['\"]", re.MULTILINE)
@@ -27,6 +31,18 @@ class PhhImporter:
         parsed = read_phh(path)
         return FileRead(parsed.file, hands_in_session(parsed.hands, session),
                         list(parsed.errors))
+
+    def iter_read(self, path: Path, *, session: str | None) -> Iterator[PhhHand | MalformedInput]:
+        """:meth:`read` one item at a time, in file order but for the errors (one per bad
+        hand; :meth:`read` lists them by line): a file of any size is never held whole.
+
+        Raises:
+            OSError: the file cannot be read; pydantic.ValidationError: as :meth:`read`.
+        """
+        for item in iter_phh(path):
+            if session is not None and isinstance(item, PhhHand):
+                item = replace(item, started=item.started.model_copy(update={"session": session}))
+            yield item
 
 
 IMPORTER = PhhImporter()

@@ -93,6 +93,7 @@ __all__ = [
     "iter_phh",
     "iter_phh_text",
     "read_phh",
+    "read_plain_part",
     "read_phh_text",
     "scale_amount",
     "write_hand",
@@ -209,6 +210,48 @@ def iter_phh_text(text: str, *, file: str = "<text>", multi: bool | None = None
             yield ids(build_hand(raw))
         except MalformedInput as exc:
             yield exc
+
+
+def read_plain_part(data: bytes, *, file: str, first_line: int) -> tuple[list[PhhHand],
+                                                                         list[str]] | None:
+    """The hands of one part of a ``.phhs`` file cut at a top-level table header (bytes; the
+    first part starts the file), as reading the whole file gives them, and the part's table
+    names; None when the part is not plain (:func:`iter_phh_text`), is not UTF-8, holds a
+    line too long, a hand that cannot be read, or a hand id met twice (the whole file is
+    then read by :func:`iter_phh`, which says why). ``first_line``: the file line of the
+    part's first line. The whole file reads so too when each part does, its table names are
+    all distinct and no hand id repeats across the parts.
+
+    Raises:
+        pydantic.ValidationError: a value the event models refuse (as :func:`iter_phh`).
+    """
+    try:
+        text = data.decode("utf-8-sig" if first_line == 1 else "utf-8")
+    except UnicodeDecodeError:
+        return None
+    sections = _plain_sections(text)
+    if sections is None or long_line(text) is not None:
+        return None
+    hands: list[PhhHand] = []
+    seen: set[str] = set()
+    for index, section in enumerate(sections):
+        table = _own_table(section)
+        if table is None:
+            return None
+        line = section.line + first_line - 1
+        layout = scan_layout(section.text, line)
+        keys, actions = layout.keys.get(section.name, {}), layout.actions.get(section.name, [])
+        body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
+        try:
+            hand = build_hand(RawHand(file, section.name, line, index, table, keys, actions,
+                                      body))
+        except MalformedInput:
+            return None
+        if hand.hand in seen:  # the file's reading names it -2, -3, …
+            return None
+        seen.add(hand.hand)
+        hands.append(hand)
+    return hands, [section.name for section in sections]
 
 
 _HEADER_LINE_RE = re.compile(r"^[ \t]*\[", re.M)

@@ -1,0 +1,190 @@
+"""What a worker process of a parallel import makes of one part of a file
+(:mod:`replay.ingest.parallel`): read, checked with the engine, serialised into columns with
+each row's hashed text (:mod:`ledger.store.columns`), and, for an import into an empty ledger,
+each hand's share of the derived tables (:mod:`replay.ingest.derived`).
+
+A part of a JSON-lines file starts at a line that starts a hand or a session; a part of a
+``.phhs`` at a top-level table header. A part is plain when reading it alone gives what reading
+the whole file gives there and every hand in it is legal; anything else comes back with
+``fallback`` set (never an exception), and the file then goes through the one-process import,
+which words every error exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from ledger.formats.reading import SessionEntry
+from ledger.model.errors import LedgerError
+
+
+class Job(NamedTuple):
+    """One part to prepare: the format (``"jsonl"`` or ``"phh"``), the file, its start and
+    end byte, the file line of its first line, the ``--session`` name or None, the import's
+    ``recorded_at``, and whether to make the hands' shares of the derived tables."""
+
+    kind: str
+    file: str
+    start: int
+    end: int
+    first_line: int
+    session: str | None
+    recorded_at: datetime
+    shares: bool = False
+
+
+@dataclass
+class Part:
+    """What a worker made of one part: its rows as columns (:mod:`ledger.store.columns`),
+    the hand ids, the sessions its rows name, and each session stream's first and last seq
+    in the part; ``tables``: a ``.phhs`` part's table names; ``rows`` and ``facts``: each
+    hand's share of the derived tables (its rows, and the list of the hands' facts pickled),
+    numbered from the part's first hand and row
+    (:meth:`replay.ingest.derived.ImportTables.add_part`). ``fallback``: why the part is not
+    plain (the file then goes through the one-process import)."""
+
+    columns: Any = None
+    hands: list[str] = field(default_factory=list)
+    sessions: set[str] = field(default_factory=set)
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
+    tables: list[str] = field(default_factory=list)
+    rows: list[Any] = field(default_factory=list)
+    facts: bytes = b""
+    fallback: str | None = None
+
+
+#: A worker's memory across the parts it prepares: the reader's event of each event text,
+#: the events met (kept alive: the serialisation memos are keyed by ``id``) and those memos.
+#: Emptied when it grows past :data:`_CACHE_LIMIT` entries.
+_CACHE: dict[str, Any] = {}
+_CACHE_LIMIT = 400_000
+
+
+def _cache() -> dict[str, Any]:
+    if not _CACHE or len(_CACHE["events"]) > _CACHE_LIMIT or len(_CACHE["alive"]) > _CACHE_LIMIT:
+        from ledger.formats.jsonl.importer import Digests
+
+        _CACHE.update(events={}, alive=[], digest=Digests(), memo={})
+    return _CACHE
+
+
+def prepare_part(job: Job) -> Part:
+    """Read, check and serialise one part (runs in a worker; module-level so it pickles).
+    Never raises for bad content: a part with any error comes back with ``fallback`` set."""
+    from ledger.model.gcpause import gc_paused
+
+    with gc_paused():
+        try:
+            return _prepare_phh(job) if job.kind == "phh" else _prepare_jsonl(job)
+        except (LedgerError, ValueError) as exc:  # e.g. a hand id the store refuses
+            return Part(fallback=f"{type(exc).__name__}: {exc}")
+
+
+def _prepare_jsonl(job: Job) -> Part:
+    from ledger.formats.jsonl.importer import IMPORTER
+    from replay.carry import may_carry
+    from replay.ingest.pipeline import check_entry_names, check_items
+
+    cache = _cache()
+    try:
+        read = IMPORTER.read_part(job.file, job.start, job.end, job.first_line,
+                                  session=job.session, events=cache["events"],
+                                  digest=cache["digest"])
+    except OSError as exc:
+        return Part(fallback=f"cannot read: {exc}")
+    if read.errors:
+        return Part(fallback="a bad line")
+    try:
+        check_entry_names(read)
+    except LedgerError:
+        return Part(fallback="a bad name")  # refused in one process, naming the line
+    states: dict[str, Any] = {}
+    batches, errors = check_items(read, states=states if job.shares else None)
+    if errors:
+        return Part(fallback="an illegal hand")
+    spans: dict[str, tuple[int, int]] = {}  # session stream -> (first seq, last seq) here
+    for item in read.items:
+        if isinstance(item, SessionEntry):
+            stream, seq = f"session:{item.session}", item.seq or 0
+            first, last = spans.get(stream, (seq, seq - 1))
+            if seq != last + 1:  # two file streams for one session (x and session:x)
+                return Part(fallback=f"session {item.session} rows do not follow each other")
+            spans[stream] = (first, seq)
+    for batch in batches:
+        if batch.hand_id is not None and may_carry(batch.events[0]):
+            return Part(fallback=f"hand {batch.hand_id} may carry chips to the next hand")
+    return _serialised(Part(spans=spans), batches, states, job, cache)
+
+
+def _prepare_phh(job: Job) -> Part:
+    from ledger.formats.files import file_name
+    from ledger.formats.phh.read import read_plain_part
+    from ledger.model.batch import Batch
+    from replay.build import phh_fold
+
+    try:
+        with open(job.file, "rb") as f:
+            f.seek(job.start)
+            data = f.read(job.end - job.start)
+    except OSError as exc:
+        return Part(fallback=f"cannot read: {exc}")
+    read = read_plain_part(data, file=file_name(job.file), first_line=job.first_line)
+    if read is None:
+        return Part(fallback="not a plain part")
+    hands, tables = read
+    batches, states = [], {}
+    for hand in hands:
+        if hand.started.session is not None:  # its session's chips, carried chips: one process
+            return Part(fallback=f"hand {hand.hand} names a session")
+        events, state = phh_fold(hand)  # an illegal hand raises: the one-process import
+        batches.append(Batch(hand.hand, events, hand.hand, None, hand.source_key))
+        states[hand.hand] = (events, state)
+    return _serialised(Part(tables=tables), batches, states, job, _cache())
+
+
+def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job,
+                cache: dict[str, Any]) -> Part:
+    """``part`` with the rows of ``batches`` as columns and, with ``job.shares``, each
+    hand's share of the derived tables (from the check's ``states``)."""
+    import pickle
+
+    from ledger.store.chain import prepare_batch
+    from ledger.store.columns import prepare_columns
+
+    next_seq = {stream: first for stream, (first, _) in part.spans.items()}
+    memo, alive = cache["memo"], cache["alive"]
+    prepared, facts = [], []
+    rows = 0
+    for batch in batches:
+        alive.extend(batch.events)
+        if batch.hand_id is not None:
+            part.hands.append(batch.hand_id)
+            if job.shares:
+                share = _share(batch, states, len(part.hands), rows + 1)
+                part.rows.append(share.rows)
+                facts.append(share.facts)
+        if batch.session is not None:
+            part.sessions.add(batch.session)
+        one = prepare_batch(*batch, memo=memo)
+        seq = next_seq.get(batch.stream, 1)
+        one.expected_seq = seq - 1
+        next_seq[batch.stream] = seq + len(batch.events)
+        rows += len(batch.events)
+        prepared.append(one)
+    part.columns = prepare_columns(prepared, job.recorded_at)
+    if job.shares:
+        part.facts = pickle.dumps(facts, pickle.HIGHEST_PROTOCOL)
+    return part
+
+
+def _share(batch: Any, states: dict[str, Any], ord_: int, position: int) -> Any:
+    from replay.ingest.derived import hand_share, reusable, same_events
+
+    checked = states.get(batch.hand_id)
+    state = None
+    if checked is not None and same_events(checked[0], batch.events) and reusable(
+            batch.events):
+        state = checked[1]
+    return hand_share(batch.events, state, batch.session, ord_=ord_, position=position)

@@ -1,0 +1,250 @@
+"""Appending one file's checked hands: hands the ledger holds skipped or refused, ``--strict``,
+chips carried between hands, cut-off hands completed, and what the import counts.
+
+A file is written in one transaction, whole or not at all. Its hands may come in chunks (a
+large ``.phhs`` is read, checked and appended a few thousand hands at a time, so that memory
+does not grow with the file): every chunk is appended inside that one transaction, which
+rolls back when a later chunk fails, and under ``--strict`` when any hand of the file is bad.
+The ledger, the report and the errors are those of appending the whole file at once: hands
+are looked up among the rows stored before the file only, and a chunk never ends where the
+next hand of a session could still carry chips into it (RULES.md §3.8, §7.1).
+
+With :class:`replay.ingest.derived.ImportTables`, each appended hand's share of the derived
+tables is made from the engine state its check left and written in the same transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ledger.formats.files import file_name
+from ledger.model.batch import Batch
+from ledger.model.errors import LedgerError
+from ledger.model.events import event_json
+from replay import carry
+from replay.ingest import completing
+
+#: ``{hand id: (the events its check folded, their share of the derived tables pickled, or
+#: None: replayed again)}`` (:func:`replay.ingest.derived.early_share`)
+States = dict[str, tuple[Sequence[Any], bytes | None]]
+
+
+class _Discard(Exception):
+    """Roll back the file's transaction (``--strict`` and a bad hand): nothing is written."""
+
+
+class FileWriter:
+    """One file's batches appended chunk after chunk inside the caller's transaction
+    (:meth:`add`), then its report (:meth:`finish`). ``stored``: the ledger's head before the
+    file (hands already in the ledger are those at or before it); ``tables``: the derived
+    tables made as the hands are appended (None: not here)."""
+
+    def __init__(self, ledger: Any, path: Path, *, strict: bool, stored: int,
+                 tables: Any = None) -> None:
+        from replay.ingest.pipeline import ImportReport
+
+        self.ledger, self.path, self.strict, self.stored = ledger, path, strict, stored
+        self.tables = tables
+        self.part = ImportReport()
+        self.errors: list[LedgerError] = []  # the check's errors, in file order
+        self.unit_errors: list[LedgerError] = []
+        self.clashes: list[LedgerError] = []
+        self.kept: set[str | None] = set()  # hands of the file not refused
+        self.good = 0  # hands that would be written (or complete a cut one)
+        self.completions: list[Batch] = []
+        self._previous = carry.previous_in(ledger)
+
+    @property
+    def refusing(self) -> bool:
+        """Whether ``--strict`` refuses the file already (nothing more is appended)."""
+        return self.strict and bool(self.errors or self.unit_errors or self.clashes)
+
+    def add(self, batches: list[Batch], errors: Sequence[LedgerError],
+            states: States | None = None, unit_errors: Sequence[LedgerError] = ()) -> None:
+        """Append one chunk's batches (in file order) with the chunk's errors: the check's,
+        and the units' (:func:`replay.ingest.pipeline.in_session_units`), which the report
+        lists after every check error of the file. ``states``: each hand's share of the
+        derived tables, made when it was checked (:data:`States`).
+
+        Raises:
+            LedgerError: the ledger refused the write (the caller's transaction rolls back).
+        """
+        part = self.part
+        batches, clashes = _drop_known_hands(self.ledger, batches, file_name(self.path.name),
+                                             upto=self.stored)
+        self.errors.extend(errors)
+        self.unit_errors.extend(unit_errors)
+        self.clashes.extend(clashes)
+        self.kept.update(b.hand_id for b in batches if b.is_hand)
+        self.good += sum(1 for b in batches if b.is_hand and b.events)
+        if self.refusing:
+            return
+        part.known += sum(1 for b in batches if b.is_hand and b.events is None)
+        self.completions.extend(b for b in batches if b.events and
+                                b.events[0].type == "correction")
+        batches = carry.link([b for b in batches if b.events and
+                              b.events[0].type != "correction"], self._previous)
+        written = self.ledger.append_many(batches)
+        for positions, batch in zip(written, batches, strict=True):
+            part.events += len(positions)
+            if not batch.is_hand:
+                continue
+            if positions:
+                part.imported += 1
+                if self.tables is not None:
+                    self._share(batch, positions[0], states)
+            elif batch.events:
+                part.known += 1
+
+    def _share(self, batch: Batch, position: int, states: States | None) -> None:
+        from replay.ingest.derived import hand_share, placed, same_events
+
+        events = batch.events
+        assert events is not None and batch.hand_id is not None
+        ord_ = self.tables.next_ord()
+        checked = (states or {}).get(batch.hand_id)
+        if (checked is not None and checked[1] is not None and same_events(checked[0], events)
+                and batch.session == events[0].session):
+            self.tables.add(placed(checked[1], ord_, position))
+        else:  # a stream the import changed (units, chips carried): its replay from scratch
+            self.tables.add(hand_share(events, None, batch.session, ord_=ord_,
+                                       position=position))
+
+    def finish(self, read_errors: Sequence[LedgerError] = ()) -> Any:
+        """Append the completions of cut-off hands, write the derived tables, and return the
+        file's report (``files`` 0); ``read_errors``: the reader's errors (first in the
+        report). Under ``--strict`` with a bad hand, raises :class:`_Discard` holding it.
+
+        Raises:
+            LedgerError: the ledger refused the write.
+        """
+        part = self.part
+        name = file_name(self.path)
+        errors = [e.located(file=name) for e in
+                  [*read_errors, *self.errors, *self.unit_errors, *self.clashes]]
+        part.errors.extend(str(e) for e in errors)
+        part.rejected, part.counted = _rejected(errors, self.kept), len(errors)
+        if self.strict and errors:  # what earlier chunks appended is rolled back: not counted
+            part.imported = part.events = part.known = part.completed = 0
+            part.errors.append(f"{name}: --strict: nothing of this file was written")
+            part.rejected += self.good
+            part.counted += 1
+            raise _Discard(part)
+        for positions in self.ledger.append_many(self.completions):
+            part.events += len(positions)
+            part.completed += bool(positions)
+            part.known += not positions
+        if self.tables is not None and self.tables.hands:
+            from ledger.store.streams import head_position
+
+            self.tables.finish(head_position(self.ledger))
+        return part
+
+
+Chunk = tuple[list[Batch], list[LedgerError], States | None, list[LedgerError]]
+
+
+def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bool,
+                 read_errors: Callable[[], Sequence[LedgerError]] = tuple,
+                 tables: Any = None) -> Any:
+    """Append a file's chunks ``(batches, check errors, states, unit errors)`` (see
+    :meth:`FileWriter.add`) in one transaction (module doc) and return the file's report
+    (``files`` 0). ``read_errors()``: the reader's errors, asked once every chunk was read;
+    ``tables``: an :class:`replay.ingest.derived.ImportTables`.
+
+    Raises:
+        LedgerError: the ledger refused the write, or reading a chunk raised it: nothing of
+            the file is written.
+    """
+    from ledger.store.streams import head_position
+
+    writer = FileWriter(ledger, path, strict=strict, stored=head_position(ledger),
+                        tables=tables)
+    try:
+        with ledger.transaction():
+            for batches, errors, states, unit_errors in chunks:
+                writer.add(batches, errors, states, unit_errors)
+            return writer.finish(read_errors())
+    except _Discard as exc:
+        return exc.args[0]
+
+
+def write_file(ledger: Any, path: Path, batches: list[Batch], errors: list[LedgerError], *,
+               strict: bool, states: States | None = None, tables: Any = None) -> Any:
+    """Append one file's batches (hands already in the ledger skipped or refused) and return
+    what that did, as a report of this file alone (``files`` 0)."""
+    return write_chunks(ledger, path, [(batches, errors, states, [])], strict=strict,
+                        tables=tables)
+
+
+def _rejected(errors: list[LedgerError], kept: set[str | None]) -> int:
+    """Hands not written because of an error: each hand the errors name that is not among
+    the ``kept`` hands, once; an error that names neither a hand nor a session (a hand table
+    that cannot be read, a stray line) counts one."""
+    named = {e.hand for e in errors if e.hand is not None}
+    return len(named - kept) + sum(1 for e in errors if e.hand is None and e.session is None)
+
+
+def _same_start(started: Any, stored: str) -> bool:
+    """Whether ``started`` begins the same hand as the stored ``hand_started`` JSON: equal but
+    for where each was read from (``source``: file, line, site facts) and for what a format
+    leaves implicit (no antes written as none, the game's default reopening rule, the chip's
+    money value, which PHH does not carry)."""
+    if event_json(started) == stored:
+        return True
+    from ledger.model.events import parse_event
+
+    return _identity(started) == _identity(parse_event(stored))
+
+
+def _identity(started: Any) -> dict[str, Any]:
+    from engine.games import game
+
+    data = started.model_dump(mode="json", exclude={"source", "schema_version"})
+    stakes = data["stakes"]
+    stakes["antes"] = [a for a in stakes["antes"] if a] and stakes["antes"]
+    if data["options"]["reopen_rule"] is None:
+        data["options"]["reopen_rule"] = game(started.game).default_reopen_rule
+    data["unit"].pop("minor_per_chip")
+    return data
+
+
+def _first_rows(ledger: Any, hands: list[str], upto: int) -> dict[str, tuple[str, str | None]]:
+    """``{hand: (its first event's stored JSON, its source key)}`` for those of ``hands``
+    whose first row is at or before ``upto`` (none when ``upto`` is 0: a new ledger)."""
+    if not hands or not upto:
+        return {}
+    rows = ledger.query(
+        "SELECT hand_id, CAST(payload AS VARCHAR), source_key FROM events"
+        " WHERE seq = 1 AND position <= ? AND hand_id IN (SELECT UNNEST(?))", [upto, hands])
+    return {hand: (payload, key) for hand, payload, key in rows}
+
+
+def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upto: int
+                      ) -> tuple[list[Batch], list[LedgerError]]:
+    """A hand already in the ledger (same hand id, imported from another file: stored at or
+    before ``upto``) is skipped when it starts the same way or comes from the same source
+    (same source key: a longer export of the same game), and refused otherwise: a stream is
+    never appended twice. A stored hand that was cut off is completed by a longer copy with a
+    correction (:mod:`replay.ingest.completing`)."""
+    stored = _first_rows(ledger, [b.hand_id for b in batches if b.is_hand], upto)
+    if not stored:
+        return batches, []
+    cut = completing.cut_hands(ledger, list(stored))
+    out, clashes = [], []
+    for b in batches:
+        hand = b.hand_id
+        if hand is None or hand not in stored:
+            out.append(b)
+            continue
+        assert b.events is not None
+        same_source = b.source_key is not None and b.source_key == stored[hand][1]
+        if same_source or _same_start(b.events[0], stored[hand][0]):
+            done = completing.completion(ledger, b, source) if hand in cut else None
+            out.append(done or b.with_events(None))  # known: counted, not written
+        else:
+            clashes.append(LedgerError(f"a different hand {hand} is already in the ledger",
+                                       hand=hand))
+    return out, clashes
