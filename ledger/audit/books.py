@@ -111,9 +111,13 @@ class HandFacts:
                                              else "*") for f in self.payouts))
 
 
-def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None) -> HandFacts:
+def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
+               nets: tuple[Any, Any, Any] | None = None) -> HandFacts:
     """The :class:`HandFacts` of a :class:`replay.fold.HandReplay` (duck-typed so that the
-    ledger package does not import the replayer). ``unit``: the hand's ``Unit``."""
+    ledger package does not import the replayer). ``unit``: the hand's ``Unit``. ``nets``:
+    the replay's ``(paid, net, paid_net)`` when the caller has them already (new dicts, which
+    the facts then keep); computed otherwise."""
+    paid, net, paid_net = nets or (replay.paid, dict(replay.net), dict(replay.paid_net))
     r = replay.result
     pot_out = None
     if r.verifiable:
@@ -121,7 +125,7 @@ def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None) -> Han
     return HandFacts(
         hand=replay.hand, session=replay.session, ord=ord, position=position, game=replay.game,
         status=r.status, starting=dict(r.starting), contributions=dict(r.contributions),
-        paid=replay.paid, net=dict(replay.paid_net), rules_net=dict(replay.net),
+        paid=paid, net=paid_net, rules_net=net,
         pot_out=pot_out, carried=r.carried, carried_in=r.carried_in,
         payouts=tuple(PayoutFinding(d.player, d.recorded, d.recomputed, d.kind, d.sentence())
                       for d in replay.discrepancies),
