@@ -90,7 +90,7 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
                 yield done.rows
 
     with ledger.memory_capped():
-        write_results_rows(con, rows(), hands=None)
+        write_results_rows(con, rows(), hands=None, in_memory=ledger.read_only)
     series, findings = audit.finish()
     refresh(ledger, series, findings, top)
     return Projection(series, findings, counts)

@@ -7,14 +7,15 @@ session crosses (:func:`plan`): every row of a session, its session rows and its
 in one range (a session's books fold on their own, its stacks following from hand to hand:
 table stakes, RULES.md §1.1), and every row of a hand of no session too. This process reads
 each range (:func:`replay.partition.read_raw`: the stored payloads, untyped) and hands it to
-a worker process, which replays, audits and renders it (:func:`replay_range`, the code of a
-Dask partition: :func:`replay.partition.replay_numbered`) and sends back its books, findings
+one of ``jobs - 1`` worker processes, or replays it itself when the next result is not ready
+(:func:`replay_range`, the code of a Dask partition: :func:`replay.partition.
+replay_numbered`): the range is replayed, audited and rendered, giving its books, findings
 and texts and its derived-table rows as columns (:func:`replay.tables.table_columns`). This
-process inserts each range's columns as it comes back, in range order, which is ledger order,
-into the tables made again in one transaction, keeping a few ranges ahead so that no worker
-waits; then the results are merged as a distributed replay's are
-(:func:`replay.merge.merge_parts`) and the session tables and findings written. A hand's
-``ord`` is its place in the ledger, as in the one-process pass.
+process inserts each range's columns in range order, which is ledger order, into the tables
+made again in one transaction, keeping each worker a range ahead so that none waits; then the
+results are merged as a distributed replay's are (:func:`replay.merge.merge_parts`) and the
+session tables and findings written. A hand's ``ord`` is its place in the ledger, as in the
+one-process pass.
 
 Only this process opens the ledger: the workers never touch the file, so a ledger open for
 writing or read-only with its derived tables in memory (a read) is replayed alike.
@@ -39,7 +40,7 @@ PART_HANDS = 5_000
 #: Hands from which a full replay with ``jobs`` > 1 uses ranges: below, starting the workers
 #: (about 1 s of imports each) outweighs what they share.
 MIN_HANDS = 20_000
-_AHEAD = 1  # ranges read and queued beyond one a worker, so that none waits for the next
+_AHEAD = 1  # ranges queued to a worker beyond the one it replays, so that it never waits
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
                       render: Render | None = None, problems: bool = False,
                       echo: Callable[[str], None] | None = None, progress: Progress = silent,
                       label: str = "replaying and auditing") -> Any:
-    """Replay ``ranges`` of ``ledger`` in ``jobs`` worker processes, write the replay
+    """Replay ``ranges`` of ``ledger`` in ``jobs`` processes, write the replay
     tables, the session tables and the findings as of position ``top`` (module doc), each
     rendered hand handed to ``echo`` in ledger order. Returns the merged books, findings
     and counts (:class:`replay.merge.Merged`).
@@ -137,7 +138,7 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
     con = ledger.connection
     parts: list[PartResult] = []
 
-    def fill(con: Any) -> None:
+    def fill(con: Any, checkpoint: Callable[[], None]) -> None:
         with progress(label, total) as tick:
             for part in _replayed(con, ranges, jobs, aliases, render, problems):
                 for text in part.texts:
@@ -146,12 +147,13 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
                 for table in HAND_TABLES:
                     insert_columns(con, table, part.tables.get(table, {}))
                 part.texts, part.tables = [], {}
+                checkpoint()
                 for _ in range(part.counts["hands"]):
                     tick()
                 parts.append(part)
 
     with ledger.memory_capped():
-        write_tables(con, fill)
+        write_tables(con, fill, in_memory=ledger.read_only)  # read-only: a read's, in memory
     merged = merge_parts(parts, aliases, named)
     refresh(ledger, merged.series, merged.findings, top)
     return merged
@@ -159,24 +161,55 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
 
 def _replayed(con: Any, ranges: Sequence[Range], jobs: int, aliases: Mapping[str, str],
               render: Render | None, problems: bool) -> Iterator[PartResult]:
-    """Each range's :class:`PartResult` in range order, replayed by ``jobs`` worker processes
-    (:func:`replay_range`), this process reading the ranges ahead of them."""
+    """Each range's :class:`PartResult` in range order, replayed by ``jobs - 1`` worker
+    processes and this one (:func:`replay_range`). This process reads the ranges and keeps
+    each worker :data:`_AHEAD` ranges ahead of the one it replays; whenever the next result
+    in order is not ready, it replays the next range itself rather than wait. A range that
+    fails raises when its turn comes, so that the first failure in ledger order is the one
+    raised, as in one process."""
     import multiprocessing
 
-    todo = iter(ranges)
-    pending: deque[Any] = deque()
+    todo = deque(ranges)
+    pending: deque[Any] = deque()  # in range order: a worker's ApplyResult, or _Here
+    workers = min(jobs - 1, len(ranges))
     # spawn, not fork: the DuckDB connection of this process runs threads of its own
-    with multiprocessing.get_context("spawn").Pool(min(jobs, len(ranges))) as pool:
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
 
-        def queue() -> None:
-            rng = next(todo, None)
-            if rng is not None:
+        def give() -> None:  # each worker: the range it replays and _AHEAD more queued
+            while todo and sum(not isinstance(p, _Here) and not p.ready()
+                               for p in pending) < workers * (1 + _AHEAD):
+                rng = todo.popleft()
                 pending.append(pool.apply_async(replay_range, (
                     read_range(con, rng), rng.first_ord, aliases, render, problems)))
 
-        for _ in range(jobs + _AHEAD):
-            queue()
+        give()
         while pending:
+            head = pending[0]
+            if todo and not isinstance(head, _Here) and not head.ready():
+                rng = todo.popleft()  # replayed here meanwhile
+                pending.append(_Here(replay_range, read_range(con, rng), rng.first_ord,
+                                     aliases, render, problems))
+                give()
+                continue
             done = pending.popleft().get()
-            queue()
+            give()
             yield done
+
+
+class _Here:
+    """A range replayed in this process, kept until its turn comes: its result, or what it
+    raised (raised then)."""
+
+    def __init__(self, work: Callable[..., PartResult], *args: Any) -> None:
+        self._result: PartResult | None = None
+        self._error: BaseException | None = None
+        try:
+            self._result = work(*args)
+        except Exception as exc:  # noqa: BLE001 - raised again in ledger order, by get()
+            self._error = exc
+
+    def get(self) -> PartResult:
+        if self._error is not None:
+            raise self._error
+        assert self._result is not None
+        return self._result

@@ -102,12 +102,13 @@ def write_results(con: Any, replays: Iterable[tuple[int, HandReplay]], *, full: 
 
 
 def write_results_rows(con: Any, rows: Iterable[dict[str, list[tuple[Any, ...]]]], *,
-                       hands: list[str] | None) -> int:
+                       hands: list[str] | None, in_memory: bool = False) -> int:
     """Write hands' rows (:func:`rows_for`) into the derived tables in one transaction: all
     tables made again when ``hands`` is None (dropped first: a ledger whose tables an older
     version built gets them in today's shape), else only those hands' rows replaced. ``rows`` is
     consumed as it comes (a stream of a million hands never sits in memory) and goes in by
-    chunks (:func:`append_rows`). Returns the number of hands written.
+    chunks (:func:`append_rows`). ``in_memory``: as :func:`write_tables`. Returns the number
+    of hands written.
 
     Raises:
         Whatever iterating ``rows`` raises; nothing is written then (rolled back).
@@ -115,10 +116,10 @@ def write_results_rows(con: Any, rows: Iterable[dict[str, list[tuple[Any, ...]]]
     if hands is None:
         count = [0]
 
-        def fill(con: Any) -> None:
-            count[0] = append_rows(con, rows)
+        def fill(con: Any, checkpoint: Callable[[], None]) -> None:
+            count[0] = append_rows(con, rows, flushed=checkpoint)
 
-        write_tables(con, fill)
+        write_tables(con, fill, in_memory=in_memory)
         return count[0]
     con.execute("BEGIN TRANSACTION")
     try:
@@ -134,29 +135,48 @@ def write_results_rows(con: Any, rows: Iterable[dict[str, list[tuple[Any, ...]]]
     return written
 
 
-def write_tables(con: Any, fill: Callable[[Any], None]) -> None:
+def write_tables(con: Any, fill: Callable[[Any, Callable[[], None]], None], *,
+                 in_memory: bool = False) -> None:
     """Make every derived table again (dropped first: a ledger whose tables an older version
-    built gets them in today's shape) and let ``fill(con)`` insert their rows, in one
-    transaction.
+    built gets them in today's shape) and let ``fill(con, checkpoint)`` insert their rows, in
+    one transaction. ``in_memory``: the tables are a read's, in memory, which nothing keeps
+    (:meth:`ledger.store.store.Ledger.overlay`): then there is no transaction, and each
+    ``checkpoint()`` that ``fill`` calls between batches of rows has DuckDB checkpoint what is
+    in, which compresses it in memory (a million hands' tables take about a fifth of their
+    uncompressed size); otherwise ``checkpoint()`` does nothing.
 
     Raises:
-        Whatever ``fill`` raises; nothing is written then (rolled back).
+        Whatever ``fill`` raises; nothing is written then (rolled back; tables in memory are
+            left as far as they got).
     """
+    if in_memory:
+        for table in _TABLES:
+            con.execute(f"DROP TABLE IF EXISTS {table}")
+        create_tables(con)
+        fill(con, lambda: con.execute("CHECKPOINT"))
+        con.execute("CHECKPOINT")
+        return
     con.execute("BEGIN TRANSACTION")
     try:
         for table in _TABLES:  # made again, in today's shape (tables of an older one included)
             con.execute(f"DROP TABLE IF EXISTS {table}")
         create_tables(con)
-        fill(con)
+        fill(con, _nothing)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
 
 
-def append_rows(con: Any, hands: Iterable[dict[str, list[tuple[Any, ...]]]]) -> int:
+def _nothing() -> None:
+    """A checkpoint inside one transaction: none."""
+
+
+def append_rows(con: Any, hands: Iterable[dict[str, list[tuple[Any, ...]]]], *,
+                flushed: Callable[[], None] | None = None) -> int:
     """Append each hand's rows (:func:`rows_for`) to the derived tables, in chunks of
-    ``_CHUNK`` rows per table, inside the caller's transaction. Returns the hands appended.
+    ``_CHUNK`` rows per table, inside the caller's transaction; ``flushed()`` after each
+    chunk but the last. Returns the hands appended.
 
     Raises:
         LedgerError: a value the table cannot hold (chips beyond 64 bits), naming the hand.
@@ -171,6 +191,8 @@ def append_rows(con: Any, hands: Iterable[dict[str, list[tuple[Any, ...]]]]) -> 
             if len(buffer) >= _CHUNK:
                 insert_rows(con, table, buffer)
                 buffer.clear()
+                if flushed is not None:
+                    flushed()
     for table, buffer in pending.items():
         insert_rows(con, table, buffer)
     return count
