@@ -13,11 +13,13 @@ live cold``).
   tree's ``handledger`` and another worktree's (its ``.venv``), each on its own copy of the
   ledger, the two commands alternated action by action (the first of each pair taking turns):
   medians of wall and CPU seconds of each, their ratios, and the load.
-* ``audit_cold``: the first ``audit`` of the ledger of 1,000,050 hands (``--quick``: 4,050)
-  with no derived tables, every hand replayed and audited, with ``--jobs 1`` and ``--jobs 2``
-  (worker processes over ranges of the ledger, ``replay/ranges.py``), one run each: wall and
-  CPU seconds (the whole process tree), peak RSS of the tree (sampled every 0.2 s), the load
-  average before and after. ``audit_cold_s`` is the ``--jobs 2`` run.
+* ``audit_cold``, ``replay_cold``: the first ``audit`` (a read: the derived tables computed in
+  memory) and the first ``replay --json --problems`` (which saves them) of the ledger of
+  1,000,050 hands (``--quick``: 4,050) with no derived tables, every hand replayed and
+  audited, with ``--jobs 1`` and ``--jobs 2`` (this process and a worker over ranges of the
+  ledger, ``replay/ranges.py``), one run each: wall and CPU seconds (the whole process tree),
+  peak RSS of the tree (sampled every 0.2 s), the load average before and after.
+  ``audit_cold_s`` and ``replay_cold_s`` are the ``--jobs 2`` runs.
 """
 
 from __future__ import annotations
@@ -164,28 +166,43 @@ def run_tree(cmd: list[str]) -> dict[str, Any]:
 
 
 def bench_cold(cfg: dict[str, Any], out: dict[str, Any], source: Path, hands: int) -> None:
-    """``audit_cold`` with ``--jobs 1`` and ``--jobs 2`` on copies of ``source`` (module
-    doc); ``audit_cold_s`` the ``--jobs 2`` wall time."""
+    """``audit_cold`` and ``replay_cold`` with ``--jobs 1`` and ``--jobs 2`` (``cold_jobs``)
+    on copies of ``source`` without derived tables (module doc); ``audit_cold_s`` the
+    ``audit --jobs 2`` wall time, ``replay_cold_s`` the ``replay --json --problems --jobs 2``
+    one."""
+    commands = {"audit_cold": ("audit",), "replay_cold": ("replay", "--json", "--problems")}
+    for key, args in commands.items():
+        cold: dict[str, Any] = {}
+        for jobs in cfg.get("cold_jobs", (2, 1)):
+            cold[str(jobs)] = run = _cold(source, [*args, "--jobs", str(jobs)])
+            run["per_hand_us"] = round(run["seconds"] / hands * 1e6, 1)
+            run["cpu_per_hand_us"] = round(run["cpu_s"] / hands * 1e6, 1)
+        out[key] = {"hands": hands, "jobs": cold}
+        if "2" in cold:
+            out[f"{key}_s"] = cold["2"]["seconds"]
+        if "1" in cold and "2" in cold:
+            out[f"{key}_jobs_speedup"] = round(cold["1"]["seconds"] / cold["2"]["seconds"], 2)
+            out[f"{key}_jobs_cpu_ratio"] = round(cold["2"]["cpu_s"] / cold["1"]["cpu_s"], 2)
+
+
+def _cold(source: Path, args: list[str]) -> dict[str, Any]:
+    """:func:`run_tree` of ``handledger ARGS`` on a copy of ``source`` without derived tables
+    and views (dropped, when it has them: as never built)."""
     import duckdb
 
-    cold: dict[str, Any] = {}
-    for jobs in cfg.get("cold_jobs", (2, 1)):
-        with tempfile.TemporaryDirectory(dir=H.CACHE) as tmp:
-            db = Path(tmp) / "cold.duckdb"
-            shutil.copyfile(source, db)
-            con = duckdb.connect(str(db))
-            con.execute("DROP TABLE IF EXISTS derived_state")
-            con.close()
-            run = run_tree([H.HANDLEDGER, "--db", str(db), "audit", "--jobs", str(jobs)])
-        run["per_hand_us"] = round(run["seconds"] / hands * 1e6, 1)
-        run["cpu_per_hand_us"] = round(run["cpu_s"] / hands * 1e6, 1)
-        cold[str(jobs)] = run
-    out["audit_cold"] = {"hands": hands, "jobs": cold}
-    if "2" in cold:
-        out["audit_cold_s"] = cold["2"]["seconds"]
-    if "1" in cold and "2" in cold:
-        out["audit_cold_jobs_speedup"] = round(cold["1"]["seconds"] / cold["2"]["seconds"], 2)
-        out["audit_cold_jobs_cpu_ratio"] = round(cold["2"]["cpu_s"] / cold["1"]["cpu_s"], 2)
+    with tempfile.TemporaryDirectory(dir=H.CACHE) as tmp:
+        db = Path(tmp) / "cold.duckdb"
+        shutil.copyfile(source, db)
+        con = duckdb.connect(str(db))
+        for (view,) in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal"
+                                   ).fetchall():
+            con.execute(f'DROP VIEW "{view}"')
+        for (table,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall():
+            if table not in ("events", "meta"):
+                con.execute(f'DROP TABLE "{table}"')
+        con.execute("CHECKPOINT")
+        con.close()
+        return run_tree([H.HANDLEDGER, "--db", str(db), *args])
 
 
 def side_by_side(source: Path, trees: dict[str, Path], *, compiled: bool = True,

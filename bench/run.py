@@ -18,7 +18,9 @@ What is timed (``--quick`` uses the smaller sizes shown in ``sizes``):
   ``cpu_us_per_hand`` each one's CPU µs a hand (``ours``, ``command``, ``pokerkit``).
 * ``synthetic_hands_per_s``: as ``replay_hands_per_s`` over a generated demo series
   (``replay.demo.series``, mixed games, sessions with rebuys) of 100,050 hands; ``jobs_speedup``:
-  the ``replay`` command on it with ``--jobs 2`` against ``--jobs 1``.
+  the ``replay`` command's work on it (:func:`replay.projections.rebuild`: the derived tables
+  and the audit; with jobs, worker processes over ranges of the ledger) with ``--jobs 2``
+  against ``--jobs 1``, wall time.
 * ``import_events_per_s``: ``handledger import`` (a separate process, wall time) of one
   JSON-lines file of >= 1,000,000 events (demo-series sessions) into a new ledger: parsing,
   the engine's check of every hand, the hash chain, DuckDB, the derived tables (made from
@@ -38,13 +40,13 @@ What is timed (``--quick`` uses the smaller sizes shown in ``sizes``):
   ``AUDIT_LIMIT_S`` seconds (``AUDIT_COLD_LIMIT_S`` cold) or ``AUDIT_LIMIT_MB`` of memory is
   stopped and reported as null, with the reason in ``notes``.
 * ``peak_rss_mb``: peak resident memory of ``handledger replay --json --problems`` on that
-  ledger; ``scaling``: its wall time at 10k, 100k and 1M hands (``per_hand_us`` should stay
-  flat).
+  ledger, the whole process tree (workers included); ``scaling``: its wall and CPU time and
+  peak memory at 10k, 100k and 1M hands (``per_hand_us`` should stay flat).
 * ``phhs_import_hands_per_s``, ``phhs_import_scaling``, ``ratio_vs_pokerkit_nlhe`` and their
   companions: large ``.phhs`` imports and no-limit hold'em replay (``bench/phhs.py``).
-* ``live_act_s``, ``live_state_s`` (part ``live``) and ``audit_cold`` with ``--jobs 1`` and
-  ``2`` (part ``cold``, not in a run without ``--only``: an hour at a million hands):
-  ``bench/live.py``.
+* ``live_act_s``, ``live_state_s`` (part ``live``) and ``audit_cold``, ``replay_cold`` with
+  ``--jobs 1`` and ``2`` (part ``cold``, not in a run without ``--only``: hours at a million
+  hands on two shared cores): ``bench/live.py``.
 """
 
 from __future__ import annotations
@@ -124,6 +126,16 @@ def ours_command(db: Path, jobs: int = 1) -> int:
     with Ledger(db) as ledger:
         rows = (done[0] for done in replayed(raw_hand_streams(ledger), jobs=jobs))
         return write_results_rows(ledger.connection, rows, hands=None)
+
+
+def rebuild_command(db: Path, jobs: int) -> int:
+    """What ``replay --jobs JOBS`` does but printing (:func:`replay.projections.rebuild`:
+    every hand replayed, the derived tables made again, the audit), on ``db``; the hands."""
+    from ledger.store.store import Ledger
+    from replay.projections import rebuild
+
+    with Ledger(db) as ledger:
+        return rebuild(ledger, jobs=jobs).counts["hands"]
 
 
 def pokerkit(texts: list[tuple[Path, str]], copies: int) -> int:
@@ -212,16 +224,39 @@ def bench_synthetic(cfg: dict[str, Any], out: dict[str, Any]) -> None:
     hands = sum(1 for log in logs for _, seq, e in log.rows if e.type == "hand_started")
     db = series_db(cfg, hands)
     res = interleaved({"ours": lambda: ours(db)}, cfg["series_runs"])
-    res.update(interleaved({"jobs1": lambda: ours_command(db, 1),
-                            "jobs2": lambda: ours_command(db, 2)}, cfg["jobs_runs"]))
+    jobs = _tree_interleaved({"jobs1": lambda: rebuild_command(db, 1),
+                              "jobs2": lambda: rebuild_command(db, 2)}, cfg["jobs_runs"])
     out["synthetic_hands_per_s"] = round(hands / res["ours"][0])
     out["synthetic_command_hands_per_s"] = {
-        "jobs_1": round(hands / res["jobs1"][0]), "jobs_2": round(hands / res["jobs2"][0])}
-    out["jobs_speedup"] = round(res["jobs1"][0] / res["jobs2"][0], 2)
+        "jobs_1": round(hands / jobs["jobs1"][0]), "jobs_2": round(hands / jobs["jobs2"][0])}
+    out["synthetic_command_cpu_s"] = {"jobs_1": round(jobs["jobs1"][1], 1),
+                                      "jobs_2": round(jobs["jobs2"][1], 1)}
+    out["jobs_speedup"] = round(jobs["jobs1"][0] / jobs["jobs2"][0], 2)
     if hands < 20_000:
-        out["notes"].append(f"jobs_speedup on {hands} hands: starting the worker process "
-                            "(about 0.7 s of imports) outweighs the work shared")
+        out["notes"].append(f"jobs_speedup on {hands} hands: below replay.ranges.MIN_HANDS "
+                            "(20,000) chunks go to one worker process, whose start-up (about "
+                            "1 s of imports) outweighs the work shared")
     out["sizes"]["series_hands"] = hands
+
+
+def _tree_interleaved(fns: dict[str, Any], runs: int) -> dict[str, tuple[float, float]]:
+    """Median wall seconds and median CPU seconds of this process and the worker processes
+    it waited for, of each function, the runs of all of them interleaved."""
+    import resource
+
+    def cpu() -> float:
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return time.process_time() + kids.ru_utime + kids.ru_stime
+
+    wall: dict[str, list[float]] = {k: [] for k in fns}
+    used: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(runs):
+        for name, fn in fns.items():
+            start, start_cpu = time.perf_counter(), cpu()
+            fn()
+            wall[name].append(time.perf_counter() - start)
+            used[name].append(cpu() - start_cpu)
+    return {k: (statistics.median(wall[k]), statistics.median(used[k])) for k in fns}
 
 
 def bench_import(cfg: dict[str, Any], out: dict[str, Any]) -> None:
@@ -313,21 +348,25 @@ def _guarded(db: Path, *args: str, limit: float | None = None
 
 
 def bench_big(cfg: dict[str, Any], out: dict[str, Any]) -> None:
+    """``scaling``: ``replay --json --problems`` (default jobs: one a CPU) at each size, the
+    median of ``scaling_runs`` runs (one at a million): wall seconds, CPU seconds and peak RSS
+    of the whole process tree (its workers included), the load average before and after;
+    ``peak_rss_mb`` that peak at the largest size."""
     big = cfg["big_hands"]
     dbs = {n: series_db(cfg, n) for n in sorted(set(cfg["scaling"]) | {big})}
     scaling: dict[str, Any] = {}
     for n in cfg["scaling"]:
-        runs = cfg["scaling_runs"] if n < 1_000_000 else 1
-        times, peaks = [], []
-        for _ in range(runs):
-            seconds, rss = H.timed_cli(dbs[n], "replay", "--json", "--problems")
-            times.append(seconds)
-            peaks.append(rss)
-        seconds = statistics.median(times)
+        runs = [LV.run_tree([H.HANDLEDGER, "--db", str(dbs[n]), "replay", "--json",
+                             "--problems"])
+                for _ in range(cfg["scaling_runs"] if n < 1_000_000 else 1)]
         hands = _hands(dbs[n])
+        seconds = statistics.median(r["seconds"] for r in runs)
         scaling[str(n)] = {"hands": hands, "seconds": round(seconds, 2),
                            "per_hand_us": round(seconds / hands * 1e6, 1),
-                           "peak_rss_mb": round(max(peaks))}
+                           "cpu_s": round(statistics.median(r["cpu_s"] for r in runs), 1),
+                           "peak_rss_mb": max(r["peak_rss_mb"] for r in runs),
+                           "load_average": [runs[0]["load_average"][0],
+                                            runs[-1]["load_average"][-1]]}
     out["scaling"] = scaling
     out["peak_rss_mb"] = scaling[str(big)]["peak_rss_mb"] if str(big) in scaling else None
     out["sizes"]["big_hands"] = _hands(dbs[big])
@@ -415,6 +454,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "replay_hands_per_s": None, "pokerkit_hands_per_s": None, "ratio_vs_pokerkit": None,
         "synthetic_hands_per_s": None, "jobs_speedup": None, "import_events_per_s": None,
         "audit_s": None, "balances_s": None, "audit_cold_s": None, "audit_catchup_s": None,
+        "replay_cold_s": None,
         "peak_rss_mb": None, "scaling": None, "phhs_import_hands_per_s": None,
         "phhs_import_scaling": None, "ratio_vs_pokerkit_nlhe": None,
         "live_act_s": None, "live_state_s": None,

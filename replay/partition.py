@@ -8,16 +8,18 @@ runs (:func:`replay.replaying.replay_chunk` over ``(ord, RawHand)``, each hand's
 place among the first positions of every hand of the ledger) and folded by one
 :class:`ledger.audit.stream.StreamAudit` (the stored audit's hand and session checks; the
 series checks run once, over the merged books); its session rows are read as the books read
-them (entry corrections applied, :func:`ledger.audit.load.typed_rows`). Their rows go through
-an in-memory DuckDB holding the replay tables' own schema (:func:`replay.tables.append_rows`)
-and are copied out as one Parquet file per table (``<out>/<table>/part-NNNNN.parquet``). This
-module does not import Dask: a worker calls :func:`replay_part` on a pandas frame of the
-partition's rows.
+them (entry corrections applied, :func:`ledger.audit.load.typed_rows`). Their rows are
+gathered as columns (:func:`replay.tables.table_columns`), inserted into an in-memory DuckDB
+holding the replay tables' own schema and copied out as one Parquet file per table
+(``<out>/<table>/part-NNNNN.parquet``). This module does not import Dask: a worker calls
+:func:`replay_part` on a pandas frame of the partition's rows. The local replay over ranges of
+a ledger file (:mod:`replay.ranges`) runs the same code (:func:`read_raw`,
+:func:`replay_numbered`), its columns going back to the process that writes the file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +36,7 @@ HAND_TABLES = ("hands", "pots", "results", "discrepancies")
 COLUMNS = ("position", "stream", "hand_id", "session", "seq", "type", "payload")
 _CHUNK = 250  # hands per replay_chunk call, as the local replay
 _CHECKS = tuple(c for c in STORED if c.scope is not Scope.SERIES)
+_SEPARATOR = "\x00"  # between payloads sent as one text: JSON holds no raw NUL character
 
 
 @dataclass
@@ -44,7 +47,8 @@ class PartResult:
     for its hands of no session the ledger position of each player's last one (series names)
     and of the last one; the counts (hands, bad, unverifiable); its incomplete hands as
     ``(ord, hand, session)``; the texts of its rendered hands in ledger order (none unless
-    asked)."""
+    asked); its derived tables' rows as columns (:func:`replay.tables.table_columns`) when
+    the partition does not write them itself."""
 
     books: dict[str | None, SessionBook]
     findings: list[tuple[int, int, int, Any]]
@@ -54,6 +58,7 @@ class PartResult:
     counts: dict[str, int] = field(default_factory=dict)
     incomplete: list[tuple[int, str, str | None]] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
+    tables: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def part_path(out: str, table: str, number: int) -> str:
@@ -90,6 +95,45 @@ def replay_part(events: Any, number: int, starts: Any, aliases: Mapping[str, str
 
 
 @dataclass
+class RawPart:
+    """What a partition reads of its rows, untyped and cheap to send to another process: its
+    hands ``(hand, session, rows, first position)`` in ledger order; the payloads of their
+    rows in that order (hand after hand, each in stream order), joined by
+    :data:`_SEPARATOR` (a character no JSON text holds; a list of texts when one holds it);
+    the payloads of the hands whose rows do not follow one another (a correction or a void
+    appended later), read on their own; its session rows ``(position, stream, session,
+    payload, seq)`` in ledger order, its ``entry_corrected`` rows ``(stream, payload)`` in
+    ledger order and the last position of each session in it (key None: its hands of no
+    session)."""
+
+    hands: list[tuple[str, str | None, int, int]]
+    payloads: str | list[str]
+    apart: dict[str, list[str]]
+    rows: list[tuple[int, str, str | None, str, int]]
+    fixes: list[tuple[str, str]]
+    ends: dict[str | None, int]
+
+    def typed(self) -> PartRows:
+        """The :class:`PartRows` of these rows (session rows as the books read them).
+
+        Raises:
+            LedgerError: a session row that does not parse (located at its stream).
+        """
+        texts = self.payloads
+        if isinstance(texts, str):
+            texts = texts.split(_SEPARATOR) if texts else []
+        hands: list[tuple[str, str | None, list[str], int]] = []
+        k = 0
+        for hand, session, count, low in self.hands:
+            body = self.apart.get(hand)
+            if body is None:
+                body, k = texts[k:k + count], k + count
+            hands.append((hand, session, body, low))
+        rows = list(typed_rows(self.rows, corrections_of(self.fixes)))
+        return PartRows(hands, rows, self.ends)
+
+
+@dataclass
 class PartRows:
     """What a partition reads of its rows: its hands as ``(hand, session, payloads, first
     position)`` in ledger order, its session rows as the books read them and the last
@@ -107,19 +151,42 @@ def read_part(con: Any) -> PartRows:
     Raises:
         LedgerError: a session row that does not parse (located at its stream).
     """
+    return read_raw(con, "part").typed()
+
+
+def read_raw(con: Any, source: str) -> RawPart:
+    """The :class:`RawPart` of ``source``, a relation (a name or a parenthesised query) with
+    the events table's :data:`COLUMNS` holding whole sessions and whole hands, on the DuckDB
+    connection ``con``. Each hand's payloads come in stream order (``seq``): those of hands
+    whose rows follow one another as one text (their ledger order), the others' read on
+    their own."""
     hands = con.execute(
-        "SELECT hand_id, arg_min(session, position), list(payload ORDER BY seq),"
-        " min(position) FROM part WHERE hand_id IS NOT NULL"
-        " GROUP BY hand_id ORDER BY min(position)").fetchall()
-    fixes = corrections_of(con.execute(
-        "SELECT stream, payload FROM part WHERE type = 'entry_corrected'"
-        " ORDER BY position").fetchall())
-    rows = list(typed_rows(con.execute(
-        "SELECT position, stream, session, payload, seq FROM part WHERE hand_id IS NULL"
-        " ORDER BY position").fetchall(), fixes))
-    ends = dict(con.execute("SELECT session, max(position) FROM part GROUP BY session"
+        "SELECT hand_id, arg_min(session, position), count(*), min(position), max(position)"
+        f" FROM {source} WHERE hand_id IS NOT NULL GROUP BY hand_id ORDER BY 4").fetchall()
+    apart = [h for h, _, count, low, high in hands if high - low + 1 != count]
+    scattered: dict[str, list[str]] = {}
+    where = f"FROM {source} WHERE hand_id IS NOT NULL"
+    params: list[Any] = []
+    if apart:
+        scattered = dict(con.execute(
+            f"SELECT hand_id, list(payload ORDER BY seq) {where} AND list_contains($1, hand_id)"
+            " GROUP BY hand_id", [apart]).fetchall())
+        where, params = f"{where} AND NOT list_contains($1, hand_id)", [apart]
+    payloads: str | list[str] = con.execute(
+        f"SELECT coalesce(string_agg(payload, chr(0) ORDER BY position), '') {where}",
+        params).fetchone()[0]
+    together = sum(count for h, _, count, _, _ in hands if h not in scattered)
+    if payloads.count(_SEPARATOR) != max(together - 1, 0):  # a text holding the separator
+        payloads = [text for (text,) in con.execute(
+            f"SELECT payload {where} ORDER BY position", params).fetchall()]
+    fixes = con.execute(f"SELECT stream, payload FROM {source} WHERE type = 'entry_corrected'"
+                        " ORDER BY position").fetchall()
+    rows = con.execute(f"SELECT position, stream, session, payload, seq FROM {source}"
+                       " WHERE hand_id IS NULL ORDER BY position").fetchall()
+    ends = dict(con.execute(f"SELECT session, max(position) FROM {source} GROUP BY session"
                             ).fetchall())
-    return PartRows(hands, rows, ends)
+    return RawPart([(h, session, count, low) for h, session, count, low, _ in hands],
+                   payloads, scattered, rows, fixes, ends)
 
 
 def replay_rows(part: PartRows, number: int, starts: Any, aliases: Mapping[str, str],
@@ -144,22 +211,41 @@ def replay_rows(part: PartRows, number: int, starts: Any, aliases: Mapping[str, 
         if ords[i] >= len(starts) or starts[ords[i]] != firsts[i]:
             raise LedgerError("the dataset has no first event (seq 1) of this hand", hand=hand)
     numbered = [(int(o) + first_ord, tuple(h)) for o, h in zip(ords, hands, strict=True)]
+    result = replay_numbered(part, numbered, aliases, render, problems)
+    _write(result.tables, out, number)
+    result.tables = {}
+    return result
+
+
+def replay_numbered(part: PartRows, numbered: Sequence[tuple[int, Any]],
+                    aliases: Mapping[str, str], render: Render | None = None,
+                    problems: bool = False) -> PartResult:
+    """Replay and audit the hands of ``part`` numbered ``(ord, RawHand)`` in ledger order,
+    with its session rows (:class:`ledger.audit.stream.StreamAudit`); the derived tables'
+    rows in :attr:`PartResult.tables` as columns (:func:`replay.tables.table_columns`)."""
+    from replay.tables import table_columns
+
     audit = StreamAudit(part.rows, part.ends, aliases=aliases, checks=_CHECKS)
     result = PartResult({}, [], {}, counts={"hands": 0, "bad": 0, "unverifiable": 0})
-    _write(_replayed(numbered, audit, result, aliases, render, problems), out, number)
+    tables: dict[str, list[tuple]] = {table: [] for table in HAND_TABLES}
+    _replayed(numbered, audit, result, aliases, tables, render, problems)
     series, result.findings = audit.finish_keyed()
     result.books = series.sessions
+    result.tables = {table: table_columns(table, rows) for table, rows in tables.items()}
     return result
 
 
 def _replayed(numbered: Sequence[tuple[int, Any]], audit: StreamAudit, result: PartResult,
-              aliases: Mapping[str, str], render: Render | None = None, problems: bool = False
-              ) -> Iterator[dict[str, list[tuple]]]:
-    """Replay ``numbered`` a chunk at a time, fold each hand into ``audit`` and ``result``
-    (its text, when rendered, into ``result.texts``), and yield its table rows."""
+              aliases: Mapping[str, str], tables: Mapping[str, list[tuple]],
+              render: Render | None = None, problems: bool = False) -> None:
+    """Replay ``numbered`` a chunk at a time, their table rows appended to ``tables``, and
+    fold each hand into ``audit`` and ``result`` (its text, when rendered, into
+    ``result.texts``)."""
     counts = result.counts
+    seated = result.seated
     for low in range(0, len(numbered), _CHUNK):
-        for done in replay_chunk(numbered[low:low + _CHUNK], render, problems, facts=True):
+        for done in replay_chunk(numbered[low:low + _CHUNK], render, problems, facts=True,
+                                 tables=tables):
             if done.text is not None:
                 result.texts.append(done.text)
             h = done.facts
@@ -167,29 +253,32 @@ def _replayed(numbered: Sequence[tuple[int, Any]], audit: StreamAudit, result: P
             counts["hands"] += 1
             counts["bad"] += done.bad
             counts["unverifiable"] += done.unverifiable
-            result.seated.setdefault(h.session, set()).update(h.starting)
+            names = seated.get(h.session)
+            if names is None:
+                names = seated[h.session] = set()
+            names.update(h.starting)
             if h.session is None:
                 for p in h.starting:
                     result.last_seen[aliases.get(p, p)] = h.position
                 result.last_loose = h.position
             if h.status == "incomplete":
                 result.incomplete.append((h.ord, h.hand, h.session))
-            yield done.rows
 
 
-def _write(rows: Iterator[dict[str, list[tuple]]], out: str, number: int) -> None:
-    """Append ``rows`` to the replay tables of an in-memory DuckDB and copy each table to its
-    Parquet file (DuckDB's own Parquet writer: the columns and types of ``export``)."""
+def _write(tables: Mapping[str, Mapping[str, Any]], out: str, number: int) -> None:
+    """Insert the partition's columns into the replay tables of an in-memory DuckDB and copy
+    each table to its Parquet file (DuckDB's own Parquet writer: the columns and types of
+    ``export``)."""
     import duckdb
 
-    from replay.tables import append_rows, create_tables
+    from replay.tables import create_tables, insert_columns
 
     con = duckdb.connect()
     try:
         register_file_system(con, out)
         create_tables(con)
-        append_rows(con, rows)
         for table in HAND_TABLES:
+            insert_columns(con, table, tables.get(table, {}))
             copy_table(con, table, part_path(out, table, number))
     finally:
         con.close()

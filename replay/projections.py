@@ -52,7 +52,7 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
     """Replay every hand of ``ledger``, rebuild the derived tables and audit (module doc).
 
     ``render``: each hand rendered (``problems``: only those with a discrepancy or a note)
-    and handed to ``echo``. ``jobs``: processes (None: one a CPU); a ledger file of
+    and handed to ``echo``. ``jobs``: processes (None: one a CPU); a ledger of
     :data:`replay.ranges.MIN_HANDS` hands or more is then cut into ranges that no session
     crosses, replayed by ``jobs`` worker processes (:mod:`replay.ranges`), with the same
     tables, findings and rendered hands as one process gives.
@@ -90,7 +90,7 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
                 yield done.rows
 
     with ledger.memory_capped():
-        write_results_rows(con, rows(), hands=None)
+        write_results_rows(con, rows(), hands=None, in_memory=ledger.read_only)
     series, findings = audit.finish()
     refresh(ledger, series, findings, top)
     return Projection(series, findings, counts)
@@ -98,12 +98,10 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
 
 def _ranges(ledger: Any, jobs: int, top: int) -> list[Any] | None:
     """The ranges a full replay of ``ledger`` runs in over ``jobs`` workers, or None for
-    the one-process pass (one job, a ledger in memory or computed in memory beside a file
-    it cannot write, too few hands, one range)."""
+    the one-process pass (one job, too few hands, one range)."""
     from replay.ranges import MIN_HANDS, plan
 
-    if (jobs < 2 or ledger.path == ":memory:" or ledger.read_only
-            or hand_count(ledger) < MIN_HANDS):
+    if jobs < 2 or hand_count(ledger) < MIN_HANDS:
         return None
     ranges = plan(ledger.connection, top)
     return ranges if len(ranges) > 1 else None

@@ -1,43 +1,46 @@
-"""The first replay of a large ledger file in worker processes: what :func:`replay.projections.
+"""The first replay of a large ledger in worker processes: what :func:`replay.projections.
 rebuild` does in one pass (every hand replayed, the derived tables built, the audit), spread
 over ``jobs`` processes, with the same result row for row.
 
 The ledger's rows up to its head are cut into ranges of consecutive positions that no
 session crosses (:func:`plan`): every row of a session, its session rows and its hands, lies
 in one range (a session's books fold on their own, its stacks following from hand to hand:
-table stakes, RULES.md §1.1), and every row of a hand of no session too. Each range is read,
-replayed, audited and written as Parquet by a worker process (:func:`replay_range`, the code
-of a Dask partition: :func:`replay.partition.replay_rows`) that opens the ledger file
-read-only; the results are merged as a distributed replay's are
-(:func:`replay.merge.merge_parts`) and the tables inserted in range order, which is ledger
-order. A hand's ``ord`` is its place in the ledger, as in the one-process pass.
+table stakes, RULES.md §1.1), and every row of a hand of no session too. This process reads
+each range (:func:`replay.partition.read_raw`: the stored payloads, untyped) and hands it to
+one of ``jobs - 1`` worker processes, or replays it itself when the next result is not ready
+(:func:`replay_range`, the code of a Dask partition: :func:`replay.partition.
+replay_numbered`): the range is replayed, audited and rendered, giving its books, findings
+and texts and its derived-table rows as columns (:func:`replay.tables.table_columns`). This
+process inserts each range's columns in range order, which is ledger order, into the tables
+made again in one transaction, keeping each worker a range ahead so that none waits; then the
+results are merged as a distributed replay's are (:func:`replay.merge.merge_parts`) and the
+session tables and findings written. A hand's ``ord`` is its place in the ledger, as in the
+one-process pass.
 
-While the workers read the file this process does not hold it (DuckDB lets many processes
-read a file, or one write it; :meth:`ledger.store.store.Ledger.released`); it opens it again
-to write the tables. The tables record the head they were computed from, so rows another
-process appends meanwhile are caught up by the next command.
+Only this process opens the ledger: the workers never touch the file, so a ledger open for
+writing or read-only with its derived tables in memory (a read) is replayed alike.
 """
 
 from __future__ import annotations
 
-import functools
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from replay.partition import HAND_TABLES, PartResult, part_path
+from replay.partition import COLUMNS, HAND_TABLES, PartResult, RawPart
 from replay.progress import Progress, silent
 from replay.replaying import Render
 
 #: Hands a range holds at least (a session is never cut, so a range may hold more): small
-#: enough that a worker keeps one range's payloads in memory (a worker of 10,000-hand ranges
-#: peaked at 314 MB on the demo series), large enough that opening the file and the queries
-#: (about 20 ms a range) weigh nothing.
+#: enough that a few ranges in flight (their payloads and rows, about 60 MB for 5,000 hands)
+#: keep memory low and that the last ranges leave no process idle for long, large enough that
+#: the queries and the hand-over (about 20 ms a range) weigh nothing.
 PART_HANDS = 5_000
 #: Hands from which a full replay with ``jobs`` > 1 uses ranges: below, starting the workers
 #: (about 1 s of imports each) outweighs what they share.
 MIN_HANDS = 20_000
-_WORKER_MEMORY = "128MB"  # DuckDB's memory in a worker
+_AHEAD = 1  # ranges queued to a worker beyond the one it replays, so that it never waits
 
 
 @dataclass(frozen=True)
@@ -81,82 +84,132 @@ def plan(con: Any, top: int, *, per_part: int | None = None) -> list[Range]:
     return ranges
 
 
-def replay_range(path: str, rng: Range, *, aliases: Mapping[str, str], out: str,
+def read_range(con: Any, rng: Range) -> RawPart:
+    """The rows of ``rng`` as :func:`replay.partition.read_raw` reads them (``con``: the
+    ledger's DuckDB connection)."""
+    from replay.partition import read_raw
+
+    return read_raw(con, f"(SELECT {', '.join(COLUMNS)} FROM events WHERE position >"
+                         f" {int(rng.low)} AND position <= {int(rng.high)})")
+
+
+def replay_range(raw: RawPart, first_ord: int, aliases: Mapping[str, str],
                  render: Render | None, problems: bool) -> PartResult:
-    """Read, replay, audit and write one range of the ledger file at ``path`` (opened
-    read-only) into ``out`` as :func:`replay.partition.replay_rows` does; runs in a worker
-    process. ``render``, ``problems``: as :func:`replay.replaying.replay_chunk`.
+    """Replay and audit one range read by :func:`read_range` (its first hand the
+    ``first_ord``-th of the ledger), its derived-table rows as columns in
+    :attr:`PartResult.tables`; runs in a worker process. ``render``, ``problems``: as
+    :func:`replay.replaying.replay_chunk`.
 
     Raises:
-        LedgerBusy: another process is writing the file; LedgerError: a session row that
-            does not parse, a table that cannot be written.
+        LedgerError: a session row that does not parse (located at its stream), a value a
+            derived table cannot hold.
     """
-    import numpy as np
+    from replay.partition import replay_numbered
+    from replay.replaying import fewer_collections
 
-    from ledger.store.store import Ledger
-    from replay.partition import COLUMNS, read_part, replay_rows
-
-    with Ledger(path, read_only=True) as ledger:
-        con = ledger.connection
-        # one thread (the workers share the cores) and a cap on the blocks DuckDB keeps
-        # cached: it reads each block of the range once
-        con.execute(f"SET threads = 1; SET memory_limit = '{_WORKER_MEMORY}'")
-        con.execute(f"CREATE TEMP VIEW part AS SELECT {', '.join(COLUMNS)} FROM events"
-                    f" WHERE position > {int(rng.low)} AND position <= {int(rng.high)}")
-        starts = np.asarray([p for (p,) in con.execute(
-            "SELECT position FROM part WHERE seq = 1 AND hand_id IS NOT NULL"
-            " ORDER BY position").fetchall()], dtype=np.int64)
-        rows = read_part(con)
-    return replay_rows(rows, rng.number, starts, aliases, out, first_ord=rng.first_ord,
-                       render=render, problems=problems)
+    with fewer_collections():
+        part = raw.typed()
+        numbered = [(first_ord + i, hand) for i, hand in enumerate(part.hands)]
+        return replay_numbered(part, numbered, aliases, render, problems)
 
 
 def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: int,
                       render: Render | None = None, problems: bool = False,
                       echo: Callable[[str], None] | None = None, progress: Progress = silent,
                       label: str = "replaying and auditing") -> Any:
-    """Replay ``ranges`` of ``ledger`` (a file) in ``jobs`` worker processes, write the
-    replay tables, the session tables and the findings as of position ``top`` (module doc),
-    each rendered hand handed to ``echo`` in ledger order. Returns the merged books, findings
+    """Replay ``ranges`` of ``ledger`` in ``jobs`` processes, write the replay
+    tables, the session tables and the findings as of position ``top`` (module doc), each
+    rendered hand handed to ``echo`` in ledger order. Returns the merged books, findings
     and counts (:class:`replay.merge.Merged`).
 
     Raises:
-        LedgerError: a session row that does not parse, the file taken by another writer,
-            a table that cannot be written; the derived tables are then left as they were.
+        LedgerError: a session row that does not parse, a table that cannot be written; the
+            derived tables are then left as they were.
     """
-    import multiprocessing
-    import tempfile
-
     from ledger.audit.books import resolve_aliases
     from ledger.audit.load import session_rows
     from ledger.audit.tables import refresh
     from replay.merge import merge_parts
-    from replay.tables import write_results_files
+    from replay.tables import insert_columns, write_tables
 
     named = session_rows(ledger, types=("player_alias", "session_opened"))
     aliases = resolve_aliases(r.event for r in named if r.event.type == "player_alias")
     total = sum(r.hands for r in ranges)
-    with tempfile.TemporaryDirectory(prefix="handledger-replay-") as out:
-        work = functools.partial(replay_range, ledger.path, aliases=aliases, out=out,
-                                 render=render, problems=problems)
-        parts: list[PartResult] = []
-        with ledger.released(), progress(label, total) as tick, \
-                multiprocessing.get_context("spawn").Pool(min(jobs, len(ranges))) as pool:
-            for part in pool.imap(work, ranges):
+    con = ledger.connection
+    parts: list[PartResult] = []
+
+    def fill(con: Any, checkpoint: Callable[[], None]) -> None:
+        with progress(label, total) as tick:
+            for part in _replayed(con, ranges, jobs, aliases, render, problems):
                 for text in part.texts:
                     if echo is not None:
                         echo(text)
-                part.texts = []
+                for table in HAND_TABLES:
+                    insert_columns(con, table, part.tables.get(table, {}))
+                part.texts, part.tables = [], {}
+                checkpoint()
                 for _ in range(part.counts["hands"]):
                     tick()
                 parts.append(part)
-        merged = merge_parts(parts, aliases, named)
-        with ledger.memory_capped():
-            write_results_files(ledger.connection, list(_files(out, ranges)))
-            refresh(ledger, merged.series, merged.findings, top)
+
+    with ledger.memory_capped():
+        write_tables(con, fill, in_memory=ledger.read_only)  # read-only: a read's, in memory
+    merged = merge_parts(parts, aliases, named)
+    refresh(ledger, merged.series, merged.findings, top)
     return merged
 
 
-def _files(out: str, ranges: Sequence[Range]) -> Iterator[dict[str, str]]:
-    for rng in ranges:
-        yield {table: part_path(out, table, rng.number) for table in HAND_TABLES}
+def _replayed(con: Any, ranges: Sequence[Range], jobs: int, aliases: Mapping[str, str],
+              render: Render | None, problems: bool) -> Iterator[PartResult]:
+    """Each range's :class:`PartResult` in range order, replayed by ``jobs - 1`` worker
+    processes and this one (:func:`replay_range`). This process reads the ranges and keeps
+    each worker :data:`_AHEAD` ranges ahead of the one it replays; whenever the next result
+    in order is not ready, it replays the next range itself rather than wait. A range that
+    fails raises when its turn comes, so that the first failure in ledger order is the one
+    raised, as in one process."""
+    import multiprocessing
+
+    todo = deque(ranges)
+    pending: deque[Any] = deque()  # in range order: a worker's ApplyResult, or _Here
+    workers = min(jobs - 1, len(ranges))
+    # spawn, not fork: the DuckDB connection of this process runs threads of its own
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+
+        def give() -> None:  # each worker: the range it replays and _AHEAD more queued
+            while todo and sum(not isinstance(p, _Here) and not p.ready()
+                               for p in pending) < workers * (1 + _AHEAD):
+                rng = todo.popleft()
+                pending.append(pool.apply_async(replay_range, (
+                    read_range(con, rng), rng.first_ord, aliases, render, problems)))
+
+        give()
+        while pending:
+            head = pending[0]
+            if todo and not isinstance(head, _Here) and not head.ready():
+                rng = todo.popleft()  # replayed here meanwhile
+                pending.append(_Here(replay_range, read_range(con, rng), rng.first_ord,
+                                     aliases, render, problems))
+                give()
+                continue
+            done = pending.popleft().get()
+            give()
+            yield done
+
+
+class _Here:
+    """A range replayed in this process, kept until its turn comes: its result, or what it
+    raised (raised then)."""
+
+    def __init__(self, work: Callable[..., PartResult], *args: Any) -> None:
+        self._result: PartResult | None = None
+        self._error: BaseException | None = None
+        try:
+            self._result = work(*args)
+        except Exception as exc:  # noqa: BLE001 - raised again in ledger order, by get()
+            self._error = exc
+
+    def get(self) -> PartResult:
+        if self._error is not None:
+            raise self._error
+        assert self._result is not None
+        return self._result

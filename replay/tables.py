@@ -18,7 +18,7 @@ writes it again from the replayed hands. Chips are integers.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import duckdb
@@ -40,6 +40,7 @@ CREATE TABLE IF NOT EXISTS discrepancies (hand_id VARCHAR, session VARCHAR, play
 """
 
 _TABLES = ("hands", "pots", "results", "discrepancies")
+_json = json.JSONEncoder(sort_keys=True).encode  # json.dumps(…, sort_keys=True), made once
 _CHUNK = 50_000  # rows per table handed to a DuckDB appender at once
 
 
@@ -50,60 +51,42 @@ def create_tables(con: Any) -> None:
 
 def rows_for(replay: HandReplay, ord_: int) -> dict[str, list[tuple[Any, ...]]]:
     """The rows one replayed hand contributes to each derived table."""
+    out: dict[str, list[tuple[Any, ...]]] = {t: [] for t in _TABLES}
+    add_rows(out, replay, ord_)
+    return out
+
+
+def add_rows(out: Mapping[str, list[tuple[Any, ...]]], replay: HandReplay, ord_: int, *,
+             net: Mapping[str, int] | None = None, paid_net: Mapping[str, int] | None = None
+             ) -> None:
+    """Append the rows one replayed hand contributes to each derived table to ``out``
+    (``{table: rows}``, every table of :data:`SCHEMA`), as :func:`rows_for` gives them.
+    ``net``, ``paid_net``: the hand's :attr:`HandReplay.net` and :attr:`HandReplay.paid_net`
+    when the caller has them already (they are computed otherwise)."""
     r = replay.result
     hand, session = replay.hand, replay.session
-    out: dict[str, list[tuple[Any, ...]]] = {t: [] for t in _TABLES}
-    out["hands"].append(
-        (
-            hand,
-            session,
-            replay.game,
-            r.status,
-            r.verifiable,
-            replay.corrected,
-            len(r.players),
-            sum(p.amount for p in r.pots),
-            r.carried,
-            "; ".join(replay.notes),
-            ord_,
-        )
-    )
-    for pot in r.pots:
-        out["pots"].append(
-            (
-                hand,
-                pot.index,
-                pot.amount,
-                list(pot.eligible),
-                json.dumps(pot.awards, sort_keys=True),
-                pot.carried,
-                " ".join(pot.lines),
-            )
-        )
-    net, rules = replay.paid_net, replay.net
-    for p in r.players:
-        recorded = None if replay.recorded is None else replay.recorded.get(p, 0)
-        out["results"].append(
-            (
-                hand,
-                session,
-                p,
-                r.starting[p],
-                r.contributions[p],
-                r.returned.get(p, 0),
-                r.awards[p],
-                recorded,
-                net[p],
-                r.starting[p] + net[p],
-                ord_,
-                rules[p],
-            )
-        )
-    for d in replay.discrepancies:
-        out["discrepancies"].append(
+    pots = r.pots
+    out["hands"].append((hand, session, replay.game, r.status, r.verifiable, replay.corrected,
+                         len(r.players), sum(p.amount for p in pots), r.carried,
+                         "; ".join(replay.notes), ord_))
+    if pots:
+        out["pots"].extend(
+            (hand, pot.index, pot.amount, list(pot.eligible),
+             _json(pot.awards), pot.carried, " ".join(pot.lines))
+            for pot in pots)
+    rules = replay.net if net is None else net
+    books = replay.paid_net if paid_net is None else paid_net
+    recorded = replay.recorded
+    starting, contributions, returned, awards = r.starting, r.contributions, r.returned, r.awards
+    out["results"].extend(
+        (hand, session, p, starting[p], contributions[p], returned.get(p, 0), awards[p],
+         None if recorded is None else recorded.get(p, 0), books[p], starting[p] + books[p],
+         ord_, rules[p])
+        for p in r.players)
+    if replay.discrepancies:
+        out["discrepancies"].extend(
             (hand, session, d.player, d.kind, d.recorded, d.recomputed, d.diff, d.sentence())
-        )
-    return out
+            for d in replay.discrepancies)
 
 
 def write_results(con: Any, replays: Iterable[tuple[int, HandReplay]], *, full: bool) -> int:
@@ -119,67 +102,85 @@ def write_results(con: Any, replays: Iterable[tuple[int, HandReplay]], *, full: 
 
 
 def write_results_rows(con: Any, rows: Iterable[dict[str, list[tuple[Any, ...]]]], *,
-                       hands: list[str] | None) -> int:
+                       hands: list[str] | None, in_memory: bool = False) -> int:
     """Write hands' rows (:func:`rows_for`) into the derived tables in one transaction: all
     tables made again when ``hands`` is None (dropped first: a ledger whose tables an older
     version built gets them in today's shape), else only those hands' rows replaced. ``rows`` is
-    consumed as it comes (a stream of a million hands never sits in memory) and goes through
-    DuckDB appenders in chunks. Returns the number of hands written.
+    consumed as it comes (a stream of a million hands never sits in memory) and goes in by
+    chunks (:func:`append_rows`). ``in_memory``: as :func:`write_tables`. Returns the number
+    of hands written.
 
     Raises:
         Whatever iterating ``rows`` raises; nothing is written then (rolled back).
     """
+    if hands is None:
+        count = [0]
+
+        def fill(con: Any, checkpoint: Callable[[], None]) -> None:
+            count[0] = append_rows(con, rows, flushed=checkpoint)
+
+        write_tables(con, fill, in_memory=in_memory)
+        return count[0]
     con.execute("BEGIN TRANSACTION")
     try:
-        for table in _TABLES:
-            if hands is None:  # made again, in today's shape (tables of an older one included)
-                con.execute(f"DROP TABLE IF EXISTS {table}")
         create_tables(con)
         for table in _TABLES:
             if hands:
                 con.execute(f"DELETE FROM {table} WHERE hand_id IN (SELECT UNNEST(?))", [hands])
-        count = append_rows(con, rows)
+        written = append_rows(con, rows)
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
-    return count
+    return written
 
 
-def write_results_files(con: Any, parts: Sequence[Mapping[str, str]]) -> None:
-    """Make every derived table again (as :func:`write_results_rows` with ``hands`` None)
-    and fill it from Parquet files, one ``{table: path}`` per partition in the order given:
-    the rows in ledger order when the partitions are. One transaction.
+def write_tables(con: Any, fill: Callable[[Any, Callable[[], None]], None], *,
+                 in_memory: bool = False) -> None:
+    """Make every derived table again (dropped first: a ledger whose tables an older version
+    built gets them in today's shape) and let ``fill(con, checkpoint)`` insert their rows, in
+    one transaction. ``in_memory``: the tables are a read's, in memory, which nothing keeps
+    (:meth:`ledger.store.store.Ledger.overlay`): then there is no transaction, and each
+    ``checkpoint()`` that ``fill`` calls between batches of rows has DuckDB checkpoint what is
+    in, which compresses it in memory (a million hands' tables take about a fifth of their
+    uncompressed size); otherwise ``checkpoint()`` does nothing.
 
     Raises:
-        LedgerError: a file that cannot be read into its table (nothing is written then).
+        Whatever ``fill`` raises; nothing is written then (rolled back; tables in memory are
+            left as far as they got).
     """
-    con.execute("BEGIN TRANSACTION")
-    try:
+    if in_memory:
         for table in _TABLES:
             con.execute(f"DROP TABLE IF EXISTS {table}")
         create_tables(con)
-        for files in parts:
-            for table in _TABLES:
-                con.execute(f"INSERT INTO {table} SELECT * FROM read_parquet(?)",
-                            [files[table]])
+        fill(con, lambda: con.execute("CHECKPOINT"))
+        con.execute("CHECKPOINT")
+        return
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for table in _TABLES:  # made again, in today's shape (tables of an older one included)
+            con.execute(f"DROP TABLE IF EXISTS {table}")
+        create_tables(con)
+        fill(con, _nothing)
         con.execute("COMMIT")
-    except duckdb.Error as exc:
-        con.execute("ROLLBACK")
-        raise LedgerError(f"cannot write the derived tables: {exc}") from exc
     except BaseException:
         con.execute("ROLLBACK")
         raise
 
 
-def append_rows(con: Any, hands: Iterable[dict[str, list[tuple[Any, ...]]]]) -> int:
+def _nothing() -> None:
+    """A checkpoint inside one transaction: none."""
+
+
+def append_rows(con: Any, hands: Iterable[dict[str, list[tuple[Any, ...]]]], *,
+                flushed: Callable[[], None] | None = None) -> int:
     """Append each hand's rows (:func:`rows_for`) to the derived tables, in chunks of
-    ``_CHUNK`` rows per table, inside the caller's transaction. Returns the hands appended.
+    ``_CHUNK`` rows per table, inside the caller's transaction; ``flushed()`` after each
+    chunk but the last. Returns the hands appended.
 
     Raises:
         LedgerError: a value the table cannot hold (chips beyond 64 bits), naming the hand.
     """
-    appenders = {t: con.appender(t) for t in _TABLES}
     pending: dict[str, list[tuple[Any, ...]]] = {t: [] for t in _TABLES}
     count = 0
     for rows in hands:
@@ -188,11 +189,82 @@ def append_rows(con: Any, hands: Iterable[dict[str, list[tuple[Any, ...]]]]) -> 
             buffer = pending[table]
             buffer.extend(new)
             if len(buffer) >= _CHUNK:
-                _append(appenders[table], table, buffer)
+                insert_rows(con, table, buffer)
                 buffer.clear()
+                if flushed is not None:
+                    flushed()
     for table, buffer in pending.items():
-        _append(appenders[table], table, buffer)
+        insert_rows(con, table, buffer)
     return count
+
+
+def insert_rows(con: Any, table: str, rows: Sequence[tuple[Any, ...]]) -> None:
+    """Insert ``rows`` of the derived table ``table`` (as :func:`rows_for` gives them) inside
+    the caller's transaction: a few through DuckDB's appender, many as columns
+    (:func:`table_columns`, :func:`insert_columns`).
+
+    Raises:
+        LedgerError: a value the table cannot hold (chips beyond 64 bits), naming the hand.
+    """
+    if len(rows) >= _COLUMNS_FROM:
+        insert_columns(con, table, table_columns(table, rows))
+    elif rows:
+        _append(con.appender(table), table, list(rows))
+
+
+def table_columns(table: str, rows: Sequence[tuple[Any, ...]]) -> dict[str, Any]:
+    """``rows`` of the derived table ``table`` as numpy columns ``{column: array}`` in the
+    table's order (integers ``int64`` unless a value is NULL, booleans ``bool``, the rest
+    Python objects): what :func:`insert_columns` inserts, cheap to send to another process.
+
+    Raises:
+        LedgerError: a value the table cannot hold (chips beyond 64 bits), naming the hand.
+    """
+    import numpy as np
+
+    columns: dict[str, Any] = {}
+    if not rows:
+        return columns
+    for (name, kind), values in zip(_SHAPE[table], zip(*rows, strict=True), strict=True):
+        if kind in _INTEGERS:
+            try:
+                columns[name] = np.array(values, dtype=np.int64)
+                continue
+            except OverflowError:
+                pass
+            except TypeError:  # a NULL among them: Python objects, range checked here
+                pass
+            for row, value in zip(rows, values, strict=True):
+                if value is not None and not -(2**63) <= value < 2**63:
+                    raise LedgerError(
+                        f"{value} chips do not fit the derived table {table} (64-bit integers)",
+                        hand=row[0])
+            columns[name] = np.fromiter(values, dtype=object, count=len(values))
+        elif kind == "BOOLEAN" and None not in values:
+            columns[name] = np.array(values, dtype=np.bool_)
+        else:  # one object a row (a list stays one value, never a second dimension)
+            columns[name] = np.fromiter(values, dtype=object, count=len(values))
+    return columns
+
+
+def insert_columns(con: Any, table: str, columns: Mapping[str, Any]) -> None:
+    """Insert the columns of :func:`table_columns` into ``table`` inside the caller's
+    transaction (one statement: DuckDB scans the arrays).
+
+    Raises:
+        LedgerError: the database refuses them.
+    """
+    if not columns:
+        return
+    view = f"handledger_new_{table}"
+    try:
+        con.register(view, dict(columns))
+        try:
+            con.execute(f"INSERT INTO {table} SELECT * FROM {view}")
+        finally:
+            con.unregister(view)
+    except duckdb.Error as exc:
+        raise LedgerError(f"cannot write the derived table {table}: {exc}") from exc
 
 
 def _append(appender: Any, table: str, rows: list[tuple[Any, ...]]) -> None:
@@ -209,6 +281,24 @@ def _append(appender: Any, table: str, rows: list[tuple[Any, ...]]) -> None:
                         hand=row[0],
                     ) from exc
         raise LedgerError(f"cannot write the derived table {table}: {exc}") from exc
+
+
+def _shape(schema: str) -> dict[str, tuple[tuple[str, str], ...]]:
+    """``{table: ((column, type), …)}`` of the ``CREATE TABLE`` statements of ``schema``."""
+    out = {}
+    for statement in schema.split(";"):
+        if "(" not in statement:
+            continue
+        head, body = statement.split("(", 1)
+        columns = body.rsplit(")", 1)[0].split(",")
+        out[head.split()[-1]] = tuple((c.split()[0], c.split()[1]) for c in columns)
+    return out
+
+
+_SHAPE = _shape(SCHEMA)
+_INTEGERS = ("BIGINT", "INTEGER")
+#: Rows of a table from which they go in as columns (below, the appender, without numpy).
+_COLUMNS_FROM = 2_000
 
 
 def hand_ords(con: Any, sessions: list[str]) -> dict[str, int]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from ledger.model.money import format_money
 
@@ -111,9 +111,13 @@ class HandFacts:
                                              else "*") for f in self.payouts))
 
 
-def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None) -> HandFacts:
+def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
+               nets: tuple[Any, Any, Any] | None = None) -> HandFacts:
     """The :class:`HandFacts` of a :class:`replay.fold.HandReplay` (duck-typed so that the
-    ledger package does not import the replayer). ``unit``: the hand's ``Unit``."""
+    ledger package does not import the replayer). ``unit``: the hand's ``Unit``. ``nets``:
+    the replay's ``(paid, net, paid_net)`` when the caller has them already (new dicts, which
+    the facts then keep); computed otherwise."""
+    paid, net, paid_net = nets or (replay.paid, dict(replay.net), dict(replay.paid_net))
     r = replay.result
     pot_out = None
     if r.verifiable:
@@ -121,10 +125,10 @@ def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None) -> Han
     return HandFacts(
         hand=replay.hand, session=replay.session, ord=ord, position=position, game=replay.game,
         status=r.status, starting=dict(r.starting), contributions=dict(r.contributions),
-        paid=replay.paid, net=dict(replay.paid_net), rules_net=dict(replay.net),
+        paid=paid, net=paid_net, rules_net=net,
         pot_out=pot_out, carried=r.carried, carried_in=r.carried_in,
         payouts=tuple(PayoutFinding(d.player, d.recorded, d.recomputed, d.kind, d.sentence())
-                      for d in replay.discrepancies),
+                      for d in replay.discrepancies) if replay.discrepancies else (),
         unit=(unit.minor_per_chip, unit.currency, unit.decimals) if unit else (1, None, 0),
     )
 
@@ -138,11 +142,11 @@ class SessionRow:
     event: Any
 
 
-@dataclass(frozen=True)
-class StartCheck:
+class StartCheck(NamedTuple):
     """A player's starting stack in a hand against the books: ``expected`` is his stack after
     his previous hand (``previous``, None: none yet) plus ``bought`` chips bought since;
-    ``None`` when unknown (his previous hand's payouts are unknown)."""
+    ``None`` when unknown (his previous hand's payouts are unknown). A named tuple: one is
+    made for every player of every hand of an opened session."""
 
     hand: str
     ord: int
@@ -359,7 +363,10 @@ class SeriesFold:
         """Fold one hand (after every session row before it); returns it under series names.
         ``keep`` False: the series does not keep it in :attr:`Series.hands`."""
         self._rows_before(hand.position)
-        self.seated.setdefault(hand.session, set()).update(hand.starting)
+        seated = self.seated.get(hand.session)
+        if seated is None:
+            seated = self.seated[hand.session] = set()
+        seated.update(hand.starting)
         if self.aliases:
             hand = hand.renamed(self.names)
         _hand(self._book(hand.session, hand.position), hand)
@@ -486,25 +493,35 @@ def _hand(book: SessionBook, h: HandFacts) -> None:
         book.chip_value_minor, book.currency, book.decimals = h.unit
     book.hands.append(h)
     book.hand_count += 1
+    players, position = book.players, h.position
+    if h.status == "voided":  # counts for nothing, its stacks too (README: net)
+        for p in h.starting:
+            if p not in players:
+                players[p] = PlayerBook(p, position)
+        return
+    starts = book.starts if book.followed else None
+    paid, put_in, hand = h.paid, h.contributions, h.hand
+    # What the table did (the payouts; the rules when nothing was recorded): the balances
+    # follow the chips, the audit says where the rules differ, a correction moves both.
+    nets = h.net if paid is None else {p: paid.get(p, 0) - put_in.get(p, 0) for p in h.starting}
+    rules = h.rules_net if h.rules_net is not None else h.net
     for p, start in h.starting.items():
-        pb = book.player(p, h.position)
-        if h.status == "voided":  # counts for nothing, its stacks too (README: net)
-            continue
-        if book.followed:
+        pb = players.get(p)
+        if pb is None:
+            pb = players[p] = PlayerBook(p, position)
+        if starts is not None:
             expected = (pb.stack if pb.seated else 0) if pb.known else None
-            book.starts.append(StartCheck(h.hand, h.ord, p, expected, start, pb.previous,
-                                          pb.bought))
-        if h.paid is None:
+            starts.append(StartCheck(hand, h.ord, p, expected, start, pb.previous, pb.bought))
+        net = nets.get(p, 0)
+        if paid is None:
             pb.stack, pb.known = start, False
         else:
-            pb.stack = start - h.contributions.get(p, 0) + h.paid.get(p, 0)
-            pb.known = True
-        pb.seated, pb.previous, pb.bought = True, h.hand, 0
-        # What the table did (the payouts; the rules when nothing was recorded): the balances
-        # follow the chips, the audit says where the rules differ, a correction moves both.
-        net = h.net.get(p, 0) if h.paid is None else h.paid.get(p, 0) - h.contributions.get(p, 0)
+            pb.stack, pb.known = start + net, True
+        pb.seated, pb.previous, pb.bought = True, hand, 0
         pb.hands += 1
         pb.net += net
-        pb.rules_net += (h.rules_net if h.rules_net is not None else h.net).get(p, 0)
-        pb.biggest_win = max(pb.biggest_win, net)
-        pb.biggest_loss = min(pb.biggest_loss, net)
+        pb.rules_net += rules.get(p, 0)
+        if net > pb.biggest_win:
+            pb.biggest_win = net
+        if net < pb.biggest_loss:
+            pb.biggest_loss = net

@@ -43,7 +43,9 @@ class StreamAudit:
         h = self._fold.add(facts, keep=False)
         rank = self._rank(h.session)
         for check in self._checks[Scope.HAND]:
-            self._found.extend((rank, h.ord, check.rank, d) for d in check.run(h))
+            found = check.run(h)
+            if found:  # most hands: none
+                self._found.extend((rank, h.ord, check.rank, d) for d in found)
         if h.session is None:  # no session check reads the hands of no session
             self._fold.books[None].hands.clear()
 
