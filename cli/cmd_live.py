@@ -7,6 +7,7 @@
     handledger act HAND "pay Ann 45"       # what the dealer pushed (a recorded payout)
     handledger act HAND end                # hand_ended (refused unless the hand is at showdown)
     handledger state HAND
+    handledger table HAND < actions.txt    # one process for many lines: actions and "state"
 
 Every action is a new process, so this module imports nothing at the top but click: what a
 command needs is imported inside it (the ledger, the engine, the event model), never the
@@ -21,7 +22,7 @@ from typing import Any
 
 import click
 
-from cli.context import Context, exit_at_once
+from cli.context import Context, error_line, exit_at_once, interrupted
 from ledger.model.gcpause import gc_paused
 
 
@@ -74,10 +75,15 @@ def act(obj: Context, hand_id: str, action: str) -> None:
         from replay.live import legal_now
 
         obj.saves_tables = False  # the hot path: the next read catches the session up in memory
-        done = record(obj.ledger(existing=True), hand_id, action)
-        state = done.state
-        click.echo(f"{done.seq} {done.event.type}" + (
-            f"; {legal_now(state)}" if state.status == "open" else f"; hand {state.status}"))
+        click.echo(_acted(record(obj.ledger(existing=True), hand_id, action), legal_now))
+
+
+def _acted(done: Any, legal_now: Any) -> str:
+    """What ``act`` prints of an action appended (:class:`replay.live.Acted`): its seq and
+    type, then what is legal now, or how the hand stands when it is over."""
+    state = done.state
+    return f"{done.seq} {done.event.type}" + (
+        f"; {legal_now(state)}" if state.status == "open" else f"; hand {state.status}")
 
 
 @click.command("state")
@@ -94,4 +100,74 @@ def state_cmd(obj: Context, hand_id: str) -> None:
         click.echo(obj.names()(state_text(state)))
 
 
-COMMANDS = [hand, act, state_cmd]
+@click.command("table")
+@click.argument("hand_id", metavar="HAND")
+@click.pass_obj
+def table(obj: Context, hand_id: str) -> None:
+    """Record HAND at the table in one process: read lines from standard input until its end
+    (or a line "quit"), each an ACTION as `act` takes it or the word "state", and do and print
+    for each what `act HAND ACTION` / `state HAND` would. A refused line prints the same one
+    error line on stderr, nothing of it is written, and the session goes on. Every line opens
+    the ledger and closes it before printing, so other commands may write it meanwhile.
+    Exit status: 0 every line went through, 2 a line was refused (or HAND is not in the
+    ledger)."""
+    exit_at_once()
+    with gc_paused():
+        from cli.text import state_text
+        from replay.live import act as record
+        from replay.live import current, legal_now, now
+
+        obj.saves_tables = False  # the hot path, as for `act`
+        current(obj.ledger(read_only=True), hand_id)  # no such hand: one line, exit 2
+        obj.close()
+    stdin = click.get_binary_stream("stdin")
+    prompt = stdin.isatty()
+    refused = False
+    while True:
+        if prompt:
+            click.echo("> ", nl=False, err=True)
+        raw = stdin.readline()
+        if not raw:
+            break
+        line = raw.decode("utf-8", "surrogateescape").strip()
+        if line == "quit":
+            break
+        if not line:
+            continue
+        try:
+            if line == "state":
+                text = obj.names()(state_text(now(obj.ledger(read_only=True), hand_id)))
+            else:
+                _utf8(line)
+                text = _acted(record(obj.ledger(existing=True), hand_id, line), legal_now)
+        except Exception as exc:
+            if interrupted(exc):
+                raise KeyboardInterrupt from exc
+            message = error_line(exc)
+            if message is None:
+                raise
+            click.echo(message, err=True)
+            refused = True
+            continue
+        finally:
+            obj.close()  # the file is free for other processes before the line's output
+        click.echo(text)
+    if refused:
+        raise click.exceptions.Exit(2)
+
+
+def _utf8(action: str) -> None:
+    """Refuse, as the one-shot `act` does, an ACTION line with a byte that is not UTF-8.
+
+    Raises:
+        MalformedInput: naming the action with that byte written ``\\xNN``.
+    """
+    from cli.main import _escaped, _is_utf8
+    from ledger.model.errors import MalformedInput
+
+    if not _is_utf8(action):
+        raise MalformedInput(f"ACTION '{_escaped(action)}' is not UTF-8 text (it has a byte "
+                             "that is not)")
+
+
+COMMANDS = [hand, act, state_cmd, table]

@@ -133,6 +133,23 @@ def interrupted(exc: BaseException) -> bool:
     return False
 
 
+def error_line(exc: Exception) -> str | None:
+    """The one line (``"error: ..."``) a command prints for an expected failure: a
+    LedgerError, a file or path it cannot use (OSError), a value an event refuses (pydantic's
+    ValidationError, met below the input checks); None for any other exception (a bug: its
+    traceback is shown)."""
+    if isinstance(exc, LedgerError):
+        return f"error: {one_line(str(exc))}"
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"error: {where}{one_line(str(exc.strerror or exc))}"
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return f"error: invalid value ({where}: {one_line(str(first.get('msg')))})"
+    return None
+
+
 class ClosedPipe(Exception):  # noqa: N818 - a condition, not a failure
     """Standard output was closed by its reader (``handledger export | head -1``): raised in
     place of BrokenPipeError so that click does not take it for its own, and turned by
@@ -159,18 +176,10 @@ class Group(click.Group):
         except Exception as exc:
             if interrupted(exc):
                 raise KeyboardInterrupt from exc
-            if isinstance(exc, LedgerError):
-                click.echo(f"error: {one_line(str(exc))}", err=True)
-            elif isinstance(exc, OSError):
-                where = f"{exc.filename}: " if exc.filename else ""
-                click.echo(f"error: {where}{one_line(str(exc.strerror or exc))}", err=True)
-            elif isinstance(exc, ValidationError):  # a value an event refuses, met below the
-                first = exc.errors()[0]  # input checks
-                where = ".".join(str(p) for p in first.get("loc", ()))
-                click.echo(f"error: invalid value ({where}: "
-                           f"{one_line(str(first.get('msg')))})", err=True)
-            else:
+            line = error_line(exc)
+            if line is None:
                 raise
+            click.echo(line, err=True)
             ctx.exit(2)
         finally:
             obj = ctx.obj

@@ -38,7 +38,7 @@ COMMAND_MODULES = {
     **dict.fromkeys(("replay", "show", "dask-replay"), "cli.cmd_hands"),
     **dict.fromkeys(("session", "buyin", "cashout", "pay", "entry", "player", "audit"),
                     "cli.cmd_sessions"),
-    **dict.fromkeys(("hand", "act", "state"), "cli.cmd_live"),
+    **dict.fromkeys(("hand", "act", "state", "table"), "cli.cmd_live"),
     **dict.fromkeys(("whatif", "correct", "void", "undo", "history"), "cli.cmd_disputes"),
     **dict.fromkeys(("balances", "standings", "settle", "sql", "chart", "demo-series"),
                     "cli.cmd_series"),
