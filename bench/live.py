@@ -9,6 +9,9 @@ live cold``).
   ``state`` after every other one (14); medians of wall time, with the CPU seconds of the
   process (``*_cpu_s``) and the load average beside them. The project's modules are
   byte-compiled first (:func:`bytecode`), as an installed package's are.
+* ``live_session_act_s``, ``live_session_state_s``, ``live_session_start_s``: the same hand
+  fed line by line to one ``handledger table`` process (:func:`bench_session`): the wait per
+  action at the table once the session runs, and its start-up.
 * ``python -m bench.live --against OTHER_TREE``: the same actions recorded side by side by this
   tree's ``handledger`` and another worktree's (its ``.venv``), each on its own copy of the
   ledger, the two commands alternated action by action (the first of each pair taking turns):
@@ -116,6 +119,71 @@ def bench_live(cfg: dict[str, Any], out: dict[str, Any], source: Path) -> None:
         out[f"{key}_cpu_s"] = round(statistics.median(r[1] for r in runs), 3)
         out.setdefault("runs", {})[key] = len(runs)
     out["live_load_average"] = [round(x, 1) for x in load]
+
+
+def bench_session(cfg: dict[str, Any], out: dict[str, Any], source: Path) -> None:
+    """``live_session_act_s``, ``live_session_state_s``, ``live_session_start_s``: the hand
+    of :func:`bench_live` (its 28 acts, ``state`` after every other one, the end) fed line by
+    line to ONE ``handledger table`` process on a copy of ``source``, each line timed from
+    its write to its whole output (``state``: to its ``stacks:`` line); medians of wall time.
+    The start-up is the wall time from the process's spawn to the output of a first
+    ``state`` written at once (imports, the hand's first read, that line), not counted among
+    the states; ``live_session_cpu_s`` the CPU seconds of the whole session."""
+    bytecode(H.HANDLEDGER, H.ROOT)
+    with tempfile.TemporaryDirectory(dir=H.CACHE) as tmp:
+        db = Path(tmp) / "session.duckdb"
+        shutil.copyfile(source, db)
+        base = [H.HANDLEDGER, "--db", str(db)]
+        subprocess.run([*base, "hand", "start", "--hand", "live-bench", "--game", "NT",
+                        "--stakes", "1/2", "--seats", SEATS, "--button", "Dee"],
+                       check=True, capture_output=True)
+        load = [os.getloadavg()[0]]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        proc = subprocess.Popen([*base, "table", "live-bench"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                bufsize=1)
+        assert proc.stdin is not None and proc.stdout is not None
+
+        def line(text: str) -> tuple[float, str]:
+            t = time.perf_counter()
+            proc.stdin.write(text + "\n")
+            proc.stdin.flush()
+            got = [proc.stdout.readline()]
+            while text == "state" and got[-1] and not got[-1].startswith("stacks: "):
+                got.append(proc.stdout.readline())
+            if not got[-1]:
+                raise RuntimeError(f"table ended at {text!r}: {proc.stderr.read()[-300:]}")
+            return time.perf_counter() - t, "".join(got)
+
+        try:
+            line("state")
+            started = time.perf_counter() - start
+            acts, states = [], []
+            for k, action in enumerate(ACTS):
+                acts.append(line(action))
+                if k % 2:
+                    states.append(line("state"))
+            last = line("end")
+            assert last[1].startswith(f"{len(ACTS) + 4} hand_ended; hand complete"), last[1]
+            proc.stdin.close()
+            if proc.wait(timeout=60) != 0:
+                raise RuntimeError(f"table failed: {proc.stderr.read()[-300:]}")
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        load.append(os.getloadavg()[0])
+    out["live_session_start_s"] = round(started, 3)
+    out["live_session_act_s"] = round(statistics.median(r[0] for r in acts), 4)
+    out["live_session_state_s"] = round(statistics.median(r[0] for r in states), 4)
+    out["live_session_act_max_s"] = round(max(r[0] for r in acts), 4)
+    out["live_session_cpu_s"] = round((after.ru_utime - before.ru_utime)
+                                      + (after.ru_stime - before.ru_stime), 3)
+    out.setdefault("runs", {}).update(live_session_act=len(acts),
+                                      live_session_state=len(states))
+    out["live_session_load_average"] = [round(x, 1) for x in load]
 
 
 def tree_rss_mb(pid: int) -> float:
