@@ -206,3 +206,39 @@ def test_another_process_writes_between_lines(started: Path) -> None:
     assert [(e[1], e[4]) for e in stored[6:]] == [
         ("h1", 4), ("h2", 4), ("h1", 5), ("h2", 5), ("h1", 6), ("h2", 6), ("h1", 7)]
     assert verified(started).startswith("ok: 13 events, hash chain intact")
+
+
+def test_a_session_killed_between_lines_keeps_every_action_it_printed(started: Path) -> None:
+    proc = subprocess.Popen([HANDLEDGER, "--db", str(started), "table", "h1"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        printed = []
+        for line in LINES[:2]:
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            printed.append(proc.stdout.readline())
+    finally:
+        proc.kill()
+        proc.wait()
+    assert printed == ["4 cards_dealt; phase deal\n", "5 cards_dealt; phase deal\n"]
+    assert [(e[4], e[5]) for e in events(started)[3:]] == [(4, "cards_dealt"),
+                                                          (5, "cards_dealt")]
+    assert verified(started).startswith("ok: 5 events, hash chain intact")
+    assert one_shot(started, "act", "h1", "d dh Cy 7c2d")[:2] == (
+        0, "6 cards_dealt; Cy to act: to call 2, raise to 4..300\n")
+
+
+def test_a_session_loads_only_what_act_and_state_load(started: Path) -> None:
+    from tests.test_live_imports import _CODE, HEAVY
+
+    done = subprocess.run([sys.executable, "-c", _CODE, "--db", str(started), "table", "h1"],
+                          input="d dh Ann AsKs\nstate\n", capture_output=True, text=True,
+                          timeout=120)
+    *_, last = done.stderr.rstrip("\n").rsplit("\n", 1)
+    assert last.startswith("MODULES "), done.stderr
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[:2] == ["4 cards_dealt; phase deal",
+                                            "hand h1: NT, phase deal, status open"]
+    assert not set(last.split()[1:]) & HEAVY
