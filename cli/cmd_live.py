@@ -9,11 +9,13 @@
     handledger state HAND
     handledger table HAND < actions.txt    # one process for many lines: actions and "state"
 
-Every action is a new process, so this module imports nothing at the top but click: what a
-command needs is imported inside it (the ledger, the engine, the event model), never the
-renderers, the books or the evaluator's tables (tests/test_live_imports.py). The collector is
-paused while it runs (loading those modules makes many objects and frees almost none), and the
-process ends as soon as the output is out (:func:`cli.context.exit_at_once`).
+Every action is a new process (``table`` excepted: one process reading many lines, each line
+opening the ledger and closing it before its output), so this module imports nothing at the
+top but click: what a command needs is imported inside it (the ledger, the engine, the event
+model), never the renderers, the books or the evaluator's tables (tests/test_live_imports.py).
+The collector is paused while it starts (loading those modules makes many objects and frees
+almost none), and the process ends as soon as the output is out
+(:func:`cli.context.exit_at_once`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from ledger.model.gcpause import gc_paused
 
 @click.group()
 def hand() -> None:
-    """Record a hand live (`hand start`; then `act` and `state`)."""
+    """Record a hand live (`hand start`; then `act` and `state`, or `table` for many lines)."""
 
 
 @hand.command("start")
