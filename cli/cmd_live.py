@@ -122,7 +122,7 @@ def table(obj: Context, hand_id: str) -> None:
         obj.saves_tables = False  # the hot path, as for `act`
         current(obj.ledger(read_only=True), hand_id)  # no such hand: one line, exit 2
         obj.close()
-    stdin = click.get_binary_stream("stdin")
+    stdin = _stdin()
     prompt = stdin.isatty()
     refused = False
     while True:
@@ -156,6 +156,21 @@ def table(obj: Context, hand_id: str) -> None:
         click.echo(text)
     if refused:
         raise click.exceptions.Exit(2)
+
+
+def _stdin() -> Any:
+    """Standard input as bytes.
+
+    Raises:
+        MalformedInput: the process was started with standard input closed (``<&-``).
+    """
+    try:
+        return click.get_binary_stream("stdin")
+    except RuntimeError:
+        from ledger.model.errors import MalformedInput
+
+        raise MalformedInput("table: standard input is closed; give the actions on it, a "
+                             "line each") from None
 
 
 def _utf8(action: str) -> None:

@@ -22,6 +22,8 @@ from decimal import Decimal, InvalidOperation
 from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
+from ledger.model.events import MAX_CHIPS
+from ledger.model.money import beyond_bound, shown_amount
 
 _SEAT_RE = re.compile(r"^p([1-9][0-9]*)$")
 
@@ -39,12 +41,26 @@ def player_name(state: HandState, token: str) -> str:
     raise IllegalAction(f"unknown player {token!r}", hand=state.hand)
 
 
+#: Digits up to which an amount beyond the bound is said in chips (else its text, cut).
+_SHOWN_DIGITS = 40
+
+
 def parse_amount(text: str, decimals: int) -> int:
-    """``"1.50"`` with 2 decimals → 150 chips. Raises IllegalAction on a bad amount."""
+    """``"1.50"`` with 2 decimals → 150 chips (RULES.md: chips are integers).
+
+    Raises:
+        IllegalAction: not an amount, negative, not whole at this scale, or beyond the
+            largest amount a ledger holds (told before any arithmetic on it).
+    """
     try:
         value = Decimal(text)
     except InvalidOperation:
-        raise IllegalAction(f"{text!r} is not an amount") from None
+        raise IllegalAction(f"{shown_amount(text)!r} is not an amount") from None
+    if beyond_bound(value, decimals):
+        small = value.adjusted() + decimals < _SHOWN_DIGITS  # said in chips, as other bounds
+        said = f"{int(value.scaleb(decimals))} chips" if small else shown_amount(text)
+        raise IllegalAction(f"{said} is beyond the largest amount a ledger holds "
+                            f"({MAX_CHIPS} chips)")
     scaled = value * (10**decimals)
     if not value.is_finite() or scaled != scaled.to_integral_value() or value < 0:
         raise IllegalAction(f"{text!r} is not a valid amount in this hand's units")

@@ -7,6 +7,9 @@ that names the place. The engine's :class:`engine.errors.IllegalAction` is trans
 
 from __future__ import annotations
 
+#: Characters of an action an error quotes; a longer one is cut, its length said.
+_QUOTED = 120
+
 
 class LedgerError(Exception):
     """Root of handledger's errors. ``where()`` renders the known location fields (a session
@@ -48,7 +51,11 @@ class LedgerError(Exception):
         if self.session is not None:
             parts.append(f"session {self.session}")
         if self.action is not None:
-            parts.append(f"action {self.action!r}")
+            action = self.action
+            if len(action) > _QUOTED:  # a pasted line of megabytes is not echoed whole
+                parts.append(f"action {action[:_QUOTED]!r}... ({len(action)} characters)")
+            else:
+                parts.append(f"action {action!r}")
         return ", ".join(parts)
 
     def __str__(self) -> str:

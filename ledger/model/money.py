@@ -62,6 +62,24 @@ def currency_decimals(currency: str | None, chip_value: str) -> int:
     return max(0, -int(exponent)) if isinstance(exponent, int) else 0
 
 
+def beyond_bound(number: Decimal, decimals: int) -> bool:
+    """Whether the amount ``number`` (in the written unit, ``decimals`` places a chip) is
+    surely more chips than :data:`~ledger.model.events.MAX_CHIPS`, told from its exponent
+    alone, so that an absurd amount (``1e999999999``, thousands of digits) is refused before
+    any arithmetic on it.
+
+    >>> beyond_bound(Decimal("1e999999999"), 0), beyond_bound(Decimal("150.25"), 2)
+    (True, False)
+    """
+    return number.is_finite() and number.adjusted() + decimals >= len(str(MAX_CHIPS))
+
+
+def shown_amount(text: str, limit: int = 24) -> str:
+    """``text`` as an error quotes an amount: cut to ``limit`` characters, with its length
+    when cut (an amount pasted with thousands of digits)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
 def within_bound(amount: int, what: str, unit: str = "chips") -> int:
     """``amount`` when it is at most :data:`~ledger.model.events.MAX_CHIPS`, the largest
     amount a ledger holds (chips, or minor units of money).

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from ledger.model.errors import MalformedInput
-from ledger.model.events import ForcedBet, HandStarted, RecordedPayout, Seat, Stakes
+from ledger.model.events import MAX_CHIPS, ForcedBet, HandStarted, RecordedPayout, Seat, Stakes
+from ledger.model.money import beyond_bound, shown_amount
 
 _NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
 MAX_DECIMALS = 6
@@ -79,6 +80,9 @@ def scale_amount(value: str | Decimal | int, decimals: int, *, negative: bool = 
             raise MalformedInput(f"amount {value} is negative")
         return value * 10**decimals
     number = to_decimal(value)
+    if beyond_bound(number, decimals):
+        raise MalformedInput(f"amount {shown_amount(str(value))} is beyond the largest amount "
+                             f"a ledger holds ({MAX_CHIPS} chips)")
     if number < 0 and not negative:
         raise MalformedInput(f"amount {value} is negative")
     try:
