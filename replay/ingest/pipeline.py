@@ -263,7 +263,8 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
 
     Raises:
         OSError: the file cannot be read; MalformedInput: a session entry names a session or
-            player a command would refuse (the whole file is refused).
+            player a command would refuse, or (JSON lines) a line of a session's book cannot
+            be read (the whole file is refused).
     """
     read = importer.read(path, session=session)
     if session is None and read.session is not None and read.first_hand_key is not None:
@@ -271,7 +272,26 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         if stored is not None and stored != read.session:
             read = importer.read(path, session=stored)
     check_entry_names(read)
+    if importer.name == "jsonl":
+        check_entry_lines(read)
     return _without_stored_entries(ledger, read)
+
+
+def check_entry_lines(read: FileRead) -> None:
+    """Refuse the whole file when a line of a session's book (an entry of no hand: a buy-in,
+    a cash-out, the session's opening…) cannot be read: importing the session's hands
+    without it would leave a session whose chips nobody bought, which the audit cannot
+    follow (RULES.md §1.1). Hands stay refused one by one.
+
+    Raises:
+        LedgerError: the first such line's error, naming file, line and session, saying that
+            nothing of the file was written.
+    """
+    for exc in read.errors:
+        if exc.session is not None and exc.hand is None:
+            exc.message += ("; a line of the session's book is refused, so nothing of the "
+                            "file was written (correct the line and import the file again)")
+            raise exc
 
 
 #: The name fields of the session events a file may hold.
