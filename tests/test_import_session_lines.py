@@ -1,6 +1,7 @@
 """A JSON-lines file whose session book has a line that cannot be read (cut off, a negative
 buy-in) is refused whole: importing the session's hands without its buy-in would leave
-books the audit cannot follow. A broken hand line still costs only that hand."""
+books the audit cannot follow. A broken hand line still costs only that hand. An import
+of files none of which exists writes nothing, not even a new ledger file."""
 
 from __future__ import annotations
 
@@ -52,3 +53,11 @@ def test_a_broken_hand_line_costs_only_that_hand(tmp_path: Path) -> None:
     assert code == 2
     assert out.startswith(f"imported {whole - 1} hand(s)")
     assert err.startswith(f"error: {path}:{first + 4}, hand s01-001: bad JSON")
+
+
+def test_an_import_of_no_existing_file_creates_no_ledger(tmp_path: Path) -> None:
+    db = tmp_path / "new.duckdb"
+    missing = tmp_path / "nope.jsonl"
+    for args in ([str(missing)], ["--strict", str(missing)]):
+        assert one_shot(db, "import", *args) == (2, "", f"error: {missing}: no such file\n")
+        assert not db.exists()

@@ -147,11 +147,18 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
     """:func:`import_paths` into the ledger ``open_ledger()`` opens, as the ``import``
     command does (the derived tables of a first file made with it: ``tables``); when worker
     processes will read a large file, their process is started first, while the ledger
-    opens (see :func:`replay.ingest.parallel.warm_up`)."""
+    opens (see :func:`replay.ingest.parallel.warm_up`).
+
+    Raises:
+        MalformedInput: no path of ``paths`` exists (the ledger is then not opened, so
+            not created either); as :func:`import_paths`.
+    """
     from contextlib import suppress
 
     from replay.ingest.parallel import auto_workers, warm_up
 
+    if paths and not any(p.exists() for p in paths):  # nothing to import: the ledger untouched
+        raise MalformedInput(f"{paths[0]}: no such file")
     if any(auto_workers(p, jobs) for p in paths):
         with suppress(OSError, RuntimeError):  # no workers: the one-process import then
             warm_up()
