@@ -95,16 +95,22 @@ def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, flo
     return wall, cpu, done.stdout
 
 
+def start_hand(db: Path) -> list[str]:
+    """Start the bench's live hand (``live-bench``, four-handed no-limit hold'em) in ``db``
+    (untimed); the command line of this tree's ``handledger`` on ``db``."""
+    base = [H.HANDLEDGER, "--db", str(db)]
+    subprocess.run([*base, "hand", "start", "--hand", "live-bench", "--game", "NT", "--stakes",
+                    "1/2", "--seats", SEATS, "--button", "Dee"], check=True, capture_output=True)
+    return base
+
+
 def bench_live(cfg: dict[str, Any], out: dict[str, Any], source: Path) -> None:
     """``live_act_s`` and ``live_state_s`` (module doc) on a copy of ``source``."""
     bytecode(H.HANDLEDGER, H.ROOT)
     with tempfile.TemporaryDirectory(dir=H.CACHE) as tmp:
         db = Path(tmp) / "live.duckdb"
         shutil.copyfile(source, db)
-        base = [H.HANDLEDGER, "--db", str(db)]
-        subprocess.run([*base, "hand", "start", "--hand", "live-bench", "--game", "NT",
-                        "--stakes", "1/2", "--seats", SEATS, "--button", "Dee"],
-                       check=True, capture_output=True)
+        base = start_hand(db)
         acts, states = [], []
         load = [os.getloadavg()[0]]
         for k, action in enumerate(ACTS):
@@ -133,10 +139,7 @@ def bench_session(cfg: dict[str, Any], out: dict[str, Any], source: Path) -> Non
     with tempfile.TemporaryDirectory(dir=H.CACHE) as tmp:
         db = Path(tmp) / "session.duckdb"
         shutil.copyfile(source, db)
-        base = [H.HANDLEDGER, "--db", str(db)]
-        subprocess.run([*base, "hand", "start", "--hand", "live-bench", "--game", "NT",
-                        "--stakes", "1/2", "--seats", SEATS, "--button", "Dee"],
-                       check=True, capture_output=True)
+        base = start_hand(db)
         load = [os.getloadavg()[0]]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()

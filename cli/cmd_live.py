@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 
-from cli.context import Context, error_line, exit_at_once, interrupted
+from cli.context import Context, exit_at_once, refusal
 from ledger.model.gcpause import gc_paused
 
 
@@ -143,12 +143,7 @@ def table(obj: Context, hand_id: str) -> None:
                 _utf8(line)
                 text = _acted(record(obj.ledger(existing=True), hand_id, line), legal_now)
         except Exception as exc:
-            if interrupted(exc):
-                raise KeyboardInterrupt from exc
-            message = error_line(exc)
-            if message is None:
-                raise
-            click.echo(message, err=True)
+            click.echo(refusal(exc), err=True)
             refused = True
             continue
         finally:

@@ -150,6 +150,22 @@ def error_line(exc: Exception) -> str | None:
     return None
 
 
+def refusal(exc: Exception) -> str:
+    """The one error line of an expected failure (:func:`error_line`).
+
+    Raises:
+        KeyboardInterrupt: ``exc`` is an interrupt in disguise (:func:`interrupted`).
+        Exception: ``exc`` itself when it is not an expected failure (a bug: its traceback
+            is shown).
+    """
+    if interrupted(exc):
+        raise KeyboardInterrupt from exc
+    line = error_line(exc)
+    if line is None:
+        raise exc
+    return line
+
+
 class ClosedPipe(Exception):  # noqa: N818 - a condition, not a failure
     """Standard output was closed by its reader (``handledger export | head -1``): raised in
     place of BrokenPipeError so that click does not take it for its own, and turned by
@@ -174,12 +190,7 @@ class Group(click.Group):
         except BrokenPipeError as exc:  # the reader went away (``| head``): not an error here
             raise ClosedPipe from exc
         except Exception as exc:
-            if interrupted(exc):
-                raise KeyboardInterrupt from exc
-            line = error_line(exc)
-            if line is None:
-                raise
-            click.echo(line, err=True)
+            click.echo(refusal(exc), err=True)
             ctx.exit(2)
         finally:
             obj = ctx.obj

@@ -22,18 +22,8 @@ from bench.helpers import real_hand_texts
 from ledger.model.errors import LedgerError
 from ledger.store.store import Ledger
 from replay.ingest.pipeline import import_paths
-from tests.conftest import ROOT
-
-CARRY = ROOT / "tests" / "declare_cases" / "c13_no_winner_carry_over.phh"
-NEXT = """variant = 'NT'
-antes = [0, 0, 0]
-blinds_or_straddles = [1, 2, 0]
-min_bet = 2
-starting_stacks = [87, 87, 99]
-players = ['P1', 'P2', 'P3']
-actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 7c2d', 'p3 f', 'p1 cbr 6', 'p2 f']
-winnings = [35, 0, 0]
-"""
+from tests.test_carry import CASE as CARRY
+from tests.test_carry import NEXT
 
 
 class _Whole:

@@ -19,16 +19,8 @@ import pytest
 import replay.ingest.parallel as par
 from ledger.store.store import Ledger
 from replay.ingest.pipeline import import_paths
-from tests.test_import_chunks import ILLEGAL, _phhs, _stored
-from tests.test_import_parallel import _Spy
-
-
-def _import(db: Path, files: list[Path], jobs: int, **kw: Any) -> tuple[Any, list[tuple]]:
-    with Ledger(db) as ledger:
-        report = import_paths(ledger, files, strict=kw.get("strict", False),
-                              session=kw.get("session"), pn_ledger=None, jobs=jobs)
-        assert ledger.verify().ok
-        return report, _stored(ledger)
+from tests.test_import_chunks import ILLEGAL, _phhs
+from tests.test_import_parallel import _import, _Spy
 
 
 def _both(tmp_path: Path, files: list[Path], **kw: Any) -> tuple[Any, Any, list[tuple]]:

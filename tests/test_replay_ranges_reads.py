@@ -20,10 +20,10 @@ from ledger.store.streams import raw_hand_streams
 from replay import ranges
 from replay import tables as T
 from replay.books import audit, fresh_books
-from replay.ingest.pipeline import import_paths
 from replay.projections import rebuild
 from tests.conftest import DATA
 from tests.corrected import correct_the_books
+from tests.test_replay_ranges import _series
 
 
 @pytest.fixture
@@ -40,17 +40,6 @@ def small_ranges(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(ranges, "rebuild_in_ranges", counted)
     return calls
-
-
-def _series(tmp_path: Path) -> Path:
-    from replay.demo.series import generate_series, write_series
-
-    db = tmp_path / "series.duckdb"
-    series = generate_series(sessions=6, hands=25, seed=7, plant_errors=True)
-    with Ledger(db) as ledger:
-        import_paths(ledger, write_series(series, tmp_path / "series"), strict=True,
-                     session=None, pn_ledger=None)
-    return db
 
 
 def _tables(con: Any) -> dict[str, list[tuple]]:
