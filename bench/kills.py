@@ -303,21 +303,60 @@ def the_rest(clean: Clean, k: int, db: Path, work: Path) -> list[str]:
     return []
 
 
+@dataclass
+class Night:
+    """The script and its clean run, shared by campaigns over the same night
+    (:func:`prepare`); ``audited``: the commands after which the clean run kept what
+    ``audit --json`` said (None: after every one)."""
+
+    script: list[list[str]]
+    clean: Clean
+    audited: set[int] | None
+    work: Path
+
+
+def first_of(script: list[list[str]], name: str) -> int:
+    """The index of the first command of ``script`` starting with ``name`` (``act``,
+    ``import``, ``session open`` …).
+
+    Raises:
+        StopIteration: no command starts so.
+    """
+    return next(k for k, a in enumerate(script) if " ".join(a).startswith(name))
+
+
+def prepare(work: Path, *, short: bool = False, big_events: int = 150_000,
+            targets: list[str] | None = None) -> Night:
+    """The script (:func:`night`) and its clean run in ``work``; ``targets``: the audits kept
+    only after the first command of each of these names (enough for trials of them)."""
+    script = night(work, short=short, big_events=big_events)
+    audited = None if targets is None else {first_of(script, name) for name in targets}
+    clean = clean_run(script, work, audited)
+    print(f"clean run: {len(script)} commands, {sum(clean.seconds):.0f} s", file=sys.stderr,
+          flush=True)
+    return Night(script, clean, audited, work)
+
+
 def campaign(trials: int, seed: int, work: Path, *, short: bool = False, to_end: float = 0.1,
              targets: list[str] | None = None, sig: int = signal.SIGKILL,
-             big_events: int = 150_000) -> tuple[Counter[str], list[str]]:
+             big_events: int = 150_000, prepared: Night | None = None
+             ) -> tuple[Counter[str], list[str]]:
     """The clean run, then ``trials`` trials: counts and failures. The command killed is a
     random one, the long ones more often (the square root of the clean run's seconds);
     ``targets``: the first command of each of these
-    names (``act``, ``import``, ``session open`` …), in turn."""
+    names (``act``, ``import``, ``session open`` …), in turn. ``prepared``: a night already
+    run cleanly (:func:`prepare`), whose audits cover ``targets``; its ``work`` is used.
+
+    Raises:
+        ValueError: ``prepared`` kept no audit after a target's command.
+    """
     rng = random.Random(seed)
-    script = night(work, short=short, big_events=big_events)
-    chosen = None if targets is None else [
-        next(k for k, a in enumerate(script) if " ".join(a).startswith(name))
-        for name in targets]
-    clean = clean_run(script, work, None if chosen is None else set(chosen))
-    print(f"clean run: {len(script)} commands, {sum(clean.seconds):.0f} s", file=sys.stderr,
-          flush=True)
+    done = prepared or prepare(work, short=short, big_events=big_events, targets=targets)
+    script, clean, work = done.script, done.clean, done.work
+    chosen = None if targets is None else [first_of(script, name) for name in targets]
+    if chosen is not None and done.audited is not None and not set(chosen) <= done.audited:
+        raise ValueError(f"the clean run kept no audit after commands "
+                         f"{sorted(set(chosen) - done.audited)}")
     weights = [max(s, 0.3) ** 0.5 for s in clean.seconds]
     counts: Counter[str] = Counter()
     failures: list[str] = []

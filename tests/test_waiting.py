@@ -182,7 +182,8 @@ def test_readers_and_a_live_act_during_a_real_import_go_through_when_it_ends(tmp
         time.sleep(0.01)  # until the import has begun writing (60 files: seconds more)
     commands = [["sql", "--json", "SELECT count(*) AS n FROM events"], ["show", "c0s01-001"],
                 ["state", "c59s03-030"], ["act", "live", "d dh Bob QhQd"]]
-    waiting = [start(db, *args) for args in commands]
+    # --wait 300: the import takes 10-40 s on a loaded machine, past the default 30 s
+    waiting = [start(db, "--wait", "300", *args) for args in commands]
     for proc in waiting:
         assert waiting_line(proc) == (
             f"waiting for the ledger {db} (another handledger process is writing it; "
