@@ -110,36 +110,28 @@ class Watch:
         self.whole_hands = whole_hands  # False: commands that record a hand action by action
         self.count, self.head, self.seqs = 0, None, {}
 
-    def rows(self, after: int) -> list[tuple[Any, ...]]:
+    def read(self, after: int) -> tuple[str | None, list[tuple[Any, ...]]]:
+        """The hash of the row at position ``after`` (None at 0, "gone" when it is not
+        there) and the rows after it, in one read-only connection."""
         import duckdb
 
         if not self.db.exists():
-            return []
+            return (None if not after else "gone"), []
         con = duckdb.connect(str(self.db), read_only=True)
         try:
-            return con.execute("SELECT position, stream, hand_id, seq, type, hash FROM events"
+            row = con.execute("SELECT hash FROM events WHERE position = ?", [after]).fetchone()
+            rows = con.execute("SELECT position, stream, hand_id, seq, type, hash FROM events"
                                " WHERE position > ? ORDER BY position", [after]).fetchall()
         finally:
             con.close()
-
-    def head_hash(self, position: int) -> str | None:
-        import duckdb
-
-        if not position:
-            return None
-        con = duckdb.connect(str(self.db), read_only=True)
-        try:
-            row = con.execute("SELECT hash FROM events WHERE position = ?", [position]).fetchone()
-        finally:
-            con.close()
-        return row[0] if row else "gone"
+        return (None if not after else row[0] if row else "gone"), rows
 
     def check(self) -> list[str]:
         """The problems with the rows added since the last check (then remember them)."""
         problems = []
-        if self.head_hash(self.count) != self.head:
+        head, new = self.read(self.count)
+        if head != self.head:
             problems.append(f"the row at the old head {self.count} changed")
-        new = self.rows(self.count)
         if new and new[0][0] != self.count + 1:
             problems.append(f"rows before the old head {self.count} changed")
         streams: dict[str, list[tuple[Any, ...]]] = {}
