@@ -9,6 +9,7 @@ is written.
 
 from __future__ import annotations
 
+import difflib
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -218,14 +219,17 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
                note: Callable[[str], None] = lambda line: None) -> str:
     """Append a new hand's ``hand_started`` and forced bets (with chips carried from the
     session's last hand, RULES.md §7.1); return its id (generated when ``hand`` is None).
-    ``note`` gets one warning line per seated player of the session who has no buy-in in it,
-    or whose first hand there starts above his buy-ins (the hand is still started: buy-ins
-    are book entries, and the audit's stack continuity names the difference).
+    A seat of a session's hand for a player not in its books is refused
+    (:func:`check_bought_in`). ``note`` gets one warning line per seated player whose first
+    hand there starts above his buy-ins, or who is in its books with no buy-in (a payment, a
+    seat in an earlier hand): the hand is still started, buy-ins being book entries, and the
+    audit's stack continuity names the difference.
 
     Raises:
-        MalformedInput, IllegalAction: see :func:`build_started`.
+        MalformedInput, IllegalAction: see :func:`build_started`; LedgerError: the hand id is
+            taken, or a seat's player is not in the session's books.
     """
-    from ledger.store.streams import first_rows, seated_in
+    from ledger.store.streams import alias_pairs, first_rows, seated_in
     from replay.sessions import open_state
 
     state = open_state(ledger, session) if session is not None else None
@@ -240,10 +244,13 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     batches = carry.link([Batch(hand, [started, *forced], hand, session, None)],
                          carry.previous_in(ledger))
     played = seated_in(ledger, session) if session is not None else set()
+    aliases = alias_pairs(ledger) if session is not None else []
+    if state is not None and session is not None:
+        check_bought_in(ledger, session, state, [s.player for s in started.seats], played)
     ledger.append_many(batches)
     if state is not None:
         for seat in started.seats:
-            bought = state.chips_in.get(seat.player)
+            bought = bought_in(state, seat.player, aliases)
             if bought is None:
                 note(f"warning: {seat.player} has no buy-in in session {session} (record it: "
                      f"`handledger buyin {session} {seat.player} CHIPS`)")
@@ -251,6 +258,44 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
                 note(f"warning: {seat.player} starts hand {hand} with {seat.stack} but his "
                      f"buy-ins in session {session} come to {bought}")
     return hand
+
+
+def bought_in(state: Any, player: str, aliases: list[tuple[str, str]]) -> int | None:
+    """A player's chips bought in at the session's table (``state.chips_in``), under his name
+    or one alias of it (``(player, alias)`` pairs); None when he has none there."""
+    if player in state.chips_in:
+        return int(state.chips_in[player])
+    for name, alias in aliases:
+        other = alias if name == player else name if alias == player else None
+        if other is not None and other in state.chips_in:
+            return int(state.chips_in[other])
+    return None
+
+
+def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
+                    played: set[str]) -> None:
+    """Refuse a seat of a session's hand for a player who is not in its books (no buy-in,
+    cash-out or payment there, under his name or an alias: ``player alias``, and no seat in
+    one of its hands): the usual cause is a name mistyped, and a hand once started can only
+    be voided, its id spent.
+
+    Raises:
+        LedgerError: the first such player, with the closest names of the session's books.
+    """
+    from replay.sessions import in_books
+
+    bought = set(state.chips_in)
+    known = in_books(ledger, session, state)
+    for player in players:
+        if player in known:
+            continue
+        names = sorted(bought | played)
+        close = difflib.get_close_matches(player, names, n=2)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise LedgerError(
+            f"{player} has no buy-in in session {session} (its players: "
+            f"{', '.join(names) or 'nobody yet'}): {hint}record it first with "
+            f"`handledger buyin {session} {player} CHIPS`; nothing was written")
 
 
 def current(ledger: Any, hand: str) -> tuple[HandState, int]:

@@ -79,7 +79,7 @@ def open_s(db: Path, name: str = "s", *players: str) -> None:
 
 def test_alias_of_two_players_seated_in_one_hand_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
-    assert run(db, "session", "open", "s", "--date", "2026-11-27").exit_code == 0
+    open_s(db, "s", "Bob", "Cy")
     assert run(db, "hand", "start", "--session", "s", "--hand", "a1", "--game", "NT",
                "--stakes", "1/2", "--seats", "Bob:100,Cy:100", "--button", "Bob"
                ).exit_code == 0
@@ -144,15 +144,38 @@ def test_a_voided_hand_counts_for_nothing_in_stack_continuity(tmp_path: Path) ->
                                     "up")
 
 
-def test_hand_start_warns_of_a_seat_without_buy_in_or_above_his_buy_ins(tmp_path: Path) -> None:
+def test_hand_start_warns_of_a_seat_above_his_buy_ins(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
-    open_s(db, "s", "Ann")
+    open_s(db, "s", "Ann", "Bob")
     result = run(db, "hand", "start", "--session", "s", "--hand", "w1", "--game", "NT",
                  "--stakes", "1/2", "--seats", "Ann:150,Bob:100", "--button", "Ann")
     assert result.exit_code == 0
-    assert result.stderr.splitlines() == [  # in seat order: Bob left of the button, Ann
-        "warning: Bob has no buy-in in session s (record it: `handledger buyin s Bob CHIPS`)",
+    assert result.stderr.splitlines() == [
         "warning: Ann starts hand w1 with 150 but his buy-ins in session s come to 100"]
+    assert result.stdout == "w1\n"
+
+
+def test_hand_start_refuses_a_seat_not_in_the_sessions_books(tmp_path: Path) -> None:
+    """A mistyped name would start a hand that can only be voided: refused, nothing written,
+    the closest names offered; an alias of a player who bought in sits."""
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann", "Bob")
+    before = rows(db)
+    line = refused(run(db, "hand", "start", "--session", "s", "--hand", "w1", "--game", "NT",
+                       "--stakes", "1/2", "--seats", "Ann:100,Bobb:100", "--button", "Ann"))
+    assert line == ("error: Bobb has no buy-in in session s (its players: Ann, Bob): did you "
+                    "mean Bob? record it first with `handledger buyin s Bobb CHIPS`; nothing "
+                    "was written")
+    assert rows(db) == before
+    line = refused(run(db, "hand", "start", "--session", "s", "--hand", "w1", "--game", "NT",
+                       "--stakes", "1/2", "--seats", "Ann:100,Zed:100", "--button", "Ann"))
+    assert line.startswith("error: Zed has no buy-in in session s (its players: Ann, Bob): "
+                           "record it first")
+    assert rows(db) == before
+    assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0
+    result = run(db, "hand", "start", "--session", "s", "--hand", "w1", "--game", "NT",
+                 "--stakes", "1/2", "--seats", "Ann:100,Robert:100", "--button", "Ann")
+    assert result.exit_code == 0, result.output
     assert result.stdout == "w1\n"
 
 

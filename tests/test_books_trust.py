@@ -85,6 +85,8 @@ def test_3_no_live_payout_after_the_end_or_before_the_showdown(run) -> None:  # 
     night(run)
     refused(run("act", "f1", "pay Cy 1"), "the hand is complete", "correct")
     run("session", "open", "sat")
+    run("buyin", "sat", "Ann", "100")
+    run("buyin", "sat", "Bob", "100")
     assert run("hand", "start", "--session", "sat", "--hand", "f2", "--game", "NT", "--stakes",
                "1/2", "--seats", "Ann:100,Bob:100", "--button", "Bob").exit_code == 0
     refused(run("act", "f2", "pay Ann 4"), "a payout comes at the showdown")

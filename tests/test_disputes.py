@@ -130,6 +130,8 @@ def _session_hand(run, hand: str, seats: str, *actions: str) -> None:  # noqa: A
 
 def test_correction_in_an_early_hand_breaks_later_stack_continuity(run) -> None:  # noqa: ANN001
     assert run("session", "open", "s1").exit_code == 0  # a hand goes only to an opened session
+    for player, chips in (("Ann", "200"), ("Bob", "150"), ("Cy", "300")):
+        assert run("buyin", "s1", player, chips).exit_code == 0
     _session_hand(run, "s1-1", "Ann:200,Bob:150,Cy:300",
                   "d dh Ann AsAd", "d dh Bob KsKd", "d dh Cy 7c2d", "Cy f",
                   "Ann cbr 10", "Bob cc", "d db 2c3h9s", "Ann cc", "Bob cc", "d db Td",

@@ -14,6 +14,8 @@ SHOVE = ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100", "Bob cc", "d db 2c3d4h
 def _hand(run, hand: str, *paid: str) -> None:  # noqa: ANN001
     """Ann and Bob all-in preflop in session s; ``paid`` then ``end`` (seq 11 on)."""
     assert run("session", "open", "s").exit_code == 0
+    for player in ("Ann", "Bob"):
+        assert run("buyin", "s", player, "100").exit_code == 0
     assert run("hand", "start", "--hand", hand, "--session", "s", "--game", "NT", "--stakes",
                "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
     for action in (*SHOVE, *paid):

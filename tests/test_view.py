@@ -68,6 +68,8 @@ def test_money_from_the_session(run, db) -> None:  # noqa: ANN001
     assert run("session", "set", "s01", "--chip-value", "1.5", "--currency", "EUR").exit_code == 2
     # a session of plain chips: the latest chip value holds for the session
     assert run("session", "open", "x", "--date", "2025-01-08").exit_code == 0
+    for player in ("Ann", "Bob"):
+        assert run("buyin", "x", player, "100").exit_code == 0
     assert run("hand", "start", "--session", "x", "--hand", "x1", "--game", "NT", "--stakes",
                "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
     assert run("session", "set", "x", "--chip-value", "1.5", "--currency", "EUR").exit_code == 0
