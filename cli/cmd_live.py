@@ -25,6 +25,7 @@ from typing import Any
 import click
 
 from cli.context import Context, exit_at_once, refusal
+from ledger.model.errors import MalformedInput
 from ledger.model.gcpause import gc_paused
 
 
@@ -111,8 +112,8 @@ def table(obj: Context, hand_id: str) -> None:
     for each what `act HAND ACTION` / `state HAND` would. A refused line prints the same one
     error line on stderr, nothing of it is written, and the session goes on. Every line opens
     the ledger and closes it before printing, so other commands may write it meanwhile.
-    Exit status: 0 every line went through, 2 a line was refused (or HAND is not in the
-    ledger)."""
+    A line is at most 1 MB (a longer one is refused, unread). Exit status: 0 every line went
+    through, 2 a line was refused (or HAND is not in the ledger)."""
     exit_at_once()
     with gc_paused():
         from cli.text import state_text
@@ -122,13 +123,21 @@ def table(obj: Context, hand_id: str) -> None:
         obj.saves_tables = False  # the hot path, as for `act`
         current(obj.ledger(read_only=True), hand_id)  # no such hand: one line, exit 2
         obj.close()
+    from ledger.formats.files import StreamLines
+
     stdin = _stdin()
     prompt = stdin.isatty()
+    lines = StreamLines(stdin)
     refused = False
     while True:
         if prompt:
             click.echo("> ", nl=False, err=True)
-        raw = stdin.readline()
+        try:
+            raw = lines.next()
+        except MalformedInput as exc:  # a line over the cap: refused, never held whole
+            click.echo(refusal(exc.located(hand=hand_id)), err=True)
+            refused = True
+            continue
         if not raw:
             break
         line = raw.decode("utf-8", "surrogateescape").strip()
@@ -162,8 +171,6 @@ def _stdin() -> Any:
     try:
         return click.get_binary_stream("stdin")
     except RuntimeError:
-        from ledger.model.errors import MalformedInput
-
         raise MalformedInput("table: standard input is closed; give the actions on it, a "
                              "line each") from None
 
@@ -175,7 +182,6 @@ def _utf8(action: str) -> None:
         MalformedInput: naming the action with that byte written ``\\xNN``.
     """
     from cli.main import _escaped, _is_utf8
-    from ledger.model.errors import MalformedInput
 
     if not _is_utf8(action):
         raise MalformedInput(f"ACTION '{_escaped(action)}' is not UTF-8 text (it has a byte "

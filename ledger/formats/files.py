@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import BinaryIO
 
 from ledger.model.errors import MalformedInput
 
@@ -129,3 +130,36 @@ def csv_error(file: str, line: int, exc: Exception) -> MalformedInput:
     """A CSV reader's error (``csv.Error``: a field over its size limit, a NUL byte, …) as
     one located error."""
     return MalformedInput(f"not readable as CSV ({exc})", file=file, line=line)
+
+
+class StreamLines:
+    """The lines of a binary stream read one at a time (``handledger table``'s standard
+    input), each at most ``limit`` bytes (default :data:`MAX_LINE_BYTES`) besides its
+    newline, never more held in memory: a longer line is read on in pieces of ``limit``
+    bytes and dropped, and refused. ``number``: the line last read (1-based)."""
+
+    def __init__(self, stream: BinaryIO, limit: int | None = None) -> None:
+        self.stream = stream
+        self.limit = MAX_LINE_BYTES if limit is None else limit
+        self.number = 0
+
+    def next(self) -> bytes:
+        """The next line with its newline, ``b""`` at the end of the stream.
+
+        Raises:
+            MalformedInput: the line is longer than the limit (``line N: a line longer than 1
+                MB, …``); the next call reads the line after it.
+        """
+        limit = self.limit
+        line = self.stream.readline(limit + 1)
+        if line:
+            self.number += 1
+        if len(line) <= limit or line.endswith(b"\n"):
+            return line
+        while True:  # the rest of the long line, a piece at a time
+            rest = self.stream.readline(limit)
+            if not rest or rest.endswith(b"\n"):
+                break
+        raise MalformedInput(f"a line longer than {limit >> 20 or limit} "
+                             f"{'MB' if limit >> 20 else 'bytes'}, the most handledger reads "
+                             "in one line", line=self.number)

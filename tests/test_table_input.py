@@ -1,0 +1,61 @@
+"""What ``handledger table`` reads from standard input: a line is at most 1 MB (README,
+"Input is bounded"), a longer one is refused with the one error line of any refused line and
+the session goes on, without the line ever being held whole; a UTF-8 byte-order mark at the
+very start of the stream is an encoding marker, dropped as 'utf-8-sig' drops it."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from ledger.formats.files import MAX_LINE_BYTES, StreamLines
+from ledger.model.errors import MalformedInput
+from tests.test_live_table import events, one_shot, started, table, verified  # noqa: F401
+
+LONG = "error: line 2, hand h1: a line longer than 1 MB, the most handledger reads in one line"
+
+
+def test_a_line_over_1_mb_is_refused_and_the_session_goes_on(started: Path) -> None:  # noqa: F811
+    data = (b"d dh Ann AsKs\n" + b"x" * (2 * MAX_LINE_BYTES) + b"\nd dh Bob QhQd\n"
+            + b"Bob cc" + b" " * (MAX_LINE_BYTES + 1))
+    done = table(started, "h1", data)
+    assert done.returncode == 2
+    assert done.stdout == "4 cards_dealt; phase deal\n5 cards_dealt; phase deal\n"
+    assert done.stderr.splitlines() == [LONG, LONG.replace("line 2", "line 4")]
+    assert [(e[4], e[5]) for e in events(started)[3:]] == [(4, "cards_dealt"),
+                                                          (5, "cards_dealt")]
+    assert verified(started).startswith("ok: 5 events, hash chain intact")
+
+
+def test_a_line_of_exactly_1_mb_is_read_as_a_line(started: Path) -> None:  # noqa: F811
+    line = b"d dh Ann AsKs" + b" " * (MAX_LINE_BYTES - len(b"d dh Ann AsKs"))
+    done = table(started, "h1", line + b"\nd dh Bob QhQd\n")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "4 cards_dealt; phase deal\n5 cards_dealt; phase deal\n"
+
+
+class _Spy(io.BytesIO):
+    """A stream that remembers the largest read asked of it."""
+
+    asked = 0
+
+    def readline(self, size: int | None = -1) -> bytes:  # type: ignore[override]
+        self.asked = max(self.asked, size if size is not None else -1)
+        assert size is not None and size > 0, "an unbounded read"
+        return super().readline(size)
+
+
+def test_stream_lines_never_asks_for_more_than_the_limit() -> None:
+    stream = _Spy(b"ab\n" + b"y" * 50 + b"\n" + b"cdefgh\n" + b"z" * 9)
+    lines = StreamLines(stream, limit=6)
+    assert lines.next() == b"ab\n"
+    with pytest.raises(MalformedInput, match="a line longer than 6 bytes") as caught:
+        lines.next()
+    assert caught.value.line == 2
+    assert lines.next() == b"cdefgh\n"  # 6 bytes and its newline: a line of the limit
+    with pytest.raises(MalformedInput):
+        lines.next()
+    assert (lines.next(), lines.number) == (b"", 4)
+    assert stream.asked == 7
