@@ -1,7 +1,9 @@
 """What ``handledger table`` reads from standard input: a line is at most 1 MB (README,
 "Input is bounded"), a longer one is refused with the one error line of any refused line and
 the session goes on, without the line ever being held whole; a UTF-8 byte-order mark at the
-very start of the stream is an encoding marker, dropped as 'utf-8-sig' drops it."""
+very start of the stream is an encoding marker, dropped as 'utf-8-sig' drops it (anywhere else
+it is text, refused as `act` refuses it); every importer reads a file that starts with one
+as the file without it."""
 
 from __future__ import annotations
 
@@ -59,3 +61,51 @@ def test_stream_lines_never_asks_for_more_than_the_limit() -> None:
         lines.next()
     assert (lines.next(), lines.number) == (b"", 4)
     assert stream.asked == 7
+
+
+def test_a_byte_order_mark_at_the_start_of_the_stream_is_dropped(
+        started: Path) -> None:  # noqa: F811
+    done = table(started, "h1", b"\xef\xbb\xbfd dh Ann AsKs\nstate\n")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines()[:2] == ["4 cards_dealt; phase deal",
+                                            "hand h1: NT, phase deal, status open"]
+    assert len(events(started)) == 4
+
+
+def test_a_byte_order_mark_anywhere_else_is_refused_as_act_refuses_it(
+        started: Path) -> None:  # noqa: F811
+    done = table(started, "h1", "d dh Ann AsKs\n\ufeffd dh Bob QhQd\n".encode())
+    assert done.returncode == 2
+    assert done.stdout == "4 cards_dealt; phase deal\n"
+    code, out, err = one_shot(started, "act", "h1", "\ufeffd dh Bob QhQd")
+    assert (code, out) == (2, "")
+    assert err == ("error: hand h1, action '\\ufeffd dh Bob QhQd': unknown player "
+                   "'\\ufeffd'; now: phase deal\n")
+    assert done.stderr == err
+    assert len(events(started)) == 4
+
+
+@pytest.mark.parametrize("name", ["hand.phh", "hands.phhs", "s01.jsonl", "pokernow.csv",
+                                  "stars.txt"])
+def test_the_importers_read_a_file_that_starts_with_a_byte_order_mark(
+        tmp_path: Path, name: str) -> None:
+    from tests.conftest import DATA, SHARED
+
+    source = {"hand.phh": SHARED / "rules" / "ex01.phh",
+              "hands.phhs": SHARED / "rules" / "ex01.phh",
+              "s01.jsonl": DATA / "series" / "s01.jsonl",
+              "pokernow.csv": SHARED / "pokernow" / "charlestudor_Input_Log_001.csv",
+              "stars.txt": SHARED / "text" / "Stars-cash-Razz-USD-0.04-0.08-200911.txt"}[name]
+    text = source.read_bytes().removeprefix(b"\xef\xbb\xbf")
+    if name.endswith(".phhs"):
+        text = b"[1]\n" + text
+    plain, marked = tmp_path / "plain" / name, tmp_path / "marked" / name
+    for path, data in ((plain, text), (marked, b"\xef\xbb\xbf" + text)):
+        path.parent.mkdir()
+        path.write_bytes(data)
+    first = one_shot(tmp_path / "plain.duckdb", "import", str(plain))
+    second = one_shot(tmp_path / "marked.duckdb", "import", str(marked))
+    assert first[0] == 0 and first[1].startswith("imported ") and " 0 rejected" in first[1]
+    assert second == (first[0], first[1], first[2].replace("plain", "marked"))
+    assert ([str(e[2:]).replace("marked", "plain") for e in events(tmp_path / "marked.duckdb")]
+            == [str(e[2:]) for e in events(tmp_path / "plain.duckdb")])

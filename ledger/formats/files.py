@@ -21,6 +21,8 @@ from ledger.model.errors import MalformedInput
 #: a hand: a few kB at most). Anything larger is refused with one line, never read whole.
 MAX_FILE_BYTES = 2048 << 20
 MAX_LINE_BYTES = 1 << 20
+#: The UTF-8 byte-order mark, an encoding marker at the start of a text (``codecs.BOM_UTF8``).
+BOM = b"\xef\xbb\xbf"
 
 
 def file_name(path: str | os.PathLike[str]) -> str:
@@ -136,7 +138,9 @@ class StreamLines:
     """The lines of a binary stream read one at a time (``handledger table``'s standard
     input), each at most ``limit`` bytes (default :data:`MAX_LINE_BYTES`) besides its
     newline, never more held in memory: a longer line is read on in pieces of ``limit``
-    bytes and dropped, and refused. ``number``: the line last read (1-based)."""
+    bytes and dropped, and refused. A UTF-8 byte-order mark at the very start of the stream
+    is an encoding marker and is dropped (as the 'utf-8-sig' codec drops it; one at the start
+    of a later line is text, left to be refused). ``number``: the line last read (1-based)."""
 
     def __init__(self, stream: BinaryIO, limit: int | None = None) -> None:
         self.stream = stream
@@ -154,6 +158,8 @@ class StreamLines:
         line = self.stream.readline(limit + 1)
         if line:
             self.number += 1
+            if self.number == 1 and line.startswith(BOM):
+                line = line[len(BOM):]
         if len(line) <= limit or line.endswith(b"\n"):
             return line
         while True:  # the rest of the long line, a piece at a time
