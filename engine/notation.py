@@ -45,11 +45,19 @@ def player_name(state: HandState, token: str) -> str:
 _SHOWN_DIGITS = 40
 
 
+#: An amount as an action writes it: ASCII digits, and for a hand kept in a unit with
+#: decimals (a PHH file in dollars and cents, FORMATS.md §1) a decimal point and more digits.
+_AMOUNT_RE = re.compile(r"[0-9]+(?:\.[0-9]+)?\Z")
+
+
 def parse_amount(text: str, decimals: int) -> int:
-    """``"1.50"`` with 2 decimals → 150 chips (RULES.md: chips are integers).
+    """``"1.50"`` with 2 decimals → 150 chips; ``"150"`` with 0 → 150 (RULES.md: chips are
+    integers). An amount is written in ASCII digits, with a decimal point only in a hand whose
+    unit has decimals (FORMATS.md §1: PHH numbers are integers or decimals): no exponent
+    (``1e1``), sign, digit separator (``1_0``), other script's digits or ``10.0`` in chips.
 
     Raises:
-        IllegalAction: not an amount, negative, not whole at this scale, or beyond the
+        IllegalAction: not an amount so written, not whole at this scale, or beyond the
             largest amount a ledger holds (told before any arithmetic on it).
     """
     try:
@@ -64,6 +72,10 @@ def parse_amount(text: str, decimals: int) -> int:
     scaled = value * (10**decimals)
     if not value.is_finite() or scaled != scaled.to_integral_value() or value < 0:
         raise IllegalAction(f"{text!r} is not a valid amount in this hand's units")
+    if not _AMOUNT_RE.match(text) or (not decimals and "." in text):
+        written = "a whole number of chips" if not decimals else "an amount"
+        raise IllegalAction(f"{shown_amount(text)!r} is not {written} written in digits "
+                            f"(0-9{'' if not decimals else ', a decimal point'})")
     return int(scaled)
 
 
@@ -162,7 +174,7 @@ def _dealer(state: HandState, parts: list[str], text: str) -> ev.CardsDealt | ev
     if len(parts) == 4 and parts[1] == "dh":
         return ev.CardsDealt(player=player_name(state, parts[2]), cards=_cards(parts[3]))
     if len(parts) == 3 and parts[1] == "rc":
-        if not parts[2].isdigit() or not 1 <= int(parts[2]) <= 4:
+        if parts[2] not in ("1", "2", "3", "4"):
             raise IllegalAction(f"{text!r}: the board is run 1 to 4 times")
         return ev.RunCount(runs=int(parts[2]))
     if len(parts) == 3 and parts[1] == "db":

@@ -25,7 +25,7 @@ from ledger.model.errors import MalformedInput
 from ledger.model.events import MAX_CHIPS, ForcedBet, HandStarted, RecordedPayout, Seat, Stakes
 from ledger.model.money import beyond_bound, shown_amount
 
-_NUMBER_RE = re.compile(r"^-?\d+(?:\.\d+)?$")
+_NUMBER_RE = re.compile(r"-?[0-9]+(?:\.[0-9]+)?\Z")  # ASCII digits (FORMATS.md §1)
 MAX_DECIMALS = 6
 #: ``HandStarted.source`` keys the reader sets itself; every other source key is PHH metadata.
 RESERVED_SOURCE_KEYS = ("file", "section", "line", "source_key")
@@ -35,7 +35,8 @@ BLIND_KINDS = ("small_blind", "big_blind", "straddle", "posted_blind")
 def to_decimal(value: object) -> Decimal:
     """Return a finite ``Decimal`` for an int, a ``Decimal`` or a plain number string.
 
-    Strings must look like ``12``, ``-3`` or ``1.50`` (no exponent, no thousands separator).
+    Strings must look like ``12``, ``-3`` or ``1.50``: ASCII digits, no exponent, no plus sign,
+    no digit or thousands separator.
 
     >>> to_decimal("1.50")
     Decimal('1.50')

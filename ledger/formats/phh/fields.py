@@ -104,7 +104,8 @@ def hand_decimals(raw: RawHand, actions: list[PhhAction]) -> int:
                 found = max(found, places(_number(raw, item, key)))
     for action in actions:
         parts = action.text.split()
-        if len(parts) >= 3 and parts[1] == "cbr" and not parts[2].isdecimal():
+        if len(parts) >= 3 and parts[1] == "cbr" and not (parts[2].isascii()
+                                                         and parts[2].isdigit()):
             try:
                 found = max(found, places(to_decimal(parts[2])))
             except MalformedInput as exc:
