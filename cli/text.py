@@ -106,10 +106,24 @@ def sql_table(columns: list[str], rows: list[tuple], *, more: str | None = None)
 
 def state_text(now: Any) -> str:
     """A live hand now (:class:`replay.live.Now`): phase, whose turn and what is legal, the
-    current bet, the pots with their eligible players, returned chips, stacks."""
+    current bet, the pots with their eligible players, returned chips, stacks; of a hand that
+    is over, its pots explained as ``show`` ends, what the table paid, any payout that differs
+    from the rules, and the stacks after the hand."""
     state, result = now.state, now.result
     lines = [f"hand {state.hand}: {state.game.code}, phase {state.phase}, status {state.status}",
              now.legal]
+    if now.ended is not None:  # over: the pots as `show` explains them, the stacks after
+        done = now.ended
+        lines.extend(done.explanation)
+        if done.paid:
+            lines.append("paid: " + ", ".join(f"{p} {c}" for p, c in done.paid.items()))
+        elif state.status == "complete":
+            lines.append("paid: none recorded (the stacks after the hand are the rules' result)")
+        lines.extend(f"paid differently from the rules: {d}" for d in done.differences)
+        lines.append("stacks after the hand: " + ", ".join(
+            f"{p} {done.stacks[p]}" + (" (folded)" if p in state.folded else "")
+            for p in state.players))
+        return "\n".join(lines)
     if state.phase == "bet":
         lines.append(f"current bet {state.rnd.current}")
     for pot in result.pots:

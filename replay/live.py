@@ -316,11 +316,20 @@ def current(ledger: Any, hand: str) -> tuple[HandState, int]:
 @dataclass(frozen=True)
 class Now:
     """A hand as it stands: its state, its pots and returns so far (``engine.settle``), and
-    whose turn it is with what is legal, in words."""
+    whose turn it is with what is legal, in words (for a hand that is over, ``"hand
+    complete"`` or ``"hand voided: every contribution returned"``); ``ended``: how it ended
+    (:class:`replay.over.Ended`; None while it is open)."""
 
     state: HandState
     result: Any
     legal: str
+    ended: Any = None  # replay.over.Ended
+
+
+#: What a hand that is over says in place of whose turn it is, by its status.
+_OVER = {"voided": "hand voided: every contribution returned",
+         "incomplete": "hand incomplete: the log stops before its end, every contribution "
+                       "returned"}
 
 
 def now(ledger: Any, hand: str) -> Now:
@@ -332,7 +341,13 @@ def now(ledger: Any, hand: str) -> Now:
     from engine.settle import settle
 
     state, _ = current(ledger, hand)
-    return Now(state, settle(state), legal_now(state))
+    result = settle(state)
+    if state.status == "open":
+        return Now(state, result, legal_now(state))
+    from replay.over import ended
+
+    return Now(state, result, _OVER.get(state.status, f"hand {state.status}"),
+               ended(state, result))
 
 
 def legal_now(state: HandState, player: str | None = None) -> str:

@@ -89,7 +89,9 @@ def test_a_whole_hand_through_table_is_the_hand_through_act_and_state(
     assert verified(started).startswith("ok: 17 events, hash chain intact")
     assert [expected[-4], expected[-2]] == ["16 recorded_payout; phase showdown\n",
                                             "17 hand_ended; hand complete\n"]
-    assert "pot 0: 300 (Ann, Bob)" in expected[-1].splitlines()
+    assert "pot 0: 300 (Ann, Bob)" in expected[-3].splitlines()  # before the payout
+    assert expected[-1].splitlines()[-2:] == [  # after the end: the stacks after the payout
+        "paid: Ann 300", "stacks after the hand: Ann 350, Bob 0, Cy 300 (folded)"]
 
 
 def test_a_refused_line_prints_its_error_writes_nothing_and_the_session_goes_on(

@@ -1,0 +1,48 @@
+"""A hand that is over, as ``state`` shows it (:func:`replay.live.now`): its pots explained as
+``show`` ends, what the table paid, and what each player has after it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.state import HandState
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A hand that is over (complete, voided, or a log that stops before its end): every pot
+    explained in the words ``show`` ends with (:meth:`replay.steps.Step.explanation`),
+    what the table pushed to each player (``paid``: its recorded payouts and returns, chips;
+    None when it recorded none), each payout that differs from the rules in a sentence, and
+    ``stacks``: what each player has after the hand, chips (his starting stack plus the
+    books' net, :attr:`replay.fold.HandReplay.paid_net`: what the table paid him, the rules'
+    result when it recorded no payouts, every chip back for a voided hand; README, "Net has
+    one meaning everywhere")."""
+
+    explanation: tuple[str, ...]
+    paid: dict[str, int] | None
+    differences: tuple[str, ...]
+    stacks: dict[str, int]
+
+
+def ended(state: HandState, result: Any) -> Ended:
+    """:class:`Ended` of a hand that is over: ``state`` after its last event (corrections
+    applied), ``result`` its settlement (:func:`engine.settle.settle`)."""
+    from replay.fold import replay_folded
+
+    replayed = replay_folded(state, state.started)
+    lines: list[str] = []
+    if state.status == "complete":  # as `show` explains the pots of its last step
+        for pot in result.pots:
+            lines.extend(pot.lines or (f"pot {pot.index}: {pot.amount} "
+                                       f"({', '.join(pot.eligible)})",))
+        if result.returned:
+            lines.append("uncalled returned: " + ", ".join(
+                f"{p} {c}" for p, c in result.returned.items()))
+    lines.extend(f"note: {note}" for note in result.notes)
+    net = replayed.paid_net
+    return Ended(explanation=tuple(lines),
+                 paid=None if state.status != "complete" else replayed.recorded,
+                 differences=tuple(d.sentence() for d in replayed.discrepancies),
+                 stacks={p: result.starting[p] + net[p] for p in result.players})
