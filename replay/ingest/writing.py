@@ -124,14 +124,15 @@ class FileWriter:
         name = file_name(self.path)
         errors = [e.located(file=name) for e in
                   [*read_errors, *self.errors, *self.unit_errors, *self.clashes]]
-        part.errors.extend(str(e) for e in errors)
-        part.rejected, part.counted = _rejected(errors, self.kept), len(errors)
+        part.rejected = _rejected(errors, self.kept)
         if self.strict and errors:  # what earlier chunks appended is rolled back: not counted
             part.imported = part.events = part.known = part.completed = 0
-            part.errors.append(f"{name}: --strict: nothing of this file was written")
+            part.errors.append(strict_line(errors))
             part.rejected += self.good
-            part.counted += 1
+            part.counted = 1
             raise _Discard(part)
+        part.errors.extend(str(e) for e in errors)
+        part.counted = len(errors)
         for positions in self.ledger.append_many(self.completions):
             part.events += len(positions)
             part.completed += bool(positions)
@@ -141,6 +142,13 @@ class FileWriter:
 
             self.tables.finish(head_position(self.ledger))
         return part
+
+
+def strict_line(errors: Sequence[LedgerError]) -> str:
+    """The one error line of a file ``--strict`` refuses: its first error (file, line, hand,
+    action), how many more it has, and that nothing of it was written."""
+    more = f" (and {len(errors) - 1} more error(s) in the file)" if len(errors) > 1 else ""
+    return f"{errors[0]}{more}; --strict: nothing of this file was written"
 
 
 Chunk = tuple[list[Batch], list[LedgerError], States | None, list[LedgerError]]

@@ -1,0 +1,61 @@
+"""What ``import`` says in one line: a file ``--strict`` refuses is one error line (its first
+error, how many more, nothing written) and exit status 2; hands already in the ledger under no
+session (or another) stay where they are when imported again with ``--session S``, and the
+summary says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.test_live_table import events, one_shot
+
+BAD = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [100, 100]
+actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'p2 cbr {}', 'p1 cc', 'p1 sm AsKs', 'p2 sm QhQd',
+  'd db 2c7h9s', 'd db Kd', 'd db 3c']
+"""
+
+
+def _phhs(path: Path, amounts: list[str]) -> Path:
+    path.write_text("".join(f"[{n}]\n{BAD.format(a)}\n" for n, a in enumerate(amounts, 1)),
+                    encoding="utf-8")
+    return path
+
+
+def test_strict_refuses_a_file_in_one_line(tmp_path: Path) -> None:
+    path = _phhs(tmp_path / "one.phhs", ["100", "zz"])
+    db = tmp_path / "a.duckdb"
+    code, out, err = one_shot(db, "import", "--strict", str(path))
+    assert code == 2
+    assert out == "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; " \
+                  "2 rejected\n"
+    assert err == (f"error: {path}:16, action 'p2 cbr zz': [2] 'zz' is not a number; "
+                   "--strict: nothing of this file was written\n")
+    assert events(db) == []
+
+
+def test_strict_names_the_first_error_and_counts_the_others(tmp_path: Path) -> None:
+    path = _phhs(tmp_path / "three.phhs", ["zz", "100", "yy", "ww"])
+    db = tmp_path / "a.duckdb"
+    code, out, err = one_shot(db, "import", "--strict", str(path))
+    assert code == 2 and out.endswith("; 4 rejected\n")
+    assert err == (f"error: {path}:7, action 'p2 cbr zz': [1] 'zz' is not a number (and 2 "
+                   "more error(s) in the file); --strict: nothing of this file was written\n")
+    assert events(db) == []
+    code, out, err = one_shot(db, "import", str(path))  # without --strict: a line each
+    assert code == 2 and out.startswith("imported 1 hand(s)") and out.endswith("3 rejected\n")
+    assert len(err.splitlines()) == 3
+
+
+def test_strict_refuses_each_bad_file_in_one_line_and_imports_the_good(
+        tmp_path: Path) -> None:
+    bad = [_phhs(tmp_path / f"bad{n}.phhs", ["zz", "yy"]) for n in (1, 2)]
+    good = _phhs(tmp_path / "good.phhs", ["100"])
+    code, out, err = one_shot(tmp_path / "a.duckdb", "import", "--strict", str(bad[0]),
+                              str(good), str(bad[1]))
+    assert code == 2 and out.startswith("imported 1 hand(s)") and out.endswith("4 rejected\n")
+    assert [line.split(":")[1].strip() for line in err.splitlines()] == [str(bad[0]),
+                                                                         str(bad[1])]
