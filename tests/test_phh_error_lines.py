@@ -42,3 +42,20 @@ def test_a_negative_amount_in_an_action_names_file_line_hand_action(user,  # noq
     assert user("import", str(path)) == (
         2, SUMMARY, f"error: {path}:18, hand dispute-1, action 'p2 cbr -50': '-50' is not a "
         "valid amount in this hand's units\n")
+
+
+def test_a_negative_bet_in_a_hand_without_an_id_names_line_and_action(user,  # noqa: ANN001
+                                                                       tmp_path: Path) -> None:
+    """A hand with no ``hand`` key is named by a digest of its actions: a negative bet there
+    was refused while making it, with neither line nor action."""
+    body = "".join(line + "\n" for line in HAND.splitlines()
+                   if not line.startswith(("hand ", "#")))
+    assert "hand = " not in body
+    path = tmp_path / "neg.phh"
+    path.write_text(body.replace("'p2 cbr 50'", "'p2 cbr -50'"), encoding="utf-8")
+    code, out, err = user("import", str(path))
+    assert (code, out) == (2, SUMMARY)
+    line = next(n for n, text in enumerate(body.splitlines(), 1) if "'p2 cbr 50'" in text)
+    assert err.startswith(f"error: {path}:{line}, hand phh-")
+    assert err.endswith(", action 'p2 cbr -50': '-50' is not a valid amount in this hand's "
+                        "units\n")

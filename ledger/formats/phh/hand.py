@@ -28,6 +28,7 @@ from ledger.formats.phh.fields import (
     player_count,
 )
 from ledger.formats.phh.scan import normalise
+from ledger.model.errors import MalformedInput
 from ledger.model.events import HandStarted, RecordedPayout, Stakes, Unit
 
 
@@ -128,5 +129,8 @@ def _chip_text(text: str, decimals: int) -> str:
         return text  # already one space between words (fields.parse_actions)
     parts = text.split()
     if len(parts) >= 3 and parts[1] == "cbr":
-        parts[2] = str(scale_amount(parts[2], decimals))
+        try:
+            parts[2] = str(scale_amount(parts[2], decimals))
+        except MalformedInput:  # refused where the hand is replayed, naming line and action
+            pass
     return " ".join(parts)
