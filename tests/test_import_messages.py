@@ -59,3 +59,31 @@ def test_strict_refuses_each_bad_file_in_one_line_and_imports_the_good(
     assert code == 2 and out.startswith("imported 1 hand(s)") and out.endswith("4 rejected\n")
     assert [line.split(":")[1].strip() for line in err.splitlines()] == [str(bad[0]),
                                                                          str(bad[1])]
+
+
+def _hand(path: Path, hole: str) -> Path:
+    path.write_text(BAD.format("100").replace("AsKs", hole), encoding="utf-8")
+    return path
+
+
+def test_hands_already_in_the_ledger_outside_the_session_say_they_stay_there(
+        tmp_path: Path) -> None:
+    db = tmp_path / "a.duckdb"
+    loose, kept = _hand(tmp_path / "loose.phh", "AsKs"), _hand(tmp_path / "kept.phh", "AsKh")
+    assert one_shot(db, "import", str(loose))[0] == 0  # under no session
+    assert one_shot(db, "session", "open", "S")[0] == 0
+    stored = events(db)
+    code, out, err = one_shot(db, "import", "--session", "S", str(loose))
+    assert (code, err) == (0, "")
+    assert out == ("imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger "
+                   "(they stay outside session S); 0 rejected\n")
+    assert events(db) == stored  # nothing written: the hand is still under no session
+    assert {e[3] for e in stored if e[2] is not None} == {None}
+    assert one_shot(db, "import", "--session", "S", str(kept))[1].startswith(
+        "imported 1 hand(s)")
+    code, out, _ = one_shot(db, "import", "--session", "S", str(loose), str(kept))
+    assert (code, out) == (0, "imported 0 hand(s) (0 events) from 2 file(s); 2 already in "
+                              "the ledger (1 of them stays outside session S); 0 rejected\n")
+    code, out, _ = one_shot(db, "import", str(kept), str(loose))  # no --session: nothing said
+    assert out == ("imported 0 hand(s) (0 events) from 2 file(s); 2 already in the ledger; 0 "
+                   "rejected\n")

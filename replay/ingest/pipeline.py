@@ -41,7 +41,9 @@ class ImportReport:
     cut-off hands completed, the errors and the notes (one line each). ``rejected`` counts the
     hands not written, each once however many lines it has (a hand still imported with a
     warning is not one); ``counted``: the error lines of those files' hands and lines. Every
-    other error line (a file or statement refused whole) is one rejection."""
+    other error line (a file or statement refused whole) is one rejection. ``outside``: the
+    hands already in the ledger that stay outside ``session``, the session the import puts
+    its hands in (stored under none or another: a hand's session is never rewritten)."""
 
     files: int = 0
     imported: int = 0
@@ -52,6 +54,8 @@ class ImportReport:
     rejected: int = 0
     counted: int = 0
     notes: list[str] = field(default_factory=list)
+    outside: int = 0
+    session: str | None = None
 
     def add(self, part: ImportReport) -> None:
         """Add the counts and errors of ``part`` (one file's report) to this report."""
@@ -64,12 +68,18 @@ class ImportReport:
         self.rejected += part.rejected
         self.counted += part.counted
         self.notes.extend(part.notes)
+        self.outside += part.outside
 
     def summary(self) -> str:
         rejected = self.rejected + len(self.errors) - self.counted
+        stay = ""
+        if self.outside:
+            who = ("they stay" if self.outside == self.known else
+                   f"{self.outside} of them stay{'s' if self.outside == 1 else ''}")
+            stay = f" ({who} outside session {self.session})"
         text = (
             f"imported {self.imported} hand(s) ({self.events} events) from {self.files} "
-            f"file(s); {self.known} already in the ledger; {rejected} rejected"
+            f"file(s); {self.known} already in the ledger{stay}; {rejected} rejected"
         )
         if self.completed:
             text += (f"; {self.completed} cut-off hand(s) completed from this longer export "
@@ -126,7 +136,7 @@ def import_paths(
 
     if session is not None:
         check_name(session, "session")
-    report = ImportReport()
+    report = ImportReport(session=session)
     files, report.errors = expand(paths)
     with progress("importing", len(files)) as tick:
         for path in files:

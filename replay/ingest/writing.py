@@ -72,8 +72,8 @@ class FileWriter:
             LedgerError: the ledger refused the write (the caller's transaction rolls back).
         """
         part = self.part
-        batches, clashes = _drop_known_hands(self.ledger, batches, file_name(self.path.name),
-                                             upto=self.stored)
+        batches, clashes, outside = _drop_known_hands(
+            self.ledger, batches, file_name(self.path.name), upto=self.stored)
         self.errors.extend(errors)
         self.unit_errors.extend(unit_errors)
         self.clashes.extend(clashes)
@@ -82,6 +82,7 @@ class FileWriter:
         if self.refusing:
             return
         part.known += sum(1 for b in batches if b.is_hand and b.events is None)
+        part.outside += outside
         self.completions.extend(b for b in batches if b.events and
                                 b.events[0].type == "correction")
         batches = carry.link([b for b in batches if b.events and
@@ -219,29 +220,34 @@ def _identity(started: Any) -> dict[str, Any]:
     return data
 
 
-def _first_rows(ledger: Any, hands: list[str], upto: int) -> dict[str, tuple[str, str | None]]:
-    """``{hand: (its first event's stored JSON, its source key)}`` for those of ``hands``
-    whose first row is at or before ``upto`` (none when ``upto`` is 0: a new ledger)."""
+def _first_rows(ledger: Any, hands: list[str], upto: int
+                ) -> dict[str, tuple[str, str | None, str | None]]:
+    """``{hand: (its first event's stored JSON, its source key, its session)}`` for those of
+    ``hands`` whose first row is at or before ``upto`` (none when ``upto`` is 0: a new
+    ledger)."""
     if not hands or not upto:
         return {}
     rows = ledger.query(
-        "SELECT hand_id, CAST(payload AS VARCHAR), source_key FROM events"
+        "SELECT hand_id, CAST(payload AS VARCHAR), source_key, session FROM events"
         " WHERE seq = 1 AND position <= ? AND hand_id IN (SELECT UNNEST(?))", [upto, hands])
-    return {hand: (payload, key) for hand, payload, key in rows}
+    return {hand: (payload, key, session) for hand, payload, key, session in rows}
 
 
 def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upto: int
-                      ) -> tuple[list[Batch], list[LedgerError]]:
+                      ) -> tuple[list[Batch], list[LedgerError], int]:
     """A hand already in the ledger (same hand id, imported from another file: stored at or
     before ``upto``) is skipped when it starts the same way or comes from the same source
     (same source key: a longer export of the same game), and refused otherwise: a stream is
     never appended twice. A stored hand that was cut off is completed by a longer copy with a
-    correction (:mod:`replay.ingest.completing`)."""
+    correction (:mod:`replay.ingest.completing`). Also returns how many of the hands skipped
+    stay outside the session the import puts them in (stored under none, or another: a
+    hand's session is never rewritten)."""
     stored = _first_rows(ledger, [b.hand_id for b in batches if b.is_hand], upto)
     if not stored:
-        return batches, []
+        return batches, [], 0
     cut = completing.cut_hands(ledger, list(stored))
     out, clashes = [], []
+    outside = 0
     for b in batches:
         hand = b.hand_id
         if hand is None or hand not in stored:
@@ -252,7 +258,8 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
         if same_source or _same_start(b.events[0], stored[hand][0]):
             done = completing.completion(ledger, b, source) if hand in cut else None
             out.append(done or b.with_events(None))  # known: counted, not written
+            outside += b.session is not None and stored[hand][2] != b.session
         else:
             clashes.append(LedgerError(f"a different hand {hand} is already in the ledger",
                                        hand=hand))
-    return out, clashes
+    return out, clashes, outside
