@@ -9,7 +9,7 @@ from typing import Any
 import click
 from pydantic import ValidationError
 
-from ledger.model.errors import LedgerError, NotFound
+from ledger.model.errors import LedgerError, no_ledger
 
 DEFAULT_DB = "handledger.duckdb"
 #: Seconds an open waits for a ledger another process holds (``--wait``; ``--no-wait``: 0).
@@ -58,7 +58,7 @@ class Context:
 
         if self._ledger is None:
             if (read_only or existing) and self.db != ":memory:" and not Path(self.db).exists():
-                raise NotFound(f"no ledger at {self.db} (run `handledger init` or import)")
+                raise no_ledger(self.db)
             self._ledger = Ledger(self.db, read_only=read_only)
             if not read_only and self.written_from is None and self.saves_tables:
                 self.written_from = (self._ledger.head() or (0, ""))[0]

@@ -201,12 +201,12 @@ def writable_or_overlay(path: str, note: Callable[[str], None]) -> Any:
     """
     from pathlib import Path
 
-    from ledger.model.errors import LedgerBusy, LedgerReadOnly, NotFound
+    from ledger.model.errors import LedgerBusy, LedgerReadOnly, no_ledger
     from ledger.store.store import Ledger
     from ledger.store.waiting import waiting
 
     if path != ":memory:" and not Path(path).exists():
-        raise NotFound(f"no ledger at {path} (handledger init creates one)")
+        raise no_ledger(path)
 
     def attempt() -> tuple[Any, str | None]:
         try:

@@ -99,7 +99,15 @@ class ChainBroken(LedgerError):
 
 
 class NotFound(LedgerError):
-    """A hand, session or player that the ledger does not hold."""
+    """A hand, session or player that the ledger does not hold (or no ledger file at all:
+    :func:`no_ledger`)."""
+
+
+def no_ledger(path: object) -> NotFound:
+    """The one error of every command that finds no ledger file at ``path`` and does not
+    create one (a read never creates a file; README, "Reads never write the ledger")."""
+    return NotFound(f"no ledger at {path} (`handledger init` or `handledger import` "
+                    "creates one)")
 
 
 class LedgerCorrupt(LedgerError):

@@ -40,6 +40,7 @@ from ledger.model.errors import (
     MalformedEvent,
     MalformedInput,
     NotFound,
+    no_ledger,
 )
 from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
@@ -728,7 +729,7 @@ class Ledger:
             return LedgerBusy(f"ledger {self.path} is busy: open in this process in another mode",
                               holder="mode")
         if isinstance(e, duckdb.IOException) and "does not exist" in text:
-            return NotFound(f"no ledger at {self.path} (handledger init creates one)")
+            return no_ledger(self.path)
         if isinstance(e, duckdb.IOException) and (
                 "Permission denied" in text or "Read-only file system" in text):
             return LedgerReadOnly(f"ledger {self.path} cannot be written here: {text}")

@@ -1,0 +1,43 @@
+"""Every command that reads a ledger (and every live command, which appends to an existing
+one only) refuses a ``--db`` file that does not exist in the same one line, exit status 2,
+and creates no file (README, "Reads never write the ledger")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ledger.model.errors import no_ledger
+from tests.test_live_table import one_shot, table
+
+READS = [
+    ("replay",), ("replay", "--hand", "h1"), ("replay", "--json"), ("show", "h1"),
+    ("view", "h1", "-o", "{tmp}/h1.html"), ("report", "{tmp}/site"), ("verify",),
+    ("checkpoint", "-o", "{tmp}/cp"), ("export",), ("export", "--format", "phh"),
+    ("export", "--format", "csv", "{tmp}/csv"), ("export", "--format", "parquet", "{tmp}/pq"),
+    ("audit",), ("balances",), ("standings",), ("settle",), ("sql", "SELECT 1"),
+    ("chart", "{tmp}/chart.png"), ("session", "list"), ("history", "h1"),
+    ("history", "--session", "s"), ("state", "h1"), ("whatif", "h1", "--delete", "3"),
+]
+LIVE = [("act", "h1", "p1 cc"), ("undo", "h1", "--by", "Dee"),
+        ("correct", "h1", "--delete", "3", "--reason", "r", "--by", "Dee"),
+        ("void", "h1", "--reason", "r", "--by", "Dee")]
+
+
+@pytest.mark.parametrize("command", READS + LIVE, ids=" ".join)
+def test_no_ledger_is_one_line_in_the_same_words(tmp_path: Path,
+                                                 command: tuple[str, ...]) -> None:
+    db = tmp_path / "none.duckdb"
+    args = [a.format(tmp=tmp_path) for a in command]
+    assert one_shot(db, *args) == (2, "", f"error: {no_ledger(db)}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no ledger, no output file
+
+
+def test_the_words_say_what_creates_a_ledger(tmp_path: Path) -> None:
+    db = tmp_path / "none.duckdb"
+    assert str(no_ledger(db)) == (f"no ledger at {db} (`handledger init` or `handledger "
+                                  "import` creates one)")
+    done = table(db, "h1", ["state"])
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {no_ledger(db)}\n")
+    assert not db.exists()
