@@ -25,6 +25,7 @@ from typing import Any
 import click
 
 from cli.context import Context, exit_at_once, refusal
+from cli.utf8 import check_utf8
 from ledger.model.errors import MalformedInput
 from ledger.model.gcpause import gc_paused
 
@@ -149,7 +150,7 @@ def table(obj: Context, hand_id: str) -> None:
             if line == "state":
                 text = obj.names()(state_text(now(obj.ledger(read_only=True), hand_id)))
             else:
-                _utf8(line)
+                check_utf8(line, "ACTION")  # as the one-shot `act` refuses it
                 text = _acted(record(obj.ledger(existing=True), hand_id, line), legal_now)
         except Exception as exc:
             click.echo(refusal(exc), err=True)
@@ -173,19 +174,6 @@ def _stdin() -> Any:
     except RuntimeError:
         raise MalformedInput("table: standard input is closed; give the actions on it, a "
                              "line each") from None
-
-
-def _utf8(action: str) -> None:
-    """Refuse, as the one-shot `act` does, an ACTION line with a byte that is not UTF-8.
-
-    Raises:
-        MalformedInput: naming the action with that byte written ``\\xNN``.
-    """
-    from cli.main import _escaped, _is_utf8
-
-    if not _is_utf8(action):
-        raise MalformedInput(f"ACTION '{_escaped(action)}' is not UTF-8 text (it has a byte "
-                             "that is not)")
 
 
 COMMANDS = [hand, act, state_cmd, table]

@@ -28,6 +28,7 @@ from cli.context import (
     interrupted,
     one_line,
 )
+from cli.utf8 import check_utf8
 from ledger.model.errors import LedgerError, MalformedInput
 
 #: The module of each command, imported only when that command runs (or for ``--help``): a
@@ -118,28 +119,11 @@ def _text_only(command: click.Command) -> None:
         for name, shown in texts.items():
             values = kwargs.get(name)
             for value in values if isinstance(values, tuple | list) else (values,):
-                if isinstance(value, str) and not _is_utf8(value):
-                    raise MalformedInput(f"{shown} '{_escaped(value)}' is not UTF-8 text "
-                                         "(it has a byte that is not)")
+                if isinstance(value, str):
+                    check_utf8(value, shown)
         return callback(*args, **kwargs)
 
     command.callback = checked
-
-
-def _is_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _escaped(text: str) -> str:
-    """``text`` with the bytes that are not UTF-8 written ``\\xNN``."""
-    try:
-        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 #: The exit status of a command whose reader closed its standard output (``| head -1``): what
