@@ -118,8 +118,9 @@ def export(obj: Context, fmt: str, out: str, hands: tuple[str, ...]) -> None:
 def run(obj: Context, directory: str, show_all: bool) -> None:
     """The whole job on a folder: import every hand file and session in it, replay every
     hand, print the hands that were paid wrong (or could not be verified), the audit and the
-    balances. Findings are the report, so it exits 0; `audit` exits 1 on a discrepancy.
-    Exits 2 when a file or hand was rejected."""
+    balances. Exit 0: a report, even of hands paid differently from the rules (`replay`
+    exits 1 on a difference, `audit` on a discrepancy). Exit 2 when a file or hand was
+    rejected."""
     from replay.jobs import run_folder
 
     done = run_folder(obj.ledger(), Path(directory), render=render.replay_text,
