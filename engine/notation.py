@@ -22,6 +22,7 @@ from decimal import Decimal, InvalidOperation
 from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
+from ledger.model.errors import quoted
 from ledger.model.events import MAX_CHIPS
 from ledger.model.money import beyond_bound, shown_amount
 
@@ -38,7 +39,7 @@ def player_name(state: HandState, token: str) -> str:
     m = _SEAT_RE.match(token)
     if m and int(m.group(1)) <= len(state.players):
         return state.players[int(m.group(1)) - 1]
-    raise IllegalAction(f"unknown player {token!r}", hand=state.hand)
+    raise IllegalAction(f"unknown player {quoted(token)}", hand=state.hand)
 
 
 #: Digits up to which an amount beyond the bound is said in chips (else its text, cut).
@@ -104,13 +105,13 @@ def to_event(state: HandState, text: str, *, decimals: int | None = None) -> ev.
     if parts[0] == "d":
         return _dealer(state, parts, text)
     if len(parts) < 2:
-        raise IllegalAction(f"{text!r} is not an action")
+        raise IllegalAction(f"{quoted(text)} is not an action")
     player = player_name(state, parts[0])
     verb, args = parts[1], parts[2:]
     make = _PLAYER_VERBS.get(verb)
     event = make(state, player, args, decimals) if make else None
     if event is None:
-        raise IllegalAction(f"{text!r} is not an action")
+        raise IllegalAction(f"{quoted(text)} is not an action")
     return event
 
 
@@ -175,12 +176,12 @@ def _dealer(state: HandState, parts: list[str], text: str) -> ev.CardsDealt | ev
         return ev.CardsDealt(player=player_name(state, parts[2]), cards=_cards(parts[3]))
     if len(parts) == 3 and parts[1] == "rc":
         if parts[2] not in ("1", "2", "3", "4"):
-            raise IllegalAction(f"{text!r}: the board is run 1 to 4 times")
+            raise IllegalAction(f"{quoted(text)}: the board is run 1 to 4 times")
         return ev.RunCount(runs=int(parts[2]))
     if len(parts) == 3 and parts[1] == "db":
         run = max(1, len(state.cards.boards))
         return ev.CardsDealt(player=None, cards=_cards(parts[2]), run=_board_run(state, run))
-    raise IllegalAction(f"{text!r} is not a dealer action")
+    raise IllegalAction(f"{quoted(text)} is not a dealer action")
 
 
 def _board_run(state: HandState, runs: int) -> int:

@@ -34,6 +34,7 @@ from pydantic import ValidationError
 from engine.errors import IllegalAction
 from engine.notation import parse_amount, player_name, to_event
 from ledger.model import events as ev
+from ledger.model.errors import quoted
 from replay.fold import HandReplay, fold, replay_events
 
 Op = Literal["replace", "insert_after", "delete"]
@@ -72,7 +73,7 @@ def _parse_action(state: Any, text: str) -> Any:
         try:
             return ev.parse_event(json.loads(body))
         except (ValueError, TypeError) as exc:
-            raise IllegalAction(f"{text!r} is not a JSON event: {exc}") from None
+            raise IllegalAction(f"{quoted(text)} is not a JSON event: {exc}") from None
         except RecursionError:  # nested past the parser: no event nests so deep
             raise IllegalAction(f"not a JSON event: nested more than {ev.MAX_DEPTH} levels "
                                 "deep") from None
@@ -81,7 +82,7 @@ def _parse_action(state: Any, text: str) -> Any:
         return ev.HandEnded(status="complete")
     if parts and parts[0] in ("pay", "returned"):
         if len(parts) != 3:
-            raise IllegalAction(f"{text!r}: expected '{parts[0]} PLAYER AMOUNT'")
+            raise IllegalAction(f"{quoted(text)}: expected '{parts[0]} PLAYER AMOUNT'")
         amount = parse_amount(parts[2], state.started.unit.decimals)
         return ev.RecordedPayout(
             player=player_name(state, parts[1]), amount=amount, returned=parts[0] == "returned"

@@ -109,3 +109,14 @@ def test_the_importers_read_a_file_that_starts_with_a_byte_order_mark(
     assert second == (first[0], first[1], first[2].replace("plain", "marked"))
     assert ([str(e[2:]).replace("marked", "plain") for e in events(tmp_path / "marked.duckdb")]
             == [str(e[2:]) for e in events(tmp_path / "plain.duckdb")])
+
+
+@pytest.mark.parametrize("line", ["y" * 500_000, "y" * 500_000 + " cc", "Ann " + "y" * 500_000,
+                                  "d rc " + "9" * 500_000, "pay Ann " + "y" * 500_000 + " x",
+                                  "{" + "y" * 500_000])
+def test_an_error_quotes_a_long_line_cut_short(started: Path, line: str) -> None:  # noqa: F811
+    done = table(started, "h1", [line, "d dh Ann AsKs"])
+    assert done.returncode == 2
+    assert done.stdout == "4 cards_dealt; phase deal\n"
+    [error] = done.stderr.splitlines()
+    assert error.startswith("error: hand h1, action '") and len(error) < 600, error[:700]

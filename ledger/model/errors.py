@@ -11,6 +11,14 @@ from __future__ import annotations
 _QUOTED = 120
 
 
+def quoted(text: str) -> str:
+    """``text`` as an error quotes it (``repr``), a long one cut, its length said: a pasted
+    line of megabytes is not echoed whole."""
+    if len(text) > _QUOTED:
+        return f"{text[:_QUOTED]!r}... ({len(text)} characters)"
+    return repr(text)
+
+
 class LedgerError(Exception):
     """Root of handledger's errors. ``where()`` renders the known location fields (a session
     row of an event file names its ``session`` where a hand row names its ``hand``)."""
@@ -51,11 +59,7 @@ class LedgerError(Exception):
         if self.session is not None:
             parts.append(f"session {self.session}")
         if self.action is not None:
-            action = self.action
-            if len(action) > _QUOTED:  # a pasted line of megabytes is not echoed whole
-                parts.append(f"action {action[:_QUOTED]!r}... ({len(action)} characters)")
-            else:
-                parts.append(f"action {action!r}")
+            parts.append(f"action {quoted(self.action)}")
         return ", ".join(parts)
 
     def __str__(self) -> str:
