@@ -63,6 +63,30 @@ def test_stream_lines_never_asks_for_more_than_the_limit() -> None:
     assert stream.asked == 7
 
 
+@pytest.mark.parametrize(("data", "read"), [
+    (b"\xef\xbb\xbfabcd\nef\n", [b"abcd\n", b"ef\n"]),  # a line of the limit after the mark
+    (b"\xef\xbb\xbfabc\nef\n", [b"abc\n", b"ef\n"]),
+    (b"\xef\xbb\xbfab\nef", [b"ab\n", b"ef"]),
+    (b"\xef\xbb\xbfab", [b"ab"]),
+    (b"\xef\xbb\xbfabcde\nef\n", [None, b"ef\n"]),  # 5 bytes: too long, mark or none
+    (b"abcd\n\xef\xbb\xbfe\n", [b"abcd\n", b"\xef\xbb\xbfe\n"]),  # later: text, kept
+])
+def test_the_byte_order_mark_does_not_count_in_the_first_line(data: bytes,
+                                                               read: list[bytes | None]) -> None:
+    """The mark is dropped before the line is measured: the first line is cut neither short
+    (read on as a second line) nor refused for the mark's three bytes."""
+    stream = _Spy(data)
+    lines = StreamLines(stream, limit=4)
+    got: list[bytes | None] = []
+    for _ in read:
+        try:
+            got.append(lines.next())
+        except MalformedInput:
+            got.append(None)
+    assert (got, lines.next(), lines.number) == (read, b"", len(read))
+    assert stream.asked == 5
+
+
 def test_a_byte_order_mark_at_the_start_of_the_stream_is_dropped(
         started: Path) -> None:  # noqa: F811
     done = table(started, "h1", b"\xef\xbb\xbfd dh Ann AsKs\nstate\n")

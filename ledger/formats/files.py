@@ -158,8 +158,10 @@ class StreamLines:
         line = self.stream.readline(limit + 1)
         if line:
             self.number += 1
-            if self.number == 1 and line.startswith(BOM):
+            if self.number == 1 and line.startswith(BOM):  # the marker is not the line's
                 line = line[len(BOM):]
+                if len(line) == limit + 1 - len(BOM) and not line.endswith(b"\n"):
+                    line += self.stream.readline(len(BOM))  # the bytes the marker took
         if len(line) <= limit or line.endswith(b"\n"):
             return line
         while True:  # the rest of the long line, a piece at a time
