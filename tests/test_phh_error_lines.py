@@ -53,9 +53,8 @@ def test_a_negative_bet_in_a_hand_without_an_id_names_line_and_action(user,  # n
     assert "hand = " not in body
     path = tmp_path / "neg.phh"
     path.write_text(body.replace("'p2 cbr 50'", "'p2 cbr -50'"), encoding="utf-8")
-    code, out, err = user("import", str(path))
-    assert (code, out) == (2, SUMMARY)
-    line = next(n for n, text in enumerate(body.splitlines(), 1) if "'p2 cbr 50'" in text)
-    assert err.startswith(f"error: {path}:{line}, hand phh-")
-    assert err.endswith(", action 'p2 cbr -50': '-50' is not a valid amount in this hand's "
-                        "units\n")
+    # without its 5 comment lines and its hand line, 'p2 cbr 50' is on line 18 - 6 = 12; the
+    # hand is named by the digest of its start and actions as written ('p2 cbr -50')
+    assert user("import", str(path)) == (
+        2, SUMMARY, f"error: {path}:12, hand phh-0c75aedffb6f, action 'p2 cbr -50': '-50' is "
+        "not a valid amount in this hand's units\n")
