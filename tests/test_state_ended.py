@@ -88,3 +88,29 @@ def test_state_of_a_hand_over_loads_only_what_a_live_state_loads(showdown: Path)
     # a showdown's hands are evaluated (pokerkit's lookups, engine/evaluate.py), as for the
     # state at the showdown before the end; nothing else heavy (no renderer, no books)
     assert not modules & (HEAVY - {"pokerkit"}), modules & HEAVY
+
+
+CUT = """variant = 'NT'
+hand = 7
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 300, 300]
+players = ['Ann', 'Bob', 'Cy']
+actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'd dh p3 QsQh', 'p3 cbr 6', 'p1 cc', 'p2 cc',
+  'd db 2c7d9h']
+"""
+
+
+def test_a_hand_whose_log_stops_before_its_end_shows_every_chip_back(tmp_path: Path) -> None:
+    """A file that stops at the flop is imported incomplete: 6 each in the pot, every chip
+    returned (README: settled like a void, net 0), named cut-7 by its file and hand number."""
+    db, path = tmp_path / "c.duckdb", tmp_path / "cut.phh"
+    path.write_text(CUT, encoding="utf-8")
+    assert one_shot(db, "import", str(path))[0] == 0
+    code, out, err = one_shot(db, "state", "cut-7")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "hand cut-7: NT, phase bet, status incomplete",
+        "hand incomplete: the log stops before its end, every contribution returned",
+        "stacks after the hand: Ann 100, Bob 300, Cy 300"]
