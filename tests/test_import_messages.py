@@ -87,3 +87,39 @@ def test_hands_already_in_the_ledger_outside_the_session_say_they_stay_there(
     code, out, _ = one_shot(db, "import", str(kept), str(loose))  # no --session: nothing said
     assert out == ("imported 0 hand(s) (0 events) from 2 file(s); 2 already in the ledger; 0 "
                    "rejected\n")
+
+
+def test_a_game_already_in_the_ledger_by_its_source_stays_outside_the_session(
+        tmp_path: Path) -> None:
+    """A PokerNow game's hands are named after their session, so under ``--session S`` the
+    same export makes other hand ids: the ledger knows them by their source key instead, and
+    the summary says they stay in the game's own session."""
+    from tests.test_pokernow_cli import VK, _find, _rows, _write
+
+    header, rows = _rows(VK)
+    path = _write(tmp_path / "three" / VK.name, header, rows[:_find(rows, "-- starting hand #4 ")])
+    db = tmp_path / "a.duckdb"
+    assert one_shot(db, "import", str(path))[1].startswith("imported 3 hand(s)")
+    assert one_shot(db, "session", "open", "S")[0] == 0
+    code, out, err = one_shot(db, "import", "--session", "S", str(path))
+    assert (code, err) == (0, "")
+    assert out.endswith("; 3 already in the ledger (they stay outside session S); 0 rejected\n")
+    hands = {e[2]: e[3] for e in events(db) if e[2] is not None}
+    assert sorted(set(hands.values())) == [VK.stem] and len(hands) == 3
+
+
+def test_strict_counts_no_hand_outside_the_session_of_a_file_it_refuses(
+        tmp_path: Path) -> None:
+    db = tmp_path / "a.duckdb"
+    assert one_shot(db, "import", str(_hand(tmp_path / "loose.phh", "AsKs")))[0] == 0
+    assert one_shot(db, "session", "open", "S")[0] == 0
+    stored = events(db)
+    path = _phhs(tmp_path / "mixed.phhs", ["100", "zz"])  # [1] is the hand stored above
+    error = f"error: {path}:16, action 'p2 cbr zz': [2] 'zz' is not a number"
+    assert one_shot(db, "import", "--strict", "--session", "S", str(path)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"{error}; --strict: nothing of this file was written\n")
+    assert one_shot(db, "import", "--session", "S", str(path)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger (they stay "
+           "outside session S); 1 rejected\n", f"{error}\n")
+    assert events(db) == stored

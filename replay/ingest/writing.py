@@ -88,6 +88,7 @@ class FileWriter:
         batches = carry.link([b for b in batches if b.events and
                               b.events[0].type != "correction"], self._previous)
         written = self.ledger.append_many(batches)
+        skipped = []  # hands a stored row's source key had already (another file's name)
         for positions, batch in zip(written, batches, strict=True):
             part.events += len(positions)
             if not batch.is_hand:
@@ -98,6 +99,8 @@ class FileWriter:
                     self._share(batch, positions[0], states)
             elif batch.events:
                 part.known += 1
+                skipped.append(batch)
+        part.outside += _outside(self.ledger, skipped)
 
     def _share(self, batch: Batch, position: int, states: States | None) -> None:
         from replay.ingest.derived import hand_share, placed, same_events
@@ -127,7 +130,7 @@ class FileWriter:
                   [*read_errors, *self.errors, *self.unit_errors, *self.clashes]]
         part.rejected = _rejected(errors, self.kept)
         if self.strict and errors:  # what earlier chunks appended is rolled back: not counted
-            part.imported = part.events = part.known = part.completed = 0
+            part.imported = part.events = part.known = part.completed = part.outside = 0
             part.errors.append(strict_line(errors))
             part.rejected += self.good
             part.counted = 1
@@ -231,6 +234,19 @@ def _first_rows(ledger: Any, hands: list[str], upto: int
         "SELECT hand_id, CAST(payload AS VARCHAR), source_key, session FROM events"
         " WHERE seq = 1 AND position <= ? AND hand_id IN (SELECT UNNEST(?))", [upto, hands])
     return {hand: (payload, key, session) for hand, payload, key, session in rows}
+
+
+def _outside(ledger: Any, skipped: list[Batch]) -> int:
+    """How many of the hand batches ``skipped`` (their source key already stored) are stored
+    under no session or another than the one the import puts them in."""
+    into = {b.source_key: b.session for b in skipped
+            if b.session is not None and b.source_key is not None}
+    if not into:
+        return 0
+    rows = ledger.query("SELECT DISTINCT source_key, session FROM events WHERE seq = 1"
+                        " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
+                        [list(into)])
+    return sum(1 for key, session in rows if session != into[key])
 
 
 def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upto: int
