@@ -135,12 +135,27 @@ def test_the_importers_read_a_file_that_starts_with_a_byte_order_mark(
             == [str(e[2:]) for e in events(tmp_path / "plain.duckdb")])
 
 
-@pytest.mark.parametrize("line", ["y" * 500_000, "y" * 500_000 + " cc", "Ann " + "y" * 500_000,
-                                  "d rc " + "9" * 500_000, "pay Ann " + "y" * 500_000 + " x",
-                                  "{" + "y" * 500_000])
+LONG_LINES = {
+    "y" * 500_000: "{0} is not an action",
+    "y" * 500_000 + " cc": "unknown player {1}",
+    "Ann " + "y" * 500_000: "{0} is not an action",
+    "d rc " + "9" * 500_000: "{0}: the board is run 1 to 4 times",
+    "pay Ann " + "y" * 500_000 + " x": "{0}: expected 'pay PLAYER AMOUNT'",
+    "{" + "y" * 500_000: "{0} is not a JSON event: Expecting property name enclosed in double "
+                         "quotes: line 1 column 2 (char 1)",
+}
+
+
+def _cut(text: str) -> str:
+    """A long text as an error quotes it: its first 120 characters and its length."""
+    return f"{text[:120]!r}... ({len(text)} characters)"
+
+
+@pytest.mark.parametrize("line", list(LONG_LINES), ids=lambda line: line[:8])
 def test_an_error_quotes_a_long_line_cut_short(started: Path, line: str) -> None:  # noqa: F811
     done = table(started, "h1", [line, "d dh Ann AsKs"])
     assert done.returncode == 2
     assert done.stdout == "4 cards_dealt; phase deal\n"
-    [error] = done.stderr.splitlines()
-    assert error.startswith("error: hand h1, action '") and len(error) < 600, error[:700]
+    reason = LONG_LINES[line].format(_cut(line), _cut(line.split()[0]))
+    assert done.stderr == f"error: hand h1, action {_cut(line)}: {reason}; now: phase forced\n"
+    assert len(done.stderr) < 700
