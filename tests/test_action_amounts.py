@@ -17,15 +17,18 @@ from ledger.model.errors import MalformedInput
 from tests.conftest import SHARED
 from tests.test_live_table import SEATS, events, one_shot, table
 
-NOT_CHIPS = ["1e1", "10.0", "+10", "1_0", "\u0661\u0660", " 10", "10 ", "0x10", "-10", "1,0",
-             "\uff11\uff10"]
+NOT_DIGITS = "is not a whole number of chips written in digits (0-9)"
+NOT_CHIPS = {"1e1": NOT_DIGITS, "10.0": NOT_DIGITS, "+10": NOT_DIGITS, "1_0": NOT_DIGITS,
+             "\u0661\u0660": NOT_DIGITS, " 10": NOT_DIGITS, "10 ": NOT_DIGITS,
+             "\uff11\uff10": NOT_DIGITS, "0x10": "is not an amount", "1,0": "is not an amount",
+             "-10": "is not a valid amount in this hand's units"}
 
 
-@pytest.mark.parametrize("text", NOT_CHIPS)
+@pytest.mark.parametrize("text", list(NOT_CHIPS))
 def test_the_notation_takes_only_digits_as_chips(text: str) -> None:
     with pytest.raises(IllegalAction) as caught:
         parse_amount(text, 0)
-    assert f"{text!r} is not" in str(caught.value)
+    assert str(caught.value) == f"{text!r} {NOT_CHIPS[text]}"
 
 
 def test_digits_and_a_decimal_point_in_a_unit_with_decimals() -> None:
@@ -63,10 +66,25 @@ def test_act_and_table_refuse_an_amount_not_in_digits(tmp_path: Path, text: str)
 
 def test_a_payout_and_a_run_count_take_digits_only(tmp_path: Path) -> None:
     db = _live(tmp_path)
-    code, _, err = one_shot(db, "act", "h1", "pay Ann 1e1")
-    assert code == 2 and "'1e1' is not a whole number of chips" in err
-    code, _, err = one_shot(db, "act", "h1", "d rc \u0662")
-    assert code == 2 and "the board is run 1 to 4 times" in err
+    before = events(db)
+    now = "now: Ann to act: to call 1, raise to 4..200"
+    assert one_shot(db, "act", "h1", "pay Ann 1e1") == (
+        2, "", f"error: hand h1, action 'pay Ann 1e1': '1e1' {NOT_DIGITS}; {now}\n")
+    assert one_shot(db, "act", "h1", "d rc \u0662") == (  # an Arabic-Indic 2
+        2, "", f"error: hand h1, action 'd rc \u0662': 'd rc \u0662': the board is run 1 to 4 "
+               f"times; {now}\n")
+    assert events(db) == before
+
+
+def test_correct_and_whatif_take_digits_only(tmp_path: Path) -> None:
+    db = _live(tmp_path)
+    before = events(db)
+    assert one_shot(db, "correct", "h1", "--replace", "5", "Ann cbr 1e1", "--reason", "r",
+                    "--by", "Dee") == (
+        2, "", f"error: replace 5 'Ann cbr 1e1': '1e1' {NOT_DIGITS}\n")
+    assert one_shot(db, "whatif", "h1", "--replace", "5", "Ann cbr \u0661\u0660") == (
+        2, "", f"error: replace 5 'Ann cbr \u0661\u0660': '\u0661\u0660' {NOT_DIGITS}\n")
+    assert events(db) == before
 
 
 HAND = """variant = 'NT'
