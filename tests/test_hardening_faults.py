@@ -198,7 +198,8 @@ def test_a_second_writer_is_told_the_ledger_is_busy_and_nothing_is_lost(
         assert returncode == 2, (args, err)
         lines = err.strip().splitlines()
         assert len(lines) == 1 and "is busy" in lines[0] and str(db) in lines[0], (args, lines)
-    waiting = subprocess.Popen([EXE, "--db", str(db), "import", str(other)],
+    # --wait 300: the import outlasts the default 30 s on a loaded machine (tests/test_waiting.py)
+    waiting = subprocess.Popen([EXE, "--db", str(db), "--wait", "300", "import", str(other)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
