@@ -12,13 +12,20 @@ wrong entry is never rewritten: it is retracted or amended by an ``entry_correct
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
-from ledger.model.money import currency_decimals, format_money, parse_money, within_bound
+from ledger.model.money import (
+    currency_decimals,
+    format_money,
+    parse_money,
+    shown_amount,
+    within_bound,
+)
 from ledger.model.names import check_name
 from ledger.store.streams import (
     alias_pairs,
@@ -199,19 +206,21 @@ def close_session(ledger: Any, name: str) -> None:
     _append(ledger, name, ev.SessionClosed(), state)
 
 
-def buy_in(ledger: Any, session: str, player: str, chips: int, kind: str | None
+def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
            ) -> tuple[ev.BuyIn, int]:
-    """``player`` buys ``chips`` in ``session`` (kind: ``buy_in`` for his first, ``rebuy``
-    after, unless given). Returns the event and its seq.
+    """``player`` buys ``chips`` (as typed: whole chips, :func:`chips_written`) in
+    ``session`` (kind: ``buy_in`` for his first, ``rebuy`` after, unless given). Returns the
+    event and its seq.
 
     Raises:
-        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`);
+        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
+            that is not a whole number of chips above 0;
         NotFound, LedgerError: see :func:`open_state`; LedgerError: he is seated in a hand of
             the session that is still open (:func:`_between_hands`).
     """
     check_name(player)
     state = open_state(ledger, session)
-    _bounded(state, "CHIPS", chips)
+    chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
     _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
                    "showdown and the next deal")
     total = state.chips_in.get(player, 0) + chips
@@ -220,6 +229,78 @@ def buy_in(ledger: Any, session: str, player: str, chips: int, kind: str | None
     event = ev.BuyIn(player=player, chips=chips,
                      kind=kind or ("rebuy" if player in state.bought else "buy_in"))
     return event, _append(ledger, session, event, state)
+
+
+#: Money as a payment is written: ASCII digits, then a point and its decimals if any.
+_MONEY_TEXT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
+def chips_written(text: str, where: str, state: SessionState, *, least: int = 0,
+                  what: str = "CHIPS") -> int:
+    """The whole number of chips ``text`` says, as a book entry takes it: ASCII digits only
+    (no sign, point, exponent, currency, space or other script's digits), at least ``least``
+    and within the ledger's bound (:func:`_bounded`, naming the argument ``what``). ``where``
+    is the command as typed up to the amount (``"buyin fri Ann"``), which a refusal names.
+
+    >>> chips_written("200", "buyin s Ann", SessionState())
+    200
+
+    Raises:
+        MalformedInput: one line naming ``where`` and the amount, saying amounts are whole
+            chips and, for money of the session's unit, how many chips it is worth (chips
+            are integers, README "money at the edges").
+    """
+    if not (text.isascii() and text.isdigit()):
+        raise MalformedInput(f"{where}: {shown_amount(text)!r} is not a number of chips "
+                             f"(amounts are whole chips, in ASCII digits{_worth(text, state)})")
+    if len(text) > 2 * len(str(ev.MAX_CHIPS)):  # told before any arithmetic on it
+        raise MalformedInput(f"{what}: {shown_amount(text)} is beyond the largest amount a "
+                             f"ledger holds ({ev.MAX_CHIPS} chips)")
+    chips = int(text)
+    if chips < least:
+        raise MalformedInput(f"{where}: {chips} chips is no buy-in (at least {least} chip)")
+    _bounded(state, what, chips)
+    return chips
+
+
+def _worth(text: str, state: SessionState) -> str:
+    """``; 1 chip of the session is 0.25 USD, so 50.00 USD is 200 chips`` for money text
+    ``"50.00"`` (its second half only when the chips come out whole), or nothing when a chip
+    is worth one unit of no currency."""
+    if state.chip_value_minor == 1 and not state.decimals and not state.currency:
+        return ""
+    said = f"; 1 chip is {state.money(state.chip_value_minor)}"
+    if _MONEY_TEXT.fullmatch(text) and len(text) <= 2 * len(str(ev.MAX_CHIPS)):
+        whole, _, cents = text.partition(".")
+        if len(cents) <= state.decimals:
+            minor = int(whole + cents.ljust(state.decimals, "0"))
+            if minor and minor % state.chip_value_minor == 0:
+                said += (f", so {state.money(minor)} is {minor // state.chip_value_minor} "
+                         "chips")
+    return said
+
+
+def money_written(text: str, where: str, state: SessionState) -> int:
+    """The minor units of money ``text`` says, as a payment takes it: ASCII digits, then a
+    point and at most the session's decimals (no sign, exponent, currency or space), above 0
+    and within the ledger's bound (:func:`ledger.model.money.parse_money`).
+
+    Raises:
+        MalformedInput: one line naming ``where`` (the command as typed up to the amount)
+            and the amount, saying how the session's money is written.
+    """
+    written = _MONEY_TEXT.fullmatch(text) and text.isascii()
+    if not written or len(text.partition(".")[2]) > state.decimals:
+        places = (f"at most {state.decimals} decimal place{'s' if state.decimals > 1 else ''}"
+                  if state.decimals else "no decimal places")
+        example = format_money(1250 * 10 ** state.decimals // 100 or 12, state.decimals, None)
+        raise MalformedInput(
+            f"{where}: {shown_amount(text)!r} is not an amount of money (a payment is money"
+            f"{f' in {state.currency}' if state.currency else ''}, written in ASCII digits "
+            f"with {places}, e.g. {example}; 1 chip is {state.money(state.chip_value_minor)})")
+    if not text.strip("0."):
+        raise MalformedInput(f"{where}: {text} is no payment (an amount above 0)")
+    return parse_money(text, state.decimals)
 
 
 def _between_hands(ledger: Any, session: str, player: str, entry: str, rule: str) -> None:
@@ -251,19 +332,20 @@ def _bounded(state: SessionState, what: str, chips: int) -> None:
             f"({state.money(ev.MAX_CHIPS)})")
 
 
-def cash_out(ledger: Any, session: str, player: str, chips: int) -> tuple[ev.CashOut, int]:
-    """``player`` leaves ``session`` with ``chips`` counted (also after it closed). Returns the
-    event and its seq.
+def cash_out(ledger: Any, session: str, player: str, chips: str) -> tuple[ev.CashOut, int]:
+    """``player`` leaves ``session`` with ``chips`` counted (as typed: whole chips, 0 or
+    more, :func:`chips_written`), also after it closed. Returns the event and its seq.
 
     Raises:
-        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`);
+        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
+            that is not a whole number of chips;
         NotFound: no such session; LedgerError: he has no chips at the table (no buy-in, or
             cashed out already since his last buy-in), or is seated in a hand of the session
             that is still open (:func:`_between_hands`).
     """
     check_name(player)
     state = open_state(ledger, session, allow_closed=True)
-    _bounded(state, "CHIPS", chips)
+    chips = chips_written(chips, f"cashout {session} {player}", state)
     if player not in state.seated:
         if player in state.cashed:
             raise LedgerError(
@@ -294,7 +376,8 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     if payer == payee:
         raise MalformedInput("a payment needs two different players")
     state = open_state(ledger, session, allow_closed=True)
-    amount_minor = parse_money(amount, state.decimals)  # the input first, then the books
+    amount_minor = money_written(amount, f"pay {session} {payer} {payee}", state)  # the
+    # input first, then the books
     known = in_books(ledger, session, state)
     for who in (payer, payee):
         if who not in known:
@@ -328,7 +411,8 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     stood and the replacement (None: retracted).
 
     Raises:
-        NotFound: no such session or entry; MalformedInput: a bad value; LedgerError: the
+        NotFound: no such session or entry; MalformedInput: a bad value
+            (:func:`chips_written`, :func:`money_written`); LedgerError: the
             entry is retracted already (neither retracted again nor amended back).
     """
     state = open_state(ledger, session, allow_closed=True)
@@ -345,15 +429,15 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
                f"{session}` lists the entries)"))
     replacement = None
     if value is not None:
+        where = f"entry amend {session} {seq} ({entry.type.replace('_', '-')})"
         if entry.type == "payment":
             replacement = entry.model_copy(update={
-                "amount_minor": parse_money(value, state.decimals)})
+                "amount_minor": money_written(value, where, state)})
         else:
-            if not value.strip().isdigit():
-                raise MalformedInput(f"{value!r} is not a whole number of chips")
-            _bounded(state, "VALUE", int(value.strip()))
-            replacement = ev.parse_event({**entry.model_dump(mode="json"),
-                                          "chips": int(value.strip())})
+            where = f"{where[:-1]} of {entry.player})"
+            chips = chips_written(value, where, state, least=int(entry.type == "buy_in"),
+                                  what="VALUE")
+            replacement = ev.parse_event({**entry.model_dump(mode="json"), "chips": chips})
     fix = ev.EntryCorrected(seq=seq, reason=reason, by=by, replacement=None if replacement
                             is None else replacement.model_dump(mode="json"))
     _append(ledger, session, fix, state)
