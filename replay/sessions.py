@@ -367,7 +367,8 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
 
     Raises:
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`), the same player
-            twice, or a bad amount; NotFound: no such session;
+            twice, a bad amount (:func:`money_written`), or more than every buy-in of the
+            session together (:func:`_within_buy_ins`); NotFound: no such session;
         LedgerError: a player not in the session's books (:func:`in_books`), or the same
             payment is recorded already (unless ``again``).
     """
@@ -376,8 +377,9 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     if payer == payee:
         raise MalformedInput("a payment needs two different players")
     state = open_state(ledger, session, allow_closed=True)
-    amount_minor = money_written(amount, f"pay {session} {payer} {payee}", state)  # the
-    # input first, then the books
+    where = f"pay {session} {payer} {payee}"
+    amount_minor = money_written(amount, where, state)  # the input first, then the books
+    _within_buy_ins(ledger, session, state, amount_minor, where, amount)
     known = in_books(ledger, session, state)
     for who in (payer, payee):
         if who not in known:
@@ -391,6 +393,37 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
                           f"recorded in {session} already; a second payment of the same "
                           "amount takes --again")
     return event, state, _append(ledger, session, event, state)
+
+
+def _within_buy_ins(ledger: Any, session: str, state: SessionState, minor: int, where: str,
+                    text: str) -> None:
+    """Refuse a payment of ``minor`` units larger than every buy-in of ``session`` together,
+    in money: no settlement moves more than the chips bought put on the table (table stakes,
+    RULES.md §1.1), so such an amount is chips written where money is meant (1 chip = 0.25
+    USD: ``150`` for 150 chips is 150.00 USD). Not checked while the buy-ins do not account
+    for every chip: a session without buy-ins, or a hand seating a player who has none (an
+    alias of one counts as him).
+
+    Raises:
+        MalformedInput: one line naming ``where`` (the command as typed up to the amount),
+            the amount, the buy-ins' total and, for a whole number, what it is as chips.
+    """
+    bought = {p for p, chips in state.chips_in.items() if chips}
+    if not bought or minor <= (total := sum(state.chips_in.values())) * state.chip_value_minor:
+        return
+    if any(not _alias_group(ledger, p) & bought for p in seated_in(ledger, session) - bought):
+        return
+    said = f"{where}: {state.money(minor)} is more than every buy-in of {session} together "
+    if state.chip_value_minor == 10 ** state.decimals:  # a chip is one unit: chips are money
+        raise MalformedInput(f"{said}({total} chips): no settlement pays more than the table "
+                             "held; a buy-in missing from the books is recorded first")
+    as_chips = ""
+    if text.isdigit() and int(text) <= total:
+        as_chips = f"; {int(text)} chips are {state.money(int(text) * state.chip_value_minor)}"
+    raise MalformedInput(
+        f"{said}({total} chips, {state.money(total * state.chip_value_minor)}): a payment is "
+        f"money, not chips (1 chip is {state.money(state.chip_value_minor)}{as_chips}); a "
+        "buy-in missing from the books is recorded first")
 
 
 def in_books(ledger: Any, session: str, state: SessionState) -> set[str]:
@@ -431,8 +464,9 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     if value is not None:
         where = f"entry amend {session} {seq} ({entry.type.replace('_', '-')})"
         if entry.type == "payment":
-            replacement = entry.model_copy(update={
-                "amount_minor": money_written(value, where, state)})
+            minor = money_written(value, where, state)
+            _within_buy_ins(ledger, session, state, minor, where, value)
+            replacement = entry.model_copy(update={"amount_minor": minor})
         else:
             where = f"{where[:-1]} of {entry.player})"
             chips = chips_written(value, where, state, least=int(entry.type == "buy_in"),

@@ -85,3 +85,63 @@ def test_the_same_amounts_in_digits_go_in(db: Path) -> None:
     assert rows(db)[-5:] == [("session:fri", 4, "buy_in"), ("session:fri", 5, "buy_in"),
                              ("session:fri", 6, "cash_out"), ("session:fri", 7, "payment"),
                              ("session:fri", 8, "entry_corrected")]
+
+
+
+BEYOND = ("is more than every buy-in of fri together (300 chips, 75.00 USD): a payment is "
+          "money, not chips (1 chip is 0.25 USD")
+MISSING = "a buy-in missing from the books is recorded first"
+
+
+def test_a_payment_beyond_every_buy_in_together_is_one_line(db: Path) -> None:
+    """Ann 200 and Bob 100 chips at 0.25 USD: no settlement of fri moves more than 75.00 USD;
+    Bob's 150 chips written as his payment were recorded as 150.00 USD."""
+    before = rows(db)
+    for args, line in (
+            (("pay", "fri", "Bob", "Ann", "150"),
+             f"pay fri Bob Ann: 150.00 USD {BEYOND}; 150 chips are 37.50 USD); {MISSING}"),
+            (("pay", "fri", "Bob", "Ann", "75.01"), f"pay fri Bob Ann: 75.01 USD {BEYOND}); "
+             f"{MISSING}"),
+            (("pay", "fri", "Ann", "Bob", "400"), f"pay fri Ann Bob: 400.00 USD {BEYOND}); "
+             f"{MISSING}")):
+        assert refused(run(db, *args)) == f"error: {line}"
+    assert rows(db) == before
+    assert run(db, "pay", "fri", "Bob", "Ann", "75").stdout == ("fri: Bob paid Ann 75.00 USD "
+                                                                "(entry 4)\n")
+    before = rows(db)
+    assert refused(run(db, "entry", "amend", "fri", "4", "150", "--reason", "r", "--by", "h")
+                   ) == (f"error: entry amend fri 4 (payment): 150.00 USD {BEYOND}; 150 chips "
+                         f"are 37.50 USD); {MISSING}")
+    assert rows(db) == before
+
+
+def test_a_session_of_one_unit_a_chip_says_it_without_money(db: Path) -> None:
+    assert run(db, "buyin", "home", "Bob", "100").exit_code == 0
+    before = rows(db)
+    assert refused(run(db, "pay", "home", "Bob", "Ann", "301")) == (
+        "error: pay home Bob Ann: 301 is more than every buy-in of home together (300 chips): "
+        f"no settlement pays more than the table held; {MISSING}")
+    assert rows(db) == before
+    assert run(db, "pay", "home", "Bob", "Ann", "300").stdout == ("home: Bob paid Ann 300 "
+                                                                  "(entry 4)\n")
+
+
+def test_a_seat_without_a_buy_in_leaves_the_bound_unknown(db: Path) -> None:
+    """bob77, whom an alias makes Bob, sat in a hand of fri: his chips are Bob's buy-in, and
+    the bound holds. Then zed sits with chips no buy-in records: what he won is not bounded by
+    the books, and a large payment goes in."""
+    assert run(db, "player", "alias", "Bob", "bob77", "--session", "fri").exit_code == 0
+    assert run(db, "hand", "start", "--session", "fri", "--hand", "h1", "--seats",
+               "Ann:200,bob77:100", *SEATS).exit_code == 0
+    before = rows(db)
+    assert refused(run(db, "pay", "fri", "Ann", "bob77", "100")) == (
+        f"error: pay fri Ann bob77: 100.00 USD {BEYOND}; 100 chips are 25.00 USD); {MISSING}")
+    assert rows(db) == before
+    assert run(db, "void", "h1", "--reason", "misdeal", "--by", "host").exit_code == 0
+    assert run(db, "hand", "start", "--session", "fri", "--hand", "h2", "--seats",
+               "Ann:200,zed:100", *SEATS).exit_code == 0
+    assert run(db, "pay", "fri", "Ann", "zed", "150").stdout == ("fri: Ann paid zed 150.00 USD "
+                                                                 "(entry 5)\n")
+
+
+SEATS = ("--game", "NT", "--stakes", "1/2", "--button", "Ann")
