@@ -47,10 +47,11 @@ class SessionState:
     """What a session's stream says so far, corrections applied: opened, closed, the money's
     decimals and currency, who sits with chips (bought in since his last cash-out), who cashed
     out, the chips each bought in all (``chips_in``), the payments, every book entry by its seq
-    and the seqs of those retracted."""
+    and the seqs of those retracted; ``closed_seq`` the seq of the closing."""
 
     opened: bool = False
     closed: bool = False
+    closed_seq: int = 0
     chip_value_minor: int = 1
     decimals: int = 0
     currency: str | None = None
@@ -99,7 +100,7 @@ def _fold(state: SessionState, seq: int, e: Any) -> None:
         state.chip_value_minor, state.currency = e.chip_value_minor, e.currency
         state.decimals = e.decimals
     elif e.type == "session_closed":
-        state.closed = True
+        state.closed, state.closed_seq = True, state.closed_seq or seq
     elif e.type == "buy_in":
         state.seated.add(e.player)
         state.bought.add(e.player)
@@ -200,9 +201,14 @@ def close_session(ledger: Any, name: str) -> None:
     """Close session ``name`` (no more hands or buy-ins; payments settle it up).
 
     Raises:
-        NotFound, LedgerError: see :func:`open_state`.
+        NotFound: see :func:`open_state`; LedgerError: it is closed already (naming the
+            entry that closed it: a second closing would change nothing).
     """
-    state = open_state(ledger, name)
+    state = open_state(ledger, name, allow_closed=True)
+    if state.closed:
+        raise LedgerError(f"session {name!r} is closed already (entry {state.closed_seq}): "
+                          "nothing to close (`handledger history --session "
+                          f"{name}` lists its entries)")
     _append(ledger, name, ev.SessionClosed(), state)
 
 
@@ -353,12 +359,32 @@ def cash_out(ledger: Any, session: str, player: str, chips: str) -> tuple[ev.Cas
                 f"buy-in since); a wrong count is amended: `handledger entry amend {session} "
                 "SEQ CHIPS --reason … --by …` (`handledger history --session "
                 f"{session}` lists the entries)")
-        raise LedgerError(f"{player} has no buy-in in {session}: nothing to cash out (record "
-                          f"his buy-in first: `handledger buyin {session} {player} CHIPS`)")
+        raise LedgerError(_no_buy_in(session, player, chips, state))
     _between_hands(ledger, session, player, "cash-out", "chips are not taken off the table "
                    "during play")
     event = ev.CashOut(player=player, chips=chips)
     return event, _append(ledger, session, event, state)
+
+
+def _no_buy_in(session: str, player: str, chips: int, state: SessionState) -> str:
+    """The refusal of a cash-out of ``player``, who has no buy-in in ``session``: the name he
+    was likely meant to be (a player of its books by another case or a typo) with the
+    cash-out to type, else who has chips at the table and how an unrecorded buy-in goes in."""
+    names = sorted(state.chips_in)
+    close = [n for n in names if n.casefold() == player.casefold()] or difflib.get_close_matches(
+        player, names, n=3)
+    said = f"{player} has no buy-in in {session}"
+    if len(close) == 1 and close[0] in state.seated:
+        return (f"{said}: did you mean {close[0]}? (`handledger cashout {session} {close[0]} "
+                f"{chips}`)")
+    if len(close) == 1:
+        return (f"{said}: did you mean {close[0]}? (he cashed out "
+                f"{state.cashed.get(close[0], 0)} chips already)")
+    if close:
+        return f"{said}: did you mean {' or '.join(close)}?"
+    at_table = ", ".join(sorted(state.seated)) or "nobody"
+    return (f"{said}: nothing to cash out (chips at the table: {at_table}; a buy-in not yet "
+            f"recorded goes first: `handledger buyin {session} {player} CHIPS`)")
 
 
 def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
