@@ -114,26 +114,27 @@ def session_list(obj: Context, as_json: bool) -> None:
 @click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("session_name", metavar="SESSION")
 @click.argument("player")
-@click.argument("chips", type=click.IntRange(min=1))
+@click.argument("chips")
 @click.option("--kind", type=click.Choice(["buy_in", "rebuy", "top_up"]), default=None,
               help="Default: buy_in for his first, rebuy after.")
 @click.pass_obj
-def buyin(obj: Context, session_name: str, player: str, chips: int, kind: str | None) -> None:
-    """PLAYER buys CHIPS in SESSION (between hands: table stakes)."""
+def buyin(obj: Context, session_name: str, player: str, chips: str, kind: str | None) -> None:
+    """PLAYER buys CHIPS (whole chips, in digits) in SESSION (between hands: table stakes)."""
     event, seq = books.buy_in(obj.ledger(existing=True), session_name, player, chips, kind)
-    click.echo(f"{session_name}: {player} {event.kind.replace('_', '-')} {chips} chips "
+    click.echo(f"{session_name}: {player} {event.kind.replace('_', '-')} {event.chips} chips "
                f"(entry {seq})")
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
 @click.argument("session_name", metavar="SESSION")
 @click.argument("player")
-@click.argument("chips", type=click.IntRange(min=0))
+@click.argument("chips")
 @click.pass_obj
-def cashout(obj: Context, session_name: str, player: str, chips: int) -> None:
-    """PLAYER leaves SESSION with CHIPS counted (also allowed after the session closed)."""
-    _, seq = books.cash_out(obj.ledger(existing=True), session_name, player, chips)
-    click.echo(f"{session_name}: {player} cashed out {chips} chips (entry {seq})")
+def cashout(obj: Context, session_name: str, player: str, chips: str) -> None:
+    """PLAYER leaves SESSION with CHIPS counted (whole chips, in digits; also allowed after
+    the session closed)."""
+    event, seq = books.cash_out(obj.ledger(existing=True), session_name, player, chips)
+    click.echo(f"{session_name}: {player} cashed out {event.chips} chips (entry {seq})")
 
 
 @click.command(context_settings={"ignore_unknown_options": True})

@@ -12,13 +12,20 @@ wrong entry is never rewritten: it is retracted or amended by an ``entry_correct
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
-from ledger.model.money import currency_decimals, format_money, parse_money, within_bound
+from ledger.model.money import (
+    currency_decimals,
+    format_money,
+    parse_money,
+    shown_amount,
+    within_bound,
+)
 from ledger.model.names import check_name
 from ledger.store.streams import (
     alias_pairs,
@@ -40,10 +47,11 @@ class SessionState:
     """What a session's stream says so far, corrections applied: opened, closed, the money's
     decimals and currency, who sits with chips (bought in since his last cash-out), who cashed
     out, the chips each bought in all (``chips_in``), the payments, every book entry by its seq
-    and the seqs of those retracted."""
+    and the seqs of those retracted; ``closed_seq`` the seq of the closing."""
 
     opened: bool = False
     closed: bool = False
+    closed_seq: int = 0
     chip_value_minor: int = 1
     decimals: int = 0
     currency: str | None = None
@@ -92,7 +100,7 @@ def _fold(state: SessionState, seq: int, e: Any) -> None:
         state.chip_value_minor, state.currency = e.chip_value_minor, e.currency
         state.decimals = e.decimals
     elif e.type == "session_closed":
-        state.closed = True
+        state.closed, state.closed_seq = True, state.closed_seq or seq
     elif e.type == "buy_in":
         state.seated.add(e.player)
         state.bought.add(e.player)
@@ -193,25 +201,32 @@ def close_session(ledger: Any, name: str) -> None:
     """Close session ``name`` (no more hands or buy-ins; payments settle it up).
 
     Raises:
-        NotFound, LedgerError: see :func:`open_state`.
+        NotFound: see :func:`open_state`; LedgerError: it is closed already (naming the
+            entry that closed it: a second closing would change nothing).
     """
-    state = open_state(ledger, name)
+    state = open_state(ledger, name, allow_closed=True)
+    if state.closed:
+        raise LedgerError(f"session {name!r} is closed already (entry {state.closed_seq}): "
+                          "nothing to close (`handledger history --session "
+                          f"{name}` lists its entries)")
     _append(ledger, name, ev.SessionClosed(), state)
 
 
-def buy_in(ledger: Any, session: str, player: str, chips: int, kind: str | None
+def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
            ) -> tuple[ev.BuyIn, int]:
-    """``player`` buys ``chips`` in ``session`` (kind: ``buy_in`` for his first, ``rebuy``
-    after, unless given). Returns the event and its seq.
+    """``player`` buys ``chips`` (as typed: whole chips, :func:`chips_written`) in
+    ``session`` (kind: ``buy_in`` for his first, ``rebuy`` after, unless given). Returns the
+    event and its seq.
 
     Raises:
-        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`);
+        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
+            that is not a whole number of chips above 0;
         NotFound, LedgerError: see :func:`open_state`; LedgerError: he is seated in a hand of
             the session that is still open (:func:`_between_hands`).
     """
     check_name(player)
     state = open_state(ledger, session)
-    _bounded(state, "CHIPS", chips)
+    chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
     _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
                    "showdown and the next deal")
     total = state.chips_in.get(player, 0) + chips
@@ -220,6 +235,78 @@ def buy_in(ledger: Any, session: str, player: str, chips: int, kind: str | None
     event = ev.BuyIn(player=player, chips=chips,
                      kind=kind or ("rebuy" if player in state.bought else "buy_in"))
     return event, _append(ledger, session, event, state)
+
+
+#: Money as a payment is written: ASCII digits, then a point and its decimals if any.
+_MONEY_TEXT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
+def chips_written(text: str, where: str, state: SessionState, *, least: int = 0,
+                  what: str = "CHIPS") -> int:
+    """The whole number of chips ``text`` says, as a book entry takes it: ASCII digits only
+    (no sign, point, exponent, currency, space or other script's digits), at least ``least``
+    and within the ledger's bound (:func:`_bounded`, naming the argument ``what``). ``where``
+    is the command as typed up to the amount (``"buyin fri Ann"``), which a refusal names.
+
+    >>> chips_written("200", "buyin s Ann", SessionState())
+    200
+
+    Raises:
+        MalformedInput: one line naming ``where`` and the amount, saying amounts are whole
+            chips and, for money of the session's unit, how many chips it is worth (chips
+            are integers, README "money at the edges").
+    """
+    if not (text.isascii() and text.isdigit()):
+        raise MalformedInput(f"{where}: {shown_amount(text)!r} is not a number of chips "
+                             f"(amounts are whole chips, in ASCII digits{_worth(text, state)})")
+    if len(text) > 2 * len(str(ev.MAX_CHIPS)):  # told before any arithmetic on it
+        raise MalformedInput(f"{what}: {shown_amount(text)} is beyond the largest amount a "
+                             f"ledger holds ({ev.MAX_CHIPS} chips)")
+    chips = int(text)
+    if chips < least:
+        raise MalformedInput(f"{where}: {chips} chips is no buy-in (at least {least} chip)")
+    _bounded(state, what, chips)
+    return chips
+
+
+def _worth(text: str, state: SessionState) -> str:
+    """``; 1 chip of the session is 0.25 USD, so 50.00 USD is 200 chips`` for money text
+    ``"50.00"`` (its second half only when the chips come out whole), or nothing when a chip
+    is worth one unit of no currency."""
+    if state.chip_value_minor == 1 and not state.decimals and not state.currency:
+        return ""
+    said = f"; 1 chip is {state.money(state.chip_value_minor)}"
+    if _MONEY_TEXT.fullmatch(text) and len(text) <= 2 * len(str(ev.MAX_CHIPS)):
+        whole, _, cents = text.partition(".")
+        if len(cents) <= state.decimals:
+            minor = int(whole + cents.ljust(state.decimals, "0"))
+            if minor and minor % state.chip_value_minor == 0:
+                said += (f", so {state.money(minor)} is {minor // state.chip_value_minor} "
+                         "chips")
+    return said
+
+
+def money_written(text: str, where: str, state: SessionState) -> int:
+    """The minor units of money ``text`` says, as a payment takes it: ASCII digits, then a
+    point and at most the session's decimals (no sign, exponent, currency or space), above 0
+    and within the ledger's bound (:func:`ledger.model.money.parse_money`).
+
+    Raises:
+        MalformedInput: one line naming ``where`` (the command as typed up to the amount)
+            and the amount, saying how the session's money is written.
+    """
+    written = _MONEY_TEXT.fullmatch(text) and text.isascii()
+    if not written or len(text.partition(".")[2]) > state.decimals:
+        places = (f"at most {state.decimals} decimal place{'s' if state.decimals > 1 else ''}"
+                  if state.decimals else "no decimal places")
+        example = format_money(1250 * 10 ** state.decimals // 100 or 12, state.decimals, None)
+        raise MalformedInput(
+            f"{where}: {shown_amount(text)!r} is not an amount of money (a payment is money"
+            f"{f' in {state.currency}' if state.currency else ''}, written in ASCII digits "
+            f"with {places}, e.g. {example}; 1 chip is {state.money(state.chip_value_minor)})")
+    if not text.strip("0."):
+        raise MalformedInput(f"{where}: {text} is no payment (an amount above 0)")
+    return parse_money(text, state.decimals)
 
 
 def _between_hands(ledger: Any, session: str, player: str, entry: str, rule: str) -> None:
@@ -251,19 +338,20 @@ def _bounded(state: SessionState, what: str, chips: int) -> None:
             f"({state.money(ev.MAX_CHIPS)})")
 
 
-def cash_out(ledger: Any, session: str, player: str, chips: int) -> tuple[ev.CashOut, int]:
-    """``player`` leaves ``session`` with ``chips`` counted (also after it closed). Returns the
-    event and its seq.
+def cash_out(ledger: Any, session: str, player: str, chips: str) -> tuple[ev.CashOut, int]:
+    """``player`` leaves ``session`` with ``chips`` counted (as typed: whole chips, 0 or
+    more, :func:`chips_written`), also after it closed. Returns the event and its seq.
 
     Raises:
-        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`);
+        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
+            that is not a whole number of chips;
         NotFound: no such session; LedgerError: he has no chips at the table (no buy-in, or
             cashed out already since his last buy-in), or is seated in a hand of the session
             that is still open (:func:`_between_hands`).
     """
     check_name(player)
     state = open_state(ledger, session, allow_closed=True)
-    _bounded(state, "CHIPS", chips)
+    chips = chips_written(chips, f"cashout {session} {player}", state)
     if player not in state.seated:
         if player in state.cashed:
             raise LedgerError(
@@ -271,12 +359,32 @@ def cash_out(ledger: Any, session: str, player: str, chips: int) -> tuple[ev.Cas
                 f"buy-in since); a wrong count is amended: `handledger entry amend {session} "
                 "SEQ CHIPS --reason … --by …` (`handledger history --session "
                 f"{session}` lists the entries)")
-        raise LedgerError(f"{player} has no buy-in in {session}: nothing to cash out (record "
-                          f"his buy-in first: `handledger buyin {session} {player} CHIPS`)")
+        raise LedgerError(_no_buy_in(session, player, chips, state))
     _between_hands(ledger, session, player, "cash-out", "chips are not taken off the table "
                    "during play")
     event = ev.CashOut(player=player, chips=chips)
     return event, _append(ledger, session, event, state)
+
+
+def _no_buy_in(session: str, player: str, chips: int, state: SessionState) -> str:
+    """The refusal of a cash-out of ``player``, who has no buy-in in ``session``: the name he
+    was likely meant to be (a player of its books by another case or a typo) with the
+    cash-out to type, else who has chips at the table and how an unrecorded buy-in goes in."""
+    names = sorted(state.chips_in)
+    close = [n for n in names if n.casefold() == player.casefold()] or difflib.get_close_matches(
+        player, names, n=3)
+    said = f"{player} has no buy-in in {session}"
+    if len(close) == 1 and close[0] in state.seated:
+        return (f"{said}: did you mean {close[0]}? (`handledger cashout {session} {close[0]} "
+                f"{chips}`)")
+    if len(close) == 1:
+        return (f"{said}: did you mean {close[0]}? (he cashed out "
+                f"{state.cashed.get(close[0], 0)} chips already)")
+    if close:
+        return f"{said}: did you mean {' or '.join(close)}?"
+    at_table = ", ".join(sorted(state.seated)) or "nobody"
+    return (f"{said}: nothing to cash out (chips at the table: {at_table}; a buy-in not yet "
+            f"recorded goes first: `handledger buyin {session} {player} CHIPS`)")
 
 
 def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
@@ -285,7 +393,8 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
 
     Raises:
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`), the same player
-            twice, or a bad amount; NotFound: no such session;
+            twice, a bad amount (:func:`money_written`), or more than every buy-in of the
+            session together (:func:`_within_buy_ins`); NotFound: no such session;
         LedgerError: a player not in the session's books (:func:`in_books`), or the same
             payment is recorded already (unless ``again``).
     """
@@ -294,7 +403,9 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     if payer == payee:
         raise MalformedInput("a payment needs two different players")
     state = open_state(ledger, session, allow_closed=True)
-    amount_minor = parse_money(amount, state.decimals)  # the input first, then the books
+    where = f"pay {session} {payer} {payee}"
+    amount_minor = money_written(amount, where, state)  # the input first, then the books
+    _within_buy_ins(ledger, session, state, amount_minor, where, amount)
     known = in_books(ledger, session, state)
     for who in (payer, payee):
         if who not in known:
@@ -308,6 +419,37 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
                           f"recorded in {session} already; a second payment of the same "
                           "amount takes --again")
     return event, state, _append(ledger, session, event, state)
+
+
+def _within_buy_ins(ledger: Any, session: str, state: SessionState, minor: int, where: str,
+                    text: str) -> None:
+    """Refuse a payment of ``minor`` units larger than every buy-in of ``session`` together,
+    in money: no settlement moves more than the chips bought put on the table (table stakes,
+    RULES.md §1.1), so such an amount is chips written where money is meant (1 chip = 0.25
+    USD: ``150`` for 150 chips is 150.00 USD). Not checked while the buy-ins do not account
+    for every chip: a session without buy-ins, or a hand seating a player who has none (an
+    alias of one counts as him).
+
+    Raises:
+        MalformedInput: one line naming ``where`` (the command as typed up to the amount),
+            the amount, the buy-ins' total and, for a whole number, what it is as chips.
+    """
+    bought = {p for p, chips in state.chips_in.items() if chips}
+    if not bought or minor <= (total := sum(state.chips_in.values())) * state.chip_value_minor:
+        return
+    if any(not _alias_group(ledger, p) & bought for p in seated_in(ledger, session) - bought):
+        return
+    said = f"{where}: {state.money(minor)} is more than every buy-in of {session} together "
+    if state.chip_value_minor == 10 ** state.decimals:  # a chip is one unit: chips are money
+        raise MalformedInput(f"{said}({total} chips): no settlement pays more than the table "
+                             "held; a buy-in missing from the books is recorded first")
+    as_chips = ""
+    if text.isdigit() and int(text) <= total:
+        as_chips = f"; {int(text)} chips are {state.money(int(text) * state.chip_value_minor)}"
+    raise MalformedInput(
+        f"{said}({total} chips, {state.money(total * state.chip_value_minor)}): a payment is "
+        f"money, not chips (1 chip is {state.money(state.chip_value_minor)}{as_chips}); a "
+        "buy-in missing from the books is recorded first")
 
 
 def in_books(ledger: Any, session: str, state: SessionState) -> set[str]:
@@ -328,7 +470,8 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     stood and the replacement (None: retracted).
 
     Raises:
-        NotFound: no such session or entry; MalformedInput: a bad value; LedgerError: the
+        NotFound: no such session or entry; MalformedInput: a bad value
+            (:func:`chips_written`, :func:`money_written`); LedgerError: the
             entry is retracted already (neither retracted again nor amended back).
     """
     state = open_state(ledger, session, allow_closed=True)
@@ -345,15 +488,16 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
                f"{session}` lists the entries)"))
     replacement = None
     if value is not None:
+        where = f"entry amend {session} {seq} ({entry.type.replace('_', '-')})"
         if entry.type == "payment":
-            replacement = entry.model_copy(update={
-                "amount_minor": parse_money(value, state.decimals)})
+            minor = money_written(value, where, state)
+            _within_buy_ins(ledger, session, state, minor, where, value)
+            replacement = entry.model_copy(update={"amount_minor": minor})
         else:
-            if not value.strip().isdigit():
-                raise MalformedInput(f"{value!r} is not a whole number of chips")
-            _bounded(state, "VALUE", int(value.strip()))
-            replacement = ev.parse_event({**entry.model_dump(mode="json"),
-                                          "chips": int(value.strip())})
+            where = f"{where[:-1]} of {entry.player})"
+            chips = chips_written(value, where, state, least=int(entry.type == "buy_in"),
+                                  what="VALUE")
+            replacement = ev.parse_event({**entry.model_dump(mode="json"), "chips": chips})
     fix = ev.EntryCorrected(seq=seq, reason=reason, by=by, replacement=None if replacement
                             is None else replacement.model_dump(mode="json"))
     _append(ledger, session, fix, state)

@@ -300,3 +300,37 @@ def test_import_of_a_session_entry_with_a_bad_name_is_refused_whole(tmp_path: Pa
         "names are kept as typed, never repaired (write 'Ann')")
     if db.exists():
         assert rows(db) == []
+
+
+def test_a_cash_out_of_a_name_with_no_buy_in_suggests_the_cash_out_meant(tmp_path: Path
+                                                                         ) -> None:
+    """``cashout s Bobb 100`` told the host to record Bobb's buy-in: the player meant is named
+    with the cash-out to type; a name close to nobody's lists who has chips at the table."""
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann", "Bob")
+    assert run(db, "cashout", "s", "Ann", "150").exit_code == 0
+    before = rows(db)
+    for args, line in (
+            (("Bobb", "100"), "Bobb has no buy-in in s: did you mean Bob? (`handledger cashout "
+             "s Bob 100`)"),
+            (("bob", "90"), "bob has no buy-in in s: did you mean Bob? (`handledger cashout s "
+             "Bob 90`)"),
+            (("Anne", "150"), "Anne has no buy-in in s: did you mean Ann? (he cashed out 150 "
+             "chips already)"),
+            (("Zed", "10"), "Zed has no buy-in in s: nothing to cash out (chips at the table: "
+             "Bob; a buy-in not yet recorded goes first: `handledger buyin s Zed CHIPS`)")):
+        assert refused(run(db, "cashout", "s", *args)) == f"error: {line}"
+    assert rows(db) == before
+
+
+def test_a_session_closed_twice_says_it_is_closed_already(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann")
+    assert run(db, "cashout", "s", "Ann", "100").exit_code == 0
+    assert run(db, "session", "close", "s").stdout.startswith("session s closed\n")
+    before = rows(db)
+    assert refused(run(db, "session", "close", "s")) == (
+        "error: session 's' is closed already (entry 4): nothing to close (`handledger history "
+        "--session s` lists its entries)")
+    assert rows(db) == before
+    assert (tmp_path / "t.duckdb.checkpoints").read_text().count("\n") == 1  # none taken again

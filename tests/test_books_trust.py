@@ -241,7 +241,9 @@ def test_13_the_command_line_says_one_line(run, tmp_path: Path) -> None:  # noqa
     night(run)
     run("session", "open", "sat")
     out = run("buyin", "sat", "Ann", "-50")
-    assert out.exit_code == 2 and "-50 is not in the range" in out.output
+    assert (out.exit_code, out.output) == (2, "error: buyin sat Ann: '-50' is not a number of "
+                                              "chips (amounts are whole chips, in ASCII "
+                                              "digits)\n")
     refused(run("chart", "/nonexistent/x.png"), "/nonexistent/x.png")
     os.chdir(tmp_path)
     out = run("chart", "out")

@@ -315,7 +315,8 @@ BEYOND = f"is beyond the largest amount a ledger holds ({MAX_CHIPS} chips)"
 @pytest.mark.parametrize(("args", "message"), [
     (["buyin", "S", "Ann", str(MAX_CHIPS + 1)], f"CHIPS: {MAX_CHIPS + 1} {BEYOND}"),
     (["cashout", "S", "Ann", str(MAX_CHIPS + 1)], f"CHIPS: {MAX_CHIPS + 1} {BEYOND}"),
-    (["pay", "S", "A", "B", "1e30"], f"amount '1e30' is too large (at most {MAX_CHIPS})"),
+    (["pay", "S", "A", "B", str(10**30)], f"amount '{10**30}' is too large (at most "
+     f"{MAX_CHIPS})"),
     (["session", "open", "T", "--chip-value", "1e21"],
      f"--chip-value '1e21' is too large (at most {MAX_CHIPS})"),
     (["act", "H", "Bob cbr 1e23"],

@@ -200,12 +200,16 @@ class Ledger:
                 with another mode.
             NotFound: ``read_only`` and the file does not exist.
             LedgerCorrupt: not a DuckDB file, cut short or damaged, or not a handledger ledger.
+            LedgerReadOnly: not ``read_only`` and the file has no write permission bit (root
+                too, whom the system would let write it) or cannot be written here.
             LedgerError: a newer store version, or any other open failure.
         """
         self.path = os.fspath(path)
         self.read_only = read_only
         self._depth = 0
         _regular_or_new(self.path)
+        if not read_only:
+            _not_write_protected(self.path)
         if not read_only and self.path != ":memory:" and not os.path.lexists(self.path):
             _create(self.path)
         self._con = waiting(self.path, lambda: self._connect(read_only), wait=wait)
@@ -801,6 +805,26 @@ def _create(path: str) -> None:
         for leftover in (partial, f"{partial}.wal"):
             with suppress(FileNotFoundError):
                 os.unlink(leftover)
+
+
+def _not_write_protected(path: str) -> None:
+    """Refuse to open for writing a ledger file whose write permission bits are all off
+    (``chmod a-w``): its owner made it read-only, and the superuser, whom the system lets
+    write any file, must not write it either. Called before DuckDB opens the file, which
+    writes it on opening (its header, a checkpoint) even when nothing is appended.
+
+    Raises:
+        LedgerReadOnly: naming the file; a reader opens it read-only instead.
+    """
+    if path == ":memory:":
+        return
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:  # not there (a new ledger), or DuckDB says why
+        return
+    if stat.S_ISREG(mode) and not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise LedgerReadOnly(f"{path} is read-only (no write permission on the file): "
+                             f"nothing written (`chmod u+w {path}` to write it)")
 
 
 def _regular_or_new(path: str) -> None:

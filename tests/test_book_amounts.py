@@ -1,0 +1,147 @@
+"""The amounts of the book commands as a new user typed them: a buy-in, cash-out or its
+amendment takes whole chips in ASCII digits, a payment money in the session's currency, in
+ASCII digits with at most its decimals. Anything else (dollars where chips are counted, a
+sign, an exponent, a currency, another script's digits) is one line naming the command, the
+player and the amount, exit 2, and nothing is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.test_books_refusals import refused, rows, run
+
+USD = "(amounts are whole chips, in ASCII digits; 1 chip is 0.25 USD"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """Session ``fri`` (1 chip = 0.25 USD) where Ann bought 200 chips and Bob 100; session
+    ``home`` (1 chip = 1, no currency) where Ann bought 200."""
+    db = tmp_path / "t.duckdb"
+    for args in (("session", "open", "fri", "--date", "2026-11-27", "--chip-value", "0.25",
+                  "--currency", "USD"), ("buyin", "fri", "Ann", "200"),
+                 ("buyin", "fri", "Bob", "100"), ("session", "open", "home", "--date",
+                 "2026-11-28"), ("buyin", "home", "Ann", "200")):
+        assert run(db, *args).exit_code == 0, args
+    return db
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    (("buyin", "fri", "Cy", "50.00"),
+     f"buyin fri Cy: '50.00' is not a number of chips {USD}, so 50.00 USD is 200 chips)"),
+    (("buyin", "fri", "Cy", "50.10"), f"buyin fri Cy: '50.10' is not a number of chips {USD})"),
+    (("buyin", "fri", "Cy", "$50"), f"buyin fri Cy: '$50' is not a number of chips {USD})"),
+    (("buyin", "fri", "Cy", "-5"), f"buyin fri Cy: '-5' is not a number of chips {USD})"),
+    (("buyin", "fri", "Cy", "+5"), f"buyin fri Cy: '+5' is not a number of chips {USD})"),
+    (("buyin", "fri", "Cy", "5_0"), f"buyin fri Cy: '5_0' is not a number of chips {USD})"),
+    (("buyin", "fri", "Cy", "1e3"), f"buyin fri Cy: '1e3' is not a number of chips {USD})"),
+    (("buyin", "fri", "Cy", " 50"), f"buyin fri Cy: ' 50' is not a number of chips {USD})"),
+    (("buyin", "fri", "Cy", "\uff15\uff10"),  # fullwidth 50: int() took it as 50
+     f"buyin fri Cy: '\uff15\uff10' is not a number of chips {USD})"),
+    (("buyin", "fri", "Cy", "0"), "buyin fri Cy: 0 chips is no buy-in (at least 1 chip)"),
+    (("buyin", "home", "Cy", "50.00"), "buyin home Cy: '50.00' is not a number of chips "
+     "(amounts are whole chips, in ASCII digits)"),
+    (("cashout", "fri", "Ann", "50.00"),
+     f"cashout fri Ann: '50.00' is not a number of chips {USD}, so 50.00 USD is 200 chips)"),
+    (("cashout", "fri", "Ann", "-1"), f"cashout fri Ann: '-1' is not a number of chips {USD})"),
+    (("entry", "amend", "fri", "2", "50.00", "--reason", "typo", "--by", "host"),
+     f"entry amend fri 2 (buy-in of Ann): '50.00' is not a number of chips {USD}, so 50.00 "
+     "USD is 200 chips)"),
+    (("entry", "amend", "fri", "2", "0", "--reason", "typo", "--by", "host"),
+     "entry amend fri 2 (buy-in of Ann): 0 chips is no buy-in (at least 1 chip)"),
+    (("pay", "fri", "Bob", "Ann", "1e3"),  # was recorded as 1000.00 USD
+     "pay fri Bob Ann: '1e3' is not an amount of money (a payment is money in USD, written in "
+     "ASCII digits with at most 2 decimal places, e.g. 12.50; 1 chip is 0.25 USD)"),
+    (("pay", "fri", "Bob", "Ann", "12.505"),
+     "pay fri Bob Ann: '12.505' is not an amount of money (a payment is money in USD, written "
+     "in ASCII digits with at most 2 decimal places, e.g. 12.50; 1 chip is 0.25 USD)"),
+    (("pay", "fri", "Bob", "Ann", "$12"),
+     "pay fri Bob Ann: '$12' is not an amount of money (a payment is money in USD, written in "
+     "ASCII digits with at most 2 decimal places, e.g. 12.50; 1 chip is 0.25 USD)"),
+    (("pay", "fri", "Bob", "Ann", "0.00"), "pay fri Bob Ann: 0.00 is no payment (an amount "
+     "above 0)"),
+    (("pay", "home", "Bob", "Ann", "12.50"),
+     "pay home Bob Ann: '12.50' is not an amount of money (a payment is money, written in "
+     "ASCII digits with no decimal places, e.g. 12; 1 chip is 1)"),
+])
+def test_an_amount_not_written_as_the_entry_takes_it_is_one_line(
+        db: Path, args: tuple[str, ...], line: str) -> None:
+    before = rows(db)
+    assert refused(run(db, *args)) == f"error: {line}"
+    assert rows(db) == before
+
+
+def test_the_same_amounts_in_digits_go_in(db: Path) -> None:
+    assert run(db, "buyin", "fri", "Cy", "200").stdout == "fri: Cy buy-in 200 chips (entry 4)\n"
+    assert run(db, "buyin", "fri", "Cy", "050").stdout == "fri: Cy rebuy 50 chips (entry 5)\n"
+    assert run(db, "cashout", "fri", "Ann", "0").stdout == ("fri: Ann cashed out 0 chips "
+                                                            "(entry 6)\n")
+    assert run(db, "pay", "fri", "Ann", "Bob", "12.5").stdout == ("fri: Ann paid Bob 12.50 USD "
+                                                                  "(entry 7)\n")
+    assert run(db, "entry", "amend", "fri", "2", "250", "--reason", "typo", "--by", "host"
+               ).stdout == "fri: entry 2 (buy_in) amended\n"
+    assert rows(db)[-5:] == [("session:fri", 4, "buy_in"), ("session:fri", 5, "buy_in"),
+                             ("session:fri", 6, "cash_out"), ("session:fri", 7, "payment"),
+                             ("session:fri", 8, "entry_corrected")]
+
+
+
+BEYOND = ("is more than every buy-in of fri together (300 chips, 75.00 USD): a payment is "
+          "money, not chips (1 chip is 0.25 USD")
+MISSING = "a buy-in missing from the books is recorded first"
+
+
+def test_a_payment_beyond_every_buy_in_together_is_one_line(db: Path) -> None:
+    """Ann 200 and Bob 100 chips at 0.25 USD: no settlement of fri moves more than 75.00 USD;
+    Bob's 150 chips written as his payment were recorded as 150.00 USD."""
+    before = rows(db)
+    for args, line in (
+            (("pay", "fri", "Bob", "Ann", "150"),
+             f"pay fri Bob Ann: 150.00 USD {BEYOND}; 150 chips are 37.50 USD); {MISSING}"),
+            (("pay", "fri", "Bob", "Ann", "75.01"), f"pay fri Bob Ann: 75.01 USD {BEYOND}); "
+             f"{MISSING}"),
+            (("pay", "fri", "Ann", "Bob", "400"), f"pay fri Ann Bob: 400.00 USD {BEYOND}); "
+             f"{MISSING}")):
+        assert refused(run(db, *args)) == f"error: {line}"
+    assert rows(db) == before
+    assert run(db, "pay", "fri", "Bob", "Ann", "75").stdout == ("fri: Bob paid Ann 75.00 USD "
+                                                                "(entry 4)\n")
+    before = rows(db)
+    assert refused(run(db, "entry", "amend", "fri", "4", "150", "--reason", "r", "--by", "h")
+                   ) == (f"error: entry amend fri 4 (payment): 150.00 USD {BEYOND}; 150 chips "
+                         f"are 37.50 USD); {MISSING}")
+    assert rows(db) == before
+
+
+def test_a_session_of_one_unit_a_chip_says_it_without_money(db: Path) -> None:
+    assert run(db, "buyin", "home", "Bob", "100").exit_code == 0
+    before = rows(db)
+    assert refused(run(db, "pay", "home", "Bob", "Ann", "301")) == (
+        "error: pay home Bob Ann: 301 is more than every buy-in of home together (300 chips): "
+        f"no settlement pays more than the table held; {MISSING}")
+    assert rows(db) == before
+    assert run(db, "pay", "home", "Bob", "Ann", "300").stdout == ("home: Bob paid Ann 300 "
+                                                                  "(entry 4)\n")
+
+
+def test_a_seat_without_a_buy_in_leaves_the_bound_unknown(db: Path) -> None:
+    """bob77, whom an alias makes Bob, sat in a hand of fri: his chips are Bob's buy-in, and
+    the bound holds. Then zed sits with chips no buy-in records: what he won is not bounded by
+    the books, and a large payment goes in."""
+    assert run(db, "player", "alias", "Bob", "bob77", "--session", "fri").exit_code == 0
+    assert run(db, "hand", "start", "--session", "fri", "--hand", "h1", "--seats",
+               "Ann:200,bob77:100", *SEATS).exit_code == 0
+    before = rows(db)
+    assert refused(run(db, "pay", "fri", "Ann", "bob77", "100")) == (
+        f"error: pay fri Ann bob77: 100.00 USD {BEYOND}; 100 chips are 25.00 USD); {MISSING}")
+    assert rows(db) == before
+    assert run(db, "void", "h1", "--reason", "misdeal", "--by", "host").exit_code == 0
+    assert run(db, "hand", "start", "--session", "fri", "--hand", "h2", "--seats",
+               "Ann:200,zed:100", *SEATS).exit_code == 0
+    assert run(db, "pay", "fri", "Ann", "zed", "150").stdout == ("fri: Ann paid zed 150.00 USD "
+                                                                 "(entry 5)\n")
+
+
+SEATS = ("--game", "NT", "--stakes", "1/2", "--button", "Ann")
