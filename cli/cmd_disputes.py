@@ -99,7 +99,10 @@ def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None,
 @click.option("--reason", default=None, help="Why (default: the undo of that action).")
 @click.pass_obj
 def undo(obj: Context, hand_id: str, by: str, reason: str | None) -> None:
-    """Take back HAND's last action: a correction that deletes it (the original stays)."""
+    """Take back exactly the last thing appended to HAND: an action (`act`), a correction or a
+    void (with the correction that dropped the hand's end for it). The undo is itself an
+    appended correction; nothing is deleted. Refused, exit 2, when there is nothing of the
+    kind (the hand's start or import) or the hand without it would not replay legally."""
     from replay.corrections import undo as take_back
 
     done = take_back(obj.ledger(existing=True), hand_id, by=by, reason=reason)

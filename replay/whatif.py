@@ -34,7 +34,7 @@ from pydantic import ValidationError
 from engine.errors import IllegalAction
 from engine.notation import parse_amount, player_name, to_event
 from ledger.model import events as ev
-from replay.fold import HandReplay, fold, replay_events
+from replay.fold import HandReplay, fold, replay_events, split_stream
 
 Op = Literal["replace", "insert_after", "delete"]
 
@@ -90,18 +90,13 @@ def _parse_action(state: Any, text: str) -> Any:
 
 
 def _slots(events: Sequence[Any]) -> list[tuple[int, list[Any]]]:
-    """Original events as ``(seq, [events])`` slots with the stream's corrections applied
-    (the same rules as :func:`replay.fold.effective_events`; voids left out)."""
-    slots: list[tuple[int, list[Any]]] = []
-    corrections = []
-    for i, e in enumerate(events, 1):
-        if e.type == "correction":
-            corrections.append(e)
-        elif e.type != "hand_voided":
-            slots.append((i, [e]))
+    """Original events as ``(seq, [events])`` slots with the stream's corrections in force
+    applied (the same rules as :func:`replay.fold.effective_events`; voids left out)."""
+    originals, corrections, _ = split_stream(events)
+    slots: list[tuple[int, list[Any]]] = [(i, [e]) for i, e in originals]
     index = {seq: k for k, (seq, _) in enumerate(slots)}
-    for correction in corrections:
-        for change in correction.changes:
+    for changes in corrections:
+        for change in changes:
             _apply(slots, index, change.op, change.seq,
                    ev.parse_event(change.event) if change.event is not None else None)
     return slots
@@ -151,7 +146,7 @@ def build_correction(
     for spec in sorted(specs, key=lambda s: s.seq):
         k = index.get(spec.seq)
         if k is None:
-            raise IllegalAction(f"seq {spec.seq} is not an original event of the hand")
+            raise IllegalAction(_not_original(events, spec.seq))
         new = None
         if spec.op != "delete":
             if spec.text is None:
@@ -188,6 +183,17 @@ def build_correction(
     if keep_end:
         same_hand(events, after)
     return correction
+
+
+def _not_original(events: Sequence[Any], seq: int) -> str:
+    """Why ``seq`` cannot be changed: no such event, or it is a correction or void (taken
+    back by ``undo`` when it is the last thing appended to the hand)."""
+    kind = events[seq - 1].type if 1 <= seq <= len(events) else None
+    if kind in ("correction", "hand_voided"):
+        what = "a void" if kind == "hand_voided" else "a correction"
+        return (f"seq {seq} is {what} ({kind}), not an original event: `handledger undo` "
+                "takes back the last correction or void appended to the hand")
+    return f"seq {seq} is not an original event of the hand"
 
 
 def same_hand(events: Sequence[Any], after: HandReplay) -> None:
@@ -348,8 +354,19 @@ def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
-    session = rows[0].session
     correction = build_correction(events, specs, reason="what-if", by="what-if")
+    return compare(ledger, hand, rows, correction)
+
+
+def compare(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correction) -> WhatIf:
+    """:func:`what_if` of a correction already made: ``rows`` the hand's stored rows (its
+    stream must replay), ``correction`` appended after them in memory; writes nothing.
+
+    Raises:
+        IllegalAction: the hand before or after does not replay.
+    """
+    events = [r.event for r in rows]
+    session = rows[0].session
     before = replay_events(events, session=session)
     after = replay_events([*events, correction], session=session)
     out = WhatIf(hand=hand, session=session, before=before, after=after, correction=correction)
