@@ -376,36 +376,72 @@ def compare(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correcti
 
 
 def _session_effects(ledger: Any, out: WhatIf) -> None:
+    """The session's results before and after, and the later hands whose starting stacks
+    no longer follow (:func:`_downstream`)."""
     streams = ledger.streams(kind="hand", session=out.session)
     later = streams[streams.index(out.hand) + 1 :] if out.hand in streams else []
-    # As the table paid (what the next hand's stacks follow); a buy-in between the hands
-    # adds to both sides alike, so only a change of this hand's final stack breaks the chain.
-    old_final = _paid_final(out.before)
-    new_final = _paid_final(out.after)
-    pending = {p for p in new_final if new_final[p] != old_final[p]}
+    before: dict[str, HandReplay] = {}
     for stream in streams:
         if stream == out.hand:
             b, a = paid_net(out.before), paid_net(out.after)
+            before[stream] = out.before
         else:
             try:
-                net = paid_net(replay_events([r.event for r in ledger.read(stream)]))
+                replayed = replay_events([r.event for r in ledger.read(stream)])
             except IllegalAction:
                 continue
-            b = a = net
+            before[stream] = replayed
+            b = a = paid_net(replayed)
         for p, n in b.items():
             out.session_before[p] = out.session_before.get(p, 0) + n
         for p, n in a.items():
             out.session_after[p] = out.session_after.get(p, 0) + n
+    out.downstream.extend(_downstream(ledger, out, before, later))
+
+
+def _downstream(ledger: Any, out: WhatIf, before: dict[str, HandReplay], later: list[str]
+                ) -> list[Downstream]:
+    """The later hands whose starting stack of a player no longer follows because of the
+    correction: his stack after his previous hand, the correction applied (the hand's
+    effective, as-corrected result: never the original's), plus what he bought since
+    (the audit's ``stack_continuity``, README: audit) differs from the stack he starts with,
+    and the correction changed that expected stack. In a session that is not opened (no
+    book entries are followed) a later hand's start is compared with the corrected final
+    stack of this hand."""
+    from ledger.audit.books import build_series, hand_facts
+    from ledger.audit.load import session_rows
+
+    if not later:
+        return []
+    assert out.session is not None
+    rows = session_rows(ledger, sessions=[out.session])
+    position = {stream: ledger.read(stream, upto=1)[0].position for stream in before}
+
+    def starts(hand: HandReplay) -> dict[tuple[str, str], Any]:
+        facts = [hand_facts(hand if stream == out.hand else r, ord=k, position=position[stream])
+                 for k, (stream, r) in enumerate(before.items(), 1)]
+        book = build_series(rows, facts).sessions.get(out.session)
+        return {(s.hand, s.player): s for s in book.starts} if book is not None else {}
+
+    was, now = starts(out.before), starts(out.after)
+    if now:
+        return [Downstream(hand=s.hand, player=s.player, starting=s.actual, expected=s.expected,
+                           was=was[key].expected if key in was else s.expected)
+                for key, s in now.items()
+                if s.hand in later and s.expected is not None and s.expected != s.actual
+                and (key not in was or was[key].expected != s.expected)]
+    old_final, new_final = _paid_final(out.before), _paid_final(out.after)
+    pending = {p for p in new_final if new_final[p] != old_final[p]}
+    found = []
     for stream in later:
         if not pending:
             break
-        started = ledger.read(stream, upto=1)[0].event
-        for seat in started.seats:
-            if seat.player not in pending:
-                continue
-            pending.discard(seat.player)
-            moved = new_final[seat.player] - old_final[seat.player]
-            out.downstream.append(Downstream(
-                hand=stream, player=seat.player, starting=seat.stack,
-                expected=seat.stack + moved, was=old_final[seat.player],
-            ))
+        for seat in ledger.read(stream, upto=1)[0].event.seats:
+            if seat.player in pending:
+                pending.discard(seat.player)
+                if seat.stack != new_final[seat.player]:
+                    found.append(Downstream(hand=stream, player=seat.player,
+                                            starting=seat.stack,
+                                            expected=new_final[seat.player],
+                                            was=old_final[seat.player]))
+    return found
