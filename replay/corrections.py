@@ -55,31 +55,39 @@ class Corrected:
 
 
 def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
-            by: str, keys: KeyStore | None = None, sign: str | None = None) -> Corrected:
+            by: str, keys: KeyStore | None = None, sign: str | None = None,
+            closed: bool = False) -> Corrected:
     """Append a correction of ``hand`` made of ``specs`` (:mod:`replay.whatif`), signed with
-    the key ``sign`` of ``keys`` when given (:mod:`ledger.store.signing`).
+    the key ``sign`` of ``keys`` when given (:mod:`ledger.store.signing`). ``closed``: go in
+    though the hand's session is closed and the hand, paid by the rules until now, would
+    then be paid differently.
 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: a change that is
-            not legal, or a corrected hand the engine rejects (nothing written).
+            not legal, a corrected hand the engine rejects, or a clean hand of a closed
+            session made paid wrong without ``closed`` (nothing written).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
     positions = {r.seq: r.position for r in rows}
     correction = build_correction(events, specs, reason=reason, by=by, positions=positions)
     [correction] = _signed(hand, [correction], keys, sign)
-    return _append(ledger, hand, rows, correction)
+    return _append(ledger, hand, rows, correction, closed=closed)
 
 
 def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correction,
-            took_back: str | None = None) -> Corrected:
-    """Append ``correction`` (already checked) after ``rows``; what it moved."""
+            took_back: str | None = None, *, closed: bool = False) -> Corrected:
+    """Append ``correction`` (already checked) after ``rows``; what it moved. Refused
+    (:func:`_closed_books`) when it makes a clean hand of a closed session paid wrong, unless
+    ``closed``."""
     events = [r.event for r in rows]
     after = replay_events([*events, correction])
     try:
         before = replay_events(events)
     except IllegalAction:  # a broken stream, which this correction repairs
         before = None
+    if not closed and before is not None and not before.discrepancies and after.discrepancies:
+        _closed_books(ledger, hand, rows[0].session, after)
     downstream = (compare(ledger, hand, rows, correction).downstream
                   if rows[0].session and before is not None else [])
     ledger.append(hand, [correction], hand_id=hand, expected_seq=rows[-1].seq)
@@ -204,7 +212,8 @@ def _word(value: Any) -> str:
     return "".join(map(str, value))
 
 
-def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None) -> Corrected:
+def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
+         closed: bool = False) -> Corrected:
     """Take back exactly the last thing appended to the hand, with an appended correction
     (history stays): a live ``act`` (the correction deletes its event; the hand must then
     still replay legally and stay whole, as :func:`correct` checks), or a correction or a void
@@ -216,7 +225,9 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None) -> Corre
     Raises:
         NotFound: no such hand; IllegalAction: the last thing appended is the hand itself
             (``hand start`` or an import: void or correct it), mixes original events and
-            amendments, or leaves a hand the rules refuse or that is no longer whole.
+            amendments, or leaves a hand the rules refuse or that is no longer whole, or
+            a clean hand of a closed session paid wrong (unless ``closed``, as
+            :func:`correct`).
     """
     rows = ledger.read(hand)
     last = [r for r in rows if r.recorded_at == rows[-1].recorded_at]
@@ -230,7 +241,7 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None) -> Corre
         words = ", ".join(f"seq {r.seq} ({brief(r.event)})" for r in last)
         text = reason or f"undo of {words}"
         done = correct(ledger, hand, [ChangeSpec("delete", r.seq) for r in last], reason=text,
-                       by=by)
+                       by=by, closed=closed)
         return Corrected(done.seq, done.before, done.after, done.downstream, words)
     if amended != {True}:
         raise IllegalAction(f"cannot undo {seqs}: it mixes original events and corrections "
@@ -252,10 +263,29 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None) -> Corre
             same_hand(events, after)
     except IllegalAction as exc:
         raise IllegalAction(f"cannot undo {words}: {exc.reason}", hand=hand) from None
-    return _append(ledger, hand, rows, correction, words)
+    return _append(ledger, hand, rows, correction, words, closed=closed)
 
 
 _AMENDMENTS = ("correction", "hand_voided")
+
+
+def _closed_books(ledger: Any, hand: str, session: str | None, after: HandReplay) -> None:
+    """Refuse a change that leaves ``hand``, clean until now, paid differently from the rules
+    (``after``) when its session is closed: its books were audited and settled up at the
+    close (README: sessions and the books), so `--closed` must say it is meant.
+
+    Raises:
+        IllegalAction: naming the hand, the session and the first new discrepancy.
+    """
+    from replay.sessions import session_state
+
+    if session is None or not session_state(ledger, session).closed:
+        return
+    first = after.discrepancies[0]
+    raise IllegalAction(
+        f"session {session} is closed and this leaves hand {hand}, paid by the rules until "
+        f"now, paid differently ({first.player} paid {first.recorded}, the rules give "
+        f"{first.recomputed}): nothing written; --closed records it anyway", hand=hand)
 
 
 def _amendment_words(row: Any, rows: Sequence[Any]) -> str:

@@ -55,3 +55,31 @@ def test_a_correction_reverted_to_the_original_warns_of_nothing(run) -> None:  #
         "  warning: hand h2 starts Ann with 102, the corrected final stack is 98 (was 102)",
         "  warning: hand h2 starts Bob with 148, the corrected final stack is 152 (was 148)"]
     assert _continuity(run) == [("h2", "Ann", 98, 102), ("h2", "Bob", 152, 148)]
+
+
+def test_a_clean_hand_of_a_closed_session_is_not_made_paid_wrong_silently(user, run, db) -> None:  # noqa: ANN001
+    from tests.test_disputes import _events
+
+    _two_hands(run)
+    for player, chips in (("Ann", "103"), ("Bob", "147")):  # h2: Bob folded his blind to Ann
+        assert run("cashout", "sat", player, chips).exit_code == 0
+    assert run("session", "close", "sat").exit_code == 0
+    assert json.loads(run("audit", "--json").output)["discrepancies"] == []
+    code, out, err = user("correct", "h1", "--replace", "17", "pay Bob 4", "--reason", "x",
+                          "--by", "f")
+    assert (code, out) == (2, "")
+    assert err == ("error: hand h1: session sat is closed and this leaves hand h1, paid by the "
+                   "rules until now, paid differently (Bob paid 4, the rules give 0): nothing "
+                   "written; --closed records it anyway\n")
+    assert len(_events(db, "h1")) == 18
+    # the explicit flag records it; the audit then names the hand as usual
+    out = run("correct", "h1", "--replace", "17", "pay Bob 4", "--reason", "x", "--by", "f",
+              "--closed")
+    assert out.exit_code == 0 and out.output.startswith("corrected hand h1 (seq 19); net: "
+                                                        "Bob +4, Ann -4")
+    found = json.loads(run("audit", "--json").output)["discrepancies"]
+    assert sorted((d["kind"], d["player"]) for d in found if d["hand"] == "h1") == [
+        ("payout", "Ann"), ("payout", "Bob")]
+    # a correction that puts it right again needs no flag
+    out = run("correct", "h1", "--replace", "17", "pay Ann 4", "--reason", "y", "--by", "f")
+    assert out.exit_code == 0 and len(_events(db, "h1")) == 20
