@@ -261,12 +261,34 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     try:
         if after.result.status != "voided":  # an undo taken back voids the hand again
             same_hand(events, after)
+        if after.result.status == "open" and rows[0].session is not None:
+            _no_entries_since(ledger, rows[0].session, after, last[0].position)
     except IllegalAction as exc:
         raise IllegalAction(f"cannot undo {words}: {exc.reason}", hand=hand) from None
     return _append(ledger, hand, rows, correction, words, closed=closed)
 
 
 _AMENDMENTS = ("correction", "hand_voided")
+
+
+def _no_entries_since(ledger: Any, session: str, hand: HandReplay, position: int) -> None:
+    """Refuse to put ``hand`` back in play when a player seated in it bought in or cashed
+    out of ``session`` after ledger ``position`` (while it was voided): chips come on or off
+    the table only between hands (RULES.md §1.1).
+
+    Raises:
+        IllegalAction: naming the player and the entry.
+    """
+    from ledger.audit.load import session_rows
+
+    seated = set(hand.result.players)
+    for row in session_rows(ledger, sessions=[session], types=["buy_in", "cash_out"],
+                            after=position):
+        if row.event.player in seated:
+            what = "cashed out" if row.event.type == "cash_out" else "bought in"
+            raise IllegalAction(f"{row.event.player} {what} of session {session} since, and "
+                                "the hand would be in play again (chips come on or off the "
+                                "table only between hands, RULES.md §1.1)")
 
 
 def _closed_books(ledger: Any, hand: str, session: str | None, after: HandReplay) -> None:

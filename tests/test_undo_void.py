@@ -138,3 +138,22 @@ def test_a_live_hand_voided_by_mistake_goes_on_after_undo(user, run) -> None:  #
     # the last thing appended is now Ann's call: undo takes it back, not the void's undo
     out = run("undo", "h1", "--by", "host")
     assert out.output.startswith("undid seq 8 (call Ann) in hand h1 (seq 9)")
+
+
+def test_no_undo_of_a_void_once_a_player_of_the_hand_cashed_out(user, run, db) -> None:  # noqa: ANN001
+    assert run("session", "open", "sat").exit_code == 0
+    for player in ("Ann", "Bob"):
+        assert run("buyin", "sat", player, "100").exit_code == 0
+    assert run("hand", "start", "--session", "sat", "--hand", "h1", "--game", "NT", "--stakes",
+               "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+    _play(run, "h1", "d dh Ann AsAh")
+    assert run("void", "h1", "--reason", "misdeal", "--by", "host").exit_code == 0
+    assert run("cashout", "sat", "Bob", "100").exit_code == 0  # the hand is voided: allowed
+    code, out, err = user("undo", "h1", "--by", "host")
+    assert (code, out) == (2, "")
+    assert err == ("error: hand h1: cannot undo the void at seq 5 (by host: misdeal): Bob "
+                   "cashed out of session sat since, and the hand would be in play again "
+                   "(chips come on or off the table only between hands, RULES.md §1.1)\n")
+    assert len(_events(db, "h1")) == 5
+    _, replay = _replay(run, "h1")
+    assert replay["status"] == "voided"
