@@ -57,17 +57,21 @@ def whatif(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes:
 @click.option("--reason", required=True, help="Why (kept in the ledger).")
 @click.option("--by", "by", required=True, help="Who corrects.")
 @click.option("--sign", default=None, metavar="NAME", help="Sign it with the key NAME.")
+@click.option("--closed", is_flag=True,
+              help="Record it though HAND's session is closed and HAND, paid by the rules "
+                   "until now, would be paid differently.")
 @keys_option
 @click.pass_obj
 def correct(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes: tuple,
-            reason: str, by: str, sign: str | None, keys_dir: str) -> None:
+            reason: str, by: str, sign: str | None, closed: bool, keys_dir: str) -> None:
     """Append a correction to HAND (the original events stay). Refused, exit 2, when the
-    corrected hand does not replay legally."""
+    corrected hand does not replay legally, or when HAND's session is closed and HAND, paid
+    by the rules until now, would be paid differently (unless --closed)."""
     from replay.corrections import correct as append_correction
 
     done = append_correction(obj.ledger(existing=True), hand_id,
                              _specs(replaces, inserts, deletes), reason=reason, by=by,
-                             keys=KeyStore(keys_dir), sign=sign)
+                             keys=KeyStore(keys_dir), sign=sign, closed=closed)
     click.echo(text.corrected_text(hand_id, done))
 
 
@@ -97,12 +101,20 @@ def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None,
 @click.argument("hand_id", metavar="HAND")
 @click.option("--by", "by", required=True, help="Who takes it back.")
 @click.option("--reason", default=None, help="Why (default: the undo of that action).")
+@click.option("--closed", is_flag=True,
+              help="Record it though HAND's session is closed and HAND, paid by the rules "
+                   "until now, would be paid differently.")
 @click.pass_obj
-def undo(obj: Context, hand_id: str, by: str, reason: str | None) -> None:
-    """Take back HAND's last action: a correction that deletes it (the original stays)."""
+def undo(obj: Context, hand_id: str, by: str, reason: str | None, closed: bool) -> None:
+    """Take back exactly the last thing appended to HAND: an action (`act`), a correction or a
+    void (with the correction that dropped the hand's end for it). The undo is itself an
+    appended correction; nothing is deleted. Refused, exit 2, when there is nothing of the
+    kind (the hand's start or import) or the hand without it would not replay legally, and,
+    as for `correct`, when it leaves a clean hand of a closed session paid wrong (unless
+    --closed)."""
     from replay.corrections import undo as take_back
 
-    done = take_back(obj.ledger(existing=True), hand_id, by=by, reason=reason)
+    done = take_back(obj.ledger(existing=True), hand_id, by=by, reason=reason, closed=closed)
     click.echo(text.corrected_text(hand_id, done))
 
 

@@ -159,12 +159,17 @@ def whatif_text(hand: str, w: Any) -> str:
 
 
 def corrected_text(hand: str, done: Any) -> str:
-    """What a correction moved: each player's net and paid net, and later hands to check."""
+    """What a correction moved: each player's net (the README's one net, what ``balances``
+    adds up: what the table paid minus what he put in) and what the rules give him ("by the
+    rules", as ``balances`` labels it), and later hands to check; an undo names what it took
+    back."""
     moved = done.moved
     parts = ["the hand replays again (its stream did not before)"] if moved is None else [
-        f"{label}: {', '.join(f'{p} {n:+d}' for p, n in diff.items()) or 'unchanged'}"
-        for label, diff in moved.items()]
-    lines = [f"corrected hand {hand} (seq {done.seq}); " + "; ".join(parts)]
+        f"{label}: {', '.join(f'{p} {n:+d}' for p, n in moved[key].items()) or 'unchanged'}"
+        for label, key in (("net", "paid"), ("by the rules", "net"))]
+    did = (f"undid {done.took_back} in hand {hand}" if done.took_back
+           else f"corrected hand {hand}")
+    lines = [f"{did} (seq {done.seq}); " + "; ".join(parts)]
     lines += [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the corrected "
               f"final stack is {d.expected} (was {d.was})" for d in done.downstream]
     return "\n".join(lines)

@@ -16,14 +16,15 @@ from engine.errors import IllegalAction
 from ledger.model import events as ev
 from ledger.store import signing
 from ledger.store.keys import KeyStore
-from replay.fold import HandReplay, replay_events
+from replay.fold import HandReplay, replay_events, split_stream
 from replay.whatif import (
     ChangeSpec,
     Downstream,
     build_correction,
     check_replays,
+    compare,
     paid_net,
-    what_if,
+    same_hand,
 )
 
 
@@ -31,12 +32,14 @@ from replay.whatif import (
 class Corrected:
     """A correction appended at ``seq``: the hand before (None when its stream did not replay:
     a correction repairs it) and after, and the later hands of its session whose starting
-    stacks no longer follow."""
+    stacks no longer follow; ``took_back``: what an undo took back, in words (``"seq 7
+    (bet_raise Bob 4)"``, ``"the void of seq 26 (by floor: misdeal)"``)."""
 
     seq: int
     before: HandReplay | None
     after: HandReplay
     downstream: list[Downstream]
+    took_back: str | None = None
 
     @property
     def moved(self) -> dict[str, dict[str, int]] | None:
@@ -52,28 +55,43 @@ class Corrected:
 
 
 def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
-            by: str, keys: KeyStore | None = None, sign: str | None = None) -> Corrected:
+            by: str, keys: KeyStore | None = None, sign: str | None = None,
+            closed: bool = False) -> Corrected:
     """Append a correction of ``hand`` made of ``specs`` (:mod:`replay.whatif`), signed with
-    the key ``sign`` of ``keys`` when given (:mod:`ledger.store.signing`).
+    the key ``sign`` of ``keys`` when given (:mod:`ledger.store.signing`). ``closed``: go in
+    though the hand's session is closed and the hand, paid by the rules until now, would
+    then be paid differently.
 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: a change that is
-            not legal, or a corrected hand the engine rejects (nothing written).
+            not legal, a corrected hand the engine rejects, or a clean hand of a closed
+            session made paid wrong without ``closed`` (nothing written).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
     positions = {r.seq: r.position for r in rows}
     correction = build_correction(events, specs, reason=reason, by=by, positions=positions)
+    [correction] = _signed(hand, [correction], keys, sign)
+    return _append(ledger, hand, rows, correction, closed=closed)
+
+
+def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correction,
+            took_back: str | None = None, *, closed: bool = False) -> Corrected:
+    """Append ``correction`` (already checked) after ``rows``; what it moved. Refused
+    (:func:`_closed_books`) when it makes a clean hand of a closed session paid wrong, unless
+    ``closed``."""
+    events = [r.event for r in rows]
     after = replay_events([*events, correction])
     try:
         before = replay_events(events)
     except IllegalAction:  # a broken stream, which this correction repairs
         before = None
-    downstream = (what_if(ledger, hand, specs).downstream
+    if not closed and before is not None and not before.discrepancies and after.discrepancies:
+        _closed_books(ledger, hand, rows[0].session, after)
+    downstream = (compare(ledger, hand, rows, correction).downstream
                   if rows[0].session and before is not None else [])
-    [correction] = _signed(hand, [correction], keys, sign)
     ledger.append(hand, [correction], hand_id=hand, expected_seq=rows[-1].seq)
-    return Corrected(rows[-1].seq + 1, before, after, downstream)
+    return Corrected(rows[-1].seq + 1, before, after, downstream, took_back)
 
 
 def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None = None,
@@ -89,7 +107,7 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
-    if any(e.type == "hand_voided" for e in events):
+    if split_stream(events)[2]:
         raise IllegalAction("the hand is already voided", hand=hand)
     drop = {r.seq for r in rows if r.type == "hand_ended"} | _past_the_break(events)
     new: list[Any] = []
@@ -178,6 +196,8 @@ def brief(event: Any) -> str:
                             exclude_defaults=True)
     if event.type == "hand_started":
         return f"hand_started {event.hand}"
+    if event.type in _AMENDMENTS:
+        return f"{event.type} by {event.by}: {event.reason}"
     return " ".join([event.type, *map(_word, data.values())])
 
 
@@ -192,23 +212,108 @@ def _word(value: Any) -> str:
     return "".join(map(str, value))
 
 
-def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None) -> Corrected:
-    """Take back the hand's last action with a correction that deletes it (the original stays
-    in the ledger): the undo of a live ``act``. The hand must then still replay legally.
+def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
+         closed: bool = False) -> Corrected:
+    """Take back exactly the last thing appended to the hand, with an appended correction
+    (history stays): a live ``act`` (the correction deletes its event; the hand must then
+    still replay legally and stay whole, as :func:`correct` checks), or a correction or a void
+    (the correction takes it back, :func:`replay.fold.split_stream`: a void goes with the
+    correction that dropped the hand's end for it, and the hand reads as before the void;
+    an undo taken back puts back what it took). The last thing appended is the hand's last
+    rows written together (one ``recorded_at``).
 
     Raises:
-        NotFound: no such hand; IllegalAction: nothing to undo (only ``hand_started``), or the
-            hand's last event came from a correction (correct it with ``correct``).
+        NotFound: no such hand; IllegalAction: the last thing appended is the hand itself
+            (``hand start`` or an import: void or correct it), mixes original events and
+            amendments, or leaves a hand the rules refuse or that is no longer whole, or
+            a clean hand of a closed session paid wrong (unless ``closed``, as
+            :func:`correct`).
     """
     rows = ledger.read(hand)
-    changed = {c.seq: c.op for r in rows if r.type == "correction" for c in r.event.changes}
-    originals = [r for r in rows if r.type not in ("correction", "hand_voided")]
-    live = [r for r in originals if changed.get(r.seq) != "delete"]
-    last = live[-1] if live else None
-    if last is None or last.seq == 1:
-        raise IllegalAction("nothing to undo: the hand has only started", hand=hand)
-    if changed.get(last.seq) in ("replace", "insert_after"):
-        raise IllegalAction(f"the hand's last event (seq {last.seq}) comes from a correction: "
-                            "change it with `handledger correct`", hand=hand)
-    text = reason or f"undo of seq {last.seq} ({brief(last.event)})"
-    return correct(ledger, hand, [ChangeSpec("delete", last.seq)], reason=text, by=by)
+    last = [r for r in rows if r.recorded_at == rows[-1].recorded_at]
+    seqs = f"seq {last[0].seq}" + (f"-{last[-1].seq}" if len(last) > 1 else "")
+    if last[0].seq == 1:
+        raise IllegalAction(f"nothing to undo: the last thing appended to the hand is the hand "
+                            f"itself ({seqs}, its start or import): void it or correct it",
+                            hand=hand)
+    amended = {r.type in _AMENDMENTS for r in last}
+    if amended == {False}:
+        words = ", ".join(f"seq {r.seq} ({brief(r.event)})" for r in last)
+        text = reason or f"undo of {words}"
+        done = correct(ledger, hand, [ChangeSpec("delete", r.seq) for r in last], reason=text,
+                       by=by, closed=closed)
+        return Corrected(done.seq, done.before, done.after, done.downstream, words)
+    if amended != {True}:
+        raise IllegalAction(f"cannot undo {seqs}: it mixes original events and corrections "
+                            "(change them with `handledger correct`)", hand=hand)
+    void = last[-1].event if last[-1].type == "hand_voided" else None
+    words = (f"the void at seq {last[-1].seq} (by {void.by}: {void.reason})" if void
+             else ", ".join(_amendment_words(r, rows) for r in last))
+    correction = ev.Correction(changes=[ev.Change(op="delete", seq=r.seq) for r in last],
+                               positions=[r.position for r in last],
+                               reason=reason or f"undo of {words}", by=by)
+    events = [r.event for r in rows]
+    try:
+        after = replay_events([*events, correction])
+    except IllegalAction as exc:
+        raise IllegalAction(f"cannot undo {words}: the hand without it is not legal: "
+                            f"event {exc.seq}: {exc.reason}", hand=hand) from None
+    try:
+        if after.result.status != "voided":  # an undo taken back voids the hand again
+            same_hand(events, after)
+        if after.result.status == "open" and rows[0].session is not None:
+            _no_entries_since(ledger, rows[0].session, after, last[0].position)
+    except IllegalAction as exc:
+        raise IllegalAction(f"cannot undo {words}: {exc.reason}", hand=hand) from None
+    return _append(ledger, hand, rows, correction, words, closed=closed)
+
+
+_AMENDMENTS = ("correction", "hand_voided")
+
+
+def _no_entries_since(ledger: Any, session: str, hand: HandReplay, position: int) -> None:
+    """Refuse to put ``hand`` back in play when a player seated in it bought in or cashed
+    out of ``session`` after ledger ``position`` (while it was voided): chips come on or off
+    the table only between hands (RULES.md §1.1).
+
+    Raises:
+        IllegalAction: naming the player and the entry.
+    """
+    from ledger.audit.load import session_rows
+
+    seated = set(hand.result.players)
+    for row in session_rows(ledger, sessions=[session], types=["buy_in", "cash_out"],
+                            after=position):
+        if row.event.player in seated:
+            what = "cashed out" if row.event.type == "cash_out" else "bought in"
+            raise IllegalAction(f"{row.event.player} {what} of session {session} since, and "
+                                "the hand would be in play again (chips come on or off the "
+                                "table only between hands, RULES.md §1.1)")
+
+
+def _closed_books(ledger: Any, hand: str, session: str | None, after: HandReplay) -> None:
+    """Refuse a change that leaves ``hand``, clean until now, paid differently from the rules
+    (``after``) when its session is closed: its books were audited and settled up at the
+    close (README: sessions and the books), so `--closed` must say it is meant.
+
+    Raises:
+        IllegalAction: naming the hand, the session and the first new discrepancy.
+    """
+    from replay.sessions import session_state
+
+    if session is None or not session_state(ledger, session).closed:
+        return
+    first = after.discrepancies[0]
+    raise IllegalAction(
+        f"session {session} is closed and this leaves hand {hand}, paid by the rules until "
+        f"now, paid differently ({first.player} paid {first.recorded}, the rules give "
+        f"{first.recomputed}): nothing written; --closed records it anyway", hand=hand)
+
+
+def _amendment_words(row: Any, rows: Sequence[Any]) -> str:
+    """``the undo at seq 27`` (a correction that only takes back corrections or voids) /
+    ``the correction at seq 25 (by floor: misdeal)``."""
+    e = row.event
+    if all(rows[c.seq - 1].type in _AMENDMENTS for c in e.changes if c.seq < row.seq):
+        return f"the undo at seq {row.seq}"
+    return f"the correction at seq {row.seq} (by {e.by}: {e.reason})"

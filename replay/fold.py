@@ -136,7 +136,9 @@ def effective_events(events: Sequence[Any]) -> tuple[list[Any], bool]:
 
     Original events are numbered 1..n by their position in the stream; a correction's changes
     (``replace``, ``insert_after``, ``delete``) refer to those numbers, and later corrections
-    apply on top of earlier ones. A ``hand_voided`` event is kept at the end.
+    apply on top of earlier ones. A ``hand_voided`` event is kept at the end. A correction or
+    void taken back (:func:`split_stream`) does not apply; ``corrected`` is False when no
+    correction or void is in force.
 
     Raises:
         IllegalAction: a change naming a sequence number the hand does not have.
@@ -159,29 +161,55 @@ def numbered_events(events: Sequence[Any], *, original: bool = False
                 if e.type not in _CHANGES], False
     if _CHANGES.isdisjoint(map(_type, events)):
         return [Numbered(i, False, e) for i, e in enumerate(events, 1)], False
-    originals: list[tuple[int, Any]] = []
-    corrections: list[ev.Correction] = []
-    voids: list[Numbered] = []
-    for i, e in enumerate(events, 1):
-        if e.type == "correction":
-            corrections.append(e)
-        elif e.type == "hand_voided":
-            voids.append(Numbered(i, False, e))
-        else:
-            originals.append((i, e))
+    originals, corrections, voids = split_stream(events)
     if not corrections:
         return [Numbered(i, False, e) for i, e in originals] + voids, bool(voids)
     return _corrected(originals, corrections) + voids, True
 
 
-def _corrected(originals: list[tuple[int, Any]], corrections: list[ev.Correction]
+def split_stream(events: Sequence[Any]) -> tuple[list[tuple[int, Any]], list[list[ev.Change]],
+                                                 list[Numbered]]:
+    """A hand stream's original ``(seq, event)`` pairs, the changes of each correction in
+    force that name original events (one list per correction, in stream order) and the voids
+    in force (:class:`Numbered`), seqs 1-based in the stream.
+
+    A ``delete`` change naming a correction or a void (an earlier seq of the stream) takes that
+    amendment back (what ``handledger undo`` appends after a ``correct`` or a ``void``): it no
+    longer applies; one that was taken back takes nothing back itself, so taking back a
+    take-back puts its amendment in force again. History stays: the amendment keeps its row.
+    """
+    types = [e.type for e in events]
+
+    def takes_back(i: int, change: ev.Change) -> bool:
+        return change.seq < i and types[change.seq - 1] in _CHANGES
+
+    taken: set[int] = set()
+    for i in range(len(events), 0, -1):
+        if types[i - 1] == "correction" and i not in taken:
+            taken.update(c.seq for c in events[i - 1].changes if takes_back(i, c))
+    originals: list[tuple[int, Any]] = []
+    corrections: list[list[ev.Change]] = []
+    voids: list[Numbered] = []
+    for i, e in enumerate(events, 1):
+        if e.type not in _CHANGES:
+            originals.append((i, e))
+        elif i in taken:
+            continue
+        elif e.type == "hand_voided":
+            voids.append(Numbered(i, False, e))
+        elif own := [c for c in e.changes if not takes_back(i, c)]:
+            corrections.append(own)
+    return originals, corrections, voids
+
+
+def _corrected(originals: list[tuple[int, Any]], corrections: list[list[ev.Change]]
                ) -> list[Numbered]:
-    """The original ``(seq, event)`` pairs with every correction applied in order."""
+    """The original ``(seq, event)`` pairs with every correction's changes applied in order."""
     slots: list[tuple[int, list[Numbered]]] = [(seq, [Numbered(seq, False, e)])
                                                for seq, e in originals]
     index = {seq: k for k, (seq, _) in enumerate(slots)}
-    for correction in corrections:
-        for change in correction.changes:
+    for changes in corrections:
+        for change in changes:
             k = index.get(change.seq)
             if k is None:
                 raise IllegalAction(f"correction names seq {change.seq}, which is not an event")

@@ -316,7 +316,10 @@ def _between_hands(ledger: Any, session: str, player: str, entry: str, rule: str
     Raises:
         LedgerError: naming the player, the hand and how to end it.
     """
-    hands = open_hands_of(ledger, session, player)
+    from replay.fold import split_stream
+
+    hands = [hand for hand, voided in open_hands_of(ledger, session, player)
+             if not voided or not split_stream([r.event for r in ledger.read(hand)])[2]]
     if hands:
         raise LedgerError(f"{player} is seated in hand {hands[0]} of session {session}, which "
                           f"is still open: no {entry} now ({rule}, RULES.md §1.1); record it "

@@ -35,7 +35,7 @@ from engine.errors import IllegalAction
 from engine.notation import parse_amount, player_name, to_event
 from ledger.model import events as ev
 from ledger.model.errors import quoted
-from replay.fold import HandReplay, fold, replay_events
+from replay.fold import HandReplay, fold, replay_events, split_stream
 
 Op = Literal["replace", "insert_after", "delete"]
 
@@ -91,18 +91,13 @@ def _parse_action(state: Any, text: str) -> Any:
 
 
 def _slots(events: Sequence[Any]) -> list[tuple[int, list[Any]]]:
-    """Original events as ``(seq, [events])`` slots with the stream's corrections applied
-    (the same rules as :func:`replay.fold.effective_events`; voids left out)."""
-    slots: list[tuple[int, list[Any]]] = []
-    corrections = []
-    for i, e in enumerate(events, 1):
-        if e.type == "correction":
-            corrections.append(e)
-        elif e.type != "hand_voided":
-            slots.append((i, [e]))
+    """Original events as ``(seq, [events])`` slots with the stream's corrections in force
+    applied (the same rules as :func:`replay.fold.effective_events`; voids left out)."""
+    originals, corrections, _ = split_stream(events)
+    slots: list[tuple[int, list[Any]]] = [(i, [e]) for i, e in originals]
     index = {seq: k for k, (seq, _) in enumerate(slots)}
-    for correction in corrections:
-        for change in correction.changes:
+    for changes in corrections:
+        for change in changes:
             _apply(slots, index, change.op, change.seq,
                    ev.parse_event(change.event) if change.event is not None else None)
     return slots
@@ -152,7 +147,7 @@ def build_correction(
     for spec in sorted(specs, key=lambda s: s.seq):
         k = index.get(spec.seq)
         if k is None:
-            raise IllegalAction(f"seq {spec.seq} is not an original event of the hand")
+            raise IllegalAction(_not_original(events, spec.seq))
         new = None
         if spec.op != "delete":
             if spec.text is None:
@@ -189,6 +184,17 @@ def build_correction(
     if keep_end:
         same_hand(events, after)
     return correction
+
+
+def _not_original(events: Sequence[Any], seq: int) -> str:
+    """Why ``seq`` cannot be changed: no such event, or it is a correction or void (taken
+    back by ``undo`` when it is the last thing appended to the hand)."""
+    kind = events[seq - 1].type if 1 <= seq <= len(events) else None
+    if kind in ("correction", "hand_voided"):
+        what = "a void" if kind == "hand_voided" else "a correction"
+        return (f"seq {seq} is {what} ({kind}), not an original event: `handledger undo` "
+                "takes back the last correction or void appended to the hand")
+    return f"seq {seq} is not an original event of the hand"
 
 
 def same_hand(events: Sequence[Any], after: HandReplay) -> None:
@@ -349,8 +355,19 @@ def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
-    session = rows[0].session
     correction = build_correction(events, specs, reason="what-if", by="what-if")
+    return compare(ledger, hand, rows, correction)
+
+
+def compare(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correction) -> WhatIf:
+    """:func:`what_if` of a correction already made: ``rows`` the hand's stored rows (its
+    stream must replay), ``correction`` appended after them in memory; writes nothing.
+
+    Raises:
+        IllegalAction: the hand before or after does not replay.
+    """
+    events = [r.event for r in rows]
+    session = rows[0].session
     before = replay_events(events, session=session)
     after = replay_events([*events, correction], session=session)
     out = WhatIf(hand=hand, session=session, before=before, after=after, correction=correction)
@@ -360,36 +377,72 @@ def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
 
 
 def _session_effects(ledger: Any, out: WhatIf) -> None:
+    """The session's results before and after, and the later hands whose starting stacks
+    no longer follow (:func:`_downstream`)."""
     streams = ledger.streams(kind="hand", session=out.session)
     later = streams[streams.index(out.hand) + 1 :] if out.hand in streams else []
-    # As the table paid (what the next hand's stacks follow); a buy-in between the hands
-    # adds to both sides alike, so only a change of this hand's final stack breaks the chain.
-    old_final = _paid_final(out.before)
-    new_final = _paid_final(out.after)
-    pending = {p for p in new_final if new_final[p] != old_final[p]}
+    before: dict[str, HandReplay] = {}
     for stream in streams:
         if stream == out.hand:
             b, a = paid_net(out.before), paid_net(out.after)
+            before[stream] = out.before
         else:
             try:
-                net = paid_net(replay_events([r.event for r in ledger.read(stream)]))
+                replayed = replay_events([r.event for r in ledger.read(stream)])
             except IllegalAction:
                 continue
-            b = a = net
+            before[stream] = replayed
+            b = a = paid_net(replayed)
         for p, n in b.items():
             out.session_before[p] = out.session_before.get(p, 0) + n
         for p, n in a.items():
             out.session_after[p] = out.session_after.get(p, 0) + n
+    out.downstream.extend(_downstream(ledger, out, before, later))
+
+
+def _downstream(ledger: Any, out: WhatIf, before: dict[str, HandReplay], later: list[str]
+                ) -> list[Downstream]:
+    """The later hands whose starting stack of a player no longer follows because of the
+    correction: his stack after his previous hand, the correction applied (the hand's
+    effective, as-corrected result: never the original's), plus what he bought since
+    (the audit's ``stack_continuity``, README: audit) differs from the stack he starts with,
+    and the correction changed that expected stack. In a session that is not opened (no
+    book entries are followed) a later hand's start is compared with the corrected final
+    stack of this hand."""
+    from ledger.audit.books import build_series, hand_facts
+    from ledger.audit.load import session_rows
+
+    if not later:
+        return []
+    assert out.session is not None
+    rows = session_rows(ledger, sessions=[out.session])
+    position = {stream: ledger.read(stream, upto=1)[0].position for stream in before}
+
+    def starts(hand: HandReplay) -> dict[tuple[str, str], Any]:
+        facts = [hand_facts(hand if stream == out.hand else r, ord=k, position=position[stream])
+                 for k, (stream, r) in enumerate(before.items(), 1)]
+        book = build_series(rows, facts).sessions.get(out.session)
+        return {(s.hand, s.player): s for s in book.starts} if book is not None else {}
+
+    was, now = starts(out.before), starts(out.after)
+    if now:
+        return [Downstream(hand=s.hand, player=s.player, starting=s.actual, expected=s.expected,
+                           was=was[key].expected if key in was else s.expected)
+                for key, s in now.items()
+                if s.hand in later and s.expected is not None and s.expected != s.actual
+                and (key not in was or was[key].expected != s.expected)]
+    old_final, new_final = _paid_final(out.before), _paid_final(out.after)
+    pending = {p for p in new_final if new_final[p] != old_final[p]}
+    found = []
     for stream in later:
         if not pending:
             break
-        started = ledger.read(stream, upto=1)[0].event
-        for seat in started.seats:
-            if seat.player not in pending:
-                continue
-            pending.discard(seat.player)
-            moved = new_final[seat.player] - old_final[seat.player]
-            out.downstream.append(Downstream(
-                hand=stream, player=seat.player, starting=seat.stack,
-                expected=seat.stack + moved, was=old_final[seat.player],
-            ))
+        for seat in ledger.read(stream, upto=1)[0].event.seats:
+            if seat.player in pending:
+                pending.discard(seat.player)
+                if seat.stack != new_final[seat.player]:
+                    found.append(Downstream(hand=stream, player=seat.player,
+                                            starting=seat.stack,
+                                            expected=new_final[seat.player],
+                                            was=old_final[seat.player]))
+    return found

@@ -282,15 +282,18 @@ def seated_in(ledger: Any, session: str) -> set[str]:
     return {r[0] for r in rows}
 
 
-def open_hands_of(ledger: Any, session: str, player: str) -> list[str]:
-    """The hands of ``session``, in ledger order, that seat ``player`` and have neither ended
-    nor been voided (a hand recorded live, still being played)."""
+def open_hands_of(ledger: Any, session: str, player: str) -> list[tuple[str, bool]]:
+    """The hands of ``session``, in ledger order, that seat ``player`` and have not ended (a
+    hand recorded live, still being played, unless voided), each with whether it has a
+    ``hand_voided`` row (the caller decides whether that void is in force: an undo may have
+    taken it back)."""
     rows = ledger.query(
-        "SELECT hand_id FROM events WHERE session = $1 AND hand_id IS NOT NULL GROUP BY hand_id"
-        " HAVING NOT bool_or(type IN ('hand_ended', 'hand_voided')) AND list_contains(CAST("
-        "json_extract_string(any_value(payload) FILTER (WHERE type = 'hand_started'),"
-        " '$.seats[*].player') AS VARCHAR[]), $2) ORDER BY min(position)", [session, player])
-    return [hand for (hand,) in rows]
+        "SELECT hand_id, bool_or(type = 'hand_voided') FROM events WHERE session = $1"
+        " AND hand_id IS NOT NULL GROUP BY hand_id HAVING NOT bool_or(type = 'hand_ended')"
+        " AND list_contains(CAST(json_extract_string(any_value(payload) FILTER"
+        " (WHERE type = 'hand_started'), '$.seats[*].player') AS VARCHAR[]), $2)"
+        " ORDER BY min(position)", [session, player])
+    return [(hand, bool(voided)) for hand, voided in rows]
 
 
 def alias_pairs(ledger: Any) -> list[tuple[str, str]]:

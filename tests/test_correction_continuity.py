@@ -1,0 +1,85 @@
+"""Stack continuity after corrections is checked against each hand's effective (as-corrected)
+result: a correction that puts a hand back as it was warns of nothing (README: audit)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.test_disputes import _play
+
+H1 = ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cc", "Bob cc", "d db 2c3d4h", "Bob cc", "Ann cc",
+      "d db 9s", "Bob cc", "Ann cc", "d db Td", "Bob cc", "Ann cc", "pay Ann 4", "end")
+# h1: blinds 1/2 (seqs 2-3), Ann's aces win the 4-chip pot: seq 17 is the payout, 18 the end
+
+
+def _continuity(run) -> list[tuple[str, str, int, int]]:  # noqa: ANN001
+    found = json.loads(run("audit", "--json").output)["discrepancies"]
+    return [(d["hand"], d["player"], d["expected"], d["actual"]) for d in found
+            if d["kind"] == "stack_continuity"]
+
+
+def _two_hands(run) -> None:  # noqa: ANN001
+    assert run("session", "open", "sat").exit_code == 0
+    for player in ("Ann", "Bob"):
+        assert run("buyin", "sat", player, "100").exit_code == 0
+    assert run("hand", "start", "--session", "sat", "--hand", "h1", "--game", "NT", "--stakes",
+               "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+    _play(run, "h1", *H1)
+    assert run("buyin", "sat", "Bob", "50").exit_code == 0
+    # h2 follows h1 as played: Ann 100+2, Bob 100-2+50
+    assert run("hand", "start", "--session", "sat", "--hand", "h2", "--game", "NT", "--stakes",
+               "1/2", "--seats", "Ann:102,Bob:148", "--button", "Bob").exit_code == 0
+    _play(run, "h2", "d dh Ann 7s2d", "d dh Bob 8c3h", "Bob f", "end")
+
+
+def test_a_correction_reverted_to_the_original_warns_of_nothing(run) -> None:  # noqa: ANN001
+    _two_hands(run)
+    assert _continuity(run) == []
+    out = run("correct", "h1", "--replace", "17", "pay Bob 4", "--reason", "wrong", "--by", "f")
+    assert out.output == (
+        "corrected hand h1 (seq 19); net: Bob +4, Ann -4; by the rules: unchanged\n"
+        "  warning: hand h2 starts Ann with 102, the corrected final stack is 98 (was 102)\n"
+        "  warning: hand h2 starts Bob with 148, the corrected final stack is 152 (was 148)\n")
+    assert _continuity(run) == [("h2", "Ann", 98, 102), ("h2", "Bob", 152, 148)]
+    # back to the original payout: h2 follows again, and nothing says otherwise
+    what = json.loads(run("whatif", "h1", "--replace", "17", "pay Ann 4", "--json").output)
+    assert what["downstream"] == [] and what["paid_diff"] == {"Ann": 4, "Bob": -4}
+    out = run("correct", "h1", "--replace", "17", "pay Ann 4", "--reason", "it was right",
+              "--by", "f")
+    assert out.output == ("corrected hand h1 (seq 20); net: Bob -4, Ann +4; by the rules: "
+                          "unchanged\n")
+    assert _continuity(run) == []
+    # undo of that correction breaks the chain again, and says so
+    out = run("undo", "h1", "--by", "f")
+    assert out.output.splitlines()[1:] == [
+        "  warning: hand h2 starts Ann with 102, the corrected final stack is 98 (was 102)",
+        "  warning: hand h2 starts Bob with 148, the corrected final stack is 152 (was 148)"]
+    assert _continuity(run) == [("h2", "Ann", 98, 102), ("h2", "Bob", 152, 148)]
+
+
+def test_a_clean_hand_of_a_closed_session_is_not_made_paid_wrong_silently(user, run, db) -> None:  # noqa: ANN001
+    from tests.test_disputes import _events
+
+    _two_hands(run)
+    for player, chips in (("Ann", "103"), ("Bob", "147")):  # h2: Bob folded his blind to Ann
+        assert run("cashout", "sat", player, chips).exit_code == 0
+    assert run("session", "close", "sat").exit_code == 0
+    assert json.loads(run("audit", "--json").output)["discrepancies"] == []
+    code, out, err = user("correct", "h1", "--replace", "17", "pay Bob 4", "--reason", "x",
+                          "--by", "f")
+    assert (code, out) == (2, "")
+    assert err == ("error: hand h1: session sat is closed and this leaves hand h1, paid by the "
+                   "rules until now, paid differently (Bob paid 4, the rules give 0): nothing "
+                   "written; --closed records it anyway\n")
+    assert len(_events(db, "h1")) == 18
+    # the explicit flag records it; the audit then names the hand as usual
+    out = run("correct", "h1", "--replace", "17", "pay Bob 4", "--reason", "x", "--by", "f",
+              "--closed")
+    assert out.exit_code == 0 and out.output.startswith("corrected hand h1 (seq 19); net: "
+                                                        "Bob +4, Ann -4")
+    found = json.loads(run("audit", "--json").output)["discrepancies"]
+    assert sorted((d["kind"], d["player"]) for d in found if d["hand"] == "h1") == [
+        ("payout", "Ann"), ("payout", "Bob")]
+    # a correction that puts it right again needs no flag
+    out = run("correct", "h1", "--replace", "17", "pay Ann 4", "--reason", "y", "--by", "f")
+    assert out.exit_code == 0 and len(_events(db, "h1")) == 20

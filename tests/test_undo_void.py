@@ -1,0 +1,159 @@
+"""`undo` takes back exactly the last thing appended to a hand (an action, a correction, a
+void) with an appended correction, never an older event (README, disputes: `undo`)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import DATA
+from tests.test_disputes import RIGHT_SPLIT, _events, _nets, _play, _replay
+
+WRONG_PUSH = DATA / "dispute" / "wrong-push.phh"
+# wrong-push.phh as imported: seq 23 is the table's payout (Bob 400), 24 its hand_ended
+PAID = {"Ann": -100, "Bob": 250, "Cy": -150}  # the books' net: what the table paid
+RULES = {"Ann": 200, "Bob": -50, "Cy": -150}  # the rules' net: Ann's aces win the main pot
+
+
+def _audit(run) -> list[tuple[str, str, str]]:  # noqa: ANN001
+    found = json.loads(run("audit", "--json").output)["discrepancies"]
+    return sorted((d["kind"], d["hand"], d["player"]) for d in found)
+
+
+def _voided(run) -> None:  # noqa: ANN001
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    out = run("void", "dispute-1", "--reason", "misdeal", "--by", "floor")
+    assert out.output == "voided hand dispute-1: returned Ann 100, Bob 150, Cy 150\n"
+
+
+def test_undo_right_after_a_void_takes_back_the_void_not_the_payout(run, db) -> None:  # noqa: ANN001
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    code_before, replay_before = _replay(run, "dispute-1")
+    audit_before, nets_before = _audit(run), _nets(run)
+    assert code_before == 1 and nets_before == PAID
+    assert audit_before == [("payout", "dispute-1", "Ann"), ("payout", "dispute-1", "Bob")]
+    assert run("void", "dispute-1", "--reason", "misdeal", "--by", "floor").exit_code == 0
+    assert _nets(run) == {"Ann": 0, "Bob": 0, "Cy": 0}
+
+    out = run("undo", "dispute-1", "--by", "floor")
+    assert out.exit_code == 0
+    assert out.output == ("undid the void at seq 26 (by floor: misdeal) in hand dispute-1 "
+                          "(seq 27); net: Ann -100, Bob +250, Cy -150; by the rules: Ann +200, "
+                          "Bob -50, Cy -150\n")
+    events = _events(db, "dispute-1")
+    assert len(events) == 27  # appended: the void's correction and the void stay
+    assert events[22] == {"type": "recorded_payout", "schema_version": 1, "player": "Bob",
+                          "amount": 400, "returned": False, "pot": None, "run": None}
+    assert [e["type"] for e in events[24:]] == ["correction", "hand_voided", "correction"]
+    assert events[26]["changes"] == [{"op": "delete", "seq": 25, "event": None},
+                                     {"op": "delete", "seq": 26, "event": None}]
+    assert events[26]["reason"] == "undo of the void at seq 26 (by floor: misdeal)"
+    # the hand reads as before the void: replay (the table's payout of seq 23 in force),
+    # the audit and the balances
+    code, replay = _replay(run, "dispute-1")
+    assert (code, replay) == (code_before, replay_before)
+    assert replay["status"] == "complete" and replay["recorded"] == {"Bob": 400}
+    assert replay["net"] == RULES
+    assert _audit(run) == audit_before and _nets(run) == PAID
+    assert run("verify").exit_code == 0
+
+
+def test_the_void_taken_back_stays_in_the_history(run) -> None:  # noqa: ANN001
+    _voided(run)
+    assert run("undo", "dispute-1", "--by", "floor").exit_code == 0
+    history = json.loads(run("history", "dispute-1", "--json").output)
+    assert [(a["seq"], a["type"]) for a in history["amendments"]] == [
+        (25, "correction"), (26, "hand_voided"), (27, "correction")]
+    assert [(c["op"], c["seq"], c["was"]) for c in history["amendments"][2]["changes"]] == [
+        ("delete", 25, "correction by floor: void: misdeal"),
+        ("delete", 26, "hand_voided by floor: misdeal")]
+
+
+def test_correct_names_no_void_and_writes_nothing(user, run, db) -> None:  # noqa: ANN001
+    _voided(run)
+    code, out, err = user("correct", "dispute-1", "--delete", "26", "--reason", "x", "--by", "f")
+    assert (code, out) == (2, "")
+    assert err == ("error: seq 26 is a void (hand_voided), not an original event: `handledger "
+                   "undo` takes back the last correction or void appended to the hand\n")
+    assert len(_events(db, "dispute-1")) == 26
+
+
+def test_undo_of_the_undo_voids_the_hand_again(run, db) -> None:  # noqa: ANN001
+    _voided(run)
+    assert run("undo", "dispute-1", "--by", "floor").exit_code == 0
+    out = run("undo", "dispute-1", "--by", "floor")
+    assert out.output == ("undid the undo at seq 27 in hand dispute-1 (seq 28); net: Ann +100, "
+                          "Bob -250, Cy +150; by the rules: Ann -200, Bob +50, Cy +150\n")
+    _, replay = _replay(run, "dispute-1")
+    assert replay["status"] == "voided" and replay["net"] == {"Ann": 0, "Bob": 0, "Cy": 0}
+    assert _nets(run) == {"Ann": 0, "Bob": 0, "Cy": 0}
+    assert run("void", "dispute-1", "--reason", "again", "--by", "x").exit_code == 2
+    # and taken back once more, the hand is as imported
+    assert run("undo", "dispute-1", "--by", "floor").exit_code == 0
+    assert _nets(run) == PAID and len(_events(db, "dispute-1")) == 29
+
+
+def test_undo_of_an_imported_hand_is_refused(user, run, db) -> None:  # noqa: ANN001
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    code, out, err = user("undo", "dispute-1", "--by", "floor")
+    assert (code, out) == (2, "")
+    assert err == ("error: hand dispute-1: nothing to undo: the last thing appended to the "
+                   "hand is the hand itself (seq 1-24, its start or import): void it or "
+                   "correct it\n")
+    assert len(_events(db, "dispute-1")) == 24
+
+
+def test_undo_right_after_a_correction_takes_the_correction_back(run, db) -> None:  # noqa: ANN001
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    assert run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "aces win", "--by",
+               "floor").exit_code == 0
+    assert _nets(run) == RULES
+    out = run("undo", "dispute-1", "--by", "floor")
+    assert out.output == ("undid the correction at seq 25 (by floor: aces win) in hand "
+                          "dispute-1 (seq 26); net: Ann -300, Bob +300; by the rules: "
+                          "unchanged\n")
+    code, replay = _replay(run, "dispute-1")
+    assert code == 1 and replay["recorded"] == {"Bob": 400}
+    assert "corrected" not in replay["notes"]  # nothing in force amends it any more
+    assert _nets(run) == PAID and len(_events(db, "dispute-1")) == 26
+
+
+def test_a_live_hand_voided_by_mistake_goes_on_after_undo(user, run) -> None:  # noqa: ANN001
+    assert run("session", "open", "sat").exit_code == 0
+    for player in ("Ann", "Bob"):
+        assert run("buyin", "sat", player, "100").exit_code == 0
+    assert run("hand", "start", "--session", "sat", "--hand", "h1", "--game", "NT", "--stakes",
+               "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+    _play(run, "h1", "d dh Ann AsAh", "d dh Bob KsKh")
+    out = run("void", "h1", "--reason", "misdeal", "--by", "host")
+    assert out.output == "voided hand h1: returned Bob 2, Ann 1\n"
+    out = run("undo", "h1", "--by", "host")
+    assert out.output == ("undid the void at seq 6 (by host: misdeal) in hand h1 (seq 7); "
+                          "net: Bob -2, Ann -1; by the rules: Bob -2, Ann -1\n")
+    # open again: no cash-out while Ann sits in it (RULES.md §1.1), and the hand plays on
+    code, _, err = user("cashout", "sat", "Ann", "100")
+    assert code == 2 and err.startswith("error: Ann is seated in hand h1 of session sat, "
+                                        "which is still open")
+    out = run("act", "h1", "Ann cc")
+    assert out.exit_code == 0 and out.output.startswith("8 call")
+    # the last thing appended is now Ann's call: undo takes it back, not the void's undo
+    out = run("undo", "h1", "--by", "host")
+    assert out.output.startswith("undid seq 8 (call Ann) in hand h1 (seq 9)")
+
+
+def test_no_undo_of_a_void_once_a_player_of_the_hand_cashed_out(user, run, db) -> None:  # noqa: ANN001
+    assert run("session", "open", "sat").exit_code == 0
+    for player in ("Ann", "Bob"):
+        assert run("buyin", "sat", player, "100").exit_code == 0
+    assert run("hand", "start", "--session", "sat", "--hand", "h1", "--game", "NT", "--stakes",
+               "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+    _play(run, "h1", "d dh Ann AsAh")
+    assert run("void", "h1", "--reason", "misdeal", "--by", "host").exit_code == 0
+    assert run("cashout", "sat", "Bob", "100").exit_code == 0  # the hand is voided: allowed
+    code, out, err = user("undo", "h1", "--by", "host")
+    assert (code, out) == (2, "")
+    assert err == ("error: hand h1: cannot undo the void at seq 5 (by host: misdeal): Bob "
+                   "cashed out of session sat since, and the hand would be in play again "
+                   "(chips come on or off the table only between hands, RULES.md §1.1)\n")
+    assert len(_events(db, "h1")) == 5
+    _, replay = _replay(run, "h1")
+    assert replay["status"] == "voided"
