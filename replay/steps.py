@@ -277,14 +277,21 @@ def _what(event: Any) -> str:
 
 
 def load_steps(ledger: Any, hand: str, *, upto: int | None = None) -> HandSteps:
-    """:func:`hand_steps` of the hand ``hand`` as stored in ``ledger``.
+    """:func:`hand_steps` of the hand ``hand`` as stored in ``ledger``, up to stream seq
+    ``upto`` (``show --at``; None: all).
 
     Raises:
-        NotFound: no such hand; engine.errors.IllegalAction: an event the rules reject.
+        NotFound: no such hand; MalformedInput: ``upto`` past the hand stream's last seq
+        (a correction's own seq included); engine.errors.IllegalAction: an event the rules
+        reject.
     """
+    from ledger.model.errors import MalformedInput
     from ledger.store.streams import load_hand
 
     events, _ = load_hand(ledger, hand)
+    if upto is not None and upto > len(events):
+        raise MalformedInput(f"--at {upto}: the hand's last event is seq {len(events)}",
+                             hand=hand)
     return hand_steps(events, upto=upto)
 
 

@@ -146,3 +146,20 @@ def test_street_names_of_stud_and_draw() -> None:
     names = [s.street_name for s in draw.steps]
     assert names[6] == "before the draw" and names[-1] == "after the draw"
     assert draw.steps[11].words == "Cy stands pat" and draw.steps[10].words == "Bob discards 2"
+
+
+def test_show_at_past_the_hands_last_event_is_refused_in_one_line(run) -> None:  # noqa: ANN001
+    """``show --at`` past the last seq of the hand stream printed the whole hand, exit 0: now
+    one line and exit 2. The stream's seqs count a correction's own (seq 25 here)."""
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    past = run("show", "dispute-1", "--at", "25")
+    assert (past.exit_code, past.output) == (
+        2, "error: hand dispute-1: --at 25: the hand's last event is seq 24\n")
+    last = run("show", "dispute-1", "--at", "24")
+    assert last.exit_code == 0 and " 24 hand_ended " in last.output
+    assert run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "main pot to Ann",
+               "--by", "floor").exit_code == 0
+    assert run("show", "dispute-1", "--at", "25").exit_code == 0
+    past = run("show", "dispute-1", "--at", "26")
+    assert (past.exit_code, past.output) == (
+        2, "error: hand dispute-1: --at 26: the hand's last event is seq 25\n")
