@@ -80,7 +80,7 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
         stacks = " ".join(f"{s.player}:{s.stack}" for s in step.seats)
         bet = f" bet {step.current_bet}" if step.current_bet is not None else ""
         turn = f" → {step.to_act}" if step.to_act else ""
-        console.print(f"{step.label:>3} {step.action:<28} pot {step.pot_total}{bet} [{stacks}] "
+        console.print(f"{step.label:>3} {step.named:<28} pot {step.pot_total}{bet} [{stacks}] "
                       f"{step.phase}{turn}")
     last = hs.last
     if at is not None and last.legal is not None:

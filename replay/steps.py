@@ -28,13 +28,14 @@ from typing import Any
 from engine.awards import pot_name
 from engine.errors import IllegalAction
 from engine.games import Game
-from engine.notation import to_action
+from engine.notation import format_amount, to_action
 from engine.settle import settle
 from engine.state import HandState
 from replay.fold import numbered_events, renumber
 from replay.stepwords import Before, started_words
 
-__all__ = ["SeatState", "PotState", "Legal", "Step", "HandSteps", "hand_steps", "street_name"]
+__all__ = ["SeatState", "PotState", "Legal", "Step", "HandSteps", "hand_steps", "named_action",
+           "street_name"]
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,8 @@ class Step:
     as :func:`engine.settle.settle` derives them (:meth:`standing`: as the table names them);
     ``to_act`` and, in a betting round, ``legal``; ``notes``: what the rules accepted so far
     that a reader should know (a raise below the minimum that covers every opponent,
-    RULES.md §1.7).
+    RULES.md §1.7). ``named``: the action with players by name, as ``show`` prints it
+    (:func:`named_action`).
     """
 
     seq: int
@@ -123,6 +125,7 @@ class Step:
     legal: Legal | None
     notes: tuple[str, ...] = ()
     inserted: bool = False
+    named: str = ""
 
     @property
     def label(self) -> str:
@@ -252,6 +255,7 @@ def hand_steps(events: Sequence[Any], *, upto: int | None = None, original: bool
         e = n.event
         try:
             action = to_action(state, e) or e.type
+            named = named_action(state.players, e, action, started.unit.decimals)
             before = Before(state, e)
             state.apply(e)
         except IllegalAction as exc:
@@ -261,7 +265,8 @@ def hand_steps(events: Sequence[Any], *, upto: int | None = None, original: bool
                 raise
             broken = f"event {exc.seq} ({_what(e)}): {exc.reason}"
             break
-        steps.append(_step(state, n.seq, e, action, before.words(state), inserted=n.inserted))
+        steps.append(_step(state, n.seq, e, action, before.words(state), inserted=n.inserted,
+                           named=named))
     return HandSteps(
         hand=started.hand, game=started.game, game_name=state.game.name, button=started.button,
         starting=tuple((s.player, s.stack) for s in started.seats), corrected=corrected,
@@ -295,8 +300,25 @@ def load_steps(ledger: Any, hand: str, *, upto: int | None = None) -> HandSteps:
     return hand_steps(events, upto=upto)
 
 
+def named_action(players: Sequence[str], event: Any, action: str, decimals: int) -> str:
+    """``action`` (:func:`engine.notation.to_action`'s PHH text of ``event``, else its type)
+    with players by name, as ``act`` takes it: a seat label ``pN`` (FORMATS.md §1) becomes the
+    Nth of ``players`` (``Cy cbr 6``); a recorded payout is ``pay Bob 400`` or ``returned
+    Bob 8``; a forced bet PHH has no notation for, ``Ann posts small blind 1``. Amounts in
+    the hand's unit (``decimals``, :func:`engine.notation.format_amount`)."""
+    t = event.type
+    if t == "recorded_payout":
+        verb = "returned" if event.returned else "pay"
+        return f"{verb} {event.player} {format_amount(event.amount, decimals)}"
+    if t == "forced_bet" and action == t:
+        kind = event.kind.replace("_", " ")
+        return f"{event.player} posts {kind} {format_amount(event.amount, decimals)}"
+    names = {f"p{i}": p for i, p in enumerate(players, 1)}
+    return " ".join(names.get(word, word) for word in action.split(" "))
+
+
 def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
-          inserted: bool = False) -> Step:
+          inserted: bool = False, named: str = "") -> Step:
     result = settle(state)
     cards = state.cards
     seats = tuple(
@@ -322,7 +344,7 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         pot_total=state.pot_total(), current_bet=state.rnd.current if betting else None,
         pots=pots, returned=dict(result.returned), to_act=to_act,
         legal=_legal(state, to_act) if betting and to_act else None,
-        notes=tuple(state.notes), inserted=inserted,
+        notes=tuple(state.notes), inserted=inserted, named=named or action,
     )
 
 

@@ -1,6 +1,7 @@
 """The per-event steps (replay/steps.py) and the hand's view (replay/handview.py): the values
-of RULES.md ex01 and the scripted dispute checked by hand, and ``show`` byte for byte as it
-printed before it read the steps (tests/golden/show/, written by ``show`` at c204e68)."""
+of RULES.md ex01 and the scripted dispute checked by hand, and ``show`` byte for byte
+(tests/golden/show/: written by ``show`` at c204e68, before it read the steps; written again
+when its event lines named the players and the chips of forced bets and payouts)."""
 
 from __future__ import annotations
 
@@ -163,3 +164,13 @@ def test_show_at_past_the_hands_last_event_is_refused_in_one_line(run) -> None: 
     past = run("show", "dispute-1", "--at", "26")
     assert (past.exit_code, past.output) == (
         2, "error: hand dispute-1: --at 26: the hand's last event is seq 25\n")
+
+
+def test_show_names_the_players_and_the_chips_of_forced_bets_and_payouts() -> None:
+    """The dispute as ``show`` words its events: seat labels of the PHH file (p1 = Ann, the
+    small blind) by name, a forced bet and a recorded payout with player and chips, as
+    ``act`` takes a payout (``pay Bob 400``: the table pushed all 400 to Bob)."""
+    named = {s.seq: s.named for s in hand_steps(_events(WRONG_PUSH)).steps}
+    assert [named[q] for q in (2, 3, 4, 7, 8, 20, 23, 24)] == [
+        "Ann posts small blind 1", "Bob posts big blind 2", "d dh Ann AsAh", "Cy cbr 6",
+        "Ann cbr 100", "Ann sm AsAh", "pay Bob 400", "hand_ended"]
