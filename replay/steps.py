@@ -41,9 +41,10 @@ __all__ = ["SeatState", "PotState", "Legal", "Step", "HandSteps", "hand_steps", 
 @dataclass(frozen=True)
 class SeatState:
     """One player after a step. ``label``: the PHH seat label (``p1`` = first seat left of the
-    button; stud: seat order). ``stack``, ``bet`` (this street) and ``put_in`` (the whole hand,
-    antes and blinds included, before any refund) in chips; ``folded``, ``mucked`` (at the
-    showdown), ``all_in``. ``cards``: hole cards known so far
+    button; stud: seat order). ``stack`` (behind him, with what the table's recorded payouts
+    pushed to him so far; a voided hand: his stack before it), ``bet`` (this street) and
+    ``put_in`` (the whole hand, antes and blinds included, before any refund) in chips;
+    ``folded``, ``mucked`` (at the showdown), ``all_in``. ``cards``: hole cards known so far
     in deal order (``??`` unknown), ``up``: a face-up flag per card. ``declared``: ``high``,
     ``low``, ``swing`` or None."""
 
@@ -321,9 +322,14 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
           inserted: bool = False, named: str = "") -> Step:
     result = settle(state)
     cards = state.cards
+    paid = dict.fromkeys(state.players, 0)
+    for payout in state.payouts:
+        paid[payout.player] += payout.amount
+    if state.status == "voided":  # every chip goes back, no payout stands (README: net)
+        paid = {p: state.contributed[p] for p in state.players}
     seats = tuple(
         SeatState(
-            player=p, label=f"p{i}", stack=state.stacks[p], bet=state.street_bets[p],
+            player=p, label=f"p{i}", stack=state.stacks[p] + paid[p], bet=state.street_bets[p],
             put_in=state.contributed[p], folded=p in state.folded, mucked=p in state.mucked,
             all_in=p in state.all_in, cards=tuple(cards.hole[p]), up=tuple(cards.up[p]),
             declared=state.declarations.get(p),

@@ -174,3 +174,13 @@ def test_show_names_the_players_and_the_chips_of_forced_bets_and_payouts() -> No
     assert [named[q] for q in (2, 3, 4, 7, 8, 20, 23, 24)] == [
         "Ann posts small blind 1", "Bob posts big blind 2", "d dh Ann AsAh", "Cy cbr 6",
         "Ann cbr 100", "Ann sm AsAh", "pay Bob 400", "hand_ended"]
+
+
+def test_show_stacks_count_what_the_table_paid() -> None:
+    """The stacks after a recorded payout hold what it pushed: the dispute's table pushed all
+    400 to Bob (150 behind after the river) — 550 from seq 23; Ann's all-in 100 and Cy's 150
+    stay out. Before the payout, the chips in the pot are nobody's."""
+    steps = {s.seq: s for s in hand_steps(_events(WRONG_PUSH)).steps}
+    stacks = {q: [(x.player, x.stack) for x in steps[q].seats] for q in (22, 23, 24)}
+    assert stacks[22] == [("Ann", 0), ("Bob", 150), ("Cy", 150)]
+    assert stacks[23] == stacks[24] == [("Ann", 0), ("Bob", 550), ("Cy", 150)]
