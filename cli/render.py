@@ -89,6 +89,8 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
         console.print(f"    at {last.label}: {lim.player} to act, to call {lim.to_call}{raise_}")
     for line in last.explanation():
         console.print(f"    {line}")
+    if hs.paid_otherwise:
+        console.print(f"    {hs.paid_otherwise}", soft_wrap=True)  # one line, however long
     return buf.getvalue().rstrip("\n")
 
 

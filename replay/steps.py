@@ -31,7 +31,7 @@ from engine.games import Game
 from engine.notation import format_amount, to_action
 from engine.settle import settle
 from engine.state import HandState
-from replay.fold import numbered_events, renumber
+from replay.fold import numbered_events, renumber, replay_folded
 from replay.stepwords import Before, started_words
 
 __all__ = ["SeatState", "PotState", "Legal", "Step", "HandSteps", "hand_steps", "named_action",
@@ -206,7 +206,10 @@ class HandSteps:
     ``decimals`` (how the hand writes amounts, :class:`ledger.model.events.Unit`),
     ``board_cards`` (board cards a run of the game deals: 0 in stud and draw games) and
     ``steps`` (numbered by stream seq, :class:`Step`), and ``broken``: why the steps stop
-    early (an event the rules reject, ``hand_steps(lenient=True)``; None: they do not)."""
+    early (an event the rules reject, ``hand_steps(lenient=True)``; None: they do not).
+    ``paid_otherwise``: once the hand is complete, the line saying how the table's recorded
+    payouts differ from the rules' awards (:func:`replay.fold.replay_folded`; a rake or an
+    uncalled bet left out in its words, :mod:`replay.rake`); None when they do not differ."""
 
     hand: str
     game: str
@@ -218,6 +221,7 @@ class HandSteps:
     board_cards: int
     steps: tuple[Step, ...]
     broken: str | None = None
+    paid_otherwise: str | None = None
 
     @property
     def last(self) -> Step:
@@ -268,12 +272,24 @@ def hand_steps(events: Sequence[Any], *, upto: int | None = None, original: bool
             break
         steps.append(_step(state, n.seq, e, action, before.words(state), inserted=n.inserted,
                            named=named))
+    paid_otherwise = None
+    if broken is None and state.status == "complete":
+        paid_otherwise = _paid_otherwise(state, started, corrected)
     return HandSteps(
         hand=started.hand, game=started.game, game_name=state.game.name, button=started.button,
         starting=tuple((s.player, s.stack) for s in started.seats), corrected=corrected,
         decimals=started.unit.decimals, board_cards=state.game.board_count,
-        steps=tuple(steps), broken=broken,
+        steps=tuple(steps), broken=broken, paid_otherwise=paid_otherwise,
     )
+
+
+def _paid_otherwise(state: HandState, started: Any, corrected: bool) -> str | None:
+    """``paid differently from the rules: Ann was paid 0, the rules give 300 (-300); ...``
+    (each difference once, without its ``hand X:``), or None."""
+    found = replay_folded(state, started, corrected=corrected).discrepancies
+    prefix = f"hand {started.hand}: "
+    said = dict.fromkeys(d.sentence().removeprefix(prefix) for d in found)
+    return f"paid differently from the rules: {'; '.join(said)}" if said else None
 
 
 def _what(event: Any) -> str:

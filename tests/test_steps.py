@@ -184,3 +184,38 @@ def test_show_stacks_count_what_the_table_paid() -> None:
     stacks = {q: [(x.player, x.stack) for x in steps[q].seats] for q in (22, 23, 24)}
     assert stacks[22] == [("Ann", 0), ("Bob", 150), ("Cy", 150)]
     assert stacks[23] == stacks[24] == [("Ann", 0), ("Bob", 550), ("Cy", 150)]
+
+
+def test_show_says_when_the_table_paid_differently_from_the_rules(run) -> None:  # noqa: ANN001
+    """One line after the pots once the hand is complete: the dispute's table pushed all 400
+    to Bob, the rules give Ann the 300 main pot and Bob the 100 side pot. None after the
+    correction, nor at --at 23 (the hand not over)."""
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    line = ("    paid differently from the rules: Ann was paid 0, the rules give 300 (-300); "
+            "Bob was paid 400, the rules give 100 (+300)\n")
+    whole = run("show", "dispute-1")
+    assert whole.exit_code == 0 and whole.output.endswith(
+        "Bob wins 100 with pair of kings, T-9-7 kickers.\n" + line)
+    assert "paid differently" not in run("show", "dispute-1", "--at", "23").output
+    assert run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "main pot to Ann",
+               "--by", "floor").exit_code == 0
+    assert "paid differently" not in run("show", "dispute-1").output
+
+
+def test_paid_otherwise_words_a_rake_as_the_rake() -> None:
+    """tests/test_rake.py's hand: p1 takes the 12 pot and his uncalled 20 back (32 by the
+    rules); the site paid 31 and the file records a rake of 1: said once, as the rake."""
+    from ledger.formats.phh.read import read_phh_text
+    from tests.test_rake import HAND
+
+    def paid(extra: str) -> str | None:
+        (hand,) = read_phh_text(HAND + extra).check()
+        return hand_steps(events_from_phh(hand)).paid_otherwise
+
+    assert paid("winnings = [32, 0, 0]\n") is None
+    assert paid("winnings = [31, 0, 0]\nrake = 1\n") == (
+        "paid differently from the rules: the table paid 1 less than the pots and returns: "
+        "the site kept 1 as rake (as the file records)")
+    assert paid("winnings = [30, 2, 0]\n") == (
+        "paid differently from the rules: p1 was paid 30, the rules give 32 (-2); "
+        "p2 was paid 2, the rules give 0 (+2)")
