@@ -280,6 +280,7 @@ def test_ctrl_c_at_the_table_prompt_after_a_written_line_is_aborted_at_once(
 #: would land mid-commit: Python runs the handler before DuckDB commits), then a second write.
 COMMIT_CUT = """
 import os, signal, sys
+import duckdb
 from cli.main import hold_interrupts
 from ledger.model import events as ev
 from ledger.store.store import Ledger
@@ -306,6 +307,18 @@ try:
     ledger.append("session:s2", [ev.SessionOpened(session="s2")], expected_seq=0)
 except KeyboardInterrupt:
     print("second stopped", flush=True)
+
+class Fails(Cut):
+    def commit(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        raise duckdb.IOException("the disk is full")
+
+ledger._con = Fails(con)
+try:
+    ledger.append("session:s3", [ev.SessionOpened(session="s3")], expected_seq=0)
+except KeyboardInterrupt as exc:
+    print("third aborted:", exc.__cause__, flush=True)
+ledger._con = con
 ledger.close()
 """
 
@@ -313,14 +326,16 @@ ledger.close()
 def test_sigint_during_the_commit_is_held_and_stops_the_next_write(tmp_path: Path) -> None:
     """SIGINT that lands while the commit runs (the write marked as landing before the commit
     starts, so no moment between the commit and the mark raises it): the write stands and
-    returns its position; the next write is stopped before it begins, writing nothing."""
+    returns its position; the next write is stopped before it begins, writing nothing. A
+    commit that fails with an interrupt held is the interrupt (nothing was written)."""
     db = tmp_path / "c.duckdb"
     done = subprocess.run([sys.executable, "-c", COMMIT_CUT, str(db)], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout, done.stderr) == (
-        0, "first [1]\nsecond stopped\n", "")
+        0, "first [1]\nsecond stopped\nthird aborted: the disk is full\n", "")
     with Ledger(db, read_only=True) as ledger:
         assert ledger.verify().ok
         assert [e.type for e in ledger.read("session:s1")] == ["session_opened"]
-        with pytest.raises(NotFound):
-            ledger.read("session:s2")
+        for stream in ("session:s2", "session:s3"):
+            with pytest.raises(NotFound):
+                ledger.read(stream)
