@@ -114,10 +114,12 @@ def table(obj: Context, hand_id: str) -> None:
     error line on stderr, nothing of it is written, and the session goes on. Every line opens
     the ledger and closes it before printing, so other commands may write it meanwhile.
     A line is at most 1 MB (a longer one is refused, unread). Exit status: 0 every line went
-    through, 2 a line was refused (or HAND is not in the ledger)."""
+    through, 2 a line was refused (or HAND is not in the ledger), 130 Ctrl-C ("Aborted": a
+    line whose write began committing is finished and printed first)."""
     exit_at_once()
     with gc_paused():
         from cli.text import state_text
+        from ledger.store import landing
         from replay.live import act as record
         from replay.live import current, legal_now, now
 
@@ -131,6 +133,7 @@ def table(obj: Context, hand_id: str) -> None:
     lines = StreamLines(stdin)
     refused = False
     while True:
+        landing.resume()  # Ctrl-C held since the last line's write stops the session here
         if prompt:
             click.echo("> ", nl=False, err=True)
         try:

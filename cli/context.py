@@ -68,25 +68,37 @@ class Context:
         """After a command that opened the ledger for writing: the derived tables saved as
         of the head when it moved (:func:`replay.projections.save_tables`). Not saved (the
         file held by another process, a failure) is a note: the events are written, and
-        reads compute the tables in memory."""
+        reads compute the tables in memory. So is Ctrl-C meanwhile, or held since the write
+        landed (:mod:`ledger.store.landing`): the write stands, and the command ends as it
+        would have."""
         if (self.written_from is None or not self.saves_tables or self.db == ":memory:"
                 or not Path(self.db).exists()):
             return
         from cli import render
         from ledger.model.errors import LedgerError
+        from ledger.store import landing
         from ledger.store.store import Ledger
         from replay.projections import save_tables
 
+        reason = None
         try:
-            if self._ledger is None or self._ledger.read_only:
-                self.close()
-                self._ledger = Ledger(self.db, wait=False)
-            now = (self._ledger.head() or (0, ""))[0]
-            if now != self.written_from:
-                save_tables(self._ledger, progress=render.progress)
-            self.written_from = now
-        except LedgerError as exc:
-            render.note(f"note: the derived tables were not saved ({one_line(str(exc))}): "
+            with landing.unheld():
+                if self._ledger is None or self._ledger.read_only:
+                    self.close()
+                    self._ledger = Ledger(self.db, wait=False)
+                now = (self._ledger.head() or (0, ""))[0]
+                if now != self.written_from:
+                    save_tables(self._ledger, progress=render.progress)
+                self.written_from = now
+        except (KeyboardInterrupt, Exception) as exc:  # Ctrl-C however DuckDB passed it on
+            if interrupted(exc):
+                reason = "interrupted"
+            elif isinstance(exc, LedgerError):
+                reason = one_line(str(exc))
+            else:
+                raise
+        if reason is not None:
+            render.note(f"note: the derived tables were not saved ({reason}): "
                         "reads compute them in memory")
 
     def names(self) -> Any:

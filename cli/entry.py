@@ -6,7 +6,10 @@ Loading those modules makes many objects and frees almost none, so the cyclic ga
 collector is paused meanwhile and what they made is frozen out of later collections
 (``gc.freeze``). A command that asked for it (:func:`cli.context.exit_at_once`: the live
 commands) ends the process as soon as its output is flushed, without the interpreter's
-teardown, which would free every module and object one by one.
+teardown, which would free every module and object one by one. Once a command's write
+has committed, Ctrl-C no longer aborts it (:func:`cli.main.hold_interrupts`), and once the
+command is done it is ignored (:func:`cli.main.leave`): no "Aborted" for a write that landed,
+and no death by SIGINT in the interpreter's teardown.
 """
 
 from __future__ import annotations
@@ -19,11 +22,17 @@ def main() -> None:
     """Load :mod:`cli.main` and run it (:func:`cli.main.main` gives the exit statuses)."""
     gc.disable()
     try:
-        from cli.main import leave, run
+        from cli.main import hold_interrupts, leave, run
+
+        hold_interrupts()
     except KeyboardInterrupt:
         sys.stderr.write("Aborted\n")
         sys.exit(130)
     finally:
         gc.freeze()
         gc.enable()
-    leave(run())
+    try:
+        leave(run())
+    except KeyboardInterrupt:  # as the command returned, before leave() ignored Ctrl-C
+        sys.stderr.write("Aborted\n")
+        leave(130)

@@ -30,6 +30,7 @@ from cli.context import (
 )
 from cli.utf8 import check_utf8
 from ledger.model.errors import LedgerError, MalformedInput
+from ledger.store import landing
 
 #: The module of each command, imported only when that command runs (or for ``--help``): a
 #: live ``act`` is a new process each time, and must not pay for the renderers, the books or
@@ -139,14 +140,35 @@ def main() -> None:
     sys.exit(run())
 
 
+def hold_interrupts() -> None:
+    """For the console script's process: Ctrl-C is "Aborted" (KeyboardInterrupt, :func:`run`)
+    until a write commits; from the moment its commit starts Ctrl-C is held, and the command
+    prints its output and ends as it would have (:mod:`ledger.store.landing`). A held
+    interrupt is raised where new work would begin (the next transaction, an import's next
+    file, ``table``'s next line); saving the derived tables after the write may be cut short
+    (:meth:`cli.context.Context.save_tables`). Left alone when SIGINT is not Python's default
+    handler (ignored in a background job)."""
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return
+    landing.configure(True)
+    signal.signal(signal.SIGINT, _on_interrupt)
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    if not landing.hold():
+        raise KeyboardInterrupt
+
+
 def leave(code: int) -> NoReturn:
-    """End the process with exit status ``code`` (of :func:`run`): as :func:`main` does, or,
-    when the command asked for it (:func:`cli.context.exit_at_once`), as soon as standard
-    output and error are flushed, without the interpreter's teardown (``os._exit``). Output
-    closed by its reader meanwhile is :data:`CLOSED_PIPE`, as in :func:`run`."""
+    """End the process with exit status ``code`` (of :func:`run`), Ctrl-C ignored from here
+    (the command is done: nothing to abort, and Python's teardown would otherwise die of it):
+    as :func:`main` does, or, when the command asked for it
+    (:func:`cli.context.exit_at_once`), as soon as standard output and error are flushed,
+    without the interpreter's teardown (``os._exit``). Output closed by its reader meanwhile
+    is :data:`CLOSED_PIPE`, as in :func:`run`."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if not exits_at_once():
         sys.exit(code)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the command is done: nothing to abort
     try:
         sys.stdout.flush()
     except (BrokenPipeError, ValueError):

@@ -80,7 +80,7 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
         stacks = " ".join(f"{s.player}:{s.stack}" for s in step.seats)
         bet = f" bet {step.current_bet}" if step.current_bet is not None else ""
         turn = f" → {step.to_act}" if step.to_act else ""
-        console.print(f"{step.label:>3} {step.action:<28} pot {step.pot_total}{bet} [{stacks}] "
+        console.print(f"{step.label:>3} {step.named:<28} pot {step.pot_total}{bet} [{stacks}] "
                       f"{step.phase}{turn}")
     last = hs.last
     if at is not None and last.legal is not None:
@@ -89,6 +89,8 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
         console.print(f"    at {last.label}: {lim.player} to act, to call {lim.to_call}{raise_}")
     for line in last.explanation():
         console.print(f"    {line}")
+    if hs.paid_otherwise:
+        console.print(f"    {hs.paid_otherwise}", soft_wrap=True)  # one line, however long
     return buf.getvalue().rstrip("\n")
 
 

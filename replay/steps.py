@@ -28,21 +28,23 @@ from typing import Any
 from engine.awards import pot_name
 from engine.errors import IllegalAction
 from engine.games import Game
-from engine.notation import to_action
+from engine.notation import format_amount, to_action
 from engine.settle import settle
 from engine.state import HandState
-from replay.fold import numbered_events, renumber
+from replay.fold import numbered_events, renumber, replay_folded
 from replay.stepwords import Before, started_words
 
-__all__ = ["SeatState", "PotState", "Legal", "Step", "HandSteps", "hand_steps", "street_name"]
+__all__ = ["SeatState", "PotState", "Legal", "Step", "HandSteps", "hand_steps", "named_action",
+           "street_name"]
 
 
 @dataclass(frozen=True)
 class SeatState:
     """One player after a step. ``label``: the PHH seat label (``p1`` = first seat left of the
-    button; stud: seat order). ``stack``, ``bet`` (this street) and ``put_in`` (the whole hand,
-    antes and blinds included, before any refund) in chips; ``folded``, ``mucked`` (at the
-    showdown), ``all_in``. ``cards``: hole cards known so far
+    button; stud: seat order). ``stack`` (behind him, with what the table's recorded payouts
+    pushed to him so far; a voided hand: his stack before it), ``bet`` (this street) and
+    ``put_in`` (the whole hand, antes and blinds included, before any refund) in chips;
+    ``folded``, ``mucked`` (at the showdown), ``all_in``. ``cards``: hole cards known so far
     in deal order (``??`` unknown), ``up``: a face-up flag per card. ``declared``: ``high``,
     ``low``, ``swing`` or None."""
 
@@ -102,7 +104,8 @@ class Step:
     as :func:`engine.settle.settle` derives them (:meth:`standing`: as the table names them);
     ``to_act`` and, in a betting round, ``legal``; ``notes``: what the rules accepted so far
     that a reader should know (a raise below the minimum that covers every opponent,
-    RULES.md §1.7).
+    RULES.md §1.7). ``named``: the action with players by name, as ``show`` prints it
+    (:func:`named_action`).
     """
 
     seq: int
@@ -123,6 +126,7 @@ class Step:
     legal: Legal | None
     notes: tuple[str, ...] = ()
     inserted: bool = False
+    named: str = ""
 
     @property
     def label(self) -> str:
@@ -202,7 +206,10 @@ class HandSteps:
     ``decimals`` (how the hand writes amounts, :class:`ledger.model.events.Unit`),
     ``board_cards`` (board cards a run of the game deals: 0 in stud and draw games) and
     ``steps`` (numbered by stream seq, :class:`Step`), and ``broken``: why the steps stop
-    early (an event the rules reject, ``hand_steps(lenient=True)``; None: they do not)."""
+    early (an event the rules reject, ``hand_steps(lenient=True)``; None: they do not).
+    ``paid_otherwise``: once the hand is complete, the line saying how the table's recorded
+    payouts differ from the rules' awards (:func:`replay.fold.replay_folded`; a rake or an
+    uncalled bet left out in its words, :mod:`replay.rake`); None when they do not differ."""
 
     hand: str
     game: str
@@ -214,6 +221,7 @@ class HandSteps:
     board_cards: int
     steps: tuple[Step, ...]
     broken: str | None = None
+    paid_otherwise: str | None = None
 
     @property
     def last(self) -> Step:
@@ -252,6 +260,7 @@ def hand_steps(events: Sequence[Any], *, upto: int | None = None, original: bool
         e = n.event
         try:
             action = to_action(state, e) or e.type
+            named = named_action(state.players, e, action, started.unit.decimals)
             before = Before(state, e)
             state.apply(e)
         except IllegalAction as exc:
@@ -261,13 +270,26 @@ def hand_steps(events: Sequence[Any], *, upto: int | None = None, original: bool
                 raise
             broken = f"event {exc.seq} ({_what(e)}): {exc.reason}"
             break
-        steps.append(_step(state, n.seq, e, action, before.words(state), inserted=n.inserted))
+        steps.append(_step(state, n.seq, e, action, before.words(state), inserted=n.inserted,
+                           named=named))
+    paid_otherwise = None
+    if broken is None and state.status == "complete":
+        paid_otherwise = _paid_otherwise(state, started, corrected)
     return HandSteps(
         hand=started.hand, game=started.game, game_name=state.game.name, button=started.button,
         starting=tuple((s.player, s.stack) for s in started.seats), corrected=corrected,
         decimals=started.unit.decimals, board_cards=state.game.board_count,
-        steps=tuple(steps), broken=broken,
+        steps=tuple(steps), broken=broken, paid_otherwise=paid_otherwise,
     )
+
+
+def _paid_otherwise(state: HandState, started: Any, corrected: bool) -> str | None:
+    """``paid differently from the rules: Ann was paid 0, the rules give 300 (-300); ...``
+    (each difference once, without its ``hand X:``), or None."""
+    found = replay_folded(state, started, corrected=corrected).discrepancies
+    prefix = f"hand {started.hand}: "
+    said = dict.fromkeys(d.sentence().removeprefix(prefix) for d in found)
+    return f"paid differently from the rules: {'; '.join(said)}" if said else None
 
 
 def _what(event: Any) -> str:
@@ -277,24 +299,53 @@ def _what(event: Any) -> str:
 
 
 def load_steps(ledger: Any, hand: str, *, upto: int | None = None) -> HandSteps:
-    """:func:`hand_steps` of the hand ``hand`` as stored in ``ledger``.
+    """:func:`hand_steps` of the hand ``hand`` as stored in ``ledger``, up to stream seq
+    ``upto`` (``show --at``; None: all).
 
     Raises:
-        NotFound: no such hand; engine.errors.IllegalAction: an event the rules reject.
+        NotFound: no such hand; MalformedInput: ``upto`` past the hand stream's last seq
+        (a correction's own seq included); engine.errors.IllegalAction: an event the rules
+        reject.
     """
+    from ledger.model.errors import MalformedInput
     from ledger.store.streams import load_hand
 
     events, _ = load_hand(ledger, hand)
+    if upto is not None and upto > len(events):
+        raise MalformedInput(f"--at {upto}: the hand's last event is seq {len(events)}",
+                             hand=hand)
     return hand_steps(events, upto=upto)
 
 
+def named_action(players: Sequence[str], event: Any, action: str, decimals: int) -> str:
+    """``action`` (:func:`engine.notation.to_action`'s PHH text of ``event``, else its type)
+    with players by name, as ``act`` takes it: a seat label ``pN`` (FORMATS.md §1) becomes the
+    Nth of ``players`` (``Cy cbr 6``); a recorded payout is ``pay Bob 400`` or ``returned
+    Bob 8``; a forced bet PHH has no notation for, ``Ann posts small blind 1``. Amounts in
+    the hand's unit (``decimals``, :func:`engine.notation.format_amount`)."""
+    t = event.type
+    if t == "recorded_payout":
+        verb = "returned" if event.returned else "pay"
+        return f"{verb} {event.player} {format_amount(event.amount, decimals)}"
+    if t == "forced_bet" and action == t:
+        kind = event.kind.replace("_", " ")
+        return f"{event.player} posts {kind} {format_amount(event.amount, decimals)}"
+    names = {f"p{i}": p for i, p in enumerate(players, 1)}
+    return " ".join(names.get(word, word) for word in action.split(" "))
+
+
 def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
-          inserted: bool = False) -> Step:
+          inserted: bool = False, named: str = "") -> Step:
     result = settle(state)
     cards = state.cards
+    paid = dict.fromkeys(state.players, 0)
+    for payout in state.payouts:
+        paid[payout.player] += payout.amount
+    if state.status == "voided":  # every chip goes back, no payout stands (README: net)
+        paid = {p: state.contributed[p] for p in state.players}
     seats = tuple(
         SeatState(
-            player=p, label=f"p{i}", stack=state.stacks[p], bet=state.street_bets[p],
+            player=p, label=f"p{i}", stack=state.stacks[p] + paid[p], bet=state.street_bets[p],
             put_in=state.contributed[p], folded=p in state.folded, mucked=p in state.mucked,
             all_in=p in state.all_in, cards=tuple(cards.hole[p]), up=tuple(cards.up[p]),
             declared=state.declarations.get(p),
@@ -315,7 +366,7 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         pot_total=state.pot_total(), current_bet=state.rnd.current if betting else None,
         pots=pots, returned=dict(result.returned), to_act=to_act,
         legal=_legal(state, to_act) if betting and to_act else None,
-        notes=tuple(state.notes), inserted=inserted,
+        notes=tuple(state.notes), inserted=inserted, named=named or action,
     )
 
 

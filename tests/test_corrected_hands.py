@@ -90,7 +90,7 @@ def test_show_numbers_events_as_act_and_history_do(run) -> None:  # noqa: ANN001
     numbered = {int(line.split()[0]): line.split()[1] for line in lines
                 if line[:3].strip().isdigit()}
     assert sorted(numbered) == [2, 3, 4, 5, 6, *range(9, 21)]
-    assert numbered[16] == "d" and numbered[19] == "recorded_payout"
+    assert numbered[16] == "d" and numbered[19] == "pay"
     assert numbered[20] == "hand_ended"
     history = run("history", "o3").output
     assert " 16 @16 " in history and "cards_dealt" in history.split(" 16 @16 ")[1][:60]

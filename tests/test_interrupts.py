@@ -8,6 +8,7 @@ both were tracebacks and exit 1, found by sending SIGINT at random moments of an
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import subprocess
@@ -20,6 +21,7 @@ from click.testing import CliRunner
 from pydantic import BaseModel, field_serializer
 
 from cli.context import interrupted
+from ledger.model.errors import NotFound
 from ledger.store.store import Ledger
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -164,3 +166,176 @@ def test_ctrl_c_while_the_command_loads_is_aborted_not_a_traceback(tmp_path: Pat
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert (done.returncode, done.stderr, done.stdout) == (130, "Aborted\n", "")
     assert not (tmp_path / "l.duckdb").exists()
+
+
+WRONG_PUSH = ROOT / "data" / "dispute" / "wrong-push.phh"
+RIGHT_SPLIT = ("--replace", "23", "pay Bob 100", "--insert-after", "23", "pay Ann 300",
+               "--reason", "main pot to the wrong player", "--by", "floor")
+NOT_SAVED = "note: the derived tables were not saved (interrupted): reads compute them in memory"
+
+
+def _dispute_ledger(db: Path, *more: Path) -> None:
+    from cli.main import run
+
+    runner = CliRunner()
+    for source in (WRONG_PUSH, *more):
+        with runner.isolation() as (_, err, _):
+            assert run(["--db", str(db), "import", str(source)]) == 0, err.getvalue()
+
+
+def _corrections(db: Path) -> int:
+    with Ledger(db, read_only=True) as ledger:
+        assert ledger.verify().ok
+        return sum(e.type == "correction" for e in ledger.read("dispute-1"))
+
+
+def test_ctrl_c_after_the_correction_is_written_is_not_aborted(tmp_path: Path) -> None:
+    """The correction's line is printed once its events are committed; Ctrl-C then (while the
+    derived tables of the 2,000 hands of the ledger are saved, or as the process ends) was
+    "Aborted", exit 130, or death by SIGINT, though the correction was in the ledger: now the
+    command ends as it would have, at most noting that the tables were not saved."""
+    from replay.demo.series import generate_series, write_series
+
+    folder = tmp_path / "series"
+    write_series(generate_series(sessions=2, hands=1000, seed=5), folder)
+    db = tmp_path / "l.duckdb"
+    _dispute_ledger(db, folder)
+    proc = subprocess.Popen([sys.executable, "-c", CHILD, "--db", str(db), "correct",
+                             "dispute-1", *RIGHT_SPLIT], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout is not None
+    line = proc.stdout.readline()  # printed after the commit, before the tables are saved
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert line == ("corrected hand dispute-1 (seq 25); net: unchanged; "
+                    "paid: Ann +300, Bob -300\n")
+    assert (proc.returncode, out, err.strip() in ("", NOT_SAVED)) == (0, "", True), err
+    assert _corrections(db) == 1
+
+
+def test_sigint_at_random_moments_of_a_correction_says_what_happened(tmp_path: Path) -> None:
+    """Eight SIGINTs at seeded moments of a real ``correct``: "Aborted", exit 130 and the
+    ledger as it was, or the command's line, exit 0 and the correction written; never
+    "Aborted" with the correction written, never death by SIGINT."""
+    db0 = tmp_path / "start.duckdb"
+    _dispute_ledger(db0)
+    args = [sys.executable, "-c", CHILD, "--db", "", "correct", "dispute-1", *RIGHT_SPLIT]
+    start = time.monotonic()
+    clean = subprocess.run([*args[:4], str(db0), *args[5:]], cwd=ROOT, capture_output=True,
+                           text=True, timeout=120)
+    seconds = time.monotonic() - start
+    assert (clean.returncode, clean.stderr) == (0, "")
+    rng = random.Random(4)
+    for t in range(8):
+        db = tmp_path / f"c{t}.duckdb"
+        _dispute_ledger(db)
+        proc = subprocess.Popen([*args[:4], str(db), *args[5:]], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(rng.uniform(0.3, 1.1) * seconds)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        written = _corrections(db)
+        if written:
+            assert (proc.returncode, out) == (0, clean.stdout), (t, err)
+            assert err.strip() in ("", NOT_SAVED), err
+        else:
+            assert (proc.returncode, err.strip(), out) == (130, "Aborted", ""), (t, err)
+
+
+def test_ctrl_c_at_the_table_prompt_after_a_written_line_is_aborted_at_once(
+        tmp_path: Path) -> None:
+    """``table`` after a line was written: Ctrl-C while it waits for the next line is
+    "Aborted" and 130 at once (an interrupt held since that line's commit was never raised
+    by a read of standard input, so the session waited on); the written line stays."""
+    from cli.main import run
+
+    db = tmp_path / "t.duckdb"
+    with CliRunner().isolation() as (_, err, _):
+        assert run(["--db", str(db), "hand", "start", "--hand", "h1", "--game", "NT",
+                    "--stakes", "1/2", "--seats", "Ann:200,Bob:150,Cy:300",
+                    "--button", "Cy"]) == 0, err.getvalue()
+    proc = subprocess.Popen([sys.executable, "-c", CHILD, "--db", str(db), "table", "h1"],
+                            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    proc.stdin.write("d dh Ann AsKs\n")
+    proc.stdin.flush()
+    line = proc.stdout.readline()  # the line's write landed before its output
+    proc.send_signal(signal.SIGINT)
+    try:
+        code = proc.wait(timeout=60)  # standard input still open: only the interrupt ends it
+    finally:
+        proc.kill()  # (done already, unless the interrupt was lost)
+    out, err = proc.stdout.read(), proc.stderr.read()
+    proc.stdin.close()
+    assert (code, err.strip(), out) == (130, "Aborted", ""), err
+    assert line == "4 cards_dealt; phase deal\n"
+    with Ledger(db, read_only=True) as ledger:
+        assert [(e.seq, e.type) for e in ledger.read("h1")][-1] == (4, "cards_dealt")
+
+
+#: A write whose commit meets SIGINT (sent to the process by the commit itself, as Ctrl-C
+#: would land mid-commit: Python runs the handler before DuckDB commits), then a second write.
+COMMIT_CUT = """
+import os, signal, sys
+import duckdb
+from cli.main import hold_interrupts
+from ledger.model import events as ev
+from ledger.store.store import Ledger
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
+hold_interrupts()
+ledger = Ledger(sys.argv[1])
+
+class Cut:
+    def __init__(self, con):
+        self.con = con
+    def __getattr__(self, name):
+        return getattr(self.con, name)
+    def commit(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        return self.con.commit()
+
+con = ledger._con
+ledger._con = Cut(con)
+event = ev.SessionOpened(session="s1")
+print("first", ledger.append("session:s1", [event], expected_seq=0), flush=True)
+ledger._con = con
+try:
+    ledger.append("session:s2", [ev.SessionOpened(session="s2")], expected_seq=0)
+except KeyboardInterrupt:
+    print("second stopped", flush=True)
+
+class Fails(Cut):
+    def commit(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        raise duckdb.IOException("the disk is full")
+
+ledger._con = Fails(con)
+try:
+    ledger.append("session:s3", [ev.SessionOpened(session="s3")], expected_seq=0)
+except KeyboardInterrupt as exc:
+    print("third aborted:", exc.__cause__, flush=True)
+ledger._con = con
+ledger.close()
+"""
+
+
+def test_sigint_during_the_commit_is_held_and_stops_the_next_write(tmp_path: Path) -> None:
+    """SIGINT that lands while the commit runs (the write marked as landing before the commit
+    starts, so no moment between the commit and the mark raises it): the write stands and
+    returns its position; the next write is stopped before it begins, writing nothing. A
+    commit that fails with an interrupt held is the interrupt (nothing was written)."""
+    db = tmp_path / "c.duckdb"
+    done = subprocess.run([sys.executable, "-c", COMMIT_CUT, str(db)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, "first [1]\nsecond stopped\nthird aborted: the disk is full\n", "")
+    with Ledger(db, read_only=True) as ledger:
+        assert ledger.verify().ok
+        assert [e.type for e in ledger.read("session:s1")] == ["session_opened"]
+        for stream in ("session:s2", "session:s3"):
+            with pytest.raises(NotFound):
+                ledger.read(stream)

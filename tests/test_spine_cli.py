@@ -143,8 +143,8 @@ def test_show_lists_events_with_state(run) -> None:  # noqa: ANN001
     hand = json.loads(run("replay", "--json").output.splitlines()[0])["hand"]
     out = run("show", hand)
     assert out.exit_code == 0
-    assert "B cbr 100" not in out.output  # PHH labels are seats: p2 is B
-    assert "p2 cbr 100" in out.output
+    assert " 17 B cbr 100 " in out.output  # PHH labels are seats (p2 is B), shown by name
+    assert " p2 " not in out.output and "A cbr 100" not in out.output
     assert "Side pot 1 100 (B): B takes 100" in out.output
     assert "uncalled returned: B 100" in out.output
 

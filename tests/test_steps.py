@@ -1,6 +1,7 @@
 """The per-event steps (replay/steps.py) and the hand's view (replay/handview.py): the values
-of RULES.md ex01 and the scripted dispute checked by hand, and ``show`` byte for byte as it
-printed before it read the steps (tests/golden/show/, written by ``show`` at c204e68)."""
+of RULES.md ex01 and the scripted dispute checked by hand, and ``show`` byte for byte
+(tests/golden/show/: written by ``show`` at c204e68, before it read the steps; written again
+when its event lines named the players and the chips of forced bets and payouts)."""
 
 from __future__ import annotations
 
@@ -146,3 +147,75 @@ def test_street_names_of_stud_and_draw() -> None:
     names = [s.street_name for s in draw.steps]
     assert names[6] == "before the draw" and names[-1] == "after the draw"
     assert draw.steps[11].words == "Cy stands pat" and draw.steps[10].words == "Bob discards 2"
+
+
+def test_show_at_past_the_hands_last_event_is_refused_in_one_line(run) -> None:  # noqa: ANN001
+    """``show --at`` past the last seq of the hand stream printed the whole hand, exit 0: now
+    one line and exit 2. The stream's seqs count a correction's own (seq 25 here)."""
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    past = run("show", "dispute-1", "--at", "25")
+    assert (past.exit_code, past.output) == (
+        2, "error: hand dispute-1: --at 25: the hand's last event is seq 24\n")
+    last = run("show", "dispute-1", "--at", "24")
+    assert last.exit_code == 0 and " 24 hand_ended " in last.output
+    assert run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "main pot to Ann",
+               "--by", "floor").exit_code == 0
+    assert run("show", "dispute-1", "--at", "25").exit_code == 0
+    past = run("show", "dispute-1", "--at", "26")
+    assert (past.exit_code, past.output) == (
+        2, "error: hand dispute-1: --at 26: the hand's last event is seq 25\n")
+
+
+def test_show_names_the_players_and_the_chips_of_forced_bets_and_payouts() -> None:
+    """The dispute as ``show`` words its events: seat labels of the PHH file (p1 = Ann, the
+    small blind) by name, a forced bet and a recorded payout with player and chips, as
+    ``act`` takes a payout (``pay Bob 400``: the table pushed all 400 to Bob)."""
+    named = {s.seq: s.named for s in hand_steps(_events(WRONG_PUSH)).steps}
+    assert [named[q] for q in (2, 3, 4, 7, 8, 20, 23, 24)] == [
+        "Ann posts small blind 1", "Bob posts big blind 2", "d dh Ann AsAh", "Cy cbr 6",
+        "Ann cbr 100", "Ann sm AsAh", "pay Bob 400", "hand_ended"]
+
+
+def test_show_stacks_count_what_the_table_paid() -> None:
+    """The stacks after a recorded payout hold what it pushed: the dispute's table pushed all
+    400 to Bob (150 behind after the river) — 550 from seq 23; Ann's all-in 100 and Cy's 150
+    stay out. Before the payout, the chips in the pot are nobody's."""
+    steps = {s.seq: s for s in hand_steps(_events(WRONG_PUSH)).steps}
+    stacks = {q: [(x.player, x.stack) for x in steps[q].seats] for q in (22, 23, 24)}
+    assert stacks[22] == [("Ann", 0), ("Bob", 150), ("Cy", 150)]
+    assert stacks[23] == stacks[24] == [("Ann", 0), ("Bob", 550), ("Cy", 150)]
+
+
+def test_show_says_when_the_table_paid_differently_from_the_rules(run) -> None:  # noqa: ANN001
+    """One line after the pots once the hand is complete: the dispute's table pushed all 400
+    to Bob, the rules give Ann the 300 main pot and Bob the 100 side pot. None after the
+    correction, nor at --at 23 (the hand not over)."""
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    line = ("    paid differently from the rules: Ann was paid 0, the rules give 300 (-300); "
+            "Bob was paid 400, the rules give 100 (+300)\n")
+    whole = run("show", "dispute-1")
+    assert whole.exit_code == 0 and whole.output.endswith(
+        "Bob wins 100 with pair of kings, T-9-7 kickers.\n" + line)
+    assert "paid differently" not in run("show", "dispute-1", "--at", "23").output
+    assert run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "main pot to Ann",
+               "--by", "floor").exit_code == 0
+    assert "paid differently" not in run("show", "dispute-1").output
+
+
+def test_paid_otherwise_words_a_rake_as_the_rake() -> None:
+    """tests/test_rake.py's hand: p1 takes the 12 pot and his uncalled 20 back (32 by the
+    rules); the site paid 31 and the file records a rake of 1: said once, as the rake."""
+    from ledger.formats.phh.read import read_phh_text
+    from tests.test_rake import HAND
+
+    def paid(extra: str) -> str | None:
+        (hand,) = read_phh_text(HAND + extra).check()
+        return hand_steps(events_from_phh(hand)).paid_otherwise
+
+    assert paid("winnings = [32, 0, 0]\n") is None
+    assert paid("winnings = [31, 0, 0]\nrake = 1\n") == (
+        "paid differently from the rules: the table paid 1 less than the pots and returns: "
+        "the site kept 1 as rake (as the file records)")
+    assert paid("winnings = [30, 2, 0]\n") == (
+        "paid differently from the rules: p1 was paid 30, the rules give 32 (-2); "
+        "p2 was paid 2, the rules give 0 (+2)")

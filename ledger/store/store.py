@@ -44,6 +44,7 @@ from ledger.model.errors import (
 )
 from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
+from ledger.store import landing
 from ledger.store.chain import (
     GENESIS,
     SESSION_PREFIX,
@@ -332,6 +333,9 @@ class Ledger:
 
         Nests: an inner ``transaction()`` (or an ``append`` inside one) joins the outer one, so
         a failure anywhere rolls back everything and the outer block must let it propagate.
+        The outer one tells :mod:`ledger.store.landing` when it begins (an interrupt the CLI
+        held since the last commit stops it there) and that its commit is under way (marked
+        before the commit starts: Ctrl-C from then on is held, not an abort).
 
         Raises:
             DuplicateEvent, LedgerBusy, LedgerError: DuckDB errors of the block or the commit,
@@ -340,6 +344,7 @@ class Ledger:
         outer = self._depth == 0
         try:
             if outer:
+                landing.resume()
                 self._con.begin()
             self._depth += 1
             try:
@@ -352,8 +357,9 @@ class Ledger:
                 self._depth -= 1
             if outer:
                 try:
-                    self._con.commit()
-                except (duckdb.Error, RuntimeError):
+                    with landing.committing():
+                        self._con.commit()
+                except BaseException:  # an interrupt before the commit began included
                     self._rollback()
                     raise
         except duckdb.Error as e:

@@ -28,6 +28,7 @@ from ledger.model.errors import LedgerCorrupt, LedgerError, MalformedEvent, Malf
 from ledger.model.events import event_json
 from ledger.model.gcpause import gc_paused
 from ledger.model.names import check_name
+from ledger.store import landing
 from ledger.store.streams import session_of_source, stored_rows
 from replay.build import check_events, phh_fold
 from replay.ingest.registry import find_importer, formats, not_text
@@ -140,6 +141,7 @@ def import_paths(
     files, report.errors = expand(paths)
     with progress("importing", len(files)) as tick:
         for path in files:
+            landing.resume()  # Ctrl-C held since the last file's write stops before this one
             with gc_paused():  # see ledger.model.gcpause; the file's objects are freed after
                 import_file(ledger, path, report, strict=strict, session=session,
                             workers=auto_workers(path, jobs), tables=tables and len(files) == 1)
