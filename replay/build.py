@@ -42,6 +42,45 @@ def shared(event: Any) -> Any:
     return event
 
 
+#: The event of each action text that means the same event whatever the state of the hand
+#: (:data:`_FIXED`), by the hand's players in seat order (``pN`` names the N-th): a fold,
+#: hole cards dealt, a show, a discard, a declaration. Emptied when it holds too many.
+_BY_TEXT: dict[tuple[str, ...], dict[str, Any]] = {}
+_BY_TEXT_MAX = 100_000
+_KEPT = [0]  # groups of players and texts kept in _BY_TEXT
+
+
+def _fixed(event: Any) -> bool:
+    """Whether ``event``, made by :func:`engine.notation.to_event` from an action text, is
+    what that text makes in any state of a hand with the same players (not a check, call,
+    bet, raise or bring-in, which depend on the bets; not board cards, whose run depends on
+    the board)."""
+    kind = event.type
+    return kind in _FIXED or (kind == "cards_dealt" and event.player is not None)
+
+
+_FIXED = frozenset({"fold", "reveal", "muck", "discard", "declaration"})
+
+
+def _texts_of(players: tuple[str, ...]) -> dict[str, Any]:
+    """The events met of the action texts of hands with ``players`` (:data:`_BY_TEXT`)."""
+    texts = _BY_TEXT.get(players)
+    if texts is None:
+        texts = _BY_TEXT[players] = {}
+        _KEPT[0] += 1
+    return texts
+
+
+def _remember(texts: dict[str, Any], text: str, event: Any) -> None:
+    """Keep ``event`` as what ``text`` makes in ``texts`` (:func:`_texts_of`); every text
+    is forgotten when :data:`_BY_TEXT_MAX` (groups and texts) are kept."""
+    if _KEPT[0] >= _BY_TEXT_MAX:
+        _BY_TEXT.clear()
+        _KEPT[0] = 0
+    texts[text] = event
+    _KEPT[0] += 1
+
+
 def events_from_phh(hand: Any) -> list[Any]:
     """Events of one :class:`ledger.formats.phh.read.PhhHand`: started, forced bets, actions,
     payouts (``winnings``, else what ``finishing_stacks`` imply), end (``incomplete`` when the
@@ -71,9 +110,14 @@ def phh_fold(hand: Any) -> tuple[list[Any], HandState]:
             out.append(forced)
     except IllegalAction as exc:
         raise IllegalHand(exc.reason, line=hand.line, **where) from exc
+    texts = _texts_of(tuple(state.players))
     for action in hand.actions:
         try:
-            event = shared(to_event(state, action.text, decimals=started.unit.decimals))
+            event = texts.get(action.text)
+            if event is None:  # not met before, or not a fixed text: made in this state
+                event = shared(to_event(state, action.text, decimals=started.unit.decimals))
+                if _fixed(event):
+                    _remember(texts, action.text, event)
             state.apply(event)
         except IllegalAction as exc:
             raise IllegalHand(exc.reason, line=action.line, action=action.text, **where) from exc
