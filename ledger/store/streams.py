@@ -34,7 +34,7 @@ _WINDOW = 50_000  # ledger positions per query
 # CPU of row tuples); below, importing numpy (about 0.1 s) would cost more than it saves.
 _NUMPY_ROWS = 20_000
 _EVENTS = TypeAdapter(list[AnyEvent], config=ConfigDict(defer_build=True))  # built when used
-_SHARED_MAX = 100_000  # payload texts whose event is kept for sharing
+_SHARED_MAX = 20_000  # payload texts whose event is kept for sharing (about 1 kB each)
 #: Event types whose texts recur across hands (no hand id, names or reasons of their own).
 _SHAREABLE = frozenset({"check", "call", "fold", "bet_raise", "all_in", "forced_bet",
                         "muck", "hand_ended", "run_count", "declaration", "cards_dealt",
