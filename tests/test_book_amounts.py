@@ -126,10 +126,22 @@ def test_a_session_of_one_unit_a_chip_says_it_without_money(db: Path) -> None:
                                                                   "(entry 4)\n")
 
 
-def test_a_seat_without_a_buy_in_leaves_the_bound_unknown(db: Path) -> None:
+ZED = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [200, 100]
+actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'p2 cbr 100', 'p1 cc', 'd db 2c3d4h', 'd db 9s',
+  'd db Td', 'p1 sm AsAh', 'p2 sm KsKh']
+players = ['Ann', 'zed']
+"""
+
+
+def test_a_seat_without_a_buy_in_leaves_the_bound_unknown(db: Path, tmp_path: Path) -> None:
     """bob77, whom an alias makes Bob, sat in a hand of fri: his chips are Bob's buy-in, and
-    the bound holds. Then zed sits with chips no buy-in records: what he won is not bounded by
-    the books, and a large payment goes in."""
+    the bound holds. zed, in no book of fri, is refused a live seat; a hand imported into fri
+    seats him with chips no buy-in records: what he won is not bounded by the books, and a
+    large payment goes in."""
     assert run(db, "player", "alias", "Bob", "bob77", "--session", "fri").exit_code == 0
     assert run(db, "hand", "start", "--session", "fri", "--hand", "h1", "--seats",
                "Ann:200,bob77:100", *SEATS).exit_code == 0
@@ -138,8 +150,11 @@ def test_a_seat_without_a_buy_in_leaves_the_bound_unknown(db: Path) -> None:
         f"error: pay fri Ann bob77: 100.00 USD {BEYOND}; 100 chips are 25.00 USD); {MISSING}")
     assert rows(db) == before
     assert run(db, "void", "h1", "--reason", "misdeal", "--by", "host").exit_code == 0
-    assert run(db, "hand", "start", "--session", "fri", "--hand", "h2", "--seats",
-               "Ann:200,zed:100", *SEATS).exit_code == 0
+    assert refused(run(db, "hand", "start", "--session", "fri", "--hand", "h2", "--seats",
+                       "Ann:200,zed:100", *SEATS)).startswith(
+        "error: zed has no buy-in in session fri (its players: Ann, Bob, bob77): ")
+    (tmp_path / "zed.phh").write_text(ZED)
+    assert run(db, "import", str(tmp_path / "zed.phh"), "--session", "fri").exit_code == 0
     assert run(db, "pay", "fri", "Ann", "zed", "150").stdout == ("fri: Ann paid zed 150.00 USD "
                                                                  "(entry 5)\n")
 
