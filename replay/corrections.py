@@ -218,9 +218,9 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     (history stays): a live ``act`` (the correction deletes its event; the hand must then
     still replay legally and stay whole, as :func:`correct` checks), or a correction or a void
     (the correction takes it back, :func:`replay.fold.split_stream`: a void goes with the
-    correction that dropped the hand's end for it, and the hand reads as before the void;
-    the hand's rows written together, one ``recorded_at``). Undo after undo walks back
-    (:func:`last_write`): an undo and what it took back are passed over.
+    correction that dropped the hand's end for it, and the hand reads as before the void).
+    What was appended is the hand's rows written together (one ``recorded_at``); undo after
+    undo walks back (:func:`last_write`): an undo and what it took back are passed over.
 
     Raises:
         NotFound: no such hand; IllegalAction: the last thing appended is the hand itself
