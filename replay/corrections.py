@@ -218,9 +218,9 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     (history stays): a live ``act`` (the correction deletes its event; the hand must then
     still replay legally and stay whole, as :func:`correct` checks), or a correction or a void
     (the correction takes it back, :func:`replay.fold.split_stream`: a void goes with the
-    correction that dropped the hand's end for it, and the hand reads as before the void;
-    an undo taken back puts back what it took). The last thing appended is the hand's last
-    rows written together (one ``recorded_at``).
+    correction that dropped the hand's end for it, and the hand reads as before the void).
+    What was appended is the hand's rows written together (one ``recorded_at``); undo after
+    undo walks back (:func:`last_write`): an undo and what it took back are passed over.
 
     Raises:
         NotFound: no such hand; IllegalAction: the last thing appended is the hand itself
@@ -230,12 +230,12 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             :func:`correct`).
     """
     rows = ledger.read(hand)
-    last = [r for r in rows if r.recorded_at == rows[-1].recorded_at]
+    last = last_write(rows)
     seqs = f"seq {last[0].seq}" + (f"-{last[-1].seq}" if len(last) > 1 else "")
     if last[0].seq == 1:
-        raise IllegalAction(f"nothing to undo: the last thing appended to the hand is the hand "
-                            f"itself ({seqs}, its start or import): void it or correct it",
-                            hand=hand)
+        raise IllegalAction(f"nothing to undo: the last thing appended to the hand and not "
+                            f"taken back is the hand itself ({seqs}, its start or import): "
+                            "void it or correct it", hand=hand)
     amended = {r.type in _AMENDMENTS for r in last}
     if amended == {False}:
         words = ", ".join(f"seq {r.seq} ({brief(r.event)})" for r in last)
@@ -269,6 +269,32 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
 
 
 _AMENDMENTS = ("correction", "hand_voided")
+
+
+def last_write(rows: Sequence[Any]) -> list[Any]:
+    """The hand's last write still to undo: its rows written together (one ``recorded_at``;
+    ``rows`` the stream's in seq order), the latest first, passing over each undo and the
+    write it took back. An undo is a write of one correction whose changes all delete and
+    name exactly the seqs of one earlier write (``handledger undo``, or a ``correct --delete``
+    of everything one ``act`` appended)."""
+    writes: dict[Any, list[Any]] = {}
+    for r in rows:
+        writes.setdefault(r.recorded_at, []).append(r)
+    ordered = list(writes.values())
+    index = {frozenset(r.seq for r in w): k for k, w in enumerate(ordered)}
+    passed: set[int] = set()
+    for k in range(len(ordered) - 1, -1, -1):
+        if k in passed:
+            continue
+        write = ordered[k]
+        changes = write[0].event.changes if len(write) == 1 and write[0].type == "correction" \
+            else []
+        took = index.get(frozenset(c.seq for c in changes)) if changes and all(
+            c.op == "delete" for c in changes) else None
+        if took is None or took >= k:
+            return write
+        passed.add(took)
+    return ordered[0]
 
 
 def _no_entries_since(ledger: Any, session: str, hand: HandReplay, position: int) -> None:

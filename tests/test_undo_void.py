@@ -77,19 +77,37 @@ def test_correct_names_no_void_and_writes_nothing(user, run, db) -> None:  # noq
     assert len(_events(db, "dispute-1")) == 26
 
 
-def test_undo_of_the_undo_voids_the_hand_again(run, db) -> None:  # noqa: ANN001
+def test_undo_after_undo_walks_back_past_the_void_it_took_back(user, run, db) -> None:  # noqa: ANN001
     _voided(run)
     assert run("undo", "dispute-1", "--by", "floor").exit_code == 0
-    out = run("undo", "dispute-1", "--by", "floor")
-    assert out.output == ("undid the undo at seq 27 in hand dispute-1 (seq 28); net: Ann +100, "
-                          "Bob -250, Cy +150; by the rules: Ann -200, Bob +50, Cy +150\n")
-    _, replay = _replay(run, "dispute-1")
-    assert replay["status"] == "voided" and replay["net"] == {"Ann": 0, "Bob": 0, "Cy": 0}
-    assert _nets(run) == {"Ann": 0, "Bob": 0, "Cy": 0}
-    assert run("void", "dispute-1", "--reason", "again", "--by", "x").exit_code == 2
-    # and taken back once more, the hand is as imported
-    assert run("undo", "dispute-1", "--by", "floor").exit_code == 0
-    assert _nets(run) == PAID and len(_events(db, "dispute-1")) == 29
+    # the undo and the void it took back are passed over: next is the import itself
+    code, out, err = user("undo", "dispute-1", "--by", "floor")
+    assert (code, out) == (2, "")
+    assert err == ("error: hand dispute-1: nothing to undo: the last thing appended to the "
+                   "hand and not taken back is the hand itself (seq 1-24, its start or "
+                   "import): void it or correct it\n")
+    assert _nets(run) == PAID and len(_events(db, "dispute-1")) == 27
+
+
+def test_undo_after_undo_takes_back_one_live_action_after_another(run, db) -> None:  # noqa: ANN001
+    """Two actions entered by mistake: two undos take back both, the later first."""
+    assert run("session", "open", "sat").exit_code == 0
+    for player in ("Ann", "Bob"):
+        assert run("buyin", "sat", player, "100").exit_code == 0
+    assert run("hand", "start", "--session", "sat", "--hand", "h1", "--game", "NT", "--stakes",
+               "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+    _play(run, "h1", "d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 6", "Bob cc")
+    out = run("undo", "h1", "--by", "host")
+    assert out.output.startswith("undid seq 7 (call Bob) in hand h1 (seq 8)")
+    out = run("undo", "h1", "--by", "host")
+    assert out.output.startswith("undid seq 6 (bet_raise Ann 6) in hand h1 (seq 9); net: Ann +5")
+    events = _events(db, "h1")
+    assert [c["seq"] for c in events[7]["changes"]] == [7]
+    assert [c["seq"] for c in events[8]["changes"]] == [6]
+    state = run("state", "h1").output
+    assert "Ann to act" in state and "to call 1" in state
+    out = run("act", "h1", "Ann cc")  # the hand plays on from Ann's turn
+    assert out.exit_code == 0 and out.output.startswith("10 call")
 
 
 def test_undo_of_an_imported_hand_is_refused(user, run, db) -> None:  # noqa: ANN001
@@ -97,8 +115,8 @@ def test_undo_of_an_imported_hand_is_refused(user, run, db) -> None:  # noqa: AN
     code, out, err = user("undo", "dispute-1", "--by", "floor")
     assert (code, out) == (2, "")
     assert err == ("error: hand dispute-1: nothing to undo: the last thing appended to the "
-                   "hand is the hand itself (seq 1-24, its start or import): void it or "
-                   "correct it\n")
+                   "hand and not taken back is the hand itself (seq 1-24, its start or "
+                   "import): void it or correct it\n")
     assert len(_events(db, "dispute-1")) == 24
 
 
