@@ -22,9 +22,11 @@ TARGETS = ["buyin", "entry amend", "hand start", "act", "correct", "import", "re
 pytestmark = pytest.mark.xdist_group("kill-campaign")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def night(tmp_path_factory: pytest.TempPathFactory) -> kills.Night:
-    """The short night and its clean run, with the audits after each target's command."""
+    """The short night and its clean run, with the audits after each target's command: made
+    once for the worker (a module's fixture is made again when another module's tests ran
+    between these, as xdist's scheduling may)."""
     return kills.prepare(tmp_path_factory.mktemp("night"), short=True, targets=TARGETS)
 
 
