@@ -7,16 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.test_action_amounts import HAND
 from tests.test_live_table import events, one_shot
 
-BAD = """variant = 'NT'
-antes = [0, 0]
-blinds_or_straddles = [1, 2]
-min_bet = 2
-starting_stacks = [100, 100]
-actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'p2 cbr {}', 'p1 cc', 'p1 sm AsKs', 'p2 sm QhQd',
-  'd db 2c7h9s', 'd db Kd', 'd db 3c']
-"""
+BAD = HAND  # a bet of {} in a no-limit hand
 
 
 def _phhs(path: Path, amounts: list[str]) -> Path:

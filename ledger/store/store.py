@@ -813,6 +813,17 @@ def _create(path: str) -> None:
                 os.unlink(leftover)
 
 
+def _file_mode(path: str) -> int | None:
+    """``path``'s ``st_mode``; None for ``:memory:`` or a path not there (a new ledger), or
+    one that cannot be stat'ed (DuckDB then says why)."""
+    if path == ":memory:":
+        return None
+    try:
+        return os.stat(path).st_mode
+    except OSError:
+        return None
+
+
 def _not_write_protected(path: str) -> None:
     """Refuse to open for writing a ledger file whose write permission bits are all off
     (``chmod a-w``): its owner made it read-only, and the superuser, whom the system lets
@@ -822,13 +833,9 @@ def _not_write_protected(path: str) -> None:
     Raises:
         LedgerReadOnly: naming the file; a reader opens it read-only instead.
     """
-    if path == ":memory:":
-        return
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:  # not there (a new ledger), or DuckDB says why
-        return
-    if stat.S_ISREG(mode) and not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+    mode = _file_mode(path)
+    if mode is not None and stat.S_ISREG(mode) and not mode & (
+            stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
         raise LedgerReadOnly(f"{path} is read-only (no write permission on the file): "
                              f"nothing written (`chmod u+w {path}` to write it)")
 
@@ -840,13 +847,8 @@ def _regular_or_new(path: str) -> None:
     Raises:
         LedgerError: naming what it is.
     """
-    if path == ":memory:":
-        return
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:  # not there (a new ledger), or DuckDB says why
-        return
-    if not stat.S_ISREG(mode):
+    mode = _file_mode(path)
+    if mode is not None and not stat.S_ISREG(mode):
         kind = ("a directory" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode)
                 else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file")
         raise LedgerError(f"ledger {path} is {kind}, not a ledger file")
