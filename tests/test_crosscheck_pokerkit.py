@@ -191,10 +191,10 @@ def test_a_generated_short_ante_hand_checked_by_hand() -> None:
 @pytest.mark.parametrize(
     ("code", "expected"),
     [
-        ("F7S", {"same": 100, "community": 44, "reshuffled": 29}),
-        ("F7S/8", {"same": 88, "hilo_no_low": 5, "odd_chip": 7, "community": 44,
-                   "reshuffled": 31}),
-        ("FR", {"same": 100, "community": 50, "reshuffled": 24}),
+        ("F7S", {"same": 40, "community": 16, "reshuffled": 11}),
+        ("F7S/8", {"same": 36, "hilo_no_low": 2, "odd_chip": 2, "community": 18,
+                   "reshuffled": 14}),
+        ("FR", {"same": 40, "community": 18, "reshuffled": 11}),
     ],
 )
 def test_eight_handed_stud_runs_out_of_cards_as_pokerkit_does(code: str,
@@ -202,10 +202,11 @@ def test_eight_handed_stud_runs_out_of_cards_as_pokerkit_does(code: str,
     """Eight players who rarely fold (RULES.md §4.1): when the stub and the muck cannot give
     every player still in his seventh card, one community card (pokerkit turns one too);
     when the muck can, the folded cards are reshuffled and dealt again (as pokerkit does).
-    Final stacks agree but for the known hi-lo and odd-chip differences; counts for seed 8."""
+    Final stacks agree but for the known hi-lo and odd-chip differences; counts for seed 8
+    and 40 hands (each case still occurs several times)."""
     rng = random.Random(f"{code}:8")
     counts: Counter = Counter()
-    for i in range(100):
+    for i in range(40):
         hand = random_hand(rng, code, players=8, hand_id=f"{code}-{i}", oracle=True, folds=0.02)
         result = settle(hand.state)
         forced = [e for e in hand.events if e.type == "forced_bet" and e.kind != "bring_in"]
