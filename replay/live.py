@@ -351,10 +351,16 @@ def now(ledger: Any, hand: str) -> Now:
 
 
 def legal_now(state: HandState, player: str | None = None) -> str:
-    """``"Bob to act: to call 10, raise to 20..150"`` (or the phase when nobody is to act)."""
+    """``"Bob to act: to call 10, raise to 20..150"``; when nobody is to bet, the phase and
+    what it waits for (:func:`replay.nextstep.next_step`: ``"phase deal, next: d db CARDS
+    (3 cards)"``)."""
+    if state.phase != "bet":
+        from replay.nextstep import next_step
+
+        return next_step(state)
     who = player or state.to_act
-    if who is None or state.phase != "bet":
-        return f"phase {state.phase}" + (f", {who} to act" if who else "")
+    if who is None:
+        return f"phase {state.phase}"
     lim = state.limits(who)
     text = f"{who} to act: " + (f"to call {lim.to_call}" if lim.to_call else "check")
     bring_in = state.started.stakes.bring_in

@@ -23,6 +23,7 @@ from pydantic import BaseModel, field_serializer
 from cli.context import interrupted
 from ledger.model.errors import NotFound
 from ledger.store.store import Ledger
+from tests.live_words import DEALT_ANN
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The command as a terminal runs it: a test started in the background (or by a runner's
@@ -271,7 +272,7 @@ def test_ctrl_c_at_the_table_prompt_after_a_written_line_is_aborted_at_once(
     out, err = proc.stdout.read(), proc.stderr.read()
     proc.stdin.close()
     assert (code, err.strip(), out) == (130, "Aborted", ""), err
-    assert line == "4 cards_dealt; phase deal\n"
+    assert line == DEALT_ANN
     with Ledger(db, read_only=True) as ledger:
         assert [(e.seq, e.type) for e in ledger.read("h1")][-1] == (4, "cards_dealt")
 

@@ -66,6 +66,6 @@ def test_act_and_state_load_only_what_they_use(tmp_path: Path) -> None:
     code, out, modules = _cli(db, "act", "h1", "Bob cc")  # refused: not his turn
     assert code == 2 and out == "" and not modules & HEAVY
     code, out, _ = _cli(db, "act", "h1", "Ann cc")
-    assert out == "10 call; phase deal\n"
+    assert out == "10 call; phase deal, next: d db CARDS (3 cards)\n"
     code, out, _ = _cli(db, "state", "h1")
     assert "pot 0: 300 (Ann, Bob)" in out.splitlines()

@@ -15,6 +15,7 @@ import duckdb
 import pytest
 
 from cli.main import run as run_main
+from tests.live_words import DEALT_ANN, DEALT_BOB, NEXT_BOB, NEXT_CY
 
 HANDLEDGER = str(Path(sys.executable).with_name("handledger"))
 SEATS = "Ann:200,Bob:150,Cy:300"
@@ -87,8 +88,9 @@ def test_a_whole_hand_through_table_is_the_hand_through_act_and_state(
     assert events(started) == events(copy)
     assert len(events(started)) == 3 + 14  # start and blinds, then every action
     assert verified(started).startswith("ok: 17 events, hash chain intact")
-    assert [expected[-4], expected[-2]] == ["16 recorded_payout; phase showdown\n",
-                                            "17 hand_ended; hand complete\n"]
+    assert [expected[-4], expected[-2]] == [
+        "16 recorded_payout; phase showdown, next: pay PLAYER AMOUNT or end\n",
+        "17 hand_ended; hand complete\n"]
     assert "pot 0: 300 (Ann, Bob)" in expected[-3].splitlines()  # before the payout
     assert expected[-1].splitlines()[-2:] == [  # after the end: the stacks after the payout
         "paid: Ann 300", "stacks after the hand: Ann 350, Bob 0, Cy 300 (folded)"]
@@ -114,7 +116,7 @@ def test_a_refused_line_prints_its_error_writes_nothing_and_the_session_goes_on(
     assert len(done.stderr.splitlines()) == 2
     assert done.stderr.splitlines()[1].startswith("error: hand h1, action 'Ann cbr nine'")
     assert done.stdout.splitlines()[:5] == [
-        "4 cards_dealt; phase deal", "5 cards_dealt; phase deal",
+        f"4 cards_dealt; phase deal, {NEXT_BOB}", f"5 cards_dealt; phase deal, {NEXT_CY}",
         "6 cards_dealt; Cy to act: to call 2, raise to 4..300",
         "7 fold; Ann to act: to call 1, raise to 4..200",
         "8 call; Bob to act: check, raise to 4..150"]
@@ -131,14 +133,14 @@ def test_a_line_that_is_not_utf8_is_refused_as_act_refuses_it(started: Path) -> 
     assert (done.returncode, done.stderr) == (2, err)
     assert err == ("error: ACTION 'd dh Ann As\\xffKs' is not UTF-8 text (it has a byte that "
                    "is not)\n")
-    assert done.stdout == "4 cards_dealt; phase deal\n"
+    assert done.stdout == DEALT_ANN
 
 
 def test_quit_ends_the_session_and_blank_lines_are_skipped(started: Path) -> None:
     done = table(started, "h1", ["d dh Ann AsKs", "", "  d dh Bob QhQd  ", "quit",
                                  "d dh Cy 7c2d"])
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == "4 cards_dealt; phase deal\n5 cards_dealt; phase deal\n"
+    assert done.stdout == DEALT_ANN + DEALT_BOB
     assert [e[5] for e in events(started)][-1] == "cards_dealt"
     assert len(events(started)) == 5
 
@@ -199,7 +201,7 @@ def test_another_process_writes_between_lines(started: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert outputs == ["4 cards_dealt; phase deal\n", "5 cards_dealt; phase deal\n",
+    assert outputs == [DEALT_ANN, DEALT_BOB,
                        "6 cards_dealt; Cy to act: to call 2, raise to 4..300\n"]
     assert rest.splitlines()[:2] == ["7 fold; Ann to act: to call 1, raise to 4..200",
                                      "hand h1: NT, phase bet, status open"]
@@ -224,7 +226,7 @@ def test_a_session_killed_between_lines_keeps_every_action_it_printed(started: P
     finally:
         proc.kill()
         proc.wait()
-    assert printed == ["4 cards_dealt; phase deal\n", "5 cards_dealt; phase deal\n"]
+    assert printed == [DEALT_ANN, DEALT_BOB]
     assert [(e[4], e[5]) for e in events(started)[3:]] == [(4, "cards_dealt"),
                                                           (5, "cards_dealt")]
     assert verified(started).startswith("ok: 5 events, hash chain intact")
@@ -241,6 +243,6 @@ def test_a_session_loads_only_what_act_and_state_load(started: Path) -> None:
     *_, last = done.stderr.rstrip("\n").rsplit("\n", 1)
     assert last.startswith("MODULES "), done.stderr
     assert done.returncode == 0
-    assert done.stdout.splitlines()[:2] == ["4 cards_dealt; phase deal",
+    assert done.stdout.splitlines()[:2] == [f"4 cards_dealt; phase deal, {NEXT_BOB}",
                                             "hand h1: NT, phase deal, status open"]
     assert not set(last.split()[1:]) & HEAVY

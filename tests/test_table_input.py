@@ -14,6 +14,7 @@ import pytest
 
 from ledger.formats.files import MAX_LINE_BYTES, StreamLines
 from ledger.model.errors import MalformedInput
+from tests.live_words import DEALT_ANN, DEALT_BOB, NEXT_ANN, NEXT_BOB
 from tests.test_live_table import events, one_shot, started, table, verified  # noqa: F401
 
 LONG = "error: line 2, hand h1: a line longer than 1 MB, the most handledger reads in one line"
@@ -24,7 +25,7 @@ def test_a_line_over_1_mb_is_refused_and_the_session_goes_on(started: Path) -> N
             + b"Bob cc" + b" " * (MAX_LINE_BYTES + 1))
     done = table(started, "h1", data)
     assert done.returncode == 2
-    assert done.stdout == "4 cards_dealt; phase deal\n5 cards_dealt; phase deal\n"
+    assert done.stdout == DEALT_ANN + DEALT_BOB
     assert done.stderr.splitlines() == [LONG, LONG.replace("line 2", "line 4")]
     assert [(e[4], e[5]) for e in events(started)[3:]] == [(4, "cards_dealt"),
                                                           (5, "cards_dealt")]
@@ -35,7 +36,7 @@ def test_a_line_of_exactly_1_mb_is_read_as_a_line(started: Path) -> None:  # noq
     line = b"d dh Ann AsKs" + b" " * (MAX_LINE_BYTES - len(b"d dh Ann AsKs"))
     done = table(started, "h1", line + b"\nd dh Bob QhQd\n")
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == "4 cards_dealt; phase deal\n5 cards_dealt; phase deal\n"
+    assert done.stdout == DEALT_ANN + DEALT_BOB
 
 
 class _Spy(io.BytesIO):
@@ -91,7 +92,7 @@ def test_a_byte_order_mark_at_the_start_of_the_stream_is_dropped(
         started: Path) -> None:  # noqa: F811
     done = table(started, "h1", b"\xef\xbb\xbfd dh Ann AsKs\nstate\n")
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout.splitlines()[:2] == ["4 cards_dealt; phase deal",
+    assert done.stdout.splitlines()[:2] == [f"4 cards_dealt; phase deal, {NEXT_BOB}",
                                             "hand h1: NT, phase deal, status open"]
     assert len(events(started)) == 4
 
@@ -100,11 +101,11 @@ def test_a_byte_order_mark_anywhere_else_is_refused_as_act_refuses_it(
         started: Path) -> None:  # noqa: F811
     done = table(started, "h1", "d dh Ann AsKs\n\ufeffd dh Bob QhQd\n".encode())
     assert done.returncode == 2
-    assert done.stdout == "4 cards_dealt; phase deal\n"
+    assert done.stdout == DEALT_ANN
     code, out, err = one_shot(started, "act", "h1", "\ufeffd dh Bob QhQd")
     assert (code, out) == (2, "")
     assert err == ("error: hand h1, action '\\ufeffd dh Bob QhQd': unknown player "
-                   "'\\ufeffd'; now: phase deal\n")
+                   f"'\\ufeffd'; now: phase deal, {NEXT_BOB}\n")
     assert done.stderr == err
     assert len(events(started)) == 4
 
@@ -155,7 +156,8 @@ def _cut(text: str) -> str:
 def test_an_error_quotes_a_long_line_cut_short(started: Path, line: str) -> None:  # noqa: F811
     done = table(started, "h1", [line, "d dh Ann AsKs"])
     assert done.returncode == 2
-    assert done.stdout == "4 cards_dealt; phase deal\n"
+    assert done.stdout == DEALT_ANN
     reason = LONG_LINES[line].format(_cut(line), _cut(line.split()[0]))
-    assert done.stderr == f"error: hand h1, action {_cut(line)}: {reason}; now: phase forced\n"
-    assert len(done.stderr) < 700
+    assert done.stderr == (f"error: hand h1, action {_cut(line)}: {reason}; now: phase forced, "
+                           f"{NEXT_ANN}\n")
+    assert len(done.stderr) < 760

@@ -1,0 +1,78 @@
+"""What a hand recorded live waits for when nobody is to bet: the next card to deal, draw,
+declaration or showdown step, in the PHH notation ``act`` takes (FORMATS.md §1; dealing
+RULES.md §4, declaring §3.2–3.4).
+
+``next_step(state)`` reads the engine's state and never changes it; ``replay.live`` prints it
+after each action and in ``state``, and a refused action quotes it (``now: …``).
+"""
+
+from __future__ import annotations
+
+from engine.dealing import next_to_draw
+from engine.state import HandState
+
+
+def _names(players: list[str]) -> str:
+    return ", ".join(players)
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _deal(state: HandState) -> str | None:
+    index = 0 if state.phase == "forced" else state.street  # forced: street 0 comes next
+    street = state.game.streets[index]
+    cards = state.cards
+    if street.hole_up and not (state.game.stud and cards.boards[0]):
+        live = state.live()
+        waiting = [p for p in state.order if p in live and p not in cards.street_hole]
+        if waiting:
+            then = f"; then {_names(waiting[1:])}" if len(waiting) > 1 else ""
+            return f"next: d dh {waiting[0]} CARDS ({_cards(len(street.hole_up))}, ?? if " \
+                   f"unseen){then}"
+    need = state.game.board_by_street[index]
+    for run, board in enumerate(cards.boards, start=1):
+        if len(board) < need:
+            of_run = f", run {run}" if len(cards.boards) > 1 else ""
+            return f"next: d db CARDS ({_cards(need - len(board))}{of_run})"
+    return None
+
+
+def _draw(state: HandState) -> str | None:
+    owed = state.cards.owed
+    if owed:
+        player, n = next(iter(owed.items()))
+        return f"next: d dh {player} CARDS ({_cards(n)} drawn)"
+    player = next_to_draw(state)
+    if player is None:
+        return None
+    return f"{player} to act: {player} sd CARDS (discard) or {player} sd (stand pat)"
+
+
+def _declare(state: HandState) -> str:
+    if state.declare_method == "in_turn":
+        queue = state.declare_queue()
+        if queue:
+            return f"{queue[0]} to act: {queue[0]} dcl high|low|swing"
+    waiting = [p for p in state.order if p in state.live() and p not in state.declarations]
+    return f"next: PLAYER dcl high|low|swing (still to declare: {_names(waiting)})"
+
+
+def next_step(state: HandState) -> str:
+    """``"phase deal, next: d db CARDS (3 cards)"``: the phase and what it waits
+    for (a deal, a discard, a declaration, the showdown); the phase alone when the engine
+    names nothing (a hand that is over).
+    """
+    phase = state.phase
+    step: str | None = None
+    if phase in ("forced", "deal"):
+        step = _deal(state)
+    elif phase == "draw":
+        step = _draw(state)
+    elif phase == "declare":
+        step = _declare(state)
+    elif phase == "showdown" and state.status == "open":
+        step = ("next: pay PLAYER AMOUNT or end" if state.payouts else
+                "next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER AMOUNT, end")
+    return f"phase {phase}" + (f", {step}" if step else "")

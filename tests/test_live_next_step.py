@@ -1,0 +1,88 @@
+"""When nobody is to bet, ``act`` and ``state`` say what the hand waits for, in the notation
+``act`` takes: whose hole cards next and how many, the board cards of the street, a draw's
+discard and its replacements, a declaration in turn or at once, the showdown and its payouts
+(RULES.md §3.2-3.4, §4; FORMATS.md §1). A refused action quotes the same line."""
+
+from __future__ import annotations
+
+from ledger.store.store import Ledger
+
+HOLE = "(4 cards, ?? if unseen)"
+
+
+def _acts(user, hand: str, actions: list[str]) -> list[str]:  # noqa: ANN001
+    lines = []
+    for action in actions:
+        code, out, err = user("act", hand, action)
+        assert (code, err) == (0, ""), (action, err)
+        lines.append(out.rstrip("\n").split("; ", 1)[1])
+    return lines
+
+
+def test_a_triple_draw_names_the_deals_the_discards_and_the_replacements(user,  # noqa: ANN001
+                                                                          db: str) -> None:
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "d1", "--game", "F2L3D", "--stakes", "1/2",
+                "--small-bet", "2", "--big-bet", "4", "--seats", "Ann:100,Bob:100",
+                "--button", "Ann")[0] == 0
+    # heads-up, Ann on the button: Bob (p1) is dealt first, Ann acts first before the draw
+    assert user("state", "d1")[1].splitlines()[1] == (
+        "phase forced, next: d dh Bob CARDS (5 cards, ?? if unseen); then Ann")
+    assert _acts(user, "d1", ["d dh Bob ??????????", "d dh Ann ??????????", "Ann cc",
+                              "Bob cc", "Bob sd", "Ann sd ????", "d dh Ann ????"]) == [
+        "phase deal, next: d dh Ann CARDS (5 cards, ?? if unseen)",
+        "Ann to act: to call 1, raise to 4..4",
+        "Bob to act: check, raise to 4..4",
+        "phase draw, Bob to act: Bob sd CARDS (discard) or Bob sd (stand pat)",
+        "phase draw, Ann to act: Ann sd CARDS (discard) or Ann sd (stand pat)",
+        "phase draw, next: d dh Ann CARDS (2 cards drawn)",
+        "Bob to act: check, bet to 2..2"]
+    code, out, err = user("act", "d1", "d dh Ann 2c")
+    assert (code, out) == (2, "")
+    assert err == ("error: hand d1, action 'd dh Ann 2c': hole cards dealt during the bet "
+                   "phase; now: Bob to act: check, bet to 2..2\n")
+
+
+def test_a_declaration_in_turn_then_the_showdown_and_its_payouts(user, db: str) -> None:  # noqa: ANN001
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "o1", "--game", "FO/8", "--stakes", "1/2",
+                "--small-bet", "2", "--big-bet", "4", "--seats", "Ann:100,Bob:100,Cy:100",
+                "--button", "Ann", "--declare-options", "method=in_turn")[0] == 0
+    deal = ["d dh Bob ????????", "d dh Cy ????????", "d dh Ann ????????"]
+    assert _acts(user, "o1", deal) == [
+        f"phase deal, next: d dh Cy CARDS {HOLE}; then Ann",
+        f"phase deal, next: d dh Ann CARDS {HOLE}",
+        "Ann to act: to call 2, raise to 4..4"]
+    checks = ["Bob cc", "Cy cc", "Ann cc"]
+    assert _acts(user, "o1", ["Ann cc", "Bob cc", "Cy cc"])[-1] == (
+        "phase deal, next: d db CARDS (3 cards)")
+    assert _acts(user, "o1", ["d db 2c3c4c", *checks])[-1] == (
+        "phase deal, next: d db CARDS (1 card)")
+    _acts(user, "o1", ["d db 5d", *checks, "d db 9h"])
+    # Bob bets the river and is called: the last aggressor declares first, then clockwise
+    assert _acts(user, "o1", ["Bob cbr 4", "Cy cc", "Ann cc", "Bob dcl low", "Cy dcl high",
+                              "Ann dcl swing"]) == [
+        "Cy to act: to call 4, raise to 8..8",
+        "Ann to act: to call 4, raise to 8..8",
+        "phase declare, Bob to act: Bob dcl high|low|swing",
+        "phase declare, Cy to act: Cy dcl high|low|swing",
+        "phase declare, Ann to act: Ann dcl high|low|swing",
+        "phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER "
+        "AMOUNT, end"]
+    assert _acts(user, "o1", ["pay Bob 9"]) == ["phase showdown, next: pay PLAYER AMOUNT or end"]
+    code, out, err = user("act", "o1", "Ann dcl high")
+    assert (code, out) == (2, "")
+    assert err.endswith("; now: phase showdown, next: pay PLAYER AMOUNT or end\n")
+
+
+def test_declarations_at_once_name_who_is_still_to_declare(user, db: str) -> None:  # noqa: ANN001
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "s1", "--game", "FO/8", "--stakes", "1/2",
+                "--small-bet", "2", "--big-bet", "4", "--seats", "Ann:100,Bob:100",
+                "--button", "Ann", "--declare-options", "method=simultaneous")[0] == 0
+    streets = ["d dh Bob ????????", "d dh Ann ????????", "Ann cc", "Bob cc", "d db 2c3c4c",
+               "Bob cc", "Ann cc", "d db 5d", "Bob cc", "Ann cc", "d db 9h", "Bob cc", "Ann cc"]
+    assert _acts(user, "s1", streets)[-1] == (
+        "phase declare, next: PLAYER dcl high|low|swing (still to declare: Bob, Ann)")
+    assert _acts(user, "s1", ["Ann dcl low"]) == [
+        "phase declare, next: PLAYER dcl high|low|swing (still to declare: Bob)"]
