@@ -19,9 +19,9 @@ from bench.mutations import FORMATS, MUTATORS
 
 
 def test_mutated_files_of_every_format_and_kind(tmp_path: Path) -> None:
-    counts, failures = fuzz.import_campaign(150, seed=11, out=tmp_path, every=20)
+    counts, failures = fuzz.import_campaign(100, seed=11, out=tmp_path, every=20)
     assert failures == []
-    assert counts["tried"] == 150 and counts["processes"] >= 8
+    assert counts["tried"] == 100 and counts["processes"] >= 6
     for fmt in FORMATS:
         assert counts[f"{fmt}:rejected"], fmt  # each format refused some files
         assert counts[f"{fmt}:accepted"] + counts[f"{fmt}:partly"], fmt  # and took some
@@ -30,9 +30,9 @@ def test_mutated_files_of_every_format_and_kind(tmp_path: Path) -> None:
 
 
 def test_odd_arguments_to_every_command(tmp_path: Path) -> None:
-    counts, failures = fuzz.argument_campaign(80, seed=12, out=tmp_path, every=40)
+    counts, failures = fuzz.argument_campaign(60, seed=12, out=tmp_path, every=30)
     assert failures == []
-    assert counts["tried"] == 80 and counts["exit:2"] and counts["exit:0"]
+    assert counts["tried"] == 60 and counts["exit:2"] and counts["exit:0"]
 
 
 def test_damaged_ledger_files(tmp_path: Path) -> None:
