@@ -351,9 +351,10 @@ def now(ledger: Any, hand: str) -> Now:
 
 
 def legal_now(state: HandState, player: str | None = None) -> str:
-    """``"Bob to act: to call 10, raise to 20..150"``; when nobody is to bet, the phase and
-    what it waits for (:func:`replay.nextstep.next_step`: ``"phase deal, next: d db CARDS
-    (3 cards)"``)."""
+    """``"Bob to act: to call 10, raise to 20..150"`` (stud's third street: ``"bring in 1
+    (pb), complete to 2..2"``, then ``"to call 1, complete to 2..2"``); when nobody is to
+    bet, the phase and what it waits for (:func:`replay.nextstep.next_step`: ``"phase deal,
+    next: d db CARDS (3 cards)"``)."""
     if state.phase != "bet":
         from replay.nextstep import next_step
 
@@ -363,11 +364,16 @@ def legal_now(state: HandState, player: str | None = None) -> str:
         return f"phase {state.phase}"
     lim = state.limits(who)
     text = f"{who} to act: " + (f"to call {lim.to_call}" if lim.to_call else "check")
-    bring_in = state.started.stakes.bring_in
-    if state.game.stud and state.street == 0 and state.rnd.current == 0 and bring_in:
+    stakes = state.started.stakes
+    bring_in = stakes.bring_in
+    third_street = state.game.stud and state.street == 0 and bring_in
+    verb = "raise" if state.rnd.current else "bet"
+    if third_street and state.rnd.current == 0:
         text = f"{who} to act: bring in {bring_in} (pb)"
+    if third_street and state.rnd.current < stakes.small_bet:
+        verb = "complete"  # to a full small bet, over the bring-in or in its place (§4.1)
     if lim.min_to is not None:
-        text += f", {'raise' if state.rnd.current else 'bet'} to {lim.min_to}..{lim.max_to}"
+        text += f", {verb} to {lim.min_to}..{lim.max_to}"
     elif lim.reason:
         text += f" (no raise: {lim.reason})"
     return text

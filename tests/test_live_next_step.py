@@ -86,3 +86,20 @@ def test_declarations_at_once_name_who_is_still_to_declare(user, db: str) -> Non
         "phase declare, next: PLAYER dcl high|low|swing (still to declare: Bob, Ann)")
     assert _acts(user, "s1", ["Ann dcl low"]) == [
         "phase declare, next: PLAYER dcl high|low|swing (still to declare: Bob)"]
+
+
+def test_stud_third_street_says_bring_in_and_complete(user, db: str) -> None:  # noqa: ANN001
+    """RULES.md §4.1: the low card brings it in or completes to a full small bet; until a
+    player completes, raising the bring-in is completing it, then raises are full bets."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "s2", "--game", "F7S", "--antes", "1",
+                "--bring-in", "1", "--small-bet", "2", "--big-bet", "4",
+                "--seats", "Ann:100,Bob:100,Cy:100")[0] == 0
+    assert _acts(user, "s2", ["d dh Ann ????As", "d dh Bob ????Kd", "d dh Cy ????2d", "Cy pb",
+                              "Ann cbr 2", "Bob cc"]) == [
+        "phase deal, next: d dh Bob CARDS (3 cards, ?? if unseen); then Cy",
+        "phase deal, next: d dh Cy CARDS (3 cards, ?? if unseen)",
+        "Cy to act: bring in 1 (pb), complete to 2..2",  # the deuce is the lowest up card
+        "Ann to act: to call 1, complete to 2..2",
+        "Bob to act: to call 2, raise to 4..4",
+        "Cy to act: to call 1, raise to 4..4"]
