@@ -85,8 +85,10 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
     last = hs.last
     if at is not None and last.legal is not None:
         lim = last.legal
-        raise_ = f", raise to {lim.min_to}..{lim.max_to}" if lim.min_to is not None else ""
-        console.print(f"    at {last.label}: {lim.player} to act, to call {lim.to_call}{raise_}")
+        verb = "raise" if last.current_bet else "bet"
+        raise_ = f", {verb} to {lim.min_to}..{lim.max_to}" if lim.min_to is not None else ""
+        call = f"to call {lim.to_call}" if lim.to_call else "check"
+        console.print(f"    at {last.label}: {lim.player} to act, {call}{raise_}")
     for line in last.explanation():
         console.print(f"    {line}")
     if hs.paid_otherwise:
