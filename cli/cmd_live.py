@@ -70,9 +70,12 @@ def start(obj: Context, game_code: str, session: str | None, hand_id: str | None
 @click.argument("action")
 @click.pass_obj
 def act(obj: Context, hand_id: str, action: str) -> None:
-    """Record ACTION in HAND: PHH notation ("Bob cbr 20", "p2 cc", "d db AhKd7c"),
+    """Record ACTION in HAND: PHH notation ("Bob cbr 20", "p2 cc", "d dh Ann AsKs",
+    "d db AhKd7c", "Ann sd 7h", "Ann sm AsKs", "Ann dcl swing"), "d rc 2" (run the rest of
+    the board twice: each "d db" then goes to the first run still short, street by street),
     "pay PLAYER AMOUNT" / "returned PLAYER AMOUNT" (what the table pushed), or "end".
-    An illegal action is refused (exit 2) with what is legal now; nothing is written."""
+    Prints what comes next; an illegal action is refused (exit 2) with what is legal now;
+    nothing is written."""
     exit_at_once()
     with gc_paused():
         from replay.live import act as record

@@ -103,3 +103,20 @@ def test_stud_third_street_says_bring_in_and_complete(user, db: str) -> None:  #
         "Ann to act: to call 1, complete to 2..2",
         "Bob to act: to call 2, raise to 4..4",
         "Cy to act: to call 1, raise to 4..4"]
+
+
+def test_run_it_twice_names_the_run_each_board_card_goes_to(user, db: str) -> None:  # noqa: ANN001
+    """RULES.md §4.5: after ``d rc 2`` each board card goes to the first run still short,
+    street by street: the turn of run 1, the turn of run 2, then the rivers."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "r1", "--game", "NT", "--stakes", "1/2",
+                "--seats", "A:100,B:100", "--button", "A")[0] == 0
+    lines = _acts(user, "r1", ["d dh B KsKd", "d dh A AsAd", "A cbr 100", "B cc",
+                               "d db JhTc2s", "d rc 2", "d db 3c", "d db 4d", "d db Kh"])
+    assert lines[3:] == [
+        "phase deal, next: d db CARDS (3 cards)",
+        "phase deal, next: d db CARDS (1 card)",
+        "phase deal, next: d db CARDS (1 card, run 1)",
+        "phase deal, next: d db CARDS (1 card, run 2)",
+        "phase deal, next: d db CARDS (1 card, run 1)",
+        "phase deal, next: d db CARDS (1 card, run 2)"]
