@@ -73,6 +73,10 @@ def next_step(state: HandState) -> str:
     elif phase == "declare":
         step = _declare(state)
     elif phase == "showdown" and state.status == "open":
-        step = ("next: pay PLAYER AMOUNT or end" if state.payouts else
-                "next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER AMOUNT, end")
+        if state.payouts:
+            step = "next: pay PLAYER AMOUNT or end"
+        elif state.live_count() <= 1:  # won without a showdown: nothing to show
+            step = "next: pay PLAYER AMOUNT, end"
+        else:
+            step = "next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER AMOUNT, end"
     return f"phase {phase}" + (f", {step}" if step else "")

@@ -214,7 +214,8 @@ def same_hand(events: Sequence[Any], after: HandReplay) -> None:
     was, now = before.result.status, after.result.status
     if was == "complete" and now != "complete":
         raise IllegalAction(f"the corrected hand would be {now}, not complete: a correction may "
-                            "not remove or replace the hand's end (void the hand instead)")
+                            "not remove or replace the hand's end (insert what is missing "
+                            "before it: correct --insert-after SEQ ACTION; or void the hand)")
     res = after.result
     pot = sum(res.contributions.values()) + res.carried_in
     paid = sum((after.recorded or {}).values())

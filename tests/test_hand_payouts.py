@@ -63,7 +63,8 @@ def test_a_correction_may_not_remove_or_replace_the_end(run, db) -> None:  # noq
     for change in (("--replace", "12", "pay Ann 40"), ("--delete", "12")):
         out = _refused(run, db, "o2", "correct", "o2", *change, "--reason", "x", "--by", "y")
         assert out == ("error: the corrected hand would be open, not complete: a correction "
-                       "may not remove or replace the hand's end (void the hand instead)\n")
+                       "may not remove or replace the hand's end (insert what is missing "
+                       "before it: correct --insert-after SEQ ACTION; or void the hand)\n")
     out = _refused(run, db, "o2", "correct", "o2", "--replace", "11", "pay Ann 400",
                    "--reason", "x", "--by", "y")
     assert out == "error: the corrected hand pays out 400: the pot holds 200\n"

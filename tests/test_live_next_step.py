@@ -120,3 +120,12 @@ def test_run_it_twice_names_the_run_each_board_card_goes_to(user, db: str) -> No
         "phase deal, next: d db CARDS (1 card, run 2)",
         "phase deal, next: d db CARDS (1 card, run 1)",
         "phase deal, next: d db CARDS (1 card, run 2)"]
+
+
+def test_a_hand_won_by_a_fold_waits_for_the_payout_not_a_show(user, db: str) -> None:  # noqa: ANN001
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "w1", "--game", "NT", "--stakes", "1/2",
+                "--seats", "A:100,B:100", "--button", "A")[0] == 0
+    assert _acts(user, "w1", ["d dh B KsKd", "d dh A AsAd", "A f", "pay B 3"])[2:] == [
+        "phase showdown, next: pay PLAYER AMOUNT, end",
+        "phase showdown, next: pay PLAYER AMOUNT or end"]
