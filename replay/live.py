@@ -437,7 +437,7 @@ def act(ledger: Any, hand: str, action: str) -> Acted:
         _live_rules(state, event)
         state.apply(event)
     except IllegalAction as exc:
-        raise IllegalAction(f"{exc.reason}; now: {legal_now(state)}", hand=hand,
-                            action=action) from None
+        now = f"; now: {legal_now(state)}" if state.status == "open" else ""
+        raise IllegalAction(f"{exc.reason}{now}", hand=hand, action=action) from None
     ledger.append(hand, [event], hand_id=hand, expected_seq=last)
     return Acted(last + 1, event, state)

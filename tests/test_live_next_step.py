@@ -72,7 +72,12 @@ def test_a_declaration_in_turn_then_the_showdown_and_its_payouts(user, db: str) 
     assert _acts(user, "o1", ["pay Bob 9"]) == ["phase showdown, next: pay PLAYER AMOUNT or end"]
     code, out, err = user("act", "o1", "Ann dcl high")
     assert (code, out) == (2, "")
-    assert err.endswith("; now: phase showdown, next: pay PLAYER AMOUNT or end\n")
+    assert err == ("error: hand o1, action 'Ann dcl high': Ann has already declared; now: "
+                   "phase showdown, next: pay PLAYER AMOUNT or end\n")
+    assert _acts(user, "o1", ["end"]) == ["hand complete"]
+    assert user("act", "o1", "Bob f") == (2, "", "error: hand o1, action 'Bob f': the hand is "
+                                          "complete: a change now is a correction (`handledger "
+                                          "correct` or `handledger undo`)\n")
 
 
 def test_declarations_at_once_name_who_is_still_to_declare(user, db: str) -> None:  # noqa: ANN001

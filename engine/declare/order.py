@@ -33,14 +33,14 @@ def declare(state: HandData, e: ev.Declaration) -> bool:
     d = state.started.options.declare
     if d is None:
         raise state.fail("this hand is cards speak: nobody declares")
+    if e.player in state.declarations:
+        raise state.fail(f"{e.player} has already declared")
     if state.phase != "declare":
         raise state.fail(f"no declaring in the {state.phase} phase: it follows the betting")
     if e.player not in state.stacks:
         raise state.fail(f"{e.player!r} is not seated")
     if e.player not in state.live():
         raise state.fail(f"{e.player} is out of the hand")
-    if e.player in state.declarations:
-        raise state.fail(f"{e.player} has already declared")
     if d.method == "in_turn":
         queue = declare_queue(state)
         if queue and queue[0] != e.player:
