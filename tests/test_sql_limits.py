@@ -81,6 +81,15 @@ def test_no_time_limit_and_a_bad_statement(db: Path) -> None:
         'error: sql: Parser Error: syntax error at or near "(" LINE 1: SELECT ( ^']
 
 
+def test_a_statement_that_is_not_a_read_is_named_as_typed(db: Path) -> None:
+    """DuckDB calls INSTALL a LOAD statement; the line names the word the user typed."""
+    for text, word in (("install httpfs", "INSTALL"), ("  attach 'x.db'", "ATTACH"),
+                       ("insert into hands values (1)", "INSERT"), ("PRAGMA version", "PRAGMA")):
+        done = sql(db, text)
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr == f"error: sql is read-only: {word} is not allowed (use SELECT)\n"
+
+
 def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(tmp_path: Path
                                                                          ) -> None:
     """``sql`` never opens the ledger for writing: derived tables behind the ledger (a live

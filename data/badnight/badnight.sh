@@ -1,9 +1,10 @@
 #!/bin/sh
 # A bad night at the table: the host makes the mistakes of an ordinary evening and puts each
 # right with an appended event. Nothing is rewritten: every original event stays in the ledger.
-# Run it from the project folder: `sh data/badnight/badnight.sh` (ledger: $HANDLEDGER_DB, or
-# badnight.duckdb). A line marked "# refused" is a mistake the ledger refuses (exit 2).
-export HANDLEDGER_DB="${HANDLEDGER_DB:-badnight.duckdb}"
+# Run it from the project folder: `sh data/badnight/badnight.sh [LEDGER]` (ledger: LEDGER, else
+# $HANDLEDGER_DB, else badnight.duckdb; the night's export, badnight-export.jsonl, is written in
+# the current folder). A line marked "# refused" is a mistake the ledger refuses (exit 2).
+export HANDLEDGER_DB="${1:-${HANDLEDGER_DB:-badnight.duckdb}}"
 
 handledger session open saturday --date 2026-11-28 --chip-value 0.25 --currency USD
 handledger buyin saturday Ann 200

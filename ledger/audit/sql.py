@@ -54,7 +54,8 @@ def query(con: Any, sql: str, *, max_rows: int = MAX_ROWS, timeout: float | None
         raise LedgerError(f"sql takes exactly one statement, got {len(statements)}")
     kind = statements[0].type.name
     if kind not in ALLOWED:
-        raise LedgerError(f"sql is read-only: a {kind} statement is not allowed (use SELECT)")
+        word = (statements[0].query.split() or [kind])[0].upper()  # INSTALL, not LOAD
+        raise LedgerError(f"sql is read-only: {word} is not allowed (use SELECT)")
     fired = threading.Event()
 
     def stop() -> None:
