@@ -141,6 +141,7 @@ def build_correction(
     """
     if not specs:
         raise IllegalAction("no changes given (use --replace, --insert-after or --delete)")
+    _one_change_a_seq(specs)
     slots = _slots(events)
     index = {seq: k for k, (seq, _) in enumerate(slots)}
     changes: list[ev.Change] = []
@@ -184,6 +185,23 @@ def build_correction(
     if keep_end:
         same_hand(events, after)
     return correction
+
+
+def _one_change_a_seq(specs: Sequence[ChangeSpec]) -> None:
+    """Refuse an event replaced or deleted twice in one correction (``--replace 9 X
+    --replace 9 Y``): which one is meant? Several ``--insert-after`` of one seq are a list.
+
+    Raises:
+        IllegalAction: naming the seq and its two changes.
+    """
+    seen: dict[int, str] = {}
+    for spec in specs:
+        if spec.op == "insert_after":
+            continue
+        if spec.seq in seen:
+            raise IllegalAction(f"seq {spec.seq} is given twice (--{seen[spec.seq]} and "
+                                f"--{spec.op}): replace or delete an event once")
+        seen[spec.seq] = spec.op
 
 
 def _not_original(events: Sequence[Any], seq: int) -> str:

@@ -88,3 +88,20 @@ def test_whatif_session_result_moves_as_balances_do(run) -> None:  # noqa: ANN00
     assert run("correct", "w1", "--replace", "11", "pay Ann 200", "--reason", "Ann's aces",
                "--by", "floor").exit_code == 0
     assert _balances(run) == {"Ann": 100, "Bob": -100}
+
+
+def test_one_event_replaced_or_deleted_twice_in_a_correction_is_refused(run, db) -> None:  # noqa: ANN001
+    _hand(run, "o3", "pay Ann 200", "end")  # 11 payout, 12 hand_ended
+    out = _refused(run, db, "o3", "correct", "o3", "--replace", "11", "pay Ann 100",
+                   "--replace", "11", "pay Bob 100", "--reason", "x", "--by", "y")
+    assert out == ("error: seq 11 is given twice (--replace and --replace): replace or delete "
+                   "an event once\n")
+    out = _refused(run, db, "o3", "whatif", "o3", "--delete", "11", "--replace", "11",
+                   "pay Bob 200")
+    assert out == ("error: seq 11 is given twice (--replace and --delete): replace or delete "
+                   "an event once\n")
+    # a replacement and events inserted after the same seq are one change each
+    done = run("correct", "o3", "--replace", "11", "pay Ann 100", "--insert-after", "11",
+               "pay Bob 100", "--reason", "split", "--by", "y")
+    assert done.exit_code == 0, done.output
+    assert _balances(run) == {"Ann": 0, "Bob": 0}
