@@ -237,7 +237,10 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
         prefix = session or "live"
         count = len(ledger.streams(kind="hand", session=session)) if session else 0
         hand = f"{prefix}-{count + 1}-{uuid.uuid4().hex[:6]}"
-    elif first_rows(ledger, [hand]) or hand.startswith("session:"):
+    elif hand.startswith("session:"):
+        raise LedgerError(f"hand {hand!r}: an id starting 'session:' names a session's book, "
+                          "not a hand: give another --hand, or none for a generated id")
+    elif first_rows(ledger, [hand]):
         raise LedgerError(f"hand {hand!r} is already in the ledger: give another --hand, or "
                           "none for a generated id")
     started, forced = build_started(spec, hand=hand, session=session)

@@ -134,3 +134,13 @@ def test_a_hand_won_by_a_fold_waits_for_the_payout_not_a_show(user, db: str) -> 
     assert _acts(user, "w1", ["d dh B KsKd", "d dh A AsAd", "A f", "pay B 3"])[2:] == [
         "phase showdown, next: pay PLAYER AMOUNT, end",
         "phase showdown, next: pay PLAYER AMOUNT or end"]
+
+
+def test_a_hand_id_of_the_session_book_form_is_refused_as_such(user, db: str) -> None:  # noqa: ANN001
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "session:fri", "--game", "NT", "--stakes", "1/2",
+                "--seats", "A:100,B:100", "--button", "A") == (
+        2, "", "error: hand 'session:fri': an id starting 'session:' names a session's book, "
+        "not a hand: give another --hand, or none for a generated id\n")
+    with Ledger(db, read_only=True) as ledger:
+        assert list(ledger.stored()) == []
