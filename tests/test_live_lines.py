@@ -1,7 +1,9 @@
-"""When nobody is to bet, ``act`` and ``state`` say what the hand waits for, in the notation
-``act`` takes: whose hole cards next and how many, the board cards of the street, a draw's
-discard and its replacements, a declaration in turn or at once, the showdown and its payouts
-(RULES.md §3.2-3.4, §4; FORMATS.md §1). A refused action quotes the same line."""
+"""What ``act`` and ``state`` say at the table. When nobody is to bet, what the hand waits
+for, in the notation ``act`` takes: whose hole cards next and how many, the board cards of the
+street (and of which run), a draw's discard and its replacements, a declaration in turn or at
+once, the showdown and its payouts (RULES.md §3.2-3.4, §4; FORMATS.md §1); a refused action
+quotes the same line. Stud's bring-in and completion (§4.1); a second declaration; a hand id
+of the session-book form."""
 
 from __future__ import annotations
 
