@@ -254,7 +254,11 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     if state is not None:
         for seat in started.seats:
             bought = bought_in(state, seat.player, aliases)
-            if bought is None:
+            if _cashed_out(state, seat.player, aliases):
+                note(f"warning: {seat.player} cashed out of session {session} and has not "
+                     f"bought in since (record it: `handledger buyin {session} {seat.player} "
+                     "CHIPS`)")
+            elif bought is None:
                 note(f"warning: {seat.player} has no buy-in in session {session} (record it: "
                      f"`handledger buyin {session} {seat.player} CHIPS`)")
             elif seat.player not in played and seat.stack > bought:
@@ -273,6 +277,14 @@ def bought_in(state: Any, player: str, aliases: list[tuple[str, str]]) -> int | 
         if other is not None and other in state.chips_in:
             return int(state.chips_in[other])
     return None
+
+
+def _cashed_out(state: Any, player: str, aliases: list[tuple[str, str]]) -> bool:
+    """Has ``player`` (or an alias of him) cashed out of the session with no buy-in since
+    (``state.cashed`` and not ``state.seated``: RULES.md §1.1, a player's chips leave the
+    table with his cash-out)?"""
+    names = {player} | {a if n == player else n for n, a in aliases if player in (n, a)}
+    return bool(names & set(state.cashed)) and not names & state.seated
 
 
 def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],

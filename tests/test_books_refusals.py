@@ -155,6 +155,20 @@ def test_hand_start_warns_of_a_seat_above_his_buy_ins(tmp_path: Path) -> None:
     assert result.stdout == "w1\n"
 
 
+def test_hand_start_warns_of_a_seat_for_a_player_who_cashed_out(tmp_path: Path) -> None:
+    """RULES.md §1.1: his chips left the table with his cash-out; the hand still starts (a
+    buy-in is a book entry the host may record late) and the audit names the difference."""
+    db = tmp_path / "t.duckdb"
+    open_s(db, "s", "Ann", "Bob")
+    assert run(db, "cashout", "s", "Bob", "100").exit_code == 0
+    result = run(db, "hand", "start", "--session", "s", "--hand", "w1", "--game", "NT",
+                 "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")
+    assert (result.exit_code, result.stdout) == (0, "w1\n")
+    assert result.stderr.splitlines() == [
+        "warning: Bob cashed out of session s and has not bought in since (record it: "
+        "`handledger buyin s Bob CHIPS`)"]
+
+
 def test_hand_start_refuses_a_seat_not_in_the_sessions_books(tmp_path: Path) -> None:
     """A mistyped name would start a hand that can only be voided: refused, nothing written,
     the closest names offered; an alias of a player who bought in sits."""
