@@ -227,6 +227,16 @@ class HandSteps:
     def last(self) -> Step:
         return self.steps[-1]
 
+    def unit_note(self) -> str | None:
+        """For a hand kept in a unit with decimals (FORMATS.md §1: a file in dollars and
+        cents), the line saying that stacks and pots are counted in its smallest unit while
+        its actions are written in its notation; None for a hand in whole chips."""
+        if not self.decimals:
+            return None
+        one = 10 ** self.decimals
+        return (f"(stacks and pots in the hand's smallest unit, {one} = "
+                f"{format_amount(one, self.decimals)}; actions as its notation writes them)")
+
     def to_json(self) -> dict[str, Any]:
         return {
             "hand": self.hand, "game": self.game, "game_name": self.game_name,

@@ -219,3 +219,20 @@ def test_paid_otherwise_words_a_rake_as_the_rake() -> None:
     assert paid("winnings = [30, 2, 0]\n") == (
         "paid differently from the rules: p1 was paid 30, the rules give 32 (-2); "
         "p2 was paid 2, the rules give 0 (+2)")
+
+
+def test_show_of_a_hand_in_dollars_and_cents_says_its_unit(run) -> None:  # noqa: ANN001
+    """FORMATS.md §1: a HandHQ file is in dollars with cents, kept in cents: the stacks and
+    pots of ``show`` are cents, its actions as the file writes them (the small blind 5.00 is
+    the 500 in the pot). A hand in whole chips has no such line."""
+    path = SHARED / "phh" / "handhq" / "ps-1000nl-excerpt.phhs"
+    assert run("import", str(path)).exit_code == 0
+    lines = run("show", "PokerStars-59937797066").output.splitlines()
+    assert lines[1] == ("(stacks and pots in the hand's smallest unit, 100 = 1.00; actions as "
+                        "its notation writes them)")
+    assert lines[2].split() == ["2", "p1", "posts", "small", "blind", "5.00", "pot", "500",
+                                "[p1:51195", "p2:100000", "p3:104700", "p4:305920", "p5:99500]",
+                                "forced"]
+    assert run("import", str(SHARED / "rules" / "ex01.phh")).exit_code == 0
+    whole = run("show", HANDS["ex01"]).output.splitlines()
+    assert whole[1].startswith("  2 ") and len(whole) > 20
