@@ -20,6 +20,7 @@ from typing import Any
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.money import (
+    check_currency,
     currency_decimals,
     format_money,
     parse_money,
@@ -145,10 +146,12 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
     a currency, 0 for JPY and the like; without a currency, those of ``chip_value``).
 
     Raises:
-        MalformedInput: a bad name (:func:`ledger.model.names.check_name`), date or chip
-            value; LedgerError: the session exists.
+        MalformedInput: a bad name (:func:`ledger.model.names.check_name`), date, chip value
+            or currency (:func:`ledger.model.money.check_currency`); LedgerError: the session
+            exists.
     """
     check_name(name, "session")
+    check_currency(currency)
     try:
         day = (Date.fromisoformat(day) if day else Date.today()).isoformat()
     except ValueError:
@@ -171,10 +174,12 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
     opened with the wrong value): the latest setting holds for the whole session.
 
     Raises:
-        NotFound: no such session; MalformedInput: a bad chip value; LedgerError: the session
-            holds a hand whose amounts came in money: they were converted to its chips exactly
-            on import (README: a session has one unit), and a new chip value would revalue them.
+        NotFound: no such session; MalformedInput: a bad chip value or currency; LedgerError:
+            the session holds a hand whose amounts came in money: they were converted to its
+            chips exactly on import (README: a session has one unit), and a new chip value
+            would revalue them.
     """
+    check_currency(currency)
     state = open_state(ledger, name, allow_closed=True)
     if (held := money_hand(ledger, name)) is not None:
         hand, currency = held

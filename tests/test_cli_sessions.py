@@ -189,6 +189,25 @@ def test_session_commands_refuse_bad_input(tmp_path: Path) -> None:
     assert run("audit", "--session", "nope").exit_code == 2
 
 
+def test_a_currency_is_its_iso_code_in_capitals(tmp_path: Path) -> None:
+    """``usd`` and ``USD`` would be two currencies to every comparison: refused, one line,
+    nothing written, at open and at set."""
+    run = runner_for(tmp_path / "x.duckdb")
+    refusal = "a currency is its ISO 4217 code, three capital letters like USD or EUR"
+    for given, hint in (("usd", ": did you mean USD?"), ("US Dollars", ""), ("€", ""),
+                        ("US", "")):
+        done = run("session", "open", "s", "--currency", given)
+        assert (done.exit_code, done.output) == (2, f"error: --currency {given!r}: {refusal}"
+                                                    f"{hint}\n")
+    assert "no session" in run("session", "set", "s", "--chip-value", "1").output
+    assert run("session", "open", "s", "--currency", "EUR").exit_code == 0
+    done = run("session", "set", "s", "--chip-value", "0.5", "--currency", "eur")
+    assert (done.exit_code, done.output) == (2, f"error: --currency 'eur': {refusal}: did "
+                                                "you mean EUR?\n")
+    assert "1.00 EUR" in run("session", "set", "s", "--chip-value", "1", "--currency", "EUR"
+                             ).output
+
+
 def test_alias_maps_a_platform_id_to_the_player(tmp_path: Path) -> None:
     run = build_session(tmp_path)
     assert run("player", "alias", "Cyrus", "Cy").exit_code == 0

@@ -50,6 +50,24 @@ def parse_money(text: str, decimals: int, *, what: str = "amount") -> int:
     return int(minor)
 
 
+def check_currency(currency: str | None) -> None:
+    """A session's currency is its ISO 4217 code, three capital letters (``"USD"``), so that
+    one currency has one spelling: ``usd`` and ``USD`` would be two currencies to every
+    comparison (a hand's unit against its session's, standings in money). None: plain chips.
+
+    Raises:
+        MalformedInput: ``--currency 'usd': a currency is its ISO 4217 code, three capital
+            letters like USD or EUR: did you mean USD?``
+    """
+    if currency is None or (len(currency) == 3 and currency.isascii() and currency.isupper()
+                            and currency.isalpha()):
+        return
+    hint = (f": did you mean {currency.upper()}?" if len(currency) == 3 and currency.isascii()
+            and currency.isalpha() else "")
+    raise MalformedInput(f"--currency {currency!r}: a currency is its ISO 4217 code, three "
+                         f"capital letters like USD or EUR{hint}")
+
+
 def currency_decimals(currency: str | None, chip_value: str) -> int:
     """The minor-unit decimals of a session: 2 for a currency (0 for JPY and the like);
     without a currency, those written in ``chip_value`` (``"0.25"`` → 2)."""
