@@ -227,13 +227,18 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
         MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
             that is not a whole number of chips above 0;
         NotFound, LedgerError: see :func:`open_state`; LedgerError: he is seated in a hand of
-            the session that is still open (:func:`_between_hands`).
+            the session that is still open (:func:`_between_hands`), or a rebuy or top-up is
+            given for a player with no buy-in there yet.
     """
     check_name(player)
     state = open_state(ledger, session)
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
     _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
                    "showdown and the next deal")
+    if kind in ("rebuy", "top_up") and player not in state.bought:
+        raise LedgerError(f"buyin {session} {player} --kind {kind}: {player} has no buy-in in "
+                          f"{session} yet, and a {kind.replace('_', '-')} follows one (leave "
+                          "out --kind)")
     total = state.chips_in.get(player, 0) + chips
     if player in state.bought:
         _bounded(state, f"{player}'s buy-ins in {session} together", total)

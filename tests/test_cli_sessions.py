@@ -208,6 +208,20 @@ def test_a_currency_is_its_iso_code_in_capitals(tmp_path: Path) -> None:
                              ).output
 
 
+def test_a_rebuy_or_top_up_needs_a_buy_in_first(tmp_path: Path) -> None:
+    run = runner_for(tmp_path / "x.duckdb")
+    assert run("session", "open", "s").exit_code == 0
+    for kind in ("rebuy", "top_up"):
+        done = run("buyin", "s", "Ann", "100", "--kind", kind)
+        word = kind.replace("_", "-")
+        assert (done.exit_code, done.output) == (
+            2, f"error: buyin s Ann --kind {kind}: Ann has no buy-in in s yet, and a {word} "
+               "follows one (leave out --kind)\n")
+    assert run("buyin", "s", "Ann", "100").output == "s: Ann buy-in 100 chips (entry 2)\n"
+    assert run("buyin", "s", "Ann", "50", "--kind", "top_up").output == (
+        "s: Ann top-up 50 chips (entry 3)\n")
+
+
 def test_alias_maps_a_platform_id_to_the_player(tmp_path: Path) -> None:
     run = build_session(tmp_path)
     assert run("player", "alias", "Cyrus", "Cy").exit_code == 0
