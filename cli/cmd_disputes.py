@@ -80,11 +80,15 @@ def correct(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes
 @click.option("--reason", required=True, help="Why (misdeal, restarted hand, …).")
 @click.option("--by", "by", required=True, help="Who voids.")
 @click.option("--sign", default=None, metavar="NAME", help="Sign it with the key NAME.")
+@click.option("--closed", is_flag=True,
+              help="Record it though HAND's session is closed and the void moves a player's "
+                   "net.")
 @keys_option
 @click.pass_obj
-def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None,
+def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None, closed: bool,
          keys_dir: str) -> None:
-    """Void HAND: every contribution goes back. The hand's events stay.
+    """Void HAND: every contribution goes back. The hand's events stay. Refused, exit 2,
+    when HAND's session is closed and the void moves a player's net (unless --closed).
 
     The engine refuses a `hand_voided` after `hand_ended`, so for an ended hand the void
     is appended with a correction that deletes the `hand_ended` event (same reason and by).
@@ -92,7 +96,7 @@ def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None,
     from replay.corrections import void as append_void
 
     result = append_void(obj.ledger(existing=True), hand_id, reason=reason, by=by,
-                         keys=KeyStore(keys_dir), sign=sign)
+                         keys=KeyStore(keys_dir), sign=sign, closed=closed)
     back = ", ".join(f"{p} {c}" for p, c in result.result.returned.items() if c)
     click.echo(f"voided hand {hand_id}: returned {back or 'nothing'}")
 

@@ -29,8 +29,9 @@ def replay(obj: Context, hand: tuple[str, ...], as_json: bool, jobs: int | None,
 
     from replay.projections import rebuild, replay_some, writable_or_overlay
 
-    shape = render.replay_json_text if as_json else functools.partial(render.replay_text,
-                                                                       names=obj.names())
+    names = obj.names()
+    shape = (functools.partial(render.replay_json_text, names=names if names.labels else None)
+             if as_json else functools.partial(render.replay_text, names=names))
     if hand:
         counts = replay_some(obj.ledger(read_only=True), hand, jobs=jobs, render=shape,
                              problems=problems, echo=click.echo)

@@ -20,9 +20,24 @@ if TYPE_CHECKING:  # the engine (and pokerkit) load only for the commands that r
     from replay.steps import HandSteps
 
 
-def replay_json_text(r: HandReplay) -> str:
-    """One hand as the JSON line ``replay --json`` prints (:meth:`HandReplay.as_json`)."""
-    return json.dumps(r.as_json())
+def replay_json_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str:
+    """One hand as the JSON line ``replay --json`` prints (:meth:`HandReplay.as_json`);
+    ``names`` renames players in every key and string of it as :func:`replay_text` does in
+    its text (a platform id to the name he played under: :class:`cli.names.Names`)."""
+    data = r.as_json()
+    return json.dumps(data if names is None else renamed(data, names))
+
+
+def renamed(value: object, names: Callable[[str], str]) -> object:
+    """``value`` (JSON data: dicts, lists, strings, numbers) with ``names`` applied to every
+    dict key and string, the structure and the numbers as they are."""
+    if isinstance(value, str):
+        return names(value)
+    if isinstance(value, dict):
+        return {renamed(k, names): renamed(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [renamed(v, names) for v in value]
+    return value
 
 
 def _console() -> tuple[Console, io.StringIO]:

@@ -95,15 +95,18 @@ def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correcti
 
 
 def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None = None,
-         sign: str | None = None) -> HandReplay:
+         sign: str | None = None, closed: bool = False) -> HandReplay:
     """Void ``hand``: every contribution goes back; its events stay. For an ended hand the
     void comes with a correction that deletes its ``hand_ended`` (same reason and author),
     since the engine takes no ``hand_voided`` after the end. Both are signed with the key
-    ``sign`` of ``keys`` when given. Returns the voided hand.
+    ``sign`` of ``keys`` when given. Returns the voided hand. ``closed``: go in though the
+    hand's session is closed and the void moves a player's net (chips), as for
+    :func:`correct`.
 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: the hand is already
-            voided.
+            voided, or it is in a closed session and the void would move a player's net,
+            without ``closed`` (nothing written; :func:`_closed_void`).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
@@ -118,6 +121,8 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
                                     keep_end=False))
     new.append(ev.HandVoided(reason=reason, by=by))
     result = check_replays([*events, *new])
+    if not closed:
+        _closed_void(ledger, hand, rows[0].session, events, result)
     new = _signed(hand, new, keys, sign)
     ledger.append(hand, new, hand_id=hand, expected_seq=rows[-1].seq)
     return result
@@ -334,6 +339,35 @@ def _closed_books(ledger: Any, hand: str, session: str | None, after: HandReplay
         f"session {session} is closed and this leaves hand {hand}, paid by the rules until "
         f"now, paid differently ({first.player} paid {first.recorded}, the rules give "
         f"{first.recomputed}): nothing written; --closed records it anyway", hand=hand)
+
+
+def _closed_void(ledger: Any, hand: str, session: str | None, events: list[Any],
+                 after: HandReplay) -> None:
+    """Refuse the void of ``hand`` (``after``: the voided hand) when its session is closed
+    and the void moves a player's net (the books' net, :func:`replay.whatif.paid_net`): the
+    session's books were audited and settled up at the close (README: sessions and the
+    books), so `--closed` must say it is meant, as :func:`_closed_books` for a correction. A
+    hand whose stream did not replay moved no chips in the books: its void goes in.
+
+    Raises:
+        IllegalAction: naming the hand, the session and each player's net change.
+    """
+    from replay.sessions import session_state
+
+    if session is None or not session_state(ledger, session).closed:
+        return
+    try:
+        before = paid_net(replay_events(events))
+    except IllegalAction:
+        return
+    now = paid_net(after)
+    moved = {p: now.get(p, 0) - n for p, n in before.items() if now.get(p, 0) != n}
+    if not moved:
+        return
+    raise IllegalAction(
+        f"session {session} is closed and voiding hand {hand} moves its players' nets "
+        f"({', '.join(f'{p} {n:+d}' for p, n in moved.items())}): nothing written; --closed "
+        "records it anyway", hand=hand)
 
 
 def _amendment_words(row: Any, rows: Sequence[Any]) -> str:

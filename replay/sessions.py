@@ -12,7 +12,6 @@ wrong entry is never rewritten: it is retracted or amended by an ``entry_correct
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, field
 from datetime import date as Date
 from typing import Any
@@ -24,6 +23,7 @@ from ledger.model.money import (
     currency_decimals,
     format_money,
     parse_money,
+    plain_money,
     shown_amount,
     within_bound,
 )
@@ -156,9 +156,7 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
         day = (Date.fromisoformat(day) if day else Date.today()).isoformat()
     except ValueError:
         raise MalformedInput(f"--date {day!r} is not an ISO date (YYYY-MM-DD)") from None
-    if decimals is None:
-        decimals = currency_decimals(currency, chip_value)
-    minor = parse_money(chip_value, decimals, what="--chip-value")
+    minor, decimals = chip_value_written(chip_value, currency, decimals)
     state = session_state(ledger, name)
     if state.opened or state.last_seq:
         raise LedgerError(f"session {name!r} already exists")
@@ -187,11 +185,8 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
             f"session {name} holds hand {hand}, whose amounts came in {currency} and were "
             f"converted exactly to its chips of {state.money(state.chip_value_minor)}: its "
             "chip value is fixed (import the hands into a new session at the value wanted)")
-    if decimals is None:
-        decimals = currency_decimals(currency, chip_value)
-    event = ev.SessionChanged(chip_value_minor=parse_money(chip_value, decimals,
-                                                           what="--chip-value"),
-                              currency=currency, decimals=decimals)
+    minor, decimals = chip_value_written(chip_value, currency, decimals)
+    event = ev.SessionChanged(chip_value_minor=minor, currency=currency, decimals=decimals)
     most = max([*state.chips_in.values(), *state.cashed.values(), 0])
     worth = most * event.chip_value_minor
     if worth > ev.MAX_CHIPS:
@@ -200,6 +195,28 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
                              "largest amount a ledger holds")
     _append(ledger, name, event, state)
     return event
+
+
+def chip_value_written(text: str, currency: str | None, decimals: int | None
+                       ) -> tuple[int, int]:
+    """``(minor units a chip is worth, decimals)`` of ``--chip-value`` as typed: money as a
+    payment is written (:func:`ledger.model.money.plain_money`: ASCII digits, one optional
+    decimal point), above 0, with at most ``decimals`` places (None: 2 for a currency, 0 for
+    JPY and the like; without a currency, those written) and within the ledger's bound.
+
+    >>> chip_value_written("0.25", "USD", None), chip_value_written("0.050", None, None)
+    ((25, 2), (50, 3))
+
+    Raises:
+        MalformedInput: one line naming ``--chip-value`` and the value.
+    """
+    if not plain_money(text):
+        raise MalformedInput(f"--chip-value {shown_amount(text)!r} is not an amount of money "
+                             "(a chip's value is written in ASCII digits with at most one "
+                             "decimal point, e.g. 0.25)")
+    if decimals is None:
+        decimals = currency_decimals(currency, text)
+    return parse_money(text, decimals, what="--chip-value"), decimals
 
 
 def close_session(ledger: Any, name: str) -> None:
@@ -247,10 +264,6 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     return event, _append(ledger, session, event, state)
 
 
-#: Money as a payment is written: ASCII digits, then a point and its decimals if any.
-_MONEY_TEXT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
-
-
 def chips_written(text: str, where: str, state: SessionState, *, least: int = 0,
                   what: str = "CHIPS") -> int:
     """The whole number of chips ``text`` says, as a book entry takes it: ASCII digits only
@@ -286,7 +299,7 @@ def _worth(text: str, state: SessionState) -> str:
     if state.chip_value_minor == 1 and not state.decimals and not state.currency:
         return ""
     said = f"; 1 chip is {state.money(state.chip_value_minor)}"
-    if _MONEY_TEXT.fullmatch(text) and len(text) <= 2 * len(str(ev.MAX_CHIPS)):
+    if plain_money(text) and len(text) <= 2 * len(str(ev.MAX_CHIPS)):
         whole, _, cents = text.partition(".")
         if len(cents) <= state.decimals:
             minor = int(whole + cents.ljust(state.decimals, "0"))
@@ -305,8 +318,7 @@ def money_written(text: str, where: str, state: SessionState) -> int:
         MalformedInput: one line naming ``where`` (the command as typed up to the amount)
             and the amount, saying how the session's money is written.
     """
-    written = _MONEY_TEXT.fullmatch(text) and text.isascii()
-    if not written or len(text.partition(".")[2]) > state.decimals:
+    if not plain_money(text) or len(text.partition(".")[2]) > state.decimals:
         places = (f"at most {state.decimals} decimal place{'s' if state.decimals > 1 else ''}"
                   if state.decimals else "no decimal places")
         example = format_money(1250 * 10 ** state.decimals // 100 or 12, state.decimals, None)

@@ -6,6 +6,7 @@ player and the amount, exit 2, and nothing is written."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -160,3 +161,43 @@ def test_a_seat_without_a_buy_in_leaves_the_bound_unknown(db: Path, tmp_path: Pa
 
 
 SEATS = ("--game", "NT", "--stakes", "1/2", "--button", "Ann")
+
+
+#: ``--chip-value`` spellings that are not ASCII digits with at most one decimal point: each
+#: was taken by Decimal (``1e-2`` as 0.01, ``Infinity`` and ``NaN`` refused only later).
+NOT_PLAIN = ["1e-2", "2.5E-1", "1E0", "+0.25", "-0.25", " 0.25", "0.25 ", ".25", "1.",
+             "0.2.5", "0,25", "1_0", "$0.25", "\uff10.25", "Infinity", "NaN", "0x10", ""]
+
+
+@pytest.mark.parametrize("value", NOT_PLAIN)
+def test_a_chip_value_not_in_plain_digits_is_one_line(db: Path, value: str) -> None:
+    """``session open`` and ``session set`` take ``--chip-value`` as a payment's money is
+    written (ASCII digits, one optional decimal point), refused in one line naming the
+    option and the value, nothing written."""
+    before = rows(db)
+    line = (f"error: --chip-value {value!r} is not an amount of money (a chip's value is "
+            "written in ASCII digits with at most one decimal point, e.g. 0.25)")
+    assert refused(run(db, "session", "open", "sat", "--chip-value", value)) == line
+    assert refused(run(db, "session", "open", "sun", "--chip-value", value, "--currency",
+                       "USD")) == line
+    assert refused(run(db, "session", "set", "home", "--chip-value", value)) == line
+    assert rows(db) == before
+
+
+def test_a_chip_value_in_plain_digits_goes_in(db: Path) -> None:
+    assert run(db, "session", "open", "sat", "--date", "2026-11-28", "--chip-value", "0.05",
+               "--currency", "USD").stdout == "session sat opened 2026-11-28: 1 chip = 0.05 USD\n"
+    assert run(db, "session", "open", "sun", "--date", "2026-11-29", "--chip-value", "0.010"
+               ).stdout == "session sun opened 2026-11-29: 1 chip = 0.010\n"
+    assert run(db, "session", "open", "mon", "--date", "2026-11-30", "--chip-value", "25"
+               ).stdout == "session mon opened 2026-11-30: 1 chip = 25\n"
+    assert run(db, "session", "set", "home", "--chip-value", "0.50", "--currency", "EUR"
+               ).exit_code == 0
+
+    def unit(session: str) -> tuple[int, int, str | None]:
+        entries = json.loads(run(db, "history", "--session", session, "--json").stdout)
+        e = [x["event"] for x in entries["events"] if "chip_value_minor" in x["event"]][-1]
+        return e["chip_value_minor"], e["decimals"], e["currency"]
+
+    assert [unit(s) for s in ("sat", "sun", "mon", "home")] == [
+        (5, 2, "USD"), (10, 3, None), (25, 0, None), (50, 2, "EUR")]

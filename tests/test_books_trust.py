@@ -73,8 +73,11 @@ def test_1_a_hand_id_used_twice_is_refused_and_a_broken_stream_bricks_nothing(
 
 
 def test_2_a_void_counts_for_nothing_in_the_books(run) -> None:  # noqa: ANN001
-    night(run)
-    assert run("void", "f1", "--reason", "misdeal", "--by", "host").exit_code == 0
+    night(run)  # friday is closed: its books change only with --closed
+    refused(run("void", "f1", "--reason", "misdeal", "--by", "host"),
+            "session friday is closed and voiding hand f1 moves its players' nets (Ann -150, "
+            "Bob +150)")
+    assert run("void", "f1", "--reason", "misdeal", "--by", "host", "--closed").exit_code == 0
     nets = {p["player"]: p["net"] for p in _json(run("balances", "--json"))["players"]}
     assert nets == {"Ann": 0, "Bob": 0, "Cy": 0}
     assert _json(run("settle", "--session", "friday", "--json")) == {"transfers": []}

@@ -83,3 +83,47 @@ def test_a_clean_hand_of_a_closed_session_is_not_made_paid_wrong_silently(user, 
     # a correction that puts it right again needs no flag
     out = run("correct", "h1", "--replace", "17", "pay Ann 4", "--reason", "y", "--by", "f")
     assert out.exit_code == 0 and len(_events(db, "h1")) == 20
+
+
+def _closed(run) -> None:  # noqa: ANN001
+    """``_two_hands``, cashed out as played and closed: h1 Ann +2 Bob -2, h2 Ann +1 Bob -1."""
+    _two_hands(run)
+    for player, chips in (("Ann", "103"), ("Bob", "147")):
+        assert run("cashout", "sat", player, chips).exit_code == 0
+    assert run("session", "close", "sat").exit_code == 0
+
+
+def test_a_void_in_a_closed_session_is_refused_without_closed(user, run, db) -> None:  # noqa: ANN001
+    from tests.test_disputes import _events
+
+    _closed(run)
+    books = run("balances", "--json").output
+    code, out, err = user("void", "h1", "--reason", "misdeal", "--by", "f")
+    assert (code, out) == (2, "")
+    assert err == ("error: hand h1: session sat is closed and voiding hand h1 moves its "
+                   "players' nets (Bob +2, Ann -2): nothing written; --closed records it "
+                   "anyway\n")
+    assert len(_events(db, "h1")) == 18
+    assert run("balances", "--json").output == books
+
+
+def test_a_void_in_a_closed_session_is_recorded_with_closed(user, run, db) -> None:  # noqa: ANN001
+    from tests.test_disputes import _events, _nets
+
+    _closed(run)
+    assert _nets(run) == {"Ann": 3, "Bob": -3}
+    code, out, err = user("void", "h1", "--reason", "misdeal", "--by", "f", "--closed")
+    assert (code, out, err) == (0, "voided hand h1: returned Bob 2, Ann 2\n", "")
+    events = _events(db, "h1")
+    assert [e["type"] for e in events[18:]] == ["correction", "hand_voided"]
+    assert events[19]["reason"] == "misdeal" and events[19]["by"] == "f"
+    assert _nets(run) == {"Ann": 1, "Bob": -1}  # h2 only
+    # voided already: the flag does not make a second void
+    code, _, err = user("void", "h1", "--reason", "again", "--by", "f", "--closed")
+    assert code == 2 and err == "error: hand h1: the hand is already voided\n"
+
+
+def test_a_void_in_an_open_session_needs_no_flag(user, run, db) -> None:  # noqa: ANN001
+    _two_hands(run)
+    code, out, err = user("void", "h2", "--reason", "misdeal", "--by", "f")
+    assert (code, out, err) == (0, "voided hand h2: returned Ann 2, Bob 1\n", "")

@@ -317,8 +317,8 @@ BEYOND = f"is beyond the largest amount a ledger holds ({MAX_CHIPS} chips)"
     (["cashout", "S", "Ann", str(MAX_CHIPS + 1)], f"CHIPS: {MAX_CHIPS + 1} {BEYOND}"),
     (["pay", "S", "A", "B", str(10**30)], f"amount '{10**30}' is too large (at most "
      f"{MAX_CHIPS})"),
-    (["session", "open", "T", "--chip-value", "1e21"],
-     f"--chip-value '1e21' is too large (at most {MAX_CHIPS})"),
+    (["session", "open", "T", "--chip-value", str(10**21)],
+     f"--chip-value '{10**21}' is too large (at most {MAX_CHIPS})"),
     (["act", "H", "Bob cbr 1e23"],
      f"hand H, action 'Bob cbr 1e23': {10**23} chips {BEYOND}; now: Bob to act: to call 1, "
      "raise to 4..150"),
@@ -334,8 +334,8 @@ BEYOND = f"is beyond the largest amount a ledger holds ({MAX_CHIPS} chips)"
       "Ann:200,Bob:150", "--button", "Bob"], f"--antes: {10**20} {BEYOND}"),
     (["entry", "amend", "S", "2", str(MAX_CHIPS + 1), "--reason", "r", "--by", "h"],
      f"VALUE: {MAX_CHIPS + 1} {BEYOND}"),
-    (["session", "set", "S", "--chip-value", "1e21"],
-     f"--chip-value '1e21' is too large (at most {MAX_CHIPS})"),
+    (["session", "set", "S", "--chip-value", str(10**21)],
+     f"--chip-value '{10**21}' is too large (at most {MAX_CHIPS})"),
     (["correct", "H", "--insert-after", "5", "Bob cbr 1e23", "--reason", "r", "--by", "h"],
      f"insert_after 5 'Bob cbr 1e23': {10**23} chips {BEYOND}"),
     (["whatif", "H", "--replace", "5", "d dh Bob QhQd", "--insert-after", "5",

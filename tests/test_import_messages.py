@@ -85,9 +85,10 @@ def test_hands_already_in_the_ledger_outside_the_session_say_they_stay_there(
 
 def test_a_game_already_in_the_ledger_by_its_source_stays_outside_the_session(
         tmp_path: Path) -> None:
-    """A PokerNow game's hands are named after their session, so under ``--session S`` the
-    same export makes other hand ids: the ledger knows them by their source key instead, and
-    the summary says they stay in the game's own session."""
+    """A PokerNow game makes its own session (its book: the opening, the joins, the buy-ins),
+    so under ``--session S`` the same export would write that book into S a second time (each
+    player's buy-ins twice). The ledger knows the game by its first hand's source key: the file
+    is refused in one line naming the session the game is in, and nothing is written."""
     from tests.test_pokernow_cli import VK, _find, _rows, _write
 
     header, rows = _rows(VK)
@@ -95,11 +96,46 @@ def test_a_game_already_in_the_ledger_by_its_source_stays_outside_the_session(
     db = tmp_path / "a.duckdb"
     assert one_shot(db, "import", str(path))[1].startswith("imported 3 hand(s)")
     assert one_shot(db, "session", "open", "S")[0] == 0
-    code, out, err = one_shot(db, "import", "--session", "S", str(path))
-    assert (code, err) == (0, "")
-    assert out.endswith("; 3 already in the ledger (they stay outside session S); 0 rejected\n")
-    hands = {e[2]: e[3] for e in events(db) if e[2] is not None}
-    assert sorted(set(hands.values())) == [VK.stem] and len(hands) == 3
+    stored = events(db)
+    assert one_shot(db, "import", "--session", "S", str(path)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {path}: this PokerNow game is in the ledger already, in session {VK.stem}: "
+        f"it is not imported into session S too (its buy-ins would count twice); nothing of "
+        f"the file was written\n")
+    assert events(db) == stored
+    buy_ins = [e for e in stored if e[5] == "buy_in"]
+    assert len(buy_ins) == 8 and {e[3] for e in buy_ins} == {VK.stem}
+    # a session the refused import names but the ledger does not hold is not created either
+    assert one_shot(db, "import", "--session", "T", str(path))[0] == 2
+    assert events(db) == stored
+    # into the game's own session, or with no --session, the file adds nothing, as before
+    for again in (["--session", VK.stem], []):
+        assert one_shot(db, "import", *again, str(path)) == (
+            0, "imported 0 hand(s) (0 events) from 1 file(s); 3 already in the ledger; "
+               "0 rejected\n", "")
+    assert events(db) == stored
+
+
+def test_a_game_imported_into_a_session_is_refused_in_another(tmp_path: Path) -> None:
+    """The game first imported with ``--session S`` is known there: with no ``--session`` it
+    adds nothing (read again into S), with ``--session T`` it is refused naming S."""
+    from tests.test_pokernow_cli import VK, _find, _rows, _write
+
+    header, rows = _rows(VK)
+    path = _write(tmp_path / VK.name, header, rows[:_find(rows, "-- starting hand #3 ")])
+    db = tmp_path / "a.duckdb"
+    assert one_shot(db, "import", "--session", "S", str(path))[1].startswith(
+        "imported 2 hand(s)")
+    stored = events(db)
+    assert {e[3] for e in stored} == {"S"}
+    assert one_shot(db, "import", str(path)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 2 already in the ledger; 0 rejected\n",
+        "")
+    code, out, err = one_shot(db, "import", "--session", "T", str(path))
+    assert (code, err) == (2, f"error: {path}: this PokerNow game is in the ledger already, in "
+                              "session S: it is not imported into session T too (its buy-ins "
+                              "would count twice); nothing of the file was written\n")
+    assert events(db) == stored
 
 
 def test_strict_counts_no_hand_outside_the_session_of_a_file_it_refuses(

@@ -158,11 +158,11 @@ def test_run_it_twice_pays_to_the_cent(run) -> None:  # noqa: ANN001
              for line in run("replay", "--json").output.splitlines()}
     (hand,) = [h for k, h in hands.items() if "-30-" in k]
     (pot,) = hand["pots"]
-    assert pot["amount"] == 1561 and pot["awards"] == {"3r4cXeU7Dp": 1561}
+    assert pot["amount"] == 1561 and pot["awards"] == {"sappxxu": 1561}  # 3r4cXeU7Dp
     assert pot["explanation"][0].endswith("781 on run 1, 780 on run 2 (odd chip to run 1 first).")
-    assert pot["explanation"][1].startswith("Run 1 (Js 4d 8d 3s 9s), 781: 3r4cXeU7Dp wins 781")
-    assert pot["explanation"][2].startswith("Run 2 (Js 4d 8d 3s 2h), 780: 3r4cXeU7Dp wins 780")
-    assert hand["recorded"] == {"3r4cXeU7Dp": 1561}
+    assert pot["explanation"][1].startswith("Run 1 (Js 4d 8d 3s 9s), 781: sappxxu wins 781")
+    assert pot["explanation"][2].startswith("Run 2 (Js 4d 8d 3s 2h), 780: sappxxu wins 780")
+    assert hand["recorded"] == {"sappxxu": 1561}
 
 
 # -- the platform's ledger -------------------------------------------------------------------
@@ -378,6 +378,30 @@ def test_balances_show_the_latest_nickname_with_the_id(run, tmp_path) -> None:  
     players = {p["player"]: p for p in json.loads(run("balances", "--json").output)["players"]}
     assert "HXN7RGKNLI" not in players and players["Marty"]["nickname"] is None
     assert "\nMarty " in run("balances").output
+
+
+def test_replay_json_names_the_players_as_the_text_does(run, tmp_path) -> None:  # noqa: ANN001
+    """Hand #1 of the valakuzhyk log: the text table and the JSON name each player by the name
+    he played under (Hznmh#9009 is 1RhUayZFQU), never by his PokerNow id; the numbers are the
+    log's (Hznmh#9009 small blind 10, then raises to 180 of which 120 comes back uncalled:
+    he takes the 160 pot, +100)."""
+    header, rows = _rows(VK)
+    log = _write(tmp_path / VK.name, header, rows[:_find(rows, "-- starting hand #2 ")])
+    assert run("import", str(log)).exit_code == 0
+    text = run("replay").output
+    hand = json.loads(run("replay", "--json").output)
+    assert hand["net"] == {"Hznmh#9009": 100, "Aab Ovwsi": -20, "IpusyM": 0,
+                           "Efvoziamtgktl": -20, "Erhradnpmi3": 0, "gaxdqwmwksve": -60,
+                           "Phzd Juwvifsvh": 0, "sjfid753": 0}
+    assert hand["pots"] == [{
+        "amount": 160, "eligible": ["Hznmh#9009"], "awards": {"Hznmh#9009": 160}, "carried": 0,
+        "explanation": ["Main pot 160 (Hznmh#9009): Hznmh#9009 takes 160; nobody else is "
+                        "eligible."]}]
+    assert hand["returned"] == {"Hznmh#9009": 120} and hand["recorded"] == {"Hznmh#9009": 280}
+    assert hand["final_stacks"]["Hznmh#9009"] == 1100 and len(hand["final_stacks"]) == 8
+    for player, net in hand["net"].items():  # the text's row of the same player
+        assert f"│ {player} " in text and f"{net:+d} │" in text
+    assert "1RhUayZFQU" not in text and "1RhUayZFQU" not in json.dumps(hand)
 
 
 def test_import_dir_takes_the_pokernow_logs_and_leaves_other_csv_files(run, tmp_path) -> None:  # noqa: ANN001

@@ -191,7 +191,7 @@ def test_stand_up_sit_back_and_join_again_is_one_buy_in_of_200(run, tmp_path) ->
     assert game.errors == []
     hands = _import(run, log)
     assert all(h["discrepancies"] == [] for h in hands)
-    assert hands[0]["final_stacks"]["1RhUayZFQU"] == 300
+    assert hands[0]["final_stacks"]["Hznmh#9009"] == 300  # replay names 1RhUayZFQU so
     books = _books(run, "standup")
     assert books["1RhUayZFQU"] == {"buy_in": 200, "cash_out": 0, "on_table": 300, "net": 100}
     assert sum(b["buy_in"] for b in books.values()) == 7 * 1000 + 200
@@ -222,8 +222,8 @@ def test_a_raise_to_the_bet_of_an_all_in_is_a_call(run, tmp_path) -> None:  # no
     assert not _of(hand, BetRaise)
     (h,) = _import(run, log)
     assert h["discrepancies"] == [] and h["pots"][0]["amount"] == 60
-    assert h["pots"][0]["awards"] == {"YJJJbgIQrB": 60}
-    assert h["final_stacks"] == {"YJJJbgIQrB": 150, "gE4aE_Yhc3": 50, "CzMp1GAawT": 0}
+    assert h["pots"][0]["awards"] == {"ksv @ ycx": 60}  # replay names the ids as the log
+    assert h["final_stacks"] == {"ksv @ ycx": 150, "A8": 50, "@ovvkpfngo@@@": 0}
     _clean_audit(run)
 
 
@@ -237,8 +237,8 @@ def test_the_big_blinds_check_logged_as_a_call_is_a_check(run, tmp_path) -> None
     (hand,) = _hands(game)
     assert game.errors == [] and _of(hand, Check)[0] == Check(player="gKyQzJRs7T")
     (h,) = _import(run, log)
-    assert h["discrepancies"] == [] and h["net"]["1RhUayZFQU"] == 60
-    assert h["net"]["gKyQzJRs7T"] == -60 and h["returned"] == {"1RhUayZFQU": 120}
+    assert h["discrepancies"] == [] and h["net"]["Hznmh#9009"] == 60  # 1RhUayZFQU
+    assert h["net"]["Aab Ovwsi"] == -60 and h["returned"] == {"Hznmh#9009": 120}
     _clean_audit(run)
 
 
@@ -269,9 +269,9 @@ def test_a_short_all_in_big_blind_called_at_the_level(run, tmp_path, stack) -> N
     assert hand.events[0].stakes.min_bet == 60  # the level, not the short blind
     (h,) = _import(run, log)
     assert h["discrepancies"] == [] and h["returned"] == {}
-    assert h["pots"] == [{**h["pots"][0], "amount": 106, "awards": {"1RhUayZFQU": 106}}]
-    assert h["net"]["1RhUayZFQU"] == 53 and h["net"]["gKyQzJRs7T"] == -53
-    assert h["final_stacks"]["1RhUayZFQU"] == stack + 53
+    assert h["pots"] == [{**h["pots"][0], "amount": 106, "awards": {"Hznmh#9009": 106}}]
+    assert h["net"]["Hznmh#9009"] == 53 and h["net"]["Aab Ovwsi"] == -53
+    assert h["final_stacks"]["Hznmh#9009"] == stack + 53
     _clean_audit(run)
 
 
@@ -303,10 +303,9 @@ def test_a_one_card_show_leaves_the_other_card_unknown(run, tmp_path) -> None:  
     assert Reveal(player="gE4aE_Yhc3", cards=["9d", "2h"]) in four.events
     h3, h4 = _import(run, log)
     assert h3["discrepancies"] == [] and h3["verifiable"] is False
-    assert h3["recorded"] == {"gE4aE_Yhc3": 100} and h3["net"] == {"gE4aE_Yhc3": 50,
-                                                                    "YJJJbgIQrB": -50}
+    assert h3["recorded"] == {"A8": 100} and h3["net"] == {"A8": 50, "ksv @ ycx": -50}
     assert h4["verifiable"] is True and h4["discrepancies"] == []
-    assert h4["pots"][0]["awards"] == {"gE4aE_Yhc3": 200}
+    assert h4["pots"][0]["awards"] == {"A8": 200}
     _clean_audit(run)
 
 

@@ -149,7 +149,7 @@ def test_a_rerun_rewrites_only_what_changed(series: dict[str, Path], tmp_path: P
         *(f"hands/s03-{i:03d}.html" for i in range(1, 21))}
     seen, broken = walk(out / "index.html")
     assert broken == [] and seen == files_of(out)
-    ok(db, "void", "s02-005", "--reason", "misdeal", "--by", "floor")
+    ok(db, "void", "s02-005", "--reason", "misdeal", "--by", "floor", "--closed")
     assert written(ok(db, "report", out)) == (1, 59, 1, 2, True, 0)
     assert "Voided by <span class=\"name\">floor</span>: <q>misdeal</q>" in (
         out / "index.html").read_text(encoding="utf-8")

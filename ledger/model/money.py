@@ -7,6 +7,7 @@ nothing else in handledger does arithmetic on money that is not an integer.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal, InvalidOperation
 
 from ledger.model.errors import MalformedInput
@@ -24,6 +25,21 @@ def format_money(minor: int, decimals: int, currency: str | None) -> str:
     """
     text = str(Decimal(minor).scaleb(-decimals)) if decimals else str(minor)
     return f"{text} {currency}" if currency else text
+
+
+#: Money as a person types it: ASCII digits, then a point and its decimals if any.
+_MONEY_TEXT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
+def plain_money(text: str) -> bool:
+    """Whether ``text`` is money written plainly: ASCII digits with at most one decimal point
+    between digits (no sign, exponent, currency, space, separator or other script's digits),
+    as a payment and a chip value are typed.
+
+    >>> plain_money("12.50"), plain_money("1e-2"), plain_money(".25"), plain_money("\uff15")
+    (True, False, False, False)
+    """
+    return _MONEY_TEXT.fullmatch(text) is not None
 
 
 def parse_money(text: str, decimals: int, *, what: str = "amount") -> int:

@@ -276,19 +276,27 @@ def _importer_of(path: Path, report: ImportReport) -> Importer | None:
 
 
 def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | None) -> FileRead:
-    """``importer``'s read of ``path``. A file that makes its own session (a PokerNow game)
-    whose first hand the ledger already holds under another session name (another export of
-    the game, under any file name) is read again into that session.
+    """``importer``'s read of ``path``. A file that makes its own session (a PokerNow game,
+    FORMATS.md §2) whose first hand the ledger already holds under another session name
+    (another export of the game, under any file name) is read again into that session; given
+    ``session`` (``import --session``), it is refused instead: its session book (opening,
+    joins, buy-ins, cash-outs) would be written a second time, into ``session``.
 
     Raises:
-        OSError: the file cannot be read; MalformedInput: a session entry names a session or
-            player a command would refuse, or (JSON lines) a line of a session's book cannot
-            be read (the whole file is refused).
+        OSError: the file cannot be read; MalformedInput: the game is in the ledger under
+            another session than ``session`` (naming the file and that session), a session
+            entry names a session or player a command would refuse, or (JSON lines) a line of
+            a session's book cannot be read (the whole file is refused).
     """
     read = importer.read(path, session=session)
-    if session is None and read.session is not None and read.first_hand_key is not None:
+    if read.session is not None and read.first_hand_key is not None:
         stored = session_of_source(ledger, read.first_hand_key)
         if stored is not None and stored != read.session:
+            if session is not None:
+                raise MalformedInput(
+                    f"this PokerNow game is in the ledger already, in session {stored}: it is "
+                    f"not imported into session {session} too (its buy-ins would count "
+                    "twice); nothing of the file was written", file=read.file)
             read = importer.read(path, session=stored)
     check_entry_names(read)
     if importer.name == "jsonl":
