@@ -15,13 +15,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.errors import IllegalAction
-from engine.settle import HandResult, settle
 from engine.state import HandState
 from ledger.model import events as ev
-from replay.compare import Discrepancy, compare_payouts
+
+if TYPE_CHECKING:  # loaded where a hand is settled: a live action only folds its hand
+    from engine.settle import HandResult
+    from replay.compare import Discrepancy
 
 _CHANGES = frozenset({"correction", "hand_voided"})  # events that change a hand's stream
 _type = attrgetter("type")
@@ -298,6 +300,9 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     Raises:
         IllegalAction: as :func:`replay_events`.
     """
+    from engine.settle import settle
+    from replay.compare import compare_payouts
+
     result = settle(state)
     recorded = _recorded(state.payouts)
     discrepancies, notes = compare_payouts(result, recorded)
