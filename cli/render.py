@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:  # the engine (and pokerkit) load only for the commands that replay; rich
-    # only for the output that draws with it (``hand start`` notes, ``--help``: never)
+    # only for what is drawn with it (a replay's table, ``show``, a progress bar), never for
+    # a note of ``hand start`` or for ``--help``
     from rich.console import Console
     from rich.progress import Progress
 
