@@ -12,7 +12,8 @@ Raises:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -300,9 +301,7 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     Raises:
         IllegalAction: as :func:`replay_events`.
     """
-    from engine.settle import settle
-    from replay.compare import compare_payouts
-
+    settle, compare_payouts = _settlement()
     result = settle(state)
     recorded = _recorded(state.payouts)
     discrepancies, notes = compare_payouts(result, recorded)
@@ -328,6 +327,17 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         notes=tuple(notes),
         corrected=corrected,
     )
+
+
+@functools.cache
+def _settlement() -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """``engine.settle.settle`` and ``replay.compare.compare_payouts``, imported when the first
+    hand is settled (a live action folds its hand and never settles it), then kept: an import
+    statement in :func:`replay_folded` would cost every replayed hand a few microseconds."""
+    from engine.settle import settle
+    from replay.compare import compare_payouts
+
+    return settle, compare_payouts
 
 
 def _recorded(payouts: Sequence[ev.RecordedPayout]) -> dict[str, int] | None:
