@@ -14,7 +14,6 @@ import click
 from cli import text
 from cli.cmd_checkpoint import keys_option
 from cli.context import Context
-from ledger.store.keys import KeyStore
 
 
 def _change_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -67,6 +66,7 @@ def correct(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes
     """Append a correction to HAND (the original events stay). Refused, exit 2, when the
     corrected hand does not replay legally, or when HAND's session is closed and HAND, paid
     by the rules until now, would be paid differently (unless --closed)."""
+    from ledger.store.keys import KeyStore
     from replay.corrections import correct as append_correction
 
     done = append_correction(obj.ledger(existing=True), hand_id,
@@ -93,6 +93,7 @@ def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None, clo
     The engine refuses a `hand_voided` after `hand_ended`, so for an ended hand the void
     is appended with a correction that deletes the `hand_ended` event (same reason and by).
     """
+    from ledger.store.keys import KeyStore
     from replay.corrections import void as append_void
 
     result = append_void(obj.ledger(existing=True), hand_id, reason=reason, by=by,
@@ -136,6 +137,7 @@ def history(obj: Context, hand_id: str | None, session_name: str | None, as_json
     who, when, why, what it changed and who signed it; or, with --session, the session's
     events."""
     from ledger.model.errors import MalformedInput
+    from ledger.store.keys import KeyStore
 
     if (hand_id is None) == (session_name is None):
         raise MalformedInput("history takes a HAND or --session SESSION")

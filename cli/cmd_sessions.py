@@ -12,7 +12,6 @@ import click
 from cli import render, text
 from cli.context import Context
 from ledger.model.money import format_money
-from replay import sessions as books
 
 
 @click.group()
@@ -33,6 +32,8 @@ def session() -> None:
 def session_open(obj: Context, name: str, day: str | None, chip_value: str,
                  currency: str | None, decimals: int | None) -> None:
     """Open session NAME: 1 chip = --chip-value money in --currency."""
+    from replay import sessions as books
+
     opened = books.open_session(obj.ledger(), name, day=day, chip_value=chip_value,
                                 currency=currency, decimals=decimals)
     value = format_money(opened.chip_value_minor, opened.decimals, opened.currency)
@@ -45,6 +46,8 @@ def session_open(obj: Context, name: str, day: str | None, chip_value: str,
 def session_close(obj: Context, name: str) -> None:
     """Close session NAME (no more buy-ins; payments settle it up). It closes even when its
     audit has findings; a note on stderr then counts them."""
+    from replay import sessions as books
+
     books.close_session(obj.ledger(existing=True), name)
     click.echo(f"session {name} closed")
     from ledger.store import checkpoint  # the head, anchored outside the ledger
@@ -85,6 +88,8 @@ def session_set(obj: Context, name: str, chip_value: str, currency: str | None,
     with the wrong value): the latest setting holds for the whole session, and `--money`
     reads it. Refused once the session holds a hand whose amounts came in money (they were
     converted to its chips exactly)."""
+    from replay import sessions as books
+
     changed = books.set_session(obj.ledger(existing=True), name, chip_value=chip_value,
                                 currency=currency, decimals=decimals)
     value = format_money(changed.chip_value_minor, changed.decimals, changed.currency)
@@ -120,6 +125,8 @@ def session_list(obj: Context, as_json: bool) -> None:
 @click.pass_obj
 def buyin(obj: Context, session_name: str, player: str, chips: str, kind: str | None) -> None:
     """PLAYER buys CHIPS (whole chips, in digits) in SESSION (between hands: table stakes)."""
+    from replay import sessions as books
+
     event, seq = books.buy_in(obj.ledger(existing=True), session_name, player, chips, kind)
     click.echo(f"{session_name}: {player} {event.kind.replace('_', '-')} {event.chips} chips "
                f"(entry {seq})")
@@ -133,6 +140,8 @@ def buyin(obj: Context, session_name: str, player: str, chips: str, kind: str | 
 def cashout(obj: Context, session_name: str, player: str, chips: str) -> None:
     """PLAYER leaves SESSION with CHIPS counted (whole chips, in digits; also allowed after
     the session closed)."""
+    from replay import sessions as books
+
     event, seq = books.cash_out(obj.ledger(existing=True), session_name, player, chips)
     click.echo(f"{session_name}: {player} cashed out {event.chips} chips (entry {seq})")
 
@@ -148,6 +157,8 @@ def cashout(obj: Context, session_name: str, player: str, chips: str) -> None:
 def pay(obj: Context, session_name: str, payer: str, payee: str, amount: str,
         again: bool) -> None:
     """FROM pays TO AMOUNT of money (e.g. 12.50) to settle SESSION up."""
+    from replay import sessions as books
+
     event, state, seq = books.pay(obj.ledger(existing=True), session_name, payer, payee,
                                   amount, again=again)
     click.echo(f"{session_name}: {payer} paid {payee} {state.money(event.amount_minor)} "
@@ -168,6 +179,8 @@ def entry() -> None:
 @click.pass_obj
 def entry_retract(obj: Context, session_name: str, seq: int, reason: str, by: str) -> None:
     """Retract entry SEQ of SESSION: the books read as if it had not been recorded."""
+    from replay import sessions as books
+
     was, _ = books.correct_entry(obj.ledger(existing=True), session_name, seq, None,
                                  reason=reason, by=by)
     click.echo(f"{session_name}: entry {seq} ({was.type}) retracted")
@@ -184,6 +197,8 @@ def entry_amend(obj: Context, session_name: str, seq: int, value: str, reason: s
                 by: str) -> None:
     """Amend entry SEQ of SESSION to VALUE: chips for a buy-in or cash-out, money for a
     payment; it keeps its place among the hands."""
+    from replay import sessions as books
+
     was, now = books.correct_entry(obj.ledger(existing=True), session_name, seq, value,
                                    reason=reason, by=by)
     click.echo(f"{session_name}: entry {seq} ({was.type}) amended")
@@ -203,6 +218,8 @@ def player() -> None:
 def player_alias(obj: Context, name: str, other: str, session_name: str | None) -> None:
     """OTHER (another name or a platform id) is the player NAME everywhere: balances,
     standings, the audit. The latest alias wins."""
+    from replay import sessions as books
+
     books.add_alias(obj.ledger(existing=True), name, other, session_name)
     click.echo(f"{other} is {name}")
 

@@ -8,8 +8,6 @@ from pathlib import Path
 import click
 
 from cli.context import Context
-from cli.html import render_hand
-from replay.pagefiles import default_file, write_page
 
 
 @click.command()
@@ -21,8 +19,10 @@ def view(obj: Context, hand: str, output: Path | None) -> None:
     """Write one self-contained HTML page replaying HAND step by step: the table, the pots
     and side pots with their eligible players after every event, every pot explained, what
     the table paid beside the rules, and the hand's corrections and voids."""
+    from cli.html import render_hand
     from ledger.model.errors import LedgerError
     from replay.handview import load_view
+    from replay.pagefiles import default_file, write_page
 
     page = render_hand(load_view(obj.ledger(read_only=True), hand))
     path = output or Path(default_file(hand))

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from pydantic import ValidationError
 
 from ledger.model.errors import LedgerError, no_ledger
 
@@ -155,6 +154,8 @@ def error_line(exc: Exception) -> str | None:
     if isinstance(exc, OSError):
         where = f"{exc.filename}: " if exc.filename else ""
         return f"error: {where}{one_line(str(exc.strerror or exc))}"
+    from pydantic import ValidationError  # loaded here only for a command that failed
+
     if isinstance(exc, ValidationError):
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))

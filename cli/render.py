@@ -11,11 +11,13 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.progress import Progress
-from rich.table import Table
 
-if TYPE_CHECKING:  # the engine (and pokerkit) load only for the commands that replay
+if TYPE_CHECKING:  # the engine (and pokerkit) load only for the commands that replay; rich
+    # only for what is drawn with it (a replay's table, ``show``, a progress bar), never for
+    # a note of ``hand start`` or for ``--help``
+    from rich.console import Console
+    from rich.progress import Progress
+
     from replay.fold import HandReplay
     from replay.steps import HandSteps
 
@@ -41,6 +43,8 @@ def renamed(value: object, names: Callable[[str], str]) -> object:
 
 
 def _console() -> tuple[Console, io.StringIO]:
+    from rich.console import Console
+
     buf = io.StringIO()
     return Console(file=buf, width=110, color_system=None, highlight=False, markup=False), buf
 
@@ -48,6 +52,8 @@ def _console() -> tuple[Console, io.StringIO]:
 def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str:
     """A readable table per hand and one sentence per pot; ``names`` renames players (a
     platform id to the name he played under: :class:`cli.names.Names`)."""
+    from rich.table import Table
+
     label = names or str
     res = r.result
     console, buf = _console()
@@ -131,6 +137,9 @@ def progress(
         if not enabled:
             return
         if bar is None and time.monotonic() - start > 1.0:
+            from rich.console import Console
+            from rich.progress import Progress
+
             bar = Progress(console=Console(stderr=True), transient=True)
             bar.start()
             task = bar.add_task(label, total=total, completed=count)

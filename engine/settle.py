@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.awards import PotAward, award_pots
-from engine.declare.award import award_declare_pots
 from engine.pots import Pot, layer_pots, return_uncalled
 from engine.state import HandState
 
@@ -91,6 +90,9 @@ def settle(state: HandState) -> HandResult:
     boards = state.cards.boards
     split = state.started.options.split
     if state.started.options.declare is not None and len(live) > 1:
+        # the declaration's modules load only for a hand settled by declaration
+        from engine.declare.award import award_declare_pots
+
         awarded = award_declare_pots(
             state.game,
             pots,

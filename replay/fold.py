@@ -12,16 +12,19 @@ Raises:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.errors import IllegalAction
-from engine.settle import HandResult, settle
 from engine.state import HandState
 from ledger.model import events as ev
-from replay.compare import Discrepancy, compare_payouts
+
+if TYPE_CHECKING:  # loaded where a hand is settled: a live action only folds its hand
+    from engine.settle import HandResult
+    from replay.compare import Discrepancy
 
 _CHANGES = frozenset({"correction", "hand_voided"})  # events that change a hand's stream
 _type = attrgetter("type")
@@ -298,6 +301,7 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     Raises:
         IllegalAction: as :func:`replay_events`.
     """
+    settle, compare_payouts = _settlement()
     result = settle(state)
     recorded = _recorded(state.payouts)
     discrepancies, notes = compare_payouts(result, recorded)
@@ -323,6 +327,17 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         notes=tuple(notes),
         corrected=corrected,
     )
+
+
+@functools.cache
+def _settlement() -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """``engine.settle.settle`` and ``replay.compare.compare_payouts``, imported when the first
+    hand is settled (a live action folds its hand and never settles it), then kept: an import
+    statement in :func:`replay_folded` would cost every replayed hand a few microseconds."""
+    from engine.settle import settle
+    from replay.compare import compare_payouts
+
+    return settle, compare_payouts
 
 
 def _recorded(payouts: Sequence[ev.RecordedPayout]) -> dict[str, int] | None:

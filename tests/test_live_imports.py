@@ -1,9 +1,11 @@
-"""A live hand through real processes, as at the table: every ``act`` and ``state`` is a new
-process, which loads neither the evaluator's library (pokerkit) nor the renderers (rich,
-jinja2), the browser driver, Dask, numpy or the key store, nor the Python layer of the
-``duckdb`` package (the store opens the ledger with DuckDB's compiled module alone); and what
-they print and store is the hand as the rules have it (a hand checked by hand: blinds 1/2, an
-all-in, side pot)."""
+"""A live hand through real processes, as at the table: every ``hand start``, ``act`` and
+``state`` is a new process, which loads neither the evaluator's library (pokerkit) nor the
+renderers (rich, jinja2), the browser driver, Dask, numpy or the key store, nor the Python
+layer of the ``duckdb`` package (the store opens the ledger with DuckDB's compiled module
+alone), and an ``act`` not even the settlement; and what they print and store is the hand as
+the rules have it (a hand checked by hand: blinds 1/2, an all-in, side pot). ``--help``, which
+loads every command's module, still lists every command and loads neither the event model
+(pydantic) nor DuckDB."""
 
 from __future__ import annotations
 
@@ -12,11 +14,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-#: Runs the CLI, then writes the top-level names of every module loaded to stderr's last line.
+#: Runs the CLI, then writes the name of every module loaded to stderr's last line.
 _CODE = (
     "import atexit, sys\n"
-    "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + ' '.join(sorted("
-    "{m.split('.')[0] for m in sys.modules})) + '\\n'))\n"
+    "atexit.register(lambda: sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules))"
+    " + '\\n'))\n"
     "sys.argv = ['handledger', *sys.argv[1:]]\n"
     "from cli.main import main\n"
     "main()\n"
@@ -25,10 +27,22 @@ HEAVY = {"pokerkit", "rich", "jinja2", "selenium", "dask", "distributed", "numpy
          "pyarrow", "cryptography", "matplotlib", "PIL", "fsspec"}
 if importlib.util.find_spec("_duckdb") is not None:  # DuckDB's compiled module on its own
     HEAVY |= {"duckdb"}
+#: What settles a hand: ``state`` needs it, an ``act`` only folds the hand.
+SETTLEMENT = {"engine.settle", "engine.awards", "engine.evaluate", "engine.declare.award",
+              "replay.compare"}
 
 
 def _cli(db: Path, *args: str) -> tuple[int, str, set[str]]:
-    done = subprocess.run([sys.executable, "-c", _CODE, "--db", str(db), *args],
+    """Exit status, standard output and the top-level names of the modules loaded, of the
+    CLI run on ``db`` with ``args``."""
+    code, out, modules = _cli_modules(["--db", str(db), *args])
+    return code, out, {m.split(".")[0] for m in modules}
+
+
+def _cli_modules(args: list[str]) -> tuple[int, str, set[str]]:
+    """Exit status, standard output and every module loaded (full names), of the CLI run
+    with ``args``."""
+    done = subprocess.run([sys.executable, "-c", _CODE, *args],
                           capture_output=True, text=True, timeout=120)
     *_, last = done.stderr.rstrip("\n").rsplit("\n", 1)
     assert last.startswith("MODULES "), done.stderr
@@ -37,9 +51,9 @@ def _cli(db: Path, *args: str) -> tuple[int, str, set[str]]:
 
 def test_act_and_state_load_only_what_they_use(tmp_path: Path) -> None:
     db = tmp_path / "live.duckdb"
-    code, out, _ = _cli(db, "hand", "start", "--hand", "h1", "--game", "NT", "--stakes",
-                        "1/2", "--seats", "Ann:200,Bob:150,Cy:300", "--button", "Cy")
-    assert (code, out) == (0, "h1\n")
+    code, out, modules = _cli(db, "hand", "start", "--hand", "h1", "--game", "NT", "--stakes",
+                              "1/2", "--seats", "Ann:200,Bob:150,Cy:300", "--button", "Cy")
+    assert (code, out) == (0, "h1\n") and not modules & HEAVY, modules & HEAVY
     printed = []
     for action in ("d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c2d", "Cy f", "Ann cbr 8",
                    "Bob cbr 150"):
@@ -69,3 +83,38 @@ def test_act_and_state_load_only_what_they_use(tmp_path: Path) -> None:
     assert out == "10 call; phase deal, next: d db CARDS (3 cards)\n"
     code, out, _ = _cli(db, "state", "h1")
     assert "pot 0: 300 (Ann, Bob)" in out.splitlines()
+
+
+def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> None:
+    db = tmp_path / "live.duckdb"
+    start = ["--db", str(db), "hand", "start", "--hand", "h1", "--game", "NT", "--stakes",
+             "1/2", "--seats", "Ann:200,Bob:150", "--button", "Bob"]
+    assert _cli_modules(start)[:2] == (0, "h1\n")
+    code, out, modules = _cli_modules(["--db", str(db), "act", "h1", "d dh Ann AsKs"])
+    assert (code, out) == (0, "4 cards_dealt; phase deal\n")
+    assert not modules & SETTLEMENT, modules & SETTLEMENT
+    code, out, modules = _cli_modules(["--db", str(db), "state", "h1"])
+    # heads-up, Bob on the button posts the small blind (1), Ann the big (2): 1 each is
+    # called, Ann's second chip not yet; Ann is dealt, Bob not yet
+    assert code == 0 and out.splitlines()[2:] == [
+        "pot 0: 2 (Ann, Bob)", "pot 1: 1 (Ann)", "stacks: Ann 198 bet 2, Bob 149 bet 1"], out
+    # the pots come from the settlement, a cards-speak hand's: no declaration modules
+    assert modules >= {"engine.settle", "engine.awards", "engine.evaluate"}
+    assert "engine.declare.award" not in modules
+
+
+def test_help_lists_every_command_without_the_event_model_or_duckdb() -> None:
+    from cli.main import COMMAND_MODULES
+
+    code, out, modules = _cli_modules(["--help"])
+    assert code == 0
+    listed = out.split("Commands:\n", 1)[1].split()
+    assert set(COMMAND_MODULES) <= set(listed), set(COMMAND_MODULES) - set(listed)
+    # every command module was loaded (each command's line is its own docstring's first
+    # sentence) ...
+    assert set(COMMAND_MODULES.values()) <= modules
+    # ... and none of them loads the event model, the store or the renderers to say so
+    tops = {m.split(".")[0] for m in modules}
+    assert not tops & (HEAVY | {"pydantic", "pydantic_core", "duckdb", "_duckdb"}), (
+        tops & (HEAVY | {"pydantic", "pydantic_core", "duckdb", "_duckdb"}))
+    assert "ledger.model.events" not in modules and "ledger.store.store" not in modules

@@ -2,7 +2,7 @@
 
 Every event has a stable ``type`` string and a ``schema_version``. Chips are integers in the
 smallest unit of the game (a hand's ``unit`` says what one chip is worth in money), at most
-:data:`MAX_CHIPS`. Players are
+:data:`MAX_CHIPS` (:mod:`ledger.model.bounds`). Players are
 named by the name they have at the table in that hand; seat order is the order of
 ``HandStarted.seats`` (PHH's ``p1 … pN``: in button games p1 sits left of the button and pN is
 the button; in stud games it is plain seat order).
@@ -20,8 +20,9 @@ Raises nothing itself; pydantic's ``ValidationError`` is translated into
 :class:`ledger.model.errors.MalformedEvent` by :func:`parse_event`.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: pydantic would then evaluate every field's
+# annotation from its text when each model class is made (about a sixth of this module's
+# import, which every live action pays); a forward reference is quoted instead.
 import re
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -37,19 +38,13 @@ from pydantic import (
     model_validator,
 )
 
+from ledger.model.bounds import MAX_CHIPS
+
 SCHEMA_VERSION = 1
 
 #: Event versions this code reads (an unknown, newer version is refused, never guessed at).
 Version = Annotated[int, Field(ge=1, le=SCHEMA_VERSION, strict=True)]
 
-#: The largest chip amount (and money amount in minor units) an event may carry: 2**53 - 1,
-#: 9,007,199,254,740,991. Larger amounts are refused when an event is validated, so at
-#: import. Why this bound and not 2**63 - 1: the sum of up to 1,024 such amounts (a pot, a
-#: session's total) still fits DuckDB's BIGINT, where the derived tables keep them; every
-#: amount is exact as an IEEE double (JSON readers in other languages, DuckDB's JSON
-#: functions); and it stays far below the engine's 10**18 stand-in for "no limit". It is 90
-#: trillion dollars in cents.
-MAX_CHIPS = 2**53 - 1
 #: A signed amount (a blind written negative, a net result) bounded the same way both sides.
 SignedChips = Annotated[int, Field(ge=-MAX_CHIPS, le=MAX_CHIPS, strict=True)]
 
@@ -541,7 +536,7 @@ class PlatformLedgerRow(_Model):
     net: SignedChips
 
     @model_validator(mode="after")
-    def _net_adds_up(self) -> PlatformLedgerRow:
+    def _net_adds_up(self) -> "PlatformLedgerRow":
         if self.net != self.buy_out + self.stack + self.nit_escrow - self.buy_in:
             raise ValueError(f"{self.player}: net {self.net} is not buy_out + stack + "
                              "nit_escrow − buy_in")

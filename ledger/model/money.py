@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
+from ledger.model.bounds import MAX_CHIPS
 from ledger.model.errors import MalformedInput
-from ledger.model.events import MAX_CHIPS
 
 #: Currencies without minor units (ISO 4217 exponent 0); any other currency has 2 decimals.
 ZERO_DECIMAL = frozenset({"JPY", "KRW", "ISK", "CLP", "VND", "XOF", "XAF", "UGX", "PYG"})
@@ -98,7 +98,7 @@ def currency_decimals(currency: str | None, chip_value: str) -> int:
 
 def beyond_bound(number: Decimal, decimals: int) -> bool:
     """Whether the amount ``number`` (in the written unit, ``decimals`` places a chip) is
-    surely more chips than :data:`~ledger.model.events.MAX_CHIPS`, told from its exponent
+    surely more chips than :data:`~ledger.model.bounds.MAX_CHIPS`, told from its exponent
     alone, so that an absurd amount (``1e999999999``, thousands of digits) is refused before
     any arithmetic on it.
 
@@ -115,7 +115,7 @@ def shown_amount(text: str, limit: int = 24) -> str:
 
 
 def within_bound(amount: int, what: str, unit: str = "chips") -> int:
-    """``amount`` when it is at most :data:`~ledger.model.events.MAX_CHIPS`, the largest
+    """``amount`` when it is at most :data:`~ledger.model.bounds.MAX_CHIPS`, the largest
     amount a ledger holds (chips, or minor units of money).
 
     >>> within_bound(150, "CHIPS")
