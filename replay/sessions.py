@@ -166,24 +166,45 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
 
 
 def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None,
-                decimals: int | None) -> ev.SessionChanged:
+                decimals: int | None, closed: bool = False) -> ev.SessionChanged:
     """Say what one chip of session ``name`` is worth (for a session an import opened, or one
-    opened with the wrong value): the latest setting holds for the whole session.
+    opened with the wrong value): the latest setting holds for the whole session. ``closed``:
+    go in though the session is closed (its books were settled up in the unit they had).
 
     Raises:
         NotFound: no such session; MalformedInput: a bad chip value; LedgerError: the session
-            holds a hand whose amounts came in money: they were converted to its chips exactly
-            on import (README: a session has one unit), and a new chip value would revalue them.
+            is closed (unless ``closed``: a new unit would change what is owed after it was
+            settled up, README "sessions and the books"), or payments are recorded in it and
+            the currency or its decimals would change (they are money in the old currency),
+            or it holds a hand whose amounts came in money: they were converted to its chips
+            exactly on import (README: a session has one unit), and a new chip value would
+            revalue them.
     """
     state = open_state(ledger, name, allow_closed=True)
-    if (held := money_hand(ledger, name)) is not None:
-        hand, currency = held
+    unit = state.money(state.chip_value_minor)
+    if state.closed and not closed:
         raise LedgerError(
-            f"session {name} holds hand {hand}, whose amounts came in {currency} and were "
-            f"converted exactly to its chips of {state.money(state.chip_value_minor)}: its "
+            f"session {name} is closed (entry {state.closed_seq}) and its books were settled "
+            f"up at 1 chip = {unit}: a new chip value or currency would change what is owed; "
+            "nothing written; --closed records it anyway")
+    if (held := money_hand(ledger, name)) is not None:
+        hand, came_in = held
+        raise LedgerError(
+            f"session {name} holds hand {hand}, whose amounts came in {came_in} and were "
+            f"converted exactly to its chips of {unit}: its "
             "chip value is fixed (import the hands into a new session at the value wanted)")
     if decimals is None:
         decimals = currency_decimals(currency, chip_value)
+    if state.payments and (currency, decimals) != (state.currency, state.decimals):
+        count = len(state.payments)
+        old = state.currency or f"money of {state.decimals} decimal places"
+        given = (f"{decimals} decimal places" if currency == state.currency
+                 else f"--currency {currency}" if currency else "no --currency")
+        keep = f"--currency {state.currency}" if state.currency else "the same decimals"
+        raise LedgerError(
+            f"session {name} has {count} payment{'s' if count != 1 else ''} recorded in "
+            f"{old}: they are money in that currency, and {given} would relabel them; "
+            f"nothing written (to change the chip value only, give {keep})")
     event = ev.SessionChanged(chip_value_minor=parse_money(chip_value, decimals,
                                                            what="--chip-value"),
                               currency=currency, decimals=decimals)

@@ -1,0 +1,72 @@
+"""Guards on the books a fresh user walked past: each is one refused line (exit 2) with
+nothing written, or the books saying what they hold, through the CLI on the README's night
+(``tests.test_books_trust.NIGHT``: Bob owes Ann 37.50 USD at 0.25 USD a chip)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.test_books_refusals import refused, rows
+from tests.test_books_trust import night
+
+
+def _lines(result) -> list[str]:  # noqa: ANN001
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()
+
+
+# --- a closed session's unit, and the currency of recorded payments ---------------------
+
+
+def test_a_closed_sessions_unit_is_refused_unless_closed(run, db: str) -> None:  # noqa: ANN001
+    night(run)
+    assert _lines(run("pay", "friday", "Bob", "Ann", "37.50")) == [
+        "friday: Bob paid Ann 37.50 USD (entry 9)"]
+    assert _lines(run("session", "list"))[-1].endswith("closed, settled")
+    before = rows(Path(db))
+    assert refused(run("session", "set", "friday", "--chip-value", "0.50", "--currency",
+                       "USD")) == (
+        "error: session friday is closed (entry 8) and its books were settled up at 1 chip = "
+        "0.25 USD: a new chip value or currency would change what is owed; nothing written; "
+        "--closed records it anyway")
+    assert rows(Path(db)) == before
+    assert _lines(run("session", "list"))[-1].endswith("closed, settled")
+    # said on purpose, it goes in, and the books follow: Bob's 150 chips are 75.00 USD
+    assert _lines(run("session", "set", "friday", "--chip-value", "0.50", "--currency", "USD",
+                      "--closed")) == ["session friday: 1 chip = 0.50 USD"]
+    assert _lines(run("session", "list"))[-1].endswith("closed, 37.50 USD owed")
+
+
+def test_a_currency_change_is_refused_once_payments_are_recorded(run, db: str) -> None:  # noqa: ANN001
+    for step in (("session", "open", "fri", "--date", "2026-11-27", "--chip-value", "0.25",
+                  "--currency", "USD"), ("buyin", "fri", "Ann", "200"),
+                 ("buyin", "fri", "Bob", "200")):
+        assert run(*step).exit_code == 0, step
+    # no payment yet: the currency may still change
+    assert _lines(run("session", "set", "fri", "--chip-value", "0.25", "--currency", "EUR")
+                  ) == ["session fri: 1 chip = 0.25 EUR"]
+    assert _lines(run("session", "set", "fri", "--chip-value", "0.25", "--currency", "USD")
+                  ) == ["session fri: 1 chip = 0.25 USD"]
+    assert run("pay", "fri", "Bob", "Ann", "10").exit_code == 0
+    before = rows(Path(db))
+    assert refused(run("session", "set", "fri", "--chip-value", "0.25", "--currency", "EUR")
+                   ) == ("error: session fri has 1 payment recorded in USD: they are money in "
+                         "that currency, and --currency EUR would relabel them; nothing "
+                         "written (to change the chip value only, give --currency USD)")
+    assert refused(run("session", "set", "fri", "--chip-value", "0.50")) == (
+        "error: session fri has 1 payment recorded in USD: they are money in that currency, "
+        "and no --currency would relabel them; nothing written (to change the chip value "
+        "only, give --currency USD)")
+    assert refused(run("session", "set", "fri", "--chip-value", "0.5", "--currency", "USD",
+                       "--decimals", "3")) == (
+        "error: session fri has 1 payment recorded in USD: they are money in that currency, "
+        "and 3 decimal places would relabel them; nothing written (to change the chip value "
+        "only, give --currency USD)")
+    assert rows(Path(db)) == before
+    # the chip value alone may change: the payment stays 10.00 USD
+    assert _lines(run("session", "set", "fri", "--chip-value", "0.50", "--currency", "USD")
+                  ) == ["session fri: 1 chip = 0.50 USD"]
+    [listed] = json.loads(run("session", "list", "--json").output)["sessions"]
+    assert (listed["currency"], listed["decimals"]) == ("USD", 2)
+
