@@ -417,8 +417,8 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
 
     Raises:
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`), the same player
-            twice, a bad amount (:func:`money_written`), or more than every buy-in of the
-            session together (:func:`_within_buy_ins`); NotFound: no such session;
+            twice, a bad amount (:func:`money_written`), or more than the payer's own
+            buy-ins in the session (:func:`_within_buy_ins`); NotFound: no such session;
         LedgerError: a player not in the session's books (:func:`in_books`), or the same
             payment is recorded already (unless ``again``).
     """
@@ -429,7 +429,6 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     state = open_state(ledger, session, allow_closed=True)
     where = f"pay {session} {payer} {payee}"
     amount_minor = money_written(amount, where, state)  # the input first, then the books
-    _within_buy_ins(ledger, session, state, amount_minor, where, amount)
     known = in_books(ledger, session, state)
     for who in (payer, payee):
         if who not in known:
@@ -437,6 +436,7 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
             raise LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
                               f"cash-out or hand there; its players: {listed}): a payment "
                               "settles a session between its players")
+    _within_buy_ins(ledger, session, state, payer, amount_minor, where, amount)
     event = ev.Payment(payer=payer, payee=payee, amount_minor=amount_minor)
     if not again and (payer, payee, event.amount_minor) in state.payments:
         raise LedgerError(f"{payer} paying {payee} {state.money(event.amount_minor)} is "
@@ -445,35 +445,45 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     return event, state, _append(ledger, session, event, state)
 
 
-def _within_buy_ins(ledger: Any, session: str, state: SessionState, minor: int, where: str,
-                    text: str) -> None:
-    """Refuse a payment of ``minor`` units larger than every buy-in of ``session`` together,
-    in money: no settlement moves more than the chips bought put on the table (table stakes,
-    RULES.md §1.1), so such an amount is chips written where money is meant (1 chip = 0.25
-    USD: ``150`` for 150 chips is 150.00 USD). Not checked while the buy-ins do not account
-    for every chip: a session without buy-ins, or a hand seating a player who has none (an
-    alias of one counts as him).
+def _within_buy_ins(ledger: Any, session: str, state: SessionState, payer: str, minor: int,
+                    where: str, text: str) -> None:
+    """Refuse a payment of ``minor`` units by ``payer`` larger than he can owe in ``session``:
+    his own buy-ins there in money (the chip value × every chip he bought so far, under any
+    alias) plus what he was paid there (an overpayment handed back). A player loses at most
+    the chips he put on the table (table stakes, RULES.md §1.1), and ``settle`` has a loser
+    pay at most what he lost (:mod:`ledger.audit.settle`), so a larger amount is chips
+    written where money is meant (1 chip = 0.25 USD: ``150`` for 150 chips is 150.00 USD).
+    Not checked while the buy-ins do not account for every chip: a session without buy-ins,
+    or a hand seating a player who has none (an alias of one counts as him).
 
     Raises:
-        MalformedInput: one line naming ``where`` (the command as typed up to the amount),
-            the amount, the buy-ins' total and, for a whole number, what it is as chips.
+        MalformedInput: one line naming ``where`` (the command as typed up to the amount:
+            the session and the payer), the amount, the payer's buy-ins in chips and money
+            and, for a whole number, what it is as chips.
     """
     bought = {p for p, chips in state.chips_in.items() if chips}
-    if not bought or minor <= (total := sum(state.chips_in.values())) * state.chip_value_minor:
+    if not bought:
+        return
+    group = _alias_group(ledger, payer)
+    chips = sum(state.chips_in.get(p, 0) for p in group)
+    received = sum(paid for _, payee, paid in state.payments if payee in group)
+    if minor <= chips * state.chip_value_minor + received:
         return
     if any(not _alias_group(ledger, p) & bought for p in seated_in(ledger, session) - bought):
         return
-    said = f"{where}: {state.money(minor)} is more than every buy-in of {session} together "
+    paid_him = f", and {state.money(received)} paid to him" if received else ""
+    said = f"{where}: {state.money(minor)} is more than {payer}'s buy-ins in {session} "
     if state.chip_value_minor == 10 ** state.decimals:  # a chip is one unit: chips are money
-        raise MalformedInput(f"{said}({total} chips): no settlement pays more than the table "
-                             "held; a buy-in missing from the books is recorded first")
+        raise MalformedInput(f"{said}({chips} chips{paid_him}): nobody pays more than he put "
+                             "on the table; a buy-in missing from the books is recorded "
+                             "first")
     as_chips = ""
-    if text.isdigit() and int(text) <= total:
+    if text.isdigit() and int(text) <= chips:
         as_chips = f"; {int(text)} chips are {state.money(int(text) * state.chip_value_minor)}"
     raise MalformedInput(
-        f"{said}({total} chips, {state.money(total * state.chip_value_minor)}): a payment is "
-        f"money, not chips (1 chip is {state.money(state.chip_value_minor)}{as_chips}); a "
-        "buy-in missing from the books is recorded first")
+        f"{said}({chips} chips, {state.money(chips * state.chip_value_minor)}{paid_him}): a "
+        f"payment is money, not chips (1 chip is {state.money(state.chip_value_minor)}"
+        f"{as_chips}); a buy-in missing from the books is recorded first")
 
 
 def in_books(ledger: Any, session: str, state: SessionState) -> set[str]:
@@ -515,7 +525,7 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
         where = f"entry amend {session} {seq} ({entry.type.replace('_', '-')})"
         if entry.type == "payment":
             minor = money_written(value, where, state)
-            _within_buy_ins(ledger, session, state, minor, where, value)
+            _within_buy_ins(ledger, session, state, entry.payer, minor, where, value)
             replacement = entry.model_copy(update={"amount_minor": minor})
         else:
             where = f"{where[:-1]} of {entry.player})"

@@ -70,3 +70,23 @@ def test_a_currency_change_is_refused_once_payments_are_recorded(run, db: str) -
     [listed] = json.loads(run("session", "list", "--json").output)["sessions"]
     assert (listed["currency"], listed["decimals"]) == ("USD", 2)
 
+
+# --- a payment is bounded by what its payer can owe --------------------------------------
+
+
+def test_the_readmes_payment_in_chips_is_refused(run, db: str) -> None:  # noqa: ANN001
+    """Bob bought 150 chips at 0.25 USD: he can lose at most 37.50 USD, which is what settle
+    has him pay; ``150`` (his chips) is refused though all the buy-ins together are 162.50."""
+    night(run)
+    before = rows(Path(db))
+    assert refused(run("pay", "friday", "Bob", "Ann", "150")) == (
+        "error: pay friday Bob Ann: 150.00 USD is more than Bob's buy-ins in friday (150 chips, "
+        "37.50 USD): a payment is money, not chips (1 chip is 0.25 USD; 150 chips are 37.50 "
+        "USD); a buy-in missing from the books is recorded first")
+    assert refused(run("pay", "friday", "Bob", "Ann", "37.51")).startswith(
+        "error: pay friday Bob Ann: 37.51 USD is more than Bob's buy-ins in friday (150 chips, ")
+    assert rows(Path(db)) == before
+    assert _lines(run("settle", "--session", "friday")) == ["Bob pays Ann 37.50 USD",
+                                                          "1 transfer(s) settle 3 player(s)"]
+    assert _lines(run("pay", "friday", "Bob", "Ann", "37.50")) == [
+        "friday: Bob paid Ann 37.50 USD (entry 9)"]
