@@ -26,7 +26,7 @@ from ledger.model.money import (
     shown_amount,
     within_bound,
 )
-from ledger.model.names import check_name
+from ledger.model.names import check_name, check_seat_name
 from ledger.store.streams import (
     alias_pairs,
     latest_session,
@@ -240,13 +240,17 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     event and its seq.
 
     Raises:
-        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
-            that is not a whole number of chips above 0;
+        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`; for a
+            player not yet in the session's books, one the action notation reads as
+            something else, :func:`ledger.model.names.check_seat_name`), an amount that is
+            not a whole number of chips above 0;
         NotFound, LedgerError: see :func:`open_state`; LedgerError: he is seated in a hand of
             the session that is still open (:func:`_between_hands`).
     """
     check_name(player)
     state = open_state(ledger, session)
+    if player not in in_books(ledger, session, state):  # his name first given here
+        check_seat_name(player)
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
     _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
                    "showdown and the next deal")

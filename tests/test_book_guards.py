@@ -90,3 +90,61 @@ def test_the_readmes_payment_in_chips_is_refused(run, db: str) -> None:  # noqa:
                                                           "1 transfer(s) settle 3 player(s)"]
     assert _lines(run("pay", "friday", "Bob", "Ann", "37.50")) == [
         "friday: Bob paid Ann 37.50 USD (entry 9)"]
+
+
+# --- names the action notation reads as something else -----------------------------------
+
+SEAT = ("--game", "NT", "--stakes", "1/2")
+WHY = {
+    "d": "'d' starts a dealer action ('d dh Ann AsKs', 'd db 2c7h9s')",
+    "pay": "'pay PLAYER AMOUNT' records a payout",
+    "returned": "'returned PLAYER AMOUNT' records uncalled chips given back",
+    "end": "'end' ends the hand",
+    "state": "`handledger table` reads the line 'state' as its own command",
+    "quit": "`handledger table` reads the line 'quit' as its own command",
+    "p2": "'p2' names seat 2 in an action ('p2 cc')",
+    "p10": "'p10' names seat 10 in an action ('p10 cc')",
+    "Ann Lee": "an action splits at whitespace, so only its first word would be read",
+    "{x}": "an action starting with '{' is read as a JSON event",
+}
+
+
+def test_a_seat_the_notation_cannot_name_is_refused_at_hand_start(run, db: str) -> None:  # noqa: ANN001
+    assert run("init").exit_code == 0
+    before = rows(Path(db))
+    assert refused(run("hand", "start", "--hand", "x1", *SEAT, "--button", "Ann", "--seats",
+                       "d:100,pay:100,end:100")) == (
+        f"error: player name 'd' cannot be used at the table: {WHY['d']}; choose another name")
+    for name, why in WHY.items():
+        assert refused(run("hand", "start", "--hand", "x1", *SEAT, "--button", "Ann", "--seats",
+                           f"Ann:100,{name}:100")) == (
+            f"error: player name {name!r} cannot be used at the table: {why}; choose another "
+            "name"), name
+    assert rows(Path(db)) == before
+    # names that only begin like a word of the notation are names
+    for seats, button in (("dd:100,payee:100,p0:100", "dd"),
+                          ("P1:100,p1x:100,Ending:100", "P1")):
+        started = run("hand", "start", *SEAT, "--seats", seats, "--button", button)
+        assert started.exit_code == 0, started.output
+
+
+def test_a_buy_in_is_refused_for_such_a_name_new_to_the_books(run, db: str, tmp_path: Path  # noqa: ANN001
+                                                              ) -> None:
+    """``p1`` and ``p2`` of an imported PHH hand (its default names) are in the session's
+    books: their buy-ins go in; a new ``pay`` or ``p3`` does not."""
+    assert run("session", "open", "s", "--date", "2026-11-27").exit_code == 0
+    before = rows(Path(db))
+    for name, why in (("pay", WHY["pay"]), ("p3", "'p3' names seat 3 in an action ('p3 cc')"),
+                      ("Ann Lee", WHY["Ann Lee"])):
+        assert refused(run("buyin", "s", name, "100")) == (
+            f"error: player name {name!r} cannot be used at the table: {why}; choose another "
+            "name"), name
+    assert rows(Path(db)) == before
+    phh = tmp_path / "h.phh"
+    phh.write_text("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\n"
+                   "min_bet = 2\nstarting_stacks = [100, 100]\n"
+                   "actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'p2 f']\n")
+    assert run("import", str(phh), "--session", "s").exit_code == 0
+    assert _lines(run("buyin", "s", "p1", "100")) == ["s: p1 buy-in 100 chips (entry 2)"]
+    assert _lines(run("buyin", "s", "p2", "100")) == ["s: p2 buy-in 100 chips (entry 3)"]
+
