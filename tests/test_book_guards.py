@@ -148,3 +148,44 @@ def test_a_buy_in_is_refused_for_such_a_name_new_to_the_books(run, db: str, tmp_
     assert _lines(run("buyin", "s", "p1", "100")) == ["s: p1 buy-in 100 chips (entry 2)"]
     assert _lines(run("buyin", "s", "p2", "100")) == ["s: p2 buy-in 100 chips (entry 3)"]
 
+
+# --- a hand still in progress in balances and settle -------------------------------------
+
+
+def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> None:  # noqa: ANN001
+    """The README's night with a second hand f2 started (blinds Ann 1, Bob 2) and not ended:
+    balances counts its blinds as put in and says so; settle names the hand, never a sum."""
+    night(run)
+    assert run("session", "open", "sat", "--date", "2026-11-28", "--chip-value", "0.25",
+               "--currency", "USD").exit_code == 0
+    for step in (("buyin", "sat", "Ann", "100"), ("buyin", "sat", "Bob", "100"),
+                 ("hand", "start", "--session", "sat", "--hand", "s1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Bob")):
+        assert run(*step).exit_code == 0, step
+    note = ("note: hand s1 of session sat is in progress (not ended): the 3 chips in its pot "
+            "so far (Ann 2, Bob 1) count as put in, nothing paid yet; the nets are final once "
+            "it ends (`handledger act s1 end`) or is voided")
+    assert _lines(run("balances", "--session", "sat"))[1:] == [
+        "Bob                      -1          100            0      1        1",
+        "Ann                      -2          100            0      1        1", note]
+    body = json.loads(run("balances", "--session", "sat", "--json").output)
+    assert body["in_progress"] == [{"hand": "s1", "session": "sat", "pot": 3,
+                                    "players": {"Ann": 2, "Bob": 1}}]
+    before = rows(Path(db))
+    line = ("error: cannot settle: hand s1 is still in progress (not ended) in session sat: "
+            "its pot is paid when it ends (`handledger act s1 end`) or is voided; settle then")
+    assert refused(run("settle", "--session", "sat")) == line
+    assert refused(run("settle")) == line  # the whole ledger holds it too
+    assert rows(Path(db)) == before
+    # friday's books have no open hand: settled as before, no note
+    assert _lines(run("settle", "--session", "friday")) == [
+        "Bob pays Ann 37.50 USD", "1 transfer(s) settle 3 player(s)"]
+    assert not any(ln.startswith("note:") for ln in _lines(run("balances", "--session",
+                                                                "friday")))
+    # once it ends, settle goes through and the note is gone
+    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Bob f", "end"):
+        assert run("act", "s1", action).exit_code == 0, action
+    assert _lines(run("settle", "--session", "sat")) == [
+        "Bob pays Ann 0.25 USD", "1 transfer(s) settle 2 player(s)"]
+    assert "in_progress" not in json.loads(run("balances", "--json").output)
+
