@@ -47,7 +47,8 @@ class SessionState:
     """What a session's stream says so far, corrections applied: opened, closed, the money's
     decimals and currency, who sits with chips (bought in since his last cash-out), who cashed
     out, the chips each bought in all (``chips_in``), the payments, every book entry by its seq
-    and the seqs of those retracted; ``closed_seq`` the seq of the closing."""
+    as recorded (``entries``) and as amended last (``amended``), and the seqs of those
+    retracted; ``closed_seq`` the seq of the closing."""
 
     opened: bool = False
     closed: bool = False
@@ -61,6 +62,7 @@ class SessionState:
     cashed: dict[str, int] = field(default_factory=dict)
     payments: list[tuple[str, str, int]] = field(default_factory=list)
     entries: dict[int, Any] = field(default_factory=dict)
+    amended: dict[int, Any] = field(default_factory=dict)
     retracted: set[int] = field(default_factory=set)
     last_seq: int = 0
 
@@ -85,7 +87,7 @@ def session_state(ledger: Any, name: str) -> SessionState:
             if fixes[row.seq] is None:
                 state.retracted.add(row.seq)
                 continue
-            e = ev.parse_event(fixes[row.seq])
+            e = state.amended[row.seq] = ev.parse_event(fixes[row.seq])
         _fold(state, row.seq, e)
     return state
 
@@ -510,7 +512,8 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     Raises:
         NotFound: no such session or entry; MalformedInput: a bad value
             (:func:`chips_written`, :func:`money_written`); LedgerError: the
-            entry is retracted already (neither retracted again nor amended back).
+            entry is retracted already (neither retracted again nor amended back), or an
+            amendment to the value it has already ("changes nothing").
     """
     state = open_state(ledger, session, allow_closed=True)
     entry = state.entries.get(seq)
@@ -536,6 +539,12 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
             chips = chips_written(value, where, state, least=int(entry.type == "buy_in"),
                                   what="VALUE")
             replacement = ev.parse_event({**entry.model_dump(mode="json"), "chips": chips})
+        now = state.amended.get(seq, entry)
+        if replacement == now:
+            said = (state.money(now.amount_minor) if now.type == "payment"
+                    else f"{now.chips} chips")
+            raise LedgerError(f"changes nothing: entry {seq} ({entry.type.replace('_', '-')}) "
+                              f"of session {session} is {said} already; nothing written")
     fix = ev.EntryCorrected(seq=seq, reason=reason, by=by, replacement=None if replacement
                             is None else replacement.model_dump(mode="json"))
     _append(ledger, session, fix, state)

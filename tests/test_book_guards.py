@@ -189,3 +189,45 @@ def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> Non
         "Bob pays Ann 0.25 USD", "1 transfer(s) settle 2 player(s)"]
     assert "in_progress" not in json.loads(run("balances", "--json").output)
 
+
+# --- a correction or amendment that changes nothing ---------------------------------------
+
+
+def test_a_correction_given_twice_changes_nothing_and_is_refused(run, db: str) -> None:  # noqa: ANN001
+    night(run)  # f1: seq 8 is Ann's raise to 8, seq 9 Bob's all-in raise to 150
+    fix = ("correct", "f1", "--replace", "8", "Ann cbr 10", "--reason", "she said 10",
+           "--by", "host", "--closed")
+    done = run(*fix)
+    assert done.exit_code == 0, done.output
+    assert done.output.startswith("corrected hand f1 (seq 18); net: unchanged")
+    before = rows(Path(db))
+    line = ("error: hand f1: changes nothing: the hand's events in force would be the same "
+            "with this correction (`handledger history f1` lists its corrections); nothing "
+            "written")
+    assert refused(run(*fix)) == line
+    # an action replaced by itself changes nothing either
+    assert refused(run("correct", "f1", "--replace", "9", "Bob cbr 150", "--reason", "r",
+                       "--by", "host")) == line
+    assert rows(Path(db)) == before
+
+
+def test_an_amendment_to_the_value_an_entry_has_is_refused(run, db: str) -> None:  # noqa: ANN001
+    night(run)  # entry 2: Ann's buy-in of 200
+    assert _lines(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h")
+                  ) == ["friday: entry 2 (buy_in) amended"]
+    assert run("pay", "friday", "Bob", "Ann", "37.50").exit_code == 0  # entry 10
+    before = rows(Path(db))
+    assert refused(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h")
+                   ) == ("error: changes nothing: entry 2 (buy-in) of session friday is 300 "
+                         "chips already; nothing written")
+    assert refused(run("entry", "amend", "friday", "5", "350", "--reason", "r", "--by", "h")
+                   ) == ("error: changes nothing: entry 5 (cash-out) of session friday is 350 "
+                         "chips already; nothing written")
+    assert refused(run("entry", "amend", "friday", "10", "37.5", "--reason", "r", "--by", "h")
+                   ) == ("error: changes nothing: entry 10 (payment) of session friday is "
+                         "37.50 USD already; nothing written")
+    assert rows(Path(db)) == before
+    # back to the recorded value is a change
+    assert _lines(run("entry", "amend", "friday", "2", "200", "--reason", "r", "--by", "h")
+                  ) == ["friday: entry 2 (buy_in) amended"]
+
