@@ -231,3 +231,30 @@ def test_an_amendment_to_the_value_an_entry_has_is_refused(run, db: str) -> None
     assert _lines(run("entry", "amend", "friday", "2", "200", "--reason", "r", "--by", "h")
                   ) == ["friday: entry 2 (buy_in) amended"]
 
+
+# --- an empty option says what it needs, not pydantic's words ------------------------------
+
+
+def test_an_empty_name_reason_or_hand_is_one_plain_line(run, db: str) -> None:  # noqa: ANN001
+    night(run)
+    before = rows(Path(db))
+    for args, line in (
+            (("correct", "f1", "--delete", "17", "--reason", "r", "--by", ""),
+             "--by: a name is needed"),
+            (("correct", "f1", "--delete", "17", "--reason", "", "--by", "h"),
+             "--reason: a reason is needed"),
+            (("undo", "f1", "--by", ""), "--by: a name is needed"),
+            (("undo", "f1", "--by", "h", "--reason", ""), "--reason: a reason is needed"),
+            (("void", "f1", "--reason", "", "--by", "h"), "--reason: a reason is needed"),
+            (("entry", "retract", "friday", "2", "--reason", "r", "--by", ""),
+             "--by: a name is needed"),
+            (("entry", "amend", "friday", "2", "250", "--reason", "", "--by", "h"),
+             "--reason: a reason is needed"),
+            (("hand", "start", "--hand", "", "--game", "NT", "--stakes", "1/2", "--seats",
+              "Ann:100,Bob:100", "--button", "Ann"), "--hand: a hand id is needed"),
+            (("hand", "start", "--game", "", "--stakes", "1/2", "--seats", "Ann:100,Bob:100",
+              "--button", "Ann"), "--game: a game code is needed"),
+            (("act", "", "end"), "HAND: a hand id is needed"),
+            (("show", ""), "HAND: a hand id is needed")):
+        assert refused(run(*args)) == f"error: {line}", args
+    assert rows(Path(db)) == before
