@@ -114,12 +114,15 @@ def test_a_seat_the_notation_cannot_name_is_refused_at_hand_start(run, db: str) 
     before = rows(Path(db))
     assert refused(run("hand", "start", "--hand", "x1", *SEAT, "--button", "Ann", "--seats",
                        "d:100,pay:100,end:100")) == (
-        f"error: player name 'd' cannot be used at the table: {WHY['d']}; choose another name")
+        f"error: player name 'd' cannot be used at the table: {WHY['d']}; choose another name "
+        "(a name of a hand file is taken by a buy-in once the file is imported into the "
+        "session)")
     for name, why in WHY.items():
         assert refused(run("hand", "start", "--hand", "x1", *SEAT, "--button", "Ann", "--seats",
                            f"Ann:100,{name}:100")) == (
             f"error: player name {name!r} cannot be used at the table: {why}; choose another "
-            "name"), name
+            "name (a name of a hand file is taken by a buy-in once the file is imported into "
+            "the session)"), name
     assert rows(Path(db)) == before
     # names that only begin like a word of the notation are names
     for seats, button in (("dd:100,payee:100,p0:100", "dd"),
@@ -138,7 +141,8 @@ def test_a_buy_in_is_refused_for_such_a_name_new_to_the_books(run, db: str, tmp_
                       ("Ann Lee", WHY["Ann Lee"])):
         assert refused(run("buyin", "s", name, "100")) == (
             f"error: player name {name!r} cannot be used at the table: {why}; choose another "
-            "name"), name
+            "name (a name of a hand file is taken by a buy-in once the file is imported into "
+            "the session)"), name
     assert rows(Path(db)) == before
     phh = tmp_path / "h.phh"
     phh.write_text("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\n"

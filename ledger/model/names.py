@@ -69,7 +69,8 @@ def check_seat_name(name: str) -> str:
         why = "an action starting with '{' is read as a JSON event"
     if why is not None:
         raise MalformedInput(f"player name {name!r} cannot be used at the table: {why}; "
-                             "choose another name")
+                             "choose another name (a name of a hand file is taken by a "
+                             "buy-in once the file is imported into the session)")
     return name
 
 
