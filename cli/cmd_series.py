@@ -22,20 +22,28 @@ from cli.context import Context
 @click.option("--money", is_flag=True, help="Money (chips × chip value) instead of chips.")
 @click.option("--json", "as_json", is_flag=True,
               help='{"players": [{"player", "net", "buy_in", "cash_out", "hands", '
-                   '"sessions", "nickname"}]} (money in integer minor units)')
+                   '"sessions", "nickname"}], "in_progress": [{"hand", "session", "pot", '
+                   '"players"}] (when a hand is)} (money in integer minor units)')
 @click.pass_obj
 def balances(obj: Context, session_name: str | None, money: bool, as_json: bool) -> None:
     """Each player's net, buy-ins, cash-outs, hands and sessions, across the series or in one
     session. Net is what the table paid him minus what he put in (the rules' result for a
     hand that recorded no payouts; nothing for a voided hand), the net that settle, standings
     and chart use; where the rules would have paid otherwise, their net is shown beside it
-    (`audit` names the hands). A player known by a PokerNow id shows as its latest nickname
-    with the id, e.g. `Mdeyxwb (HXN7RGKNLI)`."""
+    (`audit` names the hands). A hand still in progress is named in a note: its chips in the
+    pot count as put in, nothing paid yet. A player known by a PokerNow id shows as its
+    latest nickname with the id, e.g. `Mdeyxwb (HXN7RGKNLI)`."""
     from replay.books import balances as read
 
     books = read(obj.db, session_name, money=money, note=render.note,
                  progress=render.no_progress if as_json else render.progress)
-    click.echo(json.dumps({"players": books.players}) if as_json else text.balances_text(books))
+    if as_json:
+        body: dict = {"players": books.players}
+        if books.in_progress:
+            body["in_progress"] = books.in_progress
+        click.echo(json.dumps(body))
+    else:
+        click.echo(text.balances_text(books))
 
 
 @click.command()
@@ -64,7 +72,8 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     minimum for up to 14 players with a nonzero net (zero-sum groups, each settled largest
     debtor to largest creditor); greedy above that. Payments already recorded are subtracted:
     the transfers settle what is still owed, and the count line says what was paid already
-    (a payment back between the same players cancels)."""
+    (a payment back between the same players cancels). Refused while a hand read is still in
+    progress (its pot is paid when it ends)."""
     from replay.books import settle as settle_up
 
     names = obj.names()

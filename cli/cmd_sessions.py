@@ -81,17 +81,21 @@ def _note_findings(db: str, name: str) -> None:
 @click.option("--currency", default=None, help="Currency code, e.g. USD.")
 @click.option("--decimals", type=click.IntRange(0, 6), default=None,
               help="Minor-unit decimals (default as for `session open`).")
+@click.option("--closed", is_flag=True,
+              help="Record it though session NAME is closed (its books were settled up in "
+                   "the unit they had).")
 @click.pass_obj
 def session_set(obj: Context, name: str, chip_value: str, currency: str | None,
-                decimals: int | None) -> None:
+                decimals: int | None, closed: bool) -> None:
     """Say what one chip of session NAME is worth (a session an import opened, or one opened
     with the wrong value): the latest setting holds for the whole session, and `--money`
     reads it. Refused once the session holds a hand whose amounts came in money (they were
-    converted to its chips exactly)."""
+    converted to its chips exactly), once payments are recorded in it for another currency
+    (they are money in the old one), and for a closed session unless --closed."""
     from replay import sessions as books
 
     changed = books.set_session(obj.ledger(existing=True), name, chip_value=chip_value,
-                                currency=currency, decimals=decimals)
+                                currency=currency, decimals=decimals, closed=closed)
     value = format_money(changed.chip_value_minor, changed.decimals, changed.currency)
     click.echo(f"session {name}: 1 chip = {value}")
 

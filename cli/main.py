@@ -100,10 +100,18 @@ def cli(ctx: click.Context, db: str, wait_seconds: float, no_wait: bool) -> None
 _FILE_PARAMS = frozenset({"against", "keys_dir", "out"})
 
 
+#: Text arguments (by parameter name) that cannot be empty, and what each must give: an
+#: event holds them as a nonempty string (ledger/model/events.py), and an empty one would
+#: otherwise be refused in pydantic's words, or looked up as a hand named ''.
+NEEDED = {"by": "a name", "reason": "a reason", "hand_id": "a hand id", "hand": "a hand id",
+          "game_code": "a game code"}
+
+
 def _text_only(command: click.Command) -> None:
     """Make ``command`` (every command of a group) refuse, with one line, a text argument
     that is not UTF-8 (a byte that is not, which Python keeps as a lone surrogate): no event
-    can hold it and no query can look it up. File names are left alone."""
+    can hold it and no query can look it up; and one of :data:`NEEDED` given empty
+    (``--by: a name is needed``). File names are left alone."""
     if isinstance(command, click.Group):
         for sub in command.commands.values():
             _text_only(sub)
@@ -122,6 +130,8 @@ def _text_only(command: click.Command) -> None:
             for value in values if isinstance(values, tuple | list) else (values,):
                 if isinstance(value, str):
                     check_utf8(value, shown)
+                if value == "" and name in NEEDED:
+                    raise MalformedInput(f"{shown}: {NEEDED[name]} is needed")
         return callback(*args, **kwargs)
 
     command.callback = checked

@@ -66,7 +66,22 @@ def balances_text(books: Any) -> str:
         lines.append(f"{name:<{width}} {fmt(p['net']):>12} {fmt(p['buy_in']):>12} "
                      f"{fmt(p['cash_out']):>12} {p['hands']:>6} {p['sessions']:>8}"
                      + (f" {fmt(p['rules_net']):>16}" if differs else ""))
+    lines.extend(in_progress_lines(books.in_progress))
     return "\n".join(lines)
+
+
+def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
+    """A note per hand still in progress (:func:`ledger.audit.reports.open_hands`): its
+    chips in the pot count as put in, nothing paid yet, so the nets are not final."""
+    out = []
+    for h in hands:
+        where = f" of session {h['session']}" if h["session"] else ""
+        chips = ", ".join(f"{p} {c}" for p, c in h["players"].items() if c)
+        out.append(f"note: hand {h['hand']}{where} is in progress (not ended): the "
+                   f"{h['pot']} chips in its pot so far ({chips}) count as put in, nothing "
+                   f"paid yet; the nets are final once it ends (`handledger act {h['hand']} "
+                   "end`) or is voided")
+    return out
 
 
 def settle_text(transfers: list[tuple[str, str, int]], books: Any) -> str:

@@ -16,7 +16,7 @@ from engine.errors import IllegalAction
 from ledger.model import events as ev
 from ledger.store import signing
 from ledger.store.keys import KeyStore
-from replay.fold import HandReplay, replay_events, split_stream
+from replay.fold import HandReplay, effective_events, replay_events, split_stream
 from replay.whatif import (
     ChangeSpec,
     Downstream,
@@ -64,15 +64,36 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: a change that is
-            not legal, a corrected hand the engine rejects, or a clean hand of a closed
-            session made paid wrong without ``closed`` (nothing written).
+            not legal, a corrected hand the engine rejects, one that changes nothing (the
+            hand's events in force the same with it), or a clean hand of a closed session
+            made paid wrong without ``closed`` (nothing written).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
     positions = {r.seq: r.position for r in rows}
     correction = build_correction(events, specs, reason=reason, by=by, positions=positions)
+    _changes_something(hand, events, correction)
     [correction] = _signed(hand, [correction], keys, sign)
     return _append(ledger, hand, rows, correction, closed=closed)
+
+
+def _changes_something(hand: str, events: Sequence[Any], correction: ev.Correction) -> None:
+    """Refuse ``correction`` when the hand's events in force are the same with it as without
+    (the same correction given twice, an action replaced by itself): it would be a row of
+    history that changes nothing.
+
+    Raises:
+        IllegalAction: "changes nothing", naming the hand.
+    """
+    try:
+        before, _ = effective_events(events)
+    except IllegalAction:  # a broken stream: this correction repairs it
+        return
+    if effective_events([*events, correction])[0] == before:
+        raise IllegalAction(
+            "changes nothing: the hand's events in force would be the same with this "
+            f"correction (`handledger history {hand}` lists its corrections); nothing written",
+            hand=hand)
 
 
 def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correction,

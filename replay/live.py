@@ -23,7 +23,7 @@ from ledger.model import events as ev
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.money import within_bound
-from ledger.model.names import check_name
+from ledger.model.names import check_seat_name
 from replay import carry
 from replay.fold import fold_stream
 
@@ -51,9 +51,10 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
 
     Raises:
         MalformedInput: an item that is not NAME:STACK, a stack that is not a whole number of
-            chips above 0 (at most ``MAX_CHIPS``), a name holding a control character
-            (:func:`ledger.model.names.check_name`), a player seated twice, or fewer than two
-            players.
+            chips above 0 (at most ``MAX_CHIPS``), a name holding a control character or one
+            the action notation reads as something else
+            (:func:`ledger.model.names.check_seat_name`), a player seated twice, or fewer
+            than two players.
     """
     seats: list[tuple[str, int]] = []
     for item in text.split(","):
@@ -65,7 +66,7 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
                                  "number of chips above 0 (a player with no chips is not dealt "
                                  "in: buy in first)")
         within_bound(int(stack), f"--seats: {name.strip()}'s stack")
-        check_name(name.strip())  # spaces round a NAME:STACK item are the list's, not his
+        check_seat_name(name.strip())  # spaces round a NAME:STACK item are the list's
         if any(n == name.strip() for n, _ in seats):
             raise MalformedInput(f"--seats: {name.strip()} is seated twice")
         seats.append((name.strip(), int(stack)))

@@ -27,7 +27,7 @@ from ledger.model.money import (
     shown_amount,
     within_bound,
 )
-from ledger.model.names import check_name
+from ledger.model.names import check_name, check_seat_name
 from ledger.store.streams import (
     alias_pairs,
     latest_session,
@@ -48,7 +48,8 @@ class SessionState:
     """What a session's stream says so far, corrections applied: opened, closed, the money's
     decimals and currency, who sits with chips (bought in since his last cash-out), who cashed
     out, the chips each bought in all (``chips_in``), the payments, every book entry by its seq
-    and the seqs of those retracted; ``closed_seq`` the seq of the closing."""
+    as recorded (``entries``) and as amended last (``amended``), and the seqs of those
+    retracted; ``closed_seq`` the seq of the closing."""
 
     opened: bool = False
     closed: bool = False
@@ -62,6 +63,7 @@ class SessionState:
     cashed: dict[str, int] = field(default_factory=dict)
     payments: list[tuple[str, str, int]] = field(default_factory=list)
     entries: dict[int, Any] = field(default_factory=dict)
+    amended: dict[int, Any] = field(default_factory=dict)
     retracted: set[int] = field(default_factory=set)
     last_seq: int = 0
 
@@ -86,7 +88,7 @@ def session_state(ledger: Any, name: str) -> SessionState:
             if fixes[row.seq] is None:
                 state.retracted.add(row.seq)
                 continue
-            e = ev.parse_event(fixes[row.seq])
+            e = state.amended[row.seq] = ev.parse_event(fixes[row.seq])
         _fold(state, row.seq, e)
     return state
 
@@ -167,25 +169,45 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
 
 
 def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None,
-                decimals: int | None) -> ev.SessionChanged:
+                decimals: int | None, closed: bool = False) -> ev.SessionChanged:
     """Say what one chip of session ``name`` is worth (for a session an import opened, or one
-    opened with the wrong value): the latest setting holds for the whole session.
+    opened with the wrong value): the latest setting holds for the whole session. ``closed``:
+    go in though the session is closed (its books were settled up in the unit they had).
 
     Raises:
         NotFound: no such session; MalformedInput: a bad chip value or currency; LedgerError:
-            the session holds a hand whose amounts came in money: they were converted to its
-            chips exactly on import (README: a session has one unit), and a new chip value
+            the session is closed (unless ``closed``: a new unit would change what is owed
+            after it was settled up, README "sessions and the books"), or payments are recorded
+            in it and the currency or its decimals would change (they are money in the old
+            currency), or it holds a hand whose amounts came in money: they were converted to
+            its chips exactly on import (README: a session has one unit), and a new chip value
             would revalue them.
     """
     check_currency(currency)
     state = open_state(ledger, name, allow_closed=True)
-    if (held := money_hand(ledger, name)) is not None:
-        hand, currency = held
+    unit = state.money(state.chip_value_minor)
+    if state.closed and not closed:
         raise LedgerError(
-            f"session {name} holds hand {hand}, whose amounts came in {currency} and were "
-            f"converted exactly to its chips of {state.money(state.chip_value_minor)}: its "
+            f"session {name} is closed (entry {state.closed_seq}) and its books were settled "
+            f"up at 1 chip = {unit}: a new chip value or currency would change what is owed; "
+            "nothing written; --closed records it anyway")
+    if (held := money_hand(ledger, name)) is not None:
+        hand, came_in = held
+        raise LedgerError(
+            f"session {name} holds hand {hand}, whose amounts came in {came_in} and were "
+            f"converted exactly to its chips of {unit}: its "
             "chip value is fixed (import the hands into a new session at the value wanted)")
     minor, decimals = chip_value_written(chip_value, currency, decimals)
+    if state.payments and (currency, decimals) != (state.currency, state.decimals):
+        count = len(state.payments)
+        old = state.currency or f"money of {state.decimals} decimal places"
+        given = (f"{decimals} decimal places" if currency == state.currency
+                 else f"--currency {currency}" if currency else "no --currency")
+        keep = f"--currency {state.currency}" if state.currency else "the same decimals"
+        raise LedgerError(
+            f"session {name} has {count} payment{'s' if count != 1 else ''} recorded in "
+            f"{old}: they are money in that currency, and {given} would relabel them; "
+            f"nothing written (to change the chip value only, give {keep})")
     event = ev.SessionChanged(chip_value_minor=minor, currency=currency, decimals=decimals)
     most = max([*state.chips_in.values(), *state.cashed.values(), 0])
     worth = most * event.chip_value_minor
@@ -241,14 +263,18 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     event and its seq.
 
     Raises:
-        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
-            that is not a whole number of chips above 0;
+        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`; for a
+            player not yet in the session's books, one the action notation reads as
+            something else, :func:`ledger.model.names.check_seat_name`), an amount that is
+            not a whole number of chips above 0;
         NotFound, LedgerError: see :func:`open_state`; LedgerError: he is seated in a hand of
             the session that is still open (:func:`_between_hands`), or a rebuy or top-up is
             given for a player with no buy-in there yet.
     """
     check_name(player)
     state = open_state(ledger, session)
+    if player not in in_books(ledger, session, state):  # his name first given here
+        check_seat_name(player)
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
     _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
                    "showdown and the next deal")
@@ -418,8 +444,8 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
 
     Raises:
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`), the same player
-            twice, a bad amount (:func:`money_written`), or more than every buy-in of the
-            session together (:func:`_within_buy_ins`); NotFound: no such session;
+            twice, a bad amount (:func:`money_written`), or more than the payer's own
+            buy-ins in the session (:func:`_within_buy_ins`); NotFound: no such session;
         LedgerError: a player not in the session's books (:func:`in_books`), or the same
             payment is recorded already (unless ``again``).
     """
@@ -430,7 +456,6 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     state = open_state(ledger, session, allow_closed=True)
     where = f"pay {session} {payer} {payee}"
     amount_minor = money_written(amount, where, state)  # the input first, then the books
-    _within_buy_ins(ledger, session, state, amount_minor, where, amount)
     known = in_books(ledger, session, state)
     for who in (payer, payee):
         if who not in known:
@@ -438,6 +463,7 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
             raise LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
                               f"cash-out or hand there; its players: {listed}): a payment "
                               "settles a session between its players")
+    _within_buy_ins(ledger, session, state, payer, amount_minor, where, amount)
     event = ev.Payment(payer=payer, payee=payee, amount_minor=amount_minor)
     if not again and (payer, payee, event.amount_minor) in state.payments:
         raise LedgerError(f"{payer} paying {payee} {state.money(event.amount_minor)} is "
@@ -446,35 +472,45 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     return event, state, _append(ledger, session, event, state)
 
 
-def _within_buy_ins(ledger: Any, session: str, state: SessionState, minor: int, where: str,
-                    text: str) -> None:
-    """Refuse a payment of ``minor`` units larger than every buy-in of ``session`` together,
-    in money: no settlement moves more than the chips bought put on the table (table stakes,
-    RULES.md §1.1), so such an amount is chips written where money is meant (1 chip = 0.25
-    USD: ``150`` for 150 chips is 150.00 USD). Not checked while the buy-ins do not account
-    for every chip: a session without buy-ins, or a hand seating a player who has none (an
-    alias of one counts as him).
+def _within_buy_ins(ledger: Any, session: str, state: SessionState, payer: str, minor: int,
+                    where: str, text: str) -> None:
+    """Refuse a payment of ``minor`` units by ``payer`` larger than he can owe in ``session``:
+    his own buy-ins there in money (the chip value × every chip he bought so far, under any
+    alias) plus what he was paid there (an overpayment handed back). A player loses at most
+    the chips he put on the table (table stakes, RULES.md §1.1), and ``settle`` has a loser
+    pay at most what he lost (:mod:`ledger.audit.settle`), so a larger amount is chips
+    written where money is meant (1 chip = 0.25 USD: ``150`` for 150 chips is 150.00 USD).
+    Not checked while the buy-ins do not account for every chip: a session without buy-ins,
+    or a hand seating a player who has none (an alias of one counts as him).
 
     Raises:
-        MalformedInput: one line naming ``where`` (the command as typed up to the amount),
-            the amount, the buy-ins' total and, for a whole number, what it is as chips.
+        MalformedInput: one line naming ``where`` (the command as typed up to the amount:
+            the session and the payer), the amount, the payer's buy-ins in chips and money
+            and, for a whole number, what it is as chips.
     """
     bought = {p for p, chips in state.chips_in.items() if chips}
-    if not bought or minor <= (total := sum(state.chips_in.values())) * state.chip_value_minor:
+    if not bought:
+        return
+    group = _alias_group(ledger, payer)
+    chips = sum(state.chips_in.get(p, 0) for p in group)
+    received = sum(paid for _, payee, paid in state.payments if payee in group)
+    if minor <= chips * state.chip_value_minor + received:
         return
     if any(not _alias_group(ledger, p) & bought for p in seated_in(ledger, session) - bought):
         return
-    said = f"{where}: {state.money(minor)} is more than every buy-in of {session} together "
+    paid_him = f", and {state.money(received)} paid to him" if received else ""
+    said = f"{where}: {state.money(minor)} is more than {payer}'s buy-ins in {session} "
     if state.chip_value_minor == 10 ** state.decimals:  # a chip is one unit: chips are money
-        raise MalformedInput(f"{said}({total} chips): no settlement pays more than the table "
-                             "held; a buy-in missing from the books is recorded first")
+        raise MalformedInput(f"{said}({chips} chips{paid_him}): nobody pays more than he put "
+                             "on the table; a buy-in missing from the books is recorded "
+                             "first")
     as_chips = ""
-    if text.isdigit() and int(text) <= total:
+    if text.isdigit() and int(text) <= chips:
         as_chips = f"; {int(text)} chips are {state.money(int(text) * state.chip_value_minor)}"
     raise MalformedInput(
-        f"{said}({total} chips, {state.money(total * state.chip_value_minor)}): a payment is "
-        f"money, not chips (1 chip is {state.money(state.chip_value_minor)}{as_chips}); a "
-        "buy-in missing from the books is recorded first")
+        f"{said}({chips} chips, {state.money(chips * state.chip_value_minor)}{paid_him}): a "
+        f"payment is money, not chips (1 chip is {state.money(state.chip_value_minor)}"
+        f"{as_chips}); a buy-in missing from the books is recorded first")
 
 
 def in_books(ledger: Any, session: str, state: SessionState) -> set[str]:
@@ -497,7 +533,8 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     Raises:
         NotFound: no such session or entry; MalformedInput: a bad value
             (:func:`chips_written`, :func:`money_written`); LedgerError: the
-            entry is retracted already (neither retracted again nor amended back).
+            entry is retracted already (neither retracted again nor amended back), or an
+            amendment to the value it has already ("changes nothing").
     """
     state = open_state(ledger, session, allow_closed=True)
     entry = state.entries.get(seq)
@@ -516,13 +553,19 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
         where = f"entry amend {session} {seq} ({entry.type.replace('_', '-')})"
         if entry.type == "payment":
             minor = money_written(value, where, state)
-            _within_buy_ins(ledger, session, state, minor, where, value)
+            _within_buy_ins(ledger, session, state, entry.payer, minor, where, value)
             replacement = entry.model_copy(update={"amount_minor": minor})
         else:
             where = f"{where[:-1]} of {entry.player})"
             chips = chips_written(value, where, state, least=int(entry.type == "buy_in"),
                                   what="VALUE")
             replacement = ev.parse_event({**entry.model_dump(mode="json"), "chips": chips})
+        now = state.amended.get(seq, entry)
+        if replacement == now:
+            said = (state.money(now.amount_minor) if now.type == "payment"
+                    else f"{now.chips} chips")
+            raise LedgerError(f"changes nothing: entry {seq} ({entry.type.replace('_', '-')}) "
+                              f"of session {session} is {said} already; nothing written")
     fix = ev.EntryCorrected(seq=seq, reason=reason, by=by, replacement=None if replacement
                             is None else replacement.model_dump(mode="json"))
     _append(ledger, session, fix, state)

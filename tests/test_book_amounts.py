@@ -89,41 +89,64 @@ def test_the_same_amounts_in_digits_go_in(db: Path) -> None:
 
 
 
-BEYOND = ("is more than every buy-in of fri together (300 chips, 75.00 USD): a payment is "
-          "money, not chips (1 chip is 0.25 USD")
+BOB = ("is more than Bob's buy-ins in fri (100 chips, 25.00 USD): a payment is money, not "
+       "chips (1 chip is 0.25 USD")
+ANN = ("is more than Ann's buy-ins in fri (200 chips, 50.00 USD): a payment is money, not "
+       "chips (1 chip is 0.25 USD")
 MISSING = "a buy-in missing from the books is recorded first"
 
 
-def test_a_payment_beyond_every_buy_in_together_is_one_line(db: Path) -> None:
-    """Ann 200 and Bob 100 chips at 0.25 USD: no settlement of fri moves more than 75.00 USD;
-    Bob's 150 chips written as his payment were recorded as 150.00 USD."""
+def test_a_payment_beyond_the_payers_own_buy_ins_is_one_line(db: Path) -> None:
+    """Ann 200 and Bob 100 chips at 0.25 USD: Bob loses at most his 100 chips, 25.00 USD, so
+    no settlement has him pay more; his 100 chips written as his payment were recorded as
+    100.00 USD (the bound of every buy-in together, 75.00 USD, let 25.01 to 75.00 through)."""
     before = rows(db)
     for args, line in (
-            (("pay", "fri", "Bob", "Ann", "150"),
-             f"pay fri Bob Ann: 150.00 USD {BEYOND}; 150 chips are 37.50 USD); {MISSING}"),
-            (("pay", "fri", "Bob", "Ann", "75.01"), f"pay fri Bob Ann: 75.01 USD {BEYOND}); "
+            (("pay", "fri", "Bob", "Ann", "100"),
+             f"pay fri Bob Ann: 100.00 USD {BOB}; 100 chips are 25.00 USD); {MISSING}"),
+            (("pay", "fri", "Bob", "Ann", "25.01"), f"pay fri Bob Ann: 25.01 USD {BOB}); "
              f"{MISSING}"),
-            (("pay", "fri", "Ann", "Bob", "400"), f"pay fri Ann Bob: 400.00 USD {BEYOND}); "
-             f"{MISSING}")):
+            (("pay", "fri", "Bob", "Ann", "75"), f"pay fri Bob Ann: 75.00 USD {BOB}; 75 chips "
+             f"are 18.75 USD); {MISSING}"),
+            (("pay", "fri", "Ann", "Bob", "150"), f"pay fri Ann Bob: 150.00 USD {ANN}; 150 "
+             f"chips are 37.50 USD); {MISSING}")):
         assert refused(run(db, *args)) == f"error: {line}"
     assert rows(db) == before
-    assert run(db, "pay", "fri", "Bob", "Ann", "75").stdout == ("fri: Bob paid Ann 75.00 USD "
+    assert run(db, "pay", "fri", "Bob", "Ann", "25").stdout == ("fri: Bob paid Ann 25.00 USD "
                                                                 "(entry 4)\n")
     before = rows(db)
-    assert refused(run(db, "entry", "amend", "fri", "4", "150", "--reason", "r", "--by", "h")
-                   ) == (f"error: entry amend fri 4 (payment): 150.00 USD {BEYOND}; 150 chips "
-                         f"are 37.50 USD); {MISSING}")
+    assert refused(run(db, "entry", "amend", "fri", "4", "100", "--reason", "r", "--by", "h")
+                   ) == (f"error: entry amend fri 4 (payment): 100.00 USD {BOB}; 100 chips "
+                         f"are 25.00 USD); {MISSING}")
+    assert rows(db) == before
+    # a rebuy raises his bound: 150 chips are 37.50 USD
+    assert run(db, "buyin", "fri", "Bob", "50").exit_code == 0
+    assert run(db, "entry", "amend", "fri", "4", "37.50", "--reason", "r", "--by", "h"
+               ).exit_code == 0
+
+
+def test_what_a_player_was_paid_he_may_hand_back(db: Path) -> None:
+    """Bob (100 chips, 25.00 USD) was paid 40.00 USD by Ann by mistake: he may hand back up to
+    his buy-ins and what he was paid, 65.00 USD, and no more."""
+    assert run(db, "pay", "fri", "Ann", "Bob", "40").exit_code == 0
+    assert run(db, "pay", "fri", "Bob", "Ann", "40").stdout == ("fri: Bob paid Ann 40.00 USD "
+                                                                "(entry 5)\n")
+    before = rows(db)
+    assert refused(run(db, "pay", "fri", "Bob", "Ann", "65.01")) == (
+        "error: pay fri Bob Ann: 65.01 USD is more than Bob's buy-ins in fri (100 chips, 25.00 "
+        "USD, and 40.00 USD paid to him): a payment is money, not chips (1 chip is 0.25 USD); "
+        f"{MISSING}")
     assert rows(db) == before
 
 
 def test_a_session_of_one_unit_a_chip_says_it_without_money(db: Path) -> None:
     assert run(db, "buyin", "home", "Bob", "100").exit_code == 0
     before = rows(db)
-    assert refused(run(db, "pay", "home", "Bob", "Ann", "301")) == (
-        "error: pay home Bob Ann: 301 is more than every buy-in of home together (300 chips): "
-        f"no settlement pays more than the table held; {MISSING}")
+    assert refused(run(db, "pay", "home", "Bob", "Ann", "101")) == (
+        "error: pay home Bob Ann: 101 is more than Bob's buy-ins in home (100 chips): nobody "
+        f"pays more than he put on the table; {MISSING}")
     assert rows(db) == before
-    assert run(db, "pay", "home", "Bob", "Ann", "300").stdout == ("home: Bob paid Ann 300 "
+    assert run(db, "pay", "home", "Bob", "Ann", "100").stdout == ("home: Bob paid Ann 100 "
                                                                   "(entry 4)\n")
 
 
@@ -147,8 +170,10 @@ def test_a_seat_without_a_buy_in_leaves_the_bound_unknown(db: Path, tmp_path: Pa
     assert run(db, "hand", "start", "--session", "fri", "--hand", "h1", "--seats",
                "Ann:200,bob77:100", *SEATS).exit_code == 0
     before = rows(db)
-    assert refused(run(db, "pay", "fri", "Ann", "bob77", "100")) == (
-        f"error: pay fri Ann bob77: 100.00 USD {BEYOND}; 100 chips are 25.00 USD); {MISSING}")
+    assert refused(run(db, "pay", "fri", "bob77", "Ann", "100")) == (
+        f"error: pay fri bob77 Ann: 100.00 USD is more than bob77's buy-ins in fri (100 chips, "
+        f"25.00 USD): a payment is money, not chips (1 chip is 0.25 USD; 100 chips are 25.00 "
+        f"USD); {MISSING}")
     assert rows(db) == before
     assert run(db, "void", "h1", "--reason", "misdeal", "--by", "host").exit_code == 0
     assert refused(run(db, "hand", "start", "--session", "fri", "--hand", "h2", "--seats",

@@ -8,7 +8,7 @@ application catches them up first). Every DuckDB error is translated into ``Ledg
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.audit.settle import Transfer, fewest_transfers
@@ -37,10 +37,14 @@ class Balances:
     ``nickname``: his PokerNow nickname, None unless known by a PokerNow id, ``rules_net``:
     what the rules would have paid, and ``paid_minor`` / ``received_minor``: the settlement
     payments he made and got, money), in chips or minor units, and the unit to print them
-    with."""
+    with. ``in_progress``: the hands read that are still open (recorded live, not yet ended:
+    dicts with ``hand``, ``session``, ``pot`` and ``players``, each player's chips in its pot
+    so far), whose chips count as put in and not yet paid, so that the nets are not final
+    (:func:`open_hands`)."""
 
     players: list[dict[str, Any]]
     unit: tuple[int, str | None]
+    in_progress: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def paid_already(self) -> int:
@@ -91,7 +95,25 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
     return Balances([{**{k: (int(v) if k != "player" else v)
                          for k, v in zip(keys, r, strict=False)}, "nickname": r[8],
                       "rules_net": int(r[9]), "paid_minor": int(r[10]),
-                      "received_minor": int(r[11])} for r in rows], unit)
+                      "received_minor": int(r[11])} for r in rows], unit,
+                    open_hands(con, session))
+
+
+def open_hands(con: Any, session: str | None) -> list[dict[str, Any]]:
+    """The hands still in progress (status ``open``: recorded live, not yet ended or voided)
+    of ``session`` (None: of the whole ledger), in ledger order: ``{"hand", "session", "pot",
+    "players": {player: chips in its pot so far}}``. Their chips count as put in, nothing
+    paid yet (RULES.md §1: the pots are settled when the hand ends)."""
+    out: dict[str, dict[str, Any]] = {}
+    for hand, where, player, chips in con.execute(
+            "SELECT h.hand_id, h.session, r.player, r.contributed FROM hands h "
+            "JOIN results r USING (hand_id) WHERE h.status = 'open' "
+            "AND ($1 IS NULL OR h.session = $1) ORDER BY h.ord, r.player", [session]
+            ).fetchall():
+        entry = out.setdefault(hand, {"hand": hand, "session": where, "pot": 0, "players": {}})
+        entry["players"][player] = int(chips)
+        entry["pot"] += int(chips)
+    return list(out.values())
 
 
 def settlement(con: Any, session: str | None) -> tuple[list[Transfer], Balances]:
@@ -100,9 +122,20 @@ def settlement(con: Any, session: str | None) -> tuple[list[Transfer], Balances]
     payments he has received, plus those he has made; and the balances they settle.
 
     Raises:
-        LedgerError: the nets do not sum to zero (the audit says why), or as :func:`balances`.
+        LedgerError: a hand read is still in progress (:func:`open_hands`: its pot is not
+            paid yet, the nets are not final), the nets do not sum to zero (the audit says
+            why), or as :func:`balances`.
     """
     books = balances(con, session, money=True)
+    if books.in_progress:
+        first = books.in_progress[0]
+        more = len(books.in_progress) - 1
+        where = f"session {first['session']}" if first["session"] else "no session"
+        raise LedgerError(
+            f"cannot settle: hand {first['hand']} is still in progress (not ended) in {where}"
+            + (f" (and {more} more hand{'s' if more > 1 else ''})" if more else "")
+            + f": its pot is paid when it ends (`handledger act {first['hand']} end`) or is "
+            "voided; settle then")
     nets = {p["player"]: p["net"] + p["paid_minor"] - p["received_minor"]
             for p in books.players}
     total = sum(nets.values())

@@ -32,3 +32,49 @@ def check_name(name: str, what: str = "player") -> str:
         raise MalformedInput(f"{what} name {name!r} holds a control character "
                              f"(U+{ord(bad):04X}): a name is one line of printable text")
     return name
+
+
+#: Words the live action notation reads before any player name (engine/notation.py,
+#: replay/whatif.py ``parse_action``, ``handledger table``), with why.
+NOTATION_WORDS = {
+    "d": "'d' starts a dealer action ('d dh Ann AsKs', 'd db 2c7h9s')",
+    "pay": "'pay PLAYER AMOUNT' records a payout",
+    "returned": "'returned PLAYER AMOUNT' records uncalled chips given back",
+    "end": "'end' ends the hand",
+    "state": "`handledger table` reads the line 'state' as its own command",
+    "quit": "`handledger table` reads the line 'quit' as its own command",
+}
+
+
+def check_seat_name(name: str) -> str:
+    """``name`` unchanged when the live action notation can name him: ``act HAND "NAME cbr
+    10"`` must read as his action (README "A night at the table"). Checked where a player is
+    first given at the table or in the books (``hand start --seats``, ``buyin``), never on
+    import: a PHH file's players are ``p1 … pN`` by default (FORMATS.md §1), and an imported
+    name is kept as the file wrote it.
+
+    Raises:
+        MalformedInput: a name the notation reads as something else (``d``, ``pay``,
+            ``returned``, ``end``, ``state``, ``quit``; ``p1``, ``p2`` … which name seats;
+            one holding whitespace, where an action splits; one starting with ``{``, a JSON
+            event), saying why.
+    """
+    check_name(name)
+    why = NOTATION_WORDS.get(name)
+    if why is None and _is_seat(name):
+        why = f"'{name}' names seat {name[1:]} in an action ('{name} cc')"
+    if why is None and any(c.isspace() for c in name):
+        why = "an action splits at whitespace, so only its first word would be read"
+    if why is None and name.startswith("{"):
+        why = "an action starting with '{' is read as a JSON event"
+    if why is not None:
+        raise MalformedInput(f"player name {name!r} cannot be used at the table: {why}; "
+                             "choose another name (a name of a hand file is taken by a "
+                             "buy-in once the file is imported into the session)")
+    return name
+
+
+def _is_seat(name: str) -> bool:
+    """``p1``, ``p2`` … as the notation names seats (engine/notation.py)."""
+    digits = name[1:]
+    return name[:1] == "p" and digits.isascii() and digits.isdigit() and digits[0] != "0"

@@ -1,0 +1,264 @@
+"""Guards on the books a fresh user walked past: each is one refused line (exit 2) with
+nothing written, or the books saying what they hold, through the CLI on the README's night
+(``tests.test_books_trust.NIGHT``: Bob owes Ann 37.50 USD at 0.25 USD a chip)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.test_books_refusals import refused, rows
+from tests.test_books_trust import night
+
+
+def _lines(result) -> list[str]:  # noqa: ANN001
+    assert result.exit_code == 0, result.output
+    return result.output.splitlines()
+
+
+# --- a closed session's unit, and the currency of recorded payments ---------------------
+
+
+def test_a_closed_sessions_unit_is_refused_unless_closed(run, db: str) -> None:  # noqa: ANN001
+    night(run)
+    assert _lines(run("pay", "friday", "Bob", "Ann", "37.50")) == [
+        "friday: Bob paid Ann 37.50 USD (entry 9)"]
+    assert _lines(run("session", "list"))[-1].endswith("closed, settled")
+    before = rows(Path(db))
+    assert refused(run("session", "set", "friday", "--chip-value", "0.50", "--currency",
+                       "USD")) == (
+        "error: session friday is closed (entry 8) and its books were settled up at 1 chip = "
+        "0.25 USD: a new chip value or currency would change what is owed; nothing written; "
+        "--closed records it anyway")
+    assert rows(Path(db)) == before
+    assert _lines(run("session", "list"))[-1].endswith("closed, settled")
+    # said on purpose, it goes in, and the books follow: Bob's 150 chips are 75.00 USD
+    assert _lines(run("session", "set", "friday", "--chip-value", "0.50", "--currency", "USD",
+                      "--closed")) == ["session friday: 1 chip = 0.50 USD"]
+    assert _lines(run("session", "list"))[-1].endswith("closed, 37.50 USD owed")
+
+
+def test_a_currency_change_is_refused_once_payments_are_recorded(run, db: str) -> None:  # noqa: ANN001
+    for step in (("session", "open", "fri", "--date", "2026-11-27", "--chip-value", "0.25",
+                  "--currency", "USD"), ("buyin", "fri", "Ann", "200"),
+                 ("buyin", "fri", "Bob", "200")):
+        assert run(*step).exit_code == 0, step
+    # no payment yet: the currency may still change
+    assert _lines(run("session", "set", "fri", "--chip-value", "0.25", "--currency", "EUR")
+                  ) == ["session fri: 1 chip = 0.25 EUR"]
+    assert _lines(run("session", "set", "fri", "--chip-value", "0.25", "--currency", "USD")
+                  ) == ["session fri: 1 chip = 0.25 USD"]
+    assert run("pay", "fri", "Bob", "Ann", "10").exit_code == 0
+    before = rows(Path(db))
+    assert refused(run("session", "set", "fri", "--chip-value", "0.25", "--currency", "EUR")
+                   ) == ("error: session fri has 1 payment recorded in USD: they are money in "
+                         "that currency, and --currency EUR would relabel them; nothing "
+                         "written (to change the chip value only, give --currency USD)")
+    assert refused(run("session", "set", "fri", "--chip-value", "0.50")) == (
+        "error: session fri has 1 payment recorded in USD: they are money in that currency, "
+        "and no --currency would relabel them; nothing written (to change the chip value "
+        "only, give --currency USD)")
+    assert refused(run("session", "set", "fri", "--chip-value", "0.5", "--currency", "USD",
+                       "--decimals", "3")) == (
+        "error: session fri has 1 payment recorded in USD: they are money in that currency, "
+        "and 3 decimal places would relabel them; nothing written (to change the chip value "
+        "only, give --currency USD)")
+    assert rows(Path(db)) == before
+    # the chip value alone may change: the payment stays 10.00 USD
+    assert _lines(run("session", "set", "fri", "--chip-value", "0.50", "--currency", "USD")
+                  ) == ["session fri: 1 chip = 0.50 USD"]
+    [listed] = json.loads(run("session", "list", "--json").output)["sessions"]
+    assert (listed["currency"], listed["decimals"]) == ("USD", 2)
+
+
+# --- a payment is bounded by what its payer can owe --------------------------------------
+
+
+def test_the_readmes_payment_in_chips_is_refused(run, db: str) -> None:  # noqa: ANN001
+    """Bob bought 150 chips at 0.25 USD: he can lose at most 37.50 USD, which is what settle
+    has him pay; ``150`` (his chips) is refused though all the buy-ins together are 162.50."""
+    night(run)
+    before = rows(Path(db))
+    assert refused(run("pay", "friday", "Bob", "Ann", "150")) == (
+        "error: pay friday Bob Ann: 150.00 USD is more than Bob's buy-ins in friday (150 chips, "
+        "37.50 USD): a payment is money, not chips (1 chip is 0.25 USD; 150 chips are 37.50 "
+        "USD); a buy-in missing from the books is recorded first")
+    assert refused(run("pay", "friday", "Bob", "Ann", "37.51")).startswith(
+        "error: pay friday Bob Ann: 37.51 USD is more than Bob's buy-ins in friday (150 chips, ")
+    assert rows(Path(db)) == before
+    assert _lines(run("settle", "--session", "friday")) == ["Bob pays Ann 37.50 USD",
+                                                          "1 transfer(s) settle 3 player(s)"]
+    assert _lines(run("pay", "friday", "Bob", "Ann", "37.50")) == [
+        "friday: Bob paid Ann 37.50 USD (entry 9)"]
+
+
+# --- names the action notation reads as something else -----------------------------------
+
+SEAT = ("--game", "NT", "--stakes", "1/2")
+WHY = {
+    "d": "'d' starts a dealer action ('d dh Ann AsKs', 'd db 2c7h9s')",
+    "pay": "'pay PLAYER AMOUNT' records a payout",
+    "returned": "'returned PLAYER AMOUNT' records uncalled chips given back",
+    "end": "'end' ends the hand",
+    "state": "`handledger table` reads the line 'state' as its own command",
+    "quit": "`handledger table` reads the line 'quit' as its own command",
+    "p2": "'p2' names seat 2 in an action ('p2 cc')",
+    "p10": "'p10' names seat 10 in an action ('p10 cc')",
+    "Ann Lee": "an action splits at whitespace, so only its first word would be read",
+    "{x}": "an action starting with '{' is read as a JSON event",
+}
+
+
+def test_a_seat_the_notation_cannot_name_is_refused_at_hand_start(run, db: str) -> None:  # noqa: ANN001
+    assert run("init").exit_code == 0
+    before = rows(Path(db))
+    assert refused(run("hand", "start", "--hand", "x1", *SEAT, "--button", "Ann", "--seats",
+                       "d:100,pay:100,end:100")) == (
+        f"error: player name 'd' cannot be used at the table: {WHY['d']}; choose another name "
+        "(a name of a hand file is taken by a buy-in once the file is imported into the "
+        "session)")
+    for name, why in WHY.items():
+        assert refused(run("hand", "start", "--hand", "x1", *SEAT, "--button", "Ann", "--seats",
+                           f"Ann:100,{name}:100")) == (
+            f"error: player name {name!r} cannot be used at the table: {why}; choose another "
+            "name (a name of a hand file is taken by a buy-in once the file is imported into "
+            "the session)"), name
+    assert rows(Path(db)) == before
+    # names that only begin like a word of the notation are names
+    for seats, button in (("dd:100,payee:100,p0:100", "dd"),
+                          ("P1:100,p1x:100,Ending:100", "P1")):
+        started = run("hand", "start", *SEAT, "--seats", seats, "--button", button)
+        assert started.exit_code == 0, started.output
+
+
+def test_a_buy_in_is_refused_for_such_a_name_new_to_the_books(run, db: str, tmp_path: Path  # noqa: ANN001
+                                                              ) -> None:
+    """``p1`` and ``p2`` of an imported PHH hand (its default names) are in the session's
+    books: their buy-ins go in; a new ``pay`` or ``p3`` does not."""
+    assert run("session", "open", "s", "--date", "2026-11-27").exit_code == 0
+    before = rows(Path(db))
+    for name, why in (("pay", WHY["pay"]), ("p3", "'p3' names seat 3 in an action ('p3 cc')"),
+                      ("Ann Lee", WHY["Ann Lee"])):
+        assert refused(run("buyin", "s", name, "100")) == (
+            f"error: player name {name!r} cannot be used at the table: {why}; choose another "
+            "name (a name of a hand file is taken by a buy-in once the file is imported into "
+            "the session)"), name
+    assert rows(Path(db)) == before
+    phh = tmp_path / "h.phh"
+    phh.write_text("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\n"
+                   "min_bet = 2\nstarting_stacks = [100, 100]\n"
+                   "actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'p2 f']\n")
+    assert run("import", str(phh), "--session", "s").exit_code == 0
+    assert _lines(run("buyin", "s", "p1", "100")) == ["s: p1 buy-in 100 chips (entry 2)"]
+    assert _lines(run("buyin", "s", "p2", "100")) == ["s: p2 buy-in 100 chips (entry 3)"]
+
+
+# --- a hand still in progress in balances and settle -------------------------------------
+
+
+def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> None:  # noqa: ANN001
+    """The README's night with a second hand f2 started (blinds Ann 1, Bob 2) and not ended:
+    balances counts its blinds as put in and says so; settle names the hand, never a sum."""
+    night(run)
+    assert run("session", "open", "sat", "--date", "2026-11-28", "--chip-value", "0.25",
+               "--currency", "USD").exit_code == 0
+    for step in (("buyin", "sat", "Ann", "100"), ("buyin", "sat", "Bob", "100"),
+                 ("hand", "start", "--session", "sat", "--hand", "s1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Bob")):
+        assert run(*step).exit_code == 0, step
+    note = ("note: hand s1 of session sat is in progress (not ended): the 3 chips in its pot "
+            "so far (Ann 2, Bob 1) count as put in, nothing paid yet; the nets are final once "
+            "it ends (`handledger act s1 end`) or is voided")
+    assert _lines(run("balances", "--session", "sat"))[1:] == [
+        "Bob                      -1          100            0      1        1",
+        "Ann                      -2          100            0      1        1", note]
+    body = json.loads(run("balances", "--session", "sat", "--json").output)
+    assert body["in_progress"] == [{"hand": "s1", "session": "sat", "pot": 3,
+                                    "players": {"Ann": 2, "Bob": 1}}]
+    before = rows(Path(db))
+    line = ("error: cannot settle: hand s1 is still in progress (not ended) in session sat: "
+            "its pot is paid when it ends (`handledger act s1 end`) or is voided; settle then")
+    assert refused(run("settle", "--session", "sat")) == line
+    assert refused(run("settle")) == line  # the whole ledger holds it too
+    assert rows(Path(db)) == before
+    # friday's books have no open hand: settled as before, no note
+    assert _lines(run("settle", "--session", "friday")) == [
+        "Bob pays Ann 37.50 USD", "1 transfer(s) settle 3 player(s)"]
+    assert not any(ln.startswith("note:") for ln in _lines(run("balances", "--session",
+                                                                "friday")))
+    # once it ends, settle goes through and the note is gone
+    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Bob f", "end"):
+        assert run("act", "s1", action).exit_code == 0, action
+    assert _lines(run("settle", "--session", "sat")) == [
+        "Bob pays Ann 0.25 USD", "1 transfer(s) settle 2 player(s)"]
+    assert "in_progress" not in json.loads(run("balances", "--json").output)
+
+
+# --- a correction or amendment that changes nothing ---------------------------------------
+
+
+def test_a_correction_given_twice_changes_nothing_and_is_refused(run, db: str) -> None:  # noqa: ANN001
+    night(run)  # f1: seq 8 is Ann's raise to 8, seq 9 Bob's all-in raise to 150
+    fix = ("correct", "f1", "--replace", "8", "Ann cbr 10", "--reason", "she said 10",
+           "--by", "host", "--closed")
+    done = run(*fix)
+    assert done.exit_code == 0, done.output
+    assert done.output.startswith("corrected hand f1 (seq 18); net: unchanged")
+    before = rows(Path(db))
+    line = ("error: hand f1: changes nothing: the hand's events in force would be the same "
+            "with this correction (`handledger history f1` lists its corrections); nothing "
+            "written")
+    assert refused(run(*fix)) == line
+    # an action replaced by itself changes nothing either
+    assert refused(run("correct", "f1", "--replace", "9", "Bob cbr 150", "--reason", "r",
+                       "--by", "host")) == line
+    assert rows(Path(db)) == before
+
+
+def test_an_amendment_to_the_value_an_entry_has_is_refused(run, db: str) -> None:  # noqa: ANN001
+    night(run)  # entry 2: Ann's buy-in of 200
+    assert _lines(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h")
+                  ) == ["friday: entry 2 (buy_in) amended"]
+    assert run("pay", "friday", "Bob", "Ann", "37.50").exit_code == 0  # entry 10
+    before = rows(Path(db))
+    assert refused(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h")
+                   ) == ("error: changes nothing: entry 2 (buy-in) of session friday is 300 "
+                         "chips already; nothing written")
+    assert refused(run("entry", "amend", "friday", "5", "350", "--reason", "r", "--by", "h")
+                   ) == ("error: changes nothing: entry 5 (cash-out) of session friday is 350 "
+                         "chips already; nothing written")
+    assert refused(run("entry", "amend", "friday", "10", "37.5", "--reason", "r", "--by", "h")
+                   ) == ("error: changes nothing: entry 10 (payment) of session friday is "
+                         "37.50 USD already; nothing written")
+    assert rows(Path(db)) == before
+    # back to the recorded value is a change
+    assert _lines(run("entry", "amend", "friday", "2", "200", "--reason", "r", "--by", "h")
+                  ) == ["friday: entry 2 (buy_in) amended"]
+
+
+# --- an empty option says what it needs, not pydantic's words ------------------------------
+
+
+def test_an_empty_name_reason_or_hand_is_one_plain_line(run, db: str) -> None:  # noqa: ANN001
+    night(run)
+    before = rows(Path(db))
+    for args, line in (
+            (("correct", "f1", "--delete", "17", "--reason", "r", "--by", ""),
+             "--by: a name is needed"),
+            (("correct", "f1", "--delete", "17", "--reason", "", "--by", "h"),
+             "--reason: a reason is needed"),
+            (("undo", "f1", "--by", ""), "--by: a name is needed"),
+            (("undo", "f1", "--by", "h", "--reason", ""), "--reason: a reason is needed"),
+            (("void", "f1", "--reason", "", "--by", "h"), "--reason: a reason is needed"),
+            (("entry", "retract", "friday", "2", "--reason", "r", "--by", ""),
+             "--by: a name is needed"),
+            (("entry", "amend", "friday", "2", "250", "--reason", "", "--by", "h"),
+             "--reason: a reason is needed"),
+            (("hand", "start", "--hand", "", "--game", "NT", "--stakes", "1/2", "--seats",
+              "Ann:100,Bob:100", "--button", "Ann"), "--hand: a hand id is needed"),
+            (("hand", "start", "--game", "", "--stakes", "1/2", "--seats", "Ann:100,Bob:100",
+              "--button", "Ann"), "--game: a game code is needed"),
+            (("act", "", "end"), "HAND: a hand id is needed"),
+            (("show", ""), "HAND: a hand id is needed")):
+        assert refused(run(*args)) == f"error: {line}", args
+    assert rows(Path(db)) == before
