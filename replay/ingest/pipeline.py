@@ -443,13 +443,17 @@ def _legacy_skips(items: Sequence[Any], known: Callable[[list[str]], set[str]] |
 
 
 def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
-                     errors: list[LedgerError], units: dict[str, Any] | None = None
+                     errors: list[LedgerError], units: dict[str, Any] | None = None,
+                     closed: dict[str, bool] | None = None
                      ) -> tuple[list[Batch], list[LedgerError]]:
     """Each hand of a session counted in that session's chips (:mod:`replay.ingest.units`);
-    a hand that does not convert exactly is an error and left out. ``units``: the sessions'
-    units found so far (kept across the chunks of one file)."""
+    a hand that does not convert exactly is an error and left out, and so is a new hand of a
+    closed session (:func:`refuse_closed`). ``units``, ``closed``: the sessions' units and
+    whether the ledger has them closed, found so far (kept across the chunks of one file)."""
     from replay.ingest.units import SessionUnit, to_session
     from replay.sessions import session_state
+
+    batches, errors = refuse_closed(ledger, read, batches, errors, closed)
 
     opened = {i.session: i.event for i in read.items if isinstance(i, SessionEntry)
               and i.event.type in ("session_opened", "session_changed")}
@@ -477,6 +481,79 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
                 continue
         out.append(b)
     return out, errors
+
+
+def refuse_closed(ledger: Any, read: FileRead, batches: list[Batch],
+                  errors: list[LedgerError], closed: dict[str, bool] | None = None
+                  ) -> tuple[list[Batch], list[LedgerError]]:
+    """``batches`` without the hands that name, in their own session field, a session the
+    ledger has closed or that the file closed on an earlier line (RULES.md §1.1: a closed
+    session takes no more hands), with an error for each naming file, line, hand and
+    session, as ``import --session`` refuses a closed session. A hand the ledger holds
+    already (its id or its source key) is left to the check of stored hands (the same hand
+    again adds nothing). A session the ledger has never opened is no one's books: its
+    hands go in. ``closed``: each session's closed state in the ledger, found so far.
+
+    Returns the batches kept and ``errors`` with the refusals added (file order)."""
+    from replay.sessions import session_state
+
+    if closed is None:
+        closed = {}
+    closed_at, where = _places(read)
+    refused: dict[str, str] = {}  # hand -> why
+    for b in batches:
+        if not (b.is_hand and b.events and b.session is not None):
+            continue
+        s = b.session
+        if s not in closed:
+            closed[s] = session_state(ledger, s).closed
+        index, line = where.get(b.hand_id or "", (-1, 0))
+        if closed[s]:
+            refused[b.hand_id or ""] = f"session {s!r} is closed"
+        elif s in closed_at and closed_at[s] < index:
+            refused[b.hand_id or ""] = (f"session {s!r} is closed on line "
+                                        f"{read.items[closed_at[s]].line} of this file")
+    if not refused:
+        return batches, errors
+    stored = _stored_hands(ledger, [b for b in batches if b.hand_id in refused])
+    out, errors = [], list(errors)
+    for b in batches:
+        hand = b.hand_id
+        if hand in refused and hand not in stored:
+            errors.append(LedgerError(
+                f"{refused[hand]}: it takes no more hands or buy-ins (as with --session; "
+                "import the hand into an open session with --session, or fix its session "
+                "field)", file=read.file,
+                line=where.get(hand, (0, None))[1], hand=hand))
+            continue
+        out.append(b)
+    return out, errors
+
+
+def _places(read: FileRead) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
+    """``({session: the item index of its first session_closed in the file}, {hand: (its
+    item index, its line)})`` of ``read``."""
+    closed_at: dict[str, int] = {}
+    where: dict[str, tuple[int, int]] = {}
+    for i, item in enumerate(read.items):
+        if isinstance(item, SessionEntry):
+            if item.event.type == "session_closed":
+                closed_at.setdefault(item.session, i)
+            continue
+        hand = getattr(item, "hand_id", None) or getattr(item, "hand", None)
+        if isinstance(hand, str):
+            where.setdefault(hand, (i, item.line))
+    return closed_at, where
+
+
+def _stored_hands(ledger: Any, batches: list[Batch]) -> set[str | None]:
+    """The hand ids of ``batches`` the ledger holds under that id or the batch's source key."""
+    hands = [b.hand_id for b in batches]
+    rows = ledger.query("SELECT DISTINCT hand_id FROM events WHERE seq = 1 AND hand_id IN"
+                        " (SELECT UNNEST(?))", [hands])
+    found: set[str | None] = {h for (h,) in rows}
+    keys = ledger.known_sources([b.source_key for b in batches if b.source_key is not None])
+    return found | {b.hand_id for b in batches if b.source_key in keys}
 
 
 def read_batches(path: Path, *, session: str | None = None
