@@ -131,12 +131,18 @@ def import_paths(
     would make, so that it finds them fresh; after several files the save makes them).
 
     Raises:
-        MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`).
+        MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`); a
+            ``pn_ledger`` without exactly one PokerNow log among ``paths``
+            (:func:`replay.ingest.pokernow.check_statement`). Nothing is imported then.
     """
     from replay.ingest.parallel import auto_workers
 
     if session is not None:
         check_name(session, "session")
+    if pn_ledger is not None:
+        from replay.ingest.pokernow import check_statement
+
+        check_statement(Path(pn_ledger), paths)
     report = ImportReport(session=session)
     files, report.errors = expand(paths)
     with progress("importing", len(files)) as tick:
@@ -162,8 +168,9 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
     opens (see :func:`replay.ingest.parallel.warm_up`).
 
     Raises:
-        MalformedInput: no path of ``paths`` exists (the ledger is then not opened, so
-            not created either); as :func:`import_paths`.
+        MalformedInput: no path of ``paths`` exists, or ``pn_ledger`` goes with no one
+            PokerNow log of them (the ledger is then not opened, so not created either); as
+            :func:`import_paths`.
     """
     from contextlib import suppress
 
@@ -171,6 +178,10 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
 
     if paths and not any(p.exists() for p in paths):  # nothing to import: the ledger untouched
         raise MalformedInput(f"{paths[0]}: no such file")
+    if pn_ledger is not None:  # checked before the ledger opens: nothing written
+        from replay.ingest.pokernow import check_statement
+
+        check_statement(Path(pn_ledger), paths)
     if any(auto_workers(p, jobs) for p in paths):
         with suppress(OSError, RuntimeError):  # no workers: the one-process import then
             warm_up()
