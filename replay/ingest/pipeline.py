@@ -239,7 +239,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         states: States | None = {} if made is not None else None  # the hands' shares
         batches, errors = check_items(read, known=ledger.known_sources, states=states,
                                       keep=early_share)
-        batches, errors = in_session_units(ledger, read, batches, errors)
+        batches, errors = in_session_units(ledger, read, batches, errors, once=True)
         report.add(write_file(ledger, path, batches, errors, strict=strict, states=states,
                               tables=made))
     except LedgerCorrupt:  # the ledger itself, not this file: the import stops, in one line
@@ -455,12 +455,14 @@ def _legacy_skips(items: Sequence[Any], known: Callable[[list[str]], set[str]] |
 
 def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
                      errors: list[LedgerError], units: dict[str, Any] | None = None,
-                     closed: dict[str, bool] | None = None
+                     closed: dict[str, bool] | None = None, *, once: bool = False
                      ) -> tuple[list[Batch], list[LedgerError]]:
     """Each hand of a session counted in that session's chips (:mod:`replay.ingest.units`);
     a hand that does not convert exactly is an error and left out, and so is a new hand of a
     closed session (:func:`refuse_closed`). ``units``, ``closed``: the sessions' units and
-    whether the ledger has them closed, found so far (kept across the chunks of one file)."""
+    whether the ledger has them closed, found so far (kept across the chunks of one file).
+    ``once``: ``batches`` are the whole file's, and when every hand of it is refused for the
+    same reason (a currency, tournament chips), that is one :class:`SameForHands` error."""
     from replay.ingest.units import SessionUnit, to_session
     from replay.sessions import session_state
 
@@ -482,16 +484,32 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
                     if s.opened else None
         return units[name]
 
-    out, errors = [], list(errors)
+    out, wrong = [], []
+    tried = 0
     for b in batches:
         if b.is_hand and b.events and b.session is not None:
+            tried += 1
             try:
                 b = b.with_events(to_session(b.events, unit(b.session), b.session))
             except LedgerError as exc:
-                errors.append(exc)
+                wrong.append(exc)
                 continue
         out.append(b)
-    return out, errors
+    if once and len(wrong) > 1 and len(wrong) == tried and len({e.message for e in wrong}) == 1:
+        wrong = [SameForHands(wrong)]  # one cause for the whole file: said once
+    return out, [*errors, *wrong]
+
+
+class SameForHands(LedgerError):
+    """One error for several hands of a file refused for the same reason (``hands``: those
+    hands, each counted a rejected hand of the report)."""
+
+    def __init__(self, errors: list[LedgerError]) -> None:
+        first = errors[0]
+        super().__init__(f"{first.message} (all {len(errors)} hands of the file, from "
+                         f"{first.hand} to {errors[-1].hand}: nothing of them was imported)",
+                         file=first.file)
+        self.hands = [e.hand for e in errors]
 
 
 def refuse_closed(ledger: Any, read: FileRead, batches: list[Batch],

@@ -193,10 +193,13 @@ def write_file(ledger: Any, path: Path, batches: list[Batch], errors: list[Ledge
 
 def _rejected(errors: list[LedgerError], kept: set[str | None]) -> int:
     """Hands not written because of an error: each hand the errors name that is not among
-    the ``kept`` hands, once; an error that names neither a hand nor a session (a hand table
-    that cannot be read, a stray line) counts one."""
+    the ``kept`` hands, once (an error for several hands, ``hands``: each of them); an error
+    that names neither a hand nor a session (a hand table that cannot be read, a stray line)
+    counts one."""
     named = {e.hand for e in errors if e.hand is not None}
-    return len(named - kept) + sum(1 for e in errors if e.hand is None and e.session is None)
+    named.update(h for e in errors for h in getattr(e, "hands", ()))  # SameForHands
+    return len(named - kept) + sum(1 for e in errors if e.hand is None and e.session is None
+                                   and not hasattr(e, "hands"))
 
 
 def _same_start(started: Any, stored: str) -> bool:
