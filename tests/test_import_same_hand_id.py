@@ -60,3 +60,26 @@ def test_the_same_hand_again_is_already_in_the_ledger(tmp_path: Path) -> None:
         assert (code, out, err) == (0, "imported 0 hand(s) (0 events) from 1 file(s); 1 "
                                        "already in the ledger; 0 rejected\n", "")
     assert events(db) == before
+
+
+def test_a_corrected_hand_exported_as_phh_is_already_in_the_ledger(tmp_path: Path) -> None:
+    db = night(tmp_path)
+    code, out, _ = one_shot(db, "correct", "f1", "--replace", "8", "Ann cbr 10", "--reason",
+                            "second scorer", "--by", "lead")
+    assert (code, out) == (0, "corrected hand f1 (seq 18); net: unchanged; by the rules: "
+                              "unchanged\n")
+    before = events(db)
+    path = tmp_path / "f1.phh"
+    assert one_shot(db, "export", "--format", "phh", "f1", "-o", str(path))[0] == 0
+    assert "'p1 cbr 10'" in path.read_text()  # the export applies the correction
+    code, out, err = one_shot(db, "import", str(path))
+    assert (code, out, err) == (0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already "
+                                   "in the ledger; 0 rejected\n", "")
+    other = tmp_path / "other.phh"
+    other.write_text(path.read_text().replace("'p1 cbr 10'", "'p1 cbr 12'"))
+    code, out, err = one_shot(db, "import", str(other))
+    assert (code, out) == (2, REJECTED)
+    assert err == (f"error: {other}, hand f1: a different hand f1 is already in the ledger: "
+                   'its event 8 is bet_raise {"player":"Ann","to":12} here, bet_raise '
+                   f'{{"player":"Ann","to":8}} in the ledger; {HINT}\n')
+    assert events(db) == before

@@ -281,6 +281,9 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
         differ = None if same_source else (
             "it starts otherwise" if not _same_start(b.events[0], stored[hand][0])
             else first_difference(b.events, whole[hand]) if hand in whole else None)
+        if differ is not None and differ != "it starts otherwise" and _as_corrected(
+                ledger, b.events, hand):
+            differ = None  # the hand as its corrections made it (a PHH export applies them)
         if differ is None:
             done = completing.completion(ledger, b, source) if hand in cut else None
             out.append(done or b.with_events(None))  # known: counted, not written
@@ -330,6 +333,19 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -
         return (f"its event {seq} is {_short(here)} here, "
                 f"{_short(None if there is None else parse_event(there[1]))} in the ledger")
     return None
+
+
+def _as_corrected(ledger: Any, events: Sequence[Any], hand: str) -> bool:
+    """Whether ``events`` are the stored hand ``hand`` with its corrections applied (the
+    hand has corrections, and they make it ``events``, voids aside)."""
+    from replay.fold import effective_events
+
+    rows = [r.event for r in ledger.read(hand)]
+    if not any(e.type == "correction" for e in rows):
+        return False
+    corrected = [e for e in effective_events(rows)[0] if e.type not in _LATER]
+    return first_difference(events, [(i, event_json(e)) for i, e in
+                                     enumerate(corrected, 1)]) is None
 
 
 def _plain(event: Any) -> dict[str, Any]:
