@@ -38,9 +38,11 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
     """Import hand files: PHH (.phh, .phhs), JSON-lines events (.jsonl), PokerNow logs (.csv),
     PokerStars hand histories (text); each file is recognised by its content.
 
-    Hands already in the ledger are skipped. A bad hand is reported on one line (file, line,
-    hand, action) and nothing of it is written; the other hands still import, and the command
-    exits 2. With --strict a file with any bad hand writes nothing at all.
+    Hands already in the ledger are skipped; another hand under a stored hand's id is refused
+    naming the first event that differs (a change to a stored hand is `correct`), and so is a
+    hand of a closed session. A bad hand is reported on one line (file, line, hand, action)
+    and nothing of it is written; the other hands still import, and the command exits 2. With
+    --strict a file with any bad hand writes nothing at all.
     """
     from replay.ingest.pipeline import import_into
 

@@ -342,7 +342,8 @@ def _named(text: str, old: str, new: str) -> str:
 def test_odd_names_import_the_same_with_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                case: str) -> None:
     """A session named ``club:fri`` cut between parts; the same session row under the names
-    ``session:x`` and ``x`` (one source key: the second is skipped); a hand id the store
+    ``session:x`` and ``x`` (one source key: the second is skipped; the hands of ``x`` after
+    the closing of ``session:x`` are refused, as the closing is the same); a hand id the store
     refuses (``session:…``): with workers as in one process, the file named in any error."""
     monkeypatch.setattr(par, "PART_BYTES", 2_000)
     text = _series_text(sessions=2, hands=4)
@@ -363,8 +364,10 @@ def test_odd_names_import_the_same_with_workers(tmp_path: Path, monkeypatch: pyt
     sessions = {row[3] for row in rows_one}
     if case == "colon":
         assert "club:fri" in sessions and "fri" not in sessions and not one.errors
-    elif case == "same_key":
-        assert not one.errors and one.known == 0
+    elif case == "same_key":  # session x, closed on line 158, takes no more hands after it
+        assert one.known == 0 and [e.split(": it takes")[0] for e in one.errors] == [
+            f"{path}:{line}, hand {hand}: session 'x' is closed on line 158 of this file"
+            for line, hand in ((332, "y-001"), (363, "y-002"))]
     else:
         assert one.errors[0].startswith(f"{path}: ") and "later" in sessions
 

@@ -63,6 +63,7 @@ def _chunks(ledger: Any, path: Path, items: Iterator[Any], read_errors: list[Led
 
     file = file_name(path)
     units: dict[str, Any] = {}
+    closed: dict[str, bool] = {}
     carrying: set[str] = set()  # sessions whose last hand may carry chips into the next
     batches: list[Batch] = []
     errors: list[LedgerError] = []
@@ -75,7 +76,7 @@ def _chunks(ledger: Any, path: Path, items: Iterator[Any], read_errors: list[Led
         pending.clear()
         found, wrong = check_items(read, states=states if keep_states else None,
                                    keep=early_share)
-        found, more = in_session_units(ledger, read, found, [], units)
+        found, more = in_session_units(ledger, read, found, [], units, closed)
         errors.extend(wrong)
         unit_errors.extend(more)
         for b in found:

@@ -12,7 +12,8 @@ The outcome is the one-process import's (a test compares rows and reports). The 
 only plain files: whenever anything is not plain — a bad line, table or illegal hand
 anywhere, a hand, session or source key already in the ledger, a hand whose options may carry
 chips into the next hand (RULES.md §3.8, §7.1), a stream met in two parts that do not join up,
-a table or hand id met in two parts, a row skipped for a repeated source key —
+a table or hand id met in two parts, a row skipped for a repeated source key, a hand of a
+session the file closed before it —
 :func:`import_parallel` rolls back everything it wrote and returns None, and the caller
 imports the file in one process, which words every error exactly.
 """
@@ -213,6 +214,22 @@ def _in_order(pool: Any, jobs: list[Job], ahead: int) -> Iterator[Part | None]:
         yield part
 
 
+def _after_close(columns: Any, closed: set[str]) -> bool:
+    """Whether a hand of ``columns`` names a session of ``closed`` or one these rows closed
+    before it (adding the sessions they close to ``closed``)."""
+    row = 0
+    for hand, session, count in zip(columns.hand_id, columns.session, columns.count,
+                                    strict=True):
+        if session is not None:
+            if hand is not None:
+                if session in closed:
+                    return True
+            elif "session_closed" in columns.type[row:row + count]:
+                closed.add(session)
+        row += count
+    return False
+
+
 def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) -> None:
     """Append each part's rows in order (and with ``tables`` each hand's share of the
     derived tables), checking that the parts join up and that none of their hands, sessions
@@ -222,6 +239,7 @@ def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) 
     keys: set[str] = set()
     names: set[str] = set()  # a .phhs's table names
     last_seq: dict[str, int] = {}
+    closed: set[str] = set()  # sessions the file closed so far
     stored = head_position(ledger)
     for part in parts:
         if part.fallback is not None:
@@ -239,6 +257,8 @@ def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) 
         if len(set(part_keys)) != len(part_keys) or keys.intersection(part_keys):
             raise _Fallback("a source key twice (the one-process import skips the second)")
         keys.update(part_keys)
+        if _after_close(part.columns, closed):
+            raise _Fallback("a hand after its session's closing (refused in one process)")
         new_sessions = list(part.sessions - sessions)
         # the rows stored before this import (a new ledger: none)
         if stored and (any_stored(ledger, part.hands, new_sessions, upto=stored)

@@ -131,12 +131,18 @@ def import_paths(
     would make, so that it finds them fresh; after several files the save makes them).
 
     Raises:
-        MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`).
+        MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`); a
+            ``pn_ledger`` without exactly one PokerNow log among ``paths``
+            (:func:`replay.ingest.pokernow.check_statement`). Nothing is imported then.
     """
     from replay.ingest.parallel import auto_workers
 
     if session is not None:
         check_name(session, "session")
+    if pn_ledger is not None:
+        from replay.ingest.pokernow import check_statement
+
+        check_statement(Path(pn_ledger), paths)
     report = ImportReport(session=session)
     files, report.errors = expand(paths)
     with progress("importing", len(files)) as tick:
@@ -162,8 +168,9 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
     opens (see :func:`replay.ingest.parallel.warm_up`).
 
     Raises:
-        MalformedInput: no path of ``paths`` exists (the ledger is then not opened, so
-            not created either); as :func:`import_paths`.
+        MalformedInput: no path of ``paths`` exists, or ``pn_ledger`` goes with no one
+            PokerNow log of them (the ledger is then not opened, so not created either); as
+            :func:`import_paths`.
     """
     from contextlib import suppress
 
@@ -171,6 +178,10 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
 
     if paths and not any(p.exists() for p in paths):  # nothing to import: the ledger untouched
         raise MalformedInput(f"{paths[0]}: no such file")
+    if pn_ledger is not None:  # checked before the ledger opens: nothing written
+        from replay.ingest.pokernow import check_statement
+
+        check_statement(Path(pn_ledger), paths)
     if any(auto_workers(p, jobs) for p in paths):
         with suppress(OSError, RuntimeError):  # no workers: the one-process import then
             warm_up()
@@ -228,7 +239,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         states: States | None = {} if made is not None else None  # the hands' shares
         batches, errors = check_items(read, known=ledger.known_sources, states=states,
                                       keep=early_share)
-        batches, errors = in_session_units(ledger, read, batches, errors)
+        batches, errors = in_session_units(ledger, read, batches, errors, once=True)
         report.add(write_file(ledger, path, batches, errors, strict=strict, states=states,
                               tables=made))
     except LedgerCorrupt:  # the ledger itself, not this file: the import stops, in one line
@@ -451,13 +462,19 @@ def _legacy_skips(items: Sequence[Any], known: Callable[[list[str]], set[str]] |
 
 
 def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
-                     errors: list[LedgerError], units: dict[str, Any] | None = None
+                     errors: list[LedgerError], units: dict[str, Any] | None = None,
+                     closed: dict[str, bool] | None = None, *, once: bool = False
                      ) -> tuple[list[Batch], list[LedgerError]]:
     """Each hand of a session counted in that session's chips (:mod:`replay.ingest.units`);
-    a hand that does not convert exactly is an error and left out. ``units``: the sessions'
-    units found so far (kept across the chunks of one file)."""
+    a hand that does not convert exactly is an error and left out, and so is a new hand of a
+    closed session (:func:`refuse_closed`). ``units``, ``closed``: the sessions' units and
+    whether the ledger has them closed, found so far (kept across the chunks of one file).
+    ``once``: ``batches`` are the whole file's, and when every hand of it is refused for the
+    same reason (a currency, tournament chips), that is one :class:`SameForHands` error."""
     from replay.ingest.units import SessionUnit, to_session
     from replay.sessions import session_state
+
+    batches, errors = refuse_closed(ledger, read, batches, errors, closed)
 
     opened = {i.session: i.event for i in read.items if isinstance(i, SessionEntry)
               and i.event.type in ("session_opened", "session_changed")}
@@ -475,16 +492,105 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
                     if s.opened else None
         return units[name]
 
-    out, errors = [], list(errors)
+    out, wrong = [], []
+    tried = 0
     for b in batches:
         if b.is_hand and b.events and b.session is not None:
+            tried += 1
             try:
                 b = b.with_events(to_session(b.events, unit(b.session), b.session))
             except LedgerError as exc:
-                errors.append(exc)
+                wrong.append(exc)
                 continue
         out.append(b)
+    if once and len(wrong) > 1 and len(wrong) == tried and len({e.message for e in wrong}) == 1:
+        wrong = [SameForHands(wrong)]  # one cause for the whole file: said once
+    return out, [*errors, *wrong]
+
+
+class SameForHands(LedgerError):
+    """One error for several hands of a file refused for the same reason (``hands``: those
+    hands, each counted a rejected hand of the report)."""
+
+    def __init__(self, errors: list[LedgerError]) -> None:
+        first = errors[0]
+        super().__init__(f"{first.message} (all {len(errors)} hands of the file, from "
+                         f"{first.hand} to {errors[-1].hand}: nothing of them was imported)",
+                         file=first.file)
+        self.hands = [e.hand for e in errors]
+
+
+def refuse_closed(ledger: Any, read: FileRead, batches: list[Batch],
+                  errors: list[LedgerError], closed: dict[str, bool] | None = None
+                  ) -> tuple[list[Batch], list[LedgerError]]:
+    """``batches`` without the hands that name, in their own session field, a session the
+    ledger has closed or that the file closed on an earlier line (RULES.md §1.1: a closed
+    session takes no more hands), with an error for each naming file, line, hand and
+    session, as ``import --session`` refuses a closed session. A hand the ledger holds
+    already (its id or its source key) is left to the check of stored hands (the same hand
+    again adds nothing). A session the ledger has never opened is no one's books: its
+    hands go in. ``closed``: each session's closed state in the ledger, found so far.
+
+    Returns the batches kept and ``errors`` with the refusals added (file order)."""
+    from replay.sessions import session_state
+
+    if closed is None:
+        closed = {}
+    closed_at, where = _places(read)
+    refused: dict[str, str] = {}  # hand -> why
+    for b in batches:
+        if not (b.is_hand and b.events and b.session is not None):
+            continue
+        s = b.session
+        if s not in closed:
+            closed[s] = session_state(ledger, s).closed
+        index, line = where.get(b.hand_id or "", (-1, 0))
+        if closed[s]:
+            refused[b.hand_id or ""] = f"session {s!r} is closed"
+        elif s in closed_at and closed_at[s] < index:
+            refused[b.hand_id or ""] = (f"session {s!r} is closed on line "
+                                        f"{read.items[closed_at[s]].line} of this file")
+    if not refused:
+        return batches, errors
+    stored = _stored_hands(ledger, [b for b in batches if b.hand_id in refused])
+    out, errors = [], list(errors)
+    for b in batches:
+        hand = b.hand_id
+        if hand in refused and hand not in stored:
+            errors.append(LedgerError(
+                f"{refused[hand]}: it takes no more hands or buy-ins (as with --session; "
+                "import the hand into an open session with --session, or fix its session "
+                "field)", file=read.file,
+                line=where.get(hand, (0, None))[1], hand=hand))
+            continue
+        out.append(b)
     return out, errors
+
+
+def _places(read: FileRead) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
+    """``({session: the item index of its first session_closed in the file}, {hand: (its
+    item index, its line)})`` of ``read``."""
+    closed_at: dict[str, int] = {}
+    where: dict[str, tuple[int, int]] = {}
+    for i, item in enumerate(read.items):
+        if isinstance(item, SessionEntry):
+            if item.event.type == "session_closed":
+                closed_at.setdefault(item.session, i)
+            continue
+        hand = getattr(item, "hand_id", None) or getattr(item, "hand", None)
+        if isinstance(hand, str):
+            where.setdefault(hand, (i, item.line))
+    return closed_at, where
+
+
+def _stored_hands(ledger: Any, batches: list[Batch]) -> set[str | None]:
+    """The hand ids of ``batches`` the ledger holds under that id or the batch's source key."""
+    hands = [b.hand_id for b in batches]
+    rows = ledger.query("SELECT DISTINCT hand_id FROM events WHERE seq = 1 AND hand_id IN"
+                        " (SELECT UNNEST(?))", [hands])
+    found: set[str | None] = {h for (h,) in rows}
+    keys = ledger.known_sources([b.source_key for b in batches if b.source_key is not None])
+    return found | {b.hand_id for b in batches if b.source_key in keys}
 
 
 def read_batches(path: Path, *, session: str | None = None

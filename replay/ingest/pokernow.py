@@ -21,6 +21,33 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def check_statement(statement: Path, files: Sequence[Path]) -> Path:
+    """The one PokerNow log among ``files`` (directories searched) that the ledger CSV
+    ``statement`` goes with, checked before anything is imported (FORMATS.md §2: a statement
+    is one game's).
+
+    Raises:
+        MalformedInput: none or several PokerNow logs among ``files``, naming the statement
+            and how many were given; LedgerError: the statement cannot be read (as
+            :func:`import_statement` would say it, naming its file and line).
+    """
+    from ledger.formats.pokernow.log import read_pokernow_ledger
+    from replay.ingest.pipeline import expand
+    from replay.ingest.registry import find_importer
+
+    logs = [f for f in expand(files)[0] if getattr(find_importer(f), "name", None) == "pokernow"]
+    if len(logs) != 1:
+        raise MalformedInput(f"--ledger {statement}: give exactly one PokerNow log with it "
+                             f"({len(logs)} given); nothing was imported")
+    try:
+        if not read_pokernow_ledger(statement, zero_sum=False):
+            raise MalformedInput("the ledger has no player rows", file=statement.name)
+    except LedgerError as exc:
+        exc.message += "; nothing was imported"
+        raise exc.located(file=str(statement)) from None
+    return logs[0]
+
+
 def import_statement(ledger: Any, statement: Path, files: Sequence[Path], session: str | None,
                      report: Any) -> None:
     """Append PokerNow's ledger CSV ``statement`` as a ``platform_ledger`` event to the session

@@ -5,7 +5,8 @@ currency). A hand read from a file that names a currency has chips of its own wo
 writes dollars with cents: a chip is a cent; a site in whole dollars: a chip is a dollar). On
 import into a session every amount of the hand is converted to the session's chips, exactly,
 or the hand is refused naming the amount that does not convert: never rounded. A hand that
-names no currency counts in the session's chips as it is (a home game's chips).
+names no currency counts in the session's chips as it is (a home game's chips). A tournament's
+hand (its chips are the tournament's, not money) goes into no session that counts money.
 """
 
 from __future__ import annotations
@@ -46,14 +47,21 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
     nothing of money, whose hands keep their chips).
 
     Raises:
-        LedgerError: the hand's currency is not the session's, or an amount does not convert
-            exactly (naming the hand, the amount and how to fix it).
+        LedgerError: the hand's currency is not the session's, the hand is a tournament's
+            (its ``source`` names a ``tournament``: PokerStars) and the session counts money,
+            or an amount does not convert exactly (naming the hand, the amount and how to fix
+            it).
     """
     started = events[0]
     mine = started.unit
+    hand = started.hand
+    if unit is not None and unit.currency is not None and (
+            started.source.get("tournament") is not None):
+        raise LedgerError(f"the hand is in tournament chips, session {session} in "
+                          f"{unit.currency}: tournament chips are not the session's money "
+                          "(import the file without --session)", hand=hand)
     if mine.currency is None or unit is None:
         return list(events)
-    hand = started.hand
     if unit.currency is None:
         raise LedgerError(f"the hand is in {mine.currency} but session {session} counts "
                           "plain chips: say what its chip is worth first (`handledger session "

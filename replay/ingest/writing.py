@@ -193,10 +193,13 @@ def write_file(ledger: Any, path: Path, batches: list[Batch], errors: list[Ledge
 
 def _rejected(errors: list[LedgerError], kept: set[str | None]) -> int:
     """Hands not written because of an error: each hand the errors name that is not among
-    the ``kept`` hands, once; an error that names neither a hand nor a session (a hand table
-    that cannot be read, a stray line) counts one."""
+    the ``kept`` hands, once (an error for several hands, ``hands``: each of them); an error
+    that names neither a hand nor a session (a hand table that cannot be read, a stray line)
+    counts one."""
     named = {e.hand for e in errors if e.hand is not None}
-    return len(named - kept) + sum(1 for e in errors if e.hand is None and e.session is None)
+    named.update(h for e in errors for h in getattr(e, "hands", ()))  # SameForHands
+    return len(named - kept) + sum(1 for e in errors if e.hand is None and e.session is None
+                                   and not hasattr(e, "hands"))
 
 
 def _same_start(started: Any, stored: str) -> bool:
@@ -252,16 +255,20 @@ def _outside(ledger: Any, skipped: list[Batch]) -> int:
 def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upto: int
                       ) -> tuple[list[Batch], list[LedgerError], int]:
     """A hand already in the ledger (same hand id, imported from another file: stored at or
-    before ``upto``) is skipped when it starts the same way or comes from the same source
-    (same source key: a longer export of the same game), and refused otherwise: a stream is
-    never appended twice. A stored hand that was cut off is completed by a longer copy with a
-    correction (:mod:`replay.ingest.completing`). Also returns how many of the hands skipped
-    stay outside the session the import puts them in (stored under none, or another: a
-    hand's session is never rewritten)."""
+    before ``upto``) is skipped when it comes from the same source (same source key: a longer
+    export of the same game) or has the same original events (:func:`first_difference`), and
+    refused otherwise, naming the first event that differs: a stream is never appended twice,
+    and a change to a stored hand is a correction. A stored hand that was cut off is
+    completed by a longer copy with a correction (:mod:`replay.ingest.completing`). Also
+    returns how many of the hands skipped stay outside the session the import puts them in
+    (stored under none, or another: a hand's session is never rewritten)."""
     stored = _first_rows(ledger, [b.hand_id for b in batches if b.is_hand], upto)
     if not stored:
         return batches, [], 0
     cut = completing.cut_hands(ledger, list(stored))
+    whole = _original_rows(ledger, [
+        b.hand_id for b in batches if b.hand_id in stored and b.hand_id not in cut
+        and (b.source_key is None or b.source_key != stored[b.hand_id][1])], upto)
     out, clashes = [], []
     outside = 0
     for b in batches:
@@ -271,11 +278,88 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
             continue
         assert b.events is not None
         same_source = b.source_key is not None and b.source_key == stored[hand][1]
-        if same_source or _same_start(b.events[0], stored[hand][0]):
+        differ = None if same_source else (
+            "it starts otherwise" if not _same_start(b.events[0], stored[hand][0])
+            else first_difference(b.events, whole[hand]) if hand in whole else None)
+        if differ is not None and differ != "it starts otherwise" and _as_corrected(
+                ledger, b.events, hand):
+            differ = None  # the hand as its corrections made it (a PHH export applies them)
+        if differ is None:
             done = completing.completion(ledger, b, source) if hand in cut else None
             out.append(done or b.with_events(None))  # known: counted, not written
             outside += b.session is not None and stored[hand][2] != b.session
         else:
-            clashes.append(LedgerError(f"a different hand {hand} is already in the ledger",
-                                       hand=hand))
+            clashes.append(LedgerError(
+                f"a different hand {hand} is already in the ledger: {differ}; a change to a "
+                f"stored hand is a correction (`handledger correct {hand} ...`)", hand=hand))
     return out, clashes, outside
+
+
+#: Rows a hand's stream may get after its original events (the original events are compared).
+_LATER = ("correction", "hand_voided")
+
+
+def _original_rows(ledger: Any, hands: list[str | None], upto: int
+                   ) -> dict[str, list[tuple[int, str]]]:
+    """``{hand: [(seq, stored JSON)]}``: the rows of ``hands`` at or before ``upto`` but their
+    corrections and voids, in seq order."""
+    if not hands:
+        return {}
+    rows = ledger.query(
+        "SELECT hand_id, seq, CAST(payload AS VARCHAR) FROM events WHERE position <= ?"
+        " AND hand_id IN (SELECT UNNEST(?)) AND type NOT IN (SELECT UNNEST(?))"
+        " ORDER BY hand_id, seq", [upto, hands, list(_LATER)])
+    out: dict[str, list[tuple[int, str]]] = {}
+    for hand, seq, payload in rows:
+        out.setdefault(hand, []).append((seq, payload))
+    return out
+
+
+def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -> str | None:
+    """Where the events of a hand differ from its stored rows ``[(seq, JSON)]`` (the first
+    compared as :func:`_same_start` does; corrections and voids left out on both sides):
+    None when nowhere, else the first event that differs, its seq and both texts cut short
+    (``its event 8 is bet_raise {...} here, bet_raise {...} in the ledger``)."""
+    from ledger.model.events import parse_event
+
+    mine = [e for e in events if e.type not in _LATER]
+    for i in range(1, max(len(mine), len(stored))):
+        here = mine[i] if i < len(mine) else None
+        there = stored[i] if i < len(stored) else None
+        if here is not None and there is not None and (
+                event_json(here) == there[1] or _plain(here) == _plain(parse_event(there[1]))):
+            continue
+        seq = there[0] if there is not None else stored[-1][0] + i - len(stored) + 1
+        return (f"its event {seq} is {_short(here)} here, "
+                f"{_short(None if there is None else parse_event(there[1]))} in the ledger")
+    return None
+
+
+def _as_corrected(ledger: Any, events: Sequence[Any], hand: str) -> bool:
+    """Whether ``events`` are the stored hand ``hand`` with its corrections applied (the
+    hand has corrections, and they make it ``events``, voids aside)."""
+    from replay.fold import effective_events
+
+    rows = [r.event for r in ledger.read(hand)]
+    if not any(e.type == "correction" for e in rows):
+        return False
+    corrected = [e for e in effective_events(rows)[0] if e.type not in _LATER]
+    return first_difference(events, [(i, event_json(e)) for i, e in
+                                     enumerate(corrected, 1)]) is None
+
+
+def _plain(event: Any) -> dict[str, Any]:
+    return event.model_dump(mode="json", exclude={"schema_version", "source"})
+
+
+def _short(event: Any, width: int = 60) -> str:
+    """``event``'s type and its other fields as JSON (no schema version), cut to ``width``
+    characters (``bet_raise {"player":"Ann","to":8}``); ``none``."""
+    if event is None:
+        return "none"
+    import json
+
+    fields = _plain(event)
+    kind = fields.pop("type")
+    text = json.dumps(fields, separators=(",", ":"), sort_keys=True)
+    return f"{kind} " + (text if len(text) <= width else text[:width - 1] + "…")

@@ -1,0 +1,85 @@
+"""Another hand under the id of a stored hand is refused whatever event differs (a bet, a
+recorded payout), not only its start, naming the first event that differs: a second scorer's
+conflicting record never vanishes as "already in the ledger", and a change to a stored hand
+is a correction. The same hand again stays a silent no-op."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.fri_night import F1_PHH, NIGHT_JSONL, night
+from tests.test_live_table import events, one_shot
+
+HINT = "a change to a stored hand is a correction (`handledger correct f1 ...`)"
+REJECTED = "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n"
+
+
+def _refused(tmp_path: Path, name: str, text: str, *args: str) -> str:
+    db = night(tmp_path)
+    before = events(db)
+    path = tmp_path / name
+    path.write_text(text)
+    code, out, err = one_shot(db, "import", *args, str(path))
+    assert (code, out) == (2, REJECTED)
+    assert events(db) == before
+    return err.replace(str(path), name)
+
+
+def test_a_changed_bet_is_refused_naming_the_event(tmp_path: Path) -> None:
+    err = _refused(tmp_path, "mod.jsonl", NIGHT_JSONL.replace('"to":8,', '"to":10,'))
+    assert err == ("error: mod.jsonl, hand f1: a different hand f1 is already in the ledger: "
+                   'its event 8 is bet_raise {"player":"Ann","to":10} here, bet_raise '
+                   f'{{"player":"Ann","to":8}} in the ledger; {HINT}\n')
+
+
+def test_a_changed_recorded_payout_is_refused(tmp_path: Path) -> None:
+    text = NIGHT_JSONL.replace('"amount":300,"player":"Ann"', '"amount":290,"player":"Ann"')
+    err = _refused(tmp_path, "pay.jsonl", text)
+    assert err == ("error: pay.jsonl, hand f1: a different hand f1 is already in the ledger: "
+                   'its event 16 is recorded_payout {"amount":290,"player":"Ann","pot":null,'
+                   '"returned":false,"r… here, recorded_payout {"amount":300,"player":"Ann",'
+                   f'"pot":null,"returned":false,"r… in the ledger; {HINT}\n')
+
+
+def test_a_changed_phh_action_is_refused_and_strict_says_so(tmp_path: Path) -> None:
+    err = _refused(tmp_path, "mod.phh", F1_PHH.replace("'p1 cbr 8'", "'p1 cbr 10'"),
+                   "--strict")
+    assert err == ("error: mod.phh, hand f1: a different hand f1 is already in the ledger: "
+                   'its event 8 is bet_raise {"player":"Ann","to":10} here, bet_raise '
+                   f'{{"player":"Ann","to":8}} in the ledger; {HINT}; --strict: nothing of '
+                   "this file was written\n")
+
+
+def test_the_same_hand_again_is_already_in_the_ledger(tmp_path: Path) -> None:
+    db = night(tmp_path)
+    before = events(db)
+    for name, text in (("same.jsonl", NIGHT_JSONL), ("same.phh", F1_PHH)):
+        path = tmp_path / name
+        path.write_text(text)
+        code, out, err = one_shot(db, "import", str(path))
+        assert (code, out, err) == (0, "imported 0 hand(s) (0 events) from 1 file(s); 1 "
+                                       "already in the ledger; 0 rejected\n", "")
+    assert events(db) == before
+
+
+def test_a_corrected_hand_exported_as_phh_is_already_in_the_ledger(tmp_path: Path) -> None:
+    db = night(tmp_path)
+    code, out, _ = one_shot(db, "correct", "f1", "--replace", "8", "Ann cbr 10", "--reason",
+                            "second scorer", "--by", "lead")
+    assert (code, out) == (0, "corrected hand f1 (seq 18); net: unchanged; by the rules: "
+                              "unchanged\n")
+    before = events(db)
+    path = tmp_path / "f1.phh"
+    assert one_shot(db, "export", "--format", "phh", "f1", "-o", str(path))[0] == 0
+    assert "'p1 cbr 10'" in path.read_text()  # the export applies the correction
+    code, out, err = one_shot(db, "import", str(path))
+    assert (code, out, err) == (0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already "
+                                   "in the ledger; 0 rejected\n", "")
+    other = tmp_path / "other.phh"
+    other.write_text(path.read_text().replace("'p1 cbr 10'", "'p1 cbr 12'"))
+    code, out, err = one_shot(db, "import", str(other))
+    assert (code, out) == (2, REJECTED)
+    assert err == (f"error: {other}, hand f1: a different hand f1 is already in the ledger: "
+                   'its event 8 is bet_raise {"player":"Ann","to":12} here, bet_raise '
+                   f'{{"player":"Ann","to":8}} in the ledger; {HINT}\n')
+    assert events(db) == before
