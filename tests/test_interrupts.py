@@ -93,7 +93,7 @@ def test_a_command_interrupted_inside_a_library_is_aborted(tmp_path: Path, form:
 
 
 def test_sigint_at_random_moments_of_an_import_is_aborted(tmp_path: Path) -> None:
-    """Eight SIGINTs at seeded moments of a real import (its ledger opening, files read,
+    """Six SIGINTs at seeded moments of a real import (its ledger opening, files read,
     hands written): each exit 130 with "Aborted" and nothing more, or the import done (the
     signal came after it ended, or DuckDB took it for a statement that ended anyway); the
     chain verifies every time."""
@@ -103,7 +103,7 @@ def test_sigint_at_random_moments_of_an_import_is_aborted(tmp_path: Path) -> Non
     write_series(generate_series(sessions=10, hands=100, seed=5), folder)
     rng = random.Random(3)
     codes = []
-    for t in range(8):
+    for t in range(6):
         db = tmp_path / f"c{t}.duckdb"
         proc = subprocess.Popen([sys.executable, "-c", CHILD,
                                  "--db", str(db), "import", "--jobs", "1", str(folder)],
@@ -123,7 +123,7 @@ def test_sigint_at_random_moments_of_an_import_is_aborted(tmp_path: Path) -> Non
             assert "imported 1000 hand(s)" in out
         with Ledger(db, read_only=True) as ledger:
             assert ledger.verify().ok
-    assert codes.count(130) >= 4, codes  # most land while it runs
+    assert codes.count(130) >= 3, codes  # most land while it runs
 
 
 def test_a_new_ledger_cut_short_leaves_no_file_without_its_tables(
@@ -216,7 +216,7 @@ def test_ctrl_c_after_the_correction_is_written_is_not_aborted(tmp_path: Path) -
 
 
 def test_sigint_at_random_moments_of_a_correction_says_what_happened(tmp_path: Path) -> None:
-    """Eight SIGINTs at seeded moments of a real ``correct``: "Aborted", exit 130 and the
+    """Six SIGINTs at seeded moments of a real ``correct``: "Aborted", exit 130 and the
     ledger as it was, or the command's line, exit 0 and the correction written; never
     "Aborted" with the correction written, never death by SIGINT."""
     db0 = tmp_path / "start.duckdb"
@@ -228,7 +228,7 @@ def test_sigint_at_random_moments_of_a_correction_says_what_happened(tmp_path: P
     seconds = time.monotonic() - start
     assert (clean.returncode, clean.stderr) == (0, "")
     rng = random.Random(4)
-    for t in range(8):
+    for t in range(6):
         db = tmp_path / f"c{t}.duckdb"
         _dispute_ledger(db)
         proc = subprocess.Popen([*args[:4], str(db), *args[5:]], cwd=ROOT,
