@@ -108,15 +108,15 @@ def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None, clo
 @click.option("--reason", default=None, help="Why (default: the undo of that action).")
 @click.option("--closed", is_flag=True,
               help="Record it though HAND's session is closed and HAND, paid by the rules "
-                   "until now, would be paid differently.")
+                   "until now, would be paid differently, or a player's net moves.")
 @click.pass_obj
 def undo(obj: Context, hand_id: str, by: str, reason: str | None, closed: bool) -> None:
     """Take back exactly the last thing appended to HAND: an action (`act`), a correction or a
     void (with the correction that dropped the hand's end for it). The undo is itself an
     appended correction; nothing is deleted. Refused, exit 2, when there is nothing of the
     kind (the hand's start or import) or the hand without it would not replay legally, and,
-    as for `correct`, when it leaves a clean hand of a closed session paid wrong (unless
-    --closed)."""
+    as for `correct` and `void`, when it leaves a clean hand of a closed session paid wrong or
+    (a void or correction taken back) moves a player's net there (unless --closed)."""
     from replay.corrections import undo as take_back
 
     done = take_back(obj.ledger(existing=True), hand_id, by=by, reason=reason, closed=closed)

@@ -252,8 +252,9 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
         NotFound: no such hand; IllegalAction: the last thing appended is the hand itself
             (``hand start`` or an import: void or correct it), mixes original events and
             amendments, or leaves a hand the rules refuse or that is no longer whole, or
-            a clean hand of a closed session paid wrong (unless ``closed``, as
-            :func:`correct`).
+            a clean hand of a closed session paid wrong, or (a void or correction taken
+            back) moves a player's net in a closed session (unless ``closed``, as
+            :func:`correct` and :func:`void`).
     """
     rows = ledger.read(hand)
     last = last_write(rows)
@@ -291,6 +292,9 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             _no_entries_since(ledger, rows[0].session, after, last[0].position)
     except IllegalAction as exc:
         raise IllegalAction(f"cannot undo {words}: {exc.reason}", hand=hand) from None
+    if not closed:
+        _closed_void(ledger, hand, rows[0].session, events, after,
+                     doing=f"undoing {words} of hand {hand}")
     return _append(ledger, hand, rows, correction, words, closed=closed)
 
 
@@ -363,12 +367,13 @@ def _closed_books(ledger: Any, hand: str, session: str | None, after: HandReplay
 
 
 def _closed_void(ledger: Any, hand: str, session: str | None, events: list[Any],
-                 after: HandReplay) -> None:
-    """Refuse the void of ``hand`` (``after``: the voided hand) when its session is closed
-    and the void moves a player's net (the books' net, :func:`replay.whatif.paid_net`): the
-    session's books were audited and settled up at the close (README: sessions and the
-    books), so `--closed` must say it is meant, as :func:`_closed_books` for a correction. A
-    hand whose stream did not replay moved no chips in the books: its void goes in.
+                 after: HandReplay, doing: str | None = None) -> None:
+    """Refuse the void of ``hand`` (``after``: the voided hand), or the undo ``doing`` of a
+    void or correction (``after``: the hand without it), when its session is closed and it
+    moves a player's net (the books' net, :func:`replay.whatif.paid_net`): the session's
+    books were audited and settled up at the close (README: sessions and the books), so
+    `--closed` must say it is meant, as :func:`_closed_books` for a correction. A hand whose
+    stream did not replay moved no chips in the books: its void goes in.
 
     Raises:
         IllegalAction: naming the hand, the session and each player's net change.
@@ -386,7 +391,8 @@ def _closed_void(ledger: Any, hand: str, session: str | None, events: list[Any],
     if not moved:
         return
     raise IllegalAction(
-        f"session {session} is closed and voiding hand {hand} moves its players' nets "
+        f"session {session} is closed and {doing or f'voiding hand {hand}'} moves its "
+        "players' nets "
         f"({', '.join(f'{p} {n:+d}' for p, n in moved.items())}): nothing written; --closed "
         "records it anyway", hand=hand)
 

@@ -123,6 +123,24 @@ def test_a_void_in_a_closed_session_is_recorded_with_closed(user, run, db) -> No
     assert code == 2 and err == "error: hand h1: the hand is already voided\n"
 
 
+def test_undoing_a_void_in_a_closed_session_needs_closed_too(user, run, db) -> None:  # noqa: ANN001
+    """The un-void moves the nets back as much as the void moved them: the same flag."""
+    from tests.test_disputes import _events, _nets
+
+    _closed(run)
+    assert user("void", "h1", "--reason", "misdeal", "--by", "f", "--closed")[0] == 0
+    assert _nets(run) == {"Ann": 1, "Bob": -1}
+    code, out, err = user("undo", "h1", "--by", "f")
+    assert (code, out) == (2, "")
+    assert err == ("error: hand h1: session sat is closed and undoing the void at seq 20 (by "
+                   "f: misdeal) of hand h1 moves its players' nets (Bob -2, Ann +2): nothing "
+                   "written; --closed records it anyway\n")
+    assert len(_events(db, "h1")) == 20 and _nets(run) == {"Ann": 1, "Bob": -1}
+    code, out, err = user("undo", "h1", "--by", "f", "--closed")
+    assert (code, err) == (0, "")
+    assert _nets(run) == {"Ann": 3, "Bob": -3}
+
+
 def test_a_void_in_an_open_session_needs_no_flag(user, run, db) -> None:  # noqa: ANN001
     _two_hands(run)
     code, out, err = user("void", "h2", "--reason", "misdeal", "--by", "f")
