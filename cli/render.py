@@ -95,8 +95,8 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
     console, buf = _console()
     seats = ", ".join(f"{p} {stack}" for p, stack in hs.starting)
     console.print(f"hand {hs.hand}: {hs.game}, button {hs.button}; seats {seats}")
-    if hs.unit_note():
-        console.print(hs.unit_note())
+    if (unit := hs.unit_note()) is not None:
+        console.print(unit)
     if hs.corrected:
         console.print("(corrected: shown as corrected; `history` shows the originals)")
     for step in hs.steps[1:]:

@@ -55,7 +55,8 @@ def _declare(state: HandState) -> str:
         queue = state.declare_queue()
         if queue:
             return f"{queue[0]} to act: {queue[0]} dcl high|low|swing"
-    waiting = [p for p in state.order if p in state.live() and p not in state.declarations]
+    live = state.live()
+    waiting = [p for p in state.order if p in live and p not in state.declarations]
     return f"next: PLAYER dcl high|low|swing (still to declare: {_names(waiting)})"
 
 
