@@ -17,27 +17,28 @@ import pytest
 
 from bench import kills
 
-TARGETS = ["buyin", "hand start", "act", "correct", "import", "replay"]  # entry amend: as buyin
+#: One command of each kind: a book entry (entry amend and the other entries write alike), a live
+#: action (a hand's start is one too), a correction, an import of a folder, a rebuild.
+TARGETS = ["buyin", "act", "correct", "import", "replay"]
 
 
 def test_a_kill_or_ctrl_c_of_each_kind_of_command_leaves_whole_hands_and_reruns_clean(
         tmp_path: Path) -> None:
     """One clean run of the short night (with the audits after each target's command), then
-    a ``kill -9`` of each kind of command; then the same with SIGINT for a write, an import
-    and a rebuild: each also ends "Aborted", exit 130, or finishes; no traceback. (One test:
-    the clean run is the longest part, and xdist would make it once a worker.)"""
+    a ``kill -9`` of each kind of command; then SIGINT for a rebuild (tests/test_interrupts.py
+    interrupts imports and corrections at random moments): it ends "Aborted", exit 130, or
+    finishes; no traceback. (One test: the clean run is the longest part, and xdist would
+    make it once a worker.)"""
     night = kills.prepare(tmp_path, short=True, targets=TARGETS)
     counts, failures = kills.campaign(len(TARGETS), seed=5, work=night.work, to_end=0.0,
                                       targets=TARGETS, prepared=night)
     assert failures == []
     assert counts["trials"] == len(TARGETS)
     assert counts["command:import"] == counts["command:replay"] == 1
-    counts, failures = kills.campaign(3, seed=6, work=night.work, to_end=0.0,
-                                      targets=["act", "import", "replay"], sig=signal.SIGINT,
-                                      prepared=night)
+    counts, failures = kills.campaign(1, seed=6, work=night.work, to_end=0.0,
+                                      targets=["replay"], sig=signal.SIGINT, prepared=night)
     assert failures == []
-    assert counts["trials"] == 3
-    assert counts["command:act"] == counts["command:import"] == counts["command:replay"] == 1
+    assert counts["trials"] == counts["command:replay"] == 1
 
 
 def test_a_night_prepared_without_a_targets_audit_is_refused(tmp_path: Path) -> None:

@@ -1,9 +1,10 @@
 """A small run of the tamper matrix of ``bench/tamper.py`` (the README reports the big one):
-each kind of tampering once, at a seeded place, in real processes. The chain broken is named
-by ``verify``; a chain made again (a payload rewritten, a hand cut out, two hands swapped, a
+each kind of tampering the other tests do not make, once, at a seeded place, in real
+processes. The chain broken (its head moved, bytes garbled) is named by ``verify``; a chain
+made again (a payload rewritten, a hand cut out, two hands swapped, a
 rollback, another ledger) passes ``verify`` and is named by ``verify --against`` the
-checkpoints; a forged row appended extends them and is named as after them; edited derived
-tables leave ``audit`` and ``settle`` as they were; an altered signed checkpoint fails."""
+checkpoints; a forged row appended extends them and is named as after them; an altered
+signed checkpoint fails."""
 
 from __future__ import annotations
 
@@ -11,13 +12,19 @@ from pathlib import Path
 
 from bench import tamper
 
+#: Covered elsewhere on an imported ledger, through the command: a row edited, deleted,
+#: inserted or reordered (tests/test_hardening_faults.py), derived tables edited
+#: (tests/test_verdicts.py).
+ELSEWHERE = {"edit", "delete", "insert", "reorder", "derived"}
+
 
 def test_each_kind_of_tampering_is_caught_as_the_matrix_says(tmp_path: Path) -> None:
-    counts, failures = tamper.campaign(1, seed=4, work=tmp_path, kinds=list(tamper.KINDS))
+    kinds = [k for k in tamper.KINDS if k not in ELSEWHERE]
+    assert len(tamper.KINDS) == 14 and ELSEWHERE <= set(tamper.KINDS)
+    counts, failures = tamper.campaign(1, seed=4, work=tmp_path, kinds=kinds)
     assert failures == []
-    assert counts["trials"] == len(tamper.KINDS) == 14
+    assert counts["trials"] == len(kinds) == 9
     assert counts["tracebacks"] == 0
     assert all(counts[f"{k}:named"] == 1 for k in (
-        "edit", "delete", "insert", "reorder", "rewrite", "cut", "swap", "rollback", "other",
-        "forged"))
-    assert counts["derived:books_unchanged"] == 1 and counts["signed:against:exit:1"] == 1
+        "rewrite", "cut", "swap", "rollback", "other", "forged"))
+    assert counts["signed:against:exit:1"] == 1
