@@ -20,6 +20,7 @@ almost none), and the process ends as soon as the output is out
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -175,11 +176,11 @@ def _stdin() -> Any:
     Raises:
         MalformedInput: the process was started with standard input closed (``<&-``).
     """
-    try:
-        return click.get_binary_stream("stdin")
-    except RuntimeError:
+    buffer = getattr(sys.stdin, "buffer", None)  # None: started with stdin closed
+    if buffer is None:
         raise MalformedInput("table: standard input is closed; give the actions on it, a "
-                             "line each") from None
+                             "line each")
+    return buffer
 
 
 COMMANDS = [hand, act, state_cmd, table]
