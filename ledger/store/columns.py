@@ -94,11 +94,17 @@ def prepare_columns(batches: Sequence[PreparedBatch], recorded_at: datetime) -> 
 def link_hashes(prev_hash: str, first_position: int, rest: Sequence[bytes]) -> list[str]:
     """The hash of each row of ``rest`` (see :class:`PreparedColumns`), the first at
     ``first_position`` linked to ``prev_hash``, each next one to the one before."""
+    return [h.decode() for h in link_hex(prev_hash.encode(), first_position, rest)]
+
+
+def link_hex(prev_hash: bytes, first_position: int, rest: Sequence[bytes]) -> list[bytes]:
+    """:func:`link_hashes` with the hashes as ASCII bytes (64 hex digits each), ready to be
+    joined into one buffer."""
     sha256 = hashlib.sha256
-    out: list[str] = []
+    out: list[bytes] = []
     append = out.append
     prev = prev_hash
     for position, text in enumerate(rest, first_position):
-        prev = sha256(b"%s\n[%d,%s" % (prev.encode(), position, text)).hexdigest()
+        prev = sha256(b"%s\n[%d,%s" % (prev, position, text)).hexdigest().encode()
         append(prev)
     return out
