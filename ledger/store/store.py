@@ -138,15 +138,18 @@ def _insert(con: duckdb.DuckDBPyConnection, rows: list[Row]) -> None:
     from ledger.store.arrow import insert_arrow, int_column, text_column, timestamp_column
 
     names = [c.strip() for c in COLUMNS.split(",")]
-    for start in range(0, len(rows), _FLUSH):
-        columns = list(zip(*rows[start : start + _FLUSH], strict=True))
-        arrays = {
+
+    def arrays(chunk: list[Row]) -> dict[str, Any]:
+        columns = zip(*chunk, strict=True)
+        return {
             name: (int_column(col) if i in _INT_COLUMNS
                    else timestamp_column(_timestamps(np, col)) if name == "recorded_at"
                    else text_column(col, few=name == "type"))
             for i, (name, col) in enumerate(zip(names, columns, strict=True))
         }
-        insert_arrow(con, "events", COLUMNS, arrays)
+
+    for start in range(0, len(rows), _FLUSH):  # one chunk's columns alive at a time
+        insert_arrow(con, "events", COLUMNS, arrays(rows[start : start + _FLUSH]))
 
 
 def _ends(np: Any, texts: list[bytes]) -> Any:
