@@ -57,7 +57,7 @@ from ledger.store.chain import (
     prepare_batch,
     verify_rows,
 )
-from ledger.store.columns import PreparedColumns, link_hashes
+from ledger.store.columns import PreparedColumns, link_hex
 from ledger.store.waiting import waiting
 
 __all__ = ["Batch", "Event", "Ledger", "StoredEvent", "VerifyReport", "STORE_VERSION"]
@@ -135,44 +135,28 @@ def _insert(con: duckdb.DuckDBPyConnection, rows: list[Row]) -> None:
         return
     import numpy as np
 
+    from ledger.store.arrow import insert_arrow, int_column, text_column, timestamp_column
+
     names = [c.strip() for c in COLUMNS.split(",")]
-    for start in range(0, len(rows), _FLUSH):
-        columns = list(zip(*rows[start : start + _FLUSH], strict=True))
-        arrays = {
-            name: (np.array(col, dtype=np.int64) if i in _INT_COLUMNS
-                   else _timestamps(np, col) if name == "recorded_at"
-                   else col)
+
+    def arrays(chunk: list[Row]) -> dict[str, Any]:
+        columns = zip(*chunk, strict=True)
+        return {
+            name: (int_column(col) if i in _INT_COLUMNS
+                   else timestamp_column(_timestamps(np, col)) if name == "recorded_at"
+                   else text_column(col, few=name == "type"))
             for i, (name, col) in enumerate(zip(names, columns, strict=True))
         }
-        _insert_arrays(con, arrays)
+
+    for start in range(0, len(rows), _FLUSH):  # one chunk's columns alive at a time
+        insert_arrow(con, "events", COLUMNS, arrays(rows[start : start + _FLUSH]))
 
 
-#: The ``events`` columns that hold text, as Arrow types (the others come as numpy arrays).
-_TEXT_COLUMNS = ("stream", "hand_id", "session", "type", "payload", "source_key", "prev_hash",
-                 "hash")
-
-
-def _insert_arrays(con: duckdb.DuckDBPyConnection, arrays: dict[str, Any]) -> None:
-    """Insert columns (numpy arrays, or lists of text, by ``events`` column name) with one
-    ``INSERT … SELECT``. They go to DuckDB as an Arrow stream, which it copies and lets go:
-    numpy arrays of Python strings would be kept alive by DuckDB until the transaction
-    ends, so that an import's memory would grow with the file.
-
-    Raises:
-        duckdb.Error: a constraint or conversion failure (the caller translates it).
-    """
-    import pyarrow as pa
-
-    table = pa.table({name: pa.array(values, type=pa.string() if name in _TEXT_COLUMNS
-                                     else None) for name, values in arrays.items()})
-    rows = pa.RecordBatchReader.from_batches(table.schema, table.to_batches())
-    del table
-    con.register("_appended_rows", rows)
-    try:
-        con.execute(f"INSERT INTO events ({COLUMNS}) SELECT {COLUMNS} FROM _appended_rows")
-    finally:  # after a failed INSERT the transaction is aborted and so is this: the
-        with suppress(duckdb.Error):  # failure to report is the INSERT's
-            con.unregister("_appended_rows")
+def _ends(np: Any, texts: list[bytes]) -> Any:
+    """The Arrow offsets of ``texts`` joined: 0, then where each ends (int64)."""
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)), out=offsets[1:])
+    return offsets
 
 
 def _timestamps(np: Any, values: tuple[datetime, ...]) -> Any:
@@ -440,6 +424,16 @@ class Ledger:
             return range(0)
         import numpy as np
 
+        from ledger.store.arrow import (
+            fixed_text,
+            insert_arrow,
+            int_column,
+            packed_text,
+            repeated_text,
+            text_column,
+            timestamp_column,
+        )
+
         with gc_paused(), self.transaction() as con:
             continued = [s for s, first in cols.starts.items() if first > 1]
             tails = self._tails(continued) if continued else {}
@@ -454,28 +448,36 @@ class Ledger:
             if head is None:
                 raise LedgerError(f"ledger {self.path} lost its recorded head: run verify")
             position, prev = head
-            hashes = link_hashes(prev, position + 1, cols.rest)
+            hashes = link_hex(prev.encode(), position + 1, cols.rest)
             n = len(hashes)
             counts = np.array(cols.count, dtype=np.int64)
             offsets = np.cumsum(counts) - counts  # each batch's first row
+            chain = b"".join([prev.encode(), *hashes])  # prev_hash of row i: chain[64i:64i+64]
+            if len(chain) == 64 * (n + 1):
+                prev_hashes, row_hashes = fixed_text(chain, 64, n), fixed_text(chain, 64, n,
+                                                                              offset=1)
+            else:  # a head hash that is not 64 hex digits (never written by this store)
+                texts = [prev, *(h.decode() for h in hashes)]
+                prev_hashes, row_hashes = text_column(texts[:-1]), text_column(texts[1:])
             arrays = {
-                "position": np.arange(position + 1, position + 1 + n, dtype=np.int64),
-                "recorded_at": np.full(n, np.datetime64(cols.recorded_at, "us")),
-                "seq": np.arange(n, dtype=np.int64) + np.repeat(
-                    np.array(cols.first_seq, dtype=np.int64) - offsets, counts),
-                "schema_version": np.array(cols.schema_version, dtype=np.int64),
-                "type": cols.type,
-                "payload": cols.payload,
-                "prev_hash": [prev, *hashes[:-1]],
-                "hash": hashes,
+                "position": int_column(np.arange(position + 1, position + 1 + n)),
+                "recorded_at": timestamp_column(np.full(n, np.datetime64(cols.recorded_at,
+                                                                         "us"))),
+                "seq": int_column(np.arange(n, dtype=np.int64) + np.repeat(
+                    np.array(cols.first_seq, dtype=np.int64) - offsets, counts)),
+                "schema_version": int_column(cols.schema_version),
+                "type": text_column(cols.type, few=True),
+                "payload": packed_text(b"".join(cols.payload), _ends(np, cols.payload)),
+                "prev_hash": prev_hashes,
+                "hash": row_hashes,
             }
             for name in ("stream", "hand_id", "session", "source_key"):
-                arrays[name] = np.repeat(np.array(getattr(cols, name), dtype=object), counts)
-            _insert_arrays(con, arrays)
+                arrays[name] = repeated_text(getattr(cols, name), cols.count)
+            insert_arrow(con, "events", COLUMNS, arrays)
             con.execute(
                 "UPDATE meta SET value = CASE key WHEN 'head_position' THEN $1 ELSE $2 END"
                 " WHERE key IN ('head_position', 'head_hash')",
-                [str(position + n), hashes[-1]],
+                [str(position + n), hashes[-1].decode()],
             )
         return range(position + 1, position + 1 + n)
 
