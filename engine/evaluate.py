@@ -20,10 +20,13 @@ evaluated. What is adapted, and how (RULES.md §2):
 * badugi: pokerkit's ace-to-five badugi (four-card badugi beats any three-card hand, …).
 
 Speed: a hand's score depends only on the multiset of ranks and whether the five cards are
-suited, so each ranking memoises pokerkit's answer under that key; card parsing is done once
-at import and whole evaluations are cached. pokerkit itself is imported at the first
-evaluation (:func:`_lib`): building its lookup tables takes about half a second, which a
-command that ranks no hand (a live action, a state, a replay without showdowns) never pays.
+suited, so each ranking memoises pokerkit's answer under that key (computed from partial
+products of the cards in the loop over five-card hands); card parsing is done once at import
+and whole evaluations are cached, those of hands that cannot make a flush by their ranks alone
+(hole and board ranks apart for Omaha), so that the same hand in other suits is not evaluated
+again. pokerkit itself is imported at the first evaluation (:func:`_lib`): building its lookup
+tables takes about half a second, which a command that ranks no hand (a live action, a state,
+a replay without showdowns) never pays.
 """
 
 from __future__ import annotations
@@ -142,20 +145,16 @@ class _Ranking:
 
     @staticmethod
     def key(combo: tuple[_Card, ...]) -> int:
-        """The product of the rank primes (the rank multiset) and a suited bit."""
+        """The product of the rank primes (the rank multiset) and a suited bit (as
+        :func:`_best` computes it from partial products)."""
         a, b, c, d, e = combo
         return (a.prime * b.prime * c.prime * d.prime * e.prime) << 1 | (
             (a.bit & b.bit & c.bit & d.bit & e.bit) != 0
         )
 
-    def score(self, combo: tuple[_Card, ...]) -> int | None:
-        key = self.key(combo)
-        try:
-            return self.memo[key]
-        except KeyError:
-            value = self._fill(combo)
-            self.memo[key] = value
-            return value
+    def fill(self, combo: tuple[_Card, ...]) -> int | None:
+        """The score of ``combo`` asked of pokerkit (its memo entry, which :func:`_best` keeps)."""
+        return self._fill(combo)
 
     def _fill(self, combo: tuple[_Card, ...]) -> int | None:
         if self.eight:
@@ -193,33 +192,74 @@ _LOWS: dict[tuple[str, str], _Ranking] = {
     ("standard_ranks", "8_or_better"): _Ranking("high", low=True, ace_low=False, eight=True),
 }
 _BADUGI_MEMO: dict[int, int] = {}
+_MISSING: Any = object()
+#: Evaluations of hands that cannot make a flush, by ``(kind, ranks, use_hole)`` (suits aside).
+_BY_RANKS: dict[tuple, Rank | None] = {}
+_BY_RANKS_MAX = 1 << 16
 
 
-def _combos(
-    hole: tuple[_Card, ...], board: tuple[_Card, ...], use_hole: int | None
-) -> Iterable[tuple[_Card, ...]]:
+def _parts(cards: tuple[_Card, ...], k: int) -> list[tuple[int, int, tuple[_Card, ...]]]:
+    """``(product of rank primes, AND of suit bits, cards)`` of every ``k`` of ``cards``."""
+    out = []
+    for combo in combinations(cards, k):
+        product, bits = 1, 15
+        for card in combo:
+            product *= card.prime
+            bits &= card.bit
+        out.append((product, bits, combo))
+    return out
+
+
+def _best(ranking: _Ranking, hole: tuple[_Card, ...], board: tuple[_Card, ...],
+          use_hole: int | None) -> Rank | None:
+    """The best five of ``hole`` + ``board`` (Omaha: ``use_hole`` of ``hole`` and the rest of
+    ``board``) in ``ranking``; None when no five make a hand of its kind.
+
+    The five-card key (:meth:`_Ranking.key`) is computed inline; in Omaha from partial
+    products of the 6 hole pairs and the 10 board triples rather than for each of 60 hands.
+    """
     if use_hole:
         if len(hole) < use_hole or len(board) < 5 - use_hole:
             raise ValueError(
                 f"needs {use_hole} hole and {5 - use_hole} board cards, "
                 f"got {len(hole)} and {len(board)}"
             )
-        boards = list(combinations(board, 5 - use_hole))
-        return (h + b for h in combinations(hole, use_hole) for b in boards)
+        return _best_omaha(ranking, _parts(hole, use_hole), _parts(board, 5 - use_hole))
     cards = hole + board
     if len(cards) < 5:
         raise ValueError(f"needs five cards, got {len(cards)}")
-    return combinations(cards, 5)
-
-
-def _best(ranking: _Ranking, combos: Iterable[tuple[_Card, ...]]) -> Rank | None:
-    score = ranking.score
+    memo = ranking.memo
     best: int | None = None
     best_combo: tuple[_Card, ...] = ()
-    for combo in combos:
-        value = score(combo)
+    for combo in combinations(cards, 5):
+        a, b, c, d, e = combo
+        key = (a.prime * b.prime * c.prime * d.prime * e.prime) << 1 | (
+            (a.bit & b.bit & c.bit & d.bit & e.bit) != 0
+        )
+        value = memo.get(key, _MISSING)
+        if value is _MISSING:
+            value = memo[key] = ranking.fill(combo)
         if value is not None and (best is None or value > best):
             best, best_combo = value, combo
+    if best is None:
+        return None
+    return Rank(best, ranking.label(best_combo))
+
+
+def _best_omaha(ranking: _Ranking, firsts: list[tuple[int, int, tuple[_Card, ...]]],
+                rests: list[tuple[int, int, tuple[_Card, ...]]]) -> Rank | None:
+    """:func:`_best` over each of ``firsts`` (hole) with each of ``rests`` (board)."""
+    memo = ranking.memo
+    best: int | None = None
+    best_combo: tuple[_Card, ...] = ()
+    for first_product, first_bits, first in firsts:
+        for rest_product, rest_bits, rest in rests:
+            key = (first_product * rest_product) << 1 | ((first_bits & rest_bits) != 0)
+            value = memo.get(key, _MISSING)
+            if value is _MISSING:
+                value = memo[key] = ranking.fill(first + rest)
+            if value is not None and (best is None or value > best):
+                best, best_combo = value, first + rest
     if best is None:
         return None
     return Rank(best, ranking.label(best_combo))
@@ -229,17 +269,47 @@ def _best(ranking: _Ranking, combos: Iterable[tuple[_Card, ...]]) -> Rank | None
 def _evaluate(kind: tuple[str, str], hole: tuple[str, ...], board: tuple[str, ...],
               use_hole: int | None) -> Rank | None:
     cards_hole, cards_board = _parse(hole), _parse(board)
-    if len({c.text for c in cards_hole + cards_board}) != len(cards_hole) + len(cards_board):
+    cards = cards_hole + cards_board
+    if len({c.text for c in cards}) != len(cards):
         raise ValueError(f"a card appears twice in {hole} + {board}")
-    if kind[0] == "short":
-        if any(c.rank < 6 for c in cards_hole + cards_board):
-            raise ValueError(f"{hole + board} has cards below six in a short-deck game")
-        return _best(_SHORT, _combos(cards_hole, cards_board, use_hole))
-    if kind[0] == "high":
-        return _best(_HIGH, _combos(cards_hole, cards_board, use_hole))
+    if kind[0] == "short" and any(c.rank < 6 for c in cards):
+        raise ValueError(f"{hole + board} has cards below six in a short-deck game")
     if kind[0] == "badugi":
-        return _best_badugi(cards_hole + cards_board)
-    return _best(_LOWS[kind], _combos(cards_hole, cards_board, use_hole))
+        return _best_badugi(cards)
+    if _may_flush(cards_hole, cards_board, use_hole):
+        return _best_of(kind, cards_hole, cards_board, use_hole)
+    # no five cards it may use are suited: the answer depends on the ranks alone
+    if use_hole:
+        ranks = (tuple(sorted(c.rank for c in cards_hole)),
+                 tuple(sorted(c.rank for c in cards_board)))
+    else:
+        ranks = (tuple(sorted(c.rank for c in cards)), ())
+    memo_key = (kind, ranks, use_hole)
+    rank = _BY_RANKS.get(memo_key, _MISSING)
+    if rank is _MISSING:
+        rank = _best_of(kind, cards_hole, cards_board, use_hole)
+        if len(_BY_RANKS) >= _BY_RANKS_MAX:
+            _BY_RANKS.clear()
+        _BY_RANKS[memo_key] = rank
+    return rank
+
+
+def _may_flush(hole: tuple[_Card, ...], board: tuple[_Card, ...], use_hole: int | None) -> bool:
+    """Whether five of the cards a hand may use (Omaha: ``use_hole`` hole cards and the rest
+    from the board) can be of one suit."""
+    if use_hole:
+        return any(sum(c.suit == s for c in hole) >= use_hole
+                   and sum(c.suit == s for c in board) >= 5 - use_hole for s in range(4))
+    counts = [0, 0, 0, 0]
+    for card in hole + board:
+        counts[card.suit] += 1
+    return max(counts) >= 5
+
+
+def _best_of(kind: tuple[str, str], hole: tuple[_Card, ...], board: tuple[_Card, ...],
+             use_hole: int | None) -> Rank | None:
+    ranking = _SHORT if kind[0] == "short" else _HIGH if kind[0] == "high" else _LOWS[kind]
+    return _best(ranking, hole, board, use_hole)
 
 
 def best_high(game: Game, hole: Sequence[str], board: Sequence[str]) -> Rank:
