@@ -61,3 +61,46 @@ def test_pokernow_errors_name_the_path_as_given(tmp_path: Path, monkeypatch) -> 
     files = {e[6].count('"file":"charlestudor_Input_Log_001.csv"') for e in events(db)
              if e[5] == "session_opened"}
     assert files == {1}
+
+
+def test_an_edited_pokernow_hand_imported_again_is_refused(tmp_path: Path) -> None:
+    """Hand #3 edited (TA bets 8, not 10; 8 comes back): same PokerNow hand id, so the same
+    source key; it counted as already in the ledger. The log unchanged is still known."""
+    db = tmp_path / "pn.duckdb"
+    assert one_shot(db, "import", str(PN))[0] == 0
+    before = events(db)
+    assert one_shot(db, "import", str(PN))[1].startswith(
+        "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; 0 rejected")
+    edited = _edited(tmp_path, 14, "bet of 10 ", "bet of 8 ")
+    edited = _edited(tmp_path, 16, "bets 10", "bets 8", source=edited)
+    code, out, err = one_shot(db, "import", str(edited))
+    hand = "pn-charlestudor_Input_Log_001-3-164210356587500"
+    assert code == 2
+    assert out.startswith("imported 0 hand(s) (0 events) from 1 file(s); 3 already in the "
+                          "ledger; 1 rejected")
+    assert err == (f"error: {edited}, hand {hand}: a different hand {hand} is already in the "
+                   'ledger: its event 12 is bet_raise {"player":"gE4aE_Yhc3","to":8} here, '
+                   'bet_raise {"player":"gE4aE_Yhc3","to":10} in the ledger; a change to a '
+                   f"stored hand is a correction (`handledger correct {hand} ...`)\n")
+    assert events(db) == before
+
+
+def test_an_edited_pokerstars_hand_imported_again_is_refused(tmp_path: Path) -> None:
+    """PokerStars keys a hand by the digest of its text: the first hand edited (raises to
+    0.40, 0.30 back) is refused, naming the first event that differs; the file unchanged is
+    known."""
+    source = SHARED / "text" / "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt"
+    db = tmp_path / "ps.duckdb"
+    assert one_shot(db, "import", str(source))[0] == 0
+    before = events(db)
+    code, out, _ = one_shot(db, "import", str(source))
+    assert code == 0 and " 0 rejected" in out and out.startswith("imported 0 hand(s)")
+    edited = _edited(tmp_path, 14, "raises $0.20 to $0.30", "raises $0.30 to $0.40", source)
+    edited = _edited(tmp_path, 16, "($0.20)", "($0.30)", source=edited)
+    code, out, err = one_shot(db, "import", str(edited))
+    assert code == 2 and " 1 rejected" in out and out.startswith("imported 0 hand(s)")
+    assert err.startswith(f"error: {edited}")
+    assert "a different hand" in err and "is already in the ledger: its event " in err
+    assert '"to":40} here' in err and '"to":30} in the ledger' in err
+    assert events(db) == before
+

@@ -268,7 +268,7 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
     cut = completing.cut_hands(ledger, list(stored))
     whole = _original_rows(ledger, [
         b.hand_id for b in batches if b.hand_id in stored and b.hand_id not in cut
-        and (b.source_key is None or b.source_key != stored[b.hand_id][1])], upto)
+        and not _trusted(b, stored[b.hand_id])], upto)
     out, clashes = [], []
     outside = 0
     for b in batches:
@@ -277,8 +277,7 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
             out.append(b)
             continue
         assert b.events is not None
-        same_source = b.source_key is not None and b.source_key == stored[hand][1]
-        differ = None if same_source else (
+        differ = None if _trusted(b, stored[hand]) else (
             "it starts otherwise" if not _same_start(b.events[0], stored[hand][0])
             else first_difference(b.events, whole[hand]) if hand in whole else None)
         if differ is not None and differ != "it starts otherwise" and _as_corrected(
@@ -293,6 +292,21 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
                 f"a different hand {hand} is already in the ledger: {differ}; a change to a "
                 f"stored hand is a correction (`handledger correct {hand} ...`)", hand=hand))
     return out, clashes, outside
+
+
+def _trusted(batch: Batch, stored: tuple[str, str | None, str | None]) -> bool:
+    """Whether ``batch`` is the stored hand (its first row, key, session ``stored``) without
+    reading its rows: the same source key, and the same digest of the hand's lines where the
+    format records one in ``source.text_digest`` (a PokerNow hand's key is its hand id, so an
+    edited hand keeps it; a longer export of the game has the same lines, FORMATS.md §2)."""
+    import json
+
+    assert batch.events is not None
+    if batch.source_key is None or batch.source_key != stored[1]:
+        return False
+    mine = (batch.events[0].source or {}).get("text_digest")
+    theirs = (json.loads(stored[0]).get("source") or {}).get("text_digest")
+    return mine is None or theirs is None or mine == theirs
 
 
 #: Rows a hand's stream may get after its original events (the original events are compared).
