@@ -104,3 +104,25 @@ def test_an_edited_pokerstars_hand_imported_again_is_refused(tmp_path: Path) -> 
     assert '"to":40} here' in err and '"to":30} in the ledger' in err
     assert events(db) == before
 
+
+def test_session_set_keeps_the_currency_and_decimals(tmp_path: Path) -> None:
+    """``session set fri --chip-value 0.5`` on a session of EUR in 3 places: 0.500 EUR (it
+    was 0.5 of no currency, the currency dropped); another --currency takes its own places."""
+    db = tmp_path / "s.duckdb"
+    assert one_shot(db, "session", "open", "fri", "--chip-value", "0.25", "--currency", "EUR",
+                    "--decimals", "3")[0] == 0
+    assert one_shot(db, "session", "set", "fri", "--chip-value", "0.5") == (
+        0, "session fri: 1 chip = 0.500 EUR\n", "")
+    assert one_shot(db, "session", "set", "fri", "--chip-value", "2", "--currency", "JPY") == (
+        0, "session fri: 1 chip = 2 JPY\n", "")
+    assert one_shot(db, "session", "set", "fri", "--chip-value", "0.5", "--decimals", "2") == (
+        0, "session fri: 1 chip = 0.50 JPY\n", "")
+    changed = [e[6] for e in events(db) if e[5] == "session_changed"]
+    assert [(c["chip_value_minor"], c["currency"], c["decimals"]) for c in map(_json, changed)
+            ] == [(500, "EUR", 3), (2, "JPY", 0), (50, "JPY", 2)]
+
+
+def _json(text: object) -> dict:
+    import json
+
+    return json.loads(str(text))
