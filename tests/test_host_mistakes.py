@@ -126,3 +126,37 @@ def _json(text: object) -> dict:
     import json
 
     return json.loads(str(text))
+
+
+HEADS_UP = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [100, 100]
+players = ['Ann', 'Bob']
+actions = ['d dh p1 AsKs', 'd dh p2 7c2d', 'p2 cbr 10', 'p1 f']
+winnings = [0, {won}]
+"""
+
+
+def test_an_uncalled_bet_left_out_and_rake_not_recorded_are_both_said(tmp_path: Path) -> None:
+    """Bob raises to 10, Ann folds her 2: the rules give Bob 12 (the pot of 4 and his 8 back).
+    Paid 3: 8 is his uncalled bet left out, 1 more no rake explains. It was a bare
+    'paid 3, the rules give 12 (-9)'. Paid 4 is the uncalled bet alone, as before."""
+    found = {}
+    for won in (3, 4):
+        path = tmp_path / f"won{won}.phh"
+        path.write_text(HEADS_UP.format(won=won))
+        db = tmp_path / f"won{won}.duckdb"
+        assert one_shot(db, "import", str(path))[0] == 0
+        code, out, _ = one_shot(db, "audit")
+        assert code == 1
+        found[won] = out.splitlines()[0]
+    hand = found[3].split()[2].rstrip(":")
+    assert found[3] == (
+        f"payout: hand {hand}: Bob was paid 3, the rules give 12, 9 less: his uncalled bet of "
+        "8 is not in it (some sites leave it out), and 1 more is missing that no rake "
+        "explains: the hand records no rake (nor a rake rule), so either the site took rake "
+        f"the file does not say, or the payout is wrong [hand {hand}, player Bob; expected "
+        "12, actual 3]")
+    assert found[4].startswith("uncalled: hand ") and "uncalled bet of 8" in found[4]
