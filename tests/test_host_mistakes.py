@@ -160,3 +160,28 @@ def test_an_uncalled_bet_left_out_and_rake_not_recorded_are_both_said(tmp_path: 
         f"the file does not say, or the payout is wrong [hand {hand}, player Bob; expected "
         "12, actual 3]")
     assert found[4].startswith("uncalled: hand ") and "uncalled bet of 8" in found[4]
+
+
+def test_a_phh_hand_without_an_id_edited_and_imported_again_is_refused(tmp_path: Path) -> None:
+    """A PHH hand with no ``_hand_id`` nor ``hand`` takes its id from its content: the same
+    file again is known; edited (Bob raises to 12, not 10) it had been appended as a second
+    hand. It is refused at its place (the file as given, its section), naming the event."""
+    path = tmp_path / "night.phh"
+    path.write_text(HEADS_UP.format(won=12))
+    db = tmp_path / "phh.duckdb"
+    assert one_shot(db, "import", str(path))[0] == 0
+    before = events(db)
+    assert one_shot(db, "import", str(path))[1].startswith(
+        "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 rejected")
+    path.write_text(HEADS_UP.format(won=12).replace("'p2 cbr 10'", "'p2 cbr 12'"))
+    code, out, err = one_shot(db, "import", str(path))
+    stored = before[0][2]
+    assert code == 2 and out.startswith("imported 0 hand(s) (0 events) from 1 file(s); 0 "
+                                        "already in the ledger; 1 rejected")
+    assert err.startswith(f"error: {path}, hand phh-")
+    assert err.endswith(
+        f": this hand stands where hand {stored} of the ledger was read from (the same file "
+        'and place), and differs from it: its event 6 is bet_raise {"player":"Bob","to":12} '
+        'here, bet_raise {"player":"Bob","to":10} in the ledger; a change to a stored hand is '
+        f"a correction (`handledger correct {stored} ...`)\n")
+    assert events(db) == before

@@ -15,6 +15,8 @@ tables is made from the engine state its check left and written in the same tran
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -74,6 +76,8 @@ class FileWriter:
         part = self.part
         batches, clashes, outside = _drop_known_hands(
             self.ledger, batches, file_name(self.path.name), upto=self.stored)
+        batches, edited = _drop_edited_places(self.ledger, batches, upto=self.stored)
+        clashes.extend(edited)
         self.errors.extend(errors)
         self.unit_errors.extend(unit_errors)
         self.clashes.extend(clashes)
@@ -307,6 +311,53 @@ def _trusted(batch: Batch, stored: tuple[str, str | None, str | None]) -> bool:
     mine = (batch.events[0].source or {}).get("text_digest")
     theirs = (json.loads(stored[0]).get("source") or {}).get("text_digest")
     return mine is None or theirs is None or mine == theirs
+
+
+_CONTENT_ID = re.compile(r"phh-[0-9a-f]{12}")
+
+
+def _drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
+                        ) -> tuple[list[Batch], list[LedgerError]]:
+    """``batches`` without the PHH hands that have no ``_hand_id`` (their id is made from
+    their content, :mod:`ledger.formats.phh.hand`) and that stand where a stored hand of
+    another id stood: the same file, as the path was given, and section (the hand's place
+    in it). Such a hand is that stored hand edited, refused naming the first event that
+    differs (a change to a stored hand is a correction), not appended as another hand."""
+    places = {}
+    for b in batches:
+        if b.is_hand and b.events and _CONTENT_ID.fullmatch(b.hand_id or ""):
+            source = b.events[0].source or {}
+            if isinstance(source.get("file"), str):
+                places[(source["file"], source.get("section"))] = b.hand_id
+    if not places or not upto:
+        return batches, []
+    rows = ledger.query(
+        "SELECT hand_id, json_extract_string(payload, '$.source.file'),"
+        " json_extract(payload, '$.source.section') FROM events WHERE seq = 1"
+        " AND position <= ? AND hand_id LIKE 'phh-%'"
+        " AND json_extract_string(payload, '$.source.file') IN (SELECT UNNEST(?))",
+        [upto, sorted({f for f, _ in places})])
+    mine = set(places.values())
+    was = {}
+    for hand, file, section in rows:
+        section = None if section is None else json.loads(str(section))
+        if (file, section) in places and hand not in mine:
+            was[places[(file, section)]] = hand
+    if not was:
+        return batches, []
+    stored = _original_rows(ledger, sorted(set(was.values())), upto)
+    out, refused = [], []
+    for b in batches:
+        if b.hand_id not in was or b.events is None:
+            out.append(b)
+            continue
+        old = was[b.hand_id]
+        differ = first_difference(b.events, stored.get(old, [])) or "it starts otherwise"
+        refused.append(LedgerError(
+            f"this hand stands where hand {old} of the ledger was read from (the same file "
+            f"and place), and differs from it: {differ}; a change to a stored hand is a "
+            f"correction (`handledger correct {old} ...`)", hand=b.hand_id))
+    return out, refused
 
 
 #: Rows a hand's stream may get after its original events (the original events are compared).
