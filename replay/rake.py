@@ -11,7 +11,9 @@ are not mistakes. This module gives them their own kind, explained in words:
   (our ``_rake`` table: ``percent``, ``cap`` in the file's money, ``no_flop_no_drop``); the rake
   can come with uncalled bets left out too.
 
-Anything else, a real over- or under-payment, stays a ``payout`` discrepancy. Home games set no
+Anything else, a real over- or under-payment, stays a ``payout`` discrepancy; one short by more
+than the player's uncalled bet in a hand that records no rake says both (the uncalled bet not
+paid back, and the rest that no rake explains). Home games set no
 rake: their hands name none, and nothing here applies.
 """
 
@@ -51,6 +53,15 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool
             f"hand {result.hand}: {d.player} was paid {d.recorded}, the rules give "
             f"{d.recomputed}: the difference is his uncalled bet of {-d.diff}, which the site "
             "leaves out of what it says he collected")) if d in payouts else d for d in found]
+    if recorded is None and most is None and all(
+            0 < returned[d.player] < -d.diff for d in payouts):
+        return [replace(d, message=(
+            f"hand {result.hand}: {d.player} was paid {d.recorded}, the rules give "
+            f"{d.recomputed}, {-d.diff} less: his uncalled bet of {returned[d.player]} is not "
+            f"in it (some sites leave it out), and {-d.diff - returned[d.player]} more is "
+            "missing that no rake explains: the hand records no rake (nor a rake rule), so "
+            "either the site took rake the file does not say, or the payout is wrong"))
+            if d in payouts else d for d in found]
     return found
 
 

@@ -197,7 +197,7 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
             f"session {name} holds hand {hand}, whose amounts came in {came_in} and were "
             f"converted exactly to its chips of {unit}: its "
             "chip value is fixed (import the hands into a new session at the value wanted)")
-    minor, decimals = chip_value_written(chip_value, currency, decimals)
+    minor, currency, decimals = _kept_unit(state, chip_value, currency, decimals)
     if state.payments and (currency, decimals) != (state.currency, state.decimals):
         count = len(state.payments)
         old = state.currency or f"money of {state.decimals} decimal places"
@@ -217,6 +217,24 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
                              "largest amount a ledger holds")
     _append(ledger, name, event, state)
     return event
+
+
+def _kept_unit(state: Any, chip_value: str, currency: str | None, decimals: int | None
+               ) -> tuple[int, str | None, int]:
+    """``(minor units a chip is worth, currency, decimals)`` of ``session set``: the session's
+    currency unless ``--currency`` is given, and its decimals unless ``--decimals`` is given
+    or another currency is (then as for ``session open``); the chip value's own places when it
+    has more than the session's decimals (``0.125`` in a session of cents)."""
+    if currency is None:
+        currency = state.currency
+    if decimals is None and currency == state.currency:
+        try:
+            return (*chip_value_written(chip_value, currency, state.decimals)[:1], currency,
+                    state.decimals)
+        except MalformedInput:
+            pass  # more places than the session's: those written (as for `session open`)
+    minor, decimals = chip_value_written(chip_value, currency, decimals)
+    return minor, currency, decimals
 
 
 def chip_value_written(text: str, currency: str | None, decimals: int | None

@@ -399,7 +399,7 @@ def test_unreadable_row_is_an_error_with_file_line_and_hand(tmp_path: Path) -> N
     [error] = game.errors
     assert isinstance(error, MalformedInput)
     # the hand is still built (the line is skipped): the error names it by its hand id
-    assert (error.file, error.line, error.hand) == ("bad.csv", len(entries) + 1 - 4,
+    assert (error.file, error.line, error.hand) == (str(path), len(entries) + 1 - 4,
                                                     _hands(game)[0].hand_id)
     assert error.action == f"{A} juggles 5 chips"
     assert "bad.csv:6" in str(error)

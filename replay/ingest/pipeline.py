@@ -296,8 +296,10 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     Raises:
         OSError: the file cannot be read; MalformedInput: the game is in the ledger under
             another session than ``session`` (naming the file and that session), a session
-            entry names a session or player a command would refuse, or (JSON lines) a line of
-            a session's book cannot be read (the whole file is refused).
+            entry names a session or player a command would refuse, or (JSON lines,
+            PokerNow) a line of a session's book cannot be read or does not follow the table
+            (a join with chips the player does not have): the whole file is refused, before
+            anything of it is written.
     """
     read = importer.read(path, session=session)
     if read.session is not None and read.first_hand_key is not None:
@@ -310,7 +312,7 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
                     "twice); nothing of the file was written", file=read.file)
             read = importer.read(path, session=stored)
     check_entry_names(read)
-    if importer.name == "jsonl":
+    if importer.name in ("jsonl", "pokernow"):  # files that carry a session's book
         check_entry_lines(read)
     return _without_stored_entries(ledger, read)
 

@@ -15,6 +15,8 @@ tables is made from the engine state its check left and written in the same tran
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -74,6 +76,8 @@ class FileWriter:
         part = self.part
         batches, clashes, outside = _drop_known_hands(
             self.ledger, batches, file_name(self.path.name), upto=self.stored)
+        batches, edited = _drop_edited_places(self.ledger, batches, upto=self.stored)
+        clashes.extend(edited)
         self.errors.extend(errors)
         self.unit_errors.extend(unit_errors)
         self.clashes.extend(clashes)
@@ -268,7 +272,7 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
     cut = completing.cut_hands(ledger, list(stored))
     whole = _original_rows(ledger, [
         b.hand_id for b in batches if b.hand_id in stored and b.hand_id not in cut
-        and (b.source_key is None or b.source_key != stored[b.hand_id][1])], upto)
+        and not _trusted(b, stored[b.hand_id])], upto)
     out, clashes = [], []
     outside = 0
     for b in batches:
@@ -277,8 +281,7 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
             out.append(b)
             continue
         assert b.events is not None
-        same_source = b.source_key is not None and b.source_key == stored[hand][1]
-        differ = None if same_source else (
+        differ = None if _trusted(b, stored[hand]) else (
             "it starts otherwise" if not _same_start(b.events[0], stored[hand][0])
             else first_difference(b.events, whole[hand]) if hand in whole else None)
         if differ is not None and differ != "it starts otherwise" and _as_corrected(
@@ -293,6 +296,68 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
                 f"a different hand {hand} is already in the ledger: {differ}; a change to a "
                 f"stored hand is a correction (`handledger correct {hand} ...`)", hand=hand))
     return out, clashes, outside
+
+
+def _trusted(batch: Batch, stored: tuple[str, str | None, str | None]) -> bool:
+    """Whether ``batch`` is the stored hand (its first row, key, session ``stored``) without
+    reading its rows: the same source key, and the same digest of the hand's lines where the
+    format records one in ``source.text_digest`` (a PokerNow hand's key is its hand id, so an
+    edited hand keeps it; a longer export of the game has the same lines, FORMATS.md §2)."""
+    import json
+
+    assert batch.events is not None
+    if batch.source_key is None or batch.source_key != stored[1]:
+        return False
+    mine = (batch.events[0].source or {}).get("text_digest")
+    theirs = (json.loads(stored[0]).get("source") or {}).get("text_digest")
+    return mine is None or theirs is None or mine == theirs
+
+
+_CONTENT_ID = re.compile(r"phh-[0-9a-f]{12}")
+
+
+def _drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
+                        ) -> tuple[list[Batch], list[LedgerError]]:
+    """``batches`` without the PHH hands that have no ``_hand_id`` (their id is made from
+    their content, :mod:`ledger.formats.phh.hand`) and that stand where a stored hand of
+    another id stood: the same file, as the path was given, and section (the hand's place
+    in it). Such a hand is that stored hand edited, refused naming the first event that
+    differs (a change to a stored hand is a correction), not appended as another hand."""
+    places = {}
+    for b in batches:
+        if b.is_hand and b.events and _CONTENT_ID.fullmatch(b.hand_id or ""):
+            source = b.events[0].source or {}
+            if isinstance(source.get("file"), str):
+                places[(source["file"], source.get("section"))] = b.hand_id
+    if not places or not upto:
+        return batches, []
+    rows = ledger.query(
+        "SELECT hand_id, json_extract_string(payload, '$.source.file'),"
+        " json_extract(payload, '$.source.section') FROM events WHERE seq = 1"
+        " AND position <= ? AND hand_id LIKE 'phh-%'"
+        " AND json_extract_string(payload, '$.source.file') IN (SELECT UNNEST(?))",
+        [upto, sorted({f for f, _ in places})])
+    mine = set(places.values())
+    was = {}
+    for hand, file, section in rows:
+        section = None if section is None else json.loads(str(section))
+        if (file, section) in places and hand not in mine:
+            was[places[(file, section)]] = hand
+    if not was:
+        return batches, []
+    stored = _original_rows(ledger, sorted(set(was.values())), upto)
+    out, refused = [], []
+    for b in batches:
+        if b.hand_id not in was or b.events is None:
+            out.append(b)
+            continue
+        old = was[b.hand_id]
+        differ = first_difference(b.events, stored.get(old, [])) or "it starts otherwise"
+        refused.append(LedgerError(
+            f"this hand stands where hand {old} of the ledger was read from (the same file "
+            f"and place), and differs from it: {differ}; a change to a stored hand is a "
+            f"correction (`handledger correct {old} ...`)", hand=b.hand_id))
+    return out, refused
 
 
 #: Rows a hand's stream may get after its original events (the original events are compared).

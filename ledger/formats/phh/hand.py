@@ -35,6 +35,13 @@ from ledger.model.events import HandStarted, RecordedPayout, Stakes, Unit
 def build_hand(raw: RawHand) -> PhhHand:
     """The hand of one table (its id before making it unique in the file).
 
+    Its id: ``_hand_id`` (a PHH export of the ledger), else ``<venue or file stem>-<hand>``,
+    else ``phh-`` and a digest of its content, so that the same hand imported again is the
+    same hand. Such a hand is also known by its place, the file as the path was given and its
+    section (``source.file``, ``source.section``): a hand of another content at the place of
+    a stored one is that hand edited, which the import refuses
+    (:func:`replay.ingest.writing.FileWriter.add`; FORMATS.md §1).
+
     Raises:
         MalformedInput: a bad field, naming the file, the key's line, the hand when known.
         pydantic.ValidationError: a value the event models refuse.

@@ -316,9 +316,12 @@ class _Builder:
         digest = hashlib.sha256(f"{start.entry}\n{stacks_row.entry}".encode()).hexdigest()[:16]
         key = f"pokernow:{pn_id}" if pn_id else f"pokernow:{start.at}:{number}:{digest}"
         hand_id = f"pn-{self.ctx.game_key}-{pn_id or f'{number}-{start.order}'}"
+        rows = [start, *self.block.body, *self.block.after, *filter(None, [self.block.end])]
+        text = hashlib.sha256("\n".join(r.entry for r in rows).encode()).hexdigest()[:16]
         self.source.update(format="pokernow", file=self.ctx.file, line=start.line, number=number,
                            pn_id=pn_id, at=start.at, order=start.order, source_key=key,
-                           game_name=start.parsed.game, exporter=self.ctx.exporter)
+                           game_name=start.parsed.game, exporter=self.ctx.exporter,
+                           text_digest=text)
         return hand_id, key
 
     def finish(self) -> dict[str, int] | None:

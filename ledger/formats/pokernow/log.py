@@ -316,7 +316,7 @@ def _read_game(path: Path, table: Table, name: str, number: int | None) -> PnGam
     rows, errors = table.rows, table.errors
     cents = any("." in amount for row in rows for amount in row.parsed.amounts())
     unit = Unit(decimals=2) if cents else Unit()
-    seq = _Grouper(file_name(path.name), errors)
+    seq = _Grouper(file_name(path), errors)
     for row in rows:
         seq.add(row)
     grouped = seq.finish()
@@ -342,6 +342,9 @@ def _read_game(path: Path, table: Table, name: str, number: int | None) -> PnGam
         else:
             tracker.session_row(value)
     _name_hands(errors, [i for i in tracker.items if isinstance(i, PnHand)])
+    for error in errors:  # the events record the file's name; errors name the path as given
+        if error.file == ctx.file:
+            error.file = file_name(path)
     errors.sort(key=lambda e: e.line or 0)
     return PnGame(session=name, unit=unit, players=tracker.players, names=tracker.names,
                   items=tracker.items, errors=errors, exporter=exporter)

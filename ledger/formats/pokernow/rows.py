@@ -144,7 +144,7 @@ def read_tables(path: Path) -> list[Table]:
             :mod:`ledger.formats.reading`.
         OSError: the file cannot be opened.
     """
-    file = file_name(path.name)
+    file = file_name(path)  # errors name the path as given, as the other formats' do
     reader = csv.reader(io.StringIO(read_text(path, name=file), newline=""))
     try:
         tables = _tables(reader, file)
