@@ -183,5 +183,6 @@ def test_a_phh_hand_without_an_id_edited_and_imported_again_is_refused(tmp_path:
         f": this hand stands where hand {stored} of the ledger was read from (the same file "
         'and place), and differs from it: its event 6 is bet_raise {"player":"Bob","to":12} '
         'here, bet_raise {"player":"Bob","to":10} in the ledger; a change to a stored hand is '
-        f"a correction (`handledger correct {stored} ...`)\n")
+        f"a correction (`handledger correct {stored} ...`); other hands need a file of "
+        "another name\n")
     assert events(db) == before

@@ -356,7 +356,8 @@ def _drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
         refused.append(LedgerError(
             f"this hand stands where hand {old} of the ledger was read from (the same file "
             f"and place), and differs from it: {differ}; a change to a stored hand is a "
-            f"correction (`handledger correct {old} ...`)", hand=b.hand_id))
+            f"correction (`handledger correct {old} ...`); other hands need a file of "
+            f"another name", hand=b.hand_id))
     return out, refused
 
 
