@@ -11,9 +11,7 @@ it has not met before: the texts of small action events (a fold, a check, a call
 player and amount …) and of dealt and shown cards (a seat's two hole cards are one of 1,326
 pairs, a turn card one of 52; unknown cards are all alike) recur from hand to hand, and an
 event is immutable, so one text is validated once and its event shared (at most
-``_SHARED_MAX`` texts are kept). A seat's known hole cards are not kept: with the seat's name
-in the text they rarely recur outside a repeated corpus, and keeping them fills the memo and
-clears it often (measured: parse 158 -> 131 µs a hand of the demo series).
+``_SHARED_MAX`` texts are kept).
 
 The lookups (:func:`first_rows`, :func:`cut_hands`, :func:`session_of_source`, …) are one
 query each, so that no layer above runs SQL over the events table.
@@ -70,15 +68,9 @@ def parse_events(payloads: Sequence[str]) -> list[Any]:
         _shared.clear()
     for i, text, event in zip(new, texts, parsed, strict=True):
         events[i] = event
-        if event.type in _SHAREABLE and not _seat_deal_of_known_cards(event):
+        if event.type in _SHAREABLE:
             _shared[text] = event
     return events
-
-
-def _seat_deal_of_known_cards(event: Any) -> bool:
-    """A seat's dealt cards with a known one among them (not kept: see the module doc)."""
-    return (event.type == "cards_dealt" and event.player is not None
-            and any(card != "??" for card in event.cards))
 
 
 def _exact(text: str) -> Any:
