@@ -179,15 +179,17 @@ def _source_file(path: Path) -> dict[str, list[str]]:
 
 
 def test_a_second_writer_is_told_the_ledger_is_busy_and_nothing_is_lost(
-        big_folder: Path, tmp_path: Path) -> None:
-    source = _source(big_folder)
+        folder: Path, tmp_path: Path) -> None:
+    """While an import of 64 files (a transaction each) runs, an import, a session opened and
+    a verify with ``--no-wait`` are refused in one line; an import that waits goes in after."""
+    source = _source(folder)
     db = tmp_path / "b.duckdb"
     assert _handledger(db, "init").returncode == 0
     other = tmp_path / "other.jsonl"
     hand = random_hand(random.Random(5), "NT", hand_id="other")
     other.write_text(write_jsonl(("other", s, e) for s, e in enumerate(hand.events, 1)))
 
-    proc = subprocess.Popen([EXE, "--db", str(db), "import", str(big_folder)],
+    proc = subprocess.Popen([EXE, "--db", str(db), "import", str(folder)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_for_commits(db, proc, 1)
     probes = [subprocess.Popen([EXE, "--db", str(db), "--no-wait", *args],
