@@ -131,8 +131,9 @@ class _Ranking:
     """One way of ranking five-card hands, backed by a pokerkit lookup (named as in
     :func:`_lib`), with a memo.
 
-    ``score(combo)`` is higher-is-better (pokerkit low lookups are lower-is-better, so their
-    index is negated) or ``None`` when the cards make no hand of this kind (or do not qualify).
+    ``fill(combo)`` is higher-is-better (pokerkit low lookups are lower-is-better, so their
+    index is negated) or ``None`` when the cards make no hand of this kind (or do not qualify);
+    :func:`_best` keeps it in ``memo`` under :meth:`key`.
     """
 
     def __init__(self, lookup: str, *, low: bool, ace_low: bool, eight: bool = False) -> None:
@@ -154,9 +155,6 @@ class _Ranking:
 
     def fill(self, combo: tuple[_Card, ...]) -> int | None:
         """The score of ``combo`` asked of pokerkit (its memo entry, which :func:`_best` keeps)."""
-        return self._fill(combo)
-
-    def _fill(self, combo: tuple[_Card, ...]) -> int | None:
         if self.eight:
             lows = {1 if (c.rank == 14 and self.ace_low) else c.rank for c in combo}
             if len(lows) != 5 or max(lows) > 8:
@@ -216,7 +214,9 @@ def _best(ranking: _Ranking, hole: tuple[_Card, ...], board: tuple[_Card, ...],
     ``board``) in ``ranking``; None when no five make a hand of its kind.
 
     The five-card key (:meth:`_Ranking.key`) is computed inline; in Omaha from partial
-    products of the 6 hole pairs and the 10 board triples rather than for each of 60 hands.
+    products of the 6 hole pairs and the 10 board triples rather than for each of 60 hands
+    (:func:`_best_omaha`). One loop over partial products for both was measured: hold'em's
+    7 cards then cost 42 µs instead of 29, so the two loops stay apart.
     """
     if use_hole:
         if len(hole) < use_hole or len(board) < 5 - use_hole:

@@ -65,6 +65,12 @@ def text_column(values: Sequence[str | None], *, few: bool = False) -> pa.Array:
     return packed_text(b"".join(encoded), _offsets(map(len, encoded), len(encoded)), valid)
 
 
+def joined_text(values: Sequence[bytes]) -> pa.Array:
+    """``values`` (UTF-8 bytes, not checked here, none NULL) as an Arrow text array over
+    their one joined buffer."""
+    return packed_text(b"".join(values), _offsets(map(len, values), len(values)))
+
+
 def repeated_text(values: Sequence[str | None], counts: Sequence[int]) -> pa.Array:
     """Each of ``values`` repeated its ``counts`` times, in order, as one text array (each
     value encoded once).

@@ -152,13 +152,6 @@ def _insert(con: duckdb.DuckDBPyConnection, rows: list[Row]) -> None:
         insert_arrow(con, "events", COLUMNS, arrays(rows[start : start + _FLUSH]))
 
 
-def _ends(np: Any, texts: list[bytes]) -> Any:
-    """The Arrow offsets of ``texts`` joined: 0, then where each ends (int64)."""
-    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)), out=offsets[1:])
-    return offsets
-
-
 def _timestamps(np: Any, values: tuple[datetime, ...]) -> Any:
     """``values`` (naive datetimes) as a ``datetime64[us]`` array; an append stamps every row
     with the same moment, converted once (converting each is most of the array building)."""
@@ -428,7 +421,7 @@ class Ledger:
             fixed_text,
             insert_arrow,
             int_column,
-            packed_text,
+            joined_text,
             repeated_text,
             text_column,
             timestamp_column,
@@ -467,7 +460,7 @@ class Ledger:
                     np.array(cols.first_seq, dtype=np.int64) - offsets, counts)),
                 "schema_version": int_column(cols.schema_version),
                 "type": text_column(cols.type, few=True),
-                "payload": packed_text(b"".join(cols.payload), _ends(np, cols.payload)),
+                "payload": joined_text(cols.payload),
                 "prev_hash": prev_hashes,
                 "hash": row_hashes,
             }

@@ -303,8 +303,6 @@ def _trusted(batch: Batch, stored: tuple[str, str | None, str | None]) -> bool:
     reading its rows: the same source key, and the same digest of the hand's lines where the
     format records one in ``source.text_digest`` (a PokerNow hand's key is its hand id, so an
     edited hand keeps it; a longer export of the game has the same lines, FORMATS.md §2)."""
-    import json
-
     assert batch.events is not None
     if batch.source_key is None or batch.source_key != stored[1]:
         return False
