@@ -42,7 +42,7 @@ def unchanged(run, db: str, tmp_path: Path) -> None:  # noqa: ANN001
 def test_a_write_saves_the_tables_and_a_read_finds_them_fresh(run, db: str) -> None:  # noqa: ANN001
     from ledger.audit.catchup import moved
 
-    assert run("import", str(DATA / "series")).exit_code == 0
+    assert run("import", str(DATA / "series" / "s01.jsonl")).exit_code == 0
     with duckdb.connect(db, read_only=True) as con:
         assert moved(con).fresh
     assert run("session", "open", "late").exit_code == 0
@@ -56,7 +56,7 @@ def test_a_write_saves_the_tables_and_a_read_finds_them_fresh(run, db: str) -> N
 
 @pytest.mark.parametrize("state", ["fresh", "behind", "edited"])
 def test_no_read_changes_the_file(run, db: str, tmp_path: Path, state: str) -> None:  # noqa: ANN001
-    assert run("import", str(DATA / "series")).exit_code == 0
+    assert run("import", str(DATA / "series" / "s01.jsonl")).exit_code == 0
     assert run("hand", "start", "--hand", "live", *SEATS).exit_code == 0
     for action in ("d dh Ann AsKs", "d dh Bob QhQd", "Bob cc"):
         assert run("act", "live", action).exit_code == 0
