@@ -39,10 +39,14 @@ from replay.progress import Progress, silent
 @dataclass
 class ImportReport:
     """What an import did: files read, hands appended, hands already known, events written,
-    cut-off hands completed, the errors and the notes (one line each). ``rejected`` counts the
-    hands not written, each once however many lines it has (a hand still imported with a
-    warning is not one); ``counted``: the error lines of those files' hands and lines. Every
-    other error line (a file or statement refused whole) is one rejection. ``outside``: the
+    cut-off hands completed, the errors, the warnings and the notes (one line each). An error
+    is a refusal: what it names (a hand, a line, a file) was not written. A warning is a
+    :class:`ledger.model.errors.StoredFinding` of a hand that was stored (or was already), as
+    ``<file>:<line>: hand <id>: <finding> (stored; the audit reports it)`` (FORMATS.md §2).
+    ``rejected`` counts the hands not written, each once however many lines it has (a hand
+    stored with a warning is not one); ``counted``: the error lines of those files' hands and
+    lines. Every other error line (a file or statement refused whole) is one rejection.
+    ``outside``: the
     hands already in the ledger that stay outside ``session``, the session the import puts
     its hands in (stored under none or another: a hand's session is never rewritten)."""
 
@@ -56,6 +60,7 @@ class ImportReport:
     counted: int = 0
     notes: list[str] = field(default_factory=list)
     outside: int = 0
+    warnings: list[str] = field(default_factory=list)
     session: str | None = None
 
     def add(self, part: ImportReport) -> None:
@@ -70,6 +75,7 @@ class ImportReport:
         self.counted += part.counted
         self.notes.extend(part.notes)
         self.outside += part.outside
+        self.warnings.extend(part.warnings)
 
     def summary(self) -> str:
         rejected = self.rejected + len(self.errors) - self.counted
@@ -85,6 +91,8 @@ class ImportReport:
         if self.completed:
             text += (f"; {self.completed} cut-off hand(s) completed from this longer export "
                      "(a correction each)")
+        if self.warnings:
+            text += f"; {len(self.warnings)} warning(s) about hands stored"
         return text
 
 

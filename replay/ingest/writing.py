@@ -23,7 +23,7 @@ from typing import Any
 
 from ledger.formats.files import file_name
 from ledger.model.batch import Batch
-from ledger.model.errors import LedgerError
+from ledger.model.errors import LedgerError, StoredFinding
 from ledger.model.events import event_json
 from replay import carry
 from replay.ingest import completing
@@ -60,8 +60,9 @@ class FileWriter:
 
     @property
     def refusing(self) -> bool:
-        """Whether ``--strict`` refuses the file already (nothing more is appended)."""
-        return self.strict and bool(self.errors or self.unit_errors or self.clashes)
+        """Whether ``--strict`` refuses the file already (nothing more is appended): a hand or
+        line of it was refused (a :class:`StoredFinding` refuses nothing)."""
+        return self.strict and bool(_refusals(self.errors) or self.unit_errors or self.clashes)
 
     def add(self, batches: list[Batch], errors: Sequence[LedgerError],
             states: States | None = None, unit_errors: Sequence[LedgerError] = ()) -> None:
@@ -123,7 +124,9 @@ class FileWriter:
     def finish(self, read_errors: Sequence[LedgerError] = ()) -> Any:
         """Append the completions of cut-off hands, write the derived tables, and return the
         file's report (``files`` 0); ``read_errors``: the reader's errors (first in the
-        report). Under ``--strict`` with a bad hand, raises :class:`_Discard` holding it.
+        report). A :class:`StoredFinding` of a hand that is stored (or was already) is a
+        warning (:func:`warning_line`), not an error. Under ``--strict`` with a bad hand,
+        raises :class:`_Discard` holding it.
 
         Raises:
             LedgerError: the ledger refused the write.
@@ -132,6 +135,11 @@ class FileWriter:
         name = file_name(self.path)
         errors = [e.located(file=name) for e in
                   [*read_errors, *self.errors, *self.unit_errors, *self.clashes]]
+        if not (self.strict and _refusals(errors)):  # findings of hands stored: warnings
+            part.warnings = [warning_line(e) for e in errors
+                             if isinstance(e, StoredFinding) and e.hand in self.kept]
+            errors = [e for e in errors
+                      if not (isinstance(e, StoredFinding) and e.hand in self.kept)]
         part.rejected = _rejected(errors, self.kept)
         if self.strict and errors:  # what earlier chunks appended is rolled back: not counted
             part.imported = part.events = part.known = part.completed = part.outside = 0
@@ -150,6 +158,19 @@ class FileWriter:
 
             self.tables.finish(head_position(self.ledger))
         return part
+
+
+def _refusals(errors: Sequence[LedgerError]) -> list[LedgerError]:
+    """``errors`` but the :class:`StoredFinding` values (facts of hands stored as logged)."""
+    return [e for e in errors if not isinstance(e, StoredFinding)]
+
+
+def warning_line(finding: StoredFinding) -> str:
+    """The one line of a finding about a stored hand (the CLI puts ``warning:`` before it):
+    ``<file>:<line>: hand <id>: <finding> (stored; the audit reports it)``, the file as its
+    path was given (FORMATS.md §2)."""
+    where = f"{finding.file}:{finding.line}" if finding.line is not None else f"{finding.file}"
+    return f"{where}: hand {finding.hand}: {finding.message} (stored; the audit reports it)"
 
 
 def strict_line(errors: Sequence[LedgerError]) -> str:
