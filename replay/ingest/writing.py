@@ -54,6 +54,7 @@ class FileWriter:
         self.unit_errors: list[LedgerError] = []
         self.clashes: list[LedgerError] = []
         self.kept: set[str | None] = set()  # hands of the file not refused
+        self.held_as: dict[str | None, str] = {}  # kept hand -> the id the ledger has it under
         self.good = 0  # hands that would be written (or complete a cut one)
         self.completions: list[Batch] = []
         self._previous = carry.previous_in(ledger)
@@ -106,6 +107,8 @@ class FileWriter:
                 part.known += 1
                 skipped.append(batch)
         part.outside += _outside(self.ledger, skipped)
+        if skipped and any(isinstance(e, StoredFinding) for e in errors):
+            self.held_as.update(_held_as(self.ledger, skipped))
 
     def _share(self, batch: Batch, position: int, states: States | None) -> None:
         from replay.ingest.derived import hand_share, placed, same_events
@@ -136,10 +139,11 @@ class FileWriter:
         errors = [e.located(file=name) for e in
                   [*read_errors, *self.errors, *self.unit_errors, *self.clashes]]
         if not (self.strict and _refusals(errors)):  # findings of hands stored: warnings
-            part.warnings = [warning_line(e) for e in errors
-                             if isinstance(e, StoredFinding) and e.hand in self.kept]
-            errors = [e for e in errors
-                      if not (isinstance(e, StoredFinding) and e.hand in self.kept)]
+            found = [e for e in errors if isinstance(e, StoredFinding) and e.hand in self.kept]
+            for e in found:  # a hand the ledger holds under another id: named by that id
+                e.hand = self.held_as.get(e.hand, e.hand)
+            part.warnings = [warning_line(e) for e in found]
+            errors = [e for e in errors if not any(e is f for f in found)]
         part.rejected = _rejected(errors, self.kept)
         if self.strict and errors:  # what earlier chunks appended is rolled back: not counted
             part.imported = part.events = part.known = part.completed = part.outside = 0
@@ -275,6 +279,16 @@ def _outside(ledger: Any, skipped: list[Batch]) -> int:
                         " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
                         [list(into)])
     return sum(1 for key, session in rows if session != into[key])
+
+
+def _held_as(ledger: Any, skipped: list[Batch]) -> dict[str | None, str]:
+    """``{hand id: the id the ledger holds it under}`` for the hand batches ``skipped`` whose
+    source key is stored under another hand id."""
+    keys = {b.source_key: b.hand_id for b in skipped if b.source_key is not None}
+    rows = ledger.query("SELECT DISTINCT source_key, hand_id FROM events WHERE seq = 1"
+                        " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
+                        [list(keys)]) if keys else []
+    return {keys[key]: hand for key, hand in rows if hand != keys[key]}
 
 
 def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upto: int
