@@ -100,3 +100,16 @@ def test_a_line_that_cannot_be_read_refuses_its_hand_whole(tmp_path: Path) -> No
         "(114) | #2 \"Anvjfbmj2 @ ydk9sgEWl2\" (100) | #6 \"Qapurjsa9 @ BfS83Cedu3\" (96)': "
         "gE4aE_Yhc3 starts with 114 but had 104 after the previous hand and the session lines")
     assert HAND4 not in {e[2] for e in events(db)} and len(_hands(db)) == 3
+
+
+def test_run_prints_the_warning_and_exits_0(tmp_path: Path) -> None:
+    """`run` on a folder holding the edited log: the warning on stderr, no rejection, the
+    audit's finding in its report."""
+    log = _edited(tmp_path, 10, '"TA @ gE4aE_Yhc3"" (104)', '"TA @ gE4aE_Yhc3"" (114)')
+    code, out, err = one_shot(tmp_path / "run.duckdb", "run", str(log.parent))
+    assert (code, err) == (0, (
+        f"warning: {log}:10: hand {HAND4}: gE4aE_Yhc3 starts with 114 but had 104 after the "
+        "previous hand and the session lines (stored; the audit reports it)\n"))
+    assert f"imported 4 hand(s) (60 events) from 1 file(s); 0 already in the ledger{STORED}" in out
+    assert (f"stack_continuity: hand {HAND4}: gE4aE_Yhc3 starts with 114 but he left hand "
+            f"{HAND3} with 104 and bought nothing: expected 104 (+10)") in out
