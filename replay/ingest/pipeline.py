@@ -6,10 +6,11 @@ written; a bad hand is reported (file, line, hand, action) and skipped, the othe
 — unless ``strict``, which rejects the whole file. A reader's
 :class:`ledger.model.errors.StoredFinding` (a PokerNow hand stored as the site played and paid
 it, FORMATS.md §2) refuses nothing: it is a warning of the report once its hand is stored.
-All hands of one file are appended in one transaction. A hand or session entry whose source key the ledger holds is skipped, so importing
-the same file twice adds nothing; the same hand id from another file is skipped when it is the
-same hand and refused otherwise; a stored hand that a log cut off is completed by a longer copy
-with a correction (:mod:`replay.ingest.completing`).
+All hands of one file are appended in one transaction. A hand or session entry whose source
+key the ledger holds is skipped, so importing the same file twice adds nothing; the same hand
+id from another file is skipped when it is the same hand and refused otherwise; a stored hand
+that a log cut off is completed by a longer copy with a correction
+(:mod:`replay.ingest.completing`).
 """
 
 from __future__ import annotations
