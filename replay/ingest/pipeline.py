@@ -49,9 +49,9 @@ class ImportReport:
     ``rejected`` counts the hands not written, each once however many lines it has (a hand
     stored with a warning is not one); ``counted``: the error lines of those files' hands and
     lines. Every other error line (a file or statement refused whole) is one rejection.
-    ``outside``: the
-    hands already in the ledger that stay outside ``session``, the session the import puts
-    its hands in (stored under none or another: a hand's session is never rewritten)."""
+    ``outside``: the hands already in the ledger that stay outside ``session``, the session
+    the import puts its hands in (stored under none or another: a hand's session is never
+    rewritten)."""
 
     files: int = 0
     imported: int = 0
