@@ -6,8 +6,10 @@ Three parts, each a count of tries and of failures (a failure is any broken prop
   (:mod:`bench.mutations`) each imported into one ledger per format, as the ``handledger``
   command runs (:func:`cli.main.run` in this process, every ``--every``-th file and every
   file that is not a plain file name in a real ``handledger import`` process). Each import
-  must exit 0 or 2 with stderr lines that are all ``error: …`` lines (at least one on exit 2)
-  and no traceback; what it wrote must be whole hands (a new hand stream from
+  must exit 0 or 2 with stderr lines that are all ``error: …`` lines (at least one on exit 2),
+  or ``warning: FILE:LINE: hand H: … (stored; the audit reports it)`` lines of a hand H the
+  ledger holds after the import, and no traceback; what it wrote must be whole hands (a new
+  hand stream from
   ``hand_started`` to ``hand_ended`` or ``hand_voided``; a stored hand only completed by a
   correction) and session entries, after a head that did not move; the chain verifies.
 * **arguments** (:func:`argument_campaign`): every command with odd arguments (amounts beyond
@@ -31,6 +33,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -46,7 +49,9 @@ from bench import mutations as M  # noqa: E402
 
 EXE = str(Path(sys.executable).with_name("handledger"))
 #: What a line on stderr may be (anything else, a traceback above all, is a failure).
-OK_PREFIXES = ("error: ", "note: ", "waiting for the ledger ")
+OK_PREFIXES = ("error: ", "note: ", "waiting for the ledger ", "warning: ")
+#: A warning line: a finding about a hand the import stored (FORMATS.md §2); group 1 the hand.
+WARNING = re.compile(r"warning: .+?:\d+: hand (\S+): .+ \(stored; the audit reports it\)")
 
 
 # ------------------------------------------------------------------------------- running
@@ -91,12 +96,18 @@ def output_problems(code: int, out: str, err: str, escaped: BaseException | None
         problems.append("traceback: " + err.strip().splitlines()[-1][:200] if err.strip()
                         else "traceback")
     lines = err.strip().splitlines()
-    odd = [line for line in lines if not line.startswith(OK_PREFIXES)]
+    odd = [line for line in lines if not line.startswith(OK_PREFIXES)
+           or (line.startswith("warning: ") and not WARNING.fullmatch(line))]
     if odd:
         problems.append(f"stderr line {odd[0][:200]!r}")
     if code == 2 and not any(line.startswith("error: ") for line in lines):
         problems.append("exit 2 without an error line")
     return problems
+
+
+def warned_hands(err: str) -> list[str]:
+    """The hands that the ``warning:`` lines of ``err`` say were stored."""
+    return [m.group(1) for m in map(WARNING.fullmatch, err.splitlines()) if m]
 
 
 # ------------------------------------------------------------------------------- the ledger
@@ -197,6 +208,8 @@ def import_campaign(n: int, seed: int, out: Path, *, every: int = 20,
         real = i % every == 0 or item.kind in ("name", "dev_zero", "pipe")
         code, stdout, stderr, escaped = (run_process if real else run_here)(args)
         problems = output_problems(code, stdout, stderr, escaped, (0, 2)) + watch.check()
+        problems += [f"a warning of hand {hand}, which the ledger does not hold"
+                     for hand in warned_hands(stderr) if hand not in watch.seqs]
         if (i + 1) % verify_every == 0:
             problems += [p for w in watches.values() for p in w.verify()]
         outcome = "failed" if problems else "accepted" if code == 0 else (

@@ -42,7 +42,10 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
     naming the first event that differs (a change to a stored hand is `correct`), and so is a
     hand of a closed session. A bad hand is reported on one line (file, line, hand, action)
     and nothing of it is written; the other hands still import, and the command exits 2. With
-    --strict a file with any bad hand writes nothing at all.
+    --strict a file with any bad hand writes nothing at all. A hand stored as the site played
+    and paid it though its chips do not add up (a PokerNow stack that does not follow the
+    previous hand, chips collected that are not those put in, FORMATS.md §2) is a `warning:`
+    line, no refusal: exit 0 when nothing was refused; `audit` reports it (and exits 1).
     """
     from replay.ingest.pipeline import import_into
 
@@ -50,6 +53,8 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
                          pn_ledger=pn_ledger, jobs=jobs, progress=render.progress)
     for line in report.errors:
         click.echo(f"error: {one_line(line)}", err=True)
+    for line in report.warnings:
+        click.echo(f"warning: {one_line(line)}", err=True)
     for line in report.notes:
         click.echo(f"note: {one_line(line)}", err=True)
     click.echo(report.summary())
@@ -122,7 +127,7 @@ def run(obj: Context, directory: str, show_all: bool) -> None:
     hand, print the hands that were paid wrong (or could not be verified), the audit and the
     balances. Exit 0: a report, even of hands paid differently from the rules (`replay`
     exits 1 on a difference, `audit` on a discrepancy). Exit 2 when a file or hand was
-    rejected."""
+    rejected; a hand stored with a `warning:` line (see `import`) is no rejection."""
     from replay.jobs import run_folder
 
     done = run_folder(obj.ledger(), Path(directory), render=render.replay_text,

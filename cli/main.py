@@ -143,8 +143,9 @@ CLOSED_PIPE = 128 + 13
 
 
 def main() -> None:
-    """Console entry point: exit 0 done, 1 the books or the chain are not right, 2 bad input
-    (one line, never a traceback), 130 interrupted (Ctrl-C: "Aborted", nothing half written),
+    """Console entry point: exit 0 done (an import's ``warning:`` lines name hands it stored:
+    no refusal), 1 the books or the chain are not right, 2 bad input (one line, never a
+    traceback), 130 interrupted (Ctrl-C: "Aborted", nothing half written),
     141 standard output closed by its reader (nothing on stderr).
     """
     sys.exit(run())

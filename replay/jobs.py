@@ -30,9 +30,9 @@ def run_folder(ledger: Any, directory: Path, *, render: Render | None,
                echo: Callable[[str], None], warn: Callable[[str], None],
                problems: bool = True, progress: Progress = silent) -> RunReport:
     """Import ``directory`` (JSON-lines files of 16 MB or more with worker processes; each
-    rejection to ``warn``, the summary to ``echo``), replay every hand rendering those with a
-    discrepancy or a note (``problems``; every hand when False) to ``echo``, then read the
-    audit and the balances the replay has just built.
+    rejection and warning to ``warn``, the summary to ``echo``), replay every hand rendering
+    those with a discrepancy or a note (``problems``; every hand when False) to ``echo``, then
+    read the audit and the balances the replay has just built.
 
     Raises:
         LedgerError: a hand the rules reject among those stored, or a database failure.
@@ -41,6 +41,8 @@ def run_folder(ledger: Any, directory: Path, *, render: Render | None,
                             pn_ledger=None, jobs=None, progress=progress)
     for line in imported.errors:
         warn(f"error: {line}")
+    for line in imported.warnings:  # hands stored, their findings left to the audit
+        warn(f"warning: {line}")
     echo(imported.summary())
     counts = rebuild(ledger, render=render, problems=problems, echo=echo, progress=progress,
                      label="replaying").counts

@@ -4,7 +4,8 @@
   :mod:`bench.mutations` (a byte that is not UTF-8, nesting 1,000 deep, a lone surrogate, a
   CSV field over 128 KiB, a 2 MB line, a zip archive, names that are not UTF-8, a link to
   ``/dev/zero``, a pipe, …) imported as the command imports them, some in real processes:
-  exit 0 or 2, every stderr line an ``error:`` line, no traceback, only whole hands written
+  exit 0 or 2, every stderr line an ``error:`` line or a ``warning:`` line of a hand the
+  ledger holds (a PokerNow hand stored as logged), no traceback, only whole hands written
   after an unmoved head, the chain intact.
 * Every command with odd arguments: exit 0, 1 or 2, the same stderr rule, the chain intact.
 * Damaged copies of a ledger file read by five commands in real processes: the same.

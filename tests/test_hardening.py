@@ -34,6 +34,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from bench import fuzz
 from bench import mutations as M
 from cli.main import cli
 from ledger.formats.jsonl import write_jsonl
@@ -137,9 +138,15 @@ def test_through_the_cli_a_rejection_is_exit_2_naming_the_file(tmp_path: Path) -
             path, result.exception)
         assert result.exit_code in (0, 2), (path, result.exit_code, result.output)
         assert "Traceback" not in result.output + result.stderr
+        lines = result.stderr.strip().splitlines()
+        errors = [line for line in lines if line.startswith(f"error: {path}")]
+        warned = fuzz.warned_hands(result.stderr)  # only of hands stored: no refusal
+        assert len(errors) + len(warned) == len(lines), lines
+        if warned:
+            with Ledger(Path(db), read_only=True) as ledger:
+                assert not set(warned) - {s for s, *_ in hand_streams(ledger, warned)}, lines
         if result.exit_code == 2:
-            errors = result.stderr.strip().splitlines()
-            assert errors and all(line.startswith(f"error: {path}") for line in errors), errors
+            assert errors, lines
         seen[result.exit_code] += 1
     assert seen[2] and seen[0]
 

@@ -47,17 +47,18 @@ def test_an_edited_approval_in_a_pokernow_log_writes_nothing(tmp_path: Path) -> 
 
 def test_pokernow_errors_name_the_path_as_given(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
     """A relative path stays relative, a directory stays in it (PHH and JSON-lines errors
-    name the path so); the events still record the file's name alone."""
+    name the path so), in the warning of a hand stored too; the events still record the
+    file's name alone."""
     edited = _edited(tmp_path, 46, '"TA @ gE4aE_Yhc3"" (100)', '"TA @ gE4aE_Yhc3"" (90)')
     monkeypatch.chdir(tmp_path)
     db = tmp_path / "given.duckdb"
     code, _, err = one_shot(db, "import", "edit/charlestudor_Input_Log_001.csv")
-    assert code == 2
+    assert code == 0  # the hand is stored as logged: a warning, no refusal
     hand = "hand pn-charlestudor_Input_Log_001-2-164210354621900"  # 90 after the join's 100
-    assert err.startswith(f"error: edit/charlestudor_Input_Log_001.csv:36, {hand}, action ")
-    assert err.count("error: edit/charlestudor_Input_Log_001.csv:") == err.count("error: ")
+    assert err.startswith(f"warning: edit/charlestudor_Input_Log_001.csv:36: {hand}: ")
+    assert err.count("warning: edit/charlestudor_Input_Log_001.csv:") == err.count("\n") == 2
     code, _, err = one_shot(db, "import", str(edited))
-    assert err.startswith(f"error: {edited}:36, {hand}, action ")
+    assert err.startswith(f"warning: {edited}:36: {hand}: ")
     files = {e[6].count('"file":"charlestudor_Input_Log_001.csv"') for e in events(db)
              if e[5] == "session_opened"}
     assert files == {1}

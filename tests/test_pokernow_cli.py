@@ -351,9 +351,10 @@ def test_errors_name_the_csv_line(run, tmp_path) -> None:  # noqa: ANN001
     assert out.exit_code == 2
     (three,) = [h.hand_id for h in read_pokernow_log(log).items if getattr(h, "number", 0) == 3]
     assert f"{VK.name}:{line}, hand {three}, action 'Your hand is J♥, 1X'" in out.output
-    # the other lines and hands still import, hand #3 too (that line skipped): none rejected
-    assert "imported 52 hand(s)" in out.output
-    assert "0 already in the ledger; 0 rejected" in out.output
+    # hand #3 is refused whole (a line of it cannot be read); the other hands still import
+    assert "imported 51 hand(s)" in out.output
+    assert "0 already in the ledger; 1 rejected" in out.output
+    assert run("history", three).exit_code == 2  # nothing of it written
 
 
 # -- names -----------------------------------------------------------------------------------

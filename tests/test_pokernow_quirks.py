@@ -387,17 +387,24 @@ def test_a_file_of_two_tables_is_two_games(run, tmp_path) -> None:  # noqa: ANN0
 
 
 def test_rejected_counts_hands_not_error_lines(run, tmp_path) -> None:  # noqa: ANN001
-    """Hand #1 bets 1 on the river (below the big blind: the engine refuses the hand) and gets
-    120 back (the log's lines do not add up: two more error lines); hand #9 is short of its
-    uncalled bet (two lines: the call and the chips collected; the hand is imported). Five
-    error lines, one hand rejected."""
+    """Hand #1 bets 1 on the river and gets 120 back (two error lines: the return, and the
+    chips collected of a hand not stored): refused, nothing of it written. Hand #9 (its short
+    big blind's 7 given back) collects 113 of the 106 put in: stored as PokerNow paid it, one
+    warning line, no rejection. Two error lines, one hand rejected, exit 2 for the refusal."""
     bad = _swap(VK1, f"{HZN} bets 120", f"{HZN} bets 1")
     hand = [r for r in VK9 if not r.startswith(("The player", "The game"))]
-    short = [*_short_big_blind(hand), "Flop:  [8♥, Q♣, 4♣]", "Turn: 8♥, Q♣, 4♣ [A♥]",
+    short = [*_short_big_blind(hand), f"Uncalled bet of 7 returned to {HZN}",
+             "Flop:  [8♥, Q♣, 4♣]", "Turn: 8♥, Q♣, 4♣ [A♥]",
              "River: 8♥, Q♣, 4♣, A♥ [8♦]", f"{HZN} collected 113 from pot",
              "-- ending hand #9 --"]
     log = _write(tmp_path / "mixed.csv", [*bad, *short])
     out = run("import", str(log))
-    errors = [line for line in out.output.splitlines() if line.startswith("error:")]
-    assert out.exit_code == 2 and len(errors) == 5, out.output
-    assert "imported 1 hand(s)" in out.output and "; 1 rejected" in out.output
+    lines = out.output.splitlines()
+    errors = [line for line in lines if line.startswith("error:")]
+    assert out.exit_code == 2 and len(errors) == 2, out.output
+    assert all("hand pn-mixed-1-" in line for line in errors)
+    (warning,) = [line for line in lines if line.startswith("warning:")]
+    assert warning == (f"warning: {log}:2: hand pn-mixed-9-170000003500000: chips put in 106 − "
+                       "returned 0 = 106, but 113 collected (stored; the audit reports it)")
+    assert lines[-1] == ("imported 1 hand(s) (46 events) from 1 file(s); 0 already in the "
+                         "ledger; 1 rejected; 1 warning(s) about hands stored")

@@ -71,6 +71,16 @@ class MalformedInput(LedgerError):
     """A file or value that cannot be parsed (bad TOML, CSV, JSON, amount or card)."""
 
 
+class StoredFinding(MalformedInput):
+    """A fact of an input that does not add up but is stored as the site played and paid it
+    (FORMATS.md §2: a PokerNow hand whose starting stacks do not follow the previous hand,
+    whose chips put in minus returned are not what was collected, or that has no ending line):
+    no refusal. The import reports it as a warning when its ``hand`` was stored: the audit
+    reports the same hand (a payout, a stack that does not continue under table stakes,
+    RULES.md §1.1, or an incomplete hand). When that hand was refused for another reason the
+    import reports it as an error, as any other."""
+
+
 class MalformedEvent(MalformedInput):
     """An event that does not validate against its schema."""
 

@@ -3,11 +3,14 @@
 Each file goes to the first importer of :mod:`replay.ingest.registry` that identifies it (by
 content, not by an ``if`` on suffixes). Each hand is checked with the engine before anything is
 written; a bad hand is reported (file, line, hand, action) and skipped, the others are appended
-— unless ``strict``, which rejects the whole file. All hands of one file are appended in one
-transaction. A hand or session entry whose source key the ledger holds is skipped, so importing
-the same file twice adds nothing; the same hand id from another file is skipped when it is the
-same hand and refused otherwise; a stored hand that a log cut off is completed by a longer copy
-with a correction (:mod:`replay.ingest.completing`).
+— unless ``strict``, which rejects the whole file. A reader's
+:class:`ledger.model.errors.StoredFinding` (a PokerNow hand stored as the site played and paid
+it, FORMATS.md §2) refuses nothing: it is a warning of the report once its hand is stored.
+All hands of one file are appended in one transaction. A hand or session entry whose source
+key the ledger holds is skipped, so importing the same file twice adds nothing; the same hand
+id from another file is skipped when it is the same hand and refused otherwise; a stored hand
+that a log cut off is completed by a longer copy with a correction
+(:mod:`replay.ingest.completing`).
 """
 
 from __future__ import annotations
@@ -39,12 +42,16 @@ from replay.progress import Progress, silent
 @dataclass
 class ImportReport:
     """What an import did: files read, hands appended, hands already known, events written,
-    cut-off hands completed, the errors and the notes (one line each). ``rejected`` counts the
-    hands not written, each once however many lines it has (a hand still imported with a
-    warning is not one); ``counted``: the error lines of those files' hands and lines. Every
-    other error line (a file or statement refused whole) is one rejection. ``outside``: the
-    hands already in the ledger that stay outside ``session``, the session the import puts
-    its hands in (stored under none or another: a hand's session is never rewritten)."""
+    cut-off hands completed, the errors, the warnings and the notes (one line each). An error
+    is a refusal: what it names (a hand, a line, a file) was not written. A warning is a
+    :class:`ledger.model.errors.StoredFinding` of a hand that was stored (or was already), as
+    ``<file>:<line>: hand <id>: <finding> (stored; the audit reports it)`` (FORMATS.md §2).
+    ``rejected`` counts the hands not written, each once however many lines it has (a hand
+    stored with a warning is not one); ``counted``: the error lines of those files' hands and
+    lines. Every other error line (a file or statement refused whole) is one rejection.
+    ``outside``: the hands already in the ledger that stay outside ``session``, the session
+    the import puts its hands in (stored under none or another: a hand's session is never
+    rewritten)."""
 
     files: int = 0
     imported: int = 0
@@ -56,6 +63,7 @@ class ImportReport:
     counted: int = 0
     notes: list[str] = field(default_factory=list)
     outside: int = 0
+    warnings: list[str] = field(default_factory=list)
     session: str | None = None
 
     def add(self, part: ImportReport) -> None:
@@ -70,6 +78,7 @@ class ImportReport:
         self.counted += part.counted
         self.notes.extend(part.notes)
         self.outside += part.outside
+        self.warnings.extend(part.warnings)
 
     def summary(self) -> str:
         rejected = self.rejected + len(self.errors) - self.counted
@@ -85,6 +94,8 @@ class ImportReport:
         if self.completed:
             text += (f"; {self.completed} cut-off hand(s) completed from this longer export "
                      "(a correction each)")
+        if self.warnings:
+            text += f"; {len(self.warnings)} warning(s) about hands stored"
         return text
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from ledger.formats.files import file_name
 from ledger.model.batch import Batch
-from ledger.model.errors import LedgerError
+from ledger.model.errors import LedgerError, StoredFinding
 from ledger.model.events import event_json
 from replay import carry
 from replay.ingest import completing
@@ -54,14 +54,16 @@ class FileWriter:
         self.unit_errors: list[LedgerError] = []
         self.clashes: list[LedgerError] = []
         self.kept: set[str | None] = set()  # hands of the file not refused
+        self.held_as: dict[str | None, str] = {}  # kept hand -> the id the ledger has it under
         self.good = 0  # hands that would be written (or complete a cut one)
         self.completions: list[Batch] = []
         self._previous = carry.previous_in(ledger)
 
     @property
     def refusing(self) -> bool:
-        """Whether ``--strict`` refuses the file already (nothing more is appended)."""
-        return self.strict and bool(self.errors or self.unit_errors or self.clashes)
+        """Whether ``--strict`` refuses the file already (nothing more is appended): a hand or
+        line of it was refused (a :class:`StoredFinding` refuses nothing)."""
+        return self.strict and bool(_refusals(self.errors) or self.unit_errors or self.clashes)
 
     def add(self, batches: list[Batch], errors: Sequence[LedgerError],
             states: States | None = None, unit_errors: Sequence[LedgerError] = ()) -> None:
@@ -105,6 +107,8 @@ class FileWriter:
                 part.known += 1
                 skipped.append(batch)
         part.outside += _outside(self.ledger, skipped)
+        if skipped and any(isinstance(e, StoredFinding) for e in errors):
+            self.held_as.update(_held_as(self.ledger, skipped))
 
     def _share(self, batch: Batch, position: int, states: States | None) -> None:
         from replay.ingest.derived import hand_share, placed, same_events
@@ -123,7 +127,9 @@ class FileWriter:
     def finish(self, read_errors: Sequence[LedgerError] = ()) -> Any:
         """Append the completions of cut-off hands, write the derived tables, and return the
         file's report (``files`` 0); ``read_errors``: the reader's errors (first in the
-        report). Under ``--strict`` with a bad hand, raises :class:`_Discard` holding it.
+        report). A :class:`StoredFinding` of a hand that is stored (or was already) is a
+        warning (:func:`warning_line`), not an error. Under ``--strict`` with a bad hand,
+        raises :class:`_Discard` holding it.
 
         Raises:
             LedgerError: the ledger refused the write.
@@ -132,6 +138,12 @@ class FileWriter:
         name = file_name(self.path)
         errors = [e.located(file=name) for e in
                   [*read_errors, *self.errors, *self.unit_errors, *self.clashes]]
+        if not (self.strict and _refusals(errors)):  # findings of hands stored: warnings
+            found = [e for e in errors if isinstance(e, StoredFinding) and e.hand in self.kept]
+            for e in found:  # a hand the ledger holds under another id: named by that id
+                e.hand = self.held_as.get(e.hand, e.hand)
+            part.warnings = [warning_line(e) for e in found]
+            errors = [e for e in errors if not any(e is f for f in found)]
         part.rejected = _rejected(errors, self.kept)
         if self.strict and errors:  # what earlier chunks appended is rolled back: not counted
             part.imported = part.events = part.known = part.completed = part.outside = 0
@@ -150,6 +162,19 @@ class FileWriter:
 
             self.tables.finish(head_position(self.ledger))
         return part
+
+
+def _refusals(errors: Sequence[LedgerError]) -> list[LedgerError]:
+    """``errors`` but the :class:`StoredFinding` values (facts of hands stored as logged)."""
+    return [e for e in errors if not isinstance(e, StoredFinding)]
+
+
+def warning_line(finding: StoredFinding) -> str:
+    """The one line of a finding about a stored hand (the CLI puts ``warning:`` before it):
+    ``<file>:<line>: hand <id>: <finding> (stored; the audit reports it)``, the file as its
+    path was given (FORMATS.md §2)."""
+    where = f"{finding.file}:{finding.line}" if finding.line is not None else f"{finding.file}"
+    return f"{where}: hand {finding.hand}: {finding.message} (stored; the audit reports it)"
 
 
 def strict_line(errors: Sequence[LedgerError]) -> str:
@@ -254,6 +279,16 @@ def _outside(ledger: Any, skipped: list[Batch]) -> int:
                         " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
                         [list(into)])
     return sum(1 for key, session in rows if session != into[key])
+
+
+def _held_as(ledger: Any, skipped: list[Batch]) -> dict[str | None, str]:
+    """``{hand id: the id the ledger holds it under}`` for the hand batches ``skipped`` whose
+    source key is stored under another hand id."""
+    keys = {b.source_key: b.hand_id for b in skipped if b.source_key is not None}
+    rows = ledger.query("SELECT DISTINCT source_key, hand_id FROM events WHERE seq = 1"
+                        " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
+                        [list(keys)]) if keys else []
+    return {keys[key]: hand for key, hand in rows if hand != keys[key]}
 
 
 def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upto: int

@@ -25,7 +25,7 @@ from ledger.formats.pokernow.chips import Chips
 from ledger.formats.pokernow.lines import game_code
 from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row
 from ledger.formats.pokernow.seating import POST_KINDS
-from ledger.model.errors import MalformedInput
+from ledger.model.errors import MalformedInput, StoredFinding
 from ledger.model.events import (
     AllIn,
     BetRaise,
@@ -63,8 +63,9 @@ class _Builder:
         self.over_calls: dict[str, Row] = {}  # the row of a call above the bet
         self.over_called: dict[str, int] = {}  # the excess of such a call, settled by a return
 
-    def error(self, row: Row, message: str) -> None:
-        self.ctx.errors.append(MalformedInput(
+    def error(self, row: Row, message: str, kind: type[MalformedInput] = MalformedInput
+              ) -> None:
+        self.ctx.errors.append(kind(
             message, file=self.ctx.file, line=row.line, hand=self.label, action=row.entry))
 
     def amount(self, row: Row, text: str | None) -> int | None:
@@ -338,7 +339,8 @@ class _Builder:
             return None
         for player, problem in self.chips.unsettled().items():
             self.error(self.over_calls[player], problem)
-        self.check(block.end or block.start, self.chips.balance())
+        for problem in self.chips.balance():  # the payouts as the site paid them: stored
+            self.error(block.end or block.start, problem, StoredFinding)
         return dict(self.chips.behind)
 
 

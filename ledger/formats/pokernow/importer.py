@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ledger.formats.pokernow.log import PnGame, PnHand, read_pokernow_log
 from ledger.formats.reading import FileRead, HandEvents, SessionEntry, first_line, with_session
+from ledger.model.errors import StoredFinding
 from ledger.model.events import SessionOpened, event_json
 
 
@@ -47,9 +48,14 @@ class PokerNowImporter:
 
 
 def _read_game(game: PnGame, out: FileRead) -> None:
-    """Append one table's items and errors to ``out``."""
+    """Append one table's items and errors to ``out``: a hand that an error other than a
+    :class:`ledger.model.errors.StoredFinding` names is refused, nothing of it kept (a line
+    of it could not be read or does not add up, FORMATS.md §2); a hand with only findings
+    is kept as logged."""
     name = game.session
     out.errors.extend(game.errors)
+    refused = {e.hand for e in game.errors
+               if e.hand is not None and not isinstance(e, StoredFinding)}
     first = next((i.source_key for i in game.items if isinstance(i, PnHand)), None)
     scope = f"pokernow:{name}:{_digest(first or '')}"  # this game, in this session
     hands = since = line = 0  # hands so far, session items since the last hand
@@ -60,7 +66,9 @@ def _read_game(game: PnGame, out: FileRead) -> None:
             out.items.append(SessionEntry(name, item, line, key))
             since += 1
             continue
-        hands, since, line = hands + 1, 0, item.line
+        hands, since, line = hands + 1, 0, item.line  # a refused hand keeps its place
+        if item.hand_id in refused:
+            continue
         events = with_session(item.events, name)
         out.items.append(HandEvents(item.hand_id, events, [item.line] * len(events),
                                     item.line, item.source_key, name))

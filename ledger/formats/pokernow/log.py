@@ -68,6 +68,12 @@ Conventions (the decisions FORMATS.md leaves to the importer):
   left (between consecutive hand numbers) is reported in ``errors``. An error about a hand that
   was built names it by its hand id (``LedgerError.hand``, as the engine's do), one about a
   session line names the session.
+* **Findings and refusals.** Three findings are facts of a hand stored as the site played and
+  paid it, :class:`ledger.model.errors.StoredFinding` values: starting stacks that do not follow
+  the previous hand, ``put in − returned ≠ collected``, and a hand with no ending line (kept as
+  incomplete); the audit reports each such hand. Every other error about a hand is a refusal:
+  nothing of that hand is imported (:mod:`ledger.formats.pokernow.importer`); one about a
+  session line refuses the file.
 """
 
 from __future__ import annotations
@@ -87,7 +93,7 @@ from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row
 from ledger.formats.pokernow.rows import Table, read_tables
 from ledger.formats.pokernow.session import SessionItem, SessionTracker
 from ledger.formats.pokernow.statement import LedgerRow, read_pokernow_ledger
-from ledger.model.errors import MalformedInput
+from ledger.model.errors import MalformedInput, StoredFinding
 from ledger.model.events import SessionOpened, Unit
 
 __all__ = [
@@ -107,7 +113,9 @@ class PnGame:
 
     ``players``: id → the last name seen; ``names``: id → every name seen. ``items``: hands and
     session events (SessionOpened, PlayerAlias, SeatChange, BuyIn, CashOut, Payment) in log order.
-    ``errors``: every row that could not be read or does not add up, in CSV line order.
+    ``errors``: every row that could not be read or does not add up, in CSV line order
+    (:class:`ledger.model.errors.StoredFinding` for the facts stored as logged, see the module
+    doc).
     ``exporter``: the id whose ``Your hand is`` lines these are, when the shows prove it.
     ``more``: the games of the other tables the same file holds, in file order (each with its
     own session, errors and ``more`` empty).
@@ -152,10 +160,10 @@ class _Grouper:
         self.pending: list[Row] = []
         self.level: str | None = None
 
-    def error(self, row: Row, message: str, hand: int | None) -> None:
-        self.errors.append(MalformedInput(message, file=self.file, line=row.line,
-                                          hand=None if hand is None else f"#{hand}",
-                                          action=row.entry))
+    def error(self, row: Row, message: str, hand: int | None,
+              kind: type[MalformedInput] = MalformedInput) -> None:
+        self.errors.append(kind(message, file=self.file, line=row.line,
+                                hand=None if hand is None else f"#{hand}", action=row.entry))
 
     def close(self, status: str) -> None:
         assert self.current is not None
@@ -168,7 +176,8 @@ class _Grouper:
             number = self.current.start.parsed.number
             if number != row.parsed.number:
                 self.error(self.current.start, f"hand #{number} has no ending line before hand "
-                           f"#{row.parsed.number} starts; kept as incomplete", number)
+                           f"#{row.parsed.number} starts; kept as incomplete", number,
+                           StoredFinding)
             self.close("voided" if number == row.parsed.number else "incomplete")
         self.current = HandBlock(start=row, level_bb=self.level)
         self.seq.append(("hand", self.current))

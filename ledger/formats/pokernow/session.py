@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row
-from ledger.model.errors import MalformedInput
+from ledger.model.errors import MalformedInput, StoredFinding
 from ledger.model.events import BuyIn, CashOut, Payment, PlayerAlias, SeatChange, SessionOpened
 
 SessionItem = SessionOpened | BuyIn | CashOut | Payment | SeatChange | PlayerAlias
@@ -30,8 +30,10 @@ class SessionTracker:
         self.last_number: int | None = None
 
     def error(self, row: Row, message: str, hand: int | None = None) -> None:
-        """A problem of a session line (naming the session) or of a hand's start."""
-        self.ctx.errors.append(MalformedInput(
+        """A problem of a session line (naming the session), or a hand's start that does not
+        follow the previous hand (a :class:`StoredFinding`: the hand is stored as logged)."""
+        kind = MalformedInput if hand is None else StoredFinding
+        self.ctx.errors.append(kind(
             message, file=self.ctx.file, line=row.line, action=row.entry,
             hand=None if hand is None else f"#{hand}",
             session=self.ctx.session if hand is None else None))

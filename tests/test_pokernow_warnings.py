@@ -1,0 +1,115 @@
+"""A PokerNow hand stored as the site played and paid it, though its chips do not add up, is a
+``warning:`` line of the import, not a refusal (FORMATS.md §2): exit 0, the summary true, the
+hand in the ledger and the audit reporting it (exit 1). A line of a hand that cannot be read
+is still a refusal: an ``error:`` line, exit 2, nothing of that hand written. Real data: the
+first charlestudor log (hands #1-#4, ids ``pn-charlestudor_Input_Log_001-N-…``), edited."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.test_host_mistakes import _edited
+from tests.test_live_table import events, one_shot
+
+GAME = "pn-charlestudor_Input_Log_001"
+HAND3 = f"{GAME}-3-164210356587500"
+HAND4 = f"{GAME}-4-164210359269400"
+STORED = ("; 0 rejected; 1 warning(s) about hands stored\n")
+
+
+def _audit(db: Path) -> tuple[int, dict]:
+    code, out, err = one_shot(db, "audit", "--json")
+    assert err == ""
+    return code, json.loads(out)
+
+
+def _hands(db: Path) -> list[str]:
+    return [e[2] for e in events(db) if e[5] == "hand_started"]
+
+
+def test_a_stack_that_does_not_follow_the_previous_hand_is_stored_with_a_warning(
+        tmp_path: Path) -> None:
+    """TA left hand #3 with 104; hand #4's stacks line (line 10) gives him 114."""
+    log = _edited(tmp_path, 10, '"TA @ gE4aE_Yhc3"" (104)', '"TA @ gE4aE_Yhc3"" (114)')
+    db = tmp_path / "w.duckdb"
+    code, out, err = one_shot(db, "import", str(log))
+    assert (code, err) == (0, (
+        f"warning: {log}:10: hand {HAND4}: gE4aE_Yhc3 starts with 114 but had 104 after the "
+        "previous hand and the session lines (stored; the audit reports it)\n"))
+    assert out == f"imported 4 hand(s) (60 events) from 1 file(s); 0 already in the ledger{STORED}"
+    (start,) = [json.loads(e[6]) for e in events(db) if e[2] == HAND4 and e[4] == 1]
+    assert {s["player"]: s["stack"] for s in start["seats"]} == {
+        "gE4aE_Yhc3": 114, "ydk9sgEWl2": 100, "BfS83Cedu3": 96}
+    assert _audit(db) == (1, {"discrepancies": [{
+        "kind": "stack_continuity", "session": "charlestudor_Input_Log_001", "hand": HAND4,
+        "player": "gE4aE_Yhc3", "expected": 104, "actual": 114,
+        "message": f"hand {HAND4}: gE4aE_Yhc3 starts with 114 but he left hand {HAND3} with "
+                   "104 and bought nothing: expected 104 (+10)"}]})
+
+
+def test_chips_collected_that_were_not_put_in_are_stored_with_a_warning(tmp_path: Path) -> None:
+    """Hand #4: 3 put in, 1 returned, and Anvjfbmj2 collects 3 (line 3; was 2): PokerNow paid
+    one chip too many, the ledger records it and the audit finds the payout."""
+    log = _edited(tmp_path, 3, "collected 2 from pot", "collected 3 from pot")
+    db = tmp_path / "w.duckdb"
+    code, out, err = one_shot(db, "import", str(log))
+    assert (code, err) == (0, (
+        f"warning: {log}:2: hand {HAND4}: chips put in 3 − returned 1 = 2, but 3 collected "
+        "(stored; the audit reports it)\n"))
+    assert out.endswith(STORED) and out.startswith("imported 4 hand(s) (60 events)")
+    paid = [json.loads(e[6]) for e in events(db) if e[2] == HAND4 and e[5] == "recorded_payout"]
+    assert [(p["player"], p["amount"], p["returned"]) for p in paid] == [
+        ("ydk9sgEWl2", 1, True), ("ydk9sgEWl2", 3, False)]
+    assert _audit(db) == (1, {"discrepancies": [{
+        "kind": "payout", "session": "charlestudor_Input_Log_001", "hand": HAND4,
+        "player": "ydk9sgEWl2", "expected": 3, "actual": 4,
+        "message": f"hand {HAND4}: ydk9sgEWl2 was paid 4, the rules give 3 (+1)"}]})
+
+
+def test_strict_refuses_nothing_for_a_warning(tmp_path: Path) -> None:
+    """--strict rejects a file with a bad hand; a hand stored as logged is none."""
+    log = _edited(tmp_path, 10, '"TA @ gE4aE_Yhc3"" (104)', '"TA @ gE4aE_Yhc3"" (114)')
+    db = tmp_path / "w.duckdb"
+    code, out, err = one_shot(db, "import", "--strict", str(log))
+    assert code == 0 and err.startswith(f"warning: {log}:10: hand {HAND4}: ")
+    assert out.endswith(STORED) and len(_hands(db)) == 4
+    again = one_shot(db, "import", str(log))  # known: stored, still said
+    assert again[0] == 0 and again[1].startswith("imported 0 hand(s) (0 events) from 1 file(s); "
+                                                 "4 already in the ledger; 0 rejected; 1 warn")
+
+
+def test_a_line_that_cannot_be_read_refuses_its_hand_whole(tmp_path: Path) -> None:
+    """Hand #4's ``Your hand is`` line (line 9) with a card that is none: exit 2, one error
+    line, nothing of hand #4 written (it was stored without the line), the others stored."""
+    log = _edited(tmp_path, 9, "Your hand is 4♣, 9♦", "Your hand is 4♣, 9X")
+    db = tmp_path / "r.duckdb"
+    code, out, err = one_shot(db, "import", str(log))
+    assert (code, err) == (2, (
+        f"error: {log}:9, hand {HAND4}, action 'Your hand is 4♣, 9X': ' 9X' is not a card\n"))
+    assert out == ("imported 3 hand(s) (49 events) from 1 file(s); 0 already in the ledger; "
+                   "1 rejected\n")
+    assert HAND4 not in {e[2] for e in events(db)} and len(_hands(db)) == 3
+    with_warning = _edited(tmp_path, 10, '"TA @ gE4aE_Yhc3"" (104)', '"TA @ gE4aE_Yhc3"" (114)',
+                           source=log)  # the same hand also starting off: still refused
+    db = tmp_path / "r2.duckdb"
+    code, out, err = one_shot(db, "import", str(with_warning))
+    assert code == 2 and err.count("\n") == 2 and "warning" not in err
+    assert err.splitlines()[1] == (
+        f"error: {with_warning}:10, hand {HAND4}, action 'Player stacks: #1 \"TA @ gE4aE_Yhc3\" "
+        "(114) | #2 \"Anvjfbmj2 @ ydk9sgEWl2\" (100) | #6 \"Qapurjsa9 @ BfS83Cedu3\" (96)': "
+        "gE4aE_Yhc3 starts with 114 but had 104 after the previous hand and the session lines")
+    assert HAND4 not in {e[2] for e in events(db)} and len(_hands(db)) == 3
+
+
+def test_run_prints_the_warning_and_exits_0(tmp_path: Path) -> None:
+    """`run` on a folder holding the edited log: the warning on stderr, no rejection, the
+    audit's finding in its report."""
+    log = _edited(tmp_path, 10, '"TA @ gE4aE_Yhc3"" (104)', '"TA @ gE4aE_Yhc3"" (114)')
+    code, out, err = one_shot(tmp_path / "run.duckdb", "run", str(log.parent))
+    assert (code, err) == (0, (
+        f"warning: {log}:10: hand {HAND4}: gE4aE_Yhc3 starts with 114 but had 104 after the "
+        "previous hand and the session lines (stored; the audit reports it)\n"))
+    assert f"imported 4 hand(s) (60 events) from 1 file(s); 0 already in the ledger{STORED}" in out
+    assert (f"stack_continuity: hand {HAND4}: gE4aE_Yhc3 starts with 114 but he left hand "
+            f"{HAND3} with 104 and bought nothing: expected 104 (+10)") in out
