@@ -56,6 +56,7 @@ from ledger.store.store import COLUMNS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EXE = str(Path(sys.executable).with_name("handledger"))
+SERIES = ROOT / "data" / "series"
 NAMES = [c.strip() for c in COLUMNS.split(",")]
 Row = tuple[Any, ...]
 
@@ -322,13 +323,15 @@ KINDS: dict[str, Callable[[random.Random, Path, Template], Expect]] = {
 # ------------------------------------------------------------------------------- trials
 
 
-def template(work: Path) -> Template:
-    """The ledger of the module doc, its older copies and another ledger, in ``work``."""
+def template(work: Path, series: Path = SERIES) -> Template:
+    """The ledger of the module doc, its older copies and another ledger, in ``work``;
+    ``series``: the series imported (the folder, or one of its files: a smaller ledger)."""
     keys = work / "keys"
     db = work / "friday.duckdb"
     older = []
     for folder in ("hands", "series", "declare"):
-        done = handledger(db, "import", str(ROOT / "data" / folder))
+        done = handledger(db, "import", str(series if folder == "series" else
+                                            ROOT / "data" / folder))
         assert done.returncode == 0, done.stderr
         if folder == "declare":
             assert handledger(db, "key", "new", "host", keys=keys).returncode == 0
@@ -345,7 +348,7 @@ def template(work: Path) -> Template:
     verified = handledger(db, "verify")
     assert verified.returncode == 0, verified.stderr
     other_db = work / "other.duckdb"
-    assert handledger(other_db, "import", str(ROOT / "data" / "series")).returncode == 0
+    assert handledger(other_db, "import", str(series)).returncode == 0
     return Template(db, older, other_db, keys, audit.stdout, settle.stdout,
                     verified.stdout.splitlines()[0])
 
@@ -434,10 +437,12 @@ def check(kind: str, expect: Expect, db: Path, t: Template, counts: Counter[str]
     return checker.problems
 
 
-def campaign(rounds: int, seed: int, work: Path, kinds: list[str]) -> tuple[Counter[str],
-                                                                            list[str]]:
+def campaign(rounds: int, seed: int, work: Path, kinds: list[str], series: Path = SERIES
+             ) -> tuple[Counter[str], list[str]]:
+    """``rounds`` rounds of a trial of each of ``kinds`` on copies of :func:`template`'s
+    ledger (``series`` imported): the counts and the broken rules, in words."""
     rng = random.Random(seed)
-    t = template(work)
+    t = template(work, series)
     counts: Counter[str] = Counter()
     failures: list[str] = []
     trial = work / "trial"
