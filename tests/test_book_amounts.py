@@ -11,22 +11,29 @@ from pathlib import Path
 
 import pytest
 
+from tests.copies import copy_ledger
 from tests.test_books_refusals import refused, rows, run
 
 USD = "(amounts are whole chips, in ASCII digits; 1 chip is 0.25 USD"
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def books(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Session ``fri`` (1 chip = 0.25 USD) where Ann bought 200 chips and Bob 100; session
     ``home`` (1 chip = 1, no currency) where Ann bought 200."""
-    db = tmp_path / "t.duckdb"
+    db = tmp_path_factory.mktemp("books") / "t.duckdb"
     for args in (("session", "open", "fri", "--date", "2026-11-27", "--chip-value", "0.25",
                   "--currency", "USD"), ("buyin", "fri", "Ann", "200"),
                  ("buyin", "fri", "Bob", "100"), ("session", "open", "home", "--date",
                  "2026-11-28"), ("buyin", "home", "Ann", "200")):
         assert run(db, *args).exit_code == 0, args
     return db
+
+
+@pytest.fixture
+def db(books: Path, tmp_path: Path) -> Path:
+    """A copy of ``books`` for the test."""
+    return copy_ledger(books, tmp_path / "t.duckdb")
 
 
 @pytest.mark.parametrize(("args", "line"), [
