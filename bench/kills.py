@@ -120,10 +120,34 @@ def night(work: Path, *, big_events: int = 150_000, short: bool = False) -> list
 # ------------------------------------------------------------------------------- running
 
 
-def handledger(db: Path, args: list[str], cwd: Path, timeout: float = 600
-               ) -> subprocess.CompletedProcess:
+def handledger(db: Path, args: list[str], cwd: Path, timeout: float = 600, *,
+               here: bool = False) -> subprocess.CompletedProcess:
+    """Run the command on ``db`` as a new process, or in this one when ``here``
+    (:func:`cli.main.run`, as the console script runs it: the same output and exit status,
+    without the start-up of a process) for a command whose own process is not under test."""
+    if here:
+        return _in_this_process(db, args, cwd)
     return subprocess.run([EXE, "--db", str(db), *args], cwd=cwd, capture_output=True,
                           text=True, timeout=timeout)
+
+
+def _in_this_process(db: Path, args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    from click.testing import CliRunner
+
+    from cli.main import run
+
+    before = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with CliRunner().isolation() as (out, err, _):
+            try:
+                code = run(["--db", str(db), *args])
+            except SystemExit as exc:  # a command's sys.exit, as the process ends with it
+                code = exc.code
+    finally:
+        os.chdir(before)
+    return subprocess.CompletedProcess(args, code or 0, out.getvalue().decode(),
+                                       err.getvalue().decode())
 
 
 def events(db: Path) -> list[tuple[str, int, str, str]]:
@@ -138,8 +162,8 @@ def events(db: Path) -> list[tuple[str, int, str, str]]:
         con.close()
 
 
-def audit_json(db: Path, cwd: Path) -> str:
-    done = handledger(db, ["audit", "--json"], cwd)
+def audit_json(db: Path, cwd: Path, *, here: bool = False) -> str:
+    done = handledger(db, ["audit", "--json"], cwd, here=here)
     assert done.returncode in (0, 1), done.stderr
     return done.stdout
 
@@ -165,25 +189,31 @@ class Clean:
     audits: list[str] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
     startup: float = 0.0  # what a command takes before it opens the ledger (about)
+    #: Only the commands of ``audits`` are trials: the others, and the checks after a trial
+    #: (``verify``, ``audit --json``), run in the campaign's own process.
+    here: bool = False
 
 
 def clean_run(script: list[list[str]], work: Path, audits: set[int] | None = None) -> Clean:
     """Run the script once, keeping a copy of the ledger before every command (and what
-    ``audit --json`` says after those of ``audits``; None: after every command)."""
-    clean = Clean(script)
+    ``audit --json`` says after those of ``audits``; None: after every command). With
+    ``audits``, only their commands run as processes (their durations time the kills); the
+    others, which no trial kills, and the audits run in this process."""
+    clean = Clean(script, here=audits is not None)
     db = work / "clean.duckdb"
-    handledger(db, ["init"], work)
+    handledger(db, ["init"], work, here=clean.here)
     for k, args in enumerate(script):
         keep = work / "before" / f"{k:03d}.duckdb"
         keep.parent.mkdir(exist_ok=True)
         copy_ledger(db, keep)
         clean.dbs.append(keep)
         start = time.perf_counter()
-        done = handledger(db, args, work)
+        done = handledger(db, args, work, here=clean.here and k not in audits)
         clean.seconds.append(time.perf_counter() - start)
         assert done.returncode in (0, 1), (args, done.stderr)
         clean.after.append(events(db))
-        clean.audits.append(audit_json(db, work) if audits is None or k in audits else "")
+        clean.audits.append(audit_json(db, work, here=clean.here)
+                            if audits is None or k in audits else "")
     started = time.perf_counter()
     handledger(work / "none.duckdb", ["--version"], work)
     clean.startup = 0.9 * (time.perf_counter() - started)
@@ -256,7 +286,7 @@ def trial(clean: Clean, k: int, rng: random.Random, work: Path, *, to_end: bool,
         time.sleep(0.1)
     if helpers & descendants(1):
         problems.append("worker processes outlived the killed command")
-    verified = handledger(db, ["verify"], work)
+    verified = handledger(db, ["verify"], work, here=clean.here)
     if verified.returncode != 0 or not verified.stdout.startswith("ok: "):
         problems.append(f"verify: {verified.stdout.strip()} {verified.stderr.strip()}")
     stored = events(db)
@@ -272,7 +302,7 @@ def trial(clean: Clean, k: int, rng: random.Random, work: Path, *, to_end: bool,
             problems.append(f"the re-run failed: {again.stderr.strip()[:300]}")
     if events(db) != clean.after[k]:
         problems.append("after the re-run: not the clean run's events")
-    if audit_json(db, work) != clean.audits[k]:
+    if audit_json(db, work, here=clean.here) != clean.audits[k]:
         problems.append("after the re-run: audit --json differs from the clean run's")
     if to_end and not problems:
         problems += the_rest(clean, k, db, work)

@@ -5,7 +5,9 @@ cleanly; then one command of each kind (a book entry, a live hand's start
 and action, a correction, an import of a folder, a rebuild) is killed at a random moment as a
 real process: ``verify`` passes, only whole hands and book entries are there, running it again
 completes without duplicates, and the events then equal the clean run's event for event (and
-``audit --json`` says the same).
+``audit --json`` says the same). The commands no trial kills, and ``verify`` and ``audit``
+after each trial, run in the test's own process (the killed command and its re-run are
+processes).
 """
 
 from __future__ import annotations
