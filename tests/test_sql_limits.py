@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DATA
+from tests.test_books_refusals import run
 
 EXE = str(Path(sys.executable).with_name("handledger"))
 #: Runs a command and prints its peak resident memory (kB) on the last line of stderr.
@@ -26,11 +27,11 @@ STOPPED = "(stopped at {n} rows: there are more; --max-rows N prints more)"
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One session of the series, imported and audited (in this process: ``sql`` is what
+    runs as a process below)."""
     db = tmp_path_factory.mktemp("sql") / "q.duckdb"
-    done = subprocess.run([EXE, "--db", str(db), "import", str(DATA / "series" / "s01.jsonl")],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert subprocess.run([EXE, "--db", str(db), "audit"], capture_output=True).returncode == 0
+    assert run(db, "import", str(DATA / "series" / "s01.jsonl")).exit_code == 0
+    assert run(db, "audit").exit_code == 0
     return db
 
 
@@ -101,13 +102,9 @@ def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(tmp_path
     from tests.test_waiting import Holder
 
     db = tmp_path / "behind.duckdb"
-    done = subprocess.run([EXE, "--db", str(db), "import", str(DATA / "series" / "s01.jsonl")],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    live = subprocess.run([EXE, "--db", str(db), "hand", "start", "--hand", "live", "--game",
-                           "NT", "--stakes", "1/2", "--seats", "Ann:200,Bob:150", "--button",
-                           "Bob"], capture_output=True, text=True)
-    assert live.returncode == 0, live.stderr
+    assert run(db, "import", str(DATA / "series" / "s01.jsonl")).exit_code == 0
+    assert run(db, "hand", "start", "--hand", "live", "--game", "NT", "--stakes", "1/2",
+               "--seats", "Ann:200,Bob:150", "--button", "Bob").exit_code == 0
     before = hashlib.sha256(db.read_bytes()).hexdigest()
     query = "SELECT count(*) AS n, sum(net) AS net FROM player_session_results"
     behind = sql(db, "--json", query)
@@ -121,9 +118,9 @@ def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(tmp_path
                                 capture_output=True, text=True, timeout=300)
     assert (beside.returncode, beside.stderr, beside.stdout) == (0, "", behind.stdout)
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
-    audit = subprocess.run([EXE, "--db", str(db), "audit"], capture_output=True, text=True)
-    assert audit.returncode == 1 and "(in_progress 1)" in audit.stdout  # the live hand
+    audit = run(db, "audit")
+    assert audit.exit_code == 1 and "(in_progress 1)" in audit.stdout  # the live hand
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before  # a read: never saves them
-    assert subprocess.run([EXE, "--db", str(db), "replay"], capture_output=True).returncode == 0
+    assert run(db, "replay").exit_code == 0
     assert hashlib.sha256(db.read_bytes()).hexdigest() != before  # the rebuild saves them
     assert sql(db, "--json", query).stdout == behind.stdout
