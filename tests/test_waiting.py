@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DATA
+from tests.test_books_refusals import run
 
 EXE = str(Path(sys.executable).with_name("handledger"))
 HOLD = """
@@ -39,8 +40,7 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A ledger of the first series session, its derived tables as of its head."""
     db = tmp_path_factory.mktemp("wait") / "w.duckdb"
     for args in (["import", str(DATA / "series" / "s01.jsonl")], ["audit"]):
-        done = subprocess.run([EXE, "--db", str(db), *args], capture_output=True, text=True)
-        assert done.returncode in (0, 1), done.stderr
+        assert run(db, *args).exit_code in (0, 1)  # in this process: the waiters are processes
     return db
 
 
@@ -99,7 +99,7 @@ def test_a_live_act_waits_for_a_writer_then_is_recorded(tmp_path: Path) -> None:
     setup = [["hand", "start", "--hand", "h", "--game", "NT", "--stakes", "1/2", "--seats",
               "Ann:200,Bob:150", "--button", "Bob"], ["act", "h", "d dh Ann AsKs"]]
     for args in setup:
-        assert subprocess.run([EXE, "--db", str(db), *args]).returncode == 0
+        assert run(db, *args).exit_code == 0
     with Holder(db) as holder:
         proc = start(db, "act", "h", "d dh Bob QhQd")
         assert waiting_line(proc).startswith(f"waiting for the ledger {db} ")
@@ -174,8 +174,7 @@ def test_readers_and_a_live_act_during_a_real_import_go_through_when_it_ends(tmp
     for args in (["hand", "start", "--hand", "live", "--game", "NT", "--stakes", "1/2",
                   "--seats", "Ann:200,Bob:150", "--button", "Bob"],
                  ["act", "live", "d dh Ann AsKs"]):
-        assert subprocess.run([EXE, "--db", str(db), *args], capture_output=True
-                              ).returncode == 0
+        assert run(db, *args).exit_code == 0
     importer = start(db, "import", str(folder))
     wal = Path(f"{db}.wal")
     while importer.poll() is None and not (wal.exists() and wal.stat().st_size):
