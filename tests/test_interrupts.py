@@ -192,13 +192,13 @@ def _corrections(db: Path) -> int:
 
 def test_ctrl_c_after_the_correction_is_written_is_not_aborted(tmp_path: Path) -> None:
     """The correction's line is printed once its events are committed; Ctrl-C then (while the
-    derived tables of the 2,000 hands of the ledger are saved, or as the process ends) was
+    derived tables of the 600 hands of the ledger are saved, or as the process ends) was
     "Aborted", exit 130, or death by SIGINT, though the correction was in the ledger: now the
     command ends as it would have, at most noting that the tables were not saved."""
     from replay.demo.series import generate_series, write_series
 
     folder = tmp_path / "series"
-    write_series(generate_series(sessions=2, hands=1000, seed=5), folder)
+    write_series(generate_series(sessions=2, hands=300, seed=5), folder)
     db = tmp_path / "l.duckdb"
     _dispute_ledger(db, folder)
     proc = subprocess.Popen([sys.executable, "-c", CHILD, "--db", str(db), "correct",
