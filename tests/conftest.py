@@ -47,6 +47,24 @@ def run(db: str):  # noqa: ANN201
     return invoke
 
 
+@pytest.fixture(scope="session")
+def corrected_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ledger of ``data/`` imported with its books corrected (:mod:`tests.corrected`),
+    built once: a test copies it (:func:`tests.copies.copy_ledger`) before it changes it."""
+    from cli.main import cli
+    from tests.corrected import correct_the_books
+
+    db = tmp_path_factory.mktemp("corrected") / "t.duckdb"
+    runner = CliRunner()
+
+    def run(*args: str):  # noqa: ANN202
+        return runner.invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+
+    assert run("import", str(DATA)).exit_code == 0
+    correct_the_books(run, str(db))
+    return db
+
+
 @pytest.fixture
 def user(db: str):  # noqa: ANN201
     """``user("hand", "start", ...)`` → ``(status, stdout, stderr)`` of the command run as the

@@ -25,7 +25,7 @@ from replay.demo.series import generate_series
 from replay.ingest.pipeline import import_paths
 from replay.projections import catch_up, save_tables
 from tests.conftest import DATA, SHARED
-from tests.corrected import correct_the_books
+from tests.copies import copy_ledger
 from tests.test_import_chunks import ILLEGAL, _phhs
 
 
@@ -87,11 +87,11 @@ def test_a_json_lines_series_with_sessions(tmp_path: Path,
     assert len(saved["session_book"]) == 3 and saved["audit_discrepancies"]
 
 
-def test_our_export_of_a_corrected_ledger(tmp_path: Path, run: Any, db: str) -> None:
+def test_our_export_of_a_corrected_ledger(tmp_path: Path, run: Any, db: str,
+                                          corrected_data: Path) -> None:
     """Corrections appended after other hands, a void, amended and retracted entries, an
     alias, PokerNow ids: the export read back into a new ledger."""
-    assert run("import", str(DATA)).exit_code == 0
-    correct_the_books(run, db)
+    copy_ledger(corrected_data, Path(db))  # data/ imported, its books corrected
     pokernow = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
     assert run("import", str(pokernow)).exit_code == 0
     export = tmp_path / "all.jsonl"

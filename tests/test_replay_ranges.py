@@ -17,8 +17,8 @@ from ledger.store.store import Ledger
 from replay import ranges
 from replay.ingest.pipeline import import_paths
 from replay.projections import rebuild
-from tests.conftest import DATA, SHARED
-from tests.corrected import correct_the_books
+from tests.conftest import SHARED
+from tests.copies import copy_ledger
 
 
 @pytest.fixture
@@ -100,9 +100,9 @@ def test_series_in_ranges_as_in_one_process(tmp_path: Path, small_ranges: None) 
 
 
 def test_mixed_ledger_in_ranges_as_in_one_process(tmp_path: Path, run: Any, db: str,
-                                                  small_ranges: None) -> None:
-    assert run("import", str(DATA)).exit_code == 0
-    correct_the_books(run, db)
+                                                  small_ranges: None, corrected_data: Path
+                                                  ) -> None:
+    copy_ledger(corrected_data, Path(db))  # data/ imported, its books corrected
     with Ledger(db, read_only=True) as ledger:
         (fixed,) = ledger.connection.execute("SELECT max(position) FROM events").fetchone()
     # after the corrections: a PokerNow log (ids and nicknames) and the real hands (no session)

@@ -21,8 +21,7 @@ from replay import ranges
 from replay import tables as T
 from replay.books import audit, fresh_books
 from replay.projections import rebuild
-from tests.conftest import DATA
-from tests.corrected import correct_the_books
+from tests.copies import copy_ledger
 from tests.test_replay_ranges import _series
 
 
@@ -97,8 +96,8 @@ def test_a_range_that_fails_raises_as_one_process_and_leaves_the_tables(
     assert errors[1].startswith("action 'session:s03 position ")  # the first of the two
 
 
-def test_a_range_sends_the_payloads_one_process_reads(tmp_path: Path, run: Any, db: str
-                                                      ) -> None:
+def test_a_range_sends_the_payloads_one_process_reads(tmp_path: Path, run: Any, db: str,
+                                                      corrected_data: Path) -> None:
     """Ranges of a ledger with corrections, a void and corrected entries appended after other
     hands (a hand whose rows do not follow one another is read on its own) give every hand
     as the one-process reader does; a payload holding the separator of the one text they
@@ -106,8 +105,7 @@ def test_a_range_sends_the_payloads_one_process_reads(tmp_path: Path, run: Any, 
     dataset's text column does not) is read one by one, as stored."""
     from replay.partition import read_part
 
-    assert run("import", str(DATA)).exit_code == 0
-    correct_the_books(run, db)
+    copy_ledger(corrected_data, Path(db))  # data/ imported, its books corrected
     with Ledger(db, read_only=True) as ledger:
         con = ledger.connection
         top = con.execute("SELECT max(position) FROM events").fetchone()[0]
