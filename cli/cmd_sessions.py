@@ -26,7 +26,8 @@ def session() -> None:
               help="Money per chip, e.g. 0.25 (kept as integer minor units).")
 @click.option("--currency", default=None, help="Currency code, e.g. USD.")
 @click.option("--decimals", type=click.IntRange(0, 6), default=None,
-              help="Minor-unit decimals (default: 2 for a currency, 0 for JPY and the like; "
+              help="Minor-unit decimals (default: the currency's ISO 4217 minor units, "
+                   "USD 2, JPY 0, KWD 3; "
                    "without a currency, those of --chip-value).")
 @click.pass_obj
 def session_open(obj: Context, name: str, day: str | None, chip_value: str,

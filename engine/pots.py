@@ -4,6 +4,8 @@ A hand's pots follow from what each player put in and who has not folded: take b
 uncalled part of a unique top contribution (§1.4), then layer the rest at the contribution
 levels of the players still in (§1.2). Folded players' chips stay in every layer they reach as
 dead money (§1.3), and a player who folded is eligible for no pot (§1.5). Chips are ints.
+While the betting goes on, :func:`standing_pots` names the same chips as the table does: a
+player who can still put chips in is eligible for every pot, and only an all-in caps one.
 
 >>> contributions, returned = return_uncalled({"a": 30, "b": 180, "c": 80, "d": 30})
 >>> returned
@@ -14,10 +16,10 @@ dead money (§1.3), and a player who folded is eligible for no pot (§1.5). Chip
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Pot", "return_uncalled", "layer_pots"]
+__all__ = ["Pot", "return_uncalled", "layer_pots", "standing_pots"]
 
 
 @dataclass(frozen=True)
@@ -110,3 +112,39 @@ def layer_pots(contributions: Mapping[str, int], live: Sequence[str]) -> list[Po
     if above:
         pots[-1] = Pot(pots[-1].amount + above, pots[-1].eligible)
     return pots
+
+
+def standing_pots(pots: Sequence[Pot], live: Sequence[str], free: Collection[str]) -> list[Pot]:
+    """The pots of a hand whose betting goes on, as the table names them (RULES.md §1.2).
+
+    ``pots``: the layers of what was put in so far (:func:`layer_pots`, nothing returned yet:
+    a bet may still be called), main pot first; ``live``: the players who have not folded, in
+    seat order; ``free``: those of them who can still put chips in (not all-in).
+
+    A layer's level caps only an all-in player: a free player can still match any amount, so
+    he is eligible for every pot; an all-in player stays eligible for the layers up to what he
+    put in. Neighbouring layers with the same eligible players are then one pot. So after the
+    blinds there is one pot for everybody, and a side pot appears only above an all-in that a
+    free player has covered or raised. Chips put in above what anyone has matched yet are in
+    the top pot of the players who can still match them; if nobody does, they go back to the
+    bettor as uncalled once the betting is over (§1.4, :func:`return_uncalled`).
+    ``sum(pot.amount)`` is unchanged. At the end of the betting the pots are :func:`layer_pots`
+    again and are never merged (§1.6).
+
+    >>> layers = layer_pots({"a": 100, "b": 2, "c": 6}, ["a", "b", "c"])  # a all-in for 100
+    >>> [(p.amount, p.eligible) for p in layers]
+    [(6, ('a', 'b', 'c')), (8, ('a', 'c')), (94, ('a',))]
+    >>> standing_pots(layers, ["a", "b", "c"], {"b", "c"})
+    [Pot(amount=108, eligible=('a', 'b', 'c'))]
+    >>> standing_pots(layer_pots({"a": 100, "b": 300, "c": 6}, ["a", "b", "c"]),
+    ...               ["a", "b", "c"], {"b", "c"})
+    [Pot(amount=206, eligible=('a', 'b', 'c')), Pot(amount=200, eligible=('b', 'c'))]
+    """
+    merged: list[Pot] = []
+    for pot in pots:
+        eligible = tuple(p for p in live if p in free or p in pot.eligible)
+        if merged and merged[-1].eligible == eligible:
+            merged[-1] = Pot(merged[-1].amount + pot.amount, eligible)
+        else:
+            merged.append(Pot(pot.amount, eligible))
+    return merged

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.awards import PotAward, award_pots
-from engine.pots import Pot, layer_pots, return_uncalled
+from engine.pots import Pot, layer_pots, return_uncalled, standing_pots
 from engine.state import HandState
 
 
@@ -55,7 +55,9 @@ def settle(state: HandState) -> HandResult:
     """Compute the :class:`HandResult` of ``state`` (normally after ``hand_ended``).
 
     A hand still open is settled as far as it has gone: pots are formed from what was put in,
-    but nobody is paid.
+    but nobody is paid. While its betting goes on, nothing is uncalled yet and the pots are
+    named as the table names them (:func:`engine.pots.standing_pots`: a player not all-in is
+    eligible for every pot); once it is over they are the layers of RULES.md §1.2.
     """
     stacks = state.stacks
     contributions = dict(state.contributed)
@@ -81,6 +83,9 @@ def settle(state: HandState) -> HandResult:
             pots[0] = Pot(pots[0].amount + state.carried_in, pots[0].eligible)
         else:
             pots = [Pot(state.carried_in, tuple(live))]
+    if betting_on:  # as the table names them: only an all-in caps a pot (RULES.md §1.2)
+        free = [p for p in live if p not in state.all_in]
+        pots = standing_pots(pots, live, free)
     if state.status == "incomplete" or betting_on:  # the pots as they stand, nobody paid
         unpaid = tuple(PotAward(i, p.amount, p.eligible, {}) for i, p in enumerate(pots))
         # an incomplete hand gives every chip back

@@ -50,8 +50,12 @@ class HandReplay:
         """Each player's chips won (+) or lost (−) in the hand. From the engine when the
         showdown is verifiable; from the recorded payouts when it is not (their feasibility
         is reported as discrepancies); an unverifiable hand with no payouts nets only its
-        returned chips."""
+        returned chips. A hand still in progress (``open``) has nobody paid yet: each player's
+        net is minus what he put in so far (README, "Net has one meaning everywhere"), the
+        rules' result of its pots counts once it ends."""
         r = self.result
+        if r.status == "open":
+            return {p: -r.contributions[p] for p in r.players}
         if r.verifiable or self.recorded is None:
             return dict(r.net)
         return {p: self.recorded.get(p, 0) - r.contributions[p] for p in r.players}
@@ -66,9 +70,12 @@ class HandReplay:
         """The chips the table pushed to each player (pots and uncalled bets): the recorded
         payouts; the engine's awards and returns when none were recorded and the showdown is
         verifiable; every contribution back for a voided or incomplete hand (recorded payouts
-        of a voided hand count for nothing). None when unknown (an unverifiable showdown with
-        no payouts recorded)."""
+        of a voided hand count for nothing); nothing yet for a hand still in progress, though
+        the betting is over or payouts are recorded (they count once it ends). None when
+        unknown (an unverifiable showdown with no payouts recorded)."""
         r = self.result
+        if r.status == "open":
+            return dict.fromkeys(r.players, 0)
         if r.status not in ("voided", "incomplete") and self.recorded is not None:
             return {p: self.recorded.get(p, 0) for p in r.players}
         if r.verifiable or r.status in ("voided", "incomplete"):

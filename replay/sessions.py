@@ -144,8 +144,9 @@ def _append(ledger: Any, name: str, event: Any, state: SessionState) -> int:
 
 def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
                  currency: str | None, decimals: int | None) -> ev.SessionOpened:
-    """Open session ``name``: one chip is ``chip_value`` money in ``currency`` (decimals: 2 for
-    a currency, 0 for JPY and the like; without a currency, those of ``chip_value``).
+    """Open session ``name``: one chip is ``chip_value`` money in ``currency`` (decimals: the
+    currency's ISO 4217 minor units, USD 2, JPY 0, KWD 3; without a currency, those of
+    ``chip_value``).
 
     Raises:
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`), date, chip value
@@ -241,8 +242,9 @@ def chip_value_written(text: str, currency: str | None, decimals: int | None
                        ) -> tuple[int, int]:
     """``(minor units a chip is worth, decimals)`` of ``--chip-value`` as typed: money as a
     payment is written (:func:`ledger.model.money.plain_money`: ASCII digits, one optional
-    decimal point), above 0, with at most ``decimals`` places (None: 2 for a currency, 0 for
-    JPY and the like; without a currency, those written) and within the ledger's bound.
+    decimal point), above 0, with at most ``decimals`` places (None: the currency's ISO 4217
+    minor units, :func:`ledger.model.money.currency_decimals`; without a currency, those
+    written) and within the ledger's bound.
 
     >>> chip_value_written("0.25", "USD", None), chip_value_written("0.050", None, None)
     ((25, 2), (50, 3))

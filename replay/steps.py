@@ -5,15 +5,15 @@ then folds the events one at a time through :class:`engine.state.HandState` and 
 each, a :class:`Step`: the action in PHH notation (FORMATS.md §1; the event type when PHH has no
 notation for it), a sentence saying what happened, phase and street, the board of every run,
 each player's stack, street bet, chips put in, folded / all-in flag and the hole cards known so
-far (``??`` for an unknown card), the pot total, the pots (main pot first, side pots layered
-by contribution with their eligible players: RULES.md §1.2–1.6, derived by
-:func:`engine.settle.settle`), whose turn it is and what is legal (:meth:`HandState.limits`).
-Step 1 is the ``hand_started`` event (the table before anything happened). Chips are ints.
+far (``??`` for an unknown card), the pot total, the pots (main pot first, with their eligible
+players, as :func:`engine.settle.settle` derives them: while the betting goes on as the table
+names them, a player who can still bet in every pot and a side pot only above an all-in,
+:func:`engine.pots.standing_pots`; once it is over the layers of RULES.md §1.2–1.6), whose
+turn it is and what is legal (:meth:`HandState.limits`). Step 1 is the ``hand_started`` event
+(the table before anything happened). Chips are ints.
 
 Both the text view (``handledger show``) and the page (``handledger view``) read these steps:
-:meth:`Step.explanation` gives the sentences ``show`` prints for the pots, and
-:meth:`Step.standing` the pots as the table names them while the betting goes on (a player who
-can still bet is in every pot; a side pot appears only where an all-in caps a player).
+:meth:`Step.explanation` gives the sentences ``show`` prints for the pots.
 
 Raises:
     engine.errors.IllegalAction: an event the rules reject (its hand, seq and the reason).
@@ -99,9 +99,10 @@ class Step:
     sentence; ``phase`` as :mod:`engine.state` names it; ``street`` (−1 before the first deal)
     and its name; ``status`` (open, complete, incomplete, voided); ``boards``: one per run;
     ``pot_total``: every chip put in so far plus chips carried in; ``current_bet``: the street's
-    highest total during a betting round (None outside one); ``pots`` (the layers of what each
+    highest total during a betting round (None outside one); ``pots`` (while the betting goes
+    on as the table names them, :func:`engine.pots.standing_pots`; then the layers of what each
     player has put in) and ``returned`` (uncalled chips given back, once the betting is over)
-    as :func:`engine.settle.settle` derives them (:meth:`standing`: as the table names them);
+    as :func:`engine.settle.settle` derives them;
     ``to_act`` and, in a betting round, ``legal``; ``notes``: what the rules accepted so far
     that a reader should know (a raise below the minimum that covers every opponent,
     RULES.md §1.7). ``named``: the action with players by name, as ``show`` prints it
@@ -147,29 +148,8 @@ class Step:
         lines.extend(f"note: {note}" for note in self.notes)
         return tuple(lines)
 
-    def standing(self) -> tuple[PotState, ...]:
-        """The pots as the table would name them now. Once the betting is over these are
-        :attr:`pots`. While it goes on, only an all-in caps what a player can win (RULES.md
-        §1.2): a player who can still put chips in (not folded, not all-in) is eligible for
-        every pot, and neighbouring pots with the same eligible players are one pot. After the
-        blinds there is one pot for everybody; a side pot appears when an all-in is covered."""
-        if self.status != "open" or self.phase == "showdown":
-            return self.pots
-        order = [s.player for s in self.seats]
-        free = {s.player for s in self.seats if not (s.folded or s.mucked or s.all_in)}
-        merged: list[tuple[int, tuple[str, ...]]] = []
-        for pot in self.pots:
-            eligible = tuple(p for p in order if p in free or p in pot.eligible)
-            if merged and merged[-1][1] == eligible:
-                merged[-1] = (merged[-1][0] + pot.amount, eligible)
-            else:
-                merged.append((pot.amount, eligible))
-        return tuple(PotState(i, pot_name(i), amount, eligible, {}, ())
-                     for i, (amount, eligible) in enumerate(merged))
-
     def to_json(self) -> dict[str, Any]:
-        """The step as JSON types (the fields by name; tuples as lists), with ``standing``
-        (:meth:`standing`) beside ``pots``."""
+        """The step as JSON types (the fields by name; tuples as lists)."""
         legal = self.legal
         return {
             "seq": self.seq, "label": self.label, "type": self.type, "action": self.action,
@@ -178,7 +158,6 @@ class Step:
             "status": self.status, "boards": [list(b) for b in self.boards],
             "seats": [_seat_json(s) for s in self.seats], "pot_total": self.pot_total,
             "current_bet": self.current_bet, "pots": [_pot_json(p) for p in self.pots],
-            "standing": [_pot_json(p) for p in self.standing()],
             "returned": dict(self.returned), "to_act": self.to_act,
             "legal": None if legal is None else {
                 "player": legal.player, "to_call": legal.to_call, "min_to": legal.min_to,

@@ -185,9 +185,15 @@ def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> Non
         "Bob pays Ann 37.50 USD", "1 transfer(s) settle 3 player(s)"]
     assert not any(ln.startswith("note:") for ln in _lines(run("balances", "--session",
                                                                 "friday")))
-    # once it ends, settle goes through and the note is gone
-    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Bob f", "end"):
+    # Bob folds, heads-up: the betting is over, but until `end` nothing is paid yet, so the
+    # nets are still minus what each put in, as the note says (not the rules' Ann +1, Bob -1)
+    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Bob f"):
         assert run("act", "s1", action).exit_code == 0, action
+    assert _lines(run("balances", "--session", "sat"))[1:] == [
+        "Bob                      -1          100            0      1        1",
+        "Ann                      -2          100            0      1        1", note]
+    # once it ends, settle goes through and the note is gone
+    assert run("act", "s1", "end").exit_code == 0
     assert _lines(run("settle", "--session", "sat")) == [
         "Bob pays Ann 0.25 USD", "1 transfer(s) settle 2 player(s)"]
     assert "in_progress" not in json.loads(run("balances", "--json").output)

@@ -208,6 +208,39 @@ def test_a_currency_is_its_iso_code_in_capitals(tmp_path: Path) -> None:
                              ).output
 
 
+def test_a_currency_has_its_iso_4217_minor_units(tmp_path: Path) -> None:
+    """KWD and BHD have 3 decimals, JPY none (ISO 4217's list); a code it does not list, or
+    lists without minor units (gold), is refused in one line and nothing is written."""
+    run = runner_for(tmp_path / "x.duckdb")
+    done = run("session", "open", "k", "--chip-value", "0.125", "--currency", "KWD")
+    assert done.exit_code == 0 and done.output.endswith(": 1 chip = 0.125 KWD\n")
+    listed = json.loads(run("session", "list", "--json").output)["sessions"]
+    assert [(s["session"], s["decimals"]) for s in listed] == [("k", 3)]
+    done = run("session", "open", "b", "--chip-value", "1.5", "--currency", "BHD")
+    assert done.exit_code == 0 and done.output.endswith(": 1 chip = 1.500 BHD\n")
+    done = run("session", "open", "j", "--chip-value", "1.5", "--currency", "JPY")
+    assert (done.exit_code, done.output) == (2, "error: --chip-value '1.5' is not a positive "
+                                                "amount with at most 0 decimal place(s)\n")
+    # 1 chip of k = 0.125 KWD = 125 fils: 8 chips are 1.000 KWD
+    assert run("buyin", "k", "Ann", "8").exit_code == 0
+    assert "1.000" in run("balances", "--session", "k", "--money").output
+    done = run("session", "open", "x", "--currency", "XYZ")
+    assert (done.exit_code, done.output) == (2, "error: --currency 'XYZ': not an ISO 4217 "
+                                                "currency code\n")
+    done = run("session", "open", "x", "--currency", "KWX")
+    assert (done.exit_code, done.output) == (2, "error: --currency 'KWX': not an ISO 4217 "
+                                                "currency code: did you mean KWD or KRW or "
+                                                "KPW?\n")
+    done = run("session", "open", "x", "--currency", "XAU")
+    assert (done.exit_code, done.output) == (2, "error: --currency 'XAU': ISO 4217 gives Gold "
+                                                "no minor unit (a metal, fund or test code), "
+                                                "not money a session counts\n")
+    done = run("session", "set", "k", "--chip-value", "1", "--currency", "XYZ")
+    assert done.exit_code == 2 and "not an ISO 4217 currency code" in done.output
+    listed = json.loads(run("session", "list", "--json").output)["sessions"]
+    assert [s["session"] for s in listed] == ["k", "b"]
+
+
 def test_a_rebuy_or_top_up_needs_a_buy_in_first(tmp_path: Path) -> None:
     run = runner_for(tmp_path / "x.duckdb")
     assert run("session", "open", "s").exit_code == 0

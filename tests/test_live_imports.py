@@ -69,13 +69,13 @@ def test_act_and_state_load_only_what_they_use(tmp_path: Path) -> None:
         "9 all_in; Ann to act: to call 142 (no raise: every other player is all-in)\n"]
     code, out, modules = _cli(db, "state", "h1")
     assert code == 0 and not modules & HEAVY, modules & HEAVY
-    # Ann's 8 against Bob's 150: a pot of 16 both can win, 142 of Bob's not yet called
+    # Ann's 8 against Bob's all-in 150, Cy folded: Ann can still match 150, so all 158 is one
+    # pot both can win (142 of it not yet called: back to Bob if Ann folds)
     assert out.splitlines() == [
         "hand h1: NT, phase bet, status open",
         "Ann to act: to call 142 (no raise: every other player is all-in)",
         "current bet 150",
-        "pot 0: 16 (Ann, Bob)",
-        "pot 1: 142 (Bob)",
+        "pot 0: 158 (Ann, Bob)",
         "stacks: Ann 192 bet 8, Bob 0 bet 150, Cy 300 (folded)"]
     code, out, modules = _cli(db, "act", "h1", "Bob cc")  # refused: not his turn
     assert code == 2 and out == "" and not modules & HEAVY
@@ -95,10 +95,10 @@ def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> N
                            "unseen)\n")
     assert not modules & SETTLEMENT, modules & SETTLEMENT
     code, out, modules = _cli_modules(["--db", str(db), "state", "h1"])
-    # heads-up, Bob on the button posts the small blind (1), Ann the big (2): 1 each is
-    # called, Ann's second chip not yet; Ann is dealt, Bob not yet
+    # heads-up, Bob on the button posts the small blind (1), Ann the big (2): both can still
+    # bet, so the 3 chips are one pot for both; Ann is dealt, Bob not yet
     assert code == 0 and out.splitlines()[2:] == [
-        "pot 0: 2 (Ann, Bob)", "pot 1: 1 (Ann)", "stacks: Ann 198 bet 2, Bob 149 bet 1"], out
+        "pot 0: 3 (Ann, Bob)", "stacks: Ann 198 bet 2, Bob 149 bet 1"], out
     # the pots come from the settlement, a cards-speak hand's: no declaration modules
     assert modules >= {"engine.settle", "engine.awards", "engine.evaluate"}
     assert "engine.declare.award" not in modules

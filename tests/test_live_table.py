@@ -246,3 +246,19 @@ def test_a_session_loads_only_what_act_and_state_load(started: Path) -> None:
     assert done.stdout.splitlines()[:2] == [f"4 cards_dealt; phase deal, {NEXT_BOB}",
                                             "hand h1: NT, phase deal, status open"]
     assert not set(last.split()[1:]) & HEAVY
+
+
+def test_state_names_the_pot_of_every_player_who_can_still_bet(tmp_path: Path) -> None:
+    # README's t1 after the hole cards: Bob 1, Cy 2 in, Ann (button) still to act with
+    # nothing in. All three can still bet, so the 3 chips are one pot for all three (the
+    # contribution layers would be 2 for Bob, Cy and 1 for Cy alone, leaving Ann out).
+    db = tmp_path / "t.duckdb"
+    assert one_shot(db, "hand", "start", "--hand", "t1", "--game", "NT", "--stakes", "1/2",
+                    "--seats", SEATS, "--button", "Ann")[:2] == (0, "t1\n")
+    for line in ("d dh Bob 8c8d", "d dh Cy Th9h", "d dh Ann 2s2h"):
+        assert one_shot(db, "act", "t1", line)[0] == 0
+    code, out, err = one_shot(db, "state", "t1")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1:5] == ["Ann to act: to call 2, raise to 4..200", "current bet 2",
+                                     "pot 0: 3 (Bob, Cy, Ann)",
+                                     "stacks: Bob 149 bet 1, Cy 298 bet 2, Ann 200"]

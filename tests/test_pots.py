@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.pots import Pot, layer_pots, return_uncalled
+from engine.pots import Pot, layer_pots, return_uncalled, standing_pots
 
 RULES = Path(__file__).parents[1] / ".." / "shared" / "data" / "rules"
 
@@ -178,3 +178,43 @@ def test_pots_are_positive_and_eligible_are_nested_live_players(
             assert can_win == sum(after.values())
         else:
             assert can_win == sum(min(c, after[player]) for c in after.values())
+
+
+def test_standing_a_free_player_is_in_every_pot() -> None:
+    # README's t1 after the hole cards: Bob 1 (small blind), Cy 2 (big blind), Ann to act
+    # with nothing in. Layers: 2 for Bob, Cy and Cy's 1 alone; all three can still bet.
+    layers = layer_pots({"Bob": 1, "Cy": 2, "Ann": 0}, ["Bob", "Cy", "Ann"])
+    assert layers == [Pot(2, ("Bob", "Cy")), Pot(1, ("Cy",))]
+    assert standing_pots(layers, ["Bob", "Cy", "Ann"], {"Bob", "Cy", "Ann"}) == [
+        Pot(3, ("Bob", "Cy", "Ann"))]
+
+
+def test_standing_an_all_in_caps_only_himself() -> None:
+    # a all-in for 50, b all-in for 100, c in for 6 and still to act (he can match 100):
+    # 6 * 3 + 44 * 2 = 106 all three can win; b's 50 above a's 50 for b and c
+    live = ["a", "b", "c"]
+    layers = layer_pots({"a": 50, "b": 100, "c": 6}, live)
+    assert [(p.amount, p.eligible) for p in layers] == [
+        (18, ("a", "b", "c")), (88, ("a", "b")), (50, ("b",))]
+    assert standing_pots(layers, live, {"c"}) == [Pot(106, ("a", "b", "c")),
+                                                  Pot(50, ("b", "c"))]
+    # once c folds the betting is over and the layers stand as they are (never merged, §1.6)
+    assert standing_pots([], [], set()) == []
+
+
+@given(tables())
+def test_standing_keeps_every_chip_and_caps_only_all_ins(
+    table: tuple[dict[str, int], list[str]],
+) -> None:
+    contributions, live = table
+    free = set(live[::2])  # every other live player can still bet; the rest are all-in
+    layers = layer_pots(contributions, live)
+    pots = standing_pots(layers, live, free)
+    assert sum(p.amount for p in pots) == sum(contributions.values())
+    for pot in pots:
+        assert free <= set(pot.eligible) and pot.amount > 0
+        assert list(pot.eligible) == [p for p in live if p in pot.eligible]
+    assert all(a.eligible != b.eligible for a, b in zip(pots, pots[1:], strict=False))
+    for player in set(live) - free:  # an all-in player can win what he could in the layers
+        assert sum(p.amount for p in pots if player in p.eligible) == sum(
+            p.amount for p in layers if player in p.eligible)

@@ -1,7 +1,9 @@
 """The per-event steps (replay/steps.py) and the hand's view (replay/handview.py): the values
 of RULES.md ex01 and the scripted dispute checked by hand, and ``show`` byte for byte
 (tests/golden/show/: written by ``show`` at c204e68, before it read the steps; written again
-when its event lines named the players and the chips of forced bets and payouts)."""
+when its event lines named the players and the chips of forced bets and payouts, and when the
+pots of a hand whose betting goes on were named as the table names them: dispute-at8,
+ex01-at20 and straddle-allin-at10, each checked by hand in the tests below)."""
 
 from __future__ import annotations
 
@@ -33,10 +35,6 @@ def _events(path: Path) -> list:
 
 def _pots(step) -> list[tuple[int, tuple[str, ...]]]:  # noqa: ANN001
     return [(p.amount, p.eligible) for p in step.pots]
-
-
-def _standing(step) -> list[tuple[int, tuple[str, ...]]]:  # noqa: ANN001
-    return [(p.amount, p.eligible) for p in step.standing()]
 
 
 def test_show_prints_exactly_what_it_printed_before_the_steps(run) -> None:  # noqa: ANN001
@@ -73,11 +71,11 @@ def test_ex01_steps_hand_checked() -> None:
     # p5, p6), 2*2 = 4 (p2, p6), 2 (p6; a bet, not his dead ante, so it stays a pot).
     allin = steps[28]
     assert allin.action == "p2 cc" and allin.words == "p2 calls all-in: 10 more, 14 this street"
-    assert _pots(allin) == [(47, ("p2", "p3", "p4", "p5", "p6")), (16, ("p2", "p4", "p5", "p6")),
-                            (4, ("p2", "p6")), (2, ("p6",))]
-    # as the table names them: p3-p6 can still bet, so only p2's all-in (15) caps a pot:
-    # 1 + 15 + 9 + 13 + 13 + 15 + 1 = 67 for p2-p6, and p6's 2 above 15 for p3-p6
-    assert _standing(allin) == [(67, ("p2", "p3", "p4", "p5", "p6")), (2, ("p3", "p4", "p5", "p6"))]
+    # p7, p1 folded; p3-p6 can still bet, so only p2's all-in (15) caps a pot (the layers at
+    # 9, 13, 15 are one pot for p2-p6): 1 + 15 + 9 + 13 + 13 + 15 + 1 = 67, and p6's 2 above
+    # 15 for p3-p6 (not yet called: it goes back if nobody does)
+    assert _pots(allin) == [(67, ("p2", "p3", "p4", "p5", "p6")), (2, ("p3", "p4", "p5", "p6"))]
+    assert allin.explanation() == ("pot 0: 67 (p2, p3, p4, p5, p6)", "pot 1: 2 (p3, p4, p5, p6)")
     assert allin.pot_total == 69 and allin.current_bet == 16 and allin.street_name == "preflop"
     p2 = allin.seats[1]
     assert (p2.player, p2.stack, p2.bet, p2.put_in, p2.all_in, p2.folded) == (
@@ -95,14 +93,14 @@ def test_ex01_steps_hand_checked() -> None:
     assert _pots(end) == [(77, ("p2", "p3", "p4", "p5", "p6")), (8, ("p3", "p4", "p5", "p6"))]
     assert [p.awards for p in end.pots] == [{"p2": 77}, {"p4": 4, "p6": 4}]
     assert [p.name for p in end.pots] == ["Main pot", "Side pot 1"]
-    assert end.standing() == end.pots  # the betting is over
     assert end.explanation() == (
         "Main pot 77 (p2, p3, p4, p5, p6): p2 wins 77 with three of a kind, aces, K-8 kickers.",
         "Side pot 1 8 (p3, p4, p5, p6): p4 and p6 tie with pair of kings, A-Q-8 kickers; 4 each.",
     )
     assert end.seats[1].cards == ("As", "Ac") and end.seats[6].cards == ("9s", "9d")
     data = json.loads(json.dumps(hs.to_json()))
-    assert data["steps"][28]["standing"][1] == {"index": 1, "name": "Side pot 1", "amount": 2,
+    assert "standing" not in data["steps"][28]
+    assert data["steps"][28]["pots"][1] == {"index": 1, "name": "Side pot 1", "amount": 2,
                                                 "eligible": ["p3", "p4", "p5", "p6"],
                                                 "awards": {}, "lines": []}
     assert data["steps"][-1]["pots"][1] == {"index": 1, "name": "Side pot 1", "amount": 8,
@@ -115,25 +113,28 @@ def test_ex01_steps_hand_checked() -> None:
 def test_dispute_side_pot_forms_when_the_all_in_is_covered() -> None:
     steps = hand_steps(_events(WRONG_PUSH)).steps
     blinds = steps[2]  # Ann 1, Bob 2, Cy still to act: one pot, all three in it
-    assert _pots(blinds) == [(2, ("Ann", "Bob")), (1, ("Bob",))]
-    assert _standing(blinds) == [(3, ("Ann", "Bob", "Cy"))]
+    assert _pots(blinds) == [(3, ("Ann", "Bob", "Cy"))]
     shove = steps[7]  # Ann all-in for 100, Bob (2) and Cy (6) to act: still one pot
     assert shove.words == "Ann raises all-in: 99 more, 100 this street"
-    assert _standing(shove) == [(108, ("Ann", "Bob", "Cy"))]
+    # put in Ann 100, Bob 2, Cy 6: Bob and Cy can still match 100, so Ann's 94 above Cy's 6
+    # is no pot of her own (the layers would read 6 / 8 for Ann, Cy / 94 for Ann)
+    assert _pots(shove) == [(108, ("Ann", "Bob", "Cy"))]
+    assert shove.explanation() == ("pot 0: 108 (Ann, Bob, Cy)",)
     flop_bet = steps[11]  # Bob bets 50 beyond Ann's 100: the side pot Ann cannot win
     assert flop_bet.action == "p2 cbr 50" and flop_bet.to_act == "Cy"
-    assert _standing(flop_bet) == [(300, ("Ann", "Bob", "Cy")), (50, ("Bob", "Cy"))]
-    assert _standing(steps[-1]) == [(300, ("Ann", "Bob", "Cy")), (100, ("Bob", "Cy"))]
+    assert _pots(flop_bet) == [(300, ("Ann", "Bob", "Cy")), (50, ("Bob", "Cy"))]
+    # the end: the layers of RULES.md §1.2, settled (unchanged by the naming while betting)
+    assert _pots(steps[-1]) == [(300, ("Ann", "Bob", "Cy")), (100, ("Bob", "Cy"))]
 
 
 def test_upto_stops_early_and_unpaid_pots_read_as_pot_n() -> None:
     hs = hand_steps(_events(EX01), upto=20)
     assert len(hs.steps) == 20 and hs.last.action == "p5 cbr 4"
-    # put in: p1 1, p2 1, p3 2, p4 3, p5 5, p6 1, p7 1; live levels 1, 2, 3, 5; while the
-    # betting goes on nothing is uncalled yet, so p5's top 2 stand as a pot of his own
-    assert hs.last.explanation() == ("pot 0: 7 (p1, p2, p3, p4, p5, p6, p7)",
-                                     "pot 1: 3 (p3, p4, p5)", "pot 2: 2 (p4, p5)", "pot 3: 2 (p5)")
-    assert _standing(hs.last) == [(14, ("p1", "p2", "p3", "p4", "p5", "p6", "p7"))]  # nobody all-in
+    # put in: p1 1, p2 1, p3 2, p4 3, p5 5, p6 1, p7 1 = 14; nobody folded or all-in, so
+    # everyone can still match p5's 5: one pot for all seven (the layers at 1, 2, 3, 5 would
+    # read 7 / 3 / 2 / 2, leaving out players still to act); nothing uncalled yet
+    assert hs.last.explanation() == ("pot 0: 14 (p1, p2, p3, p4, p5, p6, p7)",)
+    assert hs.last.returned == {}
 
 
 def test_street_names_of_stud_and_draw() -> None:

@@ -160,7 +160,7 @@
   function renderPots(step) {
     var body = document.querySelector("#pots tbody");
     body.replaceChildren();
-    step.standing.forEach(function (pot) {
+    step.pots.forEach(function (pot) {
       var tr = el("tr");
       tr.setAttribute("data-pot", pot.index);
       var name = el("th", "pot-name", pot.name);
@@ -170,7 +170,7 @@
       tr.appendChild(el("td", "pot-eligible", pot.eligible.join(", ")));
       body.appendChild(tr);
     });
-    if (!step.standing.length) {
+    if (!step.pots.length) {
       var none = el("tr");
       var cell = el("td", "empty", "no chips in the pot");
       cell.colSpan = 3;
@@ -248,7 +248,7 @@
   function go(i) {
     index = Math.max(0, Math.min(steps.length - 1, i));
     var step = render();
-    var pots = step.standing.map(function (p) {
+    var pots = step.pots.map(function (p) {
       return p.name + " " + chips(p.amount) + " (" + p.eligible.join(", ") + ")";
     }).join("; ");
     announce("Step " + (index + 1) + " of " + steps.length + ": " + step.words + ". " +

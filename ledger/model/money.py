@@ -2,19 +2,41 @@
 
 A session says what one chip is worth (``chip_value_minor`` minor units) and how its currency
 is written (``decimals`` places). These helpers turn money text into minor units and back;
-nothing else in handledger does arithmetic on money that is not an integer.
+nothing else in handledger does arithmetic on money that is not an integer. Which codes are
+currencies and how many decimals each has is ISO 4217's list as the ``iso4217`` package ships
+it (:func:`minor_units`), loaded the first time a currency is looked up.
 """
 
 from __future__ import annotations
 
+import difflib
+import functools
 import re
 from decimal import Decimal, InvalidOperation
 
 from ledger.model.bounds import MAX_CHIPS
 from ledger.model.errors import MalformedInput
 
-#: Currencies without minor units (ISO 4217 exponent 0); any other currency has 2 decimals.
-ZERO_DECIMAL = frozenset({"JPY", "KRW", "ISK", "CLP", "VND", "XOF", "XAF", "UGX", "PYG"})
+
+@functools.cache
+def _iso4217() -> dict[str, tuple[str, int | None]]:
+    """ISO 4217 code -> (name, minor units; None where the list gives none: metals, funds,
+    test codes), from the ``iso4217`` package (parsing its table costs ~0.2 s, once)."""
+    from iso4217 import Currency
+
+    return {c.code: (c.currency_name, c.exponent) for c in Currency}
+
+
+def minor_units(currency: str) -> int | None:
+    """The decimals of an ISO 4217 currency code: its minor units (``"USD"`` → 2, ``"JPY"`` →
+    0, ``"KWD"`` → 3, ``"CLF"`` → 4); None for a code ISO 4217 does not list, or lists without
+    minor units (``"XAU"``, gold).
+
+    >>> minor_units("USD"), minor_units("JPY"), minor_units("BHD"), minor_units("XYZ")
+    (2, 0, 3, None)
+    """
+    known = _iso4217().get(currency)
+    return None if known is None else known[1]
 
 
 def format_money(minor: int, decimals: int, currency: str | None) -> str:
@@ -69,26 +91,46 @@ def parse_money(text: str, decimals: int, *, what: str = "amount") -> int:
 def check_currency(currency: str | None) -> None:
     """A session's currency is its ISO 4217 code, three capital letters (``"USD"``), so that
     one currency has one spelling: ``usd`` and ``USD`` would be two currencies to every
-    comparison (a hand's unit against its session's, standings in money). None: plain chips.
+    comparison (a hand's unit against its session's, standings in money). The code must be one
+    ISO 4217 lists with minor units (README: handledger knows no custom codes): its decimals
+    are the session's (:func:`currency_decimals`). None: plain chips.
 
     Raises:
-        MalformedInput: ``--currency 'usd': a currency is its ISO 4217 code, three capital
-            letters like USD or EUR: did you mean USD?``
+        MalformedInput: one line naming ``--currency``: ``--currency 'usd': a currency is its
+            ISO 4217 code, three capital letters like USD or EUR: did you mean USD?``;
+            ``--currency 'XYZ': not an ISO 4217 currency code: did you mean XPF?``;
+            ``--currency 'XAU': ISO 4217 gives Gold no minor unit ...``.
     """
-    if currency is None or (len(currency) == 3 and currency.isascii() and currency.isupper()
-                            and currency.isalpha()):
+    if currency is None:
         return
-    hint = (f": did you mean {currency.upper()}?" if len(currency) == 3 and currency.isascii()
-            and currency.isalpha() else "")
+    shaped = len(currency) == 3 and currency.isascii() and currency.isalpha()
+    if shaped and currency.isupper():
+        known = _iso4217().get(currency)
+        if known is None:
+            money = [code for code, (_, units) in _iso4217().items() if units is not None]
+            close = difflib.get_close_matches(currency, money, n=3)
+            hint = f": did you mean {' or '.join(close)}?" if close else ""
+            raise MalformedInput(f"--currency {currency!r}: not an ISO 4217 currency code"
+                                 f"{hint}")
+        if known[1] is None:
+            raise MalformedInput(f"--currency {currency!r}: ISO 4217 gives {known[0]} no minor "
+                                 "unit (a metal, fund or test code), not money a session "
+                                 "counts")
+        return
+    hint = f": did you mean {currency.upper()}?" if shaped and minor_units(
+        currency.upper()) is not None else ""
     raise MalformedInput(f"--currency {currency!r}: a currency is its ISO 4217 code, three "
                          f"capital letters like USD or EUR{hint}")
 
 
 def currency_decimals(currency: str | None, chip_value: str) -> int:
-    """The minor-unit decimals of a session: 2 for a currency (0 for JPY and the like);
-    without a currency, those written in ``chip_value`` (``"0.25"`` → 2)."""
+    """The minor-unit decimals of a session: a currency's ISO 4217 minor units
+    (:func:`minor_units`: USD 2, JPY 0, KWD 3; 2 for a code it does not know, which
+    :func:`check_currency` refuses first); without a currency, those written in
+    ``chip_value`` (``"0.25"`` → 2)."""
     if currency:
-        return 0 if currency.upper() in ZERO_DECIMAL else 2
+        units = minor_units(currency.upper())
+        return 2 if units is None else units
     try:
         exponent = Decimal(chip_value).as_tuple().exponent
     except InvalidOperation:

@@ -17,7 +17,7 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError
-from ledger.model.money import ZERO_DECIMAL
+from ledger.model.money import minor_units
 
 
 @dataclass(frozen=True)
@@ -32,13 +32,16 @@ class SessionUnit:
 
 def chip_minor(unit: ev.Unit) -> int | None:
     """Minor units of its currency one chip of a hand is worth: its ``minor_per_chip`` when
-    set, else what the written decimals say (USD written with 2 decimals: 1; with none: 100).
+    set, else what the written decimals say against the currency's ISO 4217 minor units (USD
+    written with 2 decimals: 1; with none: 100; KWD with 2: 10).
     None when the hand names no currency, or its chip is finer than a minor unit."""
     if unit.currency is None:
         return None
     if unit.minor_per_chip != 1:
         return unit.minor_per_chip
-    exponent = (0 if _code(unit.currency) in ZERO_DECIMAL else 2) - unit.decimals
+    # a code ISO 4217 does not list (a file may name anything) is taken as 2 decimals
+    iso = minor_units(_code(unit.currency))
+    exponent = (2 if iso is None else iso) - unit.decimals
     return 10 ** exponent if exponent >= 0 else None
 
 
