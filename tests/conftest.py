@@ -9,6 +9,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
+
+#: No time limit on a hypothesis example: speed is measured in bench/, never asserted by a
+#: test (hypothesis' default deadline of 200 ms fails pure functions on a loaded machine).
+settings.register_profile("handledger", deadline=None)
+settings.load_profile("handledger")
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
