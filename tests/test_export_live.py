@@ -103,3 +103,26 @@ def test_a_cut_file_is_still_refused(tmp_path: Path) -> None:
         or cli(tmp_path / "c.duckdb", "sql", "--csv", "SELECT count(*) AS n FROM events")[1]
         == "n\n0\n"
     )
+
+
+def test_a_later_export_brings_the_rest_of_a_hand_stored_in_play(tmp_path: Path) -> None:
+    first, early, late = tmp_path / "a.duckdb", tmp_path / "early.jsonl", tmp_path / "late.jsonl"
+    played(first, "d dh Ann AsKs")
+    assert cli(first, "export", "--format", "jsonl", "-o", str(early))[0] == 0
+    for action in ("d dh Bob QhQd", "Ann f", "end"):
+        assert cli(first, "act", "L1", action)[0] == 0
+    assert cli(first, "export", "--format", "jsonl", "-o", str(late))[0] == 0
+    second, third = tmp_path / "b.duckdb", tmp_path / "c.duckdb"
+    assert cli(second, "import", str(early))[0] == 0
+    assert cli(second, "import", str(late))[:2] == (
+        0,
+        "imported 1 hand(s) (3 events) from 1 file(s); 0 already in the ledger; 0 rejected\n",
+    )  # seq 5 to 7, as `act` appended them
+    assert cli(second, "export", "--format", "jsonl")[1] == late.read_text()
+    assert cli(second, "verify")[0] == 0
+    # the earlier export into a ledger where the hand went on: known, nothing written
+    assert cli(third, "import", str(late))[0] == 0
+    assert cli(third, "import", str(early))[:2] == (
+        0,
+        "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 rejected\n",
+    )
