@@ -35,6 +35,8 @@ def test_a_hand_in_play_comes_back_in_play_and_goes_on(tmp_path: Path) -> None:
     assert code == 0 and "1 hand(s) still in play" in err and "L1 (to seq 4)" in err
     text = file.read_text()
     assert text.splitlines()[-1] == '{"in_play":{"L1":4},"rows":4}'
+    code, _, err = cli(first, "export", "--format", "phh")  # PHH cannot keep it in play: said
+    assert code == 0 and "importing it ends them incomplete" in err and err.endswith(": L1\n")
     assert cli(second, "import", str(file))[:2] == (
         0,
         "imported 1 hand(s) (4 events) from 1 file(s); 0 already in the ledger; 0 rejected\n",

@@ -43,8 +43,8 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
 def export_text(ledger: Any, fmt: str, hands: Sequence[str],
                 note: Callable[[str], None] | None = None) -> str:
     """All hands (or ``hands``) as JSON lines or PHH text. JSON lines: a hand still being
-    played ends the file with the closing line naming it (see :func:`export`; ``note`` gets
-    one line naming such hands)."""
+    played ends the file with the closing line naming it (see :func:`export`). ``note`` gets
+    one line naming such hands (PHH: that an import ends them ``incomplete``)."""
     if fmt == "jsonl":
         from ledger.formats.jsonl import closing_line, write_jsonl
 
@@ -65,6 +65,11 @@ def export_text(ledger: Any, fmt: str, hands: Sequence[str],
             note(f"note: {len(playing)} hand(s) still in play, exported as played so far and "
                  f"named in the file's last line (importing it lets `act` go on): {named}")
         return text + closing_line(playing, len(rows))
+    playing = in_play(ledger, hands) if note is not None else {}
+    if playing:
+        note(f"note: {len(playing)} hand(s) still in play, written as played so far: PHH "
+             "cannot say a hand goes on, so importing it ends them incomplete (every chip "
+             f"back); --format jsonl keeps them in play: {', '.join(playing)}")
     texts = [phh_text(events) for _, _, events in hand_streams(ledger, hands)]
     if len(texts) == 1:
         return texts[0]
