@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import io
 import os
 import signal
 import sys
@@ -196,6 +197,7 @@ def run(args: Sequence[str] | None = None) -> int:
     command runs it, every failure one line on stderr; returns the exit status (see
     :func:`main`)."""
     exit_at_once(False)
+    _buffered_stdout()
     try:
         code = cli.main(args=list(args) if args is not None else None, prog_name="handledger",
                         standalone_mode=False)
@@ -223,6 +225,22 @@ def run(args: Sequence[str] | None = None) -> int:
         click.echo("Aborted", err=True)
         return 130
     return code if isinstance(code, int) else 0
+
+
+def _buffered_stdout() -> None:
+    """Give standard output a buffer when Python runs it unbuffered (``PYTHONUNBUFFERED``,
+    ``-u``): its text layer then writes straight to the file and drops what a short write
+    left (a pipe whose reader closes mid-write takes part of a large write), so ``export |
+    head -1`` exited 0 with the rest lost unseen. The buffer writes the rest or meets the
+    closed pipe (BrokenPipeError: exit :data:`CLOSED_PIPE`); output still goes out at once,
+    every line."""
+    out = sys.stdout
+    raw = getattr(out, "buffer", None)
+    if not isinstance(raw, io.FileIO) or not isinstance(out, io.TextIOWrapper):
+        return
+    out.flush()
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(raw), encoding=out.encoding,
+                                  errors=out.errors, line_buffering=True, write_through=True)
 
 
 def _closed_pipe() -> int:

@@ -163,24 +163,27 @@ def _from_finishing_stacks(hand: Any, state: HandState) -> list[ev.RecordedPayou
 
 
 def check_events(events: Sequence[Any], *, file: str | None = None,
-                 lines: Sequence[int] | None = None) -> HandState:
+                 lines: Sequence[int] | None = None, in_play: bool = False) -> HandState:
     """Fold ready-made events through the engine; return the final state.
 
     A hand with corrections (our own export of a corrected or voided hand) is checked as it
     reads with them applied (:func:`replay.fold.effective_events`). A hand from a file must
     reach its end (``hand_ended``, complete or ``incomplete`` as a cut log marks it, or a
-    void): one that stops without it is a cut file, never written half.
+    void): one that stops without it is a cut file, never written half. ``in_play``: the
+    file proves the hand was still being played (an export's closing line,
+    :mod:`ledger.formats.jsonl.lines`): it must then be open (state ``open``), and may be.
 
     Raises:
         IllegalHand: naming the file, the line (when ``lines`` gives one per event), the hand
-            and the event.
+            and the event; a hand that stops before its end not ``in_play``, or one
+            ``in_play`` that ended.
     """
     hand = events[0].hand if events and events[0].type == "hand_started" else None
     if hand is None:
         raise IllegalHand("a hand must begin with hand_started", file=file,
                           line=lines[0] if lines else None)
     if any(e.type == "correction" for e in events):
-        return _check_corrected(events, file=file, lines=lines, hand=hand)
+        return _check_corrected(events, file=file, lines=lines, hand=hand, in_play=in_play)
     state: HandState | None = None
     for i, e in enumerate(events):
         try:
@@ -201,7 +204,9 @@ def check_events(events: Sequence[Any], *, file: str | None = None,
                 action=_describe(e),
             ) from exc
     assert state is not None
-    if state.status == "open":
+    if in_play:
+        _check_in_play(state, file=file, line=lines[-1] if lines else None, hand=hand)
+    elif state.status == "open":
         raise IllegalHand(
             "the hand stops before its end (no hand_ended): is the file cut? (a hand still "
             "being played is recorded with `hand start` and `act`)",
@@ -210,8 +215,15 @@ def check_events(events: Sequence[Any], *, file: str | None = None,
     return state
 
 
+def _check_in_play(state: HandState, **where: Any) -> None:
+    """Refuse a hand the file says is in play that is not (it ended, or was voided)."""
+    if state.status != "open":
+        raise IllegalHand(f"the file's closing line names the hand in play, but it is "
+                          f"{state.status}: the file was changed after it was written", **where)
+
+
 def _check_corrected(events: Sequence[Any], *, file: str | None, lines: Sequence[int] | None,
-                     hand: str) -> HandState:
+                     hand: str, in_play: bool = False) -> HandState:
     from replay.fold import fold_stream
 
     where = {"file": file, "line": lines[-1] if lines else None, "hand": hand}
@@ -220,7 +232,9 @@ def _check_corrected(events: Sequence[Any], *, file: str | None, lines: Sequence
     except IllegalAction as exc:
         raise IllegalHand(f"the corrected hand is not legal: event {exc.seq}: {exc.reason}",
                           **where) from exc
-    if state.status == "open":
+    if in_play:
+        _check_in_play(state, **where)
+    elif state.status == "open":
         raise IllegalHand("the corrected hand stops before its end (no hand_ended or void)",
                           **where)
     return state

@@ -65,3 +65,18 @@ def test_the_same_commands_into_an_open_pipe_still_print(ledger: Path) -> None:
                           capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stdout, done.stderr) == (0, "n\n7\n", "")
 
+
+
+def test_a_reader_that_goes_mid_write_is_exit_141_when_python_runs_unbuffered(
+        ledger: Path) -> None:
+    # PYTHONUNBUFFERED: the text layer wrote to the file itself and dropped what a short write
+    # left; the reader takes one line of the 200 kB and goes, as ``| head -1`` does
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with subprocess.Popen([EXE, "--db", str(ledger), "sql", "--max-rows", "10000",
+                           "SELECT * FROM events"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, env=env) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        error = proc.stderr.read()
+        assert (first[:9], proc.wait(timeout=300), error) == (b"position ", 141, b"")

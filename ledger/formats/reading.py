@@ -33,7 +33,9 @@ HEAD_BYTES = 4096
 @dataclass(frozen=True)
 class HandEvents:
     """One hand read as typed events, ``hand_started`` first, ending with ``hand_ended`` (or a
-    void). ``lines``: the file line of each event (for errors); ``line``: where the hand
+    void), unless ``in_play``: the file proves the hand was still being played when it was
+    written (an export's closing line, :mod:`ledger.formats.jsonl.lines`), and it must not
+    have ended. ``lines``: the file line of each event (for errors); ``line``: where the hand
     starts; ``source_key``: the hand's re-import key."""
 
     hand_id: str
@@ -42,6 +44,7 @@ class HandEvents:
     line: int
     source_key: str
     session: str | None = None
+    in_play: bool = False
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from ledger.model.batch import Batch
 from ledger.model.events import event_json
 from ledger.store.streams import cut_hands
 
-__all__ = ["BY", "completion", "cut_hands"]
+__all__ = ["BY", "completion", "continuation", "cut_hands"]
 
 BY = "import"
 
@@ -59,6 +59,31 @@ def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
         reason=f"completed from a longer export ({source}): the stored copy was cut off")
     check_replays([*stored, correction])
     return Batch(stream, [correction], hand, session, f"{key}:completed")
+
+
+def continuation(ledger: Any, batch: Batch) -> Batch | None:
+    """A hand the ledger holds in play (imported from an export taken while it was played,
+    :mod:`ledger.formats.jsonl.lines`) met again in a later copy: the batch of the events
+    the later copy has beyond the stored ones, appended as ``act`` would have appended them;
+    ``batch`` with no events (known: nothing to write) when the copy in the file is the
+    stored hand's start, itself in play (an earlier export); None otherwise (the copies
+    differ). Only when the stored events are one for one the file copy's start (the stored
+    hand then with no end, void or correction), or the file copy, with none, is the start of
+    them; provenance aside.
+    """
+    stream, events, hand, session, key = batch
+    rows = ledger.read(hand)
+    stored = [r.event for r in rows]
+    n = min(len(stored), len(events))
+    if rows[0].session != session or _facts(stored[0]) != _facts(events[0]) or [
+            event_json(e) for e in stored[1:n]] != [event_json(e) for e in events[1:n]]:
+        return None
+    ends = ("hand_ended", "hand_voided", "correction")
+    if len(events) <= len(stored):  # an earlier copy, taken while the hand was played
+        return None if any(e.type in ends for e in events) else batch.with_events(None)
+    if any(e.type in ends for e in stored):
+        return None
+    return Batch(stream, list(events[n:]), hand, session, f"{key}:from:{n + 1}")
 
 
 def _facts(started: Any) -> str:

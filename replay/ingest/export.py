@@ -7,13 +7,15 @@ from pathlib import Path
 from typing import Any
 
 from ledger.model.errors import LedgerError, MalformedInput
-from ledger.store.streams import hand_streams
+from ledger.store.streams import hand_streams, load_hand
 
 
 def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
            note: Callable[[str], None]) -> str | list[Path]:
     """``fmt`` ``jsonl`` or ``phh``: the hands (all, or ``hands``) of the ledger at ``path``
     as text, returned when ``out`` is None, else written to ``out`` (returns ``[out]``).
+    JSON lines keep a hand still being played as far as it was played, marked by the file's
+    closing line (:mod:`ledger.formats.jsonl.lines`), and ``note`` names those hands.
     ``parquet`` or ``csv``: the events and every derived table and view, caught up first, as
     files in the directory ``out``; returns the files written. The ledger is only read.
 
@@ -31,17 +33,20 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
         with fresh_books(path, note=note) as ledger:
             return export_tables(ledger, out, fmt)
     with Ledger(path, read_only=True) as ledger:
-        text = export_text(ledger, fmt, hands)
+        text = export_text(ledger, fmt, hands, note)
     if out is None:
         return text
     out.write_text(text, encoding="utf-8")
     return [out]
 
 
-def export_text(ledger: Any, fmt: str, hands: Sequence[str]) -> str:
-    """All hands (or ``hands``) as JSON lines or PHH text."""
+def export_text(ledger: Any, fmt: str, hands: Sequence[str],
+                note: Callable[[str], None] | None = None) -> str:
+    """All hands (or ``hands``) as JSON lines or PHH text. JSON lines: a hand still being
+    played ends the file with the closing line naming it (see :func:`export`). ``note`` gets
+    one line naming such hands (PHH: that an import ends them ``incomplete``)."""
     if fmt == "jsonl":
-        from ledger.formats.jsonl import write_jsonl
+        from ledger.formats.jsonl import closing_line, write_jsonl
 
         rows = []
         if not hands:
@@ -51,13 +56,50 @@ def export_text(ledger: Any, fmt: str, hands: Sequence[str]) -> str:
         else:
             for hand, _, events in hand_streams(ledger, hands):
                 rows.extend((hand, i, e) for i, e in enumerate(events, 1))
-        return write_jsonl(rows)
+        text = write_jsonl(rows)
+        playing = in_play(ledger, hands)
+        if not playing:
+            return text
+        if note is not None:
+            named = ", ".join(f"{hand} (to seq {seq})" for hand, seq in playing.items())
+            note(f"note: {len(playing)} hand(s) still in play, exported as played so far and "
+                 f"named in the file's last line (importing it lets `act` go on): {named}")
+        return text + closing_line(playing, len(rows))
+    playing = in_play(ledger, hands) if note is not None else {}
+    if playing:
+        note(f"note: {len(playing)} hand(s) still in play, written as played so far: PHH "
+             "cannot say a hand goes on, so importing it ends them incomplete (every chip "
+             f"back); --format jsonl keeps them in play: {', '.join(playing)}")
     texts = [phh_text(events) for _, _, events in hand_streams(ledger, hands)]
     if len(texts) == 1:
         return texts[0]
     from ledger.formats.phh.read import write_phhs
 
     return write_phhs(texts)
+
+
+def in_play(ledger: Any, hands: Sequence[str] = ()) -> dict[str, int]:
+    """The hands of the ledger (or of ``hands``) still being played, in ledger order: hand
+    id -> seq of its last stored row. A hand is in play when its stream, corrections
+    applied, has not ended (no ``hand_ended`` in force, not voided; RULES.md §1): only the
+    hands with no ``hand_ended`` row or with a correction are folded to see.
+
+    Raises:
+        MalformedEvent: a stored payload that does not parse.
+    """
+    from replay.fold import fold_stream
+
+    rows = ledger.query(
+        "SELECT hand_id, max(seq) FROM events WHERE hand_id IS NOT NULL"
+        " AND (len($1) = 0 OR list_contains($1, hand_id)) GROUP BY hand_id"
+        " HAVING NOT bool_or(type = 'hand_ended') OR bool_or(type = 'correction')"
+        " ORDER BY min(position)", [list(hands)])
+    out = {}
+    for hand, last in rows:
+        events, _ = load_hand(ledger, hand)
+        if fold_stream(events)[0].status == "open":
+            out[hand] = int(last)
+    return out
 
 
 def phh_parts(events: Sequence[Any]) -> tuple:

@@ -13,7 +13,7 @@ only plain files: whenever anything is not plain — a bad line, table or illega
 anywhere, a hand, session or source key already in the ledger, a hand whose options may carry
 chips into the next hand (RULES.md §3.8, §7.1), a stream met in two parts that do not join up,
 a table or hand id met in two parts, a row skipped for a repeated source key, a hand of a
-session the file closed before it —
+session the file closed before it, a file that ends with hands in play —
 :func:`import_parallel` rolls back everything it wrote and returns None, and the caller
 imports the file in one process, which words every error exactly.
 """
@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.formats.files import read_capped
+from ledger.formats.jsonl.lines import CLOSING_START
 from ledger.model.errors import LedgerError
 from ledger.store.streams import any_stored, head_position
 from replay.ingest.parts import Job, Part, prepare_part
@@ -126,6 +127,8 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
     if kind is None or (kind == "phh" and session is not None):  # its hands: one process
         return None
     data = read_capped(path)
+    if kind == "jsonl" and data.rstrip(b"\n").rpartition(b"\n")[2].startswith(CLOSING_START):
+        return None  # hands in play (an export's closing line): one process reads it whole
     size = PART_BYTES if kind == "jsonl" else PHHS_PART_BYTES
     parts = split(data, max(2 * workers, len(data) // size), tail=2 * workers,
                   starts=_START if kind == "jsonl" else _PHHS_START)

@@ -447,7 +447,8 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
         try:
             if isinstance(item, HandEvents):
                 events = item.events
-                state = check_events(events, file=read.file, lines=item.lines)
+                state = check_events(events, file=read.file, lines=item.lines,
+                                     in_play=item.in_play)
             elif isinstance(item, PhhHand):
                 events, state = phh_fold(item)
             else:

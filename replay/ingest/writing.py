@@ -298,7 +298,8 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
     export of the same game) or has the same original events (:func:`first_difference`), and
     refused otherwise, naming the first event that differs: a stream is never appended twice,
     and a change to a stored hand is a correction. A stored hand that was cut off is
-    completed by a longer copy with a correction (:mod:`replay.ingest.completing`). Also
+    completed by a longer copy with a correction, and one stored in play goes on with the
+    events a longer copy adds (:mod:`replay.ingest.completing`). Also
     returns how many of the hands skipped stay outside the session the import puts them in
     (stored under none, or another: a hand's session is never rewritten)."""
     stored = _first_rows(ledger, [b.hand_id for b in batches if b.is_hand], upto)
@@ -322,6 +323,11 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
         if differ is not None and differ != "it starts otherwise" and _as_corrected(
                 ledger, b.events, hand):
             differ = None  # the hand as its corrections made it (a PHH export applies them)
+        if differ is not None and differ != "it starts otherwise":
+            going_on = completing.continuation(ledger, b)  # a stored hand in play
+            if going_on is not None:
+                out.append(going_on)
+                continue
         if differ is None:
             done = completing.completion(ledger, b, source) if hand in cut else None
             out.append(done or b.with_events(None))  # known: counted, not written

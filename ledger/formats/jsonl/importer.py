@@ -49,7 +49,8 @@ def items_of(parsed: JsonlFile, session: str | None, digest: Digests | None = No
         events = with_session(stream.events, session)
         items.append((stream.line, HandEvents(
             stream.id, events, [row.line for row in stream.rows], stream.line,
-            f"jsonl:{digest(events)}", session or events[0].session)))
+            f"jsonl:{digest(events)}", session or events[0].session,
+            stream.id in parsed.in_play)))
     for stream in parsed.sessions:
         name = stream.id.removeprefix("session:")  # a name may hold ":" (club:fri)
         legacy = f"jsonl:{digest(stream.events)}"

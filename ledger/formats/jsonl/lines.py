@@ -11,6 +11,17 @@ Shape of a line (UTF-8, ASCII in practice, ``\\n``-terminated, no blank lines)::
 Streams may interleave in a file. The event object is :func:`ledger.model.events.event_json`
 (sorted keys, no spaces), so writing what was read gives the same bytes back.
 
+A hand must reach its end (``hand_ended`` or a void) unless the file says it is still being
+played. ``export --format jsonl`` of a ledger with hands in play says so in its last line,
+the closing line (written only then, so other exports keep their bytes)::
+
+    {"in_play":{"<hand id>":<seq of its last row>,...},"rows":<lines before this one>}
+
+A hand named there is imported as far as it was played, to go on with ``act``. The line proves
+itself: it must be the file's last line, ``rows`` must count every line before it, and each
+hand it names must be in the file with exactly that last ``seq``; so a file cut short (which
+loses the closing line, or lines before it) is never taken for an export of a hand in play.
+
 :func:`read_jsonl` never stops at a bad line: each error is a :class:`MalformedInput` naming
 file, line and (when known) the hand or session; a stream with an error is left out whole
 and the others are returned (the ``.hands`` / ``.errors`` shape of :mod:`ledger.formats.phh.read`).
@@ -47,6 +58,9 @@ _STREAM_RE = re.compile(r'^\{"(hand|session)":("(?:[^"\\]|\\.)*")')
 #: A JSON escape of a UTF-16 surrogate (alone it is no character: see :func:`_utf8_only`).
 _SURROGATE_RE = re.compile(r"\\u[dD][89a-fA-F]")
 _BOM = b"\xef\xbb\xbf"
+#: How the closing line of an export with hands in play starts (see the module doc).
+CLOSING_START = b'{"in_play":'
+_CLOSING_KEYS = frozenset({"in_play", "rows"})
 _FIRST = {"hand": "hand_started", "session": "session_opened"}
 _new_row = tuple.__new__
 
@@ -86,6 +100,9 @@ class JsonlFile:
     hands: list[EventStream]
     sessions: list[EventStream]
     errors: list[MalformedInput]
+    #: The hands the closing line names in play (hand id -> seq of its last row), when the
+    #: file has one (see the module doc); every one of them is checked to be in the file.
+    in_play: dict[str, int] = field(default_factory=dict)
 
     def rows(self) -> list[JsonlRow]:
         """Every good row in file order (what :func:`write_jsonl` needs to rewrite the file)."""
@@ -149,6 +166,13 @@ def write_jsonl(rows: Iterable[JsonlRow | EventStream | tuple[str, int, Any]]) -
     return "".join(iter_jsonl(rows))
 
 
+def closing_line(in_play: dict[str, int], rows: int) -> str:
+    """The closing line (with its ``\n``) of an export whose hands ``in_play`` (hand id ->
+    seq of its last row, in file order) are still being played, after ``rows`` lines (see
+    the module doc)."""
+    return json.dumps({"in_play": in_play, "rows": rows}, separators=(",", ":")) + "\n"
+
+
 # --------------------------------------------------------------------------------------------
 # Reading
 
@@ -184,6 +208,9 @@ def read_jsonl_text(data: bytes | str, *, file: str = "<text>", first_line: int 
     reader.continued = continued
     if events is not None:
         reader.events = events
+    closing = None
+    if lines and lines[-1].startswith(CLOSING_START) and len(lines[-1]) <= MAX_LINE_BYTES:
+        closing = (first_line + len(lines) - 1, lines.pop())
     feed, fast = reader.feed, reader.feed_fast
     with gc_paused():
         for number, line in enumerate(lines, first_line):
@@ -191,6 +218,8 @@ def read_jsonl_text(data: bytes | str, *, file: str = "<text>", first_line: int 
                 reader.too_long(number, line)
             elif not fast(number, line):
                 feed(number, line)
+    if closing is not None:
+        reader.closing(*closing)
     return reader.result()
 
 
@@ -324,6 +353,7 @@ class _Reader:
         self.errors: list[MalformedInput] = []
         self.events: dict[bytes, Any] = {}  # event text -> its event (feed_fast)
         self.continued = False  # a session stream may start above seq 1 (read_jsonl_part)
+        self.in_play: dict[str, int] = {}  # what a closing line names (see closing)
 
     def error(self, message: str, line: int, stream: str | None = None,
               kind: Kind = "hand") -> MalformedInput:
@@ -438,6 +468,9 @@ class _Reader:
         obj = self._json(number, text)
         if not isinstance(obj, dict):
             raise self.error("a line must be a JSON object", number)
+        if set(obj) == _CLOSING_KEYS:
+            raise self.error("the closing line of an export (in_play, rows) must be the "
+                             "file's last line: lines follow it", number)
         kinds = [k for k in ("hand", "session") if k in obj]
         stream = obj.get(kinds[0]) if len(kinds) == 1 else None
         ident = stream if isinstance(stream, str) and stream else None
@@ -512,6 +545,46 @@ class _Reader:
         if own != row.stream:
             raise MalformedInput(f"{etype} names {row.kind} {own!r}, the row {row.stream!r}")
 
+    def closing(self, number: int, line: bytes) -> None:
+        """The closing line ``line`` (line ``number``, the file's last): the hands it names
+        in play, each checked against the file (see the module doc); an error otherwise."""
+        try:
+            obj = self._json(number, line.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            self.errors.append(self.error(f"not UTF-8 ({exc.reason})", number))
+            return
+        except MalformedInput as exc:
+            self.errors.append(exc)
+            return
+        named = obj.get("in_play") if isinstance(obj, dict) else None
+        rows = obj.get("rows") if isinstance(obj, dict) else None
+        if (not isinstance(obj, dict) or set(obj) != _CLOSING_KEYS
+                or not isinstance(named, dict) or not named or type(rows) is not int
+                or not all(type(seq) is int and seq >= 1 for seq in named.values())):
+            self.errors.append(self.error(
+                'a closing line is {"in_play":{HAND:SEQ,...},"rows":N}, hands named with '
+                "the seq of their last row", number))
+            return
+        if rows != number - 1:
+            self.errors.append(self.error(
+                f"the closing line counts {rows} lines before it, the file has {number - 1}:"
+                " lines are missing or added (is the file cut or pasted together?)", number))
+            return
+        for hand, seq in named.items():
+            if ("hand", hand) in self.bad:
+                continue  # its own error says what is wrong
+            stream = self.streams.get(("hand", hand))
+            last = stream.rows[-1].seq if stream is not None else None
+            if last != seq:
+                held = "has no such hand" if last is None else f"has it to seq {last}"
+                self.errors.append(self.error(
+                    f"the closing line names the hand in play at seq {seq}, but the file "
+                    f"{held}", number, hand))
+                self.bad.add(("hand", hand))
+                self.streams.pop(("hand", hand), None)
+                continue
+            self.in_play[hand] = seq
+
     def result(self) -> JsonlFile:
         streams = list(self.streams.values())
         self.errors.sort(key=lambda e: e.line or 0)
@@ -520,6 +593,7 @@ class _Reader:
             [s for s in streams if s.kind == "hand"],
             [s for s in streams if s.kind == "session"],
             self.errors,
+            self.in_play,
         )
 
 
