@@ -5,6 +5,7 @@ once a test."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 
@@ -17,3 +18,17 @@ def copy_ledger(source: Path, target: Path) -> Path:
         if theirs.exists():
             shutil.copyfile(theirs, f"{target}{suffix}")
     return target
+
+
+def build_ledger(db: Path, steps: Iterable[Sequence[str]]) -> Path:
+    """Run each command of ``steps`` (the words a host types after ``handledger --db DB``) on
+    the ledger ``db`` in order, each asserted to exit 0; returns ``db``."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    runner = CliRunner()
+    for step in steps:
+        out = runner.invoke(cli, ["--db", str(db), *step], catch_exceptions=False)
+        assert out.exit_code == 0, (step, out.output)
+    return db

@@ -7,8 +7,24 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from tests.copies import build_ledger, copy_ledger
 from tests.test_books_refusals import refused, rows
-from tests.test_books_trust import night
+from tests.test_books_trust import NIGHT
+
+
+@pytest.fixture(scope="module")
+def night_ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ledger of the README's night (``NIGHT``), built once for the module."""
+    return build_ledger(tmp_path_factory.mktemp("night") / "t.duckdb", NIGHT)
+
+
+@pytest.fixture
+def at_night(night_ledger: Path, db: str) -> None:
+    """The test's ledger ``db`` (the one ``run`` uses): a copy of ``night_ledger``, as
+    ``night(run)`` (tests/test_books_trust.py) on a new ledger leaves it."""
+    copy_ledger(night_ledger, Path(db))
 
 
 def _lines(result) -> list[str]:  # noqa: ANN001
@@ -19,8 +35,8 @@ def _lines(result) -> list[str]:  # noqa: ANN001
 # --- a closed session's unit, and the currency of recorded payments ---------------------
 
 
+@pytest.mark.usefixtures("at_night")
 def test_a_closed_sessions_unit_is_refused_unless_closed(run, db: str) -> None:  # noqa: ANN001
-    night(run)
     assert _lines(run("pay", "friday", "Bob", "Ann", "37.50")) == [
         "friday: Bob paid Ann 37.50 USD (entry 9)"]
     assert _lines(run("session", "list"))[-1].endswith("closed, settled")
@@ -73,10 +89,10 @@ def test_a_currency_change_is_refused_once_payments_are_recorded(run, db: str) -
 # --- a payment is bounded by what its payer can owe --------------------------------------
 
 
+@pytest.mark.usefixtures("at_night")
 def test_the_readmes_payment_in_chips_is_refused(run, db: str) -> None:  # noqa: ANN001
     """Bob bought 150 chips at 0.25 USD: he can lose at most 37.50 USD, which is what settle
     has him pay; ``150`` (his chips) is refused though all the buy-ins together are 162.50."""
-    night(run)
     before = rows(Path(db))
     assert refused(run("pay", "friday", "Bob", "Ann", "150")) == (
         "error: pay friday Bob Ann: 150.00 USD is more than Bob's buy-ins in friday (150 chips, "
@@ -155,10 +171,10 @@ def test_a_buy_in_is_refused_for_such_a_name_new_to_the_books(run, db: str, tmp_
 # --- a hand still in progress in balances and settle -------------------------------------
 
 
+@pytest.mark.usefixtures("at_night")
 def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> None:  # noqa: ANN001
     """The README's night with a second hand f2 started (blinds Ann 1, Bob 2) and not ended:
     balances counts its blinds as put in and says so; settle names the hand, never a sum."""
-    night(run)
     assert run("session", "open", "sat", "--date", "2026-11-28", "--chip-value", "0.25",
                "--currency", "USD").exit_code == 0
     for step in (("buyin", "sat", "Ann", "100"), ("buyin", "sat", "Bob", "100"),
@@ -202,8 +218,9 @@ def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> Non
 # --- a correction or amendment that changes nothing ---------------------------------------
 
 
+@pytest.mark.usefixtures("at_night")
 def test_a_correction_given_twice_changes_nothing_and_is_refused(run, db: str) -> None:  # noqa: ANN001
-    night(run)  # f1: seq 8 is Ann's raise to 8, seq 9 Bob's all-in raise to 150
+    # f1: seq 8 is Ann's raise to 8, seq 9 Bob's all-in raise to 150
     fix = ("correct", "f1", "--replace", "8", "Ann cbr 10", "--reason", "she said 10",
            "--by", "host", "--closed")
     done = run(*fix)
@@ -220,8 +237,9 @@ def test_a_correction_given_twice_changes_nothing_and_is_refused(run, db: str) -
     assert rows(Path(db)) == before
 
 
+@pytest.mark.usefixtures("at_night")
 def test_an_amendment_to_the_value_an_entry_has_is_refused(run, db: str) -> None:  # noqa: ANN001
-    night(run)  # entry 2: Ann's buy-in of 200
+    # entry 2: Ann's buy-in of 200
     assert _lines(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h")
                   ) == ["friday: entry 2 (buy_in) amended"]
     assert run("pay", "friday", "Bob", "Ann", "37.50").exit_code == 0  # entry 10
@@ -244,8 +262,8 @@ def test_an_amendment_to_the_value_an_entry_has_is_refused(run, db: str) -> None
 # --- an empty option says what it needs, not pydantic's words ------------------------------
 
 
+@pytest.mark.usefixtures("at_night")
 def test_an_empty_name_reason_or_hand_is_one_plain_line(run, db: str) -> None:  # noqa: ANN001
-    night(run)
     before = rows(Path(db))
     for args, line in (
             (("correct", "f1", "--delete", "17", "--reason", "r", "--by", ""),

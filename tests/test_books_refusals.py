@@ -7,9 +7,11 @@ import json
 from pathlib import Path
 
 import duckdb
+import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
+from tests.copies import copy_ledger
 from tests.test_books_trust import NIGHT  # the README's night: Bob owes Ann 37.50 USD
 
 
@@ -77,6 +79,24 @@ def open_s(db: Path, name: str = "s", *players: str) -> None:
         assert run(db, "buyin", name, p, "100").exit_code == 0
 
 
+@pytest.fixture(scope="module")
+def s_ann(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``open_s(db, "s", "Ann")`` on a new ledger, built once for the module (copy it to
+    change it)."""
+    db = tmp_path_factory.mktemp("s-ann") / "t.duckdb"
+    open_s(db, "s", "Ann")
+    return db
+
+
+@pytest.fixture(scope="module")
+def s_ann_bob(s_ann: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``open_s(db, "s", "Ann", "Bob")`` on a new ledger: ``s_ann`` and Bob's buy-in of 100,
+    built once for the module (copy it to change it)."""
+    db = copy_ledger(s_ann, tmp_path_factory.mktemp("s-ann-bob") / "t.duckdb")
+    assert run(db, "buyin", "s", "Bob", "100").exit_code == 0
+    return db
+
+
 def test_alias_of_two_players_seated_in_one_hand_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     open_s(db, "s", "Bob", "Cy")
@@ -122,9 +142,9 @@ def test_session_set_refused_once_it_holds_hands_that_came_in_money(tmp_path: Pa
     assert rows(db) == before
 
 
-def test_a_voided_hand_counts_for_nothing_in_stack_continuity(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    open_s(db, "s", "Ann", "Bob")
+def test_a_voided_hand_counts_for_nothing_in_stack_continuity(s_ann_bob: Path,
+                                                              tmp_path: Path) -> None:
+    db = copy_ledger(s_ann_bob, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann", "Bob")
     assert run(db, "hand", "start", "--session", "s", "--hand", "v1", "--game", "NT",
                "--stakes", "1/2", "--seats", "Ann:1000,Bob:100", "--button", "Ann"
                ).exit_code == 0
@@ -144,9 +164,8 @@ def test_a_voided_hand_counts_for_nothing_in_stack_continuity(tmp_path: Path) ->
                                     "up")
 
 
-def test_hand_start_warns_of_a_seat_above_his_buy_ins(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    open_s(db, "s", "Ann", "Bob")
+def test_hand_start_warns_of_a_seat_above_his_buy_ins(s_ann_bob: Path, tmp_path: Path) -> None:
+    db = copy_ledger(s_ann_bob, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann", "Bob")
     result = run(db, "hand", "start", "--session", "s", "--hand", "w1", "--game", "NT",
                  "--stakes", "1/2", "--seats", "Ann:150,Bob:100", "--button", "Ann")
     assert result.exit_code == 0
@@ -155,11 +174,11 @@ def test_hand_start_warns_of_a_seat_above_his_buy_ins(tmp_path: Path) -> None:
     assert result.stdout == "w1\n"
 
 
-def test_hand_start_warns_of_a_seat_for_a_player_who_cashed_out(tmp_path: Path) -> None:
+def test_hand_start_warns_of_a_seat_for_a_player_who_cashed_out(s_ann_bob: Path,
+                                                                tmp_path: Path) -> None:
     """RULES.md §1.1: his chips left the table with his cash-out; the hand still starts (a
     buy-in is a book entry the host may record late) and the audit names the difference."""
-    db = tmp_path / "t.duckdb"
-    open_s(db, "s", "Ann", "Bob")
+    db = copy_ledger(s_ann_bob, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann", "Bob")
     assert run(db, "cashout", "s", "Bob", "100").exit_code == 0
     result = run(db, "hand", "start", "--session", "s", "--hand", "w1", "--game", "NT",
                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")
@@ -169,11 +188,11 @@ def test_hand_start_warns_of_a_seat_for_a_player_who_cashed_out(tmp_path: Path) 
         "`handledger buyin s Bob CHIPS`)"]
 
 
-def test_hand_start_refuses_a_seat_not_in_the_sessions_books(tmp_path: Path) -> None:
+def test_hand_start_refuses_a_seat_not_in_the_sessions_books(s_ann_bob: Path,
+                                                             tmp_path: Path) -> None:
     """A mistyped name would start a hand that can only be voided: refused, nothing written,
     the closest names offered; an alias of a player who bought in sits."""
-    db = tmp_path / "t.duckdb"
-    open_s(db, "s", "Ann", "Bob")
+    db = copy_ledger(s_ann_bob, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann", "Bob")
     before = rows(db)
     line = refused(run(db, "hand", "start", "--session", "s", "--hand", "w1", "--game", "NT",
                        "--stakes", "1/2", "--seats", "Ann:100,Bobb:100", "--button", "Ann"))
@@ -206,9 +225,10 @@ def test_pay_naming_a_player_not_in_the_session_is_refused(tmp_path: Path) -> No
     assert run(db, "pay", "friday", "Robert", "Ann", "5").exit_code == 0  # Bob's alias
 
 
-def test_a_retracted_entry_is_neither_retracted_again_nor_amended_back(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    open_s(db, "s", "Ann", "Bob", "Cy")
+def test_a_retracted_entry_is_neither_retracted_again_nor_amended_back(s_ann_bob: Path,
+                                                                      tmp_path: Path) -> None:
+    db = copy_ledger(s_ann_bob, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann", "Bob", "Cy"):
+    assert run(db, "buyin", "s", "Cy", "100").exit_code == 0  # Cy's buy-in is typed here
     assert run(db, "entry", "amend", "s", "4", "60", "--reason", "typo", "--by", "h"
                ).exit_code == 0
     assert run(db, "entry", "retract", "s", "2", "--reason", "x", "--by", "h").exit_code == 0
@@ -227,9 +247,8 @@ def test_a_retracted_entry_is_neither_retracted_again_nor_amended_back(tmp_path:
         "sessions"]] == [2]
 
 
-def test_names_are_refused_never_repaired(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    open_s(db, "s", "Ann")
+def test_names_are_refused_never_repaired(s_ann: Path, tmp_path: Path) -> None:
+    db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
     before = rows(db)
     cases = {
         ("buyin", "s", "Ann ", "50"): "error: player name 'Ann ' has leading or trailing "
@@ -316,12 +335,12 @@ def test_import_of_a_session_entry_with_a_bad_name_is_refused_whole(tmp_path: Pa
         assert rows(db) == []
 
 
-def test_a_cash_out_of_a_name_with_no_buy_in_suggests_the_cash_out_meant(tmp_path: Path
+def test_a_cash_out_of_a_name_with_no_buy_in_suggests_the_cash_out_meant(s_ann_bob: Path,
+                                                                         tmp_path: Path
                                                                          ) -> None:
     """``cashout s Bobb 100`` told the host to record Bobb's buy-in: the player meant is named
     with the cash-out to type; a name close to nobody's lists who has chips at the table."""
-    db = tmp_path / "t.duckdb"
-    open_s(db, "s", "Ann", "Bob")
+    db = copy_ledger(s_ann_bob, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann", "Bob")
     assert run(db, "cashout", "s", "Ann", "150").exit_code == 0
     before = rows(db)
     for args, line in (
@@ -337,9 +356,8 @@ def test_a_cash_out_of_a_name_with_no_buy_in_suggests_the_cash_out_meant(tmp_pat
     assert rows(db) == before
 
 
-def test_a_session_closed_twice_says_it_is_closed_already(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    open_s(db, "s", "Ann")
+def test_a_session_closed_twice_says_it_is_closed_already(s_ann: Path, tmp_path: Path) -> None:
+    db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
     assert run(db, "cashout", "s", "Ann", "100").exit_code == 0
     assert run(db, "session", "close", "s").stdout.startswith("session s closed\n")
     before = rows(db)

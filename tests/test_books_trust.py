@@ -15,6 +15,7 @@ import pytest
 from ledger.store.store import Ledger
 from replay.live import LiveHand, build_started
 from tests.conftest import ROOT, SHARED
+from tests.copies import build_ledger, copy_ledger
 
 NIGHT = [  # the README's night at the table
     ("session", "open", "friday", "--date", "2026-11-27", "--chip-value", "0.25",
@@ -36,6 +37,19 @@ def night(run) -> None:  # noqa: ANN001
     for step in NIGHT:
         out = run(*step)
         assert out.exit_code == 0, (step, out.output)
+
+
+@pytest.fixture(scope="module")
+def night_ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ledger of ``NIGHT``, built once for the module (every step exits 0)."""
+    return build_ledger(tmp_path_factory.mktemp("night") / "t.duckdb", NIGHT)
+
+
+@pytest.fixture
+def at_night(night_ledger: Path, db: str) -> None:
+    """The test's ledger ``db`` (the one ``run`` uses): a copy of ``night_ledger``, as
+    ``night(run)`` on a new ledger leaves it."""
+    copy_ledger(night_ledger, Path(db))
 
 
 def refused(out, *words: str) -> None:  # noqa: ANN001
@@ -72,8 +86,9 @@ def test_1_a_hand_id_used_twice_is_refused_and_a_broken_stream_bricks_nothing(
     assert run("audit").exit_code == 0
 
 
+@pytest.mark.usefixtures("at_night")
 def test_2_a_void_counts_for_nothing_in_the_books(run) -> None:  # noqa: ANN001
-    night(run)  # friday is closed: its books change only with --closed
+    # friday is closed: its books change only with --closed
     refused(run("void", "f1", "--reason", "misdeal", "--by", "host"),
             "session friday is closed and voiding hand f1 moves its players' nets (Ann -150, "
             "Bob +150)")
@@ -84,8 +99,8 @@ def test_2_a_void_counts_for_nothing_in_the_books(run) -> None:  # noqa: ANN001
     assert [p["total"] for p in _json(run("standings", "--json"))["players"]] == [0, 0, 0]
 
 
+@pytest.mark.usefixtures("at_night")
 def test_3_no_live_payout_after_the_end_or_before_the_showdown(run) -> None:  # noqa: ANN001
-    night(run)
     refused(run("act", "f1", "pay Cy 1"), "the hand is complete", "correct")
     run("session", "open", "sat")
     run("buyin", "sat", "Ann", "100")
@@ -97,8 +112,8 @@ def test_3_no_live_payout_after_the_end_or_before_the_showdown(run) -> None:  # 
     assert [e["type"] for e in events] == ["hand_started", "forced_bet", "forced_bet"]
 
 
+@pytest.mark.usefixtures("at_night")
 def test_4_our_jsonl_export_imports_as_nothing(run, tmp_path: Path) -> None:  # noqa: ANN001
-    night(run)
     out = tmp_path / "out.jsonl"
     assert run("export", "-o", str(out)).exit_code == 0
     before = _json(run("sql", "--json", "SELECT count(*) AS n FROM events"))
@@ -108,8 +123,8 @@ def test_4_our_jsonl_export_imports_as_nothing(run, tmp_path: Path) -> None:  # 
     assert run("audit").exit_code == 0
 
 
+@pytest.mark.usefixtures("at_night")
 def test_5_a_phh_export_keeps_the_hand_id_and_session(run, tmp_path: Path) -> None:  # noqa: ANN001
-    night(run)
     phh = tmp_path / "f1.phh"
     assert run("export", "--format", "phh", "f1", "-o", str(phh)).exit_code == 0
     text = phh.read_text()
@@ -119,8 +134,8 @@ def test_5_a_phh_export_keeps_the_hand_id_and_session(run, tmp_path: Path) -> No
     assert "Bob pays Ann 37.50 USD" in run("settle").output
 
 
+@pytest.mark.usefixtures("at_night")
 def test_6_hands_go_only_to_an_opened_session(run, tmp_path: Path) -> None:  # noqa: ANN001
-    night(run)
     run("session", "open", "saturday")
     seats = ("--game", "NT", "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Bob")
     refused(run("hand", "start", "--session", "saturdy", *seats), "no session 'saturdy'",
@@ -179,8 +194,8 @@ def test_9_reads_work_while_another_process_has_the_ledger_open(run, db: str,
     assert Path(db).read_bytes() == before
 
 
+@pytest.mark.usefixtures("at_night")
 def test_10_book_entries_are_checked_and_correctable(run) -> None:  # noqa: ANN001
-    night(run)
     run("session", "open", "sat")
     refused(run("cashout", "sat", "Zed", "100"), "Zed has no buy-in in sat")
     refused(run("cashout", "friday", "Ann", "350"), "Ann already cashed out 350")
@@ -201,8 +216,8 @@ def test_10_book_entries_are_checked_and_correctable(run) -> None:  # noqa: ANN0
     assert books["Ann"]["received_minor"] == 3750  # one payment of 37.50 counts
 
 
+@pytest.mark.usefixtures("at_night")
 def test_11_settle_subtracts_the_payments_made(run) -> None:  # noqa: ANN001
-    night(run)
     assert run("settle", "--session", "friday").output.splitlines()[0] == \
         "Bob pays Ann 37.50 USD"
     assert run("pay", "friday", "Bob", "Ann", "37.50").exit_code == 0
@@ -236,12 +251,13 @@ def test_12_a_session_has_one_unit(run) -> None:  # noqa: ANN001
     assert out.exit_code == 2 and "never rounded" in out.output
 
 
-def test_13_the_command_line_says_one_line(run, tmp_path: Path) -> None:  # noqa: ANN001
+def test_13_the_command_line_says_one_line(run, db: str, night_ledger: Path,  # noqa: ANN001
+                                           tmp_path: Path) -> None:
     refused(run("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats",
                 "Ann:100,Ann:100", "--button", "Ann"), "Ann is seated twice")
     refused(run("hand", "start", "--game", "NT", "--stakes", "2/1", "--seats",
                 "Ann:100,Bob:100", "--button", "Ann"), "--stakes '2/1'")
-    night(run)
+    copy_ledger(night_ledger, Path(db))  # the night, as on a ledger the refusals left empty
     run("session", "open", "sat")
     out = run("buyin", "sat", "Ann", "-50")
     assert (out.exit_code, out.output) == (2, "error: buyin sat Ann: '-50' is not a number of "
@@ -308,8 +324,8 @@ def _agree(run, db: str) -> dict[str, int]:  # noqa: ANN001
     return nets
 
 
+@pytest.mark.usefixtures("at_night")
 def test_balances_standings_chart_and_settle_agree_on_the_night(run, db: str) -> None:  # noqa: ANN001
-    night(run)
     assert _agree(run, db) == {"Ann": 3750, "Bob": -3750, "Cy": 0}
 
 

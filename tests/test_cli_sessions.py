@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
+from tests.copies import build_ledger, copy_ledger
 
 Run = Callable[..., Result]
 
@@ -75,14 +76,14 @@ def runner_for(db: Path) -> Run:
     return invoke
 
 
-def build_session(tmp: Path, *, cy_cash_out: int = 152, pay: bool = True) -> Run:
-    """The session of the module doc, built command by command in a new ledger."""
-    run = runner_for(tmp / "friday.duckdb")
+def _steps(tmp: Path) -> list[tuple[str, ...]]:
+    """The commands that build the session of the module doc up to Bob's cash-out, its hand
+    files written to ``tmp``; ``_last_steps`` are the rest."""
     files = {}
     for name, text in PHH.items():
         files[name] = tmp / f"{name}.phh"
         files[name].write_text(text, encoding="utf-8")
-    steps = [
+    return [
         ("session", "open", "friday", "--date", "2025-03-07", "--chip-value", "0.25",
          "--currency", "USD"),
         ("buyin", "friday", "Ann", "100"), ("buyin", "friday", "Bob", "100"),
@@ -91,23 +92,62 @@ def build_session(tmp: Path, *, cy_cash_out: int = 152, pay: bool = True) -> Run
         ("buyin", "friday", "Ann", "100"),
         ("import", "--session", "friday", str(files["h3"])),
         ("cashout", "friday", "Ann", "94"), ("cashout", "friday", "Bob", "104"),
-        ("cashout", "friday", "Cy", str(cy_cash_out)),
-        ("session", "close", "friday"),
     ]
-    for step in steps:
+
+
+def _last_steps(cy_cash_out: int) -> list[tuple[str, ...]]:
+    return [("cashout", "friday", "Cy", str(cy_cash_out)), ("session", "close", "friday")]
+
+
+def _pay(run: Run) -> None:
+    """Record every payment settle names."""
+    transfers = json.loads(run("settle", "--session", "friday", "--json").output)
+    for t in transfers["transfers"]:
+        amount = f"{t['amount'] / 100:.2f}"
+        assert run("pay", "friday", t["from"], t["to"], amount).exit_code == 0
+
+
+def finish_session(cashed: Path, tmp: Path, *, cy_cash_out: int = 152, pay: bool = True
+                   ) -> Run:
+    """A copy of ``cashed`` in ``tmp`` with the session's last commands: Cy's cash-out, the
+    close, and (``pay``) the payments settle names."""
+    run = runner_for(copy_ledger(cashed, tmp / "friday.duckdb"))
+    for step in _last_steps(cy_cash_out):
         out = run(*step)
         assert out.exit_code == 0, (step, out.output)
     if pay:
-        transfers = json.loads(run("settle", "--session", "friday", "--json").output)
-        for t in transfers["transfers"]:
-            amount = f"{t['amount'] / 100:.2f}"
-            assert run("pay", "friday", t["from"], t["to"], amount).exit_code == 0
+        _pay(run)
     return run
 
 
 @pytest.fixture(scope="module")
-def friday(tmp_path_factory: pytest.TempPathFactory) -> Run:
-    return build_session(tmp_path_factory.mktemp("friday"))
+def cashed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session of the module doc, built command by command in a new ledger up to Bob's
+    cash-out (Cy's cash-out and the close not yet typed): built once for the module."""
+    tmp = tmp_path_factory.mktemp("cashed")
+    return build_ledger(tmp / "friday.duckdb", _steps(tmp))
+
+
+@pytest.fixture(scope="module")
+def unpaid(cashed: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session of the module doc, closed, no payment recorded (copy it to change it)."""
+    tmp = tmp_path_factory.mktemp("unpaid")
+    finish_session(cashed, tmp, pay=False)
+    return tmp / "friday.duckdb"
+
+
+@pytest.fixture(scope="module")
+def paid(unpaid: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``unpaid`` with the payments settle names recorded (copy it to change it)."""
+    db = copy_ledger(unpaid, tmp_path_factory.mktemp("paid") / "friday.duckdb")
+    _pay(runner_for(db))
+    return db
+
+
+@pytest.fixture(scope="module")
+def friday(paid: Path) -> Run:
+    """``paid``, for the tests that only read it."""
+    return runner_for(paid)
 
 
 def test_hand_built_session_audits_clean(friday: Run) -> None:
@@ -137,8 +177,8 @@ def test_hand_built_session_rebuy_balances_and_settlement(friday: Run) -> None:
     assert "-26.50" in text and "(USD)" in text
 
 
-def test_one_chip_off_in_a_cash_out_names_the_player(tmp_path: Path) -> None:
-    run = build_session(tmp_path, cy_cash_out=151)
+def test_one_chip_off_in_a_cash_out_names_the_player(cashed: Path, tmp_path: Path) -> None:
+    run = finish_session(cashed, tmp_path, cy_cash_out=151)
     out = run("audit", "--json")
     assert out.exit_code == 1
     (finding,) = json.loads(out.output)["discrepancies"]
@@ -150,8 +190,8 @@ def test_one_chip_off_in_a_cash_out_names_the_player(tmp_path: Path) -> None:
     assert text.exit_code == 1 and "Cy cashed out 151" in text.output
 
 
-def test_a_missing_settlement_payment_is_named(tmp_path: Path) -> None:
-    run = build_session(tmp_path, pay=False)
+def test_a_missing_settlement_payment_is_named(unpaid: Path, tmp_path: Path) -> None:
+    run = runner_for(copy_ledger(unpaid, tmp_path / "friday.duckdb"))
     assert run("audit").exit_code == 0  # no payments recorded yet: nothing to check
     assert run("pay", "friday", "Ann", "Cy", "25.50").exit_code == 0
     out = run("audit", "--json")
@@ -255,8 +295,8 @@ def test_a_rebuy_or_top_up_needs_a_buy_in_first(tmp_path: Path) -> None:
         "s: Ann top-up 50 chips (entry 3)\n")
 
 
-def test_alias_maps_a_platform_id_to_the_player(tmp_path: Path) -> None:
-    run = build_session(tmp_path)
+def test_alias_maps_a_platform_id_to_the_player(paid: Path, tmp_path: Path) -> None:
+    run = runner_for(copy_ledger(paid, tmp_path / "friday.duckdb"))
     assert run("player", "alias", "Cyrus", "Cy").exit_code == 0
     players = json.loads(run("balances", "--json").output)["players"]
     assert [p["player"] for p in players] == ["Cyrus", "Bob", "Ann"]
@@ -316,10 +356,11 @@ def test_settle_transfers_reproduce_every_net(clean: Run) -> None:
         assert len(transfers) <= max(0, len([n for n in nets.values() if n]) - 1)
 
 
-def test_settle_before_any_payment_and_after_a_part_of_it(tmp_path: Path) -> None:
+def test_settle_before_any_payment_and_after_a_part_of_it(unpaid: Path, tmp_path: Path
+                                                          ) -> None:
     """With no payment recorded settle pays every net; after Ann pays Cy, only her debt to
     Bob is left; `session list` says what is still owed, then that the session is settled."""
-    run = build_session(tmp_path, pay=False)
+    run = runner_for(copy_ledger(unpaid, tmp_path / "friday.duckdb"))
     transfers = json.loads(run("settle", "--session", "friday", "--json").output)["transfers"]
     assert transfers == [{"from": "Ann", "to": "Bob", "amount": 100},
                          {"from": "Ann", "to": "Cy", "amount": 2550}]

@@ -4,7 +4,13 @@ result: a correction that puts a hand back as it was warns of nothing (README: a
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from tests.copies import copy_ledger
 from tests.test_disputes import _play
 
 H1 = ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cc", "Bob cc", "d db 2c3d4h", "Bob cc", "Ann cc",
@@ -32,8 +38,54 @@ def _two_hands(run) -> None:  # noqa: ANN001
     _play(run, "h2", "d dh Ann 7s2d", "d dh Bob 8c3h", "Bob f", "end")
 
 
+def _close(run) -> None:  # noqa: ANN001
+    """Cash out as played (h1 Ann +2 Bob -2, h2 Ann +1 Bob -1) and close session sat."""
+    for player, chips in (("Ann", "103"), ("Bob", "147")):  # h2: Bob folded his blind to Ann
+        assert run("cashout", "sat", player, chips).exit_code == 0
+    assert run("session", "close", "sat").exit_code == 0
+
+
+def _runner(db: Path):  # noqa: ANN202
+    """``run`` of tests/conftest.py on the ledger ``db``."""
+    runner = CliRunner()
+
+    def invoke(*args: str):  # noqa: ANN202
+        return runner.invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture(scope="module")
+def two_hands_ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ledger ``_two_hands`` leaves, built once for the module."""
+    db = tmp_path_factory.mktemp("two-hands") / "t.duckdb"
+    _two_hands(_runner(db))
+    return db
+
+
+@pytest.fixture(scope="module")
+def closed_ledger(two_hands_ledger: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``two_hands_ledger``, cashed out as played and closed (``_close``), built once."""
+    db = copy_ledger(two_hands_ledger, tmp_path_factory.mktemp("closed") / "t.duckdb")
+    _close(_runner(db))
+    return db
+
+
+@pytest.fixture
+def two_hands(two_hands_ledger: Path, db: str) -> None:
+    """The test's ledger ``db`` (the one ``run`` and ``user`` use): a copy of
+    ``two_hands_ledger``."""
+    copy_ledger(two_hands_ledger, Path(db))
+
+
+@pytest.fixture
+def closed(closed_ledger: Path, db: str) -> None:
+    """The test's ledger ``db``: a copy of ``closed_ledger``."""
+    copy_ledger(closed_ledger, Path(db))
+
+
+@pytest.mark.usefixtures("two_hands")
 def test_a_correction_reverted_to_the_original_warns_of_nothing(run) -> None:  # noqa: ANN001
-    _two_hands(run)
     assert _continuity(run) == []
     out = run("correct", "h1", "--replace", "17", "pay Bob 4", "--reason", "wrong", "--by", "f")
     assert out.output == (
@@ -57,13 +109,10 @@ def test_a_correction_reverted_to_the_original_warns_of_nothing(run) -> None:  #
     assert _continuity(run) == [("h2", "Ann", 98, 102), ("h2", "Bob", 152, 148)]
 
 
+@pytest.mark.usefixtures("closed")  # _two_hands, cashed out as played, closed
 def test_a_clean_hand_of_a_closed_session_is_not_made_paid_wrong_silently(user, run, db) -> None:  # noqa: ANN001
     from tests.test_disputes import _events
 
-    _two_hands(run)
-    for player, chips in (("Ann", "103"), ("Bob", "147")):  # h2: Bob folded his blind to Ann
-        assert run("cashout", "sat", player, chips).exit_code == 0
-    assert run("session", "close", "sat").exit_code == 0
     assert json.loads(run("audit", "--json").output)["discrepancies"] == []
     code, out, err = user("correct", "h1", "--replace", "17", "pay Bob 4", "--reason", "x",
                           "--by", "f")
@@ -85,18 +134,10 @@ def test_a_clean_hand_of_a_closed_session_is_not_made_paid_wrong_silently(user, 
     assert out.exit_code == 0 and len(_events(db, "h1")) == 20
 
 
-def _closed(run) -> None:  # noqa: ANN001
-    """``_two_hands``, cashed out as played and closed: h1 Ann +2 Bob -2, h2 Ann +1 Bob -1."""
-    _two_hands(run)
-    for player, chips in (("Ann", "103"), ("Bob", "147")):
-        assert run("cashout", "sat", player, chips).exit_code == 0
-    assert run("session", "close", "sat").exit_code == 0
-
-
+@pytest.mark.usefixtures("closed")
 def test_a_void_in_a_closed_session_is_refused_without_closed(user, run, db) -> None:  # noqa: ANN001
     from tests.test_disputes import _events
 
-    _closed(run)
     books = run("balances", "--json").output
     code, out, err = user("void", "h1", "--reason", "misdeal", "--by", "f")
     assert (code, out) == (2, "")
@@ -107,10 +148,10 @@ def test_a_void_in_a_closed_session_is_refused_without_closed(user, run, db) -> 
     assert run("balances", "--json").output == books
 
 
+@pytest.mark.usefixtures("closed")
 def test_a_void_in_a_closed_session_is_recorded_with_closed(user, run, db) -> None:  # noqa: ANN001
     from tests.test_disputes import _events, _nets
 
-    _closed(run)
     assert _nets(run) == {"Ann": 3, "Bob": -3}
     code, out, err = user("void", "h1", "--reason", "misdeal", "--by", "f", "--closed")
     assert (code, out, err) == (0, "voided hand h1: returned Bob 2, Ann 2\n", "")
@@ -123,11 +164,11 @@ def test_a_void_in_a_closed_session_is_recorded_with_closed(user, run, db) -> No
     assert code == 2 and err == "error: hand h1: the hand is already voided\n"
 
 
+@pytest.mark.usefixtures("closed")
 def test_undoing_a_void_in_a_closed_session_needs_closed_too(user, run, db) -> None:  # noqa: ANN001
     """The un-void moves the nets back as much as the void moved them: the same flag."""
     from tests.test_disputes import _events, _nets
 
-    _closed(run)
     assert user("void", "h1", "--reason", "misdeal", "--by", "f", "--closed")[0] == 0
     assert _nets(run) == {"Ann": 1, "Bob": -1}
     code, out, err = user("undo", "h1", "--by", "f")
@@ -141,7 +182,7 @@ def test_undoing_a_void_in_a_closed_session_needs_closed_too(user, run, db) -> N
     assert _nets(run) == {"Ann": 3, "Bob": -3}
 
 
+@pytest.mark.usefixtures("two_hands")
 def test_a_void_in_an_open_session_needs_no_flag(user, run, db) -> None:  # noqa: ANN001
-    _two_hands(run)
     code, out, err = user("void", "h2", "--reason", "misdeal", "--by", "f")
     assert (code, out, err) == (0, "voided hand h2: returned Ann 2, Bob 1\n", "")

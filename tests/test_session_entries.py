@@ -7,10 +7,30 @@ findings still closes it, with one note on stderr counting them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from ledger.store.store import Ledger
+from tests.copies import build_ledger, copy_ledger
 
 START = ("hand", "start", "--session", "fri", "--hand", "f1", "--game", "NT", "--stakes", "1/2",
          "--seats", "Ann:200,Bob:150", "--button", "Ann")
+
+
+@pytest.fixture(scope="module")
+def started_ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Session fri, Ann's buy-in of 200 and Bob's of 150, and hand f1 (``START``) started
+    live: built once for the module (copy it to change it)."""
+    return build_ledger(tmp_path_factory.mktemp("started") / "t.duckdb", (
+        ("session", "open", "fri", "--date", "2026-11-27"), ("buyin", "fri", "Ann", "200"),
+        ("buyin", "fri", "Bob", "150"), START))
+
+
+@pytest.fixture
+def started(started_ledger: Path, db: str) -> None:
+    """The test's ledger ``db`` (the one ``user`` uses): a copy of ``started_ledger``."""
+    copy_ledger(started_ledger, Path(db))
 
 
 def _rows(db: str) -> int:
@@ -45,24 +65,20 @@ def test_entries_of_a_player_in_an_open_hand_wait_for_its_end(user, db: str) -> 
         0, "fri: Bob cashed out 151 chips (entry 9)\n", "")
 
 
+@pytest.mark.usefixtures("started")
 def test_a_voided_hand_is_no_longer_open(user) -> None:  # noqa: ANN001
-    for step in (("session", "open", "fri", "--date", "2026-11-27"), ("buyin", "fri", "Ann", "200"),
-                 ("buyin", "fri", "Bob", "150"), START):
-        assert user(*step)[0] == 0, step
     assert user("buyin", "fri", "Ann", "50")[0] == 2
     assert user("void", "f1", "--reason", "misdeal", "--by", "Cy")[0] == 0
     assert user("buyin", "fri", "Ann", "50") == (0, "fri: Ann rebuy 50 chips (entry 4)\n", "")
 
 
+@pytest.mark.usefixtures("started")
 def test_session_close_notes_the_audit_findings_it_closes_with(user, db: str) -> None:  # noqa: ANN001
     """It still closes; one note on stderr counts the audit's findings of the session (here
     the two players who never cashed out: session_balance), and the same count is what
     ``audit --session`` lists."""
-    for step in (("session", "open", "fri", "--date", "2026-11-27"), ("buyin", "fri", "Ann", "200"),
-                 ("buyin", "fri", "Bob", "150"), START,
-                 *[("act", "f1", a) for a in ("d dh Ann AsKs", "d dh Bob QhQd", "Ann f",
-                                              "pay Bob 3", "end")]):
-        assert user(*step)[0] == 0, step
+    for action in ("d dh Ann AsKs", "d dh Bob QhQd", "Ann f", "pay Bob 3", "end"):
+        assert user("act", "f1", action)[0] == 0, action
     code, out, err = user("session", "close", "fri")
     assert (code, out.splitlines()[0]) == (0, "session fri closed")
     assert out.splitlines()[1].startswith("handledger checkpoint ")
