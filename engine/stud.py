@@ -14,6 +14,11 @@ _SUITS = "cdhs"  # clubs lowest
 
 
 _VALUES = {r: i + 2 for i, r in enumerate(_RANKS)}
+_LOW_VALUES = {**_VALUES, "A": 1}  # aces low (razz)
+#: Each card's sort key (rank, then suit), aces high and aces low: looked up, not worked out,
+#: for every up card of every live player at each stud street.
+_ORDER = {r + s: (v, i) for r, v in _VALUES.items() for i, s in enumerate(_SUITS)}
+_LOW_ORDER = {r + s: (v, i) for r, v in _LOW_VALUES.items() for i, s in enumerate(_SUITS)}
 
 
 def rank_value(card: str, *, ace_low: bool = False) -> int:
@@ -26,7 +31,10 @@ def rank_value(card: str, *, ace_low: bool = False) -> int:
 
 def card_order(card: str, *, ace_low: bool = False) -> tuple[int, int]:
     """Sort key of one card: rank, then suit (clubs < diamonds < hearts < spades)."""
-    return rank_value(card, ace_low=ace_low), _SUITS.index(card[1])
+    key = (_LOW_ORDER if ace_low else _ORDER).get(card[:2])
+    if key is None:
+        raise ValueError(f"{card!r} is not a card")
+    return key
 
 
 def bring_in_player(
@@ -44,10 +52,16 @@ def bring_in_player(
 
 
 def _board_key(cards: Sequence[str], *, ace_low: bool) -> tuple[int, ...]:
-    """Key of a partial board; higher = better high board."""
-    ranks = [rank_value(c, ace_low=ace_low) for c in cards]
-    groups = sorted({(ranks.count(r), r) for r in ranks}, reverse=True)  # (count, rank)
-    return tuple(n for n, _ in groups) + tuple(r for _, r in groups)
+    """Key of a partial board; higher = better high board: the counts of its ranks, most
+    first, then those ranks (pairs and trips count, straights and flushes do not)."""
+    values = _LOW_VALUES if ace_low else _VALUES
+    try:
+        ranks = [values[c[0]] for c in cards]
+    except (KeyError, IndexError):
+        bad = next(c for c in cards if c[:1] not in values)
+        raise ValueError(f"{bad!r} is not a card") from None
+    groups = sorted([(ranks.count(r), r) for r in set(ranks)], reverse=True)  # (count, rank)
+    return (*[n for n, _ in groups], *[r for _, r in groups])
 
 
 def best_board_player(boards: Sequence[tuple[str, Sequence[str]]], *, razz: bool) -> str:
