@@ -60,15 +60,19 @@ def _shallow(value: Any) -> Any:
     Raises:
         ValueError: it nests deeper.
     """
-    todo = [(value, 1)]
-    while todo:
-        item, depth = todo.pop()
-        if isinstance(item, dict | list):
-            if depth > MAX_DEPTH:
-                raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
-            todo.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict)
-                                                 else item))
+    if isinstance(value, dict | list):
+        _within(value, 1)
     return value
+
+
+def _within(item: dict[str, Any] | list[Any], depth: int) -> None:
+    """Raise ValueError when a container inside ``item`` (itself ``depth`` levels deep) lies
+    deeper than :data:`MAX_DEPTH`; a flat object (the usual ``source``) costs one loop."""
+    for v in item.values() if isinstance(item, dict) else item:
+        if isinstance(v, dict | list):
+            if depth >= MAX_DEPTH:
+                raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+            _within(v, depth + 1)
 
 
 #: A free-form JSON object of an event, nested at most :data:`MAX_DEPTH` levels deep.
