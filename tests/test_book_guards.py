@@ -146,6 +146,30 @@ def test_a_seat_the_notation_cannot_name_is_refused_at_hand_start(run, db: str) 
         assert started.exit_code == 0, started.output
 
 
+SEPARATORS = ("`hand start --seats` separates players with ',' and a name from its stack with "
+              "':' ('Ann:200,Bob:150'), so such a name could never be seated")
+
+
+def test_a_name_holding_a_seats_separator_is_refused(run, db: str) -> None:  # noqa: ANN001
+    """``--seats "Ann:10:10,Bob:10"`` seated a player called ``Ann:10``, and a semicolon list
+    was one player ("needs at least two"); a buy-in took ``Ann,Bob``, a name no ``--seats``
+    could give."""
+    assert run("session", "open", "s", "--date", "2026-11-27").exit_code == 0
+    before = rows(Path(db))
+    for seats, name in (("Ann:10:10,Bob:10", "Ann:10"),
+                        ("Ann:200;Bob:150;Cy:310", "Ann:200;Bob:150;Cy")):
+        assert refused(run("hand", "start", *SEAT, "--button", "Bob", "--seats", seats)) == (
+            f"error: player name {name!r} cannot be used at the table: {SEPARATORS}; choose "
+            "another name (a name of a hand file is taken by a buy-in once the file is "
+            "imported into the session)")
+    for name in ("Ann,Bob", "Ann:1"):
+        assert refused(run("buyin", "s", name, "10")) == (
+            f"error: player name {name!r} cannot be used at the table: {SEPARATORS}; choose "
+            "another name (a name of a hand file is taken by a buy-in once the file is "
+            "imported into the session)")
+    assert rows(Path(db)) == before
+
+
 def test_a_buy_in_is_refused_for_such_a_name_new_to_the_books(run, db: str, tmp_path: Path  # noqa: ANN001
                                                               ) -> None:
     """``p1`` and ``p2`` of an imported PHH hand (its default names) are in the session's

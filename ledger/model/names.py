@@ -57,7 +57,7 @@ def check_seat_name(name: str) -> str:
         MalformedInput: a name the notation reads as something else (``d``, ``pay``,
             ``returned``, ``end``, ``state``, ``quit``; ``p1``, ``p2`` … which name seats;
             one holding whitespace, where an action splits; one starting with ``{``, a JSON
-            event), saying why.
+            event; one holding ``,`` or ``:``, which ``--seats`` reads), saying why.
     """
     check_name(name)
     why = NOTATION_WORDS.get(name)
@@ -67,6 +67,9 @@ def check_seat_name(name: str) -> str:
         why = "an action splits at whitespace, so only its first word would be read"
     if why is None and name.startswith("{"):
         why = "an action starting with '{' is read as a JSON event"
+    if why is None and ("," in name or ":" in name):
+        why = ("`hand start --seats` separates players with ',' and a name from its stack with "
+               "':' ('Ann:200,Bob:150'), so such a name could never be seated")
     if why is not None:
         raise MalformedInput(f"player name {name!r} cannot be used at the table: {why}; "
                              "choose another name (a name of a hand file is taken by a "
