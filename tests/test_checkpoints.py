@@ -223,7 +223,9 @@ def test_bad_checkpoint_input_is_one_line_and_exit_2(run, db: str, tmp_path: Pat
     bad.write_text("3696:" + "ab" * 12 + "\nhello\n")
     cases = {
         str(bad): f"{bad}:2: not a checkpoint",
-        "12:xyz": "cannot read checkpoints '12:xyz'",
+        "12:xyz": "'12:xyz' is not POS:HASH (a position above 0, ':' and at least 16 "
+                  "lowercase hex digits of its hash) and no file has that name",
+        "25:1ad8890b": "'25:1ad8890b' is not POS:HASH",
         str(tmp_path): "cannot read checkpoints",
     }
     for spec, said in cases.items():

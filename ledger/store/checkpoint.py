@@ -216,6 +216,10 @@ def load(spec: str) -> list[tuple[str, Checkpoint]]:
     if match is not None and not Path(spec).exists():
         return [(spec, Checkpoint("", int(match.group(1)), match.group(2)))]
     path = Path(spec)
+    if re.fullmatch(r"[0-9]+:.*", spec.strip()) and not path.exists():
+        raise MalformedInput(f"{spec!r} is not POS:HASH (a position above 0, ':' and at least "
+                             f"{MIN_PREFIX} lowercase hex digits of its hash) and no file has "
+                             "that name", file=spec)
     try:
         with path.open("rb") as file:
             data = file.read(MAX_FILE_BYTES + 1)
