@@ -16,7 +16,9 @@ Raises:
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
 from engine.errors import IllegalAction
@@ -39,7 +41,18 @@ def player_name(state: HandState, token: str) -> str:
     m = _SEAT_RE.match(token)
     if m and int(m.group(1)) <= len(state.players):
         return state.players[int(m.group(1)) - 1]
-    raise IllegalAction(f"unknown player {quoted(token)}", hand=state.hand)
+    raise IllegalAction(f"unknown player {quoted(token)}{_meant(state.players, token)}",
+                        hand=state.hand)
+
+
+def _meant(players: Sequence[str], token: str) -> str:
+    """``": did you mean Ann?"``: the seated players ``token`` likely meant (the same name in
+    another case, else a close spelling), or ``""``."""
+    if len(token) > 100:  # a pasted line, not a name
+        return ""
+    close = [p for p in players if p.casefold() == token.casefold()] or \
+        difflib.get_close_matches(token, players, n=2)
+    return f": did you mean {' or '.join(close)}?" if close else ""
 
 
 #: Digits up to which an amount beyond the bound is said in chips (else its text, cut).

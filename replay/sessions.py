@@ -285,7 +285,8 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     Raises:
         MalformedInput: a bad player name (:func:`ledger.model.names.check_name`; for a
             player not yet in the session's books, one the action notation reads as
-            something else, :func:`ledger.model.names.check_seat_name`), an amount that is
+            something else, :func:`ledger.model.names.check_seat_name`, or the name of one
+            in its books in another case), an amount that is
             not a whole number of chips above 0;
         NotFound, LedgerError: see :func:`open_state`; LedgerError: he is seated in a hand of
             the session that is still open (:func:`_between_hands`), or a rebuy or top-up is
@@ -293,8 +294,15 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     """
     check_name(player)
     state = open_state(ledger, session)
-    if player not in in_books(ledger, session, state):  # his name first given here
+    books = in_books(ledger, session, state)
+    if player not in books:  # his name first given here
         check_seat_name(player)
+        same = sorted(n for n in books if n.casefold() == player.casefold())
+        if same:
+            raise MalformedInput(
+                f"buyin {session} {player}: {player} is not in {session}'s books and "
+                f"{' and '.join(same)} is: did you mean {same[0]}? (names are kept as typed; "
+                "two players whose names differ only in case would print alike)")
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
     _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
                    "showdown and the next deal")

@@ -309,3 +309,24 @@ def test_an_empty_name_reason_or_hand_is_one_plain_line(run, db: str) -> None:  
             (("show", ""), "HAND: a hand id is needed")):
         assert refused(run(*args)) == f"error: {line}", args
     assert rows(Path(db)) == before
+
+
+def test_a_name_in_another_case_is_named_not_taken(run, db: str) -> None:  # noqa: ANN001
+    """``buyin wed ann`` beside Ann's buy-in made a second player who prints alike; an action
+    for ``ann`` or ``Bb`` said only "unknown player"."""
+    assert run("session", "open", "wed", "--date", "2026-11-27").exit_code == 0
+    assert run("buyin", "wed", "Ann", "100").exit_code == 0
+    before = rows(Path(db))
+    assert refused(run("buyin", "wed", "ann", "100")) == (
+        "error: buyin wed ann: ann is not in wed's books and Ann is: did you mean Ann? (names "
+        "are kept as typed; two players whose names differ only in case would print alike)")
+    assert rows(Path(db)) == before
+    assert run("hand", "start", "--hand", "s2", *SEAT, "--seats", "Ann:100,Bob:100",
+               "--button", "Ann").exit_code == 0
+    for token in ("ann", "Bb"):
+        said = refused(run("act", "s2", f"d dh {token} AsKs"))
+        meant = "Ann" if token == "ann" else "Bob"
+        assert said.startswith(f"error: hand s2, action 'd dh {token} AsKs': unknown player "
+                               f"'{token}': did you mean {meant}?; now: "), said
+    assert refused(run("act", "s2", "d dh Zed AsKs")).startswith(
+        "error: hand s2, action 'd dh Zed AsKs': unknown player 'Zed'; now: ")
