@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from ledger.store.chain import GENESIS
 from tests.conftest import DATA
+from tests.copies import copy_ledger
 from tests.ledger_files import edit_payload, head, rewrite, stored
 from tests.test_store import hand
 
@@ -57,6 +58,46 @@ def db(tmp_path: Path, template: tuple[Path, Path], keys: Path) -> str:
     return str(path)
 
 
+def _built(folder: Path, template: Path, *commands: tuple[str, ...]) -> Path:
+    """A copy of ``template`` as ``folder``/friday.duckdb with ``commands`` run on it, each
+    as ``run`` runs it (in the environment of the caller)."""
+    from cli.main import cli
+
+    path = folder / "friday.duckdb"
+    shutil.copy(template, path)
+    for args in commands:
+        out = CliRunner().invoke(cli, ["--db", str(path), *args], catch_exceptions=False)
+        assert out.exit_code == 0, (args, out.output)
+    return path
+
+
+@pytest.fixture(scope="module")
+def checkpointed(tmp_path_factory: pytest.TempPathFactory, template: tuple[Path, Path]) -> Path:
+    """The full ledger, as friday.duckdb, after one ``checkpoint``; built once for the module."""
+    return _built(tmp_path_factory.mktemp("checkpointed"), template[1], ("checkpoint",))
+
+
+@pytest.fixture(scope="module")
+def extended(tmp_path_factory: pytest.TempPathFactory, template: tuple[Path, Path]) -> Path:
+    """The ledger after data/hands, as friday.duckdb: ``checkpoint``, then data/series
+    imported, then ``checkpoint`` again; built once for the module."""
+    return _built(tmp_path_factory.mktemp("extended"), template[0], ("checkpoint",),
+                  ("import", str(DATA / "series")), ("checkpoint",))
+
+
+@pytest.fixture(scope="module")
+def signed(tmp_path_factory: pytest.TempPathFactory, template: tuple[Path, Path]
+           ) -> tuple[Path, Path]:
+    """The full ledger, as friday.duckdb, after ``key new ann`` and ``checkpoint --sign ann``;
+    built once for the module: the ledger and the keys directory."""
+    folder = tmp_path_factory.mktemp("signed")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HANDLEDGER_KEYS", str(folder / "keys"))
+        path = _built(folder, template[1], ("key", "new", "ann"),
+                      ("checkpoint", "--sign", "ann"))
+    return path, folder / "keys"
+
+
 def test_verify_prints_the_head_it_verified(run, db: str) -> None:
     result = run("verify")
     position, digest = head(db)
@@ -87,19 +128,18 @@ def test_checkpoint_prints_one_line_and_appends_a_record(run, db: str, template)
     assert len(Path(f"{db}.checkpoints").read_text().splitlines()) == 2
 
 
-def test_the_next_checkpoint_marks_only_the_rows_since(run, db: str, template) -> None:
-    shutil.copy(template[0], db)
-    assert run("checkpoint").exit_code == 0
-    assert run("import", str(DATA / "series")).exit_code == 0
-    assert run("checkpoint").exit_code == 0
+def test_the_next_checkpoint_marks_only_the_rows_since(run, db: str, extended: Path) -> None:
+    copy_ledger(extended, Path(db))
     first, second = map(json.loads, Path(f"{db}.checkpoints").read_text().splitlines())
     assert (first["position"], first["marks_from"]) == (160, 1)
     assert (second["position"], second["marks_from"]) == (3696, 161)
     assert len(base64.b64decode(second["marks"])) == 4 * (3696 - 160)
 
 
-def test_a_consistent_rewrite_passes_verify_but_not_the_checkpoint(run, db: str) -> None:
-    assert run("checkpoint").exit_code == 0
+def test_a_consistent_rewrite_passes_verify_but_not_the_checkpoint(
+    run, db: str, checkpointed: Path
+) -> None:
+    copy_ledger(checkpointed, Path(db))
     before = head(db)
     edit_payload(db, PAYOUT, '"amount":48', '"amount":58')
     assert head(db)[0] == before[0] and head(db)[1] != before[1]
@@ -117,11 +157,8 @@ def test_a_consistent_rewrite_passes_verify_but_not_the_checkpoint(run, db: str)
         "the ledger parts from its checkpoints between positions 1 and 3696")
 
 
-def test_the_checkpoint_before_the_rewrite_still_holds(run, db: str, template) -> None:
-    shutil.copy(template[0], db)
-    assert run("checkpoint").exit_code == 0
-    assert run("import", str(DATA / "series")).exit_code == 0
-    assert run("checkpoint").exit_code == 0
+def test_the_checkpoint_before_the_rewrite_still_holds(run, db: str, extended: Path) -> None:
+    copy_ledger(extended, Path(db))
     edit_payload(db, PAYOUT, '"amount":48', '"amount":58')
     result = run("verify", "--against", f"{db}.checkpoints")
     assert result.exit_code == 1
@@ -148,8 +185,8 @@ def test_an_older_copy_put_back_is_a_rollback(run, db: str, tmp_path: Path) -> N
     assert pasted.exit_code == 1 and "between positions 1 and 3697" in pasted.output
 
 
-def test_another_ledger_parts_at_position_1(run, db: str) -> None:
-    assert run("checkpoint").exit_code == 0
+def test_another_ledger_parts_at_position_1(run, db: str, checkpointed: Path) -> None:
+    copy_ledger(checkpointed, Path(db))
     other = Path(db).with_name("other.duckdb")
     assert run("--db", str(other), "import", str(DATA / "series")).exit_code == 0
     result = run("--db", str(other), "verify", "--against", f"{db}.checkpoints")
@@ -176,9 +213,10 @@ def test_a_signed_checkpoint_names_its_signer(run, db: str, keys: Path) -> None:
 
 
 @pytest.mark.parametrize("field", ["position", "hash", "at", "signature", "ledger"])
-def test_an_altered_signed_checkpoint_fails(run, db: str, field: str) -> None:
-    assert run("key", "new", "ann").exit_code == 0
-    assert run("checkpoint", "--sign", "ann").exit_code == 0
+def test_an_altered_signed_checkpoint_fails(run, db: str, field: str, keys: Path,
+                                          signed: tuple[Path, Path]) -> None:
+    copy_ledger(signed[0], Path(db))
+    shutil.copytree(signed[1], keys)
     path = Path(f"{db}.checkpoints")
     record = json.loads(path.read_text())
     earlier = stored(db)[3000 - 1]
@@ -342,10 +380,12 @@ def _hands(db: str) -> list[tuple[str, int, int]]:
     return [(s, p[0], p[-1]) for s, p in spans.items()]
 
 
-def test_the_last_hand_deleted_and_the_head_moved_parts_where_it_stood(run, db: str) -> None:
+def test_the_last_hand_deleted_and_the_head_moved_parts_where_it_stood(
+    run, db: str, checkpointed: Path
+) -> None:
     """Deleting the last hand and setting ``meta``'s head to the new last row passed
     ``verify``; the checkpoint names the hand's first row."""
-    assert run("checkpoint").exit_code == 0
+    copy_ledger(checkpointed, Path(db))
     stream, first, last = _hands(db)[-1]
     rows = stored(db)
     assert last - first + 1 == sum(1 for r in rows if r[1] == stream)  # its rows together
@@ -359,8 +399,8 @@ def test_the_last_hand_deleted_and_the_head_moved_parts_where_it_stood(run, db: 
         f"{stored(db)[first - 1][1]} seq {stored(db)[first - 1][4]})")
 
 
-def test_two_hands_swapped_and_relinked_part_at_the_first(run, db: str) -> None:
-    assert run("checkpoint").exit_code == 0
+def test_two_hands_swapped_and_relinked_part_at_the_first(run, db: str, checkpointed: Path) -> None:
+    copy_ledger(checkpointed, Path(db))
     (a, a1, a2), (b, b1, b2) = _hands(db)[50:52]  # two hands of s02, one after the other
     rows = stored(db)
     assert [r[1] for r in rows[a1 - 1:a2]] == [a] * (a2 - a1 + 1)
@@ -375,11 +415,13 @@ def test_two_hands_swapped_and_relinked_part_at_the_first(run, db: str) -> None:
         f"the ledger parts from its checkpoints at position {a1} (")
 
 
-def test_a_forged_payment_appended_is_said_to_be_after_every_checkpoint(run, db: str) -> None:
+def test_a_forged_payment_appended_is_said_to_be_after_every_checkpoint(
+    run, db: str, checkpointed: Path
+) -> None:
     """A payment row appended with a right hash extends the chain, so ``verify`` and the
     checkpoints pass (they vouch for the rows up to them); ``verify --against`` says which
     rows none of them vouches for."""
-    assert run("checkpoint").exit_code == 0
+    copy_ledger(checkpointed, Path(db))
     rows = stored(db)
     last = rows[-1]
     seq = max(r[4] for r in rows if r[1] == "session:s01")

@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
 from ledger.store.store import Ledger
+from tests.copies import copy_ledger
 
 
 def _start(run, hand: str) -> None:  # noqa: ANN001
@@ -15,18 +19,40 @@ def _start(run, hand: str) -> None:  # noqa: ANN001
                "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
 
 
-def _folded_then_undone(run, hand: str = "o4") -> None:  # noqa: ANN001
-    """The case as reported: Ann folds, the host undoes it, Ann calls instead."""
-    _start(run, hand)
+def _builder(db: Path):  # noqa: ANN202
+    """``run`` on the ledger ``db``, for a module fixture."""
+    from cli.main import cli
+
+    def run(*args: str):  # noqa: ANN202
+        return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+
+    return run
+
+
+@pytest.fixture(scope="module")
+def folded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The case as reported, in hand o4: Ann folds, the host undoes it, Ann calls instead;
+    built once for the module: the ledger and what the call's `act` printed."""
+    db = tmp_path_factory.mktemp("folded") / "t.duckdb"
+    run = _builder(db)
+    _start(run, "o4")
     for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann f"):
-        assert run("act", hand, action).exit_code == 0
-    assert run("undo", hand, "--by", "host").exit_code == 0
-    out = run("act", hand, "Ann cc")
-    assert out.exit_code == 0 and out.output.startswith("8 call")
+        assert run("act", "o4", action).exit_code == 0
+    assert run("undo", "o4", "--by", "host").exit_code == 0
+    out = run("act", "o4", "Ann cc")
+    assert out.exit_code == 0
+    return db, out.output
 
 
-def test_view_of_a_hand_whose_correction_deleted_an_action(run, tmp_path: Path) -> None:  # noqa: ANN001
-    _folded_then_undone(run)
+def _folded_then_undone(folded: tuple[Path, str], db: str) -> None:
+    """The test's ledger ``db`` becomes a copy of ``folded``."""
+    built, printed = folded
+    copy_ledger(built, Path(db))
+    assert printed.startswith("8 call")
+
+
+def test_view_of_a_hand_whose_correction_deleted_an_action(run, db, tmp_path: Path, folded) -> None:  # noqa: ANN001
+    _folded_then_undone(folded, db)
     assert run("replay", "--hand", "o4").exit_code == 0
     page = tmp_path / "o4.html"
     out = run("view", "o4", "-o", str(page))
@@ -36,10 +62,10 @@ def test_view_of_a_hand_whose_correction_deleted_an_action(run, tmp_path: Path) 
     assert 'id="version-original"' in text
 
 
-def test_the_two_versions_of_the_undone_hand(run, db) -> None:  # noqa: ANN001
+def test_the_two_versions_of_the_undone_hand(run, db, folded) -> None:  # noqa: ANN001
     from replay.handview import load_view
 
-    _folded_then_undone(run)
+    _folded_then_undone(folded, db)
     with Ledger(db, read_only=True) as ledger:
         view = load_view(ledger, "o4")
     fixed, orig = view.corrected, view.original
@@ -51,8 +77,8 @@ def test_the_two_versions_of_the_undone_hand(run, db) -> None:  # noqa: ANN001
     assert orig.steps.broken == "event 8 (call by Ann): Ann has folded"
 
 
-def test_report_writes_the_page_of_the_corrected_hand(run, tmp_path: Path) -> None:  # noqa: ANN001
-    _folded_then_undone(run)
+def test_report_writes_the_page_of_the_corrected_hand(run, db, tmp_path: Path, folded) -> None:  # noqa: ANN001
+    _folded_then_undone(folded, db)
     # a second hand: the deletion made with `correct` instead of `undo`
     _start(run, "o5")
     for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann f"):
@@ -69,8 +95,13 @@ def test_report_writes_the_page_of_the_corrected_hand(run, tmp_path: Path) -> No
     assert "unreplayable" not in run("audit").output
 
 
-def _river_after_an_undo(run) -> None:  # noqa: ANN001
-    """Bob raises by mistake (seq 7), the host undoes it (seq 8), the hand goes on."""
+@pytest.fixture(scope="module")
+def river(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[int]]:
+    """Hand o3: Bob raises by mistake (seq 7), the host undoes it (seq 8), the hand goes on
+    to its end; built once for the module: the ledger and the seqs `act` printed after the
+    undo."""
+    db = tmp_path_factory.mktemp("river") / "t.duckdb"
+    run = _builder(db)
     _start(run, "o3")
     for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cc", "Bob cbr 4"):
         assert run("act", "o3", action).exit_code == 0
@@ -81,11 +112,18 @@ def _river_after_an_undo(run) -> None:  # noqa: ANN001
         out = run("act", "o3", action)
         assert out.exit_code == 0
         printed.append(int(out.output.split()[0]))
+    return db, printed
+
+
+def _river_after_an_undo(river: tuple[Path, list[int]], db: str) -> None:
+    """The test's ledger ``db`` becomes a copy of ``river``."""
+    built, printed = river
+    copy_ledger(built, Path(db))
     assert printed == list(range(9, 21))  # the river is dealt at seq 16
 
 
-def test_show_numbers_events_as_act_and_history_do(run) -> None:  # noqa: ANN001
-    _river_after_an_undo(run)
+def test_show_numbers_events_as_act_and_history_do(run, db, river) -> None:  # noqa: ANN001
+    _river_after_an_undo(river, db)
     lines = run("show", "o3").output.splitlines()
     numbered = {int(line.split()[0]): line.split()[1] for line in lines
                 if line[:3].strip().isdigit()}
@@ -98,8 +136,8 @@ def test_show_numbers_events_as_act_and_history_do(run) -> None:  # noqa: ANN001
     assert [line.split()[0] for line in at if line[:3].strip().isdigit()][-1] == "16"
 
 
-def test_a_refused_correction_names_the_event_by_its_stream_seq(run, db) -> None:  # noqa: ANN001
-    _river_after_an_undo(run)
+def test_a_refused_correction_names_the_event_by_its_stream_seq(run, db, river) -> None:  # noqa: ANN001
+    _river_after_an_undo(river, db)
     with Ledger(db, read_only=True) as ledger:
         before = len(ledger.read("o3"))
     out = run("correct", "o3", "--delete", "5", "--reason", "x", "--by", "host")

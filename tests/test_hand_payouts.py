@@ -4,22 +4,40 @@ replay/whatif.py ``same_hand``), and the what-if's session result in the books' 
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
 
 from ledger.store.store import Ledger
+from tests.copies import copy_ledger
 
 SHOVE = ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100", "Bob cc", "d db 2c3d4h", "d db 9s",
          "d db Td")  # seqs 4-10: a 200-chip pot; Ann's aces win it
 
 
-def _hand(run, hand: str, *paid: str) -> None:  # noqa: ANN001
-    """Ann and Bob all-in preflop in session s; ``paid`` then ``end`` (seq 11 on)."""
-    assert run("session", "open", "s").exit_code == 0
-    for player in ("Ann", "Bob"):
-        assert run("buyin", "s", player, "100").exit_code == 0
-    assert run("hand", "start", "--hand", hand, "--session", "s", "--game", "NT", "--stakes",
-               "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
-    for action in (*SHOVE, *paid):
-        assert run("act", hand, action).exit_code == 0, action
+@pytest.fixture(scope="module")
+def shoved(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Session s, Ann and Bob bought in for 100, hand o1 played through ``SHOVE`` (seq 10),
+    built once for the module."""
+    from cli.main import cli
+
+    db = tmp_path_factory.mktemp("shoved") / "t.duckdb"
+    hand = ("hand", "start", "--hand", "o1", "--session", "s", "--game", "NT", "--stakes",
+            "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")
+    for args in (("session", "open", "s"), ("buyin", "s", "Ann", "100"),
+                 ("buyin", "s", "Bob", "100"), hand, *(("act", "o1", a) for a in SHOVE)):
+        out = CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+        assert out.exit_code == 0, (args, out.output)
+    return db
+
+
+def _hand(run, shoved: Path, db: str, *paid: str) -> None:  # noqa: ANN001
+    """The test's ledger ``db``: a copy of ``shoved`` (Ann and Bob all-in preflop in session
+    s, hand o1); ``paid`` then ``end`` (seq 11 on)."""
+    copy_ledger(shoved, Path(db))
+    for action in paid:
+        assert run("act", "o1", action).exit_code == 0, action
 
 
 def _count(db: str, hand: str) -> int:
@@ -40,8 +58,8 @@ def _balances(run) -> dict[str, int]:  # noqa: ANN001
     return {r["player"]: r["net"] for r in json.loads(run("balances", "--json").output)["players"]}
 
 
-def test_act_refuses_a_payout_above_the_pot(run, db) -> None:  # noqa: ANN001
-    _hand(run, "o1", "pay Ann 200")
+def test_act_refuses_a_payout_above_the_pot(run, db, shoved) -> None:  # noqa: ANN001
+    _hand(run, shoved, db, "pay Ann 200")
     for action in ("pay Ann 5000", "pay Bob 5000", "pay Bob 1"):
         out = _refused(run, db, "o1", "act", "o1", action)
         assert f"action '{action}': the pot holds 200, 200 already paid" in out
@@ -49,8 +67,8 @@ def test_act_refuses_a_payout_above_the_pot(run, db) -> None:  # noqa: ANN001
     assert _balances(run) == {"Ann": 100, "Bob": -100}
 
 
-def test_act_takes_payouts_that_add_up_to_the_pot(run, db) -> None:  # noqa: ANN001
-    _hand(run, "o1", "pay Ann 150")
+def test_act_takes_payouts_that_add_up_to_the_pot(run, db, shoved) -> None:  # noqa: ANN001
+    _hand(run, shoved, db, "pay Ann 150")
     out = _refused(run, db, "o1", "act", "o1", "pay Bob 51")
     assert "the pot holds 200, 150 already paid" in out
     assert run("act", "o1", "pay Bob 50").exit_code == 0
@@ -58,50 +76,50 @@ def test_act_takes_payouts_that_add_up_to_the_pot(run, db) -> None:  # noqa: ANN
     assert _balances(run) == {"Ann": 50, "Bob": -50}
 
 
-def test_a_correction_may_not_remove_or_replace_the_end(run, db) -> None:  # noqa: ANN001
-    _hand(run, "o2", "pay Ann 200", "end")  # 11 payout, 12 hand_ended
+def test_a_correction_may_not_remove_or_replace_the_end(run, db, shoved) -> None:  # noqa: ANN001
+    _hand(run, shoved, db, "pay Ann 200", "end")  # 11 payout, 12 hand_ended
     for change in (("--replace", "12", "pay Ann 40"), ("--delete", "12")):
-        out = _refused(run, db, "o2", "correct", "o2", *change, "--reason", "x", "--by", "y")
+        out = _refused(run, db, "o1", "correct", "o1", *change, "--reason", "x", "--by", "y")
         assert out == ("error: the corrected hand would be open, not complete: a correction "
                        "may not remove or replace the hand's end (insert what is missing "
                        "before it: correct --insert-after SEQ ACTION; or void the hand)\n")
-    out = _refused(run, db, "o2", "correct", "o2", "--replace", "11", "pay Ann 400",
+    out = _refused(run, db, "o1", "correct", "o1", "--replace", "11", "pay Ann 400",
                    "--reason", "x", "--by", "y")
     assert out == "error: the corrected hand pays out 400: the pot holds 200\n"
-    assert run("state", "o2").exit_code == 0
+    assert run("state", "o1").exit_code == 0
     # a void still takes the end away (its own correction), and the hand counts for nothing
-    assert run("void", "o2", "--reason", "misdeal", "--by", "host").exit_code == 0
+    assert run("void", "o1", "--reason", "misdeal", "--by", "host").exit_code == 0
     assert _balances(run) == {"Ann": 0, "Bob": 0}
 
 
-def test_whatif_session_result_moves_as_balances_do(run) -> None:  # noqa: ANN001
-    _hand(run, "w1", "pay Bob 200", "end")  # the table paid the pot to the wrong player
+def test_whatif_session_result_moves_as_balances_do(run, db, shoved) -> None:  # noqa: ANN001
+    _hand(run, shoved, db, "pay Bob 200", "end")  # the table paid the pot to the wrong player
     assert _balances(run) == {"Ann": -100, "Bob": 100}
-    out = run("whatif", "w1", "--replace", "11", "pay Ann 200")
+    out = run("whatif", "o1", "--replace", "11", "pay Ann 200")
     assert out.exit_code == 0
     assert "session s results: Bob -200, Ann +200" in out.output
-    data = json.loads(run("whatif", "w1", "--replace", "11", "pay Ann 200", "--json").output)
+    data = json.loads(run("whatif", "o1", "--replace", "11", "pay Ann 200", "--json").output)
     assert data["paid_diff"] == {"Ann": 200, "Bob": -200}
     assert data["session"]["before"] == {"Ann": -100, "Bob": 100}
     assert data["session"]["after"] == {"Ann": 100, "Bob": -100}
     assert data["session"]["diff"] == {"Ann": 200, "Bob": -200}
-    assert run("correct", "w1", "--replace", "11", "pay Ann 200", "--reason", "Ann's aces",
+    assert run("correct", "o1", "--replace", "11", "pay Ann 200", "--reason", "Ann's aces",
                "--by", "floor").exit_code == 0
     assert _balances(run) == {"Ann": 100, "Bob": -100}
 
 
-def test_one_event_replaced_or_deleted_twice_in_a_correction_is_refused(run, db) -> None:  # noqa: ANN001
-    _hand(run, "o3", "pay Ann 200", "end")  # 11 payout, 12 hand_ended
-    out = _refused(run, db, "o3", "correct", "o3", "--replace", "11", "pay Ann 100",
+def test_one_event_replaced_or_deleted_twice_in_a_correction_is_refused(run, db, shoved) -> None:  # noqa: ANN001
+    _hand(run, shoved, db, "pay Ann 200", "end")  # 11 payout, 12 hand_ended
+    out = _refused(run, db, "o1", "correct", "o1", "--replace", "11", "pay Ann 100",
                    "--replace", "11", "pay Bob 100", "--reason", "x", "--by", "y")
     assert out == ("error: seq 11 is given twice (--replace and --replace): replace or delete "
                    "an event once\n")
-    out = _refused(run, db, "o3", "whatif", "o3", "--delete", "11", "--replace", "11",
+    out = _refused(run, db, "o1", "whatif", "o1", "--delete", "11", "--replace", "11",
                    "pay Bob 200")
     assert out == ("error: seq 11 is given twice (--replace and --delete): replace or delete "
                    "an event once\n")
     # a replacement and events inserted after the same seq are one change each
-    done = run("correct", "o3", "--replace", "11", "pay Ann 100", "--insert-after", "11",
+    done = run("correct", "o1", "--replace", "11", "pay Ann 100", "--insert-after", "11",
                "pay Bob 100", "--reason", "split", "--by", "y")
     assert done.exit_code == 0, done.output
     assert _balances(run) == {"Ann": 0, "Bob": 0}

@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from ledger.formats.pokernow.log import read_pokernow_log
 from tests.conftest import SHARED
+from tests.copies import copy_ledger
 
 DATA = SHARED / "pokernow"
 LOGS = sorted(DATA.glob("*.csv"))
@@ -120,13 +121,30 @@ def _statement(run, log: Path, session: str, path: Path, *, bump: str | None = N
     return path
 
 
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    """``imported(log)`` → a ledger holding only the real log ``log`` imported, built once for
+    the module (the first time a test asks for it); copy it, never change it."""
+    built: dict[Path, Path] = {}
+
+    def ledger(log: Path) -> Path:
+        if log not in built:
+            db = tmp_path_factory.mktemp(log.stem) / "t.duckdb"
+            out = CliRunner().invoke(cli, ["--db", str(db), "import", str(log)],
+                                     catch_exceptions=False)
+            assert out.exit_code == 0, out.output
+            built[log] = db
+        return built[log]
+
+    return ledger
+
+
 # -- every real log --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("log", LOGS, ids=lambda p: p.stem)
-def test_log_imports_replays_and_audits(run, db, log) -> None:  # noqa: ANN001
-    out = run("import", str(log))
-    assert out.exit_code == 0, out.output
+def test_log_imports_replays_and_audits(run, db, log, imported) -> None:  # noqa: ANN001
+    copy_ledger(imported(log), Path(db))  # the import asserted exit 0 there
     replay = run("replay", "--json")
     assert replay.exit_code == 0, replay.output
     hands = [json.loads(line) for line in replay.output.splitlines()]
@@ -151,9 +169,9 @@ def test_log_imports_replays_and_audits(run, db, log) -> None:  # noqa: ANN001
     assert con.execute("SELECT count(DISTINCT hand_id) FROM results").fetchone()[0] == len(hands)
 
 
-def test_run_it_twice_pays_to_the_cent(run) -> None:  # noqa: ANN001
+def test_run_it_twice_pays_to_the_cent(run, db, imported) -> None:  # noqa: ANN001
     """Hand #30: 15.61 run twice → 7.81 on run 1 and 7.80 on run 2 (odd cent to run 1)."""
-    run("import", str(RIT))
+    copy_ledger(imported(RIT), Path(db))
     hands = {json.loads(line)["hand"]: json.loads(line)
              for line in run("replay", "--json").output.splitlines()}
     (hand,) = [h for k, h in hands.items() if "-30-" in k]
@@ -170,9 +188,9 @@ def test_run_it_twice_pays_to_the_cent(run) -> None:  # noqa: ANN001
 
 @pytest.mark.parametrize("log", FULL, ids=lambda p: p.stem)
 def test_platform_ledger_audits_clean_then_names_the_one_changed_player(
-        run, db, tmp_path, log) -> None:  # noqa: ANN001
+        run, db, tmp_path, log, imported) -> None:  # noqa: ANN001
     session = log.stem
-    assert run("import", str(log)).exit_code == 0
+    copy_ledger(imported(log), Path(db))
     clean = _statement(run, log, session, tmp_path / f"ledger_{session}.csv")
     out = run("import", str(log), "--ledger", str(clean))
     assert out.exit_code == 0, out.output
@@ -225,11 +243,11 @@ def test_platform_ledger_in_cents(run, db, tmp_path) -> None:  # noqa: ANN001
     assert d["actual"] - d["expected"] == 1  # one cent
 
 
-def test_platform_ledger_without_a_player_who_played(run, tmp_path) -> None:  # noqa: ANN001
+def test_platform_ledger_without_a_player_who_played(run, db, tmp_path, imported) -> None:  # noqa: ANN001
     """A statement missing a player (its nets then do not sum to zero) is still stored as
     given; the audit names the player it leaves out."""
     log = DATA / "charlestudor_Input_Log_001.csv"
-    run("import", str(log))
+    copy_ledger(imported(log), Path(db))
     statement = _statement(run, log, log.stem, tmp_path / "ledger.csv")
     lines = statement.read_text().splitlines()
     missing = lines.pop(1).split(",")[1]
@@ -241,9 +259,9 @@ def test_platform_ledger_without_a_player_who_played(run, tmp_path) -> None:  # 
     assert "ledger.csv has no row for" in d["message"] and d["actual"] == 0
 
 
-def test_platform_ledger_errors_name_the_file_and_line(run, tmp_path) -> None:  # noqa: ANN001
+def test_platform_ledger_errors_name_the_file_and_line(run, db, tmp_path, imported) -> None:  # noqa: ANN001
     log = DATA / "charlestudor_Input_Log_001.csv"
-    run("import", str(log))
+    copy_ledger(imported(log), Path(db))
     bad = _statement(run, log, log.stem, tmp_path / "ledger.csv")
     lines = bad.read_text().splitlines()
     lines[2] = lines[2].rsplit(",", 1)[0] + ",12345"  # a net that is not buy_out + stack − buy_in
@@ -305,7 +323,8 @@ def test_restarted_hand_is_voided_and_its_chips_returned(run, tmp_path) -> None:
     assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
 
 
-def test_longer_export_of_the_same_game_adds_only_the_new_hands(run, db, tmp_path) -> None:  # noqa: ANN001
+def test_longer_export_of_the_same_game_adds_only_the_new_hands(
+        run, db, tmp_path, imported) -> None:  # noqa: ANN001
     """First an export cut after hand #4 and the quit that follows it, then the whole game:
     the second import adds hands #5–#52 and the session lines after the cut, nothing twice."""
     header, rows = _rows(VK)
@@ -319,7 +338,7 @@ def test_longer_export_of_the_same_game_adds_only_the_new_hands(run, db, tmp_pat
     assert "4 already in the ledger; 0 rejected" in out.output
     assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
     whole = tmp_path / "whole.duckdb"  # the same events as the whole game imported at once
-    CliRunner().invoke(cli, ["--db", str(whole), "import", str(VK)], catch_exceptions=False)
+    copy_ledger(imported(VK), whole)
     assert _events(db) == _events(str(whole))
 
 
@@ -421,7 +440,7 @@ def test_import_dir_takes_the_pokernow_logs_and_leaves_other_csv_files(run, tmp_
     assert f"imported {hands} hand(s)" in out.output and "from 1 file(s)" in out.output
 
 
-def test_longer_export_completes_the_hand_a_shorter_one_cut(run, db, tmp_path) -> None:  # noqa: ANN001
+def test_longer_export_completes_the_hand_a_shorter_one_cut(run, db, tmp_path, imported) -> None:  # noqa: ANN001
     """Hand #21 is cut at its flop by the first export; the whole game's export then carries
     it to the end. The stored events stay; one correction on #21 replaces its ``incomplete``
     ending with the rest of the hand, so every hand, net and audit equals the whole game
@@ -442,8 +461,7 @@ def test_longer_export_completes_the_hand_a_shorter_one_cut(run, db, tmp_path) -
     history = run("history", hand).output
     assert "completed from a longer export" in history and "by import" in history
     assert "True" not in history and " face up" in history  # the board's flags in words
-    whole = tmp_path / "whole.duckdb"
-    CliRunner().invoke(cli, ["--db", str(whole), "import", str(VK)], catch_exceptions=False)
+    whole = copy_ledger(imported(VK), tmp_path / "whole.duckdb")  # the whole game at once
     ours = json.loads(run("replay", "--json", "--hand", hand).output)
     theirs = json.loads(CliRunner().invoke(
         cli, ["--db", str(whole), "replay", "--json", "--hand", hand]).output)

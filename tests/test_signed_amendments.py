@@ -8,16 +8,19 @@ The ledger: ``data/dispute/wrong-push.phh`` (hand dispute-1, 24 events) correcte
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import duckdb
 import pytest
+from click.testing import CliRunner
 
 from ledger.model.events import parse_event
 from ledger.store import signing
 from ledger.store.chain import canonical_json
 from ledger.store.keys import KeyStore
 from tests.conftest import DATA
+from tests.copies import copy_ledger
 from tests.ledger_files import edit_payload
 
 PLO = "phh-e90348620d79"
@@ -51,6 +54,31 @@ def _dispute(run, *sign: str) -> None:
     assert run("void", PLO, "--reason", "misdeal", "--by", "floor", *sign).exit_code == 0
 
 
+@pytest.fixture(scope="module")
+def signed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Key ``floor`` made and the ledger of the module docstring written with its amendments
+    signed by it, once for the module: the ledger and the keys directory."""
+    from cli.main import cli
+
+    base = tmp_path_factory.mktemp("signed")
+    db, keys = base / "t.duckdb", base / "keys"
+
+    def run(*args: str):  # noqa: ANN202
+        return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HANDLEDGER_KEYS", str(keys))
+        assert run("key", "new", "floor").exit_code == 0
+        _dispute(run, "--sign", "floor")
+    return db, keys
+
+
+def _signed(signed: tuple[Path, Path], db: str, keys: Path) -> None:
+    """The test's ledger ``db`` and keys directory ``keys`` become copies of ``signed``'s."""
+    copy_ledger(signed[0], Path(db))
+    shutil.copytree(signed[1], keys)
+
+
 def _payloads(db: str) -> dict[int, str]:
     with duckdb.connect(db, read_only=True) as con:
         rows = con.execute("SELECT position, payload FROM events ORDER BY position").fetchall()
@@ -74,9 +102,9 @@ def test_unsigned_amendments_keep_their_json_byte_for_byte(run, db: str, tmp_pat
     assert list(_payloads(fresh).values()) == [payloads[p] for p in range(1, 26)]
 
 
-def test_signed_amendments_name_their_signer(run, db: str, keys: Path, tmp_path: Path) -> None:
-    assert run("key", "new", "floor").exit_code == 0
-    _dispute(run, "--sign", "floor")
+def test_signed_amendments_name_their_signer(run, db: str, keys: Path, signed: tuple[Path, Path],
+                                             tmp_path: Path) -> None:
+    _signed(signed, db, keys)
     payloads = _payloads(db)
     signed = {p: json.loads(payloads[p]) for p in GOLDEN}
     assert all(s["signature"]["signer"] == "floor" for s in signed.values())
@@ -97,18 +125,18 @@ def test_signed_amendments_name_their_signer(run, db: str, keys: Path, tmp_path:
     assert "signature unknown key: signed by an unknown key" in elsewhere
 
 
-def test_an_altered_signed_correction_fails(run, db: str, keys: Path) -> None:
-    assert run("key", "new", "floor").exit_code == 0
-    _dispute(run, "--sign", "floor")
+def test_an_altered_signed_correction_fails(run, db: str, keys: Path,
+                                            signed: tuple[Path, Path]) -> None:
+    _signed(signed, db, keys)
     edit_payload(db, 25, '"amount":300', '"amount":400')  # chain relinked: verify passes
     assert run("verify").exit_code == 0
     history = run("history", "dispute-1").output
     assert "signature FAILS: the signature does not verify with key 'floor': altered" in history
 
 
-def test_a_signature_belongs_to_its_hand(run, db: str, keys: Path) -> None:
-    assert run("key", "new", "floor").exit_code == 0
-    _dispute(run, "--sign", "floor")
+def test_a_signature_belongs_to_its_hand(run, db: str, keys: Path,
+                                        signed: tuple[Path, Path]) -> None:
+    _signed(signed, db, keys)
     store = KeyStore(keys)
     void = parse_event(_payloads(db)[53])
     assert signing.check(PLO, void, store).status == "good"

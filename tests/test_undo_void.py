@@ -4,8 +4,13 @@ void) with an appended correction, never an older event (README, disputes: `undo
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
 
 from tests.conftest import DATA
+from tests.copies import copy_ledger
 from tests.test_disputes import RIGHT_SPLIT, _events, _nets, _play, _replay
 
 WRONG_PUSH = DATA / "dispute" / "wrong-push.phh"
@@ -19,14 +24,54 @@ def _audit(run) -> list[tuple[str, str, str]]:  # noqa: ANN001
     return sorted((d["kind"], d["hand"], d["player"]) for d in found)
 
 
-def _voided(run) -> None:  # noqa: ANN001
-    assert run("import", str(WRONG_PUSH)).exit_code == 0
-    out = run("void", "dispute-1", "--reason", "misdeal", "--by", "floor")
-    assert out.output == "voided hand dispute-1: returned Ann 100, Bob 150, Cy 150\n"
+def _build(db: Path, *commands: tuple[str, ...]) -> list[str]:
+    """Run ``commands`` on the ledger ``db`` as ``run`` does; returns what each printed."""
+    from cli.main import cli
+
+    printed = []
+    for args in commands:
+        out = CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+        assert out.exit_code == 0, (args, out.output)
+        printed.append(out.output)
+    return printed
 
 
-def test_undo_right_after_a_void_takes_back_the_void_not_the_payout(run, db) -> None:  # noqa: ANN001
-    assert run("import", str(WRONG_PUSH)).exit_code == 0
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """wrong-push.phh imported into an empty ledger, once for the module."""
+    db = tmp_path_factory.mktemp("imported") / "t.duckdb"
+    _build(db, ("import", str(WRONG_PUSH)))
+    return db
+
+
+@pytest.fixture(scope="module")
+def voided(imported: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """``imported`` with hand dispute-1 voided by floor; the ledger and what `void` printed."""
+    db = copy_ledger(imported, tmp_path_factory.mktemp("voided") / "t.duckdb")
+    (printed,) = _build(db, ("void", "dispute-1", "--reason", "misdeal", "--by", "floor"))
+    return db, printed
+
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Session sat, Ann and Bob bought in for 100, hand h1 started (Ann on the button)."""
+    db = tmp_path_factory.mktemp("started") / "t.duckdb"
+    _build(db, ("session", "open", "sat"), ("buyin", "sat", "Ann", "100"),
+           ("buyin", "sat", "Bob", "100"),
+           ("hand", "start", "--session", "sat", "--hand", "h1", "--game", "NT", "--stakes",
+            "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann"))
+    return db
+
+
+def _voided(voided: tuple[Path, str], db: str) -> None:
+    """The test's ledger ``db`` becomes a copy of ``voided``."""
+    built, printed = voided
+    copy_ledger(built, Path(db))
+    assert printed == "voided hand dispute-1: returned Ann 100, Bob 150, Cy 150\n"
+
+
+def test_undo_right_after_a_void_takes_back_the_void_not_the_payout(run, db, imported) -> None:  # noqa: ANN001
+    copy_ledger(imported, Path(db))
     code_before, replay_before = _replay(run, "dispute-1")
     audit_before, nets_before = _audit(run), _nets(run)
     assert code_before == 1 and nets_before == PAID
@@ -57,8 +102,8 @@ def test_undo_right_after_a_void_takes_back_the_void_not_the_payout(run, db) -> 
     assert run("verify").exit_code == 0
 
 
-def test_the_void_taken_back_stays_in_the_history(run) -> None:  # noqa: ANN001
-    _voided(run)
+def test_the_void_taken_back_stays_in_the_history(run, db, voided) -> None:  # noqa: ANN001
+    _voided(voided, db)
     assert run("undo", "dispute-1", "--by", "floor").exit_code == 0
     history = json.loads(run("history", "dispute-1", "--json").output)
     assert [(a["seq"], a["type"]) for a in history["amendments"]] == [
@@ -68,8 +113,8 @@ def test_the_void_taken_back_stays_in_the_history(run) -> None:  # noqa: ANN001
         ("delete", 26, "hand_voided by floor: misdeal")]
 
 
-def test_correct_names_no_void_and_writes_nothing(user, run, db) -> None:  # noqa: ANN001
-    _voided(run)
+def test_correct_names_no_void_and_writes_nothing(user, run, db, voided) -> None:  # noqa: ANN001
+    _voided(voided, db)
     code, out, err = user("correct", "dispute-1", "--delete", "26", "--reason", "x", "--by", "f")
     assert (code, out) == (2, "")
     assert err == ("error: seq 26 is a void (hand_voided), not an original event: `handledger "
@@ -77,8 +122,8 @@ def test_correct_names_no_void_and_writes_nothing(user, run, db) -> None:  # noq
     assert len(_events(db, "dispute-1")) == 26
 
 
-def test_undo_after_undo_walks_back_past_the_void_it_took_back(user, run, db) -> None:  # noqa: ANN001
-    _voided(run)
+def test_undo_after_undo_walks_back_past_the_void_it_took_back(user, run, db, voided) -> None:  # noqa: ANN001
+    _voided(voided, db)
     assert run("undo", "dispute-1", "--by", "floor").exit_code == 0
     # the undo and the void it took back are passed over: next is the import itself
     code, out, err = user("undo", "dispute-1", "--by", "floor")
@@ -89,13 +134,9 @@ def test_undo_after_undo_walks_back_past_the_void_it_took_back(user, run, db) ->
     assert _nets(run) == PAID and len(_events(db, "dispute-1")) == 27
 
 
-def test_undo_after_undo_takes_back_one_live_action_after_another(run, db) -> None:  # noqa: ANN001
+def test_undo_after_undo_takes_back_one_live_action_after_another(run, db, started) -> None:  # noqa: ANN001
     """Two actions entered by mistake: two undos take back both, the later first."""
-    assert run("session", "open", "sat").exit_code == 0
-    for player in ("Ann", "Bob"):
-        assert run("buyin", "sat", player, "100").exit_code == 0
-    assert run("hand", "start", "--session", "sat", "--hand", "h1", "--game", "NT", "--stakes",
-               "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+    copy_ledger(started, Path(db))
     _play(run, "h1", "d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 6", "Bob cc")
     out = run("undo", "h1", "--by", "host")
     assert out.output.startswith("undid seq 7 (call Bob) in hand h1 (seq 8)")
@@ -110,8 +151,8 @@ def test_undo_after_undo_takes_back_one_live_action_after_another(run, db) -> No
     assert out.exit_code == 0 and out.output.startswith("10 call")
 
 
-def test_undo_of_an_imported_hand_is_refused(user, run, db) -> None:  # noqa: ANN001
-    assert run("import", str(WRONG_PUSH)).exit_code == 0
+def test_undo_of_an_imported_hand_is_refused(user, run, db, imported) -> None:  # noqa: ANN001
+    copy_ledger(imported, Path(db))
     code, out, err = user("undo", "dispute-1", "--by", "floor")
     assert (code, out) == (2, "")
     assert err == ("error: hand dispute-1: nothing to undo: the last thing appended to the "
@@ -120,8 +161,8 @@ def test_undo_of_an_imported_hand_is_refused(user, run, db) -> None:  # noqa: AN
     assert len(_events(db, "dispute-1")) == 24
 
 
-def test_undo_right_after_a_correction_takes_the_correction_back(run, db) -> None:  # noqa: ANN001
-    assert run("import", str(WRONG_PUSH)).exit_code == 0
+def test_undo_right_after_a_correction_takes_the_correction_back(run, db, imported) -> None:  # noqa: ANN001
+    copy_ledger(imported, Path(db))
     assert run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "aces win", "--by",
                "floor").exit_code == 0
     assert _nets(run) == RULES
@@ -135,12 +176,8 @@ def test_undo_right_after_a_correction_takes_the_correction_back(run, db) -> Non
     assert _nets(run) == PAID and len(_events(db, "dispute-1")) == 26
 
 
-def test_a_live_hand_voided_by_mistake_goes_on_after_undo(user, run) -> None:  # noqa: ANN001
-    assert run("session", "open", "sat").exit_code == 0
-    for player in ("Ann", "Bob"):
-        assert run("buyin", "sat", player, "100").exit_code == 0
-    assert run("hand", "start", "--session", "sat", "--hand", "h1", "--game", "NT", "--stakes",
-               "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+def test_a_live_hand_voided_by_mistake_goes_on_after_undo(user, run, db, started) -> None:  # noqa: ANN001
+    copy_ledger(started, Path(db))
     _play(run, "h1", "d dh Ann AsAh", "d dh Bob KsKh")
     out = run("void", "h1", "--reason", "misdeal", "--by", "host")
     assert out.output == "voided hand h1: returned Bob 2, Ann 1\n"
@@ -158,12 +195,8 @@ def test_a_live_hand_voided_by_mistake_goes_on_after_undo(user, run) -> None:  #
     assert out.output.startswith("undid seq 8 (call Ann) in hand h1 (seq 9)")
 
 
-def test_no_undo_of_a_void_once_a_player_of_the_hand_cashed_out(user, run, db) -> None:  # noqa: ANN001
-    assert run("session", "open", "sat").exit_code == 0
-    for player in ("Ann", "Bob"):
-        assert run("buyin", "sat", player, "100").exit_code == 0
-    assert run("hand", "start", "--session", "sat", "--hand", "h1", "--game", "NT", "--stakes",
-               "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+def test_no_undo_of_a_void_once_a_player_of_the_hand_cashed_out(user, run, db, started) -> None:  # noqa: ANN001
+    copy_ledger(started, Path(db))
     _play(run, "h1", "d dh Ann AsAh")
     assert run("void", "h1", "--reason", "misdeal", "--by", "host").exit_code == 0
     assert run("cashout", "sat", "Bob", "100").exit_code == 0  # the hand is voided: allowed

@@ -7,18 +7,32 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from tests.conftest import DATA
+from tests.copies import copy_ledger
 
 WRONG_PUSH = DATA / "dispute" / "wrong-push.phh"
 RIGHT_SPLIT = ("--replace", "23", "pay Bob 100", "--insert-after", "23", "pay Ann 300")
 
 
-def test_dispute_view_original_and_corrected(run, db) -> None:  # noqa: ANN001
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """wrong-push.phh imported into an empty ledger, once for the module."""
+    from cli.main import cli
+
+    db = tmp_path_factory.mktemp("imported") / "t.duckdb"
+    out = CliRunner().invoke(cli, ["--db", str(db), "import", str(WRONG_PUSH)],
+                             catch_exceptions=False)
+    assert out.exit_code == 0, out.output
+    return db
+
+
+def test_dispute_view_original_and_corrected(run, db, imported) -> None:  # noqa: ANN001
     from ledger.store.store import Ledger
     from replay.handview import load_view
 
-    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    copy_ledger(imported, Path(db))
     with Ledger(db, read_only=True) as ledger:
         plain = load_view(ledger, "dispute-1")
     assert plain.original is None and plain.history == ()
@@ -80,8 +94,8 @@ def test_money_from_the_session(run, db) -> None:  # noqa: ANN001
     assert still.money is not None and still.money.text(150) == "37.50 USD"
 
 
-def test_unknown_hand_is_one_line(run) -> None:  # noqa: ANN001
-    assert run("import", str(WRONG_PUSH)).exit_code == 0
+def test_unknown_hand_is_one_line(run, db, imported) -> None:  # noqa: ANN001
+    copy_ledger(imported, Path(db))
     out = run("view", "nope")
     assert out.exit_code == 2 and out.output.startswith("error: ") and "nope" in out.output
 
@@ -136,8 +150,9 @@ def test_page_escapes_names_and_needs_nothing_from_outside(run, tmp_path: Path) 
     assert "<link" not in html and "@import" not in html
 
 
-def test_view_writes_hand_html_by_default(run, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
-    assert run("import", str(WRONG_PUSH)).exit_code == 0
+def test_view_writes_hand_html_by_default(run, db, tmp_path: Path, monkeypatch,
+                                         imported) -> None:  # noqa: ANN001
+    copy_ledger(imported, Path(db))
     monkeypatch.chdir(tmp_path)
     assert run("view", "dispute-1").output == "wrote dispute-1.html\n"
     html = (tmp_path / "dispute-1.html").read_text(encoding="utf-8")
@@ -147,8 +162,8 @@ def test_view_writes_hand_html_by_default(run, tmp_path: Path, monkeypatch) -> N
     assert 'class="version"' not in html  # never corrected: no switch
 
 
-def test_a_page_that_cannot_be_written_is_one_line(run, tmp_path: Path) -> None:  # noqa: ANN001
-    assert run("import", str(WRONG_PUSH)).exit_code == 0
+def test_a_page_that_cannot_be_written_is_one_line(run, db, tmp_path: Path, imported) -> None:  # noqa: ANN001
+    copy_ledger(imported, Path(db))
     out = run("view", "dispute-1", "-o", str(tmp_path / "missing" / "page.html"))
     assert out.exit_code == 2
     assert out.output == (f"error: cannot write {tmp_path / 'missing' / 'page.html'}: "
