@@ -8,12 +8,14 @@ corrected hand does not replay legally.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.errors import IllegalAction
 from ledger.model import events as ev
+from ledger.model.errors import locating
 from ledger.store import signing
 from ledger.store.keys import KeyStore
 from replay.fold import HandReplay, effective_events, replay_events, split_stream
@@ -26,6 +28,8 @@ from replay.whatif import (
     paid_net,
     same_hand,
 )
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,19 @@ class Corrected:
                                     ("paid", paid_net(self.before), paid_net(self.after)))}
 
 
+
+def _about_the_hand(command: Callable[..., T]) -> Callable[..., T]:
+    """``command(ledger, hand, ...)`` whose refusals name ``hand`` when they do not yet."""
+
+    @functools.wraps(command)
+    def named(ledger: Any, hand: str, *args: Any, **kwargs: Any) -> T:
+        with locating(hand=hand):
+            return command(ledger, hand, *args, **kwargs)
+
+    return named
+
+
+@_about_the_hand
 def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
             by: str, keys: KeyStore | None = None, sign: str | None = None,
             closed: bool = False) -> Corrected:
@@ -115,6 +132,7 @@ def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correcti
     return Corrected(rows[-1].seq + 1, before, after, downstream, took_back)
 
 
+@_about_the_hand
 def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None = None,
          sign: str | None = None, closed: bool = False) -> HandReplay:
     """Void ``hand``: every contribution goes back; its events stay. For an ended hand the
@@ -238,6 +256,7 @@ def _word(value: Any) -> str:
     return "".join(map(str, value))
 
 
+@_about_the_hand
 def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
          closed: bool = False) -> Corrected:
     """Take back exactly the last thing appended to the hand, with an appended correction

@@ -34,7 +34,7 @@ from pydantic import ValidationError
 from engine.errors import IllegalAction
 from engine.notation import parse_amount, player_name, to_event
 from ledger.model import events as ev
-from ledger.model.errors import quoted
+from ledger.model.errors import locating, quoted
 from replay.fold import HandReplay, fold, replay_events, split_stream
 
 Op = Literal["replace", "insert_after", "delete"]
@@ -372,10 +372,11 @@ def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
         NotFound: no such hand.
         IllegalAction: as :func:`build_correction`.
     """
-    rows = ledger.read(hand)
-    events = [r.event for r in rows]
-    correction = build_correction(events, specs, reason="what-if", by="what-if")
-    return compare(ledger, hand, rows, correction)
+    with locating(hand=hand):
+        rows = ledger.read(hand)
+        events = [r.event for r in rows]
+        correction = build_correction(events, specs, reason="what-if", by="what-if")
+        return compare(ledger, hand, rows, correction)
 
 
 def compare(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correction) -> WhatIf:

@@ -81,9 +81,10 @@ def test_correct_and_whatif_take_digits_only(tmp_path: Path) -> None:
     before = events(db)
     assert one_shot(db, "correct", "h1", "--replace", "5", "Ann cbr 1e1", "--reason", "r",
                     "--by", "Dee") == (
-        2, "", f"error: replace 5 'Ann cbr 1e1': '1e1' {NOT_DIGITS}\n")
+        2, "", f"error: hand h1: replace 5 'Ann cbr 1e1': '1e1' {NOT_DIGITS}\n")
     assert one_shot(db, "whatif", "h1", "--replace", "5", "Ann cbr \u0661\u0660") == (
-        2, "", f"error: replace 5 'Ann cbr \u0661\u0660': '\u0661\u0660' {NOT_DIGITS}\n")
+        2, "", f"error: hand h1: replace 5 'Ann cbr \u0661\u0660': '\u0661\u0660' "
+        f"{NOT_DIGITS}\n")
     assert events(db) == before
 
 

@@ -142,7 +142,7 @@ def test_a_refused_correction_names_the_event_by_its_stream_seq(run, db, river) 
         before = len(ledger.read("o3"))
     out = run("correct", "o3", "--delete", "5", "--reason", "x", "--by", "host")
     assert out.exit_code == 2
-    assert out.output == ("error: the corrected hand is not legal: event 6 (call by Ann): "
+    assert out.output == ("error: hand o3: the corrected hand is not legal: event 6 (call by Ann): "
                           "no betting now (deal phase)\n")
     with Ledger(db, read_only=True) as ledger:
         assert len(ledger.read("o3")) == before

@@ -80,12 +80,12 @@ def test_a_correction_may_not_remove_or_replace_the_end(run, db, shoved) -> None
     _hand(run, shoved, db, "pay Ann 200", "end")  # 11 payout, 12 hand_ended
     for change in (("--replace", "12", "pay Ann 40"), ("--delete", "12")):
         out = _refused(run, db, "o1", "correct", "o1", *change, "--reason", "x", "--by", "y")
-        assert out == ("error: the corrected hand would be open, not complete: a correction "
-                       "may not remove or replace the hand's end (insert what is missing "
-                       "before it: correct --insert-after SEQ ACTION; or void the hand)\n")
+        assert out == ("error: hand o1: the corrected hand would be open, not complete: a "
+                       "correction may not remove or replace the hand's end (insert what is "
+                       "missing before it: correct --insert-after SEQ ACTION; or void the hand)\n")
     out = _refused(run, db, "o1", "correct", "o1", "--replace", "11", "pay Ann 400",
                    "--reason", "x", "--by", "y")
-    assert out == "error: the corrected hand pays out 400: the pot holds 200\n"
+    assert out == "error: hand o1: the corrected hand pays out 400: the pot holds 200\n"
     assert run("state", "o1").exit_code == 0
     # a void still takes the end away (its own correction), and the hand counts for nothing
     assert run("void", "o1", "--reason", "misdeal", "--by", "host").exit_code == 0
@@ -112,12 +112,12 @@ def test_one_event_replaced_or_deleted_twice_in_a_correction_is_refused(run, db,
     _hand(run, shoved, db, "pay Ann 200", "end")  # 11 payout, 12 hand_ended
     out = _refused(run, db, "o1", "correct", "o1", "--replace", "11", "pay Ann 100",
                    "--replace", "11", "pay Bob 100", "--reason", "x", "--by", "y")
-    assert out == ("error: seq 11 is given twice (--replace and --replace): replace or delete "
-                   "an event once\n")
+    assert out == ("error: hand o1: seq 11 is given twice (--replace and --replace): replace "
+                   "or delete an event once\n")
     out = _refused(run, db, "o1", "whatif", "o1", "--delete", "11", "--replace", "11",
                    "pay Bob 200")
-    assert out == ("error: seq 11 is given twice (--replace and --delete): replace or delete "
-                   "an event once\n")
+    assert out == ("error: hand o1: seq 11 is given twice (--replace and --delete): replace "
+                   "or delete an event once\n")
     # a replacement and events inserted after the same seq are one change each
     done = run("correct", "o1", "--replace", "11", "pay Ann 100", "--insert-after", "11",
                "pay Bob 100", "--reason", "split", "--by", "y")

@@ -336,9 +336,9 @@ BEYOND = f"is beyond the largest amount a ledger holds ({MAX_CHIPS} chips)"
     (["session", "set", "S", "--chip-value", str(10**21)],
      f"--chip-value '{10**21}' is too large (at most {MAX_CHIPS})"),
     (["correct", "H", "--insert-after", "5", "Bob cbr 1e23", "--reason", "r", "--by", "h"],
-     f"insert_after 5 'Bob cbr 1e23': {10**23} chips {BEYOND}"),
+     f"hand H: insert_after 5 'Bob cbr 1e23': {10**23} chips {BEYOND}"),
     (["whatif", "H", "--replace", "5", "d dh Bob QhQd", "--insert-after", "5",
-      f"Bob cbr {MAX_CHIPS + 1}"], f"insert_after 5 'Bob cbr {MAX_CHIPS + 1}': "
+      f"Bob cbr {MAX_CHIPS + 1}"], f"hand H: insert_after 5 'Bob cbr {MAX_CHIPS + 1}': "
      f"{MAX_CHIPS + 1} chips {BEYOND}"),
 ])
 def test_amounts_beyond_the_bound_are_refused_at_input(night: Path, args: list[str],

@@ -117,8 +117,9 @@ def test_correct_names_no_void_and_writes_nothing(user, run, db, voided) -> None
     _voided(voided, db)
     code, out, err = user("correct", "dispute-1", "--delete", "26", "--reason", "x", "--by", "f")
     assert (code, out) == (2, "")
-    assert err == ("error: seq 26 is a void (hand_voided), not an original event: `handledger "
-                   "undo` takes back the last correction or void appended to the hand\n")
+    assert err == ("error: hand dispute-1: seq 26 is a void (hand_voided), not an original event: "
+                   "`handledger undo` takes back the last correction or void appended to the "
+                   "hand\n")
     assert len(_events(db, "dispute-1")) == 26
 
 

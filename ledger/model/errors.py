@@ -7,6 +7,9 @@ that names the place. The engine's :class:`engine.errors.IllegalAction` is trans
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 #: Characters of an action an error quotes; a longer one is cut, its length said.
 _QUOTED = 120
 
@@ -65,6 +68,18 @@ class LedgerError(Exception):
     def __str__(self) -> str:
         where = self.where()
         return f"{where}: {self.message}" if where else self.message
+
+
+@contextmanager
+def locating(**where: str | int | None) -> Iterator[None]:
+    """Within the block, a :class:`LedgerError` gets the location fields it lacks
+    (:meth:`LedgerError.located`): ``with locating(hand=hand): ...`` makes every refusal of
+    a command about one hand name it."""
+    try:
+        yield
+    except LedgerError as exc:
+        exc.located(**where)
+        raise
 
 
 class MalformedInput(LedgerError):
