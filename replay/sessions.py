@@ -37,6 +37,7 @@ from ledger.store.streams import (
     session_summaries,
     shared_hand,
     shared_session,
+    unended_hands,
 )
 
 #: Book entries a correction may retract or amend.
@@ -260,18 +261,47 @@ def chip_value_written(text: str, currency: str | None, decimals: int | None
 
 
 def close_session(ledger: Any, name: str) -> None:
-    """Close session ``name`` (no more hands or buy-ins; payments settle it up).
+    """Close session ``name`` (no more hands or buy-ins; payments settle it up). Refused
+    while a hand of it is in play (:func:`hands_in_play`): its pot is not paid yet, and the
+    books closed are the books settled up (README "sessions and the books").
 
     Raises:
         NotFound: see :func:`open_state`; LedgerError: it is closed already (naming the
-            entry that closed it: a second closing would change nothing).
+            entry that closed it: a second closing would change nothing), or a hand of it
+            is in play (naming the first, how many more, and how to end or void it).
     """
     state = open_state(ledger, name, allow_closed=True)
     if state.closed:
         raise LedgerError(f"session {name!r} is closed already (entry {state.closed_seq}): "
                           "nothing to close (`handledger history --session "
                           f"{name}` lists its entries)")
+    if playing := hands_in_play(ledger, name):
+        more = len(playing) - 1
+        hand = playing[0]
+        raise LedgerError(
+            f"session {name} has hand {hand} still in play"
+            + (f" (and {more} more hand{'s' if more > 1 else ''})" if more else "")
+            + f": end it (`handledger act {hand} end`, once its pots are paid) or void it "
+            f"(`handledger void {hand} --reason … --by …`), then close; nothing written")
     _append(ledger, name, ev.SessionClosed(), state)
+
+
+def hands_in_play(ledger: Any, session: str) -> list[str]:
+    """The hands of ``session``, in ledger order, still in play: recorded live and neither
+    ended nor voided (corrections applied; a stream the rules refuse is not one: it is an
+    audit finding, repaired by ``correct`` or ``void``)."""
+    from engine.errors import IllegalAction
+    from replay.fold import fold_stream
+
+    playing = []
+    for hand in unended_hands(ledger, session):
+        try:
+            state = fold_stream([r.event for r in ledger.read(hand)])[0]
+        except IllegalAction:
+            continue
+        if state.status == "open":
+            playing.append(hand)
+    return playing
 
 
 def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None

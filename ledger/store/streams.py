@@ -296,6 +296,27 @@ def open_hands_of(ledger: Any, session: str, player: str) -> list[tuple[str, boo
     return [(hand, bool(voided)) for hand, voided in rows]
 
 
+def unended_hands(ledger: Any, session: str) -> list[str]:
+    """The hands of ``session``, in ledger order, that may still be in play: those without a
+    ``hand_ended`` row, and those with a correction or a void (which may have taken the end
+    back, or voided the hand); the caller folds them to tell."""
+    rows = ledger.query(
+        "SELECT hand_id FROM events WHERE session = $1 AND hand_id IS NOT NULL GROUP BY"
+        " hand_id HAVING NOT bool_or(type = 'hand_ended') OR bool_or(type IN ('correction',"
+        " 'hand_voided')) ORDER BY min(position)", [session])
+    return [r[0] for r in rows]
+
+
+def closed_after(ledger: Any, session: str, position: int) -> int | None:
+    """The seq of the ``session_closed`` row of ``session`` after ``position`` (None: none),
+    read from the ledger's rows past ``position`` only (a live hand's start: its session was
+    open then, so a closing is after it)."""
+    rows = ledger.query(
+        "SELECT seq FROM events WHERE position > $1 AND session = $2 AND type ="
+        " 'session_closed' ORDER BY position LIMIT 1", [position, session])
+    return int(rows[0][0]) if rows else None
+
+
 def alias_pairs(ledger: Any) -> list[tuple[str, str]]:
     """``(player, alias)`` of every ``player_alias`` row, in ledger order."""
     return [(p, a) for p, a in ledger.query(
