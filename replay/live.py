@@ -438,7 +438,8 @@ def _closed_session(ledger: Any, hand: str, state: HandState, start: int, action
     """Refuse an action in ``hand``, still in play, when its session has been closed since it
     started at ``start`` (its first row's position; a session closed with a hand in play,
     README "sessions and the books"): its books were settled up at the close, so ``--closed``
-    must say it is meant, as for ``void``. One query over the rows past the hand's start.
+    must say it is meant, as for ``void``. One query over the rows past the hand's start (a
+    live hand's session was open when it started, so a closing comes after it).
 
     Raises:
         IllegalAction: naming the session, the entry that closed it and the hand.
@@ -446,13 +447,15 @@ def _closed_session(ledger: Any, hand: str, state: HandState, start: int, action
     session = state.started.session
     if session is None:
         return
-    from ledger.store.streams import closed_after
-
-    if (seq := closed_after(ledger, session, start)) is not None:
+    # one query over the rows past the hand's start, in place (the hot path of `act`)
+    closing = ledger.query(
+        "SELECT seq FROM events WHERE position > $1 AND session = $2 AND type ="
+        " 'session_closed' ORDER BY position LIMIT 1", [start, session])
+    if closing:
         raise IllegalAction(
-            f"session {session} is closed (entry {seq}) and hand {hand} is still in play: an "
-            "action now moves its players' nets in books settled up; nothing written; "
-            "--closed records it anyway (then end the hand, or void it with --closed)",
+            f"session {session} is closed (entry {closing[0][0]}) and hand {hand} is still in "
+            "play: an action now moves its players' nets in books settled up; nothing "
+            "written; --closed records it anyway (then end the hand, or void it with --closed)",
             hand=hand, action=action)
 
 

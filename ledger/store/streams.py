@@ -307,16 +307,6 @@ def unended_hands(ledger: Any, session: str) -> list[str]:
     return [r[0] for r in rows]
 
 
-def closed_after(ledger: Any, session: str, position: int) -> int | None:
-    """The seq of the ``session_closed`` row of ``session`` after ``position`` (None: none),
-    read from the ledger's rows past ``position`` only (a live hand's start: its session was
-    open then, so a closing is after it)."""
-    rows = ledger.query(
-        "SELECT seq FROM events WHERE position > $1 AND session = $2 AND type ="
-        " 'session_closed' ORDER BY position LIMIT 1", [position, session])
-    return int(rows[0][0]) if rows else None
-
-
 def alias_pairs(ledger: Any) -> list[tuple[str, str]]:
     """``(player, alias)`` of every ``player_alias`` row, in ledger order."""
     return [(p, a) for p, a in ledger.query(
