@@ -69,21 +69,26 @@ def start(obj: Context, game_code: str, session: str | None, hand_id: str | None
 @click.command()
 @click.argument("hand_id", metavar="HAND")
 @click.argument("action")
+@click.option("--closed", is_flag=True,
+              help="Record it though the hand's session was closed with the hand in play "
+                   "(its books were settled up).")
 @click.pass_obj
-def act(obj: Context, hand_id: str, action: str) -> None:
+def act(obj: Context, hand_id: str, action: str, closed: bool) -> None:
     """Record ACTION in HAND: PHH notation ("Bob cbr 20", "p2 cc", "d dh Ann AsKs",
     "d db AhKd7c", "Ann sd 7h", "Ann sm AsKs", "Ann dcl swing"), "d rc 2" (run the rest of
     the board twice: each "d db" then goes to the first run still short, street by street),
     "pay PLAYER AMOUNT" / "returned PLAYER AMOUNT" (what the table pushed), or "end".
     Prints what comes next; an illegal action is refused (exit 2) with what is legal now;
-    nothing is written."""
+    nothing is written. So is an action in a hand whose session was closed while it was in
+    play, unless --closed."""
     exit_at_once()
     with gc_paused():
         from replay.live import act as record
         from replay.live import legal_now
 
         obj.saves_tables = False  # the hot path: the next read catches the session up in memory
-        click.echo(_acted(record(obj.ledger(existing=True), hand_id, action), legal_now))
+        click.echo(_acted(record(obj.ledger(existing=True), hand_id, action, closed=closed),
+                          legal_now))
 
 
 def _acted(done: Any, legal_now: Any) -> str:
@@ -110,8 +115,11 @@ def state_cmd(obj: Context, hand_id: str) -> None:
 
 @click.command("table")
 @click.argument("hand_id", metavar="HAND")
+@click.option("--closed", is_flag=True,
+              help="Record the actions though the hand's session was closed with the hand in play "
+                   "(its books were settled up).")
 @click.pass_obj
-def table(obj: Context, hand_id: str) -> None:
+def table(obj: Context, hand_id: str, closed: bool) -> None:
     """Record HAND at the table in one process: read lines from standard input until its end
     (or a line "quit"), each an ACTION as `act` takes it or the word "state", and do and print
     for each what `act HAND ACTION` / `state HAND` would. A refused line prints the same one
@@ -158,7 +166,8 @@ def table(obj: Context, hand_id: str) -> None:
                 text = obj.names()(state_text(now(obj.ledger(read_only=True), hand_id)))
             else:
                 check_utf8(line, "ACTION")  # as the one-shot `act` refuses it
-                text = _acted(record(obj.ledger(existing=True), hand_id, line), legal_now)
+                text = _acted(record(obj.ledger(existing=True), hand_id, line,
+                                     closed=closed), legal_now)
         except Exception as exc:
             click.echo(refusal(exc), err=True)
             refused = True

@@ -158,14 +158,18 @@ def cashout(obj: Context, session_name: str, player: str, chips: str) -> None:
 @click.argument("amount")
 @click.option("--again", is_flag=True,
               help="Record it though the same payment is recorded already (a second one).")
+@click.option("--more-than-owed", "beyond", is_flag=True,
+              help="Record it though FROM owes less after the payments recorded (as settle "
+                   "reckons it): a payment he did not owe, or one handed back.")
 @click.pass_obj
 def pay(obj: Context, session_name: str, payer: str, payee: str, amount: str,
-        again: bool) -> None:
-    """FROM pays TO AMOUNT of money (e.g. 12.50) to settle SESSION up."""
+        again: bool, beyond: bool) -> None:
+    """FROM pays TO AMOUNT of money (e.g. 12.50) to settle SESSION up. Refused beyond what
+    FROM still owes as settle reckons it, unless --more-than-owed."""
     from replay import sessions as books
 
     event, state, seq = books.pay(obj.ledger(existing=True), session_name, payer, payee,
-                                  amount, again=again)
+                                  amount, again=again, beyond=beyond)
     click.echo(f"{session_name}: {payer} paid {payee} {state.money(event.amount_minor)} "
                f"(entry {seq})")
 

@@ -3,6 +3,8 @@ group that turns every expected failure into one line and exit status 2."""
 
 from __future__ import annotations
 
+import os
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,9 @@ class Context:
         #: Whether the derived tables are saved after a write (off for a live action, whose
         #: next read catches its session up in memory).
         self.saves_tables = True
+        #: Whether this command made the ledger file (it was not there when first opened for
+        #: writing): a refused write removes it again (:meth:`discard_new`).
+        self.created = False
 
     def ledger(self, *, read_only: bool = False, existing: bool = False) -> Any:
         """The :class:`ledger.store.store.Ledger` at ``db`` (opened once).
@@ -58,6 +63,8 @@ class Context:
         if self._ledger is None:
             if (read_only or existing) and self.db != ":memory:" and not Path(self.db).exists():
                 raise no_ledger(self.db)
+            if not read_only and self.db != ":memory:" and not os.path.lexists(self.db):
+                self.created = True
             self._ledger = Ledger(self.db, read_only=read_only)
             if not read_only and self.written_from is None and self.saves_tables:
                 self.written_from = (self._ledger.head() or (0, ""))[0]
@@ -100,6 +107,33 @@ class Context:
             render.note(f"note: the derived tables were not saved ({reason}): "
                         "reads compute them in memory")
 
+    def discard_new(self) -> None:
+        """After a refused write (an expected failure, a non-zero exit): the ledger file this
+        command made removed again, with its write-ahead log, when it holds no event, so that
+        a refused write leaves no file (README "reads never write"). The file is removed while
+        this process holds it for writing (no other process can have written it then). Not
+        removed: a file that holds an event, or one another process holds now."""
+        if not self.created:
+            return
+        self.created = False
+        from ledger.store.store import Ledger
+
+        try:
+            if self._ledger is None or self._ledger.read_only:
+                self.close()
+                if not os.path.lexists(self.db):
+                    return
+                self._ledger = Ledger(self.db, wait=False)
+            if self._ledger.count():
+                return
+            for path in (self.db, f"{self.db}.wal"):
+                with suppress(FileNotFoundError):
+                    os.unlink(path)
+        except LedgerError:
+            return
+        finally:
+            self.close()
+
     def names(self) -> Any:
         """The :class:`cli.names.Names` of the ledger's platform players (read, then the
         ledger is closed again: the commands that read the books open it themselves)."""
@@ -119,6 +153,11 @@ class Context:
 def _saved(ctx: click.Context) -> None:
     if isinstance(ctx.obj, Context):
         ctx.obj.save_tables()
+
+
+def _discarded(ctx: click.Context) -> None:
+    if isinstance(ctx.obj, Context):
+        ctx.obj.discard_new()
 
 
 def one_line(text: str) -> str:
@@ -187,7 +226,8 @@ class ClosedPipe(Exception):  # noqa: N818 - a condition, not a failure
 
 class Group(click.Group):
     """Turns LedgerError, a file or path a command cannot use (OSError) and a value an event
-    refuses (pydantic's ValidationError) into one line on stderr and exit status 2, a closed
+    refuses (pydantic's ValidationError) into one line on stderr and exit status 2 (a ledger
+    file the refused command made and left empty is removed, :meth:`Context.discard_new`), a closed
     standard output into :class:`ClosedPipe`, and Ctrl-C however a library passed it on into
     KeyboardInterrupt (:func:`interrupted`); restores the wait policy the ``--wait`` option
     set."""
@@ -197,13 +237,18 @@ class Group(click.Group):
             done = super().invoke(ctx)
             _saved(ctx)
             return done
-        except (click.exceptions.Exit, SystemExit):  # a command's own exit status
+        except (click.exceptions.Exit, SystemExit) as exc:  # a command's own exit status
+            code = exc.exit_code if isinstance(exc, click.exceptions.Exit) else exc.code
+            if code not in (0, None):
+                _discarded(ctx)
             _saved(ctx)
             raise
         except BrokenPipeError as exc:  # the reader went away (``| head``): not an error here
             raise ClosedPipe from exc
         except Exception as exc:
-            click.echo(refusal(exc), err=True)
+            line = refusal(exc)
+            _discarded(ctx)
+            click.echo(line, err=True)
             ctx.exit(2)
         finally:
             obj = ctx.obj

@@ -322,11 +322,16 @@ def current(ledger: Any, hand: str) -> tuple[HandState, int]:
     Raises:
         NotFound: no such hand; IllegalAction: its events do not replay.
     """
+    state, rows = _current_rows(ledger, hand)
+    return state, len(rows)
+
+
+def _current_rows(ledger: Any, hand: str) -> tuple[HandState, list[Any]]:
+    """:func:`current`'s state, with the stream's rows."""
     rows = ledger.read_recent(hand)
     if not rows or rows[0].hand_id is None:
         raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
-    events = [r.event for r in rows]
-    return fold_stream(events)[0], len(events)
+    return fold_stream([r.event for r in rows])[0], rows
 
 
 @dataclass(frozen=True)
@@ -428,6 +433,32 @@ def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
         raise IllegalAction(f"the pot holds {pot}, {paid} already paid")
 
 
+def _closed_session(ledger: Any, hand: str, state: HandState, start: int, action: str
+                    ) -> None:
+    """Refuse an action in ``hand``, still in play, when its session has been closed since it
+    started at ``start`` (its first row's position; a session closed with a hand in play,
+    README "sessions and the books"): its books were settled up at the close, so ``--closed``
+    must say it is meant, as for ``void``. One query over the rows past the hand's start (a
+    live hand's session was open when it started, so a closing comes after it).
+
+    Raises:
+        IllegalAction: naming the session, the entry that closed it and the hand.
+    """
+    session = state.started.session
+    if session is None:
+        return
+    # one query over the rows past the hand's start, in place (the hot path of `act`)
+    closing = ledger.query(
+        "SELECT seq FROM events WHERE position > $1 AND session = $2 AND type ="
+        " 'session_closed' ORDER BY position LIMIT 1", [start, session])
+    if closing:
+        raise IllegalAction(
+            f"session {session} is closed (entry {closing[0][0]}) and hand {hand} is still in "
+            "play: an action now moves its players' nets in books settled up; nothing "
+            "written; --closed records it anyway (then end the hand, or void it with --closed)",
+            hand=hand, action=action)
+
+
 @dataclass(frozen=True)
 class Acted:
     """An action appended: its seq, the event, and the hand's state after it."""
@@ -437,17 +468,22 @@ class Acted:
     state: HandState
 
 
-def act(ledger: Any, hand: str, action: str) -> Acted:
+def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
     """Check ``action`` (PHH notation, ``pay PLAYER AMOUNT``, ``returned PLAYER AMOUNT`` or
     ``end``; :func:`replay.whatif.parse_action`) against the hand as it stands, then append
     it, with the stream's last seq as the expected one (a concurrent append is refused).
+    ``closed``: go in though the hand's session is closed (:func:`_closed_session`).
 
     Raises:
-        IllegalAction: not legal now (naming what is legal); nothing is written.
+        IllegalAction: not legal now (naming what is legal), or the hand is in play in a
+            closed session without ``closed``; nothing is written.
     """
     from replay.whatif import parse_action
 
-    state, last = current(ledger, hand)
+    state, rows = _current_rows(ledger, hand)
+    last = len(rows)
+    if not closed and state.status == "open":
+        _closed_session(ledger, hand, state, rows[0].position, action)
     try:
         event = parse_action(state, action)
         _live_rules(state, event)

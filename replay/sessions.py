@@ -37,6 +37,7 @@ from ledger.store.streams import (
     session_summaries,
     shared_hand,
     shared_session,
+    unended_hands,
 )
 
 #: Book entries a correction may retract or amend.
@@ -262,18 +263,47 @@ def chip_value_written(text: str, currency: str | None, decimals: int | None
 
 
 def close_session(ledger: Any, name: str) -> None:
-    """Close session ``name`` (no more hands or buy-ins; payments settle it up).
+    """Close session ``name`` (no more hands or buy-ins; payments settle it up). Refused
+    while a hand of it is in play (:func:`hands_in_play`): its pot is not paid yet, and the
+    books closed are the books settled up (README "sessions and the books").
 
     Raises:
         NotFound: see :func:`open_state`; LedgerError: it is closed already (naming the
-            entry that closed it: a second closing would change nothing).
+            entry that closed it: a second closing would change nothing), or a hand of it
+            is in play (naming the first, how many more, and how to end or void it).
     """
     state = open_state(ledger, name, allow_closed=True)
     if state.closed:
         raise LedgerError(f"session {name!r} is closed already (entry {state.closed_seq}): "
                           "nothing to close (`handledger history --session "
                           f"{name}` lists its entries)")
+    if playing := hands_in_play(ledger, name):
+        more = len(playing) - 1
+        hand = playing[0]
+        raise LedgerError(
+            f"session {name} has hand {hand} still in play"
+            + (f" (and {more} more hand{'s' if more > 1 else ''})" if more else "")
+            + f": end it (`handledger act {hand} end`, once its pots are paid) or void it "
+            f"(`handledger void {hand} --reason … --by …`), then close; nothing written")
     _append(ledger, name, ev.SessionClosed(), state)
+
+
+def hands_in_play(ledger: Any, session: str) -> list[str]:
+    """The hands of ``session``, in ledger order, still in play: recorded live and neither
+    ended nor voided (corrections applied; a stream the rules refuse is not one: it is an
+    audit finding, repaired by ``correct`` or ``void``)."""
+    from engine.errors import IllegalAction
+    from replay.fold import fold_stream
+
+    playing = []
+    for hand in unended_hands(ledger, session):
+        try:
+            state = fold_stream([r.event for r in ledger.read(hand)])[0]
+        except IllegalAction:
+            continue
+        if state.status == "open":
+            playing.append(hand)
+    return playing
 
 
 def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
@@ -467,14 +497,19 @@ def _no_buy_in(session: str, player: str, chips: int, state: SessionState) -> st
 
 
 def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
-        again: bool = False) -> tuple[ev.Payment, SessionState, int]:
+        again: bool = False, beyond: bool = False) -> tuple[ev.Payment, SessionState, int]:
     """``payer`` pays ``payee`` ``amount`` of money (e.g. ``"12.50"``) to settle ``session``.
+    ``beyond``: go in though it is more than the payer still owes (a payment he did not owe,
+    one handed back: ``settle`` then has it paid back).
 
     Raises:
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`), the same player
             twice, a bad amount (:func:`money_written`), or more than the payer's own
-            buy-ins in the session (:func:`_within_buy_ins`); NotFound: no such session;
-        LedgerError: a player not in the session's books (:func:`in_books`), or the same
+            buy-ins in the session with what he paid there already (:func:`_within_buy_ins`);
+            NotFound: no such session;
+        LedgerError: a player not in the session's books (:func:`in_books`), more than the
+            payer still owes as ``settle`` reckons it (:func:`_within_owed`; unless
+            ``beyond``), or the same
             payment is recorded already (unless ``again``).
     """
     check_name(payer)
@@ -492,6 +527,9 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
                               f"cash-out or hand there; its players: {listed}): a payment "
                               "settles a session between its players")
     _within_buy_ins(ledger, session, state, payer, amount_minor, where, amount)
+    if not beyond and not _within_owed(ledger, session, state, payer, amount_minor, where):
+        _within_buy_ins(ledger, session, state, payer, amount_minor, where, amount,
+                        before=_paid_by(ledger, state, payer))
     event = ev.Payment(payer=payer, payee=payee, amount_minor=amount_minor)
     if not again and (payer, payee, event.amount_minor) in state.payments:
         raise LedgerError(f"{payer} paying {payee} {state.money(event.amount_minor)} is "
@@ -501,20 +539,21 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
 
 
 def _within_buy_ins(ledger: Any, session: str, state: SessionState, payer: str, minor: int,
-                    where: str, text: str) -> None:
-    """Refuse a payment of ``minor`` units by ``payer`` larger than he can owe in ``session``:
-    his own buy-ins there in money (the chip value × every chip he bought so far, under any
-    alias) plus what he was paid there (an overpayment handed back). A player loses at most
-    the chips he put on the table (table stakes, RULES.md §1.1), and ``settle`` has a loser
-    pay at most what he lost (:mod:`ledger.audit.settle`), so a larger amount is chips
-    written where money is meant (1 chip = 0.25 USD: ``150`` for 150 chips is 150.00 USD).
-    Not checked while the buy-ins do not account for every chip: a session without buy-ins,
-    or a hand seating a player who has none (an alias of one counts as him).
+                    where: str, text: str, *, before: int = 0) -> None:
+    """Refuse a payment of ``minor`` units by ``payer`` that, with ``before`` (what he paid in
+    ``session`` already, :func:`_paid_by`; 0: the payment alone), is larger than he can owe
+    there: his own buy-ins there in money (the chip value × every chip he bought so far,
+    under any alias) plus what he was paid there (an overpayment handed back). A player loses
+    at most the chips he put on the table (table stakes, RULES.md §1.1), and ``settle`` has a
+    loser pay at most what he lost (:mod:`ledger.audit.settle`), so a payment larger alone is
+    chips written where money is meant (1 chip = 0.25 USD: ``150`` for 150 chips is 150.00
+    USD). Not checked while the buy-ins do not account for every chip: a session without
+    buy-ins, or a hand seating a player who has none (an alias of one counts as him).
 
     Raises:
         MalformedInput: one line naming ``where`` (the command as typed up to the amount:
-            the session and the payer), the amount, the payer's buy-ins in chips and money
-            and, for a whole number, what it is as chips.
+            the session and the payer), the amount, what he paid already, the payer's
+            buy-ins in chips and money and, for a whole number, what it is as chips.
     """
     bought = {p for p, chips in state.chips_in.items() if chips}
     if not bought:
@@ -522,16 +561,21 @@ def _within_buy_ins(ledger: Any, session: str, state: SessionState, payer: str, 
     group = _alias_group(ledger, payer)
     chips = sum(state.chips_in.get(p, 0) for p in group)
     received = sum(paid for _, payee, paid in state.payments if payee in group)
-    if minor <= chips * state.chip_value_minor + received:
+    if minor + before <= chips * state.chip_value_minor + received:
         return
     if any(not _alias_group(ledger, p) & bought for p in seated_in(ledger, session) - bought):
         return
     paid_him = f", and {state.money(received)} paid to him" if received else ""
-    said = f"{where}: {state.money(minor)} is more than {payer}'s buy-ins in {session} "
-    if state.chip_value_minor == 10 ** state.decimals:  # a chip is one unit: chips are money
-        raise MalformedInput(f"{said}({chips} chips{paid_him}): nobody pays more than he put "
-                             "on the table; a buy-in missing from the books is recorded "
-                             "first")
+    with_before = f", with the {state.money(before)} he paid already," if before else ""
+    said = (f"{where}: {state.money(minor)}{with_before} is more than {payer}'s buy-ins in "
+            f"{session} ")
+    if before or state.chip_value_minor == 10 ** state.decimals:  # chips are money, or the
+        worth = ("" if state.chip_value_minor == 10 ** state.decimals  # payments together
+                 else f", {state.money(chips * state.chip_value_minor)}")
+        raise MalformedInput(f"{said}({chips} chips{worth}{paid_him}): nobody pays more than "
+                             "he put on the table; a buy-in missing from the books is recorded "
+                             "first" + ("; --more-than-owed records it anyway" if before
+                                        else ""))
     as_chips = ""
     if text.isdigit() and int(text) <= chips:
         as_chips = f"; {int(text)} chips are {state.money(int(text) * state.chip_value_minor)}"
@@ -539,6 +583,56 @@ def _within_buy_ins(ledger: Any, session: str, state: SessionState, payer: str, 
         f"{said}({chips} chips, {state.money(chips * state.chip_value_minor)}{paid_him}): a "
         f"payment is money, not chips (1 chip is {state.money(state.chip_value_minor)}"
         f"{as_chips}); a buy-in missing from the books is recorded first")
+
+
+def _paid_by(ledger: Any, state: SessionState, payer: str, replacing: int = 0) -> int:
+    """What ``payer`` (under any alias) paid in the session ``state`` describes, minor units,
+    less ``replacing`` (the amount of a payment an amendment replaces)."""
+    group = _alias_group(ledger, payer)
+    return sum(paid for by, _, paid in state.payments if by in group) - replacing
+
+
+def _within_owed(ledger: Any, session: str, state: SessionState, payer: str, minor: int,
+                 where: str, *, replacing: int = 0) -> bool:
+    """Refuse a payment of ``minor`` units by ``payer`` beyond what he still owes in
+    ``session`` as ``settle`` reckons it (:func:`ledger.audit.reports.settlement`, README
+    "sessions and the books"): his net in money, less what he paid there, plus what he was
+    paid there (under any alias; less ``replacing``, the amount of the payment an amendment
+    replaces), when below zero. The derived tables are caught up in ``ledger`` (open for
+    writing) first. Returns whether it was checked: not while settle cannot say (a hand of
+    the session still in play, nets that do not sum to zero, a hand the rules refuse) or
+    the session holds no hand (its books are buy-ins and cash-outs only), when
+    :func:`_within_buy_ins` bounds the payments together instead.
+
+    Raises:
+        LedgerError: one line naming ``where``, the amount, what the payer still owes, his
+            net and his payments made and received.
+    """
+    from ledger.audit.reports import settlement
+    from replay.projections import catch_up
+
+    try:
+        catch_up(ledger)
+        books = settlement(ledger.connection, session)[1]
+    except LedgerError:
+        return False
+    if not any(p["hands"] for p in books.players):  # no hand: no net to settle, 0 each
+        return False
+    group = _alias_group(ledger, payer)
+    mine = [p for p in books.players if p["player"] in group]
+    net = sum(int(p["net"]) for p in mine)
+    paid = sum(int(p["paid_minor"]) for p in mine) - replacing
+    received = sum(int(p["received_minor"]) for p in mine)
+    owes = max(0, -(net + paid - received))
+    if minor <= owes:
+        return True
+    result = (f"lost {state.money(-net)}" if net < 0 else f"won {state.money(net)}" if net
+              else "broke even")
+    raise LedgerError(
+        f"{where}: {state.money(minor)} is more than {payer} still owes in {session} "
+        f"({state.money(owes)}: he {result}, paid {state.money(paid)}, received "
+        f"{state.money(received)}); nothing written (`handledger settle --session {session}` "
+        "says who pays whom); --more-than-owed records it anyway")
 
 
 def in_books(ledger: Any, session: str, state: SessionState) -> set[str]:
@@ -581,7 +675,12 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
         where = f"entry amend {session} {seq} ({entry.type.replace('_', '-')})"
         if entry.type == "payment":
             minor = money_written(value, where, state)
+            now_minor = state.amended.get(seq, entry).amount_minor
             _within_buy_ins(ledger, session, state, entry.payer, minor, where, value)
+            if not _within_owed(ledger, session, state, entry.payer, minor, where,
+                                replacing=now_minor):
+                _within_buy_ins(ledger, session, state, entry.payer, minor, where, value,
+                                before=_paid_by(ledger, state, entry.payer, now_minor))
             replacement = entry.model_copy(update={"amount_minor": minor})
         else:
             where = f"{where[:-1]} of {entry.player})"

@@ -188,8 +188,8 @@ def test_a_seat_without_a_buy_in_leaves_the_bound_unknown(db: Path, tmp_path: Pa
         "error: zed has no buy-in in session fri (its players: Ann, Bob, bob77): ")
     (tmp_path / "zed.phh").write_text(ZED)
     assert run(db, "import", str(tmp_path / "zed.phh"), "--session", "fri").exit_code == 0
-    assert run(db, "pay", "fri", "Ann", "zed", "150").stdout == ("fri: Ann paid zed 150.00 USD "
-                                                                 "(entry 5)\n")
+    assert run(db, "pay", "fri", "Ann", "zed", "150", "--more-than-owed").stdout == (
+        "fri: Ann paid zed 150.00 USD (entry 5)\n")
 
 
 SEATS = ("--game", "NT", "--stakes", "1/2", "--button", "Ann")

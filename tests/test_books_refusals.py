@@ -282,8 +282,9 @@ def test_settle_counts_a_payment_back_as_cancelling(tmp_path: Path) -> None:
     for step in NIGHT:
         assert run(db, *step).exit_code == 0, step
     # Bob pays 37.50, is paid it back, pays it again; Cy pays Ann 5 he did not owe
-    for args in (("Bob", "Ann", "37.50"), ("Ann", "Bob", "37.50"),
-                 ("Bob", "Ann", "37.50", "--again"), ("Cy", "Ann", "5")):
+    # (what Ann and Cy did not owe takes --more-than-owed)
+    for args in (("Bob", "Ann", "37.50"), ("Ann", "Bob", "37.50", "--more-than-owed"),
+                 ("Bob", "Ann", "37.50", "--again"), ("Cy", "Ann", "5", "--more-than-owed")):
         assert run(db, "pay", "friday", *args).exit_code == 0
     assert run(db, "settle", "--session", "friday").stdout.splitlines() == [
         "Ann pays Cy 5.00 USD",

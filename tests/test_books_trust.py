@@ -200,8 +200,11 @@ def test_10_book_entries_are_checked_and_correctable(run) -> None:  # noqa: ANN0
     refused(run("cashout", "sat", "Zed", "100"), "Zed has no buy-in in sat")
     refused(run("cashout", "friday", "Ann", "350"), "Ann already cashed out 350")
     assert run("pay", "friday", "Bob", "Ann", "37.50").exit_code == 0
-    refused(run("pay", "friday", "Bob", "Ann", "37.50"), "--again")
-    assert run("pay", "friday", "Bob", "Ann", "37.50", "--again").exit_code == 0
+    refused(run("pay", "friday", "Bob", "Ann", "37.50"), "more than Bob still owes",
+            "--more-than-owed")
+    refused(run("pay", "friday", "Bob", "Ann", "37.50", "--more-than-owed"), "--again")
+    assert run("pay", "friday", "Bob", "Ann", "37.50", "--again",
+               "--more-than-owed").exit_code == 0
     # the second payment was a mistake after all: retracted; Cy's buy-in amended
     assert run("entry", "retract", "friday", "10", "--reason", "paid once", "--by",
                "host").exit_code == 0

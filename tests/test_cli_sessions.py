@@ -239,7 +239,8 @@ def test_a_currency_is_its_iso_code_in_capitals(tmp_path: Path) -> None:
         done = run("session", "open", "s", "--currency", given)
         assert (done.exit_code, done.output) == (2, f"error: --currency {given!r}: {refusal}"
                                                     f"{hint}\n")
-    assert "no session" in run("session", "set", "s", "--chip-value", "1").output
+    # nothing written: not even the ledger file the refused opens would have made
+    assert "no ledger at" in run("session", "set", "s", "--chip-value", "1").output
     assert run("session", "open", "s", "--currency", "EUR").exit_code == 0
     done = run("session", "set", "s", "--chip-value", "0.5", "--currency", "eur")
     assert (done.exit_code, done.output) == (2, f"error: --currency 'eur': {refusal}: did "

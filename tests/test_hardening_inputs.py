@@ -195,11 +195,7 @@ def test_a_lone_surrogate_in_a_json_lines_session_row_is_one_line(tmp_path: Path
     assert err[0].endswith("holds a lone surrogate (\\ud800): not UTF-8 text; a line of the "
                            "session's book is refused, so nothing of the file was written "
                            "(correct the line and import the file again)")
-    con = duckdb.connect(str(db), read_only=True)
-    try:  # nothing of the file (a session's book line refuses it whole)
-        assert con.execute("SELECT count(*) FROM events").fetchone()[0] == 0
-    finally:
-        con.close()
+    assert not db.exists()  # nothing of the file (a session's book line refuses it whole)
 
 
 def test_a_byte_order_mark_at_the_start_of_a_json_lines_file_is_read_past(tmp_path: Path

@@ -296,6 +296,17 @@ def open_hands_of(ledger: Any, session: str, player: str) -> list[tuple[str, boo
     return [(hand, bool(voided)) for hand, voided in rows]
 
 
+def unended_hands(ledger: Any, session: str) -> list[str]:
+    """The hands of ``session``, in ledger order, that may still be in play: those without a
+    ``hand_ended`` row, and those with a correction or a void (which may have taken the end
+    back, or voided the hand); the caller folds them to tell."""
+    rows = ledger.query(
+        "SELECT hand_id FROM events WHERE session = $1 AND hand_id IS NOT NULL GROUP BY"
+        " hand_id HAVING NOT bool_or(type = 'hand_ended') OR bool_or(type IN ('correction',"
+        " 'hand_voided')) ORDER BY min(position)", [session])
+    return [r[0] for r in rows]
+
+
 def alias_pairs(ledger: Any) -> list[tuple[str, str]]:
     """``(player, alias)`` of every ``player_alias`` row, in ledger order."""
     return [(p, a) for p, a in ledger.query(

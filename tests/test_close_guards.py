@@ -1,0 +1,100 @@
+"""A closed session's books stay as they were settled up (README "sessions and the books"):
+``session close`` is refused while a hand of the session is in play, naming the hand and how
+to end or void it; a hand in play in a session closed anyway (a ledger written before this
+check) takes no live action without ``--closed``, as ``void`` takes none; ``hand start`` on a
+closed session is refused. Nothing of a refusal is written."""
+
+from __future__ import annotations
+
+from ledger.model import events as ev
+from ledger.store.store import Ledger
+
+OPEN = (("session", "open", "sat", "--date", "2026-11-28", "--chip-value", "0.25", "--currency",
+         "USD"), ("buyin", "sat", "Ann", "200"), ("buyin", "sat", "Bob", "200"))
+START = ("hand", "start", "--session", "sat", "--hand", "s3", "--game", "NT", "--stakes", "1/2",
+         "--seats", "Ann:200,Bob:200", "--button", "Ann")
+# Ann (button, small blind heads-up) raises to 100, Bob folds: Ann takes his 2 and her 100 back
+PLAY = ("d dh Ann 2s2h", "d dh Bob Th9h", "Ann cbr 100", "Bob f", "pay Ann 102", "end")
+
+
+def _rows(db: str) -> int:
+    with Ledger(db, read_only=True) as ledger:
+        return ledger.count()
+
+
+def _night(user) -> None:  # noqa: ANN001
+    for step in (*OPEN, START):
+        assert user(*step)[0] == 0, step
+
+
+def test_close_is_refused_while_a_hand_is_in_play(user, db: str) -> None:  # noqa: ANN001
+    _night(user)
+    before = _rows(db)
+    assert user("session", "close", "sat") == (
+        2, "", "error: session sat has hand s3 still in play: end it (`handledger act s3 end`, "
+        "once its pots are paid) or void it (`handledger void s3 --reason … --by …`), then "
+        "close; nothing written\n")
+    assert _rows(db) == before
+    for action in PLAY:
+        assert user("act", "s3", action)[0] == 0, action
+    assert user("session", "close", "sat")[1].startswith("session sat closed\n")
+    # a new hand on the closed session is refused as before
+    code, out, err = user(*START[:5], "s4", *START[6:])
+    assert (code, out, err) == (2, "", "error: session 'sat' is closed: it takes no more hands "
+                                "or buy-ins (cash-outs, payments and corrections of its entries "
+                                "still go in)\n")
+
+
+def test_close_counts_every_hand_in_play_and_a_void_clears_one(user) -> None:  # noqa: ANN001
+    _night(user)
+    assert user(*START[:5], "s4", *START[6:])[0] == 0
+    assert user("session", "close", "sat")[2].startswith(
+        "error: session sat has hand s3 still in play (and 1 more hand): end it")
+    assert user("void", "s3", "--reason", "misdeal", "--by", "Cy")[0] == 0
+    assert user("session", "close", "sat")[2].startswith(
+        "error: session sat has hand s4 still in play: end it (`handledger act s4 end`")
+    assert user("void", "s4", "--reason", "misdeal", "--by", "Cy")[0] == 0
+    assert user("session", "close", "sat")[0] == 0
+
+
+def test_a_void_taken_back_puts_the_hand_in_play_again(user) -> None:  # noqa: ANN001
+    _night(user)
+    assert user("void", "s3", "--reason", "misdeal", "--by", "Cy")[0] == 0
+    assert user("undo", "s3", "--by", "Cy")[0] == 0  # the void and a correction stay as rows
+    assert user("session", "close", "sat")[2].startswith(
+        "error: session sat has hand s3 still in play: ")
+
+
+def _closed_in_play(db: str) -> None:
+    """Close session sat as a ledger written before the check could: s3 still in play."""
+    with Ledger(db) as ledger:
+        ledger.append("session:sat", [ev.SessionClosed()], expected_seq=3)
+
+
+def test_an_action_in_a_closed_sessions_hand_needs_closed(user, db: str) -> None:  # noqa: ANN001
+    _night(user)
+    _closed_in_play(db)  # entry 4 of sat
+    before = _rows(db)
+    refusal = ("error: hand s3, action 'd dh Ann 2s2h': session sat is closed (entry 4) and hand "
+               "s3 is still in play: an action now moves its players' nets in books settled "
+               "up; nothing written; --closed records it anyway (then end the hand, or void it "
+               "with --closed)\n")
+    assert user("act", "s3", "d dh Ann 2s2h") == (2, "", refusal)
+    code, out, err = user("table", "s3", input="\n".join(PLAY) + "\n")
+    assert (code, out) == (2, "")
+    assert err.splitlines()[0] == refusal.rstrip("\n")
+    assert len(err.splitlines()) == len(PLAY)
+    assert err.splitlines()[-1] == refusal.rstrip("\n").replace("'d dh Ann 2s2h'", "'end'")
+    assert user("void", "s3", "--reason", "x", "--by", "Cy")[2] == (
+        "error: hand s3: session sat is closed and voiding hand s3 moves its players' nets "
+        "(Bob +2, Ann +1): nothing written; --closed records it anyway\n")
+    assert _rows(db) == before
+    # said meant: the hand is played to its end, Ann +2 and Bob -2 in the closed books
+    code, out, err = user("table", "s3", "--closed", input="\n".join(PLAY) + "\n")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1] == "9 hand_ended; hand complete"
+    assert _rows(db) == before + len(PLAY)
+    # an ended hand takes no action: a change now is a correction, as for any session
+    assert user("act", "s3", "Bob f")[2] == (
+        "error: hand s3, action 'Bob f': the hand is complete: a change now is a correction "
+        "(`handledger correct` or `handledger undo`)\n")
