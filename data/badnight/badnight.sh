@@ -82,11 +82,12 @@ handledger entry amend saturday 8 184 --reason "Cy counted 184, typed 148" --by 
 handledger session close saturday
 
 # settling up: Bob owes Ann 3.50 and Cy owes her 4.00. Mistake 10, the same payment twice;
-# mistake 11, Cy's payment typed 4.50 (entry 12)
+# mistake 11, Cy's payment typed 3.00 for the 4.00 he gave (entry 12; a payment beyond what he owes is
+# refused)
 handledger settle --session saturday
 handledger pay saturday Bob Ann 3.50
 handledger pay saturday Bob Ann 3.50  # refused
-handledger pay saturday Cy Ann 4.50
+handledger pay saturday Cy Ann 3.00
 handledger entry amend saturday 12 4.00 --reason "Cy paid 4.00" --by host
 handledger history --session saturday
 
