@@ -128,3 +128,13 @@ def test_a_later_export_brings_the_rest_of_a_hand_stored_in_play(tmp_path: Path)
         0,
         "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 rejected\n",
     )
+
+
+def test_an_export_that_cannot_be_written_says_only_why(tmp_path: Path) -> None:
+    """The note naming the hands in play came before the refusal of a path that cannot be
+    written: two lines for one refused command."""
+    db = tmp_path / "a.duckdb"
+    played(db, "d dh Ann AsKs")
+    code, out, err = cli(db, "export", "--format", "jsonl", "-o", str(tmp_path / "no" / "x"))
+    assert (code, out) == (2, "")
+    assert len(err.splitlines()) == 1 and err.startswith("error: ")

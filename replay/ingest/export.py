@@ -32,12 +32,14 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
 
         with fresh_books(path, note=note) as ledger:
             return export_tables(ledger, out, fmt)
+    said: list[str] = []  # the notes, given once the export is written (not before a refusal)
     with Ledger(path, read_only=True) as ledger:
-        text = export_text(ledger, fmt, hands, note)
-    if out is None:
-        return text
-    out.write_text(text, encoding="utf-8")
-    return [out]
+        text = export_text(ledger, fmt, hands, said.append)
+    if out is not None:
+        out.write_text(text, encoding="utf-8")
+    for line in said:
+        note(line)
+    return text if out is None else [out]
 
 
 def export_text(ledger: Any, fmt: str, hands: Sequence[str],
