@@ -328,9 +328,17 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     if player not in books:  # his name first given here
         check_seat_name(player)
         same = sorted(n for n in books if n.casefold() == player.casefold())
+        where = f"{session}'s books"
+        if not same:  # a player of the series, back in a new session under another case
+            bought = ledger.query("SELECT DISTINCT payload->>'player' FROM events"
+                                  " WHERE type = 'buy_in'")
+            names = {n for (n,) in bought}
+            same = [] if player in names else sorted(
+                n for n in names if n.casefold() == player.casefold())
+            where = "the ledger's books"
         if same:
             raise MalformedInput(
-                f"buyin {session} {player}: {player} is not in {session}'s books and "
+                f"buyin {session} {player}: {player} is not in {where} and "
                 f"{' and '.join(same)} is: did you mean {same[0]}? (names are kept as typed; "
                 "two players whose names differ only in case would print alike)")
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)

@@ -321,6 +321,12 @@ def test_a_name_in_another_case_is_named_not_taken(run, db: str) -> None:  # noq
         "error: buyin wed ann: ann is not in wed's books and Ann is: did you mean Ann? (names "
         "are kept as typed; two players whose names differ only in case would print alike)")
     assert rows(Path(db)) == before
+    assert run("session", "open", "thu", "--date", "2026-11-28").exit_code == 0
+    assert refused(run("buyin", "thu", "ann", "100")) == (  # a new session of the series
+        "error: buyin thu ann: ann is not in the ledger's books and Ann is: did you mean Ann? "
+        "(names are kept as typed; two players whose names differ only in case would print "
+        "alike)")
+    assert run("buyin", "thu", "Ann", "100").exit_code == 0  # the same player, back
     assert run("hand", "start", "--hand", "s2", *SEAT, "--seats", "Ann:100,Bob:100",
                "--button", "Ann").exit_code == 0
     for token in ("ann", "Bb"):
