@@ -535,14 +535,14 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
                               f"cash-out or hand there; its players: {listed}): a payment "
                               "settles a session between its players")
     _within_buy_ins(ledger, session, state, payer, amount_minor, where, amount)
-    event = ev.Payment(payer=payer, payee=payee, amount_minor=amount_minor)
-    if not again and (payer, payee, event.amount_minor) in state.payments:  # typed twice
-        raise LedgerError(f"{payer} paying {payee} {state.money(event.amount_minor)} is "
-                          f"recorded in {session} already; a second payment of the same "
-                          "amount takes --again")
     if not beyond and not _within_owed(ledger, session, state, payer, amount_minor, where):
         _within_buy_ins(ledger, session, state, payer, amount_minor, where, amount,
                         before=_paid_by(ledger, state, payer))
+    event = ev.Payment(payer=payer, payee=payee, amount_minor=amount_minor)
+    if not again and (payer, payee, event.amount_minor) in state.payments:
+        raise LedgerError(f"{payer} paying {payee} {state.money(event.amount_minor)} is "
+                          f"recorded in {session} already; a second payment of the same "
+                          "amount takes --again")
     return event, state, _append(ledger, session, event, state)
 
 

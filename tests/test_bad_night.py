@@ -67,7 +67,7 @@ def test_the_refusals_say_what_to_do(night: dict) -> None:
     assert [next(i for i, line in enumerate(said) if text in line) for text in (
         "did you mean 'saturday'?", "a change now is a correction", "hand 's1' is already "
         "in the ledger", "a payout comes at the showdown", "Ann already cashed out 230",
-        "Dee has no buy-in", "takes --again")] == [0, 1, 2, 3, 4, 5, 6]
+        "Dee has no buy-in", "more than Bob still owes")] == [0, 1, 2, 3, 4, 5, 6]
 
 
 def test_the_books_end_right_to_the_cent(night: dict) -> None:

@@ -81,7 +81,8 @@ handledger cashout saturday Cy 148
 handledger entry amend saturday 8 184 --reason "Cy counted 184, typed 148" --by host
 handledger session close saturday
 
-# settling up: Bob owes Ann 3.50 and Cy owes her 4.00. Mistake 10, the same payment twice;
+# settling up: Bob owes Ann 3.50 and Cy owes her 4.00. Mistake 10, the same payment twice (more
+# than Bob owes then);
 # mistake 11, Cy's payment typed 3.00 for the 4.00 he gave (entry 12; a payment beyond what he owes is
 # refused)
 handledger settle --session saturday
