@@ -6,20 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from cli.main import run as run_main
+from tests.test_live_table import one_shot as cli
 
 SEATS = ("--game", "NT", "--stakes", "1/2", "--seats", "Ann:200,Bob:150", "--button", "Ann")
-
-
-def cli(db: Path, *args: str) -> tuple[int, str, str]:
-    with CliRunner().isolation() as (out, err, _):
-        try:
-            code = run_main(["--db", str(db), *args])
-        except SystemExit as exc:
-            code = exc.code
-    return code, out.getvalue().decode(), err.getvalue().decode()
 
 
 def played(db: Path, *actions: str) -> None:
