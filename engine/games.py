@@ -175,8 +175,10 @@ def game(code: str) -> Game:
     """
     match = _CODE_RE.match(code or "")
     if not match or match.group(2) not in _GAMES:
-        known = ", ".join(sorted(f"N/P/F+{g}" for g in _GAMES))
-        raise UnknownGame(f"unknown variant {code!r} (known: {known})")
+        games = ", ".join(f"{g} {entry[0]}" for g, entry in _GAMES.items())
+        raise UnknownGame(
+            f"unknown variant {code!r}: a code is N (no-limit), P (pot-limit) or F (fixed-limit)"
+            f" and a game: {games}; e.g. NT, PO/8, F7S")
     betting = _BETTING[match.group(1)]
     name, streets, evaluation, extra = _GAMES[match.group(2)]
     label = {"no_limit": "no-limit", "pot_limit": "pot-limit", "fixed_limit": "fixed-limit"}

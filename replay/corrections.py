@@ -285,6 +285,11 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     amended = {r.type in _AMENDMENTS for r in last}
     if amended == {False}:
         words = ", ".join(f"seq {r.seq} ({brief(r.event)})" for r in last)
+        if any(r.type == "hand_ended" for r in last):
+            raise IllegalAction(f"cannot undo {words}: it ends the hand, and an ended hand is "
+                                "not opened again; change what it paid with `handledger "
+                                "correct` (--insert-after SEQ before the end, --replace SEQ) "
+                                "or void it", hand=hand)
         text = reason or f"undo of {words}"
         done = correct(ledger, hand, [ChangeSpec("delete", r.seq) for r in last], reason=text,
                        by=by, closed=closed)

@@ -83,6 +83,10 @@ def test_a_correction_may_not_remove_or_replace_the_end(run, db, shoved) -> None
         assert out == ("error: hand o1: the corrected hand would be open, not complete: a "
                        "correction may not remove or replace the hand's end (insert what is "
                        "missing before it: correct --insert-after SEQ ACTION; or void the hand)\n")
+    out = _refused(run, db, "o1", "undo", "o1", "--by", "y")  # the last write is the end
+    assert out == ("error: hand o1: cannot undo seq 12 (hand_ended): it ends the hand, and an "
+                   "ended hand is not opened again; change what it paid with `handledger "
+                   "correct` (--insert-after SEQ before the end, --replace SEQ) or void it\n")
     out = _refused(run, db, "o1", "correct", "o1", "--replace", "11", "pay Ann 400",
                    "--reason", "x", "--by", "y")
     assert out == "error: hand o1: the corrected hand pays out 400: the pot holds 200\n"
