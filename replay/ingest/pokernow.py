@@ -115,6 +115,7 @@ def _replaced(session: str, before: Any, after: Any) -> list[str]:
         was, now = old.get(player, (name, None))[1], new.get(player, (name, None))[1]
         if was == now:
             continue
+        who = name if name == player else f"{name} ({player})"
         if was is None or now is None:
             change = "has no row in the earlier statement" if was is None else \
                 "has no row in this statement"
@@ -122,7 +123,7 @@ def _replaced(session: str, before: Any, after: Any) -> list[str]:
             change = ", ".join(f"{f.replace('_', '-')} {was[f]} → {now[f]}" for f in was
                                if was[f] != now[f])
         lines.append(f"session {session}: the ledger statement {after.file or ''} replaces the "
-                     f"one in force ({before.file or 'earlier'}): {name} ({player}) {change}; "
+                     f"one in force ({before.file or 'earlier'}): {who} {change}; "
                      f"`handledger audit --session {session}` compares it with the books (a "
                      "wrong buy-in or cash-out there: `handledger entry amend` or `entry "
                      "retract`)")
