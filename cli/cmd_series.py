@@ -78,6 +78,7 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
 
     names = obj.names()
     transfers, books = settle_up(obj.db, session_name, note=render.note,
+                                 unbalanced=(lambda _line: None) if as_json else render.note,
                                  progress=render.no_progress if as_json else render.progress)
     if as_json:
         click.echo(json.dumps({"transfers": [{"from": a, "to": b, "amount": n}

@@ -127,14 +127,34 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
 
 
 def settle(path: str, session: str | None, *, progress: Progress = silent,
-           note: Note = _quiet) -> tuple[list[tuple[str, str, int]], reports.Balances]:
-    """The fewest transfers that settle the nets up (:func:`reports.settlement`).
+           note: Note = _quiet, unbalanced: Note = _quiet
+           ) -> tuple[list[tuple[str, str, int]], reports.Balances]:
+    """The fewest transfers that settle the nets up (:func:`reports.settlement`); a line
+    to ``unbalanced`` per session whose cash-outs are not what its hands leave.
 
     Raises:
         LedgerError: the nets do not sum to zero; NotFound: no such session.
     """
     with fresh_books(path, progress=progress, note=note) as ledger:
-        return reports.settlement(ledger.connection, session)
+        settled = reports.settlement(ledger.connection, session)
+        found = [f for f in read_audit(ledger.connection).findings
+                 if f.kind == "session_balance" and session in (None, f.session)]
+    for line in _unbalanced_lines(found):
+        unbalanced(line)
+    return settled
+
+
+def _unbalanced_lines(findings: list[Any]) -> list[str]:
+    """A note per session whose cash-outs are not the chips its hands leave (the audit's
+    ``session_balance`` findings): settle goes by the hands' nets (README, "Net has one
+    meaning everywhere"), so a cash-out counted wrong or a hand not recorded is named."""
+    by_session: dict[str, list[str]] = {}
+    for f in findings:
+        by_session.setdefault(f.session, []).append(f"{f.player} {f.actual - f.expected:+d}")
+    return [f"note: session {name}: cash-outs differ from the chips its hands leave "
+            f"({', '.join(moves)} chips); settle goes by the hands: `handledger audit "
+            f"--session {name}` names each (a cash-out counted wrong: `handledger entry amend`;"
+            " a hand not recorded: record it)" for name, moves in by_session.items()]
 
 
 def chart_rows(path: str, *, money: bool, progress: Progress = silent, note: Note = _quiet

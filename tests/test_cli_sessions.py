@@ -188,6 +188,13 @@ def test_one_chip_off_in_a_cash_out_names_the_player(cashed: Path, tmp_path: Pat
         "message": "session friday: Cy cashed out 151 chips but the hands leave him 152 (-1)"}
     text = run("audit")
     assert text.exit_code == 1 and "Cy cashed out 151" in text.output
+    # settle goes by the hands' nets and says the cash-outs do not match them (not in --json)
+    assert run("settle").output == (
+        "note: session friday: cash-outs differ from the chips its hands leave (Cy -1 chips); "
+        "settle goes by the hands: `handledger audit --session friday` names each (a cash-out "
+        "counted wrong: `handledger entry amend`; a hand not recorded: record it)\n"
+        "settled: nobody owes anybody (26.50 USD paid already)\n")
+    assert json.loads(run("settle", "--json").output) == {"transfers": []}
 
 
 def test_a_missing_settlement_payment_is_named(unpaid: Path, tmp_path: Path) -> None:
