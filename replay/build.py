@@ -109,7 +109,7 @@ def phh_fold(hand: Any) -> tuple[list[Any], HandState]:
             state.apply(forced)
             out.append(forced)
     except IllegalAction as exc:
-        raise IllegalHand(exc.reason, line=hand.line, **where) from exc
+        raise IllegalHand(_scaled(exc.reason, started), line=hand.line, **where) from exc
     texts = _texts_of(tuple(state.players))
     for action in hand.actions:
         try:
@@ -120,7 +120,8 @@ def phh_fold(hand: Any) -> tuple[list[Any], HandState]:
                     _remember(texts, action.text, event)
             state.apply(event)
         except IllegalAction as exc:
-            raise IllegalHand(exc.reason, line=action.line, action=action.text, **where) from exc
+            raise IllegalHand(_scaled(exc.reason, started), line=action.line, action=action.text,
+                              **where) from exc
         out.append(event)
     try:
         payouts = list(hand.payouts) or _from_finishing_stacks(hand, state)
@@ -135,8 +136,19 @@ def phh_fold(hand: Any) -> tuple[list[Any], HandState]:
         state.apply(end)
         out.append(end)
     except IllegalAction as exc:
-        raise IllegalHand(exc.reason, line=hand.line, **where) from exc
+        raise IllegalHand(_scaled(exc.reason, started), line=hand.line, **where) from exc
     return out, state
+
+
+def _scaled(reason: str, started: Any) -> str:
+    """The engine's ``reason`` about a hand whose file writes decimal amounts, which the
+    engine counts in chips of the smallest decimal (``0.30`` is 30 chips of 0.01): said so,
+    so that its numbers can be read against the file's."""
+    decimals = started.unit.decimals
+    if not decimals:
+        return reason
+    return (f"{reason} (in chips of 0.{'0' * (decimals - 1)}1: the file's amounts "
+            f"× {10 ** decimals})")
 
 
 def _from_finishing_stacks(hand: Any, state: HandState) -> list[ev.RecordedPayout]:

@@ -517,3 +517,18 @@ def test_random_amounts_round_trip(decimals: int, data: st.DataObject) -> None:
     assert hand.started.stakes == stakes and hand.started.seats == seats
     assert hand.forced == forced and hand.payouts == payouts
     assert scale_amount(hand.actions[0].text.split()[2], decimals) == bet
+
+
+def test_an_illegal_decimal_bet_is_named_in_chips_of_the_hands_scale() -> None:
+    """The engine counts PTY hand 1 in cents: its refusal says so beside the numbers."""
+    from ledger.model.errors import IllegalHand
+    from replay.build import events_from_phh
+
+    text = PTY.read_text(encoding="utf-8")
+    first = text[text.index("[1]"):text.index("[2]")].replace("'p1 cbr 1.00'", "'p1 cbr 0.30'")
+    (hand,) = read_phh_text(first, file="pty.phhs", multi=True).hands
+    with pytest.raises(IllegalHand) as caught:
+        events_from_phh(hand)
+    assert str(caught.value) == (
+        "pty.phhs:8, hand PartyPoker-16405514564, action 'p1 cbr 0.30': raise to 30 is below "
+        "the minimum 50 (in chips of 0.01: the file's amounts × 100)")
