@@ -165,8 +165,8 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
 def _check_structure(g: Any, spec: LiveHand, min_bet: int) -> None:
     """Refuse amounts the game ``g`` cannot have: a negative one, a bet size or bring-in of a
     structure it does not use (they would be silently ignored), a big-bet game without a
-    minimum bet, a big bet below the small bet, a bring-in above the small bet (it is less
-    than a full bet, RULES.md §4.1).
+    minimum bet, a fixed-limit game without both bet sizes, a big bet below the small bet, a
+    bring-in above the small bet (it is less than a full bet, RULES.md §4.1).
 
     Raises:
         MalformedInput: naming the option and the amount.
@@ -189,6 +189,9 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int) -> None:
     if not fixed and min_bet < 1:
         raise MalformedInput(f"{g.code} needs a minimum bet: give --stakes (the big blind sets "
                              "it) or --min-bet")
+    if fixed and not (spec.small_bet and spec.big_bet):
+        raise MalformedInput(f"{g.code} is fixed limit: give --small-bet and --big-bet (the "
+                             "bets of the early and the late streets)")
     if fixed and spec.big_bet < spec.small_bet:
         raise MalformedInput(f"--big-bet {spec.big_bet} is below --small-bet {spec.small_bet}")
     if g.stud and fixed and spec.small_bet and spec.bring_in > spec.small_bet:

@@ -1,7 +1,8 @@
 """``hand start`` refuses every amount a game cannot have, with one line and exit 2, and writes
 nothing: a negative ante, bet size or bring-in, a seat with no chips, an option of a structure
-the game does not use (it was silently ignored), a big-bet game without a minimum bet, a big
-bet below the small bet, a bring-in above the small bet (RULES.md §1.1, §4.1)."""
+the game does not use (it was silently ignored), a big-bet game without a minimum bet, a
+fixed-limit game without both bet sizes, a big bet below the small bet, a bring-in above the
+small bet (RULES.md §1.1, §4.1)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,11 @@ STUD = ("--game", "F7S", "--seats", "Ann:100,Bob:100")
      "error: --min-bet 3: FT is fixed limit (it takes --small-bet and --big-bet)"),
     (("--game", "NT", "--button", "Ann", "--seats", "Ann:100,Bob:100"),
      "error: NT needs a minimum bet: give --stakes (the big blind sets it) or --min-bet"),
+    (("--game", "FT", "--stakes", "1/2", "--button", "Ann", "--seats", "Ann:100,Bob:100"),
+     "error: FT is fixed limit: give --small-bet and --big-bet (the bets of the early and the "
+     "late streets)"),
+    ((*STUD, "--small-bet", "2"), "error: F7S is fixed limit: give --small-bet and --big-bet "
+     "(the bets of the early and the late streets)"),
     (("--game", "FT", "--stakes", "1/2", "--small-bet", "4", "--big-bet", "2", "--button", "Ann",
       "--seats", "Ann:100,Bob:100"), "error: --big-bet 2 is below --small-bet 4"),
     ((*STUD, "--bring-in", "5", "--small-bet", "2", "--big-bet", "4"), "error: --bring-in 5 is "
