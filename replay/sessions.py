@@ -48,7 +48,8 @@ ENTRY_TYPES = ("buy_in", "cash_out", "payment")
 class SessionState:
     """What a session's stream says so far, corrections applied: opened, closed, the money's
     decimals and currency, who sits with chips (bought in since his last cash-out), who cashed
-    out, the chips each bought in all (``chips_in``), the payments, every book entry by its seq
+    out, the chips each bought in all (``chips_in``), the chips cashed out by all together
+    (``chips_out``), the payments, every book entry by its seq
     as recorded (``entries``) and as amended last (``amended``), and the seqs of those
     retracted; ``closed_seq`` the seq of the closing."""
 
@@ -62,6 +63,7 @@ class SessionState:
     bought: set[str] = field(default_factory=set)
     chips_in: dict[str, int] = field(default_factory=dict)
     cashed: dict[str, int] = field(default_factory=dict)
+    chips_out: int = 0
     payments: list[tuple[str, str, int]] = field(default_factory=list)
     entries: dict[int, Any] = field(default_factory=dict)
     amended: dict[int, Any] = field(default_factory=dict)
@@ -112,6 +114,7 @@ def _fold(state: SessionState, seq: int, e: Any) -> None:
     elif e.type == "cash_out":
         state.seated.discard(e.player)
         state.cashed[e.player] = e.chips
+        state.chips_out += e.chips
     elif e.type == "payment":
         state.payments.append((e.payer, e.payee, e.amount_minor))
 
@@ -463,8 +466,9 @@ def cash_out(ledger: Any, session: str, player: str, chips: str) -> tuple[ev.Cas
         MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
             that is not a whole number of chips;
         NotFound: no such session; LedgerError: he has no chips at the table (no buy-in, or
-            cashed out already since his last buy-in), or is seated in a hand of the session
-            that is still open (:func:`_between_hands`).
+            cashed out already since his last buy-in), is seated in a hand of the session
+            that is still open (:func:`_between_hands`), or the chips are more than the table
+            holds (:func:`_within_table`).
     """
     check_name(player)
     state = open_state(ledger, session, allow_closed=True)
@@ -479,8 +483,36 @@ def cash_out(ledger: Any, session: str, player: str, chips: str) -> tuple[ev.Cas
         raise LedgerError(_no_buy_in(session, player, chips, state))
     _between_hands(ledger, session, player, "cash-out", "chips are not taken off the table "
                    "during play")
+    _within_table(ledger, session, state, player, chips)
     event = ev.CashOut(player=player, chips=chips)
     return event, _append(ledger, session, event, state)
+
+
+def _within_table(ledger: Any, session: str, state: SessionState, player: str,
+                  chips: int) -> None:
+    """Refuse a cash-out of ``chips`` by ``player`` beyond the chips still on the table: the
+    session's buy-ins less its cash-outs so far. Hands move chips between players and the
+    rake takes some away; none makes chips (table stakes, RULES.md §1.1). Not checked while
+    the buy-ins do not account for every chip (a hand seating a player who has none: his
+    chips came from outside these books).
+
+    Raises:
+        LedgerError: one line naming the cash-out, the chips left on the table, the buy-ins
+            and cash-outs, and what to record instead.
+    """
+    bought = sum(state.chips_in.values())
+    left = bought - state.chips_out
+    if chips <= left:
+        return
+    if any(not _alias_group(ledger, p) & state.bought
+           for p in seated_in(ledger, session) - state.bought):
+        return
+    raise LedgerError(
+        f"cashout {session} {player} {chips}: the table holds {left} chips not cashed out yet "
+        f"({bought} bought in, {state.chips_out} cashed out), and no hand makes chips; a buy-in "
+        "missing from the books is recorded first, a cash-out counted wrong is amended "
+        f"(`handledger entry amend {session} SEQ CHIPS --reason … --by …`; `handledger history "
+        f"--session {session}` lists the entries)")
 
 
 def _no_buy_in(session: str, player: str, chips: int, state: SessionState) -> str:

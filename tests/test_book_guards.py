@@ -336,3 +336,27 @@ def test_a_name_in_another_case_is_named_not_taken(run, db: str) -> None:  # noq
                                f"'{token}': did you mean {meant}?; now: "), said
     assert refused(run("act", "s2", "d dh Zed AsKs")).startswith(
         "error: hand s2, action 'd dh Zed AsKs': unknown player 'Zed'; now: ")
+
+
+# --- a cash-out beyond the chips still on the table ------------------------------------
+
+
+def test_a_cash_out_beyond_the_chips_on_the_table_is_refused(run, db: str) -> None:  # noqa: ANN001
+    """No hand makes chips: 200 bought in, 150 cashed out, so 50 are left for Bob's cash-out;
+    his 100 is refused (a count typed wrong, or a buy-in missing from the books)."""
+    for args in (("session", "open", "n"), ("buyin", "n", "Ann", "100"),
+                 ("buyin", "n", "Bob", "100"), ("cashout", "n", "Ann", "150")):
+        assert run(*args).exit_code == 0
+    before = rows(Path(db))
+    assert refused(run("cashout", "n", "Bob", "100")) == (
+        "error: cashout n Bob 100: the table holds 50 chips not cashed out yet (200 bought in, "
+        "150 cashed out), and no hand makes chips; a buy-in missing from the books is recorded "
+        "first, a cash-out counted wrong is amended (`handledger entry amend n SEQ CHIPS "
+        "--reason … --by …`; `handledger history --session n` lists the entries)")
+    assert rows(Path(db)) == before
+    assert _lines(run("cashout", "n", "Bob", "50")) == ["n: Bob cashed out 50 chips (entry 5)"]
+    # Ann's count amended to what she had: Bob's 100 may go in after all
+    assert _lines(run("entry", "retract", "n", "5", "--reason", "x", "--by", "host"))
+    assert _lines(run("entry", "amend", "n", "4", "100", "--reason", "miscounted",
+                      "--by", "host"))
+    assert _lines(run("cashout", "n", "Bob", "100"))[0] == "n: Bob cashed out 100 chips (entry 8)"
