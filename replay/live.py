@@ -120,7 +120,10 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
             within_bound(amount, option)
     button = spec.button
     if g.stud:
-        button = None
+        if button is not None:
+            raise MalformedInput(f"--button {button!r}: {g.code} is a stud game, which has no "
+                                 "button (the up cards decide the bring-in and who acts first, "
+                                 "RULES.md §2): give the seats in table order, --seats")
     else:
         if button is None:
             raise MalformedInput(f"--button is required for {g.code} (it has a button): name "

@@ -2,7 +2,7 @@
 nothing: a negative ante, bet size or bring-in, a seat with no chips, an option of a structure
 the game does not use (it was silently ignored), a big-bet game without a minimum bet, a
 fixed-limit game without both bet sizes, a big bet below the small bet, a bring-in above the
-small bet (RULES.md §1.1, §4.1)."""
+small bet, a button in a stud game (RULES.md §1.1, §2, §4.1)."""
 
 from __future__ import annotations
 
@@ -46,6 +46,9 @@ STUD = ("--game", "F7S", "--seats", "Ann:100,Bob:100")
     (("--game", "FT", "--stakes", "1/2", "--button", "Ann", "--seats", "Ann:100,Bob:100"),
      "error: FT is fixed limit: give --small-bet and --big-bet (the bets of the early and the "
      "late streets)"),
+    ((*STUD, "--small-bet", "2", "--big-bet", "4", "--button", "Ann"), "error: --button 'Ann': "
+     "F7S is a stud game, which has no button (the up cards decide the bring-in and who acts "
+     "first, RULES.md §2): give the seats in table order, --seats"),
     ((*STUD, "--small-bet", "2"), "error: F7S is fixed limit: give --small-bet and --big-bet "
      "(the bets of the early and the late streets)"),
     (("--game", "FT", "--stakes", "1/2", "--small-bet", "4", "--big-bet", "2", "--button", "Ann",
