@@ -50,7 +50,8 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
 @click.option("--money", is_flag=True, help="Money (chips × chip value) instead of chips.")
 @click.option("--json", "as_json", is_flag=True,
               help='{"sessions": [{"session", "date"}], "players": [{"player", "nickname", '
-                   '"nets": {session: net}, "total"}], "decimals", "currency"}')
+                   '"nets": {session: net}, "total"}], "decimals", "currency"}, and '
+                   '"in_progress" as balances --json when a hand is still open')
 @click.pass_obj
 def standings(obj: Context, money: bool, as_json: bool) -> None:
     """The series as a grid: each player's net in each session and his total, most won

@@ -242,6 +242,7 @@ def standings_text(grid: Any) -> str:
     lines.append(f"{'(sum)':<{width}} " + " ".join(
         f"{fmt(v):>{w}}" for v, w in zip(sums, cols, strict=True))
         + f" {fmt(sum(sums)):>12}")
+    lines.extend(in_progress_lines(grid.in_progress))
     return "\n".join(lines)
 
 

@@ -214,6 +214,10 @@ def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> Non
     body = json.loads(run("balances", "--session", "sat", "--json").output)
     assert body["in_progress"] == [{"hand": "s1", "session": "sat", "pot": 3,
                                     "players": {"Ann": 2, "Bob": 1}}]
+    # standings: the same nets, its (sum) row off by the pot, and the same note
+    assert _lines(run("standings"))[-2:] == [
+        "(sum)               0         -3           -3", note]
+    assert json.loads(run("standings", "--json").output)["in_progress"] == body["in_progress"]
     before = rows(Path(db))
     line = ("error: cannot settle: hand s1 is still in progress (not ended) in session sat: "
             "its pot is paid when it ends (`handledger act s1 end`) or is voided; settle then")
@@ -237,6 +241,7 @@ def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> Non
     assert _lines(run("settle", "--session", "sat")) == [
         "Bob pays Ann 0.25 USD", "1 transfer(s) settle 2 player(s)"]
     assert "in_progress" not in json.loads(run("balances", "--json").output)
+    assert "in_progress" not in json.loads(run("standings", "--json").output)
 
 
 # --- a correction or amendment that changes nothing ---------------------------------------

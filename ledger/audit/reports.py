@@ -161,19 +161,25 @@ class Standings:
     with ``session``, ``date``), and per player (most won first) his net in each session he
     played (``nets``: session → chips, or minor units with money), his ``total`` and his
     PokerNow ``nickname`` (None unless known by a PokerNow id); ``unit`` to print with.
-    Hands of no session are the session ``None``."""
+    Hands of no session are the session ``None``. ``in_progress``: the hands still open
+    (:func:`open_hands`), whose chips count as put in, nothing paid yet."""
 
     sessions: list[dict[str, Any]]
     players: list[dict[str, Any]]
     unit: tuple[int, str | None]
+    in_progress: list[dict[str, Any]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         """``{"sessions": [...], "players": [{"player", "nickname", "nets", "total"}],
-        "decimals", "currency"}`` (``nets`` keyed by session name, ``""`` for no session)."""
-        return {"sessions": self.sessions,
+        "decimals", "currency"}`` (``nets`` keyed by session name, ``""`` for no session),
+        and ``"in_progress"`` (as :func:`open_hands`) when a hand is still open."""
+        body = {"sessions": self.sessions,
                 "players": [{**p, "nets": {k or "": v for k, v in p["nets"].items()}}
                             for p in self.players],
                 "decimals": self.unit[0], "currency": self.unit[1]}
+        if self.in_progress:
+            body["in_progress"] = self.in_progress
+        return body
 
 
 def standings(con: Any, money: bool) -> Standings:
@@ -199,7 +205,7 @@ def standings(con: Any, money: bool) -> Standings:
         p["nets"][session] = int(net)
         p["total"] += int(net)
     ordered = sorted(players.values(), key=lambda p: (-p["total"], p["player"]))
-    return Standings(sessions, ordered, unit)
+    return Standings(sessions, ordered, unit, open_hands(con, None))
 
 
 def session_books(con: Any) -> list[Any]:
