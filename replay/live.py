@@ -409,7 +409,8 @@ def legal_now(state: HandState, player: str | None = None) -> str:
 def _live_rules(state: HandState, event: Any) -> None:
     """What a hand recorded live may not take, though a history read from a file may: nothing
     after its end (that is a correction), a payout or a show before the betting is over, a
-    payout beyond the chips in the pot (:func:`over_the_pot`).
+    payout beyond the chips in the pot (:func:`over_the_pot`); and, checked once applied, an
+    end that leaves a pot paid to nobody (:func:`_paid_to_somebody`).
 
     Raises:
         IllegalAction: naming the rule and what to do instead.
@@ -424,6 +425,26 @@ def _live_rules(state: HandState, event: Any) -> None:
         raise IllegalAction("cards are shown once the betting is over")
     if event.type == "recorded_payout":
         over_the_pot(state, event)
+
+
+def _paid_to_somebody(state: HandState) -> None:
+    """Refuse the end of a hand whose pots the rules cannot award (a showdown of unknown
+    cards, RULES.md §1.6) when no payout is recorded: its chips would be paid to nobody
+    (every player's net minus what he put in) and the books would lose them.
+
+    Raises:
+        IllegalAction: naming each such pot, whose cards are unknown, and what to record.
+    """
+    from engine.settle import settle
+
+    if state.payouts:
+        return
+    unknown = [p for p in settle(state).pots if not p.verifiable and p.amount]
+    if not unknown:
+        return
+    said = "; ".join(p.lines[0].rstrip(".") if p.lines else f"pot {p.amount}" for p in unknown)
+    raise IllegalAction(f"cannot end with nothing paid, or its chips go to nobody: {said}; "
+                        "record who won (pay PLAYER AMOUNT) or the unknown cards first")
 
 
 def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
@@ -494,6 +515,8 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
         event = parse_action(state, action)
         _live_rules(state, event)
         state.apply(event)
+        if event.type == "hand_ended":
+            _paid_to_somebody(state)
     except IllegalAction as exc:
         now = f"; now: {legal_now(state)}" if state.status == "open" else ""
         raise IllegalAction(f"{exc.reason}{now}", hand=hand, action=action) from None

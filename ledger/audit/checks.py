@@ -21,7 +21,7 @@ The kinds (:data:`KINDS`, in rank order):
 * ``rake`` / ``uncalled`` — a site's payouts short of the pots by its rake, or by the
   uncalled bet it leaves out of what it says a player collected (``replay.rake``).
 * ``chip_conservation`` — per ended hand, contributions + carried-in ≠ awards + returned +
-  carried;
+  carried, or paid to nobody (no payout recorded, a showdown of unknown cards);
   per session, carried chips that the session's next hand does not bring in.
 * ``stack_continuity`` — a starting stack ≠ the stack after his previous hand plus the
   buy-ins between (the first hand starts from the buy-in; sitting out keeps the stack).
@@ -170,7 +170,16 @@ def hand_uncalled(h: HandFacts) -> list[Finding]:
 
 def hand_conservation(h: HandFacts) -> list[Finding]:
     """Contributions + carried-in = awards + returned + carried, for a verifiable hand that
-    ended (an open hand is :func:`hand_in_progress`)."""
+    ended (an open hand is :func:`hand_in_progress`); and a hand that ended paying nobody: no
+    payout recorded and a showdown the rules cannot award (unknown cards), so its pot is
+    lost to the books (``actual`` 0)."""
+    if h.status != "open" and h.paid is None and h.pot_in:
+        return [Finding(
+            "chip_conservation", h.session, h.hand, None, h.pot_in, 0,
+            f"hand {h.hand}: its {h.pot_in} chips are paid to nobody: no payout is recorded "
+            "and the rules cannot award them (unknown cards); record who won (`handledger "
+            f"correct {h.hand} --insert-after SEQ 'pay PLAYER AMOUNT'`, SEQ before its end) "
+            f"({-h.pot_in:+d})")]
     if h.status == "open" or h.pot_out is None or h.pot_out == h.pot_in:
         return []
     return [Finding(

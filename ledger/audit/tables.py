@@ -41,8 +41,8 @@ from ledger.model.errors import LedgerError
 
 #: Bump when a derived table or view changes shape, or what the books compute into them (6: the
 #: table's dead money in the main pot, an open hand in progress, a voided hand's stacks count
-#: for nothing): forces a rebuild.
-DERIVED_VERSION = "6"
+#: for nothing; 7: a hand that pays nobody is a chip_conservation finding): forces a rebuild.
+DERIVED_VERSION = "7"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,

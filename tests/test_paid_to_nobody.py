@@ -1,0 +1,63 @@
+"""A pot the rules cannot award (a showdown of unknown cards, RULES.md §1.6) with no payout
+recorded would be paid to nobody: its chips lost to the books (every net minus what was put
+in, nets that no longer sum to zero). Live, ``end`` is refused until the winner is recorded;
+a hand read from a file that ends so is stored as played and the audit names it
+(``chip_conservation``), so that the audit agrees with settle, which refuses nets that do not
+sum to zero."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+BOARD = ("d dh Ann ????", "d dh Bob ????", "Ann cbr 100", "Bob cc", "d db ??????", "d db ??",
+         "d db ??")
+PHH = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [100, 100]
+actions = ['d dh p1 ????', 'd dh p2 ????', 'p2 cbr 100', 'p1 cc', 'd db ??????', 'd db ??',
+           'd db ??']
+hand = 7
+"""
+
+
+def test_end_is_refused_while_the_pot_would_go_to_nobody(run) -> None:  # noqa: ANN001
+    for args in (("session", "open", "fri"), ("buyin", "fri", "Ann", "100"),
+                 ("buyin", "fri", "Bob", "100"),
+                 ("hand", "start", "--session", "fri", "--hand", "a", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann"),
+                 *(("act", "a", action) for action in BOARD)):
+        assert run(*args).exit_code == 0, args
+    out = run("act", "a", "end")
+    assert (out.exit_code, out.output) == (2, (
+        "error: hand a, action 'end': cannot end with nothing paid, or its chips go to nobody: "
+        "Main pot 200 (Bob, Ann): cannot be checked, unknown cards for Bob, Ann, the board; "
+        "record who won (pay PLAYER AMOUNT) or the unknown cards first\n"))
+    assert run("act", "a", "pay Bob 200").exit_code == 0
+    assert run("act", "a", "end").exit_code == 0
+    assert json.loads(run("settle", "--json").output) == {
+        "transfers": [{"from": "Ann", "to": "Bob", "amount": 100}]}
+    assert run("audit").output.startswith("audit clean: 1 hand(s) in 1 session(s)")
+
+
+def test_a_file_hand_that_pays_nobody_is_an_audit_finding(run, tmp_path: Path) -> None:  # noqa: ANN001
+    hand = tmp_path / "nobody.phh"
+    hand.write_text(PHH, encoding="utf-8")
+    assert run("import", str(hand)).exit_code == 0
+    out = run("audit", "--json")
+    assert out.exit_code == 1
+    (finding,) = json.loads(out.output)["discrepancies"]
+    hand_id = finding["hand"]
+    assert finding == {
+        "kind": "chip_conservation", "session": None, "hand": hand_id, "player": None,
+        "expected": 200, "actual": 0,
+        "message": f"hand {hand_id}: its 200 chips are paid to nobody: no payout is recorded "
+                   "and the rules cannot award them (unknown cards); record who won "
+                   f"(`handledger correct {hand_id} --insert-after SEQ 'pay PLAYER AMOUNT'`, "
+                   "SEQ before its end) (-200)"}
+    # the correction the finding names brings the chips back: the audit is clean again
+    assert run("correct", hand_id, "--insert-after", "10", "pay p2 200", "--reason",
+               "p2 showed the nuts", "--by", "host").exit_code == 0
+    assert run("audit").exit_code == 0
