@@ -40,7 +40,7 @@ _FLUSH_HANDS = 2_000
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 #: Event types after which a stream is not its check's fold (a correction or a void: the
 #: replay folds the effective events and notes it corrected).
-_CHANGES = frozenset({"correction", "hand_voided"})
+CHANGES = frozenset({"correction", "hand_voided"})
 #: The tables whose presence says that the derived tables were built before.
 _DERIVED = ("hands", "pots", "results", "discrepancies", "derived_state")
 
@@ -56,7 +56,7 @@ class HandShare(NamedTuple):
 def reusable(events: Sequence[Any]) -> bool:
     """Whether the check's fold of ``events`` is the replay's fold of them (no correction or
     void, which the replay applies and notes)."""
-    return _CHANGES.isdisjoint(e.type for e in events)
+    return CHANGES.isdisjoint(e.type for e in events)
 
 
 def same_events(a: Sequence[Any], b: Sequence[Any]) -> bool:

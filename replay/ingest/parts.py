@@ -159,15 +159,15 @@ def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job
     rows = 0
     for batch in batches:
         alive.extend(batch.events)
+        one = prepare_batch(*batch, memo=memo)
         if batch.hand_id is not None:
             part.hands.append(batch.hand_id)
             if job.shares:
-                share = _share(batch, states, len(part.hands), rows + 1)
+                share = _share(batch, one.types, states, len(part.hands), rows + 1)
                 part.rows.append(share.rows)
                 facts.append(share.facts)
         if batch.session is not None:
             part.sessions.add(batch.session)
-        one = prepare_batch(*batch, memo=memo)
         seq = next_seq.get(batch.stream, 1)
         one.expected_seq = seq - 1
         next_seq[batch.stream] = seq + len(batch.events)
@@ -179,12 +179,14 @@ def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job
     return part
 
 
-def _share(batch: Any, states: dict[str, Any], ord_: int, position: int) -> Any:
-    from replay.ingest.derived import hand_share, reusable, same_events
+def _share(batch: Any, types: list[str], states: dict[str, Any], ord_: int, position: int) -> Any:
+    """The share of one hand (``types``: its events' types, as serialised)."""
+    from replay.ingest.derived import CHANGES, hand_share, same_events
 
     checked = states.get(batch.hand_id)
     state = None
-    if checked is not None and same_events(checked[0], batch.events) and reusable(
-            batch.events):
+    # the check's state serves when it folded these very events, none of which changes the
+    # stream (derived.reusable, asked of the types already made)
+    if checked is not None and same_events(checked[0], batch.events) and CHANGES.isdisjoint(types):
         state = checked[1]
     return hand_share(batch.events, state, batch.session, ord_=ord_, position=position)
