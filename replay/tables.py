@@ -49,10 +49,17 @@ def create_tables(con: Any) -> None:
     con.execute(SCHEMA)
 
 
-def rows_for(replay: HandReplay, ord_: int) -> dict[str, list[tuple[Any, ...]]]:
-    """The rows one replayed hand contributes to each derived table."""
+def rows_for(
+    replay: HandReplay,
+    ord_: int,
+    *,
+    net: Mapping[str, int] | None = None,
+    paid_net: Mapping[str, int] | None = None,
+) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows one replayed hand contributes to each derived table (``net``, ``paid_net``:
+    as in :func:`add_rows`)."""
     out: dict[str, list[tuple[Any, ...]]] = {t: [] for t in _TABLES}
-    add_rows(out, replay, ord_)
+    add_rows(out, replay, ord_, net=net, paid_net=paid_net)
     return out
 
 

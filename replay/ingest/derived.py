@@ -83,8 +83,12 @@ def hand_share(events: Sequence[Any], state: Any, session: str | None, *, ord_: 
         raw = (events[0].hand, session, [event_json(e) for e in events], position)
         done = unreplayable(ord_, raw, exc, None)
         return HandShare(done.rows, done.facts)
-    return HandShare(rows_for(r, ord_),
-                     hand_facts(r, ord=ord_, position=position, unit=events[0].unit))
+    # the nets once for both (each is a fold over the players; the facts keep these dicts)
+    nets = (r.paid, dict(r.net), dict(r.paid_net))
+    rows = rows_for(r, ord_, net=nets[1], paid_net=nets[2])
+    return HandShare(
+        rows, hand_facts(r, ord=ord_, position=position, unit=events[0].unit, nets=nets)
+    )
 
 
 def early_share(events: Sequence[Any], state: Any) -> tuple[Sequence[Any], bytes | None]:
