@@ -230,3 +230,20 @@ def test_random_streams_round_trip(actions: list[tuple[str, bool]], hand_id: str
     result = _read([text]).check()
     assert result.hands[0].events == events
     assert write_jsonl(result.rows()) == text
+
+
+def test_a_repeated_event_text_out_of_order_goes_to_the_exact_path() -> None:
+    # hand 2's hand_ended is the same text as hand 1's (met before, taken without a second
+    # validation when it continues its stream): given the seq of the row before it, it is
+    # refused as any row out of order is, and only hand 2 is left out
+    rows = hand_rows(2)
+    second = [r for r in rows if r[0] == HANDS[1]]
+    lines = write_jsonl(rows).splitlines(keepends=True)
+    last = len(lines)  # hand 2's hand_ended, its seq made that of the row before it
+    seq = second[-1][1]
+    lines[-1] = lines[-1].replace(f'"seq":{seq},', f'"seq":{seq - 1},')
+    result = _read(lines)
+    assert _hand_ids(result) == HANDS[:1]
+    (error,) = result.errors
+    assert (error.line, error.hand) == (last, HANDS[1])
+    assert f"continues with seq {seq - 1} (expected {seq})" in error.message
