@@ -233,9 +233,9 @@ def test_random_streams_round_trip(actions: list[tuple[str, bool]], hand_id: str
 
 
 def test_a_repeated_event_text_out_of_order_goes_to_the_exact_path() -> None:
-    # hand 2's hand_ended is the same text as hand 1's (met before, taken without a second
-    # validation when it continues its stream): given the seq of the row before it, it is
-    # refused as any row out of order is, and only hand 2 is left out
+    # hand 2's hand_ended is the same text as hand 1's (met before, its event shared): given
+    # the seq of the row before it, it is refused as any row out of order is, and only hand 2
+    # is left out
     rows = hand_rows(2)
     second = [r for r in rows if r[0] == HANDS[1]]
     lines = write_jsonl(rows).splitlines(keepends=True)
