@@ -185,13 +185,17 @@ def entry() -> None:
 @click.argument("seq", type=click.IntRange(min=1))
 @click.option("--reason", required=True, help="Why (kept in the ledger).")
 @click.option("--by", "by", required=True, help="Who retracts it.")
+@click.option("--closed", is_flag=True,
+              help="Retract a buy-in or cash-out though SESSION is closed (its books were "
+                   "settled up at the close).")
 @click.pass_obj
-def entry_retract(obj: Context, session_name: str, seq: int, reason: str, by: str) -> None:
+def entry_retract(obj: Context, session_name: str, seq: int, reason: str, by: str,
+                  closed: bool) -> None:
     """Retract entry SEQ of SESSION: the books read as if it had not been recorded."""
     from replay import sessions as books
 
     was, _ = books.correct_entry(obj.ledger(existing=True), session_name, seq, None,
-                                 reason=reason, by=by)
+                                 reason=reason, by=by, closed=closed)
     click.echo(f"{session_name}: entry {seq} ({was.type}) retracted")
 
 
@@ -201,15 +205,20 @@ def entry_retract(obj: Context, session_name: str, seq: int, reason: str, by: st
 @click.argument("value")
 @click.option("--reason", required=True, help="Why (kept in the ledger).")
 @click.option("--by", "by", required=True, help="Who amends it.")
+@click.option("--closed", is_flag=True,
+              help="Amend a buy-in or cash-out though SESSION is closed (its books were "
+                   "settled up at the close).")
+@click.option("--more-than-owed", "beyond", is_flag=True,
+              help="Amend a payment to more than its payer owes (as pay --more-than-owed).")
 @click.pass_obj
 def entry_amend(obj: Context, session_name: str, seq: int, value: str, reason: str,
-                by: str) -> None:
+                by: str, closed: bool, beyond: bool) -> None:
     """Amend entry SEQ of SESSION to VALUE: chips for a buy-in or cash-out, money for a
     payment; it keeps its place among the hands."""
     from replay import sessions as books
 
     was, now = books.correct_entry(obj.ledger(existing=True), session_name, seq, value,
-                                   reason=reason, by=by)
+                                   reason=reason, by=by, closed=closed, beyond=beyond)
     click.echo(f"{session_name}: entry {seq} ({was.type}) amended")
 
 

@@ -687,16 +687,21 @@ def in_books(ledger: Any, session: str, state: SessionState) -> set[str]:
 
 
 def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, reason: str,
-                  by: str) -> tuple[Any, Any]:
+                  by: str, closed: bool = False, beyond: bool = False) -> tuple[Any, Any]:
     """Retract (``value`` None) or amend (``value``: chips for a buy-in or cash-out, money for
     a payment) the book entry at ``seq`` of ``session``'s stream. Returns the entry as it
-    stood and the replacement (None: retracted).
+    stood and the replacement (None: retracted). ``closed``: a buy-in or cash-out of a closed
+    session goes in (its books were settled up at the close; a payment, the settling up
+    itself, needs no flag, as ``pay``). ``beyond``: an amended payment goes in though it is
+    more than the payer owes (as ``pay --more-than-owed``).
 
     Raises:
         NotFound: no such session or entry; MalformedInput: a bad value
             (:func:`chips_written`, :func:`money_written`); LedgerError: the
-            entry is retracted already (neither retracted again nor amended back), or an
-            amendment to the value it has already ("changes nothing").
+            entry is retracted already (neither retracted again nor amended back), an
+            amendment to the value it has already ("changes nothing"), a buy-in or cash-out
+            of a closed session without ``closed``, or a payment beyond what is owed
+            without ``beyond``.
     """
     state = open_state(ledger, session, allow_closed=True)
     entry = state.entries.get(seq)
@@ -704,6 +709,12 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
         listed = ", ".join(f"{s} {e.type}" for s, e in sorted(state.entries.items()))
         raise NotFound(f"session {session} has no buy-in, cash-out or payment at seq {seq}"
                        + (f" (its entries: {listed})" if listed else ""))
+    if state.closed and not closed and entry.type != "payment":
+        doing = "retracting" if value is None else "amending"
+        raise LedgerError(
+            f"session {session} is closed (its books were settled up at the close): "
+            f"{doing} its entry {seq} ({entry.type.replace('_', '-')} of {entry.player}) "
+            "changes them; nothing written; --closed records it anyway")
     if seq in state.retracted:
         raise LedgerError(
             f"entry {seq} ({entry.type}) of session {session} is retracted already: "
@@ -717,8 +728,8 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
             minor = money_written(value, where, state)
             now_minor = state.amended.get(seq, entry).amount_minor
             _within_buy_ins(ledger, session, state, entry.payer, minor, where, value)
-            if not _within_owed(ledger, session, state, entry.payer, minor, where,
-                                replacing=now_minor):
+            if not beyond and not _within_owed(ledger, session, state, entry.payer, minor,
+                                               where, replacing=now_minor):
                 _within_buy_ins(ledger, session, state, entry.payer, minor, where, value,
                                 before=_paid_by(ledger, state, entry.payer, now_minor))
             replacement = entry.model_copy(update={"amount_minor": minor})

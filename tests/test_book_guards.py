@@ -269,23 +269,23 @@ def test_a_correction_given_twice_changes_nothing_and_is_refused(run, db: str) -
 @pytest.mark.usefixtures("at_night")
 def test_an_amendment_to_the_value_an_entry_has_is_refused(run, db: str) -> None:  # noqa: ANN001
     # entry 2: Ann's buy-in of 200
-    assert _lines(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h")
-                  ) == ["friday: entry 2 (buy_in) amended"]
+    assert _lines(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h",
+                      "--closed")) == ["friday: entry 2 (buy_in) amended"]
     assert run("pay", "friday", "Bob", "Ann", "37.50").exit_code == 0  # entry 10
     before = rows(Path(db))
-    assert refused(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h")
-                   ) == ("error: changes nothing: entry 2 (buy-in) of session friday is 300 "
-                         "chips already; nothing written")
-    assert refused(run("entry", "amend", "friday", "5", "350", "--reason", "r", "--by", "h")
-                   ) == ("error: changes nothing: entry 5 (cash-out) of session friday is 350 "
-                         "chips already; nothing written")
+    assert refused(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h",
+                       "--closed")) == ("error: changes nothing: entry 2 (buy-in) of session "
+                                        "friday is 300 chips already; nothing written")
+    assert refused(run("entry", "amend", "friday", "5", "350", "--reason", "r", "--by", "h",
+                       "--closed")) == ("error: changes nothing: entry 5 (cash-out) of session "
+                                        "friday is 350 chips already; nothing written")
     assert refused(run("entry", "amend", "friday", "10", "37.5", "--reason", "r", "--by", "h")
                    ) == ("error: changes nothing: entry 10 (payment) of session friday is "
                          "37.50 USD already; nothing written")
     assert rows(Path(db)) == before
     # back to the recorded value is a change
-    assert _lines(run("entry", "amend", "friday", "2", "200", "--reason", "r", "--by", "h")
-                  ) == ["friday: entry 2 (buy_in) amended"]
+    assert _lines(run("entry", "amend", "friday", "2", "200", "--reason", "r", "--by", "h",
+                      "--closed")) == ["friday: entry 2 (buy_in) amended"]
 
 
 # --- an empty option says what it needs, not pydantic's words ------------------------------
@@ -365,3 +365,19 @@ def test_a_cash_out_beyond_the_chips_on_the_table_is_refused(run, db: str) -> No
     assert _lines(run("entry", "amend", "n", "4", "100", "--reason", "miscounted",
                       "--by", "host"))
     assert _lines(run("cashout", "n", "Bob", "100"))[0] == "n: Bob cashed out 100 chips (entry 8)"
+
+
+@pytest.mark.usefixtures("at_night")
+def test_an_amended_payment_beyond_what_is_owed_takes_the_flag_it_names(run, db: str) -> None:  # noqa: ANN001
+    """Cy owes nothing; a payment of his to Ann (entry 9, recorded with --more-than-owed)
+    amended to 20.00 is refused naming --more-than-owed, which entry amend now takes (it was
+    an unknown argument)."""
+    assert run("pay", "friday", "Cy", "Ann", "10.00", "--more-than-owed").exit_code == 0
+    before = rows(Path(db))
+    line = refused(run("entry", "amend", "friday", "9", "20.00", "--reason", "r", "--by", "h"))
+    assert line.startswith("error: entry amend friday 9 (payment): 20.00 USD is more than Cy "
+                           "still owes in friday") and line.endswith(
+                               "--more-than-owed records it anyway")
+    assert rows(Path(db)) == before
+    assert _lines(run("entry", "amend", "friday", "9", "20.00", "--reason", "r", "--by", "h",
+                      "--more-than-owed")) == ["friday: entry 9 (payment) amended"]

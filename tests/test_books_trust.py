@@ -208,8 +208,14 @@ def test_10_book_entries_are_checked_and_correctable(run) -> None:  # noqa: ANN0
     # the second payment was a mistake after all: retracted; Cy's buy-in amended
     assert run("entry", "retract", "friday", "10", "--reason", "paid once", "--by",
                "host").exit_code == 0
+    # friday is closed: its buy-ins and cash-outs change only with --closed (payments, the
+    # settling up, need none)
+    refused(run("entry", "amend", "friday", "4", "320", "--reason", "Cy had 320", "--by",
+                "host"), "session friday is closed (its books were settled up at the close): "
+            "amending its entry 4 (buy-in of Cy) changes them; nothing written; --closed "
+            "records it anyway")
     assert run("entry", "amend", "friday", "4", "320", "--reason", "Cy had 320", "--by",
-               "host").exit_code == 0
+               "host", "--closed").exit_code == 0
     events = _json(run("history", "--session", "friday", "--json"))["events"]
     fixes = {e["seq"]: e["corrections"] for e in events if e["corrections"]}
     assert {s: [(c["by"], c["reason"]) for c in cs] for s, cs in fixes.items()} == {
