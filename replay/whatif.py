@@ -136,8 +136,9 @@ def build_correction(
     corrected hand is then replayed:
 
     Raises:
-        IllegalAction: no changes, a seq the hand does not have, an action not legal at its
-            point, or a corrected hand the engine rejects (the reason says which event).
+        IllegalAction: no changes, a seq the hand does not have, an insertion after the
+            hand's end, an action not legal at its point, or a corrected hand the engine
+            rejects (the reason says which event).
     """
     if not specs:
         raise IllegalAction("no changes given (use --replace, --insert-after or --delete)")
@@ -150,6 +151,10 @@ def build_correction(
         if k is None:
             raise IllegalAction(_not_original(events, spec.seq))
         new = None
+        if spec.op == "insert_after" and slots[k][1] and slots[k][1][-1].type == "hand_ended":
+            raise IllegalAction(f"insert_after {spec.seq}: seq {spec.seq} is the hand's end; "
+                                "nothing comes after it: insert what is missing before it "
+                                "(--insert-after an earlier SEQ)")
         if spec.op != "delete":
             if spec.text is None:
                 raise IllegalAction(f"{spec.op} {spec.seq} needs an action")

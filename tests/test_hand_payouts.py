@@ -83,6 +83,11 @@ def test_a_correction_may_not_remove_or_replace_the_end(run, db, shoved) -> None
         assert out == ("error: hand o1: the corrected hand would be open, not complete: a "
                        "correction may not remove or replace the hand's end (insert what is "
                        "missing before it: correct --insert-after SEQ ACTION; or void the hand)\n")
+    out = _refused(run, db, "o1", "correct", "o1", "--insert-after", "12", "pay Bob 0",
+                   "--reason", "x", "--by", "y")  # nothing comes after the end
+    assert out == ("error: hand o1: insert_after 12: seq 12 is the hand's end; nothing comes "
+                   "after it: insert what is missing before it (--insert-after an earlier "
+                   "SEQ)\n")
     out = _refused(run, db, "o1", "undo", "o1", "--by", "y")  # the last write is the end
     assert out == ("error: hand o1: cannot undo seq 12 (hand_ended): it ends the hand, and an "
                    "ended hand is not opened again; change what it paid with `handledger "
