@@ -333,11 +333,15 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
         same = sorted(n for n in books if n.casefold() == player.casefold())
         where = f"{session}'s books"
         if not same:  # a player of the series, back in a new session under another case
-            bought = ledger.query("SELECT DISTINCT payload->>'player' FROM events"
-                                  " WHERE type = 'buy_in'")
+            bought = ledger.query(  # buy-ins in force: a retraction is final
+                "SELECT DISTINCT b.payload->>'player' FROM events b WHERE b.type = 'buy_in'"
+                " AND NOT EXISTS (SELECT 1 FROM events c WHERE c.type = 'entry_corrected'"
+                " AND c.stream = b.stream AND CAST(c.payload->>'seq' AS BIGINT) = b.seq"
+                " AND c.payload->>'replacement' IS NULL)")
             names = {n for (n,) in bought}
             same = [] if player in names else sorted(
-                n for n in names if n.casefold() == player.casefold())
+                n for n in names if n.casefold() == player.casefold()
+                and n not in _alias_group(ledger, player))
             where = "the ledger's books"
         if same:
             raise MalformedInput(

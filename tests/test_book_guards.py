@@ -381,3 +381,19 @@ def test_an_amended_payment_beyond_what_is_owed_takes_the_flag_it_names(run, db:
     assert rows(Path(db)) == before
     assert _lines(run("entry", "amend", "friday", "9", "20.00", "--reason", "r", "--by", "h",
                       "--more-than-owed")) == ["friday: entry 9 (payment) amended"]
+
+
+def test_a_first_spelling_retracted_or_aliased_does_not_lock_the_name(run) -> None:  # noqa: ANN001
+    """bob typed for Bob and retracted: Bob may buy in, in that session and in another; a
+    name joined by `player alias` is the same player in any case."""
+    for args in (("session", "open", "fri"), ("session", "open", "sat"),
+                 ("buyin", "fri", "bob", "150"),
+                 ("entry", "retract", "fri", "2", "--reason", "typo", "--by", "host")):
+        assert run(*args).exit_code == 0, args
+    assert _lines(run("buyin", "sat", "Bob", "150")) == ["sat: Bob buy-in 150 chips (entry 2)"]
+    assert _lines(run("buyin", "fri", "Bob", "150")) == ["fri: Bob buy-in 150 chips (entry 4)"]
+    assert run("session", "open", "sun").exit_code == 0
+    assert refused(run("buyin", "sun", "bOB", "10")).startswith(
+        "error: buyin sun bOB: bOB is not in the ledger's books and Bob is: did you mean Bob?")
+    assert run("player", "alias", "Bob", "bOB").exit_code == 0
+    assert _lines(run("buyin", "sun", "bOB", "10")) == ["sun: bOB buy-in 10 chips (entry 3)"]
