@@ -312,12 +312,14 @@ def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
         if player in known:
             continue
         names = sorted(bought | played)
-        close = difflib.get_close_matches(player, names, n=2)
+        same = [n for n in names if n.casefold() == player.casefold()]
+        close = same or difflib.get_close_matches(player, names, n=2)
         hint = f"did you mean {' or '.join(close)}? " if close else ""
+        record = ("seat him as the books name him" if same else "record it first with "
+                  f"`handledger buyin {session} {player} CHIPS`")
         raise LedgerError(
             f"{player} has no buy-in in session {session} (its players: "
-            f"{', '.join(names) or 'nobody yet'}): {hint}record it first with "
-            f"`handledger buyin {session} {player} CHIPS`; nothing was written")
+            f"{', '.join(names) or 'nobody yet'}): {hint}{record}; nothing was written")
 
 
 def current(ledger: Any, hand: str) -> tuple[HandState, int]:

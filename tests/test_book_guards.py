@@ -397,3 +397,17 @@ def test_a_first_spelling_retracted_or_aliased_does_not_lock_the_name(run) -> No
         "error: buyin sun bOB: bOB is not in the ledger's books and Bob is: did you mean Bob?")
     assert run("player", "alias", "Bob", "bOB").exit_code == 0
     assert _lines(run("buyin", "sun", "bOB", "10")) == ["sun: bOB buy-in 10 chips (entry 3)"]
+
+
+def test_a_seat_in_another_case_is_pointed_at_the_books_name(run, db: str) -> None:  # noqa: ANN001
+    """dee bought in; a hand seating Dee suggests seating dee, not a buy-in of Dee (which the
+    case check would then refuse)."""
+    for args in (("session", "open", "s"), ("buyin", "s", "Ann", "10"),
+                 ("buyin", "s", "dee", "10")):
+        assert run(*args).exit_code == 0, args
+    before = rows(Path(db))
+    assert refused(run("hand", "start", "--session", "s", "--game", "NT", "--stakes", "1/2",
+                       "--seats", "Ann:10,Dee:10", "--button", "Ann")) == (
+        "error: Dee has no buy-in in session s (its players: Ann, dee): did you mean dee? seat "
+        "him as the books name him; nothing was written")
+    assert rows(Path(db)) == before
