@@ -86,7 +86,8 @@ class ImportReport:
         if self.outside:
             who = ("they stay" if self.outside == self.known else
                    f"{self.outside} of them stay{'s' if self.outside == 1 else ''}")
-            stay = f" ({who} outside session {self.session})"
+            stay = (f" ({who} outside session {self.session})" if self.session is not None
+                    else f" ({who} in the session they were stored in, not this file's)")
         text = (
             f"imported {self.imported} hand(s) ({self.events} events) from {self.files} "
             f"file(s); {self.known} already in the ledger{stay}; {rejected} rejected"
