@@ -63,3 +63,32 @@ def test_single_hand_export_is_a_phh_file(run) -> None:  # noqa: ANN001
     assert "'p3 cbr 4'" in text and "players = ['P1', 'P2', 'P3', 'P4', 'P5']" in text
     *_, final = HandHistory.loads(text)
     assert list(final.stacks) == [97, 117, 101, 100, 85]
+
+
+def test_a_voided_hand_is_left_out_of_a_whole_phh_export_and_named(run, tmp_path) -> None:  # noqa: ANN001
+    """PHH cannot say a hand was voided: the whole-ledger export leaves it out in a note (it
+    refused the whole export; a void counts for nothing, so the books are the same), a named
+    voided hand is refused in one line; a csv export makes its folder only inside one that
+    exists."""
+    run("import", str(SHARED / "rules" / "ex04.phh"), str(SHARED / "rules" / "ex01.phh"))
+    first, second = (json.loads(line)["hand"] for line in
+                     run("replay", "--json").output.splitlines()[:2])
+    assert run("void", first, "--reason", "misdeal", "--by", "host").exit_code == 0
+    out = tmp_path / "all.phhs"
+    done = run("export", "--format", "phh", "-o", str(out))
+    assert done.exit_code == 0
+    assert done.output == (
+        f"note: 1 voided hand(s) left out: PHH cannot say a hand was voided (--format jsonl "
+        f"can): {first}\nwrote {out}\n")
+    (kept,) = read_phh(out).hands
+    assert kept.started.hand == second
+    refused = run("export", "--format", "phh", first)
+    assert (refused.exit_code, refused.output) == (2, (
+        f"error: hand {first}: cannot be written as PHH: it is voided, and PHH cannot say a "
+        "hand was voided (--format jsonl can)\n"))
+    missing = tmp_path / "no" / "dir"
+    refused = run("export", "--format", "csv", "-o", str(missing))
+    assert (refused.exit_code, refused.output) == (2, (
+        f"error: no folder {missing.parent} to write dir into (a folder is made only inside "
+        "one that exists)\n"))
+    assert not missing.parent.exists()

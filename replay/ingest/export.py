@@ -72,7 +72,17 @@ def export_text(ledger: Any, fmt: str, hands: Sequence[str],
         note(f"note: {len(playing)} hand(s) still in play, written as played so far: PHH "
              "cannot say a hand goes on, so importing it ends them incomplete (every chip "
              f"back); --format jsonl keeps them in play: {', '.join(playing)}")
-    texts = [phh_text(events) for _, _, events in hand_streams(ledger, hands)]
+    texts, left_out = [], []
+    for hand, _, events in hand_streams(ledger, hands):
+        try:
+            texts.append(phh_text(events))
+        except MalformedInput:
+            if hands or not _voided(events):  # named, or its chips count: refused, saying why
+                raise
+            left_out.append(hand)
+    if left_out and note is not None:  # a void counts for nothing: the books are the same
+        note(f"note: {len(left_out)} voided hand(s) left out: PHH cannot say a hand was "
+             f"voided (--format jsonl can): {', '.join(left_out)}")
     if len(texts) == 1:
         return texts[0]
     from ledger.formats.phh.read import write_phhs
@@ -102,6 +112,13 @@ def in_play(ledger: Any, hands: Sequence[str] = ()) -> dict[str, int]:
         if fold_stream(events)[0].status == "open":
             out[hand] = int(last)
     return out
+
+
+def _voided(events: Sequence[Any]) -> bool:
+    """Whether the hand stream ``events`` reads as voided, corrections applied."""
+    from replay.fold import fold_stream
+
+    return fold_stream(events)[0].status == "voided"
 
 
 def phh_parts(events: Sequence[Any]) -> tuple:
@@ -138,6 +155,8 @@ def _unwritable(e: Any) -> str:
         moved = (f"it carries {e.amount} chips out to{where}" if e.direction == "out"
                  else f"it takes {e.amount} chips carried in from{where}")
         return f"{moved} (RULES.md §3.8, §7.1), and PHH holds no pot carried between hands"
+    if e.type == "hand_voided":
+        return "it is voided, and PHH cannot say a hand was voided (--format jsonl can)"
     return f"its {e.type.replace('_', ' ')} event has no PHH action"
 
 
@@ -153,8 +172,19 @@ def phh_text(events: Sequence[Any]) -> str:
 
 
 def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
-    """Write the events table and every derived table/view as ``<name>.<fmt>`` into ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Write the events table and every derived table/view as ``<name>.<fmt>`` into ``out``
+    (made if missing; its parent folder must exist).
+
+    Raises:
+        LedgerError: ``out``'s parent folder does not exist, or ``out`` cannot be made.
+    """
+    try:
+        out.mkdir(exist_ok=True)
+    except FileNotFoundError:
+        raise LedgerError(f"no folder {out.parent} to write {out.name} into (a folder is made "
+                          "only inside one that exists)") from None
+    except OSError as exc:
+        raise LedgerError(f"cannot make folder {out}: {exc.strerror}") from None
     con = ledger.connection
     names = [r[0] for r in con.execute(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
