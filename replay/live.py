@@ -229,8 +229,9 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     A seat of a session's hand for a player not in its books is refused
     (:func:`check_bought_in`). ``note`` gets one warning line per seated player whose first
     hand there starts above his buy-ins, or who is in its books with no buy-in (a payment, a
-    seat in an earlier hand): the hand is still started, buy-ins being book entries, and the
-    audit's stack continuity names the difference.
+    seat in an earlier hand), or whose stack does not follow his latest hand there
+    (:func:`_stacks_not_followed`): the hand is still started, buy-ins being book entries, and
+    the audit's stack continuity names the difference.
 
     Raises:
         MalformedInput, IllegalAction: see :func:`build_started`; LedgerError: the hand id is
@@ -271,7 +272,70 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
             elif seat.player not in played and seat.stack > bought:
                 note(f"warning: {seat.player} starts hand {hand} with {seat.stack} but his "
                      f"buy-ins in session {session} come to {bought}")
+        for line in _stacks_not_followed(ledger, session, started, played):
+            note(line)
     return hand
+
+
+#: How many of a session's latest hands :func:`_stacks_not_followed` looks back through.
+_LOOK_BACK = 200
+
+
+def _stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str]
+                         ) -> list[str]:
+    """Warning lines for seats of ``started`` that do not follow the books: a player who
+    played an earlier hand of ``session`` starts with other than the stack his latest hand
+    there left him (starting − put in + what the table paid him) while no buy-in, cash-out or
+    entry correction of his came since (a rebuy not recorded, a stack miscounted), or is
+    seated while that hand is still in play. The audit's stack continuity names the same
+    difference once the hand is recorded; this says it while the host can still fix it."""
+    from replay.fold import replay_events
+
+    want = {s.player: s.stack for s in started.seats if s.player in played}
+    lines: list[str] = []
+    recent = ledger.query(
+        "SELECT hand_id, max(position) FROM events WHERE session = $1 AND hand_id IS NOT NULL"
+        " AND hand_id <> $2 GROUP BY hand_id ORDER BY max(position) DESC LIMIT $3",
+        [session, started.hand, _LOOK_BACK])
+    for hand_id, last in recent:
+        if not want:
+            break
+        try:
+            replay = replay_events([r.event for r in ledger.read(hand_id)])
+        except LedgerError:
+            continue
+        result = replay.result
+        if result.status == "voided":  # its stacks count for nothing: the hand before it
+            continue
+        for player in [p for p in want if p in result.starting]:
+            stack = want.pop(player)
+            if result.status == "open":
+                lines.append(f"warning: {player} is seated in hand {hand_id} of session "
+                             f"{session}, still in play (end it: `handledger act {hand_id} "
+                             "end`, or void it)")
+                continue
+            paid = replay.paid
+            if paid is None or _entries_since(ledger, session, player, last):
+                continue
+            left = result.starting[player] - result.contributions.get(player, 0) + paid.get(
+                player, 0)
+            if stack != left:
+                cause = (f"a rebuy not recorded? (`handledger buyin {session} {player} "
+                         "CHIPS`)" if stack > left else "a stack counted short?")
+                lines.append(f"warning: {player} starts hand {started.hand} with {stack} "
+                             f"chips, {left} after hand {hand_id} with nothing bought since: "
+                             f"{cause}; the audit's stack continuity will name it")
+    return lines
+
+
+def _entries_since(ledger: Any, session: str, player: str, position: int) -> bool:
+    """Whether ``session``'s book holds a buy-in or cash-out of ``player``, or any entry
+    correction, after ledger ``position``."""
+    (count,) = ledger.query(
+        "SELECT count(*) FROM events WHERE stream = $1 AND position > $2 AND (type ="
+        " 'entry_corrected' OR (type IN ('buy_in', 'cash_out') AND payload->>'player' = $3))",
+        [f"session:{session}", position, player])[0]
+    return bool(count)
 
 
 def bought_in(state: Any, player: str, aliases: list[tuple[str, str]]) -> int | None:

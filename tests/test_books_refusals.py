@@ -367,3 +367,33 @@ def test_a_session_closed_twice_says_it_is_closed_already(s_ann: Path, tmp_path:
         "--session s` lists its entries)")
     assert rows(db) == before
     assert (tmp_path / "t.duckdb.checkpoints").read_text().count("\n") == 1  # none taken again
+
+
+def test_hand_start_warns_of_a_stack_that_does_not_follow_his_last_hand(
+        s_ann_bob: Path, tmp_path: Path) -> None:
+    """Bob lost his 100 in hand x1 and bought nothing: a hand seating him with 100 again
+    starts with a warning naming the rebuy to record (the audit's stack continuity names it
+    once played); a hand seating a player still in a hand in play warns of that hand."""
+    db = copy_ledger(s_ann_bob, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann", "Bob")
+    seats = ("--session", "s", "--game", "NT", "--stakes", "1/2", "--button", "Ann")
+    assert run(db, "hand", "start", "--hand", "x1", *seats, "--seats", "Ann:100,Bob:100"
+               ).exit_code == 0
+    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100", "Bob cc", "d db 2c3d4h",
+                   "d db 9s", "d db Td", "pay Ann 200", "end"):
+        assert run(db, "act", "x1", action).exit_code == 0, action
+    result = run(db, "hand", "start", "--hand", "x2", *seats, "--seats", "Ann:200,Bob:100")
+    assert (result.exit_code, result.stdout) == (0, "x2\n")
+    assert result.stderr.splitlines() == [
+        "warning: Bob starts hand x2 with 100 chips, 0 after hand x1 with nothing bought since: "
+        "a rebuy not recorded? (`handledger buyin s Bob CHIPS`); the audit's stack continuity "
+        "will name it"]
+    result = run(db, "hand", "start", "--hand", "x3", *seats, "--seats", "Ann:200,Bob:100")
+    assert result.stderr.splitlines() == [
+        f"warning: {p} is seated in hand x2 of session s, still in play (end it: `handledger "
+        "act x2 end`, or void it)" for p in ("Bob", "Ann")]
+    # x2 and x3 voided, Bob's rebuy recorded: the next hand starts without a word
+    for hand in ("x3", "x2"):
+        assert run(db, "void", hand, "--reason", "no rebuy", "--by", "host").exit_code == 0
+    assert run(db, "buyin", "s", "Bob", "100").exit_code == 0
+    result = run(db, "hand", "start", "--hand", "x4", *seats, "--seats", "Ann:200,Bob:100")
+    assert (result.exit_code, result.stderr) == (0, "")
