@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Pot", "return_uncalled", "layer_pots", "standing_pots"]
+__all__ = ["Pot", "layer_pots", "layers", "return_uncalled", "standing_pots", "uncalled"]
 
 
 @dataclass(frozen=True)
@@ -57,16 +57,24 @@ def return_uncalled(
     """
     _check(contributions)
     after = dict(contributions)
-    if not after:
-        return after, {}
-    ordered = sorted(after.values(), reverse=True)
+    returned = uncalled(after)
+    for player, chips in returned.items():
+        after[player] -= chips
+    return after, returned
+
+
+def uncalled(contributions: Mapping[str, int]) -> dict[str, int]:
+    """:func:`return_uncalled`'s ``returned`` alone, of contributions already known to be
+    ints >= 0 (a hand's own, as :mod:`engine.settle` reads them): ``{player: chips}``."""
+    if not contributions:
+        return {}
+    ordered = sorted(contributions.values(), reverse=True)
     top = ordered[0]
     second = ordered[1] if len(ordered) > 1 else 0
     if top == second:
-        return after, {}
-    player = next(p for p, chips in after.items() if chips == top)
-    after[player] = second
-    return after, {player: top - second}
+        return {}
+    player = next(p for p, chips in contributions.items() if chips == top)
+    return {player: top - second}
 
 
 def layer_pots(contributions: Mapping[str, int], live: Sequence[str]) -> list[Pot]:
@@ -90,6 +98,16 @@ def layer_pots(contributions: Mapping[str, int], live: Sequence[str]) -> list[Po
     _check(contributions)
     if len(set(live)) != len(live):
         raise ValueError(f"live players repeat: {list(live)}")
+    return layers(contributions, live)
+
+
+def layers(contributions: Mapping[str, int], live: Sequence[str]) -> list[Pot]:
+    """:func:`layer_pots` of contributions already known to be ints >= 0 and distinct live
+    players (a hand's own, as :mod:`engine.settle` reads them).
+
+    Raises:
+        ValueError: chips were put in but nobody is live.
+    """
     total = sum(contributions.values())
     if not live:
         if total:

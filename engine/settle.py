@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.awards import PotAward, award_pots
-from engine.pots import Pot, layer_pots, return_uncalled, standing_pots
+from engine.pots import Pot, layers, standing_pots, uncalled
 from engine.state import HandState
 
 
@@ -71,12 +71,12 @@ def settle(state: HandState) -> HandResult:
     bets = {p: c - dead.get(p, 0) for p, c in contributions.items()} if dead else contributions
     betting_on = state.status == "open" and state.phase != "showdown"
     # While the betting goes on nothing is uncalled yet: the bet may still be called.
-    returned = {} if betting_on else return_uncalled(bets)[1]
+    returned = {} if betting_on else uncalled(bets)
     after = {p: c - returned.get(p, 0) for p, c in contributions.items()} if returned else (
         contributions)
     table = table_dead_money(state)
     levels = {p: c - table.get(p, 0) for p, c in after.items()} if table else after
-    pots = layer_pots(levels, live) if live else []
+    pots = layers(levels, live) if live else []  # the state's own chips and players
     pots = _with_table_money(pots, sum(table.values()), live)
     if state.carried_in:
         if pots:
