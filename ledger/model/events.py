@@ -60,16 +60,20 @@ def _shallow(value: Any) -> Any:
     Raises:
         ValueError: it nests deeper.
     """
-    if isinstance(value, dict | list):
+    if isinstance(value, _CONTAINERS):
         _within(value, 1)
     return value
+
+
+#: ``dict | list`` made once: written in the loop, each ``isinstance`` would build the union.
+_CONTAINERS = (dict, list)
 
 
 def _within(item: dict[str, Any] | list[Any], depth: int) -> None:
     """Raise ValueError when a container inside ``item`` (itself ``depth`` levels deep) lies
     deeper than :data:`MAX_DEPTH`; a flat object (the usual ``source``) costs one loop."""
     for v in item.values() if isinstance(item, dict) else item:
-        if isinstance(v, dict | list):
+        if isinstance(v, _CONTAINERS):
             if depth >= MAX_DEPTH:
                 raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
             _within(v, depth + 1)
