@@ -164,7 +164,7 @@ def cashout(obj: Context, session_name: str, player: str, chips: str) -> None:
 @click.pass_obj
 def pay(obj: Context, session_name: str, payer: str, payee: str, amount: str,
         again: bool, beyond: bool) -> None:
-    """FROM pays TO AMOUNT of money (e.g. 12.50) to settle SESSION up. Refused beyond what
+    """FROM pays TO AMOUNT of money, as 12.50, to settle SESSION up. Refused beyond what
     FROM still owes as settle reckons it, unless --more-than-owed."""
     from replay import sessions as books
 

@@ -42,6 +42,8 @@ def incomplete_hands(report: Any, session: str | None = None) -> list[str]:
 def _where(d: Any) -> str:
     parts = [f"{k} {v}" for k, v in (("session", d.session), ("hand", d.hand),
                                       ("player", d.player)) if v is not None]
+    if d.kind == "in_progress":  # no amount to compare until it ends
+        return f" [{', '.join(parts)}]"
     return f" [{', '.join(parts)}; expected {d.expected}, actual {d.actual}]"
 
 

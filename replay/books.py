@@ -130,7 +130,8 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
            note: Note = _quiet, unbalanced: Note = _quiet
            ) -> tuple[list[tuple[str, str, int]], reports.Balances]:
     """The fewest transfers that settle the nets up (:func:`reports.settlement`); a line
-    to ``unbalanced`` per session whose cash-outs are not what its hands leave.
+    to ``unbalanced`` per session whose chips do not follow its books (cash-outs, stacks:
+    :func:`_unbalanced_lines`).
 
     Raises:
         LedgerError: the nets do not sum to zero; NotFound: no such session.
@@ -138,23 +139,32 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
     with fresh_books(path, progress=progress, note=note) as ledger:
         settled = reports.settlement(ledger.connection, session)
         found = [f for f in read_audit(ledger.connection).findings
-                 if f.kind == "session_balance" and session in (None, f.session)]
+                 if f.kind in ("session_balance", "stack_continuity")
+                 and session in (None, f.session)]
     for line in _unbalanced_lines(found):
         unbalanced(line)
     return settled
 
 
 def _unbalanced_lines(findings: list[Any]) -> list[str]:
-    """A note per session whose cash-outs are not the chips its hands leave (the audit's
-    ``session_balance`` findings): settle goes by the hands' nets (README, "Net has one
-    meaning everywhere"), so a cash-out counted wrong or a hand not recorded is named."""
-    by_session: dict[str, list[str]] = {}
+    """A note per session whose chips do not follow its books (the audit's
+    ``session_balance`` and ``stack_continuity`` findings): cash-outs that are not the chips
+    its hands leave, a hand started with a stack the previous one did not leave (a rebuy not
+    recorded). Settle goes by the hands' nets (README, "Net has one meaning everywhere"), so
+    what it asks for may not be what the players put on the table."""
+    what = {"session_balance": ("cash-outs differ from the chips its hands leave",
+                                "a cash-out counted wrong: `handledger entry amend`; a hand "
+                                "not recorded: record it"),
+            "stack_continuity": ("hands start with stacks its books did not leave",
+                                 "a rebuy not recorded before the hand, or a stack typed "
+                                 "wrong")}
+    grouped: dict[tuple[str, str], list[str]] = {}
     for f in findings:
-        by_session.setdefault(f.session, []).append(f"{f.player} {f.actual - f.expected:+d}")
-    return [f"note: session {name}: cash-outs differ from the chips its hands leave "
-            f"({', '.join(moves)} chips); settle goes by the hands: `handledger audit "
-            f"--session {name}` names each (a cash-out counted wrong: `handledger entry amend`;"
-            " a hand not recorded: record it)" for name, moves in by_session.items()]
+        grouped.setdefault((f.session, f.kind), []).append(
+            f"{f.player} {f.actual - f.expected:+d}")
+    return [f"note: session {name}: {what[kind][0]} ({', '.join(moves)} chips); settle goes "
+            f"by the hands: `handledger audit --session {name}` names each ({what[kind][1]})"
+            for (name, kind), moves in grouped.items()]
 
 
 def chart_rows(path: str, *, money: bool, progress: Progress = silent, note: Note = _quiet

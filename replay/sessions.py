@@ -567,9 +567,12 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     for who in (payer, payee):
         if who not in known:
             listed = ", ".join(sorted(known)) or "nobody yet"
+            close = [n for n in sorted(known) if n.casefold() == who.casefold()] or \
+                difflib.get_close_matches(who, sorted(known), n=2)
+            meant = f"did you mean {' or '.join(close)}? " if close else ""
             raise LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
-                              f"cash-out or hand there; its players: {listed}): a payment "
-                              "settles a session between its players")
+                              f"cash-out or hand there; its players: {listed}): {meant}a "
+                              "payment settles a session between its players")
     _within_buy_ins(ledger, session, state, payer, amount_minor, where, amount)
     if not beyond and not _within_owed(ledger, session, state, payer, amount_minor, where):
         _within_buy_ins(ledger, session, state, payer, amount_minor, where, amount,

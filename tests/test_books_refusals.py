@@ -220,6 +220,10 @@ def test_pay_naming_a_player_not_in_the_session_is_refused(tmp_path: Path) -> No
     assert line == ("error: Zed is not in the books of session friday (no buy-in, cash-out or "
                     "hand there; its players: Ann, Bob): a payment settles a session between "
                     "its players")
+    line = refused(run(db, "pay", "friday", "Bob", "ann", "5"))
+    assert line == ("error: ann is not in the books of session friday (no buy-in, cash-out or "
+                    "hand there; its players: Ann, Bob): did you mean Ann? a payment settles a "
+                    "session between its players")
     assert rows(db) == before
     assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0
     assert run(db, "pay", "friday", "Robert", "Ann", "5").exit_code == 0  # Bob's alias
@@ -391,9 +395,18 @@ def test_hand_start_warns_of_a_stack_that_does_not_follow_his_last_hand(
     assert result.stderr.splitlines() == [
         f"warning: {p} is seated in hand x2 of session s, still in play (end it: `handledger "
         "act x2 end`, or void it)" for p in ("Bob", "Ann")]
+    # played as started, x2 has Bob win chips he never had: settle asks for them with a note
+    assert run(db, "void", "x3", "--reason", "two at once", "--by", "host").exit_code == 0
+    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100", "Bob cc", "d db 2c3d4h",
+                   "d db 9s", "d db Td", "pay Ann 200", "end"):
+        assert run(db, "act", "x2", action).exit_code == 0, action
+    done = run(db, "settle", "--session", "s")
+    assert done.stderr == (
+        "note: session s: hands start with stacks its books did not leave (Bob +100 chips); "
+        "settle goes by the hands: `handledger audit --session s` names each (a rebuy not "
+        "recorded before the hand, or a stack typed wrong)\n")
     # x2 and x3 voided, Bob's rebuy recorded: the next hand starts without a word
-    for hand in ("x3", "x2"):
-        assert run(db, "void", hand, "--reason", "no rebuy", "--by", "host").exit_code == 0
+    assert run(db, "void", "x2", "--reason", "no rebuy", "--by", "host").exit_code == 0
     assert run(db, "buyin", "s", "Bob", "100").exit_code == 0
     result = run(db, "hand", "start", "--hand", "x4", *seats, "--seats", "Ann:200,Bob:100")
     assert (result.exit_code, result.stderr) == (0, "")
