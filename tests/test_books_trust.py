@@ -260,6 +260,22 @@ def test_12_a_session_has_one_unit(run) -> None:  # noqa: ANN001
     assert out.exit_code == 2 and "never rounded" in out.output
 
 
+def test_12b_a_file_in_a_smaller_unit_is_one_line(run) -> None:  # noqa: ANN001
+    """No hand of the PartyPoker excerpt (cents) fits a session of quarter chips: one line
+    for the file, not one a hand."""
+    path = SHARED / "phh" / "handhq" / "pty-25nl-excerpt.phhs"
+    run("session", "open", "quarters", "--chip-value", "0.25", "--currency", "USD")
+    out = run("import", "--session", "quarters", str(path))
+    assert out.exit_code == 2
+    (line,) = [ln for ln in out.output.splitlines() if ln.startswith("error:")]
+    assert line == (
+        f"error: {path}: its amounts are in a smaller unit than the session's chip of 25 minor "
+        "units (hand PartyPoker-16405514564: an amount of 1151): import it into a session "
+        "whose chip divides them, or without --session; never rounded (all 18 hands of the "
+        "file, from PartyPoker-16405514564 to PartyPoker-16406772784: nothing of them was "
+        "imported)")
+
+
 def test_13_the_command_line_says_one_line(run, db: str, night_ledger: Path,  # noqa: ANN001
                                            tmp_path: Path) -> None:
     refused(run("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats",

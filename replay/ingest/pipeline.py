@@ -486,7 +486,7 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
     whether the ledger has them closed, found so far (kept across the chunks of one file).
     ``once``: ``batches`` are the whole file's, and when every hand of it is refused for the
     same reason (a currency, tournament chips), that is one :class:`SameForHands` error."""
-    from replay.ingest.units import SessionUnit, to_session
+    from replay.ingest.units import NotWholeChips, SessionUnit, to_session
     from replay.sessions import session_state
 
     batches, errors = refuse_closed(ledger, read, batches, errors, closed)
@@ -520,16 +520,24 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
         out.append(b)
     if once and len(wrong) > 1 and len(wrong) == tried and len({e.message for e in wrong}) == 1:
         wrong = [SameForHands(wrong)]  # one cause for the whole file: said once
+    elif len(wrong) > 1 and len(wrong) == tried and all(
+            isinstance(e, NotWholeChips) for e in wrong):  # the file's unit is not the session's
+        first = wrong[0]
+        wrong = [SameForHands(wrong, (
+            f"its amounts are in a smaller unit than the session's chip of {first.chip} minor "
+            f"units (hand {first.hand}: an amount of {first.minor}): import it into a session "
+            "whose chip divides them, or without --session; never rounded"))]
     return out, [*errors, *wrong]
 
 
 class SameForHands(LedgerError):
     """One error for several hands of a file refused for the same reason (``hands``: those
-    hands, each counted a rejected hand of the report)."""
+    hands, each counted a rejected hand of the report); ``said``: that reason in words of
+    the whole file (default: the first hand's)."""
 
-    def __init__(self, errors: list[LedgerError]) -> None:
+    def __init__(self, errors: list[LedgerError], said: str | None = None) -> None:
         first = errors[0]
-        super().__init__(f"{first.message} (all {len(errors)} hands of the file, from "
+        super().__init__(f"{said or first.message} (all {len(errors)} hands of the file, from "
                          f"{first.hand} to {errors[-1].hand}: nothing of them was imported)",
                          file=first.file)
         self.hands = [e.hand for e in errors]

@@ -93,6 +93,15 @@ def _code(currency: str) -> str:
     return _SYMBOLS.get(currency.strip(), currency.strip().upper())
 
 
+class NotWholeChips(LedgerError):
+    """A hand's amount that is not a whole number of its session's chips (``chip``: minor
+    units a chip is worth; ``minor``: the amount in minor units)."""
+
+    def __init__(self, message: str, *, chip: int, minor: int, hand: str) -> None:
+        super().__init__(message, hand=hand)
+        self.chip, self.minor = chip, minor
+
+
 class _Scale:
     def __init__(self, worth: int, chip: int, hand: str, session: str) -> None:
         self.worth, self.chip, self.hand, self.session = worth, chip, hand, session
@@ -100,10 +109,11 @@ class _Scale:
     def __call__(self, amount: int) -> int:
         minor = amount * self.worth
         if minor % self.chip:
-            raise LedgerError(
+            raise NotWholeChips(
                 f"{amount} of its chips ({minor} minor units) is not a whole "
                 f"number of the session {self.session}'s chips of {self.chip}: nothing of the "
-                "hand is imported (never rounded)", hand=self.hand)
+                "hand is imported (never rounded)", chip=self.chip, minor=minor,
+                hand=self.hand)
         return minor // self.chip
 
 
