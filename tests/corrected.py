@@ -21,9 +21,10 @@ def correct_the_books(run: Any, db: str) -> None:
             "SELECT min(hand_id) FROM events WHERE session IS NULL AND hand_id <> 'dispute-1'"
         ).fetchone()
     assert run("void", loose, "--reason", "misdeal", "--by", "floor").exit_code == 0
-    assert run("entry", "amend", "s02", "2", "160", "--reason", "miscounted", "--by", "host"
-               ).exit_code == 0
-    assert run("entry", "retract", "s03", "3", "--reason", "never", "--by", "host"
-               ).exit_code == 0
+    # s02 and s03 are closed: their buy-ins change with --closed
+    assert run("entry", "amend", "s02", "2", "160", "--reason", "miscounted", "--by", "host",
+               "--closed").exit_code == 0
+    assert run("entry", "retract", "s03", "3", "--reason", "never", "--by", "host",
+               "--closed").exit_code == 0
     # Alice is Alicia in every session, not only in s01 where it is recorded
     assert run("player", "alias", "Alicia", "Alice", "--session", "s01").exit_code == 0
