@@ -23,7 +23,8 @@ from cli.context import Context
 @click.option("--json", "as_json", is_flag=True,
               help='{"players": [{"player", "net", "buy_in", "cash_out", "hands", '
                    '"sessions", "nickname"}], "in_progress": [{"hand", "session", "pot", '
-                   '"players"}] (when a hand is)} (money in integer minor units)')
+                   '"players"}] (when a hand is)}; with --money in integer minor units, '
+                   'and "decimals", "currency" say which')
 @click.pass_obj
 def balances(obj: Context, session_name: str | None, money: bool, as_json: bool) -> None:
     """Each player's net, buy-ins, cash-outs, hands and sessions, across the series or in one
@@ -41,6 +42,8 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
         body: dict = {"players": books.players}
         if books.in_progress:
             body["in_progress"] = books.in_progress
+        if money:
+            body["decimals"], body["currency"] = books.unit
         click.echo(json.dumps(body))
     else:
         click.echo(text.balances_text(books))
@@ -66,7 +69,8 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
 @click.command()
 @click.option("--session", "session_name", default=None, help="Only this session.")
 @click.option("--json", "as_json", is_flag=True,
-              help='{"transfers": [{"from", "to", "amount"}]} (integer minor units)')
+              help='{"transfers": [{"from", "to", "amount"}], "decimals", "currency"} '
+                   '(amounts in integer minor units of that currency)')
 @click.pass_obj
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     """The fewest transfers that settle the nets up (money = net chips × chip value). Exact
@@ -82,8 +86,10 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
                                  unbalanced=(lambda _line: None) if as_json else render.note,
                                  progress=render.no_progress if as_json else render.progress)
     if as_json:
+        decimals, currency = books.unit
         click.echo(json.dumps({"transfers": [{"from": a, "to": b, "amount": n}
-                                             for a, b, n in transfers]}))
+                                             for a, b, n in transfers],
+                               "decimals": decimals, "currency": currency}))
     else:
         click.echo(names(text.settle_text(transfers, books)))
 

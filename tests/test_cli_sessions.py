@@ -168,7 +168,7 @@ def test_hand_built_session_rebuy_balances_and_settlement(friday: Run) -> None:
                    "WHERE type = 'buy_in' ORDER BY position").output
     assert [r["kind"] for r in json.loads(kinds)] == ["buy_in", "buy_in", "buy_in", "rebuy"]
     settle = json.loads(friday("settle", "--session", "friday", "--json").output)
-    assert settle == {"transfers": []}  # Ann paid Bob 1.00 and Cy 25.50: nothing is owed
+    assert settle["transfers"] == []  # Ann paid Bob 1.00 and Cy 25.50: nothing is owed
     assert "settled: nobody owes anybody (26.50 USD paid already)" in friday(
         "settle", "--session", "friday").output
     assert {(p["player"], p["paid_minor"], p["received_minor"]) for p in money} == {
@@ -194,7 +194,11 @@ def test_one_chip_off_in_a_cash_out_names_the_player(cashed: Path, tmp_path: Pat
         "settle goes by the hands: `handledger audit --session friday` names each (a cash-out "
         "counted wrong: `handledger entry amend`; a hand not recorded: record it)\n"
         "settled: nobody owes anybody (26.50 USD paid already)\n")
-    assert json.loads(run("settle", "--json").output) == {"transfers": []}
+    assert json.loads(run("settle", "--json").output) == {
+        "transfers": [], "decimals": 2, "currency": "USD"}
+    money = json.loads(run("balances", "--money", "--json").output)
+    assert (money["decimals"], money["currency"]) == (2, "USD")
+    assert "currency" not in json.loads(run("balances", "--json").output)  # chips: no unit
 
 
 def test_a_missing_settlement_payment_is_named(unpaid: Path, tmp_path: Path) -> None:
