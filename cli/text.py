@@ -155,12 +155,14 @@ def state_text(now: Any) -> str:
 
 
 def whatif_text(hand: str, w: Any) -> str:
-    """Each player's net and paid net before and after a what-if, what is still paid
+    """Each player's result by the rules and his net (what the table paid him minus what he
+    put in, the net of ``balances``) before and after a what-if, what is still paid
     differently, the later hands that no longer follow, and the session results' change."""
     data = w.as_json()
     lines = [f"what if, hand {hand} (nothing written):",
+             f"  {'':<12}{'by the rules':>24}{'net (what the table paid)':>36}",
              f"  {'player':<12}{'before':>8}{'after':>8}{'diff':>8}"
-             f"{'paid before':>13}{'paid after':>12}{'paid diff':>11}"]
+             f"{'before':>13}{'after':>12}{'diff':>11}"]
     for p in w.before.result.players:
         lines.append(f"  {p:<12}{data['before'][p]:>+8d}{data['after'][p]:>+8d}"
                      f"{data['diff'][p]:>+8d}{data['paid_before'][p]:>+13d}"

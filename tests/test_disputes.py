@@ -259,3 +259,16 @@ def test_payout_correction_downstream_follows_what_was_paid(run) -> None:  # noq
         {"hand": "s01-004", "player": "Alice", "starting": 120, "expected": 0, "was": 120,
          "diff": 120},
     ]
+
+
+def test_whatif_text_labels_the_rules_result_and_the_net(run) -> None:  # noqa: ANN001
+    """The what-if's two sets of columns say which is the rules' result and which the net
+    (what the table paid minus what was put in, the net of balances)."""
+    assert run("import", str(WRONG_PUSH)).exit_code == 0
+    out = run("whatif", "dispute-1", "--replace", "23", "pay Ann 400")
+    assert out.exit_code == 0
+    assert out.output.splitlines()[:4] == [
+        "what if, hand dispute-1 (nothing written):",
+        "                          by the rules           net (what the table paid)",
+        "  player        before   after    diff       before       after       diff",
+        "  Ann             +200    +200      +0         -100        +300       +400"]
