@@ -29,6 +29,22 @@ HANDLEDGER = str(Path(sys.executable).with_name("handledger"))
 # ------------------------------------------------------------------------------- measuring
 
 
+def drop_derived(db: Path | str) -> None:
+    """Drop every view and every table but ``events`` and ``meta`` of the ledger ``db``, as a
+    ledger imported before any replay has it (what a first full ``replay``/``audit`` meets)."""
+    import duckdb
+
+    con = duckdb.connect(str(db))
+    for (view,) in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal"
+                               ).fetchall():
+        con.execute(f'DROP VIEW "{view}"')
+    for (table,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall():
+        if table not in ("events", "meta"):
+            con.execute(f'DROP TABLE "{table}"')
+    con.execute("CHECKPOINT")
+    con.close()
+
+
 def median_time(fn: Callable[[], Any], runs: int, *, setup: Callable[[], Any] | None = None
                 ) -> tuple[float, Any]:
     """Median wall time of ``runs`` calls of ``fn`` (``setup`` before each, untimed) and the

@@ -259,20 +259,11 @@ def bench_cold(cfg: dict[str, Any], out: dict[str, Any], source: Path, hands: in
 def _cold(source: Path, args: list[str]) -> dict[str, Any]:
     """:func:`run_tree` of ``handledger ARGS`` on a copy of ``source`` without derived tables
     and views (dropped, when it has them: as never built)."""
-    import duckdb
 
     with tempfile.TemporaryDirectory(dir=H.CACHE) as tmp:
         db = Path(tmp) / "cold.duckdb"
         shutil.copyfile(source, db)
-        con = duckdb.connect(str(db))
-        for (view,) in con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal"
-                                   ).fetchall():
-            con.execute(f'DROP VIEW "{view}"')
-        for (table,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall():
-            if table not in ("events", "meta"):
-                con.execute(f'DROP TABLE "{table}"')
-        con.execute("CHECKPOINT")
-        con.close()
+        H.drop_derived(db)
         return run_tree([H.HANDLEDGER, "--db", str(db), *args])
 
 

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.helpers import drop_derived
 from replay import ranges as _ranges
 
 _LOG = "HANDLEDGER_RANGES_SPLIT_LOG"  # the file each process appends its ranges' timings to
@@ -48,7 +49,7 @@ def split(source: Path, args: list[str]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "cold.duckdb"
         shutil.copyfile(source, db)
-        _drop_derived(db)
+        drop_derived(db)
         log = Path(tmp) / "ranges.log"
         log.touch()
         os.environ[_LOG] = str(log)
@@ -82,21 +83,6 @@ def split(source: Path, args: list[str]) -> dict[str, Any]:
     out["cpu_us_per_hand"] = round(total / max(hands, 1) * 1e6)
     out["load_average"] = [round(load[0], 1), round(os.getloadavg()[0], 1)]
     return out
-
-
-def _drop_derived(db: Path) -> None:
-    """Drop every view and every table but ``events`` and ``meta`` of the ledger ``db``."""
-    import duckdb
-
-    con = duckdb.connect(str(db))
-    views = con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal").fetchall()
-    for (view,) in views:
-        con.execute(f'DROP VIEW "{view}"')
-    for (table,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall():
-        if table not in ("events", "meta"):
-            con.execute(f'DROP TABLE "{table}"')
-    con.execute("CHECKPOINT")
-    con.close()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -16,7 +16,6 @@ Raises:
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
@@ -27,6 +26,7 @@ from ledger.model import events as ev
 from ledger.model.errors import quoted
 from ledger.model.events import MAX_CHIPS
 from ledger.model.money import beyond_bound, shown_amount
+from ledger.model.names import likely_meant
 
 _SEAT_RE = re.compile(r"^p([1-9][0-9]*)$")
 
@@ -50,8 +50,7 @@ def _meant(players: Sequence[str], token: str) -> str:
     another case, else a close spelling), or ``""``."""
     if len(token) > 100:  # a pasted line, not a name
         return ""
-    close = [p for p in players if p.casefold() == token.casefold()] or \
-        difflib.get_close_matches(token, players, n=2)
+    close = likely_meant(token, players)
     return f": did you mean {' or '.join(close)}?" if close else ""
 
 

@@ -9,7 +9,6 @@ is written.
 
 from __future__ import annotations
 
-import difflib
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from ledger.model import events as ev
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.money import within_bound
-from ledger.model.names import check_seat_name
+from ledger.model.names import check_seat_name, likely_meant
 from replay import carry
 from replay.fold import fold_stream
 
@@ -376,9 +375,9 @@ def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
         if player in known:
             continue
         names = sorted(bought | played)
-        same = [n for n in names if n.casefold() == player.casefold()]
-        close = same or difflib.get_close_matches(player, names, n=2)
+        close = likely_meant(player, names)
         hint = f"did you mean {' or '.join(close)}? " if close else ""
+        same = any(n.casefold() == player.casefold() for n in close)
         record = ("seat him as the books name him" if same else "record it first with "
                   f"`handledger buyin {session} {player} CHIPS`")
         raise LedgerError(

@@ -27,7 +27,7 @@ from ledger.model.money import (
     shown_amount,
     within_bound,
 )
-from ledger.model.names import check_name, check_seat_name
+from ledger.model.names import check_name, check_seat_name, likely_meant
 from ledger.store.streams import (
     alias_pairs,
     latest_session,
@@ -508,8 +508,7 @@ def _within_table(ledger: Any, session: str, state: SessionState, player: str,
     left = bought - state.chips_out
     if chips <= left:
         return
-    if any(not _alias_group(ledger, p) & state.bought
-           for p in seated_in(ledger, session) - state.bought):
+    if _chips_from_outside(ledger, session, state.bought):
         return
     raise LedgerError(
         f"cashout {session} {player} {chips}: the table holds {left} chips not cashed out yet "
@@ -519,13 +518,19 @@ def _within_table(ledger: Any, session: str, state: SessionState, player: str,
         f"--session {session}` lists the entries)")
 
 
+def _chips_from_outside(ledger: Any, session: str, bought: set[str]) -> bool:
+    """Whether a hand of ``session`` seats a player who has no buy-in there (``bought``:
+    the players who have), under his name or an alias: his chips came from outside these
+    books, so the buy-ins bound nothing."""
+    return any(not _alias_group(ledger, p) & bought for p in seated_in(ledger, session) - bought)
+
+
 def _no_buy_in(session: str, player: str, chips: int, state: SessionState) -> str:
     """The refusal of a cash-out of ``player``, who has no buy-in in ``session``: the name he
     was likely meant to be (a player of its books by another case or a typo) with the
     cash-out to type, else who has chips at the table and how an unrecorded buy-in goes in."""
     names = sorted(state.chips_in)
-    close = [n for n in names if n.casefold() == player.casefold()] or difflib.get_close_matches(
-        player, names, n=3)
+    close = likely_meant(player, names, n=3)
     said = f"{player} has no buy-in in {session}"
     if len(close) == 1 and close[0] in state.seated:
         return (f"{said}: did you mean {close[0]}? (`handledger cashout {session} {close[0]} "
@@ -567,8 +572,7 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     for who in (payer, payee):
         if who not in known:
             listed = ", ".join(sorted(known)) or "nobody yet"
-            close = [n for n in sorted(known) if n.casefold() == who.casefold()] or \
-                difflib.get_close_matches(who, sorted(known), n=2)
+            close = likely_meant(who, sorted(known))
             meant = f"did you mean {' or '.join(close)}? " if close else ""
             raise LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
                               f"cash-out or hand there; its players: {listed}): {meant}a "
@@ -610,7 +614,7 @@ def _within_buy_ins(ledger: Any, session: str, state: SessionState, payer: str, 
     received = sum(paid for _, payee, paid in state.payments if payee in group)
     if minor + before <= chips * state.chip_value_minor + received:
         return
-    if any(not _alias_group(ledger, p) & bought for p in seated_in(ledger, session) - bought):
+    if _chips_from_outside(ledger, session, bought):
         return
     paid_him = f", and {state.money(received)} paid to him" if received else ""
     with_before = f", with the {state.money(before)} he paid already," if before else ""

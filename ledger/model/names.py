@@ -8,7 +8,9 @@ than stripped.
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
+from collections.abc import Sequence
 
 from ledger.model.errors import MalformedInput
 
@@ -81,3 +83,10 @@ def _is_seat(name: str) -> bool:
     """``p1``, ``p2`` … as the notation names seats (engine/notation.py)."""
     digits = name[1:]
     return name[:1] == "p" and digits.isascii() and digits.isdigit() and digits[0] != "0"
+
+
+def likely_meant(name: str, names: Sequence[str], n: int = 2) -> list[str]:
+    """The ``names`` a mistyped ``name`` likely meant, in their order: the same name in
+    another case, else up to ``n`` close spellings (``difflib``); ``[]`` when none."""
+    same = [other for other in names if other.casefold() == name.casefold()]
+    return same or difflib.get_close_matches(name, names, n=n)
