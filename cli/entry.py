@@ -25,9 +25,15 @@ import sys
 
 
 def main() -> None:
-    """Load :mod:`cli.main` and run it (:func:`cli.main.main` gives the exit statuses)."""
-    gc.disable()
+    """Hand the command to a running ``handledger serve`` (:mod:`cli.served`), or load
+    :mod:`cli.main` and run it here (:func:`cli.main.main` gives the exit statuses)."""
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    from cli.served import forward
+
+    served = forward(sys.argv)
+    if served is not None:
+        sys.exit(served)
+    gc.disable()
     try:
         from cli.main import hold_interrupts, leave, run
 

@@ -48,6 +48,7 @@ COMMAND_MODULES = {
     "view": "cli.cmd_view",
     **dict.fromkeys(("checkpoint", "key"), "cli.cmd_checkpoint"),
     "report": "cli.cmd_report",
+    "serve": "cli.cmd_serve",
 }
 
 

@@ -1,0 +1,223 @@
+"""``handledger serve``: commands handed to a running server (real processes: the server, the
+``handledger`` console script as client) give the output, exit status and files that the same
+command gives in its own process; what the server must not serve it leaves to the client."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DATA, ROOT
+
+HANDLEDGER = str(Path(sys.executable).with_name("handledger"))
+SEATS = "Ann:200,Bob:150,Cy:300"
+
+
+class Server:
+    """A ``handledger serve`` process and the environment of its clients."""
+
+    def __init__(self, folder: Path, env: dict[str, str]) -> None:
+        self.folder = folder
+        self.env = {**env, "HANDLEDGER_SERVE_DIR": str(folder)}
+        self.env.pop("HANDLEDGER_NO_SERVE", None)
+        self.proc = subprocess.Popen([HANDLEDGER, "serve"], env=self.env, text=True,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     start_new_session=True)
+        assert self.proc.stdout is not None
+        first = self.proc.stdout.readline()
+        assert first.startswith("loaded "), first + self.proc.stderr.read()
+        assert self.proc.stdout.readline().startswith(f"serving handledger commands at {folder}")
+
+    def run(self, *args: str, served: bool = True, cwd: Path | None = None,
+            input: str | None = None, env: dict[str, str] | None = None,  # noqa: A002
+            ) -> tuple[int, str, str]:
+        """A ``handledger`` command as a client (``served`` False: in its own process)."""
+        env = {**self.env, **(env or {})}
+        if not served:
+            env["HANDLEDGER_NO_SERVE"] = "1"
+        done = subprocess.run([HANDLEDGER, *args], env=env, cwd=cwd, input=input, text=True,
+                              capture_output=True, timeout=120)
+        return done.returncode, done.stdout, done.stderr
+
+    def log(self) -> str:
+        """The server's log lines so far (its stdout), once it stopped."""
+        assert self.proc.stdout is not None
+        return self.proc.stdout.read()
+
+    def stop(self) -> str:
+        """Stop the server (``serve --stop``) and return the rest of its log."""
+        code, out, err = self.run("serve", "--stop")
+        assert code == 0 and out.startswith("stopped the handledger server at"), err
+        self.proc.wait(timeout=30)
+        return self.log()
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    # A short folder: a Unix socket's path holds about 100 bytes, pytest's tmp_path can be longer.
+    base = Path(tempfile.mkdtemp(prefix="hl-serve-"))
+    srv = Server(base / "sv", dict(os.environ))
+    yield srv
+    if srv.proc.poll() is None:
+        srv.proc.terminate()
+        srv.proc.wait(timeout=30)
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def _night(run, db: str) -> list[tuple[int, str, str]]:  # noqa: ANN001
+    """A short evening: a hand recorded live with a refused action in it, a read, a
+    refused read of a missing ledger; every command's (status, stdout, stderr)."""
+    steps = [
+        ("hand", "start", "--hand", "h1", "--game", "NT", "--stakes", "1/2", "--seats", SEATS,
+         "--button", "Cy"),
+        ("act", "h1", "d dh Ann AsKs"), ("act", "h1", "d dh Bob QhQd"),
+        ("act", "h1", "d dh Cy 7c2d"),
+        ("act", "h1", "Ann cc"),  # out of turn: Cy acts first three-handed
+        ("act", "h1", "Cy f"), ("act", "h1", "Ann cbr 6"), ("act", "h1", "Bob f"),
+        ("state", "h1"), ("act", "h1", "pay Ann 8"), ("act", "h1", "end"),
+        ("replay", "--json"), ("balances",),
+    ]
+    return [run("--db", db, *step) for step in steps]
+
+
+def test_served_commands_run_as_their_own_process_does(server: Server, tmp_path: Path) -> None:
+    """The same evening, served and in its own processes, on twin ledgers: equal output and
+    statuses (one line and exit 2 for the refusal), and the server ran every command."""
+    served = _night(server.run, str(tmp_path / "served.duckdb"))
+    alone = _night(lambda *a: server.run(*a, served=False), str(tmp_path / "alone.duckdb"))
+    assert [s[0] for s in served] == [0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0]
+    assert served == alone
+    assert served[4][2] == alone[4][2] and len(served[4][2].splitlines()) == 1
+    assert "Ann" in served[4][2] and served[8][1].startswith("hand h1: NT")
+    log = server.stop().splitlines()
+    assert [line.rsplit(" in ", 1)[0] for line in log[:-1]] == [
+        "hand: exit 0", *["act: exit 0"] * 3, "act: exit 2", *["act: exit 0"] * 3,
+        "state: exit 0", "act: exit 0", "act: exit 0", "replay: exit 0", "balances: exit 0"]
+    assert log[-1] == "stopped by `handledger serve --stop`"
+
+
+def test_served_command_has_the_clients_folder_environment_and_input(
+        server: Server, tmp_path: Path) -> None:
+    """A relative ``--db`` is the client's folder, ``$HANDLEDGER_DB`` the client's, standard
+    input the client's (``table`` reads it), and a read of a missing ledger creates nothing."""
+    code, out, err = server.run("--db", "rel.duckdb", "hand", "start", "--hand", "h2", "--game",
+                                "NT", "--stakes", "1/2", "--seats", SEATS, "--button", "Cy",
+                                cwd=tmp_path)
+    assert (code, out) == (0, "h2\n") and (tmp_path / "rel.duckdb").exists()
+    code, out, _ = server.run("table", "h2", input="d dh Ann ????\nstate\n",
+                              env={"HANDLEDGER_DB": str(tmp_path / "rel.duckdb")})
+    assert code == 0 and out.startswith("4 cards_dealt; phase deal, next: d dh Bob")
+    assert "stacks: Ann 199 bet 1, Bob 148 bet 2, Cy 300" in out
+    code, _, err = server.run("--db", "missing.duckdb", "state", "h2", cwd=tmp_path)
+    assert code == 2 and err.startswith("error: no ledger at missing.duckdb")
+    assert not (tmp_path / "missing.duckdb").exists()
+    log = server.stop()
+    assert [line.rsplit(" in ", 1)[0] for line in log.splitlines()[:3]] == \
+        ["hand: exit 0", "table: exit 0", "state: exit 2"]
+
+
+def test_ctrl_c_of_the_client_aborts_the_served_command(server: Server, tmp_path: Path) -> None:
+    """SIGINT to the client while ``table`` waits for its next line reaches the command:
+    "Aborted", exit 130, as in its own process."""
+    db = str(tmp_path / "c.duckdb")
+    assert server.run("--db", db, "hand", "start", "--hand", "h3", "--game", "NT", "--stakes",
+                      "1/2", "--seats", SEATS, "--button", "Cy")[0] == 0
+    # As a terminal delivers it: the client restores Python's handler for Ctrl-C, which a
+    # test runner's worker may have left ignored.
+    client = subprocess.Popen(
+        [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, "
+         "signal.default_int_handler); from cli.entry import main; main()",
+         "--db", db, "table", "h3"],
+        env=server.env, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    assert client.stdin is not None and client.stdout is not None
+    client.stdin.write("state\n")
+    client.stdin.flush()
+    assert client.stdout.readline() == "hand h3: NT, phase forced, status open\n"  # it runs
+    client.send_signal(signal.SIGINT)
+    assert client.wait(timeout=60) == 130  # its input still open: the interrupt ended it
+    client.stdin.close()
+    assert client.stderr is not None and client.stderr.read().split() == ["Aborted"]
+    code, out, _ = server.run("--db", db, "state", "h3")
+    assert code == 0 and "phase forced" in out
+    assert "table: exit 130" in server.stop()
+
+
+def test_a_client_of_another_install_runs_the_command_itself(
+        server: Server, tmp_path: Path) -> None:
+    """A client whose project files are another copy (another install) is refused by the
+    server and runs the command in its own process, with the same result; a server whose
+    code changed since it started refuses, says so and stops."""
+    copy = tmp_path / "copy"
+    for package in ("cli", "engine", "ledger", "replay"):
+        shutil.copytree(ROOT / package, copy / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    other = {"PYTHONPATH": str(copy)}
+    code, out, _ = server.run("--db", str(tmp_path / "o.duckdb"), "import",
+                              str(DATA / "hands"), env=other)
+    assert code == 0 and "imported" in out
+    assert server.stop() == "stopped by `handledger serve --stop`\n"  # it served nothing
+
+    stale = Server(server.folder, {**server.env, **other})
+    try:
+        assert stale.run("--db", str(tmp_path / "o.duckdb"), "verify", env=other)[0] == 0
+        os.utime(copy / "engine" / "pots.py")  # as an upgrade or an edit would
+        code, out, _ = stale.run("--db", str(tmp_path / "o.duckdb"), "verify", env=other)
+        assert code == 0 and out.startswith("ok: 160 events, hash chain intact")
+        stale.proc.wait(timeout=30)
+        lines = stale.log().splitlines()
+        assert lines[0].startswith("verify: exit 0")
+        assert lines[1:] == ["stopped: handledger's code or libraries changed since the "
+                             "server started; start it again to serve the new code"]
+    finally:
+        if stale.proc.poll() is None:
+            stale.proc.terminate()
+
+
+def test_serve_refuses_a_folder_others_may_enter_and_a_second_server(
+        server: Server, tmp_path: Path) -> None:
+    """One line and exit 2: a second server on the same socket; a folder other users may
+    enter (the client does not use it either); ``--stop`` with no server."""
+    code, _, err = server.run("serve")
+    assert code == 2 and err == (f"error: a handledger server already answers at "
+                                 f"{server.folder}/serve.sock (`handledger serve --stop` "
+                                 f"stops it)\n")
+    server.stop()
+    code, _, err = server.run("serve", "--stop")
+    assert code == 2
+    assert err == f"error: no handledger server answers at {server.folder}/serve.sock\n"
+    open_folder = Path(tempfile.mkdtemp(prefix="hl-open-"))
+    try:
+        open_folder.chmod(0o755)
+        env = {"HANDLEDGER_SERVE_DIR": str(open_folder)}
+        code, _, err = server.run("serve", env=env)
+        assert code == 2 and err == (f"error: {open_folder} is not a private folder of this "
+                                     f"user (mode 0700): not serving there\n")
+        assert stat.S_IMODE(open_folder.stat().st_mode) == 0o755
+        assert list(open_folder.iterdir()) == []
+    finally:
+        shutil.rmtree(open_folder)
+
+
+def test_serve_stops_when_idle(tmp_path: Path) -> None:
+    """``--idle 1``: the server stops by itself a second after its last command and removes
+    its socket."""
+    base = Path(tempfile.mkdtemp(prefix="hl-idle-"))
+    try:
+        env = {**os.environ, "HANDLEDGER_SERVE_DIR": str(base / "sv")}
+        done = subprocess.run([HANDLEDGER, "serve", "--idle", "1"], env=env, text=True,
+                              capture_output=True, timeout=120)
+        assert done.returncode == 0
+        assert done.stdout.splitlines()[-1] == "stopped after 1 s without a command"
+        assert not (base / "sv" / "serve.sock").exists()
+    finally:
+        shutil.rmtree(base)
