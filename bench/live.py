@@ -12,6 +12,8 @@ live cold``).
 * ``live_session_act_s``, ``live_session_state_s``, ``live_session_start_s``: the same hand
   fed line by line to one ``handledger table`` process (:func:`bench_session`): the wait per
   action at the table once the session runs, and its start-up.
+* ``live_served_act_s``, ``live_served_state_s``: the same commands, each a new process,
+  handed to a ``handledger serve`` started for the run (:func:`bench_served`).
 * ``python -m bench.live --against OTHER_TREE``: the same actions recorded side by side by this
   tree's ``handledger`` and another worktree's (its ``.venv``), each on its own copy of the
   ledger, the two commands alternated action by action (the first of each pair taking turns):
@@ -105,8 +107,38 @@ def start_hand(db: Path) -> list[str]:
 
 
 def bench_live(cfg: dict[str, Any], out: dict[str, Any], source: Path) -> None:
-    """``live_act_s`` and ``live_state_s`` (module doc) on a copy of ``source``."""
+    """``live_act_s`` and ``live_state_s`` (module doc) on a copy of ``source``, every command
+    in its own process (``$HANDLEDGER_NO_SERVE``: a server that may run is not used)."""
     bytecode(H.HANDLEDGER, H.ROOT)
+    _one_hand(out, source, "live", {**os.environ, "HANDLEDGER_NO_SERVE": "1"})
+
+
+def bench_served(cfg: dict[str, Any], out: dict[str, Any], source: Path) -> None:
+    """``live_served_act_s``, ``live_served_state_s``: the hand of :func:`bench_live`, every
+    command a new ``handledger`` process that hands itself to a running ``handledger serve``
+    (``cli/server.py``) started for the run; ``*_cpu_s`` is the CPU of the client process
+    alone (the server's forks are not its children)."""
+    bytecode(H.HANDLEDGER, H.ROOT)
+    folder = Path(tempfile.mkdtemp(prefix="hl-bench-"))
+    env = {**os.environ, "HANDLEDGER_SERVE_DIR": str(folder / "sv")}
+    env.pop("HANDLEDGER_NO_SERVE", None)
+    server = subprocess.Popen([H.HANDLEDGER, "serve"], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        for _ in range(2):  # "loaded N modules", then "serving ..."
+            if not server.stdout.readline():
+                raise RuntimeError(f"serve failed: {server.stderr.read()[-300:]}")
+        _one_hand(out, source, "live_served", env)
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _one_hand(out: dict[str, Any], source: Path, key: str, env: dict[str, str]) -> None:
+    """The bench's hand recorded by one command a process on a copy of ``source``: the
+    medians of ``{key}_act_s``, ``{key}_state_s`` and their ``*_cpu_s`` into ``out``."""
     with tempfile.TemporaryDirectory(dir=H.CACHE) as tmp:
         db = Path(tmp) / "live.duckdb"
         shutil.copyfile(source, db)
@@ -114,17 +146,17 @@ def bench_live(cfg: dict[str, Any], out: dict[str, Any], source: Path) -> None:
         acts, states = [], []
         load = [os.getloadavg()[0]]
         for k, action in enumerate(ACTS):
-            acts.append(timed([*base, "act", "live-bench", action]))
+            acts.append(timed([*base, "act", "live-bench", action], env))
             if k % 2:
-                states.append(timed([*base, "state", "live-bench"]))
-        last = timed([*base, "act", "live-bench", "end"])
+                states.append(timed([*base, "state", "live-bench"], env))
+        last = timed([*base, "act", "live-bench", "end"], env)
         assert last[2].startswith(f"{len(ACTS) + 4} hand_ended; hand complete"), last[2]
         load.append(os.getloadavg()[0])
-    for key, runs in (("live_act", acts), ("live_state", states)):
-        out[f"{key}_s"] = round(statistics.median(r[0] for r in runs), 3)
-        out[f"{key}_cpu_s"] = round(statistics.median(r[1] for r in runs), 3)
-        out.setdefault("runs", {})[key] = len(runs)
-    out["live_load_average"] = [round(x, 1) for x in load]
+    for name, runs in ((f"{key}_act", acts), (f"{key}_state", states)):
+        out[f"{name}_s"] = round(statistics.median(r[0] for r in runs), 3)
+        out[f"{name}_cpu_s"] = round(statistics.median(r[1] for r in runs), 3)
+        out.setdefault("runs", {})[name] = len(runs)
+    out[f"{key}_load_average"] = [round(x, 1) for x in load]
 
 
 def bench_session(cfg: dict[str, Any], out: dict[str, Any], source: Path) -> None:

@@ -44,8 +44,9 @@ What is timed (``--quick`` uses the smaller sizes shown in ``sizes``):
   peak memory at 10k, 100k and 1M hands (``per_hand_us`` should stay flat).
 * ``phhs_import_hands_per_s``, ``phhs_import_scaling``, ``ratio_vs_pokerkit_nlhe`` and their
   companions: large ``.phhs`` imports and no-limit hold'em replay (``bench/phhs.py``).
-* ``live_act_s``, ``live_state_s``, ``live_session_*`` (part ``live``: one-shot commands, and
-  the same hand through one ``handledger table`` session) and ``audit_cold``, ``replay_cold``
+* ``live_act_s``, ``live_state_s``, ``live_served_*``, ``live_session_*`` (part ``live``:
+  one-shot commands, the same commands handed to a running ``handledger serve``, and the hand
+  through one ``handledger table`` session) and ``audit_cold``, ``replay_cold``
   with ``--jobs 1`` and ``2`` (part ``cold``, not in a run without ``--only``: hours at a million
   hands on two shared cores): ``bench/live.py``.
 """
@@ -419,6 +420,7 @@ def bench_live(cfg: dict[str, Any], out: dict[str, Any]) -> None:
     db = series_db(cfg, cfg["live_hands"])
     out["sizes"]["live_hands"] = _hands(db)
     LV.bench_live(cfg, out, db)
+    LV.bench_served(cfg, out, db)
     LV.bench_session(cfg, out, db)
 
 
@@ -459,7 +461,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "replay_cold_s": None,
         "peak_rss_mb": None, "scaling": None, "phhs_import_hands_per_s": None,
         "phhs_import_scaling": None, "ratio_vs_pokerkit_nlhe": None,
-        "live_act_s": None, "live_state_s": None, "live_session_act_s": None,
+        "live_act_s": None, "live_state_s": None, "live_served_act_s": None,
+        "live_served_state_s": None, "live_session_act_s": None,
         "live_session_state_s": None, "live_session_start_s": None,
         "quick": args.quick, "sizes": {}, "notes": [], "machine": H.machine(),
     }

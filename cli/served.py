@@ -29,13 +29,13 @@ exit status, or minus the number of the signal that killed it.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
 import socket
 import stat
 import sys
-from typing import Any
 
 #: The socket's file name inside the serving folder.
 SOCKET_NAME = "serve.sock"
@@ -78,7 +78,7 @@ def code_root() -> str:
     return os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
-def interpreter() -> list[Any]:
+def interpreter() -> list[object]:
     """What must be equal in the client and the server for a command to run alike: the
     Python (its executable and version), the flags that change how code runs, and the encodings
     of files and names the locale gave it."""
@@ -90,7 +90,7 @@ def interpreter() -> list[Any]:
             sys.getfilesystemencoding(), locale.getpreferredencoding(False)]
 
 
-def stream(s: Any) -> dict[str, Any]:
+def stream(s: io.TextIOWrapper) -> dict[str, object]:
     """How Python set up the standard stream ``s`` (a text file) at start-up, for the server
     to set up the command's alike (``-u`` leaves the binary layer unbuffered)."""
     return {"encoding": s.encoding, "errors": s.errors, "line_buffering": s.line_buffering,
@@ -109,7 +109,7 @@ def command_name(argv: list[str]) -> str:
     return ""
 
 
-def request(argv: list[str], sigint_ignored: bool) -> dict[str, Any]:
+def request(argv: list[str], sigint_ignored: bool) -> dict[str, object]:
     """The JSON the client sends: the command line, where and how it runs (``sigint_ignored``:
     Ctrl-C is ignored, as in a background job)."""
     umask = os.umask(0o022)
@@ -120,13 +120,15 @@ def request(argv: list[str], sigint_ignored: bool) -> dict[str, Any]:
             "streams": [stream(s) for s in (sys.stdin, sys.stdout, sys.stderr)]}
 
 
-def send(sock: socket.socket, message: dict[str, Any]) -> None:
+def send(sock: socket.socket, message: dict[str, object]) -> None:
     """One line of JSON to the client."""
     sock.sendall(json.dumps(message).encode() + b"\n")
 
 
 def _streams_open() -> bool:
-    if any(s is None for s in (sys.stdin, sys.stdout, sys.stderr)):
+    """Whether standard input, output and error are Python's text files on open descriptors
+    0, 1 and 2."""
+    if not all(isinstance(s, io.TextIOWrapper) for s in (sys.stdin, sys.stdout, sys.stderr)):
         return False
     try:
         for fd in (0, 1, 2):
@@ -189,7 +191,7 @@ def forward(argv: list[str]) -> int | None:
     return _wait(sock, replies)
 
 
-def _wait(sock: socket.socket, replies: Any) -> int:
+def _wait(sock: socket.socket, replies: io.BufferedReader) -> int:
     """The exit status of the command's process (signals are passed on to it meanwhile)."""
     sock.settimeout(None)
     try:
@@ -197,8 +199,8 @@ def _wait(sock: socket.socket, replies: Any) -> int:
     except OSError:
         last = b""
     if not last:
-        sys.stderr.write("error: the handledger server stopped while it ran this command; "
-                         "see what it did before running it again\n")
+        sys.stderr.write("error: the handledger server's process for this command ended "
+                         "without its exit status; look at the ledger before running it again\n")
         return 1
     status = int(json.loads(last)["status"])
     if status < 0:  # killed by a signal: die of it too, as the command's own process would
