@@ -80,14 +80,15 @@ def code_root() -> str:
 
 def interpreter() -> list[object]:
     """What must be equal in the client and the server for a command to run alike: the
-    Python (its executable and version), the flags that change how code runs, and the encodings
-    of files and names the locale gave it."""
+    Python (its executable and version), the flags that change how code runs, the encodings
+    of files and names the locale gave it, and where modules are found."""
     import locale
 
     f = sys.flags
     return [os.path.realpath(sys.executable), sys.version, f.utf8_mode, f.dev_mode, f.optimize,
             f.isolated, f.ignore_environment, list(sys.warnoptions),
-            sys.getfilesystemencoding(), locale.getpreferredencoding(False)]
+            sys.getfilesystemencoding(), locale.getpreferredencoding(False),
+            sys.path[1:]]  # the first is the script's folder; then $PYTHONPATH, the libraries
 
 
 def stream(s: io.TextIOWrapper) -> dict[str, object]:

@@ -192,20 +192,32 @@ def serve(path: str, idle: float | None, say: Callable[[str], None]) -> None:
 
 
 def _receive(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
-    """A client's request and the descriptors attached to it."""
+    """A client's request and the descriptors attached to it (closed again when the request
+    cannot be read).
+
+    Raises:
+        OSError, ValueError: the request is cut short, too slow or not JSON.
+    """
     conn.settimeout(5)
     data, fds, _, _ = socket.recv_fds(conn, 1 << 16, 3)
-    if len(data) < 4:
-        raise ValueError("short request")
-    size = int.from_bytes(data[:4], "big")
-    body = bytearray(data[4:])
-    while len(body) < size:
-        chunk = conn.recv(min(1 << 16, size - len(body)))
-        if not chunk:
-            raise ValueError("cut request")
-        body += chunk
+    try:
+        if len(data) < 4:
+            raise ValueError("short request")
+        size = int.from_bytes(data[:4], "big")
+        body = bytearray(data[4:])
+        while len(body) < size:
+            chunk = conn.recv(min(1 << 16, size - len(body)))
+            if not chunk:
+                raise ValueError("cut request")
+            body += chunk
+        message = json.loads(body)
+        if not isinstance(message, dict):
+            raise ValueError("not a request")
+    except (OSError, ValueError):
+        _close(None, fds)
+        raise
     conn.settimeout(None)
-    return json.loads(body), fds
+    return message, fds
 
 
 def _refusal(message: dict[str, Any], fds: list[int], own: list[Any]) -> str | None:
@@ -218,11 +230,12 @@ def _refusal(message: dict[str, Any], fds: list[int], own: list[Any]) -> str | N
     return None
 
 
-def _close(conn: socket.socket, fds: list[int]) -> None:
+def _close(conn: socket.socket | None, fds: list[int]) -> None:
     for fd in fds:
         with contextlib.suppress(OSError):
             os.close(fd)
-    conn.close()
+    if conn is not None:
+        conn.close()
 
 
 def _handle(conn: socket.socket, fds: list[int], message: dict[str, Any]) -> None:

@@ -221,3 +221,23 @@ def test_serve_stops_when_idle(tmp_path: Path) -> None:
         assert not (base / "sv" / "serve.sock").exists()
     finally:
         shutil.rmtree(base)
+
+
+def test_a_served_command_killed_by_a_signal_kills_its_client_alike(
+        server: Server, tmp_path: Path) -> None:
+    """SIGTERM to the client while ``table`` waits: passed on, the command dies of it, and so
+    does the client (status -15), as a command in its own process would."""
+    db = str(tmp_path / "k.duckdb")
+    assert server.run("--db", db, "hand", "start", "--hand", "h4", "--game", "NT", "--stakes",
+                      "1/2", "--seats", SEATS, "--button", "Cy")[0] == 0
+    client = subprocess.Popen([HANDLEDGER, "--db", db, "table", "h4"], env=server.env,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    assert client.stdin is not None and client.stdout is not None
+    client.stdin.write("state\n")
+    client.stdin.flush()
+    assert client.stdout.readline() == "hand h4: NT, phase forced, status open\n"
+    client.terminate()
+    assert client.wait(timeout=60) == -signal.SIGTERM
+    client.stdin.close()
+    assert "table: killed by SIGTERM" in server.stop()
