@@ -27,6 +27,10 @@ import sys
 def main() -> None:
     """Hand the command to a running ``handledger serve`` (:mod:`cli.served`), or load
     :mod:`cli.main` and run it here (:func:`cli.main.main` gives the exit statuses)."""
+    if sys.stdout is None:  # started with descriptor 1 closed (`>&-`): nowhere to answer
+        if sys.stderr is not None:
+            sys.stderr.write("error: standard output is closed: nothing was done\n")
+        sys.exit(2)
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     from cli.served import forward
 

@@ -80,3 +80,17 @@ def test_a_reader_that_goes_mid_write_is_exit_141_when_python_runs_unbuffered(
         proc.stdout.close()
         error = proc.stderr.read()
         assert (first[:9], proc.wait(timeout=300), error) == (b"position ", 141, b"")
+
+
+def test_closed_standard_output_is_one_line_and_nothing_done(ledger: Path, tmp_path: Path) -> None:
+    """Started with descriptor 1 closed (``>&-``): one line, exit 2, no traceback, and a write
+    command writes nothing (nobody would see what it did)."""
+    copy = tmp_path / "c.duckdb"
+    copy.write_bytes(ledger.read_bytes())
+    done = subprocess.run(["sh", "-c", f'"{EXE}" --db "{copy}" session open late >&-'],
+                          capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stderr) == (
+        2, "error: standard output is closed: nothing was done\n")
+    sessions = subprocess.run([EXE, "--db", str(copy), "session", "list", "--json"],
+                              capture_output=True, text=True, timeout=300)
+    assert sessions.returncode == 0 and '"late"' not in sessions.stdout
