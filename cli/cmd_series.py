@@ -53,12 +53,16 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
 @click.option("--money", is_flag=True, help="Money (chips × chip value) instead of chips.")
 @click.option("--json", "as_json", is_flag=True,
               help='{"sessions": [{"session", "date"}], "players": [{"player", "nickname", '
-                   '"nets": {session: net}, "total"}], "decimals", "currency"}, and '
+                   '"nets": {session: net}, "total"}], "decimals", "currency", "units": '
+                   '[{"chip_value_minor", "decimals", "currency", "sessions"}]} (chips of '
+                   'different values: "total" null, "totals" in the order of "units"), and '
                    '"in_progress" as balances --json when a hand is still open')
 @click.pass_obj
 def standings(obj: Context, money: bool, as_json: bool) -> None:
     """The series as a grid: each player's net in each session and his total, most won
-    first; the same nets as `balances` (what the table paid)."""
+    first; the same nets as `balances` (what the table paid). Chips of different values
+    (sessions of other chip values or currencies) do not add up: each value gets its own
+    total, and a note says so (--money adds them up in one currency)."""
     from replay.books import standings as read
 
     grid = read(obj.db, money=money, note=render.note,

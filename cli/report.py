@@ -44,8 +44,11 @@ class HtmlPages:
         from markupsafe import Markup
 
         from cli.chart import chart_svg
+        from ledger.audit.reports import chip_unit_text
 
         grid = report.standings
+        heads = [chip_unit_text((u["chip_value_minor"], u["decimals"], u["currency"]))
+                 for u in grid.units]
         session_money = {s.name: s.money for s in report.sessions}
         sums = {s["session"]: sum(p["nets"].get(s["session"], 0) for p in grid.players)
                 for s in grid.sessions}
@@ -56,7 +59,11 @@ class HtmlPages:
             "index.html", report=report, hand_files=hand_files, session_files=session_files,
             links=[], key=None, stylesheets=[f"{ASSETS}/base.css", f"{ASSETS}/report.css"],
             style="", session_money=session_money, session_sums=sums,
-            grid_sum=sum(sums.values()), money_totals=money_totals,
+            grid_sum=[sum(sums[n] for n in u["sessions"]) for u in grid.units]
+            if grid.mixed else [sum(sums.values())], money_totals=money_totals,
+            unit_heads=heads, unit_totals={
+                p["player"]: [(t, h) for t, h in zip(p["totals"], heads, strict=True)
+                              if t is not None] for p in grid.players if grid.mixed},
             any_money=any(session_money.values()), minor=_minor,
             chart=Markup(chart_svg(report.chart, report.starts,
                                    {p["player"]: p["nickname"] for p in grid.players

@@ -223,8 +223,11 @@ def history_text(data: dict[str, Any]) -> str:
 
 def standings_text(grid: Any) -> str:
     """The standings grid: a row per player (most won first), a column per session, the
-    total; a last row of session totals (zero when the books
-    balance). ``grid``: :class:`ledger.audit.reports.Standings`."""
+    total; a last row of session totals (zero when the books balance). When the sessions count
+    chips of different values, a total column per chip unit (``total 0.25 USD``) and a note
+    saying why (``grid``: :class:`ledger.audit.reports.Standings`)."""
+    from ledger.audit.reports import chip_unit_text
+
     decimals, currency = grid.unit
 
     def fmt(v: int | None) -> str:
@@ -233,19 +236,38 @@ def standings_text(grid: Any) -> str:
     heads = [s["session"] or "(no session)" for s in grid.sessions]
     names = [f"{p['nickname']} ({p['player']})" if p.get("nickname") else p["player"]
              for p in grid.players]
+    units = [(u["chip_value_minor"], u["decimals"], u["currency"]) for u in grid.units]
+    totals = ([f"total {chip_unit_text(u)}" for u in units] if grid.mixed else ["total"])
     width = max([10, *map(len, names)])
     cols = [max(10, len(h)) for h in heads]
-    lines = [f"{'player':<{width}} " + " ".join(f"{h:>{w}}" for h, w in zip(heads, cols,
-                                                                             strict=True))
-             + f" {'total':>12}" + (f"   ({currency})" if currency else "")]
+    tcols = [max(12, len(t)) for t in totals]
+
+    def row(first: str, cells: list[str], sums: list[str]) -> str:
+        return (f"{first:<{width}} " + " ".join(f"{c:>{w}}" for c, w in zip(cells, cols,
+                                                                           strict=True))
+                + "".join(f" {t:>{w}}" for t, w in zip(sums, tcols, strict=True)))
+
+    lines = [row("player", heads, totals) + (f"   ({currency})" if currency else "")]
     for name, p in zip(names, grid.players, strict=True):
         cells = [fmt(p["nets"].get(s["session"])) for s in grid.sessions]
-        lines.append(f"{name:<{width}} " + " ".join(
-            f"{c:>{w}}" for c, w in zip(cells, cols, strict=True)) + f" {fmt(p['total']):>12}")
+        lines.append(row(name, cells, [fmt(t) for t in p.get("totals") or [p["total"]]]))
     sums = [sum(p["nets"].get(s["session"], 0) for p in grid.players) for s in grid.sessions]
-    lines.append(f"{'(sum)':<{width}} " + " ".join(
-        f"{fmt(v):>{w}}" for v, w in zip(sums, cols, strict=True))
-        + f" {fmt(sum(sums)):>12}")
+    by_unit = [sum(v for s, v in zip(grid.sessions, sums, strict=True)
+                   if s["session"] in u["sessions"]) for u in grid.units]
+    lines.append(row("(sum)", [fmt(v) for v in sums],
+                     [fmt(v) for v in by_unit] if grid.mixed else [fmt(sum(sums))]))
+    if grid.mixed:
+        worth = "; ".join(f"{', '.join(s or '(no session)' for s in u['sessions'])}: "
+                          + ("plain chips" if unit == (1, 0, None) else
+                             f"1 chip = {chip_unit_text(unit)}")
+                          for u, unit in zip(grid.units, units, strict=True))
+        money = ("`handledger standings --money` adds them up in money"
+                 if len({(u["decimals"], u["currency"]) for u in grid.units}) == 1 else
+                 "and their money is of different currencies or decimals, so it does not "
+                 "add up either (`handledger balances --session S --money` reads one "
+                 "session's)")
+        lines.append(f"note: the sessions count chips of different values ({worth}): they do "
+                     f"not add up, so each value has its own total; {money}")
     lines.extend(in_progress_lines(grid.in_progress))
     return "\n".join(lines)
 

@@ -155,28 +155,60 @@ def hand_nets(con: Any, money: bool) -> list[tuple[int, str, int]]:
         " ORDER BY ord, player").fetchall()
 
 
+#: A session's chip unit: ``(minor units a chip is worth, decimals, currency)``; a session
+#: with no chip value (and hands of no session) counts plain chips, ``(1, 0, None)``.
+ChipUnit = tuple[int, int, "str | None"]
+
+
+def chip_unit_text(unit: ChipUnit) -> str:
+    """What one chip of ``unit`` is worth, as a column of the standings is headed.
+
+    >>> chip_unit_text((25, 2, "USD")), chip_unit_text((1, 0, None))
+    ('0.25 USD', 'chips')
+    """
+    value, decimals, currency = unit
+    return "chips" if unit == (1, 0, None) else format_money(value, decimals, currency)
+
+
 @dataclass(frozen=True)
 class Standings:
     """The series as a host keeps it in a spreadsheet: ``sessions`` in ledger order (dicts
-    with ``session``, ``date``), and per player (most won first) his net in each session he
-    played (``nets``: session → chips, or minor units with money), his ``total`` and his
-    PokerNow ``nickname`` (None unless known by a PokerNow id); ``unit`` to print with.
-    Hands of no session are the session ``None``. ``in_progress``: the hands still open
-    (:func:`open_hands`), whose chips count as put in, nothing paid yet."""
+    with ``session``, ``date``), and per player his net in each session he played (``nets``:
+    session → chips, or minor units with money), his ``total`` and his PokerNow ``nickname``
+    (None unless known by a PokerNow id); ``unit`` to print with. Hands of no session are the
+    session ``None``. ``in_progress``: the hands still open (:func:`open_hands`), whose chips
+    count as put in, nothing paid yet.
+
+    In chips, ``units`` lists the chip units of the sessions (dicts with ``chip_value_minor``,
+    ``decimals``, ``currency`` and their ``sessions``, in order of first session; README "a
+    session has one unit"). Chips of different values do not add up: when there is more than
+    one, a player's ``total`` is None and ``totals`` gives his total per unit (a list in the
+    order of ``units``; None for a unit of no session he played), and players are ordered by
+    those totals, the first unit's first (a missing one as 0). In money (sessions of one
+    currency, :func:`standings`) ``units`` is empty: money adds up."""
 
     sessions: list[dict[str, Any]]
     players: list[dict[str, Any]]
     unit: tuple[int, str | None]
     in_progress: list[dict[str, Any]] = field(default_factory=list)
+    units: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def mixed(self) -> bool:
+        """Whether the sessions count chips of different values (no one total in chips)."""
+        return len(self.units) > 1
 
     def as_json(self) -> dict[str, Any]:
         """``{"sessions": [...], "players": [{"player", "nickname", "nets", "total"}],
-        "decimals", "currency"}`` (``nets`` keyed by session name, ``""`` for no session),
-        and ``"in_progress"`` (as :func:`open_hands`) when a hand is still open."""
+        "decimals", "currency", "units"}`` (``nets`` keyed by session name, ``""`` for no
+        session; ``total`` null and ``totals`` per unit when the chips are of different
+        values), and ``"in_progress"`` (as :func:`open_hands`) when a hand is still open."""
         body = {"sessions": self.sessions,
                 "players": [{**p, "nets": {k or "": v for k, v in p["nets"].items()}}
                             for p in self.players],
-                "decimals": self.unit[0], "currency": self.unit[1]}
+                "decimals": self.unit[0], "currency": self.unit[1],
+                "units": [{**u, "sessions": [s or "" for s in u["sessions"]]}
+                          for u in self.units]}
         if self.in_progress:
             body["in_progress"] = self.in_progress
         return body
@@ -184,7 +216,9 @@ class Standings:
 
 def standings(con: Any, money: bool) -> Standings:
     """The sessions × players grid of nets with each player's total (the same nets as
-    :func:`balances`: what the table paid).
+    :func:`balances`: what the table paid), most won first. In chips, a total per chip unit
+    when the sessions count chips of different values (:class:`Standings`): 150 chips of
+    0.25 USD and -2 chips of 0.01 USD are 37.48 USD, not 148 chips.
 
     Raises:
         LedgerError: money over sessions with different currencies or decimals.
@@ -194,18 +228,38 @@ def standings(con: Any, money: bool) -> Standings:
         f"SELECT r.session, r.player, r.{column}, r.currency, r.decimals, n.nickname"
         " FROM player_session_results r LEFT JOIN player_nicknames n USING (player)"
         " ORDER BY r.session_ord, r.player").fetchall()
-    sessions = [{"session": s, "date": d} for s, d in con.execute(
-        "SELECT session, date FROM session_book ORDER BY ord").fetchall()]
+    book = con.execute("SELECT session, date, chip_value_minor, decimals, currency"
+                       " FROM session_book ORDER BY ord").fetchall()
+    sessions = [{"session": s, "date": d} for s, d, *_ in book]
     unit = _unit({r[3] or "" for r in rows}, {str(r[4] or 0) for r in rows}, money,
                  _STANDINGS_MIXED)
+    of: dict[str | None, ChipUnit] = {s: (v or 1, d or 0, c or None) for s, _, v, d, c in book}
+    units: dict[ChipUnit, list[str | None]] = {}
+    if not money:
+        for session, *_ in rows:
+            named = units.setdefault(of.get(session, (1, 0, None)), [])
+            if session not in named:
+                named.append(session)
+    index = {u: i for i, u in enumerate(units)}
     players: dict[str, dict[str, Any]] = {}
     for session, player, net, _, _, nickname in rows:
         p = players.setdefault(player, {"player": player, "nickname": nickname, "nets": {},
-                                        "total": 0})
+                                        "total": 0, "totals": [None] * len(units)})
         p["nets"][session] = int(net)
         p["total"] += int(net)
-    ordered = sorted(players.values(), key=lambda p: (-p["total"], p["player"]))
-    return Standings(sessions, ordered, unit, open_hands(con, None))
+        if units:
+            at = index[of.get(session, (1, 0, None))]
+            p["totals"][at] = (p["totals"][at] or 0) + int(net)
+    for p in players.values():
+        if len(units) > 1:
+            p["total"] = None
+        else:
+            del p["totals"]
+    ordered = sorted(players.values(), key=lambda p: (
+        [-(t or 0) for t in p["totals"]] if len(units) > 1 else [-p["total"]], p["player"]))
+    return Standings(sessions, ordered, unit, open_hands(con, None),
+                     [{"chip_value_minor": u[0], "decimals": u[1], "currency": u[2],
+                       "sessions": named} for u, named in units.items()])
 
 
 def session_books(con: Any) -> list[Any]:
