@@ -65,7 +65,7 @@ def link(batches: Sequence[Batch], previous: Previous) -> list[Batch]:
     out: list[Batch] = []
     last: dict[str, int] = {}  # session -> index in out of its latest hand batch
     for batch in batches:
-        stream, events, hand, session, key = batch
+        events, hand, session = batch.events, batch.hand_id, batch.session
         if hand is None or events is None or session is None:
             out.append(batch)
             continue
@@ -83,7 +83,7 @@ def link(batches: Sequence[Batch], previous: Previous) -> list[Batch]:
                     out[where] = out[where].with_events([*out[where].events, leave])
                 events = [events[0], come, *events[1:]]
         last[session] = len(out)
-        out.append(Batch(stream, events, hand, session, key))
+        out.append(batch if events is batch.events else batch.with_events(events))
     return out
 
 
@@ -91,7 +91,7 @@ def _prior(
     out: list[Batch], index: int | None, previous: Previous, session: str
 ) -> tuple[str, list[Any], int | None] | None:
     if index is not None:
-        _, events, hand, _, _ = out[index]
+        events, hand = out[index].events, out[index].hand_id
         assert hand is not None and events is not None
         return hand, events, index
     found = previous(session)

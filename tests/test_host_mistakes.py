@@ -79,7 +79,8 @@ def test_an_edited_pokernow_hand_imported_again_is_refused(tmp_path: Path) -> No
     assert code == 2
     assert out.startswith("imported 0 hand(s) (0 events) from 1 file(s); 3 already in the "
                           "ledger; 1 rejected")
-    assert err == (f"error: {edited}, hand {hand}: a different hand {hand} is already in the "
+    # line 26: "-- starting hand #3 ..." (the log runs newest first)
+    assert err == (f"error: {edited}:26, hand {hand}: a different hand {hand} is already in the "
                    'ledger: its event 12 is bet_raise {"player":"gE4aE_Yhc3","to":8} here, '
                    'bet_raise {"player":"gE4aE_Yhc3","to":10} in the ledger; a change to a '
                    f"stored hand is a correction (`handledger correct {hand} ...`)\n")
@@ -100,7 +101,7 @@ def test_an_edited_pokerstars_hand_imported_again_is_refused(tmp_path: Path) -> 
     edited = _edited(tmp_path, 16, "($0.20)", "($0.30)", source=edited)
     code, out, err = one_shot(db, "import", str(edited))
     assert code == 2 and " 1 rejected" in out and out.startswith("imported 0 hand(s)")
-    assert err.startswith(f"error: {edited}")
+    assert err.startswith(f"error: {edited}:1, hand PokerStars-35824118297: a different hand ")
     assert "a different hand" in err and "is already in the ledger: its event " in err
     assert '"to":40} here' in err and '"to":30} in the ledger' in err
     assert events(db) == before
@@ -179,7 +180,7 @@ def test_a_phh_hand_without_an_id_edited_and_imported_again_is_refused(tmp_path:
     stored = before[0][2]
     assert code == 2 and out.startswith("imported 0 hand(s) (0 events) from 1 file(s); 0 "
                                         "already in the ledger; 1 rejected")
-    assert err.startswith(f"error: {path}, hand phh-")
+    assert err.startswith(f"error: {path}:1, hand phh-")
     assert err.endswith(
         f": this hand stands where hand {stored} of the ledger was read from (the same file "
         'and place), and differs from it: its event 6 is bet_raise {"player":"Bob","to":12} '

@@ -27,7 +27,7 @@ def _refused(tmp_path: Path, name: str, text: str, *args: str) -> str:
 
 def test_a_changed_bet_is_refused_naming_the_event(tmp_path: Path) -> None:
     err = _refused(tmp_path, "mod.jsonl", NIGHT_JSONL.replace('"to":8,', '"to":10,'))
-    assert err == ("error: mod.jsonl, hand f1: a different hand f1 is already in the ledger: "
+    assert err == ("error: mod.jsonl:5, hand f1: a different hand f1 is already in the ledger: "
                    'its event 8 is bet_raise {"player":"Ann","to":10} here, bet_raise '
                    f'{{"player":"Ann","to":8}} in the ledger; {HINT}\n')
 
@@ -35,7 +35,7 @@ def test_a_changed_bet_is_refused_naming_the_event(tmp_path: Path) -> None:
 def test_a_changed_recorded_payout_is_refused(tmp_path: Path) -> None:
     text = NIGHT_JSONL.replace('"amount":300,"player":"Ann"', '"amount":290,"player":"Ann"')
     err = _refused(tmp_path, "pay.jsonl", text)
-    assert err == ("error: pay.jsonl, hand f1: a different hand f1 is already in the ledger: "
+    assert err == ("error: pay.jsonl:5, hand f1: a different hand f1 is already in the ledger: "
                    'its event 16 is recorded_payout {"amount":290,"player":"Ann","pot":null,'
                    '"returned":false,"r… here, recorded_payout {"amount":300,"player":"Ann",'
                    f'"pot":null,"returned":false,"r… in the ledger; {HINT}\n')
@@ -44,7 +44,7 @@ def test_a_changed_recorded_payout_is_refused(tmp_path: Path) -> None:
 def test_a_changed_phh_action_is_refused_and_strict_says_so(tmp_path: Path) -> None:
     err = _refused(tmp_path, "mod.phh", F1_PHH.replace("'p1 cbr 8'", "'p1 cbr 10'"),
                    "--strict")
-    assert err == ("error: mod.phh, hand f1: a different hand f1 is already in the ledger: "
+    assert err == ("error: mod.phh:1, hand f1: a different hand f1 is already in the ledger: "
                    'its event 8 is bet_raise {"player":"Ann","to":10} here, bet_raise '
                    f'{{"player":"Ann","to":8}} in the ledger; {HINT}; --strict: nothing of '
                    "this file was written\n")
@@ -79,7 +79,46 @@ def test_a_corrected_hand_exported_as_phh_is_already_in_the_ledger(tmp_path: Pat
     other.write_text(path.read_text().replace("'p1 cbr 10'", "'p1 cbr 12'"))
     code, out, err = one_shot(db, "import", str(other))
     assert (code, out) == (2, REJECTED)
-    assert err == (f"error: {other}, hand f1: a different hand f1 is already in the ledger: "
+    assert err == (f"error: {other}:1, hand f1: a different hand f1 is already in the ledger: "
                    'its event 8 is bet_raise {"player":"Ann","to":12} here, bet_raise '
                    f'{{"player":"Ann","to":8}} in the ledger; {HINT}\n')
+    assert events(db) == before
+
+
+_PHHS_HAND = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [100, 100]
+players = ['Ann', 'Bob']
+actions = ['d dh p1 AsKs', 'd dh p2 7c2d', 'p2 cbr {to}', 'p1 f']
+winnings = [0, {won}]
+hand = {n}
+"""
+
+
+def test_an_edited_hand_of_a_phhs_names_the_line_it_starts_on(tmp_path: Path) -> None:
+    """The second hand of a ``.phhs`` (its ``[2]`` header on line 12) edited, Bob's raise to 8
+    and not 6, is refused naming the file, line 12 and the hand; its first hand is known."""
+    path = tmp_path / "night.phhs"
+    db = tmp_path / "t.duckdb"
+
+    def write(to: int) -> None:
+        path.write_text(f"[1]\n{_PHHS_HAND.format(to=10, won=12, n=1)}\n"
+                        f"[2]\n{_PHHS_HAND.format(to=to, won=to + 2, n=2)}")
+
+    write(6)
+    assert path.read_text().splitlines()[11] == "[2]"
+    assert one_shot(db, "import", str(path))[:2] == (
+        0, "imported 2 hand(s) (18 events) from 1 file(s); 0 already in the ledger; 0 "
+           "rejected\n")
+    before = events(db)
+    write(8)
+    code, out, err = one_shot(db, "import", str(path))
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in "
+                              "the ledger; 1 rejected\n")
+    assert err == (f"error: {path}:12, hand night-2: a different hand night-2 is already in "
+                   'the ledger: its event 6 is bet_raise {"player":"Bob","to":8} here, '
+                   'bet_raise {"player":"Bob","to":6} in the ledger; a change to a stored hand '
+                   "is a correction (`handledger correct night-2 ...`)\n")
     assert events(db) == before

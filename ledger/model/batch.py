@@ -1,8 +1,9 @@
 """What one append writes: a :class:`Batch` of events for one stream.
 
 Readers and importers produce batches, the store appends them (``Ledger.append_many``), one
-transaction for many. A batch is a named tuple so that it reads by name, yet unpacks and
-compares as the plain 5-tuple the store has always taken.
+transaction for many. A batch is a named tuple so that it reads by name; its first five fields
+(``batch[:5]``) are the plain 5-tuple the store has always taken, and ``line`` rides beside
+them for errors only (never stored).
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ class Batch(NamedTuple):
     hand already in the ledger: counted, not written". ``hand_id``: the hand (``None`` for a
     session stream). ``session``: the session the rows belong to (``None``: none, or the
     stream's stored one). ``source_key``: what makes a re-import idempotent: when any stored
-    row has it, the batch is skipped (``None``: no key).
+    row has it, the batch is skipped (``None``: no key). ``line``: the 1-based line of the
+    file where the hand (or session entry) starts, so that a refusal of the whole batch (a
+    stored hand edited) names it (``None``: not read from a file, or not known); the store
+    neither takes nor keeps it.
     """
 
     stream: str
@@ -27,6 +31,7 @@ class Batch(NamedTuple):
     hand_id: str | None = None
     session: str | None = None
     source_key: str | None = None
+    line: int | None = None
 
     @property
     def is_hand(self) -> bool:

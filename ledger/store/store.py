@@ -386,16 +386,17 @@ class Ledger:
 
     def append_many(self, batches: Iterable[Batch]) -> list[list[int]]:
         """Append many ``(stream, events, hand_id, session, source_key)`` batches (arguments as
-        in :meth:`append`) with one bulk insert in ONE transaction: a failure in any batch
-        rolls back all of them. Batches whose source_key is stored (or repeats an earlier
-        batch's) are skipped. Returns the positions of each batch, ``[]`` for skipped ones.
+        in :meth:`append`; a :class:`Batch`'s ``line`` is not stored) with one bulk insert in
+        ONE transaction: a failure in any batch rolls back all of them. Batches whose
+        source_key is stored (or repeats an earlier batch's) are skipped. Returns the
+        positions of each batch, ``[]`` for skipped ones.
 
         Raises:
             The same as :meth:`append` (nothing is written when anything fails).
         """
         with gc_paused():
             memo: dict[int, tuple[str, int, str]] = {}
-            return self._write([prepare_batch(*item, memo=memo) for item in batches])
+            return self._write([prepare_batch(*item[:5], memo=memo) for item in batches])
 
     def append_columns(self, cols: PreparedColumns) -> range:
         """Append rows prepared as columns (:mod:`ledger.store.columns`, e.g. by a worker

@@ -36,7 +36,7 @@ def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
     """
     from replay.whatif import check_replays
 
-    stream, events, hand, session, key = batch
+    stream, events, hand, session, key = batch[:5]
     rows = ledger.read(hand)
     stored = [r.event for r in rows]
     if any(e.type in ("correction", "hand_voided") for e in stored):
@@ -58,7 +58,7 @@ def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
         changes=changes, positions=[rows[-1].position], by=BY,
         reason=f"completed from a longer export ({source}): the stored copy was cut off")
     check_replays([*stored, correction])
-    return Batch(stream, [correction], hand, session, f"{key}:completed")
+    return Batch(stream, [correction], hand, session, f"{key}:completed", batch.line)
 
 
 def continuation(ledger: Any, batch: Batch) -> Batch | None:
@@ -71,7 +71,7 @@ def continuation(ledger: Any, batch: Batch) -> Batch | None:
     hand then with no end, void or correction), or the file copy, with none, is the start of
     them; provenance aside.
     """
-    stream, events, hand, session, key = batch
+    stream, events, hand, session, key = batch[:5]
     rows = ledger.read(hand)
     stored = [r.event for r in rows]
     n = min(len(stored), len(events))
@@ -83,7 +83,7 @@ def continuation(ledger: Any, batch: Batch) -> Batch | None:
         return None if any(e.type in ends for e in events) else batch.with_events(None)
     if any(e.type in ends for e in stored):
         return None
-    return Batch(stream, list(events[n:]), hand, session, f"{key}:from:{n + 1}")
+    return Batch(stream, list(events[n:]), hand, session, f"{key}:from:{n + 1}", batch.line)
 
 
 def _facts(started: Any) -> str:

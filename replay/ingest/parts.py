@@ -139,7 +139,7 @@ def _prepare_phh(job: Job) -> Part:
         if hand.started.session is not None:  # its session's chips, carried chips: one process
             return Part(fallback=f"hand {hand.hand} names a session")
         events, state = phh_fold(hand)  # an illegal hand raises: the one-process import
-        batches.append(Batch(hand.hand, events, hand.hand, None, hand.source_key))
+        batches.append(Batch(hand.hand, events, hand.hand, None, hand.source_key, hand.line))
         states[hand.hand] = (events, state)
     return _serialised(Part(tables=tables), batches, states, job, _cache())
 
@@ -159,7 +159,7 @@ def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job
     rows = 0
     for batch in batches:
         alive.extend(batch.events)
-        one = prepare_batch(*batch, memo=memo)
+        one = prepare_batch(*batch[:5], memo=memo)
         if batch.hand_id is not None:
             part.hands.append(batch.hand_id)
             if job.shares:

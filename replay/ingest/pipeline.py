@@ -443,7 +443,7 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
         if isinstance(item, SessionEntry):
             if item.legacy_key not in skip:
                 batches.append(Batch(f"session:{item.session}", [item.event], None,
-                                     item.session, item.source_key))
+                                     item.session, item.source_key, item.line))
             continue
         try:
             if isinstance(item, HandEvents):
@@ -461,7 +461,8 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
             errors.append(invalid_value(exc).located(hand=getattr(item, "hand", None)))
             continue
         hand = events[0].hand
-        batches.append(Batch(hand, events, hand, events[0].session, item.source_key))
+        batches.append(Batch(hand, events, hand, events[0].session, item.source_key,
+                             item.line))
         if states is not None:
             states[hand] = (events, state) if keep is None else keep(events, state)
     return batches, errors

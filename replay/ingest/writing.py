@@ -335,7 +335,8 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
         else:
             clashes.append(LedgerError(
                 f"a different hand {hand} is already in the ledger: {differ}; a change to a "
-                f"stored hand is a correction (`handledger correct {hand} ...`)", hand=hand))
+                f"stored hand is a correction (`handledger correct {hand} ...`)", hand=hand,
+                line=b.line))
     return out, clashes, outside
 
 
@@ -396,7 +397,7 @@ def _drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
             f"this hand stands where hand {old} of the ledger was read from (the same file "
             f"and place), and differs from it: {differ}; a change to a stored hand is a "
             f"correction (`handledger correct {old} ...`); other hands need a file of "
-            f"another name", hand=b.hand_id))
+            f"another name", hand=b.hand_id, line=b.line))
     return out, refused
 
 
