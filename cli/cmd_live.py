@@ -59,11 +59,13 @@ def start(obj: Context, game_code: str, session: str | None, hand_id: str | None
     exit_at_once()
     with gc_paused():
         from cli import render
-        from replay.live import LiveHand, start_hand
+        from replay.live import LiveHand, check_new_ledger_start, start_hand
 
         obj.saves_tables = False  # the hot path: the next read catches the session up in memory
-        click.echo(start_hand(obj.ledger(), LiveHand(game=game_code, **spec), hand=hand_id,
-                              session=session, note=render.note))
+        live = LiveHand(game=game_code, **spec)
+        ledger = obj.ledger(checks=lambda: check_new_ledger_start(live, hand=hand_id,
+                                                                  session=session))
+        click.echo(start_hand(ledger, live, hand=hand_id, session=session, note=render.note))
 
 
 @click.command()

@@ -35,8 +35,9 @@ def session_open(obj: Context, name: str, day: str | None, chip_value: str,
     """Open session NAME: 1 chip = --chip-value money in --currency."""
     from replay import sessions as books
 
-    opened = books.open_session(obj.ledger(), name, day=day, chip_value=chip_value,
-                                currency=currency, decimals=decimals)
+    unit = {"day": day, "chip_value": chip_value, "currency": currency, "decimals": decimals}
+    ledger = obj.ledger(checks=lambda: books.session_opening(name, **unit))
+    opened = books.open_session(ledger, name, **unit)
     value = format_money(opened.chip_value_minor, opened.decimals, opened.currency)
     click.echo(f"session {name} opened {opened.date}: 1 chip = {value}")
 

@@ -4,6 +4,7 @@ group that turns every expected failure into one line and exit status 2."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
@@ -47,16 +48,21 @@ class Context:
         #: next read catches its session up in memory).
         self.saves_tables = True
         #: Whether this command made the ledger file (it was not there when first opened for
-        #: writing): a refused write removes it again (:meth:`discard_new`).
+        #: writing): a write refused after that removes it again (:meth:`discard_new`).
         self.created = False
 
-    def ledger(self, *, read_only: bool = False, existing: bool = False) -> Any:
+    def ledger(self, *, read_only: bool = False, existing: bool = False,
+               checks: Callable[[], object] | None = None) -> Any:
         """The :class:`ledger.store.store.Ledger` at ``db`` (opened once).
 
         ``read_only`` or ``existing``: a missing file is an error, never created.
+        ``checks``: the command's preconditions that need no ledger file (its arguments, what
+        a ledger with no rows refuses), run before a missing file is made: what they refuse
+        leaves no file, and none was ever made (README "reads never write").
 
         Raises:
-            NotFound: no ledger file; LedgerBusy, LedgerError: it cannot be opened.
+            NotFound: no ledger file; LedgerBusy, LedgerError: it cannot be opened; whatever
+                ``checks`` raises.
         """
         from ledger.store.store import Ledger
 
@@ -64,6 +70,8 @@ class Context:
             if (read_only or existing) and self.db != ":memory:" and not Path(self.db).exists():
                 raise no_ledger(self.db)
             if not read_only and self.db != ":memory:" and not os.path.lexists(self.db):
+                if checks is not None:
+                    checks()
                 self.created = True
             self._ledger = Ledger(self.db, read_only=read_only)
             if not read_only and self.written_from is None and self.saves_tables:
@@ -108,11 +116,17 @@ class Context:
                         "reads compute them in memory")
 
     def discard_new(self) -> None:
-        """After a refused write (an expected failure, a non-zero exit): the ledger file this
-        command made removed again, with its write-ahead log, when it holds no event, so that
-        a refused write leaves no file (README "reads never write"). The file is removed while
-        this process holds it for writing (no other process can have written it then). Not
-        removed: a file that holds an event, or one another process holds now."""
+        """The last resort after a refused write (an expected failure, a non-zero exit): the
+        ledger file this command made removed again, with its write-ahead log, when it holds
+        no event, so that a refused write leaves no file (README "reads never write").
+
+        What can be checked without the file is checked before it is made (``checks`` of
+        :meth:`ledger`: a command's arguments, an import's files no format reads); this is
+        only for what cannot be known beforehand: an ``import`` or ``run`` whose files are all
+        refused once read and checked whole (reading them first would read every file twice),
+        a failure of the database. The file is removed while this process
+        holds it for writing (no other process can have written it then). Not removed: a
+        file that holds an event, or one another process holds now."""
         if not self.created:
             return
         self.created = False

@@ -221,6 +221,29 @@ def _blinds(stakes: str | None, stud: bool, players: int) -> list[int]:
     return blinds + [0] * (players - len(blinds))
 
 
+def _session_id(hand: str) -> LedgerError:
+    return LedgerError(f"hand {hand!r}: an id starting 'session:' names a session's book, not "
+                       "a hand: give another --hand, or none for a generated id")
+
+
+def check_new_ledger_start(spec: LiveHand, *, hand: str | None, session: str | None) -> None:
+    """What :func:`start_hand` would refuse on a ledger with no rows, checked without one:
+    ``hand start`` runs it before it makes a ledger file, so that a refusal leaves none.
+
+    Raises:
+        NotFound: ``session`` is given (a new ledger has no session, :func:`open_state`'s
+            refusal); LedgerError: a ``hand`` id starting ``session:``; MalformedInput,
+            IllegalAction: see :func:`build_started`.
+    """
+    from replay.sessions import no_session
+
+    if session is not None:
+        raise no_session(session, [])
+    if hand is not None and hand.startswith("session:"):
+        raise _session_id(hand)
+    build_started(spec, hand=hand or "live-1", session=session)
+
+
 def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | None,
                note: Callable[[str], None] = lambda line: None) -> str:
     """Append a new hand's ``hand_started`` and forced bets (with chips carried from the
@@ -245,8 +268,7 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
         count = len(ledger.streams(kind="hand", session=session)) if session else 0
         hand = f"{prefix}-{count + 1}-{uuid.uuid4().hex[:6]}"
     elif hand.startswith("session:"):
-        raise LedgerError(f"hand {hand!r}: an id starting 'session:' names a session's book, "
-                          "not a hand: give another --hand, or none for a generated id")
+        raise _session_id(hand)
     elif first_rows(ledger, [hand]):
         raise LedgerError(f"hand {hand!r} is already in the ledger: give another --hand, or "
                           "none for a generated id")

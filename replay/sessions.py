@@ -128,15 +128,22 @@ def open_state(ledger: Any, name: str, *, allow_closed: bool = False) -> Session
     """
     state = session_state(ledger, name)
     if not state.opened:
-        names = [s["session"] for s in session_summaries(ledger) if s["session"]]
-        close = difflib.get_close_matches(name, names, n=3)
-        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        raise NotFound(f"no session {name!r} (open it with `handledger session open "
-                       f"{name}`){hint}")
+        raise no_session(name, [s["session"] for s in session_summaries(ledger)
+                                if s["session"]])
     if state.closed and not allow_closed:
         raise LedgerError(f"session {name!r} is closed: it takes no more hands or buy-ins "
                           "(cash-outs, payments and corrections of its entries still go in)")
     return state
+
+
+def no_session(name: str, names: list[str]) -> NotFound:
+    """The refusal of a command that needs session ``name``, which is none of the sessions
+    ``names`` (the closest named): ``no session 'fri' (open it with `handledger session open
+    fri`); did you mean 'friday'?``."""
+    close = difflib.get_close_matches(name, names, n=3)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return NotFound(f"no session {name!r} (open it with `handledger session open {name}`)"
+                    f"{hint}")
 
 
 def _append(ledger: Any, name: str, event: Any, state: SessionState) -> int:
@@ -153,9 +160,25 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
     ``chip_value``).
 
     Raises:
+        MalformedInput: as :func:`session_opening`; LedgerError: the session exists.
+    """
+    opened = session_opening(name, day=day, chip_value=chip_value, currency=currency,
+                             decimals=decimals)
+    state = session_state(ledger, name)
+    if state.opened or state.last_seq:
+        raise LedgerError(f"session {name!r} already exists")
+    _append(ledger, name, opened, state)
+    return opened
+
+
+def session_opening(name: str, *, day: str | None, chip_value: str, currency: str | None,
+                    decimals: int | None) -> ev.SessionOpened:
+    """The ``session_opened`` event :func:`open_session` appends, checked without a ledger
+    (what ``session open`` refuses before it makes a ledger file: a refusal leaves none).
+
+    Raises:
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`), date, chip value
-            or currency (:func:`ledger.model.money.check_currency`); LedgerError: the session
-            exists.
+            (:func:`chip_value_written`) or currency (:func:`ledger.model.money.check_currency`).
     """
     check_name(name, "session")
     check_currency(currency)
@@ -164,13 +187,8 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
     except ValueError:
         raise MalformedInput(f"--date {day!r} is not an ISO date (YYYY-MM-DD)") from None
     minor, decimals = chip_value_written(chip_value, currency, decimals)
-    state = session_state(ledger, name)
-    if state.opened or state.last_seq:
-        raise LedgerError(f"session {name!r} already exists")
-    opened = ev.SessionOpened(session=name, date=day, chip_value_minor=minor,
-                              currency=currency, decimals=decimals)
-    _append(ledger, name, opened, state)
-    return opened
+    return ev.SessionOpened(session=name, date=day, chip_value_minor=minor,
+                            currency=currency, decimals=decimals)
 
 
 def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None,

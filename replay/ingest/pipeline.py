@@ -171,6 +171,20 @@ def import_paths(
     return report
 
 
+def unreadable_only(paths: Sequence[Path], session: str | None) -> ImportReport | None:
+    """The report :func:`import_paths` gives for ``paths`` when no file of them can be
+    imported, known from each file's first bytes (missing, not a regular file, too large,
+    unreadable, no format handledger reads, a binary ``.jsonl``: :func:`_importer_of`) and
+    so without a ledger; None as soon as one file is of a format handledger reads."""
+    report = ImportReport(session=session)
+    files, report.errors = expand(paths)
+    for path in files:
+        report.files += 1
+        if _importer_of(path, report) is not None:
+            return None
+    return report
+
+
 def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict: bool,
                 session: str | None, pn_ledger: str | None, jobs: int | None = None,
                 progress: Progress = silent) -> ImportReport:
@@ -179,10 +193,15 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
     processes will read a large file, their process is started first, while the ledger
     opens (see :func:`replay.ingest.parallel.warm_up`).
 
+    What is refused without reading the files whole is refused before the ledger is opened
+    (so a ledger file that is not there yet is not made): a bad ``session`` name, and an
+    import none of whose files a format reads (:func:`unreadable_only`: its report is
+    returned, the ledger never opened).
+
     Raises:
-        MalformedInput: no path of ``paths`` exists, or ``pn_ledger`` goes with no one
-            PokerNow log of them (the ledger is then not opened, so not created either); as
-            :func:`import_paths`.
+        MalformedInput: no path of ``paths`` exists, ``session`` is not a name a session
+            may have, or ``pn_ledger`` goes with no one PokerNow log of them (the ledger is
+            then not opened, so not created either); as :func:`import_paths`.
     """
     from contextlib import suppress
 
@@ -190,10 +209,14 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
 
     if paths and not any(p.exists() for p in paths):  # nothing to import: the ledger untouched
         raise MalformedInput(f"{paths[0]}: no such file")
+    if session is not None:
+        check_name(session, "session")
     if pn_ledger is not None:  # checked before the ledger opens: nothing written
         from replay.ingest.pokernow import check_statement
 
         check_statement(Path(pn_ledger), paths)
+    elif (refused := unreadable_only(paths, session)) is not None:
+        return refused
     if any(auto_workers(p, jobs) for p in paths):
         with suppress(OSError, RuntimeError):  # no workers: the one-process import then
             warm_up()
