@@ -15,8 +15,9 @@ never a source of truth):
   PokerNow id (:func:`ledger.audit.books.platform_nicknames`);
 * ``audit_discrepancies(kind, session, hand_id, player, expected, actual, diff, message, seq)``
   — every audit finding, ``seq`` its place in the audit's order within its session;
-* ``derived_state(key, value)`` — the ledger head they were built from, its chain hash and the
-  digest of the tables' contents (:func:`tables_digest`)
+* ``derived_state(key, value)`` — the ledger head they were built from, its chain hash, the
+  digest of the tables' contents (:func:`tables_digest`) and the sessions with a
+  ``player_alias`` row up to that head (``alias_sessions``, a JSON list)
   (:func:`ledger.audit.catchup.moved`).
 
 Views (:data:`VIEWS`, ``CREATE OR REPLACE VIEW``; documented with examples in docs/SQL.md):
@@ -29,6 +30,7 @@ Every DuckDB error is translated into :class:`ledger.model.errors.LedgerError` h
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -41,8 +43,10 @@ from ledger.model.errors import LedgerError
 
 #: Bump when a derived table or view changes shape, or what the books compute into them (6: the
 #: table's dead money in the main pot, an open hand in progress, a voided hand's stacks count
-#: for nothing; 7: a hand that pays nobody is a chip_conservation finding): forces a rebuild.
-DERIVED_VERSION = "7"
+#: for nothing; 7: a hand that pays nobody is a chip_conservation finding; 8: ``derived_state``
+#: names the sessions with a player alias, :func:`ledger.store.streams.alias_sessions`):
+#: forces a rebuild.
+DERIVED_VERSION = "8"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
@@ -166,10 +170,14 @@ def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> 
                     appender.flush()
             for name, body in VIEWS.items():
                 con.execute(f"CREATE OR REPLACE VIEW {name} AS {body}")
+            aliased = sorted(s for (s,) in con.execute(
+                "SELECT DISTINCT session FROM events WHERE type = 'player_alias'"
+                " AND session IS NOT NULL AND position <= ?", [head]).fetchall())
             con.execute("DELETE FROM derived_state")
             con.execute("INSERT INTO derived_state VALUES ('version', ?), ('head', ?),"
-                        " ('head_hash', ?), ('digest', ?)",
-                        [DERIVED_VERSION, str(head), head_hash(con, head), tables_digest(con)])
+                        " ('head_hash', ?), ('digest', ?), ('alias_sessions', ?)",
+                        [DERIVED_VERSION, str(head), head_hash(con, head), tables_digest(con),
+                         json.dumps(aliased)])
         except duckdb.Error as e:
             raise LedgerError(f"cannot write the derived tables: {e}") from e
 
