@@ -515,16 +515,21 @@ def _live_rules(state: HandState, event: Any) -> None:
 
 
 def _paid_to_somebody(state: HandState) -> None:
-    """Refuse the end of a hand whose pots the rules cannot award (a showdown of unknown
-    cards, RULES.md §1.6) when no payout is recorded: its chips would be paid to nobody
-    (every player's net minus what he put in) and the books would lose them.
+    """Refuse the end of a hand that would leave chips paid to nobody, lost to the books
+    (every player's net minus what he put in): a hand whose pots the rules cannot award (a
+    showdown of unknown cards, RULES.md §1.6) with no payout recorded, or one whose recorded
+    payouts (pots and returned chips) come to less than the chips in the pot, less
+    what the rules or the table carry to the next hand (RULES.md §1.4, §7.1).
 
     Raises:
-        IllegalAction: naming each such pot, whose cards are unknown, and what to record.
+        IllegalAction: naming each such pot, whose cards are unknown, and what to record; or
+            the chips in the pot, those paid and, when the rules can say, what each player
+            is still due in the notation (``returned Dee 20``, ``pay Bob 6``).
     """
     from engine.settle import settle
 
     if state.payouts:
+        _paid_in_full(state, settle(state))
         return
     unknown = [p for p in settle(state).pots if not p.verifiable and p.amount]
     if not unknown:
@@ -532,6 +537,32 @@ def _paid_to_somebody(state: HandState) -> None:
     said = "; ".join(p.lines[0].rstrip(".") if p.lines else f"pot {p.amount}" for p in unknown)
     raise IllegalAction(f"cannot end with nothing paid, or its chips go to nobody: {said}; "
                         "record who won (pay PLAYER AMOUNT) or the unknown cards first")
+
+
+def _paid_in_full(state: HandState, result: Any) -> None:
+    """Refuse (see :func:`_paid_to_somebody`) an end whose recorded payouts leave chips of the
+    pot to nobody: ``result`` is the rules' :class:`engine.settle.HandResult` of ``state``."""
+    pot = state.pot_total()
+    paid: dict[str, int] = {}
+    for payout in state.payouts:
+        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    unpaid = pot - sum(paid.values()) - max(result.carried, state.carried_out)
+    if unpaid <= 0:
+        return
+    due: list[tuple[str, str, int]] = []  # (notation word, player, chips) the rules still owe
+    for player in result.players:
+        got = paid.get(player, 0)
+        back = result.returned.get(player, 0)
+        short_back = max(0, back - got)
+        short_won = max(0, back + result.awards.get(player, 0) - got) - short_back
+        due += [("returned", player, short_back)] * bool(short_back)
+        due += [("pay", player, short_won)] * bool(short_won)
+    hint = ""
+    if due and result.verifiable and sum(chips for _, _, chips in due) == unpaid:
+        hint = " (by the rules: " + ", ".join(f"{w} {p} {c}" for w, p, c in due) + ")"
+    raise IllegalAction(f"cannot end with {pot - unpaid} of the pot's {pot} chips paid: "
+                        f"{unpaid} would go to nobody{hint}; record the rest (pay PLAYER "
+                        "AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first")
 
 
 def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:

@@ -457,9 +457,10 @@ def test_every_new_command_has_help() -> None:
 
 
 def test_settle_names_a_nonzero_total_in_money(run) -> None:  # noqa: ANN001
-    """The table paid 10 chips less than the pot (0.25 USD a chip; a payout above the pot is
-    refused live): the nets sum to -2.50 USD and settle says so in money, not in minor units
-    (found by a fresh-eyes test)."""
+    """The table paid 10 chips less than the pot (0.25 USD a chip; live, a payout above the
+    pot and an end short of it are refused, so a correction records the short payout): the
+    nets sum to -2.50 USD and settle says so in money, not in minor units (found by a
+    fresh-eyes test)."""
     run("session", "open", "fri", "--chip-value", "0.25", "--currency", "USD")
     for player, chips in (("Ann", "200"), ("Bob", "150"), ("Cy", "300")):
         run("buyin", "fri", player, chips)
@@ -470,8 +471,13 @@ def test_settle_names_a_nonzero_total_in_money(run) -> None:  # noqa: ANN001
                    "Ann sm AsKs", "Bob sm QhQd"):
         assert run("act", "f1", action).exit_code == 0, action
     assert "the pot holds 300, 0 already paid" in run("act", "f1", "pay Ann 310").output
-    for action in ("pay Ann 290", "end"):
+    assert "cannot end with 290 of the pot's 300 chips paid: 10 would go to nobody (by the " \
+        "rules: pay Ann 10)" in run("act", "f1", "pay Ann 290").output + run(
+            "act", "f1", "end").output
+    for action in ("pay Ann 10", "end"):  # seq 17 and 18, after pay Ann 290 at 16
         assert run("act", "f1", action).exit_code == 0, action
+    assert run("correct", "f1", "--delete", "17", "--reason", "Ann was paid 290",
+               "--by", "host").exit_code == 0
     out = run("settle", "--session", "fri")
     assert out.exit_code == 2
     assert ("cannot settle: the balances sum to -2.50 USD, not zero (see `handledger audit`)"

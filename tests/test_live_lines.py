@@ -71,7 +71,8 @@ def test_a_declaration_in_turn_then_the_showdown_and_its_payouts(user, db: str) 
         "phase declare, Ann to act: Ann dcl high|low|swing",
         "phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER "
         "AMOUNT, end"]
-    assert _acts(user, "o1", ["pay Bob 9"]) == ["phase showdown, next: pay PLAYER AMOUNT or end"]
+    assert _acts(user, "o1", ["pay Bob 9", "pay Ann 9"]) == [
+        "phase showdown, next: pay PLAYER AMOUNT or end"] * 2
     code, out, err = user("act", "o1", "Ann dcl high")
     assert (code, out) == (2, "")
     assert err == ("error: hand o1, action 'Ann dcl high': Ann has already declared; now: "

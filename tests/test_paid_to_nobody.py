@@ -62,3 +62,42 @@ def test_a_file_hand_that_pays_nobody_is_an_audit_finding(run, tmp_path: Path) -
     assert run("correct", hand_id, "--insert-after", "10", "pay p2 200", "--reason",
                "p2 showed the nuts", "--by", "host").exit_code == 0
     assert run("audit").exit_code == 0
+
+
+UNCALLED = ("d dh Bob AsKs", "d dh Dee QhQd", "d dh Ann 7c2d", "Ann f", "Bob cc", "Dee cbr 300",
+            "Bob cc", "d db 2c7h9s", "d db Kd", "d db 3c", "Bob sm AsKs", "Dee sm QhQd")
+
+
+def test_end_is_refused_while_payouts_leave_chips_of_the_pot_to_nobody(run) -> None:  # noqa: ANN001
+    """Bob (150) calls Dee's all-in of 300 (Ann, the button, folds before putting anything
+    in): the pot holds 150 + 300 = 450, a main pot of 300 that Bob's ace-king (a pair of
+    kings on K-9-7-3-2) wins against Dee's queens, and Dee's uncalled 150. The host records
+    the pot and forgets the uncalled chips: `end` would have Dee lose 300 where the rules
+    lose him 150, and the books 150 chips."""
+    for args in (("session", "open", "fri"), ("buyin", "fri", "Ann", "200"),
+                 ("buyin", "fri", "Bob", "150"), ("buyin", "fri", "Dee", "300"),
+                 ("hand", "start", "--session", "fri", "--hand", "b", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:200,Bob:150,Dee:300", "--button", "Ann"),
+                 *(("act", "b", action) for action in UNCALLED), ("act", "b", "pay Bob 300")):
+        assert run(*args).exit_code == 0, args
+    out = run("act", "b", "end")
+    assert (out.exit_code, out.output) == (2, (
+        "error: hand b, action 'end': cannot end with 300 of the pot's 450 chips paid: 150 "
+        "would go to nobody (by the rules: returned Dee 150); record the rest (pay PLAYER "
+        "AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first\n"))
+    # part of it recorded: the line names what is still due
+    assert run("act", "b", "returned Dee 100").exit_code == 0
+    assert "400 of the pot's 450 chips paid: 50 would go to nobody (by the rules: returned " \
+        "Dee 50)" in run("act", "b", "end").output
+    # a payout to the wrong player: what is missing is said, not who is due it
+    assert run("act", "b", "pay Ann 10").exit_code == 0
+    out = run("act", "b", "end")
+    assert (out.exit_code, out.output) == (2, (
+        "error: hand b, action 'end': cannot end with 410 of the pot's 450 chips paid: 40 "
+        "would go to nobody; record the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for "
+        "an uncalled bet) first\n"))
+    assert run("act", "b", "returned Dee 40").exit_code == 0
+    assert run("act", "b", "end").exit_code == 0
+    # every chip paid: the nets sum to zero (Ann's 10, the table's mistake, is the audit's)
+    nets = {p["player"]: p["net"] for p in json.loads(run("balances", "--json").output)["players"]}
+    assert nets == {"Bob": 150, "Ann": 10, "Dee": -160}
