@@ -22,7 +22,7 @@ from ledger.model import events as ev
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.money import within_bound
-from ledger.model.names import check_seat_name, likely_meant
+from ledger.model.names import check_hand_id, check_seat_name, likely_meant
 from replay import carry
 from replay.fold import fold_stream
 
@@ -267,7 +267,7 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
         prefix = session or "live"
         count = len(ledger.streams(kind="hand", session=session)) if session else 0
         hand = f"{prefix}-{count + 1}-{uuid.uuid4().hex[:6]}"
-    elif hand.startswith("session:"):
+    elif check_hand_id(hand).startswith("session:"):
         raise _session_id(hand)
     elif first_rows(ledger, [hand]):
         raise LedgerError(f"hand {hand!r} is already in the ledger: give another --hand, or "

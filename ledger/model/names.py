@@ -1,4 +1,5 @@
-"""Player and session names as a command takes them: kept exactly as typed, never repaired.
+"""Player and session names, and hand ids, as a command takes them: kept exactly as typed,
+never repaired.
 
 A name is the key the books group by (a player's net, a session's stream), so ``"Ann "`` and
 ``"Ann"`` would be two players that print alike. A name with leading or trailing whitespace,
@@ -34,6 +35,33 @@ def check_name(name: str, what: str = "player") -> str:
         raise MalformedInput(f"{what} name {name!r} holds a control character "
                              f"(U+{ord(bad):04X}): a name is one line of printable text")
     return name
+
+
+def check_hand_id(hand: str) -> str:
+    """``hand`` unchanged when it is a hand id a command may write (``hand start --hand``, a
+    hand of an imported file): every command names a hand by it (``act HAND``, ``show HAND``)
+    and every line about the hand prints it, so it is one line of printable text that can be
+    typed back as given.
+
+    Raises:
+        MalformedInput: an empty id, leading or trailing whitespace, a control character
+            (Unicode category C: newline, escape, NUL, …), or a first ``-``, which a command
+            line reads as an option (``act -h4 end`` is ``act --help``).
+    """
+    if not hand.strip():
+        raise MalformedInput("a hand id cannot be empty" + (
+            f" (only whitespace: {hand!r})" if hand else ""))
+    if hand != hand.strip():
+        raise MalformedInput(f"hand id {hand!r} has leading or trailing whitespace: ids are "
+                             f"kept as typed, never repaired (write {hand.strip()!r})")
+    bad = next((c for c in hand if unicodedata.category(c).startswith("C")), None)
+    if bad is not None:
+        raise MalformedInput(f"hand id {hand!r} holds a control character (U+{ord(bad):04X}): "
+                             "an id is one line of printable text")
+    if hand.startswith("-"):
+        raise MalformedInput(f"hand id {hand!r} starts with '-': a command would read it as "
+                             "an option (`handledger act HAND ...`); give another id")
+    return hand
 
 
 #: Words the live action notation reads before any player name (engine/notation.py,

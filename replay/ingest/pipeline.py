@@ -30,7 +30,7 @@ from ledger.model.batch import Batch
 from ledger.model.errors import LedgerCorrupt, LedgerError, MalformedEvent, MalformedInput
 from ledger.model.events import event_json
 from ledger.model.gcpause import gc_paused
-from ledger.model.names import check_name
+from ledger.model.names import check_hand_id, check_name
 from ledger.store import landing
 from ledger.store.streams import session_of_source, stored_rows
 from replay.build import check_events, phh_fold
@@ -484,6 +484,12 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
             errors.append(invalid_value(exc).located(hand=getattr(item, "hand", None)))
             continue
         hand = events[0].hand
+        try:
+            check_hand_id(hand)
+        except LedgerError as exc:
+            errors.append(exc.located(file=read.file, line=getattr(item, "line", None),
+                                      hand=hand))
+            continue
         batches.append(Batch(hand, events, hand, events[0].session, item.source_key,
                              item.line))
         if states is not None:
