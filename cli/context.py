@@ -179,10 +179,17 @@ def one_line(text: str) -> str:
     return " ".join(part.strip() for part in text.splitlines() if part.strip())
 
 
+#: pydantic's errors that carry a KeyboardInterrupt met in its Rust core as text: serialising
+#: an event, and building a model's schema (a module's first import: "Error building
+#: `default` serializer: ... KeyboardInterrupt:").
+_PYDANTIC_WRAPS = ("PydanticSerializationError", "SchemaError")
+
+
 def interrupted(exc: BaseException) -> bool:
     """Whether ``exc`` is Ctrl-C as a library passed it on: a KeyboardInterrupt, DuckDB's
     ``RuntimeError: Query interrupted`` (raised where it was not asked to stop a query), or an
-    error raised on account of one (pydantic's serializer wraps it in its own error)."""
+    error raised on account of one (pydantic wraps it in its own error while it serialises
+    an event or builds a schema, :data:`_PYDANTIC_WRAPS`)."""
     seen: set[int] = set()
     at: BaseException | None = exc
     while at is not None and id(at) not in seen:
@@ -191,7 +198,7 @@ def interrupted(exc: BaseException) -> bool:
             return True
         if isinstance(at, RuntimeError) and "query interrupted" in str(at).lower():
             return True
-        if type(at).__name__ == "PydanticSerializationError" and "KeyboardInterrupt" in str(at):
+        if type(at).__name__ in _PYDANTIC_WRAPS and "KeyboardInterrupt" in str(at):
             return True
         at = at.__cause__ or at.__context__
     return False

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from pydantic import BaseModel, field_serializer
+from pydantic_core import SchemaError
 
 from cli.context import interrupted
 from ledger.model.errors import NotFound
@@ -67,6 +68,11 @@ def test_interrupted_knows_ctrl_c_in_each_form_and_nothing_else() -> None:
         raise ValueError("x") from KeyboardInterrupt()
     except ValueError as exc:
         assert interrupted(exc)
+    # Ctrl-C while a module's first import builds a model's schema: the text pydantic-core
+    # gave a command interrupted at a random moment (a traceback and exit 1 before)
+    assert interrupted(SchemaError("Error building `default` serializer:\n  SchemaError: Error "
+                                   "building `literal` serializer:\n  KeyboardInterrupt: "))
+    assert not interrupted(SchemaError("Invalid Schema:\nmodel.schema: Field required"))
     assert not interrupted(RuntimeError("a database error"))
     assert not interrupted(ValueError("Error serializing to JSON: a bad value"))
     assert not interrupted(_raised_while(ValueError("inner")))
