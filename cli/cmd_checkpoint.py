@@ -48,13 +48,13 @@ def checkpoint(obj: Any, out: str | None, as_json: bool, sign: str | None,
     click.echo(json.dumps(point.record(), sort_keys=True) if as_json else point.line())
 
 
-def check_against(ledger: Any, spec: str, keys_dir: str) -> bool:
-    """Print the verdict of every checkpoint of ``spec`` (a file or ``POS:HASH``) and where the
-    ledger parts from them; return whether it extends them all (signatures good)."""
+def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str) -> bool:
+    """Print the verdict of every checkpoint of ``checkpoints`` (what
+    :func:`ledger.store.checkpoint.load` read of a file or ``POS:HASH``) and where the ledger
+    parts from them; return whether it extends them all (signatures good)."""
     from ledger.store.anchor import compare
-    from ledger.store.checkpoint import load
 
-    report = compare(ledger, load(spec), _store(keys_dir))
+    report = compare(ledger, checkpoints, _store(keys_dir))
     for v in report.verdicts:
         c = v.checkpoint
         name = f" {c.ledger}" if c.ledger else ""

@@ -71,6 +71,10 @@ def verify(obj: Context, against: str | None, keys_dir: str) -> None:
     """Walk the hash chain; exit 1 naming the first edited, deleted, inserted or reordered row
     (or a corrupt file), or, with --against, the first position where the ledger parts from
     its checkpoints."""
+    from ledger.store.checkpoint import load
+
+    # read first: a checkpoint argument that cannot be read is one line, before any verdict
+    checkpoints = None if against is None else load(against)
     try:
         ledger = obj.ledger(read_only=True)
         report = ledger.verify()
@@ -80,7 +84,7 @@ def verify(obj: Context, against: str | None, keys_dir: str) -> None:
         else:
             click.echo(f"broken at position {report.first_bad}: {report.problem}: "
                        f"{report.message}")
-        extends = against is None or check_against(ledger, against, keys_dir)
+        extends = checkpoints is None or check_against(ledger, checkpoints, keys_dir)
     except LedgerCorrupt as exc:
         click.echo(f"corrupt: {exc}")
         sys.exit(1)
