@@ -64,3 +64,18 @@ def test_an_imported_hand_whose_id_cannot_be_typed_back_is_refused(run, db: str,
         "(U+001B): an id is one line of printable text",
         "imported 1 hand(s) (7 events) from 1 file(s); 0 already in the ledger; 1 rejected"]
     assert {stream for stream, _, _ in rows(fresh)} == {"a1"}
+
+
+def test_a_hand_named_in_another_case_says_which_hand_it_meant(run, db: str) -> None:  # noqa: ANN001
+    """``act U1`` for hand u1 said only that the ledger holds no hand 'U1'."""
+    assert run(*START, "--hand", "u1").exit_code == 0
+    assert run(*START, "--hand", "U-1").exit_code == 0
+    before = rows(Path(db))
+    for args in (("act", "U1", "Ann f"), ("state", "U1"), ("show", "U1"), ("history", "U1"),
+                 ("undo", "U1", "--by", "host")):
+        assert refused(run(*args)) == ("error: hand U1: the ledger holds no hand stream 'U1': "
+                                       "did you mean 'u1'?"), args
+    assert refused(run("act", "u-1", "end")) == (
+        "error: hand u-1: the ledger holds no hand stream 'u-1': did you mean 'U-1'?")
+    assert refused(run("state", "u2")) == "error: hand u2: the ledger holds no hand stream 'u2'"
+    assert rows(Path(db)) == before

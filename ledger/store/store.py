@@ -542,8 +542,17 @@ class Ledger:
         )
         if not rows and not self._query("SELECT 1 FROM events WHERE stream = $1 LIMIT 1", [stream]):
             kind = "session" if stream.startswith(SESSION_PREFIX) else "hand"
-            raise NotFound(f"the ledger holds no {kind} stream {stream!r}", hand=stream)
+            raise NotFound(f"the ledger holds no {kind} stream {stream!r}"
+                           f"{self._in_another_case(stream)}", hand=stream)
         return [StoredEvent(*row) for row in rows]
+
+    def _in_another_case(self, stream: str) -> str:
+        """``": did you mean 'u1'?"`` when the ledger holds ``stream`` in another case (``U1``
+        typed for ``u1``), else ``""``: a pass over the rows, made only for the refusal."""
+        same = [row[0] for row in self._query(
+            "SELECT DISTINCT stream FROM events WHERE lower(stream) = lower($1)"
+            " ORDER BY stream LIMIT 3", [stream])]
+        return f": did you mean {' or '.join(map(repr, same))}?" if same else ""
 
     def read_recent(self, stream: str) -> list[StoredEvent]:
         """The rows of ``stream`` by seq, all of them, as :meth:`read` gives them: looked for
