@@ -176,9 +176,12 @@ def game(code: str) -> Game:
     match = _CODE_RE.match(code or "")
     if not match or match.group(2) not in _GAMES:
         games = ", ".join(f"{g} {entry[0]}" for g, entry in _GAMES.items())
+        upper = _CODE_RE.match((code or "").upper())
+        meant = (f" did you mean {code.upper()!r}?" if upper and upper.group(2) in _GAMES
+                 else "")
         raise UnknownGame(
-            f"unknown variant {code!r}: a code is N (no-limit), P (pot-limit) or F (fixed-limit)"
-            f" and a game: {games}; e.g. NT, PO/8, F7S")
+            f"unknown variant {code!r}:{meant} a code is N (no-limit), P (pot-limit) or F "
+            f"(fixed-limit) and a game: {games}; e.g. NT, PO/8, F7S")
     betting = _BETTING[match.group(1)]
     name, streets, evaluation, extra = _GAMES[match.group(2)]
     label = {"no_limit": "no-limit", "pot_limit": "pot-limit", "fixed_limit": "fixed-limit"}

@@ -79,3 +79,19 @@ def test_a_hand_named_in_another_case_says_which_hand_it_meant(run, db: str) -> 
         "error: hand u-1: the ledger holds no hand stream 'u-1': did you mean 'U-1'?")
     assert refused(run("state", "u2")) == "error: hand u2: the ledger holds no hand stream 'u2'"
     assert rows(Path(db)) == before
+
+
+def test_a_game_code_in_lower_case_says_the_code_it_meant(run, db: str) -> None:  # noqa: ANN001
+    """``--game nt`` listed every code and game without saying which one it meant."""
+    Ledger(db).close()
+    before = rows(Path(db))
+    line = refused(run("hand", "start", "--game", "nt", *START[4:]))
+    assert line.startswith("error: unknown variant 'nt': did you mean 'NT'? a code is N "
+                           "(no-limit), P (pot-limit) or F (fixed-limit) and a game: T Texas "
+                           "hold'em, "), line
+    assert refused(run("hand", "start", "--game", "fo/8", *START[4:])).startswith(
+        "error: unknown variant 'fo/8': did you mean 'FO/8'? a code is")
+    # a code with no game in any case names none
+    assert refused(run("hand", "start", "--game", "NLHE", *START[4:])).startswith(
+        "error: unknown variant 'NLHE': a code is N (no-limit)")
+    assert rows(Path(db)) == before
