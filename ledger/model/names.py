@@ -24,17 +24,7 @@ def check_name(name: str, what: str = "player") -> str:
         MalformedInput: an empty name (or only whitespace), leading or trailing whitespace,
             or a control character (Unicode category C: newline, tab, NUL, …).
     """
-    if not name.strip():
-        raise MalformedInput(f"a {what} name cannot be empty" + (
-            f" (only whitespace: {name!r})" if name else ""))
-    if name != name.strip():
-        raise MalformedInput(f"{what} name {name!r} has leading or trailing whitespace: names "
-                             f"are kept as typed, never repaired (write {name.strip()!r})")
-    bad = next((c for c in name if unicodedata.category(c).startswith("C")), None)
-    if bad is not None:
-        raise MalformedInput(f"{what} name {name!r} holds a control character "
-                             f"(U+{ord(bad):04X}): a name is one line of printable text")
-    return name
+    return _one_printable_line(name, f"{what} name", "a name")
 
 
 def check_hand_id(hand: str) -> str:
@@ -44,24 +34,32 @@ def check_hand_id(hand: str) -> str:
     typed back as given.
 
     Raises:
-        MalformedInput: an empty id, leading or trailing whitespace, a control character
-            (Unicode category C: newline, escape, NUL, …), or a first ``-``, which a command
+        MalformedInput: what :func:`check_name` refuses, or a first ``-``, which a command
             line reads as an option (``act -h4 end`` is ``act --help``).
     """
-    if not hand.strip():
-        raise MalformedInput("a hand id cannot be empty" + (
-            f" (only whitespace: {hand!r})" if hand else ""))
-    if hand != hand.strip():
-        raise MalformedInput(f"hand id {hand!r} has leading or trailing whitespace: ids are "
-                             f"kept as typed, never repaired (write {hand.strip()!r})")
-    bad = next((c for c in hand if unicodedata.category(c).startswith("C")), None)
-    if bad is not None:
-        raise MalformedInput(f"hand id {hand!r} holds a control character (U+{ord(bad):04X}): "
-                             "an id is one line of printable text")
+    _one_printable_line(hand, "hand id", "an id")
     if hand.startswith("-"):
         raise MalformedInput(f"hand id {hand!r} starts with '-': a command would read it as "
                              "an option (`handledger act HAND ...`); give another id")
     return hand
+
+
+def _one_printable_line(text: str, label: str, one: str) -> str:
+    """``text`` unchanged unless it is empty (or only whitespace), has leading or trailing
+    whitespace or holds a control character; the refusal calls it ``label`` (``"player
+    name"``, ``"hand id"``) and one such text ``one`` (``"a name"``, ``"an id"``)."""
+    if not text.strip():
+        raise MalformedInput(f"a {label} cannot be empty" + (
+            f" (only whitespace: {text!r})" if text else ""))
+    if text != text.strip():
+        raise MalformedInput(f"{label} {text!r} has leading or trailing whitespace: "
+                             f"{one.split()[1]}s are kept as typed, never repaired "
+                             f"(write {text.strip()!r})")
+    bad = next((c for c in text if unicodedata.category(c).startswith("C")), None)
+    if bad is not None:
+        raise MalformedInput(f"{label} {text!r} holds a control character "
+                             f"(U+{ord(bad):04X}): {one} is one line of printable text")
+    return text
 
 
 #: Words the live action notation reads before any player name (engine/notation.py,
