@@ -41,3 +41,19 @@ def test_the_words_say_what_creates_a_ledger(tmp_path: Path) -> None:
     done = table(db, "h1", ["state"])
     assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {no_ledger(db)}\n")
     assert not db.exists()
+
+
+@pytest.mark.parametrize("command", [("init",), ("session", "open", "fri"),
+                                     ("hand", "start", "--game", "NT", "--stakes", "1/2",
+                                      "--seats", "Ann:100,Bob:100", "--button", "Ann")],
+                         ids=" ".join)
+def test_a_ledger_in_a_missing_folder_names_the_folder(tmp_path: Path,
+                                                      command: tuple[str, ...]) -> None:
+    """A command that creates the ledger said DuckDB's "database error: IO Error: Cannot open
+    file ...: No such file or directory", nothing of the folder; a read still says no ledger."""
+    db = tmp_path / "nodir" / "l.duckdb"
+    assert one_shot(db, *command) == (2, "", (
+        f"error: no folder {tmp_path / 'nodir'} to create the ledger {db} in (a ledger is made "
+        "only inside a folder that exists)\n"))
+    assert one_shot(db, "audit") == (2, "", f"error: {no_ledger(db)}\n")
+    assert list(tmp_path.iterdir()) == []

@@ -188,6 +188,7 @@ class Ledger:
         _regular_or_new(self.path)
         if not read_only:
             _not_write_protected(self.path)
+            _folder_to_create_in(self.path)
         if not read_only and self.path != ":memory:" and not os.path.lexists(self.path):
             _create(self.path)
         self._con = waiting(self.path, lambda: self._connect(read_only), wait=wait)
@@ -857,3 +858,16 @@ def _regular_or_new(path: str) -> None:
         kind = ("a directory" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode)
                 else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a file")
         raise LedgerError(f"ledger {path} is {kind}, not a ledger file")
+
+
+def _folder_to_create_in(path: str) -> None:
+    """Refuse to create a ledger in a folder that does not exist: DuckDB's "IO Error: Cannot
+    open file" said nothing of the folder.
+
+    Raises:
+        LedgerError: naming the missing folder.
+    """
+    folder = os.path.dirname(path) or "."
+    if _file_mode(path) is None and not os.path.isdir(folder):
+        raise LedgerError(f"no folder {folder} to create the ledger {path} in (a ledger is "
+                          "made only inside a folder that exists)")
