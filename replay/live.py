@@ -232,14 +232,15 @@ def check_new_ledger_start(spec: LiveHand, *, hand: str | None, session: str | N
 
     Raises:
         NotFound: ``session`` is given (a new ledger has no session, :func:`open_state`'s
-            refusal); LedgerError: a ``hand`` id starting ``session:``; MalformedInput,
+            refusal); LedgerError: a ``hand`` id starting ``session:`` or not one a command
+            may write (:func:`ledger.model.names.check_hand_id`); MalformedInput,
             IllegalAction: see :func:`build_started`.
     """
     from replay.sessions import no_session
 
     if session is not None:
         raise no_session(session, [])
-    if hand is not None and hand.startswith("session:"):
+    if hand is not None and check_hand_id(hand).startswith("session:"):
         raise _session_id(hand)
     build_started(spec, hand=hand or "live-1", session=session)
 

@@ -19,6 +19,8 @@ WRITES = [
     ("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats", "A:1"),
     ("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats", "A:1,B:2", "--button", "A",
      "--session", "x"),
+    ("hand", "start", "--hand", " h1", "--game", "NT", "--stakes", "1/2", "--seats", "A:1,B:2",
+     "--button", "A"),
     ("import", "/dev/null"),
     ("import", "{dir}/notes.txt"),
     ("import", "--session", " x", "{dir}/x.phh"),
