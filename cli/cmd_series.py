@@ -24,7 +24,10 @@ from cli.context import Context
               help='{"players": [{"player", "net", "buy_in", "cash_out", "hands", '
                    '"sessions", "nickname"}], "in_progress": [{"hand", "session", "pot", '
                    '"players"}] (when a hand is)}; with --money in integer minor units, '
-                   'and "decimals", "currency" say which')
+                   'and "decimals", "currency" say which. Chips of different values (no '
+                   '--session, no --money): "units" as standings --json, each player\'s '
+                   '"net", "buy_in", "cash_out", "rules_net" null and "by_unit" giving them '
+                   'with "hands", "sessions" in the order of "units" (null: not played)')
 @click.pass_obj
 def balances(obj: Context, session_name: str | None, money: bool, as_json: bool) -> None:
     """Each player's net, buy-ins, cash-outs, hands and sessions, across the series or in one
@@ -33,7 +36,9 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
     and chart use; where the rules would have paid otherwise, their net is shown beside it
     (`audit` names the hands). A hand still in progress is named in a note: its chips in the
     pot count as put in, nothing paid yet. A player known by a PokerNow id shows as its
-    latest nickname with the id, e.g. `Mdeyxwb (HXN7RGKNLI)`."""
+    latest nickname with the id, e.g. `Mdeyxwb (HXN7RGKNLI)`. Chips of different values
+    (sessions of other chip values or currencies) do not add up: without --session, each value
+    gets its own table, and a note says so (--money adds them up in one currency)."""
     from replay.books import balances as read
 
     books = read(obj.db, session_name, money=money, note=render.note,
@@ -42,6 +47,9 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
         body: dict = {"players": books.players}
         if books.in_progress:
             body["in_progress"] = books.in_progress
+        if books.mixed:
+            body["units"] = [{**u, "sessions": [s or "" for s in u["sessions"]]}
+                             for u in books.units]
         if money:
             body["decimals"], body["currency"] = books.unit
         click.echo(json.dumps(body))

@@ -49,13 +49,35 @@ def _where(d: Any) -> str:
 
 def balances_text(books: Any) -> str:
     """A table: player (``nickname (id)`` when he has a PokerNow nickname), net, buy-in,
-    cash-out, hands, sessions (``books``: :class:`ledger.audit.reports.Balances`)."""
-    decimals, currency = books.unit
+    cash-out, hands, sessions (``books``: :class:`ledger.audit.reports.Balances`). When the
+    sessions count chips of different values, a table per chip unit under a line naming it
+    and its sessions (``chips of 0.25 USD (s01, s02):``), and a note saying why."""
+    from ledger.audit.reports import chip_unit_text
+
+    if not books.mixed:
+        return "\n".join([*_balances_table(books.players, books.unit),
+                          *in_progress_lines(books.in_progress)])
+    lines = []
+    for i, u in enumerate(books.units):
+        unit = (u["chip_value_minor"], u["decimals"], u["currency"])
+        rows = sorted(({**p, **p["by_unit"][i]} for p in books.players if p["by_unit"][i]),
+                      key=lambda p: (-p["net"], p["player"]))
+        named = ", ".join(s or "no session" for s in u["sessions"])
+        lines.append(("plain chips" if unit == (1, 0, None) else
+                      f"chips of {chip_unit_text(unit)}") + f" ({named}):")
+        lines.extend(_balances_table(rows, (0, None)))
+    lines.append(chip_units_note(books.units, "table", "balances"))
+    lines.extend(in_progress_lines(books.in_progress))
+    return "\n".join(lines)
+
+
+def _balances_table(players: list[dict[str, Any]], unit: tuple[int, str | None]) -> list[str]:
+    """The lines of one balances table: a header and a row per player, in ``unit``."""
+    decimals, currency = unit
 
     def fmt(v: int) -> str:
         return format_money(v, decimals, None)
 
-    players = books.players
     names = [f"{p['nickname']} ({p['player']})" if p.get("nickname") else p["player"]
              for p in players]
     width = max([14, *map(len, names)])
@@ -68,8 +90,24 @@ def balances_text(books: Any) -> str:
         lines.append(f"{name:<{width}} {fmt(p['net']):>12} {fmt(p['buy_in']):>12} "
                      f"{fmt(p['cash_out']):>12} {p['hands']:>6} {p['sessions']:>8}"
                      + (f" {fmt(p['rules_net']):>16}" if differs else ""))
-    lines.extend(in_progress_lines(books.in_progress))
-    return "\n".join(lines)
+    return lines
+
+
+def chip_units_note(units: list[dict[str, Any]], each: str, command: str) -> str:
+    """The note under a read whose sessions count chips of different values (``units`` as
+    :class:`ledger.audit.reports.Standings` gives them): each session's chip value, that they
+    do not add up so each value has its own ``each`` (total, table), and whether
+    ``handledger COMMAND --money`` adds them up (one currency and decimals) or not."""
+    from ledger.audit.reports import chip_units_worth
+
+    worth = chip_units_worth(units)
+    money = (f"`handledger {command} --money` adds them up in money"
+             if len({(u["decimals"], u["currency"]) for u in units}) == 1 else
+             "and their money is of different currencies or decimals, so it does not "
+             "add up either (`handledger balances --session S --money` reads one "
+             "session's)")
+    return (f"note: the sessions count chips of different values ({worth}): they do not add "
+            f"up, so each value has its own {each}; {money}")
 
 
 def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
@@ -257,17 +295,7 @@ def standings_text(grid: Any) -> str:
     lines.append(row("(sum)", [fmt(v) for v in sums],
                      [fmt(v) for v in by_unit] if grid.mixed else [fmt(sum(sums))]))
     if grid.mixed:
-        worth = "; ".join(f"{', '.join(s or '(no session)' for s in u['sessions'])}: "
-                          + ("plain chips" if unit == (1, 0, None) else
-                             f"1 chip = {chip_unit_text(unit)}")
-                          for u, unit in zip(grid.units, units, strict=True))
-        money = ("`handledger standings --money` adds them up in money"
-                 if len({(u["decimals"], u["currency"]) for u in grid.units}) == 1 else
-                 "and their money is of different currencies or decimals, so it does not "
-                 "add up either (`handledger balances --session S --money` reads one "
-                 "session's)")
-        lines.append(f"note: the sessions count chips of different values ({worth}): they do "
-                     f"not add up, so each value has its own total; {money}")
+        lines.append(chip_units_note(grid.units, "total", "standings"))
     lines.extend(in_progress_lines(grid.in_progress))
     return "\n".join(lines)
 

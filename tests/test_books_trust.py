@@ -151,12 +151,19 @@ def test_7_balances_and_chart_count_the_same_net(run, db: str) -> None:  # noqa:
     from replay.books import chart_rows
 
     assert run("import", str(ROOT / "data")).exit_code == 0
-    nets = {p["player"]: p["net"] for p in _json(run("balances", "--json"))["players"]}
+    books = _json(run("balances", "--json"))
+    # the 0.25 USD sessions and the plain-chip hands of no session: two units, never one sum
+    assert [u["sessions"] for u in books["units"]] == [["declare-night", "s01", "s02", "s03"],
+                                                       [""]]
+    nets = {p["player"]: sum(u["net"] for u in p["by_unit"] if u) for p in books["players"]}
     charted: dict[str, int] = {}
     for _, player, net in chart_rows(db, money=False):
         charted[player] = charted.get(player, 0) + net
     assert charted == nets
-    assert nets["Ann"] == -28 and nets["Alice"] == 689
+    ann = next(p for p in books["players"] if p["player"] == "Ann")
+    assert [u["net"] for u in ann["by_unit"]] == [79, -107]  # was one sum, -28
+    alice = next(p for p in books["players"] if p["player"] == "Alice")
+    assert [u and u["net"] for u in alice["by_unit"]] == [689, None]
     assert "what the table paid him minus what he put in" in " ".join(
         run("balances", "--help").output.split())
 

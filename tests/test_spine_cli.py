@@ -206,16 +206,18 @@ def test_main_job_on_the_bundled_data(run) -> None:  # noqa: ANN001
 
 
 def test_standings_agree_with_balances(run) -> None:  # noqa: ANN001
-    """The grid's totals per chip value add up to the balances' nets (the sessions count
-    chips of 0.25 USD, the hands of no session plain chips: a total each), each session's
+    """The grid's totals per chip value are the balances' nets per chip value (the sessions
+    count chips of 0.25 USD, the hands of no session plain chips: a total each), each session's
     column sums to zero in an opened session, and the JSON carries every session in ledger
     order."""
     assert run("import", str(DATA)).exit_code == 0
     grid = json.loads(run("standings", "--json").output)
-    nets = {p["player"]: p["net"] for p in json.loads(run("balances", "--json").output)["players"]}
+    books = json.loads(run("balances", "--json").output)
+    assert books["units"] == grid["units"]
+    nets = {p["player"]: [u and u["net"] for u in p["by_unit"]] for p in books["players"]}
     assert [(u["chip_value_minor"], u["currency"], u["sessions"]) for u in grid["units"]] == [
         (25, "USD", ["declare-night", "s01", "s02", "s03"]), (1, None, [""])]
-    assert {p["player"]: sum(t or 0 for t in p["totals"]) for p in grid["players"]} == nets
+    assert {p["player"]: p["totals"] for p in grid["players"]} == nets
     assert {p["player"]: p["totals"] for p in grid["players"] if p["player"] in (
         "Ann", "Bob", "Quin")} == {"Ann": [79, -107], "Bob": [-26, 236], "Quin": [None, 640]}
     assert [s["session"] for s in grid["sessions"]] == ["declare-night", None, "s01", "s02",

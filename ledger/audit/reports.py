@@ -29,6 +29,10 @@ GROUP BY player ORDER BY net DESC, player"""
 #: ``(decimals, currency)`` to print amounts with: ``(0, None)`` for chips.
 Unit = tuple[int, "str | None"]
 
+#: A session's chip unit: ``(minor units a chip is worth, decimals, currency)``; a session
+#: with no chip value (and hands of no session) counts plain chips, ``(1, 0, None)``.
+ChipUnit = tuple[int, int, "str | None"]
+
 
 @dataclass(frozen=True)
 class Balances:
@@ -40,11 +44,26 @@ class Balances:
     with. ``in_progress``: the hands read that are still open (recorded live, not yet ended:
     dicts with ``hand``, ``session``, ``pot`` and ``players``, each player's chips in its pot
     so far), whose chips count as put in and not yet paid, so that the nets are not final
-    (:func:`open_hands`)."""
+    (:func:`open_hands`).
+
+    In chips over the whole series, when the sessions count chips of different values (as
+    :class:`Standings`), ``units`` lists them (dicts with ``chip_value_minor``, ``decimals``,
+    ``currency`` and their ``sessions``, in order of first session) and, chips of different
+    values not adding up, a player's ``net``, ``buy_in``, ``cash_out`` and ``rules_net`` are
+    None and ``by_unit`` gives them per unit (a list in the order of ``units`` of dicts with
+    those four and ``hands``, ``sessions``; None for a unit of no session he played); players
+    are ordered by those nets, the first unit's first (a missing one as 0). Otherwise
+    ``units`` is empty and nothing else changes."""
 
     players: list[dict[str, Any]]
     unit: tuple[int, str | None]
     in_progress: list[dict[str, Any]] = field(default_factory=list)
+    units: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def mixed(self) -> bool:
+        """Whether the sessions read count chips of different values (no one sum in chips)."""
+        return len(self.units) > 1
 
     @property
     def paid_already(self) -> int:
@@ -92,11 +111,53 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
     unit = _unit({c for r in rows for c in (r[6] or "").split(",")},
                  {d for r in rows for d in (r[7] or "0").split(",")}, money)
     keys = ("player", "net", "buy_in", "cash_out", "hands", "sessions")
-    return Balances([{**{k: (int(v) if k != "player" else v)
-                         for k, v in zip(keys, r, strict=False)}, "nickname": r[8],
-                      "rules_net": int(r[9]), "paid_minor": int(r[10]),
-                      "received_minor": int(r[11])} for r in rows], unit,
-                    open_hands(con, session))
+    players = [{**{k: (int(v) if k != "player" else v) for k, v in zip(keys, r, strict=False)},
+                "nickname": r[8], "rules_net": int(r[9]), "paid_minor": int(r[10]),
+                "received_minor": int(r[11])} for r in rows]
+    units: list[dict[str, Any]] = []
+    if session is None and not money:
+        units, by_unit = _balances_by_unit(con)
+        if len(units) > 1:
+            for p in players:
+                p.update({k: None for k in _UNIT_SUMS[:4]}, by_unit=by_unit[p["player"]])
+            players.sort(key=lambda p: ([-(u["net"] if u else 0) for u in p["by_unit"]],
+                                        p["player"]))
+        else:
+            units = []
+    return Balances(players, unit, open_hands(con, session), units)
+
+
+#: The chip amounts (and counts) :func:`balances` gives per chip unit when they do not add up.
+_UNIT_SUMS = ("net", "buy_in", "cash_out", "rules_net", "hands", "sessions")
+
+
+def _balances_by_unit(con: Any) -> tuple[list[dict[str, Any]],
+                                         dict[str, list[dict[str, int] | None]]]:
+    """The chip units of the sessions with results (as :class:`Standings` ``units``, with
+    ``sessions`` None for hands of no session) and each player's chip sums per unit
+    (:data:`_UNIT_SUMS`, None for a unit he did not play), in that order."""
+    rows = con.execute(
+        "SELECT r.session, r.player, r.net, r.buy_in, r.cash_out, r.rules_net, r.hands,"
+        " coalesce(b.chip_value_minor, 1), coalesce(b.decimals, 0), nullif(b.currency, '')"
+        " FROM player_session_results r JOIN session_book b"
+        " ON b.session IS NOT DISTINCT FROM r.session ORDER BY r.session_ord, r.player"
+        ).fetchall()
+    named: dict[ChipUnit, list[str | None]] = {}
+    for session, *_, value, decimals, currency in rows:
+        sessions = named.setdefault((int(value), int(decimals), currency), [])
+        if session not in sessions:
+            sessions.append(session)
+    index = {u: i for i, u in enumerate(named)}
+    sums: dict[str, list[dict[str, int] | None]] = {}
+    for session, player, *amounts, value, decimals, currency in rows:
+        per = sums.setdefault(player, [None] * len(named))
+        at = index[(int(value), int(decimals), currency)]
+        got = per[at] or dict.fromkeys(_UNIT_SUMS, 0)
+        for key, amount in zip(_UNIT_SUMS, [*amounts, session is not None], strict=True):
+            got[key] += int(amount)
+        per[at] = got
+    return ([{"chip_value_minor": u[0], "decimals": u[1], "currency": u[2], "sessions": s}
+             for u, s in named.items()], sums)
 
 
 def open_hands(con: Any, session: str | None) -> list[dict[str, Any]]:
@@ -155,9 +216,14 @@ def hand_nets(con: Any, money: bool) -> list[tuple[int, str, int]]:
         " ORDER BY ord, player").fetchall()
 
 
-#: A session's chip unit: ``(minor units a chip is worth, decimals, currency)``; a session
-#: with no chip value (and hands of no session) counts plain chips, ``(1, 0, None)``.
-ChipUnit = tuple[int, int, "str | None"]
+def chip_units_worth(units: list[dict[str, Any]]) -> str:
+    """Each unit's sessions and what one of its chips is worth (``units`` as
+    :class:`Standings` lists them): ``friday: 1 chip = 0.25 USD; (no session): plain
+    chips``."""
+    return "; ".join(
+        f"{', '.join(s or '(no session)' for s in u['sessions'])}: "
+        + ("plain chips" if unit == (1, 0, None) else f"1 chip = {chip_unit_text(unit)}")
+        for u in units for unit in [(u["chip_value_minor"], u["decimals"], u["currency"])])
 
 
 def chip_unit_text(unit: ChipUnit) -> str:
