@@ -145,14 +145,18 @@ def sql(obj: Context, query: str, as_csv: bool, as_json: bool, max_rows: int | N
 @click.command()
 @click.argument("out", type=click.Path(dir_okay=False))
 @click.option("--money", is_flag=True, help="Plot money instead of chips.")
+@click.option("--session", "session_name", default=None, help="Only this session's hands.")
 @click.pass_obj
-def chart(obj: Context, out: str, money: bool) -> None:
-    """Write OUT (a PNG): each player's cumulative net across the series, hand by hand (the
-    net of balances: what the table paid)."""
+def chart(obj: Context, out: str, money: bool, session_name: str | None) -> None:
+    """Write OUT (a PNG): each player's cumulative net across the series (or one session),
+    hand by hand (the net of balances: what the table paid). Chips of different values do not
+    add up: across sessions of different chip values it is refused in one line (chart the
+    money with --money, or one session with --session), as --money is across currencies."""
     from cli.chart import write_chart
     from replay.books import chart_rows
 
-    rows = chart_rows(obj.db, money=money, progress=render.progress, note=render.note)
+    rows = chart_rows(obj.db, money=money, session=session_name, progress=render.progress,
+                      note=render.note)
     write_chart(Path(out), rows, "money (minor units)" if money else "chips")
     click.echo(f"wrote {out}")
 

@@ -167,17 +167,20 @@ def _unbalanced_lines(findings: list[Any]) -> list[str]:
             for (name, kind), moves in grouped.items()]
 
 
-def chart_rows(path: str, *, money: bool, progress: Progress = silent, note: Note = _quiet
-               ) -> list[tuple[int, str, int]]:
-    """``(ord, player, net)`` of every player in every hand, in ledger order.
+def chart_rows(path: str, *, money: bool, session: str | None = None,
+               progress: Progress = silent, note: Note = _quiet) -> list[tuple[int, str, int]]:
+    """``(ord, player, net)`` of every player in every hand (of ``session`` when given), in
+    ledger order (:func:`reports.chart_nets`).
 
     Raises:
-        NotFound: the ledger holds no hands.
+        NotFound: no such session, or no hands to chart; LedgerError: chips of different
+            values (money of different currencies or decimals) to add up.
     """
     with fresh_books(path, progress=progress, note=note) as ledger:
-        rows = reports.hand_nets(ledger.connection, money)
+        rows = reports.chart_nets(ledger.connection, money, session)
     if not rows:
-        raise NotFound("no hands in the ledger to chart")
+        raise NotFound("no hands in the ledger to chart" if session is None else
+                       f"no hands in session {session!r} to chart")
     return rows
 
 

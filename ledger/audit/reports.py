@@ -208,12 +208,58 @@ def settlement(con: Any, session: str | None) -> tuple[list[Transfer], Balances]
     return fewest_transfers(nets), books
 
 
-def hand_nets(con: Any, money: bool) -> list[tuple[int, str, int]]:
-    """``(ord, player, net)`` of every player in every hand, in ledger order (chips, or minor
-    units with ``money``)."""
+def hand_nets(con: Any, money: bool, session: str | None = None
+              ) -> list[tuple[int, str, int]]:
+    """``(ord, player, net)`` of every player in every hand (of ``session`` when given), in
+    ledger order (chips, or minor units with ``money``), whatever their sessions' units."""
     return con.execute(
         f"SELECT ord, player, {'net_minor' if money else 'net'} FROM player_hand_results"
-        " ORDER BY ord, player").fetchall()
+        " WHERE $1 IS NULL OR session = $1 ORDER BY ord, player", [session]).fetchall()
+
+
+_CHART_ONE_SESSION = "chart one session with --session S"
+
+
+def chart_nets(con: Any, money: bool, session: str | None = None
+               ) -> list[tuple[int, str, int]]:
+    """:func:`hand_nets` for a chart of running nets, refused where they would add up amounts
+    of different units: chips of sessions of different chip values (money adds them up
+    within one currency), money of different currencies or decimals (README, "Chips of
+    different values do not add up").
+
+    Raises:
+        NotFound: ``session`` is not in the ledger; LedgerError: the hands read count chips
+            of different values (without ``money``), or money of different currencies or
+            decimals (with it).
+    """
+    if session is not None and not con.execute(
+            "SELECT 1 FROM session_book WHERE session = ?", [session]).fetchone():
+        raise NotFound(f"no session {session!r} in the ledger")
+    of = session_units(con)
+    units: dict[ChipUnit, list[str | None]] = {}
+    for (name,) in con.execute(
+            "SELECT session FROM player_hand_results WHERE $1 IS NULL OR session = $1"
+            " GROUP BY session ORDER BY min(ord)", [session]).fetchall():
+        units.setdefault(of.get(name, (1, 0, None)), []).append(name)
+    if money:
+        _unit({u[2] or "" for u in units}, {str(u[1]) for u in units}, True, _CHART_ONE_SESSION)
+    elif len(units) > 1:
+        listed = [{"chip_value_minor": u[0], "decimals": u[1], "currency": u[2],
+                   "sessions": named} for u, named in units.items()]
+        one = len({(u[1], u[2]) for u in units}) == 1
+        raise LedgerError(
+            f"the sessions count chips of different values ({chip_units_worth(listed)}), "
+            "which do not add up into one running net: "
+            + ("chart the money with --money, or one session with --session S" if one else
+               "chart one session with --session S (their money is of different currencies "
+               "or decimals, so --money does not add up either)"))
+    return hand_nets(con, money, session)
+
+
+def session_units(con: Any) -> dict[str | None, ChipUnit]:
+    """Each session's chip unit (:data:`ChipUnit`), None for the hands of no session."""
+    return {s: (int(v or 1), int(d or 0), c or None) for s, v, d, c in con.execute(
+        "SELECT session, chip_value_minor, decimals, currency FROM session_book").fetchall()}
 
 
 def chip_units_worth(units: list[dict[str, Any]]) -> str:

@@ -1,0 +1,72 @@
+"""The chart over sessions whose chips are worth different amounts: a running net that adds
+chips of 0.25 USD to chips of 0.01 USD (or money in EUR to money in USD) means nothing, so it
+is refused in one line naming what to chart instead; money of one currency, or one session,
+is charted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from replay.books import chart_rows
+from tests.test_books_trust import NIGHT  # friday, 1 chip = 0.25 USD: Ann +150, Bob -150
+from tests.test_standings_units import PENNY, build, run
+
+EURO_HAND = [  # 1 chip = 0.25 EUR: the penny hand again (Ann -2, Bob +2)
+    ("session", "open", "euro", "--date", "2026-11-29", "--chip-value", "0.25",
+     "--currency", "EUR"),
+    ("buyin", "euro", "Ann", "200"), ("buyin", "euro", "Bob", "200"),
+    ("hand", "start", "--session", "euro", "--hand", "e1", "--game", "NT", "--stakes", "1/2",
+     "--seats", "Ann:200,Bob:200", "--button", "Bob"),
+    *[("act", "e1", a) for a in ("d dh Ann AsKs", "d dh Bob QhQd", "Bob cbr 100", "Ann f",
+                                 "end")],
+]
+
+
+def test_chips_of_two_values_are_refused_and_money_is_charted(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    build(db, *NIGHT, *PENNY)
+    png = tmp_path / "c.png"
+    out = run(db, "chart", str(png))
+    assert (out.exit_code, out.output) == (
+        2, "error: the sessions count chips of different values (friday: 1 chip = 0.25 USD; "
+           "penny: 1 chip = 0.01 USD), which do not add up into one running net: chart the "
+           "money with --money, or one session with --session S\n")
+    assert not png.exists()
+    # in money, cents: friday's hand Ann +150 × 25, Bob −150 × 25; penny's Ann −2, Bob +2
+    assert [(p, n) for _, p, n in chart_rows(str(db), money=True)] == [
+        ("Ann", 3750), ("Bob", -3750), ("Cy", 0), ("Ann", -2), ("Bob", 2)]
+    assert run(db, "chart", str(png), "--money").output == f"wrote {png}\n"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # one session has one chip value
+    assert [(p, n) for _, p, n in chart_rows(str(db), money=False, session="penny")] == [
+        ("Ann", -2), ("Bob", 2)]
+    assert run(db, "chart", str(tmp_path / "p.png"), "--session", "penny").exit_code == 0
+    missing = run(db, "chart", str(tmp_path / "x.png"), "--session", "nope")
+    assert (missing.exit_code, missing.output) == (2, "error: no session 'nope' in the ledger\n")
+
+
+def test_money_of_two_currencies_is_refused_too(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    build(db, *NIGHT, *EURO_HAND)
+    png = tmp_path / "c.png"
+    out = run(db, "chart", str(png))
+    assert (out.exit_code, out.output) == (
+        2, "error: the sessions count chips of different values (friday: 1 chip = 0.25 USD; "
+           "euro: 1 chip = 0.25 EUR), which do not add up into one running net: chart one "
+           "session with --session S (their money is of different currencies or decimals, so "
+           "--money does not add up either)\n")
+    money = run(db, "chart", str(png), "--money")
+    assert (money.exit_code, money.output) == (
+        2, "error: the sessions use different currencies or decimals: chart one session with "
+           "--session S\n")
+    assert not png.exists()
+    assert [(p, n) for _, p, n in chart_rows(str(db), money=True, session="euro")] == [
+        ("Ann", -50), ("Bob", 50)]  # 2 chips of 0.25 EUR: 50 cents
+
+
+def test_one_chip_value_is_charted_as_before(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    build(db, *NIGHT)
+    assert [(p, n) for _, p, n in chart_rows(str(db), money=False)] == [
+        ("Ann", 150), ("Bob", -150), ("Cy", 0)]
+    assert run(db, "chart", str(tmp_path / "c.png")).exit_code == 0
