@@ -21,7 +21,8 @@ never a source of truth):
   (:func:`ledger.audit.catchup.moved`).
 
 Views (:data:`VIEWS`, ``CREATE OR REPLACE VIEW``; documented with examples in docs/SQL.md):
-``sessions``, ``player_hand_results``, ``player_session_results``, ``standings``. Money
+``sessions``, ``player_hand_results``, ``player_session_results``, ``standings`` (a row per
+player and chip unit: ``chip_value_minor``, ``currency``, ``decimals``). Money
 columns end in ``_minor``: chips × ``chip_value_minor``, integers (HUGEINT: a product of two
 amounts of up to ``MAX_CHIPS`` each).
 
@@ -44,9 +45,10 @@ from ledger.model.errors import LedgerError
 #: Bump when a derived table or view changes shape, or what the books compute into them (6: the
 #: table's dead money in the main pot, an open hand in progress, a voided hand's stacks count
 #: for nothing; 7: a hand that pays nobody is a chip_conservation finding; 8: ``derived_state``
-#: names the sessions with a player alias, :func:`ledger.store.streams.alias_sessions`):
+#: names the sessions with a player alias, :func:`ledger.store.streams.alias_sessions`; 9: the
+#: standings view a row per player and chip unit, ``chip_value_minor`` in the results views):
 #: forces a rebuild.
-DERIVED_VERSION = "8"
+DERIVED_VERSION = "9"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
@@ -84,7 +86,7 @@ FROM session_book b ORDER BY b.ord""",
 SELECT r.session, r.hand_id, r.ord, h.game, h.status, coalesce(n.player, r.player) AS player,
     r.player AS seat_name, r.starting, r.contributed, r.returned, r.awarded, r.recorded, r.net,
     r.rules_net, r.final_stack, r.net::HUGEINT * coalesce(b.chip_value_minor, 1) AS net_minor,
-    b.currency, b.decimals
+    b.currency, b.decimals, coalesce(b.chip_value_minor, 1) AS chip_value_minor
 FROM results r JOIN hands h USING (hand_id)
 LEFT JOIN player_names n ON n.alias = r.player
 LEFT JOIN session_book b ON {_SAME_SESSION.format(a="b", b="r")}""",
@@ -95,8 +97,9 @@ SELECT p.session, b.date, p.player, p.hands, p.buy_in, p.rebuys, p.top_ups, p.ca
     p.buy_in::HUGEINT * b.chip_value_minor AS buy_in_minor,
     p.cash_out::HUGEINT * b.chip_value_minor AS cash_out_minor, p.paid_minor, p.received_minor,
     p.biggest_win, p.biggest_loss,
-    b.currency, b.decimals, b.ord AS session_ord
+    b.currency, b.decimals, b.ord AS session_ord, b.chip_value_minor
 FROM session_players p JOIN session_book b ON {_SAME_SESSION.format(a="b", b="p")}""",
+    # a row per player and chip unit: chips of different values are never summed together
     "standings": """
 SELECT player, count(session) AS sessions, sum(hands) AS hands, sum(net) AS net,
     sum(net_minor) AS net_minor, sum(rules_net) AS rules_net, sum(buy_in) AS buy_in,
@@ -104,8 +107,9 @@ SELECT player, count(session) AS sessions, sum(hands) AS hands, sum(net) AS net,
     max(net) FILTER (WHERE session IS NOT NULL) AS best_session,
     min(net) FILTER (WHERE session IS NOT NULL) AS worst_session,
     max(biggest_win) AS biggest_win, min(biggest_loss) AS biggest_loss,
-    string_agg(DISTINCT currency, ',') AS currency
-FROM player_session_results GROUP BY player ORDER BY net DESC, player""",
+    currency, chip_value_minor, decimals
+FROM player_session_results GROUP BY player, chip_value_minor, currency, decimals
+ORDER BY net DESC, player, chip_value_minor, currency""",
 }
 
 _MINE = ("session_book", "session_players", "player_names", "player_nicknames",
