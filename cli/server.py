@@ -28,6 +28,7 @@ import io
 import json
 import os
 import pkgutil
+import select
 import signal
 import socket
 import sys
@@ -274,6 +275,7 @@ def _handle(conn: socket.socket, fds: list[int], message: dict[str, Any]) -> Non
         start = time.monotonic()
         os.write(go_write, b"1")
         os.close(go_write)
+        _kill_when_client_leaves(conn, pid)
         _, status = os.waitpid(pid, 0)
         code = os.waitstatus_to_exitcode(status)
         with contextlib.suppress(OSError):
@@ -285,6 +287,30 @@ def _handle(conn: socket.socket, fds: list[int], message: dict[str, Any]) -> Non
             sys.stdout.flush()
     finally:
         os._exit(0)
+
+
+def _kill_when_client_leaves(conn: socket.socket, pid: int) -> None:
+    """Return when the command's process ``pid`` has ended; if its client goes away first
+    (killed: its end of the connection closes), kill the command (SIGKILL) as the client's
+    death would have killed it in its own process, rather than let it read, write and record
+    on for nobody. Without pidfds (not Linux) the command is just waited for."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return
+    try:
+        while True:
+            ready, _, _ = select.select([conn, pidfd], [], [])
+            if pidfd in ready:
+                return
+            with contextlib.suppress(OSError):
+                if conn.recv(64):  # the client sends nothing more: ignore what it did
+                    continue
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            return
+    finally:
+        os.close(pidfd)
 
 
 def _command(fds: list[int], message: dict[str, Any], go: int) -> None:

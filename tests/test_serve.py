@@ -4,7 +4,9 @@ command gives in its own process; what the server must not serve it leaves to th
 
 from __future__ import annotations
 
+import contextlib
 import os
+import select
 import shutil
 import signal
 import stat
@@ -241,3 +243,34 @@ def test_a_served_command_killed_by_a_signal_kills_its_client_alike(
     assert client.wait(timeout=60) == -signal.SIGTERM
     client.stdin.close()
     assert "table: killed by SIGTERM" in server.stop()
+
+
+def test_a_served_command_dies_with_its_client(server: Server, tmp_path: Path) -> None:
+    """SIGKILL to the client (nothing to pass on) while ``table`` waits: the command's
+    process is killed too, as it would have been in its own process, and records none of the
+    input that comes after; the ledger keeps what was recorded before and verifies."""
+    db = str(tmp_path / "q.duckdb")
+    assert server.run("--db", db, "hand", "start", "--hand", "h5", "--game", "NT", "--stakes",
+                      "1/2", "--seats", SEATS, "--button", "Cy")[0] == 0
+    assert server.proc.stdout is not None
+    assert server.proc.stdout.readline().startswith("hand: exit 0")
+    client = subprocess.Popen([HANDLEDGER, "--db", db, "table", "h5"], env=server.env,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    assert client.stdin is not None and client.stdout is not None
+    client.stdin.write("d dh Ann ????\n")
+    client.stdin.flush()
+    assert client.stdout.readline().startswith("4 cards_dealt; phase deal, next: d dh Bob")
+    client.kill()
+    assert client.wait(timeout=60) == -signal.SIGKILL
+    # Before, the command read on: this waited for ever (the test's input is still open).
+    assert select.select([server.proc.stdout], [], [], 60)[0]
+    assert server.proc.stdout.readline().startswith("table: killed by SIGKILL")
+    with contextlib.suppress(BrokenPipeError):
+        client.stdin.write("d dh Bob ????\n")
+        client.stdin.close()
+    code, out, _ = server.run("--db", db, "state", "h5")
+    assert code == 0 and "next: d dh Bob" in out
+    code, out, _ = server.run("--db", db, "verify")
+    assert code == 0 and out.startswith("ok: 4 events, hash chain intact")
+    server.stop()
