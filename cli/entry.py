@@ -32,9 +32,13 @@ def main() -> None:
             sys.stderr.write("error: standard output is closed: nothing was done\n")
         sys.exit(2)
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    from cli.served import forward
+    try:  # Ctrl-C before forward() passes it on (importing the socket module, say)
+        from cli.served import forward
 
-    served = forward(sys.argv)
+        served = forward(sys.argv)
+    except KeyboardInterrupt:
+        sys.stderr.write("Aborted\n")
+        sys.exit(130)
     if served is not None:
         sys.exit(served)
     gc.disable()

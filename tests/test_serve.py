@@ -274,3 +274,28 @@ def test_a_served_command_dies_with_its_client(server: Server, tmp_path: Path) -
     code, out, _ = server.run("--db", db, "verify")
     assert code == 0 and out.startswith("ok: 4 events, hash chain intact")
     server.stop()
+
+
+#: A client whose Ctrl-C comes as ``cli.served`` loads the socket and JSON modules, before it
+#: can pass a signal on: the import of ``json`` sends it (as a terminal would, to Python's handler).
+_CTRL_C_AT_IMPORT = """
+import os, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+class CtrlC:
+    def find_spec(self, name, path=None, target=None):
+        if name == "json":
+            os.kill(os.getpid(), signal.SIGINT)
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["handledger", "--version"]
+from cli.entry import main
+main()
+"""
+
+
+def test_ctrl_c_before_the_client_passes_signals_on_is_aborted(tmp_path: Path) -> None:
+    """Ctrl-C while the client loads its modules: "Aborted" and exit 130, nothing run, as
+    while the command's own modules load (cli.entry), not a traceback."""
+    done = subprocess.run([sys.executable, "-c", _CTRL_C_AT_IMPORT], cwd=ROOT, text=True,
+                          capture_output=True, timeout=120,
+                          env={**os.environ, "HANDLEDGER_SERVE_DIR": str(tmp_path / "none")})
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "Aborted\n")
