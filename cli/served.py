@@ -29,6 +29,7 @@ exit status, or minus the number of the signal that killed it.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -36,6 +37,7 @@ import signal
 import socket
 import stat
 import sys
+from collections.abc import Callable
 
 #: The socket's file name inside the serving folder.
 SOCKET_NAME = "serve.sock"
@@ -139,6 +141,26 @@ def _streams_open() -> bool:
     return True
 
 
+def _suspender(pid: list[int]) -> Callable[[int, object], None]:
+    """The client's handler of Ctrl-Z (SIGTSTP) for the command whose pid ``pid`` will hold:
+    the command's process is in no terminal's job, so it is stopped (SIGSTOP) with this one,
+    as the terminal would have stopped the command's own process, and both go on together
+    (``fg``, ``bg``)."""
+
+    def suspend(signum: int, frame: object) -> None:
+        if pid:
+            with contextlib.suppress(OSError):
+                os.kill(pid[0], signal.SIGSTOP)
+        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTSTP)  # stopped here until continued
+        signal.signal(signal.SIGTSTP, suspend)
+        if pid:
+            with contextlib.suppress(OSError):
+                os.kill(pid[0], signal.SIGCONT)
+
+    return suspend
+
+
 def forward(argv: list[str]) -> int | None:
     """Run the command line ``argv`` (``sys.argv``) in the running server, if one answers and
     takes it (module doc): its exit status (signal death: this process dies of the same
@@ -163,10 +185,10 @@ def forward(argv: list[str]) -> int | None:
         except OSError:
             pass
 
-    previous = {signum: signal.getsignal(signum) for signum in FORWARDED}
+    previous = {signum: signal.getsignal(signum) for signum in (*FORWARDED, signal.SIGTSTP)}
     for signum, handler in previous.items():
         if handler is not signal.SIG_IGN:
-            signal.signal(signum, pass_on)
+            signal.signal(signum, _suspender(pid) if signum == signal.SIGTSTP else pass_on)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.settimeout(5)

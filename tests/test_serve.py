@@ -299,3 +299,48 @@ def test_ctrl_c_before_the_client_passes_signals_on_is_aborted(tmp_path: Path) -
                           capture_output=True, timeout=120,
                           env={**os.environ, "HANDLEDGER_SERVE_DIR": str(tmp_path / "none")})
     assert (done.returncode, done.stdout, done.stderr) == (130, "", "Aborted\n")
+
+
+def _state_and_parent(pid: int) -> tuple[str, int]:
+    """A process's state letter (``T`` stopped) and parent pid, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return fields[0], int(fields[1])
+
+
+def _grandchildren(pid: int) -> list[int]:
+    """The processes whose parent's parent is ``pid`` (a server's commands)."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                parents[int(entry.name)] = _state_and_parent(int(entry.name))[1]
+    return [p for p, parent in parents.items() if parents.get(parent) == pid]
+
+
+def test_ctrl_z_of_the_client_stops_the_served_command(server: Server, tmp_path: Path) -> None:
+    """SIGTSTP (Ctrl-Z) to the client while ``table`` waits: the command's process is stopped
+    too, as the terminal would stop the command's own process, instead of reading input
+    meanwhile; SIGCONT (``fg``) to the client lets both go on."""
+    db = str(tmp_path / "z.duckdb")
+    assert server.run("--db", db, "hand", "start", "--hand", "h6", "--game", "NT", "--stakes",
+                      "1/2", "--seats", SEATS, "--button", "Cy")[0] == 0
+    client = subprocess.Popen([HANDLEDGER, "--db", db, "table", "h6"], env=server.env,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    assert client.stdin is not None and client.stdout is not None
+    client.stdin.write("d dh Ann ????\n")
+    client.stdin.flush()
+    assert client.stdout.readline().startswith("4 cards_dealt; phase deal, next: d dh Bob")
+    [command] = _grandchildren(server.proc.pid)
+    client.send_signal(signal.SIGTSTP)
+    os.waitid(os.P_PID, client.pid, os.WSTOPPED)
+    assert _state_and_parent(command)[0] == "T"  # before, "S": reading on
+    client.stdin.write("d dh Bob ????\n")
+    client.stdin.flush()
+    code, out, _ = server.run("--db", db, "state", "h6")
+    assert code == 0 and "next: d dh Bob" in out
+    client.send_signal(signal.SIGCONT)
+    assert client.stdout.readline().startswith("5 cards_dealt; phase deal, next: d dh Cy")
+    client.stdin.close()
+    assert client.wait(timeout=60) == 0
+    assert "table: exit 0" in server.stop()
