@@ -23,8 +23,11 @@ twice: once the server has said it started the command, its exit status is the c
 Protocol (one connection a command): the client sends a 4-byte big-endian length, then that
 many bytes of JSON (:func:`request`), with descriptors 0, 1 and 2 attached to the first
 message. The server answers with lines of JSON: ``{"refused": REASON}`` (nothing was run), or
-``{"pid": PID}`` once the command's process exists, then ``{"status": N}`` when it ended: N the
-exit status, or minus the number of the signal that killed it.
+``{"pid": PID}`` once the command's process exists; the client answers ``go`` (:data:`GO`),
+and only then does the command start (a client that timed out or went away before it never
+sent it: nothing runs there, the client runs the command itself). The server then sends
+``{"status": N}`` when the command ended: N the exit status, or minus the number of the
+signal that killed it.
 """
 
 from __future__ import annotations
@@ -43,6 +46,10 @@ from collections.abc import Callable
 SOCKET_NAME = "serve.sock"
 #: The project's packages: what the server compares with the files it loaded.
 PACKAGES = ("cli", "engine", "ledger", "replay")
+#: What the client sends once it heard the command's pid: the command starts on it, never
+#: without it, so a client that gave up waiting (and runs the command itself) never has it
+#: run twice.
+GO = b"go\n"
 #: Signals a client passes on to the command's process (Ctrl-C, a kill, a closed terminal).
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
@@ -198,9 +205,11 @@ def forward(argv: list[str]) -> int | None:
         replies = sock.makefile("rb")
         first = replies.readline()
         answer = json.loads(first) if first else {}
+        if "pid" in answer:  # from here the command is the server's: it starts on this word
+            sock.sendall(GO)
     except (OSError, ValueError):
         answer = {}
-    if "pid" not in answer:  # refused, or the server stopped before starting anything
+    if "pid" not in answer:  # refused, too slow, or the server stopped: nothing was started
         sock.close()
         for signum, handler in previous.items():
             signal.signal(signum, handler)

@@ -9,9 +9,10 @@ forked with DuckDB's threads running would inherit them broken).
 It prints a line a command (its name, exit status and time; not its arguments). Two forks a
 command: a handler process for the connection (its own session, so that a Ctrl-C
 at the server's terminal reaches no command and a command reading a terminal is never stopped
-as a background job), and the command's process, which waits for the handler to have told the
-client its pid before it runs anything: a client that heard no pid knows nothing ran and runs
-the command itself; one that did waits for its exit status.
+as a background job), and the command's process, which runs nothing before the client, told
+its pid, answered ``go``: a client that did not (it gave up waiting) runs the command itself;
+one that did waits for its exit status. A client that dies meanwhile takes the command's
+process with it (SIGKILL), as it would have died in its own process.
 
 A request is refused (the client runs the command itself) when it comes from another install,
 another Python or another locale (:func:`cli.served.interpreter`); when a file of the project's
@@ -272,6 +273,14 @@ def _handle(conn: socket.socket, fds: list[int], message: dict[str, Any]) -> Non
         for fd in fds:
             os.close(fd)
         served.send(conn, {"pid": pid})
+        if not _client_says_go(conn):  # it gave up waiting: it runs the command itself
+            os.close(go_write)
+            os.waitpid(pid, 0)
+            with contextlib.suppress(OSError, ValueError):
+                sys.stdout.write(f"{served.command_name(message['argv']) or 'handledger'}: "
+                                 f"not started, its client left\n")
+                sys.stdout.flush()
+            return
         start = time.monotonic()
         os.write(go_write, b"1")
         os.close(go_write)
@@ -287,6 +296,18 @@ def _handle(conn: socket.socket, fds: list[int], message: dict[str, Any]) -> Non
             sys.stdout.flush()
     finally:
         os._exit(0)
+
+
+def _client_says_go(conn: socket.socket) -> bool:
+    """Whether the client, told the command's pid, answered :data:`cli.served.GO`."""
+    data = b""
+    with contextlib.suppress(OSError):
+        while len(data) < len(served.GO):
+            chunk = conn.recv(len(served.GO) - len(data))
+            if not chunk:
+                break
+            data += chunk
+    return data == served.GO
 
 
 def _kill_when_client_leaves(conn: socket.socket, pid: int) -> None:

@@ -344,3 +344,30 @@ def test_ctrl_z_of_the_client_stops_the_served_command(server: Server, tmp_path:
     client.stdin.close()
     assert client.wait(timeout=60) == 0
     assert "table: exit 0" in server.stop()
+
+
+#: A client that hears the command's pid and leaves without its ``go`` (as one whose wait
+#: timed out just as the pid came, and that runs the command itself).
+_LEAVING_CLIENT = """
+import json, socket, sys
+from cli import served
+sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+sock.connect(served.socket_path())
+data = json.dumps(served.request(sys.argv, False)).encode()
+socket.send_fds(sock, [len(data).to_bytes(4, "big") + data], [0, 1, 2])
+print(sorted(json.loads(sock.makefile("rb").readline())))
+"""
+
+
+def test_a_command_whose_client_left_before_go_is_not_run(
+        server: Server, tmp_path: Path) -> None:
+    """The server starts a command only once its client, told the pid, says go: a client
+    that left instead (and runs the command itself) never has it run twice."""
+    db = tmp_path / "g.duckdb"
+    done = subprocess.run([sys.executable, "-c", _LEAVING_CLIENT, "--db", str(db), "init"],
+                          env=server.env, cwd=ROOT, text=True, capture_output=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "['pid']\n", "")
+    # The handler's line and the server's last come in either order (two processes).
+    assert sorted(server.stop().splitlines()) == ["init: not started, its client left",
+                                                  "stopped by `handledger serve --stop`"]
+    assert not db.exists()
