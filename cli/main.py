@@ -29,7 +29,7 @@ from cli.context import (
     interrupted,
     one_line,
 )
-from cli.utf8 import check_utf8
+from cli.utf8 import check_utf8, escaped, is_utf8
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.store import landing
 
@@ -94,6 +94,9 @@ def cli(ctx: click.Context, db: str, wait_seconds: float, no_wait: bool) -> None
     if not db:
         raise MalformedInput(f"--db {db!r} names no file: give the ledger's path (default "
                              f"./{DEFAULT_DB}, or $HANDLEDGER_DB)")
+    if not is_utf8(db):  # DuckDB opens no such path: it failed with a C++ std::bad_cast
+        raise MalformedInput(f"--db '{escaped(db)}': DuckDB opens only a path that is UTF-8 "
+                             f"text, and this one has a byte that is not")
     waiting.configure(0 if no_wait else wait_seconds, lambda line: click.echo(line, err=True))
     ctx.obj = Context(db)
 

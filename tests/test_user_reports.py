@@ -27,6 +27,25 @@ def test_an_empty_db_is_one_line(tmp_path: Path, args: tuple[str, ...],
     assert not list(ROOT.glob("*.new")) and not (ROOT / DEFAULT_DB).exists()
 
 
+@pytest.mark.parametrize("args", [("init",), ("balances",), ("import", "data/hands")])
+def test_a_db_path_that_is_not_utf8_is_one_line(tmp_path: Path, args: tuple[str, ...],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ledger path with a byte that is not UTF-8 (``$'\\xff.duckdb'``): DuckDB opens no
+    such path (a traceback of std::bad_cast, exit 1, before); one line, exit 2, no file."""
+    from click.testing import CliRunner
+
+    from cli.main import run
+
+    monkeypatch.chdir(ROOT)
+    db = str(tmp_path / b"\xff.duckdb".decode("utf-8", "surrogateescape"))
+    with CliRunner().isolation() as (out, err, _):
+        code = run(["--db", db, *args])
+    assert (code, out.getvalue(), err.getvalue().decode()) == (
+        2, b"", f"error: --db '{tmp_path}/\\xff.duckdb': DuckDB opens only a path that is UTF-8 "
+        "text, and this one has a byte that is not\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 ELF = bytes.fromhex("7f454c4602010100") + bytes(8) + b"\x03\x00>\x00" * 200
 
 
