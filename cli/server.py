@@ -40,6 +40,8 @@ from typing import Any
 
 from cli import served
 
+#: The largest request read (bytes): a command line and its environment are far smaller.
+_MAX_REQUEST = 16 << 20
 #: Project modules not loaded ahead: optional extras and what only a few commands need.
 _NOT_AHEAD = ("replay.distributed",)
 
@@ -221,6 +223,8 @@ def _receive(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
         if len(data) < 4:
             raise ValueError("short request")
         size = int.from_bytes(data[:4], "big")
+        if size > _MAX_REQUEST:
+            raise ValueError("request too large")
         body = bytearray(data[4:])
         while len(body) < size:
             chunk = conn.recv(min(1 << 16, size - len(body)))
