@@ -36,12 +36,18 @@ def serve(stop: bool, idle: float | None) -> None:
             raise NotFound(f"no handledger server answers at {path}")
         click.echo(f"stopped the handledger server at {path}")
         return
-    count = server.preload()
-    click.echo(f"loaded {count} modules")
+    stamp = server.code_stamp()
     try:
-        server.serve(path, idle, click.echo)
+        sock = server.listen(path)
     except server.ServeError as exc:
         raise MalformedInput(str(exc)) from None
+    try:
+        click.echo(f"loaded {server.preload()} modules")
+    except BaseException:  # Ctrl-C while loading: no socket left behind
+        sock.close()
+        os.unlink(path)
+        raise
+    server.serve(sock, path, idle, click.echo, stamp)
 
 
 COMMANDS = [serve]

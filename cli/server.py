@@ -40,6 +40,8 @@ from typing import Any
 
 from cli import served
 
+#: The longest socket path every Unix takes (Linux 107 bytes, the BSDs and macOS 103).
+_MAX_SOCKET_PATH = 103
 #: The largest request read (bytes): a command line and its environment are far smaller.
 _MAX_REQUEST = 16 << 20
 #: Project modules not loaded ahead: optional extras and what only a few commands need.
@@ -103,8 +105,12 @@ def listen(path: str) -> socket.socket:
     """The listening socket at ``path``, its folder made private (mode 0700) if missing.
 
     Raises:
-        ServeError: the folder is not private, or a server answers there already.
+        ServeError: the path is too long for a Unix socket, the folder is not private, or a
+            server answers there already.
     """
+    if len(os.fsencode(path)) > _MAX_SOCKET_PATH:
+        raise ServeError(f"{path} is too long for a Unix socket (at most {_MAX_SOCKET_PATH} "
+                         f"bytes): set HANDLEDGER_SERVE_DIR to a shorter folder")
     folder = os.path.dirname(path)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -149,16 +155,14 @@ def stop(path: str) -> bool:
         sock.close()
 
 
-def serve(path: str, idle: float | None, say: Callable[[str], None]) -> None:
-    """Answer at ``path`` until told to stop (``serve --stop``, SIGINT, SIGTERM), until
-    ``idle`` seconds pass without a command (None: never), or until the code changes.
-
-    Raises:
-        ServeError: :func:`listen` refused.
-    """
-    stamp = code_stamp()
+def serve(sock: socket.socket, path: str, idle: float | None, say: Callable[[str], None],
+          stamp: tuple[tuple[str, int], ...]) -> None:
+    """Answer on ``sock``, listening at ``path`` (:func:`listen`; the commands that came
+    meanwhile wait in its queue), until told to stop (``serve --stop``, SIGINT, SIGTERM), until
+    ``idle`` seconds pass without a command (None: never), or until the code differs from
+    ``stamp`` (:func:`code_stamp`, taken before the modules were loaded); then remove the
+    socket."""
     own = [served.code_root(), served.interpreter()]
-    sock = listen(path)
     stopping: list[str] = []
 
     def on_signal(signum: int, frame: object) -> None:

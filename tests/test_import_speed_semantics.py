@@ -139,7 +139,7 @@ def test_source_key_is_the_sha256_of_the_events_json(tmp_path: Path) -> None:
     path.write_text(_text(3) + _text(3, "g"))
     batches, errors = read_batches(path)
     assert errors == [] and len(batches) == 6
-    for stream, events, _, _, key in batches:
+    for stream, events, _, _, key, _ in batches:
         text = "\n".join(e.model_dump_json() for e in events)
         assert key == "jsonl:" + hashlib.sha256(text.encode()).hexdigest(), stream
 

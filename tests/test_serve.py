@@ -13,6 +13,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -307,6 +308,17 @@ def _state_and_parent(pid: int) -> tuple[str, int]:
     return fields[0], int(fields[1])
 
 
+def _stops(pid: int) -> bool:
+    """Whether the process ``pid`` is stopped (``T``) within 30 s: a signal sent by another
+    process takes effect when the system next schedules ``pid``, which under load is later."""
+    deadline = time.monotonic() + 30
+    while _state_and_parent(pid)[0] != "T":
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def _grandchildren(pid: int) -> list[int]:
     """The processes whose parent's parent is ``pid`` (a server's commands)."""
     parents = {}
@@ -334,7 +346,7 @@ def test_ctrl_z_of_the_client_stops_the_served_command(server: Server, tmp_path:
     [command] = _grandchildren(server.proc.pid)
     client.send_signal(signal.SIGTSTP)
     os.waitid(os.P_PID, client.pid, os.WSTOPPED)
-    assert _state_and_parent(command)[0] == "T"  # before, "S": reading on
+    assert _stops(command)  # before, "S": reading on
     client.stdin.write("d dh Bob ????\n")
     client.stdin.flush()
     code, out, _ = server.run("--db", db, "state", "h6")
@@ -371,3 +383,16 @@ def test_a_command_whose_client_left_before_go_is_not_run(
     assert sorted(server.stop().splitlines()) == ["init: not started, its client left",
                                                   "stopped by `handledger serve --stop`"]
     assert not db.exists()
+
+
+def test_a_socket_path_too_long_is_refused_before_anything_is_made(tmp_path: Path) -> None:
+    """A serving folder whose socket path a Unix socket cannot hold: one line, exit 2, and
+    no folder made."""
+    folder = tmp_path / ("x" * 120)
+    env = {**os.environ, "HANDLEDGER_SERVE_DIR": str(folder)}
+    done = subprocess.run([HANDLEDGER, "serve"], env=env, text=True, capture_output=True,
+                          timeout=120)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"error: {folder}/serve.sock is too long for a Unix socket (at most "
+                           f"103 bytes): set HANDLEDGER_SERVE_DIR to a shorter folder\n")
+    assert not folder.exists()
