@@ -51,6 +51,20 @@ class Server:
                               capture_output=True, timeout=120)
         return done.returncode, done.stdout, done.stderr
 
+    def table(self, db: str, hand: str, first: str) -> tuple[subprocess.Popen, str]:
+        """A three-handed hand ``hand`` started on ``db``, then a served ``table`` of it (a
+        client process with open pipes) given the line ``first``: the client and its first
+        line of output."""
+        assert self.run("--db", db, "hand", "start", "--hand", hand, "--game", "NT", "--stakes",
+                        "1/2", "--seats", SEATS, "--button", "Cy")[0] == 0
+        client = subprocess.Popen([HANDLEDGER, "--db", db, "table", hand], env=self.env,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        assert client.stdin is not None and client.stdout is not None
+        client.stdin.write(first + "\n")
+        client.stdin.flush()
+        return client, client.stdout.readline()
+
     def log(self) -> str:
         """The server's log lines so far (its stdout), once it stopped."""
         assert self.proc.stdout is not None
@@ -231,15 +245,9 @@ def test_a_served_command_killed_by_a_signal_kills_its_client_alike(
     """SIGTERM to the client while ``table`` waits: passed on, the command dies of it, and so
     does the client (status -15), as a command in its own process would."""
     db = str(tmp_path / "k.duckdb")
-    assert server.run("--db", db, "hand", "start", "--hand", "h4", "--game", "NT", "--stakes",
-                      "1/2", "--seats", SEATS, "--button", "Cy")[0] == 0
-    client = subprocess.Popen([HANDLEDGER, "--db", db, "table", "h4"], env=server.env,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
+    client, line = server.table(db, "h4", "state")
+    assert line == "hand h4: NT, phase forced, status open\n"
     assert client.stdin is not None and client.stdout is not None
-    client.stdin.write("state\n")
-    client.stdin.flush()
-    assert client.stdout.readline() == "hand h4: NT, phase forced, status open\n"
     client.terminate()
     assert client.wait(timeout=60) == -signal.SIGTERM
     client.stdin.close()
@@ -251,17 +259,11 @@ def test_a_served_command_dies_with_its_client(server: Server, tmp_path: Path) -
     process is killed too, as it would have been in its own process, and records none of the
     input that comes after; the ledger keeps what was recorded before and verifies."""
     db = str(tmp_path / "q.duckdb")
-    assert server.run("--db", db, "hand", "start", "--hand", "h5", "--game", "NT", "--stakes",
-                      "1/2", "--seats", SEATS, "--button", "Cy")[0] == 0
+    client, line = server.table(db, "h5", "d dh Ann ????")
+    assert line.startswith("4 cards_dealt; phase deal, next: d dh Bob")
+    assert client.stdin is not None and client.stdout is not None
     assert server.proc.stdout is not None
     assert server.proc.stdout.readline().startswith("hand: exit 0")
-    client = subprocess.Popen([HANDLEDGER, "--db", db, "table", "h5"], env=server.env,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
-    assert client.stdin is not None and client.stdout is not None
-    client.stdin.write("d dh Ann ????\n")
-    client.stdin.flush()
-    assert client.stdout.readline().startswith("4 cards_dealt; phase deal, next: d dh Bob")
     client.kill()
     assert client.wait(timeout=60) == -signal.SIGKILL
     # Before, the command read on: this waited for ever (the test's input is still open).
@@ -334,15 +336,9 @@ def test_ctrl_z_of_the_client_stops_the_served_command(server: Server, tmp_path:
     too, as the terminal would stop the command's own process, instead of reading input
     meanwhile; SIGCONT (``fg``) to the client lets both go on."""
     db = str(tmp_path / "z.duckdb")
-    assert server.run("--db", db, "hand", "start", "--hand", "h6", "--game", "NT", "--stakes",
-                      "1/2", "--seats", SEATS, "--button", "Cy")[0] == 0
-    client = subprocess.Popen([HANDLEDGER, "--db", db, "table", "h6"], env=server.env,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
+    client, line = server.table(db, "h6", "d dh Ann ????")
+    assert line.startswith("4 cards_dealt; phase deal, next: d dh Bob")
     assert client.stdin is not None and client.stdout is not None
-    client.stdin.write("d dh Ann ????\n")
-    client.stdin.flush()
-    assert client.stdout.readline().startswith("4 cards_dealt; phase deal, next: d dh Bob")
     [command] = _grandchildren(server.proc.pid)
     client.send_signal(signal.SIGTSTP)
     os.waitid(os.P_PID, client.pid, os.WSTOPPED)
