@@ -51,19 +51,18 @@ def _console() -> tuple[Console, io.StringIO]:
 
 def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str:
     """A readable table per hand and one sentence per pot; ``names`` renames players (a
-    platform id to the name he played under: :class:`cli.names.Names`)."""
-    from rich.table import Table
+    platform id to the name he played under: :class:`cli.names.Names`). Drawn as rich draws
+    it (:class:`cli.grid.Sheet`)."""
+    from cli.grid import Sheet
 
     label = names or str
     res = r.result
-    console, buf = _console()
+    sheet = Sheet(110)
     title = f"hand {r.hand} ({r.game})" + (f" — session {r.session}" if r.session else "")
-    table = Table(title=title, title_justify="left")
-    for col in ("player", "start", "put in", "returned", "won", "paid", "net", "final"):
-        table.add_column(col, justify="left" if col == "player" else "right")
+    rows = []
     for p in res.players:
         paid = "" if r.recorded is None else str(r.recorded.get(p, 0))
-        table.add_row(
+        rows.append([
             label(p),
             str(res.starting[p]),
             str(res.contributions[p]),
@@ -72,15 +71,20 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
             paid,
             f"{r.net[p]:+d}",
             str(r.final_stacks[p]),
-        )
-    console.print(table)
+        ])
+    sheet.print_table(title, _REPLAY_COLUMNS, rows)
     for line in res.lines:
-        console.print(f"  {label(line)}")
+        sheet.print(f"  {label(line)}")
     for d in r.discrepancies:
-        console.print(f"  DISCREPANCY: {label(d.sentence())}")
+        sheet.print(f"  DISCREPANCY: {label(d.sentence())}")
     for note in r.notes:
-        console.print(f"  note: {note}")
-    return buf.getvalue().rstrip("\n")
+        sheet.print(f"  note: {note}")
+    return sheet.text()
+
+
+#: The columns of a replayed hand's table: (header, justify).
+_REPLAY_COLUMNS = [(col, "left" if col == "player" else "right") for col in (
+    "player", "start", "put in", "returned", "won", "paid", "net", "final")]
 
 
 def replay_counts(counts: dict[str, int]) -> str:

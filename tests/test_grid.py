@@ -1,0 +1,78 @@
+"""``cli.grid.Sheet`` draws tables and lines byte for byte as rich does (rich is the oracle)."""
+
+from __future__ import annotations
+
+import io
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+from rich.table import Table
+
+from cli.grid import Sheet
+
+#: Plain text, and what must go to rich: an emoji code, wide and combining characters, a tab.
+TEXT = st.one_of(
+    st.text(alphabet=st.sampled_from(list("ab Zz09+-.,()—")), max_size=30),
+    st.text(alphabet=st.sampled_from(list("ab Zz09+-.,()—") + [":", "漢", "\u0301", "\t"]),
+            max_size=30))
+JUSTIFY = st.sampled_from(["left", "right"])
+
+
+def by_rich(title: str, columns: list[tuple[str, str]], rows: list[list[str]],
+            lines: list[str], width: int) -> str:
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, color_system=None, highlight=False, markup=False)
+    table = Table(title=title or None, title_justify="left")
+    for header, justify in columns:
+        table.add_column(header, justify=justify)
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
+    for line in lines:
+        console.print(line)
+    return buf.getvalue().rstrip("\n")
+
+
+def by_sheet(title: str, columns: list[tuple[str, str]], rows: list[list[str]],
+             lines: list[str], width: int) -> str:
+    sheet = Sheet(width)
+    sheet.print_table(title, columns, rows)
+    for line in lines:
+        sheet.print(line)
+    return sheet.text()
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple:
+    n = draw(st.integers(1, 8))
+    columns = [(draw(TEXT), draw(JUSTIFY)) for _ in range(n)]
+    rows = draw(st.lists(st.lists(TEXT, min_size=n, max_size=n), max_size=6))
+    return draw(TEXT), columns, rows, draw(st.lists(TEXT, max_size=4)), draw(
+        st.sampled_from([40, 80, 110]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables())
+def test_sheet_draws_as_rich(case: tuple) -> None:
+    assert by_sheet(*case) == by_rich(*case)
+
+
+def test_replay_table_fast_path_exact() -> None:
+    """A replayed hand's table, checked character by character (the fast path draws it)."""
+    columns = [("player", "left"), ("start", "right"), ("net", "right")]
+    rows = [["Alice", "60", "-2"], ["Erin", "150", "+1"]]
+    sheet = Sheet(110)
+    sheet.print_table("hand h1 (NT)", columns, rows)
+    sheet.print("  Main pot 4 (Erin): Erin takes 4.")
+    assert sheet._rich is None  # rich was never needed
+    assert sheet.text() == (
+        "hand h1 (NT)" + " " * 12 + "\n"
+        "┏━━━━━━━━┳━━━━━━━┳━━━━━┓\n"
+        "┃ player ┃ start ┃ net ┃\n"
+        "┡━━━━━━━━╇━━━━━━━╇━━━━━┩\n"
+        "│ Alice  │    60 │  -2 │\n"
+        "│ Erin   │   150 │  +1 │\n"
+        "└────────┴───────┴─────┘\n"
+        "  Main pot 4 (Erin): Erin takes 4."
+    )
