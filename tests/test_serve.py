@@ -57,9 +57,12 @@ class Server:
         line of output."""
         assert self.run("--db", db, "hand", "start", "--hand", hand, "--game", "NT", "--stakes",
                         "1/2", "--seats", SEATS, "--button", "Cy")[0] == 0
+        # Its own process group in this session, as a shell job: a group whose parent is
+        # outside the session (a suite started in the background) is orphaned, and the
+        # system drops a Ctrl-Z (SIGTSTP) sent to one.
         client = subprocess.Popen([HANDLEDGER, "--db", db, "table", hand], env=self.env,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True)
+                                  stderr=subprocess.PIPE, text=True, process_group=0)
         assert client.stdin is not None and client.stdout is not None
         client.stdin.write(first + "\n")
         client.stdin.flush()
@@ -341,7 +344,7 @@ def test_ctrl_z_of_the_client_stops_the_served_command(server: Server, tmp_path:
     assert client.stdin is not None and client.stdout is not None
     [command] = _grandchildren(server.proc.pid)
     client.send_signal(signal.SIGTSTP)
-    os.waitid(os.P_PID, client.pid, os.WSTOPPED)
+    assert _stops(client.pid)
     assert _stops(command)  # before, "S": reading on
     client.stdin.write("d dh Bob ????\n")
     client.stdin.flush()
