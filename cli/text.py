@@ -56,7 +56,7 @@ def balances_text(books: Any) -> str:
 
     if not books.mixed:
         return "\n".join([*_balances_table(books.players, books.unit),
-                          *in_progress_lines(books.in_progress)])
+                          *in_progress_lines(books.in_progress), *rake_lines(books.rake)])
     lines = []
     for i, u in enumerate(books.units):
         unit = (u["chip_value_minor"], u["decimals"], u["currency"])
@@ -68,7 +68,16 @@ def balances_text(books: Any) -> str:
         lines.extend(_balances_table(rows, (0, None)))
     lines.append(chip_units_note(books.units, "table", "balances"))
     lines.extend(in_progress_lines(books.in_progress))
+    lines.extend(rake_lines(books.rake))
     return "\n".join(lines)
+
+
+def rake_lines(rake: list[dict[str, Any]]) -> list[str]:
+    """A line per session whose hands were raked (:func:`ledger.audit.reports.rake_taken`):
+    the chips the table took, which left the players' nets."""
+    return [f"rake: {r['chips']} chips taken from the pots "
+            + (f"in session {r['session']}" if r["session"] is not None else "outside sessions")
+            + f" ({r['hands']} hand{'s' if r['hands'] != 1 else ''})" for r in rake]
 
 
 def _balances_table(players: list[dict[str, Any]], unit: tuple[int, str | None]) -> list[str]:

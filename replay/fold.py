@@ -316,7 +316,7 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         from replay.rake import classify
 
         flop = any(b for b in state.cards.boards)
-        discrepancies = classify(discrepancies, result, started, flop=flop)
+        discrepancies = classify(discrepancies, result, started, flop=flop, rake=state.rake)
     notes = (*result.notes, *notes)
     if state.status == "incomplete":
         notes = (*notes, "incomplete: the log stops before the end of the hand")

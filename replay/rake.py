@@ -7,14 +7,15 @@ are not mistakes. This module gives them their own kind, explained in words:
 
 * ``uncalled`` — a player was paid exactly his uncalled bet less than the rules say;
 * ``rake`` — the table was paid, in all, less than the pots by the rake: the one the file records
-  (PHH's ``rake`` field; a site text's summary, ``site_rake``), or one within the hand's rake rule
-  (our ``_rake`` table: ``percent``, ``cap`` in the file's money, ``no_flop_no_drop``); the rake
-  can come with uncalled bets left out too.
+  (PHH's ``rake`` field, FORMATS.md §1; a site text's summary, ``site_rake``), the one a home
+  game recorded live (``act HAND "rake AMOUNT"``, a ``recorded_rake`` event: the same field as an
+  event), or one within the hand's rake rule (our ``_rake`` table: ``percent``, ``cap`` in the
+  file's money, ``no_flop_no_drop``); the rake can come with uncalled bets left out too.
 
 Anything else, a real over- or under-payment, stays a ``payout`` discrepancy; one short by more
 than the player's uncalled bet in a hand that records no rake says both (the uncalled bet not
-paid back, and the rest that no rake explains). Home games set no
-rake: their hands name none, and nothing here applies.
+paid back, and the rest that no rake explains). A home game's hand names a rake only when
+one was recorded at the table; otherwise nothing here applies.
 """
 
 from __future__ import annotations
@@ -26,27 +27,30 @@ from typing import Any
 from replay.compare import Discrepancy
 
 
-def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool
-             ) -> list[Discrepancy]:
+def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
+             rake: int | None = None) -> list[Discrepancy]:
     """``found`` with the differences a site's rake and uncalled-bet convention explain given
     their kinds (see the module doc); chips throughout. ``flop``: a board was dealt (for a
-    no-flop-no-drop rule)."""
+    no-flop-no-drop rule); ``rake``: the rake recorded at the table (a ``recorded_rake``
+    event), None when the hand records none there."""
     payouts = [d for d in found if d.kind == "payout"]
     if not payouts or any(d.diff > 0 for d in payouts):
         return found
     short = -sum(d.diff for d in payouts)
     returned = {d.player: result.returned.get(d.player, 0) for d in payouts}
     left_out = sum(returned.values())
-    recorded, most = _rake(started, result, flop)
-    for rake, uncalled in ((short, 0), (short - left_out, left_out)):
-        if rake <= 0 or (recorded is not None and rake != recorded) or (
-                recorded is None and (most is None or rake > most)):
+    recorded, most = (rake, None) if rake is not None else _rake(started, result, flop)
+    for kept, uncalled in ((short, 0), (short - left_out, left_out)):
+        if kept <= 0 or (recorded is not None and kept != recorded) or (
+                recorded is None and (most is None or kept > most)):
             continue
-        how = ("as the file records" if recorded is not None
+        how = ("as recorded at the table" if rake is not None
+               else "as the file records" if recorded is not None
                else f"within its rule of {most} at most")
+        who = "the table" if rake is not None else "the site"
         extra = f", and left out the uncalled bet ({uncalled})" if uncalled else ""
         text = (f"hand {result.hand}: the table paid {short} less than the pots and returns: "
-                f"the site kept {rake} as rake ({how}){extra}")
+                f"{who} kept {kept} as rake ({how}){extra}")
         return [replace(d, kind="rake", message=text) if d in payouts else d for d in found]
     if all(returned[d.player] and d.diff == -returned[d.player] for d in payouts):
         return [replace(d, kind="uncalled", message=(

@@ -11,7 +11,9 @@ A change names an ORIGINAL event of the hand by its sequence number in the hand 
 ACTION is PHH notation decided against the state of the (corrected) hand at that point
 (``"Bob cbr 20"``, ``"p2 cc"``, ``"d db 7h"``), or one of ``"pay PLAYER AMOUNT"`` (a recorded
 payout: what the table pushed to PLAYER), ``"returned PLAYER AMOUNT"`` (an uncalled bet given
-back), ``"end"`` (hand ended), or a JSON event object (``{"type": "check", ...}``).
+back), ``"rake AMOUNT"`` (what the table took from the pot for itself: a ``recorded_rake``,
+PHH's ``rake``, FORMATS.md §1), ``"end"`` (hand ended), or a JSON event object
+(``{"type": "check", ...}``).
 
 :func:`build_correction` turns changes into a :class:`ledger.model.events.Correction` and checks
 that the corrected hand replays legally; :func:`what_if` compares the hand (and its session) before
@@ -87,7 +89,25 @@ def _parse_action(state: Any, text: str) -> Any:
         return ev.RecordedPayout(
             player=player_name(state, parts[1]), amount=amount, returned=parts[0] == "returned"
         )
+    if parts and parts[0] == "rake":
+        return _rake(state, text, parts)
     return to_event(state, body)
+
+
+def _rake(state: Any, text: str, parts: list[str]) -> ev.RecordedRake:
+    """``rake AMOUNT``: the chips the table took from the pot, a whole number above 0 in the
+    hand's unit (FORMATS.md §1, PHH's ``rake``).
+
+    Raises:
+        IllegalAction: not one amount, or one that is not above 0.
+    """
+    if len(parts) != 2:
+        raise IllegalAction(f"{quoted(text)}: expected 'rake AMOUNT' (the chips the table took "
+                            "from the pot)")
+    amount = parse_amount(parts[1], state.started.unit.decimals)
+    if amount <= 0:
+        raise IllegalAction(f"rake {parts[1]}: a rake is a number of chips above 0")
+    return ev.RecordedRake(amount=amount)
 
 
 def _slots(events: Sequence[Any]) -> list[tuple[int, list[Any]]]:
