@@ -103,6 +103,11 @@ def test_balances_name_the_rake_of_each_session(run, hand: Path) -> None:  # noq
     assert text.splitlines()[-1] == "rake: 10 chips taken from the pots in session s (1 hand)"
     body = json.loads(run("balances", "--json").output)
     assert body["rake"] == [{"session": "s", "chips": 10, "hands": 1}]
+    out = run("settle", "--session", "s")  # nobody to pay the rake to: refused, saying why
+    assert (out.exit_code, out.output) == (2, (
+        "error: cannot settle: the balances sum to -10, not zero: the rake the table took (10) "
+        "left the players' nets, and settle moves money between players only (see `handledger "
+        "audit`)\n"))
 
 
 @pytest.mark.parametrize(("action", "said"), [

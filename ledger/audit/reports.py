@@ -203,7 +203,8 @@ def settlement(con: Any, session: str | None) -> tuple[list[Transfer], Balances]
     Raises:
         LedgerError: a hand read is still in progress (:func:`open_hands`: its pot is not
             paid yet, the nets are not final), the nets do not sum to zero (the audit says
-            why), or as :func:`balances`.
+            why; a rake taken from the pots, :func:`rake_taken`, is named), or as
+            :func:`balances`.
     """
     books = balances(con, session, money=True)
     if books.in_progress:
@@ -220,9 +221,14 @@ def settlement(con: Any, session: str | None) -> tuple[list[Transfer], Balances]
     total = sum(nets.values())
     if total:
         decimals, currency = books.unit
+        units = session_units(con)
+        raked = sum(r["chips"] * units.get(r["session"], (1, 0, None))[0] for r in books.rake)
+        why = (f": the rake the table took ({format_money(raked, decimals, currency)}) left "
+               "the players' nets, and settle moves money between players only" if raked
+               and raked == -total else "")
         raise LedgerError(f"cannot settle: the balances sum to "
                           f"{'+' if total > 0 else ''}{format_money(total, decimals, currency)}, "
-                          "not zero (see `handledger audit`)")
+                          f"not zero{why} (see `handledger audit`)")
     return fewest_transfers(nets), books
 
 
