@@ -170,9 +170,9 @@ def sql_table(columns: list[str], rows: list[tuple], *, more: str | None = None)
 
 def state_text(now: Any) -> str:
     """A live hand now (:class:`replay.live.Now`): phase, whose turn and what is legal, the
-    current bet, the pots with their eligible players, returned chips, stacks; of a hand that
-    is over, its pots explained as ``show`` ends, what the table paid, any payout that differs
-    from the rules, and the stacks after the hand."""
+    current bet, the pots with their eligible players, returned chips, the rake taken, stacks;
+    of a hand that is over, its pots explained as ``show`` ends, what the table paid, any
+    payout that differs from the rules, and the stacks after the hand."""
     state, result = now.state, now.result
     lines = [f"hand {state.hand}: {state.game.code}, phase {state.phase}, status {state.status}",
              now.legal]
@@ -194,6 +194,8 @@ def state_text(now: Any) -> str:
         lines.append(f"pot {pot.index}: {pot.amount} ({', '.join(pot.eligible)})")
     if result.returned:
         lines.append("returned: " + ", ".join(f"{p} {c}" for p, c in result.returned.items()))
+    if state.rake:  # `rake AMOUNT`: out of the pot, to nobody at the table
+        lines.append(f"rake: {state.rake} taken from the pot")
     lines.append("stacks: " + ", ".join(
         f"{p} {state.stacks[p]}" + (" (folded)" if p in state.folded else "")
         + (f" bet {state.street_bets[p]}" if state.street_bets[p] else "")

@@ -34,23 +34,21 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
     no-flop-no-drop rule); ``rake``: the rake recorded at the table (a ``recorded_rake``
     event), None when the hand records none there."""
     payouts = [d for d in found if d.kind == "payout"]
-    if not payouts or any(d.diff > 0 for d in payouts):
+    recorded, most = (rake, None) if rake is not None else _rake(started, result, flop)
+    if not payouts:
+        return _unknown_cards(found, result, recorded, live=rake is not None)
+    if any(d.diff > 0 for d in payouts):
         return found
     short = -sum(d.diff for d in payouts)
     returned = {d.player: result.returned.get(d.player, 0) for d in payouts}
     left_out = sum(returned.values())
-    recorded, most = (rake, None) if rake is not None else _rake(started, result, flop)
     for kept, uncalled in ((short, 0), (short - left_out, left_out)):
         if kept <= 0 or (recorded is not None and kept != recorded) or (
                 recorded is None and (most is None or kept > most)):
             continue
-        how = ("as recorded at the table" if rake is not None
-               else "as the file records" if recorded is not None
-               else f"within its rule of {most} at most")
-        who = "the table" if rake is not None else "the site"
         extra = f", and left out the uncalled bet ({uncalled})" if uncalled else ""
         text = (f"hand {result.hand}: the table paid {short} less than the pots and returns: "
-                f"{who} kept {kept} as rake ({how}){extra}")
+                f"{_kept(kept, recorded, most, live=rake is not None)}{extra}")
         return [replace(d, kind="rake", message=text) if d in payouts else d for d in found]
     if all(returned[d.player] and d.diff == -returned[d.player] for d in payouts):
         return [replace(d, kind="uncalled", message=(
@@ -67,6 +65,29 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
             "either the site took rake the file does not say, or the payout is wrong"))
             if d in payouts else d for d in found]
     return found
+
+
+def _kept(kept: int, recorded: int | None, most: int | None, *, live: bool) -> str:
+    """``"the site kept 1 as rake (as the file records)"``: who kept it, and by what."""
+    how = ("as recorded at the table" if live else "as the file records"
+           if recorded is not None else f"within its rule of {most} at most")
+    return f"{'the table' if live else 'the site'} kept {kept} as rake ({how})"
+
+
+def _unknown_cards(found: list[Discrepancy], result: Any, recorded: int | None, *, live: bool
+                   ) -> list[Discrepancy]:
+    """``found`` of a showdown the rules cannot award (unknown cards, RULES.md §1.6): its one
+    difference, the table's total short of the pots by exactly the rake the hand records
+    (live or in its file), is that rake; anything else stays as found."""
+    if recorded is None or len(found) != 1 or found[0].player != "*":
+        return found
+    (total,) = found
+    if total.kind != "infeasible" or total.recomputed - total.recorded != recorded:
+        return found
+    return [replace(total, kind="rake", message=(
+        f"hand {result.hand}: the table paid {recorded} less than the pots and returns: "
+        f"{_kept(recorded, recorded, None, live=live)}; the showdown cannot be checked "
+        "(unknown cards)"))]
 
 
 def _rake(started: Any, result: Any, flop: bool) -> tuple[int | None, int | None]:

@@ -243,8 +243,8 @@ def _not_original(events: Sequence[Any], seq: int) -> str:
 def same_hand(events: Sequence[Any], after: HandReplay) -> None:
     """Refuse a corrected hand that is no longer the same whole hand as ``events`` (the stream
     before the correction): a complete hand must stay complete (its end is neither removed
-    nor replaced: a hand is undone with a void), and its recorded payouts may not come to more
-    than the chips in the pot where they did not before (RULES.md §1.2). A stream that did
+    nor replaced: a hand is undone with a void), and its recorded payouts and rake may not come
+    to more than the chips in the pot where they did not before (RULES.md §1.2). A stream that did
     not replay is not compared (the correction repairs it).
 
     Raises:
@@ -261,9 +261,10 @@ def same_hand(events: Sequence[Any], after: HandReplay) -> None:
                             "before it: correct --insert-after SEQ ACTION; or void the hand)")
     res = after.result
     pot = sum(res.contributions.values()) + res.carried_in
-    paid = sum((after.recorded or {}).values())
-    if paid > pot and paid > sum((before.recorded or {}).values()):
-        raise IllegalAction(f"the corrected hand pays out {paid}: the pot holds {pot}")
+    paid = sum((after.recorded or {}).values()) + (after.rake or 0)
+    if paid > pot and paid > sum((before.recorded or {}).values()) + (before.rake or 0):
+        raked = f" (a rake of {after.rake} with it)" if after.rake else ""
+        raise IllegalAction(f"the corrected hand pays out {paid}{raked}: the pot holds {pot}")
 
 
 def _fold_prefix(prefix: list[tuple[int, Any]], seq: int) -> Any:

@@ -237,3 +237,51 @@ def test_the_engine_takes_one_rake_a_hand() -> None:
     events = events_from_phh(filed)
     with pytest.raises(IllegalAction, match="the hand's file already records its rake"):
         replay_events([*events[:-1], ev.RecordedRake(amount=1), events[-1]])
+
+
+def test_a_showdown_of_unknown_cards_raked(run, db: str) -> None:  # noqa: ANN001
+    """Cards never seen: the rules cannot award the 300 pot, so the payouts are taken as the
+    split; short of it by exactly the rake recorded, the one finding is that rake."""
+    start = ("hand", "start", "--hand", "r1", "--game", "NT", "--stakes", "1/2", "--seats",
+             "Ann:150,Bob:150", "--button", "Ann")
+    unseen = ("d dh Ann ????", "d dh Bob ????", *SHOWN[2:], "rake 10", "pay Ann 290", "end")
+    build_ledger(Path(db), [start, *(("act", "r1", a) for a in unseen)])
+    out = run("audit", "--json")
+    assert [(d["kind"], d["player"], d["expected"], d["actual"], d["message"])
+            for d in json.loads(out.output)["discrepancies"]] == [
+        ("rake", None, 300, 290, f"{RAKE_LINE}; the showdown cannot be checked (unknown cards)")]
+    assert _nets(run) == {"Ann": 140, "Bob": -150}
+
+
+def test_state_names_the_rake_and_standings_leave_it_out(run, hand: Path) -> None:  # noqa: ANN001
+    assert run("act", "r1", "rake 10").exit_code == 0
+    assert "\nrake: 10 taken from the pot\nstacks: Bob 0, Ann 0" in run("state", "r1").output
+    for action in ("pay Ann 290", "end"):
+        assert run("act", "r1", action).exit_code == 0
+    body = json.loads(run("standings", "--json").output)
+    assert {p["player"]: p["total"] for p in body["players"]} == {"Ann": 140, "Bob": -150}
+
+
+def test_a_rake_is_corrected_and_undone_as_any_action(run, hand: Path) -> None:  # noqa: ANN001
+    for action in ("pay Ann 300", "end"):  # seq 11, 12: paid in full, no rake
+        assert run("act", "r1", action).exit_code == 0
+    fix = ("correct", "r1", "--reason", "the food", "--by", "Cy")
+    out = run(*fix, "--insert-after", "11", "rake 10")
+    assert (out.exit_code, out.output) == (
+        2, "error: hand r1: the corrected hand pays out 310 (a rake of 10 with it): the pot "
+        "holds 300\n")
+    out = run(*fix, "--replace", "11", "pay Ann 290", "--insert-after", "11", "rake 10")
+    assert out.exit_code == 0, out.output
+    assert _nets(run) == {"Ann": 140, "Bob": -150}
+    assert "insert_after seq 11 recorded_rake 10" in run("history", "r1").output
+    assert run("undo", "r1", "--by", "Cy").exit_code == 0
+    assert _nets(run) == {"Ann": 150, "Bob": -150}
+    assert "rake" not in run("balances").output
+
+
+def test_undo_takes_a_wrong_rake_back(run, hand: Path) -> None:  # noqa: ANN001
+    assert run("act", "r1", "rake 5").exit_code == 0
+    assert run("undo", "r1", "--by", "Cy").exit_code == 0
+    for action in ("rake 10", "pay Ann 290", "end"):
+        assert run("act", "r1", action).exit_code == 0, action
+    assert _nets(run) == {"Ann": 140, "Bob": -150}
