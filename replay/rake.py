@@ -34,11 +34,12 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
     no-flop-no-drop rule); ``rake``: the rake recorded at the table (a ``recorded_rake``
     event), None when the hand records none there."""
     payouts = [d for d in found if d.kind == "payout"]
-    recorded, most = (rake, None) if rake is not None else _rake(started, result, flop)
     if not payouts:
-        return _unknown_cards(found, result, recorded, live=rake is not None)
+        return _unknown_cards(found, result, rake if rake is not None else _filed(started),
+                              live=rake is not None)
     if any(d.diff > 0 for d in payouts):
         return found
+    recorded, most = (rake, None) if rake is not None else _rake(started, result, flop)
     short = -sum(d.diff for d in payouts)
     returned = {d.player: result.returned.get(d.player, 0) for d in payouts}
     left_out = sum(returned.values())
@@ -90,14 +91,23 @@ def _unknown_cards(found: list[Discrepancy], result: Any, recorded: int | None, 
         "(unknown cards)"))]
 
 
+def _filed(started: Any) -> int | None:
+    """The rake the hand's file records, in chips; None when it records none (or one that is
+    not a whole number of chips)."""
+    source = started.source
+    if isinstance(source.get("site_rake"), int):  # a site text: already chips
+        return source["site_rake"]
+    if "rake" in source:
+        return _chips(source["rake"], started.unit.decimals)
+    return None
+
+
 def _rake(started: Any, result: Any, flop: bool) -> tuple[int | None, int | None]:
     """``(the rake the file records, the most its rule allows)`` in chips; None when unknown."""
     source = started.source
     decimals = started.unit.decimals
-    if isinstance(source.get("site_rake"), int):  # a site text: already chips
-        return source["site_rake"], None
-    if "rake" in source:
-        return _chips(source["rake"], decimals), None
+    if isinstance(source.get("site_rake"), int) or "rake" in source:
+        return _filed(started), None
     rule = source.get("_rake")
     if not isinstance(rule, dict):
         return None, None

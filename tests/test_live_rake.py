@@ -285,3 +285,39 @@ def test_undo_takes_a_wrong_rake_back(run, hand: Path) -> None:  # noqa: ANN001
     for action in ("rake 10", "pay Ann 290", "end"):
         assert run("act", "r1", action).exit_code == 0, action
     assert _nets(run) == {"Ann": 140, "Bob": -150}
+
+
+def test_a_rake_is_counted_in_the_sessions_chips() -> None:
+    """A hand in cents imported into a session of 0.25 USD chips: its rake of 50 cents is 2
+    of the session's chips, as its payouts are (replay/ingest/units.py)."""
+    from ledger.model import events as ev
+    from replay.ingest.units import SessionUnit, to_session
+    from replay.live import LiveHand, build_started
+
+    started, forced = build_started(LiveHand(game="NT", seats="Ann:1000,Bob:1000",
+                                             stakes="25/50", button="Ann"), hand="c1", session=None)
+    cents = started.model_copy(update={"unit": ev.Unit(currency="USD", decimals=2)})
+    out = to_session([cents, *forced, ev.RecordedRake(amount=50),
+                      ev.RecordedPayout(player="Ann", amount=950)], SessionUnit(25, "USD", 2), "s")
+    assert [(e.type, e.amount) for e in out[-2:]] == [("recorded_rake", 2),
+                                                      ("recorded_payout", 38)]
+
+
+def test_a_files_rake_of_unknown_cards_is_that_rake_too() -> None:
+    """The same reading for a PHH hand's own ``rake`` (FORMATS.md §1): cards never shown, a
+    200 pot, 195 paid and a rake of 5 is the rake; 194 paid is a payout finding."""
+    from ledger.formats.phh.read import read_phh_text
+    from replay.build import events_from_phh
+    from replay.fold import replay_events
+
+    text = ("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+            "starting_stacks = [100, 100]\nactions = ['d dh p1 ????', 'd dh p2 ????', "
+            "'p2 cbr 100', 'p1 cc', 'd db 2c3d4h', 'd db 9s', 'd db Td']\nrake = 5\n")
+
+    def kinds(paid: int) -> list[tuple[str, str, int, int]]:
+        (hand,) = read_phh_text(text + f"winnings = [{paid}, 0]\n").check()
+        r = replay_events(events_from_phh(hand))
+        return [(d.kind, d.player, d.recorded, d.recomputed) for d in r.discrepancies]
+
+    assert kinds(195) == [("rake", "*", 195, 200)]
+    assert kinds(194) == [("infeasible", "*", 194, 200)]
