@@ -79,7 +79,8 @@ def act(obj: Context, hand_id: str, action: str, closed: bool) -> None:
     """Record ACTION in HAND: PHH notation ("Bob cbr 20", "p2 cc", "d dh Ann AsKs",
     "d db AhKd7c", "Ann sd 7h", "Ann sm AsKs", "Ann dcl swing"), "d rc 2" (run the rest of
     the board twice: each "d db" then goes to the first run still short, street by street),
-    "pay PLAYER AMOUNT" / "returned PLAYER AMOUNT" (what the table pushed), or "end".
+    "pay PLAYER AMOUNT" / "returned PLAYER AMOUNT" (what the table pushed), "rake AMOUNT"
+    (what the table took from the pot: a home game's rake, PHH's rake field), or "end".
     Prints what comes next; an illegal action is refused (exit 2) with what is legal now;
     nothing is written. So is an action in a hand whose session was closed while it was in
     play, unless --closed."""

@@ -23,7 +23,8 @@ from cli.context import Context
 @click.option("--json", "as_json", is_flag=True,
               help='{"players": [{"player", "net", "buy_in", "cash_out", "hands", '
                    '"sessions", "nickname"}], "in_progress": [{"hand", "session", "pot", '
-                   '"players"}] (when a hand is)}; with --money in integer minor units, '
+                   '"players"}] (when a hand is), "rake": [{"session", "chips", "hands"}] '
+                   '(when the table took one)}; with --money in integer minor units, '
                    'and "decimals", "currency" say which. Chips of different values (no '
                    '--session, no --money): "units" as standings --json, each player\'s '
                    '"net", "buy_in", "cash_out", "rules_net" null and "by_unit" giving them '
@@ -35,7 +36,9 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
     hand that recorded no payouts; nothing for a voided hand), the net that settle, standings
     and chart use; where the rules would have paid otherwise, their net is shown beside it
     (`audit` names the hands). A hand still in progress is named in a note: its chips in the
-    pot count as put in, nothing paid yet. A player known by a PokerNow id shows as its
+    pot count as put in, nothing paid yet. The rake the table took from the pots (`act HAND
+    "rake AMOUNT"`, a file's rake) leaves the players' nets, and a line names it per session.
+    A player known by a PokerNow id shows as its
     latest nickname with the id, e.g. `Mdeyxwb (HXN7RGKNLI)`. Chips of different values
     (sessions of other chip values or currencies) do not add up: without --session, each value
     gets its own table, and a note says so (--money adds them up in one currency)."""
@@ -47,6 +50,8 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
         body: dict = {"players": books.players}
         if books.in_progress:
             body["in_progress"] = books.in_progress
+        if books.rake:
+            body["rake"] = books.rake
         if books.mixed:
             body["units"] = [{**u, "sessions": [s or "" for s in u["sessions"]]}
                              for u in books.units]

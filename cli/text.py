@@ -56,7 +56,7 @@ def balances_text(books: Any) -> str:
 
     if not books.mixed:
         return "\n".join([*_balances_table(books.players, books.unit),
-                          *in_progress_lines(books.in_progress)])
+                          *in_progress_lines(books.in_progress), *rake_lines(books.rake)])
     lines = []
     for i, u in enumerate(books.units):
         unit = (u["chip_value_minor"], u["decimals"], u["currency"])
@@ -68,7 +68,16 @@ def balances_text(books: Any) -> str:
         lines.extend(_balances_table(rows, (0, None)))
     lines.append(chip_units_note(books.units, "table", "balances"))
     lines.extend(in_progress_lines(books.in_progress))
+    lines.extend(rake_lines(books.rake))
     return "\n".join(lines)
+
+
+def rake_lines(rake: list[dict[str, Any]]) -> list[str]:
+    """A line per session whose hands were raked (:func:`ledger.audit.reports.rake_taken`):
+    the chips the table took, which left the players' nets."""
+    return [f"rake: {r['chips']} chips taken from the pots "
+            + (f"in session {r['session']}" if r["session"] is not None else "outside sessions")
+            + f" ({r['hands']} hand{'s' if r['hands'] != 1 else ''})" for r in rake]
 
 
 def _balances_table(players: list[dict[str, Any]], unit: tuple[int, str | None]) -> list[str]:
@@ -161,9 +170,9 @@ def sql_table(columns: list[str], rows: list[tuple], *, more: str | None = None)
 
 def state_text(now: Any) -> str:
     """A live hand now (:class:`replay.live.Now`): phase, whose turn and what is legal, the
-    current bet, the pots with their eligible players, returned chips, stacks; of a hand that
-    is over, its pots explained as ``show`` ends, what the table paid, any payout that differs
-    from the rules, and the stacks after the hand."""
+    current bet, the pots with their eligible players, returned chips, the rake taken, stacks;
+    of a hand that is over, its pots explained as ``show`` ends, what the table paid, any
+    payout that differs from the rules, and the stacks after the hand."""
     state, result = now.state, now.result
     lines = [f"hand {state.hand}: {state.game.code}, phase {state.phase}, status {state.status}",
              now.legal]
@@ -185,6 +194,8 @@ def state_text(now: Any) -> str:
         lines.append(f"pot {pot.index}: {pot.amount} ({', '.join(pot.eligible)})")
     if result.returned:
         lines.append("returned: " + ", ".join(f"{p} {c}" for p, c in result.returned.items()))
+    if state.rake:  # `rake AMOUNT`: out of the pot, to nobody at the table
+        lines.append(f"rake: {state.rake} taken from the pot")
     lines.append("stacks: " + ", ".join(
         f"{p} {state.stacks[p]}" + (" (folded)" if p in state.folded else "")
         + (f" bet {state.street_bets[p]}" if state.street_bets[p] else "")

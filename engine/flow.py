@@ -183,6 +183,18 @@ def _payout(state: HandData, e: ev.RecordedPayout) -> None:
     state.payouts.append(e)
 
 
+def _rake(state: HandData, e: ev.RecordedRake) -> None:
+    """One rake a hand (the whole of what the table took from its pot), and none in a hand
+    whose file records one already (PHH's ``rake``, a site's summary: FORMATS.md §1)."""
+    if state.rake is not None:
+        raise state.fail(f"the hand already records a rake of {state.rake}: a hand records "
+                         "one rake, the whole of what the table took")
+    source = state.started.source
+    if source.get("rake") is not None or source.get("site_rake") is not None:
+        raise state.fail("the hand's file already records its rake")
+    state.rake = e.amount
+
+
 def _ended(state: HandData, e: ev.HandEnded) -> None:
     if e.status == "incomplete":
         state.status = "incomplete"
@@ -220,6 +232,7 @@ STEPS: dict[str, tuple[Rule, Step | None]] = {
     "muck": (muck, None),
     "run_count": (_run_count, None),
     "recorded_payout": (_payout, None),
+    "recorded_rake": (_rake, None),
     "carry_over": (_carry, None),
     "hand_ended": (_ended, None),
     "hand_voided": (_voided, None),

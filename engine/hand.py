@@ -45,6 +45,7 @@ class HandData:
     runs: int = 1
     carried_in: int = 0
     payouts: list[ev.RecordedPayout] = field(default_factory=list)
+    rake: int | None = None  # the table's recorded rake (``recorded_rake``), chips
     status: str = "open"  # open | complete | incomplete | voided
     seq: int = 0
     forced_seen: bool = False
@@ -83,6 +84,7 @@ class HandData:
             runs=self.runs,
             carried_in=self.carried_in,
             payouts=list(self.payouts),
+            rake=self.rake,
             status=self.status,
             seq=self.seq,
             forced_seen=self.forced_seen,

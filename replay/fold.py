@@ -34,7 +34,8 @@ _type = attrgetter("type")
 class HandReplay:
     """A replayed hand: the engine's result, the recorded payouts per player (chips, ``None``
     when the source recorded none), the discrepancies (values, never exceptions) and notes
-    such as "showdown not verifiable"."""
+    such as "showdown not verifiable"; ``rake``: the rake recorded at the table (chips, a
+    ``recorded_rake``), None when none was."""
 
     hand: str
     session: str | None
@@ -44,6 +45,7 @@ class HandReplay:
     discrepancies: tuple[Discrepancy, ...]
     notes: tuple[str, ...]
     corrected: bool = False
+    rake: int | None = None
 
     @property
     def net(self) -> dict[str, int]:
@@ -316,7 +318,7 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         from replay.rake import classify
 
         flop = any(b for b in state.cards.boards)
-        discrepancies = classify(discrepancies, result, started, flop=flop)
+        discrepancies = classify(discrepancies, result, started, flop=flop, rake=state.rake)
     notes = (*result.notes, *notes)
     if state.status == "incomplete":
         notes = (*notes, "incomplete: the log stops before the end of the hand")
@@ -333,6 +335,7 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         discrepancies=tuple(discrepancies),
         notes=tuple(notes),
         corrected=corrected,
+        rake=state.rake,
     )
 
 

@@ -317,6 +317,8 @@ def event_text(event: Any) -> str:
     p = getattr(event, "player", None)
     if t == "recorded_payout":
         return f"{'returned' if event.returned else 'pay'} {p} {event.amount}"
+    if t == "recorded_rake":
+        return f"rake {event.amount}"
     if t == "hand_ended":
         return "end" if event.status == "complete" else "end (incomplete)"
     if t == "cards_dealt":

@@ -496,9 +496,10 @@ def legal_now(state: HandState, player: str | None = None) -> str:
 
 def _live_rules(state: HandState, event: Any) -> None:
     """What a hand recorded live may not take, though a history read from a file may: nothing
-    after its end (that is a correction), a payout or a show before the betting is over, a
-    payout beyond the chips in the pot (:func:`over_the_pot`); and, checked once applied, an
-    end that leaves a pot paid to nobody (:func:`_paid_to_somebody`).
+    after its end (that is a correction), a payout, a rake or a show before the betting is
+    over, a payout or a rake beyond the chips in the pot (:func:`over_the_pot`,
+    :func:`_rake_rules`); and, checked once applied, an end that leaves a pot paid to nobody
+    (:func:`_paid_to_somebody`).
 
     Raises:
         IllegalAction: naming the rule and what to do instead.
@@ -509,18 +510,24 @@ def _live_rules(state: HandState, event: Any) -> None:
     if event.type == "recorded_payout" and state.phase != "showdown":
         raise IllegalAction(f"a payout comes at the showdown, after the betting "
                             f"(phase {state.phase} now)")
+    if event.type == "recorded_rake" and state.phase != "showdown":
+        raise IllegalAction(f"the rake is taken from the pot at the showdown, after the "
+                            f"betting (phase {state.phase} now)")
     if event.type == "reveal" and state.phase == "bet":
         raise IllegalAction("cards are shown once the betting is over")
     if event.type == "recorded_payout":
         over_the_pot(state, event)
+    if event.type == "recorded_rake":
+        _rake_rules(state, event)
 
 
 def _paid_to_somebody(state: HandState) -> None:
     """Refuse the end of a hand that would leave chips paid to nobody, lost to the books
     (every player's net minus what he put in): a hand whose pots the rules cannot award (a
     showdown of unknown cards, RULES.md §1.6) with no payout recorded, or one whose recorded
-    payouts (pots and returned chips) come to less than the chips in the pot, less
-    what the rules or the table carry to the next hand (RULES.md §1.4, §7.1).
+    payouts (pots and returned chips) and rake come to less than the chips in the pot, less
+    what the rules or the table carry to the next hand (RULES.md §1.4, §7.1): a hand that
+    records a rake (``rake AMOUNT``) records its payouts too, the pot less the rake.
 
     Raises:
         IllegalAction: naming each such pot, whose cards are unknown, and what to record; or
@@ -529,7 +536,7 @@ def _paid_to_somebody(state: HandState) -> None:
     """
     from engine.settle import settle
 
-    if state.payouts:
+    if state.payouts or state.rake:
         _paid_in_full(state, settle(state))
         return
     unknown = [p for p in settle(state).pots if not p.verifiable and p.amount]
@@ -547,7 +554,8 @@ def _paid_in_full(state: HandState, result: Any) -> None:
     paid: dict[str, int] = {}
     for payout in state.payouts:
         paid[payout.player] = paid.get(payout.player, 0) + payout.amount
-    unpaid = pot - sum(paid.values()) - max(result.carried, state.carried_out)
+    rake = state.rake or 0
+    unpaid = pot - sum(paid.values()) - rake - max(result.carried, state.carried_out)
     if unpaid <= 0:
         return
     due: list[tuple[str, str, int]] = []  # (notation word, player, chips) the rules still owe
@@ -561,22 +569,54 @@ def _paid_in_full(state: HandState, result: Any) -> None:
     hint = ""
     if due and result.verifiable and sum(chips for _, _, chips in due) == unpaid:
         hint = " (by the rules: " + ", ".join(f"{w} {p} {c}" for w, p, c in due) + ")"
+    if rake:
+        raise IllegalAction(f"cannot end with {pot - unpaid - rake} of the pot's {pot} chips "
+                            f"paid and {rake} raked: {unpaid} would go to nobody; record the "
+                            "rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled "
+                            "bet) first")
     raise IllegalAction(f"cannot end with {pot - unpaid} of the pot's {pot} chips paid: "
                         f"{unpaid} would go to nobody{hint}; record the rest (pay PLAYER "
                         "AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first")
 
 
 def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
-    """Refuse a payout that takes the hand's recorded payouts (pots and returned chips) above
-    the chips in the pot: every chip put in plus chips carried in (RULES.md §1.2, §7.1).
+    """Refuse a payout that takes the hand's recorded payouts (pots and returned chips) and
+    its rake above the chips in the pot: every chip put in plus chips carried in (RULES.md
+    §1.2, §7.1).
 
     Raises:
-        IllegalAction: ``"the pot holds 200, 200 already paid"``.
+        IllegalAction: ``"the pot holds 200, 200 already paid"`` (``…, 190 already paid and
+            10 raked``).
     """
     pot = state.pot_total()
     paid = sum(p.amount for p in state.payouts)
-    if paid + event.amount > pot:
-        raise IllegalAction(f"the pot holds {pot}, {paid} already paid")
+    rake = state.rake or 0
+    if paid + rake + event.amount > pot:
+        raked = f" and {rake} raked" if rake else ""
+        raise IllegalAction(f"the pot holds {pot}, {paid} already paid{raked}")
+
+
+def _rake_rules(state: HandState, event: ev.RecordedRake) -> None:
+    """Refuse a rake (``rake AMOUNT``, FORMATS.md §1: PHH's ``rake``) that is not the one
+    rake of the hand, or that takes it with the payouts recorded so far above the chips in
+    the pot. One rake a hand, never summed: a line given twice is a mistake caught, and a
+    rake to put right is taken back with ``undo`` and recorded again.
+
+    Raises:
+        IllegalAction: ``"the hand already records a rake of 10 …"``, ``"a rake of 400 is
+            more than the pot's 300 chips"``.
+    """
+    if state.rake is not None:
+        raise IllegalAction(f"the hand already records a rake of {state.rake}: a hand "
+                            "records one rake, the whole of what the table took (`handledger "
+                            "undo` takes it back to record another)")
+    pot = state.pot_total()
+    paid = sum(p.amount for p in state.payouts)
+    if event.amount + paid > pot:
+        if paid:
+            raise IllegalAction(f"a rake of {event.amount} is more than the {pot - paid} "
+                                f"chips of the pot's {pot} not yet paid ({paid} paid)")
+        raise IllegalAction(f"a rake of {event.amount} is more than the pot's {pot} chips")
 
 
 def _closed_session(ledger: Any, hand: str, state: HandState, start: int, action: str
@@ -615,9 +655,10 @@ class Acted:
 
 
 def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
-    """Check ``action`` (PHH notation, ``pay PLAYER AMOUNT``, ``returned PLAYER AMOUNT`` or
-    ``end``; :func:`replay.whatif.parse_action`) against the hand as it stands, then append
-    it, with the stream's last seq as the expected one (a concurrent append is refused).
+    """Check ``action`` (PHH notation, ``pay PLAYER AMOUNT``, ``returned PLAYER AMOUNT``,
+    ``rake AMOUNT`` or ``end``; :func:`replay.whatif.parse_action`) against the hand as it
+    stands, then append it, with the stream's last seq as the expected one (a concurrent
+    append is refused).
     ``closed``: go in though the hand's session is closed (:func:`_closed_session`).
 
     Raises:

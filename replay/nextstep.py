@@ -9,6 +9,7 @@ after each action and in ``state``, and a refused action quotes it (``now: …``
 from __future__ import annotations
 
 from engine.dealing import next_to_draw
+from engine.notation import format_amount
 from engine.state import HandState
 
 
@@ -76,6 +77,11 @@ def next_step(state: HandState) -> str:
     elif phase == "showdown" and state.status == "open":
         if state.payouts:
             step = "next: pay PLAYER AMOUNT or end"
+        elif state.rake:  # a raked hand records its payouts: the pot less the rake
+            pay = (f"pay PLAYER AMOUNT (the pot less the rake of "
+                   f"{format_amount(state.rake, state.started.unit.decimals)}), then end")
+            step = f"next: {pay}" if state.live_count() <= 1 else (
+                f"next: PLAYER sm CARDS (show) or PLAYER sm (muck), {pay}")
         elif state.live_count() <= 1:  # won without a showdown: nothing to show
             step = "next: pay PLAYER AMOUNT, end"
         else:

@@ -7,14 +7,15 @@ are not mistakes. This module gives them their own kind, explained in words:
 
 * ``uncalled`` — a player was paid exactly his uncalled bet less than the rules say;
 * ``rake`` — the table was paid, in all, less than the pots by the rake: the one the file records
-  (PHH's ``rake`` field; a site text's summary, ``site_rake``), or one within the hand's rake rule
-  (our ``_rake`` table: ``percent``, ``cap`` in the file's money, ``no_flop_no_drop``); the rake
-  can come with uncalled bets left out too.
+  (PHH's ``rake`` field, FORMATS.md §1; a site text's summary, ``site_rake``), the one a home
+  game recorded live (``act HAND "rake AMOUNT"``, a ``recorded_rake`` event: the same field as an
+  event), or one within the hand's rake rule (our ``_rake`` table: ``percent``, ``cap`` in the
+  file's money, ``no_flop_no_drop``); the rake can come with uncalled bets left out too.
 
 Anything else, a real over- or under-payment, stays a ``payout`` discrepancy; one short by more
 than the player's uncalled bet in a hand that records no rake says both (the uncalled bet not
-paid back, and the rest that no rake explains). Home games set no
-rake: their hands name none, and nothing here applies.
+paid back, and the rest that no rake explains). A home game's hand names a rake only when
+one was recorded at the table; otherwise nothing here applies.
 """
 
 from __future__ import annotations
@@ -26,27 +27,29 @@ from typing import Any
 from replay.compare import Discrepancy
 
 
-def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool
-             ) -> list[Discrepancy]:
+def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
+             rake: int | None = None) -> list[Discrepancy]:
     """``found`` with the differences a site's rake and uncalled-bet convention explain given
     their kinds (see the module doc); chips throughout. ``flop``: a board was dealt (for a
-    no-flop-no-drop rule)."""
+    no-flop-no-drop rule); ``rake``: the rake recorded at the table (a ``recorded_rake``
+    event), None when the hand records none there."""
     payouts = [d for d in found if d.kind == "payout"]
-    if not payouts or any(d.diff > 0 for d in payouts):
+    if not payouts:
+        return _unknown_cards(found, result, rake if rake is not None else _filed(started),
+                              live=rake is not None)
+    if any(d.diff > 0 for d in payouts):
         return found
+    recorded, most = (rake, None) if rake is not None else _rake(started, result, flop)
     short = -sum(d.diff for d in payouts)
     returned = {d.player: result.returned.get(d.player, 0) for d in payouts}
     left_out = sum(returned.values())
-    recorded, most = _rake(started, result, flop)
-    for rake, uncalled in ((short, 0), (short - left_out, left_out)):
-        if rake <= 0 or (recorded is not None and rake != recorded) or (
-                recorded is None and (most is None or rake > most)):
+    for kept, uncalled in ((short, 0), (short - left_out, left_out)):
+        if kept <= 0 or (recorded is not None and kept != recorded) or (
+                recorded is None and (most is None or kept > most)):
             continue
-        how = ("as the file records" if recorded is not None
-               else f"within its rule of {most} at most")
         extra = f", and left out the uncalled bet ({uncalled})" if uncalled else ""
         text = (f"hand {result.hand}: the table paid {short} less than the pots and returns: "
-                f"the site kept {rake} as rake ({how}){extra}")
+                f"{_kept(kept, recorded, most, live=rake is not None)}{extra}")
         return [replace(d, kind="rake", message=text) if d in payouts else d for d in found]
     if all(returned[d.player] and d.diff == -returned[d.player] for d in payouts):
         return [replace(d, kind="uncalled", message=(
@@ -65,14 +68,46 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool
     return found
 
 
+def _kept(kept: int, recorded: int | None, most: int | None, *, live: bool) -> str:
+    """``"the site kept 1 as rake (as the file records)"``: who kept it, and by what."""
+    how = ("as recorded at the table" if live else "as the file records"
+           if recorded is not None else f"within its rule of {most} at most")
+    return f"{'the table' if live else 'the site'} kept {kept} as rake ({how})"
+
+
+def _unknown_cards(found: list[Discrepancy], result: Any, recorded: int | None, *, live: bool
+                   ) -> list[Discrepancy]:
+    """``found`` of a showdown the rules cannot award (unknown cards, RULES.md §1.6): its one
+    difference, the table's total short of the pots by exactly the rake the hand records
+    (live or in its file), is that rake; anything else stays as found."""
+    if recorded is None or len(found) != 1 or found[0].player != "*":
+        return found
+    (total,) = found
+    if total.kind != "infeasible" or total.recomputed - total.recorded != recorded:
+        return found
+    return [replace(total, kind="rake", message=(
+        f"hand {result.hand}: the table paid {recorded} less than the pots and returns: "
+        f"{_kept(recorded, recorded, None, live=live)}; the showdown cannot be checked "
+        "(unknown cards)"))]
+
+
+def _filed(started: Any) -> int | None:
+    """The rake the hand's file records, in chips; None when it records none (or one that is
+    not a whole number of chips)."""
+    source = started.source
+    if isinstance(source.get("site_rake"), int):  # a site text: already chips
+        return source["site_rake"]
+    if "rake" in source:
+        return _chips(source["rake"], started.unit.decimals)
+    return None
+
+
 def _rake(started: Any, result: Any, flop: bool) -> tuple[int | None, int | None]:
     """``(the rake the file records, the most its rule allows)`` in chips; None when unknown."""
     source = started.source
     decimals = started.unit.decimals
-    if isinstance(source.get("site_rake"), int):  # a site text: already chips
-        return source["site_rake"], None
-    if "rake" in source:
-        return _chips(source["rake"], decimals), None
+    if isinstance(source.get("site_rake"), int) or "rake" in source:
+        return _filed(started), None
     rule = source.get("_rake")
     if not isinstance(rule, dict):
         return None, None

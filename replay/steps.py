@@ -310,12 +310,15 @@ def named_action(players: Sequence[str], event: Any, action: str, decimals: int)
     """``action`` (:func:`engine.notation.to_action`'s PHH text of ``event``, else its type)
     with players by name, as ``act`` takes it: a seat label ``pN`` (FORMATS.md §1) becomes the
     Nth of ``players`` (``Cy cbr 6``); a recorded payout is ``pay Bob 400`` or ``returned
-    Bob 8``; a forced bet PHH has no notation for, ``Ann posts small blind 1``. Amounts in
-    the hand's unit (``decimals``, :func:`engine.notation.format_amount`)."""
+    Bob 8``, a recorded rake ``rake 10``; a forced bet PHH has no notation for, ``Ann posts
+    small blind 1``. Amounts in the hand's unit (``decimals``,
+    :func:`engine.notation.format_amount`)."""
     t = event.type
     if t == "recorded_payout":
         verb = "returned" if event.returned else "pay"
         return f"{verb} {event.player} {format_amount(event.amount, decimals)}"
+    if t == "recorded_rake":
+        return f"rake {format_amount(event.amount, decimals)}"
     if t == "forced_bet" and action == t:
         kind = event.kind.replace("_", " ")
         return f"{event.player} posts {kind} {format_amount(event.amount, decimals)}"

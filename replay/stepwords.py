@@ -67,6 +67,8 @@ class Before:
             what = "returns" if e.returned else "pays"
             pot = f" ({pot_name(e.pot)})" if e.pot is not None else ""
             return f"the table {what} {amount(e.amount)} to {p}{pot}"
+        if t == "recorded_rake":
+            return f"the table takes {amount(e.amount)} from the pot as rake"
         if t == "carry_over":
             return f"{amount(e.amount)} carried {'in from' if e.direction == 'in' else 'out to'}" \
                    f" {e.other_hand or 'another hand'}"

@@ -11,7 +11,9 @@ A change names an ORIGINAL event of the hand by its sequence number in the hand 
 ACTION is PHH notation decided against the state of the (corrected) hand at that point
 (``"Bob cbr 20"``, ``"p2 cc"``, ``"d db 7h"``), or one of ``"pay PLAYER AMOUNT"`` (a recorded
 payout: what the table pushed to PLAYER), ``"returned PLAYER AMOUNT"`` (an uncalled bet given
-back), ``"end"`` (hand ended), or a JSON event object (``{"type": "check", ...}``).
+back), ``"rake AMOUNT"`` (what the table took from the pot for itself: a ``recorded_rake``,
+PHH's ``rake``, FORMATS.md §1), ``"end"`` (hand ended), or a JSON event object
+(``{"type": "check", ...}``).
 
 :func:`build_correction` turns changes into a :class:`ledger.model.events.Correction` and checks
 that the corrected hand replays legally; :func:`what_if` compares the hand (and its session) before
@@ -87,7 +89,25 @@ def _parse_action(state: Any, text: str) -> Any:
         return ev.RecordedPayout(
             player=player_name(state, parts[1]), amount=amount, returned=parts[0] == "returned"
         )
+    if parts and parts[0] == "rake":
+        return _rake(state, text, parts)
     return to_event(state, body)
+
+
+def _rake(state: Any, text: str, parts: list[str]) -> ev.RecordedRake:
+    """``rake AMOUNT``: the chips the table took from the pot, a whole number above 0 in the
+    hand's unit (FORMATS.md §1, PHH's ``rake``).
+
+    Raises:
+        IllegalAction: not one amount, or one that is not above 0.
+    """
+    if len(parts) != 2:
+        raise IllegalAction(f"{quoted(text)}: expected 'rake AMOUNT' (the chips the table took "
+                            "from the pot)")
+    amount = parse_amount(parts[1], state.started.unit.decimals)
+    if amount <= 0:
+        raise IllegalAction(f"rake {parts[1]}: a rake is a number of chips above 0")
+    return ev.RecordedRake(amount=amount)
 
 
 def _slots(events: Sequence[Any]) -> list[tuple[int, list[Any]]]:
@@ -223,8 +243,8 @@ def _not_original(events: Sequence[Any], seq: int) -> str:
 def same_hand(events: Sequence[Any], after: HandReplay) -> None:
     """Refuse a corrected hand that is no longer the same whole hand as ``events`` (the stream
     before the correction): a complete hand must stay complete (its end is neither removed
-    nor replaced: a hand is undone with a void), and its recorded payouts may not come to more
-    than the chips in the pot where they did not before (RULES.md §1.2). A stream that did
+    nor replaced: a hand is undone with a void), and its recorded payouts and rake may not come
+    to more than the chips in the pot where they did not before (RULES.md §1.2). A stream that did
     not replay is not compared (the correction repairs it).
 
     Raises:
@@ -241,9 +261,10 @@ def same_hand(events: Sequence[Any], after: HandReplay) -> None:
                             "before it: correct --insert-after SEQ ACTION; or void the hand)")
     res = after.result
     pot = sum(res.contributions.values()) + res.carried_in
-    paid = sum((after.recorded or {}).values())
-    if paid > pot and paid > sum((before.recorded or {}).values()):
-        raise IllegalAction(f"the corrected hand pays out {paid}: the pot holds {pot}")
+    paid = sum((after.recorded or {}).values()) + (after.rake or 0)
+    if paid > pot and paid > sum((before.recorded or {}).values()) + (before.rake or 0):
+        raked = f" (a rake of {after.rake} with it)" if after.rake else ""
+        raise IllegalAction(f"the corrected hand pays out {paid}{raked}: the pot holds {pot}")
 
 
 def _fold_prefix(prefix: list[tuple[int, Any]], seq: int) -> Any:

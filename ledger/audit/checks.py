@@ -18,8 +18,9 @@ The kinds (:data:`KINDS`, in rank order):
 * ``in_progress`` — a hand still open (recorded live and not yet ended): named, its chips
   are not checked until it ends.
 * ``payout`` — a recorded payout ≠ the recomputed award (the replay's discrepancies).
-* ``rake`` / ``uncalled`` — a site's payouts short of the pots by its rake, or by the
-  uncalled bet it leaves out of what it says a player collected (``replay.rake``).
+* ``rake`` / ``uncalled`` — payouts short of the pots by the rake (a site's, or a home game's
+  recorded live: ``recorded_rake``), or by the uncalled bet a site leaves out of what it says
+  a player collected (``replay.rake``).
 * ``chip_conservation`` — per ended hand, contributions + carried-in ≠ awards + returned +
   carried, or paid to nobody (no payout recorded, a showdown of unknown cards);
   per session, carried chips that the session's next hand does not bring in.
@@ -159,7 +160,8 @@ def hand_payout(h: HandFacts) -> list[Finding]:
 
 
 def hand_rake(h: HandFacts) -> list[Finding]:
-    """Payouts short of the pots by the site's rake (recorded, or within the hand's rule)."""
+    """Payouts short of the pots by the rake (recorded in the hand's file or live, or within
+    the hand's rule): ``replay.rake``."""
     return _payouts(h, "rake")
 
 
@@ -399,8 +401,9 @@ REGISTRY: tuple[Check, ...] = _registry([
     Check("payout", Scope.HAND, 0, hand_payout,
           "a recorded payout differs from the engine's award (the replay's discrepancies)"),
     Check("rake", Scope.HAND, 10, hand_rake,
-          "the table was paid less than the pots by the site's rake (the one the file records, "
-          "or within the hand's rake rule), uncalled bets left out included"),
+          "the table was paid less than the pots by the rake (the one the file records or the "
+          "table recorded live, or within the hand's rake rule), uncalled bets left out "
+          "included"),
     Check("uncalled", Scope.HAND, 11, hand_uncalled,
           "a player was paid exactly his uncalled bet less: the site leaves it out of what it "
           "says he collected"),

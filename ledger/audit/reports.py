@@ -53,12 +53,15 @@ class Balances:
     None and ``by_unit`` gives them per unit (a list in the order of ``units`` of dicts with
     those four and ``hands``, ``sessions``; None for a unit of no session he played); players
     are ordered by those nets, the first unit's first (a missing one as 0). Otherwise
-    ``units`` is empty and nothing else changes."""
+    ``units`` is empty and nothing else changes. ``rake``: the rake the table took from the
+    pots, per session (:func:`rake_taken`), which left the players' nets: they sum to minus
+    it."""
 
     players: list[dict[str, Any]]
     unit: tuple[int, str | None]
     in_progress: list[dict[str, Any]] = field(default_factory=list)
     units: list[dict[str, Any]] = field(default_factory=list)
+    rake: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def mixed(self) -> bool:
@@ -124,7 +127,22 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
                                         p["player"]))
         else:
             units = []
-    return Balances(players, unit, open_hands(con, session), units)
+    return Balances(players, unit, open_hands(con, session), units, rake_taken(con, session))
+
+
+def rake_taken(con: Any, session: str | None) -> list[dict[str, Any]]:
+    """The rake the table took from the pots of ``session`` (None: of every session), per
+    session in ledger order: ``{"session", "chips", "hands"}`` (session None for hands of no
+    session). It is what the replay names a ``rake`` (replay/rake.py): the payouts short of
+    the pots by a rake recorded at the table (``act HAND "rake AMOUNT"``) or in the hand's
+    file (PHH's ``rake``, FORMATS.md §1; a site's summary, with any uncalled bet the site
+    left out beside it)."""
+    return [{"session": s, "chips": int(chips), "hands": int(hands)} for s, chips, hands in
+            con.execute(
+                "SELECT d.session, sum(d.recomputed - d.recorded), count(DISTINCT d.hand_id)"
+                " FROM discrepancies d JOIN hands h USING (hand_id) WHERE d.kind = 'rake'"
+                " AND ($1 IS NULL OR d.session = $1) GROUP BY d.session ORDER BY min(h.ord)",
+                [session]).fetchall()]
 
 
 #: The chip amounts (and counts) :func:`balances` gives per chip unit when they do not add up.
@@ -185,7 +203,8 @@ def settlement(con: Any, session: str | None) -> tuple[list[Transfer], Balances]
     Raises:
         LedgerError: a hand read is still in progress (:func:`open_hands`: its pot is not
             paid yet, the nets are not final), the nets do not sum to zero (the audit says
-            why), or as :func:`balances`.
+            why; a rake taken from the pots, :func:`rake_taken`, is named), or as
+            :func:`balances`.
     """
     books = balances(con, session, money=True)
     if books.in_progress:
@@ -202,9 +221,14 @@ def settlement(con: Any, session: str | None) -> tuple[list[Transfer], Balances]
     total = sum(nets.values())
     if total:
         decimals, currency = books.unit
+        units = session_units(con)
+        raked = sum(r["chips"] * units.get(r["session"], (1, 0, None))[0] for r in books.rake)
+        why = (f": the rake the table took ({format_money(raked, decimals, currency)}) left "
+               "the players' nets, and settle moves money between players only" if raked
+               and raked == -total else "")
         raise LedgerError(f"cannot settle: the balances sum to "
                           f"{'+' if total > 0 else ''}{format_money(total, decimals, currency)}, "
-                          "not zero (see `handledger audit`)")
+                          f"not zero{why} (see `handledger audit`)")
     return fewest_transfers(nets), books
 
 

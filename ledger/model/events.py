@@ -10,7 +10,8 @@ the button; in stud games it is plain seat order).
 Hand events (one stream per hand, ``seq`` 1, 2, … inside it):
 ``hand_started``, ``forced_bet``, ``cards_dealt``, ``discard``, ``check``, ``call``,
 ``bet_raise``, ``fold``, ``all_in``, ``declaration``, ``reveal``, ``muck``, ``run_count``,
-``recorded_payout``, ``carry_over``, ``hand_ended``, ``correction``, ``hand_voided``.
+``recorded_payout``, ``recorded_rake``, ``carry_over``, ``hand_ended``, ``correction``,
+``hand_voided``.
 
 Session events (one stream per session): ``session_opened``, ``buy_in``, ``cash_out``,
 ``payment``, ``session_closed``, ``player_alias``, ``seat_change``, ``platform_ledger``,
@@ -362,6 +363,19 @@ class RecordedPayout(_Model):
     run: int | None = Field(None, ge=1, strict=True)
 
 
+class RecordedRake(_Model):
+    """What the table took from the hand's pot for itself, in chips: a home game's rake (the
+    food, the house's cut), recorded live with ``act HAND "rake AMOUNT"``. The event form of
+    PHH's ``rake`` field (FORMATS.md §1), which an imported hand keeps in its
+    ``HandStarted.source``; a hand records one rake at most, the whole of what was taken.
+    The players are paid the pot less it (``recorded_payout``); the audit names it as a
+    ``rake`` finding, as it names an imported hand's."""
+
+    type: Literal["recorded_rake"] = "recorded_rake"
+    schema_version: Version = SCHEMA_VERSION
+    amount: int = Field(ge=1, le=MAX_CHIPS, strict=True)
+
+
 class CarryOver(_Model):
     """Chips carried between hands (RULES.md §3.8, §7.1): ``direction`` ``out`` on the hand that
     leaves the pot unawarded, ``in`` on the session's next hand, which adds them as dead money."""
@@ -578,6 +592,7 @@ HandEvent = (
     | Muck
     | RunCount
     | RecordedPayout
+    | RecordedRake
     | CarryOver
     | HandEnded
     | Correction

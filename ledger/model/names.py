@@ -68,6 +68,7 @@ NOTATION_WORDS = {
     "d": "'d' starts a dealer action ('d dh Ann AsKs', 'd db 2c7h9s')",
     "pay": "'pay PLAYER AMOUNT' records a payout",
     "returned": "'returned PLAYER AMOUNT' records uncalled chips given back",
+    "rake": "'rake AMOUNT' records what the table took from the pot",
     "end": "'end' ends the hand",
     "state": "`handledger table` reads the line 'state' as its own command",
     "quit": "`handledger table` reads the line 'quit' as its own command",
@@ -83,7 +84,7 @@ def check_seat_name(name: str) -> str:
 
     Raises:
         MalformedInput: a name the notation reads as something else (``d``, ``pay``,
-            ``returned``, ``end``, ``state``, ``quit``; ``p1``, ``p2`` … which name seats;
+            ``returned``, ``rake``, ``end``, ``state``, ``quit``; ``p1``, ``p2`` … which name seats;
             one holding whitespace, where an action splits; one starting with ``{``, a JSON
             event; one holding ``,`` or ``:``, which ``--seats`` reads), saying why.
     """

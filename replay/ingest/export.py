@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +124,9 @@ def _voided(events: Sequence[Any]) -> bool:
 
 def phh_parts(events: Sequence[Any]) -> tuple:
     """``(started, forced, actions, payouts)`` of a hand for the PHH writer; corrections are
-    applied first (the export is the hand as the ledger now reads it)."""
+    applied first (the export is the hand as the ledger now reads it). A rake recorded at
+    the table (``recorded_rake``) is PHH's ``rake`` field (FORMATS.md §1), written from
+    ``started.source`` as an imported hand's is; importing the text again keeps it there."""
     from engine.notation import to_action
     from engine.state import HandState
     from replay.fold import effective_events
@@ -137,6 +140,10 @@ def phh_parts(events: Sequence[Any]) -> tuple:
             forced.append(e)
         elif e.type == "recorded_payout":
             payouts.append(e)
+        elif e.type == "recorded_rake":  # in the file's money, as PHH writes amounts
+            decimals = started.unit.decimals
+            rake = Decimal(e.amount).scaleb(-decimals) if decimals else e.amount
+            started = started.model_copy(update={"source": {**started.source, "rake": rake}})
         else:
             text = to_action(state, e)
             if text is not None:

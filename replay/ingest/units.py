@@ -128,7 +128,7 @@ def _amounts(e: Any, scale: _Scale) -> dict[str, Any]:
                     "blinds_or_straddles": [scale(b) for b in st.blinds_or_straddles],
                     **{k: scale(getattr(st, k))
                        for k in ("bring_in", "min_bet", "small_bet", "big_bet")}})}
-    if t in ("forced_bet", "recorded_payout", "carry_over"):
+    if t in ("forced_bet", "recorded_payout", "recorded_rake", "carry_over"):
         return {"amount": scale(e.amount)}
     if t == "bet_raise" or (t == "all_in" and e.to is not None):
         return {"to": scale(e.to)}

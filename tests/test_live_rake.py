@@ -1,0 +1,323 @@
+"""A home game's rake recorded live: ``act HAND "rake AMOUNT"`` (and the same line in
+``handledger table``) appends a ``recorded_rake`` event, the event form of PHH's ``rake``
+field (FORMATS.md §1); ``end`` then takes payouts + rake == pot, and the hand is audited as an
+imported hand with a ``rake`` field is (replay/rake.py: one ``rake`` finding). Worked by hand:
+Ann and Bob, 150 chips each, all in before the flop: a 300 pot, Ann's aces win it; the table
+takes 10, Ann is paid 290. Nets: Ann +140, Bob -150, together -10, the rake."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ledger.store.store import Ledger
+from tests.copies import build_ledger, copy_ledger
+
+#: seqs 4-10: Ann and Bob all in preflop, the board dealt; phase showdown, a 300 pot.
+SHOWN = ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 150", "Bob cc", "d db 2c3d4h", "d db 9s",
+         "d db Td")
+RAKE_LINE = ("hand r1: the table paid 10 less than the pots and returns: the table kept 10 as "
+             "rake (as recorded at the table)")
+
+
+@pytest.fixture(scope="module")
+def shown(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Session s, Ann and Bob bought in for 150, hand r1 played to its showdown (seq 10),
+    built once for the module."""
+    db = tmp_path_factory.mktemp("raked") / "t.duckdb"
+    start = ("hand", "start", "--hand", "r1", "--session", "s", "--game", "NT", "--stakes",
+             "1/2", "--seats", "Ann:150,Bob:150", "--button", "Ann")
+    return build_ledger(db, [("session", "open", "s"), ("buyin", "s", "Ann", "150"),
+                             ("buyin", "s", "Bob", "150"), start,
+                             *(("act", "r1", a) for a in SHOWN)])
+
+
+@pytest.fixture
+def hand(shown: Path, db: str) -> Path:
+    """The test's ledger: a copy of ``shown``."""
+    return copy_ledger(shown, Path(db))
+
+
+def _types(db: Path | str) -> list[str]:
+    with Ledger(str(db), read_only=True) as ledger:
+        return [r.event.type for r in ledger.read("r1")]
+
+
+def _refused(run, db: Path, action: str, hand: str = "r1") -> str:  # noqa: ANN001
+    """``act HAND ACTION`` refused: exit 2, one line naming the hand (and the action, when
+    the hand exists), nothing written."""
+    before = _types(db)
+    out = run("act", hand, action)
+    assert out.exit_code == 2 and out.output.count("\n") == 1, out.output
+    assert out.output.startswith(f"error: hand {hand}") and "Traceback" not in out.output
+    assert _types(db) == before
+    return out.output
+
+
+def _nets(run) -> dict[str, int]:  # noqa: ANN001
+    return {r["player"]: r["net"] for r in json.loads(run("balances", "--json").output)["players"]}
+
+
+def test_a_raked_hand_ends_cleanly(run, hand: Path) -> None:  # noqa: ANN001
+    out = run("act", "r1", "rake 10")
+    assert (out.exit_code, out.output) == (
+        0, "11 recorded_rake; phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), "
+        "pay PLAYER AMOUNT (the pot less the rake of 10), then end\n")
+    assert run("act", "r1", "pay Ann 290").exit_code == 0
+    assert run("act", "r1", "end").output == "13 hand_ended; hand complete\n"
+    assert _types(hand)[-3:] == ["recorded_rake", "recorded_payout", "hand_ended"]
+    with Ledger(str(hand), read_only=True) as ledger:
+        assert ledger.read("r1")[10].event.model_dump() == {
+            "type": "recorded_rake", "schema_version": 1, "amount": 10}
+
+    out = run("replay", "--hand", "r1", "--json")
+    assert out.exit_code == 1  # paid differently from the rules: by the rake, said so
+    (r,) = [json.loads(line) for line in out.output.splitlines()]
+    assert [(p["amount"], p["awards"]) for p in r["pots"]] == [(300, {"Ann": 300})]
+    assert r["recorded"] == {"Ann": 290}
+    assert r["discrepancies"] == [{"player": "Ann", "recorded": 290, "recomputed": 300,
+                                   "diff": -10, "kind": "rake", "message": RAKE_LINE}]
+
+    out = run("audit", "--json")
+    assert out.exit_code == 1
+    assert [(d["kind"], d["hand"], d["player"], d["expected"], d["actual"])
+            for d in json.loads(out.output)["discrepancies"]] == [("rake", "r1", "Ann", 300, 290)]
+    assert _nets(run) == {"Ann": 140, "Bob": -150}  # together -10: the rake left the table
+
+    # the cash-outs the hand leaves: 290 and 0 of the 300 bought in; no session finding
+    for args in (("cashout", "s", "Ann", "290"), ("cashout", "s", "Bob", "0"),
+                 ("session", "close", "s")):
+        assert run(*args).exit_code == 0, args
+    out = run("audit")
+    assert out.output.splitlines() == [
+        f"rake: {RAKE_LINE} [session s, hand r1, player Ann; expected 300, actual 290]",
+        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (rake 1)"]
+
+
+def test_balances_name_the_rake_of_each_session(run, hand: Path) -> None:  # noqa: ANN001
+    for action in ("rake 10", "pay Ann 290", "end"):
+        assert run("act", "r1", action).exit_code == 0
+    text = run("balances").output
+    assert text.splitlines()[-1] == "rake: 10 chips taken from the pots in session s (1 hand)"
+    body = json.loads(run("balances", "--json").output)
+    assert body["rake"] == [{"session": "s", "chips": 10, "hands": 1}]
+    out = run("settle", "--session", "s")  # nobody to pay the rake to: refused, saying why
+    assert (out.exit_code, out.output) == (2, (
+        "error: cannot settle: the balances sum to -10, not zero: the rake the table took (10) "
+        "left the players' nets, and settle moves money between players only (see `handledger "
+        "audit`)\n"))
+
+
+@pytest.mark.parametrize(("action", "said"), [
+    ("rake 0", "rake 0: a rake is a number of chips above 0"),
+    ("rake -5", "'-5' is not a valid amount in this hand's units"),
+    ("rake 1.5", "'1.5' is not a valid amount in this hand's units"),
+    ("rake ten", "'ten' is not an amount"),
+    ("rake 1e1", "'1e1' is not a whole number of chips written in digits"),
+    ("rake", "'rake': expected 'rake AMOUNT'"),
+    ("rake 5 5", "'rake 5 5': expected 'rake AMOUNT'"),
+    ("rake 301", "a rake of 301 is more than the pot's 300 chips"),
+])
+def test_a_rake_that_is_no_amount_of_the_pot_is_refused(run, hand: Path, action: str,  # noqa: ANN001
+                                                        said: str) -> None:
+    assert f"error: hand r1, action '{action}': {said}" in _refused(run, hand, action)
+
+
+def test_one_rake_a_hand_and_within_what_is_not_paid(run, hand: Path) -> None:  # noqa: ANN001
+    assert run("act", "r1", "pay Ann 295").exit_code == 0
+    assert ("a rake of 10 is more than the 5 chips of the pot's 300 not yet paid (295 paid)"
+            in _refused(run, hand, "rake 10"))
+    assert run("act", "r1", "rake 5").exit_code == 0
+    for again in ("rake 5", "rake 1"):  # never summed: a line given twice is caught
+        assert ("the hand already records a rake of 5: a hand records one rake"
+                in _refused(run, hand, again))
+    assert "the pot holds 300, 295 already paid and 5 raked" in _refused(run, hand, "pay Ann 1")
+    assert run("act", "r1", "end").exit_code == 0
+    assert "the hand is complete: a change now is a correction" in _refused(run, hand, "rake 1")
+    assert _nets(run) == {"Ann": 145, "Bob": -150}
+
+
+def test_end_refuses_payouts_and_rake_short_of_the_pot(run, hand: Path) -> None:  # noqa: ANN001
+    assert run("act", "r1", "rake 10").exit_code == 0
+    assert ("cannot end with 0 of the pot's 300 chips paid and 10 raked: 290 would go to nobody"
+            in _refused(run, hand, "end"))  # a raked hand records its payouts
+    assert run("act", "r1", "pay Ann 280").exit_code == 0
+    assert ("cannot end with 280 of the pot's 300 chips paid and 10 raked: 10 would go to "
+            "nobody" in _refused(run, hand, "end"))
+    assert run("act", "r1", "pay Ann 10").exit_code == 0
+    assert run("act", "r1", "end").exit_code == 0
+
+
+def test_a_rake_before_the_showdown_or_of_no_hand_is_refused(run, db: str) -> None:  # noqa: ANN001
+    steps = [("hand", "start", "--hand", "r1", "--game", "NT", "--stakes", "1/2", "--seats",
+              "Ann:150,Bob:150", "--button", "Ann"), ("act", "r1", "d dh Ann AsAh")]
+    build_ledger(Path(db), steps)
+    assert ("the rake is taken from the pot at the showdown, after the betting (phase deal "
+            "now)" in _refused(run, Path(db), "rake 3"))
+    assert _refused(run, Path(db), "rake 3", hand="r9") == (
+        "error: hand r9: the ledger holds no hand stream 'r9'\n")
+
+
+def test_the_table_reads_rake_as_act_does(run, hand: Path) -> None:  # noqa: ANN001
+    out = run("table", "r1", input="rake 10\nrake 10\npay Ann 290\nend\n")
+    assert out.exit_code == 2
+    assert out.stdout.splitlines() == [
+        "11 recorded_rake; phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), "
+        "pay PLAYER AMOUNT (the pot less the rake of 10), then end",
+        "12 recorded_payout; phase showdown, next: pay PLAYER AMOUNT or end",
+        "13 hand_ended; hand complete"]
+    assert out.stderr.startswith("error: hand r1, action 'rake 10': the hand already records "
+                                 "a rake of 10") and out.stderr.count("\n") == 1
+    assert _nets(run) == {"Ann": 140, "Bob": -150}
+
+
+def test_a_player_cannot_be_named_rake(run) -> None:  # noqa: ANN001
+    out = run("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats", "rake:100,Bob:100",
+              "--button", "Bob")
+    assert out.exit_code == 2 and "player name 'rake' cannot be used at the table: 'rake " \
+        "AMOUNT' records what the table took from the pot" in out.output
+
+
+def test_the_raked_hand_round_trips_through_its_exports(run, hand: Path, tmp_path: Path  # noqa: ANN001
+                                                        ) -> None:
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    for action in ("rake 10", "pay Ann 290", "end"):
+        assert run("act", "r1", action).exit_code == 0
+
+    def other(target: Path, *args: str):  # noqa: ANN202
+        return CliRunner().invoke(cli, ["--db", str(target), *args], catch_exceptions=False)
+
+    def findings(target: Path) -> list[tuple]:
+        body = json.loads(other(target, "audit", "--json").output)
+        return [(d["kind"], d["hand"], d["player"], d["expected"], d["actual"])
+                for d in body["discrepancies"]]
+
+    lines, phh = tmp_path / "r.jsonl", tmp_path / "r.phh"
+    assert run("export", "--format", "jsonl", "-o", str(lines)).exit_code == 0
+    assert run("export", "--format", "phh", "r1", "-o", str(phh)).exit_code == 0
+    assert "\nwinnings = [0, 290]\nrake = 10\n" in phh.read_text()  # FORMATS.md §1's field
+
+    again = tmp_path / "again.duckdb"
+    assert other(again, "import", str(lines)).exit_code == 0
+    assert other(again, "export", "--format", "jsonl").output == lines.read_text()
+    assert findings(again) == findings(hand) == [("rake", "r1", "Ann", 300, 290)]
+
+    # PHH keeps the rake in the hand's file fields, as any imported PHH hand with a rake
+    from_phh = tmp_path / "phh.duckdb"
+    assert other(from_phh, "import", str(phh)).exit_code == 0
+    assert findings(from_phh) == [("rake", "r1", "Ann", 300, 290)]
+    nets = json.loads(other(from_phh, "balances", "--json").output)["players"]
+    assert {p["player"]: p["net"] for p in nets} == {"Ann": 140, "Bob": -150}
+    assert other(from_phh, "export", "--format", "phh").output == phh.read_text()
+
+
+def test_the_engine_takes_one_rake_a_hand() -> None:
+    """A stream read from a file holds one rake at most, and none beside its file's own."""
+    from engine.errors import IllegalAction
+    from ledger.formats.phh.read import read_phh_text
+    from ledger.model import events as ev
+    from replay.build import events_from_phh
+    from replay.fold import replay_events
+    from tests.test_rake import HAND
+
+    (phh,) = read_phh_text(HAND + "winnings = [31, 0, 0]\n").check()
+    events = events_from_phh(phh)
+    raked = [*events[:-1], ev.RecordedRake(amount=1), events[-1]]
+    r = replay_events(raked)
+    assert [(d.kind, d.player, d.diff) for d in r.discrepancies] == [("rake", "p1", -1)]
+    assert "the table kept 1 as rake (as recorded at the table)" in r.discrepancies[0].message
+    with pytest.raises(IllegalAction, match="already records a rake of 1"):
+        replay_events([*raked[:-1], ev.RecordedRake(amount=1), raked[-1]])
+    (filed,) = read_phh_text(HAND + "winnings = [31, 0, 0]\nrake = 1\n").check()
+    events = events_from_phh(filed)
+    with pytest.raises(IllegalAction, match="the hand's file already records its rake"):
+        replay_events([*events[:-1], ev.RecordedRake(amount=1), events[-1]])
+
+
+def test_a_showdown_of_unknown_cards_raked(run, db: str) -> None:  # noqa: ANN001
+    """Cards never seen: the rules cannot award the 300 pot, so the payouts are taken as the
+    split; short of it by exactly the rake recorded, the one finding is that rake."""
+    start = ("hand", "start", "--hand", "r1", "--game", "NT", "--stakes", "1/2", "--seats",
+             "Ann:150,Bob:150", "--button", "Ann")
+    unseen = ("d dh Ann ????", "d dh Bob ????", *SHOWN[2:], "rake 10", "pay Ann 290", "end")
+    build_ledger(Path(db), [start, *(("act", "r1", a) for a in unseen)])
+    out = run("audit", "--json")
+    assert [(d["kind"], d["player"], d["expected"], d["actual"], d["message"])
+            for d in json.loads(out.output)["discrepancies"]] == [
+        ("rake", None, 300, 290, f"{RAKE_LINE}; the showdown cannot be checked (unknown cards)")]
+    assert _nets(run) == {"Ann": 140, "Bob": -150}
+
+
+def test_state_names_the_rake_and_standings_leave_it_out(run, hand: Path) -> None:  # noqa: ANN001
+    assert run("act", "r1", "rake 10").exit_code == 0
+    assert "\nrake: 10 taken from the pot\nstacks: Bob 0, Ann 0" in run("state", "r1").output
+    for action in ("pay Ann 290", "end"):
+        assert run("act", "r1", action).exit_code == 0
+    body = json.loads(run("standings", "--json").output)
+    assert {p["player"]: p["total"] for p in body["players"]} == {"Ann": 140, "Bob": -150}
+
+
+def test_a_rake_is_corrected_and_undone_as_any_action(run, hand: Path) -> None:  # noqa: ANN001
+    for action in ("pay Ann 300", "end"):  # seq 11, 12: paid in full, no rake
+        assert run("act", "r1", action).exit_code == 0
+    fix = ("correct", "r1", "--reason", "the food", "--by", "Cy")
+    out = run(*fix, "--insert-after", "11", "rake 10")
+    assert (out.exit_code, out.output) == (
+        2, "error: hand r1: the corrected hand pays out 310 (a rake of 10 with it): the pot "
+        "holds 300\n")
+    out = run(*fix, "--replace", "11", "pay Ann 290", "--insert-after", "11", "rake 10")
+    assert out.exit_code == 0, out.output
+    assert _nets(run) == {"Ann": 140, "Bob": -150}
+    assert "insert_after seq 11 recorded_rake 10" in run("history", "r1").output
+    assert run("undo", "r1", "--by", "Cy").exit_code == 0
+    assert _nets(run) == {"Ann": 150, "Bob": -150}
+    assert "rake" not in run("balances").output
+
+
+def test_undo_takes_a_wrong_rake_back(run, hand: Path) -> None:  # noqa: ANN001
+    assert run("act", "r1", "rake 5").exit_code == 0
+    assert run("undo", "r1", "--by", "Cy").exit_code == 0
+    for action in ("rake 10", "pay Ann 290", "end"):
+        assert run("act", "r1", action).exit_code == 0, action
+    assert _nets(run) == {"Ann": 140, "Bob": -150}
+
+
+def test_a_rake_is_counted_in_the_sessions_chips() -> None:
+    """A hand in cents imported into a session of 0.25 USD chips: its rake of 50 cents is 2
+    of the session's chips, as its payouts are (replay/ingest/units.py)."""
+    from ledger.model import events as ev
+    from replay.ingest.units import SessionUnit, to_session
+    from replay.live import LiveHand, build_started
+
+    started, forced = build_started(LiveHand(game="NT", seats="Ann:1000,Bob:1000",
+                                             stakes="25/50", button="Ann"), hand="c1", session=None)
+    cents = started.model_copy(update={"unit": ev.Unit(currency="USD", decimals=2)})
+    out = to_session([cents, *forced, ev.RecordedRake(amount=50),
+                      ev.RecordedPayout(player="Ann", amount=950)], SessionUnit(25, "USD", 2), "s")
+    assert [(e.type, e.amount) for e in out[-2:]] == [("recorded_rake", 2),
+                                                      ("recorded_payout", 38)]
+
+
+def test_a_files_rake_of_unknown_cards_is_that_rake_too() -> None:
+    """The same reading for a PHH hand's own ``rake`` (FORMATS.md §1): cards never shown, a
+    200 pot, 195 paid and a rake of 5 is the rake; 194 paid is a payout finding."""
+    from ledger.formats.phh.read import read_phh_text
+    from replay.build import events_from_phh
+    from replay.fold import replay_events
+
+    text = ("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+            "starting_stacks = [100, 100]\nactions = ['d dh p1 ????', 'd dh p2 ????', "
+            "'p2 cbr 100', 'p1 cc', 'd db 2c3d4h', 'd db 9s', 'd db Td']\nrake = 5\n")
+
+    def kinds(paid: int) -> list[tuple[str, str, int, int]]:
+        (hand,) = read_phh_text(text + f"winnings = [{paid}, 0]\n").check()
+        r = replay_events(events_from_phh(hand))
+        return [(d.kind, d.player, d.recorded, d.recomputed) for d in r.discrepancies]
+
+    assert kinds(195) == [("rake", "*", 195, 200)]
+    assert kinds(194) == [("infeasible", "*", 194, 200)]
