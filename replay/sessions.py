@@ -33,6 +33,7 @@ from ledger.store.streams import (
     latest_session,
     money_hand,
     open_hands_of,
+    player_names,
     seated_in,
     session_summaries,
     shared_hand,
@@ -779,15 +780,20 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     return entry, replacement
 
 
-def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
+def add_alias(ledger: Any, name: str, other: str, session: str | None
+              ) -> tuple[str, bool]:
     """Record that ``other`` (another name or a platform id) is the player ``name``, in
-    ``session``'s stream (default: the latest session). Returns the session.
+    ``session``'s stream (default: the latest session). Returns the session and whether
+    ``name`` is a player name the ledger held already (False: ``other`` is renamed to a new
+    name, which the caller says).
 
     Raises:
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`), or ``other`` is
-            ``name``; NotFound: no session; LedgerError: the two sat
-            in one hand together or both have book entries in one session (two players: an
-            alias would merge their nets, RULES.md §1.1).
+            ``name``; NotFound: no session; LedgerError: ``name`` is no player name of the
+            ledger and close to one that is (a typo: :func:`ledger.model.names.likely_meant`,
+            ``other`` and his aliases aside), the two sat in one hand together or both have
+            book entries in one session (two players: an alias would merge their nets,
+            RULES.md §1.1).
     """
     check_name(name)
     check_name(other)
@@ -795,6 +801,11 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
         raise MalformedInput("an alias must differ from the name")
     mine = _alias_group(ledger, name)
     theirs = _alias_group(ledger, other) - mine
+    known = name in (names := player_names(ledger))
+    if not known and (close := likely_meant(name, sorted(names - theirs - {other}))):
+        raise LedgerError(f"{name} is no player in the ledger: did you mean "
+                          f"{' or '.join(close)}? (`handledger player alias {close[0]} "
+                          f"{other}`); nothing recorded")
     if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
         raise LedgerError(f"{name} and {other} sat in hand {hand} together: they are two "
                           "players, not one (no alias recorded)")
@@ -807,7 +818,7 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
             raise NotFound("no session to record the alias in: open one first")
     state = open_state(ledger, session, allow_closed=True)
     _append(ledger, session, ev.PlayerAlias(player=name, alias=other), state)
-    return session
+    return session, known
 
 
 def _alias_group(ledger: Any, name: str) -> set[str]:
