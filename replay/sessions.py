@@ -382,12 +382,11 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     return event, _append(ledger, session, event, state)
 
 
-def chips_written(text: str, where: str, state: SessionState, *, least: int = 0,
-                  what: str = "CHIPS") -> int:
+def chips_written(text: str, where: str, state: SessionState, *, least: int = 0) -> int:
     """The whole number of chips ``text`` says, as a book entry takes it: ASCII digits only
     (no sign, point, exponent, currency, space or other script's digits), at least ``least``
-    and within the ledger's bound (:func:`_bounded`, naming the argument ``what``). ``where``
-    is the command as typed up to the amount (``"buyin fri Ann"``), which a refusal names.
+    and within the ledger's bound (:func:`_bounded`). ``where`` is the command as typed up to
+    the amount (``"buyin fri Ann"``), which every refusal names.
 
     >>> chips_written("200", "buyin s Ann", SessionState())
     200
@@ -401,12 +400,12 @@ def chips_written(text: str, where: str, state: SessionState, *, least: int = 0,
         raise MalformedInput(f"{where}: {shown_amount(text)!r} is not a number of chips "
                              f"(amounts are whole chips, in ASCII digits{_worth(text, state)})")
     if len(text) > 2 * len(str(ev.MAX_CHIPS)):  # told before any arithmetic on it
-        raise MalformedInput(f"{what}: {shown_amount(text)} is beyond the largest amount a "
+        raise MalformedInput(f"{where}: {shown_amount(text)} is beyond the largest amount a "
                              f"ledger holds ({ev.MAX_CHIPS} chips)")
     chips = int(text)
     if chips < least:
         raise MalformedInput(f"{where}: {chips} chips is no buy-in (at least {least} chip)")
-    _bounded(state, what, chips)
+    _bounded(state, where, chips)
     return chips
 
 
@@ -765,8 +764,7 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
             replacement = entry.model_copy(update={"amount_minor": minor})
         else:
             where = f"{where[:-1]} of {entry.player})"
-            chips = chips_written(value, where, state, least=int(entry.type == "buy_in"),
-                                  what="VALUE")
+            chips = chips_written(value, where, state, least=int(entry.type == "buy_in"))
             replacement = ev.parse_event({**entry.model_dump(mode="json"), "chips": chips})
         now = state.amended.get(seq, entry)
         if replacement == now:
