@@ -23,8 +23,10 @@ from cli.context import Context
 @click.option("--json", "as_json", is_flag=True,
               help='{"players": [{"player", "net", "buy_in", "cash_out", "hands", '
                    '"sessions", "nickname"}], "in_progress": [{"hand", "session", "pot", '
-                   '"players"}] (when a hand is)}; with --money in integer minor units, '
-                   'and "decimals", "currency" say which. Chips of different values (no '
+                   '"players"}] (when a hand is), "unbalanced": [{"chip_value_minor", '
+                   '"decimals", "currency", "net_sum"}] (when the nets do not sum to 0; '
+                   'chip_value_minor null with --money)}; with --money in integer minor '
+                   'units, and "decimals", "currency" say which. Chips of different values (no '
                    '--session, no --money): "units" as standings --json, each player\'s '
                    '"net", "buy_in", "cash_out", "rules_net" null and "by_unit" giving them '
                    'with "hands", "sessions" in the order of "units" (null: not played)')
@@ -47,6 +49,8 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
         body: dict = {"players": books.players}
         if books.in_progress:
             body["in_progress"] = books.in_progress
+        if books.unbalanced:
+            body["unbalanced"] = books.unbalanced
         if books.mixed:
             body["units"] = [{**u, "sessions": [s or "" for s in u["sessions"]]}
                              for u in books.units]

@@ -56,6 +56,7 @@ def balances_text(books: Any) -> str:
 
     if not books.mixed:
         return "\n".join([*_balances_table(books.players, books.unit),
+                          *unbalanced_lines(books.unbalanced),
                           *in_progress_lines(books.in_progress)])
     lines = []
     for i, u in enumerate(books.units):
@@ -66,9 +67,29 @@ def balances_text(books: Any) -> str:
         lines.append(("plain chips" if unit == (1, 0, None) else
                       f"chips of {chip_unit_text(unit)}") + f" ({named}):")
         lines.extend(_balances_table(rows, (0, None)))
+    lines.extend(unbalanced_lines(books.unbalanced))
     lines.append(chip_units_note(books.units, "table", "balances"))
     lines.extend(in_progress_lines(books.in_progress))
     return "\n".join(lines)
+
+
+def unbalanced_lines(sums: list[dict[str, Any]]) -> list[str]:
+    """A note per chip unit whose players' nets do not sum to zero
+    (:func:`ledger.audit.reports.unbalanced`): by how much, in which unit, and why it can be."""
+    from ledger.audit.reports import chip_unit_text
+
+    out = []
+    for u in sums:
+        if u["chip_value_minor"] is None:  # money
+            said = format_money(u["net_sum"], u["decimals"], u["currency"])
+        else:
+            unit = (u["chip_value_minor"], u["decimals"], u["currency"])
+            said = f"{u['net_sum']:+d} chips" + ("" if unit == (1, 0, None) else
+                                                  f" of {chip_unit_text(unit)}")
+        out.append(f"note: the players' nets sum to {said}, not 0: chips the table kept or "
+                   "paid to nobody (a site's rake, a hand paid short) or paid beyond the pot; "
+                   "`handledger audit` names the hands")
+    return out
 
 
 def _balances_table(players: list[dict[str, Any]], unit: tuple[int, str | None]) -> list[str]:
