@@ -252,6 +252,24 @@ def hand_nets(con: Any, money: bool, session: str | None = None
         " WHERE $1 IS NULL OR session = $1 ORDER BY ord, player", [session]).fetchall()
 
 
+def hand_nets_by_unit(con: Any) -> list[tuple[ChipUnit, list[str | None],
+                                                list[tuple[int, str, int]]]]:
+    """:func:`hand_nets` in chips grouped by the chip unit of each hand's session (chips of
+    different values do not add up: README "Chips of different values"), as ``(unit, its
+    sessions, rows)``: units in order of their first hand, sessions (None: hands of no
+    session) in ledger order, rows ``(ord, player, net)`` in ledger order."""
+    of = session_units(con)
+    out: dict[ChipUnit, tuple[list[str | None], list[tuple[int, str, int]]]] = {}
+    for o, player, net, session in con.execute(
+            "SELECT ord, player, net, session FROM player_hand_results ORDER BY ord, player"
+            ).fetchall():
+        sessions, rows = out.setdefault(of.get(session, (1, 0, None)), ([], []))
+        if session not in sessions:
+            sessions.append(session)
+        rows.append((o, player, net))
+    return [(unit, sessions, rows) for unit, (sessions, rows) in out.items()]
+
+
 _CHART_ONE_SESSION = "chart one session with --session S"
 
 
