@@ -15,7 +15,8 @@ Three parts, each a count of tries and of failures (a failure is any broken prop
 * **arguments** (:func:`argument_campaign`): every command with odd arguments (amounts beyond
   2**53 - 1, not numbers, negative; names with bytes that are not UTF-8, empty, very long;
   actions nested 1,000 deep …) on a ledger with a session and a live hand: exit 0, 1 or 2,
-  the same stderr rule, and the chain still verifies.
+  the same stderr rule (and ``player alias``'s warning of a new name), and the chain still
+  verifies.
 * **ledgers** (:func:`ledger_campaign`): a small ledger file damaged (bytes flipped, zeroed,
   cut) and read by ``verify``, ``show``, ``balances``, ``sql`` and ``import`` in real processes:
   exit 0, 1 or 2, one line, never a traceback or a crash.
@@ -52,6 +53,9 @@ EXE = str(Path(sys.executable).with_name("handledger"))
 OK_PREFIXES = ("error: ", "note: ", "waiting for the ledger ", "warning: ")
 #: A warning line: a finding about a hand the import stored (FORMATS.md §2); group 1 the hand.
 WARNING = re.compile(r"warning: .+?:\d+: hand (\S+): .+ \(stored; the audit reports it\)")
+#: The warning of ``player alias NAME OTHER`` that NAME is a new name (OTHER renamed).
+RENAMED = re.compile(r"warning: .+ is no player in the ledger yet: .+ is named .+ everywhere "
+                     r"now \(balances, standings, the audit\)")
 
 
 # ------------------------------------------------------------------------------- running
@@ -97,7 +101,8 @@ def output_problems(code: int, out: str, err: str, escaped: BaseException | None
                         else "traceback")
     lines = err.strip().splitlines()
     odd = [line for line in lines if not line.startswith(OK_PREFIXES)
-           or (line.startswith("warning: ") and not WARNING.fullmatch(line))]
+           or (line.startswith("warning: ") and not WARNING.fullmatch(line)
+               and not RENAMED.fullmatch(line))]
     if odd:
         problems.append(f"stderr line {odd[0][:200]!r}")
     if code == 2 and not any(line.startswith("error: ") for line in lines):

@@ -42,13 +42,15 @@ def _pyplot() -> Any:
 
 def figure(rows: Sequence[tuple[int, str, int]], unit: str, *,
            starts: Sequence[tuple[int, str | None]] = (),
-           names: Mapping[str, str] | None = None, title: str | None = None) -> Any:
+           names: Mapping[str, str] | None = None, title: str | None = None,
+           gid: str = "chart") -> Any:
     """The chart of ``(ord, player, net)`` rows (``unit``: chips or minor units, ledger
     order) as a matplotlib Figure: a step line per player (most won first, flat from his last
     hand to the end) whose label is ``name (+total)``, the line of 0, and a dotted line with
     the session's name where each session of ``starts`` ``(ord of its first hand, session)``
     begins. ``names``: what to label a player with (his PokerNow nickname) when not his id.
-    The line of the k-th player has the gid ``chart-player-k``. Close it after use."""
+    The line of the k-th player has the gid ``GID-player-k`` (``gid``: ``chart``, another
+    for a second chart of one page). Close it after use."""
     plt = _pyplot()
     from matplotlib.ticker import MaxNLocator
 
@@ -71,7 +73,7 @@ def figure(rows: Sequence[tuple[int, str, int]], unit: str, *,
                           dashes=DASHES[(k + k // len(COLOURS)) % len(DASHES)],
                           linewidth=1.6,
                           label=f"{(names or {}).get(player, player)} ({totals[player]:+d})")
-        line.set_gid(f"chart-player-{k}")
+        line.set_gid(f"{gid}-player-{k}")
     ax.axhline(0, color="grey", linewidth=0.8)
     for o, session in starts:
         if o in index:
@@ -114,14 +116,15 @@ def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str) -> None
 
 
 def chart_svg(rows: Sequence[tuple[int, str, int]], starts: Sequence[tuple[int, str | None]],
-              names: Mapping[str, str] | None = None, unit: str = "chips") -> str:
+              names: Mapping[str, str] | None = None, unit: str = "chips",
+              gid: str = "chart") -> str:
     """The :func:`figure` of ``rows`` as an ``<svg>`` element to put inside an HTML page (no
     XML declaration, no doctype, no stylesheet), its text kept as text and escaped; the same
     string for the same arguments."""
     plt = _pyplot()
     buf = io.StringIO()
     with plt.rc_context(_STYLE):
-        fig = figure(rows, unit, starts=starts, names=names)
+        fig = figure(rows, unit, starts=starts, names=names, gid=gid)
         try:
             fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
         finally:

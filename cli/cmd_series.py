@@ -24,8 +24,10 @@ from cli.context import Context
               help='{"players": [{"player", "net", "buy_in", "cash_out", "hands", '
                    '"sessions", "nickname"}], "in_progress": [{"hand", "session", "pot", '
                    '"players"}] (when a hand is), "rake": [{"session", "chips", "hands"}] '
-                   '(when the table took one)}; with --money in integer minor units, '
-                   'and "decimals", "currency" say which. Chips of different values (no '
+                   '(when the table took one), "unbalanced": [{"chip_value_minor", '
+                   '"decimals", "currency", "net_sum"}] (when the nets do not sum to 0; '
+                   'chip_value_minor null with --money)}; with --money in integer minor '
+                   'units, and "decimals", "currency" say which. Chips of different values (no '
                    '--session, no --money): "units" as standings --json, each player\'s '
                    '"net", "buy_in", "cash_out", "rules_net" null and "by_unit" giving them '
                    'with "hands", "sessions" in the order of "units" (null: not played)')
@@ -52,6 +54,8 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
             body["in_progress"] = books.in_progress
         if books.rake:
             body["rake"] = books.rake
+        if books.unbalanced:
+            body["unbalanced"] = books.unbalanced
         if books.mixed:
             body["units"] = [{**u, "sessions": [s or "" for s in u["sessions"]]}
                              for u in books.units]

@@ -239,8 +239,11 @@ def player_alias(obj: Context, name: str, other: str, session_name: str | None) 
     standings, the audit. The latest alias wins."""
     from replay import sessions as books
 
-    books.add_alias(obj.ledger(existing=True), name, other, session_name)
+    _, known = books.add_alias(obj.ledger(existing=True), name, other, session_name)
     click.echo(f"{other} is {name}")
+    if not known:
+        click.echo(f"warning: {name} is no player in the ledger yet: {other} is named {name} "
+                   "everywhere now (balances, standings, the audit)", err=True)
 
 
 @click.command()

@@ -54,6 +54,7 @@ class HtmlPages:
                 for s in grid.sessions}
         money_totals = ({p["player"]: p["total"] for p in report.money.players}
                         if report.money else {})
+        nicknames = {p["player"]: p["nickname"] for p in grid.players if p["nickname"]}
         kinds = report.finding_kinds
         return render_page(
             "index.html", report=report, hand_files=hand_files, session_files=session_files,
@@ -65,9 +66,11 @@ class HtmlPages:
                 p["player"]: [(t, h) for t, h in zip(p["totals"], heads, strict=True)
                               if t is not None] for p in grid.players if grid.mixed},
             any_money=any(session_money.values()), minor=_minor,
-            chart=Markup(chart_svg(report.chart, report.starts,
-                                   {p["player"]: p["nickname"] for p in grid.players
-                                    if p["nickname"]})) if report.chart else None,
+            charts=[(_chart_heading(c) if len(report.charts) > 1 else None,
+                     "chips" if c.unit == (1, 0, None) else f"chips of {chip_unit_text(c.unit)}",
+                     Markup(chart_svg(c.rows, c.starts, nicknames, gid=f"chart{k or ''}")),
+                     len({o for o, _, _ in c.rows}), k or "")
+                    for k, c in enumerate(report.charts)],
             hands=len(report.hands), flagged=report.flagged, kinds=kinds,
             findings_total=sum(n for _, n in kinds),
             standings_json=Markup(embed_json(grid.as_json())),
@@ -92,6 +95,16 @@ class HtmlPages:
 
 
 PAGES = HtmlPages()
+
+
+def _chart_heading(chart: Any) -> str:
+    """``chips of 0.25 USD (s01, s02)``, ``plain chips (no session)``: a chart's unit and
+    sessions, as ``balances`` heads a table of one chip unit."""
+    from ledger.audit.reports import chip_unit_text
+
+    named = ", ".join(s or "no session" for s in chart.sessions)
+    return ("plain chips" if chart.unit == (1, 0, None) else
+            f"chips of {chip_unit_text(chart.unit)}") + f" ({named})"
 
 
 def summary(out: Path, done: Written) -> str:

@@ -56,7 +56,8 @@ def balances_text(books: Any) -> str:
 
     if not books.mixed:
         return "\n".join([*_balances_table(books.players, books.unit),
-                          *in_progress_lines(books.in_progress), *rake_lines(books.rake)])
+                          *rake_lines(books.rake), *unbalanced_lines(books.unbalanced),
+                          *in_progress_lines(books.in_progress)])
     lines = []
     for i, u in enumerate(books.units):
         unit = (u["chip_value_minor"], u["decimals"], u["currency"])
@@ -66,9 +67,10 @@ def balances_text(books: Any) -> str:
         lines.append(("plain chips" if unit == (1, 0, None) else
                       f"chips of {chip_unit_text(unit)}") + f" ({named}):")
         lines.extend(_balances_table(rows, (0, None)))
+    lines.extend(rake_lines(books.rake))
+    lines.extend(unbalanced_lines(books.unbalanced))
     lines.append(chip_units_note(books.units, "table", "balances"))
     lines.extend(in_progress_lines(books.in_progress))
-    lines.extend(rake_lines(books.rake))
     return "\n".join(lines)
 
 
@@ -78,6 +80,25 @@ def rake_lines(rake: list[dict[str, Any]]) -> list[str]:
     return [f"rake: {r['chips']} chips taken from the pots "
             + (f"in session {r['session']}" if r["session"] is not None else "outside sessions")
             + f" ({r['hands']} hand{'s' if r['hands'] != 1 else ''})" for r in rake]
+
+
+def unbalanced_lines(sums: list[dict[str, Any]]) -> list[str]:
+    """A note per chip unit whose players' nets do not sum to zero
+    (:func:`ledger.audit.reports.unbalanced`): by how much, in which unit, and why it can be."""
+    from ledger.audit.reports import chip_unit_text
+
+    out = []
+    for u in sums:
+        if u["chip_value_minor"] is None:  # money
+            said = format_money(u["net_sum"], u["decimals"], u["currency"])
+        else:
+            unit = (u["chip_value_minor"], u["decimals"], u["currency"])
+            said = f"{u['net_sum']:+d} chips" + ("" if unit == (1, 0, None) else
+                                                  f" of {chip_unit_text(unit)}")
+        out.append(f"note: the players' nets sum to {said}, not 0: chips the table kept or "
+                   "paid to nobody (a rake, a hand paid short) or paid beyond the pot; "
+                   "`handledger audit` names the hands")
+    return out
 
 
 def _balances_table(players: list[dict[str, Any]], unit: tuple[int, str | None]) -> list[str]:

@@ -497,8 +497,9 @@ def legal_now(state: HandState, player: str | None = None) -> str:
 def _live_rules(state: HandState, event: Any) -> None:
     """What a hand recorded live may not take, though a history read from a file may: nothing
     after its end (that is a correction), a payout, a rake or a show before the betting is
-    over, a payout or a rake beyond the chips in the pot (:func:`over_the_pot`,
-    :func:`_rake_rules`); and, checked once applied, an end that leaves a pot paid to nobody
+    over, a payout to a player who folded (:func:`_not_folded`), a payout or a rake beyond
+    the chips in the pot (:func:`over_the_pot`, :func:`_rake_rules`); and, checked once
+    applied, an end that leaves a pot paid to nobody
     (:func:`_paid_to_somebody`).
 
     Raises:
@@ -516,9 +517,24 @@ def _live_rules(state: HandState, event: Any) -> None:
     if event.type == "reveal" and state.phase == "bet":
         raise IllegalAction("cards are shown once the betting is over")
     if event.type == "recorded_payout":
+        _not_folded(state, event)
         over_the_pot(state, event)
     if event.type == "recorded_rake":
         _rake_rules(state, event)
+
+
+def _not_folded(state: HandState, event: ev.RecordedPayout) -> None:
+    """Refuse a payout, pot or returned chips, to a player who folded: his chips are dead
+    money, he is eligible for no pot (RULES.md §1.3, §1.5), and an uncalled bet is never his,
+    since whoever he folded to put in more (§1.4). RULES.md knows no chop that pays a folder.
+
+    Raises:
+        IllegalAction: ``"Ann folded: a folded player wins no pot and has no uncalled bet to
+            be returned (RULES.md §1.3-1.5)"``.
+    """
+    if event.player in state.folded:
+        raise IllegalAction(f"{event.player} folded: a folded player wins no pot and has no "
+                            "uncalled bet to be returned (RULES.md §1.3-1.5)")
 
 
 def _paid_to_somebody(state: HandState) -> None:

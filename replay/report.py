@@ -7,7 +7,9 @@
 * the standings grid (:func:`ledger.audit.reports.standings`, the same as ``handledger
   standings``) in chips, and in money when every session counts in one currency;
 * the rows of the series chart (:func:`ledger.audit.reports.hand_nets`, what ``handledger
-  chart`` plots) and the place in them where each session starts;
+  chart`` plots), a chart per chip unit (chips of different values do not add up:
+  :func:`ledger.audit.reports.hand_nets_by_unit`), and the place in them where each session
+  starts;
 * per session (:class:`SessionEntry`): its date and chip value, each player's buy-ins,
   cash-outs and net, the buy-in, cash-out and payment entries in ledger order (as corrected:
   :func:`ledger.audit.load.session_rows`), the settle-up of what is still owed
@@ -46,8 +48,8 @@ from replay.books import Note, fresh_books
 from replay.handview import Money, session_money
 from replay.progress import Progress, silent
 
-__all__ = ["HandEntry", "Movement", "EntryFix", "SessionEntry", "SeriesReport", "ReportBooks",
-           "open_report"]
+__all__ = ["HandEntry", "UnitChart", "Movement", "EntryFix", "SessionEntry", "SeriesReport",
+           "ReportBooks", "open_report"]
 
 _BATCH = 250  # hands read per query
 
@@ -152,19 +154,30 @@ class SessionEntry:
 
 
 @dataclass(frozen=True)
+class UnitChart:
+    """The series chart of one chip ``unit`` (:data:`ledger.audit.reports.ChipUnit`): its
+    ``sessions`` (None: hands of no session), the ``rows`` ``(ord, player, net)`` of their
+    hands in chips and ``starts`` ``(ord of its first hand, session)``."""
+
+    unit: reports.ChipUnit
+    sessions: list[str | None]
+    rows: list[tuple[int, str, int]]
+    starts: list[tuple[int, str | None]]
+
+
+@dataclass(frozen=True)
 class SeriesReport:
     """The whole report: the ledger ``head`` position and its chain ``head_hash``; the
     ``standings`` in chips and ``money`` (None unless every session has one currency); the
-    ``chart`` rows ``(ord, player, net)`` in chips and ``starts`` ``(ord of its first hand,
-    session)``; the ``sessions``; every hand in ledger order; the audit's ``findings`` that
+    ``charts``, one per chip unit (:class:`UnitChart`, in order of first hand; none without
+    hands); the ``sessions``; every hand in ledger order; the audit's ``findings`` that
     name no session; ``incomplete`` hands (the log stops before their end)."""
 
     head: int
     head_hash: str
     standings: reports.Standings
     money: reports.Standings | None
-    chart: list[tuple[int, str, int]]
-    starts: list[tuple[int, str | None]]
+    charts: list[UnitChart]
     sessions: tuple[SessionEntry, ...]
     hands: tuple[HandEntry, ...]
     findings: tuple[Finding, ...]
@@ -237,8 +250,9 @@ class ReportBooks:
         head = head_position(self.ledger)
         return SeriesReport(
             head=head, head_hash=head_hash(con, head), standings=standings, money=money,
-            chart=reports.hand_nets(con, False),
-            starts=[(hs[0].ord, name) for name, hs in by_session.items()],
+            charts=[UnitChart(unit, named, rows, [(by_session[n][0].ord, n) for n in named
+                                                  if n in by_session])
+                    for unit, named, rows in reports.hand_nets_by_unit(con)],
             sessions=sessions, hands=tuple(hands),
             findings=tuple(f for f in audit.findings if f.session is None),
             incomplete=tuple(h for h, _ in audit.incomplete))

@@ -33,6 +33,7 @@ from ledger.store.streams import (
     latest_session,
     money_hand,
     open_hands_of,
+    player_names,
     seated_in,
     session_summaries,
     shared_hand,
@@ -381,12 +382,11 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     return event, _append(ledger, session, event, state)
 
 
-def chips_written(text: str, where: str, state: SessionState, *, least: int = 0,
-                  what: str = "CHIPS") -> int:
+def chips_written(text: str, where: str, state: SessionState, *, least: int = 0) -> int:
     """The whole number of chips ``text`` says, as a book entry takes it: ASCII digits only
     (no sign, point, exponent, currency, space or other script's digits), at least ``least``
-    and within the ledger's bound (:func:`_bounded`, naming the argument ``what``). ``where``
-    is the command as typed up to the amount (``"buyin fri Ann"``), which a refusal names.
+    and within the ledger's bound (:func:`_bounded`). ``where`` is the command as typed up to
+    the amount (``"buyin fri Ann"``), which every refusal names.
 
     >>> chips_written("200", "buyin s Ann", SessionState())
     200
@@ -400,12 +400,12 @@ def chips_written(text: str, where: str, state: SessionState, *, least: int = 0,
         raise MalformedInput(f"{where}: {shown_amount(text)!r} is not a number of chips "
                              f"(amounts are whole chips, in ASCII digits{_worth(text, state)})")
     if len(text) > 2 * len(str(ev.MAX_CHIPS)):  # told before any arithmetic on it
-        raise MalformedInput(f"{what}: {shown_amount(text)} is beyond the largest amount a "
+        raise MalformedInput(f"{where}: {shown_amount(text)} is beyond the largest amount a "
                              f"ledger holds ({ev.MAX_CHIPS} chips)")
     chips = int(text)
     if chips < least:
         raise MalformedInput(f"{where}: {chips} chips is no buy-in (at least {least} chip)")
-    _bounded(state, what, chips)
+    _bounded(state, where, chips)
     return chips
 
 
@@ -764,8 +764,7 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
             replacement = entry.model_copy(update={"amount_minor": minor})
         else:
             where = f"{where[:-1]} of {entry.player})"
-            chips = chips_written(value, where, state, least=int(entry.type == "buy_in"),
-                                  what="VALUE")
+            chips = chips_written(value, where, state, least=int(entry.type == "buy_in"))
             replacement = ev.parse_event({**entry.model_dump(mode="json"), "chips": chips})
         now = state.amended.get(seq, entry)
         if replacement == now:
@@ -779,15 +778,20 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     return entry, replacement
 
 
-def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
+def add_alias(ledger: Any, name: str, other: str, session: str | None
+              ) -> tuple[str, bool]:
     """Record that ``other`` (another name or a platform id) is the player ``name``, in
-    ``session``'s stream (default: the latest session). Returns the session.
+    ``session``'s stream (default: the latest session). Returns the session and whether
+    ``name`` is a player name the ledger held already (False: ``other`` is renamed to a new
+    name, which the caller says).
 
     Raises:
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`), or ``other`` is
-            ``name``; NotFound: no session; LedgerError: the two sat
-            in one hand together or both have book entries in one session (two players: an
-            alias would merge their nets, RULES.md §1.1).
+            ``name``; NotFound: no session; LedgerError: ``name`` is no player name of the
+            ledger and close to one that is (a typo: :func:`ledger.model.names.likely_meant`,
+            ``other`` and his aliases aside), the two sat in one hand together or both have
+            book entries in one session (two players: an alias would merge their nets,
+            RULES.md §1.1).
     """
     check_name(name)
     check_name(other)
@@ -795,6 +799,11 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
         raise MalformedInput("an alias must differ from the name")
     mine = _alias_group(ledger, name)
     theirs = _alias_group(ledger, other) - mine
+    known = name in (names := player_names(ledger))
+    if not known and (close := likely_meant(name, sorted(names - theirs - {other}))):
+        raise LedgerError(f"{name} is no player in the ledger: did you mean "
+                          f"{' or '.join(close)}? (`handledger player alias {close[0]} "
+                          f"{other}`); nothing recorded")
     if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
         raise LedgerError(f"{name} and {other} sat in hand {hand} together: they are two "
                           "players, not one (no alias recorded)")
@@ -807,7 +816,7 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None) -> str:
             raise NotFound("no session to record the alias in: open one first")
     state = open_state(ledger, session, allow_closed=True)
     _append(ledger, session, ev.PlayerAlias(player=name, alias=other), state)
-    return session
+    return session, known
 
 
 def _alias_group(ledger: Any, name: str) -> set[str]:

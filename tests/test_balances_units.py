@@ -90,3 +90,41 @@ def test_chips_in_two_currencies_say_money_does_not_add_up(tmp_path: Path) -> No
     assert refused.exit_code == 2
     assert refused.output.strip().startswith(
         "error: the sessions use different currencies or decimals")
+
+
+def test_nets_that_do_not_sum_to_zero_get_a_note_per_chip_unit(tmp_path: Path) -> None:
+    """A PHH hand of 1100 chips paid 1090 (10 lost to the books, as a site's rake) imported
+    into penny: Quin 1090 − 460 = +630, Pia −180, Ona −460, and Ann −2, Bob +2 of p1; the
+    penny nets sum to −10 chips of 0.01 USD (−0.10 USD), friday's to 0 (no note). A hand
+    still in progress (f9, no session: its blinds put in) is its own note, not this one."""
+    db = tmp_path / "t.duckdb"
+    build(db, *NIGHT, *PENNY)
+    short = tmp_path / "short.phh"
+    text = (Path(__file__).resolve().parent.parent / "data" / "hands" / "plo-three-way.phh"
+            ).read_text(encoding="utf-8")
+    short.write_text(text.replace("winnings = [0, 0, 1100]", "winnings = [0, 0, 1090]"),
+                     encoding="utf-8")
+    build(db, ("import", "--session", "penny", str(short)))
+    body = json.loads(run(db, "balances", "--json").output)
+    assert body["unbalanced"] == [
+        {"chip_value_minor": 1, "decimals": 2, "currency": "USD", "net_sum": -10}]
+    money = json.loads(run(db, "balances", "--money", "--json").output)
+    assert money["unbalanced"] == [
+        {"chip_value_minor": None, "decimals": 2, "currency": "USD", "net_sum": -10}]
+    assert run(db, "balances", "--money").output.splitlines()[-1] == (
+        "note: the players' nets sum to -0.10 USD, not 0: chips the table kept or paid to "
+        "nobody (a rake, a hand paid short) or paid beyond the pot; `handledger "
+        "audit` names the hands")
+    friday = json.loads(run(db, "balances", "--session", "friday", "--json").output)
+    assert "unbalanced" not in friday and sum(p["net"] for p in friday["players"]) == 0
+    build(db, ("hand", "start", "--hand", "f9", "--game", "NT", "--stakes", "1/2", "--seats",
+               "Ann:350,Cy:300", "--button", "Ann"))  # blinds in: Cy -1, Ann -2, no session
+    lines = run(db, "balances").output.splitlines()
+    assert lines[-3] == ("note: the players' nets sum to -10 chips of 0.01 USD, not 0: chips "
+                         "the table kept or paid to nobody (a rake, a hand paid short) "
+                         "or paid beyond the pot; `handledger audit` names the hands")
+    assert lines[-2].startswith("note: the sessions count chips of different values")
+    assert lines[-1].startswith("note: hand f9 is in progress")
+    assert sum(line.startswith("note: the players' nets") for line in lines) == 1
+    body = json.loads(run(db, "balances", "--json").output)
+    assert [u["net_sum"] for u in body["unbalanced"]] == [-10]

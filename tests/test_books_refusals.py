@@ -121,6 +121,28 @@ def test_alias_of_two_players_with_entries_in_one_session_is_refused(tmp_path: P
     assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0  # one player: fine
 
 
+def test_alias_to_a_mistyped_player_name_is_refused_and_a_new_name_warned(tmp_path: Path
+                                                                          ) -> None:
+    """``player alias NAME OTHER`` names OTHER NAME everywhere: a NAME the ledger does not
+    hold renamed OTHER silently. Close to a player's name (a typo) it is refused with the
+    name meant; else it goes in with a warning on stderr (a new name, OTHER renamed)."""
+    db = tmp_path / "t.duckdb"
+    open_s(db, "friday", "Alice", "Bob")
+    before = rows(db)
+    line = refused(run(db, "player", "alias", "Alce", "A1"))
+    assert line == ("error: Alce is no player in the ledger: did you mean Alice? (`handledger "
+                    "player alias Alice A1`); nothing recorded")
+    assert rows(db) == before
+    out = run(db, "player", "alias", "Bbo", "Bob")
+    assert (out.exit_code, out.stdout, out.stderr) == (0, "Bob is Bbo\n", (
+        "warning: Bbo is no player in the ledger yet: Bob is named Bbo everywhere now "
+        "(balances, standings, the audit)\n"))
+    out = run(db, "player", "alias", "Alice", "A1")
+    assert (out.exit_code, out.stdout, out.stderr) == (0, "A1 is Alice\n", "")
+    assert rows(db)[len(before):] == [("session:friday", 4, "player_alias"),
+                                      ("session:friday", 5, "player_alias")]
+
+
 STARS = Path(__file__).resolve().parents[2] / "shared/data/text" \
     / "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt"
 

@@ -70,3 +70,36 @@ def test_one_chip_value_is_charted_as_before(tmp_path: Path) -> None:
     assert [(p, n) for _, p, n in chart_rows(str(db), money=False)] == [
         ("Ann", 150), ("Bob", -150), ("Cy", 0)]
     assert run(db, "chart", str(tmp_path / "c.png")).exit_code == 0
+
+
+def test_the_report_draws_a_chart_per_chip_unit(tmp_path: Path) -> None:
+    """The report's chart summed chips of 0.25 USD and of 0.01 USD into one running net
+    (Ann 150 − 2 = +148): now a chart per chip unit, each with its sessions' hands only."""
+    from replay.report import UnitChart, open_report
+
+    db = tmp_path / "t.duckdb"
+    build(db, *NIGHT, *PENNY)
+    with open_report(str(db)) as books:
+        charts = books.collect().charts
+    assert [(c.unit, c.sessions, c.starts) for c in charts] == [
+        ((25, 2, "USD"), ["friday"], [(charts[0].rows[0][0], "friday")]),
+        ((1, 2, "USD"), ["penny"], [(charts[1].rows[0][0], "penny")])]
+    assert all(isinstance(c, UnitChart) for c in charts)
+
+    def totals(rows: list[tuple[int, str, int]]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for _, player, net in rows:
+            out[player] = out.get(player, 0) + net
+        return out
+
+    assert totals(charts[0].rows) == {"Ann": 150, "Bob": -150, "Cy": 0}
+    assert totals(charts[1].rows) == {"Ann": -2, "Bob": 2}
+    site = tmp_path / "site"
+    assert run(db, "report", str(site)).exit_code == 0
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "<h3>chips of 0.25 USD (friday)</h3>" in index
+    assert "<h3>chips of 0.01 USD (penny)</h3>" in index
+    assert index.count('<figure class="chart">') == 2
+    assert "in chips of 0.25 USD, hand by hand in ledger order, over 1 hands" in index
+    assert 'id="chart-caption"' in index and 'id="chart-caption1"' in index
+    assert "Ann (+150)" in index and "Ann (-2)" in index and "Ann (+148)" not in index

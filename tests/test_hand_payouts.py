@@ -132,3 +132,23 @@ def test_one_event_replaced_or_deleted_twice_in_a_correction_is_refused(run, db,
                "pay Bob 100", "--reason", "split", "--by", "y")
     assert done.exit_code == 0, done.output
     assert _balances(run) == {"Ann": 0, "Bob": 0}
+
+
+def test_act_refuses_a_payout_to_a_player_who_folded(run, db) -> None:  # noqa: ANN001
+    # Ann on the button raises to 10, Bob (small blind) calls, Cy folds his big blind of 2:
+    # a pot of 10 + 10 + 2 = 22 that Ann's aces win; Cy's 2 are dead money (RULES.md §1.3)
+    assert run("hand", "start", "--hand", "f1", "--game", "NT", "--stakes", "1/2", "--seats",
+               "Ann:100,Bob:100,Cy:100", "--button", "Ann").exit_code == 0
+    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "d dh Cy 7c2d", "Ann cbr 10", "Bob cc",
+                   "Cy f", "d db 2c3d4h", "Bob cc", "Ann cc", "d db 9s", "Bob cc", "Ann cc",
+                   "d db Td", "Bob cc", "Ann cc", "Bob sm KsKh", "Ann sm AsAh"):
+        assert run("act", "f1", action).exit_code == 0, action
+    for action in ("pay Cy 22", "returned Cy 2"):
+        out = _refused(run, db, "f1", "act", "f1", action)
+        assert out.startswith(f"error: hand f1, action '{action}': Cy folded: a folded player "
+                              "wins no pot and has no uncalled bet to be returned (RULES.md "
+                              "§1.3-1.5); now: phase showdown")
+    assert run("act", "f1", "pay Ann 22").exit_code == 0
+    assert run("act", "f1", "end").exit_code == 0
+    assert _balances(run) == {"Ann": 12, "Bob": -10, "Cy": -2}
+    assert run("audit").exit_code == 0

@@ -153,3 +153,18 @@ def test_strict_counts_no_hand_outside_the_session_of_a_file_it_refuses(
         2, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger (they stay "
            "outside session S); 1 rejected\n", f"{error}\n")
     assert events(db) == stored
+
+
+def test_an_empty_file_is_refused_in_one_line_whatever_its_format(run, db: str,  # noqa: ANN001
+                                                                  tmp_path: Path) -> None:
+    """An empty ``.jsonl`` imported 0 hands silently (exit 0, a new ledger file) while an empty
+    ``.phh`` was refused: both are now the one line ``no hand in the file``."""
+    for name in ("empty.jsonl", "empty.phh"):
+        path = tmp_path / name
+        path.write_bytes(b"")
+        out = run("import", str(path))
+        assert (out.exit_code, out.output.splitlines()) == (2, [
+            f"error: {path}:1: no hand in the file",
+            "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
+            "1 rejected"]), name
+        assert not Path(db).exists()  # a refused write leaves no ledger file

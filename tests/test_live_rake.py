@@ -100,7 +100,10 @@ def test_balances_name_the_rake_of_each_session(run, hand: Path) -> None:  # noq
     for action in ("rake 10", "pay Ann 290", "end"):
         assert run("act", "r1", action).exit_code == 0
     text = run("balances").output
-    assert text.splitlines()[-1] == "rake: 10 chips taken from the pots in session s (1 hand)"
+    assert text.splitlines()[-2:] == [
+        "rake: 10 chips taken from the pots in session s (1 hand)",
+        "note: the players' nets sum to -10 chips, not 0: chips the table kept or paid to nobody"
+        " (a rake, a hand paid short) or paid beyond the pot; `handledger audit` names the hands"]
     body = json.loads(run("balances", "--json").output)
     assert body["rake"] == [{"session": "s", "chips": 10, "hands": 1}]
     out = run("settle", "--session", "s")  # nobody to pay the rake to: refused, saying why

@@ -62,6 +62,9 @@ class Balances:
     in_progress: list[dict[str, Any]] = field(default_factory=list)
     units: list[dict[str, Any]] = field(default_factory=list)
     rake: list[dict[str, Any]] = field(default_factory=list)
+    #: Per chip unit whose players' nets do not sum to zero, the chips of hands still in
+    #: progress aside (:func:`unbalanced`).
+    unbalanced: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def mixed(self) -> bool:
@@ -127,7 +130,8 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
                                         p["player"]))
         else:
             units = []
-    return Balances(players, unit, open_hands(con, session), units, rake_taken(con, session))
+    return Balances(players, unit, open_hands(con, session), units, rake_taken(con, session),
+                    unbalanced(con, session, money))
 
 
 def rake_taken(con: Any, session: str | None) -> list[dict[str, Any]]:
@@ -143,6 +147,37 @@ def rake_taken(con: Any, session: str | None) -> list[dict[str, Any]]:
                 " FROM discrepancies d JOIN hands h USING (hand_id) WHERE d.kind = 'rake'"
                 " AND ($1 IS NULL OR d.session = $1) GROUP BY d.session ORDER BY min(h.ord)",
                 [session]).fetchall()]
+
+
+def unbalanced(con: Any, session: str | None, money: bool) -> list[dict[str, Any]]:
+    """Where the players' nets (of ``session``, None: every session) do not sum to zero: the
+    chips the table kept or paid to nobody (a site's rake, an imported hand paid short: the
+    audit's rake and chip conservation) or paid beyond the pot, the chips of hands still in
+    progress aside (put in, not yet paid: README "net has one meaning"). In chips, per chip
+    unit (``{"chip_value_minor", "decimals", "currency", "net_sum"}``, in chips of that unit;
+    units whose nets sum to zero left out); with ``money``, one ``{"chip_value_minor": None,
+    "decimals", "currency", "net_sum"}`` in minor units (one currency: :func:`balances`
+    refuses others), or none."""
+    rows = con.execute(
+        "SELECT coalesce(chip_value_minor, 1), coalesce(decimals, 0), nullif(currency, ''),"
+        " sum(net) FROM player_session_results WHERE $1 IS NULL OR session = $1"
+        " GROUP BY ALL ORDER BY min(session_ord)", [session]).fetchall()
+    pots = dict(((int(v), int(d), c), int(n)) for v, d, c, n in con.execute(
+        "SELECT coalesce(b.chip_value_minor, 1), coalesce(b.decimals, 0),"
+        " nullif(b.currency, ''), sum(r.contributed) FROM hands h JOIN results r USING (hand_id)"
+        " LEFT JOIN session_book b ON b.session IS NOT DISTINCT FROM h.session"
+        " WHERE h.status = 'open'"
+        " AND ($1 IS NULL OR h.session = $1) GROUP BY ALL", [session]).fetchall())
+    sums = [((int(v), int(d), c), int(n) + pots.get((int(v), int(d), c), 0))
+            for v, d, c, n in rows]
+    if money:
+        total = sum(n * unit[0] for unit, n in sums)
+        decimals, currency = _unit({u[2] or "" for u, _ in sums}, {str(u[1]) for u, _ in sums},
+                                   True)
+        return [{"chip_value_minor": None, "decimals": decimals, "currency": currency,
+                 "net_sum": total}] if total else []
+    return [{"chip_value_minor": v, "decimals": d, "currency": c, "net_sum": n}
+            for (v, d, c), n in sums if n]
 
 
 #: The chip amounts (and counts) :func:`balances` gives per chip unit when they do not add up.
@@ -241,6 +276,24 @@ def hand_nets(con: Any, money: bool, session: str | None = None
         " WHERE $1 IS NULL OR session = $1 ORDER BY ord, player", [session]).fetchall()
 
 
+def hand_nets_by_unit(con: Any) -> list[tuple[ChipUnit, list[str | None],
+                                                list[tuple[int, str, int]]]]:
+    """:func:`hand_nets` in chips grouped by the chip unit of each hand's session (chips of
+    different values do not add up: README "Chips of different values"), as ``(unit, its
+    sessions, rows)``: units in order of their first hand, sessions (None: hands of no
+    session) in ledger order, rows ``(ord, player, net)`` in ledger order."""
+    of = session_units(con)
+    out: dict[ChipUnit, tuple[list[str | None], list[tuple[int, str, int]]]] = {}
+    for o, player, net, session in con.execute(
+            "SELECT ord, player, net, session FROM player_hand_results ORDER BY ord, player"
+            ).fetchall():
+        sessions, rows = out.setdefault(of.get(session, (1, 0, None)), ([], []))
+        if session not in sessions:
+            sessions.append(session)
+        rows.append((o, player, net))
+    return [(unit, sessions, rows) for unit, (sessions, rows) in out.items()]
+
+
 _CHART_ONE_SESSION = "chart one session with --session S"
 
 
@@ -328,6 +381,9 @@ class Standings:
     unit: tuple[int, str | None]
     in_progress: list[dict[str, Any]] = field(default_factory=list)
     units: list[dict[str, Any]] = field(default_factory=list)
+    #: Per chip unit whose players' nets do not sum to zero, the chips of hands still in
+    #: progress aside (:func:`unbalanced`).
+    unbalanced: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def mixed(self) -> bool:

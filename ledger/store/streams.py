@@ -314,6 +314,18 @@ def alias_pairs(ledger: Any) -> list[tuple[str, str]]:
         " ORDER BY position")]
 
 
+def player_names(ledger: Any) -> set[str]:
+    """Every player name the ledger holds: seated in a hand, in a book entry (a buy-in, a
+    cash-out, a payment's payer or payee) or in a ``player_alias`` row, either side."""
+    rows = ledger.query(
+        "SELECT DISTINCT UNNEST(CAST(json_extract_string(payload, '$.seats[*].player')"
+        " AS VARCHAR[])) FROM events WHERE type = 'hand_started'"
+        " UNION SELECT DISTINCT unnest([payload->>'player', payload->>'payer',"
+        " payload->>'payee', payload->>'alias']) FROM events WHERE hand_id IS NULL"
+        " AND type IN ('buy_in', 'cash_out', 'payment', 'player_alias')")
+    return {r[0] for r in rows if r[0] is not None}
+
+
 def shared_hand(ledger: Any, a: Sequence[str], b: Sequence[str]) -> str | None:
     """The first hand (in ledger order) where a player named in ``a`` and one named in ``b``
     were both seated, None when none."""

@@ -346,9 +346,9 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
                     f"not imported into session {session} too (its buy-ins would count "
                     "twice); nothing of the file was written", file=read.file)
             read = importer.read(path, session=stored)
-    check_entry_names(read)
     if importer.name in ("jsonl", "pokernow"):  # files that carry a session's book
-        check_entry_lines(read)
+        check_entry_lines(read)  # first: its refusal names the line
+    check_entry_names(read)
     return _without_stored_entries(ledger, read)
 
 
@@ -454,7 +454,8 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
                 keep: Callable[[list[Any], Any], Any] | None = None
                 ) -> tuple[list[Batch], list[LedgerError]]:
     """The batches of a read file, in file order, every hand checked with the engine, and the
-    errors: the reader's, then the engine's refusals in file order. ``known(keys)``: those
+    errors: the reader's, then the engine's refusals in file order (and a hand whose id or a
+    seated player's name a command would refuse: ledger/model/names.py). ``known(keys)``: those
     source keys the ledger holds; a session entry whose session stream an earlier version
     stored whole (its ``legacy_key``, or that with ``:0``) is then left out. ``states``: gets
     each good hand's events and the engine state their check left, by hand id (or what
@@ -486,6 +487,8 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
         hand = events[0].hand
         try:
             check_hand_id(hand)
+            for seat in events[0].seats:  # a name as a command takes it (README: names)
+                check_name(seat.player)
         except LedgerError as exc:
             errors.append(exc.located(file=read.file, line=getattr(item, "line", None),
                                       hand=hand))

@@ -18,6 +18,7 @@ from typing import Any
 
 from ledger.formats.jsonl.lines import JsonlFile, read_jsonl, read_jsonl_part
 from ledger.formats.reading import FileRead, HandEvents, SessionEntry, first_line, with_session
+from ledger.model.errors import MalformedInput
 
 
 class Digests:
@@ -74,7 +75,14 @@ class JsonlImporter:
             line.startswith(b'{"hand":') or line.startswith(b'{"session":'))
 
     def read(self, path: Path, *, session: str | None) -> FileRead:
-        return items_of(read_jsonl(path), session)
+        """The file's hands and session rows (:func:`items_of`); a file with neither, nor a
+        line that could not be read (an empty file), is the error ``no hand in the file``, as
+        an empty PHH file is."""
+        parsed = read_jsonl(path)
+        if not (parsed.hands or parsed.sessions or parsed.errors):
+            parsed.errors.append(MalformedInput("no hand in the file", file=parsed.file,
+                                                line=1))
+        return items_of(parsed, session)
 
     def read_part(self, path: str | os.PathLike[str], start: int, end: int, first: int, *,
                   session: str | None, events: dict[bytes, Any] | None = None,

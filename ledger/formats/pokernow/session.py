@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from ledger.formats.pokernow.model import BuildContext, HandBlock, PnHand, Row
 from ledger.model.errors import MalformedInput, StoredFinding
 from ledger.model.events import BuyIn, CashOut, Payment, PlayerAlias, SeatChange, SessionOpened
+from ledger.model.names import check_name
 
 SessionItem = SessionOpened | BuyIn | CashOut | Payment | SeatChange | PlayerAlias
 
@@ -38,20 +39,32 @@ class SessionTracker:
             hand=None if hand is None else f"#{hand}",
             session=self.ctx.session if hand is None else None))
 
-    def alias(self, refs: Iterable[tuple[str, str]]) -> None:
-        """Remember names; a PlayerAlias item for each name an id has not had before."""
+    def alias(self, refs: Iterable[tuple[str, str]], row: Row, hand: int | None = None
+              ) -> None:
+        """Remember names; a PlayerAlias item for each name an id has not had before. A name
+        a command would refuse (:func:`ledger.model.names.check_name`: a control character,
+        whitespace at an end) is an error of ``row`` (in hand ``#hand`` when it is one of its
+        rows): the player's book lines cannot be stored, so the file is refused whole."""
         for pid, name in refs:
             self.players[pid] = name
             known = self.names.setdefault(pid, set())
             if name not in known:
                 known.add(name)
-                if name:
-                    self.items.append(PlayerAlias(player=pid, alias=name))
+                if not name:
+                    continue
+                try:
+                    check_name(name)
+                except MalformedInput as exc:
+                    where = "" if hand is None else f" (hand #{hand})"
+                    self.error(row, f"{exc.message}{where}")
+                    continue
+                self.items.append(PlayerAlias(player=pid, alias=name))
 
     def hand(self, block: HandBlock, built: tuple[PnHand, dict[str, int] | None] | None) -> None:
         """Append a built hand (aliases first) and carry its result into the stacks."""
+        number = None if built is None else built[0].number
         for row in [block.start, *block.body, *block.after]:
-            self.alias(row.parsed.refs)
+            self.alias(row.parsed.refs, row, number)
         if built is None:
             return
         hand, after = built
@@ -76,7 +89,7 @@ class SessionTracker:
     def session_row(self, row: Row) -> None:
         """Append the items of one session line."""
         line = row.parsed
-        self.alias(line.refs)
+        self.alias(line.refs, row)
         if line.kind == "ignore":
             return
         player = line.player or ""

@@ -1,0 +1,68 @@
+"""A player name in an imported file is checked as a command checks one
+(ledger/model/names.py ``check_name``): a control character (a bell, a terminal escape) is
+refused naming the file, the line and the hand, and nothing of that hand is written; the
+file's other hands go in (a hand is the unit of an import, README "Bad input"). A PokerNow
+log's names are in its book (buy-ins, aliases), so there the file is refused whole."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.test_books_refusals import rows
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def test_a_phh_hand_with_an_escape_in_a_name_is_refused(run, db: str, tmp_path: Path) -> None:  # noqa: ANN001
+    text = (DATA / "hands" / "plo-three-way.phh").read_text(encoding="utf-8")
+    bad = tmp_path / "esc.phh"
+    bad.write_text(text.replace("'Pia'", '"Pi\\u001b[31ma"') + "_hand_id = 'esc1'\n",
+                   encoding="utf-8")
+    good = tmp_path / "draw.phh"
+    good.write_text((DATA / "hands" / "five-card-draw.phh").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    out = run("import", str(bad), str(good))
+    assert out.exit_code == 2
+    assert out.output.splitlines() == [
+        f"error: {bad}:1, hand esc1: player name 'Pi\\x1b[31ma' holds a control character "
+        "(U+001B): a name is one line of printable text",
+        "imported 1 hand(s) (24 events) from 2 file(s); 0 already in the ledger; 1 rejected"]
+    assert "esc1" not in {stream for stream, _, _ in rows(Path(db))}
+
+
+def test_a_jsonl_hand_with_a_bell_in_a_name_is_refused(run, db: str, tmp_path: Path) -> None:  # noqa: ANN001
+    """Hands s01-001 and s01-002 of the series (lines 1-30 and 31-43 here): the second seats
+    ``Er\\x07in``; only the first goes in, its 30 events."""
+    lines = [line for line in (DATA / "series" / "s01.jsonl").read_text(
+        encoding="utf-8").splitlines() if json.loads(line).get("hand") in ("s01-001", "s01-002")]
+    assert len(lines) == 43
+    path = tmp_path / "bell.jsonl"
+    path.write_text("\n".join(line if json.loads(line)["hand"] == "s01-001"
+                              else line.replace('"Erin"', '"Er\\u0007in"') for line in lines)
+                    + "\n", encoding="utf-8")
+    out = run("import", str(path))
+    assert out.exit_code == 2
+    assert out.output.splitlines() == [
+        f"error: {path}:31, hand s01-002: player name 'Er\\x07in' holds a control character "
+        "(U+0007): a name is one line of printable text",
+        "imported 1 hand(s) (30 events) from 1 file(s); 0 already in the ledger; 1 rejected"]
+    assert {stream for stream, _, _ in rows(Path(db))} == {"s01-001"}
+
+
+def test_a_pokernow_log_with_a_bell_in_a_name_is_refused_whole(run, db: str,  # noqa: ANN001
+                                                               tmp_path: Path) -> None:
+    """The log lists its rows newest first: line 59 is TA's seat request, the first row that
+    names him."""
+    log = (SHARED / "pokernow" / "charlestudor_Input_Log_001.csv").read_text(encoding="utf-8")
+    path = tmp_path / "bell.csv"
+    path.write_text(log.replace("TA @", "T\x07A @"), encoding="utf-8")
+    out = run("import", str(path))
+    assert out.exit_code == 2
+    assert out.output.splitlines()[0] == (
+        f"error: {path}:59, session bell, action 'The player \"T\\x07A @ gE4aE_Yhc3\" requested "
+        "a seat.': player name 'T\\x07A' holds a control character (U+0007): a name is one "
+        "line of printable text; a line of the session's book is refused, so nothing of the "
+        "file was written (correct the line and import the file again)")
+    assert not Path(db).exists()
