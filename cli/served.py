@@ -50,8 +50,10 @@ PACKAGES = ("cli", "engine", "ledger", "replay")
 #: without it, so a client that gave up waiting (and runs the command itself) never has it
 #: run twice.
 GO = b"go\n"
-#: Signals a client passes on to the command's process (Ctrl-C, a kill, a closed terminal).
-FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+#: Signals a client passes on to the command's process (Ctrl-C, a kill, a closed terminal,
+#: Ctrl-\): the terminal sends them to the client's process group, which the command's
+#: process is not in.
+FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 
 
 def serve_dir() -> str:

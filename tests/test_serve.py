@@ -243,18 +243,20 @@ def test_serve_stops_when_idle(tmp_path: Path) -> None:
         shutil.rmtree(base)
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGQUIT])
 def test_a_served_command_killed_by_a_signal_kills_its_client_alike(
-        server: Server, tmp_path: Path) -> None:
-    """SIGTERM to the client while ``table`` waits: passed on, the command dies of it, and so
-    does the client (status -15), as a command in its own process would."""
+        server: Server, tmp_path: Path, signum: signal.Signals) -> None:
+    """SIGTERM (a kill) or SIGQUIT (Ctrl-\\) to the client while ``table`` waits: passed on,
+    the command dies of it, and so does the client (status -15, -3), as a command in its own
+    process would."""
     db = str(tmp_path / "k.duckdb")
     client, line = server.table(db, "h4", "state")
     assert line == "hand h4: NT, phase forced, status open\n"
     assert client.stdin is not None and client.stdout is not None
-    client.terminate()
-    assert client.wait(timeout=60) == -signal.SIGTERM
+    client.send_signal(signum)
+    assert client.wait(timeout=60) == -signum
     client.stdin.close()
-    assert "table: killed by SIGTERM" in server.stop()
+    assert f"table: killed by {signum.name}" in server.stop()
 
 
 def test_a_served_command_dies_with_its_client(server: Server, tmp_path: Path) -> None:
