@@ -121,22 +121,25 @@ def state_cmd(obj: Context, hand_id: str) -> None:
 @click.option("--closed", is_flag=True,
               help="Record the actions though the hand's session was closed with the hand in play "
                    "(its books were settled up).")
+@click.option("--keep-going", is_flag=True,
+              help="Read on after a refused line when the input is not a terminal (a file, a "
+                   "pipe); by default such input stops at its first refused line.")
 @click.pass_obj
-def table(obj: Context, hand_id: str, closed: bool) -> None:
+def table(obj: Context, hand_id: str, closed: bool, keep_going: bool = False) -> None:
     """Record HAND at the table in one process: read lines from standard input until its end
     (or a line "quit"), each an ACTION as `act` takes it or the word "state", and do and print
     for each what `act HAND ACTION` / `state HAND` would. A refused line prints the same one
-    error line on stderr, nothing of it is written, and the session goes on. Every line opens
-    the ledger and closes it before printing, so other commands may write it meanwhile.
-    A line is at most 1 MB (a longer one is refused, unread). Exit status: 0 every line went
-    through, 2 a line was refused (or HAND is not in the ledger), 130 Ctrl-C ("Aborted": a
-    line whose write began committing is finished and printed first)."""
+    error line on stderr and nothing of it is written; at a terminal the session goes on (the
+    host types the line again), while input from a file or a pipe stops there, since its
+    later lines were written assuming the refused one went in (--keep-going reads on). Every
+    line opens the ledger and closes it before printing, so other commands may write it
+    meanwhile. A line is at most 1 MB (a longer one is refused, unread). Exit status: 0 every
+    line went through, 2 a line was refused (or HAND is not in the ledger), 130 Ctrl-C
+    ("Aborted": a line whose write began committing is finished and printed first)."""
     exit_at_once()
     with gc_paused():
-        from cli.text import state_text
         from ledger.store import landing
-        from replay.live import act as record
-        from replay.live import current, legal_now, now
+        from replay.live import current
 
         obj.saves_tables = False  # the hot path, as for `act`
         current(obj.ledger(read_only=True), hand_id)  # no such hand: one line, exit 2
@@ -156,7 +159,9 @@ def table(obj: Context, hand_id: str, closed: bool) -> None:
         except MalformedInput as exc:  # a line over the cap: refused, never held whole
             click.echo(refusal(exc.located(hand=hand_id)), err=True)
             refused = True
-            continue
+            if prompt or keep_going:
+                continue
+            break
         if not raw:
             break
         line = raw.decode("utf-8", "surrogateescape").strip()
@@ -165,21 +170,34 @@ def table(obj: Context, hand_id: str, closed: bool) -> None:
         if not line:
             continue
         try:
-            if line == "state":
-                text = obj.names()(state_text(now(obj.ledger(read_only=True), hand_id)))
-            else:
-                check_utf8(line, "ACTION")  # as the one-shot `act` refuses it
-                text = _acted(record(obj.ledger(existing=True), hand_id, line,
-                                     closed=closed), legal_now)
+            text = _table_line(obj, hand_id, line, closed=closed)
         except Exception as exc:
             click.echo(refusal(exc), err=True)
             refused = True
-            continue
+            if prompt or keep_going:
+                continue
+            break
         finally:
             obj.close()  # the file is free for other processes before the line's output
         click.echo(text)
     if refused:
         raise click.exceptions.Exit(2)
+
+
+def _table_line(obj: Context, hand_id: str, line: str, *, closed: bool) -> str:
+    """What ``act HAND LINE`` (or ``state HAND`` for the word "state") prints, done.
+
+    Raises:
+        what those commands raise for a refused line (nothing of it written).
+    """
+    from cli.text import state_text
+    from replay.live import act as record
+    from replay.live import legal_now, now
+
+    if line == "state":
+        return obj.names()(state_text(now(obj.ledger(read_only=True), hand_id)))
+    check_utf8(line, "ACTION")  # as the one-shot `act` refuses it
+    return _acted(record(obj.ledger(existing=True), hand_id, line, closed=closed), legal_now)
 
 
 def _stdin() -> Any:

@@ -81,6 +81,8 @@ def test_an_action_in_a_closed_sessions_hand_needs_closed(user, db: str) -> None
                "with --closed)\n")
     assert user("act", "s3", "d dh Ann 2s2h") == (2, "", refusal)
     code, out, err = user("table", "s3", input="\n".join(PLAY) + "\n")
+    assert (code, out, err) == (2, "", refusal)  # piped input stops at its first refusal
+    code, out, err = user("table", "s3", "--keep-going", input="\n".join(PLAY) + "\n")
     assert (code, out) == (2, "")
     assert err.splitlines()[0] == refusal.rstrip("\n")
     assert len(err.splitlines()) == len(PLAY)

@@ -164,7 +164,7 @@ def test_a_rake_before_the_showdown_or_of_no_hand_is_refused(run, db: str) -> No
 
 
 def test_the_table_reads_rake_as_act_does(run, hand: Path) -> None:  # noqa: ANN001
-    out = run("table", "r1", input="rake 10\nrake 10\npay Ann 290\nend\n")
+    out = run("table", "r1", "--keep-going", input="rake 10\nrake 10\npay Ann 290\nend\n")
     assert out.exit_code == 2
     assert out.stdout.splitlines() == [
         "11 recorded_rake; phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), "

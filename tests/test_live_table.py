@@ -38,10 +38,11 @@ def one_shot(db: Path, *args: str) -> tuple[int, str, str]:
     return code, out.getvalue().decode(), err.getvalue().decode()
 
 
-def table(db: Path, hand: str, lines: list[str] | bytes) -> subprocess.CompletedProcess[str]:
+def table(db: Path, hand: str, lines: list[str] | bytes, *options: str
+          ) -> subprocess.CompletedProcess[str]:
     """``handledger table HAND`` as a real process, ``lines`` on its standard input."""
     data = lines if isinstance(lines, bytes) else "".join(f"{x}\n" for x in lines).encode()
-    done = subprocess.run([HANDLEDGER, "--db", str(db), "table", hand], input=data,
+    done = subprocess.run([HANDLEDGER, "--db", str(db), "table", hand, *options], input=data,
                           capture_output=True, timeout=120)
     return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(),
                                        done.stderr.decode())
@@ -96,8 +97,9 @@ def test_a_whole_hand_through_table_is_the_hand_through_act_and_state(
         "paid: Ann 300", "stacks after the hand: Ann 350, Bob 0, Cy 300 (folded)"]
 
 
-def test_a_refused_line_prints_its_error_writes_nothing_and_the_session_goes_on(
+def test_a_refused_line_prints_its_error_writes_nothing_and_keep_going_goes_on(
         started: Path, tmp_path: Path) -> None:
+    """With --keep-going, as at a terminal, the lines after a refused one are read."""
     copy = tmp_path / "b.duckdb"
     shutil.copyfile(started, copy)
     for line in LINES[:2]:
@@ -110,7 +112,7 @@ def test_a_refused_line_prints_its_error_writes_nothing_and_the_session_goes_on(
                    "now: Cy to act: to call 2, raise to 4..300\n")
     lines = ["d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c2d", "Bob cc", "Cy f",
              "Ann cbr nine", "Ann cc", "state"]
-    done = table(started, "h1", lines)
+    done = table(started, "h1", lines, "--keep-going")
     assert done.returncode == 2
     assert done.stderr.splitlines()[0] == err.rstrip("\n")
     assert len(done.stderr.splitlines()) == 2
@@ -126,10 +128,26 @@ def test_a_refused_line_prints_its_error_writes_nothing_and_the_session_goes_on(
     assert verified(started).startswith("ok: 8 events, hash chain intact")
 
 
+def test_input_from_a_pipe_stops_at_its_first_refused_line(started: Path) -> None:
+    """A script's later lines assume the refused one went in (here Bob's call would be read
+    as Cy's turn passing): none of them is read, the status is 2, and the hand stays live
+    after the last line that went in."""
+    lines = ["d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c2d", "Bob cc", "Cy f", "Ann cc"]
+    done = table(started, "h1", lines)
+    assert done.returncode == 2
+    assert done.stderr == ("error: hand h1, action 'Bob cc': out of turn: Cy is to act, not "
+                           "Bob; now: Cy to act: to call 2, raise to 4..300\n")
+    assert done.stdout.splitlines() == [
+        f"4 cards_dealt; phase deal, {NEXT_BOB}", f"5 cards_dealt; phase deal, {NEXT_CY}",
+        "6 cards_dealt; Cy to act: to call 2, raise to 4..300"]
+    assert [e[5] for e in events(started)][3:] == ["cards_dealt"] * 3
+    assert verified(started).startswith("ok: 6 events, hash chain intact")
+
+
 def test_a_line_that_is_not_utf8_is_refused_as_act_refuses_it(started: Path) -> None:
     code, _, err = one_shot(started, "act", "h1", "d dh Ann As\udcffKs")
     assert code == 2
-    done = table(started, "h1", b"d dh Ann As\xffKs\nd dh Ann AsKs\n")
+    done = table(started, "h1", b"d dh Ann As\xffKs\nd dh Ann AsKs\n", "--keep-going")
     assert (done.returncode, done.stderr) == (2, err)
     assert err == ("error: ACTION 'd dh Ann As\\xffKs' is not UTF-8 text (it has a byte that "
                    "is not)\n")

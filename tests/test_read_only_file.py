@@ -126,7 +126,7 @@ def test_table_refuses_each_line_and_writes_nothing(locked: Path) -> None:
     from cli.main import run as run_main
 
     with CliRunner().isolation(input="Ann cc\nstate\n") as (o, e, _):
-        code = run_main(["--db", str(locked), "table", "live"])
+        code = run_main(["--db", str(locked), "table", "live", "--keep-going"])
     assert code == 2
     assert e.getvalue().decode() == (f"error: {locked} is read-only (no write permission on "
                                      f"the file): nothing written (`chmod u+w {locked}` to "
