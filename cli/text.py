@@ -351,10 +351,12 @@ def standings_text(grid: Any) -> str:
 
 
 def session_history_text(data: dict[str, Any]) -> str:
-    """A session's events, numbered, each book entry with the corrections made to it."""
+    """A session's events, numbered, each book entry with the corrections made to it (a
+    payment's payer or payee null, the house, kept: ``"payee":null``)."""
     lines = [f"session {data['session']}: {len(data['events'])} event(s)"]
     for item in data["events"]:
-        detail = {k: v for k, v in item["event"].items() if k != "source" and v is not None}
+        detail = {k: v for k, v in item["event"].items() if k != "source" and (
+            v is not None or k in ("payer", "payee"))}
         lines.append(f"  {item['seq']:3d} @{item['position']:<6d} {item['recorded_at']} "
                      f"{item['type']} {json.dumps(detail, separators=(',', ':'))}")
         for c in item["corrections"]:

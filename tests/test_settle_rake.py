@@ -16,6 +16,7 @@ tie) and Ann (250): Cy pays the house 2.50 and Ann 2.50.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,16 @@ def test_paying_the_house_settles_the_night(run, night: Path) -> None:  # noqa: 
     history = json.loads(run("history", "--session", "night", "--json").output)
     assert [e["event"] for e in history["events"] if e["type"] == "payment"][1] == {
         "payer": "Cy", "payee": None, "amount_minor": 250, "reason": None}
+    assert ' payment {"payer":"Cy","payee":null,"amount_minor":250}' in run(
+        "history", "--session", "night").output
+
+
+def test_the_report_names_the_house(run, night: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    assert run("pay", "night", "Cy", "rake", "2.50").exit_code == 0
+    assert run("report", str(tmp_path / "site")).exit_code == 0
+    text = re.sub(r"<[^>]+>", "", (tmp_path / "site" / "sessions" / "night.html").read_text())
+    assert re.search(r"Cy\s*the house\s*2\.50 USD", text)  # the payment's row
+    assert "Bob pays Ann 7.50 USDCy pays Ann 2.50 USD" in text  # what is still owed
 
 
 def test_the_house_overpaid_pays_back(run, night: Path) -> None:  # noqa: ANN001
