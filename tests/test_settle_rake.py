@@ -198,3 +198,29 @@ def test_rake_names_the_house_only_where_no_player_is_named_so(run, night: Path 
     assert run("session", "open", "other").exit_code == 0
     out = run("buyin", "other", "rake", "10")  # nobody at the table or in the books is so named
     assert out.exit_code == 2 and "cannot be used at the table" in out.output
+
+
+RAKE_SEATED = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [200, 100]
+actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'p2 cbr 100', 'p1 cc', 'd db 2c3d4h', 'd db 9s',
+  'd db Td', 'p1 sm AsAh', 'p2 sm KsKh']
+players = ['Ann', 'rake']
+"""
+
+
+def test_rake_is_refused_as_the_house_where_an_imported_player_is_so_named(  # noqa: ANN001
+        run, db: str, tmp_path: Path) -> None:
+    """An imported hand keeps its names, so a session can seat a player named rake: there
+    'rake' would not say whether he or the house is paid, and the payment is refused."""
+    (tmp_path / "h.phh").write_text(RAKE_SEATED)
+    assert run("session", "open", "odd").exit_code == 0
+    assert run("import", str(tmp_path / "h.phh"), "--session", "odd").exit_code == 0
+    out = run("pay", "odd", "rake", "Ann", "100")
+    assert (out.exit_code, out.output) == (2, (
+        "error: pay odd rake Ann: session odd has a player named rake (from an imported hand), "
+        "so 'rake' cannot name the house here; nothing written\n"))
+    assert run("settle", "--session", "odd").stdout.splitlines() == [
+        "rake pays Ann 100", "1 transfer(s) settle 2 player(s)"]  # the player: no rake taken
