@@ -435,7 +435,7 @@ REGISTRY: tuple[Check, ...] = _registry([
           "buy-ins against cash-outs in total where no other finding explains it"),
     Check("settlement", Scope.SESSION, 5, payments_due,
           "a closed session's payments differ from what the nets call for (money, minor "
-          "units)"),
+          "units; the house, who keeps the rake, is owed the rake: `player` NULL)"),
     Check("unsettled", Scope.SESSION, 9, unsettled,
           "a closed session with money still owed and no payment recorded (only with "
           "`audit --unsettled`)", on_request=True),
