@@ -224,3 +224,19 @@ def test_rake_is_refused_as_the_house_where_an_imported_player_is_so_named(  # n
         "so 'rake' cannot name the house here; nothing written\n"))
     assert run("settle", "--session", "odd").stdout.splitlines() == [
         "rake pays Ann 100", "1 transfer(s) settle 2 player(s)"]  # the player: no rake taken
+
+
+def test_a_payment_to_the_house_survives_an_export(run, night: Path, tmp_path: Path  # noqa: ANN001
+                                                   ) -> None:
+    """JSON lines keep the house as a null payee: the re-imported ledger settles alike."""
+    assert run("pay", "night", "Cy", "rake", "2.50").exit_code == 0
+    assert run("export", "--format", "jsonl", "-o", str(tmp_path / "all.jsonl")).exit_code == 0
+    again = build_ledger(tmp_path / "again.duckdb", [("import", str(tmp_path / "all.jsonl"))])
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    out = CliRunner().invoke(cli, ["--db", str(again), "settle", "--session", "night"])
+    assert out.stdout.splitlines() == [
+        "Bob pays Ann 7.50 USD", "Cy pays Ann 2.50 USD",
+        "2 transfer(s) settle 3 player(s) (2.50 USD paid already)"] == _settle(run)
