@@ -91,15 +91,18 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
 @click.option("--session", "session_name", default=None, help="Only this session.")
 @click.option("--json", "as_json", is_flag=True,
               help='{"transfers": [{"from", "to", "amount"}], "decimals", "currency"} '
-                   '(amounts in integer minor units of that currency)')
+                   '(amounts in integer minor units of that currency; "from" or "to" null '
+                   'with "house": true is the house, who keeps the rake)')
 @click.pass_obj
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     """The fewest transfers that settle the nets up (money = net chips × chip value). Exact
     minimum for up to 14 players with a nonzero net (zero-sum groups, each settled largest
     debtor to largest creditor); greedy above that. Payments already recorded are subtracted:
     the transfers settle what is still owed, and the count line says what was paid already
-    (a payment back between the same players cancels). Refused while a hand read is still in
-    progress (its pot is paid when it ends)."""
+    (a payment back between the same players cancels). The rake the table took is owed to
+    the house (whoever keeps it), one more creditor: `pay SESSION PLAYER rake AMOUNT` records
+    a payment to it. Refused while a hand read is still in progress (its pot is paid when it
+    ends), and when the nets do not sum to minus the rake."""
     from replay.books import settle as settle_up
 
     names = obj.names()
@@ -109,6 +112,7 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     if as_json:
         decimals, currency = books.unit
         click.echo(json.dumps({"transfers": [{"from": a, "to": b, "amount": n}
+                                             | ({"house": True} if None in (a, b) else {})
                                              for a, b, n in transfers],
                                "decimals": decimals, "currency": currency}))
     else:

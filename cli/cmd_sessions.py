@@ -166,13 +166,14 @@ def cashout(obj: Context, session_name: str, player: str, chips: str) -> None:
 def pay(obj: Context, session_name: str, payer: str, payee: str, amount: str,
         again: bool, beyond: bool) -> None:
     """FROM pays TO AMOUNT of money, as 12.50, to settle SESSION up. Refused beyond what
-    FROM still owes as settle reckons it, unless --more-than-owed."""
+    FROM still owes as settle reckons it, unless --more-than-owed. FROM or TO `rake` is the
+    house, whoever keeps the rake the table took (settle's "the house")."""
     from replay import sessions as books
 
     event, state, seq = books.pay(obj.ledger(existing=True), session_name, payer, payee,
                                   amount, again=again, beyond=beyond)
-    click.echo(f"{session_name}: {payer} paid {payee} {state.money(event.amount_minor)} "
-               f"(entry {seq})")
+    click.echo(f"{session_name}: {books.party(event.payer)} paid {books.party(event.payee)} "
+               f"{state.money(event.amount_minor)} (entry {seq})")
 
 
 @click.group()

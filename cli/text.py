@@ -154,18 +154,36 @@ def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def settle_text(transfers: list[tuple[str, str, int]], books: Any) -> str:
-    """``Bob pays Ann 37.50 USD`` per transfer still to make and a count line, which also
-    says what was paid already."""
+def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any) -> str:
+    """``Bob pays Ann 37.50 USD`` per transfer still to make (``Cy pays the house 2.50 USD``:
+    None is the house, who keeps the rake) and a count line, which also says what was paid
+    already; with a transfer of the house, a line saying what it is owed and how a payment
+    to it is recorded."""
     decimals, currency = books.unit
-    lines = [f"{a} pays {b} {format_money(n, decimals, currency)}" for a, b, n in transfers]
+
+    def who(name: str | None) -> str:
+        return "the house" if name is None else name
+
+    lines = [f"{who(a)} pays {who(b)} {format_money(n, decimals, currency)}"
+             for a, b, n in transfers]
     paid = books.paid_already
     before = f" ({format_money(paid, decimals, currency)} paid already)" if paid else ""
+    house = any(None in (a, b) for a, b, _ in transfers)
     if transfers:
         lines.append(f"{len(transfers)} transfer(s) settle {len(books.players)} "
-                     f"player(s){before}")
+                     f"player(s){' and the house' if house else ''}{before}")
     else:
         lines.append(f"settled: nobody owes anybody{before}")
+    if house:
+        raked = [r for r in books.rake if r["chips"]]
+        where = ", ".join(f"{r['chips']} chips in session {r['session']}" if r["session"]
+                          else f"{r['chips']} chips in hands of no session" for r in raked)
+        one = raked[0]["session"] if len(raked) == 1 and raked[0]["session"] else "SESSION"
+        lines.append(
+            f"the house: whoever keeps the rake the table took, "
+            f"{format_money(books.house['rake_minor'], decimals, currency)}"
+            + (f" ({where})" if where else "")
+            + f"; `handledger pay {one} PLAYER rake AMOUNT` records a payment to it")
     return "\n".join(lines)
 
 
@@ -333,10 +351,12 @@ def standings_text(grid: Any) -> str:
 
 
 def session_history_text(data: dict[str, Any]) -> str:
-    """A session's events, numbered, each book entry with the corrections made to it."""
+    """A session's events, numbered, each book entry with the corrections made to it (a
+    payment's payer or payee null, the house, kept: ``"payee":null``)."""
     lines = [f"session {data['session']}: {len(data['events'])} event(s)"]
     for item in data["events"]:
-        detail = {k: v for k, v in item["event"].items() if k != "source" and v is not None}
+        detail = {k: v for k, v in item["event"].items() if k != "source" and (
+            v is not None or k in ("payer", "payee"))}
         lines.append(f"  {item['seq']:3d} @{item['position']:<6d} {item['recorded_at']} "
                      f"{item['type']} {json.dumps(detail, separators=(',', ':'))}")
         for c in item["corrections"]:

@@ -128,7 +128,7 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
 
 def settle(path: str, session: str | None, *, progress: Progress = silent,
            note: Note = _quiet, unbalanced: Note = _quiet
-           ) -> tuple[list[tuple[str, str, int]], reports.Balances]:
+           ) -> tuple[list[tuple[str | None, str | None, int]], reports.Balances]:
     """The fewest transfers that settle the nets up (:func:`reports.settlement`); a line
     to ``unbalanced`` per session whose chips do not follow its books (cash-outs, stacks:
     :func:`_unbalanced_lines`).

@@ -85,7 +85,8 @@ def merge_loose(parts: Sequence[PartResult]) -> SessionBook | None:
     first = min((b for b, _, _ in shares), key=lambda b: b.first)
     book = SessionBook(None, first.first, chip_value_minor=first.chip_value_minor,
                        currency=first.currency, decimals=first.decimals,
-                       hand_count=sum(b.hand_count for b, _, _ in shares))
+                       hand_count=sum(b.hand_count for b, _, _ in shares),
+                       rake=sum(b.rake for b, _, _ in shares))
     entries = sorted(((pb.first, i, j, pb, seen.get(pb.player, 0))
                       for i, (b, seen, _) in enumerate(shares)
                       for j, pb in enumerate(b.players.values())), key=lambda e: e[:3])

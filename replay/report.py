@@ -87,12 +87,12 @@ class HandEntry:
 class Movement:
     """A session event that moves chips or money: ``kind`` ``buy_in``, ``rebuy``, ``top_up``
     (``amount`` in chips), ``cash_out`` (chips) or ``payment`` from ``player`` to ``other``
-    (minor units, with its ``reason``); players under their series names; ``position`` its
-    place in the ledger."""
+    (minor units, with its ``reason``; None on a side is the house, who keeps the rake);
+    players under their series names; ``position`` its place in the ledger."""
 
     position: int
     kind: str
-    player: str
+    player: str | None
     amount: int
     other: str | None = None
     reason: str | None = None
@@ -106,8 +106,8 @@ def _movement(position: int, e: Any, names: Any) -> Movement:
         return Movement(position, e.kind, names(e.player), e.chips)
     if e.type == "cash_out":
         return Movement(position, "cash_out", names(e.player), e.chips)
-    return Movement(position, "payment", names(e.payer), e.amount_minor, names(e.payee),
-                    e.reason)
+    return Movement(position, "payment", None if e.payer is None else names(e.payer),
+                    e.amount_minor, None if e.payee is None else names(e.payee), e.reason)
 
 
 @dataclass(frozen=True)
@@ -144,7 +144,7 @@ class SessionEntry:
     buy_ins: tuple[Movement, ...]
     cash_outs: tuple[Movement, ...]
     payments: tuple[Movement, ...]
-    transfers: tuple[tuple[str, str, int], ...]
+    transfers: tuple[tuple[str | None, str | None, int], ...]
     settle_error: str | None
     unit: tuple[int, str | None]
     owed: int
@@ -320,7 +320,7 @@ class ReportBooks:
         name = s["session"]
         money = (Money(s["chip_value_minor"], s["currency"], s["decimals"])
                  if s["currency"] else None)
-        transfers: tuple[tuple[str, str, int], ...] = ()
+        transfers: tuple[tuple[str | None, str | None, int], ...] = ()
         error = None
         unit: tuple[int, str | None] = (int(s["decimals"] or 0), s["currency"])
         if name is not None:

@@ -44,6 +44,11 @@ from ledger.store.streams import (
 #: Book entries a correction may retract or amend.
 ENTRY_TYPES = ("buy_in", "cash_out", "payment")
 
+#: How ``pay`` names the house, whoever keeps the rake the table took (a payment's payer or
+#: payee None): a word no player first named at the table or in the books can have
+#: (:data:`ledger.model.names.NOTATION_WORDS`; README "settle").
+HOUSE_WORD = "rake"
+
 
 @dataclass
 class SessionState:
@@ -65,7 +70,7 @@ class SessionState:
     chips_in: dict[str, int] = field(default_factory=dict)
     cashed: dict[str, int] = field(default_factory=dict)
     chips_out: int = 0
-    payments: list[tuple[str, str, int]] = field(default_factory=list)
+    payments: list[tuple[str | None, str | None, int]] = field(default_factory=list)
     entries: dict[int, Any] = field(default_factory=dict)
     amended: dict[int, Any] = field(default_factory=dict)
     retracted: set[int] = field(default_factory=set)
@@ -567,17 +572,21 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
         again: bool = False, beyond: bool = False) -> tuple[ev.Payment, SessionState, int]:
     """``payer`` pays ``payee`` ``amount`` of money (e.g. ``"12.50"``) to settle ``session``.
     ``beyond``: go in though it is more than the payer still owes (a payment he did not owe,
-    one handed back: ``settle`` then has it paid back).
+    one handed back: ``settle`` then has it paid back). :data:`HOUSE_WORD` (``rake``) on
+    one side is the house, whoever keeps the rake (the event's payer or payee None; README
+    "settle"): paid at most what it is still owed, and paying back at most what it was paid
+    beyond the rake (:func:`_within_house`), unless ``beyond``.
 
     Raises:
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`), the same player
             twice, a bad amount (:func:`money_written`), or more than the payer's own
             buy-ins in the session with what he paid there already (:func:`_within_buy_ins`);
             NotFound: no such session;
-        LedgerError: a player not in the session's books (:func:`in_books`), more than the
-            payer still owes as ``settle`` reckons it (:func:`_within_owed`; unless
-            ``beyond``), or the same
-            payment is recorded already (unless ``again``).
+        LedgerError: a player not in the session's books (:func:`in_books`), ``rake`` where
+            the session's books hold a player of that name (an imported hand's), more than
+            the payer still owes as ``settle`` reckons it (:func:`_within_owed`,
+            :func:`_within_house`; unless ``beyond``), or the same payment is recorded
+            already (unless ``again``).
     """
     check_name(payer)
     check_name(payee)
@@ -587,24 +596,71 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     where = f"pay {session} {payer} {payee}"
     amount_minor = money_written(amount, where, state)  # the input first, then the books
     known = in_books(ledger, session, state)
+    if HOUSE_WORD in (payer, payee) and HOUSE_WORD in known:
+        raise LedgerError(f"{where}: session {session} has a player named {HOUSE_WORD} (from "
+                          f"an imported hand), so '{HOUSE_WORD}' cannot name the house here; "
+                          "nothing written")
     for who in (payer, payee):
-        if who not in known:
+        if who not in known and who != HOUSE_WORD:
             listed = ", ".join(sorted(known)) or "nobody yet"
             close = likely_meant(who, sorted(known))
             meant = f"did you mean {' or '.join(close)}? " if close else ""
             raise LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
                               f"cash-out or hand there; its players: {listed}): {meant}a "
-                              "payment settles a session between its players")
-    _within_buy_ins(ledger, session, state, payer, amount_minor, where, amount)
-    if not beyond and not _within_owed(ledger, session, state, payer, amount_minor, where):
-        _within_buy_ins(ledger, session, state, payer, amount_minor, where, amount,
-                        before=_paid_by(ledger, state, payer))
-    event = ev.Payment(payer=payer, payee=payee, amount_minor=amount_minor)
-    if not again and (payer, payee, event.amount_minor) in state.payments:
-        raise LedgerError(f"{payer} paying {payee} {state.money(event.amount_minor)} is "
-                          f"recorded in {session} already; a second payment of the same "
+                              "payment settles a session between its players (and "
+                              f"'{HOUSE_WORD}' names the house, who keeps the rake)")
+    by = None if payer == HOUSE_WORD else payer
+    to = None if payee == HOUSE_WORD else payee
+    if by is not None:
+        _within_buy_ins(ledger, session, state, by, amount_minor, where, amount)
+        if not beyond and not _within_owed(ledger, session, state, by, amount_minor, where):
+            _within_buy_ins(ledger, session, state, by, amount_minor, where, amount,
+                            before=_paid_by(ledger, state, by))
+    if not beyond and None in (by, to):
+        _within_house(ledger, session, state, amount_minor, where, paying=by is None)
+    event = ev.Payment(payer=by, payee=to, amount_minor=amount_minor)
+    if not again and (by, to, event.amount_minor) in state.payments:
+        raise LedgerError(f"{party(by)} paying {party(to)} {state.money(event.amount_minor)} "
+                          f"is recorded in {session} already; a second payment of the same "
                           "amount takes --again")
     return event, state, _append(ledger, session, event, state)
+
+
+def party(name: str | None) -> str:
+    """A payment's side as a line names it: the player, or ``the house`` for None."""
+    return "the house" if name is None else name
+
+
+def _within_house(ledger: Any, session: str, state: SessionState, minor: int, where: str, *,
+                  paying: bool, replacing: int = 0) -> None:
+    """Refuse a payment of ``minor`` units to the house (``paying`` False) beyond what it is
+    still owed in ``session`` — the rake its ended hands took, in money, less what it was
+    paid, plus what it paid back (:func:`ledger.audit.reports.house_books`) — or from it
+    (``paying``) beyond what it was paid above that; ``replacing``: the amount of the payment
+    an amendment replaces. The derived tables are caught up first.
+
+    Raises:
+        LedgerError: one line naming ``where``, the amount, the rake and the house's payments.
+    """
+    from ledger.audit.reports import house_books
+    from replay.projections import catch_up
+
+    catch_up(ledger)
+    house = house_books(ledger.connection, session)
+    owed = house["rake_minor"] - house["received_minor"] + house["paid_minor"]
+    owed += -replacing if paying else replacing
+    can = max(0, -owed if paying else owed)
+    if minor <= can:
+        return
+    rake = (f"the rake its hands took is {state.money(house['rake_minor'])}, the house was "
+            f"paid {state.money(house['received_minor'])} and paid back "
+            f"{state.money(house['paid_minor'])}")
+    what = (f"is more than the house was paid beyond the rake in {session} "
+            f"({state.money(can)}: {rake})" if paying else
+            f"is more than the house is still owed in {session} ({state.money(can)}: {rake})")
+    raise LedgerError(f"{where}: {state.money(minor)} {what}; nothing written (`handledger "
+                      f"settle --session {session}` says who pays whom); --more-than-owed "
+                      "records it anyway")
 
 
 def _within_buy_ins(ledger: Any, session: str, state: SessionState, payer: str, minor: int,
@@ -708,7 +764,7 @@ def in_books(ledger: Any, session: str, state: SessionState) -> set[str]:
     """The names in ``session``'s books: who bought in, cashed out, paid or was paid there or
     sat in one of its hands, and every alias of them (``player alias``)."""
     known = {*state.chips_in, *state.cashed, *seated_in(ledger, session)}
-    known.update(p for pair in state.payments for p in pair[:2])
+    known.update(p for pair in state.payments for p in pair[:2] if p is not None)
     pairs = alias_pairs(ledger)
     for _ in range(2):  # an alias of an alias
         known.update(n for p, a in pairs if p in known or a in known for n in (p, a))
@@ -756,11 +812,15 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
         if entry.type == "payment":
             minor = money_written(value, where, state)
             now_minor = state.amended.get(seq, entry).amount_minor
-            _within_buy_ins(ledger, session, state, entry.payer, minor, where, value)
-            if not beyond and not _within_owed(ledger, session, state, entry.payer, minor,
-                                               where, replacing=now_minor):
-                _within_buy_ins(ledger, session, state, entry.payer, minor, where, value,
-                                before=_paid_by(ledger, state, entry.payer, now_minor))
+            if entry.payer is not None:
+                _within_buy_ins(ledger, session, state, entry.payer, minor, where, value)
+                if not beyond and not _within_owed(ledger, session, state, entry.payer, minor,
+                                                   where, replacing=now_minor):
+                    _within_buy_ins(ledger, session, state, entry.payer, minor, where, value,
+                                    before=_paid_by(ledger, state, entry.payer, now_minor))
+            if not beyond and None in (entry.payer, entry.payee):
+                _within_house(ledger, session, state, minor, where,
+                              paying=entry.payer is None, replacing=now_minor)
             replacement = entry.model_copy(update={"amount_minor": minor})
         else:
             where = f"{where[:-1]} of {entry.player})"

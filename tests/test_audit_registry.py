@@ -116,7 +116,11 @@ def test_every_check_finds_its_own_kind_only() -> None:
         ("rake", "h2", "A", 10, 7), ("uncalled", "h2", "B", 4, 0),
         ("chip_conservation", "h3", None, 12, 0), ("stack_continuity", "h3", "C", 100, 110),
         ("in_progress", "h4", None, 0, 0),
-        ("session_balance", None, "B", 80, 79), ("settlement", None, "B", -500, -400),
+        ("session_balance", None, "B", 80, 79),
+        # h2's rake (3 chips, 0.75 USD) is owed to the house, but these nets do not hold it
+        # (they sum to 0): the payments cannot settle, so every party still owed is named
+        ("settlement", None, "A", 500, 400), ("settlement", None, "B", -500, -400),
+        ("settlement", None, None, 75, 0),
         ("ledger_mismatch", None, "A", 1, 2),  # supplied: ranked before the statement's
         ("ledger_mismatch", None, "A", 20, 25),  # the statement says net 25
         ("ledger_mismatch", None, "B", -20, 0), ("ledger_mismatch", None, "C", 100, 0),

@@ -106,11 +106,12 @@ def test_balances_name_the_rake_of_each_session(run, hand: Path) -> None:  # noq
         " (a rake, a hand paid short) or paid beyond the pot; `handledger audit` names the hands"]
     body = json.loads(run("balances", "--json").output)
     assert body["rake"] == [{"session": "s", "chips": 10, "hands": 1}]
-    out = run("settle", "--session", "s")  # nobody to pay the rake to: refused, saying why
-    assert (out.exit_code, out.output) == (2, (
-        "error: cannot settle: the balances sum to -10, not zero: the rake the table took (10) "
-        "left the players' nets, and settle moves money between players only (see `handledger "
-        "audit`)\n"))
+    out = run("settle", "--session", "s")  # the rake is owed to the house (plain chips)
+    assert (out.exit_code, out.output.splitlines()) == (0, [
+        "Bob pays Ann 140", "Bob pays the house 10",
+        "2 transfer(s) settle 2 player(s) and the house",
+        "the house: whoever keeps the rake the table took, 10 (10 chips in session s); "
+        "`handledger pay s PLAYER rake AMOUNT` records a payment to it"])
 
 
 @pytest.mark.parametrize(("action", "said"), [

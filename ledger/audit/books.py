@@ -240,10 +240,16 @@ class SessionBook:
     hands: list[HandFacts] = field(default_factory=list)
     starts: list[StartCheck] = field(default_factory=list)
     cash_outs: list[CashOutCheck] = field(default_factory=list)
-    payments: list[tuple[str, str, int]] = field(default_factory=list)
+    payments: list[tuple[str | None, str | None, int]] = field(default_factory=list)
     statement: Statement | None = None
     hand_count: int = 0
     changed: bool = False
+    #: The rake the table took from the session's pots, chips: the replay's ``rake``
+    #: differences (replay/rake.py), which left the players' nets; owed to the house.
+    rake: int = 0
+    #: Payments to and from the house (a payment's payer or payee None), minor units.
+    house_received_minor: int = 0
+    house_paid_minor: int = 0
 
     @property
     def followed(self) -> bool:
@@ -455,10 +461,17 @@ def _session_event(book: SessionBook, e: Any, position: int, names: Names) -> No
         book.cash_outs.append(CashOutCheck(pb.player, position, expected, e.chips, pb.seated))
         pb.cash_out += e.chips
         pb.stack, pb.known, pb.seated, pb.bought = 0, True, False, 0
-    elif t == "payment":
-        payer, payee = names(e.payer), names(e.payee)
-        book.player(payer, position).paid_minor += e.amount_minor
-        book.player(payee, position).received_minor += e.amount_minor
+    elif t == "payment":  # a side None: the house, who keeps the rake
+        payer = None if e.payer is None else names(e.payer)
+        payee = None if e.payee is None else names(e.payee)
+        if payer is None:
+            book.house_paid_minor += e.amount_minor
+        else:
+            book.player(payer, position).paid_minor += e.amount_minor
+        if payee is None:
+            book.house_received_minor += e.amount_minor
+        else:
+            book.player(payee, position).received_minor += e.amount_minor
         book.payments.append((payer, payee, e.amount_minor))
     elif t == "platform_ledger":
         book.statement = _statement(book, e, position, names)
@@ -501,6 +514,7 @@ def _hand(book: SessionBook, h: HandFacts) -> None:
         return
     starts = book.starts if book.followed else None
     paid, put_in, hand = h.paid, h.contributions, h.hand
+    book.rake += sum(f.recomputed - f.recorded for f in h.payouts if f.kind == "rake")
     # What the table did (the payouts; the rules when nothing was recorded): the balances
     # follow the chips, the audit says where the rules differ, a correction moves both.
     nets = h.net if paid is None else {p: paid.get(p, 0) - put_in.get(p, 0) for p in h.starting}

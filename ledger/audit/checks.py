@@ -30,7 +30,8 @@ The kinds (:data:`KINDS`, in rank order):
   the table when the session is closed; and in total, buy-ins ≠ cash-outs where no finding
   above explains the difference (e.g. behind a hand whose payouts are unknown).
 * ``settlement`` — once a session is closed and payments are recorded: payments ≠ what
-  the nets call for (``net × chip value``); one finding per player who still owes.
+  the nets call for (``net × chip value``; the house, whoever keeps the rake, is owed the
+  rake the table took); one finding per player (or the house) who still owes.
 * ``unsettled`` — a closed session with money owed and no payment recorded; shown only with
   ``audit --unsettled``.
 * ``ledger_mismatch`` — a platform's ledger statement (PokerNow's ledger CSV, FORMATS.md
@@ -49,7 +50,7 @@ from enum import StrEnum
 from typing import Any
 
 from ledger.audit.books import HandFacts, Series, SessionBook
-from ledger.audit.settle import fewest_transfers
+from ledger.audit.settle import HOUSE, fewest_transfers
 
 #: The hand key of a finding about a whole session: it sorts after the session's hands.
 SESSION_WIDE = 1 << 62
@@ -307,8 +308,14 @@ def unsettled(book: SessionBook) -> list[Finding]:
 
 
 def _still_owed(book: SessionBook, kind: str) -> list[Finding]:
+    """Each party still to pay: the players, and the house (whoever keeps the rake, key
+    :data:`HOUSE`: owed the rake the table took, ``book.rake`` in money; a finding about it
+    has player None)."""
     due = {p.player: book.money(p.net) for p in book.players.values()}
     got = {p.player: p.received_minor - p.paid_minor for p in book.players.values()}
+    if book.rake or book.house_received_minor or book.house_paid_minor:
+        due[HOUSE] = book.money(book.rake)
+        got[HOUSE] = book.house_received_minor - book.house_paid_minor
     owed = {p: due[p] - got[p] for p in due if due[p] != got[p]}
     if not owed:
         return []
@@ -316,17 +323,26 @@ def _still_owed(book: SessionBook, kind: str) -> list[Finding]:
         debts: dict[str, list[tuple[str, int]]] = {p: [] for p in owed}
     else:
         debts = {}
-        for payer, payee, amount in fewest_transfers(owed):
+        for payer, payee, amount in sorted(fewest_transfers(owed),  # the house last, as settle
+                                           key=lambda t: (t[0] == HOUSE, t[0], t[1] == HOUSE)):
             debts.setdefault(payer, []).append((payee, amount))
     out = []
     for player, to in debts.items():
-        text = "; ".join(f"{player} must still pay {q} {book.format(a)}" for q, a in to)
+        who = _party(player)
+        text = "; ".join(f"{who} must still pay {_party(q)} {book.format(a)}" for q, a in to)
+        calls = "the rake calls" if player == HOUSE else "his net calls"
         out.append(Finding(
-            kind, book.name, None, player, due[player], got[player],
+            kind, book.name, None, None if player == HOUSE else player, due[player],
+            got[player],
             f"session {book.name}: payments come to {book.format(got[player])} for "
-            f"{player} but his net calls for {book.format(due[player])} "
+            f"{who} but {calls} for {book.format(due[player])} "
             f"({_signed(book, got[player] - due[player])})" + (f": {text}" if text else "")))
     return out
+
+
+def _party(name: str) -> str:
+    """A player's name, or ``the house`` for :data:`HOUSE`."""
+    return "the house" if name == HOUSE else name
 
 
 def _signed(book: SessionBook, minor: int) -> str:
@@ -419,7 +435,7 @@ REGISTRY: tuple[Check, ...] = _registry([
           "buy-ins against cash-outs in total where no other finding explains it"),
     Check("settlement", Scope.SESSION, 5, payments_due,
           "a closed session's payments differ from what the nets call for (money, minor "
-          "units)"),
+          "units; the house, who keeps the rake, is owed the rake: `player` NULL)"),
     Check("unsettled", Scope.SESSION, 9, unsettled,
           "a closed session with money still owed and no payment recorded (only with "
           "`audit --unsettled`)", on_request=True),

@@ -8,10 +8,10 @@ application catches them up first). Every DuckDB error is translated into ``Ledg
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ledger.audit.settle import Transfer, fewest_transfers
+from ledger.audit.settle import HOUSE, HouseTransfer, fewest_transfers
 from ledger.model.errors import LedgerError, NotFound
 from ledger.model.money import format_money
 
@@ -55,7 +55,8 @@ class Balances:
     are ordered by those nets, the first unit's first (a missing one as 0). Otherwise
     ``units`` is empty and nothing else changes. ``rake``: the rake the table took from the
     pots, per session (:func:`rake_taken`), which left the players' nets: they sum to minus
-    it."""
+    it. ``house``: set by :func:`settlement` only, what the house (whoever keeps the rake) is
+    owed and was paid, money: ``{"rake_minor", "paid_minor", "received_minor"}``."""
 
     players: list[dict[str, Any]]
     unit: tuple[int, str | None]
@@ -65,6 +66,7 @@ class Balances:
     #: Per chip unit whose players' nets do not sum to zero, the chips of hands still in
     #: progress aside (:func:`unbalanced`).
     unbalanced: list[dict[str, Any]] = field(default_factory=list)
+    house: dict[str, int] | None = None
 
     @property
     def mixed(self) -> bool:
@@ -74,9 +76,11 @@ class Balances:
     @property
     def paid_already(self) -> int:
         """Money the payments recorded settled, minor units: each payment once, and a payment
-        back between the same players cancelling (the sum over players of what each paid
-        beyond what he received)."""
-        return sum(max(0, p["paid_minor"] - p["received_minor"]) for p in self.players)
+        back between the same players cancelling (the sum over players, and the house, of
+        what each paid beyond what he received)."""
+        house = self.house or {"paid_minor": 0, "received_minor": 0}
+        return sum(max(0, p["paid_minor"] - p["received_minor"])
+                   for p in [*self.players, house])
 
 
 #: What to do about mixed currencies, per read (standings has no --session).
@@ -230,15 +234,33 @@ def open_hands(con: Any, session: str | None) -> list[dict[str, Any]]:
     return list(out.values())
 
 
-def settlement(con: Any, session: str | None) -> tuple[list[Transfer], Balances]:
+def house_books(con: Any, session: str | None) -> dict[str, int]:
+    """What the house (whoever keeps the rake) is owed and was paid in ``session`` (None:
+    every session), money in minor units: ``{"rake_minor", "paid_minor", "received_minor"}``
+    — the rake the table took from the pots (chips × the session's chip value: the books'
+    ``rake``, as :func:`rake_taken`) and the payments from and to it (a payment's payer or
+    payee None)."""
+    rake, paid, received = con.execute(
+        "SELECT coalesce(sum(rake::HUGEINT * coalesce(chip_value_minor, 1)), 0),"
+        " coalesce(sum(house_paid_minor), 0), coalesce(sum(house_received_minor), 0)"
+        " FROM session_book WHERE $1 IS NULL OR session IS NOT DISTINCT FROM $1",
+        [session]).fetchone()
+    return {"rake_minor": int(rake), "paid_minor": int(paid), "received_minor": int(received)}
+
+
+def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Balances]:
     """The fewest transfers that settle up what is still owed, in minor units
     (:func:`ledger.audit.settle.fewest_transfers`): each player's net in money less the
-    payments he has received, plus those he has made; and the balances they settle.
+    payments he has received, plus those he has made; and the house (whoever keeps the rake,
+    :func:`house_books`: the players' nets sum to minus the rake, README "settle") as one
+    more party, owed the rake less what it was paid, plus what it paid back. A transfer's
+    payer or payee None is the house (its transfers after the players' of each payer); the
+    balances they settle, with ``house`` set.
 
     Raises:
         LedgerError: a hand read is still in progress (:func:`open_hands`: its pot is not
-            paid yet, the nets are not final), the nets do not sum to zero (the audit says
-            why; a rake taken from the pots, :func:`rake_taken`, is named), or as
+            paid yet, the nets are not final), the nets do not sum to zero once the rake is
+            the house's (the audit says why; the rake and what is left are named), or as
             :func:`balances`.
     """
     books = balances(con, session, money=True)
@@ -253,18 +275,31 @@ def settlement(con: Any, session: str | None) -> tuple[list[Transfer], Balances]
             "voided; settle then")
     nets = {p["player"]: p["net"] + p["paid_minor"] - p["received_minor"]
             for p in books.players}
-    total = sum(nets.values())
-    if total:
+    house = house_books(con, session)
+    owed_house = house["rake_minor"] - house["received_minor"] + house["paid_minor"]
+    left = sum(nets.values()) + owed_house  # the nets' sum less minus the rake
+    if left:
         decimals, currency = books.unit
-        units = session_units(con)
-        raked = sum(r["chips"] * units.get(r["session"], (1, 0, None))[0] for r in books.rake)
-        why = (f": the rake the table took ({format_money(raked, decimals, currency)}) left "
-               "the players' nets, and settle moves money between players only" if raked
-               and raked == -total else "")
+        net_sum = sum(p["net"] for p in books.players)
+        raked = house["rake_minor"]
+        why = (f": the rake the table took ({format_money(raked, decimals, currency)}) is owed "
+               f"to the house, which leaves {_signed_money(left, decimals, currency)} that no "
+               "rake explains" if raked else "")
         raise LedgerError(f"cannot settle: the balances sum to "
-                          f"{'+' if total > 0 else ''}{format_money(total, decimals, currency)}, "
-                          f"not zero{why} (see `handledger audit`)")
-    return fewest_transfers(nets), books
+                          f"{_signed_money(net_sum, decimals, currency)}, not zero{why} (see "
+                          "`handledger audit`)")
+    books = replace(books, house=house)
+    if not owed_house:
+        return fewest_transfers(nets), books
+    if HOUSE in nets:  # a player named "" is refused everywhere a name is written
+        raise LedgerError("cannot settle: a player without a name is in the books")
+    found = fewest_transfers({**nets, HOUSE: owed_house})
+    return sorted(((None if a == HOUSE else a, None if b == HOUSE else b, n) for a, b, n in found),
+                  key=lambda t: (t[0] is None, t[0] or "", t[1] is None, t[1] or "")), books
+
+
+def _signed_money(minor: int, decimals: int, currency: str | None) -> str:
+    return ("+" if minor > 0 else "") + format_money(minor, decimals, currency)
 
 
 def hand_nets(con: Any, money: bool, session: str | None = None
@@ -462,11 +497,16 @@ def session_books(con: Any) -> list[Any]:
     from ledger.audit.books import PlayerBook, SessionBook
 
     books: dict[str | None, SessionBook] = {}
-    for name, closed, value, currency, decimals, first in con.execute(
-            "SELECT session, closed, chip_value_minor, currency, decimals, first_position"
+    for name, closed, value, currency, decimals, first, rake, received, paid in con.execute(
+            "SELECT session, closed, chip_value_minor, currency, decimals, first_position,"
+            " rake, house_received_minor, house_paid_minor"
             " FROM session_book WHERE opened ORDER BY ord").fetchall():
         books[name] = SessionBook(name, first or 0, closed=bool(closed),
-                                  chip_value_minor=value, currency=currency, decimals=decimals)
+                                  chip_value_minor=value, currency=currency, decimals=decimals,
+                                  rake=rake or 0, house_received_minor=received or 0,
+                                  house_paid_minor=paid or 0)
+        if received or paid:
+            books[name].payments.append((None, None, (received or 0) + (paid or 0)))
     for name, player, net, paid, received in con.execute(
             "SELECT session, player, net, paid_minor, received_minor FROM session_players"
             " WHERE session IS NOT NULL").fetchall():
@@ -482,7 +522,14 @@ def session_books(con: Any) -> list[Any]:
 
 def owed(con: Any) -> dict[str | None, int]:
     """Per session, the money (minor units) still owed after the payments recorded: the sum
-    of what its debtors must still pay (0: settled)."""
-    return {name: int(due) for name, due in con.execute(
+    of what its debtors must still pay, the house among them when it was paid more than the
+    rake (0: settled). The rake is owed by the players who lost it: their nets hold it."""
+    due = {name: int(minor) for name, minor in con.execute(
         "SELECT session, coalesce(sum(greatest(-(net_minor + paid_minor - received_minor),"
         " 0)), 0) FROM player_session_results GROUP BY session").fetchall()}
+    for name, back in con.execute(
+            "SELECT session, house_received_minor - house_paid_minor"
+            " - rake::HUGEINT * coalesce(chip_value_minor, 1) FROM session_book").fetchall():
+        if back and back > 0:
+            due[name] = due.get(name, 0) + int(back)
+    return due

@@ -19,6 +19,14 @@ EXACT_LIMIT = 14
 
 Transfer = tuple[str, str, int]
 
+#: The house's key among the balances :func:`ledger.audit.reports.settlement` settles (whoever
+#: keeps the rake: one more creditor, owed the rake): no player is named ``""``
+#: (:func:`ledger.model.names.check_name`), and the settlement gives it back as None.
+HOUSE = ""
+
+#: A transfer of the settlement: ``(from, to, amount)``, None on a side being the house.
+HouseTransfer = tuple["str | None", "str | None", int]
+
 
 def fewest_transfers(balances: Mapping[str, int]) -> list[Transfer]:
     """``(from, to, amount)`` transfers, amount > 0, that bring every balance to zero, sorted

@@ -6,7 +6,9 @@ never a source of truth):
 * the replay tables of :mod:`replay.tables` — ``hands``, ``pots``, ``results``,
   ``discrepancies`` (the replay's payout differences) — written here with DuckDB's appender;
 * ``session_book(session, date, opened, closed, chip_value_minor, currency, decimals, ord,
-  first_position)`` — ``first_position`` the ledger position of the session's first row or hand;
+  first_position, rake, house_received_minor, house_paid_minor)`` — ``first_position`` the
+  ledger position of the session's first row or hand; ``rake`` the chips the table took from
+  its pots (owed to the house), the house's payments in minor units;
 * ``session_players(session, player, buy_in, buy_ins, rebuys, top_ups, cash_out, on_table,
   hands, net, biggest_win, biggest_loss, paid_minor, received_minor)`` — chips unless
   ``_minor`` (money in minor units); ``session`` NULL for hands of no session;
@@ -46,14 +48,14 @@ from ledger.model.errors import LedgerError
 #: table's dead money in the main pot, an open hand in progress, a voided hand's stacks count
 #: for nothing; 7: a hand that pays nobody is a chip_conservation finding; 8: ``derived_state``
 #: names the sessions with a player alias, :func:`ledger.store.streams.alias_sessions`; 9: the
-#: standings view a row per player and chip unit, ``chip_value_minor`` in the results views):
-#: forces a rebuild.
-DERIVED_VERSION = "9"
+#: standings view a row per player and chip unit, ``chip_value_minor`` in the results views;
+#: 10: ``session_book`` holds the rake and the house's payments): forces a rebuild.
+DERIVED_VERSION = "10"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
     closed BOOLEAN, chip_value_minor BIGINT, currency VARCHAR, decimals INTEGER, ord INTEGER,
-    first_position BIGINT);
+    first_position BIGINT, rake BIGINT, house_received_minor BIGINT, house_paid_minor BIGINT);
 CREATE TABLE IF NOT EXISTS session_players (session VARCHAR, player VARCHAR, buy_in BIGINT,
     buy_ins INTEGER, rebuys INTEGER, top_ups INTEGER, cash_out BIGINT, on_table BIGINT,
     hands INTEGER, net BIGINT, biggest_win BIGINT, biggest_loss BIGINT, paid_minor BIGINT,
@@ -240,7 +242,8 @@ def _session_rows(series: Series) -> dict[str, list[tuple]]:
         opened = book.opened
         book_rows.append((book.name, getattr(opened, "date", None), opened is not None,
                           book.closed, book.chip_value_minor, book.currency, book.decimals, i,
-                          book.first))
+                          book.first, book.rake, book.house_received_minor,
+                          book.house_paid_minor))
         for p in book.players.values():
             player_rows.append((book.name, p.player, p.buy_in, p.buy_ins, p.rebuys, p.top_ups,
                                 p.cash_out, p.on_table, p.hands, p.net, p.biggest_win,

@@ -483,14 +483,24 @@ class CashOut(_Model):
 
 
 class Payment(_Model):
-    """Money paid between players to settle up (or a bounty), in minor units."""
+    """Money paid between players to settle up (or a bounty), in minor units. ``payer`` or
+    ``payee`` None is the house: whoever keeps the rake the table took from the pots, owed it
+    when the session settles up (``handledger pay SESSION PLAYER rake AMOUNT``; README
+    "settle"); never both."""
 
     type: Literal["payment"] = "payment"
     schema_version: Version = SCHEMA_VERSION
-    payer: str
-    payee: str
+    payer: str | None
+    payee: str | None
     amount_minor: int = Field(gt=0, le=MAX_CHIPS, strict=True)
     reason: str | None = None
+
+    @model_validator(mode="after")
+    def _someone_pays_someone(self) -> "Payment":
+        if self.payer is None and self.payee is None:
+            raise ValueError("a payment names a player on one side at least (None on one "
+                             "side is the house)")
+        return self
 
 
 class SeatChange(_Model):
