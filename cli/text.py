@@ -131,8 +131,12 @@ def chip_units_note(units: list[dict[str, Any]], each: str, command: str) -> str
     from ledger.audit.reports import chip_units_worth
 
     worth = chip_units_worth(units)
+    plain = any(u["currency"] is None and u["decimals"] == 0 and u["chip_value_minor"] == 1
+                for u in units)
     money = (f"`handledger {command} --money` adds them up in money"
              if len({(u["decimals"], u["currency"]) for u in units}) == 1 else
+             "and plain chips have no money value, so money does not add up either "
+             "(`handledger balances --session S --money` reads one session's)" if plain else
              "and their money is of different currencies or decimals, so it does not "
              "add up either (`handledger balances --session S --money` reads one "
              "session's)")

@@ -128,3 +128,16 @@ def test_nets_that_do_not_sum_to_zero_get_a_note_per_chip_unit(tmp_path: Path) -
     assert sum(line.startswith("note: the players' nets") for line in lines) == 1
     body = json.loads(run(db, "balances", "--json").output)
     assert [u["net_sum"] for u in body["unbalanced"]] == [-10]
+
+
+def test_plain_chips_beside_a_currency_are_said_to_have_no_money_value() -> None:
+    """The bundled data's case: 0.25 USD sessions and plain-chip hands of no session."""
+    from cli.text import chip_units_note
+
+    units = [{"chip_value_minor": 25, "decimals": 2, "currency": "USD", "sessions": ["s01"]},
+             {"chip_value_minor": 1, "decimals": 0, "currency": None, "sessions": [None]}]
+    assert chip_units_note(units, "table", "balances") == (
+        "note: the sessions count chips of different values (s01: 1 chip = 0.25 USD; "
+        "(no session): plain chips): they do not add up, so each value has its own table; and "
+        "plain chips have no money value, so money does not add up either (`handledger "
+        "balances --session S --money` reads one session's)")
