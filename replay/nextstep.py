@@ -30,8 +30,8 @@ def _deal(state: HandState) -> str | None:
         waiting = [p for p in state.order if p in live and p not in cards.street_hole]
         if waiting:
             then = f"; then {_names(waiting[1:])}" if len(waiting) > 1 else ""
-            return f"next: d dh {waiting[0]} CARDS ({_cards(len(street.hole_up))}, ?? if " \
-                   f"unseen){then}"
+            return (f"next: d dh {waiting[0]} CARDS ({_cards(len(street.hole_up))}, ?? for "
+                    f"each unseen card){then}")
     need = state.game.board_by_street[index]
     for run, board in enumerate(cards.boards, start=1):
         if len(board) < need:

@@ -59,7 +59,7 @@ def test_act_and_table_refuse_a_thousand_digit_bet_and_the_session_goes_on(
     code, out, err = one_shot(db, "act", "h1", "Ann cbr 1e999999999")
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and BEYOND in err
-    done = table(db, "h1", [f"Ann cbr {'9' * 4400}", "d dh Bob QhQd"])
+    done = table(db, "h1", [f"Ann cbr {'9' * 4400}", "d dh Bob QhQd"], "--keep-going")
     assert done.returncode == 2
     assert done.stdout.startswith("5 cards_dealt")  # the next line went through
     [line] = done.stderr.splitlines()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ledger.store.store import Ledger
 
-HOLE = "(4 cards, ?? if unseen)"
+HOLE = "(4 cards, ?? for each unseen card)"
 
 
 def _acts(user, hand: str, actions: list[str]) -> list[str]:  # noqa: ANN001
@@ -29,10 +29,10 @@ def test_a_triple_draw_names_the_deals_the_discards_and_the_replacements(user,  
                 "--button", "Ann")[0] == 0
     # heads-up, Ann on the button: Bob (p1) is dealt first, Ann acts first before the draw
     assert user("state", "d1")[1].splitlines()[1] == (
-        "phase forced, next: d dh Bob CARDS (5 cards, ?? if unseen); then Ann")
+        "phase forced, next: d dh Bob CARDS (5 cards, ?? for each unseen card); then Ann")
     assert _acts(user, "d1", ["d dh Bob ??????????", "d dh Ann ??????????", "Ann cc",
                               "Bob cc", "Bob sd", "Ann sd ????", "d dh Ann ????"]) == [
-        "phase deal, next: d dh Ann CARDS (5 cards, ?? if unseen)",
+        "phase deal, next: d dh Ann CARDS (5 cards, ?? for each unseen card)",
         "Ann to act: to call 1, raise to 4..4",
         "Bob to act: check, raise to 4..4",
         "phase draw, Bob to act: Bob sd CARDS (discard) or Bob sd (stand pat)",
@@ -105,8 +105,8 @@ def test_stud_third_street_says_bring_in_and_complete(user, db: str) -> None:  #
                 "--seats", "Ann:100,Bob:100,Cy:100")[0] == 0
     assert _acts(user, "s2", ["d dh Ann ????As", "d dh Bob ????Kd", "d dh Cy ????2d", "Cy pb",
                               "Ann cbr 2", "Bob cc"]) == [
-        "phase deal, next: d dh Bob CARDS (3 cards, ?? if unseen); then Cy",
-        "phase deal, next: d dh Cy CARDS (3 cards, ?? if unseen)",
+        "phase deal, next: d dh Bob CARDS (3 cards, ?? for each unseen card); then Cy",
+        "phase deal, next: d dh Cy CARDS (3 cards, ?? for each unseen card)",
         "Cy to act: bring in 1 (pb), complete to 2..2",  # the deuce is the lowest up card
         "Ann to act: to call 1, complete to 2..2",
         "Bob to act: to call 2, raise to 4..4",

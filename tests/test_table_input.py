@@ -23,7 +23,7 @@ LONG = "error: line 2, hand h1: a line longer than 1 MB, the most handledger rea
 def test_a_line_over_1_mb_is_refused_and_the_session_goes_on(started: Path) -> None:  # noqa: F811
     data = (b"d dh Ann AsKs\n" + b"x" * (2 * MAX_LINE_BYTES) + b"\nd dh Bob QhQd\n"
             + b"Bob cc" + b" " * (MAX_LINE_BYTES + 1))
-    done = table(started, "h1", data)
+    done = table(started, "h1", data, "--keep-going")
     assert done.returncode == 2
     assert done.stdout == DEALT_ANN + DEALT_BOB
     assert done.stderr.splitlines() == [LONG, LONG.replace("line 2", "line 4")]
@@ -154,7 +154,7 @@ def _cut(text: str) -> str:
 
 @pytest.mark.parametrize("line", list(LONG_LINES), ids=lambda line: line[:8])
 def test_an_error_quotes_a_long_line_cut_short(started: Path, line: str) -> None:  # noqa: F811
-    done = table(started, "h1", [line, "d dh Ann AsKs"])
+    done = table(started, "h1", [line, "d dh Ann AsKs"], "--keep-going")
     assert done.returncode == 2
     assert done.stdout == DEALT_ANN
     reason = LONG_LINES[line].format(_cut(line), _cut(line.split()[0]))
