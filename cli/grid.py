@@ -75,8 +75,9 @@ class Sheet:
         cells = [[h for h, _ in columns], *rows]
         widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
         total = sum(widths) + 3 * len(widths) + 1
-        if (total > self.width or len(title) > total
-                or not all(_plain(c) for r in cells for c in r) or not _plain(title)):
+        if (total > self.width or len(title) > total or not _plain(title)
+                or not all(_plain(c) and c[-1:] != " " for r in cells for c in r)):
+            # (rich drops a cell's trailing spaces when it justifies it right)
             self._by_rich(self._rich_table(title, columns, rows))
             return
         out = self._out

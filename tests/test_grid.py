@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 from rich.table import Table
@@ -54,6 +54,7 @@ def tables(draw: st.DrawFn) -> tuple:
 
 @settings(max_examples=300, deadline=None)
 @given(tables())
+@example(("", [("0 ", "right")], [], [], 40))  # trailing spaces in a right-justified column
 def test_sheet_draws_as_rich(case: tuple) -> None:
     assert by_sheet(*case) == by_rich(*case)
 
