@@ -91,8 +91,8 @@ def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> N
              "1/2", "--seats", "Ann:200,Bob:150", "--button", "Bob"]
     assert _cli_modules(start)[:2] == (0, "h1\n")
     code, out, modules = _cli_modules(["--db", str(db), "act", "h1", "d dh Ann AsKs"])
-    assert (code, out) == (0, "4 cards_dealt; phase deal, next: d dh Bob CARDS (2 cards, ?? if "
-                           "unseen)\n")
+    assert (code, out) == (0, "4 cards_dealt; phase deal, next: d dh Bob CARDS (2 cards, ?? for "
+                           "each unseen card)\n")
     assert not modules & SETTLEMENT, modules & SETTLEMENT
     code, out, modules = _cli_modules(["--db", str(db), "state", "h1"])
     # heads-up, Bob on the button posts the small blind (1), Ann the big (2): both can still
