@@ -306,20 +306,24 @@ _LOOK_BACK = 200
 def _stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str]
                          ) -> list[str]:
     """Warning lines for seats of ``started`` that do not follow the books: a player who
-    played an earlier hand of ``session`` starts with other than the stack his latest hand
-    there left him (starting − put in + what the table paid him) while no buy-in, cash-out or
-    entry correction of his came since (a rebuy not recorded, a stack miscounted), or is
-    seated while that hand is still in play. The audit's stack continuity names the same
-    difference once the hand is recorded; this says it while the host can still fix it."""
+    played an earlier hand of ``session`` starts with other than the stack left him by the
+    latest hand started there that seats him (starting − put in + what the table paid him)
+    while no buy-in, cash-out or entry correction of his came since (a rebuy not recorded, a
+    stack miscounted), or is seated while that hand is still in play. The audit's stack
+    continuity names the same difference once the hand is recorded; this says it while the
+    host can still fix it."""
     from replay.fold import replay_events
 
     want = {s.player: s.stack for s in started.seats if s.player in played}
     lines: list[str] = []
+    # Latest started first, as the audit's stack continuity orders a session's hands (by the
+    # position of their hand_started, ledger/audit/books.py): a correction or a void appended
+    # to an older hand later does not make it his latest hand.
     recent = ledger.query(
-        "SELECT hand_id, max(position) FROM events WHERE session = $1 AND hand_id IS NOT NULL"
-        " AND hand_id <> $2 GROUP BY hand_id ORDER BY max(position) DESC LIMIT $3",
+        "SELECT hand_id, min(position) FROM events WHERE session = $1 AND hand_id IS NOT NULL"
+        " AND hand_id <> $2 GROUP BY hand_id ORDER BY min(position) DESC LIMIT $3",
         [session, started.hand, _LOOK_BACK])
-    for hand_id, last in recent:
+    for hand_id, first in recent:
         if not want:
             break
         try:
@@ -337,7 +341,7 @@ def _stacks_not_followed(ledger: Any, session: str, started: Any, played: set[st
                              "end`, or void it)")
                 continue
             paid = replay.paid
-            if paid is None or _entries_since(ledger, session, player, last):
+            if paid is None or _entries_since(ledger, session, player, first):
                 continue
             left = result.starting[player] - result.contributions.get(player, 0) + paid.get(
                 player, 0)
@@ -352,7 +356,8 @@ def _stacks_not_followed(ledger: Any, session: str, started: Any, played: set[st
 
 def _entries_since(ledger: Any, session: str, player: str, position: int) -> bool:
     """Whether ``session``'s book holds a buy-in or cash-out of ``player``, or any entry
-    correction, after ledger ``position``."""
+    correction, after ledger ``position`` (where his previous hand started: the audit counts
+    an entry made during a hand as bought after it)."""
     (count,) = ledger.query(
         "SELECT count(*) FROM events WHERE stream = $1 AND position > $2 AND (type ="
         " 'entry_corrected' OR (type IN ('buy_in', 'cash_out') AND payload->>'player' = $3))",

@@ -432,3 +432,34 @@ def test_hand_start_warns_of_a_stack_that_does_not_follow_his_last_hand(
     assert run(db, "buyin", "s", "Bob", "100").exit_code == 0
     result = run(db, "hand", "start", "--hand", "x4", *seats, "--seats", "Ann:200,Bob:100")
     assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_hand_start_follows_the_hand_started_last_not_the_one_corrected_last(
+        s_ann_bob: Path, tmp_path: Path) -> None:
+    """a1: Ann (small blind) folds, 99 / 101; a2: Bob (small blind) folds, 100 / 100. A
+    correction appended to a1 afterwards does not make a1 the players' latest hand: a3 seating
+    both with 100, as a2 left them, starts without a word, and the audit agrees."""
+    db = copy_ledger(s_ann_bob, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann", "Bob")
+    common = ("--session", "s", "--game", "NT", "--stakes", "1/2")
+    for hand, seats, button, first, second in (("a1", "Ann:100,Bob:100", "Ann", "Ann", "Bob"),
+                                               ("a2", "Ann:99,Bob:101", "Bob", "Bob", "Ann")):
+        assert run(db, "hand", "start", "--hand", hand, *common, "--seats", seats, "--button",
+                   button).exit_code == 0
+        for action in (f"d dh {first} ????", f"d dh {second} ????", f"{first} f", "end"):
+            assert run(db, "act", hand, action).exit_code == 0, action
+    assert run(db, "correct", "a1", "--insert-after", "5", "Ann sm ????", "--reason", "x",
+               "--by", "h").exit_code == 0
+    result = run(db, "hand", "start", "--hand", "a3", *common, "--seats", "Ann:100,Bob:100",
+                 "--button", "Ann")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "a3\n", "")
+    audit = run(db, "audit", "--session", "s")  # a3 in progress is its one finding
+    assert audit.stdout.splitlines()[-1] == (
+        "audit: 1 discrepancy in 3 hand(s) in 1 session(s) (in_progress 1)")
+    # one stack off a2's: the warning names a2, the hand he left with 100
+    assert run(db, "void", "a3", "--reason", "test", "--by", "h").exit_code == 0
+    result = run(db, "hand", "start", "--hand", "a4", *common, "--seats", "Ann:100,Bob:110",
+                 "--button", "Ann")
+    assert result.stderr.splitlines() == [
+        "warning: Bob starts hand a4 with 110 chips, 100 after hand a2 with nothing bought "
+        "since: a rebuy not recorded? (`handledger buyin s Bob CHIPS`); the audit's stack "
+        "continuity will name it"]
