@@ -27,7 +27,7 @@ from ledger.model.money import (
     shown_amount,
     within_bound,
 )
-from ledger.model.names import check_name, check_seat_name, likely_meant
+from ledger.model.names import check_name, check_new_name, check_seat_name, likely_meant
 from ledger.store.streams import (
     alias_pairs,
     latest_session,
@@ -178,10 +178,11 @@ def session_opening(name: str, *, day: str | None, chip_value: str, currency: st
     (what ``session open`` refuses before it makes a ledger file: a refusal leaves none).
 
     Raises:
-        MalformedInput: a bad name (:func:`ledger.model.names.check_name`), date, chip value
-            (:func:`chip_value_written`) or currency (:func:`ledger.model.money.check_currency`).
+        MalformedInput: a bad name (:func:`ledger.model.names.check_new_name`), date, chip
+            value (:func:`chip_value_written`) or currency
+            (:func:`ledger.model.money.check_currency`).
     """
-    check_name(name, "session")
+    check_new_name(name, "session")
     check_currency(currency)
     try:
         day = (Date.fromisoformat(day) if day else Date.today()).isoformat()
@@ -786,10 +787,11 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     name, which the caller says).
 
     Raises:
-        MalformedInput: a bad name (:func:`ledger.model.names.check_name`), or ``other`` is
-            ``name``; NotFound: no session; LedgerError: ``name`` is no player name of the
-            ledger and close to one that is (a typo: :func:`ledger.model.names.likely_meant`,
-            ``other`` and his aliases aside), the two sat in one hand together or both have
+        MalformedInput: a bad name (:func:`ledger.model.names.check_name`; a new ``name``,
+            :func:`ledger.model.names.check_new_name`), or ``other`` is ``name``; NotFound:
+            no session; LedgerError: ``name`` is no player name of the ledger and close to
+            one that is (a typo: :func:`ledger.model.names.likely_meant`, ``other`` and his
+            aliases aside), the two sat in one hand together or both have
             book entries in one session (two players: an alias would merge their nets,
             RULES.md §1.1).
     """
@@ -800,6 +802,8 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     mine = _alias_group(ledger, name)
     theirs = _alias_group(ledger, other) - mine
     known = name in (names := player_names(ledger))
+    if not known:  # a new name: one a command line can give back
+        check_new_name(name)
     if not known and (close := likely_meant(name, sorted(names - theirs - {other}))):
         raise LedgerError(f"{name} is no player in the ledger: did you mean "
                           f"{' or '.join(close)}? (`handledger player alias {close[0]} "

@@ -463,3 +463,28 @@ def test_hand_start_follows_the_hand_started_last_not_the_one_corrected_last(
         "warning: Bob starts hand a4 with 110 chips, 100 after hand a2 with nothing bought "
         "since: a rebuy not recorded? (`handledger buyin s Bob CHIPS`); the audit's stack "
         "continuity will name it"]
+
+
+def test_a_new_name_starting_with_a_dash_is_refused(s_ann: Path, tmp_path: Path) -> None:
+    """A name a command line would read as an option (`act s3 "-Cy cc"` is click's "No such
+    option") is refused wherever a command gives a new one: a buy-in, a seat, a session, an
+    alias's name. One line, exit 2, nothing written."""
+    db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
+    before = rows(db)
+    dash = "starts with '-': a command would read it as an option; give another name"
+    cases = {
+        ("buyin", "s", "--", "-Cy", "10"): f"error: player name '-Cy' {dash}",
+        ("hand", "start", "--session", "s", "--game", "NT", "--stakes", "1/2", "--seats",
+         "-Cy:10,Ann:100"): f"error: player name '-Cy' {dash}",
+        ("session", "open", "--", "-weird"): f"error: session name '-weird' {dash}",
+        ("player", "alias", "--", "-Cy", "Ann"): f"error: player name '-Cy' {dash}",
+    }
+    for args, line in cases.items():
+        assert refused(run(db, *args)) == line, args
+    assert rows(db) == before
+    # a new ledger is not made by a refused session open or hand start either
+    for args in (("session", "open", "--", "-weird"),
+                 ("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats",
+                  "-Cy:10,Ann:100")):
+        assert refused(run(tmp_path / "new.duckdb", *args)) in cases.values()
+        assert not (tmp_path / "new.duckdb").exists()

@@ -27,6 +27,23 @@ def check_name(name: str, what: str = "player") -> str:
     return _one_printable_line(name, f"{what} name", "a name")
 
 
+def check_new_name(name: str, what: str = "player") -> str:
+    """``name`` unchanged when a command may give it as a new name (``buyin``, ``hand start
+    --seats``, ``session open``, ``player alias NAME``): what :func:`check_name` takes and
+    not starting with ``-``, which a command line reads as an option (``act s3 "-Cy cc"``,
+    ``session close -weird``). A name already in the ledger (an imported hand's) is looked up
+    with :func:`check_name` only, so that it can still be named (``player alias Cy -- -Cy``).
+
+    Raises:
+        MalformedInput: what :func:`check_name` refuses, or a first ``-``.
+    """
+    check_name(name, what)
+    if name.startswith("-"):
+        raise MalformedInput(f"{what} name {name!r} starts with '-': a command would read it "
+                             "as an option; give another name")
+    return name
+
+
 def check_hand_id(hand: str) -> str:
     """``hand`` unchanged when it is a hand id a command may write (``hand start --hand``, a
     hand of an imported file): every command names a hand by it (``act HAND``, ``show HAND``)
@@ -83,12 +100,13 @@ def check_seat_name(name: str) -> str:
     name is kept as the file wrote it.
 
     Raises:
-        MalformedInput: a name the notation reads as something else (``d``, ``pay``,
+        MalformedInput: what :func:`check_new_name` refuses (a first ``-``), or a name the
+            notation reads as something else (``d``, ``pay``,
             ``returned``, ``rake``, ``end``, ``state``, ``quit``; ``p1``, ``p2`` … which name seats;
             one holding whitespace, where an action splits; one starting with ``{``, a JSON
             event; one holding ``,`` or ``:``, which ``--seats`` reads), saying why.
     """
-    check_name(name)
+    check_new_name(name)
     why = NOTATION_WORDS.get(name)
     if why is None and _is_seat(name):
         why = f"'{name}' names seat {name[1:]} in an action ('{name} cc')"
