@@ -22,7 +22,14 @@ from ledger.model import events as ev
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.money import within_bound
-from ledger.model.names import check_hand_id, check_seat_name, likely_meant
+from ledger.model.names import (
+    check_hand_id,
+    check_not_look_alike,
+    check_seat_name,
+    folded,
+    likely_meant,
+    spelled,
+)
 from replay import carry
 from replay.fold import fold_stream
 
@@ -257,8 +264,10 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     the audit's stack continuity names the difference.
 
     Raises:
-        MalformedInput, IllegalAction: see :func:`build_started`; LedgerError: the hand id is
-            taken, or a seat's player is not in the session's books.
+        MalformedInput, IllegalAction: see :func:`build_started`; MalformedInput: without a
+            session, a new player whose name prints like one of the ledger's
+            (:func:`_check_new_seats`); LedgerError: the hand id is taken, or a seat's player
+            is not in the session's books.
     """
     from ledger.store.streams import alias_pairs, first_rows, seated_in
     from replay.sessions import open_state
@@ -280,6 +289,8 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     aliases = alias_pairs(ledger) if session is not None else []
     if state is not None and session is not None:
         check_bought_in(ledger, session, state, [s.player for s in started.seats], played)
+    else:
+        _check_new_seats(ledger, [s.player for s in started.seats])
     ledger.append_many(batches)
     if state is not None:
         for seat in started.seats:
@@ -385,6 +396,22 @@ def _cashed_out(state: Any, player: str, aliases: list[tuple[str, str]]) -> bool
     return bool(names & set(state.cashed)) and not names & state.seated
 
 
+def _check_new_seats(ledger: Any, players: list[str]) -> None:
+    """Refuse a seat of a hand of no session (no books to check it against) for a player new
+    to the ledger whose name prints like one it holds, or differs from it only in case
+    (:func:`ledger.model.names.check_not_look_alike`): he would be a second player.
+
+    Raises:
+        MalformedInput: the first such player, both names spelled out.
+    """
+    from ledger.store.streams import player_names
+
+    known = player_names(ledger)
+    for player in players:
+        if player not in known:
+            check_not_look_alike(player, known, "player", "a player of the ledger")
+
+
 def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
                     played: set[str]) -> None:
     """Refuse a seat of a session's hand for a player who is not in its books (no buy-in,
@@ -405,9 +432,11 @@ def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
         names = sorted(bought | played)
         close = likely_meant(player, names)
         hint = f"did you mean {' or '.join(close)}? " if close else ""
-        same = any(n.casefold() == player.casefold() for n in close)
+        same = any(folded(n) == folded(player) for n in close)
         record = ("seat him as the books name him" if same else "record it first with "
                   f"`handledger buyin {session} {player} CHIPS`")
+        if same and any(n.casefold() != player.casefold() for n in close):  # print alike
+            record += f" ({spelled(player)} is not {' nor '.join(map(spelled, close))})"
         raise LedgerError(
             f"{player} has no buy-in in session {session} (its players: "
             f"{', '.join(names) or 'nobody yet'}): {hint}{record}; nothing was written")

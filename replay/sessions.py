@@ -27,7 +27,15 @@ from ledger.model.money import (
     shown_amount,
     within_bound,
 )
-from ledger.model.names import check_name, check_new_name, check_seat_name, likely_meant
+from ledger.model.names import (
+    check_name,
+    check_new_name,
+    check_not_look_alike,
+    check_seat_name,
+    likely_meant,
+    look_alikes,
+    spelled,
+)
 from ledger.store.streams import (
     alias_pairs,
     latest_session,
@@ -161,15 +169,25 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
     ``chip_value``).
 
     Raises:
-        MalformedInput: as :func:`session_opening`; LedgerError: the session exists.
+        MalformedInput: as :func:`session_opening`, or a name that prints like another
+            session's (:func:`ledger.model.names.check_not_look_alike`); LedgerError: the
+            session exists.
     """
-    opened = session_opening(name, day=day, chip_value=chip_value, currency=currency,
-                             decimals=decimals)
+    check_name(name, "session")
     state = session_state(ledger, name)
     if state.opened or state.last_seq:
         raise LedgerError(f"session {name!r} already exists")
+    check_not_look_alike(name, _session_names(ledger), "session", "a session of the ledger")
+    opened = session_opening(name, day=day, chip_value=chip_value, currency=currency,
+                             decimals=decimals)
     _append(ledger, name, opened, state)
     return opened
+
+
+def _session_names(ledger: Any) -> list[str]:
+    """Every session name the ledger holds: opened, or named by an imported hand or entry."""
+    return [r[0] for r in ledger.query(
+        "SELECT DISTINCT session FROM events WHERE session IS NOT NULL")]
 
 
 def session_opening(name: str, *, day: str | None, chip_value: str, currency: str | None,
@@ -349,8 +367,7 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     state = open_state(ledger, session)
     books = in_books(ledger, session, state)
     if player not in books:  # his name first given here
-        check_seat_name(player)
-        same = sorted(n for n in books if n.casefold() == player.casefold())
+        same = look_alikes(player, books)
         where = f"{session}'s books"
         if not same:  # a player of the series, back in a new session under another case
             bought = ledger.query(  # buy-ins in force: a retraction is final
@@ -359,15 +376,18 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
                 " AND c.stream = b.stream AND CAST(c.payload->>'seq' AS BIGINT) = b.seq"
                 " AND c.payload->>'replacement' IS NULL)")
             names = {n for (n,) in bought}
-            same = [] if player in names else sorted(
-                n for n in names if n.casefold() == player.casefold()
-                and n not in _alias_group(ledger, player))
+            same = [] if player in names else [
+                n for n in look_alikes(player, names) if n not in _alias_group(ledger, player)]
             where = "the ledger's books"
         if same:
+            case = all(n.casefold() == player.casefold() for n in same)
+            show = str if case else spelled
             raise MalformedInput(
-                f"buyin {session} {player}: {player} is not in {where} and "
-                f"{' and '.join(same)} is: did you mean {same[0]}? (names are kept as typed; "
-                "two players whose names differ only in case would print alike)")
+                f"buyin {session} {player}: {show(player)} is not in {where} and "
+                f"{' and '.join(map(show, same))} is: did you mean {same[0]}? (names are kept "
+                "as typed; two players whose names differ only in case"
+                f"{'' if case else ' or in how their letters are encoded'} would print alike)")
+        check_seat_name(player)
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
     _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
                    "showdown and the next deal")
@@ -802,7 +822,9 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     mine = _alias_group(ledger, name)
     theirs = _alias_group(ledger, other) - mine
     known = name in (names := player_names(ledger))
-    if not known:  # a new name: one a command line can give back
+    if not known:  # a new name: one a command line can give back, printing like no other
+        check_not_look_alike(name, names - theirs - {other}, "player",
+                             "a player of the ledger")
         check_new_name(name)
     if not known and (close := likely_meant(name, sorted(names - theirs - {other}))):
         raise LedgerError(f"{name} is no player in the ledger: did you mean "

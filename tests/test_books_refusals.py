@@ -488,3 +488,60 @@ def test_a_new_name_starting_with_a_dash_is_refused(s_ann: Path, tmp_path: Path)
                   "-Cy:10,Ann:100")):
         assert refused(run(tmp_path / "new.duckdb", *args)) in cases.values()
         assert not (tmp_path / "new.duckdb").exists()
+
+
+CAFE, CAFE_NFD, FULL_ANN = "Caf\u00e9", "Cafe\u0301", "\uff21nn"  # 'Café' twice, 'Ａnn'
+
+
+def test_a_new_name_that_prints_like_one_of_the_ledger_is_refused(s_ann: Path,
+                                                                  tmp_path: Path) -> None:
+    """'Café' with é as U+00E9 or as e + U+0301, and full-width 'Ａnn' beside 'Ann', were two
+    players whose rows of balances print alike: a new name that folds (NFKC, casefold) like
+    one the ledger holds is refused with both spellings and the name meant; a name not in
+    composed form (NFC) is refused on its own. One line, exit 2, nothing written."""
+    db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
+    assert run(db, "buyin", "s", CAFE, "10").exit_code == 0
+    before = rows(db)
+    alike = ("(names are kept as typed: two names that differ only in case or in how their "
+             "letters are encoded would print alike)")
+    cases = {
+        ("buyin", "s", CAFE_NFD, "10"): (
+            f"error: buyin s {CAFE_NFD}: '{CAFE_NFD}' (C a f e U+0301) is not in s's books and "
+            f"'{CAFE}' (C a f U+00E9) is: did you mean {CAFE}? (names are kept as typed; two "
+            "players whose names differ only in case or in how their letters are encoded "
+            "would print alike)"),
+        ("buyin", "s", FULL_ANN, "10"): (
+            f"error: buyin s {FULL_ANN}: '{FULL_ANN}' (U+FF21 n n) is not in s's books and "
+            "'Ann' is: did you mean Ann? (names are kept as typed; two players whose names "
+            "differ only in case or in how their letters are encoded would print alike)"),
+        ("hand", "start", "--session", "s", "--game", "NT", "--stakes", "1/2", "--button",
+         "Ann", "--seats", f"{FULL_ANN}:10,Ann:100"): (
+            f"error: {FULL_ANN} has no buy-in in session s (its players: Ann, Caf\u00e9): did "
+            f"you mean Ann? seat him as the books name him ('{FULL_ANN}' (U+FF21 n n) is not "
+            "'Ann'); nothing was written"),
+        ("hand", "start", "--game", "NT", "--stakes", "1/2", "--button", "Ann", "--seats",
+         f"{FULL_ANN}:10,Ann:100"): (
+            f"error: player name '{FULL_ANN}' (U+FF21 n n) is new but 'Ann' is a player of the "
+            f"ledger: did you mean Ann? {alike}"),
+        ("player", "alias", CAFE_NFD, "Zed"): (
+            f"error: player name '{CAFE_NFD}' (C a f e U+0301) is new but '{CAFE}' (C a f "
+            f"U+00E9) is a player of the ledger: did you mean {CAFE}? {alike}"),
+        ("session", "open", "\uff33"): (  # full-width S
+            f"error: session name '\uff33' (U+FF33) is new but 's' is a session of the "
+            f"ledger: did you mean s? {alike}"),
+        ("session", "open", "S"): (
+            f"error: session name 'S' is new but 's' is a session of the ledger: did you mean "
+            f"s? {alike}"),
+        ("session", "open", CAFE_NFD): (
+            f"error: session name '{CAFE_NFD}' (C a f e U+0301) is not written in composed "
+            "form (Unicode NFC): it prints as 'Caf\u00e9' (C a f U+00E9) but is another "
+            "string, so the two would be two names that print alike; write 'Caf\u00e9'"),
+    }
+    for args, line in cases.items():
+        assert refused(run(db, *args)) == line, args
+    assert rows(db) == before
+    # the name as the ledger spells it goes in; a full-width name of its own is a name
+    assert run(db, "buyin", "s", CAFE, "5").exit_code == 0
+    assert run(db, "buyin", "s", "\uff22ob", "5").exit_code == 0
+    assert [line.split()[0] for line in run(db, "balances").stdout.splitlines()[1:]] == [
+        "Ann", "Caf\u00e9", "\uff22ob"]
