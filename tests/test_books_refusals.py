@@ -545,3 +545,23 @@ def test_a_new_name_that_prints_like_one_of_the_ledger_is_refused(s_ann: Path,
     assert run(db, "buyin", "s", "\uff22ob", "5").exit_code == 0
     assert [line.split()[0] for line in run(db, "balances").stdout.splitlines()[1:]] == [
         "Ann", "Caf\u00e9", "\uff22ob"]
+
+
+def test_import_into_a_mistyped_session_is_refused_once(s_ann: Path, tmp_path: Path) -> None:
+    """`import --session ss DIR` of five PHH files said the same error five times, once a
+    file: no PHH file can open a session, so the import is refused once, before any file is
+    read, with the name meant; a closed session likewise."""
+    from tests.conftest import DATA
+
+    db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
+    before = rows(db)
+    result = run(db, "import", "--session", "ss", str(DATA / "hands"))
+    assert (result.exit_code, result.output) == (
+        2, "error: no session 'ss' (open it with `handledger session open ss`); did you mean "
+        "'s'?\n")
+    assert rows(db) == before
+    assert run(db, "cashout", "s", "Ann", "100").exit_code == 0
+    assert run(db, "session", "close", "s").exit_code == 0
+    result = run(db, "import", "--session", "s", str(DATA / "hands"))
+    assert result.exit_code == 2 and len(result.output.splitlines()) == 1
+    assert result.output.startswith("error: session 's' is closed: it takes no more hands")
