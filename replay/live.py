@@ -22,7 +22,14 @@ from ledger.model import events as ev
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.money import within_bound
-from ledger.model.names import check_hand_id, check_seat_name, likely_meant
+from ledger.model.names import (
+    check_hand_id,
+    check_not_look_alike,
+    check_seat_name,
+    folded,
+    likely_meant,
+    spelled,
+)
 from replay import carry
 from replay.fold import fold_stream
 
@@ -257,8 +264,10 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     the audit's stack continuity names the difference.
 
     Raises:
-        MalformedInput, IllegalAction: see :func:`build_started`; LedgerError: the hand id is
-            taken, or a seat's player is not in the session's books.
+        MalformedInput, IllegalAction: see :func:`build_started`; MalformedInput: without a
+            session, a new player whose name prints like one of the ledger's
+            (:func:`_check_new_seats`); LedgerError: the hand id is taken, or a seat's player
+            is not in the session's books.
     """
     from ledger.store.streams import alias_pairs, first_rows, seated_in
     from replay.sessions import open_state
@@ -280,6 +289,8 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     aliases = alias_pairs(ledger) if session is not None else []
     if state is not None and session is not None:
         check_bought_in(ledger, session, state, [s.player for s in started.seats], played)
+    else:
+        _check_new_seats(ledger, [s.player for s in started.seats])
     ledger.append_many(batches)
     if state is not None:
         for seat in started.seats:
@@ -306,20 +317,24 @@ _LOOK_BACK = 200
 def _stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str]
                          ) -> list[str]:
     """Warning lines for seats of ``started`` that do not follow the books: a player who
-    played an earlier hand of ``session`` starts with other than the stack his latest hand
-    there left him (starting − put in + what the table paid him) while no buy-in, cash-out or
-    entry correction of his came since (a rebuy not recorded, a stack miscounted), or is
-    seated while that hand is still in play. The audit's stack continuity names the same
-    difference once the hand is recorded; this says it while the host can still fix it."""
+    played an earlier hand of ``session`` starts with other than the stack left him by the
+    latest hand started there that seats him (starting − put in + what the table paid him)
+    while no buy-in, cash-out or entry correction of his came since (a rebuy not recorded, a
+    stack miscounted), or is seated while that hand is still in play. The audit's stack
+    continuity names the same difference once the hand is recorded; this says it while the
+    host can still fix it."""
     from replay.fold import replay_events
 
     want = {s.player: s.stack for s in started.seats if s.player in played}
     lines: list[str] = []
+    # Latest started first, as the audit's stack continuity orders a session's hands (by the
+    # position of their hand_started, ledger/audit/books.py): a correction or a void appended
+    # to an older hand later does not make it his latest hand.
     recent = ledger.query(
-        "SELECT hand_id, max(position) FROM events WHERE session = $1 AND hand_id IS NOT NULL"
-        " AND hand_id <> $2 GROUP BY hand_id ORDER BY max(position) DESC LIMIT $3",
+        "SELECT hand_id, min(position) FROM events WHERE session = $1 AND hand_id IS NOT NULL"
+        " AND hand_id <> $2 GROUP BY hand_id ORDER BY min(position) DESC LIMIT $3",
         [session, started.hand, _LOOK_BACK])
-    for hand_id, last in recent:
+    for hand_id, first in recent:
         if not want:
             break
         try:
@@ -337,7 +352,7 @@ def _stacks_not_followed(ledger: Any, session: str, started: Any, played: set[st
                              "end`, or void it)")
                 continue
             paid = replay.paid
-            if paid is None or _entries_since(ledger, session, player, last):
+            if paid is None or _entries_since(ledger, session, player, first):
                 continue
             left = result.starting[player] - result.contributions.get(player, 0) + paid.get(
                 player, 0)
@@ -352,7 +367,8 @@ def _stacks_not_followed(ledger: Any, session: str, started: Any, played: set[st
 
 def _entries_since(ledger: Any, session: str, player: str, position: int) -> bool:
     """Whether ``session``'s book holds a buy-in or cash-out of ``player``, or any entry
-    correction, after ledger ``position``."""
+    correction, after ledger ``position`` (where his previous hand started: the audit counts
+    an entry made during a hand as bought after it)."""
     (count,) = ledger.query(
         "SELECT count(*) FROM events WHERE stream = $1 AND position > $2 AND (type ="
         " 'entry_corrected' OR (type IN ('buy_in', 'cash_out') AND payload->>'player' = $3))",
@@ -380,6 +396,22 @@ def _cashed_out(state: Any, player: str, aliases: list[tuple[str, str]]) -> bool
     return bool(names & set(state.cashed)) and not names & state.seated
 
 
+def _check_new_seats(ledger: Any, players: list[str]) -> None:
+    """Refuse a seat of a hand of no session (no books to check it against) for a player new
+    to the ledger whose name prints like one it holds, or differs from it only in case
+    (:func:`ledger.model.names.check_not_look_alike`): he would be a second player.
+
+    Raises:
+        MalformedInput: the first such player, both names spelled out.
+    """
+    from ledger.store.streams import player_names
+
+    known = player_names(ledger)
+    for player in players:
+        if player not in known:
+            check_not_look_alike(player, known, "player", "a player of the ledger")
+
+
 def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
                     played: set[str]) -> None:
     """Refuse a seat of a session's hand for a player who is not in its books (no buy-in,
@@ -400,9 +432,11 @@ def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
         names = sorted(bought | played)
         close = likely_meant(player, names)
         hint = f"did you mean {' or '.join(close)}? " if close else ""
-        same = any(n.casefold() == player.casefold() for n in close)
+        same = any(folded(n) == folded(player) for n in close)
         record = ("seat him as the books name him" if same else "record it first with "
                   f"`handledger buyin {session} {player} CHIPS`")
+        if same and any(n.casefold() != player.casefold() for n in close):  # print alike
+            record += f" ({spelled(player)} is not {' nor '.join(map(spelled, close))})"
         raise LedgerError(
             f"{player} has no buy-in in session {session} (its players: "
             f"{', '.join(names) or 'nobody yet'}): {hint}{record}; nothing was written")

@@ -27,7 +27,15 @@ from ledger.model.money import (
     shown_amount,
     within_bound,
 )
-from ledger.model.names import check_name, check_seat_name, likely_meant
+from ledger.model.names import (
+    check_name,
+    check_new_name,
+    check_not_look_alike,
+    check_seat_name,
+    likely_meant,
+    look_alikes,
+    spelled,
+)
 from ledger.store.streams import (
     alias_pairs,
     latest_session,
@@ -166,15 +174,25 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
     ``chip_value``).
 
     Raises:
-        MalformedInput: as :func:`session_opening`; LedgerError: the session exists.
+        MalformedInput: as :func:`session_opening`, or a name that prints like another
+            session's (:func:`ledger.model.names.check_not_look_alike`); LedgerError: the
+            session exists.
     """
-    opened = session_opening(name, day=day, chip_value=chip_value, currency=currency,
-                             decimals=decimals)
+    check_name(name, "session")
     state = session_state(ledger, name)
     if state.opened or state.last_seq:
         raise LedgerError(f"session {name!r} already exists")
+    check_not_look_alike(name, _session_names(ledger), "session", "a session of the ledger")
+    opened = session_opening(name, day=day, chip_value=chip_value, currency=currency,
+                             decimals=decimals)
     _append(ledger, name, opened, state)
     return opened
+
+
+def _session_names(ledger: Any) -> list[str]:
+    """Every session name the ledger holds: opened, or named by an imported hand or entry."""
+    return [r[0] for r in ledger.query(
+        "SELECT DISTINCT session FROM events WHERE session IS NOT NULL")]
 
 
 def session_opening(name: str, *, day: str | None, chip_value: str, currency: str | None,
@@ -183,10 +201,11 @@ def session_opening(name: str, *, day: str | None, chip_value: str, currency: st
     (what ``session open`` refuses before it makes a ledger file: a refusal leaves none).
 
     Raises:
-        MalformedInput: a bad name (:func:`ledger.model.names.check_name`), date, chip value
-            (:func:`chip_value_written`) or currency (:func:`ledger.model.money.check_currency`).
+        MalformedInput: a bad name (:func:`ledger.model.names.check_new_name`), date, chip
+            value (:func:`chip_value_written`) or currency
+            (:func:`ledger.model.money.check_currency`).
     """
-    check_name(name, "session")
+    check_new_name(name, "session")
     check_currency(currency)
     try:
         day = (Date.fromisoformat(day) if day else Date.today()).isoformat()
@@ -353,8 +372,7 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     state = open_state(ledger, session)
     books = in_books(ledger, session, state)
     if player not in books:  # his name first given here
-        check_seat_name(player)
-        same = sorted(n for n in books if n.casefold() == player.casefold())
+        same = look_alikes(player, books)
         where = f"{session}'s books"
         if not same:  # a player of the series, back in a new session under another case
             bought = ledger.query(  # buy-ins in force: a retraction is final
@@ -363,15 +381,18 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
                 " AND c.stream = b.stream AND CAST(c.payload->>'seq' AS BIGINT) = b.seq"
                 " AND c.payload->>'replacement' IS NULL)")
             names = {n for (n,) in bought}
-            same = [] if player in names else sorted(
-                n for n in names if n.casefold() == player.casefold()
-                and n not in _alias_group(ledger, player))
+            same = [] if player in names else [
+                n for n in look_alikes(player, names) if n not in _alias_group(ledger, player)]
             where = "the ledger's books"
         if same:
+            case = all(n.casefold() == player.casefold() for n in same)
+            show = str if case else spelled
             raise MalformedInput(
-                f"buyin {session} {player}: {player} is not in {where} and "
-                f"{' and '.join(same)} is: did you mean {same[0]}? (names are kept as typed; "
-                "two players whose names differ only in case would print alike)")
+                f"buyin {session} {player}: {show(player)} is not in {where} and "
+                f"{' and '.join(map(show, same))} is: did you mean {same[0]}? (names are kept "
+                "as typed; two players whose names differ only in case"
+                f"{'' if case else ' or in how their letters are encoded'} would print alike)")
+        check_seat_name(player)
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
     _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
                    "showdown and the next deal")
@@ -846,10 +867,11 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     name, which the caller says).
 
     Raises:
-        MalformedInput: a bad name (:func:`ledger.model.names.check_name`), or ``other`` is
-            ``name``; NotFound: no session; LedgerError: ``name`` is no player name of the
-            ledger and close to one that is (a typo: :func:`ledger.model.names.likely_meant`,
-            ``other`` and his aliases aside), the two sat in one hand together or both have
+        MalformedInput: a bad name (:func:`ledger.model.names.check_name`; a new ``name``,
+            :func:`ledger.model.names.check_new_name`), or ``other`` is ``name``; NotFound:
+            no session; LedgerError: ``name`` is no player name of the ledger and close to
+            one that is (a typo: :func:`ledger.model.names.likely_meant`, ``other`` and his
+            aliases aside), the two sat in one hand together or both have
             book entries in one session (two players: an alias would merge their nets,
             RULES.md §1.1).
     """
@@ -860,6 +882,10 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     mine = _alias_group(ledger, name)
     theirs = _alias_group(ledger, other) - mine
     known = name in (names := player_names(ledger))
+    if not known:  # a new name: one a command line can give back, printing like no other
+        check_not_look_alike(name, names - theirs - {other}, "player",
+                             "a player of the ledger")
+        check_new_name(name)
     if not known and (close := likely_meant(name, sorted(names - theirs - {other}))):
         raise LedgerError(f"{name} is no player in the ledger: did you mean "
                           f"{' or '.join(close)}? (`handledger player alias {close[0]} "

@@ -433,3 +433,136 @@ def test_hand_start_warns_of_a_stack_that_does_not_follow_his_last_hand(
     assert run(db, "buyin", "s", "Bob", "100").exit_code == 0
     result = run(db, "hand", "start", "--hand", "x4", *seats, "--seats", "Ann:200,Bob:100")
     assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_hand_start_follows_the_hand_started_last_not_the_one_corrected_last(
+        s_ann_bob: Path, tmp_path: Path) -> None:
+    """a1: Ann (small blind) folds, 99 / 101; a2: Bob (small blind) folds, 100 / 100. A
+    correction appended to a1 afterwards does not make a1 the players' latest hand: a3 seating
+    both with 100, as a2 left them, starts without a word, and the audit agrees."""
+    db = copy_ledger(s_ann_bob, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann", "Bob")
+    common = ("--session", "s", "--game", "NT", "--stakes", "1/2")
+    for hand, seats, button, first, second in (("a1", "Ann:100,Bob:100", "Ann", "Ann", "Bob"),
+                                               ("a2", "Ann:99,Bob:101", "Bob", "Bob", "Ann")):
+        assert run(db, "hand", "start", "--hand", hand, *common, "--seats", seats, "--button",
+                   button).exit_code == 0
+        for action in (f"d dh {first} ????", f"d dh {second} ????", f"{first} f", "end"):
+            assert run(db, "act", hand, action).exit_code == 0, action
+    assert run(db, "correct", "a1", "--insert-after", "5", "Ann sm ????", "--reason", "x",
+               "--by", "h").exit_code == 0
+    result = run(db, "hand", "start", "--hand", "a3", *common, "--seats", "Ann:100,Bob:100",
+                 "--button", "Ann")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "a3\n", "")
+    audit = run(db, "audit", "--session", "s")  # a3 in progress is its one finding
+    assert audit.stdout.splitlines()[-1] == (
+        "audit: 1 discrepancy in 3 hand(s) in 1 session(s) (in_progress 1)")
+    # one stack off a2's: the warning names a2, the hand he left with 100
+    assert run(db, "void", "a3", "--reason", "test", "--by", "h").exit_code == 0
+    result = run(db, "hand", "start", "--hand", "a4", *common, "--seats", "Ann:100,Bob:110",
+                 "--button", "Ann")
+    assert result.stderr.splitlines() == [
+        "warning: Bob starts hand a4 with 110 chips, 100 after hand a2 with nothing bought "
+        "since: a rebuy not recorded? (`handledger buyin s Bob CHIPS`); the audit's stack "
+        "continuity will name it"]
+
+
+def test_a_new_name_starting_with_a_dash_is_refused(s_ann: Path, tmp_path: Path) -> None:
+    """A name a command line would read as an option (`act s3 "-Cy cc"` is click's "No such
+    option") is refused wherever a command gives a new one: a buy-in, a seat, a session, an
+    alias's name. One line, exit 2, nothing written."""
+    db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
+    before = rows(db)
+    dash = "starts with '-': a command would read it as an option; give another name"
+    cases = {
+        ("buyin", "s", "--", "-Cy", "10"): f"error: player name '-Cy' {dash}",
+        ("hand", "start", "--session", "s", "--game", "NT", "--stakes", "1/2", "--seats",
+         "-Cy:10,Ann:100"): f"error: player name '-Cy' {dash}",
+        ("session", "open", "--", "-weird"): f"error: session name '-weird' {dash}",
+        ("player", "alias", "--", "-Cy", "Ann"): f"error: player name '-Cy' {dash}",
+    }
+    for args, line in cases.items():
+        assert refused(run(db, *args)) == line, args
+    assert rows(db) == before
+    # a new ledger is not made by a refused session open or hand start either
+    for args in (("session", "open", "--", "-weird"),
+                 ("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats",
+                  "-Cy:10,Ann:100")):
+        assert refused(run(tmp_path / "new.duckdb", *args)) in cases.values()
+        assert not (tmp_path / "new.duckdb").exists()
+
+
+CAFE, CAFE_NFD, FULL_ANN = "Caf\u00e9", "Cafe\u0301", "\uff21nn"  # 'Café' twice, 'Ａnn'
+
+
+def test_a_new_name_that_prints_like_one_of_the_ledger_is_refused(s_ann: Path,
+                                                                  tmp_path: Path) -> None:
+    """'Café' with é as U+00E9 or as e + U+0301, and full-width 'Ａnn' beside 'Ann', were two
+    players whose rows of balances print alike: a new name that folds (NFKC, casefold) like
+    one the ledger holds is refused with both spellings and the name meant; a name not in
+    composed form (NFC) is refused on its own. One line, exit 2, nothing written."""
+    db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
+    assert run(db, "buyin", "s", CAFE, "10").exit_code == 0
+    before = rows(db)
+    alike = ("(names are kept as typed: two names that differ only in case or in how their "
+             "letters are encoded would print alike)")
+    cases = {
+        ("buyin", "s", CAFE_NFD, "10"): (
+            f"error: buyin s {CAFE_NFD}: '{CAFE_NFD}' (C a f e U+0301) is not in s's books and "
+            f"'{CAFE}' (C a f U+00E9) is: did you mean {CAFE}? (names are kept as typed; two "
+            "players whose names differ only in case or in how their letters are encoded "
+            "would print alike)"),
+        ("buyin", "s", FULL_ANN, "10"): (
+            f"error: buyin s {FULL_ANN}: '{FULL_ANN}' (U+FF21 n n) is not in s's books and "
+            "'Ann' is: did you mean Ann? (names are kept as typed; two players whose names "
+            "differ only in case or in how their letters are encoded would print alike)"),
+        ("hand", "start", "--session", "s", "--game", "NT", "--stakes", "1/2", "--button",
+         "Ann", "--seats", f"{FULL_ANN}:10,Ann:100"): (
+            f"error: {FULL_ANN} has no buy-in in session s (its players: Ann, Caf\u00e9): did "
+            f"you mean Ann? seat him as the books name him ('{FULL_ANN}' (U+FF21 n n) is not "
+            "'Ann'); nothing was written"),
+        ("hand", "start", "--game", "NT", "--stakes", "1/2", "--button", "Ann", "--seats",
+         f"{FULL_ANN}:10,Ann:100"): (
+            f"error: player name '{FULL_ANN}' (U+FF21 n n) is new but 'Ann' is a player of the "
+            f"ledger: did you mean Ann? {alike}"),
+        ("player", "alias", CAFE_NFD, "Zed"): (
+            f"error: player name '{CAFE_NFD}' (C a f e U+0301) is new but '{CAFE}' (C a f "
+            f"U+00E9) is a player of the ledger: did you mean {CAFE}? {alike}"),
+        ("session", "open", "\uff33"): (  # full-width S
+            f"error: session name '\uff33' (U+FF33) is new but 's' is a session of the "
+            f"ledger: did you mean s? {alike}"),
+        ("session", "open", "S"): (
+            f"error: session name 'S' is new but 's' is a session of the ledger: did you mean "
+            f"s? {alike}"),
+        ("session", "open", CAFE_NFD): (
+            f"error: session name '{CAFE_NFD}' (C a f e U+0301) is not written in composed "
+            "form (Unicode NFC): it prints as 'Caf\u00e9' (C a f U+00E9) but is another "
+            "string, so the two would be two names that print alike; write 'Caf\u00e9'"),
+    }
+    for args, line in cases.items():
+        assert refused(run(db, *args)) == line, args
+    assert rows(db) == before
+    # the name as the ledger spells it goes in; a full-width name of its own is a name
+    assert run(db, "buyin", "s", CAFE, "5").exit_code == 0
+    assert run(db, "buyin", "s", "\uff22ob", "5").exit_code == 0
+    assert [line.split()[0] for line in run(db, "balances").stdout.splitlines()[1:]] == [
+        "Ann", "Caf\u00e9", "\uff22ob"]
+
+
+def test_import_into_a_mistyped_session_is_refused_once(s_ann: Path, tmp_path: Path) -> None:
+    """`import --session ss DIR` of five PHH files said the same error five times, once a
+    file: no PHH file can open a session, so the import is refused once, before any file is
+    read, with the name meant; a closed session likewise."""
+    from tests.conftest import DATA
+
+    db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
+    before = rows(db)
+    result = run(db, "import", "--session", "ss", str(DATA / "hands"))
+    assert (result.exit_code, result.output) == (
+        2, "error: no session 'ss' (open it with `handledger session open ss`); did you mean "
+        "'s'?\n")
+    assert rows(db) == before
+    assert run(db, "cashout", "s", "Ann", "100").exit_code == 0
+    assert run(db, "session", "close", "s").exit_code == 0
+    result = run(db, "import", "--session", "s", str(DATA / "hands"))
+    assert result.exit_code == 2 and len(result.output.splitlines()) == 1
+    assert result.output.startswith("error: session 's' is closed: it takes no more hands")

@@ -92,3 +92,29 @@ def test_a_voided_hand_is_left_out_of_a_whole_phh_export_and_named(run, tmp_path
         f"error: no folder {missing.parent} to write dir into (a folder is made only inside "
         "one that exists)\n"))
     assert not missing.parent.exists()
+
+
+def test_a_several_hand_export_named_phh_imports_back(tmp_path) -> None:  # noqa: ANN001
+    """`export --format phh -o fri.phh` of three hands writes them as tables [1] [2] [3] (the
+    .phhs form) under the name the host chose; the import finds them by their content, not
+    by the name (it said "fri.phh:1: missing required key 'variant'"), and the fresh ledger
+    exports the same text and holds the same events."""
+    from tests.conftest import DATA
+
+    runner = CliRunner()
+    first, second = str(tmp_path / "a.duckdb"), str(tmp_path / "b.duckdb")
+    files = [str(DATA / "hands" / f"{name}.phh")
+             for name in ("plo-three-way", "ante-side-pots", "straddle-allin")]
+    assert runner.invoke(cli, ["--db", first, "import", *files]).exit_code == 0
+    fri = tmp_path / "fri.phh"
+    assert runner.invoke(cli, ["--db", first, "export", "--format", "phh", "-o", str(fri)]
+                         ).exit_code == 0
+    text = fri.read_text()
+    assert [line for line in text.splitlines() if line.startswith("[")] == ["[1]", "[2]", "[3]"]
+    done = runner.invoke(cli, ["--db", second, "import", str(fri)])
+    assert (done.exit_code, done.output) == (0, "imported 3 hand(s) (107 events) from 1 file(s); "
+                                                "0 already in the ledger; 0 rejected\n")
+    again = runner.invoke(cli, ["--db", second, "export", "--format", "phh"])
+    assert again.output == runner.invoke(cli, ["--db", first, "export", "--format", "phh"]
+                                         ).output
+    assert _events(second) == _events(first)

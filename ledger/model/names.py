@@ -4,14 +4,17 @@ never repaired.
 A name is the key the books group by (a player's net, a session's stream), so ``"Ann "`` and
 ``"Ann"`` would be two players that print alike. A name with leading or trailing whitespace,
 an empty name, or one holding a control character (a newline, a tab, …) is refused rather
-than stripped.
+than stripped. A new name a command gives (:func:`check_new_name`) is refused too when it
+starts with ``-``, is not in composed form (NFC), or prints like one the ledger holds
+(:func:`check_not_look_alike`: ``'Café'`` with é as one code point or two, ``'Ａnn'``
+full-width beside ``'Ann'``): the refusal spells both (:func:`spelled`), nothing is merged.
 """
 
 from __future__ import annotations
 
 import difflib
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ledger.model.errors import MalformedInput
 
@@ -25,6 +28,71 @@ def check_name(name: str, what: str = "player") -> str:
             or a control character (Unicode category C: newline, tab, NUL, …).
     """
     return _one_printable_line(name, f"{what} name", "a name")
+
+
+def check_new_name(name: str, what: str = "player") -> str:
+    """``name`` unchanged when a command may give it as a new name (``buyin``, ``hand start
+    --seats``, ``session open``, ``player alias NAME``): what :func:`check_name` takes and
+    not starting with ``-``, which a command line reads as an option (``act s3 "-Cy cc"``,
+    ``session close -weird``). A name already in the ledger (an imported hand's) is looked up
+    with :func:`check_name` only, so that it can still be named (``player alias Cy -- -Cy``).
+
+    Raises:
+        MalformedInput: what :func:`check_name` refuses, or a first ``-``.
+    """
+    check_name(name, what)
+    if name.startswith("-"):
+        raise MalformedInput(f"{what} name {name!r} starts with '-': a command would read it "
+                             "as an option; give another name")
+    composed = unicodedata.normalize("NFC", name)
+    if composed != name:
+        raise MalformedInput(f"{what} name {spelled(name)} is not written in composed form "
+                             f"(Unicode NFC): it prints as {spelled(composed)} but is another "
+                             "string, so the two would be two names that print alike; "
+                             f"write {composed!r}")
+    return name
+
+
+def folded(name: str) -> str:
+    """The form two names that print alike share: Unicode compatibility composition and case
+    folding (NFKC, casefold, NFKC again: ``'Café'`` however its é is written, ``'Ａnn'``
+    full-width and ``'ann'`` all fold as ``'café'``, ``'ann'``)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def spelled(name: str) -> str:
+    """``name`` quoted, followed, when it is not plain ASCII, by its characters with every
+    other one as its code point, so that two names that print alike read apart:
+    ``'Café' (C a f U+00E9)`` and ``'Café' (C a f e U+0301)``."""
+    if name.isascii():
+        return repr(name)
+    chars = " ".join(c if c.isascii() and c.isprintable() and not c.isspace()
+                     else f"U+{ord(c):04X}" for c in name)
+    return f"{name!r} ({chars})"
+
+
+def look_alikes(name: str, names: Iterable[str]) -> list[str]:
+    """The ``names`` other than ``name`` that fold (:func:`folded`) as it does, sorted: names
+    that print alike or differ only in case, which the books would count as other players."""
+    key = folded(name)
+    return sorted(n for n in names if n != name and folded(n) == key)
+
+
+def check_not_look_alike(name: str, names: Iterable[str], what: str, where: str) -> None:
+    """Refuse a new ``name`` (a ``what``, ``"player"`` or ``"session"``) that prints like, or
+    differs only in case from, one of ``names`` (``where`` says whose: ``"a player of the
+    ledger"``): never merged silently, and never a second player who prints alike.
+
+    Raises:
+        MalformedInput: the first look-alike, both spelled out (:func:`spelled`), with the
+            did-you-mean of :func:`likely_meant`.
+    """
+    same = look_alikes(name, names)
+    if same:
+        raise MalformedInput(
+            f"{what} name {spelled(name)} is new but {' and '.join(map(spelled, same))} is "
+            f"{where}: did you mean {same[0]}? (names are kept as typed: two names that "
+            "differ only in case or in how their letters are encoded would print alike)")
 
 
 def check_hand_id(hand: str) -> str:
@@ -83,12 +151,13 @@ def check_seat_name(name: str) -> str:
     name is kept as the file wrote it.
 
     Raises:
-        MalformedInput: a name the notation reads as something else (``d``, ``pay``,
+        MalformedInput: what :func:`check_new_name` refuses (a first ``-``), or a name the
+            notation reads as something else (``d``, ``pay``,
             ``returned``, ``rake``, ``end``, ``state``, ``quit``; ``p1``, ``p2`` … which name seats;
             one holding whitespace, where an action splits; one starting with ``{``, a JSON
             event; one holding ``,`` or ``:``, which ``--seats`` reads), saying why.
     """
-    check_name(name)
+    check_new_name(name)
     why = NOTATION_WORDS.get(name)
     if why is None and _is_seat(name):
         why = f"'{name}' names seat {name[1:]} in an action ('{name} cc')"
@@ -114,6 +183,8 @@ def _is_seat(name: str) -> bool:
 
 def likely_meant(name: str, names: Sequence[str], n: int = 2) -> list[str]:
     """The ``names`` a mistyped ``name`` likely meant, in their order: the same name in
-    another case, else up to ``n`` close spellings (``difflib``); ``[]`` when none."""
-    same = [other for other in names if other.casefold() == name.casefold()]
+    another case or another encoding of its letters (:func:`folded`), else up to ``n`` close
+    spellings (``difflib``); ``[]`` when none."""
+    key = folded(name)
+    same = [other for other in names if folded(other) == key]
     return same or difflib.get_close_matches(name, names, n=n)

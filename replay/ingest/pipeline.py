@@ -145,7 +145,9 @@ def import_paths(
     Raises:
         MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`); a
             ``pn_ledger`` without exactly one PokerNow log among ``paths``
-            (:func:`replay.ingest.pokernow.check_statement`). Nothing is imported then.
+            (:func:`replay.ingest.pokernow.check_statement`); NotFound, LedgerError:
+            ``session`` is not open and no file could open it (:func:`_check_session_first`).
+            Nothing is imported then.
     """
     from replay.ingest.parallel import auto_workers
 
@@ -157,6 +159,8 @@ def import_paths(
         check_statement(Path(pn_ledger), paths)
     report = ImportReport(session=session)
     files, report.errors = expand(paths)
+    if session is not None:
+        _check_session_first(ledger, session, files)
     with progress("importing", len(files)) as tick:
         for path in files:
             landing.resume()  # Ctrl-C held since the last file's write stops before this one
@@ -169,6 +173,35 @@ def import_paths(
 
         import_statement(ledger, Path(pn_ledger), files, session, report)
     return report
+
+
+#: The formats whose files carry a session's book and may open the session they import into.
+_BOOK_FORMATS = ("jsonl", "pokernow")
+
+
+def _check_session_first(ledger: Any, session: str, files: Sequence[Path]) -> None:
+    """Refuse ``import --session`` once, before any file is read, when the session is not
+    open (no such session, a typo: :func:`replay.sessions.open_state` names the closest; or
+    closed) and no file among ``files`` is of a format that could open it (JSON lines, a
+    PokerNow log): each would be refused for the same reason.
+
+    Raises:
+        NotFound, LedgerError: as :func:`replay.sessions.open_state`.
+    """
+    from replay.sessions import open_state
+
+    try:
+        open_state(ledger, session)
+    except LedgerError:
+        for path in files:
+            try:
+                check_file(path)  # a regular file within the caps: never a pipe's wait
+                importer = find_importer(path)
+            except (MalformedInput, OSError):  # the file's own error comes with its import
+                continue
+            if importer is not None and importer.name in _BOOK_FORMATS:
+                return
+        raise
 
 
 def unreadable_only(paths: Sequence[Path], session: str | None) -> ImportReport | None:

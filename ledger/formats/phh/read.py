@@ -108,7 +108,9 @@ Item = PhhHand | MalformedInput
 
 
 def read_phh(path: str | os.PathLike[str]) -> PhhFile:
-    """Read a ``.phh`` (one hand) or ``.phhs`` (tables ``[1]``, ``[2]``, …) file.
+    """Read a ``.phh`` (one hand) or ``.phhs`` (tables ``[1]``, ``[2]``, …) file. A ``.phh``
+    whose first line (comments aside) is a table header is hands as tables, read as its
+    content decides (a ``.phhs`` under the other name: README, files found by content).
 
     Never raises for bad content: a file that is not UTF-8 or (``.phh``) not TOML gives one
     error and no hands; in a ``.phhs`` each bad hand gives one error and the good hands are
@@ -143,11 +145,30 @@ def iter_phh(path: str | os.PathLike[str]) -> Iterator[Item]:
         yield MalformedInput(f"not UTF-8 ({exc.reason})", file=file, line=line)
         return
     del data
+    if multi is False and _opens_with_table(text):
+        multi = None  # hands as tables ([1], [2], … as `export --format phh` writes several)
     too_long = long_line(text)
     if too_long is not None:
         yield line_error(file, too_long)
         return
     yield from iter_phh_text(text, file=file, multi=multi)
+
+
+def _opens_with_table(text: str) -> bool:
+    """Whether the first line of ``text`` holding more than a comment is a table header: a
+    file found by its content to be hands as tables (a ``.phhs`` named ``.phh``), since one
+    hand's keys (``variant = …``) come before any table of his (TOML puts top-level keys
+    first). Reads only up to that line."""
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        line = text[start: end if end >= 0 else len(text)].strip()
+        if line and not line.startswith("#"):
+            return line.startswith("[")
+        if end < 0:
+            return False
+        start = end + 1
+    return False
 
 
 def read_phh_text(text: str, *, file: str = "<text>", multi: bool | None = None) -> PhhFile:
