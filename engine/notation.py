@@ -73,6 +73,8 @@ def parse_amount(text: str, decimals: int) -> int:
         IllegalAction: not an amount so written, not whole at this scale, or beyond the
             largest amount a ledger holds (told before any arithmetic on it).
     """
+    if len(text) + decimals < len(str(MAX_CHIPS)) and text.isdigit() and text.isascii():
+        return int(text) * 10**decimals  # the usual amount: digits, far within the bound
     try:
         value = Decimal(text)
     except InvalidOperation:

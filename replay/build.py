@@ -132,12 +132,16 @@ def phh_fold(hand: Any) -> tuple[list[Any], HandState]:
         # a file that stops before the hand's end (after a betting round, say) is a hand cut
         # off: imported incomplete, its pots as they stand, every chip back (as a cut log)
         cut = state.status == "open" and state.phase != "showdown"
-        end = shared(ev.HandEnded(status="incomplete" if cut else "complete"))
+        end = _ENDED[cut]
         state.apply(end)
         out.append(end)
     except IllegalAction as exc:
         raise IllegalHand(_scaled(exc.reason, started), line=hand.line, **where) from exc
     return out, state
+
+
+#: The end of a hand read whole (False) or cut off (True).
+_ENDED = {False: ev.HandEnded(status="complete"), True: ev.HandEnded(status="incomplete")}
 
 
 def _scaled(reason: str, started: Any) -> str:

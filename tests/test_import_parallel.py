@@ -23,7 +23,7 @@ import replay.ingest.parallel as par
 from ledger.formats.jsonl import iter_jsonl, read_jsonl_text
 from ledger.model.errors import DuplicateEvent, LedgerError
 from ledger.store.chain import GENESIS, prepare_batch, row_hash
-from ledger.store.columns import link_hashes, prepare_columns
+from ledger.store.columns import link_columns, link_hashes, prepare_columns
 from ledger.store.store import Ledger
 from replay.demo.randomhand import random_hand
 from replay.demo.series import generate_series
@@ -227,7 +227,8 @@ def test_columns_hash_like_the_reference_row_hash() -> None:
     moment = datetime(2026, 11, 29, 21, 0, 0, 123456)
     batches = _batches()
     cols = prepare_columns(batches, moment)
-    hashes = link_hashes(GENESIS, 1, cols.rest)
+    hashes = link_hashes(GENESIS, 1, cols.hashed())
+    assert link_columns(GENESIS.encode(), 1, cols) == [h.encode() for h in hashes]
     prev, position = GENESIS, 1
     for b in batches:
         for k, (kind, version, payload) in enumerate(zip(b.types, b.versions, b.payloads,

@@ -11,13 +11,20 @@ the one-process import with nothing of the attempt left behind.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import replay.ingest.parallel as par
+from engine.games import PHH_CODES
+from ledger.formats.phh.read import read_phh, write_phhs
+from ledger.store.chain import canonical_json
 from ledger.store.store import Ledger
+from replay.build import events_from_phh
+from replay.demo.randomhand import random_hand
+from replay.ingest.export import phh_text
 from replay.ingest.pipeline import import_paths
 from tests.test_import_chunks import ILLEGAL, _phhs
 from tests.test_import_parallel import _import, _Spy
@@ -103,3 +110,48 @@ def test_auto_workers_for_a_phhs_of_some_size(tmp_path: Path,
     assert par.auto_workers(big, None) == 2 and par.auto_workers(small, None) == 0
     assert par.auto_workers(one, None) == 0 and par.auto_workers(one, 2) == 0
     assert par.auto_workers(small, 3) == 3 and par.auto_workers(big, 1) == 0
+
+
+_DERIVED = ("hands", "pots", "results", "discrepancies")
+
+
+def _with_tables(db: Path, path: Path, jobs: int) -> tuple[Any, dict[str, list[str]], dict]:
+    """The report of importing ``path`` into a new ledger with the derived tables, each
+    hand's stored payloads, and the derived tables' rows."""
+    with Ledger(db) as ledger:
+        report = import_paths(ledger, [path], strict=True, session=None, pn_ledger=None,
+                              jobs=jobs, tables=True)
+        assert ledger.verify().ok
+        con = ledger.connection
+        stored: dict[str, list[str]] = {}
+        for hand, payload in con.execute(
+                "SELECT hand_id, payload FROM events ORDER BY position").fetchall():
+            stored.setdefault(hand, []).append(payload)
+        tables = {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall()
+                  for t in _DERIVED}
+    return report, stored, tables
+
+
+def test_generated_hands_by_workers_are_each_hands_own_events(tmp_path: Path,
+                                                              small_parts: _Spy) -> None:
+    """240 generated hands of every PHH game (ids from ``_hand_id``, an action a line) in
+    one ``.phhs`` cut in parts of about 4 kB: the workers, which read a part without the
+    lines of its keys and actions, store for every hand the events its hand of the file
+    gives checked alone (``events_from_phh``, the reading of the whole file), in file order,
+    and the same derived tables as the one-process import."""
+    rng = random.Random(18)
+    played = [random_hand(rng, PHH_CODES[i % len(PHH_CODES)], hand_id=f"g{i}")
+              for i in range(240)]
+    path = tmp_path / "generated.phhs"
+    path.write_text(write_phhs(phh_text(h.events) for h in played), encoding="utf-8")
+    report, stored, tables = _with_tables(tmp_path / "two.duckdb", path, jobs=2)
+    assert small_parts.results[0] is not None  # the workers did it
+    assert len(par.split(path.read_bytes(), 20, starts=par._PHHS_START)) > 10
+    per_hand = {h.hand: [canonical_json(e) for e in events_from_phh(h)]
+                for h in read_phh(path).check()}
+    assert list(stored) == [f"g{i}" for i in range(240)] == list(per_hand)
+    assert stored == per_hand
+    assert (report.imported, report.events) == (240, sum(map(len, per_hand.values())))
+    one, _, one_tables = _with_tables(tmp_path / "one.duckdb", path, jobs=1)
+    assert one == report and one_tables == tables
+    assert len(tables["hands"]) == 240 and len(tables["results"]) > 240 * 2

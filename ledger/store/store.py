@@ -57,7 +57,7 @@ from ledger.store.chain import (
     prepare_batch,
     verify_rows,
 )
-from ledger.store.columns import PreparedColumns, link_hex
+from ledger.store.columns import PreparedColumns, link_columns
 from ledger.store.waiting import waiting
 
 __all__ = ["Batch", "Event", "Ledger", "StoredEvent", "VerifyReport", "STORE_VERSION"]
@@ -443,7 +443,7 @@ class Ledger:
             if head is None:
                 raise LedgerError(f"ledger {self.path} lost its recorded head: run verify")
             position, prev = head
-            hashes = link_hex(prev.encode(), position + 1, cols.rest)
+            hashes = link_columns(prev.encode(), position + 1, cols)
             n = len(hashes)
             counts = np.array(cols.count, dtype=np.int64)
             offsets = np.cumsum(counts) - counts  # each batch's first row

@@ -130,7 +130,10 @@ def _prepare_phh(job: Job) -> Part:
             data = f.read(job.end - job.start)
     except OSError as exc:
         return Part(fallback=f"cannot read: {exc}")
-    read = read_plain_part(data, file=file_name(job.file), first_line=job.first_line)
+    # no lines of keys and actions: they only name errors, and a part with an error goes to
+    # the one-process import, which reads the file again and names them
+    read = read_plain_part(data, file=file_name(job.file), first_line=job.first_line,
+                           lines=False)
     if read is None:
         return Part(fallback="not a plain part")
     hands, tables = read

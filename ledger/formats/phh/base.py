@@ -20,6 +20,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from typing import NamedTuple
 
 from ledger.model.errors import MalformedInput
 from ledger.model.events import MAX_CHIPS, ForcedBet, HandStarted, RecordedPayout, Seat, Stakes
@@ -148,6 +149,7 @@ def forced_bets(stakes: Stakes, seats: Sequence[Seat]) -> list[ForcedBet]:
     Zero amounts (no blind, or nothing left after the ante) produce no event.
     """
     count = len(seats)
+    forced = _forced_bet
     antes = list(stakes.antes) or [0] * count
     blinds = list(stakes.blinds_or_straddles) or [0] * count
     out: list[ForcedBet] = []
@@ -155,7 +157,7 @@ def forced_bets(stakes: Stakes, seats: Sequence[Seat]) -> list[ForcedBet]:
     for i, seat in enumerate(seats):
         amount = min(antes[blind_index(i, count)], left[i])
         if amount > 0:
-            out.append(ForcedBet(player=seat.player, kind="ante", amount=amount))
+            out.append(forced(seat.player, "ante", amount))
             left[i] -= amount
     kinds = blind_kinds(blinds)
     for i, seat in enumerate(seats):
@@ -163,21 +165,39 @@ def forced_bets(stakes: Stakes, seats: Sequence[Seat]) -> list[ForcedBet]:
         kind = kinds[j] if j < len(kinds) else None
         amount = min(abs(blinds[j]), left[i]) if kind else 0
         if kind and amount > 0:
-            out.append(ForcedBet(player=seat.player, kind=kind, amount=amount))  # type: ignore[arg-type]
+            out.append(forced(seat.player, kind, amount))
     return out
+
+
+#: The forced bets made before, by (player, kind, amount): events are immutable, and a
+#: session's hands post the same blinds and antes again and again. Emptied when full.
+_FORCED: dict[tuple[str, str, int], ForcedBet] = {}
+_FORCED_MAX = 10_000
+
+
+def _forced_bet(player: str, kind: str, amount: int) -> ForcedBet:
+    """``ForcedBet(player=player, kind=kind, amount=amount)``, the one made before if any
+    (``amount`` an int, as :func:`forced_bets` computes it from the stakes' chips)."""
+    key = (player, kind, amount)
+    bet = _FORCED.get(key)
+    if bet is None:
+        if len(_FORCED) >= _FORCED_MAX:
+            _FORCED.clear()
+        bet = _FORCED[key] = ForcedBet(player=player, kind=kind, amount=amount)  # type: ignore[arg-type]
+    return bet
 
 
 # --------------------------------------------------------------------------------------------
 # The typed intermediate
 
 
-@dataclass(frozen=True)
-class PhhAction:
+class PhhAction(NamedTuple):
     """One entry of ``actions``: ``text`` is the action without its comment, whitespace
     collapsed (``'p3 cbr 40'``, ``'d dh p1 AsKd'``; ``''`` for a comment-only entry);
     ``comment`` is what followed ``#`` (stripped), or None; ``line`` is the 1-based line of the
     string in the file. Amounts inside ``text`` are as written (money, e.g. ``'cbr 1.50'``):
-    convert them with ``scale_amount(x, hand.started.unit.decimals)``."""
+    convert them with ``scale_amount(x, hand.started.unit.decimals)``. A named tuple: a hand
+    has a score of them, and a frozen dataclass costs three times as much to make."""
 
     line: int
     text: str

@@ -86,11 +86,14 @@ def parse_actions(raw: RawHand) -> list[PhhAction]:
     for entry, line in zip(entries, lines, strict=True):
         if not isinstance(entry, str):
             raise raw.error(f"action {entry!r} is not a string", line=line)
-        body, hash_sign, comment = entry.partition("#")
-        text = " ".join(body.split())
-        if not text and not hash_sign:
-            raise raw.error("empty action", line=line, action=entry)
-        out.append(PhhAction(line=line, text=text, comment=comment.strip() if hash_sign else None))
+        if "#" not in entry:  # the usual entry: no comment
+            text = " ".join(entry.split())
+            if not text:
+                raise raw.error("empty action", line=line, action=entry)
+            out.append(PhhAction(line, text))
+            continue
+        body, _, comment = entry.partition("#")
+        out.append(PhhAction(line, " ".join(body.split()), comment.strip()))
     return out
 
 
