@@ -11,7 +11,10 @@ chips) goes through the one-process import with nothing of the attempt left behi
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -379,3 +382,22 @@ def test_a_pipe_is_read_once_in_one_process(tmp_path: Path) -> None:
     fifo = tmp_path / "p.jsonl"
     os.mkfifo(fifo)
     assert par.auto_workers(fifo, 2) == 0 and par.auto_workers(fifo, None) == 0
+
+
+def test_workers_import_handledger_not_packages_of_the_current_folder(tmp_path: Path) -> None:
+    """A folder holding packages named like handledger's (a user's own ``ledger/``): the
+    workers' forkserver, a new interpreter, must not import them in place of the installed
+    ones (Python 3.11 puts its current folder first on its path)."""
+    folder = tmp_path / "work"
+    for package in ("ledger", "replay", "engine"):
+        (folder / package).mkdir(parents=True)
+        (folder / package / "__init__.py").write_text(
+            "raise SystemExit('the folder\\'s own package was imported')\n")
+    path = tmp_path / "series.jsonl"
+    path.write_text(_series_text())
+    code = subprocess.run(
+        [str(Path(sys.executable).with_name("handledger")), "--db", str(tmp_path / "w.duckdb"),
+         "import", "--jobs", "2", str(path)], cwd=folder, capture_output=True, text=True,
+        timeout=300, env={**os.environ, "HANDLEDGER_NO_SERVE": "1"})
+    assert (code.returncode, code.stderr) == (0, "")
+    assert code.stdout.startswith("imported 24 hand(s)")

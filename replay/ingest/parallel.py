@@ -20,10 +20,12 @@ imports the file in one process, which words every error exactly.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import itertools
 import os
 import re
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -190,8 +192,30 @@ def warm_up() -> Any:
 
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(list(_PRELOAD))
-    forkserver.ensure_running()
+    with _this_path():
+        forkserver.ensure_running()
     return context
+
+
+@contextlib.contextmanager
+def _this_path() -> Iterator[None]:
+    """The environment a forkserver started inside it imports what this process imports: the
+    forkserver is a new ``python -c`` process, whose ``sys.path`` starts with the current
+    folder, and Python 3.11 passes it this process's ``sys.path`` without applying it; a
+    folder holding packages named like handledger's (a ``ledger/`` of the user's own) would
+    then be imported in their place. ``PYTHONPATH`` gives it this ``sys.path`` and
+    ``PYTHONSAFEPATH`` leaves the folder out; both are as they were afterwards."""
+    saved = {k: os.environ.get(k) for k in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 #: What the forkserver imports once for every worker.
