@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.copies import build_ledger, copy_ledger
+from tests.test_book_amounts import ZED
 
 BOARD = ("d db 2c3d4h", "d db 9s", "d db Td")
 H1 = ("d dh Ann AsAh", "d dh Bob KsKh", "d dh Cy 7c2d", "Cy f", "Ann cbr 30", "Bob cc", *BOARD,
@@ -200,15 +201,7 @@ def test_rake_names_the_house_only_where_no_player_is_named_so(run, night: Path 
     assert out.exit_code == 2 and "cannot be used at the table" in out.output
 
 
-RAKE_SEATED = """variant = 'NT'
-antes = [0, 0]
-blinds_or_straddles = [1, 2]
-min_bet = 2
-starting_stacks = [200, 100]
-actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'p2 cbr 100', 'p1 cc', 'd db 2c3d4h', 'd db 9s',
-  'd db Td', 'p1 sm AsAh', 'p2 sm KsKh']
-players = ['Ann', 'rake']
-"""
+RAKE_SEATED = ZED.replace("'zed'", "'rake'")  # a hand whose file seats a player named rake
 
 
 def test_rake_is_refused_as_the_house_where_an_imported_player_is_so_named(  # noqa: ANN001
