@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import IllegalAction
+from engine.notation import format_amount
 from engine.state import HandState
 from ledger.model import events as ev
 from replay.compare import most_can_win
@@ -110,12 +111,13 @@ def paid_to_somebody(state: HandState) -> None:
         raise IllegalAction(message)
 
 
-def _unpaid(state: HandState, result: Any) -> tuple[int, str]:
+def _unpaid(state: HandState, result: Any, before: int = 0) -> tuple[int, str]:
     """``(chips, words)``: the chips of the pot that ``state``'s end leaves to nobody (see
     :func:`paid_to_somebody`; ``result`` its rules' result) and the refusal that says so;
-    ``(0, "")`` when every chip goes to somebody."""
+    ``(0, "")`` when every chip goes to somebody. ``before``: the chips a correction's hand
+    left to nobody before it (:func:`new_fault`), said beside them."""
     if state.payouts or state.rake:
-        return _short(state, result)
+        return _short(state, result, before)
     unknown = [p for p in result.pots if not p.verifiable and p.amount]
     if not unknown:
         return 0, ""
@@ -125,8 +127,11 @@ def _unpaid(state: HandState, result: Any) -> tuple[int, str]:
         "(pay PLAYER AMOUNT) or the unknown cards first")
 
 
-def _short(state: HandState, result: Any) -> tuple[int, str]:
-    """:func:`_unpaid` of a hand that records payouts or a rake."""
+def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
+    """:func:`_unpaid` of a hand that records payouts or a rake. What the rules still owe
+    each player is said in the notation (amounts in the hand's unit) only when they account
+    for the whole shortfall and none of it was there ``before`` (a site's rake the file
+    records is no player's due)."""
     pot = state.pot_total()
     paid: dict[str, int] = {}
     for payout in state.payouts:
@@ -143,14 +148,59 @@ def _short(state: HandState, result: Any) -> tuple[int, str]:
         short_won = max(0, back + result.awards.get(player, 0) - got) - short_back
         due += [("returned", player, short_back)] * bool(short_back)
         due += [("pay", player, short_won)] * bool(short_won)
-    hint = ""
-    if due and result.verifiable and sum(chips for _, _, chips in due) == unpaid:
-        hint = " (by the rules: " + ", ".join(f"{w} {p} {c}" for w, p, c in due) + ")"
+    earlier = f" ({before} before this correction)" if before else ""
+    hint = earlier
+    if not before and due and result.verifiable and sum(c for _, _, c in due) == unpaid:
+        decimals = state.started.unit.decimals
+        hint = " (by the rules: " + ", ".join(f"{w} {p} {format_amount(c, decimals)}"
+                                              for w, p, c in due) + ")"
     if rake:
         return unpaid, (f"cannot end with {pot - unpaid - rake} of the pot's {pot} chips paid "
-                        f"and {rake} raked: {unpaid} would go to nobody; record the rest (pay "
-                        "PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first")
+                        f"and {rake} raked: {unpaid} would go to nobody{earlier}; record the "
+                        "rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled bet) "
+                        "first")
     return unpaid, (f"cannot end with {pot - unpaid} of the pot's {pot} chips paid: {unpaid} "
                     f"would go to nobody{hint}; record the rest (pay PLAYER AMOUNT, returned "
                     "PLAYER AMOUNT for an uncalled bet) first")
 
+
+def payout_faults(state: HandState, short_before: int = 0
+                  ) -> dict[tuple[str, str], tuple[int, str]]:
+    """Each rule above that the payouts of ``state`` (a hand folded whole, corrections
+    applied) break, as ``{(rule, player): (chips, words)}``: ``("folded", P)`` chips paid to
+    P, who folded; ``("reach", P)`` chips paid to P beyond what he can win; ``("short", "")``
+    chips of a complete hand's pot paid to nobody (only for a hand that ``complete``s). The
+    words are the refusal the live action gets (``short_before``: see :func:`_unpaid`). A
+    zero payout breaks nothing."""
+    from engine.settle import settle
+
+    result = settle(state)
+    paid: dict[str, int] = {}
+    for payout in state.payouts:
+        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    faults: dict[tuple[str, str], tuple[int, str]] = {}
+    for player, chips in paid.items():
+        most = most_can_win(result, player)
+        if chips and player in state.folded:
+            faults[("folded", player)] = (chips, _folded(player))
+        elif chips > most:
+            faults[("reach", player)] = (chips - most, _beyond_reach(result, player, chips))
+    if state.status == "complete":
+        short, words = _unpaid(state, result, short_before)
+        if short:
+            faults[("short", "")] = (short, words)
+    return faults
+
+
+def new_fault(before: HandState, after: HandState) -> str | None:
+    """The words of the first rule of :func:`payout_faults` that the hand ``after`` (a
+    correction applied to ``before``) breaks by more chips than ``before`` did, None when
+    there is none. A fault the hand had already (an imported hand a site paid short by its
+    rake, or paid as its file says) is kept as it was, never held against a correction; one
+    the correction makes or makes worse is."""
+    was = payout_faults(before)
+    short = was.get(("short", ""), (0, ""))[0]
+    for key, (chips, words) in payout_faults(after, short).items():
+        if chips > was.get(key, (0, ""))[0]:
+            return words
+    return None
