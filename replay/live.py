@@ -25,7 +25,13 @@ from ledger.model.money import within_bound
 from ledger.model.names import check_hand_id, check_seat_name, likely_meant
 from replay import carry
 from replay.fold import fold_stream
-from replay.payout_rules import not_folded, over_the_pot, paid_to_somebody, within_reach
+from replay.payout_rules import (
+    above_zero,
+    not_folded,
+    over_the_pot,
+    paid_to_somebody,
+    within_reach,
+)
 
 
 @dataclass(frozen=True)
@@ -498,10 +504,11 @@ def legal_now(state: HandState, player: str | None = None) -> str:
 def _live_rules(state: HandState, event: Any) -> None:
     """What a hand recorded live may not take, though a history read from a file may: nothing
     after its end (that is a correction), a payout, a rake or a show before the betting is
-    over, a payout to a player who folded, a payout beyond what its player can win (the pots
-    he is eligible for and his uncalled bet), a payout or a rake beyond the chips in the pot
-    (:mod:`replay.payout_rules`, :func:`_rake_rules`); and, checked once applied, an end that
-    leaves a pot paid to nobody (:func:`replay.payout_rules.paid_to_somebody`).
+    over, a payout of no chips, a payout to a player who folded, a payout beyond what its
+    player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
+    beyond the chips in the pot (:mod:`replay.payout_rules`, :func:`_rake_rules`); and,
+    checked once applied, an end that leaves a pot paid to nobody
+    (:func:`replay.payout_rules.paid_to_somebody`).
 
     Raises:
         IllegalAction: naming the rule and what to do instead.
@@ -518,6 +525,7 @@ def _live_rules(state: HandState, event: Any) -> None:
     if event.type == "reveal" and state.phase == "bet":
         raise IllegalAction("cards are shown once the betting is over")
     if event.type == "recorded_payout":
+        above_zero(event)
         not_folded(state, event)
         over_the_pot(state, event)
         within_reach(state, event)

@@ -20,6 +20,20 @@ from ledger.model import events as ev
 from replay.compare import most_can_win
 
 
+def above_zero(event: ev.RecordedPayout) -> None:
+    """Refuse a payout of no chips (``pay Ann 0``), as ``rake 0`` is refused: nothing pushed
+    to a player is no payout, and the live notation records only what the table paid. (An
+    imported hand may carry zero payouts, which mean nothing: a PHH ``winnings`` of 0 is no
+    payout, FORMATS.md §1; the event model takes them.)
+
+    Raises:
+        IllegalAction: ``"a payout is a number of chips above 0 …"``.
+    """
+    if event.amount <= 0:
+        raise IllegalAction("a payout is a number of chips above 0 (a player the table pays "
+                            "nothing gets no payout line)")
+
+
 def not_folded(state: HandState, event: ev.RecordedPayout) -> None:
     """Refuse a payout, pot or returned chips, to a player who folded: his chips are dead
     money, he is eligible for no pot (RULES.md §1.3, §1.5), and an uncalled bet is never his,

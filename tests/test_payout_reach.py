@@ -95,3 +95,15 @@ def test_run_twice_the_bound_is_the_whole_of_each_pot(run, db, shoved) -> None: 
         "for: pot 0 of 219; RULES.md §1.2-1.5): 220 would be paid to him (219 already)")
     for action in ("pay Dee 54", "end"):
         assert run("act", "h7", action).exit_code == 0, action
+
+
+@pytest.mark.parametrize("action", ["pay Cy 0", "returned Bob 0", "pay Dee 000"])
+def test_a_payout_of_no_chips_is_refused(run, db, shoved, action: str) -> None:  # noqa: ANN001
+    # as `rake 0` is: a player the table pays nothing gets no payout line (an imported hand's
+    # zero payouts, which mean nothing, are the file's)
+    copy_ledger(shoved, Path(db))
+    for step in BOARD:
+        assert run("act", "h7", step).exit_code == 0
+    assert _refused(run, db, action) == (
+        f"error: hand h7, action '{action}': a payout is a number of chips above 0 (a player "
+        "the table pays nothing gets no payout line)")
