@@ -94,15 +94,18 @@ def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
     §1.2, §7.1).
 
     Raises:
-        IllegalAction: ``"the pot holds 200, 200 already paid"`` (``…, 190 already paid and
-            10 raked``).
+        IllegalAction: ``"the pot holds 200, 150 already paid: at most 50 more can be paid"``
+            (``"the pot holds 200, 190 already paid and 10 raked: nothing more can be
+            paid"``).
     """
     pot = state.pot_total()
     paid = sum(p.amount for p in state.payouts)
     rake = state.rake or 0
     if paid + rake + event.amount > pot:
         raked = f" and {rake} raked" if rake else ""
-        raise IllegalAction(f"the pot holds {pot}, {paid} already paid{raked}")
+        left = pot - paid - rake
+        more = f"at most {left} more can be paid" if left > 0 else "nothing more can be paid"
+        raise IllegalAction(f"the pot holds {pot}, {paid} already paid{raked}: {more}")
 
 
 def paid_to_somebody(state: HandState) -> None:
