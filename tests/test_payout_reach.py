@@ -107,3 +107,18 @@ def test_a_payout_of_no_chips_is_refused(run, db, shoved, action: str) -> None: 
     assert _refused(run, db, action) == (
         f"error: hand h7, action '{action}': a payout is a number of chips above 0 (a player "
         "the table pays nothing gets no payout line)")
+
+
+def test_a_declare_hand_bounds_each_player_over_every_pot(run, db) -> None:  # noqa: ANN001
+    # the same all-ins as a high-low declaration game (RULES.md §5): Cy declares high, Bob
+    # low, Dee high; Cy can still take at most the main pot, 219, whatever the halves
+    assert run("hand", "start", "--hand", "h7", "--game", "NT", "--stakes", "1/2", "--seats",
+               "Cy:73,Bob:100,Dee:100", "--button", "Dee", "--declare-options",
+               "method=simultaneous").exit_code == 0
+    for action in (*ALL_IN, *BOARD, "Cy dcl high", "Bob dcl low", "Dee dcl high"):
+        assert run("act", "h7", action).exit_code == 0, action
+    assert _refused(run, db, "pay Cy 220") == (
+        "error: hand h7, action 'pay Cy 220': Cy can win at most 219 (the pots he is eligible "
+        "for: pot 0 of 219; RULES.md §1.2-1.5): 220 would be paid to him")
+    for action in ("pay Cy 110", "pay Bob 163", "end"):  # Cy's high half, Bob the rest
+        assert run("act", "h7", action).exit_code == 0, action
