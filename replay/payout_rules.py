@@ -7,6 +7,9 @@ he can win, the pots he is eligible for plus any uncalled bet returned to him (�
 :func:`replay.compare.most_can_win`, the audit's feasibility bound), the payouts and the rake
 never come to more than the chips in the pot, and a hand ends only with every chip of its pot
 paid to somebody (or carried to the next hand, §7.1).
+
+The settlement (engine.settle, replay.compare) is loaded only where a payout or an end is
+checked, never by the other live actions (tests/test_live_imports.py).
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from engine.errors import IllegalAction
 from engine.notation import format_amount
 from engine.state import HandState
 from ledger.model import events as ev
-from replay.compare import most_can_win
 
 
 def above_zero(event: ev.RecordedPayout) -> None:
@@ -64,6 +66,8 @@ def within_reach(state: HandState, event: ev.RecordedPayout, result: Any = None)
         IllegalAction: ``"Cy can win at most 219 (the pots he is eligible for: pot 0 of 219;
             RULES.md §1.2-1.5): 273 would be paid to him"``.
     """
+    from replay.compare import most_can_win
+
     if result is None:
         from engine.settle import settle
 
@@ -77,6 +81,8 @@ def within_reach(state: HandState, event: ev.RecordedPayout, result: Any = None)
 def _beyond_reach(result: Any, player: str, paid: int, already: int = 0) -> str:
     """The words of :func:`within_reach`'s refusal: ``player`` would be paid ``paid`` in all,
     ``already`` of it by payouts recorded before."""
+    from replay.compare import most_can_win
+
     pots = [f"pot {p.index} of {p.amount}" for p in result.pots if player in p.eligible]
     where = f"the pots he is eligible for: {', '.join(pots)}" if pots else (
         "he is eligible for no pot")
@@ -190,6 +196,7 @@ def payout_faults(state: HandState, short_before: int = 0
     words are the refusal the live action gets (``short_before``: see :func:`_unpaid`). A
     zero payout breaks nothing."""
     from engine.settle import settle
+    from replay.compare import most_can_win
 
     result = settle(state)
     paid: dict[str, int] = {}
