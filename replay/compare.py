@@ -94,13 +94,20 @@ def _carry_notes(result: HandResult) -> list[str]:
     return []
 
 
+def most_can_win(result: HandResult, player: str) -> int:
+    """The most chips ``player`` can be paid out of the hand ``result`` settles: the whole of
+    every pot he is eligible for plus the uncalled bet returned to him (RULES.md §1.2-1.5).
+    Over every pot and run, so a bound for run it twice, a hi-lo split and a declaration."""
+    cap = sum(pot.amount for pot in result.pots if player in pot.eligible)
+    return cap + result.returned.get(player, 0)
+
+
 def _feasibility(result: HandResult, recorded: dict[str, int]) -> list[Discrepancy]:
     out: list[Discrepancy] = []
     total_due = sum(p.amount for p in result.pots) + sum(result.returned.values())
     total_paid = sum(recorded.values())
     for p in result.players:
-        cap = sum(pot.amount for pot in result.pots if p in pot.eligible)
-        cap += result.returned.get(p, 0)
+        cap = most_can_win(result, p)
         paid = recorded.get(p, 0)
         if paid > cap:
             out.append(

@@ -32,6 +32,13 @@ from ledger.model.names import (
 )
 from replay import carry
 from replay.fold import fold_stream
+from replay.payout_rules import (
+    above_zero,
+    not_folded,
+    over_the_pot,
+    paid_to_somebody,
+    within_reach,
+)
 
 
 @dataclass(frozen=True)
@@ -531,10 +538,11 @@ def legal_now(state: HandState, player: str | None = None) -> str:
 def _live_rules(state: HandState, event: Any) -> None:
     """What a hand recorded live may not take, though a history read from a file may: nothing
     after its end (that is a correction), a payout, a rake or a show before the betting is
-    over, a payout to a player who folded (:func:`_not_folded`), a payout or a rake beyond
-    the chips in the pot (:func:`over_the_pot`, :func:`_rake_rules`); and, checked once
-    applied, an end that leaves a pot paid to nobody
-    (:func:`_paid_to_somebody`).
+    over, a payout of no chips, a payout to a player who folded, a payout beyond what its
+    player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
+    beyond the chips in the pot (:mod:`replay.payout_rules`, :func:`_rake_rules`); and,
+    checked once applied, an end that leaves a pot paid to nobody
+    (:func:`replay.payout_rules.paid_to_somebody`).
 
     Raises:
         IllegalAction: naming the rule and what to do instead.
@@ -551,99 +559,12 @@ def _live_rules(state: HandState, event: Any) -> None:
     if event.type == "reveal" and state.phase == "bet":
         raise IllegalAction("cards are shown once the betting is over")
     if event.type == "recorded_payout":
-        _not_folded(state, event)
+        above_zero(event)
+        not_folded(state, event)
         over_the_pot(state, event)
+        within_reach(state, event)
     if event.type == "recorded_rake":
         _rake_rules(state, event)
-
-
-def _not_folded(state: HandState, event: ev.RecordedPayout) -> None:
-    """Refuse a payout, pot or returned chips, to a player who folded: his chips are dead
-    money, he is eligible for no pot (RULES.md §1.3, §1.5), and an uncalled bet is never his,
-    since whoever he folded to put in more (§1.4). RULES.md knows no chop that pays a folder.
-
-    Raises:
-        IllegalAction: ``"Ann folded: a folded player wins no pot and has no uncalled bet to
-            be returned (RULES.md §1.3-1.5)"``.
-    """
-    if event.player in state.folded:
-        raise IllegalAction(f"{event.player} folded: a folded player wins no pot and has no "
-                            "uncalled bet to be returned (RULES.md §1.3-1.5)")
-
-
-def _paid_to_somebody(state: HandState) -> None:
-    """Refuse the end of a hand that would leave chips paid to nobody, lost to the books
-    (every player's net minus what he put in): a hand whose pots the rules cannot award (a
-    showdown of unknown cards, RULES.md §1.6) with no payout recorded, or one whose recorded
-    payouts (pots and returned chips) and rake come to less than the chips in the pot, less
-    what the rules or the table carry to the next hand (RULES.md §1.4, §7.1): a hand that
-    records a rake (``rake AMOUNT``) records its payouts too, the pot less the rake.
-
-    Raises:
-        IllegalAction: naming each such pot, whose cards are unknown, and what to record; or
-            the chips in the pot, those paid and, when the rules can say, what each player
-            is still due in the notation (``returned Dee 20``, ``pay Bob 6``).
-    """
-    from engine.settle import settle
-
-    if state.payouts or state.rake:
-        _paid_in_full(state, settle(state))
-        return
-    unknown = [p for p in settle(state).pots if not p.verifiable and p.amount]
-    if not unknown:
-        return
-    said = "; ".join(p.lines[0].rstrip(".") if p.lines else f"pot {p.amount}" for p in unknown)
-    raise IllegalAction(f"cannot end with nothing paid, or its chips go to nobody: {said}; "
-                        "record who won (pay PLAYER AMOUNT) or the unknown cards first")
-
-
-def _paid_in_full(state: HandState, result: Any) -> None:
-    """Refuse (see :func:`_paid_to_somebody`) an end whose recorded payouts leave chips of the
-    pot to nobody: ``result`` is the rules' :class:`engine.settle.HandResult` of ``state``."""
-    pot = state.pot_total()
-    paid: dict[str, int] = {}
-    for payout in state.payouts:
-        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
-    rake = state.rake or 0
-    unpaid = pot - sum(paid.values()) - rake - max(result.carried, state.carried_out)
-    if unpaid <= 0:
-        return
-    due: list[tuple[str, str, int]] = []  # (notation word, player, chips) the rules still owe
-    for player in result.players:
-        got = paid.get(player, 0)
-        back = result.returned.get(player, 0)
-        short_back = max(0, back - got)
-        short_won = max(0, back + result.awards.get(player, 0) - got) - short_back
-        due += [("returned", player, short_back)] * bool(short_back)
-        due += [("pay", player, short_won)] * bool(short_won)
-    hint = ""
-    if due and result.verifiable and sum(chips for _, _, chips in due) == unpaid:
-        hint = " (by the rules: " + ", ".join(f"{w} {p} {c}" for w, p, c in due) + ")"
-    if rake:
-        raise IllegalAction(f"cannot end with {pot - unpaid - rake} of the pot's {pot} chips "
-                            f"paid and {rake} raked: {unpaid} would go to nobody; record the "
-                            "rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled "
-                            "bet) first")
-    raise IllegalAction(f"cannot end with {pot - unpaid} of the pot's {pot} chips paid: "
-                        f"{unpaid} would go to nobody{hint}; record the rest (pay PLAYER "
-                        "AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first")
-
-
-def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
-    """Refuse a payout that takes the hand's recorded payouts (pots and returned chips) and
-    its rake above the chips in the pot: every chip put in plus chips carried in (RULES.md
-    §1.2, §7.1).
-
-    Raises:
-        IllegalAction: ``"the pot holds 200, 200 already paid"`` (``…, 190 already paid and
-            10 raked``).
-    """
-    pot = state.pot_total()
-    paid = sum(p.amount for p in state.payouts)
-    rake = state.rake or 0
-    if paid + rake + event.amount > pot:
-        raked = f" and {rake} raked" if rake else ""
-        raise IllegalAction(f"the pot holds {pot}, {paid} already paid{raked}")
 
 
 def _rake_rules(state: HandState, event: ev.RecordedRake) -> None:
@@ -726,7 +647,7 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
         _live_rules(state, event)
         state.apply(event)
         if event.type == "hand_ended":
-            _paid_to_somebody(state)
+            paid_to_somebody(state)
     except IllegalAction as exc:
         now = f"; now: {legal_now(state)}" if state.status == "open" else ""
         raise IllegalAction(f"{exc.reason}{now}", hand=hand, action=action) from None

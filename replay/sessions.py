@@ -539,25 +539,30 @@ def cash_out(ledger: Any, session: str, player: str, chips: str) -> tuple[ev.Cas
 def _within_table(ledger: Any, session: str, state: SessionState, player: str,
                   chips: int) -> None:
     """Refuse a cash-out of ``chips`` by ``player`` beyond the chips still on the table: the
-    session's buy-ins less its cash-outs so far. Hands move chips between players and the
+    session's buy-ins less its cash-outs so far and less the rake its hands' pots paid the
+    table (:func:`replay.rake_taken.rake_taken`). Hands move chips between players and the
     rake takes some away; none makes chips (table stakes, RULES.md §1.1). Not checked while
     the buy-ins do not account for every chip (a hand seating a player who has none: his
     chips came from outside these books).
 
     Raises:
-        LedgerError: one line naming the cash-out, the chips left on the table, the buy-ins
-            and cash-outs, and what to record instead.
+        LedgerError: one line naming the cash-out, the chips left on the table, the buy-ins,
+            cash-outs and rake, and what to record instead.
     """
+    from replay.rake_taken import rake_taken
+
     bought = sum(state.chips_in.values())
-    left = bought - state.chips_out
+    rake = rake_taken(ledger, session) if chips else 0
+    left = bought - state.chips_out - rake
     if chips <= left:
         return
     if _chips_from_outside(ledger, session, state.bought):
         return
+    raked = f", {rake} taken as rake" if rake else ""
     raise LedgerError(
         f"cashout {session} {player} {chips}: the table holds {left} chips not cashed out yet "
-        f"({bought} bought in, {state.chips_out} cashed out), and no hand makes chips; a buy-in "
-        "missing from the books is recorded first, a cash-out counted wrong is amended "
+        f"({bought} bought in, {state.chips_out} cashed out{raked}), and no hand makes chips; "
+        "a buy-in missing from the books is recorded first, a cash-out counted wrong is amended "
         f"(`handledger entry amend {session} SEQ CHIPS --reason … --by …`; `handledger history "
         f"--session {session}` lists the entries)")
 

@@ -209,7 +209,43 @@ def build_correction(
     after = check_replays([*events, correction])
     if keep_end:
         same_hand(events, after)
+        payouts_as_at_the_table(events, correction, specs)
     return correction
+
+
+def payouts_as_at_the_table(events: Sequence[Any], correction: ev.Correction,
+                            specs: Sequence[ChangeSpec]) -> None:
+    """Refuse a correction (``specs``, made ``correction`` of the stream ``events``) whose
+    corrected hand pays out in a way a live ``act`` or ``end`` refuses
+    (:mod:`replay.payout_rules`): a payout to a player who folded, a player paid beyond what
+    he can win (the pots he is eligible for and his uncalled bet), a complete hand's pot paid
+    short (chips to nobody); a payout beyond the pot is :func:`same_hand`'s.
+
+    The rules are checked over the whole corrected hand, so a correction of another event
+    (a fold put in where a payout stands) is held to them as much as a changed payout; but
+    only what the correction breaks or makes worse is refused, by rule and player, in chips:
+    what the hand had already stays as recorded. An imported hand keeps what its file
+    recorded (a site's rake, a payout the site made): it may still be corrected, and a
+    correction that keeps a pre-existing shortfall (or overpayment) as it was goes in, while
+    one that deepens it is refused. A stream that did not replay is not compared (the
+    correction repairs it), as :func:`same_hand`.
+
+    Raises:
+        IllegalAction: ``"correction replace 21 'pay Bob 18': Bob folded: …"``: the changes,
+            then the live refusal's words.
+    """
+    from replay.fold import fold_stream
+    from replay.payout_rules import new_fault
+
+    try:
+        before = fold_stream(events)[0]
+    except IllegalAction:
+        return
+    fault = new_fault(before, fold_stream([*events, correction])[0])
+    if fault is not None:
+        said = ", ".join(f"{s.op} {s.seq}" + (f" {s.text!r}" if s.text is not None else "")
+                         for s in specs)
+        raise IllegalAction(f"correction {said}: {fault}")
 
 
 def _one_change_a_seq(specs: Sequence[ChangeSpec]) -> None:

@@ -265,10 +265,13 @@ def test_whatif_text_labels_the_rules_result_and_the_net(run) -> None:  # noqa: 
     """The what-if's two sets of columns say which is the rules' result and which the net
     (what the table paid minus what was put in, the net of balances)."""
     assert run("import", str(WRONG_PUSH)).exit_code == 0
-    out = run("whatif", "dispute-1", "--replace", "23", "pay Ann 400")
+    # Ann's 300 of the main pot, Bob's 100 of the side pot (all 400 to Ann is refused: she
+    # can win the main pot of 300 at most)
+    out = run("whatif", "dispute-1", "--replace", "23", "pay Bob 100", "--insert-after", "23",
+              "pay Ann 300")
     assert out.exit_code == 0
     assert out.output.splitlines()[:4] == [
         "what if, hand dispute-1 (nothing written):",
         "                          by the rules           net (what the table paid)",
         "  player        before   after    diff       before       after       diff",
-        "  Ann             +200    +200      +0         -100        +300       +400"]
+        "  Ann             +200    +200      +0         -100        +200       +300"]

@@ -62,7 +62,8 @@ def test_act_refuses_a_payout_above_the_pot(run, db, shoved) -> None:  # noqa: A
     _hand(run, shoved, db, "pay Ann 200")
     for action in ("pay Ann 5000", "pay Bob 5000", "pay Bob 1"):
         out = _refused(run, db, "o1", "act", "o1", action)
-        assert f"action '{action}': the pot holds 200, 200 already paid" in out
+        assert f"action '{action}': the pot holds 200, 200 already paid: nothing more can " \
+            "be paid; now:" in out
     assert run("act", "o1", "end").exit_code == 0
     assert _balances(run) == {"Ann": 100, "Bob": -100}
 
@@ -70,7 +71,7 @@ def test_act_refuses_a_payout_above_the_pot(run, db, shoved) -> None:  # noqa: A
 def test_act_takes_payouts_that_add_up_to_the_pot(run, db, shoved) -> None:  # noqa: ANN001
     _hand(run, shoved, db, "pay Ann 150")
     out = _refused(run, db, "o1", "act", "o1", "pay Bob 51")
-    assert "the pot holds 200, 150 already paid" in out
+    assert "the pot holds 200, 150 already paid: at most 50 more can be paid; now:" in out
     assert run("act", "o1", "pay Bob 50").exit_code == 0
     assert run("act", "o1", "end").exit_code == 0
     assert _balances(run) == {"Ann": 50, "Bob": -50}

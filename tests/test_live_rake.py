@@ -129,6 +129,17 @@ def test_a_rake_that_is_no_amount_of_the_pot_is_refused(run, hand: Path, action:
     assert f"error: hand r1, action '{action}': {said}" in _refused(run, hand, action)
 
 
+def test_a_payout_beyond_what_the_rake_leaves_says_how_much_can_be_paid(run, hand: Path  # noqa: ANN001
+                                                                        ) -> None:
+    # the 300 pot less a rake of 5: 295 can be paid, 296 cannot
+    assert run("act", "r1", "rake 5").exit_code == 0
+    assert ("action 'pay Ann 296': the pot holds 300, 0 already paid and 5 raked: at most 295 "
+            "more can be paid; now:" in _refused(run, hand, "pay Ann 296"))
+    assert run("act", "r1", "pay Ann 200").exit_code == 0
+    assert ("action 'pay Bob 96': the pot holds 300, 200 already paid and 5 raked: at most 95 "
+            "more can be paid; now:" in _refused(run, hand, "pay Bob 96"))
+
+
 def test_one_rake_a_hand_and_within_what_is_not_paid(run, hand: Path) -> None:  # noqa: ANN001
     assert run("act", "r1", "pay Ann 295").exit_code == 0
     assert ("a rake of 10 is more than the 5 chips of the pot's 300 not yet paid (295 paid)"
@@ -137,7 +148,8 @@ def test_one_rake_a_hand_and_within_what_is_not_paid(run, hand: Path) -> None:  
     for again in ("rake 5", "rake 1"):  # never summed: a line given twice is caught
         assert ("the hand already records a rake of 5: a hand records one rake"
                 in _refused(run, hand, again))
-    assert "the pot holds 300, 295 already paid and 5 raked" in _refused(run, hand, "pay Ann 1")
+    assert "the pot holds 300, 295 already paid and 5 raked: nothing more can be paid; now:" \
+        in _refused(run, hand, "pay Ann 1")
     assert run("act", "r1", "end").exit_code == 0
     assert "the hand is complete: a change now is a correction" in _refused(run, hand, "rake 1")
     assert _nets(run) == {"Ann": 145, "Bob": -150}

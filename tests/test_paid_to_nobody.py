@@ -89,17 +89,14 @@ def test_end_is_refused_while_payouts_leave_chips_of_the_pot_to_nobody(run) -> N
     assert run("act", "b", "returned Dee 100").exit_code == 0
     assert "400 of the pot's 450 chips paid: 50 would go to nobody (by the rules: returned " \
         "Dee 50)" in run("act", "b", "end").output
-    # 10 too many to Bob (Ann folded: no payout of hers is taken): what is missing is
-    # said, not who is due it (Dee is 50 short, the pot 40)
-    assert run("act", "b", "pay Bob 10").exit_code == 0
-    out = run("act", "b", "end")
-    assert (out.exit_code, out.output) == (2, (
-        "error: hand b, action 'end': cannot end with 410 of the pot's 450 chips paid: 40 "
-        "would go to nobody; record the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for "
-        "an uncalled bet) first\n"))
-    assert run("act", "b", "returned Dee 40").exit_code == 0
+    # 10 too many to Bob is refused: he can win the main pot, 300, and no more
+    out = run("act", "b", "pay Bob 10")
+    assert (out.exit_code, out.output.split("; now:")[0]) == (2, (
+        "error: hand b, action 'pay Bob 10': Bob can win at most 300 (the pots he is eligible "
+        "for: pot 0 of 300; RULES.md §1.2-1.5): 310 would be paid to him (300 already)"))
+    assert run("act", "b", "returned Dee 50").exit_code == 0
     assert run("act", "b", "end").exit_code == 0
-    # every chip paid: the nets sum to zero (Bob's 10 too many, the table's mistake, is the
-    # audit's): Bob 310 paid less 150 put in, Dee 140 less 300, Ann put in nothing
+    # every chip paid: the nets sum to zero: Bob 300 paid less 150 put in, Dee 150 less 300,
+    # Ann put in nothing
     nets = {p["player"]: p["net"] for p in json.loads(run("balances", "--json").output)["players"]}
-    assert nets == {"Bob": 160, "Ann": 0, "Dee": -160}
+    assert nets == {"Bob": 150, "Ann": 0, "Dee": -150}

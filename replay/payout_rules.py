@@ -1,0 +1,230 @@
+"""What the table may pay out of a hand: the rules a payout recorded at the table (``act HAND
+"pay PLAYER AMOUNT"``, ``returned PLAYER AMOUNT``) and a hand's end are held to, and which a
+correction of a hand is held to as well (:func:`new_faults`).
+
+A payout goes to a player who has not folded (RULES.md §1.3-1.5), no player is paid more than
+he can win, the pots he is eligible for plus any uncalled bet returned to him (§1.2-1.5:
+:func:`replay.compare.most_can_win`, the audit's feasibility bound), the payouts and the rake
+never come to more than the chips in the pot, and a hand ends only with every chip of its pot
+paid to somebody (or carried to the next hand, §7.1).
+
+The settlement (engine.settle, replay.compare) is loaded only where a payout or an end is
+checked, never by the other live actions (tests/test_live_imports.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.notation import format_amount
+from engine.state import HandState
+from ledger.model import events as ev
+
+
+def above_zero(event: ev.RecordedPayout) -> None:
+    """Refuse a payout of no chips (``pay Ann 0``), as ``rake 0`` is refused: nothing pushed
+    to a player is no payout, and the live notation records only what the table paid. (An
+    imported hand may carry zero payouts, which mean nothing: a PHH ``winnings`` of 0 is no
+    payout, FORMATS.md §1; the event model takes them.)
+
+    Raises:
+        IllegalAction: ``"a payout is a number of chips above 0 …"``.
+    """
+    if event.amount <= 0:
+        raise IllegalAction("a payout is a number of chips above 0 (a player the table pays "
+                            "nothing gets no payout line)")
+
+
+def not_folded(state: HandState, event: ev.RecordedPayout) -> None:
+    """Refuse a payout, pot or returned chips, to a player who folded: his chips are dead
+    money, he is eligible for no pot (RULES.md §1.3, §1.5), and an uncalled bet is never his,
+    since whoever he folded to put in more (§1.4). RULES.md knows no chop that pays a folder.
+
+    Raises:
+        IllegalAction: ``"Ann folded: a folded player wins no pot and has no uncalled bet to
+            be returned (RULES.md §1.3-1.5)"``.
+    """
+    if event.player in state.folded:
+        raise IllegalAction(_folded(event.player))
+
+
+def _folded(player: str) -> str:
+    return (f"{player} folded: a folded player wins no pot and has no uncalled bet to be "
+            "returned (RULES.md §1.3-1.5)")
+
+
+def within_reach(state: HandState, event: ev.RecordedPayout, result: Any = None) -> None:
+    """Refuse a payout that takes what the hand pays ``event.player`` (pots and returned
+    chips, this one included) above the most he can win: the pots he is eligible for plus
+    any uncalled bet returned to him (RULES.md §1.2-1.5; :func:`replay.compare.most_can_win`).
+    The bound is over every pot and run (run it twice, a hi-lo split, a declaration: he can
+    take at most the whole of each pot he is eligible for). ``result``: the rules'
+    :class:`engine.settle.HandResult` of ``state`` (settled here when None).
+
+    Raises:
+        IllegalAction: ``"Cy can win at most 219 (the pots he is eligible for: pot 0 of 219;
+            RULES.md §1.2-1.5): 273 would be paid to him"``.
+    """
+    from replay.compare import most_can_win
+
+    if result is None:
+        from engine.settle import settle
+
+        result = settle(state)
+    already = sum(p.amount for p in state.payouts if p.player == event.player)
+    if already + event.amount > most_can_win(result, event.player):
+        raise IllegalAction(_beyond_reach(result, event.player, already + event.amount,
+                                          already))
+
+
+def _beyond_reach(result: Any, player: str, paid: int, already: int = 0) -> str:
+    """The words of :func:`within_reach`'s refusal: ``player`` would be paid ``paid`` in all,
+    ``already`` of it by payouts recorded before."""
+    from replay.compare import most_can_win
+
+    pots = [f"pot {p.index} of {p.amount}" for p in result.pots if player in p.eligible]
+    where = f"the pots he is eligible for: {', '.join(pots)}" if pots else (
+        "he is eligible for no pot")
+    back = result.returned.get(player, 0)
+    if back:
+        where += f"; his uncalled bet of {back} returned"
+    return (f"{player} can win at most {most_can_win(result, player)} ({where}; RULES.md "
+            f"§1.2-1.5): {paid} would be paid to him" + (f" ({already} already)" if already
+                                                         else ""))
+
+
+def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
+    """Refuse a payout that takes the hand's recorded payouts (pots and returned chips) and
+    its rake above the chips in the pot: every chip put in plus chips carried in (RULES.md
+    §1.2, §7.1).
+
+    Raises:
+        IllegalAction: ``"the pot holds 200, 150 already paid: at most 50 more can be paid"``
+            (``"the pot holds 200, 190 already paid and 10 raked: nothing more can be
+            paid"``).
+    """
+    pot = state.pot_total()
+    paid = sum(p.amount for p in state.payouts)
+    rake = state.rake or 0
+    if paid + rake + event.amount > pot:
+        raked = f" and {rake} raked" if rake else ""
+        left = pot - paid - rake
+        more = f"at most {left} more can be paid" if left > 0 else "nothing more can be paid"
+        raise IllegalAction(f"the pot holds {pot}, {paid} already paid{raked}: {more}")
+
+
+def paid_to_somebody(state: HandState) -> None:
+    """Refuse the end of a hand that would leave chips paid to nobody, lost to the books
+    (every player's net minus what he put in): a hand whose pots the rules cannot award (a
+    showdown of unknown cards, RULES.md §1.6) with no payout recorded, or one whose recorded
+    payouts (pots and returned chips) and rake come to less than the chips in the pot, less
+    what the rules or the table carry to the next hand (RULES.md §1.4, §7.1): a hand that
+    records a rake (``rake AMOUNT``) records its payouts too, the pot less the rake.
+
+    Raises:
+        IllegalAction: naming each such pot, whose cards are unknown, and what to record; or
+            the chips in the pot, those paid and, when the rules can say, what each player
+            is still due in the notation (``returned Dee 20``, ``pay Bob 6``).
+    """
+    from engine.settle import settle
+
+    message = _unpaid(state, settle(state))[1]
+    if message:
+        raise IllegalAction(message)
+
+
+def _unpaid(state: HandState, result: Any, before: int = 0) -> tuple[int, str]:
+    """``(chips, words)``: the chips of the pot that ``state``'s end leaves to nobody (see
+    :func:`paid_to_somebody`; ``result`` its rules' result) and the refusal that says so;
+    ``(0, "")`` when every chip goes to somebody. ``before``: the chips a correction's hand
+    left to nobody before it (:func:`new_fault`), said beside them."""
+    if state.payouts or state.rake:
+        return _short(state, result, before)
+    unknown = [p for p in result.pots if not p.verifiable and p.amount]
+    if not unknown:
+        return 0, ""
+    said = "; ".join(p.lines[0].rstrip(".") if p.lines else f"pot {p.amount}" for p in unknown)
+    return sum(p.amount for p in unknown), (
+        f"cannot end with nothing paid, or its chips go to nobody: {said}; record who won "
+        "(pay PLAYER AMOUNT) or the unknown cards first")
+
+
+def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
+    """:func:`_unpaid` of a hand that records payouts or a rake. What the rules still owe
+    each player is said in the notation (amounts in the hand's unit) only when they account
+    for the whole shortfall and none of it was there ``before`` (a site's rake the file
+    records is no player's due)."""
+    pot = state.pot_total()
+    paid: dict[str, int] = {}
+    for payout in state.payouts:
+        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    rake = state.rake or 0
+    unpaid = pot - sum(paid.values()) - rake - max(result.carried, state.carried_out)
+    if unpaid <= 0:
+        return 0, ""
+    due: list[tuple[str, str, int]] = []  # (notation word, player, chips) the rules still owe
+    for player in result.players:
+        got = paid.get(player, 0)
+        back = result.returned.get(player, 0)
+        short_back = max(0, back - got)
+        short_won = max(0, back + result.awards.get(player, 0) - got) - short_back
+        due += [("returned", player, short_back)] * bool(short_back)
+        due += [("pay", player, short_won)] * bool(short_won)
+    earlier = f" ({before} before this correction)" if before else ""
+    hint = earlier
+    if not before and due and result.verifiable and sum(c for _, _, c in due) == unpaid:
+        decimals = state.started.unit.decimals
+        hint = " (by the rules: " + ", ".join(f"{w} {p} {format_amount(c, decimals)}"
+                                              for w, p, c in due) + ")"
+    if rake:
+        return unpaid, (f"cannot end with {pot - unpaid - rake} of the pot's {pot} chips paid "
+                        f"and {rake} raked: {unpaid} would go to nobody{earlier}; record the "
+                        "rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled bet) "
+                        "first")
+    return unpaid, (f"cannot end with {pot - unpaid} of the pot's {pot} chips paid: {unpaid} "
+                    f"would go to nobody{hint}; record the rest (pay PLAYER AMOUNT, returned "
+                    "PLAYER AMOUNT for an uncalled bet) first")
+
+
+def payout_faults(state: HandState, short_before: int = 0
+                  ) -> dict[tuple[str, str], tuple[int, str]]:
+    """Each rule above that the payouts of ``state`` (a hand folded whole, corrections
+    applied) break, as ``{(rule, player): (chips, words)}``: ``("folded", P)`` chips paid to
+    P, who folded; ``("reach", P)`` chips paid to P beyond what he can win; ``("short", "")``
+    chips of a complete hand's pot paid to nobody (only for a hand that ``complete``s). The
+    words are the refusal the live action gets (``short_before``: see :func:`_unpaid`). A
+    zero payout breaks nothing."""
+    from engine.settle import settle
+    from replay.compare import most_can_win
+
+    result = settle(state)
+    paid: dict[str, int] = {}
+    for payout in state.payouts:
+        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    faults: dict[tuple[str, str], tuple[int, str]] = {}
+    for player, chips in paid.items():
+        most = most_can_win(result, player)
+        if chips and player in state.folded:
+            faults[("folded", player)] = (chips, _folded(player))
+        elif chips > most:
+            faults[("reach", player)] = (chips - most, _beyond_reach(result, player, chips))
+    if state.status == "complete":
+        short, words = _unpaid(state, result, short_before)
+        if short:
+            faults[("short", "")] = (short, words)
+    return faults
+
+
+def new_fault(before: HandState, after: HandState) -> str | None:
+    """The words of the first rule of :func:`payout_faults` that the hand ``after`` (a
+    correction applied to ``before``) breaks by more chips than ``before`` did, None when
+    there is none. A fault the hand had already (an imported hand a site paid short by its
+    rake, or paid as its file says) is kept as it was, never held against a correction; one
+    the correction makes or makes worse is."""
+    was = payout_faults(before)
+    short = was.get(("short", ""), (0, ""))[0]
+    for key, (chips, words) in payout_faults(after, short).items():
+        if chips > was.get(key, (0, ""))[0]:
+            return words
+    return None

@@ -1,0 +1,33 @@
+"""The rake a session's table took, read from its hands' events (not the derived tables,
+which a live hand recorded since leaves behind): what a cash-out's bound on the chips still
+on the table leaves out (replay/sessions.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import IllegalAction
+
+
+def rake_taken(ledger: Any, session: str) -> int:
+    """The chips the table took as rake from the pots of ``session``'s hands: what the replay
+    names a ``rake`` (:mod:`replay.rake`: a ``recorded_rake`` at the table, a file's rake or
+    rake rule), summed as :func:`ledger.audit.reports.rake_taken` sums the derived tables.
+    Only hands with a rake anywhere in their rows are replayed (a query over the session's
+    rows); a hand the rules refuse takes none.
+    """
+    from replay.fold import replay_events
+
+    hands = ledger.query(
+        "SELECT DISTINCT hand_id FROM events WHERE session = $1 AND hand_id IS NOT NULL AND"
+        " (type = 'recorded_rake' OR (type IN ('hand_started', 'correction') AND"
+        " payload LIKE '%rake%'))", [session])
+    total = 0
+    for (hand,) in hands:
+        try:
+            replayed = replay_events([r.event for r in ledger.read(hand)], session=session)
+        except IllegalAction:
+            continue
+        total += sum(d.recomputed - d.recorded for d in replayed.discrepancies
+                     if d.kind == "rake")
+    return total

@@ -1,0 +1,104 @@
+"""A correction of a hand is held to the payout rules of a live ``act`` and ``end``
+(replay/whatif.py ``payouts_as_at_the_table``, replay/payout_rules.py): no payout to a
+player who folded, none beyond what he can win, no complete hand paid short; what a hand
+had already (an imported hand a site paid less its rake) is kept."""
+
+from __future__ import annotations
+
+import json
+
+from ledger.store.store import Ledger
+from tests.conftest import SHARED
+
+#: Ann (button) raises to 10, Bob (small blind) calls, Cy folds his big blind of 2: a pot of
+#: 22 that Ann's aces win (seqs 4-20); ``pay Ann 22`` is seq 21, ``end`` seq 22.
+FOLDED = ("d dh Ann AsAh", "d dh Bob KsKh", "d dh Cy 7c2d", "Ann cbr 10", "Bob cc", "Cy f",
+          "d db 2c3d4h", "Bob cc", "Ann cc", "d db 9s", "Bob cc", "Ann cc", "d db Td",
+          "Bob cc", "Ann cc", "Bob sm KsKh", "Ann sm AsAh", "pay Ann 22", "end")
+#: Bob (150) calls Dee's all-in of 300, Ann folds first: a main pot of 300 that Bob's
+#: ace-king wins and Dee's uncalled 150 (seqs 4-15); ``pay Bob 300`` seq 16, ``returned Dee
+#: 150`` seq 17, ``end`` seq 18.
+UNCALLED = ("d dh Bob AsKs", "d dh Dee QhQd", "d dh Ann 7c2d", "Ann f", "Bob cc",
+            "Dee cbr 300", "Bob cc", "d db 2c7h9s", "d db Kd", "d db 3c", "Bob sm AsKs",
+            "Dee sm QhQd", "pay Bob 300", "returned Dee 150", "end")
+REASON = ("--reason", "x", "--by", "host")
+
+
+def _play(run, hand: str, seats: str, actions: tuple[str, ...]) -> None:  # noqa: ANN001
+    assert run("hand", "start", "--hand", hand, "--game", "NT", "--stakes", "1/2", "--seats",
+               seats, "--button", "Ann").exit_code == 0
+    for action in actions:
+        assert run("act", hand, action).exit_code == 0, action
+
+
+def _refused(run, db: str, hand: str, *args: str) -> str:  # noqa: ANN001
+    with Ledger(db, read_only=True) as ledger:
+        before = len(ledger.read(hand))
+    out = run(*args)
+    assert out.exit_code == 2 and out.output.count("\n") == 1, out.output
+    with Ledger(db, read_only=True) as ledger:
+        assert len(ledger.read(hand)) == before
+    return out.output
+
+
+def _nets(run) -> dict[str, int]:  # noqa: ANN001
+    return {p["player"]: p["net"] for p in json.loads(run("balances", "--json").output)["players"]}
+
+
+def test_a_correction_may_not_pay_a_player_who_folded(run, db) -> None:  # noqa: ANN001
+    _play(run, "f1", "Ann:100,Bob:100,Cy:100", FOLDED)
+    for command in ("correct", "whatif"):
+        extra = REASON if command == "correct" else ()
+        out = _refused(run, db, "f1", command, "f1", "--replace", "21", "pay Cy 22", *extra)
+        assert out == ("error: hand f1: correction replace 21 'pay Cy 22': Cy folded: a folded "
+                       "player wins no pot and has no uncalled bet to be returned (RULES.md "
+                       "§1.3-1.5)\n")
+    # Ann's payout split with Cy, the pot still paid in full: Cy's part is the refusal
+    out = _refused(run, db, "f1", "correct", "f1", "--replace", "21", "pay Ann 4",
+                   "--insert-after", "21", "pay Cy 18", *REASON)
+    assert "correction replace 21 'pay Ann 4', insert_after 21 'pay Cy 18': Cy folded" in out
+    assert _nets(run) == {"Ann": 12, "Bob": -10, "Cy": -2}
+    assert run("audit").exit_code == 0
+
+
+def test_a_correction_may_not_leave_a_complete_hand_paid_short(run, db) -> None:  # noqa: ANN001
+    _play(run, "b", "Ann:200,Bob:150,Dee:300", UNCALLED)
+    out = _refused(run, db, "b", "correct", "b", "--delete", "17", *REASON)
+    assert out == ("error: hand b: correction delete 17: cannot end with 300 of the pot's 450 "
+                   "chips paid: 150 would go to nobody (by the rules: returned Dee 150); record "
+                   "the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled bet) "
+                   "first\n")
+    out = _refused(run, db, "b", "correct", "b", "--replace", "17", "returned Dee 100", *REASON)
+    assert "correction replace 17 'returned Dee 100': cannot end with 400 of the pot's 450 " \
+        "chips paid: 50 would go to nobody (by the rules: returned Dee 50)" in out
+    # Bob's 50 more than the main pot he can win, the pot paid in full
+    out = _refused(run, db, "b", "correct", "b", "--replace", "17", "returned Dee 100",
+                   "--insert-after", "17", "pay Bob 50", *REASON)
+    assert out == ("error: hand b: correction replace 17 'returned Dee 100', insert_after 17 "
+                   "'pay Bob 50': Bob can win at most 300 (the pots he is eligible for: pot 0 "
+                   "of 300; RULES.md §1.2-1.5): 350 would be paid to him\n")
+    assert _nets(run) == {"Bob": 150, "Ann": 0, "Dee": -150}
+    # the main pot to Dee, who is eligible for it, is a legal payout (the audit names it)
+    assert run("correct", "b", "--replace", "16", "pay Dee 300", *REASON).exit_code == 0
+    assert _nets(run) == {"Dee": 150, "Ann": 0, "Bob": -150}
+
+
+def test_an_imported_hand_keeps_the_rake_its_site_took(run, db) -> None:  # noqa: ANN001
+    """PokerStars hand 42875758685 (cents): Player2 is paid 4.70 (seq 22) and his uncalled
+    0.10 (seq 21) of a 5.00 pot; the site kept 0.20 as rake. A correction that keeps the
+    shortfall goes in; one that deepens it is refused, naming the 20 chips it had."""
+    name = "Stars-cash-NLHE-FR-USD-0.05-0.10-201004.allinWithAmtReturned.txt"
+    assert run("import", str(SHARED / "text" / name)).exit_code == 0
+    hand = "PokerStars-42875758685"
+    out = _refused(run, db, hand, "correct", hand, "--delete", "21", *REASON)
+    assert out == (f"error: hand {hand}: correction delete 21: cannot end with 470 of the "
+                   "pot's 500 chips paid: 30 would go to nobody (20 before this correction); "
+                   "record the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled "
+                   "bet) first\n")
+    out = _refused(run, db, hand, "correct", hand, "--replace", "21", "pay Player1 0.10",
+                   *REASON)
+    assert out.startswith(f"error: hand {hand}: correction replace 21 'pay Player1 0.10': "
+                          "Player1 folded")
+    done = run("correct", hand, "--replace", "22", "pay Hero 4.70", *REASON)
+    assert done.exit_code == 0, done.output
+    assert _nets(run) == {"Hero": 230, "Player1": -10, "Player2": -240}
