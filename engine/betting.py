@@ -110,7 +110,7 @@ def start_round(state: HandData, first: str | None) -> bool:
         bets = state.street_bets
         current = max(bets.values())
     stacks = state.stacks
-    rnd = Round(current, current, state.bet_size())
+    rnd = Round(current, current, state.bet_size(), {}, [])
     if current and state.fixed:
         rnd.raises = 1  # the big blind is the bet (RULES.md §1.8)
     can_bet = state.can_bet()
