@@ -110,7 +110,7 @@ def start_round(state: HandData, first: str | None) -> bool:
         bets = state.street_bets
         current = max(bets.values())
     stacks = state.stacks
-    rnd = Round(current, current, state.bet_size())
+    rnd = Round(current, current, state.bet_size(), {}, [])
     if current and state.fixed:
         rnd.raises = 1  # the big blind is the bet (RULES.md §1.8)
     can_bet = state.can_bet()
@@ -229,7 +229,7 @@ def bring_in(state: HandData, e: ev.ForcedBet) -> bool:
     state.put_in(e.player, amount)
     rnd.current = amount
     rnd.acted[e.player] = amount
-    return _after_action(state, e.player, aggressive=True)
+    return _after_raise(state, e.player)
 
 
 def act(state: HandData, e: Action) -> bool:
@@ -252,19 +252,21 @@ def act(state: HandData, e: Action) -> bool:
     if not rnd.pending:
         raise state.fail("the betting round is closed")
     kind = e.type
+    street_bet, stack = state.street_bets[player], state.stacks[player]
     if kind in ("fold", "check", "call"):
         if state.game.stud and _bring_in_due(state):
             raise state.fail(f"{player} must bring it in or complete, not {kind}")
-        return _passive(state, player, kind, chips_to_call(state, player))
-    allin_to = state.street_bets[player] + state.stacks[player]
+        owed = rnd.current - street_bet  # chips_to_call()
+        return _passive(state, player, kind, owed if owed < stack else stack)
+    allin_to = street_bet + stack
     new = allin_to if kind == "all_in" else e.to
     if kind == "all_in" and e.to is not None and e.to != allin_to:
         raise state.fail(f"all-in is to {allin_to}, not {e.to}")
     if new <= rnd.current:
         if kind == "all_in":  # a call for less (or exactly) with everything
-            state.put_in(player, state.stacks[player])
+            state.put_in(player, stack)
             rnd.acted[player] = rnd.current
-            return _after_action(state, player, aggressive=False)
+            return _after_passive(state, player)
         raise state.fail(f"bet/raise to {new} is not above the current bet {rnd.current}")
     return _raise(state, player, new, new == allin_to, limits(state, player))
 
@@ -292,7 +294,7 @@ def _passive(state: HandData, player: str, kind: str, to_call: int) -> bool:
             raise state.fail(f"{player} cannot call: nothing to call (check)")
         state.put_in(player, to_call)
     rnd.acted[player] = rnd.current
-    return _after_action(state, player, aggressive=False)
+    return _after_passive(state, player)
 
 
 def _raise(state: HandData, player: str, new: int, is_all_in: bool, lim: Limits) -> bool:
@@ -333,7 +335,7 @@ def _raise(state: HandData, player: str, new: int, is_all_in: bool, lim: Limits)
     rnd.current = new
     rnd.acted[player] = new
     rnd.last_aggressor = player
-    return _after_action(state, player, aggressive=True)
+    return _after_raise(state, player)
 
 
 def _covers_everyone(state: HandData, player: str) -> int:
@@ -352,22 +354,33 @@ def _is_full(state: HandData, new: int, before: int) -> bool:
     return new - before >= rnd.increment
 
 
-def _after_action(state: HandData, player: str, *, aggressive: bool) -> bool:
-    """Who must act next after ``player``'s action; True when nobody: the round is closed."""
+def _after_passive(state: HandData, player: str) -> bool:
+    """After ``player`` checked, called or folded (or called all-in): he is no longer asked
+    to act. True when nobody is: the round is closed."""
     rnd = state.rnd
-    if aggressive:
-        order, folded, all_in = state.order, state.folded, state.all_in
-        i = state.seat[player]
-        ring = order[i + 1 :] + order[:i]
-        rnd.pending = [p for p in ring if p not in folded and p not in all_in]
-    elif rnd.pending and rnd.pending[0] == player:
-        rnd.pending.pop(0)
+    pending = rnd.pending
+    if pending and pending[0] == player:
+        pending.pop(0)
     if state.live_count() <= 1:
         rnd.pending = []
-    elif aggressive:
-        # who can still bet: everyone asked to act, and the player unless he is all-in now
-        bettors = rnd.pending if player in state.all_in else [*rnd.pending, player]
-        if _round_needs_no_action(state, bettors):
-            rnd.pending = []
-    return not rnd.pending
+        return True
+    return not pending
 
+
+def _after_raise(state: HandData, player: str) -> bool:
+    """After ``player`` bet, raised or brought it in: everyone else who can still bet must
+    act again, from his left. True when nobody can: the round is closed."""
+    rnd = state.rnd
+    folded, all_in, order = state.folded, state.all_in, state.order
+    i = state.seat[player]
+    rnd.pending = pending = [p for p in order[i + 1 :] if p not in folded and p not in all_in]
+    pending += [p for p in order[:i] if p not in folded and p not in all_in]
+    if state.live_count() <= 1:
+        rnd.pending = []
+        return True
+    # who can still bet: everyone asked to act, and the player unless he is all-in now
+    bettors = pending if player in all_in else [*pending, player]
+    if _round_needs_no_action(state, bettors):
+        rnd.pending = []
+        return True
+    return not pending

@@ -113,7 +113,8 @@ def _deal_hole(state: HandData, e: ev.CardsDealt) -> None:
     cards.hole[p].extend(dealt)
     cards.up[p].extend(up)
     cards.street_hole.add(p)
-    _add_seen(state, dealt)
+    cards.seen.update(dealt)  # _add_seen(), inline: the most frequent deal
+    cards.seen.discard(UNKNOWN)
 
 
 def _deal_board(state: HandData, e: ev.CardsDealt) -> list[str]:

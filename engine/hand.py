@@ -145,7 +145,7 @@ class HandData:
     def bet_size(self) -> int:
         """Fixed-limit bet for this street (big or small), else the minimum bet."""
         st = self.started.stakes
-        if self.game.betting == "fixed_limit":
+        if self.fixed:  # fixed-limit betting
             street = self.game.streets[self.street if self.street > 0 else 0]
             return st.big_bet if street.big else st.small_bet
         return max(st.min_bet, self.nominal_blind, 1)

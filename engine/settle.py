@@ -155,7 +155,11 @@ def _finish(
         for p, chips in pot.awards.items():
             awards[p] += chips
     back = returned.get
-    net = {p: back(p, 0) + awards[p] - contributions[p] for p in players}
+    net: dict[str, int] = {}
+    final_stacks: dict[str, int] = {}
+    for p in players:
+        net[p] = n = back(p, 0) + awards[p] - contributions[p]
+        final_stacks[p] = starting[p] + n
     lines = [line for pot in pots for line in pot.lines]
     return HandResult(
         hand=state.hand,
@@ -166,7 +170,7 @@ def _finish(
         returned={p: c for p, c in returned.items() if c},
         pots=pots,
         awards=awards,
-        final_stacks={p: starting[p] + n for p, n in net.items()},
+        final_stacks=final_stacks,
         net=net,
         carried=carried,
         carried_in=state.carried_in,

@@ -60,7 +60,11 @@ def _board_key(cards: Sequence[str], *, ace_low: bool) -> tuple[int, ...]:
     except (KeyError, IndexError):
         bad = next(c for c in cards if c[:1] not in values)
         raise ValueError(f"{bad!r} is not a card") from None
-    groups = sorted([(ranks.count(r), r) for r in set(ranks)], reverse=True)  # (count, rank)
+    distinct = set(ranks)
+    if len(distinct) == len(ranks):  # no pair (the common board): each rank once, highest first
+        ranks.sort(reverse=True)
+        return (*[1] * len(ranks), *ranks)
+    groups = sorted([(ranks.count(r), r) for r in distinct], reverse=True)  # (count, rank)
     return (*[n for n, _ in groups], *[r for _, r in groups])
 
 
@@ -71,15 +75,11 @@ def best_board_player(boards: Sequence[tuple[str, Sequence[str]]], *, razz: bool
     High and hi-lo stud: the best high board. Razz: the best (lowest) ace-to-five board:
     fewest paired cards, then the lowest top card, and so on down.
     """
-    def high_key(item: tuple[str, Sequence[str]]) -> tuple[int, ...]:
-        return _board_key(item[1], ace_low=False)
-
-    def low_key(item: tuple[str, Sequence[str]]) -> tuple[int, ...]:
-        key = _board_key(item[1], ace_low=True)
-        # lower is better in razz: negate so max() picks the best low
-        return tuple(-k for k in key)
-
-    return max(boards, key=low_key if razz else high_key)[0]  # max keeps the first of ties
+    if razz:  # lower is better in razz: negated, so the largest key is the best low
+        keys = [tuple(-k for k in _board_key(up, ace_low=True)) for _, up in boards]
+    else:
+        keys = [_board_key(up, ace_low=False) for _, up in boards]
+    return boards[keys.index(max(keys))][0]  # index() finds the first of ties
 
 
 def has_open_pair(cards: Sequence[str]) -> bool:
