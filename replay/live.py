@@ -34,6 +34,7 @@ from replay import carry
 from replay.fold import fold_stream
 from replay.payout_rules import (
     above_zero,
+    as_typed,
     not_folded,
     over_the_pot,
     paid_to_somebody,
@@ -575,19 +576,26 @@ def _rake_rules(state: HandState, event: ev.RecordedRake) -> None:
 
     Raises:
         IllegalAction: ``"the hand already records a rake of 10 …"``, ``"a rake of 400 is
-            more than the pot's 300 chips"``.
+            more than the pot's 300 chips"`` (amounts as ``act`` takes them,
+            :func:`replay.payout_rules.as_typed`: ``"… the pot's 3.00"`` in a hand in cents).
     """
+    def a(chips: int) -> str:
+        return as_typed(state, chips)
+
     if state.rake is not None:
-        raise IllegalAction(f"the hand already records a rake of {state.rake}: a hand "
+        raise IllegalAction(f"the hand already records a rake of {a(state.rake)}: a hand "
                             "records one rake, the whole of what the table took (`handledger "
                             "undo` takes it back to record another)")
     pot = state.pot_total()
     paid = sum(p.amount for p in state.payouts)
     if event.amount + paid > pot:
+        chips = "" if state.started.unit.decimals else " chips"
         if paid:
-            raise IllegalAction(f"a rake of {event.amount} is more than the {pot - paid} "
-                                f"chips of the pot's {pot} not yet paid ({paid} paid)")
-        raise IllegalAction(f"a rake of {event.amount} is more than the pot's {pot} chips")
+            raise IllegalAction(f"a rake of {a(event.amount)} is more than the "
+                                f"{a(pot - paid)}{chips} of the pot's {a(pot)} not yet paid "
+                                f"({a(paid)} paid)")
+        raise IllegalAction(f"a rake of {a(event.amount)} is more than the pot's "
+                            f"{a(pot)}{chips}")
 
 
 def _closed_session(ledger: Any, hand: str, state: HandState, start: int, action: str

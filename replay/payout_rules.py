@@ -8,6 +8,10 @@ he can win, the pots he is eligible for plus any uncalled bet returned to him (�
 never come to more than the chips in the pot, and a hand ends only with every chip of its pot
 paid to somebody (or carried to the next hand, §7.1).
 
+Each refusal gives its amounts as ``act`` takes them for the hand (:func:`as_typed`):
+chips, or for a hand kept in a unit with decimals (an imported file in dollars and cents, FORMATS.md
+§1: ``pay Ann 1.50``) that unit, so ``the pot holds 146.00``, never its 14600 cents.
+
 The settlement (engine.settle, replay.compare) is loaded only where a payout or an end is
 checked, never by the other live actions (tests/test_live_imports.py).
 """
@@ -20,6 +24,19 @@ from engine.errors import IllegalAction
 from engine.notation import format_amount
 from engine.state import HandState
 from ledger.model import events as ev
+
+
+def as_typed(state: HandState, chips: int) -> str:
+    """``chips`` as an action of ``state``'s hand writes them (:func:`engine.notation.
+    format_amount` in the hand's unit): ``"150"`` in a hand of whole chips, ``"1.50"`` in one
+    kept in cents (decimals 2)."""
+    return format_amount(chips, state.started.unit.decimals)
+
+
+def of_the_pot(state: HandState, chips: int) -> str:
+    """The chips in a pot as a refusal names them: ``"450 chips"``, or ``"4.50"`` in a hand
+    kept in a unit with decimals (:func:`as_typed`)."""
+    return as_typed(state, chips) if state.started.unit.decimals else f"{chips} chips"
 
 
 def above_zero(event: ev.RecordedPayout) -> None:
@@ -74,24 +91,28 @@ def within_reach(state: HandState, event: ev.RecordedPayout, result: Any = None)
         result = settle(state)
     already = sum(p.amount for p in state.payouts if p.player == event.player)
     if already + event.amount > most_can_win(result, event.player):
-        raise IllegalAction(_beyond_reach(result, event.player, already + event.amount,
-                                          already))
+        raise IllegalAction(_beyond_reach(state, result, event.player,
+                                          already + event.amount, already))
 
 
-def _beyond_reach(result: Any, player: str, paid: int, already: int = 0) -> str:
+def _beyond_reach(state: HandState, result: Any, player: str, paid: int, already: int = 0
+                  ) -> str:
     """The words of :func:`within_reach`'s refusal: ``player`` would be paid ``paid`` in all,
-    ``already`` of it by payouts recorded before."""
+    ``already`` of it by payouts recorded before (amounts as :func:`as_typed` writes them)."""
     from replay.compare import most_can_win
 
-    pots = [f"pot {p.index} of {p.amount}" for p in result.pots if player in p.eligible]
+    def a(chips: int) -> str:
+        return as_typed(state, chips)
+
+    pots = [f"pot {p.index} of {a(p.amount)}" for p in result.pots if player in p.eligible]
     where = f"the pots he is eligible for: {', '.join(pots)}" if pots else (
         "he is eligible for no pot")
     back = result.returned.get(player, 0)
     if back:
-        where += f"; his uncalled bet of {back} returned"
-    return (f"{player} can win at most {most_can_win(result, player)} ({where}; RULES.md "
-            f"§1.2-1.5): {paid} would be paid to him" + (f" ({already} already)" if already
-                                                         else ""))
+        where += f"; his uncalled bet of {a(back)} returned"
+    return (f"{player} can win at most {a(most_can_win(result, player))} ({where}; RULES.md "
+            f"§1.2-1.5): {a(paid)} would be paid to him"
+            + (f" ({a(already)} already)" if already else ""))
 
 
 def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
@@ -102,16 +123,18 @@ def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
     Raises:
         IllegalAction: ``"the pot holds 200, 150 already paid: at most 50 more can be paid"``
             (``"the pot holds 200, 190 already paid and 10 raked: nothing more can be
-            paid"``).
+            paid"``; ``"the pot holds 2.00, …"`` in a hand kept in cents).
     """
     pot = state.pot_total()
     paid = sum(p.amount for p in state.payouts)
     rake = state.rake or 0
     if paid + rake + event.amount > pot:
-        raked = f" and {rake} raked" if rake else ""
+        raked = f" and {as_typed(state, rake)} raked" if rake else ""
         left = pot - paid - rake
-        more = f"at most {left} more can be paid" if left > 0 else "nothing more can be paid"
-        raise IllegalAction(f"the pot holds {pot}, {paid} already paid{raked}: {more}")
+        more = (f"at most {as_typed(state, left)} more can be paid" if left > 0
+                else "nothing more can be paid")
+        raise IllegalAction(f"the pot holds {as_typed(state, pot)}, {as_typed(state, paid)} "
+                            f"already paid{raked}: {more}")
 
 
 def paid_to_somebody(state: HandState) -> None:
@@ -152,7 +175,7 @@ def _unpaid(state: HandState, result: Any, before: int = 0) -> tuple[int, str]:
 
 def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
     """:func:`_unpaid` of a hand that records payouts or a rake. What the rules still owe
-    each player is said in the notation (amounts in the hand's unit) only when they account
+    each player is said in the notation only when they account
     for the whole shortfall and none of it was there ``before`` (a site's rake the file
     records is no player's due)."""
     pot = state.pot_total()
@@ -171,20 +194,21 @@ def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
         short_won = max(0, back + result.awards.get(player, 0) - got) - short_back
         due += [("returned", player, short_back)] * bool(short_back)
         due += [("pay", player, short_won)] * bool(short_won)
-    earlier = f" ({before} before this correction)" if before else ""
+    def a(chips: int) -> str:
+        return as_typed(state, chips)
+
+    earlier = f" ({a(before)} before this correction)" if before else ""
     hint = earlier
     if not before and due and result.verifiable and sum(c for _, _, c in due) == unpaid:
-        decimals = state.started.unit.decimals
-        hint = " (by the rules: " + ", ".join(f"{w} {p} {format_amount(c, decimals)}"
-                                              for w, p, c in due) + ")"
+        hint = " (by the rules: " + ", ".join(f"{w} {p} {a(c)}" for w, p, c in due) + ")"
     if rake:
-        return unpaid, (f"cannot end with {pot - unpaid - rake} of the pot's {pot} chips paid "
-                        f"and {rake} raked: {unpaid} would go to nobody{earlier}; record the "
-                        "rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled bet) "
-                        "first")
-    return unpaid, (f"cannot end with {pot - unpaid} of the pot's {pot} chips paid: {unpaid} "
-                    f"would go to nobody{hint}; record the rest (pay PLAYER AMOUNT, returned "
-                    "PLAYER AMOUNT for an uncalled bet) first")
+        return unpaid, (f"cannot end with {a(pot - unpaid - rake)} of the pot's "
+                        f"{of_the_pot(state, pot)} paid and {a(rake)} raked: {a(unpaid)} would "
+                        f"go to nobody{earlier}; record the rest (pay PLAYER AMOUNT, returned "
+                        "PLAYER AMOUNT for an uncalled bet) first")
+    return unpaid, (f"cannot end with {a(pot - unpaid)} of the pot's {of_the_pot(state, pot)} "
+                    f"paid: {a(unpaid)} would go to nobody{hint}; record the rest (pay PLAYER "
+                    "AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first")
 
 
 def payout_faults(state: HandState, short_before: int = 0
@@ -208,7 +232,8 @@ def payout_faults(state: HandState, short_before: int = 0
         if chips and player in state.folded:
             faults[("folded", player)] = (chips, _folded(player))
         elif chips > most:
-            faults[("reach", player)] = (chips - most, _beyond_reach(result, player, chips))
+            faults[("reach", player)] = (chips - most,
+                                         _beyond_reach(state, result, player, chips))
     if state.status == "complete":
         short, words = _unpaid(state, result, short_before)
         if short:

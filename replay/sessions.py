@@ -531,40 +531,49 @@ def cash_out(ledger: Any, session: str, player: str, chips: str) -> tuple[ev.Cas
         raise LedgerError(_no_buy_in(session, player, chips, state))
     _between_hands(ledger, session, player, "cash-out", "chips are not taken off the table "
                    "during play")
-    _within_table(ledger, session, state, player, chips)
+    _within_table(ledger, session, state, chips, f"cashout {session} {player} {chips}")
     event = ev.CashOut(player=player, chips=chips)
     return event, _append(ledger, session, event, state)
 
 
-def _within_table(ledger: Any, session: str, state: SessionState, player: str,
-                  chips: int) -> None:
-    """Refuse a cash-out of ``chips`` by ``player`` beyond the chips still on the table: the
-    session's buy-ins less its cash-outs so far and less the rake its hands' pots paid the
-    table (:func:`replay.rake_taken.rake_taken`). Hands move chips between players and the
-    rake takes some away; none makes chips (table stakes, RULES.md §1.1). Not checked while
-    the buy-ins do not account for every chip (a hand seating a player who has none: his
-    chips came from outside these books).
+def _within_table(ledger: Any, session: str, state: SessionState, chips: int, where: str,
+                  *, replacing: int | None = None) -> None:
+    """Refuse a cash-out of ``chips`` beyond the chips still on the table: the session's
+    buy-ins less its cash-outs so far (but ``replacing``, the chips of the cash-out an
+    amendment replaces, counted back onto the table) and less the rake its hands' pots paid
+    the table (:func:`replay.rake_taken.rake_taken`). Hands move chips between players and
+    the rake takes some away; none makes chips (table stakes, RULES.md §1.1). Not checked
+    while the buy-ins do not account for every chip (a hand seating a player who has none:
+    his chips came from outside these books). ``where`` is the command as typed, with the amount
+    (``"cashout fri Ann 199"``, ``"entry amend fri 4 (cash-out of Ann): 199 chips"``), which
+    the refusal names.
 
     Raises:
-        LedgerError: one line naming the cash-out, the chips left on the table, the buy-ins,
+        LedgerError: one line naming ``where``, the chips left on the table, the buy-ins,
             cash-outs and rake, and what to record instead.
     """
     from replay.rake_taken import rake_taken
 
     bought = sum(state.chips_in.values())
+    out = state.chips_out - (replacing or 0)
     rake = rake_taken(ledger, session) if chips else 0
-    left = bought - state.chips_out - rake
+    left = bought - out - rake
     if chips <= left:
         return
     if _chips_from_outside(ledger, session, state.bought):
         return
     raked = f", {rake} taken as rake" if rake else ""
+    if replacing is None:
+        said, others, fix = "", "", "a cash-out counted wrong"
+    else:
+        said, others, fix = (" besides this cash-out", " by the other entries",
+                             "another cash-out counted wrong")
     raise LedgerError(
-        f"cashout {session} {player} {chips}: the table holds {left} chips not cashed out yet "
-        f"({bought} bought in, {state.chips_out} cashed out{raked}), and no hand makes chips; "
-        "a buy-in missing from the books is recorded first, a cash-out counted wrong is amended "
-        f"(`handledger entry amend {session} SEQ CHIPS --reason … --by …`; `handledger history "
-        f"--session {session}` lists the entries)")
+        f"{where}: the table holds {left} chips not cashed out yet{said} ({bought} bought in, "
+        f"{out} cashed out{others}{raked}), and no hand makes chips; a buy-in missing from the "
+        f"books is recorded first, {fix} is amended (`handledger entry amend {session} SEQ "
+        f"CHIPS --reason … --by …`; `handledger history --session {session}` lists the "
+        "entries)")
 
 
 def _chips_from_outside(ledger: Any, session: str, bought: set[str]) -> bool:
@@ -811,8 +820,9 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
             (:func:`chips_written`, :func:`money_written`); LedgerError: the
             entry is retracted already (neither retracted again nor amended back), an
             amendment to the value it has already ("changes nothing"), a buy-in or cash-out
-            of a closed session without ``closed``, or a payment beyond what is owed
-            without ``beyond``.
+            of a closed session without ``closed``, a cash-out amended to more chips than
+            the table holds besides it (:func:`_within_table`, as ``cashout``), or a payment
+            beyond what is owed without ``beyond``.
     """
     state = open_state(ledger, session, allow_closed=True)
     entry = state.entries.get(seq)
@@ -851,6 +861,10 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
         else:
             where = f"{where[:-1]} of {entry.player})"
             chips = chips_written(value, where, state, least=int(entry.type == "buy_in"))
+            was = state.amended.get(seq, entry).chips
+            if entry.type == "cash_out" and chips > was:  # more chips off the table
+                _within_table(ledger, session, state, chips, f"{where}: {chips} chips",
+                              replacing=was)
             replacement = ev.parse_event({**entry.model_dump(mode="json"), "chips": chips})
         now = state.amended.get(seq, entry)
         if replacement == now:

@@ -34,7 +34,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from engine.errors import IllegalAction
-from engine.notation import parse_amount, player_name, to_event
+from engine.notation import format_amount, parse_amount, player_name, to_event
 from ledger.model import events as ev
 from ledger.model.errors import locating, quoted
 from replay.fold import HandReplay, fold, replay_events, split_stream
@@ -284,7 +284,8 @@ def same_hand(events: Sequence[Any], after: HandReplay) -> None:
     not replay is not compared (the correction repairs it).
 
     Raises:
-        IllegalAction: naming what the correction would take away or overpay.
+        IllegalAction: naming what the correction would take away or overpay (amounts as the
+            hand's actions write them: ``1.50`` in a hand kept in cents).
     """
     try:
         before = replay_events(events)
@@ -299,8 +300,14 @@ def same_hand(events: Sequence[Any], after: HandReplay) -> None:
     pot = sum(res.contributions.values()) + res.carried_in
     paid = sum((after.recorded or {}).values()) + (after.rake or 0)
     if paid > pot and paid > sum((before.recorded or {}).values()) + (before.rake or 0):
-        raked = f" (a rake of {after.rake} with it)" if after.rake else ""
-        raise IllegalAction(f"the corrected hand pays out {paid}{raked}: the pot holds {pot}")
+        decimals = events[0].unit.decimals if events[0].type == "hand_started" else 0
+
+        def a(chips: int) -> str:  # as the hand's actions write amounts
+            return format_amount(chips, decimals)
+
+        raked = f" (a rake of {a(after.rake)} with it)" if after.rake else ""
+        raise IllegalAction(f"the corrected hand pays out {a(paid)}{raked}: the pot holds "
+                            f"{a(pot)}")
 
 
 def _fold_prefix(prefix: list[tuple[int, Any]], seq: int) -> Any:

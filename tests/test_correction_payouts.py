@@ -86,13 +86,14 @@ def test_a_correction_may_not_leave_a_complete_hand_paid_short(run, db) -> None:
 def test_an_imported_hand_keeps_the_rake_its_site_took(run, db) -> None:  # noqa: ANN001
     """PokerStars hand 42875758685 (cents): Player2 is paid 4.70 (seq 22) and his uncalled
     0.10 (seq 21) of a 5.00 pot; the site kept 0.20 as rake. A correction that keeps the
-    shortfall goes in; one that deepens it is refused, naming the 20 chips it had."""
+    shortfall goes in; one that deepens it is refused, naming the 0.20 it had (amounts in
+    dollars, as the correction's actions write them)."""
     name = "Stars-cash-NLHE-FR-USD-0.05-0.10-201004.allinWithAmtReturned.txt"
     assert run("import", str(SHARED / "text" / name)).exit_code == 0
     hand = "PokerStars-42875758685"
     out = _refused(run, db, hand, "correct", hand, "--delete", "21", *REASON)
-    assert out == (f"error: hand {hand}: correction delete 21: cannot end with 470 of the "
-                   "pot's 500 chips paid: 30 would go to nobody (20 before this correction); "
+    assert out == (f"error: hand {hand}: correction delete 21: cannot end with 4.70 of the "
+                   "pot's 5.00 paid: 0.30 would go to nobody (0.20 before this correction); "
                    "record the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled "
                    "bet) first\n")
     out = _refused(run, db, hand, "correct", hand, "--replace", "21", "pay Player1 0.10",

@@ -324,8 +324,9 @@ def test_corrected_entries_a_changed_chip_value_and_a_hand_that_does_not_replay(
     (session,) = (out / "sessions").iterdir()
     hand = out / "hands" / "hostile-7.html"
     assert "1 chip = 0.25 USD" in hand.read_text(encoding="utf-8")
-    ok(db, "entry", "amend", NIGHT, "6", "99", "--reason", "counted again", "--by", "floor")
+    # the retraction first: its 94 chips back on the table make room for one more in entry 6
     ok(db, "entry", "retract", NIGHT, "7", "--reason", "<wrong> player", "--by", "floor")
+    ok(db, "entry", "amend", NIGHT, "6", "99", "--reason", "counted again", "--by", "floor")
     ok(db, "session", "set", NIGHT, "--chip-value", "0.50", "--currency", "USD")
     assert written(ok(db, "report", out))[:4] == (1, 0, 1, 0)  # the chip value: the hand too
     page = session.read_text(encoding="utf-8")

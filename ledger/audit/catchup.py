@@ -14,6 +14,7 @@ chained again; ``verify`` says where a row was edited without that).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,13 @@ import duckdb
 
 from ledger.audit.books import Series, platform_nicknames
 from ledger.audit.load import session_rows
-from ledger.audit.tables import DERIVED_VERSION, _session_rows, head_hash, tables_digest
+from ledger.audit.tables import (
+    DERIVED_VERSION,
+    _session_rows,
+    head_hash,
+    names_in,
+    tables_digest,
+)
 from ledger.model.errors import LedgerError
 
 _REPLAY_TABLES = ("pots", "discrepancies", "results", "hands")  # pots first: keyed by hand
@@ -115,7 +122,8 @@ def replace_sessions(ledger: Any, sessions: Sequence[str], series: Series,
     """Replace every derived row of ``sessions`` in one transaction: the replay tables (via
     ``append_hands(con)``, which appends the replayed hands' rows), the books of ``series``
     (those sessions only, replayed and folded again), their audit ``findings`` (in the
-    audit's order), the nicknames, and the head.
+    audit's order), the nicknames, and the head, with the player names of the rows up to it
+    (``derived_state``'s ``players``: those it had, and those of the rows after its old head).
 
     Raises:
         LedgerError: the ledger is read-only or the database fails (nothing is changed).
@@ -154,6 +162,13 @@ def replace_sessions(ledger: Any, sessions: Sequence[str], series: Series,
             _append(con, "audit_discrepancies", found)
             if series.aliases:  # no alias, no nickname
                 _nicknames(ledger, con, series.aliases)
+            state = dict(con.execute("SELECT key, value FROM derived_state WHERE key IN"
+                                     " ('head', 'players')").fetchall())
+            if "players" in state:
+                players = set(json.loads(state["players"]))
+                players |= names_in(con, int(state["head"]), head)
+                con.execute("UPDATE derived_state SET value = ? WHERE key = 'players'",
+                            [json.dumps(sorted(players))])
             con.execute("UPDATE derived_state SET value = ? WHERE key = 'head'", [str(head)])
             con.execute("UPDATE derived_state SET value = ? WHERE key = 'head_hash'",
                         [head_hash(con, head)])

@@ -18,9 +18,10 @@ never a source of truth):
 * ``audit_discrepancies(kind, session, hand_id, player, expected, actual, diff, message, seq)``
   — every audit finding, ``seq`` its place in the audit's order within its session;
 * ``derived_state(key, value)`` — the ledger head they were built from, its chain hash, the
-  digest of the tables' contents (:func:`tables_digest`) and the sessions with a
-  ``player_alias`` row up to that head (``alias_sessions``, a JSON list)
-  (:func:`ledger.audit.catchup.moved`).
+  digest of the tables' contents (:func:`tables_digest`), the sessions with a
+  ``player_alias`` row up to that head (``alias_sessions``, a JSON list) and every player
+  name of the rows up to it (``players``, a JSON list:
+  :func:`ledger.store.streams.player_names`) (:func:`ledger.audit.catchup.moved`).
 
 Views (:data:`VIEWS`, ``CREATE OR REPLACE VIEW``; documented with examples in docs/SQL.md):
 ``sessions``, ``player_hand_results``, ``player_session_results``, ``standings`` (a row per
@@ -49,8 +50,9 @@ from ledger.model.errors import LedgerError
 #: for nothing; 7: a hand that pays nobody is a chip_conservation finding; 8: ``derived_state``
 #: names the sessions with a player alias, :func:`ledger.store.streams.alias_sessions`; 9: the
 #: standings view a row per player and chip unit, ``chip_value_minor`` in the results views;
-#: 10: ``session_book`` holds the rake and the house's payments): forces a rebuild.
-DERIVED_VERSION = "10"
+#: 10: ``session_book`` holds the rake and the house's payments; 11: ``derived_state`` holds
+#: the ledger's player names, :func:`ledger.store.streams.player_names`): forces a rebuild.
+DERIVED_VERSION = "11"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
@@ -151,6 +153,17 @@ def head_hash(con: Any, position: int) -> str:
     return row[0] if row else ""
 
 
+def names_in(con: Any, after: int, upto: int) -> set[str]:
+    """Every player name of the events at positions after ``after`` up to ``upto``
+    (:data:`ledger.store.streams.PLAYER_NAMES_SQL`), read on ``con``: what ``derived_state``
+    keeps as ``players`` for :func:`ledger.store.streams.player_names`."""
+    from ledger.store.streams import PLAYER_NAMES_SQL
+
+    rows = con.execute(PLAYER_NAMES_SQL.format(rows="position > ? AND position <= ?"),
+                       [after, upto, after, upto]).fetchall()
+    return {r[0] for r in rows if r[0] is not None}
+
+
 def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> None:
     """Rebuild the session tables, the audit's findings and the views in one transaction and
     record ``head``, the ledger position they were computed from (the replay tables of
@@ -179,11 +192,13 @@ def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> 
             aliased = sorted(s for (s,) in con.execute(
                 "SELECT DISTINCT session FROM events WHERE type = 'player_alias'"
                 " AND session IS NOT NULL AND position <= ?", [head]).fetchall())
+            players = names_in(con, 0, head)
             con.execute("DELETE FROM derived_state")
             con.execute("INSERT INTO derived_state VALUES ('version', ?), ('head', ?),"
-                        " ('head_hash', ?), ('digest', ?), ('alias_sessions', ?)",
+                        " ('head_hash', ?), ('digest', ?), ('alias_sessions', ?),"
+                        " ('players', ?)",
                         [DERIVED_VERSION, str(head), head_hash(con, head), tables_digest(con),
-                         json.dumps(aliased)])
+                         json.dumps(aliased), json.dumps(sorted(players))])
         except duckdb.Error as e:
             raise LedgerError(f"cannot write the derived tables: {e}") from e
 
