@@ -425,10 +425,22 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -
     """Where the events of a hand differ from its stored rows ``[(seq, JSON)]`` (the first
     compared as :func:`_same_start` does; corrections and voids left out on both sides):
     None when nowhere, else the first event that differs, its seq and both texts cut short
-    (``its event 8 is bet_raise {...} here, bet_raise {...} in the ledger``)."""
+    (``its event 8 is bet_raise {...} here, bet_raise {...} in the ledger``). A rake the
+    one holds as a ``recorded_rake`` event and the other as its file's rake field (FORMATS.md
+    §1) is the same when it is the same chips, else a difference named once the other
+    events are the same (:func:`replay.ingest.rakes.rake_difference`: ``its rake is 11
+    here, 10 in the ledger``)."""
     from ledger.model.events import parse_event
+    from replay.ingest.rakes import rake_difference, rake_row
 
     mine = [e for e in events if e.type not in _LATER]
+    raked = [row for row in stored[1:] if rake_row(row[1])]
+    apart = bool(stored) and bool(raked) != any(e.type == "recorded_rake" for e in mine)
+    if apart:  # one holds its rake as a recorded_rake event, the other in its file's fields
+        # (our PHH export writes the event so): the other events compared one by one, then
+        # the rake
+        mine = [e for e in mine if e.type != "recorded_rake"]
+        stored = [row for row in stored if not rake_row(row[1])]
     for i in range(1, max(len(mine), len(stored))):
         here = mine[i] if i < len(mine) else None
         there = stored[i] if i < len(stored) else None
@@ -438,6 +450,8 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -
         seq = there[0] if there is not None else stored[-1][0] + i - len(stored) + 1
         return (f"its event {seq} is {_short(here)} here, "
                 f"{_short(None if there is None else parse_event(there[1]))} in the ledger")
+    if apart:
+        return rake_difference(events, [parse_event(row[1]) for row in (stored[0], *raked)])
     return None
 
 
