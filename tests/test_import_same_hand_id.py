@@ -187,3 +187,33 @@ def test_a_changed_live_rake_in_json_lines_is_refused_as_before(tmp_path: Path) 
     assert err == (f"error: {path}:1, hand f1: a different hand f1 is already in the ledger: "
                    'its event 16 is recorded_rake {"amount":11} here, recorded_rake '
                    f'{{"amount":10}} in the ledger; {HINT}\n')
+
+
+def test_a_changed_file_rake_or_rake_rule_is_refused(tmp_path: Path) -> None:
+    """Hand f1 as PHH with the table's rake of 10 (Ann paid 290 of the 300 pot), no session:
+    the same file again is already in the ledger; the same hand with a rake of 11, or with a
+    rake rule added, changes what the books count (replay/rake.py reads both), and is
+    refused naming it."""
+    db = tmp_path / "r.duckdb"
+    text = F1_PHH.replace("_session = 'fri'\n", "").replace(
+        "winnings = [300, 0, 0]\n", "winnings = [290, 0, 0]\nrake = 10\n")
+    path = tmp_path / "f1.phh"
+    path.write_text(text)
+    assert one_shot(db, "import", str(path)) == (
+        0, "imported 1 hand(s) (17 events) from 1 file(s); 0 already in the ledger; 0 "
+           "rejected\n", "")
+    before = events(db)
+    assert one_shot(db, "import", str(path)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 "
+           "rejected\n", "")
+    for name, edited, differ in (
+            ("r11.phh", text.replace("rake = 10", "rake = 11"), "its rake is 11 here, 10"),
+            ("rule.phh", text + "_rake = { percent = 5, cap = 3 }\n",
+             'its rake rule is {"cap":3,"percent":5} here, none')):
+        other = tmp_path / name
+        other.write_text(edited)
+        code, out, err = one_shot(db, "import", str(other))
+        assert (code, out) == (2, REJECTED)
+        assert err == (f"error: {other}:1, hand f1: a different hand f1 is already in the "
+                       f"ledger: {differ} in the ledger; {HINT}\n")
+    assert events(db) == before

@@ -33,7 +33,8 @@ def rake_difference(mine: Sequence[Any], theirs: Sequence[Any]) -> str | None:
     ``theirs`` (the ledger's), as a difference the import names (``its rake is 11 here, 10
     in the ledger``; ``its rake rule is {...} here, none in the ledger``); None when the
     same. A ``recorded_rake`` event and a file's rake of the same chips are the same rake
-    (FORMATS.md §1); a file's rake that is no whole number of chips is compared as written.
+    (FORMATS.md §1), and so are a rake of 0 and none; a file's rake that is no whole number
+    of chips is compared as written.
     Each stream begins with its ``hand_started``; of its other events only the
     ``recorded_rake`` ones are read."""
     here, there = _terms(mine), _terms(theirs)
@@ -58,7 +59,7 @@ def _terms(events: Sequence[Any]) -> dict[str, Any]:
             rake = source.get("site_rake", source.get("rake"))
     else:
         rake = None
-    return {"rake": rake, "rule": source.get("_rake")}
+    return {"rake": rake or None, "rule": source.get("_rake")}  # a rake of 0 is none
 
 
 def _text(value: Any) -> str:

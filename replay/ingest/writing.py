@@ -425,11 +425,13 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -
     """Where the events of a hand differ from its stored rows ``[(seq, JSON)]`` (the first
     compared as :func:`_same_start` does; corrections and voids left out on both sides):
     None when nowhere, else the first event that differs, its seq and both texts cut short
-    (``its event 8 is bet_raise {...} here, bet_raise {...} in the ledger``). A rake the
-    one holds as a ``recorded_rake`` event and the other as its file's rake field (FORMATS.md
-    §1) is the same when it is the same chips, else a difference named once the other
-    events are the same (:func:`replay.ingest.rakes.rake_difference`: ``its rake is 11
-    here, 10 in the ledger``)."""
+    (``its event 8 is bet_raise {...} here, bet_raise {...} in the ledger``). Then the
+    rake, which the first events hold in their ``source`` (a file's ``rake``, ``site_rake``
+    or ``_rake`` rule: what :mod:`replay.rake` reads, so what the books count) unless a
+    ``recorded_rake`` event does: a rake the one holds as that event and the other as its
+    file's field (FORMATS.md §1) is the same when it is the same chips
+    (:func:`replay.ingest.rakes.rake_difference`: ``its rake is 11 here, 10 in the
+    ledger``)."""
     from ledger.model.events import parse_event
     from replay.ingest.rakes import rake_difference, rake_row
 
@@ -450,9 +452,15 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -
         seq = there[0] if there is not None else stored[-1][0] + i - len(stored) + 1
         return (f"its event {seq} is {_short(here)} here, "
                 f"{_short(None if there is None else parse_event(there[1]))} in the ledger")
-    if apart:
+    if stored and mine and (apart or raked or "rake" in stored[0][1] or _may_rake(mine[0])):
         return rake_difference(events, [parse_event(row[1]) for row in (stored[0], *raked)])
     return None
+
+
+def _may_rake(started: Any) -> bool:
+    """Whether the hand ``started`` begins may record a rake in its file's fields (a key of
+    its ``source`` names one: ``rake``, ``site_rake``, ``_rake``)."""
+    return any("rake" in key for key in started.source or {})
 
 
 def _as_corrected(ledger: Any, events: Sequence[Any], hand: str) -> bool:
