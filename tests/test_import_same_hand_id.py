@@ -144,8 +144,8 @@ def _raked_night(tmp_path: Path) -> Path:
 
 def test_the_phh_export_of_a_live_rake_is_already_in_the_ledger(tmp_path: Path) -> None:
     """The export writes the ``recorded_rake`` of 10 as PHH's ``rake`` field (FORMATS.md §1):
-    imported into the ledger it came from, it is that hand, the same 10 chips; a rake of 11,
-    or none, in the file is a different hand, named by its rake."""
+    imported into the ledger it came from, it is that hand, the same 10 chips; a rake of 11
+    (Ann paid 289), or none, in the file is a different hand, named by its rake."""
     db = _raked_night(tmp_path)
     before = events(db)
     path = tmp_path / "f1.phh"
@@ -155,7 +155,8 @@ def test_the_phh_export_of_a_live_rake_is_already_in_the_ledger(tmp_path: Path) 
     assert one_shot(db, "import", str(path)) == (
         0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 "
            "rejected\n", "")
-    for name, edited, here in (("r11.phh", text.replace("rake = 10", "rake = 11"), "11"),
+    for name, edited, here in (("r11.phh", text.replace("rake = 10", "rake = 11").replace(
+            "[290, 0, 0]", "[289, 0, 0]"), "11"),
                                ("none.phh", text.replace("rake = 10\n", ""), "none")):
         other = tmp_path / name
         other.write_text(edited)
@@ -163,13 +164,15 @@ def test_the_phh_export_of_a_live_rake_is_already_in_the_ledger(tmp_path: Path) 
         assert (code, out) == (2, REJECTED)
         assert err == (f"error: {other}:1, hand f1: a different hand f1 is already in the "
                        f"ledger: its rake is {here} here, 10 in the ledger; {HINT}\n")
-    # the payout, compared as before: Ann's 290 paid as 300 (with the rake of 10)
+    # the payout, compared as before: Ann's 290 paid as 300
     other = tmp_path / "paid.phh"
     other.write_text(text.replace("[290, 0, 0]", "[300, 0, 0]"))
     code, out, err = one_shot(db, "import", str(other))
     assert (code, out) == (2, REJECTED)
-    assert err.startswith(f"error: {other}:1, hand f1: a different hand f1 is already in the "
-                          'ledger: its event 17 is recorded_payout {"amount":300,')
+    assert err == (f"error: {other}:1, hand f1: a different hand f1 is already in the "
+                   'ledger: its event 17 is recorded_payout {"amount":300,"player":"Ann",'
+                   '"pot":null,"returned":false,"r… here, recorded_payout {"amount":290,'
+                   f'"player":"Ann","pot":null,"returned":false,"r… in the ledger; {HINT}\n')
     assert events(db) == before
 
 
@@ -191,9 +194,9 @@ def test_a_changed_live_rake_in_json_lines_is_refused_as_before(tmp_path: Path) 
 
 def test_a_changed_file_rake_or_rake_rule_is_refused(tmp_path: Path) -> None:
     """Hand f1 as PHH with the table's rake of 10 (Ann paid 290 of the 300 pot), no session:
-    the same file again is already in the ledger; the same hand with a rake of 11, or with a
-    rake rule added, changes what the books count (replay/rake.py reads both), and is
-    refused naming it."""
+    the same file again is already in the ledger; the same hand with a rake of 11 (Ann paid
+    289), or with a rake rule added, changes what the books count (replay/rake.py reads
+    both), and is refused naming it."""
     db = tmp_path / "r.duckdb"
     text = F1_PHH.replace("_session = 'fri'\n", "").replace(
         "winnings = [300, 0, 0]\n", "winnings = [290, 0, 0]\nrake = 10\n")
@@ -207,7 +210,9 @@ def test_a_changed_file_rake_or_rake_rule_is_refused(tmp_path: Path) -> None:
         0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 "
            "rejected\n", "")
     for name, edited, differ in (
-            ("r11.phh", text.replace("rake = 10", "rake = 11"), "its rake is 11 here, 10"),
+            ("r11.phh", text.replace("rake = 10", "rake = 11").replace("[290, 0, 0]",
+                                                                       "[289, 0, 0]"),
+             "its rake is 11 here, 10"),
             ("rule.phh", text + "_rake = { percent = 5, cap = 3 }\n",
              'its rake rule is {"cap":3,"percent":5} here, none')):
         other = tmp_path / name

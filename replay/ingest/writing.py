@@ -425,24 +425,37 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -
     """Where the events of a hand differ from its stored rows ``[(seq, JSON)]`` (the first
     compared as :func:`_same_start` does; corrections and voids left out on both sides):
     None when nowhere, else the first event that differs, its seq and both texts cut short
-    (``its event 8 is bet_raise {...} here, bet_raise {...} in the ledger``). Then the
-    rake, which the first events hold in their ``source`` (a file's ``rake``, ``site_rake``
-    or ``_rake`` rule: what :mod:`replay.rake` reads, so what the books count) unless a
-    ``recorded_rake`` event does: a rake the one holds as that event and the other as its
-    file's field (FORMATS.md §1) is the same when it is the same chips
+    (``its event 8 is bet_raise {...} here, bet_raise {...} in the ledger``), or the rake.
+    The rake is a field of the first event's ``source`` (a file's ``rake``, ``site_rake`` or
+    ``_rake`` rule: what :mod:`replay.rake` reads, so what the books count), compared first,
+    unless both hold it as a ``recorded_rake`` event, compared where it stands; a rake the
+    one holds as that event and the other as its file's field (FORMATS.md §1: our PHH export
+    writes it so) is the same when it is the same chips
     (:func:`replay.ingest.rakes.rake_difference`: ``its rake is 11 here, 10 in the
     ledger``)."""
     from ledger.model.events import parse_event
     from replay.ingest.rakes import rake_difference, rake_row
 
     mine = [e for e in events if e.type not in _LATER]
+    if not stored or not mine:
+        return _event_difference(mine, stored)
     raked = [row for row in stored[1:] if rake_row(row[1])]
-    apart = bool(stored) and bool(raked) != any(e.type == "recorded_rake" for e in mine)
-    if apart:  # one holds its rake as a recorded_rake event, the other in its file's fields
-        # (our PHH export writes the event so): the other events compared one by one, then
-        # the rake
-        mine = [e for e in mine if e.type != "recorded_rake"]
-        stored = [row for row in stored if not rake_row(row[1])]
+    events_both = bool(raked) and any(e.type == "recorded_rake" for e in mine)
+    if events_both or raked or "rake" in stored[0][1] or _may_rake(mine[0]):
+        differ = rake_difference(mine, [parse_event(row[1]) for row in (stored[0], *raked)])
+        if differ is not None and not events_both:
+            return differ
+        if not events_both:  # the same rake in another form (or none): the rest compared
+            mine = [e for e in mine if e.type != "recorded_rake"]
+            stored = [row for row in stored if not rake_row(row[1])]
+        return _event_difference(mine, stored) or differ
+    return _event_difference(mine, stored)
+
+
+def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]]) -> str | None:
+    """:func:`first_difference` of the events after the first, one by one."""
+    from ledger.model.events import parse_event
+
     for i in range(1, max(len(mine), len(stored))):
         here = mine[i] if i < len(mine) else None
         there = stored[i] if i < len(stored) else None
@@ -452,8 +465,6 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -
         seq = there[0] if there is not None else stored[-1][0] + i - len(stored) + 1
         return (f"its event {seq} is {_short(here)} here, "
                 f"{_short(None if there is None else parse_event(there[1]))} in the ledger")
-    if stored and mine and (apart or raked or "rake" in stored[0][1] or _may_rake(mine[0])):
-        return rake_difference(events, [parse_event(row[1]) for row in (stored[0], *raked)])
     return None
 
 
