@@ -1,4 +1,5 @@
-"""An imported hand's rake compared with that of the stored hand of its id.
+"""An imported hand's rake: compared with that of the stored hand of its id, and checked
+against what the table paid.
 
 A hand holds its rake in one of two forms (FORMATS.md §1, :mod:`replay.rake`): a field of
 its file, kept in ``hand_started.source`` (PHH's ``rake``, a site text's ``site_rake``, our
@@ -6,6 +7,13 @@ its file, kept in ``hand_started.source`` (PHH's ``rake``, a site text's ``site_
 export writes the event as the field, so the same hand comes back in the other form:
 :func:`rake_difference` takes them as the same rake when they are the same chips, and names
 a rake that differs either way (the import then refuses the hand as any other difference).
+
+:func:`rake_finding` checks a hand read from a file: the table pays the pots less the rake
+the hand records (some sites leave the uncalled bet out of the payouts as well,
+:mod:`replay.rake`). A rake above the pot is impossible and refuses the hand; one that is not
+what the payouts leave out is stored with a warning (the audit then reports the payout, and
+the rake is counted nowhere: :mod:`replay.rake` takes a recorded rake only when it is what
+the payouts leave out).
 """
 
 from __future__ import annotations
@@ -14,6 +22,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from engine.pots import uncalled
+from ledger.model.errors import IllegalHand, LedgerError, StoredFinding
 from replay.rake import filed_rake
 
 #: What the rake of a hand is held as in its rows: the table's event.
@@ -68,3 +78,38 @@ def _text(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
+                 line: int | None = None) -> LedgerError | None:
+    """What is wrong with the rake of a hand read from a file (``events``; ``state``: the
+    engine's state after them, RULES.md §1.2-1.4): None when it records no rake (a
+    ``recorded_rake`` event or its file's, :func:`replay.rake.filed_rake`), when the hand
+    is not complete, or when its payouts are the pot less the rake, with the uncalled bet
+    returned or left out. The pot: every chip put in and carried in, less the uncalled bet
+    and what is carried out (RULES.md §7.1). Chips throughout.
+
+    Returns:
+        :class:`IllegalHand` (the hand refused): the rake is more than the pot;
+        :class:`StoredFinding` (stored, a warning): the payouts are short of the pot (and
+            the uncalled bet) by something other than the rake, naming the rake, what was
+            paid, the pot and the shortfall.
+    """
+    started = events[0]
+    rake = state.rake if state.rake is not None else filed_rake(started)
+    if rake is None or state.status != "complete":
+        return None
+    back = sum(uncalled(state.contributed).values())
+    pot = state.pot_total() - state.carried_out - back
+    where: dict[str, Any] = {"file": file, "line": line, "hand": started.hand}
+    if rake > pot:
+        return IllegalHand(f"its rake of {rake} is more than the pot of {pot}: the table "
+                           "takes its rake from the pot", **where)
+    paid = sum(p.amount for p in state.payouts)
+    short = pot + back - paid
+    if short == rake or (back and short - back == rake):
+        return None
+    owed = f"the pot of {pot}" + (f" and the uncalled bet of {back}" if back else "")
+    off = f"short by {short}" if short >= 0 else f"over by {-short}"
+    return StoredFinding(f"the hand records a rake of {rake}, but the table paid {paid} of "
+                         f"{owed}: {off}, not short by the rake", **where)
