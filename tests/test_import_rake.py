@@ -112,3 +112,28 @@ def test_worker_processes_give_the_same_warning(tmp_path: Path) -> None:
     assert err == (f"warning: {path}:1: hand two-1: the hand records a rake of 8, but the "
                    "table paid 492 of the pot of 502: short by 10, not short by the rake "
                    "(stored; the audit reports it)\n")
+
+
+def test_a_files_rake_in_money_is_counted_in_the_sessions_chips(tmp_path: Path) -> None:
+    """The all-in hand in dollars (stacks $25 and $30, a $50 pot, Ann paid $49, rake $1.00)
+    into a session of 0.25 USD chips: every amount is the session's chips (replay/ingest/
+    units.py), the rake too: 4 chips of the 200-chip pot, Ann paid 196, one ``rake``
+    finding; read in the file's dollars it was 1 chip, and the hand a payout short by 4."""
+    dollars = (ALL_IN.replace("[1, 2]", "[0.25, 0.50]").replace("min_bet = 2", "min_bet = 0.50")
+               .replace("[251, 300]", "[25.00, 30.00]").replace("cbr 251", "cbr 25.00")
+               + "winnings = [49.00, 0]\nrake = 1.00\ncurrency = 'USD'\n")
+    db = tmp_path / "t.duckdb"
+    for args in (("session", "open", "s", "--chip-value", "0.25", "--currency", "USD"),
+                 ("buyin", "s", "Ann", "100"), ("buyin", "s", "Bob", "120")):
+        assert one_shot(db, *args)[0] == 0
+    path = tmp_path / "usd.phh"
+    path.write_text(dollars)
+    assert one_shot(db, "import", "--session", "s", str(path)) == (
+        0, "imported 1 hand(s) (12 events) from 1 file(s); 0 already in the ledger; 0 "
+           "rejected\n", "")
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert [(d["kind"], d["player"], d["expected"], d["actual"])
+            for d in json.loads(out)["discrepancies"]] == [("rake", "Ann", 200, 196)]
+    code, out, _ = one_shot(db, "sql", "SELECT payload->>'$.source.rake' AS rake FROM events"
+                            " WHERE type = 'hand_started'", "--json")
+    assert json.loads(out) == [{"rake": "4"}]
