@@ -137,3 +137,15 @@ def test_a_files_rake_in_money_is_counted_in_the_sessions_chips(tmp_path: Path) 
     code, out, _ = one_shot(db, "sql", "SELECT payload->>'$.source.rake' AS rake FROM events"
                             " WHERE type = 'hand_started'", "--json")
     assert json.loads(out) == [{"rake": "4"}]
+
+
+def test_a_rake_without_payouts_is_checked_only_against_the_pot(tmp_path: Path) -> None:
+    """No ``winnings``: the rules' awards count and no payout is audited, so a rake of 8 says
+    nothing; 503 is still more than the 502 pot."""
+    _, code, _, err = _import(tmp_path, ALL_IN + "rake = 8\n")
+    assert (code, err) == (0, "")
+    _, code, _, err = _import(tmp_path, ALL_IN.replace("'r1'", "'r2'") + "rake = 503\n",
+                              "r2.phh")
+    assert (code, err) == (2, f"error: {tmp_path / 'r2.phh'}:1, hand r2: its rake of 503 is "
+                              "more than the pot of 502: the table takes its rake from the "
+                              "pot\n")

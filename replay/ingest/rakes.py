@@ -86,7 +86,8 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     engine's state after them, RULES.md §1.2-1.4): None when it records no rake (a
     ``recorded_rake`` event or its file's, :func:`replay.rake.filed_rake`), when the hand
     is not complete, or when its payouts are the pot less the rake, with the uncalled bet
-    returned or left out. The pot: every chip put in and carried in, less the uncalled bet
+    returned or left out (or it records none: the rules' awards count, and no payout is
+    audited). The pot: every chip put in and carried in, less the uncalled bet
     and what is carried out (RULES.md §7.1). Chips throughout.
 
     Returns:
@@ -105,6 +106,8 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     if rake > pot:
         return IllegalHand(f"its rake of {rake} is more than the pot of {pot}: the table "
                            "takes its rake from the pot", **where)
+    if not state.payouts:  # the rules' awards count (no payout to compare, none audited)
+        return None
     paid = sum(p.amount for p in state.payouts)
     short = pot + back - paid
     if short == rake or (back and short - back == rake):
