@@ -35,7 +35,8 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
     event), None when the hand records none there."""
     payouts = [d for d in found if d.kind == "payout"]
     if not payouts:
-        return _unknown_cards(found, result, rake if rake is not None else _filed(started),
+        return _unknown_cards(found, result,
+                              rake if rake is not None else filed_rake(started),
                               live=rake is not None)
     if any(d.diff > 0 for d in payouts):
         return found
@@ -91,9 +92,11 @@ def _unknown_cards(found: list[Discrepancy], result: Any, recorded: int | None, 
         "(unknown cards)"))]
 
 
-def _filed(started: Any) -> int | None:
-    """The rake the hand's file records, in chips; None when it records none (or one that is
-    not a whole number of chips)."""
+def filed_rake(started: Any) -> int | None:
+    """The rake the file of the hand ``started`` (its ``hand_started``) records, in chips:
+    ``source["site_rake"]`` (a site text, chips already) or ``source["rake"]`` (PHH, in the
+    file's money, FORMATS.md §1); None when it records none (or one that is not a whole
+    number of chips)."""
     source = started.source
     if isinstance(source.get("site_rake"), int):  # a site text: already chips
         return source["site_rake"]
@@ -107,7 +110,7 @@ def _rake(started: Any, result: Any, flop: bool) -> tuple[int | None, int | None
     source = started.source
     decimals = started.unit.decimals
     if isinstance(source.get("site_rake"), int) or "rake" in source:
-        return _filed(started), None
+        return filed_rake(started), None
     rule = source.get("_rake")
     if not isinstance(rule, dict):
         return None, None

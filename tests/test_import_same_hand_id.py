@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.fri_night import F1_PHH, NIGHT_JSONL, night
+from tests.fri_night import F1_PHH, NIGHT_JSONL, hand_lines, night
 from tests.test_live_table import events, one_shot
 
 HINT = "a change to a stored hand is a correction (`handledger correct f1 ...`)"
@@ -121,4 +121,107 @@ def test_an_edited_hand_of_a_phhs_names_the_line_it_starts_on(tmp_path: Path) ->
                    'the ledger: its event 6 is bet_raise {"player":"Bob","to":8} here, '
                    'bet_raise {"player":"Bob","to":6} in the ledger; a change to a stored hand '
                    "is a correction (`handledger correct night-2 ...`)\n")
+    assert events(db) == before
+
+
+def _raked_night(tmp_path: Path) -> Path:
+    """A ledger holding hand f1 of the night (no session) as recorded live with a rake: the
+    pot is 300 (Ann's and Bob's 150 each, Cy folded), the table takes 10 (``rake 10``, a
+    ``recorded_rake`` event at seq 16) and pays Ann 290."""
+    lines = hand_lines(NIGHT_JSONL, "f1").replace('"session":"fri"', '"session":null')
+    lines = lines.replace('{"hand":"f1","seq":17,', '{"hand":"f1","seq":18,').replace(
+        '{"hand":"f1","seq":16,"event":{"amount":300,',
+        '{"hand":"f1","seq":16,"event":{"amount":10,"schema_version":1,"type":"recorded_rake"'
+        '}}\n{"hand":"f1","seq":17,"event":{"amount":290,')
+    path = tmp_path / "raked.jsonl"
+    path.write_text(lines)
+    db = tmp_path / "raked.duckdb"
+    assert one_shot(db, "import", str(path)) == (
+        0, "imported 1 hand(s) (18 events) from 1 file(s); 0 already in the ledger; 0 "
+           "rejected\n", "")
+    return db
+
+
+def test_the_phh_export_of_a_live_rake_is_already_in_the_ledger(tmp_path: Path) -> None:
+    """The export writes the ``recorded_rake`` of 10 as PHH's ``rake`` field (FORMATS.md §1):
+    imported into the ledger it came from, it is that hand, the same 10 chips; a rake of 11
+    (Ann paid 289), or none, in the file is a different hand, named by its rake."""
+    db = _raked_night(tmp_path)
+    before = events(db)
+    path = tmp_path / "f1.phh"
+    assert one_shot(db, "export", "--format", "phh", "f1", "-o", str(path))[0] == 0
+    text = path.read_text()
+    assert "\nwinnings = [290, 0, 0]\nrake = 10\n" in text
+    assert one_shot(db, "import", str(path)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 "
+           "rejected\n", "")
+    for name, edited, here in (("r11.phh", text.replace("rake = 10", "rake = 11").replace(
+            "[290, 0, 0]", "[289, 0, 0]"), "11"),
+                               ("none.phh", text.replace("rake = 10\n", ""), "none")):
+        other = tmp_path / name
+        other.write_text(edited)
+        code, out, err = one_shot(db, "import", str(other))
+        assert (code, out) == (2, REJECTED)
+        assert err == (f"error: {other}:1, hand f1: a different hand f1 is already in the "
+                       f"ledger: its rake is {here} here, 10 in the ledger; {HINT}\n")
+    # the payout, compared as before: Ann's 290 paid as 300 with the rake of 10, 10 more
+    # than the pot (said first, an error since the hand is refused)
+    other = tmp_path / "paid.phh"
+    other.write_text(text.replace("[290, 0, 0]", "[300, 0, 0]"))
+    code, out, err = one_shot(db, "import", str(other))
+    assert (code, out) == (2, REJECTED)
+    assert err == (f"error: {other}:1, hand f1: the hand records a rake of 10, but the table "
+                   "paid 300 of the pot of 300: short by 0, not short by the rake\n"
+                   f"error: {other}:1, hand f1: a different hand f1 is already in the "
+                   'ledger: its event 17 is recorded_payout {"amount":300,"player":"Ann",'
+                   '"pot":null,"returned":false,"r… here, recorded_payout {"amount":290,'
+                   f'"player":"Ann","pot":null,"returned":false,"r… in the ledger; {HINT}\n')
+    assert events(db) == before
+
+
+def test_a_changed_live_rake_in_json_lines_is_refused_as_before(tmp_path: Path) -> None:
+    """Both hold the rake as a ``recorded_rake`` event: compared as any other event."""
+    db = _raked_night(tmp_path)
+    lines = hand_lines(NIGHT_JSONL, "f1").replace('"session":"fri"', '"session":null')
+    path = tmp_path / "rake.jsonl"
+    path.write_text(lines.replace('{"hand":"f1","seq":17,', '{"hand":"f1","seq":18,').replace(
+        '{"hand":"f1","seq":16,"event":{"amount":300,',
+        '{"hand":"f1","seq":16,"event":{"amount":11,"schema_version":1,"type":"recorded_rake"'
+        '}}\n{"hand":"f1","seq":17,"event":{"amount":289,'))
+    code, out, err = one_shot(db, "import", str(path))
+    assert (code, out) == (2, REJECTED)
+    assert err == (f"error: {path}:1, hand f1: a different hand f1 is already in the ledger: "
+                   'its event 16 is recorded_rake {"amount":11} here, recorded_rake '
+                   f'{{"amount":10}} in the ledger; {HINT}\n')
+
+
+def test_a_changed_file_rake_or_rake_rule_is_refused(tmp_path: Path) -> None:
+    """Hand f1 as PHH with the table's rake of 10 (Ann paid 290 of the 300 pot), no session:
+    the same file again is already in the ledger; the same hand with a rake of 11 (Ann paid
+    289), or with a rake rule added, changes what the books count (replay/rake.py reads
+    both), and is refused naming it."""
+    db = tmp_path / "r.duckdb"
+    text = F1_PHH.replace("_session = 'fri'\n", "").replace(
+        "winnings = [300, 0, 0]\n", "winnings = [290, 0, 0]\nrake = 10\n")
+    path = tmp_path / "f1.phh"
+    path.write_text(text)
+    assert one_shot(db, "import", str(path)) == (
+        0, "imported 1 hand(s) (17 events) from 1 file(s); 0 already in the ledger; 0 "
+           "rejected\n", "")
+    before = events(db)
+    assert one_shot(db, "import", str(path)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 "
+           "rejected\n", "")
+    for name, edited, differ in (
+            ("r11.phh", text.replace("rake = 10", "rake = 11").replace("[290, 0, 0]",
+                                                                       "[289, 0, 0]"),
+             "its rake is 11 here, 10"),
+            ("rule.phh", text + "_rake = { percent = 5, cap = 3 }\n",
+             'its rake rule is {"cap":3,"percent":5} here, none')):
+        other = tmp_path / name
+        other.write_text(edited)
+        code, out, err = one_shot(db, "import", str(other))
+        assert (code, out) == (2, REJECTED)
+        assert err == (f"error: {other}:1, hand f1: a different hand f1 is already in the "
+                       f"ledger: {differ} in the ledger; {HINT}\n")
     assert events(db) == before

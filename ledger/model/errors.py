@@ -89,8 +89,9 @@ class MalformedInput(LedgerError):
 class StoredFinding(MalformedInput):
     """A fact of an input that does not add up but is stored as the site played and paid it
     (FORMATS.md §2: a PokerNow hand whose starting stacks do not follow the previous hand,
-    whose chips put in minus returned are not what was collected, or that has no ending line):
-    no refusal. The import reports it as a warning when its ``hand`` was stored: the audit
+    whose chips put in minus returned are not what was collected, or that has no ending line;
+    a hand whose payouts are short of its pot by other than the rake it records): no
+    refusal. The import reports it as a warning when its ``hand`` was stored: the audit
     reports the same hand (a payout, a stack that does not continue under table stakes,
     RULES.md §1.1, or an incomplete hand). When that hand was refused for another reason the
     import reports it as an error, as any other."""

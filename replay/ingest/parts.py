@@ -123,6 +123,7 @@ def _prepare_phh(job: Job) -> Part:
     from ledger.formats.phh.read import read_plain_part
     from ledger.model.batch import Batch
     from replay.build import phh_fold
+    from replay.ingest.rakes import rake_finding
 
     try:
         with open(job.file, "rb") as f:
@@ -142,6 +143,8 @@ def _prepare_phh(job: Job) -> Part:
         if hand.started.session is not None:  # its session's chips, carried chips: one process
             return Part(fallback=f"hand {hand.hand} names a session")
         events, state = phh_fold(hand)  # an illegal hand raises: the one-process import
+        if rake_finding(events, state) is not None:  # worded by the one-process import
+            return Part(fallback=f"hand {hand.hand}'s rake is not what its payouts leave out")
         batches.append(Batch(hand.hand, events, hand.hand, None, hand.source_key, hand.line))
         states[hand.hand] = (events, state)
     return _serialised(Part(tables=tables), batches, states, job, _cache())

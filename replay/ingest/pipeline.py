@@ -5,7 +5,9 @@ content, not by an ``if`` on suffixes). Each hand is checked with the engine bef
 written; a bad hand is reported (file, line, hand, action) and skipped, the others are appended
 — unless ``strict``, which rejects the whole file. A reader's
 :class:`ledger.model.errors.StoredFinding` (a PokerNow hand stored as the site played and paid
-it, FORMATS.md §2) refuses nothing: it is a warning of the report once its hand is stored.
+it, FORMATS.md §2), and a hand whose payouts are short of its pot by other than the rake it
+records (:func:`replay.ingest.rakes.rake_finding`), refuse nothing: each is a warning of the
+report once its hand is stored.
 All hands of one file are appended in one transaction. A hand or session entry whose source
 key the ledger holds is skipped, so importing the same file twice adds nothing; the same hand
 id from another file is skipped when it is the same hand and refused otherwise; a stored hand
@@ -27,13 +29,20 @@ from ledger.formats.files import check_file, file_name
 from ledger.formats.phh.base import PhhHand
 from ledger.formats.reading import FileRead, HandEvents, Importer, SessionEntry
 from ledger.model.batch import Batch
-from ledger.model.errors import LedgerCorrupt, LedgerError, MalformedEvent, MalformedInput
+from ledger.model.errors import (
+    LedgerCorrupt,
+    LedgerError,
+    MalformedEvent,
+    MalformedInput,
+    StoredFinding,
+)
 from ledger.model.events import event_json
 from ledger.model.gcpause import gc_paused
 from ledger.model.names import check_hand_id, check_name
 from ledger.store import landing
 from ledger.store.streams import session_of_source, stored_rows
 from replay.build import check_events, phh_fold
+from replay.ingest.rakes import rake_finding
 from replay.ingest.registry import find_importer, formats, not_text
 from replay.ingest.writing import States, write_file
 from replay.progress import Progress, silent
@@ -488,7 +497,9 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
                 ) -> tuple[list[Batch], list[LedgerError]]:
     """The batches of a read file, in file order, every hand checked with the engine, and the
     errors: the reader's, then the engine's refusals in file order (and a hand whose id or a
-    seated player's name a command would refuse: ledger/model/names.py). ``known(keys)``: those
+    seated player's name a command would refuse: ledger/model/names.py; a rake above the pot,
+    and one the payouts do not leave out as a :class:`StoredFinding` of a hand kept:
+    :func:`replay.ingest.rakes.rake_finding`). ``known(keys)``: those
     source keys the ledger holds; a session entry whose session stream an earlier version
     stored whole (its ``legacy_key``, or that with ``:0``) is then left out. ``states``: gets
     each good hand's events and the engine state their check left, by hand id (or what
@@ -518,19 +529,32 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
             errors.append(invalid_value(exc).located(hand=getattr(item, "hand", None)))
             continue
         hand = events[0].hand
-        try:
-            check_hand_id(hand)
-            for seat in events[0].seats:  # a name as a command takes it (README: names)
-                check_name(seat.player)
-        except LedgerError as exc:
-            errors.append(exc.located(file=read.file, line=getattr(item, "line", None),
-                                      hand=hand))
-            continue
+        found = _faults(events, state, file=read.file, line=getattr(item, "line", None))
+        if found is not None:
+            errors.append(found)
+            if not isinstance(found, StoredFinding):  # a warning keeps the hand
+                continue
         batches.append(Batch(hand, events, hand, events[0].session, item.source_key,
                              item.line))
         if states is not None:
             states[hand] = (events, state) if keep is None else keep(events, state)
     return batches, errors
+
+
+def _faults(events: list[Any], state: Any, *, file: str, line: int | None
+            ) -> LedgerError | None:
+    """What :func:`check_items` finds wrong with a hand the engine took (``state``: after
+    its ``events``): a hand id or a seated player's name a command would refuse
+    (ledger/model/names.py), else its rake (:func:`replay.ingest.rakes.rake_finding`: above
+    the pot, or, a :class:`StoredFinding`, not what the payouts leave out); None: nothing."""
+    hand = events[0].hand
+    try:
+        check_hand_id(hand)
+        for seat in events[0].seats:  # a name as a command takes it (README: names)
+            check_name(seat.player)
+    except LedgerError as exc:
+        return exc.located(file=file, line=line, hand=hand)
+    return rake_finding(events, state, file=file, line=line)
 
 
 def _legacy_skips(items: Sequence[Any], known: Callable[[list[str]], set[str]] | None

@@ -122,7 +122,8 @@ def _amounts(e: Any, scale: _Scale) -> dict[str, Any]:
     t = e.type
     if t == "hand_started":
         st = e.stakes
-        return {"seats": [s.model_copy(update={"stack": scale(s.stack)}) for s in e.seats],
+        return {"source": _source(e.source, e.unit.decimals, scale),
+                "seats": [s.model_copy(update={"stack": scale(s.stack)}) for s in e.seats],
                 "stakes": st.model_copy(update={
                     "antes": [scale(a) for a in st.antes],
                     "blinds_or_straddles": [scale(b) for b in st.blinds_or_straddles],
@@ -137,3 +138,34 @@ def _amounts(e: Any, scale: _Scale) -> dict[str, Any]:
             ev.parse_event(c.event).model_copy(update=_amounts(ev.parse_event(c.event), scale))
             .model_dump(mode="json"))}) for c in e.changes]}
     return {}
+
+
+def _source(source: dict[str, Any], decimals: int, scale: _Scale) -> dict[str, Any]:
+    """``source`` with the amounts :mod:`replay.rake` reads in the session's chips: the
+    file's ``rake`` and its ``_rake`` rule's ``cap`` (the file's money, ``decimals`` places,
+    FORMATS.md §1) and a site text's ``site_rake`` (the file's chips), each then whole
+    chips of the session; one that is not whole chips of the file is kept as written
+    (:func:`replay.rake.filed_rake` reads none there)."""
+    out = dict(source)
+    if isinstance(out.get("site_rake"), int):
+        out["site_rake"] = scale(out["site_rake"])
+    if "rake" in out:
+        out["rake"] = _money(out["rake"], decimals, scale)
+    rule = out.get("_rake")
+    if isinstance(rule, dict) and "cap" in rule:
+        out["_rake"] = {**rule, "cap": _money(rule["cap"], decimals, scale)}
+    return out
+
+
+def _money(value: Any, decimals: int, scale: _Scale) -> Any:
+    """``value``, money written with ``decimals`` places, in the session's chips; as it is
+    when it is not a whole number of the file's chips at or above 0."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        amount = Decimal(str(value)).scaleb(decimals)
+    except InvalidOperation:
+        return value
+    if amount != amount.to_integral_value() or amount < 0:
+        return value
+    return scale(int(amount))

@@ -425,10 +425,37 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -
     """Where the events of a hand differ from its stored rows ``[(seq, JSON)]`` (the first
     compared as :func:`_same_start` does; corrections and voids left out on both sides):
     None when nowhere, else the first event that differs, its seq and both texts cut short
-    (``its event 8 is bet_raise {...} here, bet_raise {...} in the ledger``)."""
+    (``its event 8 is bet_raise {...} here, bet_raise {...} in the ledger``), or the rake.
+    The rake is a field of the first event's ``source`` (a file's ``rake``, ``site_rake`` or
+    ``_rake`` rule: what :mod:`replay.rake` reads, so what the books count), compared first,
+    unless both hold it as a ``recorded_rake`` event, compared where it stands; a rake the
+    one holds as that event and the other as its file's field (FORMATS.md §1: our PHH export
+    writes it so) is the same when it is the same chips
+    (:func:`replay.ingest.rakes.rake_difference`: ``its rake is 11 here, 10 in the
+    ledger``)."""
     from ledger.model.events import parse_event
+    from replay.ingest.rakes import rake_difference, rake_row
 
     mine = [e for e in events if e.type not in _LATER]
+    if not stored or not mine:
+        return _event_difference(mine, stored)
+    raked = [row for row in stored[1:] if rake_row(row[1])]
+    events_both = bool(raked) and any(e.type == "recorded_rake" for e in mine)
+    if events_both or raked or "rake" in stored[0][1] or _may_rake(mine[0]):
+        differ = rake_difference(mine, [parse_event(row[1]) for row in (stored[0], *raked)])
+        if differ is not None and not events_both:
+            return differ
+        if not events_both:  # the same rake in another form (or none): the rest compared
+            mine = [e for e in mine if e.type != "recorded_rake"]
+            stored = [row for row in stored if not rake_row(row[1])]
+        return _event_difference(mine, stored) or differ
+    return _event_difference(mine, stored)
+
+
+def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]]) -> str | None:
+    """:func:`first_difference` of the events after the first, one by one."""
+    from ledger.model.events import parse_event
+
     for i in range(1, max(len(mine), len(stored))):
         here = mine[i] if i < len(mine) else None
         there = stored[i] if i < len(stored) else None
@@ -439,6 +466,12 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -
         return (f"its event {seq} is {_short(here)} here, "
                 f"{_short(None if there is None else parse_event(there[1]))} in the ledger")
     return None
+
+
+def _may_rake(started: Any) -> bool:
+    """Whether the hand ``started`` begins may record a rake in its file's fields (a key of
+    its ``source`` names one: ``rake``, ``site_rake``, ``_rake``)."""
+    return any("rake" in key for key in started.source or {})
 
 
 def _as_corrected(ledger: Any, events: Sequence[Any], hand: str) -> bool:

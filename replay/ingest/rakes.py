@@ -1,0 +1,118 @@
+"""An imported hand's rake: compared with that of the stored hand of its id, and checked
+against what the table paid.
+
+A hand holds its rake in one of two forms (FORMATS.md §1, :mod:`replay.rake`): a field of
+its file, kept in ``hand_started.source`` (PHH's ``rake``, a site text's ``site_rake``, our
+``_rake`` rule), or a ``recorded_rake`` event (``act HAND "rake N"`` at the table). Our PHH
+export writes the event as the field, so the same hand comes back in the other form:
+:func:`rake_difference` takes them as the same rake when they are the same chips, and names
+a rake that differs either way (the import then refuses the hand as any other difference).
+
+:func:`rake_finding` checks a hand read from a file: the table pays the pots less the rake
+the hand records (some sites leave the uncalled bet out of the payouts as well,
+:mod:`replay.rake`). A rake above the pot is impossible and refuses the hand; one that is not
+what the payouts leave out is stored with a warning (the audit then reports the payout, and
+the rake is counted nowhere: :mod:`replay.rake` takes a recorded rake only when it is what
+the payouts leave out).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from engine.pots import uncalled
+from ledger.model.errors import IllegalHand, LedgerError, StoredFinding
+from replay.rake import filed_rake
+
+#: What the rake of a hand is held as in its rows: the table's event.
+_EVENT = "recorded_rake"
+_ROW = f'"type":"{_EVENT}"'
+
+
+def rake_row(payload: str) -> bool:
+    """Whether the stored JSON ``payload`` of a hand's event (one after its start: canonical
+    JSON, :func:`ledger.model.events.event_json`) is a ``recorded_rake`` event. A string
+    value holding those characters is written with its quotes escaped, so never matches."""
+    return _ROW in payload
+
+
+def rake_difference(mine: Sequence[Any], theirs: Sequence[Any]) -> str | None:
+    """How the rake of the stream ``mine`` (read from a file) differs from that of
+    ``theirs`` (the ledger's), as a difference the import names (``its rake is 11 here, 10
+    in the ledger``; ``its rake rule is {...} here, none in the ledger``); None when the
+    same. A ``recorded_rake`` event and a file's rake of the same chips are the same rake
+    (FORMATS.md §1), and so are a rake of 0 and none; a file's rake that is no whole number
+    of chips is compared as written.
+    Each stream begins with its ``hand_started``; of its other events only the
+    ``recorded_rake`` ones are read."""
+    here, there = _terms(mine), _terms(theirs)
+    for key, words in (("rake", "rake"), ("rule", "rake rule")):
+        if here[key] != there[key]:
+            return (f"its {words} is {_text(here[key])} here, {_text(there[key])} in the "
+                    "ledger")
+    return None
+
+
+def _terms(events: Sequence[Any]) -> dict[str, Any]:
+    """``{"rake": chips (or the file's text when not whole chips) or None, "rule": the
+    ``_rake`` rule as JSON or None}``: what :mod:`replay.rake` reads of the hand."""
+    started = events[0]
+    source = started.model_dump(mode="json", include={"source"})["source"] or {}
+    recorded = [e.amount for e in events if e.type == _EVENT]
+    if recorded:
+        rake: Any = sum(recorded)
+    elif source.get("site_rake") is not None or "rake" in source:
+        rake = filed_rake(started)
+        if rake is None:
+            rake = source.get("site_rake", source.get("rake"))
+    else:
+        rake = None
+    return {"rake": rake or None, "rule": source.get("_rake")}  # a rake of 0 is none
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, int):
+        return str(value)
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
+                 line: int | None = None) -> LedgerError | None:
+    """What is wrong with the rake of a hand read from a file (``events``; ``state``: the
+    engine's state after them, RULES.md §1.2-1.4): None when it records no rake (a
+    ``recorded_rake`` event or its file's, :func:`replay.rake.filed_rake`), when the hand
+    is not complete, or when its payouts are the pot less the rake, with the uncalled bet
+    returned or left out (or it records none: the rules' awards count, and no payout is
+    audited). The pot: every chip put in and carried in, less the uncalled bet
+    and what is carried out (RULES.md §7.1). Chips throughout.
+
+    Returns:
+        :class:`IllegalHand` (the hand refused): the rake is more than the pot;
+        :class:`StoredFinding` (stored, a warning): the payouts are short of the pot (and
+            the uncalled bet) by something other than the rake, naming the rake, what was
+            paid, the pot and the shortfall.
+    """
+    started = events[0]
+    rake = state.rake if state.rake is not None else filed_rake(started)
+    if rake is None or state.status != "complete":
+        return None
+    back = sum(uncalled(state.contributed).values())
+    pot = state.pot_total() - state.carried_out - back
+    where: dict[str, Any] = {"file": file, "line": line, "hand": started.hand}
+    if rake > pot:
+        return IllegalHand(f"its rake of {rake} is more than the pot of {pot}: the table "
+                           "takes its rake from the pot", **where)
+    if not state.payouts:  # the rules' awards count (no payout to compare, none audited)
+        return None
+    paid = sum(p.amount for p in state.payouts)
+    short = pot + back - paid
+    if short == rake or (back and short - back == rake):
+        return None
+    owed = f"the pot of {pot}" + (f" and the uncalled bet of {back}" if back else "")
+    off = f"short by {short}" if short >= 0 else f"over by {-short}"
+    return StoredFinding(f"the hand records a rake of {rake}, but the table paid {paid} of "
+                         f"{owed}: {off}, not short by the rake", **where)
