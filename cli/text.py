@@ -224,6 +224,8 @@ def state_text(now: Any) -> str:
         lines.extend(done.explanation)
         if done.paid:
             lines.append("paid: " + ", ".join(f"{p} {c}" for p, c in done.paid.items()))
+        elif state.status == "complete" and state.rake:  # the rake took the whole pot
+            lines.append(f"paid: nobody (the rake of {state.rake} took the pot)")
         elif state.status == "complete":
             lines.append("paid: none recorded (the stacks after the hand are the rules' result)")
         lines.extend(f"paid differently from the rules: {d}" for d in done.differences)
