@@ -433,3 +433,33 @@ def test_a_correction_cannot_rake_an_uncalled_bet(run, db: str) -> None:  # noqa
         "RULES.md §1.2-1.4): at most 5 can be raked\n"))
     assert run(*fix, "--replace", "11", "rake 5").exit_code == 0
     assert _nets(run) == {"Ann": -2, "Bob": -1, "Cy": -2}
+
+
+def test_a_split_pot_raked_is_one_rake(run, db: str) -> None:  # noqa: ANN001
+    """Ann and Bob all in for 51 each, the board a royal flush: the pot of 102 is split 51
+    and 51 by the rules; the table takes 5 and pays 49 and 48. One rake finding for the hand
+    (the whole table's: 97 paid of 102), 5 chips of rake taken, counted once everywhere."""
+    from replay.rake_taken import rake_taken
+
+    start = ("hand", "start", "--hand", "sp", "--session", "s", "--game", "NT", "--stakes",
+             "1/2", "--seats", "Ann:51,Bob:51", "--button", "Ann")
+    actions = ("d dh Ann 2c3d", "d dh Bob 4h5c", "Ann cbr 51", "Bob cc", "d db AsKsQs",
+               "d db Js", "d db Ts", "rake 5", "pay Ann 49", "pay Bob 48", "end")
+    build_ledger(Path(db), [("session", "open", "s"), ("buyin", "s", "Ann", "51"),
+                            ("buyin", "s", "Bob", "51"), start,
+                            *(("act", "sp", a) for a in actions)])
+    (r,) = [json.loads(line) for line in run("replay", "--hand", "sp", "--json").output
+            .splitlines()]
+    said = ("hand sp: the table paid 5 less than the pots and returns: the table kept 5 as rake "
+            "(as recorded at the table)")
+    assert r["discrepancies"] == [{"player": "*", "recorded": 97, "recomputed": 102,
+                                   "diff": -5, "kind": "rake", "message": said}]
+    out = run("audit")
+    assert out.output.splitlines() == [
+        f"rake: {said} [session s, hand sp; expected 102, actual 97]",
+        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (rake 1)"]
+    assert json.loads(run("balances", "--json").output)["rake"] == [
+        {"session": "s", "chips": 5, "hands": 1}]
+    assert _nets(run) == {"Ann": -2, "Bob": -3}
+    with Ledger(db, read_only=True) as ledger:
+        assert rake_taken(ledger, "s") == 5
