@@ -239,6 +239,40 @@ def test_rake_is_refused_as_the_house_where_an_imported_player_is_so_named(  # n
         "rake pays Ann 100", "1 transfer(s) settle 2 player(s)"]  # the player: no rake taken
 
 
+@pytest.mark.parametrize("name", ["Rake", "house", "The House"])
+def test_a_new_player_cannot_be_named_like_the_house(run, name: str) -> None:  # noqa: ANN001
+    """A buy-in, a seat or an alias that would make settle say "Cy pays house" beside "Cy
+    pays the house" is refused, nothing written."""
+    said = (f"player name {name!r} cannot be used{{}}: it reads as the house, who keeps the "
+            "rake ('rake' names it in `handledger pay`, and settle says 'the house'); choose "
+            "another name")
+    assert run("session", "open", "sat").exit_code == 0
+    out = run("buyin", "sat", name, "100")
+    assert (out.exit_code, out.output.startswith(f"error: {said.format(' at the table')} (")) \
+        == (2, True), out.output
+    out = run("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats",
+              f"{name}:100,Ann:100")
+    assert out.exit_code == 2 and said.format(" at the table") in out.output
+    out = run("player", "alias", name, "Cy")
+    assert (out.exit_code, out.output) == (2, f"error: {said.format('')}\n")
+    assert run("history", "--session", "sat").output.startswith("session sat: 1 event(s)\n")
+
+
+def test_rake_is_refused_as_the_house_beside_an_imported_player_named_rake_in_any_case(  # noqa: ANN001
+        run, db: str, tmp_path: Path) -> None:
+    """An imported hand seats 'Rake': `pay odd rake ...` could mean him or the house, and is
+    refused; 'Rake' as typed is the player."""
+    (tmp_path / "h.phh").write_text(ZED.replace("'zed'", "'Rake'"))
+    assert run("session", "open", "odd").exit_code == 0
+    assert run("import", str(tmp_path / "h.phh"), "--session", "odd").exit_code == 0
+    out = run("pay", "odd", "Ann", "rake", "1")
+    assert (out.exit_code, out.output) == (2, (
+        "error: pay odd Ann rake: session odd has a player named Rake (from an imported hand), "
+        "so 'rake' cannot name the house here; nothing written\n"))
+    out = run("pay", "odd", "Rake", "Ann", "100")
+    assert (out.exit_code, out.output) == (0, "odd: Rake paid Ann 100 (entry 2)\n")
+
+
 def test_a_payment_to_the_house_survives_an_export(run, night: Path, tmp_path: Path  # noqa: ANN001
                                                    ) -> None:
     """JSON lines keep the house as a null payee: the re-imported ledger settles alike."""
