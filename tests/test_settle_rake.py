@@ -287,3 +287,22 @@ def test_a_payment_to_the_house_survives_an_export(run, night: Path, tmp_path: P
     assert out.stdout.splitlines() == [
         "Bob pays Ann 7.50 USD", "Cy pays Ann 2.50 USD",
         "2 transfer(s) settle 3 player(s) (2.50 USD paid already)"] == _settle(run)
+
+
+def test_a_correction_of_a_settled_night_needs_closed(run, night: Path) -> None:  # noqa: ANN001
+    """The night settled up, h2 (seq 13 its rake of 6, 14 Ann paid 34) corrected to a rake
+    of 5 and Ann paid 35: Ann's net +1 and the house's rake -1 move books settled up, so the
+    correction takes --closed, as a void does; with it the night owes 0.25 USD again."""
+    for pay in (("Bob", "Ann", "7.50"), ("Cy", "Ann", "2.50"), ("Cy", "rake", "2.50")):
+        assert run("pay", "night", *pay).exit_code == 0
+    assert _session_state(run) == (True, 0)
+    fix = ("correct", "h2", "--replace", "13", "rake 5", "--replace", "14", "pay Ann 35",
+           "--reason", "the food was 5", "--by", "host")
+    out = run(*fix)
+    assert (out.exit_code, out.output) == (2, (
+        "error: hand h2: session night is closed and correcting hand h2 moves its players' "
+        "nets (Ann +1) and its rake (6 to 5 chips): nothing written; --closed records it "
+        "anyway\n"))
+    assert _session_state(run) == (True, 0)
+    assert run(*fix, "--closed").exit_code == 0
+    assert _session_state(run) == (False, 25)  # Ann +0.25, the house -0.25: 0.25 USD owed
