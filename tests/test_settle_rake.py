@@ -306,3 +306,26 @@ def test_a_correction_of_a_settled_night_needs_closed(run, night: Path) -> None:
     assert _session_state(run) == (True, 0)
     assert run(*fix, "--closed").exit_code == 0
     assert _session_state(run) == (False, 25)  # Ann +0.25, the house -0.25: 0.25 USD owed
+
+
+def test_settle_of_a_session_never_opened_says_to_open_it_before_paying_the_house(  # noqa: ANN001
+        run, db: str, tmp_path: Path) -> None:
+    """A hand read from a file that names its session fri (never opened): Ann's aces win the
+    pot of 200 less a rake of 5, zed pays Ann 95 and the house 5. `pay` records a payment in
+    an opened session only, so settle says to open fri first; once opened, the hint is the
+    plain one and the payment goes in."""
+    (tmp_path / "h.phh").write_text(ZED + "winnings = [195, 0]\nrake = 5\n_session = 'fri'\n")
+    assert run("import", str(tmp_path / "h.phh")).exit_code == 0
+    house = ("the house: whoever keeps the rake the table took, 5 (5 chips in session fri); "
+             "`handledger pay fri PLAYER rake AMOUNT` records a payment to it")
+    assert run("settle", "--session", "fri").output.splitlines() == [
+        "zed pays Ann 95", "zed pays the house 5",
+        "2 transfer(s) settle 2 player(s) and the house",
+        f"{house} once the session is opened (`handledger session open fri`: it was never "
+        "opened, its hands read from a file)"]
+    assert run("pay", "fri", "zed", "rake", "5").exit_code == 2  # no session 'fri' yet
+    assert run("session", "open", "fri").exit_code == 0
+    assert run("settle").output.splitlines()[-1] == house
+    assert run("pay", "fri", "zed", "rake", "5").exit_code == 0
+    assert run("settle").output.splitlines() == [
+        "zed pays Ann 95", "1 transfer(s) settle 2 player(s) (5 paid already)"]
