@@ -403,7 +403,11 @@ def test_a_rake_of_the_whole_pot_pays_nobody_and_is_counted(run, db: str) -> Non
     """Each puts in 2; the table takes the whole pot of 6 and pays nobody: a legal end, and
     the hand's payouts are "none paid", not unknown. Nets -2 each (not Ann +4 by the rules),
     the rake of 6 is the house's: each pays it 2."""
-    _three(db, *CHECKED, "rake 6", "end")
+    _three(db, *CHECKED)
+    out = run("act", "t1", "rake 6")
+    assert out.output == ("22 recorded_rake; phase showdown, next: end (the rake of 6 took "
+                          "the pot)\n")
+    assert run("act", "t1", "end").exit_code == 0
     out = run("replay", "--hand", "t1", "--json")
     (r,) = [json.loads(line) for line in out.output.splitlines()]
     assert (out.exit_code, r["recorded"], r["notes"]) == (1, {}, [])
