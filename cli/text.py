@@ -183,11 +183,18 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any)
         where = ", ".join(f"{r['chips']} chips in session {r['session']}" if r["session"]
                           else f"{r['chips']} chips in hands of no session" for r in raked)
         one = raked[0]["session"] if len(raked) == 1 and raked[0]["session"] else "SESSION"
+        pay = f"`handledger pay {one} PLAYER rake AMOUNT` records a payment to it"
+        never = [s for s in books.unopened if s in {r["session"] for r in raked}]
+        if len(never) == 1:  # `pay` records a payment in an opened session only
+            pay += (f" once the session is opened (`handledger session open {never[0]}`: it "
+                    "was never opened, its hands read from a file)")
+        elif never:
+            pay += (" once its session is opened (`handledger session open SESSION`: "
+                    f"{', '.join(never)} were never opened, their hands read from files)")
         lines.append(
             f"the house: whoever keeps the rake the table took, "
             f"{format_money(books.house['rake_minor'], decimals, currency)}"
-            + (f" ({where})" if where else "")
-            + f"; `handledger pay {one} PLAYER rake AMOUNT` records a payment to it")
+            + (f" ({where})" if where else "") + f"; {pay}")
     return "\n".join(lines)
 
 
@@ -224,6 +231,8 @@ def state_text(now: Any) -> str:
         lines.extend(done.explanation)
         if done.paid:
             lines.append("paid: " + ", ".join(f"{p} {c}" for p, c in done.paid.items()))
+        elif state.status == "complete" and state.rake:  # the rake took the whole pot
+            lines.append(f"paid: nobody (the rake of {state.rake} took the pot)")
         elif state.status == "complete":
             lines.append("paid: none recorded (the stacks after the hand are the rules' result)")
         lines.extend(f"paid differently from the rules: {d}" for d in done.differences)

@@ -77,13 +77,15 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
     """Append a correction of ``hand`` made of ``specs`` (:mod:`replay.whatif`), signed with
     the key ``sign`` of ``keys`` when given (:mod:`ledger.store.signing`). ``closed``: go in
     though the hand's session is closed and the hand, paid by the rules until now, would
-    then be paid differently.
+    then be paid differently, or a player's net or the hand's rake would move
+    (:func:`_closed_moves`).
 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: a change that is
             not legal, a corrected hand the engine rejects, one that changes nothing (the
-            hand's events in force the same with it), or a clean hand of a closed session
-            made paid wrong without ``closed`` (nothing written).
+            hand's events in force the same with it), or, without ``closed``, a clean hand of
+            a closed session made paid wrong or one whose nets or rake move (nothing
+            written).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
@@ -115,17 +117,20 @@ def _changes_something(hand: str, events: Sequence[Any], correction: ev.Correcti
 
 def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correction,
             took_back: str | None = None, *, closed: bool = False) -> Corrected:
-    """Append ``correction`` (already checked) after ``rows``; what it moved. Refused
-    (:func:`_closed_books`) when it makes a clean hand of a closed session paid wrong, unless
-    ``closed``."""
+    """Append ``correction`` (already checked) after ``rows``; what it moved. Refused, unless
+    ``closed``, when the hand's session is closed and it moves a player's net or the hand's
+    rake (:func:`_closed_moves`), or makes a clean hand paid wrong (:func:`_closed_books`)."""
     events = [r.event for r in rows]
     after = replay_events([*events, correction])
     try:
         before = replay_events(events)
     except IllegalAction:  # a broken stream, which this correction repairs
         before = None
-    if not closed and before is not None and not before.discrepancies and after.discrepancies:
-        _closed_books(ledger, hand, rows[0].session, after)
+    if not closed and before is not None:
+        doing = f"undoing {took_back} of hand {hand}" if took_back else f"correcting hand {hand}"
+        if not before.discrepancies and after.discrepancies:
+            _closed_books(ledger, hand, rows[0].session, after)
+        _closed_moves(ledger, hand, rows[0].session, before, after, doing)
     downstream = (compare(ledger, hand, rows, correction).downstream
                   if rows[0].session and before is not None else [])
     ledger.append(hand, [correction], hand_id=hand, expected_seq=rows[-1].seq)
@@ -388,6 +393,43 @@ def _closed_books(ledger: Any, hand: str, session: str | None, after: HandReplay
         f"session {session} is closed and this leaves hand {hand}, paid by the rules until "
         f"now, paid differently ({first.player} paid {first.recorded}, the rules give "
         f"{first.recomputed}): nothing written; --closed records it anyway", hand=hand)
+
+
+def taken_as_rake(replay: HandReplay) -> int:
+    """The chips the books count as ``replay``'s rake (the replay's ``rake`` finding:
+    recomputed − recorded, as :func:`ledger.audit.reports.rake_taken` sums them)."""
+    return sum(d.recomputed - d.recorded for d in replay.discrepancies if d.kind == "rake")
+
+
+def _closed_moves(ledger: Any, hand: str, session: str | None, before: HandReplay,
+                  after: HandReplay, doing: str) -> None:
+    """Refuse the change ``doing`` (``"correcting hand h2"``) of ``hand`` from ``before`` to
+    ``after`` when its session is closed and it moves a player's net (the books' net,
+    :func:`replay.whatif.paid_net`) or the rake the books count (:func:`taken_as_rake`, the
+    house's): the session's books were settled up at the close (README: sessions and the
+    books), so `--closed` must say it is meant, as for a void (:func:`_closed_void`).
+
+    Raises:
+        IllegalAction: naming the hand, the session, each player's net change and the
+            rake's.
+    """
+    was, now = paid_net(before), paid_net(after)
+    moved = {p: now.get(p, 0) - n for p, n in was.items() if now.get(p, 0) != n}
+    rake = (taken_as_rake(before), taken_as_rake(after))
+    if not moved and rake[0] == rake[1]:
+        return
+    from replay.sessions import session_state
+
+    if session is None or not session_state(ledger, session).closed:
+        return
+    what = []
+    if moved:
+        what.append("its players' nets (" + ", ".join(f"{p} {n:+d}" for p, n in moved.items())
+                    + ")")
+    if rake[0] != rake[1]:
+        what.append(f"its rake ({rake[0]} to {rake[1]} chips)")
+    raise IllegalAction(f"session {session} is closed and {doing} moves {' and '.join(what)}: "
+                        "nothing written; --closed records it anyway", hand=hand)
 
 
 def _closed_void(ledger: Any, hand: str, session: str | None, events: list[Any],

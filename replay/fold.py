@@ -35,7 +35,9 @@ class HandReplay:
     """A replayed hand: the engine's result, the recorded payouts per player (chips, ``None``
     when the source recorded none), the discrepancies (values, never exceptions) and notes
     such as "showdown not verifiable"; ``rake``: the rake recorded at the table (chips, a
-    ``recorded_rake``), None when none was."""
+    ``recorded_rake``), None when none was. A hand that records a rake records its payouts:
+    with none, ``recorded`` is ``{}``, nobody paid (the rake took the whole pot), never
+    unknown."""
 
     hand: str
     session: str | None
@@ -313,6 +315,8 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     settle, compare_payouts = _settlement()
     result = settle(state)
     recorded = _recorded(state.payouts)
+    if recorded is None and state.rake:  # raked, nothing paid: the rake took the whole pot
+        recorded = {}
     discrepancies, notes = compare_payouts(result, recorded)
     if discrepancies:
         from replay.rake import classify

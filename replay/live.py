@@ -38,6 +38,7 @@ from replay.payout_rules import (
     not_folded,
     over_the_pot,
     paid_to_somebody,
+    rake_within_the_pots,
     within_reach,
 )
 
@@ -563,16 +564,30 @@ def _live_rules(state: HandState, event: Any) -> None:
         above_zero(event)
         not_folded(state, event)
         over_the_pot(state, event)
-        within_reach(state, event)
+        result = _settled(state)
+        within_reach(state, event, result)
+        if state.rake:
+            rake_within_the_pots(state, state.rake, result, event)
     if event.type == "recorded_rake":
         _rake_rules(state, event)
 
 
+def _settled(state: HandState) -> Any:
+    """The rules' :class:`engine.settle.HandResult` of ``state`` (loaded here: only a payout,
+    a rake or an end settles a live hand)."""
+    from engine.settle import settle
+
+    return settle(state)
+
+
 def _rake_rules(state: HandState, event: ev.RecordedRake) -> None:
     """Refuse a rake (``rake AMOUNT``, FORMATS.md §1: PHH's ``rake``) that is not the one
-    rake of the hand, or that takes it with the payouts recorded so far above the chips in
-    the pot. One rake a hand, never summed: a line given twice is a mistake caught, and a
-    rake to put right is taken back with ``undo`` and recorded again.
+    rake of the hand, that takes it with the payouts recorded so far above the chips in
+    the pot, or that takes more than the pots hold beside what the payouts took from them:
+    an uncalled bet is returned, never raked (RULES.md §1.2-1.4,
+    :func:`replay.payout_rules.rake_within_the_pots`). One rake a hand, never summed: a line
+    given twice is a mistake caught, and a rake to put right is taken back with ``undo`` and
+    recorded again.
 
     Raises:
         IllegalAction: ``"the hand already records a rake of 10 …"``, ``"a rake of 400 is
@@ -596,6 +611,7 @@ def _rake_rules(state: HandState, event: ev.RecordedRake) -> None:
                                 f"({a(paid)} paid)")
         raise IllegalAction(f"a rake of {a(event.amount)} is more than the pot's "
                             f"{a(pot)}{chips}")
+    rake_within_the_pots(state, event.amount, _settled(state))
 
 
 def _closed_session(ledger: Any, hand: str, state: HandState, start: int, action: str

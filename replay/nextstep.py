@@ -77,6 +77,9 @@ def next_step(state: HandState) -> str:
     elif phase == "showdown" and state.status == "open":
         if state.payouts:
             step = "next: pay PLAYER AMOUNT or end"
+        elif state.rake and state.rake == state.pot_total():  # nothing left to pay
+            raked = format_amount(state.rake, state.started.unit.decimals)
+            step = f"next: end (the rake of {raked} took the pot)"
         elif state.rake:  # a raked hand records its payouts: the pot less the rake
             pay = (f"pay PLAYER AMOUNT (the pot less the rake of "
                    f"{format_amount(state.rake, state.started.unit.decimals)}), then end")

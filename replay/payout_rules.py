@@ -5,15 +5,16 @@ correction of a hand is held to as well (:func:`new_faults`).
 A payout goes to a player who has not folded (RULES.md §1.3-1.5), no player is paid more than
 he can win, the pots he is eligible for plus any uncalled bet returned to him (§1.2-1.5:
 :func:`replay.compare.most_can_win`, the audit's feasibility bound), the payouts and the rake
-never come to more than the chips in the pot, and a hand ends only with every chip of its pot
-paid to somebody (or carried to the next hand, §7.1).
+never come to more than the chips in the pot, the rake comes out of the pots only (never out
+of an uncalled bet, which is returned: §1.2-1.4), and a hand ends only with every chip of its
+pot paid to somebody (or carried to the next hand, §7.1).
 
 Each refusal gives its amounts as ``act`` takes them for the hand (:func:`as_typed`):
 chips, or for a hand kept in a unit with decimals (an imported file in dollars and cents, FORMATS.md
 §1: ``pay Ann 1.50``) that unit, so ``the pot holds 146.00``, never its 14600 cents.
 
-The settlement (engine.settle, replay.compare) is loaded only where a payout or an end is
-checked, never by the other live actions (tests/test_live_imports.py).
+The settlement (engine.settle, replay.compare) is loaded only where a payout, a rake or an
+end is checked, never by the other live actions (tests/test_live_imports.py).
 """
 
 from __future__ import annotations
@@ -137,6 +138,59 @@ def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
                             f"already paid{raked}: {more}")
 
 
+def out_of_the_pots(state: HandState, result: Any, extra: ev.RecordedPayout | None = None
+                    ) -> int:
+    """The chips the payouts recorded in ``state`` (and ``extra``, one about to be) take out
+    of the pots, in chips: what each player is paid beyond the uncalled bet returned to him
+    (RULES.md §1.2-1.4: an uncalled bet is given back, it is in no pot). ``result``: the
+    rules' :class:`engine.settle.HandResult` of ``state``."""
+    paid: dict[str, int] = {}
+    for payout in (*state.payouts, *([extra] if extra is not None else [])):
+        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    return sum(max(0, chips - result.returned.get(player, 0)) for player, chips in paid.items())
+
+
+def rake_within_the_pots(state: HandState, rake: int, result: Any,
+                         extra: ev.RecordedPayout | None = None) -> None:
+    """Refuse a rake of ``rake`` chips that, with what the payouts (``extra`` too) take out of
+    the pots (:func:`out_of_the_pots`), comes to more than the pots hold: the rake is taken
+    from the pots only, never from an uncalled bet, which goes back to its player (RULES.md
+    §1.2-1.4). ``result``: the rules' :class:`engine.settle.HandResult` of ``state``.
+
+    Raises:
+        IllegalAction: ``"a rake of 6 is more than the pots: they hold 5 (Ann's uncalled bet
+            of 8 is returned to him, it is in no pot; RULES.md §1.2-1.4): at most 5 can be
+            raked"`` (for a payout: ``"… 5 raked: at most 0 more can be paid out of them"``).
+    """
+    over, words = _raked_beyond(state, rake, result, extra)
+    if over:
+        raise IllegalAction(words)
+
+
+def _raked_beyond(state: HandState, rake: int, result: Any,
+                  extra: ev.RecordedPayout | None = None) -> tuple[int, str]:
+    """``(chips, words)``: the chips the rake and the payouts take beyond the pots, and
+    :func:`rake_within_the_pots`' refusal; ``(0, "")`` when within them."""
+    pots = sum(p.amount for p in result.pots)
+    taken = out_of_the_pots(state, result, extra)
+    if rake + taken <= pots:
+        return 0, ""
+    def a(chips: int) -> str:
+        return as_typed(state, chips)
+
+    back = ", ".join(f"{p}'s uncalled bet of {a(c)}" for p, c in result.returned.items() if c)
+    aside = f" ({back} is returned to him, it is in no pot; RULES.md §1.2-1.4)" if back else ""
+    paid = f", {a(taken)} of them paid" if taken else ""
+    if extra is None:
+        return rake + taken - pots, (
+            f"a rake of {a(rake)} is more than the pots: they hold {a(pots)}{aside}{paid}: at "
+            f"most {a(max(0, pots - taken))} can be raked")
+    left = max(0, pots - rake - out_of_the_pots(state, result))
+    return rake + taken - pots, (
+        f"the pots hold {a(pots)}{aside}, {a(rake)} raked: at most {a(left)} more can be paid "
+        "out of them (a player's uncalled bet is paid back with `returned PLAYER AMOUNT`)")
+
+
 def paid_to_somebody(state: HandState) -> None:
     """Refuse the end of a hand that would leave chips paid to nobody, lost to the books
     (every player's net minus what he put in): a hand whose pots the rules cannot award (a
@@ -202,6 +256,10 @@ def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
     if not before and due and result.verifiable and sum(c for _, _, c in due) == unpaid:
         hint = " (by the rules: " + ", ".join(f"{w} {p} {a(c)}" for w, p, c in due) + ")"
     if rake:
+        back = [(w, p, c) for w, p, c in due if w == "returned"]
+        if not before and back and sum(c for _, _, c in back) == unpaid:  # the rake took the rest
+            earlier = " (an uncalled bet is returned, never raked: " + ", ".join(
+                f"{w} {p} {a(c)}" for w, p, c in back) + ")"
         return unpaid, (f"cannot end with {a(pot - unpaid - rake)} of the pot's "
                         f"{of_the_pot(state, pot)} paid and {a(rake)} raked: {a(unpaid)} would "
                         f"go to nobody{earlier}; record the rest (pay PLAYER AMOUNT, returned "
@@ -215,7 +273,9 @@ def payout_faults(state: HandState, short_before: int = 0
                   ) -> dict[tuple[str, str], tuple[int, str]]:
     """Each rule above that the payouts of ``state`` (a hand folded whole, corrections
     applied) break, as ``{(rule, player): (chips, words)}``: ``("folded", P)`` chips paid to
-    P, who folded; ``("reach", P)`` chips paid to P beyond what he can win; ``("short", "")``
+    P, who folded; ``("reach", P)`` chips paid to P beyond what he can win; ``("rake", "")``
+    chips the rake and the payouts take beyond the pots (an uncalled bet raked,
+    :func:`rake_within_the_pots`); ``("short", "")``
     chips of a complete hand's pot paid to nobody (only for a hand that ``complete``s). The
     words are the refusal the live action gets (``short_before``: see :func:`_unpaid`). A
     zero payout breaks nothing."""
@@ -234,6 +294,9 @@ def payout_faults(state: HandState, short_before: int = 0
         elif chips > most:
             faults[("reach", player)] = (chips - most,
                                          _beyond_reach(state, result, player, chips))
+    over, words = _raked_beyond(state, state.rake, result) if state.rake else (0, "")
+    if over:
+        faults[("rake", "")] = (over, words)
     if state.status == "complete":
         short, words = _unpaid(state, result, short_before)
         if short:

@@ -10,7 +10,8 @@ are not mistakes. This module gives them their own kind, explained in words:
   (PHH's ``rake`` field, FORMATS.md §1; a site text's summary, ``site_rake``), the one a home
   game recorded live (``act HAND "rake AMOUNT"``, a ``recorded_rake`` event: the same field as an
   event), or one within the hand's rake rule (our ``_rake`` table: ``percent``, ``cap`` in the
-  file's money, ``no_flop_no_drop``); the rake can come with uncalled bets left out too.
+  file's money, ``no_flop_no_drop``); the rake can come with uncalled bets left out too. A
+  hand's rake is named once, one finding however many players it left short (a split pot).
 
 Anything else, a real over- or under-payment, stays a ``payout`` discrepancy; one short by more
 than the player's uncalled bet in a hand that records no rake says both (the uncalled bet not
@@ -51,7 +52,7 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
         extra = f", and left out the uncalled bet ({uncalled})" if uncalled else ""
         text = (f"hand {result.hand}: the table paid {short} less than the pots and returns: "
                 f"{_kept(kept, recorded, most, live=rake is not None)}{extra}")
-        return [replace(d, kind="rake", message=text) if d in payouts else d for d in found]
+        return _one_rake(found, payouts, text)
     if all(returned[d.player] and d.diff == -returned[d.player] for d in payouts):
         return [replace(d, kind="uncalled", message=(
             f"hand {result.hand}: {d.player} was paid {d.recorded}, the rules give "
@@ -67,6 +68,21 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
             "either the site took rake the file does not say, or the payout is wrong"))
             if d in payouts else d for d in found]
     return found
+
+
+def _one_rake(found: list[Discrepancy], payouts: list[Discrepancy], text: str
+              ) -> list[Discrepancy]:
+    """``found`` with its ``payouts`` differences made the hand's one ``rake`` finding, in
+    the first one's place, saying ``text``: a rake is the table's, once a hand, however many
+    players were paid short by it (a split pot). Its player is the one paid short, or ``*``
+    (the whole table) for several; recorded and recomputed are their sums, so what the books
+    count as rake (recomputed − recorded) is the rake once."""
+    first = payouts[0]
+    one = replace(first, kind="rake", message=text) if len(payouts) == 1 else Discrepancy(
+        first.hand, "*", sum(d.recorded for d in payouts), sum(d.recomputed for d in payouts),
+        "rake", text)
+    short = {id(d) for d in payouts[1:]}
+    return [one if d is first else d for d in found if id(d) not in short]
 
 
 def _kept(kept: int, recorded: int | None, most: int | None, *, live: bool) -> str:

@@ -31,7 +31,9 @@ from ledger.model.names import (
     check_name,
     check_new_name,
     check_not_look_alike,
+    check_not_the_house,
     check_seat_name,
+    folded,
     likely_meant,
     look_alikes,
     spelled,
@@ -631,8 +633,9 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     where = f"pay {session} {payer} {payee}"
     amount_minor = money_written(amount, where, state)  # the input first, then the books
     known = in_books(ledger, session, state)
-    if HOUSE_WORD in (payer, payee) and HOUSE_WORD in known:
-        raise LedgerError(f"{where}: session {session} has a player named {HOUSE_WORD} (from "
+    named = sorted(n for n in known if folded(n) == HOUSE_WORD)  # 'Rake' too
+    if HOUSE_WORD in (payer, payee) and named:
+        raise LedgerError(f"{where}: session {session} has a player named {named[0]} (from "
                           f"an imported hand), so '{HOUSE_WORD}' cannot name the house here; "
                           "nothing written")
     for who in (payer, payee):
@@ -905,6 +908,7 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
         check_not_look_alike(name, names - theirs - {other}, "player",
                              "a player of the ledger")
         check_new_name(name)
+        check_not_the_house(name)
     if not known and (close := likely_meant(name, sorted(names - theirs - {other}))):
         raise LedgerError(f"{name} is no player in the ledger: did you mean "
                           f"{' or '.join(close)}? (`handledger player alias {close[0]} "

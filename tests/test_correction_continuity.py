@@ -129,8 +129,12 @@ def test_a_clean_hand_of_a_closed_session_is_not_made_paid_wrong_silently(user, 
     found = json.loads(run("audit", "--json").output)["discrepancies"]
     assert sorted((d["kind"], d["player"]) for d in found if d["hand"] == "h1") == [
         ("payout", "Ann"), ("payout", "Bob")]
-    # a correction that puts it right again needs no flag
-    out = run("correct", "h1", "--replace", "17", "pay Ann 4", "--reason", "y", "--by", "f")
+    # one that puts it right again moves the nets of books settled up too: the flag again
+    back = ("correct", "h1", "--replace", "17", "pay Ann 4", "--reason", "y", "--by", "f")
+    assert run(*back).output == (
+        "error: hand h1: session sat is closed and correcting hand h1 moves its players' nets "
+        "(Bob -4, Ann +4): nothing written; --closed records it anyway\n")
+    out = run(*back, "--closed")
     assert out.exit_code == 0 and len(_events(db, "h1")) == 20
 
 

@@ -40,19 +40,22 @@ def hand(shown: Path, db: str) -> Path:
     return copy_ledger(shown, Path(db))
 
 
-def _types(db: Path | str) -> list[str]:
+def _types(db: Path | str, hand: str = "r1") -> list[str]:
+    """The types of ``hand``'s events; a hand the ledger does not hold: of every event."""
     with Ledger(str(db), read_only=True) as ledger:
-        return [r.event.type for r in ledger.read("r1")]
+        rows = ledger.query("SELECT type FROM events WHERE stream = $1 OR NOT EXISTS (SELECT 1"
+                            " FROM events WHERE stream = $1) ORDER BY position", [hand])
+    return [t for (t,) in rows]
 
 
 def _refused(run, db: Path, action: str, hand: str = "r1") -> str:  # noqa: ANN001
     """``act HAND ACTION`` refused: exit 2, one line naming the hand (and the action, when
     the hand exists), nothing written."""
-    before = _types(db)
+    before = _types(db, hand)
     out = run("act", hand, action)
     assert out.exit_code == 2 and out.output.count("\n") == 1, out.output
     assert out.output.startswith(f"error: hand {hand}") and "Traceback" not in out.output
-    assert _types(db) == before
+    assert _types(db, hand) == before
     return out.output
 
 
@@ -337,3 +340,130 @@ def test_a_files_rake_of_unknown_cards_is_that_rake_too() -> None:
 
     assert kinds(195) == [("rake", "*", 195, 200)]
     assert kinds(194) == [("infeasible", "*", 194, 200)]
+
+
+#: Three-handed, 1/2, button Ann (Bob posts 1, Cy 2); the hole cards dealt Bob, Cy, Ann.
+THREE = ("hand", "start", "--hand", "t1", "--session", "s", "--game", "NT", "--stakes", "1/2",
+         "--seats", "Ann:100,Bob:100,Cy:100", "--button", "Ann")
+DEALT = ("d dh Bob KsKh", "d dh Cy 7c2d", "d dh Ann AsAh")
+
+
+def _three(db: str, *actions: str) -> Path:
+    buyins = [("buyin", "s", p, "100") for p in ("Ann", "Bob", "Cy")]
+    return build_ledger(Path(db), [("session", "open", "s"), *buyins, THREE,
+                                   *(("act", "t1", a) for a in (*DEALT, *actions))])
+
+
+def test_a_rake_comes_out_of_the_pots_never_out_of_an_uncalled_bet(run, db: str) -> None:  # noqa: ANN001
+    """Ann raises to 10, Bob and Cy fold: a pot of 5 (Bob's 1, Cy's 2 and the 2 of Ann's
+    that Cy's blind matched) and her uncalled 8 returned. At most the 5 of the pot can be
+    raked; the 8 is hers, returned before the end."""
+    _three(db, "Ann cbr 10", "Bob f", "Cy f")
+    assert "pot 0: 5 (Ann)\nreturned: Ann 8\n" in run("state", "t1").output
+    for rake in ("rake 6", "rake 13"):
+        assert (f"action '{rake}': a rake of {rake[5:]} is more than the pots: they hold 5 "
+                "(Ann's uncalled bet of 8 is returned to him, it is in no pot; RULES.md "
+                "§1.2-1.4): at most 5 can be raked; now:" in _refused(run, Path(db), rake, "t1"))
+    assert run("act", "t1", "rake 5").exit_code == 0  # the whole pot: legal
+    assert ("action 'end': cannot end with 0 of the pot's 13 chips paid and 5 raked: 8 would "
+            "go to nobody (an uncalled bet is returned, never raked: returned Ann 8)"
+            in _refused(run, Path(db), "end", "t1"))
+    assert "at most 8 more can be paid" in _refused(run, Path(db), "pay Ann 9", "t1")
+    for action in ("returned Ann 8", "end"):
+        assert run("act", "t1", action).exit_code == 0, action
+    assert _nets(run) == {"Ann": -2, "Bob": -1, "Cy": -2}  # -5 in all: the rake
+    assert json.loads(run("balances", "--json").output)["rake"] == [
+        {"session": "s", "chips": 5, "hands": 1}]
+
+
+def test_a_payout_after_the_rake_cannot_take_an_uncalled_bet(run, db: str) -> None:  # noqa: ANN001
+    """Cy (20 chips) calls Ann's raise to 30 all in, Bob folds: a pot of 41 (Cy 20, Ann 20,
+    Bob 1) for Ann and Cy, Ann's uncalled 10 returned. Raked 5, the pot has 36 left to pay:
+    Cy's aces may not be paid 41, which would take 5 of Ann's 10."""
+    buyins = [("buyin", "s", p, c) for p, c in (("Ann", "100"), ("Bob", "100"), ("Cy", "20"))]
+    start = (*THREE[:-3], "Ann:100,Bob:100,Cy:20", "--button", "Ann")
+    actions = ("d dh Bob 7c2d", "d dh Cy AsAh", "d dh Ann KsKh", "Ann cbr 30", "Bob f", "Cy cc",
+               "d db 2c3d4h", "d db 9s", "d db Td", "rake 5")
+    build_ledger(Path(db), [("session", "open", "s"), *buyins, start,
+                            *(("act", "t1", a) for a in actions)])
+    assert ("action 'pay Cy 41': the pots hold 41 (Ann's uncalled bet of 10 is returned to "
+            "him, it is in no pot; RULES.md §1.2-1.4), 5 raked: at most 36 more can be paid out "
+            "of them" in _refused(run, Path(db), "pay Cy 41", "t1"))
+    for action in ("pay Cy 36", "returned Ann 10", "end"):
+        assert run("act", "t1", action).exit_code == 0, action
+    assert _nets(run) == {"Ann": -20, "Bob": -1, "Cy": 16}
+
+
+#: The three check it down; Ann's aces win the pot of 6.
+CHECKED = ("Ann cc", "Bob cc", "Cy cc", *(a for card in ("d db 2c3d4h", "d db 9s", "d db Td")
+                                          for a in (card, "Bob cc", "Cy cc", "Ann cc")))
+
+
+def test_a_rake_of_the_whole_pot_pays_nobody_and_is_counted(run, db: str) -> None:  # noqa: ANN001
+    """Each puts in 2; the table takes the whole pot of 6 and pays nobody: a legal end, and
+    the hand's payouts are "none paid", not unknown. Nets -2 each (not Ann +4 by the rules),
+    the rake of 6 is the house's: each pays it 2."""
+    _three(db, *CHECKED)
+    out = run("act", "t1", "rake 6")
+    assert out.output == ("22 recorded_rake; phase showdown, next: end (the rake of 6 took "
+                          "the pot)\n")
+    assert run("act", "t1", "end").exit_code == 0
+    out = run("replay", "--hand", "t1", "--json")
+    (r,) = [json.loads(line) for line in out.output.splitlines()]
+    assert (out.exit_code, r["recorded"], r["notes"]) == (1, {}, [])
+    assert [(d["player"], d["recorded"], d["recomputed"], d["kind"]) for d in
+            r["discrepancies"]] == [("Ann", 0, 6, "rake")]
+    assert "paid: nobody (the rake of 6 took the pot)" in run("state", "t1").output
+    body = json.loads(run("audit", "--json").output)
+    assert [(d["kind"], d["expected"], d["actual"]) for d in body["discrepancies"]] == [
+        ("rake", 6, 0)]
+    assert _nets(run) == {"Ann": -2, "Bob": -2, "Cy": -2}
+    assert json.loads(run("balances", "--json").output)["rake"] == [
+        {"session": "s", "chips": 6, "hands": 1}]
+    assert run("settle", "--session", "s").output.splitlines()[:4] == [
+        "Ann pays the house 2", "Bob pays the house 2", "Cy pays the house 2",
+        "3 transfer(s) settle 3 player(s) and the house"]
+
+
+def test_a_correction_cannot_rake_an_uncalled_bet(run, db: str) -> None:  # noqa: ANN001
+    """The folded-to raise above, paid in full (seq 10 Ann's 8 returned, 11 the pot of 5): a
+    correction that rakes 13 in their place is refused; one that rakes the pot's 5 goes in."""
+    _three(db, "Ann cbr 10", "Bob f", "Cy f", "returned Ann 8", "pay Ann 5", "end")
+    fix = ("correct", "t1", "--reason", "the food", "--by", "host")
+    out = run(*fix, "--replace", "10", "rake 13", "--delete", "11")
+    assert (out.exit_code, out.output) == (2, (
+        "error: hand t1: correction replace 10 'rake 13', delete 11: a rake of 13 is more than "
+        "the pots: they hold 5 (Ann's uncalled bet of 8 is returned to him, it is in no pot; "
+        "RULES.md §1.2-1.4): at most 5 can be raked\n"))
+    assert run(*fix, "--replace", "11", "rake 5").exit_code == 0
+    assert _nets(run) == {"Ann": -2, "Bob": -1, "Cy": -2}
+
+
+def test_a_split_pot_raked_is_one_rake(run, db: str) -> None:  # noqa: ANN001
+    """Ann and Bob all in for 51 each, the board a royal flush: the pot of 102 is split 51
+    and 51 by the rules; the table takes 5 and pays 49 and 48. One rake finding for the hand
+    (the whole table's: 97 paid of 102), 5 chips of rake taken, counted once everywhere."""
+    from replay.rake_taken import rake_taken
+
+    start = ("hand", "start", "--hand", "sp", "--session", "s", "--game", "NT", "--stakes",
+             "1/2", "--seats", "Ann:51,Bob:51", "--button", "Ann")
+    actions = ("d dh Ann 2c3d", "d dh Bob 4h5c", "Ann cbr 51", "Bob cc", "d db AsKsQs",
+               "d db Js", "d db Ts", "rake 5", "pay Ann 49", "pay Bob 48", "end")
+    build_ledger(Path(db), [("session", "open", "s"), ("buyin", "s", "Ann", "51"),
+                            ("buyin", "s", "Bob", "51"), start,
+                            *(("act", "sp", a) for a in actions)])
+    (r,) = [json.loads(line) for line in run("replay", "--hand", "sp", "--json").output
+            .splitlines()]
+    said = ("hand sp: the table paid 5 less than the pots and returns: the table kept 5 as rake "
+            "(as recorded at the table)")
+    assert r["discrepancies"] == [{"player": "*", "recorded": 97, "recomputed": 102,
+                                   "diff": -5, "kind": "rake", "message": said}]
+    out = run("audit")
+    assert out.output.splitlines() == [
+        f"rake: {said} [session s, hand sp; expected 102, actual 97]",
+        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (rake 1)"]
+    assert json.loads(run("balances", "--json").output)["rake"] == [
+        {"session": "s", "chips": 5, "hands": 1}]
+    assert _nets(run) == {"Ann": -2, "Bob": -3}
+    with Ledger(db, read_only=True) as ledger:
+        assert rake_taken(ledger, "s") == 5

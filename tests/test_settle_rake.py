@@ -239,6 +239,40 @@ def test_rake_is_refused_as_the_house_where_an_imported_player_is_so_named(  # n
         "rake pays Ann 100", "1 transfer(s) settle 2 player(s)"]  # the player: no rake taken
 
 
+@pytest.mark.parametrize("name", ["Rake", "house", "The House"])
+def test_a_new_player_cannot_be_named_like_the_house(run, name: str) -> None:  # noqa: ANN001
+    """A buy-in, a seat or an alias that would make settle say "Cy pays house" beside "Cy
+    pays the house" is refused, nothing written."""
+    said = (f"player name {name!r} cannot be used{{}}: it reads as the house, who keeps the "
+            "rake ('rake' names it in `handledger pay`, and settle says 'the house'); choose "
+            "another name")
+    assert run("session", "open", "sat").exit_code == 0
+    out = run("buyin", "sat", name, "100")
+    assert (out.exit_code, out.output.startswith(f"error: {said.format(' at the table')} (")) \
+        == (2, True), out.output
+    out = run("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats",
+              f"{name}:100,Ann:100")
+    assert out.exit_code == 2 and said.format(" at the table") in out.output
+    out = run("player", "alias", name, "Cy")
+    assert (out.exit_code, out.output) == (2, f"error: {said.format('')}\n")
+    assert run("history", "--session", "sat").output.startswith("session sat: 1 event(s)\n")
+
+
+def test_rake_is_refused_as_the_house_beside_an_imported_player_named_rake_in_any_case(  # noqa: ANN001
+        run, db: str, tmp_path: Path) -> None:
+    """An imported hand seats 'Rake': `pay odd rake ...` could mean him or the house, and is
+    refused; 'Rake' as typed is the player."""
+    (tmp_path / "h.phh").write_text(ZED.replace("'zed'", "'Rake'"))
+    assert run("session", "open", "odd").exit_code == 0
+    assert run("import", str(tmp_path / "h.phh"), "--session", "odd").exit_code == 0
+    out = run("pay", "odd", "Ann", "rake", "1")
+    assert (out.exit_code, out.output) == (2, (
+        "error: pay odd Ann rake: session odd has a player named Rake (from an imported hand), "
+        "so 'rake' cannot name the house here; nothing written\n"))
+    out = run("pay", "odd", "Rake", "Ann", "100")
+    assert (out.exit_code, out.output) == (0, "odd: Rake paid Ann 100 (entry 2)\n")
+
+
 def test_a_payment_to_the_house_survives_an_export(run, night: Path, tmp_path: Path  # noqa: ANN001
                                                    ) -> None:
     """JSON lines keep the house as a null payee: the re-imported ledger settles alike."""
@@ -253,3 +287,45 @@ def test_a_payment_to_the_house_survives_an_export(run, night: Path, tmp_path: P
     assert out.stdout.splitlines() == [
         "Bob pays Ann 7.50 USD", "Cy pays Ann 2.50 USD",
         "2 transfer(s) settle 3 player(s) (2.50 USD paid already)"] == _settle(run)
+
+
+def test_a_correction_of_a_settled_night_needs_closed(run, night: Path) -> None:  # noqa: ANN001
+    """The night settled up, h2 (seq 13 its rake of 6, 14 Ann paid 34) corrected to a rake
+    of 5 and Ann paid 35: Ann's net +1 and the house's rake -1 move books settled up, so the
+    correction takes --closed, as a void does; with it the night owes 0.25 USD again."""
+    for pay in (("Bob", "Ann", "7.50"), ("Cy", "Ann", "2.50"), ("Cy", "rake", "2.50")):
+        assert run("pay", "night", *pay).exit_code == 0
+    assert _session_state(run) == (True, 0)
+    fix = ("correct", "h2", "--replace", "13", "rake 5", "--replace", "14", "pay Ann 35",
+           "--reason", "the food was 5", "--by", "host")
+    out = run(*fix)
+    assert (out.exit_code, out.output) == (2, (
+        "error: hand h2: session night is closed and correcting hand h2 moves its players' "
+        "nets (Ann +1) and its rake (6 to 5 chips): nothing written; --closed records it "
+        "anyway\n"))
+    assert _session_state(run) == (True, 0)
+    assert run(*fix, "--closed").exit_code == 0
+    assert _session_state(run) == (False, 25)  # Ann +0.25, the house -0.25: 0.25 USD owed
+
+
+def test_settle_of_a_session_never_opened_says_to_open_it_before_paying_the_house(  # noqa: ANN001
+        run, db: str, tmp_path: Path) -> None:
+    """A hand read from a file that names its session fri (never opened): Ann's aces win the
+    pot of 200 less a rake of 5, zed pays Ann 95 and the house 5. `pay` records a payment in
+    an opened session only, so settle says to open fri first; once opened, the hint is the
+    plain one and the payment goes in."""
+    (tmp_path / "h.phh").write_text(ZED + "winnings = [195, 0]\nrake = 5\n_session = 'fri'\n")
+    assert run("import", str(tmp_path / "h.phh")).exit_code == 0
+    house = ("the house: whoever keeps the rake the table took, 5 (5 chips in session fri); "
+             "`handledger pay fri PLAYER rake AMOUNT` records a payment to it")
+    assert run("settle", "--session", "fri").output.splitlines() == [
+        "zed pays Ann 95", "zed pays the house 5",
+        "2 transfer(s) settle 2 player(s) and the house",
+        f"{house} once the session is opened (`handledger session open fri`: it was never "
+        "opened, its hands read from a file)"]
+    assert run("pay", "fri", "zed", "rake", "5").exit_code == 2  # no session 'fri' yet
+    assert run("session", "open", "fri").exit_code == 0
+    assert run("settle").output.splitlines()[-1] == house
+    assert run("pay", "fri", "zed", "rake", "5").exit_code == 0
+    assert run("settle").output.splitlines() == [
+        "zed pays Ann 95", "1 transfer(s) settle 2 player(s) (5 paid already)"]

@@ -56,7 +56,9 @@ class Balances:
     ``units`` is empty and nothing else changes. ``rake``: the rake the table took from the
     pots, per session (:func:`rake_taken`), which left the players' nets: they sum to minus
     it. ``house``: set by :func:`settlement` only, what the house (whoever keeps the rake) is
-    owed and was paid, money: ``{"rake_minor", "paid_minor", "received_minor"}``."""
+    owed and was paid, money: ``{"rake_minor", "paid_minor", "received_minor"}``;
+    ``unopened``: set by :func:`settlement` only, the sessions of ``rake`` never opened (their
+    hands read from files that name them), where no payment can be recorded until one is."""
 
     players: list[dict[str, Any]]
     unit: tuple[int, str | None]
@@ -67,6 +69,7 @@ class Balances:
     #: progress aside (:func:`unbalanced`).
     unbalanced: list[dict[str, Any]] = field(default_factory=list)
     house: dict[str, int] | None = None
+    unopened: list[str] = field(default_factory=list)
 
     @property
     def mixed(self) -> bool:
@@ -255,7 +258,7 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
     :func:`house_books`: the players' nets sum to minus the rake, README "settle") as one
     more party, owed the rake less what it was paid, plus what it paid back. A transfer's
     payer or payee None is the house (its transfers after the players' of each payer); the
-    balances they settle, with ``house`` set.
+    balances they settle, with ``house`` and ``unopened`` set.
 
     Raises:
         LedgerError: a hand read is still in progress (:func:`open_hands`: its pot is not
@@ -288,7 +291,10 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
         raise LedgerError(f"cannot settle: the balances sum to "
                           f"{_signed_money(net_sum, decimals, currency)}, not zero{why} (see "
                           "`handledger audit`)")
-    books = replace(books, house=house)
+    never = {name for (name,) in con.execute(
+        "SELECT session FROM session_book WHERE NOT opened").fetchall()}
+    books = replace(books, house=house, unopened=[r["session"] for r in books.rake
+                                                  if r["session"] in never])
     if not owed_house:
         return fewest_transfers(nets), books
     if HOUSE in nets:  # a player named "" is refused everywhere a name is written

@@ -143,6 +143,36 @@ NOTATION_WORDS = {
 }
 
 
+#: Names that read as the house, whoever keeps the rake (``pay SESSION PLAYER rake AMOUNT``,
+#: ``settle``'s "pays the house"), as :func:`folded` gives them: a new player cannot take one.
+HOUSE_NAMES = frozenset({"rake", "house", "the house"})
+
+
+def reads_as_the_house(name: str) -> bool:
+    """Whether ``name``, case folded (:func:`folded`), is one of :data:`HOUSE_NAMES`
+    (``'Rake'``, ``'HOUSE'``, ``'The House'``)."""
+    return folded(name) in HOUSE_NAMES
+
+
+def check_not_the_house(name: str) -> str:
+    """``name`` unchanged unless it reads as the house (:func:`reads_as_the_house`): a new
+    player name (``buyin``, ``hand start --seats``, ``player alias NAME``) never does, so
+    that ``settle`` never says "José pays house" beside "José pays the house". An imported
+    hand's names are kept as the file writes them.
+
+    Raises:
+        MalformedInput: naming the name and why.
+    """
+    if reads_as_the_house(name):
+        raise MalformedInput(f"player name {name!r} cannot be used: {_AS_THE_HOUSE}; choose "
+                             "another name")
+    return name
+
+
+_AS_THE_HOUSE = ("it reads as the house, who keeps the rake ('rake' names it in `handledger "
+                 "pay`, and settle says 'the house')")
+
+
 def check_seat_name(name: str) -> str:
     """``name`` unchanged when the live action notation can name him: ``act HAND "NAME cbr
     10"`` must read as his action (README "A night at the table"). Checked where a player is
@@ -154,11 +184,14 @@ def check_seat_name(name: str) -> str:
         MalformedInput: what :func:`check_new_name` refuses (a first ``-``), or a name the
             notation reads as something else (``d``, ``pay``,
             ``returned``, ``rake``, ``end``, ``state``, ``quit``; ``p1``, ``p2`` … which name seats;
+            one that reads as the house, :func:`reads_as_the_house`: ``Rake``, ``house``;
             one holding whitespace, where an action splits; one starting with ``{``, a JSON
             event; one holding ``,`` or ``:``, which ``--seats`` reads), saying why.
     """
     check_new_name(name)
     why = NOTATION_WORDS.get(name)
+    if why is None and reads_as_the_house(name):
+        why = _AS_THE_HOUSE
     if why is None and _is_seat(name):
         why = f"'{name}' names seat {name[1:]} in an action ('{name} cc')"
     if why is None and any(c.isspace() for c in name):
