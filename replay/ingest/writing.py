@@ -453,7 +453,26 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -
 
 
 def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]]) -> str | None:
-    """:func:`first_difference` of the events after the first, one by one."""
+    """:func:`first_difference` of the events after the first, one by one; a hand read in
+    PHH's shape is compared with a stored one in another shape (a site's order of the forced
+    bets, an uncalled bet returned apart) as PHH can say it (:mod:`replay.ingest.phh_form`)."""
+    from ledger.model.events import parse_event
+
+    differ = _in_order_difference(mine, stored)
+    if differ is None or not mine or not stored:
+        return differ
+    from replay.ingest.phh_form import in_phh_shape, phh_shape_difference
+
+    if not in_phh_shape(mine):
+        return differ
+    theirs = [parse_event(payload) for _, payload in stored]
+    if in_phh_shape(theirs):  # a shape PHH says: the events differ where they stand
+        return differ
+    return phh_shape_difference(mine, theirs)
+
+
+def _in_order_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]]
+                         ) -> str | None:
     from ledger.model.events import parse_event
 
     for i in range(1, max(len(mine), len(stored))):
