@@ -71,3 +71,33 @@ def test_a_changed_payout_of_an_exported_pokerstars_hand_is_refused(
     assert err == (f"error: {changed}:1, hand {HAND}: a different hand {HAND} is already in the "
                    "ledger: the table paid otherwise: Player4 1680 here, 1690 in the ledger, "
                    f"Player2 10 here, 0 in the ledger; {HINT}\n")
+
+
+def test_a_hand_in_a_sessions_chips_is_exported_as_its_money(user, db: str,  # noqa: ANN001
+                                                             tmp_path: Path) -> None:
+    """A hand converted into a session's chips (0.05 USD each) is written in USD, as its file
+    named it, and imports back into the session as the chips it has there."""
+    stars = SHARED / "text" / "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt"
+    opened = ("session", "open", "s1", "--chip-value", "0.05", "--currency", "USD", "--date",
+              "2009-11-25")
+    assert user(*opened)[0] == 0
+    assert user("import", "--session", "s1", str(stars))[1] == (
+        "imported 78 hand(s) (1725 events) from 1 file(s); 0 already in the ledger; 0 "
+        "rejected\n")
+    dump = tmp_path / "s1.phhs"
+    assert user("export", "--format", "phh", "-o", str(dump))[0] == 0
+    text = dump.read_text(encoding="utf-8")
+    # hand 77: Patman01 collected 57 chips of 0.05 USD in the session, written as 2.85 USD
+    table = text[: text.index("_hand_id = 'PokerStars-35825200467'")].rsplit("\n[", 1)[1]
+    assert "blinds_or_straddles = [0.05, 0.10, 0.00, 0.00, 0.00, 0.00]\n" in table
+    assert "starting_stacks = [10.50, 7.25, 8.20, 10.00, 23.80, 14.25]\n" in table
+    assert "winnings = [0.00, 0.00, 0.00, 2.85, 0.00, 0.00]\n" in table
+    assert user("import", str(dump)) == (0, "imported 0 hand(s) (0 events) from 1 file(s); "
+                                            "78 already in the ledger; 0 rejected\n", "")
+    fresh = str(tmp_path / "fresh.duckdb")
+    assert user("--db", fresh, *opened)[0] == 0
+    assert user("--db", fresh, "import", str(dump))[:2] == (0, (
+        "imported 78 hand(s) (1662 events) from 1 file(s); 0 already in the ledger; 0 "
+        "rejected\n"))
+    for args in (("replay", "--json"), ("balances", "--json", "--session", "s1")):
+        assert _json_lines(user, fresh, *args) == _json_lines(user, db, *args)

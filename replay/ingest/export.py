@@ -126,12 +126,16 @@ def phh_parts(events: Sequence[Any]) -> tuple:
     """``(started, forced, actions, payouts)`` of a hand for the PHH writer; corrections are
     applied first (the export is the hand as the ledger now reads it). A rake recorded at
     the table (``recorded_rake``) is PHH's ``rake`` field (FORMATS.md §1), written from
-    ``started.source`` as an imported hand's is; importing the text again keeps it there."""
+    ``started.source`` as an imported hand's is; importing the text again keeps it there.
+    A hand in a session's chips of money is written in that money (a 0.05 USD chip: 57
+    chips are ``2.85``, :func:`replay.ingest.units.in_money`); importing it into the session
+    gives its chips back."""
     from engine.notation import to_action
     from engine.state import HandState
     from replay.fold import effective_events
+    from replay.ingest.units import in_money
 
-    effective, _ = effective_events(events)
+    effective = in_money(effective_events(events)[0])  # a session's chips: as money
     started = effective[0]
     state = HandState.start(started)
     forced, actions, payouts = [], [], []

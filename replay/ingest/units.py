@@ -169,3 +169,34 @@ def _money(value: Any, decimals: int, scale: _Scale) -> Any:
     if amount != amount.to_integral_value() or amount < 0:
         return value
     return scale(int(amount))
+
+
+def in_money(events: Sequence[Any]) -> list[Any]:
+    """``events`` of one hand whose chips are a session's (``unit.minor_per_chip`` other than
+    1: a 0.05 USD chip is 5) as minor units of its currency, written with the currency's
+    decimals (ISO 4217; 2 for a code it does not list): the hand as money, as a file names it
+    (FORMATS.md §1: PHH writes the money, not the session's chips, and importing it into the
+    session gives its chips back, :func:`to_session`). Any other hand is returned as it is.
+    The file's ``rake`` and its ``_rake`` rule's ``cap`` become money of those decimals.
+
+    Raises:
+        LedgerError: as :func:`to_session` (none for a hand a session holds).
+    """
+    from decimal import Decimal
+
+    started = events[0]
+    mine = started.unit
+    if mine.currency is None or mine.minor_per_chip == 1:
+        return list(events)
+    iso = minor_units(_code(mine.currency))
+    decimals = 2 if iso is None else iso
+    out = to_session(events, SessionUnit(1, mine.currency, decimals), started.session or "")
+    source = dict(out[0].source)
+    if isinstance(source.get("rake"), int):
+        source["rake"] = Decimal(source["rake"]).scaleb(-decimals)
+    rule = source.get("_rake")
+    if isinstance(rule, dict) and isinstance(rule.get("cap"), int):
+        source["_rake"] = {**rule, "cap": Decimal(rule["cap"]).scaleb(-decimals)}
+    unit = ev.Unit(currency=mine.currency, decimals=decimals)
+    out[0] = out[0].model_copy(update={"unit": unit, "source": source})
+    return out
