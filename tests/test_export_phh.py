@@ -118,3 +118,32 @@ def test_a_several_hand_export_named_phh_imports_back(tmp_path) -> None:  # noqa
     assert again.output == runner.invoke(cli, ["--db", first, "export", "--format", "phh"]
                                          ).output
     assert _events(second) == _events(first)
+
+
+RAKED_CENTS = """variant = 'NT'
+antes = [0.00, 0.00, 0.00]
+blinds_or_straddles = [0.50, 1.00, 0.00]
+min_bet = 1.00
+starting_stacks = [100.00, 50.00, 200.00]
+actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 7c2d', 'p3 f', 'p1 cbr 6.00', 'p2 cc',
+  'd db 2s3s9d', 'p1 cc', 'p2 cc', 'd db Tc', 'p1 cc', 'p2 cc', 'd db Ah', 'p1 cc', 'p2 cc',
+  'p1 sm AsKs', 'p2 sm QhQd']
+winnings = [11.00, 0.00, 0.00]
+rake = 1.00
+currency = 'USD'
+hand = 7
+venue = 'Home'
+"""
+
+
+def test_a_decimal_rake_is_exported_as_a_number(user, tmp_path) -> None:  # noqa: ANN001
+    """A file's ``rake = 1.00`` (kept as the text "1.00" with the hand's start) is written back
+    as the number PHH's ``rake`` is, and the export is the hand already stored."""
+    path = tmp_path / "raked.phh"
+    path.write_text(RAKED_CENTS)
+    assert user("import", str(path))[0] == 0
+    out = tmp_path / "out.phh"
+    assert user("export", "--format", "phh", "-o", str(out))[0] == 0
+    assert "\nrake = 1.00\n" in out.read_text()
+    assert user("import", str(out)) == (0, "imported 0 hand(s) (0 events) from 1 file(s); 1 "
+                                           "already in the ledger; 0 rejected\n", "")

@@ -137,6 +137,7 @@ def phh_parts(events: Sequence[Any]) -> tuple:
 
     effective = in_money(effective_events(events)[0])  # a session's chips: as money
     started = effective[0]
+    started = started.model_copy(update={"source": _rake_numbers(started.source)})
     state = HandState.start(started)
     forced, actions, payouts = [], [], []
     for e in effective[1:]:
@@ -157,6 +158,25 @@ def phh_parts(events: Sequence[Any]) -> tuple:
                                      hand=started.hand)
         state.apply(e)
     return started, forced, actions, payouts
+
+
+def _rake_numbers(source: dict[str, Any]) -> dict[str, Any]:
+    """``source`` with the file's ``rake`` and its ``_rake`` rule's ``cap`` as numbers again:
+    a decimal one (``rake = 1.00``) is stored as JSON text (``"1.00"``), and PHH's ``rake``
+    is a number (FORMATS.md §1). Text that is not a plain decimal stays as it is."""
+    out = dict(source)
+    if isinstance(out.get("rake"), str):
+        out["rake"] = _decimal(out["rake"])
+    rule = out.get("_rake")
+    if isinstance(rule, dict) and isinstance(rule.get("cap"), str):
+        out["_rake"] = {**rule, "cap": _decimal(rule["cap"])}
+    return out
+
+
+def _decimal(text: str) -> Decimal | str:
+    """``text`` as a Decimal when it is digits with at most one decimal point, else ``text``."""
+    digits = text.replace(".", "", 1)
+    return Decimal(text) if digits.isascii() and digits.isdigit() else text
 
 
 def _unwritable(e: Any) -> str:
