@@ -542,7 +542,8 @@ def _live_rules(state: HandState, event: Any) -> None:
     after its end (that is a correction), a payout, a rake or a show before the betting is
     over, a payout of no chips, a payout to a player who folded, a payout beyond what its
     player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
-    beyond the chips in the pot (:mod:`replay.payout_rules`, :func:`_rake_rules`); and,
+    beyond the chips in the pot, payouts (and a rake, if any) that take another player's
+    uncalled bet for the pots (:mod:`replay.payout_rules`, :func:`_rake_rules`); and,
     checked once applied, an end that leaves a pot paid to nobody
     (:func:`replay.payout_rules.paid_to_somebody`).
 
@@ -566,8 +567,7 @@ def _live_rules(state: HandState, event: Any) -> None:
         over_the_pot(state, event)
         result = _settled(state)
         within_reach(state, event, result)
-        if state.rake:
-            rake_within_the_pots(state, state.rake, result, event)
+        rake_within_the_pots(state, state.rake or 0, result, event)
     if event.type == "recorded_rake":
         _rake_rules(state, event)
 

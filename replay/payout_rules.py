@@ -5,9 +5,10 @@ correction of a hand is held to as well (:func:`new_faults`).
 A payout goes to a player who has not folded (RULES.md §1.3-1.5), no player is paid more than
 he can win, the pots he is eligible for plus any uncalled bet returned to him (§1.2-1.5:
 :func:`replay.compare.most_can_win`, the audit's feasibility bound), the payouts and the rake
-never come to more than the chips in the pot, the rake comes out of the pots only (never out
-of an uncalled bet, which is returned: §1.2-1.4), and a hand ends only with every chip of its
-pot paid to somebody (or carried to the next hand, §7.1).
+never come to more than the chips in the pot, the rake and the payouts beyond a player's
+uncalled bet come out of the pots only (never out of another's uncalled bet, which is returned
+to him: §1.2-1.4; :func:`rake_within_the_pots`, with or without a rake), and a hand ends
+only with every chip of its pot paid to somebody (or carried to the next hand, §7.1).
 
 Each refusal gives its amounts as ``act`` takes them for the hand (:func:`as_typed`):
 chips, or for a hand kept in a unit with decimals (an imported file in dollars and cents, FORMATS.md
@@ -152,25 +153,32 @@ def out_of_the_pots(state: HandState, result: Any, extra: ev.RecordedPayout | No
 
 def rake_within_the_pots(state: HandState, rake: int, result: Any,
                          extra: ev.RecordedPayout | None = None) -> None:
-    """Refuse a rake of ``rake`` chips that, with what the payouts (``extra`` too) take out of
-    the pots (:func:`out_of_the_pots`), comes to more than the pots hold: the rake is taken
-    from the pots only, never from an uncalled bet, which goes back to its player (RULES.md
-    §1.2-1.4). ``result``: the rules' :class:`engine.settle.HandResult` of ``state``.
+    """Refuse a rake of ``rake`` chips (0: a hand with no rake) that, with what the payouts
+    (``extra`` too) take out of the pots (:func:`out_of_the_pots`), comes to more than the pots
+    hold: the rake and the payouts are taken from the pots only, never from an uncalled bet,
+    which goes back to its player (RULES.md §1.2-1.4). ``result``: the rules'
+    :class:`engine.settle.HandResult` of ``state``.
 
     Raises:
         IllegalAction: ``"a rake of 6 is more than the pots: they hold 5 (Ann's uncalled bet
             of 8 is returned to him, it is in no pot; RULES.md §1.2-1.4): at most 5 can be
-            raked"`` (for a payout: ``"… 5 raked: at most 0 more can be paid out of them"``).
+            raked"`` (for a payout: ``"… 5 raked: at most 0 more can be paid out of them"``;
+            with no rake: ``"the pots hold 20 (…), 20 of them paid: nothing more can be paid
+            out of them …"``).
     """
     over, words = _raked_beyond(state, rake, result, extra)
     if over:
         raise IllegalAction(words)
 
 
+#: What a refusal of :func:`_raked_beyond` says of how an uncalled bet is paid back.
+_RETURN_HINT = "(a player's uncalled bet is paid back with `returned PLAYER AMOUNT`)"
+
+
 def _raked_beyond(state: HandState, rake: int, result: Any,
                   extra: ev.RecordedPayout | None = None) -> tuple[int, str]:
-    """``(chips, words)``: the chips the rake and the payouts take beyond the pots, and
-    :func:`rake_within_the_pots`' refusal; ``(0, "")`` when within them."""
+    """``(chips, words)``: the chips the rake (0 when none) and the payouts take beyond the
+    pots, and :func:`rake_within_the_pots`' refusal; ``(0, "")`` when within them."""
     pots = sum(p.amount for p in result.pots)
     taken = out_of_the_pots(state, result, extra)
     if rake + taken <= pots:
@@ -180,6 +188,17 @@ def _raked_beyond(state: HandState, rake: int, result: Any,
 
     back = ", ".join(f"{p}'s uncalled bet of {a(c)}" for p, c in result.returned.items() if c)
     aside = f" ({back} is returned to him, it is in no pot; RULES.md §1.2-1.4)" if back else ""
+    if not rake:  # payouts alone: nothing was raked, so the words say nothing of a rake
+        if extra is None:
+            return taken - pots, (f"the pots hold {a(pots)}{aside}: {a(taken)} would be paid "
+                                  f"out of them, at most {a(pots)} can be {_RETURN_HINT}")
+        before = out_of_the_pots(state, result)
+        paid = f", {a(before)} of them paid" if before else ""
+        more = (f"at most {a(pots - before)} {'more ' if before else ''}can be paid"
+                if pots > before
+                else "nothing more can be paid")
+        return taken - pots, (f"the pots hold {a(pots)}{aside}{paid}: {more} out of them "
+                              f"{_RETURN_HINT}")
     paid = f", {a(taken)} of them paid" if taken else ""
     if extra is None:
         return rake + taken - pots, (
@@ -188,7 +207,7 @@ def _raked_beyond(state: HandState, rake: int, result: Any,
     left = max(0, pots - rake - out_of_the_pots(state, result))
     return rake + taken - pots, (
         f"the pots hold {a(pots)}{aside}, {a(rake)} raked: at most {a(left)} more can be paid "
-        "out of them (a player's uncalled bet is paid back with `returned PLAYER AMOUNT`)")
+        f"out of them {_RETURN_HINT}")
 
 
 def paid_to_somebody(state: HandState) -> None:
@@ -273,9 +292,9 @@ def payout_faults(state: HandState, short_before: int = 0
                   ) -> dict[tuple[str, str], tuple[int, str]]:
     """Each rule above that the payouts of ``state`` (a hand folded whole, corrections
     applied) break, as ``{(rule, player): (chips, words)}``: ``("folded", P)`` chips paid to
-    P, who folded; ``("reach", P)`` chips paid to P beyond what he can win; ``("rake", "")``
-    chips the rake and the payouts take beyond the pots (an uncalled bet raked,
-    :func:`rake_within_the_pots`); ``("short", "")``
+    P, who folded; ``("reach", P)`` chips paid to P beyond what he can win; ``("pots", "")``
+    chips the rake (if any) and the payouts take beyond the pots (an uncalled bet raked or
+    paid to another player, :func:`rake_within_the_pots`); ``("short", "")``
     chips of a complete hand's pot paid to nobody (only for a hand that ``complete``s). The
     words are the refusal the live action gets (``short_before``: see :func:`_unpaid`). A
     zero payout breaks nothing."""
@@ -294,9 +313,9 @@ def payout_faults(state: HandState, short_before: int = 0
         elif chips > most:
             faults[("reach", player)] = (chips - most,
                                          _beyond_reach(state, result, player, chips))
-    over, words = _raked_beyond(state, state.rake, result) if state.rake else (0, "")
+    over, words = _raked_beyond(state, state.rake or 0, result)
     if over:
-        faults[("rake", "")] = (over, words)
+        faults[("pots", "")] = (over, words)
     if state.status == "complete":
         short, words = _unpaid(state, result, short_before)
         if short:

@@ -578,6 +578,35 @@ def _within_table(ledger: Any, session: str, state: SessionState, chips: int, wh
         "entries)")
 
 
+def _cash_outs_covered(ledger: Any, session: str, state: SessionState, fewer: int, where: str
+                       ) -> None:
+    """Refuse a buy-in retracted or lowered by ``fewer`` chips that would leave the session's
+    cash-outs and the rake its hands' pots paid the table (:func:`replay.rake_taken.
+    rake_taken`) above its buy-ins: the table would have paid out chips that never came in
+    (no hand makes chips, table stakes, RULES.md §1.1; the bound of :func:`_within_table`,
+    seen from the buy-ins). Not checked while a hand seats a player who has no buy-in (his
+    chips came from outside these books, as for ``cashout``). ``where`` is the command as
+    typed, with the amount (``"entry retract fri 2 (buy-in of Ann, 100 chips)"``).
+
+    Raises:
+        LedgerError: one line naming ``where``, the buy-ins it would leave, the cash-outs and
+            the rake, and what to record instead.
+    """
+    from replay.rake_taken import rake_taken
+
+    bought = sum(state.chips_in.values()) - fewer
+    out = state.chips_out
+    rake = rake_taken(ledger, session)
+    if out + rake <= bought or _chips_from_outside(ledger, session, state.bought):
+        return
+    raked = f" and {rake} taken as rake ({out + rake} in all)" if rake else ""
+    raise LedgerError(
+        f"{where}: the buy-ins would come to {bought} chips, less than the {out} cashed out"
+        f"{raked}, and no hand makes chips; nothing written (a cash-out counted wrong is "
+        f"amended first: `handledger entry amend {session} SEQ CHIPS --reason … --by …`; "
+        f"`handledger history --session {session}` lists the entries)")
+
+
 def _chips_from_outside(ledger: Any, session: str, bought: set[str]) -> bool:
     """Whether a hand of ``session`` seats a player who has no buy-in there (``bought``:
     the players who have), under his name or an alias: his chips came from outside these
@@ -824,8 +853,10 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
             entry is retracted already (neither retracted again nor amended back), an
             amendment to the value it has already ("changes nothing"), a buy-in or cash-out
             of a closed session without ``closed``, a cash-out amended to more chips than
-            the table holds besides it (:func:`_within_table`, as ``cashout``), or a payment
-            beyond what is owed without ``beyond``.
+            the table holds besides it (:func:`_within_table`, as ``cashout``), a buy-in
+            retracted or amended to fewer chips that would leave the cash-outs and the rake
+            above the buy-ins (:func:`_cash_outs_covered`), or a payment beyond what is owed
+            without ``beyond``.
     """
     state = open_state(ledger, session, allow_closed=True)
     entry = state.entries.get(seq)
@@ -846,6 +877,10 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
                "record the entry again instead (`handledger history --session "
                f"{session}` lists the entries)"))
     replacement = None
+    if value is None and entry.type == "buy_in":
+        was = state.amended.get(seq, entry).chips
+        _cash_outs_covered(ledger, session, state, was, f"entry retract {session} {seq} "
+                           f"(buy-in of {entry.player}, {was} chips)")
     if value is not None:
         where = f"entry amend {session} {seq} ({entry.type.replace('_', '-')})"
         if entry.type == "payment":
@@ -862,13 +897,8 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
                               paying=entry.payer is None, replacing=now_minor)
             replacement = entry.model_copy(update={"amount_minor": minor})
         else:
-            where = f"{where[:-1]} of {entry.player})"
-            chips = chips_written(value, where, state, least=int(entry.type == "buy_in"))
-            was = state.amended.get(seq, entry).chips
-            if entry.type == "cash_out" and chips > was:  # more chips off the table
-                _within_table(ledger, session, state, chips, f"{where}: {chips} chips",
-                              replacing=was)
-            replacement = ev.parse_event({**entry.model_dump(mode="json"), "chips": chips})
+            replacement = _amended_chips(ledger, session, state, seq, value,
+                                         f"{where[:-1]} of {entry.player})")
         now = state.amended.get(seq, entry)
         if replacement == now:
             said = (state.money(now.amount_minor) if now.type == "payment"
@@ -879,6 +909,26 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
                             is None else replacement.model_dump(mode="json"))
     _append(ledger, session, fix, state)
     return entry, replacement
+
+
+def _amended_chips(ledger: Any, session: str, state: SessionState, seq: int, value: str,
+                   where: str) -> Any:
+    """The buy-in or cash-out at ``seq`` amended to ``value`` chips (as typed), for
+    :func:`correct_entry`: a cash-out raised stays within what the table holds
+    (:func:`_within_table`), a buy-in lowered leaves the cash-outs and the rake covered
+    (:func:`_cash_outs_covered`). ``where``: ``"entry amend fri 4 (buy-in of Ann)"``.
+
+    Raises:
+        MalformedInput: a bad amount (:func:`chips_written`); LedgerError: either bound.
+    """
+    entry = state.entries[seq]
+    chips = chips_written(value, where, state, least=int(entry.type == "buy_in"))
+    was = state.amended.get(seq, entry).chips
+    if entry.type == "cash_out" and chips > was:  # more chips off the table
+        _within_table(ledger, session, state, chips, f"{where}: {chips} chips", replacing=was)
+    if entry.type == "buy_in" and chips < was:  # fewer chips came in
+        _cash_outs_covered(ledger, session, state, was - chips, f"{where}: {chips} chips")
+    return ev.parse_event({**entry.model_dump(mode="json"), "chips": chips})
 
 
 def add_alias(ledger: Any, name: str, other: str, session: str | None

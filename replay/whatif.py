@@ -218,8 +218,9 @@ def payouts_as_at_the_table(events: Sequence[Any], correction: ev.Correction,
     """Refuse a correction (``specs``, made ``correction`` of the stream ``events``) whose
     corrected hand pays out in a way a live ``act`` or ``end`` refuses
     (:mod:`replay.payout_rules`): a payout to a player who folded, a player paid beyond what
-    he can win (the pots he is eligible for and his uncalled bet), a complete hand's pot paid
-    short (chips to nobody); a payout beyond the pot is :func:`same_hand`'s.
+    he can win (the pots he is eligible for and his uncalled bet), payouts (and a rake) that
+    take an uncalled bet for the pots, a complete hand's pot paid short (chips to nobody); a
+    payout beyond the pot is :func:`same_hand`'s.
 
     The rules are checked over the whole corrected hand, so a correction of another event
     (a fold put in where a payout stands) is held to them as much as a changed payout; but

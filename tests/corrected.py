@@ -12,7 +12,8 @@ from ledger.store.store import Ledger
 def correct_the_books(run: Any, db: str) -> None:
     """Through the commands ``run`` runs on the ledger ``db`` (``data/`` imported): the
     dispute's main pot paid to Ann by a correction, the first hand of no session voided, a
-    buy-in of s02 amended and one of s03 retracted, and Alicia made Alice in every session."""
+    buy-in of s02 amended, one of s03 raised and another retracted, and Alicia made Alice in
+    every session."""
     assert run("correct", "dispute-1", "--replace", "23", "pay Bob 100", "--insert-after",
                "23", "pay Ann 300", "--reason", "main pot to Ann", "--by", "floor"
                ).exit_code == 0
@@ -23,6 +24,10 @@ def correct_the_books(run: Any, db: str) -> None:
     assert run("void", loose, "--reason", "misdeal", "--by", "floor").exit_code == 0
     # s02 and s03 are closed: their buy-ins change with --closed
     assert run("entry", "amend", "s02", "2", "160", "--reason", "miscounted", "--by", "host",
+               "--closed").exit_code == 0
+    # Carol's first buy-in of s03 counted 200 more, so Heidi's 200 may be retracted (the
+    # buy-ins still cover the cash-outs)
+    assert run("entry", "amend", "s03", "2", "350", "--reason", "miscounted", "--by", "host",
                "--closed").exit_code == 0
     assert run("entry", "retract", "s03", "3", "--reason", "never", "--by", "host",
                "--closed").exit_code == 0

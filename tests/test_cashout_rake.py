@@ -80,3 +80,65 @@ def test_an_amended_cash_out_is_bounded_by_the_table_too(run, db: str) -> None: 
         "entries, 2 taken as rake)")
     assert run("entry", "amend", "fri", "5", "151", *by).output.startswith(
         "error: entry amend fri 5 (cash-out of Ann): 151 chips: the table holds 150")
+
+
+BY = ("--reason", "miscounted", "--by", "Host")
+
+
+def test_a_buy_in_taken_back_may_not_leave_the_cash_outs_above_the_buy_ins(run, db: str) -> None:  # noqa: ANN001
+    _raked_night(run)
+    assert run("cashout", "fri", "Ann", "198").exit_code == 0  # seq 5: 214 out, 2 raked
+    before = _rows(db)
+    # without Dee's 116, 100 came in for the 214 paid out and the 2 raked
+    out = run("entry", "retract", "fri", "3", *BY)
+    assert (out.exit_code, out.output) == (2, (
+        "error: entry retract fri 3 (buy-in of Dee, 116 chips): the buy-ins would come to 100 "
+        "chips, less than the 214 cashed out and 2 taken as rake (216 in all), and no hand "
+        "makes chips; nothing written (a cash-out counted wrong is amended first: `handledger "
+        "entry amend fri SEQ CHIPS --reason … --by …`; `handledger history --session fri` "
+        "lists the entries)\n"))
+    out = run("entry", "amend", "fri", "2", "99", *BY)
+    assert (out.exit_code, out.output.split(", and")[0]) == (2, (
+        "error: entry amend fri 2 (buy-in of Ann): 99 chips: the buy-ins would come to 215 "
+        "chips, less than the 214 cashed out and 2 taken as rake (216 in all)"))
+    assert _rows(db) == before
+    # more chips always go in; then Ann's may come down to the 216 again, and no further
+    assert run("entry", "amend", "fri", "2", "150", *BY).exit_code == 0
+    assert run("entry", "amend", "fri", "2", "101", *BY).exit_code == 0  # 217 in
+    assert run("entry", "amend", "fri", "2", "99", *BY).output.startswith(
+        "error: entry amend fri 2 (buy-in of Ann): 99 chips: the buy-ins would come to 215 "
+        "chips, less than the 214 cashed out and 2 taken as rake (216 in all)")
+    assert run("entry", "amend", "fri", "2", "100", *BY).exit_code == 0  # 216: as played
+    # a cash-out counted down first, and the buy-in may come down as far
+    assert run("entry", "amend", "fri", "5", "148", *BY).exit_code == 0  # 164 out
+    assert run("entry", "amend", "fri", "2", "50", *BY).exit_code == 0  # 166 in
+
+
+#: A hand read from a file into session x: Bob and Cy (no buy-in there) check it down.
+OUTSIDE = """variant = 'NT'
+antes = [0, 0]
+blinds_or_straddles = [1, 2]
+min_bet = 2
+starting_stacks = [100, 100]
+actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'p2 cc', 'p1 cc', 'd db 2c3d4h', 'p1 cc', 'p2 cc',
+           'd db 9s', 'p1 cc', 'p2 cc', 'd db Td', 'p1 cc', 'p2 cc']
+players = ['Bob', 'Cy']
+_hand_id = 'o1'
+"""
+
+
+def test_a_buy_in_taken_back_is_not_bounded_when_chips_came_from_outside(  # noqa: ANN001
+        run, db: str, tmp_path) -> None:
+    for args in (("session", "open", "x"), ("buyin", "x", "Ann", "100"),
+                 ("buyin", "x", "Bob", "100"), ("cashout", "x", "Ann", "150")):
+        assert run(*args).exit_code == 0, args
+    # no rake, no hand: 100 would be in for the 150 cashed out
+    out = run("entry", "retract", "x", "3", *BY)
+    assert (out.exit_code, out.output.split(", and")[0]) == (2, (
+        "error: entry retract x 3 (buy-in of Bob, 100 chips): the buy-ins would come to 100 "
+        "chips, less than the 150 cashed out"))
+    # a hand seats Cy, who has no buy-in: the buy-ins bound nothing (as for a cash-out)
+    (tmp_path / "o1.phh").write_text(OUTSIDE)
+    out = run("import", str(tmp_path / "o1.phh"), "--session", "x")
+    assert (out.exit_code, out.output[:19]) == (0, "imported 1 hand(s) ")
+    assert run("entry", "retract", "x", "3", *BY).exit_code == 0

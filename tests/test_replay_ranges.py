@@ -125,6 +125,7 @@ def test_mixed_ledger_in_ranges_as_in_one_process(tmp_path: Path, run: Any, db: 
     assert [(d.kind, d.hand, d.player, d.expected, d.actual) for d in one.findings
             if d.session in ("s02", "s03")] == [
         ("stack_continuity", "s02-001", "Carol", 160, 100),
+        ("stack_continuity", "s03-001", "Carol", 350, 150),
         ("stack_continuity", "s03-001", "Heidi", 0, 200)]
     assert one.series.aliases["Alice"] == "Alicia" and one.series.nicknames
 
