@@ -155,9 +155,14 @@ def test_kill_9_mid_parallel_import_leaves_the_files_before_and_no_half_file(
     proc = subprocess.Popen([EXE, "--db", str(db), "import", "--jobs", "2", str(first),
                              str(second)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _wait_for_commits(db, proc, 1)  # the first file is in
-    time.sleep(0.5)  # the second is being read by the workers and appended
+    # The second is being read by the workers and appended: kill once they are seen (how soon
+    # after the first commit depends on the machine; a fixed wait missed them on a fast one).
+    helpers: set[int] = set()
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and len(helpers) < 3 and time.monotonic() < deadline:
+        helpers = descendants(proc.pid)
+        time.sleep(0.01)
     assert proc.poll() is None, "the import ended before it could be killed: make it bigger"
-    helpers = descendants(proc.pid)
     assert len(helpers) >= 3  # the workers' forkserver and two workers (and its tracker)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
