@@ -180,8 +180,9 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any)
         lines.append(f"settled: nobody owes anybody{before}")
     if house:
         raked = [r for r in books.rake if r["chips"]]
-        where = ", ".join(f"{r['chips']} chips in session {r['session']}" if r["session"]
-                          else f"{r['chips']} chips in hands of no session" for r in raked)
+        where = ", ".join(f"{r['chips']} chip{'s' * (r['chips'] != 1)} in "
+                          + (f"session {r['session']}" if r["session"]
+                             else "hands of no session") for r in raked)
         one = raked[0]["session"] if len(raked) == 1 and raked[0]["session"] else "SESSION"
         pay = f"`handledger pay {one} PLAYER rake AMOUNT` records a payment to it"
         never = [s for s in books.unopened if s in {r["session"] for r in raked}]
