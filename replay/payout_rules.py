@@ -73,13 +73,13 @@ def _folded(player: str) -> str:
             "returned (RULES.md §1.3-1.5)")
 
 
-def within_reach(state: HandState, event: ev.RecordedPayout, result: Any = None) -> None:
+def within_reach(state: HandState, event: ev.RecordedPayout, result: Any) -> None:
     """Refuse a payout that takes what the hand pays ``event.player`` (pots and returned
     chips, this one included) above the most he can win: the pots he is eligible for plus
     any uncalled bet returned to him (RULES.md §1.2-1.5; :func:`replay.compare.most_can_win`).
     The bound is over every pot and run (run it twice, a hi-lo split, a declaration: he can
     take at most the whole of each pot he is eligible for). ``result``: the rules'
-    :class:`engine.settle.HandResult` of ``state`` (settled here when None).
+    :class:`engine.settle.HandResult` of ``state``.
 
     Raises:
         IllegalAction: ``"Cy can win at most 219 (the pots he is eligible for: pot 0 of 219;
@@ -87,10 +87,6 @@ def within_reach(state: HandState, event: ev.RecordedPayout, result: Any = None)
     """
     from replay.compare import most_can_win
 
-    if result is None:
-        from engine.settle import settle
-
-        result = settle(state)
     already = sum(p.amount for p in state.payouts if p.player == event.player)
     if already + event.amount > most_can_win(result, event.player):
         raise IllegalAction(_beyond_reach(state, result, event.player,

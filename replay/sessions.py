@@ -554,11 +554,8 @@ def _within_table(ledger: Any, session: str, state: SessionState, chips: int, wh
         LedgerError: one line naming ``where``, the chips left on the table, the buy-ins,
             cash-outs and rake, and what to record instead.
     """
-    from replay.rake_taken import rake_taken
-
-    bought = sum(state.chips_in.values())
-    out = state.chips_out - (replacing or 0)
-    rake = rake_taken(ledger, session) if chips else 0
+    bought, out, rake = _table_sums(ledger, session, state, out_back=replacing or 0,
+                                    raked=chips > 0)  # a cash-out of nothing takes no rake
     left = bought - out - rake
     if chips <= left:
         return
@@ -592,11 +589,7 @@ def _cash_outs_covered(ledger: Any, session: str, state: SessionState, fewer: in
         LedgerError: one line naming ``where``, the buy-ins it would leave, the cash-outs and
             the rake, and what to record instead.
     """
-    from replay.rake_taken import rake_taken
-
-    bought = sum(state.chips_in.values()) - fewer
-    out = state.chips_out
-    rake = rake_taken(ledger, session)
+    bought, out, rake = _table_sums(ledger, session, state, in_back=fewer)
     if out + rake <= bought or _chips_from_outside(ledger, session, state.bought):
         return
     raked = f" and {rake} taken as rake ({out + rake} in all)" if rake else ""
@@ -605,6 +598,19 @@ def _cash_outs_covered(ledger: Any, session: str, state: SessionState, fewer: in
         f"{raked}, and no hand makes chips; nothing written (a cash-out counted wrong is "
         f"amended first: `handledger entry amend {session} SEQ CHIPS --reason … --by …`; "
         f"`handledger history --session {session}` lists the entries)")
+
+
+def _table_sums(ledger: Any, session: str, state: SessionState, *, in_back: int = 0,
+                out_back: int = 0, raked: bool = True) -> tuple[int, int, int]:
+    """``(bought, cashed out, raked)``: the chips of ``session``'s buy-ins (less ``in_back``,
+    a buy-in retracted or lowered), of its cash-outs (less ``out_back``, the cash-out an
+    amendment replaces) and of the rake its hands' pots paid the table
+    (:func:`replay.rake_taken.rake_taken`), whose sum the table never pays out beyond the
+    buy-ins (RULES.md §1.1); the rake is not read (0) unless ``raked``."""
+    from replay.rake_taken import rake_taken
+
+    return (sum(state.chips_in.values()) - in_back, state.chips_out - out_back,
+            rake_taken(ledger, session) if raked else 0)
 
 
 def _chips_from_outside(ledger: Any, session: str, bought: set[str]) -> bool:
