@@ -6,6 +6,9 @@ chips shows its chips as they are."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from engine.errors import IllegalAction
 from engine.notation import format_amount
 from engine.state import HandState
@@ -16,6 +19,13 @@ def as_typed(state: HandState, chips: int) -> str:
     format_amount` in the hand's unit): ``"150"`` in a hand of whole chips, ``"1.50"`` in one
     kept in cents (decimals 2)."""
     return format_amount(chips, state.started.unit.decimals)
+
+
+def stream_decimals(events: Sequence[Any]) -> int:
+    """The decimals of the unit of the hand stream ``events`` (its ``hand_started``, first),
+    in which its actions write amounts (2: a hand kept in cents); 0 for a stream without its
+    start."""
+    return events[0].unit.decimals if events and events[0].type == "hand_started" else 0
 
 
 def reason_as_typed(error: IllegalAction, decimals: int) -> str:

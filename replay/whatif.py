@@ -38,7 +38,7 @@ from engine.notation import format_amount, parse_amount, player_name, to_event
 from ledger.model import events as ev
 from ledger.model.errors import locating, quoted
 from replay.fold import HandReplay, fold, replay_events, split_stream
-from replay.typed import reason_as_typed
+from replay.typed import reason_as_typed, stream_decimals
 
 Op = Literal["replace", "insert_after", "delete"]
 
@@ -184,13 +184,13 @@ def build_correction(
             if spec.text.strip().startswith("{") or not prefix:
                 state = None
             else:
-                state = _fold_prefix(prefix, spec.seq, _decimals(events))
+                state = _fold_prefix(prefix, spec.seq, stream_decimals(events))
             if state is None and not spec.text.strip().startswith("{"):
                 raise IllegalAction("the hand_started event can only be replaced by a JSON event")
             try:
                 new = parse_action(state, spec.text)
             except IllegalAction as exc:
-                said = reason_as_typed(exc, _decimals(events))
+                said = reason_as_typed(exc, stream_decimals(events))
                 raise IllegalAction(f"{spec.op} {spec.seq} {spec.text!r}: {said}") from None
         elif slots[k][0] == 1 and spec.op == "delete":
             raise IllegalAction("the hand_started event cannot be deleted (void the hand)")
@@ -302,17 +302,11 @@ def same_hand(events: Sequence[Any], after: HandReplay) -> None:
     paid = sum((after.recorded or {}).values()) + (after.rake or 0)
     if paid > pot and paid > sum((before.recorded or {}).values()) + (before.rake or 0):
         def a(chips: int) -> str:  # as the hand's actions write amounts
-            return format_amount(chips, _decimals(events))
+            return format_amount(chips, stream_decimals(events))
 
         raked = f" (a rake of {a(after.rake)} with it)" if after.rake else ""
         raise IllegalAction(f"the corrected hand pays out {a(paid)}{raked}: the pot holds "
                             f"{a(pot)}")
-
-
-def _decimals(events: Sequence[Any]) -> int:
-    """The decimals of the hand stream ``events``' unit (its ``hand_started``), in which its
-    actions write amounts (2: a hand kept in cents); 0 for a stream without its start."""
-    return events[0].unit.decimals if events and events[0].type == "hand_started" else 0
 
 
 def _fold_prefix(prefix: list[tuple[int, Any]], seq: int, decimals: int) -> Any:
@@ -341,7 +335,7 @@ def check_replays(events: Sequence[Any]) -> HandReplay:
     except IllegalAction as exc:
         numbered, _ = numbered_events(events)
         raise IllegalAction(f"the corrected hand is not legal: {_named(numbered, exc.seq)}: "
-                            f"{reason_as_typed(exc, _decimals(events))}") from None
+                            f"{reason_as_typed(exc, stream_decimals(events))}") from None
 
 
 def _named(numbered: Sequence[Any], seq: int | None) -> str:
