@@ -224,11 +224,15 @@ def state_text(now: Any) -> str:
     current bet, the pots with their eligible players, returned chips, the rake taken, stacks;
     of a hand that is over, its pots explained as ``show`` ends, what the table paid, any
     payout that differs from the rules, and the stacks after the hand."""
+    from replay.typed import as_typed, smallest_unit_note
+
     state, result = now.state, now.result
     lines = [f"hand {state.hand}: {state.game.code}, phase {state.phase}, status {state.status}",
              now.legal]
     if now.ended is not None:  # over: the pots as `show` explains them, the stacks after
         done = now.ended
+        if (unit := smallest_unit_note(state.started.unit.decimals)) is not None:
+            lines.append(unit)  # as `show` says it: the pots explained in chips
         lines.extend(done.explanation)
         if done.paid:
             lines.append("paid: " + ", ".join(f"{p} {c}" for p, c in done.paid.items()))
@@ -241,17 +245,21 @@ def state_text(now: Any) -> str:
             f"{p} {done.stacks[p]}" + (" (folded)" if p in state.folded else "")
             for p in state.players))
         return "\n".join(lines)
+
+    def a(chips: int) -> str:  # in play: as the hand's actions take amounts (4.00 in cents)
+        return as_typed(state, chips)
+
     if state.phase == "bet":
-        lines.append(f"current bet {state.rnd.current}")
+        lines.append(f"current bet {a(state.rnd.current)}")
     for pot in result.pots:
-        lines.append(f"pot {pot.index}: {pot.amount} ({', '.join(pot.eligible)})")
+        lines.append(f"pot {pot.index}: {a(pot.amount)} ({', '.join(pot.eligible)})")
     if result.returned:
-        lines.append("returned: " + ", ".join(f"{p} {c}" for p, c in result.returned.items()))
+        lines.append("returned: " + ", ".join(f"{p} {a(c)}" for p, c in result.returned.items()))
     if state.rake:  # `rake AMOUNT`: out of the pot, to nobody at the table
-        lines.append(f"rake: {state.rake} taken from the pot")
+        lines.append(f"rake: {a(state.rake)} taken from the pot")
     lines.append("stacks: " + ", ".join(
-        f"{p} {state.stacks[p]}" + (" (folded)" if p in state.folded else "")
-        + (f" bet {state.street_bets[p]}" if state.street_bets[p] else "")
+        f"{p} {a(state.stacks[p])}" + (" (folded)" if p in state.folded else "")
+        + (f" bet {a(state.street_bets[p])}" if state.street_bets[p] else "")
         for p in state.players))
     return "\n".join(lines)
 
@@ -259,9 +267,14 @@ def state_text(now: Any) -> str:
 def whatif_text(hand: str, w: Any) -> str:
     """Each player's result by the rules and his net (what the table paid him minus what he
     put in, the net of ``balances``) before and after a what-if, what is still paid
-    differently, the later hands that no longer follow, and the session results' change."""
+    differently, the later hands that no longer follow, and the session results' change; in a
+    hand kept in a unit with decimals, its chips as the books count them, with the line that
+    says so (as ``show``)."""
+    from replay.typed import smallest_unit_note
+
     data = w.as_json()
-    lines = [f"what if, hand {hand} (nothing written):",
+    unit = smallest_unit_note(w.after.decimals, "nets and payouts")  # the books' chips
+    lines = [f"what if, hand {hand} (nothing written):", *([f"  {unit}"] if unit else []),
              f"  {'':<12}{'by the rules':>24}{'net (what the table paid)':>36}",
              f"  {'player':<12}{'before':>8}{'after':>8}{'diff':>8}"
              f"{'before':>13}{'after':>12}{'diff':>11}"]
@@ -283,7 +296,10 @@ def corrected_text(hand: str, done: Any) -> str:
     """What a correction moved: each player's net (the README's one net, what ``balances``
     adds up: what the table paid minus what he put in) and what the rules give him ("by the
     rules", as ``balances`` labels it), and later hands to check; an undo names what it took
-    back."""
+    back. In a hand kept in a unit with decimals the numbers are its chips, as the books
+    count them, with the line saying so."""
+    from replay.typed import smallest_unit_note
+
     moved = done.moved
     parts = ["the hand replays again (its stream did not before)"] if moved is None else [
         f"{label}: {', '.join(f'{p} {n:+d}' for p, n in moved[key].items()) or 'unchanged'}"
@@ -291,6 +307,8 @@ def corrected_text(hand: str, done: Any) -> str:
     did = (f"undid {done.took_back} in hand {hand}" if done.took_back
            else f"corrected hand {hand}")
     lines = [f"{did} (seq {done.seq}); " + "; ".join(parts)]
+    if (unit := smallest_unit_note(done.after.decimals, "nets")) is not None:  # books' chips
+        lines.append(f"  {unit}")
     lines += [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the corrected "
               f"final stack is {d.expected} (was {d.was})" for d in done.downstream]
     return "\n".join(lines)

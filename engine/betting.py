@@ -196,7 +196,8 @@ def forced_bet(state: HandData, e: ev.ForcedBet) -> bool:
     if state.phase != "forced":
         raise state.fail(f"{e.kind.replace('_', ' ')} after the cards were dealt")
     if e.amount > state.stacks[e.player]:
-        raise state.fail(f"{e.player} posts {e.amount} but has only {state.stacks[e.player]}")
+        raise state.fail("{player} posts {amount} but has only {stack}", player=e.player,
+                         amount=e.amount, stack=state.stacks[e.player])
     live = e.kind in _LIVE_BLINDS or e.kind == "posted_blind"
     state.put_in(e.player, e.amount, live=live)
     if not live:
@@ -225,7 +226,7 @@ def bring_in(state: HandData, e: ev.ForcedBet) -> bool:
         raise state.fail(f"out of turn: {rnd.pending[0]} must bring it in, not {e.player}")
     amount = min(state.started.stakes.bring_in, state.stacks[e.player])
     if e.amount != amount:
-        raise state.fail(f"bring-in is {amount}, not {e.amount}")
+        raise state.fail("bring-in is {amount}, not {given}", amount=amount, given=e.amount)
     state.put_in(e.player, amount)
     rnd.current = amount
     rnd.acted[e.player] = amount
@@ -261,13 +262,14 @@ def act(state: HandData, e: Action) -> bool:
     allin_to = street_bet + stack
     new = allin_to if kind == "all_in" else e.to
     if kind == "all_in" and e.to is not None and e.to != allin_to:
-        raise state.fail(f"all-in is to {allin_to}, not {e.to}")
+        raise state.fail("all-in is to {to}, not {given}", to=allin_to, given=e.to)
     if new <= rnd.current:
         if kind == "all_in":  # a call for less (or exactly) with everything
             state.put_in(player, stack)
             rnd.acted[player] = rnd.current
             return _after_passive(state, player)
-        raise state.fail(f"bet/raise to {new} is not above the current bet {rnd.current}")
+        raise state.fail("bet/raise to {to} is not above the current bet {current}", to=new,
+                         current=rnd.current)
     return _raise(state, player, new, new == allin_to, limits(state, player))
 
 
@@ -288,7 +290,8 @@ def _passive(state: HandData, player: str, kind: str, to_call: int) -> bool:
     if kind == "fold":
         state.folded.add(player)
     elif kind == "check" and to_call:
-        raise state.fail(f"{player} cannot check: {to_call} to call")
+        raise state.fail("{player} cannot check: {to_call} to call", player=player,
+                         to_call=to_call)
     elif kind == "call":
         if not to_call:
             raise state.fail(f"{player} cannot call: nothing to call (check)")
@@ -300,16 +303,16 @@ def _passive(state: HandData, player: str, kind: str, to_call: int) -> bool:
 def _raise(state: HandData, player: str, new: int, is_all_in: bool, lim: Limits) -> bool:
     rnd = state.rnd
     if new > state.street_bets[player] + state.stacks[player]:
-        raise state.fail(
-            f"{player} cannot bet to {new}: only {state.stacks[player]} behind"
-        )
+        raise state.fail("{player} cannot bet to {to}: only {stack} behind", player=player,
+                         to=new, stack=state.stacks[player])
     if lim.min_to is None:
         raise state.fail(f"{player} cannot raise: {lim.reason}")
     if new > lim.max_to:
-        raise state.fail(f"raise to {new} is above the maximum {lim.max_to}")
+        raise state.fail("raise to {to} is above the maximum {most}", to=new, most=lim.max_to)
     if new < lim.min_to and not is_all_in:
         if new < _covers_everyone(state, player):
-            raise state.fail(f"raise to {new} is below the minimum {lim.min_to}")
+            raise state.fail("raise to {to} is below the minimum {least}", to=new,
+                             least=lim.min_to)
         state.notes.append(  # accepted, never silently (RULES.md §1.7)
             f"{player}'s raise to {new} is below the minimum {lim.min_to} but covers every "
             "opponent (each is all-in or covered by it): accepted, as some online rooms cap it")
@@ -318,7 +321,7 @@ def _raise(state: HandData, player: str, new: int, is_all_in: bool, lim: Limits)
         and not is_all_in
         and new not in (lim.min_to, lim.max_to)
     ):
-        raise state.fail(f"fixed limit: the raise must be to {lim.min_to}")
+        raise state.fail("fixed limit: the raise must be to {to}", to=lim.min_to)
     before = rnd.current
     state.put_in(player, new - state.street_bets[player])
     full = _is_full(state, new, before)

@@ -187,8 +187,8 @@ def _rake(state: HandData, e: ev.RecordedRake) -> None:
     """One rake a hand (the whole of what the table took from its pot), and none in a hand
     whose file records one already (PHH's ``rake``, a site's summary: FORMATS.md §1)."""
     if state.rake is not None:
-        raise state.fail(f"the hand already records a rake of {state.rake}: a hand records "
-                         "one rake, the whole of what the table took")
+        raise state.fail("the hand already records a rake of {rake}: a hand records one "
+                         "rake, the whole of what the table took", rake=state.rake)
     source = state.started.source
     if source.get("rake") is not None or source.get("site_rake") is not None:
         raise state.fail("the hand's file already records its rake")

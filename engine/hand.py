@@ -161,7 +161,13 @@ class HandData:
         if self.stacks[player] == 0:
             self.all_in.add(player)
 
-    def fail(self, reason: str) -> IllegalAction:
+    def fail(self, reason: str, **amounts: int | str) -> IllegalAction:
         """The error refusing the event being applied now (the next ``seq``) for ``reason``;
-        the caller raises it."""
+        the caller raises it. With ``amounts``, ``reason`` is a :meth:`str.format` pattern they
+        fill (``int``: chips, ``str``: a name), kept apart so that the refusal can be written
+        in the hand's own unit where it reaches the host
+        (:meth:`engine.errors.IllegalAction.with_amounts`)."""
+        if amounts:
+            return IllegalAction.with_amounts(reason, hand=self.hand, seq=self.seq + 1,
+                                              **amounts)
         return IllegalAction(reason, hand=self.hand, seq=self.seq + 1)

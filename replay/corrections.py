@@ -19,6 +19,7 @@ from ledger.model.errors import locating
 from ledger.store import signing
 from ledger.store.keys import KeyStore
 from replay.fold import HandReplay, effective_events, replay_events, split_stream
+from replay.typed import reason_as_typed, stream_decimals
 from replay.whatif import (
     ChangeSpec,
     Downstream,
@@ -311,9 +312,10 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     events = [r.event for r in rows]
     try:
         after = replay_events([*events, correction])
-    except IllegalAction as exc:
+    except IllegalAction as exc:  # its amounts as the hand's actions write them
+        said = reason_as_typed(exc, stream_decimals(events))
         raise IllegalAction(f"cannot undo {words}: the hand without it is not legal: "
-                            f"event {exc.seq}: {exc.reason}", hand=hand) from None
+                            f"event {exc.seq}: {said}", hand=hand) from None
     try:
         if after.result.status != "voided":  # an undo taken back voids the hand again
             same_hand(events, after)

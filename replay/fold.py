@@ -37,7 +37,8 @@ class HandReplay:
     such as "showdown not verifiable"; ``rake``: the rake recorded at the table (chips, a
     ``recorded_rake``), None when none was. A hand that records a rake records its payouts:
     with none, ``recorded`` is ``{}``, nobody paid (the rake took the whole pot), never
-    unknown."""
+    unknown. ``decimals``: those of the hand's unit (2: a file in dollars and cents, whose
+    chips are cents; FORMATS.md §1)."""
 
     hand: str
     session: str | None
@@ -48,6 +49,7 @@ class HandReplay:
     notes: tuple[str, ...]
     corrected: bool = False
     rake: int | None = None
+    decimals: int = 0
 
     @property
     def net(self) -> dict[str, int]:
@@ -340,6 +342,7 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         notes=tuple(notes),
         corrected=corrected,
         rake=state.rake,
+        decimals=started.unit.decimals,
     )
 
 

@@ -34,13 +34,13 @@ from replay import carry
 from replay.fold import fold_stream
 from replay.payout_rules import (
     above_zero,
-    as_typed,
     not_folded,
     over_the_pot,
     paid_to_somebody,
     rake_within_the_pots,
     within_reach,
 )
+from replay.typed import as_typed, reason_as_typed
 
 
 @dataclass(frozen=True)
@@ -512,7 +512,9 @@ def legal_now(state: HandState, player: str | None = None) -> str:
     """``"Bob to act: to call 10, raise to 20..150"`` (stud's third street: ``"bring in 1
     (pb), complete to 2..2"``, then ``"to call 1, complete to 2..2"``); when nobody is to
     bet, the phase and what it waits for (:func:`replay.nextstep.next_step`: ``"phase deal,
-    next: d db CARDS (3 cards)"``)."""
+    next: d db CARDS (3 cards)"``). Amounts as the hand's actions take them
+    (:func:`replay.typed.as_typed`: ``"to call 2.00, raise to 4.00..200.00"`` in a hand kept
+    in cents)."""
     if state.phase != "bet":
         from replay.nextstep import next_step
 
@@ -520,18 +522,22 @@ def legal_now(state: HandState, player: str | None = None) -> str:
     who = player or state.to_act
     if who is None:
         return f"phase {state.phase}"
+
+    def a(chips: int) -> str:
+        return as_typed(state, chips)
+
     lim = state.limits(who)
-    text = f"{who} to act: " + (f"to call {lim.to_call}" if lim.to_call else "check")
+    text = f"{who} to act: " + (f"to call {a(lim.to_call)}" if lim.to_call else "check")
     stakes = state.started.stakes
     bring_in = stakes.bring_in
     third_street = state.game.stud and state.street == 0 and bring_in
     verb = "raise" if state.rnd.current else "bet"
     if third_street and state.rnd.current == 0:
-        text = f"{who} to act: bring in {bring_in} (pb)"
+        text = f"{who} to act: bring in {a(bring_in)} (pb)"
     if third_street and state.rnd.current < stakes.small_bet:
         verb = "complete"  # to a full small bet, over the bring-in or in its place (§4.1)
     if lim.min_to is not None:
-        text += f", {verb} to {lim.min_to}..{lim.max_to}"
+        text += f", {verb} to {a(lim.min_to)}..{a(lim.max_to)}"
     elif lim.reason:
         text += f" (no raise: {lim.reason})"
     return text
@@ -592,7 +598,7 @@ def _rake_rules(state: HandState, event: ev.RecordedRake) -> None:
     Raises:
         IllegalAction: ``"the hand already records a rake of 10 …"``, ``"a rake of 400 is
             more than the pot's 300 chips"`` (amounts as ``act`` takes them,
-            :func:`replay.payout_rules.as_typed`: ``"… the pot's 3.00"`` in a hand in cents).
+            :func:`replay.typed.as_typed`: ``"… the pot's 3.00"`` in a hand in cents).
     """
     def a(chips: int) -> str:
         return as_typed(state, chips)
@@ -658,7 +664,9 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
 
     Raises:
         IllegalAction: not legal now (naming what is legal), or the hand is in play in a
-            closed session without ``closed``; nothing is written.
+            closed session without ``closed``; nothing is written. Its amounts are written
+            as the hand's actions take them (:func:`replay.typed.reason_as_typed`: ``"raise
+            to 3.00 is below the minimum 4.00"`` in a hand kept in cents).
     """
     from replay.whatif import parse_action
 
@@ -672,8 +680,9 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
         state.apply(event)
         if event.type == "hand_ended":
             paid_to_somebody(state)
-    except IllegalAction as exc:
+    except IllegalAction as exc:  # the engine's chips as the host types them, then what now
         now = f"; now: {legal_now(state)}" if state.status == "open" else ""
-        raise IllegalAction(f"{exc.reason}{now}", hand=hand, action=action) from None
+        said = reason_as_typed(exc, state.started.unit.decimals)
+        raise IllegalAction(f"{said}{now}", hand=hand, action=action) from None
     ledger.append(hand, [event], hand_id=hand, expected_seq=last)
     return Acted(last + 1, event, state)

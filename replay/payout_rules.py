@@ -10,7 +10,7 @@ uncalled bet come out of the pots only (never out of another's uncalled bet, whi
 to him: §1.2-1.4; :func:`rake_within_the_pots`, with or without a rake), and a hand ends
 only with every chip of its pot paid to somebody (or carried to the next hand, §7.1).
 
-Each refusal gives its amounts as ``act`` takes them for the hand (:func:`as_typed`):
+Each refusal gives its amounts as ``act`` takes them for the hand (:func:`replay.typed.as_typed`):
 chips, or for a hand kept in a unit with decimals (an imported file in dollars and cents, FORMATS.md
 §1: ``pay Ann 1.50``) that unit, so ``the pot holds 146.00``, never its 14600 cents.
 
@@ -23,21 +23,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import IllegalAction
-from engine.notation import format_amount
 from engine.state import HandState
 from ledger.model import events as ev
-
-
-def as_typed(state: HandState, chips: int) -> str:
-    """``chips`` as an action of ``state``'s hand writes them (:func:`engine.notation.
-    format_amount` in the hand's unit): ``"150"`` in a hand of whole chips, ``"1.50"`` in one
-    kept in cents (decimals 2)."""
-    return format_amount(chips, state.started.unit.decimals)
+from replay.typed import as_typed
 
 
 def of_the_pot(state: HandState, chips: int) -> str:
     """The chips in a pot as a refusal names them: ``"450 chips"``, or ``"4.50"`` in a hand
-    kept in a unit with decimals (:func:`as_typed`)."""
+    kept in a unit with decimals (:func:`replay.typed.as_typed`)."""
     return as_typed(state, chips) if state.started.unit.decimals else f"{chips} chips"
 
 
@@ -96,7 +89,8 @@ def within_reach(state: HandState, event: ev.RecordedPayout, result: Any) -> Non
 def _beyond_reach(state: HandState, result: Any, player: str, paid: int, already: int = 0
                   ) -> str:
     """The words of :func:`within_reach`'s refusal: ``player`` would be paid ``paid`` in all,
-    ``already`` of it by payouts recorded before (amounts as :func:`as_typed` writes them)."""
+    ``already`` of it by payouts recorded before (amounts as :func:`replay.typed.as_typed`
+    writes them)."""
     from replay.compare import most_can_win
 
     def a(chips: int) -> str:

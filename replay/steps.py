@@ -210,11 +210,9 @@ class HandSteps:
         """For a hand kept in a unit with decimals (FORMATS.md §1: a file in dollars and
         cents), the line saying that stacks and pots are counted in its smallest unit while
         its actions are written in its notation; None for a hand in whole chips."""
-        if not self.decimals:
-            return None
-        one = 10 ** self.decimals
-        return (f"(stacks and pots in the hand's smallest unit, {one} = "
-                f"{format_amount(one, self.decimals)}; actions as its notation writes them)")
+        from replay.typed import smallest_unit_note
+
+        return smallest_unit_note(self.decimals)
 
     def to_json(self) -> dict[str, Any]:
         return {

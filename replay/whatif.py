@@ -38,6 +38,7 @@ from engine.notation import format_amount, parse_amount, player_name, to_event
 from ledger.model import events as ev
 from ledger.model.errors import locating, quoted
 from replay.fold import HandReplay, fold, replay_events, split_stream
+from replay.typed import reason_as_typed, stream_decimals
 
 Op = Literal["replace", "insert_after", "delete"]
 
@@ -183,15 +184,14 @@ def build_correction(
             if spec.text.strip().startswith("{") or not prefix:
                 state = None
             else:
-                state = _fold_prefix(prefix, spec.seq)
+                state = _fold_prefix(prefix, spec.seq, stream_decimals(events))
             if state is None and not spec.text.strip().startswith("{"):
                 raise IllegalAction("the hand_started event can only be replaced by a JSON event")
             try:
                 new = parse_action(state, spec.text)
             except IllegalAction as exc:
-                raise IllegalAction(
-                    f"{spec.op} {spec.seq} {spec.text!r}: {exc.reason}"
-                ) from None
+                said = reason_as_typed(exc, stream_decimals(events))
+                raise IllegalAction(f"{spec.op} {spec.seq} {spec.text!r}: {said}") from None
         elif slots[k][0] == 1 and spec.op == "delete":
             raise IllegalAction("the hand_started event cannot be deleted (void the hand)")
         _apply(slots, index, spec.op, spec.seq, new)
@@ -301,30 +301,29 @@ def same_hand(events: Sequence[Any], after: HandReplay) -> None:
     pot = sum(res.contributions.values()) + res.carried_in
     paid = sum((after.recorded or {}).values()) + (after.rake or 0)
     if paid > pot and paid > sum((before.recorded or {}).values()) + (before.rake or 0):
-        decimals = events[0].unit.decimals if events[0].type == "hand_started" else 0
-
         def a(chips: int) -> str:  # as the hand's actions write amounts
-            return format_amount(chips, decimals)
+            return format_amount(chips, stream_decimals(events))
 
         raked = f" (a rake of {a(after.rake)} with it)" if after.rake else ""
         raise IllegalAction(f"the corrected hand pays out {a(paid)}{raked}: the pot holds "
                             f"{a(pot)}")
 
 
-def _fold_prefix(prefix: list[tuple[int, Any]], seq: int) -> Any:
-    """Fold ``(stream seq, event)`` pairs; a refusal names the event by its stream seq."""
+def _fold_prefix(prefix: list[tuple[int, Any]], seq: int, decimals: int) -> Any:
+    """Fold ``(stream seq, event)`` pairs; a refusal names the event by its stream seq, its
+    amounts as a hand of ``decimals`` writes them (:func:`replay.typed.reason_as_typed`)."""
     try:
         return fold([e for _, e in prefix])
     except IllegalAction as exc:
         at = prefix[exc.seq - 1][0] if exc.seq and exc.seq <= len(prefix) else exc.seq
-        raise IllegalAction(
-            f"the corrected hand breaks before seq {seq}: event {at}: {exc.reason}"
-        ) from None
+        raise IllegalAction(f"the corrected hand breaks before seq {seq}: event {at}: "
+                            f"{reason_as_typed(exc, decimals)}") from None
 
 
 def check_replays(events: Sequence[Any]) -> HandReplay:
     """Replay ``events`` (corrections applied); re-raise a refusal with the event it names
-    by its seq in the hand stream (:class:`replay.fold.Numbered`).
+    by its seq in the hand stream (:class:`replay.fold.Numbered`), its amounts as the hand's
+    actions write them (:func:`replay.typed.reason_as_typed`: ``3.00`` in a hand kept in cents).
 
     Raises:
         IllegalAction: ``"the corrected hand is not legal: event N (TYPE): REASON"``.
@@ -335,9 +334,8 @@ def check_replays(events: Sequence[Any]) -> HandReplay:
         return replay_events(events)
     except IllegalAction as exc:
         numbered, _ = numbered_events(events)
-        raise IllegalAction(
-            f"the corrected hand is not legal: {_named(numbered, exc.seq)}: {exc.reason}"
-        ) from None
+        raise IllegalAction(f"the corrected hand is not legal: {_named(numbered, exc.seq)}: "
+                            f"{reason_as_typed(exc, stream_decimals(events))}") from None
 
 
 def _named(numbered: Sequence[Any], seq: int | None) -> str:
