@@ -290,6 +290,17 @@ def fold(events: Sequence[Any], *, upto: int | None = None) -> HandState:
     return state
 
 
+def _raked(state: HandState, started: Any) -> bool:
+    """Whether the file's rake of a hand with no payouts took its whole pot
+    (:func:`replay.rake.took_the_pot`): it then paid nobody, as a live hand so raked."""
+    source = started.source or {}
+    if state.status != "complete" or ("rake" not in source and "site_rake" not in source):
+        return False
+    from replay.rake import took_the_pot
+
+    return took_the_pot(state, started)
+
+
 def replay_events(
     events: Sequence[Any], *, session: str | None = None, original: bool = False
 ) -> HandReplay:
@@ -315,8 +326,8 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     settle, compare_payouts = _settlement()
     result = settle(state)
     recorded = _recorded(state.payouts)
-    if recorded is None and state.rake:  # raked, nothing paid: the rake took the whole pot
-        recorded = {}
+    if recorded is None and (state.rake or _raked(state, started)):
+        recorded = {}  # raked, nothing paid: the rake took the whole pot
     discrepancies, notes = compare_payouts(result, recorded)
     if discrepancies:
         from replay.rake import classify

@@ -121,6 +121,27 @@ def filed_rake(started: Any) -> int | None:
     return None
 
 
+def whole_pot(state: Any) -> int:
+    """The chips a rake can take from the hand whose engine state is ``state`` (RULES.md
+    §1.2-1.4, §7.1): every chip put in and carried in, less the uncalled bets (returned,
+    never raked) and what is carried out to the next hand."""
+    from engine.pots import uncalled
+
+    back = sum(uncalled(state.contributed).values())
+    return state.pot_total() - state.carried_out - back
+
+
+def took_the_pot(state: Any, started: Any) -> bool:
+    """Whether the rake the file of a hand records (:func:`filed_rake`; ``started``: its
+    ``hand_started``, ``state``: the engine's state after it) is its whole pot
+    (:func:`whole_pot`): a hand so raked paid nobody, and its want of payouts is that, never
+    "no recorded payouts", as a live hand whose rake took the pot (README, "A home game's
+    rake"; any other rake with no payouts is refused on import,
+    :func:`replay.ingest.rakes.rake_finding`)."""
+    rake = filed_rake(started)
+    return bool(rake) and rake == whole_pot(state)
+
+
 def _rake(started: Any, result: Any, flop: bool) -> tuple[int | None, int | None]:
     """``(the rake the file records, the most its rule allows)`` in chips; None when unknown."""
     source = started.source

@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.pots import uncalled
 from ledger.model.errors import IllegalHand, LedgerError, StoredFinding
-from replay.rake import filed_rake
+from replay.rake import filed_rake, whole_pot
 
 #: What the rake of a hand is held as in its rows: the table's event.
 _EVENT = "recorded_rake"
@@ -97,17 +97,24 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
             paid, the pot and the shortfall.
     """
     started = events[0]
+    where: dict[str, Any] = {"file": file, "line": line, "hand": started.hand}
     rake = state.rake if state.rake is not None else filed_rake(started)
-    if rake is None or state.status != "complete":
+    if rake is None:
+        return _unread(started, where)
+    if state.status != "complete":
         return None
     back = sum(uncalled(state.contributed).values())
-    pot = state.pot_total() - state.carried_out - back
-    where: dict[str, Any] = {"file": file, "line": line, "hand": started.hand}
+    pot = whole_pot(state)
     if rake > pot:
         return IllegalHand(f"its rake of {rake} is more than the pot of {pot}: the table "
                            "takes its rake from the pot", **where)
-    if not state.payouts:  # the rules' awards count (no payout to compare, none audited)
-        return None
+    if not state.payouts:
+        if rake in (0, pot):  # none, or the rake took the pot: nobody was paid
+            return None
+        return IllegalHand(f"its rake of {rake} leaves {pot - rake} of the pot of {pot}, but "
+                           "it records no payouts (PHH's winnings) saying who was paid them: "
+                           "a raked hand records what each player collected (a rake of the "
+                           "whole pot, nothing)", **where)
     paid = sum(p.amount for p in state.payouts)
     short = pot + back - paid
     if short == rake or (back and short - back == rake):
@@ -116,3 +123,24 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     off = f"short by {short}" if short >= 0 else f"over by {-short}"
     return StoredFinding(f"the hand records a rake of {rake}, but the table paid {paid} of "
                          f"{owed}: {off}, not short by the rake", **where)
+
+
+def _unread(started: Any, where: dict[str, Any]) -> LedgerError | None:
+    """A file's rake (``rake`` or ``site_rake`` of ``started.source``) that
+    :func:`replay.rake.filed_rake` cannot read as whole chips at or above 0 (text, a fraction
+    of the hand's chip: a JSON-lines file's; a PHH file's is refused where it is read,
+    :func:`ledger.formats.phh.fields.check_rake`), refused rather than counted nowhere; None
+    when the hand records no rake, or one read."""
+    source = started.source or {}
+    for key in ("site_rake", "rake"):
+        if source.get(key) is not None:
+            return IllegalHand(f"its {key} {_text(source[key])} is not a whole number of its "
+                               f"chips of {_chip(started.unit.decimals)} at or above 0: the "
+                               "table takes its rake from the pot in those chips", **where)
+    return None
+
+
+def _chip(decimals: int) -> str:
+    from ledger.formats.phh.base import format_amount
+
+    return format_amount(1, decimals)

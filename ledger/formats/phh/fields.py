@@ -14,7 +14,14 @@ from decimal import Decimal
 from typing import Any
 
 from engine.games import Game, UnknownGame, game
-from ledger.formats.phh.base import MAX_DECIMALS, PhhAction, places, scale_amount, to_decimal
+from ledger.formats.phh.base import (
+    MAX_DECIMALS,
+    PhhAction,
+    format_amount,
+    places,
+    scale_amount,
+    to_decimal,
+)
 from ledger.model.errors import MalformedInput
 from ledger.model.events import MAX_CHIPS, Seat
 
@@ -140,6 +147,34 @@ def parse_amounts(raw: RawHand, decimals: int, count: int) -> dict[str, Any]:
     for key in SCALAR_AMOUNTS:
         out[key] = _chips(raw, raw.table.get(key, 0), key, decimals)
     return out
+
+
+def check_rake(raw: RawHand, decimals: int) -> None:
+    """Refuse a ``rake`` (what the table took from the pot, in the hand's money: FORMATS.md
+    §1, README "A home game's rake") that is not a whole number of the hand's chips at or
+    above 0 and within ``MAX_CHIPS``. The hand's chip is set by its played amounts
+    (``decimals``, :func:`hand_decimals`), never by its rake: the rake is taken from those
+    chips, so ``rake = 0.5`` beside whole stacks is a mistake (dollars beside chips), never
+    read as half a chip nor left unread (it is kept as written in ``started.source``).
+
+    Raises:
+        MalformedInput: naming the file, the ``rake`` line and the hand (``rake 0.5 is not
+            a whole number of the hand's chips (a chip is 1 …)``; not a number; negative;
+            beyond ``MAX_CHIPS``).
+    """
+    if "rake" not in raw.table:
+        return
+    value = raw.table["rake"]
+    number = _number(raw, value, "rake")
+    if number >= 0:
+        chips = number.scaleb(decimals)
+        if chips != chips.to_integral_value():
+            raise raw.error(
+                f"rake {value} is not a whole number of the hand's chips (a chip is "
+                f"{format_amount(1, decimals)}, the smallest unit its stacks, bets and "
+                "payouts write): the table takes its rake from the pot in those chips",
+                "rake")
+    _chips(raw, value, "rake", decimals)
 
 
 def _chips(raw: RawHand, value: object, key: str, decimals: int) -> int:
