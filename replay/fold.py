@@ -37,7 +37,8 @@ class HandReplay:
     such as "showdown not verifiable"; ``rake``: the rake recorded at the table (chips, a
     ``recorded_rake``), None when none was. A hand that records a rake records its payouts:
     with none, ``recorded`` is ``{}``, nobody paid (the rake took the whole pot), never
-    unknown."""
+    unknown; so too a file's rake of the whole pot with no payouts (an import refuses any
+    other rake without them)."""
 
     hand: str
     session: str | None

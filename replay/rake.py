@@ -112,7 +112,7 @@ def filed_rake(started: Any) -> int | None:
     """The rake the file of the hand ``started`` (its ``hand_started``) records, in chips:
     ``source["site_rake"]`` (a site text, chips already) or ``source["rake"]`` (PHH, in the
     file's money, FORMATS.md §1); None when it records none (or one that is not a whole
-    number of chips)."""
+    number of chips, which an import refuses: :func:`replay.ingest.rakes.rake_finding`)."""
     source = started.source
     if isinstance(source.get("site_rake"), int):  # a site text: already chips
         return source["site_rake"]

@@ -10,7 +10,10 @@ a rake that differs either way (the import then refuses the hand as any other di
 
 :func:`rake_finding` checks a hand read from a file: the table pays the pots less the rake
 the hand records (some sites leave the uncalled bet out of the payouts as well,
-:mod:`replay.rake`). A rake above the pot is impossible and refuses the hand; one that is not
+:mod:`replay.rake`). A rake above the pot is impossible and refuses the hand, and so does one
+the books could not count (README, "A home game's rake"): a file's rake that is no whole
+number of the hand's chips, and a rake with no payouts that did not take the whole pot (who
+was paid what it leaves cannot be read; a live ``end`` refuses the same). One that is not
 what the payouts leave out is stored with a warning (the audit then reports the payout, and
 the rake is counted nowhere: :mod:`replay.rake` takes a recorded rake only when it is what
 the payouts leave out).
@@ -86,12 +89,16 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     engine's state after them, RULES.md §1.2-1.4): None when it records no rake (a
     ``recorded_rake`` event or its file's, :func:`replay.rake.filed_rake`), when the hand
     is not complete, or when its payouts are the pot less the rake, with the uncalled bet
-    returned or left out (or it records none: the rules' awards count, and no payout is
-    audited). The pot: every chip put in and carried in, less the uncalled bet
-    and what is carried out (RULES.md §7.1). Chips throughout.
+    returned or left out (or it records none and the rake took the whole pot: it paid
+    nobody, :func:`replay.rake.took_the_pot`). The pot: every chip put in and carried in,
+    less the uncalled bet and what is carried out (RULES.md §7.1,
+    :func:`replay.rake.whole_pot`). Chips throughout.
 
     Returns:
-        :class:`IllegalHand` (the hand refused): the rake is more than the pot;
+        :class:`IllegalHand` (the hand refused): the rake is more than the pot; it records
+            no payouts and a rake that is not the whole pot (``its rake of 8 leaves 494 of
+            the pot of 502, but it records no payouts …``); its file's rake is no whole
+            number of its chips (a JSON-lines file's; PHH's is refused where it is read);
         :class:`StoredFinding` (stored, a warning): the payouts are short of the pot (and
             the uncalled bet) by something other than the rake, naming the rake, what was
             paid, the pot and the shortfall.
