@@ -266,3 +266,32 @@ def test_worker_processes_refuse_a_rake_without_payouts_alike(tmp_path: Path) ->
                    "502, but it records no payouts (PHH's winnings) saying who was paid them: "
                    "a raked hand records what each player collected (a rake of the whole pot, "
                    "nothing)\n")
+
+
+def test_a_rake_rule_that_cannot_be_read_whole_is_refused(tmp_path: Path) -> None:
+    """Our ``_rake`` rule (replay/rake.py) was left unread, or its cap dropped, when it was
+    not what it reads: each such rule is refused at its line (11), nothing written; a rule
+    it reads imports."""
+    db = tmp_path / "t.duckdb"
+    path = tmp_path / "r1.phh"
+    for rule, message in (
+            ("{percent = 10, cap = 0.5}",
+             "_rake cap 0.5 is not a whole number of the hand's chips (a chip is 1, the "
+             "smallest unit its stacks, bets and payouts write): the table takes its rake from "
+             "the pot in those chips"),
+            ("{percent = 10, cap = -1}", "_rake cap: amount -1 is negative"),
+            ("{percent = 101}", "_rake percent 101 is not from 0 to 100"),
+            ("{percent = 'ten'}", "_rake percent: 'ten' is not a number"),
+            ("{pct = 5}", "_rake: unknown key 'pct' (it takes percent, cap, no_flop_no_drop)"),
+            ("{percent = 5, no_flop_no_drop = 1}", "_rake no_flop_no_drop 1 is not true or "
+                                                  "false"),
+            ("5", "_rake must be a table of percent, cap, no_flop_no_drop")):
+        path.write_text(ALL_IN + f"winnings = [492, 0]\n_rake = {rule}\n")
+        assert one_shot(db, "import", str(path)) == (2, REJECTED,
+                                                     f"error: {path}:11, hand r1: {message}\n")
+        assert not db.exists()
+    path.write_text(ALL_IN + "winnings = [492, 0]\n_rake = {percent = 2, cap = 10}\n")
+    assert one_shot(db, "import", str(path))[0] == 0
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert [(d["kind"], d["expected"], d["actual"])
+            for d in json.loads(out)["discrepancies"]] == [("rake", 502, 492)]
