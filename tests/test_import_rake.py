@@ -154,14 +154,22 @@ def test_a_rake_without_payouts_is_refused_unless_it_took_the_pot(tmp_path: Path
         assert (code, out) == (2, REJECTED)
         assert err == (f"error: {tmp_path / f'n{n}.phh'}:1, hand n{n}: its rake of {rake} "
                        f"leaves {502 - rake} of the pot of 502, but it records no payouts "
-                       "(PHH's winnings) saying who was paid them: a raked hand records what "
-                       "each player collected (a rake of the whole pot, nothing)\n")
+                       "(PHH's winnings or finishing_stacks) saying who was paid them: a raked "
+                       "hand records what each player collected (a rake of the whole pot, "
+                       "nothing)\n")
         assert not db.exists()
     _, code, _, err = _import(tmp_path, ALL_IN.replace("'r1'", "'r2'") + "rake = 503\n",
                               "r2.phh")
     assert (code, err) == (2, f"error: {tmp_path / 'r2.phh'}:1, hand r2: its rake of 503 is "
                               "more than the pot of 502: the table takes its rake from the "
                               "pot\n")
+    # finishing stacks of 492 and 49 say Ann was paid 492 (she put in her 251, Bob kept 49)
+    db, code, _, err = _import(tmp_path, ALL_IN.replace("'r1'", "'r3'") + "rake = 10\n"
+                               "finishing_stacks = [492, 49]\n", "r3.phh")
+    assert (code, err) == (0, "")
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert [(d["kind"], d["player"], d["expected"], d["actual"])
+            for d in json.loads(out)["discrepancies"]] == [("rake", "Ann", 502, 492)]
 
 
 def test_a_rake_of_the_whole_pot_without_payouts_is_counted(tmp_path: Path) -> None:
@@ -263,9 +271,9 @@ def test_worker_processes_refuse_a_rake_without_payouts_alike(tmp_path: Path) ->
     assert (code, out) == (2, "imported 1 hand(s) (12 events) from 1 file(s); 0 already in "
                               "the ledger; 1 rejected\n")
     assert err == (f"error: {path}:14, hand two-2: its rake of 10 leaves 492 of the pot of "
-                   "502, but it records no payouts (PHH's winnings) saying who was paid them: "
-                   "a raked hand records what each player collected (a rake of the whole pot, "
-                   "nothing)\n")
+                   "502, but it records no payouts (PHH's winnings or finishing_stacks) saying "
+                   "who was paid them: a raked hand records what each player collected (a rake "
+                   "of the whole pot, nothing)\n")
 
 
 def test_a_rake_rule_that_cannot_be_read_whole_is_refused(tmp_path: Path) -> None:

@@ -119,9 +119,9 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
         if rake in (0, pot):  # none, or the rake took the pot: nobody was paid
             return None
         return IllegalHand(f"its rake of {rake} leaves {pot - rake} of the pot of {pot}, but "
-                           "it records no payouts (PHH's winnings) saying who was paid them: "
-                           "a raked hand records what each player collected (a rake of the "
-                           "whole pot, nothing)", **where)
+                           "it records no payouts (PHH's winnings or finishing_stacks) saying "
+                           "who was paid them: a raked hand records what each player collected "
+                           "(a rake of the whole pot, nothing)", **where)
     paid = sum(p.amount for p in state.payouts)
     short = pot + back - paid
     if short == rake or (back and short - back == rake):
