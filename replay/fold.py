@@ -37,8 +37,9 @@ class HandReplay:
     such as "showdown not verifiable"; ``rake``: the rake recorded at the table (chips, a
     ``recorded_rake``), None when none was. A hand that records a rake records its payouts:
     with none, ``recorded`` is ``{}``, nobody paid (the rake took the whole pot), never
-    unknown. ``decimals``: those of the hand's unit (2: a file in dollars and cents, whose
-    chips are cents; FORMATS.md §1)."""
+    unknown; so too a file's rake of the whole pot with no payouts (an import refuses any
+    other rake without them). ``decimals``: those of the hand's unit (2: a file in dollars and
+    cents, whose chips are cents; FORMATS.md §1)."""
 
     hand: str
     session: str | None
@@ -292,6 +293,17 @@ def fold(events: Sequence[Any], *, upto: int | None = None) -> HandState:
     return state
 
 
+def _raked(state: HandState, started: Any) -> bool:
+    """Whether the file's rake of a hand with no payouts took its whole pot
+    (:func:`replay.rake.took_the_pot`): it then paid nobody, as a live hand so raked."""
+    source = started.source or {}
+    if state.status != "complete" or ("rake" not in source and "site_rake" not in source):
+        return False
+    from replay.rake import took_the_pot
+
+    return took_the_pot(state, started)
+
+
 def replay_events(
     events: Sequence[Any], *, session: str | None = None, original: bool = False
 ) -> HandReplay:
@@ -317,8 +329,8 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     settle, compare_payouts = _settlement()
     result = settle(state)
     recorded = _recorded(state.payouts)
-    if recorded is None and state.rake:  # raked, nothing paid: the rake took the whole pot
-        recorded = {}
+    if recorded is None and (state.rake or _raked(state, started)):
+        recorded = {}  # raked, nothing paid: the rake took the whole pot
     discrepancies, notes = compare_payouts(result, recorded)
     if discrepancies:
         from replay.rake import classify

@@ -224,8 +224,11 @@ def _unpaid(state: HandState, result: Any, before: int = 0) -> tuple[int, str]:
     """``(chips, words)``: the chips of the pot that ``state``'s end leaves to nobody (see
     :func:`paid_to_somebody`; ``result`` its rules' result) and the refusal that says so;
     ``(0, "")`` when every chip goes to somebody. ``before``: the chips a correction's hand
-    left to nobody before it (:func:`new_fault`), said beside them."""
-    if state.payouts or state.rake:
+    left to nobody before it (:func:`new_fault`), said beside them. A hand whose file records
+    a rake records its payouts as one raked live does (an import refuses one without them
+    unless the rake took the pot: :func:`replay.ingest.rakes.rake_finding`), so a correction
+    that takes them all away leaves its pot to nobody too, never to the rules' awards."""
+    if state.payouts or state.rake or _filed_rake(state):
         return _short(state, result, before)
     unknown = [p for p in result.pots if not p.verifiable and p.amount]
     if not unknown:
@@ -234,6 +237,17 @@ def _unpaid(state: HandState, result: Any, before: int = 0) -> tuple[int, str]:
     return sum(p.amount for p in unknown), (
         f"cannot end with nothing paid, or its chips go to nobody: {said}; record who won "
         "(pay PLAYER AMOUNT) or the unknown cards first")
+
+
+def _filed_rake(state: HandState) -> bool:
+    """Whether the file of ``state``'s hand records a rake above 0
+    (:func:`replay.rake.filed_rake`)."""
+    source = state.started.source or {}
+    if source.get("rake") is None and source.get("site_rake") is None:
+        return False
+    from replay.rake import filed_rake
+
+    return bool(filed_rake(state.started))
 
 
 def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:

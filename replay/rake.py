@@ -112,13 +112,34 @@ def filed_rake(started: Any) -> int | None:
     """The rake the file of the hand ``started`` (its ``hand_started``) records, in chips:
     ``source["site_rake"]`` (a site text, chips already) or ``source["rake"]`` (PHH, in the
     file's money, FORMATS.md §1); None when it records none (or one that is not a whole
-    number of chips)."""
+    number of chips, which an import refuses: :func:`replay.ingest.rakes.rake_finding`)."""
     source = started.source
     if isinstance(source.get("site_rake"), int):  # a site text: already chips
         return source["site_rake"]
     if "rake" in source:
         return _chips(source["rake"], started.unit.decimals)
     return None
+
+
+def whole_pot(state: Any) -> int:
+    """The chips a rake can take from the hand whose engine state is ``state`` (RULES.md
+    §1.2-1.4, §7.1): every chip put in and carried in, less the uncalled bets (returned,
+    never raked) and what is carried out to the next hand."""
+    from engine.pots import uncalled
+
+    back = sum(uncalled(state.contributed).values())
+    return state.pot_total() - state.carried_out - back
+
+
+def took_the_pot(state: Any, started: Any) -> bool:
+    """Whether the rake the file of a hand records (:func:`filed_rake`; ``started``: its
+    ``hand_started``, ``state``: the engine's state after it) is its whole pot
+    (:func:`whole_pot`): a hand so raked paid nobody, and its want of payouts is that, never
+    "no recorded payouts", as a live hand whose rake took the pot (README, "A home game's
+    rake"; any other rake with no payouts is refused on import,
+    :func:`replay.ingest.rakes.rake_finding`)."""
+    rake = filed_rake(started)
+    return bool(rake) and rake == whole_pot(state)
 
 
 def _rake(started: Any, result: Any, flop: bool) -> tuple[int | None, int | None]:

@@ -103,3 +103,27 @@ def test_an_imported_hand_keeps_the_rake_its_site_took(run, db) -> None:  # noqa
     done = run("correct", hand, "--replace", "22", "pay Hero 4.70", *REASON)
     assert done.exit_code == 0, done.output
     assert _nets(run) == {"Hero": 230, "Player1": -10, "Player2": -240}
+
+
+def test_a_correction_cannot_take_away_every_payout_of_a_raked_file(run, db, tmp_path  # noqa: ANN001
+                                                                    ) -> None:
+    """tests/test_import_rake.py's all-in hand paid 492 of its 502 pot with ``rake = 10``:
+    deleting the payout (seq 11) would make it a hand of no recorded payouts, the rules' 502
+    to Ann and the file's rake counted nowhere; it is refused as a live ``end`` without
+    payouts is (the 10 the rake left short before, 502 after); nothing written, the rake
+    still counted."""
+    from tests.test_import_rake import ALL_IN
+
+    path = tmp_path / "r1.phh"
+    path.write_text(ALL_IN + "winnings = [492, 0]\nrake = 10\n")
+    assert run("import", str(path)).exit_code == 0
+    for command in ("correct", "whatif"):
+        extra = REASON if command == "correct" else ()
+        out = _refused(run, db, "r1", command, "r1", "--delete", "11", *extra)
+        assert out == ("error: hand r1: correction delete 11: cannot end with 0 of the pot's "
+                       "502 chips paid: 502 would go to nobody (10 before this correction); "
+                       "record the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an "
+                       "uncalled bet) first\n")
+    assert _nets(run) == {"Ann": 241, "Bob": -251}
+    assert json.loads(run("balances", "--json").output)["rake"] == [
+        {"session": None, "chips": 10, "hands": 1}]

@@ -139,13 +139,167 @@ def test_a_files_rake_in_money_is_counted_in_the_sessions_chips(tmp_path: Path) 
     assert json.loads(out) == [{"rake": "4"}]
 
 
-def test_a_rake_without_payouts_is_checked_only_against_the_pot(tmp_path: Path) -> None:
-    """No ``winnings``: the rules' awards count and no payout is audited, so a rake of 8 says
-    nothing; 503 is still more than the 502 pot."""
-    _, code, _, err = _import(tmp_path, ALL_IN + "rake = 8\n")
-    assert (code, err) == (0, "")
+REJECTED = "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n"
+
+
+def test_a_rake_without_payouts_is_refused_unless_it_took_the_pot(tmp_path: Path) -> None:
+    """No ``winnings`` (or all 0: none, FORMATS.md §1): who was paid the pot less the rake
+    cannot be read, and the rules' awards would pay the whole pot, leaving the rake counted
+    nowhere; refused as a live ``end`` with a rake and no payout is, nothing written. 503 is
+    still more than the 502 pot."""
+    for n, (extra, rake) in enumerate((("", 8), ("winnings = [0, 0]\n", 8),
+                                       ("winnings = [0, 0]\n", 501))):
+        db, code, out, err = _import(tmp_path, ALL_IN.replace("'r1'", f"'n{n}'") + extra
+                                     + f"rake = {rake}\n", f"n{n}.phh")
+        assert (code, out) == (2, REJECTED)
+        assert err == (f"error: {tmp_path / f'n{n}.phh'}:1, hand n{n}: its rake of {rake} "
+                       f"leaves {502 - rake} of the pot of 502, but it records no payouts "
+                       "(PHH's winnings or finishing_stacks) saying who was paid them: a raked "
+                       "hand records what each player collected (a rake of the whole pot, "
+                       "nothing)\n")
+        assert not db.exists()
     _, code, _, err = _import(tmp_path, ALL_IN.replace("'r1'", "'r2'") + "rake = 503\n",
                               "r2.phh")
     assert (code, err) == (2, f"error: {tmp_path / 'r2.phh'}:1, hand r2: its rake of 503 is "
                               "more than the pot of 502: the table takes its rake from the "
                               "pot\n")
+    # finishing stacks of 492 and 49 say Ann was paid 492 (she put in her 251, Bob kept 49)
+    db, code, _, err = _import(tmp_path, ALL_IN.replace("'r1'", "'r3'") + "rake = 10\n"
+                               "finishing_stacks = [492, 49]\n", "r3.phh")
+    assert (code, err) == (0, "")
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert [(d["kind"], d["player"], d["expected"], d["actual"])
+            for d in json.loads(out)["discrepancies"]] == [("rake", "Ann", 502, 492)]
+
+
+def test_a_rake_of_the_whole_pot_without_payouts_is_counted(tmp_path: Path) -> None:
+    """``rake = 502`` and no ``winnings``: the table took the 502 pot and paid nobody, as a
+    live hand raked of its whole pot (tests/test_live_rake.py). Worked by hand: Ann and Bob
+    each put in 251 and are paid nothing, nets -251 each; one ``rake`` finding (Ann, whom
+    the rules pay 502, paid 0); the session's rake line 502 chips; settle has each pay the
+    house the 251 he lost."""
+    db = tmp_path / "t.duckdb"
+    for args in (("session", "open", "s"), ("buyin", "s", "Ann", "251"),
+                 ("buyin", "s", "Bob", "300")):
+        assert one_shot(db, *args)[0] == 0
+    path = tmp_path / "w.phh"
+    path.write_text(ALL_IN + "rake = 502\n")
+    assert one_shot(db, "import", "--session", "s", str(path)) == (
+        0, "imported 1 hand(s) (11 events) from 1 file(s); 0 already in the ledger; 0 "
+           "rejected\n", "")
+    assert one_shot(db, "cashout", "s", "Bob", "49")[0] == 0
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert [(d["kind"], d["player"], d["expected"], d["actual"])
+            for d in json.loads(out)["discrepancies"]] == [("rake", "Ann", 502, 0)]
+    code, out, _ = one_shot(db, "balances", "--json")
+    body = json.loads(out)
+    assert {p["player"]: p["net"] for p in body["players"]} == {"Ann": -251, "Bob": -251}
+    assert body["rake"] == [{"session": "s", "chips": 502, "hands": 1}]
+    code, out, _ = one_shot(db, "balances")
+    assert "rake: 502 chips taken from the pots in session s (1 hand)\n" in out
+    code, out, _ = one_shot(db, "settle", "--session", "s")
+    assert out.splitlines()[:3] == ["Ann pays the house 251", "Bob pays the house 251",
+                                    "2 transfer(s) settle 2 player(s) and the house"]
+
+
+def test_a_rake_that_is_no_whole_number_of_the_hands_chips_is_refused(tmp_path: Path) -> None:
+    """The hand's chip is set by its stacks, bets and payouts (FORMATS.md §1: integers here,
+    a chip of 1; dollars with cents, 0.01): ``rake = 0.5`` beside them, or ``0.125`` in the
+    dollar hand, is refused naming the file, the ``rake`` line (11), the hand and the field,
+    nothing written; so are a negative rake and one that is no number. ``rake = 10.0`` is
+    10 chips: the rake the payouts leave out."""
+    good = ALL_IN.replace("'r1'", "'g1'") + "winnings = [492, 0]\n"
+    db = tmp_path / "t.duckdb"
+    (tmp_path / "g1.phh").write_text(good)
+    assert one_shot(db, "import", str(tmp_path / "g1.phh"))[0] == 0
+    before = events(db)
+    dollars = (ALL_IN.replace("[1, 2]", "[0.25, 0.50]").replace("min_bet = 2", "min_bet = 0.50")
+               .replace("[251, 300]", "[25.00, 30.00]").replace("cbr 251", "cbr 25.00")
+               + "winnings = [49.00, 0]\n")
+    for text, message in (
+            (ALL_IN + "winnings = [492, 0]\nrake = 0.5\n",
+             "rake 0.5 is not a whole number of the hand's chips (a chip is 1, the smallest "
+             "unit its stacks, bets and payouts write): the table takes its rake from the pot "
+             "in those chips"),
+            (dollars + "rake = 0.125\n",
+             "rake 0.125 is not a whole number of the hand's chips (a chip is 0.01, the "
+             "smallest unit its stacks, bets and payouts write): the table takes its rake "
+             "from the pot in those chips"),
+            (ALL_IN + "winnings = [492, 0]\nrake = -10\n", "rake: amount -10 is negative"),
+            (ALL_IN + "winnings = [492, 0]\nrake = 'ten'\n", "rake: 'ten' is not a number")):
+        path = tmp_path / "r1.phh"
+        path.write_text(text)
+        assert one_shot(db, "import", str(path)) == (2, REJECTED,
+                                                     f"error: {path}:11, hand r1: {message}\n")
+        assert events(db) == before
+    path.write_text(ALL_IN + "winnings = [492, 0]\nrake = 10.0\n")
+    assert one_shot(db, "import", str(path))[:2] == (0, "imported 1 hand(s) (12 events) from "
+                                                        "1 file(s); 0 already in the ledger; "
+                                                        "0 rejected\n")
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert [(d["kind"], d["hand"], d["expected"], d["actual"])
+            for d in json.loads(out)["discrepancies"]] == [("payout", "g1", 502, 492),
+                                                           ("rake", "r1", 502, 492)]
+
+
+def test_a_json_lines_rake_that_is_no_whole_number_of_chips_is_refused(tmp_path: Path) -> None:
+    """A JSON-lines hand whose start keeps a file's ``rake`` that is no whole number of its
+    chips (``"0.5"`` of chips of 1) is refused naming it, not counted nowhere."""
+    db = tmp_path / "t.duckdb"
+    (tmp_path / "r1.phh").write_text(ALL_IN + "winnings = [492, 0]\nrake = 10\n")
+    assert one_shot(db, "import", str(tmp_path / "r1.phh"))[0] == 0
+    code, lines, _ = one_shot(db, "export", "--format", "jsonl")
+    assert '"rake":10,' in lines
+    path = tmp_path / "r1.jsonl"
+    path.write_text(lines.replace('"rake":10,', '"rake":"0.5",'))
+    other = tmp_path / "o.duckdb"
+    assert one_shot(other, "import", str(path)) == (
+        2, REJECTED, f"error: {path}:1, hand r1: its rake \"0.5\" is not a whole number of its "
+                     "chips of 1 at or above 0: the table takes its rake from the pot in those "
+                     "chips\n")
+    assert not other.exists()
+
+
+def test_worker_processes_refuse_a_rake_without_payouts_alike(tmp_path: Path) -> None:
+    """``--jobs 2`` over a ``.phhs`` of a raked hand that records its payouts and one that
+    records none: the first imported, the second refused in the same words."""
+    body = ALL_IN.replace("_hand_id = 'r1'\n", "")
+    path = tmp_path / "two.phhs"
+    path.write_text(f"[1]\n{body}winnings = [492, 0]\nrake = 10\nhand = 1\n\n"
+                    f"[2]\n{body}rake = 10\nhand = 2\n")
+    code, out, err = one_shot(tmp_path / "t.duckdb", "import", "--jobs", "2", str(path))
+    assert (code, out) == (2, "imported 1 hand(s) (12 events) from 1 file(s); 0 already in "
+                              "the ledger; 1 rejected\n")
+    assert err == (f"error: {path}:14, hand two-2: its rake of 10 leaves 492 of the pot of "
+                   "502, but it records no payouts (PHH's winnings or finishing_stacks) saying "
+                   "who was paid them: a raked hand records what each player collected (a rake "
+                   "of the whole pot, nothing)\n")
+
+
+def test_a_rake_rule_that_cannot_be_read_whole_is_refused(tmp_path: Path) -> None:
+    """Our ``_rake`` rule (replay/rake.py) was left unread, or its cap dropped, when it was
+    not what it reads: each such rule is refused at its line (11), nothing written; a rule
+    it reads imports."""
+    db = tmp_path / "t.duckdb"
+    path = tmp_path / "r1.phh"
+    for rule, message in (
+            ("{percent = 10, cap = 0.5}",
+             "_rake cap 0.5 is not a whole number of the hand's chips (a chip is 1, the "
+             "smallest unit its stacks, bets and payouts write): the table takes its rake from "
+             "the pot in those chips"),
+            ("{percent = 10, cap = -1}", "_rake cap: amount -1 is negative"),
+            ("{percent = 101}", "_rake percent 101 is not from 0 to 100"),
+            ("{percent = 'ten'}", "_rake percent: 'ten' is not a number"),
+            ("{pct = 5}", "_rake: unknown key 'pct' (it takes percent, cap, no_flop_no_drop)"),
+            ("{percent = 5, no_flop_no_drop = 1}", "_rake no_flop_no_drop 1 is not true or "
+                                                  "false"),
+            ("5", "_rake must be a table of percent, cap, no_flop_no_drop")):
+        path.write_text(ALL_IN + f"winnings = [492, 0]\n_rake = {rule}\n")
+        assert one_shot(db, "import", str(path)) == (2, REJECTED,
+                                                     f"error: {path}:11, hand r1: {message}\n")
+        assert not db.exists()
+    path.write_text(ALL_IN + "winnings = [492, 0]\n_rake = {percent = 2, cap = 10}\n")
+    assert one_shot(db, "import", str(path))[0] == 0
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert [(d["kind"], d["expected"], d["actual"])
+            for d in json.loads(out)["discrepancies"]] == [("rake", 502, 492)]

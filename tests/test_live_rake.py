@@ -425,6 +425,33 @@ def test_a_rake_of_the_whole_pot_pays_nobody_and_is_counted(run, db: str) -> Non
         "3 transfer(s) settle 3 player(s) and the house"]
 
 
+def test_a_rake_of_the_whole_pot_round_trips_through_phh(run, db: str, tmp_path: Path  # noqa: ANN001
+                                                         ) -> None:
+    """The hand above exported as PHH has ``rake = 6`` and no ``winnings`` (nobody paid): it
+    is already in the ledger it came from, and imported into another it is the same rake of
+    the whole pot (a file's rake with no payouts is refused unless it took the pot,
+    replay/ingest/rakes.py), nets -2 each."""
+    from tests.test_live_table import one_shot
+
+    _three(db, *CHECKED)
+    for action in ("rake 6", "end"):
+        assert run("act", "t1", action).exit_code == 0
+    phh = tmp_path / "t1.phh"
+    assert run("export", "--format", "phh", "t1", "-o", str(phh)).exit_code == 0
+    text = phh.read_text()
+    assert "\nrake = 6\n" in text and "winnings" not in text
+    assert run("import", str(phh)).output == ("imported 0 hand(s) (0 events) from 1 file(s); 1 "
+                                              "already in the ledger; 0 rejected\n")
+    other = tmp_path / "o.duckdb"
+    assert one_shot(other, "import", str(phh))[0] == 0
+    body = json.loads(one_shot(other, "audit", "--json")[1])
+    assert [(d["kind"], d["player"], d["expected"], d["actual"])
+            for d in body["discrepancies"]] == [("rake", "Ann", 6, 0)]
+    nets = json.loads(one_shot(other, "balances", "--json")[1])
+    assert {p["player"]: p["net"] for p in nets["players"]} == {"Ann": -2, "Bob": -2, "Cy": -2}
+    assert nets["rake"] == [{"session": "s", "chips": 6, "hands": 1}]
+
+
 def test_a_correction_cannot_rake_an_uncalled_bet(run, db: str) -> None:  # noqa: ANN001
     """The folded-to raise above, paid in full (seq 10 Ann's 8 returned, 11 the pot of 5): a
     correction that rakes 13 in their place is refused; one that rakes the pot's 5 goes in."""

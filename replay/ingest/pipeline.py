@@ -497,8 +497,9 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
                 ) -> tuple[list[Batch], list[LedgerError]]:
     """The batches of a read file, in file order, every hand checked with the engine, and the
     errors: the reader's, then the engine's refusals in file order (and a hand whose id or a
-    seated player's name a command would refuse: ledger/model/names.py; a rake above the pot,
-    and one the payouts do not leave out as a :class:`StoredFinding` of a hand kept:
+    seated player's name a command would refuse: ledger/model/names.py; a rake above the pot
+    or one the books could not count, and one the payouts do not leave out as a
+    :class:`StoredFinding` of a hand kept:
     :func:`replay.ingest.rakes.rake_finding`). ``known(keys)``: those
     source keys the ledger holds; a session entry whose session stream an earlier version
     stored whole (its ``legacy_key``, or that with ``:0``) is then left out. ``states``: gets

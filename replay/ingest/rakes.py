@@ -10,7 +10,10 @@ a rake that differs either way (the import then refuses the hand as any other di
 
 :func:`rake_finding` checks a hand read from a file: the table pays the pots less the rake
 the hand records (some sites leave the uncalled bet out of the payouts as well,
-:mod:`replay.rake`). A rake above the pot is impossible and refuses the hand; one that is not
+:mod:`replay.rake`). A rake above the pot is impossible and refuses the hand, and so does one
+the books could not count (README, "A home game's rake"): a file's rake that is no whole
+number of the hand's chips, and a rake with no payouts that did not take the whole pot (who
+was paid what it leaves cannot be read; a live ``end`` refuses the same). One that is not
 what the payouts leave out is stored with a warning (the audit then reports the payout, and
 the rake is counted nowhere: :mod:`replay.rake` takes a recorded rake only when it is what
 the payouts leave out).
@@ -24,7 +27,7 @@ from typing import Any
 
 from engine.pots import uncalled
 from ledger.model.errors import IllegalHand, LedgerError, StoredFinding
-from replay.rake import filed_rake
+from replay.rake import filed_rake, whole_pot
 
 #: What the rake of a hand is held as in its rows: the table's event.
 _EVENT = "recorded_rake"
@@ -86,28 +89,39 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     engine's state after them, RULES.md §1.2-1.4): None when it records no rake (a
     ``recorded_rake`` event or its file's, :func:`replay.rake.filed_rake`), when the hand
     is not complete, or when its payouts are the pot less the rake, with the uncalled bet
-    returned or left out (or it records none: the rules' awards count, and no payout is
-    audited). The pot: every chip put in and carried in, less the uncalled bet
-    and what is carried out (RULES.md §7.1). Chips throughout.
+    returned or left out (or it records none and the rake took the whole pot: it paid
+    nobody, :func:`replay.rake.took_the_pot`). The pot: every chip put in and carried in,
+    less the uncalled bet and what is carried out (RULES.md §7.1,
+    :func:`replay.rake.whole_pot`). Chips throughout.
 
     Returns:
-        :class:`IllegalHand` (the hand refused): the rake is more than the pot;
+        :class:`IllegalHand` (the hand refused): the rake is more than the pot; it records
+            no payouts and a rake that is not the whole pot (``its rake of 8 leaves 494 of
+            the pot of 502, but it records no payouts …``); its file's rake is no whole
+            number of its chips (a JSON-lines file's; PHH's is refused where it is read);
         :class:`StoredFinding` (stored, a warning): the payouts are short of the pot (and
             the uncalled bet) by something other than the rake, naming the rake, what was
             paid, the pot and the shortfall.
     """
     started = events[0]
+    where: dict[str, Any] = {"file": file, "line": line, "hand": started.hand}
     rake = state.rake if state.rake is not None else filed_rake(started)
-    if rake is None or state.status != "complete":
+    if rake is None:
+        return _unread(started, where)
+    if state.status != "complete":
         return None
     back = sum(uncalled(state.contributed).values())
-    pot = state.pot_total() - state.carried_out - back
-    where: dict[str, Any] = {"file": file, "line": line, "hand": started.hand}
+    pot = whole_pot(state)
     if rake > pot:
         return IllegalHand(f"its rake of {rake} is more than the pot of {pot}: the table "
                            "takes its rake from the pot", **where)
-    if not state.payouts:  # the rules' awards count (no payout to compare, none audited)
-        return None
+    if not state.payouts:
+        if rake in (0, pot):  # none, or the rake took the pot: nobody was paid
+            return None
+        return IllegalHand(f"its rake of {rake} leaves {pot - rake} of the pot of {pot}, but "
+                           "it records no payouts (PHH's winnings or finishing_stacks) saying "
+                           "who was paid them: a raked hand records what each player collected "
+                           "(a rake of the whole pot, nothing)", **where)
     paid = sum(p.amount for p in state.payouts)
     short = pot + back - paid
     if short == rake or (back and short - back == rake):
@@ -116,3 +130,24 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     off = f"short by {short}" if short >= 0 else f"over by {-short}"
     return StoredFinding(f"the hand records a rake of {rake}, but the table paid {paid} of "
                          f"{owed}: {off}, not short by the rake", **where)
+
+
+def _unread(started: Any, where: dict[str, Any]) -> LedgerError | None:
+    """A file's rake (``rake`` or ``site_rake`` of ``started.source``) that
+    :func:`replay.rake.filed_rake` cannot read as whole chips at or above 0 (text, a fraction
+    of the hand's chip: a JSON-lines file's; a PHH file's is refused where it is read,
+    :func:`ledger.formats.phh.fields.check_rake`), refused rather than counted nowhere; None
+    when the hand records no rake, or one read."""
+    source = started.source or {}
+    for key in ("site_rake", "rake"):
+        if source.get(key) is not None:
+            return IllegalHand(f"its {key} {_text(source[key])} is not a whole number of its "
+                               f"chips of {_chip(started.unit.decimals)} at or above 0: the "
+                               "table takes its rake from the pot in those chips", **where)
+    return None
+
+
+def _chip(decimals: int) -> str:
+    from ledger.formats.phh.base import format_amount
+
+    return format_amount(1, decimals)

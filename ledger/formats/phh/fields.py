@@ -14,7 +14,14 @@ from decimal import Decimal
 from typing import Any
 
 from engine.games import Game, UnknownGame, game
-from ledger.formats.phh.base import MAX_DECIMALS, PhhAction, places, scale_amount, to_decimal
+from ledger.formats.phh.base import (
+    MAX_DECIMALS,
+    PhhAction,
+    format_amount,
+    places,
+    scale_amount,
+    to_decimal,
+)
 from ledger.model.errors import MalformedInput
 from ledger.model.events import MAX_CHIPS, Seat
 
@@ -140,6 +147,77 @@ def parse_amounts(raw: RawHand, decimals: int, count: int) -> dict[str, Any]:
     for key in SCALAR_AMOUNTS:
         out[key] = _chips(raw, raw.table.get(key, 0), key, decimals)
     return out
+
+
+def check_rake(raw: RawHand, decimals: int) -> None:
+    """Refuse a ``rake`` (what the table took from the pot, in the hand's money: FORMATS.md
+    §1, README "A home game's rake") that is not a whole number of the hand's chips at or
+    above 0 and within ``MAX_CHIPS``, and a ``_rake`` rule that cannot be read whole (its
+    ``cap`` so too). The hand's chip is set by its played amounts
+    (``decimals``, :func:`hand_decimals`), never by its rake: the rake is taken from those
+    chips, so ``rake = 0.5`` beside whole stacks is a mistake (dollars beside chips), never
+    read as half a chip nor left unread (it is kept as written in ``started.source``).
+
+    Raises:
+        MalformedInput: naming the file, the ``rake`` line and the hand (``rake 0.5 is not
+            a whole number of the hand's chips (a chip is 1 …)``; not a number; negative;
+            beyond ``MAX_CHIPS``; the ``_rake`` rule's faults, at its line).
+    """
+    if "rake" in raw.table:
+        _whole_chips(raw, raw.table["rake"], "rake", decimals)
+    if "_rake" in raw.table:
+        _rake_rule(raw, raw.table["_rake"], decimals)
+
+
+#: Our ``_rake`` rule's keys (:mod:`replay.rake`): what it may take of the pot.
+_RULE_KEYS = ("percent", "cap", "no_flop_no_drop")
+
+
+def _rake_rule(raw: RawHand, rule: object, decimals: int) -> None:
+    """Refuse a ``_rake`` rule :mod:`replay.rake` could not read whole: not a table, a key
+    it does not know, a ``percent`` that is no number from 0 to 100, a ``cap`` that is no
+    whole number of the hand's chips, a ``no_flop_no_drop`` that is not true or false."""
+    if not isinstance(rule, dict):
+        raise raw.error(f"_rake must be a table of {', '.join(_RULE_KEYS)}", "_rake")
+    for key in rule:
+        if key not in _RULE_KEYS:
+            raise raw.error(f"_rake: unknown key {key!r} (it takes {', '.join(_RULE_KEYS)})",
+                            "_rake")
+    if "percent" in rule:
+        percent = _named_number(raw, rule["percent"], "_rake percent", "_rake")
+        if not 0 <= percent <= 100:
+            raise raw.error(f"_rake percent {rule['percent']} is not from 0 to 100", "_rake")
+    if "cap" in rule:
+        _whole_chips(raw, rule["cap"], "_rake cap", decimals)
+    if not isinstance(rule.get("no_flop_no_drop", False), bool):
+        raise raw.error(f"_rake no_flop_no_drop {rule['no_flop_no_drop']!r} is not true or "
+                        "false", "_rake")
+
+
+def _named_number(raw: RawHand, value: object, name: str, key: str) -> Decimal:
+    try:
+        return to_decimal(value)
+    except MalformedInput as exc:
+        raise raw.error(f"{name}: {exc.message}", key) from exc
+
+
+def _whole_chips(raw: RawHand, value: object, name: str, decimals: int) -> None:
+    key = name.split()[0]
+    number = _named_number(raw, value, name, key)
+    if number >= 0:
+        chips = number.scaleb(decimals)
+        if chips != chips.to_integral_value():
+            raise raw.error(
+                f"{name} {value} is not a whole number of the hand's chips (a chip is "
+                f"{format_amount(1, decimals)}, the smallest unit its stacks, bets and "
+                "payouts write): the table takes its rake from the pot in those chips", key)
+    try:
+        chips = scale_amount(value, decimals)  # type: ignore[arg-type]
+    except MalformedInput as exc:
+        raise raw.error(f"{name}: {exc.message}", key) from exc
+    if chips > MAX_CHIPS:
+        raise raw.error(f"{name}: {value} is beyond the largest amount a ledger holds "
+                        f"({MAX_CHIPS} chips)", key)
 
 
 def _chips(raw: RawHand, value: object, key: str, decimals: int) -> int:

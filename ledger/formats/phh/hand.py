@@ -19,6 +19,7 @@ from ledger.formats.phh.fields import (
     MODELLED,
     SCALAR_AMOUNTS,
     RawHand,
+    check_rake,
     check_required,
     hand_decimals,
     parse_actions,
@@ -60,6 +61,7 @@ def build_hand(raw: RawHand) -> PhhHand:
     actions = parse_actions(raw)
     decimals = hand_decimals(raw, actions)
     amounts = parse_amounts(raw, decimals, count)
+    check_rake(raw, decimals)
     seats = parse_seats(raw, amounts["starting_stacks"], count)
     stakes = Stakes(
         betting=the_game.betting,

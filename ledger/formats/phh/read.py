@@ -12,7 +12,9 @@ are money as written: ``scale_amount(text, hand.started.unit.decimals)`` gives c
 Units: every amount of a hand is scaled by ``10 ** d`` into integer chips, ``d`` being the
 largest number of decimal places written among its amounts (stacks, antes, blinds, bring-in,
 bet sizes, ``cbr`` amounts, ``winnings``, ``finishing_stacks``); ``unit.decimals = d`` and
-``unit.currency`` is ``currency`` (else ``currency_symbol``).
+``unit.currency`` is ``currency`` (else ``currency_symbol``). A ``rake``, kept as written in
+``started.source``, must be whole chips at that scale
+(:func:`ledger.formats.phh.fields.check_rake`); it never sets it.
 
 Hand ids: ``<venue or file stem>-<hand>`` when the file gives ``hand`` (whitespace in the venue
 becomes ``_``), else ``phh-`` + the first 12 hex digits of the sha256 of the hand's canonical
