@@ -376,7 +376,9 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             entry names a session or player a command would refuse, or (JSON lines,
             PokerNow) a line of a session's book cannot be read or does not follow the table
             (a join with chips the player does not have): the whole file is refused, before
-            anything of it is written.
+            anything of it is written; LedgerError: a PokerNow hand the ledger holds reads
+            with another name for a seated player
+            (:func:`replay.ingest.pnnames.check_same_names`).
     """
     read = importer.read(path, session=session)
     if read.session is not None and read.first_hand_key is not None:
@@ -390,6 +392,10 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             read = importer.read(path, session=stored)
     if importer.name in ("jsonl", "pokernow"):  # files that carry a session's book
         check_entry_lines(read)  # first: its refusal names the line
+    if importer.name == "pokernow":
+        from replay.ingest.pnnames import check_same_names
+
+        check_same_names(ledger, read)  # a stored hand under other names: the file refused
     check_entry_names(read)
     return _without_stored_entries(ledger, read)
 

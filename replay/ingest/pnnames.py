@@ -1,0 +1,142 @@
+"""A PokerNow log whose stored hands now name a player otherwise is refused (FORMATS.md §2).
+
+A PokerNow player is his id; his name is an alias the log gives him (``"Name @ ID"``). A hand
+is the same hand whatever the names its lines print: PokerNow's hand id, or, in an older
+export without ids, the time, number and ``order`` of its ``starting hand`` line. A copy of a
+game whose names were edited (``sed 's/Ann @/Anna @/'``) is therefore not another game, and
+not a longer export either: its hands would be known under another key and its buy-ins
+written a second time. :func:`check_same_names` refuses such a file whole before anything of
+it is written, naming the first hand and player that differ; a host who wants the player
+shown under another name records ``handledger player alias NAME ID`` instead.
+
+A player who renamed himself during the game is untouched: the lines PokerNow logged before
+the rename keep the old name, so the hands the ledger holds read as they did.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ledger.formats.reading import FileRead, HandEvents, SessionEntry
+from ledger.model.errors import LedgerError
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """A stored PokerNow hand: its id, session, place and the digest of its logged lines."""
+
+    hand: str
+    session: str | None
+    position: int
+    text_digest: str | None
+
+
+def hand_identity(source: dict[str, Any]) -> tuple[str, ...] | None:
+    """What identifies a PokerNow hand whatever its players are named, from its
+    ``hand_started`` ``source``: ``("id", PokerNow's hand id)``, or ``("at", at, number,
+    order)`` of its ``starting hand`` line in an export without ids (FORMATS.md §2); None
+    for a hand of another format."""
+    if source.get("format") != "pokernow":
+        return None
+    if source.get("pn_id"):
+        return ("id", str(source["pn_id"]))
+    if source.get("at") is None or source.get("order") is None:
+        return None
+    return ("at", str(source["at"]), str(source.get("number")), str(source["order"]))
+
+
+def check_same_names(ledger: Any, read: FileRead) -> None:
+    """Refuse the PokerNow log ``read`` when a hand of it is a hand the ledger holds
+    (:func:`hand_identity`) whose logged lines differ (``source.text_digest``) in the name
+    of a seated player: the name the log gives him there is not the one the ledger's
+    ``player_alias`` rows gave him at that hand.
+
+    Raises:
+        LedgerError: naming the file, the line of the hand's start, the ledger's hand id,
+            the player (his id) and both names, saying nothing of the file was written and
+            how to show him under the new name (``player alias``).
+    """
+    hands = [i for i in read.items if isinstance(i, HandEvents) and i.events]
+    stored = _stored_hands(ledger, hands)
+    changed = [(h, s) for h in hands
+               if (s := stored.get(hand_identity(h.events[0].source or {}))) is not None
+               and s.text_digest is not None
+               and s.text_digest != (h.events[0].source or {}).get("text_digest")]
+    if not changed:
+        return
+    mine = _names_in_file(read.items)
+    theirs = _names_in_ledger(ledger, [s for _, s in changed])
+    for hand, held in changed:
+        for seat in hand.events[0].seats:
+            now, was = mine[hand.hand_id].get(seat.player), theirs[held.hand].get(seat.player)
+            if now is None or was is None or now == was:
+                continue
+            alias = f"handledger player alias {shlex.quote(now)} {shlex.quote(seat.player)}"
+            raise LedgerError(
+                f"this PokerNow hand is in the ledger already (session {held.session}) under "
+                f"other names: player {seat.player} is {now!r} here, {was!r} in the ledger; "
+                "nothing of the file was written (its buy-ins would count twice; to show "
+                f"him as {now}: `{alias}`)",
+                file=read.file, line=hand.line, hand=held.hand)
+
+
+def _stored_hands(ledger: Any, hands: Sequence[HandEvents]) -> dict[tuple[str, ...], _Stored]:
+    """``{identity: the stored hand}`` of those of ``hands`` the ledger holds as PokerNow
+    hands (one query, on their source keys: ``pokernow:<id>``, or ``pokernow:<at>:<number>:``
+    and a 16-digit digest of lines that hold names, the ``order`` checked in the row)."""
+    wanted = {k for h in hands if (k := hand_identity(h.events[0].source or {})) is not None}
+    if not wanted:
+        return {}
+    keys = [f"pokernow:{k[1]}" for k in wanted if k[0] == "id"]
+    prefixes = [f"pokernow:{k[1]}:{k[2]}:" for k in wanted if k[0] == "at"]
+    rows = ledger.query(
+        "SELECT hand_id, session, position, CAST(payload->'source' AS VARCHAR) FROM events"
+        " WHERE seq = 1 AND hand_id IS NOT NULL AND source_key LIKE 'pokernow:%'"
+        " AND (source_key IN (SELECT UNNEST($1)) OR (length(source_key) > 16 AND"
+        " left(source_key, length(source_key) - 16) IN (SELECT UNNEST($2))))"
+        " ORDER BY position", [keys, prefixes])
+    out: dict[tuple[str, ...], _Stored] = {}
+    for hand, session, position, source in rows:
+        data = json.loads(source) if source else {}
+        key = hand_identity(data)
+        if key in wanted and key not in out:
+            out[key] = _Stored(hand, session, position, data.get("text_digest"))
+    return out
+
+
+def _names_in_file(items: Sequence[Any]) -> dict[str, dict[str, str]]:
+    """``{hand id: {player id: his name at that hand}}`` of a read log: the last
+    ``player_alias`` of his session before the hand (the reader gives one just before the
+    first item that shows a new name)."""
+    names: dict[str | None, dict[str, str]] = {}
+    out: dict[str, dict[str, str]] = {}
+    for item in items:
+        if isinstance(item, SessionEntry) and item.event.type == "player_alias":
+            names.setdefault(item.session, {})[item.event.player] = item.event.alias
+        elif isinstance(item, HandEvents):
+            out[item.hand_id] = dict(names.get(item.session, {}))
+    return out
+
+
+def _names_in_ledger(ledger: Any, hands: Sequence[_Stored]) -> dict[str, dict[str, str]]:
+    """``{hand id: {player id: his name at that hand}}`` of the stored ``hands``: the last
+    ``player_alias`` row of the hand's session before its first row."""
+    sessions = sorted({h.session for h in hands if h.session is not None})
+    rows = ledger.query(
+        "SELECT session, position, payload->>'player', payload->>'alias' FROM events"
+        " WHERE type = 'player_alias' AND session IN (SELECT UNNEST($1)) ORDER BY position",
+        [sessions]) if sessions else []
+    out: dict[str, dict[str, str]] = {}
+    for hand in hands:
+        names: dict[str, str] = {}
+        for session, position, player, alias in rows:
+            if position >= hand.position:
+                break
+            if session == hand.session:
+                names[player] = alias
+        out[hand.hand] = names
+    return out
