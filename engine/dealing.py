@@ -4,8 +4,9 @@ A known card can be dealt only once while it is live (in a hand or on a board); 
 discarded in a draw game may be dealt again after the reshuffle of the discards (RULES.md
 §4.2), and once the deck has run out a folded or mucked card may be too (the reshuffle of
 RULES.md §4.1, :mod:`engine.deck`, named in a note). A stud hand's one board card is seventh
-street's community card (§4.1): every player still in uses it as his seventh card. ``??`` is
-an unknown card and is never a duplicate.
+street's community card (§4.1): every player still in uses it as his seventh card, and when
+not even a reshuffle could give each his own, only it is taken. ``??`` is an unknown card and
+is never a duplicate, but it is a card off the deck.
 
 Each function checks an event and changes the cards, or raises
 :class:`engine.errors.IllegalAction` through ``state.fail``. None changes the phase: a deal or
@@ -16,7 +17,7 @@ the hand on.
 from __future__ import annotations
 
 from engine.cards import UNKNOWN
-from engine.deck import community_card, redealt
+from engine.deck import community_card, own_seventh_card, redealt
 from engine.hand import HandData
 from ledger.model import events as ev
 
@@ -101,8 +102,10 @@ def _deal_hole(state: HandData, e: ev.CardsDealt) -> None:
     up = state.game.streets[state.street].hole_up
     if not up:
         raise state.fail("no hole cards are dealt on this street")
-    if state.game.stud and cards.boards[0]:
-        raise state.fail("this street was dealt as one community card (RULES.md §4.1)")
+    if state.game.stud:
+        if cards.boards[0]:
+            raise state.fail("this street was dealt as one community card (RULES.md §4.1)")
+        own_seventh_card(state, p)
     if p in cards.street_hole:
         raise state.fail(f"{p} already has his cards for this street")
     dealt = e.cards

@@ -10,11 +10,15 @@ of a player still in, or on the board) is never dealt twice.
 
 The stub is counted with one burn before each street (Robert's Rules burn a card before every
 round of dealing; a history need not record its burns): the earliest the deck can run out.
-Each function checks and returns a note, or raises :class:`engine.errors.IllegalAction`
-through ``state.fail``; none changes the hand.
+Whether seventh street is each player's own card, the community card, or either is one rule,
+:func:`seventh_street`, which the engine checks and the live hint (``next: d db CARD``)
+names. Each other function checks and returns a note, or raises
+:class:`engine.errors.IllegalAction` through ``state.fail``; none changes the hand.
 """
 
 from __future__ import annotations
+
+from typing import Literal, NamedTuple
 
 from engine.hand import HandData
 from ledger.model import events as ev
@@ -34,6 +38,62 @@ def stub(state: HandData) -> int:
     """Cards left to deal from the deck (0 once it has run out): the deck less every card
     dealt and one burn a street."""
     return max(deck_size(state) - state.cards.dealt - burns(state), 0)
+
+
+class SeventhStreet(NamedTuple):
+    """Seventh street of seven-card stud as the deck stands before its first card (RULES.md
+    §4.1). ``owed``: players still in, each owed his seventh card; ``left``: the stub, one
+    burn a street (:func:`stub`); ``spare``: the deck's cards in no live hand and not on the
+    board (the stub, the burns, folded and mucked cards: all a reshuffle can give); every
+    card dealt counts, ``??`` included.
+
+    ``deal``: ``"own"`` when the stub gives each player his own card; ``"community"`` when not
+    even a reshuffle can (eight players in need 56 cards): only one community card, ``d db``;
+    ``"either"`` when the stub cannot but a reshuffle of the burned, folded and mucked cards
+    can: the dealer turns a community card, a history may reshuffle instead (pokerkit does).
+    """
+
+    owed: int
+    left: int
+    spare: int
+
+    @property
+    def deal(self) -> Literal["own", "community", "either"]:
+        if self.left >= self.owed:
+            return "own"
+        return "community" if self.spare < self.owed else "either"
+
+
+def seventh_street(state: HandData) -> SeventhStreet | None:
+    """The deck at the start of seven-card stud's seventh street (RULES.md §4.1): None on any
+    other street or game, once the street's first card is dealt, and outside the deal phase.
+    The one rule both the engine (which card it takes) and the live hint (which it asks
+    for) read."""
+    g = state.game
+    if (not g.stud or state.phase != "deal" or state.street != len(g.streets) - 1
+            or g.streets[-1].hole_up != (False,) or state.cards.street_hole
+            or state.cards.boards[0]):
+        return None
+    live = state.live()
+    held = sum(len(state.cards.hole[p]) for p in live)
+    return SeventhStreet(len(live), stub(state), deck_size(state) - held)
+
+
+def own_seventh_card(state: HandData, player: str) -> None:
+    """Check ``player``'s own down card on seventh street (RULES.md §4.1): refused when the
+    deck cannot give every player still in his own, even reshuffled (:func:`seventh_street`).
+
+    Raises:
+        IllegalAction: seventh street can only be one community card.
+    """
+    seventh = seventh_street(state)
+    if seventh is None or seventh.deal != "community":
+        return
+    raise state.fail(
+        f"{player} cannot be dealt his own seventh card: the {seventh.owed} players still in "
+        f"need {seventh.owed} cards, but only {seventh.spare} of the deck's {deck_size(state)} "
+        "are in no live hand (every card dealt counts, ?? too), so seventh street is one "
+        "community card: d db CARD (RULES.md §4.1)")
 
 
 def holder(state: HandData, card: str) -> tuple[str | None, bool]:
@@ -98,8 +158,10 @@ def community_card(state: HandData, e: ev.CardsDealt) -> str:
         have = ", ".join(sorted(state.cards.street_hole))
         raise state.fail(
             f"a community card replaces every player's seventh card, but {have} got his own")
-    live, left = state.live_count(), stub(state)
-    if left >= live:
+    seventh = seventh_street(state)
+    assert seventh is not None  # the last street of seven-card stud, nothing dealt on it yet
+    live, left = seventh.owed, seventh.left
+    if seventh.deal == "own":
         raise state.fail(
             f"a community card only when the deck runs out: {left} cards left for {live} "
             "players (RULES.md §4.1)")

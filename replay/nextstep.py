@@ -9,6 +9,7 @@ after each action and in ``state``, and a refused action quotes it (``now: …``
 from __future__ import annotations
 
 from engine.dealing import next_to_draw
+from engine.deck import seventh_street
 from engine.notation import format_amount
 from engine.state import HandState
 
@@ -26,11 +27,21 @@ def _deal(state: HandState) -> str | None:
     street = state.game.streets[index]
     cards = state.cards
     if street.hole_up and not (state.game.stud and cards.boards[0]):
+        # seventh street when the deck runs out: the rule the engine checks (RULES.md §4.1)
+        seventh = seventh_street(state) if state.game.stud else None
+        first = "next: "
+        if seventh is not None and seventh.deal != "own":
+            first = (f"next: d db CARD (the community card, every player's seventh: "
+                     f"the stub cannot give the {seventh.owed} players still in a card each, "
+                     "RULES.md §4.1)")
+            if seventh.deal == "community":  # not even a reshuffle gives each his own
+                return first
+            first += "; or, reshuffling the burned and folded cards, "
         live = state.live()
         waiting = [p for p in state.order if p in live and p not in cards.street_hole]
         if waiting:
             then = f"; then {_names(waiting[1:])}" if len(waiting) > 1 else ""
-            return (f"next: d dh {waiting[0]} CARDS ({_cards(len(street.hole_up))}, ?? for "
+            return (f"{first}d dh {waiting[0]} CARDS ({_cards(len(street.hole_up))}, ?? for "
                     f"each unseen card){then}")
     need = state.game.board_by_street[index]
     for run, board in enumerate(cards.boards, start=1):
