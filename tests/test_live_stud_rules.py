@@ -1,0 +1,72 @@
+"""Stud rules a live hand takes from its game: the odd chip among tied hands goes to the highest
+card by suit, since stud has no button (RULES.md §2.2, §5), unless the hand says seat order
+(§7.5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ledger.store.store import Ledger
+from tests.test_live_table import one_shot
+
+STUD = ("--antes", "1", "--bring-in", "2", "--small-bet", "5", "--big-bet", "10",
+        "--seats", "Ann:100,Bob:100,Cy:100")
+THIRD = ["d dh Ann 5c6d7h", "d dh Bob 3c4cKs", "d dh Cy 5d6h2d", "Cy pb", "Ann cc", "Bob f"]
+# Ann's board is the higher from fourth street on: she acts first on every street
+LATER = ["d dh Ann 8s", "d dh Cy 7s", "Ann cc", "Cy cc", "d dh Ann 9c", "d dh Cy 8c", "Ann cc",
+         "Cy cc", "d dh Ann Kc", "d dh Cy 9h", "Ann cc", "Cy cc", "d dh Ann 2h", "d dh Cy Kd",
+         "Ann cc", "Cy cc", "Ann sm 5c6d7h8s9cKc2h", "Cy sm 5d6h2d7s8c9hKd", "end"]
+
+
+def _table(user, hand: str, lines: list[str]) -> list[str]:  # noqa: ANN001
+    code, out, err = user("table", hand, input="\n".join(lines) + "\n")
+    assert (code, err) == (0, ""), err
+    return out.splitlines()
+
+
+def _pot_line(user, hand: str) -> str:  # noqa: ANN001
+    code, out, err = user("show", hand)
+    assert (code, err) == (0, "")
+    text = " ".join(out.split())  # the line as printed, whatever the terminal width
+    return text[text.index("Main pot"):]
+
+
+def test_a_live_stud_tie_gives_the_odd_chip_to_the_highest_card_by_suit(user, db: str,  # noqa: ANN001
+                                                                      tmp_path: Path) -> None:
+    """Both make 5-6-7-8-9; the pot is 3 antes + the bring-in 2 + Ann's call 2 = 7. Ann's
+    highest card is Kc, Cy's Kd: diamonds rank above clubs, so Cy takes the odd chip (§2.2),
+    though Ann comes first in seat order. An export re-imported says the same."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "s3", "--game", "F7S", *STUD)[0] == 0
+    _table(user, "s3", THIRD + LATER)
+    assert _pot_line(user, "s3") == (
+        "Main pot 7 (Ann, Cy): Ann and Cy tie with straight, nine high; Cy 4, Ann 3; odd chip "
+        "to Cy (highest card by suit, Kd).")
+    assert user("audit")[:2] == (
+        0, "audit clean: 1 hand(s) in 0 session(s); every chip adds up\n")
+    phh = tmp_path / "s3.phh"
+    assert user("export", "--format", "phh", "s3", "-o", str(phh))[0] == 0
+    assert ("_split = { odd_chip_between_halves = 'high', odd_chip_tie_order = 'card_by_suit' }"
+            in phh.read_text(encoding="utf-8").splitlines())
+
+
+def test_a_stud_hand_that_says_seat_order_keeps_it(user, db: str, tmp_path: Path) -> None:  # noqa: ANN001
+    """RULES.md §7.5: a home game may give stud's odd chips by seat order from the dealer
+    (``odd_chip_tie_order = left_of_button``); a hand file saying so is taken at its word:
+    Ann, first in seat order, takes the odd chip."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "s3", "--game", "F7S", *STUD)[0] == 0
+    _table(user, "s3", THIRD + LATER)
+    phh = tmp_path / "s3.phh"
+    assert user("export", "--format", "phh", "s3", "-o", str(phh))[0] == 0
+    text = phh.read_text(encoding="utf-8")
+    assert text.count("odd_chip_tie_order = 'card_by_suit'") == 1
+    phh.write_text(text.replace("'card_by_suit'", "'left_of_button'"), encoding="utf-8")
+    other = tmp_path / "other.duckdb"
+    assert one_shot(other, "import", str(phh))[0] == 0
+    code, shown, err = one_shot(other, "show", "s3")
+    assert (code, err) == (0, "")
+    shown = " ".join(shown.split())
+    assert shown[shown.index("Main pot"):] == (
+        "Main pot 7 (Ann, Cy): Ann and Cy tie with straight, nine high; Ann 4, Cy 3; odd chip "
+        "to Ann (first in seat order).")
