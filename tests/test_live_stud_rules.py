@@ -1,6 +1,7 @@
 """Stud rules a live hand takes from its game: the odd chip among tied hands goes to the highest
 card by suit, since stud has no button (RULES.md §2.2, §5), unless the hand says seat order
-(§7.5)."""
+(§7.5); and the open-pair big bet on fourth street is for high stud only, never hi-lo nor a
+declare hand (§4.1, §3)."""
 
 from __future__ import annotations
 
@@ -70,3 +71,23 @@ def test_a_stud_hand_that_says_seat_order_keeps_it(user, db: str, tmp_path: Path
     assert shown[shown.index("Main pot"):] == (
         "Main pot 7 (Ann, Cy): Ann and Cy tie with straight, nine high; Ann 4, Cy 3; odd chip "
         "to Ann (first in seat order).")
+
+
+def _fourth_street(user, hand: str, game: str, *declare: str) -> str:  # noqa: ANN001
+    """What Ann may do on fourth street with her open pair of sevens (7h up, then 7s)."""
+    assert user("hand", "start", "--hand", hand, "--game", game, *declare, *STUD)[0] == 0
+    return _table(user, hand, [*THIRD, "d dh Ann 7s", "d dh Cy 8c"])[-1].split("; ", 1)[1]
+
+
+def test_the_open_pair_big_bet_is_for_high_stud_only(user, db: str) -> None:  # noqa: ANN001
+    """RULES.md §4.1: with an open pair on fourth street high stud may bet the small (5) or
+    the big bet (10); hi-lo may not, and a declare hand is high-low (§3) though F7S alone is
+    a high game."""
+    Ledger(db).close()
+    assert _fourth_street(user, "high", "F7S") == "Ann to act: check, bet to 5..10"
+    assert _fourth_street(user, "hilo", "F7S/8") == "Ann to act: check, bet to 5..5"
+    assert _fourth_street(user, "dcl", "F7S", "--declare-options",
+                          "method=simultaneous") == "Ann to act: check, bet to 5..5"
+    assert user("act", "dcl", "Ann cbr 10") == (
+        2, "", "error: hand dcl, action 'Ann cbr 10': raise to 10 is above the maximum 5; now: "
+               "Ann to act: check, bet to 5..5\n")
