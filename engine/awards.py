@@ -286,8 +286,9 @@ def _tie_break(
     if missing:
         raise ValueError(f"{', '.join(missing)} not in the order from the button")
     seat = sorted(winners, key=list(table.order).index)
-    if table.tie == "left_of_button":
-        return seat, {p: f"{'first' if i == 0 else 'next'} left of the button"
+    if table.tie == "left_of_button":  # stud has no button: seat order (§7.5)
+        where = "in seat order" if table.game.stud else "left of the button"
+        return seat, {p: f"{'first' if i == 0 else 'next'} {where}"
                       for i, p in enumerate(seat)}
     if table.game.hilo:
         ace_low = low and table.split.low_method in ("A-5", "A-6")

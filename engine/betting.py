@@ -38,7 +38,8 @@ def limits(state: HandData, player: str) -> Limits:
 
     No-limit: at least the last full bet or raise more, at most all-in. Pot-limit: at most the
     pot after calling. Fixed limit: exactly one bet more than the last full bet (RULES.md §1.7:
-    completing a short all-in), two sizes on fourth street with an open pair in high stud.
+    completing a short all-in), two sizes on fourth street with an open pair in high stud
+    (not in hi-lo nor a declare hand, §4.1).
     """
     rnd = state.rnd
     street_bet = state.street_bets[player]
@@ -92,9 +93,12 @@ def _capped(state: HandData, rnd: Round) -> bool:
 
 
 def _open_pair_option(state: HandData) -> bool:
-    """Fourth street of high stud with an open pair showing (RULES.md §4.1)."""
+    """Fourth street of high stud with an open pair showing (RULES.md §4.1): not in hi-lo,
+    and a declare hand is high-low (§3) whatever the game's own ranking."""
     g = state.game
     if not g.stud or g.hilo or g.low_bring_in or g.evaluation != "high" or state.street != 1:
+        return False
+    if state.started.options.declare is not None:
         return False
     return any(has_open_pair(state.cards.up_cards(p)) for p in state.live())
 

@@ -154,7 +154,9 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
         positive = [b for b in blinds if b > 0]
         min_bet = positive[min(1, len(positive) - 1)] if positive else 0
     _check_structure(g, spec, min_bet)
-    options = ev.RuleOptions(reopen_rule=g.default_reopen_rule,
+    # the game's own odd-chip order (RULES.md §2.2, §5): stud has no button, so by suit
+    split = ev.SplitOptions(odd_chip_tie_order=g.tie_order)
+    options = ev.RuleOptions(reopen_rule=g.default_reopen_rule, split=split,
                              declare=parse_declare(spec.declare))
     try:
         started = ev.HandStarted(

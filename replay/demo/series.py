@@ -183,9 +183,12 @@ class _Table:
             self.button = (self.button + 1) % len(dealt)
             button = dealt[self.button]
         order = seat_order(dealt, button)
+        # the game's own odd-chip order (RULES.md §2.2, §5): stud has no button, so by suit
+        split = ev.SplitOptions(odd_chip_tie_order=game(code).tie_order)
         started = ev.HandStarted(
             hand=hand, game=code, stakes=stakes_for(code, len(order)), button=button,
             seats=[ev.Seat(player=p, stack=self.stacks[p]) for p in order], session=self.name,
+            options=ev.RuleOptions(split=split),
             unit=ev.Unit(currency=CURRENCY, minor_per_chip=CHIP_VALUE_MINOR),  # chips as written
         )
         played = play_hand(self.rng, started,

@@ -1,0 +1,93 @@
+"""Stud rules a live hand takes from its game: the odd chip among tied hands goes to the highest
+card by suit, since stud has no button (RULES.md §2.2, §5), unless the hand says seat order
+(§7.5); and the open-pair big bet on fourth street is for high stud only, never hi-lo nor a
+declare hand (§4.1, §3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ledger.store.store import Ledger
+from tests.test_live_table import one_shot
+
+STUD = ("--antes", "1", "--bring-in", "2", "--small-bet", "5", "--big-bet", "10",
+        "--seats", "Ann:100,Bob:100,Cy:100")
+THIRD = ["d dh Ann 5c6d7h", "d dh Bob 3c4cKs", "d dh Cy 5d6h2d", "Cy pb", "Ann cc", "Bob f"]
+# Ann's board is the higher from fourth street on: she acts first on every street
+LATER = ["d dh Ann 8s", "d dh Cy 7s", "Ann cc", "Cy cc", "d dh Ann 9c", "d dh Cy 8c", "Ann cc",
+         "Cy cc", "d dh Ann Kc", "d dh Cy 9h", "Ann cc", "Cy cc", "d dh Ann 2h", "d dh Cy Kd",
+         "Ann cc", "Cy cc", "Ann sm 5c6d7h8s9cKc2h", "Cy sm 5d6h2d7s8c9hKd", "end"]
+
+
+def _table(user, hand: str, lines: list[str]) -> list[str]:  # noqa: ANN001
+    code, out, err = user("table", hand, input="\n".join(lines) + "\n")
+    assert (code, err) == (0, ""), err
+    return out.splitlines()
+
+
+def _pot_line(user, hand: str) -> str:  # noqa: ANN001
+    code, out, err = user("show", hand)
+    assert (code, err) == (0, "")
+    text = " ".join(out.split())  # the line as printed, whatever the terminal width
+    return text[text.index("Main pot"):]
+
+
+def test_a_live_stud_tie_gives_the_odd_chip_to_the_highest_card_by_suit(user, db: str,  # noqa: ANN001
+                                                                      tmp_path: Path) -> None:
+    """Both make 5-6-7-8-9; the pot is 3 antes + the bring-in 2 + Ann's call 2 = 7. Ann's
+    highest card is Kc, Cy's Kd: diamonds rank above clubs, so Cy takes the odd chip (§2.2),
+    though Ann comes first in seat order. An export re-imported says the same."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "s3", "--game", "F7S", *STUD)[0] == 0
+    _table(user, "s3", THIRD + LATER)
+    assert _pot_line(user, "s3") == (
+        "Main pot 7 (Ann, Cy): Ann and Cy tie with straight, nine high; Cy 4, Ann 3; odd chip "
+        "to Cy (highest card by suit, Kd).")
+    assert user("audit")[:2] == (
+        0, "audit clean: 1 hand(s) in 0 session(s); every chip adds up\n")
+    phh = tmp_path / "s3.phh"
+    assert user("export", "--format", "phh", "s3", "-o", str(phh))[0] == 0
+    assert ("_split = { odd_chip_between_halves = 'high', odd_chip_tie_order = 'card_by_suit' }"
+            in phh.read_text(encoding="utf-8").splitlines())
+
+
+def test_a_stud_hand_that_says_seat_order_keeps_it(user, db: str, tmp_path: Path) -> None:  # noqa: ANN001
+    """RULES.md §7.5: a home game may give stud's odd chips by seat order from the dealer
+    (``odd_chip_tie_order = left_of_button``); a hand file saying so is taken at its word:
+    Ann, first in seat order, takes the odd chip."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "s3", "--game", "F7S", *STUD)[0] == 0
+    _table(user, "s3", THIRD + LATER)
+    phh = tmp_path / "s3.phh"
+    assert user("export", "--format", "phh", "s3", "-o", str(phh))[0] == 0
+    text = phh.read_text(encoding="utf-8")
+    assert text.count("odd_chip_tie_order = 'card_by_suit'") == 1
+    phh.write_text(text.replace("'card_by_suit'", "'left_of_button'"), encoding="utf-8")
+    other = tmp_path / "other.duckdb"
+    assert one_shot(other, "import", str(phh))[0] == 0
+    code, shown, err = one_shot(other, "show", "s3")
+    assert (code, err) == (0, "")
+    shown = " ".join(shown.split())
+    assert shown[shown.index("Main pot"):] == (
+        "Main pot 7 (Ann, Cy): Ann and Cy tie with straight, nine high; Ann 4, Cy 3; odd chip "
+        "to Ann (first in seat order).")
+
+
+def _fourth_street(user, hand: str, game: str, *declare: str) -> str:  # noqa: ANN001
+    """What Ann may do on fourth street with her open pair of sevens (7h up, then 7s)."""
+    assert user("hand", "start", "--hand", hand, "--game", game, *declare, *STUD)[0] == 0
+    return _table(user, hand, [*THIRD, "d dh Ann 7s", "d dh Cy 8c"])[-1].split("; ", 1)[1]
+
+
+def test_the_open_pair_big_bet_is_for_high_stud_only(user, db: str) -> None:  # noqa: ANN001
+    """RULES.md §4.1: with an open pair on fourth street high stud may bet the small (5) or
+    the big bet (10); hi-lo may not, and a declare hand is high-low (§3) though F7S alone is
+    a high game."""
+    Ledger(db).close()
+    assert _fourth_street(user, "high", "F7S") == "Ann to act: check, bet to 5..10"
+    assert _fourth_street(user, "hilo", "F7S/8") == "Ann to act: check, bet to 5..5"
+    assert _fourth_street(user, "dcl", "F7S", "--declare-options",
+                          "method=simultaneous") == "Ann to act: check, bet to 5..5"
+    assert user("act", "dcl", "Ann cbr 10") == (
+        2, "", "error: hand dcl, action 'Ann cbr 10': raise to 10 is above the maximum 5; now: "
+               "Ann to act: check, bet to 5..5\n")
