@@ -337,6 +337,10 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
 
         flop = any(b for b in state.cards.boards)
         discrepancies = classify(discrepancies, result, started, flop=flop, rake=state.rake)
+    if any(p.returned for p in state.payouts):  # chips returned beyond the uncalled bet
+        from replay.compare import returned_beyond_uncalled
+
+        discrepancies = [*discrepancies, *returned_beyond_uncalled(result, state.payouts)]
     notes = (*result.notes, *notes)
     if state.status == "incomplete":
         notes = (*notes, "incomplete: the log stops before the end of the hand")

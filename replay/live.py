@@ -39,6 +39,7 @@ from replay.payout_rules import (
     paid_to_somebody,
     rake_within_the_pots,
     within_reach,
+    within_uncalled_bet,
 )
 from replay.typed import as_typed, reason_as_typed
 
@@ -546,7 +547,8 @@ def legal_now(state: HandState, player: str | None = None) -> str:
 def _live_rules(state: HandState, event: Any) -> None:
     """What a hand recorded live may not take, though a history read from a file may: nothing
     after its end (that is a correction), a payout, a rake or a show before the betting is
-    over, a payout of no chips, a payout to a player who folded, a payout beyond what its
+    over, a payout of no chips, a payout to a player who folded, chips returned beyond the
+    player's uncalled bet, a payout beyond what its
     player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
     beyond the chips in the pot, payouts (and a rake, if any) that take another player's
     uncalled bet for the pots (:mod:`replay.payout_rules`, :func:`_rake_rules`); and,
@@ -572,6 +574,7 @@ def _live_rules(state: HandState, event: Any) -> None:
         not_folded(state, event)
         over_the_pot(state, event)
         result = _settled(state)
+        within_uncalled_bet(state, event, result)
         within_reach(state, event, result)
         rake_within_the_pots(state, state.rake or 0, result, event)
     if event.type == "recorded_rake":
