@@ -91,20 +91,40 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
     return seats
 
 
+def key_values(text: str, option: str) -> dict[str, str]:
+    """A command line's ``"KEY=VALUE,KEY=VALUE"`` list (``option`` names it in a refusal) →
+    ``{key: value}`` in the order given, spaces round each key and value dropped, empty
+    items skipped. A key given twice is refused, never settled by the last one: which one
+    was meant?
+
+    Raises:
+        MalformedInput: ``"--declare-options: 'x' is not KEY=VALUE"``, ``"--declare-options:
+            swing_ties is given twice (allowed, then not_allowed): give each key once"``.
+    """
+    values: dict[str, str] = {}
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not sep:
+            raise MalformedInput(f"{option}: {item!r} is not KEY=VALUE")
+        if key in values:
+            raise MalformedInput(f"{option}: {key} is given twice ({values[key]}, then "
+                                 f"{value}): give each key once")
+        values[key] = value
+    return values
+
+
 def parse_declare(text: str | None) -> ev.DeclareOptions | None:
     """``"method=in_turn,swing_ties=allowed"`` → the declaration options (RULES.md §5).
 
     Raises:
-        MalformedInput: an item that is not KEY=VALUE, or an unknown key or value.
+        MalformedInput: an item that is not KEY=VALUE, a key given twice
+            (:func:`key_values`), or an unknown key or value.
     """
     if text is None:
         return None
-    values: dict[str, object] = {}
-    for item in filter(None, (s.strip() for s in text.split(","))):
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise MalformedInput(f"--declare-options: {item!r} is not KEY=VALUE")
-        values[key.strip()] = {"true": True, "false": False}.get(value.strip(), value.strip())
+    values: dict[str, object] = {
+        key: {"true": True, "false": False}.get(value, value)
+        for key, value in key_values(text, "--declare-options").items()}
     try:
         return ev.DeclareOptions(**values)
     except ValidationError as exc:
