@@ -254,7 +254,8 @@ def in_force_before(events: Sequence[Any], seq: int) -> dict[int, tuple[Any, int
     for k, e in enumerate(prefix, 1):
         if e.type == "correction" and k not in taken:
             for c in e.changes:
-                if c.op != "insert_after" and prefix[c.seq - 1].type not in _CHANGES:
+                if (c.op != "insert_after" and c.seq <= len(prefix)
+                        and prefix[c.seq - 1].type not in _CHANGES):
                     set_by[c.seq] = k
     out: dict[int, tuple[Any, int | None]] = {}
     for k, e in enumerate(prefix, 1):
