@@ -336,7 +336,13 @@ def history_text(data: dict[str, Any]) -> str:
         for c in item.get("changes", []):
             event = f" {change_brief(c['event'])}" if c["event"] else ""
             label = "after" if c["op"] == "insert_after" else "was"
-            was = f" (seq {c['seq']} {label}: {c['was']})" if c["was"] else ""
+            by = c.get("was_set_by")
+            was = f" (seq {c['seq']} {label}: {c['was']}" if c["was"] else ""
+            if by is not None:  # in force by an earlier correction (was None: it deleted it)
+                was = (f"{was}, set by correction {by})" if c["was"]
+                       else f" (seq {c['seq']} was deleted by correction {by})")
+            elif was:
+                was += ")"
             lines.append(f"        {c['op']} seq {c['seq']}{event}{was}")
     return "\n".join(lines)
 

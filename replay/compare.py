@@ -7,11 +7,16 @@ feasibility instead (README, "Unknown hole cards"): the total paid equals the po
 returned chips, and each player is paid no more than the pots he is eligible for plus his own
 returned chips.
 A feasible hand is marked "showdown not verifiable" — never silently accepted.
+Chips the table recorded as returned to a player (``returned`` payouts) beyond his uncalled
+bet are a difference too, of kind ``returned``, even when his total is right
+(:func:`returned_beyond_uncalled`, RULES.md §1.4).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from engine.settle import HandResult
 
@@ -21,8 +26,9 @@ class Discrepancy:
     """One difference between the table and the engine, in chips.
 
     ``diff`` = recorded − recomputed (positive: the player was paid too much).
-    ``kind``: ``payout`` (a recomputed award differs) or ``infeasible`` (an unverifiable
-    showdown paid in a way no legal split allows).
+    ``kind``: ``payout`` (a recomputed award differs), ``infeasible`` (an unverifiable
+    showdown paid in a way no legal split allows) or ``returned`` (chips recorded as returned
+    beyond the player's uncalled bet: ``recorded`` those chips, ``recomputed`` the bet).
     """
 
     hand: str
@@ -165,3 +171,37 @@ def _no_legal_split(result: HandResult, recorded: dict[str, int]) -> list[Discre
             f"({', '.join(f'{p} {c}' for p, c in recorded.items() if c)})",
         )
     ]
+
+
+def returned_beyond(result: HandResult, payouts: Iterable[Any]) -> dict[str, int]:
+    """``{player: chips}``: the chips ``payouts`` (``RecordedPayout`` events) mark as returned
+    to each player whose total of them is above his uncalled bet in ``result`` (RULES.md §1.4:
+    only the part of a bet nobody called is returned), in chips; empty when none is."""
+    back: dict[str, int] = {}
+    for payout in payouts:
+        if payout.returned:
+            back[payout.player] = back.get(payout.player, 0) + payout.amount
+    return {p: c for p, c in back.items() if c > result.returned.get(p, 0)}
+
+
+def returned_words(result: HandResult, player: str, back: int, verb: str = "is recorded as",
+                   a: Callable[[int], str] = str) -> str:
+    """The words naming ``back`` chips marked returned to ``player`` beyond his uncalled bet:
+    ``"Ann has no uncalled bet, but 1 is recorded as returned to him (RULES.md §1.4: only a
+    bet nobody called is returned)"``; ``verb`` how they came (``"would be"`` for a payout
+    not yet recorded), ``a`` how an amount in chips is written."""
+    bet = result.returned.get(player, 0)
+    has = f"{player}'s uncalled bet is {a(bet)}" if bet else f"{player} has no uncalled bet"
+    return (f"{has}, but {a(back)} {verb} returned to him (RULES.md §1.4: only a bet nobody "
+            "called is returned)")
+
+
+def returned_beyond_uncalled(result: HandResult, payouts: Iterable[Any]) -> list[Discrepancy]:
+    """A ``returned`` :class:`Discrepancy` for each player ``payouts`` mark chips as returned
+    to beyond his uncalled bet (:func:`returned_beyond`), of a complete hand (a voided or
+    cut-off hand is not compared, an open one is checked as each payout is recorded)."""
+    if result.status != "complete":
+        return []
+    return [Discrepancy(result.hand, p, chips, result.returned.get(p, 0), "returned",
+                        f"hand {result.hand}: " + returned_words(result, p, chips))
+            for p, chips in returned_beyond(result, payouts).items()]

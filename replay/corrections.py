@@ -18,7 +18,13 @@ from ledger.model import events as ev
 from ledger.model.errors import locating
 from ledger.store import signing
 from ledger.store.keys import KeyStore
-from replay.fold import HandReplay, effective_events, replay_events, split_stream
+from replay.fold import (
+    HandReplay,
+    effective_events,
+    in_force_before,
+    replay_events,
+    split_stream,
+)
 from replay.typed import reason_as_typed, stream_decimals
 from replay.whatif import (
     ChangeSpec,
@@ -201,13 +207,20 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
     """The hand's original events (seq, position, recorded_at, type, event) and every
     correction and void (who, why, for a correction each change with what it replaced, and
     a signed one's ``signature``: status good/bad/unknown, signer, note, checked against
-    ``keys``), as ``{"hand", "events", "amendments"}``.
+    ``keys``), as ``{"hand", "events", "amendments"}``. What a change replaced, deleted or
+    was inserted after (``was``, :func:`brief` words) is the event in force at its seq just
+    before that correction, with ``was_set_by`` the seq of the correction that put it there
+    (None: as first recorded; ``was`` None with ``was_set_by``: deleted by it), so that a
+    correction of a correction names the value it changed
+    (:func:`replay.fold.in_force_before`); a change
+    taking back a correction or void names that amendment.
 
     Raises:
         NotFound: no such hand; LedgerError: a damaged key file.
     """
     rows = ledger.read(hand)
     by_seq = {r.seq: r for r in rows}
+    events = [r.event for r in rows]
     originals, amendments = [], []
     for r in rows:
         e = r.event
@@ -220,15 +233,24 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
                 item["signature"] = {"status": checked.status, "signer": checked.signer,
                                      "note": checked.note}
             if r.type == "correction":
+                before = in_force_before(events, r.seq)
                 item |= {"changes": [
-                    c.model_dump(mode="json")
-                    | {"was": brief(by_seq[c.seq].event) if c.seq in by_seq else None}
+                    c.model_dump(mode="json") | _was(c, by_seq, before)
                     for c in e.changes], "positions": list(e.positions)}
             amendments.append(item)
         else:
             item["event"] = e.model_dump(mode="json", exclude={"type", "schema_version"})
             originals.append(item)
     return {"hand": hand, "events": originals, "amendments": amendments}
+
+
+def _was(change: ev.Change, by_seq: dict[int, Any], before: dict[int, Any]) -> dict[str, Any]:
+    """``{"was", "was_set_by"}`` of a correction's ``change`` (see :func:`history`)."""
+    if change.seq in before:
+        event, setter = before[change.seq]
+        return {"was": brief(event) if event is not None else None, "was_set_by": setter}
+    row = by_seq.get(change.seq)  # an amendment taken back (or a stream that did not apply)
+    return {"was": brief(row.event) if row is not None else None, "was_set_by": None}
 
 
 def change_brief(data: dict[str, Any]) -> str:

@@ -196,14 +196,8 @@ def split_stream(events: Sequence[Any]) -> tuple[list[tuple[int, Any]], list[lis
     take-back puts its amendment in force again. History stays: the amendment keeps its row.
     """
     types = [e.type for e in events]
-
-    def takes_back(i: int, change: ev.Change) -> bool:
-        return change.seq < i and types[change.seq - 1] in _CHANGES
-
-    taken: set[int] = set()
-    for i in range(len(events), 0, -1):
-        if types[i - 1] == "correction" and i not in taken:
-            taken.update(c.seq for c in events[i - 1].changes if takes_back(i, c))
+    takes_back = _takes_back(types)
+    taken = taken_back(events)
     originals: list[tuple[int, Any]] = []
     corrections: list[list[ev.Change]] = []
     voids: list[Numbered] = []
@@ -217,6 +211,59 @@ def split_stream(events: Sequence[Any]) -> tuple[list[tuple[int, Any]], list[lis
         elif own := [c for c in e.changes if not takes_back(i, c)]:
             corrections.append(own)
     return originals, corrections, voids
+
+
+def _takes_back(types: Sequence[str]) -> Callable[[int, ev.Change], bool]:
+    """Whether a change of the correction at stream seq ``i`` names an earlier correction or
+    void (of the stream whose event types are ``types``): it takes that amendment back."""
+    def takes_back(i: int, change: ev.Change) -> bool:
+        return change.seq < i and types[change.seq - 1] in _CHANGES
+
+    return takes_back
+
+
+def taken_back(events: Sequence[Any]) -> set[int]:
+    """The stream seqs (1-based) of the corrections and voids of ``events`` that a later
+    correction in force takes back (:func:`split_stream`): they do not apply."""
+    types = [e.type for e in events]
+    takes_back = _takes_back(types)
+    taken: set[int] = set()
+    for i in range(len(events), 0, -1):
+        if types[i - 1] == "correction" and i not in taken:
+            taken.update(c.seq for c in events[i - 1].changes if takes_back(i, c))
+    return taken
+
+
+def in_force_before(events: Sequence[Any], seq: int) -> dict[int, tuple[Any, int | None]]:
+    """``{original seq: (event, set_by)}``: the event in force at each original seq of the
+    hand stream ``events`` as the hand read just before its event ``seq`` (1-based: the
+    corrections and voids before it applied, less those taken back then,
+    :func:`split_stream`), None when deleted, and the seq of the correction in force that
+    last replaced or deleted it (None: as first recorded). Empty when those amendments do
+    not apply (a damaged stream). What ``history`` and ``view`` say a correction changed."""
+    prefix = list(events[:seq - 1])
+    try:
+        numbered, _ = numbered_events(prefix)
+    except IllegalAction:
+        return {}
+    heads: dict[int, Numbered] = {}
+    for n in numbered:  # the first of each seq's events: its own, unless it was deleted
+        heads.setdefault(n.seq, n)
+    taken = taken_back(prefix)
+    set_by: dict[int, int] = {}
+    for k, e in enumerate(prefix, 1):
+        if e.type == "correction" and k not in taken:
+            for c in e.changes:
+                if (c.op != "insert_after" and c.seq <= len(prefix)
+                        and prefix[c.seq - 1].type not in _CHANGES):
+                    set_by[c.seq] = k
+    out: dict[int, tuple[Any, int | None]] = {}
+    for k, e in enumerate(prefix, 1):
+        if e.type not in _CHANGES:
+            head = heads.get(k)
+            out[k] = (head.event if head is not None and not head.inserted else None,
+                      set_by.get(k))
+    return out
 
 
 def _corrected(originals: list[tuple[int, Any]], corrections: list[list[ev.Change]]
@@ -337,6 +384,10 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
 
         flop = any(b for b in state.cards.boards)
         discrepancies = classify(discrepancies, result, started, flop=flop, rake=state.rake)
+    if any(p.returned for p in state.payouts):  # chips returned beyond the uncalled bet
+        from replay.compare import returned_beyond_uncalled
+
+        discrepancies = [*discrepancies, *returned_beyond_uncalled(result, state.payouts)]
     notes = (*result.notes, *notes)
     if state.status == "incomplete":
         notes = (*notes, "incomplete: the log stops before the end of the hand")

@@ -35,7 +35,7 @@ from ledger.audit.books import format_money
 from ledger.model import events as ev
 from ledger.model.errors import NotFound
 from ledger.store.chain import SESSION_PREFIX
-from replay.fold import replay_events
+from replay.fold import in_force_before, replay_events
 from replay.steps import HandSteps, hand_steps
 
 __all__ = ["Money", "PayoutLine", "Version", "Change", "Amendment", "HandView", "hand_view",
@@ -111,7 +111,8 @@ class Version:
 @dataclass(frozen=True)
 class Change:
     """One change of a correction: ``op`` (replace, insert_after, delete) at original ``seq``;
-    ``was``: the original event there in words, ``now``: the new event (None for delete)."""
+    ``was``: the event in force there before the correction, in words (naming the earlier
+    correction that set or deleted it), ``now``: the new event (None for delete)."""
 
     op: str
     seq: int
@@ -273,15 +274,29 @@ def _history(rows: Sequence[Any], events: list[Any]) -> tuple[Amendment, ...]:
             continue
         changes = ()
         if e.type == "correction":
+            before = in_force_before(events, r.seq)  # a correction of a correction: its value
             changes = tuple(
-                Change(c.op, c.seq,
-                       event_text(by_seq[c.seq]) if c.seq in by_seq else None,
+                Change(c.op, c.seq, _was(c.seq, by_seq, before),
                        event_text(ev.parse_event(c.event)) if c.event is not None else None)
                 for c in e.changes
             )
         out.append(Amendment(r.seq, r.position, r.recorded_at.isoformat(), e.type, e.by,
                              e.reason, changes))
     return tuple(out)
+
+
+def _was(seq: int, by_seq: dict[int, Any], before: dict[int, tuple[Any, int | None]]
+         ) -> str | None:
+    """What a change at ``seq`` replaced, deleted or came after, in words: the event in force
+    there before its correction (``before``: :func:`replay.fold.in_force_before`), ``deleted
+    by correction N`` when an earlier one deleted it, or the correction or void it takes
+    back."""
+    if seq in before:
+        event, setter = before[seq]
+        if event is None:
+            return f"deleted by correction {setter}"
+        return event_text(event) + (f" (set by correction {setter})" if setter else "")
+    return event_text(by_seq[seq]) if seq in by_seq else None
 
 
 def _money(started: ev.HandStarted, opened: ev.SessionOpened | None) -> Money | None:

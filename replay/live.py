@@ -39,6 +39,7 @@ from replay.payout_rules import (
     paid_to_somebody,
     rake_within_the_pots,
     within_reach,
+    within_uncalled_bet,
 )
 from replay.typed import as_typed, reason_as_typed
 
@@ -90,20 +91,40 @@ def parse_seats(text: str) -> list[tuple[str, int]]:
     return seats
 
 
+def key_values(text: str, option: str) -> dict[str, str]:
+    """A command line's ``"KEY=VALUE,KEY=VALUE"`` list (``option`` names it in a refusal) →
+    ``{key: value}`` in the order given, spaces round each key and value dropped, empty
+    items skipped. A key given twice is refused, never settled by the last one: which one
+    was meant?
+
+    Raises:
+        MalformedInput: ``"--declare-options: 'x' is not KEY=VALUE"``, ``"--declare-options:
+            swing_ties is given twice (allowed, then not_allowed): give each key once"``.
+    """
+    values: dict[str, str] = {}
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not sep:
+            raise MalformedInput(f"{option}: {item!r} is not KEY=VALUE")
+        if key in values:
+            raise MalformedInput(f"{option}: {key} is given twice ({values[key]}, then "
+                                 f"{value}): give each key once")
+        values[key] = value
+    return values
+
+
 def parse_declare(text: str | None) -> ev.DeclareOptions | None:
     """``"method=in_turn,swing_ties=allowed"`` → the declaration options (RULES.md §5).
 
     Raises:
-        MalformedInput: an item that is not KEY=VALUE, or an unknown key or value.
+        MalformedInput: an item that is not KEY=VALUE, a key given twice
+            (:func:`key_values`), or an unknown key or value.
     """
     if text is None:
         return None
-    values: dict[str, object] = {}
-    for item in filter(None, (s.strip() for s in text.split(","))):
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise MalformedInput(f"--declare-options: {item!r} is not KEY=VALUE")
-        values[key.strip()] = {"true": True, "false": False}.get(value.strip(), value.strip())
+    values: dict[str, object] = {
+        key: {"true": True, "false": False}.get(value, value)
+        for key, value in key_values(text, "--declare-options").items()}
     try:
         return ev.DeclareOptions(**values)
     except ValidationError as exc:
@@ -548,7 +569,8 @@ def legal_now(state: HandState, player: str | None = None) -> str:
 def _live_rules(state: HandState, event: Any) -> None:
     """What a hand recorded live may not take, though a history read from a file may: nothing
     after its end (that is a correction), a payout, a rake or a show before the betting is
-    over, a payout of no chips, a payout to a player who folded, a payout beyond what its
+    over, a payout of no chips, a payout to a player who folded, chips returned beyond the
+    player's uncalled bet, a payout beyond what its
     player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
     beyond the chips in the pot, payouts (and a rake, if any) that take another player's
     uncalled bet for the pots (:mod:`replay.payout_rules`, :func:`_rake_rules`); and,
@@ -574,6 +596,7 @@ def _live_rules(state: HandState, event: Any) -> None:
         not_folded(state, event)
         over_the_pot(state, event)
         result = _settled(state)
+        within_uncalled_bet(state, event, result)
         within_reach(state, event, result)
         rake_within_the_pots(state, state.rake or 0, result, event)
     if event.type == "recorded_rake":

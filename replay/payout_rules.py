@@ -2,7 +2,9 @@
 "pay PLAYER AMOUNT"``, ``returned PLAYER AMOUNT``) and a hand's end are held to, and which a
 correction of a hand is held to as well (:func:`new_faults`).
 
-A payout goes to a player who has not folded (RULES.md §1.3-1.5), no player is paid more than
+A payout goes to a player who has not folded (RULES.md §1.3-1.5), chips marked returned
+(``returned PLAYER AMOUNT``) are at most the player's uncalled bet (§1.4:
+:func:`within_uncalled_bet`), no player is paid more than
 he can win, the pots he is eligible for plus any uncalled bet returned to him (§1.2-1.5:
 :func:`replay.compare.most_can_win`, the audit's feasibility bound), the payouts and the rake
 never come to more than the chips in the pot, the rake and the payouts beyond a player's
@@ -64,6 +66,41 @@ def not_folded(state: HandState, event: ev.RecordedPayout) -> None:
 def _folded(player: str) -> str:
     return (f"{player} folded: a folded player wins no pot and has no uncalled bet to be "
             "returned (RULES.md §1.3-1.5)")
+
+
+def within_uncalled_bet(state: HandState, event: ev.RecordedPayout, result: Any) -> None:
+    """Refuse chips marked returned (``returned PLAYER AMOUNT``, ``returned`` true) that take
+    what the hand gives back to ``event.player`` as returned, this payout included, above his
+    uncalled bet: only the part of a bet nobody called is returned (RULES.md §1.4); chips won
+    from a pot are ``pay PLAYER AMOUNT``. A payout not marked returned is not checked here.
+    ``result``: the rules' :class:`engine.settle.HandResult` of ``state``.
+
+    Raises:
+        IllegalAction: ``"Ann has no uncalled bet, but 1 would be returned to him (RULES.md
+            §1.4: only a bet nobody called is returned); chips won from a pot are paid with
+            pay PLAYER AMOUNT"`` (``"Ann's uncalled bet is 8, but 10 …"``).
+    """
+    if not event.returned:
+        return
+    already = sum(p.amount for p in state.payouts if p.player == event.player and p.returned)
+    if already + event.amount > result.returned.get(event.player, 0):  # as returned_beyond
+        raise IllegalAction(_beyond_uncalled(state, result, event.player,
+                                             already + event.amount, already))
+
+
+def _beyond_uncalled(state: HandState, result: Any, player: str, back: int,
+                     already: int = 0) -> str:
+    """The words of :func:`within_uncalled_bet`'s refusal: ``back`` chips in all would be
+    returned to ``player``, ``already`` of them by payouts recorded before (amounts as
+    :func:`replay.typed.as_typed` writes them)."""
+    from replay.compare import returned_words
+
+    def a(chips: int) -> str:
+        return as_typed(state, chips)
+
+    verb = f"({a(already)} of them already) would be" if already else "would be"
+    return (returned_words(result, player, back, verb, a)
+            + "; chips won from a pot are paid with pay PLAYER AMOUNT")
 
 
 def within_reach(state: HandState, event: ev.RecordedPayout, result: Any) -> None:
@@ -296,25 +333,32 @@ def payout_faults(state: HandState, short_before: int = 0
                   ) -> dict[tuple[str, str], tuple[int, str]]:
     """Each rule above that the payouts of ``state`` (a hand folded whole, corrections
     applied) break, as ``{(rule, player): (chips, words)}``: ``("folded", P)`` chips paid to
-    P, who folded; ``("reach", P)`` chips paid to P beyond what he can win; ``("pots", "")``
-    chips the rake (if any) and the payouts take beyond the pots (an uncalled bet raked or
-    paid to another player, :func:`rake_within_the_pots`); ``("short", "")``
+    P, who folded; ``("returned", P)`` chips marked returned to P beyond his uncalled bet
+    (:func:`within_uncalled_bet`); ``("reach", P)`` chips paid to P beyond what he can win;
+    ``("pots", "")`` chips the rake (if any) and the payouts take beyond the pots (an uncalled
+    bet raked or paid to another player, :func:`rake_within_the_pots`); ``("short", "")``
     chips of a complete hand's pot paid to nobody (only for a hand that ``complete``s). The
     words are the refusal the live action gets (``short_before``: see :func:`_unpaid`). A
     zero payout breaks nothing."""
     from engine.settle import settle
-    from replay.compare import most_can_win
+    from replay.compare import most_can_win, returned_beyond
 
     result = settle(state)
     paid: dict[str, int] = {}
     for payout in state.payouts:
         paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    back = returned_beyond(result, state.payouts)
     faults: dict[tuple[str, str], tuple[int, str]] = {}
     for player, chips in paid.items():
         most = most_can_win(result, player)
         if chips and player in state.folded:
             faults[("folded", player)] = (chips, _folded(player))
-        elif chips > most:
+            continue
+        if player in back:
+            faults[("returned", player)] = (
+                back[player] - result.returned.get(player, 0),
+                _beyond_uncalled(state, result, player, back[player]))
+        if chips > most:
             faults[("reach", player)] = (chips - most,
                                          _beyond_reach(state, result, player, chips))
     over, words = _raked_beyond(state, state.rake or 0, result)

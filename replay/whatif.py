@@ -73,8 +73,10 @@ def parse_action(state: Any, text: str) -> Any:
 def _parse_action(state: Any, text: str) -> Any:
     body = text.strip()
     if body.startswith("{"):
-        try:
-            return ev.parse_event(json.loads(body))
+        from ledger.formats.jsonl.lines import no_duplicates
+
+        try:  # a key given twice is refused, as in a JSON-lines file
+            return ev.parse_event(json.loads(body, object_pairs_hook=no_duplicates))
         except (ValueError, TypeError) as exc:
             raise IllegalAction(f"{quoted(text)} is not a JSON event: {exc}") from None
         except RecursionError:  # nested past the parser: no event nests so deep

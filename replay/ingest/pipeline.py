@@ -553,7 +553,8 @@ def _faults(events: list[Any], state: Any, *, file: str, line: int | None
     """What :func:`check_items` finds wrong with a hand the engine took (``state``: after
     its ``events``): a hand id or a seated player's name a command would refuse
     (ledger/model/names.py), else its rake (:func:`replay.ingest.rakes.rake_finding`: above
-    the pot, or, a :class:`StoredFinding`, not what the payouts leave out); None: nothing."""
+    the pot, or, a :class:`StoredFinding`, not what the payouts leave out), else chips it
+    records as returned beyond an uncalled bet (:func:`returned_finding`); None: nothing."""
     hand = events[0].hand
     try:
         check_hand_id(hand)
@@ -561,7 +562,29 @@ def _faults(events: list[Any], state: Any, *, file: str, line: int | None
             check_name(seat.player)
     except LedgerError as exc:
         return exc.located(file=file, line=line, hand=hand)
-    return rake_finding(events, state, file=file, line=line)
+    found = rake_finding(events, state, file=file, line=line)
+    return found if found is not None else returned_finding(state, file=file, line=line)
+
+
+def returned_finding(state: Any, *, file: str, line: int | None) -> StoredFinding | None:
+    """Chips a complete hand read from a file (``state``: the engine's, after its events)
+    records as returned to a player beyond his uncalled bet (a site's ``Uncalled bet … returned``
+    line, a JSON-lines ``returned`` payout): only a bet nobody called is returned (RULES.md
+    §1.4). The hand is stored as the file records it, as a site's other payouts are (FORMATS.md
+    §2): a :class:`StoredFinding` (a warning), which the replay and the audit report as a
+    ``returned`` difference (:func:`replay.compare.returned_beyond_uncalled`); None when there
+    is none."""
+    if state.status != "complete" or not any(p.returned for p in state.payouts):
+        return None
+    from engine.settle import settle
+    from replay.compare import returned_beyond, returned_words
+
+    result = settle(state)
+    beyond = returned_beyond(result, state.payouts)
+    if not beyond:
+        return None
+    return StoredFinding("; ".join(returned_words(result, p, c) for p, c in beyond.items()),
+                         file=file, line=line, hand=state.started.hand)
 
 
 def _legacy_skips(items: Sequence[Any], known: Callable[[list[str]], set[str]] | None

@@ -499,7 +499,7 @@ class _Reader:
                 line of ours: that stream is bad).
         """
         try:
-            obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+            obj = json.loads(text, object_pairs_hook=no_duplicates, parse_constant=_no_constant)
             if "\\u" in text and _SURROGATE_RE.search(text):
                 _utf8_only(obj)
             return obj
@@ -631,7 +631,13 @@ def _utf8_only(value: Any) -> None:
                                  f"(\\u{ord(item[exc.start]):04x}): not UTF-8 text") from None
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``' ``object_pairs_hook`` that refuses an object giving a key twice (JSON
+    lets the last one win silently).
+
+    Raises:
+        ValueError: ``"duplicate keys ['amount']"``.
+    """
     keys = [key for key, _ in pairs]
     if len(set(keys)) != len(keys):
         raise ValueError(f"duplicate keys {sorted({k for k in keys if keys.count(k) > 1})}")
