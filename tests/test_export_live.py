@@ -127,3 +127,15 @@ def test_an_export_that_cannot_be_written_says_only_why(tmp_path: Path) -> None:
     code, out, err = cli(db, "export", "--format", "jsonl", "-o", str(tmp_path / "no" / "x"))
     assert (code, out) == (2, "")
     assert len(err.splitlines()) == 1 and err.startswith("error: ")
+
+
+def test_a_hand_named_twice_is_exported_once(tmp_path: Path) -> None:
+    db, file = tmp_path / "a.duckdb", tmp_path / "L.jsonl"
+    played(db, "d dh Ann AsKs")
+    once = cli(db, "export", "--format", "jsonl", "L1")[1]
+    assert cli(db, "export", "--format", "jsonl", "L1", "L1")[1] == once
+    assert once.splitlines()[-1] == '{"in_play":{"L1":4},"rows":4}'  # 4 rows, not 8
+    assert cli(db, "export", "--format", "phh", "L1", "L1")[1].count("_hand_id") == 1
+    assert cli(db, "export", "--format", "jsonl", "-o", str(file), "L1", "L1")[0] == 0
+    assert cli(tmp_path / "b.duckdb", "import", str(file))[1].startswith(
+        "imported 1 hand(s) (4 events)")

@@ -47,7 +47,9 @@ def export_text(ledger: Any, fmt: str, hands: Sequence[str],
                 note: Callable[[str], None] | None = None) -> str:
     """All hands (or ``hands``) as JSON lines or PHH text. JSON lines: a hand still being
     played ends the file with the closing line naming it (see :func:`export`). ``note`` gets
-    one line naming such hands (PHH: that an import ends them ``incomplete``)."""
+    one line naming such hands (PHH: that an import ends them ``incomplete``). A hand named
+    twice is written once (a file holds each hand once: an import refuses a repeat)."""
+    hands = list(dict.fromkeys(hands))
     if fmt == "jsonl":
         from ledger.formats.jsonl import closing_line, write_jsonl
 
