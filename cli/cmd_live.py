@@ -40,6 +40,10 @@ def hand() -> None:
 @click.option("--game", "game_code", required=True, help="PHH variant code (NT, PO, F7S, …).")
 @click.option("--stakes", default=None, help='Blinds (and straddles) "SB/BB[/STR]".')
 @click.option("--antes", default=0, type=click.IntRange(min=0), help="Ante per player.")
+@click.option("--bb-ante", default=0, type=click.IntRange(min=0),
+              help="One ante for the table, posted by the big blind (dead money).")
+@click.option("--button-ante", default=0, type=click.IntRange(min=0),
+              help="One ante for the table, posted by the button (dead money).")
 @click.option("--min-bet", default=None, type=click.IntRange(min=1),
               help="Minimum bet (big-bet; default BB).")
 @click.option("--small-bet", default=0, type=click.IntRange(min=0),

@@ -47,13 +47,17 @@ from replay.typed import as_typed, reason_as_typed
 @dataclass(frozen=True)
 class LiveHand:
     """What ``hand start`` needs beyond the seats: the game code (PHH style, engine/games.py),
-    blinds and straddles ``stakes`` (``"1/2"``, ``"1/2/4"``), an ante per player, bet sizes
-    (chips) and the high-low declaration options (``"method=in_turn,…"``)."""
+    blinds and straddles ``stakes`` (``"1/2"``, ``"1/2/4"``), an ante per player, or one ante
+    for the whole table posted by the big blind (``bb_ante``) or the button (``button_ante``:
+    dead money, RULES.md §4.3), bet sizes (chips) and the high-low declaration options
+    (``"method=in_turn,…"``)."""
 
     game: str
     seats: str
     stakes: str | None = None
     antes: int = 0
+    bb_ante: int = 0
+    button_ante: int = 0
     min_bet: int | None = None
     small_bet: int = 0
     big_bet: int = 0
@@ -149,7 +153,8 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
         raise MalformedInput(str(exc)) from None
     pairs = parse_seats(spec.seats)
     names = [n for n, _ in pairs]
-    for option, amount in (("--antes", spec.antes), ("--min-bet", spec.min_bet),
+    for option, amount in (("--antes", spec.antes), ("--bb-ante", spec.bb_ante),
+                           ("--button-ante", spec.button_ante), ("--min-bet", spec.min_bet),
                            ("--small-bet", spec.small_bet), ("--big-bet", spec.big_bet),
                            ("--bring-in", spec.bring_in)):
         if amount is not None:
@@ -183,7 +188,8 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
         started = ev.HandStarted(
             hand=hand, game=g.code,
             stakes=ev.Stakes(
-                betting=g.betting, antes=[spec.antes] * len(pairs), blinds_or_straddles=blinds,
+                betting=g.betting, antes=_antes(spec, g.stud, blinds, len(pairs)),
+                blinds_or_straddles=blinds,
                 bring_in=spec.bring_in, min_bet=min_bet if g.betting != "fixed_limit" else 0,
                 small_bet=spec.small_bet, big_bet=spec.big_bet,
             ),
@@ -212,7 +218,8 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int) -> None:
     Raises:
         MalformedInput: naming the option and the amount.
     """
-    for option, amount in (("--antes", spec.antes), ("--min-bet", spec.min_bet),
+    for option, amount in (("--antes", spec.antes), ("--bb-ante", spec.bb_ante),
+                           ("--button-ante", spec.button_ante), ("--min-bet", spec.min_bet),
                            ("--small-bet", spec.small_bet), ("--big-bet", spec.big_bet),
                            ("--bring-in", spec.bring_in)):
         if amount is not None and amount < 0:
@@ -239,6 +246,39 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int) -> None:
         raise MalformedInput(f"--bring-in {spec.bring_in} is more than the small bet "
                              f"{spec.small_bet} (the bring-in is less than a full bet, RULES.md "
                              "§4.1)")
+
+
+def _antes(spec: LiveHand, stud: bool, blinds: list[int], players: int) -> list[int]:
+    """PHH's positional ``antes`` list (FORMATS.md §1: entry 1 is the big blind's, the last
+    the button's, heads-up entry 0) for one ante a player, or one table ante posted by the big
+    blind or the button (RULES.md §4.3: an ante only one player posts is dead money for the
+    table).
+
+    Raises:
+        MalformedInput: more than one kind of ante, a table ante in stud (no blinds, no
+            button), a big-blind ante without a big blind.
+    """
+    given = [(option, amount) for option, amount in (
+        ("--antes", spec.antes), ("--bb-ante", spec.bb_ante),
+        ("--button-ante", spec.button_ante)) if amount]
+    if len(given) > 1:
+        raise MalformedInput(f"{given[0][0]} and {given[1][0]}: give one kind of ante (each "
+                             "player's, or one for the table by the big blind or the button)")
+    if not given or given[0][0] == "--antes":
+        return [spec.antes] * players
+    option, amount = given[0]
+    if stud:
+        raise MalformedInput(f"{option} {amount}: a stud game has no blinds and no button; "
+                             "its antes are each player's: --antes")
+    out = [0] * players
+    if option == "--bb-ante":
+        if len([b for b in blinds if b > 0]) < 2:
+            raise MalformedInput(f"--bb-ante {amount}: the hand has no big blind (--stakes "
+                                 "\"SB/BB\")")
+        out[1] = amount
+    else:
+        out[0 if players == 2 else players - 1] = amount
+    return out
 
 
 def _blinds(stakes: str | None, stud: bool, players: int) -> list[int]:
