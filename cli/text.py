@@ -221,7 +221,8 @@ def sql_table(columns: list[str], rows: list[tuple], *, more: str | None = None)
 
 def state_text(now: Any) -> str:
     """A live hand now (:class:`replay.live.Now`): phase, whose turn and what is legal, the
-    current bet, the pots with their eligible players, returned chips, the rake taken, stacks;
+    current bet, the pots with their eligible players, returned chips, the rake taken, who
+    declared what (a declare hand, RULES.md §3), stacks;
     of a hand that is over, its pots explained as ``show`` ends, what the table paid, any
     payout that differs from the rules, and the stacks after the hand."""
     from replay.typed import as_typed, smallest_unit_note
@@ -257,6 +258,9 @@ def state_text(now: Any) -> str:
         lines.append("returned: " + ", ".join(f"{p} {a(c)}" for p, c in result.returned.items()))
     if state.rake:  # `rake AMOUNT`: out of the pot, to nobody at the table
         lines.append(f"rake: {a(state.rake)} taken from the pot")
+    if state.declarations:  # a declare hand's showdown: who declared what so far
+        lines.append("declared: " + ", ".join(f"{p} {d}"
+                                               for p, d in state.declarations.items()))
     lines.append("stacks: " + ", ".join(
         f"{p} {a(state.stacks[p])}" + (" (folded)" if p in state.folded else "")
         + (f" bet {a(state.street_bets[p])}" if state.street_bets[p] else "")

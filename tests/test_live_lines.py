@@ -94,6 +94,10 @@ def test_declarations_at_once_name_who_is_still_to_declare(user, db: str) -> Non
         "phase declare, next: PLAYER dcl high|low|swing (still to declare: Bob, Ann)")
     assert _acts(user, "s1", ["Ann dcl low"]) == [
         "phase declare, next: PLAYER dcl high|low|swing (still to declare: Bob)"]
+    state = user("state", "s1")[1].splitlines()
+    assert state[2:] == ["pot 0: 4 (Bob, Ann)", "declared: Ann low", "stacks: Bob 98, Ann 98"]
+    _acts(user, "s1", ["Bob dcl swing"])
+    assert user("state", "s1")[1].splitlines()[3] == "declared: Ann low, Bob swing"
 
 
 def test_stud_third_street_says_bring_in_and_complete(user, db: str) -> None:  # noqa: ANN001
