@@ -7,8 +7,13 @@ the stored events stay and a ``correction`` is appended to the hand's stream tha
 ``incomplete`` ending with the rest of the hand (RULES.md's correction model, as ``handledger
 correct`` writes it). It is done only when the stored hand has no correction yet, is cut
 (``incomplete``), and its events are, one for one, the start of the longer copy, which is
-complete (provenance aside: file and line differ between exports); otherwise the hand stays
-as it is and counts as already in the ledger.
+complete (provenance aside: file and line differ between exports), but for what the cut copy
+could not know and the longer one tells, which the correction replaces too: the exporter's
+hole cards (``??`` until a later show proves whose ``Your hand is`` lines they are) and the
+hand's blinds (read from the posts, when the cut came before the big blind's). When the
+stored copy has a correction or a void, or the file's copy is cut too, the hand stays as it
+is and counts as already in the ledger; when the two copies disagree otherwise,
+:func:`disagreement` says where (the import refuses the file).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from ledger.model.batch import Batch
 from ledger.model.events import event_json
 from ledger.store.streams import cut_hands
 
-__all__ = ["BY", "completion", "continuation", "cut_hands"]
+__all__ = ["BY", "completion", "continuation", "cut_hands", "disagreement"]
 
 BY = "import"
 
@@ -39,19 +44,15 @@ def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
     stream, events, hand, session, key = batch[:5]
     rows = ledger.read(hand)
     stored = [r.event for r in rows]
-    if any(e.type in ("correction", "hand_voided") for e in stored):
+    if not _completable(stored, events):
         return None
-    last = events[-1]
-    if last.type == "hand_ended" and last.status == "incomplete":
-        return None  # this copy is cut too
-    end = stored[-1]
     n = len(stored)
-    if end.type != "hand_ended" or end.status != "incomplete" or len(events) < n:
+    known = _known_later(stored[:-1], events)
+    if isinstance(known, str):
         return None
-    if _facts(stored[0]) != _facts(events[0]) or [event_json(e) for e in stored[1:-1]] != [
-            event_json(e) for e in events[1:n - 1]]:
-        return None
-    changes = [ev.Change(op="replace", seq=n, event=events[n - 1].model_dump(mode="json"))]
+    changes = [ev.Change(op="replace", seq=i + 1, event=events[i].model_dump(mode="json"))
+               for i in known]
+    changes.append(ev.Change(op="replace", seq=n, event=events[n - 1].model_dump(mode="json")))
     changes += [ev.Change(op="insert_after", seq=n, event=e.model_dump(mode="json"))
                 for e in events[n:]]
     correction = ev.Correction(
@@ -59,6 +60,71 @@ def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
         reason=f"completed from a longer export ({source}): the stored copy was cut off")
     check_replays([*stored, correction])
     return Batch(stream, [correction], hand, session, f"{key}:completed", batch.line)
+
+
+def disagreement(ledger: Any, batch: Batch) -> str | None:
+    """Where the stored, cut copy of ``batch``'s hand and the longer, complete copy in
+    ``batch`` disagree (``its event 5 is … here, … in the ledger``), which
+    :func:`completion` cannot settle; None when they agree, or when there is nothing to
+    complete (a stored copy corrected or voided, or ``batch``'s copy cut too)."""
+    stored = [r.event for r in ledger.read(batch.hand_id)]
+    if not _completable(stored, batch.events):
+        return None
+    known = _known_later(stored[:-1], batch.events)
+    return known if isinstance(known, str) else None
+
+
+def _completable(stored: list[Any], events: list[Any]) -> bool:
+    """Whether ``stored`` (a hand's rows) is a cut copy, uncorrected, and ``events`` a complete
+    copy as long at least."""
+    if any(e.type in ("correction", "hand_voided") for e in stored):
+        return False
+    last, end = events[-1], stored[-1]
+    if last.type == "hand_ended" and last.status == "incomplete":
+        return False  # this copy is cut too
+    return (end.type == "hand_ended" and end.status == "incomplete"
+            and len(events) >= len(stored))
+
+
+def _known_later(cut: list[Any], events: list[Any]) -> list[int] | str:
+    """The indexes of the events of ``cut`` (a stored copy without its ending) that the longer
+    copy ``events`` tells more of (see the module doc), or where the two disagree, as
+    :func:`replay.ingest.writing.first_difference` words it."""
+    out = []
+    for i, mine in enumerate(cut):
+        theirs = events[i]
+        if (_facts(mine) == _facts(theirs) if i == 0 else
+                event_json(mine) == event_json(theirs)):
+            continue
+        if (_blinds_told(mine, theirs) if i == 0 else _cards_told(mine, theirs)):
+            out.append(i)
+            continue
+        return f"its event {i + 1} is {_short(theirs)} here, {_short(mine)} in the ledger"
+    return out
+
+
+def _short(event: Any, width: int = 80) -> str:
+    """``event`` as JSON without its provenance, cut to ``width`` characters."""
+    text = event_json(event.model_copy(update={"source": {}})) if event.type == \
+        "hand_started" else event_json(event)
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def _blinds_told(cut: Any, whole: Any) -> bool:
+    """Whether the ``hand_started`` of a cut copy differs from the longer copy's only in its
+    stakes (read from the blinds posted, which the cut may have come before)."""
+    return _facts(cut.model_copy(update={"stakes": whole.stakes})) == _facts(whole)
+
+
+def _cards_told(cut: Any, whole: Any) -> bool:
+    """Whether ``cut`` is ``whole`` (both ``cards_dealt``) but for cards unknown (``??``) in
+    it: the exporter's, before the longer log proved whose they are."""
+    if cut.type != "cards_dealt" or whole.type != "cards_dealt" or len(cut.cards) != len(
+            whole.cards):
+        return False
+    told = cut.model_copy(update={"cards": whole.cards})
+    return event_json(told) == event_json(whole) and all(
+        a in ("??", b) for a, b in zip(cut.cards, whole.cards, strict=True))
 
 
 def continuation(ledger: Any, batch: Batch) -> Batch | None:
