@@ -9,8 +9,7 @@ correct`` writes it). It is done only when the stored hand has no correction yet
 (``incomplete``), and its events are, one for one, the start of the longer copy, which is
 complete (provenance aside: file and line differ between exports), but for what the cut copy
 could not know and the longer one tells, which the correction replaces too: the exporter's
-hole cards (``??`` until a later show proves whose ``Your hand is`` lines they are) and the
-hand's blinds (read from the posts, when the cut came before the big blind's). When the
+hole cards (``??`` until a later show proves whose ``Your hand is`` lines they are). When the
 stored copy has a correction or a void, or the file's copy is cut too, the hand stays as it
 is and counts as already in the ledger; when the two copies disagree otherwise,
 :func:`disagreement` says where (the import refuses the file).
@@ -25,7 +24,7 @@ from ledger.model.batch import Batch
 from ledger.model.events import event_json
 from ledger.store.streams import cut_hands
 
-__all__ = ["BY", "completion", "continuation", "cut_hands", "disagreement"]
+__all__ = ["BY", "completion", "continuation", "cut_hands", "disagreement", "earlier_cut"]
 
 BY = "import"
 
@@ -74,6 +73,25 @@ def disagreement(ledger: Any, batch: Batch) -> str | None:
     return known if isinstance(known, str) else None
 
 
+def earlier_cut(ledger: Any, batch: Batch) -> bool:
+    """Whether ``batch`` holds a cut copy (``incomplete``) of a hand the ledger holds further
+    on: an earlier export of the log, met after a longer one. So it is when its events but
+    its ending are, one for one, the start of the stored hand's (as its corrections make
+    it: a hand completed from a longer export), but for cards it did not know (``??``)."""
+    from replay.fold import effective_events
+
+    events = batch.events
+    if not events or events[-1].type != "hand_ended" or events[-1].status != "incomplete":
+        return False
+    stored, _ = effective_events([r.event for r in ledger.read(batch.hand_id)])
+    cut = events[:-1]
+    if len(stored) <= len(cut) or stored[-1].type == "hand_voided":
+        return False
+    return _facts(cut[0]) == _facts(stored[0]) and all(
+        event_json(mine) == event_json(theirs) or _cards_told(mine, theirs)
+        for mine, theirs in zip(cut[1:], stored[1:], strict=False))
+
+
 def _completable(stored: list[Any], events: list[Any]) -> bool:
     """Whether ``stored`` (a hand's rows) is a cut copy, uncorrected, and ``events`` a complete
     copy as long at least."""
@@ -96,24 +114,43 @@ def _known_later(cut: list[Any], events: list[Any]) -> list[int] | str:
         if (_facts(mine) == _facts(theirs) if i == 0 else
                 event_json(mine) == event_json(theirs)):
             continue
-        if (_blinds_told(mine, theirs) if i == 0 else _cards_told(mine, theirs)):
+        if i > 0 and _cards_told(mine, theirs):
             out.append(i)
             continue
-        return f"its event {i + 1} is {_short(theirs)} here, {_short(mine)} in the ledger"
+        if i == 0:  # the fields that differ, not the start of a long event
+            here, there = _differing(_fields(theirs), _fields(mine))
+            return (f"its hand_started differs: {_short(here)} here, {_short(there)} in the "
+                    "ledger")
+        return (f"its event {i + 1} is {_short(_fields(theirs))} here, "
+                f"{_short(_fields(mine))} in the ledger")
     return out
 
 
-def _short(event: Any, width: int = 80) -> str:
-    """``event`` as JSON without its provenance, cut to ``width`` characters."""
-    text = event_json(event.model_copy(update={"source": {}})) if event.type == \
-        "hand_started" else event_json(event)
+def _differing(a: dict[str, Any], b: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The fields of ``a`` and ``b`` that differ (of a field both hold as an object, the
+    fields of it that differ)."""
+    here, there = {}, {}
+    for k in a.keys() | b.keys():
+        x, y = a.get(k), b.get(k)
+        if x == y:
+            continue
+        if isinstance(x, dict) and isinstance(y, dict):
+            x, y = _differing(x, y)
+        here[k], there[k] = x, y
+    return dict(sorted(here.items())), dict(sorted(there.items()))
+
+
+def _fields(event: Any) -> dict[str, Any]:
+    """``event``'s fields as JSON values, without its provenance and schema version."""
+    return event.model_dump(mode="json", exclude={"source", "schema_version"})
+
+
+def _short(fields: dict[str, Any], width: int = 80) -> str:
+    """``fields`` as compact JSON, cut to ``width`` characters."""
+    import json
+
+    text = json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
     return text if len(text) <= width else text[:width - 1] + "…"
-
-
-def _blinds_told(cut: Any, whole: Any) -> bool:
-    """Whether the ``hand_started`` of a cut copy differs from the longer copy's only in its
-    stakes (read from the blinds posted, which the cut may have come before)."""
-    return _facts(cut.model_copy(update={"stakes": whole.stakes})) == _facts(whole)
 
 
 def _cards_told(cut: Any, whole: Any) -> bool:

@@ -321,7 +321,9 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
     export of the same game) or has the same original events (:func:`first_difference`), and
     refused otherwise, naming the first event that differs: a stream is never appended twice,
     and a change to a stored hand is a correction. A stored hand that was cut off is
-    completed by a longer copy with a correction, and one stored in play goes on with the
+    completed by a longer copy with a correction (a longer copy that disagrees with it is
+    refused, naming the first event that differs), a cut copy of a stored hand that goes
+    further is known (an earlier export), and one stored in play goes on with the
     events a longer copy adds (:mod:`replay.ingest.completing`). Also
     returns how many of the hands skipped stay outside the session the import puts them in
     (stored under none, or another: a hand's session is never rewritten)."""
@@ -340,6 +342,10 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
             out.append(b)
             continue
         assert b.events is not None
+        if completing.earlier_cut(ledger, b):  # an earlier export, after a longer one
+            out.append(b.with_events(None))
+            outside += b.session is not None and stored[hand][2] != b.session
+            continue
         if hand in cut:
             done = completing.completion(ledger, b, source)
             if done is not None:
@@ -355,8 +361,8 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
         differ = None if _trusted(b, stored[hand]) else (
             "it starts otherwise" if not _same_start(b.events[0], stored[hand][0])
             else first_difference(b.events, whole[hand]) if hand in whole else None)
-        if differ is not None and (differ != "it starts otherwise" or hand in cut) and \
-                _as_corrected(ledger, b.events, hand):
+        if differ is not None and differ != "it starts otherwise" and _as_corrected(
+                ledger, b.events, hand):
             differ = None  # the hand as its corrections made it (a PHH export applies them)
         if differ is not None and differ != "it starts otherwise":
             going_on = completing.continuation(ledger, b)  # a stored hand in play
