@@ -12,7 +12,10 @@ could not know and the longer one tells, which the correction replaces too: the 
 hole cards (``??`` until a later show proves whose ``Your hand is`` lines they are). When the
 stored copy has a correction or a void, or the file's copy is cut too, the hand stays as it
 is and counts as already in the ledger; when the two copies disagree otherwise,
-:func:`disagreement` says where (the import refuses the file).
+:func:`disagreement` says where (the import refuses the file). A hand the earlier export
+stored complete but before the shows PokerNow logs after its ending line gets them the same
+way (:func:`late_shows`); an earlier export met after the longer one adds nothing
+(:func:`earlier_cut`).
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from ledger.model.batch import Batch
 from ledger.model.events import event_json
 from ledger.store.streams import cut_hands
 
-__all__ = ["BY", "completion", "continuation", "cut_hands", "disagreement", "earlier_cut"]
+__all__ = ["BY", "completion", "continuation", "cut_hands", "disagreement", "earlier_cut",
+           "late_shows"]
 
 BY = "import"
 
@@ -61,6 +65,54 @@ def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
     return Batch(stream, [correction], hand, session, f"{key}:completed", batch.line)
 
 
+def late_shows(ledger: Any, batch: Batch, source: str) -> Batch | None:
+    """The batch that adds to the stored hand of ``batch`` the shows logged after its
+    ``-- ending hand --`` line (FORMATS.md §2), which an earlier export, taken before them,
+    did not have: a correction inserting them before its end, as the whole log stores them
+    (and the exporter's cards, ``??`` in the stored copy, when the longer log proves them).
+    Only when the stored hand, uncorrected and complete, is the copy in ``batch`` but for those
+    shows; None otherwise.
+
+    Raises:
+        IllegalAction: the hand with the shows is not legal (it was checked as a whole
+            already).
+    """
+    from replay.whatif import check_replays
+
+    stream, events, hand, session, key = batch[:5]
+    rows = ledger.read(hand)
+    stored = [r.event for r in rows]
+    if any(e.type in ("correction", "hand_voided") for e in stored):
+        return None
+    known = _without_late_shows(stored, events)
+    if known is None:
+        return None
+    n = len(stored)  # its hand_ended: the shows go before it
+    changes = [ev.Change(op="replace", seq=i + 1, event=events[i].model_dump(mode="json"))
+               for i in known]
+    changes += [ev.Change(op="insert_after", seq=n - 1, event=e.model_dump(mode="json"))
+                for e in events[n - 1:-1]]
+    correction = ev.Correction(
+        changes=changes, positions=[rows[-1].position], by=BY,
+        reason=f"completed from a longer export ({source}): the shows logged after the "
+               "hand's end were not in the stored copy")
+    check_replays([*stored, correction])
+    return Batch(stream, [correction], hand, session, f"{key}:shown", batch.line)
+
+
+def _without_late_shows(short: list[Any], long: list[Any]) -> list[int] | None:
+    """The indexes of the events of ``short`` that ``long`` tells the cards of (see
+    :func:`_known_later`) when ``short`` is ``long`` without some shows (``reveal``) just
+    before its end, both ending complete; None otherwise."""
+    n = len(short)
+    if not (len(long) > n > 1 and short[-1].type == long[-1].type == "hand_ended"
+            and short[-1].status == long[-1].status == "complete"
+            and all(e.type == "reveal" for e in long[n - 1:-1])):
+        return None
+    known = _known_later(short[:-1], long)
+    return None if isinstance(known, str) else known
+
+
 def disagreement(ledger: Any, batch: Batch) -> str | None:
     """Where the stored, cut copy of ``batch``'s hand and the longer, complete copy in
     ``batch`` disagree (``its event 5 is … here, … in the ledger``), which
@@ -74,16 +126,20 @@ def disagreement(ledger: Any, batch: Batch) -> str | None:
 
 
 def earlier_cut(ledger: Any, batch: Batch) -> bool:
-    """Whether ``batch`` holds a cut copy (``incomplete``) of a hand the ledger holds further
-    on: an earlier export of the log, met after a longer one. So it is when its events but
-    its ending are, one for one, the start of the stored hand's (as its corrections make
-    it: a hand completed from a longer export), but for cards it did not know (``??``)."""
+    """Whether ``batch`` holds a cut copy of a hand the ledger holds further on: an earlier
+    export of the log, met after a longer one. So it is when its events but its ending
+    (``incomplete``) are, one for one, the start of the stored hand's (as its corrections
+    make it: a hand completed from a longer export), or its events are the stored hand's
+    without the shows logged after its end (:func:`late_shows`), but for cards it did not
+    know (``??``)."""
     from replay.fold import effective_events
 
     events = batch.events
-    if not events or events[-1].type != "hand_ended" or events[-1].status != "incomplete":
+    if not events or events[-1].type != "hand_ended":
         return False
     stored, _ = effective_events([r.event for r in ledger.read(batch.hand_id)])
+    if events[-1].status != "incomplete":  # the hand without the shows logged after its end
+        return _without_late_shows(events, stored) is not None
     cut = events[:-1]
     if len(stored) <= len(cut) or stored[-1].type == "hand_voided":
         return False

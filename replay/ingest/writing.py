@@ -342,42 +342,62 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
             out.append(b)
             continue
         assert b.events is not None
-        if completing.earlier_cut(ledger, b):  # an earlier export, after a longer one
-            out.append(b.with_events(None))
-            outside += b.session is not None and stored[hand][2] != b.session
+        got = _another_export(ledger, b, source, hand in cut)
+        if got is None:
+            got = _compared(ledger, b, stored[hand], whole, source)
+        if isinstance(got, LedgerError):
+            clashes.append(got)
             continue
-        if hand in cut:
-            done = completing.completion(ledger, b, source)
-            if done is not None:
-                out.append(done)
-                outside += b.session is not None and stored[hand][2] != b.session
-                continue
-            if (why := completing.disagreement(ledger, b)) is not None:
-                clashes.append(LedgerError(
-                    "the ledger holds this hand cut off where an earlier export stopped, and "
-                    f"this copy, which goes on, disagrees with it: {why}", hand=hand,
-                    line=b.line))
-                continue
-        differ = None if _trusted(b, stored[hand]) else (
-            "it starts otherwise" if not _same_start(b.events[0], stored[hand][0])
-            else first_difference(b.events, whole[hand]) if hand in whole else None)
-        if differ is not None and differ != "it starts otherwise" and _as_corrected(
-                ledger, b.events, hand):
-            differ = None  # the hand as its corrections made it (a PHH export applies them)
-        if differ is not None and differ != "it starts otherwise":
-            going_on = completing.continuation(ledger, b)  # a stored hand in play
-            if going_on is not None:
-                out.append(going_on)
-                continue
-        if differ is None:
-            out.append(b.with_events(None))  # known: counted, not written
+        out.append(got)
+        if got.events is None or got.events[0].type == "correction":  # known, or completed
             outside += b.session is not None and stored[hand][2] != b.session
-        else:
-            clashes.append(LedgerError(
-                f"a different hand {hand} is already in the ledger: {differ}; a change to a "
-                f"stored hand is a correction (`handledger correct {hand} ...`)", hand=hand,
-                line=b.line))
     return out, clashes, outside
+
+
+def _another_export(ledger: Any, b: Batch, source: str, cut: bool
+                    ) -> Batch | LedgerError | None:
+    """What the copy in ``b`` of a stored hand is when it comes from another export of the
+    log (:mod:`replay.ingest.completing`): known (an earlier, cut export met after a longer
+    one), the correction that completes the stored copy ``cut`` off, or the refusal of a
+    longer copy that disagrees with it; None: neither (compared as any copy)."""
+    if completing.earlier_cut(ledger, b):
+        return b.with_events(None)
+    if not cut:
+        return None
+    done = completing.completion(ledger, b, source)
+    if done is not None:
+        return done
+    if (why := completing.disagreement(ledger, b)) is not None:
+        return LedgerError(
+            "the ledger holds this hand cut off where an earlier export stopped, and this "
+            f"copy, which goes on, disagrees with it: {why}", hand=b.hand_id, line=b.line)
+    return None
+
+
+def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
+              whole: dict[str, list[tuple[int, str]]], source: str) -> Batch | LedgerError:
+    """The copy in ``b`` of a stored hand (its first row, key and session ``stored``; its
+    original rows in ``whole`` unless cut or trusted) as :func:`_drop_known_hands` takes it:
+    known (``b`` with no events), the shows an earlier export did not have, the events a
+    stored hand in play goes on with, or a refusal naming the first event that differs."""
+    assert b.events is not None and b.hand_id is not None
+    hand = b.hand_id
+    differ = None if _trusted(b, stored) else (
+        "it starts otherwise" if not _same_start(b.events[0], stored[0])
+        else first_difference(b.events, whole[hand]) if hand in whole else None)
+    if differ is not None and differ != "it starts otherwise" and _as_corrected(
+            ledger, b.events, hand):
+        differ = None  # the hand as its corrections made it (a PHH export applies them)
+    if differ is None:
+        return b.with_events(None)  # known: counted, not written
+    if differ != "it starts otherwise":
+        more = (completing.late_shows(ledger, b, source)  # cut before its late shows
+                or completing.continuation(ledger, b))  # a stored hand in play
+        if more is not None:
+            return more
+    return LedgerError(
+        f"a different hand {hand} is already in the ledger: {differ}; a change to a stored "
+        f"hand is a correction (`handledger correct {hand} ...`)", hand=hand, line=b.line)
 
 
 def _trusted(batch: Batch, stored: tuple[str, str | None, str | None]) -> bool:
