@@ -356,12 +356,10 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
 
 def _another_export(ledger: Any, b: Batch, source: str, cut: bool
                     ) -> Batch | LedgerError | None:
-    """What the copy in ``b`` of a stored hand is when it comes from another export of the
-    log (:mod:`replay.ingest.completing`): known (an earlier, cut export met after a longer
-    one), the correction that completes the stored copy ``cut`` off, or the refusal of a
-    longer copy that disagrees with it; None: neither (compared as any copy)."""
-    if completing.earlier_cut(ledger, b):
-        return b.with_events(None)
+    """What the copy in ``b`` of a stored hand is when it comes from a longer export of the
+    log than the stored copy ``cut`` off (:mod:`replay.ingest.completing`): the correction
+    that completes it, or the refusal of a copy that disagrees with it; None: neither
+    (compared as any copy)."""
     if not cut:
         return None
     done = completing.completion(ledger, b, source)
@@ -378,8 +376,9 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
               whole: dict[str, list[tuple[int, str]]], source: str) -> Batch | LedgerError:
     """The copy in ``b`` of a stored hand (its first row, key and session ``stored``; its
     original rows in ``whole`` unless cut or trusted) as :func:`_drop_known_hands` takes it:
-    known (``b`` with no events), the shows an earlier export did not have, the events a
-    stored hand in play goes on with, or a refusal naming the first event that differs."""
+    known (``b`` with no events; also an earlier export's cut copy met after a longer one),
+    the shows an earlier export did not have, the events a stored hand in play goes on
+    with, or a refusal naming the first event that differs."""
     assert b.events is not None and b.hand_id is not None
     hand = b.hand_id
     differ = None if _trusted(b, stored) else (
@@ -391,6 +390,8 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
     if differ is None:
         return b.with_events(None)  # known: counted, not written
     if differ != "it starts otherwise":
+        if completing.earlier_cut(ledger, b):  # an earlier export, after a longer one
+            return b.with_events(None)
         more = (completing.late_shows(ledger, b, source)  # cut before its late shows
                 or completing.continuation(ledger, b))  # a stored hand in play
         if more is not None:
