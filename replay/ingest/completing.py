@@ -80,6 +80,8 @@ def late_shows(ledger: Any, batch: Batch, source: str) -> Batch | None:
     from replay.whatif import check_replays
 
     stream, events, hand, session, key = batch[:5]
+    if not _pokernow(events):
+        return None
     rows = ledger.read(hand)
     stored = [r.event for r in rows]
     if any(e.type in ("correction", "hand_voided") for e in stored):
@@ -135,7 +137,7 @@ def earlier_cut(ledger: Any, batch: Batch) -> bool:
     from replay.fold import effective_events
 
     events = batch.events
-    if not events or events[-1].type != "hand_ended":
+    if not events or events[-1].type != "hand_ended" or not _pokernow(events):
         return False
     stored, _ = effective_events([r.event for r in ledger.read(batch.hand_id)])
     if events[-1].status != "incomplete":  # the hand without the shows logged after its end
@@ -146,6 +148,12 @@ def earlier_cut(ledger: Any, batch: Batch) -> bool:
     return _facts(cut[0]) == _facts(stored[0]) and all(
         event_json(mine) == event_json(theirs) or _cards_told(mine, theirs)
         for mine, theirs in zip(cut[1:], stored[1:], strict=False))
+
+
+def _pokernow(events: list[Any]) -> bool:
+    """Whether ``events`` are a hand read from a PokerNow log (FORMATS.md §2), whose exports
+    of one game are cut where the download was taken."""
+    return (events[0].source or {}).get("format") == "pokernow"
 
 
 def _completable(stored: list[Any], events: list[Any]) -> bool:
@@ -170,7 +178,7 @@ def _known_later(cut: list[Any], events: list[Any]) -> list[int] | str:
         if (_facts(mine) == _facts(theirs) if i == 0 else
                 event_json(mine) == event_json(theirs)):
             continue
-        if i > 0 and _cards_told(mine, theirs):
+        if i > 0 and _pokernow(events) and _cards_told(mine, theirs):
             out.append(i)
             continue
         if i == 0:  # the fields that differ, not the start of a long event
