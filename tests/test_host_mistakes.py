@@ -66,7 +66,8 @@ def test_pokernow_errors_name_the_path_as_given(tmp_path: Path, monkeypatch) -> 
 
 def test_an_edited_pokernow_hand_imported_again_is_refused(tmp_path: Path) -> None:
     """Hand #3 edited (TA bets 8, not 10; 8 comes back): same PokerNow hand id, so the same
-    source key; it counted as already in the ledger. The log unchanged is still known."""
+    source key; it counted as already in the ledger. Now the log is refused whole in one
+    line (hand #4 would not follow the stored #3). The log unchanged is still known."""
     db = tmp_path / "pn.duckdb"
     assert one_shot(db, "import", str(PN))[0] == 0
     before = events(db)
@@ -77,13 +78,14 @@ def test_an_edited_pokernow_hand_imported_again_is_refused(tmp_path: Path) -> No
     code, out, err = one_shot(db, "import", str(edited))
     hand = "pn-charlestudor_Input_Log_001-3-164210356587500"
     assert code == 2
-    assert out.startswith("imported 0 hand(s) (0 events) from 1 file(s); 3 already in the "
+    assert out.startswith("imported 0 hand(s) (0 events) from 1 file(s); 0 already in the "
                           "ledger; 1 rejected")
     # line 26: "-- starting hand #3 ..." (the log runs newest first)
     assert err == (f"error: {edited}:26, hand {hand}: a different hand {hand} is already in the "
                    'ledger: its event 12 is bet_raise {"player":"gE4aE_Yhc3","to":8} here, '
                    'bet_raise {"player":"gE4aE_Yhc3","to":10} in the ledger; a change to a '
-                   f"stored hand is a correction (`handledger correct {hand} ...`)\n")
+                   f"stored hand is a correction (`handledger correct {hand} ...`); nothing of "
+                   "this file was written (the hands after it would not follow the ledger's)\n")
     assert events(db) == before
 
 

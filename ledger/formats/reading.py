@@ -51,9 +51,9 @@ class HandEvents:
 class SessionEntry:
     """One session event (``ledger.model.events.SessionEvent``) of session ``session`` at file
     line ``line``. ``legacy_key``: the key under which an earlier version of handledger stored
-    this entry's whole session stream at once; when the ledger holds it (or it with ``:0``),
-    the entry is not appended again. ``seq``: its number in the file's session stream, when
-    the file numbers them (JSON lines)."""
+    this entry (JSON lines: its whole session stream at once); when the ledger holds it (or
+    it with ``:0``), the entry is not appended again. ``seq``: its number in the file's
+    session stream, when the file numbers them (JSON lines)."""
 
     session: str
     event: Any
@@ -68,13 +68,17 @@ class FileRead:
     """One file as read: ``items`` in file order, ``errors`` one per unreadable part (naming
     file, line and hand). ``session``: the session the file itself makes (a PokerNow game),
     None when it makes none. ``first_hand_key``: the source key of its first hand, by which a
-    game already imported under another session name is recognised."""
+    game already imported under another session name is recognised; ``game_key``: the part
+    of its session entries' source keys that names the game (``<session>:<game_key>:item:``),
+    by which it is recognised when its first hand is not stored (an export taken before that
+    hand's seats were logged)."""
 
     file: str
     items: list[Any] = field(default_factory=list)
     errors: list[LedgerError] = field(default_factory=list)
     session: str | None = None
     first_hand_key: str | None = None
+    game_key: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 

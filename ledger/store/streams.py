@@ -226,6 +226,28 @@ def session_of_source(ledger: Any, source_key: str) -> str | None:
     return rows[0][0] if rows else None
 
 
+def session_of_entries(ledger: Any, prefix: str, part: str) -> str | None:
+    """The session of a stored session entry (a row of no hand) whose source key starts with
+    ``prefix`` and holds ``part`` (None: none)."""
+    rows = ledger.query("SELECT session FROM events WHERE hand_id IS NULL AND source_key"
+                        " IS NOT NULL AND starts_with(source_key, ?) AND contains(source_key, ?)"
+                        " LIMIT 1", [prefix, part])
+    return rows[0][0] if rows else None
+
+
+def stored_decimals(ledger: Any, hand_key: str | None, opened_key: str) -> int | None:
+    """The decimals a game was stored in: the ``unit`` of the hand whose source key is
+    ``hand_key``, else those of the ``session_opened`` whose source key is ``opened_key``
+    (None: neither is stored)."""
+    rows = ledger.query(
+        "SELECT json_extract(payload, '$.unit.decimals') FROM events WHERE source_key = ?"
+        " AND hand_id IS NOT NULL AND seq = 1 LIMIT 1", [hand_key]) if hand_key else []
+    if not rows:
+        rows = ledger.query("SELECT json_extract(payload, '$.decimals') FROM events WHERE"
+                            " source_key = ? AND type = 'session_opened' LIMIT 1", [opened_key])
+    return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
+
 def head_position(ledger: Any) -> int:
     """The ledger's last position (0 when empty)."""
     return int(ledger.query("SELECT coalesce(max(position), 0) FROM events")[0][0])

@@ -7,8 +7,15 @@ the stored events stay and a ``correction`` is appended to the hand's stream tha
 ``incomplete`` ending with the rest of the hand (RULES.md's correction model, as ``handledger
 correct`` writes it). It is done only when the stored hand has no correction yet, is cut
 (``incomplete``), and its events are, one for one, the start of the longer copy, which is
-complete (provenance aside: file and line differ between exports); otherwise the hand stays
-as it is and counts as already in the ledger.
+complete (provenance aside: file and line differ between exports), but for what the cut copy
+could not know and the longer one tells, which the correction replaces too: the exporter's
+hole cards (``??`` until a later show proves whose ``Your hand is`` lines they are). When the
+stored copy has a correction or a void, or the file's copy is cut too, the hand stays as it
+is and counts as already in the ledger; when the two copies disagree otherwise,
+:func:`disagreement` says where (the import refuses the file). A hand the earlier export
+stored complete but before the shows PokerNow logs after its ending line gets them the same
+way (:func:`late_shows`); an earlier export met after the longer one adds nothing
+(:func:`earlier_cut`).
 """
 
 from __future__ import annotations
@@ -20,7 +27,8 @@ from ledger.model.batch import Batch
 from ledger.model.events import event_json
 from ledger.store.streams import cut_hands
 
-__all__ = ["BY", "completion", "continuation", "cut_hands"]
+__all__ = ["BY", "completion", "continuation", "cut_hands", "disagreement", "earlier_cut",
+           "late_shows"]
 
 BY = "import"
 
@@ -39,19 +47,15 @@ def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
     stream, events, hand, session, key = batch[:5]
     rows = ledger.read(hand)
     stored = [r.event for r in rows]
-    if any(e.type in ("correction", "hand_voided") for e in stored):
+    if not _completable(stored, events):
         return None
-    last = events[-1]
-    if last.type == "hand_ended" and last.status == "incomplete":
-        return None  # this copy is cut too
-    end = stored[-1]
     n = len(stored)
-    if end.type != "hand_ended" or end.status != "incomplete" or len(events) < n:
+    known = _known_later(stored[:-1], events)
+    if isinstance(known, str):
         return None
-    if _facts(stored[0]) != _facts(events[0]) or [event_json(e) for e in stored[1:-1]] != [
-            event_json(e) for e in events[1:n - 1]]:
-        return None
-    changes = [ev.Change(op="replace", seq=n, event=events[n - 1].model_dump(mode="json"))]
+    changes = [ev.Change(op="replace", seq=i + 1, event=events[i].model_dump(mode="json"))
+               for i in known]
+    changes.append(ev.Change(op="replace", seq=n, event=events[n - 1].model_dump(mode="json")))
     changes += [ev.Change(op="insert_after", seq=n, event=e.model_dump(mode="json"))
                 for e in events[n:]]
     correction = ev.Correction(
@@ -59,6 +63,169 @@ def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
         reason=f"completed from a longer export ({source}): the stored copy was cut off")
     check_replays([*stored, correction])
     return Batch(stream, [correction], hand, session, f"{key}:completed", batch.line)
+
+
+def late_shows(ledger: Any, batch: Batch, source: str) -> Batch | None:
+    """The batch that adds to the stored hand of ``batch`` the shows logged after its
+    ``-- ending hand --`` line (FORMATS.md §2), which an earlier export, taken before them,
+    did not have: a correction inserting them before its end, as the whole log stores them
+    (and the exporter's cards, ``??`` in the stored copy, when the longer log proves them).
+    Only when the stored hand, uncorrected and complete, is the copy in ``batch`` but for those
+    shows; None otherwise.
+
+    Raises:
+        IllegalAction: the hand with the shows is not legal (it was checked as a whole
+            already).
+    """
+    from replay.whatif import check_replays
+
+    stream, events, hand, session, key = batch[:5]
+    if not _pokernow(events):
+        return None
+    rows = ledger.read(hand)
+    stored = [r.event for r in rows]
+    if any(e.type in ("correction", "hand_voided") for e in stored):
+        return None
+    known = _without_late_shows(stored, events)
+    if known is None:
+        return None
+    n = len(stored)  # its hand_ended: the shows go before it
+    changes = [ev.Change(op="replace", seq=i + 1, event=events[i].model_dump(mode="json"))
+               for i in known]
+    changes += [ev.Change(op="insert_after", seq=n - 1, event=e.model_dump(mode="json"))
+                for e in events[n - 1:-1]]
+    correction = ev.Correction(
+        changes=changes, positions=[rows[-1].position], by=BY,
+        reason=f"completed from a longer export ({source}): the shows logged after the "
+               "hand's end were not in the stored copy")
+    check_replays([*stored, correction])
+    return Batch(stream, [correction], hand, session, f"{key}:shown", batch.line)
+
+
+def _without_late_shows(short: list[Any], long: list[Any]) -> list[int] | None:
+    """The indexes of the events of ``short`` that ``long`` tells the cards of (see
+    :func:`_known_later`) when ``short`` is ``long`` without some shows (``reveal``) just
+    before its end, both ending complete; None otherwise."""
+    n = len(short)
+    if not (len(long) > n > 1 and short[-1].type == long[-1].type == "hand_ended"
+            and short[-1].status == long[-1].status == "complete"
+            and all(e.type == "reveal" for e in long[n - 1:-1])):
+        return None
+    known = _known_later(short[:-1], long)
+    return None if isinstance(known, str) else known
+
+
+def disagreement(ledger: Any, batch: Batch) -> str | None:
+    """Where the stored, cut copy of ``batch``'s hand and the longer, complete copy in
+    ``batch`` disagree (``its event 5 is … here, … in the ledger``), which
+    :func:`completion` cannot settle; None when they agree, or when there is nothing to
+    complete (a stored copy corrected or voided, or ``batch``'s copy cut too)."""
+    stored = [r.event for r in ledger.read(batch.hand_id)]
+    if not _completable(stored, batch.events):
+        return None
+    known = _known_later(stored[:-1], batch.events)
+    return known if isinstance(known, str) else None
+
+
+def earlier_cut(ledger: Any, batch: Batch) -> bool:
+    """Whether ``batch`` holds a cut copy of a hand the ledger holds further on: an earlier
+    export of the log, met after a longer one. So it is when its events but its ending
+    (``incomplete``) are, one for one, the start of the stored hand's (as its corrections
+    make it: a hand completed from a longer export), or its events are the stored hand's
+    without the shows logged after its end (:func:`late_shows`), but for cards it did not
+    know (``??``)."""
+    from replay.fold import effective_events
+
+    events = batch.events
+    if not events or events[-1].type != "hand_ended" or not _pokernow(events):
+        return False
+    stored, _ = effective_events([r.event for r in ledger.read(batch.hand_id)])
+    if events[-1].status != "incomplete":  # the hand without the shows logged after its end
+        return _without_late_shows(events, stored) is not None
+    cut = events[:-1]
+    if len(stored) <= len(cut) or stored[-1].type == "hand_voided":
+        return False
+    return _facts(cut[0]) == _facts(stored[0]) and all(
+        event_json(mine) == event_json(theirs) or _cards_told(mine, theirs)
+        for mine, theirs in zip(cut[1:], stored[1:], strict=False))
+
+
+def _pokernow(events: list[Any]) -> bool:
+    """Whether ``events`` are a hand read from a PokerNow log (FORMATS.md §2), whose exports
+    of one game are cut where the download was taken."""
+    return (events[0].source or {}).get("format") == "pokernow"
+
+
+def _completable(stored: list[Any], events: list[Any]) -> bool:
+    """Whether ``stored`` (a hand's rows) is a cut copy, uncorrected, and ``events`` a complete
+    copy as long at least."""
+    if any(e.type in ("correction", "hand_voided") for e in stored):
+        return False
+    last, end = events[-1], stored[-1]
+    if last.type == "hand_ended" and last.status == "incomplete":
+        return False  # this copy is cut too
+    return (end.type == "hand_ended" and end.status == "incomplete"
+            and len(events) >= len(stored))
+
+
+def _known_later(cut: list[Any], events: list[Any]) -> list[int] | str:
+    """The indexes of the events of ``cut`` (a stored copy without its ending) that the longer
+    copy ``events`` tells more of (see the module doc), or where the two disagree, as
+    :func:`replay.ingest.writing.first_difference` words it."""
+    out = []
+    for i, mine in enumerate(cut):
+        theirs = events[i]
+        if (_facts(mine) == _facts(theirs) if i == 0 else
+                event_json(mine) == event_json(theirs)):
+            continue
+        if i > 0 and _pokernow(events) and _cards_told(mine, theirs):
+            out.append(i)
+            continue
+        if i == 0:  # the fields that differ, not the start of a long event
+            here, there = _differing(_fields(theirs), _fields(mine))
+            return (f"its hand_started differs: {_short(here)} here, {_short(there)} in the "
+                    "ledger")
+        return (f"its event {i + 1} is {_short(_fields(theirs))} here, "
+                f"{_short(_fields(mine))} in the ledger")
+    return out
+
+
+def _differing(a: dict[str, Any], b: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The fields of ``a`` and ``b`` that differ (of a field both hold as an object, the
+    fields of it that differ)."""
+    here, there = {}, {}
+    for k in a.keys() | b.keys():
+        x, y = a.get(k), b.get(k)
+        if x == y:
+            continue
+        if isinstance(x, dict) and isinstance(y, dict):
+            x, y = _differing(x, y)
+        here[k], there[k] = x, y
+    return dict(sorted(here.items())), dict(sorted(there.items()))
+
+
+def _fields(event: Any) -> dict[str, Any]:
+    """``event``'s fields as JSON values, without its provenance and schema version."""
+    return event.model_dump(mode="json", exclude={"source", "schema_version"})
+
+
+def _short(fields: dict[str, Any], width: int = 80) -> str:
+    """``fields`` as compact JSON, cut to ``width`` characters."""
+    import json
+
+    text = json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def _cards_told(cut: Any, whole: Any) -> bool:
+    """Whether ``cut`` is ``whole`` (both ``cards_dealt``) but for cards unknown (``??``) in
+    it: the exporter's, before the longer log proved whose they are."""
+    if cut.type != "cards_dealt" or whole.type != "cards_dealt" or len(cut.cards) != len(
+            whole.cards):
+        return False
+    told = cut.model_copy(update={"cards": whole.cards})
+    return event_json(told) == event_json(whole) and all(
+        a in ("??", b) for a, b in zip(cut.cards, whole.cards, strict=True))
 
 
 def continuation(ledger: Any, batch: Batch) -> Batch | None:

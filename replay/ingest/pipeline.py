@@ -40,7 +40,12 @@ from ledger.model.events import event_json
 from ledger.model.gcpause import gc_paused
 from ledger.model.names import check_hand_id, check_name
 from ledger.store import landing
-from ledger.store.streams import session_of_source, stored_rows
+from ledger.store.streams import (
+    session_of_entries,
+    session_of_source,
+    stored_decimals,
+    stored_rows,
+)
 from replay.build import check_events, phh_fold
 from replay.ingest.rakes import rake_finding
 from replay.ingest.registry import find_importer, formats, not_text
@@ -318,7 +323,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
                                       keep=early_share)
         batches, errors = in_session_units(ledger, read, batches, errors, once=True)
         report.add(write_file(ledger, path, batches, errors, strict=strict, states=states,
-                              tables=made))
+                              tables=made, game=importer.name == "pokernow"))
     except LedgerCorrupt:  # the ledger itself, not this file: the import stops, in one line
         raise
     except LedgerError as exc:  # the file's one transaction wrote nothing
@@ -365,8 +370,10 @@ def _importer_of(path: Path, report: ImportReport) -> Importer | None:
 
 def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | None) -> FileRead:
     """``importer``'s read of ``path``. A file that makes its own session (a PokerNow game,
-    FORMATS.md §2) whose first hand the ledger already holds under another session name
-    (another export of the game, under any file name) is read again into that session; given
+    FORMATS.md §2) that the ledger already holds under another session name, by its first
+    hand or a session entry of it (:func:`game_session`: another export of the game, under
+    any file name, maybe taken before the first hand was dealt) is read again into that
+    session; given
     ``session`` (``import --session``), it is refused instead: its session book (opening,
     joins, buy-ins, cash-outs) would be written a second time, into ``session``.
 
@@ -375,14 +382,15 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             another session than ``session`` (naming the file and that session), a session
             entry names a session or player a command would refuse, or (JSON lines,
             PokerNow) a line of a session's book cannot be read or does not follow the table
-            (a join with chips the player does not have): the whole file is refused, before
-            anything of it is written; LedgerError: a PokerNow hand the ledger holds reads
-            with another name for a seated player
+            (a join with chips the player does not have), or the game is in the ledger
+            counted in another unit (:func:`check_game_unit`): the whole file is refused,
+            before anything of it is written; LedgerError: a PokerNow hand the ledger holds
+            reads with another name for a seated player
             (:func:`replay.ingest.pnnames.check_same_names`).
     """
     read = importer.read(path, session=session)
-    if read.session is not None and read.first_hand_key is not None:
-        stored = session_of_source(ledger, read.first_hand_key)
+    if read.session is not None:
+        stored = game_session(ledger, read)
         if stored is not None and stored != read.session:
             if session is not None:
                 raise MalformedInput(
@@ -390,6 +398,8 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
                     f"not imported into session {session} too (its buy-ins would count "
                     "twice); nothing of the file was written", file=read.file)
             read = importer.read(path, session=stored)
+        if stored is not None:
+            check_game_unit(ledger, read, stored)
     if importer.name in ("jsonl", "pokernow"):  # files that carry a session's book
         check_entry_lines(read)  # first: its refusal names the line
     if importer.name == "pokernow":
@@ -398,6 +408,45 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         check_same_names(ledger, read)  # a stored hand under other names: the file refused
     check_entry_names(read)
     return _without_stored_entries(ledger, read)
+
+
+def game_session(ledger: Any, read: FileRead) -> str | None:
+    """The session the ledger holds the game of ``read`` (a file that makes its own session)
+    in: that of its first hand, or, that hand not stored (an export taken before its seats
+    were logged), of a session entry of the game (``read.game_key`` in its source key:
+    :mod:`ledger.formats.pokernow.importer`); None: the game is not in the ledger."""
+    stored = None
+    if read.first_hand_key is not None:
+        stored = session_of_source(ledger, read.first_hand_key)
+    if stored is None and read.game_key is not None:
+        stored = session_of_entries(ledger, "pokernow:", f":{read.game_key}:item:")
+    return stored
+
+
+def check_game_unit(ledger: Any, read: FileRead, session: str) -> None:
+    """Refuse another export of a game the ledger holds in ``session`` when it counts in
+    another unit than the stored one (FORMATS.md §2: a log is read in cents once any amount
+    has a decimal point, so an export taken before the first such amount counts whole chips):
+    its hands and buy-ins would be the stored ones counted again, a hundred times larger or
+    smaller. The stored unit is that of the game's first hand, else that of the session's
+    opening by the game.
+
+    Raises:
+        MalformedInput: naming the file, the session and both units; nothing is written.
+    """
+    mine = next((i.event.decimals for i in read.items if isinstance(i, SessionEntry)
+                 and i.session == read.session and i.event.type == "session_opened"), None)
+    theirs = stored_decimals(ledger, read.first_hand_key, f"pokernow:{session}:opened")
+    if mine is None or theirs is None or mine == theirs:
+        return
+
+    def unit(decimals: int) -> str:
+        return "whole chips" if decimals == 0 else "cents (an amount has a decimal point)"
+
+    raise MalformedInput(
+        f"this log counts {unit(mine)}, but the ledger holds an export of the same game, in "
+        f"session {session}, that counts {unit(theirs)}: its amounts would not be the stored "
+        "ones; nothing of the file was written", file=read.file)
 
 
 def check_entry_lines(read: FileRead) -> None:

@@ -41,13 +41,17 @@ class FileWriter:
     """One file's batches appended chunk after chunk inside the caller's transaction
     (:meth:`add`), then its report (:meth:`finish`). ``stored``: the ledger's head before the
     file (hands already in the ledger are those at or before it); ``tables``: the derived
-    tables made as the hands are appended (None: not here)."""
+    tables made as the hands are appended (None: not here); ``game``: the file is one
+    export of a game whose hands follow each other (a PokerNow log, FORMATS.md §2), so a
+    stored hand it disagrees with refuses it whole, as ``--strict`` would (its later hands
+    would not follow the stored ones)."""
 
     def __init__(self, ledger: Any, path: Path, *, strict: bool, stored: int,
-                 tables: Any = None) -> None:
+                 tables: Any = None, game: bool = False) -> None:
         from replay.ingest.pipeline import ImportReport
 
         self.ledger, self.path, self.strict, self.stored = ledger, path, strict, stored
+        self.game = game
         self.tables = tables
         self.part = ImportReport()
         self.errors: list[LedgerError] = []  # the check's errors, in file order
@@ -63,7 +67,8 @@ class FileWriter:
     def refusing(self) -> bool:
         """Whether ``--strict`` refuses the file already (nothing more is appended): a hand or
         line of it was refused (a :class:`StoredFinding` refuses nothing)."""
-        return self.strict and bool(_refusals(self.errors) or self.unit_errors or self.clashes)
+        return (self.strict and bool(_refusals(self.errors) or self.unit_errors or self.clashes)
+                or self.game and bool(self.clashes))
 
     def add(self, batches: list[Batch], errors: Sequence[LedgerError],
             states: States | None = None, unit_errors: Sequence[LedgerError] = ()) -> None:
@@ -145,6 +150,12 @@ class FileWriter:
             part.warnings = [warning_line(e) for e in found]
             errors = [e for e in errors if not any(e is f for f in found)]
         part.rejected = _rejected(errors, self.kept)
+        if self.game and self.clashes and not self.strict:
+            part.imported = part.events = part.known = part.completed = part.outside = 0
+            part.errors.append(game_line(errors, self.clashes[0].located(file=name)))
+            part.rejected += self.good
+            part.counted = 1
+            raise _Discard(part)
         if self.strict and errors:  # what earlier chunks appended is rolled back: not counted
             part.imported = part.events = part.known = part.completed = part.outside = 0
             part.errors.append(strict_line(errors))
@@ -177,6 +188,15 @@ def warning_line(finding: StoredFinding) -> str:
     return f"{where}: hand {finding.hand}: {finding.message} (stored; the audit reports it)"
 
 
+def game_line(errors: Sequence[LedgerError], clash: LedgerError) -> str:
+    """The one error line of a game's export refused whole (:class:`FileWriter`, ``game``):
+    the first stored hand it disagrees with (file, line, hand), how many more errors the file
+    has, and that nothing of it was written."""
+    more = f" (and {len(errors) - 1} more error(s) in the file)" if len(errors) > 1 else ""
+    return (f"{clash}{more}; nothing of this file was written (the hands after it would not "
+            "follow the ledger's)")
+
+
 def strict_line(errors: Sequence[LedgerError]) -> str:
     """The one error line of a file ``--strict`` refuses: its first error (file, line, hand,
     action), how many more it has, and that nothing of it was written."""
@@ -189,11 +209,12 @@ Chunk = tuple[list[Batch], list[LedgerError], States | None, list[LedgerError]]
 
 def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bool,
                  read_errors: Callable[[], Sequence[LedgerError]] = tuple,
-                 tables: Any = None) -> Any:
+                 tables: Any = None, game: bool = False) -> Any:
     """Append a file's chunks ``(batches, check errors, states, unit errors)`` (see
     :meth:`FileWriter.add`) in one transaction (module doc) and return the file's report
     (``files`` 0). ``read_errors()``: the reader's errors, asked once every chunk was read;
-    ``tables``: an :class:`replay.ingest.derived.ImportTables`.
+    ``tables``: an :class:`replay.ingest.derived.ImportTables`; ``game``: see
+    :class:`FileWriter`.
 
     Raises:
         LedgerError: the ledger refused the write, or reading a chunk raised it: nothing of
@@ -202,7 +223,7 @@ def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bo
     from ledger.store.streams import head_position
 
     writer = FileWriter(ledger, path, strict=strict, stored=head_position(ledger),
-                        tables=tables)
+                        tables=tables, game=game)
     try:
         with ledger.transaction():
             for batches, errors, states, unit_errors in chunks:
@@ -213,11 +234,13 @@ def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bo
 
 
 def write_file(ledger: Any, path: Path, batches: list[Batch], errors: list[LedgerError], *,
-               strict: bool, states: States | None = None, tables: Any = None) -> Any:
+               strict: bool, states: States | None = None, tables: Any = None,
+               game: bool = False) -> Any:
     """Append one file's batches (hands already in the ledger skipped or refused) and return
-    what that did, as a report of this file alone (``files`` 0)."""
+    what that did, as a report of this file alone (``files`` 0); ``game``: see
+    :class:`FileWriter`."""
     return write_chunks(ledger, path, [(batches, errors, states, [])], strict=strict,
-                        tables=tables)
+                        tables=tables, game=game)
 
 
 def _rejected(errors: list[LedgerError], kept: set[str | None]) -> int:
@@ -298,7 +321,9 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
     export of the same game) or has the same original events (:func:`first_difference`), and
     refused otherwise, naming the first event that differs: a stream is never appended twice,
     and a change to a stored hand is a correction. A stored hand that was cut off is
-    completed by a longer copy with a correction, and one stored in play goes on with the
+    completed by a longer copy with a correction (a longer copy that disagrees with it is
+    refused, naming the first event that differs), a cut copy of a stored hand that goes
+    further is known (an earlier export), and one stored in play goes on with the
     events a longer copy adds (:mod:`replay.ingest.completing`). Also
     returns how many of the hands skipped stay outside the session the import puts them in
     (stored under none, or another: a hand's session is never rewritten)."""
@@ -317,27 +342,63 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
             out.append(b)
             continue
         assert b.events is not None
-        differ = None if _trusted(b, stored[hand]) else (
-            "it starts otherwise" if not _same_start(b.events[0], stored[hand][0])
-            else first_difference(b.events, whole[hand]) if hand in whole else None)
-        if differ is not None and differ != "it starts otherwise" and _as_corrected(
-                ledger, b.events, hand):
-            differ = None  # the hand as its corrections made it (a PHH export applies them)
-        if differ is not None and differ != "it starts otherwise":
-            going_on = completing.continuation(ledger, b)  # a stored hand in play
-            if going_on is not None:
-                out.append(going_on)
-                continue
-        if differ is None:
-            done = completing.completion(ledger, b, source) if hand in cut else None
-            out.append(done or b.with_events(None))  # known: counted, not written
+        got = _another_export(ledger, b, source, hand in cut)
+        if got is None:
+            got = _compared(ledger, b, stored[hand], whole, source)
+        if isinstance(got, LedgerError):
+            clashes.append(got)
+            continue
+        out.append(got)
+        if got.events is None or got.events[0].type == "correction":  # known, or completed
             outside += b.session is not None and stored[hand][2] != b.session
-        else:
-            clashes.append(LedgerError(
-                f"a different hand {hand} is already in the ledger: {differ}; a change to a "
-                f"stored hand is a correction (`handledger correct {hand} ...`)", hand=hand,
-                line=b.line))
     return out, clashes, outside
+
+
+def _another_export(ledger: Any, b: Batch, source: str, cut: bool
+                    ) -> Batch | LedgerError | None:
+    """What the copy in ``b`` of a stored hand is when it comes from a longer export of the
+    log than the stored copy ``cut`` off (:mod:`replay.ingest.completing`): the correction
+    that completes it, or the refusal of a copy that disagrees with it; None: neither
+    (compared as any copy)."""
+    if not cut:
+        return None
+    done = completing.completion(ledger, b, source)
+    if done is not None:
+        return done
+    if (why := completing.disagreement(ledger, b)) is not None:
+        return LedgerError(
+            "the ledger holds this hand cut off where an earlier export stopped, and this "
+            f"copy, which goes on, disagrees with it: {why}", hand=b.hand_id, line=b.line)
+    return None
+
+
+def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
+              whole: dict[str, list[tuple[int, str]]], source: str) -> Batch | LedgerError:
+    """The copy in ``b`` of a stored hand (its first row, key and session ``stored``; its
+    original rows in ``whole`` unless cut or trusted) as :func:`_drop_known_hands` takes it:
+    known (``b`` with no events; also an earlier export's cut copy met after a longer one),
+    the shows an earlier export did not have, the events a stored hand in play goes on
+    with, or a refusal naming the first event that differs."""
+    assert b.events is not None and b.hand_id is not None
+    hand = b.hand_id
+    differ = None if _trusted(b, stored) else (
+        "it starts otherwise" if not _same_start(b.events[0], stored[0])
+        else first_difference(b.events, whole[hand]) if hand in whole else None)
+    if differ is not None and differ != "it starts otherwise" and _as_corrected(
+            ledger, b.events, hand):
+        differ = None  # the hand as its corrections made it (a PHH export applies them)
+    if differ is None:
+        return b.with_events(None)  # known: counted, not written
+    if differ != "it starts otherwise":
+        if completing.earlier_cut(ledger, b):  # an earlier export, after a longer one
+            return b.with_events(None)
+        more = (completing.late_shows(ledger, b, source)  # cut before its late shows
+                or completing.continuation(ledger, b))  # a stored hand in play
+        if more is not None:
+            return more
+    return LedgerError(
+        f"a different hand {hand} is already in the ledger: {differ}; a change to a stored "
+        f"hand is a correction (`handledger correct {hand} ...`)", hand=hand, line=b.line)
 
 
 def _trusted(batch: Batch, stored: tuple[str, str | None, str | None]) -> bool:

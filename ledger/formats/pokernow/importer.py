@@ -3,10 +3,13 @@
 Session items between two hands (buy-ins, joins, stand-ups, payments, aliases) go to the
 session stream ``session:<name>`` in log order. Source keys make a re-import, or a longer export
 of the same game, add only what is new: a hand's key is PokerNow's hand id (or its start); a
-session item's key is the game (its first hand), the item's place (the hands before it, its
-index after them) and its content, so the items a shorter export already wrote are known when
-the longer one comes, and two games imported into one ``--session`` never mistake each other's
-items for their own (``session_opened``: once per session).
+session item's key is the game (a digest of its oldest row, which every export of the game
+begins with, even one taken before the first hand was dealt), the item's place (the hands
+before it, its index after them) and its content, so the items a shorter export already wrote
+are known when the longer one comes, and two games imported into one ``--session`` never
+mistake each other's items for their own (``session_opened``: once per session). Its
+``legacy_key`` is the key earlier versions gave it (the game known by its first hand), so a
+ledger they wrote takes the same items again as known.
 """
 
 from __future__ import annotations
@@ -22,6 +25,13 @@ from ledger.model.events import SessionOpened, event_json
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def game_key(game: PnGame) -> str:
+    """The digest that names ``game`` (one table's log) in its session entries' source keys:
+    of its oldest row, the same in every export of the game (FORMATS.md §2: the log grows at
+    its top, newest first)."""
+    return _digest(game.first_row or "")
 
 
 class PokerNowImporter:
@@ -41,7 +51,8 @@ class PokerNowImporter:
         its own session, one after the other (``PnGame.more``)."""
         game = read_pokernow_log(path, session=session)
         first = next((i.source_key for i in game.items if isinstance(i, PnHand)), None)
-        out = FileRead(str(path), session=game.session, first_hand_key=first)
+        out = FileRead(str(path), session=game.session, first_hand_key=first,
+                       game_key=game_key(game))
         for table in (game, *game.more):
             _read_game(table, out)
         return out
@@ -57,13 +68,17 @@ def _read_game(game: PnGame, out: FileRead) -> None:
     refused = {e.hand for e in game.errors
                if e.hand is not None and not isinstance(e, StoredFinding)}
     first = next((i.source_key for i in game.items if isinstance(i, PnHand)), None)
-    scope = f"pokernow:{name}:{_digest(first or '')}"  # this game, in this session
+    scope = f"pokernow:{name}:{game_key(game)}"  # this game, in this session
+    legacy = f"pokernow:{name}:{_digest(first or '')}"  # as earlier versions wrote it
     hands = since = line = 0  # hands so far, session items since the last hand
     for item in game.items:
         if not isinstance(item, PnHand):
-            key = (f"pokernow:{name}:opened" if isinstance(item, SessionOpened)  # once
-                   else f"{scope}:item:{hands}:{since}:{_digest(event_json(item))}")
-            out.items.append(SessionEntry(name, item, line, key))
+            if isinstance(item, SessionOpened):  # once per session
+                out.items.append(SessionEntry(name, item, line, f"pokernow:{name}:opened"))
+            else:
+                place = f"item:{hands}:{since}:{_digest(event_json(item))}"
+                out.items.append(SessionEntry(name, item, line, f"{scope}:{place}",
+                                              legacy_key=f"{legacy}:{place}"))
             since += 1
             continue
         hands, since, line = hands + 1, 0, item.line  # a refused hand keeps its place

@@ -119,6 +119,8 @@ class PnGame:
     ``exporter``: the id whose ``Your hand is`` lines these are, when the shows prove it.
     ``more``: the games of the other tables the same file holds, in file order (each with its
     own session, errors and ``more`` empty).
+    ``first_row``: the table's oldest row (its ``at``, ``order`` and entry, one a line), None
+    when it has none: every export of a game, however much of it, begins with it.
     """
 
     session: str
@@ -129,6 +131,7 @@ class PnGame:
     errors: list[MalformedInput]
     exporter: str | None = None
     more: tuple[PnGame, ...] = ()
+    first_row: str | None = None
 
 
 def _chips_converter(cents: bool) -> Callable[[str], int]:
@@ -355,5 +358,6 @@ def _read_game(path: Path, table: Table, name: str, number: int | None) -> PnGam
         if error.file == ctx.file:
             error.file = file_name(path)
     errors.sort(key=lambda e: e.line or 0)
+    first = f"{rows[0].at}\n{rows[0].order}\n{rows[0].entry}" if rows else None
     return PnGame(session=name, unit=unit, players=tracker.players, names=tracker.names,
-                  items=tracker.items, errors=errors, exporter=exporter)
+                  items=tracker.items, errors=errors, exporter=exporter, first_row=first)

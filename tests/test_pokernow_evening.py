@@ -1,0 +1,278 @@
+"""A PokerNow log imported during the evening, then again whole at the end (FORMATS.md §2): the
+second import adds only what the first did not have, to the same session, and the books equal
+those of the whole log imported once; where that cannot be proven, the whole log is refused in
+one line naming file, line and hand, and nothing is written.
+
+The partial exports are the real logs cut where a download could cut them (between two rows
+logged at different moments), or, for the refusals, inside the rows PokerNow logs at one
+moment. Files are newest first: a cut keeps the oldest rows.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SHARED
+from tests.test_live_table import events, one_shot
+
+PN = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
+RIT = SHARED / "pokernow" / "pokernowpy_run-it-twice.csv"
+VK = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
+#: charlestudor 001, four hands: #1 Anvjfbmj2 takes the blinds (+1, TA −1); #2 TA raises
+#: and takes 5 (+3; Anvjfbmj2 −1, Qapurjsa9 −2); #3 TA bets, takes 4 (+2, Qapurjsa9 −2);
+#: #4 Anvjfbmj2 takes the blinds (+1, TA −1). Each bought 100 chips.
+PN_NETS = {"gE4aE_Yhc3": 3, "ydk9sgEWl2": 1, "BfS83Cedu3": -4}
+
+
+def _rows(log: Path) -> tuple[list[str], list[list[str]]]:
+    """The header and the rows of a real export, oldest first (the file is newest first)."""
+    with log.open(encoding="utf-8-sig", newline="") as handle:
+        header, *rows = list(csv.reader(handle))
+    return header, rows[::-1]
+
+
+def _cut(log: Path, rows: int, path: Path) -> Path:
+    """``log`` as a download taken after its oldest ``rows`` rows, written at ``path``."""
+    header, oldest_first = _rows(log)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(oldest_first[:rows][::-1])
+    return path
+
+
+def _at_a_moment_boundary(log: Path, rows: int) -> bool:
+    """Whether a download could end after the oldest ``rows`` rows: the next row was logged
+    at a later moment (PokerNow logs a hand's start, seats and blinds at one moment)."""
+    _, oldest_first = _rows(log)
+    return oldest_first[rows - 1][1] != oldest_first[rows][1]
+
+
+def _books(db: Path, session: str) -> dict[str, object]:
+    """What a host reads of the night: the sessions, the audit, the balances (JSON)."""
+    out = {}
+    for args in (("session", "list", "--json"), ("audit", "--json"),
+                 ("balances", "--json"), ("audit", "--session", session, "--json")):
+        code, text, err = one_shot(db, *args)
+        out[" ".join(args)] = (code, json.loads(text), err)
+    return out
+
+
+def _nets(books: dict[str, object]) -> dict[str, tuple[int, int]]:
+    players = books["balances --json"][1]["players"]  # type: ignore[index]
+    return {p["player"]: (p["net"], p["buy_in"]) for p in players}
+
+
+def _whole(tmp_path: Path, log: Path, *args: str) -> Path:
+    db = tmp_path / "whole.duckdb"
+    assert one_shot(db, "import", str(log), *args)[0] == 0
+    return db
+
+
+@pytest.mark.parametrize("name", [PN.name, "evening.csv"])
+def test_an_export_before_the_first_hand_then_the_whole_log(tmp_path: Path, name: str) -> None:
+    """Downloaded after the three approvals and the blinds set (row 9), before hand #1: ten
+    session events (the opening, three names, joins and buy-ins of 100). The whole log then
+    adds its four hands to that session, never the buy-ins again (they came to 200 each);
+    saved under another name, the game is still found by those entries."""
+    assert _at_a_moment_boundary(PN, 9)
+    db = tmp_path / "t.duckdb"
+    early = _cut(PN, 9, tmp_path / "early" / name)
+    assert one_shot(db, "import", str(early)) == (
+        0, "imported 0 hand(s) (10 events) from 1 file(s); 0 already in the ledger; 0 rejected\n",
+        "")
+    assert one_shot(db, "import", str(PN)) == (
+        0, "imported 4 hand(s) (50 events) from 1 file(s); 0 already in the ledger; 0 rejected\n",
+        "")
+    session = Path(name).stem
+    books = _books(db, session)
+    assert books["session list --json"][1]["sessions"] == [{  # type: ignore[index]
+        "session": session, "date": "2022-01-13", "closed": False, "buy_ins": 3, "hands": 4,
+        "owed_minor": 4, "decimals": 0, "currency": None, "settled": False}]
+    assert books["audit --json"] == (0, {"discrepancies": []}, "")
+    assert _nets(books) == {p: (net, 100) for p, net in PN_NETS.items()}
+    whole = _whole(tmp_path, PN)
+    assert len(events(db)) == len(events(whole)) == 60
+    if name == PN.name:  # the same session name: the very books of the whole log
+        assert books == _books(whole, session)
+    before = events(db)  # the whole log again: all of it known, nothing written
+    assert one_shot(db, "import", str(PN)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; 0 rejected\n",
+        "")
+    assert events(db) == before
+
+
+def test_an_export_cut_mid_hand_is_completed_by_the_whole_log(tmp_path: Path) -> None:
+    """The run-it-twice excerpt downloaded during hand #30, after r6R7wIH3qS bets 0.20 on the
+    flop: #30 is stored incomplete, with R2MwqIZu29's cards unknown (his ``Your hand is A♣,
+    10♠`` lines are only proven his by a show in a later hand). The whole log completes #30
+    with one correction (its cards, the rest of the hand) and adds #31 and #48: the audit (the
+    excerpt's eleven stack_continuity findings, RIT_FINDINGS of test_pokernow_cli) and the
+    balances are the whole log's."""
+    assert _at_a_moment_boundary(RIT, 15)
+    db = tmp_path / "t.duckdb"
+    early = _cut(RIT, 15, tmp_path / "early" / RIT.name)
+    assert one_shot(db, "import", str(early))[:2] == (
+        0, "imported 1 hand(s) (27 events) from 1 file(s); 0 already in the ledger; 0 rejected\n")
+    code, text, err = one_shot(db, "import", str(RIT))
+    assert (code, err) == (0, "")
+    assert text.startswith("imported 2 hand(s) (")
+    assert "1 cut-off hand(s) completed from this longer export" in text
+    session = "pokernowpy_run-it-twice"
+    books, whole = _books(db, session), _books(_whole(tmp_path, RIT), session)
+    assert books == whole
+    findings = books["audit --json"][1]["discrepancies"]  # type: ignore[index]
+    assert len(findings) == 11 and {f["kind"] for f in findings} == {"stack_continuity"}
+    assert books["session list --json"][1]["sessions"][0]["hands"] == 3  # type: ignore[index]
+    hand = next(h for (h,) in _sql(db, "SELECT DISTINCT hand_id FROM events WHERE type ="
+                                   " 'correction'"))
+    assert "-30-" in hand
+    shown = json.loads(one_shot(db, "replay", "--hand", hand, "--json")[1])
+    assert shown["status"] == "complete" and shown["discrepancies"] == []
+    # sappxxu takes both runs (7.81 + 7.80) of the 15.61 pot; he and ihgq0hrmf put in 0.43,
+    # 2.26 and 4.37; OjtkunxseAbye 0.43 and 0.20; yfg and Ntunn 0.43 (cents)
+    assert shown["net"] == {"sappxxu": 855, "ihgq0hrmf": -706, "OjtkunxseAbye": -63,
+                            "yfg": -43, "Ntunn": -43, "Mdeyxwb": 0}
+    dealt = [e["payload"] for e in _stream(db, hand) if e["type"] == "correction"][0]
+    cards = [c["event"]["cards"] for c in dealt["changes"]
+             if c["event"]["type"] == "cards_dealt" and c["event"]["player"] == "R2MwqIZu29"]
+    assert cards == [["Ac", "Ts"]]
+
+
+def test_an_export_before_the_late_show_of_a_hand_gets_it_from_the_whole_log(
+        tmp_path: Path) -> None:
+    """valakuzhyk, hand #42: gKyQzJRs7T takes the blinds (300) and shows 7♠ 6♠ two seconds
+    after ``-- ending hand #42 --``. Downloaded between the two, #42 is stored complete
+    without the show; the whole log adds it with one correction and hands #43-#52, and its
+    books are the whole log's. Imported the other way round, the earlier export adds
+    nothing."""
+    header, rows = _rows(VK)
+    end = next(i for i, r in enumerate(rows) if r[0] == "-- ending hand #42 --") + 1
+    assert rows[end][0] == '"Aab Ovwsi @ gKyQzJRs7T" shows a 7♠, 6♠.'
+    assert _at_a_moment_boundary(VK, end)
+    db = tmp_path / "t.duckdb"
+    early = _cut(VK, end, tmp_path / "early" / VK.name)
+    assert one_shot(db, "import", str(early))[1].startswith("imported 42 hand(s) (")
+    code, text, err = one_shot(db, "import", str(VK))
+    assert (code, err) == (0, "")
+    assert text.startswith("imported 10 hand(s) (")
+    assert "; 41 already in the ledger; 0 rejected" in text  # and #42 completed
+    assert "1 cut-off hand(s) completed from this longer export" in text
+    session = VK.stem
+    whole = _whole(tmp_path, VK)
+    assert _books(db, session) == _books(whole, session)
+    ((hand, payload),) = _sql(db, "SELECT hand_id, CAST(payload AS VARCHAR) FROM events"
+                                  " WHERE type = 'correction'")
+    assert "-42-" in hand
+    assert [c["event"] for c in json.loads(payload)["changes"]] == [
+        {"type": "reveal", "player": "gKyQzJRs7T", "cards": ["7s", "6s"], "schema_version": 1}]
+    before = events(whole)  # the whole log first, then the earlier export: nothing new
+    assert one_shot(whole, "import", str(early)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 42 already in the ledger; "
+        "0 rejected\n", "")
+    assert events(whole) == before
+
+
+def test_a_cut_inside_the_first_moment_of_a_hand_refuses_the_whole_log(tmp_path: Path) -> None:
+    """A file cut after ``Your hand is`` of hand #1 (its start, seats and blinds are logged at
+    one moment, so only an edited file is cut there): the stored #1 has no blinds; the whole
+    log's #1 starts with blinds 1/2, which no correction of the cut copy can prove. The whole
+    log is refused in one line naming it, its line of #1 and the hand; nothing is written
+    (hands #2-#4 would not follow the stored #1)."""
+    assert not _at_a_moment_boundary(PN, 15)
+    db = tmp_path / "t.duckdb"
+    early = _cut(PN, 15, tmp_path / "early" / PN.name)
+    assert one_shot(db, "import", str(early))[0] == 0
+    before = events(db)
+    hand = "pn-charlestudor_Input_Log_001-1-164210353199300"
+    assert one_shot(db, "import", str(PN)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 4 rejected\n",
+        f"error: {PN}:50, hand {hand}: the ledger holds this hand cut off where an earlier "
+        "export stopped, and this copy, which goes on, disagrees with it: its hand_started "
+        'differs: {"stakes":{"blinds_or_straddles":[1,2,0]}} here, '
+        '{"stakes":{"blinds_or_straddles":[0,0,0]}} in the ledger; nothing of this file was '
+        "written (the hands after it would not follow the ledger's)\n")
+    assert events(db) == before
+
+
+def test_the_earlier_export_after_the_whole_log_adds_nothing(tmp_path: Path) -> None:
+    """Both downloads in one folder may be taken whole log first: the earlier one, cut
+    during hand #30 (stored complete), is then all known."""
+    db = _whole(tmp_path, RIT)
+    before = events(db)
+    early = _cut(RIT, 15, tmp_path / "early" / "poker_now_log_evening.csv")
+    assert one_shot(db, "import", str(early)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 rejected\n",
+        "")
+    assert events(db) == before
+
+
+def test_an_earlier_export_under_session_friday_takes_the_whole_log(tmp_path: Path) -> None:
+    """Hand #1 and the session lines before it imported with ``--session friday``; the whole
+    log, given no session, goes to friday (its first hand is there): one session with the
+    whole log's books. Given another session, it is refused (its buy-ins would count
+    twice)."""
+    assert _at_a_moment_boundary(PN, 22)
+    db = tmp_path / "t.duckdb"
+    early = _cut(PN, 22, tmp_path / "early" / PN.name)
+    assert one_shot(db, "import", str(early), "--session", "friday")[0] == 0
+    assert one_shot(db, "import", str(PN))[:2] == (
+        0, "imported 3 hand(s) (39 events) from 1 file(s); 1 already in the ledger; 0 rejected\n")
+    books = _books(db, "friday")
+    assert books == _books(_whole(tmp_path, PN, "--session", "friday"), "friday")
+    assert [s["session"] for s in books["session list --json"][1]["sessions"]] == ["friday"]  # type: ignore[index]
+    assert _nets(books) == {p: (net, 100) for p, net in PN_NETS.items()}
+    before = events(db)
+    assert one_shot(db, "import", str(PN), "--session", "saturday") == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {PN}: this PokerNow game is in the ledger already, in session friday: it is "
+        "not imported into session saturday too (its buy-ins would count twice); nothing of "
+        "the file was written\n")
+    assert events(db) == before
+
+
+def test_an_export_of_no_hand_under_session_friday_takes_the_whole_log(tmp_path: Path) -> None:
+    """Only the approvals imported, with ``--session friday``: the whole log finds its game
+    by those entries and goes to friday too, never a second session."""
+    db = tmp_path / "t.duckdb"
+    early = _cut(PN, 9, tmp_path / "early" / PN.name)
+    assert one_shot(db, "import", str(early), "--session", "friday")[0] == 0
+    assert one_shot(db, "import", str(PN))[0] == 0
+    books = _books(db, "friday")
+    assert books == _books(_whole(tmp_path, PN, "--session", "friday"), "friday")
+
+
+def test_an_export_in_whole_chips_then_the_log_in_cents_is_refused(tmp_path: Path) -> None:
+    """A cents game (run-it-twice) cut after its first row: no amount yet, so the first
+    export counts whole chips. The whole log counts cents: its amounts are not the stored
+    ones, so it is refused in one line and nothing is written."""
+    db = tmp_path / "t.duckdb"
+    early = _cut(RIT, 1, tmp_path / "early" / RIT.name)
+    one_shot(db, "import", str(early))  # hand #30's start alone: refused, the opening kept
+    before = events(db)
+    assert [e[5] for e in before] == ["session_opened", "player_alias"]
+    assert one_shot(db, "import", str(RIT)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {RIT}: this log counts cents (an amount has a decimal point), but the ledger "
+        "holds an export of the same game, in session pokernowpy_run-it-twice, that counts "
+        "whole chips: its amounts would not be the stored ones; nothing of the file was "
+        "written\n")
+    assert events(db) == before
+
+
+def _sql(db: Path, query: str) -> list[tuple[object, ...]]:
+    import duckdb
+
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute(query).fetchall()
+
+
+def _stream(db: Path, hand: str) -> list[dict[str, object]]:
+    return [{"type": t, "payload": json.loads(p)} for t, p in _sql(
+        db, f"SELECT type, CAST(payload AS VARCHAR) FROM events WHERE hand_id = '{hand}'"
+        " ORDER BY seq")]
