@@ -106,14 +106,13 @@ def _lib() -> _Lib:
     from pokerkit.lookups import Standard2Lookup
     from pokerkit.utilities import Card, RankOrder
 
-    class AceToSixLookup(Standard2Lookup):
-        """Ace-to-six: pokerkit's no-wrap standard lookup over the ace-low rank order."""
-
-        rank_order = RankOrder.REGULAR
+    # Ace-to-six: pokerkit's no-wrap standard lookup over the ace-low rank order (made with
+    # type(): a class statement inside a function cannot be compiled, engine/_compiled.py)
+    ace_to_six = type("AceToSixLookup", (Standard2Lookup,), {"rank_order": RankOrder.REGULAR})
 
     lookups = {"high": StandardHighHand.lookup, "short": ShortDeckHoldemHand.lookup,
                "A-5": RegularLowHand.lookup, "A-5/8": EightOrBetterLowHand.lookup,
-               "2-7": StandardLowHand.lookup, "A-6": AceToSixLookup(),
+               "2-7": StandardLowHand.lookup, "A-6": ace_to_six(),
                "badugi": BadugiHand.lookup}
     return _Lib(lookups, {text: next(Card.parse(text)) for text in _CARDS})
 
