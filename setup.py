@@ -1,0 +1,88 @@
+"""Build: the engine's modules compiled by mypyc where a C compiler is at hand, else pure
+Python (engine/_compiled.py chooses at import). ``HANDLEDGER_PURE=1`` builds pure Python.
+
+The rest of the build is pyproject.toml's. A compiled build writes ``engine/_compiled.json``
+beside the compiled modules (``--inplace``, as ``pip install -e .`` builds, or in the wheel):
+the SHA-256 of each source compiled, which the engine compares with its sources at import.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+
+def _choice_module():  # engine/_compiled.py alone: importing engine would make its choice
+    import importlib.util
+
+    path = Path(__file__).resolve().parent / "engine" / "_compiled.py"
+    spec = importlib.util.spec_from_file_location("_handledger_compiled", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_choice = _choice_module()
+MANIFEST, PURE_ENV, source_hash = _choice.MANIFEST, _choice.PURE_ENV, _choice.source_hash
+
+# Left interpreted: the package's __init__ and _compiled (they choose before a compiled module
+# is loaded), and notation (PHH text of a live action: not on the replay path, and typed
+# loosely over the event union, which mypyc would check at every access).
+INTERPRETED = {"__init__.py", "_compiled.py", "notation.py"}
+ENGINE = Path("engine")
+
+
+def _sources() -> list[str]:
+    return sorted(p.relative_to(ENGINE).as_posix() for p in ENGINE.rglob("*.py")
+                  if p.relative_to(ENGINE).as_posix() not in INTERPRETED)
+
+
+def _say(line: str) -> None:
+    print(f"handledger build: {line}", file=sys.stderr)
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that leaves a pure-Python install when the compiled engine cannot be built
+    (no C compiler, no Python headers), and writes the manifest when it was."""
+
+    hashes: dict[str, str] = {}
+
+    def run(self) -> None:
+        if not self.extensions:
+            return
+        manifest = Path(self.get_ext_fullpath("engine.betting")).parent / MANIFEST
+        manifest.unlink(missing_ok=True)
+        try:
+            super().run()
+        except Exception as exc:  # CCompilerError, DistutilsError, OSError, ...
+            _say(f"the engine is not compiled ({type(exc).__name__}: {exc}); pure Python")
+            for ext in self.extensions:  # no half-built engine left behind
+                Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
+            return
+        manifest.write_text(json.dumps({"sources": self.hashes}, indent=1) + "\n",
+                            encoding="utf-8")
+
+
+def _extensions() -> list:
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        _say(f"{PURE_ENV} is set: the engine is not compiled")
+        return []
+    sources = _sources()
+    # hashed before mypyc reads them: a source edited while this builds is stale at import
+    OptionalBuildExt.hashes = {name: source_hash(ENGINE / name) for name in sources}
+    try:
+        from mypyc.build import mypycify
+
+        return mypycify([str(ENGINE / name) for name in sources], opt_level="3",
+                        group_name="handledger_engine")
+    except (Exception, SystemExit) as exc:  # a type error mypyc refuses, no mypyc at all
+        _say(f"mypyc did not compile the engine ({exc!r}); pure Python")
+        return []
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
