@@ -68,7 +68,14 @@ class OptionalBuildExt(build_ext):
                             encoding="utf-8")
 
 
+#: The commands that build: the others (egg_info, dist_info: pip reading the metadata) need
+#: no extension, and mypyc takes half a minute.
+BUILDS = {"build", "build_ext", "bdist_wheel", "editable_wheel", "install", "develop"}
+
+
 def _extensions() -> list:
+    if not BUILDS.intersection(sys.argv[1:]):
+        return []
     if os.environ.get(PURE_ENV, "") not in ("", "0"):
         _say(f"{PURE_ENV} is set: the engine is not compiled")
         return []
