@@ -55,14 +55,17 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         if not self.extensions:
             return
+        # where they go (in place: the source tree, as pip install -e builds), asked before
+        # setuptools' run, which builds with inplace off and copies them over afterwards
+        built = [Path(self.get_ext_fullpath(ext.name)) for ext in self.extensions]
         manifest = Path(self.get_ext_fullpath("engine.betting")).parent / MANIFEST
         manifest.unlink(missing_ok=True)
         try:
             super().run()
         except Exception as exc:  # CCompilerError, DistutilsError, OSError, ...
             _say(f"the engine is not compiled ({type(exc).__name__}: {exc}); pure Python")
-            for ext in self.extensions:  # no half-built engine left behind
-                Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
+            for path in built:  # no compiled module left from an earlier build
+                path.unlink(missing_ok=True)
             return
         manifest.write_text(json.dumps({"sources": self.hashes}, indent=1) + "\n",
                             encoding="utf-8")
