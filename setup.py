@@ -29,6 +29,7 @@ def _choice_module():  # engine/_compiled.py alone: importing engine would make 
 
 _choice = _choice_module()
 MANIFEST, PURE_ENV, source_hash = _choice.MANIFEST, _choice.PURE_ENV, _choice.source_hash
+LIBRARY = _choice.LIBRARY
 
 # Left interpreted: the package's __init__ and _compiled (they choose before a compiled module
 # is loaded), and notation (PHH text of a live action: not on the replay path, and typed
@@ -67,7 +68,8 @@ class OptionalBuildExt(build_ext):
             for path in built:  # no compiled module left from an earlier build
                 path.unlink(missing_ok=True)
             return
-        manifest.write_text(json.dumps({"sources": self.hashes}, indent=1) + "\n",
+        manifest.write_text(json.dumps({"library": LIBRARY, "sources": self.hashes}, indent=1)
+                            + "\n",
                             encoding="utf-8")
 
 
@@ -88,8 +90,10 @@ def _extensions() -> list:
     try:
         from mypyc.build import mypycify
 
+        # the modules' shared library inside the package (engine/_native__mypyc...so), not
+        # a top-level module another install's could stand in for
         return mypycify([str(ENGINE / name) for name in sources], opt_level="3",
-                        group_name="handledger_engine")
+                        group_name=f"engine.{LIBRARY.removesuffix('__mypyc')}")
     except (Exception, SystemExit) as exc:  # a type error mypyc refuses, no mypyc at all
         _say(f"mypyc did not compile the engine ({exc!r}); pure Python")
         return []

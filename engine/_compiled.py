@@ -28,9 +28,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 
-#: Written by setup.py beside the compiled modules: ``{"sources": {"betting.py": sha256, ...}}``
-#: (paths relative to the ``engine`` folder).
+#: Written by setup.py beside the compiled modules: ``{"library": LIBRARY, "sources":
+#: {"betting.py": sha256, ...}}`` (paths relative to the ``engine`` folder).
 MANIFEST = "_compiled.json"
+#: The compiled modules' shared library (mypyc's group), in the ``engine`` folder.
+LIBRARY = "_native__mypyc"
 #: Set (to anything but ``""`` or ``0``): run the engine from its Python sources.
 PURE_ENV = "HANDLEDGER_PURE"
 
@@ -73,7 +75,7 @@ def decide(folder: Path, environ: Mapping[str, str]) -> tuple[bool, str | None]:
                        + (f" and {len(stale) - 1} more" if len(stale) > 1 else "")
                        + " changed since the engine was compiled: running the Python sources"
                        " (rebuild: pip install -e .)")
-    return all(_compiled_file(folder, name) for name in sources), None
+    return all(_compiled_file(folder, name) for name in [*sources, f"{LIBRARY}.py"]), None
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):

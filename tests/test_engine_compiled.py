@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import engine
-from engine._compiled import MANIFEST, _SourceFinder, decide, stale_sources
+from engine._compiled import LIBRARY, MANIFEST, _SourceFinder, decide, stale_sources
 from ledger.model import events as ev
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,6 +70,7 @@ def _built(folder: Path, sources: dict[str, str]) -> None:
     for name, text in sources.items():
         (folder / name).write_text(text)
         (folder / name.replace(".py", SUFFIX)).write_bytes(b"")
+    (folder / f"{LIBRARY}{SUFFIX}").write_bytes(b"")
     digests = {n: hashlib.sha256(t.encode()).hexdigest() for n, t in sources.items()}
     (folder / MANIFEST).write_text(json.dumps({"sources": digests}))
 
@@ -93,6 +94,9 @@ def test_an_edited_source_is_stale_and_runs_from_source(tmp_path: Path) -> None:
 
 def test_no_manifest_or_no_compiled_file_runs_the_sources(tmp_path: Path) -> None:
     _built(tmp_path, {"betting.py": "X = 1\n"})
+    (tmp_path / f"{LIBRARY}{SUFFIX}").unlink()
+    assert decide(tmp_path, {}) == (False, None)
+    (tmp_path / f"{LIBRARY}{SUFFIX}").write_bytes(b"")
     (tmp_path / f"betting{SUFFIX}").unlink()
     assert decide(tmp_path, {}) == (False, None)
     (tmp_path / MANIFEST).unlink()
