@@ -32,9 +32,11 @@ MANIFEST, PURE_ENV, source_hash = _choice.MANIFEST, _choice.PURE_ENV, _choice.so
 LIBRARY = _choice.LIBRARY
 
 # Left interpreted: the package's __init__ and _compiled (they choose before a compiled module
-# is loaded), and notation (PHH text of a live action: not on the replay path, and typed
-# loosely over the event union, which mypyc would check at every access).
-INTERPRETED = {"__init__.py", "_compiled.py", "notation.py"}
+# is loaded), declare's __init__ (mypyc sets a compiled package's __path__ from where its
+# shared library is, a folder too deep once the library is in engine/), and notation (PHH text
+# of a live action: not on the replay path, and typed loosely over the event union, which
+# mypyc would check at every access).
+INTERPRETED = {"__init__.py", "_compiled.py", "notation.py", "declare/__init__.py"}
 ENGINE = Path("engine")
 
 
