@@ -35,8 +35,9 @@ LIBRARY = _choice.LIBRARY
 # is loaded), declare's __init__ (mypyc sets a compiled package's __path__ from where its
 # shared library is, a folder too deep once the library is in engine/), and notation (PHH text
 # of a live action: not on the replay path, and typed loosely over the event union, which
-# mypyc would check at every access).
-INTERPRETED = {"__init__.py", "_compiled.py", "notation.py", "declare/__init__.py"}
+# mypyc would check at every access), and errors (IllegalAction: a compiled exception is
+# pickled without its attributes, and a refusal crosses processes with its amounts).
+INTERPRETED = {"__init__.py", "_compiled.py", "notation.py", "declare/__init__.py", "errors.py"}
 ENGINE = Path("engine")
 
 
