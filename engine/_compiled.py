@@ -17,6 +17,7 @@ module is loaded.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -27,6 +28,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 #: Written by setup.py beside the compiled modules: ``{"library": LIBRARY, "sources":
 #: {"betting.py": sha256, ...}}`` (paths relative to the ``engine`` folder).
@@ -112,3 +114,11 @@ def choose(package: str, folder: Path) -> bool:
     if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, _SourceFinder(package))
     return False
+
+
+def by_fields(obj: Any) -> tuple[Any, ...]:
+    """``__reduce__`` of the engine's frozen dataclasses: made again from the fields its
+    ``__init__`` takes. A compiled one would otherwise be unpickled by setting each attribute,
+    which its frozen ``__setattr__`` refuses (FrozenInstanceError); results and states cross
+    processes pickled."""
+    return type(obj), tuple(getattr(obj, f.name) for f in dataclasses.fields(obj) if f.init)

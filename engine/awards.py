@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from engine._compiled import by_fields
 from engine.cards import UNKNOWN
 from engine.evaluate import Rank, best_for_game, best_high, best_low, card_suit_key
 from engine.games import Game
@@ -51,6 +53,9 @@ class PotAward:
     carried: int = 0
     lines: tuple[str, ...] = ()
     verifiable: bool = True
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
 
 def split_evenly(amount: object, winners_in_order: Sequence[str]) -> dict[str, int]:
@@ -96,6 +101,9 @@ class AwardTable:
     order: Sequence[str]
     split: SplitOptions
     tie: str
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
 
 def award_pots(

@@ -38,6 +38,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
+from engine._compiled import by_fields
 from engine.games import Game
 
 __all__ = ["Rank", "best_high", "best_low", "best_for_game", "card_suit_key"]
@@ -63,6 +64,9 @@ class Rank:
     key: tuple[int, ...] | int
     label: str = field(compare=False)
 
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class _Card:
@@ -71,6 +75,9 @@ class _Card:
     suit: int  # clubs 0, diamonds 1, hearts 2, spades 3
     prime: int
     bit: int  # 1 << suit
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
 
 _CARDS: dict[str, _Card] = {
@@ -90,6 +97,9 @@ class _Lib:
     def entry(self, lookup: str, combo: Iterable[_Card]) -> Any:
         """pokerkit's lookup entry of ``combo`` in ``lookup`` (None: no hand of that kind)."""
         return self.lookups[lookup].get_entry_or_none(tuple(self.cards[c.text] for c in combo))
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
 
 @lru_cache(maxsize=1)

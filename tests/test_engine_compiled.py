@@ -56,6 +56,23 @@ def test_the_sources_decide_as_the_engine_imported_here() -> None:
     assert pure.stdout.split() == ["False", replayed_digest()]
 
 
+def test_states_and_results_cross_processes_pickled() -> None:
+    """A hand's state and its replay pickle and come back equal (the import and replay
+    workers send them; a compiled frozen dataclass comes back through its __reduce__)."""
+    import pickle
+
+    from replay.demo.randomhand import random_hand
+    from replay.fold import replay_events
+
+    rng = random.Random("pickled")
+    for code, declare in [("NT", None), ("F7S/8", None), ("FO/8", ev.DeclareOptions()),
+                          ("FR", None)]:
+        hand = random_hand(rng, code, declare=declare)
+        for thing in (hand.state, replay_events(hand.events)):
+            back = pickle.loads(pickle.dumps(thing))
+            assert back == thing and back is not thing
+
+
 def test_the_engine_runs_what_its_manifest_allows() -> None:
     """Compiled modules loaded exactly when the build's manifest holds for these sources."""
     folder = Path(engine.__file__).parent
