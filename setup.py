@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 from setuptools import setup
@@ -64,6 +65,12 @@ class OptionalBuildExt(build_ext):
         built = [Path(self.get_ext_fullpath(ext.name)) for ext in self.extensions]
         manifest = Path(self.get_ext_fullpath("engine.betting")).parent / MANIFEST
         manifest.unlink(missing_ok=True)
+        if self.inplace:  # a module compiled before and interpreted now: its file goes
+            keep = {p.resolve() for p in built}
+            for suffix in EXTENSION_SUFFIXES:
+                for old in ENGINE.rglob(f"*{suffix}"):
+                    if old.resolve() not in keep:
+                        old.unlink()
         try:
             super().run()
         except Exception as exc:  # CCompilerError, DistutilsError, OSError, ...

@@ -81,14 +81,17 @@ def decide(folder: Path, environ: Mapping[str, str]) -> tuple[bool, str | None]:
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):
-    """Finds ``engine``'s submodules as their ``.py`` sources, ahead of a compiled module."""
+    """Finds ``engine``'s submodules as their ``.py`` sources, ahead of a compiled module,
+    but those of ``compiled`` (full names), left to Python's own finder: a compiled file left
+    by an earlier build of a module now interpreted is never loaded."""
 
-    def __init__(self, package: str) -> None:
+    def __init__(self, package: str, compiled: frozenset[str] = frozenset()) -> None:
         self.prefix = package + "."
+        self.compiled = compiled
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        if not fullname.startswith(self.prefix):
+        if not fullname.startswith(self.prefix) or fullname in self.compiled:
             return None
         leaf = fullname.rpartition(".")[2]
         for entry in path or ():
@@ -101,19 +104,25 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
         return None
 
 
+def _compiled_names(package: str, folder: Path) -> frozenset[str]:
+    sources = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["sources"]
+    return frozenset(f"{package}.{name.removesuffix('.py').replace('/', '.')}"
+                     for name in sources)
+
+
 def choose(package: str, folder: Path) -> bool:
-    """Called by ``engine/__init__.py``: True when the compiled modules will be imported;
-    otherwise makes every later import of a submodule load its ``.py`` (prints the warning of
-    :func:`decide`, if any, once, and sets ``HANDLEDGER_PURE`` for child processes)."""
+    """Called by ``engine/__init__.py``: True when the compiled modules will be imported (the
+    modules the build compiled; any other loads its ``.py``); otherwise makes every later
+    import of a submodule load its ``.py`` (prints the warning of :func:`decide`, if any,
+    once, and sets ``HANDLEDGER_PURE`` for child processes)."""
     compiled, warning = decide(folder, os.environ)
-    if compiled:
-        return True
     if warning:
         print(warning, file=sys.stderr)
         os.environ[PURE_ENV] = "1"  # the workers run the sources too, without a second line
     if not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, _SourceFinder(package))
-    return False
+        names = _compiled_names(package, folder) if compiled else frozenset()
+        sys.meta_path.insert(0, _SourceFinder(package, names))
+    return compiled
 
 
 def by_fields(obj: Any) -> tuple[Any, ...]:

@@ -132,6 +132,9 @@ def test_the_source_finder_loads_the_py_beside_a_compiled_module(tmp_path: Path)
         str(package / "sub" / "__init__.py"), [str(package / "sub")])
     assert finder.find_spec("ledger.store", [str(package)]) is None
     assert finder.find_spec("eng.missing", [str(package)]) is None
+    compiled = _SourceFinder("eng", frozenset({"eng.betting"}))  # the others: their .py
+    assert compiled.find_spec("eng.betting", [str(package)]) is None
+    assert compiled.find_spec("eng.sub", [str(package)]).origin == sub.origin
 
 
 def test_a_stale_build_warns_once_and_its_workers_run_the_sources(tmp_path: Path) -> None:
