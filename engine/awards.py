@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from engine._compiled import by_fields
 from engine.cards import UNKNOWN
 from engine.evaluate import Rank, best_for_game, best_high, best_low, card_suit_key
 from engine.games import Game
@@ -52,8 +54,11 @@ class PotAward:
     lines: tuple[str, ...] = ()
     verifiable: bool = True
 
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
-def split_evenly(amount: int, winners_in_order: Sequence[str]) -> dict[str, int]:
+
+def split_evenly(amount: object, winners_in_order: Sequence[str]) -> dict[str, int]:
     """Divide ``amount`` chips as evenly as possible, one odd chip each to the first winners in
     the given order (RULES.md §2.1–2.2): 11 among three is 4, 4, 3.
 
@@ -61,7 +66,9 @@ def split_evenly(amount: int, winners_in_order: Sequence[str]) -> dict[str, int]
     {'p3': 4, 'p1': 4, 'p2': 3}
 
     Raises:
-        ValueError: no winners, a winner repeats, or ``amount`` is not an int >= 0.
+        ValueError: no winners, a winner repeats, or ``amount`` is not an int >= 0 (typed
+            ``object`` for that check: the compiled engine refuses an argument that is not
+            of its annotated type before the body runs, engine/_compiled.py).
     """
     if not winners_in_order or len(set(winners_in_order)) != len(winners_in_order):
         raise ValueError(f"need distinct winners, got {list(winners_in_order)}")
@@ -94,6 +101,9 @@ class AwardTable:
     order: Sequence[str]
     split: SplitOptions
     tie: str
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
 
 def award_pots(

@@ -15,6 +15,8 @@ opens a round. None changes the phase: each returns True when the round is close
 
 from __future__ import annotations
 
+from typing import cast
+
 from engine.hand import HandData
 from engine.rounds import Limits, Round, reopened_for
 from engine.stud import has_open_pair
@@ -264,9 +266,10 @@ def act(state: HandData, e: Action) -> bool:
         owed = rnd.current - street_bet  # chips_to_call()
         return _passive(state, player, kind, owed if owed < stack else stack)
     allin_to = street_bet + stack
-    new = allin_to if kind == "all_in" else e.to
-    if kind == "all_in" and e.to is not None and e.to != allin_to:
-        raise state.fail("all-in is to {to}, not {given}", to=allin_to, given=e.to)
+    new = allin_to if kind == "all_in" else cast(ev.BetRaise, e).to
+    told = cast(ev.AllIn, e).to if kind == "all_in" else None
+    if told is not None and told != allin_to:
+        raise state.fail("all-in is to {to}, not {given}", to=allin_to, given=told)
     if new <= rnd.current:
         if kind == "all_in":  # a call for less (or exactly) with everything
             state.put_in(player, stack)
@@ -309,7 +312,7 @@ def _raise(state: HandData, player: str, new: int, is_all_in: bool, lim: Limits)
     if new > state.street_bets[player] + state.stacks[player]:
         raise state.fail("{player} cannot bet to {to}: only {stack} behind", player=player,
                          to=new, stack=state.stacks[player])
-    if lim.min_to is None:
+    if lim.min_to is None or lim.max_to is None:  # the two are None together (limits)
         raise state.fail(f"{player} cannot raise: {lim.reason}")
     if new > lim.max_to:
         raise state.fail("raise to {to} is above the maximum {most}", to=new, most=lim.max_to)

@@ -79,7 +79,7 @@ def deal(state: HandData, e: ev.CardsDealt) -> bool:
     if e.player is None:
         notes = notes + _deal_board(state, e)
     elif state.phase == "draw":
-        _deal_draw(state, e)
+        _deal_draw(state, e, e.player)
     else:
         _deal_hole(state, e)
     state.cards.dealt += len(e.cards)
@@ -139,8 +139,7 @@ def _deal_board(state: HandData, e: ev.CardsDealt) -> list[str]:
     return []
 
 
-def _deal_draw(state: HandData, e: ev.CardsDealt) -> None:
-    p = e.player
+def _deal_draw(state: HandData, e: ev.CardsDealt, p: str) -> None:
     owed = state.cards.owed.get(p)
     if owed is None:
         raise state.fail(f"{p} is dealt cards before he discards")

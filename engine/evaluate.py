@@ -38,6 +38,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
+from engine._compiled import by_fields
 from engine.games import Game
 
 __all__ = ["Rank", "best_high", "best_low", "best_for_game", "card_suit_key"]
@@ -63,6 +64,9 @@ class Rank:
     key: tuple[int, ...] | int
     label: str = field(compare=False)
 
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class _Card:
@@ -71,6 +75,9 @@ class _Card:
     suit: int  # clubs 0, diamonds 1, hearts 2, spades 3
     prime: int
     bit: int  # 1 << suit
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
 
 _CARDS: dict[str, _Card] = {
@@ -91,6 +98,9 @@ class _Lib:
         """pokerkit's lookup entry of ``combo`` in ``lookup`` (None: no hand of that kind)."""
         return self.lookups[lookup].get_entry_or_none(tuple(self.cards[c.text] for c in combo))
 
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
+
 
 @lru_cache(maxsize=1)
 def _lib() -> _Lib:
@@ -106,14 +116,13 @@ def _lib() -> _Lib:
     from pokerkit.lookups import Standard2Lookup
     from pokerkit.utilities import Card, RankOrder
 
-    class AceToSixLookup(Standard2Lookup):
-        """Ace-to-six: pokerkit's no-wrap standard lookup over the ace-low rank order."""
-
-        rank_order = RankOrder.REGULAR
+    # Ace-to-six: pokerkit's no-wrap standard lookup over the ace-low rank order (made with
+    # type(): a class statement inside a function cannot be compiled, engine/_compiled.py)
+    ace_to_six = type("AceToSixLookup", (Standard2Lookup,), {"rank_order": RankOrder.REGULAR})
 
     lookups = {"high": StandardHighHand.lookup, "short": ShortDeckHoldemHand.lookup,
                "A-5": RegularLowHand.lookup, "A-5/8": EightOrBetterLowHand.lookup,
-               "2-7": StandardLowHand.lookup, "A-6": AceToSixLookup(),
+               "2-7": StandardLowHand.lookup, "A-6": ace_to_six(),
                "badugi": BadugiHand.lookup}
     return _Lib(lookups, {text: next(Card.parse(text)) for text in _CARDS})
 

@@ -29,7 +29,9 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import accumulate
-from typing import Literal
+from typing import Any, Literal
+
+from engine._compiled import by_fields
 
 Betting = Literal["no_limit", "pot_limit", "fixed_limit"]
 Opening = Literal["position", "bring_in", "best_board"]
@@ -56,6 +58,9 @@ class Street:
     draw: bool
     big: bool
     opening: Opening
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +114,9 @@ class Game:
     def tie_order(self) -> str:
         """Default ``odd_chip_tie_order`` (RULES.md §2.2, §5)."""
         return "card_by_suit" if self.stud else "left_of_button"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
 
 def _flop_game(hole: int) -> tuple[Street, ...]:

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from engine._compiled import by_fields
 
 __all__ = ["Pot", "layer_pots", "layers", "return_uncalled", "standing_pots", "uncalled"]
 
@@ -30,8 +33,11 @@ class Pot:
     amount: int
     eligible: tuple[str, ...]
 
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
-def _check(contributions: Mapping[str, int]) -> None:
+
+def _check(contributions: Mapping[str, object]) -> None:  # object: checked here, not trusted
     for player, chips in contributions.items():
         if not isinstance(chips, int) or chips < 0:
             raise ValueError(f"{player} contributed {chips!r}: chips are ints >= 0")

@@ -9,7 +9,9 @@ end (``incomplete``) is settled the same way and flagged: its true result is unk
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from engine._compiled import by_fields
 from engine.awards import PotAward, award_pots
 from engine.pots import Pot, layers, standing_pots, uncalled
 from engine.state import HandState
@@ -49,6 +51,9 @@ class HandResult:
     lines: tuple[str, ...] = ()
     game: str = ""
     notes: tuple[str, ...] = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
 
 def settle(state: HandState) -> HandResult:

@@ -30,7 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
+from engine._compiled import by_fields
 from engine.awards import TIE_ORDERS, AwardTable, PotAward, and_list, award_share, pot_name
 from engine.cards import UNKNOWN
 from engine.declare.judge import (
@@ -59,6 +61,9 @@ class _Run:
     reading: Reading
     verdicts: dict[str, Verdict]
 
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
+
 
 @dataclass(frozen=True)
 class _Plan:
@@ -73,6 +78,9 @@ class _Plan:
     @property
     def head(self) -> str:
         return f"{pot_name(self.index)} {self.pot.amount} ({', '.join(self.pot.eligible)})"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
 
 def award_declare_pots(

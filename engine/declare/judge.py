@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from engine._compiled import by_fields
 from engine.awards import and_list
 from engine.evaluate import Rank, best_high, best_low
 from engine.games import Game
@@ -84,6 +86,9 @@ class Reading:
         """``high`` or ``low``."""
         return self.high if direction == HIGH else self.low
 
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
+
 
 def read_share(
     game: Game,
@@ -150,6 +155,9 @@ class Verdict:
     def lost(self) -> tuple[str, ...]:
         """The directions in which somebody beat him."""
         return tuple(d for d in DIRECTIONS if self.result(d) == LOST)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
 
 def _compare(

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from engine._compiled import by_fields
 from engine.awards import AwardTable, and_list, award_direction
 from engine.declare.judge import (
     DIRECTIONS,
@@ -57,6 +59,9 @@ class Share:
         """Swings with no claim on this share: failed here, or forfeited elsewhere."""
         return [s for s, v in self.verdicts.items() if v.failed or s in self.forfeited]
 
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
+
 
 @dataclass(frozen=True)
 class Divided:
@@ -69,6 +74,9 @@ class Divided:
     carried: int
     sentences: tuple[str, ...]
     nobody_left: bool = False
+
+    def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
+        return by_fields(self)
 
 
 def divide_share(table: AwardTable, share: Share, options: DeclareOptions) -> Divided:
