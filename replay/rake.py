@@ -134,12 +134,16 @@ def whole_pot(state: Any) -> int:
 def took_the_pot(state: Any, started: Any) -> bool:
     """Whether the rake the file of a hand records (:func:`filed_rake`; ``started``: its
     ``hand_started``, ``state``: the engine's state after it) is its whole pot
-    (:func:`whole_pot`): a hand so raked paid nobody, and its want of payouts is that, never
-    "no recorded payouts", as a live hand whose rake took the pot (README, "A home game's
-    rake"; any other rake with no payouts is refused on import,
+    (:func:`whole_pot`) of a hand that returns no uncalled bet (one is paid back, never
+    raked: RULES.md §1.2-1.4): a hand so raked paid nobody, and its want of payouts is that,
+    never "no recorded payouts", as a live hand whose rake took the pot (README, "A home
+    game's rake"; any other rake with no payouts is refused on import,
     :func:`replay.ingest.rakes.rake_finding`)."""
+    from engine.pots import uncalled
+
     rake = filed_rake(started)
-    return bool(rake) and rake == whole_pot(state)
+    return (bool(rake) and rake == whole_pot(state)
+            and not any(uncalled(state.contributed).values()))
 
 
 def _rake(started: Any, result: Any, flop: bool) -> tuple[int | None, int | None]:

@@ -303,3 +303,42 @@ def test_a_rake_rule_that_cannot_be_read_whole_is_refused(tmp_path: Path) -> Non
     code, out, _ = one_shot(db, "audit", "--json")
     assert [(d["kind"], d["expected"], d["actual"])
             for d in json.loads(out)["discrepancies"]] == [("rake", 502, 492)]
+
+
+#: Cy folds, Ann (small blind) raises to 6, Bob folds his big blind: the pot is Bob's 2 and
+#: 2 of Ann's 6 (4 chips); her other 4 are uncalled, returned to her, never raked (RULES.md
+#: §1.2-1.4).
+UNCALLED = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 50, 200]
+actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 7c2d', 'p3 f', 'p1 cbr 6', 'p2 f']
+players = ['Ann', 'Bob', 'Cy']
+_hand_id = 'i1'
+rake = 4
+"""
+
+
+def test_a_rake_of_the_pot_beside_an_uncalled_bet_needs_its_return(tmp_path: Path) -> None:
+    """A rake of the whole 4 pot and no ``winnings``: Ann's uncalled 4 is paid back to
+    nobody, so the hand is refused as a live ``end`` is (nothing written; it was stored,
+    the 4 counted as rake too, 8 in all). With ``winnings = [4, 0, 0]`` (the bet returned)
+    it imports: one ``rake`` finding, and the rake counted is the file's 4: Ann nets -2
+    (put in 6, paid 4), Bob -2."""
+    db, code, out, err = _import(tmp_path, UNCALLED, "i1.phh")
+    assert (code, out) == (2, REJECTED)
+    assert err == (f"error: {tmp_path / 'i1.phh'}:1, hand i1: its rake of 4 takes the whole "
+                   "pot of 4, but it records no payouts: Ann's uncalled bet of 4 is returned, "
+                   "never raked (RULES.md §1.2-1.4), and the file pays it back to nobody; a "
+                   "raked hand records what each player collected (PHH's winnings or "
+                   "finishing_stacks), the uncalled bet with it\n")
+    assert not db.exists()
+    db, code, out, err = _import(tmp_path, UNCALLED + "winnings = [4, 0, 0]\n", "i1.phh")
+    assert (code, err) == (0, "")
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert [(d["kind"], d["player"], d["expected"], d["actual"])
+            for d in json.loads(out)["discrepancies"]] == [("rake", "Ann", 8, 4)]
+    body = json.loads(one_shot(db, "balances", "--json")[1])
+    assert {p["player"]: p["net"] for p in body["players"]} == {"Ann": -2, "Bob": -2, "Cy": 0}
+    assert body["rake"] == [{"session": None, "chips": 4, "hands": 1}]

@@ -97,7 +97,10 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     Returns:
         :class:`IllegalHand` (the hand refused): the rake is more than the pot; it records
             no payouts and a rake that is not the whole pot (``its rake of 8 leaves 494 of
-            the pot of 502, but it records no payouts …``); its file's rake is no whole
+            the pot of 502, but it records no payouts …``), or is the whole pot of a hand
+            that returns an uncalled bet, which no payout pays back (``its rake of 4 takes
+            the whole pot of 4, but it records no payouts: Ann's uncalled bet of 4 is
+            returned, never raked …``); its file's rake is no whole
             number of its chips (a JSON-lines file's; PHH's is refused where it is read);
         :class:`StoredFinding` (stored, a warning): the payouts are short of the pot (and
             the uncalled bet) by something other than the rake, naming the rake, what was
@@ -116,8 +119,16 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
         return IllegalHand(f"its rake of {rake} is more than the pot of {pot}: the table "
                            "takes its rake from the pot", **where)
     if not state.payouts:
-        if rake in (0, pot):  # none, or the rake took the pot: nobody was paid
+        if rake == 0 or (rake == pot and not back):  # none, or the rake took the pot
             return None
+        if rake == pot:  # the pot, but an uncalled bet is returned to somebody
+            bets = ", ".join(f"{p}'s uncalled bet of {c}"
+                             for p, c in uncalled(state.contributed).items() if c)
+            return IllegalHand(f"its rake of {rake} takes the whole pot of {pot}, but it "
+                               f"records no payouts: {bets} is returned, never raked "
+                               "(RULES.md §1.2-1.4), and the file pays it back to nobody; a "
+                               "raked hand records what each player collected (PHH's winnings "
+                               "or finishing_stacks), the uncalled bet with it", **where)
         return IllegalHand(f"its rake of {rake} leaves {pot - rake} of the pot of {pot}, but "
                            "it records no payouts (PHH's winnings or finishing_stacks) saying "
                            "who was paid them: a raked hand records what each player collected "
