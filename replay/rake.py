@@ -70,6 +70,27 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
     return found
 
 
+def unexplained(found: list[Discrepancy], result: Any, recorded: dict[str, int] | None,
+                rake: int | None) -> list[Discrepancy]:
+    """``found`` (a complete hand's differences after :func:`classify`) with one more when
+    the hand records a rake above 0 (``rake``: at the table or in its file, chips) that
+    nothing explains: its payouts (``recorded``, ``{player: chips}``) match the rules' awards
+    and returns, so the rake is not what they leave out and is counted nowhere. The finding
+    is a ``payout`` of the whole table (player ``*``): ``recorded`` what was paid,
+    ``recomputed`` the pots and returns less the rake (``hand r: it records a rake of 5, but
+    the table paid 100 of the pots and returns of 100: …``). A hand with other differences
+    is left as found (they are reported, the rake beside them counted nowhere too; the
+    import's warning named it), and so is one whose rake they explain."""
+    if not rake or recorded is None or found or result.status != "complete":
+        return found
+    paid = sum(recorded.values())
+    owed = sum(p.amount for p in result.pots) + sum(result.returned.values())
+    return [Discrepancy(result.hand, "*", paid, owed - rake, "payout", (
+        f"hand {result.hand}: it records a rake of {rake}, but the table paid {paid} of the "
+        f"pots and returns of {owed}: the rake is not what the payouts leave out, so it is "
+        "counted nowhere (as rake or as any player's)"))]
+
+
 def _one_rake(found: list[Discrepancy], payouts: list[Discrepancy], text: str
               ) -> list[Discrepancy]:
     """``found`` with its ``payouts`` differences made the hand's one ``rake`` finding, in

@@ -342,3 +342,24 @@ def test_a_rake_of_the_pot_beside_an_uncalled_bet_needs_its_return(tmp_path: Pat
     body = json.loads(one_shot(db, "balances", "--json")[1])
     assert {p["player"]: p["net"] for p in body["players"]} == {"Ann": -2, "Bob": -2, "Cy": 0}
     assert body["rake"] == [{"session": None, "chips": 4, "hands": 1}]
+
+
+def test_a_rake_the_whole_payout_leaves_no_room_for_is_reported(tmp_path: Path) -> None:
+    """``rake = 5`` and Ann paid the whole 502 pot: the warning says the audit reports it,
+    and it does: one ``payout`` finding of the whole table naming the rake and what was
+    paid (expected the 502 less the rake, 497; actual 502), in ``replay`` too; no rake is
+    counted."""
+    db, code, out, err = _import(tmp_path, ALL_IN + "winnings = [502, 0]\nrake = 5\n")
+    assert (code, err) == (0, f"warning: {tmp_path / 'r1.phh'}:1: hand r1: the hand records a "
+                              "rake of 5, but the table paid 502 of the pot of 502: short by "
+                              "nothing, not short by the rake (stored; the audit reports it)\n")
+    said = ("hand r1: it records a rake of 5, but the table paid 502 of the pots and returns "
+            "of 502: the rake is not what the payouts leave out, so it is counted nowhere (as "
+            "rake or as any player's)")
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert code == 1
+    assert [(d["kind"], d["player"], d["expected"], d["actual"], d["message"])
+            for d in json.loads(out)["discrepancies"]] == [("payout", None, 497, 502, said)]
+    code, out, _ = one_shot(db, "replay")
+    assert said.split(": ")[1] in " ".join(out.split())
+    assert "rake" not in json.loads(one_shot(db, "balances", "--json")[1])

@@ -138,7 +138,8 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     if short == rake or (back and short - back == rake):
         return None
     owed = f"the pot of {pot}" + (f" and the uncalled bet of {back}" if back else "")
-    off = f"short by {short}" if short >= 0 else f"over by {-short}"
+    off = (f"short by {short}" if short > 0 else f"over by {-short}" if short else
+           "short by nothing")
     return StoredFinding(f"the hand records a rake of {rake}, but the table paid {paid} of "
                          f"{owed}: {off}, not short by the rake", **where)
 
