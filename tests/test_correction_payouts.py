@@ -127,7 +127,8 @@ def test_a_correction_cannot_take_away_every_payout_of_a_raked_file(run, db, tmp
                        "uncalled bet) first\n")
     assert _nets(run) == {"Ann": 241, "Bob": -251}
     assert json.loads(run("balances", "--json").output)["rake"] == [
-        {"session": None, "chips": 10, "hands": 1}]
+        {"session": None, "chips": 10, "hands": 1,
+         "chip_value_minor": 1, "decimals": 0, "currency": None}]
 
 
 def test_a_files_rake_is_held_to_the_pot_as_a_live_one(run, db, tmp_path  # noqa: ANN001
@@ -150,7 +151,8 @@ def test_a_files_rake_is_held_to_the_pot_as_a_live_one(run, db, tmp_path  # noqa
                    "rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled bet) "
                    "first\n")
     assert json.loads(run("balances", "--json").output)["rake"] == [
-        {"session": None, "chips": 10, "hands": 1}]
+        {"session": None, "chips": 10, "hands": 1,
+         "chip_value_minor": 1, "decimals": 0, "currency": None}]
     done = run("correct", "r1", "--replace", "11", "pay Ann 482", "--insert-after", "11",
                "pay Bob 10", *REASON)
     assert done.exit_code == 0, done.output

@@ -194,7 +194,8 @@ def test_a_rake_of_the_whole_pot_without_payouts_is_counted(tmp_path: Path) -> N
     code, out, _ = one_shot(db, "balances", "--json")
     body = json.loads(out)
     assert {p["player"]: p["net"] for p in body["players"]} == {"Ann": -251, "Bob": -251}
-    assert body["rake"] == [{"session": "s", "chips": 502, "hands": 1}]
+    assert body["rake"] == [{"session": "s", "chips": 502, "hands": 1,
+                             "chip_value_minor": 1, "decimals": 0, "currency": None}]
     code, out, _ = one_shot(db, "balances")
     assert "rake: 502 chips taken from the pots in session s (1 hand)\n" in out
     code, out, _ = one_shot(db, "settle", "--session", "s")
@@ -341,7 +342,8 @@ def test_a_rake_of_the_pot_beside_an_uncalled_bet_needs_its_return(tmp_path: Pat
             for d in json.loads(out)["discrepancies"]] == [("rake", "Ann", 8, 4)]
     body = json.loads(one_shot(db, "balances", "--json")[1])
     assert {p["player"]: p["net"] for p in body["players"]} == {"Ann": -2, "Bob": -2, "Cy": 0}
-    assert body["rake"] == [{"session": None, "chips": 4, "hands": 1}]
+    assert body["rake"] == [{"session": None, "chips": 4, "hands": 1,
+                             "chip_value_minor": 1, "decimals": 0, "currency": None}]
 
 
 def test_a_rake_the_whole_payout_leaves_no_room_for_is_reported(tmp_path: Path) -> None:
@@ -363,3 +365,28 @@ def test_a_rake_the_whole_payout_leaves_no_room_for_is_reported(tmp_path: Path) 
     code, out, _ = one_shot(db, "replay")
     assert said.split(": ")[1] in " ".join(out.split())
     assert "rake" not in json.loads(one_shot(db, "balances", "--json")[1])
+
+
+def test_the_rake_outside_sessions_is_counted_per_chip_unit(tmp_path: Path) -> None:
+    """Two hands of no session: the all-in hand in tenths (stacks 25.1 and 30, a 50.2 pot,
+    Ann paid 49.7, ``rake = 0.5``: 5 chips of 0.1) and in whole chips (502 pot, 492 paid,
+    ``rake = 10``). The rake is a line per chip unit, never 15 chips of nothing."""
+    tenths = (ALL_IN.replace("[1, 2]", "[0.1, 0.2]").replace("min_bet = 2", "min_bet = 0.2")
+              .replace("[251, 300]", "[25.1, 30]").replace("cbr 251", "cbr 25.1")
+              .replace("'r1'", "'t1'") + "winnings = [49.7, 0]\nrake = 0.5\n")
+    db = tmp_path / "t.duckdb"
+    for name, text in (("t1.phh", tenths), ("r1.phh", ALL_IN + "winnings = [492, 0]\n"
+                                                              "rake = 10\n")):
+        (tmp_path / name).write_text(text)
+        assert one_shot(db, "import", str(tmp_path / name)) == (
+            0, "imported 1 hand(s) (12 events) from 1 file(s); 0 already in the ledger; 0 "
+               "rejected\n", "")
+    out = one_shot(db, "balances")[1].splitlines()
+    assert [line for line in out if line.startswith("rake:")] == [
+        "rake: 5 chips of 0.1 taken from the pots outside sessions (1 hand)",
+        "rake: 10 chips taken from the pots outside sessions (1 hand)"]
+    assert json.loads(one_shot(db, "balances", "--json")[1])["rake"] == [
+        {"session": None, "chips": 5, "hands": 1, "chip_value_minor": 1, "decimals": 1,
+         "currency": None},
+        {"session": None, "chips": 10, "hands": 1, "chip_value_minor": 1, "decimals": 0,
+         "currency": None}]
