@@ -86,7 +86,7 @@ def rake_lines(rake: list[dict[str, Any]]) -> list[str]:
         return "" if r["session"] is not None or unit == (1, 0, None) else (
             f" of {chip_unit_text(unit)}")
 
-    return [f"rake: {r['chips']} chips{of(r)} taken from the pots "
+    return [f"rake: {r['chips']} chip{'s' if r['chips'] != 1 else ''}{of(r)} taken from the pots "
             + (f"in session {r['session']}" if r["session"] is not None else "outside sessions")
             + f" ({r['hands']} hand{'s' if r['hands'] != 1 else ''})" for r in rake]
 

@@ -390,3 +390,18 @@ def test_the_rake_outside_sessions_is_counted_per_chip_unit(tmp_path: Path) -> N
          "currency": None},
         {"session": None, "chips": 10, "hands": 1, "chip_value_minor": 1, "decimals": 0,
          "currency": None}]
+
+
+def test_the_rake_counted_is_the_files_beside_an_uncalled_bet_left_out(tmp_path: Path) -> None:
+    """tests/test_rake.py's hand paid 11 with ``rake = 1``: the site left p1's uncalled 20
+    out beside its rake. balances counts the file's 1 chip of rake, never the 21 the
+    payouts leave out; the audit names the 20 as ``uncalled``."""
+    db, code, out, err = _import(tmp_path, HAND + "winnings = [11, 0, 0]\nrake = 1\n"
+                                 "_hand_id = 'u0'\n", "u0.phh")
+    assert (code, err) == (0, "")
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert [(d["kind"], d["player"], d["expected"], d["actual"])
+            for d in json.loads(out)["discrepancies"]] == [("rake", "p1", 32, 31),
+                                                           ("uncalled", "p1", 31, 11)]
+    assert "rake: 1 chip taken from the pots outside sessions (1 hand)\n" in one_shot(
+        db, "balances")[1]

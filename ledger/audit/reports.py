@@ -149,7 +149,7 @@ def rake_taken(con: Any, session: str | None) -> list[dict[str, Any]]:
     up, README "net has one meaning"). It is what the replay names a ``rake``
     (replay/rake.py): the payouts short of the pots by a rake recorded at the table (``act
     HAND "rake AMOUNT"``) or in the hand's file (PHH's ``rake``, FORMATS.md §1; a site's
-    summary, with any uncalled bet the site left out beside it)."""
+    summary; an uncalled bet the site left out beside it is no rake)."""
     keys = ("session", "chips", "hands", "chip_value_minor", "decimals", "currency")
     rows = con.execute(
         "WITH r AS (SELECT d.session, d.hand_id, sum(d.recomputed - d.recorded) AS chips,"
