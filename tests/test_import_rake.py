@@ -55,12 +55,12 @@ def test_the_rake_the_payouts_leave_out_says_nothing(tmp_path: Path) -> None:
 
 
 def test_a_rake_above_the_pot_is_refused(tmp_path: Path) -> None:
-    """A rake of 600 from a 502 pot cannot be: one line naming both, nothing written (the
+    """A rake of 600 from a 502 pot cannot be: one line naming both at the rake line (11),
     ledger file the import made is removed)."""
     db, code, out, err = _import(tmp_path, ALL_IN + "winnings = [0, 0]\nrake = 600\n")
     assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in "
                               "the ledger; 1 rejected\n")
-    assert err == (f"error: {tmp_path / 'r1.phh'}:1, hand r1: its rake of 600 is more than "
+    assert err == (f"error: {tmp_path / 'r1.phh'}:11, hand r1: its rake of 600 is more than "
                    "the pot of 502: the table takes its rake from the pot\n")
     assert not db.exists()
 
@@ -160,7 +160,7 @@ def test_a_rake_without_payouts_is_refused_unless_it_took_the_pot(tmp_path: Path
         assert not db.exists()
     _, code, _, err = _import(tmp_path, ALL_IN.replace("'r1'", "'r2'") + "rake = 503\n",
                               "r2.phh")
-    assert (code, err) == (2, f"error: {tmp_path / 'r2.phh'}:1, hand r2: its rake of 503 is "
+    assert (code, err) == (2, f"error: {tmp_path / 'r2.phh'}:10, hand r2: its rake of 503 is "
                               "more than the pot of 502: the table takes its rake from the "
                               "pot\n")
     # finishing stacks of 492 and 49 say Ann was paid 492 (she put in her 251, Bob kept 49)
@@ -405,3 +405,31 @@ def test_the_rake_counted_is_the_files_beside_an_uncalled_bet_left_out(tmp_path:
                                                            ("uncalled", "p1", 31, 11)]
     assert "rake: 1 chip taken from the pots outside sessions (1 hand)\n" in one_shot(
         db, "balances")[1]
+
+
+def test_a_rake_refused_is_named_at_its_line_in_the_files_money(tmp_path: Path) -> None:
+    """The all-in hand in dollars (a $50.20 pot), its ``rake`` at line 12: ``nan`` is no
+    number (never "a stack written as inf"); $60.00 is more than the pot, said in dollars at
+    the rake line; $0.10 is no whole number of a 0.25 USD session's chips, said of the rake
+    at its line. Nothing written each time."""
+    dollars = (ALL_IN.replace("[1, 2]", "[0.25, 0.50]").replace("min_bet = 2", "min_bet = 0.50")
+               .replace("[251, 300]", "[25.10, 30.00]").replace("cbr 251", "cbr 25.10")
+               + "currency = 'USD'\n")
+    db = tmp_path / "t.duckdb"
+    for args in (("session", "open", "s", "--chip-value", "0.25", "--currency", "USD"),
+                 ("buyin", "s", "Ann", "100"), ("buyin", "s", "Bob", "120")):
+        assert one_shot(db, *args)[0] == 0
+    before = events(db)
+    path = tmp_path / "usd.phh"
+    for tail, message in (
+            ("winnings = [50.20, 0]\nrake = nan\n", "rake: nan is not a finite number"),
+            ("winnings = [0, 0]\nrake = 60.00\n", "its rake of 60.00 is more than the pot of "
+                                                  "50.20: the table takes its rake from the pot"),
+            ("winnings = [50.10, 0]\nrake = 0.10\n",
+             "its rake of 0.10 (10 minor units) is not a whole number of the session s's chips "
+             "of 25: the table takes its rake in those chips; nothing of the hand is imported "
+             "(never rounded)")):
+        path.write_text(dollars + tail)
+        assert one_shot(db, "import", "--session", "s", str(path)) == (
+            2, REJECTED, f"error: {path}:12, hand r1: {message}\n")
+        assert events(db) == before
