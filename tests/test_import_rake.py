@@ -56,7 +56,7 @@ def test_the_rake_the_payouts_leave_out_says_nothing(tmp_path: Path) -> None:
 
 def test_a_rake_above_the_pot_is_refused(tmp_path: Path) -> None:
     """A rake of 600 from a 502 pot cannot be: one line naming both at the rake line (11),
-    ledger file the import made is removed)."""
+    nothing written (the ledger file the import made is removed)."""
     db, code, out, err = _import(tmp_path, ALL_IN + "winnings = [0, 0]\nrake = 600\n")
     assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in "
                               "the ledger; 1 rejected\n")
