@@ -23,7 +23,8 @@ from cli.context import Context
 @click.option("--json", "as_json", is_flag=True,
               help='{"players": [{"player", "net", "buy_in", "cash_out", "hands", '
                    '"sessions", "nickname"}], "in_progress": [{"hand", "session", "pot", '
-                   '"players"}] (when a hand is), "rake": [{"session", "chips", "hands"}] '
+                   '"players"}] (when a hand is), "rake": [{"session", "chips", "hands", '
+                   '"chip_value_minor", "decimals", "currency"}] '
                    '(when the table took one), "unbalanced": [{"chip_value_minor", '
                    '"decimals", "currency", "net_sum"}] (when the nets do not sum to 0; '
                    'chip_value_minor null with --money)}; with --money in integer minor '

@@ -75,9 +75,18 @@ def balances_text(books: Any) -> str:
 
 
 def rake_lines(rake: list[dict[str, Any]]) -> list[str]:
-    """A line per session whose hands were raked (:func:`ledger.audit.reports.rake_taken`):
-    the chips the table took, which left the players' nets."""
-    return [f"rake: {r['chips']} chips taken from the pots "
+    """A line per session and chip unit whose hands were raked
+    (:func:`ledger.audit.reports.rake_taken`): the chips the table took, which left the
+    players' nets; chips of another value than a plain chip outside sessions are named
+    (``5 chips of 0.1``), never added to others."""
+    from ledger.audit.reports import chip_unit_text
+
+    def of(r: dict[str, Any]) -> str:
+        unit = (r["chip_value_minor"], r["decimals"], r["currency"])
+        return "" if r["session"] is not None or unit == (1, 0, None) else (
+            f" of {chip_unit_text(unit)}")
+
+    return [f"rake: {r['chips']} chip{'s' if r['chips'] != 1 else ''}{of(r)} taken from the pots "
             + (f"in session {r['session']}" if r["session"] is not None else "outside sessions")
             + f" ({r['hands']} hand{'s' if r['hands'] != 1 else ''})" for r in rake]
 

@@ -384,6 +384,12 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
 
         flop = any(b for b in state.cards.boards)
         discrepancies = classify(discrepancies, result, started, flop=flop, rake=state.rake)
+    if not discrepancies and recorded and (state.rake or (started.source or {}).get("rake")
+                                          or (started.source or {}).get("site_rake")):
+        from replay.rake import filed_rake, unexplained
+
+        rake = state.rake if state.rake is not None else filed_rake(started)
+        discrepancies = unexplained(discrepancies, result, recorded, rake)
     if any(p.returned for p in state.payouts):  # chips returned beyond the uncalled bet
         from replay.compare import returned_beyond_uncalled
 

@@ -279,12 +279,22 @@ def _unpaid(state: HandState, result: Any, before: int = 0) -> tuple[int, str]:
 def _filed_rake(state: HandState) -> bool:
     """Whether the file of ``state``'s hand records a rake above 0
     (:func:`replay.rake.filed_rake`)."""
+    return bool(hand_rake(state))
+
+
+def hand_rake(state: HandState) -> int:
+    """The rake ``state``'s hand records, in chips: the one recorded at the table (``rake
+    AMOUNT``), else its file's (PHH's ``rake``, a site's summary:
+    :func:`replay.rake.filed_rake`), 0 when none. A correction holds a file's rake to the
+    rules a live one is held to (README, "A home game's rake")."""
+    if state.rake is not None:
+        return state.rake
     source = state.started.source or {}
     if source.get("rake") is None and source.get("site_rake") is None:
-        return False
+        return 0
     from replay.rake import filed_rake
 
-    return bool(filed_rake(state.started))
+    return filed_rake(state.started) or 0
 
 
 def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
@@ -296,7 +306,7 @@ def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
     paid: dict[str, int] = {}
     for payout in state.payouts:
         paid[payout.player] = paid.get(payout.player, 0) + payout.amount
-    rake = state.rake or 0
+    rake = hand_rake(state)
     unpaid = pot - sum(paid.values()) - rake - max(result.carried, state.carried_out)
     if unpaid <= 0:
         return 0, ""
@@ -361,7 +371,7 @@ def payout_faults(state: HandState, short_before: int = 0
         if chips > most:
             faults[("reach", player)] = (chips - most,
                                          _beyond_reach(state, result, player, chips))
-    over, words = _raked_beyond(state, state.rake or 0, result)
+    over, words = _raked_beyond(state, hand_rake(state), result)
     if over:
         faults[("pots", "")] = (over, words)
     if state.status == "complete":
@@ -374,8 +384,9 @@ def payout_faults(state: HandState, short_before: int = 0
 def new_fault(before: HandState, after: HandState) -> str | None:
     """The words of the first rule of :func:`payout_faults` that the hand ``after`` (a
     correction applied to ``before``) breaks by more chips than ``before`` did, None when
-    there is none. A fault the hand had already (an imported hand a site paid short by its
-    rake, or paid as its file says) is kept as it was, never held against a correction; one
+    there is none. A fault the hand had already (an imported hand a site paid short, an
+    uncalled bet left out, or paid as its file says; a file's rake is no fault, but held as
+    a live one, :func:`hand_rake`) is kept as it was, never held against a correction; one
     the correction makes or makes worse is."""
     was = payout_faults(before)
     short = was.get(("short", ""), (0, ""))[0]

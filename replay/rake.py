@@ -10,8 +10,9 @@ are not mistakes. This module gives them their own kind, explained in words:
   (PHH's ``rake`` field, FORMATS.md §1; a site text's summary, ``site_rake``), the one a home
   game recorded live (``act HAND "rake AMOUNT"``, a ``recorded_rake`` event: the same field as an
   event), or one within the hand's rake rule (our ``_rake`` table: ``percent``, ``cap`` in the
-  file's money, ``no_flop_no_drop``); the rake can come with uncalled bets left out too. A
-  hand's rake is named once, one finding however many players it left short (a split pot).
+  file's money, ``no_flop_no_drop``). A hand's rake is named once, one finding however many
+  players it left short (a split pot), and counted as that rake: the uncalled bets a site
+  left out beside it are each an ``uncalled`` finding of their own.
 
 Anything else, a real over- or under-payment, stays a ``payout`` discrepancy; one short by more
 than the player's uncalled bet in a hand that records no rake says both (the uncalled bet not
@@ -52,7 +53,9 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
         extra = f", and left out the uncalled bet ({uncalled})" if uncalled else ""
         text = (f"hand {result.hand}: the table paid {short} less than the pots and returns: "
                 f"{_kept(kept, recorded, most, live=rake is not None)}{extra}")
-        return _one_rake(found, payouts, text)
+        if not uncalled:
+            return _one_rake(found, payouts, text)
+        return _rake_beside_uncalled(found, payouts, returned, text)
     if all(returned[d.player] and d.diff == -returned[d.player] for d in payouts):
         return [replace(d, kind="uncalled", message=(
             f"hand {result.hand}: {d.player} was paid {d.recorded}, the rules give "
@@ -70,6 +73,27 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
     return found
 
 
+def unexplained(found: list[Discrepancy], result: Any, recorded: dict[str, int] | None,
+                rake: int | None) -> list[Discrepancy]:
+    """``found`` (a complete hand's differences after :func:`classify`) with one more when
+    the hand records a rake above 0 (``rake``: at the table or in its file, chips) that
+    nothing explains: its payouts (``recorded``, ``{player: chips}``) match the rules' awards
+    and returns, so the rake is not what they leave out and is counted nowhere. The finding
+    is a ``payout`` of the whole table (player ``*``): ``recorded`` what was paid,
+    ``recomputed`` the pots and returns less the rake (``hand r: it records a rake of 5, but
+    the table paid 100 of the pots and returns of 100: …``). A hand with other differences
+    is left as found (they are reported, the rake beside them counted nowhere too; the
+    import's warning named it), and so is one whose rake they explain."""
+    if not rake or recorded is None or found or result.status != "complete":
+        return found
+    paid = sum(recorded.values())
+    owed = sum(p.amount for p in result.pots) + sum(result.returned.values())
+    return [Discrepancy(result.hand, "*", paid, owed - rake, "payout", (
+        f"hand {result.hand}: it records a rake of {rake}, but the table paid {paid} of the "
+        f"pots and returns of {owed}: the rake is not what the payouts leave out, so it is "
+        "counted nowhere (as rake or as any player's)"))]
+
+
 def _one_rake(found: list[Discrepancy], payouts: list[Discrepancy], text: str
               ) -> list[Discrepancy]:
     """``found`` with its ``payouts`` differences made the hand's one ``rake`` finding, in
@@ -83,6 +107,28 @@ def _one_rake(found: list[Discrepancy], payouts: list[Discrepancy], text: str
         "rake", text)
     short = {id(d) for d in payouts[1:]}
     return [one if d is first else d for d in found if id(d) not in short]
+
+
+def _rake_beside_uncalled(found: list[Discrepancy], payouts: list[Discrepancy],
+                          returned: dict[str, int], text: str) -> list[Discrepancy]:
+    """``found`` of a hand whose site left out of its ``payouts`` differences both the rake
+    and each player's uncalled bet (``returned``: ``{player: chips}``): the one ``rake``
+    finding (:func:`_one_rake`) counts the rake alone, as if the uncalled bets had been
+    paid (its recorded raised by them: what the books count as rake is recomputed −
+    recorded, and the rake counted is the one the hand records, never what the payouts
+    leave out of the pots and returns), and an ``uncalled`` finding per player whose bet was
+    left out says the rest (recorded what he was paid, recomputed that and his bet)."""
+    paid_back = [replace(d, recorded=d.recorded + returned[d.player]) for d in payouts]
+    raked = _one_rake([paid_back[payouts.index(d)] if d in payouts else d for d in found],
+                      paid_back, text)
+    at = next(i for i, d in enumerate(raked) if d.kind == "rake") + 1
+    left = [Discrepancy(d.hand, d.player, d.recorded, d.recorded + returned[d.player],
+                        "uncalled", f"hand {d.hand}: {d.player} was paid {d.recorded}, the "
+                        f"rules give {d.recorded + returned[d.player]} beside the rake: the "
+                        f"difference is his uncalled bet of {returned[d.player]}, which the "
+                        "site leaves out of what it says he collected")
+            for d in payouts if returned[d.player]]
+    return [*raked[:at], *left, *raked[at:]]
 
 
 def _kept(kept: int, recorded: int | None, most: int | None, *, live: bool) -> str:
@@ -134,12 +180,16 @@ def whole_pot(state: Any) -> int:
 def took_the_pot(state: Any, started: Any) -> bool:
     """Whether the rake the file of a hand records (:func:`filed_rake`; ``started``: its
     ``hand_started``, ``state``: the engine's state after it) is its whole pot
-    (:func:`whole_pot`): a hand so raked paid nobody, and its want of payouts is that, never
-    "no recorded payouts", as a live hand whose rake took the pot (README, "A home game's
-    rake"; any other rake with no payouts is refused on import,
+    (:func:`whole_pot`) of a hand that returns no uncalled bet (one is paid back, never
+    raked: RULES.md §1.2-1.4): a hand so raked paid nobody, and its want of payouts is that,
+    never "no recorded payouts", as a live hand whose rake took the pot (README, "A home
+    game's rake"; any other rake with no payouts is refused on import,
     :func:`replay.ingest.rakes.rake_finding`)."""
+    from engine.pots import uncalled
+
     rake = filed_rake(started)
-    return bool(rake) and rake == whole_pot(state)
+    return (bool(rake) and rake == whole_pot(state)
+            and not any(uncalled(state.contributed).values()))
 
 
 def _rake(started: Any, result: Any, flop: bool) -> tuple[int | None, int | None]:

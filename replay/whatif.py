@@ -228,7 +228,8 @@ def payouts_as_at_the_table(events: Sequence[Any], correction: ev.Correction,
     (a fold put in where a payout stands) is held to them as much as a changed payout; but
     only what the correction breaks or makes worse is refused, by rule and player, in chips:
     what the hand had already stays as recorded. An imported hand keeps what its file
-    recorded (a site's rake, a payout the site made): it may still be corrected, and a
+    recorded (a payout the site made; its rake is held as one recorded at the table:
+    :func:`replay.payout_rules.hand_rake`): it may still be corrected, and a
     correction that keeps a pre-existing shortfall (or overpayment) as it was goes in, while
     one that deepens it is refused. A stream that did not replay is not compared (the
     correction repairs it), as :func:`same_hand`.
@@ -282,8 +283,9 @@ def _not_original(events: Sequence[Any], seq: int) -> str:
 def same_hand(events: Sequence[Any], after: HandReplay) -> None:
     """Refuse a corrected hand that is no longer the same whole hand as ``events`` (the stream
     before the correction): a complete hand must stay complete (its end is neither removed
-    nor replaced: a hand is undone with a void), and its recorded payouts and rake may not come
-    to more than the chips in the pot where they did not before (RULES.md §1.2). A stream that did
+    nor replaced: a hand is undone with a void), and its recorded payouts and rake (recorded at
+    the table, else its file's: :func:`replay.rake.filed_rake`) may not come to more than the
+    chips in the pot where they did not before (RULES.md §1.2). A stream that did
     not replay is not compared (the correction repairs it).
 
     Raises:
@@ -299,14 +301,19 @@ def same_hand(events: Sequence[Any], after: HandReplay) -> None:
         raise IllegalAction(f"the corrected hand would be {now}, not complete: a correction may "
                             "not remove or replace the hand's end (insert what is missing "
                             "before it: correct --insert-after SEQ ACTION; or void the hand)")
+    from replay.rake import filed_rake
+
     res = after.result
     pot = sum(res.contributions.values()) + res.carried_in
-    paid = sum((after.recorded or {}).values()) + (after.rake or 0)
-    if paid > pot and paid > sum((before.recorded or {}).values()) + (before.rake or 0):
+    filed = filed_rake(events[0]) or 0  # a file's rake, held to the rules a live one is
+    rake = after.rake if after.rake is not None else filed
+    paid = sum((after.recorded or {}).values()) + rake
+    was = before.rake if before.rake is not None else filed
+    if paid > pot and paid > sum((before.recorded or {}).values()) + was:
         def a(chips: int) -> str:  # as the hand's actions write amounts
             return format_amount(chips, stream_decimals(events))
 
-        raked = f" (a rake of {a(after.rake)} with it)" if after.rake else ""
+        raked = f" (a rake of {a(rake)} with it)" if rake else ""
         raise IllegalAction(f"the corrected hand pays out {a(paid)}{raked}: the pot holds "
                             f"{a(pot)}")
 

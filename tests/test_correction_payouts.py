@@ -85,15 +85,16 @@ def test_a_correction_may_not_leave_a_complete_hand_paid_short(run, db) -> None:
 
 def test_an_imported_hand_keeps_the_rake_its_site_took(run, db) -> None:  # noqa: ANN001
     """PokerStars hand 42875758685 (cents): Player2 is paid 4.70 (seq 22) and his uncalled
-    0.10 (seq 21) of a 5.00 pot; the site kept 0.20 as rake. A correction that keeps the
-    shortfall goes in; one that deepens it is refused, naming the 0.20 it had (amounts in
-    dollars, as the correction's actions write them)."""
+    0.10 (seq 21) of a 5.00 pot; the site kept 0.20 as rake, held as a live rake is. A
+    correction that keeps the payouts whole goes in; one that leaves 0.10 to nobody is
+    refused, naming the 0.20 raked (amounts in dollars, as the correction's actions write
+    them)."""
     name = "Stars-cash-NLHE-FR-USD-0.05-0.10-201004.allinWithAmtReturned.txt"
     assert run("import", str(SHARED / "text" / name)).exit_code == 0
     hand = "PokerStars-42875758685"
     out = _refused(run, db, hand, "correct", hand, "--delete", "21", *REASON)
     assert out == (f"error: hand {hand}: correction delete 21: cannot end with 4.70 of the "
-                   "pot's 5.00 paid: 0.30 would go to nobody (0.20 before this correction); "
+                   "pot's 5.00 paid and 0.20 raked: 0.10 would go to nobody; "
                    "record the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled "
                    "bet) first\n")
     out = _refused(run, db, hand, "correct", hand, "--replace", "21", "pay Player1 0.10",
@@ -110,8 +111,8 @@ def test_a_correction_cannot_take_away_every_payout_of_a_raked_file(run, db, tmp
     """tests/test_import_rake.py's all-in hand paid 492 of its 502 pot with ``rake = 10``:
     deleting the payout (seq 11) would make it a hand of no recorded payouts, the rules' 502
     to Ann and the file's rake counted nowhere; it is refused as a live ``end`` without
-    payouts is (the 10 the rake left short before, 502 after); nothing written, the rake
-    still counted."""
+    payouts is (the file's 10 raked, 492 to nobody); nothing written, the rake still
+    counted."""
     from tests.test_import_rake import ALL_IN
 
     path = tmp_path / "r1.phh"
@@ -121,9 +122,38 @@ def test_a_correction_cannot_take_away_every_payout_of_a_raked_file(run, db, tmp
         extra = REASON if command == "correct" else ()
         out = _refused(run, db, "r1", command, "r1", "--delete", "11", *extra)
         assert out == ("error: hand r1: correction delete 11: cannot end with 0 of the pot's "
-                       "502 chips paid: 502 would go to nobody (10 before this correction); "
+                       "502 chips paid and 10 raked: 492 would go to nobody; "
                        "record the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an "
                        "uncalled bet) first\n")
     assert _nets(run) == {"Ann": 241, "Bob": -251}
     assert json.loads(run("balances", "--json").output)["rake"] == [
-        {"session": None, "chips": 10, "hands": 1}]
+        {"session": None, "chips": 10, "hands": 1,
+         "chip_value_minor": 1, "decimals": 0, "currency": None}]
+
+
+def test_a_files_rake_is_held_to_the_pot_as_a_live_one(run, db, tmp_path  # noqa: ANN001
+                                                       ) -> None:
+    """The same hand paid 492 with ``rake = 10``: paying Ann the whole 502 beside the file's
+    rake pays out 512 of the 502 pot, refused as for a ``recorded_rake``; 497 leaves 5 to
+    nobody beside the rake; nothing written, the rake still counted. Ann 482 and Bob 10
+    (he did not fold) is a legal split of the 492 and goes in."""
+    from tests.test_import_rake import ALL_IN
+
+    path = tmp_path / "r1.phh"
+    path.write_text(ALL_IN + "winnings = [492, 0]\nrake = 10\n")
+    assert run("import", str(path)).exit_code == 0
+    out = _refused(run, db, "r1", "correct", "r1", "--replace", "11", "pay Ann 502", *REASON)
+    assert out == ("error: hand r1: the corrected hand pays out 512 (a rake of 10 with it): "
+                   "the pot holds 502\n")
+    out = _refused(run, db, "r1", "correct", "r1", "--replace", "11", "pay Ann 487", *REASON)
+    assert out == ("error: hand r1: correction replace 11 'pay Ann 487': cannot end with 487 "
+                   "of the pot's 502 chips paid and 10 raked: 5 would go to nobody; record the "
+                   "rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled bet) "
+                   "first\n")
+    assert json.loads(run("balances", "--json").output)["rake"] == [
+        {"session": None, "chips": 10, "hands": 1,
+         "chip_value_minor": 1, "decimals": 0, "currency": None}]
+    done = run("correct", "r1", "--replace", "11", "pay Ann 482", "--insert-after", "11",
+               "pay Bob 10", *REASON)
+    assert done.exit_code == 0, done.output
+    assert _nets(run) == {"Ann": 231, "Bob": -241}

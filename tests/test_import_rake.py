@@ -55,12 +55,12 @@ def test_the_rake_the_payouts_leave_out_says_nothing(tmp_path: Path) -> None:
 
 
 def test_a_rake_above_the_pot_is_refused(tmp_path: Path) -> None:
-    """A rake of 600 from a 502 pot cannot be: one line naming both, nothing written (the
-    ledger file the import made is removed)."""
+    """A rake of 600 from a 502 pot cannot be: one line naming both at the rake line (11),
+    nothing written (the ledger file the import made is removed)."""
     db, code, out, err = _import(tmp_path, ALL_IN + "winnings = [0, 0]\nrake = 600\n")
     assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in "
                               "the ledger; 1 rejected\n")
-    assert err == (f"error: {tmp_path / 'r1.phh'}:1, hand r1: its rake of 600 is more than "
+    assert err == (f"error: {tmp_path / 'r1.phh'}:11, hand r1: its rake of 600 is more than "
                    "the pot of 502: the table takes its rake from the pot\n")
     assert not db.exists()
 
@@ -160,7 +160,7 @@ def test_a_rake_without_payouts_is_refused_unless_it_took_the_pot(tmp_path: Path
         assert not db.exists()
     _, code, _, err = _import(tmp_path, ALL_IN.replace("'r1'", "'r2'") + "rake = 503\n",
                               "r2.phh")
-    assert (code, err) == (2, f"error: {tmp_path / 'r2.phh'}:1, hand r2: its rake of 503 is "
+    assert (code, err) == (2, f"error: {tmp_path / 'r2.phh'}:10, hand r2: its rake of 503 is "
                               "more than the pot of 502: the table takes its rake from the "
                               "pot\n")
     # finishing stacks of 492 and 49 say Ann was paid 492 (she put in her 251, Bob kept 49)
@@ -194,7 +194,8 @@ def test_a_rake_of_the_whole_pot_without_payouts_is_counted(tmp_path: Path) -> N
     code, out, _ = one_shot(db, "balances", "--json")
     body = json.loads(out)
     assert {p["player"]: p["net"] for p in body["players"]} == {"Ann": -251, "Bob": -251}
-    assert body["rake"] == [{"session": "s", "chips": 502, "hands": 1}]
+    assert body["rake"] == [{"session": "s", "chips": 502, "hands": 1,
+                             "chip_value_minor": 1, "decimals": 0, "currency": None}]
     code, out, _ = one_shot(db, "balances")
     assert "rake: 502 chips taken from the pots in session s (1 hand)\n" in out
     code, out, _ = one_shot(db, "settle", "--session", "s")
@@ -303,3 +304,132 @@ def test_a_rake_rule_that_cannot_be_read_whole_is_refused(tmp_path: Path) -> Non
     code, out, _ = one_shot(db, "audit", "--json")
     assert [(d["kind"], d["expected"], d["actual"])
             for d in json.loads(out)["discrepancies"]] == [("rake", 502, 492)]
+
+
+#: Cy folds, Ann (small blind) raises to 6, Bob folds his big blind: the pot is Bob's 2 and
+#: 2 of Ann's 6 (4 chips); her other 4 are uncalled, returned to her, never raked (RULES.md
+#: §1.2-1.4).
+UNCALLED = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 50, 200]
+actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 7c2d', 'p3 f', 'p1 cbr 6', 'p2 f']
+players = ['Ann', 'Bob', 'Cy']
+_hand_id = 'i1'
+rake = 4
+"""
+
+
+def test_a_rake_of_the_pot_beside_an_uncalled_bet_needs_its_return(tmp_path: Path) -> None:
+    """A rake of the whole 4 pot and no ``winnings``: Ann's uncalled 4 is paid back to
+    nobody, so the hand is refused as a live ``end`` is (nothing written; it was stored,
+    the 4 counted as rake too, 8 in all). With ``winnings = [4, 0, 0]`` (the bet returned)
+    it imports: one ``rake`` finding, and the rake counted is the file's 4: Ann nets -2
+    (put in 6, paid 4), Bob -2."""
+    db, code, out, err = _import(tmp_path, UNCALLED, "i1.phh")
+    assert (code, out) == (2, REJECTED)
+    assert err == (f"error: {tmp_path / 'i1.phh'}:1, hand i1: its rake of 4 takes the whole "
+                   "pot of 4, but it records no payouts: Ann's uncalled bet of 4 is returned, "
+                   "never raked (RULES.md §1.2-1.4), and the file pays it back to nobody; a "
+                   "raked hand records what each player collected (PHH's winnings or "
+                   "finishing_stacks), the uncalled bet with it\n")
+    assert not db.exists()
+    db, code, out, err = _import(tmp_path, UNCALLED + "winnings = [4, 0, 0]\n", "i1.phh")
+    assert (code, err) == (0, "")
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert [(d["kind"], d["player"], d["expected"], d["actual"])
+            for d in json.loads(out)["discrepancies"]] == [("rake", "Ann", 8, 4)]
+    body = json.loads(one_shot(db, "balances", "--json")[1])
+    assert {p["player"]: p["net"] for p in body["players"]} == {"Ann": -2, "Bob": -2, "Cy": 0}
+    assert body["rake"] == [{"session": None, "chips": 4, "hands": 1,
+                             "chip_value_minor": 1, "decimals": 0, "currency": None}]
+
+
+def test_a_rake_the_whole_payout_leaves_no_room_for_is_reported(tmp_path: Path) -> None:
+    """``rake = 5`` and Ann paid the whole 502 pot: the warning says the audit reports it,
+    and it does: one ``payout`` finding of the whole table naming the rake and what was
+    paid (expected the 502 less the rake, 497; actual 502), in ``replay`` too; no rake is
+    counted."""
+    db, code, out, err = _import(tmp_path, ALL_IN + "winnings = [502, 0]\nrake = 5\n")
+    assert (code, err) == (0, f"warning: {tmp_path / 'r1.phh'}:1: hand r1: the hand records a "
+                              "rake of 5, but the table paid 502 of the pot of 502: short by "
+                              "nothing, not short by the rake (stored; the audit reports it)\n")
+    said = ("hand r1: it records a rake of 5, but the table paid 502 of the pots and returns "
+            "of 502: the rake is not what the payouts leave out, so it is counted nowhere (as "
+            "rake or as any player's)")
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert code == 1
+    assert [(d["kind"], d["player"], d["expected"], d["actual"], d["message"])
+            for d in json.loads(out)["discrepancies"]] == [("payout", None, 497, 502, said)]
+    code, out, _ = one_shot(db, "replay")
+    assert said.split(": ")[1] in " ".join(out.split())
+    assert "rake" not in json.loads(one_shot(db, "balances", "--json")[1])
+
+
+def test_the_rake_outside_sessions_is_counted_per_chip_unit(tmp_path: Path) -> None:
+    """Two hands of no session: the all-in hand in tenths (stacks 25.1 and 30, a 50.2 pot,
+    Ann paid 49.7, ``rake = 0.5``: 5 chips of 0.1) and in whole chips (502 pot, 492 paid,
+    ``rake = 10``). The rake is a line per chip unit, never 15 chips of nothing."""
+    tenths = (ALL_IN.replace("[1, 2]", "[0.1, 0.2]").replace("min_bet = 2", "min_bet = 0.2")
+              .replace("[251, 300]", "[25.1, 30]").replace("cbr 251", "cbr 25.1")
+              .replace("'r1'", "'t1'") + "winnings = [49.7, 0]\nrake = 0.5\n")
+    db = tmp_path / "t.duckdb"
+    for name, text in (("t1.phh", tenths), ("r1.phh", ALL_IN + "winnings = [492, 0]\n"
+                                                              "rake = 10\n")):
+        (tmp_path / name).write_text(text)
+        assert one_shot(db, "import", str(tmp_path / name)) == (
+            0, "imported 1 hand(s) (12 events) from 1 file(s); 0 already in the ledger; 0 "
+               "rejected\n", "")
+    out = one_shot(db, "balances")[1].splitlines()
+    assert [line for line in out if line.startswith("rake:")] == [
+        "rake: 5 chips of 0.1 taken from the pots outside sessions (1 hand)",
+        "rake: 10 chips taken from the pots outside sessions (1 hand)"]
+    assert json.loads(one_shot(db, "balances", "--json")[1])["rake"] == [
+        {"session": None, "chips": 5, "hands": 1, "chip_value_minor": 1, "decimals": 1,
+         "currency": None},
+        {"session": None, "chips": 10, "hands": 1, "chip_value_minor": 1, "decimals": 0,
+         "currency": None}]
+
+
+def test_the_rake_counted_is_the_files_beside_an_uncalled_bet_left_out(tmp_path: Path) -> None:
+    """tests/test_rake.py's hand paid 11 with ``rake = 1``: the site left p1's uncalled 20
+    out beside its rake. balances counts the file's 1 chip of rake, never the 21 the
+    payouts leave out; the audit names the 20 as ``uncalled``."""
+    db, code, out, err = _import(tmp_path, HAND + "winnings = [11, 0, 0]\nrake = 1\n"
+                                 "_hand_id = 'u0'\n", "u0.phh")
+    assert (code, err) == (0, "")
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert [(d["kind"], d["player"], d["expected"], d["actual"])
+            for d in json.loads(out)["discrepancies"]] == [("rake", "p1", 32, 31),
+                                                           ("uncalled", "p1", 31, 11)]
+    assert "rake: 1 chip taken from the pots outside sessions (1 hand)\n" in one_shot(
+        db, "balances")[1]
+
+
+def test_a_rake_refused_is_named_at_its_line_in_the_files_money(tmp_path: Path) -> None:
+    """The all-in hand in dollars (a $50.20 pot), its ``rake`` at line 12: ``nan`` is no
+    number (never "a stack written as inf"); $60.00 is more than the pot, said in dollars at
+    the rake line; $0.10 is no whole number of a 0.25 USD session's chips, said of the rake
+    at its line. Nothing written each time."""
+    dollars = (ALL_IN.replace("[1, 2]", "[0.25, 0.50]").replace("min_bet = 2", "min_bet = 0.50")
+               .replace("[251, 300]", "[25.10, 30.00]").replace("cbr 251", "cbr 25.10")
+               + "currency = 'USD'\n")
+    db = tmp_path / "t.duckdb"
+    for args in (("session", "open", "s", "--chip-value", "0.25", "--currency", "USD"),
+                 ("buyin", "s", "Ann", "100"), ("buyin", "s", "Bob", "120")):
+        assert one_shot(db, *args)[0] == 0
+    before = events(db)
+    path = tmp_path / "usd.phh"
+    for tail, message in (
+            ("winnings = [50.20, 0]\nrake = nan\n", "rake: nan is not a finite number"),
+            ("winnings = [0, 0]\nrake = 60.00\n", "its rake of 60.00 is more than the pot of "
+                                                  "50.20: the table takes its rake from the pot"),
+            ("winnings = [50.10, 0]\nrake = 0.10\n",
+             "its rake of 0.10 (10 minor units) is not a whole number of the session s's chips "
+             "of 25: the table takes its rake in those chips; nothing of the hand is imported "
+             "(never rounded)")):
+        path.write_text(dollars + tail)
+        assert one_shot(db, "import", "--session", "s", str(path)) == (
+            2, REJECTED, f"error: {path}:12, hand r1: {message}\n")
+        assert events(db) == before

@@ -108,7 +108,8 @@ def test_balances_name_the_rake_of_each_session(run, hand: Path) -> None:  # noq
         "note: the players' nets sum to -10 chips, not 0: chips the table kept or paid to nobody"
         " (a rake, a hand paid short) or paid beyond the pot; `handledger audit` names the hands"]
     body = json.loads(run("balances", "--json").output)
-    assert body["rake"] == [{"session": "s", "chips": 10, "hands": 1}]
+    assert body["rake"] == [{"session": "s", "chips": 10, "hands": 1,
+                             "chip_value_minor": 1, "decimals": 0, "currency": None}]
     out = run("settle", "--session", "s")  # the rake is owed to the house (plain chips)
     assert (out.exit_code, out.output.splitlines()) == (0, [
         "Bob pays Ann 140", "Bob pays the house 10",
@@ -373,7 +374,8 @@ def test_a_rake_comes_out_of_the_pots_never_out_of_an_uncalled_bet(run, db: str)
         assert run("act", "t1", action).exit_code == 0, action
     assert _nets(run) == {"Ann": -2, "Bob": -1, "Cy": -2}  # -5 in all: the rake
     assert json.loads(run("balances", "--json").output)["rake"] == [
-        {"session": "s", "chips": 5, "hands": 1}]
+        {"session": "s", "chips": 5, "hands": 1,
+         "chip_value_minor": 1, "decimals": 0, "currency": None}]
 
 
 def test_a_payout_after_the_rake_cannot_take_an_uncalled_bet(run, db: str) -> None:  # noqa: ANN001
@@ -419,7 +421,8 @@ def test_a_rake_of_the_whole_pot_pays_nobody_and_is_counted(run, db: str) -> Non
         ("rake", 6, 0)]
     assert _nets(run) == {"Ann": -2, "Bob": -2, "Cy": -2}
     assert json.loads(run("balances", "--json").output)["rake"] == [
-        {"session": "s", "chips": 6, "hands": 1}]
+        {"session": "s", "chips": 6, "hands": 1,
+         "chip_value_minor": 1, "decimals": 0, "currency": None}]
     assert run("settle", "--session", "s").output.splitlines()[:4] == [
         "Ann pays the house 2", "Bob pays the house 2", "Cy pays the house 2",
         "3 transfer(s) settle 3 player(s) and the house"]
@@ -449,7 +452,8 @@ def test_a_rake_of_the_whole_pot_round_trips_through_phh(run, db: str, tmp_path:
             for d in body["discrepancies"]] == [("rake", "Ann", 6, 0)]
     nets = json.loads(one_shot(other, "balances", "--json")[1])
     assert {p["player"]: p["net"] for p in nets["players"]} == {"Ann": -2, "Bob": -2, "Cy": -2}
-    assert nets["rake"] == [{"session": "s", "chips": 6, "hands": 1}]
+    assert nets["rake"] == [{"session": "s", "chips": 6, "hands": 1,
+                             "chip_value_minor": 1, "decimals": 0, "currency": None}]
 
 
 def test_a_correction_cannot_rake_an_uncalled_bet(run, db: str) -> None:  # noqa: ANN001
@@ -490,7 +494,8 @@ def test_a_split_pot_raked_is_one_rake(run, db: str) -> None:  # noqa: ANN001
         f"rake: {said} [session s, hand sp; expected 102, actual 97]",
         "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (rake 1)"]
     assert json.loads(run("balances", "--json").output)["rake"] == [
-        {"session": "s", "chips": 5, "hands": 1}]
+        {"session": "s", "chips": 5, "hands": 1,
+         "chip_value_minor": 1, "decimals": 0, "currency": None}]
     assert _nets(run) == {"Ann": -2, "Bob": -3}
     with Ledger(db, read_only=True) as ledger:
         assert rake_taken(ledger, "s") == 5

@@ -47,9 +47,17 @@ def test_the_rake_the_file_records() -> None:
 
 
 def test_rake_and_the_uncalled_bet_left_out_together() -> None:
+    """The rake counted is the file's 1 (recomputed 32 − recorded 31, as if the uncalled
+    bet had been paid), never the 21 the payouts leave out; the 20 is an ``uncalled``
+    finding beside it."""
     r = replayed("winnings = [11, 0, 0]\nrake = 1\n")
-    assert kinds(r) == [("rake", "p1", -21)]
+    assert kinds(r) == [("rake", "p1", -1), ("uncalled", "p1", -20)]
+    assert [(d.recorded, d.recomputed) for d in r.discrepancies] == [(31, 32), (11, 31)]
     assert "left out the uncalled bet (20)" in r.discrepancies[0].sentence()
+    assert r.discrepancies[1].sentence() == (
+        f"hand {r.hand}: p1 was paid 11, the rules give 31 beside the rake: the "
+        "difference is his uncalled bet of 20, which the site leaves out of what it says he "
+        "collected")
 
 
 def test_a_rake_within_the_hands_rule() -> None:

@@ -76,7 +76,8 @@ def _settlement_findings(run) -> list[tuple[str, str | None, str]]:  # noqa: ANN
 def test_the_rake_is_owed_to_the_house(run, night: Path) -> None:  # noqa: ANN001
     body = json.loads(run("balances", "--session", "night", "--json").output)
     assert {p["player"]: p["net"] for p in body["players"]} == {"Ann": 40, "Bob": -30, "Cy": -20}
-    assert body["rake"] == [{"session": "night", "chips": 10, "hands": 2}]
+    assert body["rake"] == [{"session": "night", "chips": 10, "hands": 2,
+                             "chip_value_minor": 25, "decimals": 2, "currency": "USD"}]
     assert _settle(run) == [
         *TRANSFERS, "3 transfer(s) settle 3 player(s) and the house",
         "the house: whoever keeps the rake the table took, 2.50 USD (10 chips in session night);"

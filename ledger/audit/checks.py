@@ -419,11 +419,10 @@ REGISTRY: tuple[Check, ...] = _registry([
           "a recorded payout differs from the engine's award (the replay's discrepancies)"),
     Check("rake", Scope.HAND, 10, hand_rake,
           "the table was paid less than the pots by the rake (the one the file records or the "
-          "table recorded live, or within the hand's rake rule), uncalled bets left out "
-          "included"),
+          "table recorded live, or within the hand's rake rule), counted as that rake"),
     Check("uncalled", Scope.HAND, 11, hand_uncalled,
-          "a player was paid exactly his uncalled bet less: the site leaves it out of what it "
-          "says he collected"),
+          "a player was paid exactly his uncalled bet less (beside the rake, if any): the site "
+          "leaves it out of what it says he collected"),
     Check("chip_conservation", Scope.HAND, 1, hand_conservation,
           "contributions + carried-in differ from awards + returned + carried"),
     Check("chip_conservation", Scope.SESSION, 2, carried_chips,

@@ -143,17 +143,29 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
 
 def rake_taken(con: Any, session: str | None) -> list[dict[str, Any]]:
     """The rake the table took from the pots of ``session`` (None: of every session), per
-    session in ledger order: ``{"session", "chips", "hands"}`` (session None for hands of no
-    session). It is what the replay names a ``rake`` (replay/rake.py): the payouts short of
-    the pots by a rake recorded at the table (``act HAND "rake AMOUNT"``) or in the hand's
-    file (PHH's ``rake``, FORMATS.md §1; a site's summary, with any uncalled bet the site
-    left out beside it)."""
-    return [{"session": s, "chips": int(chips), "hands": int(hands)} for s, chips, hands in
-            con.execute(
-                "SELECT d.session, sum(d.recomputed - d.recorded), count(DISTINCT d.hand_id)"
-                " FROM discrepancies d JOIN hands h USING (hand_id) WHERE d.kind = 'rake'"
-                " AND ($1 IS NULL OR d.session = $1) GROUP BY d.session ORDER BY min(h.ord)",
-                [session]).fetchall()]
+    session and chip unit in ledger order: ``{"session", "chips", "hands", "chip_value_minor",
+    "decimals", "currency"}`` (session None for hands of no session; the unit is the
+    session's, or for a hand of no session its own: chips of different values never add
+    up, README "net has one meaning"). It is what the replay names a ``rake``
+    (replay/rake.py): the payouts short of the pots by a rake recorded at the table (``act
+    HAND "rake AMOUNT"``) or in the hand's file (PHH's ``rake``, FORMATS.md §1; a site's
+    summary; an uncalled bet the site left out beside it is no rake)."""
+    keys = ("session", "chips", "hands", "chip_value_minor", "decimals", "currency")
+    rows = con.execute(
+        "WITH r AS (SELECT d.session, d.hand_id, sum(d.recomputed - d.recorded) AS chips,"
+        " min(h.ord) AS ord FROM discrepancies d JOIN hands h USING (hand_id)"
+        " WHERE d.kind = 'rake' AND ($1 IS NULL OR d.session = $1) GROUP BY ALL),"
+        " u AS (SELECT r.*, CAST(json_extract(e.payload, '$.unit') AS VARCHAR) AS unit"
+        " FROM r LEFT JOIN events e ON e.hand_id = r.hand_id AND e.type = 'hand_started'"
+        " AND r.session IS NULL)"
+        " SELECT u.session, sum(u.chips), count(DISTINCT u.hand_id),"
+        " coalesce(b.chip_value_minor, CAST(json_extract(u.unit, '$.minor_per_chip') AS BIGINT),"
+        " 1), coalesce(b.decimals, CAST(json_extract(u.unit, '$.decimals') AS INTEGER), 0),"
+        " nullif(coalesce(b.currency, json_extract_string(u.unit, '$.currency')), '')"
+        " FROM u LEFT JOIN session_book b ON u.session IS NOT NULL AND b.session = u.session"
+        " GROUP BY ALL ORDER BY min(u.ord)", [session]).fetchall()
+    return [dict(zip(keys, (s, int(c), int(h), int(v), int(d), cur), strict=True))
+            for s, c, h, v, d, cur in rows]
 
 
 def unbalanced(con: Any, session: str | None, money: bool) -> list[dict[str, Any]]:

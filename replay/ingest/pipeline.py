@@ -585,7 +585,8 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
             errors.append(invalid_value(exc).located(hand=getattr(item, "hand", None)))
             continue
         hand = events[0].hand
-        found = _faults(events, state, file=read.file, line=getattr(item, "line", None))
+        found = _faults(events, state, file=read.file, line=getattr(item, "line", None),
+                        rake_line=getattr(item, "rake_line", None))
         if found is not None:
             errors.append(found)
             if not isinstance(found, StoredFinding):  # a warning keeps the hand
@@ -597,13 +598,14 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
     return batches, errors
 
 
-def _faults(events: list[Any], state: Any, *, file: str, line: int | None
-            ) -> LedgerError | None:
+def _faults(events: list[Any], state: Any, *, file: str, line: int | None,
+            rake_line: int | None = None) -> LedgerError | None:
     """What :func:`check_items` finds wrong with a hand the engine took (``state``: after
     its ``events``): a hand id or a seated player's name a command would refuse
     (ledger/model/names.py), else its rake (:func:`replay.ingest.rakes.rake_finding`: above
     the pot, or, a :class:`StoredFinding`, not what the payouts leave out), else chips it
-    records as returned beyond an uncalled bet (:func:`returned_finding`); None: nothing."""
+    records as returned beyond an uncalled bet (:func:`returned_finding`); None: nothing.
+    ``rake_line``: the line of the file's rake, where a rake above the pot is refused."""
     hand = events[0].hand
     try:
         check_hand_id(hand)
@@ -611,7 +613,7 @@ def _faults(events: list[Any], state: Any, *, file: str, line: int | None
             check_name(seat.player)
     except LedgerError as exc:
         return exc.located(file=file, line=line, hand=hand)
-    found = rake_finding(events, state, file=file, line=line)
+    found = rake_finding(events, state, file=file, line=line, rake_line=rake_line)
     return found if found is not None else returned_finding(state, file=file, line=line)
 
 
@@ -684,6 +686,9 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
             try:
                 b = b.with_events(to_session(b.events, unit(b.session), b.session))
             except LedgerError as exc:
+                if isinstance(exc, NotWholeChips) and exc.rake:  # at the file's rake line
+                    exc.located(line=next((i.rake_line for i in read.items if isinstance(
+                        i, PhhHand) and i.hand == b.hand_id), None))
                 wrong.append(exc)
                 continue
         out.append(b)

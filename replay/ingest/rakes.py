@@ -84,7 +84,8 @@ def _text(value: Any) -> str:
 
 
 def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
-                 line: int | None = None) -> LedgerError | None:
+                 line: int | None = None, rake_line: int | None = None
+                 ) -> LedgerError | None:
     """What is wrong with the rake of a hand read from a file (``events``; ``state``: the
     engine's state after them, RULES.md §1.2-1.4): None when it records no rake (a
     ``recorded_rake`` event or its file's, :func:`replay.rake.filed_rake`), when the hand
@@ -92,12 +93,17 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     returned or left out (or it records none and the rake took the whole pot: it paid
     nobody, :func:`replay.rake.took_the_pot`). The pot: every chip put in and carried in,
     less the uncalled bet and what is carried out (RULES.md §7.1,
-    :func:`replay.rake.whole_pot`). Chips throughout.
+    :func:`replay.rake.whole_pot`). Chips, written as the file writes them (``0.20`` in a
+    hand kept in cents). ``line``: the hand's line in its file;
+    ``rake_line``: its rake's (a PHH ``rake`` key), where a rake above the pot is refused.
 
     Returns:
         :class:`IllegalHand` (the hand refused): the rake is more than the pot; it records
             no payouts and a rake that is not the whole pot (``its rake of 8 leaves 494 of
-            the pot of 502, but it records no payouts …``); its file's rake is no whole
+            the pot of 502, but it records no payouts …``), or is the whole pot of a hand
+            that returns an uncalled bet, which no payout pays back (``its rake of 4 takes
+            the whole pot of 4, but it records no payouts: Ann's uncalled bet of 4 is
+            returned, never raked …``); its file's rake is no whole
             number of its chips (a JSON-lines file's; PHH's is refused where it is read);
         :class:`StoredFinding` (stored, a warning): the payouts are short of the pot (and
             the uncalled bet) by something other than the rake, naming the rake, what was
@@ -110,25 +116,41 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
         return _unread(started, where)
     if state.status != "complete":
         return None
+    from ledger.formats.phh.base import format_amount
+
+    def a(chips: int) -> str:  # as the file writes amounts: 0.20 in a hand kept in cents
+        return format_amount(chips, started.unit.decimals)
+
     back = sum(uncalled(state.contributed).values())
     pot = whole_pot(state)
     if rake > pot:
-        return IllegalHand(f"its rake of {rake} is more than the pot of {pot}: the table "
-                           "takes its rake from the pot", **where)
+        return IllegalHand(f"its rake of {a(rake)} is more than the pot of {a(pot)}: the table "
+                           "takes its rake from the pot",
+                           **{**where, "line": rake_line if rake_line is not None else line})
     if not state.payouts:
-        if rake in (0, pot):  # none, or the rake took the pot: nobody was paid
+        if rake == 0 or (rake == pot and not back):  # none, or the rake took the pot
             return None
-        return IllegalHand(f"its rake of {rake} leaves {pot - rake} of the pot of {pot}, but "
-                           "it records no payouts (PHH's winnings or finishing_stacks) saying "
-                           "who was paid them: a raked hand records what each player collected "
-                           "(a rake of the whole pot, nothing)", **where)
+        if rake == pot:  # the pot, but an uncalled bet is returned to somebody
+            bets = ", ".join(f"{p}'s uncalled bet of {a(c)}"
+                             for p, c in uncalled(state.contributed).items() if c)
+            return IllegalHand(f"its rake of {a(rake)} takes the whole pot of {a(pot)}, but it "
+                               f"records no payouts: {bets} is returned, never raked "
+                               "(RULES.md §1.2-1.4), and the file pays it back to nobody; a "
+                               "raked hand records what each player collected (PHH's winnings "
+                               "or finishing_stacks), the uncalled bet with it", **where)
+        return IllegalHand(f"its rake of {a(rake)} leaves {a(pot - rake)} of the pot of "
+                           f"{a(pot)}, but it records no payouts (PHH's winnings or "
+                           "finishing_stacks) saying who was paid them: a raked hand records "
+                           "what each player collected (a rake of the whole pot, nothing)",
+                           **where)
     paid = sum(p.amount for p in state.payouts)
     short = pot + back - paid
     if short == rake or (back and short - back == rake):
         return None
-    owed = f"the pot of {pot}" + (f" and the uncalled bet of {back}" if back else "")
-    off = f"short by {short}" if short >= 0 else f"over by {-short}"
-    return StoredFinding(f"the hand records a rake of {rake}, but the table paid {paid} of "
+    owed = f"the pot of {a(pot)}" + (f" and the uncalled bet of {a(back)}" if back else "")
+    off = (f"short by {a(short)}" if short > 0 else f"over by {a(-short)}" if short else
+           "short by nothing")
+    return StoredFinding(f"the hand records a rake of {a(rake)}, but the table paid {a(paid)} of "
                          f"{owed}: {off}, not short by the rake", **where)
 
 

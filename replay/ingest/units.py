@@ -95,11 +95,13 @@ def _code(currency: str) -> str:
 
 class NotWholeChips(LedgerError):
     """A hand's amount that is not a whole number of its session's chips (``chip``: minor
-    units a chip is worth; ``minor``: the amount in minor units)."""
+    units a chip is worth; ``minor``: the amount in minor units; ``rake``: the amount is the
+    file's rake, refused at its line)."""
 
-    def __init__(self, message: str, *, chip: int, minor: int, hand: str) -> None:
+    def __init__(self, message: str, *, chip: int, minor: int, hand: str,
+                 rake: bool = False) -> None:
         super().__init__(message, hand=hand)
-        self.chip, self.minor = chip, minor
+        self.chip, self.minor, self.rake = chip, minor, rake
 
 
 class _Scale:
@@ -150,7 +152,17 @@ def _source(source: dict[str, Any], decimals: int, scale: _Scale) -> dict[str, A
     if isinstance(out.get("site_rake"), int):
         out["site_rake"] = scale(out["site_rake"])
     if "rake" in out:
-        out["rake"] = _money(out["rake"], decimals, scale)
+        try:
+            out["rake"] = _money(out["rake"], decimals, scale)
+        except NotWholeChips as exc:  # said as the rake, in the file's money
+            from ledger.formats.phh.base import format_amount
+
+            raise NotWholeChips(
+                f"its rake of {format_amount(exc.minor // scale.worth, decimals)} ({exc.minor} "
+                f"minor units) is not a whole number of the session {scale.session}'s chips of "
+                f"{exc.chip}: the table takes its rake in those chips; nothing of the hand is "
+                "imported (never rounded)", chip=exc.chip, minor=exc.minor, hand=scale.hand,
+                rake=True) from None
     rule = out.get("_rake")
     if isinstance(rule, dict) and "cap" in rule:
         out["_rake"] = {**rule, "cap": _money(rule["cap"], decimals, scale)}

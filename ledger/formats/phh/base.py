@@ -250,7 +250,8 @@ class PhhHand:
     including an uncalled bet given back (PHH does not separate the two). ``finishing_stacks``
     in chips when the file gives them. ``source_key`` is the sha256 (hex) of the hand's own
     TOML text with comments, blank lines and runs of whitespace normalised away: the same
-    hand imported twice has the same key.
+    hand imported twice has the same key. ``rake_line``: the line of its ``rake`` key, None
+    when it has none (a refusal of the rake names it).
     """
 
     file: str
@@ -264,6 +265,7 @@ class PhhHand:
     finishing_stacks: list[int] | None
     expected: Expected | None
     source_key: str
+    rake_line: int | None = None
 
     @property
     def hand(self) -> str:

@@ -195,6 +195,9 @@ def _rake_rule(raw: RawHand, rule: object, decimals: int) -> None:
 
 
 def _named_number(raw: RawHand, value: object, name: str, key: str) -> Decimal:
+    if isinstance(value, Decimal) and not value.is_finite():  # TOML's nan, inf
+        written = "nan" if value.is_nan() else "-inf" if value < 0 else "inf"
+        raise raw.error(f"{name}: {written} is not a finite number", key)
     try:
         return to_decimal(value)
     except MalformedInput as exc:

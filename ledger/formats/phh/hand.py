@@ -108,6 +108,7 @@ def build_hand(raw: RawHand) -> PhhHand:
         file=raw.file, section=raw.section, line=raw.line, index=raw.index, started=started,
         forced=forced_bets(stakes, seats), actions=actions, payouts=payouts,
         finishing_stacks=finishing, expected=expected, source_key=source_key,
+        rake_line=raw.keys.get("rake") if "rake" in table else None,
     )
 
 
