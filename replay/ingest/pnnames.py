@@ -23,16 +23,19 @@ from typing import Any
 
 from ledger.formats.reading import FileRead, HandEvents, SessionEntry
 from ledger.model.errors import LedgerError
+from ledger.model.events import PlayerAlias, Seat
 
 
 @dataclass(frozen=True)
 class _Stored:
-    """A stored PokerNow hand: its id, session, place and the digest of its logged lines."""
+    """A stored PokerNow hand: its id, session, place, the digest of its logged lines and its
+    seats (``{seat number or place: player id}``)."""
 
     hand: str
     session: str | None
     position: int
     text_digest: str | None
+    seats: dict[int, str]
 
 
 def hand_identity(source: dict[str, Any]) -> tuple[str, ...] | None:
@@ -51,14 +54,16 @@ def hand_identity(source: dict[str, Any]) -> tuple[str, ...] | None:
 
 def check_same_names(ledger: Any, read: FileRead) -> None:
     """Refuse the PokerNow log ``read`` when a hand of it is a hand the ledger holds
-    (:func:`hand_identity`) whose logged lines differ (``source.text_digest``) in the name
-    of a seated player: the name the log gives him there is not the one the ledger's
-    ``player_alias`` rows gave him at that hand.
+    (:func:`hand_identity`) whose logged lines differ (``source.text_digest``) in a seated
+    player: his id is not the one the ledger's hand seats there (a copy with an id edited),
+    or the name the log gives him there is not the one the ledger's ``player_alias`` rows
+    gave him at that hand.
 
     Raises:
-        LedgerError: naming the file, the line of the hand's start, the ledger's hand id,
-            the player (his id) and both names, saying nothing of the file was written and
-            how to show him under the new name (``player alias``).
+        LedgerError: naming the file, the line of the hand's start, the ledger's hand id and
+            the seat with both ids, or the player (his id) and both names; saying nothing of
+            the file was written (and, for a name, how to show him under it, ``player
+            alias``, or that he is shown so already; the file stays refused either way).
     """
     hands = [i for i in read.items if isinstance(i, HandEvents) and i.events]
     stored = _stored_hands(ledger, hands)
@@ -71,17 +76,55 @@ def check_same_names(ledger: Any, read: FileRead) -> None:
     mine = _names_in_file(read.items)
     theirs = _names_in_ledger(ledger, [s for _, s in changed])
     for hand, held in changed:
+        _check_same_players(read, hand, held)
         for seat in hand.events[0].seats:
             now, was = mine[hand.hand_id].get(seat.player), theirs[held.hand].get(seat.player)
             if now is None or was is None or now == was:
                 continue
-            alias = f"handledger player alias {shlex.quote(now)} {shlex.quote(seat.player)}"
+            if _shown_as(ledger, seat.player) == now:
+                hint = f"he is shown as {now} already (a `player alias`)"
+            else:
+                hint = (f"`handledger player alias {shlex.quote(now)} "
+                        f"{shlex.quote(seat.player)}` shows him as {now} from now on")
             raise LedgerError(
                 f"this PokerNow hand is in the ledger already (session {held.session}) under "
                 f"other names: player {seat.player} is {now!r} here, {was!r} in the ledger; "
-                "nothing of the file was written (its buy-ins would count twice; to show "
-                f"him as {now}: `{alias}`)",
-                file=read.file, line=hand.line, hand=held.hand)
+                f"nothing of the file was written (its buy-ins would count twice); {hint}, "
+                "and the file stays refused (the stored hands keep the names they were "
+                "logged under)", file=read.file, line=hand.line, hand=held.hand)
+
+
+def _shown_as(ledger: Any, player: str) -> str:
+    """The name ``player`` (an id) is shown under now: the latest ``player_alias`` rows,
+    chains followed (:func:`ledger.audit.books.resolve_aliases`)."""
+    from ledger.audit.books import resolve_aliases
+    from ledger.store.streams import alias_pairs
+
+    pairs = [PlayerAlias(player=p, alias=a) for p, a in alias_pairs(ledger)]
+    return resolve_aliases(pairs).get(player, player)
+
+
+def _seats(seats: Sequence[Any]) -> dict[int, str]:
+    """``{seat number (else its place in the list): player id}`` of a hand's seats."""
+    return {s.seat if s.seat is not None else -i: s.player for i, s in enumerate(seats)}
+
+
+def _check_same_players(read: FileRead, hand: HandEvents, held: _Stored) -> None:
+    """Refuse (see :func:`check_same_names`) the file whose ``hand``, the stored hand
+    ``held``, seats another player (id) in a seat: an edited copy of the game, whose hands
+    and buy-ins would be written again for a player who never played."""
+    mine = _seats(hand.events[0].seats)
+    if not held.seats or set(mine.values()) == set(held.seats.values()):
+        return
+    seat = next((n for n in sorted(mine.keys() | held.seats.keys())
+                 if mine.get(n) != held.seats.get(n)), None)
+    where = f"seat {seat}" if seat is not None and seat > 0 else "a seat"
+    raise LedgerError(
+        f"this PokerNow hand is in the ledger already (session {held.session}) with another "
+        f"player: {where} is player {mine.get(seat, 'empty')} here, "
+        f"{held.seats.get(seat, 'empty')} in the ledger; nothing of the file was written (an "
+        "edited copy of the game: its hands and buy-ins would count twice)",
+        file=read.file, line=hand.line, hand=held.hand)
 
 
 def _stored_hands(ledger: Any, hands: Sequence[HandEvents]) -> dict[tuple[str, ...], _Stored]:
@@ -94,17 +137,19 @@ def _stored_hands(ledger: Any, hands: Sequence[HandEvents]) -> dict[tuple[str, .
     keys = [f"pokernow:{k[1]}" for k in wanted if k[0] == "id"]
     prefixes = [f"pokernow:{k[1]}:{k[2]}:" for k in wanted if k[0] == "at"]
     rows = ledger.query(
-        "SELECT hand_id, session, position, CAST(payload->'source' AS VARCHAR) FROM events"
+        "SELECT hand_id, session, position, CAST(payload->'source' AS VARCHAR),"
+        " CAST(payload->'seats' AS VARCHAR) FROM events"
         " WHERE seq = 1 AND hand_id IS NOT NULL AND source_key LIKE 'pokernow:%'"
         " AND (source_key IN (SELECT UNNEST($1)) OR (length(source_key) > 16 AND"
         " left(source_key, length(source_key) - 16) IN (SELECT UNNEST($2))))"
         " ORDER BY position", [keys, prefixes])
     out: dict[tuple[str, ...], _Stored] = {}
-    for hand, session, position, source in rows:
+    for hand, session, position, source, seats in rows:
         data = json.loads(source) if source else {}
         key = hand_identity(data)
         if key in wanted and key not in out:
-            out[key] = _Stored(hand, session, position, data.get("text_digest"))
+            held = [Seat.model_validate(s) for s in json.loads(seats or "[]")]
+            out[key] = _Stored(hand, session, position, data.get("text_digest"), _seats(held))
     return out
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.formats.files import csv_error, file_name, read_text
-from ledger.formats.pokernow.lines import parse_line
+from ledger.formats.pokernow.lines import BookLineError, parse_line
 from ledger.formats.pokernow.model import Row
 from ledger.model.errors import MalformedInput
 
@@ -30,13 +30,16 @@ HEADER = ("entry", "at", "order")
 
 @dataclass
 class Table:
-    """The rows of one table's log in a file: ``header_line`` is the CSV line of its header."""
+    """The rows of one table's log in a file: ``header_line`` is the CSV line of its header;
+    ``book``: those of ``errors`` about a line of the session's book that cannot be read (one
+    outside any hand, or an id change), which refuse the file whole."""
 
     header_line: int
     keyed: list[tuple[tuple[int, int, int], tuple[int, str, str, str]]] = field(
         default_factory=list)
     errors: list[MalformedInput] = field(default_factory=list)
     rows: list[Row] = field(default_factory=list)
+    book: list[MalformedInput] = field(default_factory=list)
 
 
 def _millis(at: str) -> int | None:
@@ -94,9 +97,12 @@ def _parse(table: Table, file: str) -> None:
         try:
             parsed = parse_line(entry)
         except ValueError as exc:
-            table.errors.append(MalformedInput(
-                str(exc), file=file, line=line, action=entry,
-                hand=None if open_hand is None else f"#{open_hand}"))
+            book = open_hand is None or isinstance(exc, BookLineError)
+            error = MalformedInput(str(exc), file=file, line=line, action=entry,
+                                   hand=None if book else f"#{open_hand}")
+            table.errors.append(error)
+            if book:
+                table.book.append(error)
             continue
         if parsed.kind == "start":
             open_hand = parsed.number
