@@ -110,20 +110,47 @@ def test_a_session_line_that_cannot_be_read_refuses_the_file(tmp_path, entry, sa
 
 def test_an_id_change_the_game_logged_imports_after_the_hands_before_it(tmp_path) -> None:  # noqa: ANN001
     """The hands stored before the change keep the old id (seat 1 is gE4aE_Yhc3 in both
-    files there): the longer export is no edited copy and adds hands #3 and #4."""
+    files there): the longer export is no edited copy and adds hand #4, as one import of it."""
     lines = CT.read_text(encoding="utf-8").splitlines(keepends=True)
-    short = _write(tmp_path / "short.csv", "".join([lines[0], *lines[31:]]))  # hands #1-#2
-    longer = _write(tmp_path / "longer.csv", _between_hands_2_and_3(
-        f'The player ""A8 @ ZZZZZZZZZ1"" changed the ID from {A8} to ZZZZZZZZZ1.',
-        "ZZZZZZZZZ1"))
+    start4 = next(i for i, t in enumerate(lines) if t.startswith('"-- starting hand #4'))
+    assert start4 == 15  # line 16; hand #3 ended at 10:51:58.556, #4 starts at 10:52:04.567
+    change = (f'"The player ""A8 @ ZZZZZZZZZ1"" changed the ID from {A8} to ZZZZZZZZZ1.",'
+              "2022-01-20T10:52:00.000Z,164267592000000\n")
+    short = _write(tmp_path / "short.csv", "".join([lines[0], *lines[start4 + 1:]]))
+    longer = _write(tmp_path / "longer.csv", "".join(
+        [lines[0], *(t.replace(A8, "ZZZZZZZZZ1") for t in lines[1:start4 + 1]), change,
+         *lines[start4 + 1:]]))
     db = build_ledger(tmp_path / "t.duckdb", [["import", str(short)]])
     run = _runner(db)
     out = run("import", str(longer))
     assert out.exit_code == 0, out.output
-    assert out.output.startswith("imported 2 hand(s) (35 events) from 1 file(s); 2 already in "
+    assert out.output.startswith("imported 1 hand(s) (18 events) from 1 file(s); 3 already in "
                                  "the ledger; 0 rejected")
+    # 67 + 18: the 85 events of the longer log imported alone (2 aliases of the change)
+    assert _rows(run).startswith("ok: 85 events")
     rows = json.loads(run("sql", "--json", "SELECT CAST(payload->'seats' AS VARCHAR) AS s"
                           " FROM events WHERE type = 'hand_started' ORDER BY position").output)
     seat1 = [next(s["player"] for s in json.loads(r["s"]) if s["seat"] == 1) for r in rows]
-    assert seat1 == [A8, A8, "ZZZZZZZZZ1", "ZZZZZZZZZ1"]
+    assert seat1 == [A8, A8, A8, "ZZZZZZZZZ1"]
     assert run("audit").exit_code == 0
+
+
+def test_a_copy_with_its_oldest_row_edited_is_refused(tmp_path) -> None:  # noqa: ANN001
+    """Its hands are the stored ones, but the oldest row names the game in its session lines'
+    keys: before, its 19 session lines (4 buy-ins, 7 seat changes, 3 cash-outs, 5 aliases)
+    were written again, every buy-in counted twice, exit 0."""
+    lines = CT.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[-1].startswith('"The player ""A8 @ gE4aE_Yhc3"" requested a seat.')
+    copy = _write(tmp_path / "copy.csv", "".join([*lines[:-1],
+                                                   lines[-1].replace("A8 @", "A7 @")]))
+    db = build_ledger(tmp_path / "t.duckdb", [["import", str(CT)]])
+    run = _runner(db)
+    before = _rows(run)
+    out = run("import", str(copy))
+    assert out.exit_code == 2
+    assert out.output == (
+        f"error: {copy}: this PokerNow game is in the ledger already (session "
+        "charlestudor_Input_Log_002: its first hand is), but its oldest row is not the one the "
+        "stored export begins with: an edited copy, whose joins and buy-ins would be written a "
+        "second time; nothing of the file was written\n" + EMPTY)
+    assert _rows(run) == before

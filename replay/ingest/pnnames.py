@@ -1,4 +1,4 @@
-"""A PokerNow log whose stored hands now name a player otherwise is refused (FORMATS.md §2).
+"""A PokerNow log that is an edited copy of a stored game is refused (FORMATS.md §2).
 
 A PokerNow player is his id; his name is an alias the log gives him (``"Name @ ID"``). A hand
 is the same hand whatever the names its lines print: PokerNow's hand id, or, in an older
@@ -7,7 +7,9 @@ game whose names were edited (``sed 's/Ann @/Anna @/'``) is therefore not anothe
 not a longer export either: its hands would be known under another key and its buy-ins
 written a second time. :func:`check_same_names` refuses such a file whole before anything of
 it is written, naming the first hand and player that differ; a host who wants the player
-shown under another name records ``handledger player alias NAME ID`` instead.
+shown under another name records ``handledger player alias NAME ID`` instead. A copy that
+seats another id in a stored hand, or whose oldest row (the game's name in its session lines'
+keys) was edited, is refused the same way (:func:`check_same_game`).
 
 A player who renamed himself during the game is untouched: the lines PokerNow logged before
 the rename keep the old name, so the hands the ledger holds read as they did.
@@ -24,6 +26,7 @@ from typing import Any
 from ledger.formats.reading import FileRead, HandEvents, SessionEntry
 from ledger.model.errors import LedgerError
 from ledger.model.events import PlayerAlias, Seat
+from ledger.store.streams import session_of_source
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,53 @@ def _shown_as(ledger: Any, player: str) -> str:
 
     pairs = [PlayerAlias(player=p, alias=a) for p, a in alias_pairs(ledger)]
     return resolve_aliases(pairs).get(player, player)
+
+
+def check_same_game(ledger: Any, read: FileRead, session: str) -> None:
+    """Refuse the PokerNow log ``read`` whose first hand the ledger holds in ``session`` but
+    whose session lines are keyed as another game's: its oldest row, which names the game in
+    their source keys (:mod:`ledger.formats.pokernow.importer`), is not the one the stored
+    export begins with (a copy with that row edited), so its joins and buy-ins, the stored
+    ones under another key, would be written again. A line the ledger holds under its own
+    key, or under the key an earlier version gave it (``legacy_key``), is no such line.
+
+    Raises:
+        LedgerError: naming the file and the session; nothing of the file is written.
+    """
+    if read.first_hand_key is None or session_of_source(ledger, read.first_hand_key) != session:
+        return
+    prefix = f"pokernow:{session}:"
+    mine = [i for i in read.items if isinstance(i, SessionEntry) and i.session == session
+            and i.source_key is not None and i.source_key.startswith(prefix)
+            and ":item:" in i.source_key]
+    if not mine:
+        return
+    stored = {k for (k,) in ledger.query(
+        "SELECT source_key FROM events WHERE session = $1 AND hand_id IS NULL AND"
+        " starts_with(source_key, $2) AND contains(source_key, ':item:')", [session, prefix])}
+    scopes = {_scope(k) for i in mine for k in (i.source_key, i.legacy_key) if k is not None}
+    others = {_place(k) for k in stored if _scope(k) not in scopes}  # another game's lines
+    for item in mine:
+        if item.source_key in stored or item.legacy_key in stored:
+            continue
+        if _place(item.source_key) in others:  # type: ignore[arg-type]
+            raise LedgerError(
+                f"this PokerNow game is in the ledger already (session {session}: its first "
+                "hand is), but its oldest row is not the one the stored export begins with: an "
+                "edited copy, whose joins and buy-ins would be written a second time; nothing "
+                "of the file was written", file=read.file)
+
+
+def _scope(key: str) -> str:
+    """``pokernow:<session>:<game>`` of a session line's source key (see :func:`_place`)."""
+    return key.rsplit(":item:", 1)[0]
+
+
+def _place(key: str) -> tuple[str, str]:
+    """``(hands before it, digest of its event)`` of a session line's source key
+    ``pokernow:<session>:<game>:item:<hands>:<index>:<digest>``."""
+    hands, _, digest = key.rsplit(":item:", 1)[1].split(":")
+    return hands, digest
 
 
 def _seats(seats: Sequence[Any]) -> dict[int, str]:
