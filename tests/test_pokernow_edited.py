@@ -154,3 +154,28 @@ def test_a_copy_with_its_oldest_row_edited_is_refused(tmp_path) -> None:  # noqa
         "stored export begins with: an edited copy, whose joins and buy-ins would be written a "
         "second time; nothing of the file was written\n" + EMPTY)
     assert _rows(run) == before
+
+
+@pytest.mark.parametrize(("edit", "said"), [
+    (lambda t: t.replace(",164267588246200\n", ",16426758824620x\n"),
+     "order '16426758824620x' is not an integer"),
+    (lambda t: t.replace(",2022-01-20T10:51:22.462Z,164267588246200\n", "\n"),
+     "row has too few columns")])
+def test_a_row_that_cannot_be_placed_refuses_the_file(tmp_path, edit, said) -> None:  # noqa: ANN001
+    """Line 32, the quit of @ovvkpfngo@@@ (CzMp1GAawT) between hands #2 and #3: before, the
+    row was reported and then sorted first in its millisecond (or left out) while the whole
+    log was imported, 83 events, exit 2."""
+    db = build_ledger(tmp_path / "t.duckdb", [["import", str(SHARED / "pokernow" /
+                                                             "charlestudor_Input_Log_001.csv")]])
+    run = _runner(db)
+    before = _rows(run)
+    log = _write(tmp_path / "bad.csv", edit(CT.read_text(encoding="utf-8")))
+    out = run("import", str(log))
+    assert out.exit_code == 2
+    action = (", action 'The player \"@ovvkpfngo@@@ @ CzMp1GAawT\" quits the game with a stack "
+              "of 0.'" if "order" in said else "")
+    assert out.output == (
+        f"error: {log}:32{action}: {said}: the row cannot be placed "
+        "in the log, so nothing of the file was written (the lines around it would be read in "
+        "a guessed order or without it; correct the row and import the file again)\n" + EMPTY)
+    assert _rows(run) == before
