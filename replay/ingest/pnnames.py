@@ -150,8 +150,8 @@ def _scope(key: str) -> str:
 def _place(key: str) -> tuple[str, str]:
     """``(hands before it, digest of its event)`` of a session line's source key
     ``pokernow:<session>:<game>:item:<hands>:<index>:<digest>``."""
-    hands, _, digest = key.rsplit(":item:", 1)[1].split(":")
-    return hands, digest
+    parts = key.rsplit(":item:", 1)[-1].split(":")
+    return parts[0], parts[-1]  # a key of another shape is only compared with itself
 
 
 def _seats(seats: Sequence[Any]) -> dict[int, str]:
