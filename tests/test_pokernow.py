@@ -463,9 +463,14 @@ def test_order_must_be_an_integer(tmp_path: Path) -> None:
     path = tmp_path / "order.csv"
     path.write_text('entry,at,order\n"Dead Small Blind",2022-01-01T00:00:00.000Z,12x\n',
                     encoding="utf-8")
-    game = read_pokernow_log(path)
-    assert [e.line for e in game.errors] == [2, 2]  # bad order, then a hand line outside a hand
-    assert "order '12x' is not an integer" in game.errors[0].message
+    # a row that cannot be placed refuses the file: the lines around it would be guessed
+    with pytest.raises(MalformedInput) as caught:
+        read_pokernow_log(path)
+    assert str(caught.value) == (
+        f"{path}:2, action 'Dead Small Blind': order '12x' is not an integer: the row cannot "
+        "be placed in the log, so nothing of the file was written (the lines around it would "
+        "be read in a guessed order or without it; correct the row and import the file "
+        "again)")
 
 
 def test_not_a_log(tmp_path: Path) -> None:

@@ -21,12 +21,15 @@ SESSION = "valakuzhyk_07_21_2022_log1"
 AAB = "gKyQzJRs7T"  # "Aab Ovwsi @ gKyQzJRs7T": in every one of the 52 hands, +7000 over them
 
 
-def _refusal(path: Path, line: int, hand: str, session: str = SESSION) -> str:
+def _refusal(path: Path, line: int, hand: str, session: str = SESSION, *,
+             shown: bool = False) -> str:
+    hint = ("he is shown as Aab New already (a `player alias`)" if shown else
+            f"`handledger player alias 'Aab New' {AAB}` shows him as Aab New from now on")
     return (f"error: {path}:{line}, hand {hand}: this PokerNow hand is in the ledger already "
             f"(session {session}) under other names: player {AAB} is 'Aab New' here, "
             "'Aab Ovwsi' in the ledger; nothing of the file was written (its buy-ins would "
-            "count twice; to show him as Aab New: `handledger player alias 'Aab New' "
-            f"{AAB}`)\n")
+            f"count twice); {hint}, and the file stays refused (the stored hands keep the "
+            "names they were logged under)\n")
 
 
 def _renamed(text: str) -> str:
@@ -106,6 +109,13 @@ def test_a_renamed_copy_under_another_name_is_refused_and_writes_nothing(
     head, _, aab = _books(run)
     assert head.startswith("ok: 1256 events")
     assert (aab["player"], aab["net"], aab["hands"]) == ("Aab New", 7000, 52)
+    # the copy again: still refused, and the line no longer asks for the alias just recorded
+    books = _books(run)
+    again = run("import", str(copy))
+    assert again.exit_code == 2
+    assert again.output == _refusal(copy, 1109, hand, shown=True) + (
+        "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n")
+    assert _books(run) == books
 
 
 def test_a_renamed_copy_under_the_original_name_is_refused(run, tmp_path) -> None:  # noqa: ANN001

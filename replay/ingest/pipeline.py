@@ -385,8 +385,10 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             (a join with chips the player does not have), or the game is in the ledger
             counted in another unit (:func:`check_game_unit`): the whole file is refused,
             before anything of it is written; LedgerError: a PokerNow hand the ledger holds
-            reads with another name for a seated player
-            (:func:`replay.ingest.pnnames.check_same_names`).
+            reads with another name or id for a seated player
+            (:func:`replay.ingest.pnnames.check_same_names`), or the game's first hand is
+            stored but its session lines are keyed as another game's
+            (:func:`replay.ingest.pnnames.check_same_game`).
     """
     read = importer.read(path, session=session)
     if read.session is not None:
@@ -403,9 +405,11 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     if importer.name in ("jsonl", "pokernow"):  # files that carry a session's book
         check_entry_lines(read)  # first: its refusal names the line
     if importer.name == "pokernow":
-        from replay.ingest.pnnames import check_same_names
+        from replay.ingest.pnnames import check_same_game, check_same_names
 
         check_same_names(ledger, read)  # a stored hand under other names: the file refused
+        if read.session is not None:
+            check_same_game(ledger, read, read.session)  # its oldest row edited: refused
     check_entry_names(read)
     return _without_stored_entries(ledger, read)
 

@@ -128,6 +128,11 @@ class Line:
         return found + [stack for _, _, stack in self.seats]
 
 
+class BookLineError(ValueError):
+    """A line of the session's book (``changed the ID``) whose shape is known but that cannot
+    be read: wherever it is logged, the file is refused whole (FORMATS.md §2)."""
+
+
 def card(token: str) -> str:
     """One PokerNow card (``10♥``, ``K♠``) as a PHH card (``Th``, ``Ks``).
 
@@ -238,7 +243,8 @@ def _generic(kind: str, m: re.Match[str]) -> Line:
     rest = groups.get("rest") or ""
     found = groups.get("cards")
     if kind == "id_change" and groups["new"] != groups["pid"]:
-        raise ValueError(f"the ID changes to {groups['new']}, not to the player's {groups['pid']}")
+        raise BookLineError(f"the ID changes to {groups['new']}, not to the player's "
+                            f"{groups['pid']}")
     return Line(
         kind,
         player=groups.get("pid"),
@@ -260,7 +266,8 @@ def parse_line(entry: str) -> Line:
     """Recognise one log entry.
 
     Raises:
-        ValueError: an entry of no known shape, or a known shape with unreadable cards or seats.
+        ValueError: an entry of no known shape, or a known shape with unreadable cards or seats
+            (:class:`BookLineError`: a line of the session's book).
     """
     text = entry.strip()
     for kind, pattern in _PATTERNS:

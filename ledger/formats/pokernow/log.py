@@ -326,6 +326,8 @@ def read_pokernow_log(path: str | Path, *, session: str | None = None) -> PnGame
 def _read_game(path: Path, table: Table, name: str, number: int | None) -> PnGame:
     """One table's game; ``number``: its place in a file of several tables."""
     rows, errors = table.rows, table.errors
+    for error in table.book:  # a line of the session's book: the file is refused whole
+        error.session = name
     cents = any("." in amount for row in rows for amount in row.parsed.amounts())
     unit = Unit(decimals=2) if cents else Unit()
     seq = _Grouper(file_name(path), errors)

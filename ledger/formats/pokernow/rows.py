@@ -4,8 +4,9 @@ Rows are newest first in the file; :func:`read_tables` sorts them by ``at`` (to 
 then by the sequence number ``order − epoch_ms × 100``, then by reverse file position, and drops
 exact duplicates. ``order`` must be an integer; one real file has an ``order`` a digit short
 (``16302875682920`` at ``…:28.292Z``): its text still starts with the row's millisecond and the one
-digit left is ``0``, so its sequence is 0. An ``order`` that cannot be placed that way is reported
-and sorted first in its millisecond.
+digit left is ``0``, so its sequence is 0. A row that cannot be placed (an ``order`` that does
+not fit its ``at``, a time that cannot be read, too few columns) refuses the file: the lines
+around it, a hand's or the session's book, would be read in a guessed order or without it.
 
 A file may hold the logs of several tables one after the other (exports pasted together), each
 under its own ``entry,at,order`` header: each is a table of its own, read apart.
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.formats.files import csv_error, file_name, read_text
-from ledger.formats.pokernow.lines import parse_line
+from ledger.formats.pokernow.lines import BookLineError, parse_line
 from ledger.formats.pokernow.model import Row
 from ledger.model.errors import MalformedInput
 
@@ -30,13 +31,18 @@ HEADER = ("entry", "at", "order")
 
 @dataclass
 class Table:
-    """The rows of one table's log in a file: ``header_line`` is the CSV line of its header."""
+    """The rows of one table's log in a file: ``header_line`` is the CSV line of its header;
+    ``book``: those of ``errors`` about a line of the session's book that cannot be read (one
+    outside any hand, or an id change), which refuse the file whole; ``unplaced``: the rows
+    that cannot be placed in the log (see the module doc)."""
 
     header_line: int
     keyed: list[tuple[tuple[int, int, int], tuple[int, str, str, str]]] = field(
         default_factory=list)
     errors: list[MalformedInput] = field(default_factory=list)
     rows: list[Row] = field(default_factory=list)
+    book: list[MalformedInput] = field(default_factory=list)
+    unplaced: list[MalformedInput] = field(default_factory=list)
 
 
 def _millis(at: str) -> int | None:
@@ -77,14 +83,13 @@ def _key(table: Table, file: str, line: int, position: int, entry: str, at: str,
     if ms is None and order.isdigit():
         ms = int(order) // 100
     if ms is None:
-        table.errors.append(MalformedInput(f"unreadable at {at!r} and order {order!r}",
-                                           file=file, line=line, action=entry))
+        table.unplaced.append(MalformedInput(f"unreadable at {at!r} and order {order!r}",
+                                             file=file, line=line, action=entry))
         return
     if seq is None:
         problem = "is not an integer" if not order.isdigit() else f"does not fit {at!r}"
-        table.errors.append(MalformedInput(
-            f"order {order!r} {problem}; sorted first in its millisecond",
-            file=file, line=line, action=entry))
+        table.unplaced.append(MalformedInput(f"order {order!r} {problem}", file=file,
+                                             line=line, action=entry))
     table.keyed.append(((ms, -1 if seq is None else seq, -position), (line, entry, at, order)))
 
 
@@ -94,9 +99,12 @@ def _parse(table: Table, file: str) -> None:
         try:
             parsed = parse_line(entry)
         except ValueError as exc:
-            table.errors.append(MalformedInput(
-                str(exc), file=file, line=line, action=entry,
-                hand=None if open_hand is None else f"#{open_hand}"))
+            book = open_hand is None or isinstance(exc, BookLineError)
+            error = MalformedInput(str(exc), file=file, line=line, action=entry,
+                                   hand=None if book else f"#{open_hand}")
+            table.errors.append(error)
+            if book:
+                table.book.append(error)
             continue
         if parsed.kind == "start":
             open_hand = parsed.number
@@ -123,8 +131,8 @@ def _tables(reader: Any, file: str) -> list[Table]:
             tables.append(Table(line))
             continue
         if len(record) < width:
-            tables[-1].errors.append(MalformedInput("row has too few columns", file=file,
-                                                    line=line))
+            tables[-1].unplaced.append(MalformedInput("row has too few columns", file=file,
+                                                      line=line))
             continue
         entry, at, order = (record[col[c]] for c in HEADER)
         order = order.strip()
@@ -141,7 +149,8 @@ def read_tables(path: Path) -> list[Table]:
     Raises:
         MalformedInput: the file does not start with an ``entry,at,order`` header, is not
             UTF-8 or not CSV (naming the line), is not a regular file, or is over the caps of
-            :mod:`ledger.formats.reading`.
+            :mod:`ledger.formats.reading`; a row cannot be placed in the log (the first,
+            naming its line and how many more).
         OSError: the file cannot be opened.
     """
     file = file_name(path)  # errors name the path as given, as the other formats' do
@@ -150,6 +159,14 @@ def read_tables(path: Path) -> list[Table]:
         tables = _tables(reader, file)
     except csv.Error as exc:
         raise csv_error(file, reader.line_num, exc) from None
+    unplaced = [e for t in tables for e in t.unplaced]
+    if unplaced:
+        first, more = unplaced[0], len(unplaced) - 1
+        first.message += (f" (and {more} more row(s) like it)" if more else "") + (
+            ": the row cannot be placed in the log, so nothing of the file was written (the "
+            "lines around it would be read in a guessed order or without it; correct the row "
+            "and import the file again)")
+        raise first
     for table in tables:
         _parse(table, file)
     return [t for i, t in enumerate(tables) if i == 0 or t.keyed or t.errors]
