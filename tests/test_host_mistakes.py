@@ -196,7 +196,8 @@ def test_a_pokerstars_hand_with_another_rake_is_refused(tmp_path: Path) -> None:
     """The fourth hand of the file (line 133: a $5.40 pot, DSOR65 collected $5.15, rake $0.25)
     with its summary's rake edited to $0.20 and nothing else: the same actions and payouts,
     but another rake (in the hand's chips, cents), so another hand; and one whose payout is
-    25 short of the pot, not its rake of 20 (an error, not a warning: the hand is refused)."""
+    25 short of the pot, not its rake of 20 (an error, not a warning: the hand is refused),
+    said in the file's money."""
     source = SHARED / "text" / "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt"
     db = tmp_path / "ps.duckdb"
     assert one_shot(db, "import", str(source))[0] == 0
@@ -205,8 +206,8 @@ def test_a_pokerstars_hand_with_another_rake_is_refused(tmp_path: Path) -> None:
     code, out, err = one_shot(db, "import", str(edited))
     assert code == 2 and out.startswith("imported 0 hand(s)") and " 1 rejected" in out
     assert err == (f"error: {edited}:104, hand PokerStars-35824150484: the hand records a "
-                   "rake of 20, but the table paid 515 of the pot of 540: short by 25, not "
-                   "short by the rake\n"
+                   "rake of 0.20, but the table paid 5.15 of the pot of 5.40: short by 0.25, "
+                   "not short by the rake\n"
                    f"error: {edited}:104, hand PokerStars-35824150484: a different hand "
                    "PokerStars-35824150484 is already in the ledger: its rake is 20 here, 25 "
                    "in the ledger; a change to a stored hand is a correction (`handledger "
