@@ -92,7 +92,8 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
     with ledger.memory_capped():
         write_results_rows(con, rows(), hands=None, in_memory=ledger.read_only)
     series, findings = audit.finish()
-    refresh(ledger, series, findings, top)
+    with ledger.memory_capped():  # its digest and names scan every derived row and hand
+        refresh(ledger, series, findings, top)
     return Projection(series, findings, counts)
 
 

@@ -155,7 +155,8 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
     with ledger.memory_capped():
         write_tables(con, fill, in_memory=ledger.read_only)  # read-only: a read's, in memory
     merged = merge_parts(parts, aliases, named)
-    refresh(ledger, merged.series, merged.findings, top)
+    with ledger.memory_capped():  # its digest and names scan every derived row and hand
+        refresh(ledger, merged.series, merged.findings, top)
     return merged
 
 

@@ -263,13 +263,16 @@ def insert_columns(con: Any, table: str, columns: Mapping[str, Any]) -> None:
     """
     if not columns:
         return
-    view = f"handledger_new_{table}"
+    import pyarrow as pa
+
+    from ledger.store.arrow import insert_arrow
+
+    # an Arrow stream, which DuckDB copies and lets go: numpy arrays of Python objects
+    # registered as a view are kept alive until the transaction ends, and a first replay of
+    # a large ledger, one transaction, then held every range's columns to its end
     try:
-        con.register(view, dict(columns))
-        try:
-            con.execute(f"INSERT INTO {table} SELECT * FROM {view}")
-        finally:
-            con.unregister(view)
+        arrays = {name: pa.array(values) for name, values in columns.items()}
+        insert_arrow(con, table, ", ".join(arrays), arrays)
     except duckdb.Error as exc:
         raise LedgerError(f"cannot write the derived table {table}: {exc}") from exc
 
