@@ -256,10 +256,11 @@ def table_columns(table: str, rows: Sequence[tuple[Any, ...]]) -> dict[str, Any]
 
 def insert_columns(con: Any, table: str, columns: Mapping[str, Any]) -> None:
     """Insert the columns of :func:`table_columns` into ``table`` inside the caller's
-    transaction (one statement: DuckDB scans the arrays).
+    transaction (one statement: DuckDB copies them from an Arrow stream).
 
     Raises:
-        LedgerError: the database refuses them.
+        LedgerError: the database refuses them, or a value has no Arrow form (a text that is
+            not UTF-8, a mixed column).
     """
     if not columns:
         return
@@ -276,7 +277,7 @@ def insert_columns(con: Any, table: str, columns: Mapping[str, Any]) -> None:
                   and values.dtype == object else pa.array(values)
                   for name, values in columns.items()}
         insert_arrow(con, table, ", ".join(arrays), arrays)
-    except duckdb.Error as exc:
+    except (duckdb.Error, pa.ArrowException, UnicodeEncodeError) as exc:
         raise LedgerError(f"cannot write the derived table {table}: {exc}") from exc
 
 
