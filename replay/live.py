@@ -65,6 +65,13 @@ class LiveHand:
     button: str | None = None
     declare: str | None = None
 
+    def amounts(self) -> tuple[tuple[str, int | None], ...]:
+        """Each amount option as ``(option, chips)``, the three kinds of ante first."""
+        return (("--antes", self.antes), ("--bb-ante", self.bb_ante),
+                ("--button-ante", self.button_ante), ("--min-bet", self.min_bet),
+                ("--small-bet", self.small_bet), ("--big-bet", self.big_bet),
+                ("--bring-in", self.bring_in))
+
 
 def parse_seats(text: str) -> list[tuple[str, int]]:
     """``"Ann:200,Bob:150"`` → ``[("Ann", 200), ("Bob", 150)]``.
@@ -153,10 +160,7 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
         raise MalformedInput(str(exc)) from None
     pairs = parse_seats(spec.seats)
     names = [n for n, _ in pairs]
-    for option, amount in (("--antes", spec.antes), ("--bb-ante", spec.bb_ante),
-                           ("--button-ante", spec.button_ante), ("--min-bet", spec.min_bet),
-                           ("--small-bet", spec.small_bet), ("--big-bet", spec.big_bet),
-                           ("--bring-in", spec.bring_in)):
+    for option, amount in spec.amounts():
         if amount is not None:
             within_bound(amount, option)
     button = spec.button
@@ -218,10 +222,7 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int) -> None:
     Raises:
         MalformedInput: naming the option and the amount.
     """
-    for option, amount in (("--antes", spec.antes), ("--bb-ante", spec.bb_ante),
-                           ("--button-ante", spec.button_ante), ("--min-bet", spec.min_bet),
-                           ("--small-bet", spec.small_bet), ("--big-bet", spec.big_bet),
-                           ("--bring-in", spec.bring_in)):
+    for option, amount in spec.amounts():
         if amount is not None and amount < 0:
             raise MalformedInput(f"{option} {amount}: an amount is a number of chips, 0 or more")
     fixed = g.betting == "fixed_limit"
@@ -258,9 +259,7 @@ def _antes(spec: LiveHand, stud: bool, blinds: list[int], players: int) -> list[
         MalformedInput: more than one kind of ante, a table ante in stud (no blinds, no
             button), a big-blind ante without a big blind.
     """
-    given = [(option, amount) for option, amount in (
-        ("--antes", spec.antes), ("--bb-ante", spec.bb_ante),
-        ("--button-ante", spec.button_ante)) if amount]
+    given = [(option, amount) for option, amount in spec.amounts()[:3] if amount]
     if len(given) > 1:
         raise MalformedInput(f"{given[0][0]} and {given[1][0]}: give one kind of ante (each "
                              "player's, or one for the table by the big blind or the button)")

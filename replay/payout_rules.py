@@ -22,6 +22,7 @@ end is checked, never by the other live actions (tests/test_live_imports.py).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from engine.errors import IllegalAction
@@ -95,8 +96,7 @@ def _beyond_uncalled(state: HandState, result: Any, player: str, back: int,
     :func:`replay.typed.as_typed` writes them)."""
     from replay.compare import returned_words
 
-    def a(chips: int) -> str:
-        return as_typed(state, chips)
+    a = partial(as_typed, state)  # amounts as the hand's actions are typed
 
     verb = f"({a(already)} of them already) would be" if already else "would be"
     return (returned_words(result, player, back, verb, a)
@@ -130,8 +130,7 @@ def _beyond_reach(state: HandState, result: Any, player: str, paid: int, already
     writes them)."""
     from replay.compare import most_can_win
 
-    def a(chips: int) -> str:
-        return as_typed(state, chips)
+    a = partial(as_typed, state)  # amounts as the hand's actions are typed
 
     pots = [f"pot {p.index} of {a(p.amount)}" for p in result.pots if player in p.eligible]
     where = f"the pots he is eligible for: {', '.join(pots)}" if pots else (
@@ -210,8 +209,7 @@ def _raked_beyond(state: HandState, rake: int, result: Any,
     taken = out_of_the_pots(state, result, extra)
     if rake + taken <= pots:
         return 0, ""
-    def a(chips: int) -> str:
-        return as_typed(state, chips)
+    a = partial(as_typed, state)  # amounts as the hand's actions are typed
 
     back = ", ".join(f"{p}'s uncalled bet of {a(c)}" for p, c in result.returned.items() if c)
     aside = f" ({back} is returned to him, it is in no pot; RULES.md §1.2-1.4)" if back else ""
@@ -265,7 +263,7 @@ def _unpaid(state: HandState, result: Any, before: int = 0) -> tuple[int, str]:
     a rake records its payouts as one raked live does (an import refuses one without them
     unless the rake took the pot: :func:`replay.ingest.rakes.rake_finding`), so a correction
     that takes them all away leaves its pot to nobody too, never to the rules' awards."""
-    if state.payouts or state.rake or _filed_rake(state):
+    if state.payouts or hand_rake(state):
         return _short(state, result, before)
     unknown = [p for p in result.pots if not p.verifiable and p.amount]
     if not unknown:
@@ -274,12 +272,6 @@ def _unpaid(state: HandState, result: Any, before: int = 0) -> tuple[int, str]:
     return sum(p.amount for p in unknown), (
         f"cannot end with nothing paid, or its chips go to nobody: {said}; record who won "
         "(pay PLAYER AMOUNT) or the unknown cards first")
-
-
-def _filed_rake(state: HandState) -> bool:
-    """Whether the file of ``state``'s hand records a rake above 0
-    (:func:`replay.rake.filed_rake`)."""
-    return bool(hand_rake(state))
 
 
 def hand_rake(state: HandState) -> int:
@@ -318,8 +310,7 @@ def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
         short_won = max(0, back + result.awards.get(player, 0) - got) - short_back
         due += [("returned", player, short_back)] * bool(short_back)
         due += [("pay", player, short_won)] * bool(short_won)
-    def a(chips: int) -> str:
-        return as_typed(state, chips)
+    a = partial(as_typed, state)  # amounts as the hand's actions are typed
 
     earlier = f" ({a(before)} before this correction)" if before else ""
     hint = earlier
