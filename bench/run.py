@@ -109,9 +109,10 @@ def ours(db: Path) -> int:
     from ledger.store.store import Ledger
     from ledger.store.streams import parse_events, raw_hand_streams
     from replay.fold import replay_events
+    from replay.replaying import fewer_collections
 
     count = 0
-    with Ledger(db, read_only=True) as ledger:
+    with Ledger(db, read_only=True) as ledger, fewer_collections():  # as replay's loops run
         for _, session, body, _ in raw_hand_streams(ledger):
             replay_events(parse_events(body), session=session)
             count += 1
