@@ -35,6 +35,7 @@ from pydantic import ValidationError
 
 from engine.errors import IllegalAction
 from engine.notation import format_amount, parse_amount, player_name, to_event
+from ledger.formats.reading import with_game_tie_order
 from ledger.model import events as ev
 from ledger.model.errors import locating, quoted
 from replay.fold import HandReplay, fold, replay_events, split_stream
@@ -76,12 +77,14 @@ def _parse_action(state: Any, text: str) -> Any:
         from ledger.formats.jsonl.lines import no_duplicates
 
         try:  # a key given twice is refused, as in a JSON-lines file
-            return ev.parse_event(json.loads(body, object_pairs_hook=no_duplicates))
+            event = ev.parse_event(json.loads(body, object_pairs_hook=no_duplicates))
         except (ValueError, TypeError) as exc:
             raise IllegalAction(f"{quoted(text)} is not a JSON event: {exc}") from None
         except RecursionError:  # nested past the parser: no event nests so deep
             raise IllegalAction(f"not a JSON event: nested more than {ev.MAX_DEPTH} levels "
                                 "deep") from None
+        # a hand_started that leaves the odd-chip order out takes its game's (RULES.md §5)
+        return with_game_tie_order(event) if event.type == "hand_started" else event
     parts = body.split()
     if parts == ["end"]:
         return ev.HandEnded(status="complete")
