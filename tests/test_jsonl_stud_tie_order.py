@@ -156,3 +156,18 @@ def test_a_hand_started_typed_in_a_correction_reads_the_same() -> None:
     given = parse_action(None, json.dumps(
         _started(options={"split": {"odd_chip_tie_order": "left_of_button"}})))
     assert given.options.split.odd_chip_tie_order == "left_of_button"
+
+
+def test_a_hand_stored_as_read_before_stays_as_stored(tmp_path: Path) -> None:
+    """Before stud took its own order here, the bare line was read, stored and keyed as the
+    line saying ``left_of_button`` is (the same event JSON). A ledger holding the hand so
+    finds the bare file known on a re-import (nothing written twice, nothing rewritten): the
+    stored hand keeps reading as written, Ann taking the odd chip in seat order."""
+    _, db = _imported(tmp_path, "seat", {"split": {"odd_chip_tie_order": "left_of_button"}})
+    bare = tmp_path / "bare.jsonl"
+    bare.write_text(_hand_lines(None), encoding="utf-8")
+    assert one_shot(db, "import", str(bare)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; "
+        "0 rejected\n", "")
+    assert _stored_order(db) == "left_of_button"
+    assert _nets(db) == {"Ann": 1, "Bob": -1, "Cy": 0}

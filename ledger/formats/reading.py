@@ -46,6 +46,11 @@ class HandEvents:
     source_key: str
     session: str | None = None
     in_play: bool = False
+    #: ``(source key, events)`` of the hand as an earlier version of handledger read it, when
+    #: it reads otherwise now (a JSON-lines stud ``hand_started`` without its odd-chip order
+    #: was read as ``left_of_button``: :func:`with_game_tie_order`). A ledger that holds
+    #: that key holds this hand as read then: the import takes it as that, known.
+    earlier: tuple[str, list[Any]] | None = None
 
 
 @dataclass(frozen=True)
