@@ -13,7 +13,8 @@ ACTION is PHH notation decided against the state of the (corrected) hand at that
 payout: what the table pushed to PLAYER), ``"returned PLAYER AMOUNT"`` (an uncalled bet given
 back), ``"rake AMOUNT"`` (what the table took from the pot for itself: a ``recorded_rake``,
 PHH's ``rake``, FORMATS.md §1), ``"end"`` (hand ended), or a JSON event object
-(``{"type": "check", ...}``).
+(``{"type": "check", ...}``; a ``hand_started`` that leaves its odd-chip order out takes its
+game's, stud's ``card_by_suit``, as a JSON-lines file's does: RULES.md §5).
 
 :func:`build_correction` turns changes into a :class:`ledger.model.events.Correction` and checks
 that the corrected hand replays legally; :func:`what_if` compares the hand (and its session) before

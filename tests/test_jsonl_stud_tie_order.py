@@ -171,3 +171,15 @@ def test_a_hand_stored_as_read_before_stays_as_stored(tmp_path: Path) -> None:
         "0 rejected\n", "")
     assert _stored_order(db) == "left_of_button"
     assert _nets(db) == {"Ann": 1, "Bob": -1, "Cy": 0}
+
+
+def test_whatif_with_a_bare_hand_started_moves_the_odd_chip_to_cy(tmp_path: Path) -> None:
+    """The hand stored with seat order (Ann +1); ``whatif --replace 1`` with the same
+    ``hand_started`` written without options ties by suit: Ann +1 → 0, Cy 0 → +1."""
+    _, db = _imported(tmp_path, "seat", {"split": {"odd_chip_tie_order": "left_of_button"}})
+    code, out, err = one_shot(db, "whatif", "h1", "--replace", "1", json.dumps(_started()))
+    assert (code, err) == (0, "")
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[3:]}
+    assert rows == {"Ann": ["+1", "+0", "-1", "+1", "+0", "-1"],
+                    "Bob": ["-1", "-1", "+0", "-1", "-1", "+0"],
+                    "Cy": ["+0", "+1", "+1", "+0", "+1", "+1"]}
