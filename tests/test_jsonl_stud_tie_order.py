@@ -20,7 +20,10 @@ from typing import Any
 
 import pytest
 
+from engine.games import game
+from ledger.formats.phh.expected import parse_options
 from ledger.formats.reading import with_game_tie_order
+from ledger.model.errors import MalformedInput
 from ledger.model.events import parse_event
 from replay.whatif import parse_action
 from tests.test_live_table import one_shot
@@ -183,3 +186,18 @@ def test_whatif_with_a_bare_hand_started_moves_the_odd_chip_to_cy(tmp_path: Path
     assert rows == {"Ann": ["+1", "+0", "-1", "+1", "+0", "-1"],
                     "Bob": ["-1", "-1", "+0", "-1", "-1", "+0"],
                     "Cy": ["+0", "+1", "+1", "+0", "+1", "+1"]}
+
+
+@pytest.mark.parametrize(("code", "table", "order"), [
+    ("F7S/8", {}, "card_by_suit"),
+    ("FR", {"_split": {"odd_chip_between_halves": "high"}}, "card_by_suit"),
+    ("F7S", {"_split": {"odd_chip_tie_order": "left_of_button"}}, "left_of_button"),
+    ("NT", {"_split": {}}, "left_of_button"),
+])
+def test_a_phh_file_reads_the_same(code: str, table: dict[str, Any], order: str) -> None:
+    """PHH's ``_split`` (FORMATS.md §1), missing or without the order: the game's order;
+    given: kept."""
+    def error(message: str, key: str) -> MalformedInput:
+        return MalformedInput(message)
+
+    assert parse_options(table, game(code), error).split.odd_chip_tie_order == order
