@@ -13,7 +13,8 @@ ACTION is PHH notation decided against the state of the (corrected) hand at that
 payout: what the table pushed to PLAYER), ``"returned PLAYER AMOUNT"`` (an uncalled bet given
 back), ``"rake AMOUNT"`` (what the table took from the pot for itself: a ``recorded_rake``,
 PHH's ``rake``, FORMATS.md §1), ``"end"`` (hand ended), or a JSON event object
-(``{"type": "check", ...}``).
+(``{"type": "check", ...}``; a ``hand_started`` that leaves its odd-chip order out takes its
+game's, stud's ``card_by_suit``, as a JSON-lines file's does: RULES.md §5).
 
 :func:`build_correction` turns changes into a :class:`ledger.model.events.Correction` and checks
 that the corrected hand replays legally; :func:`what_if` compares the hand (and its session) before
@@ -35,6 +36,7 @@ from pydantic import ValidationError
 
 from engine.errors import IllegalAction
 from engine.notation import format_amount, parse_amount, player_name, to_event
+from ledger.formats.reading import with_game_tie_order
 from ledger.model import events as ev
 from ledger.model.errors import locating, quoted
 from replay.fold import HandReplay, fold, replay_events, split_stream
@@ -76,12 +78,14 @@ def _parse_action(state: Any, text: str) -> Any:
         from ledger.formats.jsonl.lines import no_duplicates
 
         try:  # a key given twice is refused, as in a JSON-lines file
-            return ev.parse_event(json.loads(body, object_pairs_hook=no_duplicates))
+            event = ev.parse_event(json.loads(body, object_pairs_hook=no_duplicates))
         except (ValueError, TypeError) as exc:
             raise IllegalAction(f"{quoted(text)} is not a JSON event: {exc}") from None
         except RecursionError:  # nested past the parser: no event nests so deep
             raise IllegalAction(f"not a JSON event: nested more than {ev.MAX_DEPTH} levels "
                                 "deep") from None
+        # a hand_started that leaves the odd-chip order out takes its game's (RULES.md §5)
+        return with_game_tie_order(event) if event.type == "hand_started" else event
     parts = body.split()
     if parts == ["end"]:
         return ev.HandEnded(status="complete")

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from engine.games import UnknownGame, game
 from ledger.model.errors import LedgerError
 
 #: How many bytes of a file an importer sees to identify it.
@@ -45,6 +46,11 @@ class HandEvents:
     source_key: str
     session: str | None = None
     in_play: bool = False
+    #: ``(source key, events)`` of the hand as an earlier version of handledger read it, when
+    #: it reads otherwise now (a JSON-lines stud ``hand_started`` without its odd-chip order
+    #: was read as ``left_of_button``: :func:`with_game_tie_order`). A ledger that holds
+    #: that key holds this hand as read then: the import takes it as that, known.
+    earlier: tuple[str, list[Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -159,6 +165,30 @@ def with_session(events: Sequence[Any], session: str | None) -> list[Any]:
     if session is None or events[0].session == session:
         return list(events)
     return [events[0].model_copy(update={"session": session}), *events[1:]]
+
+
+def with_game_tie_order(started: Any) -> Any:
+    """``started`` (a ``hand_started`` event as a reader parsed it) with the odd-chip order
+    of its game when the input did not give ``options.split.odd_chip_tie_order``: stud has
+    no button, so a stud game (7S, 7S/8, R, 5S, any betting letter) ties by card and suit,
+    ``card_by_suit``, and every other game ``left_of_button`` (RULES.md §2.2, §5, §7.5; the
+    event model's own default is ``left_of_button`` whatever the game). An order the input
+    gives is kept, and so is the event of a game code the engine does not know (the
+    engine's check refuses it). For readers of input that may leave the option out (JSON
+    lines, a JSON event typed in a correction); a stored event always carries it.
+    """
+    split = started.options.split
+    if "odd_chip_tie_order" in split.model_fields_set:
+        return started
+    try:
+        tie = game(started.game).tie_order
+    except UnknownGame:
+        return started
+    if tie == split.odd_chip_tie_order:
+        return started
+    options = started.options.model_copy(
+        update={"split": split.model_copy(update={"odd_chip_tie_order": tie})})
+    return started.model_copy(update={"options": options})
 
 
 def hands_in_session(hands: Sequence[Any], session: str | None) -> list[Any]:

@@ -561,11 +561,14 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
     :class:`StoredFinding` of a hand kept:
     :func:`replay.ingest.rakes.rake_finding`). ``known(keys)``: those
     source keys the ledger holds; a session entry whose session stream an earlier version
-    stored whole (its ``legacy_key``, or that with ``:0``) is then left out. ``states``: gets
+    stored whole (its ``legacy_key``, or that with ``:0``) is then left out, and a hand the
+    ledger holds as an earlier version read it (its ``earlier`` key) is that reading, so it
+    is found known. ``states``: gets
     each good hand's events and the engine state their check left, by hand id (or what
     ``keep(events, state)`` makes of them)."""
     errors: list[LedgerError] = list(read.errors)
     skip = _legacy_skips(read.items, known)
+    held = _earlier_held(read.items, known)
     batches: list[Batch] = []
     for item in read.items:
         if isinstance(item, SessionEntry):
@@ -575,6 +578,9 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
             continue
         try:
             if isinstance(item, HandEvents):
+                if item.earlier is not None and item.earlier[0] in held:
+                    item = dataclasses.replace(item, source_key=item.earlier[0],
+                                               events=item.earlier[1])
                 events = item.events
                 state = check_events(events, file=read.file, lines=item.lines,
                                      in_play=item.in_play)
@@ -640,6 +646,15 @@ def returned_finding(state: Any, *, file: str, line: int | None) -> StoredFindin
         return None
     return StoredFinding("; ".join(returned_words(result, p, c) for p, c in beyond.items()),
                          file=file, line=line, hand=state.started.hand)
+
+
+def _earlier_held(items: Sequence[Any], known: Callable[[list[str]], set[str]] | None
+                  ) -> set[str]:
+    """The keys of the hands' ``earlier`` readings (:class:`HandEvents`) the ledger holds:
+    those hands are taken as the ledger holds them, as read then (a stored hand keeps
+    reading as it was written), so the import finds them known."""
+    keys = [i.earlier[0] for i in items if isinstance(i, HandEvents) and i.earlier]
+    return known(keys) if keys and known is not None else set()
 
 
 def _legacy_skips(items: Sequence[Any], known: Callable[[list[str]], set[str]] | None

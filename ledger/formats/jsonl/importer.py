@@ -5,7 +5,10 @@ Source keys (unchanged since the first version, so files imported before stay kn
 row is ``jsonl:<session>:<seq>:<digest of the row's event>``, so the rows a shorter copy of the
 file (cut, or exported earlier) already wrote are known when the whole file comes. An earlier
 version keyed a session's whole stream ``jsonl:<digest of the stream>``: each row carries that
-as its ``legacy_key``.
+as its ``legacy_key``. The events digested are those stored: a stud ``hand_started`` that
+leaves its odd-chip order out is stored (and digested) with ``card_by_suit``, the game's
+order (RULES.md §5), where versions before took the event model's ``left_of_button``: the
+hand's ``earlier`` reading, which a ledger holding its key keeps (a re-import adds nothing).
 """
 
 from __future__ import annotations
@@ -17,7 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from ledger.formats.jsonl.lines import JsonlFile, read_jsonl, read_jsonl_part
-from ledger.formats.reading import FileRead, HandEvents, SessionEntry, first_line, with_session
+from ledger.formats.reading import (
+    FileRead,
+    HandEvents,
+    SessionEntry,
+    first_line,
+    with_game_tie_order,
+    with_session,
+)
 from ledger.model.errors import MalformedInput
 
 
@@ -43,15 +53,25 @@ class Digests:
 
 def items_of(parsed: JsonlFile, session: str | None, digest: Digests | None = None) -> FileRead:
     """The :class:`FileRead` of a read JSON-lines file or part, items in file order: each hand
-    (in ``session`` when given) at its first line, each session row at its own line."""
+    (in ``session`` when given) at its first line, each session row at its own line. A
+    ``hand_started`` that does not give ``options.split.odd_chip_tie_order`` (a line written
+    by hand) takes its game's (stud: ``card_by_suit``, RULES.md §5:
+    :func:`~ledger.formats.reading.with_game_tie_order`), before the hand's source key is
+    made: the key is the digest of the events stored (the hand as read before, its
+    ``earlier``, keeps its own key)."""
     digest = digest or Digests()
     items: list[tuple[int, Any]] = []
     for stream in parsed.hands:
         events = with_session(stream.events, session)
+        started = with_game_tie_order(events[0])
+        earlier = None
+        if started is not events[0]:
+            earlier = (f"jsonl:{digest(events)}", events)
+            events = [started, *events[1:]]
         items.append((stream.line, HandEvents(
             stream.id, events, [row.line for row in stream.rows], stream.line,
             f"jsonl:{digest(events)}", session or events[0].session,
-            stream.id in parsed.in_play)))
+            stream.id in parsed.in_play, earlier)))
     for stream in parsed.sessions:
         name = stream.id.removeprefix("session:")  # a name may hold ":" (club:fri)
         legacy = f"jsonl:{digest(stream.events)}"
