@@ -439,3 +439,13 @@ def test_a_forged_payment_appended_is_said_to_be_after_every_checkpoint(
     assert result.output.splitlines()[-1] == (
         f"the ledger extends all 1 checkpoint(s); 1 row(s) after the latest ({last[0] + 1}-"
         f"{last[0] + 1}), which none vouches for")
+
+
+def test_a_hash_that_differs_late_is_shown_past_the_difference(run, db: str) -> None:
+    position, real = head(db)
+    fake = real[:19] + ("0" if real[19] != "0" else "1") + real[20:]
+    result = run("verify", "--against", f"{position}:{fake}")
+    assert result.exit_code == 1
+    # 16 digits would print the same prefix twice; the line shows four digits past digit 20
+    assert f"hashes {real[:23]}…, not {fake[:23]}…" in result.output
+    assert real[:23] != fake[:23]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Sequence
 from dataclasses import dataclass
+from os.path import commonprefix
 from typing import Any, Literal
 
 from ledger.store.checkpoint import MARK_BYTES, Checkpoint, hash_prefixes, last_row, row_at
@@ -111,7 +112,8 @@ def _check(ledger: Any, end: int, where: str, point: Checkpoint,
         note = "extended"
     else:
         extended, parts = False, point.position
-        note = (f"row {point.position} hashes {stored[:16]}…, not {point.hash[:16]}…: "
+        shown = _apart(stored, point.hash)
+        note = (f"row {point.position} hashes {stored[:shown]}…, not {point.hash[:shown]}…: "
                 "rewritten at or before it, or another ledger")  # fmt: skip
     signature, signer, said = _signature(point, full, keys)
     if extended and signature == "bad":
@@ -119,6 +121,12 @@ def _check(ledger: Any, end: int, where: str, point: Checkpoint,
     elif said:
         note += f"; {said}"
     return Verdict(where, point, extended, parts, signature, signer, note)
+
+
+def _apart(a: str, b: str) -> int:
+    """How many leading hex digits show two different hashes apart: 16, or four past the
+    first digit where they differ when that lies further in."""
+    return max(16, len(commonprefix([a, b])) + 4)
 
 
 def _signature(
