@@ -26,7 +26,7 @@ from engine.errors import IllegalAction
 from engine.flow import STEPS
 from engine.games import game
 from engine.hand import HandData
-from engine.rounds import Limits, cap_for
+from engine.rounds import Limits, Round, cap_for
 from ledger.model import events as ev
 
 #: Events a hand takes after it ended: what the table paid, late shows, and the record of
@@ -52,15 +52,19 @@ class HandState(HandData):
             g = game(started.game)
         except ValueError as exc:
             raise IllegalAction(str(exc), hand=started.hand, seq=1) from exc
-        players = [s.player for s in started.seats]
-        if g.stud or started.button is None:
+        players: list[str] = []
+        stacks: dict[str, int] = {}
+        for s in started.seats:  # each seat's fields read once (pydantic: a generic getattr)
+            player = s.player
+            players.append(player)
+            stacks[player] = s.stack
+        button = started.button
+        if g.stud or button is None:
             order = list(players)
         else:
-            if started.button not in players:
-                raise IllegalAction(
-                    f"button {started.button!r} is not seated", hand=started.hand, seq=1
-                )
-            b = players.index(started.button)
+            if button not in players:
+                raise IllegalAction(f"button {button!r} is not seated", hand=started.hand, seq=1)
+            b = players.index(button)
             order = players[b + 1 :] + players[: b + 1]
         st = started.stakes
         if st.betting != g.betting:
@@ -69,23 +73,48 @@ class HandState(HandData):
             )
         if g.betting == "fixed_limit" and not (st.small_bet and st.big_bet):
             raise IllegalAction("fixed limit needs small_bet and big_bet", hand=started.hand, seq=1)
-        if started.options.declare is not None and g.hole_count + g.board_count < 5:
+        options = started.options
+        if options.declare is not None and g.hole_count + g.board_count < 5:
             raise IllegalAction(
                 f"{g.code} cannot be a declare game: its hands have fewer than five cards",
                 hand=started.hand, seq=1,
             )
         fixed = g.betting == "fixed_limit"
-        reopen = started.options.reopen_rule or g.default_reopen_rule
-        return cls(
+        reopen = options.reopen_rule or g.default_reopen_rule
+        # HandState itself, not cls: mypyc calls its compiled constructor directly (measured:
+        # 1.3 us less than through the class object, which passes these keywords by name)
+        return HandState(
             started=started,
             game=g,
             players=players,
             order=order,
-            stacks={s.player: s.stack for s in started.seats},
-            contributed=dict.fromkeys(players, 0),
-            street_bets=dict.fromkeys(players, 0),
+            stacks=stacks,
+            # comprehensions, not dict.fromkeys: mypyc builds them inline (130 ns, not 230)
+            contributed={p: 0 for p in players},
+            street_bets={p: 0 for p in players},
+            folded=set(),
+            mucked=set(),
+            all_in=set(),
+            phase="forced",
+            street=-1,
+            rnd=Round(0, 0, 0, {}, []),
             cards=Cards.new(players),
+            declarations={},
+            declare_done=False,
+            runs=1,
+            carried_in=0,
+            payouts=[],
+            rake=None,
+            status="open",
             seq=1,
+            forced_seen=False,
+            nominal_blind=0,
+            posted_out_of_position=set(),
+            dead={},
+            antes={},
+            notes=[],
+            carried_out=0,
+            last_round=(None, None),
             seat={p: i for i, p in enumerate(order)},
             fixed=fixed,
             half_bet=fixed and reopen == "half_bet",
