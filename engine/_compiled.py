@@ -126,8 +126,10 @@ def choose(package: str, folder: Path) -> bool:
 
 
 def by_fields(obj: Any) -> tuple[Any, ...]:
-    """``__reduce__`` of the engine's frozen dataclasses: made again from the fields its
-    ``__init__`` takes. A compiled one would otherwise be unpickled by setting each attribute,
-    which its frozen ``__setattr__`` refuses (FrozenInstanceError); results and states cross
+    """``__reduce__`` of the engine's dataclasses: made again by calling the class with the
+    fields its ``__init__`` takes, in order. Compiled, a frozen one would otherwise be
+    unpickled by setting each attribute, which its frozen ``__setattr__`` refuses
+    (FrozenInstanceError), and one with a written ``__init__`` (compiled) is made by that
+    ``__init__`` on unpickling too, so it must receive its fields; results and states cross
     processes pickled."""
     return type(obj), tuple(getattr(obj, f.name) for f in dataclasses.fields(obj) if f.init)
