@@ -172,3 +172,20 @@ def test_an_edited_export_of_an_unraked_hand_names_the_card(tmp_path: Path) -> N
     assert cli(a, "import", str(mid))[:2] == (0, KNOWN)
     assert cli(a, "import", str(edited)) == (2, REJECTED, f"error: {edited}{CARD}")
     assert nets(a) == {"Ann": 2, "Bob": -2}
+
+
+def test_an_undo_a_later_export_adds_is_a_hand_going_on_not_a_completion(
+        tmp_path: Path) -> None:
+    a, b = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    early, late = tmp_path / "early.jsonl", tmp_path / "late.jsonl"
+    played(a, "h1", *DEALT, "Ann cbr 10")
+    export(a, early)
+    assert cli(b, "import", str(early))[0] == 0
+    assert cli(a, "undo", "h1", "--by", "host")[0] == 0
+    acted(a, "h1", "Ann cc")
+    export(a, late)
+    assert cli(b, "import", str(late))[:2] == (
+        0, "imported 1 hand(s) (2 events) from 1 file(s); 0 already in the ledger; 0 rejected\n")
+    assert stream(b, "h1").endswith("6,bet_raise\n7,correction\n8,call\n")
+    assert nets(b) == {"Ann": -2, "Bob": -2}
+    assert cli(b, "import", str(late))[:2] == (0, KNOWN)

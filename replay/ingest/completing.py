@@ -29,10 +29,19 @@ from ledger.model.errors import LedgerError
 from ledger.model.events import event_json
 from ledger.store.streams import cut_hands
 
-__all__ = ["BY", "completion", "continuation", "cut_hands", "disagreement", "earlier_cut",
-           "in_play", "late_shows"]
+__all__ = ["BY", "completes", "completion", "continuation", "cut_hands", "disagreement",
+           "earlier_cut", "in_play", "late_shows"]
 
 BY = "import"
+#: What the source key of a batch :func:`completion` or :func:`late_shows` makes ends with.
+_COMPLETED, _SHOWN = ":completed", ":shown"
+
+
+def completes(batch: Batch) -> bool:
+    """Whether ``batch`` is the correction :func:`completion` or :func:`late_shows` made (a
+    stored hand completed), not the rows :func:`continuation` adds to a hand in play, which
+    may begin with a correction too (an ``undo``)."""
+    return bool(batch.events) and (batch.source_key or "").endswith((_COMPLETED, _SHOWN))
 
 
 def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
@@ -64,7 +73,7 @@ def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
         changes=changes, positions=[rows[-1].position], by=BY,
         reason=f"completed from a longer export ({source}): the stored copy was cut off")
     check_replays([*stored, correction])
-    return Batch(stream, [correction], hand, session, f"{key}:completed", batch.line)
+    return Batch(stream, [correction], hand, session, f"{key}{_COMPLETED}", batch.line)
 
 
 def late_shows(ledger: Any, batch: Batch, source: str) -> Batch | None:
@@ -101,7 +110,7 @@ def late_shows(ledger: Any, batch: Batch, source: str) -> Batch | None:
         reason=f"completed from a longer export ({source}): the shows logged after the "
                "hand's end were not in the stored copy")
     check_replays([*stored, correction])
-    return Batch(stream, [correction], hand, session, f"{key}:shown", batch.line)
+    return Batch(stream, [correction], hand, session, f"{key}{_SHOWN}", batch.line)
 
 
 def _without_late_shows(short: list[Any], long: list[Any]) -> list[int] | None:

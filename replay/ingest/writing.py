@@ -94,10 +94,9 @@ class FileWriter:
             return
         part.known += sum(1 for b in batches if b.is_hand and b.events is None)
         part.outside += outside
-        self.completions.extend(b for b in batches if b.events and
-                                b.events[0].type == "correction")
-        batches = carry.link([b for b in batches if b.events and
-                              b.events[0].type != "correction"], self._previous)
+        self.completions.extend(b for b in batches if completing.completes(b))
+        batches = carry.link([b for b in batches if b.events and not completing.completes(b)],
+                             self._previous)
         written = self.ledger.append_many(batches)
         skipped = []  # hands a stored row's source key had already (another file's name)
         for positions, batch in zip(written, batches, strict=True):
@@ -349,7 +348,7 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
             clashes.append(got)
             continue
         out.append(got)
-        if got.events is None or got.events[0].type == "correction":  # known, or completed
+        if got.events is None or completing.completes(got):  # known, or completed
             outside += b.session is not None and stored[hand][2] != b.session
     return out, clashes, outside
 
