@@ -20,17 +20,28 @@ way (:func:`late_shows`); an earlier export met after the longer one adds nothin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.batch import Batch
+from ledger.model.errors import LedgerError
 from ledger.model.events import event_json
 from ledger.store.streams import cut_hands
 
-__all__ = ["BY", "completion", "continuation", "cut_hands", "disagreement", "earlier_cut",
-           "late_shows"]
+__all__ = ["BY", "completes", "completion", "continuation", "cut_hands", "disagreement",
+           "earlier_cut", "in_play", "late_shows"]
 
 BY = "import"
+#: What the source key of a batch :func:`completion` or :func:`late_shows` makes ends with.
+_COMPLETED, _SHOWN = ":completed", ":shown"
+
+
+def completes(batch: Batch) -> bool:
+    """Whether ``batch`` is the correction :func:`completion` or :func:`late_shows` made (a
+    stored hand completed), not the rows :func:`continuation` adds to a hand in play, which
+    may begin with a correction too (an ``undo``)."""
+    return bool(batch.events) and (batch.source_key or "").endswith((_COMPLETED, _SHOWN))
 
 
 def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
@@ -62,7 +73,7 @@ def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
         changes=changes, positions=[rows[-1].position], by=BY,
         reason=f"completed from a longer export ({source}): the stored copy was cut off")
     check_replays([*stored, correction])
-    return Batch(stream, [correction], hand, session, f"{key}:completed", batch.line)
+    return Batch(stream, [correction], hand, session, f"{key}{_COMPLETED}", batch.line)
 
 
 def late_shows(ledger: Any, batch: Batch, source: str) -> Batch | None:
@@ -99,7 +110,7 @@ def late_shows(ledger: Any, batch: Batch, source: str) -> Batch | None:
         reason=f"completed from a longer export ({source}): the shows logged after the "
                "hand's end were not in the stored copy")
     check_replays([*stored, correction])
-    return Batch(stream, [correction], hand, session, f"{key}:shown", batch.line)
+    return Batch(stream, [correction], hand, session, f"{key}{_SHOWN}", batch.line)
 
 
 def _without_late_shows(short: list[Any], long: list[Any]) -> list[int] | None:
@@ -234,9 +245,10 @@ def continuation(ledger: Any, batch: Batch) -> Batch | None:
     the later copy has beyond the stored ones, appended as ``act`` would have appended them;
     ``batch`` with no events (known: nothing to write) when the copy in the file is the
     stored hand's start, itself in play (an earlier export); None otherwise (the copies
-    differ). Only when the stored events are one for one the file copy's start (the stored
-    hand then with no end, void or correction), or the file copy, with none, is the start of
-    them; provenance aside.
+    differ). The streams are compared as stored, row for row, corrections and voids among
+    them (an ``undo``, a void taken back), provenance aside: the stored rows must be the
+    file copy's start, the stored hand in play (:func:`in_play`), or the file copy the start
+    of the stored rows, itself in play.
     """
     stream, events, hand, session, key = batch[:5]
     rows = ledger.read(hand)
@@ -245,12 +257,24 @@ def continuation(ledger: Any, batch: Batch) -> Batch | None:
     if rows[0].session != session or _facts(stored[0]) != _facts(events[0]) or [
             event_json(e) for e in stored[1:n]] != [event_json(e) for e in events[1:n]]:
         return None
-    ends = ("hand_ended", "hand_voided", "correction")
     if len(events) <= len(stored):  # an earlier copy, taken while the hand was played
-        return None if any(e.type in ends for e in events) else batch.with_events(None)
-    if any(e.type in ends for e in stored):
+        return batch.with_events(None) if in_play(events) else None
+    if not in_play(stored):
         return None
     return Batch(stream, list(events[n:]), hand, session, f"{key}:from:{n + 1}", batch.line)
+
+
+def in_play(events: Sequence[Any]) -> bool:
+    """Whether the hand stream ``events`` (as stored: ``hand_started`` first, corrections and
+    voids among its rows) is still being played: corrections applied, no ``hand_ended`` in
+    force and not voided (RULES.md §1; an ``undo`` of the end or of the void plays on). A
+    stream the rules refuse is not."""
+    from replay.fold import fold_stream
+
+    try:
+        return fold_stream(events)[0].status == "open"
+    except LedgerError:
+        return False
 
 
 def _facts(started: Any) -> str:

@@ -94,10 +94,9 @@ class FileWriter:
             return
         part.known += sum(1 for b in batches if b.is_hand and b.events is None)
         part.outside += outside
-        self.completions.extend(b for b in batches if b.events and
-                                b.events[0].type == "correction")
-        batches = carry.link([b for b in batches if b.events and
-                              b.events[0].type != "correction"], self._previous)
+        self.completions.extend(b for b in batches if completing.completes(b))
+        batches = carry.link([b for b in batches if b.events and not completing.completes(b)],
+                             self._previous)
         written = self.ledger.append_many(batches)
         skipped = []  # hands a stored row's source key had already (another file's name)
         for positions, batch in zip(written, batches, strict=True):
@@ -349,7 +348,7 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
             clashes.append(got)
             continue
         out.append(got)
-        if got.events is None or got.events[0].type == "correction":  # known, or completed
+        if got.events is None or completing.completes(got):  # known, or completed
             outside += b.session is not None and stored[hand][2] != b.session
     return out, clashes, outside
 
@@ -378,7 +377,9 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
     original rows in ``whole`` unless cut or trusted) as :func:`_drop_known_hands` takes it:
     known (``b`` with no events; also an earlier export's cut copy met after a longer one),
     the shows an earlier export did not have, the events a stored hand in play goes on
-    with, or a refusal naming the first event that differs."""
+    with (its streams compared as stored, an undo or a void among the rows), or a refusal
+    naming the first event that differs (with either copy in play, by its seq in the
+    stream as stored: :func:`_stream_difference`)."""
     assert b.events is not None and b.hand_id is not None
     hand = b.hand_id
     differ = None if _trusted(b, stored) else (
@@ -388,6 +389,10 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
             ledger, b.events, hand):
         differ = None  # the hand as its corrections made it (a PHH export applies them)
     if differ is None:
+        if hand in whole and any(e.type in _LATER for e in b.events):
+            more = completing.continuation(ledger, b)  # an undo or a void a hand in play
+            if more is not None and more.events:  # missed: its original events the same
+                return more
         return b.with_events(None)  # known: counted, not written
     if differ != "it starts otherwise":
         if completing.earlier_cut(ledger, b):  # an earlier export, after a longer one
@@ -396,9 +401,29 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
                 or completing.continuation(ledger, b))  # a stored hand in play
         if more is not None:
             return more
+        differ = _stream_difference(ledger, b) or differ
     return LedgerError(
         f"a different hand {hand} is already in the ledger: {differ}; a change to a stored "
         f"hand is a correction (`handledger correct {hand} ...`)", hand=hand, line=b.line)
+
+
+def _stream_difference(ledger: Any, b: Batch) -> str | None:
+    """Where the copy in ``b`` of a stored hand parts from the stored stream when either of
+    them is in play (:func:`replay.ingest.completing.in_play`: an export taken while the
+    hand was played, which :func:`replay.ingest.completing.continuation` could not take):
+    the first event after the start that differs, the streams compared as stored, row for
+    row, corrections and voids among them, and named by its seq in the stream (``its event
+    8 is cards_dealt {...} here, cards_dealt {...} in the ledger``); None when neither is in
+    play or they agree as far as both go. What one of them has not reached yet (a rake, a
+    payout) is no difference."""
+    assert b.events is not None and b.hand_id is not None
+    stored = [r.event for r in ledger.read(b.hand_id)]
+    if not (completing.in_play(b.events) or completing.in_play(stored)):
+        return None
+    for seq, (here, there) in enumerate(zip(b.events[1:], stored[1:], strict=False), 2):
+        if event_json(here) != event_json(there) and _plain(here) != _plain(there):
+            return f"its event {seq} is {_short(here)} here, {_short(there)} in the ledger"
+    return None
 
 
 def _trusted(batch: Batch, stored: tuple[str, str | None, str | None]) -> bool:
