@@ -332,6 +332,8 @@ def history_text(data: dict[str, Any]) -> str:
     from replay.corrections import change_brief
 
     lines = [f"hand {data['hand']}: {len(data['events'])} original event(s)"]
+    first = data["events"][0]["event"] if data["events"] else {}
+    decimals = (first.get("unit") or {}).get("decimals", 0)  # a hand kept in cents: 2
     for item in data["events"]:
         detail = {k: v for k, v in item["event"].items()
                   if k not in ("source", "options", "unit", "stakes", "seats")}
@@ -347,7 +349,7 @@ def history_text(data: dict[str, Any]) -> str:
             lines.append(f"        signature {mark[item['signature']['status']]}: "
                          f"{item['signature']['note']}")
         for c in item.get("changes", []):
-            event = f" {change_brief(c['event'])}" if c["event"] else ""
+            event = f" {change_brief(c['event'], decimals)}" if c["event"] else ""
             label = "after" if c["op"] == "insert_after" else "was"
             by = c.get("was_set_by")
             was = f" (seq {c['seq']} {label}: {c['was']}" if c["was"] else ""
