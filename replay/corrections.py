@@ -19,6 +19,7 @@ from ledger.model import events as ev
 from ledger.model.errors import locating
 from ledger.store import signing
 from ledger.store.keys import KeyStore
+from ledger.store.streams import platform_names
 from replay.fold import (
     HandReplay,
     effective_events,
@@ -86,7 +87,8 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
     the key ``sign`` of ``keys`` when given (:mod:`ledger.store.signing`). ``closed``: go in
     though the hand's session is closed and the hand, paid by the rules until now, would
     then be paid differently, or a player's net or the hand's rake would move
-    (:func:`_closed_moves`).
+    (:func:`_closed_moves`). An action may name a player known by a platform id as the reads
+    show him (:func:`replay.whatif.parse_action`).
 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: a change that is
@@ -98,7 +100,8 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
     rows = ledger.read(hand)
     events = [r.event for r in rows]
     positions = {r.seq: r.position for r in rows}
-    correction = build_correction(events, specs, reason=reason, by=by, positions=positions)
+    correction = build_correction(events, specs, reason=reason, by=by, positions=positions,
+                                  names=platform_names(ledger))
     _changes_something(hand, events, correction)
     [correction] = _signed(hand, [correction], keys, sign)
     return _append(ledger, hand, rows, correction, closed=closed)
