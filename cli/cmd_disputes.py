@@ -14,6 +14,7 @@ import click
 from cli import text
 from cli.cmd_checkpoint import keys_option
 from cli.context import Context
+from cli.names import refusals_named
 
 
 def _change_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -46,8 +47,13 @@ def whatif(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes:
     follow, and each player's session result change."""
     from replay.whatif import what_if
 
-    w = what_if(obj.ledger(read_only=True), hand_id, _specs(replaces, inserts, deletes))
-    click.echo(json.dumps(w.as_json()) if as_json else text.whatif_text(hand_id, w))
+    with refusals_named(obj.names):
+        w = what_if(obj.ledger(read_only=True), hand_id, _specs(replaces, inserts, deletes))
+    if as_json:
+        click.echo(json.dumps(w.as_json()))
+        return
+    names = obj.names()
+    click.echo(names(text.whatif_text(hand_id, w, names.labels)))
 
 
 @click.command()
@@ -69,10 +75,11 @@ def correct(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes
     from ledger.store.keys import KeyStore
     from replay.corrections import correct as append_correction
 
-    done = append_correction(obj.ledger(existing=True), hand_id,
-                             _specs(replaces, inserts, deletes), reason=reason, by=by,
-                             keys=KeyStore(keys_dir), sign=sign, closed=closed)
-    click.echo(text.corrected_text(hand_id, done))
+    with refusals_named(obj.names):
+        done = append_correction(obj.ledger(existing=True), hand_id,
+                                 _specs(replaces, inserts, deletes), reason=reason, by=by,
+                                 keys=KeyStore(keys_dir), sign=sign, closed=closed)
+    click.echo(obj.names()(text.corrected_text(hand_id, done)))
 
 
 @click.command()
@@ -119,8 +126,10 @@ def undo(obj: Context, hand_id: str, by: str, reason: str | None, closed: bool) 
     (a void or correction taken back) moves a player's net there (unless --closed)."""
     from replay.corrections import undo as take_back
 
-    done = take_back(obj.ledger(existing=True), hand_id, by=by, reason=reason, closed=closed)
-    click.echo(text.corrected_text(hand_id, done))
+    with refusals_named(obj.names):
+        done = take_back(obj.ledger(existing=True), hand_id, by=by, reason=reason,
+                         closed=closed)
+    click.echo(obj.names()(text.corrected_text(hand_id, done)))
 
 
 @click.command()

@@ -26,6 +26,7 @@ from typing import Any
 import click
 
 from cli.context import Context, exit_at_once, refusal
+from cli.names import Names, refusals_named
 from cli.utf8 import check_utf8
 from ledger.model.errors import MalformedInput
 from ledger.model.gcpause import gc_paused
@@ -94,16 +95,19 @@ def act(obj: Context, hand_id: str, action: str, closed: bool) -> None:
         from replay.live import legal_now
 
         obj.saves_tables = False  # the hot path: the next read catches the session up in memory
-        click.echo(_acted(record(obj.ledger(existing=True), hand_id, action, closed=closed),
-                          legal_now))
+        with refusals_named(obj.names):
+            done = record(obj.ledger(existing=True), hand_id, action, closed=closed)
+        click.echo(_acted(done, legal_now))
 
 
 def _acted(done: Any, legal_now: Any) -> str:
     """What ``act`` prints of an action appended (:class:`replay.live.Acted`): its seq and
-    type, then what is legal now, or how the hand stands when it is over."""
+    type, then what is legal now, or how the hand stands when it is over; a platform player
+    named as the reads name him (:class:`cli.names.Names`)."""
     state = done.state
-    return f"{done.seq} {done.event.type}" + (
+    said = f"{done.seq} {done.event.type}" + (
         f"; {legal_now(state)}" if state.status == "open" else f"; hand {state.status}")
+    return Names(done.names)(said) if done.names else said
 
 
 @click.command("state")
@@ -201,7 +205,9 @@ def _table_line(obj: Context, hand_id: str, line: str, *, closed: bool) -> str:
     if line == "state":
         return obj.names()(state_text(now(obj.ledger(read_only=True), hand_id)))
     check_utf8(line, "ACTION")  # as the one-shot `act` refuses it
-    return _acted(record(obj.ledger(existing=True), hand_id, line, closed=closed), legal_now)
+    with refusals_named(obj.names):
+        done = record(obj.ledger(existing=True), hand_id, line, closed=closed)
+    return _acted(done, legal_now)
 
 
 def _stdin() -> Any:

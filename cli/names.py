@@ -4,7 +4,11 @@ the name he played under (``Phzd Juwvifsvh``, with the id when two ids share tha
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+
+from ledger.model.errors import LedgerError
+from ledger.model.names import shown_labels
 
 
 class Names:
@@ -12,9 +16,7 @@ class Names:
     renderer wrapped in it can run in a worker process."""
 
     def __init__(self, names: dict[str, str]) -> None:
-        counts = Counter(names.values())
-        self.labels = {pid: name if counts[name] == 1 else f"{name} ({pid})"
-                       for pid, name in names.items() if pid != name}
+        self.labels = shown_labels(names)
         self._re = re.compile("(?<![A-Za-z0-9_-])(" + "|".join(
             map(re.escape, sorted(self.labels, key=len, reverse=True))) + ")(?![A-Za-z0-9_-])"
             ) if self.labels else None
@@ -23,3 +25,16 @@ class Names:
         if self._re is None:
             return text
         return self._re.sub(lambda m: self.labels[m.group(0)], text)
+
+
+@contextmanager
+def refusals_named(names: Callable[[], Names]) -> Iterator[None]:
+    """Within the block, a refusal (a :class:`LedgerError`) names the platform players as the
+    reads do (``out of turn: Hznmh#9009 is to act``, not his id): ``names`` is called only
+    when one is raised, and one that cannot be read leaves the refusal as it was."""
+    try:
+        yield
+    except LedgerError as exc:
+        with suppress(LedgerError):
+            exc.message = names()(exc.message)
+        raise

@@ -277,22 +277,25 @@ def state_text(now: Any) -> str:
     return "\n".join(lines)
 
 
-def whatif_text(hand: str, w: Any) -> str:
+def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None) -> str:
     """Each player's result by the rules and his net (what the table paid him minus what he
     put in, the net of ``balances``) before and after a what-if, what is still paid
     differently, the later hands that no longer follow, and the session results' change; in a
     hand kept in a unit with decimals, its chips as the books count them, with the line that
-    says so (as ``show``)."""
+    says so (as ``show``). ``labels``: a platform player's name as the reads show it
+    (:attr:`cli.names.Names.labels`), the player column as wide as the longest."""
     from replay.typed import smallest_unit_note
 
     data = w.as_json()
+    shown = {p: (labels or {}).get(p, p) for p in w.before.result.players}
+    wide = max([12, *(len(label) + 2 for label in shown.values())])
     unit = smallest_unit_note(w.after.decimals, "nets and payouts")  # the books' chips
     lines = [f"what if, hand {hand} (nothing written):", *([f"  {unit}"] if unit else []),
-             f"  {'':<12}{'by the rules':>24}{'net (what the table paid)':>36}",
-             f"  {'player':<12}{'before':>8}{'after':>8}{'diff':>8}"
+             f"  {'':<{wide}}{'by the rules':>24}{'net (what the table paid)':>36}",
+             f"  {'player':<{wide}}{'before':>8}{'after':>8}{'diff':>8}"
              f"{'before':>13}{'after':>12}{'diff':>11}"]
     for p in w.before.result.players:
-        lines.append(f"  {p:<12}{data['before'][p]:>+8d}{data['after'][p]:>+8d}"
+        lines.append(f"  {shown[p]:<{wide}}{data['before'][p]:>+8d}{data['after'][p]:>+8d}"
                      f"{data['diff'][p]:>+8d}{data['paid_before'][p]:>+13d}"
                      f"{data['paid_after'][p]:>+12d}{data['paid_diff'][p]:>+11d}")
     lines += [f"  still paid differently: {d.sentence()}" for d in w.after.discrepancies]
@@ -332,6 +335,8 @@ def history_text(data: dict[str, Any]) -> str:
     from replay.corrections import change_brief
 
     lines = [f"hand {data['hand']}: {len(data['events'])} original event(s)"]
+    first = data["events"][0]["event"] if data["events"] else {}
+    decimals = (first.get("unit") or {}).get("decimals", 0)  # a hand kept in cents: 2
     for item in data["events"]:
         detail = {k: v for k, v in item["event"].items()
                   if k not in ("source", "options", "unit", "stakes", "seats")}
@@ -347,7 +352,7 @@ def history_text(data: dict[str, Any]) -> str:
             lines.append(f"        signature {mark[item['signature']['status']]}: "
                          f"{item['signature']['note']}")
         for c in item.get("changes", []):
-            event = f" {change_brief(c['event'])}" if c["event"] else ""
+            event = f" {change_brief(c['event'], decimals)}" if c["event"] else ""
             label = "after" if c["op"] == "insert_after" else "was"
             by = c.get("was_set_by")
             was = f" (seq {c['seq']} {label}: {c['was']}" if c["was"] else ""

@@ -200,7 +200,7 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
             f for book in reports.session_books(ledger.connection)
             for check in REGISTRY if check.on_request for f in check.run(book)]
     if session is not None and session not in report.hands:
-        raise NotFound(f"no session {session!r} in the ledger")
+        raise reports.no_such_session(session, (s for s in report.hands if s is not None))
     found = report.findings + extra
     return report, [d for d in found if session is None or d.session == session]
 

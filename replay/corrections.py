@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from engine.errors import IllegalAction
+from engine.notation import format_amount
 from ledger.model import events as ev
 from ledger.model.errors import locating
 from ledger.store import signing
 from ledger.store.keys import KeyStore
+from ledger.store.streams import platform_names
 from replay.fold import (
     HandReplay,
     effective_events,
@@ -85,7 +87,8 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
     the key ``sign`` of ``keys`` when given (:mod:`ledger.store.signing`). ``closed``: go in
     though the hand's session is closed and the hand, paid by the rules until now, would
     then be paid differently, or a player's net or the hand's rake would move
-    (:func:`_closed_moves`).
+    (:func:`_closed_moves`). An action may name a player known by a platform id as the reads
+    show him (:func:`replay.whatif.parse_action`).
 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: a change that is
@@ -97,7 +100,8 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
     rows = ledger.read(hand)
     events = [r.event for r in rows]
     positions = {r.seq: r.position for r in rows}
-    correction = build_correction(events, specs, reason=reason, by=by, positions=positions)
+    correction = build_correction(events, specs, reason=reason, by=by, positions=positions,
+                                  names=platform_names(ledger))
     _changes_something(hand, events, correction)
     [correction] = _signed(hand, [correction], keys, sign)
     return _append(ledger, hand, rows, correction, closed=closed)
@@ -221,6 +225,7 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
     rows = ledger.read(hand)
     by_seq = {r.seq: r for r in rows}
     events = [r.event for r in rows]
+    decimals = stream_decimals(events)
     originals, amendments = [], []
     for r in rows:
         e = r.event
@@ -235,7 +240,7 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
             if r.type == "correction":
                 before = in_force_before(events, r.seq)
                 item |= {"changes": [
-                    c.model_dump(mode="json") | _was(c, by_seq, before)
+                    c.model_dump(mode="json") | _was(c, by_seq, before, decimals)
                     for c in e.changes], "positions": list(e.positions)}
             amendments.append(item)
         else:
@@ -244,33 +249,45 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
     return {"hand": hand, "events": originals, "amendments": amendments}
 
 
-def _was(change: ev.Change, by_seq: dict[int, Any], before: dict[int, Any]) -> dict[str, Any]:
-    """``{"was", "was_set_by"}`` of a correction's ``change`` (see :func:`history`)."""
+def _was(change: ev.Change, by_seq: dict[int, Any], before: dict[int, Any],
+         decimals: int = 0) -> dict[str, Any]:
+    """``{"was", "was_set_by"}`` of a correction's ``change`` (see :func:`history`), its
+    amounts as the hand's actions write them (``decimals``, :func:`brief`)."""
     if change.seq in before:
         event, setter = before[change.seq]
-        return {"was": brief(event) if event is not None else None, "was_set_by": setter}
+        return {"was": brief(event, decimals) if event is not None else None,
+                "was_set_by": setter}
     row = by_seq.get(change.seq)  # an amendment taken back (or a stream that did not apply)
-    return {"was": brief(row.event) if row is not None else None, "was_set_by": None}
+    return {"was": brief(row.event, decimals) if row is not None else None, "was_set_by": None}
 
 
-def change_brief(data: dict[str, Any]) -> str:
+def change_brief(data: dict[str, Any], decimals: int = 0) -> str:
     """:func:`brief` of an event given as its JSON (a change's ``event`` in :func:`history`).
 
     Raises:
         MalformedEvent: ``data`` is no event.
     """
-    return brief(ev.parse_event(data))
+    return brief(ev.parse_event(data), decimals)
 
 
-def brief(event: Any) -> str:
-    """``recorded_payout Bob 400`` — an event in a few words."""
+#: The fields of a hand's events that count its chips (a bet's ``to``, a blind's or a
+#: payout's ``amount``, a seat change's ``stack``), written by :func:`brief` in the hand's unit.
+_CHIP_FIELDS = frozenset({"to", "amount", "stack"})
+
+
+def brief(event: Any, decimals: int = 0) -> str:
+    """``recorded_payout Bob 400`` — an event in a few words; its chips as the actions of a
+    hand of ``decimals`` write them (``bet_raise Ann 5.00`` for 500 chips of a hand kept in
+    cents, as ``show`` writes ``Ann cbr 5.00``: replay/typed.py, FORMATS.md §1)."""
     data = event.model_dump(mode="json", exclude={"type", "schema_version"},
                             exclude_defaults=True)
     if event.type == "hand_started":
         return f"hand_started {event.hand}"
     if event.type in _AMENDMENTS:
         return f"{event.type} by {event.by}: {event.reason}"
-    return " ".join([event.type, *map(_word, data.values())])
+    return " ".join([event.type, *(
+        format_amount(v, decimals) if decimals and k in _CHIP_FIELDS and isinstance(v, int)
+        else _word(v) for k, v in data.items())])
 
 
 def _word(value: Any) -> str:
@@ -312,7 +329,8 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
                             "void it or correct it", hand=hand)
     amended = {r.type in _AMENDMENTS for r in last}
     if amended == {False}:
-        words = ", ".join(f"seq {r.seq} ({brief(r.event)})" for r in last)
+        decimals = stream_decimals([r.event for r in rows])
+        words = ", ".join(f"seq {r.seq} ({brief(r.event, decimals)})" for r in last)
         if any(r.type == "hand_ended" for r in last):
             raise IllegalAction(f"cannot undo {words}: it ends the hand, and an ended hand is "
                                 "not opened again; change what it paid with `handledger "

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
@@ -712,17 +712,21 @@ def _closed_session(ledger: Any, hand: str, state: HandState, start: int, action
 
 @dataclass(frozen=True)
 class Acted:
-    """An action appended: its seq, the event, and the hand's state after it."""
+    """An action appended: its seq, the event, and the hand's state after it; ``names``, the
+    ledger's platform players as the reads name them (id → name,
+    :func:`ledger.store.streams.platform_names`), read once for the action."""
 
     seq: int
     event: Any
     state: HandState
+    names: dict[str, str] = field(default_factory=dict)
 
 
 def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
     """Check ``action`` (PHH notation, ``pay PLAYER AMOUNT``, ``returned PLAYER AMOUNT``,
-    ``rake AMOUNT`` or ``end``; :func:`replay.whatif.parse_action`) against the hand as it
-    stands, then append it, with the stream's last seq as the expected one (a concurrent
+    ``rake AMOUNT`` or ``end``; :func:`replay.whatif.parse_action`, a player known by a
+    platform id named as the reads show him too) against the hand as it stands, then append
+    it, with the stream's last seq as the expected one (a concurrent
     append is refused).
     ``closed``: go in though the hand's session is closed (:func:`_closed_session`).
 
@@ -738,8 +742,9 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
     last = len(rows)
     if not closed and state.status == "open":
         _closed_session(ledger, hand, state, rows[0].position, action)
+    names = _platform_names(ledger)
     try:
-        event = parse_action(state, action)
+        event = parse_action(state, action, names)
         _live_rules(state, event)
         state.apply(event)
         if event.type == "hand_ended":
@@ -749,4 +754,11 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
         said = reason_as_typed(exc, state.started.unit.decimals)
         raise IllegalAction(f"{said}{now}", hand=hand, action=action) from None
     ledger.append(hand, [event], hand_id=hand, expected_seq=last)
-    return Acted(last + 1, event, state)
+    return Acted(last + 1, event, state, names)
+
+
+def _platform_names(ledger: Any) -> dict[str, str]:
+    """:func:`ledger.store.streams.platform_names` (imported here: ``act`` is the hot path)."""
+    from ledger.store.streams import platform_names
+
+    return platform_names(ledger)

@@ -155,7 +155,15 @@ def open_state(ledger: Any, name: str, *, allow_closed: bool = False) -> Session
 def no_session(name: str, names: list[str]) -> NotFound:
     """The refusal of a command that needs session ``name``, which is none of the sessions
     ``names`` (the closest named): ``no session 'fri' (open it with `handledger session open
-    fri`); did you mean 'friday'?``."""
+    fri`); did you mean 'friday'?``. When one of ``names`` differs from ``name`` only in case
+    or in how its letters are encoded (:func:`ledger.model.names.look_alikes`), ``session
+    open`` would refuse ``name`` beside it, so the refusal names that session alone: ``no
+    session 'Friday'; did you mean 'friday'? (…)``."""
+    same = look_alikes(name, names)
+    if same:
+        return NotFound(f"no session {spelled(name)}; did you mean "
+                        f"{' or '.join(map(spelled, same))}? (session names are kept as "
+                        "typed: a new session named like it would be refused)")
     close = difflib.get_close_matches(name, names, n=3)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     return NotFound(f"no session {name!r} (open it with `handledger session open {name}`)"

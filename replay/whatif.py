@@ -28,7 +28,7 @@ Raises:
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -39,7 +39,9 @@ from engine.notation import format_amount, parse_amount, player_name, to_event
 from ledger.formats.reading import with_game_tie_order
 from ledger.model import events as ev
 from ledger.model.errors import locating, quoted
+from ledger.store.streams import platform_names
 from replay.fold import HandReplay, fold, replay_events, split_stream
+from replay.shown_names import as_stored, stored_player
 from replay.typed import reason_as_typed, stream_decimals
 
 Op = Literal["replace", "insert_after", "delete"]
@@ -54,15 +56,22 @@ class ChangeSpec:
     text: str | None = None
 
 
-def parse_action(state: Any, text: str) -> Any:
+def parse_action(state: Any, text: str, names: Mapping[str, str] | None = None, *,
+                 seated: Sequence[str] = ()) -> Any:
     """The event ``text`` means in ``state`` (see the module doc for the accepted forms).
+    ``names``: platform id → the name he played under (:func:`ledger.store.streams.
+    platform_names`), so that a player of the hand (``state``'s, else ``seated``: a JSON
+    event is read without a state) known by his id may be named as the reads show him
+    (:mod:`replay.shown_names`), in text or as a JSON event's ``player``.
 
     Raises:
-        IllegalAction: text that is not an action, an unknown player or a bad amount (one
-            beyond :data:`ledger.model.events.MAX_CHIPS` too).
+        IllegalAction: text that is not an action, an unknown player, a name two players of
+            the hand are shown by, or a bad amount (one beyond
+            :data:`ledger.model.events.MAX_CHIPS` too).
     """
     try:
-        return _parse_action(state, text)
+        players = state.players if state is not None else seated
+        return _parse_action(state, text, names or {}, players)
     except ValidationError as exc:  # an amount the event model refuses
         first = exc.errors()[0]
         if first.get("type") == "less_than_equal":
@@ -72,13 +81,17 @@ def parse_action(state: Any, text: str) -> Any:
         raise IllegalAction(f"{where}: {first.get('msg')}") from None
 
 
-def _parse_action(state: Any, text: str) -> Any:
+def _parse_action(state: Any, text: str, names: Mapping[str, str],
+                  players: Sequence[str]) -> Any:
     body = text.strip()
     if body.startswith("{"):
         from ledger.formats.jsonl.lines import no_duplicates
 
         try:  # a key given twice is refused, as in a JSON-lines file
-            event = ev.parse_event(json.loads(body, object_pairs_hook=no_duplicates))
+            data = json.loads(body, object_pairs_hook=no_duplicates)
+            if names and isinstance(data, dict) and isinstance(data.get("player"), str):
+                data["player"] = stored_player(data["player"], players, names)
+            event = ev.parse_event(data)
         except (ValueError, TypeError) as exc:
             raise IllegalAction(f"{quoted(text)} is not a JSON event: {exc}") from None
         except RecursionError:  # nested past the parser: no event nests so deep
@@ -86,6 +99,8 @@ def _parse_action(state: Any, text: str) -> Any:
                                 "deep") from None
         # a hand_started that leaves the odd-chip order out takes its game's (RULES.md §5)
         return with_game_tie_order(event) if event.type == "hand_started" else event
+    if names:
+        body = as_stored(body, players, names)
     parts = body.split()
     if parts == ["end"]:
         return ev.HandEnded(status="complete")
@@ -153,13 +168,15 @@ def build_correction(
     by: str,
     positions: dict[int, int] | None = None,
     keep_end: bool = True,
+    names: Mapping[str, str] | None = None,
 ) -> ev.Correction:
     """A correction of the hand stream ``events`` (originals plus earlier corrections).
 
     Changes are converted in ascending seq order (ties in the order given), each against the
     state of the hand corrected so far. ``positions`` maps a seq to its ledger position (what
     :attr:`ledger.model.events.Correction.positions` records); ``keep_end``: the corrected hand
-    must be the same whole hand (:func:`same_hand`; a void's correction drops the end). The
+    must be the same whole hand (:func:`same_hand`; a void's correction drops the end);
+    ``names``: the platform names an action may name a player by (:func:`parse_action`). The
     corrected hand is then replayed:
 
     Raises:
@@ -172,6 +189,7 @@ def build_correction(
     _one_change_a_seq(specs)
     slots = _slots(events)
     index = {seq: k for k, (seq, _) in enumerate(slots)}
+    seated = [seat.player for seat in events[0].seats] if events[0].type == "hand_started" else []
     changes: list[ev.Change] = []
     for spec in sorted(specs, key=lambda s: s.seq):
         k = index.get(spec.seq)
@@ -194,7 +212,7 @@ def build_correction(
             if state is None and not spec.text.strip().startswith("{"):
                 raise IllegalAction("the hand_started event can only be replaced by a JSON event")
             try:
-                new = parse_action(state, spec.text)
+                new = parse_action(state, spec.text, names, seated=seated)
             except IllegalAction as exc:
                 said = reason_as_typed(exc, stream_decimals(events))
                 raise IllegalAction(f"{spec.op} {spec.seq} {spec.text!r}: {said}") from None
@@ -447,7 +465,8 @@ def _paid_final(r: HandReplay) -> dict[str, int]:
 
 
 def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
-    """Apply ``specs`` to ``hand`` in memory and compare; writes nothing.
+    """Apply ``specs`` to ``hand`` in memory and compare; writes nothing. An action may
+    name a player known by a platform id as the reads show him (:func:`parse_action`).
 
     Raises:
         NotFound: no such hand.
@@ -456,7 +475,8 @@ def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
     with locating(hand=hand):
         rows = ledger.read(hand)
         events = [r.event for r in rows]
-        correction = build_correction(events, specs, reason="what-if", by="what-if")
+        correction = build_correction(events, specs, reason="what-if", by="what-if",
+                                      names=platform_names(ledger))
         return compare(ledger, hand, rows, correction)
 
 

@@ -8,12 +8,14 @@ application catches them up first). Every DuckDB error is translated into ``Ledg
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ledger.audit.settle import HOUSE, HouseTransfer, fewest_transfers
 from ledger.model.errors import LedgerError, NotFound
 from ledger.model.money import format_money
+from ledger.model.names import likely_meant
 
 _BALANCE_SQL = """
 SELECT player, sum({net}) AS net, sum({buy_in}) AS buy_in, sum({cash_out}) AS cash_out,
@@ -116,7 +118,8 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
     """
     if session is not None and not con.execute(
             "SELECT 1 FROM session_book WHERE session = ?", [session]).fetchone():
-        raise NotFound(f"no session {session!r} in the ledger")
+        raise no_such_session(session, [n for (n,) in con.execute(
+            "SELECT DISTINCT session FROM session_book WHERE session IS NOT NULL").fetchall()])
     suffix = "_minor" if money else ""
     query = _BALANCE_SQL.format(net=f"net{suffix}", buy_in=f"buy_in{suffix}",
                                 cash_out=f"cash_out{suffix}", rules=f"rules_net{suffix}")
@@ -364,7 +367,8 @@ def chart_nets(con: Any, money: bool, session: str | None = None
     """
     if session is not None and not con.execute(
             "SELECT 1 FROM session_book WHERE session = ?", [session]).fetchone():
-        raise NotFound(f"no session {session!r} in the ledger")
+        raise no_such_session(session, [n for (n,) in con.execute(
+            "SELECT DISTINCT session FROM session_book WHERE session IS NOT NULL").fetchall()])
     of = session_units(con)
     units: dict[ChipUnit, list[str | None]] = {}
     for (name,) in con.execute(
@@ -551,3 +555,12 @@ def owed(con: Any) -> dict[str | None, int]:
         if back and back > 0:
             due[name] = due.get(name, 0) + int(back)
     return due
+
+
+def no_such_session(session: str, names: Iterable[str]) -> NotFound:
+    """The refusal of a read of one ``session`` the books do not hold, naming the session of
+    ``names`` (the books' sessions) it likely meant (:func:`ledger.model.names.likely_meant`:
+    ``'friday'`` for ``'Friday'``, which names compare case-sensitively)."""
+    close = likely_meant(session, sorted(names))
+    hint = f"; did you mean {' or '.join(map(repr, close))}?" if close else ""
+    return NotFound(f"no session {session!r} in the ledger{hint}")

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 
 from ledger.model.errors import MalformedInput
 
@@ -221,3 +222,13 @@ def likely_meant(name: str, names: Sequence[str], n: int = 2) -> list[str]:
     key = folded(name)
     same = [other for other in names if folded(other) == key]
     return same or difflib.get_close_matches(name, names, n=n)
+
+
+def shown_labels(names: Mapping[str, str]) -> dict[str, str]:
+    """How the reads name players known by a platform id (``names``: id → the latest name he
+    played under, :func:`ledger.store.streams.platform_names`): ``{id: label}``, the label his
+    name, or ``"name (id)"`` when two ids share that name; an id that is his own name is left
+    out (nothing to rename)."""
+    counts = Counter(names.values())
+    return {pid: name if counts[name] == 1 else f"{name} ({pid})"
+            for pid, name in names.items() if pid != name}
