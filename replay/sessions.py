@@ -199,6 +199,16 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
     return opened
 
 
+def check_new_session_name(ledger: Any, name: str) -> None:
+    """Refuse ``name`` for a session a file is about to open when it prints like, or differs
+    only in case from, a session the ledger holds (the same check as :func:`open_session`).
+
+    Raises:
+        MalformedInput: the look-alike, both names spelled out.
+    """
+    check_not_look_alike(name, _session_names(ledger), "session", "a session of the ledger")
+
+
 def _session_names(ledger: Any) -> list[str]:
     """Every session name the ledger holds: opened, or named by an imported hand or entry."""
     return [r[0] for r in ledger.query(

@@ -10,6 +10,7 @@ import duckdb
 from click.testing import CliRunner, Result
 
 from cli.main import cli
+from tests.conftest import SHARED
 
 _MEANT = ("error: no session 'Friday'; did you mean 'friday'? (session names are kept as "
           "typed: a new session named like it would be refused)\n")
@@ -61,3 +62,15 @@ def test_a_read_of_the_session_in_another_case_names_the_one_meant(tmp_path: Pat
     assert not (tmp_path / "c.png").exists()
     result = run(db, "balances", "--session", "zzz")
     assert (result.exit_code, result.output) == (2, "error: no session 'zzz' in the ledger\n")
+
+
+def test_a_log_imported_into_the_session_in_another_case_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "l.duckdb"
+    log = SHARED / "pokernow" / "pokernowpy_run-it-twice.csv"
+    assert run(db, "import", "--session", "friday", str(log)).exit_code == 0
+    before = head(db)
+    result = run(db, "import", "--session", "Friday", str(log))
+    assert result.exit_code == 2
+    assert result.output.startswith("error: session name 'Friday' is new but 'friday' is a "
+                                    "session of the ledger: did you mean friday?")
+    assert head(db) == before  # no second session beside it

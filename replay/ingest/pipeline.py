@@ -197,12 +197,14 @@ def _check_session_first(ledger: Any, session: str, files: Sequence[Path]) -> No
     """Refuse ``import --session`` once, before any file is read, when the session is not
     open (no such session, a typo: :func:`replay.sessions.open_state` names the closest; or
     closed) and no file among ``files`` is of a format that could open it (JSON lines, a
-    PokerNow log): each would be refused for the same reason.
+    PokerNow log): each would be refused for the same reason. When one could, a new session
+    name that differs only in case from (or prints like) one the ledger holds is refused.
 
     Raises:
-        NotFound, LedgerError: as :func:`replay.sessions.open_state`.
+        NotFound, LedgerError: as :func:`replay.sessions.open_state`; MalformedInput: a
+            look-alike of a session of the ledger.
     """
-    from replay.sessions import open_state
+    from replay.sessions import check_new_session_name, open_state
 
     try:
         open_state(ledger, session)
@@ -214,6 +216,7 @@ def _check_session_first(ledger: Any, session: str, files: Sequence[Path]) -> No
             except (MalformedInput, OSError):  # the file's own error comes with its import
                 continue
             if importer is not None and importer.name in _BOOK_FORMATS:
+                check_new_session_name(ledger, session)
                 return
         raise
 
