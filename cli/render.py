@@ -52,13 +52,16 @@ def _console() -> tuple[Console, io.StringIO]:
 def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str:
     """A readable table per hand and one sentence per pot; ``names`` renames players (a
     platform id to the name he played under: :class:`cli.names.Names`). Drawn as rich draws
-    it (:class:`cli.grid.Sheet`)."""
+    it (:class:`cli.grid.Sheet`). Its ``net`` and ``final`` are the books' (as the table
+    paid: :attr:`HandReplay.paid_net`, README "Net has one meaning everywhere"); where the
+    rules' differ (a rake, a wrong or short payout) a line under the table gives them."""
     from cli.grid import Sheet
 
     label = names or str
     res = r.result
     sheet = Sheet(110)
     title = f"hand {r.hand} ({r.game})" + (f" — session {r.session}" if r.session else "")
+    net, rules = r.paid_net, r.net  # each a new dict: computed once
     rows = []
     for p in res.players:
         paid = "" if r.recorded is None else str(r.recorded.get(p, 0))
@@ -69,10 +72,14 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
             str(res.returned.get(p, 0) or ""),
             str(res.awards[p] or ""),
             paid,
-            f"{r.net[p]:+d}",
-            str(r.final_stacks[p]),
+            f"{net[p]:+d}",
+            str(res.starting[p] + net[p]),
         ])
     sheet.print_table(title, _REPLAY_COLUMNS, rows)
+    if res.verifiable and (differ := [p for p in res.players if rules[p] != net[p]]):
+        by_rules = ", ".join(f"{label(p)} {rules[p]:+d} (final {res.starting[p] + rules[p]})"
+                             for p in differ)
+        sheet.print(f"  net and final as the table paid; by the rules: {by_rules}")
     for line in res.lines:
         sheet.print(f"  {label(line)}")
     for d in r.discrepancies:

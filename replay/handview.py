@@ -7,7 +7,8 @@ and :func:`hand_view` assembles a :class:`HandView`:
   :func:`replay.fold.effective_events`) as a :class:`Version`: its steps
   (:func:`replay.steps.hand_steps`), every pot explained (the sentences ``show`` prints), what
   the table paid (the recorded payouts) beside the rules' result (awards + returned chips) per
-  player, and each discrepancy (:func:`replay.fold.replay_events`, RULES.md §1.4–1.6, §2);
+  player, with each player's net and final stack as paid (the books' values), and each
+  discrepancy (:func:`replay.fold.replay_events`, RULES.md §1.4–1.6, §2);
 * ``original``: the same for the events as first recorded (None when the hand was never
   corrected or voided), so a view can switch between the two; an original the rules refuse
   (what a correction repaired) is its steps up to the refused event, status
@@ -64,8 +65,12 @@ class PayoutLine:
     bets), ``returned`` (uncalled, RULES.md §1.4), ``won`` (awards), ``rules`` = won +
     returned (what the rules push to him; None when the showdown is not verifiable), ``paid``
     (what the table pushed; None when it recorded nothing), ``diff`` = paid − rules (None
-    without both), ``net`` and ``final`` stack (as the ledger counts them), ``discrepancy``:
-    a discrepancy names him (RULES.md §1.4–1.6; a feasibility check when not verifiable)."""
+    without both), ``net`` and ``final`` stack as the table paid them, the books' values
+    (:attr:`replay.fold.HandReplay.paid_net`: paid − put in, final = start + net; the rules'
+    net where the payouts are unknown; README, "Net has one meaning everywhere"), so a rake
+    or a wrong payout shows in them, the rules' side in ``won``, ``rules`` and ``diff``;
+    ``discrepancy``: a discrepancy names him (RULES.md §1.4–1.6; a feasibility check when not
+    verifiable)."""
 
     player: str
     start: int
@@ -246,7 +251,7 @@ def _version(kind: str, events: list[Any], session: str | None) -> Version:
     r = replay_events(events, session=session, original=original)
     res = r.result
     wrong = {d.player for d in r.discrepancies}
-    net, final = r.net, r.final_stacks
+    net = r.paid_net  # the books' net: what the table paid minus what he put in
     lines = []
     for p in res.players:
         rules = res.awards[p] + res.returned.get(p, 0) if res.verifiable else None
@@ -255,7 +260,7 @@ def _version(kind: str, events: list[Any], session: str | None) -> Version:
             player=p, start=res.starting[p], put_in=res.contributions[p],
             returned=res.returned.get(p, 0), won=res.awards[p], rules=rules, paid=paid,
             diff=None if paid is None or rules is None else paid - rules, net=net[p],
-            final=final[p],
+            final=res.starting[p] + net[p],
             discrepancy=p in wrong,
         ))
     return Version(

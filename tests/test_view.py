@@ -53,6 +53,11 @@ def test_dispute_view_original_and_corrected(run, db, imported) -> None:  # noqa
         ("Bob", "hand dispute-1: Bob was paid 400, the rules give 100 (+300)"))
     assert fixed.discrepancies == ()
     assert {p.player: p.paid for p in fixed.payouts} == {"Ann": 300, "Bob": 100, "Cy": 0}
+    # Net and Final as paid (the books'): Ann put in 100, Bob and Cy 150 each; as first
+    # recorded Bob took all 400, as corrected Ann 300 and Bob 100 (the rules' result)
+    assert {p.player: (p.net, p.final - p.start) for p in orig.payouts} == {
+        "Ann": (-100, -100), "Bob": (250, 250), "Cy": (-150, -150)}
+    assert {p.player: p.net for p in fixed.payouts} == {"Ann": 200, "Bob": -50, "Cy": -150}
     assert orig.explanation == fixed.explanation == (
         "Main pot 300 (Ann, Bob, Cy): Ann wins 300 with pair of aces, T-9-7 kickers.",
         "Side pot 1 100 (Bob, Cy): Bob wins 100 with pair of kings, T-9-7 kickers.")

@@ -129,6 +129,9 @@ def test_dispute_discrepancy_is_highlighted(browser: Browser, pages: dict[str, P
     assert text(css(rows["Ann"], "td.check")[0]) == "✗ differs by -300"  # in words, not
     assert text(css(rows["Bob"], "td.check")[0]) == "✗ differs by +300"  # colour alone
     assert text(css(rows["Cy"], "td.check")[0]) == "✓ agrees"
+    # Net as paid (what the table paid minus what he put in: 100, 150, 150), not the rules'
+    assert [text(css(rows[p], "td")[-2]) for p in ("Ann", "Bob", "Cy")] == [
+        "-100", "+250", "-150"]
     assert (rows["Ann"].value_of_css_property("background-color")
             != rows["Cy"].value_of_css_property("background-color"))
     assert [text(li) for li in css(d, ".discrepancies li")] == [

@@ -1,0 +1,150 @@
+"""The Net and Final of a replayed hand's table (``replay``'s text, ``view``'s "What the table
+paid beside the rules") are the books' (README, "Net has one meaning everywhere"): what the
+table paid a player minus what he put in, the stack he leaves with, as ``state``, ``balances``
+and the audit count them; the rules' side stays in Won / Rules give / Check and a line under
+the text's table, and ``replay --json`` keeps the recomputed ``net`` and ``final_stacks``.
+
+Worked by hand: blinds 1/2, Cy (button) raises to 6, Ann (small blind, 100) shoves 100, Bob
+(big blind, 150) calls, Cy folds: a pot of 100 + 100 + 6 = 206, Ann's kings win it. The table
+rakes 10 and pays Ann 196. By the rules Ann wins 206: +106, final 206; as paid: 196 − 100 =
++96, final 196. Bob −100 (50), Cy −6 (294) either way."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from tests.copies import build_ledger, copy_ledger
+
+ACTIONS = ("d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c2d", "Cy cbr 6", "Ann cbr 100",
+           "Bob cc", "Cy f", "d db 2c7h9s", "d db Kd", "d db 3c", "Ann sm AsKs", "Bob sm QhQd",
+           "rake 10", "pay Ann 196", "end")
+START = ("hand", "start", "--hand", "f1", "--session", "s", "--game", "NT", "--stakes", "1/2",
+         "--seats", "Ann:100,Bob:150,Cy:300", "--button", "Cy")
+
+
+@pytest.fixture(scope="module")
+def raked(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Session s, hand f1 played live, raked 10 and paid, built once for the module."""
+    db = tmp_path_factory.mktemp("raked") / "t.duckdb"
+    return build_ledger(db, [("session", "open", "s"), ("buyin", "s", "Ann", "100"),
+                             ("buyin", "s", "Bob", "150"), ("buyin", "s", "Cy", "300"), START,
+                             *(("act", "f1", a) for a in ACTIONS)])
+
+
+class _Payouts(HTMLParser):
+    """The cells of ``table.payouts`` (header row first), as text, and its caption."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.caption = ""
+        self._in = self._cell = self._caption = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table" and ("class", "payouts") in attrs:
+            self._in = True
+        elif self._in and tag == "tr":
+            self.rows.append([])
+        elif self._in and tag in ("th", "td"):
+            self.rows[-1].append("")
+            self._cell = True
+        elif self._in and tag == "caption":
+            self._caption = True
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "table":
+            self._in = False
+        elif tag in ("th", "td"):
+            self._cell = False
+        elif tag == "caption":
+            self._caption = False
+
+    def handle_data(self, data: str) -> None:
+        if self._cell:
+            self.rows[-1][-1] += data
+        elif self._caption:
+            self.caption += data
+
+
+def _payouts(page: str) -> _Payouts:
+    parser = _Payouts()
+    parser.feed(page)
+    return parser
+
+
+def test_a_raked_hand_nets_what_the_table_paid(raked: Path, run, db: str,  # noqa: ANN001
+                                               tmp_path: Path) -> None:
+    copy_ledger(raked, Path(db))
+    state = run("state", "f1").output
+    assert "stacks after the hand: Ann 196, Bob 50, Cy 294 (folded)" in state
+
+    text = run("replay", "--hand", "f1")
+    assert text.exit_code == 1  # the rake is a finding
+    lines = text.output.splitlines()
+    assert "│ Ann    │   100 │    100 │          │ 206 │  196 │  +96 │   196 │" in lines
+    assert "│ Bob    │   150 │    100 │          │     │    0 │ -100 │    50 │" in lines
+    assert "│ Cy     │   300 │      6 │          │     │    0 │   -6 │   294 │" in lines
+    assert "  net and final as the table paid; by the rules: Ann +106 (final 206)" in lines
+
+    data = json.loads(run("replay", "--hand", "f1", "--json").output)  # the rules', as was
+    assert data["net"] == {"Ann": 106, "Bob": -100, "Cy": -6}
+    assert data["final_stacks"] == {"Ann": 206, "Bob": 50, "Cy": 294}
+
+    page = tmp_path / "f1.html"
+    assert run("view", "f1", "-o", str(page)).exit_code == 0
+    table = _payouts(page.read_text(encoding="utf-8"))
+    assert table.rows == [
+        ["Player", "Start", "Put in", "Returned", "Won", "Rules give", "Table paid", "Check",
+         "Net as paid", "Final as paid"],
+        ["Ann", "100", "100", "0", "206", "206", "196", "✗ differs by -10", "+96", "196"],
+        ["Bob", "150", "100", "0", "0", "0", "0", "✓ agrees", "-100", "50"],
+        ["Cy", "300", "6", "0", "0", "0", "0", "✓ agrees", "-6", "294"]]
+    assert "Net and Final are as the table paid" in table.caption
+
+    players = {p["player"]: p for p in json.loads(run("balances", "--json").output)["players"]}
+    assert (players["Ann"]["net"], players["Ann"]["rules_net"]) == (96, 106)
+
+
+def test_a_hand_paid_by_the_rules_has_no_rules_line(raked: Path, run, db: str,  # noqa: ANN001
+                                                    tmp_path: Path) -> None:
+    """The same hand corrected to no rake, Ann paid the whole 206: net and final are the
+    rules' (+106, 206), and no line under the table gives them again."""
+    copy_ledger(raked, Path(db))
+    assert run("correct", "f1", "--delete", "16", "--replace", "17", "pay Ann 206", "--reason",
+               "no rake tonight", "--by", "host").exit_code == 0
+    text = run("replay", "--hand", "f1")
+    assert text.exit_code == 0, text.output
+    assert "│ Ann    │   100 │    100 │          │ 206 │  206 │ +106 │   206 │" in text.output
+    assert "by the rules" not in text.output
+    page = tmp_path / "f1.html"
+    assert run("view", "f1", "-o", str(page)).exit_code == 0
+    corrected, original = (t for t in _versions(page.read_text(encoding="utf-8")))
+    assert corrected[1][-2:] == ["+106", "206"] and original[1][-2:] == ["+96", "196"]
+
+
+def _versions(page: str) -> list[list[list[str]]]:
+    """The payout table of each version of a page, the corrected first."""
+    tables = page.split('<table class="payouts">')[1:]
+    return [_payouts('<table class="payouts">' + t).rows for t in tables]
+
+
+def test_a_hand_in_cents_nets_what_the_table_paid(run, tmp_path: Path) -> None:  # noqa: ANN001
+    """Hand c1 of tests/test_live_cents.py (cents): Ann's 73.00 all in takes the main pot of
+    219.00, Bob the side pot of 54.00; the table rakes 2.00 of Ann's: she is paid 217.00,
+    +144.00 (final 217.00) as paid, +146.00 (219.00) by the rules."""
+    from tests.test_live_cents import _in_play
+
+    assert run("import", str(_in_play(tmp_path))).exit_code == 0
+    for action in ("rake 2.00", "pay Ann 217.00", "pay Bob 54.00", "end"):
+        assert run("act", "c1", action).exit_code == 0
+    lines = run("replay", "--hand", "c1").output.splitlines()
+    assert "│ Ann    │  7300 │   7300 │          │ 21900 │ 21700 │ +14400 │ 21700 │" in lines
+    assert "  net and final as the table paid; by the rules: Ann +14600 (final 21900)" in lines
+    page = tmp_path / "c1.html"
+    assert run("view", "c1", "-o", str(page)).exit_code == 0
+    ann = next(r for r in _payouts(page.read_text(encoding="utf-8")).rows if r[0] == "Ann")
+    assert ann[-2:] == ["+14400 (144.00 USD)", "21700 (217.00 USD)"]
