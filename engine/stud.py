@@ -60,11 +60,14 @@ def _board_key(cards: Sequence[str], *, ace_low: bool) -> tuple[int, ...]:
     except (KeyError, IndexError):
         bad = next(c for c in cards if c[:1] not in values)
         raise ValueError(f"{bad!r} is not a card") from None
-    distinct = set(ranks)
-    if len(distinct) == len(ranks):  # no pair (the common board): each rank once, highest first
-        ranks.sort(reverse=True)
-        return (*[1] * len(ranks), *ranks)
-    groups = sorted([(ranks.count(r), r) for r in distinct], reverse=True)  # (count, rank)
+    ranks.sort()
+    ranks.reverse()  # highest first (compiled, sort() and reverse() are calls without keywords)
+    for k in range(1, len(ranks)):
+        if ranks[k] == ranks[k - 1]:
+            break
+    else:  # no pair (the common board): each rank once, highest first
+        return tuple([1] * len(ranks) + ranks)
+    groups = sorted([(ranks.count(r), r) for r in set(ranks)], reverse=True)  # (count, rank)
     return (*[n for n, _ in groups], *[r for _, r in groups])
 
 
