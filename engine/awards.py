@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine._compiled import by_fields
 from engine.cards import UNKNOWN
@@ -32,7 +32,9 @@ __all__ = [
 ]
 
 #: The odd-chip tie orders (RULES.md §2.2, §5 ``odd_chip_tie_order``).
-TIE_ORDERS = ("left_of_button", "card_by_suit", "carry_to_next_hand")
+TIE_ORDERS: Final = ("left_of_button", "card_by_suit", "carry_to_next_hand")
+#: ``UNKNOWN`` as a Final name: compiled, a C static (a global is a dictionary lookup)
+_UNKNOWN: Final = UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -145,25 +147,44 @@ def award_pots(
         raise ValueError(f"unknown odd_chip_tie_order {tie!r} (known: {', '.join(TIE_ORDERS)})")
     if not boards:
         raise ValueError("need one board per run ([()] for games without a board)")
-    table = AwardTable(game, hands, order_from_button, split, tie)
-    return [_award_pot(table, i, pot, boards) for i, pot in enumerate(pots)]
+    awarded: list[PotAward] = []
+    # made for the first contested pot only (a frozen dataclass's interpreted __init__, about
+    # 0.5 us: most hands end without a showdown, their pots uncontested)
+    table: AwardTable | None = None
+    for i, pot in enumerate(pots):
+        if len(pot.eligible) == 1:
+            awarded.append(_uncontested(i, pot))
+            continue
+        if table is None:
+            table = AwardTable(game, hands, order_from_button, split, tie)
+        awarded.append(_award_pot(table, i, pot, boards))
+    return awarded
+
+
+def _head(index: int, pot: Pot) -> str:
+    return f"{pot_name(index)} {pot.amount} ({', '.join(pot.eligible)})"
+
+
+def _uncontested(index: int, pot: Pot) -> PotAward:
+    """A pot with one eligible player: his, unseen."""
+    (player,) = pot.eligible
+    line = f"{_head(index, pot)}: {player} takes {pot.amount}; nobody else is eligible."
+    return PotAward(index, pot.amount, pot.eligible, {player: pot.amount}, 0, (line,))
 
 
 def _award_pot(
     table: AwardTable, index: int, pot: Pot, boards: Sequence[Sequence[str]]
 ) -> PotAward:
-    head = f"{pot_name(index)} {pot.amount} ({', '.join(pot.eligible)})"
+    head = _head(index, pot)
     if not pot.eligible:
         raise ValueError(f"{head} has no eligible player")
     if len(pot.eligible) == 1:
-        (player,) = pot.eligible
-        line = f"{head}: {player} takes {pot.amount}; nobody else is eligible."
-        return PotAward(index, pot.amount, pot.eligible, {player: pot.amount}, 0, (line,))
+        return _uncontested(index, pot)
     missing = [p for p in pot.eligible if p not in table.hands]
     if missing:
         raise ValueError(f"{head}: no hand given for {', '.join(missing)}")
-    unknown = [p for p in pot.eligible if UNKNOWN in table.hands[p]]
-    if any(UNKNOWN in board for board in boards):
+    unknown = [p for p in pot.eligible if _UNKNOWN in table.hands[p]]
+    if any(_UNKNOWN in board for board in boards):
         unknown.append("the board")
     if unknown:
         line = f"{head}: cannot be checked, unknown cards for {', '.join(unknown)}."

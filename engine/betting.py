@@ -15,7 +15,7 @@ opens a round. None changes the phase: each returns True when the round is close
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from engine.hand import HandData
 from engine.rounds import Limits, Round, reopened_for
@@ -25,7 +25,7 @@ from ledger.model import events as ev
 #: An action in a betting round (RULES.md §1).
 Action = ev.Check | ev.Call | ev.BetRaise | ev.Fold | ev.AllIn
 
-_LIVE_BLINDS = ("small_blind", "big_blind", "straddle")
+_LIVE_BLINDS: Final = ("small_blind", "big_blind", "straddle")  # Final: a C static, compiled
 
 
 def _threshold(state: HandData, rnd: Round) -> int:

@@ -16,6 +16,8 @@ the hand on.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.cards import UNKNOWN
 from engine.deck import community_card, own_seventh_card, redealt
 from engine.hand import HandData
@@ -33,7 +35,10 @@ def next_to_draw(state: HandData) -> str | None:
     return None
 
 
-_NO_NOTES: list[str] = []  # never changed: what a deal of new cards returns
+#: ``UNKNOWN`` as a Final name, read on every card dealt: compiled, a Final name is a C static
+#: while a module's global (an imported name too) is a dictionary lookup at each read
+_UNKNOWN: Final = UNKNOWN
+_NO_NOTES: Final[list[str]] = []  # never changed: what a deal of new cards returns
 
 
 def _check_new_cards(
@@ -48,7 +53,7 @@ def _check_new_cards(
     fresh: set[str] = set()
     notes: list[str] = []
     for k, c in enumerate(cards):
-        if c == UNKNOWN:
+        if c == _UNKNOWN:
             continue
         if c in fresh:
             raise state.fail(f"card {c} is dealt twice")
@@ -69,7 +74,7 @@ def _all_new(seen: set[str], cards: list[str]) -> bool:
         c = cards[k]
         if c in seen:
             return False
-        if c != UNKNOWN:
+        if c != _UNKNOWN:
             for j in range(k):
                 if cards[j] == c:
                     return False
@@ -79,7 +84,7 @@ def _all_new(seen: set[str], cards: list[str]) -> bool:
 def _add_seen(state: HandData, cards: list[str]) -> None:
     seen = state.cards.seen
     seen.update(cards)
-    seen.discard(UNKNOWN)
+    seen.discard(_UNKNOWN)
 
 
 def deal(state: HandData, e: ev.CardsDealt) -> bool:
@@ -131,7 +136,7 @@ def _deal_hole(state: HandData, e: ev.CardsDealt, p: str, dealt: list[str]) -> N
     cards.street_hole.add(p)
     seen = cards.seen  # _add_seen(), inline and as a loop: the most frequent deal
     for c in dealt:
-        if c != UNKNOWN:
+        if c != _UNKNOWN:
             seen.add(c)
 
 
@@ -204,11 +209,11 @@ def discard(state: HandData, e: ev.Discard) -> bool:
     for c in thrown:
         if c in hand:
             hand.remove(c)
-        elif UNKNOWN in hand:
-            hand.remove(UNKNOWN)
+        elif _UNKNOWN in hand:
+            hand.remove(_UNKNOWN)
         else:
             raise state.fail(f"{player} discards {c}, which he does not hold")
-        if c != UNKNOWN:
+        if c != _UNKNOWN:
             cards.seen.discard(c)
             cards.discarded.add(c)
     cards.up[player] = [False] * len(hand)
@@ -251,14 +256,14 @@ def reveal(state: HandData, e: ev.Reveal) -> None:
         raise state.fail(f"{p} holds {len(hand)} cards but shows {len(shown)}")
     rest = list(shown)
     for c in hand:
-        if c == UNKNOWN:
+        if c == _UNKNOWN:
             continue
         if c not in rest:
             raise state.fail(f"{p} shows {''.join(shown)} but was dealt {c}")
         rest.remove(c)
-    new = [c for c in rest if c != UNKNOWN]
+    new = [c for c in rest if c != _UNKNOWN]
     notes = _check_new_cards(state, new, p, off_deck=False)
-    known = [c for c in hand if c != UNKNOWN]
+    known = [c for c in hand if c != _UNKNOWN]
     state.cards.hole[p] = known + rest
     state.cards.up[p] = state.cards.up[p][: len(known)] + [False] * len(rest)
     _add_seen(state, new)

@@ -8,17 +8,19 @@ clubs (RULES.md §2.2).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"  # clubs lowest
 
 
-_VALUES = {r: i + 2 for i, r in enumerate(_RANKS)}
-_LOW_VALUES = {**_VALUES, "A": 1}  # aces low (razz)
+# Final: compiled, a Final name is a C static (a global is a dictionary lookup at each read)
+_VALUES: Final = {r: i + 2 for i, r in enumerate(_RANKS)}
+_LOW_VALUES: Final = {**_VALUES, "A": 1}  # aces low (razz)
 #: Each card's sort key (rank, then suit), aces high and aces low: looked up, not worked out,
 #: for every up card of every live player at each stud street.
-_ORDER = {r + s: (v, i) for r, v in _VALUES.items() for i, s in enumerate(_SUITS)}
-_LOW_ORDER = {r + s: (v, i) for r, v in _LOW_VALUES.items() for i, s in enumerate(_SUITS)}
+_ORDER: Final = {r + s: (v, i) for r, v in _VALUES.items() for i, s in enumerate(_SUITS)}
+_LOW_ORDER: Final = {r + s: (v, i) for r, v in _LOW_VALUES.items() for i, s in enumerate(_SUITS)}
 
 
 def rank_value(card: str, *, ace_low: bool = False) -> int:
