@@ -193,7 +193,7 @@ def _award_pot(
     runs = len(boards)
     base, odd = divmod(pot.amount, runs)
     shares = [base + (run < odd) for run in range(runs)]
-    awards = dict.fromkeys(pot.eligible, 0)
+    awards = {p: 0 for p in pot.eligible}
     carried = 0
     lines: list[str] = []
     if runs > 1:
@@ -201,7 +201,8 @@ def _award_pot(
         shares_text = ", ".join(f"{s} on run {r + 1}" for r, s in enumerate(shares))
         times = "twice" if runs == 2 else f"{runs} times"
         lines.append(f"{head}: run {times}, {shares_text}{note}.")
-    for run, (share, board) in enumerate(zip(shares, boards, strict=True)):
+    for run in range(runs):  # one share a board (indexed: a zip with strict= is a generic call)
+        share, board = shares[run], boards[run]
         if not share:
             lines.append(f"Run {run + 1}: nothing left to award.")
             continue
@@ -272,8 +273,10 @@ def award_share(
 
 
 def _winners(ranks: Mapping[str, Rank]) -> list[str]:
-    best = max(ranks.values())
-    return [p for p, rank in ranks.items() if rank == best]
+    # Ranks compare by their keys alone (Rank's order): the keys are compared here, not the
+    # Ranks, whose dataclass __eq__ and __lt__ are interpreted (max() and == call them).
+    best = max([rank.key for rank in ranks.values()])
+    return [p for p, rank in ranks.items() if rank.key == best]
 
 
 def award_direction(
