@@ -64,6 +64,12 @@ class Rank:
     key: tuple[int, ...] | int
     label: str = field(compare=False)
 
+    def __init__(self, key: tuple[int, ...] | int, label: str) -> None:
+        # written out, not generated: compiled, object.__setattr__ here is a direct store (the
+        # frozen dataclass's generated __init__ is interpreted, engine/awards.py PotAward)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "label", label)
+
     def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
         return by_fields(self)
 
@@ -154,7 +160,6 @@ class _Ranking:
         self.eight = eight
         self.memo: dict[int, int | None] = {}
         self.labels: dict[int, str] = {}
-        self.ranks: dict[int, Rank] = {}
 
     @staticmethod
     def key(combo: tuple[_Card, ...]) -> int:
@@ -175,16 +180,6 @@ class _Ranking:
         if entry is None:
             return None
         return -entry.index if self.low else entry.index
-
-    def rank(self, value: int, combo: tuple[_Card, ...]) -> Rank:
-        """The :class:`Rank` of ``combo``, whose score is ``value`` (its memo entry): kept
-        under :meth:`key` as the score and the label are (a Rank's interpreted dataclass
-        ``__init__`` costs about 0.4 us; the same five-card hand class recurs)."""
-        key = self.key(combo)
-        rank = self.ranks.get(key)
-        if rank is None:
-            rank = self.ranks[key] = Rank(value, self.label(combo))
-        return rank
 
     def label(self, combo: tuple[_Card, ...]) -> str:
         key = self.key(combo)
@@ -268,7 +263,7 @@ def _best(ranking: _Ranking, hole: tuple[_Card, ...], board: tuple[_Card, ...],
             best, best_combo = value, combo
     if best is None:
         return None
-    return ranking.rank(best, best_combo)
+    return Rank(best, ranking.label(best_combo))
 
 
 def _best_omaha(ranking: _Ranking, firsts: list[tuple[int, int, tuple[_Card, ...]]],
@@ -287,7 +282,7 @@ def _best_omaha(ranking: _Ranking, firsts: list[tuple[int, int, tuple[_Card, ...
                 best, best_combo = value, first + rest
     if best is None:
         return None
-    return ranking.rank(best, best_combo)
+    return Rank(best, ranking.label(best_combo))
 
 
 @lru_cache(maxsize=1 << 14)
