@@ -333,9 +333,14 @@ def _may_flush(hole: tuple[_Card, ...], board: tuple[_Card, ...], use_hole: int 
                 return True
         return False
     counts = [0, 0, 0, 0]
-    for card in hole + board:
+    for card in hole:
         counts[card.suit] += 1
-    return max(counts) >= 5
+    for card in board:
+        counts[card.suit] += 1
+    for count in counts:  # compiled, max() of a list is a generic call
+        if count >= 5:
+            return True
+    return False
 
 
 def _best_of(kind: tuple[str, str], hole: tuple[_Card, ...], board: tuple[_Card, ...],
