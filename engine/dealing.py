@@ -82,9 +82,10 @@ def _all_new(seen: set[str], cards: list[str]) -> bool:
 
 
 def _add_seen(state: HandData, cards: list[str]) -> None:
-    seen = state.cards.seen
-    seen.update(cards)
-    seen.discard(_UNKNOWN)
+    seen = state.cards.seen  # never holds ?? (a loop: compiled, set.update() is a generic call)
+    for c in cards:
+        if c != _UNKNOWN:
+            seen.add(c)
 
 
 def deal(state: HandData, e: ev.CardsDealt) -> bool:
@@ -134,10 +135,7 @@ def _deal_hole(state: HandData, e: ev.CardsDealt, p: str, dealt: list[str]) -> N
     cards.hole[p].extend(dealt)
     cards.up[p].extend(up)
     cards.street_hole.add(p)
-    seen = cards.seen  # _add_seen(), inline and as a loop: the most frequent deal
-    for c in dealt:
-        if c != _UNKNOWN:
-            seen.add(c)
+    _add_seen(state, dealt)
 
 
 def _deal_board(state: HandData, e: ev.CardsDealt, dealt: list[str]) -> list[str]:
