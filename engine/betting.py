@@ -15,7 +15,7 @@ opens a round. None changes the phase: each returns True when the round is close
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Final, cast
 
 from engine.hand import HandData
 from engine.rounds import Limits, Round, reopened_for
@@ -25,7 +25,7 @@ from ledger.model import events as ev
 #: An action in a betting round (RULES.md §1).
 Action = ev.Check | ev.Call | ev.BetRaise | ev.Fold | ev.AllIn
 
-_LIVE_BLINDS = ("small_blind", "big_blind", "straddle")
+_LIVE_BLINDS: Final = ("small_blind", "big_blind", "straddle")  # Final: a C static, compiled
 
 
 def _threshold(state: HandData, rnd: Round) -> int:
@@ -43,6 +43,13 @@ def limits(state: HandData, player: str) -> Limits:
     completing a short all-in), two sizes on fourth street with an open pair in high stud
     (not in hi-lo nor a declare hand, §4.1).
     """
+    to_call, min_to, max_to, reason = _limits(state, player)
+    return Limits(to_call, min_to, max_to, reason)
+
+
+def _limits(state: HandData, player: str) -> tuple[int, int | None, int | None, str]:
+    """:func:`limits` as a plain tuple, what a raise reads (a compiled tuple is made in a few
+    ns; the named tuple's ``__new__`` is interpreted: about 0.2 us a raise)."""
     rnd = state.rnd
     street_bet = state.street_bets[player]
     stack = state.stacks[player]
@@ -59,7 +66,7 @@ def limits(state: HandData, player: str) -> Limits:
     elif not _another_can_bet(state, player):
         reason = "every other player is all-in"
     if reason:
-        return Limits(to_call, None, None, reason)
+        return to_call, None, None, reason
     allin_to = street_bet + stack
     if fixed:
         lo = hi = max(rnd.full_level + rnd.increment, rnd.current + 1)
@@ -71,7 +78,7 @@ def limits(state: HandData, player: str) -> Limits:
             hi = rnd.current + state.pot_total() + owed
         else:
             hi = allin_to
-    return Limits(to_call, min(lo, allin_to), min(hi, allin_to))
+    return to_call, min(lo, allin_to), min(hi, allin_to), ""
 
 
 def _another_can_bet(state: HandData, player: str) -> bool:
@@ -109,12 +116,16 @@ def start_round(state: HandData, first: str | None) -> bool:
     """Begin the betting round of the current street with ``first`` to act (None: unknown,
     any player may open — up cards unknown). True when nobody has anything to decide: the
     round is closed at once."""
+    # a comprehension and a loop, not dict.fromkeys() and max(): compiled, they call no method
     if state.street > 0:  # the first round keeps the blinds as bets
-        state.street_bets = bets = dict.fromkeys(state.players, 0)
+        state.street_bets = bets = {p: 0 for p in state.players}
         current = 0
     else:
         bets = state.street_bets
-        current = max(bets.values())
+        current = 0
+        for bet in bets.values():
+            if bet > current:
+                current = bet
     stacks = state.stacks
     rnd = Round(current, current, state.bet_size(), {}, [])
     if current and state.fixed:
@@ -195,28 +206,35 @@ def forced_bet(state: HandData, e: ev.ForcedBet) -> bool:
     """Post an ante, blind, straddle, posted or dead blind before the cards (RULES.md §4.2–4.4),
     or the bring-in (:func:`bring_in`). True when it closed the betting round (a bring-in
     only)."""
-    if e.player not in state.stacks:
-        raise state.fail(f"{e.player!r} is not seated")
-    if e.kind == "bring_in":
+    # the event's fields read once: each read of a pydantic field from compiled code is a
+    # generic getattr (measured: 0.3 us of a post's 0.8 us went to reading them again)
+    player = e.player
+    stacks = state.stacks
+    if player not in stacks:
+        raise state.fail(f"{player!r} is not seated")
+    kind = e.kind
+    if kind == "bring_in":
         return bring_in(state, e)
     if state.phase != "forced":
-        raise state.fail(f"{e.kind.replace('_', ' ')} after the cards were dealt")
-    if e.amount > state.stacks[e.player]:
-        raise state.fail("{player} posts {amount} but has only {stack}", player=e.player,
-                         amount=e.amount, stack=state.stacks[e.player])
-    live = e.kind in _LIVE_BLINDS or e.kind == "posted_blind"
-    state.put_in(e.player, e.amount, live=live)
+        raise state.fail(f"{kind.replace('_', ' ')} after the cards were dealt")
+    amount = e.amount
+    if amount > stacks[player]:
+        raise state.fail("{player} posts {amount} but has only {stack}", player=player,
+                         amount=amount, stack=stacks[player])
+    blind = kind in _LIVE_BLINDS
+    live = blind or kind == "posted_blind"
+    state.put_in(player, amount, live=live)
     if not live:
-        state.dead[e.player] = state.dead.get(e.player, 0) + e.amount
-    if e.kind == "ante":
-        state.antes[e.player] = state.antes.get(e.player, 0) + e.amount
+        state.dead[player] = state.dead.get(player, 0) + amount
+    if kind == "ante":
+        state.antes[player] = state.antes.get(player, 0) + amount
     state.forced_seen = True
-    if e.kind == "posted_blind":
-        state.posted_out_of_position.add(e.player)
-    if e.kind in _LIVE_BLINDS:
-        nominal = e.amount
-        if state.stacks[e.player] == 0:  # posted short all-in: bet sizes stay (RULES.md §4.2)
-            nominal = max([e.amount, *state.started.stakes.blinds_or_straddles])
+    if kind == "posted_blind":
+        state.posted_out_of_position.add(player)
+    if blind:
+        nominal = amount
+        if stacks[player] == 0:  # posted short all-in: bet sizes stay (RULES.md §4.2)
+            nominal = max([amount, *state.started.stakes.blinds_or_straddles])
         state.nominal_blind = max(state.nominal_blind, nominal)
     return False
 
@@ -277,7 +295,7 @@ def act(state: HandData, e: Action) -> bool:
             return _after_passive(state, player)
         raise state.fail("bet/raise to {to} is not above the current bet {current}", to=new,
                          current=rnd.current)
-    return _raise(state, player, new, new == allin_to, limits(state, player))
+    return _raise(state, player, new, allin_to, _limits(state, player))
 
 
 def _bring_in_due(state: HandData) -> bool:
@@ -307,28 +325,28 @@ def _passive(state: HandData, player: str, kind: str, to_call: int) -> bool:
     return _after_passive(state, player)
 
 
-def _raise(state: HandData, player: str, new: int, is_all_in: bool, lim: Limits) -> bool:
+def _raise(state: HandData, player: str, new: int, allin_to: int,
+           lim: tuple[int, int | None, int | None, str]) -> bool:
+    """``allin_to``: the player's street bet plus his stack; ``lim``: :func:`_limits`."""
     rnd = state.rnd
-    if new > state.street_bets[player] + state.stacks[player]:
+    is_all_in = new == allin_to
+    if new > allin_to:
         raise state.fail("{player} cannot bet to {to}: only {stack} behind", player=player,
                          to=new, stack=state.stacks[player])
-    if lim.min_to is None or lim.max_to is None:  # the two are None together (limits)
-        raise state.fail(f"{player} cannot raise: {lim.reason}")
-    if new > lim.max_to:
-        raise state.fail("raise to {to} is above the maximum {most}", to=new, most=lim.max_to)
-    if new < lim.min_to and not is_all_in:
+    _, min_to, max_to, reason = lim
+    if min_to is None or max_to is None:  # the two are None together (limits)
+        raise state.fail(f"{player} cannot raise: {reason}")
+    if new > max_to:
+        raise state.fail("raise to {to} is above the maximum {most}", to=new, most=max_to)
+    if new < min_to and not is_all_in:
         if new < _covers_everyone(state, player):
             raise state.fail("raise to {to} is below the minimum {least}", to=new,
-                             least=lim.min_to)
+                             least=min_to)
         state.notes.append(  # accepted, never silently (RULES.md §1.7)
-            f"{player}'s raise to {new} is below the minimum {lim.min_to} but covers every "
+            f"{player}'s raise to {new} is below the minimum {min_to} but covers every "
             "opponent (each is all-in or covered by it): accepted, as some online rooms cap it")
-    if (
-        state.fixed
-        and not is_all_in
-        and new not in (lim.min_to, lim.max_to)
-    ):
-        raise state.fail("fixed limit: the raise must be to {to}", to=lim.min_to)
+    if state.fixed and not is_all_in and new != min_to and new != max_to:
+        raise state.fail("fixed limit: the raise must be to {to}", to=min_to)
     before = rnd.current
     state.put_in(player, new - state.street_bets[player])
     full = _is_full(state, new, before)
@@ -383,11 +401,21 @@ def _after_raise(state: HandData, player: str) -> bool:
     rnd = state.rnd
     folded, all_in, order = state.folded, state.all_in, state.order
     i = state.seat[player]
-    rnd.pending = pending = [p for p in order[i + 1 :] if p not in folded and p not in all_in]
-    pending += [p for p in order[:i] if p not in folded and p not in all_in]
+    pending: list[str] = []  # from his left round the table (indexed: no slices made)
+    for j in range(i + 1, len(order)):
+        p = order[j]
+        if p not in folded and p not in all_in:
+            pending.append(p)
+    for j in range(i):
+        p = order[j]
+        if p not in folded and p not in all_in:
+            pending.append(p)
+    rnd.pending = pending
     if state.live_count() <= 1:
         rnd.pending = []
         return True
+    if len(pending) >= 2 or (pending and player not in all_in):
+        return False  # two can still bet: the round goes on (_round_needs_no_action)
     # who can still bet: everyone asked to act, and the player unless he is all-in now
     bettors = pending if player in all_in else [*pending, player]
     if _round_needs_no_action(state, bettors):

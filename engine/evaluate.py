@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from engine._compiled import by_fields
 from engine.games import Game
@@ -48,8 +48,8 @@ _SUIT_ORDER = "cdhs"  # clubs < diamonds < hearts < spades (RULES.md §2.2)
 _PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
 _WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
           "jack", "queen", "king", "ace")
-LOW_METHODS = ("A-5", "2-7", "A-6", "standard_ranks")
-QUALIFIERS = ("8_or_better", "none")
+LOW_METHODS: Final = ("A-5", "2-7", "A-6", "standard_ranks")
+QUALIFIERS: Final = ("8_or_better", "none")
 
 
 @dataclass(frozen=True, order=True)
@@ -63,6 +63,12 @@ class Rank:
 
     key: tuple[int, ...] | int
     label: str = field(compare=False)
+
+    def __init__(self, key: tuple[int, ...] | int, label: str) -> None:
+        # written out, not generated: compiled, object.__setattr__ here is a direct store (the
+        # frozen dataclass's generated __init__ is interpreted, engine/awards.py PotAward)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "label", label)
 
     def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
         return by_fields(self)
@@ -80,7 +86,9 @@ class _Card:
         return by_fields(self)
 
 
-_CARDS: dict[str, _Card] = {
+# The module's tables are Final names: compiled, each is a C static, where a global is a
+# dictionary lookup at every read (several an evaluation).
+_CARDS: Final[dict[str, _Card]] = {
     r + s: _Card(r + s, i + 2, j, _PRIMES[i], 1 << j)
     for i, r in enumerate(_RANK_CHARS)
     for j, s in enumerate(_SUIT_ORDER)
@@ -129,7 +137,7 @@ def _lib() -> _Lib:
 
 def _parse(cards: Iterable[str]) -> tuple[_Card, ...]:
     try:
-        parsed = tuple(_CARDS[c] for c in cards)
+        parsed = tuple([_CARDS[c] for c in cards])
     except KeyError as exc:
         what = "an unknown card" if exc.args[0] == "??" else "not a card"
         raise ValueError(f"cannot evaluate {exc.args[0]!r}: {what}") from None
@@ -186,9 +194,9 @@ class _Ranking:
         return text
 
 
-_HIGH = _Ranking("high", low=False, ace_low=False)
-_SHORT = _Ranking("short", low=False, ace_low=False)
-_LOWS: dict[tuple[str, str], _Ranking] = {
+_HIGH: Final = _Ranking("high", low=False, ace_low=False)
+_SHORT: Final = _Ranking("short", low=False, ace_low=False)
+_LOWS: Final[dict[tuple[str, str], _Ranking]] = {
     ("A-5", "none"): _Ranking("A-5", low=True, ace_low=True),
     ("A-5", "8_or_better"): _Ranking("A-5/8", low=True, ace_low=True, eight=True),
     ("2-7", "none"): _Ranking("2-7", low=True, ace_low=False),
@@ -198,11 +206,14 @@ _LOWS: dict[tuple[str, str], _Ranking] = {
     ("standard_ranks", "none"): _Ranking("high", low=True, ace_low=False),
     ("standard_ranks", "8_or_better"): _Ranking("high", low=True, ace_low=False, eight=True),
 }
-_BADUGI_MEMO: dict[int, int] = {}
-_MISSING: Any = object()
-#: Evaluations of hands that cannot make a flush, by ``(kind, ranks, use_hole)`` (suits aside).
-_BY_RANKS: dict[tuple, Rank | None] = {}
-_BY_RANKS_MAX = 1 << 16
+_BADUGI_MEMO: Final[dict[int, int]] = {}
+_MISSING: Final[Any] = object()
+#: Evaluations of hands that cannot make a flush, by ``(kind, ranks, use_hole)`` (suits aside):
+#: ``ranks`` the products of the rank primes of the hole cards and of the board's (Omaha), or
+#: of all the cards and 1: a product names a multiset of ranks (unique factorisation), and
+#: is hashed and compared faster than the sorted ranks.
+_BY_RANKS: Final[dict[tuple[tuple[str, str], int, int, int | None], Rank | None]] = {}
+_BY_RANKS_MAX: Final = 1 << 16
 
 
 def _parts(cards: tuple[_Card, ...], k: int) -> list[tuple[int, int, tuple[_Card, ...]]]:
@@ -281,19 +292,24 @@ def _evaluate(kind: tuple[str, str], hole: tuple[str, ...], board: tuple[str, ..
     cards = cards_hole + cards_board
     if len({c.text for c in cards}) != len(cards):
         raise ValueError(f"a card appears twice in {hole} + {board}")
-    if kind[0] == "short" and any(c.rank < 6 for c in cards):
-        raise ValueError(f"{hole + board} has cards below six in a short-deck game")
+    if kind[0] == "short":
+        for c in cards:
+            if c.rank < 6:
+                raise ValueError(f"{hole + board} has cards below six in a short-deck game")
     if kind[0] == "badugi":
         return _best_badugi(cards)
     if _may_flush(cards_hole, cards_board, use_hole):
         return _best_of(kind, cards_hole, cards_board, use_hole)
     # no five cards it may use are suited: the answer depends on the ranks alone
-    if use_hole:
-        ranks = (tuple(sorted(c.rank for c in cards_hole)),
-                 tuple(sorted(c.rank for c in cards_board)))
-    else:
-        ranks = (tuple(sorted(c.rank for c in cards)), ())
-    memo_key = (kind, ranks, use_hole)
+    hole_ranks = 1
+    for c in cards_hole:
+        hole_ranks *= c.prime
+    board_ranks = 1
+    for c in cards_board:
+        board_ranks *= c.prime
+    if not use_hole:  # the hole and board cards play alike: their ranks together
+        hole_ranks, board_ranks = hole_ranks * board_ranks, 1
+    memo_key = (kind, hole_ranks, board_ranks, use_hole)
     rank = _BY_RANKS.get(memo_key, _MISSING)
     if rank is _MISSING:
         rank = _best_of(kind, cards_hole, cards_board, use_hole)
@@ -307,12 +323,24 @@ def _may_flush(hole: tuple[_Card, ...], board: tuple[_Card, ...], use_hole: int 
     """Whether five of the cards a hand may use (Omaha: ``use_hole`` hole cards and the rest
     from the board) can be of one suit."""
     if use_hole:
-        return any(sum(c.suit == s for c in hole) >= use_hole
-                   and sum(c.suit == s for c in board) >= 5 - use_hole for s in range(4))
+        held, shown = [0, 0, 0, 0], [0, 0, 0, 0]  # cards of each suit (loops, not generators)
+        for card in hole:
+            held[card.suit] += 1
+        for card in board:
+            shown[card.suit] += 1
+        for s in range(4):
+            if held[s] >= use_hole and shown[s] >= 5 - use_hole:
+                return True
+        return False
     counts = [0, 0, 0, 0]
-    for card in hole + board:
+    for card in hole:
         counts[card.suit] += 1
-    return max(counts) >= 5
+    for card in board:
+        counts[card.suit] += 1
+    for count in counts:  # compiled, max() of a list is a generic call
+        if count >= 5:
+            return True
+    return False
 
 
 def _best_of(kind: tuple[str, str], hole: tuple[_Card, ...], board: tuple[_Card, ...],

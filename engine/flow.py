@@ -60,11 +60,12 @@ def _cards_out(state: HandData) -> None:
 
 
 def _declare_first(state: HandData) -> bool:
+    if state.street != len(state.game.streets) - 1:  # first: the hand's options are
+        return False  # pydantic fields, each read a generic getattr (every street starts here)
     d = state.started.options.declare
     return (
         d is not None
         and d.bet_after_declare
-        and state.street == len(state.game.streets) - 1
         and not state.declare_done
         and state.live_count() >= 2
     )

@@ -8,17 +8,19 @@ clubs (RULES.md §2.2).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"  # clubs lowest
 
 
-_VALUES = {r: i + 2 for i, r in enumerate(_RANKS)}
-_LOW_VALUES = {**_VALUES, "A": 1}  # aces low (razz)
+# Final: compiled, a Final name is a C static (a global is a dictionary lookup at each read)
+_VALUES: Final = {r: i + 2 for i, r in enumerate(_RANKS)}
+_LOW_VALUES: Final = {**_VALUES, "A": 1}  # aces low (razz)
 #: Each card's sort key (rank, then suit), aces high and aces low: looked up, not worked out,
 #: for every up card of every live player at each stud street.
-_ORDER = {r + s: (v, i) for r, v in _VALUES.items() for i, s in enumerate(_SUITS)}
-_LOW_ORDER = {r + s: (v, i) for r, v in _LOW_VALUES.items() for i, s in enumerate(_SUITS)}
+_ORDER: Final = {r + s: (v, i) for r, v in _VALUES.items() for i, s in enumerate(_SUITS)}
+_LOW_ORDER: Final = {r + s: (v, i) for r, v in _LOW_VALUES.items() for i, s in enumerate(_SUITS)}
 
 
 def rank_value(card: str, *, ace_low: bool = False) -> int:
@@ -60,11 +62,14 @@ def _board_key(cards: Sequence[str], *, ace_low: bool) -> tuple[int, ...]:
     except (KeyError, IndexError):
         bad = next(c for c in cards if c[:1] not in values)
         raise ValueError(f"{bad!r} is not a card") from None
-    distinct = set(ranks)
-    if len(distinct) == len(ranks):  # no pair (the common board): each rank once, highest first
-        ranks.sort(reverse=True)
-        return (*[1] * len(ranks), *ranks)
-    groups = sorted([(ranks.count(r), r) for r in distinct], reverse=True)  # (count, rank)
+    ranks.sort()
+    ranks.reverse()  # highest first (compiled, sort() and reverse() are calls without keywords)
+    for k in range(1, len(ranks)):
+        if ranks[k] == ranks[k - 1]:
+            break
+    else:  # no pair (the common board): each rank once, highest first
+        return tuple([1] * len(ranks) + ranks)
+    groups = sorted([(ranks.count(r), r) for r in set(ranks)], reverse=True)  # (count, rank)
     return (*[n for n, _ in groups], *[r for _, r in groups])
 
 
