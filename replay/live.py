@@ -628,8 +628,9 @@ def _live_rules(state: HandState, event: Any) -> None:
     if event.type == "recorded_rake" and state.phase != "showdown":
         raise IllegalAction(f"the rake is taken from the pot at the showdown, after the "
                             f"betting (phase {state.phase} now)")
-    if event.type == "reveal" and state.phase == "bet":
-        raise IllegalAction("cards are shown once the betting is over")
+    if event.type == "reveal" and not _betting_over(state):
+        raise IllegalAction(f"cards are shown once the betting is over (phase {state.phase} "
+                            "now)")
     if event.type == "recorded_payout":
         above_zero(event)
         not_folded(state, event)
@@ -640,6 +641,13 @@ def _live_rules(state: HandState, event: Any) -> None:
         rake_within_the_pots(state, state.rake or 0, result, event)
     if event.type == "recorded_rake":
         _rake_rules(state, event)
+
+
+def _betting_over(state: HandState) -> bool:
+    """Whether a player may show now: at the showdown, or while the rest of the cards are
+    dealt with at most one player able to bet (the others all-in). Never during a betting
+    round, a draw (the cards shown would change), or a deal between betting rounds."""
+    return state.phase == "showdown" or (state.phase == "deal" and len(state.can_bet()) < 2)
 
 
 def _settled(state: HandState) -> Any:

@@ -151,3 +151,23 @@ def test_a_hand_id_of_the_session_book_form_is_refused_as_such(user, db: str) ->
         "not a hand: give another --hand, or none for a generated id\n")
     with Ledger(db, read_only=True) as ledger:
         assert list(ledger.stored()) == []
+
+
+def test_a_show_waits_for_the_betting_to_be_over(user, db: str) -> None:  # noqa: ANN001
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "d2", "--game", "N5D", "--stakes", "1/2",
+                "--seats", "Ann:100,Bob:100", "--button", "Ann")[0] == 0
+    _acts(user, "d2", ["d dh Bob QsQdJc9c3h", "d dh Ann ??????????", "Ann cc", "Bob cc"])
+    # the draw: a hand shown now would change with the discard (RULES.md §4.2)
+    code, out, err = user("act", "d2", "Bob sm QsQdJc9c3h")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: hand d2, action 'Bob sm QsQdJc9c3h': cards are shown once "
+                          "the betting is over (phase draw now); now: phase draw, Bob to act")
+    assert user("hand", "start", "--hand", "t2", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:100,Bob:100,Cy:100", "--button", "Ann")[0] == 0
+    _acts(user, "t2", ["d dh Bob ????", "d dh Cy ????", "d dh Ann AsAd", "Ann cc", "Bob cc",
+                       "Cy cc", "d db 2c3d4h"])
+    assert user("act", "t2", "Ann sm AsAd")[0] == 2  # the flop's betting is still to come
+    # everyone all-in but one who called: the rest of the board is dealt, and he may show
+    _acts(user, "t2", ["Bob cbr 98", "Cy cbr 98", "Ann cc", "d db 9s"])
+    assert user("act", "t2", "Ann sm AsAd")[0] == 0
