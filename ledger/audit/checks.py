@@ -149,6 +149,8 @@ SITE_KINDS = ("rake", "uncalled")
 
 
 def _payouts(h: HandFacts, kind: str) -> list[Finding]:
+    if not h.payouts:  # most hands: none
+        return []
     return [Finding(kind, h.session, h.hand, None if f.player == "*" else f.player,
                     f.recomputed, f.recorded, f.message) for f in h.payouts
             if (f.kind if f.kind in SITE_KINDS else "payout") == kind]
