@@ -56,7 +56,7 @@ def parse_events(payloads: Sequence[str]) -> list[Any]:
     Raises:
         MalformedEvent: a payload that is not a valid event (as :func:`parse_event` says).
     """
-    events = [_shared.get(p) for p in payloads]
+    events = list(map(_shared.get, payloads))
     new = [i for i, e in enumerate(events) if e is None]
     if not new:
         return events
