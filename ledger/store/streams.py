@@ -37,7 +37,7 @@ _EVENTS = TypeAdapter(list[AnyEvent], config=ConfigDict(defer_build=True))  # bu
 # Payload texts whose event is kept for sharing (about 1 kB each). The texts that recur are
 # few (a few hundred actions and cards in a real-hand corpus); more makes every text met
 # once, a seat's known hole cards say, stay in memory longer and in the collector's young
-# generation (measured on a generated series, a range replay: 20,000 cost 5 % more CPU).
+# generation (measured on a generated series, a range replay: 20,000 cost 6 % more CPU).
 _SHARED_MAX = 5_000
 #: Event types whose texts recur across hands (no hand id, names or reasons of their own).
 _SHAREABLE = frozenset({"check", "call", "fold", "bet_raise", "all_in", "forced_bet",
