@@ -53,7 +53,8 @@ class Discrepancy:
 
 def recomputed_payouts(result: HandResult) -> dict[str, int]:
     """Chips the engine says each player takes back from the middle: awards + returned."""
-    return {p: result.awards[p] + result.returned.get(p, 0) for p in result.players}
+    awards, returned = result.awards, result.returned
+    return {p: awards[p] + returned.get(p, 0) for p in result.players}
 
 
 def compare_payouts(
@@ -72,13 +73,15 @@ def compare_payouts(
             notes.append("no recorded payouts")
             return [], notes
         return _feasibility(result, recorded), notes
-    notes.extend(_carry_notes(result))
-    if result.carried_out and result.carried_out != result.carried:
+    carried, carried_out = result.carried, result.carried_out
+    if carried and not carried_out:
+        notes.append(f"{carried} chip(s) carried to the session's next hand (not yet claimed)")
+    if carried_out and carried_out != carried:
         return [
             Discrepancy(
-                result.hand, "*", result.carried_out, result.carried, "carry",
-                f"hand {result.hand}: {result.carried_out} chip(s) were carried to the next "
-                f"hand, the rules carry {result.carried}",
+                result.hand, "*", carried_out, carried, "carry",
+                f"hand {result.hand}: {carried_out} chip(s) were carried to the next "
+                f"hand, the rules carry {carried}",
             )
         ], notes
     mine = recomputed_payouts(result)
@@ -86,18 +89,9 @@ def compare_payouts(
         if any(mine.values()):
             notes.append("no recorded payouts")
         return [], notes
-    out = []
-    for p in result.players:
-        got, due = recorded.get(p, 0), mine.get(p, 0)
-        if got != due:
-            out.append(Discrepancy(result.hand, p, got, due))
-    return out, notes
-
-
-def _carry_notes(result: HandResult) -> list[str]:
-    if result.carried and not result.carried_out:
-        return [f"{result.carried} chip(s) carried to the session's next hand (not yet claimed)"]
-    return []
+    # mine holds every player: a difference is a player whose recorded total is not his due
+    return [Discrepancy(result.hand, p, recorded.get(p, 0), due) for p, due in mine.items()
+            if recorded.get(p, 0) != due], notes
 
 
 def most_can_win(result: HandResult, player: str) -> int:

@@ -104,13 +104,19 @@ def replay_range(raw: RawPart, first_ord: int, aliases: Mapping[str, str],
         LedgerError: a session row that does not parse (located at its stream), a value a
             derived table cannot hold.
     """
-    from replay.partition import replay_numbered
     from replay.replaying import fewer_collections
 
-    with fewer_collections():
-        part = raw.typed()
-        numbered = [(first_ord + i, hand) for i, hand in enumerate(part.hands)]
-        return replay_numbered(part, numbered, aliases, render, problems)
+    with fewer_collections():  # the range's payloads are let go inside: never collected
+        return _replay_range(raw, first_ord, aliases, render, problems)
+
+
+def _replay_range(raw: RawPart, first_ord: int, aliases: Mapping[str, str],
+                  render: Render | None, problems: bool) -> PartResult:
+    from replay.partition import replay_numbered
+
+    part = raw.typed()
+    numbered = [(first_ord + i, hand) for i, hand in enumerate(part.hands)]
+    return replay_numbered(part, numbered, aliases, render, problems)
 
 
 def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: int,

@@ -22,10 +22,14 @@ from ledger.store.streams import RawHand, parse_events
 _CHUNK = 250  # hands per unit of work
 _TABLES = ("hands", "pots", "results", "discrepancies")  # those of replay.tables
 _NO_ROWS: dict[str, list[tuple]] = {}  # Replayed.rows when they went to the caller's lists
-#: Python's collector while many hands are replayed: a young generation 70 times the default,
-#: so that the engine's short-lived objects are not traversed every 700 allocations and the
-#: hands in flight are not promoted and traversed again by full collections.
-_THRESHOLD = (50_000, 20, 10)
+#: Python's collector while many hands are replayed: a young generation about 300 times the
+#: default, so that the engine's short-lived objects are not traversed every 700 allocations
+#: and the hands in flight are not promoted and traversed again by full collections. The
+#: young generation counts the objects made and still alive: a range of 5,000 hands of a
+#: series (:mod:`replay.ranges`: its rows, books and payload texts) stays below it, so that
+#: its objects are never traversed while it is replayed (measured: 50,000 collected about
+#: twice a range, 5 % of a worker's CPU; this, never).
+_THRESHOLD = (200_000, 20, 10)
 _WINDOW = 4  # chunks in flight per process
 
 #: How a replayed hand is rendered for printing (a module-level function: it is pickled to
@@ -77,11 +81,15 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
         text = None
         if render is not None and (not problems or r.discrepancies or r.notes):
             text = render(r)
-        paid, net, paid_net = r.paid, r.net, r.paid_net  # each a new dict: computed once
-        rows = _NO_ROWS if tables is not None else {table: [] for table in _TABLES}
-        add_rows(rows if tables is None else tables, r, ord_, net=net, paid_net=paid_net)
+        nets = r.books()  # (paid, net, paid_net), each a new dict: computed once
+        if tables is None:
+            rows = {table: [] for table in _TABLES}
+            add_rows(rows, r, ord_, net=nets[1], paid_net=nets[2])
+        else:
+            rows = _NO_ROWS
+            add_rows(tables, r, ord_, net=nets[1], paid_net=nets[2])
         fact = hand_facts(r, ord=ord_, position=position, unit=events[0].unit,
-                          nets=(paid, net, paid_net)) if facts else None
+                          nets=nets) if facts else None
         out.append(Replayed(rows, text, bool(r.discrepancies), not r.result.verifiable, fact))
     return out
 

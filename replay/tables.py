@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS discrepancies (hand_id VARCHAR, session VARCHAR, play
 """
 
 _TABLES = ("hands", "pots", "results", "discrepancies")
-_json = json.JSONEncoder(sort_keys=True).encode  # json.dumps(…, sort_keys=True), made once
+_text = json.encoder.encode_basestring_ascii  # a JSON string, as json.dumps writes it
 _CHUNK = 50_000  # rows per table handed to a DuckDB appender at once
 
 
@@ -74,26 +74,37 @@ def add_rows(out: Mapping[str, list[tuple[Any, ...]]], replay: HandReplay, ord_:
     hand, session = replay.hand, replay.session
     pots = r.pots
     out["hands"].append((hand, session, replay.game, r.status, r.verifiable, replay.corrected,
-                         len(r.players), sum(p.amount for p in pots), r.carried,
+                         len(r.players), sum([p.amount for p in pots]), r.carried,
                          "; ".join(replay.notes), ord_))
     if pots:
-        out["pots"].extend(
+        out["pots"].extend([
             (hand, pot.index, pot.amount, list(pot.eligible),
-             _json(pot.awards), pot.carried, " ".join(pot.lines))
-            for pot in pots)
+             _awards_json(pot.awards), pot.carried, " ".join(pot.lines))
+            for pot in pots])
     rules = replay.net if net is None else net
     books = replay.paid_net if paid_net is None else paid_net
     recorded = replay.recorded
     starting, contributions, returned, awards = r.starting, r.contributions, r.returned, r.awards
-    out["results"].extend(
-        (hand, session, p, starting[p], contributions[p], returned.get(p, 0), awards[p],
-         None if recorded is None else recorded.get(p, 0), books[p], starting[p] + books[p],
-         ord_, rules[p])
-        for p in r.players)
+    if recorded is None:
+        out["results"].extend([
+            (hand, session, p, starting[p], contributions[p], returned.get(p, 0), awards[p],
+             None, books[p], starting[p] + books[p], ord_, rules[p])
+            for p in r.players])
+    else:
+        out["results"].extend([
+            (hand, session, p, starting[p], contributions[p], returned.get(p, 0), awards[p],
+             recorded.get(p, 0), books[p], starting[p] + books[p], ord_, rules[p])
+            for p in r.players])
     if replay.discrepancies:
         out["discrepancies"].extend(
             (hand, session, d.player, d.kind, d.recorded, d.recomputed, d.diff, d.sentence())
             for d in replay.discrepancies)
+
+
+def _awards_json(awards: Mapping[str, int]) -> str:
+    """``json.dumps(awards, sort_keys=True)`` of a pot's ``{player: chips}`` (chips are
+    ints), written out: the encoder made for each pot took twice the time."""
+    return "{" + ", ".join([f"{_text(p)}: {c}" for p, c in sorted(awards.items())]) + "}"
 
 
 def write_results(con: Any, replays: Iterable[tuple[int, HandReplay]], *, full: bool) -> int:

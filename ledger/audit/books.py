@@ -81,6 +81,22 @@ class HandFacts:
     unit: tuple[int, str | None, int] = (1, None, 0)  # (minor per chip, currency, decimals)
     error: str | None = None  # why the hand's stream does not replay (then nothing is known)
 
+    def __init__(self, hand: str, session: str | None, ord: int, position: int, game: str,
+                 status: str, starting: Mapping[str, int], contributions: Mapping[str, int],
+                 paid: Mapping[str, int] | None, net: Mapping[str, int], pot_out: int | None,
+                 rules_net: Mapping[str, int] | None = None, carried: int = 0,
+                 carried_in: int = 0, payouts: tuple[PayoutFinding, ...] = (),
+                 unit: tuple[int, str | None, int] = (1, None, 0), error: str | None = None
+                 ) -> None:
+        # the fields above, written as the generated __init__ would (one made per replayed
+        # hand: the frozen dataclass's own sets each through object.__setattr__, twice the
+        # time); a new field goes here too
+        self.__dict__.update(
+            hand=hand, session=session, ord=ord, position=position, game=game, status=status,
+            starting=starting, contributions=contributions, paid=paid, net=net,
+            pot_out=pot_out, rules_net=rules_net, carried=carried, carried_in=carried_in,
+            payouts=payouts, unit=unit, error=error)
+
     @property
     def pot_in(self) -> int:
         """Chips that went into the middle: contributions plus carried-in dead money."""
@@ -119,18 +135,17 @@ def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
     the facts then keep); computed otherwise."""
     paid, net, paid_net = nets or (replay.paid, dict(replay.net), dict(replay.paid_net))
     r = replay.result
+    carried = r.carried
     pot_out = None
     if r.verifiable:
-        pot_out = sum(r.awards.values()) + sum(r.returned.values()) + r.carried
+        pot_out = sum(r.awards.values()) + sum(r.returned.values()) + carried
+    discrepancies = replay.discrepancies
     return HandFacts(
-        hand=replay.hand, session=replay.session, ord=ord, position=position, game=replay.game,
-        status=r.status, starting=dict(r.starting), contributions=dict(r.contributions),
-        paid=paid, net=paid_net, rules_net=net,
-        pot_out=pot_out, carried=r.carried, carried_in=r.carried_in,
-        payouts=tuple(PayoutFinding(d.player, d.recorded, d.recomputed, d.kind, d.sentence())
-                      for d in replay.discrepancies) if replay.discrepancies else (),
-        unit=(unit.minor_per_chip, unit.currency, unit.decimals) if unit else (1, None, 0),
-    )
+        replay.hand, replay.session, ord, position, replay.game, r.status, dict(r.starting),
+        dict(r.contributions), paid, paid_net, pot_out, net, carried, r.carried_in,
+        tuple(PayoutFinding(d.player, d.recorded, d.recomputed, d.kind, d.sentence())
+              for d in discrepancies) if discrepancies else (),
+        (unit.minor_per_chip, unit.currency, unit.decimals) if unit else (1, None, 0))
 
 
 @dataclass(frozen=True)
@@ -513,8 +528,9 @@ def _hand(book: SessionBook, h: HandFacts) -> None:
                 players[p] = PlayerBook(p, position)
         return
     starts = book.starts if book.followed else None
-    paid, put_in, hand = h.paid, h.contributions, h.hand
-    book.rake += sum(f.recomputed - f.recorded for f in h.payouts if f.kind == "rake")
+    paid, put_in, hand, ord_ = h.paid, h.contributions, h.hand, h.ord
+    if h.payouts:  # most hands: none
+        book.rake += sum(f.recomputed - f.recorded for f in h.payouts if f.kind == "rake")
     # What the table did (the payouts; the rules when nothing was recorded): the balances
     # follow the chips, the audit says where the rules differ, a correction moves both.
     nets = h.net if paid is None else {p: paid.get(p, 0) - put_in.get(p, 0) for p in h.starting}
@@ -525,7 +541,7 @@ def _hand(book: SessionBook, h: HandFacts) -> None:
             pb = players[p] = PlayerBook(p, position)
         if starts is not None:
             expected = (pb.stack if pb.seated else 0) if pb.known else None
-            starts.append(StartCheck(hand, h.ord, p, expected, start, pb.previous, pb.bought))
+            starts.append(StartCheck(hand, ord_, p, expected, start, pb.previous, pb.bought))
         net = nets.get(p, 0)
         if paid is None:
             pb.stack, pb.known = start, False

@@ -149,6 +149,8 @@ SITE_KINDS = ("rake", "uncalled")
 
 
 def _payouts(h: HandFacts, kind: str) -> list[Finding]:
+    if not h.payouts:  # most hands: none
+        return []
     return [Finding(kind, h.session, h.hand, None if f.player == "*" else f.player,
                     f.recomputed, f.recorded, f.message) for f in h.payouts
             if (f.kind if f.kind in SITE_KINDS else "payout") == kind]
@@ -278,7 +280,8 @@ def _total(book: SessionBook, cash_out_diffs: int) -> list[Finding]:
     """Σ cash-outs = Σ buy-ins + what the hands moved (known) + the gaps already found."""
     buy_in = sum(p.buy_in for p in book.players.values())
     cash_out = sum(p.cash_out for p in book.players.values())
-    moved = sum(h.leak + h.carried_in - h.carried for h in book.hands if h.leak is not None)
+    moved = sum(leak + h.carried_in - h.carried for h in book.hands
+                if (leak := h.leak) is not None)  # a property: worked out once a hand
     gaps = sum(s.actual - s.expected for s in book.starts if s.expected is not None)
     expected = buy_in + moved + gaps + cash_out_diffs
     if cash_out == expected:

@@ -35,6 +35,7 @@ class StreamAudit:
                  checks: Sequence[Check] = STORED) -> None:
         self._fold = SeriesFold(rows, ends=ends, on_close=self._close, aliases=aliases)
         self._checks = {scope: [c for c in checks if c.scope is scope] for scope in Scope}
+        self._hand_checks = [(c.run, c.rank) for c in self._checks[Scope.HAND]]
         self._found: list[tuple[int, int, int, Finding]] = []
         self._order: dict[str | None, int] = {}  # a session's place: its book's, in the fold
 
@@ -42,10 +43,10 @@ class StreamAudit:
         """Fold one hand (ledger order) and run the hand checks on it."""
         h = self._fold.add(facts, keep=False)
         rank = self._rank(h.session)
-        for check in self._checks[Scope.HAND]:
-            found = check.run(h)
+        for run, check_rank in self._hand_checks:
+            found = run(h)
             if found:  # most hands: none
-                self._found.extend((rank, h.ord, check.rank, d) for d in found)
+                self._found.extend((rank, h.ord, check_rank, d) for d in found)
         if h.session is None:  # no session check reads the hands of no session
             self._fold.books[None].hands.clear()
 

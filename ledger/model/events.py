@@ -232,8 +232,8 @@ class HandStarted(_Model):
     @field_validator("seats")
     @classmethod
     def _unique_players(cls, seats: list[Seat]) -> list[Seat]:
-        names = [s.player for s in seats]
-        if len(set(names)) != len(names):
+        if len({s.player for s in seats}) != len(seats):
+            names = [s.player for s in seats]
             raise ValueError(f"player names are not unique: {names}")
         return seats
 
