@@ -138,7 +138,8 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
     from replay.merge import merge_parts
     from replay.tables import insert_columns, write_tables
 
-    named = session_rows(ledger, types=("player_alias", "session_opened"))
+    with ledger.memory_capped():  # a scan of the whole ledger: DuckDB would cache what it read
+        named = session_rows(ledger, types=("player_alias", "session_opened"))
     aliases = resolve_aliases(r.event for r in named if r.event.type == "player_alias")
     total = sum(r.hands for r in ranges)
     con = ledger.connection
