@@ -18,28 +18,26 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from engine._compiled import by_fields
 
 __all__ = ["Pot", "layer_pots", "layers", "return_uncalled", "standing_pots", "uncalled"]
 
 
-@dataclass(init=False, unsafe_hash=True)  # hashed by its fields, as a frozen one is
+@dataclass(frozen=True)
 class Pot:
     """One pot: ``amount`` in chips (> 0) and the players who can win it, in seat order
-    (not folded, and put in at least this pot's level). Index 0 of a list is the main pot.
-    Immutable (``Final`` fields)."""
+    (not folded, and put in at least this pot's level). Index 0 of a list is the main pot."""
 
-    amount: Final[int]
-    eligible: Final[tuple[str, ...]]
+    amount: int
+    eligible: tuple[str, ...]
 
-    # Final fields and this __init__, not frozen=True: mypyc compiles this one (a frozen
-    # dataclass's __init__ stays interpreted: 270 ns a pot, this one 80 ns) and a compiled
-    # Final attribute cannot be set from outside (AttributeError), as a frozen one could not.
+    # Written out, as engine.awards.PotAward's: compiled, object.__setattr__ here is a direct
+    # store (the frozen dataclass's generated __init__ stays interpreted: 270 ns a pot).
     def __init__(self, amount: int, eligible: tuple[str, ...]) -> None:
-        self.amount = amount
-        self.eligible = eligible
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "eligible", eligible)
 
     def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
         return by_fields(self)

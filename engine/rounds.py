@@ -8,7 +8,7 @@ all amounts street totals.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from engine._compiled import by_fields
 
@@ -72,26 +72,25 @@ class Round:
         )
 
 
-@dataclass(init=False, unsafe_hash=True)  # hashed by its fields, as the named tuple was
+@dataclass(frozen=True)
 class Limits:
     """What a player may do now: ``to_call`` chips, and the raise range as street totals
     (``min_to``..``max_to``; ``None`` when he may not raise), with the ``reason`` when he may
-    not. Immutable (``Final`` fields)."""
+    not."""
 
-    to_call: Final[int]
-    min_to: Final[int | None]
-    max_to: Final[int | None]
-    reason: Final[str]
+    to_call: int
+    min_to: int | None
+    max_to: int | None
+    reason: str = ""
 
-    # Asked for on every raise: Final fields and this __init__, which mypyc compiles (a named
-    # tuple's or a frozen dataclass's stays interpreted: 210 ns, this one 90 ns); a compiled
-    # Final attribute cannot be set from outside (AttributeError).
+    # Written out, as engine.awards.PotAward's: compiled, object.__setattr__ here is a direct
+    # store (the frozen dataclass's generated __init__, or a named tuple's, stays interpreted).
     def __init__(self, to_call: int, min_to: int | None, max_to: int | None,
                  reason: str = "") -> None:
-        self.to_call = to_call
-        self.min_to = min_to
-        self.max_to = max_to
-        self.reason = reason
+        object.__setattr__(self, "to_call", to_call)
+        object.__setattr__(self, "min_to", min_to)
+        object.__setattr__(self, "max_to", max_to)
+        object.__setattr__(self, "reason", reason)
 
     def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
         return by_fields(self)
