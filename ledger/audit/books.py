@@ -141,11 +141,13 @@ def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
         pot_out = sum(r.awards.values()) + sum(r.returned.values()) + carried
     discrepancies = replay.discrepancies
     return HandFacts(
-        replay.hand, replay.session, ord, position, replay.game, r.status, dict(r.starting),
-        dict(r.contributions), paid, paid_net, pot_out, net, carried, r.carried_in,
-        tuple(PayoutFinding(d.player, d.recorded, d.recomputed, d.kind, d.sentence())
-              for d in discrepancies) if discrepancies else (),
-        (unit.minor_per_chip, unit.currency, unit.decimals) if unit else (1, None, 0))
+        hand=replay.hand, session=replay.session, ord=ord, position=position, game=replay.game,
+        status=r.status, starting=dict(r.starting), contributions=dict(r.contributions),
+        paid=paid, net=paid_net, pot_out=pot_out, rules_net=net, carried=carried,
+        carried_in=r.carried_in,
+        payouts=tuple(PayoutFinding(d.player, d.recorded, d.recomputed, d.kind, d.sentence())
+                      for d in discrepancies) if discrepancies else (),
+        unit=(unit.minor_per_chip, unit.currency, unit.decimals) if unit else (1, None, 0))
 
 
 @dataclass(frozen=True)
