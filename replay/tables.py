@@ -85,16 +85,11 @@ def add_rows(out: Mapping[str, list[tuple[Any, ...]]], replay: HandReplay, ord_:
     books = replay.paid_net if paid_net is None else paid_net
     recorded = replay.recorded
     starting, contributions, returned, awards = r.starting, r.contributions, r.returned, r.awards
-    if recorded is None:
-        out["results"].extend([
-            (hand, session, p, starting[p], contributions[p], returned.get(p, 0), awards[p],
-             None, books[p], starting[p] + books[p], ord_, rules[p])
-            for p in r.players])
-    else:
-        out["results"].extend([
-            (hand, session, p, starting[p], contributions[p], returned.get(p, 0), awards[p],
-             recorded.get(p, 0), books[p], starting[p] + books[p], ord_, rules[p])
-            for p in r.players])
+    out["results"].extend([
+        (hand, session, p, starting[p], contributions[p], returned.get(p, 0), awards[p],
+         None if recorded is None else recorded.get(p, 0), books[p], starting[p] + books[p],
+         ord_, rules[p])
+        for p in r.players])
     if replay.discrepancies:
         out["discrepancies"].extend(
             (hand, session, d.player, d.kind, d.recorded, d.recomputed, d.diff, d.sentence())
