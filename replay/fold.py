@@ -393,7 +393,9 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
                   session: str | None = None) -> HandReplay:
     """:func:`replay_events` of a hand already folded: ``state`` is the state its effective
     events (``hand_started`` first: ``started``) left (an import's engine check folds every
-    hand once; this settles and compares it without folding it again).
+    hand once; this settles and compares it without folding it again). A hand still in
+    progress (``open``) has no discrepancy: its payouts recorded so far are compared with the
+    rules in a note only, and count once it ends (README, "Net has one meaning everywhere").
 
     Raises:
         IllegalAction: as :func:`replay_events`.
@@ -421,6 +423,9 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         from replay.compare import returned_beyond_uncalled
 
         discrepancies = [*discrepancies, *returned_beyond_uncalled(result, payouts)]
+    if status == "open" and discrepancies:  # nothing is paid until it ends: a preview only
+        notes.append(_in_progress_note(started.hand, discrepancies))
+        discrepancies = []
     if status == "incomplete":
         notes.append("incomplete: the log stops before the end of the hand")
     elif status == "voided":
@@ -430,6 +435,17 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     return HandReplay(started.hand, session or started.session, started.game, result,
                       recorded, tuple(discrepancies), (*result.notes, *notes), corrected, rake,
                       started.unit.decimals)
+
+
+def _in_progress_note(hand: str, found: Sequence[Discrepancy]) -> str:
+    """The note of a hand still in progress whose payouts recorded so far differ from the
+    rules: each difference once (without its ``hand X:``), as a preview. Its payouts count
+    once it ends (README, "Net has one meaning everywhere"), so they are no discrepancy yet:
+    ``audit``, ``replay``'s count and exit code and the derived tables check them then."""
+    prefix = f"hand {hand}: "
+    said = "; ".join(dict.fromkeys(d.sentence().removeprefix(prefix) for d in found))
+    return (f"in progress (not ended), checked once it ends (`handledger act {hand} end`); "
+            f"the payouts recorded so far differ from the rules: {said}")
 
 
 @functools.cache

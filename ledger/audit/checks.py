@@ -18,7 +18,8 @@ The kinds (:data:`KINDS`, in rank order):
 * ``in_progress`` — a hand still open (recorded live and not yet ended): named, its chips
   are not checked until it ends.
 * ``payout`` — a recorded payout ≠ the recomputed award, or chips recorded as returned
-  beyond a player's uncalled bet (the replay's discrepancies).
+  beyond a player's uncalled bet (the replay's discrepancies; a hand in progress has none
+  until it ends, :func:`replay.fold.replay_folded`).
 * ``rake`` / ``uncalled`` — payouts short of the pots by the rake (a site's, or a home game's
   recorded live: ``recorded_rake``), or by the uncalled bet a site leaves out of what it says
   a player collected (``replay.rake``).

@@ -52,8 +52,9 @@ from ledger.model.errors import LedgerError
 #: standings view a row per player and chip unit, ``chip_value_minor`` in the results views;
 #: 10: ``session_book`` holds the rake and the house's payments; 11: ``derived_state`` holds
 #: the ledger's player names, :func:`ledger.store.streams.player_names`; 12: chips recorded as
-#: returned beyond a player's uncalled bet are a ``returned`` discrepancy): forces a rebuild.
-DERIVED_VERSION = "12"
+#: returned beyond a player's uncalled bet are a ``returned`` discrepancy; 13: the payouts
+#: recorded in a hand still in progress are no discrepancy until it ends): forces a rebuild.
+DERIVED_VERSION = "13"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
