@@ -72,6 +72,7 @@ class ImportReport:
     known: int = 0
     events: int = 0
     completed: int = 0
+    amended: int = 0
     errors: list[str] = field(default_factory=list)
     rejected: int = 0
     counted: int = 0
@@ -87,6 +88,7 @@ class ImportReport:
         self.known += part.known
         self.events += part.events
         self.completed += part.completed
+        self.amended += part.amended
         self.errors.extend(part.errors)
         self.rejected += part.rejected
         self.counted += part.counted
@@ -109,6 +111,9 @@ class ImportReport:
         if self.completed:
             text += (f"; {self.completed} cut-off hand(s) completed from this longer export "
                      "(a correction each)")
+        if self.amended:
+            text += (f"; {self.amended} stored hand(s) amended from this later export (its "
+                     "corrections and voids appended as made: `history` names them)")
         if self.warnings:
             text += f"; {len(self.warnings)} warning(s) about hands stored"
         return text
