@@ -6,7 +6,10 @@ nothing written; an earlier export adds nothing."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+import pytest
 
 from tests.test_later_export import KNOWN, export, nets, played, stream
 from tests.test_live_table import one_shot as cli
@@ -77,6 +80,12 @@ def test_a_void_undone_elsewhere_is_appended(tmp_path: Path) -> None:
     assert cli(a, "import", str(e2))[:2] == (0, AMENDED.format(n=3))
     assert nets(a) == nets(b) == {"Ann": 2, "Bob": -2}
     assert cli(a, "verify")[0] == 0
+    # an export b made between its void and its undo holds less than a now: nothing added
+    voided = tmp_path / "voided.jsonl"
+    voided.write_text("".join(e2.read_text().splitlines(keepends=True)[:-1]))
+    assert '"seq":11' in voided.read_text() and '"seq":12' not in voided.read_text()
+    assert cli(a, "import", str(voided))[:2] == (0, KNOWN)
+    assert stream(a, "h1") == ORIGINAL + "10,correction\n11,hand_voided\n12,correction\n"
 
 
 def test_amendments_that_part_from_this_ledgers_are_refused(tmp_path: Path) -> None:
@@ -94,3 +103,21 @@ def test_amendments_that_part_from_this_ledgers_are_refused(tmp_path: Path) -> N
         "`undo`)\n")
     assert stream(a, "h1") == ORIGINAL + "10,correction\n"  # nothing written
     assert nets(a) == {"Ann": -1, "Bob": 1}
+
+
+def test_a_signed_correction_made_elsewhere_keeps_its_signature(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HANDLEDGER_KEYS", str(tmp_path / "keys"))
+    assert cli(tmp_path / "k.duckdb", "key", "new", "floor")[0] == 0
+    a, b, e2 = amended_elsewhere(tmp_path, ("correct", "h1", *FOLDED, "--sign", "floor"))
+    played(a, "h2", *PLAYED)  # a has rows b has not: the correction stands elsewhere
+    assert cli(a, "import", str(e2))[:2] == (0, AMENDED.format(n=1))
+    assert stream(a, "h1") == ORIGINAL + "10,correction\n"
+    assert nets(a) == {"Ann": 1, "Bob": -1}  # h1 as corrected (-1/+1), h2 as played (+2/-2)
+    mine, theirs = (json.loads(cli(db, "history", "h1", "--json")[1])["amendments"][0]
+                    for db in (a, b))
+    assert mine["signature"] == theirs["signature"] == {
+        "status": "good", "signer": "floor", "note": "signed by floor"}
+    # the seq it changes are the hand's own; its positions, where b recorded it
+    assert mine["position"] == 19 and theirs["position"] == 10
+    assert mine["positions"] == theirs["positions"] == [6, 7, 8]

@@ -15,7 +15,9 @@ is and counts as already in the ledger; when the two copies disagree otherwise,
 :func:`disagreement` says where (the import refuses the file). A hand the earlier export
 stored complete but before the shows PokerNow logs after its ending line gets them the same
 way (:func:`late_shows`); an earlier export met after the longer one adds nothing
-(:func:`earlier_cut`).
+(:func:`earlier_cut`). A JSON-lines export whose stream goes on past the stored one, row for
+row, adds the rows it has more (:func:`continuation`): the events of a hand in play, or the
+amendments another ledger made to a hand that is over here.
 """
 
 from __future__ import annotations

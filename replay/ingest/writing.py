@@ -326,8 +326,10 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
     and a change to a stored hand is a correction. A stored hand that was cut off is
     completed by a longer copy with a correction (a longer copy that disagrees with it is
     refused, naming the first event that differs), a cut copy of a stored hand that goes
-    further is known (an earlier export), and one stored in play goes on with the
-    events a longer copy adds (:mod:`replay.ingest.completing`). Also
+    further is known (an earlier export), one stored in play goes on with the events a
+    longer copy adds, and one that is over gets the amendments (corrections, voids, undos)
+    another ledger made to it that a longer copy holds (:mod:`replay.ingest.completing`;
+    amendments that part from the stored ones are refused). Also
     returns how many of the hands skipped stay outside the session the import puts them in
     (stored under none, or another: a hand's session is never rewritten)."""
     stored = _first_rows(ledger, [b.hand_id for b in batches if b.is_hand], upto)
