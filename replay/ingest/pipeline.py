@@ -63,6 +63,8 @@ class ImportReport:
     ``rejected`` counts the hands not written, each once however many lines it has (a hand
     stored with a warning is not one); ``counted``: the error lines of those files' hands and
     lines. Every other error line (a file or statement refused whole) is one rejection.
+    ``amended``: the stored hands, over, that got the amendments another ledger made to them
+    (:func:`replay.ingest.completing.continuation`), not counted as imported.
     ``outside``: the hands already in the ledger that stay outside ``session``, the session
     the import puts its hands in (stored under none or another: a hand's session is never
     rewritten)."""
