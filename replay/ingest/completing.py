@@ -15,7 +15,9 @@ is and counts as already in the ledger; when the two copies disagree otherwise,
 :func:`disagreement` says where (the import refuses the file). A hand the earlier export
 stored complete but before the shows PokerNow logs after its ending line gets them the same
 way (:func:`late_shows`); an earlier export met after the longer one adds nothing
-(:func:`earlier_cut`).
+(:func:`earlier_cut`). A JSON-lines export whose stream goes on past the stored one, row for
+row, adds the rows it has more (:func:`continuation`): the events of a hand in play, or the
+amendments another ledger made to a hand that is over here.
 """
 
 from __future__ import annotations
@@ -29,12 +31,15 @@ from ledger.model.errors import LedgerError
 from ledger.model.events import event_json
 from ledger.store.streams import cut_hands
 
-__all__ = ["BY", "completes", "completion", "continuation", "cut_hands", "disagreement",
-           "earlier_cut", "in_play", "late_shows"]
+__all__ = ["AMENDED", "BY", "amends", "completes", "completion", "continuation", "cut_hands",
+           "disagreement", "earlier_cut", "in_play", "late_shows", "unstored_row"]
 
 BY = "import"
 #: What the source key of a batch :func:`completion` or :func:`late_shows` makes ends with.
 _COMPLETED, _SHOWN = ":completed", ":shown"
+#: What the source key of a batch :func:`continuation` makes for a stored hand that is over
+#: (its amendments made in another ledger) holds before the seq it starts at.
+AMENDED = ":amended:from:"
 
 
 def completes(batch: Batch) -> bool:
@@ -240,15 +245,19 @@ def _cards_told(cut: Any, whole: Any) -> bool:
 
 
 def continuation(ledger: Any, batch: Batch) -> Batch | None:
-    """A hand the ledger holds in play (imported from an export taken while it was played,
-    :mod:`ledger.formats.jsonl.lines`) met again in a later copy: the batch of the events
-    the later copy has beyond the stored ones, appended as ``act`` would have appended them;
+    """A stored hand met again in a later copy whose stream goes on past the stored one: the
+    batch of the rows the later copy has beyond the stored ones, appended as they stand.
+    For a hand the ledger holds in play (imported from an export taken while it was played,
+    :mod:`ledger.formats.jsonl.lines`) they are the events ``act`` would have appended; for
+    one that is over (ended or voided) they begin with an amendment another ledger made to
+    it after importing it (a ``correction``, ``undo`` or void, each with its own ``by``,
+    ``reason`` and signature), its source key marked :data:`AMENDED` (:func:`amends`).
     ``batch`` with no events (known: nothing to write) when the copy in the file is the
     stored hand's start, itself in play (an earlier export); None otherwise (the copies
-    differ). The streams are compared as stored, row for row, corrections and voids among
-    them (an ``undo``, a void taken back), provenance aside: the stored rows must be the
-    file copy's start, the stored hand in play (:func:`in_play`), or the file copy the start
-    of the stored rows, itself in play.
+    differ, or the file copy is an earlier one of a hand that is over). The streams are
+    compared as stored, row for row, corrections and voids among them (an ``undo``, a void
+    taken back), provenance aside: the stored rows must be the file copy's start (in the
+    same session), or the file copy the start of the stored rows, itself in play.
     """
     stream, events, hand, session, key = batch[:5]
     rows = ledger.read(hand)
@@ -259,9 +268,29 @@ def continuation(ledger: Any, batch: Batch) -> Batch | None:
         return None
     if len(events) <= len(stored):  # an earlier copy, taken while the hand was played
         return batch.with_events(None) if in_play(events) else None
-    if not in_play(stored):
-        return None
-    return Batch(stream, list(events[n:]), hand, session, f"{key}:from:{n + 1}", batch.line)
+    mark = ":from:" if in_play(stored) else AMENDED
+    return Batch(stream, list(events[n:]), hand, session, f"{key}{mark}{n + 1}", batch.line)
+
+
+def amends(batch: Batch) -> bool:
+    """Whether ``batch`` holds the amendments :func:`continuation` appends to a stored hand
+    that is over (not a hand added, nor one in play going on)."""
+    return bool(batch.events) and AMENDED in (batch.source_key or "")
+
+
+def unstored_row(ledger: Any, batch: Batch) -> tuple[int, Any, Any] | None:
+    """The first row of ``batch``'s copy of a stored hand that the stored stream does not
+    hold, compared as :func:`continuation` compares them (row for row, corrections and voids
+    among them, provenance aside): ``(its seq, the file's event, the stored event there or
+    None)``; None when the file copy is the start of the stored stream or the whole of it
+    (nothing more to add)."""
+    stored = [r.event for r in ledger.read(batch.hand_id)]
+    events = batch.events or []
+    for seq, here in enumerate(events[1:], 2):
+        there = stored[seq - 1] if seq <= len(stored) else None
+        if there is None or event_json(here) != event_json(there):
+            return seq, here, there
+    return None
 
 
 def in_play(events: Sequence[Any]) -> bool:

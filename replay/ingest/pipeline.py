@@ -63,6 +63,8 @@ class ImportReport:
     ``rejected`` counts the hands not written, each once however many lines it has (a hand
     stored with a warning is not one); ``counted``: the error lines of those files' hands and
     lines. Every other error line (a file or statement refused whole) is one rejection.
+    ``amended``: the stored hands, over, that got the amendments another ledger made to them
+    (:func:`replay.ingest.completing.continuation`), not counted as imported.
     ``outside``: the hands already in the ledger that stay outside ``session``, the session
     the import puts its hands in (stored under none or another: a hand's session is never
     rewritten)."""
@@ -72,6 +74,7 @@ class ImportReport:
     known: int = 0
     events: int = 0
     completed: int = 0
+    amended: int = 0
     errors: list[str] = field(default_factory=list)
     rejected: int = 0
     counted: int = 0
@@ -87,6 +90,7 @@ class ImportReport:
         self.known += part.known
         self.events += part.events
         self.completed += part.completed
+        self.amended += part.amended
         self.errors.extend(part.errors)
         self.rejected += part.rejected
         self.counted += part.counted
@@ -109,6 +113,9 @@ class ImportReport:
         if self.completed:
             text += (f"; {self.completed} cut-off hand(s) completed from this longer export "
                      "(a correction each)")
+        if self.amended:
+            text += (f"; {self.amended} stored hand(s) amended from this later export (its "
+                     "corrections and voids appended as made: `history` names them)")
         if self.warnings:
             text += f"; {len(self.warnings)} warning(s) about hands stored"
         return text

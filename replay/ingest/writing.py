@@ -103,7 +103,9 @@ class FileWriter:
             part.events += len(positions)
             if not batch.is_hand:
                 continue
-            if positions:
+            if positions and completing.amends(batch):
+                part.amended += 1
+            elif positions:
                 part.imported += 1
                 if self.tables is not None:
                     self._share(batch, positions[0], states)
@@ -151,12 +153,14 @@ class FileWriter:
         part.rejected = _rejected(errors, self.kept)
         if self.game and self.clashes and not self.strict:
             part.imported = part.events = part.known = part.completed = part.outside = 0
+            part.amended = 0
             part.errors.append(game_line(errors, self.clashes[0].located(file=name)))
             part.rejected += self.good
             part.counted = 1
             raise _Discard(part)
         if self.strict and errors:  # what earlier chunks appended is rolled back: not counted
             part.imported = part.events = part.known = part.completed = part.outside = 0
+            part.amended = 0
             part.errors.append(strict_line(errors))
             part.rejected += self.good
             part.counted = 1
@@ -322,8 +326,10 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
     and a change to a stored hand is a correction. A stored hand that was cut off is
     completed by a longer copy with a correction (a longer copy that disagrees with it is
     refused, naming the first event that differs), a cut copy of a stored hand that goes
-    further is known (an earlier export), and one stored in play goes on with the
-    events a longer copy adds (:mod:`replay.ingest.completing`). Also
+    further is known (an earlier export), one stored in play goes on with the events a
+    longer copy adds, and one that is over gets the amendments (corrections, voids, undos)
+    another ledger made to it that a longer copy holds (:mod:`replay.ingest.completing`;
+    amendments that part from the stored ones are refused). Also
     returns how many of the hands skipped stay outside the session the import puts them in
     (stored under none, or another: a hand's session is never rewritten)."""
     stored = _first_rows(ledger, [b.hand_id for b in batches if b.is_hand], upto)
@@ -389,10 +395,12 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
             ledger, b.events, hand):
         differ = None  # the hand as its corrections made it (a PHH export applies them)
     if differ is None:
-        if hand in whole and any(e.type in _LATER for e in b.events):
-            more = completing.continuation(ledger, b)  # an undo or a void a hand in play
-            if more is not None and more.events:  # missed: its original events the same
+        if any(e.type in _LATER for e in b.events):  # its original events the same
+            more = completing.continuation(ledger, b)  # amendments the ledger has not
+            if more is not None and more.events:
                 return more
+            if more is None and (row := completing.unstored_row(ledger, b)) is not None:
+                return _unstored_amendment(ledger, b, row)
         return b.with_events(None)  # known: counted, not written
     if differ != "it starts otherwise":
         if completing.earlier_cut(ledger, b):  # an earlier export, after a longer one
@@ -405,6 +413,23 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
     return LedgerError(
         f"a different hand {hand} is already in the ledger: {differ}; a change to a stored "
         f"hand is a correction (`handledger correct {hand} ...`)", hand=hand, line=b.line)
+
+
+def _unstored_amendment(ledger: Any, b: Batch, row: tuple[int, Any, Any]) -> LedgerError:
+    """The refusal of a copy of a stored hand whose original events are the stored ones but
+    whose amendments (corrections, voids) the ledger cannot append: they part from the
+    stored stream's, or the hand is stored in another session than the file puts it in
+    (``row``: :func:`replay.ingest.completing.unstored_row`)."""
+    seq, here, there = row
+    stored = ledger.read(b.hand_id)[0].session
+    where = "" if stored == b.session else (
+        f" (the ledger holds it in session {stored or 'none'}, this file in "
+        f"{b.session or 'none'})")
+    return LedgerError(
+        f"the ledger's copy of this hand does not hold the file's amendments and they cannot "
+        f"be appended{where}: its event {seq} is {_short(here)} here, {_short(there)} in the "
+        f"ledger; nothing of this hand was written (amend it here: `handledger correct "
+        f"{b.hand_id} ...`, `void`, `undo`)", hand=b.hand_id, line=b.line)
 
 
 def _stream_difference(ledger: Any, b: Batch) -> str | None:
