@@ -53,7 +53,7 @@ def whatif(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes:
         click.echo(json.dumps(w.as_json()))
         return
     names = obj.names()
-    click.echo(names(text.whatif_text(hand_id, w, names.labels)))
+    click.echo(text.whatif_text(hand_id, w, names.labels, names))
 
 
 @click.command()

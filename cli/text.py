@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from typing import Any
 
 from ledger.model.money import format_money
@@ -277,13 +278,16 @@ def state_text(now: Any) -> str:
     return "\n".join(lines)
 
 
-def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None) -> str:
+def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,
+                rename: Callable[[str], str] = str) -> str:
     """Each player's result by the rules and his net (what the table paid him minus what he
     put in, the net of ``balances``) before and after a what-if, what is still paid
     differently, the later hands that no longer follow, and the session results' change; in a
     hand kept in a unit with decimals, its chips as the books count them, with the line that
     says so (as ``show``). ``labels``: a platform player's name as the reads show it
-    (:attr:`cli.names.Names.labels`), the player column as wide as the longest."""
+    (:attr:`cli.names.Names.labels`), the player column as wide as the longest; ``rename``
+    names the players of the other lines so (:class:`cli.names.Names`), never the table's
+    column again."""
     from replay.typed import smallest_unit_note
 
     data = w.as_json()
@@ -298,14 +302,14 @@ def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None) -> str:
         lines.append(f"  {shown[p]:<{wide}}{data['before'][p]:>+8d}{data['after'][p]:>+8d}"
                      f"{data['diff'][p]:>+8d}{data['paid_before'][p]:>+13d}"
                      f"{data['paid_after'][p]:>+12d}{data['paid_diff'][p]:>+11d}")
-    lines += [f"  still paid differently: {d.sentence()}" for d in w.after.discrepancies]
-    lines += [f"  downstream: hand {d.hand} starts {d.player} with {d.starting}, the "
-              f"corrected final stack is {d.expected} (was {d.was})" for d in w.downstream]
+    rest = [f"  still paid differently: {d.sentence()}" for d in w.after.discrepancies]
+    rest += [f"  downstream: hand {d.hand} starts {d.player} with {d.starting}, the "
+             f"corrected final stack is {d.expected} (was {d.was})" for d in w.downstream]
     if w.session:
         moved = {p: v for p, v in data["session"]["diff"].items() if v}
         text = ", ".join(f"{p} {v:+d}" for p, v in moved.items()) or "no change"
-        lines.append(f"  session {w.session} results: {text}")
-    return "\n".join(lines)
+        rest.append(f"  session {w.session} results: {text}")
+    return "\n".join([*lines, *map(rename, rest)])
 
 
 def corrected_text(hand: str, done: Any) -> str:

@@ -210,3 +210,19 @@ def test_names_that_are_not_the_hands_read_as_before() -> None:
         as_stored("Bq7QhNKAYJ f", PLAYERS, {**NAMES, "1RhUayZFQU": "Bq7QhNKAYJ"})
     assert caught.value.reason == ("'Bq7QhNKAYJ' names 2 players of this hand: 1RhUayZFQU "
                                    "and Bq7QhNKAYJ; name the one meant by his id")
+
+
+def test_whatif_names_two_players_who_share_a_name_once_each(tmp_path: Path) -> None:
+    log = tmp_path / "dup.csv"
+    log.write_text(LOG.read_text(encoding="utf-8").replace("IpusyM @", "Sam Lee @")
+                   .replace("Erhradnpmi3 @", "Sam Lee @"), encoding="utf-8")
+    db = tmp_path / "d.duckdb"
+    assert run(db, "import", str(log)).exit_code == 0
+    result = run(db, "whatif", "pn-dup-3-165843774582000", "--replace", "12", "H353kCoMHV cc")
+    assert result.exit_code == 0
+    rows = result.output.splitlines()[3:11]
+    # as show labels them, never the label's id labelled again
+    assert rows[0].split() == ["Sam", "Lee", "(f-mUxYkHrq)", "-10", "-10", "+0", "-10", "-10",
+                               "+0"]
+    assert rows[2].split()[:3] == ["Sam", "Lee", "(H353kCoMHV)"]
+    assert "(Sam Lee" not in result.output
