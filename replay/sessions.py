@@ -209,6 +209,11 @@ def check_new_session_name(ledger: Any, name: str) -> None:
     check_not_look_alike(name, _session_names(ledger), "session", "a session of the ledger")
 
 
+def session_names(ledger: Any) -> list[str]:
+    """Every session name the ledger holds: opened, or named by an imported hand or entry."""
+    return _session_names(ledger)
+
+
 def _session_names(ledger: Any) -> list[str]:
     """Every session name the ledger holds: opened, or named by an imported hand or entry."""
     return [r[0] for r in ledger.query(

@@ -74,3 +74,41 @@ def test_a_log_imported_into_the_session_in_another_case_is_refused(tmp_path: Pa
     assert result.output.startswith("error: session name 'Friday' is new but 'friday' is a "
                                     "session of the ledger: did you mean friday?")
     assert head(db) == before  # no second session beside it
+
+
+def _alike(file: str, counts: str) -> str:
+    return (f"error: {file}: session name 'Friday' is new but 'friday' is a session of the "
+            "ledger, named alike: did you mean friday? (import the file with --session friday,"
+            f" or fix its session field); nothing of it was imported ({counts})\n")
+
+
+def test_a_file_that_would_open_a_session_named_alike_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "l.duckdb"
+    assert run(db, "session", "open", "friday", "--date", "2026-11-27").exit_code == 0
+    before = head(db)
+    # a PokerNow log takes its session from its file name
+    log = tmp_path / "Friday.csv"
+    log.write_bytes((SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv").read_bytes())
+    result = CliRunner().invoke(cli, ["--db", str(db), "import", str(log)])
+    assert result.exit_code == 2
+    assert result.stderr == _alike(str(log), "52 hand(s), 39 session row(s)")
+    assert head(db) == before
+    # JSON lines naming the session in another case: its rows, and a hand of it
+    assert run(db, "buyin", "friday", "Ann", "100").exit_code == 0
+    assert run(db, "buyin", "friday", "Bob", "100").exit_code == 0
+    assert run(db, "hand", "start", "--hand", "f1", "--session", "friday", "--game", "NT",
+               "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+    out = tmp_path / "k.jsonl"
+    assert run(db, "export", "--format", "jsonl", "-o", str(out)).exit_code == 0
+    renamed = tmp_path / "K.jsonl"
+    renamed.write_text(out.read_text(encoding="utf-8").replace('"friday"', '"Friday"'),
+                       encoding="utf-8")
+    other = tmp_path / "o.duckdb"
+    assert run(other, "session", "open", "friday").exit_code == 0
+    before = head(other)
+    result = CliRunner().invoke(cli, ["--db", str(other), "import", str(renamed)])
+    assert result.exit_code == 2
+    assert result.stderr == _alike(f"{renamed}:1", "1 hand(s), 3 session row(s)")
+    assert head(other) == before
+    # imported into the session meant, it goes in
+    assert run(db, "import", "--session", "friday", str(log)).exit_code == 0

@@ -257,6 +257,18 @@ def _after_close(columns: Any, closed: set[str]) -> bool:
     return False
 
 
+def _named_alike(ledger: Any, sessions: list[str]) -> bool:
+    """Whether a session of ``sessions`` the ledger does not hold is named like one it does
+    (:func:`replay.ingest.pipeline.refuse_closed` refuses it)."""
+    if not sessions:
+        return False
+    from ledger.model.names import look_alikes
+    from replay.sessions import session_names
+
+    held = session_names(ledger)
+    return any(s not in held and look_alikes(s, held) for s in sessions)
+
+
 def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) -> None:
     """Append each part's rows in order (and with ``tables`` each hand's share of the
     derived tables), checking that the parts join up and that none of their hands, sessions
@@ -284,9 +296,10 @@ def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) 
         if len(set(part_keys)) != len(part_keys) or keys.intersection(part_keys):
             raise _Fallback("a source key twice (the one-process import skips the second)")
         keys.update(part_keys)
-        if _after_close(part.columns, closed):
-            raise _Fallback("a hand after its session's closing (refused in one process)")
         new_sessions = list(part.sessions - sessions)
+        if _after_close(part.columns, closed) or _named_alike(ledger, new_sessions):
+            raise _Fallback("a hand after its session's closing, or a session named like one "
+                            "of the ledger's (refused in one process)")
         # the rows stored before this import (a new ledger: none)
         if stored and (any_stored(ledger, part.hands, new_sessions, upto=stored)
                        or ledger.known_sources(part_keys)):

@@ -757,12 +757,17 @@ def refuse_closed(ledger: Any, read: FileRead, batches: list[Batch],
     again adds nothing). A session the ledger has never opened is no one's books: its
     hands go in. ``closed``: each session's closed state in the ledger, found so far.
 
+    A session the ledger does not hold under a name that differs only in case from (or
+    prints like) one it does is refused too, its hands and its session rows alike: names so
+    alike are one session's, never a second one beside it (as ``session open`` refuses).
+
     Returns the batches kept and ``errors`` with the refusals added (file order)."""
     from replay.sessions import session_state
 
     if closed is None:
         closed = {}
     closed_at, where = _places(read)
+    batches, errors = _LooksLike(ledger).without(read, batches, errors)
     refused: dict[str, str] = {}  # hand -> why
     for b in batches:
         if not (b.is_hand and b.events and b.session is not None):
@@ -791,6 +796,53 @@ def refuse_closed(ledger: Any, read: FileRead, batches: list[Batch],
             continue
         out.append(b)
     return out, errors
+
+
+class _LooksLike:
+    """The session of the ledger each session a file names looks like (differs only in
+    case, or prints alike), when the ledger does not hold that name itself; "" for none."""
+
+    def __init__(self, ledger: Any) -> None:
+        self._ledger = ledger
+        self._held: list[str] | None = None
+        self._alike: dict[str, str] = {}
+
+    def __call__(self, session: str) -> str:
+        if session not in self._alike:
+            from ledger.model.names import look_alikes
+            from replay.sessions import session_names
+
+            if self._held is None:
+                self._held = session_names(self._ledger)
+            same = [] if session in self._held else look_alikes(session, self._held)
+            self._alike[session] = same[0] if same else ""
+        return self._alike[session]
+
+    def without(self, read: FileRead, batches: list[Batch], errors: list[LedgerError]
+                ) -> tuple[list[Batch], list[LedgerError]]:
+        """``batches`` without the hands and session rows of a look-alike session, and
+        ``errors`` with one refusal for each such session, at its first line."""
+        kept: list[Batch] = []
+        dropped: dict[str, list[int]] = {}  # session -> [first line, hands, session rows]
+        for b in batches:
+            other = self(b.session) if b.session is not None else ""
+            if not other:
+                kept.append(b)
+                continue
+            tally = dropped.setdefault(b.session or "", [b.line or 0, 0, 0])
+            tally[1 if b.is_hand else 2] += 1
+        for session, (line, hands, rows) in dropped.items():
+            errors = [*errors, LedgerError(
+                f"{_alike(session, self(session))}; nothing of it was imported ({hands} "
+                f"hand(s), {rows} session row(s))", file=read.file, line=line or None)]
+        return kept, errors
+
+
+def _alike(session: str, other: str) -> str:
+    """Why a session ``session`` of a file, like the ledger's ``other``, is refused."""
+    return (f"session name {session!r} is new but {other!r} is a session of the ledger, "
+            f"named alike: did you mean {other}? (import the file with --session {other}, "
+            "or fix its session field)")
 
 
 def _places(read: FileRead) -> tuple[dict[str, int], dict[str, tuple[int, int]]]:
