@@ -628,6 +628,8 @@ def _live_rules(state: HandState, event: Any) -> None:
     if event.type == "recorded_rake" and state.phase != "showdown":
         raise IllegalAction(f"the rake is taken from the pot at the showdown, after the "
                             f"betting (phase {state.phase} now)")
+    if event.type == "reveal" and state.phase == "draw":
+        raise IllegalAction("cards are shown after the draw: its discards change the hand")
     if event.type == "reveal" and not _betting_over(state):
         raise IllegalAction(f"cards are shown once the betting is over (phase {state.phase} "
                             "now)")

@@ -161,8 +161,8 @@ def test_a_show_waits_for_the_betting_to_be_over(user, db: str) -> None:  # noqa
     # the draw: a hand shown now would change with the discard (RULES.md §4.2)
     code, out, err = user("act", "d2", "Bob sm QsQdJc9c3h")
     assert (code, out) == (2, "")
-    assert err.startswith("error: hand d2, action 'Bob sm QsQdJc9c3h': cards are shown once "
-                          "the betting is over (phase draw now); now: phase draw, Bob to act")
+    assert err.startswith("error: hand d2, action 'Bob sm QsQdJc9c3h': cards are shown after "
+                          "the draw: its discards change the hand; now: phase draw, Bob to act")
     assert user("hand", "start", "--hand", "t2", "--game", "NT", "--stakes", "1/2", "--seats",
                 "Ann:100,Bob:100,Cy:100", "--button", "Ann")[0] == 0
     _acts(user, "t2", ["d dh Bob ????", "d dh Cy ????", "d dh Ann AsAd", "Ann cc", "Bob cc",
