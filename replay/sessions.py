@@ -192,7 +192,7 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
     state = session_state(ledger, name)
     if state.opened or state.last_seq:
         raise LedgerError(f"session {name!r} already exists")
-    check_not_look_alike(name, _session_names(ledger), "session", "a session of the ledger")
+    check_new_session_name(ledger, name)
     opened = session_opening(name, day=day, chip_value=chip_value, currency=currency,
                              decimals=decimals)
     _append(ledger, name, opened, state)
@@ -200,21 +200,16 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
 
 
 def check_new_session_name(ledger: Any, name: str) -> None:
-    """Refuse ``name`` for a session a file is about to open when it prints like, or differs
-    only in case from, a session the ledger holds (the same check as :func:`open_session`).
+    """Refuse ``name`` for a new session (opened, or a file about to open it) when it prints
+    like, or differs only in case from, a session the ledger holds.
 
     Raises:
         MalformedInput: the look-alike, both names spelled out.
     """
-    check_not_look_alike(name, _session_names(ledger), "session", "a session of the ledger")
+    check_not_look_alike(name, session_names(ledger), "session", "a session of the ledger")
 
 
 def session_names(ledger: Any) -> list[str]:
-    """Every session name the ledger holds: opened, or named by an imported hand or entry."""
-    return _session_names(ledger)
-
-
-def _session_names(ledger: Any) -> list[str]:
     """Every session name the ledger holds: opened, or named by an imported hand or entry."""
     return [r[0] for r in ledger.query(
         "SELECT DISTINCT session FROM events WHERE session IS NOT NULL")]

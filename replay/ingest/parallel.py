@@ -262,11 +262,10 @@ def _named_alike(ledger: Any, sessions: list[str]) -> bool:
     (:func:`replay.ingest.pipeline.refuse_closed` refuses it)."""
     if not sessions:
         return False
-    from ledger.model.names import look_alikes
-    from replay.sessions import session_names
+    from replay.ingest.pipeline import LooksLike
 
-    held = session_names(ledger)
-    return any(s not in held and look_alikes(s, held) for s in sessions)
+    looks_like = LooksLike(ledger)
+    return any(looks_like(s) for s in sessions)
 
 
 def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) -> None:

@@ -767,7 +767,7 @@ def refuse_closed(ledger: Any, read: FileRead, batches: list[Batch],
     if closed is None:
         closed = {}
     closed_at, where = _places(read)
-    batches, errors = _LooksLike(ledger).without(read, batches, errors)
+    batches, errors = LooksLike(ledger).without(read, batches, errors)
     refused: dict[str, str] = {}  # hand -> why
     for b in batches:
         if not (b.is_hand and b.events and b.session is not None):
@@ -798,7 +798,7 @@ def refuse_closed(ledger: Any, read: FileRead, batches: list[Batch],
     return out, errors
 
 
-class _LooksLike:
+class LooksLike:
     """The session of the ledger each session a file names looks like (differs only in
     case, or prints alike), when the ledger does not hold that name itself; "" for none."""
 
