@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.errors import IllegalAction
@@ -30,7 +29,6 @@ _CHANGES = frozenset({"correction", "hand_voided"})  # events that change a hand
 #: Their models: a stream has none of them when none of its events is of these classes (an
 #: event's ``type`` is its model's; looking up ``type`` costs every replayed hand about 0.5 us)
 _CHANGE_MODELS = frozenset({ev.Correction, ev.HandVoided})
-_type = attrgetter("type")
 
 
 @dataclass(frozen=True)
@@ -201,7 +199,7 @@ def numbered_events(events: Sequence[Any], *, original: bool = False
     if original:
         return [Numbered(i, False, e) for i, e in enumerate(events, 1)
                 if e.type not in _CHANGES], False
-    if _CHANGES.isdisjoint(map(_type, events)):
+    if _CHANGE_MODELS.isdisjoint(map(type, events)):
         return [Numbered(i, False, e) for i, e in enumerate(events, 1)], False
     originals, corrections, voids = split_stream(events)
     if not corrections:
