@@ -134,9 +134,11 @@ class SplitOptions(_Model):
     """Cards-speak split options (RULES.md §2, §5; FORMATS.md ``_split``)."""
 
     odd_chip_between_halves: Literal["high", "low_if_low_quartered"] = "high"
-    odd_chip_tie_order: Literal["left_of_button", "card_by_suit", "carry_to_next_hand"] = (
-        "left_of_button"
-    )
+    odd_chip_tie_order: Literal["left_of_button", "card_by_suit", "carry_to_next_hand"] = Field(
+        "left_of_button",
+        description="Who gets an odd chip between tied hands (RULES.md §5). Left out of a "
+        "hand_started, a stud game's is card_by_suit and every other game's "
+        "left_of_button.")
     low_method: LowMethod = LowMethod.A5
     low_qualifier: Literal["8_or_better", "none"] = "8_or_better"
 
