@@ -27,7 +27,7 @@ def _refused(tmp_path: Path, name: str, text: str, *args: str) -> str:
 
 def test_a_changed_bet_is_refused_naming_the_event(tmp_path: Path) -> None:
     err = _refused(tmp_path, "mod.jsonl", NIGHT_JSONL.replace('"to":8,', '"to":10,'))
-    assert err == ("error: mod.jsonl:5, hand f1: a different hand f1 is already in the ledger: "
+    assert err == ("error: mod.jsonl:12, hand f1: a different hand f1 is already in the ledger: "
                    'its event 8 is bet_raise {"player":"Ann","to":10} here, bet_raise '
                    f'{{"player":"Ann","to":8}} in the ledger; {HINT}\n')
 
@@ -35,7 +35,7 @@ def test_a_changed_bet_is_refused_naming_the_event(tmp_path: Path) -> None:
 def test_a_changed_recorded_payout_is_refused(tmp_path: Path) -> None:
     text = NIGHT_JSONL.replace('"amount":300,"player":"Ann"', '"amount":290,"player":"Ann"')
     err = _refused(tmp_path, "pay.jsonl", text)
-    assert err == ("error: pay.jsonl:5, hand f1: a different hand f1 is already in the ledger: "
+    assert err == ("error: pay.jsonl:20, hand f1: a different hand f1 is already in the ledger: "
                    'its event 16 is recorded_payout {"amount":290,"player":"Ann","pot":null,'
                    '"returned":false,"r… here, recorded_payout {"amount":300,"player":"Ann",'
                    f'"pot":null,"returned":false,"r… in the ledger; {HINT}\n')
@@ -190,7 +190,7 @@ def test_a_changed_live_rake_in_json_lines_is_refused_as_before(tmp_path: Path) 
         '}}\n{"hand":"f1","seq":17,"event":{"amount":289,'))
     code, out, err = one_shot(db, "import", str(path))
     assert (code, out) == (2, REJECTED)
-    assert err == (f"error: {path}:1, hand f1: a different hand f1 is already in the ledger: "
+    assert err == (f"error: {path}:16, hand f1: a different hand f1 is already in the ledger: "
                    'its event 16 is recorded_rake {"amount":11} here, recorded_rake '
                    f'{{"amount":10}} in the ledger; {HINT}\n')
 

@@ -95,7 +95,7 @@ def test_amendments_that_part_from_this_ledgers_are_refused(tmp_path: Path) -> N
     assert (code, out) == (
         2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n")
     assert err == (
-        f"error: {e2}:1, hand h1: the ledger's copy of this hand does not hold the file's "
+        f"error: {e2}:10, hand h1: the ledger's copy of this hand does not hold the file's "
         "amendments and they cannot be appended: its event 10 is correction "
         '{"by":"dee","changes":[{"event":null,"op":"delete","seq":9}… here, correction '
         '{"by":"host","changes":[{"event":{"player":"Ann","schema_ve… in the ledger; nothing '

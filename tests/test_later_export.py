@@ -115,7 +115,7 @@ def test_a_later_export_that_parts_after_an_undo_names_its_stream_seq(tmp_path: 
     assert (code, out) == (
         2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n")
     assert err.endswith(
-        f"error: {e2}:1, hand h1: a different hand h1 is already in the ledger: its event 8 "
+        f"error: {e2}:8, hand h1: a different hand h1 is already in the ledger: its event 8 "
         'is call {"player":"Ann"} here, fold {"player":"Ann"} in the ledger; a change to a '
         "stored hand is a correction (`handledger correct h1 ...`)\n")
     assert stream(a, "h1").endswith("7,correction\n8,fold\n")  # nothing written
@@ -151,7 +151,7 @@ def edited_flop(tmp_path: Path, *end: str) -> tuple[Path, Path, Path]:
     return a, mid, edited
 
 
-CARD = (":1, hand z1: a different hand z1 is already in the ledger: its "
+CARD = (":8, hand z1: a different hand z1 is already in the ledger: its "
         'event 8 is cards_dealt {"cards":["9d","8h","7h"],"face_up":[],"player":null,"run":… '
         'here, cards_dealt {"cards":["9h","8h","7h"],"face_up":[],"player":null,"run":… in the '
         "ledger; a change to a stored hand is a correction (`handledger correct z1 ...`)\n")

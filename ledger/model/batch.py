@@ -22,8 +22,10 @@ class Batch(NamedTuple):
     stream's stored one). ``source_key``: what makes a re-import idempotent: when any stored
     row has it, the batch is skipped (``None``: no key). ``line``: the 1-based line of the
     file where the hand (or session entry) starts, so that a refusal of the whole batch (a
-    stored hand edited) names it (``None``: not read from a file, or not known); the store
-    neither takes nor keeps it.
+    stored hand edited) names it (``None``: not read from a file, or not known); ``lines``:
+    the line of each of ``events`` where the file has one row an event (JSON lines), so that
+    a refusal names the row it is about (``None``: not known); the store neither takes nor
+    keeps either.
     """
 
     stream: str
@@ -32,6 +34,7 @@ class Batch(NamedTuple):
     session: str | None = None
     source_key: str | None = None
     line: int | None = None
+    lines: Sequence[int] | None = None
 
     @property
     def is_hand(self) -> bool:

@@ -612,7 +612,7 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
             if not isinstance(found, StoredFinding):  # a warning keeps the hand
                 continue
         batches.append(Batch(hand, events, hand, events[0].session, item.source_key,
-                             item.line))
+                             item.line, item.lines if isinstance(item, HandEvents) else None))
         if states is not None:
             states[hand] = (events, state) if keep is None else keep(events, state)
     return batches, errors

@@ -19,7 +19,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ledger.formats.files import file_name
 from ledger.model.batch import Batch
@@ -389,9 +389,9 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
     assert b.events is not None and b.hand_id is not None
     hand = b.hand_id
     differ = None if _trusted(b, stored) else (
-        "it starts otherwise" if not _same_start(b.events[0], stored[0])
+        _STARTS_OTHERWISE if not _same_start(b.events[0], stored[0])
         else first_difference(b.events, whole[hand]) if hand in whole else None)
-    if differ is not None and differ != "it starts otherwise" and _as_corrected(
+    if differ is not None and differ is not _STARTS_OTHERWISE and _as_corrected(
             ledger, b.events, hand):
         differ = None  # the hand as its corrections made it (a PHH export applies them)
     if differ is None:
@@ -402,7 +402,7 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
             if more is None and (row := completing.unstored_row(ledger, b)) is not None:
                 return _unstored_amendment(ledger, b, row)
         return b.with_events(None)  # known: counted, not written
-    if differ != "it starts otherwise":
+    if differ is not _STARTS_OTHERWISE:
         if completing.earlier_cut(ledger, b):  # an earlier export, after a longer one
             return b.with_events(None)
         more = (completing.late_shows(ledger, b, source)  # cut before its late shows
@@ -411,8 +411,9 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
             return more
         differ = _stream_difference(ledger, b) or differ
     return LedgerError(
-        f"a different hand {hand} is already in the ledger: {differ}; a change to a stored "
-        f"hand is a correction (`handledger correct {hand} ...`)", hand=hand, line=b.line)
+        f"a different hand {hand} is already in the ledger: {differ.text}; a change to a "
+        f"stored hand is a correction (`handledger correct {hand} ...`)", hand=hand,
+        line=line_of(b, differ.event))
 
 
 def _unstored_amendment(ledger: Any, b: Batch, row: tuple[int, Any, Any]) -> LedgerError:
@@ -429,10 +430,10 @@ def _unstored_amendment(ledger: Any, b: Batch, row: tuple[int, Any, Any]) -> Led
         f"the ledger's copy of this hand does not hold the file's amendments and they cannot "
         f"be appended{where}: its event {seq} is {_short(here)} here, {_short(there)} in the "
         f"ledger; nothing of this hand was written (amend it here: `handledger correct "
-        f"{b.hand_id} ...`, `void`, `undo`)", hand=b.hand_id, line=b.line)
+        f"{b.hand_id} ...`, `void`, `undo`)", hand=b.hand_id, line=line_of(b, here))
 
 
-def _stream_difference(ledger: Any, b: Batch) -> str | None:
+def _stream_difference(ledger: Any, b: Batch) -> Difference | None:
     """Where the copy in ``b`` of a stored hand parts from the stored stream when either of
     them is in play (:func:`replay.ingest.completing.in_play`: an export taken while the
     hand was played, which :func:`replay.ingest.completing.continuation` could not take):
@@ -447,7 +448,8 @@ def _stream_difference(ledger: Any, b: Batch) -> str | None:
         return None
     for seq, (here, there) in enumerate(zip(b.events[1:], stored[1:], strict=False), 2):
         if event_json(here) != event_json(there) and _plain(here) != _plain(there):
-            return f"its event {seq} is {_short(here)} here, {_short(there)} in the ledger"
+            return Difference(
+                f"its event {seq} is {_short(here)} here, {_short(there)} in the ledger", here)
     return None
 
 
@@ -503,12 +505,12 @@ def _drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
             out.append(b)
             continue
         old = was[b.hand_id]
-        differ = first_difference(b.events, stored.get(old, [])) or "it starts otherwise"
+        differ = first_difference(b.events, stored.get(old, [])) or _STARTS_OTHERWISE
         refused.append(LedgerError(
             f"this hand stands where hand {old} of the ledger was read from (the same file "
-            f"and place), and differs from it: {differ}; a change to a stored hand is a "
+            f"and place), and differs from it: {differ.text}; a change to a stored hand is a "
             f"correction (`handledger correct {old} ...`); other hands need a file of "
-            f"another name", hand=b.hand_id, line=b.line))
+            f"another name", hand=b.hand_id, line=line_of(b, differ.event)))
     return out, refused
 
 
@@ -532,11 +534,38 @@ def _original_rows(ledger: Any, hands: list[str | None], upto: int
     return out
 
 
-def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -> str | None:
+class Difference(NamedTuple):
+    """Where a copy of a stored hand parts from it: ``text`` in words (``its event 8 is
+    bet_raise {...} here, bet_raise {...} in the ledger``, ``its rake is 11 here, 10 in the
+    ledger``) and ``event``, the copy's event that differs, whose row a refusal names
+    (:func:`line_of`); None when the copy has no event there or the difference is no one
+    event of it (its start, its rake, its forced bets or payouts as PHH says them)."""
+
+    text: str
+    event: Any = None
+
+
+_STARTS_OTHERWISE = Difference("it starts otherwise")
+
+
+def line_of(batch: Batch, event: Any) -> int | None:
+    """The file line of ``event``, one of ``batch``'s events (the same object), where the
+    file gives each event its line (``batch.lines``: JSON lines); else, or for no ``event``,
+    the line where the hand starts."""
+    if event is not None and batch.lines is not None and batch.events is not None:
+        for index, mine in enumerate(batch.events):
+            if mine is event:
+                return batch.lines[index]
+    return batch.line
+
+
+def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]
+                     ) -> Difference | None:
     """Where the events of a hand differ from its stored rows ``[(seq, JSON)]`` (the first
     compared as :func:`_same_start` does; corrections and voids left out on both sides):
     None when nowhere, else the first event that differs, its seq and both texts cut short
-    (``its event 8 is bet_raise {...} here, bet_raise {...} in the ledger``), or the rake.
+    (``its event 8 is bet_raise {...} here, bet_raise {...} in the ledger``), or the rake
+    (a :class:`Difference`: what a refusal says and the event of ``events`` it is about).
     The rake is a field of the first event's ``source`` (a file's ``rake``, ``site_rake`` or
     ``_rake`` rule: what :mod:`replay.rake` reads, so what the books count), compared first,
     unless both hold it as a ``recorded_rake`` event, compared where it stands; a rake the
@@ -553,7 +582,8 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -
     raked = [row for row in stored[1:] if rake_row(row[1])]
     events_both = bool(raked) and any(e.type == "recorded_rake" for e in mine)
     if events_both or raked or "rake" in stored[0][1] or _may_rake(mine[0]):
-        differ = rake_difference(mine, [parse_event(row[1]) for row in (stored[0], *raked)])
+        raking = rake_difference(mine, [parse_event(row[1]) for row in (stored[0], *raked)])
+        differ = None if raking is None else Difference(raking)
         if differ is not None and not events_both:
             return differ
         if not events_both:  # the same rake in another form (or none): the rest compared
@@ -563,7 +593,8 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]) -
     return _event_difference(mine, stored)
 
 
-def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]]) -> str | None:
+def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]]
+                      ) -> Difference | None:
     """:func:`first_difference` of the events after the first, one by one; a hand read in
     PHH's shape is compared with a stored one in another shape (a site's order of the forced
     bets, an uncalled bet returned apart) as PHH can say it (:mod:`replay.ingest.phh_form`)."""
@@ -579,11 +610,15 @@ def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]]) ->
     theirs = [parse_event(payload) for _, payload in stored]
     if in_phh_shape(theirs):  # a shape PHH says: the events differ where they stand
         return differ
-    return phh_shape_difference(mine, theirs)
+    shaped = phh_shape_difference(mine, theirs)
+    return None if shaped is None else Difference(shaped)
 
 
 def _in_order_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]]
-                         ) -> str | None:
+                         ) -> Difference | None:
+    """The first event after the first of ``mine`` that is not the stored row at its place
+    (seq named as stored); the :class:`Difference`'s event is that of ``mine``, or, when
+    ``mine`` stops before the stored rows do, its last event (the row the copy stops at)."""
     from ledger.model.events import parse_event
 
     for i in range(1, max(len(mine), len(stored))):
@@ -593,8 +628,10 @@ def _in_order_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]]
                 event_json(here) == there[1] or _plain(here) == _plain(parse_event(there[1]))):
             continue
         seq = there[0] if there is not None else stored[-1][0] + i - len(stored) + 1
-        return (f"its event {seq} is {_short(here)} here, "
-                f"{_short(None if there is None else parse_event(there[1]))} in the ledger")
+        return Difference(
+            f"its event {seq} is {_short(here)} here, "
+            f"{_short(None if there is None else parse_event(there[1]))} in the ledger",
+            here if here is not None or not mine else mine[-1])
     return None
 
 
