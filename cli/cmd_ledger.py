@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from cli import render, text
-from cli.cmd_checkpoint import check_against, keys_option
+from cli.cmd_checkpoint import check_against, key_directory, keys_option
 from cli.context import Context, one_line
 from ledger.model.errors import LedgerCorrupt
 
@@ -32,9 +33,14 @@ def init(obj: Context) -> None:
               help="Worker processes reading and checking a JSON-lines or .phhs file while "
                    "this one appends it (1: none). Default: the CPUs, for JSON-lines files of "
                    "16 MB or more and .phhs files of 500 kB or more.")
+@click.option("--keys", "keys_dir", default=None, metavar="DIR",
+              help="Every signed correction or void must verify with a key of DIR (an "
+                   "unknown key refuses the file). Default: checked against $HANDLEDGER_KEYS "
+                   "or the user's config dir, an unknown key a note.")
 @click.pass_obj
 def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | None,
-            pn_ledger: str | None, jobs: int | None = None) -> None:
+            pn_ledger: str | None, jobs: int | None = None, keys_dir: str | None = None
+            ) -> None:
     """Import hand files: PHH (.phh, .phhs), JSON-lines events (.jsonl), PokerNow logs (.csv),
     PokerStars hand histories (text); each file is recognised by its content.
 
@@ -46,11 +52,14 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
     and paid it though its chips do not add up (a PokerNow stack that does not follow the
     previous hand, chips collected that are not those put in, FORMATS.md §2) is a `warning:`
     line, no refusal: exit 0 when nothing was refused; `audit` reports it (and exits 1).
+    A signed correction or void (JSON lines) whose signature fails against the key directory
+    refuses its file, nothing of it written, as `history` would say FAILS.
     """
     from replay.ingest.pipeline import import_into
 
     report = import_into(obj.ledger, [Path(f) for f in files], strict=strict, session=session,
-                         pn_ledger=pn_ledger, jobs=jobs, progress=render.progress)
+                         pn_ledger=pn_ledger, jobs=jobs, progress=render.progress,
+                         signatures=_signatures(keys_dir))
     for line in report.errors:
         click.echo(f"error: {one_line(line)}", err=True)
     for line in report.warnings:
@@ -60,6 +69,16 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
     click.echo(report.summary())
     if report.errors:
         sys.exit(2)
+
+
+def _signatures(keys_dir: str | None) -> Any:
+    """How an import checks signatures (:class:`replay.ingest.signatures.Signatures`):
+    against ``keys_dir``, every key required, or, None, the default key directory, where an
+    unknown key is a note."""
+    from ledger.store.keys import KeyStore
+    from replay.ingest.signatures import Signatures
+
+    return Signatures(KeyStore(keys_dir or key_directory()), required=bool(keys_dir))
 
 
 @click.command()
@@ -136,7 +155,8 @@ def run(obj: Context, directory: str, show_all: bool) -> None:
 
     done = run_folder(obj.ledger(), Path(directory), render=render.replay_text,
                       echo=click.echo, warn=lambda line: click.echo(line, err=True),
-                      problems=not show_all, progress=render.progress)
+                      problems=not show_all, progress=render.progress,
+                      signatures=_signatures(None))
     click.echo(render.replay_counts(done.counts))
     click.echo(text.audit_text(done.audit, done.audit.findings))
     click.echo(text.balances_text(done.balances))

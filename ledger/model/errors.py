@@ -105,6 +105,12 @@ class IllegalHand(LedgerError):
     """A hand whose actions the engine rejects (out of turn, below the minimum raise, …)."""
 
 
+class BadSignature(LedgerError):
+    """A signed correction or void of an input whose signature does not verify against the key
+    it names (or names another key under a signer's name), or whose key is not among the keys
+    the command was given (``ledger.store.signing``, ``ledger.store.keys``)."""
+
+
 class DuplicateEvent(LedgerError):
     """An append that would write a (hand, seq) or source key that is already stored."""
 

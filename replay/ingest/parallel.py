@@ -13,7 +13,8 @@ only plain files: whenever anything is not plain — a bad line, table or illega
 anywhere, a hand, session or source key already in the ledger, a hand whose options may carry
 chips into the next hand (RULES.md §3.8, §7.1), a stream met in two parts that do not join up,
 a table or hand id met in two parts, a row skipped for a repeated source key, a hand of a
-session the file closed before it, a file that ends with hands in play —
+session the file closed before it, a file that ends with hands in play, a signed correction
+or void (its signature is checked before anything is written: :mod:`replay.ingest.signatures`) —
 :func:`import_parallel` rolls back everything it wrote and returns None, and the caller
 imports the file in one process, which words every error exactly.
 """

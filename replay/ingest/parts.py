@@ -86,6 +86,7 @@ def _prepare_jsonl(job: Job) -> Part:
     from ledger.formats.jsonl.importer import IMPORTER
     from replay.carry import may_carry
     from replay.ingest.pipeline import check_entry_names, check_items
+    from replay.ingest.signatures import signed_amendments
 
     cache = _cache()
     try:
@@ -96,6 +97,8 @@ def _prepare_jsonl(job: Job) -> Part:
         return Part(fallback=f"cannot read: {exc}")
     if read.errors:
         return Part(fallback="a bad line")
+    if next(signed_amendments(read), None) is not None:
+        return Part(fallback="a signed correction or void")  # checked in one process
     try:
         check_entry_names(read)
     except LedgerError:

@@ -49,6 +49,7 @@ from ledger.store.streams import (
 from replay.build import check_events, phh_fold
 from replay.ingest.rakes import rake_finding
 from replay.ingest.registry import find_importer, formats, not_text
+from replay.ingest.signatures import Signatures
 from replay.ingest.writing import States, write_file
 from replay.progress import Progress, silent
 
@@ -152,6 +153,7 @@ def import_paths(
     jobs: int | None = 1,
     progress: Progress = silent,
     tables: bool = False,
+    signatures: Signatures | None = None,
 ) -> ImportReport:
     """Import every file of ``paths`` (directories are searched); see the module doc.
 
@@ -162,6 +164,8 @@ def import_paths(
     file imported into a ledger file with no rows writes the derived tables too, made from
     the import's own check (:mod:`replay.ingest.derived`; the tables a save after the import
     would make, so that it finds them fresh; after several files the save makes them).
+    ``signatures``: how the signed corrections and voids of a file are checked before any of
+    it is written (:mod:`replay.ingest.signatures`; None: not checked).
 
     Raises:
         MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`); a
@@ -187,7 +191,8 @@ def import_paths(
             landing.resume()  # Ctrl-C held since the last file's write stops before this one
             with gc_paused():  # see ledger.model.gcpause; the file's objects are freed after
                 import_file(ledger, path, report, strict=strict, session=session,
-                            workers=auto_workers(path, jobs), tables=tables and len(files) == 1)
+                            workers=auto_workers(path, jobs), tables=tables and len(files) == 1,
+                            signatures=signatures)
             tick()
     if pn_ledger is not None:
         from replay.ingest.pokernow import import_statement
@@ -244,7 +249,8 @@ def unreadable_only(paths: Sequence[Path], session: str | None) -> ImportReport 
 
 def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict: bool,
                 session: str | None, pn_ledger: str | None, jobs: int | None = None,
-                progress: Progress = silent) -> ImportReport:
+                progress: Progress = silent, signatures: Signatures | None = None
+                ) -> ImportReport:
     """:func:`import_paths` into the ledger ``open_ledger()`` opens, as the ``import``
     command does (the derived tables of a first file made with it: ``tables``); when worker
     processes will read a large file, their process is started first, while the ledger
@@ -278,11 +284,13 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
         with suppress(OSError, RuntimeError):  # no workers: the one-process import then
             warm_up()
     return import_paths(open_ledger(), paths, strict=strict, session=session,
-                        pn_ledger=pn_ledger, jobs=jobs, progress=progress, tables=True)
+                        pn_ledger=pn_ledger, jobs=jobs, progress=progress, tables=True,
+                        signatures=signatures)
 
 
 def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
-                session: str | None, workers: int = 0, tables: bool = False) -> None:
+                session: str | None, workers: int = 0, tables: bool = False,
+                signatures: Signatures | None = None) -> None:
     """Import one file, counting into ``report`` (see :func:`import_paths`).
 
     With ``workers``, a JSON-lines file or a ``.phhs`` is first tried with worker processes
@@ -291,7 +299,9 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
     file is read, checked and appended a chunk of hands at a time
     (:mod:`replay.ingest.chunked`), in one transaction. ``tables``: into a ledger file with
     no rows, the derived tables are made from the import's check and written with the file
-    (:mod:`replay.ingest.derived`).
+    (:mod:`replay.ingest.derived`). ``signatures``: every signed correction and void of the
+    file is checked first (:mod:`replay.ingest.signatures`): one that fails refuses the file
+    whole; the workers hand a file that has any to this process.
     """
     report.files += 1
     name = file_name(path)
@@ -322,6 +332,8 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
                                       tables=made))
             return
         read = read_file(ledger, path, importer, session=session)
+        if signatures is not None:  # before anything of the file is written
+            report.notes.extend(signatures.check(read))
         if session is not None and read.session is None:  # the file does not open it
             from replay.sessions import open_state
 
