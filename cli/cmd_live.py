@@ -39,7 +39,9 @@ def hand() -> None:
 
 @hand.command("start")
 @click.option("--game", "game_code", required=True, help="PHH variant code (NT, PO, F7S, …).")
-@click.option("--stakes", default=None, help='Blinds (and straddles) "SB/BB[/STR]".')
+@click.option("--stakes", default=None,
+              help='Blinds and straddles "SB/BB[/STR]": both blinds, 1/2 or 1/2/4 (none: antes '
+                   'alone).')
 @click.option("--antes", default=0, type=click.IntRange(min=0), help="Ante per player.")
 @click.option("--bb-ante", default=0, type=click.IntRange(min=0),
               help="One ante for the table, posted by the big blind (dead money).")

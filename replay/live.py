@@ -178,7 +178,7 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
                                  f"{', '.join(names)}")
         b = names.index(button)
         pairs = pairs[b + 1 :] + pairs[: b + 1]
-    blinds = _blinds(spec.stakes, g.stud, len(pairs))
+    blinds = _blinds(spec.stakes, g.stud, len(pairs), g.code)
     min_bet = spec.min_bet
     if min_bet is None:
         positive = [b for b in blinds if b > 0]
@@ -280,7 +280,17 @@ def _antes(spec: LiveHand, stud: bool, blinds: list[int], players: int) -> list[
     return out
 
 
-def _blinds(stakes: str | None, stud: bool, players: int) -> list[int]:
+def _blinds(stakes: str | None, stud: bool, players: int, code: str) -> list[int]:
+    """PHH's positional ``blinds_or_straddles`` of ``--stakes`` (``"1/2/4"``) for ``players``
+    seats in game ``code``.
+
+    Raises:
+        MalformedInput: not numbers split by ``/``, blinds in a stud game, more blinds than
+            players, a blind of 0 or less or below the one before it, or one blind alone: a
+            flop or draw game posts a small and a big blind (RULES.md §4.2). A hand file may
+            record a single blind (a button blind, FORMATS.md §1): only the typed command
+            is refused.
+    """
     if not stakes:
         return []
     try:
@@ -296,6 +306,11 @@ def _blinds(stakes: str | None, stud: bool, players: int) -> list[int]:
     if any(b <= 0 for b in blinds) or blinds != sorted(blinds):
         raise MalformedInput(f"--stakes {stakes!r}: blinds are positive and go up in seat "
                              "order (small blind, big blind, straddles), like 1/2 or 1/2/4")
+    if len(blinds) == 1:
+        raise MalformedInput(
+            f"--stakes {stakes!r} is one blind, no big blind: {code} posts a small and a big "
+            "blind (RULES.md §4.2): give both, like --stakes 1/2 (small/big, a straddle third: "
+            "1/2/4), or no --stakes for a game of antes alone (--antes, --min-bet)")
     return blinds + [0] * (players - len(blinds))
 
 
