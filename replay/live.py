@@ -31,6 +31,7 @@ from ledger.model.names import (
     spelled,
 )
 from replay import carry
+from replay.board_rules import whole_street
 from replay.fold import fold_stream
 from replay.payout_rules import (
     above_zero,
@@ -627,8 +628,9 @@ def _live_rules(state: HandState, event: Any) -> None:
     player's uncalled bet, a payout beyond what its
     player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
     beyond the chips in the pot, payouts (and a rake, if any) that take another player's
-    uncalled bet for the pots (:mod:`replay.payout_rules`, :func:`_rake_rules`); and,
-    checked once applied, an end that leaves a pot paid to nobody
+    uncalled bet for the pots (:mod:`replay.payout_rules`, :func:`_rake_rules`), a board
+    deal of part of a street (:func:`replay.board_rules.whole_street`); and, checked once
+    applied, an end that leaves a pot paid to nobody
     (:func:`replay.payout_rules.paid_to_somebody`).
 
     Raises:
@@ -658,6 +660,8 @@ def _live_rules(state: HandState, event: Any) -> None:
         rake_within_the_pots(state, state.rake or 0, result, event)
     if event.type == "recorded_rake":
         _rake_rules(state, event)
+    if event.type == "cards_dealt" and event.player is None:
+        whole_street(state, event)
 
 
 def _betting_over(state: HandState) -> bool:

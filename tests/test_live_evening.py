@@ -1,6 +1,6 @@
 """What a fresh user met recording a live evening with ``hand start``, ``act`` and ``table``,
 each now refused or said as the table means it: a big blind forgotten in ``--stakes`` (RULES.md
-§4.2)."""
+§4.2), a flop typed in pieces (§4, FORMATS.md §1)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from ledger.model import events as ev
 from ledger.store.store import Ledger
 from tests.conftest import SHARED
 
@@ -73,3 +74,72 @@ def test_a_hand_file_with_one_blind_imports_as_before(user, db: str, tmp_path: P
     code, out, err = user("--db", str(tmp_path / "again.duckdb"), "import", str(lines))
     assert (code, err) == (0, "")
     assert out.startswith("imported 2 hand(s)")
+
+
+@pytest.fixture
+def flop_next(user, db: str) -> str:  # noqa: ANN001
+    """Hand h1 (1/2, Cy on the button) checked through before the flop: the flop is next."""
+    assert user("hand", "start", "--hand", "h1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:200,Bob:150,Cy:300", "--button", "Cy")[0] == 0
+    for action in ("d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 8c2d", "Cy cc", "Ann cc",
+                   "Bob cc"):
+        assert user("act", "h1", action)[0] == 0
+    return db
+
+
+def test_a_flop_in_pieces_is_refused_naming_its_three_cards(user, flop_next: str  # noqa: ANN001
+                                                             ) -> None:
+    before = _rows(flop_next)
+    assert user("act", "h1", "d db Qs7d") == (
+        2, "", "error: hand h1, action 'd db Qs7d': the flop is 3 cards, not 2: deal it in one "
+        "line, d db Qs7d and the third card (?? for an unseen one: d db Qs7d??); now: phase "
+        "deal, next: d db CARDS (3 cards)\n")
+    assert _rows(flop_next) == before
+    # at the table the host types the whole flop next, as he meant it: it goes in
+    code, out, err = user("table", "h1", input="d db Qs7d\nd db Qs7d3c\n")
+    assert (code, out) == (2, "")  # input not from a terminal stops at its refused line
+    assert err.startswith("error: hand h1, action 'd db Qs7d': the flop is 3 cards, not 2")
+    assert user("table", "h1", input="d db Qs7d3c\nAnn cc\n") == (
+        0, "10 cards_dealt; Ann to act: check, bet to 2..198\n"
+        "11 check; Bob to act: check, bet to 2..148\n", "")
+
+
+def test_a_board_run_twice_is_dealt_a_street_at_a_time(user, db: str) -> None:  # noqa: ANN001
+    """RULES.md §4.5: all-in before the flop and run twice, each run's flop is three cards."""
+    assert user("hand", "start", "--hand", "r1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "A:100,B:100", "--button", "A")[0] == 0
+    for action in ("d dh B KsKd", "d dh A AsAd", "A cbr 100", "B cc", "d rc 2",
+                   "d db JhTc2s"):
+        assert user("act", "r1", action)[0] == 0
+    assert user("act", "r1", "d db 9h") == (
+        2, "", "error: hand r1, action 'd db 9h': the flop of run 2 is 3 cards, not 1: deal it "
+        "in one line, d db 9h and the other 2 cards (?? for each unseen one: d db 9h????); "
+        "now: phase deal, next: d db CARDS (3 cards, run 2)\n")
+
+
+def test_a_board_held_in_part_is_named_when_its_cards_are_dealt_again(
+        user, flop_next: str) -> None:  # noqa: ANN001
+    """A hand that holds part of its flop (recorded before the flop had to be whole, or
+    imported in play): the whole flop typed again was "card Qs is dealt twice"."""
+    with Ledger(flop_next) as ledger:
+        last = len(ledger.read_recent("h1"))
+        ledger.append("h1", [ev.CardsDealt(player=None, cards=["Qs", "7d"])], hand_id="h1",
+                      expected_seq=last)
+    assert user("act", "h1", "d db Qs7d3c") == (
+        2, "", "error: hand h1, action 'd db Qs7d3c': the board already holds Qs7d: the flop "
+        "needs 1 card more (d db 3c); now: phase deal, next: d db CARDS (1 card)\n")
+    assert user("act", "h1", "d db 3c")[:2] == (0, "11 cards_dealt; Ann to act: check, bet to "
+                                                   "2..198\n")
+
+
+def test_a_flop_in_pieces_still_imports_from_a_hand_file(user, tmp_path: Path) -> None:  # noqa: ANN001
+    """The engine's rules for a file are unchanged: a PHH hand may deal a street in pieces."""
+    path = tmp_path / "pieces.phh"
+    path.write_text(
+        "variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+        "starting_stacks = [100, 100]\nactions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'p2 cc', "
+        "'p1 cc', 'd db Qs7d', 'd db 3c', 'p1 cc', 'p2 cc', 'd db 4h', 'p1 cc', 'p2 cc', "
+        "'d db 5s', 'p1 cc', 'p2 cc', 'p1 sm AsKs', 'p2 sm QhQd']\n")
+    code, out, err = user("import", str(path))
+    assert (code, err) == (0, "")
+    assert out.startswith("imported 1 hand(s)")
