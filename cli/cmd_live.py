@@ -48,7 +48,9 @@ def hand() -> None:
 @click.option("--button-ante", default=0, type=click.IntRange(min=0),
               help="One ante for the table, posted by the button (dead money).")
 @click.option("--min-bet", default=None, type=click.IntRange(min=1),
-              help="Minimum bet (big-bet; default BB).")
+              help="Big-bet games: the minimum bet on every street; never below the largest "
+                   "blind or straddle (1/2/4: 4 after the flop too, RULES.md §4.4), which is "
+                   "the default.")
 @click.option("--small-bet", default=0, type=click.IntRange(min=0),
               help="Fixed limit: small bet.")
 @click.option("--big-bet", default=0, type=click.IntRange(min=0), help="Fixed limit: big bet.")

@@ -588,7 +588,9 @@ def now(ledger: Any, hand: str) -> Now:
 
 def legal_now(state: HandState, player: str | None = None) -> str:
     """``"Bob to act: to call 10, raise to 20..150"`` (stud's third street: ``"bring in 1
-    (pb), complete to 2..2"``, then ``"to call 1, complete to 2..2"``); when nobody is to
+    (pb), complete to 2..2"``, then ``"to call 1, complete to 2..2"``; a bring-in player
+    with no more than the bring-in posts what he has, all-in: ``"bring in 2 (pb), all-in: all he
+    has, short of the bring-in 3"``, RULES.md §1.1, §4.1); when nobody is to
     bet, the phase and what it waits for (:func:`replay.nextstep.next_step`: ``"phase deal,
     next: d db CARDS (3 cards)"``). Amounts as the hand's actions take them
     (:func:`replay.typed.as_typed`: ``"to call 2.00, raise to 4.00..200.00"`` in a hand kept
@@ -611,6 +613,11 @@ def legal_now(state: HandState, player: str | None = None) -> str:
     third_street = state.game.stud and state.street == 0 and bring_in
     verb = "raise" if state.rnd.current else "bet"
     if third_street and state.rnd.current == 0:
+        stack = state.stacks[who]
+        if stack <= bring_in:  # he posts what he has, all-in: no completing (RULES.md §1.1)
+            short = f": all he has, short of the bring-in {a(bring_in)}" if stack < bring_in \
+                else ""
+            return f"{who} to act: bring in {a(stack)} (pb), all-in{short}"
         text = f"{who} to act: bring in {a(bring_in)} (pb)"
     if third_street and state.rnd.current < stakes.small_bet:
         verb = "complete"  # to a full small bet, over the bring-in or in its place (§4.1)

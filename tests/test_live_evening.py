@@ -1,6 +1,8 @@
 """What a fresh user met recording a live evening with ``hand start``, ``act`` and ``table``,
 each now refused or said as the table means it: a big blind forgotten in ``--stakes`` (RULES.md
-§4.2), a flop typed in pieces (§4, FORMATS.md §1)."""
+§4.2), a flop typed in pieces (§4, FORMATS.md §1), a stud bring-in player short of the
+bring-in (§1.1, §4.1), a declaration that is no declaration and one out of turn (§3.2-3.3,
+§3.6), and the minimum bet of a straddled game (§4.4)."""
 
 from __future__ import annotations
 
@@ -143,3 +145,88 @@ def test_a_flop_in_pieces_still_imports_from_a_hand_file(user, tmp_path: Path) -
     code, out, err = user("import", str(path))
     assert (code, err) == (0, "")
     assert out.startswith("imported 1 hand(s)")
+
+
+def test_a_bring_in_player_short_of_the_bring_in_posts_all_he_has(user, db: str  # noqa: ANN001
+                                                                  ) -> None:
+    """Ann (3 chips, ante 1) has the low card against a bring-in of 3: she can post only 2,
+    all-in; she was told "bring in 3 (pb), complete to 2..2"."""
+    assert user("hand", "start", "--hand", "s1", "--game", "F7S", "--antes", "1", "--bring-in",
+                "3", "--small-bet", "5", "--big-bet", "10", "--seats",
+                "Ann:3,Bob:100,Cy:100")[0] == 0
+    for action in ("d dh Ann AsKs2c", "d dh Bob QhQd9h"):
+        assert user("act", "s1", action)[0] == 0
+    short = "Ann to act: bring in 2 (pb), all-in: all he has, short of the bring-in 3"
+    assert user("act", "s1", "d dh Cy 7c7dTs") == (0, f"7 cards_dealt; {short}\n", "")
+    assert user("state", "s1")[1].splitlines()[1] == short
+    assert user("act", "s1", "Ann pb") == (0, "8 forced_bet; Bob to act: to call 2, complete "
+                                              "to 5..5\n", "")
+
+
+def test_a_bring_in_player_with_the_bring_in_exactly_posts_it_all_in(user, db: str  # noqa: ANN001
+                                                                     ) -> None:
+    assert user("hand", "start", "--hand", "s2", "--game", "F7S", "--antes", "1", "--bring-in",
+                "3", "--small-bet", "5", "--big-bet", "10", "--seats",
+                "Ann:4,Bob:100,Cy:100")[0] == 0
+    for action in ("d dh Ann AsKs2c", "d dh Bob QhQd9h"):
+        assert user("act", "s2", action)[0] == 0
+    assert user("act", "s2", "d dh Cy 7c7dTs")[1] == (
+        "7 cards_dealt; Ann to act: bring in 3 (pb), all-in\n")
+
+
+@pytest.fixture
+def declaring(user, db: str) -> str:  # noqa: ANN001
+    """Hand o1, Omaha hi-lo declared in turn: Bob bet the river and was called, so he
+    declares first, then Cy, then Ann (RULES.md §3.3)."""
+    assert user("hand", "start", "--hand", "o1", "--game", "FO/8", "--stakes", "1/2",
+                "--small-bet", "2", "--big-bet", "4", "--seats", "Ann:100,Bob:100,Cy:100",
+                "--button", "Ann", "--declare-options", "method=in_turn")[0] == 0
+    checks = ["Bob cc", "Cy cc", "Ann cc"]
+    for action in ["d dh Bob ????????", "d dh Cy ????????", "d dh Ann ????????", "Ann cc",
+                   "Bob cc", "Cy cc", "d db 2c3c4c", *checks, "d db 5d", *checks, "d db 9h",
+                   "Bob cbr 4", "Cy cc", "Ann cc"]:
+        assert user("act", "o1", action)[0] == 0
+    return db
+
+
+@pytest.mark.parametrize(("action", "said"), [
+    ("Bob dcl both", "'both' is not a declaration: Bob dcl high|low|swing (RULES.md §3.2); "
+     "both ways is a swing: Bob dcl swing (RULES.md §3.6)"),
+    ("Bob dcl High", "'High' is not a declaration: Bob dcl high|low|swing (RULES.md §3.2); "
+     "the notation is lower case: Bob dcl high"),
+    ("Bob dcl", "dcl needs a declaration: Bob dcl high|low|swing (RULES.md §3.2)"),
+], ids=["both", "capital", "none"])
+def test_a_declaration_that_is_none_lists_the_declarations(user, declaring: str,  # noqa: ANN001
+                                                          action: str, said: str) -> None:
+    assert user("act", "o1", action) == (
+        2, "", f"error: hand o1, action '{action}': {said}; now: phase declare, Bob to act: "
+        "Bob dcl high|low|swing\n")
+
+
+def test_a_declaration_out_of_turn_names_who_declares_next(user, declaring: str  # noqa: ANN001
+                                                          ) -> None:
+    assert user("act", "o1", "Bob dcl low")[0] == 0
+    assert user("act", "o1", "Ann dcl high") == (
+        2, "", "error: hand o1, action 'Ann dcl high': out of turn: Cy declares next, not Ann; "
+        "now: phase declare, Cy to act: Cy dcl high|low|swing\n")
+
+
+def test_min_bet_help_says_what_a_straddle_does_to_the_minimum_bet(user, db: str  # noqa: ANN001
+                                                                   ) -> None:
+    """RULES.md §4.4: the straddle sets a new minimum bring-in; the engine keeps it on every
+    street (a bet after the flop at 1/2/4 is at least 4), and --min-bet never lowers it."""
+    for hand, more, least in (("t1", (), 4), ("t2", ("--min-bet", "2"), 4),
+                              ("t3", ("--min-bet", "10"), 10)):
+        assert user("hand", "start", "--hand", hand, "--stakes", "1/2/4", *more, "--game",
+                    "NT", "--seats", "Ann:100,Bob:100,Cy:100,Dee:100", "--button", "Dee"
+                    )[0] == 0
+        for action in ("d dh Ann ????", "d dh Bob ????", "d dh Cy ????", "d dh Dee ????",
+                       "Dee cc", "Ann cc", "Bob cc", "Cy cc"):
+            assert user("act", hand, action)[0] == 0
+        assert user("act", hand, "d db 2c3c4c")[1] == (
+            f"13 cards_dealt; Ann to act: check, bet to {least}..96\n")
+    help_text = " ".join(user("hand", "start", "--help")[1].split())
+    assert ("--min-bet INTEGER RANGE Big-bet games: the minimum bet on every street; never "
+            "below the largest blind or straddle (1/2/4: 4 after the flop too, RULES.md §4.4), "
+            "which is the default.") in help_text
+    assert "default BB" not in help_text
