@@ -39,14 +39,18 @@ def hand() -> None:
 
 @hand.command("start")
 @click.option("--game", "game_code", required=True, help="PHH variant code (NT, PO, F7S, …).")
-@click.option("--stakes", default=None, help='Blinds (and straddles) "SB/BB[/STR]".')
+@click.option("--stakes", default=None,
+              help='Blinds and straddles "SB/BB[/STR]": both blinds, 1/2 or 1/2/4 (none: antes '
+                   'alone).')
 @click.option("--antes", default=0, type=click.IntRange(min=0), help="Ante per player.")
 @click.option("--bb-ante", default=0, type=click.IntRange(min=0),
               help="One ante for the table, posted by the big blind (dead money).")
 @click.option("--button-ante", default=0, type=click.IntRange(min=0),
               help="One ante for the table, posted by the button (dead money).")
 @click.option("--min-bet", default=None, type=click.IntRange(min=1),
-              help="Minimum bet (big-bet; default BB).")
+              help="Big-bet games: the minimum bet on every street; never below the largest "
+                   "blind or straddle (1/2/4: 4 after the flop too, RULES.md §4.4), which is "
+                   "the default.")
 @click.option("--small-bet", default=0, type=click.IntRange(min=0),
               help="Fixed limit: small bet.")
 @click.option("--big-bet", default=0, type=click.IntRange(min=0), help="Fixed limit: big bet.")

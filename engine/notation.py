@@ -166,10 +166,25 @@ def _sm(state: HandState, player: str, args: list[str], decimals: int) -> _Made:
     return ev.Reveal(player=player, cards=_cards(args[0])) if len(args) == 1 else None
 
 
+#: What a player may declare (RULES.md §3.2: the meaning is recorded, never a chip count).
+_DIRECTIONS = ("high", "low", "swing")
+#: Other words for a swing, the declaration of both ways (RULES.md §3.6).
+_SWING_WORDS = ("both", "hilo", "hi-lo", "high-low", "pig", "scoop")
+
+
 def _dcl(state: HandState, player: str, args: list[str], decimals: int) -> _Made:
-    if len(args) == 1 and args[0] in ("high", "low", "swing"):
+    if len(args) == 1 and args[0] in _DIRECTIONS:
         return ev.Declaration(player=player, direction=args[0])
-    return None
+    form = f"{player} dcl high|low|swing (RULES.md §3.2)"
+    if not args:
+        raise IllegalAction(f"dcl needs a declaration: {form}")
+    said = " ".join(args)
+    meant = ""
+    if said.lower() in _SWING_WORDS:
+        meant = f"; both ways is a swing: {player} dcl swing (RULES.md §3.6)"
+    elif said.lower() in _DIRECTIONS:
+        meant = f"; the notation is lower case: {player} dcl {said.lower()}"
+    raise IllegalAction(f"{quoted(said)} is not a declaration: {form}{meant}")
 
 
 _PLAYER_VERBS = {

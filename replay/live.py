@@ -31,6 +31,7 @@ from ledger.model.names import (
     spelled,
 )
 from replay import carry
+from replay.board_rules import whole_street
 from replay.fold import fold_stream
 from replay.payout_rules import (
     above_zero,
@@ -178,7 +179,7 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
                                  f"{', '.join(names)}")
         b = names.index(button)
         pairs = pairs[b + 1 :] + pairs[: b + 1]
-    blinds = _blinds(spec.stakes, g.stud, len(pairs))
+    blinds = _blinds(spec.stakes, g.stud, len(pairs), g.code)
     min_bet = spec.min_bet
     if min_bet is None:
         positive = [b for b in blinds if b > 0]
@@ -280,7 +281,17 @@ def _antes(spec: LiveHand, stud: bool, blinds: list[int], players: int) -> list[
     return out
 
 
-def _blinds(stakes: str | None, stud: bool, players: int) -> list[int]:
+def _blinds(stakes: str | None, stud: bool, players: int, code: str) -> list[int]:
+    """PHH's positional ``blinds_or_straddles`` of ``--stakes`` (``"1/2/4"``) for ``players``
+    seats in game ``code``.
+
+    Raises:
+        MalformedInput: not numbers split by ``/``, blinds in a stud game, more blinds than
+            players, a blind of 0 or less or below the one before it, or one blind alone: a
+            flop or draw game posts a small and a big blind (RULES.md §4.2). A hand file may
+            record a single blind (a button blind, FORMATS.md §1): only the typed command
+            is refused.
+    """
     if not stakes:
         return []
     try:
@@ -296,6 +307,11 @@ def _blinds(stakes: str | None, stud: bool, players: int) -> list[int]:
     if any(b <= 0 for b in blinds) or blinds != sorted(blinds):
         raise MalformedInput(f"--stakes {stakes!r}: blinds are positive and go up in seat "
                              "order (small blind, big blind, straddles), like 1/2 or 1/2/4")
+    if len(blinds) == 1:
+        raise MalformedInput(
+            f"--stakes {stakes!r} is one blind, no big blind: {code} posts a small and a big "
+            "blind (RULES.md §4.2): give both, like --stakes 1/2 (small/big, a straddle third: "
+            "1/2/4), or no --stakes for a game of antes alone (--antes, --min-bet)")
     return blinds + [0] * (players - len(blinds))
 
 
@@ -572,7 +588,9 @@ def now(ledger: Any, hand: str) -> Now:
 
 def legal_now(state: HandState, player: str | None = None) -> str:
     """``"Bob to act: to call 10, raise to 20..150"`` (stud's third street: ``"bring in 1
-    (pb), complete to 2..2"``, then ``"to call 1, complete to 2..2"``); when nobody is to
+    (pb), complete to 2..2"``, then ``"to call 1, complete to 2..2"``; a bring-in player
+    with no more than the bring-in posts what he has, all-in: ``"bring in 2 (pb), all-in: all he
+    has, short of the bring-in 3"``, RULES.md §1.1, §4.1); when nobody is to
     bet, the phase and what it waits for (:func:`replay.nextstep.next_step`: ``"phase deal,
     next: d db CARDS (3 cards)"``). Amounts as the hand's actions take them
     (:func:`replay.typed.as_typed`: ``"to call 2.00, raise to 4.00..200.00"`` in a hand kept
@@ -595,6 +613,11 @@ def legal_now(state: HandState, player: str | None = None) -> str:
     third_street = state.game.stud and state.street == 0 and bring_in
     verb = "raise" if state.rnd.current else "bet"
     if third_street and state.rnd.current == 0:
+        stack = state.stacks[who]
+        if stack <= bring_in:  # he posts what he has, all-in: no completing (RULES.md §1.1)
+            short = f": all he has, short of the bring-in {a(bring_in)}" if stack < bring_in \
+                else ""
+            return f"{who} to act: bring in {a(stack)} (pb), all-in{short}"
         text = f"{who} to act: bring in {a(bring_in)} (pb)"
     if third_street and state.rnd.current < stakes.small_bet:
         verb = "complete"  # to a full small bet, over the bring-in or in its place (§4.1)
@@ -612,8 +635,9 @@ def _live_rules(state: HandState, event: Any) -> None:
     player's uncalled bet, a payout beyond what its
     player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
     beyond the chips in the pot, payouts (and a rake, if any) that take another player's
-    uncalled bet for the pots (:mod:`replay.payout_rules`, :func:`_rake_rules`); and,
-    checked once applied, an end that leaves a pot paid to nobody
+    uncalled bet for the pots (:mod:`replay.payout_rules`, :func:`_rake_rules`), a board
+    deal of part of a street (:func:`replay.board_rules.whole_street`); and, checked once
+    applied, an end that leaves a pot paid to nobody
     (:func:`replay.payout_rules.paid_to_somebody`).
 
     Raises:
@@ -643,6 +667,8 @@ def _live_rules(state: HandState, event: Any) -> None:
         rake_within_the_pots(state, state.rake or 0, result, event)
     if event.type == "recorded_rake":
         _rake_rules(state, event)
+    if event.type == "cards_dealt" and event.player is None:
+        whole_street(state, event)
 
 
 def _betting_over(state: HandState) -> bool:

@@ -44,6 +44,6 @@ def declare(state: HandData, e: ev.Declaration) -> bool:
     if d.method == "in_turn":
         queue = declare_queue(state)
         if queue and queue[0] != e.player:
-            raise state.fail(f"out of turn: {queue[0]} declares first, not {e.player}")
+            raise state.fail(f"out of turn: {queue[0]} declares next, not {e.player}")
     state.declarations[e.player] = e.direction
     return all(p in state.declarations for p in state.live())
