@@ -232,6 +232,7 @@ class ReportBooks:
         players: dict[str | None, list[dict[str, Any]]] = {}
         for p in listing.player_sessions(con):
             players.setdefault(p["session"], []).append(p)
+        listed = _one_book_of_no_session(listing.session_list(con), players)
         moves, fixes = self._movements(names), self._entry_fixes(names)
         owed = reports.owed(con)
         sessions = tuple(
@@ -239,7 +240,7 @@ class ReportBooks:
                           [f for f in audit.findings if f.session == s["session"]],
                           by_session.get(s["session"], []), owed.get(s["session"], 0),
                           fixes.get(s["session"], []))
-            for s in listing.session_list(con))
+            for s in listed)
         standings = reports.standings(con, False)
         try:
             money = reports.standings(con, True)
@@ -338,6 +339,29 @@ class ReportBooks:
             transfers=transfers, settle_error=error, unit=unit,
             owed=owed if name is not None else 0, fixes=tuple(fixes), findings=tuple(findings),
             hands=tuple(hands))
+
+
+def _one_book_of_no_session(listed: list[dict[str, Any]],
+                            players: dict[str | None, list[dict[str, Any]]]
+                            ) -> list[dict[str, Any]]:
+    """The sessions of ``listed`` (:func:`ledger.audit.listing.session_list`) with one entry
+    for the hands of no session, which list a row per chip unit when they count chips of
+    several values (each hand its own unit): then the entry has no chip value (its
+    ``currency`` None, its hands summed) and each of its players' rows in ``players`` names
+    its unit (``unit``, as a standings column is headed) and the money of a chip of it
+    (``money``, None without a currency)."""
+    loose = [s for s in listed if s["session"] is None]
+    if len(loose) < 2:
+        return listed
+    one = {**loose[0], "chip_value_minor": None, "currency": None, "decimals": None,
+           "hands": sum(s["hands"] for s in loose)}
+    players[None] = [
+        {**p, "unit": reports.chip_unit_text((p["chip_value_minor"], p["decimals"] or 0,
+                                              p["currency"])),
+         "money": Money(p["chip_value_minor"], p["currency"], p["decimals"])
+         if p["currency"] else None} for p in players.get(None, [])]
+    return [one if s is loose[0] else s for s in listed if s["session"] is not None
+            or s is loose[0]]
 
 
 @contextmanager

@@ -162,6 +162,19 @@ def test_cents_and_quarters_of_no_session_add_up_in_money(tmp_path: Path) -> Non
     charted = run(db, "chart", "--money", str(tmp_path / "m.png"))
     assert charted.exit_code == 0, charted.output
     assert (tmp_path / "m.png").stat().st_size > 0
+    # the site: a standings column per unit, each net with its money; one page of no session
+    assert run(db, "report", str(tmp_path / "site")).exit_code == 0
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert index.count('class="name">(no session)</a> <span class="unit">(0.25 USD)</span>') == 1
+    assert ('<td data-session=""><span class="chips">+150</span> <span class="money">'
+            '(+37.50 USD)</span></td>') in index
+    assert ('<td data-session=""><span class="chips">+150</span> <span class="money">'
+            '(+1.50 USD)</span></td>') in index
+    assert '<span class="money">(+39.00 USD)</span>' in index  # Cy's total in money
+    page = (tmp_path / "site" / "sessions" / "~no-session.html").read_text(encoding="utf-8")
+    assert "2 hand(s), 3 player(s)" in page
+    assert ('<span class="name">Ann</span> <span class="unit">(0.25 USD)</span></th>'
+            ) in page
 
 
 def test_one_unit_of_no_session_keeps_one_book(tmp_path: Path) -> None:
