@@ -26,8 +26,11 @@ audit (:mod:`ledger.audit.checks`) compares:
 
 Players are known by one name across the series: ``player_alias`` events map another name or a
 platform id to him (:func:`resolve_aliases`) everywhere here. Hands outside any opened session
-(no ``session_opened``) count in the nets but are not followed chip by chip. Money is always an
-int in minor units of the session's currency (``decimals`` places).
+(no ``session_opened``) count in the nets but are not followed chip by chip. A hand of no
+session counts chips of its own unit (``HandFacts.unit``): once those differ, the book of no
+session keeps a book per unit beside it (:attr:`SessionBook.by_unit`), since chips of
+different values never add up (README "Chips of different values"). Money is always an int
+in minor units of the session's currency (``decimals`` places).
 """
 
 from __future__ import annotations

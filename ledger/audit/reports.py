@@ -32,7 +32,7 @@ GROUP BY player ORDER BY net DESC, player"""
 Unit = tuple[int, "str | None"]
 
 #: A session's chip unit: ``(minor units a chip is worth, decimals, currency)``; a session
-#: with no chip value (and hands of no session) counts plain chips, ``(1, 0, None)``.
+#: with no chip value counts plain chips, ``(1, 0, None)``; a hand of no session its own unit.
 ChipUnit = tuple[int, int, "str | None"]
 
 
