@@ -249,11 +249,12 @@ class ReportBooks:
         if money is not None and money.unit[1] is None:
             money = None
         head = head_position(self.ledger)
+        units = reports.hand_nets_by_unit(con)
+        several = sum(None in named for _, named, _ in units) > 1
         return SeriesReport(
             head=head, head_hash=head_hash(con, head), standings=standings, money=money,
-            charts=[UnitChart(unit, named, rows, [(by_session[n][0].ord, n) for n in named
-                                                  if n in by_session])
-                    for unit, named, rows in reports.hand_nets_by_unit(con)],
+            charts=[UnitChart(unit, named, rows, _starts(named, rows, by_session, several))
+                    for unit, named, rows in units],
             sessions=sessions, hands=tuple(hands),
             findings=tuple(f for f in audit.findings if f.session is None),
             incomplete=tuple(h for h, _ in audit.incomplete))
@@ -339,6 +340,25 @@ class ReportBooks:
             transfers=transfers, settle_error=error, unit=unit,
             owed=owed if name is not None else 0, fixes=tuple(fixes), findings=tuple(findings),
             hands=tuple(hands))
+
+
+def _starts(named: list[str | None], rows: list[tuple[int, str, int]],
+            by_session: dict[str | None, list[HandEntry]], several: bool
+            ) -> list[tuple[int, str | None]]:
+    """``(ord of its first hand, session)`` of each of ``named`` (the sessions of a chart's
+    rows); with ``several`` (the hands of no session count chips of several values, each
+    its own: a chart each), those of no session start at their first in ``rows``."""
+    out = []
+    for n in named:
+        hands = by_session.get(n)
+        if not hands:
+            continue
+        first = hands[0].ord
+        if n is None and several:
+            ords = {o for o, _, _ in rows}
+            first = next((h.ord for h in hands if h.ord in ords), first)
+        out.append((first, n))
+    return out
 
 
 def _one_book_of_no_session(listed: list[dict[str, Any]],
