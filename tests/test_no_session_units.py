@@ -118,6 +118,13 @@ def test_plain_chips_and_cents_of_no_session_are_a_table_each(tmp_path: Path) ->
          "currency": "USD", "decimals": 2},
         {"player": "Cy", "net": 150, "net_minor": 150, "chip_value_minor": 1,
          "currency": "USD", "decimals": 2}]
+    books = json.loads(run(db, "sql", "SELECT session, chip_value_minor, currency, decimals,"
+                           " hands, players, discrepancies FROM sessions", "--json").output)
+    assert books == [
+        {"session": None, "chip_value_minor": 1, "currency": None, "decimals": 0, "hands": 1,
+         "players": 3, "discrepancies": 0},
+        {"session": None, "chip_value_minor": 1, "currency": "USD", "decimals": 2, "hands": 1,
+         "players": 3, "discrepancies": 0}]
     hands = json.loads(run(db, "sql", "SELECT hand_id, player, net, net_minor, currency FROM"
                            " player_hand_results WHERE player = 'Cy' ORDER BY ord",
                            "--json").output)
@@ -238,3 +245,22 @@ def test_the_fold_keeps_a_book_per_unit_and_partitions_merge_to_it() -> None:
         unit: (sub.hand_count, sub.first, {p: b.net for p, b in sub.players.items()})
         for unit, sub in book.by_unit.items()}
     assert list(merged.by_unit) == list(book.by_unit)
+
+
+def test_the_sessions_view_counts_each_units_hands_and_findings(tmp_path: Path) -> None:
+    """A plain-chip PHH hand of 1100 chips paid 1090 (a payout finding) beside the plain and
+    the cents hands: the plain book has 2 hands and the finding, the cents book none."""
+    db = tmp_path / "t.duckdb"
+    short = tmp_path / "short.phh"
+    text = (Path(__file__).resolve().parent.parent / "data" / "hands" / "plo-three-way.phh"
+            ).read_text(encoding="utf-8")
+    short.write_text(text.replace("winnings = [0, 0, 1100]", "winnings = [0, 0, 1090]"),
+                     encoding="utf-8")
+    build(db, ("import", str(_plain(tmp_path)), str(_cents(tmp_path)), str(short)))
+    books = json.loads(run(db, "sql", "SELECT chip_value_minor, currency, hands, players,"
+                           " discrepancies FROM sessions", "--json").output)
+    assert [(b["currency"], b["hands"], b["players"], b["discrepancies"]) for b in books] == [
+        (None, 2, 6, 1), ("USD", 1, 3, 0)]
+    body = json.loads(run(db, "balances", "--json").output)
+    assert body["unbalanced"] == [
+        {"chip_value_minor": 1, "decimals": 0, "currency": None, "net_sum": -10}]

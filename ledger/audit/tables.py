@@ -94,8 +94,9 @@ SELECT b.session, b.date, b.opened, b.closed, b.chip_value_minor, b.currency, b.
         WHERE {_SAME_BOOK.format(a="p", b="b")}) AS buy_in,
     (SELECT coalesce(sum(cash_out), 0) FROM session_players p
         WHERE {_SAME_BOOK.format(a="p", b="b")}) AS cash_out,
-    (SELECT count(*) FROM audit_discrepancies d WHERE {_SAME_SESSION.format(a="d", b="b")})
-        AS discrepancies,
+    (SELECT count(*) FROM audit_discrepancies d LEFT JOIN hands h USING (hand_id)
+        WHERE {_SAME_SESSION.format(a="d", b="b")}
+        AND (h.hand_id IS NULL OR {_SAME_BOOK.format(a="h", b="b")})) AS discrepancies,
     (SELECT min(recorded_at) FROM events e WHERE e.stream = 'session:' || b.session)
         AS recorded_at
 FROM session_book b ORDER BY b.ord""",
