@@ -43,8 +43,9 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
     "rake AMOUNT"`, a file's rake) leaves the players' nets, and a line names it per session.
     A player known by a PokerNow id shows as its
     latest nickname with the id, e.g. `Mdeyxwb (HXN7RGKNLI)`. Chips of different values
-    (sessions of other chip values or currencies) do not add up: without --session, each value
-    gets its own table, and a note says so (--money adds them up in one currency)."""
+    (sessions of other chip values or currencies, hands of no session each in its own unit) do
+    not add up: without --session, each value gets its own table, and a note says so (--money
+    adds them up in one currency)."""
     from replay.books import balances as read
 
     books = read(obj.db, session_name, money=money, note=render.note,
@@ -73,7 +74,9 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
               help='{"sessions": [{"session", "date"}], "players": [{"player", "nickname", '
                    '"nets": {session: net}, "total"}], "decimals", "currency", "units": '
                    '[{"chip_value_minor", "decimals", "currency", "sessions"}]} (chips of '
-                   'different values: "total" null, "totals" in the order of "units"), and '
+                   'different values: "total" null, "totals" in the order of "units"; hands '
+                   'of no session in chips of different values: a "sessions" entry each with '
+                   'its "unit", a net under "" a list in the order of "units"), and '
                    '"in_progress" as balances --json when a hand is still open')
 @click.pass_obj
 def standings(obj: Context, money: bool, as_json: bool) -> None:

@@ -50,8 +50,13 @@ class HtmlPages:
         heads = [chip_unit_text((u["chip_value_minor"], u["decimals"], u["currency"]))
                  for u in grid.units]
         session_money = {s.name: s.money for s in report.sessions}
-        sums = {s["session"]: sum(p["nets"].get(s["session"], 0) for p in grid.players)
-                for s in grid.sessions}
+        # a column per session, hands of no session one per chip unit when they count several
+        keys = [grid.column_key(s) for s in grid.sessions]
+        sums = [sum(p["nets"].get(k, 0) for p in grid.players) for k in keys]
+        columns = [(k, f"{chip_unit_text(tuple(s['unit'].values()))}"  # type: ignore[arg-type]
+                    if "unit" in s else None,
+                    _money(s["unit"]) if "unit" in s else session_money.get(s["session"]))
+                   for k, s in zip(keys, grid.sessions, strict=True)]
         money_totals = ({p["player"]: p["total"] for p in report.money.players}
                         if report.money else {})
         nicknames = {p["player"]: p["nickname"] for p in grid.players if p["nickname"]}
@@ -59,9 +64,10 @@ class HtmlPages:
         return render_page(
             "index.html", report=report, hand_files=hand_files, session_files=session_files,
             links=[], key=None, stylesheets=[f"{ASSETS}/base.css", f"{ASSETS}/report.css"],
-            style="", session_money=session_money, session_sums=sums,
-            grid_sum=[sum(sums[n] for n in u["sessions"]) for u in grid.units]
-            if grid.mixed else [sum(sums.values())], money_totals=money_totals,
+            style="", session_money=session_money, session_sums=sums, columns=columns,
+            grid_sum=[sum(v for s, v in zip(grid.sessions, sums, strict=True)
+                          if grid.column_unit(s) == i) for i in range(len(grid.units))]
+            if grid.mixed else [sum(sums)], money_totals=money_totals,
             unit_heads=heads, unit_totals={
                 p["player"]: [(t, h) for t, h in zip(p["totals"], heads, strict=True)
                               if t is not None] for p in grid.players if grid.mixed},
@@ -95,6 +101,16 @@ class HtmlPages:
 
 
 PAGES = HtmlPages()
+
+
+def _money(unit: dict[str, Any]) -> Any:
+    """What a chip of ``unit`` (a standings column's ``unit``) is worth, None without a
+    currency."""
+    from replay.handview import Money
+
+    if unit["currency"] is None:
+        return None
+    return Money(unit["chip_value_minor"], unit["currency"], unit["decimals"])
 
 
 def _chart_heading(chart: Any) -> str:

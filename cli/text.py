@@ -381,7 +381,10 @@ def standings_text(grid: Any) -> str:
     def fmt(v: int | None) -> str:
         return "" if v is None else format_money(v, decimals, None)
 
-    heads = [s["session"] or "(no session)" for s in grid.sessions]
+    heads = [s["session"] or "(no session)" if "unit" not in s else
+             f"(no session, {chip_unit_text(tuple(s['unit'].values()))})"  # type: ignore[arg-type]
+             for s in grid.sessions]
+    keys = [grid.column_key(s) for s in grid.sessions]
     names = [f"{p['nickname']} ({p['player']})" if p.get("nickname") else p["player"]
              for p in grid.players]
     units = [(u["chip_value_minor"], u["decimals"], u["currency"]) for u in grid.units]
@@ -397,11 +400,11 @@ def standings_text(grid: Any) -> str:
 
     lines = [row("player", heads, totals) + (f"   ({currency})" if currency else "")]
     for name, p in zip(names, grid.players, strict=True):
-        cells = [fmt(p["nets"].get(s["session"])) for s in grid.sessions]
+        cells = [fmt(p["nets"].get(k)) for k in keys]
         lines.append(row(name, cells, [fmt(t) for t in p.get("totals") or [p["total"]]]))
-    sums = [sum(p["nets"].get(s["session"], 0) for p in grid.players) for s in grid.sessions]
+    sums = [sum(p["nets"].get(k, 0) for p in grid.players) for k in keys]
     by_unit = [sum(v for s, v in zip(grid.sessions, sums, strict=True)
-                   if s["session"] in u["sessions"]) for u in grid.units]
+                   if grid.column_unit(s) == i) for i in range(len(grid.units))]
     lines.append(row("(sum)", [fmt(v) for v in sums],
                      [fmt(v) for v in by_unit] if grid.mixed else [fmt(sum(sums))]))
     if grid.mixed:

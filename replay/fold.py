@@ -40,7 +40,8 @@ class HandReplay:
     with none, ``recorded`` is ``{}``, nobody paid (the rake took the whole pot), never
     unknown; so too a file's rake of the whole pot with no payouts (an import refuses any
     other rake without them). ``decimals``: those of the hand's unit (2: a file in dollars and
-    cents, whose chips are cents; FORMATS.md §1)."""
+    cents, whose chips are cents; FORMATS.md §1); ``unit``: that unit whole, ``(minor units a
+    chip is worth, currency, decimals)``, what a chip of a hand of no session is worth."""
 
     hand: str
     session: str | None
@@ -52,17 +53,18 @@ class HandReplay:
     corrected: bool = False
     rake: int | None = None
     decimals: int = 0
+    unit: tuple[int, str | None, int] = (1, None, 0)
 
     def __init__(self, hand: str, session: str | None, game: str, result: HandResult,
                  recorded: dict[str, int] | None, discrepancies: tuple[Discrepancy, ...],
                  notes: tuple[str, ...], corrected: bool = False, rake: int | None = None,
-                 decimals: int = 0) -> None:
+                 decimals: int = 0, unit: tuple[int, str | None, int] = (1, None, 0)) -> None:
         # the fields above, written as the generated __init__ would (one made per replayed
         # hand: the frozen dataclass's own sets each through object.__setattr__, twice the
         # time); a new field goes here too
         self.__dict__.update(hand=hand, session=session, game=game, result=result,
                              recorded=recorded, discrepancies=discrepancies, notes=notes,
-                             corrected=corrected, rake=rake, decimals=decimals)
+                             corrected=corrected, rake=rake, decimals=decimals, unit=unit)
 
     @property
     def net(self) -> dict[str, int]:
@@ -432,7 +434,8 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         notes.append("corrected")
     return HandReplay(started.hand, session or started.session, started.game, result,
                       recorded, tuple(discrepancies), (*result.notes, *notes), corrected, rake,
-                      started.unit.decimals)
+                      started.unit.decimals, (started.unit.minor_per_chip, started.unit.currency,
+                                              started.unit.decimals))
 
 
 def _in_progress_note(hand: str, found: Sequence[Discrepancy]) -> str:

@@ -80,6 +80,20 @@ def merge_loose(parts: Sequence[PartResult]) -> SessionBook | None:
     shares = [(p.books[None], p.last_seen, p.last_loose) for p in parts]
     if not shares:
         return None
+    book = _merged(shares)
+    units: dict[tuple[int, str | None, int], list[tuple[SessionBook, dict[str, int], int]]] = {}
+    for p in parts:  # a share of one chip unit is its own book of that unit
+        for sub in p.books[None].books_by_unit():
+            units.setdefault(sub.unit, []).append((sub, p.last_by_unit.get(sub.unit, {}), 0))
+    if len(units) > 1:  # chips of different values: a book per unit, as the fold keeps them
+        book.by_unit = dict(sorted(((unit, _merged(of)) for unit, of in units.items()),
+                                   key=lambda item: item[1].first))
+    return book
+
+
+def _merged(shares: Sequence[tuple[SessionBook, Mapping[str, int], int]]) -> SessionBook:
+    """One book of no session (or of one chip unit of it) from the partitions' shares: each
+    with the ledger position of each player's last hand in it."""
     if len(shares) == 1:
         return shares[0][0]
     first = min((b for b, _, _ in shares), key=lambda b: b.first)

@@ -44,17 +44,20 @@ class PartResult:
     """What one partition gives back (chips): its books in fold order, hands dropped (key
     None: its share of the hands of no session); its findings with their sort keys
     (``StreamAudit.finish_keyed``); per book the names seated at its tables before aliases;
-    for its hands of no session the ledger position of each player's last one (series names)
-    and of the last one; the counts (hands, bad, unverifiable); its incomplete hands as
-    ``(ord, hand, session)``; the texts of its rendered hands in ledger order (none unless
-    asked); its derived tables' rows as columns (:func:`replay.tables.table_columns`) when
-    the partition does not write them itself."""
+    for its hands of no session the ledger position of each player's last one (series names),
+    the same per chip unit of those hands (``last_by_unit``), and of the last one; the counts
+    (hands, bad, unverifiable); its incomplete hands as ``(ord, hand, session)``; the texts
+    of its rendered hands in ledger order (none unless asked); its derived tables' rows as
+    columns (:func:`replay.tables.table_columns`) when the partition does not write them
+    itself."""
 
     books: dict[str | None, SessionBook]
     findings: list[tuple[int, int, int, Any]]
     seated: dict[str | None, set[str]]
     last_seen: dict[str, int] = field(default_factory=dict)
     last_loose: int = 0
+    last_by_unit: dict[tuple[int, str | None, int], dict[str, int]] = field(
+        default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     incomplete: list[tuple[int, str, str | None]] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
@@ -258,8 +261,10 @@ def _replayed(numbered: Sequence[tuple[int, Any]], audit: StreamAudit, result: P
                 names = seated[h.session] = set()
             names.update(h.starting)
             if h.session is None:
+                of_unit = result.last_by_unit.setdefault(h.unit, {})
                 for p in h.starting:
-                    result.last_seen[aliases.get(p, p)] = h.position
+                    result.last_seen[aliases.get(p, p)] = of_unit[aliases.get(p, p)] = (
+                        h.position)
                 result.last_loose = h.position
             if h.status == "incomplete":
                 result.incomplete.append((h.ord, h.hand, h.session))

@@ -108,20 +108,23 @@ def unreplayable(ord_: int, raw: RawHand, exc: LedgerError, render: Render | Non
     if getattr(exc, "seq", None):
         reason = f"event {exc.seq}: {reason}"  # type: ignore[attr-defined]
     game, starting = "?", {}
+    unit: tuple[int, str | None, int] = (1, None, 0)  # plain chips, unless it says
     try:
         started = parse_event(body[0])
         if started.type == "hand_started":
             game, starting = started.game, {s.player: s.stack for s in started.seats}
             session = session or started.session
+            unit = (started.unit.minor_per_chip, started.unit.currency, started.unit.decimals)
     except LedgerError:
         pass
     rows: dict[str, list[tuple]] = {"hands": [(hand, session, game, "unreplayable", False,
-                                               False, len(starting), 0, 0, reason, ord_)],
+                                               False, len(starting), 0, 0, reason, ord_,
+                                               *unit)],
                                     "pots": [], "results": [], "discrepancies": []}
     text = f"hand {hand}: cannot be replayed: {reason}" if render is not None else None
     facts = HandFacts(hand=hand, session=session, ord=ord_, position=position, game=game,
                       status="unreplayable", starting=starting, contributions={}, paid=None,
-                      net={p: 0 for p in starting}, pot_out=None, error=reason)
+                      net={p: 0 for p in starting}, pot_out=None, unit=unit, error=reason)
     return Replayed(rows, text, True, False, facts)
 
 

@@ -232,6 +232,7 @@ class ReportBooks:
         players: dict[str | None, list[dict[str, Any]]] = {}
         for p in listing.player_sessions(con):
             players.setdefault(p["session"], []).append(p)
+        listed = _one_book_of_no_session(listing.session_list(con), players)
         moves, fixes = self._movements(names), self._entry_fixes(names)
         owed = reports.owed(con)
         sessions = tuple(
@@ -239,7 +240,7 @@ class ReportBooks:
                           [f for f in audit.findings if f.session == s["session"]],
                           by_session.get(s["session"], []), owed.get(s["session"], 0),
                           fixes.get(s["session"], []))
-            for s in listing.session_list(con))
+            for s in listed)
         standings = reports.standings(con, False)
         try:
             money = reports.standings(con, True)
@@ -248,11 +249,12 @@ class ReportBooks:
         if money is not None and money.unit[1] is None:
             money = None
         head = head_position(self.ledger)
+        units = reports.hand_nets_by_unit(con)
+        several = sum(None in named for _, named, _ in units) > 1
         return SeriesReport(
             head=head, head_hash=head_hash(con, head), standings=standings, money=money,
-            charts=[UnitChart(unit, named, rows, [(by_session[n][0].ord, n) for n in named
-                                                  if n in by_session])
-                    for unit, named, rows in reports.hand_nets_by_unit(con)],
+            charts=[UnitChart(unit, named, rows, _starts(named, rows, by_session, several))
+                    for unit, named, rows in units],
             sessions=sessions, hands=tuple(hands),
             findings=tuple(f for f in audit.findings if f.session is None),
             incomplete=tuple(h for h, _ in audit.incomplete))
@@ -338,6 +340,48 @@ class ReportBooks:
             transfers=transfers, settle_error=error, unit=unit,
             owed=owed if name is not None else 0, fixes=tuple(fixes), findings=tuple(findings),
             hands=tuple(hands))
+
+
+def _starts(named: list[str | None], rows: list[tuple[int, str, int]],
+            by_session: dict[str | None, list[HandEntry]], several: bool
+            ) -> list[tuple[int, str | None]]:
+    """``(ord of its first hand, session)`` of each of ``named`` (the sessions of a chart's
+    rows); with ``several`` (the hands of no session count chips of several values, each
+    its own: a chart each), those of no session start at their first in ``rows``."""
+    out = []
+    for n in named:
+        hands = by_session.get(n)
+        if not hands:
+            continue
+        first = hands[0].ord
+        if n is None and several:
+            ords = {o for o, _, _ in rows}
+            first = next((h.ord for h in hands if h.ord in ords), first)
+        out.append((first, n))
+    return out
+
+
+def _one_book_of_no_session(listed: list[dict[str, Any]],
+                            players: dict[str | None, list[dict[str, Any]]]
+                            ) -> list[dict[str, Any]]:
+    """The sessions of ``listed`` (:func:`ledger.audit.listing.session_list`) with one entry
+    for the hands of no session, which list a row per chip unit when they count chips of
+    several values (each hand its own unit): then the entry has no chip value (its
+    ``currency`` None, its hands summed) and each of its players' rows in ``players`` names
+    its unit (``unit``, as a standings column is headed) and the money of a chip of it
+    (``money``, None without a currency)."""
+    loose = [s for s in listed if s["session"] is None]
+    if len(loose) < 2:
+        return listed
+    one = {**loose[0], "chip_value_minor": None, "currency": None, "decimals": None,
+           "hands": sum(s["hands"] for s in loose)}
+    players[None] = [
+        {**p, "unit": reports.chip_unit_text((p["chip_value_minor"], p["decimals"] or 0,
+                                              p["currency"])),
+         "money": Money(p["chip_value_minor"], p["currency"], p["decimals"])
+         if p["currency"] else None} for p in players.get(None, [])]
+    return [one if s is loose[0] else s for s in listed if s["session"] is not None
+            or s is loose[0]]
 
 
 @contextmanager

@@ -4,7 +4,11 @@ They are derived, never the source of truth: :func:`write_results` drops what it
 writes it again from the replayed hands. Chips are integers.
 
 * ``hands(hand_id, session, game, status, verifiable, corrected, players, pot_total, carried,
-  notes, ord)`` — one row per hand; ``ord`` is the order of the hand in the ledger.
+  notes, ord, chip_value_minor, currency, decimals)`` — one row per hand; ``ord`` is the order
+  of the hand in the ledger; the last three its own chip unit as its ``hand_started`` records
+  it (``HandReplay.unit``: what a chip of a hand of no session is worth; a session's hands
+  count the session's unit, ``session_book``), plain chips (1, NULL, 0) when it does not
+  parse.
 * ``pots(hand_id, pot_index, amount, eligible, awards, carried, explanation)`` — main pot is 0;
   ``awards`` is JSON ``{player: chips}``.
 * ``results(hand_id, session, player, starting, contributed, returned, awarded, recorded, net,
@@ -29,7 +33,8 @@ from replay.fold import HandReplay
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS hands (hand_id VARCHAR PRIMARY KEY, session VARCHAR, game VARCHAR,
     status VARCHAR, verifiable BOOLEAN, corrected BOOLEAN, players INTEGER, pot_total BIGINT,
-    carried BIGINT, notes VARCHAR, ord BIGINT);
+    carried BIGINT, notes VARCHAR, ord BIGINT, chip_value_minor BIGINT, currency VARCHAR,
+    decimals INTEGER);
 CREATE TABLE IF NOT EXISTS pots (hand_id VARCHAR, pot_index INTEGER, amount BIGINT,
     eligible VARCHAR[], awards JSON, carried BIGINT, explanation VARCHAR);
 CREATE TABLE IF NOT EXISTS results (hand_id VARCHAR, session VARCHAR, player VARCHAR,
@@ -75,7 +80,7 @@ def add_rows(out: Mapping[str, list[tuple[Any, ...]]], replay: HandReplay, ord_:
     pots = r.pots
     out["hands"].append((hand, session, replay.game, r.status, r.verifiable, replay.corrected,
                          len(r.players), sum([p.amount for p in pots]), r.carried,
-                         "; ".join(replay.notes), ord_))
+                         "; ".join(replay.notes), ord_, *replay.unit))
     if pots:
         out["pots"].extend([
             (hand, pot.index, pot.amount, list(pot.eligible),

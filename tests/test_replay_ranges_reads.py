@@ -143,7 +143,8 @@ def test_rows_go_in_as_columns_as_through_the_appender(monkeypatch: pytest.Monke
     monkeypatch.setattr(T, "_COLUMNS_FROM", columns_from)
     rows = {
         "hands": [(f"h{i}", None if i % 2 else "s1", "NT", "complete", True, i == 3, 2,
-                   10 * i, 0, "" if i else "a note", i) for i in range(5)],
+                   10 * i, 0, "" if i else "a note", i, 25 if i % 2 else 1,
+                   "USD" if i % 2 else None, 2 if i % 2 else 0) for i in range(5)],
         "pots": [(f"h{i}", 0, 10 * i, ["Ann", "Bob"], '{"Ann": 10}', 0, "Ann wins")
                  for i in range(5)],
         "results": [(f"h{i}", "s1", p, 100, 5, 0, 10, None if i == 2 else 10, 5, 105, i, 5)

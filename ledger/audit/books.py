@@ -26,8 +26,11 @@ audit (:mod:`ledger.audit.checks`) compares:
 
 Players are known by one name across the series: ``player_alias`` events map another name or a
 platform id to him (:func:`resolve_aliases`) everywhere here. Hands outside any opened session
-(no ``session_opened``) count in the nets but are not followed chip by chip. Money is always an
-int in minor units of the session's currency (``decimals`` places).
+(no ``session_opened``) count in the nets but are not followed chip by chip. A hand of no
+session counts chips of its own unit (``HandFacts.unit``): once those differ, the book of no
+session keeps a book per unit beside it (:attr:`SessionBook.by_unit`), since chips of
+different values never add up (README "Chips of different values"). Money is always an int
+in minor units of the session's currency (``decimals`` places).
 """
 
 from __future__ import annotations
@@ -267,6 +270,21 @@ class SessionBook:
     #: Payments to and from the house (a payment's payer or payee None), minor units.
     house_received_minor: int = 0
     house_paid_minor: int = 0
+    #: The book of no session only, once its hands count chips of more than one unit (each
+    #: hand of no session counts its own, ``HandFacts.unit``: README "Chips of different
+    #: values"): a book per unit ``(minor per chip, currency, decimals)``, in order of its
+    #: first hand, holding its hands' players, counts and rake (not the hands themselves).
+    #: Empty while they share one unit: this book is then that unit's.
+    by_unit: dict[tuple[int, str | None, int], SessionBook] = field(default_factory=dict)
+
+    @property
+    def unit(self) -> tuple[int, str | None, int]:
+        """``(minor per chip, currency, decimals)``, as :attr:`HandFacts.unit`."""
+        return self.chip_value_minor, self.currency, self.decimals
+
+    def books_by_unit(self) -> list[SessionBook]:
+        """A book per chip unit: :attr:`by_unit`'s, or this book alone."""
+        return list(self.by_unit.values()) or [self]
 
     @property
     def followed(self) -> bool:
@@ -392,7 +410,10 @@ class SeriesFold:
         seated.update(hand.starting)
         if self.aliases:
             hand = hand.renamed(self.names)
-        _hand(self._book(hand.session, hand.position), hand)
+        book = self._book(hand.session, hand.position)
+        if hand.session is None and book.hand_count:
+            _by_unit(book, hand)
+        _hand(book, hand)
         if keep:
             self.hands.append(hand)
         self._close_through(hand.position)
@@ -516,6 +537,25 @@ def _statement(book: SessionBook, e: Any, position: int, names: Names) -> Statem
             row = tuple(stated[p]) if p in stated else None
             lines.append(StatementLine(p, nicknames.get(p), row, books))  # type: ignore[arg-type]
     return Statement(e.platform, e.file, tuple(lines))
+
+
+def _by_unit(book: SessionBook, h: HandFacts) -> None:
+    """Fold ``h``, a hand of no session after the first, into the book of its own chip unit
+    in ``book.by_unit`` (before ``book`` folds it): made on the first hand of another unit
+    than the first hand's, the first unit's book then a copy of ``book`` so far."""
+    units = book.by_unit
+    if not units:
+        if h.unit == book.unit:
+            return
+        units[book.unit] = SessionBook(
+            None, book.first, chip_value_minor=book.chip_value_minor, currency=book.currency,
+            decimals=book.decimals, players={p: replace(pb) for p, pb in book.players.items()},
+            hand_count=book.hand_count, rake=book.rake)
+    sub = units.get(h.unit)
+    if sub is None:
+        sub = units[h.unit] = SessionBook(None, h.position)
+    _hand(sub, h)
+    sub.hands.clear()  # kept once, in ``book``
 
 
 def _hand(book: SessionBook, h: HandFacts) -> None:

@@ -53,7 +53,7 @@ def hand_list(con: Any) -> list[dict[str, Any]]:
 
 
 _PLAYERS = ("session", "player", "nickname", "hands", "buy_in", "cash_out", "on_table", "net",
-            "paid_minor", "received_minor")
+            "paid_minor", "received_minor", "chip_value_minor", "currency", "decimals")
 
 
 def player_sessions(con: Any) -> list[dict[str, Any]]:
@@ -61,12 +61,15 @@ def player_sessions(con: Any) -> list[dict[str, Any]]:
     with ``session`` (None: hands of no session), ``player`` (his series name), ``nickname``
     (his PokerNow name, None unless known by a PokerNow id), ``hands``, ``buy_in``,
     ``cash_out``, ``on_table`` and ``net`` (chips: what the table paid), ``paid_minor`` and
-    ``received_minor`` (payments, minor units).
+    ``received_minor`` (payments, minor units), and the chip unit of those chips,
+    ``chip_value_minor``, ``currency``, ``decimals`` (the session's; hands of no session a row
+    per player and unit of their hands).
 
     Raises:
         LedgerError: the derived tables cannot be read.
     """
     return _rows(con, "SELECT r.session, r.player, n.nickname, r.hands, r.buy_in, r.cash_out,"
-                      " r.on_table, r.net, r.paid_minor, r.received_minor"
+                      " r.on_table, r.net, r.paid_minor, r.received_minor,"
+                      " r.chip_value_minor, r.currency, r.decimals"
                       " FROM player_session_results r LEFT JOIN player_nicknames n"
                       " USING (player) ORDER BY r.session_ord, r.net DESC, r.player", _PLAYERS)

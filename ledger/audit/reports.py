@@ -32,7 +32,7 @@ GROUP BY player ORDER BY net DESC, player"""
 Unit = tuple[int, "str | None"]
 
 #: A session's chip unit: ``(minor units a chip is worth, decimals, currency)``; a session
-#: with no chip value (and hands of no session) counts plain chips, ``(1, 0, None)``.
+#: with no chip value counts plain chips, ``(1, 0, None)``; a hand of no session its own unit.
 ChipUnit = tuple[int, int, "str | None"]
 
 
@@ -185,11 +185,9 @@ def unbalanced(con: Any, session: str | None, money: bool) -> list[dict[str, Any
         " sum(net) FROM player_session_results WHERE $1 IS NULL OR session = $1"
         " GROUP BY ALL ORDER BY min(session_ord)", [session]).fetchall()
     pots = dict(((int(v), int(d), c), int(n)) for v, d, c, n in con.execute(
-        "SELECT coalesce(b.chip_value_minor, 1), coalesce(b.decimals, 0),"
-        " nullif(b.currency, ''), sum(r.contributed) FROM hands h JOIN results r USING (hand_id)"
-        " LEFT JOIN session_book b ON b.session IS NOT DISTINCT FROM h.session"
-        " WHERE h.status = 'open'"
-        " AND ($1 IS NULL OR h.session = $1) GROUP BY ALL", [session]).fetchall())
+        "SELECT chip_value_minor, coalesce(decimals, 0), nullif(currency, ''),"
+        " sum(contributed) FROM player_hand_results WHERE status = 'open'"
+        " AND ($1 IS NULL OR session = $1) GROUP BY ALL", [session]).fetchall())
     sums = [((int(v), int(d), c), int(n) + pots.get((int(v), int(d), c), 0))
             for v, d, c, n in rows]
     if money:
@@ -209,14 +207,13 @@ _UNIT_SUMS = ("net", "buy_in", "cash_out", "rules_net", "hands", "sessions")
 def _balances_by_unit(con: Any) -> tuple[list[dict[str, Any]],
                                          dict[str, list[dict[str, int] | None]]]:
     """The chip units of the sessions with results (as :class:`Standings` ``units``, with
-    ``sessions`` None for hands of no session) and each player's chip sums per unit
-    (:data:`_UNIT_SUMS`, None for a unit he did not play), in that order."""
+    ``sessions`` None for hands of no session, each in the units of its hands) and each
+    player's chip sums per unit (:data:`_UNIT_SUMS`, None for a unit he did not play), in that
+    order."""
     rows = con.execute(
-        "SELECT r.session, r.player, r.net, r.buy_in, r.cash_out, r.rules_net, r.hands,"
-        " coalesce(b.chip_value_minor, 1), coalesce(b.decimals, 0), nullif(b.currency, '')"
-        " FROM player_session_results r JOIN session_book b"
-        " ON b.session IS NOT DISTINCT FROM r.session ORDER BY r.session_ord, r.player"
-        ).fetchall()
+        "SELECT session, player, net, buy_in, cash_out, rules_net, hands,"
+        " coalesce(chip_value_minor, 1), coalesce(decimals, 0), nullif(currency, '')"
+        " FROM player_session_results ORDER BY session_ord, player").fetchall()
     named: dict[ChipUnit, list[str | None]] = {}
     for session, *_, value, decimals, currency in rows:
         sessions = named.setdefault((int(value), int(decimals), currency), [])
@@ -334,16 +331,16 @@ def hand_nets(con: Any, money: bool, session: str | None = None
 
 def hand_nets_by_unit(con: Any) -> list[tuple[ChipUnit, list[str | None],
                                                 list[tuple[int, str, int]]]]:
-    """:func:`hand_nets` in chips grouped by the chip unit of each hand's session (chips of
-    different values do not add up: README "Chips of different values"), as ``(unit, its
-    sessions, rows)``: units in order of their first hand, sessions (None: hands of no
-    session) in ledger order, rows ``(ord, player, net)`` in ledger order."""
-    of = session_units(con)
+    """:func:`hand_nets` in chips grouped by the chip unit of each hand's session, a hand of
+    no session by its own (chips of different values do not add up: README "Chips of
+    different values"), as ``(unit, its sessions, rows)``: units in order of their first
+    hand, sessions (None: hands of no session) in ledger order, rows ``(ord, player, net)``
+    in ledger order."""
     out: dict[ChipUnit, tuple[list[str | None], list[tuple[int, str, int]]]] = {}
-    for o, player, net, session in con.execute(
-            "SELECT ord, player, net, session FROM player_hand_results ORDER BY ord, player"
-            ).fetchall():
-        sessions, rows = out.setdefault(of.get(session, (1, 0, None)), ([], []))
+    for o, player, net, session, *unit in con.execute(
+            f"SELECT ord, player, net, session, {_HAND_UNIT} FROM player_hand_results"
+            " ORDER BY ord, player").fetchall():
+        sessions, rows = out.setdefault(tuple(unit), ([], []))  # type: ignore[arg-type]
         if session not in sessions:
             sessions.append(session)
         rows.append((o, player, net))
@@ -351,6 +348,10 @@ def hand_nets_by_unit(con: Any) -> list[tuple[ChipUnit, list[str | None],
 
 
 _CHART_ONE_SESSION = "chart one session with --session S"
+
+#: The chip unit of a row of ``player_hand_results`` as a :data:`ChipUnit`: its session's, a
+#: hand of no session its own (the view joins each to its book).
+_HAND_UNIT = ("coalesce(chip_value_minor, 1), coalesce(decimals, 0), nullif(currency, '')")
 
 
 def chart_nets(con: Any, money: bool, session: str | None = None
@@ -369,12 +370,12 @@ def chart_nets(con: Any, money: bool, session: str | None = None
             "SELECT 1 FROM session_book WHERE session = ?", [session]).fetchone():
         raise no_such_session(session, [n for (n,) in con.execute(
             "SELECT DISTINCT session FROM session_book WHERE session IS NOT NULL").fetchall()])
-    of = session_units(con)
     units: dict[ChipUnit, list[str | None]] = {}
-    for (name,) in con.execute(
-            "SELECT session FROM player_hand_results WHERE $1 IS NULL OR session = $1"
-            " GROUP BY session ORDER BY min(ord)", [session]).fetchall():
-        units.setdefault(of.get(name, (1, 0, None)), []).append(name)
+    for name, *unit in con.execute(
+            f"SELECT session, {_HAND_UNIT} FROM player_hand_results"
+            " WHERE $1 IS NULL OR session = $1 GROUP BY ALL ORDER BY min(ord)",
+            [session]).fetchall():
+        units.setdefault((int(unit[0]), int(unit[1]), unit[2]), []).append(name)
     if money:
         _unit({u[2] or "" for u in units}, {str(u[1]) for u in units}, True, _CHART_ONE_SESSION)
     elif len(units) > 1:
@@ -388,12 +389,6 @@ def chart_nets(con: Any, money: bool, session: str | None = None
                "chart one session with --session S (their money is of different currencies "
                "or decimals, so --money does not add up either)"))
     return hand_nets(con, money, session)
-
-
-def session_units(con: Any) -> dict[str | None, ChipUnit]:
-    """Each session's chip unit (:data:`ChipUnit`), None for the hands of no session."""
-    return {s: (int(v or 1), int(d or 0), c or None) for s, v, d, c in con.execute(
-        "SELECT session, chip_value_minor, decimals, currency FROM session_book").fetchall()}
 
 
 def chip_units_worth(units: list[dict[str, Any]]) -> str:
@@ -422,8 +417,12 @@ class Standings:
     with ``session``, ``date``), and per player his net in each session he played (``nets``:
     session → chips, or minor units with money), his ``total`` and his PokerNow ``nickname``
     (None unless known by a PokerNow id); ``unit`` to print with. Hands of no session are the
-    session ``None``. ``in_progress``: the hands still open (:func:`open_hands`), whose chips
-    count as put in, nothing paid yet.
+    session ``None``; in chips, when they count chips of different values (each hand of no
+    session its own unit), they are a column per unit, its ``sessions`` entry with ``unit``
+    (``{"chip_value_minor", "decimals", "currency"}``) and its net keyed by
+    :meth:`column_key` (``(None, chip_value_minor, decimals, currency)``).
+    ``in_progress``: the hands still open (:func:`open_hands`), whose chips count as put in,
+    nothing paid yet.
 
     In chips, ``units`` lists the chip units of the sessions (dicts with ``chip_value_minor``,
     ``decimals``, ``currency`` and their ``sessions``, in order of first session; README "a
@@ -447,14 +446,49 @@ class Standings:
         """Whether the sessions count chips of different values (no one total in chips)."""
         return len(self.units) > 1
 
+    @staticmethod
+    def column_key(column: dict[str, Any]) -> str | tuple[Any, ...] | None:
+        """The key of a column (an entry of ``sessions``) in a player's ``nets``: the session,
+        None for hands of no session, ``(None, chip_value_minor, decimals, currency)`` for
+        those of one chip unit when they count several."""
+        u = column.get("unit")
+        if u is None:
+            return column["session"]
+        return None, u["chip_value_minor"], u["decimals"], u["currency"]
+
+    def column_unit(self, column: dict[str, Any]) -> int | None:
+        """The place in ``units`` of the chip unit a column counts (None: no unit, in money
+        or a session nobody played)."""
+        u = column.get("unit")
+        for i, each in enumerate(self.units):
+            if (column["session"] in each["sessions"] if u is None
+                    else all(each[k] == v for k, v in u.items())):
+                return i
+        return None
+
     def as_json(self) -> dict[str, Any]:
         """``{"sessions": [...], "players": [{"player", "nickname", "nets", "total"}],
         "decimals", "currency", "units"}`` (``nets`` keyed by session name, ``""`` for no
-        session; ``total`` null and ``totals`` per unit when the chips are of different
-        values), and ``"in_progress"`` (as :func:`open_hands`) when a hand is still open."""
+        session — when the hands of no session count chips of different values, a list of
+        their nets in the order of ``units``, null for a unit he has none in; ``total`` null
+        and ``totals`` per unit when the chips are of different values), and
+        ``"in_progress"`` (as :func:`open_hands`) when a hand is still open."""
+        loose = [self.column_key(s) for s in self.sessions if "unit" in s]
+
+        def nets(of: dict[Any, int]) -> dict[str, Any]:
+            out: dict[str, Any] = {k or "": v for k, v in of.items() if not isinstance(k, tuple)}
+            if loose:
+                at = {k: self.column_unit(s) for k, s in zip(
+                    loose, [s for s in self.sessions if "unit" in s], strict=True)}
+                per: list[int | None] = [None] * len(self.units)
+                for k in loose:
+                    if k in of:
+                        per[at[k]] = of[k]  # type: ignore[index]
+                out[""] = per
+            return out
+
         body = {"sessions": self.sessions,
-                "players": [{**p, "nets": {k or "": v for k, v in p["nets"].items()}}
-                            for p in self.players],
+                "players": [{**p, "nets": nets(p["nets"])} for p in self.players],
                 "decimals": self.unit[0], "currency": self.unit[1],
                 "units": [{**u, "sessions": [s or "" for s in u["sessions"]]}
                           for u in self.units]}
@@ -474,30 +508,40 @@ def standings(con: Any, money: bool) -> Standings:
     """
     column = "net_minor" if money else "net"
     rows = con.execute(
-        f"SELECT r.session, r.player, r.{column}, r.currency, r.decimals, n.nickname"
+        f"SELECT r.session, r.player, r.{column}, r.currency, r.decimals, n.nickname,"
+        " coalesce(r.chip_value_minor, 1)"
         " FROM player_session_results r LEFT JOIN player_nicknames n USING (player)"
         " ORDER BY r.session_ord, r.player").fetchall()
-    book = con.execute("SELECT session, date, chip_value_minor, decimals, currency"
+    book = con.execute("SELECT session, date, coalesce(chip_value_minor, 1),"
+                       " coalesce(decimals, 0), nullif(currency, '')"
                        " FROM session_book ORDER BY ord").fetchall()
-    sessions = [{"session": s, "date": d} for s, d, *_ in book]
+    # hands of no session have a book per chip unit: in chips a column each when several
+    loose = not money and sum(s is None for s, *_ in book) > 1
+    sessions = [{"session": s, "date": d, "unit": {"chip_value_minor": v, "decimals": dec,
+                                                   "currency": c}} if s is None and loose
+                else {"session": s, "date": d} for s, d, v, dec, c in book]
+    if not loose and sum(s["session"] is None for s in sessions) > 1:  # one column in money
+        first = next(i for i, s in enumerate(sessions) if s["session"] is None)
+        sessions = [s for i, s in enumerate(sessions) if s["session"] is not None or i == first]
     unit = _unit({r[3] or "" for r in rows}, {str(r[4] or 0) for r in rows}, money,
                  _STANDINGS_MIXED)
-    of: dict[str | None, ChipUnit] = {s: (v or 1, d or 0, c or None) for s, _, v, d, c in book}
     units: dict[ChipUnit, list[str | None]] = {}
     if not money:
-        for session, *_ in rows:
-            named = units.setdefault(of.get(session, (1, 0, None)), [])
+        for session, _, _, currency, decimals, _, value in rows:
+            named = units.setdefault((int(value), int(decimals or 0), currency or None), [])
             if session not in named:
                 named.append(session)
     index = {u: i for i, u in enumerate(units)}
     players: dict[str, dict[str, Any]] = {}
-    for session, player, net, _, _, nickname in rows:
+    for session, player, net, currency, decimals, nickname, value in rows:
         p = players.setdefault(player, {"player": player, "nickname": nickname, "nets": {},
                                         "total": 0, "totals": [None] * len(units)})
-        p["nets"][session] = int(net)
+        chip = (int(value), int(decimals or 0), currency or None)
+        key = (None, *chip) if session is None and loose else session
+        p["nets"][key] = p["nets"].get(key, 0) + int(net)
         p["total"] += int(net)
         if units:
-            at = index[of.get(session, (1, 0, None))]
+            at = index[chip]
             p["totals"][at] = (p["totals"][at] or 0) + int(net)
     for p in players.values():
         if len(units) > 1:

@@ -10,8 +10,11 @@ never a source of truth):
   ledger position of the session's first row or hand; ``rake`` the chips the table took from
   its pots (owed to the house), the house's payments in minor units;
 * ``session_players(session, player, buy_in, buy_ins, rebuys, top_ups, cash_out, on_table,
-  hands, net, biggest_win, biggest_loss, paid_minor, received_minor)`` — chips unless
-  ``_minor`` (money in minor units); ``session`` NULL for hands of no session;
+  hands, net, biggest_win, biggest_loss, paid_minor, received_minor, rules_net,
+  chip_value_minor, currency, decimals)`` — chips unless ``_minor`` (money in minor units), the
+  last three the unit of its book; ``session`` NULL for hands of no session, which have a
+  ``session_book`` row and their players' rows per chip unit of their hands (each hand of no
+  session counts its own unit), in order of its first hand;
 * ``player_names(alias, player)`` — the resolved ``player alias`` map;
 * ``player_nicknames(player, nickname)`` — the latest PokerNow name of a player known by his
   PokerNow id (:func:`ledger.audit.books.platform_nicknames`);
@@ -53,8 +56,10 @@ from ledger.model.errors import LedgerError
 #: 10: ``session_book`` holds the rake and the house's payments; 11: ``derived_state`` holds
 #: the ledger's player names, :func:`ledger.store.streams.player_names`; 12: chips recorded as
 #: returned beyond a player's uncalled bet are a ``returned`` discrepancy; 13: the payouts
-#: recorded in a hand still in progress are no discrepancy until it ends): forces a rebuild.
-DERIVED_VERSION = "13"
+#: recorded in a hand still in progress are no discrepancy until it ends; 14: hands of no
+#: session in a book per chip unit, each hand's unit in ``hands``, ``session_players``
+#: carries its book's unit): forces a rebuild.
+DERIVED_VERSION = "14"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
@@ -63,7 +68,8 @@ CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened B
 CREATE TABLE IF NOT EXISTS session_players (session VARCHAR, player VARCHAR, buy_in BIGINT,
     buy_ins INTEGER, rebuys INTEGER, top_ups INTEGER, cash_out BIGINT, on_table BIGINT,
     hands INTEGER, net BIGINT, biggest_win BIGINT, biggest_loss BIGINT, paid_minor BIGINT,
-    received_minor BIGINT, rules_net BIGINT);
+    received_minor BIGINT, rules_net BIGINT, chip_value_minor BIGINT, currency VARCHAR,
+    decimals INTEGER);
 CREATE TABLE IF NOT EXISTS player_names (alias VARCHAR, player VARCHAR);
 CREATE TABLE IF NOT EXISTS player_nicknames (player VARCHAR, nickname VARCHAR);
 CREATE TABLE IF NOT EXISTS audit_discrepancies (kind VARCHAR, session VARCHAR, hand_id VARCHAR,
@@ -72,19 +78,25 @@ CREATE TABLE IF NOT EXISTS derived_state (key VARCHAR PRIMARY KEY, value VARCHAR
 """
 
 _SAME_SESSION = "{a}.session IS NOT DISTINCT FROM {b}.session"
+#: A row of ``{a}`` in the book ``{b}`` (a row of ``session_book``): the same session, and for
+#: hands of no session, which have a book per chip unit, the same unit.
+_SAME_BOOK = ("{a}.session IS NOT DISTINCT FROM {b}.session AND ({b}.session IS NOT NULL OR"
+              " ({a}.chip_value_minor = {b}.chip_value_minor AND {a}.currency IS NOT DISTINCT"
+              " FROM {b}.currency AND {a}.decimals = {b}.decimals))")
 
 VIEWS = {
     "sessions": f"""
 SELECT b.session, b.date, b.opened, b.closed, b.chip_value_minor, b.currency, b.decimals,
-    (SELECT count(*) FROM hands h WHERE {_SAME_SESSION.format(a="h", b="b")}) AS hands,
-    (SELECT count(*) FROM session_players p WHERE {_SAME_SESSION.format(a="p", b="b")})
+    (SELECT count(*) FROM hands h WHERE {_SAME_BOOK.format(a="h", b="b")}) AS hands,
+    (SELECT count(*) FROM session_players p WHERE {_SAME_BOOK.format(a="p", b="b")})
         AS players,
     (SELECT coalesce(sum(buy_in), 0) FROM session_players p
-        WHERE {_SAME_SESSION.format(a="p", b="b")}) AS buy_in,
+        WHERE {_SAME_BOOK.format(a="p", b="b")}) AS buy_in,
     (SELECT coalesce(sum(cash_out), 0) FROM session_players p
-        WHERE {_SAME_SESSION.format(a="p", b="b")}) AS cash_out,
-    (SELECT count(*) FROM audit_discrepancies d WHERE {_SAME_SESSION.format(a="d", b="b")})
-        AS discrepancies,
+        WHERE {_SAME_BOOK.format(a="p", b="b")}) AS cash_out,
+    (SELECT count(*) FROM audit_discrepancies d LEFT JOIN hands h USING (hand_id)
+        WHERE {_SAME_SESSION.format(a="d", b="b")}
+        AND (h.hand_id IS NULL OR {_SAME_BOOK.format(a="h", b="b")})) AS discrepancies,
     (SELECT min(recorded_at) FROM events e WHERE e.stream = 'session:' || b.session)
         AS recorded_at
 FROM session_book b ORDER BY b.ord""",
@@ -95,7 +107,7 @@ SELECT r.session, r.hand_id, r.ord, h.game, h.status, coalesce(n.player, r.playe
     b.currency, b.decimals, coalesce(b.chip_value_minor, 1) AS chip_value_minor
 FROM results r JOIN hands h USING (hand_id)
 LEFT JOIN player_names n ON n.alias = r.player
-LEFT JOIN session_book b ON {_SAME_SESSION.format(a="b", b="r")}""",
+LEFT JOIN session_book b ON {_SAME_BOOK.format(a="h", b="b")}""",
     "player_session_results": f"""
 SELECT p.session, b.date, p.player, p.hands, p.buy_in, p.rebuys, p.top_ups, p.cash_out,
     p.on_table, p.net, p.rules_net, p.net::HUGEINT * b.chip_value_minor AS net_minor,
@@ -104,7 +116,7 @@ SELECT p.session, b.date, p.player, p.hands, p.buy_in, p.rebuys, p.top_ups, p.ca
     p.cash_out::HUGEINT * b.chip_value_minor AS cash_out_minor, p.paid_minor, p.received_minor,
     p.biggest_win, p.biggest_loss,
     b.currency, b.decimals, b.ord AS session_ord, b.chip_value_minor
-FROM session_players p JOIN session_book b ON {_SAME_SESSION.format(a="b", b="p")}""",
+FROM session_players p JOIN session_book b ON {_SAME_BOOK.format(a="p", b="b")}""",
     # a row per player and chip unit: chips of different values are never summed together
     "standings": """
 SELECT player, count(session) AS sessions, sum(hands) AS hands, sum(net) AS net,
@@ -227,7 +239,8 @@ def read_audit(con: Any) -> AuditReport:
     try:
         findings = [Finding(*row) for row in con.execute(
             "SELECT d.kind, d.session, d.hand_id, d.player, d.expected, d.actual, d.message"
-            " FROM audit_discrepancies d LEFT JOIN session_book b"
+            " FROM audit_discrepancies d LEFT JOIN (SELECT session, min(ord) AS ord"
+            " FROM session_book GROUP BY session) b"
             " ON b.session IS NOT DISTINCT FROM d.session ORDER BY b.ord, d.seq").fetchall()]
         counts = dict(con.execute(
             "SELECT session, count(*) FROM hands GROUP BY session").fetchall())
@@ -254,8 +267,13 @@ def audit_rows(series: Series, findings: Iterable[Any]) -> dict[str, list[tuple]
 
 
 def _session_rows(series: Series) -> dict[str, list[tuple]]:
+    """The ``session_book`` and ``session_players`` rows of the series' books in their order:
+    a row per book, the hands of no session a book per chip unit
+    (:meth:`ledger.audit.books.SessionBook.books_by_unit`: chips of different values never add
+    up, README "Chips of different values"), ``ord`` counting the rows."""
     book_rows, player_rows = [], []
-    for i, book in enumerate(series.sessions.values(), 1):
+    books = (each for book in series.sessions.values() for each in book.books_by_unit())
+    for i, book in enumerate(books, 1):
         opened = book.opened
         book_rows.append((book.name, getattr(opened, "date", None), opened is not None,
                           book.closed, book.chip_value_minor, book.currency, book.decimals, i,
@@ -264,7 +282,8 @@ def _session_rows(series: Series) -> dict[str, list[tuple]]:
         for p in book.players.values():
             player_rows.append((book.name, p.player, p.buy_in, p.buy_ins, p.rebuys, p.top_ups,
                                 p.cash_out, p.on_table, p.hands, p.net, p.biggest_win,
-                                p.biggest_loss, p.paid_minor, p.received_minor, p.rules_net))
+                                p.biggest_loss, p.paid_minor, p.received_minor, p.rules_net,
+                                book.chip_value_minor, book.currency, book.decimals))
     names = sorted(series.aliases.items())
     return {"session_book": book_rows, "session_players": player_rows, "player_names": names,
             "player_nicknames": sorted(series.nicknames.items())}
