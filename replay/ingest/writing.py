@@ -404,9 +404,8 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
                 return _unstored_amendment(ledger, b, row)
         return b.with_events(None)  # known: counted, not written
     if differ is not _STARTS_OTHERWISE:
-        if phh_form.read_from_phh(b) and completing.in_play(
-                rows := [r.event for r in ledger.read(hand)]):  # its end is PHH's, not the table's
-            return phh_form.copy_of_hand_in_play(b, rows)
+        if phh and completing.in_play(rows := [r.event for r in ledger.read(hand)]):
+            return phh_form.copy_of_hand_in_play(b, rows)  # its end is PHH's, not the table's
         if completing.earlier_cut(ledger, b):  # an earlier export, after a longer one
             return b.with_events(None)
         more = (completing.late_shows(ledger, b, source)  # cut before its late shows
@@ -617,8 +616,8 @@ def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]], *,
     if not in_phh_shape(mine):
         return differ
     theirs = [parse_event(payload) for _, payload in stored]
-    if in_phh_shape(theirs) and not phh:  # a shape PHH says: they differ where they stand
-        return differ
+    if in_phh_shape(theirs):  # a shape PHH says: they differ where they stand, named by row
+        return differ if not phh or phh_shape_difference(mine, theirs) else None
     shaped = phh_shape_difference(mine, theirs)
     return None if shaped is None else Difference(shaped)
 
