@@ -153,3 +153,37 @@ def test_declare_hands_paid_high_first_and_corrected_are_the_same_hand(tmp_path:
         assert "winnings = [50, 50]" in path.read_text()
         assert one_shot(db, "import", str(path)) == (0, KNOWN, ""), hand
     assert events(db) == before
+
+
+def test_a_live_rake_in_play_is_compared_as_the_payouts_are(tmp_path: Path) -> None:
+    """The table took 10 of the pot of 250 and paid Bob 100, Ann 140, the hand not ended yet:
+    its PHH export (`rake = 10`) is already in the ledger it came from; into a ledger that
+    holds the hand at its showdown, before the rake, it goes on past it (the payouts and the
+    rake named); a rake of 12 (Ann 138) differs."""
+    first, second = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    for db in (first, second):
+        _start(db, "k1", "Ann:50,Bob:100,Cy:100", "Cy")
+        _act(db, "k1", *DEAL, *TO_SHOWDOWN)
+    _act(first, "k1", "rake 10", "pay Bob 100", "pay Ann 140")
+    path = _export(first, "k1", tmp_path / "k1.phh")
+    assert "winnings = [140, 100, 0]\nrake = 10\n" in path.read_text()
+    before = events(first), events(second)
+    assert one_shot(first, "import", str(path)) == (0, KNOWN, "")
+    code, out, err = one_shot(second, "import", str(path))
+    assert (code, out) == (2, REJECTED)
+    assert err == (f"error: {path}:1, hand k1: hand k1 is in play in the ledger and this PHH "
+                   "copy goes on past it: it pays Ann 140 here, 0 in the ledger, Bob 100 here, "
+                   "0 in the ledger and its rake is 10 here, none in the ledger; PHH cannot say "
+                   "whether a hand goes on, so nothing of it was written (play it on with "
+                   "`handledger act k1 ...`, or import a JSON-lines export of it, `export "
+                   "--format jsonl`, which can)\n")
+    other = tmp_path / "k12.phh"
+    other.write_text(path.read_text().replace("rake = 10", "rake = 12").replace(
+        "[140, 100, 0]", "[138, 100, 0]"))
+    code, out, err = one_shot(first, "import", str(other))
+    assert (code, out) == (2, REJECTED)
+    assert err == (f"error: {other}:1, hand k1: a different hand k1 is already in the ledger "
+                   "(in play there): its rake is 12 here, 10 in the ledger; a change to a "
+                   "stored hand is a correction (`handledger correct k1 ...`)\n")
+    assert (events(first), events(second)) == before
+    assert _status(first, "k1") == "hand k1: NT, phase showdown, status open"

@@ -99,18 +99,27 @@ def read_from_phh(batch: Batch) -> bool:
 def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerError:
     """The PHH copy in ``batch`` of a hand the ledger holds in play (``stored``: its rows,
     corrections among them) as the import takes it, the end its reading gave it left out
-    (module doc), against the stored hand as its corrections make it: known (``batch`` with
-    no events) when it is that hand as played so far, or its start (an earlier export: fewer
-    events and no payouts, or the same events and no player paid more); refused in one line
-    when it goes on past it (more events and no payouts recorded there, or the same events
-    and a player paid more), naming the first event or the payout the ledger does not hold:
-    PHH cannot say whether the hand goes on or ended, so `act` plays it on and a JSON-lines
-    export says it; refused naming the first difference otherwise (events compared as
-    :func:`replay.ingest.writing.first_difference` compares a PHH copy, numbered from 1;
-    payouts as the chips each player was paid)."""
+    (module doc), against the stored hand as its corrections make it. The payouts and the
+    rake are what the table recorded last (chips a player was paid, RULES.md §1.2-1.5; the
+    rake as :func:`replay.ingest.rakes.rake_difference` compares it); the other events are
+    compared one by one as :func:`replay.ingest.writing.first_difference` compares a PHH copy,
+    numbered from 1. Known (``batch`` with no events) when it is the hand as played so far,
+    or its start (an earlier export: fewer events and nothing paid or raked, or the same
+    events and nothing paid or raked beyond the ledger's); refused in one line when it goes
+    on past it (more events and nothing paid or raked there, or the same events and more
+    paid or raked), naming the first event, payout or rake the ledger does not hold: PHH
+    cannot say whether the hand goes on or ended, so `act` plays it on and a JSON-lines
+    export says it; refused naming the first difference otherwise."""
     from ledger.model.events import event_json
     from replay.fold import effective_events
-    from replay.ingest.writing import Difference, _short, first_difference, line_of
+    from replay.ingest.rakes import hand_rake, rake_difference
+    from replay.ingest.writing import (
+        Difference,
+        _event_difference,
+        _short,
+        first_difference,
+        line_of,
+    )
 
     assert batch.events is not None and batch.hand_id is not None
     hand = batch.hand_id
@@ -118,27 +127,33 @@ def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerE
     if body[-1].type == "hand_ended":
         body.pop()
     live = effective_events(list(stored))[0]
-    mine = [e for e in body if e.type != _PAYOUT]
-    theirs = [(i, event_json(e)) for i, e in enumerate(live, 1) if e.type != _PAYOUT]
-    paid, was_paid = _paid(body), _paid(live)
+    mine = [e for e in body if e.type not in _RESULT]
+    theirs = [(i, event_json(e)) for i, e in enumerate(live, 1) if e.type not in _RESULT]
     n = min(len(mine), len(theirs))
-    differ = first_difference(mine[:n], theirs[:n], phh=True)
-    more = {p: a for p, a in paid.items() if a > was_paid.get(p, 0)}
-    less = any(a > paid.get(p, 0) for p, a in was_paid.items())
-    if differ is None and (len(mine) < len(theirs) and not paid
+    differ = _event_difference(mine[:n], theirs[:n], phh=True)
+    raked, was_raked = hand_rake(body), hand_rake(live)
+    if differ is None and None not in (raked, was_raked) and raked != was_raked or (
+            differ is None and _rake_rule(body) != _rake_rule(live)):
+        differ = Difference(rake_difference(body, live) or "its rake differs")
+    paid, was_paid = _paid(body), _paid(live)
+    over = ", ".join(f"{p} {a} here, {was_paid.get(p, 0)} in the ledger"
+                     for p, a in paid.items() if a > was_paid.get(p, 0))
+    more = ([f"it pays {over}"] if over else []) + (
+        [f"its rake is {raked} here, none in the ledger"] if raked and not was_raked else [])
+    less = any(a > paid.get(p, 0) for p, a in was_paid.items()) or bool(was_raked and not raked)
+    if differ is None and (len(mine) < len(theirs) and not (paid or raked)
                            or len(mine) == len(theirs) and not more):
         return batch.with_events(None)
-    if differ is None and (len(mine) > len(theirs) and not was_paid
+    if differ is None and (len(mine) > len(theirs) and not (was_paid or was_raked)
                            or len(mine) == len(theirs) and not less):
         went_on = (f"its event {n + 1} is {_short(mine[n])} here, none in the ledger"
-                   if len(mine) > n else "it pays " + ", ".join(
-                       f"{p} {a} here, {was_paid.get(p, 0)} in the ledger"
-                       for p, a in more.items()))
+                   if len(mine) > n else " and ".join(more))
         return LedgerError(
             f"hand {hand} is in play in the ledger and this PHH copy goes on past it: "
             f"{went_on}; PHH cannot say whether a hand goes on, so nothing of it was written "
             f"(play it on with `handledger act {hand} ...`, or import a JSON-lines export of "
-            f"it, `export --format jsonl`, which can)", hand=hand, line=batch.line)
+            f"it, `export --format jsonl`, which can)", hand=hand,
+            line=line_of(batch, mine[n] if len(mine) > n else None))
     if differ is None:
         differ = first_difference(body, [(i, event_json(e)) for i, e in enumerate(live, 1)],
                                   phh=True) or Difference("its payouts part from the ledger's")
@@ -146,6 +161,15 @@ def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerE
         f"a different hand {hand} is already in the ledger (in play there): {differ.text}; a "
         f"change to a stored hand is a correction (`handledger correct {hand} ...`)",
         hand=hand, line=line_of(batch, differ.event))
+
+
+#: What the table records last in a hand: the payouts and the rake.
+_RESULT = (_PAYOUT, "recorded_rake")
+
+
+def _rake_rule(events: Sequence[Any]) -> Any:
+    """The ``_rake`` rule a hand's file gives (None: none)."""
+    return (events[0].source or {}).get("_rake")
 
 
 def _kept_apart(e: Any) -> bool:
