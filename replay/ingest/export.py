@@ -47,8 +47,9 @@ def export_text(ledger: Any, fmt: str, hands: Sequence[str],
                 note: Callable[[str], None] | None = None) -> str:
     """All hands (or ``hands``) as JSON lines or PHH text. JSON lines: a hand still being
     played ends the file with the closing line naming it (see :func:`export`). ``note`` gets
-    one line naming such hands (PHH: that an import ends them ``incomplete``). A hand named
-    twice is written once (a file holds each hand once: an import refuses a repeat)."""
+    one line naming such hands (PHH: that an import ends them ``incomplete`` in another
+    ledger). A hand named twice is written once (a file holds each hand once: an import
+    refuses a repeat)."""
     hands = list(dict.fromkeys(hands))
     if fmt == "jsonl":
         from ledger.formats.jsonl import closing_line, write_jsonl
@@ -74,7 +75,8 @@ def export_text(ledger: Any, fmt: str, hands: Sequence[str],
     if playing:
         note(f"note: {len(playing)} hand(s) still in play, written as played so far: PHH "
              "cannot say a hand goes on, so importing it ends them incomplete (every chip "
-             f"back); --format jsonl keeps them in play: {', '.join(playing)}")
+             "back) in a ledger that does not hold them in play (this one adds nothing); "
+             f"--format jsonl keeps them in play: {', '.join(playing)}")
     texts, left_out = [], []
     for hand, _, events in hand_streams(ledger, hands):
         try:

@@ -9,14 +9,24 @@ them (an uncalled bet returned apart from the pot, a side pot or a run of its ow
 export of such a hand therefore reads back in PHH's shape: :func:`phh_shape_difference` takes
 it as the same hand when everything else is the same events in the same order, the forced
 bets are the same (player, kind, amount) bets, and each player was paid the same chips in all
-(what the books count, RULES.md §1.2-1.5). A changed amount still differs.
+(what the books count, RULES.md §1.2-1.5). A changed amount still differs. So is a hand the
+table paid in another order than PHH's seat order (``pay Bob 100`` before ``pay Ann 150``).
+
+PHH cannot say that a hand goes on: reading a file that stops mid-hand ends it (``hand_ended``,
+``incomplete``, or ``complete`` at a showdown nobody was paid for yet: :mod:`replay.build`).
+So a PHH copy of a hand the ledger holds in play is compared without that end
+(:func:`copy_of_hand_in_play`): never appended to the live hand.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
+
+from ledger.model.batch import Batch
+from ledger.model.errors import LedgerError
 
 _FORCED, _PAYOUT = "forced_bet", "recorded_payout"
 
@@ -71,6 +81,95 @@ def phh_shape_difference(mine: Sequence[Any], stored: Sequence[Any]) -> str | No
                          for p in players)
         return f"the table paid otherwise: {told}"
     return None
+
+
+#: A PHH hand's source key: the sha256 of its text (:mod:`ledger.formats.phh.hand`).
+_PHH_KEY = re.compile(r"[0-9a-f]{64}")
+
+
+def read_from_phh(batch: Batch) -> bool:
+    """Whether the hand in ``batch`` was read from a PHH file: its source key is the digest
+    of the hand's text and its ``hand_started`` records that key (other formats prefix theirs:
+    ``jsonl:``, ``pokerstars:``, ``pokernow:``; a JSON-lines copy keeps the stored source)."""
+    key = batch.source_key or ""
+    return (bool(batch.events) and _PHH_KEY.fullmatch(key) is not None
+            and (batch.events[0].source or {}).get("source_key") == key)
+
+
+def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerError:
+    """The PHH copy in ``batch`` of a hand the ledger holds in play (``stored``: its rows,
+    corrections among them) as the import takes it, the end its reading gave it left out
+    (module doc), against the stored hand as its corrections make it. The payouts and the
+    rake are what the table recorded last (chips a player was paid, RULES.md §1.2-1.5; the
+    rake as :func:`replay.ingest.rakes.rake_difference` compares it); the other events are
+    compared one by one as :func:`replay.ingest.writing.first_difference` compares a PHH copy,
+    numbered from 1. Known (``batch`` with no events) when it is the hand as played so far,
+    or its start (an earlier export: fewer events and nothing paid or raked, or the same
+    events and nothing paid or raked beyond the ledger's); refused in one line when it goes
+    on past it (more events and nothing paid or raked there, or the same events and more
+    paid or raked), naming the first event, payout or rake the ledger does not hold: PHH
+    cannot say whether the hand goes on or ended, so `act` plays it on and a JSON-lines
+    export says it; refused naming the first difference otherwise."""
+    from ledger.model.events import event_json
+    from replay.fold import effective_events
+    from replay.ingest.rakes import hand_rake, rake_difference
+    from replay.ingest.writing import (
+        Difference,
+        _event_difference,
+        _short,
+        first_difference,
+        line_of,
+    )
+
+    assert batch.events is not None and batch.hand_id is not None
+    hand = batch.hand_id
+    body = list(batch.events)
+    if body[-1].type == "hand_ended":
+        body.pop()
+    live = effective_events(list(stored))[0]
+    mine = [e for e in body if e.type not in _RESULT]
+    theirs = [(i, event_json(e)) for i, e in enumerate(live, 1) if e.type not in _RESULT]
+    n = min(len(mine), len(theirs))
+    differ = _event_difference(mine[:n], theirs[:n], phh=True)
+    raked, was_raked = hand_rake(body), hand_rake(live)
+    if differ is None and None not in (raked, was_raked) and raked != was_raked or (
+            differ is None and _rake_rule(body) != _rake_rule(live)):
+        differ = Difference(rake_difference(body, live) or "its rake differs")
+    paid, was_paid = _paid(body), _paid(live)
+    over = ", ".join(f"{p} {a} here, {was_paid.get(p, 0)} in the ledger"
+                     for p, a in paid.items() if a > was_paid.get(p, 0))
+    more = ([f"it pays {over}"] if over else []) + (
+        [f"its rake is {raked} here, none in the ledger"] if raked and not was_raked else [])
+    less = any(a > paid.get(p, 0) for p, a in was_paid.items()) or bool(was_raked and not raked)
+    if differ is None and (len(mine) < len(theirs) and not (paid or raked)
+                           or len(mine) == len(theirs) and not more):
+        return batch.with_events(None)
+    if differ is None and (len(mine) > len(theirs) and not (was_paid or was_raked)
+                           or len(mine) == len(theirs) and not less):
+        went_on = (f"its event {n + 1} is {_short(mine[n])} here, none in the ledger"
+                   if len(mine) > n else " and ".join(more))
+        return LedgerError(
+            f"hand {hand} is in play in the ledger and this PHH copy goes on past it: "
+            f"{went_on}; PHH cannot say whether a hand goes on, so nothing of it was written "
+            f"(play it on with `handledger act {hand} ...`, or import a JSON-lines export of "
+            f"it, `export --format jsonl`, which can)", hand=hand,
+            line=line_of(batch, mine[n] if len(mine) > n else None))
+    if differ is None:
+        differ = first_difference(body, [(i, event_json(e)) for i, e in enumerate(live, 1)],
+                                  phh=True) or Difference("its payouts part from the ledger's")
+    return LedgerError(
+        f"a different hand {hand} is already in the ledger (in play there): {differ.text}; a "
+        f"change to a stored hand is a correction (`handledger correct {hand} ...`)",
+        hand=hand, line=line_of(batch, differ.event))
+
+
+#: What the table records last in a hand: the payouts and the rake.
+_RESULT = (_PAYOUT, "recorded_rake")
+
+
+def _rake_rule(events: Sequence[Any]) -> Any:
+    """The ``_rake`` rule a hand's file gives (None: none)."""
+    return (events[0].source or {}).get("_rake")
 
 
 def _kept_apart(e: Any) -> bool:

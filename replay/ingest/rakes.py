@@ -58,6 +58,13 @@ def rake_difference(mine: Sequence[Any], theirs: Sequence[Any]) -> str | None:
     return None
 
 
+def hand_rake(events: Sequence[Any]) -> Any:
+    """The rake of the stream ``events`` (``hand_started`` first) as :func:`rake_difference`
+    compares it: chips (a ``recorded_rake`` event or a file's field; the file's text when
+    no whole number of chips), or None when it records none (or 0)."""
+    return _terms(events)["rake"]
+
+
 def _terms(events: Sequence[Any]) -> dict[str, Any]:
     """``{"rake": chips (or the file's text when not whole chips) or None, "rule": the
     ``_rake`` rule as JSON or None}``: what :mod:`replay.rake` reads of the hand."""

@@ -26,7 +26,7 @@ from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, StoredFinding
 from ledger.model.events import event_json
 from replay import carry
-from replay.ingest import completing
+from replay.ingest import completing, phh_form
 
 #: ``{hand id: (the events its check folded, their share of the derived tables pickled, or
 #: None: replayed again)}`` (:func:`replay.ingest.derived.early_share`)
@@ -388,11 +388,12 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
     stream as stored: :func:`_stream_difference`)."""
     assert b.events is not None and b.hand_id is not None
     hand = b.hand_id
+    phh = phh_form.read_from_phh(b)
     differ = None if _trusted(b, stored) else (
         _STARTS_OTHERWISE if not _same_start(b.events[0], stored[0])
-        else first_difference(b.events, whole[hand]) if hand in whole else None)
+        else first_difference(b.events, whole[hand], phh=phh) if hand in whole else None)
     if differ is not None and differ is not _STARTS_OTHERWISE and _as_corrected(
-            ledger, b.events, hand):
+            ledger, b.events, hand, phh=phh):
         differ = None  # the hand as its corrections made it (a PHH export applies them)
     if differ is None:
         if any(e.type in _LATER for e in b.events):  # its original events the same
@@ -403,6 +404,8 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
                 return _unstored_amendment(ledger, b, row)
         return b.with_events(None)  # known: counted, not written
     if differ is not _STARTS_OTHERWISE:
+        if phh and completing.in_play(rows := [r.event for r in ledger.read(hand)]):
+            return phh_form.copy_of_hand_in_play(b, rows)  # its end is PHH's, not the table's
         if completing.earlier_cut(ledger, b):  # an earlier export, after a longer one
             return b.with_events(None)
         more = (completing.late_shows(ledger, b, source)  # cut before its late shows
@@ -505,7 +508,8 @@ def _drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
             out.append(b)
             continue
         old = was[b.hand_id]
-        differ = first_difference(b.events, stored.get(old, [])) or _STARTS_OTHERWISE
+        differ = (first_difference(b.events, stored.get(old, []), phh=phh_form.read_from_phh(b))
+                  or _STARTS_OTHERWISE)
         refused.append(LedgerError(
             f"this hand stands where hand {old} of the ledger was read from (the same file "
             f"and place), and differs from it: {differ.text}; a change to a stored hand is a "
@@ -559,8 +563,8 @@ def line_of(batch: Batch, event: Any) -> int | None:
     return batch.line
 
 
-def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]
-                     ) -> Difference | None:
+def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]], *,
+                     phh: bool = False) -> Difference | None:
     """Where the events of a hand differ from its stored rows ``[(seq, JSON)]`` (the first
     compared as :func:`_same_start` does; corrections and voids left out on both sides):
     None when nowhere, else the first event that differs, its seq and both texts cut short
@@ -572,13 +576,15 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]
     one holds as that event and the other as its file's field (FORMATS.md §1: our PHH export
     writes it so) is the same when it is the same chips
     (:func:`replay.ingest.rakes.rake_difference`: ``its rake is 11 here, 10 in the
-    ledger``)."""
+    ledger``). ``phh``: ``events`` were read from PHH (:func:`replay.ingest.phh_form.
+    read_from_phh`), which pays each player one amount in seat order: what each player was
+    paid is compared, not the order of the payouts (:func:`_event_difference`)."""
     from ledger.model.events import parse_event
     from replay.ingest.rakes import rake_difference, rake_row
 
     mine = [e for e in events if e.type not in _LATER]
     if not stored or not mine:
-        return _event_difference(mine, stored)
+        return _event_difference(mine, stored, phh=phh)
     raked = [row for row in stored[1:] if rake_row(row[1])]
     events_both = bool(raked) and any(e.type == "recorded_rake" for e in mine)
     if events_both or raked or "rake" in stored[0][1] or _may_rake(mine[0]):
@@ -589,15 +595,17 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]]
         if not events_both:  # the same rake in another form (or none): the rest compared
             mine = [e for e in mine if e.type != "recorded_rake"]
             stored = [row for row in stored if not rake_row(row[1])]
-        return _event_difference(mine, stored) or differ
-    return _event_difference(mine, stored)
+        return _event_difference(mine, stored, phh=phh) or differ
+    return _event_difference(mine, stored, phh=phh)
 
 
-def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]]
-                      ) -> Difference | None:
+def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]], *,
+                      phh: bool = False) -> Difference | None:
     """:func:`first_difference` of the events after the first, one by one; a hand read in
     PHH's shape is compared with a stored one in another shape (a site's order of the forced
-    bets, an uncalled bet returned apart) as PHH can say it (:mod:`replay.ingest.phh_form`)."""
+    bets, an uncalled bet returned apart) as PHH can say it (:mod:`replay.ingest.phh_form`),
+    and so is one read from PHH (``phh``) with a stored one whose payouts the table recorded
+    in another order than PHH's seat order (README: each player paid the same chips)."""
     from ledger.model.events import parse_event
 
     differ = _in_order_difference(mine, stored)
@@ -608,8 +616,8 @@ def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]]
     if not in_phh_shape(mine):
         return differ
     theirs = [parse_event(payload) for _, payload in stored]
-    if in_phh_shape(theirs):  # a shape PHH says: the events differ where they stand
-        return differ
+    if in_phh_shape(theirs):  # a shape PHH says: they differ where they stand, named by row
+        return differ if not phh or phh_shape_difference(mine, theirs) else None
     shaped = phh_shape_difference(mine, theirs)
     return None if shaped is None else Difference(shaped)
 
@@ -641,9 +649,10 @@ def _may_rake(started: Any) -> bool:
     return any("rake" in key for key in started.source or {})
 
 
-def _as_corrected(ledger: Any, events: Sequence[Any], hand: str) -> bool:
+def _as_corrected(ledger: Any, events: Sequence[Any], hand: str, *, phh: bool = False) -> bool:
     """Whether ``events`` are the stored hand ``hand`` with its corrections applied (the
-    hand has corrections, and they make it ``events``, voids aside)."""
+    hand has corrections, and they make it ``events``, voids aside; ``phh``: as
+    :func:`first_difference`)."""
     from replay.fold import effective_events
 
     rows = [r.event for r in ledger.read(hand)]
@@ -651,7 +660,7 @@ def _as_corrected(ledger: Any, events: Sequence[Any], hand: str) -> bool:
         return False
     corrected = [e for e in effective_events(rows)[0] if e.type not in _LATER]
     return first_difference(events, [(i, event_json(e)) for i, e in
-                                     enumerate(corrected, 1)]) is None
+                                     enumerate(corrected, 1)], phh=phh) is None
 
 
 def _plain(event: Any) -> dict[str, Any]:
