@@ -43,7 +43,6 @@ from ledger.store import landing
 from ledger.store.streams import (
     session_of_entries,
     session_of_source,
-    stored_decimals,
     stored_rows,
 )
 from replay.build import check_events, phh_fold
@@ -433,6 +432,10 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         if read.session is not None:
             check_same_game(ledger, read, read.session)  # its oldest row edited: refused
     check_entry_names(read)
+    if importer.name == "pokernow":  # into a session the ledger holds: counted in its chips
+        from replay.ingest.pnunits import into_sessions
+
+        read = into_sessions(ledger, read)
     return _without_stored_entries(ledger, read)
 
 
@@ -460,9 +463,11 @@ def check_game_unit(ledger: Any, read: FileRead, session: str) -> None:
     Raises:
         MalformedInput: naming the file, the session and both units; nothing is written.
     """
+    from replay.ingest.pnunits import stored_log_decimals
+
     mine = next((i.event.decimals for i in read.items if isinstance(i, SessionEntry)
                  and i.session == read.session and i.event.type == "session_opened"), None)
-    theirs = stored_decimals(ledger, read.first_hand_key, f"pokernow:{session}:opened")
+    theirs = stored_log_decimals(ledger, read.first_hand_key, f"pokernow:{session}:opened")
     if mine is None or theirs is None or mine == theirs:
         return
 
