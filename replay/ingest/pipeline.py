@@ -396,7 +396,9 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     any file name, maybe taken before the first hand was dealt) is read again into that
     session; given
     ``session`` (``import --session``), it is refused instead: its session book (opening,
-    joins, buy-ins, cash-outs) would be written a second time, into ``session``.
+    joins, buy-ins, cash-outs) would be written a second time, into ``session``. A PokerNow
+    log into a session the ledger has opened brings no opening of its own and is counted in
+    that session's chips (:func:`replay.ingest.pnunits.into_sessions`).
 
     Raises:
         OSError: the file cannot be read; MalformedInput: the game is in the ledger under
@@ -404,9 +406,11 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             entry names a session or player a command would refuse, or (JSON lines,
             PokerNow) a line of a session's book cannot be read or does not follow the table
             (a join with chips the player does not have), or the game is in the ledger
-            counted in another unit (:func:`check_game_unit`): the whole file is refused,
-            before anything of it is written; LedgerError: a PokerNow hand the ledger holds
-            reads with another name or id for a seated player
+            counted in another unit (:func:`check_game_unit`), or a PokerNow log cannot be
+            counted in the chips of the opened session it goes into
+            (:func:`replay.ingest.pnunits.counting`, or a line of its book): the whole file
+            is refused, before anything of it is written; LedgerError: a PokerNow hand the
+            ledger holds reads with another name or id for a seated player
             (:func:`replay.ingest.pnnames.check_same_names`), or the game's first hand is
             stored but its session lines are keyed as another game's
             (:func:`replay.ingest.pnnames.check_same_game`).
