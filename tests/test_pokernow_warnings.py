@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.conftest import SHARED
 from tests.test_host_mistakes import _edited
 from tests.test_live_table import events, one_shot
 
@@ -113,3 +114,52 @@ def test_run_prints_the_warning_and_exits_0(tmp_path: Path) -> None:
     assert f"imported 4 hand(s) (60 events) from 1 file(s); 0 already in the ledger{STORED}" in out
     assert (f"stack_continuity: hand {HAND4}: gE4aE_Yhc3 starts with 114 but he left hand "
             f"{HAND3} with 104 and bought nothing: expected 104 (+10)") in out
+
+
+VK = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
+VK34 = "pn-valakuzhyk_07_21_2022_log1-34-165843949548700"
+VK35 = "pn-valakuzhyk_07_21_2022_log1-35-165843951322700"
+
+
+def test_a_call_that_does_not_match_the_bet_refuses_its_hand_whole(tmp_path: Path) -> None:
+    """Hand #34 of the valakuzhyk log: Efvoziamtgktl, small blind 100, "calls 250" (line 319;
+    was 200) over Phzd's big blind of 200 posted in full; the log then returns him an
+    uncalled bet of 200 (line 314). The call does not match the bet: an error line, hand #34
+    not written, exit 2 (it was stored, with the log's 200 rewritten as "returned 150"). It
+    moves no chips, so hand #35 is checked against the stacks #34 began with, as the audit
+    checks it against #33: two warnings naming what the ledger holds (715 and 835)."""
+    log = _edited(tmp_path, 319, 'calls 200"', 'calls 250"', source=VK)
+    db = tmp_path / "c.duckdb"
+    code, out, err = one_shot(db, "import", str(log))
+    assert (code, err) == (2, (
+        f"error: {log}:319, hand {VK34}, action '\"Efvoziamtgktl @ JC9KmsGDZv\" calls 250': "
+        "calls 250 but the bet is 200\n"
+        f"warning: {log}:310: hand {VK35}: Bq7QhNKAYJ starts with 515 but had 715 after the "
+        "previous hand and the session lines (stored; the audit reports it)\n"
+        f"warning: {log}:310: hand {VK35}: JC9KmsGDZv starts with 1035 but had 835 after the "
+        "previous hand and the session lines (stored; the audit reports it)\n"))
+    assert out == ("imported 51 hand(s) (1238 events) from 1 file(s); 0 already in the ledger; "
+                   "1 rejected; 2 warning(s) about hands stored\n")
+    assert VK34 not in {e[2] for e in events(db)} and len(_hands(db)) == 51
+    code, audit = _audit(db)
+    assert code == 1 and {(d["kind"], d["hand"], d["player"], d["expected"], d["actual"])
+                          for d in audit["discrepancies"]} == {
+        ("stack_continuity", VK35, "Bq7QhNKAYJ", 715, 515),
+        ("stack_continuity", VK35, "JC9KmsGDZv", 835, 1035)}
+    strict = tmp_path / "s.duckdb"  # --strict: the file refused in one line, no ledger made
+    code, out, err = one_shot(strict, "import", "--strict", str(log))
+    assert (code, out, err) == (2, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 52 rejected\n"),
+        f"error: {log}:319, hand {VK34}, action '\"Efvoziamtgktl @ JC9KmsGDZv\" calls 250': "
+        "calls 250 but the bet is 200 (and 2 more error(s) in the file); --strict: nothing of "
+        "this file was written\n")
+    assert not strict.exists()
+
+
+def test_the_logged_uncalled_bet_is_the_returned_payout(tmp_path: Path) -> None:
+    """The same hand #34 as logged ("calls 200"): stored with the 200 returned the log says."""
+    db = tmp_path / "v.duckdb"
+    assert one_shot(db, "import", str(VK))[0] == 0
+    paid = [json.loads(e[6]) for e in events(db) if e[2] == VK34 and e[5] == "recorded_payout"]
+    assert [(p["player"], p["amount"], p["returned"]) for p in paid] == [
+        ("JC9KmsGDZv", 200, True), ("JC9KmsGDZv", 400, False)]

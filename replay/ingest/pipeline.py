@@ -43,7 +43,6 @@ from ledger.store import landing
 from ledger.store.streams import (
     session_of_entries,
     session_of_source,
-    stored_decimals,
     stored_rows,
 )
 from replay.build import check_events, phh_fold
@@ -397,7 +396,9 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     any file name, maybe taken before the first hand was dealt) is read again into that
     session; given
     ``session`` (``import --session``), it is refused instead: its session book (opening,
-    joins, buy-ins, cash-outs) would be written a second time, into ``session``.
+    joins, buy-ins, cash-outs) would be written a second time, into ``session``. A PokerNow
+    log into a session the ledger has opened brings no opening of its own and is counted in
+    that session's chips (:func:`replay.ingest.pnunits.into_sessions`).
 
     Raises:
         OSError: the file cannot be read; MalformedInput: the game is in the ledger under
@@ -405,9 +406,11 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             entry names a session or player a command would refuse, or (JSON lines,
             PokerNow) a line of a session's book cannot be read or does not follow the table
             (a join with chips the player does not have), or the game is in the ledger
-            counted in another unit (:func:`check_game_unit`): the whole file is refused,
-            before anything of it is written; LedgerError: a PokerNow hand the ledger holds
-            reads with another name or id for a seated player
+            counted in another unit (:func:`check_game_unit`), or a PokerNow log cannot be
+            counted in the chips of the opened session it goes into
+            (:func:`replay.ingest.pnunits.counting`, or a line of its book): the whole file
+            is refused, before anything of it is written; LedgerError: a PokerNow hand the
+            ledger holds reads with another name or id for a seated player
             (:func:`replay.ingest.pnnames.check_same_names`), or the game's first hand is
             stored but its session lines are keyed as another game's
             (:func:`replay.ingest.pnnames.check_same_game`).
@@ -433,6 +436,10 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         if read.session is not None:
             check_same_game(ledger, read, read.session)  # its oldest row edited: refused
     check_entry_names(read)
+    if importer.name == "pokernow":  # into a session the ledger holds: counted in its chips
+        from replay.ingest.pnunits import into_sessions
+
+        read = into_sessions(ledger, read)
     return _without_stored_entries(ledger, read)
 
 
@@ -460,9 +467,11 @@ def check_game_unit(ledger: Any, read: FileRead, session: str) -> None:
     Raises:
         MalformedInput: naming the file, the session and both units; nothing is written.
     """
+    from replay.ingest.pnunits import stored_log_decimals
+
     mine = next((i.event.decimals for i in read.items if isinstance(i, SessionEntry)
                  and i.session == read.session and i.event.type == "session_opened"), None)
-    theirs = stored_decimals(ledger, read.first_hand_key, f"pokernow:{session}:opened")
+    theirs = stored_log_decimals(ledger, read.first_hand_key, f"pokernow:{session}:opened")
     if mine is None or theirs is None or mine == theirs:
         return
 

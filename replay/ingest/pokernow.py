@@ -71,11 +71,12 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
         rows = read_pokernow_ledger(statement, zero_sum=False)
         if not rows:
             raise MalformedInput("the ledger has no player rows", file=statement.name)
+        count = _in_session(ledger, name, logs[0], statement)
         event = parse_event({"type": "platform_ledger", "platform": "pokernow",
                              "file": statement.name, "rows": [
                                  {"player": r.player_id, "nickname": r.nickname,
-                                  "buy_in": r.buy_in, "buy_out": r.buy_out, "stack": r.stack,
-                                  "nit_escrow": r.nit_escrow, "net": r.net} for r in rows]})
+                                  **{f: count(getattr(r, f), f, r.player_id) for f in _FIGURES}}
+                                 for r in rows]})
     except LedgerError as exc:
         report.errors.append(str(exc.located(file=str(statement))))
         return
@@ -94,6 +95,38 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
     report.events += len(written)
     if stated and written:
         report.notes.extend(_replaced(name, stated[-1].event, event))
+
+
+#: The figures of a statement's row, in the game's chips.
+_FIGURES = ("buy_in", "buy_out", "stack", "nit_escrow", "net")
+
+
+def _in_session(ledger: Any, session: str, log: Path, statement: Path) -> Any:
+    """``count(amount, figure, player)``: a statement's figure in the chips of ``session``,
+    as its log's amounts are counted there (:func:`replay.ingest.pnunits.counting`: the cents
+    of a cents log made chips of a session that counts money, exactly).
+
+    Raises:
+        MalformedInput: the log cannot be counted in the session's chips, or (when called) a
+            figure that is not a whole number of them, naming the statement and the player.
+    """
+    from ledger.formats.pokernow.log import read_pokernow_log
+    from replay.ingest.pnunits import AS_IS, counting
+
+    plan = counting(ledger, session, read_pokernow_log(log, session=session).unit.decimals,
+                    str(log))
+    plan = AS_IS if plan is None or plan.unit is None else plan
+
+    def count(amount: int, figure: str, player: str) -> int:
+        chips = plan(abs(amount))
+        if chips is None:
+            raise MalformedInput(
+                f"{player}'s {figure.replace('_', '-')} of {amount} cents is not a whole "
+                f"number of the session {session}'s chips of {plan.chip} minor units: nothing "
+                "of the statement was stored (never rounded)", file=str(statement))
+        return chips if amount >= 0 else -chips
+
+    return count
 
 
 def _replaced(session: str, before: Any, after: Any) -> list[str]:

@@ -78,10 +78,23 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
                           hand=hand)
     if worth == unit.chip_value_minor and mine.minor_per_chip == worth:
         return list(events)
-    scale = _Scale(worth, unit.chip_value_minor, hand, session)
-    out = [e.model_copy(update=_amounts(e, scale)) for e in events]
     new_unit = ev.Unit(currency=unit.currency, minor_per_chip=unit.chip_value_minor, decimals=0)
-    out[0] = out[0].model_copy(update={"unit": new_unit})
+    return rescaled(events, worth, unit.chip_value_minor, new_unit, session)
+
+
+def rescaled(events: Sequence[Any], worth: int, chip: int, unit: ev.Unit, session: str
+             ) -> list[Any]:
+    """``events`` of one hand with every amount in chips worth ``worth`` minor units made
+    chips of ``session`` worth ``chip`` minor units (``amount × worth / chip``), exactly, and
+    its ``hand_started`` given ``unit``.
+
+    Raises:
+        NotWholeChips: an amount that is not a whole number of the session's chips (never
+            rounded), naming the hand and the amount.
+    """
+    scale = _Scale(worth, chip, events[0].hand, session)
+    out = [e.model_copy(update=_amounts(e, scale)) for e in events]
+    out[0] = out[0].model_copy(update={"unit": unit})
     return [ev.parse_event(e.model_dump(mode="json")) for e in out]  # validated again
 
 
@@ -145,9 +158,9 @@ def _amounts(e: Any, scale: _Scale) -> dict[str, Any]:
 def _source(source: dict[str, Any], decimals: int, scale: _Scale) -> dict[str, Any]:
     """``source`` with the amounts :mod:`replay.rake` reads in the session's chips: the
     file's ``rake`` and its ``_rake`` rule's ``cap`` (the file's money, ``decimals`` places,
-    FORMATS.md §1) and a site text's ``site_rake`` (the file's chips), each then whole
-    chips of the session; one that is not whole chips of the file is kept as written
-    (:func:`replay.rake.filed_rake` reads none there)."""
+    FORMATS.md §1), a site text's ``site_rake`` and a PokerNow log's ``over_call`` (the
+    file's chips), each then whole chips of the session; a rake that is not whole chips of
+    the file is kept as written (:func:`replay.rake.filed_rake` reads none there)."""
     out = dict(source)
     if isinstance(out.get("site_rake"), int):
         out["site_rake"] = scale(out["site_rake"])
@@ -163,6 +176,9 @@ def _source(source: dict[str, Any], decimals: int, scale: _Scale) -> dict[str, A
                 f"{exc.chip}: the table takes its rake in those chips; nothing of the hand is "
                 "imported (never rounded)", chip=exc.chip, minor=exc.minor, hand=scale.hand,
                 rake=True) from None
+    over = out.get("over_call")  # a PokerNow call above a short big blind: chips per player
+    if isinstance(over, dict):
+        out["over_call"] = {p: scale(c) if isinstance(c, int) else c for p, c in over.items()}
     rule = out.get("_rake")
     if isinstance(rule, dict) and "cap" in rule:
         out["_rake"] = {**rule, "cap": _money(rule["cap"], decimals, scale)}

@@ -201,10 +201,11 @@ def game_line(errors: Sequence[LedgerError], clash: LedgerError) -> str:
 
 
 def strict_line(errors: Sequence[LedgerError]) -> str:
-    """The one error line of a file ``--strict`` refuses: its first error (file, line, hand,
-    action), how many more it has, and that nothing of it was written."""
+    """The one error line of a file ``--strict`` refuses: its first refusal (file, line, hand,
+    action; a :class:`StoredFinding` only when it has none), how many more errors it has, and
+    that nothing of it was written."""
     more = f" (and {len(errors) - 1} more error(s) in the file)" if len(errors) > 1 else ""
-    return f"{errors[0]}{more}; --strict: nothing of this file was written"
+    return f"{(_refusals(errors) or errors)[0]}{more}; --strict: nothing of this file was written"
 
 
 Chunk = tuple[list[Batch], list[LedgerError], States | None, list[LedgerError]]

@@ -23,6 +23,7 @@ class Chips:
         self.collected = 0
         self.folded: set[str] = set()
         self.excess: dict[str, tuple[int, str]] = {}  # a call above the bet, not yet returned
+        self.short_bb: int | None = None  # a big blind posted all in below the level
 
     def _take(self, player: str, amount: int, all_in: bool) -> list[str]:
         problems = []
@@ -37,6 +38,8 @@ class Chips:
     def forced(self, player: str, kind: str, amount: int, all_in: bool) -> list[str]:
         if kind in LIVE_KINDS:
             self.street[player] += amount
+        if kind in ("big_blind", "posted_blind") and all_in:
+            self.short_bb = self.street[player]
         return self._take(player, amount, all_in)
 
     def act(self, player: str, verb: str, to: int | None, all_in: bool
@@ -48,9 +51,11 @@ class Chips:
 
         * ``calls N`` with nothing more to put in (the big blind's option) is ``checks``;
         * ``bets N``/``raises to N`` where N is the bet itself (matching an all-in) is ``calls``;
-        * ``calls N`` above the bet (the level, when a big blind is all in short) calls the bet;
-          the excess must come back as the uncalled bet (:meth:`returned_to`), else
-          :meth:`unsettled` reports it.
+        * ``calls N`` above the bet while the bet is still a big blind posted all in (short of
+          the level PokerNow calls at; RULES.md §4.2: the others call what was posted) calls
+          the bet; the excess must come back as the uncalled bet (:meth:`returned_to`), else
+          :meth:`unsettled` reports it. Any other call that does not match the bet is a
+          problem, and the rest of the hand is read as after a call of the bet.
         """
         bet = max(self.street.values())
         own = self.street[player]
@@ -67,11 +72,12 @@ class Chips:
         if verb != "calls" and to == bet:
             verb = "calls"
         over = 0
-        if verb == "calls" and to > bet > own:
+        if verb == "calls" and to > bet > own and bet == self.short_bb:
             over, to = to - bet, bet
             self.excess[player] = (over, f"calls {to + over} but the bet is {bet}")
         elif verb == "calls" and (to > bet or (to < bet and not all_in)):
             problems.append(f"calls {to} but the bet is {bet}")
+            to, all_in = bet, False  # the rest read as after a call of the bet: said once
         if verb != "calls" and to < bet and not all_in:
             problems.append(f"{verb} {to}, not above the bet of {bet}")
         delta, self.street[player] = to - own, to
@@ -79,6 +85,7 @@ class Chips:
 
     def new_street(self) -> None:
         self.street = dict.fromkeys(self.street, 0)
+        self.short_bb = None
 
     def returned_to(self, player: str, amount: int) -> tuple[int, list[str]]:
         """An uncalled bet given back. Returns ``(chips really returned, problems)``: the part

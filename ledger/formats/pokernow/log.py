@@ -31,10 +31,12 @@ Conventions (the decisions FORMATS.md leaves to the importer):
   RULES.md §4.2).
 * **Actions** are read as what they do (:meth:`ledger.formats.pokernow.chips.Chips.act`): a
   ``calls N`` with nothing more to put in is a ``Check``; ``raises to N``/``bets N`` where N is
-  the bet (an all-in's) is a ``Call``; ``calls N`` above the bet (the level, after a big blind
-  all in short) is a ``Call`` of the bet, and the ``Uncalled bet`` PokerNow then gives back for
-  the excess was never in: it is no ``RecordedPayout`` (``HandStarted.source['over_call']``
-  says how much per player); an excess that never comes back is reported.
+  the bet (an all-in's) is a ``Call``; ``calls N`` above the bet while it is a big blind posted
+  all in (short of the level PokerNow calls at) is a ``Call`` of the bet, and the ``Uncalled
+  bet`` PokerNow then gives back for the excess was never in: it is no ``RecordedPayout``
+  (``HandStarted.source['over_call']`` says how much per player); an excess that never comes
+  back is reported. Any other call above the bet (or below it, not all in) does not match it:
+  reported, and the hand refused.
 * **Hole cards** are dealt ``??`` to everybody. The exporter (``Your hand is`` has no name) is the
   one player whose shown cards match those lines and who never shows other cards; when he is found
   his own cards are dealt known. ``HandStarted.source['your_hand']`` always keeps the line.
@@ -352,7 +354,10 @@ def _read_game(path: Path, table: Table, name: str, number: int | None) -> PnGam
     ))
     for kind, value in grouped:
         if kind == "hand":
-            tracker.hand(value, build_hand(value, ctx))
+            known = len(errors)
+            built = build_hand(value, ctx)
+            tracker.hand(value, built, refused=any(  # a line of it refuses the hand
+                e.hand is not None and not isinstance(e, StoredFinding) for e in errors[known:]))
         else:
             tracker.session_row(value)
     _name_hands(errors, [i for i in tracker.items if isinstance(i, PnHand)])

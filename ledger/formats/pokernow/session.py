@@ -60,14 +60,19 @@ class SessionTracker:
                     continue
                 self.items.append(PlayerAlias(player=pid, alias=name))
 
-    def hand(self, block: HandBlock, built: tuple[PnHand, dict[str, int] | None] | None) -> None:
-        """Append a built hand (aliases first) and carry its result into the stacks."""
+    def hand(self, block: HandBlock, built: tuple[PnHand, dict[str, int] | None] | None,
+             *, refused: bool = False) -> None:
+        """Append a built hand (aliases first) and carry its result into the stacks.
+        ``refused``: a line of the hand refuses it (it will not be imported), so it moves no
+        chips: the stacks after it are those it started with, as the ledger will hold them."""
         number = None if built is None else built[0].number
         for row in [block.start, *block.body, *block.after]:
             self.alias(row.parsed.refs, row, number)
         if built is None:
             return
         hand, after = built
+        if refused and after is not None:
+            after = {seat.player: seat.stack for seat in hand.events[0].seats}
         seats = hand.events[0].seats
         if self.last_number is not None and hand.number not in (self.last_number,
                                                                  self.last_number + 1):
