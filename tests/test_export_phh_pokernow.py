@@ -37,7 +37,7 @@ def _named(db: str, replays: dict[str, tuple]) -> dict[str, tuple]:
 
 
 def _header(text: str, hand: str) -> tuple[str, str]:
-    table = text[: text.index(f"_hand_id = '{hand}'")].rsplit("\n[", 1)[1]
+    table = ("\n" + text[: text.index(f"_hand_id = '{hand}'")]).rsplit("\n[", 1)[1]
     lines = dict(line.split(" = ", 1) for line in table.splitlines()[1:] if " = " in line)
     return lines["blinds_or_straddles"], lines["players"]
 
@@ -79,3 +79,49 @@ def test_a_hand_phh_cannot_hold_is_one_line_and_no_file(user, db: str,  # noqa: 
         "between hands\n")
     code, out, _ = user("export", "--format", "phh", "declare-night-1")
     assert code == 0 and out.startswith("variant = ")
+
+
+BUTTON_UNKNOWN = "pn-valakuzhyk_07_21_2022_log1-6-165843794571100"
+
+
+def test_a_phh_export_of_pokernow_hands_is_already_in_their_ledger(user, db: str,  # noqa: ANN001
+                                                                   tmp_path: Path) -> None:
+    """PHH writes no face-up flags (PokerNow records hole cards down, the board up), a
+    heads-up hand's blinds in PHH's order and no unknown button (the last seat): the export
+    is the hand the ledger holds, counted, nothing written."""
+    log = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
+    assert user("import", str(log))[0] == 0
+    dump = tmp_path / "p1.phh"
+    assert user("export", "--format", "phh", "-o", str(dump))[0] == 0
+    assert "face_up" not in dump.read_text(encoding="utf-8")
+    assert user("import", str(dump)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; "
+           "0 rejected\n", "")
+    assert user("import", str(SHARED / "pokernow" / "charlestudor_Input_Log_002.csv"),
+                str(SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"))[0] == 0
+    two = tmp_path / "two.phhs"
+    assert user("export", "--format", "phh", "-o", str(two), HEADS_UP, BUTTON_UNKNOWN)[0] == 0
+    text = two.read_text(encoding="utf-8")
+    assert text.startswith("[1]\n") and _header(text, HEADS_UP)[0] == "[10, 20]"  # ledger: [20, 10]
+    assert user("import", str(two)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 2 already in the ledger; "
+           "0 rejected\n", "")
+    code, out, _ = user("verify")
+    assert code == 0
+
+
+def test_a_phh_copy_with_a_card_changed_is_still_another_hand(user, db: str,  # noqa: ANN001
+                                                              tmp_path: Path) -> None:
+    """The face-up flags are taken from the ledger only where the copy deals the same cards:
+    a board card changed is refused, naming the event."""
+    log = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
+    assert user("import", str(log))[0] == 0
+    dump = tmp_path / "p1.phh"
+    assert user("export", "--format", "phh", "-o", str(dump))[0] == 0
+    text = dump.read_text(encoding="utf-8")
+    assert text.count("'d db 3sAcKd'") == 1  # the flop of hand 3
+    edited = tmp_path / "edited.phh"
+    edited.write_text(text.replace("'d db 3sAcKd'", "'d db 3sAcKh'"), encoding="utf-8")
+    code, out, err = user("import", str(edited))
+    assert code == 2 and "3 already in the ledger; 1 rejected" in out
+    assert "is already in the ledger: its event" in err and "cards_dealt" in err

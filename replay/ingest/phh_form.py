@@ -16,6 +16,12 @@ PHH cannot say that a hand goes on: reading a file that stops mid-hand ends it (
 ``incomplete``, or ``complete`` at a showdown nobody was paid for yet: :mod:`replay.build`).
 So a PHH copy of a hand the ledger holds in play is compared without that end
 (:func:`copy_of_hand_in_play`): never appended to the live hand.
+
+PHH writes no face-up flags either: a card is up or down as its game deals it, so a hand read
+from PHH deals every card with ``face_up`` empty. A site's text may record the flags (PokerNow
+deals hole cards down and the board up); the engine takes either (flags it is given must be
+the game's: :mod:`engine.dealing`), so :func:`flags_as_stored` gives the PHH copy the stored
+hand's flags before the two are compared. Another card, player or run still differs.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from typing import Any
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
 
-_FORCED, _PAYOUT = "forced_bet", "recorded_payout"
+_FORCED, _PAYOUT, _DEALT = "forced_bet", "recorded_payout", "cards_dealt"
 
 
 def _header_bet(e: Any) -> bool:
@@ -54,6 +60,23 @@ def in_phh_shape(events: Sequence[Any]) -> bool:
     if len({p.player for p in payouts}) != len(payouts):
         return False
     return not any(p.returned or p.pot is not None or p.run is not None for p in payouts)
+
+
+def flags_as_stored(mine: Sequence[Any], stored: Sequence[Any]) -> list[Any]:
+    """The hand ``mine`` (read from PHH: :func:`in_phh_shape`) with the ``face_up`` flags of
+    the stored events ``stored`` where PHH said none (module doc): its n-th ``cards_dealt``
+    with no flags takes those of the n-th stored one when both deal the same cards to the
+    same player (or board) and run. The other events are ``mine``'s own (the same objects)."""
+    theirs = iter([e for e in stored if e.type == _DEALT])
+    out = []
+    for e in mine:
+        if e.type == _DEALT:
+            there = next(theirs, None)
+            if (there is not None and not e.face_up and there.face_up
+                    and (e.player, e.cards, e.run) == (there.player, there.cards, there.run)):
+                e = e.model_copy(update={"face_up": list(there.face_up)})
+        out.append(e)
+    return out
 
 
 def phh_shape_difference(mine: Sequence[Any], stored: Sequence[Any]) -> str | None:

@@ -262,7 +262,10 @@ def _same_start(started: Any, stored: str) -> bool:
     """Whether ``started`` begins the same hand as the stored ``hand_started`` JSON: equal but
     for where each was read from (``source``: file, line, site facts) and for what a format
     leaves implicit (no antes written as none, the game's default reopening rule, the chip's
-    money value, which PHH does not carry)."""
+    money value, which PHH does not carry) or orders its own way: the blinds and straddles in
+    any order (the forced bets, compared as events, say who posts what; the rules read the
+    largest, RULES.md §4.4) and no button as the last seat, where PHH puts it (the engine
+    then starts from the first seat either way)."""
     if event_json(started) == stored:
         return True
     from ledger.model.events import parse_event
@@ -279,6 +282,9 @@ def _identity(started: Any) -> dict[str, Any]:
     if data["options"]["reopen_rule"] is None:
         data["options"]["reopen_rule"] = game(started.game).default_reopen_rule
     data["unit"].pop("minor_per_chip")
+    stakes["blinds_or_straddles"] = sorted(stakes["blinds_or_straddles"])
+    if data["button"] is None and not game(started.game).stud and data["seats"]:
+        data["button"] = data["seats"][-1]["player"]
     return data
 
 
@@ -604,19 +610,24 @@ def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]], *,
                       phh: bool = False) -> Difference | None:
     """:func:`first_difference` of the events after the first, one by one; a hand read in
     PHH's shape is compared with a stored one in another shape (a site's order of the forced
-    bets, an uncalled bet returned apart) as PHH can say it (:mod:`replay.ingest.phh_form`),
-    and so is one read from PHH (``phh``) with a stored one whose payouts the table recorded
-    in another order than PHH's seat order (README: each player paid the same chips)."""
+    bets, an uncalled bet returned apart, face-up flags) as PHH can say it
+    (:mod:`replay.ingest.phh_form`), and so is one read from PHH (``phh``) with a stored one
+    whose payouts the table recorded in another order than PHH's seat order (README: each
+    player paid the same chips)."""
     from ledger.model.events import parse_event
 
     differ = _in_order_difference(mine, stored)
     if differ is None or not mine or not stored:
         return differ
-    from replay.ingest.phh_form import in_phh_shape, phh_shape_difference
+    from replay.ingest.phh_form import flags_as_stored, in_phh_shape, phh_shape_difference
 
     if not in_phh_shape(mine):
         return differ
     theirs = [parse_event(payload) for _, payload in stored]
+    if (flagged := flags_as_stored(mine, theirs)) != list(mine):  # PHH writes no face_up
+        mine = flagged
+        if (differ := _in_order_difference(mine, stored)) is None:
+            return None
     if in_phh_shape(theirs):  # a shape PHH says: they differ where they stand, named by row
         return differ if not phh or phh_shape_difference(mine, theirs) else None
     shaped = phh_shape_difference(mine, theirs)
