@@ -8,7 +8,8 @@ the forced bets (PokerStars posts the antes from seat 1 on) and its payouts as t
 them (an uncalled bet returned apart from the pot, a side pot or a run of its own). Our PHH
 export of such a hand therefore reads back in PHH's shape: :func:`phh_shape_difference` takes
 it as the same hand when everything else is the same events in the same order, the forced
-bets are the same (player, kind, amount) bets, and each player was paid the same chips in all
+bets are the same (player, kind, amount) bets (a small blind, big blind or straddle alike: a
+live blind, which PHH names by its place only), and each player was paid the same chips in all
 (what the books count, RULES.md §1.2-1.5). A changed amount still differs. So is a hand the
 table paid in another order than PHH's seat order (``pay Bob 100`` before ``pay Ann 150``).
 
@@ -95,7 +96,7 @@ def phh_shape_difference(mine: Sequence[Any], stored: Sequence[Any]) -> str | No
             seq = theirs[k][0] if there is not None else (rest[k][0] if here else 0)
             return (f"its event {seq} is {_short(here)} here, {_short(there)} in the ledger")
     posts, posted = _forced(mine), _forced(stored)
-    if posts != posted:
+    if _live(posts) != _live(posted):
         return (f"its forced bets are {_posts(posts)} here, {_posts(posted)} in the ledger")
     paid, was_paid = _paid(mine), _paid(stored)
     if paid != was_paid:
@@ -209,6 +210,19 @@ def _plain(e: Any) -> dict[str, Any]:
 
 def _forced(events: Sequence[Any]) -> Counter[tuple[str, str, int]]:
     return Counter(_bet(e) for e in events if _header_bet(e))
+
+
+#: The blinds the rules take alike (each a live blind: :mod:`engine.betting`); PHH names them
+#: by their place in ``blinds_or_straddles`` only, so a dead small blind's lone big blind reads
+#: back as a small blind of the same chips.
+_LIVE_BLIND = {"small_blind": "live_blind", "big_blind": "live_blind", "straddle": "live_blind"}
+
+
+def _live(bets: Counter[tuple[str, str, int]]) -> Counter[tuple[str, str, int]]:
+    out: Counter[tuple[str, str, int]] = Counter()
+    for (player, kind, amount), n in bets.items():
+        out[(player, _LIVE_BLIND.get(kind, kind), amount)] += n
+    return out
 
 
 def _posts(bets: Counter[tuple[str, str, int]]) -> str:
