@@ -17,7 +17,7 @@ from engine.errors import IllegalAction
 from engine.notation import to_event
 from engine.state import HandState
 from ledger.model import events as ev
-from ledger.model.errors import IllegalHand
+from ledger.model.errors import IllegalHand, LedgerError, MalformedInput
 
 #: Events met before, by value (events are immutable: equal ones are shared, so that an
 #: append serialises each once, :func:`ledger.store.chain.prepare_batch`); emptied when full.
@@ -137,6 +137,52 @@ def phh_fold(hand: Any) -> tuple[list[Any], HandState]:
         out.append(end)
     except IllegalAction as exc:
         raise IllegalHand(_scaled(exc.reason, started), line=hand.line, **where) from exc
+    if "_chip" in started.source:
+        return _in_chips(hand, out)
+    return out, state
+
+
+def _in_chips(hand: Any, events: list[Any]) -> tuple[list[Any], HandState]:
+    """The events of the PHH ``hand`` (its amounts money, as written) counted in the chips its
+    ``_chip`` table says (FORMATS.md §1, our extension: ``minor_per_chip`` minor units of its
+    currency, :func:`ledger.formats.phh.hand.check_chip`), as the ledger the hand was exported
+    from counted it (:func:`replay.ingest.units.in_money` wrote them as money): the odd chips
+    of a split are then that chip again. The table leaves ``source``: the hand's ``unit``
+    holds it. Every amount converts exactly or the hand is refused, never rounded.
+
+    Raises:
+        LedgerError: an amount that is not a whole number of those chips (naming the file,
+            the hand's line, the amount), or one :func:`replay.ingest.units.to_session`
+            refuses.
+    """
+    from replay.ingest.units import NotWholeChips, SessionUnit, to_session
+
+    started = events[0]
+    worth = started.source["_chip"]["minor_per_chip"]
+    where = {"file": hand.file, "line": hand.line, "hand": started.hand}
+    try:
+        out = to_session(events, SessionUnit(worth, started.unit.currency, 0), "")
+    except NotWholeChips as exc:
+        from ledger.formats.phh.base import format_amount
+        from replay.ingest.units import chip_minor
+
+        written = format_amount(exc.minor // (chip_minor(started.unit) or 1),
+                                started.unit.decimals)
+        raise MalformedInput(
+            f"_chip says a chip is {worth} minor units of {started.unit.currency}, but "
+            f"{written} ({exc.minor} minor units) is "
+            "not a whole number of such chips: nothing of the hand is imported (never "
+            "rounded)", **where) from None
+    except LedgerError as exc:
+        raise exc.located(**where) from None
+    source = {k: v for k, v in out[0].source.items() if k != "_chip"}
+    out[0] = out[0].model_copy(update={"source": source})
+    try:
+        state = HandState.start(out[0])
+        for e in out[1:]:
+            state.apply(e)
+    except IllegalAction as exc:
+        raise IllegalHand(_scaled(exc.reason, out[0]), **where) from exc
     return out, state
 
 

@@ -132,16 +132,23 @@ def phh_parts(events: Sequence[Any]) -> tuple:
     the table (``recorded_rake``) is PHH's ``rake`` field (FORMATS.md §1), written from
     ``started.source`` as an imported hand's is; importing the text again keeps it there.
     A hand in a session's chips of money is written in that money (a 0.05 USD chip: 57
-    chips are ``2.85``, :func:`replay.ingest.units.in_money`); importing it into the session
-    gives its chips back."""
+    chips are ``2.85``, :func:`replay.ingest.units.in_money`) with what its chip is worth,
+    our ``_chip = { minor_per_chip = 5 }`` (FORMATS.md §1: a user extension): importing it,
+    into that session or any ledger, gives its chips back (:func:`replay.build.phh_fold`),
+    so a split's odd chip is that chip again, never a cent."""
     from engine.notation import to_action
     from engine.state import HandState
     from replay.fold import effective_events
     from replay.ingest.units import in_money
 
-    effective = in_money(effective_events(events)[0])  # a session's chips: as money
+    effective = effective_events(events)[0]
+    chip = effective[0].unit
+    effective = in_money(effective)  # a session's chips: as money
     started = effective[0]
-    started = started.model_copy(update={"source": _rake_numbers(started.source)})
+    source = _rake_numbers(started.source)
+    if chip.currency is not None and chip.minor_per_chip != 1:  # what a chip is worth
+        source["_chip"] = {"minor_per_chip": chip.minor_per_chip}
+    started = started.model_copy(update={"source": source})
     state = HandState.start(started)
     forced, actions, payouts = [], [], []
     for e in effective[1:]:

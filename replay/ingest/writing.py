@@ -262,10 +262,10 @@ def _same_start(started: Any, stored: str) -> bool:
     """Whether ``started`` begins the same hand as the stored ``hand_started`` JSON: equal but
     for where each was read from (``source``: file, line, site facts) and for what a format
     leaves implicit (no antes written as none, the game's default reopening rule, the chip's
-    money value, which PHH does not carry) or orders its own way: the blinds and straddles in
-    any order (the forced bets, compared as events, say who posts what; the rules read the
-    largest, RULES.md §4.4) and no button as the last seat, where PHH puts it (the engine
-    then starts from the first seat either way)."""
+    money value, which a PHH file without ``_chip`` does not carry) or orders its own way:
+    the blinds and straddles in any order (the forced bets, compared as events, say who posts
+    what; the rules read the largest, RULES.md §4.4) and no button as the last seat, where PHH
+    puts it (the engine then starts from the first seat either way)."""
     if event_json(started) == stored:
         return True
     from ledger.model.events import parse_event

@@ -30,7 +30,7 @@ from ledger.formats.phh.fields import (
 )
 from ledger.formats.phh.scan import normalise
 from ledger.model.errors import MalformedInput
-from ledger.model.events import HandStarted, RecordedPayout, Stakes, Unit
+from ledger.model.events import MAX_CHIPS, HandStarted, RecordedPayout, Stakes, Unit
 
 
 def build_hand(raw: RawHand) -> PhhHand:
@@ -75,6 +75,7 @@ def build_hand(raw: RawHand) -> PhhHand:
     currency = table.get("currency", table.get("currency_symbol"))
     if currency is not None and not isinstance(currency, str):
         raise raw.error(f"currency {currency!r} is not a string", "currency")
+    check_chip(raw, currency)
     meta = {key: value for key, value in table.items() if key not in MODELLED}
     for key in RESERVED_SOURCE_KEYS:
         if key in meta:
@@ -144,3 +145,27 @@ def _chip_text(text: str, decimals: int) -> str:
         except MalformedInput:  # refused where the hand is replayed, naming line and action
             pass
     return " ".join(parts)
+
+
+def check_chip(raw: RawHand, currency: object) -> None:
+    """Check our ``_chip = { minor_per_chip = N }`` (FORMATS.md §1, a user extension): what
+    one chip of the hand is worth, N minor units of its ``currency`` (a 0.25 USD chip: 25),
+    written by ``export --format phh`` for a hand counted in a session's chips of money,
+    whose amounts it writes as money. The table is kept in ``started.source``; the import
+    counts the hand in those chips again (:func:`replay.build.phh_fold`).
+
+    Raises:
+        MalformedInput: ``_chip`` is not that table, N is not a whole number from 1 to
+            2^53 - 1, or the hand names no currency (naming the key's line).
+    """
+    if "_chip" not in raw.table:
+        return
+    chip = raw.table["_chip"]
+    worth = chip.get("minor_per_chip") if isinstance(chip, dict) else None
+    if not isinstance(chip, dict) or set(chip) != {"minor_per_chip"} or not (
+            type(worth) is int and 1 <= worth <= MAX_CHIPS):
+        raise raw.error(f"_chip must be {{ minor_per_chip = N }}, N a whole number of minor "
+                        f"units from 1 to {MAX_CHIPS}, not {chip!r}", "_chip")
+    if currency is None:
+        raise raw.error("_chip says what a chip is worth in minor units of the hand's "
+                        "currency, but the hand names no currency", "_chip")

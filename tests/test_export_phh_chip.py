@@ -1,0 +1,119 @@
+"""``export --format phh`` of hands counted in a session's chips of money writes them as money
+with what a chip is worth, our ``_chip = { minor_per_chip = N }`` (FORMATS.md §1, a user
+extension), and the PHH reader counts them in those chips again: a fresh ledger gets the same
+hands, results and odd chips (a 0.25 USD chip's odd chip, never a cent); a session of another
+chip value converts them exactly or refuses them, as any hand in money."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DATA
+
+S03 = DATA / "series" / "s03.jsonl"
+
+
+@pytest.fixture
+def exported(user, tmp_path: Path) -> Path:  # noqa: ANN001
+    assert user("import", str(S03))[0] == 0
+    out = tmp_path / "s03.phhs"
+    assert user("export", "--format", "phh", "-o", str(out)) == (0, f"wrote {out}\n", "")
+    return out
+
+
+def _hand(user, db: str, hand: str, status: int = 0) -> dict:  # noqa: ANN001
+    code, out, _ = user("--db", db, "replay", "--hand", hand, "--json")
+    assert code == status
+    return json.loads(out)
+
+
+def test_a_series_exported_as_phh_keeps_its_chip_in_a_fresh_ledger(user, db: str,  # noqa: ANN001
+                                                                   exported: Path,
+                                                                   tmp_path: Path) -> None:
+    text = exported.read_text(encoding="utf-8")
+    table = text[text.index("_hand_id = 's03-016'"):text.index("_hand_id = 's03-017'")]
+    # money as PHH writes it (34 chips of 0.25 USD: 8.50), and what a chip is worth
+    assert "winnings = [8.50, 1.75, 0.00, 0.00, 7.00]\ncurrency = 'USD'\n" \
+           "_chip = { minor_per_chip = 25 }\n" in table
+    assert text.count("_chip = { minor_per_chip = 25 }") == 30
+    fresh = str(tmp_path / "fresh.duckdb")
+    assert user("--db", fresh, "import", str(exported)) == (
+        0, "imported 30 hand(s) (1192 events) from 1 file(s); 0 already in the ledger; "
+           "0 rejected\n", "")
+    code, out, _ = user("--db", fresh, "audit")
+    assert (code, out) == (0, "audit clean: 30 hand(s) in 1 session(s); every chip adds up\n")
+    # the split's odd chip is a 0.25 USD chip, as in the ledger it came from (not 862 / 688)
+    here, there = _hand(user, fresh, "s03-017"), _hand(user, db, "s03-017")
+    assert here["recorded"] == there["recorded"] == {"Heidi": 34, "Carol": 28, "Alice": 7}
+    assert here["net"] == there["net"] == {"Heidi": 10, "Alice": -17, "Grace": -2, "Bob": -2,
+                                           "Carol": 11}
+    assert here["discrepancies"] == [] and here["pots"] == there["pots"]
+    code, out, _ = user("--db", fresh, "sql",
+                        "SELECT DISTINCT payload->>'$.unit' FROM events WHERE seq = 1", "--csv")
+    assert out.splitlines()[1:] == ['"{""currency"":""USD"",""decimals"":0,""minor_per_chip"":25}"']
+    # and in the ledger it came from it is the same hand
+    assert user("import", str(exported)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 30 already in the ledger; "
+           "0 rejected\n", "")
+
+
+def test_into_a_session_of_another_chip_value_converted_exactly_or_refused(
+        user, exported: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    nickel = str(tmp_path / "nickel.duckdb")
+    assert user("--db", nickel, "session", "open", "s03", "--chip-value", "0.05",
+                "--currency", "USD")[0] == 0
+    assert user("--db", nickel, "import", str(exported))[0] == 0
+    # (the rules then split the pot in nickels: the same hand in a finer chip, exit 1)
+    assert _hand(user, nickel, "s03-017", 1)["recorded"] == {"Heidi": 170, "Carol": 140,
+                                                          "Alice": 35}
+    dime = str(tmp_path / "dime.duckdb")
+    assert user("--db", dime, "session", "open", "s03", "--chip-value", "0.10",
+                "--currency", "USD")[0] == 0
+    code, out, err = user("--db", dime, "import", str(exported))
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in "
+                              "the ledger; 30 rejected\n")
+    assert err.startswith(f"error: {exported}: its amounts are in a smaller unit than "
+                          "the session's chip of 10 minor units (hand s03-001: an amount of "
+                          "25)")
+
+
+@pytest.mark.parametrize(("chip", "said"), [
+    ("{ minor_per_chip = 30 }", "_chip says a chip is 30 minor units of USD, but 99.50 (9950 "
+                                "minor units) is not a whole number of such chips: nothing of "
+                                "the hand is imported (never rounded)"),
+    ("{ minor_per_chip = 0 }", "_chip must be { minor_per_chip = N }, N a whole number of "
+                               "minor units from 1 to 9007199254740991, not {'minor_per_chip': "
+                               "0}"),
+    ("25", "_chip must be { minor_per_chip = N }"),
+])
+def test_a_chip_the_amounts_are_not_whole_of_is_refused(user, exported: Path,  # noqa: ANN001
+                                                        tmp_path: Path, chip: str, said: str,
+                                                        monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = exported.read_text(encoding="utf-8")
+    one = text[text.index("[17]\n") + 5:text.index("[18]\n")]
+    bad = Path("bad.phh")
+    bad.write_text(one.replace("_chip = { minor_per_chip = 25 }", f"_chip = {chip}"),
+                   encoding="utf-8")
+    code, out, err = user("--db", str(tmp_path / "new.duckdb"), "import", str(bad))
+    assert code == 2 and "1 rejected" in out
+    assert err.startswith("error: bad.phh:") and "hand s03-017: " in err and said in err
+    assert not (tmp_path / "new.duckdb").exists()
+
+
+def test_a_chip_needs_a_currency(user, exported: Path, tmp_path: Path,  # noqa: ANN001
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = exported.read_text(encoding="utf-8")
+    one = text[text.index("[17]\n") + 5:text.index("[18]\n")].replace("currency = 'USD'\n", "")
+    bad = Path("bad.phh")
+    bad.write_text(one, encoding="utf-8")
+    code, _, err = user("--db", str(tmp_path / "new.duckdb"), "import", str(bad))
+    line = one.splitlines().index("_chip = { minor_per_chip = 25 }") + 1
+    assert (code, err) == (2, f"error: bad.phh:{line}, hand s03-017: _chip says what a chip is "
+                              "worth in minor units of the hand's currency, but the hand names "
+                              "no currency\n")
