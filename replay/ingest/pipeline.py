@@ -734,13 +734,15 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
         if b.is_hand and b.events and b.session is not None:
             tried += 1
             try:
-                b = b.with_events(to_session(b.events, unit(b.session), b.session))
+                converted = to_session(b.events, unit(b.session), b.session)
             except LedgerError as exc:
                 if isinstance(exc, NotWholeChips) and exc.rake:  # at the file's rake line
                     exc.located(line=next((i.rake_line for i in read.items if isinstance(
                         i, PhhHand) and i.hand == b.hand_id), None))
                 wrong.append(exc)
                 continue
+            check_signed_unconverted(read, b, converted, unit(b.session))
+            b = b.with_events(converted)
         out.append(b)
     if once and len(wrong) > 1 and len(wrong) == tried and len({e.message for e in wrong}) == 1:
         wrong = [SameForHands(wrong)]  # one cause for the whole file: said once
@@ -752,6 +754,40 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
             f"units (hand {first.hand}: an amount of {first.minor}): import it into a session "
             "whose chip divides them, or without --session; never rounded"))]
     return out, [*errors, *wrong]
+
+
+def check_signed_unconverted(read: FileRead, b: Batch, converted: list[Any],
+                             unit: Any) -> None:
+    """Refuse the file of ``read`` when the hand of ``b`` has a signed amendment (a
+    correction or void, :mod:`ledger.store.signing`) that its conversion into its session's
+    chips (``converted``, ``unit``: :func:`replay.ingest.units.to_session`) changes: the
+    signature covers the event as signed, so the converted one would no longer verify
+    (``history``: FAILS, altered), and the ledger never rewrites a signed event.
+
+    Raises:
+        LedgerError: naming the file, the amendment's line, the hand, both chip values and
+            the session to import it into (README, "JSON lines"); nothing of the file is
+            written.
+    """
+    from ledger.model.money import format_money
+    from ledger.store.signing import SIGNABLE
+    from replay.ingest.units import chip_minor
+
+    assert b.events is not None
+    for index, (was, now) in enumerate(zip(b.events, converted, strict=True)):
+        if not (isinstance(was, SIGNABLE) and was.signature is not None) or (
+                event_json(was) == event_json(now)):
+            continue
+        worth = chip_minor(b.events[0].unit) or 1
+        chip = format_money(worth, unit.decimals, unit.currency)
+        theirs = format_money(unit.chip_value_minor, unit.decimals, unit.currency)
+        raise LedgerError(
+            f"its {was.type.replace('_', ' ')} at seq {index + 1} (by {was.by}) is signed, and "
+            f"a signed amendment cannot be converted to another chip value: the file counts "
+            f"chips of {chip}, session {b.session} chips of {theirs}, and the signature covers "
+            f"the amounts as signed; import the file into a session whose chip is {chip}; "
+            "nothing of the file was written", file=read.file,
+            line=b.lines[index] if b.lines is not None else b.line, hand=b.hand_id)
 
 
 class SameForHands(LedgerError):
