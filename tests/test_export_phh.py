@@ -147,3 +147,25 @@ def test_a_decimal_rake_is_exported_as_a_number(user, tmp_path) -> None:  # noqa
     assert "\nrake = 1.00\n" in out.read_text()
     assert user("import", str(out)) == (0, "imported 0 hand(s) (0 events) from 1 file(s); 1 "
                                            "already in the ledger; 0 rejected\n", "")
+
+
+def test_the_export_of_a_corrected_hand_is_that_hand_as_corrected(user, tmp_path) -> None:  # noqa: ANN001
+    """README's dispute: the PHH export writes dispute-1 as its correction made it (PHH holds
+    no correction), which is the hand its ledger holds; a fresh ledger gets it as corrected,
+    without the history (JSON lines keep that)."""
+    from tests.conftest import DATA
+
+    assert user("import", str(DATA / "dispute" / "wrong-push.phh"))[0] == 0
+    assert user("correct", "dispute-1", "--replace", "23", "pay Bob 100", "--insert-after",
+                "23", "pay Ann 300", "--reason", "main pot to Ann", "--by", "floor")[0] == 0
+    out = tmp_path / "d.phh"
+    assert user("export", "--format", "phh", "-o", str(out), "dispute-1")[0] == 0
+    assert "winnings = [300, 100, 0]\n" in out.read_text(encoding="utf-8")  # Ann, Bob, Cy
+    assert user("import", str(out)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; "
+           "0 rejected\n", "")
+    fresh = str(tmp_path / "fresh.duckdb")
+    assert user("--db", fresh, "import", str(out))[0] == 0
+    code, text, _ = user("--db", fresh, "replay", "--hand", "dispute-1", "--json")
+    assert code == 0 and json.loads(text)["recorded"] == {"Ann": 300, "Bob": 100}
+    assert user("--db", fresh, "history", "dispute-1")[1].endswith("no corrections or voids\n")
