@@ -62,7 +62,7 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
     chunk: it comes back as :func:`unreplayable`.
     """
     from ledger.audit.books import hand_facts
-    from ledger.model.platform import marks_platform_session
+    from ledger.model.platform import from_platform
     from replay.fold import replay_events
     from replay.tables import add_rows
 
@@ -90,9 +90,7 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
             rows = _NO_ROWS
             add_rows(tables, r, ord_, net=nets[1], paid_net=nets[2])
         fact = hand_facts(r, ord=ord_, position=position, unit=events[0].unit, nets=nets,
-                          platform=marks_platform_session(events[0].type,
-                                                          events[0].source.get("format"))
-                          ) if facts else None
+                          platform=from_platform(events[0])) if facts else None
         out.append(Replayed(rows, text, bool(r.discrepancies), not r.result.verifiable, fact))
     return out
 
@@ -105,7 +103,7 @@ def unreplayable(ord_: int, raw: RawHand, exc: LedgerError, render: Render | Non
     and the reason for the audit's ``unreplayable`` check."""
     from ledger.audit.books import HandFacts
     from ledger.model.events import parse_event
-    from ledger.model.platform import marks_platform_session
+    from ledger.model.platform import from_platform
 
     hand, session, body, position = raw
     reason = exc.message if isinstance(exc, LedgerError) else str(exc)
@@ -120,7 +118,7 @@ def unreplayable(ord_: int, raw: RawHand, exc: LedgerError, render: Render | Non
             game, starting = started.game, {s.player: s.stack for s in started.seats}
             session = session or started.session
             unit = (started.unit.minor_per_chip, started.unit.currency, started.unit.decimals)
-            platform = marks_platform_session(started.type, started.source.get("format"))
+            platform = from_platform(started)
     except LedgerError:
         pass
     rows: dict[str, list[tuple]] = {"hands": [(hand, session, game, "unreplayable", False,

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from ledger.model.money import format_money
-from ledger.model.platform import marks_platform_session
+from ledger.model.platform import from_platform
 
 #: A player's name mapping (alias → player), see :func:`resolve_aliases`.
 Names = Callable[[str], str]
@@ -490,7 +490,7 @@ def platform_nicknames(rows: Iterable[SessionRow], seated: Mapping[str | None, s
 
 def _session_event(book: SessionBook, e: Any, position: int, names: Names) -> None:
     t = e.type
-    if t == "session_opened" and marks_platform_session(t, e.source.get("format")):
+    if t == "session_opened" and from_platform(e):
         book.platform = True
     if t == "session_opened" and book.opened is None:
         book.opened = e

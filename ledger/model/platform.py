@@ -17,6 +17,7 @@ The callers read the rows their own way (a fold of typed events, SQL, a Dask mer
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 #: The ``source.format`` of rows read from a PokerNow log.
 PLATFORM_FORMAT = "pokernow"
@@ -29,6 +30,12 @@ def marks_platform_session(event_type: str, source_format: object) -> bool:
     ``source_format`` (None when it has none) makes its session one whose players are
     platform ids (module doc)."""
     return event_type in MARKING_TYPES and source_format == PLATFORM_FORMAT
+
+
+def from_platform(event: Any) -> bool:
+    """Whether the typed stored ``event`` (its ``type`` and ``source``) marks its session
+    (:func:`marks_platform_session`): a hand's ``hand_started`` read from a PokerNow log."""
+    return marks_platform_session(event.type, (getattr(event, "source", None) or {}).get("format"))
 
 
 def platform_sessions_of(rows: Iterable[tuple[str | None, str, object]]) -> set[str]:
