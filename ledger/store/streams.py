@@ -301,6 +301,19 @@ def money_hand(ledger: Any, session: str) -> tuple[str, str] | None:
     return (rows[0][0], rows[0][1]) if rows else None
 
 
+def unnamed_money_hand(ledger: Any, session: str) -> tuple[str, int, int] | None:
+    """``(hand, minor units a chip, decimals)`` of the first hand of ``session`` whose amounts
+    came in money of no named currency (its ``unit`` has decimal places but no currency: a
+    PokerNow log in cents, FORMATS.md §2), None when none."""
+    rows = ledger.query(
+        "SELECT hand_id, CAST(payload->'unit'->>'minor_per_chip' AS BIGINT),"
+        " CAST(payload->'unit'->>'decimals' AS INTEGER) FROM events WHERE type ="
+        " 'hand_started' AND session = ? AND payload->'unit'->>'currency' IS NULL"
+        " AND CAST(payload->'unit'->>'decimals' AS INTEGER) > 0 ORDER BY position LIMIT 1",
+        [session])
+    return (rows[0][0], int(rows[0][1]), int(rows[0][2])) if rows else None
+
+
 def seated_in(ledger: Any, session: str) -> set[str]:
     """The players seated in any hand of ``session``."""
     rows = ledger.query(
