@@ -44,7 +44,9 @@ def merge_parts(parts: Sequence[PartResult], aliases: Mapping[str, str],
                 named: Sequence[SessionRow]) -> Merged:
     """Merge the partitions' results (any order). ``aliases``: the series' alias map;
     ``named``: every ``player_alias`` and ``session_opened`` row in ledger order (for the
-    platform nicknames, :func:`ledger.audit.books.platform_nicknames`)."""
+    platform nicknames, :func:`ledger.audit.books.platform_nicknames`, in the sessions whose
+    book says their players are platform ids: ``SessionBook.platform``, which a partition
+    folds whole)."""
     books: dict[str | None, SessionBook] = {}
     seated: dict[str | None, set[str]] = {}
     for part in parts:
@@ -57,8 +59,9 @@ def merge_parts(parts: Sequence[PartResult], aliases: Mapping[str, str],
     if loose is not None:
         books[None] = loose
     ordered = dict(sorted(books.items(), key=lambda item: item[1].first))
+    platform = {name for name, book in ordered.items() if book.platform}
     series = Series(ordered, [], dict(aliases),
-                    nicknames=platform_nicknames(list(named), seated, aliases))
+                    nicknames=platform_nicknames(named, seated, aliases, platform))
     place = {name: i for i, name in enumerate(ordered)}
     keyed = [(place[d.session], ord_, rank, d) for p in parts for _, ord_, rank, d in p.findings]
     for check in STORED:

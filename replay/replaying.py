@@ -62,6 +62,7 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
     chunk: it comes back as :func:`unreplayable`.
     """
     from ledger.audit.books import hand_facts
+    from ledger.model.platform import from_platform
     from replay.fold import replay_events
     from replay.tables import add_rows
 
@@ -88,8 +89,8 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
         else:
             rows = _NO_ROWS
             add_rows(tables, r, ord_, net=nets[1], paid_net=nets[2])
-        fact = hand_facts(r, ord=ord_, position=position, unit=events[0].unit,
-                          nets=nets) if facts else None
+        fact = hand_facts(r, ord=ord_, position=position, unit=events[0].unit, nets=nets,
+                          platform=from_platform(events[0])) if facts else None
         out.append(Replayed(rows, text, bool(r.discrepancies), not r.result.verifiable, fact))
     return out
 
@@ -102,6 +103,7 @@ def unreplayable(ord_: int, raw: RawHand, exc: LedgerError, render: Render | Non
     and the reason for the audit's ``unreplayable`` check."""
     from ledger.audit.books import HandFacts
     from ledger.model.events import parse_event
+    from ledger.model.platform import from_platform
 
     hand, session, body, position = raw
     reason = exc.message if isinstance(exc, LedgerError) else str(exc)
@@ -109,12 +111,14 @@ def unreplayable(ord_: int, raw: RawHand, exc: LedgerError, render: Render | Non
         reason = f"event {exc.seq}: {reason}"  # type: ignore[attr-defined]
     game, starting = "?", {}
     unit: tuple[int, str | None, int] = (1, None, 0)  # plain chips, unless it says
+    platform = False
     try:
         started = parse_event(body[0])
         if started.type == "hand_started":
             game, starting = started.game, {s.player: s.stack for s in started.seats}
             session = session or started.session
             unit = (started.unit.minor_per_chip, started.unit.currency, started.unit.decimals)
+            platform = from_platform(started)
     except LedgerError:
         pass
     rows: dict[str, list[tuple]] = {"hands": [(hand, session, game, "unreplayable", False,
@@ -124,7 +128,8 @@ def unreplayable(ord_: int, raw: RawHand, exc: LedgerError, render: Render | Non
     text = f"hand {hand}: cannot be replayed: {reason}" if render is not None else None
     facts = HandFacts(hand=hand, session=session, ord=ord_, position=position, game=game,
                       status="unreplayable", starting=starting, contributions={}, paid=None,
-                      net={p: 0 for p in starting}, pot_out=None, unit=unit, error=reason)
+                      net={p: 0 for p in starting}, pot_out=None, unit=unit, error=reason,
+                      platform=platform)
     return Replayed(rows, text, True, False, facts)
 
 

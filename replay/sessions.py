@@ -49,6 +49,7 @@ from ledger.store.streams import (
     shared_hand,
     shared_session,
     unended_hands,
+    unnamed_money_hand,
 )
 
 #: Book entries a correction may retract or amend.
@@ -249,7 +250,9 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
             in it and the currency or its decimals would change (they are money in the old
             currency), or it holds a hand whose amounts came in money: they were converted to
             its chips exactly on import (README: a session has one unit), and a new chip value
-            would revalue them.
+            would revalue them; or it holds a hand whose amounts came in money of no named
+            currency (a PokerNow log in cents) and the chip value is not what its unit says a
+            chip is worth (naming the currency at that value is taken).
     """
     check_currency(currency)
     state = open_state(ledger, name, allow_closed=True)
@@ -266,6 +269,7 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
             f"converted exactly to its chips of {unit}: its "
             "chip value is fixed (import the hands into a new session at the value wanted)")
     minor, currency, decimals = _kept_unit(state, chip_value, currency, decimals)
+    _same_worth_as_hands(ledger, name, chip_value, minor, currency, decimals)
     if state.payments and (currency, decimals) != (state.currency, state.decimals):
         count = len(state.payments)
         old = state.currency or f"money of {state.decimals} decimal places"
@@ -285,6 +289,32 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
                              "largest amount a ledger holds")
     _append(ledger, name, event, state)
     return event
+
+
+def _same_worth_as_hands(ledger: Any, name: str, chip_value: str, minor: int,
+                         currency: str | None, decimals: int) -> None:
+    """Refuse a chip of ``minor`` units of ``decimals`` places that is not worth what a hand
+    of session ``name`` whose amounts came in money of no named currency says a chip is
+    (:func:`ledger.store.streams.unnamed_money_hand`: 1 chip = 0.01 in a PokerNow log in
+    cents): its amounts are that money, and another value would revalue them.
+
+    Raises:
+        LedgerError: naming the session, the hand, both values and the value to give.
+    """
+    held = unnamed_money_hand(ledger, name)
+    if held is None:
+        return
+    hand, per_chip, places = held
+    if minor * 10 ** places == per_chip * 10 ** decimals:
+        return
+    worth = format_money(per_chip, places, None)
+    raise LedgerError(
+        f"session {name} holds hand {hand}, whose amounts came in money of {places} decimal "
+        f"places, no currency named, 1 chip = {worth}: --chip-value {chip_value} would make "
+        "each of its chips worth "
+        f"{format_money(minor, decimals, currency)}; nothing written (its chip value is "
+        f"fixed: --chip-value {worth} --currency CODE names its currency; import the hands "
+        "into a new session at the value wanted)")
 
 
 def _kept_unit(state: Any, chip_value: str, currency: str | None, decimals: int | None

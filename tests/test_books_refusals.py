@@ -164,6 +164,55 @@ def test_session_set_refused_once_it_holds_hands_that_came_in_money(tmp_path: Pa
     assert rows(db) == before
 
 
+RIT = Path(__file__).resolve().parents[2] / "shared/data/pokernow/pokernowpy_run-it-twice.csv"
+
+
+def test_session_set_of_a_cents_pokernow_session_takes_only_a_cent_a_chip(tmp_path: Path
+                                                                         ) -> None:
+    """The run-it-twice log (cents: a stack of 6.72) opens its session at 1 chip = 0.01 of
+    no named currency. ``session set`` names the currency at that value; a chip of 0.05 would
+    make its 855 chips won 42.75 instead of 8.55, and is refused (it was taken), as it is in
+    a session ``session open`` made at 0.01 USD that took the log's cents as they are. A log
+    of whole chips (charlestudor's) takes any value, as a home game's chips."""
+    db = tmp_path / "t.duckdb"
+    session = "pokernowpy_run-it-twice"
+    assert run(db, "import", str(RIT)).exit_code == 0
+    before = rows(db)
+    line = refused(run(db, "session", "set", session, "--chip-value", "0.05"))
+    assert line == (
+        f"error: session {session} holds hand pn-{session}-30-163028603289300, whose amounts "
+        "came in money of 2 decimal places, no currency named, 1 chip = 0.01: --chip-value "
+        "0.05 would make each of its chips worth 0.05; nothing written (its chip value is "
+        "fixed: --chip-value 0.01 --currency CODE names its currency; import the hands into "
+        "a new session at the value wanted)")
+    assert refused(run(db, "session", "set", session, "--chip-value", "0.05", "--currency",
+                       "USD")).endswith("worth 0.05 USD; nothing written (its chip value is "
+                                        "fixed: --chip-value 0.01 --currency CODE names its "
+                                        "currency; import the hands into a new session at the "
+                                        "value wanted)")
+    assert rows(db) == before
+    out = run(db, "session", "set", session, "--chip-value", "0.01", "--currency", "USD")
+    assert (out.exit_code, out.output) == (0, f"session {session}: 1 chip = 0.01 USD\n")
+    net = {p["player"]: p["net"] for p in json.loads(
+        run(db, "balances", "--money", "--json").output)["players"]}
+    assert net["3r4cXeU7Dp"] == 855  # 8.55 USD in cents
+
+    other = tmp_path / "fri.duckdb"
+    assert run(other, "session", "open", "fri", "--chip-value", "0.01", "--currency", "USD"
+               ).exit_code == 0
+    assert run(other, "import", "--session", "fri", str(RIT)).exit_code == 0
+    assert refused(run(other, "session", "set", "fri", "--chip-value", "0.05")).startswith(
+        "error: session fri holds hand pn-fri-30-163028603289300, whose amounts came in money "
+        "of 2 decimal places, no currency named, 1 chip = 0.01: --chip-value 0.05 would make "
+        "each of its chips worth 0.05 USD; ")
+
+    whole = tmp_path / "whole.duckdb"
+    log = RIT.with_name("charlestudor_Input_Log_001.csv")
+    assert run(whole, "import", str(log)).exit_code == 0
+    assert run(whole, "session", "set", "charlestudor_Input_Log_001", "--chip-value", "0.05",
+               "--currency", "USD").exit_code == 0
+
+
 def test_a_voided_hand_counts_for_nothing_in_stack_continuity(s_ann_bob: Path,
                                                               tmp_path: Path) -> None:
     db = copy_ledger(s_ann_bob, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann", "Bob")

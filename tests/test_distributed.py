@@ -151,6 +151,33 @@ def test_mixed_ledger_replays_on_dask_as_locally(tmp_path: Path, scheduler: str,
     assert "Alice" not in players and players["Alicia"] > 0
 
 
+def test_a_pokernow_log_in_an_opened_session_has_its_names_on_dask(
+        tmp_path: Path, scheduler: str, run: Any, db: str) -> None:
+    """The series, a session opened with ``session open`` and given the run-it-twice log,
+    and charlestudor's log in the session it opens: the partitions' books say which sessions
+    know their players by PokerNow id, so the merge names both logs' players as the local
+    replay does (the opened session's were left out)."""
+    from replay.demo.series import generate_series, write_series
+    from tests.test_pokernow_opened_names import NAMES, RIT
+
+    series = tmp_path / "series"
+    write_series(generate_series(sessions=3, hands=10, seed=7), series)
+    assert run("import", str(series), str(SHARED / "pokernow" / "charlestudor_Input_Log_001.csv")
+               ).exit_code == 0
+    assert run("session", "open", "fri", "--chip-value", "0.01", "--currency", "USD"
+               ).exit_code == 0
+    assert run("import", "--session", "fri", str(RIT)).exit_code == 0
+    ledger = Ledger(db)
+    projection, export = _local(ledger, tmp_path)
+    done = replay_parquet(str(export / "events.parquet"), str(tmp_path / "out"),
+                          scheduler=scheduler, partitions=3)
+    charlestudor = {"gE4aE_Yhc3": "TA", "ydk9sgEWl2": "Anvjfbmj2", "BfS83Cedu3": "Qapurjsa9"}
+    assert done.merged.series.nicknames == projection.series.nicknames == {**charlestudor,
+                                                                           **NAMES}
+    assert done.merged.findings == projection.findings
+    _assert_same_tables(ledger, tmp_path / "out")
+
+
 def test_cli_dask_replay(tmp_path: Path, scheduler: str) -> None:
     from click.testing import CliRunner
 

@@ -119,7 +119,7 @@ def test_cents_are_converted_to_the_sessions_chips_exactly(run, db, tmp_path) ->
     assert run("audit").output.startswith("audit clean: 4 hand(s) in 1 session(s)")
     replay = run("replay", "--json", "--hand", "pn-fri-4-164210359269400")
     (hand,) = [json.loads(line) for line in replay.output.splitlines()]
-    assert hand["returned"] == {"ydk9sgEWl2": 4} and hand["pots"][0]["amount"] == 8
+    assert hand["returned"] == {"Anvjfbmj2": 4} and hand["pots"][0]["amount"] == 8
 
 
 def test_a_whole_chip_log_counts_the_sessions_chips(run, db) -> None:  # noqa: ANN001

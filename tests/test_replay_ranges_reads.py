@@ -65,6 +65,32 @@ def test_a_read_replays_in_ranges_as_in_one_process(tmp_path: Path,
     assert db.read_bytes() == before  # a read never writes
 
 
+def test_ranges_name_the_players_of_a_pokernow_log_in_an_opened_session(
+        tmp_path: Path, small_ranges: list[int]) -> None:
+    """The series, then a session opened with ``session open`` and given the run-it-twice
+    log: replayed in ranges (the log's hands in the last), its players have their PokerNow
+    names in the derived tables as in one process."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+    from tests.test_pokernow_opened_names import NAMES, RIT
+
+    db = _series(tmp_path)
+    for args in (("session", "open", "fri", "--chip-value", "0.01", "--currency", "USD"),
+                 ("import", "--session", "fri", str(RIT))):
+        assert CliRunner().invoke(cli, ["--db", str(db), *args]).exit_code == 0
+    with Ledger(db) as ledger:  # never built: the reads replay every hand
+        ledger.connection.execute("DROP TABLE derived_state")
+    small_ranges.clear()
+    tables = {}
+    for jobs in (1, 2):
+        with fresh_books(str(db), jobs=jobs) as ledger:
+            tables[jobs] = _tables(ledger.connection)
+    assert small_ranges == [2]
+    assert tables[2] == tables[1]
+    assert dict(tables[2]["player_nicknames"]) == NAMES
+
+
 def test_a_range_that_fails_raises_as_one_process_and_leaves_the_tables(
         tmp_path: Path, small_ranges: list[int]) -> None:
     """Two session rows that do not parse, in different ranges: two jobs raise what one job

@@ -36,11 +36,12 @@ in minor units of the session's currency (``decimals`` places).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from ledger.model.money import format_money
+from ledger.model.platform import from_platform
 
 #: A player's name mapping (alias → player), see :func:`resolve_aliases`.
 Names = Callable[[str], str]
@@ -64,7 +65,9 @@ class HandFacts:
     each player (``HandReplay.paid``), ``None`` when unknown; ``net``: the books' net
     (``HandReplay.paid_net``: paid − put in, the rules' when unknown); ``rules_net``: the rules'
     net (None: the same as ``net``); ``pot_out``: awards + returned + carried, ``None`` when
-    the showdown is not verifiable; ``ord``: the hand's place in the ledger (1-based)."""
+    the showdown is not verifiable; ``ord``: the hand's place in the ledger (1-based);
+    ``platform``: the hand was read from a PokerNow log, its players platform ids
+    (:func:`ledger.model.platform.marks_platform_session`)."""
 
     hand: str
     session: str | None
@@ -83,14 +86,15 @@ class HandFacts:
     payouts: tuple[PayoutFinding, ...] = ()
     unit: tuple[int, str | None, int] = (1, None, 0)  # (minor per chip, currency, decimals)
     error: str | None = None  # why the hand's stream does not replay (then nothing is known)
+    platform: bool = False
 
     def __init__(self, hand: str, session: str | None, ord: int, position: int, game: str,
                  status: str, starting: Mapping[str, int], contributions: Mapping[str, int],
                  paid: Mapping[str, int] | None, net: Mapping[str, int], pot_out: int | None,
                  rules_net: Mapping[str, int] | None = None, carried: int = 0,
                  carried_in: int = 0, payouts: tuple[PayoutFinding, ...] = (),
-                 unit: tuple[int, str | None, int] = (1, None, 0), error: str | None = None
-                 ) -> None:
+                 unit: tuple[int, str | None, int] = (1, None, 0), error: str | None = None,
+                 platform: bool = False) -> None:
         # the fields above, written as the generated __init__ would (one made per replayed
         # hand: the frozen dataclass's own sets each through object.__setattr__, twice the
         # time); a new field goes here too
@@ -98,7 +102,7 @@ class HandFacts:
             hand=hand, session=session, ord=ord, position=position, game=game, status=status,
             starting=starting, contributions=contributions, paid=paid, net=net,
             pot_out=pot_out, rules_net=rules_net, carried=carried, carried_in=carried_in,
-            payouts=payouts, unit=unit, error=error)
+            payouts=payouts, unit=unit, error=error, platform=platform)
 
     @property
     def pot_in(self) -> int:
@@ -131,11 +135,11 @@ class HandFacts:
 
 
 def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
-               nets: tuple[Any, Any, Any] | None = None) -> HandFacts:
+               nets: tuple[Any, Any, Any] | None = None, platform: bool = False) -> HandFacts:
     """The :class:`HandFacts` of a :class:`replay.fold.HandReplay` (duck-typed so that the
     ledger package does not import the replayer). ``unit``: the hand's ``Unit``. ``nets``:
     the replay's ``(paid, net, paid_net)`` when the caller has them already (new dicts, which
-    the facts then keep); computed otherwise."""
+    the facts then keep); computed otherwise. ``platform``: :attr:`HandFacts.platform`."""
     paid, net, paid_net = nets or (replay.paid, dict(replay.net), dict(replay.paid_net))
     r = replay.result
     carried = r.carried
@@ -150,7 +154,8 @@ def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
         carried_in=r.carried_in,
         payouts=tuple(PayoutFinding(d.player, d.recorded, d.recomputed, d.kind, d.sentence())
                       for d in discrepancies) if discrepancies else (),
-        unit=(unit.minor_per_chip, unit.currency, unit.decimals) if unit else (1, None, 0))
+        unit=(unit.minor_per_chip, unit.currency, unit.decimals) if unit else (1, None, 0),
+        platform=platform)
 
 
 @dataclass(frozen=True)
@@ -276,6 +281,9 @@ class SessionBook:
     #: first hand, holding its hands' players, counts and rake (not the hands themselves).
     #: Empty while they share one unit: this book is then that unit's.
     by_unit: dict[tuple[int, str | None, int], SessionBook] = field(default_factory=dict)
+    #: Its players are platform ids: a PokerNow log opened it or one of its hands was read
+    #: from one (:func:`ledger.model.platform.marks_platform_session`).
+    platform: bool = False
 
     @property
     def unit(self) -> tuple[int, str | None, int]:
@@ -411,6 +419,8 @@ class SeriesFold:
         if self.aliases:
             hand = hand.renamed(self.names)
         book = self._book(hand.session, hand.position)
+        if hand.platform:
+            book.platform = True
         if hand.session is None and book.hand_count:
             _by_unit(book, hand)
         _hand(book, hand)
@@ -425,7 +435,8 @@ class SeriesFold:
         for name, book in self.books.items():
             if name not in self._closed:
                 self._close(book)
-        nicknames = platform_nicknames(self._named, self.seated, self.aliases)
+        nicknames = platform_nicknames(self._named, self.seated, self.aliases,
+                                       {n for n, b in self.books.items() if b.platform})
         return Series(self.books, self.hands, self.aliases, nicknames=nicknames)
 
     def _book(self, name: str | None, position: int) -> SessionBook:
@@ -456,16 +467,17 @@ class SeriesFold:
             self._on_close(book)
 
 
-def platform_nicknames(rows: list[SessionRow], seated: Mapping[str | None, set[str]],
-                       aliases: Mapping[str, str]) -> dict[str, str]:
+def platform_nicknames(rows: Iterable[SessionRow], seated: Mapping[str | None, set[str]],
+                       aliases: Mapping[str, str], platform: Collection[str | None]
+                       ) -> dict[str, str]:
     """``{player: nickname}`` for players known by a platform id: the latest name a PokerNow
-    import gave the id (``player_alias`` in a session opened from a PokerNow log), when the id
-    sat at that session's tables, is still its own series name (no ``player alias`` made it
-    someone else) and the name never sat at any table (so it is a nickname, not a player).
-    ``seated``: per session, the names at its tables before aliases."""
+    import gave the id (``player_alias`` in a session of ``platform``, those whose players
+    are platform ids: :mod:`ledger.model.platform`), when the id sat at that session's
+    tables, is still its own series name (no ``player alias`` made it someone else) and the
+    name never sat at any table (so it is a nickname, not a player). ``rows``: the session
+    rows in ledger order (only ``player_alias`` ones are read); ``seated``: per session, the
+    names at its tables before aliases."""
     anywhere = set().union(*seated.values())
-    platform = {r.session for r in rows if r.event.type == "session_opened"
-                and r.event.source.get("format") == "pokernow"}
     out = {}
     for r in rows:
         e = r.event
@@ -478,6 +490,8 @@ def platform_nicknames(rows: list[SessionRow], seated: Mapping[str | None, set[s
 
 def _session_event(book: SessionBook, e: Any, position: int, names: Names) -> None:
     t = e.type
+    if t == "session_opened" and from_platform(e):
+        book.platform = True
     if t == "session_opened" and book.opened is None:
         book.opened = e
         book.chip_value_minor, book.currency, book.decimals = (

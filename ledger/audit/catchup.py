@@ -186,10 +186,15 @@ def _append(con: Any, table: str, rows: list[tuple]) -> None:
 
 
 def _nicknames(ledger: Any, con: Any, aliases: dict[str, str]) -> None:
-    """Work the nicknames out again: a new hand may seat a name that was a nickname."""
+    """Work the nicknames out again: a new hand may seat a name that was a nickname, or be
+    the first of its session read from a PokerNow log (:mod:`ledger.model.platform`)."""
     seated: dict[str | None, set[str]] = {}
     for session, player in con.execute("SELECT DISTINCT session, player FROM results").fetchall():
         seated.setdefault(session, set()).add(player)
-    rows = session_rows(ledger, types=("player_alias", "session_opened"))
+    from ledger.store.streams import platform_sessions
+
+    rows = session_rows(ledger, types=("player_alias",))
+    platform = platform_sessions(ledger, {r.session for r in rows})
     con.execute("DELETE FROM player_nicknames")
-    _append(con, "player_nicknames", sorted(platform_nicknames(rows, seated, aliases).items()))
+    _append(con, "player_nicknames",
+            sorted(platform_nicknames(rows, seated, aliases, platform).items()))

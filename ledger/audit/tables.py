@@ -58,8 +58,10 @@ from ledger.model.errors import LedgerError
 #: returned beyond a player's uncalled bet are a ``returned`` discrepancy; 13: the payouts
 #: recorded in a hand still in progress are no discrepancy until it ends; 14: hands of no
 #: session in a book per chip unit, each hand's unit in ``hands``, ``session_players``
-#: carries its book's unit): forces a rebuild.
-DERIVED_VERSION = "14"
+#: carries its book's unit; 15: ``player_nicknames`` of a session holding a hand read from a
+#: PokerNow log, not only of one such a log opened, :mod:`ledger.model.platform`): forces a
+#: rebuild.
+DERIVED_VERSION = "15"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,

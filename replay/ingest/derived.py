@@ -32,6 +32,7 @@ from ledger.audit.stream import StreamAudit
 from ledger.audit.tables import refresh
 from ledger.model.errors import LedgerError
 from ledger.model.events import event_json
+from ledger.model.platform import from_platform
 from replay.fold import replay_events, replay_folded
 from replay.tables import append_rows, create_tables
 
@@ -87,8 +88,8 @@ def hand_share(events: Sequence[Any], state: Any, session: str | None, *, ord_: 
     nets = (r.paid, dict(r.net), dict(r.paid_net))
     rows = rows_for(r, ord_, net=nets[1], paid_net=nets[2])
     return HandShare(
-        rows, hand_facts(r, ord=ord_, position=position, unit=events[0].unit, nets=nets)
-    )
+        rows, hand_facts(r, ord=ord_, position=position, unit=events[0].unit, nets=nets,
+                         platform=from_platform(events[0])))
 
 
 def early_share(events: Sequence[Any], state: Any) -> tuple[Sequence[Any], bytes | None]:
