@@ -46,6 +46,7 @@ from ledger.store.streams import (
     stored_rows,
 )
 from replay.build import check_events, phh_fold
+from replay.ingest.paid import paid_finding
 from replay.ingest.rakes import rake_finding
 from replay.ingest.registry import find_importer, formats, not_text
 from replay.ingest.signatures import Signatures
@@ -598,6 +599,7 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
     each good hand's events and the engine state their check left, by hand id (or what
     ``keep(events, state)`` makes of them)."""
     errors: list[LedgerError] = list(read.errors)
+    warned = {e.hand for e in read.errors if isinstance(e, StoredFinding)}
     skip = _legacy_skips(read.items, known)
     held = _earlier_held(read.items, known)
     batches: list[Batch] = []
@@ -626,8 +628,9 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
             errors.append(invalid_value(exc).located(hand=getattr(item, "hand", None)))
             continue
         hand = events[0].hand
-        found = _faults(events, state, file=read.file, line=getattr(item, "line", None),
-                        rake_line=getattr(item, "rake_line", None))
+        found = hand_faults(events, state, file=read.file, line=getattr(item, "line", None),
+                            rake_line=getattr(item, "rake_line", None),
+                            check_paid=hand not in warned)
         if found is not None:
             errors.append(found)
             if not isinstance(found, StoredFinding):  # a warning keeps the hand
@@ -639,14 +642,18 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
     return batches, errors
 
 
-def _faults(events: list[Any], state: Any, *, file: str, line: int | None,
-            rake_line: int | None = None) -> LedgerError | None:
+def hand_faults(events: list[Any], state: Any, *, file: str | None, line: int | None,
+                rake_line: int | None = None, check_paid: bool = True) -> LedgerError | None:
     """What :func:`check_items` finds wrong with a hand the engine took (``state``: after
     its ``events``): a hand id or a seated player's name a command would refuse
     (ledger/model/names.py), else its rake (:func:`replay.ingest.rakes.rake_finding`: above
     the pot, or, a :class:`StoredFinding`, not what the payouts leave out), else chips it
-    records as returned beyond an uncalled bet (:func:`returned_finding`); None: nothing.
-    ``rake_line``: the line of the file's rake, where a rake above the pot is refused."""
+    records as returned beyond an uncalled bet (:func:`returned_finding`) and payouts that do
+    not come to the pot of a hand with no rake (:func:`replay.ingest.paid.paid_finding`),
+    both :class:`StoredFinding` values, one for the hand (the two facts in one line); None:
+    nothing. ``rake_line``: the line of the file's rake, where a rake above the pot is
+    refused; ``check_paid``: False when the reader warned of the hand already (a PokerNow
+    hand whose chips put in, returned and collected do not add up)."""
     hand = events[0].hand
     try:
         check_hand_id(hand)
@@ -655,7 +662,13 @@ def _faults(events: list[Any], state: Any, *, file: str, line: int | None,
     except LedgerError as exc:
         return exc.located(file=file, line=line, hand=hand)
     found = rake_finding(events, state, file=file, line=line, rake_line=rake_line)
-    return found if found is not None else returned_finding(state, file=file, line=line)
+    if found is not None:
+        return found
+    back = returned_finding(state, file=file, line=line)
+    paid = paid_finding(events, state, file=file, line=line) if check_paid else None
+    if back is not None and paid is not None:  # one line a hand: both facts in it
+        back.message += f"; and {paid.message}"
+    return back if back is not None else paid
 
 
 def returned_finding(state: Any, *, file: str, line: int | None) -> StoredFinding | None:
