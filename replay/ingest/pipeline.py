@@ -68,7 +68,8 @@ class ImportReport:
     (:func:`replay.ingest.completing.continuation`), not counted as imported.
     ``outside``: the hands already in the ledger that stay outside ``session``, the session
     the import puts its hands in (stored under none or another: a hand's session is never
-    rewritten)."""
+    rewritten). ``skipped``: the files of the directories imported that no importer reads,
+    each named in a note (:mod:`replay.ingest.survey`), not counted in ``files``."""
 
     files: int = 0
     imported: int = 0
@@ -83,6 +84,7 @@ class ImportReport:
     outside: int = 0
     warnings: list[str] = field(default_factory=list)
     session: str | None = None
+    skipped: int = 0
 
     def add(self, part: ImportReport) -> None:
         """Add the counts and errors of ``part`` (one file's report) to this report."""
@@ -119,28 +121,40 @@ class ImportReport:
                      "corrections and voids appended as made: `history` names them)")
         if self.warnings:
             text += f"; {len(self.warnings)} warning(s) about hands stored"
+        if self.skipped:
+            text += f"; {self.skipped} other file(s) skipped (each in a note)"
         return text
 
 
 def discover(directory: Path) -> list[Path]:
     """The files under ``directory`` (recursively, sorted by path) that an importer
-    identifies; any other file (a README, a PokerNow ledger statement) is left alone."""
-    return sorted(p for p in directory.rglob("*") if p.is_file() and find_importer(p))
+    identifies (:func:`replay.ingest.survey.survey`, without its notes)."""
+    from replay.ingest.survey import survey
+
+    return survey(directory)[0]
 
 
-def expand(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
-    """``paths`` with each directory replaced by :func:`discover`; and an error line for
-    each path that does not exist."""
+def expand(paths: Sequence[Path], statement: Path | None = None
+           ) -> tuple[list[Path], list[str], list[str]]:
+    """``paths`` with each directory replaced by the files an importer identifies under it;
+    an error line for each path that does not exist; and a note line for each file of those
+    directories left unread (:func:`replay.ingest.survey.survey`; ``statement``: the
+    ``--ledger`` statement, left without one)."""
+    from replay.ingest.survey import survey
+
     files: list[Path] = []
     missing: list[str] = []
+    skipped: list[str] = []
     for p in paths:
         if p.is_dir():
-            files.extend(discover(p))
+            found, notes = survey(p, statement)
+            files.extend(found)
+            skipped.extend(notes)
         elif p.exists():
             files.append(p)
         else:
             missing.append(f"{p}: no such file")
-    return files, missing
+    return files, missing, skipped
 
 
 def import_paths(
@@ -183,7 +197,9 @@ def import_paths(
 
         check_statement(Path(pn_ledger), paths)
     report = ImportReport(session=session)
-    files, report.errors = expand(paths)
+    files, report.errors, report.notes = expand(
+        paths, None if pn_ledger is None else Path(pn_ledger))
+    report.skipped = len(report.notes)
     if session is not None:
         _check_session_first(ledger, session, files)
     with progress("importing", len(files)) as tick:
@@ -239,7 +255,8 @@ def unreadable_only(paths: Sequence[Path], session: str | None) -> ImportReport 
     unreadable, no format handledger reads, a binary ``.jsonl``: :func:`_importer_of`) and
     so without a ledger; None as soon as one file is of a format handledger reads."""
     report = ImportReport(session=session)
-    files, report.errors = expand(paths)
+    files, report.errors, report.notes = expand(paths)
+    report.skipped = len(report.notes)
     for path in files:
         report.files += 1
         if _importer_of(path, report) is not None:
