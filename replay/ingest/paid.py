@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.pots import uncalled
 from ledger.model.errors import StoredFinding
+from replay.carry import may_carry
 from replay.rake import filed_rake, whole_pot
 
 
@@ -28,7 +29,9 @@ def paid_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     alone (a site that leaves the uncalled bet out of what it says was collected: the audit
     names that ``uncalled``), when the hand records no payouts (the rules' result), a rake
     (a ``recorded_rake`` event or its file's ``rake``/``site_rake``) or is not complete. A
-    hand with a rake rule (``_rake``, FORMATS.md §1) is warned of only when paid over.
+    hand with a rake rule (``_rake``, FORMATS.md §1) or whose options may carry chips to the
+    next hand (RULES.md §3.8, §7.1: :func:`replay.carry.may_carry`) is warned of only when
+    paid over: what the rule takes or the rules carry is left to the audit.
 
     Returns:
         :class:`StoredFinding` naming the hand (``file``, ``line``), what was paid, the pot
@@ -56,7 +59,9 @@ def unraked_finding(events: Sequence[Any], state: Any, *, file: str | None = Non
     pot = whole_pot(state)
     paid = sum(p.amount for p in state.payouts)
     short = pot + back - paid
-    if short == 0 or (back and short == back) or (short > 0 and "_rake" in source):
+    if short == 0 or (back and short == back):
+        return None
+    if short > 0 and ("_rake" in source or may_carry(started)):  # a rule may explain it
         return None
     from ledger.formats.phh.base import format_amount
 

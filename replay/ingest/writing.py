@@ -134,8 +134,9 @@ class FileWriter:
         """Append the completions of cut-off hands, write the derived tables, and return the
         file's report (``files`` 0); ``read_errors``: the reader's errors (first in the
         report). A :class:`StoredFinding` of a hand that is stored (or was already) is a
-        warning (:func:`warning_line`), not an error. Under ``--strict`` with a bad hand,
-        raises :class:`_Discard` holding it.
+        warning (:func:`warning_line`), not an error; of a hand refused, an error, unless the
+        hand is one of several refused in one line for the same reason (``SameForHands``).
+        Under ``--strict`` with a bad hand, raises :class:`_Discard` holding it.
 
         Raises:
             LedgerError: the ledger refused the write.
@@ -144,6 +145,9 @@ class FileWriter:
         name = file_name(self.path)
         errors = [e.located(file=name) for e in
                   [*read_errors, *self.errors, *self.unit_errors, *self.clashes]]
+        # hands refused together in one line (their unit, …): that line says it for them
+        together = {h for e in errors for h in getattr(e, "hands", ())}
+        errors = [e for e in errors if not (isinstance(e, StoredFinding) and e.hand in together)]
         if not (self.strict and _refusals(errors)):  # findings of hands stored: warnings
             found = [e for e in errors if isinstance(e, StoredFinding) and e.hand in self.kept]
             for e in found:  # a hand the ledger holds under another id: named by that id
