@@ -42,7 +42,9 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
             pn_ledger: str | None, jobs: int | None = None, keys_dir: str | None = None
             ) -> None:
     """Import hand files: PHH (.phh, .phhs), JSON-lines events (.jsonl), PokerNow logs (.csv),
-    PokerStars hand histories (text); each file is recognised by its content.
+    PokerStars hand histories (text); each file is recognised by its content. A folder is
+    searched; each file in it that no format reads is named in a `note:` line (hidden files,
+    .md, .rst, .sh and the --ledger statement excepted).
 
     Hands already in the ledger are skipped; another hand under a stored hand's id is refused
     naming the first event that differs (a change to a stored hand is `correct`), and so is a
@@ -50,7 +52,8 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
     and nothing of it is written; the other hands still import, and the command exits 2. With
     --strict a file with any bad hand writes nothing at all. A hand stored as the site played
     and paid it though its chips do not add up (a PokerNow stack that does not follow the
-    previous hand, chips collected that are not those put in, FORMATS.md §2) is a `warning:`
+    previous hand, chips collected that are not those put in, FORMATS.md §2; payouts above
+    the pot, or short of it by other than the rake the hand records) is a `warning:`
     line, no refusal: exit 0 when nothing was refused; `audit` reports it (and exits 1).
     A signed correction or void (JSON lines) whose signature fails against the key directory
     refuses its file, nothing of it written, as `history` would say FAILS.

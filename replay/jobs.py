@@ -10,7 +10,7 @@ from typing import Any
 
 from ledger.audit import reports
 from ledger.audit.tables import AuditReport, read_audit
-from replay.ingest.pipeline import ImportReport, discover, import_paths
+from replay.ingest.pipeline import ImportReport, import_paths
 from replay.ingest.signatures import Signatures
 from replay.progress import Progress, silent
 from replay.projections import rebuild
@@ -32,23 +32,23 @@ def run_folder(ledger: Any, directory: Path, *, render: Render | None,
                problems: bool = True, progress: Progress = silent,
                signatures: Signatures | None = None) -> RunReport:
     """Import ``directory`` (JSON-lines files of 16 MB or more with worker processes; each
-    rejection, warning and note to ``warn``, the summary to ``echo``; ``signatures``: how
-    signed corrections and voids are checked, :mod:`replay.ingest.signatures`), replay every
-    hand rendering
-    those with a discrepancy or a note (``problems``; every hand when False) to ``echo``, then
-    read the audit and the balances the replay has just built.
+    rejection, warning and note (a file skipped: :mod:`replay.ingest.survey`; a signature
+    not checked) to ``warn``, the summary to ``echo``; ``signatures``: how signed
+    corrections and voids are checked, :mod:`replay.ingest.signatures`), replay every hand
+    rendering those with a discrepancy or a note (``problems``; every hand when False) to
+    ``echo``, then read the audit and the balances the replay has just built.
 
     Raises:
         LedgerError: a hand the rules reject among those stored, or a database failure.
     """
-    imported = import_paths(ledger, discover(directory), strict=False, session=None,
+    imported = import_paths(ledger, [directory], strict=False, session=None,
                             pn_ledger=None, jobs=None, progress=progress,
                             signatures=signatures)
     for line in imported.errors:
         warn(f"error: {line}")
     for line in imported.warnings:  # hands stored, their findings left to the audit
         warn(f"warning: {line}")
-    for line in imported.notes:  # a signature not checked (its key unknown here)
+    for line in imported.notes:  # a file skipped, a signature not checked
         warn(f"note: {line}")
     echo(imported.summary())
     counts = rebuild(ledger, render=render, problems=problems, echo=echo, progress=progress,

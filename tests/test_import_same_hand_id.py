@@ -35,7 +35,10 @@ def test_a_changed_bet_is_refused_naming_the_event(tmp_path: Path) -> None:
 def test_a_changed_recorded_payout_is_refused(tmp_path: Path) -> None:
     text = NIGHT_JSONL.replace('"amount":300,"player":"Ann"', '"amount":290,"player":"Ann"')
     err = _refused(tmp_path, "pay.jsonl", text)
-    assert err == ("error: pay.jsonl:20, hand f1: a different hand f1 is already in the ledger: "
+    # 290 of the pot of 300 is said first (a warning, an error since the hand is refused)
+    assert err == ("error: pay.jsonl:5, hand f1: the table paid 290 of the pot of 300: short "
+                   "by 10, and the hand records no rake\n"
+                   "error: pay.jsonl:20, hand f1: a different hand f1 is already in the ledger: "
                    'its event 16 is recorded_payout {"amount":290,"player":"Ann","pot":null,'
                    '"returned":false,"r… here, recorded_payout {"amount":300,"player":"Ann",'
                    f'"pot":null,"returned":false,"r… in the ledger; {HINT}\n')
@@ -162,8 +165,11 @@ def test_the_phh_export_of_a_live_rake_is_already_in_the_ledger(tmp_path: Path) 
         other.write_text(edited)
         code, out, err = one_shot(db, "import", str(other))
         assert (code, out) == (2, REJECTED)
-        assert err == (f"error: {other}:1, hand f1: a different hand f1 is already in the "
-                       f"ledger: its rake is {here} here, 10 in the ledger; {HINT}\n")
+        # without its rake, 290 of the 300 pot is said first (an error: the hand is refused)
+        short = (f"error: {other}:1, hand f1: the table paid 290 of the pot of 300: short by "
+                 "10, and the hand records no rake\n") if here == "none" else ""
+        assert err == (f"{short}error: {other}:1, hand f1: a different hand f1 is already in "
+                       f"the ledger: its rake is {here} here, 10 in the ledger; {HINT}\n")
     # the payout, compared as before: Ann's 290 paid as 300 with the rake of 10, 10 more
     # than the pot (said first, an error since the hand is refused)
     other = tmp_path / "paid.phh"

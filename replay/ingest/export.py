@@ -18,7 +18,8 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
     JSON lines keep a hand still being played as far as it was played, marked by the file's
     closing line (:mod:`ledger.formats.jsonl.lines`), and ``note`` names those hands.
     ``parquet`` or ``csv``: the events and every derived table and view, caught up first, as
-    files in the directory ``out``; returns the files written. The ledger is only read.
+    files in the directory ``out``; returns the files written, each once, and ``note`` names
+    the hands still in play (their chips put in, nothing paid yet). The ledger is only read.
 
     Raises:
         LedgerError: ``parquet``/``csv`` without a directory; NotFound: no ledger, or a named
@@ -32,7 +33,13 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
         from replay.books import fresh_books
 
         with fresh_books(path, note=note) as ledger:
-            return export_tables(ledger, out, fmt)
+            written = export_tables(ledger, out, fmt)
+            playing = in_play(ledger)
+        if playing:  # said once the files are written, as for JSON lines
+            note(f"note: {len(playing)} hand(s) still in play, exported as played so far "
+                 "(their chips in the pot counted as put in, nothing as paid until each "
+                 f"ends): {', '.join(playing)}")
+        return written
     said: list[str] = []  # the notes, given once the export is written (not before a refusal)
     with Ledger(path, read_only=True) as ledger:
         text = export_text(ledger, fmt, hands, said.append)
@@ -228,9 +235,11 @@ def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
     except OSError as exc:
         raise LedgerError(f"cannot make folder {out}: {exc.strerror}") from None
     con = ledger.connection
+    # this database's own (a ledger read with its tables caught up in memory also lists the
+    # file's, attached beside them under the same names: each table once, as it reads now)
     names = [r[0] for r in con.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
-    ).fetchall() if r[0] != "meta"]
+        "SELECT DISTINCT table_name FROM information_schema.tables WHERE table_schema = "
+        "'main' AND table_catalog = current_database()").fetchall() if r[0] != "meta"]
     written = []
     for name in sorted(names):
         path = out / f"{name}.{fmt}"

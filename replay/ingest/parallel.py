@@ -8,8 +8,10 @@ one transaction. Into an empty ledger the workers also make each hand's share of
 tables, which this process appends in the same transaction (:mod:`replay.ingest.derived`).
 A few parts at a time are in flight, so that memory does not grow with the file.
 
-The outcome is the one-process import's (a test compares rows and reports). The workers take
-only plain files: whenever anything is not plain — a bad line, table or illegal hand
+The outcome is the one-process import's (a test compares rows and reports). A hand stored
+though its chips do not add up (a rake or payouts that do not come to its pot) is a warning
+line of its part, worded as the one-process import words it. The workers take only plain
+files: whenever anything is not plain — a bad line, table or illegal hand
 anywhere, a hand, session or source key already in the ledger, a hand whose options may carry
 chips into the next hand (RULES.md §3.8, §7.1), a stream met in two parts that do not join up,
 a table or hand id met in two parts, a row skipped for a repeated source key, a hand of a
@@ -312,6 +314,7 @@ def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) 
             tables.add_part(part.rows, part.facts, positions.start - 1)
         hands.update(part.hands)
         sessions.update(new_sessions)
+        report.warnings.extend(part.warnings)
         report.imported += len(part.hands)
         report.events += len(part.columns)
     if tables is not None and tables.hands:

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from ledger.formats.reading import SessionEntry
-from ledger.model.errors import LedgerError
+from ledger.model.errors import LedgerError, StoredFinding
 
 
 class Job(NamedTuple):
@@ -43,7 +44,9 @@ class Part:
     hand's share of the derived tables (its rows, and the list of the hands' facts pickled),
     numbered from the part's first hand and row
     (:meth:`replay.ingest.derived.ImportTables.add_part`). ``fallback``: why the part is not
-    plain (the file then goes through the one-process import)."""
+    plain (the file then goes through the one-process import). ``warnings``: the warning
+    lines of its hands stored though their chips do not add up
+    (:func:`replay.ingest.writing.warning_line`), as the one-process import words them."""
 
     columns: Any = None
     hands: list[str] = field(default_factory=list)
@@ -53,6 +56,7 @@ class Part:
     rows: list[Any] = field(default_factory=list)
     facts: bytes = b""
     fallback: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
 
 #: A worker's memory across the parts it prepares: the reader's event of each event text,
@@ -105,7 +109,7 @@ def _prepare_jsonl(job: Job) -> Part:
         return Part(fallback="a bad name")  # refused in one process, naming the line
     states: dict[str, Any] = {}
     batches, errors = check_items(read, states=states if job.shares else None)
-    if errors:
+    if any(not isinstance(e, StoredFinding) for e in errors):
         return Part(fallback="an illegal hand")
     spans: dict[str, tuple[int, int]] = {}  # session stream -> (first seq, last seq) here
     for item in read.items:
@@ -118,7 +122,18 @@ def _prepare_jsonl(job: Job) -> Part:
     for batch in batches:
         if batch.hand_id is not None and may_carry(batch.events[0]):
             return Part(fallback=f"hand {batch.hand_id} may carry chips to the next hand")
-    return _serialised(Part(spans=spans), batches, states, job, cache)
+    return _serialised(Part(spans=spans, warnings=_warnings(errors, job)), batches, states,
+                       job, cache)
+
+
+def _warnings(found: list[Any], job: Job) -> list[str]:
+    """The warning lines of the :class:`StoredFinding` values ``found`` of the part of
+    ``job``, each hand of them kept (:func:`replay.ingest.writing.warning_line`)."""
+    from ledger.formats.files import file_name
+    from replay.ingest.writing import warning_line
+
+    name = file_name(Path(job.file))
+    return [warning_line(e.located(file=name)) for e in found]
 
 
 def _prepare_phh(job: Job) -> Part:
@@ -126,7 +141,7 @@ def _prepare_phh(job: Job) -> Part:
     from ledger.formats.phh.read import read_plain_part
     from ledger.model.batch import Batch
     from replay.build import phh_fold
-    from replay.ingest.rakes import rake_finding
+    from replay.ingest.pipeline import hand_faults
 
     try:
         with open(job.file, "rb") as f:
@@ -141,16 +156,20 @@ def _prepare_phh(job: Job) -> Part:
     if read is None:
         return Part(fallback="not a plain part")
     hands, tables = read
-    batches, states = [], {}
+    batches, states, found = [], {}, []
     for hand in hands:
         if hand.started.session is not None:  # its session's chips, carried chips: one process
             return Part(fallback=f"hand {hand.hand} names a session")
         events, state = phh_fold(hand)  # an illegal hand raises: the one-process import
-        if rake_finding(events, state) is not None:  # worded by the one-process import
-            return Part(fallback=f"hand {hand.hand}'s rake is not what its payouts leave out")
+        fault = hand_faults(events, state, file=None, line=hand.line)
+        if fault is not None:
+            if not isinstance(fault, StoredFinding):  # refused: worded by the one process
+                return Part(fallback=f"hand {hand.hand}: {fault.message}")
+            found.append(fault)  # a rake or payouts that do not add up: a warning
         batches.append(Batch(hand.hand, events, hand.hand, None, hand.source_key, hand.line))
         states[hand.hand] = (events, state)
-    return _serialised(Part(tables=tables), batches, states, job, _cache())
+    return _serialised(Part(tables=tables, warnings=_warnings(found, job)), batches, states,
+                       job, _cache())
 
 
 def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job,

@@ -46,6 +46,7 @@ from ledger.store.streams import (
     stored_rows,
 )
 from replay.build import check_events, phh_fold
+from replay.ingest.paid import paid_finding
 from replay.ingest.rakes import rake_finding
 from replay.ingest.registry import find_importer, formats, not_text
 from replay.ingest.signatures import Signatures
@@ -67,7 +68,8 @@ class ImportReport:
     (:func:`replay.ingest.completing.continuation`), not counted as imported.
     ``outside``: the hands already in the ledger that stay outside ``session``, the session
     the import puts its hands in (stored under none or another: a hand's session is never
-    rewritten)."""
+    rewritten). ``skipped``: the files of the directories imported that no importer reads,
+    each named in a note (:mod:`replay.ingest.survey`), not counted in ``files``."""
 
     files: int = 0
     imported: int = 0
@@ -82,6 +84,7 @@ class ImportReport:
     outside: int = 0
     warnings: list[str] = field(default_factory=list)
     session: str | None = None
+    skipped: int = 0
 
     def add(self, part: ImportReport) -> None:
         """Add the counts and errors of ``part`` (one file's report) to this report."""
@@ -118,28 +121,40 @@ class ImportReport:
                      "corrections and voids appended as made: `history` names them)")
         if self.warnings:
             text += f"; {len(self.warnings)} warning(s) about hands stored"
+        if self.skipped:
+            text += f"; {self.skipped} other file(s) skipped (each in a note)"
         return text
 
 
 def discover(directory: Path) -> list[Path]:
     """The files under ``directory`` (recursively, sorted by path) that an importer
-    identifies; any other file (a README, a PokerNow ledger statement) is left alone."""
-    return sorted(p for p in directory.rglob("*") if p.is_file() and find_importer(p))
+    identifies (:func:`replay.ingest.survey.survey`, without its notes)."""
+    from replay.ingest.survey import survey
+
+    return survey(directory)[0]
 
 
-def expand(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
-    """``paths`` with each directory replaced by :func:`discover`; and an error line for
-    each path that does not exist."""
+def expand(paths: Sequence[Path], statement: Path | None = None
+           ) -> tuple[list[Path], list[str], list[str]]:
+    """``paths`` with each directory replaced by the files an importer identifies under it;
+    an error line for each path that does not exist; and a note line for each file of those
+    directories left unread (:func:`replay.ingest.survey.survey`; ``statement``: the
+    ``--ledger`` statement, left without one)."""
+    from replay.ingest.survey import survey
+
     files: list[Path] = []
     missing: list[str] = []
+    skipped: list[str] = []
     for p in paths:
         if p.is_dir():
-            files.extend(discover(p))
+            found, notes = survey(p, statement)
+            files.extend(found)
+            skipped.extend(notes)
         elif p.exists():
             files.append(p)
         else:
             missing.append(f"{p}: no such file")
-    return files, missing
+    return files, missing, skipped
 
 
 def import_paths(
@@ -182,7 +197,9 @@ def import_paths(
 
         check_statement(Path(pn_ledger), paths)
     report = ImportReport(session=session)
-    files, report.errors = expand(paths)
+    files, report.errors, report.notes = expand(
+        paths, None if pn_ledger is None else Path(pn_ledger))
+    report.skipped = len(report.notes)
     if session is not None:
         _check_session_first(ledger, session, files)
     with progress("importing", len(files)) as tick:
@@ -238,7 +255,8 @@ def unreadable_only(paths: Sequence[Path], session: str | None) -> ImportReport 
     unreadable, no format handledger reads, a binary ``.jsonl``: :func:`_importer_of`) and
     so without a ledger; None as soon as one file is of a format handledger reads."""
     report = ImportReport(session=session)
-    files, report.errors = expand(paths)
+    files, report.errors, report.notes = expand(paths)
+    report.skipped = len(report.notes)
     for path in files:
         report.files += 1
         if _importer_of(path, report) is not None:
@@ -598,6 +616,7 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
     each good hand's events and the engine state their check left, by hand id (or what
     ``keep(events, state)`` makes of them)."""
     errors: list[LedgerError] = list(read.errors)
+    warned = {e.hand for e in read.errors if isinstance(e, StoredFinding)}
     skip = _legacy_skips(read.items, known)
     held = _earlier_held(read.items, known)
     batches: list[Batch] = []
@@ -626,8 +645,9 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
             errors.append(invalid_value(exc).located(hand=getattr(item, "hand", None)))
             continue
         hand = events[0].hand
-        found = _faults(events, state, file=read.file, line=getattr(item, "line", None),
-                        rake_line=getattr(item, "rake_line", None))
+        found = hand_faults(events, state, file=read.file, line=getattr(item, "line", None),
+                            rake_line=getattr(item, "rake_line", None),
+                            check_paid=hand not in warned)
         if found is not None:
             errors.append(found)
             if not isinstance(found, StoredFinding):  # a warning keeps the hand
@@ -639,14 +659,18 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
     return batches, errors
 
 
-def _faults(events: list[Any], state: Any, *, file: str, line: int | None,
-            rake_line: int | None = None) -> LedgerError | None:
+def hand_faults(events: list[Any], state: Any, *, file: str | None, line: int | None,
+                rake_line: int | None = None, check_paid: bool = True) -> LedgerError | None:
     """What :func:`check_items` finds wrong with a hand the engine took (``state``: after
     its ``events``): a hand id or a seated player's name a command would refuse
     (ledger/model/names.py), else its rake (:func:`replay.ingest.rakes.rake_finding`: above
     the pot, or, a :class:`StoredFinding`, not what the payouts leave out), else chips it
-    records as returned beyond an uncalled bet (:func:`returned_finding`); None: nothing.
-    ``rake_line``: the line of the file's rake, where a rake above the pot is refused."""
+    records as returned beyond an uncalled bet (:func:`returned_finding`) and payouts that do
+    not come to the pot of a hand with no rake (:func:`replay.ingest.paid.paid_finding`),
+    both :class:`StoredFinding` values, one for the hand (the two facts in one line); None:
+    nothing. ``rake_line``: the line of the file's rake, where a rake above the pot is
+    refused; ``check_paid``: False when the reader warned of the hand already (a PokerNow
+    hand whose chips put in, returned and collected do not add up)."""
     hand = events[0].hand
     try:
         check_hand_id(hand)
@@ -655,7 +679,13 @@ def _faults(events: list[Any], state: Any, *, file: str, line: int | None,
     except LedgerError as exc:
         return exc.located(file=file, line=line, hand=hand)
     found = rake_finding(events, state, file=file, line=line, rake_line=rake_line)
-    return found if found is not None else returned_finding(state, file=file, line=line)
+    if found is not None:
+        return found
+    back = returned_finding(state, file=file, line=line)
+    paid = paid_finding(events, state, file=file, line=line) if check_paid else None
+    if back is not None and paid is not None:  # one line a hand: both facts in it
+        back.message += f"; and {paid.message}"
+    return back if back is not None else paid
 
 
 def returned_finding(state: Any, *, file: str, line: int | None) -> StoredFinding | None:

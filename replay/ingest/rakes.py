@@ -114,7 +114,8 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
             number of its chips (a JSON-lines file's; PHH's is refused where it is read);
         :class:`StoredFinding` (stored, a warning): the payouts are short of the pot (and
             the uncalled bet) by something other than the rake, naming the rake, what was
-            paid, the pot and the shortfall.
+            paid, the pot and the shortfall; of a rake of 0, as of a hand with none
+            (:func:`replay.ingest.paid.unraked_finding`).
     """
     started = events[0]
     where: dict[str, Any] = {"file": file, "line": line, "hand": started.hand}
@@ -150,6 +151,10 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
                            "finishing_stacks) saying who was paid them: a raked hand records "
                            "what each player collected (a rake of the whole pot, nothing)",
                            **where)
+    if rake == 0:  # no rake: what was paid against the pot, in those words
+        from replay.ingest.paid import unraked_finding
+
+        return unraked_finding(events, state, file=file, line=line)
     paid = sum(p.amount for p in state.payouts)
     short = pot + back - paid
     if short == rake or (back and short - back == rake):

@@ -59,6 +59,7 @@ class FileWriter:
         self.clashes: list[LedgerError] = []
         self.kept: set[str | None] = set()  # hands of the file not refused
         self.held_as: dict[str | None, str] = {}  # kept hand -> the id the ledger has it under
+        self.in_play: set[str | None] = set()  # known hands the ledger holds in play
         self.good = 0  # hands that would be written (or complete a cut one)
         self.completions: list[Batch] = []
         self._previous = carry.previous_in(ledger)
@@ -89,6 +90,7 @@ class FileWriter:
         self.unit_errors.extend(unit_errors)
         self.clashes.extend(clashes)
         self.kept.update(b.hand_id for b in batches if b.is_hand)
+        self.in_play.update(_known_in_play(self.ledger, batches, errors))
         self.good += sum(1 for b in batches if b.is_hand and b.events)
         if self.refusing:
             return
@@ -134,8 +136,10 @@ class FileWriter:
         """Append the completions of cut-off hands, write the derived tables, and return the
         file's report (``files`` 0); ``read_errors``: the reader's errors (first in the
         report). A :class:`StoredFinding` of a hand that is stored (or was already) is a
-        warning (:func:`warning_line`), not an error. Under ``--strict`` with a bad hand,
-        raises :class:`_Discard` holding it.
+        warning (:func:`warning_line`), not an error; of a hand refused, an error, unless the
+        hand is one of several refused in one line for the same reason (``SameForHands``);
+        none of a copy of a hand the ledger holds in play.
+        Under ``--strict`` with a bad hand, raises :class:`_Discard` holding it.
 
         Raises:
             LedgerError: the ledger refused the write.
@@ -144,6 +148,10 @@ class FileWriter:
         name = file_name(self.path)
         errors = [e.located(file=name) for e in
                   [*read_errors, *self.errors, *self.unit_errors, *self.clashes]]
+        # hands refused together in one line (their unit, …): that line says it for them;
+        # a copy of a hand the ledger holds in play: the payouts so far, checked when it ends
+        together = {h for e in errors for h in getattr(e, "hands", ())} | self.in_play
+        errors = [e for e in errors if not (isinstance(e, StoredFinding) and e.hand in together)]
         if not (self.strict and _refusals(errors)):  # findings of hands stored: warnings
             found = [e for e in errors if isinstance(e, StoredFinding) and e.hand in self.kept]
             for e in found:  # a hand the ledger holds under another id: named by that id
@@ -312,6 +320,20 @@ def _outside(ledger: Any, skipped: list[Batch]) -> int:
                         " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
                         [list(into)])
     return sum(1 for key, session in rows if session != into[key])
+
+
+def _known_in_play(ledger: Any, batches: Sequence[Batch], errors: Sequence[LedgerError]
+                   ) -> set[str | None]:
+    """The hands of ``batches`` found known (no events left to write) that ``errors`` hold a
+    :class:`StoredFinding` of and the ledger holds in play (a PHH copy taken while the hand
+    was played: :func:`replay.ingest.phh_form.copy_of_hand_in_play`): no warning, since
+    what it paid so far is no finding until the hand ends (README, Net)."""
+    warned = {e.hand for e in errors if isinstance(e, StoredFinding)}
+    if not warned:
+        return set()
+    return {b.hand_id for b in batches if b.is_hand and b.events is None
+            and b.hand_id in warned
+            and completing.in_play([r.event for r in ledger.read(b.hand_id)])}
 
 
 def _held_as(ledger: Any, skipped: list[Batch]) -> dict[str | None, str]:

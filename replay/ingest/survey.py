@@ -1,0 +1,73 @@
+"""What an import of a directory reads, and a note for each file it leaves (README, "import").
+
+An import of a directory reads, recursively and in path order, every file an importer
+identifies by its content (:func:`replay.ingest.registry.find_importer`). Any other file is
+named in a ``note:`` line saying why it was left (empty, no format handledger reads, a
+PokerNow ledger statement not given with ``--ledger``, not a regular file, unreadable),
+except what nobody means as hands: a hidden file or one in a hidden directory (a name that
+starts with ``.``), documentation and scripts (``.md``, ``.rst``, ``.sh``:
+:data:`QUIET_SUFFIXES`) and the ledger statement given with ``--ledger``. A file named on
+the command line is never surveyed: one no format reads is refused (``error:``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ledger.formats.files import check_file, file_name
+from ledger.formats.reading import read_head
+from ledger.model.errors import MalformedInput
+from replay.ingest.registry import find_importer, formats
+
+#: Files left without a note: documentation and scripts beside the hands.
+QUIET_SUFFIXES = (".md", ".rst", ".sh")
+#: The header of PokerNow's ledger statement (FORMATS.md §2, "PokerNow ledger CSV").
+_STATEMENT = b"player_nickname,player_id,"
+
+
+def survey(directory: Path, statement: Path | None = None) -> tuple[list[Path], list[str]]:
+    """``(the files under directory an importer identifies, sorted by path; a note line for
+    each other file, without its "note: ")``, see the module doc. ``statement``: the ledger
+    statement given with ``--ledger``, left without a note.
+
+    A note reads ``DIR/x.csv: skipped: not a hand history handledger reads (…)``."""
+    files: list[Path] = []
+    notes: list[str] = []
+    for path in sorted(directory.rglob("*")):
+        if any(part.startswith(".") for part in path.relative_to(directory).parts):
+            continue  # hidden, or in a hidden directory (.git, .DS_Store …)
+        if path.is_dir() or path.suffix.lower() in QUIET_SUFFIXES:
+            continue
+        if statement is not None and _same(path, statement):
+            continue
+        if path.is_file() and find_importer(path) is not None:
+            files.append(path)
+            continue
+        notes.append(f"{file_name(path)}: skipped: {_why(path)}")
+    return files, notes
+
+
+def _same(path: Path, other: Path) -> bool:
+    try:
+        return os.path.samefile(path, other)
+    except OSError:
+        return False
+
+
+def _why(path: Path) -> str:
+    """Why no importer reads ``path``, in a few words."""
+    try:
+        size = check_file(path)
+        with path.open("rb"):
+            pass
+    except MalformedInput as exc:
+        return exc.message
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    if size == 0:
+        return "an empty file"
+    if read_head(path).lstrip(b"\xef\xbb\xbf").startswith(_STATEMENT):
+        return ("a PokerNow ledger statement, not a game log (import it with --ledger beside "
+                "its log)")
+    return f"not a hand history handledger reads ({formats()})"
