@@ -267,12 +267,11 @@ def _stop(futures: list[Any], abort: str) -> None:
 def _write_audit(merged: Merged, out: str) -> None:
     """The session tables and the findings, one Parquet file each (DuckDB's writer, the
     tables' own schema)."""
-    import duckdb
-
     from ledger.audit.tables import TABLES, audit_rows
+    from ledger.store.duck import connect
 
     rows = audit_rows(merged.series, merged.findings)
-    con = duckdb.connect()
+    con = connect()
     try:
         register_file_system(con, out)
         con.execute(TABLES)

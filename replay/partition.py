@@ -86,9 +86,9 @@ def replay_part(events: Any, number: int, starts: Any, aliases: Mapping[str, str
         LedgerError: a session row that does not parse (located at its stream), a hand
             without its first row (located at the hand), or a table that cannot be written.
     """
-    import duckdb
+    from ledger.store.duck import connect
 
-    con = duckdb.connect()
+    con = connect()
     try:
         con.register("part", events)
         rows = read_part(con)
@@ -274,11 +274,10 @@ def _write(tables: Mapping[str, Mapping[str, Any]], out: str, number: int) -> No
     """Insert the partition's columns into the replay tables of an in-memory DuckDB and copy
     each table to its Parquet file (DuckDB's own Parquet writer: the columns and types of
     ``export``)."""
-    import duckdb
-
+    from ledger.store.duck import connect
     from replay.tables import create_tables, insert_columns
 
-    con = duckdb.connect()
+    con = connect()
     try:
         register_file_system(con, out)
         create_tables(con)

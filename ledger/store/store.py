@@ -44,7 +44,7 @@ from ledger.model.errors import (
 )
 from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
-from ledger.store import landing
+from ledger.store import duck, landing
 from ledger.store.chain import (
     GENESIS,
     SESSION_PREFIX,
@@ -212,7 +212,7 @@ class Ledger:
 
     def _connect(self, read_only: bool) -> duckdb.DuckDBPyConnection:
         try:
-            return duckdb.connect(self.path, read_only=read_only)
+            return duck.connect(self.path, read_only=read_only)
         except duckdb.Error as e:
             raise self._translate(e) from e
 
@@ -233,7 +233,7 @@ class Ledger:
         self = cls.__new__(cls)
         self.path, self.read_only, self._depth = os.fspath(path), True, 0
         _regular_or_new(self.path)
-        self._con = duckdb.connect(":memory:")
+        self._con = duck.connect(":memory:")
         try:
             # the tables in memory are compressed at each checkpoint (a million hands' derived
             # tables: about 200 MB instead of 1 GB; replay.tables.write_tables checkpoints)
@@ -301,7 +301,7 @@ class Ledger:
             yield
         finally:
             try:
-                self._con = duckdb.connect(self.path)
+                self._con = duck.connect(self.path)
             except duckdb.Error as e:
                 raise self._translate(e) from e
 
@@ -797,7 +797,7 @@ def _create(path: str) -> None:
     partial = f"{path}.{os.getpid()}-{os.urandom(4).hex()}.new"
     try:
         try:
-            con = duckdb.connect(partial)
+            con = duck.connect(partial)
         except duckdb.Error:
             return  # a folder that is not there, say: the open says so
         try:
