@@ -139,9 +139,10 @@ def test_source_key_is_the_sha256_of_the_events_json(tmp_path: Path) -> None:
     path.write_text(_text(3) + _text(3, "g"))
     batches, errors = read_batches(path)
     assert errors == [] and len(batches) == 6
-    for stream, events, _, _, key, _ in batches:
-        text = "\n".join(e.model_dump_json() for e in events)
-        assert key == "jsonl:" + hashlib.sha256(text.encode()).hexdigest(), stream
+    for batch in batches:
+        text = "\n".join(e.model_dump_json() for e in batch.events)
+        assert batch.source_key == "jsonl:" + hashlib.sha256(text.encode()).hexdigest(), \
+            batch.stream
 
 
 def _rows(ledger: Ledger) -> list[tuple]:
