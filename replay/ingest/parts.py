@@ -146,7 +146,7 @@ def _prepare_phh(job: Job) -> Part:
         if rake_finding(events, state) is not None:  # worded by the one-process import
             return Part(fallback=f"hand {hand.hand}'s rake is not what its payouts leave out")
         batches.append(Batch(hand.hand, events, hand.hand, None, hand.source_key, hand.line))
-        states[hand.hand] = (events, state)
+        states[hand.hand] = (events, state, None)
     return _serialised(Part(tables=tables), batches, states, job, _cache())
 
 
@@ -190,9 +190,10 @@ def _share(batch: Any, types: list[str], states: dict[str, Any], ord_: int, posi
     from replay.ingest.derived import CHANGES, hand_share, same_events
 
     checked = states.get(batch.hand_id)
-    state = None
+    state = settled = None
     # the check's state serves when it folded these very events, none of which changes the
     # stream (derived.reusable, asked of the types already made)
     if checked is not None and same_events(checked[0], batch.events) and CHANGES.isdisjoint(types):
-        state = checked[1]
-    return hand_share(batch.events, state, batch.session, ord_=ord_, position=position)
+        state, settled = checked[1], checked[2]
+    return hand_share(batch.events, state, batch.session, ord_=ord_, position=position,
+                      settled=settled)
