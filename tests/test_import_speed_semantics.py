@@ -72,6 +72,19 @@ def test_equal_event_texts_share_one_frozen_event() -> None:
     assert len(reader.events) == 1
 
 
+def test_interleaved_streams_and_a_gap_read_the_same_both_ways(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line of the stream of the line before is taken without looking its stream up again
+    (feed_fast): interleaved hands, a seq that skips one after the stream changed back and a
+    stream whose bad line came before read as on the exact path."""
+    h0, h1 = _text(2).splitlines()[:4], _hand_rows("h1", 1)
+    rows = write_jsonl(h1).splitlines()
+    lines = [h0[0], rows[0], h0[1], h0[3], rows[1], rows[2], h0[2]]
+    result = _both(monkeypatch, ("\n".join(lines) + "\n").encode())
+    assert [s.id for s in result.hands] == ["h1"] and result.errors[0].line == 4
+    assert [r.seq for r in result.hands[0].rows] == [1, 2, 3]
+
+
 # Each edit of hand h0's second line (a forced bet, or whatever it is) must give the same
 # outcome on both paths: the same rows when the line is still good, the same error otherwise.
 EDITS = [

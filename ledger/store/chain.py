@@ -176,16 +176,18 @@ def prepare_batch(
     if memo is None:
         memo = {}
     ids = list(map(id, events))
-    missing = set(ids).difference(memo)
-    if missing:
-        todo = {key: e for key, e in zip(ids, events, strict=True) if key in missing}
+    try:  # most batches of a large import: every event serialised before (no set of ids)
+        made = list(map(memo.__getitem__, ids))
+    except KeyError:
+        todo = {key: e for key, e in zip(ids, events, strict=True) if key not in memo}
         for key, data in zip(todo, _dump(list(todo.values()), mode="json"), strict=True):
             memo[key] = (data["type"], data["schema_version"], _encode(data))
+        made = list(map(memo.__getitem__, ids))
     types: list[str] = []
     versions: list[int] = []
     payloads: list[str] = []
-    if ids:
-        types, versions, payloads = map(list, zip(*map(memo.__getitem__, ids), strict=True))
+    if made:
+        types, versions, payloads = map(list, zip(*made, strict=True))
     if session is None and "hand_started" in types:
         for k, kind_ in enumerate(types):
             if kind_ == "hand_started" and session is None:

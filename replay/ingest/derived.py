@@ -67,11 +67,12 @@ def same_events(a: Sequence[Any], b: Sequence[Any]) -> bool:
 
 
 def hand_share(events: Sequence[Any], state: Any, session: str | None, *, ord_: int,
-               position: int) -> HandShare:
+               position: int, settled: Any = None) -> HandShare:
     """The share of one hand appended at ``position`` (its first row), the ``ord_``-th hand
     of the ledger: as :func:`replay.replaying.replay_chunk` makes it from the stored stream.
     ``state``: the check's final state after exactly ``events`` (None: fold them again);
-    ``session``: the session its rows are stored under."""
+    ``session``: the session its rows are stored under; ``settled``: ``settle(state)`` when
+    the check made it (:func:`replay.ingest.pipeline.check_items`), else None."""
     from replay.replaying import unreplayable
     from replay.tables import rows_for
 
@@ -79,7 +80,7 @@ def hand_share(events: Sequence[Any], state: Any, session: str | None, *, ord_: 
         if state is None:
             r = replay_events(events, session=session)
         else:
-            r = replay_folded(state, events[0], session=session)
+            r = replay_folded(state, events[0], session=session, result=settled)
     except LedgerError as exc:  # as the replay of the stored stream would find it
         raw = (events[0].hand, session, [event_json(e) for e in events], position)
         done = unreplayable(ord_, raw, exc, None)
@@ -92,14 +93,17 @@ def hand_share(events: Sequence[Any], state: Any, session: str | None, *, ord_: 
                          platform=from_platform(events[0])))
 
 
-def early_share(events: Sequence[Any], state: Any) -> tuple[Sequence[Any], bytes | None]:
-    """``events`` and their share (:func:`hand_share` from the check's ``state``, numbered
+def early_share(events: Sequence[Any], state: Any, settled: Any = None
+                ) -> tuple[Sequence[Any], bytes | None]:
+    """``events`` and their share (:func:`hand_share` from the check's ``state`` and
+    ``settled``, numbered
     ord 0 at position 0) pickled, made as soon as the hand is checked, so that its engine
     state is not kept until the hand is appended (:func:`placed` numbers it then); None for
     a stream whose replay is not its check's fold (:func:`reusable`)."""
     if not reusable(events):
         return events, None
-    share = hand_share(events, state, events[0].session, ord_=0, position=0)
+    share = hand_share(events, state, events[0].session, ord_=0, position=0,
+                       settled=settled)
     return events, pickle.dumps(share, _PROTOCOL)
 
 

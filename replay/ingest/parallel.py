@@ -151,8 +151,13 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
     except (OSError, RuntimeError):  # no workers here (too many open files, a socket path
         return None  # too long, …): the one-process import
     try:
-        with ledger.one_thread(), ledger.transaction():
-            _append_parts(ledger, results, report, tables)
+        with ledger.transaction():
+            with ledger.one_thread():  # while the workers run
+                _append_parts(ledger, results, report, tables)
+            # every part is in, the workers are done: the audit at the end and the commit
+            # have DuckDB's threads (they alone are left, with the CPUs all free)
+            if tables is not None and tables.hands:
+                tables.finish(head_position(ledger))
     except (_Fallback, BrokenExecutor):  # a worker died (killed, out of memory): no matter
         return None
     finally:
@@ -273,8 +278,9 @@ def _named_alike(ledger: Any, sessions: list[str]) -> bool:
 
 def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) -> None:
     """Append each part's rows in order (and with ``tables`` each hand's share of the
-    derived tables), checking that the parts join up and that none of their hands, sessions
-    and source keys is in the ledger already. Raises :class:`_Fallback` when not."""
+    derived tables, which the caller then finishes), checking that the parts join up and
+    that none of their hands, sessions and source keys is in the ledger already. Raises
+    :class:`_Fallback` when not."""
     hands: set[str] = set()
     sessions: set[str] = set()
     keys: set[str] = set()
@@ -317,5 +323,3 @@ def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) 
         report.warnings.extend(part.warnings)
         report.imported += len(part.hands)
         report.events += len(part.columns)
-    if tables is not None and tables.hands:
-        tables.finish(head_position(ledger))

@@ -161,13 +161,13 @@ def _prepare_phh(job: Job) -> Part:
         if hand.started.session is not None:  # its session's chips, carried chips: one process
             return Part(fallback=f"hand {hand.hand} names a session")
         events, state = phh_fold(hand)  # an illegal hand raises: the one-process import
-        fault = hand_faults(events, state, file=None, line=hand.line)
+        fault, settled = hand_faults(events, state, file=None, line=hand.line)
         if fault is not None:
             if not isinstance(fault, StoredFinding):  # refused: worded by the one process
                 return Part(fallback=f"hand {hand.hand}: {fault.message}")
             found.append(fault)  # a rake or payouts that do not add up: a warning
         batches.append(Batch(hand.hand, events, hand.hand, None, hand.source_key, hand.line))
-        states[hand.hand] = (events, state)
+        states[hand.hand] = (events, state, settled)
     return _serialised(Part(tables=tables, warnings=_warnings(found, job)), batches, states,
                        job, _cache())
 
@@ -212,9 +212,10 @@ def _share(batch: Any, types: list[str], states: dict[str, Any], ord_: int, posi
     from replay.ingest.derived import CHANGES, hand_share, same_events
 
     checked = states.get(batch.hand_id)
-    state = None
+    state = settled = None
     # the check's state serves when it folded these very events, none of which changes the
     # stream (derived.reusable, asked of the types already made)
     if checked is not None and same_events(checked[0], batch.events) and CHANGES.isdisjoint(types):
-        state = checked[1]
-    return hand_share(batch.events, state, batch.session, ord_=ord_, position=position)
+        state, settled = checked[1], checked[2]
+    return hand_share(batch.events, state, batch.session, ord_=ord_, position=position,
+                      settled=settled)

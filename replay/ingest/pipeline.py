@@ -601,7 +601,7 @@ def _check_extends(file: str, numbered: list[SessionEntry],
 
 def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None = None,
                 states: dict[str, Any] | None = None,
-                keep: Callable[[list[Any], Any], Any] | None = None
+                keep: Callable[[list[Any], Any, Any], Any] | None = None
                 ) -> tuple[list[Batch], list[LedgerError]]:
     """The batches of a read file, in file order, every hand checked with the engine, and the
     errors: the reader's, then the engine's refusals in file order (and a hand whose id or a
@@ -613,8 +613,9 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
     stored whole (its ``legacy_key``, or that with ``:0``) is then left out, and a hand the
     ledger holds as an earlier version read it (its ``earlier`` key) is that reading, so it
     is found known. ``states``: gets
-    each good hand's events and the engine state their check left, by hand id (or what
-    ``keep(events, state)`` makes of them)."""
+    each good hand's events, the engine state their check left and its settlement when the
+    check made one (``engine.settle.settle(state)``, of a hand that records chips returned;
+    else None), by hand id (or what ``keep(events, state, settled)`` makes of them)."""
     errors: list[LedgerError] = list(read.errors)
     warned = {e.hand for e in read.errors if isinstance(e, StoredFinding)}
     skip = _legacy_skips(read.items, known)
@@ -645,9 +646,10 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
             errors.append(invalid_value(exc).located(hand=getattr(item, "hand", None)))
             continue
         hand = events[0].hand
-        found = hand_faults(events, state, file=read.file, line=getattr(item, "line", None),
-                            rake_line=getattr(item, "rake_line", None),
-                            check_paid=hand not in warned)
+        found, settled = hand_faults(events, state, file=read.file,
+                                     line=getattr(item, "line", None),
+                                     rake_line=getattr(item, "rake_line", None),
+                                     check_paid=hand not in warned)
         if found is not None:
             errors.append(found)
             if not isinstance(found, StoredFinding):  # a warning keeps the hand
@@ -655,12 +657,14 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
         batches.append(Batch(hand, events, hand, events[0].session, item.source_key,
                              item.line, item.lines if isinstance(item, HandEvents) else None))
         if states is not None:
-            states[hand] = (events, state) if keep is None else keep(events, state)
+            states[hand] = ((events, state, settled) if keep is None
+                            else keep(events, state, settled))
     return batches, errors
 
 
 def hand_faults(events: list[Any], state: Any, *, file: str | None, line: int | None,
-                rake_line: int | None = None, check_paid: bool = True) -> LedgerError | None:
+                rake_line: int | None = None, check_paid: bool = True
+                ) -> tuple[LedgerError | None, Any]:
     """What :func:`check_items` finds wrong with a hand the engine took (``state``: after
     its ``events``): a hand id or a seated player's name a command would refuse
     (ledger/model/names.py), else its rake (:func:`replay.ingest.rakes.rake_finding`: above
@@ -670,38 +674,54 @@ def hand_faults(events: list[Any], state: Any, *, file: str | None, line: int | 
     both :class:`StoredFinding` values, one for the hand (the two facts in one line); None:
     nothing. ``rake_line``: the line of the file's rake, where a rake above the pot is
     refused; ``check_paid``: False when the reader warned of the hand already (a PokerNow
-    hand whose chips put in, returned and collected do not add up)."""
+    hand whose chips put in, returned and collected do not add up).
+    Returned with the settlement made for the returned chips (None when none was), which the
+    replay of the hand then takes instead of settling it again (half the hands of a 1M-event
+    import record chips returned; a settlement is ~25 us)."""
     hand = events[0].hand
     try:
         check_hand_id(hand)
         for seat in events[0].seats:  # a name as a command takes it (README: names)
             check_name(seat.player)
     except LedgerError as exc:
-        return exc.located(file=file, line=line, hand=hand)
+        return exc.located(file=file, line=line, hand=hand), None
     found = rake_finding(events, state, file=file, line=line, rake_line=rake_line)
     if found is not None:
-        return found
-    back = returned_finding(state, file=file, line=line)
+        return found, None
+    settled = None
+    if _records_returned(state):
+        from engine.settle import settle
+
+        settled = settle(state)
+    back = returned_finding(state, file=file, line=line, result=settled)
     paid = paid_finding(events, state, file=file, line=line) if check_paid else None
     if back is not None and paid is not None:  # one line a hand: both facts in it
         back.message += f"; and {paid.message}"
-    return back if back is not None else paid
+    return (back if back is not None else paid), settled
 
 
-def returned_finding(state: Any, *, file: str, line: int | None) -> StoredFinding | None:
+def _records_returned(state: Any) -> bool:
+    """Whether a complete hand records chips as returned (a payout marked ``returned``)."""
+    return state.status == "complete" and any(p.returned for p in state.payouts)
+
+
+def returned_finding(state: Any, *, file: str, line: int | None, result: Any = None
+                     ) -> StoredFinding | None:
     """Chips a complete hand read from a file (``state``: the engine's, after its events)
     records as returned to a player beyond his uncalled bet (a site's ``Uncalled bet … returned``
     line, a JSON-lines ``returned`` payout): only a bet nobody called is returned (RULES.md
     §1.4). The hand is stored as the file records it, as a site's other payouts are (FORMATS.md
     §2): a :class:`StoredFinding` (a warning), which the replay and the audit report as a
     ``returned`` difference (:func:`replay.compare.returned_beyond_uncalled`); None when there
-    is none."""
-    if state.status != "complete" or not any(p.returned for p in state.payouts):
+    is none. ``result``: ``engine.settle.settle(state)`` when already made."""
+    if not _records_returned(state):
         return None
-    from engine.settle import settle
     from replay.compare import returned_beyond, returned_words
 
-    result = settle(state)
+    if result is None:
+        from engine.settle import settle
+
+        result = settle(state)
     beyond = returned_beyond(result, state.payouts)
     if not beyond:
         return None

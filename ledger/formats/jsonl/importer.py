@@ -43,10 +43,11 @@ class Digests:
     def __call__(self, events: Sequence[Any]) -> str:
         texts = self.texts
         ids = list(map(id, events))
-        missing = set(ids).difference(texts)
-        if missing:
+        try:  # every event's JSON made before (most streams of a large file)
+            return hashlib.sha256(b"\n".join(map(texts.__getitem__, ids))).hexdigest()
+        except KeyError:
             for key, event in zip(ids, events, strict=True):
-                if key in missing and key not in texts:
+                if key not in texts:
                     texts[key] = type(event).__pydantic_serializer__.to_json(event)
         return hashlib.sha256(b"\n".join(map(texts.__getitem__, ids))).hexdigest()
 

