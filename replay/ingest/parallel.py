@@ -148,7 +148,7 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
     except (OSError, RuntimeError):  # no workers here (too many open files, a socket path
         return None  # too long, …): the one-process import
     try:
-        with ledger.one_thread(), ledger.transaction():
+        with ledger.one_thread(), ledger.transaction(capped=True):
             _append_parts(ledger, results, report, tables)
     except (_Fallback, BrokenExecutor):  # a worker died (killed, out of memory): no matter
         return None
