@@ -147,7 +147,9 @@ def _prepare_phh(job: Job) -> Part:
             return Part(fallback=f"hand {hand.hand}'s rake is not what its payouts leave out")
         batches.append(Batch(hand.hand, events, hand.hand, None, hand.source_key, hand.line))
         states[hand.hand] = (events, state)
-    return _serialised(Part(tables=tables), batches, states, job, _cache())
+    # a memo of this part's own: the cache of the JSON-lines parts would keep every event of
+    # the worker's parts alive up to its limit (a worker's memory grew with the file)
+    return _serialised(Part(tables=tables), batches, states, job, {"memo": {}, "alive": []})
 
 
 def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job,
