@@ -34,5 +34,8 @@ def cap(con: Any) -> None:
 
 
 def lift(con: Any, before: str) -> None:
-    """Set DuckDB's memory limit back to ``before`` (:func:`limit`)."""
-    con.execute(f"SET memory_limit = '{before}'")
+    """Set DuckDB's memory limit back to ``before`` (:func:`limit`): DuckDB's default when it
+    was (exactly: ``before`` is rounded to a tenth of its unit), else ``before``."""
+    con.execute("RESET memory_limit")
+    if limit(con) != before:  # a limit set before the cap, not DuckDB's default
+        con.execute(f"SET memory_limit = '{before}'")

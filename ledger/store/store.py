@@ -718,7 +718,7 @@ class Ledger:
             yield
         finally:
             with suppress(duckdb.Error):
-                self._con.execute(f"SET memory_limit = '{before}'")
+                spill.lift(self._con, before)
 
     @contextmanager
     def one_thread(self) -> Iterator[None]:
