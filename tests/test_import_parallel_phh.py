@@ -155,3 +155,41 @@ def test_generated_hands_by_workers_are_each_hands_own_events(tmp_path: Path,
     one, _, one_tables = _with_tables(tmp_path / "one.duckdb", path, jobs=1)
     assert one == report and one_tables == tables
     assert len(tables["hands"]) == 240 and len(tables["results"]) > 240 * 2
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_every_append_of_the_file_is_under_the_memory_cap(
+        tmp_path: Path, small_parts: _Spy, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
+    """The file's one transaction caps DuckDB's memory (ledger/store/spill.py): after each
+    append of a part (workers) or a chunk (one process), the limit is 128 MiB and the few
+    blocks of the indexes; once the file is committed, DuckDB's default again."""
+    import replay.ingest.chunked as chunked
+
+    monkeypatch.setattr(chunked, "CHUNK_HANDS", 10)
+    limits: list[str] = []
+
+    def watched(name: str) -> None:
+        real = getattr(Ledger, name)
+
+        def append(self: Ledger, *args: Any) -> Any:
+            out = real(self, *args)
+            limits.append(self.connection.execute(
+                "SELECT current_setting('memory_limit')").fetchone()[0])
+            return out
+
+        monkeypatch.setattr(Ledger, name, append)
+
+    watched("append_columns")
+    watched("append_many")
+    path = _phhs(tmp_path / "real.phhs", 40)
+    with Ledger(tmp_path / "l.duckdb") as ledger:
+        before = ledger.connection.execute("SELECT current_setting('memory_limit')").fetchone()
+        report = import_paths(ledger, [path], strict=False, session=None, pn_ledger=None,
+                              jobs=jobs)
+        after = ledger.connection.execute("SELECT current_setting('memory_limit')").fetchone()
+    assert report.imported == 40 and after == before
+    # the workers did it (jobs 2), or one process a chunk at a time (jobs 1)
+    assert [r is not None for r in small_parts.results] == [True] * (jobs == 2)
+    assert len(limits) >= 4  # parts of about a dozen hands, or chunks of 10
+    assert all(limit.endswith(" MiB") and 128 <= float(limit.split()[0]) < 136
+               for limit in limits), limits

@@ -656,3 +656,37 @@ def test_100k_events_in_one_bulk_append(tmp_path: Path) -> None:
         assert led.append_many(batches[:100]) == [[]] * 100
         sql(led, EDIT, 77_777)
         assert found(led) == (False, "edited", 77_777)
+
+
+def _memory_limit(led: Ledger) -> str:
+    return str(led.connection.execute("SELECT current_setting('memory_limit')").fetchone()[0])
+
+
+def _mib(limit: str) -> float:
+    number, unit = limit.split()
+    assert unit == "MiB"
+    return float(number)
+
+
+def test_a_capped_transaction_caps_duckdb_memory_until_it_commits_or_rolls_back(
+        filled: Ledger) -> None:
+    """``transaction(capped=True)`` (ledger/store/spill.py): DuckDB's memory limit is 128 MiB
+    above what its unique indexes take (a few blocks of 256 KiB here), raised after each
+    append; before the commit, and after a rollback the database forced, it is DuckDB's
+    default again, exactly as before (not its rounded text)."""
+    before = _memory_limit(filled)
+    assert before.endswith("GiB")  # DuckDB's default: most of the machine's memory
+    seen = []
+    with filled.transaction(capped=True):
+        seen.append(_mib(_memory_limit(filled)))
+        filled.append_many([(f"h{i}", hand(f"h{i}"), None, None, None) for i in range(3, 303)])
+        seen.append(_mib(_memory_limit(filled)))
+    assert 128 <= seen[0] < seen[1] < 136
+    assert _memory_limit(filled) == before and filled.count() == 3020
+    with pytest.raises(DuplicateEvent), filled.transaction(capped=True):
+        filled.append("h303", hand("h303"))
+        sql(filled, "INSERT INTO meta VALUES ('head_position', 'x')")  # aborts the transaction
+    assert _memory_limit(filled) == before and filled.count() == 3020
+    with filled.transaction():  # uncapped: as it was
+        filled.append("h303", hand("h303"))
+        assert _memory_limit(filled) == before

@@ -44,7 +44,7 @@ from ledger.model.errors import (
 )
 from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
-from ledger.store import duck, landing
+from ledger.store import duck, landing, spill
 from ledger.store.chain import (
     GENESIS,
     SESSION_PREFIX,
@@ -185,6 +185,7 @@ class Ledger:
         self.path = os.fspath(path)
         self.read_only = read_only
         self._depth = 0
+        self._uncapped: str | None = None  # the memory limit before a capped transaction
         _regular_or_new(self.path)
         if not read_only:
             _not_write_protected(self.path)
@@ -232,6 +233,7 @@ class Ledger:
         """
         self = cls.__new__(cls)
         self.path, self.read_only, self._depth = os.fspath(path), True, 0
+        self._uncapped = None
         _regular_or_new(self.path)
         self._con = duck.connect(":memory:")
         try:
@@ -306,7 +308,7 @@ class Ledger:
                 raise self._translate(e) from e
 
     @contextmanager
-    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+    def transaction(self, *, capped: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
         """One transaction on :attr:`connection`: commit on success, roll back on any error.
 
         Nests: an inner ``transaction()`` (or an ``append`` inside one) joins the outer one, so
@@ -314,6 +316,10 @@ class Ledger:
         The outer one tells :mod:`ledger.store.landing` when it begins (an interrupt the CLI
         held since the last commit stops it there) and that its commit is under way (marked
         before the commit starts: Ctrl-C from then on is held, not an abort).
+
+        ``capped`` (an outer transaction of many appends, a large import): DuckDB's memory is
+        capped until the commit, just above what the transaction's unique indexes take
+        (:mod:`ledger.store.spill`), so that it stays flat however many rows are appended.
 
         Raises:
             DuplicateEvent, LedgerBusy, LedgerError: DuckDB errors of the block or the commit,
@@ -326,6 +332,9 @@ class Ledger:
                 self._con.begin()
             self._depth += 1
             try:
+                if outer and capped:
+                    self._uncapped = spill.limit(self._con)
+                    spill.cap(self._con)
                 yield self._con
             except BaseException:
                 if outer:
@@ -335,6 +344,7 @@ class Ledger:
                 self._depth -= 1
             if outer:
                 try:
+                    self._lift_cap()  # the commit merges the indexes: never under the cap
                     with landing.committing():
                         self._con.commit()
                 except BaseException:  # an interrupt before the commit began included
@@ -350,6 +360,19 @@ class Ledger:
     def _rollback(self) -> None:
         with suppress(duckdb.Error):  # DuckDB may have ended the failed transaction already
             self._con.rollback()
+        with suppress(duckdb.Error):  # never in place of the transaction's own error
+            self._lift_cap()
+
+    def _lift_cap(self) -> None:
+        """DuckDB's memory limit as before a capped transaction (:meth:`transaction`)."""
+        if self._uncapped is not None:
+            before, self._uncapped = self._uncapped, None
+            spill.lift(self._con, before)
+
+    def _recap(self) -> None:
+        """After an append in a capped transaction: the cap raised as the indexes grew."""
+        if self._uncapped is not None:
+            spill.cap(self._con)
 
     # ------------------------------------------------------------------------------- writing
 
@@ -474,6 +497,7 @@ class Ledger:
                 " WHERE key IN ('head_position', 'head_hash')",
                 [str(position + n), hashes[-1].decode()],
             )
+            self._recap()
         return range(position + 1, position + 1 + n)
 
     def _write(self, batches: list[PreparedBatch]) -> list[list[int]]:
@@ -517,6 +541,7 @@ class Ledger:
                     " WHERE key IN ('head_position', 'head_hash')",
                     [str(position), prev],
                 )
+                self._recap()
         return result
 
     # ------------------------------------------------------------------------------- reading
@@ -693,7 +718,7 @@ class Ledger:
             yield
         finally:
             with suppress(duckdb.Error):
-                self._con.execute(f"SET memory_limit = '{before}'")
+                spill.lift(self._con, before)
 
     @contextmanager
     def one_thread(self) -> Iterator[None]:

@@ -168,8 +168,10 @@ def _prepare_phh(job: Job) -> Part:
             found.append(fault)  # a rake or payouts that do not add up: a warning
         batches.append(Batch(hand.hand, events, hand.hand, None, hand.source_key, hand.line))
         states[hand.hand] = (events, state, settled)
+    # a memo of this part's own: the cache of the JSON-lines parts would keep every event of
+    # the worker's parts alive up to its limit (a worker's memory grew with the file)
     return _serialised(Part(tables=tables, warnings=_warnings(found, job)), batches, states,
-                       job, _cache())
+                       job, {"memo": {}, "alive": []})
 
 
 def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job,

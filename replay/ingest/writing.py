@@ -237,7 +237,7 @@ def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bo
     writer = FileWriter(ledger, path, strict=strict, stored=head_position(ledger),
                         tables=tables, game=game)
     try:
-        with ledger.transaction():
+        with ledger.transaction(capped=True):  # memory flat however large the file
             for batches, errors, states, unit_errors in chunks:
                 writer.add(batches, errors, states, unit_errors)
             return writer.finish(read_errors())
