@@ -89,16 +89,15 @@ _COUNT = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine"
 def even_split_words(amount: int, eligible: int) -> str:
     """The even splits of ``amount`` chips among 1..``eligible`` tied winners (RULES.md §2.1:
     odd chips one each): ``"330 to one, 165 each to two who tie, 110 each to three"``."""
-    words = []
-    for m in range(1, eligible + 1):
+    def count(n: int) -> str:
+        return _COUNT[n - 1] if n <= len(_COUNT) else str(n)
+
+    words = [f"{amount} to one"]
+    for m in range(2, eligible + 1):
         base, odd = divmod(amount, m)
-        who = _COUNT[m - 1] if m <= len(_COUNT) else str(m)
-        if m == 1:
-            words.append(f"{amount} to one")
-            continue
-        extra = f" and an odd chip to {odd} of them" if odd == 1 else (
-            f" and odd chips to {odd} of them, one each" if odd else "")
-        words.append(f"{base} each to {who}{' who tie' if m == 2 else ''}{extra}")
+        extra = (" (the odd chip to one of them)" if odd == 1 else
+                 f" (an odd chip each to {count(odd)} of them)" if odd else "")
+        words.append(f"{base} each to {count(m)}{' who tie' if m == 2 else ''}{extra}")
     return ", ".join(words)
 
 
