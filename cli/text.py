@@ -298,6 +298,7 @@ def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,
              f"  {'':<{wide}}{'by the rules':>24}{'net (what the table paid)':>36}",
              f"  {'player':<{wide}}{'before':>8}{'after':>8}{'diff':>8}"
              f"{'before':>13}{'after':>12}{'diff':>11}"]
+
     def rule(chips: int | None) -> str:  # None: a showdown that cannot be checked
         return "?" if chips is None else f"{chips:+d}"
 

@@ -129,3 +129,23 @@ def test_even_split_words_give_the_odd_chips() -> None:
                                         "one of them), 111 each to three (an odd chip each "
                                         "to two of them)")
     assert even_split_words(40, 1) == "40 to one"
+
+
+def test_whatif_that_shows_the_unknown_cards(logged: Path) -> None:
+    """gaxdqwmwksve's 4c4d make a full house, fours full of twos (board 8s 3s 2c 2s 4h), over
+    Hznmh#9009's flush: the rules now give him the main pot, 330 - 85 = +245, and Hznmh#9009
+    only the side pot, 2320 - 1245 = +1075; before, neither was known (no diff either)."""
+    out = run(logged, "whatif", HAND, "--insert-after", "25", "gaxdqwmwksve sm 4c4d")
+    assert out.exit_code == 0
+    lines = out.output.splitlines()
+    rows = {line.split()[0]: line.split()[-6:] for line in lines[3:9]}
+    assert rows["Hznmh#9009"] == ["?", "+1075", "?", "+1405", "+1405", "+0"]
+    assert rows["gaxdqwmwksve"] == ["?", "+245", "?", "-85", "-85", "+0"]
+    assert lines[9:13] == [
+        "  by the rules before: not known for Hznmh#9009, Aab Ovwsi, gaxdqwmwksve (showdown "
+        "not verifiable: hole cards unknown); a legal split of the pots pays",
+        f"    {SPLITS}",
+        "  before: the payouts are a legal split of the pots",
+        f"  still paid differently: hand {HAND}: Hznmh#9009 was paid 2650, the rules give 2320 "
+        "(+330)",
+    ]
