@@ -298,11 +298,17 @@ def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,
              f"  {'':<{wide}}{'by the rules':>24}{'net (what the table paid)':>36}",
              f"  {'player':<{wide}}{'before':>8}{'after':>8}{'diff':>8}"
              f"{'before':>13}{'after':>12}{'diff':>11}"]
+
+    def rule(chips: int | None) -> str:  # None: a showdown that cannot be checked
+        return "?" if chips is None else f"{chips:+d}"
+
     for p in w.before.result.players:
-        lines.append(f"  {shown[p]:<{wide}}{data['before'][p]:>+8d}{data['after'][p]:>+8d}"
-                     f"{data['diff'][p]:>+8d}{data['paid_before'][p]:>+13d}"
+        lines.append(f"  {shown[p]:<{wide}}{rule(data['before'][p]):>8}"
+                     f"{rule(data['after'][p]):>8}{rule(data['diff'][p]):>8}"
+                     f"{data['paid_before'][p]:>+13d}"
                      f"{data['paid_after'][p]:>+12d}{data['paid_diff'][p]:>+11d}")
-    rest = [f"  still paid differently: {d.sentence()}" for d in w.after.discrepancies]
+    rest = _unknown_lines(w)
+    rest += [f"  still paid differently: {d.sentence()}" for d in w.after.discrepancies]
     rest += [f"  downstream: hand {d.hand} starts {d.player} with {d.starting}, the "
              f"corrected final stack is {d.expected} (was {d.was})" for d in w.downstream]
     if w.session:
@@ -310,6 +316,33 @@ def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,
         text = ", ".join(f"{p} {v:+d}" for p, v in moved.items()) or "no change"
         rest.append(f"  session {w.session} results: {text}")
     return "\n".join([*lines, *map(rename, rest)])
+
+
+def _unknown_lines(w: Any) -> list[str]:
+    """What a what-if ``w`` can say of the rules' result of a showdown that cannot be
+    checked (:mod:`replay.unknown_rules`): whose result is not known, the legal splits of
+    the pots, and whether the payouts before and after are one of them (``replay``'s words
+    follow in the "still paid differently" lines)."""
+    from replay.unknown_rules import same_rules
+
+    was, now = w.unknown
+    if was is None and now is None:
+        return []
+    both = was is not None and now is not None and same_rules(w.before, w.after)
+    lines = []
+    for when, unknown in ((("", now),) if both else (("before", was), ("after", now))):
+        if unknown is None:
+            continue
+        lines.append(f"  by the rules{' ' + when if when else ''}: not known for "
+                     f"{', '.join(unknown.players)} (showdown not verifiable: hole cards "
+                     f"unknown){', the same before and after' if both else ''}; a legal "
+                     "split of the pots pays")
+        lines += [f"    {words}" for words in unknown.pot_words()]
+    for when, unknown, payouts in (("before", was, "the payouts"),
+                                   ("after", now, "the corrected payouts")):
+        if unknown is not None:
+            lines.append(f"  {when}: {unknown.verdict(payouts, why=when == 'before')}")
+    return lines
 
 
 def corrected_text(hand: str, done: Any) -> str:
@@ -321,12 +354,26 @@ def corrected_text(hand: str, done: Any) -> str:
     from replay.typed import smallest_unit_note
 
     moved = done.moved
+    was, now, same = done.unknown
     parts = ["the hand replays again (its stream did not before)"] if moved is None else [
         f"{label}: {', '.join(f'{p} {n:+d}' for p, n in moved[key].items()) or 'unchanged'}"
         for label, key in (("net", "paid"), ("by the rules", "net"))]
+    if moved is not None and (was is not None or now is not None):  # unknown cards
+        gone = [p for p in done.after.result.players
+                if any(u is not None and p in u.players for u in (was, now))]
+        known = ", ".join(f"{p} {n:+d}" for p, n in moved["net"].items())
+        parts[1] = ("by the rules: not known (showdown not verifiable: hole cards unknown), "
+                    "unchanged" if same else
+                    f"by the rules: {known + ', ' if known else ''}not known for "
+                    f"{', '.join(gone)} (showdown not verifiable: hole cards unknown)")
+    if now is not None:
+        parts.append(now.verdict("the payouts now" if done.took_back
+                                 else "the corrected payouts"))
     did = (f"undid {done.took_back} in hand {hand}" if done.took_back
            else f"corrected hand {hand}")
     lines = [f"{did} (seq {done.seq}); " + "; ".join(parts)]
+    if now is not None:  # the legal ways to pay what the rules cannot award
+        lines += [f"  a legal split pays the {words}" for words in now.pot_words()]
     if (unit := smallest_unit_note(done.after.decimals, "nets")) is not None:  # books' chips
         lines.append(f"  {unit}")
     lines += [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the corrected "

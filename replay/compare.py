@@ -139,20 +139,7 @@ def _feasibility(result: HandResult, recorded: dict[str, int]) -> list[Discrepan
 
 def _no_legal_split(result: HandResult, recorded: dict[str, int]) -> list[Discrepancy]:
     """The payouts add up, but can they be a legal split of the pots? (replay.feasible)"""
-    from engine.games import game
-    from replay.feasible import split_exists
-
-    need = {p: recorded.get(p, 0) - result.returned.get(p, 0) for p in result.players}
-    open_pots = []
-    for pot in result.pots:
-        if pot.verifiable:
-            for p, c in pot.awards.items():
-                need[p] -= c
-        else:
-            open_pots.append((pot.amount, pot.eligible))
-    hilo = result.declarations != {} or game(result.game).hilo
-    found = split_exists(open_pots, need, hilo=hilo)
-    if found is None or found:
+    if legal_split(result, recorded) is not False:
         return []
     return [
         Discrepancy(
@@ -165,6 +152,33 @@ def _no_legal_split(result: HandResult, recorded: dict[str, int]) -> list[Discre
             f"({', '.join(f'{p} {c}' for p, c in recorded.items() if c)})",
         )
     ]
+
+
+def legal_split(result: HandResult, recorded: dict[str, int]) -> bool | None:
+    """Whether ``recorded`` (chips per player, uncalled bets returned included) is a legal
+    split of the pots of ``result``, a showdown it could not award whole (unknown cards): the
+    pots it awarded as awarded, each other pot whole to one eligible player or evenly to
+    those who tie, in halves in a hi-lo game (RULES.md §2.1, §2.3; :mod:`replay.feasible`).
+    None when the search was cut off undecided."""
+    from replay.feasible import split_exists
+
+    need = {p: recorded.get(p, 0) - result.returned.get(p, 0) for p in result.players}
+    open_pots = []
+    for pot in result.pots:
+        if pot.verifiable:
+            for p, c in pot.awards.items():
+                need[p] -= c
+        else:
+            open_pots.append((pot.amount, pot.eligible))
+    return split_exists(open_pots, need, hilo=is_hilo(result))
+
+
+def is_hilo(result: HandResult) -> bool:
+    """Whether the pots of ``result`` are split high and low: a hi-lo game's, or a declare
+    hand's (RULES.md §2.3, §3)."""
+    from engine.games import game
+
+    return result.declarations != {} or game(result.game).hilo
 
 
 def returned_beyond(result: HandResult, payouts: Iterable[Any]) -> dict[str, int]:

@@ -58,13 +58,30 @@ class Corrected:
     def moved(self) -> dict[str, dict[str, int]] | None:
         """What moved, in chips: ``{"net": {player: change}, "paid": {player: change}}`` of
         the rules' net and of the net as the table paid it (:func:`replay.whatif.paid_net`),
-        players whose number did not move left out; None when the hand did not replay
-        before."""
+        players whose number did not move left out, and so are those whose rules' net a
+        showdown that cannot be checked leaves unknown (:attr:`unknown`); None when the hand
+        did not replay before."""
         if self.before is None:
             return None
-        return {label: {p: a[p] - b[p] for p in a if a[p] != b[p]}
-                for label, b, a in (("net", self.before.net, self.after.net),
-                                    ("paid", paid_net(self.before), paid_net(self.after)))}
+        from replay.unknown_rules import rules_nets
+
+        b, a = paid_net(self.before), paid_net(self.after)
+        return {"net": {p: n for p, n in rules_nets(self.before, self.after)[2].items()
+                        if n},
+                "paid": {p: a[p] - b[p] for p in a if a[p] != b[p]}}
+
+    @property
+    def unknown(self) -> tuple[Any, Any, bool]:
+        """``(before, after, same)``: :class:`replay.unknown_rules.UnknownResult` of the hand
+        before (None when it did not replay) and after when its showdown cannot be checked,
+        else None; ``same``: the rules' result is the same before and after, known or not
+        (:func:`replay.unknown_rules.same_rules`)."""
+        from replay.unknown_rules import same_rules, unknown_result
+
+        if self.before is None:
+            return None, unknown_result(self.after), False
+        return (unknown_result(self.before), unknown_result(self.after),
+                same_rules(self.before, self.after))
 
 
 

@@ -419,9 +419,27 @@ class WhatIf:
     session_after: dict[str, int] = field(default_factory=dict)
 
     @property
-    def diff(self) -> dict[str, int]:
-        b, a = self.before.net, self.after.net
-        return {p: a.get(p, 0) - b.get(p, 0) for p in {**b, **a}}
+    def rules(self) -> tuple[dict[str, int | None], dict[str, int | None],
+                             dict[str, int | None]]:
+        """``(before, after, diff)``: each player's net by the rules, in chips, None where a
+        showdown that cannot be checked leaves it unknown (never the net as paid in its
+        place; :func:`replay.unknown_rules.rules_nets`)."""
+        from replay.unknown_rules import rules_nets
+
+        return rules_nets(self.before, self.after)
+
+    @property
+    def diff(self) -> dict[str, int | None]:
+        """Each player's change of his net by the rules (None: not known), in chips."""
+        return self.rules[2]
+
+    @property
+    def unknown(self) -> tuple[Any, Any]:
+        """``(before, after)``: :class:`replay.unknown_rules.UnknownResult` of each when its
+        showdown cannot be checked, else None."""
+        from replay.unknown_rules import unknown_result
+
+        return unknown_result(self.before), unknown_result(self.after)
 
     @property
     def paid_diff(self) -> dict[str, int]:
@@ -429,13 +447,20 @@ class WhatIf:
         return {p: a.get(p, 0) - b.get(p, 0) for p in {**b, **a}}
 
     def as_json(self) -> dict[str, Any]:
-        """``{"hand", "before", "after", "diff"}`` (the engine's nets), ``paid_before`` /
+        """``{"hand", "before", "after", "diff"}`` (the nets by the rules, a player's null
+        where a showdown that cannot be checked leaves it unknown), ``rules_unknown``
+        (``{"before", "after"}``: null, or what is known of such a showdown:
+        :meth:`replay.unknown_rules.UnknownResult.as_json`), ``paid_before`` /
         ``paid_after`` / ``paid_diff`` (as the table paid), ``downstream``, ``session``."""
+        before, after, diff = self.rules
+        unknown = self.unknown
         return {
             "hand": self.hand,
-            "before": dict(self.before.net),
-            "after": dict(self.after.net),
-            "diff": self.diff,
+            "before": before,
+            "after": after,
+            "diff": diff,
+            "rules_unknown": {k: u.as_json() if u is not None else None
+                              for k, u in zip(("before", "after"), unknown, strict=True)},
             "paid_before": paid_net(self.before),
             "paid_after": paid_net(self.after),
             "paid_diff": self.paid_diff,
