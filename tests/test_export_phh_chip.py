@@ -117,3 +117,50 @@ def test_a_chip_needs_a_currency(user, exported: Path, tmp_path: Path,  # noqa: 
     assert (code, err) == (2, f"error: bad.phh:{line}, hand s03-017: _chip says what a chip is "
                               "worth in minor units of the hand's currency, but the hand names "
                               "no currency\n")
+
+
+#: Hand s03-017 in money: chips of 0.25 USD won and lost (README "Chips of different
+#: values"): Carol +11 chips, Heidi +10, Alice -17, Bob and Grace -2 each.
+S03_017_MONEY = ("player                  net       buy-in     cash-out  hands sessions   (USD)\n"
+                 "Carol                  2.75         0.00         0.00      1        {n}\n"
+                 "Heidi                  2.50         0.00         0.00      1        {n}\n"
+                 "Bob                   -0.50         0.00         0.00      1        {n}\n"
+                 "Grace                 -0.50         0.00         0.00      1        {n}\n"
+                 "Alice                 -4.25         0.00         0.00      1        {n}\n")
+
+
+def test_a_chip_of_a_hand_of_no_opened_session_is_worth_its_money(
+        user, exported: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    text = exported.read_text(encoding="utf-8")
+    one = text[text.index("[17]\n") + 5:text.index("[18]\n")]
+    alone = tmp_path / "alone.phh"  # no _session: a hand of no session
+    alone.write_text("".join(line for line in one.splitlines(keepends=True)
+                             if not line.startswith("_session")), encoding="utf-8")
+    fresh = str(tmp_path / "fresh.duckdb")
+    assert user("--db", fresh, "import", str(alone))[0] == 0
+    # 11 chips of 0.25 USD are 2.75 USD, never 275 USD (the chip's 25 minor units at 0 places)
+    assert user("--db", fresh, "balances", "--money") == (0, S03_017_MONEY.format(n=0), "")
+    assert user("--db", fresh, "settle")[1] == (
+        "Alice pays Carol 2.75 USD\nAlice pays Heidi 1.50 USD\nBob pays Heidi 0.50 USD\n"
+        "Grace pays Heidi 0.50 USD\n4 transfer(s) settle 5 player(s)\n")
+    # the series' session never opened in the fresh ledger: its book is in 0.25 USD chips
+    series = str(tmp_path / "series.duckdb")
+    assert user("--db", series, "import", str(exported))[0] == 0
+    code, out, _ = user("--db", series, "balances", "--money")
+    assert (code, out.splitlines()[1:3]) == (0, [
+        "Heidi                 42.00         0.00         0.00     29        1",  # 168 chips
+        "Carol                 -4.00         0.00         0.00     27        1"])  # -16 chips
+    code, out, _ = user("--db", series, "sql", "SELECT chip_value_minor, currency, decimals "
+                        "FROM session_book", "--csv")
+    assert out == "chip_value_minor,currency,decimals\n25,USD,2\n"
+
+
+def test_a_json_lines_hand_of_no_opened_session_is_worth_its_money(
+        user, db: str, tmp_path: Path) -> None:  # noqa: ANN001
+    assert user("import", str(S03))[0] == 0
+    one = tmp_path / "one.jsonl"
+    assert user("export", "--format", "jsonl", "s03-017", "-o", str(one))[0] == 0
+    assert "session_opened" not in one.read_text(encoding="utf-8")
+    fresh = str(tmp_path / "fresh.duckdb")
+    assert user("--db", fresh, "import", str(one))[0] == 0
+    assert user("--db", fresh, "balances", "--money") == (0, S03_017_MONEY.format(n=1), "")
