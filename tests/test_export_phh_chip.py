@@ -164,3 +164,82 @@ def test_a_json_lines_hand_of_no_opened_session_is_worth_its_money(
     fresh = str(tmp_path / "fresh.duckdb")
     assert user("--db", fresh, "import", str(one))[0] == 0
     assert user("--db", fresh, "balances", "--money") == (0, S03_017_MONEY.format(n=1), "")
+
+
+#: README's night at the table: Ann's 150 chips won from Bob (300 paid), Cy folds.
+NIGHT = ("d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c2d", "Cy f", "Ann cbr 8", "Bob cbr 150",
+         "Ann cc", "d db 2c7h9s", "d db Kd", "d db 3c", "Ann sm AsKs", "Bob sm QhQd",
+         "pay Ann 300", "end")
+
+
+def _played(user, chip: str) -> None:  # noqa: ANN001
+    assert user("session", "open", "q", "--chip-value", chip, "--currency", "USD")[0] == 0
+    for player, chips in (("Ann", "200"), ("Bob", "150"), ("Cy", "300")):
+        assert user("buyin", "q", player, chips)[0] == 0
+    assert user("hand", "start", "--session", "q", "--hand", "f1", "--game", "NT", "--stakes",
+                "1/2", "--seats", "Ann:200,Bob:150,Cy:300", "--button", "Cy")[0] == 0
+    for action in NIGHT:
+        assert user("act", "f1", action)[0] == 0
+
+
+def test_a_hand_played_live_is_exported_in_its_sessions_money(user, tmp_path: Path  # noqa: ANN001
+                                                              ) -> None:
+    _played(user, "0.25")
+    out = tmp_path / "f1.phh"
+    assert user("export", "--format", "phh", "f1", "-o", str(out))[0] == 0
+    text = out.read_text(encoding="utf-8")
+    # 300 chips of 0.25 USD are 75.00 USD, the stacks 200/150/300 chips 50/37.50/75 USD
+    assert "starting_stacks = [50.00, 37.50, 75.00]\n" in text
+    assert "winnings = [75.00, 0.00, 0.00]\ncurrency = 'USD'\n" \
+           "_chip = { minor_per_chip = 25 }\n" in text
+    assert "'p2 cbr 37.50'," in text
+    # the export is the hand the ledger holds
+    assert user("import", str(out))[1] == (
+        "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 rejected\n")
+    # into a session of 0.05 USD chips: Ann's 37.50 USD stays 37.50 USD (750 chips), not 7.50
+    nickel = str(tmp_path / "nickel.duckdb")
+    assert user("--db", nickel, "session", "open", "z", "--chip-value", "0.05", "--currency",
+                "USD")[0] == 0
+    assert user("--db", nickel, "import", "--session", "z", str(out))[0] == 0
+    code, shown, _ = user("--db", nickel, "balances", "--session", "z", "--money")
+    assert (code, shown.splitlines()[1:4:2]) == (0, [
+        "Ann                   37.50         0.00         0.00      1        1",
+        "Bob                  -37.50         0.00         0.00      1        1"])
+    assert user("--db", nickel, "replay", "--hand", "f1", "--json")[1].count('"Ann": 750') == 1
+
+
+def test_a_hand_played_live_in_cents_is_exported_as_cents(user, tmp_path: Path  # noqa: ANN001
+                                                          ) -> None:
+    _played(user, "0.01")
+    out = tmp_path / "f1.phh"
+    assert user("export", "--format", "phh", "f1", "-o", str(out))[0] == 0
+    text = out.read_text(encoding="utf-8")
+    assert "starting_stacks = [2.00, 1.50, 3.00]\n" in text  # a chip a cent
+    assert "winnings = [3.00, 0.00, 0.00]\ncurrency = 'USD'\n" in text
+    assert "_chip" not in text.replace("odd_chip", "")
+    assert "1 already in the ledger" in user("import", str(out))[1]
+    fresh = str(tmp_path / "fresh.duckdb")
+    assert user("--db", fresh, "import", str(out))[0] == 0
+    assert user("--db", fresh, "balances", "--money")[1].splitlines()[1] == (
+        "Ann                    1.50         0.00         0.00      1        1")
+
+
+def test_pokernow_hands_of_a_session_of_money_are_exported_in_it(user, tmp_path: Path  # noqa: ANN001
+                                                                  ) -> None:
+    from tests.conftest import SHARED
+
+    assert user("session", "open", "pq", "--chip-value", "0.25", "--currency", "USD")[0] == 0
+    log = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
+    assert user("import", "--session", "pq", str(log))[0] == 0
+    out = tmp_path / "pn.phhs"
+    assert user("export", "--format", "phh", "-o", str(out))[0] == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.count("currency = 'USD'\n") == text.count("_chip = { minor_per_chip = 25 }") == 4
+    assert "4 already in the ledger" in user("import", str(out))[1]
+    fresh = str(tmp_path / "fresh.duckdb")
+    assert user("--db", fresh, "import", str(out))[0] == 0
+    # TA (gE4aE_Yhc3) won 3 chips of 0.25 USD in session pq: 0.75 USD in both ledgers
+    assert user("balances", "--money", "--session", "pq")[1].splitlines()[1].startswith(
+        "TA (gE4aE_Yhc3)                0.75")
+    assert user("--db", fresh, "balances", "--money")[1].splitlines()[1].startswith(
+        "gE4aE_Yhc3             0.75")
