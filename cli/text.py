@@ -195,18 +195,41 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any)
                              else "hands of no session") for r in raked)
         one = raked[0]["session"] if len(raked) == 1 and raked[0]["session"] else "SESSION"
         pay = f"`handledger pay {one} PLAYER rake AMOUNT` records a payment to it"
-        never = [s for s in books.unopened if s in {r["session"] for r in raked}]
+        units = {r["session"]: r for r in raked}
+        never = [s for s in books.unopened if s in units]
         if len(never) == 1:  # `pay` records a payment in an opened session only
-            pay += (f" once the session is opened (`handledger session open {never[0]}`: it "
+            pay += (f" once the session is opened (`{opening(units[never[0]])}`: it "
                     "was never opened, its hands read from a file)")
         elif never:
-            pay += (" once its session is opened (`handledger session open SESSION`: "
-                    f"{', '.join(never)} were never opened, their hands read from files)")
+            each = ", ".join(f"`{opening(units[s])}`" for s in never)
+            pay += (f" once its session is opened ({each}: {', '.join(never)} were never "
+                    "opened, their hands read from files)")
         lines.append(
             f"the house: whoever keeps the rake the table took, "
             f"{format_money(books.house['rake_minor'], decimals, currency)}"
             + (f" ({where})" if where else "") + f"; {pay}")
     return "\n".join(lines)
+
+
+def opening(unit: dict[str, Any]) -> str:
+    """The ``session open`` of a session never opened whose hands count chips of ``unit``
+    (``{"session", "chip_value_minor", "decimals", "currency"}``, as ``rake_taken`` gives it):
+    at their chip's worth, so that the opening keeps what their amounts are worth and is not
+    refused (README "sessions and the books": ``session open`` of a session holding hands in
+    money takes only their chip's worth). ``handledger session open fri --chip-value 0.01
+    --currency USD``; plain chips: ``handledger session open fri``."""
+    from ledger.model.money import minor_units
+
+    command = f"handledger session open {unit['session']}"
+    value, decimals, currency = unit["chip_value_minor"], unit["decimals"], unit["currency"]
+    if currency is None and (value, decimals) == (1, 0):
+        return command
+    command += f" --chip-value {format_money(value, decimals, None)}"
+    if currency is not None:
+        command += f" --currency {currency}"
+        if minor_units(currency) != decimals:
+            command += f" --decimals {decimals}"
+    return command
 
 
 def sql_table(columns: list[str], rows: list[tuple], *, more: str | None = None) -> str:

@@ -436,8 +436,7 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         notes.append("corrected")
     return HandReplay(started.hand, session or started.session, started.game, result,
                       recorded, tuple(discrepancies), (*result.notes, *notes), corrected, rake,
-                      started.unit.decimals, (started.unit.minor_per_chip, started.unit.currency,
-                                              started.unit.decimals))
+                      started.unit.decimals, started.unit.money())
 
 
 def _in_progress_note(hand: str, found: Sequence[Discrepancy]) -> str:

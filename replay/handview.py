@@ -309,7 +309,7 @@ def _money(started: ev.HandStarted, opened: ev.SessionOpened | None) -> Money | 
         return Money(opened.chip_value_minor, opened.currency, opened.decimals)
     unit = started.unit
     if unit.currency:
-        return Money(unit.minor_per_chip, unit.currency, unit.decimals)
+        return Money(*unit.money())
     return None
 
 

@@ -117,7 +117,7 @@ def unreplayable(ord_: int, raw: RawHand, exc: LedgerError, render: Render | Non
         if started.type == "hand_started":
             game, starting = started.game, {s.player: s.stack for s in started.seats}
             session = session or started.session
-            unit = (started.unit.minor_per_chip, started.unit.currency, started.unit.decimals)
+            unit = started.unit.money()
             platform = from_platform(started)
     except LedgerError:
         pass

@@ -40,6 +40,7 @@ from ledger.model.names import (
 )
 from ledger.store.streams import (
     alias_pairs,
+    hand_units,
     latest_session,
     money_hand,
     open_hands_of,
@@ -51,6 +52,7 @@ from ledger.store.streams import (
     unended_hands,
     unnamed_money_hand,
 )
+from replay.ingest.units import currency_code
 
 #: Book entries a correction may retract or amend.
 ENTRY_TYPES = ("buy_in", "cash_out", "payment")
@@ -196,8 +198,46 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
     check_new_session_name(ledger, name)
     opened = session_opening(name, day=day, chip_value=chip_value, currency=currency,
                              decimals=decimals)
+    _agrees_with_hands(ledger, name, chip_value, opened)
     _append(ledger, name, opened, state)
     return opened
+
+
+def _agrees_with_hands(ledger: Any, name: str, chip_value: str, opened: ev.SessionOpened
+                       ) -> None:
+    """Refuse opening session ``name`` at a chip value that is not what its hands, imported
+    before it was opened (a file naming the session), say a chip is worth: their amounts are
+    that money, and the opening would revalue them (README "a session has one unit", as
+    ``session set`` holds a session with a hand in money to its chip value). A hand in money
+    (its ``unit`` names a currency: :meth:`ledger.model.events.Unit.money`) takes only its
+    currency at its chip's worth; one in money of no named currency
+    (:func:`_same_worth_as_hands`) only its worth; plain chips take any chip value.
+
+    Raises:
+        LedgerError: one line naming the session, the hand, its chip's worth, what the
+            opening would make it, and the options that keep it.
+    """
+    for hand, stored in hand_units(ledger, name):
+        unit = ev.Unit.model_validate(stored)
+        if unit.currency is None:
+            continue
+        per_chip, currency, places = unit.money()
+        code = currency_code(currency)
+        if opened.currency is not None and currency_code(opened.currency) == code and (
+                opened.chip_value_minor * 10 ** places == per_chip * 10 ** opened.decimals):
+            continue
+        worth = format_money(per_chip, places, None)
+        given = format_money(opened.chip_value_minor, opened.decimals, opened.currency)
+        made = (f"each of its chips worth {given}" if opened.currency
+                else "its chips plain chips of no currency")
+        raise LedgerError(
+            f"session {name} holds hand {hand}, whose amounts came in {currency} at 1 chip = "
+            f"{worth} {code}: --chip-value {chip_value} "
+            + (f"--currency {opened.currency} " if opened.currency else "")
+            + f"would make {made}; nothing written (open it with --chip-value {worth} "
+            f"--currency {code}, or import the hands into a new session at the value wanted)")
+    _same_worth_as_hands(ledger, name, chip_value, opened.chip_value_minor, opened.currency,
+                         opened.decimals)
 
 
 def check_new_session_name(ledger: Any, name: str) -> None:

@@ -117,3 +117,129 @@ def test_a_chip_needs_a_currency(user, exported: Path, tmp_path: Path,  # noqa: 
     assert (code, err) == (2, f"error: bad.phh:{line}, hand s03-017: _chip says what a chip is "
                               "worth in minor units of the hand's currency, but the hand names "
                               "no currency\n")
+
+
+#: Hand s03-017 in money: chips of 0.25 USD won and lost (README "Chips of different
+#: values"): Carol +11 chips, Heidi +10, Alice -17, Bob and Grace -2 each.
+S03_017_MONEY = ("player                  net       buy-in     cash-out  hands sessions   (USD)\n"
+                 "Carol                  2.75         0.00         0.00      1        {n}\n"
+                 "Heidi                  2.50         0.00         0.00      1        {n}\n"
+                 "Bob                   -0.50         0.00         0.00      1        {n}\n"
+                 "Grace                 -0.50         0.00         0.00      1        {n}\n"
+                 "Alice                 -4.25         0.00         0.00      1        {n}\n")
+
+
+def test_a_chip_of_a_hand_of_no_opened_session_is_worth_its_money(
+        user, exported: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    text = exported.read_text(encoding="utf-8")
+    one = text[text.index("[17]\n") + 5:text.index("[18]\n")]
+    alone = tmp_path / "alone.phh"  # no _session: a hand of no session
+    alone.write_text("".join(line for line in one.splitlines(keepends=True)
+                             if not line.startswith("_session")), encoding="utf-8")
+    fresh = str(tmp_path / "fresh.duckdb")
+    assert user("--db", fresh, "import", str(alone))[0] == 0
+    # 11 chips of 0.25 USD are 2.75 USD, never 275 USD (the chip's 25 minor units at 0 places)
+    assert user("--db", fresh, "balances", "--money") == (0, S03_017_MONEY.format(n=0), "")
+    assert user("--db", fresh, "settle")[1] == (
+        "Alice pays Carol 2.75 USD\nAlice pays Heidi 1.50 USD\nBob pays Heidi 0.50 USD\n"
+        "Grace pays Heidi 0.50 USD\n4 transfer(s) settle 5 player(s)\n")
+    # the series' session never opened in the fresh ledger: its book is in 0.25 USD chips
+    series = str(tmp_path / "series.duckdb")
+    assert user("--db", series, "import", str(exported))[0] == 0
+    code, out, _ = user("--db", series, "balances", "--money")
+    assert (code, out.splitlines()[1:3]) == (0, [
+        "Heidi                 42.00         0.00         0.00     29        1",  # 168 chips
+        "Carol                 -4.00         0.00         0.00     27        1"])  # -16 chips
+    code, out, _ = user("--db", series, "sql", "SELECT chip_value_minor, currency, decimals "
+                        "FROM session_book", "--csv")
+    assert out == "chip_value_minor,currency,decimals\n25,USD,2\n"
+
+
+def test_a_json_lines_hand_of_no_opened_session_is_worth_its_money(
+        user, db: str, tmp_path: Path) -> None:  # noqa: ANN001
+    assert user("import", str(S03))[0] == 0
+    one = tmp_path / "one.jsonl"
+    assert user("export", "--format", "jsonl", "s03-017", "-o", str(one))[0] == 0
+    assert "session_opened" not in one.read_text(encoding="utf-8")
+    fresh = str(tmp_path / "fresh.duckdb")
+    assert user("--db", fresh, "import", str(one))[0] == 0
+    assert user("--db", fresh, "balances", "--money") == (0, S03_017_MONEY.format(n=1), "")
+
+
+#: README's night at the table: Ann's 150 chips won from Bob (300 paid), Cy folds.
+NIGHT = ("d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c2d", "Cy f", "Ann cbr 8", "Bob cbr 150",
+         "Ann cc", "d db 2c7h9s", "d db Kd", "d db 3c", "Ann sm AsKs", "Bob sm QhQd",
+         "pay Ann 300", "end")
+
+
+def _played(user, chip: str) -> None:  # noqa: ANN001
+    assert user("session", "open", "q", "--chip-value", chip, "--currency", "USD")[0] == 0
+    for player, chips in (("Ann", "200"), ("Bob", "150"), ("Cy", "300")):
+        assert user("buyin", "q", player, chips)[0] == 0
+    assert user("hand", "start", "--session", "q", "--hand", "f1", "--game", "NT", "--stakes",
+                "1/2", "--seats", "Ann:200,Bob:150,Cy:300", "--button", "Cy")[0] == 0
+    for action in NIGHT:
+        assert user("act", "f1", action)[0] == 0
+
+
+def test_a_hand_played_live_is_exported_in_its_sessions_money(user, tmp_path: Path  # noqa: ANN001
+                                                              ) -> None:
+    _played(user, "0.25")
+    out = tmp_path / "f1.phh"
+    assert user("export", "--format", "phh", "f1", "-o", str(out))[0] == 0
+    text = out.read_text(encoding="utf-8")
+    # 300 chips of 0.25 USD are 75.00 USD, the stacks 200/150/300 chips 50/37.50/75 USD
+    assert "starting_stacks = [50.00, 37.50, 75.00]\n" in text
+    assert "winnings = [75.00, 0.00, 0.00]\ncurrency = 'USD'\n" \
+           "_chip = { minor_per_chip = 25 }\n" in text
+    assert "'p2 cbr 37.50'," in text
+    # the export is the hand the ledger holds
+    assert user("import", str(out))[1] == (
+        "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 rejected\n")
+    # into a session of 0.05 USD chips: Ann's 37.50 USD stays 37.50 USD (750 chips), not 7.50
+    nickel = str(tmp_path / "nickel.duckdb")
+    assert user("--db", nickel, "session", "open", "z", "--chip-value", "0.05", "--currency",
+                "USD")[0] == 0
+    assert user("--db", nickel, "import", "--session", "z", str(out))[0] == 0
+    code, shown, _ = user("--db", nickel, "balances", "--session", "z", "--money")
+    assert (code, shown.splitlines()[1:4:2]) == (0, [
+        "Ann                   37.50         0.00         0.00      1        1",
+        "Bob                  -37.50         0.00         0.00      1        1"])
+    assert user("--db", nickel, "replay", "--hand", "f1", "--json")[1].count('"Ann": 750') == 1
+
+
+def test_a_hand_played_live_in_cents_is_exported_as_cents(user, tmp_path: Path  # noqa: ANN001
+                                                          ) -> None:
+    _played(user, "0.01")
+    out = tmp_path / "f1.phh"
+    assert user("export", "--format", "phh", "f1", "-o", str(out))[0] == 0
+    text = out.read_text(encoding="utf-8")
+    assert "starting_stacks = [2.00, 1.50, 3.00]\n" in text  # a chip a cent
+    assert "winnings = [3.00, 0.00, 0.00]\ncurrency = 'USD'\n" in text
+    assert "_chip" not in text.replace("odd_chip", "")
+    assert "1 already in the ledger" in user("import", str(out))[1]
+    fresh = str(tmp_path / "fresh.duckdb")
+    assert user("--db", fresh, "import", str(out))[0] == 0
+    assert user("--db", fresh, "balances", "--money")[1].splitlines()[1] == (
+        "Ann                    1.50         0.00         0.00      1        1")
+
+
+def test_pokernow_hands_of_a_session_of_money_are_exported_in_it(user, tmp_path: Path  # noqa: ANN001
+                                                                  ) -> None:
+    from tests.conftest import SHARED
+
+    assert user("session", "open", "pq", "--chip-value", "0.25", "--currency", "USD")[0] == 0
+    log = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
+    assert user("import", "--session", "pq", str(log))[0] == 0
+    out = tmp_path / "pn.phhs"
+    assert user("export", "--format", "phh", "-o", str(out))[0] == 0
+    text = out.read_text(encoding="utf-8")
+    assert text.count("currency = 'USD'\n") == text.count("_chip = { minor_per_chip = 25 }") == 4
+    assert "4 already in the ledger" in user("import", str(out))[1]
+    fresh = str(tmp_path / "fresh.duckdb")
+    assert user("--db", fresh, "import", str(out))[0] == 0
+    # TA (gE4aE_Yhc3) won 3 chips of 0.25 USD in session pq: 0.75 USD in both ledgers
+    assert user("balances", "--money", "--session", "pq")[1].splitlines()[1].startswith(
+        "TA (gE4aE_Yhc3)                0.75")
+    assert user("--db", fresh, "balances", "--money")[1].splitlines()[1].startswith(
+        "gE4aE_Yhc3             0.75")

@@ -154,7 +154,7 @@ def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
         carried_in=r.carried_in,
         payouts=tuple(PayoutFinding(d.player, d.recorded, d.recomputed, d.kind, d.sentence())
                       for d in discrepancies) if discrepancies else (),
-        unit=(unit.minor_per_chip, unit.currency, unit.decimals) if unit else (1, None, 0),
+        unit=unit.money() if unit else (1, None, 0),
         platform=platform)
 
 

@@ -158,13 +158,11 @@ def rake_taken(con: Any, session: str | None) -> list[dict[str, Any]]:
         "WITH r AS (SELECT d.session, d.hand_id, sum(d.recomputed - d.recorded) AS chips,"
         " min(h.ord) AS ord FROM discrepancies d JOIN hands h USING (hand_id)"
         " WHERE d.kind = 'rake' AND ($1 IS NULL OR d.session = $1) GROUP BY ALL),"
-        " u AS (SELECT r.*, CAST(json_extract(e.payload, '$.unit') AS VARCHAR) AS unit"
-        " FROM r LEFT JOIN events e ON e.hand_id = r.hand_id AND e.type = 'hand_started'"
-        " AND r.session IS NULL)"
+        " u AS (SELECT r.*, h.chip_value_minor AS v, h.decimals AS places, h.currency AS cur"
+        " FROM r LEFT JOIN hands h ON h.hand_id = r.hand_id AND r.session IS NULL)"
         " SELECT u.session, sum(u.chips), count(DISTINCT u.hand_id),"
-        " coalesce(b.chip_value_minor, CAST(json_extract(u.unit, '$.minor_per_chip') AS BIGINT),"
-        " 1), coalesce(b.decimals, CAST(json_extract(u.unit, '$.decimals') AS INTEGER), 0),"
-        " nullif(coalesce(b.currency, json_extract_string(u.unit, '$.currency')), '')"
+        " coalesce(b.chip_value_minor, u.v, 1), coalesce(b.decimals, u.places, 0),"
+        " nullif(coalesce(b.currency, u.cur), '')"
         " FROM u LEFT JOIN session_book b ON u.session IS NOT NULL AND b.session = u.session"
         " GROUP BY ALL ORDER BY min(u.ord)", [session]).fetchall()
     return [dict(zip(keys, (s, int(c), int(h), int(v), int(d), cur), strict=True))

@@ -59,9 +59,10 @@ from ledger.model.errors import LedgerError
 #: recorded in a hand still in progress are no discrepancy until it ends; 14: hands of no
 #: session in a book per chip unit, each hand's unit in ``hands``, ``session_players``
 #: carries its book's unit; 15: ``player_nicknames`` of a session holding a hand read from a
-#: PokerNow log, not only of one such a log opened, :mod:`ledger.model.platform`): forces a
-#: rebuild.
-DERIVED_VERSION = "15"
+#: PokerNow log, not only of one such a log opened, :mod:`ledger.model.platform`; 16: a chip
+#: of a hand of no opened session worth its ``minor_per_chip`` minor units of its currency at
+#: the currency's decimals, :meth:`ledger.model.events.Unit.money`): forces a rebuild.
+DERIVED_VERSION = "16"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,

@@ -185,6 +185,23 @@ class Unit(_Model):
     minor_per_chip: int = Field(1, ge=1, le=MAX_CHIPS, strict=True)
     decimals: int = Field(0, ge=0, le=6, strict=True)
 
+    def money(self) -> tuple[int, "str | None", int]:
+        """``(minor units a chip is worth, currency, decimals of those minor units)``: what the
+        hand's chips are worth where no opened session says (README "Chips of different
+        values"). A chip worth ``minor_per_chip`` other than 1 (a session's chip, as a PHH
+        ``_chip`` table or an export gives it) is that many minor units of the currency, whose
+        decimals are its ISO 4217 minor units (:func:`ledger.model.money.minor_units`; 2 for a
+        code the list lacks, as :func:`replay.ingest.units.chip_minor` reads it): a 0.25 USD
+        chip is ``(25, "USD", 2)``, never 25 USD. Otherwise a chip is one written minor unit:
+        ``(1, currency, decimals)`` (HandHQ's cents ``(1, "USD", 2)``; plain chips ``(1, None,
+        0)``)."""
+        if self.currency is None or self.minor_per_chip == 1:
+            return self.minor_per_chip, self.currency, self.decimals
+        from ledger.model.money import minor_units
+
+        iso = minor_units(self.currency.strip().upper())
+        return self.minor_per_chip, self.currency, 2 if iso is None else iso
+
 
 class Seat(_Model):
     """One player at the table: name (unique in the hand), starting stack in chips."""

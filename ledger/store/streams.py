@@ -301,6 +301,19 @@ def money_hand(ledger: Any, session: str) -> tuple[str, str] | None:
     return (rows[0][0], rows[0][1]) if rows else None
 
 
+def hand_units(ledger: Any, session: str) -> list[tuple[str, dict[str, Any]]]:
+    """``(hand, unit)`` of the first hand of ``session`` of each distinct stored ``unit``
+    (the ``hand_started`` payload's, as JSON: ``currency``, ``minor_per_chip``,
+    ``decimals``), in ledger order; empty when the session holds no hand."""
+    import json
+
+    rows = ledger.query(
+        "SELECT arg_min(hand_id, position), CAST(payload->'unit' AS VARCHAR) FROM events"
+        " WHERE type = 'hand_started' AND session = ? GROUP BY 2 ORDER BY min(position)",
+        [session])
+    return [(hand, json.loads(unit) if unit else {}) for hand, unit in rows]
+
+
 def unnamed_money_hand(ledger: Any, session: str) -> tuple[str, int, int] | None:
     """``(hand, minor units a chip, decimals)`` of the first hand of ``session`` whose amounts
     came in money of no named currency (its ``unit`` has decimal places but no currency: a

@@ -84,14 +84,7 @@ def export_text(ledger: Any, fmt: str, hands: Sequence[str],
              "cannot say a hand goes on, so importing it ends them incomplete (every chip "
              "back) in a ledger that does not hold them in play (this one adds nothing); "
              f"--format jsonl keeps them in play: {', '.join(playing)}")
-    texts, left_out = [], []
-    for hand, _, events in hand_streams(ledger, hands):
-        try:
-            texts.append(phh_text(events))
-        except MalformedInput:
-            if hands or not _voided(events):  # named, or its chips count: refused, saying why
-                raise
-            left_out.append(hand)
+    texts, left_out = _phh_texts(ledger, hands)
     if left_out and note is not None:  # a void counts for nothing: the books are the same
         note(f"note: {len(left_out)} voided hand(s) left out: PHH cannot say a hand was "
              f"voided (--format jsonl can): {', '.join(left_out)}")
@@ -100,6 +93,29 @@ def export_text(ledger: Any, fmt: str, hands: Sequence[str],
     from ledger.formats.phh.read import write_phhs
 
     return write_phhs(texts)
+
+
+def _phh_texts(ledger: Any, hands: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``(texts, left out)``: each hand (all, or ``hands``) as PHH text, a hand that names no
+    currency in its session's chip (:func:`session_chip`), and the voided hands PHH cannot
+    hold, left out of a whole export.
+
+    Raises:
+        MalformedInput: a hand PHH cannot hold, named or not voided.
+    """
+    texts, left_out = [], []
+    chips: dict[str | None, Any] = {None: None}  # each session's chip, looked up once
+    for hand, _, events in hand_streams(ledger, hands):
+        session = events[0].session if events and events[0].type == "hand_started" else None
+        if session not in chips:
+            chips[session] = session_chip(ledger, session)
+        try:
+            texts.append(phh_text(events, chips[session]))
+        except MalformedInput:
+            if hands or not _voided(events):  # named, or its chips count: refused, saying why
+                raise
+            left_out.append(hand)
+    return texts, left_out
 
 
 def in_play(ledger: Any, hands: Sequence[str] = ()) -> dict[str, int]:
@@ -133,7 +149,34 @@ def _voided(events: Sequence[Any]) -> bool:
     return fold_stream(events)[0].status == "voided"
 
 
-def phh_parts(events: Sequence[Any]) -> tuple:
+def session_chip(ledger: Any, session: str) -> Any:
+    """The :class:`~ledger.model.events.Unit` a hand of ``session`` that names no currency
+    (played live with ``hand start``, a PokerNow log of whole amounts) counts in: the
+    session's chip when it has a currency (its latest ``session_opened`` or ``session set``),
+    None otherwise (plain chips). A 0.25 USD chip is ``Unit(currency="USD",
+    minor_per_chip=25)``, exported in money with ``_chip`` (:func:`phh_parts`); a chip of one
+    minor unit, a cent, is ``Unit(currency="USD", decimals=2)``, exported as cents of USD.
+    None too for a chip finer than the currency's ISO 4217 minor unit (``--decimals`` beyond
+    it), which PHH's money cannot hold: the hand is written in chips as before."""
+    from ledger.model import events as ev
+    from ledger.model.money import minor_units
+    from replay.sessions import session_state
+
+    state = session_state(ledger, session)
+    if not state.opened or state.currency is None:
+        return None
+    iso = minor_units(state.currency)
+    iso = 2 if iso is None else iso
+    worth, finer = state.chip_value_minor, 10 ** max(0, state.decimals - iso)
+    if worth % finer:
+        return None
+    worth = worth // finer * 10 ** max(0, iso - state.decimals)
+    if worth == 1:
+        return ev.Unit(currency=state.currency, decimals=iso)
+    return ev.Unit(currency=state.currency, minor_per_chip=worth)
+
+
+def phh_parts(events: Sequence[Any], chip: Any = None) -> tuple:
     """``(started, forced, actions, payouts)`` of a hand for the PHH writer; corrections are
     applied first (the export is the hand as the ledger now reads it). A rake recorded at
     the table (``recorded_rake``) is PHH's ``rake`` field (FORMATS.md §1), written from
@@ -142,14 +185,19 @@ def phh_parts(events: Sequence[Any]) -> tuple:
     chips are ``2.85``, :func:`replay.ingest.units.in_money`) with what its chip is worth,
     our ``_chip = { minor_per_chip = 5 }`` (FORMATS.md §1: a user extension): importing it,
     into that session or any ledger, gives its chips back (:func:`replay.build.phh_fold`),
-    so a split's odd chip is that chip again, never a cent."""
+    so a split's odd chip is that chip again, never a cent. ``chip``: the session's chip
+    (:func:`session_chip`) for a hand whose ``unit`` names no currency (one played live in a
+    session of 0.25 USD chips stores plain chips): it is written in that money the same way."""
     from engine.notation import to_action
     from engine.state import HandState
     from replay.fold import effective_events
     from replay.ingest.units import in_money
 
     effective = effective_events(events)[0]
+    if chip is not None and effective[0].unit.currency is None:  # the session's chips
+        effective = [effective[0].model_copy(update={"unit": chip}), *effective[1:]]
     chip = effective[0].unit
+    in_chips = effective  # what a refusal names: chips, as the hand counts them
     effective = in_money(effective)  # a session's chips: as money
     started = effective[0]
     source = _rake_numbers(started.source)
@@ -158,7 +206,7 @@ def phh_parts(events: Sequence[Any]) -> tuple:
     started = started.model_copy(update={"source": source})
     state = HandState.start(started)
     forced, actions, payouts = [], [], []
-    for e in effective[1:]:
+    for e, counted in zip(effective[1:], in_chips[1:], strict=True):
         if e.type == "forced_bet" and e.kind != "bring_in":
             forced.append(e)
         elif e.type == "recorded_payout":
@@ -172,7 +220,7 @@ def phh_parts(events: Sequence[Any]) -> tuple:
             if text is not None:
                 actions.append(text)
             elif e.type not in ("hand_ended",):
-                raise MalformedInput(f"cannot be written as PHH: {_unwritable(e)}",
+                raise MalformedInput(f"cannot be written as PHH: {_unwritable(counted)}",
                                      hand=started.hand)
         state.apply(e)
     return started, forced, actions, payouts
@@ -209,12 +257,13 @@ def _unwritable(e: Any) -> str:
     return f"its {e.type.replace('_', ' ')} event has no PHH action"
 
 
-def phh_text(events: Sequence[Any]) -> str:
+def phh_text(events: Sequence[Any], chip: Any = None) -> str:
     """The hand as PHH (FORMATS.md §1), corrections applied, with its ledger id and session in
-    our ``_hand_id`` / ``_session`` keys: importing the text again adds nothing."""
+    our ``_hand_id`` / ``_session`` keys: importing the text again adds nothing. ``chip``: as
+    for :func:`phh_parts`."""
     from ledger.formats.phh.read import write_phh
 
-    started, forced, actions, payouts = phh_parts(events)
+    started, forced, actions, payouts = phh_parts(events, chip)
     keep = {"_hand_id": started.hand} | ({"_session": started.session} if started.session
                                           else {})
     return write_phh(started, forced, actions, payouts, extra=keep)

@@ -106,6 +106,12 @@ def _code(currency: str) -> str:
     return _SYMBOLS.get(currency.strip(), currency.strip().upper())
 
 
+def currency_code(currency: str) -> str:
+    """The code a file's currency stands for, as an import compares it with a session's
+    (``"$"`` → ``"USD"``, ``"usd"`` → ``"USD"``)."""
+    return _code(currency)
+
+
 class NotWholeChips(LedgerError):
     """A hand's amount that is not a whole number of its session's chips (``chip``: minor
     units a chip is worth; ``minor``: the amount in minor units; ``rake``: the amount is the

@@ -266,19 +266,39 @@ def _rejected(errors: list[LedgerError], kept: set[str | None]) -> int:
                                    and not hasattr(e, "hands"))
 
 
-def _same_start(started: Any, stored: str) -> bool:
+def _same_start_in_session(ledger: Any, started: Any, stored: tuple[str, str | None,
+                                                                   str | None]) -> bool:
+    """:func:`_same_start`, or the same once a stored hand that names no currency is given
+    its session's chip (:func:`replay.ingest.export.session_chip`): a hand played live in a
+    session of 0.25 USD chips is stored in plain chips and exported in that money with
+    ``_chip``, and that export is the hand the ledger holds."""
+    if _same_start(started, stored[0]):
+        return True
+    if stored[2] is None or started.unit.currency is None:
+        return False
+    from replay.ingest.export import session_chip
+
+    chip = session_chip(ledger, stored[2])
+    return chip is not None and _same_start(started, stored[0], chip)
+
+
+def _same_start(started: Any, stored: str, chip: Any = None) -> bool:
     """Whether ``started`` begins the same hand as the stored ``hand_started`` JSON: equal but
     for where each was read from (``source``: file, line, site facts) and for what a format
     leaves implicit (no antes written as none, the game's default reopening rule, the chip's
     money value, which a PHH file without ``_chip`` does not carry) or orders its own way:
     the blinds and straddles in any order (the forced bets, compared as events, say who posts
     what; the rules read the largest, RULES.md §4.4) and no button as the last seat, where PHH
-    puts it (the engine then starts from the first seat either way)."""
+    puts it (the engine then starts from the first seat either way). ``chip``: the unit of a
+    stored hand that names no currency, its session's chip (:func:`_same_start_in_session`)."""
     if event_json(started) == stored:
         return True
     from ledger.model.events import parse_event
 
-    return _identity(started) == _identity(parse_event(stored))
+    held = parse_event(stored)
+    if chip is not None and held.unit.currency is None:
+        held = held.model_copy(update={"unit": chip})
+    return _identity(started) == _identity(held)
 
 
 def _identity(started: Any) -> dict[str, Any]:
@@ -419,7 +439,7 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
     hand = b.hand_id
     phh = phh_form.read_from_phh(b)
     differ = None if _trusted(b, stored) else (
-        _STARTS_OTHERWISE if not _same_start(b.events[0], stored[0])
+        _STARTS_OTHERWISE if not _same_start_in_session(ledger, b.events[0], stored)
         else first_difference(b.events, whole[hand], phh=phh) if hand in whole else None)
     if differ is not None and differ is not _STARTS_OTHERWISE and _as_corrected(
             ledger, b.events, hand, phh=phh):
