@@ -172,7 +172,8 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any)
     """``Bob pays Ann 37.50 USD`` per transfer still to make (``Cy pays the house 2.50 USD``:
     None is the house, who keeps the rake) and a count line, which also says what was paid
     already; with a transfer of the house, a line saying what it is owed and how a payment
-    to it is recorded."""
+    to it is recorded (in a session: the rake of hands of no session has none to name, and
+    the line says so)."""
     decimals, currency = books.unit
 
     def who(name: str | None) -> str:
@@ -195,6 +196,9 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any)
                              else "hands of no session") for r in raked)
         one = raked[0]["session"] if len(raked) == 1 and raked[0]["session"] else "SESSION"
         pay = f"`handledger pay {one} PLAYER rake AMOUNT` records a payment to it"
+        if all(r["session"] is None for r in raked):
+            pay = ("`handledger pay SESSION PLAYER rake AMOUNT` records a payment to it in a "
+                   "session; hands of no session have none to name")
         never = [s for s in books.unopened if s in {r["session"] for r in raked}]
         if len(never) == 1:  # `pay` records a payment in an opened session only
             pay += (f" once the session is opened (`handledger session open {never[0]}`: it "
@@ -202,6 +206,8 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any)
         elif never:
             pay += (" once its session is opened (`handledger session open SESSION`: "
                     f"{', '.join(never)} were never opened, their hands read from files)")
+        if any(r["session"] is None for r in raked) and any(r["session"] for r in raked):
+            pay += " (hands of no session have none to name)"
         lines.append(
             f"the house: whoever keeps the rake the table took, "
             f"{format_money(books.house['rake_minor'], decimals, currency)}"

@@ -303,8 +303,9 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
         raise LedgerError(f"cannot settle: the balances sum to "
                           f"{_signed_money(net_sum, decimals, currency)}, not zero{why} (see "
                           "`handledger audit`)")
-    never = {name for (name,) in con.execute(
-        "SELECT session FROM session_book WHERE NOT opened").fetchall()}
+    never = {name for (name,) in con.execute(  # hands of no session: no session to open
+        "SELECT session FROM session_book WHERE NOT opened AND session IS NOT NULL"
+    ).fetchall()}
     books = replace(books, house=house, unopened=[r["session"] for r in books.rake
                                                   if r["session"] in never])
     if not owed_house:
