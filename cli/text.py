@@ -143,14 +143,17 @@ def chip_units_note(units: list[dict[str, Any]], each: str, command: str) -> str
     worth = chip_units_worth(units)
     plain = any(u["currency"] is None and u["decimals"] == 0 and u["chip_value_minor"] == 1
                 for u in units)
+    named = any(n is not None for u in units for n in u["sessions"] or [None])
+    one = (" (`handledger balances --session S --money` reads one session's)" if named else
+           "")  # hands of no session: no --session reads them apart
     money = (f"`handledger {command} --money` adds them up in money"
              if len({(u["decimals"], u["currency"]) for u in units}) == 1 else
-             "and plain chips have no money value, so money does not add up either "
-             "(`handledger balances --session S --money` reads one session's)" if plain else
+             f"and plain chips have no money value, so money does not add up either{one}"
+             if plain else
              "and their money is of different currencies or decimals, so it does not "
-             "add up either (`handledger balances --session S --money` reads one "
-             "session's)")
-    return (f"note: the sessions count chips of different values ({worth}): they do not add "
+             f"add up either{one}")
+    return (f"note: the {'sessions' if named else 'hands read'} count chips of different "
+            f"values ({worth}): they do not add "
             f"up, so each value has its own {each}; {money}")
 
 

@@ -1,9 +1,12 @@
 """The books of hands of no session (a site's hand histories imported without ``--session``):
-what ``settle`` says of their rake (cli/text.py ``settle_text``; README, "settle"). Real
+what ``settle`` says of their rake (cli/text.py ``settle_text``; README, "settle") and how
+many sessions the report's index counts (cli/templates/index.html). Real
 data: the PokerStars five-card draw hand (USD, 1 chip = 0.01 USD; Player4 pays 2 chips of
 rake) and, in a session ``s`` opened for them, the PLO8 hands (20 chips of rake)."""
 
 from __future__ import annotations
+
+import re
 
 from tests.conftest import SHARED
 
@@ -30,3 +33,20 @@ def test_settle_names_no_session_to_open_for_the_rake_of_hands_of_none(user) -> 
         "the house: whoever keeps the rake the table took, 0.22 USD (2 chips in hands of no "
         "session, 20 chips in session s); `handledger pay SESSION PLAYER rake AMOUNT` records "
         "a payment to it (hands of no session have none to name)")
+
+
+def test_the_report_counts_sessions_not_the_hands_of_none(user, tmp_path) -> None:  # noqa: ANN001
+    """The site's index page: the draw hand alone is of no session (0 sessions, not 1); with
+    session s's hands, 1 session and the hands of none."""
+    def meta() -> str:
+        site = tmp_path / "site"
+        assert user("report", str(site))[0] == 0
+        found = re.search(r'<p class="meta">([^·]*)·', (site / "index.html").read_text())
+        assert found is not None
+        return found.group(1).strip()
+
+    assert user("import", str(DRAW))[0] == 0
+    assert meta() == "0 session(s) and hands of no session, 1 hand(s), 5 player(s)"
+    assert user("session", "open", "s", "--chip-value", "0.01", "--currency", "USD")[0] == 0
+    assert user("import", "--session", "s", str(PLO8))[0] == 0
+    assert meta() == "1 session(s) and hands of no session, 16 hand(s), 11 player(s)"
