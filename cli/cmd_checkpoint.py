@@ -18,11 +18,30 @@ def key_directory() -> str:
     return os.environ.get(KEYS_ENV) or str(Path(click.get_app_dir("handledger")) / "keys")
 
 
+def given_key_directory(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A ``--keys DIR`` given on the command line that is no directory (missing, or a file) is
+    a usage error, before any file is read: a key directory looked in would hold no key and
+    say so as of a directory. ``key new`` and ``key add`` make a missing one; the default
+    (``$HANDLEDGER_KEYS`` or the config dir) may be missing: no keys yet."""
+    if value is None or ctx.get_parameter_source(param.name or "") is not (
+            click.core.ParameterSource.COMMANDLINE):
+        return value
+    path = Path(value)
+    makes = ctx.command.name in ("new", "add") and ctx.parent is not None and (
+        ctx.parent.command.name == "key")
+    if path.is_dir() or makes and not path.exists():
+        return value
+    why = ("not a directory" if path.exists() else
+           f"no such directory (`handledger key new NAME --keys {value}` makes one)")
+    raise click.BadParameter(f"{value}: {why}", ctx, param)
+
+
 def keys_option(command: Any) -> Any:
-    """The ``--keys DIR`` option (the key directory) of a command."""
+    """The ``--keys DIR`` option (the key directory) of a command (:func:`given_key_directory`
+    checks a given one)."""
     return click.option("--keys", "keys_dir", default=key_directory, metavar="DIR",
                         show_default=f"${KEYS_ENV} or the user's config dir",
-                        help="The key directory.")(command)
+                        callback=given_key_directory, help="The key directory.")(command)
 
 
 def _store(keys_dir: str) -> Any:

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from cli import render, text
-from cli.cmd_checkpoint import check_against, key_directory, keys_option
+from cli.cmd_checkpoint import check_against, given_key_directory, key_directory, keys_option
 from cli.context import Context, one_line
 from ledger.model.errors import LedgerCorrupt
 
@@ -34,6 +34,7 @@ def init(obj: Context) -> None:
                    "this one appends it (1: none). Default: the CPUs, for JSON-lines files of "
                    "16 MB or more and .phhs files of 500 kB or more.")
 @click.option("--keys", "keys_dir", default=None, metavar="DIR",
+              callback=given_key_directory,
               help="Every signed correction or void must verify with a key of DIR (an "
                    "unknown key refuses the file). Default: checked against $HANDLEDGER_KEYS "
                    "or the user's config dir, an unknown key a note.")

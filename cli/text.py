@@ -143,14 +143,17 @@ def chip_units_note(units: list[dict[str, Any]], each: str, command: str) -> str
     worth = chip_units_worth(units)
     plain = any(u["currency"] is None and u["decimals"] == 0 and u["chip_value_minor"] == 1
                 for u in units)
+    named = any(n is not None for u in units for n in u["sessions"] or [None])
+    one = (" (`handledger balances --session S --money` reads one session's)" if named else
+           "")  # hands of no session: no --session reads them apart
     money = (f"`handledger {command} --money` adds them up in money"
              if len({(u["decimals"], u["currency"]) for u in units}) == 1 else
-             "and plain chips have no money value, so money does not add up either "
-             "(`handledger balances --session S --money` reads one session's)" if plain else
+             f"and plain chips have no money value, so money does not add up either{one}"
+             if plain else
              "and their money is of different currencies or decimals, so it does not "
-             "add up either (`handledger balances --session S --money` reads one "
-             "session's)")
-    return (f"note: the sessions count chips of different values ({worth}): they do not add "
+             f"add up either{one}")
+    return (f"note: the {'sessions' if named else 'hands read'} count chips of different "
+            f"values ({worth}): they do not add "
             f"up, so each value has its own {each}; {money}")
 
 
@@ -172,7 +175,8 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any)
     """``Bob pays Ann 37.50 USD`` per transfer still to make (``Cy pays the house 2.50 USD``:
     None is the house, who keeps the rake) and a count line, which also says what was paid
     already; with a transfer of the house, a line saying what it is owed and how a payment
-    to it is recorded."""
+    to it is recorded (in a session: the rake of hands of no session has none to name, and
+    the line says so)."""
     decimals, currency = books.unit
 
     def who(name: str | None) -> str:
@@ -195,6 +199,9 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any)
                              else "hands of no session") for r in raked)
         one = raked[0]["session"] if len(raked) == 1 and raked[0]["session"] else "SESSION"
         pay = f"`handledger pay {one} PLAYER rake AMOUNT` records a payment to it"
+        if all(r["session"] is None for r in raked):
+            pay = ("`handledger pay SESSION PLAYER rake AMOUNT` records a payment to it in a "
+                   "session; hands of no session have none to name")
         units = {r["session"]: r for r in raked}
         never = [s for s in books.unopened if s in units]
         if len(never) == 1:  # `pay` records a payment in an opened session only
@@ -204,6 +211,8 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any)
             each = ", ".join(f"`{opening(units[s])}`" for s in never)
             pay += (f" once its session is opened ({each}: {', '.join(never)} were never "
                     "opened, their hands read from files)")
+        if any(r["session"] is None for r in raked) and any(r["session"] for r in raked):
+            pay += " (hands of no session have none to name)"
         lines.append(
             f"the house: whoever keeps the rake the table took, "
             f"{format_money(books.house['rake_minor'], decimals, currency)}"

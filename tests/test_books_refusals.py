@@ -379,12 +379,13 @@ def test_standings_money_over_mixed_currencies_names_what_to_do(tmp_path: Path) 
                      ("cashout", name, "Bob", "100")):
             assert run(db, *args).exit_code == 0
     assert refused(run(db, "standings", "--money")) == (
-        "error: the sessions use different currencies or decimals: show the standings in "
+        "error: the sessions use different currencies or decimals (usd: USD, 2 decimals; eur: "
+        "EUR, 2 decimals): show the standings in "
         "chips (without --money), or one session's money with `handledger balances --session "
         "S --money`")
     assert refused(run(db, "balances", "--money")) == (
-        "error: the sessions use different currencies or decimals: read one session with "
-        "--session")
+        "error: the sessions use different currencies or decimals (usd: USD, 2 decimals; eur: "
+        "EUR, 2 decimals): read one session with --session")
     assert run(db, "balances", "--money", "--session", "eur").exit_code == 0
 
 

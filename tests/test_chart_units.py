@@ -57,8 +57,8 @@ def test_money_of_two_currencies_is_refused_too(tmp_path: Path) -> None:
            "--money does not add up either)\n")
     money = run(db, "chart", str(png), "--money")
     assert (money.exit_code, money.output) == (
-        2, "error: the sessions use different currencies or decimals: chart one session with "
-           "--session S\n")
+        2, "error: the sessions use different currencies or decimals (friday: USD, 2 decimals; "
+           "euro: EUR, 2 decimals): chart one session with --session S\n")
     assert not png.exists()
     assert [(p, n) for _, p, n in chart_rows(str(db), money=True, session="euro")] == [
         ("Ann", -50), ("Bob", 50)]  # 2 chips of 0.25 EUR: 50 cents

@@ -240,6 +240,7 @@ def test_an_unknown_key_is_said_and_a_false_name_fails(run, db: str, tmp_path: P
     signed = run("checkpoint", "--sign", "ann").output.strip()
     fingerprint = signed.split(" signed ann ")[1][:12]
     elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()  # a key directory without ann's key
     result = run("verify", "--against", f"{db}.checkpoints", "--keys", str(elsewhere))
     assert result.exit_code == 0
     assert f"signed by an unknown key {fingerprint} (as 'ann')" in result.output
@@ -449,3 +450,33 @@ def test_a_hash_that_differs_late_is_shown_past_the_difference(run, db: str) -> 
     # 16 digits would print the same prefix twice; the line shows four digits past digit 20
     assert f"hashes {real[:23]}…, not {fake[:23]}…" in result.output
     assert real[:23] != fake[:23]
+
+
+def test_a_key_directory_given_that_is_none_is_refused_first(user, db: str,  # noqa: ANN001
+                                                             tmp_path: Path) -> None:
+    """``--keys DIR`` given and missing (or a file) is one usage line and exit 2 for every
+    command that reads keys, before the ledger or any file is opened (its bytes unchanged);
+    ``key new`` makes a missing one."""
+    before = Path(db).read_bytes()
+    missing, afile = tmp_path / "nonexist", tmp_path / "afile"
+    afile.write_text("not keys\n")
+    hands = str(DATA / "hands")
+    for args in (("import", hands), ("history", "h1"), ("verify",), ("checkpoint",),
+                 ("key", "list"), ("key", "show", "ann"),
+                 ("correct", "h1", "--reason", "r", "--by", "b", "--delete", "1"),
+                 ("void", "h1", "--reason", "r", "--by", "b")):
+        command = " ".join(args[:2] if args[0] == "key" else args[:1])
+        usage = f"(`handledger {command} -h` shows the usage)"
+        assert user(*args, "--keys", str(missing)) == (2, "", (
+            f"error: Invalid value for '--keys': {missing}: no such directory (`handledger key "
+            f"new NAME --keys {missing}` makes one) {usage}\n")), args
+        assert user(*args, "--keys", str(afile)) == (2, "", (
+            f"error: Invalid value for '--keys': {afile}: not a directory {usage}\n")), args
+    for args in (("key", "new", "ann"), ("key", "add", "ann", "ed25519:x")):
+        assert user(*args, "--keys", str(afile)) == (2, "", (
+            f"error: Invalid value for '--keys': {afile}: not a directory (`handledger "
+            f"{' '.join(args[:2])} -h` shows the usage)\n")), args
+    assert Path(db).read_bytes() == before and not missing.exists()
+    code, out, _ = user("key", "new", "ann", "--keys", str(missing))
+    assert code == 0 and out.startswith("key ann ") and (missing / "ann.pub").exists()
+    assert user("key", "list", "--keys", str(missing))[0] == 0

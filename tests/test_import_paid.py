@@ -48,6 +48,27 @@ def test_payouts_above_the_pot_are_a_warning(tmp_path: Path) -> None:
                                                             ("payout", "Bob", 100, 410)]
 
 
+def test_a_hand_stored_already_is_not_warned_about_again(tmp_path: Path) -> None:
+    """The over-paid hand 7 imported again, plain, with --strict, with --jobs 2 and both: 1
+    already, no warning (it was given when the hand was stored); then a ``.phhs`` of hand 7
+    and a new hand 8 (short by 10) through --jobs 2: hand 8's warning only, at its line."""
+    code, out, err, path = _file(tmp_path, "w_over.phh", _hand(7, "[0, 410, 0]"))
+    assert (code, err.count("warning: ")) == (0, 1)
+    for args in ((), ("--strict",), ("--jobs", "2"), ("--strict", "--jobs", "2")):
+        code, out, err = one_shot(tmp_path / "t.duckdb", "import", *args, str(path))
+        assert (code, out, err) == (0, "imported 0 hand(s) (0 events) from 1 file(s); 1 "
+                                       "already in the ledger; 0 rejected\n", ""), args
+    body = [_hand(n, w).split("variant", 1)[1] for n, w in ((7, "[0, 410, 0]"),
+                                                            (8, "[300, 90, 0]"))]
+    code, out, err, path = _file(tmp_path, "two.phhs", f"[1]\nvariant{body[0]}\n"
+                                   f"[2]\nvariant{body[1]}", "--jobs", "2")
+    assert (code, err) == (0, f"warning: {path}:23: hand dispute-8: the table paid 390 of the "
+                              "pot of 400: short by 10, and the hand records no rake (stored; "
+                              "the audit reports it)\n")
+    assert out == ("imported 1 hand(s) (25 events) from 1 file(s); 1 already in the ledger"
+                   f"{STORED}")
+
+
 def test_payouts_short_of_the_pot_with_no_rake_are_a_warning(tmp_path: Path) -> None:
     """Ann 300 and Bob 90: 390 of 400, 10 paid to nobody and no rake to explain it."""
     code, out, err, path = _file(tmp_path, "short.phh", _hand(8, "[300, 90, 0]"))

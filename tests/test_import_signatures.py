@@ -117,6 +117,7 @@ def test_a_key_not_held_is_a_note_unless_keys_are_given(tmp_path: Path, keys: Ke
     path = write(tmp_path / "h1.jsonl", hand() + kd(keys))
     key = keys.info("floor").fingerprint
     elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()  # a key directory without floor's key
     code, out, err = cli(tmp_path / "given.duckdb", "import", "--keys", str(elsewhere), str(path))
     assert (code, out) == (2, REFUSED)
     assert err == (f"error: {path}:10, hand h1: its correction at seq 10 (by floor) is signed by "

@@ -88,3 +88,27 @@ def test_run_names_what_it_skipped_too(tmp_path: Path) -> None:
                                     f"note: {folder / 'unknown.csv'}: skipped: not a hand "
                                     f"history handledger reads ({FORMATS})"]
     assert "; 2 other file(s) skipped (each in a note)\n" in out
+
+
+def test_an_empty_file_is_a_note_whatever_its_suffix(tmp_path: Path) -> None:
+    """An empty ``.phh`` or ``.jsonl`` (no byte, or only whitespace) in a folder is a note as
+    an empty ``.csv`` is, for ``import`` and ``run``: exit 0; named, it is still refused."""
+    folder = _folder(tmp_path)
+    (folder / "b.phh").write_bytes(b"")
+    (folder / "c.jsonl").write_bytes(b"")
+    (folder / "d.phh").write_bytes(b" \n\t\r\n")
+    (folder / "e.txt").write_bytes(b"\xef\xbb\xbf\n\n")
+    empty = ("b.phh", "c.jsonl", "d.phh", "e.txt", "empty.csv")
+    notes = sorted(f"note: {folder / name}: skipped: an empty file" for name in empty)
+    code, out, err = one_shot(tmp_path / "t.duckdb", "import", str(folder))
+    assert code == 0, err
+    assert err.splitlines() == [*notes, f"note: {folder / 'unknown.csv'}: skipped: not a hand "
+                                         f"history handledger reads ({FORMATS})"]
+    assert out == ("imported 1 hand(s) (24 events) from 1 file(s); 0 already in the ledger; 0 "
+                   "rejected; 6 other file(s) skipped (each in a note)\n")
+    code, out, err = one_shot(tmp_path / "r.duckdb", "run", str(folder))
+    assert code == 0, err
+    assert err.splitlines()[:5] == notes
+    assert "; 6 other file(s) skipped (each in a note)\n" in out
+    code, _, err = one_shot(tmp_path / "t.duckdb", "import", str(folder / "b.phh"))
+    assert (code, err) == (2, f"error: {folder / 'b.phh'}:1: no hand in the file\n")

@@ -78,10 +78,9 @@ def test_plain_chips_and_cents_of_no_session_are_a_table_each(tmp_path: Path) ->
         "Cy                      150            0            0      1        0",
         "Ann                     -50            0            0      1        0",
         "Bob                    -100            0            0      1        0",
-        "note: the sessions count chips of different values ((no session): plain chips; "
+        "note: the hands read count chips of different values ((no session): plain chips; "
         "(no session): 1 chip = 0.01 USD): they do not add up, so each value has its own "
-        "table; and plain chips have no money value, so money does not add up either "
-        "(`handledger balances --session S --money` reads one session's)"]
+        "table; and plain chips have no money value, so money does not add up either"]
     body = json.loads(run(db, "balances", "--json").output)
     assert body["units"] == [
         {"chip_value_minor": 1, "decimals": 0, "currency": None, "sessions": [""]},
@@ -131,11 +130,18 @@ def test_plain_chips_and_cents_of_no_session_are_a_table_each(tmp_path: Path) ->
     assert [(h["hand_id"], h["net"], h["net_minor"], h["currency"]) for h in hands] == [
         ("plain-1", 3, 3, None), ("usd-2", 150, 150, "USD")]
     # plain chips have no money value: no sum in money, no chart of one running net
-    for command in (("balances", "--money"), ("standings", "--money"), ("settle",)):
+    # no --session reads hands of no session apart: the refusal names the units and says
+    # what can be read
+    mixed = ("error: the hands read use different currencies or decimals ((no session): plain "
+             "chips, no currency; (no session): USD, 2 decimals): hands of no session have no "
+             "session to name with --session; ")
+    by_unit = "`handledger balances` without --money gives a table per unit\n"
+    for command, advice in ((("balances", "--money"), by_unit), (("settle",), by_unit),
+                            (("standings", "--money"),
+                             "show the standings in chips (without --money)\n"),
+                            (("chart", str(tmp_path / "c.png"), "--money"), by_unit)):
         refused = run(db, *command)
-        assert refused.exit_code == 2, command
-        assert refused.output.startswith(
-            "error: the sessions use different currencies or decimals"), refused.output
+        assert (refused.exit_code, refused.output) == (2, mixed + advice), command
     chart = run(db, "chart", str(tmp_path / "c.png"))
     assert chart.exit_code == 2 and not (tmp_path / "c.png").exists()
     assert chart.output.startswith(

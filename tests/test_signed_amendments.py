@@ -121,6 +121,7 @@ def test_signed_amendments_name_their_signer(run, db: str, keys: Path, signed: t
     assert run("--db", fresh, "import", str(exported)).exit_code == 0
     assert "signature ok: signed by floor" in run("--db", fresh, "history", "dispute-1").output
     assert run("--db", fresh, "verify").exit_code == 0
+    (tmp_path / "none").mkdir()  # a key directory without floor's key
     elsewhere = run("history", "dispute-1", "--keys", str(tmp_path / "none")).output
     assert "signature unknown key: signed by an unknown key" in elsewhere
 

@@ -88,16 +88,27 @@ class Balances:
                    for p in [*self.players, house])
 
 
-#: What to do about mixed currencies, per read (standings has no --session).
-_ONE_SESSION = "read one session with --session"
+#: What to do about mixed currencies, per read (standings has no --session): when every
+#: unit is a named session's, and (a list: what works, then ``--session``'s part, if any unit
+#: is one) when hands of no session hold one, which no ``--session`` reads apart.
+_ONE_SESSION = ("read one session with --session",
+                ["`handledger balances` without --money gives a table per unit",
+                 "and `--session S --money` one session's money"])
 _STANDINGS_MIXED = ("show the standings in chips (without --money), or one session's money "
-                    "with `handledger balances --session S --money`")
+                    "with `handledger balances --session S --money`",
+                    ["show the standings in chips (without --money)",
+                     "or one session's money with `handledger balances --session S --money`"])
+#: The money units of the hands read: (decimals, currency) → the sessions holding it in order
+#: (None: hands of no session).
+MoneyPlaces = dict[tuple[int, "str | None"], list["str | None"]]
 
 
-def _unit(currencies: set[str], decimals: set[str], money: bool, hint: str = _ONE_SESSION
-          ) -> tuple[int, str | None]:
+def _unit(currencies: set[str], decimals: set[str], money: bool,
+          hint: tuple[str, list[str]] = _ONE_SESSION,
+          places: Any = None) -> tuple[int, str | None]:
     """The one (decimals, currency) of the sessions read; chips (0, None) when not ``money``.
-    ``hint``: what the refusal tells the user to do.
+    ``hint``: what the refusal tells the user to do (:data:`_ONE_SESSION`); ``places``: a
+    function giving the :data:`MoneyPlaces` read, which the refusal names.
 
     Raises:
         LedgerError: money over sessions with different currencies or decimals.
@@ -105,8 +116,39 @@ def _unit(currencies: set[str], decimals: set[str], money: bool, hint: str = _ON
     if not money:
         return 0, None
     if len(currencies) > 1 or len(decimals) > 1:
-        raise LedgerError(f"the sessions use different currencies or decimals: {hint}")
+        raise _mixed_money(places() if places is not None else {}, hint)
     return int(decimals.pop() if decimals else 0), (currencies.pop() if currencies else "") or None
+
+
+def _mixed_money(places: MoneyPlaces, hint: tuple[str, list[str]]) -> LedgerError:
+    """The refusal of money of different currencies or decimals: the units and where each is
+    (``friday: USD, 2 decimals; (no session): EUR, 2 decimals``) and what can be read
+    instead; with hands of no session, no ``--session`` reads them apart (README, "Chips of
+    different values do not add up")."""
+    listing = "; ".join(
+        f"{', '.join(s or '(no session)' for s in where)}: "
+        + (f"{currency}, {decimals} decimals" if currency else "plain chips, no currency")
+        for (decimals, currency), where in places.items())
+    loose = any(None in where for where in places.values())
+    named = any(s is not None for where in places.values() for s in where)
+    advice = hint[0] if not loose else (
+        "hands of no session have no session to name with --session; "
+        + " ".join(hint[1][:2] if named else hint[1][:1]))
+    return LedgerError(f"the {'hands read' if loose else 'sessions'} use different currencies "
+                       f"or decimals{f' ({listing})' if listing else ''}: {advice}")
+
+
+def _money_places(con: Any, session: str | None) -> MoneyPlaces:
+    """The :data:`MoneyPlaces` of the sessions' results (of ``session``; None: all)."""
+    places: MoneyPlaces = {}
+    for name, decimals, currency in con.execute(
+            "SELECT session, coalesce(decimals, 0), nullif(currency, '')"
+            " FROM player_session_results WHERE $1 IS NULL OR session = $1"
+            " GROUP BY ALL ORDER BY min(session_ord)", [session]).fetchall():
+        where = places.setdefault((int(decimals), currency), [])
+        if name not in where:
+            where.append(name)
+    return places
 
 
 def balances(con: Any, session: str | None, money: bool) -> Balances:
@@ -125,7 +167,8 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
                                 cash_out=f"cash_out{suffix}", rules=f"rules_net{suffix}")
     rows = con.execute(query, [session]).fetchall()
     unit = _unit({c for r in rows for c in (r[6] or "").split(",")},
-                 {d for r in rows for d in (r[7] or "0").split(",")}, money)
+                 {d for r in rows for d in (r[7] or "0").split(",")}, money,
+                 places=lambda: _money_places(con, session))
     keys = ("player", "net", "buy_in", "cash_out", "hands", "sessions")
     players = [{**{k: (int(v) if k != "player" else v) for k, v in zip(keys, r, strict=False)},
                 "nickname": r[8], "rules_net": int(r[9]), "paid_minor": int(r[10]),
@@ -301,8 +344,9 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
         raise LedgerError(f"cannot settle: the balances sum to "
                           f"{_signed_money(net_sum, decimals, currency)}, not zero{why} (see "
                           "`handledger audit`)")
-    never = {name for (name,) in con.execute(
-        "SELECT session FROM session_book WHERE NOT opened").fetchall()}
+    never = {name for (name,) in con.execute(  # hands of no session: no session to open
+        "SELECT session FROM session_book WHERE NOT opened AND session IS NOT NULL"
+    ).fetchall()}
     books = replace(books, house=house, unopened=[r["session"] for r in books.rake
                                                   if r["session"] in never])
     if not owed_house:
@@ -345,7 +389,9 @@ def hand_nets_by_unit(con: Any) -> list[tuple[ChipUnit, list[str | None],
     return [(unit, sessions, rows) for unit, (sessions, rows) in out.items()]
 
 
-_CHART_ONE_SESSION = "chart one session with --session S"
+_CHART_ONE_SESSION = ("chart one session with --session S",
+                      ["`handledger balances` without --money gives a table per unit",
+                       "and `chart --session S --money` one session's money"])
 
 #: The chip unit of a row of ``player_hand_results`` as a :data:`ChipUnit`: its session's, a
 #: hand of no session its own (the view joins each to its book).
@@ -375,7 +421,12 @@ def chart_nets(con: Any, money: bool, session: str | None = None
             [session]).fetchall():
         units.setdefault((int(unit[0]), int(unit[1]), unit[2]), []).append(name)
     if money:
-        _unit({u[2] or "" for u in units}, {str(u[1]) for u in units}, True, _CHART_ONE_SESSION)
+        places: MoneyPlaces = {}
+        for u, named in units.items():
+            where = places.setdefault((u[1], u[2]), [])
+            where.extend(n for n in named if n not in where)
+        _unit({u[2] or "" for u in units}, {str(u[1]) for u in units}, True, _CHART_ONE_SESSION,
+              lambda: places)
     elif len(units) > 1:
         listed = [{"chip_value_minor": u[0], "decimals": u[1], "currency": u[2],
                    "sessions": named} for u, named in units.items()]
@@ -522,7 +573,7 @@ def standings(con: Any, money: bool) -> Standings:
         first = next(i for i, s in enumerate(sessions) if s["session"] is None)
         sessions = [s for i, s in enumerate(sessions) if s["session"] is not None or i == first]
     unit = _unit({r[3] or "" for r in rows}, {str(r[4] or 0) for r in rows}, money,
-                 _STANDINGS_MIXED)
+                 _STANDINGS_MIXED, lambda: _money_places(con, None))
     units: dict[ChipUnit, list[str | None]] = {}
     if not money:
         for session, _, _, currency, decimals, _, value in rows:

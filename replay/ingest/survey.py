@@ -2,7 +2,8 @@
 
 An import of a directory reads, recursively and in path order, every file an importer
 identifies by its content (:func:`replay.ingest.registry.find_importer`). Any other file is
-named in a ``note:`` line saying why it was left (empty, no format handledger reads, a
+named in a ``note:`` line saying why it was left (empty: no byte, or only whitespace, whatever
+its suffix; no format handledger reads, a
 PokerNow ledger statement not given with ``--ledger``, not a regular file, unreadable),
 except what nobody means as hands: a hidden file or one in a hidden directory (a name that
 starts with ``.``), documentation and scripts (``.md``, ``.rst``, ``.sh``:
@@ -41,7 +42,11 @@ def survey(directory: Path, statement: Path | None = None) -> tuple[list[Path], 
             continue
         if statement is not None and _same(path, statement):
             continue
-        if path.is_file() and find_importer(path) is not None:
+        head = read_head(path) if path.is_file() else b""
+        if _blank(path, head):
+            notes.append(f"{file_name(path)}: skipped: an empty file")
+            continue
+        if path.is_file() and find_importer(path, head) is not None:
             files.append(path)
             continue
         notes.append(f"{file_name(path)}: skipped: {_why(path)}")
@@ -55,18 +60,35 @@ def _same(path: Path, other: Path) -> bool:
         return False
 
 
+def _blank(path: Path, head: bytes) -> bool:
+    """Whether the regular file ``path`` (its first bytes: ``head``) holds no byte, or only
+    whitespace (after a UTF-8 byte order mark): nothing for any format to read."""
+    if head.removeprefix(b"\xef\xbb\xbf").strip():
+        return False
+    try:
+        size = check_file(path)
+        if size <= len(head):
+            return True
+        with path.open("rb") as f:  # only whitespace so far: read on (rare)
+            f.seek(len(head))
+            while chunk := f.read(1 << 20):
+                if chunk.strip():
+                    return False
+    except (MalformedInput, OSError):
+        return False  # _why says why it cannot be read
+    return True
+
+
 def _why(path: Path) -> str:
     """Why no importer reads ``path``, in a few words."""
     try:
-        size = check_file(path)
+        check_file(path)
         with path.open("rb"):
             pass
     except MalformedInput as exc:
         return exc.message
     except OSError as exc:
         return f"cannot read: {exc.strerror or exc}"
-    if size == 0:
-        return "an empty file"
     if read_head(path).lstrip(b"\xef\xbb\xbf").startswith(_STATEMENT):
         return ("a PokerNow ledger statement, not a game log (import it with --ledger beside "
                 "its log)")

@@ -58,7 +58,7 @@ class FileWriter:
         self.unit_errors: list[LedgerError] = []
         self.clashes: list[LedgerError] = []
         self.kept: set[str | None] = set()  # hands of the file not refused
-        self.held_as: dict[str | None, str] = {}  # kept hand -> the id the ledger has it under
+        self.already: set[str | None] = set()  # kept hands the ledger held before the file
         self.in_play: set[str | None] = set()  # known hands the ledger holds in play
         self.good = 0  # hands that would be written (or complete a cut one)
         self.completions: list[Batch] = []
@@ -95,6 +95,7 @@ class FileWriter:
         if self.refusing:
             return
         part.known += sum(1 for b in batches if b.is_hand and b.events is None)
+        self.already.update(b.hand_id for b in batches if b.is_hand and b.events is None)
         part.outside += outside
         self.completions.extend(b for b in batches if completing.completes(b))
         batches = carry.link([b for b in batches if b.events and not completing.completes(b)],
@@ -114,9 +115,8 @@ class FileWriter:
             elif batch.events:
                 part.known += 1
                 skipped.append(batch)
+                self.already.add(batch.hand_id)
         part.outside += _outside(self.ledger, skipped)
-        if skipped and any(isinstance(e, StoredFinding) for e in errors):
-            self.held_as.update(_held_as(self.ledger, skipped))
 
     def _share(self, batch: Batch, position: int, states: States | None) -> None:
         from replay.ingest.derived import hand_share, placed, same_events
@@ -135,10 +135,12 @@ class FileWriter:
     def finish(self, read_errors: Sequence[LedgerError] = ()) -> Any:
         """Append the completions of cut-off hands, write the derived tables, and return the
         file's report (``files`` 0); ``read_errors``: the reader's errors (first in the
-        report). A :class:`StoredFinding` of a hand that is stored (or was already) is a
-        warning (:func:`warning_line`), not an error; of a hand refused, an error, unless the
-        hand is one of several refused in one line for the same reason (``SameForHands``);
-        none of a copy of a hand the ledger holds in play.
+        report). A :class:`StoredFinding` of a hand this file stores (or completes, or
+        amends) is a warning (:func:`warning_line`), not an error; of a hand the ledger held
+        already, nothing (its warning was given when it was stored, and the audit reports
+        it); of a hand refused, an error, unless the hand is one of several refused in one
+        line for the same reason (``SameForHands``); none of a copy of a hand the ledger holds
+        in play.
         Under ``--strict`` with a bad hand, raises :class:`_Discard` holding it.
 
         Raises:
@@ -152,11 +154,9 @@ class FileWriter:
         # a copy of a hand the ledger holds in play: the payouts so far, checked when it ends
         together = {h for e in errors for h in getattr(e, "hands", ())} | self.in_play
         errors = [e for e in errors if not (isinstance(e, StoredFinding) and e.hand in together)]
+        found: list[StoredFinding] = []
         if not (self.strict and _refusals(errors)):  # findings of hands stored: warnings
             found = [e for e in errors if isinstance(e, StoredFinding) and e.hand in self.kept]
-            for e in found:  # a hand the ledger holds under another id: named by that id
-                e.hand = self.held_as.get(e.hand, e.hand)
-            part.warnings = [warning_line(e) for e in found]
             errors = [e for e in errors if not any(e is f for f in found)]
         part.rejected = _rejected(errors, self.kept)
         if self.game and self.clashes and not self.strict:
@@ -175,10 +175,14 @@ class FileWriter:
             raise _Discard(part)
         part.errors.extend(str(e) for e in errors)
         part.counted = len(errors)
-        for positions in self.ledger.append_many(self.completions):
+        for positions, batch in zip(self.ledger.append_many(self.completions),
+                                    self.completions, strict=True):
             part.events += len(positions)
             part.completed += bool(positions)
             part.known += not positions
+            if not positions:
+                self.already.add(batch.hand_id)
+        part.warnings = [warning_line(e) for e in found if e.hand not in self.already]
         if self.tables is not None and self.tables.hands:
             from ledger.store.streams import head_position
 
@@ -354,16 +358,6 @@ def _known_in_play(ledger: Any, batches: Sequence[Batch], errors: Sequence[Ledge
     return {b.hand_id for b in batches if b.is_hand and b.events is None
             and b.hand_id in warned
             and completing.in_play([r.event for r in ledger.read(b.hand_id)])}
-
-
-def _held_as(ledger: Any, skipped: list[Batch]) -> dict[str | None, str]:
-    """``{hand id: the id the ledger holds it under}`` for the hand batches ``skipped`` whose
-    source key is stored under another hand id."""
-    keys = {b.source_key: b.hand_id for b in skipped if b.source_key is not None}
-    rows = ledger.query("SELECT DISTINCT source_key, hand_id FROM events WHERE seq = 1"
-                        " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
-                        [list(keys)]) if keys else []
-    return {keys[key]: hand for key, hand in rows if hand != keys[key]}
 
 
 def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upto: int

@@ -1,0 +1,52 @@
+"""The books of hands of no session (a site's hand histories imported without ``--session``):
+what ``settle`` says of their rake (cli/text.py ``settle_text``; README, "settle") and how
+many sessions the report's index counts (cli/templates/index.html). Real
+data: the PokerStars five-card draw hand (USD, 1 chip = 0.01 USD; Player4 pays 2 chips of
+rake) and, in a session ``s`` opened for them, the PLO8 hands (20 chips of rake)."""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import SHARED
+
+TEXT = SHARED / "text"
+DRAW = TEXT / "Stars-cash-5-Carddraw-FL-USD-0.10-0.20-201106.sidepot.txt"
+PLO8 = TEXT / "Stars-cash-PLO8-6max-USD-0.01-0.02-200911.txt"
+
+
+def test_settle_names_no_session_to_open_for_the_rake_of_hands_of_none(user) -> None:  # noqa: ANN001
+    assert user("import", str(DRAW))[0] == 0
+    code, out, err = user("settle")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "Hero pays Player3 0.20 USD", "Player4 pays Player3 0.13 USD",
+        "Player4 pays the house 0.02 USD", "3 transfer(s) settle 5 player(s) and the house",
+        "the house: whoever keeps the rake the table took, 0.02 USD (2 chips in hands of no "
+        "session); `handledger pay SESSION PLAYER rake AMOUNT` records a payment to it in a "
+        "session; hands of no session have none to name"]
+    assert user("session", "open", "s", "--chip-value", "0.01", "--currency", "USD")[0] == 0
+    assert user("import", "--session", "s", str(PLO8))[0] == 0
+    code, out, _ = user("settle")
+    assert code == 0 and "None" not in out
+    assert out.splitlines()[-1] == (
+        "the house: whoever keeps the rake the table took, 0.22 USD (2 chips in hands of no "
+        "session, 20 chips in session s); `handledger pay SESSION PLAYER rake AMOUNT` records "
+        "a payment to it (hands of no session have none to name)")
+
+
+def test_the_report_counts_sessions_not_the_hands_of_none(user, tmp_path) -> None:  # noqa: ANN001
+    """The site's index page: the draw hand alone is of no session (0 sessions, not 1); with
+    session s's hands, 1 session and the hands of none."""
+    def meta() -> str:
+        site = tmp_path / "site"
+        assert user("report", str(site))[0] == 0
+        found = re.search(r'<p class="meta">([^·]*)·', (site / "index.html").read_text())
+        assert found is not None
+        return found.group(1).strip()
+
+    assert user("import", str(DRAW))[0] == 0
+    assert meta() == "0 session(s) and hands of no session, 1 hand(s), 5 player(s)"
+    assert user("session", "open", "s", "--chip-value", "0.01", "--currency", "USD")[0] == 0
+    assert user("import", "--session", "s", str(PLO8))[0] == 0
+    assert meta() == "1 session(s) and hands of no session, 16 hand(s), 11 player(s)"
