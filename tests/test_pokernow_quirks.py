@@ -204,7 +204,8 @@ def test_a_join_of_a_seated_player_with_another_stack_is_reported(tmp_path: Path
         *VK1, f"The player {HZN} joined the game with a stack of 1500.", *VK2])
     game = read_pokernow_log(log)
     assert [e.message for e in game.errors] == [
-        "1RhUayZFQU starts with 1100 but had 1500 after the previous hand and the session lines",
+        "Hznmh#9009 (1RhUayZFQU) starts with 1100 but had 1500 after the previous hand and the "
+        "session lines",
         "joins with 1500 but has 1100 at the table"]  # (the file is newest first)
 
 

@@ -36,8 +36,8 @@ def test_a_stack_that_does_not_follow_the_previous_hand_is_stored_with_a_warning
     db = tmp_path / "w.duckdb"
     code, out, err = one_shot(db, "import", str(log))
     assert (code, err) == (0, (
-        f"warning: {log}:10: hand {HAND4}: gE4aE_Yhc3 starts with 114 but had 104 after the "
-        "previous hand and the session lines (stored; the audit reports it)\n"))
+        f"warning: {log}:10: hand {HAND4}: TA (gE4aE_Yhc3) starts with 114 but had 104 after "
+        "the previous hand and the session lines (stored; the audit reports it)\n"))
     assert out == f"imported 4 hand(s) (60 events) from 1 file(s); 0 already in the ledger{STORED}"
     (start,) = [json.loads(e[6]) for e in events(db) if e[2] == HAND4 and e[4] == 1]
     assert {s["player"]: s["stack"] for s in start["seats"]} == {
@@ -99,7 +99,8 @@ def test_a_line_that_cannot_be_read_refuses_its_hand_whole(tmp_path: Path) -> No
     assert err.splitlines()[1] == (
         f"error: {with_warning}:10, hand {HAND4}, action 'Player stacks: #1 \"TA @ gE4aE_Yhc3\" "
         "(114) | #2 \"Anvjfbmj2 @ ydk9sgEWl2\" (100) | #6 \"Qapurjsa9 @ BfS83Cedu3\" (96)': "
-        "gE4aE_Yhc3 starts with 114 but had 104 after the previous hand and the session lines")
+        "TA (gE4aE_Yhc3) starts with 114 but had 104 after the previous hand and the session "
+        "lines")
     assert HAND4 not in {e[2] for e in events(db)} and len(_hands(db)) == 3
 
 
@@ -109,8 +110,8 @@ def test_run_prints_the_warning_and_exits_0(tmp_path: Path) -> None:
     log = _edited(tmp_path, 10, '"TA @ gE4aE_Yhc3"" (104)', '"TA @ gE4aE_Yhc3"" (114)')
     code, out, err = one_shot(tmp_path / "run.duckdb", "run", str(log.parent))
     assert (code, err) == (0, (
-        f"warning: {log}:10: hand {HAND4}: gE4aE_Yhc3 starts with 114 but had 104 after the "
-        "previous hand and the session lines (stored; the audit reports it)\n"))
+        f"warning: {log}:10: hand {HAND4}: TA (gE4aE_Yhc3) starts with 114 but had 104 after "
+        "the previous hand and the session lines (stored; the audit reports it)\n"))
     assert f"imported 4 hand(s) (60 events) from 1 file(s); 0 already in the ledger{STORED}" in out
     assert (f"stack_continuity: hand {HAND4}: gE4aE_Yhc3 starts with 114 but he left hand "
             f"{HAND3} with 104 and bought nothing: expected 104 (+10)") in out
@@ -129,8 +130,8 @@ def test_a_call_that_does_not_match_the_bet_refuses_its_hand_whole(tmp_path: Pat
     stacks of hands #35-#52 carry from it, so they are refused with it in one more line, and
     the session lines after it too (FORMATS.md §2): the 33 hands before it are stored and
     audit clean. The log as PokerNow wrote it, imported next into the same session, adds the
-    19 hands in the log's order: the audit is clean (it was 5 stack_continuity findings, for
-    good, when hands #35-#52 were written before #34)."""
+    19 hands in the log's order: the audit is clean (hands #35-#52 written before #34 left
+    stack_continuity findings for good, the ledger being append-only)."""
     log = _edited(tmp_path, 319, 'calls 200"', 'calls 250"', source=VK)
     db = tmp_path / "c.duckdb"
     code, out, err = one_shot(db, "import", str(log))
