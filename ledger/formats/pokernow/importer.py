@@ -63,7 +63,9 @@ def _read_game(game: PnGame, out: FileRead) -> None:
     """Append one table's items and errors to ``out``: a hand that an error other than a
     :class:`ledger.model.errors.StoredFinding` names is refused, nothing of it kept (a line
     of it could not be read or does not add up, FORMATS.md §2); a hand with only findings
-    is kept as logged."""
+    is kept as logged. The items after a refused hand (:func:`_until_refused`) are not in
+    ``out.items``: ``out.extra["after_refused"]`` holds ``(error, items)`` for them, so that
+    the import counts them known when the ledger holds every one already."""
     name = game.session
     out.errors.extend(game.errors)
     refused = {e.hand for e in game.errors
@@ -72,25 +74,30 @@ def _read_game(game: PnGame, out: FileRead) -> None:
     scope = f"pokernow:{name}:{game_key(game)}"  # this game, in this session
     legacy = f"pokernow:{name}:{_digest(first or '')}"  # as earlier versions wrote it
     items, cut = _until_refused(game)
+    kept = len(items)
     if cut is not None:
         out.errors.append(cut)
     hands = since = line = 0  # hands so far, session items since the last hand
-    for item in items:
+    sink = out.items
+    for index, item in enumerate(game.items):
+        if index == kept:  # what follows a refused hand goes with the error
+            sink = []
+            out.extra.setdefault("after_refused", []).append((cut, sink))
         if not isinstance(item, PnHand):
             if isinstance(item, SessionOpened):  # once per session
-                out.items.append(SessionEntry(name, item, line, f"pokernow:{name}:opened"))
+                sink.append(SessionEntry(name, item, line, f"pokernow:{name}:opened"))
             else:
                 place = f"item:{hands}:{since}:{_digest(event_json(item))}"
-                out.items.append(SessionEntry(name, item, line, f"{scope}:{place}",
-                                              legacy_key=f"{legacy}:{place}"))
+                sink.append(SessionEntry(name, item, line, f"{scope}:{place}",
+                                         legacy_key=f"{legacy}:{place}"))
             since += 1
             continue
         hands, since, line = hands + 1, 0, item.line  # a refused hand keeps its place
         if item.hand_id in refused:
             continue
         events = with_session(item.events, name)
-        out.items.append(HandEvents(item.hand_id, events, [item.line] * len(events),
-                                    item.line, item.source_key, name))
+        sink.append(HandEvents(item.hand_id, events, [item.line] * len(events), item.line,
+                               item.source_key, name))
 
 
 def _until_refused(game: PnGame) -> tuple[list[PnHand | Any], MalformedInput | None]:
