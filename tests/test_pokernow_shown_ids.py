@@ -84,3 +84,26 @@ def test_settle_notes_a_stack_by_name(tmp_path: Path) -> None:
                    "books did not leave (TA +10 chips); settle goes by the hands: `handledger "
                    "audit --session charlestudor_Input_Log_001` names each (a rebuy not "
                    "recorded before the hand, or a stack typed wrong)\n")
+
+
+def test_a_seat_named_as_two_players_is_refused_naming_both(tmp_path: Path) -> None:
+    """The valakuzhyk log with IpusyM and Erhradnpmi3 both renamed "Sam Lee": `--seats "Sam
+    Lee:100,…"` names two players of the session, refused naming both ids and the labels to
+    type; "Sam Lee (f-mUxYkHrq)" seats that one by his id."""
+    vk = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
+    log = tmp_path / "dup.csv"
+    log.write_text(vk.read_text(encoding="utf-8").replace("IpusyM @", "Sam Lee @")
+                   .replace("Erhradnpmi3 @", "Sam Lee @"), encoding="utf-8")
+    db = tmp_path / "d.duckdb"
+    assert one_shot(db, "import", str(log))[0] == 0
+    start = ("hand", "start", "--session", "dup", "--game", "NT", "--stakes", "100/200",
+             "--button", "Aab Ovwsi", "--seats")
+    code, out, err = one_shot(db, *start, "Sam Lee:5000,Aab Ovwsi:5000")
+    assert (code, out, err) == (2, "", (
+        "error: --seats: 'Sam Lee' is the name of 2 players of session dup (H353kCoMHV, "
+        "f-mUxYkHrq): seat him as 'Sam Lee (H353kCoMHV)' or 'Sam Lee (f-mUxYkHrq)', or by "
+        "his id\n"))
+    code, out, _ = one_shot(db, *start, "Sam Lee (f-mUxYkHrq):5000,Aab Ovwsi:5000",
+                            "--hand", "d1")
+    assert (code, out) == (0, "d1\n")
+    assert _seats(db, "d1") == [("f-mUxYkHrq", 5000), ("gKyQzJRs7T", 5000)]
