@@ -168,3 +168,23 @@ def test_the_logged_uncalled_bet_is_the_returned_payout(tmp_path: Path) -> None:
     paid = [json.loads(e[6]) for e in events(db) if e[2] == VK34 and e[5] == "recorded_payout"]
     assert [(p["player"], p["amount"], p["returned"]) for p in paid] == [
         ("JC9KmsGDZv", 200, True), ("JC9KmsGDZv", 400, False)]
+
+
+def test_a_hand_that_cannot_be_built_refuses_the_hands_after_it(tmp_path: Path) -> None:
+    """Hand #3 of the first charlestudor log in a game handledger does not know (line 26): no
+    hand to build, refused; hand #4 follows it and is refused with it; the log as logged then
+    adds #3 and #4, in order, and the audit is clean."""
+    log = _edited(tmp_path, 26, "No Limit Texas Hold'em", "Crazy Pineapple")
+    db = tmp_path / "u.duckdb"
+    code, out, err = one_shot(db, "import", str(log))
+    assert (code, out) == (2, "imported 2 hand(s) (33 events) from 1 file(s); 0 already in the "
+                              "ledger; 2 rejected\n")
+    assert err.splitlines()[1] == (
+        f"error: {log}:26, hand #3: hand #4 follows the refused hand #3 in the log and is not "
+        "written (the stacks carry from hand to hand): fix the log and import it again")
+    code, out, _ = one_shot(db, "import", "--session", GAME[3:], str(SHARED / "pokernow" /
+                                                                     f"{GAME[3:]}.csv"))
+    assert (code, out) == (0, "imported 2 hand(s) (27 events) from 1 file(s); 2 already in the "
+                              "ledger; 0 rejected\n")
+    assert _hands(db)[2:] == [HAND3, HAND4]
+    assert _audit(db) == (0, {"discrepancies": []})
