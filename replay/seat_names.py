@@ -26,11 +26,13 @@ def seated_by_id(ledger: Any, session: str | None, spec: Any) -> Any:
     """
     from ledger.store.streams import platform_names, platform_sessions
 
-    if session is None or not platform_sessions(ledger, [session]):
+    if session is None:
         return spec
-    ids = {pid for (pid,) in ledger.query(
+    ids = {pid for (pid,) in ledger.query(  # none: no name to map (a session of plain names)
         "SELECT DISTINCT payload->>'player' FROM events WHERE type = 'player_alias' AND "
         "session = $1", [session])}
+    if not ids or not platform_sessions(ledger, [session]):
+        return spec
     names = {pid: name for pid, name in platform_names(ledger).items() if pid in ids}
     forms = named_forms(sorted(names), names)
     if not forms:
