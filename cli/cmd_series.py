@@ -65,7 +65,7 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
             body["decimals"], body["currency"] = books.unit
         click.echo(json.dumps(body))
     else:
-        click.echo(text.balances_text(books))
+        click.echo(text.balances_text(books, obj.names()))
 
 
 @click.command()
@@ -111,7 +111,8 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
 
     names = obj.names()
     transfers, books = settle_up(obj.db, session_name, note=render.note,
-                                 unbalanced=(lambda _line: None) if as_json else render.note,
+                                 unbalanced=(lambda _line: None) if as_json else (
+                                     lambda line: render.note(names(line))),
                                  progress=render.no_progress if as_json else render.progress)
     if as_json:
         decimals, currency = books.unit

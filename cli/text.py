@@ -48,17 +48,19 @@ def _where(d: Any) -> str:
     return f" [{', '.join(parts)}; expected {d.expected}, actual {d.actual}]"
 
 
-def balances_text(books: Any) -> str:
+def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
     """A table: player (``nickname (id)`` when he has a PokerNow nickname), net, buy-in,
     cash-out, hands, sessions (``books``: :class:`ledger.audit.reports.Balances`). When the
     sessions count chips of different values, a table per chip unit under a line naming it
-    and its sessions (``chips of 0.25 USD (s01, s02):``), and a note saying why."""
+    and its sessions (``chips of 0.25 USD (s01, s02):``), and a note saying why. ``names``
+    renames the platform ids in the note of a hand in progress (:class:`cli.names.Names`:
+    the table names each player ``nickname (id)`` already)."""
     from ledger.audit.reports import chip_unit_text
 
     if not books.mixed:
         return "\n".join([*_balances_table(books.players, books.unit),
                           *rake_lines(books.rake), *unbalanced_lines(books.unbalanced),
-                          *in_progress_lines(books.in_progress)])
+                          *map(names, in_progress_lines(books.in_progress))])
     lines = []
     for i, u in enumerate(books.units):
         unit = (u["chip_value_minor"], u["decimals"], u["currency"])
@@ -71,7 +73,7 @@ def balances_text(books: Any) -> str:
     lines.extend(rake_lines(books.rake))
     lines.extend(unbalanced_lines(books.unbalanced))
     lines.append(chip_units_note(books.units, "table", "balances"))
-    lines.extend(in_progress_lines(books.in_progress))
+    lines.extend(map(names, in_progress_lines(books.in_progress)))
     return "\n".join(lines)
 
 

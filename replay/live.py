@@ -348,7 +348,9 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     hand there starts above his buy-ins, or who is in its books with no buy-in (a payment, a
     seat in an earlier hand), or whose stack does not follow his latest hand there
     (:func:`_stacks_not_followed`): the hand is still started, buy-ins being book entries, and
-    the audit's stack continuity names the difference.
+    the audit's stack continuity names the difference. In a session of PokerNow ids, a seat
+    (and the button) may name the player as the reads show him: he is seated by his id
+    (:func:`replay.seat_names.seated_by_id`).
 
     Raises:
         MalformedInput, IllegalAction: see :func:`build_started`; MalformedInput: without a
@@ -357,6 +359,7 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
             is not in the session's books.
     """
     from ledger.store.streams import alias_pairs, first_rows, seated_in
+    from replay.seat_names import seated_by_id
     from replay.sessions import open_state
 
     state = open_state(ledger, session) if session is not None else None
@@ -369,7 +372,8 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     elif first_rows(ledger, [hand]):
         raise LedgerError(f"hand {hand!r} is already in the ledger: give another --hand, or "
                           "none for a generated id")
-    started, forced = build_started(spec, hand=hand, session=session)
+    started, forced = build_started(seated_by_id(ledger, session, spec), hand=hand,
+                                    session=session)
     batches = carry.link([Batch(hand, [started, *forced], hand, session, None)],
                          carry.previous_in(ledger))
     played = seated_in(ledger, session) if session is not None else set()

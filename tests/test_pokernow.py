@@ -454,10 +454,10 @@ def test_chips_that_do_not_add_up_are_reported(tmp_path: Path) -> None:
     assert {(e.hand, e.message) for e in game.errors} == {
         (one, "calls 3 but the bet is 2"),
         (one, "chips put in 4 − returned 0 = 4, but 5 collected"),
-        (two, "AAAAAAAAAA starts with 97 but had 100 after the previous hand and the session "
-              "lines"),
-        (two, "BBBBBBBBBB starts with 103 but had 100 after the previous hand and the session "
-              "lines"),
+        (two, "Ann (AAAAAAAAAA) starts with 97 but had 100 after the previous hand and the "
+              "session lines"),
+        (two, "Bob (BBBBBBBBBB) starts with 103 but had 100 after the previous hand and the "
+              "session lines"),
         (two, "chips put in 3 − returned 0 = 3, but 2 collected")}
     assert [e.line for e in game.errors] == sorted(e.line for e in game.errors)
 

@@ -204,7 +204,8 @@ def test_a_join_of_a_seated_player_with_another_stack_is_reported(tmp_path: Path
         *VK1, f"The player {HZN} joined the game with a stack of 1500.", *VK2])
     game = read_pokernow_log(log)
     assert [e.message for e in game.errors] == [
-        "1RhUayZFQU starts with 1100 but had 1500 after the previous hand and the session lines",
+        "Hznmh#9009 (1RhUayZFQU) starts with 1100 but had 1500 after the previous hand and the "
+        "session lines",
         "joins with 1500 but has 1100 at the table"]  # (the file is newest first)
 
 
@@ -389,8 +390,9 @@ def test_a_file_of_two_tables_is_two_games(run, tmp_path) -> None:  # noqa: ANN0
 def test_rejected_counts_hands_not_error_lines(run, tmp_path) -> None:  # noqa: ANN001
     """Hand #1 bets 1 on the river and gets 120 back (two error lines: the return, and the
     chips collected of a hand not stored): refused, nothing of it written. Hand #9 (its short
-    big blind's 7 given back) collects 113 of the 106 put in: stored as PokerNow paid it, one
-    warning line, no rejection. Two error lines, one hand rejected, exit 2 for the refusal."""
+    big blind's 7 given back, collecting 113 of the 106 put in) follows it in the log, its
+    stacks carrying from it: refused with it in one line, its finding no warning (FORMATS.md
+    §2). Three error lines, two hands rejected, exit 2."""
     bad = _swap(VK1, f"{HZN} bets 120", f"{HZN} bets 1")
     hand = [r for r in VK9 if not r.startswith(("The player", "The game"))]
     short = [*_short_big_blind(hand), f"Uncalled bet of 7 returned to {HZN}",
@@ -401,10 +403,12 @@ def test_rejected_counts_hands_not_error_lines(run, tmp_path) -> None:  # noqa: 
     out = run("import", str(log))
     lines = out.output.splitlines()
     errors = [line for line in lines if line.startswith("error:")]
-    assert out.exit_code == 2 and len(errors) == 2, out.output
+    assert out.exit_code == 2 and len(errors) == 3, out.output
     assert all("hand pn-mixed-1-" in line for line in errors)
-    (warning,) = [line for line in lines if line.startswith("warning:")]
-    assert warning == (f"warning: {log}:2: hand pn-mixed-9-170000003500000: chips put in 106 − "
-                       "returned 0 = 106, but 113 collected (stored; the audit reports it)")
-    assert lines[-1] == ("imported 1 hand(s) (46 events) from 1 file(s); 0 already in the "
-                         "ledger; 1 rejected; 1 warning(s) about hands stored")
+    assert errors[-1] == (
+        f"error: {log}:53, hand pn-mixed-1-170000000000000: hand #9 follows the refused hand "
+        "#1 in the log and is not written (the stacks carry from hand to hand): fix the log "
+        "and import it again")
+    assert not [line for line in lines if line.startswith("warning:")]
+    assert lines[-1] == ("imported 0 hand(s) (25 events) from 1 file(s); 0 already in the "
+                         "ledger; 2 rejected")

@@ -349,6 +349,9 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
                                       tables=made))
             return
         read = read_file(ledger, path, importer, session=session)
+        from replay.ingest.pokernow import held_after_refused
+
+        report.known += held_after_refused(ledger, read)  # a log's hands after a refused one
         if signatures is not None:  # before anything of the file is written
             report.notes.extend(signatures.check(read))
         if session is not None and read.session is None:  # the file does not open it

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.model.batch import Batch
-from ledger.model.errors import LedgerError, MalformedInput
+from ledger.model.errors import LedgerError, MalformedInput, StoredFinding
 from ledger.model.events import event_json
 
 
@@ -161,3 +161,24 @@ def _replaced(session: str, before: Any, after: Any) -> list[str]:
                      "wrong buy-in or cash-out there: `handledger entry amend` or `entry "
                      "retract`)")
     return lines
+
+
+def held_after_refused(ledger: Any, read: Any) -> int:
+    """Drop from ``read.errors`` (a PokerNow log's :class:`ledger.formats.reading.FileRead`)
+    the error for the hands and session lines after a refused hand
+    (``read.extra["after_refused"]``, :mod:`ledger.formats.pokernow.importer`) when the ledger
+    holds every one of them already (by source key, or an earlier version's key): nothing is
+    refused that the import would have written, and their findings (of the stacks the refused
+    hand left) are not said. Returns how many hands that makes known."""
+    from ledger.formats.reading import HandEvents
+
+    known = 0
+    for error, items in read.extra.get("after_refused", ()):
+        keys = [k for i in items for k in (i.source_key, getattr(i, "legacy_key", None)) if k]
+        held = ledger.known_sources(keys)
+        if all(i.source_key in held or getattr(i, "legacy_key", None) in held for i in items):
+            hands = {i.hand_id for i in items if isinstance(i, HandEvents)}
+            read.errors = [e for e in read.errors if e is not error and not (
+                isinstance(e, StoredFinding) and e.hand in hands)]  # as stored, not as read
+            known += len(hands)
+    return known

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 from ledger.formats.pokernow.log import PnGame, PnHand, read_pokernow_log
 from ledger.formats.reading import FileRead, HandEvents, SessionEntry, first_line, with_session
-from ledger.model.errors import StoredFinding
+from ledger.model.errors import MalformedInput, StoredFinding
 from ledger.model.events import SessionOpened, event_json
 
 
@@ -62,7 +63,9 @@ def _read_game(game: PnGame, out: FileRead) -> None:
     """Append one table's items and errors to ``out``: a hand that an error other than a
     :class:`ledger.model.errors.StoredFinding` names is refused, nothing of it kept (a line
     of it could not be read or does not add up, FORMATS.md §2); a hand with only findings
-    is kept as logged."""
+    is kept as logged. The items after a refused hand (:func:`_until_refused`) are not in
+    ``out.items``: ``out.extra["after_refused"]`` holds ``(error, items)`` for them, so that
+    the import counts them known when the ledger holds every one already."""
     name = game.session
     out.errors.extend(game.errors)
     refused = {e.hand for e in game.errors
@@ -70,23 +73,63 @@ def _read_game(game: PnGame, out: FileRead) -> None:
     first = next((i.source_key for i in game.items if isinstance(i, PnHand)), None)
     scope = f"pokernow:{name}:{game_key(game)}"  # this game, in this session
     legacy = f"pokernow:{name}:{_digest(first or '')}"  # as earlier versions wrote it
+    items, cut = _until_refused(game)
+    kept = len(items)
+    if cut is not None:
+        out.errors.append(cut)
     hands = since = line = 0  # hands so far, session items since the last hand
-    for item in game.items:
+    sink = out.items
+    for index, item in enumerate(game.items):
+        if index == kept:  # what follows a refused hand goes with the error
+            sink = []
+            out.extra.setdefault("after_refused", []).append((cut, sink))
         if not isinstance(item, PnHand):
             if isinstance(item, SessionOpened):  # once per session
-                out.items.append(SessionEntry(name, item, line, f"pokernow:{name}:opened"))
+                sink.append(SessionEntry(name, item, line, f"pokernow:{name}:opened"))
             else:
                 place = f"item:{hands}:{since}:{_digest(event_json(item))}"
-                out.items.append(SessionEntry(name, item, line, f"{scope}:{place}",
-                                              legacy_key=f"{legacy}:{place}"))
+                sink.append(SessionEntry(name, item, line, f"{scope}:{place}",
+                                         legacy_key=f"{legacy}:{place}"))
             since += 1
             continue
         hands, since, line = hands + 1, 0, item.line  # a refused hand keeps its place
         if item.hand_id in refused:
             continue
         events = with_session(item.events, name)
-        out.items.append(HandEvents(item.hand_id, events, [item.line] * len(events),
-                                    item.line, item.source_key, name))
+        sink.append(HandEvents(item.hand_id, events, [item.line] * len(events), item.line,
+                               item.source_key, name))
+
+
+def _until_refused(game: PnGame) -> tuple[list[PnHand | Any], MalformedInput | None]:
+    """The items of ``game`` up to its first refused hand, and the one error for what follows
+    it (None when nothing does). The stacks of a PokerNow game carry from hand to hand
+    (FORMATS.md §2), so the hands and session lines after a refused hand are refused too:
+    written now, they would come before the refused hand once its fixed log is imported, and
+    the books would not follow the game. The error's ``hands`` are the hand ids refused with it
+    (each a rejected hand of the import report)."""
+    if not game.refused:
+        return list(game.items), None
+    index, number, line = game.refused[0]
+    before = game.items[index - 1] if index else None
+    refused = (before.hand_id if isinstance(before, PnHand) and before.line == line
+               else f"#{number}")
+    after = game.items[index:]
+    hands = [i for i in after if isinstance(i, PnHand)]
+    if not after:
+        return list(game.items), None
+    lines = any(not isinstance(i, PnHand) for i in after)
+    if hands:
+        span = (f"hand #{hands[0].number} follows" if len(hands) == 1 else
+                f"hands #{hands[0].number} to #{hands[-1].number} ({len(hands)} hands) follow")
+        what = (f"{span} the refused hand #{number} in the log and "
+                f"{'is' if len(hands) == 1 else 'are'} not written"
+                f"{', nor the session lines after it' if lines else ''}")
+    else:
+        what = f"the session lines after the refused hand #{number} in the log are not written"
+    error = MalformedInput(f"{what} (the stacks carry from hand to hand): fix the log and "
+                           "import it again", line=line, hand=refused)
+    error.hands = [h.hand_id for h in hands]  # type: ignore[attr-defined]
+    return list(game.items[:index]), error
 
 
 IMPORTER = PokerNowImporter()

@@ -74,8 +74,9 @@ Conventions (the decisions FORMATS.md leaves to the importer):
   paid it, :class:`ledger.model.errors.StoredFinding` values: starting stacks that do not follow
   the previous hand, ``put in − returned ≠ collected``, and a hand with no ending line (kept as
   incomplete); the audit reports each such hand. Every other error about a hand is a refusal:
-  nothing of that hand is imported (:mod:`ledger.formats.pokernow.importer`); one about a
-  session line refuses the file.
+  nothing of that hand is imported (:mod:`ledger.formats.pokernow.importer`), nor of the hands
+  and session lines after it in the log (their stacks carry from it: ``PnGame.refused``); one
+  about a session line refuses the file.
 """
 
 from __future__ import annotations
@@ -134,6 +135,9 @@ class PnGame:
     exporter: str | None = None
     more: tuple[PnGame, ...] = ()
     first_row: str | None = None
+    refused: tuple[tuple[int, int, int], ...] = ()
+    """Each hand a line of it refuses, in log order: ``(index, number, line)``, ``index``
+    the first of ``items`` after it (the stacks of the hands from there on carry from it)."""
 
 
 def _chips_converter(cents: bool) -> Callable[[str], int]:
@@ -352,12 +356,17 @@ def _read_game(path: Path, table: Table, name: str, number: int | None) -> PnGam
         session=name, date=rows[0].at[:10] if rows else None, decimals=unit.decimals,
         source=source,
     ))
+    refused: list[tuple[int, int, int]] = []
     for kind, value in grouped:
         if kind == "hand":
             known = len(errors)
             built = build_hand(value, ctx)
-            tracker.hand(value, built, refused=any(  # a line of it refuses the hand
-                e.hand is not None and not isinstance(e, StoredFinding) for e in errors[known:]))
+            bad = built is None or any(  # a line of it refuses the hand
+                e.hand is not None and not isinstance(e, StoredFinding) for e in errors[known:])
+            tracker.hand(value, built, refused=bad)
+            if bad:
+                refused.append((len(tracker.items), value.start.parsed.number or 0,
+                                value.start.line))
         else:
             tracker.session_row(value)
     _name_hands(errors, [i for i in tracker.items if isinstance(i, PnHand)])
@@ -367,4 +376,5 @@ def _read_game(path: Path, table: Table, name: str, number: int | None) -> PnGam
     errors.sort(key=lambda e: e.line or 0)
     first = f"{rows[0].at}\n{rows[0].order}\n{rows[0].entry}" if rows else None
     return PnGame(session=name, unit=unit, players=tracker.players, names=tracker.names,
-                  items=tracker.items, errors=errors, exporter=exporter, first_row=first)
+                  items=tracker.items, errors=errors, exporter=exporter, first_row=first,
+                  refused=tuple(refused))

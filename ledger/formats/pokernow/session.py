@@ -60,6 +60,12 @@ class SessionTracker:
                     continue
                 self.items.append(PlayerAlias(player=pid, alias=name))
 
+    def shown(self, player: str) -> str:
+        """``player`` (a PokerNow id) as a line of the import names him: ``name (id)`` with
+        the name the log last gave him so far (the id alone when it gave none)."""
+        name = self.players.get(player)
+        return f"{name} ({player})" if name and name != player else player
+
     def hand(self, block: HandBlock, built: tuple[PnHand, dict[str, int] | None] | None,
              *, refused: bool = False) -> None:
         """Append a built hand (aliases first) and carry its result into the stacks.
@@ -82,7 +88,8 @@ class SessionTracker:
         for seat in seats:
             known = self.stacks.get(seat.player)
             if known is not None and known != seat.stack:
-                self.error(stacks_row, f"{seat.player} starts with {seat.stack} but had {known} "
+                self.error(stacks_row, f"{self.shown(seat.player)} starts with {seat.stack} but "
+                           f"had {known} "
                            "after the previous hand and the session lines", hand.number)
         self.items.append(hand)
         for seat in seats:
