@@ -9,7 +9,14 @@ their own progress on standard error.
 
 from __future__ import annotations
 
-import duckdb
+try:
+    # DuckDB's compiled module, which the ``duckdb`` package re-exports (the same connect, the
+    # same connection and error classes): the store needs nothing more, and the package's own
+    # Python layer (relations, expressions, its version looked up in the installed metadata)
+    # takes longer to import than the compiled module itself, a cost every live action paid.
+    import _duckdb as duckdb
+except ImportError:  # a DuckDB whose compiled module is not importable on its own
+    import duckdb
 
 
 def connect(database: str = ":memory:", *, read_only: bool = False

@@ -21,15 +21,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-try:
-    # DuckDB's compiled module, which the ``duckdb`` package re-exports (the same connect, the
-    # same connection and error classes): the store needs nothing more, and the package's own
-    # Python layer (relations, expressions, its version looked up in the installed metadata)
-    # takes longer to import than the compiled module itself, a cost every live action paid.
-    import _duckdb as duckdb
-except ImportError:  # a DuckDB whose compiled module is not importable on its own
-    import duckdb
-
 from ledger.model.batch import Batch
 from ledger.model.errors import (
     DuplicateEvent,
@@ -58,6 +49,7 @@ from ledger.store.chain import (
     verify_rows,
 )
 from ledger.store.columns import PreparedColumns, link_columns
+from ledger.store.duck import duckdb  # the compiled module alone: duck.py
 from ledger.store.waiting import waiting
 
 __all__ = ["Batch", "Event", "Ledger", "StoredEvent", "VerifyReport", "STORE_VERSION"]
