@@ -67,8 +67,14 @@ def test_canonical_file_reads_the_same_both_ways(monkeypatch: pytest.MonkeyPatch
 def test_equal_event_texts_share_one_frozen_event() -> None:
     line = '{"hand":"h","seq":%d,"event":{"player":"p1","schema_version":1,"type":"fold"}}'
     reader = jsonl._Reader("f")
-    assert reader._envelope((line % 2).encode()) is not None
-    assert reader._envelope((line % 3).encode())[3] is reader._envelope((line % 2).encode())[3]
+
+    def envelope(seq: int) -> tuple[Any, ...] | None:
+        match = jsonl._ENVELOPE_RE.match((line % seq).encode())
+        assert match is not None
+        return reader._envelope(match)
+
+    assert envelope(2) is not None
+    assert envelope(3)[3] is envelope(2)[3]
     assert len(reader.events) == 1
 
 
