@@ -57,7 +57,9 @@ def test_pokernow_errors_name_the_path_as_given(tmp_path: Path, monkeypatch) -> 
     hand = "hand pn-charlestudor_Input_Log_001-2-164210354621900"  # 90 after the join's 100
     assert err.startswith(f"warning: edit/charlestudor_Input_Log_001.csv:36: {hand}: ")
     assert err.count("warning: edit/charlestudor_Input_Log_001.csv:") == err.count("\n") == 2
-    code, _, err = one_shot(db, "import", str(edited))
+    code, _, err = one_shot(db, "import", str(edited))  # stored already: no second warning
+    assert (code, err) == (0, "")
+    code, _, err = one_shot(tmp_path / "absolute.duckdb", "import", str(edited))
     assert err.startswith(f"warning: {edited}:36: {hand}: ")
     files = {e[6].count('"file":"charlestudor_Input_Log_001.csv"') for e in events(db)
              if e[5] == "session_opened"}

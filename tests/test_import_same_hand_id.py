@@ -74,12 +74,14 @@ def test_a_corrected_hand_exported_as_phh_is_already_in_the_ledger(tmp_path: Pat
     before = events(db)
     path = tmp_path / "f1.phh"
     assert one_shot(db, "export", "--format", "phh", "f1", "-o", str(path))[0] == 0
-    assert "'p1 cbr 10'" in path.read_text()  # the export applies the correction
+    # the export applies the correction, in the session's money (a chip 0.25 USD: 10 chips)
+    assert "'p1 cbr 2.50'" in path.read_text() and "_chip = { minor_per_chip = 25 }" in \
+        path.read_text()
     code, out, err = one_shot(db, "import", str(path))
     assert (code, out, err) == (0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already "
                                    "in the ledger; 0 rejected\n", "")
     other = tmp_path / "other.phh"
-    other.write_text(path.read_text().replace("'p1 cbr 10'", "'p1 cbr 12'"))
+    other.write_text(path.read_text().replace("'p1 cbr 2.50'", "'p1 cbr 3.00'"))
     code, out, err = one_shot(db, "import", str(other))
     assert (code, out) == (2, REJECTED)
     assert err == (f"error: {other}:1, hand f1: a different hand f1 is already in the ledger: "
