@@ -261,10 +261,10 @@ def recorded_rake(found: list[Discrepancy], result: Any, recorded: dict[str, int
     ``recorded_rake``) and whose payouts (``recorded``, ``{player: chips}``) differ from the
     rules' awards less that rake (``due``, :func:`less_rake`): the rake stays counted, one
     ``rake`` finding (recorded − recomputed = −rake, what the books count as rake), then a
-    ``payout`` finding per player paid other than his due less the rake. ``found``: the
-    hand's differences from the rules' whole pots, returned as they are when the payouts are
-    the pots less the rake (:func:`classify` names that rake) or the whole pots (the rake
-    counted nowhere: :func:`unexplained`), or when :func:`classify` named the rake."""
+    ``payout`` finding per player paid other than his due (recorded what he was paid,
+    recomputed ``due[player]``). ``found``: the hand's differences after :func:`classify`,
+    returned as they are when the payouts are each player's due (or none differ from the
+    rules' whole pots: the rake then counted nowhere, :func:`unexplained`)."""
     wrong = [Discrepancy(result.hand, p, recorded.get(p, 0), chips)
              for p, chips in due.items() if recorded.get(p, 0) != chips]
     if not found or not wrong:

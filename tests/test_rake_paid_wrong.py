@@ -81,3 +81,28 @@ def test_a_pot_raked_and_paid_to_the_loser_keeps_its_rake(run, db: str) -> None:
     out = run("settle", "--session", "s")
     assert (out.exit_code, out.output.splitlines()[:2]) == (0, [
         "Ann pays Bob 8", "Ann pays the house 2"])
+
+
+def test_the_rake_comes_out_of_the_main_pot(run, db: str) -> None:  # noqa: ANN001
+    """Ann (50), Bob (100), Cy (100, button) all in preflop: a main pot of 150 (Ann, Bob, Cy)
+    and a side pot of 100 (Bob, Cy). Ann's aces win the main pot, Bob's kings the side pot
+    over Cy's 7-2. The table rakes 5, from the main pot: the rules give Ann 145, Bob 100. The
+    host pays Bob 245: Ann 145 short, Bob 145 over; the rake is Ann's pot's (145 of 150).
+    Nets as paid: Ann -50, Bob +145, Cy -100, together -5."""
+    start = ("hand", "start", "--hand", "r1", "--session", "s", "--game", "NT", "--stakes",
+             "1/2", "--seats", "Ann:50,Bob:100,Cy:100", "--button", "Cy")
+    actions = ("d dh Ann AsAh", "d dh Bob KsKh", "d dh Cy 7c2d", "Cy cbr 100", "Ann cc",
+               "Bob cc", "d db 2c3d9h", "d db Js", "d db 4c", "Ann sm AsAh", "Bob sm KsKh",
+               "Cy sm 7c2d", "rake 5", "pay Bob 245", "end")
+    build_ledger(Path(db), [("session", "open", "s"), *(("buyin", "s", p, c) for p, c in (
+        ("Ann", "50"), ("Bob", "100"), ("Cy", "100"))), start,
+        *(("act", "r1", a) for a in actions)])
+    (r,) = [json.loads(line) for line in run("replay", "--hand", "r1", "--json").output
+            .splitlines()]
+    assert sorted((d["kind"], d["player"], d["recorded"], d["recomputed"])
+                  for d in r["discrepancies"]) == [
+        ("payout", "Ann", 0, 145), ("payout", "Bob", 245, 100), ("rake", "Ann", 145, 150)]
+    body = json.loads(run("balances", "--json").output)
+    assert {p["player"]: p["net"] for p in body["players"]} == {
+        "Ann": -50, "Bob": 145, "Cy": -100}
+    assert [(k["chips"], k["hands"]) for k in body["rake"]] == [(5, 1)]
