@@ -414,6 +414,12 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
 
         flop = any(b for b in state.cards.boards)
         discrepancies = classify(discrepancies, result, started, flop=flop, rake=rake)
+        if rake and recorded is not None and all(d.kind != "rake" for d in discrepancies):
+            from replay.rake import less_rake, recorded_rake  # paid other than less the rake
+
+            due = less_rake(state, result, rake)
+            if due is not None:
+                discrepancies = recorded_rake(discrepancies, result, recorded, rake, due)
     if not discrepancies and recorded:
         source = started.source or {}
         if rake or source.get("rake") or source.get("site_rake"):

@@ -218,3 +218,63 @@ def _chips(value: Any, decimals: int) -> int | None:
     except InvalidOperation:
         return None
     return int(amount) if amount == amount.to_integral_value() and amount >= 0 else None
+
+
+def less_rake(state: Any, result: Any, rake: int) -> dict[str, int] | None:
+    """The rules' payouts of the hand ``result`` settles (``state``: the engine's state that
+    settled it) with a rake of ``rake`` chips taken out of its pots before they are awarded:
+    a ``{player: chips}`` of awards and returned uncalled bets, each player's due once the
+    table takes its rake (README, "A home game's rake"). The rake comes out of the pots only,
+    main pot first (an uncalled bet is returned, never raked: RULES.md §1.2-1.4), and each pot
+    is then awarded as the rules award it (ties and odd chips: RULES.md §2.1-2.2). None when
+    the hand cannot be so awarded here: not complete, an unverifiable showdown, a declaration
+    (RULES.md §3), chips carried in or out, or a rake above its pots."""
+    from engine.awards import award_pots
+    from engine.pots import Pot
+
+    pots = result.pots
+    if (result.status != "complete" or not result.verifiable or result.declarations
+            or result.carried or result.carried_in or result.carried_out
+            or rake > sum(p.amount for p in pots) or state.started.options.declare is not None):
+        return None
+    left, less = rake, []
+    for pot in pots:
+        take = min(left, pot.amount)
+        left -= take
+        less.append(Pot(pot.amount - take, pot.eligible))
+    live = set(state.live())
+    awarded = award_pots(state.game, [p for p in less if p.amount],
+                         {p: state.cards.hole[p] for p in live}, state.cards.boards,
+                         state.order, state.started.options.split)
+    due = {p: result.returned.get(p, 0) for p in result.players}
+    for pot in awarded:
+        if pot.carried or not pot.verifiable:
+            return None
+        for player, chips in pot.awards.items():
+            due[player] += chips
+    return due
+
+
+def recorded_rake(found: list[Discrepancy], result: Any, recorded: dict[str, int],
+                  rake: int, due: dict[str, int]) -> list[Discrepancy]:
+    """The findings of a complete hand that records a rake at the table (``rake``, chips, a
+    ``recorded_rake``) and whose payouts (``recorded``, ``{player: chips}``) differ from the
+    rules' awards less that rake (``due``, :func:`less_rake`): the rake stays counted, one
+    ``rake`` finding (recorded − recomputed = −rake, what the books count as rake), then a
+    ``payout`` finding per player paid other than his due (recorded what he was paid,
+    recomputed ``due[player]``). ``found``: the hand's differences after :func:`classify`,
+    returned as they are when the payouts are each player's due (or none differ from the
+    rules' whole pots: the rake then counted nowhere, :func:`unexplained`)."""
+    wrong = [Discrepancy(result.hand, p, recorded.get(p, 0), chips)
+             for p, chips in due.items() if recorded.get(p, 0) != chips]
+    if not found or not wrong:
+        return found
+    full = {p: result.awards[p] + result.returned.get(p, 0) for p in result.players}
+    raked = [p for p in result.players if full[p] != due[p]]
+    who = raked[0] if len(raked) == 1 else "*"
+    text = (f"hand {result.hand}: {_kept(rake, rake, None, live=True)}; the rules' awards of "
+            f"the pots less it: " + ", ".join(f"{p} {due[p]}" for p in raked)
+            + " (the payouts differ from them)")
+    one = Discrepancy(result.hand, who, sum(due[p] for p in raked),
+                      sum(full[p] for p in raked), "rake", text)
+    return [one, *wrong]
