@@ -141,7 +141,7 @@ def _prepare_phh(job: Job) -> Part:
     from ledger.formats.phh.read import read_plain_part
     from ledger.model.batch import Batch
     from replay.build import phh_fold
-    from replay.ingest.pipeline import hand_faults
+    from replay.ingest.faults import hand_faults
 
     try:
         with open(job.file, "rb") as f:

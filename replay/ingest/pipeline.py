@@ -38,7 +38,7 @@ from ledger.model.errors import (
 )
 from ledger.model.events import event_json
 from ledger.model.gcpause import gc_paused
-from ledger.model.names import check_hand_id, check_name
+from ledger.model.names import check_name
 from ledger.store import landing
 from ledger.store.streams import (
     session_of_entries,
@@ -46,8 +46,7 @@ from ledger.store.streams import (
     stored_rows,
 )
 from replay.build import check_events, phh_fold
-from replay.ingest.paid import paid_finding
-from replay.ingest.rakes import rake_finding
+from replay.ingest.faults import hand_faults
 from replay.ingest.registry import find_importer, formats, not_text
 from replay.ingest.signatures import Signatures
 from replay.ingest.writing import States, write_file
@@ -663,73 +662,6 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
             states[hand] = ((events, state, settled) if keep is None
                             else keep(events, state, settled))
     return batches, errors
-
-
-def hand_faults(events: list[Any], state: Any, *, file: str | None, line: int | None,
-                rake_line: int | None = None, check_paid: bool = True
-                ) -> tuple[LedgerError | None, Any]:
-    """What :func:`check_items` finds wrong with a hand the engine took (``state``: after
-    its ``events``): a hand id or a seated player's name a command would refuse
-    (ledger/model/names.py), else its rake (:func:`replay.ingest.rakes.rake_finding`: above
-    the pot, or, a :class:`StoredFinding`, not what the payouts leave out), else chips it
-    records as returned beyond an uncalled bet (:func:`returned_finding`) and payouts that do
-    not come to the pot of a hand with no rake (:func:`replay.ingest.paid.paid_finding`),
-    both :class:`StoredFinding` values, one for the hand (the two facts in one line); None:
-    nothing. ``rake_line``: the line of the file's rake, where a rake above the pot is
-    refused; ``check_paid``: False when the reader warned of the hand already (a PokerNow
-    hand whose chips put in, returned and collected do not add up).
-    Returned with the settlement made for the returned chips (None when none was), which the
-    replay of the hand then takes instead of settling it again (half the hands of a 1M-event
-    import record chips returned; a settlement is ~25 us)."""
-    hand = events[0].hand
-    try:
-        check_hand_id(hand)
-        for seat in events[0].seats:  # a name as a command takes it (README: names)
-            check_name(seat.player)
-    except LedgerError as exc:
-        return exc.located(file=file, line=line, hand=hand), None
-    found = rake_finding(events, state, file=file, line=line, rake_line=rake_line)
-    if found is not None:
-        return found, None
-    settled = None
-    if _records_returned(state):
-        from engine.settle import settle
-
-        settled = settle(state)
-    back = returned_finding(state, file=file, line=line, result=settled)
-    paid = paid_finding(events, state, file=file, line=line) if check_paid else None
-    if back is not None and paid is not None:  # one line a hand: both facts in it
-        back.message += f"; and {paid.message}"
-    return (back if back is not None else paid), settled
-
-
-def _records_returned(state: Any) -> bool:
-    """Whether a complete hand records chips as returned (a payout marked ``returned``)."""
-    return state.status == "complete" and any(p.returned for p in state.payouts)
-
-
-def returned_finding(state: Any, *, file: str, line: int | None, result: Any = None
-                     ) -> StoredFinding | None:
-    """Chips a complete hand read from a file (``state``: the engine's, after its events)
-    records as returned to a player beyond his uncalled bet (a site's ``Uncalled bet … returned``
-    line, a JSON-lines ``returned`` payout): only a bet nobody called is returned (RULES.md
-    §1.4). The hand is stored as the file records it, as a site's other payouts are (FORMATS.md
-    §2): a :class:`StoredFinding` (a warning), which the replay and the audit report as a
-    ``returned`` difference (:func:`replay.compare.returned_beyond_uncalled`); None when there
-    is none. ``result``: ``engine.settle.settle(state)`` when already made."""
-    if not _records_returned(state):
-        return None
-    from replay.compare import returned_beyond, returned_words
-
-    if result is None:
-        from engine.settle import settle
-
-        result = settle(state)
-    beyond = returned_beyond(result, state.payouts)
-    if not beyond:
-        return None
-    return StoredFinding("; ".join(returned_words(result, p, c) for p, c in beyond.items()),
-                         file=file, line=line, hand=state.started.hand)
 
 
 def _earlier_held(items: Sequence[Any], known: Callable[[list[str]], set[str]] | None
