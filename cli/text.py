@@ -436,11 +436,16 @@ def history_text(data: dict[str, Any]) -> str:
             mark = {"good": "ok", "bad": "FAILS", "unknown": "unknown key"}
             lines.append(f"        signature {mark[item['signature']['status']]}: "
                          f"{item['signature']['note']}")
+        changed = {c["seq"] for c in item.get("changes", []) if c["op"] != "insert_after"}
         for c in item.get("changes", []):
             event = f" {change_brief(c['event'], decimals)}" if c["event"] else ""
             label = "after" if c["op"] == "insert_after" else "was"
             by = c.get("was_set_by")
             was = f" (seq {c['seq']} {label}: {c['was']}" if c["was"] else ""
+            if c["was"] and c["op"] == "insert_after" and c["seq"] in changed:
+                # the row it follows is the one this correction puts there, not the one shown
+                was = (f" (after seq {c['seq']} as this correction changes it; before it: "
+                       f"{c['was']}")
             if by is not None:  # in force by an earlier correction (was None: it deleted it)
                 was = (f"{was}, set by correction {by})" if c["was"]
                        else f" (seq {c['seq']} was deleted by correction {by})")

@@ -74,7 +74,8 @@ def test_scripted_dispute_is_flagged_then_corrected(run, db) -> None:  # noqa: A
     text = run("history", "dispute-1").output
     assert "correction by floor: main pot to the wrong player" in text
     assert "replace seq 23 recorded_payout Bob 100 (seq 23 was: recorded_payout Bob 400)" in text
-    assert "insert_after seq 23 recorded_payout Ann 300 (seq 23 after:" in text
+    assert ("insert_after seq 23 recorded_payout Ann 300 (after seq 23 as this correction "
+            "changes it; before it: recorded_payout Bob 400)") in text
     assert run("verify").exit_code == 0
 
 
