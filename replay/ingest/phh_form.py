@@ -136,7 +136,7 @@ def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerE
     export says it; refused naming the first difference otherwise."""
     from ledger.model.events import event_json
     from replay.fold import effective_events
-    from replay.ingest.rakes import hand_rake, rake_difference
+    from replay.ingest.rakes import rake_difference, rake_terms
     from replay.ingest.writing import (
         Difference,
         _event_difference,
@@ -155,9 +155,9 @@ def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerE
     theirs = [(i, event_json(e)) for i, e in enumerate(live, 1) if e.type not in _RESULT]
     n = min(len(mine), len(theirs))
     differ = _event_difference(mine[:n], theirs[:n], phh=True)
-    raked, was_raked = hand_rake(body), hand_rake(live)
-    if differ is None and None not in (raked, was_raked) and raked != was_raked or (
-            differ is None and _rake_rule(body) != _rake_rule(live)):
+    (raked, rule), (was_raked, was_rule) = rake_terms(body), rake_terms(live)
+    if differ is None and (rule != was_rule
+                           or None not in (raked, was_raked) and raked != was_raked):
         differ = Difference(rake_difference(body, live) or "its rake differs")
     paid, was_paid = _paid(body), _paid(live)
     over = ", ".join(f"{p} {a} here, {was_paid.get(p, 0)} in the ledger"
@@ -189,11 +189,6 @@ def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerE
 
 #: What the table records last in a hand: the payouts and the rake.
 _RESULT = (_PAYOUT, "recorded_rake")
-
-
-def _rake_rule(events: Sequence[Any]) -> Any:
-    """The ``_rake`` rule a hand's file gives (None: none)."""
-    return (events[0].source or {}).get("_rake")
 
 
 def _kept_apart(e: Any) -> bool:

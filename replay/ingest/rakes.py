@@ -58,11 +58,13 @@ def rake_difference(mine: Sequence[Any], theirs: Sequence[Any]) -> str | None:
     return None
 
 
-def hand_rake(events: Sequence[Any]) -> Any:
-    """The rake of the stream ``events`` (``hand_started`` first) as :func:`rake_difference`
-    compares it: chips (a ``recorded_rake`` event or a file's field; the file's text when
-    no whole number of chips), or None when it records none (or 0)."""
-    return _terms(events)["rake"]
+def rake_terms(events: Sequence[Any]) -> tuple[Any, Any]:
+    """``(rake, rule)`` of the stream ``events`` (``hand_started`` first) as
+    :func:`rake_difference` compares them: the rake in chips (a ``recorded_rake`` event or a
+    file's field; the file's text when no whole number of chips), None when it records none
+    (or 0); the file's ``_rake`` rule as JSON, None when it gives none."""
+    terms = _terms(events)
+    return terms["rake"], terms["rule"]
 
 
 def _terms(events: Sequence[Any]) -> dict[str, Any]:
