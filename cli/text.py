@@ -435,7 +435,7 @@ def history_text(data: dict[str, Any]) -> str:
         if "signature" in item:
             mark = {"good": "ok", "bad": "FAILS", "unknown": "unknown key"}
             lines.append(f"        signature {mark[item['signature']['status']]}: "
-                         f"{item['signature']['note']}")
+                         f"{item['signature']['note']}; {item['signature']['covers']}")
         changed = {c["seq"] for c in item.get("changes", []) if c["op"] != "insert_after"}
         for c in item.get("changes", []):
             event = f" {change_brief(c['event'], decimals)}" if c["event"] else ""

@@ -120,7 +120,7 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
     correction = build_correction(events, specs, reason=reason, by=by, positions=positions,
                                   names=platform_names(ledger))
     _changes_something(hand, events, correction)
-    [correction] = _signed(hand, [correction], keys, sign)
+    [correction] = _signed(hand, events, [correction], keys, sign)
     return _append(ledger, hand, rows, correction, closed=closed)
 
 
@@ -195,7 +195,7 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     result = check_replays([*events, *new])
     if not closed:
         _closed_void(ledger, hand, rows[0].session, events, result)
-    new = _signed(hand, new, keys, sign)
+    new = _signed(hand, events, new, keys, sign)
     ledger.append(hand, new, hand_id=hand, expected_seq=rows[-1].seq)
     return result
 
@@ -216,19 +216,29 @@ def _past_the_break(events: list[Any]) -> set[int]:
     return set()
 
 
-def _signed(hand: str, events: list[Any], keys: KeyStore | None, name: str | None) -> list[Any]:
-    """``events`` with every correction and void signed by the key ``name`` (when given)."""
+def _signed(hand: str, stored: Sequence[Any], events: list[Any], keys: KeyStore | None,
+            name: str | None) -> list[Any]:
+    """``events``, to be appended after the hand's ``stored`` events, with every correction
+    and void signed by the key ``name`` (when given), each signature binding the hand as it
+    will stand before it: ``stored`` and the events of ``events`` before it, signed
+    (:mod:`ledger.store.signing`)."""
     if name is None or keys is None:
         return events
-    return [signing.sign(hand, e, keys, name) if isinstance(e, signing.SIGNABLE) else e
-            for e in events]
+    out: list[Any] = []
+    for e in events:
+        before = [*stored, *out]
+        out.append(signing.sign(hand, e, keys, name, before)
+                   if isinstance(e, signing.SIGNABLE) else e)
+    return out
 
 
 def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, Any]:
     """The hand's original events (seq, position, recorded_at, type, event) and every
     correction and void (who, why, for a correction each change with what it replaced, and
     a signed one's ``signature``: status good/bad/unknown, signer, note, checked against
-    ``keys``), as ``{"hand", "events", "amendments"}``. What a change replaced, deleted or
+    ``keys`` and the hand's rows before it, ``binds`` "hand" or, a signature of the older
+    form, "event", and ``covers``, that in words: :mod:`ledger.store.signing`), as
+    ``{"hand", "events", "amendments"}``. What a change replaced, deleted or
     was inserted after (``was``, :func:`brief` words) is the event in force at its seq just
     before that correction, with ``was_set_by`` the seq of the correction that put it there
     (None: as first recorded; ``was`` None with ``was_set_by``: deleted by it), so that a
@@ -244,16 +254,19 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
     events = [r.event for r in rows]
     decimals = stream_decimals(events)
     originals, amendments = [], []
-    for r in rows:
+    for index, r in enumerate(rows):
         e = r.event
         item: dict[str, Any] = {"seq": r.seq, "position": r.position,
                                 "recorded_at": r.recorded_at.isoformat(), "type": r.type}
         if r.type in ("correction", "hand_voided"):
             item |= {"by": e.by, "reason": e.reason}
-            checked = signing.check(hand, e, keys) if keys is not None else None
+            checked = signing.check(hand, e, keys, events[:index]) \
+                if keys is not None else None
             if checked is not None:
                 item["signature"] = {"status": checked.status, "signer": checked.signer,
-                                     "note": checked.note}
+                                     "note": checked.note,
+                                     "binds": "hand" if signing.binds_hand(e) else "event",
+                                     "covers": signing.binding(e, index)}
             if r.type == "correction":
                 before = in_force_before(events, r.seq)
                 item |= {"changes": [

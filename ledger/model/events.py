@@ -420,14 +420,22 @@ class Change(_Model):
     event: Nested | None = None
 
 
+def _absent(value: Any) -> bool:
+    return value is None
+
+
 class EventSignature(_Model):
     """An Ed25519 signature of the correction or void that carries it: ``signer`` the key's
     name as its owner calls it, ``key`` its fingerprint (12 hex digits), ``value`` the 64-byte
-    signature in unpadded base64url. What is signed: ``ledger.store.signing``."""
+    signature in unpadded base64url; ``binds`` ``"hand"``: it covers the hand's rows before
+    the event too (what every signature made now covers); left out (None) of a signature of
+    the older form, which binds the event only, so such an event's JSON is as it was stored.
+    What is signed: ``ledger.store.signing``."""
 
     signer: str = Field(pattern=r"^\S{1,40}$")
     key: str = Field(pattern=r"^[0-9a-f]{12}$")
     value: str = Field(pattern=r"^[A-Za-z0-9_-]{86}$")
+    binds: Literal["hand"] | None = Field(default=None, exclude_if=_absent)
 
 
 def _unsigned(value: EventSignature | None) -> bool:

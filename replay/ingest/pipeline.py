@@ -745,9 +745,12 @@ def check_signed_unconverted(read: FileRead, b: Batch, converted: list[Any],
                              unit: Any) -> None:
     """Refuse the file of ``read`` when the hand of ``b`` has a signed amendment (a
     correction or void, :mod:`ledger.store.signing`) that its conversion into its session's
-    chips (``converted``, ``unit``: :func:`replay.ingest.units.to_session`) changes: the
-    signature covers the event as signed, so the converted one would no longer verify
-    (``history``: FAILS, altered), and the ledger never rewrites a signed event.
+    chips (``converted``, ``unit``: :func:`replay.ingest.units.to_session`) changes, or
+    whose signature binds the hand's rows before it (every signature made now) when the
+    conversion changes those: the signature covers the event and the hand as signed, so the
+    converted ones would no longer verify (``history``: FAILS, altered), and the ledger never
+    rewrites a signed event. A signature of the older form, which binds the event only, lets
+    a void (no amounts) be converted with its hand.
 
     Raises:
         LedgerError: naming the file, the amendment's line, the hand, both chip values and
@@ -755,13 +758,19 @@ def check_signed_unconverted(read: FileRead, b: Batch, converted: list[Any],
             written.
     """
     from ledger.model.money import format_money
-    from ledger.store.signing import SIGNABLE
+    from ledger.store.signing import SIGNABLE, binds_hand, hand_digest
     from replay.ingest.units import chip_minor
 
     assert b.events is not None
     for index, (was, now) in enumerate(zip(b.events, converted, strict=True)):
-        if not (isinstance(was, SIGNABLE) and was.signature is not None) or (
-                event_json(was) == event_json(now)):
+        if not (isinstance(was, SIGNABLE) and was.signature is not None):
+            continue
+        if event_json(was) != event_json(now):
+            covers = "the amounts as signed"
+        elif binds_hand(was) and (
+                hand_digest(b.events[:index]) != hand_digest(converted[:index])):
+            covers = f"the hand's {index} row(s) before it as signed, amounts and unit"
+        else:
             continue
         worth = chip_minor(b.events[0].unit) or 1
         chip = format_money(worth, unit.decimals, unit.currency)
@@ -770,7 +779,7 @@ def check_signed_unconverted(read: FileRead, b: Batch, converted: list[Any],
             f"its {was.type.replace('_', ' ')} at seq {index + 1} (by {was.by}) is signed, and "
             f"a signed amendment cannot be converted to another chip value: the file counts "
             f"chips of {chip}, session {b.session} chips of {theirs}, and the signature covers "
-            f"the amounts as signed; import the file into a session whose chip is {chip}; "
+            f"{covers}; import the file into a session whose chip is {chip}; "
             "nothing of the file was written", file=read.file,
             line=b.lines[index] if b.lines is not None else b.line, hand=b.hand_id)
 

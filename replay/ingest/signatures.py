@@ -55,7 +55,7 @@ class Signatures:
         first: dict[str, str] = {}  # an unknown key -> the note of its first amendment
         more: dict[str, int] = {}  # an unknown key -> its amendments after the first
         for hand, index, event in signed_amendments(read):
-            checked = signing.check(hand.hand_id, event, self.keys)
+            checked = signing.check(hand.hand_id, event, self.keys, hand.events[:index])
             if checked is None or checked.status == "good":
                 continue
             what = f"its {event.type} at seq {index + 1} (by {event.by})"
