@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 import replay.ingest.parallel as par
-from ledger.formats.jsonl.lines import jsonl_line
-from ledger.model.events import Change, Correction, HandVoided
+from ledger.formats.jsonl.importer import items_of
+from ledger.formats.jsonl.lines import jsonl_line, read_jsonl_text
+from ledger.model.events import Change, Correction, EventSignature, HandVoided
 from ledger.store import signing
 from ledger.store.keys import KeyStore
 from ledger.store.store import Ledger
@@ -43,22 +44,37 @@ def hand(name: str = "h1", bob: str = '"Qh","Qd"') -> str:
                    for seq, event in enumerate(events, 1))
 
 
+def events_of(text: str) -> list[Any]:
+    """The events of the one hand of the JSON lines ``text`` as an import reads them (its
+    ``hand_started`` given its game's odd-chip order: :func:`items_of`), what a signature
+    of an amendment after them binds (:mod:`ledger.store.signing`)."""
+    [read] = items_of(read_jsonl_text(text), None).items
+    return read.events
+
+
 def kd(keys: KeyStore | None = None) -> str:
     """Line 10 of h1: a correction by floor making Ann's Ks a Kd, signed by key floor of
-    ``keys`` (None: unsigned)."""
+    ``keys`` (None: unsigned), binding h1 as :func:`hand` writes it."""
     event: Any = Correction(changes=[Change(op="replace", seq=4, event={
         "type": "cards_dealt", "player": "Ann", "cards": ["As", "Kd"]})], positions=[4],
         by="floor", reason="typo")
     if keys is not None:
-        event = signing.sign("h1", event, keys, "floor")
+        event = signing.sign("h1", event, keys, "floor", events_of(hand()))
     return jsonl_line("h1", 10, event) + "\n"
 
 
-def voided(keys: KeyStore) -> str:
-    """Lines 10 and 11 of h1: its end deleted and a void by floor, signed by key floor."""
+def voided(keys: KeyStore, older: bool = False) -> str:
+    """Lines 10 and 11 of h1: its end deleted and a void by floor, signed by key floor
+    (``older``: with a signature of the older form, which binds the void only)."""
     drop = Correction(changes=[Change(op="delete", seq=9)], positions=[9], by="floor",
                       reason="void: misdeal")
-    void = signing.sign("h1", HandVoided(by="floor", reason="misdeal"), keys, "floor")
+    void = HandVoided(by="floor", reason="misdeal")
+    if older:
+        key, value = keys.sign("floor", signing.message("h1", void))
+        void = void.model_copy(update={"signature": EventSignature(signer="floor", key=key,
+                                                                   value=value)})
+    else:
+        void = signing.sign("h1", void, keys, "floor", [*events_of(hand()), drop])
     return jsonl_line("h1", 10, drop) + "\n" + jsonl_line("h1", 11, void) + "\n"
 
 
@@ -72,8 +88,9 @@ def keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> KeyStore:
 
 
 REFUSED = "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n"
-ALTERED = ("fails its signature: the signature does not verify with key 'floor': altered; "
-           "nothing of the file was written\n")
+ALTERED = ("fails its signature: the signature does not verify with key 'floor': altered (it "
+           "covers the hand's 9 row(s) before it and the correction: one of them is not as "
+           "signed); nothing of the file was written\n")
 
 
 def write(path: Path, text: str) -> Path:
@@ -105,7 +122,9 @@ def test_an_altered_signed_amendment_of_a_stored_hand_is_refused(tmp_path: Path,
     bad = write(tmp_path / "void.jsonl", hand() + voided(keys).replace(
         '"reason":"misdeal"', '"reason":"misdeal!"'))
     assert cli(db, "import", str(bad)) == (
-        2, REFUSED, f"error: {bad}:11, hand h1: its hand_voided at seq 11 (by floor) {ALTERED}")
+        2, REFUSED, f"error: {bad}:11, hand h1: its hand_voided at seq 11 (by floor) "
+                    + ALTERED.replace("9 row(s)", "10 row(s)").replace("the correction",
+                                                                       "the hand voided"))
     assert stream(db, "h1").endswith("9,hand_ended\n")
     good = write(tmp_path / "good.jsonl", hand() + voided(keys))
     assert cli(db, "import", str(good))[0] == 0

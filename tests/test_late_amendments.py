@@ -117,7 +117,8 @@ def test_a_signed_correction_made_elsewhere_keeps_its_signature(
     mine, theirs = (json.loads(cli(db, "history", "h1", "--json")[1])["amendments"][0]
                     for db in (a, b))
     assert mine["signature"] == theirs["signature"] == {
-        "status": "good", "signer": "floor", "note": "signed by floor"}
+        "status": "good", "signer": "floor", "note": "signed by floor", "binds": "hand",
+        "covers": "binds the hand as it stood (seqs 1-9) and this correction"}
     # the seq it changes are the hand's own; its positions, where b recorded it
     assert mine["position"] == 19 and theirs["position"] == 10
     assert mine["positions"] == theirs["positions"] == [6, 7, 8]

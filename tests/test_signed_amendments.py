@@ -139,10 +139,13 @@ def test_a_signature_belongs_to_its_hand(run, db: str, keys: Path,
                                         signed: tuple[Path, Path]) -> None:
     _signed(signed, db, keys)
     store = KeyStore(keys)
-    void = parse_event(_payloads(db)[53])
-    assert signing.check(PLO, void, store).status == "good"
-    assert signing.check("dispute-1", void, store).status == "bad"
-    assert signing.check(PLO, parse_event(GOLDEN[53]), store) is None
+    payloads = _payloads(db)
+    void = parse_event(payloads[53])
+    before = [parse_event(payloads[p]) for p in range(26, 53)]  # the voided hand's rows
+    assert signing.check(PLO, void, store, before).status == "good"
+    assert signing.check("dispute-1", void, store, before).status == "bad"
+    assert signing.check(PLO, void, store, before[:-1]).status == "bad"  # not the same hand
+    assert signing.check(PLO, parse_event(GOLDEN[53]), store, before) is None
 
 
 def test_only_amendments_are_signed_and_the_key_must_exist(run, db: str, keys: Path) -> None:
@@ -152,7 +155,7 @@ def test_only_amendments_are_signed_and_the_key_must_exist(run, db: str, keys: P
     store = KeyStore(keys)
     store.new("floor")
     with pytest.raises(MalformedEvent):
-        signing.sign("h", HandEnded(), store, "floor")
+        signing.sign("h", HandEnded(), store, "floor", [])
     assert run("import", str(DATA / "dispute" / "wrong-push.phh")).exit_code == 0
     refused = run("void", "dispute-1", "--reason", "r", "--by", "x", "--sign", "nobody")
     assert refused.exit_code == 2 and "no private key 'nobody'" in refused.output
