@@ -40,6 +40,7 @@ EDITS = {
     "raise": (7, '"to":6,', '"to":8,'),
     "card": (11, '"cards":["2c","7d","9h"]', '"cards":["2d","7d","9h"]'),
     "payout": (23, '"amount":400,', '"amount":390,'),
+    "rake": (1, '"source":{', '"source":{"rake":10,'),  # the file's rake, in its source
 }
 
 
@@ -176,3 +177,19 @@ def test_an_older_signature_binds_the_event_only_and_still_verifies(
         2, REFUSED, f"error: {bad}:25, hand {HAND}: its correction at seq 25 (by floor) fails "
                     "its signature: the signature does not verify with key 'floor': altered; "
                     "nothing of the file was written\n")
+
+
+def test_where_a_ledger_read_the_hand_from_is_not_signed(
+        signed: tuple[Path, Path, Path], keys: KeyStore, tmp_path: Path) -> None:
+    """Ledger a imported the same PHH file from another path (its ``source.file``): the
+    signed correction of the export is appended there, its signature good."""
+    copy = tmp_path / "wp.phh"
+    copy.write_bytes((DATA / "dispute" / "wrong-push.phh").read_bytes())
+    a = tmp_path / "a.duckdb"
+    assert cli(a, "import", str(copy))[0] == 0
+    code, out, err = cli(a, "import", str(signed[2]))
+    assert (code, err) == (0, "") and "1 stored hand(s) amended" in out
+    assert BINDS_HAND in cli(a, "history", HAND)[1]
+    code, out, _ = cli(a, "sql", "SELECT payload->>'$.source.file' FROM events WHERE seq = 1",
+                       "--csv")
+    assert out.splitlines()[1] == str(copy)

@@ -14,13 +14,16 @@ each row's ``seq``, a space, its event's canonical JSON and a newline, in seq or
 signer is bound to the hand he saw as well as to what he changed in it: a file whose other
 rows were edited after the signing (a bet, a card, a payout, an earlier correction) no longer
 verifies. The digest covers what a hand's rows are in every ledger that holds them, the events
-as a JSON-lines export writes them, and nothing of where one ledger keeps them: not the chain's
-hashes, positions or timestamps, and not the ``session`` of the ``hand_started``, which
-``import --session`` sets in the ledger that imports the hand (a correction's ``positions`` are
-its payload, kept as recorded wherever it is imported, so they are covered). A conversion into
-a session of another chip value rewrites the hand's amounts and unit, which the digest covers:
-a hand with such a signature is never converted (the import refuses it, as it refuses a signed
-correction holding amounts; README, "JSON lines").
+as a JSON-lines export writes them, and nothing of where or how one ledger got them: not the
+chain's hashes, positions or timestamps; not the ``session`` of the ``hand_started``, which
+``import --session`` sets in the ledger that imports the hand; and of its ``source`` only the
+rake the file gives (:data:`SIGNED_SOURCE`), not its provenance (the path a file was imported
+from, its line: two ledgers that imported the same file from two places hold the same hand, and
+a later export's amendments are appended there, README "JSON lines"). A correction's
+``positions`` are its payload, kept as recorded wherever it is imported, so they are covered.
+A conversion into a session of another chip value rewrites the hand's amounts and unit, which
+the digest covers: a hand with such a signature is never converted (the import refuses it, as
+it refuses a signed correction holding amounts; README, "JSON lines").
 
 A signature of the older form (no ``binds``: made before signatures bound the hand) is of::
 
@@ -53,14 +56,23 @@ _WITH_HAND = b"handledger event v2\n"  # the hand's rows before the event too
 SIGNABLE = (Correction, HandVoided)
 
 
+#: The keys of a ``hand_started``'s ``source`` a signature covers: the rake its file gives
+#: (README: a stored hand's copy with another rake is another hand). The rest of ``source``
+#: is provenance (the file's path as it was imported, its line, a site's ids), which two
+#: ledgers holding the same hand may differ in.
+SIGNED_SOURCE = ("rake", "site_rake", "_rake")
+
+
 def hand_digest(before: Sequence[Any]) -> str:
     """The SHA-256 (64 hex digits) of a hand's rows ``before`` an amendment (its events of
     seqs 1 … N, in order) as a signature covers them: ``"<seq> <canonical JSON>\\n"`` each,
-    the ``hand_started``'s ``session`` left out (module doc)."""
+    the ``hand_started`` without its ``session`` and with only the :data:`SIGNED_SOURCE`
+    keys of its ``source`` (module doc)."""
     digest = hashlib.sha256()
     for seq, event in enumerate(before, 1):
-        if event.type == "hand_started" and event.session is not None:
-            event = event.model_copy(update={"session": None})
+        if event.type == "hand_started":
+            source = {k: event.source[k] for k in SIGNED_SOURCE if k in event.source}
+            event = event.model_copy(update={"session": None, "source": source})
         digest.update(f"{seq} {canonical_json(event)}\n".encode())
     return digest.hexdigest()
 
