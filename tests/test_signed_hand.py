@@ -117,7 +117,7 @@ def test_a_stored_row_edited_under_the_signature_fails_in_history(
     db = copy_ledger(signed[0], tmp_path / "t.duckdb")
     edit_payload(db, 7, '"to":6', '"to":8')  # the chain relinked: verify passes
     assert cli(db, "verify")[0] == 0
-    history = cli(db, "history", HAND)[1]
+    history = cli(db, "history", HAND, "--keys", str(signed[1]))[1]
     assert ("signature FAILS: the signature does not verify with key 'floor': altered (it "
             "covers the hand's 24 row(s) before it and the correction: one of them is not as "
             "signed); binds the hand as it stood (seqs 1-24) and this correction") in history

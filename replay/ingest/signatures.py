@@ -3,9 +3,11 @@ file is written (README, "JSON lines"; what is signed: :mod:`ledger.store.signin
 
 A JSON-lines export carries each signed correction, void or undo with its signature, in a new
 hand's stream or among the amendments of a hand the ledger holds. Each one is checked against
-the key directory as ``history`` checks it (:meth:`ledger.store.keys.KeyStore.check`): one
-that does not verify there (the event or its signature altered, or another key under the
-signer's name) refuses the whole file, naming file, line, hand and the event. A key the
+the key directory as ``history`` checks it (:meth:`ledger.store.keys.KeyStore.check`), against
+the hand's rows before it as the file gives them (a signature binds them:
+:func:`ledger.store.signing.check`): one that does not verify there (the event, its signature
+or a row of its hand before it altered, or another key under the signer's name) refuses the
+whole file, naming file, line, hand and the event. A key the
 directory does not hold is a note, as ``history`` says ``unknown key``, unless the import was
 given keys to hold it (``import --keys DIR``): then it refuses the file too.
 """
