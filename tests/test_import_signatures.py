@@ -124,7 +124,7 @@ def test_an_altered_signed_amendment_of_a_stored_hand_is_refused(tmp_path: Path,
     assert cli(db, "import", str(bad)) == (
         2, REFUSED, f"error: {bad}:11, hand h1: its hand_voided at seq 11 (by floor) "
                     + ALTERED.replace("9 row(s)", "10 row(s)").replace("the correction",
-                                                                       "the hand voided"))
+                                                                       "the void"))
     assert stream(db, "h1").endswith("9,hand_ended\n")
     good = write(tmp_path / "good.jsonl", hand() + voided(keys))
     assert cli(db, "import", str(good))[0] == 0

@@ -113,4 +113,4 @@ def test_a_void_signed_binding_the_hand_is_not_converted(tmp_path: Path,
     assert cli(same, "import", "--session", "b", str(path))[0] == 0
     history = cli(same, "history", "h1")[1]
     assert ("signature ok: signed by floor; binds the hand as it stood (seqs 1-10) and this "
-            "hand_voided") in history
+            "void") in history

@@ -133,7 +133,7 @@ def test_void_signs_its_correction_and_the_void_each_binding_the_rows_before_it(
         (25, "correction", "good", "binds the hand as it stood (seqs 1-24) and this correction"),
         (26, "correction", "good", "binds the hand as it stood (seqs 1-25) and this correction"),
         (27, "hand_voided", "good",
-         "binds the hand as it stood (seqs 1-26) and this hand_voided")]
+         "binds the hand as it stood (seqs 1-26) and this void")]
     code, out, _ = cli(db, "sql", "SELECT count(*) FROM events WHERE payload LIKE "
                        "'%\"binds\":\"hand\"%'", "--csv")
     assert out.splitlines()[1] == "3"

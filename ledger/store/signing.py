@@ -54,6 +54,7 @@ from ledger.store.keys import Checked, KeyStore
 _EVENT_ONLY = b"handledger event v1\n"  # the older form: the hand id and the event
 _WITH_HAND = b"handledger event v2\n"  # the hand's rows before the event too
 SIGNABLE = (Correction, HandVoided)
+_CALLED = {"correction": "correction", "hand_voided": "void"}  # an amendment, in words
 
 
 #: The keys of a ``hand_started``'s ``source`` a signature covers: the rake its file gives
@@ -115,10 +116,10 @@ def binds_hand(event: Any) -> bool:
 def binding(event: Any, rows_before: int) -> str:
     """What the signature of ``event`` covers, in words for ``history``: the hand as it stood
     (``rows_before`` rows) and the event, or, a signature of the older form, the event only."""
+    called = _CALLED[event.type]
     if binds_hand(event):
-        return f"binds the hand as it stood (seqs 1-{rows_before}) and this {event.type}"
-    return (f"binds this {event.type} only, not the rest of the hand (a signature of the "
-            "older form)")
+        return f"binds the hand as it stood (seqs 1-{rows_before}) and this {called}"
+    return f"binds this {called} only, not the rest of the hand (a signature of the older form)"
 
 
 def check(hand: str, event: Any, keys: KeyStore, before: Sequence[Any]) -> Checked | None:
@@ -140,5 +141,5 @@ def check(hand: str, event: Any, keys: KeyStore, before: Sequence[Any]) -> Check
     if bound and checked.status == "bad" and checked.note.endswith(": altered"):
         checked = replace(checked, note=(
             f"{checked.note} (it covers the hand's {len(before)} row(s) before it and the "
-            f"{event.type.replace('_', ' ')}: one of them is not as signed)"))
+            f"{_CALLED[event.type]}: one of them is not as signed)"))
     return checked
