@@ -143,6 +143,7 @@ def settle(state: HandState) -> HandResult:
             state.started.options.declare,
             state.declarations,
             split.odd_chip_tie_order,
+            split.smallest_chip,
         )
     else:
         awarded = award_pots(state.game, pots, hands, boards, state.order, split)
