@@ -27,6 +27,8 @@ __all__ = [
     "award_direction",
     "award_pots",
     "award_share",
+    "divide",
+    "odd_chips",
     "pot_name",
     "split_evenly",
 ]
@@ -74,12 +76,31 @@ class PotAward:
         return by_fields(self)
 
 
-def split_evenly(amount: object, winners_in_order: Sequence[str]) -> dict[str, int]:
+def divide(amount: int, parts: int, chip: int = 1) -> list[int]:
+    """``amount`` chips cut into ``parts`` shares as evenly as possible down to the smallest
+    chip in play, ``chip`` chips (RULES.md §2.1; ``SplitOptions.smallest_chip``), one odd chip
+    each to the first shares: 11 in three is 4, 4, 3; 55 in three with a chip of 5 is 20, 20,
+    15. Chips below one chip in play (an amount it does not divide) go with the odd chips, so
+    no share gets more than one chip in play more than another. ``parts`` and ``chip`` >= 1.
+
+    >>> divide(11, 3), divide(55, 3, 5), divide(57, 3, 5)
+    ([4, 4, 3], [20, 20, 15], [20, 20, 17])
+    """
+    base = amount // (parts * chip) * chip
+    left = amount - base * parts
+    return [base + min(chip, max(0, left - i * chip)) for i in range(parts)]
+
+
+def split_evenly(amount: object, winners_in_order: Sequence[str], chip: int = 1
+                 ) -> dict[str, int]:
     """Divide ``amount`` chips as evenly as possible, one odd chip each to the first winners in
-    the given order (RULES.md §2.1–2.2): 11 among three is 4, 4, 3.
+    the given order (RULES.md §2.1–2.2): 11 among three is 4, 4, 3; an odd chip is ``chip``
+    chips, the smallest chip in play (:func:`divide`).
 
     >>> split_evenly(11, ["p3", "p1", "p2"])
     {'p3': 4, 'p1': 4, 'p2': 3}
+    >>> split_evenly(55, ["p3", "p1", "p2"], 5)
+    {'p3': 20, 'p1': 20, 'p2': 15}
 
     Raises:
         ValueError: no winners, a winner repeats, or ``amount`` is not an int >= 0 (typed
@@ -90,8 +111,16 @@ def split_evenly(amount: object, winners_in_order: Sequence[str]) -> dict[str, i
         raise ValueError(f"need distinct winners, got {list(winners_in_order)}")
     if not isinstance(amount, int) or amount < 0:
         raise ValueError(f"cannot split {amount!r} chips")
-    base, odd = divmod(amount, len(winners_in_order))
-    return {w: base + (i < odd) for i, w in enumerate(winners_in_order)}
+    shares = divide(amount, len(winners_in_order), chip)
+    return {w: shares[i] for i, w in enumerate(winners_in_order)}
+
+
+def odd_chips(chips: int, chip: int = 1) -> str:
+    """``chips`` left over as odd chips in words: ``"2 odd chips"``; where the smallest chip
+    in play is ``chip`` > 1 chips (RULES.md §2.1), ``"2 odd chips of 5 (10)"``."""
+    count = -(-chips // chip)
+    words = f"{count} odd chip{'s' if count > 1 else ''}"
+    return words if chip == 1 else f"{words} of {chip} ({chips})"
 
 
 def pot_name(index: int) -> str:
@@ -195,8 +224,8 @@ def _award_pot(
         return PotAward(index, pot.amount, pot.eligible, {}, 0, (line,), verifiable=False)
 
     runs = len(boards)
-    base, odd = divmod(pot.amount, runs)
-    shares = [base + (run < odd) for run in range(runs)]
+    shares = divide(pot.amount, runs, table.split.smallest_chip)
+    odd = sum(share > shares[-1] for share in shares)
     awards = {p: 0 for p in pot.eligible}
     carried = 0
     lines: list[str] = []
@@ -257,8 +286,8 @@ def award_share(
                 f"({lows[low_winners[0]].label}), so the pot is not halved.")
         won, kept, sentences = award_direction(table, highs, amount, low=False, what="")
         return won, kept, [both, *sentences]
-    high_half, low_half = amount - amount // 2, amount // 2
-    if not amount % 2:
+    high_half, low_half = divide(amount, 2, split.smallest_chip)
+    if high_half == low_half:
         note = "Split high/low."
     elif (split.odd_chip_between_halves == "low_if_low_quartered"
           and len(high_winners) == 1 and len(low_winners) > 1):
@@ -300,19 +329,22 @@ def award_direction(
     if len(winners) == 1:
         return {winners[0]: amount}, 0, [f"{what}{winners[0]} wins {amount} with {label}."]
     names = and_list(winners)
+    chip = table.split.smallest_chip
     if table.tie == "carry_to_next_hand":
-        base, odd = divmod(amount, len(winners))
+        base = amount // (len(winners) * chip) * chip
+        kept = amount - base * len(winners)
         text = f"{what}{names} tie with {label}; {base} each"
-        if odd:
-            text += f", {odd} odd chip{'s' if odd > 1 else ''} carried to the next hand"
-        return dict.fromkeys(winners, base), odd, [text + "."]
+        if kept:
+            text += f", {odd_chips(kept, chip)} carried to the next hand"
+        return dict.fromkeys(winners, base), kept, [text + "."]
     ordered, reasons = _tie_break(table, winners, low=low)
-    won = split_evenly(amount, ordered)
-    odd = amount % len(winners)
+    won = split_evenly(amount, ordered, chip)
+    odd = sum(won[p] > won[ordered[-1]] for p in ordered)
     if not odd:
         return won, 0, [f"{what}{names} tie with {label}; {won[winners[0]]} each."]
     amounts = ", ".join(f"{p} {won[p]}" for p in ordered)
-    chips = "; ".join(f"odd chip to {p} ({reasons[p]})" for p in ordered[:odd])
+    each = "odd chip" if chip == 1 else f"odd chip of {chip}"
+    chips = "; ".join(f"{each} to {p} ({reasons[p]})" for p in ordered[:odd])
     return won, 0, [f"{what}{names} tie with {label}; {amounts}; {chips}."]
 
 

@@ -347,6 +347,10 @@ def _raise(state: HandData, player: str, new: int, allin_to: int,
             "opponent (each is all-in or covered by it): accepted, as some online rooms cap it")
     if state.fixed and not is_all_in and new != min_to and new != max_to:
         raise state.fail("fixed limit: the raise must be to {to}", to=min_to)
+    chip = state.started.options.split.smallest_chip  # 1 unless converted (RULES.md §2.1)
+    if new % chip and not is_all_in:
+        raise state.fail("raise to {to} is not a whole number of the smallest chip in play, "
+                         "{chip}", to=new, chip=chip)
     before = rnd.current
     state.put_in(player, new - state.street_bets[player])
     full = _is_full(state, new, before)

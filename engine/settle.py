@@ -29,7 +29,9 @@ class HandResult:
     ``verifiable`` is False when a showdown needed unknown cards (then ``awards`` is empty for
     those pots and the recorded payouts must be checked for feasibility instead). ``notes``:
     what the rules accepted that a reader should know (a raise below the minimum that covers
-    every opponent, RULES.md §1.7; a stud deck reshuffled, §4.1).
+    every opponent, RULES.md §1.7; a stud deck reshuffled, §4.1). ``smallest_chip``: the
+    smallest chip in play the pots were divided in, in chips (§2.1: 1 unless the hand was
+    converted to a smaller chip than its own).
     """
 
     hand: str
@@ -51,6 +53,7 @@ class HandResult:
     lines: tuple[str, ...] = ()
     game: str = ""
     notes: tuple[str, ...] = ()
+    smallest_chip: int = 1
 
     # Written out, as engine.awards.PotAward's: compiled, object.__setattr__ here is a
     # direct store (the frozen dataclass's generated __init__ stays interpreted: 1.9 us a
@@ -62,7 +65,7 @@ class HandResult:
                  carried_in: int = 0, carried_out: int = 0, verifiable: bool = True,
                  showdown: bool = False, declarations: dict[str, str] | None = None,
                  lines: tuple[str, ...] = (), game: str = "",
-                 notes: tuple[str, ...] = ()) -> None:
+                 notes: tuple[str, ...] = (), smallest_chip: int = 1) -> None:
         object.__setattr__(self, "hand", hand)
         object.__setattr__(self, "status", status)
         object.__setattr__(self, "players", players)
@@ -82,6 +85,7 @@ class HandResult:
         object.__setattr__(self, "lines", lines)
         object.__setattr__(self, "game", game)
         object.__setattr__(self, "notes", notes)
+        object.__setattr__(self, "smallest_chip", smallest_chip)
 
     def __reduce__(self) -> tuple[Any, ...]:  # compiled: engine/_compiled.py
         return by_fields(self)
@@ -143,6 +147,7 @@ def settle(state: HandState) -> HandResult:
             state.started.options.declare,
             state.declarations,
             split.odd_chip_tie_order,
+            split.smallest_chip,
         )
     else:
         awarded = award_pots(state.game, pots, hands, boards, state.order, split)
@@ -217,4 +222,5 @@ def _finish(
         lines=tuple(lines),
         game=state.started.game,
         notes=tuple(state.notes),
+        smallest_chip=state.started.options.split.smallest_chip,
     )

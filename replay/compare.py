@@ -170,7 +170,7 @@ def legal_split(result: HandResult, recorded: dict[str, int]) -> bool | None:
                 need[p] -= c
         else:
             open_pots.append((pot.amount, pot.eligible))
-    return split_exists(open_pots, need, hilo=is_hilo(result))
+    return split_exists(open_pots, need, hilo=is_hilo(result), chip=result.smallest_chip)
 
 
 def is_hilo(result: HandResult) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.awards import divide
 from replay.fold import HandReplay
 
 
@@ -43,21 +44,23 @@ class UnknownResult:
     ``legal``: the recorded payouts are a legal split of the pots (True), are not (False),
     or it is not decided (None: no payouts recorded, a rake taken from them, or a search
     cut off); ``why``: ``replay``'s words for a payout that is not (or is not checked as) a
-    legal split, empty otherwise."""
+    legal split, empty otherwise; ``chip``: the smallest chip in play, each odd chip
+    (RULES.md §2.1)."""
 
     players: tuple[str, ...]
     pots: tuple[OpenPot, ...]
     hilo: bool
     legal: bool | None
     why: tuple[str, ...] = ()
+    chip: int = 1
 
     def pot_words(self) -> list[str]:
         """A line per pot naming the legal ways to pay it: ``"main pot 330 (Ann, Bob, Cy):
         330 to one, 165 each to two who tie, 110 each to three (RULES.md §2.1)"``."""
         return [f"{pot.name} {pot.amount} ({', '.join(pot.eligible)}): "
-                + even_split_words(pot.amount, len(pot.eligible))
-                + (f"; or a high half of {pot.amount - pot.amount // 2} and a low half of "
-                   f"{pot.amount // 2}, each so (RULES.md §2.3)" if self.hilo else
+                + even_split_words(pot.amount, len(pot.eligible), self.chip)
+                + ("; or a high half of {} and a low half of {}, each so (RULES.md §2.3)"
+                   .format(*divide(pot.amount, 2, self.chip)) if self.hilo else
                    " (RULES.md §2.1)")
                 for pot in self.pots]
 
@@ -86,17 +89,20 @@ class UnknownResult:
 _COUNT = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
-def even_split_words(amount: int, eligible: int) -> str:
+def even_split_words(amount: int, eligible: int, chip: int = 1) -> str:
     """The even splits of ``amount`` chips among 1..``eligible`` tied winners (RULES.md §2.1:
-    odd chips one each): ``"330 to one, 165 each to two who tie, 110 each to three"``."""
+    odd chips one each, ``chip`` chips each, the smallest chip in play): ``"330 to one, 165
+    each to two who tie, 110 each to three"``."""
     def count(n: int) -> str:
         return _COUNT[n - 1] if n <= len(_COUNT) else str(n)
 
     words = [f"{amount} to one"]
     for m in range(2, eligible + 1):
-        base, odd = divmod(amount, m)
-        extra = (" (the odd chip to one of them)" if odd == 1 else
-                 f" (an odd chip each to {count(odd)} of them)" if odd else "")
+        base = amount // (m * chip) * chip  # as engine.awards.divide cuts it
+        odd = -(-(amount - base * m) // chip)
+        each = "odd chip" if chip == 1 else f"odd chip of {chip}"
+        extra = (f" (the {each} to one of them)" if odd == 1 else
+                 f" (an {each} each to {count(odd)} of them)" if odd else "")
         words.append(f"{base} each to {count(m)}{' who tie' if m == 2 else ''}{extra}")
     return ", ".join(words)
 
@@ -122,7 +128,8 @@ def unknown_result(replay: HandReplay) -> UnknownResult | None:
         legal = None
     else:
         legal = legal_split(result, replay.recorded)
-    return UnknownResult(players, pots, is_hilo(result), legal, infeasible or raked)
+    return UnknownResult(players, pots, is_hilo(result), legal, infeasible or raked,
+                         result.smallest_chip)
 
 
 def same_rules(before: HandReplay, after: HandReplay) -> bool:

@@ -66,9 +66,15 @@ def test_into_a_session_of_another_chip_value_converted_exactly_or_refused(
     assert user("--db", nickel, "session", "open", "s03", "--chip-value", "0.05",
                 "--currency", "USD")[0] == 0
     assert user("--db", nickel, "import", str(exported))[0] == 0
-    # (the rules then split the pot in nickels: the same hand in a finer chip, exit 1)
-    assert _hand(user, nickel, "s03-017", 1)["recorded"] == {"Heidi": 170, "Carol": 140,
-                                                          "Alice": 35}
+    # five nickels a chip of 0.25 USD, and the split's odd chip is still that chip: five
+    # nickels, as the table paid it (RULES.md §2.1), not five odd nickels spread
+    hand = _hand(user, nickel, "s03-017")
+    assert hand["recorded"] == {"Heidi": 170, "Carol": 140, "Alice": 35}
+    assert hand["net"] == {"Heidi": 50, "Alice": -85, "Grace": -10, "Bob": -10, "Carol": 55}
+    assert hand["discrepancies"] == []
+    code, out, _ = user("--db", nickel, "audit")  # PHH holds no buy-ins: the stacks only
+    assert (code, out.splitlines()[-1]) == (1, "audit: 8 discrepancies in 30 hand(s) in 1 "
+                                               "session(s) (stack_continuity 8)")
     dime = str(tmp_path / "dime.duckdb")
     assert user("--db", dime, "session", "open", "s03", "--chip-value", "0.10",
                 "--currency", "USD")[0] == 0

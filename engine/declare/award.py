@@ -33,7 +33,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine._compiled import by_fields
-from engine.awards import TIE_ORDERS, AwardTable, PotAward, and_list, award_share, pot_name
+from engine.awards import (
+    TIE_ORDERS,
+    AwardTable,
+    PotAward,
+    and_list,
+    award_share,
+    divide,
+    pot_name,
+)
 from engine.cards import UNKNOWN
 from engine.declare.judge import (
     DECLARATIONS,
@@ -92,6 +100,7 @@ def award_declare_pots(
     options: DeclareOptions,
     declarations: Mapping[str, str],
     tie_order: str,
+    smallest_chip: int = 1,
 ) -> list[PotAward]:
     """Award every pot of a declare hand (RULES.md §3; see the module doc for the rules).
 
@@ -100,7 +109,8 @@ def award_declare_pots(
     board per run (``[()]`` for stud and draw). ``order_from_button``: players clockwise from
     the first seat left of the button (stud: seat order). ``declarations``: player ->
     ``'high'`` | ``'low'`` | ``'swing'``. ``tie_order``: ``left_of_button`` | ``card_by_suit``
-    | ``carry_to_next_hand`` (odd chips among tied hands, §2.2, §3.10).
+    | ``carry_to_next_hand`` (odd chips among tied hands, §2.2, §3.10). ``smallest_chip``:
+    the smallest chip in play, in chips (§2.1, ``SplitOptions.smallest_chip``): each odd chip.
 
     Returns one :class:`~engine.awards.PotAward` per pot, in order: ``awards`` player -> chips
     (winners only) and ``carried`` with ``sum(awards) + carried == amount``, and ``lines`` in
@@ -126,6 +136,7 @@ def award_declare_pots(
         odd_chip_tie_order=tie_order,  # type: ignore[arg-type]
         low_method=options.low_method,
         low_qualifier=options.low_qualifier,
+        smallest_chip=smallest_chip,
     )
     # read like a hi-lo game: best_high one way, best_low with the declare method the other
     hilo = replace(game, evaluation="hilo8")
@@ -163,13 +174,13 @@ def _plan(
     if unknown:
         return replace(plan, blocked=f"cannot be checked, unknown cards for {', '.join(unknown)}")
     seen = set() if board_unknown else {p for p in pot.eligible if UNKNOWN not in table.hands[p]}
-    base, odd = divmod(pot.amount, len(boards))
+    amounts = divide(pot.amount, len(boards), table.split.smallest_chip)
     runs = []
     for r, board in enumerate(boards):
         reading = read_share(table.game, pot.eligible, declarations, table.hands, board,
                              options, seen)
         verdicts = judge_swings(reading, pot.eligible, declarations, options.swing_ties)
-        runs.append(_Run(base + (r < odd), tuple(board), reading, verdicts))
+        runs.append(_Run(amounts[r], tuple(board), reading, verdicts))
     return replace(plan, runs=tuple(runs))
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine._compiled import by_fields
-from engine.awards import AwardTable, and_list, award_direction
+from engine.awards import AwardTable, and_list, award_direction, divide, odd_chips
 from engine.declare.judge import (
     DIRECTIONS,
     HIGH,
@@ -199,8 +199,8 @@ def _divide(
         verb = "wins" if len(names) == 1 else "win"
         won, kept, text = _pay(table, share, HIGH, high, amount, "", routes)
         return won, kept, [f"{and_list(names)} {verb} both ways, so the pot is not halved.", *text]
-    high_half, low_half = amount - amount // 2, amount // 2
-    if not amount % 2:
+    high_half, low_half = divide(amount, 2, table.split.smallest_chip)
+    if high_half == low_half:
         note = "Split high/low."
     elif (options.odd_chip_between_halves == "low_if_low_quartered"
           and len(_winners(high)) == 1 and len(_winners(low)) > 1):
@@ -242,7 +242,7 @@ def _pay(
         kept += more
         paid_to = [q for q, c in got.items() if c] or list(takers)
         paid = paid_to[0] if len(paid_to) == 1 else and_list([f"{q} ({got[q]})" for q in paid_to])
-        extra = f", {more} odd chip{'s' if more > 1 else ''} carried" if more else ""
+        extra = f", {odd_chips(more, table.split.smallest_chip)} carried" if more else ""
         text.append(f"Rule B: {s}'s swing failed, so those {chips} go to {paid}, who beat him "
                     f"for {lost}{extra}.")
     return won, kept, text

@@ -130,6 +130,10 @@ class LowMethod(StrEnum):
     STANDARD = "standard_ranks"
 
 
+def _one_chip(value: int) -> bool:
+    return value == 1
+
+
 class SplitOptions(_Model):
     """Cards-speak split options (RULES.md §2, §5; FORMATS.md ``_split``)."""
 
@@ -141,6 +145,12 @@ class SplitOptions(_Model):
         "left_of_button.")
     low_method: LowMethod = LowMethod.A5
     low_qualifier: Literal["8_or_better", "none"] = "8_or_better"
+    smallest_chip: int = Field(
+        1, ge=1, le=MAX_CHIPS, strict=True, exclude_if=_one_chip,
+        description="The smallest chip in play, in the hand's chips (RULES.md §2.1): a pot is "
+        "divided in whole multiples of it, each odd chip this many chips. Not 1 only in a "
+        "hand converted to a smaller chip than its own (a hand in chips of 0.25 USD imported "
+        "into a session of 0.05 USD chips: 5); left out of the event's JSON when 1.")
 
 
 class DeclareOptions(_Model):

@@ -185,7 +185,9 @@ def phh_parts(events: Sequence[Any], chip: Any = None) -> tuple:
     chips are ``2.85``, :func:`replay.ingest.units.in_money`) with what its chip is worth,
     our ``_chip = { minor_per_chip = 5 }`` (FORMATS.md §1: a user extension): importing it,
     into that session or any ledger, gives its chips back (:func:`replay.build.phh_fold`),
-    so a split's odd chip is that chip again, never a cent. ``chip``: the session's chip
+    so a split's odd chip is that chip again, never a cent; a hand converted into the session
+    from a larger chip of its own (0.25 USD) also writes it, ``_split``'s ``smallest_chip =
+    0.25`` (RULES.md §2.1), so its odd chip stays 0.25 USD. ``chip``: the session's chip
     (:func:`session_chip`) for a hand whose ``unit`` names no currency (one played live in a
     session of 0.25 USD chips stores plain chips): it is written in that money the same way."""
     from engine.notation import to_action
@@ -203,6 +205,7 @@ def phh_parts(events: Sequence[Any], chip: Any = None) -> tuple:
     source = _rake_numbers(started.source)
     if chip.currency is not None and chip.minor_per_chip != 1:  # what a chip is worth
         source["_chip"] = {"minor_per_chip": chip.minor_per_chip}
+        started = _chip_in_play(started, chip.minor_per_chip)
     started = started.model_copy(update={"source": source})
     state = HandState.start(started)
     forced, actions, payouts = [], [], []
@@ -224,6 +227,19 @@ def phh_parts(events: Sequence[Any], chip: Any = None) -> tuple:
                                      hand=started.hand)
         state.apply(e)
     return started, forced, actions, payouts
+
+
+def _chip_in_play(started: Any, worth: int) -> Any:
+    """``started`` (as money) without a smallest chip in play that is its ``_chip`` of
+    ``worth`` minor units, which ``_chip`` says already: only a hand converted to a smaller
+    chip than its own writes ``_split``'s ``smallest_chip`` (RULES.md §2.1), so the PHH of a
+    hand counted in its own chips reads as it always did."""
+    split = started.options.split
+    if split.smallest_chip != worth:
+        return started
+    options = started.options.model_copy(update={
+        "split": split.model_copy(update={"smallest_chip": 1})})
+    return started.model_copy(update={"options": options})
 
 
 def _rake_numbers(source: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import lcm
 from typing import Any
 
 from ledger.model import events as ev
@@ -86,7 +87,11 @@ def rescaled(events: Sequence[Any], worth: int, chip: int, unit: ev.Unit, sessio
              ) -> list[Any]:
     """``events`` of one hand with every amount in chips worth ``worth`` minor units made
     chips of ``session`` worth ``chip`` minor units (``amount × worth / chip``), exactly, and
-    its ``hand_started`` given ``unit``.
+    its ``hand_started`` given ``unit``. The hand's smallest chip in play (RULES.md §2.1:
+    ``options.split.smallest_chip``, its own chip unless it was converted before) stays what
+    it is worth: the least amount that is a whole number of it and of the new chip (a hand
+    in chips of 0.25 USD into chips of 0.05: 5 of them; a hand in cents into chips of 0.05:
+    1), so its split pots are divided as the table divided them.
 
     Raises:
         NotWholeChips: an amount that is not a whole number of the session's chips (never
@@ -127,6 +132,11 @@ class _Scale:
     def __init__(self, worth: int, chip: int, hand: str, session: str) -> None:
         self.worth, self.chip, self.hand, self.session = worth, chip, hand, session
 
+    def chip_in_play(self, smallest: int) -> int:
+        """The smallest chip in play ``smallest`` (of the old chips) in the new chips: the
+        least whole number of them that is a whole number of it (RULES.md §2.1)."""
+        return lcm(smallest * self.worth, self.chip) // self.chip
+
     def __call__(self, amount: int) -> int:
         minor = amount * self.worth
         if minor % self.chip:
@@ -143,7 +153,10 @@ def _amounts(e: Any, scale: _Scale) -> dict[str, Any]:
     t = e.type
     if t == "hand_started":
         st = e.stakes
+        split = e.options.split
         return {"source": _source(e.source, e.unit.decimals, scale),
+                "options": e.options.model_copy(update={"split": split.model_copy(update={
+                    "smallest_chip": scale.chip_in_play(split.smallest_chip)})}),
                 "seats": [s.model_copy(update={"stack": scale(s.stack)}) for s in e.seats],
                 "stakes": st.model_copy(update={
                     "antes": [scale(a) for a in st.antes],

@@ -3,21 +3,24 @@
 Option tables accept exactly the field names and values of the event models
 (:class:`~ledger.model.events.SplitOptions`, :class:`~ledger.model.events.DeclareOptions`); a
 missing key takes its default, and a missing ``_split`` uses the game's odd-chip order (stud:
-``card_by_suit``, RULES.md §5). ``_expected`` amounts are scaled like the hand's other amounts
-and its labels ``p1 … pN`` become player names.
+``card_by_suit``, RULES.md §5). ``_split``'s ``smallest_chip``, the smallest chip in play
+(RULES.md §2.1), is an amount, written as the hand's other amounts are (``0.25``); it is
+written only when it is not one chip. ``_expected`` amounts are scaled like the hand's other
+amounts and its labels ``p1 … pN`` become player names.
 """
 
 from __future__ import annotations
 
 import typing
 from collections.abc import Callable, Mapping, Sequence
+from decimal import Decimal
 from enum import Enum
 from typing import Any
 
 from engine.games import Game
 from ledger.formats.phh.base import Expected, ExpectedPot, scale_amount
 from ledger.model.errors import MalformedInput
-from ledger.model.events import DeclareOptions, RuleOptions, SplitOptions
+from ledger.model.events import MAX_CHIPS, DeclareOptions, RuleOptions, SplitOptions
 
 ErrorFactory = Callable[..., MalformedInput]
 REOPEN_RULES = ("full_bet", "half_bet")
@@ -61,14 +64,20 @@ def _show(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else repr(value)
 
 
-def parse_options(table: Mapping[str, Any], the_game: Game, error: ErrorFactory) -> RuleOptions:
-    """The hand's :class:`RuleOptions` from its extension keys (see module doc).
+def parse_options(table: Mapping[str, Any], the_game: Game, error: ErrorFactory,
+                  decimals: int = 0) -> RuleOptions:
+    """The hand's :class:`RuleOptions` from its extension keys (see module doc); ``decimals``:
+    the hand's scale, as :func:`~ledger.formats.phh.base.scale_amount` takes it.
 
-    Raises (via ``error``): an unknown option name or value, or a non-table option key.
+    Raises (via ``error``): an unknown option name or value, a non-table option key, or a
+    ``smallest_chip`` that is not a whole number of at least one of the hand's chips.
     """
-    split = _option_table(
-        table, "_split", SplitOptions, {"odd_chip_tie_order": the_game.tie_order}, error
-    )
+    defaults: dict[str, Any] = {"odd_chip_tie_order": the_game.tie_order}
+    given = table.get("_split")
+    if isinstance(given, dict) and "smallest_chip" in given:
+        defaults["smallest_chip"] = _smallest_chip(given["smallest_chip"], decimals, error)
+        table = {**table, "_split": {k: v for k, v in given.items() if k != "smallest_chip"}}
+    split = _option_table(table, "_split", SplitOptions, defaults, error)
     declare = None
     if "_declare" in table:
         declare = _option_table(table, "_declare", DeclareOptions, {}, error)
@@ -78,23 +87,43 @@ def parse_options(table: Mapping[str, Any], the_game: Game, error: ErrorFactory)
     return RuleOptions(reopen_rule=reopen, split=split, declare=declare)
 
 
-def options_tables(options: RuleOptions, the_game: Game) -> dict[str, Any]:
+def options_tables(options: RuleOptions, the_game: Game, decimals: int = 0) -> dict[str, Any]:
     """The extension keys that record ``options`` (the inverse of :func:`parse_options`).
 
     ``_split`` is always written (its two FORMATS.md keys, plus ``low_method`` /
-    ``low_qualifier`` when they are not the defaults), ``_declare`` in full when the hand is a
+    ``low_qualifier`` when they are not the defaults, and ``smallest_chip`` when it is not
+    one chip, as an amount of ``decimals`` places), ``_declare`` in full when the hand is a
     declare hand, ``_reopen_rule`` only when it is not the game's default.
     """
     out: dict[str, Any] = {}
     if options.reopen_rule not in (None, the_game.default_reopen_rule):
         out["_reopen_rule"] = options.reopen_rule
-    split = options.split.model_dump(mode="json")
+    split = options.split.model_dump(mode="json", exclude={"smallest_chip"})
     defaults = SplitOptions().model_dump(mode="json")
     keep = ("odd_chip_between_halves", "odd_chip_tie_order")
     out["_split"] = {k: v for k, v in split.items() if k in keep or v != defaults[k]}
+    chip = options.split.smallest_chip
+    if chip != 1:
+        out["_split"]["smallest_chip"] = Decimal(chip).scaleb(-decimals) if decimals else chip
     if options.declare is not None:
         out["_declare"] = options.declare.model_dump(mode="json")
     return out
+
+
+def _smallest_chip(value: object, decimals: int, error: ErrorFactory) -> int:
+    """``_split.smallest_chip`` in the hand's chips (RULES.md §2.1).
+
+    Raises (via ``error``): not a number, more decimal places than the hand's, below one
+    chip, or beyond the largest amount a ledger holds.
+    """
+    try:
+        chips = scale_amount(value, decimals)  # type: ignore[arg-type]
+    except MalformedInput as exc:
+        raise error(f"_split.smallest_chip: {exc.message}", "_split") from exc
+    if not 1 <= chips <= MAX_CHIPS:
+        raise error(f"_split.smallest_chip = {_show(value)} is not at least one chip of the "
+                    "hand", "_split")
+    return chips
 
 
 # --------------------------------------------------------------------------------------------

@@ -86,7 +86,7 @@ def build_hand(raw: RawHand) -> PhhHand:
         stakes=stakes,
         seats=seats,
         button=None if the_game.stud else names[-1],
-        options=parse_options(table, the_game, raw.error),
+        options=parse_options(table, the_game, raw.error, decimals),
         unit=Unit(currency=currency, decimals=decimals),
         source=meta,
     )

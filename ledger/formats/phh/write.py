@@ -209,7 +209,7 @@ def write_phh(
             if k not in RESERVED_SOURCE_KEYS and v is not None}
     if started.unit.currency is not None and meta.get("currency_symbol") != started.unit.currency:
         out["currency"] = started.unit.currency
-    for more in (meta, options_tables(started.options, the_game), extra or {}):
+    for more in (meta, options_tables(started.options, the_game, decimals), extra or {}):
         for key, value in more.items():
             if key in out:
                 raise MalformedInput(f"key {key!r} would be written twice", hand=started.hand)
