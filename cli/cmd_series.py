@@ -21,8 +21,9 @@ from cli.context import Context
 @click.option("--session", "session_name", default=None, help="Only this session.")
 @click.option("--money", is_flag=True, help="Money (chips × chip value) instead of chips.")
 @click.option("--json", "as_json", is_flag=True,
-              help='{"players": [{"player", "net", "buy_in", "cash_out", "hands", '
-                   '"sessions", "nickname"}], "in_progress": [{"hand", "session", "pot", '
+              help='{"players": [{"player", "name", "net", "buy_in", "cash_out", "hands", '
+                   '"sessions", "nickname"}] ("player" as stored, a PokerNow id; "name" as '
+                   'the other reads name him), "in_progress": [{"hand", "session", "pot", '
                    '"players"}] (when a hand is), "rake": [{"session", "chips", "hands", '
                    '"chip_value_minor", "decimals", "currency"}] '
                    '(when the table took one), "unbalanced": [{"chip_value_minor", '
@@ -51,9 +52,12 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
     books = read(obj.db, session_name, money=money, note=render.note,
                  progress=render.no_progress if as_json else render.progress)
     if as_json:
-        body: dict = {"players": books.players}
+        from cli.names import renamed, with_name
+
+        names = obj.names()
+        body: dict = {"players": [with_name(p, names) for p in books.players]}
         if books.in_progress:
-            body["in_progress"] = books.in_progress
+            body["in_progress"] = renamed(books.in_progress, names)
         if books.rake:
             body["rake"] = books.rake
         if books.unbalanced:
@@ -71,8 +75,9 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
 @click.command()
 @click.option("--money", is_flag=True, help="Money (chips × chip value) instead of chips.")
 @click.option("--json", "as_json", is_flag=True,
-              help='{"sessions": [{"session", "date"}], "players": [{"player", "nickname", '
-                   '"nets": {session: net}, "total"}], "decimals", "currency", "units": '
+              help='{"sessions": [{"session", "date"}], "players": [{"player", "name", '
+                   '"nickname", "nets": {session: net}, "total"}] ("name" as balances), '
+                   '"decimals", "currency", "units": '
                    '[{"chip_value_minor", "decimals", "currency", "sessions"}]} (chips of '
                    'different values: "total" null, "totals" in the order of "units"; hands '
                    'of no session in chips of different values: a "sessions" entry each with '
@@ -88,15 +93,27 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
 
     grid = read(obj.db, money=money, note=render.note,
                 progress=render.no_progress if as_json else render.progress)
-    click.echo(json.dumps(grid.as_json()) if as_json else text.standings_text(grid))
+    if as_json:
+        from cli.names import renamed, with_name
+
+        names = obj.names()
+        body = grid.as_json()
+        body["players"] = [with_name(p, names) for p in body["players"]]
+        if "in_progress" in body:
+            body["in_progress"] = renamed(body["in_progress"], names)
+        click.echo(json.dumps(body))
+    else:
+        click.echo(text.standings_text(grid))
 
 
 @click.command()
 @click.option("--session", "session_name", default=None, help="Only this session.")
 @click.option("--json", "as_json", is_flag=True,
-              help='{"transfers": [{"from", "to", "amount"}], "decimals", "currency"} '
-                   '(amounts in integer minor units of that currency; "from" or "to" null '
-                   'with "house": true is the house, who keeps the rake)')
+              help='{"transfers": [{"from", "from_name", "to", "to_name", "amount"}], '
+                   '"decimals", "currency"} (amounts in integer minor units of that currency; '
+                   '"from" and "to" as stored (a PokerNow id), "from_name" and "to_name" as '
+                   'the text names him; "from" or "to" null with "house": true is the house, '
+                   'who keeps the rake)')
 @click.pass_obj
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     """The fewest transfers that settle the nets up (money = net chips × chip value). Exact
@@ -116,10 +133,10 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
                                  progress=render.no_progress if as_json else render.progress)
     if as_json:
         decimals, currency = books.unit
-        click.echo(json.dumps({"transfers": [{"from": a, "to": b, "amount": n}
-                                             | ({"house": True} if None in (a, b) else {})
-                                             for a, b, n in transfers],
-                               "decimals": decimals, "currency": currency}))
+        click.echo(json.dumps({"transfers": [
+            {"from": a, "from_name": names.label(a), "to": b, "to_name": names.label(b),
+             "amount": n} | ({"house": True} if None in (a, b) else {})
+            for a, b, n in transfers], "decimals": decimals, "currency": currency}))
     else:
         click.echo(names(text.settle_text(transfers, books)))
 
