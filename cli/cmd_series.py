@@ -192,7 +192,8 @@ def chart(obj: Context, out: str, money: bool, session_name: str | None) -> None
 
     rows = chart_rows(obj.db, money=money, session=session_name, progress=render.progress,
                       note=render.note)
-    write_chart(Path(out), rows, "money (minor units)" if money else "chips")
+    write_chart(Path(out), rows, "money (minor units)" if money else "chips",
+                names=obj.names().labels)
     click.echo(f"wrote {out}")
 
 

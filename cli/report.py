@@ -45,6 +45,7 @@ class HtmlPages:
 
         from cli.chart import chart_svg
         from ledger.audit.reports import chip_unit_text
+        from ledger.model.names import shown_labels
 
         grid = report.standings
         heads = [chip_unit_text((u["chip_value_minor"], u["decimals"], u["currency"]))
@@ -59,7 +60,10 @@ class HtmlPages:
                    for k, s in zip(keys, grid.sessions, strict=True)]
         money_totals = ({p["player"]: p["total"] for p in report.money.players}
                         if report.money else {})
-        nicknames = {p["player"]: p["nickname"] for p in grid.players if p["nickname"]}
+        # the chart's legend names a PokerNow player as the reads do: `name (id)` when two
+        # players share his nickname (ledger.model.names.shown_labels)
+        nicknames = shown_labels({p["player"]: p["nickname"] for p in grid.players
+                                  if p["nickname"]})
         kinds = report.finding_kinds
         return render_page(
             "index.html", report=report, hand_files=hand_files, session_files=session_files,

@@ -2,7 +2,8 @@
 that holds one player (``player``; ``from``, ``to``) keeps his stored PokerNow id, with the
 name the text shows beside it (``name``; ``from_name``, ``to_name``); the keys of a hand's
 maps, its lists of players and the messages carry that name; events stay as stored. Two
-players who share a name are told apart as the text tells them (``Sam (id)``), and a host's
+players who share a name are told apart as the text tells them (``Sam (id)``; the legend of
+``chart`` too), and a host's
 ``player alias NAME ID`` is the name everywhere. Real logs of ../shared/data/pokernow, in
 process.
 
@@ -171,6 +172,11 @@ def test_two_players_of_one_name_stay_apart(tmp_path: Path) -> None:
     assert {p["player"]: (p["name"], p["nickname"]) for p in books["players"]} == {
         "gE4aE_Yhc3": ("TA", "TA"), "ydk9sgEWl2": (ann_y, "Anvjfbmj2"),
         "BfS83Cedu3": (ann_b, "Anvjfbmj2")}
+    # the chart's legend too (an SVG keeps its text): each name with his total
+    code, out, _ = one_shot(db, "chart", str(tmp_path / "c.svg"))
+    svg = (tmp_path / "c.svg").read_text(encoding="utf-8")
+    assert code == 0 and all(f">{label}<" in svg for label in (
+        "TA (+3)", f"{ann_y} (+1)", f"{ann_b} (-4)"))
 
 
 def test_a_host_alias_is_the_name_everywhere(db: Path) -> None:
