@@ -127,12 +127,19 @@ def test_replay_names_a_discrepancy_as_audit_does(db: Path) -> None:
 
 
 def test_balances_and_standings_name_a_hand_in_progress(db: Path) -> None:
-    """A live hand of the session seated by id: A8 posts the small blind of 1, ksv @ ycx the
-    big blind of 2."""
-    code, out, _ = one_shot(db, "hand", "start", "--session", S2, "--game", "NT", "--stakes",
+    """A live hand of the session seated by name: A8 posts the small blind of 1, ksv @ ycx the
+    big blind of 2 (he quit the game with 0, A8 left it with 200)."""
+    code, out, err = one_shot(db, "hand", "start", "--session", S2, "--game", "NT", "--stakes",
                             "1/2", "--seats", "A8:100,ksv @ ycx:100", "--button", "A8",
                             "--hand", "live1")
     assert (code, out) == (0, "live1\n")
+    # its warnings name them so too; a command to type keeps the id
+    assert err.splitlines() == [
+        f"warning: ksv @ ycx cashed out of session {S2} and has not bought in since (record "
+        f"it: `handledger buyin {S2} YJJJbgIQrB CHIPS`)",
+        "warning: A8 starts hand live1 with 100 chips, 200 after hand "
+        "pn-charlestudor_Input_Log_002-4-164267592456700 with nothing bought since: a stack "
+        "counted short?; the audit's stack continuity will name it"]
     open_hand = [{"hand": "live1", "session": S2, "pot": 3,
                   "players": {"ksv @ ycx": 2, "A8": 1}}]
     _, books = _json(db, "balances", "--session", S2, "--json")
