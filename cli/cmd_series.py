@@ -52,12 +52,11 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
     books = read(obj.db, session_name, money=money, note=render.note,
                  progress=render.no_progress if as_json else render.progress)
     if as_json:
-        from cli.names import renamed, with_name
+        from cli.names import named_players
 
-        names = obj.names()
-        body: dict = {"players": [with_name(p, names) for p in books.players]}
+        body: dict = {"players": books.players}
         if books.in_progress:
-            body["in_progress"] = renamed(books.in_progress, names)
+            body["in_progress"] = books.in_progress
         if books.rake:
             body["rake"] = books.rake
         if books.unbalanced:
@@ -67,7 +66,7 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
                              for u in books.units]
         if money:
             body["decimals"], body["currency"] = books.unit
-        click.echo(json.dumps(body))
+        click.echo(json.dumps(named_players(body, obj.names())))
     else:
         click.echo(text.balances_text(books, obj.names()))
 
@@ -94,14 +93,9 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
     grid = read(obj.db, money=money, note=render.note,
                 progress=render.no_progress if as_json else render.progress)
     if as_json:
-        from cli.names import renamed, with_name
+        from cli.names import named_players
 
-        names = obj.names()
-        body = grid.as_json()
-        body["players"] = [with_name(p, names) for p in body["players"]]
-        if "in_progress" in body:
-            body["in_progress"] = renamed(body["in_progress"], names)
-        click.echo(json.dumps(body))
+        click.echo(json.dumps(named_players(grid.as_json(), obj.names())))
     else:
         click.echo(text.standings_text(grid))
 

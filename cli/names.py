@@ -84,6 +84,16 @@ def with_name(entry: Mapping[str, Any], names: Names, fields: Mapping[str, str] 
     return out
 
 
+def named_players(body: dict[str, Any], names: Names) -> dict[str, Any]:
+    """``body`` (``balances --json`` or ``standings --json``) with ``name`` beside each row's
+    ``player`` (:func:`with_name`) and its hands in progress naming their players as the text
+    does."""
+    out = {**body, "players": [with_name(p, names) for p in body["players"]]}
+    if "in_progress" in out:
+        out["in_progress"] = renamed(out["in_progress"], names)
+    return out
+
+
 @contextmanager
 def refusals_named(names: Callable[[], Names]) -> Iterator[None]:
     """Within the block, a refusal (a :class:`LedgerError`) names the platform players as the

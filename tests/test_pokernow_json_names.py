@@ -203,3 +203,24 @@ def test_a_host_alias_is_the_name_everywhere(db: Path) -> None:
     _, audit = _json(db, "audit", "--session", RIT_S, "--json")
     assert [(d["player"], d["name"], d["actual"]) for d in audit["discrepancies"]
             if "Marty" in d["message"]] == [("Marty", "Marty", 297), ("Marty", "Marty", 157)]
+
+
+def test_a_hand_page_names_the_players(db: Path, tmp_path: Path) -> None:
+    """`view` and the report's page of hand #1: seats, payouts and the page's data name the
+    players as the reads do, never by id; a `player alias` redraws the report's pages."""
+    page = tmp_path / "h1.html"
+    assert one_shot(db, "view", HAND1, "-o", str(page))[0] == 0
+    html = page.read_text(encoding="utf-8")
+    assert "YJJJbgIQrB" not in html and "6OQxLdU_ZO" not in html
+    assert '<span class="seat-name">ksv @ ycx</span>' in html
+    assert '<th scope="row" class="name">A8</th>' in html
+    assert '"awards":{"ksv @ ycx":120}' in html  # the data the page's script steps through
+    site = tmp_path / "site"
+    assert one_shot(db, "report", str(site))[0] == 0
+    assert (site / "hands" / f"{HAND1}.html").read_text(encoding="utf-8").count(
+        "ksv @ ycx") == html.count("ksv @ ycx")
+    assert one_shot(db, "player", "alias", "Kev", "YJJJbgIQrB", "--session", S2)[0] == 0
+    code, out, _ = one_shot(db, "report", str(site))
+    assert code == 0 and "7 hand page(s) written, 0 unchanged" in out  # every name is in the key
+    again = (site / "hands" / f"{HAND1}.html").read_text(encoding="utf-8")
+    assert '<span class="seat-name">Kev</span>' in again and "ksv @ ycx" not in again
