@@ -4,7 +4,7 @@ the name he played under (``Phzd Juwvifsvh``, with the id when two ids share tha
 The JSON of every read follows one rule (README, "PokerNow"): a field that holds one player
 (``player``; ``from`` and ``to`` of a transfer) keeps the stored player, his id, stable across
 renames and the key of the SQL tables, with the name the text shows beside it (``name``;
-``from_name``, ``to_name``: :func:`with_name`); every other place a player is named, a key of
+``from_name``, ``to_name``; :func:`with_name`); every other place a player is named, a key of
 a map (a hand's nets, stacks, awards), a list of players or a message, names him as the text
 does (:func:`renamed`). Events (``export``, ``history``, what-if's ``changes``) stay as
 stored.
@@ -69,18 +69,17 @@ def renamed(value: object, names: Callable[[str], str]) -> object:
     return value
 
 
-def with_name(entry: Mapping[str, Any], names: Names, fields: Mapping[str, str] | None = None,
-              text: tuple[str, ...] = ()) -> dict[str, Any]:
-    """``entry`` (one JSON record) with, after each field of ``fields`` (``{field: name
-    field}``, default ``{"player": "name"}``) that it holds, the name the text shows for that
-    player (:meth:`Names.label`), the stored player kept; the strings of its ``text`` fields
-    (a ``message``) renamed as the text prints them; every other field as it is."""
-    fields = {"player": "name"} if fields is None else fields
+def with_name(entry: Mapping[str, Any], names: Names, text: tuple[str, ...] = ()
+              ) -> dict[str, Any]:
+    """``entry`` (one JSON record) with ``name``, the name the text shows for its ``player``
+    (:meth:`Names.label`), right after that field, the stored player kept; the strings of its
+    ``text`` fields (a ``message``) renamed as the text prints them; every other field as it
+    is."""
     out: dict[str, Any] = {}
     for key, value in entry.items():
         out[key] = renamed(value, names) if key in text else value
-        if key in fields:
-            out[fields[key]] = names.label(value)
+        if key == "player":
+            out["name"] = names.label(value)
     return out
 
 
