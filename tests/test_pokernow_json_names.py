@@ -224,3 +224,17 @@ def test_a_hand_page_names_the_players(db: Path, tmp_path: Path) -> None:
     assert code == 0 and "7 hand page(s) written, 0 unchanged" in out  # every name is in the key
     again = (site / "hands" / f"{HAND1}.html").read_text(encoding="utf-8")
     assert '<span class="seat-name">Kev</span>' in again and "ksv @ ycx" not in again
+
+
+def test_run_names_the_players_as_audit_does(tmp_path: Path) -> None:
+    """`run` on a folder of the run-it-twice excerpt: its audit lines are `audit`'s."""
+    folder = tmp_path / "night"
+    folder.mkdir()
+    (folder / RIT.name).write_bytes(RIT.read_bytes())
+    code, out, _ = one_shot(tmp_path / "run.duckdb", "run", str(folder))
+    assert code == 0
+    assert ("stack_continuity: hand pn-pokernowpy_run-it-twice-30-163028603289300: "
+            "OjtkunxseAbye starts with 672 but he has no buy-in: expected 0 (+672) [session "
+            f"{RIT_S}, hand pn-pokernowpy_run-it-twice-30-163028603289300, player "
+            "OjtkunxseAbye; expected 0, actual 672]") in out.splitlines()
+    assert "r6R7wIH3qS" not in out.replace("OjtkunxseAbye (r6R7wIH3qS)", "")

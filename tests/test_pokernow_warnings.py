@@ -113,8 +113,8 @@ def test_run_prints_the_warning_and_exits_0(tmp_path: Path) -> None:
         f"warning: {log}:10: hand {HAND4}: TA (gE4aE_Yhc3) starts with 114 but had 104 after "
         "the previous hand and the session lines (stored; the audit reports it)\n"))
     assert f"imported 4 hand(s) (60 events) from 1 file(s); 0 already in the ledger{STORED}" in out
-    assert (f"stack_continuity: hand {HAND4}: gE4aE_Yhc3 starts with 114 but he left hand "
-            f"{HAND3} with 104 and bought nothing: expected 104 (+10)") in out
+    assert (f"stack_continuity: hand {HAND4}: TA starts with 114 but he left hand "
+            f"{HAND3} with 104 and bought nothing: expected 104 (+10)") in out  # as audit
 
 
 VK = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
