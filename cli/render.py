@@ -95,8 +95,8 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
         sheet.print(f"  {label(line)}")
     for d in r.discrepancies:
         sheet.print(f"  DISCREPANCY: {label(d.sentence())}")
-    for note in r.notes:
-        sheet.print(f"  note: {note}")
+    for note in r.notes:  # a short raise names its player (README, "PokerNow")
+        sheet.print(f"  note: {label(note)}")
     return sheet.text()
 
 

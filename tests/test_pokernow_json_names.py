@@ -238,3 +238,18 @@ def test_run_names_the_players_as_audit_does(tmp_path: Path) -> None:
             f"{RIT_S}, hand pn-pokernowpy_run-it-twice-30-163028603289300, player "
             "OjtkunxseAbye; expected 0, actual 672]") in out.splitlines()
     assert "r6R7wIH3qS" not in out.replace("OjtkunxseAbye (r6R7wIH3qS)", "")
+
+
+def test_replay_notes_name_the_short_raiser(tmp_path: Path) -> None:
+    """Hand #18 of the valakuzhyk log: IpusyM (f-mUxYkHrq) raises to 145 where 150 is the
+    minimum, covering everyone; the text's note names him as its JSON does."""
+    db = tmp_path / "vk.duckdb"
+    assert one_shot(db, "import", str(SHARED / "pokernow" /
+                                      "valakuzhyk_07_21_2022_log1.csv"))[0] == 0
+    hand = "pn-valakuzhyk_07_21_2022_log1-18-165843894900602"
+    note = ("IpusyM's raise to 145 is below the minimum 150 but covers every opponent (each is "
+            "all-in or covered by it): accepted, as some online rooms cap it")
+    _, data = _json(db, "replay", "--hand", hand, "--json")
+    assert data["notes"] == [note]
+    _, text, _ = one_shot(db, "replay", "--hand", hand)
+    assert "note: IpusyM's raise to 145" in text and "f-mUxYkHrq" not in text
