@@ -96,9 +96,12 @@ def figure(rows: Sequence[tuple[int, str, int]], unit: str, *,
     return fig
 
 
-def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str) -> None:
+def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str,
+                names: Mapping[str, str] | None = None) -> None:
     """Plot cumulative nets from ``(ord, player, net)`` rows (ledger order) into ``path``,
-    exactly that file: SVG or PDF for those suffixes, PNG otherwise (:func:`figure`).
+    exactly that file: SVG or PDF for those suffixes, PNG otherwise (:func:`figure`);
+    ``names``: what to label a player with when not his stored name (a PokerNow id's label,
+    :attr:`cli.names.Names.labels`).
 
     Raises:
         OSError: ``path`` cannot be written.
@@ -106,7 +109,8 @@ def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str) -> None
     plt = _pyplot()
     kind = path.suffix.lower().lstrip(".")
     with plt.rc_context(_STYLE):
-        fig = figure(rows, unit, title="Cumulative net per player across the series")
+        fig = figure(rows, unit, names=names,
+                     title="Cumulative net per player across the series")
         try:
             fig.savefig(path, dpi=110, bbox_inches="tight",
                         format=kind if kind in ("png", "svg", "pdf") else "png",

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from cli import text
+from cli import render, text
 from cli.cmd_checkpoint import keys_option
 from cli.context import Context
 from cli.names import refusals_named
@@ -38,7 +38,10 @@ def _specs(replaces: tuple, inserts: tuple, deletes: tuple) -> list[Any]:
 @click.command()
 @click.argument("hand_id", metavar="HAND")
 @_change_options
-@click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object: players named as the text names them, but a "
+                   "downstream hand's \"player\" as stored (a PokerNow id) with \"name\" "
+                   "beside it, and \"changes\" as the events would be stored.")
 @click.pass_obj
 def whatif(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes: tuple,
            as_json: bool) -> None:
@@ -49,10 +52,10 @@ def whatif(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes:
 
     with refusals_named(obj.names):
         w = what_if(obj.ledger(read_only=True), hand_id, _specs(replaces, inserts, deletes))
-    if as_json:
-        click.echo(json.dumps(w.as_json()))
-        return
     names = obj.names()
+    if as_json:
+        click.echo(json.dumps(render.whatif_json(w.as_json(), names)))
+        return
     click.echo(text.whatif_text(hand_id, w, names.labels, names))
 
 

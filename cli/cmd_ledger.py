@@ -155,15 +155,22 @@ def run(obj: Context, directory: str, show_all: bool) -> None:
     balances. Exit 0: a report, even of hands paid differently from the rules (`replay`
     exits 1 on a difference, `audit` on a discrepancy). Exit 2 when a file or hand was
     rejected; a hand stored with a `warning:` line (see `import`) is no rejection."""
+    import functools
+
+    from cli.names import Names
     from replay.jobs import run_folder
 
-    done = run_folder(obj.ledger(), Path(directory), render=render.replay_text,
+    def shown(names: dict[str, str]) -> Any:  # the hands name PokerNow players as replay does
+        return functools.partial(render.replay_text, names=Names(names))
+
+    done = run_folder(obj.ledger(), Path(directory), render=shown,
                       echo=click.echo, warn=lambda line: click.echo(line, err=True),
                       problems=not show_all, progress=render.progress,
                       signatures=_signatures(None))
+    names = Names(done.names)
     click.echo(render.replay_counts(done.counts))
-    click.echo(text.audit_text(done.audit, done.audit.findings))
-    click.echo(text.balances_text(done.balances))
+    click.echo(names(text.audit_text(done.audit, done.audit.findings)))
+    click.echo(text.balances_text(done.balances, names))
     if done.imported.errors:
         sys.exit(2)
 

@@ -21,8 +21,9 @@ from cli.context import Context
 @click.option("--session", "session_name", default=None, help="Only this session.")
 @click.option("--money", is_flag=True, help="Money (chips × chip value) instead of chips.")
 @click.option("--json", "as_json", is_flag=True,
-              help='{"players": [{"player", "net", "buy_in", "cash_out", "hands", '
-                   '"sessions", "nickname"}], "in_progress": [{"hand", "session", "pot", '
+              help='{"players": [{"player", "name", "net", "buy_in", "cash_out", "hands", '
+                   '"sessions", "nickname"}] ("player" as stored, a PokerNow id; "name" as '
+                   'the other reads name him), "in_progress": [{"hand", "session", "pot", '
                    '"players"}] (when a hand is), "rake": [{"session", "chips", "hands", '
                    '"chip_value_minor", "decimals", "currency"}] '
                    '(when the table took one), "unbalanced": [{"chip_value_minor", '
@@ -51,6 +52,8 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
     books = read(obj.db, session_name, money=money, note=render.note,
                  progress=render.no_progress if as_json else render.progress)
     if as_json:
+        from cli.names import named_players
+
         body: dict = {"players": books.players}
         if books.in_progress:
             body["in_progress"] = books.in_progress
@@ -63,7 +66,7 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
                              for u in books.units]
         if money:
             body["decimals"], body["currency"] = books.unit
-        click.echo(json.dumps(body))
+        click.echo(json.dumps(named_players(body, obj.names())))
     else:
         click.echo(text.balances_text(books, obj.names()))
 
@@ -71,8 +74,9 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
 @click.command()
 @click.option("--money", is_flag=True, help="Money (chips × chip value) instead of chips.")
 @click.option("--json", "as_json", is_flag=True,
-              help='{"sessions": [{"session", "date"}], "players": [{"player", "nickname", '
-                   '"nets": {session: net}, "total"}], "decimals", "currency", "units": '
+              help='{"sessions": [{"session", "date"}], "players": [{"player", "name", '
+                   '"nickname", "nets": {session: net}, "total"}] ("name" as balances), '
+                   '"decimals", "currency", "units": '
                    '[{"chip_value_minor", "decimals", "currency", "sessions"}]} (chips of '
                    'different values: "total" null, "totals" in the order of "units"; hands '
                    'of no session in chips of different values: a "sessions" entry each with '
@@ -88,15 +92,22 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
 
     grid = read(obj.db, money=money, note=render.note,
                 progress=render.no_progress if as_json else render.progress)
-    click.echo(json.dumps(grid.as_json()) if as_json else text.standings_text(grid))
+    if as_json:
+        from cli.names import named_players
+
+        click.echo(json.dumps(named_players(grid.as_json(), obj.names())))
+    else:
+        click.echo(text.standings_text(grid))
 
 
 @click.command()
 @click.option("--session", "session_name", default=None, help="Only this session.")
 @click.option("--json", "as_json", is_flag=True,
-              help='{"transfers": [{"from", "to", "amount"}], "decimals", "currency"} '
-                   '(amounts in integer minor units of that currency; "from" or "to" null '
-                   'with "house": true is the house, who keeps the rake)')
+              help='{"transfers": [{"from", "from_name", "to", "to_name", "amount"}], '
+                   '"decimals", "currency"} (amounts in integer minor units of that currency; '
+                   '"from" and "to" as stored (a PokerNow id), "from_name" and "to_name" as '
+                   'the text names him; "from" or "to" null with "house": true is the house, '
+                   'who keeps the rake)')
 @click.pass_obj
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     """The fewest transfers that settle the nets up (money = net chips × chip value). Exact
@@ -116,10 +127,10 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
                                  progress=render.no_progress if as_json else render.progress)
     if as_json:
         decimals, currency = books.unit
-        click.echo(json.dumps({"transfers": [{"from": a, "to": b, "amount": n}
-                                             | ({"house": True} if None in (a, b) else {})
-                                             for a, b, n in transfers],
-                               "decimals": decimals, "currency": currency}))
+        click.echo(json.dumps({"transfers": [
+            {"from": a, "from_name": names.label(a), "to": b, "to_name": names.label(b),
+             "amount": n} | ({"house": True} if None in (a, b) else {})
+            for a, b, n in transfers], "decimals": decimals, "currency": currency}))
     else:
         click.echo(names(text.settle_text(transfers, books)))
 
@@ -175,7 +186,8 @@ def chart(obj: Context, out: str, money: bool, session_name: str | None) -> None
 
     rows = chart_rows(obj.db, money=money, session=session_name, progress=render.progress,
                       note=render.note)
-    write_chart(Path(out), rows, "money (minor units)" if money else "chips")
+    write_chart(Path(out), rows, "money (minor units)" if money else "chips",
+                names=obj.names().labels)
     click.echo(f"wrote {out}")
 
 

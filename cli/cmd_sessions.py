@@ -250,8 +250,10 @@ def player_alias(obj: Context, name: str, other: str, session_name: str | None) 
 @click.command()
 @click.option("--session", "session_name", default=None, help="Only this session's findings.")
 @click.option("--json", "as_json", is_flag=True,
-              help='{"discrepancies": [{"kind", "session", "hand", "player", "expected", '
-                   '"actual", "message"}], "incomplete_hands": [...] (when any)}')
+              help='{"discrepancies": [{"kind", "session", "hand", "player", "name", '
+                   '"expected", "actual", "message"}], "incomplete_hands": [...] (when any); '
+                   '"player" as stored (a PokerNow id), "name" and "message" as the text '
+                   'names him')
 @click.option("--jobs", default=None, type=click.IntRange(min=1),
               help="Processes replaying hands when the ledger moved since the last audit "
                    "(default: one a CPU when every hand of a large ledger file is replayed, "
@@ -273,7 +275,10 @@ def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int | Non
                               progress=render.no_progress if as_json else render.progress,
                               on_request=unsettled)
     if as_json:
-        body: dict = {"discrepancies": [d.as_json() for d in found]}
+        from cli.names import with_name
+
+        body: dict = {"discrepancies": [with_name(d.as_json(), names, text=("message",))
+                                        for d in found]}
         if cut := text.incomplete_hands(report, session_name):
             body["incomplete_hands"] = cut
         click.echo(json.dumps(body))

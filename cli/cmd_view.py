@@ -24,7 +24,8 @@ def view(obj: Context, hand: str, output: Path | None) -> None:
     from replay.handview import load_view
     from replay.pagefiles import default_file, write_page
 
-    page = render_hand(load_view(obj.ledger(read_only=True), hand))
+    names = obj.names()
+    page = render_hand(load_view(obj.ledger(read_only=True), hand), names=names)
     path = output or Path(default_file(hand))
     try:
         write_page(path, page)

@@ -18,7 +18,8 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from replay.handview import HandView
+    from cli.names import Names
+    from replay.handview import HandView, Version
 
 _TEMPLATES = "templates"
 _SUITS = {"s": ("♠", "spades"), "h": ("♥", "hearts"), "d": ("♦", "diamonds"),
@@ -74,14 +75,22 @@ def asset(name: str) -> str:
 
 
 def render_hand(view: HandView, *, links: Sequence[tuple[str, str]] = (), key: str | None = None,
-                assets: str | None = None) -> str:
+                assets: str | None = None, names: Names | None = None) -> str:
     """The page of one hand: ``links`` are ``(href, text)`` shown above it (a report's way
     back to its session and index); ``key`` is written into the page's head (a report keeps
     a page whose key has not changed); ``assets``: the relative folder (``"../assets/"``)
     holding ``base.css``, ``hand.css`` and ``hand.js``, linked instead of written into the
-    page (None: the page holds them, self-contained). Returns the HTML text."""
+    page (None: the page holds them, self-contained); ``names``: the players known by a
+    PokerNow id named as the reads name them (:class:`cli.names.Names`; the history of
+    corrections and voids as stored, as ``history`` prints it). Returns the HTML text."""
     from markupsafe import Markup
 
+    data = view.to_json()
+    if names is not None and names.labels:
+        from cli.names import renamed
+
+        data = {k: v if k == "history" else renamed(v, names) for k, v in data.items()}
+        view = _named(view, names)
     versions = [view.corrected] + ([view.original] if view.original else [])
     money = view.money
 
@@ -97,12 +106,31 @@ def render_hand(view: HandView, *, links: Sequence[tuple[str, str]] = (), key: s
     return _environment().get_template("hand.html").render(
         view=view, versions=versions, links=list(links), chips=chips,
         seats=list(zip(view.starting, seat_positions(len(view.starting)), strict=True)),
-        data=Markup(embed_json(view.to_json())), key=key,
+        data=Markup(embed_json(data)), key=key,
         stylesheets=[assets + "base.css", assets + "hand.css"] if assets is not None else [],
         style=Markup(_asset("base.css") + _asset("hand.css")) if assets is None else "",
         script_src=assets + "hand.js" if assets is not None else None,
         script=Markup(_asset("hand.js")) if assets is None else "",
     )
+
+
+def _named(view: HandView, names: Names) -> HandView:
+    """``view`` with what the page draws of it before its script runs (the button, the seats,
+    each version's explanation, payouts, discrepancies and notes) naming the players as
+    ``names`` does; its steps and history as they are (the page's data is renamed apart)."""
+    from dataclasses import replace
+
+    def version(v: Version) -> Version:
+        return replace(
+            v, explanation=tuple(map(names, v.explanation)),
+            payouts=tuple(replace(p, player=names.label(p.player)) for p in v.payouts),
+            discrepancies=tuple((names.label(p) or p, names(m)) for p, m in v.discrepancies),
+            notes=tuple(map(names, v.notes)))
+
+    return replace(view, button=names.label(view.button),
+                   starting=tuple((names.label(p) or p, s) for p, s in view.starting),
+                   corrected=version(view.corrected),
+                   original=version(view.original) if view.original else None)
 
 
 def render_page(template: str, **context: Any) -> str:

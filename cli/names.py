@@ -1,11 +1,21 @@
 """Players as people know them: a PokerNow player is stored by his platform id and shown by
-the name he played under (``Phzd Juwvifsvh``, with the id when two ids share that name)."""
+the name he played under (``Phzd Juwvifsvh``, with the id when two ids share that name).
+
+The JSON of every read follows one rule (README, "PokerNow"): a field that holds one player
+(``player``; ``from`` and ``to`` of a transfer) keeps the stored player, his id, stable across
+renames and the key of the SQL tables, with the name the text shows beside it (``name``;
+``from_name``, ``to_name``; :func:`with_name`); every other place a player is named, a key of
+a map (a hand's nets, stacks, awards), a list of players or a message, names him as the text
+does (:func:`renamed`). Events (``export``, ``history``, what-if's ``changes``) stay as
+stored.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
+from typing import Any
 
 from ledger.model.errors import LedgerError
 from ledger.model.names import shown_labels
@@ -16,15 +26,71 @@ class Names:
     renderer wrapped in it can run in a worker process."""
 
     def __init__(self, names: dict[str, str]) -> None:
+        self.names = dict(names)
         self.labels = shown_labels(names)
         self._re = re.compile("(?<![A-Za-z0-9_-])(" + "|".join(
             map(re.escape, sorted(self.labels, key=len, reverse=True))) + ")(?![A-Za-z0-9_-])"
             ) if self.labels else None
 
     def __call__(self, text: str) -> str:
+        """``text`` with each platform id renamed to his label; an id a line gives as ``name
+        (id)`` already (a PokerNow ledger statement's row, ``audit``) is left so."""
         if self._re is None:
             return text
-        return self._re.sub(lambda m: self.labels[m.group(0)], text)
+
+        def label(m: re.Match[str]) -> str:
+            pid = m.group(0)
+            if (text.startswith(")", m.end())
+                    and text.endswith(f"{self.names[pid]} (", 0, m.start())):
+                return pid
+            return self.labels[pid]
+
+        return self._re.sub(label, text)
+
+    def label(self, player: str | None) -> str | None:
+        """The name the text shows for the stored ``player`` (a platform id's label, else
+        ``player`` itself; None, the house, stays None)."""
+        return None if player is None else self.labels.get(player, player)
+
+
+#: The names of a ledger without platform players: every player shown as stored.
+PLAIN = Names({})
+
+
+def renamed(value: object, names: Callable[[str], str]) -> object:
+    """``value`` (JSON data: dicts, lists, strings, numbers) with ``names`` applied to every
+    dict key and string, the structure and the numbers as they are."""
+    if isinstance(value, str):
+        return names(value)
+    if isinstance(value, dict):
+        return {renamed(k, names): renamed(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [renamed(v, names) for v in value]
+    return value
+
+
+def with_name(entry: Mapping[str, Any], names: Names, text: tuple[str, ...] = ()
+              ) -> dict[str, Any]:
+    """``entry`` (one JSON record) with ``name``, the name the text shows for its ``player``
+    (:meth:`Names.label`), right after that field, the stored player kept; the strings of its
+    ``text`` fields (a ``message``) renamed as the text prints them; every other field as it
+    is."""
+    out: dict[str, Any] = {}
+    for key, value in entry.items():
+        out[key] = renamed(value, names) if key in text else value
+        if key == "player":
+            out["name"] = names.label(value)
+    return out
+
+
+def named_players(body: dict[str, Any], names: Names) -> dict[str, Any]:
+    """``body`` (``balances --json`` or ``standings --json``) with ``name`` beside each row's
+    ``player`` (:func:`with_name`) and its hands in progress naming their players as the text
+    does."""
+    out = {**body, "players": [with_name(p, names) for p in body["players"]]}
+    if "in_progress" in out:
+        out["in_progress"] = renamed(out["in_progress"], names)
+    return out
 
 
 @contextmanager

@@ -8,7 +8,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -18,28 +18,39 @@ if TYPE_CHECKING:  # the engine (and pokerkit) load only for the commands that r
     from rich.console import Console
     from rich.progress import Progress
 
+    from cli.names import Names
     from replay.fold import HandReplay
     from replay.steps import HandSteps
 
 
-def replay_json_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str:
+def replay_json_text(r: HandReplay, names: Names | None = None) -> str:
     """One hand as the JSON line ``replay --json`` prints (:meth:`HandReplay.as_json`);
-    ``names`` renames players in every key and string of it as :func:`replay_text` does in
-    its text (a platform id to the name he played under: :class:`cli.names.Names`)."""
+    ``names`` (None: a ledger without platform players) renames players in every key and
+    string of it as :func:`replay_text` does in its text (a platform id to the name he played
+    under), but for a discrepancy's ``player``, the stored player, beside which ``name`` gives
+    the name the text shows (:mod:`cli.names`: the rule of every JSON read)."""
+    from cli.names import PLAIN, renamed, with_name
+
     data = r.as_json()
-    return json.dumps(data if names is None else renamed(data, names))
+    data["discrepancies"] = [with_name(d, names or PLAIN, text=("message",) if names else ())
+                             for d in data["discrepancies"]]
+    if names is None:  # every name is the stored one
+        return json.dumps(data)
+    return json.dumps({k: v if k == "discrepancies" else renamed(v, names)
+                       for k, v in data.items()})
 
 
-def renamed(value: object, names: Callable[[str], str]) -> object:
-    """``value`` (JSON data: dicts, lists, strings, numbers) with ``names`` applied to every
-    dict key and string, the structure and the numbers as they are."""
-    if isinstance(value, str):
-        return names(value)
-    if isinstance(value, dict):
-        return {renamed(k, names): renamed(v, names) for k, v in value.items()}
-    if isinstance(value, list):
-        return [renamed(v, names) for v in value]
-    return value
+def whatif_json(data: dict[str, Any], names: Names) -> dict[str, Any]:
+    """``whatif --json`` (``data``: :meth:`replay.whatif.WhatIf.as_json`) named as its text
+    names the players (:mod:`cli.names`): the keys of the nets, the players of an unknown
+    showdown and the sentences renamed; a ``downstream`` hand's ``player`` kept as stored
+    with ``name`` beside it; ``changes``, the events as a correction would store them, as
+    they are."""
+    from cli.names import renamed, with_name
+
+    return {k: v if k == "changes" else
+            [with_name(d, names) for d in v] if k == "downstream" else renamed(v, names)
+            for k, v in data.items()}
 
 
 def _console() -> tuple[Console, io.StringIO]:
@@ -84,8 +95,8 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
         sheet.print(f"  {label(line)}")
     for d in r.discrepancies:
         sheet.print(f"  DISCREPANCY: {label(d.sentence())}")
-    for note in r.notes:
-        sheet.print(f"  note: {note}")
+    for note in r.notes:  # a short raise names its player (README, "PokerNow")
+        sheet.print(f"  note: {label(note)}")
     return sheet.text()
 
 

@@ -44,6 +44,7 @@ class HtmlPages:
         from markupsafe import Markup
 
         from cli.chart import chart_svg
+        from cli.names import Names, named_players
         from ledger.audit.reports import chip_unit_text
 
         grid = report.standings
@@ -59,7 +60,9 @@ class HtmlPages:
                    for k, s in zip(keys, grid.sessions, strict=True)]
         money_totals = ({p["player"]: p["total"] for p in report.money.players}
                         if report.money else {})
-        nicknames = {p["player"]: p["nickname"] for p in grid.players if p["nickname"]}
+        # PokerNow players named as the reads name them (`name (id)` when two share a name):
+        # the chart's legend, the standings' data as `standings --json` gives it
+        names = Names(report.names)
         kinds = report.finding_kinds
         return render_page(
             "index.html", report=report, hand_files=hand_files, session_files=session_files,
@@ -74,13 +77,14 @@ class HtmlPages:
             any_money=any(session_money.values()), minor=_minor,
             charts=[(_chart_heading(c) if len(report.charts) > 1 else None,
                      "chips" if c.unit == (1, 0, None) else f"chips of {chip_unit_text(c.unit)}",
-                     Markup(chart_svg(c.rows, c.starts, nicknames, gid=f"chart{k or ''}")),
+                     Markup(chart_svg(c.rows, c.starts, names.labels, gid=f"chart{k or ''}")),
                      len({o for o, _, _ in c.rows}), k or "")
                     for k, c in enumerate(report.charts)],
             hands=len(report.hands), flagged=report.flagged, kinds=kinds,
             findings_total=sum(n for _, n in kinds),
-            standings_json=Markup(embed_json(grid.as_json())),
-            money_json=Markup(embed_json(report.money.as_json())) if report.money else None)
+            standings_json=Markup(embed_json(named_players(grid.as_json(), names))),
+            money_json=Markup(embed_json(named_players(report.money.as_json(), names)))
+            if report.money else None)
 
     def session(self, s: Any, hand_files: dict[str, str],
                 session_files: dict[str | None, str], links: list[tuple[str, str]]) -> str:
@@ -89,9 +93,14 @@ class HtmlPages:
             "session.html", s=s, hand_files=hand_files, session_files=session_files,
             links=links, key=None, stylesheets=_CSS, style="", minor=_minor)
 
-    def hand(self, view: Any, links: list[tuple[str, str]], key: str) -> str:
-        """The page of ``handledger view`` (:func:`render_hand`), its assets linked."""
-        return render_hand(view, links=links, key=key, assets=f"../{ASSETS}/")
+    def hand(self, view: Any, links: list[tuple[str, str]], key: str,
+             names: dict[str, str]) -> str:
+        """The page of ``handledger view`` (:func:`render_hand`), its assets linked, its
+        PokerNow players (``names``: id → name) named as the reads name them."""
+        from cli.names import Names
+
+        return render_hand(view, links=links, key=key, assets=f"../{ASSETS}/",
+                           names=Names(names) if names else None)
 
     def unreplayable(self, hand: str, reason: str, rows: list[Any],
                      links: list[tuple[str, str]], key: str) -> str:

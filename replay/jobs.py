@@ -10,6 +10,7 @@ from typing import Any
 
 from ledger.audit import reports
 from ledger.audit.tables import AuditReport, read_audit
+from ledger.store.streams import platform_names
 from replay.ingest.pipeline import ImportReport, import_paths
 from replay.ingest.signatures import Signatures
 from replay.progress import Progress, silent
@@ -19,15 +20,19 @@ from replay.replaying import Render
 
 @dataclass(frozen=True)
 class RunReport:
-    """What the job did: the import, the replay's counts, the audit and the balances."""
+    """What the job did: the import, the replay's counts, the audit and the balances, and the
+    ``names`` of the players known by a PokerNow id (id → name, as the reads show them:
+    :func:`ledger.store.streams.platform_names`)."""
 
     imported: ImportReport
     counts: dict[str, int]
     audit: AuditReport
     balances: reports.Balances
+    names: dict[str, str]
 
 
-def run_folder(ledger: Any, directory: Path, *, render: Render | None,
+def run_folder(ledger: Any, directory: Path, *,
+               render: Callable[[dict[str, str]], Render | None],
                echo: Callable[[str], None], warn: Callable[[str], None],
                problems: bool = True, progress: Progress = silent,
                signatures: Signatures | None = None) -> RunReport:
@@ -36,7 +41,8 @@ def run_folder(ledger: Any, directory: Path, *, render: Render | None,
     not checked) to ``warn``, the summary to ``echo``; ``signatures``: how signed
     corrections and voids are checked, :mod:`replay.ingest.signatures`), replay every hand
     rendering those with a discrepancy or a note (``problems``; every hand when False) to
-    ``echo``, then read the audit and the balances the replay has just built.
+    ``echo`` with ``render(names)`` (``names``: the ledger's PokerNow players once the folder
+    is in, id → name), then read the audit and the balances the replay has just built.
 
     Raises:
         LedgerError: a hand the rules reject among those stored, or a database failure.
@@ -51,7 +57,9 @@ def run_folder(ledger: Any, directory: Path, *, render: Render | None,
     for line in imported.notes:  # a file skipped, a signature not checked
         warn(f"note: {line}")
     echo(imported.summary())
-    counts = rebuild(ledger, render=render, problems=problems, echo=echo, progress=progress,
-                     label="replaying").counts
+    names = platform_names(ledger)
+    counts = rebuild(ledger, render=render(names), problems=problems, echo=echo,
+                     progress=progress, label="replaying").counts
     con = ledger.connection
-    return RunReport(imported, counts, read_audit(con), reports.balances(con, None, False))
+    return RunReport(imported, counts, read_audit(con), reports.balances(con, None, False),
+                     names)

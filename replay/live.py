@@ -384,36 +384,55 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
         _check_new_seats(ledger, [s.player for s in started.seats])
     ledger.append_many(batches)
     if state is not None:
+        shown = _labeller(ledger)
         for seat in started.seats:
             bought = bought_in(state, seat.player, aliases)
             if _cashed_out(state, seat.player, aliases):
-                note(f"warning: {seat.player} cashed out of session {session} and has not "
-                     f"bought in since (record it: `handledger buyin {session} {seat.player} "
-                     "CHIPS`)")
+                note(f"warning: {shown(seat.player)} cashed out of session {session} and has "
+                     f"not bought in since (record it: `handledger buyin {session} "
+                     f"{seat.player} CHIPS`)")
             elif bought is None:
-                note(f"warning: {seat.player} has no buy-in in session {session} (record it: "
-                     f"`handledger buyin {session} {seat.player} CHIPS`)")
+                note(f"warning: {shown(seat.player)} has no buy-in in session {session} "
+                     f"(record it: `handledger buyin {session} {seat.player} CHIPS`)")
             elif seat.player not in played and seat.stack > bought:
-                note(f"warning: {seat.player} starts hand {hand} with {seat.stack} but his "
-                     f"buy-ins in session {session} come to {bought}")
-        for line in _stacks_not_followed(ledger, session, started, played):
+                note(f"warning: {shown(seat.player)} starts hand {hand} with {seat.stack} but "
+                     f"his buy-ins in session {session} come to {bought}")
+        for line in _stacks_not_followed(ledger, session, started, played, shown):
             note(line)
     return hand
+
+
+def _labeller(ledger: Any) -> Callable[[str], str]:
+    """``label(player)``: the name the reads show for a stored player (a PokerNow id's label,
+    :func:`ledger.model.names.shown_labels`; anyone else as stored), the names read from
+    ``ledger`` once, when a warning first names someone (``hand start`` is the hot path)."""
+    labels: dict[str, str] | None = None
+
+    def label(player: str) -> str:
+        nonlocal labels
+        if labels is None:
+            from ledger.model.names import shown_labels
+
+            labels = shown_labels(_platform_names(ledger))
+        return labels.get(player, player)
+
+    return label
 
 
 #: How many of a session's latest hands :func:`_stacks_not_followed` looks back through.
 _LOOK_BACK = 200
 
 
-def _stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str]
-                         ) -> list[str]:
+def _stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str],
+                         shown: Callable[[str], str] = str) -> list[str]:
     """Warning lines for seats of ``started`` that do not follow the books: a player who
     played an earlier hand of ``session`` starts with other than the stack left him by the
     latest hand started there that seats him (starting − put in + what the table paid him)
     while no buy-in, cash-out or entry correction of his came since (a rebuy not recorded, a
     stack miscounted), or is seated while that hand is still in play. The audit's stack
     continuity names the same difference once the hand is recorded; this says it while the
-    host can still fix it."""
+    host can still fix it. ``shown`` names a player as the reads do (a command to type keeps
+    his stored name)."""
     from replay.fold import replay_events
 
     want = {s.player: s.stack for s in started.seats if s.player in played}
@@ -438,7 +457,7 @@ def _stacks_not_followed(ledger: Any, session: str, started: Any, played: set[st
         for player in [p for p in want if p in result.starting]:
             stack = want.pop(player)
             if result.status == "open":
-                lines.append(f"warning: {player} is seated in hand {hand_id} of session "
+                lines.append(f"warning: {shown(player)} is seated in hand {hand_id} of session "
                              f"{session}, still in play (end it: `handledger act {hand_id} "
                              "end`, or void it)")
                 continue
@@ -450,7 +469,7 @@ def _stacks_not_followed(ledger: Any, session: str, started: Any, played: set[st
             if stack != left:
                 cause = (f"a rebuy not recorded? (`handledger buyin {session} {player} "
                          "CHIPS`)" if stack > left else "a stack counted short?")
-                lines.append(f"warning: {player} starts hand {started.hand} with {stack} "
+                lines.append(f"warning: {shown(player)} starts hand {started.hand} with {stack} "
                              f"chips, {left} after hand {hand_id} with nothing bought since: "
                              f"{cause}; the audit's stack continuity will name it")
     return lines

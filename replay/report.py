@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.audit import listing, reports
@@ -43,7 +43,7 @@ from ledger.model import events as ev
 from ledger.model.errors import LedgerError
 from ledger.store.chain import SESSION_PREFIX
 from ledger.store.store import StoredEvent
-from ledger.store.streams import amendments, hand_heads, read_hands
+from ledger.store.streams import amendments, hand_heads, platform_names, read_hands
 from replay.books import Note, fresh_books
 from replay.handview import Money, session_money
 from replay.progress import Progress, silent
@@ -171,7 +171,8 @@ class SeriesReport:
     ``standings`` in chips and ``money`` (None unless every session has one currency); the
     ``charts``, one per chip unit (:class:`UnitChart`, in order of first hand; none without
     hands); the ``sessions``; every hand in ledger order; the audit's ``findings`` that
-    name no session; ``incomplete`` hands (the log stops before their end)."""
+    name no session; ``incomplete`` hands (the log stops before their end); ``names``, the
+    players known by a PokerNow id and their names (:attr:`ReportBooks.names`)."""
 
     head: int
     head_hash: str
@@ -182,6 +183,7 @@ class SeriesReport:
     hands: tuple[HandEntry, ...]
     findings: tuple[Finding, ...]
     incomplete: tuple[str, ...]
+    names: dict[str, str] = field(default_factory=dict)
 
     @property
     def flagged(self) -> list[HandEntry]:
@@ -210,6 +212,9 @@ class ReportBooks:
         self.opened: dict[str, ev.SessionOpened] = {
             name: opened for name, events in money.items()
             if (opened := session_money(events)) is not None}
+        #: the players known by a PokerNow id and the names the reads show them by (a hand's
+        #: page names them so: :func:`ledger.store.streams.platform_names`)
+        self.names: dict[str, str] = platform_names(ledger)
 
     def collect(self) -> SeriesReport:
         """The :class:`SeriesReport` (see the module doc).
@@ -257,7 +262,7 @@ class ReportBooks:
                     for unit, named, rows in units],
             sessions=sessions, hands=tuple(hands),
             findings=tuple(f for f in audit.findings if f.session is None),
-            incomplete=tuple(h for h, _ in audit.incomplete))
+            incomplete=tuple(h for h, _ in audit.incomplete), names=self.names)
 
     def hand_rows(self, hands: Sequence[str]) -> Iterator[tuple[str, list[StoredEvent]]]:
         """``(hand, its stored rows by seq)`` for each of ``hands`` in the order given, read

@@ -11,9 +11,10 @@ opened from a file.
 
 Re-running it rewrites only what changed. Each hand page carries a key in its head: a digest
 of what it shows (the hand's rows in the ledger, sealed by the chain hash of its last row, its
-session's chip value, its links) and of the code that draws it (the engine, the ledger, the
-application and the renderer's files, :attr:`Pages.code`); a page whose key is unchanged is
-kept without being read from the ledger or drawn again. The index and the session pages are
+session's chip value, its links, the names of the ledger's PokerNow players) and of the code
+that draws it (the engine, the ledger, the application and the renderer's files,
+:attr:`Pages.code`); a page whose key is unchanged is kept without being read from the ledger
+or drawn again. The index and the session pages are
 drawn every time (they are few) and written only when their text changed. Pages of hands and
 sessions that are no longer in the ledger are removed. Every file is written whole or not at
 all (:func:`replay.pagefiles.write_page`).
@@ -22,7 +23,7 @@ all (:func:`replay.pagefiles.write_page`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -61,8 +62,9 @@ class Pages(Protocol):
                 session_files: dict[str | None, str], links: Links) -> str:
         """The page of session ``s``."""
 
-    def hand(self, view: HandView, links: Links, key: str) -> str:
-        """The page of a hand (the page of ``handledger view``)."""
+    def hand(self, view: HandView, links: Links, key: str, names: Mapping[str, str]) -> str:
+        """The page of a hand (the page of ``handledger view``), its players known by a
+        PokerNow id (``names``: id → name) named as the reads name them."""
 
     def unreplayable(self, hand: str, reason: str, rows: list[StoredEvent], links: Links,
                      key: str) -> str:
@@ -150,7 +152,7 @@ def hand_page(books: ReportBooks, pages: Pages, hand: str, rows: list[StoredEven
         seq = getattr(exc, "seq", None)
         reason = f"event {seq}: {exc.message}" if seq else exc.message
         return pages.unreplayable(hand, reason, rows, links, key)
-    return pages.hand(view, links, key)
+    return pages.hand(view, links, key, books.names)
 
 
 def write_site(books: ReportBooks, out: Path, pages: Pages, *, tick: Progress = silent
@@ -177,10 +179,12 @@ def write_site(books: ReportBooks, out: Path, pages: Pages, *, tick: Progress = 
                      None: NO_SESSION + ".html"}
     links = hand_links(report, hand_files, session_files)
     code = code_digest(pages.code)
+    # the names a page shows its PokerNow players by: a new name (`player alias`) redraws them
+    shown = hashlib.sha256(repr(sorted(books.names.items())).encode()).hexdigest()
     todo: list[tuple[str, str]] = []
     for h in report.hands:
         key = hashlib.sha256("\n".join(
-            [code, h.key, ASSETS, *(f"{a}\t{b}" for a, b in links[h.hand])]).encode()
+            [code, h.key, ASSETS, shown, *(f"{a}\t{b}" for a, b in links[h.hand])]).encode()
         ).hexdigest()
         if existing_key(out / HANDS / hand_files[h.hand]) == key:
             kept["hand"] += 1

@@ -63,9 +63,9 @@ def test_one_chip_value_keeps_the_json_as_it_was(tmp_path: Path) -> None:
     assert list(body) == ["players"]
     assert [(p["player"], p["net"], p["buy_in"], p["cash_out"]) for p in body["players"]] == [
         ("Ann", 150, 200, 350), ("Cy", 0, 300, 300), ("Bob", -150, 150, 0)]
-    assert sorted(body["players"][0]) == ["buy_in", "cash_out", "hands", "net", "nickname",
-                                          "paid_minor", "player", "received_minor",
-                                          "rules_net", "sessions"]
+    assert sorted(body["players"][0]) == ["buy_in", "cash_out", "hands", "name", "net",
+                                          "nickname", "paid_minor", "player",
+                                          "received_minor", "rules_net", "sessions"]
     text = run(db, "balances").output.splitlines()
     assert text[0].startswith("player ") and "note:" not in run(db, "balances").output
 

@@ -184,7 +184,7 @@ def test_one_chip_off_in_a_cash_out_names_the_player(cashed: Path, tmp_path: Pat
     (finding,) = json.loads(out.output)["discrepancies"]
     assert finding == {
         "kind": "session_balance", "session": "friday", "hand": None, "player": "Cy",
-        "expected": 152, "actual": 151,
+        "name": "Cy", "expected": 152, "actual": 151,
         "message": "session friday: Cy cashed out 151 chips but the hands leave him 152 (-1)"}
     text = run("audit")
     assert text.exit_code == 1 and "Cy cashed out 151" in text.output
@@ -374,8 +374,9 @@ def test_settle_before_any_payment_and_after_a_part_of_it(unpaid: Path, tmp_path
     Bob is left; `session list` says what is still owed, then that the session is settled."""
     run = runner_for(copy_ledger(unpaid, tmp_path / "friday.duckdb"))
     transfers = json.loads(run("settle", "--session", "friday", "--json").output)["transfers"]
-    assert transfers == [{"from": "Ann", "to": "Bob", "amount": 100},
-                         {"from": "Ann", "to": "Cy", "amount": 2550}]
+    assert transfers == [
+        {"from": "Ann", "from_name": "Ann", "to": "Bob", "to_name": "Bob", "amount": 100},
+        {"from": "Ann", "from_name": "Ann", "to": "Cy", "to_name": "Cy", "amount": 2550}]
     assert "closed, 26.50 USD owed" in run("session", "list").output
     assert run("pay", "friday", "Ann", "Cy", "25.50").exit_code == 0
     assert run("settle", "--session", "friday").output.splitlines()[0] == \
@@ -431,8 +432,8 @@ def test_planted_series_lists_exactly_the_planted_errors(tmp_path: Path) -> None
     audit = run("audit", "--json")
     assert audit.exit_code == 1
     found = json.loads(audit.output)["discrepancies"]
-    assert all(set(d) == {"kind", "session", "hand", "player", "expected", "actual", "message"}
-               for d in found)
+    assert all(set(d) == {"kind", "session", "hand", "player", "name", "expected", "actual",
+                          "message"} and d["name"] == d["player"] for d in found)
     got = [(d["kind"], d["hand"] or d["session"], d["player"]) for d in found]
     assert len(got) == 5 and set(got) == want
     assert sorted(d["kind"] for d in found) == ["payout", "payout", "session_balance",

@@ -151,10 +151,10 @@ def test_correction_in_an_early_hand_breaks_later_stack_continuity(run) -> None:
                           "--replace", "21", "pay Bob 160", "--json").output)
     assert what["diff"] == {"Ann": -20, "Bob": 20, "Cy": 0}
     assert what["downstream"] == [
-        {"hand": "s1-2", "player": "Ann", "starting": 210, "expected": 190, "was": 210,
-         "diff": 20},
-        {"hand": "s1-2", "player": "Bob", "starting": 140, "expected": 160, "was": 140,
-         "diff": -20},
+        {"hand": "s1-2", "player": "Ann", "name": "Ann", "starting": 210, "expected": 190,
+         "was": 210, "diff": 20},
+        {"hand": "s1-2", "player": "Bob", "name": "Bob", "starting": 140, "expected": 160,
+         "was": 140, "diff": -20},
     ]
     assert what["session"]["diff"] == {"Ann": -20, "Bob": 20, "Cy": 0}
     text = run("whatif", "s1-1", "--replace", "21", "pay Bob 20").output
@@ -255,10 +255,10 @@ def test_payout_correction_downstream_follows_what_was_paid(run) -> None:  # noq
     assert what["diff"] == {"Bob": 0, "Carol": 0, "Alice": 0, "Erin": 0}
     assert what["paid_diff"]["Carol"] == 120 and what["paid_diff"]["Alice"] == -120
     assert what["downstream"] == [
-        {"hand": "s01-004", "player": "Carol", "starting": 92, "expected": 212, "was": 92,
-         "diff": -120},
-        {"hand": "s01-004", "player": "Alice", "starting": 120, "expected": 0, "was": 120,
-         "diff": 120},
+        {"hand": "s01-004", "player": "Carol", "name": "Carol", "starting": 92, "expected": 212,
+         "was": 92, "diff": -120},
+        {"hand": "s01-004", "player": "Alice", "name": "Alice", "starting": 120, "expected": 0,
+         "was": 120, "diff": 120},
     ]
 
 

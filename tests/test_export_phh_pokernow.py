@@ -26,8 +26,7 @@ def _replays(user, db: str) -> dict[str, tuple]:  # noqa: ANN001
 def _named(db: str, replays: dict[str, tuple]) -> dict[str, tuple]:
     """``replays`` with each PokerNow id renamed as ``replay`` renames it in the ledger
     ``db`` (the name he played under, :class:`cli.names.Names`)."""
-    from cli.names import Names
-    from cli.render import renamed
+    from cli.names import Names, renamed
     from ledger.store.store import Ledger
     from ledger.store.streams import platform_names
 

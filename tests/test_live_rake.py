@@ -80,7 +80,8 @@ def test_a_raked_hand_ends_cleanly(run, hand: Path) -> None:  # noqa: ANN001
     (r,) = [json.loads(line) for line in out.output.splitlines()]
     assert [(p["amount"], p["awards"]) for p in r["pots"]] == [(300, {"Ann": 300})]
     assert r["recorded"] == {"Ann": 290}
-    assert r["discrepancies"] == [{"player": "Ann", "recorded": 290, "recomputed": 300,
+    assert r["discrepancies"] == [{"player": "Ann", "name": "Ann", "recorded": 290,
+                                   "recomputed": 300,
                                    "diff": -10, "kind": "rake", "message": RAKE_LINE}]
 
     out = run("audit", "--json")
@@ -487,7 +488,8 @@ def test_a_split_pot_raked_is_one_rake(run, db: str) -> None:  # noqa: ANN001
             .splitlines()]
     said = ("hand sp: the table paid 5 less than the pots and returns: the table kept 5 as rake "
             "(as recorded at the table)")
-    assert r["discrepancies"] == [{"player": "*", "recorded": 97, "recomputed": 102,
+    assert r["discrepancies"] == [{"player": "*", "name": "*", "recorded": 97,
+                                   "recomputed": 102,
                                    "diff": -5, "kind": "rake", "message": said}]
     out = run("audit")
     assert out.output.splitlines() == [

@@ -38,8 +38,8 @@ def test_end_is_refused_while_the_pot_would_go_to_nobody(run) -> None:  # noqa: 
     assert run("act", "a", "pay Bob 200").exit_code == 0
     assert run("act", "a", "end").exit_code == 0
     assert json.loads(run("settle", "--json").output) == {
-        "transfers": [{"from": "Ann", "to": "Bob", "amount": 100}], "decimals": 0,
-        "currency": None}
+        "transfers": [{"from": "Ann", "from_name": "Ann", "to": "Bob", "to_name": "Bob",
+                       "amount": 100}], "decimals": 0, "currency": None}
     assert run("audit").output.startswith("audit clean: 1 hand(s) in 1 session(s)")
 
 
@@ -53,7 +53,7 @@ def test_a_file_hand_that_pays_nobody_is_an_audit_finding(run, tmp_path: Path) -
     hand_id = finding["hand"]
     assert finding == {
         "kind": "chip_conservation", "session": None, "hand": hand_id, "player": None,
-        "expected": 200, "actual": 0,
+        "name": None, "expected": 200, "actual": 0,
         "message": f"hand {hand_id}: its 200 chips are paid to nobody: no payout is recorded "
                    "and the rules cannot award them (unknown cards); record who won "
                    f"(`handledger correct {hand_id} --insert-after SEQ 'pay PLAYER AMOUNT'`, "

@@ -44,8 +44,8 @@ def test_a_stack_that_does_not_follow_the_previous_hand_is_stored_with_a_warning
         "gE4aE_Yhc3": 114, "ydk9sgEWl2": 100, "BfS83Cedu3": 96}
     assert _audit(db) == (1, {"discrepancies": [{
         "kind": "stack_continuity", "session": "charlestudor_Input_Log_001", "hand": HAND4,
-        "player": "gE4aE_Yhc3", "expected": 104, "actual": 114,
-        "message": f"hand {HAND4}: gE4aE_Yhc3 starts with 114 but he left hand {HAND3} with "
+        "player": "gE4aE_Yhc3", "name": "TA", "expected": 104, "actual": 114,
+        "message": f"hand {HAND4}: TA starts with 114 but he left hand {HAND3} with "
                    "104 and bought nothing: expected 104 (+10)"}]})
 
 
@@ -64,8 +64,8 @@ def test_chips_collected_that_were_not_put_in_are_stored_with_a_warning(tmp_path
         ("ydk9sgEWl2", 1, True), ("ydk9sgEWl2", 3, False)]
     assert _audit(db) == (1, {"discrepancies": [{
         "kind": "payout", "session": "charlestudor_Input_Log_001", "hand": HAND4,
-        "player": "ydk9sgEWl2", "expected": 3, "actual": 4,
-        "message": f"hand {HAND4}: ydk9sgEWl2 was paid 4, the rules give 3 (+1)"}]})
+        "player": "ydk9sgEWl2", "name": "Anvjfbmj2", "expected": 3, "actual": 4,
+        "message": f"hand {HAND4}: Anvjfbmj2 was paid 4, the rules give 3 (+1)"}]})
 
 
 def test_strict_refuses_nothing_for_a_warning(tmp_path: Path) -> None:
@@ -113,8 +113,8 @@ def test_run_prints_the_warning_and_exits_0(tmp_path: Path) -> None:
         f"warning: {log}:10: hand {HAND4}: TA (gE4aE_Yhc3) starts with 114 but had 104 after "
         "the previous hand and the session lines (stored; the audit reports it)\n"))
     assert f"imported 4 hand(s) (60 events) from 1 file(s); 0 already in the ledger{STORED}" in out
-    assert (f"stack_continuity: hand {HAND4}: gE4aE_Yhc3 starts with 114 but he left hand "
-            f"{HAND3} with 104 and bought nothing: expected 104 (+10)") in out
+    assert (f"stack_continuity: hand {HAND4}: TA starts with 114 but he left hand "
+            f"{HAND3} with 104 and bought nothing: expected 104 (+10)") in out  # as audit
 
 
 VK = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"

@@ -137,8 +137,8 @@ def test_a_file_returning_what_was_won_is_stored_with_a_warning(tmp_path: Path) 
     code, out, _ = one_shot(db, "replay", "--hand", "p1", "--json")
     assert code == 1
     assert json.loads(out)["discrepancies"] == [
-        {"player": "Ann", "kind": "returned", "recorded": 20, "recomputed": 0, "diff": 20,
-         "message": f"hand p1: {words}"}]
+        {"player": "Ann", "name": "Ann", "kind": "returned", "recorded": 20, "recomputed": 0,
+         "diff": 20, "message": f"hand p1: {words}"}]
     code, out, _ = one_shot(db, "audit", "--json")
     assert code == 1
     assert [(d["kind"], d["player"], d["expected"], d["actual"], d["message"])

@@ -224,6 +224,7 @@ def test_standings_agree_with_balances(run) -> None:  # noqa: ANN001
                                                         "s03"]
     for s in ("declare-night", "s01", "s02", "s03"):
         assert sum(p["nets"].get(s, 0) for p in grid["players"]) == 0
-    assert grid["players"][0] == {"player": "Carol", "nickname": None, "total": None,
+    assert grid["players"][0] == {"player": "Carol", "name": "Carol", "nickname": None,
+                                  "total": None,
                                   "totals": [729, None],
                                   "nets": {"s01": -350, "s02": 1095, "s03": -16}}

@@ -32,8 +32,9 @@ NO_SPLIT = (f"hand {HAND}: no legal split of the pots pays what the table paid "
             "(Hznmh#9009 2620, Aab Ovwsi 30)")
 SPLITS = ("main pot 330 (Hznmh#9009, Aab Ovwsi, gaxdqwmwksve): 330 to one, 165 each to two "
           "who tie, 110 each to three (RULES.md §2.1)")
-#: the players' PokerNow ids, as the ledger and --json keep them
-HZNMH, AAB, GAXD, PHZD = "1RhUayZFQU", "gKyQzJRs7T", "hoL3fbolcH", "Bq7QhNKAYJ"
+#: the players as the text and --json name them (the ledger keeps their PokerNow ids,
+#: 1RhUayZFQU, gKyQzJRs7T, hoL3fbolcH, Bq7QhNKAYJ)
+HZNMH, AAB, GAXD, PHZD = "Hznmh#9009", "Aab Ovwsi", "gaxdqwmwksve", "Phzd Juwvifsvh"
 
 
 def run(db: Path, *args: str) -> Result:
@@ -77,8 +78,8 @@ def test_whatif_gives_no_rules_result_for_the_unknown_cards(logged: Path) -> Non
 def test_whatif_json_leaves_the_unknown_rules_nets_null(logged: Path) -> None:
     data = json.loads(run(logged, "whatif", HAND, *ILLEGAL, "--json").output)
     unknown = {HZNMH: None, AAB: None, GAXD: None}
-    assert data["before"] == data["after"] == {PHZD: -75, **unknown, "f-mUxYkHrq": 0,
-                                               "JC9KmsGDZv": 0}
+    assert data["before"] == data["after"] == {PHZD: -75, **unknown, "IpusyM": 0,
+                                               "Efvoziamtgktl": 0}
     assert data["diff"] == dict.fromkeys(data["before"], 0)
     assert data["paid_diff"][HZNMH] == -30 and data["paid_diff"][AAB] == 30
     after = data["rules_unknown"]["after"]

@@ -20,7 +20,7 @@ query each, so that no layer above runs SQL over the events table.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from typing import Any
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
@@ -464,7 +464,9 @@ def stored_rows(ledger: Any, streams: Sequence[str]) -> dict[tuple[str, int], st
 def platform_names(ledger: Any) -> dict[str, str]:
     """``{platform id: the latest name it played under}`` for the players a PokerNow import
     knows by their id (its ``player_alias`` rows, id → name, in sessions whose players are
-    platform ids: :func:`platform_sessions`). Empty when there are none.
+    platform ids: :func:`platform_sessions`), or the name a host gave him there with ``player
+    alias NAME ID`` (a row NAME → id: the books then know him as NAME, README "PokerNow").
+    Empty when there are none.
 
     First the sessions with an alias (:func:`alias_sessions`), then the payloads of those
     sessions' openings, hands and aliases alone. Reading the payload of rows spread over the
@@ -477,7 +479,30 @@ def platform_names(ledger: Any) -> dict[str, str]:
         "SELECT payload->>'player', payload->>'alias' FROM events WHERE"
         " type = 'player_alias' AND list_contains($1, session) ORDER BY position",
         [sorted(sessions)])
-    return {player: alias for player, alias in rows}
+    return shown_names(rows)
+
+
+def shown_names(rows: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """``{platform id: his name}`` of ``(player, alias)`` rows in ledger order: a PokerNow
+    row names the id ``player`` ``alias``; a host's row whose ``alias`` is an id already named
+    (``player alias Marty HXN7RGKNLI``), or the name a host gave ids (``player alias Marty2
+    Marty``), names them ``player`` from then on, as the books resolve him
+    (:func:`ledger.audit.books.resolve_aliases`), and a later PokerNow name of his leaves it.
+
+    >>> shown_names([("HXN7", "Mdey"), ("Marty", "HXN7"), ("HXN7", "Mdey 2")])
+    {'HXN7': 'Marty'}
+    """
+    out: dict[str, str] = {}
+    hosted: set[str] = set()
+    for player, alias in rows:
+        if alias in out:
+            out[alias] = player
+            hosted.add(alias)
+        elif renamed := [pid for pid in hosted if out[pid] == alias]:
+            out.update(dict.fromkeys(renamed, player))
+        elif player not in hosted:
+            out[player] = alias
+    return out
 
 
 def platform_sessions(ledger: Any, sessions: Collection[str]) -> set[str]:
