@@ -182,3 +182,38 @@ def held_after_refused(ledger: Any, read: Any) -> int:
                 isinstance(e, StoredFinding) and e.hand in hands)]  # as stored, not as read
             known += len(hands)
     return known
+
+
+def refuse_closed_game(ledger: Any, read: Any) -> None:
+    """Refuse a PokerNow log (``read``, its :class:`ledger.formats.reading.FileRead`) whole
+    when it would add anything to a session the ledger has closed: a hand or a line of the
+    session's book (an alias, a join, a buy-in …) whose source key the ledger does not hold
+    (RULES.md §1.1: a closed session takes no more hands or buy-ins). Its hands alone were
+    refused, one by one, while the joins and buy-ins before them were appended after the
+    closing. A log the ledger holds whole (imported before the closing) adds nothing and is
+    not refused.
+
+    Raises:
+        LedgerError: naming the file, the first new row's line, the session and how many
+            hands and session lines the log would add to it; nothing of the file is written.
+    """
+    from ledger.formats.reading import HandEvents, SessionEntry
+    from replay.sessions import session_state
+
+    games = {i.session for i in read.items if isinstance(i, (HandEvents, SessionEntry))}
+    closed = {s for s in games if s is not None and session_state(ledger, s).closed}
+    if not closed:
+        return
+    mine = [i for i in read.items if getattr(i, "session", None) in closed]
+    held = ledger.known_sources([k for i in mine for k in (
+        i.source_key, getattr(i, "legacy_key", None)) if k])
+    new = [i for i in mine if i.source_key not in held
+           and getattr(i, "legacy_key", None) not in held]
+    if not new:
+        return
+    hands = sum(isinstance(i, HandEvents) for i in new)
+    raise LedgerError(
+        f"session {new[0].session!r} is closed: it takes no more hands or buy-ins, and this "
+        f"log would add {hands} hand(s) and {len(new) - hands} session line(s) to it; nothing "
+        "of the file was written",
+        file=read.file, line=new[0].line or None)
