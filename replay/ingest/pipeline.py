@@ -365,7 +365,8 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         states: States | None = {} if made is not None else None  # the hands' shares
         batches, errors = check_items(read, known=ledger.known_sources, states=states,
                                       keep=early_share)
-        batches, errors = in_session_units(ledger, read, batches, errors, once=True)
+        batches, errors = _refused_in_ledger(ledger, read, batches, errors,
+                                             game=importer.name == "pokernow")
         report.add(write_file(ledger, path, batches, errors, strict=strict, states=states,
                               tables=made, game=importer.name == "pokernow"))
     except LedgerCorrupt:  # the ledger itself, not this file: the import stops, in one line
@@ -376,6 +377,21 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         report.errors.append(str(invalid_value(exc).located(file=name)))
     except OSError as exc:
         report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
+
+
+def _refused_in_ledger(ledger: Any, read: FileRead, batches: list[Batch],
+                       errors: list[LedgerError], *, game: bool
+                       ) -> tuple[list[Batch], list[LedgerError]]:
+    """The checked ``batches`` of a whole file without the hands its ledger refuses (in its
+    session's chips, a closed session: :func:`in_session_units`), and, ``game`` (a PokerNow
+    log), without the hands and session lines after a refused hand in its game's log
+    (:func:`replay.ingest.pokernow.refuse_followers`); ``errors`` with the refusals."""
+    batches, errors = in_session_units(ledger, read, batches, errors, once=True)
+    if game:
+        from replay.ingest.pokernow import refuse_followers
+
+        batches, errors = refuse_followers(ledger, read, batches, errors)
+    return batches, errors
 
 
 def _tables(ledger: Any, importer: Importer) -> Any:
