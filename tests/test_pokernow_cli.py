@@ -370,9 +370,11 @@ def test_errors_name_the_csv_line(run, tmp_path) -> None:  # noqa: ANN001
     assert out.exit_code == 2
     (three,) = [h.hand_id for h in read_pokernow_log(log).items if getattr(h, "number", 0) == 3]
     assert f"{VK.name}:{line}, hand {three}, action 'Your hand is J♥, 1X'" in out.output
-    # hand #3 is refused whole (a line of it cannot be read); the other hands still import
-    assert "imported 51 hand(s)" in out.output
-    assert "0 already in the ledger; 1 rejected" in out.output
+    # hand #3 is refused whole (a line of it cannot be read), and #4-#52 follow it (FORMATS.md
+    # §2: the stacks carry from hand to hand): they were written
+    assert "imported 2 hand(s)" in out.output
+    assert "0 already in the ledger; 50 rejected" in out.output
+    assert "hands #4 to #52 (49 hands) follow the refused hand #3" in out.output
     assert run("history", three).exit_code == 2  # nothing of it written
 
 

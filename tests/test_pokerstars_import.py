@@ -34,3 +34,31 @@ def test_a_renamed_file_is_recognised_by_its_content(run, tmp_path: Path) -> Non
     out = run("import", str(path))
     assert out.exit_code == 0 and "imported 1 hand(s)" in out.output
 
+
+
+def test_a_hand_given_twice_with_other_text_counts_its_copy_rejected(  # noqa: ANN001
+        user, tmp_path: Path) -> None:
+    """The first hand of the NL file, then the same hand number with the hero's cards
+    changed (8h to 9h): ``--strict`` rejects both copies (2); without it the first copy is
+    stored and the second refused in its error line, 1 rejected (it said 0, though the
+    import exits 2 with that line). With the file's second hand after them, cut before its
+    summary: the first copy already in the ledger, the changed copy and the cut hand 2
+    rejected, as the two error lines say."""
+    lines = (TEXT / "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt").read_text().splitlines(
+        keepends=True)
+    first, other = "".join(lines[:26]), "".join(lines[:26]).replace("[4c 8h]", "[4c 9h]")
+    twice = tmp_path / "twice.txt"
+    twice.write_text(first + other)
+    code, out, _ = user("import", "--strict", str(twice))  # both copies: nothing written
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the "
+                              "ledger; 2 rejected\n")
+    assert user("import", str(twice)) == (2, (
+        "imported 1 hand(s) (14 events) from 1 file(s); 0 already in the ledger; 1 rejected\n"),
+        f"error: {twice}:27, hand PokerStars-35824118297: PokerStars hand #35824118297 "
+        "appears twice with different text\n")
+    cut = tmp_path / "cut.txt"
+    cut.write_text(first + other + "".join(lines[26:52]))
+    code, out, err = user("import", str(cut))
+    assert (code, len(err.splitlines())) == (2, 2)
+    assert out == ("imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; "
+                   "2 rejected\n")

@@ -97,6 +97,12 @@ class StoredFinding(MalformedInput):
     import reports it as an error, as any other."""
 
 
+class RepeatedHand(MalformedInput):
+    """Another copy of a hand that the same file gave earlier, with other text (a PokerStars
+    hand number met twice): this copy is refused, a rejected hand of its own, whatever
+    became of the first (README, "Bad input": an error line is a refusal)."""
+
+
 class MalformedEvent(MalformedInput):
     """An event that does not validate against its schema."""
 

@@ -250,8 +250,11 @@ def _in_order(pool: Any, jobs: list[Job], ahead: int) -> Iterator[Part | None]:
 
 
 def _after_close(columns: Any, closed: set[str]) -> bool:
-    """Whether a hand of ``columns`` names a session of ``closed`` or one these rows closed
-    before it (adding the sessions they close to ``closed``)."""
+    """Whether a hand of ``columns``, or a session row a closed session takes no more of (a
+    buy-in, an opening or closing again), names a session of ``closed`` or one these rows
+    closed before it (adding the sessions they close to ``closed``)."""
+    from replay.ingest.pipeline import NOT_AFTER_CLOSE
+
     row = 0
     for hand, session, count in zip(columns.hand_id, columns.session, columns.count,
                                     strict=True):
@@ -259,8 +262,15 @@ def _after_close(columns: Any, closed: set[str]) -> bool:
             if hand is not None:
                 if session in closed:
                     return True
-            elif "session_closed" in columns.type[row:row + count]:
-                closed.add(session)
+            else:
+                types = list(columns.type[row:row + count])
+                if session in closed:
+                    types = ["session_closed", *types]
+                if "session_closed" in types:
+                    after = types[types.index("session_closed") + 1:]
+                    if any(t in NOT_AFTER_CLOSE for t in after):
+                        return True
+                    closed.add(session)
         row += count
     return False
 
@@ -310,8 +320,8 @@ def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) 
         keys |= hashed
         new_sessions = list(part.sessions - sessions)
         if _after_close(part.columns, closed) or _named_alike(ledger, new_sessions):
-            raise _Fallback("a hand after its session's closing, or a session named like one "
-                            "of the ledger's (refused in one process)")
+            raise _Fallback("a hand or buy-in after its session's closing, or a session named "
+                            "like one of the ledger's (refused in one process)")
         # the rows stored before this import (a new ledger: none)
         if stored and (any_stored(ledger, part.hands, new_sessions, upto=stored)
                        or ledger.known_sources(part_keys)):

@@ -34,6 +34,7 @@ from ledger.model.errors import (
     LedgerError,
     MalformedEvent,
     MalformedInput,
+    NotFound,
     StoredFinding,
 )
 from ledger.model.events import event_json
@@ -221,11 +222,13 @@ _BOOK_FORMATS = ("jsonl", "pokernow")
 
 
 def _check_session_first(ledger: Any, session: str, files: Sequence[Path]) -> None:
-    """Refuse ``import --session`` once, before any file is read, when the session is not
-    open (no such session, a typo: :func:`replay.sessions.open_state` names the closest; or
-    closed) and no file among ``files`` is of a format that could open it (JSON lines, a
-    PokerNow log): each would be refused for the same reason. When one could, a new session
-    name that differs only in case from (or prints like) one the ledger holds is refused.
+    """Refuse ``import --session`` once, before any file is read, when the session is
+    closed (RULES.md §1.1: no file reopens it, so every file would be refused: nothing is
+    written, README "A closed session takes no more hands"), or not opened (no such
+    session, a typo: :func:`replay.sessions.open_state` names the closest) and no file
+    among ``files`` is of a format that could open it (JSON lines, a PokerNow log). When
+    one could, a new session name that differs only in case from (or prints like) one the
+    ledger holds is refused.
 
     Raises:
         NotFound, LedgerError: as :func:`replay.sessions.open_state`; MalformedInput: a
@@ -235,7 +238,7 @@ def _check_session_first(ledger: Any, session: str, files: Sequence[Path]) -> No
 
     try:
         open_state(ledger, session)
-    except LedgerError:
+    except NotFound:
         for path in files:
             try:
                 check_file(path)  # a regular file within the caps: never a pipe's wait
@@ -362,7 +365,8 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         states: States | None = {} if made is not None else None  # the hands' shares
         batches, errors = check_items(read, known=ledger.known_sources, states=states,
                                       keep=early_share)
-        batches, errors = in_session_units(ledger, read, batches, errors, once=True)
+        batches, errors = _refused_in_ledger(ledger, read, batches, errors,
+                                             game=importer.name == "pokernow")
         report.add(write_file(ledger, path, batches, errors, strict=strict, states=states,
                               tables=made, game=importer.name == "pokernow"))
     except LedgerCorrupt:  # the ledger itself, not this file: the import stops, in one line
@@ -373,6 +377,21 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         report.errors.append(str(invalid_value(exc).located(file=name)))
     except OSError as exc:
         report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
+
+
+def _refused_in_ledger(ledger: Any, read: FileRead, batches: list[Batch],
+                       errors: list[LedgerError], *, game: bool
+                       ) -> tuple[list[Batch], list[LedgerError]]:
+    """The checked ``batches`` of a whole file without the hands its ledger refuses (in its
+    session's chips, a closed session: :func:`in_session_units`), and, ``game`` (a PokerNow
+    log), without the hands and session lines after a refused hand in its game's log
+    (:func:`replay.ingest.pokernow.refuse_followers`); ``errors`` with the refusals."""
+    batches, errors = in_session_units(ledger, read, batches, errors, once=True)
+    if game:
+        from replay.ingest.pokernow import refuse_followers
+
+        batches, errors = refuse_followers(ledger, read, batches, errors)
+    return batches, errors
 
 
 def _tables(ledger: Any, importer: Importer) -> Any:
@@ -458,8 +477,10 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     check_entry_names(read)
     if importer.name == "pokernow":  # into a session the ledger holds: counted in its chips
         from replay.ingest.pnunits import into_sessions
+        from replay.ingest.pokernow import refuse_closed_game
 
         read = into_sessions(ledger, read)
+        refuse_closed_game(ledger, read)  # nothing into a closed session: the file refused
     return _without_stored_entries(ledger, read)
 
 
@@ -547,17 +568,17 @@ def _without_stored_entries(ledger: Any, read: FileRead) -> FileRead:
 
     Raises:
         LedgerError: a session stream of the file that does not extend the ledger's stream of
-            that name (another event at a seq the ledger holds, or a row after the session's
-            ``session_closed`` that a closed session takes no more of), naming file, line and
-            session; nothing of the file is written.
+            that name (another event at a seq the ledger holds), or a row after the session's
+            ``session_closed`` (the ledger's or the file's own) that a closed session takes
+            no more of, naming file, line and session; nothing of the file is written.
     """
     numbered = [i for i in read.items if isinstance(i, SessionEntry) and i.seq is not None]
     if not numbered:
         return read
     stored = stored_rows(ledger, sorted({f"session:{i.session}" for i in numbered}))
+    _check_extends(read.file, numbered, stored)
     if not stored:
         return read
-    _check_extends(read.file, numbered, stored)
     keep = [i for i in read.items if not (
         isinstance(i, SessionEntry) and i.seq is not None
         and stored.get((f"session:{i.session}", i.seq)) == event_json(i.event))]
@@ -565,13 +586,14 @@ def _without_stored_entries(ledger: Any, read: FileRead) -> FileRead:
 
 
 #: Session events a closed session takes no more of (RULES.md §1.1: no hands or buy-ins).
-_NOT_AFTER_CLOSE = ("session_opened", "session_closed", "buy_in")
+NOT_AFTER_CLOSE = ("session_opened", "session_closed", "buy_in")
 
 
 def _check_extends(file: str, numbered: list[SessionEntry],
                    stored: dict[tuple[str, int], str]) -> None:
     """Refuse (see :func:`_without_stored_entries`) a numbered session entry that differs from
-    the ledger's row at its seq, or that a closed stream does not take."""
+    the ledger's row at its seq, or that a closed stream (closed in the ledger or on an
+    earlier line of the file) does not take."""
     import json
 
     closed: dict[str, bool] = {}
@@ -580,8 +602,6 @@ def _check_extends(file: str, numbered: list[SessionEntry],
             closed[stream] = True
     for item in numbered:
         stream = f"session:{item.session}"
-        if not any(k[0] == stream for k in stored):
-            continue
         held = stored.get((stream, item.seq))  # type: ignore[arg-type]
         if held is not None:
             if held != event_json(item.event):
@@ -592,7 +612,7 @@ def _check_extends(file: str, numbered: list[SessionEntry],
                     "written (import it into another ledger, or rename the session in the file)",
                     file=file, line=item.line, session=item.session)
             continue
-        if closed.get(stream) and item.event.type in _NOT_AFTER_CLOSE:
+        if closed.get(stream) and item.event.type in NOT_AFTER_CLOSE:
             raise LedgerError(
                 f"its {item.event.type} at seq {item.seq} comes after the session was closed: "
                 f"a closed session takes no more; nothing of the file was written",

@@ -182,3 +182,86 @@ def held_after_refused(ledger: Any, read: Any) -> int:
                 isinstance(e, StoredFinding) and e.hand in hands)]  # as stored, not as read
             known += len(hands)
     return known
+
+
+def refuse_closed_game(ledger: Any, read: Any) -> None:
+    """Refuse a PokerNow log (``read``, its :class:`ledger.formats.reading.FileRead`) whole
+    when it would add anything to a session the ledger has closed: a hand or a line of the
+    session's book (an alias, a join, a buy-in …) whose source key the ledger does not hold
+    (RULES.md §1.1: a closed session takes no more hands or buy-ins). Its hands alone were
+    refused, one by one, while the joins and buy-ins before them were appended after the
+    closing. A log the ledger holds whole (imported before the closing) adds nothing and is
+    not refused.
+
+    Raises:
+        LedgerError: naming the file, the first new row's line, the session and how many
+            hands and session lines the log would add to it; nothing of the file is written.
+    """
+    from ledger.formats.reading import HandEvents, SessionEntry
+    from replay.sessions import session_state
+
+    games = {i.session for i in read.items if isinstance(i, (HandEvents, SessionEntry))}
+    closed = {s for s in games if s is not None and session_state(ledger, s).closed}
+    if not closed:
+        return
+    mine = [i for i in read.items if getattr(i, "session", None) in closed]
+    held = ledger.known_sources([k for i in mine for k in (
+        i.source_key, getattr(i, "legacy_key", None)) if k])
+    new = [i for i in mine if i.source_key not in held
+           and getattr(i, "legacy_key", None) not in held]
+    if not new:
+        return
+    hands = sum(isinstance(i, HandEvents) for i in new)
+    raise LedgerError(
+        f"session {new[0].session!r} is closed: it takes no more hands or buy-ins, and this "
+        f"log would add {hands} hand(s) and {len(new) - hands} session line(s) to it; nothing "
+        "of the file was written",
+        file=read.file, line=new[0].line or None)
+
+
+def refuse_followers(ledger: Any, read: Any, batches: list[Batch], errors: list[LedgerError]
+                     ) -> tuple[list[Batch], list[LedgerError]]:
+    """``batches`` (of a PokerNow log read as ``read``) without the hands and session lines
+    that follow, in its game's log, a hand refused once read: by the engine's check
+    (:func:`replay.ingest.pipeline.check_items`: a card dealt twice, a bet below the
+    minimum), by its session's chips or state (:func:`replay.ingest.pipeline.
+    in_session_units`), …; and ``errors`` with one more error for them
+    (:func:`ledger.formats.pokernow.importer.followers_refused`), as the reader refuses the
+    followers of a hand a line of it refuses (FORMATS.md §2: the stacks carry from hand to
+    hand, so written now they would come before the refused hand once its log is fixed and
+    imported, and the books would never follow the game). Nothing is refused when none of
+    them would be written (each refused already) or when the ledger holds every one of them
+    already (by source key, or an earlier version's key): they are known then, as
+    :func:`held_after_refused` takes them."""
+    from ledger.formats.pokernow.importer import followers_refused
+    from ledger.formats.reading import HandEvents, SessionEntry
+
+    kept = {b.hand_id for b in batches if b.is_hand}
+    first: dict[str | None, int] = {}  # a game's session -> the item of its first refused hand
+    for index, item in enumerate(read.items):
+        if isinstance(item, HandEvents) and item.hand_id not in kept:
+            first.setdefault(item.session, index)
+    errors = list(errors)
+    for session, index in first.items():
+        after = [i for i in read.items[index + 1:] if isinstance(i, (HandEvents, SessionEntry))
+                 and i.session == session]
+        hands = {i.hand_id for i in after if isinstance(i, HandEvents)}
+        keys = {i.source_key for i in after if isinstance(i, SessionEntry)}
+
+        def follows(b: Batch, hands: set[str] = hands, keys: set[str] = keys) -> bool:
+            return b.hand_id in hands if b.is_hand else b.source_key in keys
+
+        if not any(follows(b) for b in batches):
+            continue
+        held = ledger.known_sources([k for i in after for k in (
+            i.source_key, getattr(i, "legacy_key", None)) if k])
+        if all(i.source_key in held or getattr(i, "legacy_key", None) in held for i in after):
+            continue
+        refused = read.items[index]
+        errors.append(followers_refused(
+            refused.hand_id, refused.events[0].source.get("number") or 0, refused.line,
+            [(i.events[0].source.get("number") or 0, i.hand_id) for i in after
+             if isinstance(i, HandEvents)],
+            any(isinstance(i, SessionEntry) for i in after)).located(file=read.file))
+        batches = [b for b in batches if not follows(b)]
+    return batches, errors

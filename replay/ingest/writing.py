@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from ledger.formats.files import file_name
 from ledger.model.batch import Batch
-from ledger.model.errors import LedgerError, StoredFinding
+from ledger.model.errors import LedgerError, RepeatedHand, StoredFinding
 from ledger.model.events import event_json
 from replay import carry
 from replay.ingest import completing, phh_form
@@ -263,11 +263,12 @@ def _rejected(errors: list[LedgerError], kept: set[str | None]) -> int:
     """Hands not written because of an error: each hand the errors name that is not among
     the ``kept`` hands, once (an error for several hands, ``hands``: each of them); an error
     that names neither a hand nor a session (a hand table that cannot be read, a stray line)
-    counts one."""
-    named = {e.hand for e in errors if e.hand is not None}
+    counts one, and so does each :class:`RepeatedHand` (another copy of a hand of the file,
+    refused whatever became of the first)."""
+    named = {e.hand for e in errors if e.hand is not None and not isinstance(e, RepeatedHand)}
     named.update(h for e in errors for h in getattr(e, "hands", ()))  # SameForHands
-    return len(named - kept) + sum(1 for e in errors if e.hand is None and e.session is None
-                                   and not hasattr(e, "hands"))
+    return len(named - kept) + sum(1 for e in errors if isinstance(e, RepeatedHand) or (
+        e.hand is None and e.session is None and not hasattr(e, "hands")))
 
 
 def _same_start_in_session(ledger: Any, started: Any, stored: tuple[str, str | None,

@@ -114,22 +114,33 @@ def _until_refused(game: PnGame) -> tuple[list[PnHand | Any], MalformedInput | N
     refused = (before.hand_id if isinstance(before, PnHand) and before.line == line
                else f"#{number}")
     after = game.items[index:]
-    hands = [i for i in after if isinstance(i, PnHand)]
     if not after:
         return list(game.items), None
+    hands = [(i.number, i.hand_id) for i in after if isinstance(i, PnHand)]
     lines = any(not isinstance(i, PnHand) for i in after)
+    return list(game.items[:index]), followers_refused(refused, number, line, hands, lines)
+
+
+def followers_refused(hand: str, number: int, line: int, hands: list[tuple[int, str]],
+                      lines: bool) -> MalformedInput:
+    """The one error for the hands and session lines that follow a refused hand in its
+    game's log (FORMATS.md §2: the stacks carry from hand to hand, so they are not written
+    either), located at the refused hand (``hand``: its id, or ``#number`` when it was never
+    built; ``line``: its starting line). ``hands``: ``(number, id)`` of each hand after it,
+    in log order, refused with it (the error's ``hands``: each a rejected hand of the
+    import report); ``lines``: whether session lines follow it too."""
     if hands:
-        span = (f"hand #{hands[0].number} follows" if len(hands) == 1 else
-                f"hands #{hands[0].number} to #{hands[-1].number} ({len(hands)} hands) follow")
+        span = (f"hand #{hands[0][0]} follows" if len(hands) == 1 else
+                f"hands #{hands[0][0]} to #{hands[-1][0]} ({len(hands)} hands) follow")
         what = (f"{span} the refused hand #{number} in the log and "
                 f"{'is' if len(hands) == 1 else 'are'} not written"
                 f"{', nor the session lines after it' if lines else ''}")
     else:
         what = f"the session lines after the refused hand #{number} in the log are not written"
     error = MalformedInput(f"{what} (the stacks carry from hand to hand): fix the log and "
-                           "import it again", line=line, hand=refused)
-    error.hands = [h.hand_id for h in hands]  # type: ignore[attr-defined]
-    return list(game.items[:index]), error
+                           "import it again", line=line, hand=hand)
+    error.hands = [h for _, h in hands]  # type: ignore[attr-defined]
+    return error
 
 
 IMPORTER = PokerNowImporter()

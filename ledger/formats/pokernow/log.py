@@ -284,6 +284,19 @@ def _find_exporter(blocks: list[HandBlock], renamed: dict[str, str]) -> str | No
     return candidates[0] if len(candidates) == 1 else None
 
 
+def _unread_row_in(block: HandBlock, unread: list[MalformedInput]) -> bool:
+    """Whether a row of the hand ``block`` could not be read (``unread``: the errors of the
+    rows read before any hand was built, :mod:`ledger.formats.pokernow.rows`, each naming
+    the ``#number`` of the hand open at its row): one that names its number at a line among
+    its rows' (the file is newest first, a hand's rows between its ending and starting
+    lines)."""
+    rows = [block.start, *block.body, *block.after, *([block.end] if block.end else [])]
+    low, high = min(r.line for r in rows), max(r.line for r in rows)
+    number = f"#{block.start.parsed.number}"
+    return any(e.hand == number and e.line is not None and low <= e.line <= high
+               for e in unread)
+
+
 def _name_hands(errors: list[MalformedInput], hands: list[PnHand]) -> None:
     """An error about a hand that was built names it by its hand id (as the engine's do), not
     by its ``#number``: the hand of that number whose start is the nearest at or below the
@@ -357,11 +370,12 @@ def _read_game(path: Path, table: Table, name: str, number: int | None) -> PnGam
         source=source,
     ))
     refused: list[tuple[int, int, int]] = []
+    unread = [e for e in errors if e.hand is not None and not isinstance(e, StoredFinding)]
     for kind, value in grouped:
         if kind == "hand":
             known = len(errors)
             built = build_hand(value, ctx)
-            bad = built is None or any(  # a line of it refuses the hand
+            bad = built is None or _unread_row_in(value, unread) or any(  # a line refuses it
                 e.hand is not None and not isinstance(e, StoredFinding) for e in errors[known:])
             tracker.hand(value, built, refused=bad)
             if bad:

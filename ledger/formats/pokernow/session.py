@@ -69,16 +69,18 @@ class SessionTracker:
     def hand(self, block: HandBlock, built: tuple[PnHand, dict[str, int] | None] | None,
              *, refused: bool = False) -> None:
         """Append a built hand (aliases first) and carry its result into the stacks.
-        ``refused``: a line of the hand refuses it (it will not be imported), so it moves no
-        chips: the stacks after it are those it started with, as the ledger will hold them."""
+        ``refused``: a line of the hand refuses it (it will not be imported), and with it the
+        hands and session lines after it (FORMATS.md §2: the stacks carry from hand to hand),
+        so the stacks of its players are unknown from there on: a session line after it
+        (a quit with what the hand left him) is not checked against stacks it never left."""
         number = None if built is None else built[0].number
         for row in [block.start, *block.body, *block.after]:
             self.alias(row.parsed.refs, row, number)
         if built is None:
             return
         hand, after = built
-        if refused and after is not None:
-            after = {seat.player: seat.stack for seat in hand.events[0].seats}
+        if refused:
+            after = None
         seats = hand.events[0].seats
         if self.last_number is not None and hand.number not in (self.last_number,
                                                                  self.last_number + 1):

@@ -54,7 +54,7 @@ from ledger.formats.pokerstars.table import (
     stakes,
 )
 from ledger.formats.pokerstars.text import HandText, decode, split_hands
-from ledger.model.errors import MalformedInput
+from ledger.model.errors import MalformedInput, RepeatedHand
 from ledger.model.events import HandStarted, RuleOptions, SplitOptions, Unit
 
 VENUE = "PokerStars"
@@ -123,7 +123,7 @@ def read_pokerstars_text(text: str, *, file: str = "<text>", encoding: str = "ut
         body = hand.body()
         if hand.number in seen:
             if seen[hand.number] != body:
-                errors.append(MalformedInput(
+                errors.append(RepeatedHand(
                     f"PokerStars hand #{hand.number} appears twice with different text",
                     line=hand.line, **where))
             continue

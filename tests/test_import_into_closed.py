@@ -1,0 +1,140 @@
+"""Nothing of an import goes into a closed session (RULES.md §1.1: a closed session takes no
+more hands or buy-ins; README, "A closed session takes no more hands"): ``--session S``
+naming a closed session refuses the import in one line whatever its files, a PokerNow log
+that would add anything to a session the ledger has closed (its own, by the file's name or
+its game) is refused whole in one line, and a JSON-lines buy-in after its session's closing
+(the ledger's or the file's own) refuses the file. A PokerNow log refused hand by hand there
+had its aliases, joins and buy-ins appended after the closing (exit 2, "4 rejected")."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import replay.ingest.parallel as par
+from ledger.store.store import Ledger
+from replay.ingest.pipeline import import_paths
+from tests.conftest import SHARED
+from tests.test_live_table import events, one_shot
+
+CT1 = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
+CT2 = SHARED / "pokernow" / "charlestudor_Input_Log_002.csv"
+CLOSED = ("session 'thu' is closed: it takes no more hands or buy-ins (cash-outs, payments "
+          "and corrections of its entries still go in)")
+
+
+def _closed_thu(db: Path) -> None:
+    """Session thu of 0.05 USD chips holding charlestudor's first log (4 hands, 3 buy-ins of
+    100), closed."""
+    assert one_shot(db, "session", "open", "thu", "--chip-value", "0.05",
+                    "--currency", "USD")[0] == 0
+    assert one_shot(db, "import", "--session", "thu", str(CT1))[0] == 0
+    assert one_shot(db, "session", "close", "thu")[0] == 0
+
+
+def test_session_naming_a_closed_session_refuses_a_pokernow_log_in_one_line(
+        tmp_path: Path) -> None:
+    """charlestudor's second log into the closed thu: one line, exit 2, nothing written (it
+    was "imported 0 hand(s) (9 events) … 4 rejected": 3 aliases, 3 joins and 3 buy-ins
+    after the closing, thu "6 buy-in(s)"); a PHH hand the same way, and both together."""
+    db = tmp_path / "c.duckdb"
+    _closed_thu(db)
+    before = events(db)
+    for files in ([CT2], [SHARED / "rules" / "ex01.phh"], [CT2, SHARED / "rules" / "ex01.phh"]):
+        assert one_shot(db, "import", "--session", "thu", *map(str, files)) == (
+            2, "", f"error: {CLOSED}\n")
+    assert events(db) == before
+    code, out, _ = one_shot(db, "session", "list")
+    assert (code, out.split("  ")[2:4]) == (0, ["4 hand(s)", "3 buy-in(s)"])
+
+
+def test_a_log_into_a_closed_session_of_its_own_name_is_refused_whole(tmp_path: Path) -> None:
+    """charlestudor's first log imported and its session closed; another game's log (the
+    second, under the first's file name) would add its 4 hands and 18 session lines (3
+    aliases, 3 joins, 3 buy-ins, …) to that session: refused in one line. The first log
+    again adds nothing (exit 0), and so does a longer export of its game; one with a hand
+    the ledger does not hold (the first log cut before hand #4, imported and closed, then
+    whole) is refused naming that hand's line."""
+    db = tmp_path / "o.duckdb"
+    assert one_shot(db, "import", str(CT1))[0] == 0
+    assert one_shot(db, "session", "close", "charlestudor_Input_Log_001")[0] == 0
+    before = events(db)
+    other = tmp_path / "other" / CT1.name
+    other.parent.mkdir()
+    shutil.copy(CT2, other)
+    assert one_shot(db, "import", str(other)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {other}: session 'charlestudor_Input_Log_001' is closed: it takes no more "
+        "hands or buy-ins, and this log would add 4 hand(s) and 18 session line(s) to it; "
+        "nothing of the file was written\n")
+    assert one_shot(db, "import", str(CT1)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; 0 rejected\n",
+        "")
+    assert events(db) == before
+    lines = CT1.read_text().splitlines(keepends=True)
+    short = tmp_path / "short.csv"  # the header, then hand #3 and what came before it
+    short.write_text(lines[0] + "".join(lines[11:]))
+    cut = tmp_path / "cut.duckdb"
+    assert one_shot(cut, "import", str(short))[0] == 0
+    assert one_shot(cut, "session", "close", "short")[0] == 0
+    before = events(cut)
+    whole = tmp_path / "whole.csv"
+    shutil.copy(CT1, whole)
+    assert one_shot(cut, "import", str(whole)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {whole}:11: session 'short' is closed: it takes no more hands or buy-ins, and "
+        "this log would add 1 hand(s) and 0 session line(s) to it; nothing of the file was "
+        "written\n")
+    assert events(cut) == before
+
+
+JSONL = ('{"session":"zz","seq":1,"event":{"schema_version":1,"type":"session_opened",'
+         '"session":"zz","date":"2026-01-01"}}\n'
+         '{"session":"zz","seq":2,"event":{"schema_version":1,"type":"session_closed"}}\n')
+BUY_IN = ('{"session":"zz","seq":3,"event":{"chips":10,"player":"Ann","schema_version":1,'
+          '"type":"buy_in"}}\n')
+CASH_OUT = BUY_IN.replace('"buy_in"', '"cash_out"')
+LATE = ("error: {}:3, session zz: its buy_in at seq 3 comes after the session was closed: a "
+        "closed session takes no more; nothing of the file was written\n")
+
+
+def test_a_jsonl_buy_in_after_its_files_own_closing_is_refused(tmp_path: Path) -> None:
+    """A file that opens zz, closes it and then buys Ann in: refused, no ledger made (it was
+    imported, "closed, settled" with 1 buy-in). A cash-out there goes in (a closed session
+    still takes cash-outs); the buy-in after the ledger's closing is refused as before."""
+    path = tmp_path / "late.jsonl"
+    path.write_text(JSONL + BUY_IN)
+    db = tmp_path / "j.duckdb"
+    assert one_shot(db, "import", str(path)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        LATE.format(path))
+    assert not db.exists()
+    paid = tmp_path / "paid.jsonl"
+    paid.write_text(JSONL + CASH_OUT)
+    assert one_shot(db, "import", str(paid))[0] == 0
+    assert [row[5] for row in events(db)] == ["session_opened", "session_closed", "cash_out"]
+    closed = tmp_path / "closed.duckdb"
+    first = tmp_path / "first.jsonl"
+    first.write_text(JSONL)
+    assert one_shot(closed, "import", str(first))[0] == 0
+    assert one_shot(closed, "import", str(path))[2] == LATE.format(path)
+    assert len(events(closed)) == 2
+
+
+def test_workers_leave_a_buy_in_after_the_closing_to_one_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "late.jsonl"
+    path.write_text(JSONL + BUY_IN)
+    monkeypatch.setattr(par, "PART_BYTES", 100)
+    results: list[object] = []
+    real = par.import_parallel
+    monkeypatch.setattr(par, "import_parallel",
+                        lambda *a, **k: results.append(real(*a, **k)) or results[-1])
+    with Ledger(tmp_path / "l.duckdb") as ledger:
+        report = import_paths(ledger, [path], strict=False, session=None, pn_ledger=None,
+                              jobs=2)
+        assert ledger.query("SELECT count(*) FROM events") == [(0,)]
+    assert results == [None]  # the workers gave the file back to the one-process import
+    assert report.errors == [LATE.format(path)[len("error: "):-1]]
