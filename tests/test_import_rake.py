@@ -1,6 +1,7 @@
 """A hand read from a file whose rake is not what its payouts leave out (replay/ingest/rakes.py):
-stored with a ``warning:`` line naming the hand, the rake and the shortfall (the audit then
-reports the payout, and the rake is counted nowhere); a rake above the pot is refused. Worked
+stored with a ``warning:`` line naming the hand, the rake and how far the payouts are from
+the pot less the rake (the audit then reports the payout beside the rake, which stays
+counted, unless the payouts leave no room for it); a rake above the pot is refused. Worked
 by hand: Ann (251) and Bob (300) all in for 251 each before the flop, a 502 pot with nothing
 uncalled; Ann's aces win it."""
 
