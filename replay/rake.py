@@ -98,6 +98,15 @@ def not_paid_back(uncalled: Mapping[str, int], paid: Sequence[Any]) -> dict[str,
     return {p: max(0, chips - back.get(p, 0)) for p, chips in uncalled.items()}
 
 
+def unreturned(state: Any) -> int:
+    """The chips of the uncalled bets of the hand whose engine state is ``state`` (RULES.md
+    §1.4) that its recorded payouts do not mark returned (:func:`not_paid_back`): what a
+    site may have left out of what it says was paid; 0 when it paid them back."""
+    from engine.pots import uncalled
+
+    return sum(not_paid_back(uncalled(state.contributed), state.payouts).values())
+
+
 def unexplained(found: list[Discrepancy], result: Any, recorded: dict[str, int] | None,
                 rake: int | None) -> list[Discrepancy]:
     """``found`` (a complete hand's differences after :func:`classify`) with one more when

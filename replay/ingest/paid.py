@@ -17,7 +17,7 @@ from typing import Any
 from engine.pots import uncalled
 from ledger.model.errors import StoredFinding
 from replay.carry import may_carry
-from replay.rake import filed_rake, not_paid_back, whole_pot
+from replay.rake import filed_rake, unreturned, whole_pot
 
 
 def paid_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
@@ -28,7 +28,7 @@ def paid_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     and what is carried out) and uncalled bet; None when they do, when they come to the pot
     alone and no payout marks the bet returned (a site that leaves the uncalled bet out of
     what it says was collected: the audit names that ``uncalled``; one that pays it back,
-    :func:`replay.rake.not_paid_back`, left nothing out), when the hand records no payouts
+    :func:`replay.rake.unreturned`, left nothing out), when the hand records no payouts
     (the rules' result), a rake (a ``recorded_rake`` event or its file's
     ``rake``/``site_rake``) or is not complete. A
     hand with a rake rule (``_rake``, FORMATS.md §1) or whose options may carry chips to the
@@ -61,8 +61,7 @@ def unraked_finding(events: Sequence[Any], state: Any, *, file: str | None = Non
     pot = whole_pot(state)
     paid = sum(p.amount for p in state.payouts)
     short = pot + back - paid
-    unreturned = sum(not_paid_back(uncalled(state.contributed), state.payouts).values())
-    if short == 0 or (unreturned and short == unreturned):
+    if short == 0 or (back and short == unreturned(state)):
         return None
     if short > 0 and ("_rake" in source or may_carry(started)):  # a rule may explain it
         return None

@@ -28,7 +28,7 @@ from typing import Any
 
 from engine.pots import uncalled
 from ledger.model.errors import IllegalHand, LedgerError, StoredFinding
-from replay.rake import filed_rake, not_paid_back, whole_pot
+from replay.rake import filed_rake, unreturned, whole_pot
 
 #: What the rake of a hand is held as in its rows: the table's event.
 _EVENT = "recorded_rake"
@@ -101,7 +101,7 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     ``recorded_rake`` event or its file's, :func:`replay.rake.filed_rake`), when the hand
     is not complete, or when its payouts are the pot less the rake, with the uncalled bet
     returned or left out (left out only when no payout marks it returned:
-    :func:`replay.rake.not_paid_back`; or it records none and the rake took the whole pot: it paid
+    :func:`replay.rake.unreturned`; or it records none and the rake took the whole pot: it paid
     nobody, :func:`replay.rake.took_the_pot`). The pot: every chip put in and carried in,
     less the uncalled bet and what is carried out (RULES.md §7.1,
     :func:`replay.rake.whole_pot`). Chips, written as the file writes them (``0.20`` in a
@@ -163,8 +163,7 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
         return unraked_finding(events, state, file=file, line=line)
     paid = sum(p.amount for p in state.payouts)
     short = pot + back - paid
-    unreturned = sum(not_paid_back(uncalled(state.contributed), state.payouts).values())
-    if short == rake or (unreturned and short - unreturned == rake):
+    if short == rake or (back and short - unreturned(state) == rake):
         return None
     owed = f"the pot of {a(pot)}" + (f" and the uncalled bet of {a(back)}" if back else "")
     due = pot + back - rake
