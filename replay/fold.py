@@ -384,11 +384,14 @@ def _wrong_beside_rake(found: list[Discrepancy], state: HandState, result: HandR
     is a ``payout`` finding (:func:`replay.rake.recorded_rake`; a site's summary says what
     the rake took from each pot, :func:`replay.rake.site_pot_rakes`). ``found`` as it is
     when the hand records no rake, when its payouts leave no room for any of it (they pay
-    the whole pots and returns, or more: a file's rake is then counted nowhere, README "A
-    home game's rake"), or when the rules cannot award its pots less the rake."""
+    the whole pots and returns, or more, or the whole pots with an uncalled bet left out,
+    an ``uncalled`` finding: a file's rake is then counted nowhere, README "A home game's
+    rake"), or when the rules cannot award its pots less the rake."""
     source = started.source or {}
     live = state.rake is not None
     if not live and source.get("rake") is None and source.get("site_rake") is None:
+        return found
+    if any(d.kind == "uncalled" for d in found):
         return found
     if sum(recorded.values()) >= (sum(p.amount for p in result.pots)
                                   + sum(result.returned.values())):
