@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.errors import IllegalAction
 from engine.notation import format_amount
@@ -37,6 +37,9 @@ from replay.whatif import (
     paid_net,
     same_hand,
 )
+
+if TYPE_CHECKING:
+    from replay.compare import Discrepancy
 
 T = TypeVar("T")
 
@@ -463,8 +466,18 @@ def _closed_books(ledger: Any, hand: str, session: str | None, after: HandReplay
     first = after.discrepancies[0]
     raise IllegalAction(
         f"session {session} is closed and this leaves hand {hand}, paid by the rules until "
-        f"now, paid differently ({first.player} paid {first.recorded}, the rules give "
-        f"{first.recomputed}): nothing written; --closed records it anyway", hand=hand)
+        f"now, paid differently ({_how(first)}): nothing written; --closed records it anyway",
+        hand=hand)
+
+
+def _how(found: Discrepancy) -> str:
+    """How a finding of a hand differs, in a refusal's words: ``Ann paid 0, the rules give
+    300`` for a player paid other than the rules give, else its own sentence without the
+    hand (a finding of the whole table, player ``*``, or one of no single difference in
+    chips: ``no legal split of the pots pays what the table paid (…)``)."""
+    if found.player != "*" and found.diff:
+        return f"{found.player} paid {found.recorded}, the rules give {found.recomputed}"
+    return found.sentence().removeprefix(f"hand {found.hand}: ")
 
 
 def taken_as_rake(replay: HandReplay) -> int:

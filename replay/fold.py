@@ -376,6 +376,38 @@ def _raked(state: HandState, started: Any) -> bool:
     return took_the_pot(state, started)
 
 
+def _wrong_beside_rake(found: list[Discrepancy], state: HandState, result: HandResult,
+                       started: Any, recorded: dict[str, int]) -> list[Discrepancy]:
+    """``found`` (after :func:`replay.rake.classify`) of a hand that records a rake, at the
+    table or in its file, whose payouts are wrong beside it: the rake stays counted, one
+    ``rake`` finding, and each player paid other than the rules' awards of the pots less it
+    is a ``payout`` finding (:func:`replay.rake.recorded_rake`; a site's summary says what
+    the rake took from each pot, :func:`replay.rake.site_pot_rakes`). ``found`` as it is
+    when the hand records no rake, when its payouts leave no room for any of it (they pay
+    the whole pots and returns, or more, or the whole pots with an uncalled bet left out,
+    an ``uncalled`` finding: a file's rake is then counted nowhere, README "A home game's
+    rake"), or when the rules cannot award its pots less the rake."""
+    source = started.source or {}
+    live = state.rake is not None
+    if not live and source.get("rake") is None and source.get("site_rake") is None:
+        return found
+    if any(d.kind == "uncalled" for d in found):
+        return found
+    if sum(recorded.values()) >= (sum(p.amount for p in result.pots)
+                                  + sum(result.returned.values())):
+        return found
+    from replay.rake import filed_rake, less_rake, recorded_rake, site_pot_rakes
+
+    rake = state.rake if live else filed_rake(started)
+    if not rake:
+        return found
+    taken = None if live else site_pot_rakes(started, result.pots, rake)
+    due = less_rake(state, result, rake, taken)
+    if due is None:
+        return found
+    return recorded_rake(found, result, recorded, rake, due, live=live)
+
+
 def replay_events(
     events: Sequence[Any], *, session: str | None = None, original: bool = False
 ) -> HandReplay:
@@ -413,13 +445,11 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         from replay.rake import classify
 
         flop = any(b for b in state.cards.boards)
-        discrepancies = classify(discrepancies, result, started, flop=flop, rake=rake)
-        if rake and recorded is not None and all(d.kind != "rake" for d in discrepancies):
-            from replay.rake import less_rake, recorded_rake  # paid other than less the rake
-
-            due = less_rake(state, result, rake)
-            if due is not None:
-                discrepancies = recorded_rake(discrepancies, result, recorded, rake, due)
+        discrepancies = classify(discrepancies, result, started, flop=flop, rake=rake,
+                                 paid=payouts)
+        if recorded is not None and all(d.kind != "rake" for d in discrepancies):
+            discrepancies = _wrong_beside_rake(discrepancies, state, result, started,
+                                               recorded)
     if not discrepancies and recorded:
         source = started.source or {}
         if rake or source.get("rake") or source.get("site_rake"):

@@ -22,6 +22,7 @@ one was recorded at the table; otherwise nothing here applies.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -30,11 +31,13 @@ from replay.compare import Discrepancy
 
 
 def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
-             rake: int | None = None) -> list[Discrepancy]:
+             rake: int | None = None, paid: Sequence[Any] = ()) -> list[Discrepancy]:
     """``found`` with the differences a site's rake and uncalled-bet convention explain given
     their kinds (see the module doc); chips throughout. ``flop``: a board was dealt (for a
     no-flop-no-drop rule); ``rake``: the rake recorded at the table (a ``recorded_rake``
-    event), None when the hand records none there."""
+    event), None when the hand records none there; ``paid``: the hand's recorded payouts
+    (``RecordedPayout`` events), whose chips marked returned pay an uncalled bet back, so
+    that much of it was not left out (:func:`not_paid_back`)."""
     payouts = [d for d in found if d.kind == "payout"]
     if not payouts:
         return _unknown_cards(found, result,
@@ -44,7 +47,8 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
         return found
     recorded, most = (rake, None) if rake is not None else _rake(started, result, flop)
     short = -sum(d.diff for d in payouts)
-    returned = {d.player: result.returned.get(d.player, 0) for d in payouts}
+    could = not_paid_back(result.returned, paid)
+    returned = {d.player: could.get(d.player, 0) for d in payouts}
     left_out = sum(returned.values())
     for kept, uncalled in ((short, 0), (short - left_out, left_out)):
         if kept <= 0 or (recorded is not None and kept != recorded) or (
@@ -71,6 +75,36 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
             "either the site took rake the file does not say, or the payout is wrong"))
             if d in payouts else d for d in found]
     return found
+
+
+def not_paid_back(uncalled: Mapping[str, int], paid: Sequence[Any]) -> dict[str, int]:
+    """``{player: chips}``: the part of each player's uncalled bet (``uncalled``, the rules'
+    returns, RULES.md §1.4) that a site may have left out of what it says was paid: all of
+    it, less the chips the payouts (``paid``, ``RecordedPayout`` events) mark as returned to
+    him. A file that pays the bet back (PokerStars' ``Uncalled bet ($0.10) returned``, a
+    JSON-lines payout with ``returned``) left nothing out: a payout short by as much is
+    short, never the site's convention.
+
+    >>> from types import SimpleNamespace as P
+    >>> not_paid_back({"Ann": 10, "Bob": 0}, [P(player="Ann", amount=10, returned=True)])
+    {'Ann': 0, 'Bob': 0}
+    >>> not_paid_back({"Ann": 10}, [P(player="Ann", amount=480, returned=False)])
+    {'Ann': 10}
+    """
+    back: dict[str, int] = {}
+    for payout in paid:
+        if payout.returned:
+            back[payout.player] = back.get(payout.player, 0) + payout.amount
+    return {p: max(0, chips - back.get(p, 0)) for p, chips in uncalled.items()}
+
+
+def unreturned(state: Any) -> int:
+    """The chips of the uncalled bets of the hand whose engine state is ``state`` (RULES.md
+    §1.4) that its recorded payouts do not mark returned (:func:`not_paid_back`): what a
+    site may have left out of what it says was paid; 0 when it paid them back."""
+    from engine.pots import uncalled
+
+    return sum(not_paid_back(uncalled(state.contributed), state.payouts).values())
 
 
 def unexplained(found: list[Discrepancy], result: Any, recorded: dict[str, int] | None,
@@ -220,15 +254,18 @@ def _chips(value: Any, decimals: int) -> int | None:
     return int(amount) if amount == amount.to_integral_value() and amount >= 0 else None
 
 
-def less_rake(state: Any, result: Any, rake: int) -> dict[str, int] | None:
+def less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | None = None
+              ) -> dict[str, int] | None:
     """The rules' payouts of the hand ``result`` settles (``state``: the engine's state that
     settled it) with a rake of ``rake`` chips taken out of its pots before they are awarded:
     a ``{player: chips}`` of awards and returned uncalled bets, each player's due once the
     table takes its rake (README, "A home game's rake"). The rake comes out of the pots only,
-    main pot first (an uncalled bet is returned, never raked: RULES.md §1.2-1.4), and each pot
-    is then awarded as the rules award it (ties and odd chips: RULES.md §2.1-2.2). None when
-    the hand cannot be so awarded here: not complete, an unverifiable showdown, a declaration
-    (RULES.md §3), chips carried in or out, or a rake above its pots."""
+    main pot first (an uncalled bet is returned, never raked: RULES.md §1.2-1.4), or as
+    ``taken`` says, the chips it took from each pot in the order of ``result.pots`` (a site's
+    summary: :func:`site_pot_rakes`), and each pot is then awarded as the rules award it
+    (ties and odd chips: RULES.md §2.1-2.2). None when the hand cannot be so awarded here:
+    not complete, an unverifiable showdown, a declaration (RULES.md §3), chips carried in or
+    out, or a rake above its pots."""
     from engine.awards import award_pots
     from engine.pots import Pot
 
@@ -238,8 +275,8 @@ def less_rake(state: Any, result: Any, rake: int) -> dict[str, int] | None:
             or rake > sum(p.amount for p in pots) or state.started.options.declare is not None):
         return None
     left, less = rake, []
-    for pot in pots:
-        take = min(left, pot.amount)
+    for k, pot in enumerate(pots):
+        take = min(left, pot.amount) if taken is None else taken[k]
         left -= take
         less.append(Pot(pot.amount - take, pot.eligible))
     live = set(state.live())
@@ -255,16 +292,37 @@ def less_rake(state: Any, result: Any, rake: int) -> dict[str, int] | None:
     return due
 
 
+def site_pot_rakes(started: Any, pots: Sequence[Any], rake: int) -> list[int] | None:
+    """The chips a site's rake of ``rake`` took from each of ``pots`` (the rules' pots, main
+    first: ``Pot``, ``amount`` in chips), as its hand history's summary gives them: the main
+    and side pots it lists are each pot less its rake (PokerStars' ``Main pot $2.35. Side
+    pot-1 $0.88. Side pot-2 $0.29. | Rake $0.18`` beside pots of 247, 93 and 30 take 12, 5
+    and 1; ``started``: the hand's ``hand_started``, whose ``source`` keeps them, FORMATS.md
+    §1). None when the file gives no such pots, or ones that are not the rules' pots less a
+    rake of ``rake`` in all (another count of pots, a pot above the rules' own): the rake is
+    then taken main pot first (:func:`less_rake`)."""
+    source = started.source or {}
+    main = source.get("site_main_pot")
+    sides = source.get("site_side_pots") or []
+    after = [main, *sides]
+    if (not isinstance(main, int) or source.get("site_rake") != rake
+            or not all(isinstance(a, int) for a in after) or len(after) != len(pots)):
+        return None
+    taken = [pot.amount - a for pot, a in zip(pots, after, strict=True)]
+    return taken if min(taken) >= 0 and sum(taken) == rake else None
+
+
 def recorded_rake(found: list[Discrepancy], result: Any, recorded: dict[str, int],
-                  rake: int, due: dict[str, int]) -> list[Discrepancy]:
-    """The findings of a complete hand that records a rake at the table (``rake``, chips, a
-    ``recorded_rake``) and whose payouts (``recorded``, ``{player: chips}``) differ from the
-    rules' awards less that rake (``due``, :func:`less_rake`): the rake stays counted, one
-    ``rake`` finding (recorded − recomputed = −rake, what the books count as rake), then a
-    ``payout`` finding per player paid other than his due (recorded what he was paid,
-    recomputed ``due[player]``). ``found``: the hand's differences after :func:`classify`,
-    returned as they are when the payouts are each player's due (or none differ from the
-    rules' whole pots: the rake then counted nowhere, :func:`unexplained`)."""
+                  rake: int, due: dict[str, int], *, live: bool = True) -> list[Discrepancy]:
+    """The findings of a complete hand that records a rake (``rake``, chips: a
+    ``recorded_rake`` at the table, ``live``, or its file's, :func:`filed_rake`) and whose
+    payouts (``recorded``, ``{player: chips}``) differ from the rules' awards less that rake
+    (``due``, :func:`less_rake`): the rake stays counted, one ``rake`` finding (recorded −
+    recomputed = −rake, what the books count as rake), then a ``payout`` finding per player
+    paid other than his due (recorded what he was paid, recomputed ``due[player]``).
+    ``found``: the hand's differences after :func:`classify`, returned as they are when the
+    payouts are each player's due (or none differ from the rules' whole pots: the rake then
+    counted nowhere, :func:`unexplained`)."""
     wrong = [Discrepancy(result.hand, p, recorded.get(p, 0), chips)
              for p, chips in due.items() if recorded.get(p, 0) != chips]
     if not found or not wrong:
@@ -272,7 +330,7 @@ def recorded_rake(found: list[Discrepancy], result: Any, recorded: dict[str, int
     full = {p: result.awards[p] + result.returned.get(p, 0) for p in result.players}
     raked = [p for p in result.players if full[p] != due[p]]
     who = raked[0] if len(raked) == 1 else "*"
-    text = (f"hand {result.hand}: {_kept(rake, rake, None, live=True)}; the rules' awards of "
+    text = (f"hand {result.hand}: {_kept(rake, rake, None, live=live)}; the rules' awards of "
             f"the pots less it: " + ", ".join(f"{p} {due[p]}" for p in raked)
             + " (the payouts differ from them)")
     one = Discrepancy(result.hand, who, sum(due[p] for p in raked),

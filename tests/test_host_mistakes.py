@@ -208,8 +208,8 @@ def test_a_pokerstars_hand_with_another_rake_is_refused(tmp_path: Path) -> None:
     code, out, err = one_shot(db, "import", str(edited))
     assert code == 2 and out.startswith("imported 0 hand(s)") and " 1 rejected" in out
     assert err == (f"error: {edited}:104, hand PokerStars-35824150484: the hand records a "
-                   "rake of 0.20, but the table paid 5.15 of the pot of 5.40: short by 0.25, "
-                   "not short by the rake\n"
+                   "rake of 0.20, but the table paid 5.15 of the pot of 5.40: 0.05 less than "
+                   "the 5.20 due once the rake is taken\n"
                    f"error: {edited}:104, hand PokerStars-35824150484: a different hand "
                    "PokerStars-35824150484 is already in the ledger: its rake is 20 here, 25 "
                    "in the ledger; a change to a stored hand is a correction (`handledger "

@@ -1,6 +1,7 @@
 """A hand read from a file whose rake is not what its payouts leave out (replay/ingest/rakes.py):
-stored with a ``warning:`` line naming the hand, the rake and the shortfall (the audit then
-reports the payout, and the rake is counted nowhere); a rake above the pot is refused. Worked
+stored with a ``warning:`` line naming the hand, the rake and how far the payouts are from
+the pot less the rake (the audit then reports the payout beside the rake, which stays
+counted, unless the payouts leave no room for it); a rake above the pot is refused. Worked
 by hand: Ann (251) and Bob (300) all in for 251 each before the flop, a 502 pot with nothing
 uncalled; Ann's aces win it."""
 
@@ -34,16 +35,19 @@ def _import(tmp_path: Path, text: str, name: str = "r1.phh") -> tuple[Path, int,
 
 def test_a_rake_the_payouts_do_not_leave_out_is_a_warning(tmp_path: Path) -> None:
     """Ann paid 492 of the 502 pot with a rake of 8: 10 short, not 8. Stored, exit 0, one
-    warning; the audit's payout finding is the whole 10, the file's 8 counted nowhere."""
+    warning naming the 2 short of the 494 the rake leaves; the file's 8 stays counted (the
+    hand's one ``rake`` finding, 502 less 494) and the audit's payout finding is the 2 (the
+    rules give Ann the pot less the rake, 494)."""
     db, code, out, err = _import(tmp_path, ALL_IN + "winnings = [492, 0]\nrake = 8\n")
     assert (code, out) == (0, "imported 1 hand(s) (12 events) from 1 file(s); 0 already in "
                               "the ledger; 0 rejected; 1 warning(s) about hands stored\n")
     assert err == (f"warning: {tmp_path / 'r1.phh'}:1: hand r1: the hand records a rake of 8, "
-                   "but the table paid 492 of the pot of 502: short by 10, not short by the "
-                   "rake (stored; the audit reports it)\n")
+                   "but the table paid 492 of the pot of 502: 2 less than the 494 due once the "
+                   "rake is taken (stored; the audit reports it)\n")
     code, out, _ = one_shot(db, "audit", "--json")
     assert [(d["kind"], d["player"], d["expected"], d["actual"])
-            for d in json.loads(out)["discrepancies"]] == [("payout", "Ann", 502, 492)]
+            for d in json.loads(out)["discrepancies"]] == [("payout", "Ann", 494, 492),
+                                                           ("rake", "Ann", 502, 494)]
 
 
 def test_the_rake_the_payouts_leave_out_says_nothing(tmp_path: Path) -> None:
@@ -67,8 +71,8 @@ def test_a_rake_above_the_pot_is_refused(tmp_path: Path) -> None:
 
 def test_the_uncalled_bet_left_out_with_the_rake(tmp_path: Path) -> None:
     """tests/test_rake.py's hand: a 12 pot, p1's 20 uncalled. Paid 11 (the uncalled bet left
-    out) or 31 with a rake of 1: the rake; paid 30 with a rake of 1 is short by 2 of the pot
-    and the uncalled bet (32)."""
+    out) or 31 with a rake of 1: the rake; paid 30 with a rake of 1 is 1 less than the 31
+    the pot and the uncalled bet (32) leave once the rake is taken."""
     for n, paid in enumerate((11, 31)):
         _, code, out, err = _import(tmp_path, HAND + f"winnings = [{paid}, 0, 0]\nrake = 1\n"
                                     f"_hand_id = 'u{n}'\n", f"u{n}.phh")
@@ -77,8 +81,8 @@ def test_the_uncalled_bet_left_out_with_the_rake(tmp_path: Path) -> None:
                               "_hand_id = 'u2'\n", "u2.phh")
     assert (code, err) == (0, f"warning: {tmp_path / 'u2.phh'}:1: hand u2: the hand records "
                               "a rake of 1, but the table paid 30 of the pot of 12 and the "
-                              "uncalled bet of 20: short by 2, not short by the rake (stored; "
-                              "the audit reports it)\n")
+                              "uncalled bet of 20: 1 less than the 31 due once the rake is "
+                              "taken (stored; the audit reports it)\n")
 
 
 def test_a_recorded_rake_in_json_lines_is_checked_too(tmp_path: Path) -> None:
@@ -93,8 +97,8 @@ def test_a_recorded_rake_in_json_lines_is_checked_too(tmp_path: Path) -> None:
     assert (code, out) == (0, "imported 1 hand(s) (18 events) from 1 file(s); 0 already in "
                               "the ledger; 0 rejected; 1 warning(s) about hands stored\n")
     assert err == (f"warning: {tmp_path / 'f1.jsonl'}:1: hand f1: the hand records a rake of "
-                   "8, but the table paid 290 of the pot of 300: short by 10, not short by "
-                   "the rake (stored; the audit reports it)\n")
+                   "8, but the table paid 290 of the pot of 300: 2 less than the 292 due "
+                   "once the rake is taken (stored; the audit reports it)\n")
     assert len(events(db)) == 18
 
 
@@ -110,8 +114,8 @@ def test_worker_processes_give_the_same_warning(tmp_path: Path) -> None:
     assert (code, out) == (0, "imported 2 hand(s) (24 events) from 1 file(s); 0 already in "
                               "the ledger; 0 rejected; 1 warning(s) about hands stored\n")
     assert err == (f"warning: {path}:1: hand two-1: the hand records a rake of 8, but the "
-                   "table paid 492 of the pot of 502: short by 10, not short by the rake "
-                   "(stored; the audit reports it)\n")
+                   "table paid 492 of the pot of 502: 2 less than the 494 due once the rake "
+                   "is taken (stored; the audit reports it)\n")
 
 
 def test_a_files_rake_in_money_is_counted_in_the_sessions_chips(tmp_path: Path) -> None:
@@ -353,8 +357,9 @@ def test_a_rake_the_whole_payout_leaves_no_room_for_is_reported(tmp_path: Path) 
     counted."""
     db, code, out, err = _import(tmp_path, ALL_IN + "winnings = [502, 0]\nrake = 5\n")
     assert (code, err) == (0, f"warning: {tmp_path / 'r1.phh'}:1: hand r1: the hand records a "
-                              "rake of 5, but the table paid 502 of the pot of 502: short by "
-                              "nothing, not short by the rake (stored; the audit reports it)\n")
+                              "rake of 5, but the table paid 502 of the pot of 502: 5 more than "
+                              "the 497 due once the rake is taken (stored; the audit reports "
+                              "it)\n")
     said = ("hand r1: it records a rake of 5, but the table paid 502 of the pots and returns "
             "of 502: the rake is not what the payouts leave out, so it is counted nowhere (as "
             "rake or as any player's)")

@@ -179,7 +179,7 @@ def test_the_phh_export_of_a_live_rake_is_already_in_the_ledger(tmp_path: Path) 
     code, out, err = one_shot(db, "import", str(other))
     assert (code, out) == (2, REJECTED)
     assert err == (f"error: {other}:1, hand f1: the hand records a rake of 10, but the table "
-                   "paid 300 of the pot of 300: short by nothing, not short by the rake\n"
+                   "paid 300 of the pot of 300: 10 more than the 290 due once the rake is taken\n"
                    f"error: {other}:1, hand f1: a different hand f1 is already in the "
                    'ledger: its event 17 is recorded_payout {"amount":300,"player":"Ann",'
                    '"pot":null,"returned":false,"r… here, recorded_payout {"amount":290,'

@@ -79,3 +79,15 @@ def test_no_flop_no_drop() -> None:
 def test_a_real_over_payment_stays_a_payout() -> None:
     r = replayed("winnings = [22, 10, 0]\nrake = 1\n")
     assert kinds(r) == [("payout", "p1", -10), ("payout", "p2", 10)]
+
+
+def test_a_files_rake_stays_counted_beside_a_short_payout() -> None:
+    """Paid 30 with a rake of 1: the 12 pot less the rake and the 20 returned are 31, so the
+    rake is counted (its finding: 31 of 32) and the payout is 1 short of 31; paid 12, the
+    whole pot with the uncalled bet left out, leaves the rake no room: the bet is the one
+    finding, as before."""
+    r = replayed("winnings = [30, 0, 0]\nrake = 1\n")
+    assert [(d.kind, d.player, d.recorded, d.recomputed) for d in r.discrepancies] == [
+        ("rake", "p1", 31, 32), ("payout", "p1", 30, 31)]
+    r = replayed("winnings = [12, 0, 0]\nrake = 1\n")
+    assert kinds(r) == [("uncalled", "p1", -20)]

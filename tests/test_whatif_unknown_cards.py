@@ -150,3 +150,21 @@ def test_whatif_that_shows_the_unknown_cards(logged: Path) -> None:
         f"  still paid differently: hand {HAND}: Hznmh#9009 was paid 2650, the rules give 2320 "
         "(+330)",
     ]
+
+
+def test_correct_in_a_closed_session_names_the_finding(tmp_path: Path) -> None:
+    """The log imported into session night, closed: the correction that leaves no legal
+    split is refused naming that finding in its own words (it is no one player's, and the
+    2650 paid are what it pays in all), never ``* paid 2650, the rules give 2650``."""
+    db = tmp_path / "closed.duckdb"
+    assert run(db, "session", "open", "night").exit_code == 0
+    assert run(db, "import", "--session", "night", str(LOG)).exit_code == 0
+    assert run(db, "session", "close", "night").exit_code == 0
+    hand = HAND.replace("valakuzhyk_07_21_2022_log1", "night")
+    out = run(db, "correct", hand, *ILLEGAL, "--reason", "split", "--by", "floor")
+    assert out.exit_code == 2
+    assert out.output.splitlines()[-1] == (
+        f"error: hand {hand}: session night is closed and this leaves hand {hand}, paid by "
+        "the rules until now, paid differently (no legal split of the pots pays what the "
+        "table paid (Hznmh#9009 2620, Aab Ovwsi 30)): nothing written; --closed records it "
+        "anyway")

@@ -17,7 +17,7 @@ from typing import Any
 from engine.pots import uncalled
 from ledger.model.errors import StoredFinding
 from replay.carry import may_carry
-from replay.rake import filed_rake, whole_pot
+from replay.rake import filed_rake, unreturned, whole_pot
 
 
 def paid_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
@@ -26,9 +26,11 @@ def paid_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     state after them) that records payouts and no rake, whose payouts do not come to its pot
     (:func:`replay.rake.whole_pot`: every chip put in and carried in, less the uncalled bet
     and what is carried out) and uncalled bet; None when they do, when they come to the pot
-    alone (a site that leaves the uncalled bet out of what it says was collected: the audit
-    names that ``uncalled``), when the hand records no payouts (the rules' result), a rake
-    (a ``recorded_rake`` event or its file's ``rake``/``site_rake``) or is not complete. A
+    alone and no payout marks the bet returned (a site that leaves the uncalled bet out of
+    what it says was collected: the audit names that ``uncalled``; one that pays it back,
+    :func:`replay.rake.unreturned`, left nothing out), when the hand records no payouts
+    (the rules' result), a rake (a ``recorded_rake`` event or its file's
+    ``rake``/``site_rake``) or is not complete. A
     hand with a rake rule (``_rake``, FORMATS.md §1) or whose options may carry chips to the
     next hand (RULES.md §3.8, §7.1: :func:`replay.carry.may_carry`) is warned of only when
     paid over: what the rule takes or the rules carry is left to the audit.
@@ -59,7 +61,7 @@ def unraked_finding(events: Sequence[Any], state: Any, *, file: str | None = Non
     pot = whole_pot(state)
     paid = sum(p.amount for p in state.payouts)
     short = pot + back - paid
-    if short == 0 or (back and short == back):
+    if short == 0 or (back and short == unreturned(state)):
         return None
     if short > 0 and ("_rake" in source or may_carry(started)):  # a rule may explain it
         return None

@@ -14,9 +14,10 @@ the hand records (some sites leave the uncalled bet out of the payouts as well,
 the books could not count (README, "A home game's rake"): a file's rake that is no whole
 number of the hand's chips, and a rake with no payouts that did not take the whole pot (who
 was paid what it leaves cannot be read; a live ``end`` refuses the same). One that is not
-what the payouts leave out is stored with a warning (the audit then reports the payout, and
-the rake is counted nowhere: :mod:`replay.rake` takes a recorded rake only when it is what
-the payouts leave out).
+what the payouts leave out is stored with a warning (the audit then reports the payout:
+beside a rake the rules' awards of the pots less it are checked, the rake still counted,
+as a live one, :func:`replay.rake.recorded_rake`; where those awards cannot be made, an
+unknown showdown, the rake is counted nowhere).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 
 from engine.pots import uncalled
 from ledger.model.errors import IllegalHand, LedgerError, StoredFinding
-from replay.rake import filed_rake, whole_pot
+from replay.rake import filed_rake, unreturned, whole_pot
 
 #: What the rake of a hand is held as in its rows: the table's event.
 _EVENT = "recorded_rake"
@@ -99,7 +100,8 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     engine's state after them, RULES.md §1.2-1.4): None when it records no rake (a
     ``recorded_rake`` event or its file's, :func:`replay.rake.filed_rake`), when the hand
     is not complete, or when its payouts are the pot less the rake, with the uncalled bet
-    returned or left out (or it records none and the rake took the whole pot: it paid
+    returned or left out (left out only when no payout marks it returned:
+    :func:`replay.rake.unreturned`; or it records none and the rake took the whole pot: it paid
     nobody, :func:`replay.rake.took_the_pot`). The pot: every chip put in and carried in,
     less the uncalled bet and what is carried out (RULES.md §7.1,
     :func:`replay.rake.whole_pot`). Chips, written as the file writes them (``0.20`` in a
@@ -116,8 +118,10 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
             number of its chips (a JSON-lines file's; PHH's is refused where it is read);
         :class:`StoredFinding` (stored, a warning): the payouts are short of the pot (and
             the uncalled bet) by something other than the rake, naming the rake, what was
-            paid, the pot and the shortfall; of a rake of 0, as of a hand with none
-            (:func:`replay.ingest.paid.unraked_finding`).
+            paid, the pot, and how far it is from what they leave once the rake is taken
+            (``… paid 4.70 of the pot of 4.90 and the uncalled bet of 0.10: 0.10 less than
+            the 4.80 due once the rake is taken``, ``0.10 more than …``); of a rake of 0, as
+            of a hand with none (:func:`replay.ingest.paid.unraked_finding`).
     """
     started = events[0]
     where: dict[str, Any] = {"file": file, "line": line, "hand": started.hand}
@@ -159,13 +163,13 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
         return unraked_finding(events, state, file=file, line=line)
     paid = sum(p.amount for p in state.payouts)
     short = pot + back - paid
-    if short == rake or (back and short - back == rake):
+    if short == rake or (back and short - unreturned(state) == rake):
         return None
     owed = f"the pot of {a(pot)}" + (f" and the uncalled bet of {a(back)}" if back else "")
-    off = (f"short by {a(short)}" if short > 0 else f"over by {a(-short)}" if short else
-           "short by nothing")
+    due = pot + back - rake
+    off = f"{a(due - paid)} less" if paid < due else f"{a(paid - due)} more"
     return StoredFinding(f"the hand records a rake of {a(rake)}, but the table paid {a(paid)} of "
-                         f"{owed}: {off}, not short by the rake", **where)
+                         f"{owed}: {off} than the {a(due)} due once the rake is taken", **where)
 
 
 def _unread(started: Any, where: dict[str, Any]) -> LedgerError | None:
