@@ -61,8 +61,10 @@ from ledger.model.errors import LedgerError
 #: carries its book's unit; 15: ``player_nicknames`` of a session holding a hand read from a
 #: PokerNow log, not only of one such a log opened, :mod:`ledger.model.platform`; 16: a chip
 #: of a hand of no opened session worth its ``minor_per_chip`` minor units of its currency at
-#: the currency's decimals, :meth:`ledger.model.events.Unit.money`): forces a rebuild.
-DERIVED_VERSION = "16"
+#: the currency's decimals, :meth:`ledger.model.events.Unit.money`; 17: a file's rake stays
+#: counted beside wrong payouts, each pot raked as the site's summary says, and a converted
+#: hand's pots divided in its ``smallest_chip``): forces a rebuild.
+DERIVED_VERSION = "17"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
