@@ -78,8 +78,66 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
                           hand=hand)
     if worth == unit.chip_value_minor and mine.minor_per_chip == worth:
         return list(events)
-    new_unit = ev.Unit(currency=unit.currency, minor_per_chip=unit.chip_value_minor, decimals=0)
-    return rescaled(events, worth, unit.chip_value_minor, new_unit, session)
+    new_unit = chip_unit(unit.chip_value_minor, unit.currency)
+    return _rake_in_money(rescaled(events, worth, unit.chip_value_minor, new_unit, session))
+
+
+def chip_unit(chip: int, currency: str) -> ev.Unit:
+    """The ``unit`` of a hand counted in chips worth ``chip`` minor units of ``currency``
+    (ISO 4217 minor units), one :meth:`ledger.model.events.Unit.money` reads as that: a chip
+    of one minor unit is written with the currency's decimals, as a site's money is (a cent:
+    ``Unit(currency="USD", decimals=2)``; a yen: ``decimals`` 0; a fils: 3), a larger chip is
+    ``minor_per_chip`` of them (a 0.05 USD chip: ``Unit(currency="USD", minor_per_chip=5)``).
+    A code ISO 4217 does not list is taken as 2 decimals (as :func:`chip_minor`)."""
+    if chip != 1:
+        return ev.Unit(currency=currency, minor_per_chip=chip)
+    iso = minor_units(_code(currency))
+    return ev.Unit(currency=currency, decimals=2 if iso is None else iso)
+
+
+def earlier_conversion(unit: ev.Unit, chip: ev.Unit | None) -> bool:
+    """Whether ``unit``, stored on a hand of a session whose chip is ``chip`` (its
+    :func:`chip_unit`, :func:`replay.ingest.export.session_chip`; None: no chip of money), is
+    the one :func:`to_session` wrote before it gave a chip of one minor unit its currency's
+    decimals: ``minor_per_chip`` 1 and ``decimals`` 0, which reads as a whole dollar where
+    the session's chip is a cent (a yen's chip, ``decimals`` 0 either way, was always right).
+    Such a hand's chips are the session's: no hand of whole dollars is held in a session of
+    cents (an import converts it, ``session open`` and ``session set`` refuse the value)."""
+    return (chip is not None and chip.currency is not None and chip.minor_per_chip == 1
+            and chip.decimals > 0 and unit.currency is not None
+            and _code(unit.currency) == _code(chip.currency)
+            and unit.minor_per_chip == 1 and unit.decimals == 0)
+
+
+def as_chip_says(started: Any, chip: ev.Unit | None) -> Any:
+    """``started``, a stored ``hand_started`` of a session whose chip is ``chip``, with the
+    unit of that chip when its own is an :func:`earlier_conversion` (its file's rake and the
+    ``_rake`` rule's cap, whole chips, then written as money of its decimals, as a hand
+    converted now holds them); otherwise ``started`` itself."""
+    if chip is None or not earlier_conversion(started.unit, chip):
+        return started
+    return _rake_in_money([started.model_copy(update={"unit": chip})])[0]
+
+
+def _rake_in_money(events: list[Any]) -> list[Any]:
+    """``events`` of one hand whose ``hand_started`` has chips of a unit written with
+    decimals (a cent: 2) but its file's ``rake`` and ``_rake`` rule's ``cap`` in whole chips
+    (:func:`_source`), those written as money of those decimals (``rake`` 10 chips: ``"0.10"``,
+    FORMATS.md §1, as :func:`replay.rake.filed_rake` reads them); as they are otherwise."""
+    from decimal import Decimal
+
+    started = events[0]
+    decimals = started.unit.decimals
+    source = dict(started.source)
+    rule = source.get("_rake")
+    if not decimals or not (isinstance(source.get("rake"), int) or (
+            isinstance(rule, dict) and isinstance(rule.get("cap"), int))):
+        return events
+    if isinstance(source.get("rake"), int):
+        source["rake"] = str(Decimal(source["rake"]).scaleb(-decimals))
+    if isinstance(rule, dict) and isinstance(rule.get("cap"), int):
+        source["_rake"] = {**rule, "cap": str(Decimal(rule["cap"]).scaleb(-decimals))}
+    return [started.model_copy(update={"source": source}), *events[1:]]
 
 
 def rescaled(events: Sequence[Any], worth: int, chip: int, unit: ev.Unit, session: str
@@ -216,21 +274,10 @@ def in_money(events: Sequence[Any]) -> list[Any]:
     Raises:
         LedgerError: as :func:`to_session` (none for a hand a session holds).
     """
-    from decimal import Decimal
-
     started = events[0]
     mine = started.unit
     if mine.currency is None or mine.minor_per_chip == 1:
         return list(events)
     iso = minor_units(_code(mine.currency))
     decimals = 2 if iso is None else iso
-    out = to_session(events, SessionUnit(1, mine.currency, decimals), started.session or "")
-    source = dict(out[0].source)
-    if isinstance(source.get("rake"), int):
-        source["rake"] = Decimal(source["rake"]).scaleb(-decimals)
-    rule = source.get("_rake")
-    if isinstance(rule, dict) and isinstance(rule.get("cap"), int):
-        source["_rake"] = {**rule, "cap": Decimal(rule["cap"]).scaleb(-decimals)}
-    unit = ev.Unit(currency=mine.currency, decimals=decimals)
-    out[0] = out[0].model_copy(update={"unit": unit, "source": source})
-    return out
+    return to_session(events, SessionUnit(1, mine.currency, decimals), started.session or "")
