@@ -206,19 +206,13 @@ def session_chip(ledger: Any, session: str) -> Any:
     minor unit, a cent, is ``Unit(currency="USD", decimals=2)``, exported as cents of USD.
     None too for a chip finer than the currency's ISO 4217 minor unit (``--decimals`` beyond
     it), which PHH's money cannot hold: the hand is written in chips as before."""
-    from ledger.model.money import minor_units
-    from replay.ingest.units import chip_unit
+    from replay.ingest.units import SessionUnit, session_unit
     from replay.sessions import session_state
 
     state = session_state(ledger, session)
-    if not state.opened or state.currency is None:
+    if not state.opened:
         return None
-    iso = minor_units(state.currency)
-    iso = 2 if iso is None else iso
-    worth, finer = state.chip_value_minor, 10 ** max(0, state.decimals - iso)
-    if worth % finer:
-        return None
-    return chip_unit(worth // finer * 10 ** max(0, iso - state.decimals), state.currency)
+    return session_unit(SessionUnit(state.chip_value_minor, state.currency, state.decimals))
 
 
 def phh_parts(events: Sequence[Any], chip: Any = None) -> tuple:

@@ -719,7 +719,8 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
         if b.is_hand and b.events and b.session is not None:
             tried += 1
             try:
-                converted = to_session(b.events, unit(b.session), b.session)
+                converted = (list(b.events) if _stored_so(ledger, b, unit(b.session))
+                             else to_session(b.events, unit(b.session), b.session))
             except LedgerError as exc:
                 if isinstance(exc, NotWholeChips) and exc.rake:  # at the file's rake line
                     exc.located(line=next((i.rake_line for i in read.items if isinstance(
@@ -739,6 +740,26 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
             f"units (hand {first.hand}: an amount of {first.minor}): import it into a session "
             "whose chip divides them, or without --session; never rounded"))]
     return out, [*errors, *wrong]
+
+
+def _stored_so(ledger: Any, b: Batch, unit: Any) -> bool:
+    """Whether the hand of ``b`` is in the unit an earlier conversion into its session
+    (``unit``: a chip of a cent) stored it in, whole dollars
+    (:func:`replay.ingest.units.earlier_conversion`), and starts as the ledger holds that
+    hand in that session, unit and amounts: the file is the ledger's own export of it,
+    written before exports gave such a hand its session's chip, or one a signature binds as
+    stored. Its amounts are the session's chips already; converted as dollars they would be
+    a hundred times the stored ones. It is compared with the stored hand as it is (a file
+    in whole dollars starts otherwise, and is converted)."""
+    from replay.ingest.units import earlier_conversion, session_unit
+    from replay.ingest.writing import _same_start
+
+    assert b.events is not None
+    if unit is None or not earlier_conversion(b.events[0].unit, session_unit(unit)):
+        return False
+    rows = ledger.query("SELECT CAST(payload AS VARCHAR) FROM events WHERE hand_id = ?"
+                        " AND seq = 1 AND session = ?", [b.hand_id, b.session])
+    return bool(rows) and _same_start(b.events[0], rows[0][0])
 
 
 def check_signed_unconverted(read: FileRead, b: Batch, converted: list[Any],

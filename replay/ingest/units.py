@@ -95,9 +95,24 @@ def chip_unit(chip: int, currency: str) -> ev.Unit:
     return ev.Unit(currency=currency, decimals=2 if iso is None else iso)
 
 
+def session_unit(unit: SessionUnit) -> ev.Unit | None:
+    """The :func:`chip_unit` of a session's chip ``unit``, its minor units of ``decimals``
+    places made the currency's ISO 4217 minor units (a session of USD written with 3
+    decimals, a chip of 0.010: a cent); None for plain chips, or a chip finer than the
+    currency's minor unit, which no hand's unit can say."""
+    if unit.currency is None:
+        return None
+    iso = minor_units(_code(unit.currency))
+    iso = 2 if iso is None else iso
+    worth, finer = unit.chip_value_minor, 10 ** max(0, unit.decimals - iso)
+    if worth % finer:
+        return None
+    return chip_unit(worth // finer * 10 ** max(0, iso - unit.decimals), unit.currency)
+
+
 def earlier_conversion(unit: ev.Unit, chip: ev.Unit | None) -> bool:
     """Whether ``unit``, stored on a hand of a session whose chip is ``chip`` (its
-    :func:`chip_unit`, :func:`replay.ingest.export.session_chip`; None: no chip of money), is
+    :func:`session_unit`; None: no chip of money), is
     the one :func:`to_session` wrote before it gave a chip of one minor unit its currency's
     decimals: ``minor_per_chip`` 1 and ``decimals`` 0, which reads as a whole dollar where
     the session's chip is a cent (a yen's chip, ``decimals`` 0 either way, was always right).
