@@ -4,7 +4,9 @@ A session says what one of its chips is worth (``chip_value_minor`` minor units 
 currency). A hand read from a file that names a currency has chips of its own worth (HandHQ
 writes dollars with cents: a chip is a cent; a site in whole dollars: a chip is a dollar). On
 import into a session every amount of the hand is converted to the session's chips, exactly,
-or the hand is refused naming the amount that does not convert: never rounded. A hand that
+or the hand is refused naming the amount that does not convert: never rounded; the hand then
+holds the unit of the session's chip (:func:`chip_unit`: a cent is USD with 2 decimals), so it
+reads as the same money where no session says what a chip is worth. A hand that
 names no currency counts in the session's chips as it is (a home game's chips). A tournament's
 hand (its chips are the tournament's, not money) goes into no session that counts money.
 """
