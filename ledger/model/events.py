@@ -188,7 +188,10 @@ class Unit(_Model):
     ``x`` is ``x × 10**decimals`` chips (HandHQ dollars with cents: 2, so 1 chip = 1 cent; a
     home game counting chips: 0). Amounts typed in action notation (``cbr 1.50``) use it too.
     ``minor_per_chip``: what one chip is worth in minor units of ``currency`` (a 0.25 USD chip:
-    25, with ``decimals`` 0 — the session's ``decimals`` say how the currency is written).
+    25, with ``decimals`` 0 — the session's ``decimals`` say how the currency is written). A
+    chip of one minor unit is ``minor_per_chip`` 1 with the currency's decimals (a cent: 2, as
+    a hand converted into a session of 0.01 USD chips stores it,
+    :func:`replay.ingest.units.chip_unit`); with ``decimals`` 0 it is a whole dollar.
     """
 
     currency: str | None = None

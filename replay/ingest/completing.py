@@ -263,13 +263,26 @@ def continuation(ledger: Any, batch: Batch) -> Batch | None:
     rows = ledger.read(hand)
     stored = [r.event for r in rows]
     n = min(len(stored), len(events))
-    if rows[0].session != session or _facts(stored[0]) != _facts(events[0]) or [
+    if rows[0].session != session or _facts(_as_session_says(ledger, stored[0])) != _facts(
+            events[0]) or [
             event_json(e) for e in stored[1:n]] != [event_json(e) for e in events[1:n]]:
         return None
     if len(events) <= len(stored):  # an earlier copy, taken while the hand was played
         return batch.with_events(None) if in_play(events) else None
     mark = ":from:" if in_play(stored) else AMENDED
     return Batch(stream, list(events[n:]), hand, session, f"{key}{mark}{n + 1}", batch.line)
+
+
+def _as_session_says(ledger: Any, started: Any) -> Any:
+    """The stored ``hand_started`` ``started`` in its session's chip when an earlier
+    conversion wrote its unit as whole dollars for a chip of a cent
+    (:func:`replay.ingest.units.as_chip_says`), as its export now writes it."""
+    from replay.ingest.export import session_chip
+    from replay.ingest.units import as_chip_says
+
+    if started.session is None or started.unit.currency is None:
+        return started
+    return as_chip_says(started, session_chip(ledger, started.session))
 
 
 def amends(batch: Batch) -> bool:

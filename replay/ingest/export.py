@@ -69,7 +69,7 @@ def export_text(ledger: Any, fmt: str, hands: Sequence[str],
         else:
             for hand, _, events in hand_streams(ledger, hands):
                 rows.extend((hand, i, e) for i, e in enumerate(events, 1))
-        text = write_jsonl(rows)
+        text = write_jsonl(_as_sessions_say(ledger, rows, note))
         playing = in_play(ledger, hands)
         if not playing:
             return text
@@ -110,12 +110,60 @@ def _phh_texts(ledger: Any, hands: Sequence[str]) -> tuple[list[str], list[str]]
         if session not in chips:
             chips[session] = session_chip(ledger, session)
         try:
-            texts.append(phh_text(events, chips[session]))
+            texts.append(phh_text(_as_session_says(events, chips[session]), chips[session]))
         except MalformedInput:
             if hands or not _voided(events):  # named, or its chips count: refused, saying why
                 raise
             left_out.append(hand)
     return texts, left_out
+
+
+def _as_session_says(events: list[Any], chip: Any) -> list[Any]:
+    """A hand's ``events`` with its ``hand_started`` in its session's chip ``chip``
+    (:func:`session_chip`) when an earlier conversion stored it in a unit that reads as
+    whole dollars (:func:`replay.ingest.units.as_chip_says`); ``events`` otherwise."""
+    from replay.ingest.units import as_chip_says
+
+    if not events or events[0].type != "hand_started":
+        return events
+    started = as_chip_says(events[0], chip)
+    return events if started is events[0] else [started, *events[1:]]
+
+
+def _as_sessions_say(ledger: Any, rows: list[tuple[str, int, Any]],
+                     note: Callable[[str], None] | None) -> list[tuple[str, int, Any]]:
+    """The JSON-lines ``rows`` ``(stream, seq, event)`` with each hand's ``hand_started`` as
+    its session's chip says it (:func:`_as_session_says`: a cent, never a whole dollar), so a
+    ledger that imports the file counts the same money. A hand with a signature that binds
+    its rows (:func:`ledger.store.signing.binds_hand`: their unit and rake too) is written
+    as stored, its signature good, and ``note`` names it and what its chips read as
+    elsewhere (its PHH export is written in the session's money)."""
+    from ledger.model.money import format_money
+    from ledger.store.signing import binds_hand
+    from replay.ingest.units import earlier_conversion
+
+    signed = {stream for stream, _, e in rows if binds_hand(e)}
+    chips: dict[str, Any] = {}
+    out, kept = [], []
+    for stream, seq, e in rows:
+        if e.type == "hand_started" and e.session is not None:
+            if e.session not in chips:
+                chips[e.session] = session_chip(ledger, e.session)
+            chip = chips[e.session]
+            if stream in signed:
+                if earlier_conversion(e.unit, chip):
+                    kept.append(f"{e.hand} ({e.session}: chips of "
+                                f"{format_money(1, chip.decimals, chip.currency)})")
+            else:
+                e = _as_session_says([e], chip)[0]
+        out.append((stream, seq, e))
+    if kept and note is not None:
+        note(f"note: {len(kept)} hand(s) written with the unit stored, whole "
+             "chips of their currency, though their sessions' chips are worth less: a "
+             "signature binds each hand's rows, unit too, so a ledger without the session "
+             "counts them as written (--format phh writes them in the session's money): "
+             + ", ".join(kept))
+    return out
 
 
 def in_play(ledger: Any, hands: Sequence[str] = ()) -> dict[str, int]:
@@ -158,22 +206,13 @@ def session_chip(ledger: Any, session: str) -> Any:
     minor unit, a cent, is ``Unit(currency="USD", decimals=2)``, exported as cents of USD.
     None too for a chip finer than the currency's ISO 4217 minor unit (``--decimals`` beyond
     it), which PHH's money cannot hold: the hand is written in chips as before."""
-    from ledger.model import events as ev
-    from ledger.model.money import minor_units
+    from replay.ingest.units import SessionUnit, session_unit
     from replay.sessions import session_state
 
     state = session_state(ledger, session)
-    if not state.opened or state.currency is None:
+    if not state.opened:
         return None
-    iso = minor_units(state.currency)
-    iso = 2 if iso is None else iso
-    worth, finer = state.chip_value_minor, 10 ** max(0, state.decimals - iso)
-    if worth % finer:
-        return None
-    worth = worth // finer * 10 ** max(0, iso - state.decimals)
-    if worth == 1:
-        return ev.Unit(currency=state.currency, decimals=iso)
-    return ev.Unit(currency=state.currency, minor_per_chip=worth)
+    return session_unit(SessionUnit(state.chip_value_minor, state.currency, state.decimals))
 
 
 def phh_parts(events: Sequence[Any], chip: Any = None) -> tuple:

@@ -735,11 +735,13 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
 
     out, wrong = [], []
     tried = 0
+    as_stored = _stored_so(ledger, batches, unit)
     for b in batches:
         if b.is_hand and b.events and b.session is not None:
             tried += 1
             try:
-                converted = to_session(b.events, unit(b.session), b.session)
+                converted = (list(b.events) if b.hand_id in as_stored
+                             else to_session(b.events, unit(b.session), b.session))
             except LedgerError as exc:
                 if isinstance(exc, NotWholeChips) and exc.rake:  # at the file's rake line
                     exc.located(line=next((i.rake_line for i in read.items if isinstance(
@@ -759,6 +761,33 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
             f"units (hand {first.hand}: an amount of {first.minor}): import it into a session "
             "whose chip divides them, or without --session; never rounded"))]
     return out, [*errors, *wrong]
+
+
+def _stored_so(ledger: Any, batches: list[Batch], unit: Callable[[str], Any]) -> set[str]:
+    """The hands of ``batches`` in the unit an earlier conversion into their session
+    (``unit(session)``: a chip of a cent) stored such a hand in, whole dollars
+    (:func:`replay.ingest.units.earlier_conversion`), that start as the ledger holds them in
+    that session, unit and amounts: the file is the ledger's own export of them, written
+    before exports gave such a hand its session's chip, or one a signature binds as stored.
+    Their amounts are the session's chips already; converted as dollars they would be a
+    hundred times the stored ones. They are compared with the stored hands as they are (a
+    file in whole dollars starts otherwise, and is converted). One query for them all."""
+    from replay.ingest.units import earlier_conversion, session_unit
+    from replay.ingest.writing import _same_start
+
+    maybe = {}
+    for b in batches:
+        if b.is_hand and b.events and b.session is not None and b.hand_id is not None:
+            chip = unit(b.session)
+            if chip is not None and earlier_conversion(b.events[0].unit, session_unit(chip)):
+                maybe[b.hand_id] = b
+    if not maybe:
+        return set()
+    rows = ledger.query("SELECT hand_id, session, CAST(payload AS VARCHAR) FROM events"
+                        " WHERE seq = 1 AND hand_id IN (SELECT UNNEST(?))", [list(maybe)])
+    return {hand for hand, session, payload in rows
+            if session == maybe[hand].session and maybe[hand].events is not None
+            and _same_start(maybe[hand].events[0], payload)}
 
 
 def check_signed_unconverted(read: FileRead, b: Batch, converted: list[Any],

@@ -106,12 +106,9 @@ def _money_unit(currency: str, chip: int) -> ev.Unit:
     """The unit of a hand counted in chips worth ``chip`` minor units of ``currency``, as
     :func:`replay.ingest.units.to_session` gives one and then takes as it is (a chip of one
     minor unit is written with the currency's decimals, as a site's money is)."""
-    if chip > 1:
-        return ev.Unit(currency=currency, minor_per_chip=chip)
-    from ledger.model.money import minor_units
+    from replay.ingest.units import chip_unit
 
-    iso = minor_units(currency)
-    return ev.Unit(currency=currency, decimals=2 if iso is None else iso)
+    return chip_unit(chip, currency)
 
 
 def into_sessions(ledger: Any, read: FileRead) -> FileRead:

@@ -4,7 +4,9 @@ A session says what one of its chips is worth (``chip_value_minor`` minor units 
 currency). A hand read from a file that names a currency has chips of its own worth (HandHQ
 writes dollars with cents: a chip is a cent; a site in whole dollars: a chip is a dollar). On
 import into a session every amount of the hand is converted to the session's chips, exactly,
-or the hand is refused naming the amount that does not convert: never rounded. A hand that
+or the hand is refused naming the amount that does not convert: never rounded; the hand then
+holds the unit of the session's chip (:func:`chip_unit`: a cent is USD with 2 decimals), so it
+reads as the same money where no session says what a chip is worth. A hand that
 names no currency counts in the session's chips as it is (a home game's chips). A tournament's
 hand (its chips are the tournament's, not money) goes into no session that counts money.
 """
@@ -79,8 +81,81 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
                           hand=hand)
     if worth == unit.chip_value_minor and mine.minor_per_chip == worth:
         return list(events)
-    new_unit = ev.Unit(currency=unit.currency, minor_per_chip=unit.chip_value_minor, decimals=0)
-    return rescaled(events, worth, unit.chip_value_minor, new_unit, session)
+    new_unit = chip_unit(unit.chip_value_minor, unit.currency)
+    return _rake_in_money(rescaled(events, worth, unit.chip_value_minor, new_unit, session))
+
+
+def chip_unit(chip: int, currency: str) -> ev.Unit:
+    """The ``unit`` of a hand counted in chips worth ``chip`` minor units of ``currency``
+    (ISO 4217 minor units), one :meth:`ledger.model.events.Unit.money` reads as that: a chip
+    of one minor unit is written with the currency's decimals, as a site's money is (a cent:
+    ``Unit(currency="USD", decimals=2)``; a yen: ``decimals`` 0; a fils: 3), a larger chip is
+    ``minor_per_chip`` of them (a 0.05 USD chip: ``Unit(currency="USD", minor_per_chip=5)``).
+    A code ISO 4217 does not list is taken as 2 decimals (as :func:`chip_minor`)."""
+    if chip != 1:
+        return ev.Unit(currency=currency, minor_per_chip=chip)
+    iso = minor_units(_code(currency))
+    return ev.Unit(currency=currency, decimals=2 if iso is None else iso)
+
+
+def session_unit(unit: SessionUnit) -> ev.Unit | None:
+    """The :func:`chip_unit` of a session's chip ``unit``, its minor units of ``decimals``
+    places made the currency's ISO 4217 minor units (a session of USD written with 3
+    decimals, a chip of 0.010: a cent); None for plain chips, or a chip finer than the
+    currency's minor unit, which no hand's unit can say."""
+    if unit.currency is None:
+        return None
+    iso = minor_units(_code(unit.currency))
+    iso = 2 if iso is None else iso
+    worth, finer = unit.chip_value_minor, 10 ** max(0, unit.decimals - iso)
+    if worth % finer:
+        return None
+    return chip_unit(worth // finer * 10 ** max(0, iso - unit.decimals), unit.currency)
+
+
+def earlier_conversion(unit: ev.Unit, chip: ev.Unit | None) -> bool:
+    """Whether ``unit``, stored on a hand of a session whose chip is ``chip`` (its
+    :func:`session_unit`; None: no chip of money), is
+    the one :func:`to_session` wrote before it gave a chip of one minor unit its currency's
+    decimals: ``minor_per_chip`` 1 and ``decimals`` 0, which reads as a whole dollar where
+    the session's chip is a cent (a yen's chip, ``decimals`` 0 either way, was always right).
+    Such a hand's chips are the session's: no hand of whole dollars is held in a session of
+    cents (an import converts it, ``session open`` and ``session set`` refuse the value)."""
+    return (chip is not None and chip.currency is not None and chip.minor_per_chip == 1
+            and chip.decimals > 0 and unit.currency is not None
+            and _code(unit.currency) == _code(chip.currency)
+            and unit.minor_per_chip == 1 and unit.decimals == 0)
+
+
+def as_chip_says(started: Any, chip: ev.Unit | None) -> Any:
+    """``started``, a stored ``hand_started`` of a session whose chip is ``chip``, with the
+    unit of that chip when its own is an :func:`earlier_conversion` (its file's rake and the
+    ``_rake`` rule's cap, whole chips, then written as money of its decimals, as a hand
+    converted now holds them); otherwise ``started`` itself."""
+    if chip is None or not earlier_conversion(started.unit, chip):
+        return started
+    return _rake_in_money([started.model_copy(update={"unit": chip})])[0]
+
+
+def _rake_in_money(events: list[Any]) -> list[Any]:
+    """``events`` of one hand whose ``hand_started`` has chips of a unit written with
+    decimals (a cent: 2) but its file's ``rake`` and ``_rake`` rule's ``cap`` in whole chips
+    (:func:`_source`), those written as money of those decimals (``rake`` 10 chips: ``"0.10"``,
+    FORMATS.md §1, as :func:`replay.rake.filed_rake` reads them); as they are otherwise."""
+    from decimal import Decimal
+
+    started = events[0]
+    decimals = started.unit.decimals
+    source = dict(started.source)
+    rule = source.get("_rake")
+    if not decimals or not (isinstance(source.get("rake"), int) or (
+            isinstance(rule, dict) and isinstance(rule.get("cap"), int))):
+        return events
+    if isinstance(source.get("rake"), int):
+        source["rake"] = str(Decimal(source["rake"]).scaleb(-decimals))
+    if isinstance(rule, dict) and isinstance(rule.get("cap"), int):
+        source["_rake"] = {**rule, "cap": str(Decimal(rule["cap"]).scaleb(-decimals))}
+    return [started.model_copy(update={"source": source}), *events[1:]]
 
 
 def rescaled(events: Sequence[Any], worth: int, chip: int, unit: ev.Unit, session: str
@@ -229,21 +304,10 @@ def in_money(events: Sequence[Any]) -> list[Any]:
     Raises:
         LedgerError: as :func:`to_session` (none for a hand a session holds).
     """
-    from decimal import Decimal
-
     started = events[0]
     mine = started.unit
     if mine.currency is None or mine.minor_per_chip == 1:
         return list(events)
     iso = minor_units(_code(mine.currency))
     decimals = 2 if iso is None else iso
-    out = to_session(events, SessionUnit(1, mine.currency, decimals), started.session or "")
-    source = dict(out[0].source)
-    if isinstance(source.get("rake"), int):
-        source["rake"] = Decimal(source["rake"]).scaleb(-decimals)
-    rule = source.get("_rake")
-    if isinstance(rule, dict) and isinstance(rule.get("cap"), int):
-        source["_rake"] = {**rule, "cap": Decimal(rule["cap"]).scaleb(-decimals)}
-    unit = ev.Unit(currency=mine.currency, decimals=decimals)
-    out[0] = out[0].model_copy(update={"unit": unit, "source": source})
-    return out
+    return to_session(events, SessionUnit(1, mine.currency, decimals), started.session or "")

@@ -276,7 +276,9 @@ def _same_start_in_session(ledger: Any, started: Any, stored: tuple[str, str | N
     """:func:`_same_start`, or the same once a stored hand that names no currency is given
     its session's chip (:func:`replay.ingest.export.session_chip`): a hand played live in a
     session of 0.25 USD chips is stored in plain chips and exported in that money with
-    ``_chip``, and that export is the hand the ledger holds."""
+    ``_chip``, and that export is the hand the ledger holds; so is a hand converted into a
+    session of 0.01 USD chips before its unit said a cent (its file imported again, or
+    its export, which says a cent)."""
     if _same_start(started, stored[0]):
         return True
     if stored[2] is None or started.unit.currency is None:
@@ -295,13 +297,17 @@ def _same_start(started: Any, stored: str, chip: Any = None) -> bool:
     the blinds and straddles in any order (the forced bets, compared as events, say who posts
     what; the rules read the largest, RULES.md §4.4) and no button as the last seat, where PHH
     puts it (the engine then starts from the first seat either way). ``chip``: the unit of a
-    stored hand that names no currency, its session's chip (:func:`_same_start_in_session`)."""
+    stored hand that names no currency, or whose unit an earlier conversion into the session
+    wrote as whole dollars for its chip of a cent (:func:`replay.ingest.units.
+    earlier_conversion`), its session's chip (:func:`_same_start_in_session`)."""
     if event_json(started) == stored:
         return True
     from ledger.model.events import parse_event
+    from replay.ingest.units import earlier_conversion
 
     held = parse_event(stored)
-    if chip is not None and held.unit.currency is None:
+    if chip is not None and (held.unit.currency is None
+                             or earlier_conversion(held.unit, chip)):
         held = held.model_copy(update={"unit": chip})
     return _identity(started) == _identity(held)
 
