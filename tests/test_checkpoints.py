@@ -254,7 +254,9 @@ def test_an_unknown_key_is_said_and_a_false_name_fails(run, db: str, tmp_path: P
     listed = run("key", "list", "--keys", str(elsewhere)).output.splitlines()
     assert [line.split()[0::2] for line in listed] == [["ann", "private"], ["annie", "public"]]
     result = run("verify", "--against", f"{db}.checkpoints", "--keys", str(elsewhere))
-    assert result.exit_code == 0 and "signed by annie (signed as 'ann')" in result.output
+    assert result.exit_code == 1 and ("but signed as 'ann' with the key named 'annie' here: a "
+                                      "checkpoint names its signer by its key's name") \
+        in result.output
 
 
 def test_bad_checkpoint_input_is_one_line_and_exit_2(run, db: str, tmp_path: Path) -> None:

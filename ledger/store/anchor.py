@@ -12,7 +12,9 @@ The first position where the ledger parts from its checkpoints lies after the hi
 checkpoint it extends and at or before the lowest one it does not (the ledger's end + 1 for a
 rollback); the records' marks (:mod:`ledger.store.checkpoint`) narrow it to one row where they
 cover it. A signed checkpoint is checked against the key directory (:mod:`ledger.store.keys`):
-a bad signature fails it (it was altered: position, hash, time or signature); a key the
+a bad signature fails it (it was altered: position, hash, time, signer or signature), and so
+does a good one whose named signer is not the name of the key that verifies it (a checkpoint
+signed before the signature covered the name, ``v1``, verifies so, held to that); a key the
 directory does not know is said, and fails only when it claims the name of a known key.
 """
 
@@ -140,7 +142,17 @@ def _signature(
     if keys is None:
         return "unknown", None, f"signed as {claimed!r}: no key directory to check it"
     checked = keys.check(point.key, claimed, point.message(full), point.signature)
-    return checked.status, checked.signer, checked.note
+    older = ""
+    if checked.status == "bad":  # perhaps signed before the signer's name was covered
+        old = keys.check(point.key, claimed, point.message(full, older=True), point.signature)
+        if old.status == "good":
+            checked, older = old, " (a signature of the older form: the name is not covered)"
+    if checked.status == "good" and checked.signer != claimed:
+        return "bad", None, (
+            f"signed as {claimed!r} with the key named {checked.signer!r} here: a checkpoint "
+            "names its signer by its key's name (the name altered, or the key held here under "
+            "another name: `handledger key list`)")
+    return checked.status, checked.signer, checked.note + older
 
 
 def _narrow(ledger: Any, first: int, last: int, end: int,

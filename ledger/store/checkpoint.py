@@ -8,7 +8,9 @@ fails ``verify --against`` (:mod:`ledger.store.anchor`).
 
 A checkpoint is the head ``position`` and its row ``hash``, the ledger's name (its file name
 without the suffix), the UTC time ``at`` (``YYYY-MM-DDTHH:MM:SSZ``) and optionally an Ed25519
-signature (:mod:`ledger.store.keys`) over :meth:`Checkpoint.message`. It is written two ways:
+signature (:mod:`ledger.store.keys`) over :meth:`Checkpoint.message`, which covers the
+signer's name too (a checkpoint signed before it did, ``v1``, still verifies: the anchor then
+holds the name to the key's). It is written two ways:
 
 * the **chat line**, one short line to paste, with the first 24 hex digits of the hash
   (96 bits: no rewrite of the ledger can be made to match them)::
@@ -48,7 +50,8 @@ CHAT_PREFIX = "handledger checkpoint "
 CHAT_DIGITS, MIN_PREFIX = 24, 16
 MARK_BYTES = 4
 MAX_FILE_BYTES = 256 * 1024 * 1024  # a checkpoints file read for ``verify --against``
-_SIGNED_AS = b"handledger checkpoint v1\n"
+_SIGNED_AS = b"handledger checkpoint v1\n"  # the older form: the signer's name not covered
+_SIGNED_V2 = b"handledger checkpoint v2\n"
 _TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 _POS_HASH = re.compile(rf"([1-9][0-9]{{0,17}}):([0-9a-f]{{{MIN_PREFIX},64}})")
 _CHAT = re.compile(
@@ -76,12 +79,18 @@ class Checkpoint:
     marks_from: int | None = None
     marks: str | None = None
 
-    def message(self, full_hash: str | None = None) -> bytes:
+    def message(self, full_hash: str | None = None, *, older: bool = False) -> bytes:
         """The bytes a signature covers: a fixed prefix and the canonical JSON of ledger,
-        position, the whole hash (``full_hash`` when this one is a prefix of it) and time."""
+        position, the whole hash (``full_hash`` when this one is a prefix of it), time and
+        the signer's name; ``older``: as a signature of the older form covers them, without
+        the signer's name (``v1``: checkpoints signed before the name was covered still
+        verify: :mod:`ledger.store.anchor`)."""
         body = {"at": self.at, "hash": full_hash or self.hash, "ledger": self.ledger,
                 "position": self.position}  # fmt: skip
-        return _SIGNED_AS + json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+        if older:
+            return _SIGNED_AS + json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+        body["signer"] = self.signer
+        return _SIGNED_V2 + json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
 
     def line(self) -> str:
         """The chat line (see the module docstring)."""
@@ -160,8 +169,9 @@ def take(
     if sign is not None:
         if keys is None:
             raise LedgerError("signing a checkpoint needs a key directory")
+        point = replace(point, signer=sign)
         fingerprint, signature = keys.sign(sign, point.message())
-        point = replace(point, signer=sign, key=fingerprint, signature=signature)
+        point = replace(point, key=fingerprint, signature=signature)
     if target is not None:
         _append(target, json.dumps(point.record(), sort_keys=True, separators=(",", ":")))
     return point
