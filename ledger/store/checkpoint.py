@@ -26,7 +26,8 @@ holds the name to the key's). It is written two ways:
   signature does not cover the marks.
 
 A checkpoints file may hold records, chat lines (also inside a longer line, as pasted from a
-chat export), and ``POS:HASH`` lines; blank lines and ``#`` comments are skipped.
+chat export), and ``POS:HASH`` lines; every other line (blank, a ``#`` comment, the chat
+around a pasted line) is passed over, and a file with no checkpoint at all is refused.
 """
 
 from __future__ import annotations
@@ -59,6 +60,10 @@ _CHAT = re.compile(
     rf"(?P<hash>[0-9a-f]{{{MIN_PREFIX},64}}) (?P<at>{_TIME})"
     r"(?: signed (?P<signer>\S{1,40}) (?P<key>[0-9a-f]{12}):(?P<signature>[A-Za-z0-9_-]{86}))?"
 )
+#: A chat line's ``POS:HASH``: a line with the prefix and one is a checkpoint, whole or damaged.
+_HEAD = re.compile(rf"\s[1-9][0-9]{{0,17}}:[0-9a-f]{{{MIN_PREFIX},}}")
+#: Where a checkpoint read from a chat line given as the argument itself comes from.
+PASTED = "(the line given)"
 _FIELDS = {"ledger", "position", "hash", "at", "signer", "key", "signature", "marks_from",
            "marks"}  # fmt: skip
 
@@ -215,16 +220,22 @@ def _last_extended(ledger: Any, path: Path, upto: int) -> int:
 
 
 def load(spec: str) -> list[tuple[str, Checkpoint]]:
-    """The checkpoints named by ``spec``: a ``POS:HASH`` (when no file has that name), else a
-    checkpoints file; each with where it came from (``FILE:LINE`` or ``POS:HASH``).
+    """The checkpoints named by ``spec``: a ``POS:HASH`` or a whole chat line (pasted as the
+    argument) when no file has that name, else a checkpoints file, whose lines that hold no
+    checkpoint (the chat around pasted lines) are passed over; each with where it came from
+    (``FILE:LINE``, ``POS:HASH`` or :data:`PASTED`).
 
     Raises:
-        MalformedInput: a line that is not a checkpoint, a file without any, too large
-            (``MAX_FILE_BYTES``), not UTF-8 or unreadable.
+        MalformedInput: a damaged checkpoint line or record, a file without any checkpoint,
+            too large (``MAX_FILE_BYTES``), not UTF-8 or unreadable.
     """
     match = _POS_HASH.fullmatch(spec.strip())
-    if match is not None and not Path(spec).exists():
+    if match is not None and not _is_file(spec):
         return [(spec, Checkpoint("", int(match.group(1)), match.group(2)))]
+    if CHAT_PREFIX in spec and not _is_file(spec):  # a chat line pasted as the argument
+        point = parse_line(spec)
+        if point is not None:
+            return [(PASTED, point)]
     path = Path(spec)
     if re.fullmatch(r"[0-9]+:.*", spec.strip()) and not path.exists():
         raise MalformedInput(f"{spec!r} is not POS:HASH (a position above 0, ':' and at least "
@@ -249,14 +260,21 @@ def load(spec: str) -> list[tuple[str, Checkpoint]]:
             point = parse_line(line)
         except MalformedInput as e:
             raise e.located(file=spec, line=number) from None
-        if point is not None:
+        if point is not None:  # a line that holds none (the chat around it) is passed over
             found.append((f"{spec}:{number}", point))
-        elif line.strip() and not line.lstrip().startswith("#"):
-            raise MalformedInput("not a checkpoint (a JSON record, a chat line or POS:HASH)",
-                                 file=spec, line=number)
     if not found:
-        raise MalformedInput("holds no checkpoint", file=spec)
+        raise MalformedInput("holds no checkpoint (a JSON record, a chat line or POS:HASH)",
+                             file=spec)
     return found
+
+
+def _is_file(spec: str) -> bool:
+    """Whether a file (or anything) has the name ``spec``; a name the system cannot hold
+    (too long) is none."""
+    try:
+        return Path(spec).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def parse_line(line: str) -> Checkpoint | None:
@@ -275,7 +293,7 @@ def parse_line(line: str) -> Checkpoint | None:
     if match is not None:
         return Checkpoint("", int(match.group(1)), match.group(2))
     start = text.find(CHAT_PREFIX)
-    if start < 0:
+    if start < 0 or not _HEAD.search(text, start):  # words about checkpoints, not one
         return None
     match = _CHAT.fullmatch(text[start:].rstrip())
     if match is None:
