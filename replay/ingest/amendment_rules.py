@@ -7,8 +7,9 @@ is stored as played, with its audit finding; an amendment is a host's act after 
 is held to the rules the command that makes it holds it to, signed or not. Each correction of
 a JSON-lines hand is checked against the hand's rows before it as the file gives them:
 
-* the correction a ``void`` writes with its void (the next row is the ``hand_voided``) drops
-  the hand's end and is held only to the engine's rules (the voided hand replays);
+* the correction a ``void`` writes with its void (it only deletes, and the next row is the
+  ``hand_voided``) drops the hand's end and is held only to the engine's rules (the voided
+  hand replays);
 * one that takes back amendments only (every change deletes a correction or void: ``undo``)
   to ``undo``'s: the hand without them replays and stays whole
   (:func:`replay.whatif.same_hand`), unless it is voided again;
@@ -76,7 +77,8 @@ def refusal(events: Sequence[Any], index: int) -> str | None:
         said = reason_as_typed(exc, stream_decimals(before))
         return f"the corrected hand is not legal: event {exc.seq}: {said}"
     nxt = events[index + 1] if index + 1 < len(events) else None
-    if nxt is not None and nxt.type == "hand_voided":
+    if nxt is not None and nxt.type == "hand_voided" \
+            and all(c.op == "delete" for c in correction.changes):
         return None  # a void's correction: it drops the end, the void follows
     try:
         if _takes_back(before, correction):
