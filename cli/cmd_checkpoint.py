@@ -69,8 +69,10 @@ def checkpoint(obj: Any, out: str | None, as_json: bool, sign: str | None,
 
 def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str) -> bool:
     """Print the verdict of every checkpoint of ``checkpoints`` (what
-    :func:`ledger.store.checkpoint.load` read of a file or ``POS:HASH``) and where the ledger
-    parts from them; return whether it extends them all (signatures good)."""
+    :func:`ledger.store.checkpoint.load` read of a file, a pasted line or ``POS:HASH``) and
+    where the ledger parts from them (the first position, located by the records' marks, its
+    own or those of the ledger's checkpoints file: :func:`ledger.store.anchor.records_beside`);
+    return whether it extends them all (signatures good)."""
     from ledger.store.anchor import compare
 
     report = compare(ledger, checkpoints, _store(keys_dir))
@@ -84,7 +86,9 @@ def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str) -> bool:
     if report.parts is not None:
         first, last = report.parts
         where = (f"at position {first}" + (f" ({report.row})" if report.row else "")
-                 if first == last else f"between positions {first} and {last}")
+                 if first == last else f"between positions {first} and {last} (no record "
+                 "given or beside the ledger marks the rows between: a pasted line or "
+                 "POS:HASH only bounds it; the records `checkpoint` appends name the row)")
         click.echo(f"the ledger parts from its checkpoints {where}")
     elif report.ok:
         after = report.unvouched

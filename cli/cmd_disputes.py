@@ -116,22 +116,28 @@ def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None, clo
 @click.argument("hand_id", metavar="HAND")
 @click.option("--by", "by", required=True, help="Who takes it back.")
 @click.option("--reason", default=None, help="Why (default: the undo of that action).")
+@click.option("--sign", default=None, metavar="NAME", help="Sign it with the key NAME.")
 @click.option("--closed", is_flag=True,
               help="Record it though HAND's session is closed and HAND, paid by the rules "
                    "until now, would be paid differently, or a player's net moves.")
+@keys_option
 @click.pass_obj
-def undo(obj: Context, hand_id: str, by: str, reason: str | None, closed: bool) -> None:
+def undo(obj: Context, hand_id: str, by: str, reason: str | None, sign: str | None,
+         closed: bool, keys_dir: str) -> None:
     """Take back exactly the last thing appended to HAND: an action (`act`), a correction or a
     void (with the correction that dropped the hand's end for it). The undo is itself an
     appended correction; nothing is deleted. Refused, exit 2, when there is nothing of the
     kind (the hand's start or import) or the hand without it would not replay legally, and,
     as for `correct` and `void`, when it leaves a clean hand of a closed session paid wrong or
-    (a void or correction taken back) moves a player's net there (unless --closed)."""
+    (a void or correction taken back) moves a player's net there (unless --closed). --sign
+    signs the undo as `correct` and `void` sign; `history` names an unsigned undo of a signed
+    amendment."""
+    from ledger.store.keys import KeyStore
     from replay.corrections import undo as take_back
 
     with refusals_named(obj.names):
         done = take_back(obj.ledger(existing=True), hand_id, by=by, reason=reason,
-                         closed=closed)
+                         keys=KeyStore(keys_dir), sign=sign, closed=closed)
     click.echo(obj.names()(text.corrected_text(hand_id, done)))
 
 

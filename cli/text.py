@@ -436,6 +436,11 @@ def history_text(data: dict[str, Any]) -> str:
             mark = {"good": "ok", "bad": "FAILS", "unknown": "unknown key"}
             lines.append(f"        signature {mark[item['signature']['status']]}: "
                          f"{item['signature']['note']}; {item['signature']['covers']}")
+        if item.get("unsigned"):
+            signed = ", ".join(f"the {'void' if t['type'] == 'hand_voided' else 'correction'} "
+                               f"at seq {t['seq']} (signed by {t['signer']})"
+                               for t in item["unsigned"])
+            lines.append(f"        unsigned: takes back {signed} with no signature of its own")
         changed = {c["seq"] for c in item.get("changes", []) if c["op"] != "insert_after"}
         for c in item.get("changes", []):
             event = f" {change_brief(c['event'], decimals)}" if c["event"] else ""

@@ -247,7 +247,9 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
     (None: as first recorded; ``was`` None with ``was_set_by``: deleted by it), so that a
     correction of a correction names the value it changed
     (:func:`replay.fold.in_force_before`); a change
-    taking back a correction or void names that amendment.
+    taking back a correction or void names that amendment. An unsigned correction that takes
+    back signed amendments (an ``undo`` without ``--sign``) has ``unsigned``, a list of
+    ``{"seq", "type", "signer"}`` of those it takes back.
 
     Raises:
         NotFound: no such hand; LedgerError: a damaged key file.
@@ -270,6 +272,8 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
                                      "note": checked.note,
                                      "binds": "hand" if signing.binds_hand(e) else "event",
                                      "covers": signing.binding(e, index)}
+            if (taken := _signed_taken_back(e, rows)) and e.signature is None:
+                item["unsigned"] = taken
             if r.type == "correction":
                 before = in_force_before(events, r.seq)
                 item |= {"changes": [
@@ -280,6 +284,22 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
             item["event"] = e.model_dump(mode="json", exclude={"type", "schema_version"})
             originals.append(item)
     return {"hand": hand, "events": originals, "amendments": amendments}
+
+
+def _signed_taken_back(event: Any, rows: Sequence[Any]) -> list[dict[str, Any]]:
+    """The signed corrections and voids the correction ``event`` deletes (takes back: an
+    ``undo``), each as ``{"seq", "type", "signer"}``; empty for a void or any other
+    correction."""
+    if event.type != "correction":
+        return []
+    out = []
+    for c in event.changes:
+        row = rows[c.seq - 1] if c.op == "delete" and 1 <= c.seq <= len(rows) else None
+        if row is not None and isinstance(row.event, signing.SIGNABLE) \
+                and row.event.signature is not None:
+            out.append({"seq": row.seq, "type": row.type,
+                        "signer": row.event.signature.signer})
+    return out
 
 
 def _was(change: ev.Change, by_seq: dict[int, Any], before: dict[int, Any],
@@ -336,6 +356,7 @@ def _word(value: Any) -> str:
 
 @_about_the_hand
 def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
+         keys: KeyStore | None = None, sign: str | None = None,
          closed: bool = False) -> Corrected:
     """Take back exactly the last thing appended to the hand, with an appended correction
     (history stays): a live ``act`` (the correction deletes its event; the hand must then
@@ -344,9 +365,12 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     correction that dropped the hand's end for it, and the hand reads as before the void).
     What was appended is the hand's rows written together (one ``recorded_at``); undo after
     undo walks back (:func:`last_write`): an undo and what it took back are passed over.
+    The undo is signed with the key ``sign`` of ``keys`` when given, binding the hand as it
+    stood, as :func:`correct` signs (:mod:`ledger.store.signing`).
 
     Raises:
-        NotFound: no such hand; IllegalAction: the last thing appended is the hand itself
+        NotFound: no such hand, or no private key ``sign``; IllegalAction: the last thing
+            appended is the hand itself
             (``hand start`` or an import: void or correct it), mixes original events and
             amendments, or leaves a hand the rules refuse or that is no longer whole, or
             a clean hand of a closed session paid wrong, or (a void or correction taken
@@ -371,7 +395,7 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
                                 "or void it", hand=hand)
         text = reason or f"undo of {words}"
         done = correct(ledger, hand, [ChangeSpec("delete", r.seq) for r in last], reason=text,
-                       by=by, closed=closed)
+                       by=by, keys=keys, sign=sign, closed=closed)
         return Corrected(done.seq, done.before, done.after, done.downstream, words)
     if amended != {True}:
         raise IllegalAction(f"cannot undo {seqs}: it mixes original events and corrections "
@@ -399,6 +423,7 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     if not closed:
         _closed_void(ledger, hand, rows[0].session, events, after,
                      doing=f"undoing {words} of hand {hand}")
+    [correction] = _signed(hand, events, [correction], keys, sign)
     return _append(ledger, hand, rows, correction, words, closed=closed)
 
 

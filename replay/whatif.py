@@ -260,18 +260,31 @@ def payouts_as_at_the_table(events: Sequence[Any], correction: ev.Correction,
         IllegalAction: ``"correction replace 21 'pay Bob 18': Bob folded: …"``: the changes,
             then the live refusal's words.
     """
+    fault = payout_fault(events, correction)
+    if fault is not None:
+        said = ", ".join(f"{s.op} {s.seq}" + (f" {s.text!r}" if s.text is not None else "")
+                         for s in specs)
+        raise IllegalAction(f"correction {said}: {fault}")
+
+
+def payout_fault(events: Sequence[Any], correction: ev.Correction) -> str | None:
+    """What a live ``act`` or ``end`` would refuse in the hand ``events`` corrected by
+    ``correction`` that it did not refuse before (:func:`replay.payout_rules.new_fault`: the
+    rules of :func:`payouts_as_at_the_table`), in the live refusal's words; None when the
+    correction breaks none of them, or ``events`` did not replay (the correction repairs
+    them).
+
+    Raises:
+        IllegalAction: the corrected hand does not replay.
+    """
     from replay.fold import fold_stream
     from replay.payout_rules import new_fault
 
     try:
         before = fold_stream(events)[0]
     except IllegalAction:
-        return
-    fault = new_fault(before, fold_stream([*events, correction])[0])
-    if fault is not None:
-        said = ", ".join(f"{s.op} {s.seq}" + (f" {s.text!r}" if s.text is not None else "")
-                         for s in specs)
-        raise IllegalAction(f"correction {said}: {fault}")
+        return None
+    return new_fault(before, fold_stream([*events, correction])[0])
 
 
 def _one_change_a_seq(specs: Sequence[ChangeSpec]) -> None:

@@ -151,10 +151,10 @@ def test_a_consistent_rewrite_passes_verify_but_not_the_checkpoint(
     assert lines[1].startswith(f"checkpoint {db}.checkpoints:1 friday 3696:{before[1][:16]}")
     assert "FAILS: row 3696 hashes" in lines[1]
     assert lines[2] == "the ledger parts from its checkpoints at position 1534 (s02-011 seq 37)"
-    pasted = run("verify", "--against", f"3696:{before[1]}")
+    pasted = run("verify", "--against", f"3696:{before[1]}")  # its record beside marks the row
     assert pasted.exit_code == 1
     assert pasted.output.splitlines()[-1] == (
-        "the ledger parts from its checkpoints between positions 1 and 3696")
+        "the ledger parts from its checkpoints at position 1534 (s02-011 seq 37)")
 
 
 def test_the_checkpoint_before_the_rewrite_still_holds(run, db: str, extended: Path) -> None:
@@ -254,14 +254,16 @@ def test_an_unknown_key_is_said_and_a_false_name_fails(run, db: str, tmp_path: P
     listed = run("key", "list", "--keys", str(elsewhere)).output.splitlines()
     assert [line.split()[0::2] for line in listed] == [["ann", "private"], ["annie", "public"]]
     result = run("verify", "--against", f"{db}.checkpoints", "--keys", str(elsewhere))
-    assert result.exit_code == 0 and "signed by annie (signed as 'ann')" in result.output
+    assert result.exit_code == 1 and ("but signed as 'ann' with the key named 'annie' here: a "
+                                      "checkpoint names its signer by its key's name") \
+        in result.output
 
 
 def test_bad_checkpoint_input_is_one_line_and_exit_2(run, db: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
-    bad.write_text("3696:" + "ab" * 12 + "\nhello\n")
+    bad.write_text("hello\n")  # chat around pasted lines is passed over: none here
     cases = {
-        str(bad): f"{bad}:2: not a checkpoint",
+        str(bad): f"{bad}: holds no checkpoint",
         "12:xyz": "'12:xyz' is not POS:HASH (a position above 0, ':' and at least 16 "
                   "lowercase hex digits of its hash) and no file has that name",
         "25:1ad8890b": "'25:1ad8890b' is not POS:HASH",
@@ -278,10 +280,11 @@ def test_bad_checkpoint_input_is_one_line_and_exit_2(run, db: str, tmp_path: Pat
     assert "not UTF-8 text" in run("verify", "--against", str(bad)).output
     bad.write_text('{"ledger": "x", "position": 3, "hash": "' + "a" * 64 + '", "evil": 1}\n')
     assert "unknown fields" in run("verify", "--against", str(bad)).output
-    for deep in ("[" * 50_000, '{"a":' * 50_000):
+    for deep, said in (("[" * 50_000, f"{bad}: holds no checkpoint"),
+                       ('{"a":' * 50_000, f"{bad}:1: ")):
         bad.write_text(deep + "\n")
         result = run("verify", "--against", str(bad))
-        assert result.exit_code == 2 and f"{bad}:1: " in result.output
+        assert result.exit_code == 2 and said in result.output
 
 
 def test_session_close_takes_a_checkpoint(run, db: str) -> None:

@@ -12,7 +12,9 @@ The first position where the ledger parts from its checkpoints lies after the hi
 checkpoint it extends and at or before the lowest one it does not (the ledger's end + 1 for a
 rollback); the records' marks (:mod:`ledger.store.checkpoint`) narrow it to one row where they
 cover it. A signed checkpoint is checked against the key directory (:mod:`ledger.store.keys`):
-a bad signature fails it (it was altered: position, hash, time or signature); a key the
+a bad signature fails it (it was altered: position, hash, time, signer or signature), and so
+does a good one whose named signer is not the name of the key that verifies it (a checkpoint
+signed before the signature covered the name, ``v1``, verifies so, held to that); a key the
 directory does not know is said, and fails only when it claims the name of a known key.
 """
 
@@ -24,7 +26,16 @@ from dataclasses import dataclass
 from os.path import commonprefix
 from typing import Any, Literal
 
-from ledger.store.checkpoint import MARK_BYTES, Checkpoint, hash_prefixes, last_row, row_at
+from ledger.model.errors import MalformedInput
+from ledger.store.checkpoint import (
+    MARK_BYTES,
+    Checkpoint,
+    default_file,
+    hash_prefixes,
+    last_row,
+    parse_line,
+    row_at,
+)
 from ledger.store.keys import KeyStore
 
 Signature = Literal["none", "good", "bad", "unknown", "unchecked"]
@@ -93,7 +104,10 @@ def compare(
     last = min(failed)
     first = 1 + max((v.checkpoint.position for v in verdicts
                      if v.extended and v.checkpoint.position < last), default=0)  # fmt: skip
-    first, last = _narrow(ledger, first, last, end, [v.checkpoint for v in verdicts])
+    points = [v.checkpoint for v in verdicts]
+    if first < last:  # a pasted line alone bounds it: the ledger's own records may mark it
+        points += records_beside(ledger, points)
+    first, last = _narrow(ledger, first, last, end, points)
     row = row_at(ledger, first) if first == last else None
     return AnchorReport(verdicts, (first, last), row and f"{row[1]} seq {row[2]}", end)
 
@@ -140,7 +154,54 @@ def _signature(
     if keys is None:
         return "unknown", None, f"signed as {claimed!r}: no key directory to check it"
     checked = keys.check(point.key, claimed, point.message(full), point.signature)
-    return checked.status, checked.signer, checked.note
+    older = ""
+    if checked.status == "bad":  # perhaps signed before the signer's name was covered
+        old = keys.check(point.key, claimed, point.message(full, older=True), point.signature)
+        if old.status == "good":
+            checked, older = old, " (a signature of the older form: the name is not covered)"
+    if checked.status == "good" and checked.signer != claimed:
+        return "bad", None, (
+            f"signed as {claimed!r} with the key named {checked.signer!r} here: a checkpoint "
+            "names its signer by its key's name (the name altered, or the key held here under "
+            "another name: `handledger key list`)")
+    return checked.status, checked.signer, checked.note + older
+
+
+def records_beside(ledger: Any, points: Sequence[Checkpoint]) -> list[Checkpoint]:
+    """Records of the ledger's own checkpoints file (:func:`default_file`) whose marks cover
+    the rows up to each of ``points`` that has none (a pasted chat line, a ``POS:HASH``): the
+    latest record of the same position whose hash starts with the point's, then the record
+    at the position just before its ``marks_from`` (the checkpoint it took its marks after),
+    and so on back to position 1. They only locate a parting (:func:`_narrow`): the verdicts
+    are the points' own. None when the file is missing or unreadable; damaged lines are
+    passed over."""
+    path = default_file(ledger.path)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace") if path else ""
+    except OSError:
+        return []
+    records: list[Checkpoint] = []
+    for line in text.splitlines():
+        try:
+            point = parse_line(line)
+        except MalformedInput:
+            continue
+        if point is not None and point.marks and point.marks_from:
+            records.append(point)
+    out: list[Checkpoint] = []
+    for given in points:
+        if given.marks:
+            continue
+        index = next((k for k in range(len(records) - 1, -1, -1)
+                      if records[k].position == given.position
+                      and records[k].hash.startswith(given.hash)), None)
+        while index is not None:
+            record = records[index]
+            out.append(record)
+            before = (record.marks_from or 1) - 1
+            index = next((k for k in range(index - 1, -1, -1)
+                          if records[k].position == before), None) if before > 0 else None
+    return out
 
 
 def _narrow(ledger: Any, first: int, last: int, end: int,

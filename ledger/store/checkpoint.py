@@ -8,7 +8,9 @@ fails ``verify --against`` (:mod:`ledger.store.anchor`).
 
 A checkpoint is the head ``position`` and its row ``hash``, the ledger's name (its file name
 without the suffix), the UTC time ``at`` (``YYYY-MM-DDTHH:MM:SSZ``) and optionally an Ed25519
-signature (:mod:`ledger.store.keys`) over :meth:`Checkpoint.message`. It is written two ways:
+signature (:mod:`ledger.store.keys`) over :meth:`Checkpoint.message`, which covers the
+signer's name too (a checkpoint signed before it did, ``v1``, still verifies: the anchor then
+holds the name to the key's). It is written two ways:
 
 * the **chat line**, one short line to paste, with the first 24 hex digits of the hash
   (96 bits: no rewrite of the ledger can be made to match them)::
@@ -24,7 +26,8 @@ signature (:mod:`ledger.store.keys`) over :meth:`Checkpoint.message`. It is writ
   signature does not cover the marks.
 
 A checkpoints file may hold records, chat lines (also inside a longer line, as pasted from a
-chat export), and ``POS:HASH`` lines; blank lines and ``#`` comments are skipped.
+chat export), and ``POS:HASH`` lines; every other line (blank, a ``#`` comment, the chat
+around a pasted line) is passed over, and a file with no checkpoint at all is refused.
 """
 
 from __future__ import annotations
@@ -48,7 +51,8 @@ CHAT_PREFIX = "handledger checkpoint "
 CHAT_DIGITS, MIN_PREFIX = 24, 16
 MARK_BYTES = 4
 MAX_FILE_BYTES = 256 * 1024 * 1024  # a checkpoints file read for ``verify --against``
-_SIGNED_AS = b"handledger checkpoint v1\n"
+_SIGNED_AS = b"handledger checkpoint v1\n"  # the older form: the signer's name not covered
+_SIGNED_V2 = b"handledger checkpoint v2\n"
 _TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 _POS_HASH = re.compile(rf"([1-9][0-9]{{0,17}}):([0-9a-f]{{{MIN_PREFIX},64}})")
 _CHAT = re.compile(
@@ -56,6 +60,10 @@ _CHAT = re.compile(
     rf"(?P<hash>[0-9a-f]{{{MIN_PREFIX},64}}) (?P<at>{_TIME})"
     r"(?: signed (?P<signer>\S{1,40}) (?P<key>[0-9a-f]{12}):(?P<signature>[A-Za-z0-9_-]{86}))?"
 )
+#: A chat line's ``POS:HASH``: a line with the prefix and one is a checkpoint, whole or damaged.
+_HEAD = re.compile(rf"\s[1-9][0-9]{{0,17}}:[0-9a-f]{{{MIN_PREFIX},}}")
+#: Where a checkpoint read from a chat line given as the argument itself comes from.
+PASTED = "(the line given)"
 _FIELDS = {"ledger", "position", "hash", "at", "signer", "key", "signature", "marks_from",
            "marks"}  # fmt: skip
 
@@ -76,12 +84,18 @@ class Checkpoint:
     marks_from: int | None = None
     marks: str | None = None
 
-    def message(self, full_hash: str | None = None) -> bytes:
+    def message(self, full_hash: str | None = None, *, older: bool = False) -> bytes:
         """The bytes a signature covers: a fixed prefix and the canonical JSON of ledger,
-        position, the whole hash (``full_hash`` when this one is a prefix of it) and time."""
+        position, the whole hash (``full_hash`` when this one is a prefix of it), time and
+        the signer's name; ``older``: as a signature of the older form covers them, without
+        the signer's name (``v1``: checkpoints signed before the name was covered still
+        verify: :mod:`ledger.store.anchor`)."""
         body = {"at": self.at, "hash": full_hash or self.hash, "ledger": self.ledger,
                 "position": self.position}  # fmt: skip
-        return _SIGNED_AS + json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+        if older:
+            return _SIGNED_AS + json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+        body["signer"] = self.signer
+        return _SIGNED_V2 + json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
 
     def line(self) -> str:
         """The chat line (see the module docstring)."""
@@ -160,8 +174,9 @@ def take(
     if sign is not None:
         if keys is None:
             raise LedgerError("signing a checkpoint needs a key directory")
+        point = replace(point, signer=sign)
         fingerprint, signature = keys.sign(sign, point.message())
-        point = replace(point, signer=sign, key=fingerprint, signature=signature)
+        point = replace(point, key=fingerprint, signature=signature)
     if target is not None:
         _append(target, json.dumps(point.record(), sort_keys=True, separators=(",", ":")))
     return point
@@ -205,16 +220,22 @@ def _last_extended(ledger: Any, path: Path, upto: int) -> int:
 
 
 def load(spec: str) -> list[tuple[str, Checkpoint]]:
-    """The checkpoints named by ``spec``: a ``POS:HASH`` (when no file has that name), else a
-    checkpoints file; each with where it came from (``FILE:LINE`` or ``POS:HASH``).
+    """The checkpoints named by ``spec``: a ``POS:HASH`` or a whole chat line (pasted as the
+    argument) when no file has that name, else a checkpoints file, whose lines that hold no
+    checkpoint (the chat around pasted lines) are passed over; each with where it came from
+    (``FILE:LINE``, ``POS:HASH`` or :data:`PASTED`).
 
     Raises:
-        MalformedInput: a line that is not a checkpoint, a file without any, too large
-            (``MAX_FILE_BYTES``), not UTF-8 or unreadable.
+        MalformedInput: a damaged checkpoint line or record, a file without any checkpoint,
+            too large (``MAX_FILE_BYTES``), not UTF-8 or unreadable.
     """
     match = _POS_HASH.fullmatch(spec.strip())
-    if match is not None and not Path(spec).exists():
+    if match is not None and not _is_file(spec):
         return [(spec, Checkpoint("", int(match.group(1)), match.group(2)))]
+    if CHAT_PREFIX in spec and not _is_file(spec):  # a chat line pasted as the argument
+        point = parse_line(spec)
+        if point is not None:
+            return [(PASTED, point)]
     path = Path(spec)
     if re.fullmatch(r"[0-9]+:.*", spec.strip()) and not path.exists():
         raise MalformedInput(f"{spec!r} is not POS:HASH (a position above 0, ':' and at least "
@@ -239,14 +260,21 @@ def load(spec: str) -> list[tuple[str, Checkpoint]]:
             point = parse_line(line)
         except MalformedInput as e:
             raise e.located(file=spec, line=number) from None
-        if point is not None:
+        if point is not None:  # a line that holds none (the chat around it) is passed over
             found.append((f"{spec}:{number}", point))
-        elif line.strip() and not line.lstrip().startswith("#"):
-            raise MalformedInput("not a checkpoint (a JSON record, a chat line or POS:HASH)",
-                                 file=spec, line=number)
     if not found:
-        raise MalformedInput("holds no checkpoint", file=spec)
+        raise MalformedInput("holds no checkpoint (a JSON record, a chat line or POS:HASH)",
+                             file=spec)
     return found
+
+
+def _is_file(spec: str) -> bool:
+    """Whether a file (or anything) has the name ``spec``; a name the system cannot hold
+    (too long) is none."""
+    try:
+        return Path(spec).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def parse_line(line: str) -> Checkpoint | None:
@@ -265,7 +293,7 @@ def parse_line(line: str) -> Checkpoint | None:
     if match is not None:
         return Checkpoint("", int(match.group(1)), match.group(2))
     start = text.find(CHAT_PREFIX)
-    if start < 0:
+    if start < 0 or not _HEAD.search(text, start):  # words about checkpoints, not one
         return None
     match = _CHAT.fullmatch(text[start:].rstrip())
     if match is None:

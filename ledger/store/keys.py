@@ -126,9 +126,11 @@ class KeyStore:
 
         Raises:
             MalformedInput: a bad name.
-            LedgerError: a key of that name exists, or the directory cannot be written.
+            LedgerError: a key of that name exists (whatever its case: :meth:`_name_free`),
+                or the directory cannot be written.
         """
         check_name(name)
+        self._name_free(name)
         private = Ed25519PrivateKey.generate()
         pem = private.private_bytes(
             serialization.Encoding.PEM,
@@ -153,11 +155,16 @@ class KeyStore:
 
     def add(self, name: str, text: str) -> KeyInfo:
         """Store someone's public key ``text`` (``ed25519:…``) as ``name``; adding the same key
-        again is a no-op.
+        again is a no-op. A directory holds one key a name and one name a key: a signature
+        names its signer, and a checkpoint whose named signer is not the name of the key
+        that verifies it fails (:mod:`ledger.store.anchor`), so the same key under a second
+        name, or a second key under a name that differs only in case, would make either name
+        pass for the other.
 
         Raises:
             MalformedInput: a bad name or key text.
-            LedgerError: ``name`` holds another key.
+            LedgerError: ``name`` holds another key, a name differing only in case is taken,
+                or the key is held under another name.
         """
         check_name(name)
         public = parse_public(text)
@@ -166,6 +173,13 @@ class KeyStore:
             if known.public != public_text(public):
                 raise LedgerError(f"key {name!r} is another key ({known.fingerprint})")
             return known
+        self._name_free(name)
+        held = [k for k in self.list() if k.public == public_text(public)]
+        if held:
+            raise LedgerError(
+                f"key {name!r}: this public key ({held[0].fingerprint}) is already held here as "
+                f"{held[0].name!r}: a key has one name in a key directory, the name its "
+                "signatures are checked against (`handledger key list`); nothing written")
         self._make_directory()
         self._pub(name).write_text(public_text(public) + "\n", encoding="ascii")
         return KeyInfo(name, fingerprint(public), public_text(public), False)
@@ -248,6 +262,20 @@ class KeyStore:
                                         f"key {claimed!r} has here")  # fmt: skip
         return Checked("unknown", None, f"signed by an unknown key {key} (as {claimed!r}): "
                                         "`handledger key add` it to check")  # fmt: skip
+
+    def _name_free(self, name: str) -> None:
+        """Refuse a new key ``name`` when the directory holds a key whose name differs from it
+        only in case (``FLOOR`` beside ``floor``): one key a name, whatever its case.
+
+        Raises:
+            LedgerError: naming the key held.
+        """
+        for info in self.list():
+            if info.name != name and info.name.casefold() == name.casefold():
+                raise LedgerError(
+                    f"key {name!r}: the key directory already holds a key {info.name!r} "
+                    f"({info.fingerprint}): key names are one key each, whatever their case; "
+                    "nothing written")
 
     def _make_directory(self) -> None:
         try:

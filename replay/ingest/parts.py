@@ -89,6 +89,7 @@ def prepare_part(job: Job) -> Part:
 def _prepare_jsonl(job: Job) -> Part:
     from ledger.formats.jsonl.importer import IMPORTER
     from replay.carry import may_carry
+    from replay.ingest.amendment_rules import check_amendments
     from replay.ingest.pipeline import check_entry_names, check_items
     from replay.ingest.signatures import signed_amendments
 
@@ -103,6 +104,10 @@ def _prepare_jsonl(job: Job) -> Part:
         return Part(fallback="a bad line")
     if next(signed_amendments(read), None) is not None:
         return Part(fallback="a signed correction or void")  # checked in one process
+    try:
+        check_amendments(read)
+    except LedgerError:
+        return Part(fallback="a correction the rules refuse")  # refused in one process
     try:
         check_entry_names(read)
     except LedgerError:

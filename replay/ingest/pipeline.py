@@ -47,6 +47,7 @@ from ledger.store.streams import (
     stored_rows,
 )
 from replay.build import check_events, phh_fold
+from replay.ingest.amendment_rules import check_amendments
 from replay.ingest.faults import hand_faults
 from replay.ingest.registry import find_importer, formats, not_text
 from replay.ingest.signatures import Signatures
@@ -356,6 +357,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         report.known += held_after_refused(ledger, read)  # a log's hands after a refused one
         if signatures is not None:  # before anything of the file is written
             report.notes.extend(signatures.check(read))
+        check_amendments(read)  # a correction held to `correct`'s rules, signed or not
         if session is not None and read.session is None:  # the file does not open it
             from replay.sessions import open_state
 
