@@ -81,7 +81,7 @@ def compare_payouts(
     left = carried_on(result, recorded, rake)
     if left and not carried_out:
         notes.append(f"{left} chip(s) carried to the session's next hand (not yet claimed)")
-    if carried and left < carried:
+    if carried and left < carried and carried_out in (0, left):
         notes.append(f"the table paid out {carried - left} of the {carried} chip(s) the rules "
                      "carry to the session's next hand: only what it left is carried "
                      "(RULES.md §3.8, §7.1)")

@@ -479,18 +479,27 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     if status == "open" and discrepancies:  # nothing is paid until it ends: a preview only
         notes.append(_in_progress_note(started.hand, discrepancies))
         discrepancies = []
-    if status == "incomplete":
-        notes.append("incomplete: the log stops before the end of the hand")
-    elif status == "voided":
-        notes.append("voided: every contribution returned")
-    if status in ("voided", "incomplete") and result.carried:
-        notes.append(f"the {result.carried} chip(s) carried into it pass on to the session's "
-                     "next hand (RULES.md §7.1)")
+    notes.extend(_unplayed_notes(status, result.carried))
     if corrected:
         notes.append("corrected")
     return HandReplay(started.hand, session or started.session, started.game, result,
                       recorded, tuple(discrepancies), (*result.notes, *notes), corrected, rake,
                       started.unit.decimals, started.unit.money())
+
+
+def _unplayed_notes(status: str, carried: int) -> list[str]:
+    """The notes of a hand cut short (``incomplete``) or voided, and of the chips carried
+    into it (``carried``), which pass on to the session's next hand (RULES.md §7.1)."""
+    if status == "incomplete":
+        notes = ["incomplete: the log stops before the end of the hand"]
+    elif status == "voided":
+        notes = ["voided: every contribution returned"]
+    else:
+        return []
+    if carried:
+        notes.append(f"the {carried} chip(s) carried into it pass on to the session's next "
+                     "hand (RULES.md §7.1)")
+    return notes
 
 
 def _in_progress_note(hand: str, found: Sequence[Discrepancy]) -> str:
