@@ -129,3 +129,13 @@ def _prior(
         return None
     return found[0], found[1], None
 
+
+def taken_by(ledger: Any, hand: str) -> str | None:
+    """The hand of the ledger whose ``carry_over`` in names ``hand``: the one that took the
+    chips ``hand`` carried out or passed on (RULES.md §7.1); None when none did."""
+    rows = ledger.query(
+        "SELECT hand_id FROM events WHERE type = 'carry_over' AND hand_id <> $1"
+        " AND json_extract_string(payload, '$.direction') = 'in'"
+        " AND json_extract_string(payload, '$.other_hand') = $1 ORDER BY position LIMIT 1",
+        [hand])
+    return rows[0][0] if rows else None
