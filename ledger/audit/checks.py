@@ -219,9 +219,9 @@ def _carried_beyond(h: HandFacts) -> list[Finding]:
             f"hand {h.hand} brings in {h.carried_in} carried chips but belongs to no "
             f"session: no hand carried them ({h.carried_in:+d})")]
     leak = h.leak
-    if not h.carried or leak is None or leak <= 0:
-        return []
     paid = sum(h.paid.values()) if h.paid else 0
+    if not h.carried or not paid or leak is None or leak <= 0:
+        return []  # (a carry other than the rules' alone is a payout finding: ``carry``)
     return [Finding(
         "chip_conservation", h.session, h.hand, None, h.pot_in, paid + h.carried,
         f"hand {h.hand}: the table paid {paid} and carried {h.carried} to the next hand, "
