@@ -211,7 +211,7 @@ def _carried_beyond(h: HandFacts) -> list[Finding]:
     if h.session is None:
         if h.carried:
             return [Finding(
-                "chip_conservation", None, h.hand, None, 0, h.carried,
+                "chip_conservation", None, h.hand, None, h.carried, 0,
                 f"hand {h.hand} carries {h.carried} chips to the session's next hand but "
                 f"belongs to no session: no hand can bring them in ({-h.carried:+d})")]
         return [Finding(
