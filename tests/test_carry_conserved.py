@@ -68,6 +68,8 @@ def test_a_pot_the_rules_carry_cannot_be_paid_at_the_table(user) -> None:  # noq
     assert err.strip() == (f"error: hand c1, action 'pay Ann 2': {REFUSED}: nothing can be paid; "
                            "now: phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm "
                            "(muck), pay PLAYER AMOUNT, end")
+    assert ("carried: 4 to the session's next hand, paid to nobody (RULES.md §3.8, §7.1)"
+            in user("state", "c1")[1].splitlines())
     code, _, err = user("act", "c1", "rake 1")
     assert code == 2 and f"{REFUSED}: nothing can be raked" in err
     assert user("act", "c1", "end")[0] == 0
