@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from click.testing import CliRunner
+
+from cli.main import run as run_main
 from ledger.audit.books import HandFacts
 from ledger.audit.checks import hand_conservation
 from tests.conftest import ROOT
@@ -184,3 +187,43 @@ def test_an_imported_hand_that_paid_the_carried_pot_carries_nothing(  # noqa: AN
     assert "P1 was paid 14, the rules give 0 (+14)" in audit
     assert "P2 was paid 13, the rules give 0 (+13)" in audit
     assert "chip_conservation" not in audit
+
+
+def test_a_file_that_pays_a_pot_and_carries_it_too_is_named(user, tmp_path: Path  # noqa: ANN001
+                                                            ) -> None:
+    """A JSON-lines file (an export, edited) whose c1 records payouts of 2 each and also the
+    carry_over of its 4 chips into c2: stored as the file says with a warning, and the audit
+    names the 4 chips made (paid 4 + carried 4 of a pot of 4) besides the payouts."""
+    _carried_c1(user)
+    _start(user, "c2", "Bob")
+    assert _table(user, "c2", C2)[0] == 0
+    export = tmp_path / "night.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
+    lines = export.read_text().splitlines()
+    end = lines.index('{"hand":"c1","seq":21,"event":{"schema_version":1,"status":"complete",'
+                      '"type":"hand_ended"}}')
+    pays = [f'{{"hand":"c1","seq":{21 + k},"event":{{"amount":2,"player":"{p}",'
+            '"schema_version":1,"type":"recorded_payout"}}' for k, p in enumerate(("Ann", "Bob"))]
+    moved = [line.replace('"seq":21,', '"seq":23,').replace('"seq":22,', '"seq":24,')
+             for line in lines[end:end + 2]]
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("\n".join([*lines[:end], *pays, *moved, *lines[end + 2:]]) + "\n")
+    other = str(tmp_path / "other.duckdb")
+    with CliRunner().isolation() as (out, err, _):
+        try:
+            code = run_main(["--db", other, "import", str(edited)])
+        except SystemExit as exc:
+            code = exc.code
+        warned = err.getvalue().decode()
+    assert code == 0
+    assert ("hand c1: the table paid 4 of the pot of 0 (4 more carried to the session's next "
+            "hand): over by 4, chips the pot did not hold (stored; the audit reports it)") in warned
+    with CliRunner().isolation() as (out, err, _):
+        try:
+            run_main(["--db", other, "audit"])
+        except SystemExit:
+            pass
+        audit = out.getvalue().decode()
+    assert ("chip_conservation: hand c1: the table paid 4 and carried 4 to the next hand, 4 more "
+            "than the 4 chips that went in (+4)") in audit
+    assert "hand c1: Ann was paid 2, the rules give 0 (+2)" in audit
