@@ -178,7 +178,11 @@ def test_an_imported_hand_that_paid_the_carried_pot_carries_nothing(  # noqa: AN
                    "'P3']\nactions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 7c2d', 'p3 f', "
                    "'p1 cbr 6', 'p2 f']\nwinnings = [8, 0, 0]\n")
     assert user("session", "open", "s1")[0] == 0
-    assert user("import", "--session", "s1", str(paid), str(nxt))[0] == 0
+    code, _, err = user("import", "--session", "s1", str(paid), str(nxt))
+    assert code == 0 and ("hand phh-1a4cd59873f9: the table paid out 27 of the 27 chips the "
+                          "rules carry to the session's next hand (no_eligible_winner = "
+                          "carry_over; RULES.md §3.8, §7.1): nothing carried (stored; the audit "
+                          "reports it)") in err
     code, out, _ = user("sql", "--csv", "SELECT count(*) FROM events WHERE type = 'carry_over'")
     assert out.split() == ["count_star()", "0"]
     code, out, _ = user("balances", "--session", "s1")

@@ -12,7 +12,7 @@ from typing import Any
 
 from ledger.model.errors import LedgerError, MalformedInput, StoredFinding
 from ledger.model.names import check_hand_id, check_name
-from replay.carry import may_pass_on
+from replay.carry import may_carry, may_pass_on
 from replay.ingest.paid import paid_finding
 from replay.ingest.rakes import rake_finding
 from replay.payout_rules import carry_rule
@@ -58,9 +58,35 @@ def hand_faults(events: list[Any], state: Any, *, file: str | None, line: int | 
         settled = settle(state)
     back = returned_finding(state, file=file, line=line, result=settled)
     paid = paid_finding(events, state, file=file, line=line) if check_paid else None
+    if paid is None and check_paid:
+        paid = carried_paid_finding(events, state, file=file, line=line)
     if back is not None and paid is not None:  # one line a hand: both facts in it
         back.message += f"; and {paid.message}"
     return (back if back is not None else paid), settled
+
+
+def carried_paid_finding(events: list[Any], state: Any, *, file: str | None,
+                         line: int | None) -> StoredFinding | None:
+    """The warning of a complete hand read from a file whose table paid out chips its pot
+    carries to the session's next hand by the rules (RULES.md §3.8, §7.1): it is stored as
+    paid, and only what the table left is carried (``HandReplay.carried_on``); the audit names
+    the payouts. None when it paid none of them (or its options carry nothing)."""
+    if (state.status != "complete" or not state.payouts or state.carried_out
+            or not may_carry(events[0])):
+        return None
+    from engine.settle import settle
+    from replay.compare import carried_on
+
+    result = settle(state)
+    paid = {p.player: p.amount for p in state.payouts}
+    left = carried_on(result, paid, state.rake)
+    if left >= result.carried:
+        return None
+    return StoredFinding(
+        f"the table paid out {result.carried - left} of the {result.carried} chips the rules "
+        f"carry to the session's next hand ({carry_rule(state)}; RULES.md §3.8, §7.1): "
+        + (f"only {left} carried" if left else "nothing carried"),
+        file=file, line=line, hand=events[0].hand)
 
 
 def carried_without_session(events: list[Any], state: Any) -> LedgerError | None:
