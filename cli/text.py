@@ -300,6 +300,9 @@ def state_text(now: Any) -> str:
         lines.append(f"pot {pot.index}: {a(pot.amount)} ({', '.join(pot.eligible)})")
     if result.returned:
         lines.append("returned: " + ", ".join(f"{p} {a(c)}" for p, c in result.returned.items()))
+    if result.carried:  # the rules leave them for the next deal: nobody is paid them
+        lines.append(f"carried: {a(result.carried)} to the session's next hand, paid to nobody "
+                     "(RULES.md §3.8, §7.1)")
     if state.rake:  # `rake AMOUNT`: out of the pot, to nobody at the table
         lines.append(f"rake: {a(state.rake)} taken from the pot")
     if state.declarations:  # a declare hand's showdown: who declared what so far

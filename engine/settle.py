@@ -3,7 +3,9 @@
 Uncalled bets go back first (RULES.md §1.4), pots are layered from contributions with folded
 chips as dead money (§1.2–1.3), each pot is awarded on its own (§1.6) by cards speak (§2) or by
 declaration (§3). A voided hand returns every contribution. A hand whose log stops before the
-end (``incomplete``) is settled the same way and flagged: its true result is unknown.
+end (``incomplete``) is settled the same way and flagged: its true result is unknown. Chips
+carried into either from the session's last hand were won by nobody in it, so they stay in the
+middle for the next hand actually played (``carried``, RULES.md §7.1).
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ class HandResult:
     refunds); ``returned``: uncalled chips given back; ``pots``: main pot first, each with its
     eligible players and awards; ``awards``: each player's total from all pots;
     ``final_stacks`` = starting − contributions + returned + awards; ``net`` = final − starting;
-    ``carried``: chips left for the session's next hand; ``carried_in``: dead money that came in.
+    ``carried``: chips left for the session's next hand (a voided or incomplete hand's: the
+    chips carried into it, which pass on, RULES.md §7.1); ``carried_in``: dead money that
+    came in.
     ``verifiable`` is False when a showdown needed unknown cards (then ``awards`` is empty for
     those pots and the recorded payouts must be checked for feasibility instead). ``notes``:
     what the rules accepted that a reader should know (a raise below the minimum that covers
@@ -104,8 +108,9 @@ def settle(state: HandState) -> HandResult:
     # chips leave a stack only into the pot while the hand is played (HandData.put_in)
     starting = {p: stacks[p] + c for p, c in contributions.items()}
     live = state.live()
-    if state.status == "voided":
-        return _finish(state, starting, contributions, dict(contributions), (), 0)
+    if state.status == "voided":  # nothing played: what came in passes on (RULES.md §7.1)
+        return _finish(state, starting, contributions, dict(contributions), (),
+                       state.carried_in)
     # Only bets can be uncalled: antes and dead blinds stay in the pot (RULES.md §1.4, §4.3).
     dead = state.dead
     bets = {p: c - dead.get(p, 0) for p, c in contributions.items()} if dead else contributions
@@ -129,8 +134,11 @@ def settle(state: HandState) -> HandResult:
     if state.status == "incomplete" or betting_on:  # the pots as they stand, nobody paid
         unpaid = tuple(PotAward(i, p.amount, p.eligible, {}) for i, p in enumerate(pots))
         # an incomplete hand gives every chip back
-        back = dict(contributions) if state.status == "incomplete" else returned
-        return _finish(state, starting, contributions, back, unpaid, 0)
+        incomplete = state.status == "incomplete"
+        back = dict(contributions) if incomplete else returned
+        # nobody won the chips carried into a hand cut short: they pass on (RULES.md §7.1)
+        return _finish(state, starting, contributions, back, unpaid,
+                       state.carried_in if incomplete else 0)
     hands = {p: state.cards.hole[p] for p in live}
     boards = state.cards.boards
     split = state.started.options.split

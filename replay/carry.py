@@ -5,6 +5,10 @@ under ``odd_chip_tie_order = carry_to_next_hand``, are not awarded: they move in
 session's next hand as dead money. Both hands record it, so balances stay exact: the hand
 that leaves them gets ``carry_over`` (direction ``out``, naming the next hand) and the next
 hand gets ``carry_over`` (direction ``in``, naming the first) right after ``hand_started``.
+Only what the table left in the middle is carried: chips it paid out are not carried as well
+(``HandReplay.carried_on``). A hand voided or cut short passes the chips carried into it on to
+the next hand actually played (RULES.md §7.1): that hand's ``carry_over`` in names it, and it
+gets no event after its void.
 
 :func:`link` adds those events to hands about to be appended, in order, looking up the
 session's previous hand in the ledger through a callback when it is not among them.
@@ -35,15 +39,38 @@ def previous_in(ledger: Any) -> Previous:
 
 
 def unclaimed(events: Sequence[Any]) -> int:
-    """Chips the hand carries out that no ``carry_over`` (out) event records yet."""
-    if not may_carry(events[0]):
-        return 0
+    """Chips the hand carries out that no ``carry_over`` (out) event records yet: what the
+    rules carry less any the table paid out (``HandReplay.carried_on``), or, a hand voided or
+    cut short, the chips carried into it, which pass on (RULES.md §7.1)."""
+    return _leaves(events)[0]
+
+
+def _leaves(events: Sequence[Any]) -> tuple[int, bool]:
+    """``(chips, passed)``: :func:`unclaimed` of the hand stream ``events``, and whether they
+    are chips carried into a hand voided or cut short, passed on (then the next hand's
+    ``carry_over`` in is their only record: the engine takes no event after a void)."""
+    if not may_pass_on(events):
+        return 0, False
     recorded = sum(e.amount for e in events if e.type == "carry_over" and e.direction == "out")
     if recorded:
-        return 0
+        return 0, False
     from replay.fold import replay_events  # the engine loads only when a hand is replayed
 
-    return replay_events(events).result.carried
+    hand = replay_events(events)
+    return hand.carried_on, hand.result.status in ("voided", "incomplete")
+
+
+def may_pass_on(events: Sequence[Any]) -> bool:
+    """Whether the hand stream ``events`` may leave chips to the session's next hand: its
+    options may carry some (:func:`may_carry`) or it brought some in (a ``carry_over`` in
+    follows its ``hand_started``), which pass on when it is voided or cut short."""
+    return may_carry(events[0]) or brought_in(events)
+
+
+def brought_in(events: Sequence[Any]) -> bool:
+    """Whether the hand stream ``events`` records chips carried into it (its ``carry_over``
+    in comes right after ``hand_started``)."""
+    return len(events) > 1 and events[1].type == "carry_over" and events[1].direction == "in"
 
 
 def may_carry(started: ev.HandStarted) -> bool:
@@ -69,14 +96,17 @@ def link(batches: Sequence[Batch], previous: Previous) -> list[Batch]:
         if hand is None or events is None or session is None:
             out.append(batch)
             continue
-        prior = _prior(out, last.get(session), previous, session)
-        if prior is not None:
+        prior = None if brought_in(events) else _prior(out, last.get(session), previous,
+                                                              session)
+        if prior is not None:  # (a hand that records what came in already is as recorded)
             prev_hand, prev_events, where = prior
-            chips = unclaimed(prev_events)
+            chips, passed = _leaves(prev_events)
             if chips:
                 leave = ev.CarryOver(amount=chips, direction="out", other_hand=hand)
                 come = ev.CarryOver(amount=chips, direction="in", other_hand=prev_hand)
-                if where is None:
+                if passed:  # the chips carried into a voided hand: the in is their record
+                    pass
+                elif where is None:
                     out.append(Batch(prev_hand, [leave], prev_hand, session,
                                      f"carry:{prev_hand}"))
                 else:
@@ -98,3 +128,14 @@ def _prior(
     if found is None:
         return None
     return found[0], found[1], None
+
+
+def taken_by(ledger: Any, hand: str) -> str | None:
+    """The hand of the ledger whose ``carry_over`` in names ``hand``: the one that took the
+    chips ``hand`` carried out or passed on (RULES.md §7.1); None when none did."""
+    rows = ledger.query(
+        "SELECT hand_id FROM events WHERE type = 'carry_over' AND hand_id <> $1"
+        " AND json_extract_string(payload, '$.direction') = 'in'"
+        " AND json_extract_string(payload, '$.other_hand') = $1 ORDER BY position LIMIT 1",
+        [hand])
+    return rows[0][0] if rows else None

@@ -58,11 +58,15 @@ def recomputed_payouts(result: HandResult) -> dict[str, int]:
 
 
 def compare_payouts(
-    result: HandResult, recorded: dict[str, int] | None
+    result: HandResult, recorded: dict[str, int] | None, rake: int | None = None
 ) -> tuple[list[Discrepancy], list[str]]:
-    """Return ``(discrepancies, notes)`` for one hand.
+    """Return ``(discrepancies, notes)`` for one hand (``rake``: the one recorded at the
+    table, chips, None when none).
 
-    No recorded payouts → no discrepancies and the note "no recorded payouts".
+    No recorded payouts → no discrepancies and the note "no recorded payouts". Chips carried
+    to the session's next hand (:func:`carried_on`) not yet recorded so are a note; chips a
+    ``carry_over`` records other than the rules carry are a ``carry`` difference, saying when
+    they and the payouts together come to more than went in (RULES.md §3.8, §7.1).
     """
     notes: list[str] = []
     if result.status in ("voided", "incomplete"):
@@ -74,24 +78,55 @@ def compare_payouts(
             return [], notes
         return _feasibility(result, recorded), notes
     carried, carried_out = result.carried, result.carried_out
-    if carried and not carried_out:
-        notes.append(f"{carried} chip(s) carried to the session's next hand (not yet claimed)")
+    left = carried_on(result, recorded, rake)
+    if left and not carried_out:
+        notes.append(f"{left} chip(s) carried to the session's next hand (not yet claimed)")
+    if carried and left < carried and carried_out in (0, left):
+        notes.append(f"the table paid out {carried - left} of the {carried} chip(s) the rules "
+                     "carry to the session's next hand: only what it left is carried "
+                     "(RULES.md §3.8, §7.1)")
+    out: list[Discrepancy] = []
     if carried_out and carried_out != carried:
-        return [
-            Discrepancy(
-                result.hand, "*", carried_out, carried, "carry",
-                f"hand {result.hand}: {carried_out} chip(s) were carried to the next "
-                f"hand, the rules carry {carried}",
-            )
-        ], notes
+        paid = sum(recorded.values()) if recorded else 0
+        beyond = paid + (rake or 0) + carried_out - pot_in(result)
+        over = (f"; with the {paid} the table paid, {beyond} more than the {pot_in(result)} "
+                "chips that went in") if beyond > 0 else ""
+        out.append(Discrepancy(
+            result.hand, "*", carried_out, carried, "carry",
+            f"hand {result.hand}: {carried_out} chip(s) were carried to the next "
+            f"hand, the rules carry {carried}{over}"))
+        if not paid:
+            return out, notes
     mine = recomputed_payouts(result)
     if recorded is None:
         if any(mine.values()):
             notes.append("no recorded payouts")
-        return [], notes
+        return out, notes
     # mine holds every player: a difference is a player whose recorded total is not his due
-    return [Discrepancy(result.hand, p, recorded.get(p, 0), due) for p, due in mine.items()
-            if recorded.get(p, 0) != due], notes
+    return [*out, *(Discrepancy(result.hand, p, recorded.get(p, 0), due)
+                    for p, due in mine.items() if recorded.get(p, 0) != due)], notes
+
+
+def pot_in(result: HandResult) -> int:
+    """Every chip that went into the middle of the hand ``result`` settles: what each player
+    put in (before refunds) plus the chips carried in (RULES.md §1.2, §7.1)."""
+    return sum(result.contributions.values()) + result.carried_in
+
+
+def carried_on(result: HandResult, recorded: dict[str, int] | None, rake: int | None = None
+               ) -> int:
+    """The chips the hand ``result`` settles leaves in the middle for the session's next hand
+    (RULES.md §3.8, §7.1), before any ``carry_over`` records them: what the rules carry
+    (``result.carried``; a voided or incomplete hand's, the chips carried into it), less
+    whatever of them the table paid out: with ``recorded`` payouts (chips per player, or None:
+    none recorded) and a ``rake`` recorded at the table, only what they leave of the chips
+    that went in (:func:`pot_in`) can be carried, so a pot paid out is never carried as well.
+    A voided or incomplete hand's payouts count for nothing (every contribution goes back)."""
+    carried = result.carried
+    if not carried or recorded is None or result.status in ("voided", "incomplete"):
+        return carried
+    left = pot_in(result) - sum(recorded.values()) - (rake or 0)
+    return max(0, min(carried, left))
 
 
 def most_can_win(result: HandResult, player: str) -> int:

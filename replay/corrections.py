@@ -180,13 +180,15 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: the hand is already
-            voided, or it is in a closed session and the void would move a player's net,
-            without ``closed`` (nothing written; :func:`_closed_void`).
+            voided, or a later hand took the chips it carried to the next hand
+            (:func:`_carried_taken`), or it is in a closed session and the void would move a
+            player's net, without ``closed`` (nothing written; :func:`_closed_void`).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
     if split_stream(events)[2]:
         raise IllegalAction("the hand is already voided", hand=hand)
+    _carried_taken(ledger, hand, "a void returns every contribution")
     drop = {r.seq for r in rows if r.type == "hand_ended"} | _past_the_break(events)
     new: list[Any] = []
     if drop:
@@ -201,6 +203,24 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     new = _signed(hand, events, new, keys, sign)
     ledger.append(hand, new, hand_id=hand, expected_seq=rows[-1].seq)
     return result
+
+
+def _carried_taken(ledger: Any, hand: str, doing: str) -> None:
+    """Refuse a void of ``hand`` (or the undo of its void) once a later hand took the chips it
+    carried out or passed on (RULES.md §3.8, §7.1): ``doing`` would give them back to the
+    players while that hand holds them.
+
+    Raises:
+        IllegalAction: naming the hand that took them.
+    """
+    from replay.carry import taken_by
+
+    later = taken_by(ledger, hand)
+    if later is not None:
+        raise IllegalAction(
+            f"hand {later} took the chips this hand carried to the session's next hand "
+            f"(RULES.md §3.8, §7.1), and {doing}: the chips would be counted twice; nothing "
+            "written", hand=hand)
 
 
 def _past_the_break(events: list[Any]) -> set[int]:
@@ -401,6 +421,8 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
         raise IllegalAction(f"cannot undo {seqs}: it mixes original events and corrections "
                             "(change them with `handledger correct`)", hand=hand)
     void = last[-1].event if last[-1].type == "hand_voided" else None
+    if void is not None:
+        _carried_taken(ledger, hand, "undoing the void puts the hand back in play with them")
     words = (f"the void at seq {last[-1].seq} (by {void.by}: {void.reason})" if void
              else ", ".join(_amendment_words(r, rows) for r in last))
     correction = ev.Correction(changes=[ev.Change(op="delete", seq=r.seq) for r in last],

@@ -82,6 +82,21 @@ class HandReplay:
         return {p: self.recorded.get(p, 0) - r.contributions[p] for p in r.players}
 
     @property
+    def carried_on(self) -> int:
+        """Chips this hand passes to the session's next hand (RULES.md §3.8, §7.1): those its
+        ``carry_over`` (out) records, else those it leaves for the next hand to claim
+        (:func:`replay.compare.carried_on`: what the rules carry, less any the table paid
+        out; a voided or incomplete hand's, the chips carried into it)."""
+        r = self.result
+        if r.carried_out:
+            return r.carried_out
+        if not r.carried:
+            return 0
+        from replay.compare import carried_on
+
+        return carried_on(r, self.recorded, self.rake)
+
+    @property
     def final_stacks(self) -> dict[str, int]:
         """Each player's stack after the hand by the rules (starting + :attr:`net`)."""
         return {p: self.result.starting[p] + n for p, n in self.net.items()}
@@ -440,7 +455,7 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     recorded = _recorded(payouts)
     if recorded is None and (rake or _raked(state, started)):
         recorded = {}  # raked, nothing paid: the rake took the whole pot
-    discrepancies, notes = compare_payouts(result, recorded)
+    discrepancies, notes = compare_payouts(result, recorded, rake)
     if discrepancies:
         from replay.rake import classify
 
@@ -464,15 +479,27 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     if status == "open" and discrepancies:  # nothing is paid until it ends: a preview only
         notes.append(_in_progress_note(started.hand, discrepancies))
         discrepancies = []
-    if status == "incomplete":
-        notes.append("incomplete: the log stops before the end of the hand")
-    elif status == "voided":
-        notes.append("voided: every contribution returned")
+    notes.extend(_unplayed_notes(status, result.carried))
     if corrected:
         notes.append("corrected")
     return HandReplay(started.hand, session or started.session, started.game, result,
                       recorded, tuple(discrepancies), (*result.notes, *notes), corrected, rake,
                       started.unit.decimals, started.unit.money())
+
+
+def _unplayed_notes(status: str, carried: int) -> list[str]:
+    """The notes of a hand cut short (``incomplete``) or voided, and of the chips carried
+    into it (``carried``), which pass on to the session's next hand (RULES.md §7.1)."""
+    if status == "incomplete":
+        notes = ["incomplete: the log stops before the end of the hand"]
+    elif status == "voided":
+        notes = ["voided: every contribution returned"]
+    else:
+        return []
+    if carried:
+        notes.append(f"the {carried} chip(s) carried into it pass on to the session's next "
+                     "hand (RULES.md §7.1)")
+    return notes
 
 
 def _in_progress_note(hand: str, found: Sequence[Discrepancy]) -> str:

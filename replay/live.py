@@ -35,9 +35,11 @@ from replay.board_rules import whole_street
 from replay.fold import fold_stream
 from replay.payout_rules import (
     above_zero,
+    not_carried,
     not_folded,
     over_the_pot,
     paid_to_somebody,
+    rake_not_carried,
     rake_within_the_pots,
     within_reach,
     within_uncalled_bet,
@@ -150,7 +152,9 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
     """The ``hand_started`` event and the forced bets of a live hand.
 
     Raises:
-        MalformedInput: bad seats, stakes or options; IllegalAction: stakes the game rejects.
+        MalformedInput: bad seats, stakes or options (``no_eligible_winner=carry_over`` in a
+            hand of no session: no next hand takes the pot); IllegalAction: stakes the game
+            rejects.
     """
     from engine.games import game
     from ledger.formats.phh.base import forced_bets
@@ -189,6 +193,7 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
     split = ev.SplitOptions(odd_chip_tie_order=g.tie_order)
     options = ev.RuleOptions(reopen_rule=g.default_reopen_rule, split=split,
                              declare=parse_declare(spec.declare))
+    _carry_needs_session(options, session)
     try:
         started = ev.HandStarted(
             hand=hand, game=g.code,
@@ -212,6 +217,21 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
     for f in forced:
         state.apply(f)
     return started, forced
+
+
+def _carry_needs_session(options: ev.RuleOptions, session: str | None) -> None:
+    """Refuse ``no_eligible_winner=carry_over`` in a hand of no session: the pot nobody is
+    left to win goes into the session's next hand (RULES.md §3.8, §7.1), and it has none.
+
+    Raises:
+        MalformedInput: naming the option and what to give instead.
+    """
+    declare = options.declare
+    if session is None and declare is not None and declare.no_eligible_winner == "carry_over":
+        raise MalformedInput(
+            "--declare-options no_eligible_winner=carry_over carries a pot nobody is left to "
+            "win into the session's next hand (RULES.md §3.8, §7.1), and a hand of no session "
+            "has none: give --session S, or no_eligible_winner=cards_speak (the default)")
 
 
 def _check_structure(g: Any, spec: LiveHand, min_bet: int) -> None:
@@ -658,7 +678,8 @@ def _live_rules(state: HandState, event: Any) -> None:
     player's uncalled bet, a payout beyond what its
     player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
     beyond the chips in the pot, payouts (and a rake, if any) that take another player's
-    uncalled bet for the pots (:mod:`replay.payout_rules`, :func:`_rake_rules`), a board
+    uncalled bet for the pots or chips the pot carries to the session's next hand
+    (:mod:`replay.payout_rules`, :func:`_rake_rules`), a board
     deal of part of a street (:func:`replay.board_rules.whole_street`); and, checked once
     applied, an end that leaves a pot paid to nobody
     (:func:`replay.payout_rules.paid_to_somebody`).
@@ -688,6 +709,7 @@ def _live_rules(state: HandState, event: Any) -> None:
         within_uncalled_bet(state, event, result)
         within_reach(state, event, result)
         rake_within_the_pots(state, state.rake or 0, result, event)
+        not_carried(state, event, result)
     if event.type == "recorded_rake":
         _rake_rules(state, event)
     if event.type == "cards_dealt" and event.player is None:
@@ -740,7 +762,9 @@ def _rake_rules(state: HandState, event: ev.RecordedRake) -> None:
                                 f"({a(paid)} paid)")
         raise IllegalAction(f"a rake of {a(event.amount)} is more than the pot's "
                             f"{a(pot)}{chips}")
-    rake_within_the_pots(state, event.amount, _settled(state))
+    result = _settled(state)
+    rake_within_the_pots(state, event.amount, result)
+    rake_not_carried(state, event.amount, result)
 
 
 def _closed_session(ledger: Any, hand: str, state: HandState, start: int, action: str

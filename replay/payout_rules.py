@@ -10,7 +10,8 @@ he can win, the pots he is eligible for plus any uncalled bet returned to him (�
 never come to more than the chips in the pot, the rake and the payouts beyond a player's
 uncalled bet come out of the pots only (never out of another's uncalled bet, which is returned
 to him: §1.2-1.4; :func:`rake_within_the_pots`, with or without a rake), and a hand ends
-only with every chip of its pot paid to somebody (or carried to the next hand, §7.1).
+only with every chip of its pot paid to somebody (or carried to the next hand, §7.1), and no
+chip the pot carries to the next hand is paid as well (RULES.md §3.8, §7.1: :func:`not_carried`).
 
 Each refusal gives its amounts as ``act`` takes them for the hand (:func:`replay.typed.as_typed`):
 chips, or for a hand kept in a unit with decimals (an imported file in dollars and cents, FORMATS.md
@@ -165,6 +166,85 @@ def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
                             f"already paid{raked}: {more}")
 
 
+def carried_chips(state: HandState, result: Any) -> int:
+    """The chips of ``state``'s pot that go to the session's next hand, none of which the
+    table may pay (RULES.md §3.8, §7.1): those the rules carry (``result``: the rules'
+    :class:`engine.settle.HandResult` of ``state``) or, when more, those a ``carry_over``
+    records carried already (a later hand took them)."""
+    return max(result.carried, state.carried_out)
+
+
+def not_carried(state: HandState, event: ev.RecordedPayout, result: Any) -> None:
+    """Refuse a payout that takes the hand's recorded payouts and its rake into the chips its
+    pot carries to the session's next hand (:func:`carried_chips`): a pot the rules carry
+    (``no_eligible_winner = carry_over``, ``odd_chip_tie_order = carry_to_next_hand``) stays
+    in the middle for the next deal and is paid by no one (RULES.md §3.8, §7.1).
+
+    Raises:
+        IllegalAction: ``"the pot holds 4, 4 of it carried to the session's next hand
+            (no_eligible_winner = carry_over; RULES.md §3.8, §7.1): nothing can be paid"``.
+    """
+    over, words = _beyond_carried(state, result, event.amount)
+    if over:
+        raise IllegalAction(words)
+
+
+def rake_not_carried(state: HandState, rake: int, result: Any) -> None:
+    """Refuse a rake of ``rake`` chips (``rake AMOUNT``) that, with the payouts recorded,
+    takes chips the pot carries to the session's next hand (:func:`not_carried`).
+
+    Raises:
+        IllegalAction: ``"the pot holds 4, 4 of it carried to the session's next hand (…):
+            nothing can be raked"``.
+    """
+    over, words = _beyond_carried(state, result, rake, raking=True)
+    if over:
+        raise IllegalAction(words)
+
+
+def _beyond_carried(state: HandState, result: Any, more: int | None = None, *,
+                    raking: bool = False) -> tuple[int, str]:
+    """``(chips, words)``: the chips the payouts and the rake take of those the pot carries
+    to the next hand, and :func:`not_carried`'s refusal; ``more``: the chips of a payout (or,
+    ``raking``, of the rake) about to be recorded, None: of those recorded; ``(0, "")`` when
+    they take none."""
+    carried = carried_chips(state, result)
+    if not carried:
+        return 0, ""
+    pot = state.pot_total()
+    paid = sum(p.amount for p in state.payouts)
+    rake = hand_rake(state)
+    over = paid + rake + (more or 0) - (pot - carried)
+    if over <= 0:
+        return 0, ""
+    a = partial(as_typed, state)  # amounts as the hand's actions are typed
+
+    head = (f"the pot holds {a(pot)}, {a(carried)} of it carried to the session's next hand "
+            f"({carry_rule(state)}; RULES.md §3.8, §7.1)")
+    left = pot - carried - rake - paid
+    raked = f" and {a(rake)} raked" if rake else ""
+    if more is None:
+        return over, (f"{head}: the payouts come to {a(paid)}{raked}, at most "
+                      f"{a(max(0, pot - carried - rake))} can be paid")
+    verb = "raked" if raking else "paid"
+    done = f", {a(paid)} already paid{raked}" if paid or rake else ""
+    return over, (f"{head}{done}: " + (f"at most {a(left)} can be {verb}" if left > 0
+                                         else f"nothing can be {verb}"))
+
+
+def carry_rule(state: HandState) -> str:
+    """The option of ``state``'s hand that carries chips to the next hand, as its rule
+    table writes it (RULES.md §5): ``no_eligible_winner = carry_over``, ``odd_chip_tie_order
+    = carry_to_next_hand``, or both; ``a carry_over recorded`` when neither."""
+    options = state.started.options
+    said = []
+    if options.declare is not None and options.declare.no_eligible_winner == "carry_over":
+        said.append("no_eligible_winner = carry_over")
+    if options.split.odd_chip_tie_order == "carry_to_next_hand":
+        said.append("odd_chip_tie_order = carry_to_next_hand")
+    return ", ".join(said) or "a carry_over recorded"
+
+
 def out_of_the_pots(state: HandState, result: Any, extra: ev.RecordedPayout | None = None
                     ) -> int:
     """The chips the payouts recorded in ``state`` (and ``extra``, one about to be) take out
@@ -250,9 +330,21 @@ def paid_to_somebody(state: HandState) -> None:
     """
     from engine.settle import settle
 
-    message = _unpaid(state, settle(state))[1]
+    result = settle(state)
+    message = _unpaid(state, result)[1] or _ended_beyond_carried(state, result)
     if message:
         raise IllegalAction(message)
+
+
+def _ended_beyond_carried(state: HandState, result: Any) -> str:
+    """The refusal of an end whose payouts (and rake) take chips the rules carry to the next
+    hand (payouts recorded before the shows made the rules carry them: :func:`not_carried`
+    refuses them once it can tell); "" when they take none."""
+    over, words = _beyond_carried(state, result)
+    if not over:
+        return ""
+    return (f"cannot end: {words} ({as_typed(state, over)} too many; take a payout back "
+            "with `handledger undo`)")
 
 
 def _unpaid(state: HandState, result: Any, before: int = 0) -> tuple[int, str]:
@@ -337,7 +429,9 @@ def payout_faults(state: HandState, short_before: int = 0
     P, who folded; ``("returned", P)`` chips marked returned to P beyond his uncalled bet
     (:func:`within_uncalled_bet`); ``("reach", P)`` chips paid to P beyond what he can win;
     ``("pots", "")`` chips the rake (if any) and the payouts take beyond the pots (an uncalled
-    bet raked or paid to another player, :func:`rake_within_the_pots`); ``("short", "")``
+    bet raked or paid to another player, :func:`rake_within_the_pots`); ``("carried", "")``
+    chips the payouts and the rake take of those the pot carries to the next hand
+    (:func:`not_carried`, RULES.md §3.8, §7.1); ``("short", "")``
     chips of a complete hand's pot paid to nobody (only for a hand that ``complete``s). The
     words are the refusal the live action gets (``short_before``: see :func:`_unpaid`). A
     zero payout breaks nothing."""
@@ -365,6 +459,9 @@ def payout_faults(state: HandState, short_before: int = 0
     over, words = _raked_beyond(state, hand_rake(state), result)
     if over:
         faults[("pots", "")] = (over, words)
+    over, words = _beyond_carried(state, result)
+    if over:
+        faults[("carried", "")] = (over, words)
     if state.status == "complete":
         short, words = _unpaid(state, result, short_before)
         if short:

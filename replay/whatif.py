@@ -160,6 +160,24 @@ def _apply(slots: list[tuple[int, list[Any]]], index: dict[int, int], op: str, s
         slots[k] = (s, group + extra)
 
 
+def _carry_kept(spec: ChangeSpec, group: Sequence[Any], new: Any) -> None:
+    """Refuse a change that deletes or replaces a ``carry_over`` or makes one: chips carried
+    between hands are recorded on both hands as the next one starts (RULES.md §3.8, §7.1), and
+    the other hand holds them; what the carrying hand paid is corrected instead.
+
+    Raises:
+        IllegalAction: naming the change and the hand the chips went to or came from.
+    """
+    old = group[0] if group and spec.op != "insert_after" else None
+    for e in (old, new):
+        if e is not None and e.type == "carry_over":
+            way = "to" if e.direction == "out" else "from"
+            raise IllegalAction(
+                f"{spec.op} {spec.seq}: a carry_over records chips carried {way} hand "
+                f"{e.other_hand} (RULES.md §3.8, §7.1), written on both hands as the next one "
+                "starts; a correction does not change it")
+
+
 def build_correction(
     events: Sequence[Any],
     specs: Sequence[ChangeSpec],
@@ -218,6 +236,7 @@ def build_correction(
                 raise IllegalAction(f"{spec.op} {spec.seq} {spec.text!r}: {said}") from None
         elif slots[k][0] == 1 and spec.op == "delete":
             raise IllegalAction("the hand_started event cannot be deleted (void the hand)")
+        _carry_kept(spec, slots[k][1], new)
         _apply(slots, index, spec.op, spec.seq, new)
         changes.append(ev.Change(
             op=spec.op, seq=spec.seq,

@@ -136,8 +136,8 @@ def test_hand_facts_from_a_replayed_generated_hand() -> None:
 def test_hand_facts_without_payouts_or_verifiable_showdown() -> None:
     result = SimpleNamespace(players=("A", "B"), starting={"A": 10, "B": 10},
                              contributions={"A": 4, "B": 4}, returned={}, awards={"A": 0, "B": 0},
-                             carried=0, carried_in=0, status="complete", verifiable=False,
-                             net={"A": -4, "B": -4})
+                             carried=0, carried_in=0, carried_out=0, status="complete",
+                             verifiable=False, net={"A": -4, "B": -4})
     from replay.fold import HandReplay
 
     replayed = HandReplay(hand="x", session=None, game="NT", result=result,  # type: ignore[arg-type]

@@ -64,8 +64,10 @@ class HandFacts:
     """What the books need of one replayed hand (chips). ``paid``: chips the table pushed to
     each player (``HandReplay.paid``), ``None`` when unknown; ``net``: the books' net
     (``HandReplay.paid_net``: paid − put in, the rules' when unknown); ``rules_net``: the rules'
-    net (None: the same as ``net``); ``pot_out``: awards + returned + carried, ``None`` when
-    the showdown is not verifiable; ``ord``: the hand's place in the ledger (1-based);
+    net (None: the same as ``net``); ``pot_out``: awards + returned + the chips the rules
+    carry, ``None`` when the showdown is not verifiable; ``carried``: the chips the hand passes
+    to the session's next hand (``HandReplay.carried_on``: recorded, or left unpaid for it;
+    RULES.md §7.1); ``ord``: the hand's place in the ledger (1-based);
     ``platform``: the hand was read from a PokerNow log, its players platform ids
     (:func:`ledger.model.platform.marks_platform_session`)."""
 
@@ -142,10 +144,10 @@ def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
     the facts then keep); computed otherwise. ``platform``: :attr:`HandFacts.platform`."""
     paid, net, paid_net = nets or (replay.paid, dict(replay.net), dict(replay.paid_net))
     r = replay.result
-    carried = r.carried
+    carried = replay.carried_on if (r.carried or r.carried_out) else 0
     pot_out = None
     if r.verifiable:
-        pot_out = sum(r.awards.values()) + sum(r.returned.values()) + carried
+        pot_out = sum(r.awards.values()) + sum(r.returned.values()) + r.carried
     discrepancies = replay.discrepancies
     return HandFacts(
         hand=replay.hand, session=replay.session, ord=ord, position=position, game=replay.game,

@@ -24,8 +24,10 @@ The kinds (:data:`KINDS`, in rank order):
   recorded live: ``recorded_rake``), or by the uncalled bet a site leaves out of what it says
   a player collected (``replay.rake``).
 * ``chip_conservation`` — per ended hand, contributions + carried-in ≠ awards + returned +
-  carried, or paid to nobody (no payout recorded, a showdown of unknown cards);
-  per session, carried chips that the session's next hand does not bring in.
+  carried, or paid to nobody (no payout recorded, a showdown of unknown cards), or chips
+  carried out beside payouts that exceed the pot, or carried out or in by a hand of no
+  session (RULES.md §7.1); per session, carried chips that the session's next hand does not
+  bring in.
 * ``stack_continuity`` — a starting stack ≠ the stack after his previous hand plus the
   buy-ins between (the first hand starts from the buy-in; sitting out keeps the stack).
 * ``session_balance`` — a cash-out ≠ the stack the hands leave him with; chips still on
@@ -187,12 +189,43 @@ def hand_conservation(h: HandFacts) -> list[Finding]:
             "and the rules cannot award them (unknown cards); record who won (`handledger "
             f"correct {h.hand} --insert-after SEQ 'pay PLAYER AMOUNT'`, SEQ before its end) "
             f"({-h.pot_in:+d})")]
-    if h.status == "open" or h.pot_out is None or h.pot_out == h.pot_in:
+    if h.status == "open":
+        return []
+    if h.carried or h.carried_in:
+        found = _carried_beyond(h)
+        if found:
+            return found
+    if h.pot_out is None or h.pot_out == h.pot_in:
         return []
     return [Finding(
         "chip_conservation", h.session, h.hand, None, h.pot_in, h.pot_out,
         f"hand {h.hand}: {h.pot_in} chips went in (carried-in included) but awards, "
         f"returns and carried chips come to {h.pot_out} ({h.pot_out - h.pot_in:+d})")]
+
+
+def _carried_beyond(h: HandFacts) -> list[Finding]:
+    """A hand that ended carrying chips between hands where no chips can go (RULES.md §3.8,
+    §7.1): carried out or in by a hand of no session (no next hand can bring them in, no hand
+    carried them), or carried out beside payouts that together exceed the chips that went
+    in (a pot paid out and carried as well)."""
+    if h.session is None:
+        if h.carried:
+            return [Finding(
+                "chip_conservation", None, h.hand, None, h.carried, 0,
+                f"hand {h.hand} carries {h.carried} chips to the session's next hand but "
+                f"belongs to no session: no hand can bring them in ({-h.carried:+d})")]
+        return [Finding(
+            "chip_conservation", None, h.hand, None, 0, h.carried_in,
+            f"hand {h.hand} brings in {h.carried_in} carried chips but belongs to no "
+            f"session: no hand carried them ({h.carried_in:+d})")]
+    leak = h.leak
+    paid = sum(h.paid.values()) if h.paid else 0
+    if not h.carried or not paid or leak is None or leak <= 0:
+        return []  # (a carry other than the rules' alone is a payout finding: ``carry``)
+    return [Finding(
+        "chip_conservation", h.session, h.hand, None, h.pot_in, paid + h.carried,
+        f"hand {h.hand}: the table paid {paid} and carried {h.carried} to the next hand, "
+        f"{leak} more than the {h.pot_in} chips that went in ({leak:+d})")]
 
 
 # ------------------------------------------------------------------ per session
@@ -428,7 +461,8 @@ REGISTRY: tuple[Check, ...] = _registry([
           "a player was paid exactly his uncalled bet less (beside the rake, if any): the site "
           "leaves it out of what it says he collected"),
     Check("chip_conservation", Scope.HAND, 1, hand_conservation,
-          "contributions + carried-in differ from awards + returned + carried"),
+          "contributions + carried-in differ from awards + returned + carried; chips carried "
+          "beside payouts beyond the pot, or by a hand of no session"),
     Check("chip_conservation", Scope.SESSION, 2, carried_chips,
           "chips carried out of a hand that the session's next hand does not bring in"),
     Check("stack_continuity", Scope.SESSION, 3, starting_stacks,

@@ -63,8 +63,10 @@ from ledger.model.errors import LedgerError
 #: of a hand of no opened session worth its ``minor_per_chip`` minor units of its currency at
 #: the currency's decimals, :meth:`ledger.model.events.Unit.money`; 17: a file's rake stays
 #: counted beside wrong payouts, each pot raked as the site's summary says, and a converted
-#: hand's pots divided in its ``smallest_chip``): forces a rebuild.
-DERIVED_VERSION = "17"
+#: hand's pots divided in its ``smallest_chip``; 18: a voided hand passes the chips carried
+#: into it on, a hand carries only what its table left unpaid, and the audit names chips
+#: carried beside payouts beyond the pot or by a hand of no session): forces a rebuild.
+DERIVED_VERSION = "18"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,

@@ -81,7 +81,7 @@ def _chunks(ledger: Any, path: Path, items: Iterator[Any], read_errors: list[Led
         unit_errors.extend(more)
         for b in found:
             if b.is_hand and b.events and b.session is not None:
-                (carrying.add if carry.may_carry(b.events[0]) else carrying.discard)(b.session)
+                (carrying.add if carry.may_pass_on(b.events) else carrying.discard)(b.session)
         batches.extend(found)
 
     for item in items:

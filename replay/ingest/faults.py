@@ -1,5 +1,6 @@
 """What is wrong with a hand read from a file that the engine took: a name a command would
-refuse (refused), a rake above the pot (refused) or not what the payouts leave out, chips
+refuse (refused), chips carried between hands by a hand of no session (refused), a rake above
+the pot (refused) or not what the payouts leave out, chips
 recorded as returned beyond the uncalled bet, payouts that do not come to the pot (each a
 :class:`StoredFinding`: the hand is stored as the file records it, with a ``warning:``
 line; README, "Bad input"; RULES.md §1.4; FORMATS.md §2).
@@ -9,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.model.errors import LedgerError, StoredFinding
+from ledger.model.errors import LedgerError, MalformedInput, StoredFinding
 from ledger.model.names import check_hand_id, check_name
+from replay.carry import may_carry, may_pass_on
 from replay.ingest.paid import paid_finding
 from replay.ingest.rakes import rake_finding
+from replay.payout_rules import carry_rule
 
 
 def hand_faults(events: list[Any], state: Any, *, file: str | None, line: int | None,
@@ -42,6 +45,9 @@ def hand_faults(events: list[Any], state: Any, *, file: str | None, line: int | 
             check_name(seat.player)
     except LedgerError as exc:
         return exc.located(file=file, line=line, hand=hand), None
+    lost = carried_without_session(events, state)
+    if lost is not None:
+        return lost.located(file=file, line=line, hand=hand), None
     found = rake_finding(events, state, file=file, line=line, rake_line=rake_line)
     if found is not None:
         return found, None
@@ -52,9 +58,60 @@ def hand_faults(events: list[Any], state: Any, *, file: str | None, line: int | 
         settled = settle(state)
     back = returned_finding(state, file=file, line=line, result=settled)
     paid = paid_finding(events, state, file=file, line=line) if check_paid else None
+    if paid is None and check_paid:
+        paid = carried_paid_finding(events, state, file=file, line=line)
     if back is not None and paid is not None:  # one line a hand: both facts in it
         back.message += f"; and {paid.message}"
     return (back if back is not None else paid), settled
+
+
+def carried_paid_finding(events: list[Any], state: Any, *, file: str | None,
+                         line: int | None) -> StoredFinding | None:
+    """The warning of a complete hand read from a file whose table paid out chips its pot
+    carries to the session's next hand by the rules (RULES.md §3.8, §7.1): it is stored as
+    paid, and only what the table left is carried (``HandReplay.carried_on``); the audit names
+    the payouts. None when it paid none of them (or its options carry nothing)."""
+    if (state.status != "complete" or not state.payouts or state.carried_out
+            or not may_carry(events[0])):
+        return None
+    from engine.settle import settle
+    from replay.compare import carried_on
+
+    result = settle(state)
+    paid = {p.player: p.amount for p in state.payouts}
+    left = carried_on(result, paid, state.rake)
+    if left >= result.carried:
+        return None
+    return StoredFinding(
+        f"the table paid out {result.carried - left} of the {result.carried} chips the rules "
+        f"carry to the session's next hand ({carry_rule(state)}; RULES.md §3.8, §7.1): "
+        + (f"only {left} carried" if left else "nothing carried"),
+        file=file, line=line, hand=events[0].hand)
+
+
+def carried_without_session(events: list[Any], state: Any) -> LedgerError | None:
+    """The refusal of a hand of no session (``events``, ``state``: the engine's after them)
+    that carries chips between hands: a pot the rules carry to the session's next hand and the
+    table left in the middle (``no_eligible_winner = carry_over``, ``odd_chip_tie_order =
+    carry_to_next_hand``), or a ``carry_over`` it records. Such chips go into the session's
+    next hand (RULES.md §3.8, §7.1); a hand of no session has none, so they would be lost to
+    the books: the file is imported with ``--session``. None otherwise."""
+    started = events[0]
+    if started.session is not None or not may_pass_on(events):
+        return None
+    chips = state.carried_in or state.carried_out
+    if not chips and state.status == "complete":
+        from engine.settle import settle
+        from replay.compare import carried_on
+
+        paid = {p.player: p.amount for p in state.payouts} if state.payouts else None
+        chips = carried_on(settle(state), paid, state.rake)
+    if not chips:
+        return None
+    return MalformedInput(
+        f"the hand carries {chips} chips between hands (RULES.md §3.8, §7.1: "
+        f"{carry_rule(state)}), which go into the session's next hand, and it belongs to no "
+        "session: import its file with --session S")
 
 
 def _records_returned(state: Any) -> bool:

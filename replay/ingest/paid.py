@@ -71,6 +71,8 @@ def unraked_finding(events: Sequence[Any], state: Any, *, file: str | None = Non
         return format_amount(chips, started.unit.decimals)
 
     owed = f"the pot of {a(pot)}" + (f" and the uncalled bet of {a(back)}" if back else "")
+    if state.carried_out:  # a pot carried to the next hand is not paid as well (RULES.md §7.1)
+        owed += f" ({a(state.carried_out)} more carried to the session's next hand)"
     off = (f"over by {a(-short)}, chips the pot did not hold" if short < 0 else
            f"short by {a(short)}, and the hand records no rake")
     return StoredFinding(f"the table paid {a(paid)} of {owed}: {off}", file=file, line=line,

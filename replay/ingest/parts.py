@@ -88,7 +88,7 @@ def prepare_part(job: Job) -> Part:
 
 def _prepare_jsonl(job: Job) -> Part:
     from ledger.formats.jsonl.importer import IMPORTER
-    from replay.carry import may_carry
+    from replay.carry import may_pass_on
     from replay.ingest.amendment_rules import check_amendments
     from replay.ingest.pipeline import check_entry_names, check_items
     from replay.ingest.signatures import signed_amendments
@@ -125,7 +125,7 @@ def _prepare_jsonl(job: Job) -> Part:
                 return Part(fallback=f"session {item.session} rows do not follow each other")
             spans[stream] = (first, seq)
     for batch in batches:
-        if batch.hand_id is not None and may_carry(batch.events[0]):
+        if batch.hand_id is not None and may_pass_on(batch.events):
             return Part(fallback=f"hand {batch.hand_id} may carry chips to the next hand")
     return _serialised(Part(spans=spans, warnings=_warnings(errors, job)), batches, states,
                        job, cache)
