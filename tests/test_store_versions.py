@@ -231,3 +231,18 @@ def test_append_columns_refuses_a_stored_stream_and_rows_out_of_order(
     with pytest.raises(DuplicateEvent, match="'h3': rows prepared at seq 2, not after seq 0"):
         keyless.append_columns(cols)
     assert keyless.count() == 20 and keyless.verify().ok
+
+
+def test_the_verify_command_names_the_repeated_row(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    path = tmp_path / "new.duckdb"
+    with Ledger(path) as led:
+        led.append("h1", hand("h1"))
+        plant(led, position=11, stream="h1", seq=10, after=10)
+    result = CliRunner().invoke(cli, ["--db", str(path), "verify"])
+    assert (result.exit_code, result.output) == (
+        1, "broken at position 11: duplicate: row 11 (h1 seq 10) repeats the stream and seq"
+           " of row 10\n")
