@@ -92,8 +92,8 @@ def _signatures(keys_dir: str | None) -> Any:
 @click.pass_obj
 def verify(obj: Context, against: str | None, keys_dir: str) -> None:
     """Walk the hash chain; exit 1 naming the first edited, deleted, inserted or reordered row
-    (or a corrupt file), or, with --against, the first position where the ledger parts from
-    its checkpoints."""
+    (or a corrupt file), else a position or a stream's seq two rows hold or a seq skipped,
+    or, with --against, the first position where the ledger parts from its checkpoints."""
     from ledger.store.checkpoint import load
 
     # read first: a checkpoint argument that cannot be read is one line, before any verdict

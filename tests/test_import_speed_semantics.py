@@ -24,6 +24,7 @@ from ledger.model.errors import DuplicateEvent
 from ledger.store.store import Ledger
 from replay.demo.randomhand import random_hand
 from replay.ingest.pipeline import import_paths, read_batches
+from tests.test_store_versions import v1_ledger
 
 
 def _hand_rows(hand_id: str, seed: int, game: str = "NT") -> list[tuple[str, int, Any]]:
@@ -186,8 +187,10 @@ def test_bulk_insert_stores_the_same_rows_as_the_appender(
 
 def test_bulk_insert_collision_rolls_back_everything(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A row that collides in the second chunk of a bulk insert: a DuplicateEvent (not the
-    aborted transaction's error), and nothing of the append is left."""
+    """A row that collides in the second chunk of a bulk insert into a ledger with keys
+    (store version 1; a new ledger has none, and its writer numbers the rows): a
+    DuplicateEvent (not the aborted transaction's error), and nothing of the append is
+    left."""
     monkeypatch.setattr(store, "_BULK", 0)
     monkeypatch.setattr(store, "_FLUSH", 5)  # the collision comes after a first chunk is in
     path = tmp_path / "c.jsonl"
@@ -199,7 +202,7 @@ def test_bulk_insert_collision_rolls_back_everything(
         rows = real(*args, **kwargs)
         return [*rows[:-1], (rows[0][0], *rows[-1][1:])]
 
-    with Ledger(tmp_path / "c.duckdb") as ledger:
+    with v1_ledger(tmp_path / "c.duckdb") as ledger:
         ledger.append_many(batches[:1])
         before = _rows(ledger)
         monkeypatch.setattr(store, "link_rows", repeat_a_position)

@@ -204,28 +204,6 @@ def test_expected_seq_mismatch_writes_nothing(filled: Ledger) -> None:
     assert filled.append("h3", [started("h3")], expected_seq=0) == [21]
 
 
-def test_failure_mid_batch_rolls_back_everything(
-    filled: Ledger, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A row that collides on flush, after earlier rows were flushed in the same transaction."""
-    monkeypatch.setattr(store, "_FLUSH", 2)
-    real = store.link_rows
-
-    def duplicate_last_seq(*args: object, **kwargs: object) -> list:
-        rows = real(*args, **kwargs)  # type: ignore[arg-type]
-        return [*rows[:-1], (*rows[-1][:4], rows[0][4], *rows[-1][5:])]
-
-    monkeypatch.setattr(store, "link_rows", duplicate_last_seq)
-    with pytest.raises(DuplicateEvent) as caught:
-        filled.append("h3", hand("h3"))
-    assert isinstance(caught.value.__cause__, duckdb.Error)
-    monkeypatch.setattr(store, "link_rows", real)
-    assert filled.count() == 20
-    assert filled.streams() == ["h1", "h2"]
-    assert filled.append("h3", hand("h3")) == list(range(21, 31))
-    assert filled.verify().ok
-
-
 def test_collision_with_a_foreign_row_rolls_back_the_whole_append_many(filled: Ledger) -> None:
     forged_row(filled, 24, prev_hash="x" * 64)  # a row someone put where batch 1 will write
     batches = [("h3", hand("h3"), None, None, None), ("h4", hand("h4"), None, None, None)]
@@ -671,9 +649,10 @@ def _mib(limit: str) -> float:
 def test_a_capped_transaction_caps_duckdb_memory_until_it_commits_or_rolls_back(
         filled: Ledger) -> None:
     """``transaction(capped=True)`` (ledger/store/spill.py): DuckDB's memory limit is 128 MiB
-    above what its unique indexes take (a few blocks of 256 KiB here), raised after each
-    append; before the commit, and after a rollback the database forced, it is DuckDB's
-    default again, exactly as before (not its rounded text)."""
+    above what its unique indexes take (here only ``meta``'s key, one block of 256 KiB: the
+    events of a new ledger have none, so appends do not raise it; a ledger with them:
+    tests/test_store_versions.py); before the commit, and after a rollback the database
+    forced, it is DuckDB's default again, exactly as before (not its rounded text)."""
     before = _memory_limit(filled)
     assert before.endswith("GiB")  # DuckDB's default: most of the machine's memory
     seen = []
@@ -681,7 +660,7 @@ def test_a_capped_transaction_caps_duckdb_memory_until_it_commits_or_rolls_back(
         seen.append(_mib(_memory_limit(filled)))
         filled.append_many([(f"h{i}", hand(f"h{i}"), None, None, None) for i in range(3, 303)])
         seen.append(_mib(_memory_limit(filled)))
-    assert 128 <= seen[0] < seen[1] < 136
+    assert seen == [128.5, 128.5]
     assert _memory_limit(filled) == before and filled.count() == 3020
     with pytest.raises(DuplicateEvent), filled.transaction(capped=True):
         filled.append("h303", hand("h303"))

@@ -305,7 +305,7 @@ def link_rows(
     return rows
 
 
-Problem = Literal["edited", "deleted", "inserted", "reordered"]
+Problem = Literal["edited", "deleted", "inserted", "reordered", "duplicate", "misnumbered"]
 
 
 @dataclass(frozen=True)
@@ -338,6 +338,8 @@ def diagnose(
     position whose stored hash is given, 0 for :data:`GENESIS`, None if no row has it. With
     ``e`` the expected position (previous position + 1), in this order:
 
+    * ``row.position`` is the previous row's: **duplicate** there (two rows at one position:
+      a ledger without the primary key, store version 2, does not refuse it).
     * ``row.position < e`` (only a first row at position ≤ 0): **inserted** there.
     * ``e`` beyond the recorded head: **inserted** at the row (an extra row after the head).
     * the row's ``prev_hash`` names a row after the previous one: **reordered** at ``e``
@@ -362,6 +364,9 @@ def diagnose(
     position, prev_position = row[0], (prev[0] if prev else 0)
     expected = prev_position + 1
     where = f"row {position} ({row[1]} seq {row[4]})"
+    if prev is not None and position == prev_position:
+        pair = sorted([f"{prev[1]} seq {prev[4]}", f"{row[1]} seq {row[4]}"])
+        return "duplicate", position, f"two rows hold position {position} ({' and '.join(pair)})"
     if position < expected:
         return "inserted", position, f"{where} stands before position 1"
     if head is not None and expected > head[0]:
@@ -409,11 +414,23 @@ def verify_rows(
     rows: Iterable[Row],
     head: tuple[int, str] | None,
     position_of_hash: Callable[[str], int | None],
+    position_of_seq: Callable[[str, int], int | None],
 ) -> VerifyReport:
     """Walk stored rows in position order and report the first problem (:func:`diagnose`); a
-    chain that ends before the recorded ``head`` position lost its last rows (**deleted**)."""
+    chain that ends before the recorded ``head`` position lost its last rows (**deleted**).
+
+    Each stream's seqs must run 1, 2, 3, … in position order, as the writer numbers them
+    (:func:`check_tail`): a row whose seq an earlier row of its stream holds is a
+    **duplicate** (``position_of_seq(stream, seq)`` finds that row: the lowest position),
+    one that skips seqs **misnumbered**. A ledger of store version 1 refuses a repeated
+    ``(stream, seq)`` by its unique key; one of version 2 has no key, so this is where such a
+    row is found. The first such row is reported only when the chain holds throughout: a
+    broken link is the file edited, and is named first wherever it is. Memory: one entry a
+    stream (its last seq)."""
     checked = 0
     prev: Row | None = None
+    last_seq: dict[str, int] = {}
+    numbering: VerifyReport | None = None
     for row in rows:
         computed = row_hash(
             row[10],
@@ -431,14 +448,37 @@ def verify_rows(
         bad = diagnose(prev, row, computed, head, position_of_hash)
         if bad is not None:
             return VerifyReport(False, checked, bad[1], bad[0], bad[2])
+        if numbering is None:
+            misnumbered = _numbering(row, last_seq.get(row[1], 0), position_of_seq)
+            if misnumbered is not None:
+                kind, position, message = misnumbered
+                numbering = VerifyReport(False, checked, position, kind, message)
+        last_seq[row[1]] = row[4]
         checked += 1
         prev = row
     last = prev[0] if prev else 0
     if head is not None and last < head[0]:
         message = f"{_span(last + 1, head[0])} missing: the chain ends before its head {head[0]}"
         return VerifyReport(False, checked, last + 1, "deleted", message)
+    if numbering is not None:
+        return numbering
     verified = (prev[0], prev[11]) if prev else (0, GENESIS)
     return VerifyReport(True, checked, None, None, f"{checked} rows verify", verified)
+
+
+def _numbering(row: Row, last: int, position_of_seq: Callable[[str, int], int | None]
+               ) -> tuple[Problem, int, str] | None:
+    """None when ``row``'s seq follows ``last``, its stream's seq before it (0: none), else
+    the problem (:func:`verify_rows`)."""
+    position, stream, seq = row[0], row[1], row[4]
+    if seq == last + 1:
+        return None
+    where = f"row {position} ({stream} seq {seq})"
+    if 1 <= seq <= last:
+        return ("duplicate", position, f"{where} repeats the stream and seq of row "
+                                       f"{position_of_seq(stream, seq)}")
+    return ("misnumbered", position, f"{where} follows seq {last} of its stream: seq "
+                                     f"{last + 1} expected")
 
 
 def _span(first: int, last: int) -> str:

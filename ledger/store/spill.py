@@ -6,11 +6,13 @@ drop: they are on disk), so an import of 100,000 hands held some 250 MB of them 
 A write capped with :func:`cap` lets DuckDB drop them, and write the derived tables' rows it
 holds uncommitted to its temporary folder (``<ledger>.tmp``) when they do not fit.
 
-What cannot be dropped is the transaction's part of the unique indexes (``events``: position,
-and stream with seq; ``hands``: hand id): DuckDB holds them in memory until the commit, about
-0.8 MB a thousand hands. So the cap is :data:`HEADROOM` above what they take, raised after
-each append as they grow, and lifted before the commit, which merges them into the
-ledger's (measured: the commit of 100,000 hands fails under a cap of 143 MB).
+What cannot be dropped is the transaction's part of the unique indexes (``hands``: hand id;
+``events`` of a ledger of store version 1: position, and stream with seq; a new ledger's
+events have none, :mod:`ledger.store.store`): DuckDB holds them in memory until the commit,
+about 0.8 MB a thousand hands with the events' keys. So the cap is :data:`HEADROOM` above
+what they take, raised after each append as they grow, and lifted before the commit, which
+merges them into the ledger's (measured, with the events' keys: the commit of 100,000 hands
+fails under a cap of 143 MB).
 """
 
 from __future__ import annotations

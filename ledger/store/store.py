@@ -5,6 +5,18 @@ Table ``events``: one row per event, global ``position`` 1, 2, … and ``seq`` 1
 (:mod:`ledger.store.chain`). Table ``meta`` holds the store version and the chain head (last
 position and hash), which lets :meth:`Ledger.verify` see deleted or extra rows at the end.
 
+The store version (``meta``'s ``store_version``) names the ``events`` table's shape.
+Version 1 declared ``position`` a primary key and ``(stream, seq)`` unique; version 2, what
+a new ledger gets, declares neither: DuckDB keeps such keys as ART indexes, held in memory
+and, inside a transaction, growing with every row appended until the commit (about 0.8 MB a
+thousand hands of an import; the insert about 0.9 µs a row dearer, bench/PROFILE.md). What
+they guaranteed is kept by the one writer instead: a position is the recorded head + 1 (the
+``meta`` row of the head is updated by every append, so two transactions appending at once
+conflict there), every append checks each stream's stored tail first (:func:`check_tail`,
+:meth:`Ledger.append_columns`), and :meth:`Ledger.verify` names a repeated position or
+``(stream, seq)``. Both versions are read and written alike; nothing converts one to the
+other.
+
 Every DuckDB error is translated into the :class:`ledger.model.errors.LedgerError` family here (a
 held file lock becomes :class:`LedgerBusy`, a constraint violation :class:`DuplicateEvent`). Modules
 that keep derived tables use :attr:`Ledger.connection` inside :meth:`Ledger.transaction`.
@@ -55,17 +67,17 @@ from ledger.store.waiting import waiting
 __all__ = ["Batch", "Event", "Ledger", "StoredEvent", "VerifyReport", "STORE_VERSION"]
 
 
-STORE_VERSION = 1
+#: The shape of a new ledger's ``events`` table (module doc): 1 with the keys, 2 without.
+STORE_VERSION = 2
 COLUMNS = (
     "position, stream, hand_id, session, seq, type, schema_version, payload, recorded_at, "
     "source_key, prev_hash, hash"
 )
 _SCHEMA = (
     """CREATE TABLE IF NOT EXISTS events (
-        position BIGINT PRIMARY KEY, stream VARCHAR NOT NULL, hand_id VARCHAR, session VARCHAR,
+        position BIGINT NOT NULL, stream VARCHAR NOT NULL, hand_id VARCHAR, session VARCHAR,
         seq INTEGER NOT NULL, type VARCHAR, schema_version INTEGER, payload JSON,
-        recorded_at TIMESTAMP, source_key VARCHAR, prev_hash VARCHAR, hash VARCHAR,
-        UNIQUE (stream, seq))""",
+        recorded_at TIMESTAMP, source_key VARCHAR, prev_hash VARCHAR, hash VARCHAR)""",
     "CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)",
 )
 _PAGE = 10_000  # rows per query when streaming
@@ -419,8 +431,9 @@ class Ledger:
         process) in one transaction that joins the caller's (:meth:`transaction`): positions
         after the head, hashes linked, inserted as columns. Returns the positions.
 
-        A stream must be new (``starts`` 1: the unique ``(stream, seq)`` refuses a stored one)
-        or continue at its stored last seq + 1 with the same session. Unlike
+        A stream must be new (``starts`` 1: no row of it stored) or continue at its stored
+        last seq + 1 with the same session: every stream's tail is looked up first, whether or
+        not the table has keys (store version, module doc). Unlike
         :meth:`append_many`, source keys are NOT looked up: the caller makes sure that none
         is stored (e.g. because the rows' hands and sessions are all new).
 
@@ -445,18 +458,16 @@ class Ledger:
         )
 
         with gc_paused(), self.transaction() as con:
-            continued = [s for s, first in cols.starts.items() if first > 1]
-            tails = self._tails(continued) if continued else {}
-            for stream in continued:
+            _numbered_in_order(cols)
+            tails = self._tails(list(cols.starts))
+            for stream, first in cols.starts.items():
                 last, stored = tails.get(stream, (0, None))
-                if last != cols.starts[stream] - 1:
+                if last != first - 1:
                     raise DuplicateEvent(f"stream {stream!r} is at seq {last}, not "
-                                         f"{cols.starts[stream] - 1}")
-                if stored != cols.session[cols.stream.index(stream)]:
+                                         f"{first - 1}")
+                if last and stored != cols.session[cols.stream.index(stream)]:
                     raise MalformedEvent(f"stream {stream!r} belongs to session {stored!r}")
-            head = self._head()
-            if head is None:
-                raise LedgerError(f"ledger {self.path} lost its recorded head: run verify")
+            head = self._append_head()
             position, prev = head
             hashes = link_columns(prev.encode(), position + 1, cols)
             n = len(hashes)
@@ -504,9 +515,7 @@ class Ledger:
             keys = list({k for i in work if (k := batches[i].source_key) is not None})
             seen = set(self._known_sources(keys)) if keys else set()
             tails = self._tails(list({batches[i].stream for i in work}))
-            head = self._head()
-            if head is None:
-                raise LedgerError(f"ledger {self.path} lost its recorded head: run verify")
+            head = self._append_head()
             position, prev = head
             rows: list[Row] = []
             for i in work:
@@ -535,6 +544,26 @@ class Ledger:
                 )
                 self._recap()
         return result
+
+    def _append_head(self) -> tuple[int, str]:
+        """The recorded head, where an append continues the chain, once no stored row stands
+        after it: the positions of the rows appended are the head's + 1, + 2, … and a row
+        there (put in by hand, or a head rolled back) would share one. Rows are stored in
+        position order, so the query reads only the table's last row group.
+
+        Raises:
+            LedgerError: the head's meta rows are gone.
+            DuplicateEvent: a row stands after the head.
+        """
+        head = self._head()
+        if head is None:
+            raise LedgerError(f"ledger {self.path} lost its recorded head: run verify")
+        after = self._query("SELECT min(position) FROM events WHERE position > $1",
+                            [head[0]])[0][0]
+        if after is not None:
+            raise DuplicateEvent(f"ledger {self.path} has a row at position {after}, after its"
+                                 f" recorded head {head[0]}: nothing written (run verify)")
+        return head
 
     # ------------------------------------------------------------------------------- reading
 
@@ -623,13 +652,30 @@ class Ledger:
     def verify(self) -> VerifyReport:
         """Walk the chain in position order and report the first problem (see
         :func:`ledger.store.chain.diagnose` for how edited/deleted/inserted/reordered are told
-        apart).
+        apart, :func:`ledger.store.chain.verify_rows` for a repeated or skipped seq), or two
+        rows at one position (**duplicate**: what the primary key of store version 1 refused,
+        module doc).
 
         Raises:
             LedgerCorrupt: a damaged block of the file (a failed checksum) on the way.
             LedgerError: the database cannot be read.
         """
-        return verify_rows(self._pages(), self._head(), self._position_of_hash)
+        report = verify_rows(self._pages(), self._head(), self._position_of_hash,
+                             self._position_of_seq)
+        if self._meta().get("store_version") == "1":  # its primary key: one row a position
+            return report
+        # Two rows at one position are found by a query, not by the walk: which of the two
+        # the walk meets first is DuckDB's choice (the second may then look like an edited
+        # head, or be skipped where a page ends between them). About 0.5 s of CPU for 3.5
+        # million rows.
+        repeated = self._query(
+            "SELECT position, min(stream || ' seq ' || seq), max(stream || ' seq ' || seq)"
+            " FROM events GROUP BY position HAVING count(*) > 1 ORDER BY position LIMIT 1")
+        if repeated and (report.first_bad is None or report.first_bad >= repeated[0][0]):
+            position, first, second = repeated[0]
+            return VerifyReport(False, position - 1, position, "duplicate",
+                                f"two rows hold position {position} ({first} and {second})")
+        return report
 
     # ------------------------------------------------------------------------------- helpers
 
@@ -648,6 +694,10 @@ class Ledger:
         if digest == GENESIS:
             return 0
         return self._query("SELECT min(position) FROM events WHERE hash = $1", [digest])[0][0]
+
+    def _position_of_seq(self, stream: str, seq: int) -> int | None:
+        return self._query("SELECT min(position) FROM events WHERE stream = $1 AND seq = $2",
+                           [stream, seq])[0][0]
 
     def _tables(self) -> set[str]:
         """The names of the file's tables; only ``{"events", "meta"}`` when both are there,
@@ -783,6 +833,22 @@ class Ledger:
         if isinstance(e, _BROKEN_STORAGE) or any(sign in text for sign in _CORRUPT_TEXTS):
             return LedgerCorrupt(f"ledger {self.path} is corrupt: {text}")
         return LedgerError(f"ledger {self.path}: database error: {text}")
+
+
+def _numbered_in_order(cols: PreparedColumns) -> None:
+    """Check that each stream's batches in ``cols`` number its rows on from its first seq
+    there (``starts``), as :func:`ledger.store.columns.prepare_columns` makes them: rows
+    appended as columns take these seqs as they are.
+
+    Raises:
+        DuplicateEvent: a batch's seqs do not follow the stream's rows before it in ``cols``.
+    """
+    following = dict(cols.starts)
+    for stream, first, count in zip(cols.stream, cols.first_seq, cols.count, strict=True):
+        if following.get(stream) != first:
+            raise DuplicateEvent(f"stream {stream!r}: rows prepared at seq {first}, not after "
+                                 f"seq {following.get(stream, 1) - 1}")
+        following[stream] = first + count
 
 
 def _busy(path: str, text: str) -> LedgerBusy:
