@@ -514,3 +514,35 @@ def session_history_text(data: dict[str, Any]) -> str:
                  if k not in ("type", "schema_version")}, separators=(",", ":"))
             lines.append(f"        {what} by {c['by']} (entry {c['seq']}): {c['reason']}")
     return "\n".join(lines)
+
+
+def verify_text(verdict: Any) -> str:
+    """``verify``'s lines (``verdict``: :class:`replay.verifying.Verdict`): the chain (its head,
+    or where it breaks), a line per signed amendment whose signature fails or whose key is not
+    here, a line for the signatures that verify, and the derived tables against the replay."""
+    chain = verdict.chain
+    if chain.ok:
+        position, digest = chain.head
+        lines = [f"ok: {chain.rows} events, hash chain intact, head {position}:{digest}"]
+    else:
+        lines = [f"broken at position {chain.first_bad}: {chain.problem}: {chain.message}"]
+    good = 0
+    for s in verdict.signatures:
+        if s.status == "bad":
+            lines.append(f"signature FAILS: {s.line()}")
+        elif s.status == "unknown":
+            lines.append(f"signature not checked: {s.line()}")
+        else:
+            good += 1
+    if good:
+        lines.append(f"signatures: {good} signed correction(s) and void(s) verify")
+    derived = verdict.derived
+    if derived.sealed is not None:
+        lines.append(f"derived tables FAIL their own check: {derived.sealed}")
+    if derived.difference is not None:
+        lines.append(f"derived tables FAIL: {derived.difference}")
+    elif derived.checked:
+        lines.append(f"derived tables: as the events' replay gives them ({derived.rows} rows)")
+    elif derived.reason is not None:
+        lines.append(f"derived tables not checked: {derived.reason}")
+    return "\n".join(lines)
