@@ -43,7 +43,7 @@ def incomplete_hands(report: Any, session: str | None = None) -> list[str]:
 def _where(d: Any) -> str:
     parts = [f"{k} {v}" for k, v in (("session", d.session), ("hand", d.hand),
                                       ("player", d.player)) if v is not None]
-    if d.kind == "in_progress":  # no amount to compare until it ends
+    if d.kind in ("in_progress", "signature"):  # no amount to compare (until it ends)
         return f" [{', '.join(parts)}]"
     return f" [{', '.join(parts)}; expected {d.expected}, actual {d.actual}]"
 
@@ -538,7 +538,8 @@ def verify_text(verdict: Any) -> str:
         lines.append(f"signatures: {good} signed correction(s) and void(s) verify")
     derived = verdict.derived
     if derived.sealed is not None:
-        lines.append(f"derived tables FAIL their own check: {derived.sealed}")
+        sealed = derived.sealed.removesuffix(" (run `verify`)")
+        lines.append(f"derived tables FAIL their own check: {sealed}")
     if derived.difference is not None:
         lines.append(f"derived tables FAIL: {derived.difference}")
     elif derived.checked:

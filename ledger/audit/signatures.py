@@ -54,8 +54,8 @@ class SignedAmendment:
         """The audit's ``signature`` finding of a failing one (expected and actual 0: no
         chips are counted; the books apply the amendment as stored)."""
         return Finding("signature", self.session, self.hand, None, 0, 0,
-                       f"the {self.kind} at seq {self.seq} signed as {self.signer!r} does not "
-                       f"verify: {self.note}; the books apply it as stored")
+                       f"the {self.kind} at seq {self.seq} signed as {self.signer!r}: "
+                       f"{self.note}; the books apply it as stored")
 
 
 def signed_amendments(ledger: Any, keys: KeyStore) -> list[SignedAmendment]:
