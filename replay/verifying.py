@@ -156,10 +156,14 @@ def first_difference(con: Any, replayed: str, stored: str, *, width: int = 400) 
         return None
     shown: Callable[[tuple], str] = lambda row: _row(names, row, width)  # noqa: E731
     if extra and lacking and extra[0][0] == lacking[0][0]:
+        same = next(i for i, (a, b) in enumerate(zip(extra[0], lacking[0], strict=True))
+                    if a != b)
+        where = ", ".join(f"{n} {v!r}" for n, v in zip(names[:min(same, 3)], extra[0],
+                                                       strict=False))
         changed = [f"{n} {a!r} stored, {b!r} by the replay"
                    for n, a, b in zip(names, extra[0], lacking[0], strict=True) if a != b]
         return (f"derived table {replayed} differs from the events' replay at the row "
-                f"{names[0]} {extra[0][0]!r}: {'; '.join(changed)}"[:width * 2])
+                f"{where}: {'; '.join(changed)}"[:width * 2])
     if extra:
         return (f"derived table {replayed} holds a row the events' replay does not give: "
                 f"{shown(extra[0])}")
