@@ -12,7 +12,9 @@
   catches them up: :mod:`replay.books`), row for row. The tables carry a digest of their
   contents, but anyone with the file can recompute it after editing them, and ``audit``,
   ``settle``, ``balances`` and ``sql`` trust tables whose digest matches; only a replay tells
-  books that are not the events' (README "Tampering").
+  books that are not the events' (README "Tampering"). So are the views the reads query
+  (``standings``, ``player_session_results``…), which no digest covers: each must be the
+  one handledger writes.
 
 Nothing is written: the ledger is opened read-only and the replay runs in memory
 (:meth:`ledger.store.store.Ledger.overlay`).
@@ -135,7 +137,7 @@ def derived_check(path: str, *, jobs: int | None = 1, progress: Progress = silen
             difference = first_difference(con, name, _KEPT + name)
             if difference is not None:
                 return DerivedCheck(True, difference, sealed, rows=rows)
-        return DerivedCheck(True, None, sealed, rows=rows)
+        return DerivedCheck(True, changed_view(con), sealed, rows=rows)
     except duckdb.Error as e:
         raise ledger.translate(e) from e
     finally:
@@ -174,3 +176,25 @@ def first_difference(con: Any, replayed: str, stored: str, *, width: int = 400) 
 def _row(names: list[str], row: tuple, width: int) -> str:
     text = ", ".join(f"{n} {v!r}" for n, v in zip(names, row, strict=True) if v is not None)
     return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def changed_view(con: Any) -> str | None:
+    """One line naming the first view of the ledger file (attached as ``src``) whose
+    definition is not the one handledger writes (:data:`ledger.audit.tables.VIEWS`, as the
+    rebuild in memory made them on ``con``), or that is missing; None when they are the
+    same. The digest covers the tables' rows, not the views the reads query."""
+    from ledger.audit.tables import VIEWS
+
+    def views(database: str) -> dict[str, str]:
+        return dict(con.execute("SELECT view_name, sql FROM duckdb_views() WHERE NOT internal"
+                                " AND database_name = ?", [database]).fetchall())
+
+    stored = views("src")
+    written = views(con.execute("SELECT current_database()").fetchone()[0])
+    for name in VIEWS:
+        if name not in stored:
+            return f"derived view {name} is missing"
+        if stored[name] != written.get(name):
+            return (f"derived view {name} is not the one handledger writes: its definition "
+                    "was changed")
+    return None

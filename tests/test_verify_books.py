@@ -144,3 +144,26 @@ def test_a_damaged_derived_table_is_named_and_its_events_export_to_a_new_ledger(
     assert run("--db", fresh, "verify").exit_code == 0
     for command in (["balances"], ["settle", "--session", "fri"], ["audit"]):
         assert run("--db", fresh, *command).output == run(*command).output
+
+
+def test_a_view_redefined_fails_verify(run, ledger: str) -> None:
+    """The views the reads query are no table: the digest does not cover them."""
+    assert _fri_nets(run) == {"Ann": 150, "Bob": -150, "Cy": 0}
+    with duckdb.connect(ledger) as con:
+        (sql,), = con.execute("SELECT sql FROM duckdb_views() WHERE view_name = "
+                              "'player_session_results'").fetchall()
+        con.execute(sql.replace("CREATE VIEW", "CREATE OR REPLACE VIEW")
+                    .replace("p.net,", "-p.net AS net,", 1))
+    assert _fri_nets(run) == {"Ann": -150, "Bob": 150, "Cy": 0}  # standings trusts the view
+    result = run("verify")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[1] == (
+        "derived tables FAIL: derived view player_session_results is not the one handledger "
+        "writes: its definition was changed")
+
+
+def _fri_nets(run) -> dict[str, int]:  # noqa: ANN001
+    import json
+
+    players = json.loads(run("standings", "--json").stdout)["players"]
+    return {p["player"]: p["nets"]["fri"] for p in players if "fri" in p["nets"]}
