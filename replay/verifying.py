@@ -31,6 +31,7 @@ import duckdb
 from ledger.audit.catchup import moved
 from ledger.audit.signatures import SignedAmendment, signed_amendments
 from ledger.audit.tables import DERIVED
+from ledger.model.errors import LedgerBusy, LedgerCorrupt, LedgerError
 from ledger.store.blocks import check_blocks
 from ledger.store.chain import VerifyReport
 from ledger.store.keys import KeyStore
@@ -89,10 +90,12 @@ def verify_ledger(ledger: Ledger, keys: KeyStore, *, jobs: int | None = 1,
     chain, the signatures and, when the chain is intact, its derived tables (``jobs`` as
     :func:`replay.projections.rebuild`).
 
+    A stored event the replay cannot read (its payload rewritten, the chain made again) is
+    the derived tables' failure, naming it.
+
     Raises:
         LedgerCorrupt: a damaged block or header (naming it and what it holds).
-        LedgerError: the ledger cannot be read, a stored hand the rules reject, a damaged
-            public key file.
+        LedgerError: the ledger cannot be read, a damaged public key file.
     """
     try:
         check_blocks(ledger.path, ledger.connection)
@@ -102,7 +105,13 @@ def verify_ledger(ledger: Ledger, keys: KeyStore, *, jobs: int | None = 1,
     signatures = signed_amendments(ledger, keys)
     if not chain.ok:
         return Verdict(chain, signatures, DerivedCheck(False, reason="the chain is broken"))
-    return Verdict(chain, signatures, derived_check(ledger.path, jobs=jobs, progress=progress))
+    try:
+        derived = derived_check(ledger.path, jobs=jobs, progress=progress)
+    except (LedgerCorrupt, LedgerBusy):
+        raise
+    except LedgerError as e:  # a stored payload no reader takes: rewritten with the chain
+        derived = DerivedCheck(True, f"the events cannot be replayed: {e}")
+    return Verdict(chain, signatures, derived)
 
 
 def derived_check(path: str, *, jobs: int | None = 1, progress: Progress = silent

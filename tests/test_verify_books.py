@@ -167,3 +167,48 @@ def _fri_nets(run) -> dict[str, int]:  # noqa: ANN001
 
     players = json.loads(run("standings", "--json").stdout)["players"]
     return {p["player"]: p["nets"]["fri"] for p in players if "fri" in p["nets"]}
+
+
+@pytest.fixture
+def keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    directory = tmp_path / "keys"
+    monkeypatch.setenv("HANDLEDGER_KEYS", str(directory))
+    return directory
+
+
+def test_a_forged_signed_correction_of_the_night_fails_verify_and_audit(
+        run, db: str, keys: Path, tmp_path: Path) -> None:
+    """The night with Ann's 300 pushed to Bob, corrected and signed by the floor; then the
+    correction's payout made 299 and the chain made again: the books apply it, the chain
+    holds, the signature does not."""
+    from tests.ledger_files import edit_payload
+
+    night = tmp_path / "night.jsonl"
+    night.write_text(NIGHT_JSONL.replace('"amount":300,"player":"Ann"',
+                                         '"amount":300,"player":"Bob"'))
+    assert run("import", str(night)).exit_code == 0
+    assert run("key", "new", "floor").exit_code == 0
+    assert run("correct", "f1", "--replace", "16", "pay Ann 300", "--reason", "misread", "--by",
+               "floor", "--sign", "floor", "--closed").exit_code == 0
+    assert run("verify").exit_code == 0
+    edit_payload(db, 26, '"amount":300', '"amount":299')
+    result = run("verify")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[1] == (
+        "signature FAILS: hand f1 seq 18 (a correction signed as 'floor', position 26): the "
+        "signature does not verify with key 'floor': altered (it covers the hand's 17 row(s) "
+        "before it and the correction: one of them is not as signed)")
+    audit = run("audit", "--session", "fri")
+    assert audit.exit_code == 1
+    assert audit.stdout.splitlines()[-2:] == [
+        "signature: the correction at seq 18 signed as 'floor': the signature does not verify "
+        "with key 'floor': altered (it covers the hand's 17 row(s) before it and the "
+        "correction: one of them is not as signed); the books apply it as stored [session "
+        "fri, hand f1]",
+        "audit: 3 discrepancies in 1 hand(s) in 1 session(s) (payout 1, session_balance 1, "
+        "signature 1)"]
+    edit_payload(db, 12, '"to":8', '"to":"x"')  # a row before it no reader takes
+    assert run("verify").output.splitlines()[1] == (
+        "signature FAILS: hand f1 seq 18 (a correction signed as 'floor', position 26): the "
+        "hand's rows cannot be read: invalid event (bet_raise.to: Input should be a valid "
+        "integer)")

@@ -18,15 +18,18 @@ from typing import Any
 import duckdb
 
 from ledger.audit.checks import Finding
+from ledger.model.errors import LedgerBusy, LedgerCorrupt, LedgerError
 from ledger.store import signing
 from ledger.store.keys import KeyStore
 
 _CALLED = {"correction": "correction", "hand_voided": "void"}
 
-#: The stored rows of a signed amendment: an unsigned event's JSON has no ``signature`` key.
-_SIGNED_SQL = ("SELECT DISTINCT hand_id, min(position) OVER (PARTITION BY hand_id) AS first"
-               " FROM events WHERE type IN ('correction', 'hand_voided')"
-               " AND contains(payload, '\"signature\":') ORDER BY first")
+#: The stored rows of a signed amendment (an unsigned event's JSON has no ``signature`` key),
+#: in ledger order: hand, seq, position, type, the name it was signed as and the session.
+_SIGNED_SQL = ("SELECT hand_id, seq, position, type, payload->>'$.signature.signer', session"
+               " FROM events"
+               " WHERE type IN ('correction', 'hand_voided') AND contains(payload,"
+               " '\"signature\":') ORDER BY position")
 
 
 @dataclass(frozen=True)
@@ -59,21 +62,31 @@ class SignedAmendment:
 
 
 def signed_amendments(ledger: Any, keys: KeyStore) -> list[SignedAmendment]:
-    """Every signed correction and void of ``ledger``, in ledger order of their hands, each
-    checked against ``keys`` and the hand's rows before it, as ``history`` checks them.
+    """Every signed correction and void of ``ledger``, in ledger order, each checked against
+    ``keys`` and the hand's rows before it, as ``history`` checks them; those of a hand whose
+    stored rows cannot be read (a payload no reader takes) fail, saying so.
 
     Raises:
         LedgerError: the ledger cannot be read (a damaged block: LedgerCorrupt), a damaged
             public key file in the directory.
     """
     try:
-        hands = [h for h, _ in ledger.connection.execute(_SIGNED_SQL).fetchall()]
+        signed = ledger.connection.execute(_SIGNED_SQL).fetchall()
     except duckdb.Error as e:
         raise ledger.translate(e) from e
+    hands = list(dict.fromkeys(hand for hand, *_ in signed))
     out = []
     for hand in hands:
-        rows = ledger.read(hand)
-        events = [r.event for r in rows]
+        try:
+            rows = ledger.read(hand)
+            events = [r.event for r in rows]
+        except (LedgerCorrupt, LedgerBusy):
+            raise
+        except LedgerError as e:  # a stored row no reader takes: no signature over it holds
+            out += [SignedAmendment(h, seq, position, _CALLED[kind], signer or "?", session,
+                                    "bad", f"the hand's rows cannot be read: {e}")
+                    for h, seq, position, kind, signer, session in signed if h == hand]
+            continue
         session = rows[0].session if rows else None
         for index, row in enumerate(rows):
             checked = signing.check(hand, row.event, keys, events[:index]) \
@@ -82,6 +95,7 @@ def signed_amendments(ledger: Any, keys: KeyStore) -> list[SignedAmendment]:
                 out.append(SignedAmendment(hand, row.seq, row.position, _CALLED[row.type],
                                            row.event.signature.signer, session,
                                            checked.status, checked.note))
+    out.sort(key=lambda a: a.position)
     return out
 
 
