@@ -10,6 +10,7 @@ import sys
 import click
 
 from cli import render, text
+from cli.cmd_checkpoint import keys_option
 from cli.context import Context
 from ledger.model.money import format_money
 
@@ -261,19 +262,23 @@ def player_alias(obj: Context, name: str, other: str, session_name: str | None) 
 @click.option("--unsettled", is_flag=True,
               help="Also name closed sessions where money is owed and nobody recorded a "
                    "payment (many groups settle up outside the ledger).")
+@keys_option
 @click.pass_obj
 def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int | None,
-          unsettled: bool) -> None:
+          unsettled: bool, keys_dir: str) -> None:
     """Check the books: payouts, chip conservation, stack continuity, session balances,
     settlements and platform ledgers (import --ledger). Exit 0 when every chip adds up, 1 when
     anything does not. Incomplete hands (a log cut mid-hand) are named, counted at net 0.
-    Hands are replayed only when the ledger moved since the last audit or full replay."""
+    Hands are replayed only when the ledger moved since the last audit or full replay. Every
+    signed correction and void is checked against the key directory (as `history`): one
+    `signature` finding for each whose signature fails."""
+    from ledger.store.keys import KeyStore
     from replay.books import audit as run_audit
 
     names = obj.names()
     report, found = run_audit(obj.db, session_name, jobs=jobs, note=render.note,
                               progress=render.no_progress if as_json else render.progress,
-                              on_request=unsettled)
+                              on_request=unsettled, keys=KeyStore(keys_dir))
     if as_json:
         from cli.names import with_name
 

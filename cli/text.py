@@ -43,7 +43,7 @@ def incomplete_hands(report: Any, session: str | None = None) -> list[str]:
 def _where(d: Any) -> str:
     parts = [f"{k} {v}" for k, v in (("session", d.session), ("hand", d.hand),
                                       ("player", d.player)) if v is not None]
-    if d.kind == "in_progress":  # no amount to compare until it ends
+    if d.kind in ("in_progress", "signature"):  # no amount to compare (until it ends)
         return f" [{', '.join(parts)}]"
     return f" [{', '.join(parts)}; expected {d.expected}, actual {d.actual}]"
 
@@ -521,4 +521,37 @@ def session_history_text(data: dict[str, Any]) -> str:
                 {k: v for k, v in c["replacement"].items()
                  if k not in ("type", "schema_version")}, separators=(",", ":"))
             lines.append(f"        {what} by {c['by']} (entry {c['seq']}): {c['reason']}")
+    return "\n".join(lines)
+
+
+def verify_text(verdict: Any) -> str:
+    """``verify``'s lines (``verdict``: :class:`replay.verifying.Verdict`): the chain (its head,
+    or where it breaks), a line per signed amendment whose signature fails or whose key is not
+    here, a line for the signatures that verify, and the derived tables against the replay."""
+    chain = verdict.chain
+    if chain.ok:
+        position, digest = chain.head
+        lines = [f"ok: {chain.rows} events, hash chain intact, head {position}:{digest}"]
+    else:
+        lines = [f"broken at position {chain.first_bad}: {chain.problem}: {chain.message}"]
+    good = 0
+    for s in verdict.signatures:
+        if s.status == "bad":
+            lines.append(f"signature FAILS: {s.line()}")
+        elif s.status == "unknown":
+            lines.append(f"signature not checked: {s.line()}")
+        else:
+            good += 1
+    if good:
+        lines.append(f"signatures: {good} signed correction(s) and void(s) verify")
+    derived = verdict.derived
+    if derived.sealed is not None:
+        sealed = derived.sealed.removesuffix(" (run `verify`)")
+        lines.append(f"derived tables FAIL their own check: {sealed}")
+    if derived.difference is not None:
+        lines.append(f"derived tables FAIL: {derived.difference}")
+    elif derived.checked:
+        lines.append(f"derived tables: as the events' replay gives them ({derived.rows} rows)")
+    elif derived.reason is not None:
+        lines.append(f"derived tables not checked: {derived.reason}")
     return "\n".join(lines)

@@ -185,20 +185,28 @@ def chart_rows(path: str, *, money: bool, session: str | None = None,
 
 
 def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Progress = silent,
-          note: Note = _quiet, on_request: bool = False) -> tuple[AuditReport, list[Any]]:
+          note: Note = _quiet, on_request: bool = False, keys: Any = None
+          ) -> tuple[AuditReport, list[Any]]:
     """The audit as of the head and its findings (only ``session``'s when given); with
-    ``on_request`` also the checks run only when asked (``unsettled``), after the others.
+    ``on_request`` also the checks run only when asked (``unsettled``), after the others;
+    with ``keys`` (a :class:`ledger.store.keys.KeyStore`) last a ``signature`` finding per
+    signed correction or void whose signature fails against it
+    (:func:`ledger.audit.signatures.signature_findings`: they depend on the key directory, so
+    the derived tables do not keep them).
 
     Raises:
-        NotFound: no such session.
+        NotFound: no such session; LedgerError: a damaged public key file.
     """
     from ledger.audit.checks import REGISTRY
+    from ledger.audit.signatures import signature_findings
 
     with fresh_books(path, jobs=jobs, progress=progress, note=note) as ledger:
         report = read_audit(ledger.connection)
         extra = [] if not on_request else [
             f for book in reports.session_books(ledger.connection)
             for check in REGISTRY if check.on_request for f in check.run(book)]
+        if keys is not None:
+            extra += signature_findings(ledger, keys)
     if session is not None and session not in report.hands:
         raise reports.no_such_session(session, (s for s in report.hands if s is not None))
     found = report.findings + extra

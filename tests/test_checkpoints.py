@@ -25,6 +25,8 @@ from tests.ledger_files import edit_payload, head, rewrite, stored
 from tests.test_store import hand
 
 PAYOUT = 1534
+SEALED = ("derived tables FAIL their own check: the ledger's rows up to"
+          " the tables' head are not those they were built from")
 CHAT = re.compile(
     r"handledger checkpoint (\S+) (\d+):([0-9a-f]{24}) (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")
 
@@ -98,12 +100,22 @@ def signed(tmp_path_factory: pytest.TempPathFactory, template: tuple[Path, Path]
     return path, folder / "keys"
 
 
+def _books_dropped(db: str) -> None:
+    """The derived tables' record of what they were built from dropped, as a forger who
+    rewrote rows would: ``verify`` then has no books to compare (every read rebuilds them)."""
+    import duckdb
+
+    with duckdb.connect(db) as con:
+        con.execute("DROP TABLE derived_state")
+
+
 def test_verify_prints_the_head_it_verified(run, db: str) -> None:
     result = run("verify")
     position, digest = head(db)
     assert (position, len(digest)) == (3696, 64)
     assert result.exit_code == 0
-    assert result.output == f"ok: 3696 events, hash chain intact, head 3696:{digest}\n"
+    assert result.output == (f"ok: 3696 events, hash chain intact, head 3696:{digest}\n"
+                             "derived tables: as the events' replay gives them (732 rows)\n")
 
 
 def test_checkpoint_prints_one_line_and_appends_a_record(run, db: str, template) -> None:
@@ -143,10 +155,19 @@ def test_a_consistent_rewrite_passes_verify_but_not_the_checkpoint(
     before = head(db)
     edit_payload(db, PAYOUT, '"amount":48', '"amount":58')
     assert head(db)[0] == before[0] and head(db)[1] != before[1]
-    assert run("verify").exit_code == 0  # the chain alone cannot tell
+    plain = run("verify")  # the chain holds; the derived tables were built from the old rows
+    assert plain.exit_code == 1 and plain.output.startswith("ok: 3696 events")
+    assert SEALED in plain.output
+    assert "derived table results differs from the events' replay at the row hand_id " \
+        "'s02-011', session 's02', player 'Carol': recorded 52 stored, 62 by the replay" \
+        in plain.output
+    _books_dropped(db)  # a forger who also drops them: the chain alone cannot tell
+    assert run("verify").exit_code == 0
     result = run("verify", "--against", f"{db}.checkpoints")
     assert result.exit_code == 1
     lines = result.output.splitlines()
+    assert lines.pop(1) == ("derived tables not checked: the derived tables were never built: "
+                            "every read replays the ledger")
     assert lines[0].startswith("ok: 3696 events")
     assert lines[1].startswith(f"checkpoint {db}.checkpoints:1 friday 3696:{before[1][:16]}")
     assert "FAILS: row 3696 hashes" in lines[1]
@@ -162,7 +183,8 @@ def test_the_checkpoint_before_the_rewrite_still_holds(run, db: str, extended: P
     edit_payload(db, PAYOUT, '"amount":48', '"amount":58')
     result = run("verify", "--against", f"{db}.checkpoints")
     assert result.exit_code == 1
-    first, second, parts = result.output.splitlines()[1:]
+    first, second, parts = [line for line in result.output.splitlines()[1:]
+                            if not line.startswith("derived tables")]
     assert first.endswith(": ok: extended") and ":1 friday 160:" in first
     assert ":2 friday 3696:" in second and ": FAILS: " in second
     assert parts == "the ledger parts from its checkpoints at position 1534 (s02-011 seq 37)"
@@ -205,7 +227,7 @@ def test_a_signed_checkpoint_names_its_signer(run, db: str, keys: Path) -> None:
     assert signed.exit_code == 0 and " signed ann " in signed.output
     result = run("verify", "--against", f"{db}.checkpoints")
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[1].endswith(": ok: extended; signed by ann")
+    assert result.output.splitlines()[2].endswith(": ok: extended; signed by ann")
     chat = Path(db).with_name("chat.txt")
     chat.write_text(f"Ann: {signed.output}")  # the pasted line: a hash prefix, signed
     pasted = run("verify", "--against", str(chat))
@@ -398,6 +420,9 @@ def test_the_last_hand_deleted_and_the_head_moved_parts_where_it_stood(
     assert last - first + 1 == sum(1 for r in rows if r[1] == stream)  # its rows together
     rewrite(db, [(r[0] - (last - first + 1), *r[1:]) for r in rows[last:]], start=first)
     assert len(stored(db)) == len(rows) - (last - first + 1)
+    assert ("derived tables FAIL their own check: the derived tables are not of this ledger"
+            in run("verify").output)  # built up to a head the ledger no longer reaches
+    _books_dropped(db)
     assert run("verify").exit_code == 0
     result = run("verify", "--against", f"{db}.checkpoints")
     assert result.exit_code == 1
@@ -415,6 +440,8 @@ def test_two_hands_swapped_and_relinked_part_at_the_first(run, db: str, checkpoi
     order = rows[b1 - 1:b2] + rows[a2:b1 - 1] + rows[a1 - 1:a2] + rows[b2:]
     rewrite(db, [(a1 + i, *r[1:]) for i, r in enumerate(order)], start=a1)
     assert sorted(r[7] for r in stored(db)) == sorted(r[7] for r in rows)  # the same rows
+    assert SEALED in run("verify").output  # the derived tables were built from the old rows
+    _books_dropped(db)
     assert run("verify").exit_code == 0
     result = run("verify", "--against", f"{db}.checkpoints")
     assert result.exit_code == 1

@@ -129,10 +129,34 @@ def test_signed_amendments_name_their_signer(run, db: str, keys: Path, signed: t
 def test_an_altered_signed_correction_fails(run, db: str, keys: Path,
                                             signed: tuple[Path, Path]) -> None:
     _signed(signed, db, keys)
-    edit_payload(db, 25, '"amount":300', '"amount":400')  # chain relinked: verify passes
-    assert run("verify").exit_code == 0
+    edit_payload(db, 25, '"amount":300', '"amount":400')  # chain relinked
+    verified = run("verify")
+    assert verified.exit_code == 1
+    lines = verified.output.splitlines()
+    assert lines[0].startswith("ok: 53 events, hash chain intact")  # the chain alone passes
+    assert lines[1] == (
+        "signature FAILS: hand dispute-1 seq 25 (a correction signed as 'floor', position 25): "
+        "the signature does not verify with key 'floor': altered (it covers the hand's 24 "
+        "row(s) before it and the correction: one of them is not as signed)")
+    assert lines[2] == "signatures: 2 signed correction(s) and void(s) verify"  # the void
     history = run("history", "dispute-1").output
     assert "signature FAILS: the signature does not verify with key 'floor': altered" in history
+    audited = run("audit", "--json")
+    assert audited.exit_code == 1
+    assert [d for d in json.loads(audited.stdout)["discrepancies"] if d["kind"] == "signature"
+            ] == [{"kind": "signature", "session": None, "hand": "dispute-1", "player": None,
+                   "expected": 0, "actual": 0, "message": (
+                       "the correction at seq 25 signed as 'floor': the signature does not "
+                       "verify with key 'floor': altered (it covers the hand's 24 row(s) "
+                       "before it and the correction: one of them is not as signed); the "
+                       "books apply it as stored")}]
+    elsewhere = Path(db).with_name("none")  # a key directory without floor's key: unknown
+    elsewhere.mkdir()
+    assert "signature" not in run("audit", "--json", "--keys", str(elsewhere)).stdout
+    unchecked = run("verify", "--keys", str(elsewhere))
+    assert unchecked.output.splitlines()[1].startswith(
+        "signature not checked: hand dispute-1 seq 25 (a correction signed as 'floor', "
+        "position 25): signed by an unknown key ")
 
 
 def test_a_signature_belongs_to_its_hand(run, db: str, keys: Path,

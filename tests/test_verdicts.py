@@ -1,7 +1,9 @@
 """Verdicts from verified events only: a derived table edited outside handledger (as one can with
 DuckDB directly) never makes the audit clean or the settle-up wrong: the read sees that the
 tables no longer match their digest, says so, and computes them from the hash-chained events in
-memory, leaving the file as it is (a read never writes); `replay` saves them again."""
+memory, leaving the file as it is (a read never writes); `replay` saves them again; `verify`
+names the first row that differs. (An editor who recomputes the digest too fools the reads,
+not `verify`: tests/test_verify_books.py.)"""
 
 from __future__ import annotations
 
@@ -25,7 +27,15 @@ def test_edited_derived_tables_cannot_make_the_audit_clean_or_settle_wrong(run, 
     con.execute("UPDATE session_players SET net = net - 500, cash_out = cash_out - 500"
                 " WHERE session = 's01' AND player = 'Bob'")
     con.close()
-    assert run("verify").exit_code == 0  # the events are untouched
+    verified = run("verify")  # the events are untouched; the tables fail their digest
+    assert verified.exit_code == 1
+    assert verified.stdout.splitlines()[0].startswith("ok: ")
+    assert verified.stdout.splitlines()[1:] == [
+        "derived tables FAIL their own check: the derived tables were changed outside "
+        "handledger",
+        "derived tables FAIL: derived table session_players differs from the events' replay "
+        "at the row session 's01', player 'Alice', buy_in 60: cash_out 1660 stored, 1160 by "
+        "the replay; net 1600 stored, 1100 by the replay"]
     with open(db, "rb") as f:
         edited = f.read()
     again = run("audit")

@@ -1,0 +1,111 @@
+"""Every signed correction and void of a ledger checked against a key directory: what
+``verify`` fails on and ``audit`` finds (kind ``signature``) when a signature does not verify.
+
+The hash chain proves the rows are those written, unless someone wrote them again and made the
+chain anew; a signature proves who stands behind an amendment, and the hand's rows before it
+(:mod:`ledger.store.signing`). A signed amendment whose signature fails (``bad``: the
+amendment or the rows it binds are not as signed, or it names a signer whose key here is
+another) is still applied by the books: the ledger never rewrites or drops a stored event
+(README "What is in the ledger"), so the failure is said, never repaired. A signature by a key
+the directory does not hold (``unknown``) cannot be checked here: named, no failure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+from ledger.audit.checks import Finding
+from ledger.model.errors import LedgerBusy, LedgerCorrupt, LedgerError
+from ledger.store import signing
+from ledger.store.keys import KeyStore
+
+_CALLED = {"correction": "correction", "hand_voided": "void"}
+
+#: The stored rows of a signed amendment (an unsigned event's JSON has no ``signature`` key),
+#: in ledger order: hand, seq, position, type, the name it was signed as and the session.
+_SIGNED_SQL = ("SELECT hand_id, seq, position, type, payload->>'$.signature.signer', session"
+               " FROM events"
+               " WHERE type IN ('correction', 'hand_voided') AND contains(payload,"
+               " '\"signature\":') ORDER BY position")
+
+
+@dataclass(frozen=True)
+class SignedAmendment:
+    """One signed correction or void checked: ``hand``, its ``seq`` and ``position``,
+    ``kind`` "correction" or "void", ``signer`` the name it was signed as, ``session`` the
+    hand's (None: no session), ``status`` good/bad/unknown and ``note`` as
+    :meth:`ledger.store.keys.KeyStore.check` gives them."""
+
+    hand: str
+    seq: int
+    position: int
+    kind: str
+    signer: str
+    session: str | None
+    status: str
+    note: str
+
+    def line(self) -> str:
+        """One line for people: ``hand f1 seq 18 (a correction signed as floor): …``."""
+        return (f"hand {self.hand} seq {self.seq} (a {self.kind} signed as {self.signer!r}, "
+                f"position {self.position}): {self.note}")
+
+    def finding(self) -> Finding:
+        """The audit's ``signature`` finding of a failing one (expected and actual 0: no
+        chips are counted; the books apply the amendment as stored)."""
+        return Finding("signature", self.session, self.hand, None, 0, 0,
+                       f"the {self.kind} at seq {self.seq} signed as {self.signer!r}: "
+                       f"{self.note}; the books apply it as stored")
+
+
+def signed_amendments(ledger: Any, keys: KeyStore) -> list[SignedAmendment]:
+    """Every signed correction and void of ``ledger``, in ledger order, each checked against
+    ``keys`` and the hand's rows before it, as ``history`` checks them; those of a hand whose
+    stored rows cannot be read (a payload no reader takes) fail, saying so.
+
+    Raises:
+        LedgerError: the ledger cannot be read (a damaged block: LedgerCorrupt), a damaged
+            public key file in the directory.
+    """
+    try:
+        signed = ledger.connection.execute(_SIGNED_SQL).fetchall()
+    except duckdb.Error as e:
+        raise ledger.translate(e) from e
+    hands = list(dict.fromkeys(hand for hand, *_ in signed))
+    out = []
+    for hand in hands:
+        try:
+            rows = ledger.read(hand)
+            events = [r.event for r in rows]
+        except (LedgerCorrupt, LedgerBusy):
+            raise
+        except LedgerError as e:  # a stored row no reader takes: no signature over it holds
+            out += [SignedAmendment(h, seq, position, _CALLED[kind], signer or "?", session,
+                                    "bad", f"the hand's rows cannot be read: {e}")
+                    for h, seq, position, kind, signer, session in signed if h == hand]
+            continue
+        session = rows[0].session if rows else None
+        for index, row in enumerate(rows):
+            checked = signing.check(hand, row.event, keys, events[:index]) \
+                if row.type in _CALLED else None
+            if checked is not None:
+                out.append(SignedAmendment(hand, row.seq, row.position, _CALLED[row.type],
+                                           row.event.signature.signer, session,
+                                           checked.status, checked.note))
+    out.sort(key=lambda a: a.position)
+    return out
+
+
+def signature_findings(ledger: Any, keys: KeyStore, session: str | None = None
+                       ) -> list[Finding]:
+    """The audit's ``signature`` findings: one per signed amendment whose signature fails
+    (only ``session``'s hands when given), in ledger order.
+
+    Raises:
+        LedgerError: as :func:`signed_amendments`.
+    """
+    return [a.finding() for a in signed_amendments(ledger, keys)
+            if a.status == "bad" and session in (None, a.session)]

@@ -1,0 +1,138 @@
+"""Every block of a ledger file read and its checksum checked: what ``verify`` says of a
+damaged file (README "verify").
+
+A query reads only the blocks it needs: the chain walk reads the events' columns, a read of the
+books the derived tables, a lookup by position or hash the events' indexes. A damaged block
+elsewhere (an index, another table, the catalog) is then met only by the command that needs it.
+DuckDB's file is three 4 KiB headers, then blocks of ``block_size`` bytes (262,144), each
+starting with the 8-byte checksum of the rest; the checksum is DuckDB's own (``Checksum`` in its
+``common/checksum.cpp``): 5381 xor'ed with each little-endian 64-bit word of the block times
+0xbf58476d1ce4e5b9, modulo 2^64. :func:`damaged_block` checks every header and block of the
+file so; a file laid out otherwise (another block size, an encrypted file, one that does not
+check out as this reading of the format expects on its own main header) is left to DuckDB,
+whose reads :func:`scan_tables` makes: every row and column of every table.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+import numpy as np
+
+from ledger.model.errors import LedgerCorrupt
+
+HEADER = 4096  #: bytes of each of the file's three headers
+HEADERS = 3
+_MULTIPLIER = np.uint64(0xBF58476D1CE4E5B9)
+_SEED = np.uint64(5381)
+_CHUNK = 64  #: blocks read at once
+
+
+def checksum(data: bytes) -> int:
+    """DuckDB's checksum of ``data`` (a multiple of 8 bytes long: module doc)."""
+    words = np.frombuffer(data, dtype="<u8")
+    with np.errstate(over="ignore"):
+        return int(np.bitwise_xor.reduce(words * _MULTIPLIER, initial=np.uint64(0)) ^ _SEED)
+
+
+def _sound(data: bytes) -> bool:
+    """Whether ``data`` (a header or block) holds the checksum of the rest in its first 8."""
+    return int.from_bytes(data[:8], "little") == checksum(data[8:])
+
+
+@dataclass(frozen=True)
+class Damage:
+    """A damaged part of the file: ``block`` its number (None: one of the headers, ``header``
+    0-2), ``offset`` its first byte in the file."""
+
+    block: int | None
+    header: int | None
+    offset: int
+
+
+def damaged_block(path: str | os.PathLike[str], block_size: int) -> Damage | None:
+    """The first header or block of the DuckDB file at ``path`` whose checksum fails, or None
+    (also when the file is not laid out as the module doc says: DuckDB reads it then).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    size = os.path.getsize(path)
+    start = HEADER * HEADERS
+    if block_size <= 8 or block_size % 8 or size < start or (size - start) % block_size:
+        return None
+    with open(path, "rb") as f:
+        headers = f.read(start)
+        if headers[8:12] != b"DUCK" or not _sound(headers[:HEADER]):
+            return None  # not the layout this reading expects: left to DuckDB
+        for h in (1, 2):
+            if not _sound(headers[h * HEADER:(h + 1) * HEADER]):
+                return Damage(None, h, h * HEADER)
+        block = 0
+        while chunk := f.read(block_size * _CHUNK):
+            for i in range(0, len(chunk), block_size):
+                if not _sound(chunk[i:i + block_size]):
+                    return Damage(block, None, start + block * block_size)
+                block += 1
+    return None
+
+
+def holders(con: Any, block: int) -> list[str]:
+    """The tables whose columns have data in ``block`` (none: an index, the catalog or a free
+    block); [] when DuckDB cannot say."""
+    try:
+        tables = [r[0] for r in con.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+        ).fetchall()]
+        return [name for name in tables if con.execute(
+            "SELECT 1 FROM pragma_storage_info(?) WHERE block_id = ? LIMIT 1",
+            [name, block]).fetchall()]
+    except duckdb.Error:
+        return []
+
+
+def check_blocks(path: str, con: Any) -> None:
+    """Every header and block of the ledger file at ``path`` checked (:func:`damaged_block`),
+    then every table read whole on ``con`` (its connection, read-only).
+
+    Raises:
+        LedgerCorrupt: a damaged block, naming it, where it is in the file and the tables it
+            holds, or DuckDB's own words for what it met reading a table.
+        duckdb.Error: another failure of DuckDB reading a table (the caller translates it).
+    """
+    if path == ":memory:":
+        return
+    block_size = int(con.execute("SELECT block_size FROM pragma_database_size()"
+                                 " WHERE database_name = current_database()").fetchone()[0])
+    try:
+        damage = damaged_block(path, block_size)
+    except OSError as e:
+        raise LedgerCorrupt(f"ledger {path} cannot be read: {e}") from e
+    if damage is not None:
+        if damage.block is None:
+            what = f"header {damage.header} (byte {damage.offset}) fails its checksum"
+        else:
+            held = holders(con, damage.block)
+            what = (f"block {damage.block} (bytes {damage.offset}-"
+                    f"{damage.offset + block_size - 1}) fails its checksum ("
+                    + (f"it holds rows of {', '.join(held)})" if held else "it holds no "
+                       "table's rows: an index, the catalog or a free block)"))
+        raise LedgerCorrupt(f"ledger {path} is corrupt: its {what}")
+    scan_tables(con)
+
+
+def scan_tables(con: Any) -> None:
+    """Read every row and column of every table of ``con``'s database (DuckDB checks each
+    block it reads).
+
+    Raises:
+        duckdb.Error: what DuckDB met (a failed checksum among them).
+    """
+    tables = [r[0] for r in con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+    ).fetchall()]
+    for name in tables:
+        con.execute(f'SELECT count(*), sum(hash(t)) FROM "{name}" t').fetchall()
