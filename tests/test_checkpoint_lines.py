@@ -37,6 +37,7 @@ def test_chat_around_a_pasted_line_is_passed_over(tmp_path: Path) -> None:
     code, out, err = cli(db, "verify", "--against", str(chat))
     assert (code, err) == (1, "")
     assert out.splitlines()[1:] == [
+        "derived tables: as the events' replay gives them (13 rows)",
         f"checkpoint {chat}:2 b {line.split()[3][:19]}… at {line.split()[4]}{ROLLED}",
         "the ledger parts from its checkpoints at position 10"]
     none = write(tmp_path / "none.txt", "Bob: nice hand\nAnn: handledger checkpoint, later\n")
@@ -49,6 +50,7 @@ def test_a_whole_line_pasted_as_the_argument(tmp_path: Path) -> None:
     code, out, err = cli(db, "verify", "--against", line)
     assert (code, err) == (1, "")
     assert out.splitlines()[1:] == [
+        "derived tables: as the events' replay gives them (13 rows)",
         f"checkpoint (the line given) b {line.split()[3][:19]}… at {line.split()[4]}{ROLLED}",
         "the ledger parts from its checkpoints at position 10"]
     Path(f"{db}.checkpoints").unlink()  # no record marks the rows: the line only bounds it

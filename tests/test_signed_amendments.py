@@ -145,7 +145,7 @@ def test_an_altered_signed_correction_fails(run, db: str, keys: Path,
     assert audited.exit_code == 1
     assert [d for d in json.loads(audited.stdout)["discrepancies"] if d["kind"] == "signature"
             ] == [{"kind": "signature", "session": None, "hand": "dispute-1", "player": None,
-                   "expected": 0, "actual": 0, "message": (
+                   "name": None, "expected": 0, "actual": 0, "message": (
                        "the correction at seq 25 signed as 'floor': the signature does not "
                        "verify with key 'floor': altered (it covers the hand's 24 row(s) "
                        "before it and the correction: one of them is not as signed); the "
