@@ -32,7 +32,7 @@ from ledger.model.events import event_json
 from ledger.store.streams import cut_hands
 
 __all__ = ["AMENDED", "BY", "amends", "completes", "completion", "continuation", "cut_hands",
-           "disagreement", "earlier_cut", "in_play", "late_shows", "unstored_row"]
+           "disagreement", "earlier_cut", "in_play", "late_shows", "unstored_row", "writes"]
 
 BY = "import"
 #: What the source key of a batch :func:`completion` or :func:`late_shows` makes ends with.
@@ -270,6 +270,20 @@ def continuation(ledger: Any, batch: Batch) -> Batch | None:
         return batch.with_events(None) if in_play(events) else None
     mark = ":from:" if in_play(stored) else AMENDED
     return Batch(stream, list(events[n:]), hand, session, f"{key}{mark}{n + 1}", batch.line)
+
+
+def writes(batch: Batch) -> str:
+    """What ``batch``, made here for a hand the ledger holds, writes into it, in words
+    (``complete the hand, which the ledger holds cut off where an earlier export stopped``):
+    the batch of :func:`completion`, :func:`late_shows` or :func:`continuation`."""
+    key = batch.source_key or ""
+    if key.endswith(_COMPLETED):
+        return "complete the hand, which the ledger holds cut off where an earlier export stopped"
+    if key.endswith(_SHOWN):
+        return "add to the hand the shows logged after its end"
+    if AMENDED in key:
+        return "append to the hand the corrections and voids another ledger made to it"
+    return "go on with the hand, which the ledger holds in play"
 
 
 def amends(batch: Batch) -> bool:

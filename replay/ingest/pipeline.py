@@ -168,6 +168,7 @@ def import_paths(
     progress: Progress = silent,
     tables: bool = False,
     signatures: Signatures | None = None,
+    closed: bool = False,
 ) -> ImportReport:
     """Import every file of ``paths`` (directories are searched); see the module doc.
 
@@ -179,41 +180,49 @@ def import_paths(
     the import's own check (:mod:`replay.ingest.derived`; the tables a save after the import
     would make, so that it finds them fresh; after several files the save makes them).
     ``signatures``: how the signed corrections and voids of a file are checked before any of
-    it is written (:mod:`replay.ingest.signatures`; None: not checked).
+    it is written (:mod:`replay.ingest.signatures`; None: not checked). ``closed``: a file
+    may go on with hands the ledger holds in a closed session, and ``pn_ledger`` go to a
+    closed session (:mod:`replay.ingest.closed`); a closed session still takes no hands or
+    buy-ins.
 
     Raises:
         MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`); a
             ``pn_ledger`` without exactly one PokerNow log among ``paths``
             (:func:`replay.ingest.pokernow.check_statement`); NotFound, LedgerError:
-            ``session`` is not open and no file could open it (:func:`_check_session_first`).
-            Nothing is imported then.
+            ``session`` is not open and no file could open it (:func:`_check_session_first`),
+            or (without ``closed``) ``pn_ledger`` goes to a closed session
+            (:func:`replay.ingest.closed.refuse_statement`). Nothing is imported then.
     """
     from replay.ingest.parallel import auto_workers
 
     if session is not None:
         check_name(session, "session")
     if pn_ledger is not None:
-        from replay.ingest.pokernow import check_statement
+        from replay.ingest.pokernow import check_statement, statement_session
 
-        check_statement(Path(pn_ledger), paths)
+        log = check_statement(Path(pn_ledger), paths)
+        if not closed:
+            from replay.ingest.closed import refuse_statement
+
+            refuse_statement(ledger, Path(pn_ledger), statement_session(log, session))
     report = ImportReport(session=session)
     files, report.errors, report.notes = expand(
         paths, None if pn_ledger is None else Path(pn_ledger))
     report.skipped = len(report.notes)
     if session is not None:
-        _check_session_first(ledger, session, files)
+        _check_session_first(ledger, session, files, closed=closed)
     with progress("importing", len(files)) as tick:
         for path in files:
             landing.resume()  # Ctrl-C held since the last file's write stops before this one
             with gc_paused():  # see ledger.model.gcpause; the file's objects are freed after
                 import_file(ledger, path, report, strict=strict, session=session,
                             workers=auto_workers(path, jobs), tables=tables and len(files) == 1,
-                            signatures=signatures)
+                            signatures=signatures, closed=closed)
             tick()
     if pn_ledger is not None:
         from replay.ingest.pokernow import import_statement
 
-        import_statement(ledger, Path(pn_ledger), files, session, report)
+        import_statement(ledger, Path(pn_ledger), files, session, report, closed=closed)
     return report
 
 
@@ -221,10 +230,12 @@ def import_paths(
 _BOOK_FORMATS = ("jsonl", "pokernow")
 
 
-def _check_session_first(ledger: Any, session: str, files: Sequence[Path]) -> None:
+def _check_session_first(ledger: Any, session: str, files: Sequence[Path], *,
+                         closed: bool = False) -> None:
     """Refuse ``import --session`` once, before any file is read, when the session is
     closed (RULES.md §1.1: no file reopens it, so every file would be refused: nothing is
-    written, README "A closed session takes no more hands"), or not opened (no such
+    written, README "A closed session takes no more hands"; ``closed``: a file may still go
+    on with a hand it holds, :mod:`replay.ingest.closed`), or not opened (no such
     session, a typo: :func:`replay.sessions.open_state` names the closest) and no file
     among ``files`` is of a format that could open it (JSON lines, a PokerNow log). When
     one could, a new session name that differs only in case from (or prints like) one the
@@ -237,7 +248,7 @@ def _check_session_first(ledger: Any, session: str, files: Sequence[Path]) -> No
     from replay.sessions import check_new_session_name, open_state
 
     try:
-        open_state(ledger, session)
+        open_state(ledger, session, allow_closed=closed)
     except NotFound:
         for path in files:
             try:
@@ -268,8 +279,8 @@ def unreadable_only(paths: Sequence[Path], session: str | None) -> ImportReport 
 
 def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict: bool,
                 session: str | None, pn_ledger: str | None, jobs: int | None = None,
-                progress: Progress = silent, signatures: Signatures | None = None
-                ) -> ImportReport:
+                progress: Progress = silent, signatures: Signatures | None = None,
+                closed: bool = False) -> ImportReport:
     """:func:`import_paths` into the ledger ``open_ledger()`` opens, as the ``import``
     command does (the derived tables of a first file made with it: ``tables``); when worker
     processes will read a large file, their process is started first, while the ledger
@@ -304,12 +315,12 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
             warm_up()
     return import_paths(open_ledger(), paths, strict=strict, session=session,
                         pn_ledger=pn_ledger, jobs=jobs, progress=progress, tables=True,
-                        signatures=signatures)
+                        signatures=signatures, closed=closed)
 
 
 def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
                 session: str | None, workers: int = 0, tables: bool = False,
-                signatures: Signatures | None = None) -> None:
+                signatures: Signatures | None = None, closed: bool = False) -> None:
     """Import one file, counting into ``report`` (see :func:`import_paths`).
 
     With ``workers``, a JSON-lines file or a ``.phhs`` is first tried with worker processes
@@ -320,7 +331,8 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
     no rows, the derived tables are made from the import's check and written with the file
     (:mod:`replay.ingest.derived`). ``signatures``: every signed correction and void of the
     file is checked first (:mod:`replay.ingest.signatures`): one that fails refuses the file
-    whole; the workers hand a file that has any to this process.
+    whole; the workers hand a file that has any to this process. ``closed``: see
+    :func:`import_paths`.
     """
     report.files += 1
     name = file_name(path)
@@ -368,7 +380,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         batches, errors = _refused_in_ledger(ledger, read, batches, errors,
                                              game=importer.name == "pokernow")
         report.add(write_file(ledger, path, batches, errors, strict=strict, states=states,
-                              tables=made, game=importer.name == "pokernow"))
+                              tables=made, game=importer.name == "pokernow", closed=closed))
     except LedgerCorrupt:  # the ledger itself, not this file: the import stops, in one line
         raise
     except LedgerError as exc:  # the file's one transaction wrote nothing
