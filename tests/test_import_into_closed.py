@@ -281,3 +281,68 @@ def test_a_statement_for_a_session_closed_by_now_is_not_stored(tmp_path: Path) -
         assert ledger.count() == 61
         import_statement(ledger, statement, [CT1], None, report, closed=True)
         assert (ledger.count(), report.events) == (62, 1)
+
+
+def _row(seq: int, event: dict[str, object]) -> str:
+    return json.dumps({"session": "zz", "seq": seq, "event": {"schema_version": 1, **event}},
+                      separators=(",", ":")) + "\n"
+
+
+#: zz opened, Ann bought in for 10, zz closed (entry 3)
+BOOK = (_row(1, {"type": "session_opened", "session": "zz", "date": "2026-01-01"})
+        + _row(2, {"type": "buy_in", "player": "Ann", "chips": 10})
+        + _row(3, {"type": "session_closed"}))
+AMEND = _row(4, {"type": "entry_corrected", "seq": 2, "reason": "miscounted", "by": "host",
+                 "replacement": {"type": "buy_in", "player": "Ann", "chips": 12}})
+RETRACT = _row(4, {"type": "entry_corrected", "seq": 2, "reason": "never", "by": "host"})
+SET = _row(4, {"type": "session_changed", "chip_value_minor": 25, "currency": "USD",
+               "decimals": 2})
+PAID = (_row(4, {"type": "payment", "payer": "Ann", "payee": None, "amount_minor": 5})
+        + _row(5, {"type": "entry_corrected", "seq": 4, "reason": "typo", "by": "host",
+                   "replacement": {"type": "payment", "payer": "Ann", "payee": None,
+                                   "amount_minor": 4}}))
+SETTLED = ("error: {}:4, session zz: its {} after the session was closed (entry 3): its books "
+           "were settled up at the close; nothing of the file was written; --closed records it "
+           "anyway\n")
+
+
+def test_jsonl_rows_amending_the_books_after_the_ledgers_closing_need_closed(
+        tmp_path: Path) -> None:
+    """Into a ledger holding zz closed, a later export's amendment or retraction of Ann's
+    buy-in, or a new value of its chip, each refused in one line naming the row, nothing
+    written (each went in, exit 0, as `entry amend`, `entry retract` and `session set` ask
+    --closed); a payment and its amendment go in. With --closed the amendment is recorded
+    (Ann's buy-in 12). A fresh ledger takes the amended export whole: its own closing came
+    before, the history of a ledger that recorded it."""
+    db = tmp_path / "z.duckdb"
+    first = tmp_path / "first.jsonl"
+    first.write_text(BOOK)
+    assert one_shot(db, "import", str(first))[0] == 0
+    before = events(db)
+    for name, row, words in (("amend", AMEND, "entry_corrected at seq 4 amends its buy_in at "
+                              "seq 2"),
+                             ("retract", RETRACT, "entry_corrected at seq 4 amends its buy_in "
+                              "at seq 2"),
+                             ("set", SET, "session_changed at seq 4 sets the value of its "
+                              "chip")):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(BOOK + row)
+        assert one_shot(db, "import", str(path)) == (
+            2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
+            "1 rejected\n", SETTLED.format(path, words))
+        assert events(db) == before
+    paid = tmp_path / "paid.jsonl"
+    paid.write_text(BOOK + PAID)
+    assert one_shot(db, "import", str(paid))[0] == 0
+    assert [r[5] for r in events(db)[len(before):]] == ["payment", "entry_corrected"]
+    other = tmp_path / "o.duckdb"
+    assert one_shot(other, "import", str(first))[0] == 0
+    amend = tmp_path / "amend.jsonl"
+    assert one_shot(other, "import", "--closed", str(amend))[0] == 0
+    code, out, _ = one_shot(other, "balances", "--json")
+    assert (code, [(p["name"], p["buy_in"]) for p in json.loads(out)["players"]]) == (
+        0, [("Ann", 12)])
+    fresh = tmp_path / "f.duckdb"
+    assert one_shot(fresh, "import", str(amend))[0] == 0
+    assert [r[5] for r in events(fresh)] == ["session_opened", "buy_in", "session_closed",
+                                             "entry_corrected"]

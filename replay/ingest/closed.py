@@ -6,8 +6,11 @@ to what it holds is a correction that ``--closed`` says is meant, as ``correct``
 and ``undo`` ask. An import makes such a change when a file goes on with a hand the ledger
 holds (:mod:`replay.ingest.completing`: a longer PokerNow export completing a hand an earlier
 one cut off, the shows logged after a hand's end, a JSON-lines export's corrections and voids
-of a stored hand or the actions of one in play), and when ``--ledger`` adds PokerNow's ledger
-statement to the session, which the audit compares with its books.
+of a stored hand or the actions of one in play), when a JSON-lines file amends the session's
+books after the ledger's closing (a buy-in or cash-out amended or retracted, the chip's value
+set: what ``entry amend``, ``entry retract`` and ``session set`` ask ``--closed`` for), and when
+``--ledger`` adds PokerNow's ledger statement to the session, which the audit compares with
+its books.
 """
 
 from __future__ import annotations
@@ -43,6 +46,31 @@ def refuse_amending(ledger: Any, batch: Batch, session: str | None) -> None:
         f"session {session!r} is closed (entry {state.closed_seq}) and this file would "
         f"{writes(batch)}: its books were settled up at the close; {_ANYWAY}",
         line=batch.line, hand=batch.hand_id)
+
+
+def refuse_settled_change(item: Any, target: str | None, closing: int, *, file: str) -> None:
+    """Refuse the file of the JSON-lines session row ``item`` (a
+    :class:`ledger.formats.reading.SessionEntry` the ledger does not hold) when it changes
+    the books of its session, which the ledger closed at seq ``closing``: an
+    ``entry_corrected`` of an entry other than a payment (``target``: the type of the entry
+    it amends, None when unknown), or a ``session_changed`` (the chip's value). Payments,
+    cash-outs and aliases go in (README, "sessions and the books").
+
+    Raises:
+        LedgerError: naming the file, the row's line, the session and the entry that
+            closed it; nothing of the file is written.
+    """
+    event = item.event
+    if event.type == "entry_corrected" and target != "payment":
+        what = f"amends its {target or 'entry'} at seq {event.seq}"
+    elif event.type == "session_changed":
+        what = "sets the value of its chip"
+    else:
+        return
+    raise LedgerError(
+        f"its {event.type} at seq {item.seq} {what} after the session was closed (entry "
+        f"{closing}): its books were settled up at the close; {_ANYWAY}",
+        file=file, line=item.line, session=item.session)
 
 
 def refuse_statement(ledger: Any, statement: Path, session: str,

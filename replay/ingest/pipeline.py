@@ -362,7 +362,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
             report.add(import_chunked(ledger, path, importer, strict=strict, session=session,
                                       tables=made))
             return
-        read = read_file(ledger, path, importer, session=session)
+        read = read_file(ledger, path, importer, session=session, closed=closed)
         from replay.ingest.pokernow import held_after_refused
 
         report.known += held_after_refused(ledger, read)  # a log's hands after a refused one
@@ -440,7 +440,8 @@ def _importer_of(path: Path, report: ImportReport) -> Importer | None:
     return importer
 
 
-def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | None) -> FileRead:
+def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | None,
+              closed: bool = False) -> FileRead:
     """``importer``'s read of ``path``. A file that makes its own session (a PokerNow game,
     FORMATS.md §2) that the ledger already holds under another session name, by its first
     hand or a session entry of it (:func:`game_session`: another export of the game, under
@@ -449,7 +450,9 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     ``session`` (``import --session``), it is refused instead: its session book (opening,
     joins, buy-ins, cash-outs) would be written a second time, into ``session``. A PokerNow
     log into a session the ledger has opened brings no opening of its own and is counted in
-    that session's chips (:func:`replay.ingest.pnunits.into_sessions`).
+    that session's chips (:func:`replay.ingest.pnunits.into_sessions`). ``closed``: session
+    rows may amend the books of a session the ledger has closed
+    (:func:`_without_stored_entries`).
 
     Raises:
         OSError: the file cannot be read; MalformedInput: the game is in the ledger under
@@ -493,7 +496,7 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
 
         read = into_sessions(ledger, read)
         refuse_closed_game(ledger, read)  # nothing into a closed session: the file refused
-    return _without_stored_entries(ledger, read)
+    return _without_stored_entries(ledger, read, closed=closed)
 
 
 def game_session(ledger: Any, read: FileRead) -> str | None:
@@ -573,7 +576,7 @@ def check_entry_names(read: FileRead) -> None:
             raise exc.located(file=read.file, line=item.line, session=item.session) from None
 
 
-def _without_stored_entries(ledger: Any, read: FileRead) -> FileRead:
+def _without_stored_entries(ledger: Any, read: FileRead, *, closed: bool = False) -> FileRead:
     """``read`` without the session entries the ledger holds already at the same place (the
     same event at the same seq of the session's stream): a file that is our own export, of
     entries a command wrote with no source key, adds nothing.
@@ -582,13 +585,15 @@ def _without_stored_entries(ledger: Any, read: FileRead) -> FileRead:
         LedgerError: a session stream of the file that does not extend the ledger's stream of
             that name (another event at a seq the ledger holds), or a row after the session's
             ``session_closed`` (the ledger's or the file's own) that a closed session takes
-            no more of, naming file, line and session; nothing of the file is written.
+            no more of, or, unless ``closed``, one after the ledger's closing that amends
+            its books (:func:`replay.ingest.closed.refuse_settled_change`), naming file,
+            line and session; nothing of the file is written.
     """
     numbered = [i for i in read.items if isinstance(i, SessionEntry) and i.seq is not None]
     if not numbered:
         return read
     stored = stored_rows(ledger, sorted({f"session:{i.session}" for i in numbered}))
-    _check_extends(read.file, numbered, stored)
+    _check_extends(read.file, numbered, stored, closed=closed)
     if not stored:
         return read
     keep = [i for i in read.items if not (
@@ -602,16 +607,22 @@ NOT_AFTER_CLOSE = ("session_opened", "session_closed", "buy_in")
 
 
 def _check_extends(file: str, numbered: list[SessionEntry],
-                   stored: dict[tuple[str, int], str]) -> None:
+                   stored: dict[tuple[str, int], str], *, closed: bool = False) -> None:
     """Refuse (see :func:`_without_stored_entries`) a numbered session entry that differs from
     the ledger's row at its seq, or that a closed stream (closed in the ledger or on an
-    earlier line of the file) does not take."""
+    earlier line of the file) does not take, or, unless ``closed``, that amends the books
+    after the ledger's closing."""
     import json
 
-    closed: dict[str, bool] = {}
-    for (stream, _seq), payload in stored.items():
-        if json.loads(payload).get("type") == "session_closed":
-            closed[stream] = True
+    from replay.ingest.closed import refuse_settled_change
+
+    types = {key: json.loads(payload).get("type") for key, payload in stored.items()}
+    shut: dict[str, int] = {}  # each stream's closing in the ledger: its seq
+    for (stream, seq), kind in sorted(types.items()):
+        if kind == "session_closed":
+            shut.setdefault(stream, seq)
+    types.update({(f"session:{i.session}", i.seq): i.event.type for i in numbered})
+    ended = dict.fromkeys(shut, True)  # closed, in the ledger or on an earlier line
     for item in numbered:
         stream = f"session:{item.session}"
         held = stored.get((stream, item.seq))  # type: ignore[arg-type]
@@ -624,13 +635,16 @@ def _check_extends(file: str, numbered: list[SessionEntry],
                     "written (import it into another ledger, or rename the session in the file)",
                     file=file, line=item.line, session=item.session)
             continue
-        if closed.get(stream) and item.event.type in NOT_AFTER_CLOSE:
+        if stream in shut and not closed:
+            target = getattr(item.event, "seq", None)
+            refuse_settled_change(item, types.get((stream, target)), shut[stream], file=file)
+        if ended.get(stream) and item.event.type in NOT_AFTER_CLOSE:
             raise LedgerError(
                 f"its {item.event.type} at seq {item.seq} comes after the session was closed: "
                 f"a closed session takes no more; nothing of the file was written",
                 file=file, line=item.line, session=item.session)
         if item.event.type == "session_closed":
-            closed[stream] = True
+            ended[stream] = True
 
 
 def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None = None,
