@@ -204,7 +204,7 @@ def test_a_longer_export_completing_a_hand_of_a_closed_session_needs_closed(
 def test_the_same_with_session_naming_the_closed_session(tmp_path: Path) -> None:
     """Cut log and whole log imported with --session thu (opened, 0.05 USD chips): without
     --closed the whole log is refused up front as every import into a closed thu is; with it,
-    hand #4 is completed in thu's chips."""
+    hand #4 is completed in thu's chips, and a PHH hand is still refused."""
     db = tmp_path / "thu.duckdb"
     lines = CT1.read_text().splitlines(keepends=True)
     short = tmp_path / "short.csv"
@@ -220,6 +220,9 @@ def test_the_same_with_session_naming_the_closed_session(tmp_path: Path) -> None
     assert (code, out.endswith("1 cut-off hand(s) completed from this longer export (a "
                                "correction each)\n")) == (0, True)
     assert [r[5] for r in events(db)[len(before):]] == ["correction"]
+    phh = SHARED / "rules" / "ex01.phh"  # a new hand: --closed never lets one in
+    assert one_shot(db, "import", "--session", "thu", "--closed", str(phh))[::2] == (
+        2, f"error: {phh}: {CLOSED}\n")
 
 
 STATEMENT = ("player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,"
