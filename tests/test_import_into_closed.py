@@ -22,6 +22,7 @@ from tests.test_live_table import events, one_shot
 
 CT1 = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
 CT2 = SHARED / "pokernow" / "charlestudor_Input_Log_002.csv"
+VK = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
 CLOSED = ("session 'thu' is closed: it takes no more hands or buy-ins (cash-outs, payments "
           "and corrections of its entries still go in)")
 
@@ -200,6 +201,34 @@ def test_a_longer_export_completing_a_hand_of_a_closed_session_needs_closed(
         "this log would add 4 hand(s) and 18 session line(s) to it; nothing of the file was "
         "written\n")
 
+
+
+def test_the_shows_logged_after_a_hand_of_a_closed_session_need_closed(tmp_path: Path) -> None:
+    """valakuzhyk's log exported right after hand #42's ending line (hands #1-#42), imported
+    and its session closed; the export taken a moment later also has the winner's show logged
+    after that line (7♠ 6♠), which a correction would insert into the stored hand: refused in
+    one line naming the hand, nothing written (it went in, exit 0, "1 cut-off hand(s)
+    completed"); --closed records it."""
+    lines = VK.read_text().splitlines(keepends=True)
+    assert lines[181].startswith('"""Aab Ovwsi @ gKyQzJRs7T"" shows a 7♠, 6♠."')
+    short, whole = tmp_path / "short" / "vk.csv", tmp_path / "whole" / "vk.csv"
+    for path, start in ((short, 182), (whole, 181)):
+        path.parent.mkdir()
+        path.write_text(lines[0] + "".join(lines[start:]))
+    db = tmp_path / "vk.duckdb"
+    assert one_shot(db, "import", str(short))[0] == 0
+    assert one_shot(db, "session", "close", "vk")[0] == 0
+    before = events(db)
+    assert one_shot(db, "import", str(whole)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {whole}:11, hand pn-vk-42-165843972548800: session 'vk' is closed (entry 38) "
+        "and this file would add to the hand the shows logged after its end: its books were "
+        "settled up at the close; nothing of the file was written; --closed records it "
+        "anyway\n")
+    assert events(db) == before
+    assert one_shot(db, "import", "--closed", str(whole))[0] == 0
+    assert [r[2:6] for r in events(db)[len(before):]] == [
+        ("pn-vk-42-165843972548800", "vk", 10, "correction")]
 
 def test_the_same_with_session_naming_the_closed_session(tmp_path: Path) -> None:
     """Cut log and whole log imported with --session thu (opened, 0.05 USD chips): without
