@@ -329,6 +329,9 @@ AMEND = _row(4, {"type": "entry_corrected", "seq": 2, "reason": "miscounted", "b
 RETRACT = _row(4, {"type": "entry_corrected", "seq": 2, "reason": "never", "by": "host"})
 SET = _row(4, {"type": "session_changed", "chip_value_minor": 25, "currency": "USD",
                "decimals": 2})
+STATED = _row(4, {"type": "platform_ledger", "platform": "pokernow", "file": "ledger_zz.csv",
+                  "rows": [{"player": "Ann", "buy_in": 10, "buy_out": 0, "stack": 10,
+                            "net": 0}]})
 PAID = (_row(4, {"type": "payment", "payer": "Ann", "payee": None, "amount_minor": 5})
         + _row(5, {"type": "entry_corrected", "seq": 4, "reason": "typo", "by": "host",
                    "replacement": {"type": "payment", "payer": "Ann", "payee": None,
@@ -341,11 +344,12 @@ SETTLED = ("error: {}:4, session zz: its {} after the session was closed (entry 
 def test_jsonl_rows_amending_the_books_after_the_ledgers_closing_need_closed(
         tmp_path: Path) -> None:
     """Into a ledger holding zz closed, a later export's amendment or retraction of Ann's
-    buy-in, or a new value of its chip, each refused in one line naming the row, nothing
-    written (each went in, exit 0, as `entry amend`, `entry retract` and `session set` ask
-    --closed); a payment and its amendment go in. With --closed the amendment is recorded
-    (Ann's buy-in 12). A fresh ledger takes the amended export whole: its own closing came
-    before, the history of a ledger that recorded it."""
+    buy-in, a new value of its chip, or a ledger statement, each refused in one line naming
+    the row, nothing written (each went in, exit 0, as `entry amend`, `entry retract`,
+    `session set` and `import --ledger` ask --closed); a payment and its amendment go in.
+    With --closed the amendment is recorded (Ann's buy-in 12). A fresh ledger takes the
+    amended export whole: its own closing came before, the history of a ledger that recorded
+    it."""
     db = tmp_path / "z.duckdb"
     first = tmp_path / "first.jsonl"
     first.write_text(BOOK)
@@ -356,7 +360,9 @@ def test_jsonl_rows_amending_the_books_after_the_ledgers_closing_need_closed(
                              ("retract", RETRACT, "entry_corrected at seq 4 amends its buy_in "
                               "at seq 2"),
                              ("set", SET, "session_changed at seq 4 sets the value of its "
-                              "chip")):
+                              "chip"),
+                             ("stated", STATED, "platform_ledger at seq 4 adds a ledger "
+                              "statement, which the audit compares with its books,")):
         path = tmp_path / f"{name}.jsonl"
         path.write_text(BOOK + row)
         assert one_shot(db, "import", str(path)) == (

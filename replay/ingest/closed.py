@@ -8,7 +8,8 @@ holds (:mod:`replay.ingest.completing`: a longer PokerNow export completing a ha
 one cut off, the shows logged after a hand's end, a JSON-lines export's corrections and voids
 of a stored hand or the actions of one in play), when a JSON-lines file amends the session's
 books after the ledger's closing (a buy-in or cash-out amended or retracted, the chip's value
-set: what ``entry amend``, ``entry retract`` and ``session set`` ask ``--closed`` for), and when
+set: what ``entry amend``, ``entry retract`` and ``session set`` ask ``--closed`` for; a ledger
+statement), and when
 ``--ledger`` adds PokerNow's ledger statement to the session, which the audit compares with
 its books.
 """
@@ -53,7 +54,8 @@ def refuse_settled_change(item: Any, target: str | None, closing: int, *, file: 
     :class:`ledger.formats.reading.SessionEntry` the ledger does not hold) when it changes
     the books of its session, which the ledger closed at seq ``closing``: an
     ``entry_corrected`` of an entry other than a payment (``target``: the type of the entry
-    it amends, None when unknown), or a ``session_changed`` (the chip's value). Payments,
+    it amends, None when unknown), a ``session_changed`` (the chip's value), or a
+    ``platform_ledger`` (a ledger statement, as :func:`refuse_statement`). Payments,
     cash-outs and aliases go in (README, "sessions and the books").
 
     Raises:
@@ -65,6 +67,8 @@ def refuse_settled_change(item: Any, target: str | None, closing: int, *, file: 
         what = f"amends its {target or 'entry'} at seq {event.seq}"
     elif event.type == "session_changed":
         what = "sets the value of its chip"
+    elif event.type == "platform_ledger":
+        what = "adds a ledger statement, which the audit compares with its books,"
     else:
         return
     raise LedgerError(
