@@ -29,6 +29,11 @@ def init(obj: Context) -> None:
 @click.option("--session", default=None, help="Append the hands to this session, in file order.")
 @click.option("--ledger", "pn_ledger", default=None, type=click.Path(exists=True),
               help="A PokerNow ledger CSV to compare with the imported game.")
+@click.option("--closed", is_flag=True,
+              help="Record it though the session is closed: a file going on with a hand the "
+                   "ledger holds (a longer export completing a cut-off hand, corrections and "
+                   "voids of another ledger), and the --ledger statement. A closed session "
+                   "still takes no hands or buy-ins.")
 @click.option("--jobs", default=None, type=click.IntRange(min=1),
               help="Worker processes reading and checking a JSON-lines or .phhs file while "
                    "this one appends it (1: none). Default: the CPUs, for JSON-lines files of "
@@ -40,8 +45,8 @@ def init(obj: Context) -> None:
                    "or the user's config dir, an unknown key a note.")
 @click.pass_obj
 def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | None,
-            pn_ledger: str | None, jobs: int | None = None, keys_dir: str | None = None
-            ) -> None:
+            pn_ledger: str | None, jobs: int | None = None, keys_dir: str | None = None,
+            closed: bool = False) -> None:
     """Import hand files: PHH (.phh, .phhs), JSON-lines events (.jsonl), PokerNow logs (.csv),
     PokerStars hand histories (text); each file is recognised by its content. A folder is
     searched; each file in it that no format reads is named in a `note:` line (hidden files,
@@ -49,9 +54,11 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
 
     Hands already in the ledger are skipped; another hand under a stored hand's id is refused
     naming the first event that differs (a change to a stored hand is `correct`), and so is a
-    hand of a closed session. A bad hand is reported on one line (file, line, hand, action)
-    and nothing of it is written; the other hands still import, and the command exits 2. With
-    --strict a file with any bad hand writes nothing at all. A hand stored as the site played
+    hand of a closed session; a file that would go on with a hand of a closed session, or a
+    --ledger statement for one, is refused whole unless --closed. A bad hand is reported on
+    one line (file, line, hand, action) and nothing of it is written; the other hands still
+    import, and the command exits 2. With --strict a file with any bad hand writes nothing at
+    all. A hand stored as the site played
     and paid it though its chips do not add up (a PokerNow stack that does not follow the
     previous hand, chips collected that are not those put in, FORMATS.md §2; payouts above
     the pot, or short of it by other than the rake the hand records) is a `warning:`
@@ -63,7 +70,7 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
 
     report = import_into(obj.ledger, [Path(f) for f in files], strict=strict, session=session,
                          pn_ledger=pn_ledger, jobs=jobs, progress=render.progress,
-                         signatures=_signatures(keys_dir))
+                         signatures=_signatures(keys_dir), closed=closed)
     for line in report.errors:
         click.echo(f"error: {one_line(line)}", err=True)
     for line in report.warnings:

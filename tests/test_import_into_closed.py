@@ -8,6 +8,7 @@ had its aliases, joins and buy-ins appended after the closing (exit 2, "4 reject
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from tests.test_live_table import events, one_shot
 
 CT1 = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
 CT2 = SHARED / "pokernow" / "charlestudor_Input_Log_002.csv"
+VK = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
 CLOSED = ("session 'thu' is closed: it takes no more hands or buy-ins (cash-outs, payments "
           "and corrections of its entries still go in)")
 
@@ -138,3 +140,247 @@ def test_workers_leave_a_buy_in_after_the_closing_to_one_process(
         assert ledger.query("SELECT count(*) FROM events") == [(0,)]
     assert results == [None]  # the workers gave the file back to the one-process import
     assert report.errors == [LATE.format(path)[len("error: "):-1]]
+
+
+def _closed_cut(tmp_path: Path) -> tuple[Path, Path]:
+    """A ledger holding charlestudor's first log cut in hand #4, after Qapurjsa9's fold (TA,
+    the small blind, still to act), saved as game.csv, its session game closed; and the whole
+    log as game.csv, the longer export. Hand #4 is stored incomplete, every chip back: the
+    nets are those of hands #1-#3, TA +4, Anvjfbmj2 0, Qapurjsa9 -4 (hand #4's stacks 104,
+    100, 96 of 100 each)."""
+    lines = CT1.read_text().splitlines(keepends=True)
+    short, whole = tmp_path / "short" / "game.csv", tmp_path / "whole" / "game.csv"
+    short.parent.mkdir()
+    whole.parent.mkdir()
+    short.write_text(lines[0] + "".join(lines[5:]))  # without TA's fold and the ending
+    shutil.copy(CT1, whole)
+    db = tmp_path / "cut.duckdb"
+    assert one_shot(db, "import", str(short))[0] == 0
+    assert one_shot(db, "session", "close", "game")[0] == 0
+    return db, whole
+
+
+def _nets(db: Path) -> dict[str, int]:
+    code, out, _ = one_shot(db, "balances", "--session", "game", "--json")
+    assert code == 0
+    return {p["name"]: p["net"] for p in json.loads(out)["players"]}
+
+
+HAND4 = "pn-game-4-164210359269400"
+
+
+def test_a_longer_export_completing_a_hand_of_a_closed_session_needs_closed(
+        tmp_path: Path) -> None:
+    """The whole log completes the closed session's cut hand #4 (TA folds, Anvjfbmj2 gets his
+    uncalled 1 back and collects the 2 in the pot: TA -1, Anvjfbmj2 +1), a correction that
+    moves its settled nets: refused in one line naming the hand at its line (11, its
+    starting line), nothing written (it was appended, exit 0, "1 cut-off hand(s)
+    completed"). With --closed the host records it: TA 3, Anvjfbmj2 1, Qapurjsa9 -4; the
+    closed session still takes no hand (the second log, another game, under that name)."""
+    db, whole = _closed_cut(tmp_path)
+    before = events(db)
+    assert _nets(db) == {"TA": 4, "Anvjfbmj2": 0, "Qapurjsa9": -4}
+    assert one_shot(db, "import", str(whole)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {whole}:11, hand {HAND4}: session 'game' is closed (entry 11) and this file "
+        "would complete the hand, which the ledger holds cut off where an earlier export "
+        "stopped: its books were settled up at the close; nothing of the file was written; "
+        "--closed records it anyway\n")
+    assert events(db) == before
+    assert one_shot(db, "import", "--closed", str(whole)) == (
+        0, "imported 0 hand(s) (1 events) from 1 file(s); 3 already in the ledger; 0 rejected"
+        "; 1 cut-off hand(s) completed from this longer export (a correction each)\n", "")
+    assert [r[2:6] for r in events(db)[len(before):]] == [
+        (HAND4, "game", 9, "correction")]
+    assert _nets(db) == {"TA": 3, "Anvjfbmj2": 1, "Qapurjsa9": -4}
+    other = tmp_path / "other" / "game.csv"
+    other.parent.mkdir()
+    shutil.copy(CT2, other)
+    assert one_shot(db, "import", "--closed", str(other))[::2] == (
+        2, f"error: {other}: session 'game' is closed: it takes no more hands or buy-ins, and "
+        "this log would add 4 hand(s) and 18 session line(s) to it; nothing of the file was "
+        "written\n")
+
+
+
+def test_the_shows_logged_after_a_hand_of_a_closed_session_need_closed(tmp_path: Path) -> None:
+    """valakuzhyk's log exported right after hand #42's ending line (hands #1-#42), imported
+    and its session closed; the export taken a moment later also has the winner's show logged
+    after that line (7♠ 6♠), which a correction would insert into the stored hand: refused in
+    one line naming the hand, nothing written (it went in, exit 0, "1 cut-off hand(s)
+    completed"); --closed records it."""
+    lines = VK.read_text().splitlines(keepends=True)
+    assert lines[181].startswith('"""Aab Ovwsi @ gKyQzJRs7T"" shows a 7♠, 6♠."')
+    short, whole = tmp_path / "short" / "vk.csv", tmp_path / "whole" / "vk.csv"
+    for path, start in ((short, 182), (whole, 181)):
+        path.parent.mkdir()
+        path.write_text(lines[0] + "".join(lines[start:]))
+    db = tmp_path / "vk.duckdb"
+    assert one_shot(db, "import", str(short))[0] == 0
+    assert one_shot(db, "session", "close", "vk")[0] == 0
+    before = events(db)
+    assert one_shot(db, "import", str(whole)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {whole}:11, hand pn-vk-42-165843972548800: session 'vk' is closed (entry 38) "
+        "and this file would add to the hand the shows logged after its end: its books were "
+        "settled up at the close; nothing of the file was written; --closed records it "
+        "anyway\n")
+    assert events(db) == before
+    assert one_shot(db, "import", "--closed", str(whole))[0] == 0
+    assert [r[2:6] for r in events(db)[len(before):]] == [
+        ("pn-vk-42-165843972548800", "vk", 10, "correction")]
+
+def test_the_same_with_session_naming_the_closed_session(tmp_path: Path) -> None:
+    """Cut log and whole log imported with --session thu (opened, 0.05 USD chips): without
+    --closed the whole log is refused up front as every import into a closed thu is; with it,
+    hand #4 is completed in thu's chips, and a PHH hand is still refused."""
+    db = tmp_path / "thu.duckdb"
+    lines = CT1.read_text().splitlines(keepends=True)
+    short = tmp_path / "short.csv"
+    short.write_text(lines[0] + "".join(lines[5:]))
+    assert one_shot(db, "session", "open", "thu", "--chip-value", "0.05",
+                    "--currency", "USD")[0] == 0
+    assert one_shot(db, "import", "--session", "thu", str(short))[0] == 0
+    assert one_shot(db, "session", "close", "thu")[0] == 0
+    before = events(db)
+    assert one_shot(db, "import", "--session", "thu", str(CT1)) == (2, "", f"error: {CLOSED}\n")
+    assert events(db) == before
+    code, out, _ = one_shot(db, "import", "--session", "thu", "--closed", str(CT1))
+    assert (code, out.endswith("1 cut-off hand(s) completed from this longer export (a "
+                               "correction each)\n")) == (0, True)
+    assert [r[5] for r in events(db)[len(before):]] == ["correction"]
+    phh = SHARED / "rules" / "ex01.phh"  # a new hand: --closed never lets one in
+    assert one_shot(db, "import", "--session", "thu", "--closed", str(phh))[::2] == (
+        2, f"error: {phh}: {CLOSED}\n")
+
+
+STATEMENT = ("player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,"
+             "net\n"
+             "TA,gE4aE_Yhc3,2022-01-13T19:50:00.000Z,,100,,103,3\n"
+             "Anvjfbmj2,ydk9sgEWl2,2022-01-13T19:50:00.000Z,,100,,101,1\n"
+             "Qapurjsa9,BfS83Cedu3,2022-01-13T19:50:00.000Z,,100,,96,-4\n")
+
+
+def test_a_ledger_statement_for_a_closed_session_needs_closed(tmp_path: Path) -> None:
+    """charlestudor's first log imported whole (TA 103, Anvjfbmj2 101, Qapurjsa9 96 at the
+    table after hand #4) and its session closed: PokerNow's ledger statement for it is
+    refused up front in one line, nothing written (it was appended after the closing, exit
+    0); so it is beside the cut log's longer export, which alone was refused before while
+    the statement went in. With --closed it is appended, the session's last row."""
+    log = tmp_path / "log" / "game.csv"
+    log.parent.mkdir()
+    shutil.copy(CT1, log)
+    statement = tmp_path / "ledger_game.csv"
+    statement.write_text(STATEMENT)
+    db = tmp_path / "s.duckdb"
+    assert one_shot(db, "import", str(log))[0] == 0
+    assert one_shot(db, "session", "close", "game")[0] == 0
+    before = events(db)
+    refused = (f"error: --ledger {statement}: session 'game' is closed (entry 11): its books "
+               "were settled up at the close, and a ledger statement is compared with them; "
+               "nothing was imported; --closed records it anyway\n")
+    assert one_shot(db, "import", str(log), "--ledger", str(statement)) == (2, "", refused)
+    assert events(db) == before
+    cut, whole = _closed_cut(tmp_path)
+    cut_before = events(cut)
+    assert one_shot(cut, "import", str(whole), "--ledger", str(statement)) == (2, "", refused)
+    assert events(cut) == cut_before
+    assert one_shot(db, "import", str(log), "--ledger", str(statement), "--closed") == (
+        0, "imported 0 hand(s) (1 events) from 1 file(s); 4 already in the ledger; 0 rejected\n",
+        "")
+    assert [r[3:6] for r in events(db)[len(before):]] == [("game", 12, "platform_ledger")]
+
+
+def test_a_statement_for_a_session_closed_by_now_is_not_stored(tmp_path: Path) -> None:
+    """The statement is checked again when it is appended, after the files (one of them may
+    have closed its session): one error in the report, nothing appended; with ``closed`` it
+    goes in."""
+    from replay.ingest.pipeline import ImportReport
+    from replay.ingest.pokernow import import_statement
+
+    statement = tmp_path / "ledger_game.csv"
+    statement.write_text(STATEMENT)
+    db = tmp_path / "l.duckdb"
+    assert one_shot(db, "import", str(CT1))[0] == 0
+    assert one_shot(db, "session", "close", "charlestudor_Input_Log_001")[0] == 0
+    with Ledger(db) as ledger:
+        report = ImportReport()
+        import_statement(ledger, statement, [CT1], None, report)
+        assert report.errors == [
+            f"--ledger {statement}: session 'charlestudor_Input_Log_001' is closed (entry 11): "
+            "its books were settled up at the close, and a ledger statement is compared with "
+            "them; the statement was not stored; --closed records it anyway"]
+        assert ledger.count() == 61
+        import_statement(ledger, statement, [CT1], None, report, closed=True)
+        assert (ledger.count(), report.events) == (62, 1)
+
+
+def _row(seq: int, event: dict[str, object]) -> str:
+    return json.dumps({"session": "zz", "seq": seq, "event": {"schema_version": 1, **event}},
+                      separators=(",", ":")) + "\n"
+
+
+#: zz opened, Ann bought in for 10, zz closed (entry 3)
+BOOK = (_row(1, {"type": "session_opened", "session": "zz", "date": "2026-01-01"})
+        + _row(2, {"type": "buy_in", "player": "Ann", "chips": 10})
+        + _row(3, {"type": "session_closed"}))
+AMEND = _row(4, {"type": "entry_corrected", "seq": 2, "reason": "miscounted", "by": "host",
+                 "replacement": {"type": "buy_in", "player": "Ann", "chips": 12}})
+RETRACT = _row(4, {"type": "entry_corrected", "seq": 2, "reason": "never", "by": "host"})
+SET = _row(4, {"type": "session_changed", "chip_value_minor": 25, "currency": "USD",
+               "decimals": 2})
+STATED = _row(4, {"type": "platform_ledger", "platform": "pokernow", "file": "ledger_zz.csv",
+                  "rows": [{"player": "Ann", "buy_in": 10, "buy_out": 0, "stack": 10,
+                            "net": 0}]})
+PAID = (_row(4, {"type": "payment", "payer": "Ann", "payee": None, "amount_minor": 5})
+        + _row(5, {"type": "entry_corrected", "seq": 4, "reason": "typo", "by": "host",
+                   "replacement": {"type": "payment", "payer": "Ann", "payee": None,
+                                   "amount_minor": 4}}))
+SETTLED = ("error: {}:4, session zz: its {} after the session was closed (entry 3): its books "
+           "were settled up at the close; nothing of the file was written; --closed records it "
+           "anyway\n")
+
+
+def test_jsonl_rows_amending_the_books_after_the_ledgers_closing_need_closed(
+        tmp_path: Path) -> None:
+    """Into a ledger holding zz closed, a later export's amendment or retraction of Ann's
+    buy-in, a new value of its chip, or a ledger statement, each refused in one line naming
+    the row, nothing written (each went in, exit 0, as `entry amend`, `entry retract`,
+    `session set` and `import --ledger` ask --closed); a payment and its amendment go in.
+    With --closed the amendment is recorded (Ann's buy-in 12). A fresh ledger takes the
+    amended export whole: its own closing came before, the history of a ledger that recorded
+    it."""
+    db = tmp_path / "z.duckdb"
+    first = tmp_path / "first.jsonl"
+    first.write_text(BOOK)
+    assert one_shot(db, "import", str(first))[0] == 0
+    before = events(db)
+    for name, row, words in (("amend", AMEND, "entry_corrected at seq 4 amends its buy_in at "
+                              "seq 2"),
+                             ("retract", RETRACT, "entry_corrected at seq 4 amends its buy_in "
+                              "at seq 2"),
+                             ("set", SET, "session_changed at seq 4 sets the value of its "
+                              "chip"),
+                             ("stated", STATED, "platform_ledger at seq 4 adds a ledger "
+                              "statement, which the audit compares with its books,")):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(BOOK + row)
+        assert one_shot(db, "import", str(path)) == (
+            2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
+            "1 rejected\n", SETTLED.format(path, words))
+        assert events(db) == before
+    paid = tmp_path / "paid.jsonl"
+    paid.write_text(BOOK + PAID)
+    assert one_shot(db, "import", str(paid))[0] == 0
+    assert [r[5] for r in events(db)[len(before):]] == ["payment", "entry_corrected"]
+    other = tmp_path / "o.duckdb"
+    assert one_shot(other, "import", str(first))[0] == 0
+    amend = tmp_path / "amend.jsonl"
+    assert one_shot(other, "import", "--closed", str(amend))[0] == 0
+    code, out, _ = one_shot(other, "balances", "--json")
+    assert (code, [(p["name"], p["buy_in"]) for p in json.loads(out)["players"]]) == (
+        0, [("Ann", 12)])
+    fresh = tmp_path / "f.duckdb"
+    assert one_shot(fresh, "import", str(amend))[0] == 0
+    assert [r[5] for r in events(fresh)] == ["session_opened", "buy_in", "session_closed",
+                                             "entry_corrected"]

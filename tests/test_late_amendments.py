@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_later_export import KNOWN, export, nets, played, stream
+from tests.test_later_export import KNOWN, SEATS, acted, export, nets, played, stream
 from tests.test_live_table import one_shot as cli
 
 PLAYED = ("d dh Ann ????", "d dh Bob ????", "Ann cbr 10", "Bob f", "pay Ann 12", "end")
@@ -122,3 +122,37 @@ def test_a_signed_correction_made_elsewhere_keeps_its_signature(
     # the seq it changes are the hand's own; its positions, where b recorded it
     assert mine["position"] == 19 and theirs["position"] == 10
     assert mine["positions"] == theirs["positions"] == [6, 7, 8]
+
+
+
+def test_a_correction_made_elsewhere_to_a_hand_of_a_closed_session_needs_closed(
+        tmp_path: Path) -> None:
+    """h1 played in session s (Ann and Bob bought in for 100 each; Ann +2, Bob -2) and s
+    closed in ledger a; b imports a's export and corrects h1 there with --closed (Ann folded:
+    Ann -1, Bob +1). b's export into a would append that correction to a's closed session:
+    refused in one line naming the hand, nothing written (it was appended, exit 0);
+    --closed records it, as made."""
+    a, b = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    e1, e2 = tmp_path / "e1.jsonl", tmp_path / "e2.jsonl"
+    assert cli(a, "session", "open", "s")[0] == 0
+    for who in ("Ann", "Bob"):
+        assert cli(a, "buyin", "s", who, "100")[0] == 0
+    assert cli(a, "hand", "start", "--hand", "h1", *SEATS, "--session", "s")[0] == 0
+    acted(a, "h1", *PLAYED)
+    assert cli(a, "session", "close", "s")[0] == 0
+    export(a, e1)
+    assert cli(b, "import", str(e1))[0] == 0
+    assert cli(b, "correct", "h1", *FOLDED, "--closed")[0] == 0
+    export(b, e2)
+    before = stream(a, "h1")
+    assert cli(a, "import", str(e2)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {e2}:4, hand h1: session 's' is closed (entry 4) and this file would append "
+        "to the hand the corrections and voids another ledger made to it: its books were "
+        "settled up at the close; nothing of the file was written; --closed records it "
+        "anyway\n")
+    assert stream(a, "h1") == before == ORIGINAL
+    assert nets(a) == {"Ann": 2, "Bob": -2}
+    assert cli(a, "import", "--closed", str(e2))[:2] == (0, AMENDED.format(n=1))
+    assert stream(a, "h1") == ORIGINAL + "10,correction\n"
+    assert nets(a) == nets(b) == {"Ann": -1, "Bob": 1}

@@ -32,7 +32,7 @@ from ledger.model.events import event_json
 from ledger.store.streams import cut_hands
 
 __all__ = ["AMENDED", "BY", "amends", "completes", "completion", "continuation", "cut_hands",
-           "disagreement", "earlier_cut", "in_play", "late_shows", "unstored_row"]
+           "disagreement", "earlier_cut", "in_play", "late_shows", "unstored_row", "writes"]
 
 BY = "import"
 #: What the source key of a batch :func:`completion` or :func:`late_shows` makes ends with.
@@ -283,6 +283,20 @@ def _as_session_says(ledger: Any, started: Any) -> Any:
     if started.session is None or started.unit.currency is None:
         return started
     return as_chip_says(started, session_chip(ledger, started.session))
+
+
+def writes(batch: Batch) -> str:
+    """What ``batch``, made here for a hand the ledger holds, writes into it, in words
+    (``complete the hand, which the ledger holds cut off where an earlier export stopped``):
+    the batch of :func:`completion`, :func:`late_shows` or :func:`continuation`."""
+    key = batch.source_key or ""
+    if key.endswith(_COMPLETED):
+        return "complete the hand, which the ledger holds cut off where an earlier export stopped"
+    if key.endswith(_SHOWN):
+        return "add to the hand the shows logged after its end"
+    if AMENDED in key:
+        return "append to the hand the corrections and voids another ledger made to it"
+    return "go on with the hand, which the ledger holds in play"
 
 
 def amends(batch: Batch) -> bool:

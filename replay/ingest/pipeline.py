@@ -169,6 +169,7 @@ def import_paths(
     progress: Progress = silent,
     tables: bool = False,
     signatures: Signatures | None = None,
+    closed: bool = False,
 ) -> ImportReport:
     """Import every file of ``paths`` (directories are searched); see the module doc.
 
@@ -180,41 +181,49 @@ def import_paths(
     the import's own check (:mod:`replay.ingest.derived`; the tables a save after the import
     would make, so that it finds them fresh; after several files the save makes them).
     ``signatures``: how the signed corrections and voids of a file are checked before any of
-    it is written (:mod:`replay.ingest.signatures`; None: not checked).
+    it is written (:mod:`replay.ingest.signatures`; None: not checked). ``closed``: a file
+    may go on with hands the ledger holds in a closed session, and ``pn_ledger`` go to a
+    closed session (:mod:`replay.ingest.closed`); a closed session still takes no hands or
+    buy-ins.
 
     Raises:
         MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`); a
             ``pn_ledger`` without exactly one PokerNow log among ``paths``
             (:func:`replay.ingest.pokernow.check_statement`); NotFound, LedgerError:
-            ``session`` is not open and no file could open it (:func:`_check_session_first`).
-            Nothing is imported then.
+            ``session`` is not open and no file could open it (:func:`_check_session_first`),
+            or (without ``closed``) ``pn_ledger`` goes to a closed session
+            (:func:`replay.ingest.closed.refuse_statement`). Nothing is imported then.
     """
     from replay.ingest.parallel import auto_workers
 
     if session is not None:
         check_name(session, "session")
     if pn_ledger is not None:
-        from replay.ingest.pokernow import check_statement
+        from replay.ingest.pokernow import check_statement, statement_session
 
-        check_statement(Path(pn_ledger), paths)
+        log = check_statement(Path(pn_ledger), paths)
+        if not closed:
+            from replay.ingest.closed import refuse_statement
+
+            refuse_statement(ledger, Path(pn_ledger), statement_session(log, session))
     report = ImportReport(session=session)
     files, report.errors, report.notes = expand(
         paths, None if pn_ledger is None else Path(pn_ledger))
     report.skipped = len(report.notes)
     if session is not None:
-        _check_session_first(ledger, session, files)
+        _check_session_first(ledger, session, files, closed=closed)
     with progress("importing", len(files)) as tick:
         for path in files:
             landing.resume()  # Ctrl-C held since the last file's write stops before this one
             with gc_paused():  # see ledger.model.gcpause; the file's objects are freed after
                 import_file(ledger, path, report, strict=strict, session=session,
                             workers=auto_workers(path, jobs), tables=tables and len(files) == 1,
-                            signatures=signatures)
+                            signatures=signatures, closed=closed)
             tick()
     if pn_ledger is not None:
         from replay.ingest.pokernow import import_statement
 
-        import_statement(ledger, Path(pn_ledger), files, session, report)
+        import_statement(ledger, Path(pn_ledger), files, session, report, closed=closed)
     return report
 
 
@@ -222,10 +231,12 @@ def import_paths(
 _BOOK_FORMATS = ("jsonl", "pokernow")
 
 
-def _check_session_first(ledger: Any, session: str, files: Sequence[Path]) -> None:
+def _check_session_first(ledger: Any, session: str, files: Sequence[Path], *,
+                         closed: bool = False) -> None:
     """Refuse ``import --session`` once, before any file is read, when the session is
     closed (RULES.md §1.1: no file reopens it, so every file would be refused: nothing is
-    written, README "A closed session takes no more hands"), or not opened (no such
+    written, README "A closed session takes no more hands"; ``closed``: a file may still go
+    on with a hand it holds, :mod:`replay.ingest.closed`), or not opened (no such
     session, a typo: :func:`replay.sessions.open_state` names the closest) and no file
     among ``files`` is of a format that could open it (JSON lines, a PokerNow log). When
     one could, a new session name that differs only in case from (or prints like) one the
@@ -238,7 +249,7 @@ def _check_session_first(ledger: Any, session: str, files: Sequence[Path]) -> No
     from replay.sessions import check_new_session_name, open_state
 
     try:
-        open_state(ledger, session)
+        open_state(ledger, session, allow_closed=closed)
     except NotFound:
         for path in files:
             try:
@@ -269,8 +280,8 @@ def unreadable_only(paths: Sequence[Path], session: str | None) -> ImportReport 
 
 def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict: bool,
                 session: str | None, pn_ledger: str | None, jobs: int | None = None,
-                progress: Progress = silent, signatures: Signatures | None = None
-                ) -> ImportReport:
+                progress: Progress = silent, signatures: Signatures | None = None,
+                closed: bool = False) -> ImportReport:
     """:func:`import_paths` into the ledger ``open_ledger()`` opens, as the ``import``
     command does (the derived tables of a first file made with it: ``tables``); when worker
     processes will read a large file, their process is started first, while the ledger
@@ -305,12 +316,12 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
             warm_up()
     return import_paths(open_ledger(), paths, strict=strict, session=session,
                         pn_ledger=pn_ledger, jobs=jobs, progress=progress, tables=True,
-                        signatures=signatures)
+                        signatures=signatures, closed=closed)
 
 
 def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
                 session: str | None, workers: int = 0, tables: bool = False,
-                signatures: Signatures | None = None) -> None:
+                signatures: Signatures | None = None, closed: bool = False) -> None:
     """Import one file, counting into ``report`` (see :func:`import_paths`).
 
     With ``workers``, a JSON-lines file or a ``.phhs`` is first tried with worker processes
@@ -321,7 +332,8 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
     no rows, the derived tables are made from the import's check and written with the file
     (:mod:`replay.ingest.derived`). ``signatures``: every signed correction and void of the
     file is checked first (:mod:`replay.ingest.signatures`): one that fails refuses the file
-    whole; the workers hand a file that has any to this process.
+    whole; the workers hand a file that has any to this process. ``closed``: see
+    :func:`import_paths`.
     """
     report.files += 1
     name = file_name(path)
@@ -351,7 +363,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
             report.add(import_chunked(ledger, path, importer, strict=strict, session=session,
                                       tables=made))
             return
-        read = read_file(ledger, path, importer, session=session)
+        read = read_file(ledger, path, importer, session=session, closed=closed)
         from replay.ingest.pokernow import held_after_refused
 
         report.known += held_after_refused(ledger, read)  # a log's hands after a refused one
@@ -370,7 +382,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         batches, errors = _refused_in_ledger(ledger, read, batches, errors,
                                              game=importer.name == "pokernow")
         report.add(write_file(ledger, path, batches, errors, strict=strict, states=states,
-                              tables=made, game=importer.name == "pokernow"))
+                              tables=made, game=importer.name == "pokernow", closed=closed))
     except LedgerCorrupt:  # the ledger itself, not this file: the import stops, in one line
         raise
     except LedgerError as exc:  # the file's one transaction wrote nothing
@@ -430,7 +442,8 @@ def _importer_of(path: Path, report: ImportReport) -> Importer | None:
     return importer
 
 
-def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | None) -> FileRead:
+def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | None,
+              closed: bool = False) -> FileRead:
     """``importer``'s read of ``path``. A file that makes its own session (a PokerNow game,
     FORMATS.md §2) that the ledger already holds under another session name, by its first
     hand or a session entry of it (:func:`game_session`: another export of the game, under
@@ -439,7 +452,9 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     ``session`` (``import --session``), it is refused instead: its session book (opening,
     joins, buy-ins, cash-outs) would be written a second time, into ``session``. A PokerNow
     log into a session the ledger has opened brings no opening of its own and is counted in
-    that session's chips (:func:`replay.ingest.pnunits.into_sessions`).
+    that session's chips (:func:`replay.ingest.pnunits.into_sessions`). ``closed``: session
+    rows may amend the books of a session the ledger has closed
+    (:func:`_without_stored_entries`).
 
     Raises:
         OSError: the file cannot be read; MalformedInput: the game is in the ledger under
@@ -483,7 +498,7 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
 
         read = into_sessions(ledger, read)
         refuse_closed_game(ledger, read)  # nothing into a closed session: the file refused
-    return _without_stored_entries(ledger, read)
+    return _without_stored_entries(ledger, read, closed=closed)
 
 
 def game_session(ledger: Any, read: FileRead) -> str | None:
@@ -563,7 +578,7 @@ def check_entry_names(read: FileRead) -> None:
             raise exc.located(file=read.file, line=item.line, session=item.session) from None
 
 
-def _without_stored_entries(ledger: Any, read: FileRead) -> FileRead:
+def _without_stored_entries(ledger: Any, read: FileRead, *, closed: bool = False) -> FileRead:
     """``read`` without the session entries the ledger holds already at the same place (the
     same event at the same seq of the session's stream): a file that is our own export, of
     entries a command wrote with no source key, adds nothing.
@@ -572,13 +587,15 @@ def _without_stored_entries(ledger: Any, read: FileRead) -> FileRead:
         LedgerError: a session stream of the file that does not extend the ledger's stream of
             that name (another event at a seq the ledger holds), or a row after the session's
             ``session_closed`` (the ledger's or the file's own) that a closed session takes
-            no more of, naming file, line and session; nothing of the file is written.
+            no more of, or, unless ``closed``, one after the ledger's closing that amends
+            its books (:func:`replay.ingest.closed.refuse_settled_change`), naming file,
+            line and session; nothing of the file is written.
     """
     numbered = [i for i in read.items if isinstance(i, SessionEntry) and i.seq is not None]
     if not numbered:
         return read
     stored = stored_rows(ledger, sorted({f"session:{i.session}" for i in numbered}))
-    _check_extends(read.file, numbered, stored)
+    _check_extends(read.file, numbered, stored, closed=closed)
     if not stored:
         return read
     keep = [i for i in read.items if not (
@@ -592,16 +609,22 @@ NOT_AFTER_CLOSE = ("session_opened", "session_closed", "buy_in")
 
 
 def _check_extends(file: str, numbered: list[SessionEntry],
-                   stored: dict[tuple[str, int], str]) -> None:
+                   stored: dict[tuple[str, int], str], *, closed: bool = False) -> None:
     """Refuse (see :func:`_without_stored_entries`) a numbered session entry that differs from
     the ledger's row at its seq, or that a closed stream (closed in the ledger or on an
-    earlier line of the file) does not take."""
+    earlier line of the file) does not take, or, unless ``closed``, that amends the books
+    after the ledger's closing."""
     import json
 
-    closed: dict[str, bool] = {}
-    for (stream, _seq), payload in stored.items():
-        if json.loads(payload).get("type") == "session_closed":
-            closed[stream] = True
+    from replay.ingest.closed import refuse_settled_change
+
+    types = {key: json.loads(payload).get("type") for key, payload in stored.items()}
+    shut: dict[str, int] = {}  # each stream's closing in the ledger: its seq
+    for (stream, seq), kind in sorted(types.items()):
+        if kind == "session_closed":
+            shut.setdefault(stream, seq)
+    types.update({(f"session:{i.session}", i.seq): i.event.type for i in numbered})
+    ended = dict.fromkeys(shut, True)  # closed, in the ledger or on an earlier line
     for item in numbered:
         stream = f"session:{item.session}"
         held = stored.get((stream, item.seq))  # type: ignore[arg-type]
@@ -614,13 +637,16 @@ def _check_extends(file: str, numbered: list[SessionEntry],
                     "written (import it into another ledger, or rename the session in the file)",
                     file=file, line=item.line, session=item.session)
             continue
-        if closed.get(stream) and item.event.type in NOT_AFTER_CLOSE:
+        if stream in shut and not closed:
+            target = getattr(item.event, "seq", None)
+            refuse_settled_change(item, types.get((stream, target)), shut[stream], file=file)
+        if ended.get(stream) and item.event.type in NOT_AFTER_CLOSE:
             raise LedgerError(
                 f"its {item.event.type} at seq {item.seq} comes after the session was closed: "
                 f"a closed session takes no more; nothing of the file was written",
                 file=file, line=item.line, session=item.session)
         if item.event.type == "session_closed":
-            closed[stream] = True
+            ended[stream] = True
 
 
 def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None = None,

@@ -48,16 +48,27 @@ def check_statement(statement: Path, files: Sequence[Path]) -> Path:
     return logs[0]
 
 
+def statement_session(log: Path, session: str | None) -> str:
+    """The session a ledger statement given with the PokerNow log ``log`` goes to: ``session``
+    (``import --session``), else the log's own (:func:`ledger.formats.pokernow.log.
+    default_session`)."""
+    from ledger.formats.pokernow.log import default_session
+
+    return session or default_session(log)
+
+
 def import_statement(ledger: Any, statement: Path, files: Sequence[Path], session: str | None,
-                     report: Any) -> None:
+                     report: Any, *, closed: bool = False) -> None:
     """Append PokerNow's ledger CSV ``statement`` as a ``platform_ledger`` event to the session
     of the one PokerNow log among ``files`` (its ``--session`` or default name); amounts as the
     CSV gives them, the game's chips (cents in a cents game). The latest statement is the one
     in force (the audit compares it): the statement in force given again adds nothing; any
     other (a corrected one, or an earlier one given again after it) is appended and in force
     from then on, with one line in ``report.notes`` per player whose row it changes. Problems
-    go to ``report.errors`` (an :class:`replay.ingest.pipeline.ImportReport`)."""
-    from ledger.formats.pokernow.log import default_session, read_pokernow_ledger
+    go to ``report.errors`` (an :class:`replay.ingest.pipeline.ImportReport`), among them,
+    unless ``closed``, a session closed by now (:func:`replay.ingest.closed.refuse_statement`:
+    a file of the import may have closed it)."""
+    from ledger.formats.pokernow.log import read_pokernow_ledger
     from ledger.model.events import parse_event
     from replay.ingest.registry import find_importer
 
@@ -66,7 +77,7 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
         report.errors.append(f"--ledger {statement}: give exactly one PokerNow log with it "
                              f"({len(logs)} given)")
         return
-    name = session or default_session(logs[0])
+    name = statement_session(logs[0], session)
     try:
         rows = read_pokernow_ledger(statement, zero_sum=False)
         if not rows:
@@ -84,6 +95,14 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
         report.errors.append(f"--ledger {statement}: no session {name!r} in the ledger "
                              f"(its log {logs[0]} was not imported)")
         return
+    if not closed:
+        from replay.ingest.closed import refuse_statement
+
+        try:
+            refuse_statement(ledger, statement, name, "the statement was not stored")
+        except LedgerError as exc:
+            report.errors.append(str(exc))
+            return
     digest = _digest(event_json(event))
     stated = [r for r in ledger.read(f"session:{name}") if r.type == "platform_ledger"]
     if stated and _digest(stated[-1].payload) == digest:

@@ -27,6 +27,7 @@ from ledger.model.errors import LedgerError, RepeatedHand, StoredFinding
 from ledger.model.events import event_json
 from replay import carry
 from replay.ingest import completing, phh_form
+from replay.ingest.closed import refuse_amending
 
 #: ``{hand id: (the events its check folded, their share of the derived tables pickled, or
 #: None: replayed again)}`` (:func:`replay.ingest.derived.early_share`)
@@ -44,14 +45,15 @@ class FileWriter:
     tables made as the hands are appended (None: not here); ``game``: the file is one
     export of a game whose hands follow each other (a PokerNow log, FORMATS.md §2), so a
     stored hand it disagrees with refuses it whole, as ``--strict`` would (its later hands
-    would not follow the stored ones)."""
+    would not follow the stored ones); ``closed``: the file may go on with hands the ledger
+    holds in closed sessions (:func:`replay.ingest.closed.refuse_amending`)."""
 
     def __init__(self, ledger: Any, path: Path, *, strict: bool, stored: int,
-                 tables: Any = None, game: bool = False) -> None:
+                 tables: Any = None, game: bool = False, closed: bool = False) -> None:
         from replay.ingest.pipeline import ImportReport
 
         self.ledger, self.path, self.strict, self.stored = ledger, path, strict, stored
-        self.game = game
+        self.game, self.closed = game, closed
         self.tables = tables
         self.part = ImportReport()
         self.errors: list[LedgerError] = []  # the check's errors, in file order
@@ -79,11 +81,14 @@ class FileWriter:
         derived tables, made when it was checked (:data:`States`).
 
         Raises:
-            LedgerError: the ledger refused the write (the caller's transaction rolls back).
+            LedgerError: the ledger refused the write, or the chunk would go on with a hand
+                of a closed session (:func:`replay.ingest.closed.refuse_amending`); the
+                caller's transaction rolls back.
         """
         part = self.part
         batches, clashes, outside = _drop_known_hands(
-            self.ledger, batches, file_name(self.path.name), upto=self.stored)
+            self.ledger, batches, file_name(self.path.name), upto=self.stored,
+            closed=self.closed)
         batches, edited = _drop_edited_places(self.ledger, batches, upto=self.stored)
         clashes.extend(edited)
         self.errors.extend(errors)
@@ -225,11 +230,11 @@ Chunk = tuple[list[Batch], list[LedgerError], States | None, list[LedgerError]]
 
 def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bool,
                  read_errors: Callable[[], Sequence[LedgerError]] = tuple,
-                 tables: Any = None, game: bool = False) -> Any:
+                 tables: Any = None, game: bool = False, closed: bool = False) -> Any:
     """Append a file's chunks ``(batches, check errors, states, unit errors)`` (see
     :meth:`FileWriter.add`) in one transaction (module doc) and return the file's report
     (``files`` 0). ``read_errors()``: the reader's errors, asked once every chunk was read;
-    ``tables``: an :class:`replay.ingest.derived.ImportTables`; ``game``: see
+    ``tables``: an :class:`replay.ingest.derived.ImportTables`; ``game``, ``closed``: see
     :class:`FileWriter`.
 
     Raises:
@@ -239,7 +244,7 @@ def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bo
     from ledger.store.streams import head_position
 
     writer = FileWriter(ledger, path, strict=strict, stored=head_position(ledger),
-                        tables=tables, game=game)
+                        tables=tables, game=game, closed=closed)
     try:
         with ledger.transaction(capped=True):  # memory flat however large the file
             for batches, errors, states, unit_errors in chunks:
@@ -251,12 +256,12 @@ def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bo
 
 def write_file(ledger: Any, path: Path, batches: list[Batch], errors: list[LedgerError], *,
                strict: bool, states: States | None = None, tables: Any = None,
-               game: bool = False) -> Any:
+               game: bool = False, closed: bool = False) -> Any:
     """Append one file's batches (hands already in the ledger skipped or refused) and return
-    what that did, as a report of this file alone (``files`` 0); ``game``: see
+    what that did, as a report of this file alone (``files`` 0); ``game``, ``closed``: see
     :class:`FileWriter`."""
     return write_chunks(ledger, path, [(batches, errors, states, [])], strict=strict,
-                        tables=tables, game=game)
+                        tables=tables, game=game, closed=closed)
 
 
 def _rejected(errors: list[LedgerError], kept: set[str | None]) -> int:
@@ -367,8 +372,8 @@ def _known_in_play(ledger: Any, batches: Sequence[Batch], errors: Sequence[Ledge
             and completing.in_play([r.event for r in ledger.read(b.hand_id)])}
 
 
-def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upto: int
-                      ) -> tuple[list[Batch], list[LedgerError], int]:
+def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upto: int,
+                      closed: bool = False) -> tuple[list[Batch], list[LedgerError], int]:
     """A hand already in the ledger (same hand id, imported from another file: stored at or
     before ``upto``) is skipped when it comes from the same source (same source key: a longer
     export of the same game) or has the same original events (:func:`first_difference`), and
@@ -379,9 +384,15 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
     further is known (an earlier export), one stored in play goes on with the events a
     longer copy adds, and one that is over gets the amendments (corrections, voids, undos)
     another ledger made to it that a longer copy holds (:mod:`replay.ingest.completing`;
-    amendments that part from the stored ones are refused). Also
+    amendments that part from the stored ones are refused). Any of that in a hand of a
+    closed session refuses the file unless ``closed`` (:func:`replay.ingest.closed.
+    refuse_amending`). Also
     returns how many of the hands skipped stay outside the session the import puts them in
-    (stored under none, or another: a hand's session is never rewritten)."""
+    (stored under none, or another: a hand's session is never rewritten).
+
+    Raises:
+        LedgerError: see :func:`replay.ingest.closed.refuse_amending`.
+    """
     stored = _first_rows(ledger, [b.hand_id for b in batches if b.is_hand], upto)
     if not stored:
         return batches, [], 0
@@ -403,6 +414,8 @@ def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, up
         if isinstance(got, LedgerError):
             clashes.append(got)
             continue
+        if got.events and not closed:  # rows appended to a stored hand
+            refuse_amending(ledger, got, stored[hand][2])
         out.append(got)
         if got.events is None or completing.completes(got):  # known, or completed
             outside += b.session is not None and stored[hand][2] != b.session
