@@ -151,7 +151,8 @@ def open_state(ledger: Any, name: str, *, allow_closed: bool = False) -> Session
                                 if s["session"]])
     if state.closed and not allow_closed:
         raise LedgerError(f"session {name!r} is closed: it takes no more hands or buy-ins "
-                          "(cash-outs, payments and corrections of its entries still go in)")
+                          "(payments still go in; a cash-out or a correction of its entries "
+                          "with --closed)")
     return state
 
 
@@ -596,21 +597,30 @@ def _bounded(state: SessionState, what: str, chips: int) -> None:
             f"({state.money(ev.MAX_CHIPS)})")
 
 
-def cash_out(ledger: Any, session: str, player: str, chips: str) -> tuple[ev.CashOut, int]:
+def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool = False
+             ) -> tuple[ev.CashOut, int]:
     """``player`` leaves ``session`` with ``chips`` counted (as typed: whole chips, 0 or
-    more, :func:`chips_written`), also after it closed. Returns the event and its seq.
+    more, :func:`chips_written`). Returns the event and its seq. ``closed``: go in though the
+    session is closed, as an ``entry amend`` of its cash-outs does (its books were settled
+    up at the close: README "sessions and the books").
 
     Raises:
         MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
             that is not a whole number of chips;
-        NotFound: no such session; LedgerError: he has no chips at the table (no buy-in, or
-            cashed out already since his last buy-in), is seated in a hand of the session
-            that is still open (:func:`_between_hands`), or the chips are more than the table
-            holds (:func:`_within_table`).
+        NotFound: no such session; LedgerError: the session is closed (unless ``closed``),
+            he has no chips at the table (no buy-in, or cashed out already since his last
+            buy-in), is seated in a hand of the session that is still open
+            (:func:`_between_hands`), or the chips are more than the table holds
+            (:func:`_within_table`).
     """
     check_name(player)
     state = open_state(ledger, session, allow_closed=True)
     chips = chips_written(chips, f"cashout {session} {player}", state)
+    if state.closed and not closed:
+        raise LedgerError(
+            f"session {session} is closed (entry {state.closed_seq}; its books were settled up "
+            f"at the close): a cash-out of {player} changes them; nothing written; --closed "
+            "records it anyway")
     if player not in state.seated:
         if player in state.cashed:
             raise LedgerError(

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.copies import copy_ledger
-from tests.test_books_refusals import open_s, run
+from tests.test_books_refusals import open_s, refused, rows, run
 
 SEATS = ("--session", "s", "--game", "NT", "--stakes", "1/2", "--button", "Ann")
 ALL_IN = ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100", "Bob cc", "d db 2c3d4h", "d db 9s",
@@ -82,3 +82,21 @@ def test_a_stack_after_a_cash_out_and_a_new_buy_in_follows_the_new_buy_in(
         "audit's stack continuity will name it"])
     _void(db, "x2")
     assert _start(db, "x3", "Ann:50,Bob:100") == (0, [])
+
+
+def test_a_cash_out_into_a_closed_session_needs_closed(night: Path, tmp_path: Path) -> None:
+    """Ann cashes out 200, Bob 0, the session closes (entry 7) with Dee's 50 still on the
+    table: Dee's cash-out then changes the settled books, as an amendment does: refused
+    without --closed, nothing written; with it, entry 8."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    for args in (("buyin", "s", "Dee", "50"), ("cashout", "s", "Ann", "200"),
+                 ("cashout", "s", "Bob", "0"), ("session", "close", "s")):
+        assert run(db, *args).exit_code == 0, args
+    before = rows(db)
+    assert refused(run(db, "cashout", "s", "Dee", "50")) == (
+        "error: session s is closed (entry 7; its books were settled up at the close): a "
+        "cash-out of Dee changes them; nothing written; --closed records it anyway")
+    assert rows(db) == before
+    done = run(db, "cashout", "s", "Dee", "50", "--closed")
+    assert (done.exit_code, done.stdout) == (0, "s: Dee cashed out 50 chips (entry 8)\n")
+    assert rows(db)[len(before):] == [("session:s", 8, "cash_out")]
