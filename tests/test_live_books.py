@@ -100,3 +100,35 @@ def test_a_cash_out_into_a_closed_session_needs_closed(night: Path, tmp_path: Pa
     done = run(db, "cashout", "s", "Dee", "50", "--closed")
     assert (done.exit_code, done.stdout) == (0, "s: Dee cashed out 50 chips (entry 8)\n")
     assert rows(db)[len(before):] == [("session:s", 8, "cash_out")]
+
+
+def test_the_last_buy_in_of_a_seated_player_is_not_retracted(night: Path,
+                                                             tmp_path: Path) -> None:
+    """x1 seats Bob, whose one buy-in is entry 3: retracting it would leave x1 starting him
+    with 100 nobody bought (the audit's "has no buy-in"), so it is refused naming x1. Dee
+    (entry 4) sits in x2 (played), x3 (voided: it counts for nothing) and x4 (in play): the
+    refusal names x2 and x4. Eve, bought in and never seated, is retracted as before."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    for args in (("buyin", "s", "Dee", "50"), ("buyin", "s", "Eve", "10")):
+        assert run(db, *args).exit_code == 0, args
+    for hand in ("x2", "x3", "x4"):
+        assert _start(db, hand, "Ann:200,Dee:50")[0] == 0
+        if hand == "x2":
+            for action in ("d dh Ann ????", "d dh Dee ????", "Ann f", "end"):
+                assert run(db, "act", hand, action).exit_code == 0, action
+        elif hand == "x3":
+            _void(db, hand)
+    before = rows(db)
+    by = ("--reason", "never", "--by", "host")
+    assert refused(run(db, "entry", "retract", "s", "3", *by)) == (
+        "error: entry retract s 3 (buy-in of Bob, 100 chips): it is all Bob bought in session "
+        "s, and hand x1 seats him: it would start him with chips nobody bought; nothing "
+        "written (a wrong amount is amended: `handledger entry amend s 3 CHIPS --reason … --by "
+        "…`; a hand seated by mistake is voided first)")
+    assert refused(run(db, "entry", "retract", "s", "4", *by)).startswith(
+        "error: entry retract s 4 (buy-in of Dee, 50 chips): it is all Dee bought in session "
+        "s, and hands x2, x4 seat him: they would start him with chips nobody bought; nothing "
+        "written")
+    assert rows(db) == before
+    done = run(db, "entry", "retract", "s", "5", *by)
+    assert (done.exit_code, done.stdout) == (0, "s: entry 5 (buy_in) retracted\n")
