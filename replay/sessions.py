@@ -1036,7 +1036,7 @@ def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int
     if sum(state.chips_in.get(n, 0) for n in names) > chips:
         return  # another buy-in of his is left
     seating = []
-    for hand, voided in hands_seating(ledger, session, names):
+    for hand, voided, _ in hands_seating(ledger, session, names):
         if voided:
             try:
                 if fold_stream([r.event for r in ledger.read(hand)])[0].status == "voided":
