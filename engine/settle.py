@@ -142,7 +142,8 @@ def settle(state: HandState) -> HandResult:
     if betting_on:  # as the table names them: only an all-in caps a pot (RULES.md §1.2)
         free = [p for p in live if p not in state.all_in]
         pots = standing_pots(pots, live, free)
-    if state.status == "incomplete" or betting_on:  # the pots as they stand, nobody paid
+    before_showdown = state.status == "open" and state.phase != "showdown"
+    if state.status == "incomplete" or before_showdown:  # the pots as they stand, nobody paid
         unpaid = tuple(PotAward(i, p.amount, p.eligible, {}) for i, p in enumerate(pots))
         # an incomplete hand gives every chip back
         incomplete = state.status == "incomplete"

@@ -1,10 +1,11 @@
 """Once the betting is over the uncalled chips go back (RULES.md §1.4), before the board is
 out: README "Pots while the betting goes on".
 
-A 50, B 100, C 30 (A on the button; B small blind 1, C big blind 2): A shoves 50, B 100, C
-calls all in for 30. Nobody can bet any more: pot 0 is 30 x 3 = 90 (B, C, A), pot 1 is
-20 x 2 = 40 (B, A), and B's 50 above A's 50 is uncalled, returned to him, no pot of his alone.
-While the betting went on (B to act after A's shove) the pots were as the table names them.
+A 50 (AsAh), B 100 (KsKh), C 30 (7c2d), A on the button, B small blind 1, C big blind 2: A
+shoves 50, B 100, C calls all in for 30. Nobody can bet any more: pot 0 is 30 x 3 = 90 (B, C,
+A), pot 1 is 20 x 2 = 40 (B, A), and B's 50 above A's 50 is uncalled, returned to him, no pot
+of his alone. While the betting went on (B to act after A's shove) the pots were as the table
+names them. The cards are known, yet nothing is awarded before the showdown.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from ledger.store.store import Ledger
 
 START = ("hand", "start", "--hand", "p1", "--game", "NT", "--stakes", "1/2", "--seats",
          "A:50,B:100,C:30", "--button", "A")
-DEAL = ["d dh B ????", "d dh C ????", "d dh A ????"]
+DEAL = ["d dh B KsKh", "d dh C 7c2d", "d dh A AsAh"]
 
 
 def _play(user, *actions: str) -> None:  # noqa: ANN001
