@@ -3,7 +3,7 @@
 A known card can be dealt only once while it is live (in a hand or on a board); once the
 deck has run out a card discarded in a draw, folded or mucked may be dealt again (the
 reshuffle of RULES.md §4.1, :mod:`engine.deck`, named in a note), never before: a draw's
-discards are reshuffled only when the stub cannot give the replacements (§4.2). A stud
+discards too, only when the stub cannot give the replacements (§4.1's rule). A stud
 hand's one board card is seventh street's community card (§4.1): every player still in uses
 it as his seventh card, and when not even a reshuffle could give each his own, only it is
 taken. ``??`` is an unknown card and is never a duplicate, but it is a card off the deck.

@@ -7,8 +7,9 @@ as his seventh; some software instead shuffles the burned and mucked cards back 
 (pokerkit does), so a history may deal a folded or mucked card again. Both are accepted once
 the deck has run out, and each is named in a note on the hand; a card still live (in the hand
 of a player still in, or on the board) is never dealt twice. A draw's discards are the same:
-reshuffled for the replacements only when the stub cannot give them (RULES.md §4.2), so a
-discarded card dealt again before the deck has run out is refused as a folded one is.
+reshuffled for the replacements only when the stub cannot give them (§4.1's rule: §4.2 says
+no more of draws than their betting order), so a discarded card dealt again before the deck
+has run out is refused as a folded one is.
 
 The stub is counted with one burn before each street (Robert's Rules burn a card before every
 round of dealing; a history need not record its burns): the earliest the deck can run out.
@@ -117,7 +118,7 @@ def holder(state: HandData, card: str) -> tuple[str | None, str]:
 def redealt(state: HandData, card: str, position: int | None, to: str) -> str:
     """Accept ``card``, dealt before in this hand, as reshuffled and dealt again to ``to``
     (a player, or ``the board``) and return the note that says so (RULES.md §4.1; a draw's
-    discards likewise, §4.2).
+    discards likewise).
 
     ``position``: the card's number off the deck in this hand (1 is the first card dealt), or
     None for a card shown at the showdown that was dealt unknown (then the deck must have run
