@@ -143,13 +143,17 @@ def buyin(obj: Context, session_name: str, player: str, chips: str, kind: str | 
 @click.argument("session_name", metavar="SESSION")
 @click.argument("player")
 @click.argument("chips")
+@click.option("--closed", is_flag=True,
+              help="Record it though SESSION is closed (its books were settled up at the "
+                   "close).")
 @click.pass_obj
-def cashout(obj: Context, session_name: str, player: str, chips: str) -> None:
-    """PLAYER leaves SESSION with CHIPS counted (whole chips, in digits; also allowed after
-    the session closed)."""
+def cashout(obj: Context, session_name: str, player: str, chips: str, closed: bool) -> None:
+    """PLAYER leaves SESSION with CHIPS counted (whole chips, in digits; after the session
+    closed only with --closed)."""
     from replay import sessions as books
 
-    event, seq = books.cash_out(obj.ledger(existing=True), session_name, player, chips)
+    event, seq = books.cash_out(obj.ledger(existing=True), session_name, player, chips,
+                                closed=closed)
     click.echo(f"{session_name}: {player} cashed out {event.chips} chips (entry {seq})")
 
 

@@ -1,12 +1,12 @@
 """Cards: dealing hole and board cards, draws, run it twice, shows and mucks.
 
-A known card can be dealt only once while it is live (in a hand or on a board); a card
-discarded in a draw game may be dealt again after the reshuffle of the discards (RULES.md
-§4.2), and once the deck has run out a folded or mucked card may be too (the reshuffle of
-RULES.md §4.1, :mod:`engine.deck`, named in a note). A stud hand's one board card is seventh
-street's community card (§4.1): every player still in uses it as his seventh card, and when
-not even a reshuffle could give each his own, only it is taken. ``??`` is an unknown card and
-is never a duplicate, but it is a card off the deck.
+A known card can be dealt only once while it is live (in a hand or on a board); once the
+deck has run out a card discarded in a draw, folded or mucked may be dealt again (the
+reshuffle of RULES.md §4.1, :mod:`engine.deck`, named in a note), never before: a draw's
+discards too, only when the stub cannot give the replacements (§4.1's rule). A stud
+hand's one board card is seventh street's community card (§4.1): every player still in uses
+it as his seventh card, and when not even a reshuffle could give each his own, only it is
+taken. ``??`` is an unknown card and is never a duplicate, but it is a card off the deck.
 
 Each function checks an event and changes the cards, or raises
 :class:`engine.errors.IllegalAction` through ``state.fail``. None changes the phase: a deal or
@@ -103,10 +103,19 @@ def deal(state: HandData, e: ev.CardsDealt) -> bool:
         _deal_hole(state, e, player, dealt)
     state.cards.dealt += len(dealt)
     if notes:
+        _reshuffled(state, dealt)
         state.notes.extend(notes)
     if state.phase == "draw":
         return draw_done(state)
     return street_dealt(state)
+
+
+def _reshuffled(state: HandData, cards: list[str]) -> None:
+    """``cards``, dealt again after a reshuffle, are no discards any more: each is live
+    where it went (called once the deal is checked, so a refused one changes nothing)."""
+    discarded = state.cards.discarded
+    for c in cards:
+        discarded.pop(c, None)
 
 
 def _deal_hole(state: HandData, e: ev.CardsDealt, p: str, dealt: list[str]) -> None:
@@ -212,8 +221,7 @@ def discard(state: HandData, e: ev.Discard) -> bool:
         else:
             raise state.fail(f"{player} discards {c}, which he does not hold")
         if c != _UNKNOWN:
-            cards.seen.discard(c)
-            cards.discarded.add(c)
+            cards.discarded[c] = player  # still seen: dealt again only after a reshuffle
     cards.up[player] = [False] * len(hand)
     cards.drawn[player] = len(thrown)
     if thrown:
@@ -266,7 +274,9 @@ def reveal(state: HandData, e: ev.Reveal) -> None:
     state.cards.up[p] = state.cards.up[p][: len(known)] + [False] * len(rest)
     _add_seen(state, new)
     state.cards.shown.add(p)
-    state.notes.extend(notes)
+    if notes:
+        _reshuffled(state, new)
+        state.notes.extend(notes)
 
 
 def muck(state: HandData, e: ev.Muck) -> None:

@@ -6,7 +6,10 @@ in his seventh-street card, the dealer turns one community card that every one o
 as his seventh; some software instead shuffles the burned and mucked cards back into the stub
 (pokerkit does), so a history may deal a folded or mucked card again. Both are accepted once
 the deck has run out, and each is named in a note on the hand; a card still live (in the hand
-of a player still in, or on the board) is never dealt twice.
+of a player still in, or on the board) is never dealt twice. A draw's discards are the same:
+reshuffled for the replacements only when the stub cannot give them (§4.1's rule: §4.2 says
+no more of draws than their betting order), so a discarded card dealt again before the deck
+has run out is refused as a folded one is.
 
 The stub is counted with one burn before each street (Robert's Rules burn a card before every
 round of dealing; a history need not record its burns): the earliest the deck can run out.
@@ -96,35 +99,38 @@ def own_seventh_card(state: HandData, player: str) -> None:
         "community card: d db CARD (RULES.md §4.1)")
 
 
-def holder(state: HandData, card: str) -> tuple[str | None, bool]:
-    """Where a known card dealt earlier in the hand is: ``(player, live)``; ``player`` is
-    None for a board card (always live) and ``live`` is False for the hand of a player who
-    folded or mucked it."""
+def holder(state: HandData, card: str) -> tuple[str | None, str]:
+    """Where a known card dealt earlier in the hand is: ``(player, how)``; ``player`` is None
+    for a board card, ``how`` is ``"live"`` (on the board or in the hand of a player still
+    in), ``"folded"``, ``"mucked"`` or ``"discarded"`` (thrown away in a draw by ``player``)."""
     if any(card in board for board in state.cards.boards):
-        return None, True
+        return None, "live"
     out = [p for p, hole in state.cards.hole.items() if card in hole]
     for p in out:
         if p not in state.folded and p not in state.mucked:
-            return p, True
-    return (out[0] if out else None), False
+            return p, "live"
+    if out:
+        return out[0], "mucked" if out[0] in state.mucked else "folded"
+    owner = state.cards.discarded.get(card)
+    return owner, "discarded" if owner is not None else "live"
 
 
 def redealt(state: HandData, card: str, position: int | None, to: str) -> str:
     """Accept ``card``, dealt before in this hand, as reshuffled and dealt again to ``to``
-    (a player, or ``the board``) and return the note that says so (RULES.md §4.1).
+    (a player, or ``the board``) and return the note that says so (RULES.md §4.1; a draw's
+    discards likewise).
 
     ``position``: the card's number off the deck in this hand (1 is the first card dealt), or
     None for a card shown at the showdown that was dealt unknown (then the deck must have run
     out by now).
 
     Raises:
-        IllegalAction: the card is live ("card 3c is dealt twice"), or it was folded or mucked
-            but the deck had not run out yet.
+        IllegalAction: the card is live ("card 3c is dealt twice"), or it was folded, mucked
+            or discarded but the deck had not run out yet.
     """
-    owner, live = holder(state, card)
-    if live or owner is None:
+    owner, how = holder(state, card)
+    if how == "live" or owner is None:
         raise state.fail(f"card {card} is dealt twice")
-    how = "mucked" if owner in state.mucked else "folded"
     fresh = deck_size(state) - burns(state)  # cards the deck gives before it runs out
     dealt = state.cards.dealt if position is None else position - 1
     if dealt < fresh:

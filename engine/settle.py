@@ -95,13 +95,24 @@ class HandResult:
         return by_fields(self)
 
 
+def betting_over(state: HandState) -> bool:
+    """Whether no more chips can go in: at the showdown, or while cards are dealt, drawn or
+    declared with at most one player able to bet (the others all-in or folded). Then a bet
+    nobody called is uncalled and goes back (RULES.md §1.4), even before the board is out."""
+    if state.phase == "showdown":
+        return True
+    return state.phase in ("deal", "draw", "declare") and len(state.can_bet()) < 2
+
+
 def settle(state: HandState) -> HandResult:
     """Compute the :class:`HandResult` of ``state`` (normally after ``hand_ended``).
 
     A hand still open is settled as far as it has gone: pots are formed from what was put in,
     but nobody is paid. While its betting goes on, nothing is uncalled yet and the pots are
     named as the table names them (:func:`engine.pots.standing_pots`: a player not all-in is
-    eligible for every pot); once it is over they are the layers of RULES.md §1.2.
+    eligible for every pot); once it is over (:func:`betting_over`: the showdown, or every
+    player but one all-in while the rest is dealt) they are the layers of RULES.md §1.2 and
+    the uncalled chips are returned (§1.4).
     """
     stacks = state.stacks
     contributions = dict(state.contributed)
@@ -114,7 +125,7 @@ def settle(state: HandState) -> HandResult:
     # Only bets can be uncalled: antes and dead blinds stay in the pot (RULES.md §1.4, §4.3).
     dead = state.dead
     bets = {p: c - dead.get(p, 0) for p, c in contributions.items()} if dead else contributions
-    betting_on = state.status == "open" and state.phase != "showdown"
+    betting_on = state.status == "open" and not betting_over(state)
     # While the betting goes on nothing is uncalled yet: the bet may still be called.
     returned = {} if betting_on else uncalled(bets)
     after = {p: c - returned.get(p, 0) for p, c in contributions.items()} if returned else (
@@ -131,7 +142,8 @@ def settle(state: HandState) -> HandResult:
     if betting_on:  # as the table names them: only an all-in caps a pot (RULES.md §1.2)
         free = [p for p in live if p not in state.all_in]
         pots = standing_pots(pots, live, free)
-    if state.status == "incomplete" or betting_on:  # the pots as they stand, nobody paid
+    before_showdown = state.status == "open" and state.phase != "showdown"
+    if state.status == "incomplete" or before_showdown:  # the pots as they stand, nobody paid
         unpaid = tuple(PotAward(i, p.amount, p.eligible, {}) for i, p in enumerate(pots))
         # an incomplete hand gives every chip back
         incomplete = state.status == "incomplete"

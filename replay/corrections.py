@@ -19,10 +19,11 @@ from ledger.model import events as ev
 from ledger.model.errors import locating
 from ledger.store import signing
 from ledger.store.keys import KeyStore
-from ledger.store.streams import platform_names
+from ledger.store.streams import hands_seating, platform_names
 from replay.fold import (
     HandReplay,
     effective_events,
+    fold_stream,
     in_force_before,
     replay_events,
     split_stream,
@@ -395,7 +396,9 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             amendments, or leaves a hand the rules refuse or that is no longer whole, or
             a clean hand of a closed session paid wrong, or (a void or correction taken
             back) moves a player's net in a closed session (unless ``closed``, as
-            :func:`correct` and :func:`void`).
+            :func:`correct` and :func:`void`); a void taken back from a hand whose player
+            bought in or cashed out since (:func:`_no_entries_since`) or sits in another
+            hand in play (:func:`_no_other_hand_in_play`).
     """
     rows = ledger.read(hand)
     last = last_write(rows)
@@ -440,6 +443,8 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             same_hand(events, after)
         if after.result.status == "open" and rows[0].session is not None:
             _no_entries_since(ledger, rows[0].session, after, last[0].position)
+        if after.result.status == "open":
+            _no_other_hand_in_play(ledger, hand, rows[0].session, after)
     except IllegalAction as exc:
         raise IllegalAction(f"cannot undo {words}: {exc.reason}", hand=hand) from None
     if not closed:
@@ -496,6 +501,34 @@ def _no_entries_since(ledger: Any, session: str, hand: HandReplay, position: int
             raise IllegalAction(f"{row.event.player} {what} of session {session} since, and "
                                 "the hand would be in play again (chips come on or off the "
                                 "table only between hands, RULES.md §1.1)")
+
+
+def _no_other_hand_in_play(ledger: Any, hand: str, session: str | None,
+                           after: HandReplay) -> None:
+    """Refuse to put ``hand`` back in play while another hand of ``session`` (None: of no
+    session) that seats one of its players is in play: a player's chips are in one hand at a
+    time (table stakes, RULES.md §1.1).
+
+    Raises:
+        IllegalAction: naming the player and the other hand.
+    """
+    seated = after.result.players
+    for other, voided, ended in hands_seating(ledger, session, seated):
+        if other == hand or (ended and not voided):
+            continue
+        events = [r.event for r in ledger.read(other)]
+        try:
+            status = fold_stream(events)[0].status
+        except IllegalAction:
+            continue  # a hand the rules refuse is in play for nobody
+        if status != "open":
+            continue
+        there = {s.player for s in events[0].seats}
+        player = next(p for p in seated if p in there)
+        raise IllegalAction(
+            f"{player} is seated in hand {other}, still in play, and the hand would be in play "
+            f"again beside it (a player's chips are in one hand at a time, RULES.md §1.1): end "
+            f"or void {other} first")
 
 
 def _closed_books(ledger: Any, hand: str, session: str | None, after: HandReplay) -> None:

@@ -417,7 +417,7 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
             elif seat.player not in played and seat.stack > bought:
                 note(f"warning: {shown(seat.player)} starts hand {hand} with {seat.stack} but "
                      f"his buy-ins in session {session} come to {bought}")
-        for line in _stacks_not_followed(ledger, session, started, played, shown):
+        for line in _stacks_not_followed(ledger, session, started, played, aliases, shown):
             note(line)
     return hand
 
@@ -444,19 +444,22 @@ _LOOK_BACK = 200
 
 
 def _stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str],
-                         shown: Callable[[str], str] = str) -> list[str]:
+                         aliases: list[tuple[str, str]], shown: Callable[[str], str] = str
+                         ) -> list[str]:
     """Warning lines for seats of ``started`` that do not follow the books: a player who
     played an earlier hand of ``session`` starts with other than the stack left him by the
     latest hand started there that seats him (starting − put in + what the table paid him)
-    while no buy-in, cash-out or entry correction of his came since (a rebuy not recorded, a
-    stack miscounted), or is seated while that hand is still in play. The audit's stack
-    continuity names the same difference once the hand is recorded; this says it while the
-    host can still fix it. ``shown`` names a player as the reads do (a command to type keeps
-    his stored name)."""
+    plus the chips he bought since, as corrected (after a cash-out since, only those bought
+    after it; :func:`_bought_since`): a rebuy not recorded, a stack miscounted. Or he is
+    seated while that hand is still in play. The audit's stack continuity names the same
+    difference once the hand is recorded; this says it while the host can still fix it.
+    ``aliases``: ``(player, alias)`` pairs, an entry under either name being his; ``shown``
+    names a player as the reads do (a command to type keeps his stored name)."""
     from replay.fold import replay_events
 
     want = {s.player: s.stack for s in started.seats if s.player in played}
     lines: list[str] = []
+    book: list[tuple[int, Any]] | None = None  # the session's entries, read once if needed
     # Latest started first, as the audit's stack continuity orders a session's hands (by the
     # position of their hand_started, ledger/audit/books.py): a correction or a void appended
     # to an older hand later does not make it his latest hand.
@@ -482,28 +485,83 @@ def _stacks_not_followed(ledger: Any, session: str, started: Any, played: set[st
                              "end`, or void it)")
                 continue
             paid = replay.paid
-            if paid is None or _entries_since(ledger, session, player, first):
+            if paid is None:
                 continue
+            if book is None:
+                book = _book_entries(ledger, session)
+            names = {player} | {a if n == player else n for n, a in aliases if player in (n, a)}
+            since = _bought_since(book, names, first)
+            if since is None:  # cashed out since, nothing bought: start_hand warns of it
+                continue
+            bought, cashed = since
             left = result.starting[player] - result.contributions.get(player, 0) + paid.get(
                 player, 0)
-            if stack != left:
-                cause = (f"a rebuy not recorded? (`handledger buyin {session} {player} "
-                         "CHIPS`)" if stack > left else "a stack counted short?")
-                lines.append(f"warning: {shown(player)} starts hand {started.hand} with {stack} "
-                             f"chips, {left} after hand {hand_id} with nothing bought since: "
-                             f"{cause}; the audit's stack continuity will name it")
+            expected = bought if cashed else left + bought
+            if stack != expected:
+                lines.append(_stack_warning(session, started.hand, player, stack, hand_id,
+                                            left, since, shown))
     return lines
 
 
-def _entries_since(ledger: Any, session: str, player: str, position: int) -> bool:
-    """Whether ``session``'s book holds a buy-in or cash-out of ``player``, or any entry
-    correction, after ledger ``position`` (where his previous hand started: the audit counts
-    an entry made during a hand as bought after it)."""
-    (count,) = ledger.query(
-        "SELECT count(*) FROM events WHERE stream = $1 AND position > $2 AND (type ="
-        " 'entry_corrected' OR (type IN ('buy_in', 'cash_out') AND payload->>'player' = $3))",
-        [f"session:{session}", position, player])[0]
-    return bool(count)
+def _stack_warning(session: str, hand: str, player: str, stack: int, previous: str,
+                   left: int, since: tuple[int, bool], shown: Callable[[str], str] = str
+                   ) -> str:
+    """The warning of :func:`_stacks_not_followed` for ``player`` starting ``hand`` with
+    ``stack`` chips: ``left`` after his ``previous`` hand, ``since`` as
+    :func:`_bought_since` gives it; ``shown(player)`` names him (the command to type keeps
+    his stored name)."""
+    bought, cashed = since
+    expected = bought if cashed else left + bought
+    if cashed:
+        basis = (f"{expected} by the books (he cashed out after hand {previous} and bought "
+                 f"{bought} since)")
+    elif bought:
+        basis = f"{expected} by the books ({left} after hand {previous} and {bought} bought since)"
+    else:
+        basis = f"{left} after hand {previous} with nothing bought since"
+    cause = (f"a rebuy not recorded? (`handledger buyin {session} {player} CHIPS`)"
+             if stack > expected else "a stack counted short?")
+    return (f"warning: {shown(player)} starts hand {hand} with {stack} chips, {basis}: "
+            f"{cause}; the audit's stack continuity will name it")
+
+
+def _book_entries(ledger: Any, session: str) -> list[tuple[int, Any]]:
+    """``session``'s buy-ins and cash-outs as the books read them, ``(ledger position,
+    event)`` in ledger order: a retracted entry left out, an amended one as amended last, at
+    its own position (as the audit's stack continuity reads them)."""
+    rows = ledger.read(f"session:{session}")
+    fixes = {r.event.seq: r.event.replacement for r in rows if r.type == "entry_corrected"}
+    out = []
+    for r in rows:
+        if r.type not in ("buy_in", "cash_out"):
+            continue
+        e = r.event
+        if r.seq in fixes:
+            if fixes[r.seq] is None:
+                continue
+            e = ev.parse_event(fixes[r.seq])
+        out.append((r.position, e))
+    return out
+
+
+def _bought_since(book: list[tuple[int, Any]], names: set[str], position: int
+                  ) -> tuple[int, bool] | None:
+    """The chips a player (any of ``names``) bought after ledger ``position`` (where his
+    previous hand started: the audit counts an entry made during a hand as bought after it),
+    and whether he cashed out since, the chips then those bought after his last cash-out
+    (it takes his stack off the table, RULES.md §1.1); None when he cashed out since and
+    bought nothing after. ``book``: :func:`_book_entries`."""
+    bought, cashed = 0, False
+    for pos, e in book:
+        if pos <= position or e.player not in names:
+            continue
+        if e.type == "cash_out":
+            bought, cashed = 0, True
+        else:
+            bought += e.chips
+    if cashed and not bought:
+        return None
+    return bought, cashed
 
 
 def bought_in(state: Any, player: str, aliases: list[tuple[str, str]]) -> int | None:

@@ -41,6 +41,7 @@ from ledger.model.names import (
 from ledger.store.streams import (
     alias_pairs,
     hand_units,
+    hands_seating,
     latest_session,
     money_hand,
     open_hands_of,
@@ -151,7 +152,8 @@ def open_state(ledger: Any, name: str, *, allow_closed: bool = False) -> Session
                                 if s["session"]])
     if state.closed and not allow_closed:
         raise LedgerError(f"session {name!r} is closed: it takes no more hands or buy-ins "
-                          "(cash-outs, payments and corrections of its entries still go in)")
+                          "(payments still go in; a cash-out or a correction of its entries "
+                          "with --closed)")
     return state
 
 
@@ -596,21 +598,30 @@ def _bounded(state: SessionState, what: str, chips: int) -> None:
             f"({state.money(ev.MAX_CHIPS)})")
 
 
-def cash_out(ledger: Any, session: str, player: str, chips: str) -> tuple[ev.CashOut, int]:
+def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool = False
+             ) -> tuple[ev.CashOut, int]:
     """``player`` leaves ``session`` with ``chips`` counted (as typed: whole chips, 0 or
-    more, :func:`chips_written`), also after it closed. Returns the event and its seq.
+    more, :func:`chips_written`). Returns the event and its seq. ``closed``: go in though the
+    session is closed, as an ``entry amend`` of its cash-outs does (its books were settled
+    up at the close: README "sessions and the books").
 
     Raises:
         MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
             that is not a whole number of chips;
-        NotFound: no such session; LedgerError: he has no chips at the table (no buy-in, or
-            cashed out already since his last buy-in), is seated in a hand of the session
-            that is still open (:func:`_between_hands`), or the chips are more than the table
-            holds (:func:`_within_table`).
+        NotFound: no such session; LedgerError: the session is closed (unless ``closed``),
+            he has no chips at the table (no buy-in, or cashed out already since his last
+            buy-in), is seated in a hand of the session that is still open
+            (:func:`_between_hands`), or the chips are more than the table holds
+            (:func:`_within_table`).
     """
     check_name(player)
     state = open_state(ledger, session, allow_closed=True)
     chips = chips_written(chips, f"cashout {session} {player}", state)
+    if state.closed and not closed:
+        raise LedgerError(
+            f"session {session} is closed (entry {state.closed_seq}; its books were settled up "
+            f"at the close): a cash-out of {player} changes them; nothing written; --closed "
+            "records it anyway")
     if player not in state.seated:
         if player in state.cashed:
             raise LedgerError(
@@ -949,8 +960,9 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
             of a closed session without ``closed``, a cash-out amended to more chips than
             the table holds besides it (:func:`_within_table`, as ``cashout``), a buy-in
             retracted or amended to fewer chips that would leave the cash-outs and the rake
-            above the buy-ins (:func:`_cash_outs_covered`), or a payment beyond what is owed
-            without ``beyond``.
+            above the buy-ins (:func:`_cash_outs_covered`), the retraction of all a player
+            bought while a hand seats him (:func:`_seats_still_bought`), or a payment beyond
+            what is owed without ``beyond``.
     """
     state = open_state(ledger, session, allow_closed=True)
     entry = state.entries.get(seq)
@@ -973,8 +985,9 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     replacement = None
     if value is None and entry.type == "buy_in":
         was = state.amended.get(seq, entry).chips
-        _cash_outs_covered(ledger, session, state, was, f"entry retract {session} {seq} "
-                           f"(buy-in of {entry.player}, {was} chips)")
+        where = f"entry retract {session} {seq} (buy-in of {entry.player}, {was} chips)"
+        _cash_outs_covered(ledger, session, state, was, where)
+        _seats_still_bought(ledger, session, state, seq, was, where)
     if value is not None:
         where = f"entry amend {session} {seq} ({entry.type.replace('_', '-')})"
         if entry.type == "payment":
@@ -1003,6 +1016,46 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
                             is None else replacement.model_dump(mode="json"))
     _append(ledger, session, fix, state)
     return entry, replacement
+
+
+def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int,
+                        chips: int, where: str) -> None:
+    """Refuse the retraction of the buy-in at ``seq`` of ``session`` (``chips``) when it is
+    all its player bought there under his names while a hand there seats him and is not
+    voided: it would start with chips nobody bought, which ``hand start`` refuses and the
+    audit's stack continuity names (README "A night at the table"). ``where``: ``"entry
+    retract fri 3 (buy-in of Dee, 100 chips)"``.
+
+    Raises:
+        LedgerError: naming the hands that seat him.
+    """
+    from replay.fold import fold_stream
+
+    player = state.entries[seq].player
+    names = {player} | _alias_group(ledger, player)
+    if sum(state.chips_in.get(n, 0) for n in names) > chips:
+        return  # another buy-in of his is left
+    seating = []
+    for hand, voided, _ in hands_seating(ledger, session, names):
+        if voided:
+            try:
+                if fold_stream([r.event for r in ledger.read(hand)])[0].status == "voided":
+                    continue
+            except LedgerError:
+                pass  # a hand that does not replay still seats him
+        seating.append(hand)
+    if not seating:
+        return
+    listed = ", ".join(seating[:5]) + (f" and {len(seating) - 5} more" if len(seating) > 5
+                                       else "")
+    many = len(seating) > 1
+    raise LedgerError(
+        f"{where}: it is all {player} bought in session {session}, and hand"
+        f"{'s' if many else ''} {listed} seat{'' if many else 's'} him: "
+        f"{'they' if many else 'it'} would start him with chips nobody bought; nothing "
+        "written (a wrong amount is "
+        f"amended: `handledger entry amend {session} {seq} CHIPS --reason … --by …`; a hand "
+        "seated by mistake is voided first)")
 
 
 def _amended_chips(ledger: Any, session: str, state: SessionState, seq: int, value: str,

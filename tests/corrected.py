@@ -25,11 +25,12 @@ def correct_the_books(run: Any, db: str) -> None:
     # s02 and s03 are closed: their buy-ins change with --closed
     assert run("entry", "amend", "s02", "2", "160", "--reason", "miscounted", "--by", "host",
                "--closed").exit_code == 0
-    # Carol's first buy-in of s03 counted 200 more, so Heidi's 200 may be retracted (the
-    # buy-ins still cover the cash-outs)
+    # Carol's first buy-in of s03 counted 200 more, and Grace's rebuy of 40 retracted (the
+    # buy-ins still cover the cash-outs; her first buy-in stays, so the hands seating her
+    # start from chips she bought)
     assert run("entry", "amend", "s03", "2", "350", "--reason", "miscounted", "--by", "host",
                "--closed").exit_code == 0
-    assert run("entry", "retract", "s03", "3", "--reason", "never", "--by", "host",
+    assert run("entry", "retract", "s03", "10", "--reason", "never", "--by", "host",
                "--closed").exit_code == 0
     # Alice is Alicia in every session, not only in s01 where it is recorded
     assert run("player", "alias", "Alicia", "Alice", "--session", "s01").exit_code == 0

@@ -137,8 +137,12 @@ def test_a_buy_in_taken_back_is_not_bounded_when_chips_came_from_outside(  # noq
     assert (out.exit_code, out.output.split(", and")[0]) == (2, (
         "error: entry retract x 3 (buy-in of Bob, 100 chips): the buy-ins would come to 100 "
         "chips, less than the 150 cashed out"))
-    # a hand seats Cy, who has no buy-in: the buy-ins bound nothing (as for a cash-out)
+    # a hand seats Cy, who has no buy-in: the buy-ins bound nothing (as for a cash-out), so
+    # Ann's 100 may be retracted; Bob's may not, since o1 seats him and it is all he bought
     (tmp_path / "o1.phh").write_text(OUTSIDE)
     out = run("import", str(tmp_path / "o1.phh"), "--session", "x")
     assert (out.exit_code, out.output[:19]) == (0, "imported 1 hand(s) ")
-    assert run("entry", "retract", "x", "3", *BY).exit_code == 0
+    assert run("entry", "retract", "x", "3", *BY).output.startswith(
+        "error: entry retract x 3 (buy-in of Bob, 100 chips): it is all Bob bought in session "
+        "x, and hand o1 seats him")
+    assert run("entry", "retract", "x", "2", *BY).exit_code == 0

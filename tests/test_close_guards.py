@@ -41,8 +41,8 @@ def test_close_is_refused_while_a_hand_is_in_play(user, db: str) -> None:  # noq
     # a new hand on the closed session is refused as before
     code, out, err = user(*START[:5], "s4", *START[6:])
     assert (code, out, err) == (2, "", "error: session 'sat' is closed: it takes no more hands "
-                                "or buy-ins (cash-outs, payments and corrections of its entries "
-                                "still go in)\n")
+                                "or buy-ins (payments still go in; a cash-out or a correction of "
+                                "its entries with --closed)\n")
 
 
 def test_close_counts_every_hand_in_play_and_a_void_clears_one(user) -> None:  # noqa: ANN001

@@ -54,7 +54,7 @@ def test_a_hand_starts_with_nothing_put_in_nor_dealt() -> None:
     assert (state.phase, state.street, state.seq, state.status) == ("forced", -1, 1, "open")
     assert state.rnd == Round(0, 0, 0, {}, [])
     assert state.cards == Cards({p: [] for p in players}, {p: [] for p in players}, [[]],
-                                set(), set(), set(), {}, {}, set(), 0)
+                                set(), {}, set(), {}, {}, set(), 0)
     assert (state.folded, state.all_in, state.dead, state.payouts) == (set(), set(), {}, [])
     assert (state.runs, state.rake, state.last_round) == (1, None, (None, None))
     assert state.seat == {p: state.order.index(p) for p in players}

@@ -209,3 +209,33 @@ def test_no_undo_of_a_void_once_a_player_of_the_hand_cashed_out(user, run, db, s
     assert len(_events(db, "h1")) == 5
     _, replay = _replay(run, "h1")
     assert replay["status"] == "voided"
+
+
+@pytest.mark.parametrize("session", [True, False])
+def test_no_undo_of_a_void_while_a_later_hand_of_its_players_is_in_play(
+        user, run, db, started, session: bool) -> None:  # noqa: ANN001
+    """h1 voided, h2 started with the same players and dealt: undoing the void would put
+    Ann and Bob in two hands at once with the same chips (RULES.md §1.1): refused naming
+    h2, nothing written; once h2 is over (Ann, on the button and so the small blind
+    heads-up, folds), the undo goes through as before. The same for hands of no session."""
+    seats = ("--game", "NT", "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button",
+             "Ann")
+    if session:
+        copy_ledger(started, Path(db))
+        seats = ("--session", "sat", *seats)
+    else:
+        assert run("hand", "start", "--hand", "h1", *seats).exit_code == 0
+    _play(run, "h1", "d dh Ann AsAh")
+    assert run("void", "h1", "--reason", "misdeal", "--by", "host").exit_code == 0
+    assert run("hand", "start", "--hand", "h2", *seats).exit_code == 0
+    _play(run, "h2", "d dh Ann ????", "d dh Bob ????")
+    code, out, err = user("undo", "h1", "--by", "host")
+    assert (code, out) == (2, "")
+    assert err == ("error: hand h1: cannot undo the void at seq 5 (by host: misdeal): Bob is "
+                   "seated in hand h2, still in play, and the hand would be in play again "
+                   "beside it (a player's chips are in one hand at a time, RULES.md §1.1): "
+                   "end or void h2 first\n")
+    assert len(_events(db, "h1")) == 5
+    _play(run, "h2", "Ann f", "end")
+    assert run("undo", "h1", "--by", "host").output.startswith(
+        "undid the void at seq 5 (by host: misdeal) in hand h1 (seq 6)")

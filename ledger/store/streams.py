@@ -349,6 +349,21 @@ def open_hands_of(ledger: Any, session: str, player: str) -> list[tuple[str, boo
     return [(hand, bool(voided)) for hand, voided in rows]
 
 
+def hands_seating(ledger: Any, session: str | None, players: Collection[str]
+                  ) -> list[tuple[str, bool, bool]]:
+    """The hands of ``session`` (None: of no session), in ledger order, that seat any of
+    ``players``, each as ``(hand, voided, ended)``: whether it has a ``hand_voided`` row and
+    a ``hand_ended`` row (the caller decides whether a void is in force: an undo may have
+    taken it back)."""
+    rows = ledger.query(
+        "SELECT hand_id, bool_or(type = 'hand_voided'), bool_or(type = 'hand_ended')"
+        " FROM events WHERE session IS NOT DISTINCT FROM $1 AND hand_id IS NOT NULL"
+        " GROUP BY hand_id HAVING len(list_intersect(CAST(json_extract_string(any_value("
+        "payload) FILTER (WHERE type = 'hand_started'), '$.seats[*].player') AS VARCHAR[]),"
+        " $2)) > 0 ORDER BY min(position)", [session, sorted(players)])
+    return [(hand, bool(voided), bool(ended)) for hand, voided, ended in rows]
+
+
 def unended_hands(ledger: Any, session: str) -> list[str]:
     """The hands of ``session``, in ledger order, that may still be in play: those without a
     ``hand_ended`` row, and those with a correction or a void (which may have taken the end

@@ -1,0 +1,134 @@
+"""A live hand against the session's books, as a new user met the gaps: a stack that does not
+follow the books once a rebuy is recorded, a cash-out into a closed session, a buy-in retracted
+from under the hands that seat its player, an undo of a void that puts players in two hands at
+once. Each refusal is one line, exit 2, nothing written; each warning names what to record.
+
+``night``: session s (plain chips), Ann and Bob buy in 100 each; hand x1: Ann's aces beat
+Bob's kings all in, Ann is paid 200: Ann 200, Bob 0 after it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.copies import copy_ledger
+from tests.test_books_refusals import open_s, refused, rows, run
+
+SEATS = ("--session", "s", "--game", "NT", "--stakes", "1/2", "--button", "Ann")
+ALL_IN = ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100", "Bob cc", "d db 2c3d4h", "d db 9s",
+          "d db Td", "pay Ann 200", "end")
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Built once for the module: copy it to change it."""
+    db = tmp_path_factory.mktemp("night") / "t.duckdb"
+    open_s(db, "s", "Ann", "Bob")
+    assert run(db, "hand", "start", "--hand", "x1", *SEATS, "--seats", "Ann:100,Bob:100"
+               ).exit_code == 0
+    for action in ALL_IN:
+        assert run(db, "act", "x1", action).exit_code == 0, action
+    return db
+
+
+def _start(db: Path, hand: str, seats: str) -> tuple[int, list[str]]:
+    result = run(db, "hand", "start", "--hand", hand, *SEATS, "--seats", seats)
+    assert result.stdout == (f"{hand}\n" if result.exit_code == 0 else "")
+    return result.exit_code, result.stderr.splitlines()
+
+
+def _void(db: Path, hand: str) -> None:
+    assert run(db, "void", hand, "--reason", "test", "--by", "host").exit_code == 0
+
+
+def test_a_stack_that_does_not_follow_a_recorded_rebuy_is_warned_of(night: Path,
+                                                                   tmp_path: Path) -> None:
+    """Bob left x1 with 0 and rebuys 100: 150 is 50 more than the books give him (the audit
+    says +50 once the hand is in), 100 starts without a word; his rebuy amended to 150, 150
+    does."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert run(db, "buyin", "s", "Bob", "100", "--kind", "rebuy").exit_code == 0  # entry 4
+    assert _start(db, "x2", "Ann:200,Bob:150") == (0, [
+        "warning: Bob starts hand x2 with 150 chips, 100 by the books (0 after hand x1 and 100 "
+        "bought since): a rebuy not recorded? (`handledger buyin s Bob CHIPS`); the audit's "
+        "stack continuity will name it"])
+    audit = run(db, "audit", "--session", "s").stdout
+    assert ("hand x2: Bob starts with 150 but he left hand x1 with 0 and bought 100 since: "
+            "expected 100 (+50)") in audit
+    _void(db, "x2")
+    assert _start(db, "x3", "Ann:200,Bob:100") == (0, [])
+    _void(db, "x3")
+    assert _start(db, "x4", "Ann:200,Bob:40") == (0, [
+        "warning: Bob starts hand x4 with 40 chips, 100 by the books (0 after hand x1 and 100 "
+        "bought since): a stack counted short?; the audit's stack continuity will name it"])
+    _void(db, "x4")
+    assert run(db, "entry", "amend", "s", "4", "150", "--reason", "it was 150", "--by", "host"
+               ).exit_code == 0
+    assert _start(db, "x5", "Ann:200,Bob:150") == (0, [])
+
+
+def test_a_stack_after_a_cash_out_and_a_new_buy_in_follows_the_new_buy_in(
+        night: Path, tmp_path: Path) -> None:
+    """Ann cashes out her 200 after x1 and buys in 50 again: her stack is 50, not 250."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    for args in (("buyin", "s", "Bob", "100"), ("cashout", "s", "Ann", "200"),
+                 ("buyin", "s", "Ann", "50")):
+        assert run(db, *args).exit_code == 0
+    assert _start(db, "x2", "Ann:200,Bob:100") == (0, [
+        "warning: Ann starts hand x2 with 200 chips, 50 by the books (he cashed out after hand "
+        "x1 and bought 50 since): a rebuy not recorded? (`handledger buyin s Ann CHIPS`); the "
+        "audit's stack continuity will name it"])
+    _void(db, "x2")
+    assert _start(db, "x3", "Ann:50,Bob:100") == (0, [])
+
+
+def test_a_cash_out_into_a_closed_session_needs_closed(night: Path, tmp_path: Path) -> None:
+    """Ann cashes out 200, Bob 0, the session closes (entry 7) with Dee's 50 still on the
+    table: Dee's cash-out then changes the settled books, as an amendment does: refused
+    without --closed, nothing written; with it, entry 8."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    for args in (("buyin", "s", "Dee", "50"), ("cashout", "s", "Ann", "200"),
+                 ("cashout", "s", "Bob", "0"), ("session", "close", "s")):
+        assert run(db, *args).exit_code == 0, args
+    before = rows(db)
+    assert refused(run(db, "cashout", "s", "Dee", "50")) == (
+        "error: session s is closed (entry 7; its books were settled up at the close): a "
+        "cash-out of Dee changes them; nothing written; --closed records it anyway")
+    assert rows(db) == before
+    done = run(db, "cashout", "s", "Dee", "50", "--closed")
+    assert (done.exit_code, done.stdout) == (0, "s: Dee cashed out 50 chips (entry 8)\n")
+    assert rows(db)[len(before):] == [("session:s", 8, "cash_out")]
+
+
+def test_the_last_buy_in_of_a_seated_player_is_not_retracted(night: Path,
+                                                             tmp_path: Path) -> None:
+    """x1 seats Bob, whose one buy-in is entry 3: retracting it would leave x1 starting him
+    with 100 nobody bought (the audit's "has no buy-in"), so it is refused naming x1. Dee
+    (entry 4) sits in x2 (played), x3 (voided: it counts for nothing) and x4 (in play): the
+    refusal names x2 and x4. Eve, bought in and never seated, is retracted as before."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    for args in (("buyin", "s", "Dee", "50"), ("buyin", "s", "Eve", "10")):
+        assert run(db, *args).exit_code == 0, args
+    for hand in ("x2", "x3", "x4"):
+        assert _start(db, hand, "Ann:200,Dee:50")[0] == 0
+        if hand == "x2":
+            for action in ("d dh Ann ????", "d dh Dee ????", "Ann f", "end"):
+                assert run(db, "act", hand, action).exit_code == 0, action
+        elif hand == "x3":
+            _void(db, hand)
+    before = rows(db)
+    by = ("--reason", "never", "--by", "host")
+    assert refused(run(db, "entry", "retract", "s", "3", *by)) == (
+        "error: entry retract s 3 (buy-in of Bob, 100 chips): it is all Bob bought in session "
+        "s, and hand x1 seats him: it would start him with chips nobody bought; nothing "
+        "written (a wrong amount is amended: `handledger entry amend s 3 CHIPS --reason … --by "
+        "…`; a hand seated by mistake is voided first)")
+    assert refused(run(db, "entry", "retract", "s", "4", *by)).startswith(
+        "error: entry retract s 4 (buy-in of Dee, 50 chips): it is all Dee bought in session "
+        "s, and hands x2, x4 seat him: they would start him with chips nobody bought; nothing "
+        "written")
+    assert rows(db) == before
+    done = run(db, "entry", "retract", "s", "5", *by)
+    assert (done.exit_code, done.stdout) == (0, "s: entry 5 (buy_in) retracted\n")
