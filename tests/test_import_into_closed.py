@@ -23,8 +23,8 @@ from tests.test_live_table import events, one_shot
 CT1 = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
 CT2 = SHARED / "pokernow" / "charlestudor_Input_Log_002.csv"
 VK = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
-CLOSED = ("session 'thu' is closed: it takes no more hands or buy-ins (cash-outs, payments "
-          "and corrections of its entries still go in)")
+CLOSED = ("session 'thu' is closed: it takes no more hands or buy-ins (payments still go in; "
+          "a cash-out or a correction of its entries with --closed)")
 
 
 def _closed_thu(db: Path) -> None:
