@@ -10,7 +10,9 @@ starting with the 8-byte checksum of the rest; the checksum is DuckDB's own (``C
 0xbf58476d1ce4e5b9, modulo 2^64. :func:`damaged_block` checks every header and block of the
 file so; a file laid out otherwise (another block size, an encrypted file, one that does not
 check out as this reading of the format expects on its own main header) is left to DuckDB,
-whose reads :func:`scan_tables` makes: every row and column of every table.
+whose reads :func:`scan_tables` makes: every row and column of every table. So is a file whose
+blocks holding rows DuckDB reads without complaint fail this reading's checksum: the reading is
+then not DuckDB's (a storage format this module does not know), and never a false "corrupt".
 """
 
 from __future__ import annotations
@@ -107,11 +109,15 @@ def check_blocks(path: str, con: Any) -> None:
         return
     block_size = int(con.execute("SELECT block_size FROM pragma_database_size()"
                                  " WHERE database_name = current_database()").fetchone()[0])
+    if not _reads_as_duckdb(path, con, block_size):
+        scan_tables(con)  # DuckDB's own checks, block by block, are the verdict
+        return
     try:
         damage = damaged_block(path, block_size)
     except OSError as e:
         raise LedgerCorrupt(f"ledger {path} cannot be read: {e}") from e
     if damage is not None:
+        held: list[str] = []
         if damage.block is None:
             what = f"header {damage.header} (byte {damage.offset}) fails its checksum"
         else:
@@ -120,8 +126,37 @@ def check_blocks(path: str, con: Any) -> None:
                     f"{damage.offset + block_size - 1}) fails its checksum ("
                     + (f"it holds rows of {', '.join(held)})" if held else "it holds no "
                        "table's rows: an index, the catalog or a free block)"))
-        raise LedgerCorrupt(f"ledger {path} is corrupt: its {what}")
+        corrupt = LedgerCorrupt(f"ledger {path} is corrupt: its {what}")
+        if held:
+            try:  # rows DuckDB reads sound are not damaged: the reading would be wrong
+                scan_tables(con)
+            except duckdb.Error as e:
+                raise corrupt from e
+            return
+        raise corrupt
     scan_tables(con)
+
+
+def _reads_as_duckdb(path: str, con: Any, block_size: int) -> bool:
+    """Whether this module's reading of the file agrees with DuckDB on one block DuckDB has
+    checked: the first block holding rows of ``events`` (every ledger's table) passes the
+    checksum, or DuckDB fails reading it too (the block is damaged, and so reported). True
+    when the file holds no such block yet (nothing to compare: the headers' check stands)."""
+    try:
+        row = con.execute("SELECT min(block_id) FROM pragma_storage_info('events')"
+                          " WHERE block_id >= 0").fetchone()
+    except duckdb.Error:
+        return True
+    if row is None or row[0] is None:
+        return True
+    start = HEADER * HEADERS + int(row[0]) * block_size
+    try:
+        with open(path, "rb") as f:
+            f.seek(start)
+            data = f.read(block_size)
+    except OSError:
+        return True
+    return len(data) < block_size or _sound(data)
 
 
 def scan_tables(con: Any) -> None:
