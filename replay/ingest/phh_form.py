@@ -120,6 +120,17 @@ def read_from_phh(batch: Batch) -> bool:
             and (batch.events[0].source or {}).get("source_key") == key)
 
 
+def stored_from_phh(started: Any) -> bool:
+    """Whether the stored ``hand_started`` event ``started`` was read from a PHH file (its
+    ``source.source_key`` is the digest of the hand's text, as :func:`read_from_phh` reads
+    a batch's): such a hand holds what PHH can say only, so another copy of the hand in a
+    site's shape (a JSON-lines export of the hand the PHH file was exported from: its
+    uncalled bet returned apart, its forced bets in the site's order) is the same hand when
+    :func:`phh_shape_difference` finds none, the two taken the other way round."""
+    key = (started.source or {}).get("source_key")
+    return isinstance(key, str) and _PHH_KEY.fullmatch(key) is not None
+
+
 def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerError:
     """The PHH copy in ``batch`` of a hand the ledger holds in play (``stored``: its rows,
     corrections among them) as the import takes it, the end its reading gave it left out

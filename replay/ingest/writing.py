@@ -25,6 +25,7 @@ from ledger.formats.files import file_name
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, RepeatedHand, StoredFinding
 from ledger.model.events import event_json
+from ledger.model.money import currency_code
 from replay import carry
 from replay.ingest import completing, phh_form
 from replay.ingest.closed import refuse_amending
@@ -65,6 +66,9 @@ class FileWriter:
         self.good = 0  # hands that would be written (or complete a cut one)
         self.completions: list[Batch] = []
         self._previous = carry.previous_in(ledger)
+        # the file's session lines read before any hand of it was kept: written with its
+        # first hand kept, or at the end, unless every hand of the file was refused
+        self.books: list[Batch] | None = [] if not game else None
 
     @property
     def refusing(self) -> bool:
@@ -103,6 +107,7 @@ class FileWriter:
         self.already.update(b.hand_id for b in batches if b.is_hand and b.events is None)
         part.outside += outside
         self.completions.extend(b for b in batches if completing.completes(b))
+        batches = self._books_held(batches)
         batches = carry.link([b for b in batches if b.events and not completing.completes(b)],
                              self._previous)
         written = self.ledger.append_many(batches)
@@ -122,6 +127,21 @@ class FileWriter:
                 skipped.append(batch)
                 self.already.add(batch.hand_id)
         part.outside += _outside(self.ledger, skipped)
+
+    def _books_held(self, batches: list[Batch]) -> list[Batch]:
+        """``batches`` (a chunk's, in file order) with the session lines before the file's
+        first hand kept (written or known) held back, and those held before put back in
+        front of it: a file whose every hand is refused writes none of its book either
+        (:meth:`finish`), as its hands without it would be chips nobody bought and its book
+        without them chips nobody played (README "Bad input"). A game's log (``game``) has
+        its own rule for the lines after a refused hand (:mod:`replay.ingest.pokernow`)."""
+        if self.books is None:
+            return batches
+        if not any(b.is_hand for b in batches):
+            self.books.extend(batches)
+            return []
+        out, self.books = [*self.books, *batches], None
+        return out
 
     def _share(self, batch: Batch, position: int, states: States | None) -> None:
         from replay.ingest.derived import hand_share, placed, same_events
@@ -158,6 +178,9 @@ class FileWriter:
         # hands refused together in one line (their unit, …): that line says it for them;
         # a copy of a hand the ledger holds in play: the payouts so far, checked when it ends
         together = {h for e in errors for h in getattr(e, "hands", ())} | self.in_play
+        # a hand refused for another reason: that refusal says it; its payout finding, no
+        # refusal itself, would read as one more error of the hand
+        together |= {e.hand for e in _refusals(errors) if e.hand is not None}
         errors = [e for e in errors if not (isinstance(e, StoredFinding) and e.hand in together)]
         found: list[StoredFinding] = []
         if not (self.strict and _refusals(errors)):  # findings of hands stored: warnings
@@ -178,6 +201,12 @@ class FileWriter:
             part.rejected += self.good
             part.counted = 1
             raise _Discard(part)
+        if self.books:  # session lines of a file no hand of which was kept
+            if part.rejected and not self.kept:
+                errors.append(_books_refused_line(self.books, name))
+            else:
+                part.events += sum(map(len, self.ledger.append_many(self.books)))
+        self.books = None
         part.errors.extend(str(e) for e in errors)
         part.counted = len(errors)
         for positions, batch in zip(self.ledger.append_many(self.completions),
@@ -193,6 +222,18 @@ class FileWriter:
 
             self.tables.finish(head_position(self.ledger))
         return part
+
+
+def _books_refused_line(books: Sequence[Batch], name: str) -> LedgerError:
+    """The error of the session lines ``books`` held back (:meth:`FileWriter._books_held`)
+    of the file ``name`` whose every hand was refused: not written either."""
+    sessions = list(dict.fromkeys(b.session for b in books if b.session is not None))
+    line = next((b.line for b in books if b.line is not None), None)
+    return LedgerError(
+        f"every hand of the file was refused, so its {len(books)} session line(s) (session "
+        f"{', '.join(sessions) or 'none'}) were not written either: a book without its hands "
+        "would be chips nobody played (fix the hands and import the file again)",
+        file=name, line=line, session=sessions[0] if sessions else None)
 
 
 def _refusals(errors: Sequence[LedgerError]) -> list[LedgerError]:
@@ -296,7 +337,8 @@ def _same_start_in_session(ledger: Any, started: Any, stored: tuple[str, str | N
 
 def _same_start(started: Any, stored: str, chip: Any = None) -> bool:
     """Whether ``started`` begins the same hand as the stored ``hand_started`` JSON: equal but
-    for where each was read from (``source``: file, line, site facts) and for what a format
+    for where each was read from (``source``: file, line, site facts), the session each
+    names (a hand already in the ledger stays where it is: README) and for what a format
     leaves implicit (no antes written as none, the game's default reopening rule, the chip's
     money value, which a PHH file without ``_chip`` does not carry) or orders its own way:
     the blinds and straddles in any order (the forced bets, compared as events, say who posts
@@ -317,15 +359,43 @@ def _same_start(started: Any, stored: str, chip: Any = None) -> bool:
     return _identity(started) == _identity(held)
 
 
+def start_difference(started: Any, stored: str) -> Difference:
+    """How ``started`` differs from the stored ``hand_started`` JSON where :func:`_same_start`
+    finds them different: its first field that differs (as :func:`_identity` compares them),
+    both values cut short (``its event 1, hand_started, has stakes {"antes":[0,0,0],…} here,
+    {"antes":[0,0,0],…} in the ledger``), the event at the copy's first line."""
+    from ledger.model.events import parse_event
+
+    mine, theirs = _identity(started), _identity(parse_event(stored))
+    path: list[str] = []
+    while isinstance(mine, dict) and isinstance(theirs, dict):  # down to the field
+        key = next((k for k in [*mine, *theirs] if mine.get(k) != theirs.get(k)), None)
+        if key is None:
+            break
+        path.append(key)
+        mine, theirs = mine.get(key), theirs.get(key)
+
+    def cut(value: Any, width: int = 60) -> str:
+        text = json.dumps(value, separators=(",", ":"), sort_keys=True)
+        return text if len(text) <= width else text[:width - 1] + "…"
+
+    if not path:
+        return Difference("its event 1, hand_started, differs", started)
+    return Difference(f"its event 1, hand_started, has {'.'.join(path)} {cut(mine)} here, "
+                      f"{cut(theirs)} in the ledger", started)
+
+
 def _identity(started: Any) -> dict[str, Any]:
     from engine.games import game
 
-    data = started.model_dump(mode="json", exclude={"source", "schema_version"})
+    data = started.model_dump(mode="json", exclude={"source", "schema_version", "session"})
     stakes = data["stakes"]
     stakes["antes"] = [a for a in stakes["antes"] if a] and stakes["antes"]
     if data["options"]["reopen_rule"] is None:
         data["options"]["reopen_rule"] = game(started.game).default_reopen_rule
     data["unit"].pop("minor_per_chip")
+    if data["unit"]["currency"] is not None:  # '$' stored before the reader said USD
+        data["unit"]["currency"] = currency_code(data["unit"]["currency"])
     stakes["blinds_or_straddles"] = sorted(stakes["blinds_or_straddles"])
     if data["button"] is None and not game(started.game).stud and data["seats"]:
         data["button"] = data["seats"][-1]["player"]
@@ -466,7 +536,9 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
             if more is None and (row := completing.unstored_row(ledger, b)) is not None:
                 return _unstored_amendment(ledger, b, row)
         return b.with_events(None)  # known: counted, not written
-    if differ is not _STARTS_OTHERWISE:
+    if differ is _STARTS_OTHERWISE:
+        differ = start_difference(b.events[0], stored[0])
+    else:
         if phh and completing.in_play(rows := [r.event for r in ledger.read(hand)]):
             return phh_form.copy_of_hand_in_play(b, rows)  # its end is PHH's, not the table's
         if completing.earlier_cut(ledger, b):  # an earlier export, after a longer one
@@ -675,11 +747,19 @@ def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]], *,
     differ = _in_order_difference(mine, stored)
     if differ is None or not mine or not stored:
         return differ
-    from replay.ingest.phh_form import flags_as_stored, in_phh_shape, phh_shape_difference
+    from replay.ingest.phh_form import (
+        flags_as_stored,
+        in_phh_shape,
+        phh_shape_difference,
+        stored_from_phh,
+    )
 
+    theirs = [parse_event(payload) for _, payload in stored]
+    if stored_from_phh(theirs[0]) and in_phh_shape(theirs):  # the ledger's copy is PHH's:
+        shaped = flags_as_stored(theirs, mine)  # compared the other way round
+        return None if phh_shape_difference(shaped, mine) is None else differ
     if not in_phh_shape(mine):
         return differ
-    theirs = [parse_event(payload) for _, payload in stored]
     if (flagged := flags_as_stored(mine, theirs)) != list(mine):  # PHH writes no face_up
         mine = flagged
         if (differ := _in_order_difference(mine, stored)) is None:
