@@ -756,8 +756,10 @@ def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]], *,
 
     theirs = [parse_event(payload) for _, payload in stored]
     if stored_from_phh(theirs[0]) and in_phh_shape(theirs):  # the ledger's copy is PHH's:
-        shaped = flags_as_stored(theirs, mine)  # compared the other way round
-        return None if phh_shape_difference(shaped, mine) is None else differ
+        shaped = phh_shape_difference(flags_as_stored(theirs, mine), mine, swapped=True)
+        if shaped is None:  # compared the other way round: the same hand
+            return None
+        return differ if shaped.startswith("its event") else Difference(shaped)
     if not in_phh_shape(mine):
         return differ
     if (flagged := flags_as_stored(mine, theirs)) != list(mine):  # PHH writes no face_up
