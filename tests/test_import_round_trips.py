@@ -203,3 +203,41 @@ def test_handhq_dollars_are_usd(tmp_path: Path) -> None:
         ("hq", False, "USD")]
     code, out, _ = one_shot(fresh, "standings", "--money")
     assert code == 0 and out.splitlines()[0].split() == ["player", "hq", "total", "(USD)"]
+
+
+def test_a_copy_in_another_session_s_chips_is_the_hand_the_ledger_holds(
+        tmp_path: Path) -> None:
+    """s01-001 held in chips of 0.25 USD (its series session); its JSON lines exported from
+    a session of 0.05 USD chips, where each of its chips is 5: the same hand, converted
+    exactly, so already in the ledger (and it stays in s01)."""
+    held = tmp_path / "q.duckdb"
+    assert one_shot(held, "import", str(DATA / "series" / "s01.jsonl"))[0] == 0
+    phh = tmp_path / "q.phh"
+    assert one_shot(held, "export", "--format", "phh", "s01-001", "-o", str(phh))[0] == 0
+    other = tmp_path / "p.duckdb"
+    assert one_shot(other, "session", "open", "p5", "--chip-value", "0.05", "--currency",
+                    "USD")[0] == 0
+    assert one_shot(other, "import", "--session", "p5", str(phh))[0] == 0
+    jsonl = tmp_path / "p05.jsonl"
+    assert one_shot(other, "export", "--format", "jsonl", "-o", str(jsonl))[0] == 0
+    assert '"blinds_or_straddles":[5,10,0,0]' in jsonl.read_text()  # 0.25/0.50 in 0.05 chips
+    before = events(held)
+    assert one_shot(held, "import", str(jsonl)) == (0, (
+        "imported 0 hand(s) (1 events) from 1 file(s); 1 already in the ledger (they stay in "
+        "the session they were stored in, not this file's); 0 rejected\n"), "")
+    assert events(held)[:len(before)] == before
+    # a bet that is no longer the same chips is still another hand: Bob's turn bet of 10
+    # (2 of s01's chips) made 20, named in the ledger's chips and seq (at the hand's first
+    # line, as the comparison of the two shapes names it)
+    rows = jsonl.read_text().splitlines()
+    k = next(i for i, row in enumerate(rows) if '"player":"Bob","schema_version":1,"to":10,'
+             in row)
+    rows[k] = rows[k].replace('"to":10,', '"to":20,')
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text("\n".join(rows) + "\n")
+    code, _, err = one_shot(held, "import", str(changed))
+    assert (code, err) == (2, (
+        f"error: {changed}:2, hand s01-001: a different hand s01-001 is already in the "
+        'ledger: its event 21 is bet_raise {"player":"Bob","to":4} here, bet_raise '
+        '{"player":"Bob","to":2} in the ledger; a change to a stored hand is a correction '
+        "(`handledger correct s01-001 ...`)\n"))

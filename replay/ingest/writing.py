@@ -359,6 +359,28 @@ def _same_start(started: Any, stored: str, chip: Any = None) -> bool:
     return _identity(started) == _identity(held)
 
 
+def _in_stored_chips(events: Sequence[Any], stored: str) -> list[Any] | None:
+    """The hand ``events`` counted in the chips of the stored ``hand_started`` JSON when the
+    two count money of one currency in chips of other values (a JSON-lines export of a
+    session of 0.05 USD chips, of a hand the ledger holds in chips of 0.25 USD or cents):
+    converted exactly as an import into a session converts a hand
+    (:func:`replay.ingest.units.to_session`), its ``unit`` the stored one; None when they
+    count the same chip, no money or other currencies, or an amount does not convert."""
+    from ledger.model.events import parse_event
+    from replay.ingest.units import SessionUnit, to_session
+
+    held, unit = parse_event(stored).unit, events[0].unit
+    if (held.currency is None or unit.currency is None or held.money() == unit.money()
+            or currency_code(held.currency) != currency_code(unit.currency)):
+        return None
+    minor, _, decimals = held.money()
+    try:
+        out = to_session(events, SessionUnit(minor, held.currency, decimals), "")
+    except LedgerError:
+        return None
+    return [out[0].model_copy(update={"unit": held}), *out[1:]]
+
+
 def start_difference(started: Any, stored: str) -> Difference:
     """How ``started`` differs from the stored ``hand_started`` JSON where :func:`_same_start`
     finds them different: its first field that differs (as :func:`_identity` compares them),
@@ -522,9 +544,16 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
     assert b.events is not None and b.hand_id is not None
     hand = b.hand_id
     phh = phh_form.read_from_phh(b)
+    mine = b.events
+    if not _trusted(b, stored) and not _same_start_in_session(ledger, mine[0], stored):
+        mine = _in_stored_chips(mine, stored[0]) or mine  # a copy in another session's chips
     differ = None if _trusted(b, stored) else (
-        _STARTS_OTHERWISE if not _same_start_in_session(ledger, b.events[0], stored)
-        else first_difference(b.events, whole[hand], phh=phh) if hand in whole else None)
+        _STARTS_OTHERWISE if not _same_start_in_session(ledger, mine[0], stored)
+        else first_difference(mine, whole[hand], phh=phh) if hand in whole else None)
+    if mine is not b.events and differ is not None and differ.event is not None:
+        at = next((i for i, e in enumerate(mine) if e is differ.event or e == differ.event),
+                  None)  # the file's event at its place, whose line the refusal names
+        differ = differ._replace(event=None if at is None else b.events[at])
     if differ is not None and differ is not _STARTS_OTHERWISE and _as_corrected(
             ledger, b.events, hand, phh=phh):
         differ = None  # the hand as its corrections made it (a PHH export applies them)
