@@ -383,9 +383,9 @@ def _in_stored_chips(events: Sequence[Any], stored: str) -> list[Any] | None:
 
 def start_difference(started: Any, stored: str) -> Difference:
     """How ``started`` differs from the stored ``hand_started`` JSON where :func:`_same_start`
-    finds them different: its first field that differs (as :func:`_identity` compares them),
-    both values cut short (``its event 1, hand_started, has stakes {"antes":[0,0,0],…} here,
-    {"antes":[0,0,0],…} in the ledger``), the event at the copy's first line."""
+    finds them different: the path to its first field that differs (as :func:`_identity`
+    compares them), both values cut short (``its event 1, hand_started, has stakes.min_bet
+    20 here, 10 in the ledger``), the event at the copy's first line."""
     from ledger.model.events import parse_event
 
     mine, theirs = _identity(started), _identity(parse_event(stored))
