@@ -108,7 +108,8 @@ def session_set(obj: Context, name: str, chip_value: str, currency: str | None,
 @click.pass_obj
 def session_list(obj: Context, as_json: bool) -> None:
     """Sessions in ledger order with their date, hands, buy-ins and state: open, or closed
-    and settled, or closed with money still owed after the payments recorded."""
+    and settled, or closed with money still owed after the payments recorded, or never
+    opened (a session only its imported hands name; ``--json``: ``opened`` false)."""
     from replay.books import session_list as read
 
     out = read(obj.db, note=render.note,
@@ -117,8 +118,13 @@ def session_list(obj: Context, as_json: bool) -> None:
         click.echo(json.dumps({"sessions": out}))
         return
     for s in out:
-        state = "open" if not s["closed"] else "closed, settled" if s["settled"] else (
-            f"closed, {format_money(s['owed_minor'], s['decimals'], s['currency'])} owed")
+        if not s["opened"]:
+            state = "never opened (named by its hands)"
+        elif not s["closed"]:
+            state = "open"
+        else:
+            state = "closed, settled" if s["settled"] else (
+                f"closed, {format_money(s['owed_minor'], s['decimals'], s['currency'])} owed")
         click.echo(f"{s['session']}  {s['date'] or '-'}  {s['hands']} hand(s)  "
                    f"{s['buy_ins']} buy-in(s)  {state}")
 

@@ -331,8 +331,9 @@ def _raise(state: HandData, player: str, new: int, allin_to: int,
     rnd = state.rnd
     is_all_in = new == allin_to
     if new > allin_to:
-        raise state.fail("{player} cannot bet to {to}: only {stack} behind", player=player,
-                         to=new, stack=state.stacks[player])
+        raise state.fail("{player} cannot bet to {to}: only {stack} behind, so at most to "
+                         "{most} (all in)", player=player, to=new, stack=state.stacks[player],
+                         most=allin_to)
     _, min_to, max_to, reason = lim
     if min_to is None or max_to is None:  # the two are None together (limits)
         raise state.fail(f"{player} cannot raise: {reason}")

@@ -265,7 +265,8 @@ def reveal(state: HandData, e: ev.Reveal) -> None:
         if c == _UNKNOWN:
             continue
         if c not in rest:
-            raise state.fail(f"{p} shows {''.join(shown)} but was dealt {c}")
+            raise state.fail(f"{p} shows {''.join(shown)} but was dealt {''.join(hand)}: "
+                             f"{c} is not among the cards shown")
         rest.remove(c)
     new = [c for c in rest if c != _UNKNOWN]
     notes = _check_new_cards(state, new, p, off_deck=False)

@@ -10,6 +10,7 @@ arrive ready-made (JSON lines, PokerNow).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -120,8 +121,8 @@ def phh_fold(hand: Any) -> tuple[list[Any], HandState]:
                     _remember(texts, action.text, event)
             state.apply(event)
         except IllegalAction as exc:
-            raise IllegalHand(_scaled(exc.reason, started), line=action.line, action=action.text,
-                              **where) from exc
+            raise IllegalHand(_scaled(exc.reason, started), line=action.line,
+                              action=hand.words(action), **where) from exc
         out.append(event)
     try:
         payouts = list(hand.payouts) or _from_finishing_stacks(hand, state)
@@ -190,12 +191,16 @@ def _in_chips(hand: Any, events: list[Any]) -> tuple[list[Any], HandState]:
 _ENDED = {False: ev.HandEnded(status="complete"), True: ev.HandEnded(status="incomplete")}
 
 
+#: A number standing alone in a reason (``to 35``, ``50``), not a card (``7h``) or a seat.
+_AMOUNT = re.compile(r"(?<![\w.])\d+(?![\w])")
+
+
 def _scaled(reason: str, started: Any) -> str:
     """The engine's ``reason`` about a hand whose file writes decimal amounts, which the
     engine counts in chips of the smallest decimal (``0.30`` is 30 chips of 0.01): said so,
     so that its numbers can be read against the file's."""
     decimals = started.unit.decimals
-    if not decimals:
+    if not decimals or not _AMOUNT.search(reason):  # no amount to read (a card, a player)
         return reason
     return (f"{reason} (in chips of 0.{'0' * (decimals - 1)}1: the file's amounts "
             f"× {10 ** decimals})")

@@ -149,7 +149,7 @@ def open_state(ledger: Any, name: str, *, allow_closed: bool = False) -> Session
     state = session_state(ledger, name)
     if not state.opened:
         raise no_session(name, [s["session"] for s in session_summaries(ledger)
-                                if s["session"]])
+                                if s["session"] and s["opened"]])
     if state.closed and not allow_closed:
         raise LedgerError(f"session {name!r} is closed: it takes no more hands or buy-ins "
                           "(payments still go in; a cash-out or a correction of its entries "

@@ -87,6 +87,26 @@ def as_stored(text: str, players: Sequence[str], names: Mapping[str, str]) -> st
     return " ".join([*words[:at], pid, *words[at + found:]])
 
 
+def spaced_as_seat(text: str, players: Sequence[str]) -> str:
+    """Action ``text`` with a seated player whose name has whitespace (an imported hand's
+    ``Phil Ivey``, which the notation would read as two words) written as his seat, ``p1``
+    … ``pN`` in the order of ``players``, where the action names its player (``pay Phil Ivey
+    572100`` → ``pay p1 572100``; the longest such name its words start with there);
+    ``text`` unchanged when no such name stands there."""
+    spaced = {" ".join(p.split()): i for i, p in enumerate(players, 1) if len(p.split()) > 1}
+    if not spaced:
+        return text
+    words = text.split()
+    at = _player_at(words)
+    if at is None or at >= len(words):
+        return text
+    for n in range(min(max(len(k.split()) for k in spaced), len(words) - at), 1, -1):
+        seat = spaced.get(" ".join(words[at:at + n]))
+        if seat is not None:
+            return " ".join([*words[:at], f"p{seat}", *words[at + n:]])
+    return text
+
+
 def _player_at(words: Sequence[str]) -> int | None:
     """Where the player's name stands among an action's ``words``: ``d dh NAME CARDS`` 2,
     ``pay NAME AMOUNT`` and ``returned NAME AMOUNT`` 1, ``NAME VERB …`` 0; None for an action

@@ -41,7 +41,7 @@ from ledger.model import events as ev
 from ledger.model.errors import locating, quoted
 from ledger.store.streams import platform_names
 from replay.fold import HandReplay, fold, replay_events, split_stream
-from replay.shown_names import as_stored, stored_player
+from replay.shown_names import as_stored, spaced_as_seat, stored_player
 from replay.typed import reason_as_typed, stream_decimals
 
 Op = Literal["replace", "insert_after", "delete"]
@@ -101,12 +101,14 @@ def _parse_action(state: Any, text: str, names: Mapping[str, str],
         return with_game_tie_order(event) if event.type == "hand_started" else event
     if names:
         body = as_stored(body, players, names)
+    body = spaced_as_seat(body, players)  # "pay Phil Ivey 10": his seat, as the notation reads
     parts = body.split()
     if parts == ["end"]:
         return ev.HandEnded(status="complete")
     if parts and parts[0] in ("pay", "returned"):
         if len(parts) != 3:
-            raise IllegalAction(f"{quoted(text)}: expected '{parts[0]} PLAYER AMOUNT'")
+            raise IllegalAction(f"{quoted(text)}: expected '{parts[0]} PLAYER AMOUNT' (a "
+                                "player may be named by his seat too, p1 … pN)")
         amount = parse_amount(parts[2], state.started.unit.decimals)
         return ev.RecordedPayout(
             player=player_name(state, parts[1]), amount=amount, returned=parts[0] == "returned"

@@ -169,7 +169,7 @@ def test_pokerstars_all_zero_winnings_are_not_recorded() -> None:
     assert result.errors == [] and len(result.hands) == 21
     first, last = result.hands[0], result.hands[-1]
     assert first.payouts == []
-    assert first.started.unit == Unit(currency="$", decimals=2)  # 3059.20
+    assert first.started.unit == Unit(currency="USD", decimals=2)  # 3059.20: '$' is USD
     assert first.started.source["currency_symbol"] == "$"
     assert "winnings" not in last.started.source and last.payouts == []  # cut after 'seats'
 

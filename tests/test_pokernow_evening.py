@@ -93,7 +93,7 @@ def test_an_export_before_the_first_hand_then_the_whole_log(tmp_path: Path, name
     books = _books(db, session)
     assert books["session list --json"][1]["sessions"] == [{  # type: ignore[index]
         "session": session, "date": "2022-01-13", "closed": False, "buy_ins": 3, "hands": 4,
-        "owed_minor": 4, "decimals": 0, "currency": None, "settled": False}]
+        "opened": True, "owed_minor": 4, "decimals": 0, "currency": None, "settled": False}]
     assert books["audit --json"] == (0, {"discrepancies": []}, "")
     assert _nets(books) == {p: (net, 100) for p, net in PN_NETS.items()}
     whole = _whole(tmp_path, PN)

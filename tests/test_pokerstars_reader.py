@@ -82,7 +82,9 @@ def test_a_hand_the_engine_refuses_names_file_line_hand_and_action() -> None:
     with pytest.raises(IllegalHand) as caught:
         events_from_phh(hand)
     error = caught.value
-    assert (error.hand, error.action, error.line) == ("PokerStars-35824118297", "p1 cbr 0.11", 14)
+    # the action as the file writes it, at its line
+    assert (error.hand, error.action, error.line) == (
+        "PokerStars-35824118297", "k1tt9nM1nd: raises $0.01 to $0.11", 14)
     assert "below the minimum" in error.message
 
 

@@ -65,8 +65,9 @@ from ledger.model.errors import LedgerError
 #: counted beside wrong payouts, each pot raked as the site's summary says, and a converted
 #: hand's pots divided in its ``smallest_chip``; 18: a voided hand passes the chips carried
 #: into it on, a hand carries only what its table left unpaid, and the audit names chips
-#: carried beside payouts beyond the pot or by a hand of no session): forces a rebuild.
-DERIVED_VERSION = "18"
+#: carried beside payouts beyond the pot or by a hand of no session; 19: a currency symbol a
+#: hand was stored with counts as its ISO 4217 code, ``$`` as USD): forces a rebuild.
+DERIVED_VERSION = "19"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,

@@ -207,13 +207,16 @@ class Unit(_Model):
         code the list lacks, as :func:`replay.ingest.units.chip_minor` reads it): a 0.25 USD
         chip is ``(25, "USD", 2)``, never 25 USD. Otherwise a chip is one written minor unit:
         ``(1, currency, decimals)`` (HandHQ's cents ``(1, "USD", 2)``; plain chips ``(1, None,
-        0)``)."""
-        if self.currency is None or self.minor_per_chip == 1:
-            return self.minor_per_chip, self.currency, self.decimals
-        from ledger.model.money import minor_units
+        0)``). A symbol a hand was stored with is its ISO 4217 code (``$``: USD)."""
+        if self.currency is None:
+            return self.minor_per_chip, None, self.decimals
+        from ledger.model.money import CURRENCY_SYMBOLS, minor_units
 
-        iso = minor_units(self.currency.strip().upper())
-        return self.minor_per_chip, self.currency, 2 if iso is None else iso
+        code = CURRENCY_SYMBOLS.get(self.currency, self.currency)  # '$' stored before: USD
+        if self.minor_per_chip == 1:
+            return 1, code, self.decimals
+        iso = minor_units(code.strip().upper())
+        return self.minor_per_chip, code, 2 if iso is None else iso
 
 
 class Seat(_Model):

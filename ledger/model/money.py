@@ -39,6 +39,23 @@ def minor_units(currency: str) -> int | None:
     return None if known is None else known[1]
 
 
+#: The currency symbols a hand file may write for an ISO 4217 code (HandHQ's PHH:
+#: ``currency_symbol = '$'``; FORMATS.md §1 names ``currency`` only, README: a PHH hand in
+#: dollars and cents counts cents of USD, and there are no custom codes).
+CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+
+
+def currency_code(currency: str) -> str:
+    """The ISO 4217 code a file's currency stands for: a symbol's code, else the text
+    stripped and upper-cased (``"$"`` → ``"USD"``, ``"usd"`` → ``"USD"``).
+
+    >>> currency_code("$"), currency_code(" usd"), currency_code("€")
+    ('USD', 'USD', 'EUR')
+    """
+    text = currency.strip()
+    return CURRENCY_SYMBOLS.get(text, text.upper())
+
+
 def format_money(minor: int, decimals: int, currency: str | None) -> str:
     """``1250, 2, "USD"`` → ``"12.50 USD"``; without a currency just the number.
 

@@ -275,7 +275,9 @@ def hand_count(ledger: Any) -> int:
 def session_summaries(ledger: Any) -> list[dict[str, Any]]:
     """Every session in ledger order (of its first row): ``session``, ``date``, ``closed``,
     ``buy_ins`` (the buy-in entries in effect: a retracted one is not counted, the latest
-    correction of an entry deciding) and ``hands``."""
+    correction of an entry deciding), ``hands`` and ``opened`` (False for a session its
+    hands name that was never opened: a site's history or an export's ``_session`` carries
+    no book; README "session list")."""
     rows = ledger.query(
         "WITH fix AS (SELECT session, CAST(payload->>'seq' AS BIGINT) AS target,"
         " arg_max(payload->>'replacement', position) AS now FROM events"
@@ -285,10 +287,17 @@ def session_summaries(ledger: Any) -> list[dict[str, Any]]:
         " e.type = 'buy_in' AND (f.target IS NULL OR (f.now IS NOT NULL AND f.now <> 'null'))),"
         " min(e.position) FROM events e LEFT JOIN fix f ON f.session = e.session"
         " AND f.target = e.seq WHERE e.hand_id IS NULL GROUP BY e.session ORDER BY 5")
-    hands = dict(ledger.query("SELECT session, count(*) FROM events WHERE seq = 1 AND hand_id"
-                              " IS NOT NULL GROUP BY session"))
-    return [{"session": s, "date": d, "closed": bool(c), "buy_ins": b, "hands": hands.get(s, 0)}
-            for s, d, c, b, _ in rows]
+    named = ledger.query("SELECT session, count(*), min(position) FROM events WHERE seq = 1"
+                         " AND hand_id IS NOT NULL GROUP BY session")
+    hands = {s: n for s, n, _ in named}
+    opened = set(ledger.query("SELECT DISTINCT session FROM events"
+                              " WHERE type = 'session_opened'"))
+    booked = {s for s, *_ in rows}
+    rows += [(s, None, False, 0, first) for s, _, first in named
+             if s is not None and s not in booked]
+    rows.sort(key=lambda row: row[4])
+    return [{"session": s, "date": d, "closed": bool(c), "buy_ins": b, "hands": hands.get(s, 0),
+             "opened": (s,) in opened} for s, d, c, b, _ in rows]
 
 
 def money_hand(ledger: Any, session: str) -> tuple[str, str] | None:

@@ -80,11 +80,14 @@ def flags_as_stored(mine: Sequence[Any], stored: Sequence[Any]) -> list[Any]:
     return out
 
 
-def phh_shape_difference(mine: Sequence[Any], stored: Sequence[Any]) -> str | None:
+def phh_shape_difference(mine: Sequence[Any], stored: Sequence[Any], *,
+                         swapped: bool = False) -> str | None:
     """Where the hand ``mine`` (read from PHH: :func:`in_phh_shape`) differs from the stored
     events ``stored`` as PHH can say them (module doc; both start with ``hand_started``, which
     the caller compares): None when the same hand, else the first difference in words (the
-    other events, then the forced bets, then the chips paid to each player)."""
+    other events, then the forced bets, then the chips paid to each player). ``swapped``:
+    ``mine`` is the ledger's hand (read from PHH: :func:`stored_from_phh`) and ``stored``
+    the copy being imported, so the forced bets and payouts are said the other way round."""
     from replay.ingest.writing import _short
 
     rest = [(i, e) for i, e in enumerate(mine[1:], 2) if not _kept_apart(e)]
@@ -97,10 +100,14 @@ def phh_shape_difference(mine: Sequence[Any], stored: Sequence[Any]) -> str | No
             return (f"its event {seq} is {_short(here)} here, {_short(there)} in the ledger")
     posts, posted = _forced(mine), _forced(stored)
     if _live(posts) != _live(posted):
+        if swapped:
+            posts, posted = posted, posts
         return (f"its forced bets are {_posts(posts)} here, {_posts(posted)} in the ledger")
     paid, was_paid = _paid(mine), _paid(stored)
     if paid != was_paid:
         players = [p for p in {**was_paid, **paid} if paid.get(p, 0) != was_paid.get(p, 0)]
+        if swapped:
+            paid, was_paid = was_paid, paid
         told = ", ".join(f"{p} {paid.get(p, 0)} here, {was_paid.get(p, 0)} in the ledger"
                          for p in players)
         return f"the table paid otherwise: {told}"
@@ -118,6 +125,17 @@ def read_from_phh(batch: Batch) -> bool:
     key = batch.source_key or ""
     return (bool(batch.events) and _PHH_KEY.fullmatch(key) is not None
             and (batch.events[0].source or {}).get("source_key") == key)
+
+
+def stored_from_phh(started: Any) -> bool:
+    """Whether the stored ``hand_started`` event ``started`` was read from a PHH file (its
+    ``source.source_key`` is the digest of the hand's text, as :func:`read_from_phh` reads
+    a batch's): such a hand holds what PHH can say only, so another copy of the hand in a
+    site's shape (a JSON-lines export of the hand the PHH file was exported from: its
+    uncalled bet returned apart, its forced bets in the site's order) is the same hand when
+    :func:`phh_shape_difference` finds none, the two taken the other way round."""
+    key = (started.source or {}).get("source_key")
+    return isinstance(key, str) and _PHH_KEY.fullmatch(key) is not None
 
 
 def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerError:

@@ -774,7 +774,7 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
                 if isinstance(exc, NotWholeChips) and exc.rake:  # at the file's rake line
                     exc.located(line=next((i.rake_line for i in read.items if isinstance(
                         i, PhhHand) and i.hand == b.hand_id), None))
-                wrong.append(exc)
+                wrong.append(exc.located(line=b.line))  # else at the hand's first line
                 continue
             check_signed_unconverted(read, b, converted, unit(b.session))
             b = b.with_events(converted)

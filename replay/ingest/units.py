@@ -20,7 +20,7 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError
-from ledger.model.money import minor_units
+from ledger.model.money import currency_code, minor_units
 
 
 @dataclass(frozen=True)
@@ -178,18 +178,8 @@ def rescaled(events: Sequence[Any], worth: int, chip: int, unit: ev.Unit, sessio
     return [ev.parse_event(e.model_dump(mode="json")) for e in out]  # validated again
 
 
-#: Currency symbols files write for a code (HandHQ's PHH: ``currency_symbol = '$'``).
-_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
-
-
 def _code(currency: str) -> str:
-    return _SYMBOLS.get(currency.strip(), currency.strip().upper())
-
-
-def currency_code(currency: str) -> str:
-    """The code a file's currency stands for, as an import compares it with a session's
-    (``"$"`` → ``"USD"``, ``"usd"`` → ``"USD"``)."""
-    return _code(currency)
+    return currency_code(currency)
 
 
 class NotWholeChips(LedgerError):

@@ -25,6 +25,7 @@ from ledger.formats.files import file_name
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, RepeatedHand, StoredFinding
 from ledger.model.events import event_json
+from ledger.model.money import currency_code
 from replay import carry
 from replay.ingest import completing, phh_form
 from replay.ingest.closed import refuse_amending
@@ -65,6 +66,9 @@ class FileWriter:
         self.good = 0  # hands that would be written (or complete a cut one)
         self.completions: list[Batch] = []
         self._previous = carry.previous_in(ledger)
+        # the file's session lines read before any hand of it was kept: written with its
+        # first hand kept, or at the end, unless every hand of the file was refused
+        self.books: list[Batch] | None = [] if not game else None
 
     @property
     def refusing(self) -> bool:
@@ -103,6 +107,7 @@ class FileWriter:
         self.already.update(b.hand_id for b in batches if b.is_hand and b.events is None)
         part.outside += outside
         self.completions.extend(b for b in batches if completing.completes(b))
+        batches = self._books_held(batches)
         batches = carry.link([b for b in batches if b.events and not completing.completes(b)],
                              self._previous)
         written = self.ledger.append_many(batches)
@@ -122,6 +127,21 @@ class FileWriter:
                 skipped.append(batch)
                 self.already.add(batch.hand_id)
         part.outside += _outside(self.ledger, skipped)
+
+    def _books_held(self, batches: list[Batch]) -> list[Batch]:
+        """``batches`` (a chunk's, in file order) with the session lines before the file's
+        first hand kept (written or known) held back, and those held before put back in
+        front of it: a file whose every hand is refused writes none of its book either
+        (:meth:`finish`), as its hands without it would be chips nobody bought and its book
+        without them chips nobody played (README "Bad input"). A game's log (``game``) has
+        its own rule for the lines after a refused hand (:mod:`replay.ingest.pokernow`)."""
+        if self.books is None:
+            return batches
+        if not any(b.is_hand for b in batches):
+            self.books.extend(batches)
+            return []
+        out, self.books = [*self.books, *batches], None
+        return out
 
     def _share(self, batch: Batch, position: int, states: States | None) -> None:
         from replay.ingest.derived import hand_share, placed, same_events
@@ -158,6 +178,9 @@ class FileWriter:
         # hands refused together in one line (their unit, …): that line says it for them;
         # a copy of a hand the ledger holds in play: the payouts so far, checked when it ends
         together = {h for e in errors for h in getattr(e, "hands", ())} | self.in_play
+        # a hand refused for another reason: that refusal says it; its payout finding, no
+        # refusal itself, would read as one more error of the hand
+        together |= {e.hand for e in _refusals(errors) if e.hand is not None}
         errors = [e for e in errors if not (isinstance(e, StoredFinding) and e.hand in together)]
         found: list[StoredFinding] = []
         if not (self.strict and _refusals(errors)):  # findings of hands stored: warnings
@@ -178,6 +201,12 @@ class FileWriter:
             part.rejected += self.good
             part.counted = 1
             raise _Discard(part)
+        if self.books:  # session lines of a file no hand of which was kept
+            if part.rejected and not self.kept:
+                errors.append(_books_refused_line(self.books, name))
+            else:
+                part.events += sum(map(len, self.ledger.append_many(self.books)))
+        self.books = None
         part.errors.extend(str(e) for e in errors)
         part.counted = len(errors)
         for positions, batch in zip(self.ledger.append_many(self.completions),
@@ -193,6 +222,18 @@ class FileWriter:
 
             self.tables.finish(head_position(self.ledger))
         return part
+
+
+def _books_refused_line(books: Sequence[Batch], name: str) -> LedgerError:
+    """The error of the session lines ``books`` held back (:meth:`FileWriter._books_held`)
+    of the file ``name`` whose every hand was refused: not written either."""
+    sessions = list(dict.fromkeys(b.session for b in books if b.session is not None))
+    line = next((b.line for b in books if b.line is not None), None)
+    return LedgerError(
+        f"every hand of the file was refused, so its {len(books)} session line(s) (session "
+        f"{', '.join(sessions) or 'none'}) were not written either: a book without its hands "
+        "would be chips nobody played (fix the hands and import the file again)",
+        file=name, line=line, session=sessions[0] if sessions else None)
 
 
 def _refusals(errors: Sequence[LedgerError]) -> list[LedgerError]:
@@ -296,7 +337,8 @@ def _same_start_in_session(ledger: Any, started: Any, stored: tuple[str, str | N
 
 def _same_start(started: Any, stored: str, chip: Any = None) -> bool:
     """Whether ``started`` begins the same hand as the stored ``hand_started`` JSON: equal but
-    for where each was read from (``source``: file, line, site facts) and for what a format
+    for where each was read from (``source``: file, line, site facts), the session each
+    names (a hand already in the ledger stays where it is: README) and for what a format
     leaves implicit (no antes written as none, the game's default reopening rule, the chip's
     money value, which a PHH file without ``_chip`` does not carry) or orders its own way:
     the blinds and straddles in any order (the forced bets, compared as events, say who posts
@@ -317,15 +359,65 @@ def _same_start(started: Any, stored: str, chip: Any = None) -> bool:
     return _identity(started) == _identity(held)
 
 
+def _in_stored_chips(events: Sequence[Any], stored: str) -> list[Any] | None:
+    """The hand ``events`` counted in the chips of the stored ``hand_started`` JSON when the
+    two count money of one currency in chips of other values (a JSON-lines export of a
+    session of 0.05 USD chips, of a hand the ledger holds in chips of 0.25 USD or cents):
+    converted exactly as an import into a session converts a hand
+    (:func:`replay.ingest.units.to_session`), its ``unit`` the stored one; None when they
+    count the same chip, no money or other currencies, or an amount does not convert."""
+    from ledger.model.events import parse_event
+    from replay.ingest.units import SessionUnit, to_session
+
+    held, unit = parse_event(stored).unit, events[0].unit
+    if (held.currency is None or unit.currency is None or held.money() == unit.money()
+            or currency_code(held.currency) != currency_code(unit.currency)):
+        return None
+    minor, _, decimals = held.money()
+    try:
+        out = to_session(events, SessionUnit(minor, held.currency, decimals), "")
+    except LedgerError:
+        return None
+    return [out[0].model_copy(update={"unit": held}), *out[1:]]
+
+
+def start_difference(started: Any, stored: str) -> Difference:
+    """How ``started`` differs from the stored ``hand_started`` JSON where :func:`_same_start`
+    finds them different: the path to its first field that differs (as :func:`_identity`
+    compares them), both values cut short (``its event 1, hand_started, has stakes.min_bet
+    20 here, 10 in the ledger``), the event at the copy's first line."""
+    from ledger.model.events import parse_event
+
+    mine, theirs = _identity(started), _identity(parse_event(stored))
+    path: list[str] = []
+    while isinstance(mine, dict) and isinstance(theirs, dict):  # down to the field
+        key = next((k for k in [*mine, *theirs] if mine.get(k) != theirs.get(k)), None)
+        if key is None:
+            break
+        path.append(key)
+        mine, theirs = mine.get(key), theirs.get(key)
+
+    def cut(value: Any, width: int = 60) -> str:
+        text = json.dumps(value, separators=(",", ":"), sort_keys=True)
+        return text if len(text) <= width else text[:width - 1] + "…"
+
+    if not path:
+        return Difference("its event 1, hand_started, differs", started)
+    return Difference(f"its event 1, hand_started, has {'.'.join(path)} {cut(mine)} here, "
+                      f"{cut(theirs)} in the ledger", started)
+
+
 def _identity(started: Any) -> dict[str, Any]:
     from engine.games import game
 
-    data = started.model_dump(mode="json", exclude={"source", "schema_version"})
+    data = started.model_dump(mode="json", exclude={"source", "schema_version", "session"})
     stakes = data["stakes"]
     stakes["antes"] = [a for a in stakes["antes"] if a] and stakes["antes"]
     if data["options"]["reopen_rule"] is None:
         data["options"]["reopen_rule"] = game(started.game).default_reopen_rule
     data["unit"].pop("minor_per_chip")
+    if data["unit"]["currency"] is not None:  # '$' stored before the reader said USD
+        data["unit"]["currency"] = currency_code(data["unit"]["currency"])
     stakes["blinds_or_straddles"] = sorted(stakes["blinds_or_straddles"])
     if data["button"] is None and not game(started.game).stud and data["seats"]:
         data["button"] = data["seats"][-1]["player"]
@@ -452,9 +544,16 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
     assert b.events is not None and b.hand_id is not None
     hand = b.hand_id
     phh = phh_form.read_from_phh(b)
+    mine = b.events
+    if not _trusted(b, stored) and not _same_start_in_session(ledger, mine[0], stored):
+        mine = _in_stored_chips(mine, stored[0]) or mine  # a copy in another session's chips
     differ = None if _trusted(b, stored) else (
-        _STARTS_OTHERWISE if not _same_start_in_session(ledger, b.events[0], stored)
-        else first_difference(b.events, whole[hand], phh=phh) if hand in whole else None)
+        _STARTS_OTHERWISE if not _same_start_in_session(ledger, mine[0], stored)
+        else first_difference(mine, whole[hand], phh=phh) if hand in whole else None)
+    if mine is not b.events and differ is not None and differ.event is not None:
+        at = next((i for i, e in enumerate(mine) if e is differ.event or e == differ.event),
+                  None)  # the file's event at its place, whose line the refusal names
+        differ = differ._replace(event=None if at is None else b.events[at])
     if differ is not None and differ is not _STARTS_OTHERWISE and _as_corrected(
             ledger, b.events, hand, phh=phh):
         differ = None  # the hand as its corrections made it (a PHH export applies them)
@@ -466,7 +565,9 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
             if more is None and (row := completing.unstored_row(ledger, b)) is not None:
                 return _unstored_amendment(ledger, b, row)
         return b.with_events(None)  # known: counted, not written
-    if differ is not _STARTS_OTHERWISE:
+    if differ is _STARTS_OTHERWISE:
+        differ = start_difference(b.events[0], stored[0])
+    else:
         if phh and completing.in_play(rows := [r.event for r in ledger.read(hand)]):
             return phh_form.copy_of_hand_in_play(b, rows)  # its end is PHH's, not the table's
         if completing.earlier_cut(ledger, b):  # an earlier export, after a longer one
@@ -675,11 +776,21 @@ def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]], *,
     differ = _in_order_difference(mine, stored)
     if differ is None or not mine or not stored:
         return differ
-    from replay.ingest.phh_form import flags_as_stored, in_phh_shape, phh_shape_difference
+    from replay.ingest.phh_form import (
+        flags_as_stored,
+        in_phh_shape,
+        phh_shape_difference,
+        stored_from_phh,
+    )
 
+    theirs = [parse_event(payload) for _, payload in stored]
+    if stored_from_phh(theirs[0]) and in_phh_shape(theirs):  # the ledger's copy is PHH's:
+        shaped = phh_shape_difference(flags_as_stored(theirs, mine), mine, swapped=True)
+        if shaped is None:  # compared the other way round: the same hand
+            return None
+        return differ if shaped.startswith("its event") else Difference(shaped)
     if not in_phh_shape(mine):
         return differ
-    theirs = [parse_event(payload) for _, payload in stored]
     if (flagged := flags_as_stored(mine, theirs)) != list(mine):  # PHH writes no face_up
         mine = flagged
         if (differ := _in_order_difference(mine, stored)) is None:

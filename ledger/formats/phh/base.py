@@ -266,11 +266,28 @@ class PhhHand:
     expected: Expected | None
     source_key: str
     rake_line: int | None = None
+    #: a site's text the hand was read from (PokerStars): the file line of its first line
+    #: and its lines, so that a refusal names an action in the file's words (:meth:`words`)
+    text: tuple[int, tuple[str, ...]] | None = None
 
     @property
     def hand(self) -> str:
         """The hand id (``started.hand``)."""
         return self.started.hand
+
+    def words(self, action: PhhAction) -> str:
+        """``action`` as a refusal names it: a site's line as the file writes it (``Hero:
+        raises $0.05 to $0.15``) for a player's action, else its PHH text with each seat's
+        label (``p2``) given as the player's name (a deal the site's text spreads over its
+        lines: ``d dh DSOR65 AcQs``); a PHH file's own action text as written."""
+        if self.text is None:
+            return action.text
+        first, lines = self.text
+        k = action.line - first
+        if not action.text.startswith("d ") and 0 <= k < len(lines) and lines[k]:
+            return lines[k]
+        names = {f"p{i}": seat.player for i, seat in enumerate(self.started.seats, 1)}
+        return " ".join(names.get(word, word) for word in action.text.split(" "))
 
 
 @dataclass(frozen=True)

@@ -163,8 +163,9 @@ def read_hand(hand: HandText, index: int, *, file: str, encoding: str = "utf-8")
     order = [s.name for s in seats]
     forced = forced_bets(header, recs, deal, order)
     summary = parse_summary(summary_lines, {s.seat: s.name for s in seats}, header.decimals)
-    builder = Builder(the_game, order, recs, _known_cards(recs, summary), header.decimals,
-                      summary.runs)
+    known = _known_cards(recs, summary)
+    _check_shows_off_board(recs)
+    builder = Builder(the_game, order, recs, known, header.decimals, summary.runs)
     builder.forced(forced)
     builder.run_from(deal)
     bring_in = builder.bring_in or header.lo // 2
@@ -181,7 +182,7 @@ def read_hand(hand: HandText, index: int, *, file: str, encoding: str = "utf-8")
     return PhhHand(
         file=file, section=None, line=hand.line, index=index, started=started, forced=forced,
         actions=builder.actions, payouts=builder.payouts, finishing_stacks=None, expected=None,
-        source_key=started.source["source_key"],
+        source_key=started.source["source_key"], text=(hand.line, hand.lines),
     )
 
 
@@ -211,6 +212,33 @@ def _known_cards(recs: list[Rec], summary: Summary) -> dict[str, list[str]]:
         if rec.kind == "show" and rec.cards and rec.player is not None:
             known[rec.player] = list(rec.cards[0])
     return known
+
+
+def _check_shows_off_board(recs: list[Rec]) -> None:
+    """Refuse a ``shows`` line naming a card the board deals (a flop game's street lines):
+    the deal takes a player's cards from his show (:mod:`ledger.formats.pokerstars.build`),
+    so the engine would meet the card twice at the street; the line to fix is the show.
+
+    Raises:
+        MalformedInput: at the show's line, naming the player, the card and the street's
+            line.
+    """
+    board: dict[str, tuple[str, int]] = {}
+    for rec in recs:
+        if rec.kind == "street" and rec.cards:
+            for card in rec.cards[-1]:
+                board.setdefault(card, (rec.what.lower() or "board", rec.line))
+    if not board:
+        return
+    for rec in recs:
+        if rec.kind == "show" and rec.cards and rec.player is not None:
+            for card in rec.cards[0]:
+                if card in board:
+                    street, line = board[card]
+                    raise MalformedInput(
+                        f"{rec.player} shows {' '.join(rec.cards[0])}, but {card} is a board "
+                        f"card (the {street} at line {line} deals it): a card is dealt once",
+                        line=rec.line)
 
 
 def _options(the_game: Game) -> RuleOptions:

@@ -1,0 +1,243 @@
+"""A ledger's exports imported back, the one after the other: the same hands are already in
+the ledger whatever shape each export gives them. A ledger built from a PHH export holds
+the hands as PHH says them (one payout a player); the JSON-lines export of the ledger they
+came from holds them as the site paid them (an uncalled bet returned apart, a side pot of
+its own): the same hands, so nothing is imported twice (README: "Importing the same hands
+twice (even from another file) adds nothing"). A hand's session is no part of what it is:
+a copy naming another session stays where the ledger holds it. A file whose every hand is
+refused writes nothing, its session lines neither; a refused hand is refused in one line,
+its payout finding (a warning of a hand stored) not a second one. HandHQ's
+``currency_symbol = '$'`` counts USD (README: there are no custom codes)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+
+from tests.conftest import DATA, SHARED
+from tests.test_live_table import events, one_shot
+
+STARS = SHARED / "text" / "Stars-cash-PLO-FR-USD-0.01-0.02-201006.sidepots.txt"
+HANDHQ = SHARED / "phh" / "handhq"
+
+
+def _exports(tmp_path: Path) -> tuple[Path, Path]:
+    """The PHH and JSON-lines exports of a ledger holding STARS in session ``stars`` (a cent
+    a chip)."""
+    db = tmp_path / "a.duckdb"
+    assert one_shot(db, "session", "open", "stars", "--chip-value", "0.01", "--currency",
+                    "USD")[0] == 0
+    assert one_shot(db, "import", "--session", "stars", str(STARS))[:2] == (0, (
+        "imported 3 hand(s) (109 events) from 1 file(s); 0 already in the ledger; "
+        "0 rejected\n"))
+    phh, jsonl = tmp_path / "all.phh", tmp_path / "all.jsonl"
+    assert one_shot(db, "export", "--format", "phh", "-o", str(phh))[0] == 0
+    assert one_shot(db, "export", "--format", "jsonl", "-o", str(jsonl))[0] == 0
+    return phh, jsonl
+
+
+def test_json_lines_after_the_phh_export_are_already_in_the_ledger(tmp_path: Path) -> None:
+    phh, jsonl = _exports(tmp_path)
+    fresh = tmp_path / "f.duckdb"
+    # 4 events fewer: each uncalled bet returned is one payout with what its player won
+    assert one_shot(fresh, "import", str(phh)) == (0, (
+        "imported 3 hand(s) (105 events) from 1 file(s); 0 already in the ledger; "
+        "0 rejected\n"), "")
+    before = events(fresh)
+    # the hands are known; the session's opening, which PHH cannot say, is the one new line
+    assert one_shot(fresh, "import", str(jsonl)) == (0, (
+        "imported 0 hand(s) (1 events) from 1 file(s); 3 already in the ledger; "
+        "0 rejected\n"), "")
+    after = events(fresh)
+    assert after[:len(before)] == before
+    assert [row for row in after[len(before):]] == [
+        row for row in after if "session_opened" in map(str, row)]
+    assert one_shot(fresh, "import", str(jsonl))[:2] == (0, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 3 already in the ledger; "
+        "0 rejected\n"))
+    # and the other way round: the PHH export into a ledger the JSON lines made
+    other = tmp_path / "o.duckdb"
+    assert one_shot(other, "import", str(jsonl))[:2] == (0, (  # the session's opening too
+        "imported 3 hand(s) (110 events) from 1 file(s); 0 already in the ledger; "
+        "0 rejected\n"))
+    assert one_shot(other, "import", str(phh))[:2] == (0, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 3 already in the ledger; "
+        "0 rejected\n"))
+
+
+def test_a_changed_payout_is_still_refused_against_a_hand_read_from_phh(
+        tmp_path: Path) -> None:
+    phh, jsonl = _exports(tmp_path)
+    fresh = tmp_path / "f.duckdb"
+    assert one_shot(fresh, "import", str(phh))[0] == 0
+    rows = jsonl.read_text().splitlines()
+    # PokerStars-14311270221: Player2 is returned his uncalled 31 and collects the pot of 31
+    k = next(i for i, row in enumerate(rows) if '"amount":31,"player":"Player2","pot":0,'
+             '"returned":false' in row)
+    rows[k] = rows[k].replace('"amount":31', '"amount":30')
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text("\n".join(rows) + "\n")
+    before = events(fresh)
+    code, out, err = one_shot(fresh, "import", str(changed))
+    assert (code, out) == (2, "imported 0 hand(s) (1 events) from 1 file(s); 2 already in the "
+                              "ledger; 1 rejected\n")  # the session's opening, of hands known
+    # returned 31 and paid 30 against PHH's one payout of 62: named as PHH can say it, at the
+    # hand's first line
+    assert err == (f"error: {changed}:2, hand PokerStars-14311270221: a different hand "
+                   "PokerStars-14311270221 is already in the ledger: the table paid otherwise: "
+                   "Player2 61 here, 62 in the ledger; a change to a stored hand is a "
+                   "correction (`handledger correct PokerStars-14311270221 ...`)\n")
+    assert events(fresh)[:len(before)] == before
+
+
+def test_a_copy_naming_another_session_stays_where_the_ledger_holds_it(
+        tmp_path: Path) -> None:
+    hand = DATA / "hands" / "plo-three-way.phh"
+    a, c = tmp_path / "a.duckdb", tmp_path / "c.duckdb"
+    for db, name, value in ((a, "x", "0.05"), (c, "y", "0.01")):
+        assert one_shot(db, "session", "open", name, "--chip-value", value, "--currency",
+                        "USD")[0] == 0
+        assert one_shot(db, "import", "--session", name, str(hand))[0] == 0
+    jsonl = tmp_path / "x.jsonl"
+    assert one_shot(a, "export", "--format", "jsonl", "-o", str(jsonl))[0] == 0
+    assert one_shot(c, "import", str(jsonl)) == (0, (
+        "imported 0 hand(s) (1 events) from 1 file(s); 1 already in the ledger (they stay in "
+        "the session they were stored in, not this file's); 0 rejected\n"), "")
+    assert one_shot(c, "session", "list")[1] == (
+        f"y  {_date(c, 'y')}  1 hand(s)  0 buy-in(s)  open\n"
+        f"x  {_date(c, 'x')}  0 hand(s)  0 buy-in(s)  open\n")
+    # a start that does differ is named by its field, at the hand's first line
+    rows = jsonl.read_text().splitlines()
+    k = next(i for i, row in enumerate(rows) if '"hand_started"' in row)
+    rows[k] = rows[k].replace('"min_bet":10', '"min_bet":20')
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text("\n".join(rows) + "\n")
+    code, _, err = one_shot(c, "import", str(changed))
+    assert code == 2
+    assert err.startswith(
+        f"error: {changed}:{k + 1}, hand phh-e90348620d79: a different hand phh-e90348620d79 "
+        "is already in the ledger: its event 1, hand_started, has stakes.min_bet 20 here, 10 "
+        "in the ledger; a change to a stored hand is a correction")
+
+
+def _date(db: Path, session: str) -> str:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        payload = con.execute("SELECT CAST(payload AS VARCHAR) FROM events WHERE type ="
+                              " 'session_opened' AND session = ?", [session]).fetchone()[0]
+    finally:
+        con.close()
+    return json.loads(payload)["date"]
+
+
+def test_a_file_whose_every_hand_is_refused_writes_no_session_line(tmp_path: Path) -> None:
+    _, jsonl = _exports(tmp_path)
+    rows = jsonl.read_text().splitlines()
+    # the session's opening, then one hand whose first raise is beyond its player's stack
+    hand = [r for r in rows if '"hand":"PokerStars-14311270221"' in r]
+    k = next(i for i, r in enumerate(hand) if '"bet_raise"' in r)
+    hand[k] = hand[k].replace('"to":4,', '"to":100004,')
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([rows[0], *hand]) + "\n")
+    db = tmp_path / "z.duckdb"
+    code, out, err = one_shot(db, "import", str(bad))
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the "
+                              "ledger; 1 rejected\n")
+    assert err.splitlines() == [
+        f"error: {bad}:{k + 2}, hand PokerStars-14311270221, action 'bet_raise by Player5': "
+        "Player5 cannot bet to 100004: only 58 behind, so at most to 58 (all in)",
+        f"error: {bad}:1, session stars: every hand of the file was refused, so its 1 session "
+        "line(s) (session stars) were not written either: a book without its hands would be "
+        "chips nobody played (fix the hands and import the file again)"]
+    assert not db.exists()  # nothing written: not even the new ledger file
+
+
+def test_a_hand_refused_for_its_chips_is_one_error_line(tmp_path: Path) -> None:
+    """Paid 0.05 short (a warning of a hand stored) and in chips of 0.05 a session of 0.25
+    USD chips cannot count: refused for its chips, in one line at the hand's line."""
+    short = tmp_path / "short.phh"
+    short.write_text(
+        "variant = 'NT'\nantes = [0.00, 0.00, 0.00]\nblinds_or_straddles = [0.05, 0.10, 0.00]\n"
+        "min_bet = 0.10\nstarting_stacks = [10.00, 10.00, 10.00]\ncurrency = 'USD'\n"
+        "actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 7c2d', 'p3 f', 'p1 cc', 'p2 cc',"
+        " 'd db 2s3s9d', 'p1 cc', 'p2 cc', 'd db Tc', 'p1 cc', 'p2 cc', 'd db Ah', 'p1 cc',"
+        " 'p2 cc', 'p1 sm AsKs', 'p2 sm QhQd']\nwinnings = [0.15, 0.00, 0.00]\n")
+    db = tmp_path / "s.duckdb"
+    assert one_shot(db, "session", "open", "big", "--chip-value", "0.25", "--currency",
+                    "USD")[0] == 0
+    code, out, err = one_shot(db, "import", "--session", "big", str(short))
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the "
+                              "ledger; 1 rejected\n")
+    hand = err.split(", hand ")[1].split(":")[0]
+    assert err == (f"error: {short}:1, hand {hand}: 5 of its chips (5 minor units) is not a "
+                   "whole number of the session big's chips of 25: nothing of the hand is "
+                   "imported (never rounded)\n")
+
+
+def test_handhq_dollars_are_usd(tmp_path: Path) -> None:
+    db = tmp_path / "g.duckdb"
+    assert one_shot(db, "import", str(HANDHQ))[0] == 0
+    code, out, _ = one_shot(db, "balances")
+    assert code == 0 and out.startswith("player ")  # one unit: no table per unit
+    assert "$" not in out
+    code, out, _ = one_shot(db, "standings", "--money")
+    assert code == 0
+    assert out.splitlines()[0].split() == ["player", "(no", "session)", "total", "(USD)"]
+    code, out, _ = one_shot(db, "sql", "SELECT DISTINCT currency FROM standings", "--csv")
+    assert (code, out.split()) == (0, ["currency", "USD"])
+    # its PHH export into a fresh ledger, in a session named only by its hands
+    opened = tmp_path / "q.duckdb"
+    assert one_shot(opened, "session", "open", "hq", "--chip-value", "0.01", "--currency",
+                    "USD")[0] == 0
+    assert one_shot(opened, "import", "--session", "hq", str(HANDHQ))[0] == 0
+    dump = tmp_path / "hq.phh"
+    assert one_shot(opened, "export", "--format", "phh", "-o", str(dump))[0] == 0
+    fresh = tmp_path / "q2.duckdb"
+    assert one_shot(fresh, "import", str(dump))[0] == 0
+    assert one_shot(fresh, "session", "list") == (
+        0, "hq  -  39 hand(s)  0 buy-in(s)  never opened (named by its hands)\n", "")
+    listed = json.loads(one_shot(fresh, "session", "list", "--json")[1])["sessions"]
+    assert [(s["session"], s["opened"], s["currency"]) for s in listed] == [
+        ("hq", False, "USD")]
+    code, out, _ = one_shot(fresh, "standings", "--money")
+    assert code == 0 and out.splitlines()[0].split() == ["player", "hq", "total", "(USD)"]
+
+
+def test_a_copy_in_another_session_s_chips_is_the_hand_the_ledger_holds(
+        tmp_path: Path) -> None:
+    """s01-001 held in chips of 0.25 USD (its series session); its JSON lines exported from
+    a session of 0.05 USD chips, where each of its chips is 5: the same hand, converted
+    exactly, so already in the ledger (and it stays in s01)."""
+    held = tmp_path / "q.duckdb"
+    assert one_shot(held, "import", str(DATA / "series" / "s01.jsonl"))[0] == 0
+    phh = tmp_path / "q.phh"
+    assert one_shot(held, "export", "--format", "phh", "s01-001", "-o", str(phh))[0] == 0
+    other = tmp_path / "p.duckdb"
+    assert one_shot(other, "session", "open", "p5", "--chip-value", "0.05", "--currency",
+                    "USD")[0] == 0
+    assert one_shot(other, "import", "--session", "p5", str(phh))[0] == 0
+    jsonl = tmp_path / "p05.jsonl"
+    assert one_shot(other, "export", "--format", "jsonl", "-o", str(jsonl))[0] == 0
+    assert '"blinds_or_straddles":[5,10,0,0]' in jsonl.read_text()  # 0.25/0.50 in 0.05 chips
+    before = events(held)
+    assert one_shot(held, "import", str(jsonl)) == (0, (
+        "imported 0 hand(s) (1 events) from 1 file(s); 1 already in the ledger (they stay in "
+        "the session they were stored in, not this file's); 0 rejected\n"), "")
+    assert events(held)[:len(before)] == before
+    # a bet that is no longer the same chips is still another hand: Bob's turn bet of 10
+    # (2 of s01's chips) made 20, named in the ledger's chips and seq (at the hand's first
+    # line, as the comparison of the two shapes names it)
+    rows = jsonl.read_text().splitlines()
+    k = next(i for i, row in enumerate(rows) if '"player":"Bob","schema_version":1,"to":10,'
+             in row)
+    rows[k] = rows[k].replace('"to":10,', '"to":20,')
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text("\n".join(rows) + "\n")
+    code, _, err = one_shot(held, "import", str(changed))
+    assert (code, err) == (2, (
+        f"error: {changed}:2, hand s01-001: a different hand s01-001 is already in the "
+        'ledger: its event 21 is bet_raise {"player":"Bob","to":4} here, bet_raise '
+        '{"player":"Bob","to":2} in the ledger; a change to a stored hand is a correction '
+        "(`handledger correct s01-001 ...`)\n"))
