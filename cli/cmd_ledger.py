@@ -32,8 +32,9 @@ def init(obj: Context) -> None:
 @click.option("--closed", is_flag=True,
               help="Record it though the session is closed: a file going on with a hand the "
                    "ledger holds (a longer export completing a cut-off hand, corrections and "
-                   "voids of another ledger), and the --ledger statement. A closed session "
-                   "still takes no hands or buy-ins.")
+                   "voids of another ledger), a cash-out (a PokerNow quit) or an amended "
+                   "entry, and the --ledger statement. A closed session still takes no hands "
+                   "or buy-ins.")
 @click.option("--jobs", default=None, type=click.IntRange(min=1),
               help="Worker processes reading and checking a JSON-lines or .phhs file while "
                    "this one appends it (1: none). Default: the CPUs, for JSON-lines files of "
