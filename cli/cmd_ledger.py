@@ -32,8 +32,9 @@ def init(obj: Context) -> None:
 @click.option("--closed", is_flag=True,
               help="Record it though the session is closed: a file going on with a hand the "
                    "ledger holds (a longer export completing a cut-off hand, corrections and "
-                   "voids of another ledger), and the --ledger statement. A closed session "
-                   "still takes no hands or buy-ins.")
+                   "voids of another ledger), a cash-out (a PokerNow quit) or an amended "
+                   "entry, and the --ledger statement. A closed session still takes no hands "
+                   "or buy-ins.")
 @click.option("--jobs", default=None, type=click.IntRange(min=1),
               help="Worker processes reading and checking a JSON-lines or .phhs file while "
                    "this one appends it (1: none). Default: the CPUs, for JSON-lines files of "
@@ -54,8 +55,9 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
 
     Hands already in the ledger are skipped; another hand under a stored hand's id is refused
     naming the first event that differs (a change to a stored hand is `correct`), and so is a
-    hand of a closed session; a file that would go on with a hand of a closed session, or a
-    --ledger statement for one, is refused whole unless --closed. A bad hand is reported on
+    hand of a closed session; a file that would go on with a hand of a closed session, cash
+    out a player there (a PokerNow quit too) or amend its entries, or a --ledger statement
+    for one, is refused whole unless --closed. A bad hand is reported on
     one line (file, line, hand, action) and nothing of it is written; the other hands still
     import, and the command exits 2. With --strict a file with any bad hand writes nothing at
     all. A hand stored as the site played

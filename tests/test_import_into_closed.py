@@ -1,10 +1,13 @@
 """Nothing of an import goes into a closed session (RULES.md §1.1: a closed session takes no
 more hands or buy-ins; README, "A closed session takes no more hands"): ``--session S``
 naming a closed session refuses the import in one line whatever its files, a PokerNow log
-that would add anything to a session the ledger has closed (its own, by the file's name or
-its game) is refused whole in one line, and a JSON-lines buy-in after its session's closing
-(the ledger's or the file's own) refuses the file. A PokerNow log refused hand by hand there
-had its aliases, joins and buy-ins appended after the closing (exit 2, "4 rejected")."""
+that would add a hand or a buy-in to a session the ledger has closed (its own, by the file's
+name or its game) is refused whole in one line, and a JSON-lines buy-in after its session's
+closing (the ledger's or the file's own) refuses the file. A PokerNow log refused hand by
+hand there had its aliases, joins and buy-ins appended after the closing (exit 2, "4
+rejected"). A cash-out (a JSON-lines row, a PokerNow quit) or an amendment of the books after
+the ledger's closing needs ``import --closed``, as ``cashout`` and ``entry amend`` ask; a
+payment, an alias or a seat change goes in."""
 
 from __future__ import annotations
 
@@ -104,8 +107,9 @@ LATE = ("error: {}:3, session zz: its buy_in at seq 3 comes after the session wa
 
 def test_a_jsonl_buy_in_after_its_files_own_closing_is_refused(tmp_path: Path) -> None:
     """A file that opens zz, closes it and then buys Ann in: refused, no ledger made (it was
-    imported, "closed, settled" with 1 buy-in). A cash-out there goes in (a closed session
-    still takes cash-outs); the buy-in after the ledger's closing is refused as before."""
+    imported, "closed, settled" with 1 buy-in). A cash-out after the file's own closing goes
+    into a fresh ledger (another ledger recorded it with --closed); the buy-in after the
+    ledger's closing is refused as before."""
     path = tmp_path / "late.jsonl"
     path.write_text(JSONL + BUY_IN)
     db = tmp_path / "j.duckdb"
@@ -384,3 +388,104 @@ def test_jsonl_rows_amending_the_books_after_the_ledgers_closing_need_closed(
     assert one_shot(fresh, "import", str(amend))[0] == 0
     assert [r[5] for r in events(fresh)] == ["session_opened", "buy_in", "session_closed",
                                              "entry_corrected"]
+
+
+CASHED = _row(4, {"type": "cash_out", "player": "Ann", "chips": 10})
+
+
+def test_a_jsonl_cash_out_after_the_ledgers_closing_needs_closed(tmp_path: Path) -> None:
+    """Into a ledger holding zz closed (entry 3), a later export whose row 4 cashes Ann out
+    for 10 chips: refused in one line naming the row, nothing written (it went in, exit 0,
+    while `cashout zz Ann 10` asked --closed). With --closed it is recorded (Ann's cash-out
+    10, net 0). A fresh ledger takes the same file whole: its own closing came first, the
+    history of a ledger that recorded the cash-out with --closed; the export again adds
+    nothing to the ledger that holds it."""
+    db = tmp_path / "z.duckdb"
+    first = tmp_path / "first.jsonl"
+    first.write_text(BOOK)
+    assert one_shot(db, "import", str(first))[0] == 0
+    before = events(db)
+    path = tmp_path / "cashed.jsonl"
+    path.write_text(BOOK + CASHED)
+    assert one_shot(db, "import", str(path)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        SETTLED.format(path, "cash_out at seq 4 cashes out Ann (10 chips)"))
+    assert events(db) == before
+    assert one_shot(db, "cashout", "zz", "Ann", "10")[::2] == (
+        2, "error: session zz is closed (entry 3; its books were settled up at the close): a "
+        "cash-out of Ann changes them; nothing written; --closed records it anyway\n")
+    assert one_shot(db, "import", "--closed", str(path)) == (
+        0, "imported 0 hand(s) (1 events) from 1 file(s); 0 already in the ledger; 0 rejected\n",
+        "")
+    assert [r[3:6] for r in events(db)[len(before):]] == [("zz", 4, "cash_out")]
+    code, out, _ = one_shot(db, "balances", "--json")
+    assert (code, [(p["name"], p["buy_in"], p["cash_out"], p["net"])
+                   for p in json.loads(out)["players"]]) == (0, [("Ann", 10, 10, 0)])
+    after = events(db)
+    assert one_shot(db, "import", str(path))[0] == 0
+    assert events(db) == after
+    fresh = tmp_path / "f.duckdb"
+    assert one_shot(fresh, "import", str(path))[0] == 0
+    assert [r[5] for r in events(fresh)] == ["session_opened", "buy_in", "session_closed",
+                                             "cash_out"]
+
+
+def _quit_after_closing(tmp_path: Path) -> tuple[Path, Path]:
+    """charlestudor's second log exported before its last line (ksv quits with a stack of
+    0, after hand #4), imported and its session game closed (entry 18: 13 session rows
+    before hands #1-#4, 4 between them); and the whole log, the longer export, as game.csv."""
+    lines = CT2.read_text().splitlines(keepends=True)
+    assert lines[1].startswith('"The player ""ksv @ ycx @ YJJJbgIQrB"" quits the game')
+    short, whole = tmp_path / "short" / "game.csv", tmp_path / "whole" / "game.csv"
+    short.parent.mkdir()
+    whole.parent.mkdir()
+    short.write_text(lines[0] + "".join(lines[2:]))
+    shutil.copy(CT2, whole)
+    db = tmp_path / "quit.duckdb"
+    assert one_shot(db, "import", str(short))[0] == 0
+    assert one_shot(db, "session", "close", "game")[0] == 0
+    return db, whole
+
+
+def test_a_longer_export_with_a_quit_after_the_closing_needs_closed(tmp_path: Path) -> None:
+    """The whole log adds ksv's quit (a seat change and a cash-out of his 0 chips) to the
+    closed session: refused in one line saying --closed records it, nothing written (it
+    was refused as a closed session's new lines are, without a word of --closed). With
+    --closed the quit's rows are appended after the closing; the log again adds nothing."""
+    db, whole = _quit_after_closing(tmp_path)
+    before = events(db)
+    closing = [r[4] for r in before if r[5] == "session_closed"]
+    assert closing == [18]
+    assert one_shot(db, "import", str(whole)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {whole}:16: session 'game' is closed (entry 18) and this log would cash out "
+        "ksv @ ycx (0 chips): its books were settled up at the close; nothing of the file was "
+        "written; --closed records it anyway\n")
+    assert events(db) == before
+    assert one_shot(db, "import", "--closed", str(whole)) == (
+        0, "imported 0 hand(s) (2 events) from 1 file(s); 4 already in the ledger; 0 rejected\n",
+        "")
+    assert [r[3:6] for r in events(db)[len(before):]] == [
+        ("game", 19, "seat_change"), ("game", 20, "cash_out")]
+    after = events(db)
+    assert one_shot(db, "import", str(whole))[0] == 0
+    assert events(db) == after
+
+
+def test_a_longer_export_that_only_seats_or_names_goes_into_a_closed_session(
+        tmp_path: Path) -> None:
+    """A longer export whose only new line, after hand #4, has A8 stand up with the 200
+    chips he won (a seat change: no chip leaves the table, nothing the books count) goes
+    into the closed session without --closed, as a payment or an alias would (it was
+    refused whole, as every new line of a closed session's log was)."""
+    db, _ = _quit_after_closing(tmp_path)
+    before = events(db)
+    lines = CT2.read_text().splitlines(keepends=True)
+    stood = tmp_path / "stood" / "game.csv"
+    stood.parent.mkdir()
+    stood.write_text(lines[0] + '"The player ""A8 @ gE4aE_Yhc3"" stand up with the stack of '
+                     '200.",2022-01-20T10:52:40.000Z,164267596000000\n' + "".join(lines[2:]))
+    assert one_shot(db, "import", str(stood)) == (
+        0, "imported 0 hand(s) (1 events) from 1 file(s); 4 already in the ledger; 0 rejected\n",
+        "")
+    assert [r[3:6] for r in events(db)[len(before):]] == [("game", 19, "seat_change")]

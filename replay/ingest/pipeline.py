@@ -182,9 +182,9 @@ def import_paths(
     would make, so that it finds them fresh; after several files the save makes them).
     ``signatures``: how the signed corrections and voids of a file are checked before any of
     it is written (:mod:`replay.ingest.signatures`; None: not checked). ``closed``: a file
-    may go on with hands the ledger holds in a closed session, and ``pn_ledger`` go to a
-    closed session (:mod:`replay.ingest.closed`); a closed session still takes no hands or
-    buy-ins.
+    may go on with hands the ledger holds in a closed session, cash out its players or amend
+    its entries, and ``pn_ledger`` go to a closed session (:mod:`replay.ingest.closed`); a
+    closed session still takes no hands or buy-ins.
 
     Raises:
         MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`); a
@@ -453,8 +453,8 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     joins, buy-ins, cash-outs) would be written a second time, into ``session``. A PokerNow
     log into a session the ledger has opened brings no opening of its own and is counted in
     that session's chips (:func:`replay.ingest.pnunits.into_sessions`). ``closed``: session
-    rows may amend the books of a session the ledger has closed
-    (:func:`_without_stored_entries`).
+    rows may change the books of a session the ledger has closed, a cash-out or an amendment
+    (:func:`_without_stored_entries`, :func:`replay.ingest.pokernow.refuse_closed_game`).
 
     Raises:
         OSError: the file cannot be read; MalformedInput: the game is in the ledger under
@@ -497,7 +497,7 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
         from replay.ingest.pokernow import refuse_closed_game
 
         read = into_sessions(ledger, read)
-        refuse_closed_game(ledger, read)  # nothing into a closed session: the file refused
+        refuse_closed_game(ledger, read, closed=closed)  # no hand into a closed session
     return _without_stored_entries(ledger, read, closed=closed)
 
 
@@ -587,8 +587,9 @@ def _without_stored_entries(ledger: Any, read: FileRead, *, closed: bool = False
         LedgerError: a session stream of the file that does not extend the ledger's stream of
             that name (another event at a seq the ledger holds), or a row after the session's
             ``session_closed`` (the ledger's or the file's own) that a closed session takes
-            no more of, or, unless ``closed``, one after the ledger's closing that amends
-            its books (:func:`replay.ingest.closed.refuse_settled_change`), naming file,
+            no more of, or, unless ``closed``, one after the ledger's closing that changes
+            its books, a cash-out or an amendment
+            (:func:`replay.ingest.closed.refuse_settled_change`), naming file,
             line and session; nothing of the file is written.
     """
     numbered = [i for i in read.items if isinstance(i, SessionEntry) and i.seq is not None]
@@ -612,8 +613,9 @@ def _check_extends(file: str, numbered: list[SessionEntry],
                    stored: dict[tuple[str, int], str], *, closed: bool = False) -> None:
     """Refuse (see :func:`_without_stored_entries`) a numbered session entry that differs from
     the ledger's row at its seq, or that a closed stream (closed in the ledger or on an
-    earlier line of the file) does not take, or, unless ``closed``, that amends the books
-    after the ledger's closing."""
+    earlier line of the file) does not take, or, unless ``closed``, that changes the books
+    after the ledger's closing (a cash-out, an amendment; after the file's own closing alone
+    it goes in: another ledger recorded it so)."""
     import json
 
     from replay.ingest.closed import refuse_settled_change

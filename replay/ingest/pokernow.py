@@ -203,27 +203,32 @@ def held_after_refused(ledger: Any, read: Any) -> int:
     return known
 
 
-def refuse_closed_game(ledger: Any, read: Any) -> None:
+def refuse_closed_game(ledger: Any, read: Any, *, closed: bool = False) -> None:
     """Refuse a PokerNow log (``read``, its :class:`ledger.formats.reading.FileRead`) whole
-    when it would add anything to a session the ledger has closed: a hand or a line of the
-    session's book (an alias, a join, a buy-in …) whose source key the ledger does not hold
-    (RULES.md §1.1: a closed session takes no more hands or buy-ins). Its hands alone were
+    when it would add to a session the ledger has closed a hand or a buy-in (RULES.md §1.1:
+    a closed session takes no more, whatever the flags), or, unless ``closed``, a cash-out (a
+    player's quit: :func:`replay.ingest.closed.refuse_settled_rows`, as ``cashout`` asks
+    ``--closed``): rows whose source key the ledger does not hold. Its hands alone were
     refused, one by one, while the joins and buy-ins before them were appended after the
     closing. A log the ledger holds whole (imported before the closing) adds nothing and is
-    not refused.
+    not refused; its new aliases, seat changes and payments go in (README, "A closed session
+    takes no more hands").
 
     Raises:
         LedgerError: naming the file, the first new row's line, the session and how many
-            hands and session lines the log would add to it; nothing of the file is written.
+            hands and session lines the log would add to it, or the players it would cash
+            out; nothing of the file is written.
     """
     from ledger.formats.reading import HandEvents, SessionEntry
+    from replay.ingest.closed import refuse_settled_rows
+    from replay.ingest.pipeline import NOT_AFTER_CLOSE
     from replay.sessions import session_state
 
     games = {i.session for i in read.items if isinstance(i, (HandEvents, SessionEntry))}
-    closed = {s for s in games if s is not None and session_state(ledger, s).closed}
-    if not closed:
+    shut = {s for s in games if s is not None and session_state(ledger, s).closed}
+    if not shut:
         return
-    mine = [i for i in read.items if getattr(i, "session", None) in closed]
+    mine = [i for i in read.items if getattr(i, "session", None) in shut]
     held = ledger.known_sources([k for i in mine for k in (
         i.source_key, getattr(i, "legacy_key", None)) if k])
     new = [i for i in mine if i.source_key not in held
@@ -231,11 +236,15 @@ def refuse_closed_game(ledger: Any, read: Any) -> None:
     if not new:
         return
     hands = sum(isinstance(i, HandEvents) for i in new)
-    raise LedgerError(
-        f"session {new[0].session!r} is closed: it takes no more hands or buy-ins, and this "
-        f"log would add {hands} hand(s) and {len(new) - hands} session line(s) to it; nothing "
-        "of the file was written",
-        file=read.file, line=new[0].line or None)
+    if hands or any(i.event.type in NOT_AFTER_CLOSE for i in new):
+        raise LedgerError(
+            f"session {new[0].session!r} is closed: it takes no more hands or buy-ins, and this "
+            f"log would add {hands} hand(s) and {len(new) - hands} session line(s) to it; "
+            "nothing of the file was written", file=read.file, line=new[0].line or None)
+    if not closed:
+        names = {i.event.player: i.event.alias for i in read.items
+                 if isinstance(i, SessionEntry) and i.event.type == "player_alias"}
+        refuse_settled_rows(ledger, new[0].session, new, names, file=read.file)
 
 
 def refuse_followers(ledger: Any, read: Any, batches: list[Batch], errors: list[LedgerError]
