@@ -180,7 +180,8 @@ def _worth(chip: Any) -> str:
     (``0.25 USD``, ``0.01 USD``)."""
     from ledger.model.money import format_money
 
-    return format_money(*chip.money())
+    per_chip, currency, decimals = chip.money()
+    return format_money(per_chip, decimals, currency)
 
 
 def in_play(ledger: Any, hands: Sequence[str] = ()) -> dict[str, int]:
