@@ -50,13 +50,18 @@ def chip_minor(unit: ev.Unit) -> int | None:
 
 def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) -> list[Any]:
     """``events`` of one hand in the chips of ``session`` (``unit`` None: a session that says
-    nothing of money, whose hands keep their chips).
+    nothing of money, whose hands keep their chips). The hand's chip (minor units of its
+    currency's ISO 4217 decimals, :func:`chip_minor`) and the session's (minor units of its
+    own ``decimals``, which ``--decimals`` may make others: a chip of 0.010 USD written with 3
+    is a cent) are compared in the finer of those decimals; the hand then holds the unit of
+    the session's chip (:func:`session_unit`).
 
     Raises:
         LedgerError: the hand's currency is not the session's, the hand is a tournament's
             (its ``source`` names a ``tournament``: PokerStars) and the session counts money,
-            or an amount does not convert exactly (naming the hand, the amount and how to fix
-            it).
+            the session's chip is no whole number of the currency's minor unit (0.005 USD: no
+            hand's unit can say it, README "Chips of different values"), or an amount does
+            not convert exactly (naming the hand, the amount and how to fix it).
     """
     started = events[0]
     mine = started.unit
