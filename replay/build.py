@@ -156,13 +156,14 @@ def _in_chips(hand: Any, events: list[Any]) -> tuple[list[Any], HandState]:
             the hand's line, the amount), or one :func:`replay.ingest.units.to_session`
             refuses.
     """
-    from replay.ingest.units import NotWholeChips, SessionUnit, to_session
+    from replay.ingest.units import NotWholeChips, SessionUnit, iso_decimals, to_session
 
     started = events[0]
     worth = started.source["_chip"]["minor_per_chip"]
     where = {"file": hand.file, "line": hand.line, "hand": started.hand}
-    try:
-        out = to_session(events, SessionUnit(worth, started.unit.currency, 0), "")
+    try:  # ``minor_per_chip``: minor units of the currency's ISO 4217 decimals
+        currency = started.unit.currency
+        out = to_session(events, SessionUnit(worth, currency, iso_decimals(currency)), "")
     except NotWholeChips as exc:
         from ledger.formats.phh.base import format_amount
         from replay.ingest.units import chip_minor

@@ -279,6 +279,7 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
     by_seq = {r.seq: r for r in rows}
     events = [r.event for r in rows]
     decimals = stream_decimals(events)
+    chip = _session_chip(ledger, events[0]) if keys is not None and events else None
     originals, amendments = [], []
     for index, r in enumerate(rows):
         e = r.event
@@ -286,7 +287,7 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
                                 "recorded_at": r.recorded_at.isoformat(), "type": r.type}
         if r.type in ("correction", "hand_voided"):
             item |= {"by": e.by, "reason": e.reason}
-            checked = signing.check(hand, e, keys, events[:index]) \
+            checked = signing.check(hand, e, keys, events[:index], chip) \
                 if keys is not None else None
             if checked is not None:
                 item["signature"] = {"status": checked.status, "signer": checked.signer,
@@ -321,6 +322,19 @@ def _signed_taken_back(event: Any, rows: Sequence[Any]) -> list[dict[str, Any]]:
             out.append({"seq": row.seq, "type": row.type,
                         "signer": row.event.signature.signer})
     return out
+
+
+def _session_chip(ledger: Any, started: Any) -> ev.Unit | None:
+    """The chip of the session of a stored hand of plain chips whose first row is
+    ``started``, a hand played live there (:func:`replay.ingest.export.session_chip`): a
+    signature made where its export was imported binds the hand in that chip
+    (:func:`ledger.store.signing.same_hand_units`); None otherwise."""
+    if started.type != "hand_started" or started.session is None or (
+            started.unit.currency is not None):
+        return None
+    from replay.ingest.export import session_chip
+
+    return session_chip(ledger, started.session)
 
 
 def _was(change: ev.Change, by_seq: dict[int, Any], before: dict[int, Any],

@@ -23,7 +23,10 @@ a later export's amendments are appended there, README "JSON lines"). A correcti
 ``positions`` are its payload, kept as recorded wherever it is imported, so they are covered.
 A conversion into a session of another chip value rewrites the hand's amounts and unit, which
 the digest covers: a hand with such a signature is never converted (the import refuses it, as
-it refuses a signed correction holding amounts; README, "JSON lines").
+it refuses a signed correction holding amounts; README, "JSON lines"). A hand of plain chips in
+a session counts the session's chip, which the digest does not cover, and its export alone
+writes that chip as its unit (a hand played live in a session of 0.25 USD chips): the hand
+signed in either unit verifies in the other (:func:`same_hand_units`), its amounts the same.
 
 A signature of the older form (no ``binds``: made before signatures bound the hand) is of::
 
@@ -47,7 +50,7 @@ from dataclasses import replace
 from typing import Any
 
 from ledger.model.errors import MalformedEvent
-from ledger.model.events import Correction, EventSignature, HandVoided
+from ledger.model.events import Correction, EventSignature, HandVoided, Unit
 from ledger.store.chain import canonical_json
 from ledger.store.keys import Checked, KeyStore
 
@@ -106,6 +109,22 @@ def sign(hand: str, event: Any, keys: KeyStore, name: str, before: Sequence[Any]
         signer=name, key=key, value=value, binds="hand")})
 
 
+def same_hand_units(started: Any, chip: Unit | None = None) -> list[Unit]:
+    """The other units in which a signature that binds the hand whose first row is
+    ``started`` may have seen it, the same hand (README, "Chips of different values"): a
+    hand of plain chips in a session counts that session's chip, which no signature binds
+    (nor the session: module doc), and its export alone writes that chip as its unit (a
+    0.25 USD chip: ``Unit(currency="USD", minor_per_chip=25)``). So a hand whose unit names
+    a currency may have been signed as plain chips (``Unit()``), in the ledger it was played
+    in; and one of plain chips, given ``chip`` (its session's chip there), in that chip, in
+    a ledger that imported its export. Empty when ``started`` is no ``hand_started``."""
+    if getattr(started, "type", None) != "hand_started":
+        return []
+    if started.unit.currency is not None:
+        return [Unit()]
+    return [] if chip is None or chip.currency is None else [chip]
+
+
 def binds_hand(event: Any) -> bool:
     """Whether the signature of ``event`` binds the hand's rows before it (the form every
     signature made now has), not the event only; False when unsigned."""
@@ -122,12 +141,15 @@ def binding(event: Any, rows_before: int) -> str:
     return f"binds this {called} only, not the rest of the hand (a signature of the older form)"
 
 
-def check(hand: str, event: Any, keys: KeyStore, before: Sequence[Any]) -> Checked | None:
+def check(hand: str, event: Any, keys: KeyStore, before: Sequence[Any],
+          chip: Unit | None = None) -> Checked | None:
     """The signature of ``event`` in ``hand`` checked against ``keys`` (None when unsigned),
     with the message of its form: one that binds the hand is checked against ``before``, the
     hand's rows before the event as events in seq order (as stored, or as the file gives
     them), and fails when any of them differs from what was signed; one of the older form
-    against the event alone (module doc).
+    against the event alone (module doc). A hand's chip of money in its session's name
+    (:func:`same_hand_units`: ``chip``, the session's chip for a hand of plain chips) is the
+    same hand to a signature that binds it.
 
     Raises:
         LedgerError: a damaged public key file in the directory.
@@ -138,6 +160,13 @@ def check(hand: str, event: Any, keys: KeyStore, before: Sequence[Any]) -> Check
     bound = binds_hand(event)
     checked = keys.check(signature.key, signature.signer,
                          message(hand, event, before if bound else None), signature.value)
+    if bound and checked.status == "bad" and before:
+        for unit in same_hand_units(before[0], chip):
+            again = [before[0].model_copy(update={"unit": unit}), *before[1:]]
+            other = keys.check(signature.key, signature.signer, message(hand, event, again),
+                               signature.value)
+            if other.status == "good":
+                return other
     if bound and checked.status == "bad" and checked.note.endswith(": altered"):
         checked = replace(checked, note=(
             f"{checked.note} (it covers the hand's {len(before)} row(s) before it and the "

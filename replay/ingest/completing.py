@@ -263,8 +263,9 @@ def continuation(ledger: Any, batch: Batch) -> Batch | None:
     rows = ledger.read(hand)
     stored = [r.event for r in rows]
     n = min(len(stored), len(events))
-    if rows[0].session != session or _facts(_as_session_says(ledger, stored[0])) != _facts(
-            events[0]) or [
+    mine = _facts(events[0])
+    if rows[0].session != session or (mine != _facts(stored[0]) and mine != _facts(
+            _as_session_says(ledger, stored[0]))) or [
             event_json(e) for e in stored[1:n]] != [event_json(e) for e in events[1:n]]:
         return None
     if len(events) <= len(stored):  # an earlier copy, taken while the hand was played
@@ -276,13 +277,18 @@ def continuation(ledger: Any, batch: Batch) -> Batch | None:
 def _as_session_says(ledger: Any, started: Any) -> Any:
     """The stored ``hand_started`` ``started`` in its session's chip when an earlier
     conversion wrote its unit as whole dollars for a chip of a cent
-    (:func:`replay.ingest.units.as_chip_says`), as its export now writes it."""
+    (:func:`replay.ingest.units.as_chip_says`), or its unit names no currency (a hand played
+    live in a session whose chip is money), as its export alone now writes it
+    (:func:`replay.ingest.export.export_text`)."""
     from replay.ingest.export import session_chip
     from replay.ingest.units import as_chip_says
 
-    if started.session is None or started.unit.currency is None:
+    if started.session is None:
         return started
-    return as_chip_says(started, session_chip(ledger, started.session))
+    chip = session_chip(ledger, started.session)
+    if started.unit.currency is None:
+        return started if chip is None else started.model_copy(update={"unit": chip})
+    return as_chip_says(started, chip)
 
 
 def writes(batch: Batch) -> str:

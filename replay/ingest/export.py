@@ -69,7 +69,7 @@ def export_text(ledger: Any, fmt: str, hands: Sequence[str],
         else:
             for hand, _, events in hand_streams(ledger, hands):
                 rows.extend((hand, i, e) for i, e in enumerate(events, 1))
-        text = write_jsonl(_as_sessions_say(ledger, rows, note))
+        text = write_jsonl(_as_sessions_say(ledger, rows, note, alone=bool(hands)))
         playing = in_play(ledger, hands)
         if not playing:
             return text
@@ -131,14 +131,22 @@ def _as_session_says(events: list[Any], chip: Any) -> list[Any]:
 
 
 def _as_sessions_say(ledger: Any, rows: list[tuple[str, int, Any]],
-                     note: Callable[[str], None] | None) -> list[tuple[str, int, Any]]:
+                     note: Callable[[str], None] | None, *, alone: bool = False
+                     ) -> list[tuple[str, int, Any]]:
     """The JSON-lines ``rows`` ``(stream, seq, event)`` with each hand's ``hand_started`` as
     its session's chip says it (:func:`_as_session_says`: a cent, never a whole dollar), so a
-    ledger that imports the file counts the same money. A hand with a signature that binds
-    its rows (:func:`ledger.store.signing.binds_hand`: their unit and rake too) is written
-    as stored, its signature good, and ``note`` names it and what its chips read as
-    elsewhere (its PHH export is written in the session's money)."""
-    from ledger.model.money import format_money
+    ledger that imports the file counts the same money. ``alone``: the rows are hands named
+    without their sessions' rows (``export --format jsonl HAND``), so a hand that names no
+    currency in a session whose chip is money (played live with ``hand start --session``: its
+    chips are the session's) is written with that chip as its unit (a 0.25 USD chip:
+    ``{"currency": "USD", "minor_per_chip": 25}``), as its PHH export writes ``_chip``
+    (README, "Chips of different values"); a whole export carries the session's rows, which
+    say it, and writes the hand as stored. A signature that binds such a hand's rows holds
+    in either unit (:func:`ledger.store.signing.same_hand_units`). A hand an earlier
+    conversion stored in whole dollars with a signature that binds its rows
+    (:func:`ledger.store.signing.binds_hand`: their unit and rake too) is written as stored,
+    its signature good, and ``note`` names it and what its chips read as elsewhere (its PHH
+    export is written in the session's money)."""
     from ledger.store.signing import binds_hand
     from replay.ingest.units import earlier_conversion
 
@@ -150,10 +158,11 @@ def _as_sessions_say(ledger: Any, rows: list[tuple[str, int, Any]],
             if e.session not in chips:
                 chips[e.session] = session_chip(ledger, e.session)
             chip = chips[e.session]
-            if stream in signed:
+            if alone and chip is not None and e.unit.currency is None:
+                e = e.model_copy(update={"unit": chip})
+            elif stream in signed:
                 if earlier_conversion(e.unit, chip):
-                    kept.append(f"{e.hand} ({e.session}: chips of "
-                                f"{format_money(1, chip.decimals, chip.currency)})")
+                    kept.append(f"{e.hand} ({e.session}: chips of {_worth(chip)})")
             else:
                 e = _as_session_says([e], chip)[0]
         out.append((stream, seq, e))
@@ -164,6 +173,15 @@ def _as_sessions_say(ledger: Any, rows: list[tuple[str, int, Any]],
              "counts them as written (--format phh writes them in the session's money): "
              + ", ".join(kept))
     return out
+
+
+def _worth(chip: Any) -> str:
+    """What one chip of the :class:`~ledger.model.events.Unit` ``chip`` is worth, in words
+    (``0.25 USD``, ``0.01 USD``)."""
+    from ledger.model.money import format_money
+
+    per_chip, currency, decimals = chip.money()
+    return format_money(per_chip, decimals, currency)
 
 
 def in_play(ledger: Any, hands: Sequence[str] = ()) -> dict[str, int]:

@@ -838,7 +838,7 @@ def check_signed_unconverted(read: FileRead, b: Batch, converted: list[Any],
     """
     from ledger.model.money import format_money
     from ledger.store.signing import SIGNABLE, binds_hand, hand_digest
-    from replay.ingest.units import chip_minor
+    from replay.ingest.units import chip_minor, iso_decimals
 
     assert b.events is not None
     for index, (was, now) in enumerate(zip(b.events, converted, strict=True)):
@@ -851,8 +851,8 @@ def check_signed_unconverted(read: FileRead, b: Batch, converted: list[Any],
             covers = f"the hand's {index} row(s) before it as signed, amounts and unit"
         else:
             continue
-        worth = chip_minor(b.events[0].unit) or 1
-        chip = format_money(worth, unit.decimals, unit.currency)
+        worth = chip_minor(b.events[0].unit) or 1  # minor units of ISO 4217's decimals
+        chip = format_money(worth, iso_decimals(unit.currency), unit.currency)
         theirs = format_money(unit.chip_value_minor, unit.decimals, unit.currency)
         raise LedgerError(
             f"its {was.type.replace('_', ' ')} at seq {index + 1} (by {was.by}) is signed, and "

@@ -56,8 +56,11 @@ class Signatures:
         """
         first: dict[str, str] = {}  # an unknown key -> the note of its first amendment
         more: dict[str, int] = {}  # an unknown key -> its amendments after the first
+        chips = _session_chips(read)
         for hand, index, event in signed_amendments(read):
-            checked = signing.check(hand.hand_id, event, self.keys, hand.events[:index])
+            started = hand.events[0]
+            chip = chips.get(started.session) if started.type == "hand_started" else None
+            checked = signing.check(hand.hand_id, event, self.keys, hand.events[:index], chip)
             if checked is None or checked.status == "good":
                 continue
             what = f"its {event.type} at seq {index + 1} (by {event.by})"
@@ -82,3 +85,22 @@ class Signatures:
                           "hold)")
         return [f"{note} (and {more[key]} more signed with that key)" if key in more else note
                 for key, note in first.items()]
+
+
+def _session_chips(read: FileRead) -> dict[str | None, Any]:
+    """``{session: its chip as a hand's unit}`` of the sessions whose opening or chip value
+    the file itself gives (a whole export: :func:`replay.ingest.units.session_unit`), the
+    last one of each; a hand of plain chips there counts that chip, which a signature made
+    where the hand's export alone was imported binds (:func:`ledger.store.signing.
+    same_hand_units`)."""
+    from ledger.formats.reading import SessionEntry
+    from replay.ingest.units import SessionUnit, session_unit
+
+    chips: dict[str | None, Any] = {}
+    for item in read.items:
+        if isinstance(item, SessionEntry) and item.event.type in (
+                "session_opened", "session_changed"):
+            e = item.event
+            chips[item.session] = session_unit(SessionUnit(e.chip_value_minor, e.currency,
+                                                           e.decimals))
+    return chips

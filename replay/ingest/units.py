@@ -50,13 +50,18 @@ def chip_minor(unit: ev.Unit) -> int | None:
 
 def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) -> list[Any]:
     """``events`` of one hand in the chips of ``session`` (``unit`` None: a session that says
-    nothing of money, whose hands keep their chips).
+    nothing of money, whose hands keep their chips). The hand's chip (minor units of its
+    currency's ISO 4217 decimals, :func:`chip_minor`) and the session's (minor units of its
+    own ``decimals``, which ``--decimals`` may make others: a chip of 0.010 USD written with 3
+    is a cent) are compared in the finer of those decimals; the hand then holds the unit of
+    the session's chip (:func:`session_unit`).
 
     Raises:
         LedgerError: the hand's currency is not the session's, the hand is a tournament's
             (its ``source`` names a ``tournament``: PokerStars) and the session counts money,
-            or an amount does not convert exactly (naming the hand, the amount and how to fix
-            it).
+            the session's chip is no whole number of the currency's minor unit (0.005 USD: no
+            hand's unit can say it, README "Chips of different values"), or an amount does
+            not convert exactly (naming the hand, the amount and how to fix it).
     """
     started = events[0]
     mine = started.unit
@@ -79,10 +84,34 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
     if worth is None:
         raise LedgerError(f"its amounts are finer than a minor unit of {mine.currency}",
                           hand=hand)
-    if worth == unit.chip_value_minor and mine.minor_per_chip == worth:
+    # both chips in minor units of the finer of the currency's ISO 4217 decimals and the
+    # session's (`--decimals 3`: a chip of 0.010 USD is 10 of them, a cent of the hand 10)
+    iso = iso_decimals(unit.currency)
+    places = max(iso, unit.decimals)
+    mine_at = worth * 10 ** (places - iso)
+    chip_at = unit.chip_value_minor * 10 ** (places - unit.decimals)
+    if mine_at == chip_at and mine.minor_per_chip == worth:
         return list(events)
-    new_unit = chip_unit(unit.chip_value_minor, unit.currency)
-    return _rake_in_money(rescaled(events, worth, unit.chip_value_minor, new_unit, session))
+    new_unit = session_unit(unit)
+    if new_unit is None:
+        from ledger.model.money import format_money
+
+        raise LedgerError(
+            f"session {session}'s chip of "
+            f"{format_money(unit.chip_value_minor, unit.decimals, unit.currency)} is no whole "
+            f"number of {format_money(1, iso, unit.currency)} (the currency's smallest unit, "
+            "ISO 4217), which a hand in money cannot say its chips are worth, so it would "
+            "read as other money outside the session: nothing of the hand is imported "
+            "(import it into a session whose chip is whole minor units of its currency, or "
+            "without --session)", hand=hand)
+    return _rake_in_money(rescaled(events, mine_at, chip_at, new_unit, session))
+
+
+def iso_decimals(currency: str) -> int:
+    """The decimals of ``currency``'s minor unit, as ISO 4217 gives them (USD 2, JPY 0, KWD
+    3; a code the list does not have is taken as 2, as :func:`chip_minor` takes it)."""
+    iso = minor_units(_code(currency))
+    return 2 if iso is None else iso
 
 
 def chip_unit(chip: int, currency: str) -> ev.Unit:
