@@ -62,7 +62,7 @@ def test_a_chip_finer_than_a_cent_takes_no_hand_in_money(user, db: str, tmp_path
         2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
            "1 rejected\n")
     assert err == (
-        f"error: {path}, hand r1: session h's chip of 0.005 USD is no whole number of 0.01 "
+        f"error: {path}:1, hand r1: session h's chip of 0.005 USD is no whole number of 0.01 "
         "USD (the currency's smallest unit, ISO 4217), which a hand in money cannot say its "
         "chips are worth, so it would read as other money outside the session: nothing of "
         "the hand is imported (import it into a session whose chip is whole minor units of "

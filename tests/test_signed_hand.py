@@ -115,8 +115,9 @@ def test_the_export_as_signed_imports_and_its_signature_binds_the_hand(
 def test_a_stored_row_edited_under_the_signature_fails_in_history(
         signed: tuple[Path, Path, Path], keys: KeyStore, tmp_path: Path) -> None:
     db = copy_ledger(signed[0], tmp_path / "t.duckdb")
-    edit_payload(db, 7, '"to":6', '"to":8')  # the chain relinked: verify passes
-    assert cli(db, "verify")[0] == 0
+    edit_payload(db, 7, '"to":6', '"to":8')  # the chain relinked: only the books betray it
+    code, out, _ = cli(db, "verify")
+    assert code == 1 and "hash chain intact" in out and "derived tables FAIL" in out
     history = cli(db, "history", HAND, "--keys", str(signed[1]))[1]
     assert ("signature FAILS: the signature does not verify with key 'floor': altered (it "
             "covers the hand's 24 row(s) before it and the correction: one of them is not as "
