@@ -66,6 +66,7 @@ from ledger.store.chain import (
 )
 from ledger.store.columns import PreparedColumns, link_columns
 from ledger.store.duck import duckdb  # the compiled module alone: duck.py
+from ledger.store.holders import holder_words
 from ledger.store.waiting import waiting
 
 __all__ = ["Batch", "Event", "Ledger", "StoredEvent", "VerifyReport", "STORE_VERSION"]
@@ -905,14 +906,14 @@ def _point(position: int, digest: str) -> str:
 
 def _busy(path: str, text: str) -> LedgerBusy:
     """The :class:`LedgerBusy` for DuckDB's lock error ``text``: the holder only reads when
-    DuckDB says the file could still be opened read-only; its pid when DuckDB names it."""
+    DuckDB says the file could still be opened read-only; which process it is, as the
+    system names the pid DuckDB gives (:func:`ledger.store.holders.holder_words`)."""
     holder = "reader" if "read-only mode" in text else "writer"
-    pid = re.search(r"\(PID (\d+)\)", text)
-    who = f"another handledger process{f' (pid {pid.group(1)})' if pid else ''}"
+    who = holder_words(text)
     if holder == "reader":
         return LedgerBusy(f"ledger {path} is busy: {who} is reading it, which keeps writers out "
-                          "until it ends", holder=holder)
-    return LedgerBusy(f"ledger {path} is busy: {who} is writing it", holder=holder)
+                          "until it ends", holder=holder, who=who)
+    return LedgerBusy(f"ledger {path} is busy: {who} is writing it", holder=holder, who=who)
 
 
 def _new_schema(con: duckdb.DuckDBPyConnection) -> None:
