@@ -127,13 +127,18 @@ def test_a_head_that_is_the_last_row_is_appended_to(two_hands: Ledger) -> None:
 # -------------------------------------------------------- a version 1 ledger's keys, translated
 
 
+@pytest.mark.parametrize("bulk", [False, True])
 @pytest.mark.parametrize(("field", "held"), [(0, "a row at position 10"),
                                              (4, "a row of h1 at seq 10")])
 def test_a_key_of_a_version_1_ledger_refuses_in_words_naming_the_damage(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, field: int, held: str) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, field: int, held: str,
+        bulk: bool) -> None:
     """Rows that pass the writer's checks but meet a key of a version 1 ledger (a writer that
     numbered a row as a stored one: ``link_rows`` patched to put h1's next row at position
-    10, or at seq 10): DuckDB's "Duplicate key" is said as the damage, nothing written."""
+    10, or at seq 10): DuckDB's "Duplicate key" is said as the damage, nothing written;
+    through the appender, and as columns (``bulk``: DuckDB words the key otherwise)."""
+    if bulk:
+        monkeypatch.setattr(store, "_BULK", 0)
     real = store.link_rows
 
     def repeated(*args: object, **kwargs: object) -> list:

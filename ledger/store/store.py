@@ -870,14 +870,16 @@ def _constraint(path: str, text: str) -> DuplicateEvent:
     keys (module doc) refusing a position or a stream's seq that a row holds already,
     which the writer's own checks (the head against the last row, each stream's tail) let
     through only when the stored rows are damaged."""
-    key = re.search(r'Duplicate key "(.*)" violates', text)
-    fields = dict(re.findall(r"(\w+): ([^,]*)", key.group(1))) if key else {}
-    if "position" in fields:
-        held = f"a row at position {fields['position']}"
-    elif {"stream", "seq"} <= fields.keys():
-        held = f"a row of {fields['stream']} at seq {fields['seq']}"
+    key = re.search(r'[Dd]uplicate key "(.*)"', text)
+    # "position: 7" or "stream: h1, seq: 4"; a repeat within one insert: "7" or "h1, 4"
+    named = key.group(1).removeprefix("position: ").removeprefix("stream: ") if key else ""
+    values = re.sub(r", seq: (\d+)$", r", \1", named).rsplit(", ", 1) if key else []
+    if len(values) == 1 and values[0].isdigit():
+        held = f"a row at position {values[0]}"
+    elif len(values) == 2 and values[1].isdigit():
+        held = f"a row of {values[0]} at seq {values[1]}"
     else:
-        return DuplicateEvent(f"ledger {path}: the write breaks a key of the ledger's tables"
+        return DuplicateEvent(f"ledger {path}: the write breaks a constraint of its tables"
                               f" ({text}): nothing written; run `handledger verify`")
     return DuplicateEvent(f"ledger {path} already holds {held} where this write would put "
                           "one: its rows and its head disagree (a damaged ledger): nothing "
