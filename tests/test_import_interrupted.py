@@ -56,6 +56,9 @@ def _interrupt_in_write(form: str) -> Callable[..., object]:
 
     def append_many(self: Ledger, batches: object) -> object:
         real(self, batches)  # type: ignore[arg-type]
+        spill = Path(f"{self.path}.tmp")  # DuckDB's spill folder, as a capped write makes it
+        spill.mkdir(exist_ok=True)
+        (spill / "duckdb_temp_storage_S32K-0.tmp").write_bytes(b"\0" * 4096)
         raise error
 
     return append_many
@@ -79,6 +82,7 @@ def test_an_import_interrupted_into_a_ledger_that_was_there_keeps_it_as_it_was(
     assert _cli("--db", str(db), "import", str(SERIES / "s01.jsonl"))[:2] == (130, ABORTED)
     with Ledger(db, read_only=True) as ledger:
         assert ledger.count() == S02_EVENTS and ledger.verify().ok
+    assert (tmp_path / "kept.duckdb.tmp").is_dir()  # not this command's to remove
 
 
 @pytest.mark.parametrize("command", ["import", "run"])
