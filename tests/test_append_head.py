@@ -186,3 +186,17 @@ def test_hand_start_onto_an_edited_head_is_one_line_and_verify_still_names_the_h
         assert led.count() == position
         report = led.verify()
     assert (report.ok, report.first_bad) == (False, position)
+
+
+def test_a_head_moved_back_in_a_version_1_ledger_is_refused_before_its_keys_are_met(
+        tmp_path: Path) -> None:
+    """The report's case: head_position set back, the next row's position held by a stored
+    row, which DuckDB's primary key refused as "Constraint Error: Duplicate key" with no word
+    of the damage: the head check refuses it first, naming both."""
+    with v1_ledger(tmp_path / "old.duckdb") as led:
+        led.append("h1", hand("h1"))
+        last = _hash_at(led, 10)[:16]
+        _set_meta(led, "head_position", "4")
+        _refused_by_every_append(led, f"the ledger's head 4:{last}... does not match its last "
+                                      f"row 10:{last}...: nothing written; run "
+                                      "`handledger verify`")
