@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,7 @@ import click
 
 from cli import render, text
 from cli.cmd_checkpoint import check_against, given_key_directory, key_directory, keys_option
-from cli.context import Context, one_line
+from cli.context import Context, interrupted, one_line
 from ledger.model.errors import LedgerCorrupt
 
 
@@ -68,11 +70,14 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
     A signed correction or void (JSON lines) whose signature fails against the key directory
     refuses its file, nothing of it written, as `history` would say FAILS.
     """
-    from replay.ingest.pipeline import import_into
+    from replay.ingest.pipeline import ImportReport, import_into
 
-    report = import_into(obj.ledger, [Path(f) for f in files], strict=strict, session=session,
-                         pn_ledger=pn_ledger, jobs=jobs, progress=render.progress,
-                         signatures=_signatures(keys_dir), closed=closed)
+    counted = ImportReport(session=session)  # what was written, should Ctrl-C cut it short
+    with _saying_what_was_written(counted):
+        report = import_into(obj.ledger, [Path(f) for f in files], strict=strict,
+                             session=session, pn_ledger=pn_ledger, jobs=jobs,
+                             progress=render.progress, signatures=_signatures(keys_dir),
+                             closed=closed, report=counted)
     for line in report.errors:
         click.echo(f"error: {one_line(line)}", err=True)
     for line in report.warnings:
@@ -82,6 +87,20 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
     click.echo(report.summary())
     if report.errors:
         sys.exit(2)
+
+
+@contextmanager
+def _saying_what_was_written(report: Any) -> Iterator[None]:
+    """An import (or ``run``'s) interrupted in the block prints first which files it had
+    written, whole, and their hands (``report``'s :meth:`written_lines`; nothing when
+    nothing was), then "Aborted" as any interrupted command (:func:`cli.main.run`)."""
+    try:
+        yield
+    except BaseException as exc:
+        if interrupted(exc):
+            for line in report.written_lines():
+                click.echo(line, err=True)
+        raise
 
 
 def _signatures(keys_dir: str | None) -> Any:
@@ -173,15 +192,18 @@ def run(obj: Context, directory: str, show_all: bool) -> None:
     import functools
 
     from cli.names import Names
+    from replay.ingest.pipeline import ImportReport
     from replay.jobs import run_folder
 
     def shown(names: dict[str, str]) -> Any:  # the hands name PokerNow players as replay does
         return functools.partial(render.replay_text, names=Names(names))
 
-    done = run_folder(obj.ledger(), Path(directory), render=shown,
-                      echo=click.echo, warn=lambda line: click.echo(line, err=True),
-                      problems=not show_all, progress=render.progress,
-                      signatures=_signatures(None))
+    counted = ImportReport()  # what was written, should Ctrl-C cut the import short
+    with _saying_what_was_written(counted):
+        done = run_folder(obj.ledger(), Path(directory), render=shown,
+                          echo=click.echo, warn=lambda line: click.echo(line, err=True),
+                          problems=not show_all, progress=render.progress,
+                          signatures=_signatures(None), imported=counted)
     names = Names(done.names)
     click.echo(render.replay_counts(done.counts))
     click.echo(names(text.audit_text(done.audit, done.audit.findings)))

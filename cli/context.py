@@ -4,6 +4,7 @@ group that turns every expected failure into one line and exit status 2."""
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
@@ -116,9 +117,11 @@ class Context:
                         "reads compute them in memory")
 
     def discard_new(self) -> None:
-        """The last resort after a refused write (an expected failure, a non-zero exit): the
-        ledger file this command made removed again, with its write-ahead log, when it holds
-        no event, so that a refused write leaves no file (README "reads never write").
+        """The last resort after a refused or interrupted write (an expected failure, a
+        non-zero exit, Ctrl-C): the ledger file this command made removed again, with its
+        write-ahead log and DuckDB's temporary folder (``<file>.tmp``), when it holds no
+        event, so that a refused write leaves no file (README "reads never write") and an
+        interrupted one writes all or nothing.
 
         What can be checked without the file is checked before it is made (``checks`` of
         :meth:`ledger`: a command's arguments, an import's files no format reads); this is
@@ -147,6 +150,8 @@ class Context:
             return
         finally:
             self.close()
+        if not os.path.lexists(self.db):  # DuckDB's spill files, once it has let them go
+            shutil.rmtree(f"{self.db}.tmp", ignore_errors=True)
 
     def names(self) -> Any:
         """The :class:`cli.names.Names` of the ledger's platform players (read, then the
@@ -266,7 +271,13 @@ class Group(click.Group):
             raise
         except BrokenPipeError as exc:  # the reader went away (``| head``): not an error here
             raise ClosedPipe from exc
+        except KeyboardInterrupt:  # aborted: a ledger it made and wrote nothing to goes too
+            _discarded(ctx)
+            raise
         except Exception as exc:
+            if interrupted(exc):
+                _discarded(ctx)
+                raise KeyboardInterrupt from exc
             line = refusal(exc)
             _discarded(ctx)
             click.echo(line, err=True)

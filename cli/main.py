@@ -78,7 +78,7 @@ class LazyGroup(Group):
 @click.option(
     "--wait", "wait_seconds", type=click.FloatRange(min=0), default=DEFAULT_WAIT,
     envvar="HANDLEDGER_WAIT", show_default=True,
-    help="Seconds to wait for a ledger another handledger process is writing ($HANDLEDGER_WAIT).",
+    help="Seconds to wait for a ledger another process is writing ($HANDLEDGER_WAIT).",
 )
 @click.option(
     "--no-wait", is_flag=True, envvar="HANDLEDGER_NO_WAIT",

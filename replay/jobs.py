@@ -35,7 +35,8 @@ def run_folder(ledger: Any, directory: Path, *,
                render: Callable[[dict[str, str]], Render | None],
                echo: Callable[[str], None], warn: Callable[[str], None],
                problems: bool = True, progress: Progress = silent,
-               signatures: Signatures | None = None) -> RunReport:
+               signatures: Signatures | None = None,
+               imported: ImportReport | None = None) -> RunReport:
     """Import ``directory`` (JSON-lines files of 16 MB or more with worker processes; each
     rejection, warning and note (a file skipped: :mod:`replay.ingest.survey`; a signature
     not checked) to ``warn``, the summary to ``echo``; ``signatures``: how signed
@@ -43,13 +44,14 @@ def run_folder(ledger: Any, directory: Path, *,
     rendering those with a discrepancy or a note (``problems``; every hand when False) to
     ``echo`` with ``render(names)`` (``names``: the ledger's PokerNow players once the folder
     is in, id → name), then read the audit and the balances the replay has just built.
+    ``imported``: the import's report to count into (:func:`import_paths`'s ``report``).
 
     Raises:
         LedgerError: a hand the rules reject among those stored, or a database failure.
     """
     imported = import_paths(ledger, [directory], strict=False, session=None,
                             pn_ledger=None, jobs=None, progress=progress,
-                            signatures=signatures)
+                            signatures=signatures, report=imported)
     for line in imported.errors:
         warn(f"error: {line}")
     for line in imported.warnings:  # hands stored, their findings left to the audit

@@ -206,7 +206,9 @@ def test_bulk_insert_collision_rolls_back_everything(
         ledger.append_many(batches[:1])
         before = _rows(ledger)
         monkeypatch.setattr(store, "link_rows", repeat_a_position)
-        with pytest.raises(DuplicateEvent, match="duplicates stored rows"):
+        first = ledger.head()[0] + 1  # the append's first row, repeated by its last
+        with pytest.raises(DuplicateEvent, match=f"already holds a row at position {first} "
+                                                 "where this write would put one"):
             ledger.append_many(batches[1:])
         assert _rows(ledger) == before and ledger.verify().ok
 

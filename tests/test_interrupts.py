@@ -100,9 +100,10 @@ def test_a_command_interrupted_inside_a_library_is_aborted(tmp_path: Path, form:
 
 def test_sigint_at_random_moments_of_an_import_is_aborted(tmp_path: Path) -> None:
     """Six SIGINTs at seeded moments of a real import (its ledger opening, files read,
-    hands written): each exit 130 with "Aborted" and nothing more, or the import done (the
-    signal came after it ended, or DuckDB took it for a statement that ended anyway); the
-    chain verifies every time."""
+    hands written): each exit 130 with "Aborted", after a note naming the files it had
+    written when it had (whose events are then the ledger's; when none, the ledger it made
+    is gone), or the import done (the signal came after it ended, or DuckDB took it for a
+    statement that ended anyway); the chain verifies every time."""
     from replay.demo.series import generate_series, write_series
 
     folder = tmp_path / "series"
@@ -123,12 +124,22 @@ def test_sigint_at_random_moments_of_an_import_is_aborted(tmp_path: Path) -> Non
         out, err = proc.communicate(timeout=120)
         codes.append(proc.returncode)
         if proc.returncode == 130:
-            assert err.strip() == "Aborted", err  # after click's new line
+            *notes, aborted = [line for line in err.splitlines() if line]  # click's new line
+            assert aborted == "Aborted", err
+            written = [int(line.rsplit("(", 1)[1].split()[0]) for line in notes[1:]]
+            assert all(line.startswith("note: written: ") for line in notes[1:]), err
+            if not notes:  # nothing written: the ledger the import made is gone
+                assert not db.exists(), err
+                continue
+            assert notes[0].startswith(f"note: interrupted: {len(written)} file(s) had been "
+                                       "written, each whole"), err
         else:
             assert (proc.returncode, err) == (0, ""), err
             assert "imported 1000 hand(s)" in out
+            written = [38_177]  # every event of the 10 sessions: a line of their files each
         with Ledger(db, read_only=True) as ledger:
             assert ledger.verify().ok
+            assert ledger.count() == sum(written)
     assert codes.count(130) >= 3, codes  # most land while it runs
 
 

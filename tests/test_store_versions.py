@@ -16,7 +16,7 @@ import duckdb
 import pytest
 
 import ledger.store.store as store
-from ledger.model.errors import DuplicateEvent
+from ledger.model.errors import ChainBroken, DuplicateEvent
 from ledger.model.events import SessionOpened
 from ledger.store.chain import GENESIS, link_rows, prepare_batch
 from ledger.store.columns import prepare_columns
@@ -203,6 +203,7 @@ def test_no_append_over_a_row_after_the_head(keyless: Ledger) -> None:
     """A row at 24, after the recorded head 20, where the next append would write: refused
     before anything is written, by every append path."""
     plant(keyless, position=24, stream="h9", seq=1, after=20)
+    row24 = _meta(keyless, "head_hash")  # the head moved to the planted row, and back
     keyless.connection.execute("UPDATE meta SET value = '20' WHERE key = 'head_position'")
     opened = prepare_batch("session:s", [SessionOpened(session="s")], None, "s", None)
     opened.expected_seq = 0
@@ -210,9 +211,11 @@ def test_no_append_over_a_row_after_the_head(keyless: Ledger) -> None:
                    lambda: keyless.append_many([("h3", hand("h3"), None, None, None)]),
                    lambda: keyless.append_columns(prepare_columns([opened],
                                                                   datetime(2026, 1, 1)))):
-        with pytest.raises(DuplicateEvent, match="a row at position 24, after its recorded "
-                                                 "head 20: nothing written"):
+        with pytest.raises(ChainBroken) as refused:
             append()
+        assert str(refused.value) == (
+            f"ledger {keyless.path}: the ledger's head 20:{row24[:16]}... does not match its "
+            f"last row 24:{row24[:16]}...: nothing written; run `handledger verify`")
     assert keyless.count() == 21
 
 

@@ -44,12 +44,21 @@ def ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+#: The holder as a busy ledger's message names it: its program (``duckholder``, a Python
+#: interpreter started under that name), its command line cut at 60 characters.
+HOLDER_SHOWN = "duckholder -c import sys, duckdb con = duckdb.connect(sys..."
+
+
 class Holder:
-    """A process that holds ``db`` open (for writing, or ``read``) until :meth:`release`."""
+    """A process that holds ``db`` open (for writing, or ``read``) until :meth:`release`; a
+    plain DuckDB connection, no handledger (:data:`HOLDER_SHOWN`)."""
 
     def __init__(self, db: Path, mode: str = "write") -> None:
-        self.proc = subprocess.Popen([sys.executable, "-c", HOLD, str(db), mode],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        self.proc = subprocess.Popen(["duckholder", "-c", HOLD, str(db), mode],
+                                     executable=sys.executable, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=env)
+        self.words = f"another process (pid {self.proc.pid}: {HOLDER_SHOWN})"
         assert self.proc.stdout is not None and self.proc.stdout.readline().strip() == "held"
 
     def release(self) -> None:
@@ -83,7 +92,7 @@ def test_readers_wait_for_a_writer_then_go_through(ledger: Path) -> None:
         readers = [start(ledger, *args) for args in READERS]
         for proc in readers:  # each says once what it waits for, and keeps waiting
             assert waiting_line(proc) == (
-                f"waiting for the ledger {ledger} (another handledger process is writing it; "
+                f"waiting for the ledger {ledger} ({holder.words} is writing it; "
                 "--no-wait to fail at once)")
         assert all(proc.poll() is None for proc in readers)
         holder.release()
@@ -119,8 +128,7 @@ def test_no_wait_fails_at_once_with_one_line(ledger: Path, how: str) -> None:
             out, err = proc.communicate(timeout=120)
             assert proc.returncode == 2 and out == ""
             assert err.splitlines() == [
-                f"error: ledger {ledger} is busy: another handledger process (pid "
-                f"{holder.proc.pid}) is writing it"]
+                f"error: ledger {ledger} is busy: {holder.words} is writing it"]
         assert holder.proc.poll() is None  # refused while the holder still held it
 
 
@@ -131,9 +139,9 @@ def test_a_wait_that_runs_out_is_one_line(ledger: Path) -> None:
         assert holder.proc.poll() is None
     assert proc.returncode == 2 and out == ""
     assert err.splitlines() == [
-        f"waiting for the ledger {ledger} (another handledger process is writing it; "
+        f"waiting for the ledger {ledger} ({holder.words} is writing it; "
         "--no-wait to fail at once)",
-        f"error: ledger {ledger} is busy: another handledger process (pid {holder.proc.pid}) "
+        f"error: ledger {ledger} is busy: {holder.words} "
         "is writing it (waited 0.5 s; --wait SECONDS waits longer)"]
 
 
@@ -148,11 +156,11 @@ def test_while_a_process_only_reads_readers_go_through_and_writers_are_told_so(
                                   "late"], capture_output=True, text=True, timeout=120)
         assert refused.returncode == 2
         assert refused.stderr.splitlines() == [
-            f"error: ledger {ledger} is busy: another handledger process (pid "
-            f"{holder.proc.pid}) is reading it, which keeps writers out until it ends"]
+            f"error: ledger {ledger} is busy: {holder.words} is reading it, which keeps "
+            "writers out until it ends"]
         writer = start(ledger, "session", "open", "late")
         assert waiting_line(writer) == (
-            f"waiting for the ledger {ledger} (another handledger process is reading it; "
+            f"waiting for the ledger {ledger} ({holder.words} is reading it; "
             "--no-wait to fail at once)")
         holder.release()
         out, err = writer.communicate(timeout=120)
@@ -183,10 +191,12 @@ def test_readers_and_a_live_act_during_a_real_import_go_through_when_it_ends(tmp
                 ["state", "c29s03-030"], ["act", "live", "d dh Bob QhQd"]]
     # --wait 300: the import takes 5-20 s, longer on a loaded machine (the default is 30 s)
     waiting = [start(db, "--wait", "300", *args) for args in commands]
+    command = f"handledger --db {db} import {folder}"  # as shown: cut at 60 characters
+    shown = command if len(command) <= 60 else f"{command[:57]}..."
     for proc in waiting:
         assert waiting_line(proc) == (
-            f"waiting for the ledger {db} (another handledger process is writing it; "
-            "--no-wait to fail at once)")
+            f"waiting for the ledger {db} (another process (pid {importer.pid}: {shown}) is "
+            "writing it; --no-wait to fail at once)")
     assert importer.poll() is None  # they wait while the import goes on
     done = [proc.communicate(timeout=300) for proc in waiting]
     assert importer.wait(timeout=300) == 0
@@ -224,7 +234,7 @@ def test_a_command_that_waits_twice_says_so_once() -> None:
                 return "opened"
 
             assert w.waiting("l.duckdb", attempt) == "opened"
-        assert said == ["waiting for the ledger l.duckdb (another handledger process is "
-                        "writing it; --no-wait to fail at once)"]
+        assert said == ["waiting for the ledger l.duckdb (another process is writing it; "
+                        "--no-wait to fail at once)"]
     finally:
         w.configure()

@@ -125,11 +125,14 @@ class LedgerBusy(LedgerError):
     """Another process holds the ledger file. ``holder``: ``"writer"`` (another process has it
     open for writing: nobody else may open it), ``"reader"`` (other processes only read it: it
     can be read, not written, meanwhile) or ``"mode"`` (this process has it open in the other
-    mode: waiting cannot help)."""
+    mode: waiting cannot help). ``who``: that process in words (``another process (pid 4321:
+    python3 -c ...)``, :mod:`ledger.store.holders`)."""
 
-    def __init__(self, message: str, *, holder: str = "writer", **where: object) -> None:
+    def __init__(self, message: str, *, holder: str = "writer",
+                 who: str = "another process", **where: object) -> None:
         super().__init__(message, **where)  # type: ignore[arg-type]
         self.holder = holder
+        self.who = who
 
 
 class LedgerReadOnly(LedgerError):

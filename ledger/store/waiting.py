@@ -50,10 +50,9 @@ def policy() -> Policy:
 
 
 def holder_text(exc: LedgerBusy) -> str:
-    """What holds the ledger, in words: ``another handledger process is writing it``."""
-    if exc.holder == "reader":
-        return "another handledger process is reading it"
-    return "another handledger process is writing it"
+    """What holds the ledger, in words: ``another process (pid 4321: handledger import
+    big.jsonl) is writing it``."""
+    return f"{exc.who} is {'reading' if exc.holder == 'reader' else 'writing'} it"
 
 
 def waiting(path: str, attempt: Callable[[], T], *, wait: bool = True) -> T:
@@ -61,8 +60,8 @@ def waiting(path: str, attempt: Callable[[], T], *, wait: bool = True) -> T:
     :class:`LedgerBusy` because another process holds the file, for at most the policy's
     seconds (``wait`` False: not at all). The first retry says so, once a process and ledger
     (a command that opens the ledger twice and waits twice says it once):
-    ``waiting for the ledger PATH (another handledger process is writing it; --no-wait to
-    fail at once)``.
+    ``waiting for the ledger PATH (another process (pid 4321: handledger import big.jsonl) is
+    writing it; --no-wait to fail at once)``.
 
     Raises:
         LedgerBusy: still busy when the time is up (saying how long it waited), at once when
@@ -85,5 +84,5 @@ def waiting(path: str, attempt: Callable[[], T], *, wait: bool = True) -> T:
                               "to fail at once)")
             elif now >= deadline:
                 raise LedgerBusy(f"{exc.message} (waited {rules.seconds:g} s; --wait SECONDS "
-                                 "waits longer)", holder=exc.holder) from exc
+                                 "waits longer)", holder=exc.holder, who=exc.who) from exc
             time.sleep(min(POLL, max(0.0, deadline - now)))

@@ -70,7 +70,9 @@ class ImportReport:
     ``outside``: the hands already in the ledger that stay outside ``session``, the session
     the import puts its hands in (stored under none or another: a hand's session is never
     rewritten). ``skipped``: the files of the directories imported that no importer reads,
-    each named in a note (:mod:`replay.ingest.survey`), not counted in ``files``."""
+    each named in a note (:mod:`replay.ingest.survey`), not counted in ``files``.
+    ``written``: each file whose write committed, in order, as ``(file, hands, events)``:
+    what an import cut short had written (:meth:`written_lines`)."""
 
     files: int = 0
     imported: int = 0
@@ -86,6 +88,7 @@ class ImportReport:
     warnings: list[str] = field(default_factory=list)
     session: str | None = None
     skipped: int = 0
+    written: list[tuple[str, int, int]] = field(default_factory=list)
 
     def add(self, part: ImportReport) -> None:
         """Add the counts and errors of ``part`` (one file's report) to this report."""
@@ -125,6 +128,22 @@ class ImportReport:
         if self.skipped:
             text += f"; {self.skipped} other file(s) skipped (each in a note)"
         return text
+
+
+    def written_lines(self) -> list[str]:
+        """What an import interrupted (Ctrl-C) had written, as ``note:`` lines for the
+        user before "Aborted": the files whose write committed, each whole, and the hands and
+        events of each; no other file has anything written (the one being read is rolled
+        back, README: an import stops before its next file). ``[]`` when nothing was."""
+        if not self.written:
+            return []
+        hands = sum(h for _, h, _ in self.written)
+        events = sum(e for _, _, e in self.written)
+        return [f"note: interrupted: {len(self.written)} file(s) had been written, each "
+                f"whole, {hands} hand(s) ({events} events); nothing of any other (importing "
+                "again adds only what is missing)",
+                *(f"note: written: {name}: {h} hand(s) ({e} events)"
+                  for name, h, e in self.written)]
 
 
 def discover(directory: Path) -> list[Path]:
@@ -170,6 +189,7 @@ def import_paths(
     tables: bool = False,
     signatures: Signatures | None = None,
     closed: bool = False,
+    report: ImportReport | None = None,
 ) -> ImportReport:
     """Import every file of ``paths`` (directories are searched); see the module doc.
 
@@ -184,7 +204,9 @@ def import_paths(
     it is written (:mod:`replay.ingest.signatures`; None: not checked). ``closed``: a file
     may go on with hands the ledger holds in a closed session, cash out its players or amend
     its entries, and ``pn_ledger`` go to a closed session (:mod:`replay.ingest.closed`); a
-    closed session still takes no hands or buy-ins.
+    closed session still takes no hands or buy-ins. ``report``: the report to count into
+    (returned; None: a new one): a caller that keeps it knows which files were written when
+    the import is cut short (:attr:`ImportReport.written`).
 
     Raises:
         MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`); a
@@ -206,7 +228,7 @@ def import_paths(
             from replay.ingest.closed import refuse_statement
 
             refuse_statement(ledger, Path(pn_ledger), statement_session(log, session))
-    report = ImportReport(session=session)
+    report = report if report is not None else ImportReport(session=session)
     files, report.errors, report.notes = expand(
         paths, None if pn_ledger is None else Path(pn_ledger))
     report.skipped = len(report.notes)
@@ -215,10 +237,14 @@ def import_paths(
     with progress("importing", len(files)) as tick:
         for path in files:
             landing.resume()  # Ctrl-C held since the last file's write stops before this one
+            hands, events = report.imported, report.events
             with gc_paused():  # see ledger.model.gcpause; the file's objects are freed after
                 import_file(ledger, path, report, strict=strict, session=session,
                             workers=auto_workers(path, jobs), tables=tables and len(files) == 1,
                             signatures=signatures, closed=closed)
+            if report.events > events:  # the file's one transaction committed
+                report.written.append((file_name(path), report.imported - hands,
+                                       report.events - events))
             tick()
     if pn_ledger is not None:
         from replay.ingest.pokernow import import_statement
@@ -281,7 +307,7 @@ def unreadable_only(paths: Sequence[Path], session: str | None) -> ImportReport 
 def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict: bool,
                 session: str | None, pn_ledger: str | None, jobs: int | None = None,
                 progress: Progress = silent, signatures: Signatures | None = None,
-                closed: bool = False) -> ImportReport:
+                closed: bool = False, report: ImportReport | None = None) -> ImportReport:
     """:func:`import_paths` into the ledger ``open_ledger()`` opens, as the ``import``
     command does (the derived tables of a first file made with it: ``tables``); when worker
     processes will read a large file, their process is started first, while the ledger
@@ -290,7 +316,7 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
     What is refused without reading the files whole is refused before the ledger is opened
     (so a ledger file that is not there yet is not made): a bad ``session`` name, and an
     import none of whose files a format reads (:func:`unreadable_only`: its report is
-    returned, the ledger never opened).
+    returned, the ledger never opened, ``report`` left as it was).
 
     Raises:
         MalformedInput: no path of ``paths`` exists, ``session`` is not a name a session
@@ -316,7 +342,7 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
             warm_up()
     return import_paths(open_ledger(), paths, strict=strict, session=session,
                         pn_ledger=pn_ledger, jobs=jobs, progress=progress, tables=True,
-                        signatures=signatures, closed=closed)
+                        signatures=signatures, closed=closed, report=report)
 
 
 def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
