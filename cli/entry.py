@@ -15,6 +15,11 @@ pydantic looks for plugins (the entry points of every installed distribution) as
 first validator, about 10 ms of every live action; handledger uses none, so the search is
 skipped (``PYDANTIC_DISABLE_PLUGINS=__all__``) unless the variable is set already (empty:
 every plugin is loaded, as pydantic's own default).
+
+A Ctrl-C that lands where Python cannot raise it (in a callback of compiled code, such as
+pydantic-core compiling a field's pattern, or a finaliser) would be printed as "Exception
+ignored … KeyboardInterrupt" and lost, the command going on to write: it is held instead
+(:func:`_lost_interrupt`) and raised where new work begins, as an interrupt during a commit is.
 """
 
 from __future__ import annotations
@@ -22,6 +27,23 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from typing import Any
+
+_interrupted = False  # an interrupt Python could not raise came while the modules loaded
+
+
+def _lost_interrupt(unraisable: Any) -> None:
+    """``sys.unraisablehook``: an interrupt Python could not raise where it came is held
+    (:func:`ledger.store.landing.lost`; before that module is loaded, raised once the
+    command's modules are); anything else is reported as Python reports it."""
+    global _interrupted
+    if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+        sys.__unraisablehook__(unraisable)
+        return
+    _interrupted = True
+    landing = sys.modules.get("ledger.store.landing")
+    if landing is not None:
+        landing.lost()
 
 
 def main() -> None:
@@ -32,6 +54,7 @@ def main() -> None:
             sys.stderr.write("error: standard output is closed: nothing was done\n")
         sys.exit(2)
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    sys.unraisablehook = _lost_interrupt
     try:  # Ctrl-C before forward() passes it on (importing the socket module, say)
         from cli.served import forward
 
@@ -46,6 +69,8 @@ def main() -> None:
         from cli.main import hold_interrupts, leave, run
 
         hold_interrupts()
+        if _interrupted:
+            raise KeyboardInterrupt
     except KeyboardInterrupt:
         sys.stderr.write("Aborted\n")
         sys.exit(130)

@@ -357,3 +357,30 @@ def test_sigint_during_the_commit_is_held_and_stops_the_next_write(tmp_path: Pat
         for stream in ("session:s2", "session:s3"):
             with pytest.raises(NotFound):
                 ledger.read(stream)
+
+
+def test_an_interrupt_python_could_not_raise_is_held_until_the_write(tmp_path: Path) -> None:
+    """A Ctrl-C that came inside compiled code (pydantic-core compiling a pattern, a
+    finaliser) reaches ``sys.unraisablehook``, not the command: the console script's hook
+    holds it, and the correction's transaction raises it before anything is written
+    ("Aborted", 130), instead of "Exception ignored … KeyboardInterrupt" and a write."""
+    from types import SimpleNamespace
+
+    from cli import entry
+    from cli.main import run
+    from ledger.store import landing
+
+    db = tmp_path / "d.duckdb"
+    _dispute_ledger(db)
+    landing.configure(True)
+    try:
+        entry._lost_interrupt(SimpleNamespace(exc_value=KeyboardInterrupt()))
+        with CliRunner().isolation() as (out, err, _):
+            code = run(["--db", str(db), "correct", "dispute-1", *RIGHT_SPLIT])
+        assert (code, err.getvalue().strip(), out.getvalue()) == (130, b"Aborted", b"")
+    finally:
+        landing.configure()
+    assert _corrections(db) == 0
+    with CliRunner().isolation() as (_, err, _):  # nothing is held any more
+        assert run(["--db", str(db), "correct", "dispute-1", *RIGHT_SPLIT]) == 0, err.getvalue()
+    assert _corrections(db) == 1

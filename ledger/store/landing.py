@@ -38,6 +38,14 @@ def hold() -> bool:
     return False
 
 
+def lost() -> None:
+    """An interrupt Python could not raise where it came (in a callback of compiled code, a
+    finaliser: "Exception ignored"): held as :func:`hold` holds one, so :func:`resume` raises
+    it where new work begins, and after a landed write the command ends as it would have."""
+    global _held
+    _held = True
+
+
 def resume() -> None:
     """Before new work (a transaction, a file, a line of input): what landed is behind, so
     an interrupt from here is raised as usual, and one held since the commit is raised now.
