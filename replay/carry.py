@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.errors import IllegalAction
 from ledger.model import events as ev
 from ledger.model.batch import Batch
 
@@ -139,3 +140,51 @@ def taken_by(ledger: Any, hand: str) -> str | None:
         " AND json_extract_string(payload, '$.other_hand') = $1 ORDER BY position LIMIT 1",
         [hand])
     return rows[0][0] if rows else None
+
+
+def leaves(hand: Any) -> int:
+    """The chips the replayed hand ``hand`` (:class:`replay.fold.HandReplay`) leaves to the
+    session's next hand by its own events, whatever a ``carry_over`` (out) records: what the
+    rules carry less any the table paid out, or, voided or cut short, the chips carried into
+    it (RULES.md §3.8, §7.1; :func:`replay.compare.carried_on`)."""
+    from replay.compare import carried_on
+
+    return carried_on(hand.result, hand.recorded, hand.rake)
+
+
+def later_hand(ledger: Any, hand: str, session: str | None) -> str | None:
+    """The hand that took the chips ``hand`` carried (:func:`taken_by`), else the session's
+    first hand started after it, which would have taken them as it started; None when
+    neither is in the ledger (the session's next hand takes what ``hand`` leaves then)."""
+    taker = taken_by(ledger, hand)
+    if taker is not None or session is None:
+        return taker
+    hands = ledger.streams(kind="hand", session=session)
+    after = hands[hands.index(hand) + 1:] if hand in hands else []
+    return after[0] if after else None
+
+
+def carry_kept(ledger: Any, hand: str, session: str | None, before: Any, after: Any,
+               doing: str) -> None:
+    """Refuse a change of ``hand`` (``doing``: ``"correcting hand h1"``) from ``before`` to
+    ``after`` (:class:`replay.fold.HandReplay` each) that changes the chips it leaves to the
+    session's next hand (:func:`leaves`) once a later hand of the session has started: that
+    hand took what it carried as it started (its ``carry_over`` in), or started without
+    anything from it, and neither can change (RULES.md §3.8, §7.1), so the chips would be
+    counted twice or lost to the books.
+
+    Raises:
+        IllegalAction: naming both amounts and the later hand (nothing written).
+    """
+    was, now = leaves(before), leaves(after)
+    if was == now:
+        return
+    later = later_hand(ledger, hand, session)
+    if later is None:
+        return
+    took = (f"hand {later} took the {was} as it started" if was
+            else f"hand {later}, the session's next hand, started without them")
+    raise IllegalAction(
+        f"{doing} changes the chips it carries to the session's next hand from {was} to "
+        f"{now}, and {took} (RULES.md §3.8, §7.1): the chips would be counted twice or lost; "
+        "nothing written", hand=hand)

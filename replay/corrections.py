@@ -114,9 +114,13 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: a change that is
             not legal, a corrected hand the engine rejects, one that changes nothing (the
-            hand's events in force the same with it), or, without ``closed``, a clean hand of
-            a closed session made paid wrong or one whose nets or rake move (nothing
-            written).
+            hand's events in force the same with it), one that changes what the hand
+            carries to the session's next hand once a later hand started
+            (:func:`replay.carry.carry_kept`), one of a hand in play whose payouts take
+            chips its pot carries that takes none back
+            (:func:`replay.payout_rules.payouts_of_carried_kept`), or, without ``closed``, a
+            clean hand of a closed session made paid wrong or one whose nets or rake move
+            (nothing written).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
@@ -158,8 +162,14 @@ def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correcti
         before = replay_events(events)
     except IllegalAction:  # a broken stream, which this correction repairs
         before = None
+    doing = f"undoing {took_back} of hand {hand}" if took_back else f"correcting hand {hand}"
+    if before is not None:
+        from replay.carry import carry_kept
+        from replay.payout_rules import payouts_of_carried_kept
+
+        carry_kept(ledger, hand, rows[0].session, before, after, doing)
+        payouts_of_carried_kept(hand, events, correction, doing)
     if not closed and before is not None:
-        doing = f"undoing {took_back} of hand {hand}" if took_back else f"correcting hand {hand}"
         if not before.discrepancies and after.discrepancies:
             _closed_books(ledger, hand, rows[0].session, after)
         _closed_moves(ledger, hand, rows[0].session, before, after, doing)
