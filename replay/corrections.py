@@ -192,8 +192,10 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: the hand is already
             voided, or a later hand took the chips it carried to the next hand
-            (:func:`_carried_taken`), or it is in a closed session and the void would move a
-            player's net, without ``closed`` (nothing written; :func:`_closed_void`).
+            (:func:`_carried_taken`), or it would pass chips carried into it on while a later
+            hand of its session has started (:func:`_passed_on_reach`), or it is in a closed
+            session and the void would move a player's net, without ``closed`` (nothing
+            written; :func:`_closed_void`).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
@@ -209,6 +211,7 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
                                     keep_end=False))
     new.append(ev.HandVoided(reason=reason, by=by))
     result = check_replays([*events, *new])
+    _passed_on_reach(ledger, hand, rows[0].session, result)
     if not closed:
         _closed_void(ledger, hand, rows[0].session, events, result)
     new = _signed(hand, events, new, keys, sign)
@@ -232,6 +235,29 @@ def _carried_taken(ledger: Any, hand: str, doing: str) -> None:
             f"hand {later} took the chips this hand carried to the session's next hand "
             f"(RULES.md §3.8, §7.1), and {doing}: the chips would be counted twice; nothing "
             "written", hand=hand)
+
+
+def _passed_on_reach(ledger: Any, hand: str, session: str | None, voided: HandReplay) -> None:
+    """Refuse the void of ``hand`` (``voided``: the hand as the void leaves it) when it would
+    pass chips carried into it on to the session's next hand (RULES.md §7.1) and a later hand
+    of the session has started already: that hand took nothing from it as it started, and
+    what a hand brings in is recorded only then, so the chips would reach no hand.
+
+    Raises:
+        IllegalAction: naming the chips and the later hand (nothing written).
+    """
+    from replay.carry import later_hand, leaves
+
+    chips = leaves(voided)
+    if not chips:
+        return
+    later = later_hand(ledger, hand, session)
+    if later is not None:
+        raise IllegalAction(
+            f"voided, the hand would pass the {chips} chip(s) carried into it on to the "
+            f"session's next hand (RULES.md §7.1), but hand {later} started after it without "
+            "them and takes nothing more: the chips would be lost; nothing written",
+            hand=hand)
 
 
 def _past_the_break(events: list[Any]) -> set[int]:
