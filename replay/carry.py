@@ -22,8 +22,10 @@ from typing import Any
 from engine.errors import IllegalAction
 from ledger.model import events as ev
 from ledger.model.batch import Batch
+from ledger.model.errors import MalformedInput, NotFound
 
 Previous = Callable[[str], tuple[str, list[Any]] | None]
+Stored = Callable[[str], list[Any] | None]
 
 
 def previous_in(ledger: Any) -> Previous:
@@ -37,6 +39,19 @@ def previous_in(ledger: Any) -> Previous:
         return hands[-1], [row.event for row in ledger.read(hands[-1])]
 
     return previous
+
+
+def stored_in(ledger: Any) -> Stored:
+    """``stored(hand)`` for :func:`link` over a ledger: the events of the stored hand, or
+    None when the ledger has no such hand."""
+
+    def stored(hand: str) -> list[Any] | None:
+        try:
+            return [row.event for row in ledger.read(hand)]
+        except NotFound:
+            return None
+
+    return stored
 
 
 def unclaimed(events: Sequence[Any]) -> int:
@@ -83,17 +98,30 @@ def may_carry(started: ev.HandStarted) -> bool:
     )
 
 
-def link(batches: Sequence[Batch], previous: Previous) -> list[Batch]:
+def link(batches: Sequence[Batch], previous: Previous, stored: Stored | None = None
+         ) -> list[Batch]:
     """Return ``batches`` with carry-over events added (see the module doc); a hand already in
     the ledger gets its ``out`` event as an extra batch placed before the next hand.
 
     ``previous(session)`` returns ``(hand id, events)`` of the session's last stored hand, or
-    None.
+    None; ``stored(hand)`` the events of a stored hand, or None (:func:`stored_in`), where a
+    ``carry_over`` in that ``batches`` record already (a file's) names a hand that is not
+    among them.
+
+    Raises:
+        MalformedInput: a hand's ``carry_over`` in whose amount is not what the hand it names
+            carried out (its ``carry_over`` out, else what it leaves: :func:`unclaimed`),
+            among ``batches`` or stored; its line is the row's (nothing is written).
     """
     out: list[Batch] = []
     last: dict[str, int] = {}  # session -> index in out of its latest hand batch
+    where: dict[str, int] = {}  # hand -> index in out of its batch
     for batch in batches:
         events, hand, session = batch.events, batch.hand_id, batch.session
+        if hand is not None and events is not None and brought_in(events):
+            _came_as_carried(batch, out, where, stored)
+        if hand is not None and events is not None:
+            where[hand] = len(out)
         if hand is None or events is None or session is None:
             out.append(batch)
             continue
@@ -116,6 +144,33 @@ def link(batches: Sequence[Batch], previous: Previous) -> list[Batch]:
         last[session] = len(out)
         out.append(batch if events is batch.events else batch.with_events(events))
     return out
+
+
+def _came_as_carried(batch: Batch, out: list[Batch], where: dict[str, int],
+                     stored: Stored | None) -> None:
+    """Refuse ``batch``, a hand whose ``carry_over`` in a file records, when its amount is
+    not what the hand it names carried (see :func:`link`); that hand is looked for among the
+    batches before it (``out``, ``where``) and then in the ledger (``stored``), and nothing is
+    checked when it is in neither."""
+    assert batch.events is not None
+    come = batch.events[1]
+    other = come.other_hand
+    if other is None:
+        return
+    if other in where:
+        events = out[where[other]].events
+    else:
+        events = stored(other) if stored is not None else None
+    if not events:
+        return
+    recorded = sum(e.amount for e in events if e.type == "carry_over" and e.direction == "out")
+    carried = recorded or unclaimed(events)
+    if carried != come.amount:
+        line = batch.lines[1] if batch.lines and len(batch.lines) > 1 else batch.line
+        raise MalformedInput(
+            f"its carry_over in records {come.amount} chip(s) from hand {other}, which carried "
+            f"{carried} to the session's next hand (RULES.md §3.8, §7.1): the chips would not "
+            "add up; nothing written", hand=batch.hand_id, line=line)
 
 
 def _prior(
