@@ -243,3 +243,23 @@ def carry_kept(ledger: Any, hand: str, session: str | None, before: Any, after: 
         f"{doing} changes the chips it carries to the session's next hand from {was} to "
         f"{now}, and {took} (RULES.md §3.8, §7.1): the chips would be counted twice or lost; "
         "nothing written", hand=hand)
+
+
+
+def still_carried(ledger: Any, session: str, in_play: Sequence[str] = ()) -> int:
+    """The chips of ``session`` carried to a next hand that no ended hand holds yet (RULES.md
+    §3.8, §7.1): what its last hand leaves for the next (:func:`unclaimed`) and what each of
+    its hands ``in_play`` (recorded live, not yet ended) brought in, in their pot and paid
+    when they end. The players' nets of the session sum to minus these until then."""
+    hands = ledger.streams(kind="hand", session=session)
+    if not hands:
+        return 0
+    chips = 0
+    last = [row.event for row in ledger.read(hands[-1], upto=2)]
+    if may_pass_on(last):
+        chips += unclaimed([row.event for row in ledger.read(hands[-1])])
+    for hand in in_play:
+        events = [row.event for row in ledger.read(hand, upto=2)]
+        if brought_in(events):
+            chips += events[1].amount
+    return chips
