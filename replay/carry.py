@@ -115,14 +115,14 @@ def link(batches: Sequence[Batch], previous: Previous, stored: Stored | None = N
     """
     out: list[Batch] = []
     last: dict[str, int] = {}  # session -> index in out of its latest hand batch
-    where: dict[str, int] = {}  # hand -> index in out of its batch
+    placed: dict[str, int] = {}  # hand -> index in out of its batch
     for batch in batches:
         events, hand, session = batch.events, batch.hand_id, batch.session
         if hand is not None and events is not None and brought_in(events):
-            _came_as_carried(batch, out, where, stored)
-        if hand is not None and events is not None:
-            where[hand] = len(out)
+            _came_as_carried(batch, out, placed, stored)
         if hand is None or events is None or session is None:
+            if hand is not None and events is not None:
+                placed[hand] = len(out)
             out.append(batch)
             continue
         prior = None if brought_in(events) else _prior(out, last.get(session), previous,
@@ -141,24 +141,24 @@ def link(batches: Sequence[Batch], previous: Previous, stored: Stored | None = N
                 else:
                     out[where] = out[where].with_events([*out[where].events, leave])
                 events = [events[0], come, *events[1:]]
-        last[session] = len(out)
+        last[session] = placed[hand] = len(out)
         out.append(batch if events is batch.events else batch.with_events(events))
     return out
 
 
-def _came_as_carried(batch: Batch, out: list[Batch], where: dict[str, int],
+def _came_as_carried(batch: Batch, out: list[Batch], placed: dict[str, int],
                      stored: Stored | None) -> None:
     """Refuse ``batch``, a hand whose ``carry_over`` in a file records, when its amount is
     not what the hand it names carried (see :func:`link`); that hand is looked for among the
-    batches before it (``out``, ``where``) and then in the ledger (``stored``), and nothing is
+    batches before it (``out``, ``placed``) and then in the ledger (``stored``), and nothing is
     checked when it is in neither."""
     assert batch.events is not None
     come = batch.events[1]
     other = come.other_hand
     if other is None:
         return
-    if other in where:
-        events = out[where[other]].events
+    if other in placed:
+        events = out[placed[other]].events
     else:
         events = stored(other) if stored is not None else None
     if not events:
