@@ -107,8 +107,19 @@ def unbalanced_lines(sums: list[dict[str, Any]]) -> list[str]:
             unit = (u["chip_value_minor"], u["decimals"], u["currency"])
             said = f"{u['net_sum']:+d} chips" + ("" if unit == (1, 0, None) else
                                                   f" of {chip_unit_text(unit)}")
-        out.append(f"note: the players' nets sum to {said}, not 0: chips the table kept or "
-                   "paid to nobody (a rake, a hand paid short) or paid beyond the pot; "
+        carried = u.get("carried", 0)
+        if carried and carried == -u["net_sum"]:
+            out.append(f"note: the players' nets sum to {said}, not 0: chips carried to the "
+                       "session's next hand (RULES.md §3.8, §7.1), counted once the hand that "
+                       "takes them ends; `handledger state HAND` names them")
+            continue
+        aside = ""
+        if carried:
+            many = (format_money(carried, u["decimals"], u["currency"])
+                    if u["chip_value_minor"] is None else f"{carried} chips")
+            aside = f"{many} of them carried to the session's next hand, the rest "
+        out.append(f"note: the players' nets sum to {said}, not 0: {aside}chips the table kept "
+                   "or paid to nobody (a rake, a hand paid short) or paid beyond the pot; "
                    "`handledger audit` names the hands")
     return out
 

@@ -93,7 +93,38 @@ def balances(path: str, session: str | None, *, money: bool, progress: Progress 
         NotFound: no such session; LedgerError: a hand the rules reject, mixed currencies.
     """
     with fresh_books(path, progress=progress, note=note) as ledger:
-        return reports.balances(ledger.connection, session, money)
+        books = reports.balances(ledger.connection, session, money)
+        if books.unbalanced:
+            _carried_aside(ledger, books, session, money)
+        return books
+
+
+def _carried_aside(ledger: Ledger, books: reports.Balances, session: str | None,
+                   money: bool) -> None:
+    """Give each of ``books.unbalanced`` whose sessions hold chips carried to a next hand
+    that no ended hand holds yet (:func:`replay.carry.still_carried`, RULES.md §7.1) those
+    chips as ``carried`` (chips of its unit; with ``money``, minor units): the nets sum short
+    of zero by them until that hand ends."""
+    from replay.carry import still_carried
+
+    in_play: dict[str, list[str]] = {}
+    for h in books.in_progress:
+        if h["session"] is not None:
+            in_play.setdefault(h["session"], []).append(h["hand"])
+    carried: dict[tuple[Any, ...], int] = {}
+    for name, value, decimals, currency in ledger.connection.execute(
+            "SELECT DISTINCT session, coalesce(chip_value_minor, 1), coalesce(decimals, 0),"
+            " nullif(currency, '') FROM player_session_results WHERE session IS NOT NULL"
+            " AND ($1 IS NULL OR session = $1)", [session]).fetchall():
+        chips = still_carried(ledger, name, in_play.get(name, []))
+        if chips:
+            key = (None, int(decimals), currency) if money else (int(value), int(decimals),
+                                                                   currency)
+            carried[key] = carried.get(key, 0) + chips * (int(value) if money else 1)
+    for u in books.unbalanced:
+        chips = carried.get((u["chip_value_minor"], u["decimals"], u["currency"]), 0)
+        if chips:
+            u["carried"] = chips
 
 
 def standings(path: str, *, money: bool, progress: Progress = silent, note: Note = _quiet

@@ -19,10 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.errors import IllegalAction
 from ledger.model import events as ev
 from ledger.model.batch import Batch
+from ledger.model.errors import MalformedInput, NotFound
 
 Previous = Callable[[str], tuple[str, list[Any]] | None]
+Stored = Callable[[str], list[Any] | None]
 
 
 def previous_in(ledger: Any) -> Previous:
@@ -36,6 +39,19 @@ def previous_in(ledger: Any) -> Previous:
         return hands[-1], [row.event for row in ledger.read(hands[-1])]
 
     return previous
+
+
+def stored_in(ledger: Any) -> Stored:
+    """``stored(hand)`` for :func:`link` over a ledger: the events of the stored hand, or
+    None when the ledger has no such hand."""
+
+    def stored(hand: str) -> list[Any] | None:
+        try:
+            return [row.event for row in ledger.read(hand)]
+        except NotFound:
+            return None
+
+    return stored
 
 
 def unclaimed(events: Sequence[Any]) -> int:
@@ -82,18 +98,31 @@ def may_carry(started: ev.HandStarted) -> bool:
     )
 
 
-def link(batches: Sequence[Batch], previous: Previous) -> list[Batch]:
+def link(batches: Sequence[Batch], previous: Previous, stored: Stored | None = None
+         ) -> list[Batch]:
     """Return ``batches`` with carry-over events added (see the module doc); a hand already in
     the ledger gets its ``out`` event as an extra batch placed before the next hand.
 
     ``previous(session)`` returns ``(hand id, events)`` of the session's last stored hand, or
-    None.
+    None; ``stored(hand)`` the events of a stored hand, or None (:func:`stored_in`), where a
+    ``carry_over`` in that ``batches`` record already (a file's) names a hand that is not
+    among them.
+
+    Raises:
+        MalformedInput: a hand's ``carry_over`` in whose amount is not what the hand it names
+            carried out (its ``carry_over`` out, else what it leaves: :func:`unclaimed`),
+            among ``batches`` or stored; its line is the row's (nothing is written).
     """
     out: list[Batch] = []
     last: dict[str, int] = {}  # session -> index in out of its latest hand batch
+    placed: dict[str, int] = {}  # hand -> index in out of its batch
     for batch in batches:
         events, hand, session = batch.events, batch.hand_id, batch.session
+        if hand is not None and events is not None and brought_in(events):
+            _came_as_carried(batch, out, placed, stored)
         if hand is None or events is None or session is None:
+            if hand is not None and events is not None:
+                placed[hand] = len(out)
             out.append(batch)
             continue
         prior = None if brought_in(events) else _prior(out, last.get(session), previous,
@@ -112,9 +141,36 @@ def link(batches: Sequence[Batch], previous: Previous) -> list[Batch]:
                 else:
                     out[where] = out[where].with_events([*out[where].events, leave])
                 events = [events[0], come, *events[1:]]
-        last[session] = len(out)
+        last[session] = placed[hand] = len(out)
         out.append(batch if events is batch.events else batch.with_events(events))
     return out
+
+
+def _came_as_carried(batch: Batch, out: list[Batch], placed: dict[str, int],
+                     stored: Stored | None) -> None:
+    """Refuse ``batch``, a hand whose ``carry_over`` in a file records, when its amount is
+    not what the hand it names carried (see :func:`link`); that hand is looked for among the
+    batches before it (``out``, ``placed``) and then in the ledger (``stored``), and nothing is
+    checked when it is in neither."""
+    assert batch.events is not None
+    come = batch.events[1]
+    other = come.other_hand
+    if other is None:
+        return
+    if other in placed:
+        events = out[placed[other]].events
+    else:
+        events = stored(other) if stored is not None else None
+    if not events:
+        return
+    recorded = sum(e.amount for e in events if e.type == "carry_over" and e.direction == "out")
+    carried = recorded or unclaimed(events)
+    if carried != come.amount:
+        line = batch.lines[1] if batch.lines and len(batch.lines) > 1 else batch.line
+        raise MalformedInput(
+            f"its carry_over in records {come.amount} chip(s) from hand {other}, which carried "
+            f"{carried} to the session's next hand (RULES.md §3.8, §7.1): the chips would not "
+            "add up; nothing written", hand=batch.hand_id, line=line)
 
 
 def _prior(
@@ -139,3 +195,71 @@ def taken_by(ledger: Any, hand: str) -> str | None:
         " AND json_extract_string(payload, '$.other_hand') = $1 ORDER BY position LIMIT 1",
         [hand])
     return rows[0][0] if rows else None
+
+
+def leaves(hand: Any) -> int:
+    """The chips the replayed hand ``hand`` (:class:`replay.fold.HandReplay`) leaves to the
+    session's next hand by its own events, whatever a ``carry_over`` (out) records: what the
+    rules carry less any the table paid out, or, voided or cut short, the chips carried into
+    it (RULES.md §3.8, §7.1; :func:`replay.compare.carried_on`)."""
+    from replay.compare import carried_on
+
+    return carried_on(hand.result, hand.recorded, hand.rake)
+
+
+def later_hand(ledger: Any, hand: str, session: str | None) -> str | None:
+    """The hand that took the chips ``hand`` carried (:func:`taken_by`), else the session's
+    first hand started after it, which would have taken them as it started; None when
+    neither is in the ledger (the session's next hand takes what ``hand`` leaves then)."""
+    taker = taken_by(ledger, hand)
+    if taker is not None or session is None:
+        return taker
+    hands = ledger.streams(kind="hand", session=session)
+    after = hands[hands.index(hand) + 1:] if hand in hands else []
+    return after[0] if after else None
+
+
+def carry_kept(ledger: Any, hand: str, session: str | None, before: Any, after: Any,
+               doing: str) -> None:
+    """Refuse a change of ``hand`` (``doing``: ``"correcting hand h1"``) from ``before`` to
+    ``after`` (:class:`replay.fold.HandReplay` each) that changes the chips it leaves to the
+    session's next hand (:func:`leaves`) once a later hand of the session has started: that
+    hand took what it carried as it started (its ``carry_over`` in), or started without
+    anything from it, and neither can change (RULES.md §3.8, §7.1), so the chips would be
+    counted twice or lost to the books.
+
+    Raises:
+        IllegalAction: naming both amounts and the later hand (nothing written).
+    """
+    was, now = leaves(before), leaves(after)
+    if was == now:
+        return
+    later = later_hand(ledger, hand, session)
+    if later is None:
+        return
+    took = (f"hand {later} took the {was} as it started" if was
+            else f"hand {later}, the session's next hand, started without them")
+    raise IllegalAction(
+        f"{doing} changes the chips it carries to the session's next hand from {was} to "
+        f"{now}, and {took} (RULES.md §3.8, §7.1): the chips would be counted twice or lost; "
+        "nothing written", hand=hand)
+
+
+
+def still_carried(ledger: Any, session: str, in_play: Sequence[str] = ()) -> int:
+    """The chips of ``session`` carried to a next hand that no ended hand holds yet (RULES.md
+    §3.8, §7.1): what its last hand leaves for the next (:func:`unclaimed`) and what each of
+    its hands ``in_play`` (recorded live, not yet ended) brought in, in their pot and paid
+    when they end. The players' nets of the session sum to minus these until then."""
+    hands = ledger.streams(kind="hand", session=session)
+    if not hands:
+        return 0
+    chips = 0
+    last = [row.event for row in ledger.read(hands[-1], upto=2)]
+    if may_pass_on(last):
+        chips += unclaimed([row.event for row in ledger.read(hands[-1])])
+    for hand in in_play:
+        events = [row.event for row in ledger.read(hand, upto=2)]
+        if brought_in(events):
+            chips += events[1].amount
+    return chips

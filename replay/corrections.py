@@ -114,9 +114,13 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: a change that is
             not legal, a corrected hand the engine rejects, one that changes nothing (the
-            hand's events in force the same with it), or, without ``closed``, a clean hand of
-            a closed session made paid wrong or one whose nets or rake move (nothing
-            written).
+            hand's events in force the same with it), one that changes what the hand
+            carries to the session's next hand once a later hand started
+            (:func:`replay.carry.carry_kept`), one of a hand in play whose payouts take
+            chips its pot carries that takes none back
+            (:func:`replay.payout_rules.payouts_of_carried_kept`), or, without ``closed``, a
+            clean hand of a closed session made paid wrong or one whose nets or rake move
+            (nothing written).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
@@ -158,8 +162,14 @@ def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correcti
         before = replay_events(events)
     except IllegalAction:  # a broken stream, which this correction repairs
         before = None
+    doing = f"undoing {took_back} of hand {hand}" if took_back else f"correcting hand {hand}"
+    if before is not None:
+        from replay.carry import carry_kept
+        from replay.payout_rules import payouts_of_carried_kept
+
+        carry_kept(ledger, hand, rows[0].session, before, after, doing)
+        payouts_of_carried_kept(hand, events, correction, doing)
     if not closed and before is not None:
-        doing = f"undoing {took_back} of hand {hand}" if took_back else f"correcting hand {hand}"
         if not before.discrepancies and after.discrepancies:
             _closed_books(ledger, hand, rows[0].session, after)
         _closed_moves(ledger, hand, rows[0].session, before, after, doing)
@@ -182,8 +192,10 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: the hand is already
             voided, or a later hand took the chips it carried to the next hand
-            (:func:`_carried_taken`), or it is in a closed session and the void would move a
-            player's net, without ``closed`` (nothing written; :func:`_closed_void`).
+            (:func:`_carried_taken`), or it would pass chips carried into it on while a later
+            hand of its session has started (:func:`_passed_on_reach`), or it is in a closed
+            session and the void would move a player's net, without ``closed`` (nothing
+            written; :func:`_closed_void`).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
@@ -199,6 +211,7 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
                                     keep_end=False))
     new.append(ev.HandVoided(reason=reason, by=by))
     result = check_replays([*events, *new])
+    _passed_on_reach(ledger, hand, rows[0].session, result)
     if not closed:
         _closed_void(ledger, hand, rows[0].session, events, result)
     new = _signed(hand, events, new, keys, sign)
@@ -222,6 +235,29 @@ def _carried_taken(ledger: Any, hand: str, doing: str) -> None:
             f"hand {later} took the chips this hand carried to the session's next hand "
             f"(RULES.md §3.8, §7.1), and {doing}: the chips would be counted twice; nothing "
             "written", hand=hand)
+
+
+def _passed_on_reach(ledger: Any, hand: str, session: str | None, voided: HandReplay) -> None:
+    """Refuse the void of ``hand`` (``voided``: the hand as the void leaves it) when it would
+    pass chips carried into it on to the session's next hand (RULES.md §7.1) and a later hand
+    of the session has started already: that hand took nothing from it as it started, and
+    what a hand brings in is recorded only then, so the chips would reach no hand.
+
+    Raises:
+        IllegalAction: naming the chips and the later hand (nothing written).
+    """
+    from replay.carry import later_hand, leaves
+
+    chips = leaves(voided)
+    if not chips:
+        return
+    later = later_hand(ledger, hand, session)
+    if later is not None:
+        raise IllegalAction(
+            f"voided, the hand would pass the {chips} chip(s) carried into it on to the "
+            f"session's next hand (RULES.md §7.1), but hand {later} started after it without "
+            "them and takes nothing more: the chips would be lost; nothing written",
+            hand=hand)
 
 
 def _past_the_break(events: list[Any]) -> set[int]:

@@ -889,7 +889,7 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
         _live_rules(state, event)
         state.apply(event)
         if event.type == "hand_ended":
-            paid_to_somebody(state)
+            paid_to_somebody(state, [r.event for r in rows])
     except IllegalAction as exc:  # the engine's chips as the host types them, then what now
         now = f"; now: {legal_now(state)}" if state.status == "open" else ""
         said = reason_as_typed(exc, state.started.unit.decimals)

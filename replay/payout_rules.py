@@ -315,7 +315,7 @@ def _raked_beyond(state: HandState, rake: int, result: Any,
         f"out of them {_RETURN_HINT}")
 
 
-def paid_to_somebody(state: HandState) -> None:
+def paid_to_somebody(state: HandState, stream: Any = None) -> None:
     """Refuse the end of a hand that would leave chips paid to nobody, lost to the books
     (every player's net minus what he put in): a hand whose pots the rules cannot award (a
     showdown of unknown cards, RULES.md §1.6) with no payout recorded, or one whose recorded
@@ -331,20 +331,92 @@ def paid_to_somebody(state: HandState) -> None:
     from engine.settle import settle
 
     result = settle(state)
-    message = _unpaid(state, result)[1] or _ended_beyond_carried(state, result)
+    message = _unpaid(state, result)[1] or _ended_beyond_carried(state, result, stream)
     if message:
         raise IllegalAction(message)
 
 
-def _ended_beyond_carried(state: HandState, result: Any) -> str:
+def _ended_beyond_carried(state: HandState, result: Any, stream: Any = None) -> str:
     """The refusal of an end whose payouts (and rake) take chips the rules carry to the next
     hand (payouts recorded before the shows made the rules carry them: :func:`not_carried`
-    refuses them once it can tell); "" when they take none."""
+    refuses them once it can tell), naming how to take them back (:func:`take_back`) from the
+    hand's ``stream`` of events when given; "" when they take none."""
     over, words = _beyond_carried(state, result)
     if not over:
         return ""
-    return (f"cannot end: {words} ({as_typed(state, over)} too many; take a payout back "
-            "with `handledger undo`)")
+    back = f"; {take_back(state, stream)}" if stream is not None else ""
+    return f"cannot end: {words} ({as_typed(state, over)} too many{back})"
+
+
+def take_back(state: HandState, stream: Any) -> str:
+    """How to take back the payouts and rake of the hand whose stream of events is ``stream``
+    (``state``: the engine's after it), each named by its seq in the stream (what ``show``
+    prints): ``"take the payout back with `handledger correct h1 --delete 18 --reason R --by
+    NAME` (seq 18: pay Ann 4)"``; a payout a correction inserted is named by the seq it
+    follows, and taken back with `handledger undo` of that correction."""
+    from replay.fold import numbered_events
+
+    said, seqs, inserted = [], [], []
+    for n in numbered_events(stream)[0]:
+        e = n.event
+        if e.type == "recorded_payout":
+            what = f"{'returned' if e.returned else 'pay'} {e.player} {as_typed(state, e.amount)}"
+        elif e.type == "recorded_rake":
+            what = f"rake {as_typed(state, e.amount)}"
+        else:
+            continue
+        if n.inserted:
+            inserted.append(f"{what}, inserted after seq {n.seq}")
+        else:
+            seqs.append(n.seq)
+            said.append(f"seq {n.seq}: {what}")
+    out = []
+    if seqs:
+        deletes = " ".join(f"--delete {s}" for s in seqs)
+        out.append(f"take the payout{'s' if len(seqs) > 1 else ''} back with `handledger "
+                   f"correct {state.started.hand} {deletes} --reason R --by NAME` "
+                   f"({', '.join(said)})")
+    if inserted:
+        out.append(f"take back the correction that made {'; '.join(inserted)} "
+                   "(`handledger history` names it)")
+    return "; ".join(out)
+
+
+def payouts_of_carried_kept(hand: str, stream: Any, correction: ev.Correction,
+                            doing: str) -> None:
+    """Refuse a change (``doing``: ``"undoing seq 20 (reveal Bob 4c5d) of hand h1"``) of a
+    hand still in play whose recorded payouts (and rake) take chips its pot carries to the
+    session's next hand (:func:`not_carried`: payouts recorded before the shows made the
+    rules carry them), unless it takes a payout or the rake back: a change of anything else
+    (a show taken back, which leaves the rules unable to tell the pot carries) would let the
+    hand end with the carried chips paid (RULES.md §3.8, §7.1). ``stream``: the hand's events
+    before ``correction``.
+
+    Raises:
+        IllegalAction: naming the payouts, the carried chips and how to take them back.
+    """
+    from engine.settle import settle
+    from replay.fold import fold_stream
+
+    try:
+        state = fold_stream(stream)[0]
+    except IllegalAction:
+        return
+    if state.status != "open":
+        return
+    over, words = _beyond_carried(state, settle(state))
+    if not over:
+        return
+    after = fold_stream([*stream, correction])[0]
+
+    def taken(s: HandState) -> int:
+        return sum(p.amount for p in s.payouts) + hand_rake(s)
+
+    if taken(after) < taken(state):
+        return
+    raise IllegalAction(f"{doing}: {words} ({as_typed(state, over)} too many), and the hand "
+                        f"cannot end so: {take_back(state, stream)} first; nothing written",
+                        hand=hand)
 
 
 def _unpaid(state: HandState, result: Any, before: int = 0) -> tuple[int, str]:

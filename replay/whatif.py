@@ -529,14 +529,19 @@ def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
 
     Raises:
         NotFound: no such hand.
-        IllegalAction: as :func:`build_correction`.
+        IllegalAction: as :func:`build_correction`, or a change of what the hand carries to
+            the session's next hand once a later hand started (:func:`replay.carry.carry_kept`).
     """
     with locating(hand=hand):
         rows = ledger.read(hand)
         events = [r.event for r in rows]
         correction = build_correction(events, specs, reason="what-if", by="what-if",
                                       names=platform_names(ledger))
-        return compare(ledger, hand, rows, correction)
+        out = compare(ledger, hand, rows, correction)
+        from replay.carry import carry_kept
+
+        carry_kept(ledger, hand, out.session, out.before, out.after, f"correcting hand {hand}")
+        return out
 
 
 def compare(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correction) -> WhatIf:

@@ -85,17 +85,22 @@ def test_a_pot_the_rules_carry_cannot_be_paid_at_the_table(user) -> None:  # noq
 def test_payouts_recorded_before_the_shows_cannot_end_with_the_carried_pot(user  # noqa: ANN001
                                                                            ) -> None:
     """Unknown hole cards: the rules cannot tell the pot carries until the shows, so the
-    payouts go in; the end is refused, naming the carry, and `undo` takes them back."""
+    payouts (seqs 19, 20) go in; the end is refused, naming the carry and the correction that
+    takes them back, and `undo` of a show, which would leave them standing, is refused."""
     _session(user)
     _start(user, "c1", "Ann", "Ann:100,Bob:100")
     unseen = ["d dh Ann ????", "d dh Bob ????", *C1[2:15]]
     assert _table(user, "c1", [*unseen, "pay Ann 2", "pay Bob 2", *C1[15:]])[0] == 0
     code, _, err = user("act", "c1", "end")
     assert code == 2 and (f"cannot end: {REFUSED}: the payouts come to 4, at most 0 can be "
-                          "paid (4 too many; take a payout back with `handledger undo`)") in err
-    for _ in range(4):  # the two shows, then the two payouts
-        assert user("undo", "c1", "--by", "host")[0] == 0
-    assert _table(user, "c1", [*C1[15:], "end"])[0] == 0
+                          "paid (4 too many; take the payouts back with `handledger correct c1 "
+                          "--delete 19 --delete 20 --reason R --by NAME` (seq 19: pay Ann 2, "
+                          "seq 20: pay Bob 2))") in err
+    code, _, err = user("undo", "c1", "--by", "host")
+    assert code == 2 and "and the hand cannot end so: take the payouts back" in err
+    assert user("correct", "c1", "--delete", "19", "--delete", "20", "--reason", "r", "--by",
+                "host")[0] == 0
+    assert user("act", "c1", "end")[0] == 0
     _start(user, "c2", "Bob")
     assert _table(user, "c2", C2)[0] == 0
     _balanced(user)

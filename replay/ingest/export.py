@@ -283,7 +283,32 @@ def phh_parts(events: Sequence[Any], chip: Any = None) -> tuple:
                 raise MalformedInput(f"cannot be written as PHH: {_unwritable(counted)}",
                                      hand=started.hand)
         state.apply(e)
+    _no_pot_left_to_carry(events, in_chips[0])
     return started, forced, actions, payouts
+
+
+def _no_pot_left_to_carry(events: Sequence[Any], started: Any) -> None:
+    """Refuse a hand (its stream ``events``; ``started``: its ``hand_started`` in chips) that
+    leaves chips to the session's next hand with no ``carry_over`` recording them yet (the
+    next hand has not started: :func:`replay.carry.unclaimed`): PHH holds no pot carried
+    between hands (RULES.md §3.8, §7.1), and without it the file would pay those chips to
+    nobody.
+
+    Raises:
+        MalformedInput: naming the chips.
+    """
+    from replay.carry import may_pass_on, unclaimed
+
+    if not may_pass_on(events):
+        return
+    chips = unclaimed(events)
+    if chips:
+        from engine.notation import format_amount
+
+        raise MalformedInput(
+            f"cannot be written as PHH: it carries {format_amount(chips, started.unit.decimals)} "
+            "chips to the session's next hand, not started yet (RULES.md §3.8, §7.1), and PHH "
+            "holds no pot carried between hands", hand=started.hand)
 
 
 def _chip_in_play(started: Any, worth: int) -> Any:

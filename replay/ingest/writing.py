@@ -66,6 +66,7 @@ class FileWriter:
         self.good = 0  # hands that would be written (or complete a cut one)
         self.completions: list[Batch] = []
         self._previous = carry.previous_in(ledger)
+        self._stored = carry.stored_in(ledger)
         # the file's session lines read before any hand of it was kept: written with its
         # first hand kept, or at the end, unless every hand of the file was refused
         self.books: list[Batch] | None = [] if not game else None
@@ -108,8 +109,12 @@ class FileWriter:
         part.outside += outside
         self.completions.extend(b for b in batches if completing.completes(b))
         batches = self._books_held(batches)
-        batches = carry.link([b for b in batches if b.events and not completing.completes(b)],
-                             self._previous)
+        try:
+            batches = carry.link(
+                [b for b in batches if b.events and not completing.completes(b)],
+                self._previous, self._stored)
+        except LedgerError as exc:
+            raise exc.located(file=file_name(self.path.name)) from None
         written = self.ledger.append_many(batches)
         skipped = []  # hands a stored row's source key had already (another file's name)
         for positions, batch in zip(written, batches, strict=True):

@@ -1,0 +1,181 @@
+"""Chips carried to the session's next hand (RULES.md §3.8 (ii), §7.1) stay counted once after
+the next hand took them: a correction, what-if or undo that changes what a hand carries is
+refused once a later hand started, a void never passes chips to a hand that started without
+them, payouts that take a carried pot are taken back by their seq, an imported ``carry_over``
+in must be what its hand carried, and a carried pot is said as carried (balances) and never
+written as PHH.
+
+The hand ``h1`` is heads-up declare hold'em with ``no_eligible_winner = carry_over``: Ann
+(AsAd) and Bob (4c5d) each put in 2 and check it down on 2c3d9h Th Js; both declare swing. Ann
+has the best high (a pair of aces against Bob's J-high), Bob the best low (9-5-4-3-2 against
+Ann's T-9-3-2-A), so both swings fail under Rule A: the pot of 4 carries over (seq 22 records
+it once h2 starts). Declared low instead, Bob wins the whole pot (nobody declared high): +2,
+Ann -2. h2 (button Bob, blinds 1/2) holds Bob's 1, Ann's 2 and the 4 carried, 7; Bob folds and
+Ann takes 7: Ann -2 + 5 = +3, Bob -2 - 1 = -3 over the session.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+H1 = ["d dh Ann AsAd", "d dh Bob 4c5d", "Ann cc", "Bob cc", "d db 2c3d9h", "Bob cc", "Ann cc",
+      "d db Th", "Bob cc", "Ann cc", "d db Js", "Bob cc", "Ann cc", "Ann dcl swing",
+      "Bob dcl swing", "Ann sm AsAd", "Bob sm 4c5d"]  # seqs 4-20
+H2 = ["d dh Ann ????", "d dh Bob ????", "Bob f", "end"]
+CARRY = ("--game", "NT", "--stakes", "1/2", "--declare-options", "no_eligible_winner=carry_over")
+HEAD = ("the pot holds 4, 4 of it carried to the session's next hand (no_eligible_winner = "
+        "carry_over; RULES.md §3.8, §7.1)")
+
+
+def _start(user, hand: str, button: str, stacks: str = "Ann:98,Bob:98") -> str:  # noqa: ANN001
+    code, _, err = user("hand", "start", "--session", "sat", "--hand", hand, *CARRY,
+                        "--seats", stacks, "--button", button)
+    assert code == 0, err
+    return err
+
+
+def _table(user, hand: str, lines: list[str]) -> int:  # noqa: ANN001
+    return user("table", hand, input="".join(f"{x}\n" for x in lines))[0]
+
+
+def _played(user, lines: list[str] = H1) -> None:  # noqa: ANN001
+    for args in (("session", "open", "sat"), ("buyin", "sat", "Ann", "100"),
+                 ("buyin", "sat", "Bob", "100")):
+        assert user(*args)[0] == 0
+    _start(user, "h1", "Ann", "Ann:100,Bob:100")
+    assert _table(user, "h1", [*lines, "end"]) == 0
+
+
+def _nets(user) -> list[list[str]]:  # noqa: ANN001
+    return [line.split()[:2] for line in user("balances")[1].splitlines()[1:3]]
+
+
+def test_a_correction_of_what_a_taken_carry_was_is_refused(user) -> None:  # noqa: ANN001
+    _played(user)
+    _start(user, "h2", "Bob")
+    assert _table(user, "h2", H2) == 0
+    said = ("error: hand h1: correcting hand h1 changes the chips it carries to the session's "
+            "next hand from 4 to 0, and hand h2 took the 4 as it started (RULES.md §3.8, "
+            "§7.1): the chips would be counted twice or lost; nothing written")
+    for command in (("correct", "h1", "--replace", "18", "Bob dcl low", "--reason", "x",
+                     "--by", "Dan"), ("whatif", "h1", "--replace", "18", "Bob dcl low")):
+        code, out, err = user(*command)
+        assert (code, out, err.strip()) == (2, "", said)
+    assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
+    assert user("audit")[1].startswith("audit clean: 2 hand(s) in 1 session(s)")
+
+
+def test_a_hand_that_carried_nothing_cannot_be_made_to_carry_once_the_next_started(
+        user) -> None:  # noqa: ANN001
+    """Bob declared low: he wins the 4 and nothing carries; h2 starts with no carry_over (pot
+    3); a correction back to his swing would carry 4 into no hand."""
+    _played(user, [*H1[:14], "Bob dcl low", *H1[15:]])
+    _start(user, "h2", "Bob")
+    assert "pot 0: 3 (Ann, Bob)" in user("state", "h2")[1]
+    code, _, err = user("correct", "h1", "--replace", "18", "Bob dcl swing", "--reason", "x",
+                        "--by", "Dan")
+    assert code == 2 and err.strip() == (
+        "error: hand h1: correcting hand h1 changes the chips it carries to the session's next "
+        "hand from 0 to 4, and hand h2, the session's next hand, started without them "
+        "(RULES.md §3.8, §7.1): the chips would be counted twice or lost; nothing written")
+
+
+def test_a_correction_before_the_next_hand_moves_the_carry_with_it(user) -> None:  # noqa: ANN001
+    _played(user)
+    code, out, _ = user("correct", "h1", "--replace", "18", "Bob dcl low", "--reason", "x",
+                        "--by", "Dan")
+    assert code == 0 and "net: Bob +4" in out
+    _start(user, "h2", "Bob", "Ann:98,Bob:102")
+    assert "pot 0: 3 (Ann, Bob)" in user("state", "h2")[1]  # nothing carried in
+    assert _table(user, "h2", H2) == 0  # Ann takes 3: +1; Bob -1
+    assert _nets(user) == [["Bob", "1"], ["Ann", "-1"]]
+    assert user("audit")[1].startswith("audit clean: 2 hand(s) in 1 session(s)")
+
+
+def test_no_void_passes_chips_to_a_hand_that_started_without_them(user) -> None:  # noqa: ANN001
+    _played(user)
+    _start(user, "h2", "Bob")
+    assert "Ann is seated in hand h2" in _start(user, "h3", "Ann")  # a warning only
+    said = ("error: hand h2: voided, the hand would pass the 4 chip(s) carried into it on to "
+            "the session's next hand (RULES.md §7.1), but hand h3 started after it without "
+            "them and takes nothing more: the chips would be lost; nothing written")
+    code, _, err = user("void", "h2", "--reason", "misdeal", "--by", "Dan")
+    assert (code, err.strip().splitlines()[-1]) == (2, said)
+    assert user("void", "h3", "--reason", "misdeal", "--by", "Dan")[0] == 0
+    code, _, err = user("void", "h2", "--reason", "misdeal", "--by", "Dan")
+    assert (code, err.strip().splitlines()[-1]) == (2, said)  # h3 voided takes nothing
+    assert "pot 0: 7 (Ann, Bob)" in user("state", "h2")[1]  # the 4 still in h2's pot
+    assert _table(user, "h2", H2) == 0
+    assert _nets(user) == [["Ann", "3"], ["Bob", "-3"]]
+
+
+def test_payouts_of_a_carried_pot_are_taken_back_by_their_seq(user) -> None:  # noqa: ANN001
+    """Unknown hole cards: `pay Ann 4` (seq 19) goes in before the shows (seqs 20, 21) make
+    the rules carry the pot; the end is refused naming seq 19, and so is an undo of Bob's
+    show, which would leave the payout standing; its correction takes it back."""
+    unseen = ["d dh Ann ????", "d dh Bob ????", *H1[2:15], "pay Ann 4", *H1[15:]]
+    for args in (("session", "open", "sat"), ("buyin", "sat", "Ann", "100"),
+                 ("buyin", "sat", "Bob", "100")):
+        assert user(*args)[0] == 0
+    _start(user, "h1", "Ann", "Ann:100,Bob:100")
+    assert _table(user, "h1", unseen) == 0
+    back = ("take the payout back with `handledger correct h1 --delete 19 --reason R --by "
+            "NAME` (seq 19: pay Ann 4)")
+    code, _, err = user("act", "h1", "end")
+    assert code == 2 and err.strip() == (
+        f"error: hand h1, action 'end': cannot end: {HEAD}: the payouts come to 4, at most 0 "
+        f"can be paid (4 too many; {back})")
+    code, _, err = user("undo", "h1", "--by", "Dan")
+    assert code == 2 and err.strip() == (
+        f"error: hand h1: correcting hand h1: {HEAD}: the payouts come to 4, at most 0 can be "
+        f"paid (4 too many), and the hand cannot end so: {back} first; nothing written")
+    assert user("correct", "h1", "--delete", "19", "--reason", "R", "--by", "Dan")[0] == 0
+    assert user("act", "h1", "end")[0] == 0
+    assert "stacks after the hand: Bob 98, Ann 98" in user("state", "h1")[1].splitlines()
+    assert "not 0: chips carried to the session's next hand" in user("balances")[1]
+
+
+def test_an_imported_carry_over_in_is_what_its_hand_carried(user, tmp_path: Path  # noqa: ANN001
+                                                          ) -> None:
+    _played(user)
+    _start(user, "h2", "Bob")
+    export = tmp_path / "c2.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
+    lines = export.read_text().splitlines()
+    come = ('{"hand":"h2","seq":2,"event":{"amount":4,"direction":"in","other_hand":"h1",'
+            '"schema_version":1,"type":"carry_over"}}')
+    at = lines.index(come)
+    edited = tmp_path / "c3.jsonl"
+    edited.write_text("\n".join([*lines[:at], come.replace('"amount":4', '"amount":40'),
+                                 *lines[at + 1:]]) + "\n")
+    other = tmp_path / "other.duckdb"
+    code, _, err = user("--db", str(other), "import", str(edited))
+    assert code == 2 and err.strip() == (
+        f"error: c3.jsonl:{at + 1}, hand h2: its carry_over in records 40 chip(s) from hand "
+        "h1, which carried 4 to the session's next hand (RULES.md §3.8, §7.1): the chips "
+        "would not add up; nothing written")
+    assert not other.exists()
+    code, _, err = user("--db", str(other), "import", str(export))
+    assert code == 0, err
+    code, out, _ = user("--db", str(other), "state", "h2")
+    assert "pot 0: 7 (Ann, Bob)" in out
+
+
+def test_a_pot_still_carried_is_said_as_carried_and_not_written_as_phh(  # noqa: ANN001
+        user, tmp_path: Path) -> None:
+    _played(user)
+    note = ("note: the players' nets sum to -4 chips, not 0: chips carried to the session's "
+            "next hand (RULES.md §3.8, §7.1), counted once the hand that takes them ends; "
+            "`handledger state HAND` names them")
+    assert user("balances")[1].splitlines()[-1] == note
+    out = tmp_path / "h1.phh"
+    code, _, err = user("export", "--format", "phh", "h1", "-o", str(out))
+    assert code == 2 and err.strip() == (
+        "error: hand h1: cannot be written as PHH: it carries 4 chips to the session's next "
+        "hand, not started yet (RULES.md §3.8, §7.1), and PHH holds no pot carried between "
+        "hands")
+    assert not out.exists()
+    _start(user, "h2", "Bob")
+    assert user("balances")[1].splitlines()[-2] == note  # in h2's pot until it ends
+    assert _table(user, "h2", H2) == 0
+    assert "sum to" not in user("balances")[1]
