@@ -174,7 +174,7 @@ def take(
     if sign is not None:
         if keys is None:
             raise LedgerError("signing a checkpoint needs a key directory")
-        point = replace(point, signer=sign)
+        point = replace(point, signer=keys.held_name(sign))  # the name as held, any case
         fingerprint, signature = keys.sign(sign, point.message())
         point = replace(point, key=fingerprint, signature=signature)
     if target is not None:
