@@ -88,6 +88,11 @@ def test_an_older_checkpoint_verifies_and_its_signer_is_held_to_the_key(
     assert code == 0 and _verdict(out).endswith(
         ": ok: extended; signed by floor (a signature of the older form: the name is not "
         "covered)")
+    path = write(tmp_path / "upper.txt", older.line().replace("signed floor", "signed FLOOR"))
+    code, out, _ = cli(db, "verify", "--against", str(path))  # the same name, whatever its case
+    assert code == 0 and _verdict(out).endswith(
+        ": ok: extended; signed by floor (signed as 'FLOOR') (a signature of the older form: "
+        "the name is not covered)")
     path = write(tmp_path / "mallory.txt", older.line().replace("signed floor", "signed mallory"))
     code, out, _ = cli(db, "verify", "--against", str(path))
     assert code == 1 and _verdict(out).endswith(

@@ -288,7 +288,7 @@ class KeyStore:
             self._known = self.list()
         # a key held under two names (a copied file): the name the signature gives first
         keys = sorted((k for k in self._known if k.fingerprint == key),
-                      key=lambda k: k.name != claimed)
+                      key=lambda k: k.name.casefold() != claimed.casefold())
         for info in keys:
             if verify_signature(parse_public(info.public), message, signature):
                 also = "" if info.name == claimed else f" (signed as {claimed!r})"
