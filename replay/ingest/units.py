@@ -176,8 +176,8 @@ def rescaled(events: Sequence[Any], worth: int, chip: int, unit: ev.Unit, sessio
     Raises:
         NotWholeChips: an amount that is not a whole number of the session's chips (never
             rounded), naming the hand and the amount.
-        LedgerError: the hand's smallest chip in play is larger than the session's chip and
-            not a whole number of them, naming both chips (in ``unit``'s currency).
+        ChipNotDivided: the hand's smallest chip in play is larger than the session's chip
+            and not a whole number of them, naming both chips (in ``unit``'s currency).
     """
     _chip_divides(events[0], worth, chip, unit, session)
     scale = _Scale(worth, chip, events[0].hand, session)
@@ -191,7 +191,7 @@ def _chip_divides(started: Any, worth: int, chip: int, unit: ev.Unit, session: s
     ``chip`` and no whole number of it (:func:`rescaled`).
 
     Raises:
-        LedgerError: naming the hand, both chips and what to do.
+        ChipNotDivided: naming the hand, both chips and what to do.
     """
     smallest = started.options.split.smallest_chip * worth
     if smallest <= chip or smallest % chip == 0:
@@ -204,7 +204,7 @@ def _chip_divides(started: Any, worth: int, chip: int, unit: ev.Unit, session: s
         return format_money(minor, places, currency)
 
     into = f"session {session}" if session else "the session"
-    raise LedgerError(
+    raise ChipNotDivided(
         f"its smallest chip in play is {money(smallest)}, larger than {into}'s chip of "
         f"{money(chip)} and not a whole number of them: the session's chips cannot divide its "
         f"pots as the table did (RULES.md §2.1); import it into a session whose chip divides "
@@ -214,6 +214,11 @@ def _chip_divides(started: Any, worth: int, chip: int, unit: ev.Unit, session: s
 
 def _code(currency: str) -> str:
     return currency_code(currency)
+
+
+class ChipNotDivided(LedgerError):
+    """A hand whose smallest chip in play is larger than its session's chip and not a whole
+    number of them (:func:`rescaled`): the same words for every such hand of a file."""
 
 
 class NotWholeChips(LedgerError):
