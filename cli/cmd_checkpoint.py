@@ -117,10 +117,14 @@ def key_new(name: str, keys_dir: str) -> None:
 @keys_option
 def key_list(keys_dir: str) -> None:
     """The keys of the key directory: name, fingerprint, private or public only."""
-    keys = _store(keys_dir).list()
+    store = _store(keys_dir)
+    keys, aliases = store.list(), store.aliases()
     for info in keys:
         kind = "private" if info.private else "public"
-        click.echo(f"{info.name}  {info.fingerprint}  {kind}  {info.public}")
+        also = ", ".join(repr(n) for n in aliases.get(info.name, []))
+        flag = (f"  (the same key is held as {also}: a key has one name here, the name its "
+                "signatures give; remove the copy's .pub file)") if also else ""
+        click.echo(f"{info.name}  {info.fingerprint}  {kind}  {info.public}{flag}")
     if not keys:
         click.echo(f"no keys in {keys_dir}")
 

@@ -138,6 +138,9 @@ def test_checkpoint_prints_one_line_and_appends_a_record(run, db: str, template)
     assert run("checkpoint", "-o", str(other)).exit_code == 0
     assert len(other.read_text().splitlines()) == 1
     assert len(Path(f"{db}.checkpoints").read_text().splitlines()) == 2
+    void = run("checkpoint", "-o", "/dev/null")  # a character device: written, not synced
+    assert void.exit_code == 0 and CHAT.fullmatch(void.output.strip())
+    assert len(Path(f"{db}.checkpoints").read_text().splitlines()) == 2
 
 
 def test_the_next_checkpoint_marks_only_the_rows_since(run, db: str, extended: Path) -> None:

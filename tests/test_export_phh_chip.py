@@ -81,9 +81,13 @@ def test_into_a_session_of_another_chip_value_converted_exactly_or_refused(
     code, out, err = user("--db", dime, "import", str(exported))
     assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in "
                               "the ledger; 30 rejected\n")
-    assert err.startswith(f"error: {exported}: its amounts are in a smaller unit than "
-                          "the session's chip of 10 minor units (hand s03-001: an amount of "
-                          "25)")
+    # a chip of 0.25 USD is no whole number of dimes: refused, not re-ruled in chips of 0.50
+    assert err == (f"error: {exported}: its smallest chip in play is 0.25 USD, larger than "
+                   "session s03's chip of 0.10 USD and not a whole number of them: the "
+                   "session's chips cannot divide its pots as the table did (RULES.md §2.1); "
+                   "import it into a session whose chip divides 0.25 USD, or with no session; "
+                   "nothing of the hand is imported (all 30 hands of the file, from s03-001 to "
+                   "s03-030: nothing of them was imported)\n")
 
 
 @pytest.mark.parametrize(("chip", "said"), [

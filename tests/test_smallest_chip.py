@@ -202,6 +202,34 @@ def test_unknown_cards_are_checked_against_splits_in_chips_in_play(
             in out)
 
 
+def test_a_quarter_hand_is_refused_by_a_dime_session(user, tmp_path: Path,  # noqa: ANN001
+                                                     db: str) -> None:
+    # Blinds 0.50/1.00: Cy calls, Ann folds, Bob checks: a pot of 2.50 chopped, 1.25 each by
+    # the rules (not whole dimes), and the mispaid 1.50/1.00, which a smallest chip in play of
+    # 0.50 (5 dimes, the least that is whole quarters and dimes) would pass as a split.
+    assert user("session", "open", "dimes", "--chip-value", "0.10", "--currency", "USD")[0] == 0
+    refusal = ("its smallest chip in play is 0.25 USD, larger than session dimes's chip of "
+               "0.10 USD and not a whole number of them: the session's chips cannot divide its "
+               "pots as the table did (RULES.md §2.1); import it into a session whose chip "
+               "divides 0.25 USD, or with no session; nothing of the hand is imported\n")
+    for paid in ("1.25, 1.25", "1.50, 1.00"):
+        path = phh(tmp_path / "d1.phh", hand="d1", paid=paid)
+        path.write_text(path.read_text(encoding="utf-8").replace(
+            "[0.25, 0.50, 0]", "[0.50, 1.00, 0]").replace("min_bet = 0.50", "min_bet = 1.00"),
+            encoding="utf-8")
+        code, out, err = user("import", "--session", "dimes", str(path))
+        assert (code, err) == (2, f"error: {path}:1, hand d1: {refusal}")
+        assert "1 rejected" in out
+    code, out, _ = user("sql", "SELECT count(*) AS n FROM events WHERE hand_id = 'd1'", "--json")
+    assert (code, json.loads(out)) == (0, [{"n": 0}])
+    # with no session it is its own quarters, the mispaid copy a discrepancy
+    assert user("import", str(path))[0] == 0
+    code, out, _ = user("replay", "--hand", "d1", "--json")
+    hand = json.loads(out)
+    assert code == 1 and hand["pots"][0]["awards"] == {"Bob": 5, "Cy": 5}
+    assert hand["recorded"] == {"Bob": 6, "Cy": 4}
+
+
 @pytest.mark.parametrize(("value", "said"), [
     ("0", "_split.smallest_chip = 0 is not at least one chip of the hand"),
     ("0.001", "_split.smallest_chip: amount 0.001 has more decimal places than the hand's "

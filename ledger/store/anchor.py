@@ -159,7 +159,7 @@ def _signature(
         old = keys.check(point.key, claimed, point.message(full, older=True), point.signature)
         if old.status == "good":
             checked, older = old, " (a signature of the older form: the name is not covered)"
-    if checked.status == "good" and checked.signer != claimed:
+    if checked.status == "good" and (checked.signer or "").casefold() != claimed.casefold():
         return "bad", None, (
             f"signed as {claimed!r} with the key named {checked.signer!r} here: a checkpoint "
             "names its signer by its key's name (the name altered, or the key held here under "

@@ -37,6 +37,7 @@ import binascii
 import json
 import os
 import re
+import stat
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -174,7 +175,7 @@ def take(
     if sign is not None:
         if keys is None:
             raise LedgerError("signing a checkpoint needs a key directory")
-        point = replace(point, signer=sign)
+        point = replace(point, signer=keys.held_name(sign))  # the name as held, any case
         fingerprint, signature = keys.sign(sign, point.message())
         point = replace(point, key=fingerprint, signature=signature)
     if target is not None:
@@ -183,11 +184,14 @@ def take(
 
 
 def _append(path: Path, line: str) -> None:
+    """Append ``line`` to ``path`` and sync it to disk when it is a file (a character device
+    or pipe, ``/dev/null`` or ``/dev/stdout``, takes the line unsynced: it cannot be)."""
     try:
         with path.open("a", encoding="utf-8") as file:
             file.write(line + "\n")
             file.flush()
-            os.fsync(file.fileno())
+            if stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                os.fsync(file.fileno())
     except OSError as e:
         raise LedgerError(f"cannot write the checkpoints file {path}: {e}") from e
 

@@ -184,15 +184,35 @@ class KeyStore:
         self._pub(name).write_text(public_text(public) + "\n", encoding="ascii")
         return KeyInfo(name, fingerprint(public), public_text(public), False)
 
+    def held_name(self, name: str) -> str:
+        """The name the directory holds the key ``name`` under, matched whatever its case as
+        :meth:`new` and :meth:`add` keep names unique (``FLOOR`` finds ``floor``); ``name``
+        itself when the directory holds no such key (the lookup that follows says so).
+
+        Raises:
+            MalformedInput: a bad name.
+        """
+        check_name(name)
+        if self._pub(name).exists() or self._key(name).exists():
+            return name
+        folded = name.casefold()
+        try:
+            held = sorted({p.stem for p in self.directory.iterdir()
+                           if p.suffix in (".pub", ".key") and p.stem.casefold() == folded
+                           and NAME_PATTERN.fullmatch(p.stem)})
+        except OSError:
+            return name
+        return held[0] if held else name
+
     def info(self, name: str) -> KeyInfo:
-        """The key ``name``.
+        """The key ``name`` (whatever its case: :meth:`held_name`).
 
         Raises:
             MalformedInput: a bad name.
             NotFound: no such key in the directory.
             LedgerError: its public key file is damaged.
         """
-        check_name(name)
+        name = self.held_name(name)
         try:
             text = self._pub(name).read_text(encoding="ascii")
         except FileNotFoundError:
@@ -212,14 +232,31 @@ class KeyStore:
         names = sorted(p.stem for p in self.directory.glob("*.pub"))
         return [self.info(n) for n in names if NAME_PATTERN.fullmatch(n)]
 
-    def sign(self, name: str, message: bytes) -> tuple[str, str]:
-        """Sign ``message`` with the private key ``name``: (fingerprint, base64url signature).
+    def aliases(self) -> dict[str, list[str]]:
+        """Every key held here under more than one name (a ``.pub`` file copied, which
+        :meth:`add` refuses): each of those names -> the other names of the same key, sorted.
+        Such a key's signatures are checked against the name they give (:meth:`check`).
 
         Raises:
+            LedgerError: a damaged public key file in the directory.
+        """
+        names: dict[str, list[str]] = {}
+        for info in self.list():
+            names.setdefault(info.public, []).append(info.name)
+        return {n: [o for o in held if o != n]
+                for held in names.values() if len(held) > 1 for n in held}
+
+    def sign(self, name: str, message: bytes) -> tuple[str, str]:
+        """Sign ``message`` with the private key ``name`` (whatever its case:
+        :meth:`held_name`; a signature names its signer by the held name):
+        (fingerprint, base64url signature).
+
+        Raises:
+            MalformedInput: a bad name.
             NotFound: no private key ``name`` here.
             LedgerError: the key file is readable by others, or damaged.
         """
-        path = self._key(check_name(name))
+        path = self._key(self.held_name(name))
         try:
             mode = path.stat().st_mode
             data = path.read_bytes()
@@ -249,7 +286,9 @@ class KeyStore:
         """
         if self._known is None:
             self._known = self.list()
-        keys = [k for k in self._known if k.fingerprint == key]
+        # a key held under two names (a copied file): the name the signature gives first
+        keys = sorted((k for k in self._known if k.fingerprint == key),
+                      key=lambda k: k.name.casefold() != claimed.casefold())
         for info in keys:
             if verify_signature(parse_public(info.public), message, signature):
                 also = "" if info.name == claimed else f" (signed as {claimed!r})"
@@ -257,7 +296,7 @@ class KeyStore:
         if keys:
             return Checked("bad", None,
                            f"the signature does not verify with key {keys[0].name!r}: altered")
-        if any(k.name == claimed for k in self._known):
+        if any(k.name.casefold() == claimed.casefold() for k in self._known):
             return Checked("bad", None, f"signed as {claimed!r} with key {key}, not with the "
                                         f"key {claimed!r} has here")  # fmt: skip
         return Checked("unknown", None, f"signed by an unknown key {key} (as {claimed!r}): "

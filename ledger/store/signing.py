@@ -104,6 +104,7 @@ def sign(hand: str, event: Any, keys: KeyStore, name: str, before: Sequence[Any]
     if not isinstance(event, SIGNABLE):
         raise MalformedEvent(f"only corrections and voids are signed, not {event.type}",
                              hand=hand)
+    name = keys.held_name(name)  # the name the key is held under, whatever case was given
     key, value = keys.sign(name, message(hand, event, before))
     return event.model_copy(update={"signature": EventSignature(
         signer=name, key=key, value=value, binds="hand")})

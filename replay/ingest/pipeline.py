@@ -768,7 +768,7 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
     whether the ledger has them closed, found so far (kept across the chunks of one file).
     ``once``: ``batches`` are the whole file's, and when every hand of it is refused for the
     same reason (a currency, tournament chips), that is one :class:`SameForHands` error."""
-    from replay.ingest.units import NotWholeChips, SessionUnit, to_session
+    from replay.ingest.units import ChipNotDivided, NotWholeChips, SessionUnit, to_session
     from replay.sessions import session_state
 
     batches, errors = refuse_closed(ledger, read, batches, errors, closed)
@@ -807,7 +807,8 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
             check_signed_unconverted(read, b, converted, unit(b.session))
             b = b.with_events(converted)
         out.append(b)
-    if once and len(wrong) > 1 and len(wrong) == tried and len({e.message for e in wrong}) == 1:
+    if len(wrong) > 1 and len(wrong) == tried and len({e.message for e in wrong}) == 1 and (
+            once or all(isinstance(e, ChipNotDivided) for e in wrong)):
         wrong = [SameForHands(wrong)]  # one cause for the whole file: said once
     elif len(wrong) > 1 and len(wrong) == tried and all(
             isinstance(e, NotWholeChips) for e in wrong):  # the file's unit is not the session's

@@ -20,7 +20,7 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError
-from ledger.model.money import currency_code, minor_units
+from ledger.model.money import currency_code, format_money, minor_units
 
 
 @dataclass(frozen=True)
@@ -197,18 +197,57 @@ def rescaled(events: Sequence[Any], worth: int, chip: int, unit: ev.Unit, sessio
     in chips of 0.25 USD into chips of 0.05: 5 of them; a hand in cents into chips of 0.05:
     1), so its split pots are divided as the table divided them.
 
+    A hand whose smallest chip in play is larger than the new chip and no whole number of it
+    (0.25 USD into chips of 0.10) is refused: no number of the new chips is worth it, and
+    the least that is whole chips of both (0.50) would divide its pots in a chip the table
+    never used (RULES.md §2.1).
+
     Raises:
         NotWholeChips: an amount that is not a whole number of the session's chips (never
             rounded), naming the hand and the amount.
+        ChipNotDivided: the hand's smallest chip in play is larger than the session's chip
+            and not a whole number of them, naming both chips (in ``unit``'s currency).
     """
+    _chip_divides(events[0], worth, chip, unit, session)
     scale = _Scale(worth, chip, events[0].hand, session)
     out = [e.model_copy(update=_amounts(e, scale)) for e in events]
     out[0] = out[0].model_copy(update={"unit": unit})
     return [ev.parse_event(e.model_dump(mode="json")) for e in out]  # validated again
 
 
+def _chip_divides(started: Any, worth: int, chip: int, unit: ev.Unit, session: str) -> None:
+    """Refuse ``started``'s hand when its smallest chip in play, in minor units, is larger than
+    ``chip`` and no whole number of it (:func:`rescaled`).
+
+    Raises:
+        ChipNotDivided: naming the hand, both chips and what to do.
+    """
+    smallest = started.options.split.smallest_chip * worth
+    if smallest <= chip or smallest % chip == 0:
+        return
+    currency = unit.currency or ""
+    iso = minor_units(_code(currency)) if currency else None
+    places = 2 if iso is None else iso
+
+    def money(minor: int) -> str:
+        return format_money(minor, places, currency)
+
+    into = f"session {session}" if session else "the session"
+    raise ChipNotDivided(
+        f"its smallest chip in play is {money(smallest)}, larger than {into}'s chip of "
+        f"{money(chip)} and not a whole number of them: the session's chips cannot divide its "
+        f"pots as the table did (RULES.md §2.1); import it into a session whose chip divides "
+        f"{money(smallest)}, or with no session; nothing of the hand is imported",
+        hand=started.hand)
+
+
 def _code(currency: str) -> str:
     return currency_code(currency)
+
+
+class ChipNotDivided(LedgerError):
+    """A hand whose smallest chip in play is larger than its session's chip and not a whole
+    number of them (:func:`rescaled`): the same words for every such hand of a file."""
 
 
 class NotWholeChips(LedgerError):
