@@ -172,10 +172,9 @@ def export(obj: Context, fmt: str, out: str, hands: tuple[str, ...]) -> None:
     if fmt in ("parquet", "csv") and out == "-" and len(hands) == 1:
         out, hands = hands[0], ()  # `export --format parquet DIR`
     tables = fmt in ("parquet", "csv")
-    done = write(obj.db, fmt, list(hands), None if out == "-" else Path(out), render.note)
-    if isinstance(done, str):
-        click.echo(done, nl=False)
-    else:
+    done = write(obj.db, fmt, list(hands), None if out == "-" else Path(out), render.note,
+                 lambda text: click.echo(text, nl=False))
+    if out != "-":
         click.echo(f"wrote {len(done)} files to {out}" if tables else f"wrote {out}")
 
 

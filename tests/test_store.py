@@ -199,6 +199,19 @@ def test_stored_streams_in_pages(filled: Ledger, monkeypatch: pytest.MonkeyPatch
     assert filled.verify().ok
 
 
+def test_stored_goes_over_positions_no_row_holds(filled: Ledger,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pages are ranges of positions (3 here): the ranges rows 4-12 held, deleted, hold none,
+    and rows moved before the first (-2) and to the last position a BIGINT holds are read in
+    their place, each row once."""
+    monkeypatch.setattr(store, "_PAGE", 3)
+    sql(filled, "DELETE FROM events WHERE position BETWEEN 4 AND 12")
+    sql(filled, "UPDATE events SET position = -2 WHERE position = 13")
+    sql(filled, "UPDATE events SET position = 9223372036854775807 WHERE position = 20")
+    assert [s.position for s in filled.stored()] == [-2, 1, 2, 3, *range(14, 20),
+                                                     9223372036854775807]
+
+
 # ------------------------------------------------------------------------- all or nothing
 
 

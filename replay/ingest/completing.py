@@ -279,7 +279,7 @@ def _as_session_says(ledger: Any, started: Any) -> Any:
     conversion wrote its unit as whole dollars for a chip of a cent
     (:func:`replay.ingest.units.as_chip_says`), or its unit names no currency (a hand played
     live in a session whose chip is money), as its export alone now writes it
-    (:func:`replay.ingest.export.export_text`)."""
+    (:func:`replay.ingest.export.export_chunks`)."""
     from replay.ingest.export import session_chip
     from replay.ingest.units import as_chip_says
 

@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from ledger.model.errors import LedgerError, MalformedInput
+from ledger.store.signing import binds_hand
 from ledger.store.streams import hand_streams, load_hand
+
+_COPY = 1 << 20  # characters a read when the spooled export is copied out
 
 
 def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
-           note: Callable[[str], None]) -> str | list[Path]:
+           note: Callable[[str], None], write: Callable[[str], None] | None = None
+           ) -> list[Path]:
     """``fmt`` ``jsonl`` or ``phh``: the hands (all, or ``hands``) of the ledger at ``path``
-    as text, returned when ``out`` is None, else written to ``out`` (returns ``[out]``).
+    as text, written to ``out`` (returns ``[out]``) or, when ``out`` is None, given to
+    ``write`` a piece at a time (returns ``[]``), once the whole text is made
+    (:func:`export_chunks`; memory stays flat, the text is spooled to a temporary file).
     JSON lines keep a hand still being played as far as it was played, marked by the file's
     closing line (:mod:`ledger.formats.jsonl.lines`), and ``note`` names those hands.
     ``parquet`` or ``csv``: the events and every derived table and view, caught up first, as
@@ -22,8 +30,9 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
     the hands still in play (their chips put in, nothing paid yet). The ledger is only read.
 
     Raises:
-        LedgerError: ``parquet``/``csv`` without a directory; NotFound: no ledger, or a named
-            hand it does not hold.
+        LedgerError: ``parquet``/``csv`` without a directory, or text with neither ``out`` nor
+            ``write``; NotFound: no ledger, or a named hand it does not hold; as
+            :func:`export_chunks` (nothing written).
     """
     from ledger.store.store import Ledger
 
@@ -40,82 +49,132 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
                  "(their chips in the pot counted as put in, nothing as paid until each "
                  f"ends): {', '.join(playing)}")
         return written
+    if out is None and write is None:
+        raise LedgerError(f"--format {fmt} needs a file to write to, or standard output")
     said: list[str] = []  # the notes, given once the export is written (not before a refusal)
-    with Ledger(path, read_only=True) as ledger:
-        text = export_text(ledger, fmt, hands, said.append)
-    if out is not None:
-        out.write_text(text, encoding="utf-8")
+    # The text is spooled to a temporary file as it is made, a hand or a row at a time, and
+    # copied out once whole: memory stays flat however large the ledger (a 100,000-hand
+    # export held about 2.7 GB as one string, bench/PROFILE.md), and a refusal met on the way
+    # (a hand PHH cannot hold, a payload that does not parse) still writes nothing.
+    with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as spool:
+        with Ledger(path, read_only=True) as ledger:
+            for chunk in export_chunks(ledger, fmt, hands, said.append):
+                spool.write(chunk)
+        spool.seek(0)
+        if out is not None:
+            with open(out, "w", encoding="utf-8") as f:
+                shutil.copyfileobj(spool, f, _COPY)
+        elif write is not None:
+            while chunk := spool.read(_COPY):
+                write(chunk)
     for line in said:
         note(line)
-    return text if out is None else [out]
+    return [] if out is None else [out]
 
 
-def export_text(ledger: Any, fmt: str, hands: Sequence[str],
-                note: Callable[[str], None] | None = None) -> str:
-    """All hands (or ``hands``) as JSON lines or PHH text. JSON lines: a hand still being
-    played ends the file with the closing line naming it (see :func:`export`). ``note`` gets
-    one line naming such hands (PHH: that an import ends them ``incomplete`` in another
-    ledger). A hand named twice is written once (a file holds each hand once: an import
-    refuses a repeat)."""
+def export_chunks(ledger: Any, fmt: str, hands: Sequence[str],
+                  note: Callable[[str], None] | None = None) -> Iterator[str]:
+    """All hands (or ``hands``) as JSON lines or PHH text, in pieces (a row's line, a hand's
+    text) made as the ledger is read in position order: joined, the file. JSON lines: a hand
+    still being played ends the file with the closing line naming it (see :func:`export`).
+    ``note`` gets one line naming such hands (PHH: that an import ends them ``incomplete`` in
+    another ledger). A hand named twice is written once (a file holds each hand once: an
+    import refuses a repeat).
+
+    Raises:
+        NotFound: a named hand the ledger does not hold; MalformedEvent: a stored payload
+            that does not parse; MalformedInput: a hand PHH cannot hold (:func:`_phh_texts`).
+    """
     hands = list(dict.fromkeys(hands))
     if fmt == "jsonl":
-        from ledger.formats.jsonl import closing_line, write_jsonl
+        from ledger.formats.jsonl import closing_line, iter_jsonl
 
-        rows = []
+        rows: Iterable[tuple[str, int, Any]]
         if not hands:
             # a session stream's rows are written under the session's name (ledger.formats.jsonl)
-            rows = [(r.stream if r.hand_id is not None else r.session or r.stream, r.seq,
-                     r.event) for r in ledger.stored()]
+            rows = ((r.stream if r.hand_id is not None else r.session or r.stream, r.seq,
+                     r.event) for r in ledger.stored())
+            signed = _signed_streams(ledger)
         else:
-            for hand, _, events in hand_streams(ledger, hands):
-                rows.extend((hand, i, e) for i, e in enumerate(events, 1))
-        text = write_jsonl(_as_sessions_say(ledger, rows, note, alone=bool(hands)))
+            rows = [(hand, i, e) for hand, _, events in hand_streams(ledger, hands)
+                    for i, e in enumerate(events, 1)]
+            signed = {stream for stream, _, e in rows if binds_hand(e)}
+        count = 0
+        for line in iter_jsonl(_as_sessions_say(ledger, rows, signed, note,
+                                                     alone=bool(hands))):
+            count += 1
+            yield line
         playing = in_play(ledger, hands)
         if not playing:
-            return text
+            return
         if note is not None:
             named = ", ".join(f"{hand} (to seq {seq})" for hand, seq in playing.items())
             note(f"note: {len(playing)} hand(s) still in play, exported as played so far and "
                  f"named in the file's last line (importing it lets `act` go on): {named}")
-        return text + closing_line(playing, len(rows))
+        yield closing_line(playing, count)
+        return
     playing = in_play(ledger, hands) if note is not None else {}
     if playing:
         note(f"note: {len(playing)} hand(s) still in play, written as played so far: PHH "
              "cannot say a hand goes on, so importing it ends them incomplete (every chip "
              "back) in a ledger that does not hold them in play (this one adds nothing); "
              f"--format jsonl keeps them in play: {', '.join(playing)}")
-    texts, left_out = _phh_texts(ledger, hands)
+    left_out: list[str] = []
+    yield from _phhs(_phh_texts(ledger, hands, left_out))
     if left_out and note is not None:  # a void counts for nothing: the books are the same
         note(f"note: {len(left_out)} voided hand(s) left out: PHH cannot say a hand was "
              f"voided (--format jsonl can): {', '.join(left_out)}")
-    if len(texts) == 1:
-        return texts[0]
-    from ledger.formats.phh.read import write_phhs
-
-    return write_phhs(texts)
 
 
-def _phh_texts(ledger: Any, hands: Sequence[str]) -> tuple[list[str], list[str]]:
-    """``(texts, left out)``: each hand (all, or ``hands``) as PHH text, a hand that names no
-    currency in its session's chip (:func:`session_chip`), and the voided hands PHH cannot
-    hold, left out of a whole export.
+def _phhs(texts: Iterable[str]) -> Iterator[str]:
+    """The pieces of one file of the PHH ``texts``: a lone hand's text as it is, several as a
+    ``.phhs`` file (:func:`ledger.formats.phh.write.write_phhs`'s text, made a hand at a
+    time; the first is held until a second shows there are several)."""
+    first: str | None = None
+    k = 0
+    for k, text in enumerate(texts, 1):
+        if k == 1:
+            first = text
+            continue
+        if k == 2:
+            yield f"[1]\n{first}"
+        yield f"\n[{k}]\n{text}"
+    if first is not None and k == 1:
+        yield first
+
+
+def _signed_streams(ledger: Any) -> set[str]:
+    """The streams, as JSON lines name them, that hold an event whose signature binds the
+    hand's rows (:func:`ledger.store.signing.binds_hand`): looked for among the ledger's
+    corrections and voids, the events that carry a signature."""
+    from ledger.model.events import parse_stored
+
+    rows = ledger.query("SELECT stream, hand_id, session, type, payload FROM events"
+                        " WHERE type IN ('correction', 'hand_voided') ORDER BY position")
+    return {stream if hand_id is not None else session or stream
+            for stream, hand_id, session, type_, payload in rows
+            if binds_hand(parse_stored(type_, payload))}
+
+
+def _phh_texts(ledger: Any, hands: Sequence[str], left_out: list[str]) -> Iterator[str]:
+    """Each hand (all, or ``hands``) as PHH text in ledger order, a hand that names no
+    currency in its session's chip (:func:`session_chip`); the voided hands PHH cannot hold
+    are left out of a whole export and added to ``left_out``.
 
     Raises:
         MalformedInput: a hand PHH cannot hold, named or not voided.
     """
-    texts, left_out = [], []
     chips: dict[str | None, Any] = {None: None}  # each session's chip, looked up once
     for hand, _, events in hand_streams(ledger, hands):
         session = events[0].session if events and events[0].type == "hand_started" else None
         if session not in chips:
             chips[session] = session_chip(ledger, session)
         try:
-            texts.append(phh_text(_as_session_says(events, chips[session]), chips[session]))
+            yield phh_text(_as_session_says(events, chips[session]), chips[session])
         except MalformedInput:
             if hands or not _voided(events):  # named, or its chips count: refused, saying why
                 raise
             left_out.append(hand)
-    return texts, left_out
 
 
 def _as_session_says(events: list[Any], chip: Any) -> list[Any]:
@@ -130,29 +189,28 @@ def _as_session_says(events: list[Any], chip: Any) -> list[Any]:
     return events if started is events[0] else [started, *events[1:]]
 
 
-def _as_sessions_say(ledger: Any, rows: list[tuple[str, int, Any]],
+def _as_sessions_say(ledger: Any, rows: Iterable[tuple[str, int, Any]], signed: set[str],
                      note: Callable[[str], None] | None, *, alone: bool = False
-                     ) -> list[tuple[str, int, Any]]:
+                     ) -> Iterator[tuple[str, int, Any]]:
     """The JSON-lines ``rows`` ``(stream, seq, event)`` with each hand's ``hand_started`` as
     its session's chip says it (:func:`_as_session_says`: a cent, never a whole dollar), so a
-    ledger that imports the file counts the same money. ``alone``: the rows are hands named
-    without their sessions' rows (``export --format jsonl HAND``), so a hand that names no
-    currency in a session whose chip is money (played live with ``hand start --session``: its
-    chips are the session's) is written with that chip as its unit (a 0.25 USD chip:
-    ``{"currency": "USD", "minor_per_chip": 25}``), as its PHH export writes ``_chip``
-    (README, "Chips of different values"); a whole export carries the session's rows, which
-    say it, and writes the hand as stored. A signature that binds such a hand's rows holds
-    in either unit (:func:`ledger.store.signing.same_hand_units`). A hand an earlier
-    conversion stored in whole dollars with a signature that binds its rows
-    (:func:`ledger.store.signing.binds_hand`: their unit and rake too) is written as stored,
-    its signature good, and ``note`` names it and what its chips read as elsewhere (its PHH
-    export is written in the session's money)."""
-    from ledger.store.signing import binds_hand
+    ledger that imports the file counts the same money; given on as they come. ``alone``:
+    the rows are hands named without their sessions' rows (``export --format jsonl HAND``),
+    so a hand that names no currency in a session whose chip is money (played live with
+    ``hand start --session``: its chips are the session's) is written with that chip as its
+    unit (a 0.25 USD chip: ``{"currency": "USD", "minor_per_chip": 25}``), as its PHH export
+    writes ``_chip`` (README, "Chips of different values"); a whole export carries the
+    session's rows, which say it, and writes the hand as stored. A signature that binds such
+    a hand's rows holds in either unit (:func:`ledger.store.signing.same_hand_units`). A hand
+    of ``signed`` (streams with a signature that binds its rows,
+    :func:`ledger.store.signing.binds_hand`: their unit and rake too) that an earlier
+    conversion stored in whole dollars is written as stored, its signature good, and
+    ``note`` names it and what its chips read as elsewhere (its PHH export is written in the
+    session's money), once the rows are through."""
     from replay.ingest.units import earlier_conversion
 
-    signed = {stream for stream, _, e in rows if binds_hand(e)}
     chips: dict[str, Any] = {}
-    out, kept = [], []
+    kept = []
     for stream, seq, e in rows:
         if e.type == "hand_started" and e.session is not None:
             if e.session not in chips:
@@ -165,14 +223,13 @@ def _as_sessions_say(ledger: Any, rows: list[tuple[str, int, Any]],
                     kept.append(f"{e.hand} ({e.session}: chips of {_worth(chip)})")
             else:
                 e = _as_session_says([e], chip)[0]
-        out.append((stream, seq, e))
+        yield stream, seq, e
     if kept and note is not None:
         note(f"note: {len(kept)} hand(s) written with the unit stored, whole "
              "chips of their currency, though their sessions' chips are worth less: a "
              "signature binds each hand's rows, unit too, so a ledger without the session "
              "counts them as written (--format phh writes them in the session's money): "
              + ", ".join(kept))
-    return out
 
 
 def _worth(chip: Any) -> str:
