@@ -202,10 +202,11 @@ def import_paths(
         from replay.ingest.pokernow import check_statement, statement_session
 
         log = check_statement(Path(pn_ledger), paths)
+        into = statement_session(ledger, Path(pn_ledger), log, session)  # its game's session
         if not closed:
             from replay.ingest.closed import refuse_statement
 
-            refuse_statement(ledger, Path(pn_ledger), statement_session(log, session))
+            refuse_statement(ledger, Path(pn_ledger), into)
     report = ImportReport(session=session)
     files, report.errors, report.notes = expand(
         paths, None if pn_ledger is None else Path(pn_ledger))
