@@ -189,7 +189,9 @@ def import_paths(
     Raises:
         MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`); a
             ``pn_ledger`` without exactly one PokerNow log among ``paths``
-            (:func:`replay.ingest.pokernow.check_statement`); NotFound, LedgerError:
+            (:func:`replay.ingest.pokernow.check_statement`), or with ``session`` naming
+            another session than the one holding its log's game
+            (:func:`replay.ingest.pokernow.statement_session`); NotFound, LedgerError:
             ``session`` is not open and no file could open it (:func:`_check_session_first`),
             or (without ``closed``) ``pn_ledger`` goes to a closed session
             (:func:`replay.ingest.closed.refuse_statement`). Nothing is imported then.
