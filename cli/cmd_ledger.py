@@ -30,7 +30,8 @@ def init(obj: Context) -> None:
 @click.option("--strict", is_flag=True, help="Reject a whole file when any hand in it is bad.")
 @click.option("--session", default=None, help="Append the hands to this session, in file order.")
 @click.option("--ledger", "pn_ledger", default=None, type=click.Path(exists=True),
-              help="A PokerNow ledger CSV to compare with the imported game.")
+              help="A PokerNow ledger CSV to compare with the imported game (stored in "
+                   "the session that holds the game).")
 @click.option("--closed", is_flag=True,
               help="Record it though the session is closed: a file going on with a hand the "
                    "ledger holds (a longer export completing a cut-off hand, corrections and "

@@ -122,20 +122,40 @@ def _unit(currencies: set[str], decimals: set[str], money: bool,
 
 def _mixed_money(places: MoneyPlaces, hint: tuple[str, list[str]]) -> LedgerError:
     """The refusal of money of different currencies or decimals: the units and where each is
-    (``friday: USD, 2 decimals; (no session): EUR, 2 decimals``) and what can be read
-    instead; with hands of no session, no ``--session`` reads them apart (README, "Chips of
-    different values do not add up")."""
+    (``friday: USD, 2 decimals; (no session): EUR, 2 decimals``; a session of no currency as
+    ``session list --json`` gives it, ``thu: no currency, 2 decimals`` beside ``fri: plain
+    chips, no currency``) and what can be read instead; with hands of no session, no
+    ``--session`` reads them apart (README, "Chips of different values do not add up").
+    When only sessions of no currency differ from the one currency named (or none is), it
+    also says how to give their chips a worth in it (``session set``)."""
     listing = "; ".join(
-        f"{', '.join(s or '(no session)' for s in where)}: "
-        + (f"{currency}, {decimals} decimals" if currency else "plain chips, no currency")
+        f"{', '.join(s or '(no session)' for s in where)}: {_money_unit_text(decimals, currency)}"
         for (decimals, currency), where in places.items())
     loose = any(None in where for where in places.values())
     named = any(s is not None for where in places.values() for s in where)
     advice = hint[0] if not loose else (
         "hands of no session have no session to name with --session; "
         + " ".join(hint[1][:2] if named else hint[1][:1]))
+    currencies = {c for _, c in places if c}
+    if not loose and len(currencies) <= 1 and any(c is None for _, c in places):
+        currency = next(iter(currencies), "C")
+        advice += (", or give each session of no currency its chip's worth in "
+                   f"{currency if currencies else 'one currency'} (`handledger session set S "
+                   f"--chip-value V --currency {currency}`)")
     return LedgerError(f"the {'hands read' if loose else 'sessions'} use different currencies "
                        f"or decimals{f' ({listing})' if listing else ''}: {advice}")
+
+
+def _money_unit_text(decimals: int, currency: str | None) -> str:
+    """A money unit as the refusal of mixed money names it, what ``session list --json``
+    gives as ``currency`` and ``decimals``.
+
+    >>> _money_unit_text(2, "USD"), _money_unit_text(2, None), _money_unit_text(0, None)
+    ('USD, 2 decimals', 'no currency, 2 decimals', 'plain chips, no currency')
+    """
+    if currency:
+        return f"{currency}, {decimals} decimals"
+    return f"no currency, {decimals} decimals" if decimals else "plain chips, no currency"
 
 
 def _money_places(con: Any, session: str | None) -> MoneyPlaces:

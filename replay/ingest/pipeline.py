@@ -211,7 +211,9 @@ def import_paths(
     Raises:
         MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`); a
             ``pn_ledger`` without exactly one PokerNow log among ``paths``
-            (:func:`replay.ingest.pokernow.check_statement`); NotFound, LedgerError:
+            (:func:`replay.ingest.pokernow.check_statement`), or with ``session`` naming
+            another session than the one holding its log's game
+            (:func:`replay.ingest.pokernow.statement_session`); NotFound, LedgerError:
             ``session`` is not open and no file could open it (:func:`_check_session_first`),
             or (without ``closed``) ``pn_ledger`` goes to a closed session
             (:func:`replay.ingest.closed.refuse_statement`). Nothing is imported then.
@@ -224,10 +226,11 @@ def import_paths(
         from replay.ingest.pokernow import check_statement, statement_session
 
         log = check_statement(Path(pn_ledger), paths)
+        into = statement_session(ledger, Path(pn_ledger), log, session)  # its game's session
         if not closed:
             from replay.ingest.closed import refuse_statement
 
-            refuse_statement(ledger, Path(pn_ledger), statement_session(log, session))
+            refuse_statement(ledger, Path(pn_ledger), into)
     report = report if report is not None else ImportReport(session=session)
     files, report.errors, report.notes = expand(
         paths, None if pn_ledger is None else Path(pn_ledger))

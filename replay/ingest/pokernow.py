@@ -48,19 +48,51 @@ def check_statement(statement: Path, files: Sequence[Path]) -> Path:
     return logs[0]
 
 
-def statement_session(log: Path, session: str | None) -> str:
-    """The session a ledger statement given with the PokerNow log ``log`` goes to: ``session``
-    (``import --session``), else the log's own (:func:`ledger.formats.pokernow.log.
-    default_session`)."""
+def statement_default(log: Path, session: str | None) -> str:
+    """The session a ledger statement given with the PokerNow log ``log`` goes to when the
+    ledger does not hold its game: ``session`` (``import --session``), else the log's own
+    (:func:`ledger.formats.pokernow.log.default_session`)."""
     from ledger.formats.pokernow.log import default_session
 
     return session or default_session(log)
 
 
+def statement_session(ledger: Any, statement: Path, log: Path, session: str | None) -> str:
+    """The session a ledger statement ``statement`` given with the PokerNow log ``log`` goes
+    to: the session the ledger holds the log's game in, found as the import of the log finds
+    it (:func:`replay.ingest.pipeline.game_session`: its first hand, else an entry of the
+    game, whatever the file is named now), else ``session`` (``import --session``), else the
+    log's own name (:func:`ledger.formats.pokernow.log.default_session`): the session the
+    import of the log makes (FORMATS.md §2: a statement is one game's).
+
+    Raises:
+        MalformedInput: ``session`` is given and the ledger holds the log's game in another
+            session (the log's import refuses it too: its buy-ins would count twice), naming
+            the statement, both sessions and what to do; nothing is imported.
+    """
+    from ledger.formats.pokernow.importer import PokerNowImporter
+    from replay.ingest.pipeline import game_session
+
+    try:
+        read = PokerNowImporter().read(log, session=session)
+    except (LedgerError, OSError):  # the log's own import says what is wrong with it
+        return statement_default(log, session)
+    stored = game_session(ledger, read)
+    if stored is None:
+        return statement_default(log, session)
+    if session is not None and stored != session:
+        raise MalformedInput(
+            f"--ledger {statement}: its log's game is in the ledger in session {stored}, not "
+            f"{session}: import the statement with its log without --session (or with "
+            f"--session {stored}); nothing was imported")
+    return stored
+
+
 def import_statement(ledger: Any, statement: Path, files: Sequence[Path], session: str | None,
                      report: Any, *, closed: bool = False) -> None:
     """Append PokerNow's ledger CSV ``statement`` as a ``platform_ledger`` event to the session
-    of the one PokerNow log among ``files`` (its ``--session`` or default name); amounts as the
+    of the one PokerNow log among ``files`` (:func:`statement_session`: the session holding
+    its game, whatever the log's file is named now); amounts as the
     CSV gives them, the game's chips (cents in a cents game). The latest statement is the one
     in force (the audit compares it): the statement in force given again adds nothing; any
     other (a corrected one, or an earlier one given again after it) is appended and in force
@@ -77,7 +109,11 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
         report.errors.append(f"--ledger {statement}: give exactly one PokerNow log with it "
                              f"({len(logs)} given)")
         return
-    name = statement_session(logs[0], session)
+    try:
+        name = statement_session(ledger, statement, logs[0], session)
+    except LedgerError as exc:
+        report.errors.append(str(exc))
+        return
     try:
         rows = read_pokernow_ledger(statement, zero_sum=False)
         if not rows:
