@@ -65,7 +65,7 @@ def test_a_bet_below_the_minimum_refuses_the_hands_after_it(tmp_path: Path) -> N
     code, out, err = one_shot(db, "import", str(log))
     assert (code, out) == (2, "imported 29 hand(s) (857 events) from 1 file(s); 0 already in "
                               "the ledger; 23 rejected\n")  # its session_opened too
-    assert err.splitlines(keepends=True)[1:] == [
+    assert err.splitlines(keepends=True) == [
         f"error: {log}:386, hand {hand}, action 'bet_raise by Bq7QhNKAYJ': raise to 50 is "
         "below the minimum 200\n", _follow(log, 386, hand, 30, 31)]
     assert one_shot(db, "import", "--session", log.stem, str(VK)) == (0, FIXED29, "")
@@ -101,7 +101,7 @@ def test_a_quit_after_a_refused_hand_does_not_refuse_the_file(tmp_path: Path) ->
     code, out, err = one_shot(db, "import", "--session", "thu", str(log))
     assert (code, out) == (2, "imported 20 hand(s) (662 events) from 1 file(s); 0 already in "
                               "the ledger; 32 rejected\n")
-    assert err.splitlines(keepends=True)[1:] == [
+    assert err.splitlines(keepends=True) == [
         f"error: {log}:541, hand {hand}, action '\"Aab Ovwsi @ gKyQzJRs7T\" calls 150': calls "
         "150 but the bet is 50\n", _follow(log, 554, hand, 21, 22)]
     assert one_shot(db, "import", "--session", "thu", str(VK)) == (0, FIXED20, "")
