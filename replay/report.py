@@ -193,9 +193,11 @@ class SeriesReport:
     @property
     def finding_kinds(self) -> list[tuple[str, int]]:
         """``(kind, how many)`` of every finding of the audit, in the sessions and outside
-        them, by kind."""
+        them, by kind: each once (the entry of the hands of no session holds the same
+        findings as :attr:`findings`)."""
         kinds: dict[str, int] = {}
-        for f in [*(f for s in self.sessions for f in s.findings), *self.findings]:
+        named = (f for s in self.sessions if s.name is not None for f in s.findings)
+        for f in [*named, *self.findings]:
             kinds[f.kind] = kinds.get(f.kind, 0) + 1
         return sorted(kinds.items())
 
