@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SHARED
 from tests.test_report import ok
 
 
@@ -21,3 +21,24 @@ def test_findings_of_hands_of_no_session_count_once(tmp_path: Path) -> None:
     assert '<a href="#audit">Audit (2)</a>' in index
     assert re.search(r'✗ 2 finding\(s\)</span>: <span class="kind">payout</span> 2\.', index)
     assert "finding(s)</span>: <span class=\"kind\">payout</span> 4" not in index
+
+
+def test_pokernow_players_are_named_in_a_session_pages_books(tmp_path: Path) -> None:
+    """``charlestudor_Input_Log_002``: A8 (id ``gE4aE_Yhc3``) bought in 50 at position 64
+    and three players owe him 50 each; the page names them as ``settle`` does, the id only
+    beside his name in the Players table."""
+    db = tmp_path / "pn.duckdb"
+    ok(db, "import", str(SHARED / "pokernow"))
+    settle = ok(db, "settle", "--session", "charlestudor_Input_Log_002")
+    assert settle == ('"uhuhqb""\'\'\' pays A8 50\n@ovvkpfngo@@@ pays A8 50\n'
+                      "ksv @ ycx pays A8 50\n3 transfer(s) settle 4 player(s)\n")
+    ok(db, "report", str(tmp_path / "site"))
+    page = (tmp_path / "site" / "sessions" / "charlestudor_Input_Log_002.html"
+            ).read_text(encoding="utf-8")
+    assert ('<tr><td>64</td><th scope="row"><span class="name">A8</span></th>'
+            '<td class="text">buy-in</td>') in page
+    assert ('<li><span class="name">@ovvkpfngo@@@</span> pays <span class="name">A8</span>'
+            ' 50</li>') in page
+    assert ('<li><span class="name">&#34;uhuhqb&#34;&#34;&#39;&#39;&#39;</span> pays '
+            '<span class="name">A8</span> 50</li>') in page
+    assert page.count("gE4aE_Yhc3") == 1  # the Players table: A8 (gE4aE_Yhc3)
