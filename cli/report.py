@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.html import asset, embed_json, render_hand, render_page
+from cli.text import in_progress_lines
 from replay.site import ASSETS, Written
 
 _HERE = Path(__file__).parent
@@ -81,6 +82,7 @@ class HtmlPages:
                      len({o for o, _, _ in c.rows}), k or "")
                     for k, c in enumerate(report.charts)],
             hands=len(report.hands), flagged=report.flagged, kinds=kinds, shown=names,
+            in_progress_notes=[names(line) for line in in_progress_lines(grid.in_progress)],
             findings_total=sum(n for _, n in kinds),
             standings_json=Markup(embed_json(named_players(grid.as_json(), names))),
             money_json=Markup(embed_json(named_players(report.money.as_json(), names)))
@@ -98,7 +100,8 @@ class HtmlPages:
         return render_page(
             "session.html", s=s, hand_files=hand_files, session_files=session_files,
             links=links, key=None, stylesheets=_CSS, style="", minor=_minor,
-            label=shown.label, shown=shown)
+            label=shown.label, shown=shown,
+            in_progress_notes=[shown(line) for line in in_progress_lines(list(s.in_progress))])
 
     def hand(self, view: Any, links: list[tuple[str, str]], key: str,
              names: dict[str, str]) -> str:
