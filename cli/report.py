@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.html import asset, embed_json, render_hand, render_page
+from cli.text import in_progress_lines
 from replay.site import ASSETS, Written
 
 _HERE = Path(__file__).parent
@@ -80,18 +81,27 @@ class HtmlPages:
                      Markup(chart_svg(c.rows, c.starts, names.labels, gid=f"chart{k or ''}")),
                      len({o for o, _, _ in c.rows}), k or "")
                     for k, c in enumerate(report.charts)],
-            hands=len(report.hands), flagged=report.flagged, kinds=kinds,
+            hands=len(report.hands), flagged=report.flagged, kinds=kinds, shown=names,
+            in_progress_notes=[names(line) for line in in_progress_lines(grid.in_progress)],
             findings_total=sum(n for _, n in kinds),
             standings_json=Markup(embed_json(named_players(grid.as_json(), names))),
             money_json=Markup(embed_json(named_players(report.money.as_json(), names)))
             if report.money else None)
 
     def session(self, s: Any, hand_files: dict[str, str],
-                session_files: dict[str | None, str], links: list[tuple[str, str]]) -> str:
-        """The text of one session's page (``s``: :class:`replay.report.SessionEntry`)."""
+                session_files: dict[str | None, str], links: list[tuple[str, str]],
+                names: dict[str, str]) -> str:
+        """The text of one session's page (``s``: :class:`replay.report.SessionEntry`), its
+        PokerNow players (``names``: id → name) named in its entries, settle-up and messages
+        as ``settle`` and ``audit`` name them (:class:`cli.names.Names`)."""
+        from cli.names import Names
+
+        shown = Names(names)
         return render_page(
             "session.html", s=s, hand_files=hand_files, session_files=session_files,
-            links=links, key=None, stylesheets=_CSS, style="", minor=_minor)
+            links=links, key=None, stylesheets=_CSS, style="", minor=_minor,
+            label=shown.label, shown=shown,
+            in_progress_notes=[shown(line) for line in in_progress_lines(list(s.in_progress))])
 
     def hand(self, view: Any, links: list[tuple[str, str]], key: str,
              names: dict[str, str]) -> str:

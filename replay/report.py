@@ -132,8 +132,11 @@ class SessionEntry:
     ``transfers``: the settle-up of what is still owed after the payments recorded ``(from,
     to, minor units)`` in ``unit`` (decimals, currency), or ``settle_error`` saying why it
     cannot be settled (None for the hands of no session: they are not settled); ``owed``: the
-    money still owed (minor units, 0: settled); ``fixes``: its entries retracted or amended;
-    ``findings``: the audit's in this session; ``hands`` in ledger order."""
+    money still owed (minor units, 0: settled, or a hand is ``in_progress``: nothing is owed
+    until its pot is paid, as ``settle`` refuses then); ``fixes``: its entries retracted or
+    amended; ``findings``: the audit's in this session; ``hands`` in ledger order;
+    ``in_progress``: its hands still open (:func:`ledger.audit.reports.open_hands`: ``{"hand",
+    "session", "pot", "players"}``, chips), in ledger order."""
 
     name: str | None
     date: str | None
@@ -151,6 +154,7 @@ class SessionEntry:
     fixes: tuple[EntryFix, ...]
     findings: tuple[Finding, ...]
     hands: tuple[HandEntry, ...]
+    in_progress: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -193,9 +197,11 @@ class SeriesReport:
     @property
     def finding_kinds(self) -> list[tuple[str, int]]:
         """``(kind, how many)`` of every finding of the audit, in the sessions and outside
-        them, by kind."""
+        them, by kind: each once (the entry of the hands of no session holds the same
+        findings as :attr:`findings`)."""
         kinds: dict[str, int] = {}
-        for f in [*(f for s in self.sessions for f in s.findings), *self.findings]:
+        named = (f for s in self.sessions if s.name is not None for f in s.findings)
+        for f in [*named, *self.findings]:
             kinds[f.kind] = kinds.get(f.kind, 0) + 1
         return sorted(kinds.items())
 
@@ -240,11 +246,14 @@ class ReportBooks:
         listed = _one_book_of_no_session(listing.session_list(con), players)
         moves, fixes = self._movements(names), self._entry_fixes(names)
         owed = reports.owed(con)
+        in_play: dict[str | None, list[dict[str, Any]]] = {}
+        for h in reports.open_hands(con, None):
+            in_play.setdefault(h["session"], []).append(h)
         sessions = tuple(
             self._session(con, s, players.get(s["session"], []), moves.get(s["session"], []),
                           [f for f in audit.findings if f.session == s["session"]],
                           by_session.get(s["session"], []), owed.get(s["session"], 0),
-                          fixes.get(s["session"], []))
+                          fixes.get(s["session"], []), in_play.get(s["session"], []))
             for s in listed)
         standings = reports.standings(con, False)
         try:
@@ -323,7 +332,8 @@ class ReportBooks:
 
     def _session(self, con: Any, s: dict[str, Any], players: list[dict[str, Any]],
                  moves: list[Movement], findings: list[Finding],
-                 hands: list[HandEntry], owed: int, fixes: list[EntryFix]) -> SessionEntry:
+                 hands: list[HandEntry], owed: int, fixes: list[EntryFix],
+                 in_play: list[dict[str, Any]]) -> SessionEntry:
         name = s["session"]
         money = (Money(s["chip_value_minor"], s["currency"], s["decimals"])
                  if s["currency"] else None)
@@ -343,8 +353,8 @@ class ReportBooks:
             cash_outs=tuple(m for m in moves if m.kind == "cash_out"),
             payments=tuple(m for m in moves if m.kind == "payment"),
             transfers=transfers, settle_error=error, unit=unit,
-            owed=owed if name is not None else 0, fixes=tuple(fixes), findings=tuple(findings),
-            hands=tuple(hands))
+            owed=owed if name is not None and not in_play else 0, fixes=tuple(fixes),
+            findings=tuple(findings), hands=tuple(hands), in_progress=tuple(in_play))
 
 
 def _starts(named: list[str | None], rows: list[tuple[int, str, int]],

@@ -59,8 +59,10 @@ class Pages(Protocol):
         """``index.html``; ``hand_files`` and ``session_files``: each page's file name."""
 
     def session(self, s: SessionEntry, hand_files: dict[str, str],
-                session_files: dict[str | None, str], links: Links) -> str:
-        """The page of session ``s``."""
+                session_files: dict[str | None, str], links: Links,
+                names: Mapping[str, str]) -> str:
+        """The page of session ``s``, its players known by a PokerNow id (``names``: id →
+        name) named as the reads name them."""
 
     def hand(self, view: HandView, links: Links, key: str, names: Mapping[str, str]) -> str:
         """The page of a hand (the page of ``handledger view``), its players known by a
@@ -199,7 +201,8 @@ def write_site(books: ReportBooks, out: Path, pages: Pages, *, tick: Progress = 
             step()
     for s in report.sessions:
         done = write_if_changed(out / SESSIONS / session_files[s.name], pages.session(
-            s, hand_files, session_files, session_links(report, s, session_files)))
+            s, hand_files, session_files, session_links(report, s, session_files),
+            books.names))
         (written if done else kept)["session"] += 1
     done = write_if_changed(out / "index.html", pages.index(report, hand_files, session_files))
     (written if done else kept)["index"] += 1
