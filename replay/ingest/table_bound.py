@@ -1,0 +1,90 @@
+"""An imported cash-out held to the chips its session's table holds, as ``cashout`` holds one.
+
+A session file (a JSON-lines export, a PokerNow log) is the host's books: a cash-out in it that
+takes more chips than the table holds at its place in the books (the buy-ins before it, less
+the cash-outs before it and the rake the pots of the hands stored before it paid the table) is
+the mistake ``cashout`` refuses (table stakes, RULES.md §1.1: no hand makes chips;
+:func:`replay.sessions.cash_out`), whether the session is open or closed (``import
+--closed``). Not checked while a hand of the session seats a player with no buy-in there (his
+chips came from outside these books), as ``cashout`` does not check then.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ledger.model import events as ev
+
+
+class Beyond(NamedTuple):
+    """A cash-out row beyond the table: its ledger ``position``, ``session`` and ``seq``, the
+    ``player`` and his ``chips``; what the table held then: ``left`` chips, of ``bought``
+    chips bought in, ``out`` cashed out before it and ``rake`` taken as rake."""
+
+    position: int
+    session: str
+    seq: int
+    player: str
+    chips: int
+    left: int
+    bought: int
+    out: int
+    rake: int
+
+    def message(self) -> str:
+        """The refusal's text (the caller locates it: file, line, session)."""
+        raked = f", {self.rake} taken as rake" if self.rake else ""
+        return (
+            f"its cash_out at seq {self.seq} cashes out {self.player} ({self.chips} chips), but "
+            f"the table holds {self.left} chips not cashed out yet there ({self.bought} bought "
+            f"in, {self.out} cashed out{raked}), and no hand makes chips; nothing of the file "
+            "was written (a buy-in missing from the file goes before it, a cash-out counted "
+            "wrong is corrected in the file)")
+
+
+def first_beyond_table(ledger: Any, since: int) -> Beyond | None:
+    """The first cash-out stored after ledger position ``since`` (an import's rows, inside its
+    transaction) that takes more chips than its session's table holds at its place (module
+    doc), or None. Only sessions with such a cash-out are read; chips are whole chips of the
+    session (as stored)."""
+    sessions = [s for (s,) in ledger.query(
+        "SELECT DISTINCT session FROM events WHERE position > $1 AND type = 'cash_out'"
+        " AND session IS NOT NULL ORDER BY session", [since])]
+    found = [b for s in sessions if (b := _beyond_in(ledger, s, since)) is not None]
+    return min(found, default=None)
+
+
+def _beyond_in(ledger: Any, session: str, since: int) -> Beyond | None:
+    """The first cash-out of ``session`` stored after ``since`` beyond its table, or None."""
+    from replay.rake_taken import rake_by_hand
+    from replay.sessions import chips_from_outside, session_state
+
+    rows = ledger.read(f"session:{session}")
+    fixes = {r.event.seq: r.event.replacement for r in rows if r.type == "entry_corrected"}
+    raked = rake_by_hand(ledger, session)
+    chips_in: dict[str, int] = {}
+    out = 0
+    for row in rows:
+        if row.type not in ("buy_in", "cash_out"):
+            continue
+        if row.seq in fixes:
+            if fixes[row.seq] is None:  # retracted
+                continue
+            e = ev.parse_event(fixes[row.seq])
+        else:
+            e = row.event
+        if e.type == "buy_in":
+            chips_in[e.player] = chips_in.get(e.player, 0) + e.chips
+            continue
+        if e.type != "cash_out":
+            continue
+        bought = sum(chips_in.values())
+        rake = sum(r for at, r in raked if at < row.position) if e.chips else 0
+        left = bought - out - rake
+        if row.position > since and e.chips > left:
+            if chips_from_outside(ledger, session, session_state(ledger, session).bought):
+                return None
+            return Beyond(row.position, session, row.seq, e.player, e.chips, left, bought, out,
+                          rake)
+        out += e.chips
+    return None
