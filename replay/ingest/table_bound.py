@@ -19,7 +19,9 @@ from ledger.model import events as ev
 class Beyond(NamedTuple):
     """A cash-out row beyond the table: its ledger ``position``, ``session`` and ``seq``, the
     ``player`` and his ``chips``; what the table held then: ``left`` chips, of ``bought``
-    chips bought in, ``out`` cashed out before it and ``rake`` taken as rake."""
+    chips bought in, ``out`` cashed out before it and ``rake`` taken as rake. ``gone``: the
+    chips and seq of the player's own cash-out since his last buy-in (he has no chips at the
+    table: ``cashout`` refuses it as such), or None."""
 
     position: int
     session: str
@@ -30,16 +32,35 @@ class Beyond(NamedTuple):
     bought: int
     out: int
     rake: int
+    gone: tuple[int, int] | None = None
 
-    def message(self) -> str:
-        """The refusal's text (the caller locates it: file, line, session)."""
+    def message(self, shown: str | None = None) -> str:
+        """The refusal's text (the caller locates it: file, line, session); ``shown``: the
+        player as the reads show him (a PokerNow id's name), else ``player``."""
         raked = f", {self.rake} taken as rake" if self.rake else ""
+        who = shown or self.player
+        said = f"its cash_out at seq {self.seq} cashes out {who} ({self.chips} chips), but"
+        if self.gone is not None:
+            return (
+                f"{said} he has no chips at the table there: he cashed out {self.gone[0]} chips "
+                f"at seq {self.gone[1]}, with no buy-in since; nothing of the file was written "
+                "(a buy-in missing from the file goes before it)")
         return (
-            f"its cash_out at seq {self.seq} cashes out {self.player} ({self.chips} chips), but "
-            f"the table holds {self.left} chips not cashed out yet there ({self.bought} bought "
-            f"in, {self.out} cashed out{raked}), and no hand makes chips; nothing of the file "
-            "was written (a buy-in missing from the file goes before it, a cash-out counted "
-            "wrong is corrected in the file)")
+            f"{said} the table holds {self.left} chips not cashed out yet there ({self.bought} "
+            f"bought in, {self.out} cashed out{raked}), and no hand makes chips; nothing of the "
+            "file was written (a buy-in missing from the file goes before it, a cash-out "
+            "counted wrong is corrected in the file)")
+
+
+def shown(ledger: Any, beyond: Beyond) -> str:
+    """The player of ``beyond`` as the reads show him: a PokerNow id as ``name (id)``, the
+    name his session's ``player_alias`` rows last gave him (FORMATS.md §2); else as stored."""
+    rows = ledger.query(
+        "SELECT payload->>'alias' FROM events WHERE session = $1 AND type = 'player_alias'"
+        " AND payload->>'player' = $2 ORDER BY position DESC LIMIT 1",
+        [beyond.session, beyond.player])
+    name = rows[0][0] if rows else None
+    return beyond.player if name in (None, beyond.player) else f"{name} ({beyond.player})"
 
 
 def first_beyond_table(ledger: Any, since: int) -> Beyond | None:
@@ -63,6 +84,7 @@ def _beyond_in(ledger: Any, session: str, since: int) -> Beyond | None:
     fixes = {r.event.seq: r.event.replacement for r in rows if r.type == "entry_corrected"}
     raked = rake_by_hand(ledger, session)
     chips_in: dict[str, int] = {}
+    gone: dict[str, tuple[int, int]] = {}  # a player's cash-out since his last buy-in
     out = 0
     for row in rows:
         if row.type not in ("buy_in", "cash_out"):
@@ -75,16 +97,19 @@ def _beyond_in(ledger: Any, session: str, since: int) -> Beyond | None:
             e = row.event
         if e.type == "buy_in":
             chips_in[e.player] = chips_in.get(e.player, 0) + e.chips
+            gone.pop(e.player, None)
             continue
         if e.type != "cash_out":
             continue
         bought = sum(chips_in.values())
         rake = sum(r for at, r in raked if at < row.position) if e.chips else 0
         left = bought - out - rake
-        if row.position > since and e.chips > left:
+        twice = gone.get(e.player) if e.chips else None
+        if row.position > since and (e.chips > left or twice is not None):
             if chips_from_outside(ledger, session, session_state(ledger, session).bought):
                 return None
             return Beyond(row.position, session, row.seq, e.player, e.chips, left, bought, out,
-                          rake)
+                          rake, twice)
         out += e.chips
+        gone[e.player] = (e.chips, row.seq)
     return None

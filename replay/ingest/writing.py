@@ -162,12 +162,12 @@ class FileWriter:
             LedgerError: naming the file (``name``), the row's line, the session, the player
                 and the chips; the caller's transaction rolls back: nothing is written.
         """
-        from replay.ingest.table_bound import first_beyond_table
+        from replay.ingest.table_bound import first_beyond_table, shown
 
         beyond = first_beyond_table(self.ledger, self.stored)
         if beyond is not None:
-            raise LedgerError(beyond.message(), file=name, line=self.lines.get(beyond.position),
-                              session=beyond.session)
+            raise LedgerError(beyond.message(shown(self.ledger, beyond)), file=name,
+                              line=self.lines.get(beyond.position), session=beyond.session)
 
     def _share(self, batch: Batch, position: int, states: States | None) -> None:
         from replay.ingest.derived import hand_share, placed, same_events
