@@ -42,9 +42,9 @@ class Beyond(NamedTuple):
         said = f"its cash_out at seq {self.seq} cashes out {who} ({self.chips} chips), but"
         if self.gone is not None:
             return (
-                f"{said} he has no chips at the table there: he cashed out {self.gone[0]} chips "
-                f"at seq {self.gone[1]}, with no buy-in since; nothing of the file was written "
-                "(a buy-in missing from the file goes before it)")
+                f"{said} none of them are at the table there: {who} cashed out {self.gone[0]} "
+                f"chips at seq {self.gone[1]} and bought in none since; nothing of the file was "
+                "written (a buy-in missing from the file goes before it)")
         return (
             f"{said} the table holds {self.left} chips not cashed out yet there ({self.bought} "
             f"bought in, {self.out} cashed out{raked}), and no hand makes chips; nothing of the "
