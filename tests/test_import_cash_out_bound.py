@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+import replay.ingest.parallel as par
+from ledger.store.store import Ledger
+from replay.ingest.pipeline import import_paths
 from tests.conftest import SHARED
 from tests.test_import_into_closed import BOOK, _row
 from tests.test_live_table import events, one_shot
@@ -124,3 +129,24 @@ def test_a_pokernow_quit_with_chips_the_player_does_not_have_is_refused(
     db = tmp_path / "g0.duckdb"
     assert one_shot(db, "import", str(_second_quit(tmp_path, 0)))[0] == 0
     assert one_shot(db, "audit")[0] == 0
+
+
+def test_workers_leave_a_cash_out_beyond_the_table_to_one_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same file of Ann's 11 chips out of 10, with a second session yy after it so that
+    worker processes read it in two parts: they give it back to the one-process import
+    (nothing written), which refuses it in the same line."""
+    path = tmp_path / "eleven.jsonl"
+    path.write_text(OPENED + ANN_IN + _row(3, {"type": "cash_out", "player": "Ann", "chips": 11})
+                    + OPENED.replace('"zz"', '"yy"'))
+    monkeypatch.setattr(par, "PART_BYTES", 100)
+    results: list[object] = []
+    real = par.import_parallel
+    monkeypatch.setattr(par, "import_parallel",
+                        lambda *a, **k: results.append(real(*a, **k)) or results[-1])
+    with Ledger(tmp_path / "l.duckdb") as ledger:
+        report = import_paths(ledger, [path], strict=False, session=None, pn_ledger=None,
+                              jobs=2)
+        assert ledger.query("SELECT count(*) FROM events") == [(0,)]
+    assert results == [None]
+    assert report.errors == [_beyond(path, 3, 11, 10, 10, 0)[len("error: "):-1]]
