@@ -23,14 +23,20 @@ def rake_by_hand(ledger: Any, session: str) -> list[tuple[int, int]]:
     """``[(position, rake)]``: for each hand of ``session`` that took a rake (as
     :func:`rake_taken` counts it), the ledger position of its last row and the chips taken,
     so that a cash-out is held to the rake of the hands stored before it."""
+    return rake_by_session(ledger, [session]).get(session, [])
+
+
+def rake_by_session(ledger: Any, sessions: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """:func:`rake_by_hand` of each of ``sessions`` at once (one query for them all; a
+    session whose hands took no rake is left out)."""
     from replay.fold import replay_events
 
     hands = ledger.query(
-        "SELECT DISTINCT hand_id FROM events WHERE session = $1 AND hand_id IS NOT NULL AND"
-        " (type = 'recorded_rake' OR (type IN ('hand_started', 'correction') AND"
-        " payload LIKE '%rake%'))", [session])
-    taken = []
-    for (hand,) in hands:
+        "SELECT DISTINCT session, hand_id FROM events WHERE list_contains($1, session) AND"
+        " hand_id IS NOT NULL AND (type = 'recorded_rake' OR (type IN ('hand_started',"
+        " 'correction') AND payload LIKE '%rake%')) ORDER BY session, hand_id", [sessions])
+    taken: dict[str, list[tuple[int, int]]] = {}
+    for session, hand in hands:
         rows = ledger.read(hand)
         try:
             replayed = replay_events([r.event for r in rows], session=session)
@@ -38,5 +44,5 @@ def rake_by_hand(ledger: Any, session: str) -> list[tuple[int, int]]:
             continue
         rake = sum(d.recomputed - d.recorded for d in replayed.discrepancies if d.kind == "rake")
         if rake:
-            taken.append((max(r.position for r in rows), rake))
+            taken.setdefault(session, []).append((max(r.position for r in rows), rake))
     return taken

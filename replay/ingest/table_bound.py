@@ -11,6 +11,7 @@ chips came from outside these books), as ``cashout`` does not check then.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, NamedTuple
 
 from ledger.model import events as ev
@@ -65,36 +66,54 @@ def shown(ledger: Any, beyond: Beyond) -> str:
 
 def first_beyond_table(ledger: Any, since: int) -> Beyond | None:
     """The first cash-out stored after ledger position ``since`` (an import's rows, inside its
-    transaction) that takes more chips than its session's table holds at its place (module
-    doc), or None. Only sessions with such a cash-out are read; chips are whole chips of the
-    session (as stored)."""
+    transaction) that takes more chips than its session's table holds at its place, or comes
+    from a player who cashed out since his last buy-in (module doc), or None. Only the book
+    rows of sessions with such a cash-out are read, in one query, and only their hands with a
+    rake replayed; chips are whole chips of the session (as stored)."""
+    from replay.rake_taken import rake_by_session
+
     sessions = [s for (s,) in ledger.query(
         "SELECT DISTINCT session FROM events WHERE position > $1 AND type = 'cash_out'"
         " AND session IS NOT NULL ORDER BY session", [since])]
-    found = [b for s in sessions if (b := _beyond_in(ledger, s, since)) is not None]
+    if not sessions:
+        return None
+    rows = ledger.query(
+        "SELECT session, position, seq, type, payload FROM events WHERE list_contains($1,"
+        " session) AND stream = 'session:' || session AND type IN ('buy_in', 'cash_out',"
+        " 'entry_corrected') ORDER BY session, seq", [sessions])
+    raked = rake_by_session(ledger, sessions)
+    found = []
+    for session, group in itertools.groupby(rows, key=lambda r: r[0]):
+        beyond = _beyond_in(ledger, session, list(group), raked.get(session, []), since)
+        if beyond is not None:
+            found.append(beyond)
     return min(found, default=None)
 
 
-def _beyond_in(ledger: Any, session: str, since: int) -> Beyond | None:
-    """The first cash-out of ``session`` stored after ``since`` beyond its table, or None."""
-    from replay.rake_taken import rake_by_hand
+def _beyond_in(ledger: Any, session: str, rows: list[tuple[Any, ...]],
+               raked: list[tuple[int, int]], since: int) -> Beyond | None:
+    """The first cash-out of ``session`` stored after ``since`` beyond its table, or None;
+    ``rows``: its book's ``(session, position, seq, type, payload)`` rows of buy-ins,
+    cash-outs and amendments, by seq; ``raked``: its hands' ``(position, rake)``."""
     from replay.sessions import chips_from_outside, session_state
 
-    rows = ledger.read(f"session:{session}")
-    fixes = {r.event.seq: r.event.replacement for r in rows if r.type == "entry_corrected"}
-    raked = rake_by_hand(ledger, session)
+    fixes = {}
+    for *_, kind, payload in rows:
+        if kind == "entry_corrected":
+            e = ev.parse_stored(kind, payload)
+            fixes[e.seq] = e.replacement
     chips_in: dict[str, int] = {}
     gone: dict[str, tuple[int, int]] = {}  # a player's cash-out since his last buy-in
     out = 0
-    for row in rows:
-        if row.type not in ("buy_in", "cash_out"):
+    for _, position, seq, kind, payload in rows:
+        if kind == "entry_corrected":
             continue
-        if row.seq in fixes:
-            if fixes[row.seq] is None:  # retracted
+        if seq in fixes:
+            if fixes[seq] is None:  # retracted
                 continue
-            e = ev.parse_event(fixes[row.seq])
+            e = ev.parse_event(fixes[seq])
         else:
-            e = row.event
+            e = ev.parse_stored(kind, payload)
         if e.type == "buy_in":
             chips_in[e.player] = chips_in.get(e.player, 0) + e.chips
             gone.pop(e.player, None)
@@ -102,14 +121,14 @@ def _beyond_in(ledger: Any, session: str, since: int) -> Beyond | None:
         if e.type != "cash_out":
             continue
         bought = sum(chips_in.values())
-        rake = sum(r for at, r in raked if at < row.position) if e.chips else 0
+        rake = sum(r for at, r in raked if at < position) if e.chips else 0
         left = bought - out - rake
         twice = gone.get(e.player) if e.chips else None
-        if row.position > since and (e.chips > left or twice is not None):
+        if position > since and (e.chips > left or twice is not None):
             if chips_from_outside(ledger, session, session_state(ledger, session).bought):
                 return None
-            return Beyond(row.position, session, row.seq, e.player, e.chips, left, bought, out,
-                          rake, twice)
+            return Beyond(position, session, seq, e.player, e.chips, left, bought, out, rake,
+                          twice)
         out += e.chips
-        gone[e.player] = (e.chips, row.seq)
+        gone[e.player] = (e.chips, seq)
     return None
