@@ -16,6 +16,7 @@ import replay.ingest.parallel as par
 from ledger.store.store import Ledger
 from replay.ingest.pipeline import import_paths
 from tests.conftest import SHARED
+from tests.test_cashout_rake import RAKED
 from tests.test_import_into_closed import BOOK, _row
 from tests.test_live_table import events, one_shot
 
@@ -150,3 +151,33 @@ def test_workers_leave_a_cash_out_beyond_the_table_to_one_process(
         assert ledger.query("SELECT count(*) FROM events") == [(0,)]
     assert results == [None]
     assert report.errors == [_beyond(path, 3, 11, 10, 10, 0)[len("error: "):-1]]
+
+
+def test_the_rake_its_hands_took_is_not_on_the_table(tmp_path: Path) -> None:
+    """The raked night of tests/test_cashout_rake.py (Ann buys 100, Dee 116, hand k1 rakes 2
+    and pays Ann 198, Dee cashes out 16, then Ann 198) exported, Ann's 198 edited to 199: a
+    fresh ledger refuses it (216 bought in, 16 cashed out, 2 taken as rake leave 198), as
+    `cashout fri Ann 199` is refused; the export as made goes in."""
+    db = tmp_path / "night.duckdb"
+    for args in (("session", "open", "fri"), ("buyin", "fri", "Ann", "100"),
+                 ("buyin", "fri", "Dee", "116"),
+                 ("hand", "start", "--session", "fri", "--hand", "k1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Dee:116", "--button", "Dee"),
+                 *(("act", "k1", a) for a in RAKED), ("cashout", "fri", "Dee", "16"),
+                 ("cashout", "fri", "Ann", "198")):
+        assert one_shot(db, *args)[0] == 0, args
+    export = tmp_path / "night.jsonl"
+    assert one_shot(db, "export", "--format", "jsonl", "-o", str(export))[0] == 0
+    lines = export.read_text().splitlines(keepends=True)
+    (line,) = [n for n, text in enumerate(lines, 1) if '"chips":198' in text]
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("".join(lines).replace('"chips":198', '"chips":199'))
+    fresh = tmp_path / "fresh.duckdb"
+    assert one_shot(fresh, "import", str(edited)) == (
+        2, REFUSED, f"error: {edited}:{line}, session fri: its cash_out at seq 5 cashes out Ann "
+        "(199 chips), but the table holds 198 chips not cashed out yet there (216 bought in, "
+        "16 cashed out, 2 taken as rake), and no hand makes chips; nothing of the file was "
+        "written (a buy-in missing from the file goes before it, a cash-out counted wrong is "
+        "corrected in the file)\n")
+    assert not fresh.exists()
+    assert one_shot(fresh, "import", str(export))[0] == 0
