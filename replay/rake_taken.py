@@ -16,18 +16,33 @@ def rake_taken(ledger: Any, session: str) -> int:
     Only hands with a rake anywhere in their rows are replayed (a query over the session's
     rows); a hand the rules refuse takes none.
     """
+    return sum(rake for _, rake in rake_by_hand(ledger, session))
+
+
+def rake_by_hand(ledger: Any, session: str) -> list[tuple[int, int]]:
+    """``[(position, rake)]``: for each hand of ``session`` that took a rake (as
+    :func:`rake_taken` counts it), the ledger position of its last row and the chips taken,
+    so that a cash-out is held to the rake of the hands stored before it."""
+    return rake_by_session(ledger, [session]).get(session, [])
+
+
+def rake_by_session(ledger: Any, sessions: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """:func:`rake_by_hand` of each of ``sessions`` at once (one query for them all; a
+    session whose hands took no rake is left out)."""
     from replay.fold import replay_events
 
     hands = ledger.query(
-        "SELECT DISTINCT hand_id FROM events WHERE session = $1 AND hand_id IS NOT NULL AND"
-        " (type = 'recorded_rake' OR (type IN ('hand_started', 'correction') AND"
-        " payload LIKE '%rake%'))", [session])
-    total = 0
-    for (hand,) in hands:
+        "SELECT DISTINCT session, hand_id FROM events WHERE list_contains($1, session) AND"
+        " hand_id IS NOT NULL AND (type = 'recorded_rake' OR (type IN ('hand_started',"
+        " 'correction') AND payload LIKE '%rake%')) ORDER BY session, hand_id", [sessions])
+    taken: dict[str, list[tuple[int, int]]] = {}
+    for session, hand in hands:
+        rows = ledger.read(hand)
         try:
-            replayed = replay_events([r.event for r in ledger.read(hand)], session=session)
+            replayed = replay_events([r.event for r in rows], session=session)
         except IllegalAction:
             continue
-        total += sum(d.recomputed - d.recorded for d in replayed.discrepancies
-                     if d.kind == "rake")
-    return total
+        rake = sum(d.recomputed - d.recorded for d in replayed.discrepancies if d.kind == "rake")
+        if rake:
+            taken.setdefault(session, []).append((max(r.position for r in rows), rake))
+    return taken

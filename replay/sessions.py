@@ -658,7 +658,7 @@ def _within_table(ledger: Any, session: str, state: SessionState, chips: int, wh
     left = bought - out - rake
     if chips <= left:
         return
-    if _chips_from_outside(ledger, session, state.bought):
+    if chips_from_outside(ledger, session, state.bought):
         return
     raked = f", {rake} taken as rake" if rake else ""
     if replacing is None:
@@ -689,7 +689,7 @@ def _cash_outs_covered(ledger: Any, session: str, state: SessionState, fewer: in
             the rake, and what to record instead.
     """
     bought, out, rake = _table_sums(ledger, session, state, in_back=fewer)
-    if out + rake <= bought or _chips_from_outside(ledger, session, state.bought):
+    if out + rake <= bought or chips_from_outside(ledger, session, state.bought):
         return
     raked = f" and {rake} taken as rake ({out + rake} in all)" if rake else ""
     raise LedgerError(
@@ -712,7 +712,7 @@ def _table_sums(ledger: Any, session: str, state: SessionState, *, in_back: int 
             rake_taken(ledger, session) if raked else 0)
 
 
-def _chips_from_outside(ledger: Any, session: str, bought: set[str]) -> bool:
+def chips_from_outside(ledger: Any, session: str, bought: set[str]) -> bool:
     """Whether a hand of ``session`` seats a player who has no buy-in there (``bought``:
     the players who have), under his name or an alias: his chips came from outside these
     books, so the buy-ins bound nothing."""
@@ -860,7 +860,7 @@ def _within_buy_ins(ledger: Any, session: str, state: SessionState, payer: str, 
     received = sum(paid for _, payee, paid in state.payments if payee in group)
     if minor + before <= chips * state.chip_value_minor + received:
         return
-    if _chips_from_outside(ledger, session, bought):
+    if chips_from_outside(ledger, session, bought):
         return
     paid_him = f", and {state.money(received)} paid to him" if received else ""
     with_before = f", with the {state.money(before)} he paid already," if before else ""

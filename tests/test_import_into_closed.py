@@ -100,7 +100,6 @@ JSONL = ('{"session":"zz","seq":1,"event":{"schema_version":1,"type":"session_op
          '{"session":"zz","seq":2,"event":{"schema_version":1,"type":"session_closed"}}\n')
 BUY_IN = ('{"session":"zz","seq":3,"event":{"chips":10,"player":"Ann","schema_version":1,'
           '"type":"buy_in"}}\n')
-CASH_OUT = BUY_IN.replace('"buy_in"', '"cash_out"')
 LATE = ("error: {}:3, session zz: its buy_in at seq 3 comes after the session was closed: a "
         "closed session takes no more; nothing of the file was written\n")
 
@@ -108,8 +107,10 @@ LATE = ("error: {}:3, session zz: its buy_in at seq 3 comes after the session wa
 def test_a_jsonl_buy_in_after_its_files_own_closing_is_refused(tmp_path: Path) -> None:
     """A file that opens zz, closes it and then buys Ann in: refused, no ledger made (it was
     imported, "closed, settled" with 1 buy-in). A cash-out after the file's own closing goes
-    into a fresh ledger (another ledger recorded it with --closed); the buy-in after the
-    ledger's closing is refused as before."""
+    into a fresh ledger (another ledger recorded it with --closed; of chips Ann bought before
+    the closing: one of chips nobody bought is refused as beyond the table,
+    tests/test_import_cash_out_bound.py); the buy-in after the ledger's closing is refused as
+    before."""
     path = tmp_path / "late.jsonl"
     path.write_text(JSONL + BUY_IN)
     db = tmp_path / "j.duckdb"
@@ -118,9 +119,10 @@ def test_a_jsonl_buy_in_after_its_files_own_closing_is_refused(tmp_path: Path) -
         LATE.format(path))
     assert not db.exists()
     paid = tmp_path / "paid.jsonl"
-    paid.write_text(JSONL + CASH_OUT)
+    paid.write_text(BOOK + CASHED)  # Ann's buy-in before the closing: her cash-out is hers
     assert one_shot(db, "import", str(paid))[0] == 0
-    assert [row[5] for row in events(db)] == ["session_opened", "session_closed", "cash_out"]
+    assert [row[5] for row in events(db)] == ["session_opened", "buy_in", "session_closed",
+                                              "cash_out"]
     closed = tmp_path / "closed.duckdb"
     first = tmp_path / "first.jsonl"
     first.write_text(JSONL)

@@ -95,7 +95,7 @@ def test_every_link_of_the_series_report_resolves(series: dict[str, Path],
     index = (out / "index.html").read_text(encoding="utf-8")
     disputes = index[index.index('id="dispute-list"'):]
     assert re.findall(r'<th scope="row"><a href="hands/([^"]+)"', disputes) == [
-        "s01-007.html", "s02-007.html"]  # the planted side pot and the unrecorded top-up
+        "s01-007.html", "s02-007.html"]  # the planted side pot and the stack taken 20 chips off
     s01 = (out / "sessions" / "s01.html").read_text(encoding="utf-8")
     assert '(<a href="../hands/s01-007.html" class="name">s01-007</a>): hand s01-007: Bob ' \
            'was paid 236, the rules give 364 (-128)' in s01

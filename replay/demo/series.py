@@ -14,9 +14,10 @@ engine's own awards, so a clean series audits clean.
 
 ``plant_errors=True`` plants exactly one of each (see :class:`Planted`): a side pot paid to the
 wrong player (``payout``: two findings, the winner short and the other player over, same hand),
-an unrecorded top-up before a hand (``stack_continuity``), a cash-out miscounted by 7 chips
-(``session_balance``) and a settlement payment 1.00 short (``settlement``, the payer). The
-play after a planted error follows the chips actually on the table, so nothing cascades.
+chips taken off a stack before a hand without a cash-out (``stack_continuity``), a cash-out
+miscounted by 7 chips (``session_balance``) and a settlement payment 1.00 short
+(``settlement``, the payer). The play after a planted error follows the chips actually on the
+table, so nothing cascades.
 
 :func:`write_series` writes one JSON-lines file per session
 (:func:`ledger.formats.jsonl.write_jsonl`: session events and hands interleaved in the order they
@@ -174,10 +175,12 @@ class _Table:
         code = GAMES[(number // ORBIT + self.index) % len(GAMES)]
         hand = f"{self.name}-{number + 1:03d}"
         if self.plan.wants("stack_continuity", self.index) and number >= self.plan.continuity_hand:
-            who = dealt[number % len(dealt)]
-            self.stacks[who] += 20  # chips appear without a buy-in: an unrecorded top-up
+            # chips taken off the table without a cash-out (a top-up without a buy-in would
+            # leave the cash-outs above the buy-ins, which an import refuses as `cashout` does)
+            who = max(dealt, key=lambda p: (self.stacks[p], p))
+            self.stacks[who] -= 20
             self.plan.done.append(Planted("stack_continuity", self.name, hand, (who,),
-                                          "20 chips added to his stack without a buy-in"))
+                                          "20 chips taken off his stack without a cash-out"))
         button = None
         if not game(code).stud:
             self.button = (self.button + 1) % len(dealt)

@@ -15,8 +15,9 @@ files: whenever anything is not plain — a bad line, table or illegal hand
 anywhere, a hand, session or source key already in the ledger, a hand whose options may carry
 chips into the next hand (RULES.md §3.8, §7.1), a stream met in two parts that do not join up,
 a table or hand id met in two parts, a row skipped for a repeated source key, a hand of a
-session the file closed before it, a file that ends with hands in play, a signed correction
-or void (its signature is checked before anything is written: :mod:`replay.ingest.signatures`) —
+session the file closed before it, a file that ends with hands in play, a cash-out
+beyond its table (:mod:`replay.ingest.table_bound`), a signed correction or void (its
+signature is checked before anything is written: :mod:`replay.ingest.signatures`) —
 :func:`import_parallel` rolls back everything it wrote and returns None, and the caller
 imports the file in one process, which words every error exactly.
 """
@@ -127,6 +128,7 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
     from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
     from replay.ingest.pipeline import ImportReport
+    from replay.ingest.table_bound import first_beyond_table
 
     kind = kind_of(path)
     if kind is None or (kind == "phh" and session is not None):  # its hands: one process
@@ -152,8 +154,11 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
         return None  # too long, …): the one-process import
     try:
         with ledger.transaction(capped=True):
+            stored = head_position(ledger)
             with ledger.one_thread():  # while the workers run
                 _append_parts(ledger, results, report, tables)
+            if first_beyond_table(ledger, stored) is not None:  # refused in one process
+                raise _Fallback("a cash-out beyond its table")
             # every part is in, the workers are done: the audit at the end and the commit
             # have DuckDB's threads (they alone are left, with the CPUs all free)
             if tables is not None and tables.hands:

@@ -70,6 +70,7 @@ class FileWriter:
         # the file's session lines read before any hand of it was kept: written with its
         # first hand kept, or at the end, unless every hand of the file was refused
         self.books: list[Batch] | None = [] if not game else None
+        self.lines: dict[int, int | None] = {}  # a session row's position: its file line
 
     @property
     def refusing(self) -> bool:
@@ -116,6 +117,7 @@ class FileWriter:
         except LedgerError as exc:
             raise exc.located(file=file_name(self.path.name)) from None
         written = self.ledger.append_many(batches)
+        self._lines_of(written, batches)
         skipped = []  # hands a stored row's source key had already (another file's name)
         for positions, batch in zip(written, batches, strict=True):
             part.events += len(positions)
@@ -133,6 +135,15 @@ class FileWriter:
                 self.already.add(batch.hand_id)
         part.outside += _outside(self.ledger, skipped)
 
+    def _lines_of(self, written: Sequence[Sequence[int]], batches: Sequence[Batch]) -> None:
+        """Remember the file line of each session row written (``written``: the positions
+        of each of ``batches``), which a refusal of a cash-out names."""
+        for positions, batch in zip(written, batches, strict=True):
+            if batch.is_hand or not positions:
+                continue
+            lines = batch.lines or [batch.line] * len(positions)
+            self.lines.update(zip(positions, lines, strict=False))
+
     def _books_held(self, batches: list[Batch]) -> list[Batch]:
         """``batches`` (a chunk's, in file order) with the session lines before the file's
         first hand kept (written or known) held back, and those held before put back in
@@ -147,6 +158,21 @@ class FileWriter:
             return []
         out, self.books = [*self.books, *batches], None
         return out
+
+    def _within_table(self, name: str) -> None:
+        """Refuse the file when a cash-out it wrote takes more chips than its session's
+        table holds there (:mod:`replay.ingest.table_bound`, as ``cashout`` refuses it).
+
+        Raises:
+            LedgerError: naming the file (``name``), the row's line, the session, the player
+                and the chips; the caller's transaction rolls back: nothing is written.
+        """
+        from replay.ingest.table_bound import first_beyond_table, shown
+
+        beyond = first_beyond_table(self.ledger, self.stored)
+        if beyond is not None:
+            raise LedgerError(beyond.message(shown(self.ledger, beyond)), file=name,
+                              line=self.lines.get(beyond.position), session=beyond.session)
 
     def _share(self, batch: Batch, position: int, states: States | None) -> None:
         from replay.ingest.derived import hand_share, placed, same_events
@@ -210,7 +236,9 @@ class FileWriter:
             if part.rejected and not self.kept:
                 errors.append(_books_refused_line(self.books, name))
             else:
-                part.events += sum(map(len, self.ledger.append_many(self.books)))
+                written = self.ledger.append_many(self.books)
+                self._lines_of(written, self.books)
+                part.events += sum(map(len, written))
         self.books = None
         part.errors.extend(str(e) for e in errors)
         part.counted = len(errors)
@@ -222,6 +250,7 @@ class FileWriter:
             if not positions:
                 self.already.add(batch.hand_id)
         part.warnings = [warning_line(e) for e in found if e.hand not in self.already]
+        self._within_table(name)
         if self.tables is not None and self.tables.hands:
             from ledger.store.streams import head_position
 

@@ -1,0 +1,134 @@
+"""An imported cash-out held to the chips its session's table holds, as ``cashout`` holds one.
+
+A session file (a JSON-lines export, a PokerNow log) is the host's books: a cash-out in it that
+takes more chips than the table holds at its place in the books (the buy-ins before it, less
+the cash-outs before it and the rake the pots of the hands stored before it paid the table) is
+the mistake ``cashout`` refuses (table stakes, RULES.md §1.1: no hand makes chips;
+:func:`replay.sessions.cash_out`), whether the session is open or closed (``import
+--closed``). Not checked while a hand of the session seats a player with no buy-in there (his
+chips came from outside these books), as ``cashout`` does not check then.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, NamedTuple
+
+from ledger.model import events as ev
+
+
+class Beyond(NamedTuple):
+    """A cash-out row beyond the table: its ledger ``position``, ``session`` and ``seq``, the
+    ``player`` and his ``chips``; what the table held then: ``left`` chips, of ``bought``
+    chips bought in, ``out`` cashed out before it and ``rake`` taken as rake. ``gone``: the
+    chips and seq of the player's own cash-out since his last buy-in (he has no chips at the
+    table: ``cashout`` refuses it as such), or None."""
+
+    position: int
+    session: str
+    seq: int
+    player: str
+    chips: int
+    left: int
+    bought: int
+    out: int
+    rake: int
+    gone: tuple[int, int] | None = None
+
+    def message(self, shown: str | None = None) -> str:
+        """The refusal's text (the caller locates it: file, line, session); ``shown``: the
+        player as the reads show him (a PokerNow id's name), else ``player``."""
+        raked = f", {self.rake} taken as rake" if self.rake else ""
+        who = shown or self.player
+        said = f"its cash_out at seq {self.seq} cashes out {who} ({self.chips} chips), but"
+        if self.gone is not None:
+            return (
+                f"{said} none of them are at the table there: {who} cashed out {self.gone[0]} "
+                f"chips at seq {self.gone[1]} and bought in none since; nothing of the file was "
+                "written (a buy-in missing from the file goes before it)")
+        return (
+            f"{said} the table holds {self.left} chips not cashed out yet there ({self.bought} "
+            f"bought in, {self.out} cashed out{raked}), and no hand makes chips; nothing of the "
+            "file was written (a buy-in missing from the file goes before it, a cash-out "
+            "counted wrong is corrected in the file)")
+
+
+def shown(ledger: Any, beyond: Beyond) -> str:
+    """The player of ``beyond`` as the reads show him: a PokerNow id as ``name (id)``, the
+    name his session's ``player_alias`` rows last gave him (FORMATS.md §2); else as stored."""
+    rows = ledger.query(
+        "SELECT payload->>'alias' FROM events WHERE session = $1 AND type = 'player_alias'"
+        " AND payload->>'player' = $2 ORDER BY position DESC LIMIT 1",
+        [beyond.session, beyond.player])
+    name = rows[0][0] if rows else None
+    return beyond.player if name in (None, beyond.player) else f"{name} ({beyond.player})"
+
+
+def first_beyond_table(ledger: Any, since: int) -> Beyond | None:
+    """The first cash-out stored after ledger position ``since`` (an import's rows, inside its
+    transaction) that takes more chips than its session's table holds at its place, or comes
+    from a player who cashed out since his last buy-in (module doc), or None. Only the book
+    rows of sessions with such a cash-out are read, in one query, and only their hands with a
+    rake replayed; chips are whole chips of the session (as stored)."""
+    from replay.rake_taken import rake_by_session
+
+    sessions = [s for (s,) in ledger.query(
+        "SELECT DISTINCT session FROM events WHERE position > $1 AND type = 'cash_out'"
+        " AND session IS NOT NULL ORDER BY session", [since])]
+    if not sessions:
+        return None
+    rows = ledger.query(
+        "SELECT session, position, seq, type, payload FROM events WHERE list_contains($1,"
+        " session) AND stream = 'session:' || session AND type IN ('buy_in', 'cash_out',"
+        " 'entry_corrected') ORDER BY session, seq", [sessions])
+    raked = rake_by_session(ledger, sessions)
+    found = []
+    for session, group in itertools.groupby(rows, key=lambda r: r[0]):
+        beyond = _beyond_in(ledger, session, list(group), raked.get(session, []), since)
+        if beyond is not None:
+            found.append(beyond)
+    return min(found, default=None)
+
+
+def _beyond_in(ledger: Any, session: str, rows: list[tuple[Any, ...]],
+               raked: list[tuple[int, int]], since: int) -> Beyond | None:
+    """The first cash-out of ``session`` stored after ``since`` beyond its table, or None;
+    ``rows``: its book's ``(session, position, seq, type, payload)`` rows of buy-ins,
+    cash-outs and amendments, by seq; ``raked``: its hands' ``(position, rake)``."""
+    from replay.sessions import chips_from_outside, session_state
+
+    fixes = {}
+    for *_, kind, payload in rows:
+        if kind == "entry_corrected":
+            e = ev.parse_stored(kind, payload)
+            fixes[e.seq] = e.replacement
+    chips_in: dict[str, int] = {}
+    gone: dict[str, tuple[int, int]] = {}  # a player's cash-out since his last buy-in
+    out = 0
+    for _, position, seq, kind, payload in rows:
+        if kind == "entry_corrected":
+            continue
+        if seq in fixes:
+            if fixes[seq] is None:  # retracted
+                continue
+            e = ev.parse_event(fixes[seq])
+        else:
+            e = ev.parse_stored(kind, payload)
+        if e.type == "buy_in":
+            chips_in[e.player] = chips_in.get(e.player, 0) + e.chips
+            gone.pop(e.player, None)
+            continue
+        if e.type != "cash_out":
+            continue
+        bought = sum(chips_in.values())
+        rake = sum(r for at, r in raked if at < position) if e.chips else 0
+        left = bought - out - rake
+        twice = gone.get(e.player) if e.chips else None
+        if position > since and (e.chips > left or twice is not None):
+            if chips_from_outside(ledger, session, session_state(ledger, session).bought):
+                return None
+            return Beyond(position, session, seq, e.player, e.chips, left, bought, out, rake,
+                          twice)
+        out += e.chips
+        gone[e.player] = (e.chips, seq)
+    return None
