@@ -174,3 +174,38 @@ def test_a_page_that_cannot_be_written_is_one_line(run, db, tmp_path: Path, impo
     assert out.output == (f"error: cannot write {tmp_path / 'missing' / 'page.html'}: "
                           "No such file or directory\n")
     assert not (tmp_path / "missing").exists()
+
+
+def cents_phh(path: Path) -> Path:
+    """A hand kept in dollars and cents: blinds 0.50/1.00, stacks 100.25, 100 and 100 (Ann,
+    Bob, Cy); Cy raises to 2.50, Ann calls, Bob folds, Ann's aces take the pot of 6.00."""
+    path.write_text(
+        "variant = 'NT'\nhand = 1\nvenue = 'cents'\nantes = [0, 0, 0]\n"
+        "blinds_or_straddles = [0.5, 1, 0]\nmin_bet = 1\n"
+        "starting_stacks = [100.25, 100, 100]\nplayers = ['Ann', 'Bob', 'Cy']\n"
+        "actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'd dh p3 QsQh', 'p3 cbr 2.50', 'p1 cc',"
+        " 'p2 f', 'd db 2c7d9h', 'p1 cc', 'p3 cc', 'd db Td', 'p1 cc', 'p3 cc', 'd db 3s',"
+        " 'p1 cc', 'p3 cc', 'p1 sm AsAh', 'p3 sm QsQh']\nwinnings = [6, 0, 0]\n",
+        encoding="utf-8")
+    return path
+
+
+def test_a_hand_in_cents_says_its_unit_on_the_page(run, tmp_path: Path) -> None:  # noqa: ANN001
+    """Its stacks and pots are counted in cents (10025, blinds 50/100) while its events are
+    written as its notation writes them (``posts the small blind of 0.50``): the page says
+    so in the line ``show`` prints, once, under its head."""
+    assert run("import", str(cents_phh(tmp_path / "cents.phh"))).exit_code == 0
+    page = tmp_path / "page.html"
+    assert run("view", "cents-1", "-o", str(page)).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    note = ("(stacks, bets, pots and payouts in the hand&#39;s smallest unit, 100 = 1.00; "
+            "actions as its notation writes them)")
+    assert html.count(f'<p class="meta unit-note">{note}</p>') == 1
+    assert "no limit, blinds 50/100" in html and "amounts in chips of 0.01" in html
+    assert '<span class="chips">10025</span>' in html  # Ann's stack: 100.25
+    assert "Ann posts the small blind of 0.50" in html and "Cy raises to 2.50" in html
+    # a hand of whole chips has no such line
+    assert run("import", str(hostile_phh(tmp_path / "hostile.phh"))).exit_code == 0
+    assert run("view", "hostile-7", "-o", str(page)).exit_code == 0
+    plain = page.read_text(encoding="utf-8")
+    assert "smallest unit" not in plain and "· amounts in chips  </p>" in plain
