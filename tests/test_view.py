@@ -106,12 +106,36 @@ def test_unknown_hand_is_one_line(run, db, imported) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize(("hand", "file"), [("dispute-1", "dispute-1.html"),
-                                            ("a/b c:1", "a_b_c_1.html"),
-                                            ("../up", "_up.html")])
+                                            ("a_b", "a_b.html"),
+                                            ("a/b", "a_b~c14cddc0.html"),
+                                            ("a/b c:1", "a_b_c_1~4263e407.html"),
+                                            ("../up", "_._up~8c722b8a.html"),
+                                            ("Ünï", "_n_~216999f2.html")])
 def test_default_page_name(hand: str, file: str) -> None:
-    from replay.pagefiles import default_file
+    """A plain id is its own name; any other keeps its safe characters and takes ``~`` and
+    the first 8 hex digits of its SHA-256, as a report names its pages, so two ids never
+    share a file (``a/b`` and ``a_b``)."""
+    import hashlib
 
-    assert default_file(hand) == file
+    from replay.pagefiles import default_file, page_name
+
+    assert default_file(hand) == file == page_name(hand) + ".html"
+    if "~" in file:
+        assert file.endswith("~" + hashlib.sha256(hand.encode()).hexdigest()[:8] + ".html")
+
+
+def test_view_of_two_live_hands_whose_names_differ_by_a_slash(run, db, tmp_path: Path,
+                                                              monkeypatch) -> None:  # noqa: ANN001
+    """``view a/b`` then ``view a_b`` (live hands of no session) write two pages, neither
+    overwriting the other."""
+    monkeypatch.chdir(tmp_path)
+    for hand in ("a/b", "a_b"):
+        assert run("hand", "start", "--hand", hand, "--game", "NT", "--stakes", "1/2",
+                   "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+    assert run("view", "a/b").output == "wrote a_b~c14cddc0.html\n"
+    assert run("view", "a_b").output == "wrote a_b.html\n"
+    assert '<span id="hand-id">a/b</span>' in (tmp_path / "a_b~c14cddc0.html").read_text()
+    assert '<span id="hand-id">a_b</span>' in (tmp_path / "a_b.html").read_text()
 
 
 HOSTILE = ["<script>alert(1)</script>", "</script>", 'Ann & "Bob"']
