@@ -159,6 +159,22 @@ class HandView:
     original: Version | None
     history: tuple[Amendment, ...]
 
+    def unit_note(self) -> str | None:
+        """For a hand kept in a unit with decimals (FORMATS.md §1: a file in dollars and
+        cents), the line ``show`` prints: its stacks, bets, pots and payouts are counted in
+        chips of its smallest unit while its events write actions as its notation does
+        (``posts the small blind of 0.50``); None for a hand in whole chips."""
+        from replay.typed import smallest_unit_note
+
+        return smallest_unit_note(self.decimals, "stacks, bets, pots and payouts")
+
+    def chip_text(self) -> str | None:
+        """What one chip is in the hand's notation (``"0.01"`` for a hand kept in cents);
+        None for a hand in whole chips."""
+        from engine.notation import format_amount
+
+        return format_amount(1, self.decimals) if self.decimals else None
+
     def to_json(self) -> dict[str, Any]:
         """The whole view as JSON types (chips as ints; money as its three fields)."""
         return {

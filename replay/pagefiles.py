@@ -59,8 +59,11 @@ def file_names(names: Iterable[str]) -> dict[str, str]:
 
 
 def default_file(hand: str) -> str:
-    """``HAND.html`` with anything but letters, digits, ``.``, ``_`` and ``-`` as ``_``."""
-    return _UNSAFE.sub("_", hand).lstrip(".") + ".html"
+    """The page of ``hand`` that ``view`` writes by default: :func:`page_name` and ``.html``,
+    as a report names it: ``HAND.html`` for a plain id (``s01-001.html``), else its safe
+    characters with ``~`` and a digest (``a/b`` → ``a_b~c14cddc0.html``), so two hands never
+    share a file (``a/b`` and ``a_b``)."""
+    return page_name(hand) + ".html"
 
 
 def write_page(path: Path, text: str) -> None:

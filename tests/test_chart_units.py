@@ -103,3 +103,36 @@ def test_the_report_draws_a_chart_per_chip_unit(tmp_path: Path) -> None:
     assert "in chips of 0.25 USD, hand by hand in ledger order, over 1 hands" in index
     assert 'id="chart-caption"' in index and 'id="chart-caption1"' in index
     assert "Ann (+150)" in index and "Ann (-2)" in index and "Ann (+148)" not in index
+
+
+def test_hands_of_no_session_in_two_units_say_what_can_be_read(tmp_path: Path) -> None:
+    """Hands of no session only, one kept in cents (no currency) and one in plain chips: no
+    ``--session`` names them and ``--money`` cannot add chips of no money value, so the
+    refusal names neither and says what reads them (``balances``: a table per unit)."""
+    from tests.test_view import cents_phh, hostile_phh
+
+    db = tmp_path / "t.duckdb"
+    build(db, ("import", str(cents_phh(tmp_path / "cents.phh"))),
+          ("import", str(hostile_phh(tmp_path / "plain.phh"))))
+    svg = tmp_path / "o.svg"
+    out = run(db, "chart", str(svg))
+    assert (out.exit_code, out.output) == (
+        2, "error: the hands read count chips of different values ((no session): 1 chip = "
+           "0.01; (no session): plain chips), which do not add up into one running net: hands "
+           "of no session have no session to name with --session, and their money is of "
+           "different currencies or decimals, so --money does not add up either; "
+           "`handledger balances` gives a table per unit and `handledger standings` a column "
+           "per unit\n")
+    money = run(db, "chart", str(svg), "--money")
+    assert (money.exit_code, money.output) == (
+        2, "error: the hands read use different currencies or decimals ((no session): no "
+           "currency, 2 decimals; (no session): plain chips, no currency): hands of no session "
+           "have no session to name with --session; `handledger balances` without --money "
+           "gives a table per unit\n")
+    assert not svg.exists()
+    # what the refusals point to works: a table per unit, a column per unit
+    tables = run(db, "balances")
+    assert tables.exit_code == 0
+    assert "chips of 0.01 (no session):" in tables.output
+    assert "plain chips (no session):" in tables.output
+    assert run(db, "standings").exit_code == 0

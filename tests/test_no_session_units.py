@@ -145,7 +145,7 @@ def test_plain_chips_and_cents_of_no_session_are_a_table_each(tmp_path: Path) ->
     chart = run(db, "chart", str(tmp_path / "c.png"))
     assert chart.exit_code == 2 and not (tmp_path / "c.png").exists()
     assert chart.output.startswith(
-        "error: the sessions count chips of different values ((no session): plain chips; "
+        "error: the hands read count chips of different values ((no session): plain chips; "
         "(no session): 1 chip = 0.01 USD), which do not add up into one running net")
 
 

@@ -106,12 +106,36 @@ def test_unknown_hand_is_one_line(run, db, imported) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize(("hand", "file"), [("dispute-1", "dispute-1.html"),
-                                            ("a/b c:1", "a_b_c_1.html"),
-                                            ("../up", "_up.html")])
+                                            ("a_b", "a_b.html"),
+                                            ("a/b", "a_b~c14cddc0.html"),
+                                            ("a/b c:1", "a_b_c_1~4263e407.html"),
+                                            ("../up", "_._up~8c722b8a.html"),
+                                            ("Ünï", "_n_~216999f2.html")])
 def test_default_page_name(hand: str, file: str) -> None:
-    from replay.pagefiles import default_file
+    """A plain id is its own name; any other keeps its safe characters and takes ``~`` and
+    the first 8 hex digits of its SHA-256, as a report names its pages, so two ids never
+    share a file (``a/b`` and ``a_b``)."""
+    import hashlib
 
-    assert default_file(hand) == file
+    from replay.pagefiles import default_file, page_name
+
+    assert default_file(hand) == file == page_name(hand) + ".html"
+    if "~" in file:
+        assert file.endswith("~" + hashlib.sha256(hand.encode()).hexdigest()[:8] + ".html")
+
+
+def test_view_of_two_live_hands_whose_names_differ_by_a_slash(run, db, tmp_path: Path,
+                                                              monkeypatch) -> None:  # noqa: ANN001
+    """``view a/b`` then ``view a_b`` (live hands of no session) write two pages, neither
+    overwriting the other."""
+    monkeypatch.chdir(tmp_path)
+    for hand in ("a/b", "a_b"):
+        assert run("hand", "start", "--hand", hand, "--game", "NT", "--stakes", "1/2",
+                   "--seats", "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+    assert run("view", "a/b").output == "wrote a_b~c14cddc0.html\n"
+    assert run("view", "a_b").output == "wrote a_b.html\n"
+    assert '<span id="hand-id">a/b</span>' in (tmp_path / "a_b~c14cddc0.html").read_text()
+    assert '<span id="hand-id">a_b</span>' in (tmp_path / "a_b.html").read_text()
 
 
 HOSTILE = ["<script>alert(1)</script>", "</script>", 'Ann & "Bob"']
@@ -174,3 +198,38 @@ def test_a_page_that_cannot_be_written_is_one_line(run, db, tmp_path: Path, impo
     assert out.output == (f"error: cannot write {tmp_path / 'missing' / 'page.html'}: "
                           "No such file or directory\n")
     assert not (tmp_path / "missing").exists()
+
+
+def cents_phh(path: Path) -> Path:
+    """A hand kept in dollars and cents: blinds 0.50/1.00, stacks 100.25, 100 and 100 (Ann,
+    Bob, Cy); Cy raises to 2.50, Ann calls, Bob folds, Ann's aces take the pot of 6.00."""
+    path.write_text(
+        "variant = 'NT'\nhand = 1\nvenue = 'cents'\nantes = [0, 0, 0]\n"
+        "blinds_or_straddles = [0.5, 1, 0]\nmin_bet = 1\n"
+        "starting_stacks = [100.25, 100, 100]\nplayers = ['Ann', 'Bob', 'Cy']\n"
+        "actions = ['d dh p1 AsAh', 'd dh p2 KsKh', 'd dh p3 QsQh', 'p3 cbr 2.50', 'p1 cc',"
+        " 'p2 f', 'd db 2c7d9h', 'p1 cc', 'p3 cc', 'd db Td', 'p1 cc', 'p3 cc', 'd db 3s',"
+        " 'p1 cc', 'p3 cc', 'p1 sm AsAh', 'p3 sm QsQh']\nwinnings = [6, 0, 0]\n",
+        encoding="utf-8")
+    return path
+
+
+def test_a_hand_in_cents_says_its_unit_on_the_page(run, tmp_path: Path) -> None:  # noqa: ANN001
+    """Its stacks and pots are counted in cents (10025, blinds 50/100) while its events are
+    written as its notation writes them (``posts the small blind of 0.50``): the page says
+    so in the line ``show`` prints, once, under its head."""
+    assert run("import", str(cents_phh(tmp_path / "cents.phh"))).exit_code == 0
+    page = tmp_path / "page.html"
+    assert run("view", "cents-1", "-o", str(page)).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    note = ("(stacks, bets, pots and payouts in the hand&#39;s smallest unit, 100 = 1.00; "
+            "actions as its notation writes them)")
+    assert html.count(f'<p class="meta unit-note">{note}</p>') == 1
+    assert "no limit, blinds 50/100" in html and "amounts in chips of 0.01" in html
+    assert '<span class="chips">10025</span>' in html  # Ann's stack: 100.25
+    assert "Ann posts the small blind of 0.50" in html and "Cy raises to 2.50" in html
+    # a hand of whole chips has no such line
+    assert run("import", str(hostile_phh(tmp_path / "hostile.phh"))).exit_code == 0
+    assert run("view", "hostile-7", "-o", str(page)).exit_code == 0
+    plain = page.read_text(encoding="utf-8")
+    assert "smallest unit" not in plain and "· amounts in chips  </p>" in plain

@@ -451,13 +451,35 @@ def chart_nets(con: Any, money: bool, session: str | None = None
         listed = [{"chip_value_minor": u[0], "decimals": u[1], "currency": u[2],
                    "sessions": named} for u, named in units.items()]
         one = len({(u[1], u[2]) for u in units}) == 1
+        loose = any(None in named for named in units.values())
         raise LedgerError(
-            f"the sessions count chips of different values ({chip_units_worth(listed)}), "
-            "which do not add up into one running net: "
-            + ("chart the money with --money, or one session with --session S" if one else
-               "chart one session with --session S (their money is of different currencies "
-               "or decimals, so --money does not add up either)"))
+            f"the {'hands read' if loose else 'sessions'} count chips of different values "
+            f"({chip_units_worth(listed)}), which do not add up into one running net: "
+            + _chart_advice(one, loose, any(n is not None for named in units.values()
+                                            for n in named)))
     return hand_nets(con, money, session)
+
+
+def _chart_advice(one: bool, loose: bool, named: bool) -> str:
+    """What the refusal of a chart over chips of different values tells the user to chart or
+    read instead: ``one``: the units are of one currency and decimals (``--money`` adds them
+    up); ``loose``: hands of no session are among them (no ``--session`` names them);
+    ``named``: sessions are among them (README, "Chips of different values do not add
+    up")."""
+    if one:
+        return "chart the money with --money" + (
+            ", or one session with --session S" if named else
+            " (hands of no session have no session to name with --session)")
+    mixed = ("their money is of different currencies or decimals, so --money does not add up "
+             "either")
+    if not loose:
+        return f"chart one session with --session S ({mixed})"
+    tables = "`handledger balances` gives a table per unit"
+    if named:
+        return (f"chart one session with --session S (hands of no session have no session to "
+                f"name with it, and {mixed}); {tables}")
+    return (f"hands of no session have no session to name with --session, and {mixed}; "
+            f"{tables} and `handledger standings` a column per unit")
 
 
 def chip_units_worth(units: list[dict[str, Any]]) -> str:
