@@ -30,6 +30,7 @@ from engine.settle import HandResult, settle
 from ledger.formats.jsonl import read_jsonl_text, write_jsonl
 from ledger.formats.phh.read import read_phh_text
 from ledger.model import events as ev
+from ledger.model.errors import MalformedInput
 from replay.build import events_from_phh
 from replay.demo.randomhand import RandomHand, random_hand
 from replay.fold import replay_events, replay_json
@@ -118,6 +119,10 @@ def test_jsonl_and_phh_round_trips(code: str, data: st.DataObject) -> None:
     assert write_jsonl(read.rows()) == text
     assert replay_json(replay_events(read.hands[0].events)) == expected
 
+    if expected["carried"]:  # chips left to a next hand no carry_over records yet (README)
+        with pytest.raises(MalformedInput, match="PHH holds no pot carried between hands"):
+            phh_text(hand.events)
+        return
     phh = phh_text(hand.events)
     parsed = read_phh_text(phh, file="x.phh", multi=False).check()
     back = events_from_phh(parsed[0])
