@@ -111,7 +111,8 @@ def link(batches: Sequence[Batch], previous: Previous, stored: Stored | None = N
     Raises:
         MalformedInput: a hand's ``carry_over`` in whose amount is not what the hand it names
             carried out (its ``carry_over`` out, else what it leaves: :func:`unclaimed`),
-            among ``batches`` or stored; its line is the row's (nothing is written).
+            among ``batches`` or stored, or that names a hand in neither (with ``stored``);
+            its line is the row's (nothing is written).
     """
     out: list[Batch] = []
     last: dict[str, int] = {}  # session -> index in out of its latest hand batch
@@ -150,8 +151,9 @@ def _came_as_carried(batch: Batch, out: list[Batch], placed: dict[str, int],
                      stored: Stored | None) -> None:
     """Refuse ``batch``, a hand whose ``carry_over`` in a file records, when its amount is
     not what the hand it names carried (see :func:`link`); that hand is looked for among the
-    batches before it (``out``, ``placed``) and then in the ledger (``stored``), and nothing is
-    checked when it is in neither."""
+    batches before it (``out``, ``placed``) and then in the ledger (``stored``); refused too
+    when it is in neither (chips that would come from nowhere: the file that holds it is
+    imported first). Nothing is checked without ``stored``."""
     assert batch.events is not None
     come = batch.events[1]
     other = come.other_hand
@@ -162,7 +164,14 @@ def _came_as_carried(batch: Batch, out: list[Batch], placed: dict[str, int],
     else:
         events = stored(other) if stored is not None else None
     if not events:
-        return
+        if stored is None:
+            return
+        line = batch.lines[1] if batch.lines and len(batch.lines) > 1 else batch.line
+        raise MalformedInput(
+            f"its carry_over in records {come.amount} chip(s) from hand {other}, which neither "
+            "the file nor the ledger holds (RULES.md §3.8, §7.1): the chips would come from "
+            f"nowhere; import the file that holds hand {other} first; nothing written",
+            hand=batch.hand_id, line=line)
     recorded = sum(e.amount for e in events if e.type == "carry_over" and e.direction == "out")
     carried = recorded or unclaimed(events)
     if carried != come.amount:

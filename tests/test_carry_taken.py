@@ -179,3 +179,30 @@ def test_a_pot_still_carried_is_said_as_carried_and_not_written_as_phh(  # noqa:
     assert user("balances")[1].splitlines()[-2] == note  # in h2's pot until it ends
     assert _table(user, "h2", H2) == 0
     assert "sum to" not in user("balances")[1]
+
+
+def test_an_imported_carry_over_in_from_a_hand_held_nowhere_is_refused(  # noqa: ANN001
+        user, tmp_path: Path) -> None:
+    """h2's rows alone (h1's left out of the file) into a fresh ledger: its carry_over in of
+    4 names h1, which neither the file nor the ledger holds, so the 4 would come from
+    nowhere: refused, nothing written; imported after h1's file, it goes in."""
+    _played(user)
+    _start(user, "h2", "Bob")
+    export = tmp_path / "all.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
+    lines = export.read_text().splitlines()
+    alone = tmp_path / "h2.jsonl"
+    kept = [x for x in lines[:-1] if not x.startswith('{"hand":"h1"')]
+    alone.write_text("\n".join([*kept, f'{{"in_play":{{"h2":4}},"rows":{len(kept)}}}']) + "\n")
+    at = kept.index('{"hand":"h2","seq":2,"event":{"amount":4,"direction":"in","other_hand":'
+                    '"h1","schema_version":1,"type":"carry_over"}}')
+    other = tmp_path / "other.duckdb"
+    code, _, err = user("--db", str(other), "import", str(alone))
+    assert code == 2 and err.strip() == (
+        f"error: h2.jsonl:{at + 1}, hand h2: its carry_over in records 4 chip(s) from hand h1, "
+        "which neither the file nor the ledger holds (RULES.md §3.8, §7.1): the chips would "
+        "come from nowhere; import the file that holds hand h1 first; nothing written")
+    assert not other.exists()
+    assert user("--db", str(other), "import", str(export))[0] == 0
+    code, out, _ = user("--db", str(other), "state", "h2")
+    assert "pot 0: 7 (Ann, Bob)" in out
