@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
-import replay.ingest.parallel as par
 from ledger.store.store import Ledger
-from replay.ingest.pipeline import import_paths
 from tests.conftest import SHARED
 from tests.test_cashout_rake import RAKED
 from tests.test_import_into_closed import BOOK, _row
 from tests.test_live_table import events, one_shot
+from tests.workers import import_by_workers
 
 CT2 = SHARED / "pokernow" / "charlestudor_Input_Log_002.csv"
 OPENED = _row(1, {"type": "session_opened", "session": "zz", "date": "2026-01-01"})
@@ -140,14 +139,8 @@ def test_workers_leave_a_cash_out_beyond_the_table_to_one_process(
     path = tmp_path / "eleven.jsonl"
     path.write_text(OPENED + ANN_IN + _row(3, {"type": "cash_out", "player": "Ann", "chips": 11})
                     + OPENED.replace('"zz"', '"yy"'))
-    monkeypatch.setattr(par, "PART_BYTES", 100)
-    results: list[object] = []
-    real = par.import_parallel
-    monkeypatch.setattr(par, "import_parallel",
-                        lambda *a, **k: results.append(real(*a, **k)) or results[-1])
-    with Ledger(tmp_path / "l.duckdb") as ledger:
-        report = import_paths(ledger, [path], strict=False, session=None, pn_ledger=None,
-                              jobs=2)
+    report, results = import_by_workers(monkeypatch, path, tmp_path / "l.duckdb", 100)
+    with Ledger(tmp_path / "l.duckdb", read_only=True) as ledger:
         assert ledger.query("SELECT count(*) FROM events") == [(0,)]
     assert results == [None]
     assert report.errors == [_beyond(path, 3, 11, 10, 10, 0)[len("error: "):-1]]

@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 
-import replay.ingest.parallel as par
 from ledger.formats.jsonl import iter_jsonl
 from ledger.store.store import Ledger
 from replay.demo.series import generate_series
-from replay.ingest.pipeline import import_paths
 from tests.fri_night import F1_PHH, NIGHT_JSONL, hand_lines, night
 from tests.test_live_table import events, one_shot
+from tests.workers import import_by_workers
 
 CLOSED = ("session 'fri' is closed: it takes no more hands or buy-ins (as with --session; "
           "import the hand into an open session with --session, or fix its session field)")
@@ -110,14 +109,8 @@ def test_workers_leave_a_hand_after_its_sessions_closing_to_one_process(
     late = "".join(line.replace(f'"{first}-001"', '"late"') + "\n" for line in lines)
     path = tmp_path / "late.jsonl"
     path.write_text(text + late)
-    monkeypatch.setattr(par, "PART_BYTES", 5_000)
-    results: list[object] = []
-    real = par.import_parallel
-    monkeypatch.setattr(par, "import_parallel",
-                        lambda *a, **k: results.append(real(*a, **k)) or results[-1])
-    with Ledger(tmp_path / "l.duckdb") as ledger:
-        report = import_paths(ledger, [path], strict=False, session=None, pn_ledger=None,
-                              jobs=2)
+    report, results = import_by_workers(monkeypatch, path, tmp_path / "l.duckdb", 5_000)
+    with Ledger(tmp_path / "l.duckdb", read_only=True) as ledger:
         assert ledger.verify().ok
         assert ledger.query("SELECT count(*) FROM events WHERE hand_id = 'late'") == [(0,)]
     assert results == [None]  # the workers gave the file back to the one-process import

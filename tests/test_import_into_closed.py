@@ -17,11 +17,10 @@ from pathlib import Path
 
 import pytest
 
-import replay.ingest.parallel as par
 from ledger.store.store import Ledger
-from replay.ingest.pipeline import import_paths
 from tests.conftest import SHARED
 from tests.test_live_table import events, one_shot
+from tests.workers import import_by_workers
 
 CT1 = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
 CT2 = SHARED / "pokernow" / "charlestudor_Input_Log_002.csv"
@@ -135,14 +134,8 @@ def test_workers_leave_a_buy_in_after_the_closing_to_one_process(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "late.jsonl"
     path.write_text(JSONL + BUY_IN)
-    monkeypatch.setattr(par, "PART_BYTES", 100)
-    results: list[object] = []
-    real = par.import_parallel
-    monkeypatch.setattr(par, "import_parallel",
-                        lambda *a, **k: results.append(real(*a, **k)) or results[-1])
-    with Ledger(tmp_path / "l.duckdb") as ledger:
-        report = import_paths(ledger, [path], strict=False, session=None, pn_ledger=None,
-                              jobs=2)
+    report, results = import_by_workers(monkeypatch, path, tmp_path / "l.duckdb", 100)
+    with Ledger(tmp_path / "l.duckdb", read_only=True) as ledger:
         assert ledger.query("SELECT count(*) FROM events") == [(0,)]
     assert results == [None]  # the workers gave the file back to the one-process import
     assert report.errors == [LATE.format(path)[len("error: "):-1]]
