@@ -235,7 +235,7 @@ def check_events(events: Sequence[Any], *, file: str | None = None,
     """Fold ready-made events through the engine; return the final state.
 
     A hand with corrections (our own export of a corrected or voided hand) is checked as it
-    reads with them applied (:func:`replay.fold.effective_events`). A hand from a file must
+    reads with them applied (:func:`replay.amendments.effective_events`). A hand from a file must
     reach its end (``hand_ended``, complete or ``incomplete`` as a cut log marks it, or a
     void): one that stops without it is a cut file, never written half. ``in_play``: the
     file proves the hand was still being played (an export's closing line,

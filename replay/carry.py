@@ -207,7 +207,7 @@ def taken_by(ledger: Any, hand: str) -> str | None:
 
 
 def leaves(hand: Any) -> int:
-    """The chips the replayed hand ``hand`` (:class:`replay.fold.HandReplay`) leaves to the
+    """The chips the replayed hand ``hand`` (:class:`replay.hand_replay.HandReplay`) leaves to the
     session's next hand by its own events, whatever a ``carry_over`` (out) records: what the
     rules carry less any the table paid out, or, voided or cut short, the chips carried into
     it (RULES.md §3.8, §7.1; :func:`replay.compare.carried_on`)."""
@@ -231,7 +231,7 @@ def later_hand(ledger: Any, hand: str, session: str | None) -> str | None:
 def carry_kept(ledger: Any, hand: str, session: str | None, before: Any, after: Any,
                doing: str) -> None:
     """Refuse a change of ``hand`` (``doing``: ``"correcting hand h1"``) from ``before`` to
-    ``after`` (:class:`replay.fold.HandReplay` each) that changes the chips it leaves to the
+    ``after`` (:class:`replay.hand_replay.HandReplay` each) that changes the chips it leaves to the
     session's next hand (:func:`leaves`) once a later hand of the session has started: that
     hand took what it carried as it started (its ``carry_over`` in), or started without
     anything from it, and neither can change (RULES.md §3.8, §7.1), so the chips would be

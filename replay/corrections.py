@@ -2,7 +2,7 @@
 
 A correction or a void is a new event appended to the hand's stream; the original events stay
 and replay, the audit and the exports read the hand through
-:func:`replay.fold.effective_events`. A correction is refused (nothing is written) when the
+:func:`replay.amendments.effective_events`. A correction is refused (nothing is written) when the
 corrected hand does not replay legally.
 """
 
@@ -20,14 +20,8 @@ from ledger.model.errors import locating
 from ledger.store import signing
 from ledger.store.keys import KeyStore
 from ledger.store.streams import hands_seating, platform_names
-from replay.fold import (
-    HandReplay,
-    effective_events,
-    fold_stream,
-    in_force_before,
-    replay_events,
-    split_stream,
-)
+from replay.amendments import in_force_before, split_stream
+from replay.fold import HandReplay, effective_events, fold_stream, replay_events
 from replay.typed import reason_as_typed, stream_decimals
 from replay.whatif import (
     ChangeSpec,
@@ -303,7 +297,7 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
     before that correction, with ``was_set_by`` the seq of the correction that put it there
     (None: as first recorded; ``was`` None with ``was_set_by``: deleted by it), so that a
     correction of a correction names the value it changed
-    (:func:`replay.fold.in_force_before`); a change
+    (:func:`replay.amendments.in_force_before`); a change
     taking back a correction or void names that amendment. An unsigned correction that takes
     back signed amendments (an ``undo`` without ``--sign``) has ``unsigned``, a list of
     ``{"seq", "type", "signer"}`` of those it takes back.
@@ -432,7 +426,7 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     """Take back exactly the last thing appended to the hand, with an appended correction
     (history stays): a live ``act`` (the correction deletes its event; the hand must then
     still replay legally and stay whole, as :func:`correct` checks), or a correction or a void
-    (the correction takes it back, :func:`replay.fold.split_stream`: a void goes with the
+    (the correction takes it back, :func:`replay.amendments.split_stream`: a void goes with the
     correction that dropped the hand's end for it, and the hand reads as before the void).
     What was appended is the hand's rows written together (one ``recorded_at``); undo after
     undo walks back (:func:`last_write`): an undo and what it took back are passed over.

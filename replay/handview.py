@@ -4,7 +4,7 @@
 and :func:`hand_view` assembles a :class:`HandView`:
 
 * ``corrected``: the hand as the ledger counts it (corrections and a void applied,
-  :func:`replay.fold.effective_events`) as a :class:`Version`: its steps
+  :func:`replay.amendments.effective_events`) as a :class:`Version`: its steps
   (:func:`replay.steps.hand_steps`), every pot explained (the sentences ``show`` prints), what
   the table paid (the recorded payouts) beside the rules' result (awards + returned chips) per
   player, with each player's net and final stack as paid (the books' values), and each
@@ -36,7 +36,8 @@ from ledger.audit.books import format_money
 from ledger.model import events as ev
 from ledger.model.errors import NotFound
 from ledger.store.chain import SESSION_PREFIX
-from replay.fold import in_force_before, replay_events
+from replay.amendments import in_force_before
+from replay.fold import replay_events
 from replay.steps import HandSteps, hand_steps
 
 __all__ = ["Money", "PayoutLine", "Version", "Change", "Amendment", "HandView", "hand_view",
@@ -66,7 +67,7 @@ class PayoutLine:
     returned (what the rules push to him; None when the showdown is not verifiable), ``paid``
     (what the table pushed; None when it recorded nothing), ``diff`` = paid − rules (None
     without both), ``net`` and ``final`` stack as the table paid them, the books' values
-    (:attr:`replay.fold.HandReplay.paid_net`: paid − put in, final = start + net; the rules'
+    (:attr:`replay.hand_replay.HandReplay.paid_net`: paid − put in, final = start + net; the rules'
     net where the payouts are unknown; README, "Net has one meaning everywhere"), so a rake
     or a wrong payout shows in them, the rules' side in ``won``, ``rules`` and ``diff``;
     ``discrepancy``: a discrepancy names him (RULES.md §1.4–1.6; a feasibility check when not
@@ -309,7 +310,7 @@ def _history(rows: Sequence[Any], events: list[Any]) -> tuple[Amendment, ...]:
 def _was(seq: int, by_seq: dict[int, Any], before: dict[int, tuple[Any, int | None]]
          ) -> str | None:
     """What a change at ``seq`` replaced, deleted or came after, in words: the event in force
-    there before its correction (``before``: :func:`replay.fold.in_force_before`), ``deleted
+    there before its correction (``before``: :func:`replay.amendments.in_force_before`), ``deleted
     by correction N`` when an earlier one deleted it, or the correction or void it takes
     back."""
     if seq in before:

@@ -16,7 +16,7 @@ class Ended:
     what the table pushed to each player (``paid``: its recorded payouts and returns, chips;
     None when it recorded none), each payout that differs from the rules in a sentence, and
     ``stacks``: what each player has after the hand, chips (his starting stack plus the
-    books' net, :attr:`replay.fold.HandReplay.paid_net`: what the table paid him, the rules'
+    books' net, :attr:`replay.hand_replay.HandReplay.paid_net`: what the table paid him, the rules'
     result when it recorded no payouts, every chip back for a voided hand; README, "Net has
     one meaning everywhere")."""
 

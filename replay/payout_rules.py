@@ -354,7 +354,7 @@ def take_back(state: HandState, stream: Any) -> str:
     prints): ``"take the payout back with `handledger correct h1 --delete 18 --reason R --by
     NAME` (seq 18: pay Ann 4)"``; a payout a correction inserted is named by the seq it
     follows, and taken back with `handledger undo` of that correction."""
-    from replay.fold import numbered_events
+    from replay.amendments import numbered_events
 
     said, seqs, inserted = [], [], []
     for n in numbered_events(stream)[0]:

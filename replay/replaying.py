@@ -33,7 +33,7 @@ _THRESHOLD = (200_000, 20, 10)
 _WINDOW = 4  # chunks in flight per process
 
 #: How a replayed hand is rendered for printing (a module-level function: it is pickled to
-#: worker processes), e.g. the CLI's text table or :func:`replay.fold.replay_json` as text.
+#: worker processes), e.g. the CLI's text table or :func:`replay.hand_replay.replay_json` as text.
 Render = Callable[[Any], str]
 
 

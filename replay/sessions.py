@@ -573,7 +573,7 @@ def _between_hands(ledger: Any, session: str, player: str, entry: str, rule: str
     Raises:
         LedgerError: naming the player, the hand and how to end it.
     """
-    from replay.fold import split_stream
+    from replay.amendments import split_stream
 
     hands = [hand for hand, voided in open_hands_of(ledger, session, player)
              if not voided or not split_stream([r.event for r in ledger.read(hand)])[2]]

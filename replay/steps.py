@@ -1,6 +1,6 @@
 """The per-event steps of a hand: what the table looks like after each event.
 
-:func:`hand_steps` applies a hand stream's corrections (:func:`replay.fold.effective_events`),
+:func:`hand_steps` applies a hand stream's corrections (:func:`replay.amendments.effective_events`),
 then folds the events one at a time through :class:`engine.state.HandState` and records, after
 each, a :class:`Step`: the action in PHH notation (FORMATS.md §1; the event type when PHH has no
 notation for it), a sentence saying what happened, phase and street, the board of every run,
@@ -31,7 +31,8 @@ from engine.games import Game
 from engine.notation import format_amount, to_action
 from engine.settle import settle
 from engine.state import HandState
-from replay.fold import numbered_events, renumber, replay_folded
+from replay.amendments import numbered_events, renumber
+from replay.fold import replay_folded
 from replay.stepwords import Before, started_words
 
 __all__ = ["SeatState", "PotState", "Legal", "Step", "HandSteps", "hand_steps", "named_action",
@@ -228,7 +229,7 @@ def hand_steps(events: Sequence[Any], *, upto: int | None = None, original: bool
                lenient: bool = False) -> HandSteps:
     """The steps of a stored hand stream (``hand_started`` first; corrections and voids
     applied, or with ``original`` the events as first recorded), each numbered by its seq in
-    the hand stream (:class:`replay.fold.Numbered`: a corrected hand may skip numbers),
+    the hand stream (:class:`replay.amendments.Numbered`: a corrected hand may skip numbers),
     stopping after the events up to stream seq ``upto`` (all when None). With ``lenient`` an
     event the rules reject ends the steps there and :attr:`HandSteps.broken` says why.
 

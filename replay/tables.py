@@ -14,7 +14,7 @@ writes it again from the replayed hands. Chips are integers.
 * ``results(hand_id, session, player, starting, contributed, returned, awarded, recorded, net,
   final_stack, ord, rules_net)`` — ``recorded`` is NULL when the source recorded no payouts;
   ``net`` is the books' net (what the table paid minus what he put in:
-  ``replay.fold.HandReplay.paid_net``), ``final_stack`` the stack it left him, ``rules_net``
+  ``replay.hand_replay.HandReplay.paid_net``), ``final_stack`` the stack it left him, ``rules_net``
   the rules' result.
 * ``discrepancies(hand_id, session, player, kind, recorded, recomputed, diff, message)``.
 """

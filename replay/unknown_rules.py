@@ -2,7 +2,7 @@
 
 When a needed hand's cards are unknown, the engine awards none of the pots that need them
 (``PotAward.verifiable`` False): who wins them is not known, so neither is the rules' net of
-a player eligible for one. :attr:`replay.fold.HandReplay.net` then stands in with the net as
+a player eligible for one. :attr:`replay.hand_replay.HandReplay.net` then stands in with the net as
 the table paid it, which is the books' number, never the rules'. What can be said is what
 ``replay`` says (README, "Unknown hole cards"; :mod:`replay.compare`): which splits of those
 pots would be legal (each whole to one eligible player or evenly to those who tie, odd chips

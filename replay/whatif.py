@@ -2,7 +2,7 @@
 
 A change names an ORIGINAL event of the hand by its sequence number in the hand stream (what
 ``handledger show`` and ``handledger history`` print) — the same numbering
-:func:`replay.fold.effective_events` uses. Three kinds:
+:func:`replay.amendments.effective_events` uses. Three kinds:
 
 * ``replace SEQ ACTION`` — the event at SEQ becomes ACTION;
 * ``insert_after SEQ ACTION`` — ACTION is inserted after the event at SEQ;
@@ -40,7 +40,8 @@ from ledger.formats.reading import with_game_tie_order
 from ledger.model import events as ev
 from ledger.model.errors import locating, quoted
 from ledger.store.streams import platform_names
-from replay.fold import HandReplay, fold, replay_events, split_stream
+from replay.amendments import split_stream
+from replay.fold import HandReplay, fold, replay_events
 from replay.shown_names import as_stored, spaced_as_seat, stored_player
 from replay.typed import reason_as_typed, stream_decimals
 
@@ -136,7 +137,7 @@ def _rake(state: Any, text: str, parts: list[str]) -> ev.RecordedRake:
 
 def _slots(events: Sequence[Any]) -> list[tuple[int, list[Any]]]:
     """Original events as ``(seq, [events])`` slots with the stream's corrections in force
-    applied (the same rules as :func:`replay.fold.effective_events`; voids left out)."""
+    applied (the same rules as :func:`replay.amendments.effective_events`; voids left out)."""
     originals, corrections, _ = split_stream(events)
     slots: list[tuple[int, list[Any]]] = [(i, [e]) for i, e in originals]
     index = {seq: k for k, (seq, _) in enumerate(slots)}
@@ -387,13 +388,13 @@ def _fold_prefix(prefix: list[tuple[int, Any]], seq: int, decimals: int) -> Any:
 
 def check_replays(events: Sequence[Any]) -> HandReplay:
     """Replay ``events`` (corrections applied); re-raise a refusal with the event it names
-    by its seq in the hand stream (:class:`replay.fold.Numbered`), its amounts as the hand's
+    by its seq in the hand stream (:class:`replay.amendments.Numbered`), its amounts as the hand's
     actions write them (:func:`replay.typed.reason_as_typed`: ``3.00`` in a hand kept in cents).
 
     Raises:
         IllegalAction: ``"the corrected hand is not legal: event N (TYPE): REASON"``.
     """
-    from replay.fold import numbered_events
+    from replay.amendments import numbered_events
 
     try:
         return replay_events(events)
@@ -513,7 +514,7 @@ class WhatIf:
 
 def paid_net(r: HandReplay) -> dict[str, int]:
     """Each player's net as the table actually paid it: the books' net
-    (:attr:`replay.fold.HandReplay.paid_net`, what ``balances`` adds up: chips paid by the
+    (:attr:`replay.hand_replay.HandReplay.paid_net`, what ``balances`` adds up: chips paid by the
     table minus chips put in; the engine's net when the payouts are unknown). ``net`` is the
     engine's result, so a payout correction moves this one, not ``net``."""
     return dict(r.paid_net)

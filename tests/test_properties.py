@@ -33,7 +33,8 @@ from ledger.model import events as ev
 from ledger.model.errors import MalformedInput
 from replay.build import events_from_phh
 from replay.demo.randomhand import RandomHand, random_hand
-from replay.fold import replay_events, replay_json
+from replay.fold import replay_events
+from replay.hand_replay import replay_json
 from replay.ingest.export import phh_text
 
 CODES = all_codes()

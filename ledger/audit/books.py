@@ -138,7 +138,7 @@ class HandFacts:
 
 def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
                nets: tuple[Any, Any, Any] | None = None, platform: bool = False) -> HandFacts:
-    """The :class:`HandFacts` of a :class:`replay.fold.HandReplay` (duck-typed so that the
+    """The :class:`HandFacts` of a :class:`replay.hand_replay.HandReplay` (duck-typed so that the
     ledger package does not import the replayer). ``unit``: the hand's ``Unit``. ``nets``:
     the replay's ``(paid, net, paid_net)`` when the caller has them already (new dicts, which
     the facts then keep); computed otherwise. ``platform``: :attr:`HandFacts.platform`."""

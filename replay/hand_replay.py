@@ -1,0 +1,162 @@
+"""A replayed hand (:class:`HandReplay`): the engine's result of its pots and awards beside
+what the table recorded paying, the discrepancies between them, and each player's net as the
+rules and as the books count it (README, "Net has one meaning everywhere").
+
+:func:`replay.fold.replay_events` makes one; :meth:`HandReplay.as_json` is its stable JSON
+shape (``replay --json``). Chips are integers throughout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # loaded where a hand is settled: a live action only folds its hand
+    from engine.settle import HandResult
+    from replay.compare import Discrepancy
+
+
+@dataclass(frozen=True)
+class HandReplay:
+    """A replayed hand: the engine's result, the recorded payouts per player (chips, ``None``
+    when the source recorded none), the discrepancies (values, never exceptions) and notes
+    such as "showdown not verifiable"; ``rake``: the rake recorded at the table (chips, a
+    ``recorded_rake``), None when none was. A hand that records a rake records its payouts:
+    with none, ``recorded`` is ``{}``, nobody paid (the rake took the whole pot), never
+    unknown; so too a file's rake of the whole pot with no payouts (an import refuses any
+    other rake without them). ``decimals``: those of the hand's unit (2: a file in dollars and
+    cents, whose chips are cents; FORMATS.md §1); ``unit``: that unit whole, ``(minor units a
+    chip is worth, currency, decimals)``, what a chip of a hand of no session is worth."""
+
+    hand: str
+    session: str | None
+    game: str
+    result: HandResult
+    recorded: dict[str, int] | None
+    discrepancies: tuple[Discrepancy, ...]
+    notes: tuple[str, ...]
+    corrected: bool = False
+    rake: int | None = None
+    decimals: int = 0
+    unit: tuple[int, str | None, int] = (1, None, 0)
+
+    def __init__(self, hand: str, session: str | None, game: str, result: HandResult,
+                 recorded: dict[str, int] | None, discrepancies: tuple[Discrepancy, ...],
+                 notes: tuple[str, ...], corrected: bool = False, rake: int | None = None,
+                 decimals: int = 0, unit: tuple[int, str | None, int] = (1, None, 0)) -> None:
+        # the fields above, written as the generated __init__ would (one made per replayed
+        # hand: the frozen dataclass's own sets each through object.__setattr__, twice the
+        # time); a new field goes here too
+        self.__dict__.update(hand=hand, session=session, game=game, result=result,
+                             recorded=recorded, discrepancies=discrepancies, notes=notes,
+                             corrected=corrected, rake=rake, decimals=decimals, unit=unit)
+
+    @property
+    def net(self) -> dict[str, int]:
+        """Each player's chips won (+) or lost (−) in the hand. From the engine when the
+        showdown is verifiable; from the recorded payouts when it is not (their feasibility
+        is reported as discrepancies); an unverifiable hand with no payouts nets only its
+        returned chips. A hand still in progress (``open``) has nobody paid yet: each player's
+        net is minus what he put in so far (README, "Net has one meaning everywhere"), the
+        rules' result of its pots counts once it ends."""
+        r = self.result
+        if r.status == "open":
+            return {p: -r.contributions[p] for p in r.players}
+        if r.verifiable or self.recorded is None:
+            return dict(r.net)
+        return {p: self.recorded.get(p, 0) - r.contributions[p] for p in r.players}
+
+    @property
+    def carried_on(self) -> int:
+        """Chips this hand passes to the session's next hand (RULES.md §3.8, §7.1): those its
+        ``carry_over`` (out) records, else those it leaves for the next hand to claim
+        (:func:`replay.compare.carried_on`: what the rules carry, less any the table paid
+        out; a voided or incomplete hand's, the chips carried into it)."""
+        r = self.result
+        if r.carried_out:
+            return r.carried_out
+        if not r.carried:
+            return 0
+        from replay.compare import carried_on
+
+        return carried_on(r, self.recorded, self.rake)
+
+    @property
+    def final_stacks(self) -> dict[str, int]:
+        """Each player's stack after the hand by the rules (starting + :attr:`net`)."""
+        return {p: self.result.starting[p] + n for p, n in self.net.items()}
+
+    @property
+    def paid(self) -> dict[str, int] | None:
+        """The chips the table pushed to each player (pots and uncalled bets): the recorded
+        payouts; the engine's awards and returns when none were recorded and the showdown is
+        verifiable; every contribution back for a voided or incomplete hand (recorded payouts
+        of a voided hand count for nothing); nothing yet for a hand still in progress, though
+        the betting is over or payouts are recorded (they count once it ends). None when
+        unknown (an unverifiable showdown with no payouts recorded)."""
+        r = self.result
+        status, recorded = r.status, self.recorded
+        if status == "open":
+            return dict.fromkeys(r.players, 0)
+        if status not in ("voided", "incomplete") and recorded is not None:
+            return {p: recorded.get(p, 0) for p in r.players}
+        if r.verifiable or status in ("voided", "incomplete"):
+            awards, returned = r.awards, r.returned
+            return {p: awards[p] + returned.get(p, 0) for p in r.players}
+        return None
+
+    @property
+    def paid_net(self) -> dict[str, int]:
+        """**The books' net** of each player in this hand: what the table paid him minus what
+        he put in (:attr:`paid`), the rules' :attr:`net` when the payouts are unknown. It is
+        what balances, standings, settle-up and the chart add up; where it differs from the
+        rules' net the audit reports a ``payout`` finding, and a correction moves it."""
+        return self._paid_net(self.paid)
+
+    def books(self) -> tuple[dict[str, int] | None, dict[str, int], dict[str, int]]:
+        """``(paid, net, paid_net)``: :attr:`paid`, :attr:`net` and :attr:`paid_net` (each a
+        new dict), ``paid`` worked out once for the two."""
+        paid = self.paid
+        return paid, self.net, self._paid_net(paid)
+
+    def _paid_net(self, paid: dict[str, int] | None) -> dict[str, int]:
+        if paid is None:
+            return self.net
+        put_in = self.result.contributions
+        return {p: paid[p] - put_in[p] for p in self.result.players}
+
+    def as_json(self) -> dict[str, Any]:
+        """The stable JSON shape of the hand (``replay --json``; README, "replay --json"):
+        hand, session, game, status, verifiable, pots (amount, eligible, awards, carried,
+        explanation), returned, carried, net, final_stacks, recorded, discrepancies (player,
+        recorded, recomputed, diff, kind, message), declarations, notes. Chips throughout."""
+        res = self.result
+        return {
+            "hand": self.hand,
+            "session": self.session,
+            "game": self.game,
+            "status": res.status,
+            "verifiable": res.verifiable,
+            "pots": [
+                {"amount": p.amount, "eligible": list(p.eligible), "awards": dict(p.awards),
+                 "carried": p.carried, "explanation": list(p.lines)}
+                for p in res.pots
+            ],
+            "returned": dict(res.returned),
+            "carried": res.carried,
+            "net": self.net,
+            "final_stacks": self.final_stacks,
+            "recorded": self.recorded,
+            "discrepancies": [
+                {"player": d.player, "recorded": d.recorded, "recomputed": d.recomputed,
+                 "diff": d.diff, "kind": d.kind, "message": d.sentence()}
+                for d in self.discrepancies
+            ],
+            "declarations": dict(res.declarations),
+            "notes": list(self.notes),
+        }
+
+
+def replay_json(replay: HandReplay) -> dict[str, Any]:
+    """:meth:`HandReplay.as_json` as a function (a renderer for :mod:`replay.replaying`)."""
+    return replay.as_json()
