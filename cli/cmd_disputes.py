@@ -168,7 +168,7 @@ def history(obj: Context, hand_id: str | None, session_name: str | None, as_json
         data = read_session(obj.ledger(read_only=True), session_name)
         click.echo(json.dumps(data) if as_json else text.session_history_text(data))
         return
-    from replay.corrections import history as read_history
+    from replay.hand_history import history as read_history
 
     data = read_history(obj.ledger(read_only=True), hand_id, KeyStore(keys_dir))
     click.echo(json.dumps(data) if as_json else text.history_text(data))

@@ -431,7 +431,7 @@ def corrected_text(hand: str, done: Any) -> str:
 
 def history_text(data: dict[str, Any]) -> str:
     """A hand's original events, then every correction and void with its changes."""
-    from replay.corrections import change_brief
+    from replay.hand_history import change_brief
 
     lines = [f"hand {data['hand']}: {len(data['events'])} original event(s)"]
     first = data["events"][0]["event"] if data["events"] else {}

@@ -1,9 +1,10 @@
-"""Correcting and voiding a recorded hand without rewriting history, and telling its history.
+"""Correcting, voiding and undoing a recorded hand without rewriting history.
 
 A correction or a void is a new event appended to the hand's stream; the original events stay
 and replay, the audit and the exports read the hand through
 :func:`replay.amendments.effective_events`. A correction is refused (nothing is written) when the
-corrected hand does not replay legally.
+corrected hand does not replay legally, or does what :mod:`replay.correction_checks` refuses.
+:mod:`replay.hand_history` tells a hand's history.
 """
 
 from __future__ import annotations
@@ -11,17 +12,26 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from engine.errors import IllegalAction
-from engine.notation import format_amount
 from ledger.model import events as ev
 from ledger.model.errors import locating
 from ledger.store import signing
 from ledger.store.keys import KeyStore
-from ledger.store.streams import hands_seating, platform_names
-from replay.amendments import in_force_before, split_stream
-from replay.fold import HandReplay, effective_events, fold_stream, replay_events
+from ledger.store.streams import platform_names
+from replay.amendments import AMENDMENT_TYPES, effective_events, split_stream
+from replay.correction_checks import (
+    carried_taken,
+    closed_books,
+    closed_moves,
+    closed_void,
+    no_entries_since,
+    no_other_hand_in_play,
+    passed_on_reach,
+)
+from replay.fold import HandReplay, replay_events
+from replay.hand_history import brief
 from replay.typed import reason_as_typed, stream_decimals
 from replay.whatif import (
     ChangeSpec,
@@ -32,9 +42,6 @@ from replay.whatif import (
     paid_net,
     same_hand,
 )
-
-if TYPE_CHECKING:
-    from replay.compare import Discrepancy
 
 T = TypeVar("T")
 
@@ -82,7 +89,6 @@ class Corrected:
                 same_rules(self.before, self.after))
 
 
-
 def _about_the_hand(command: Callable[..., T]) -> Callable[..., T]:
     """``command(ledger, hand, ...)`` whose refusals name ``hand`` when they do not yet."""
 
@@ -102,8 +108,8 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
     the key ``sign`` of ``keys`` when given (:mod:`ledger.store.signing`). ``closed``: go in
     though the hand's session is closed and the hand, paid by the rules until now, would
     then be paid differently, or a player's net or the hand's rake would move
-    (:func:`_closed_moves`). An action may name a player known by a platform id as the reads
-    show him (:func:`replay.whatif.parse_action`).
+    (:func:`replay.correction_checks.closed_moves`). An action may name a player known by a
+    platform id as the reads show him (:func:`replay.whatif.parse_action`).
 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: a change that is
@@ -149,7 +155,8 @@ def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correcti
             took_back: str | None = None, *, closed: bool = False) -> Corrected:
     """Append ``correction`` (already checked) after ``rows``; what it moved. Refused, unless
     ``closed``, when the hand's session is closed and it moves a player's net or the hand's
-    rake (:func:`_closed_moves`), or makes a clean hand paid wrong (:func:`_closed_books`)."""
+    rake (:func:`replay.correction_checks.closed_moves`), or makes a clean hand paid wrong
+    (:func:`replay.correction_checks.closed_books`)."""
     events = [r.event for r in rows]
     after = replay_events([*events, correction])
     try:
@@ -165,8 +172,8 @@ def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correcti
         payouts_of_carried_kept(hand, events, correction, doing)
     if not closed and before is not None:
         if not before.discrepancies and after.discrepancies:
-            _closed_books(ledger, hand, rows[0].session, after)
-        _closed_moves(ledger, hand, rows[0].session, before, after, doing)
+            closed_books(ledger, hand, rows[0].session, after)
+        closed_moves(ledger, hand, rows[0].session, before, after, doing)
     downstream = (compare(ledger, hand, rows, correction).downstream
                   if rows[0].session and before is not None else [])
     ledger.append(hand, [correction], hand_id=hand, expected_seq=rows[-1].seq)
@@ -186,16 +193,17 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: the hand is already
             voided, or a later hand took the chips it carried to the next hand
-            (:func:`_carried_taken`), or it would pass chips carried into it on while a later
-            hand of its session has started (:func:`_passed_on_reach`), or it is in a closed
-            session and the void would move a player's net, without ``closed`` (nothing
-            written; :func:`_closed_void`).
+            (:func:`replay.correction_checks.carried_taken`), or it would pass chips
+            carried into it on while a later hand of its session has started
+            (:func:`replay.correction_checks.passed_on_reach`), or it is in a closed session
+            and the void would move a player's net, without ``closed`` (nothing written;
+            :func:`replay.correction_checks.closed_void`).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
     if split_stream(events)[2]:
         raise IllegalAction("the hand is already voided", hand=hand)
-    _carried_taken(ledger, hand, "a void returns every contribution")
+    carried_taken(ledger, hand, "a void returns every contribution")
     drop = {r.seq for r in rows if r.type == "hand_ended"} | _past_the_break(events)
     new: list[Any] = []
     if drop:
@@ -205,53 +213,12 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
                                     keep_end=False))
     new.append(ev.HandVoided(reason=reason, by=by))
     result = check_replays([*events, *new])
-    _passed_on_reach(ledger, hand, rows[0].session, result)
+    passed_on_reach(ledger, hand, rows[0].session, result)
     if not closed:
-        _closed_void(ledger, hand, rows[0].session, events, result)
+        closed_void(ledger, hand, rows[0].session, events, result)
     new = _signed(hand, events, new, keys, sign)
     ledger.append(hand, new, hand_id=hand, expected_seq=rows[-1].seq)
     return result
-
-
-def _carried_taken(ledger: Any, hand: str, doing: str) -> None:
-    """Refuse a void of ``hand`` (or the undo of its void) once a later hand took the chips it
-    carried out or passed on (RULES.md §3.8, §7.1): ``doing`` would give them back to the
-    players while that hand holds them.
-
-    Raises:
-        IllegalAction: naming the hand that took them.
-    """
-    from replay.carry import taken_by
-
-    later = taken_by(ledger, hand)
-    if later is not None:
-        raise IllegalAction(
-            f"hand {later} took the chips this hand carried to the session's next hand "
-            f"(RULES.md §3.8, §7.1), and {doing}: the chips would be counted twice; nothing "
-            "written", hand=hand)
-
-
-def _passed_on_reach(ledger: Any, hand: str, session: str | None, voided: HandReplay) -> None:
-    """Refuse the void of ``hand`` (``voided``: the hand as the void leaves it) when it would
-    pass chips carried into it on to the session's next hand (RULES.md §7.1) and a later hand
-    of the session has started already: that hand took nothing from it as it started, and
-    what a hand brings in is recorded only then, so the chips would reach no hand.
-
-    Raises:
-        IllegalAction: naming the chips and the later hand (nothing written).
-    """
-    from replay.carry import later_hand, leaves
-
-    chips = leaves(voided)
-    if not chips:
-        return
-    later = later_hand(ledger, hand, session)
-    if later is not None:
-        raise IllegalAction(
-            f"voided, the hand would pass the {chips} chip(s) carried into it on to the "
-            f"session's next hand (RULES.md §7.1), but hand {later} started after it without "
-            "them and takes nothing more: the chips would be lost; nothing written",
-            hand=hand)
 
 
 def _past_the_break(events: list[Any]) -> set[int]:
@@ -286,139 +253,6 @@ def _signed(hand: str, stored: Sequence[Any], events: list[Any], keys: KeyStore 
     return out
 
 
-def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, Any]:
-    """The hand's original events (seq, position, recorded_at, type, event) and every
-    correction and void (who, why, for a correction each change with what it replaced, and
-    a signed one's ``signature``: status good/bad/unknown, signer, note, checked against
-    ``keys`` and the hand's rows before it, ``binds`` "hand" or, a signature of the older
-    form, "event", and ``covers``, that in words: :mod:`ledger.store.signing`), as
-    ``{"hand", "events", "amendments"}``. What a change replaced, deleted or
-    was inserted after (``was``, :func:`brief` words) is the event in force at its seq just
-    before that correction, with ``was_set_by`` the seq of the correction that put it there
-    (None: as first recorded; ``was`` None with ``was_set_by``: deleted by it), so that a
-    correction of a correction names the value it changed
-    (:func:`replay.amendments.in_force_before`); a change
-    taking back a correction or void names that amendment. An unsigned correction that takes
-    back signed amendments (an ``undo`` without ``--sign``) has ``unsigned``, a list of
-    ``{"seq", "type", "signer"}`` of those it takes back.
-
-    Raises:
-        NotFound: no such hand; LedgerError: a damaged key file.
-    """
-    rows = ledger.read(hand)
-    by_seq = {r.seq: r for r in rows}
-    events = [r.event for r in rows]
-    decimals = stream_decimals(events)
-    chip = _session_chip(ledger, events[0]) if keys is not None and events else None
-    originals, amendments = [], []
-    for index, r in enumerate(rows):
-        e = r.event
-        item: dict[str, Any] = {"seq": r.seq, "position": r.position,
-                                "recorded_at": r.recorded_at.isoformat(), "type": r.type}
-        if r.type in ("correction", "hand_voided"):
-            item |= {"by": e.by, "reason": e.reason}
-            checked = signing.check(hand, e, keys, events[:index], chip) \
-                if keys is not None else None
-            if checked is not None:
-                item["signature"] = {"status": checked.status, "signer": checked.signer,
-                                     "note": checked.note,
-                                     "binds": "hand" if signing.binds_hand(e) else "event",
-                                     "covers": signing.binding(e, index)}
-            if (taken := _signed_taken_back(e, rows)) and e.signature is None:
-                item["unsigned"] = taken
-            if r.type == "correction":
-                before = in_force_before(events, r.seq)
-                item |= {"changes": [
-                    c.model_dump(mode="json") | _was(c, by_seq, before, decimals)
-                    for c in e.changes], "positions": list(e.positions)}
-            amendments.append(item)
-        else:
-            item["event"] = e.model_dump(mode="json", exclude={"type", "schema_version"})
-            originals.append(item)
-    return {"hand": hand, "events": originals, "amendments": amendments}
-
-
-def _signed_taken_back(event: Any, rows: Sequence[Any]) -> list[dict[str, Any]]:
-    """The signed corrections and voids the correction ``event`` deletes (takes back: an
-    ``undo``), each as ``{"seq", "type", "signer"}``; empty for a void or any other
-    correction."""
-    if event.type != "correction":
-        return []
-    out = []
-    for c in event.changes:
-        row = rows[c.seq - 1] if c.op == "delete" and 1 <= c.seq <= len(rows) else None
-        if row is not None and isinstance(row.event, signing.SIGNABLE) \
-                and row.event.signature is not None:
-            out.append({"seq": row.seq, "type": row.type,
-                        "signer": row.event.signature.signer})
-    return out
-
-
-def _session_chip(ledger: Any, started: Any) -> ev.Unit | None:
-    """The chip of the session of a stored hand of plain chips whose first row is
-    ``started``, a hand played live there (:func:`replay.ingest.export.session_chip`): a
-    signature made where its export was imported binds the hand in that chip
-    (:func:`ledger.store.signing.same_hand_units`); None otherwise."""
-    if started.type != "hand_started" or started.session is None or (
-            started.unit.currency is not None):
-        return None
-    from replay.ingest.export import session_chip
-
-    return session_chip(ledger, started.session)
-
-
-def _was(change: ev.Change, by_seq: dict[int, Any], before: dict[int, Any],
-         decimals: int = 0) -> dict[str, Any]:
-    """``{"was", "was_set_by"}`` of a correction's ``change`` (see :func:`history`), its
-    amounts as the hand's actions write them (``decimals``, :func:`brief`)."""
-    if change.seq in before:
-        event, setter = before[change.seq]
-        return {"was": brief(event, decimals) if event is not None else None,
-                "was_set_by": setter}
-    row = by_seq.get(change.seq)  # an amendment taken back (or a stream that did not apply)
-    return {"was": brief(row.event, decimals) if row is not None else None, "was_set_by": None}
-
-
-def change_brief(data: dict[str, Any], decimals: int = 0) -> str:
-    """:func:`brief` of an event given as its JSON (a change's ``event`` in :func:`history`).
-
-    Raises:
-        MalformedEvent: ``data`` is no event.
-    """
-    return brief(ev.parse_event(data), decimals)
-
-
-#: The fields of a hand's events that count its chips (a bet's ``to``, a blind's or a
-#: payout's ``amount``, a seat change's ``stack``), written by :func:`brief` in the hand's unit.
-_CHIP_FIELDS = frozenset({"to", "amount", "stack"})
-
-
-def brief(event: Any, decimals: int = 0) -> str:
-    """``recorded_payout Bob 400`` — an event in a few words; its chips as the actions of a
-    hand of ``decimals`` write them (``bet_raise Ann 5.00`` for 500 chips of a hand kept in
-    cents, as ``show`` writes ``Ann cbr 5.00``: replay/typed.py, FORMATS.md §1)."""
-    data = event.model_dump(mode="json", exclude={"type", "schema_version"},
-                            exclude_defaults=True)
-    if event.type == "hand_started":
-        return f"hand_started {event.hand}"
-    if event.type in _AMENDMENTS:
-        return f"{event.type} by {event.by}: {event.reason}"
-    return " ".join([event.type, *(
-        format_amount(v, decimals) if decimals and k in _CHIP_FIELDS and isinstance(v, int)
-        else _word(v) for k, v in data.items())])
-
-
-def _word(value: Any) -> str:
-    """One field for :func:`brief`: cards run together (``Jd4cQc``), face-up flags in words."""
-    if not isinstance(value, list):
-        return str(value)
-    if value and all(isinstance(v, bool) for v in value):
-        if all(value) or not any(value):
-            return "face up" if value[0] else "face down"
-        return "faces " + "".join("u" if v else "d" for v in value)
-    return "".join(map(str, value))
-
-
 @_about_the_hand
 def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
          keys: KeyStore | None = None, sign: str | None = None,
@@ -441,8 +275,9 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             a clean hand of a closed session paid wrong, or (a void or correction taken
             back) moves a player's net in a closed session (unless ``closed``, as
             :func:`correct` and :func:`void`); a void taken back from a hand whose player
-            bought in or cashed out since (:func:`_no_entries_since`) or sits in another
-            hand in play (:func:`_no_other_hand_in_play`).
+            bought in or cashed out since (:func:`replay.correction_checks.no_entries_since`)
+            or sits in another hand in play
+            (:func:`replay.correction_checks.no_other_hand_in_play`).
     """
     rows = ledger.read(hand)
     last = last_write(rows)
@@ -451,7 +286,7 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
         raise IllegalAction(f"nothing to undo: the last thing appended to the hand and not "
                             f"taken back is the hand itself ({seqs}, its start or import): "
                             "void it or correct it", hand=hand)
-    amended = {r.type in _AMENDMENTS for r in last}
+    amended = {r.type in AMENDMENT_TYPES for r in last}
     if amended == {False}:
         decimals = stream_decimals([r.event for r in rows])
         words = ", ".join(f"seq {r.seq} ({brief(r.event, decimals)})" for r in last)
@@ -469,7 +304,7 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
                             "(change them with `handledger correct`)", hand=hand)
     void = last[-1].event if last[-1].type == "hand_voided" else None
     if void is not None:
-        _carried_taken(ledger, hand, "undoing the void puts the hand back in play with them")
+        carried_taken(ledger, hand, "undoing the void puts the hand back in play with them")
     words = (f"the void at seq {last[-1].seq} (by {void.by}: {void.reason})" if void
              else ", ".join(_amendment_words(r, rows) for r in last))
     correction = ev.Correction(changes=[ev.Change(op="delete", seq=r.seq) for r in last],
@@ -486,19 +321,16 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
         if after.result.status != "voided":  # an undo taken back voids the hand again
             same_hand(events, after)
         if after.result.status == "open" and rows[0].session is not None:
-            _no_entries_since(ledger, rows[0].session, after, last[0].position)
+            no_entries_since(ledger, rows[0].session, after, last[0].position)
         if after.result.status == "open":
-            _no_other_hand_in_play(ledger, hand, rows[0].session, after)
+            no_other_hand_in_play(ledger, hand, rows[0].session, after)
     except IllegalAction as exc:
         raise IllegalAction(f"cannot undo {words}: {exc.reason}", hand=hand) from None
     if not closed:
-        _closed_void(ledger, hand, rows[0].session, events, after,
+        closed_void(ledger, hand, rows[0].session, events, after,
                      doing=f"undoing {words} of hand {hand}")
     [correction] = _signed(hand, events, [correction], keys, sign)
     return _append(ledger, hand, rows, correction, words, closed=closed)
-
-
-_AMENDMENTS = ("correction", "hand_voided")
 
 
 def last_write(rows: Sequence[Any]) -> list[Any]:
@@ -527,155 +359,10 @@ def last_write(rows: Sequence[Any]) -> list[Any]:
     return ordered[0]
 
 
-def _no_entries_since(ledger: Any, session: str, hand: HandReplay, position: int) -> None:
-    """Refuse to put ``hand`` back in play when a player seated in it bought in or cashed
-    out of ``session`` after ledger ``position`` (while it was voided): chips come on or off
-    the table only between hands (RULES.md §1.1).
-
-    Raises:
-        IllegalAction: naming the player and the entry.
-    """
-    from ledger.audit.load import session_rows
-
-    seated = set(hand.result.players)
-    for row in session_rows(ledger, sessions=[session], types=["buy_in", "cash_out"],
-                            after=position):
-        if row.event.player in seated:
-            what = "cashed out" if row.event.type == "cash_out" else "bought in"
-            raise IllegalAction(f"{row.event.player} {what} of session {session} since, and "
-                                "the hand would be in play again (chips come on or off the "
-                                "table only between hands, RULES.md §1.1)")
-
-
-def _no_other_hand_in_play(ledger: Any, hand: str, session: str | None,
-                           after: HandReplay) -> None:
-    """Refuse to put ``hand`` back in play while another hand of ``session`` (None: of no
-    session) that seats one of its players is in play: a player's chips are in one hand at a
-    time (table stakes, RULES.md §1.1).
-
-    Raises:
-        IllegalAction: naming the player and the other hand.
-    """
-    seated = after.result.players
-    for other, voided, ended in hands_seating(ledger, session, seated):
-        if other == hand or (ended and not voided):
-            continue
-        events = [r.event for r in ledger.read(other)]
-        try:
-            status = fold_stream(events)[0].status
-        except IllegalAction:
-            continue  # a hand the rules refuse is in play for nobody
-        if status != "open":
-            continue
-        there = {s.player for s in events[0].seats}
-        player = next(p for p in seated if p in there)
-        raise IllegalAction(
-            f"{player} is seated in hand {other}, still in play, and the hand would be in play "
-            f"again beside it (a player's chips are in one hand at a time, RULES.md §1.1): end "
-            f"or void {other} first")
-
-
-def _closed_books(ledger: Any, hand: str, session: str | None, after: HandReplay) -> None:
-    """Refuse a change that leaves ``hand``, clean until now, paid differently from the rules
-    (``after``) when its session is closed: its books were audited and settled up at the
-    close (README: sessions and the books), so `--closed` must say it is meant.
-
-    Raises:
-        IllegalAction: naming the hand, the session and the first new discrepancy.
-    """
-    from replay.sessions import session_state
-
-    if session is None or not session_state(ledger, session).closed:
-        return
-    first = after.discrepancies[0]
-    raise IllegalAction(
-        f"session {session} is closed and this leaves hand {hand}, paid by the rules until "
-        f"now, paid differently ({_how(first)}): nothing written; --closed records it anyway",
-        hand=hand)
-
-
-def _how(found: Discrepancy) -> str:
-    """How a finding of a hand differs, in a refusal's words: ``Ann paid 0, the rules give
-    300`` for a player paid other than the rules give, else its own sentence without the
-    hand (a finding of the whole table, player ``*``, or one of no single difference in
-    chips: ``no legal split of the pots pays what the table paid (…)``)."""
-    if found.player != "*" and found.diff:
-        return f"{found.player} paid {found.recorded}, the rules give {found.recomputed}"
-    return found.sentence().removeprefix(f"hand {found.hand}: ")
-
-
-def taken_as_rake(replay: HandReplay) -> int:
-    """The chips the books count as ``replay``'s rake (the replay's ``rake`` finding:
-    recomputed − recorded, as :func:`ledger.audit.reports.rake_taken` sums them)."""
-    return sum(d.recomputed - d.recorded for d in replay.discrepancies if d.kind == "rake")
-
-
-def _closed_moves(ledger: Any, hand: str, session: str | None, before: HandReplay,
-                  after: HandReplay, doing: str) -> None:
-    """Refuse the change ``doing`` (``"correcting hand h2"``) of ``hand`` from ``before`` to
-    ``after`` when its session is closed and it moves a player's net (the books' net,
-    :func:`replay.whatif.paid_net`) or the rake the books count (:func:`taken_as_rake`, the
-    house's): the session's books were settled up at the close (README: sessions and the
-    books), so `--closed` must say it is meant, as for a void (:func:`_closed_void`).
-
-    Raises:
-        IllegalAction: naming the hand, the session, each player's net change and the
-            rake's.
-    """
-    was, now = paid_net(before), paid_net(after)
-    moved = {p: now.get(p, 0) - n for p, n in was.items() if now.get(p, 0) != n}
-    rake = (taken_as_rake(before), taken_as_rake(after))
-    if not moved and rake[0] == rake[1]:
-        return
-    from replay.sessions import session_state
-
-    if session is None or not session_state(ledger, session).closed:
-        return
-    what = []
-    if moved:
-        what.append("its players' nets (" + ", ".join(f"{p} {n:+d}" for p, n in moved.items())
-                    + ")")
-    if rake[0] != rake[1]:
-        what.append(f"its rake ({rake[0]} to {rake[1]} chips)")
-    raise IllegalAction(f"session {session} is closed and {doing} moves {' and '.join(what)}: "
-                        "nothing written; --closed records it anyway", hand=hand)
-
-
-def _closed_void(ledger: Any, hand: str, session: str | None, events: list[Any],
-                 after: HandReplay, doing: str | None = None) -> None:
-    """Refuse the void of ``hand`` (``after``: the voided hand), or the undo ``doing`` of a
-    void or correction (``after``: the hand without it), when its session is closed and it
-    moves a player's net (the books' net, :func:`replay.whatif.paid_net`): the session's
-    books were audited and settled up at the close (README: sessions and the books), so
-    `--closed` must say it is meant, as :func:`_closed_books` for a correction. A hand whose
-    stream did not replay moved no chips in the books: its void goes in.
-
-    Raises:
-        IllegalAction: naming the hand, the session and each player's net change.
-    """
-    from replay.sessions import session_state
-
-    if session is None or not session_state(ledger, session).closed:
-        return
-    try:
-        before = paid_net(replay_events(events))
-    except IllegalAction:
-        return
-    now = paid_net(after)
-    moved = {p: now.get(p, 0) - n for p, n in before.items() if now.get(p, 0) != n}
-    if not moved:
-        return
-    raise IllegalAction(
-        f"session {session} is closed and {doing or f'voiding hand {hand}'} moves its "
-        "players' nets "
-        f"({', '.join(f'{p} {n:+d}' for p, n in moved.items())}): nothing written; --closed "
-        "records it anyway", hand=hand)
-
-
 def _amendment_words(row: Any, rows: Sequence[Any]) -> str:
     """``the undo at seq 27`` (a correction that only takes back corrections or voids) /
     ``the correction at seq 25 (by floor: misdeal)``."""
     e = row.event
-    if all(rows[c.seq - 1].type in _AMENDMENTS for c in e.changes if c.seq < row.seq):
+    if all(rows[c.seq - 1].type in AMENDMENT_TYPES for c in e.changes if c.seq < row.seq):
         return f"the undo at seq {row.seq}"
     return f"the correction at seq {row.seq} (by {e.by}: {e.reason})"

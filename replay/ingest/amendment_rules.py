@@ -103,7 +103,7 @@ def _takes_back(before: Sequence[Any], correction: ev.Correction) -> bool:
 def _changes(events: Sequence[Any], correction: ev.Correction) -> str:
     """The changes of ``correction`` in a few words (``replace seq 16 recorded_payout Cy
     300``), amounts as the hand's actions write them."""
-    from replay.corrections import change_brief
+    from replay.hand_history import change_brief
     from replay.typed import stream_decimals
 
     decimals = stream_decimals(events)

@@ -1,0 +1,207 @@
+"""What a correction, a void or an undo of a hand must not do, checked before it is appended:
+take back chips a later hand took or pass on chips no hand will take (RULES.md §3.8, §7.1),
+put a hand back in play beside a book entry or another hand of its players (table stakes,
+RULES.md §1.1), or, in a closed session, move the books settled up at the close (README
+"sessions and the books") without ``--closed``.
+
+Each check returns nothing or raises :class:`engine.errors.IllegalAction` naming what it
+refuses; nothing is written then.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import IllegalAction
+from ledger.store.streams import hands_seating
+from replay.fold import HandReplay, fold_stream, replay_events
+from replay.whatif import paid_net
+
+if TYPE_CHECKING:
+    from replay.compare import Discrepancy
+
+
+def carried_taken(ledger: Any, hand: str, doing: str) -> None:
+    """Refuse a void of ``hand`` (or the undo of its void) once a later hand took the chips it
+    carried out or passed on (RULES.md §3.8, §7.1): ``doing`` would give them back to the
+    players while that hand holds them.
+
+    Raises:
+        IllegalAction: naming the hand that took them.
+    """
+    from replay.carry import taken_by
+
+    later = taken_by(ledger, hand)
+    if later is not None:
+        raise IllegalAction(
+            f"hand {later} took the chips this hand carried to the session's next hand "
+            f"(RULES.md §3.8, §7.1), and {doing}: the chips would be counted twice; nothing "
+            "written", hand=hand)
+
+
+def passed_on_reach(ledger: Any, hand: str, session: str | None, voided: HandReplay) -> None:
+    """Refuse the void of ``hand`` (``voided``: the hand as the void leaves it) when it would
+    pass chips carried into it on to the session's next hand (RULES.md §7.1) and a later hand
+    of the session has started already: that hand took nothing from it as it started, and
+    what a hand brings in is recorded only then, so the chips would reach no hand.
+
+    Raises:
+        IllegalAction: naming the chips and the later hand (nothing written).
+    """
+    from replay.carry import later_hand, leaves
+
+    chips = leaves(voided)
+    if not chips:
+        return
+    later = later_hand(ledger, hand, session)
+    if later is not None:
+        raise IllegalAction(
+            f"voided, the hand would pass the {chips} chip(s) carried into it on to the "
+            f"session's next hand (RULES.md §7.1), but hand {later} started after it without "
+            "them and takes nothing more: the chips would be lost; nothing written",
+            hand=hand)
+
+
+def no_entries_since(ledger: Any, session: str, hand: HandReplay, position: int) -> None:
+    """Refuse to put ``hand`` back in play when a player seated in it bought in or cashed
+    out of ``session`` after ledger ``position`` (while it was voided): chips come on or off
+    the table only between hands (RULES.md §1.1).
+
+    Raises:
+        IllegalAction: naming the player and the entry.
+    """
+    from ledger.audit.load import session_rows
+
+    seated = set(hand.result.players)
+    for row in session_rows(ledger, sessions=[session], types=["buy_in", "cash_out"],
+                            after=position):
+        if row.event.player in seated:
+            what = "cashed out" if row.event.type == "cash_out" else "bought in"
+            raise IllegalAction(f"{row.event.player} {what} of session {session} since, and "
+                                "the hand would be in play again (chips come on or off the "
+                                "table only between hands, RULES.md §1.1)")
+
+
+def no_other_hand_in_play(ledger: Any, hand: str, session: str | None,
+                           after: HandReplay) -> None:
+    """Refuse to put ``hand`` back in play while another hand of ``session`` (None: of no
+    session) that seats one of its players is in play: a player's chips are in one hand at a
+    time (table stakes, RULES.md §1.1).
+
+    Raises:
+        IllegalAction: naming the player and the other hand.
+    """
+    seated = after.result.players
+    for other, voided, ended in hands_seating(ledger, session, seated):
+        if other == hand or (ended and not voided):
+            continue
+        events = [r.event for r in ledger.read(other)]
+        try:
+            status = fold_stream(events)[0].status
+        except IllegalAction:
+            continue  # a hand the rules refuse is in play for nobody
+        if status != "open":
+            continue
+        there = {s.player for s in events[0].seats}
+        player = next(p for p in seated if p in there)
+        raise IllegalAction(
+            f"{player} is seated in hand {other}, still in play, and the hand would be in play "
+            f"again beside it (a player's chips are in one hand at a time, RULES.md §1.1): end "
+            f"or void {other} first")
+
+
+def closed_books(ledger: Any, hand: str, session: str | None, after: HandReplay) -> None:
+    """Refuse a change that leaves ``hand``, clean until now, paid differently from the rules
+    (``after``) when its session is closed: its books were audited and settled up at the
+    close (README: sessions and the books), so `--closed` must say it is meant.
+
+    Raises:
+        IllegalAction: naming the hand, the session and the first new discrepancy.
+    """
+    from replay.sessions import session_state
+
+    if session is None or not session_state(ledger, session).closed:
+        return
+    first = after.discrepancies[0]
+    raise IllegalAction(
+        f"session {session} is closed and this leaves hand {hand}, paid by the rules until "
+        f"now, paid differently ({_how(first)}): nothing written; --closed records it anyway",
+        hand=hand)
+
+
+def _how(found: Discrepancy) -> str:
+    """How a finding of a hand differs, in a refusal's words: ``Ann paid 0, the rules give
+    300`` for a player paid other than the rules give, else its own sentence without the
+    hand (a finding of the whole table, player ``*``, or one of no single difference in
+    chips: ``no legal split of the pots pays what the table paid (…)``)."""
+    if found.player != "*" and found.diff:
+        return f"{found.player} paid {found.recorded}, the rules give {found.recomputed}"
+    return found.sentence().removeprefix(f"hand {found.hand}: ")
+
+
+def taken_as_rake(replay: HandReplay) -> int:
+    """The chips the books count as ``replay``'s rake (the replay's ``rake`` finding:
+    recomputed − recorded, as :func:`ledger.audit.reports.rake_taken` sums them)."""
+    return sum(d.recomputed - d.recorded for d in replay.discrepancies if d.kind == "rake")
+
+
+def closed_moves(ledger: Any, hand: str, session: str | None, before: HandReplay,
+                  after: HandReplay, doing: str) -> None:
+    """Refuse the change ``doing`` (``"correcting hand h2"``) of ``hand`` from ``before`` to
+    ``after`` when its session is closed and it moves a player's net (the books' net,
+    :func:`replay.whatif.paid_net`) or the rake the books count (:func:`taken_as_rake`, the
+    house's): the session's books were settled up at the close (README: sessions and the
+    books), so `--closed` must say it is meant, as for a void (:func:`closed_void`).
+
+    Raises:
+        IllegalAction: naming the hand, the session, each player's net change and the
+            rake's.
+    """
+    was, now = paid_net(before), paid_net(after)
+    moved = {p: now.get(p, 0) - n for p, n in was.items() if now.get(p, 0) != n}
+    rake = (taken_as_rake(before), taken_as_rake(after))
+    if not moved and rake[0] == rake[1]:
+        return
+    from replay.sessions import session_state
+
+    if session is None or not session_state(ledger, session).closed:
+        return
+    what = []
+    if moved:
+        what.append("its players' nets (" + ", ".join(f"{p} {n:+d}" for p, n in moved.items())
+                    + ")")
+    if rake[0] != rake[1]:
+        what.append(f"its rake ({rake[0]} to {rake[1]} chips)")
+    raise IllegalAction(f"session {session} is closed and {doing} moves {' and '.join(what)}: "
+                        "nothing written; --closed records it anyway", hand=hand)
+
+
+def closed_void(ledger: Any, hand: str, session: str | None, events: list[Any],
+                 after: HandReplay, doing: str | None = None) -> None:
+    """Refuse the void of ``hand`` (``after``: the voided hand), or the undo ``doing`` of a
+    void or correction (``after``: the hand without it), when its session is closed and it
+    moves a player's net (the books' net, :func:`replay.whatif.paid_net`): the session's
+    books were audited and settled up at the close (README: sessions and the books), so
+    `--closed` must say it is meant, as :func:`closed_books` for a correction. A hand whose
+    stream did not replay moved no chips in the books: its void goes in.
+
+    Raises:
+        IllegalAction: naming the hand, the session and each player's net change.
+    """
+    from replay.sessions import session_state
+
+    if session is None or not session_state(ledger, session).closed:
+        return
+    try:
+        before = paid_net(replay_events(events))
+    except IllegalAction:
+        return
+    now = paid_net(after)
+    moved = {p: now.get(p, 0) - n for p, n in before.items() if now.get(p, 0) != n}
+    if not moved:
+        return
+    raise IllegalAction(
+        f"session {session} is closed and {doing or f'voiding hand {hand}'} moves its "
+        "players' nets "
+        f"({', '.join(f'{p} {n:+d}' for p, n in moved.items())}): nothing written; --closed "
+        "records it anyway", hand=hand)
