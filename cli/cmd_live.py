@@ -68,7 +68,8 @@ def start(obj: Context, game_code: str, session: str | None, hand_id: str | None
     exit_at_once()
     with gc_paused():
         from cli import render
-        from replay.live import LiveHand, check_new_ledger_start, start_hand
+        from replay.live import LiveHand
+        from replay.live.start import check_new_ledger_start, start_hand
 
         obj.saves_tables = False  # the hot path: the next read catches the session up in memory
         live = LiveHand(game=game_code, **spec)
@@ -96,7 +97,7 @@ def act(obj: Context, hand_id: str, action: str, closed: bool) -> None:
     exit_at_once()
     with gc_paused():
         from replay.live import act as record
-        from replay.live import legal_now
+        from replay.live.state import legal_now
 
         obj.saves_tables = False  # the hot path: the next read catches the session up in memory
         with refusals_named(obj.names):
@@ -105,7 +106,7 @@ def act(obj: Context, hand_id: str, action: str, closed: bool) -> None:
 
 
 def _acted(done: Any, legal_now: Any) -> str:
-    """What ``act`` prints of an action appended (:class:`replay.live.Acted`): its seq and
+    """What ``act`` prints of an action appended (:class:`replay.live.acting.Acted`): its seq and
     type, then what is legal now, or how the hand stands when it is over; a platform player
     named as the reads name him (:class:`cli.names.Names`)."""
     state = done.state
@@ -151,7 +152,7 @@ def table(obj: Context, hand_id: str, closed: bool, keep_going: bool = False) ->
     exit_at_once()
     with gc_paused():
         from ledger.store import landing
-        from replay.live import current
+        from replay.live.state import current
 
         obj.saves_tables = False  # the hot path, as for `act`
         current(obj.ledger(read_only=True), hand_id)  # no such hand: one line, exit 2
@@ -204,7 +205,8 @@ def _table_line(obj: Context, hand_id: str, line: str, *, closed: bool) -> str:
     """
     from cli.text import state_text
     from replay.live import act as record
-    from replay.live import legal_now, now
+    from replay.live import now
+    from replay.live.state import legal_now
 
     if line == "state":
         return obj.names()(state_text(now(obj.ledger(read_only=True), hand_id)))

@@ -275,7 +275,7 @@ def sql_table(columns: list[str], rows: list[tuple], *, more: str | None = None)
 
 
 def state_text(now: Any) -> str:
-    """A live hand now (:class:`replay.live.Now`): phase, whose turn and what is legal, the
+    """A live hand now (:class:`replay.live.state.Now`): phase, whose turn and what is legal, the
     current bet, the pots with their eligible players, returned chips, the rake taken, who
     declared what (a declare hand, RULES.md §3), stacks;
     of a hand that is over, its pots explained as ``show`` ends, what the table paid, any

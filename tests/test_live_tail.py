@@ -15,7 +15,9 @@ from engine.errors import IllegalAction
 from ledger.model.errors import DuplicateEvent, NotFound
 from ledger.model.events import Call, Check
 from ledger.store.store import Ledger
-from replay.live import LiveHand, act, current, now, start_hand
+from replay.live import LiveHand, act, now
+from replay.live.start import start_hand
+from replay.live.state import current
 from tests.test_store import hand
 
 WINDOWS = [1, 3, 7, 12, 25, 1000]

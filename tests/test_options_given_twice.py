@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ledger.model.errors import MalformedInput
-from replay.live import key_values
+from replay.live.spec import key_values
 from tests.test_live_table import events, one_shot
 
 START = ("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats", "Ann:100,Bob:100",

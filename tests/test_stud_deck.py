@@ -27,7 +27,7 @@ from ledger.store.store import Ledger
 from replay import live
 from replay.build import events_from_phh
 from replay.fold import replay_events
-from replay.live import legal_now
+from replay.live.state import legal_now
 from replay.nextstep import next_step
 from tests.pokerkit_oracle import final_stacks
 

@@ -1,0 +1,204 @@
+"""One action recorded live (``handledger act``): checked by the engine against the hand as it
+stands (corrections applied), and against what a hand recorded live may not take though a file
+may (:func:`_live_rules`), then appended; an illegal one is refused with what is legal now, and
+nothing is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import IllegalAction
+from engine.state import HandState
+from ledger.model import events as ev
+from replay.board_rules import whole_street
+from replay.live.state import current_rows, legal_now
+from replay.payout_rules import (
+    above_zero,
+    not_carried,
+    not_folded,
+    over_the_pot,
+    paid_to_somebody,
+    rake_not_carried,
+    rake_within_the_pots,
+    within_reach,
+    within_uncalled_bet,
+)
+from replay.typed import as_typed, reason_as_typed
+
+
+def _live_rules(state: HandState, event: Any) -> None:
+    """What a hand recorded live may not take, though a history read from a file may: nothing
+    after its end (that is a correction), a payout, a rake or a show before the betting is
+    over, a payout of no chips, a payout to a player who folded, chips returned beyond the
+    player's uncalled bet, a payout beyond what its
+    player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
+    beyond the chips in the pot, payouts (and a rake, if any) that take another player's
+    uncalled bet for the pots or chips the pot carries to the session's next hand
+    (:mod:`replay.payout_rules`, :func:`_rake_rules`), a board
+    deal of part of a street (:func:`replay.board_rules.whole_street`); and, checked once
+    applied, an end that leaves a pot paid to nobody
+    (:func:`replay.payout_rules.paid_to_somebody`).
+
+    Raises:
+        IllegalAction: naming the rule and what to do instead.
+    """
+    if state.status != "open":
+        raise IllegalAction(f"the hand is {state.status}: a change now is a correction "
+                            "(`handledger correct` or `handledger undo`)")
+    if event.type == "recorded_payout" and state.phase != "showdown":
+        raise IllegalAction(f"a payout comes at the showdown, after the betting "
+                            f"(phase {state.phase} now)")
+    if event.type == "recorded_rake" and state.phase != "showdown":
+        raise IllegalAction(f"the rake is taken from the pot at the showdown, after the "
+                            f"betting (phase {state.phase} now)")
+    if event.type == "reveal" and state.phase == "draw":
+        raise IllegalAction("cards are shown after the draw: its discards change the hand")
+    if event.type == "reveal" and not _betting_over(state):
+        raise IllegalAction(f"cards are shown once the betting is over (phase {state.phase} "
+                            "now)")
+    if event.type == "recorded_payout":
+        above_zero(event)
+        not_folded(state, event)
+        over_the_pot(state, event)
+        result = _settled(state)
+        within_uncalled_bet(state, event, result)
+        within_reach(state, event, result)
+        rake_within_the_pots(state, state.rake or 0, result, event)
+        not_carried(state, event, result)
+    if event.type == "recorded_rake":
+        _rake_rules(state, event)
+    if event.type == "cards_dealt" and event.player is None:
+        whole_street(state, event)
+
+
+def _betting_over(state: HandState) -> bool:
+    """Whether a player may show now: at the showdown, or while the rest of the cards are
+    dealt with at most one player able to bet (the others all-in). Never during a betting
+    round, a draw (the cards shown would change), or a deal between betting rounds."""
+    return state.phase == "showdown" or (state.phase == "deal" and len(state.can_bet()) < 2)
+
+
+def _settled(state: HandState) -> Any:
+    """The rules' :class:`engine.settle.HandResult` of ``state`` (loaded here: only a payout,
+    a rake or an end settles a live hand)."""
+    from engine.settle import settle
+
+    return settle(state)
+
+
+def _rake_rules(state: HandState, event: ev.RecordedRake) -> None:
+    """Refuse a rake (``rake AMOUNT``, FORMATS.md §1: PHH's ``rake``) that is not the one
+    rake of the hand, that takes it with the payouts recorded so far above the chips in
+    the pot, or that takes more than the pots hold beside what the payouts took from them:
+    an uncalled bet is returned, never raked (RULES.md §1.2-1.4,
+    :func:`replay.payout_rules.rake_within_the_pots`). One rake a hand, never summed: a line
+    given twice is a mistake caught, and a rake to put right is taken back with ``undo`` and
+    recorded again.
+
+    Raises:
+        IllegalAction: ``"the hand already records a rake of 10 …"``, ``"a rake of 400 is
+            more than the pot's 300 chips"`` (amounts as ``act`` takes them,
+            :func:`replay.typed.as_typed`: ``"… the pot's 3.00"`` in a hand in cents).
+    """
+    def a(chips: int) -> str:
+        return as_typed(state, chips)
+
+    if state.rake is not None:
+        raise IllegalAction(f"the hand already records a rake of {a(state.rake)}: a hand "
+                            "records one rake, the whole of what the table took (`handledger "
+                            "undo` takes it back to record another)")
+    pot = state.pot_total()
+    paid = sum(p.amount for p in state.payouts)
+    if event.amount + paid > pot:
+        chips = "" if state.started.unit.decimals else " chips"
+        if paid:
+            raise IllegalAction(f"a rake of {a(event.amount)} is more than the "
+                                f"{a(pot - paid)}{chips} of the pot's {a(pot)} not yet paid "
+                                f"({a(paid)} paid)")
+        raise IllegalAction(f"a rake of {a(event.amount)} is more than the pot's "
+                            f"{a(pot)}{chips}")
+    result = _settled(state)
+    rake_within_the_pots(state, event.amount, result)
+    rake_not_carried(state, event.amount, result)
+
+
+def _closed_session(ledger: Any, hand: str, state: HandState, start: int, action: str
+                    ) -> None:
+    """Refuse an action in ``hand``, still in play, when its session has been closed since it
+    started at ``start`` (its first row's position; a session closed with a hand in play,
+    README "sessions and the books"): its books were settled up at the close, so ``--closed``
+    must say it is meant, as for ``void``. One query over the rows past the hand's start (a
+    live hand's session was open when it started, so a closing comes after it).
+
+    Raises:
+        IllegalAction: naming the session, the entry that closed it and the hand.
+    """
+    session = state.started.session
+    if session is None:
+        return
+    # one query over the rows past the hand's start, in place (the hot path of `act`)
+    closing = ledger.query(
+        "SELECT seq FROM events WHERE position > $1 AND session = $2 AND type ="
+        " 'session_closed' ORDER BY position LIMIT 1", [start, session])
+    if closing:
+        raise IllegalAction(
+            f"session {session} is closed (entry {closing[0][0]}) and hand {hand} is still in "
+            "play: an action now moves its players' nets in books settled up; nothing "
+            "written; --closed records it anyway (then end the hand, or void it with --closed)",
+            hand=hand, action=action)
+
+
+@dataclass(frozen=True)
+class Acted:
+    """An action appended: its seq, the event, and the hand's state after it; ``names``, the
+    ledger's platform players as the reads name them (id → name,
+    :func:`ledger.store.streams.platform_names`), read once for the action."""
+
+    seq: int
+    event: Any
+    state: HandState
+    names: dict[str, str] = field(default_factory=dict)
+
+
+def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
+    """Check ``action`` (PHH notation, ``pay PLAYER AMOUNT``, ``returned PLAYER AMOUNT``,
+    ``rake AMOUNT`` or ``end``; :func:`replay.whatif.parse_action`, a player known by a
+    platform id named as the reads show him too) against the hand as it stands, then append
+    it, with the stream's last seq as the expected one (a concurrent
+    append is refused).
+    ``closed``: go in though the hand's session is closed (:func:`_closed_session`).
+
+    Raises:
+        IllegalAction: not legal now (naming what is legal), or the hand is in play in a
+            closed session without ``closed``; nothing is written. Its amounts are written
+            as the hand's actions take them (:func:`replay.typed.reason_as_typed`: ``"raise
+            to 3.00 is below the minimum 4.00"`` in a hand kept in cents).
+    """
+    from replay.whatif import parse_action
+
+    state, rows = current_rows(ledger, hand)
+    last = len(rows)
+    if not closed and state.status == "open":
+        _closed_session(ledger, hand, state, rows[0].position, action)
+    names = _platform_names(ledger)
+    try:
+        event = parse_action(state, action, names)
+        _live_rules(state, event)
+        state.apply(event)
+        if event.type == "hand_ended":
+            paid_to_somebody(state, [r.event for r in rows])
+    except IllegalAction as exc:  # the engine's chips as the host types them, then what now
+        now = f"; now: {legal_now(state)}" if state.status == "open" else ""
+        said = reason_as_typed(exc, state.started.unit.decimals)
+        raise IllegalAction(f"{said}{now}", hand=hand, action=action) from None
+    ledger.append(hand, [event], hand_id=hand, expected_seq=last)
+    return Acted(last + 1, event, state, names)
+
+
+def _platform_names(ledger: Any) -> dict[str, str]:
+    """:func:`ledger.store.streams.platform_names` (imported here: ``act`` is the hot path)."""
+    from ledger.store.streams import platform_names
+
+    return platform_names(ledger)

@@ -1,0 +1,158 @@
+"""Whether the seats of a hand started live follow the session's books: each player's chips
+bought in (under his name or an alias), a cash-out with no buy-in since, and the stack the
+latest hand there left him plus what he bought since (the audit's stack continuity, said
+while the host can still fix it). :func:`replay.live.start.start_hand` turns these into
+warning lines; nothing here writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ledger.model import events as ev
+from ledger.model.errors import LedgerError
+
+#: How many of a session's latest hands :func:`stacks_not_followed` looks back through.
+_LOOK_BACK = 200
+
+
+def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str],
+                         aliases: list[tuple[str, str]], shown: Callable[[str], str] = str
+                         ) -> list[str]:
+    """Warning lines for seats of ``started`` that do not follow the books: a player who
+    played an earlier hand of ``session`` starts with other than the stack left him by the
+    latest hand started there that seats him (starting − put in + what the table paid him)
+    plus the chips he bought since, as corrected (after a cash-out since, only those bought
+    after it; :func:`_bought_since`): a rebuy not recorded, a stack miscounted. Or he is
+    seated while that hand is still in play. The audit's stack continuity names the same
+    difference once the hand is recorded; this says it while the host can still fix it.
+    ``aliases``: ``(player, alias)`` pairs, an entry under either name being his; ``shown``
+    names a player as the reads do (a command to type keeps his stored name)."""
+    from replay.fold import replay_events
+
+    want = {s.player: s.stack for s in started.seats if s.player in played}
+    lines: list[str] = []
+    book: list[tuple[int, Any]] | None = None  # the session's entries, read once if needed
+    # Latest started first, as the audit's stack continuity orders a session's hands (by the
+    # position of their hand_started, ledger/audit/books.py): a correction or a void appended
+    # to an older hand later does not make it his latest hand.
+    recent = ledger.query(
+        "SELECT hand_id, min(position) FROM events WHERE session = $1 AND hand_id IS NOT NULL"
+        " AND hand_id <> $2 GROUP BY hand_id ORDER BY min(position) DESC LIMIT $3",
+        [session, started.hand, _LOOK_BACK])
+    for hand_id, first in recent:
+        if not want:
+            break
+        try:
+            replay = replay_events([r.event for r in ledger.read(hand_id)])
+        except LedgerError:
+            continue
+        result = replay.result
+        if result.status == "voided":  # its stacks count for nothing: the hand before it
+            continue
+        for player in [p for p in want if p in result.starting]:
+            stack = want.pop(player)
+            if result.status == "open":
+                lines.append(f"warning: {shown(player)} is seated in hand {hand_id} of session "
+                             f"{session}, still in play (end it: `handledger act {hand_id} "
+                             "end`, or void it)")
+                continue
+            paid = replay.paid
+            if paid is None:
+                continue
+            if book is None:
+                book = _book_entries(ledger, session)
+            names = {player} | {a if n == player else n for n, a in aliases if player in (n, a)}
+            since = _bought_since(book, names, first)
+            if since is None:  # cashed out since, nothing bought: start_hand warns of it
+                continue
+            bought, cashed = since
+            left = result.starting[player] - result.contributions.get(player, 0) + paid.get(
+                player, 0)
+            expected = bought if cashed else left + bought
+            if stack != expected:
+                lines.append(_stack_warning(session, started.hand, player, stack, hand_id,
+                                            left, since, shown))
+    return lines
+
+
+def _stack_warning(session: str, hand: str, player: str, stack: int, previous: str,
+                   left: int, since: tuple[int, bool], shown: Callable[[str], str] = str
+                   ) -> str:
+    """The warning of :func:`stacks_not_followed` for ``player`` starting ``hand`` with
+    ``stack`` chips: ``left`` after his ``previous`` hand, ``since`` as
+    :func:`_bought_since` gives it; ``shown(player)`` names him (the command to type keeps
+    his stored name)."""
+    bought, cashed = since
+    expected = bought if cashed else left + bought
+    if cashed:
+        basis = (f"{expected} by the books (he cashed out after hand {previous} and bought "
+                 f"{bought} since)")
+    elif bought:
+        basis = f"{expected} by the books ({left} after hand {previous} and {bought} bought since)"
+    else:
+        basis = f"{left} after hand {previous} with nothing bought since"
+    cause = (f"a rebuy not recorded? (`handledger buyin {session} {player} CHIPS`)"
+             if stack > expected else "a stack counted short?")
+    return (f"warning: {shown(player)} starts hand {hand} with {stack} chips, {basis}: "
+            f"{cause}; the audit's stack continuity will name it")
+
+
+def _book_entries(ledger: Any, session: str) -> list[tuple[int, Any]]:
+    """``session``'s buy-ins and cash-outs as the books read them, ``(ledger position,
+    event)`` in ledger order: a retracted entry left out, an amended one as amended last, at
+    its own position (as the audit's stack continuity reads them)."""
+    rows = ledger.read(f"session:{session}")
+    fixes = {r.event.seq: r.event.replacement for r in rows if r.type == "entry_corrected"}
+    out = []
+    for r in rows:
+        if r.type not in ("buy_in", "cash_out"):
+            continue
+        e = r.event
+        if r.seq in fixes:
+            if fixes[r.seq] is None:
+                continue
+            e = ev.parse_event(fixes[r.seq])
+        out.append((r.position, e))
+    return out
+
+
+def _bought_since(book: list[tuple[int, Any]], names: set[str], position: int
+                  ) -> tuple[int, bool] | None:
+    """The chips a player (any of ``names``) bought after ledger ``position`` (where his
+    previous hand started: the audit counts an entry made during a hand as bought after it),
+    and whether he cashed out since, the chips then those bought after his last cash-out
+    (it takes his stack off the table, RULES.md §1.1); None when he cashed out since and
+    bought nothing after. ``book``: :func:`_book_entries`."""
+    bought, cashed = 0, False
+    for pos, e in book:
+        if pos <= position or e.player not in names:
+            continue
+        if e.type == "cash_out":
+            bought, cashed = 0, True
+        else:
+            bought += e.chips
+    if cashed and not bought:
+        return None
+    return bought, cashed
+
+
+def bought_in(state: Any, player: str, aliases: list[tuple[str, str]]) -> int | None:
+    """A player's chips bought in at the session's table (``state.chips_in``), under his name
+    or one alias of it (``(player, alias)`` pairs); None when he has none there."""
+    if player in state.chips_in:
+        return int(state.chips_in[player])
+    for name, alias in aliases:
+        other = alias if name == player else name if alias == player else None
+        if other is not None and other in state.chips_in:
+            return int(state.chips_in[other])
+    return None
+
+
+def cashed_out(state: Any, player: str, aliases: list[tuple[str, str]]) -> bool:
+    """Has ``player`` (or an alias of him) cashed out of the session with no buy-in since
+    (``state.cashed`` and not ``state.seated``: RULES.md §1.1, a player's chips leave the
+    table with his cash-out)?"""
+    names = {player} | {a if n == player else n for n, a in aliases if player in (n, a)}
+    return bool(names & set(state.cashed)) and not names & state.seated

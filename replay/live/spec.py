@@ -1,0 +1,311 @@
+"""What ``hand start`` is given, checked and made into the hand's first events: the game, the
+seats (stored in PHH order, p1 the first seat left of the button, the button last; FORMATS.md
+§1, so that a hand recorded live and the same hand imported from PHH give the same events),
+the stakes, antes, bet sizes and declaration options (:class:`LiveHand`), to the
+``hand_started`` event and the forced bets (:func:`build_started`), without a ledger.
+
+Raises:
+    MalformedInput: an option the game cannot take, naming it; IllegalAction: stakes the
+        game rejects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.state import HandState
+from ledger.model import events as ev
+from ledger.model.errors import MalformedInput
+from ledger.model.money import within_bound
+from ledger.model.names import check_seat_name
+
+
+@dataclass(frozen=True)
+class LiveHand:
+    """What ``hand start`` needs beyond the seats: the game code (PHH style, engine/games.py),
+    blinds and straddles ``stakes`` (``"1/2"``, ``"1/2/4"``), an ante per player, or one ante
+    for the whole table posted by the big blind (``bb_ante``) or the button (``button_ante``:
+    dead money, RULES.md §4.3), bet sizes (chips) and the high-low declaration options
+    (``"method=in_turn,…"``)."""
+
+    game: str
+    seats: str
+    stakes: str | None = None
+    antes: int = 0
+    bb_ante: int = 0
+    button_ante: int = 0
+    min_bet: int | None = None
+    small_bet: int = 0
+    big_bet: int = 0
+    bring_in: int = 0
+    button: str | None = None
+    declare: str | None = None
+
+    def amounts(self) -> tuple[tuple[str, int | None], ...]:
+        """Each amount option as ``(option, chips)``, the three kinds of ante first."""
+        return (("--antes", self.antes), ("--bb-ante", self.bb_ante),
+                ("--button-ante", self.button_ante), ("--min-bet", self.min_bet),
+                ("--small-bet", self.small_bet), ("--big-bet", self.big_bet),
+                ("--bring-in", self.bring_in))
+
+
+def parse_seats(text: str) -> list[tuple[str, int]]:
+    """``"Ann:200,Bob:150"`` → ``[("Ann", 200), ("Bob", 150)]``.
+
+    Raises:
+        MalformedInput: an item that is not NAME:STACK, a stack that is not a whole number of
+            chips above 0 (at most ``MAX_CHIPS``), a name holding a control character or one
+            the action notation reads as something else
+            (:func:`ledger.model.names.check_seat_name`), a player seated twice, or fewer
+            than two players.
+    """
+    seats: list[tuple[str, int]] = []
+    for item in text.split(","):
+        name, sep, stack = item.strip().rpartition(":")
+        if not sep or not name.strip() or not stack.strip().lstrip("-").isdigit():
+            raise MalformedInput(f"--seats: {item.strip()!r} is not NAME:STACK")
+        if int(stack) <= 0:  # table stakes: he plays only the chips he has (RULES.md §1.1)
+            raise MalformedInput(f"--seats: {name.strip()}'s stack {int(stack)} is not a "
+                                 "number of chips above 0 (a player with no chips is not dealt "
+                                 "in: buy in first)")
+        within_bound(int(stack), f"--seats: {name.strip()}'s stack")
+        check_seat_name(name.strip())  # spaces round a NAME:STACK item are the list's
+        if any(n == name.strip() for n, _ in seats):
+            raise MalformedInput(f"--seats: {name.strip()} is seated twice")
+        seats.append((name.strip(), int(stack)))
+    if len(seats) < 2:
+        raise MalformedInput("--seats needs at least two players")
+    return seats
+
+
+def key_values(text: str, option: str) -> dict[str, str]:
+    """A command line's ``"KEY=VALUE,KEY=VALUE"`` list (``option`` names it in a refusal) →
+    ``{key: value}`` in the order given, spaces round each key and value dropped, empty
+    items skipped. A key given twice is refused, never settled by the last one: which one
+    was meant?
+
+    Raises:
+        MalformedInput: ``"--declare-options: 'x' is not KEY=VALUE"``, ``"--declare-options:
+            swing_ties is given twice (allowed, then not_allowed): give each key once"``.
+    """
+    values: dict[str, str] = {}
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        key, sep, value = (part.strip() for part in item.partition("="))
+        if not sep:
+            raise MalformedInput(f"{option}: {item!r} is not KEY=VALUE")
+        if key in values:
+            raise MalformedInput(f"{option}: {key} is given twice ({values[key]}, then "
+                                 f"{value}): give each key once")
+        values[key] = value
+    return values
+
+
+def parse_declare(text: str | None) -> ev.DeclareOptions | None:
+    """``"method=in_turn,swing_ties=allowed"`` → the declaration options (RULES.md §5).
+
+    Raises:
+        MalformedInput: an item that is not KEY=VALUE, a key given twice
+            (:func:`key_values`), or an unknown key or value.
+    """
+    if text is None:
+        return None
+    values: dict[str, object] = {
+        key: {"true": True, "false": False}.get(value, value)
+        for key, value in key_values(text, "--declare-options").items()}
+    try:
+        return ev.DeclareOptions(**values)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise MalformedInput(f"--declare-options: {where}: {first.get('msg')}") from None
+
+
+def build_started(spec: LiveHand, *, hand: str, session: str | None
+                  ) -> tuple[ev.HandStarted, list[ev.ForcedBet]]:
+    """The ``hand_started`` event and the forced bets of a live hand.
+
+    Raises:
+        MalformedInput: bad seats, stakes or options (``no_eligible_winner=carry_over`` in a
+            hand of no session: no next hand takes the pot); IllegalAction: stakes the game
+            rejects.
+    """
+    from engine.games import game
+    from ledger.formats.phh.base import forced_bets
+
+    try:
+        g = game(spec.game)
+    except ValueError as exc:
+        raise MalformedInput(str(exc)) from None
+    pairs = parse_seats(spec.seats)
+    names = [n for n, _ in pairs]
+    for option, amount in spec.amounts():
+        if amount is not None:
+            within_bound(amount, option)
+    button = spec.button
+    if g.stud:
+        if button is not None:
+            raise MalformedInput(f"--button {button!r}: {g.code} is a stud game, which has no "
+                                 "button (the up cards decide the bring-in and who acts first, "
+                                 "RULES.md §2): give the seats in table order, --seats")
+    else:
+        if button is None:
+            raise MalformedInput(f"--button is required for {g.code} (it has a button): name "
+                                 f"one of the seated players, {', '.join(names)}")
+        if button not in names:
+            raise MalformedInput(f"--button {button!r} is not seated: name one of "
+                                 f"{', '.join(names)}")
+        b = names.index(button)
+        pairs = pairs[b + 1 :] + pairs[: b + 1]
+    blinds = _blinds(spec.stakes, g.stud, len(pairs), g.code)
+    min_bet = spec.min_bet
+    if min_bet is None:
+        positive = [b for b in blinds if b > 0]
+        min_bet = positive[min(1, len(positive) - 1)] if positive else 0
+    _check_structure(g, spec, min_bet)
+    # the game's own odd-chip order (RULES.md §2.2, §5): stud has no button, so by suit
+    split = ev.SplitOptions(odd_chip_tie_order=g.tie_order)
+    options = ev.RuleOptions(reopen_rule=g.default_reopen_rule, split=split,
+                             declare=parse_declare(spec.declare))
+    _carry_needs_session(options, session)
+    try:
+        started = ev.HandStarted(
+            hand=hand, game=g.code,
+            stakes=ev.Stakes(
+                betting=g.betting, antes=_antes(spec, g.stud, blinds, len(pairs)),
+                blinds_or_straddles=blinds,
+                bring_in=spec.bring_in, min_bet=min_bet if g.betting != "fixed_limit" else 0,
+                small_bet=spec.small_bet, big_bet=spec.big_bet,
+            ),
+            seats=[ev.Seat(player=p, stack=s) for p, s in pairs],
+            button=button, options=options, session=session,
+        )
+    except ValidationError as exc:  # below the checks above: a value no event holds
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise MalformedInput(f"hand {hand}: {where}: {first.get('msg')}") from None
+    except ValueError as exc:
+        raise MalformedInput(str(exc).splitlines()[0]) from None
+    forced = forced_bets(started.stakes, started.seats)
+    state = HandState.start(started)
+    for f in forced:
+        state.apply(f)
+    return started, forced
+
+
+def _carry_needs_session(options: ev.RuleOptions, session: str | None) -> None:
+    """Refuse ``no_eligible_winner=carry_over`` in a hand of no session: the pot nobody is
+    left to win goes into the session's next hand (RULES.md §3.8, §7.1), and it has none.
+
+    Raises:
+        MalformedInput: naming the option and what to give instead.
+    """
+    declare = options.declare
+    if session is None and declare is not None and declare.no_eligible_winner == "carry_over":
+        raise MalformedInput(
+            "--declare-options no_eligible_winner=carry_over carries a pot nobody is left to "
+            "win into the session's next hand (RULES.md §3.8, §7.1), and a hand of no session "
+            "has none: give --session S, or no_eligible_winner=cards_speak (the default)")
+
+
+def _check_structure(g: Any, spec: LiveHand, min_bet: int) -> None:
+    """Refuse amounts the game ``g`` cannot have: a negative one, a bet size or bring-in of a
+    structure it does not use (they would be silently ignored), a big-bet game without a
+    minimum bet, a fixed-limit game without both bet sizes, a big bet below the small bet, a
+    bring-in above the small bet (it is less than a full bet, RULES.md §4.1).
+
+    Raises:
+        MalformedInput: naming the option and the amount.
+    """
+    for option, amount in spec.amounts():
+        if amount is not None and amount < 0:
+            raise MalformedInput(f"{option} {amount}: an amount is a number of chips, 0 or more")
+    fixed = g.betting == "fixed_limit"
+    if not g.stud and spec.bring_in:
+        raise MalformedInput(f"--bring-in {spec.bring_in}: {g.code} is not a stud game (it "
+                             "posts blinds: --stakes)")
+    if not fixed and (spec.small_bet or spec.big_bet):
+        raise MalformedInput(f"--small-bet/--big-bet: {g.code} is not fixed limit (a big-bet "
+                             "game takes --min-bet)")
+    if fixed and spec.min_bet is not None:
+        raise MalformedInput(f"--min-bet {spec.min_bet}: {g.code} is fixed limit (it takes "
+                             "--small-bet and --big-bet)")
+    if not fixed and min_bet < 1:
+        raise MalformedInput(f"{g.code} needs a minimum bet: give --stakes (the big blind sets "
+                             "it) or --min-bet")
+    if fixed and not (spec.small_bet and spec.big_bet):
+        raise MalformedInput(f"{g.code} is fixed limit: give --small-bet and --big-bet (the "
+                             "bets of the early and the late streets)")
+    if fixed and spec.big_bet < spec.small_bet:
+        raise MalformedInput(f"--big-bet {spec.big_bet} is below --small-bet {spec.small_bet}")
+    if g.stud and fixed and spec.small_bet and spec.bring_in > spec.small_bet:
+        raise MalformedInput(f"--bring-in {spec.bring_in} is more than the small bet "
+                             f"{spec.small_bet} (the bring-in is less than a full bet, RULES.md "
+                             "§4.1)")
+
+
+def _antes(spec: LiveHand, stud: bool, blinds: list[int], players: int) -> list[int]:
+    """PHH's positional ``antes`` list (FORMATS.md §1: entry 1 is the big blind's, the last
+    the button's, heads-up entry 0) for one ante a player, or one table ante posted by the big
+    blind or the button (RULES.md §4.3: an ante only one player posts is dead money for the
+    table).
+
+    Raises:
+        MalformedInput: more than one kind of ante, a table ante in stud (no blinds, no
+            button), a big-blind ante without a big blind.
+    """
+    given = [(option, amount) for option, amount in spec.amounts()[:3] if amount]
+    if len(given) > 1:
+        raise MalformedInput(f"{given[0][0]} and {given[1][0]}: give one kind of ante (each "
+                             "player's, or one for the table by the big blind or the button)")
+    if not given or given[0][0] == "--antes":
+        return [spec.antes] * players
+    option, amount = given[0]
+    if stud:
+        raise MalformedInput(f"{option} {amount}: a stud game has no blinds and no button; "
+                             "its antes are each player's: --antes")
+    out = [0] * players
+    if option == "--bb-ante":
+        if len([b for b in blinds if b > 0]) < 2:
+            raise MalformedInput(f"--bb-ante {amount}: the hand has no big blind (--stakes "
+                                 "\"SB/BB\")")
+        out[1] = amount
+    else:
+        out[0 if players == 2 else players - 1] = amount
+    return out
+
+
+def _blinds(stakes: str | None, stud: bool, players: int, code: str) -> list[int]:
+    """PHH's positional ``blinds_or_straddles`` of ``--stakes`` (``"1/2/4"``) for ``players``
+    seats in game ``code``.
+
+    Raises:
+        MalformedInput: not numbers split by ``/``, blinds in a stud game, more blinds than
+            players, a blind of 0 or less or below the one before it, or one blind alone: a
+            flop or draw game posts a small and a big blind (RULES.md §4.2). A hand file may
+            record a single blind (a button blind, FORMATS.md §1): only the typed command
+            is refused.
+    """
+    if not stakes:
+        return []
+    try:
+        blinds = [int(x) for x in stakes.split("/")]
+    except ValueError:
+        raise MalformedInput(f"--stakes {stakes!r} is not like 1/2 or 1/2/4") from None
+    if stud:
+        raise MalformedInput("stud games post a --bring-in, not blinds")
+    for blind in blinds:
+        within_bound(blind, "--stakes")
+    if len(blinds) > players:
+        raise MalformedInput("more blinds than players")
+    if any(b <= 0 for b in blinds) or blinds != sorted(blinds):
+        raise MalformedInput(f"--stakes {stakes!r}: blinds are positive and go up in seat "
+                             "order (small blind, big blind, straddles), like 1/2 or 1/2/4")
+    if len(blinds) == 1:
+        raise MalformedInput(
+            f"--stakes {stakes!r} is one blind, no big blind: {code} posts a small and a big "
+            "blind (RULES.md §4.2): give both, like --stakes 1/2 (small/big, a straddle third: "
+            "1/2/4), or no --stakes for a game of antes alone (--antes, --min-bet)")
+    return blinds + [0] * (players - len(blinds))

@@ -1,0 +1,175 @@
+"""Starting a hand live (``hand start``): its id, its first events appended with the chips
+carried from the session's last hand (RULES.md §7.1), a seat refused for a player not in the
+session's books (or, in no session, one whose name prints like a player's of the ledger), and
+a warning for a seat whose stack does not follow the books (:mod:`replay.live.continuity`).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from ledger.model.batch import Batch
+from ledger.model.errors import LedgerError
+from ledger.model.names import (
+    check_hand_id,
+    check_not_look_alike,
+    folded,
+    likely_meant,
+    spelled,
+)
+from replay import carry
+from replay.live.continuity import bought_in, cashed_out, stacks_not_followed
+from replay.live.spec import LiveHand, build_started
+
+
+def _session_id(hand: str) -> LedgerError:
+    return LedgerError(f"hand {hand!r}: an id starting 'session:' names a session's book, not "
+                       "a hand: give another --hand, or none for a generated id")
+
+
+def check_new_ledger_start(spec: LiveHand, *, hand: str | None, session: str | None) -> None:
+    """What :func:`start_hand` would refuse on a ledger with no rows, checked without one:
+    ``hand start`` runs it before it makes a ledger file, so that a refusal leaves none.
+
+    Raises:
+        NotFound: ``session`` is given (a new ledger has no session, :func:`open_state`'s
+            refusal); LedgerError: a ``hand`` id starting ``session:`` or not one a command
+            may write (:func:`ledger.model.names.check_hand_id`); MalformedInput,
+            IllegalAction: see :func:`build_started`.
+    """
+    from replay.sessions import no_session
+
+    if session is not None:
+        raise no_session(session, [])
+    if hand is not None and check_hand_id(hand).startswith("session:"):
+        raise _session_id(hand)
+    build_started(spec, hand=hand or "live-1", session=session)
+
+
+def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | None,
+               note: Callable[[str], None] = lambda line: None) -> str:
+    """Append a new hand's ``hand_started`` and forced bets (with chips carried from the
+    session's last hand, RULES.md §7.1); return its id (generated when ``hand`` is None).
+    A seat of a session's hand for a player not in its books is refused
+    (:func:`check_bought_in`). ``note`` gets one warning line per seated player whose first
+    hand there starts above his buy-ins, or who is in its books with no buy-in (a payment, a
+    seat in an earlier hand), or whose stack does not follow his latest hand there
+    (:func:`stacks_not_followed`): the hand is still started, buy-ins being book entries, and
+    the audit's stack continuity names the difference. In a session of PokerNow ids, a seat
+    (and the button) may name the player as the reads show him: he is seated by his id
+    (:func:`replay.seat_names.seated_by_id`).
+
+    Raises:
+        MalformedInput, IllegalAction: see :func:`build_started`; MalformedInput: without a
+            session, a new player whose name prints like one of the ledger's
+            (:func:`_check_new_seats`); LedgerError: the hand id is taken, or a seat's player
+            is not in the session's books.
+    """
+    from ledger.store.streams import alias_pairs, first_rows, seated_in
+    from replay.seat_names import seated_by_id
+    from replay.sessions import open_state
+
+    state = open_state(ledger, session) if session is not None else None
+    if hand is None:
+        prefix = session or "live"
+        count = len(ledger.streams(kind="hand", session=session)) if session else 0
+        hand = f"{prefix}-{count + 1}-{uuid.uuid4().hex[:6]}"
+    elif check_hand_id(hand).startswith("session:"):
+        raise _session_id(hand)
+    elif first_rows(ledger, [hand]):
+        raise LedgerError(f"hand {hand!r} is already in the ledger: give another --hand, or "
+                          "none for a generated id")
+    started, forced = build_started(seated_by_id(ledger, session, spec), hand=hand,
+                                    session=session)
+    batches = carry.link([Batch(hand, [started, *forced], hand, session, None)],
+                         carry.previous_in(ledger))
+    played = seated_in(ledger, session) if session is not None else set()
+    aliases = alias_pairs(ledger) if session is not None else []
+    if state is not None and session is not None:
+        check_bought_in(ledger, session, state, [s.player for s in started.seats], played)
+    else:
+        _check_new_seats(ledger, [s.player for s in started.seats])
+    ledger.append_many(batches)
+    if state is not None:
+        shown = _labeller(ledger)
+        for seat in started.seats:
+            bought = bought_in(state, seat.player, aliases)
+            if cashed_out(state, seat.player, aliases):
+                note(f"warning: {shown(seat.player)} cashed out of session {session} and has "
+                     f"not bought in since (record it: `handledger buyin {session} "
+                     f"{seat.player} CHIPS`)")
+            elif bought is None:
+                note(f"warning: {shown(seat.player)} has no buy-in in session {session} "
+                     f"(record it: `handledger buyin {session} {seat.player} CHIPS`)")
+            elif seat.player not in played and seat.stack > bought:
+                note(f"warning: {shown(seat.player)} starts hand {hand} with {seat.stack} but "
+                     f"his buy-ins in session {session} come to {bought}")
+        for line in stacks_not_followed(ledger, session, started, played, aliases, shown):
+            note(line)
+    return hand
+
+
+def _labeller(ledger: Any) -> Callable[[str], str]:
+    """``label(player)``: the name the reads show for a stored player (a PokerNow id's label,
+    :func:`ledger.model.names.shown_labels`; anyone else as stored), the names read from
+    ``ledger`` once, when a warning first names someone (``hand start`` is the hot path)."""
+    labels: dict[str, str] | None = None
+
+    def label(player: str) -> str:
+        nonlocal labels
+        if labels is None:
+            from ledger.model.names import shown_labels
+            from ledger.store.streams import platform_names
+
+            labels = shown_labels(platform_names(ledger))
+        return labels.get(player, player)
+
+    return label
+
+
+def _check_new_seats(ledger: Any, players: list[str]) -> None:
+    """Refuse a seat of a hand of no session (no books to check it against) for a player new
+    to the ledger whose name prints like one it holds, or differs from it only in case
+    (:func:`ledger.model.names.check_not_look_alike`): he would be a second player.
+
+    Raises:
+        MalformedInput: the first such player, both names spelled out.
+    """
+    from ledger.store.streams import player_names
+
+    known = player_names(ledger)
+    for player in players:
+        if player not in known:
+            check_not_look_alike(player, known, "player", "a player of the ledger")
+
+
+def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
+                    played: set[str]) -> None:
+    """Refuse a seat of a session's hand for a player who is not in its books (no buy-in,
+    cash-out or payment there, under his name or an alias: ``player alias``, and no seat in
+    one of its hands): the usual cause is a name mistyped, and a hand once started can only
+    be voided, its id spent.
+
+    Raises:
+        LedgerError: the first such player, with the closest names of the session's books.
+    """
+    from replay.sessions import in_books
+
+    bought = set(state.chips_in)
+    known = in_books(ledger, session, state)
+    for player in players:
+        if player in known:
+            continue
+        names = sorted(bought | played)
+        close = likely_meant(player, names)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        same = any(folded(n) == folded(player) for n in close)
+        record = ("seat him as the books name him" if same else "record it first with "
+                  f"`handledger buyin {session} {player} CHIPS`")
+        if same and any(n.casefold() != player.casefold() for n in close):  # print alike
+            record += f" ({spelled(player)} is not {' nor '.join(map(spelled, close))})"
+        raise LedgerError(
+            f"{player} has no buy-in in session {session} (its players: "
+            f"{', '.join(names) or 'nobody yet'}): {hint}{record}; nothing was written")

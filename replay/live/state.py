@@ -1,0 +1,113 @@
+"""A live hand as it stands (``handledger state``): its state with corrections applied, read
+from the ledger's tail (:func:`current`), its pots and returns so far, and whose turn it is
+with what is legal, in the amounts ``act`` takes (:func:`legal_now`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.state import HandState
+from ledger.model.errors import NotFound
+from replay.fold import fold_stream
+from replay.typed import as_typed
+
+
+def current(ledger: Any, hand: str) -> tuple[HandState, int]:
+    """The hand's state as it stands (corrections applied) and its stream's last seq. Its
+    rows are read where a hand recorded live has them, at the ledger's tail
+    (:meth:`ledger.store.store.Ledger.read_recent`: the whole stream, wherever it lies).
+
+    Raises:
+        NotFound: no such hand; IllegalAction: its events do not replay.
+    """
+    state, rows = current_rows(ledger, hand)
+    return state, len(rows)
+
+
+def current_rows(ledger: Any, hand: str) -> tuple[HandState, list[Any]]:
+    """:func:`current`'s state, with the stream's rows."""
+    rows = ledger.read_recent(hand)
+    if not rows or rows[0].hand_id is None:
+        raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
+    return fold_stream([r.event for r in rows])[0], rows
+
+
+@dataclass(frozen=True)
+class Now:
+    """A hand as it stands: its state, its pots and returns so far (``engine.settle``), and
+    whose turn it is with what is legal, in words (for a hand that is over, ``"hand
+    complete"`` or ``"hand voided: every contribution returned"``); ``ended``: how it ended
+    (:class:`replay.over.Ended`; None while it is open)."""
+
+    state: HandState
+    result: Any
+    legal: str
+    ended: Any = None  # replay.over.Ended
+
+
+#: What a hand that is over says in place of whose turn it is, by its status.
+_OVER = {"voided": "hand voided: every contribution returned",
+         "incomplete": "hand incomplete: the log stops before its end, every contribution "
+                       "returned"}
+
+
+def now(ledger: Any, hand: str) -> Now:
+    """:class:`Now` of ``hand``.
+
+    Raises:
+        NotFound: no such hand; IllegalAction: its events do not replay.
+    """
+    from engine.settle import settle
+
+    state, _ = current(ledger, hand)
+    result = settle(state)
+    if state.status == "open":
+        return Now(state, result, legal_now(state))
+    from replay.over import ended
+
+    return Now(state, result, _OVER.get(state.status, f"hand {state.status}"),
+               ended(state, result))
+
+
+def legal_now(state: HandState, player: str | None = None) -> str:
+    """``"Bob to act: to call 10, raise to 20..150"`` (stud's third street: ``"bring in 1
+    (pb), complete to 2..2"``, then ``"to call 1, complete to 2..2"``; a bring-in player
+    with no more than the bring-in posts what he has, all-in: ``"bring in 2 (pb), all-in: all he
+    has, short of the bring-in 3"``, RULES.md §1.1, §4.1); when nobody is to
+    bet, the phase and what it waits for (:func:`replay.nextstep.next_step`: ``"phase deal,
+    next: d db CARDS (3 cards)"``). Amounts as the hand's actions take them
+    (:func:`replay.typed.as_typed`: ``"to call 2.00, raise to 4.00..200.00"`` in a hand kept
+    in cents)."""
+    if state.phase != "bet":
+        from replay.nextstep import next_step
+
+        return next_step(state)
+    who = player or state.to_act
+    if who is None:
+        return f"phase {state.phase}"
+
+    def a(chips: int) -> str:
+        return as_typed(state, chips)
+
+    lim = state.limits(who)
+    text = f"{who} to act: " + (f"to call {a(lim.to_call)}" if lim.to_call else "check")
+    stakes = state.started.stakes
+    bring_in = stakes.bring_in
+    third_street = state.game.stud and state.street == 0 and bring_in
+    verb = "raise" if state.rnd.current else "bet"
+    if third_street and state.rnd.current == 0:
+        stack = state.stacks[who]
+        if stack <= bring_in:  # he posts what he has, all-in: no completing (RULES.md §1.1)
+            short = f": all he has, short of the bring-in {a(bring_in)}" if stack < bring_in \
+                else ""
+            return f"{who} to act: bring in {a(stack)} (pb), all-in{short}"
+        text = f"{who} to act: bring in {a(bring_in)} (pb)"
+    if third_street and state.rnd.current < stakes.small_bet:
+        verb = "complete"  # to a full small bet, over the bring-in or in its place (§4.1)
+    if lim.min_to is not None:
+        text += f", {verb} to {a(lim.min_to)}..{a(lim.max_to)}"
+    elif lim.reason:
+        text += f" (no raise: {lim.reason})"
+    return text
