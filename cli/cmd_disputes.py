@@ -163,7 +163,7 @@ def history(obj: Context, hand_id: str | None, session_name: str | None, as_json
     if (hand_id is None) == (session_name is None):
         raise MalformedInput("history takes a HAND or --session SESSION")
     if session_name is not None:
-        from replay.sessions import history as read_session
+        from replay.sessions.state import history as read_session
 
         data = read_session(obj.ledger(read_only=True), session_name)
         click.echo(json.dumps(data) if as_json else text.session_history_text(data))

@@ -34,7 +34,7 @@ def session() -> None:
 def session_open(obj: Context, name: str, day: str | None, chip_value: str,
                  currency: str | None, decimals: int | None) -> None:
     """Open session NAME: 1 chip = --chip-value money in --currency."""
-    from replay import sessions as books
+    from replay.sessions import opening as books
 
     unit = {"day": day, "chip_value": chip_value, "currency": currency, "decimals": decimals}
     ledger = obj.ledger(checks=lambda: books.session_opening(name, **unit))
@@ -49,7 +49,7 @@ def session_open(obj: Context, name: str, day: str | None, chip_value: str,
 def session_close(obj: Context, name: str) -> None:
     """Close session NAME (no more buy-ins; payments settle it up). It closes even when its
     audit has findings; a note on stderr then counts them."""
-    from replay import sessions as books
+    from replay.sessions import opening as books
 
     books.close_session(obj.ledger(existing=True), name)
     click.echo(f"session {name} closed")
@@ -95,7 +95,7 @@ def session_set(obj: Context, name: str, chip_value: str, currency: str | None,
     reads it. Refused once the session holds a hand whose amounts came in money (they were
     converted to its chips exactly), once payments are recorded in it for another currency
     (they are money in the old one), and for a closed session unless --closed."""
-    from replay import sessions as books
+    from replay.sessions import opening as books
 
     changed = books.set_session(obj.ledger(existing=True), name, chip_value=chip_value,
                                 currency=currency, decimals=decimals, closed=closed)
@@ -138,7 +138,7 @@ def session_list(obj: Context, as_json: bool) -> None:
 @click.pass_obj
 def buyin(obj: Context, session_name: str, player: str, chips: str, kind: str | None) -> None:
     """PLAYER buys CHIPS (whole chips, in digits) in SESSION (between hands: table stakes)."""
-    from replay import sessions as books
+    from replay.sessions import entries as books
 
     event, seq = books.buy_in(obj.ledger(existing=True), session_name, player, chips, kind)
     click.echo(f"{session_name}: {player} {event.kind.replace('_', '-')} {event.chips} chips "
@@ -156,7 +156,7 @@ def buyin(obj: Context, session_name: str, player: str, chips: str, kind: str | 
 def cashout(obj: Context, session_name: str, player: str, chips: str, closed: bool) -> None:
     """PLAYER leaves SESSION with CHIPS counted (whole chips, in digits; after the session
     closed only with --closed)."""
-    from replay import sessions as books
+    from replay.sessions import entries as books
 
     event, seq = books.cash_out(obj.ledger(existing=True), session_name, player, chips,
                                 closed=closed)
@@ -179,7 +179,7 @@ def pay(obj: Context, session_name: str, payer: str, payee: str, amount: str,
     """FROM pays TO AMOUNT of money, as 12.50, to settle SESSION up. Refused beyond what
     FROM still owes as settle reckons it, unless --more-than-owed. FROM or TO `rake` is the
     house, whoever keeps the rake the table took (settle's "the house")."""
-    from replay import sessions as books
+    from replay.sessions import payments as books
 
     event, state, seq = books.pay(obj.ledger(existing=True), session_name, payer, payee,
                                   amount, again=again, beyond=beyond)
@@ -205,7 +205,7 @@ def entry() -> None:
 def entry_retract(obj: Context, session_name: str, seq: int, reason: str, by: str,
                   closed: bool) -> None:
     """Retract entry SEQ of SESSION: the books read as if it had not been recorded."""
-    from replay import sessions as books
+    from replay.sessions import amending as books
 
     was, _ = books.correct_entry(obj.ledger(existing=True), session_name, seq, None,
                                  reason=reason, by=by, closed=closed)
@@ -228,7 +228,7 @@ def entry_amend(obj: Context, session_name: str, seq: int, value: str, reason: s
                 by: str, closed: bool, beyond: bool) -> None:
     """Amend entry SEQ of SESSION to VALUE: chips for a buy-in or cash-out, money for a
     payment; it keeps its place among the hands."""
-    from replay import sessions as books
+    from replay.sessions import amending as books
 
     was, now = books.correct_entry(obj.ledger(existing=True), session_name, seq, value,
                                    reason=reason, by=by, closed=closed, beyond=beyond)
@@ -249,7 +249,7 @@ def player() -> None:
 def player_alias(obj: Context, name: str, other: str, session_name: str | None) -> None:
     """OTHER (another name or a platform id) is the player NAME everywhere: balances,
     standings, the audit. The latest alias wins."""
-    from replay import sessions as books
+    from replay.sessions import aliases as books
 
     _, known = books.add_alias(obj.ledger(existing=True), name, other, session_name)
     click.echo(f"{other} is {name}")

@@ -1,6 +1,6 @@
 """The rake a session's table took, read from its hands' events (not the derived tables,
 which a live hand recorded since leaves behind): what a cash-out's bound on the chips still
-on the table leaves out (replay/sessions.py)."""
+on the table leaves out (replay/sessions/entries.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A cash-out is bounded by the chips still on the table: the buy-ins less the cash-outs and
-less the rake the session's pots paid the table (replay/sessions.py ``_within_table``,
+less the rake the session's pots paid the table (replay/sessions/entries.py ``within_table``,
 replay/rake_taken.py)."""
 
 from __future__ import annotations

@@ -196,7 +196,7 @@ def test_chips_carried_between_hands_of_a_session_are_never_cut_apart(
     path.write_text("".join(f"[{i}]\n{t}hand = {i}\n\n" for i, t in enumerate(tables, 1)))
 
     def opened(db: Path) -> None:
-        from replay.sessions import open_session
+        from replay.sessions.opening import open_session
 
         with Ledger(db) as ledger:
             open_session(ledger, "s1", day=None, chip_value="1", currency=None,

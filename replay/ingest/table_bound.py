@@ -4,7 +4,7 @@ A session file (a JSON-lines export, a PokerNow log) is the host's books: a cash
 takes more chips than the table holds at its place in the books (the buy-ins before it, less
 the cash-outs before it and the rake the pots of the hands stored before it paid the table) is
 the mistake ``cashout`` refuses (table stakes, RULES.md §1.1: no hand makes chips;
-:func:`replay.sessions.cash_out`), whether the session is open or closed (``import
+:func:`replay.sessions.entries.cash_out`), whether the session is open or closed (``import
 --closed``). Not checked while a hand of the session seats a player with no buy-in there (his
 chips came from outside these books), as ``cashout`` does not check then.
 """
@@ -95,7 +95,8 @@ def _beyond_in(ledger: Any, session: str, rows: list[tuple[Any, ...]],
     """The first cash-out of ``session`` stored after ``since`` beyond its table, or None;
     ``rows``: its book's ``(session, position, seq, type, payload)`` rows of buy-ins,
     cash-outs and amendments, by seq; ``raked``: its hands' ``(position, rake)``."""
-    from replay.sessions import chips_from_outside, session_state
+    from replay.sessions import session_state
+    from replay.sessions.entries import chips_from_outside
 
     fixes = {}
     for *_, kind, payload in rows:

@@ -39,7 +39,7 @@ def check_new_ledger_start(spec: LiveHand, *, hand: str | None, session: str | N
             may write (:func:`ledger.model.names.check_hand_id`); MalformedInput,
             IllegalAction: see :func:`build_started`.
     """
-    from replay.sessions import no_session
+    from replay.sessions.state import no_session
 
     if session is not None:
         raise no_session(session, [])
@@ -155,7 +155,7 @@ def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
     Raises:
         LedgerError: the first such player, with the closest names of the session's books.
     """
-    from replay.sessions import in_books
+    from replay.sessions.state import in_books
 
     bought = set(state.chips_in)
     known = in_books(ledger, session, state)

@@ -1,0 +1,76 @@
+"""``player alias``: recording that another name or a platform id is a player, refused when
+the two are plainly two players (they sat in one hand together, or both have entries in one
+session's books: an alias would merge their nets, RULES.md §1.1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.model import events as ev
+from ledger.model.errors import LedgerError, MalformedInput, NotFound
+from ledger.model.names import (
+    check_name,
+    check_new_name,
+    check_not_look_alike,
+    check_not_the_house,
+    likely_meant,
+)
+from ledger.store.streams import (
+    latest_session,
+    player_names,
+    shared_hand,
+    shared_session,
+)
+from replay.sessions.state import (
+    alias_group,
+    append_entry,
+    open_state,
+)
+
+
+def add_alias(ledger: Any, name: str, other: str, session: str | None
+              ) -> tuple[str, bool]:
+    """Record that ``other`` (another name or a platform id) is the player ``name``, in
+    ``session``'s stream (default: the latest session). Returns the session and whether
+    ``name`` is a player name the ledger held already (False: ``other`` is renamed to a new
+    name, which the caller says).
+
+    Raises:
+        MalformedInput: a bad name (:func:`ledger.model.names.check_name`; a new ``name``,
+            :func:`ledger.model.names.check_new_name`), or ``other`` is ``name``; NotFound:
+            no session; LedgerError: ``name`` is no player name of the ledger and close to
+            one that is (a typo: :func:`ledger.model.names.likely_meant`, ``other`` and his
+            aliases aside), the two sat in one hand together or both have
+            book entries in one session (two players: an alias would merge their nets,
+            RULES.md §1.1).
+    """
+    check_name(name)
+    check_name(other)
+    if name == other:
+        raise MalformedInput("an alias must differ from the name")
+    mine = alias_group(ledger, name)
+    theirs = alias_group(ledger, other) - mine
+    known = name in (names := player_names(ledger))
+    if not known:  # a new name: one a command line can give back, printing like no other
+        check_not_look_alike(name, names - theirs - {other}, "player",
+                             "a player of the ledger")
+        check_new_name(name)
+        check_not_the_house(name)
+    if not known and (close := likely_meant(name, sorted(names - theirs - {other}))):
+        raise LedgerError(f"{name} is no player in the ledger: did you mean "
+                          f"{' or '.join(close)}? (`handledger player alias {close[0]} "
+                          f"{other}`); nothing recorded")
+    if (hand := shared_hand(ledger, sorted(mine), sorted(theirs))) is not None:
+        raise LedgerError(f"{name} and {other} sat in hand {hand} together: they are two "
+                          "players, not one (no alias recorded)")
+    if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
+        raise LedgerError(f"{name} and {other} both have book entries in session {both}: "
+                          "they are two players, not one (no alias recorded)")
+    if session is None:
+        session = latest_session(ledger)
+        if session is None:
+            raise NotFound("no session to record the alias in: open one first")
+    state = open_state(ledger, session, allow_closed=True)
+    append_entry(ledger, session, ev.PlayerAlias(player=name, alias=other), state)
+    return session, known

@@ -1,0 +1,244 @@
+"""Buy-ins and cash-outs (``buyin``, ``cashout``): chips come on or off the table only between
+hands (table stakes, RULES.md §1.1), and the table never pays out more chips than came in, less
+the rake its pots paid (:func:`within_table`, :func:`cash_outs_covered`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.model import events as ev
+from ledger.model.errors import LedgerError, MalformedInput
+from ledger.model.names import (
+    check_name,
+    check_seat_name,
+    likely_meant,
+    look_alikes,
+    spelled,
+)
+from ledger.store.streams import (
+    open_hands_of,
+    seated_in,
+)
+from replay.sessions.amounts import bounded, chips_written
+from replay.sessions.state import (
+    SessionState,
+    alias_group,
+    append_entry,
+    in_books,
+    open_state,
+)
+
+
+def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
+           ) -> tuple[ev.BuyIn, int]:
+    """``player`` buys ``chips`` (as typed: whole chips, :func:`chips_written`) in
+    ``session`` (kind: ``buy_in`` for his first, ``rebuy`` after, unless given). Returns the
+    event and its seq.
+
+    Raises:
+        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`; for a
+            player not yet in the session's books, one the action notation reads as
+            something else, :func:`ledger.model.names.check_seat_name`, or the name of one
+            in its books in another case), an amount that is
+            not a whole number of chips above 0;
+        NotFound, LedgerError: see :func:`open_state`; LedgerError: he is seated in a hand of
+            the session that is still open (:func:`_between_hands`), or a rebuy or top-up is
+            given for a player with no buy-in there yet.
+    """
+    check_name(player)
+    state = open_state(ledger, session)
+    books = in_books(ledger, session, state)
+    if player not in books:  # his name first given here
+        same = look_alikes(player, books)
+        where = f"{session}'s books"
+        if not same:  # a player of the series, back in a new session under another case
+            bought = ledger.query(  # buy-ins in force: a retraction is final
+                "SELECT DISTINCT b.payload->>'player' FROM events b WHERE b.type = 'buy_in'"
+                " AND NOT EXISTS (SELECT 1 FROM events c WHERE c.type = 'entry_corrected'"
+                " AND c.stream = b.stream AND CAST(c.payload->>'seq' AS BIGINT) = b.seq"
+                " AND c.payload->>'replacement' IS NULL)")
+            names = {n for (n,) in bought}
+            same = [] if player in names else [
+                n for n in look_alikes(player, names) if n not in alias_group(ledger, player)]
+            where = "the ledger's books"
+        if same:
+            case = all(n.casefold() == player.casefold() for n in same)
+            show = str if case else spelled
+            raise MalformedInput(
+                f"buyin {session} {player}: {show(player)} is not in {where} and "
+                f"{' and '.join(map(show, same))} is: did you mean {same[0]}? (names are kept "
+                "as typed; two players whose names differ only in case"
+                f"{'' if case else ' or in how their letters are encoded'} would print alike)")
+        check_seat_name(player)
+    chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
+    _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
+                   "showdown and the next deal")
+    if kind in ("rebuy", "top_up") and player not in state.bought:
+        raise LedgerError(f"buyin {session} {player} --kind {kind}: {player} has no buy-in in "
+                          f"{session} yet, and a {kind.replace('_', '-')} follows one (leave "
+                          "out --kind)")
+    total = state.chips_in.get(player, 0) + chips
+    if player in state.bought:
+        bounded(state, f"{player}'s buy-ins in {session} together", total)
+    event = ev.BuyIn(player=player, chips=chips,
+                     kind=kind or ("rebuy" if player in state.bought else "buy_in"))
+    return event, append_entry(ledger, session, event, state)
+
+
+def _between_hands(ledger: Any, session: str, player: str, entry: str, rule: str) -> None:
+    """Refuse a book ``entry`` (buy-in, cash-out) of ``player`` while he is seated in a hand
+    of ``session`` that is still open: table stakes (RULES.md §1.1), as ``rule`` words it.
+
+    Raises:
+        LedgerError: naming the player, the hand and how to end it.
+    """
+    from replay.amendments import split_stream
+
+    hands = [hand for hand, voided in open_hands_of(ledger, session, player)
+             if not voided or not split_stream([r.event for r in ledger.read(hand)])[2]]
+    if hands:
+        raise LedgerError(f"{player} is seated in hand {hands[0]} of session {session}, which "
+                          f"is still open: no {entry} now ({rule}, RULES.md §1.1); record it "
+                          f"once the hand ends (`handledger act {hands[0]} end`) or is voided")
+
+
+def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool = False
+             ) -> tuple[ev.CashOut, int]:
+    """``player`` leaves ``session`` with ``chips`` counted (as typed: whole chips, 0 or
+    more, :func:`chips_written`). Returns the event and its seq. ``closed``: go in though the
+    session is closed, as an ``entry amend`` of its cash-outs does (its books were settled
+    up at the close: README "sessions and the books").
+
+    Raises:
+        MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
+            that is not a whole number of chips;
+        NotFound: no such session; LedgerError: the session is closed (unless ``closed``),
+            he has no chips at the table (no buy-in, or cashed out already since his last
+            buy-in), is seated in a hand of the session that is still open
+            (:func:`_between_hands`), or the chips are more than the table holds
+            (:func:`within_table`).
+    """
+    check_name(player)
+    state = open_state(ledger, session, allow_closed=True)
+    chips = chips_written(chips, f"cashout {session} {player}", state)
+    if state.closed and not closed:
+        raise LedgerError(
+            f"session {session} is closed (entry {state.closed_seq}; its books were settled up "
+            f"at the close): a cash-out of {player} changes them; nothing written; --closed "
+            "records it anyway")
+    if player not in state.seated:
+        if player in state.cashed:
+            raise LedgerError(
+                f"{player} already cashed out {state.cashed[player]} chips in {session} (no "
+                f"buy-in since); a wrong count is amended: `handledger entry amend {session} "
+                "SEQ CHIPS --reason … --by …` (`handledger history --session "
+                f"{session}` lists the entries)")
+        raise LedgerError(_no_buy_in(session, player, chips, state))
+    _between_hands(ledger, session, player, "cash-out", "chips are not taken off the table "
+                   "during play")
+    within_table(ledger, session, state, chips, f"cashout {session} {player} {chips}")
+    event = ev.CashOut(player=player, chips=chips)
+    return event, append_entry(ledger, session, event, state)
+
+
+def within_table(ledger: Any, session: str, state: SessionState, chips: int, where: str,
+                  *, replacing: int | None = None) -> None:
+    """Refuse a cash-out of ``chips`` beyond the chips still on the table: the session's
+    buy-ins less its cash-outs so far (but ``replacing``, the chips of the cash-out an
+    amendment replaces, counted back onto the table) and less the rake its hands' pots paid
+    the table (:func:`replay.rake_taken.rake_taken`). Hands move chips between players and
+    the rake takes some away; none makes chips (table stakes, RULES.md §1.1). Not checked
+    while the buy-ins do not account for every chip (a hand seating a player who has none:
+    his chips came from outside these books). ``where`` is the command as typed, with the amount
+    (``"cashout fri Ann 199"``, ``"entry amend fri 4 (cash-out of Ann): 199 chips"``), which
+    the refusal names.
+
+    Raises:
+        LedgerError: one line naming ``where``, the chips left on the table, the buy-ins,
+            cash-outs and rake, and what to record instead.
+    """
+    bought, out, rake = _table_sums(ledger, session, state, out_back=replacing or 0,
+                                    raked=chips > 0)  # a cash-out of nothing takes no rake
+    left = bought - out - rake
+    if chips <= left:
+        return
+    if chips_from_outside(ledger, session, state.bought):
+        return
+    raked = f", {rake} taken as rake" if rake else ""
+    if replacing is None:
+        said, others, fix = "", "", "a cash-out counted wrong"
+    else:
+        said, others, fix = (" besides this cash-out", " by the other entries",
+                             "another cash-out counted wrong")
+    raise LedgerError(
+        f"{where}: the table holds {left} chips not cashed out yet{said} ({bought} bought in, "
+        f"{out} cashed out{others}{raked}), and no hand makes chips; a buy-in missing from the "
+        f"books is recorded first, {fix} is amended (`handledger entry amend {session} SEQ "
+        f"CHIPS --reason … --by …`; `handledger history --session {session}` lists the "
+        "entries)")
+
+
+def cash_outs_covered(ledger: Any, session: str, state: SessionState, fewer: int, where: str
+                       ) -> None:
+    """Refuse a buy-in retracted or lowered by ``fewer`` chips that would leave the session's
+    cash-outs and the rake its hands' pots paid the table (:func:`replay.rake_taken.
+    rake_taken`) above its buy-ins: the table would have paid out chips that never came in
+    (no hand makes chips, table stakes, RULES.md §1.1; the bound of :func:`within_table`,
+    seen from the buy-ins). Not checked while a hand seats a player who has no buy-in (his
+    chips came from outside these books, as for ``cashout``). ``where`` is the command as
+    typed, with the amount (``"entry retract fri 2 (buy-in of Ann, 100 chips)"``).
+
+    Raises:
+        LedgerError: one line naming ``where``, the buy-ins it would leave, the cash-outs and
+            the rake, and what to record instead.
+    """
+    bought, out, rake = _table_sums(ledger, session, state, in_back=fewer)
+    if out + rake <= bought or chips_from_outside(ledger, session, state.bought):
+        return
+    raked = f" and {rake} taken as rake ({out + rake} in all)" if rake else ""
+    raise LedgerError(
+        f"{where}: the buy-ins would come to {bought} chips, less than the {out} cashed out"
+        f"{raked}, and no hand makes chips; nothing written (a cash-out counted wrong is "
+        f"amended first: `handledger entry amend {session} SEQ CHIPS --reason … --by …`; "
+        f"`handledger history --session {session}` lists the entries)")
+
+
+def _table_sums(ledger: Any, session: str, state: SessionState, *, in_back: int = 0,
+                out_back: int = 0, raked: bool = True) -> tuple[int, int, int]:
+    """``(bought, cashed out, raked)``: the chips of ``session``'s buy-ins (less ``in_back``,
+    a buy-in retracted or lowered), of its cash-outs (less ``out_back``, the cash-out an
+    amendment replaces) and of the rake its hands' pots paid the table
+    (:func:`replay.rake_taken.rake_taken`), whose sum the table never pays out beyond the
+    buy-ins (RULES.md §1.1); the rake is not read (0) unless ``raked``."""
+    from replay.rake_taken import rake_taken
+
+    return (sum(state.chips_in.values()) - in_back, state.chips_out - out_back,
+            rake_taken(ledger, session) if raked else 0)
+
+
+def chips_from_outside(ledger: Any, session: str, bought: set[str]) -> bool:
+    """Whether a hand of ``session`` seats a player who has no buy-in there (``bought``:
+    the players who have), under his name or an alias: his chips came from outside these
+    books, so the buy-ins bound nothing."""
+    return any(not alias_group(ledger, p) & bought for p in seated_in(ledger, session) - bought)
+
+
+def _no_buy_in(session: str, player: str, chips: int, state: SessionState) -> str:
+    """The refusal of a cash-out of ``player``, who has no buy-in in ``session``: the name he
+    was likely meant to be (a player of its books by another case or a typo) with the
+    cash-out to type, else who has chips at the table and how an unrecorded buy-in goes in."""
+    names = sorted(state.chips_in)
+    close = likely_meant(player, names, n=3)
+    said = f"{player} has no buy-in in {session}"
+    if len(close) == 1 and close[0] in state.seated:
+        return (f"{said}: did you mean {close[0]}? (`handledger cashout {session} {close[0]} "
+                f"{chips}`)")
+    if len(close) == 1:
+        return (f"{said}: did you mean {close[0]}? (he cashed out "
+                f"{state.cashed.get(close[0], 0)} chips already)")
+    if close:
+        return f"{said}: did you mean {' or '.join(close)}?"
+    at_table = ", ".join(sorted(state.seated)) or "nobody"
+    return (f"{said}: nothing to cash out (chips at the table: {at_table}; a buy-in not yet "
+            f"recorded goes first: `handledger buyin {session} {player} CHIPS`)")

@@ -1,0 +1,223 @@
+"""Payments that settle a session up (``pay``), between its players or with the house, whoever
+keeps the rake (:data:`HOUSE_WORD`): money, never more than the payer can owe (his buy-ins), nor,
+unless ``--more-than-owed``, more than he still owes as ``settle`` reckons it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.model import events as ev
+from ledger.model.errors import LedgerError, MalformedInput
+from ledger.model.names import (
+    check_name,
+    folded,
+    likely_meant,
+)
+from replay.sessions.amounts import money_written
+from replay.sessions.entries import chips_from_outside
+from replay.sessions.state import (
+    SessionState,
+    alias_group,
+    append_entry,
+    in_books,
+    open_state,
+)
+
+#: How ``pay`` names the house, whoever keeps the rake the table took (a payment's payer or
+#: payee None): a word no player first named at the table or in the books can have
+#: (:data:`ledger.model.names.NOTATION_WORDS`; README "settle").
+HOUSE_WORD = "rake"
+
+
+def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
+        again: bool = False, beyond: bool = False) -> tuple[ev.Payment, SessionState, int]:
+    """``payer`` pays ``payee`` ``amount`` of money (e.g. ``"12.50"``) to settle ``session``.
+    ``beyond``: go in though it is more than the payer still owes (a payment he did not owe,
+    one handed back: ``settle`` then has it paid back). :data:`HOUSE_WORD` (``rake``) on
+    one side is the house, whoever keeps the rake (the event's payer or payee None; README
+    "settle"): paid at most what it is still owed, and paying back at most what it was paid
+    beyond the rake (:func:`within_house`), unless ``beyond``.
+
+    Raises:
+        MalformedInput: a bad name (:func:`ledger.model.names.check_name`), the same player
+            twice, a bad amount (:func:`money_written`), or more than the payer's own
+            buy-ins in the session with what he paid there already (:func:`within_buy_ins`);
+            NotFound: no such session;
+        LedgerError: a player not in the session's books (:func:`in_books`), ``rake`` where
+            the session's books hold a player of that name (an imported hand's), more than
+            the payer still owes as ``settle`` reckons it (:func:`within_owed`,
+            :func:`within_house`; unless ``beyond``), or the same payment is recorded
+            already (unless ``again``).
+    """
+    check_name(payer)
+    check_name(payee)
+    if payer == payee:
+        raise MalformedInput("a payment needs two different players")
+    state = open_state(ledger, session, allow_closed=True)
+    where = f"pay {session} {payer} {payee}"
+    amount_minor = money_written(amount, where, state)  # the input first, then the books
+    known = in_books(ledger, session, state)
+    named = sorted(n for n in known if folded(n) == HOUSE_WORD)  # 'Rake' too
+    if HOUSE_WORD in (payer, payee) and named:
+        raise LedgerError(f"{where}: session {session} has a player named {named[0]} (from "
+                          f"an imported hand), so '{HOUSE_WORD}' cannot name the house here; "
+                          "nothing written")
+    for who in (payer, payee):
+        if who not in known and who != HOUSE_WORD:
+            listed = ", ".join(sorted(known)) or "nobody yet"
+            close = likely_meant(who, sorted(known))
+            meant = f"did you mean {' or '.join(close)}? " if close else ""
+            raise LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
+                              f"cash-out or hand there; its players: {listed}): {meant}a "
+                              "payment settles a session between its players (and "
+                              f"'{HOUSE_WORD}' names the house, who keeps the rake)")
+    by = None if payer == HOUSE_WORD else payer
+    to = None if payee == HOUSE_WORD else payee
+    if by is not None:
+        within_buy_ins(ledger, session, state, by, amount_minor, where, amount)
+        if not beyond and not within_owed(ledger, session, state, by, amount_minor, where):
+            within_buy_ins(ledger, session, state, by, amount_minor, where, amount,
+                            before=paid_by(ledger, state, by))
+    if not beyond and None in (by, to):
+        within_house(ledger, session, state, amount_minor, where, paying=by is None)
+    event = ev.Payment(payer=by, payee=to, amount_minor=amount_minor)
+    if not again and (by, to, event.amount_minor) in state.payments:
+        raise LedgerError(f"{party(by)} paying {party(to)} {state.money(event.amount_minor)} "
+                          f"is recorded in {session} already; a second payment of the same "
+                          "amount takes --again")
+    return event, state, append_entry(ledger, session, event, state)
+
+
+def party(name: str | None) -> str:
+    """A payment's side as a line names it: the player, or ``the house`` for None."""
+    return "the house" if name is None else name
+
+
+def within_house(ledger: Any, session: str, state: SessionState, minor: int, where: str, *,
+                  paying: bool, replacing: int = 0) -> None:
+    """Refuse a payment of ``minor`` units to the house (``paying`` False) beyond what it is
+    still owed in ``session`` — the rake its ended hands took, in money, less what it was
+    paid, plus what it paid back (:func:`ledger.audit.reports.house_books`) — or from it
+    (``paying``) beyond what it was paid above that; ``replacing``: the amount of the payment
+    an amendment replaces. The derived tables are caught up first.
+
+    Raises:
+        LedgerError: one line naming ``where``, the amount, the rake and the house's payments.
+    """
+    from ledger.audit.reports import house_books
+    from replay.projections import catch_up
+
+    catch_up(ledger)
+    house = house_books(ledger.connection, session)
+    owed = house["rake_minor"] - house["received_minor"] + house["paid_minor"]
+    owed += -replacing if paying else replacing
+    can = max(0, -owed if paying else owed)
+    if minor <= can:
+        return
+    rake = (f"the rake its hands took is {state.money(house['rake_minor'])}, the house was "
+            f"paid {state.money(house['received_minor'])} and paid back "
+            f"{state.money(house['paid_minor'])}")
+    what = (f"is more than the house was paid beyond the rake in {session} "
+            f"({state.money(can)}: {rake})" if paying else
+            f"is more than the house is still owed in {session} ({state.money(can)}: {rake})")
+    raise LedgerError(f"{where}: {state.money(minor)} {what}; nothing written (`handledger "
+                      f"settle --session {session}` says who pays whom); --more-than-owed "
+                      "records it anyway")
+
+
+def within_buy_ins(ledger: Any, session: str, state: SessionState, payer: str, minor: int,
+                    where: str, text: str, *, before: int = 0) -> None:
+    """Refuse a payment of ``minor`` units by ``payer`` that, with ``before`` (what he paid in
+    ``session`` already, :func:`paid_by`; 0: the payment alone), is larger than he can owe
+    there: his own buy-ins there in money (the chip value × every chip he bought so far,
+    under any alias) plus what he was paid there (an overpayment handed back). A player loses
+    at most the chips he put on the table (table stakes, RULES.md §1.1), and ``settle`` has a
+    loser pay at most what he lost (:mod:`ledger.audit.settle`), so a payment larger alone is
+    chips written where money is meant (1 chip = 0.25 USD: ``150`` for 150 chips is 150.00
+    USD). Not checked while the buy-ins do not account for every chip: a session without
+    buy-ins, or a hand seating a player who has none (an alias of one counts as him).
+
+    Raises:
+        MalformedInput: one line naming ``where`` (the command as typed up to the amount:
+            the session and the payer), the amount, what he paid already, the payer's
+            buy-ins in chips and money and, for a whole number, what it is as chips.
+    """
+    bought = {p for p, chips in state.chips_in.items() if chips}
+    if not bought:
+        return
+    group = alias_group(ledger, payer)
+    chips = sum(state.chips_in.get(p, 0) for p in group)
+    received = sum(paid for _, payee, paid in state.payments if payee in group)
+    if minor + before <= chips * state.chip_value_minor + received:
+        return
+    if chips_from_outside(ledger, session, bought):
+        return
+    paid_him = f", and {state.money(received)} paid to him" if received else ""
+    with_before = f", with the {state.money(before)} he paid already," if before else ""
+    said = (f"{where}: {state.money(minor)}{with_before} is more than {payer}'s buy-ins in "
+            f"{session} ")
+    if before or state.chip_value_minor == 10 ** state.decimals:  # chips are money, or the
+        worth = ("" if state.chip_value_minor == 10 ** state.decimals  # payments together
+                 else f", {state.money(chips * state.chip_value_minor)}")
+        raise MalformedInput(f"{said}({chips} chips{worth}{paid_him}): nobody pays more than "
+                             "he put on the table; a buy-in missing from the books is recorded "
+                             "first" + ("; --more-than-owed records it anyway" if before
+                                        else ""))
+    as_chips = ""
+    if text.isdigit() and int(text) <= chips:
+        as_chips = f"; {int(text)} chips are {state.money(int(text) * state.chip_value_minor)}"
+    raise MalformedInput(
+        f"{said}({chips} chips, {state.money(chips * state.chip_value_minor)}{paid_him}): a "
+        f"payment is money, not chips (1 chip is {state.money(state.chip_value_minor)}"
+        f"{as_chips}); a buy-in missing from the books is recorded first")
+
+
+def paid_by(ledger: Any, state: SessionState, payer: str, replacing: int = 0) -> int:
+    """What ``payer`` (under any alias) paid in the session ``state`` describes, minor units,
+    less ``replacing`` (the amount of a payment an amendment replaces)."""
+    group = alias_group(ledger, payer)
+    return sum(paid for by, _, paid in state.payments if by in group) - replacing
+
+
+def within_owed(ledger: Any, session: str, state: SessionState, payer: str, minor: int,
+                 where: str, *, replacing: int = 0) -> bool:
+    """Refuse a payment of ``minor`` units by ``payer`` beyond what he still owes in
+    ``session`` as ``settle`` reckons it (:func:`ledger.audit.reports.settlement`, README
+    "sessions and the books"): his net in money, less what he paid there, plus what he was
+    paid there (under any alias; less ``replacing``, the amount of the payment an amendment
+    replaces), when below zero. The derived tables are caught up in ``ledger`` (open for
+    writing) first. Returns whether it was checked: not while settle cannot say (a hand of
+    the session still in play, nets that do not sum to zero, a hand the rules refuse) or
+    the session holds no hand (its books are buy-ins and cash-outs only), when
+    :func:`within_buy_ins` bounds the payments together instead.
+
+    Raises:
+        LedgerError: one line naming ``where``, the amount, what the payer still owes, his
+            net and his payments made and received.
+    """
+    from ledger.audit.reports import settlement
+    from replay.projections import catch_up
+
+    try:
+        catch_up(ledger)
+        books = settlement(ledger.connection, session)[1]
+    except LedgerError:
+        return False
+    if not any(p["hands"] for p in books.players):  # no hand: no net to settle, 0 each
+        return False
+    group = alias_group(ledger, payer)
+    mine = [p for p in books.players if p["player"] in group]
+    net = sum(int(p["net"]) for p in mine)
+    paid = sum(int(p["paid_minor"]) for p in mine) - replacing
+    received = sum(int(p["received_minor"]) for p in mine)
+    owes = max(0, -(net + paid - received))
+    if minor <= owes:
+        return True
+    result = (f"lost {state.money(-net)}" if net < 0 else f"won {state.money(net)}" if net
+              else "broke even")
+    raise LedgerError(
+        f"{where}: {state.money(minor)} is more than {payer} still owes in {session} "
+        f"({state.money(owes)}: he {result}, paid {state.money(paid)}, received "
+        f"{state.money(received)}); nothing written (`handledger settle --session {session}` "
+        "says who pays whom); --more-than-owed records it anyway")

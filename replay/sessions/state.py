@@ -1,0 +1,209 @@
+"""A session's books as its stream says so far (:class:`SessionState`, corrections applied),
+read without writing: whether it is opened or closed, its unit, who bought in, cashed out and
+paid whom; the session names the ledger holds; a player's aliases; the stream as ``history
+--session`` lists it; and :func:`append_entry`, the one way the session commands append.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger.model import events as ev
+from ledger.model.errors import LedgerError, NotFound
+from ledger.model.money import (
+    format_money,
+)
+from ledger.model.names import (
+    check_not_look_alike,
+    look_alikes,
+    spelled,
+)
+from ledger.store.streams import (
+    alias_pairs,
+    seated_in,
+    session_summaries,
+)
+
+#: Book entries a correction may retract or amend.
+ENTRY_TYPES = ("buy_in", "cash_out", "payment")
+
+
+@dataclass
+class SessionState:
+    """What a session's stream says so far, corrections applied: opened, closed, the money's
+    decimals and currency, who sits with chips (bought in since his last cash-out), who cashed
+    out, the chips each bought in all (``chips_in``), the chips cashed out by all together
+    (``chips_out``), the payments, every book entry by its seq
+    as recorded (``entries``) and as amended last (``amended``), and the seqs of those
+    retracted; ``closed_seq`` the seq of the closing."""
+
+    opened: bool = False
+    closed: bool = False
+    closed_seq: int = 0
+    chip_value_minor: int = 1
+    decimals: int = 0
+    currency: str | None = None
+    seated: set[str] = field(default_factory=set)
+    bought: set[str] = field(default_factory=set)
+    chips_in: dict[str, int] = field(default_factory=dict)
+    cashed: dict[str, int] = field(default_factory=dict)
+    chips_out: int = 0
+    payments: list[tuple[str | None, str | None, int]] = field(default_factory=list)
+    entries: dict[int, Any] = field(default_factory=dict)
+    amended: dict[int, Any] = field(default_factory=dict)
+    retracted: set[int] = field(default_factory=set)
+    last_seq: int = 0
+
+    def money(self, minor: int) -> str:
+        """``minor`` units as text in the session's currency."""
+        return format_money(minor, self.decimals, self.currency)
+
+
+def session_state(ledger: Any, name: str) -> SessionState:
+    """The :class:`SessionState` of session ``name`` (not opened when it has no stream)."""
+    state = SessionState()
+    try:
+        rows = ledger.read(f"session:{name}")
+    except NotFound:
+        return state
+    fixes = {r.event.seq: r.event.replacement for r in rows if r.type == "entry_corrected"}
+    for row in rows:
+        e = row.event
+        state.last_seq = row.seq
+        if row.seq in fixes:
+            state.entries[row.seq] = e
+            if fixes[row.seq] is None:
+                state.retracted.add(row.seq)
+                continue
+            e = state.amended[row.seq] = ev.parse_event(fixes[row.seq])
+        _fold(state, row.seq, e)
+    return state
+
+
+def _fold(state: SessionState, seq: int, e: Any) -> None:
+    if e.type in ENTRY_TYPES:
+        state.entries.setdefault(seq, e)
+    if e.type == "session_opened" and not state.opened:
+        state.opened, state.decimals, state.currency = True, e.decimals, e.currency
+        state.chip_value_minor = e.chip_value_minor
+    elif e.type == "session_changed":
+        state.chip_value_minor, state.currency = e.chip_value_minor, e.currency
+        state.decimals = e.decimals
+    elif e.type == "session_closed":
+        state.closed, state.closed_seq = True, state.closed_seq or seq
+    elif e.type == "buy_in":
+        state.seated.add(e.player)
+        state.bought.add(e.player)
+        state.chips_in[e.player] = state.chips_in.get(e.player, 0) + e.chips
+    elif e.type == "cash_out":
+        state.seated.discard(e.player)
+        state.cashed[e.player] = e.chips
+        state.chips_out += e.chips
+    elif e.type == "payment":
+        state.payments.append((e.payer, e.payee, e.amount_minor))
+
+
+def open_state(ledger: Any, name: str, *, allow_closed: bool = False) -> SessionState:
+    """The state of an opened session.
+
+    Raises:
+        NotFound: no such session (naming the closest names); LedgerError: it is closed
+            (unless ``allow_closed``).
+    """
+    state = session_state(ledger, name)
+    if not state.opened:
+        raise no_session(name, [s["session"] for s in session_summaries(ledger)
+                                if s["session"] and s["opened"]])
+    if state.closed and not allow_closed:
+        raise LedgerError(f"session {name!r} is closed: it takes no more hands or buy-ins "
+                          "(payments still go in; a cash-out or a correction of its entries "
+                          "with --closed)")
+    return state
+
+
+def no_session(name: str, names: list[str]) -> NotFound:
+    """The refusal of a command that needs session ``name``, which is none of the sessions
+    ``names`` (the closest named): ``no session 'fri' (open it with `handledger session open
+    fri`); did you mean 'friday'?``. When one of ``names`` differs from ``name`` only in case
+    or in how its letters are encoded (:func:`ledger.model.names.look_alikes`), ``session
+    open`` would refuse ``name`` beside it, so the refusal names that session alone: ``no
+    session 'Friday'; did you mean 'friday'? (…)``."""
+    same = look_alikes(name, names)
+    if same:
+        return NotFound(f"no session {spelled(name)}; did you mean "
+                        f"{' or '.join(map(spelled, same))}? (session names are kept as "
+                        "typed: a new session named like it would be refused)")
+    close = difflib.get_close_matches(name, names, n=3)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return NotFound(f"no session {name!r} (open it with `handledger session open {name}`)"
+                    f"{hint}")
+
+
+def append_entry(ledger: Any, name: str, event: Any, state: SessionState) -> int:
+    """Append ``event`` to the session's stream, expecting it where ``state`` saw it (a
+    concurrent write is refused); returns the event's seq."""
+    ledger.append(f"session:{name}", [event], expected_seq=state.last_seq)
+    return state.last_seq + 1
+
+
+def check_new_session_name(ledger: Any, name: str) -> None:
+    """Refuse ``name`` for a new session (opened, or a file about to open it) when it prints
+    like, or differs only in case from, a session the ledger holds.
+
+    Raises:
+        MalformedInput: the look-alike, both names spelled out.
+    """
+    check_not_look_alike(name, session_names(ledger), "session", "a session of the ledger")
+
+
+def session_names(ledger: Any) -> list[str]:
+    """Every session name the ledger holds: opened, or named by an imported hand or entry."""
+    return [r[0] for r in ledger.query(
+        "SELECT DISTINCT session FROM events WHERE session IS NOT NULL")]
+
+
+def alias_group(ledger: Any, name: str) -> set[str]:
+    """``name`` and every name an alias recorded already joins to it (either way, any depth)."""
+    pairs = alias_pairs(ledger)
+    group, grown = {name}, True
+    while grown:
+        more = {n for p, a in pairs if p in group or a in group for n in (p, a)} - group
+        group |= more
+        grown = bool(more)
+    return group
+
+
+def in_books(ledger: Any, session: str, state: SessionState) -> set[str]:
+    """The names in ``session``'s books: who bought in, cashed out, paid or was paid there or
+    sat in one of its hands, and every alias of them (``player alias``)."""
+    known = {*state.chips_in, *state.cashed, *seated_in(ledger, session)}
+    known.update(p for pair in state.payments for p in pair[:2] if p is not None)
+    pairs = alias_pairs(ledger)
+    for _ in range(2):  # an alias of an alias
+        known.update(n for p, a in pairs if p in known or a in known for n in (p, a))
+    return known
+
+
+def history(ledger: Any, name: str) -> dict[str, Any]:
+    """Session ``name``'s stream: every event with its seq, position, time and, for a book
+    entry, the corrections that retracted or amended it (reason, author), as
+    ``{"session", "events": [...]}``; the corrections themselves are listed too.
+
+    Raises:
+        NotFound: no such session.
+    """
+    open_state(ledger, name, allow_closed=True)
+    rows = ledger.read(f"session:{name}")
+    fixes: dict[int, list[dict[str, Any]]] = {}
+    for r in rows:
+        if r.type == "entry_corrected":
+            e = r.event
+            fixes.setdefault(e.seq, []).append({"seq": r.seq, "by": e.by, "reason": e.reason,
+                                                "replacement": e.replacement})
+    return {"session": name, "events": [
+        {"seq": r.seq, "position": r.position, "recorded_at": r.recorded_at.isoformat(),
+         "type": r.type,
+         "event": r.event.model_dump(mode="json", exclude={"type", "schema_version"}),
+         "corrections": fixes.get(r.seq, [])} for r in rows]}
