@@ -34,6 +34,7 @@ from typing import Any
 
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
+from replay.ingest.differences import Difference, event_difference, plain, short
 
 _FORCED, _PAYOUT, _DEALT = "forced_bet", "recorded_payout", "cards_dealt"
 
@@ -88,16 +89,14 @@ def phh_shape_difference(mine: Sequence[Any], stored: Sequence[Any], *,
     other events, then the forced bets, then the chips paid to each player). ``swapped``:
     ``mine`` is the ledger's hand (read from PHH: :func:`stored_from_phh`) and ``stored``
     the copy being imported, so the forced bets and payouts are said the other way round."""
-    from replay.ingest.writing import _short
-
     rest = [(i, e) for i, e in enumerate(mine[1:], 2) if not _kept_apart(e)]
     theirs = [(i, e) for i, e in enumerate(stored[1:], 2) if not _kept_apart(e)]
     for k in range(max(len(rest), len(theirs))):
         here = rest[k][1] if k < len(rest) else None
         there = theirs[k][1] if k < len(theirs) else None
-        if here is None or there is None or _plain(here) != _plain(there):
+        if here is None or there is None or plain(here) != plain(there):
             seq = theirs[k][0] if there is not None else (rest[k][0] if here else 0)
-            return (f"its event {seq} is {_short(here)} here, {_short(there)} in the ledger")
+            return (f"its event {seq} is {short(here)} here, {short(there)} in the ledger")
     posts, posted = _forced(mine), _forced(stored)
     if _live(posts) != _live(posted):
         if swapped:
@@ -155,13 +154,7 @@ def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerE
     from ledger.model.events import event_json
     from replay.fold import effective_events
     from replay.ingest.rakes import rake_difference, rake_terms
-    from replay.ingest.writing import (
-        Difference,
-        _event_difference,
-        _short,
-        first_difference,
-        line_of,
-    )
+    from replay.ingest.writing import first_difference, line_of
 
     assert batch.events is not None and batch.hand_id is not None
     hand = batch.hand_id
@@ -172,7 +165,7 @@ def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerE
     mine = [e for e in body if e.type not in _RESULT]
     theirs = [(i, event_json(e)) for i, e in enumerate(live, 1) if e.type not in _RESULT]
     n = min(len(mine), len(theirs))
-    differ = _event_difference(mine[:n], theirs[:n], phh=True)
+    differ = event_difference(mine[:n], theirs[:n], phh=True)
     (raked, rule), (was_raked, was_rule) = rake_terms(body), rake_terms(live)
     if differ is None and (rule != was_rule
                            or None not in (raked, was_raked) and raked != was_raked):
@@ -188,7 +181,7 @@ def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerE
         return batch.with_events(None)
     if differ is None and (len(mine) > len(theirs) and not (was_paid or was_raked)
                            or len(mine) == len(theirs) and not less):
-        went_on = (f"its event {n + 1} is {_short(mine[n])} here, none in the ledger"
+        went_on = (f"its event {n + 1} is {short(mine[n])} here, none in the ledger"
                    if len(mine) > n else " and ".join(more))
         return LedgerError(
             f"hand {hand} is in play in the ledger and this PHH copy goes on past it: "
@@ -215,10 +208,6 @@ def _kept_apart(e: Any) -> bool:
 
 def _bet(e: Any) -> tuple[str, str, int]:
     return e.player, e.kind, e.amount
-
-
-def _plain(e: Any) -> dict[str, Any]:
-    return e.model_dump(mode="json", exclude={"schema_version", "source"})
 
 
 def _forced(events: Sequence[Any]) -> Counter[tuple[str, str, int]]:

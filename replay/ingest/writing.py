@@ -19,7 +19,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ledger.formats.files import file_name
 from ledger.model.batch import Batch
@@ -29,6 +29,7 @@ from ledger.model.money import currency_code
 from replay import carry
 from replay.ingest import completing, phh_form
 from replay.ingest.closed import refuse_amending
+from replay.ingest.differences import Difference, event_difference, plain, short
 
 #: ``{hand id: (the events its check folded, their share of the derived tables pickled, or
 #: None: replayed again)}`` (:func:`replay.ingest.derived.early_share`)
@@ -629,7 +630,7 @@ def _unstored_amendment(ledger: Any, b: Batch, row: tuple[int, Any, Any]) -> Led
         f"{b.session or 'none'})")
     return LedgerError(
         f"the ledger's copy of this hand does not hold the file's amendments and they cannot "
-        f"be appended{where}: its event {seq} is {_short(here)} here, {_short(there)} in the "
+        f"be appended{where}: its event {seq} is {short(here)} here, {short(there)} in the "
         f"ledger; nothing of this hand was written (amend it here: `handledger correct "
         f"{b.hand_id} ...`, `void`, `undo`)", hand=b.hand_id, line=line_of(b, here))
 
@@ -648,9 +649,9 @@ def _stream_difference(ledger: Any, b: Batch) -> Difference | None:
     if not (completing.in_play(b.events) or completing.in_play(stored)):
         return None
     for seq, (here, there) in enumerate(zip(b.events[1:], stored[1:], strict=False), 2):
-        if event_json(here) != event_json(there) and _plain(here) != _plain(there):
+        if event_json(here) != event_json(there) and plain(here) != plain(there):
             return Difference(
-                f"its event {seq} is {_short(here)} here, {_short(there)} in the ledger", here)
+                f"its event {seq} is {short(here)} here, {short(there)} in the ledger", here)
     return None
 
 
@@ -736,17 +737,6 @@ def _original_rows(ledger: Any, hands: list[str | None], upto: int
     return out
 
 
-class Difference(NamedTuple):
-    """Where a copy of a stored hand parts from it: ``text`` in words (``its event 8 is
-    bet_raise {...} here, bet_raise {...} in the ledger``, ``its rake is 11 here, 10 in the
-    ledger``) and ``event``, the copy's event that differs, whose row a refusal names
-    (:func:`line_of`); None when the copy has no event there or the difference is no one
-    event of it (its start, its rake, its forced bets or payouts as PHH says them)."""
-
-    text: str
-    event: Any = None
-
-
 _STARTS_OTHERWISE = Difference("it starts otherwise")
 
 
@@ -776,13 +766,13 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]], *
     (:func:`replay.ingest.rakes.rake_difference`: ``its rake is 11 here, 10 in the
     ledger``). ``phh``: ``events`` were read from PHH (:func:`replay.ingest.phh_form.
     read_from_phh`), which pays each player one amount in seat order: what each player was
-    paid is compared, not the order of the payouts (:func:`_event_difference`)."""
+    paid is compared, not the order of the payouts (:func:`event_difference`)."""
     from ledger.model.events import parse_event
     from replay.ingest.rakes import rake_difference, rake_row
 
     mine = [e for e in events if e.type not in _LATER]
     if not stored or not mine:
-        return _event_difference(mine, stored, phh=phh)
+        return event_difference(mine, stored, phh=phh)
     raked = [row for row in stored[1:] if rake_row(row[1])]
     events_both = bool(raked) and any(e.type == "recorded_rake" for e in mine)
     if events_both or raked or "rake" in stored[0][1] or _may_rake(mine[0]):
@@ -793,67 +783,8 @@ def first_difference(events: Sequence[Any], stored: Sequence[tuple[int, str]], *
         if not events_both:  # the same rake in another form (or none): the rest compared
             mine = [e for e in mine if e.type != "recorded_rake"]
             stored = [row for row in stored if not rake_row(row[1])]
-        return _event_difference(mine, stored, phh=phh) or differ
-    return _event_difference(mine, stored, phh=phh)
-
-
-def _event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]], *,
-                      phh: bool = False) -> Difference | None:
-    """:func:`first_difference` of the events after the first, one by one; a hand read in
-    PHH's shape is compared with a stored one in another shape (a site's order of the forced
-    bets, an uncalled bet returned apart, face-up flags) as PHH can say it
-    (:mod:`replay.ingest.phh_form`), and so is one read from PHH (``phh``) with a stored one
-    whose payouts the table recorded in another order than PHH's seat order (README: each
-    player paid the same chips)."""
-    from ledger.model.events import parse_event
-
-    differ = _in_order_difference(mine, stored)
-    if differ is None or not mine or not stored:
-        return differ
-    from replay.ingest.phh_form import (
-        flags_as_stored,
-        in_phh_shape,
-        phh_shape_difference,
-        stored_from_phh,
-    )
-
-    theirs = [parse_event(payload) for _, payload in stored]
-    if stored_from_phh(theirs[0]) and in_phh_shape(theirs):  # the ledger's copy is PHH's:
-        shaped = phh_shape_difference(flags_as_stored(theirs, mine), mine, swapped=True)
-        if shaped is None:  # compared the other way round: the same hand
-            return None
-        return differ if shaped.startswith("its event") else Difference(shaped)
-    if not in_phh_shape(mine):
-        return differ
-    if (flagged := flags_as_stored(mine, theirs)) != list(mine):  # PHH writes no face_up
-        mine = flagged
-        if (differ := _in_order_difference(mine, stored)) is None:
-            return None
-    if in_phh_shape(theirs):  # a shape PHH says: they differ where they stand, named by row
-        return differ if not phh or phh_shape_difference(mine, theirs) else None
-    shaped = phh_shape_difference(mine, theirs)
-    return None if shaped is None else Difference(shaped)
-
-
-def _in_order_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]]
-                         ) -> Difference | None:
-    """The first event after the first of ``mine`` that is not the stored row at its place
-    (seq named as stored); the :class:`Difference`'s event is that of ``mine``, or, when
-    ``mine`` stops before the stored rows do, its last event (the row the copy stops at)."""
-    from ledger.model.events import parse_event
-
-    for i in range(1, max(len(mine), len(stored))):
-        here = mine[i] if i < len(mine) else None
-        there = stored[i] if i < len(stored) else None
-        if here is not None and there is not None and (
-                event_json(here) == there[1] or _plain(here) == _plain(parse_event(there[1]))):
-            continue
-        seq = there[0] if there is not None else stored[-1][0] + i - len(stored) + 1
-        return Difference(
-            f"its event {seq} is {_short(here)} here, "
-            f"{_short(None if there is None else parse_event(there[1]))} in the ledger",
-            here if here is not None or not mine else mine[-1])
-    return None
+        return event_difference(mine, stored, phh=phh) or differ
+    return event_difference(mine, stored, phh=phh)
 
 
 def _may_rake(started: Any) -> bool:
@@ -874,20 +805,3 @@ def _as_corrected(ledger: Any, events: Sequence[Any], hand: str, *, phh: bool = 
     corrected = [e for e in effective_events(rows)[0] if e.type not in _LATER]
     return first_difference(events, [(i, event_json(e)) for i, e in
                                      enumerate(corrected, 1)], phh=phh) is None
-
-
-def _plain(event: Any) -> dict[str, Any]:
-    return event.model_dump(mode="json", exclude={"schema_version", "source"})
-
-
-def _short(event: Any, width: int = 60) -> str:
-    """``event``'s type and its other fields as JSON (no schema version), cut to ``width``
-    characters (``bet_raise {"player":"Ann","to":8}``); ``none``."""
-    if event is None:
-        return "none"
-    import json
-
-    fields = _plain(event)
-    kind = fields.pop("type")
-    text = json.dumps(fields, separators=(",", ":"), sort_keys=True)
-    return f"{kind} " + (text if len(text) <= width else text[:width - 1] + "…")
