@@ -15,11 +15,6 @@ payments, :mod:`~replay.sessions.amending` a book entry's correction and
 :mod:`~replay.sessions.aliases` an alias. The reads most callers use are given here too.
 """
 
-from replay.sessions.state import (
-    check_new_session_name,
-    open_state,
-    session_names,
-    session_state,
-)
+from replay.sessions.state import check_new_session_name, open_state, session_names, session_state
 
 __all__ = ["check_new_session_name", "open_state", "session_names", "session_state"]

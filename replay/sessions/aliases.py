@@ -16,17 +16,8 @@ from ledger.model.names import (
     check_not_the_house,
     likely_meant,
 )
-from ledger.store.streams import (
-    latest_session,
-    player_names,
-    shared_hand,
-    shared_session,
-)
-from replay.sessions.state import (
-    alias_group,
-    append_entry,
-    open_state,
-)
+from ledger.store.streams import latest_session, player_names, shared_hand, shared_session
+from replay.sessions.state import alias_group, append_entry, open_state
 
 
 def add_alias(ledger: Any, name: str, other: str, session: str | None

@@ -9,18 +9,11 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, NotFound
-from ledger.store.streams import (
-    hands_seating,
-)
+from ledger.store.streams import hands_seating
 from replay.sessions.amounts import chips_written, money_written
 from replay.sessions.entries import cash_outs_covered, within_table
 from replay.sessions.payments import paid_by, within_buy_ins, within_house, within_owed
-from replay.sessions.state import (
-    SessionState,
-    alias_group,
-    append_entry,
-    open_state,
-)
+from replay.sessions.state import SessionState, alias_group, append_entry, open_state
 
 
 def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, reason: str,

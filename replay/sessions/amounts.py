@@ -16,9 +16,7 @@ from ledger.model.money import (
     shown_amount,
     within_bound,
 )
-from replay.sessions.state import (
-    SessionState,
-)
+from replay.sessions.state import SessionState
 
 
 def chip_value_written(text: str, currency: str | None, decimals: int | None

@@ -9,25 +9,10 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput
-from ledger.model.names import (
-    check_name,
-    check_seat_name,
-    likely_meant,
-    look_alikes,
-    spelled,
-)
-from ledger.store.streams import (
-    open_hands_of,
-    seated_in,
-)
+from ledger.model.names import check_name, check_seat_name, likely_meant, look_alikes, spelled
+from ledger.store.streams import open_hands_of, seated_in
 from replay.sessions.amounts import bounded, chips_written
-from replay.sessions.state import (
-    SessionState,
-    alias_group,
-    append_entry,
-    in_books,
-    open_state,
-)
+from replay.sessions.state import SessionState, alias_group, append_entry, in_books, open_state
 
 
 def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None

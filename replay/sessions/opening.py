@@ -10,28 +10,12 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput
-from ledger.model.money import (
-    check_currency,
-    format_money,
-)
-from ledger.model.names import (
-    check_name,
-    check_new_name,
-)
-from ledger.store.streams import (
-    hand_units,
-    money_hand,
-    unended_hands,
-    unnamed_money_hand,
-)
+from ledger.model.money import check_currency, format_money
+from ledger.model.names import check_name, check_new_name
+from ledger.store.streams import hand_units, money_hand, unended_hands, unnamed_money_hand
 from replay.ingest.units import currency_code
 from replay.sessions.amounts import chip_value_written
-from replay.sessions.state import (
-    append_entry,
-    check_new_session_name,
-    open_state,
-    session_state,
-)
+from replay.sessions.state import append_entry, check_new_session_name, open_state, session_state
 
 
 def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,

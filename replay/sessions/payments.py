@@ -9,20 +9,10 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput
-from ledger.model.names import (
-    check_name,
-    folded,
-    likely_meant,
-)
+from ledger.model.names import check_name, folded, likely_meant
 from replay.sessions.amounts import money_written
 from replay.sessions.entries import chips_from_outside
-from replay.sessions.state import (
-    SessionState,
-    alias_group,
-    append_entry,
-    in_books,
-    open_state,
-)
+from replay.sessions.state import SessionState, alias_group, append_entry, in_books, open_state
 
 #: How ``pay`` names the house, whoever keeps the rake the table took (a payment's payer or
 #: payee None): a word no player first named at the table or in the books can have

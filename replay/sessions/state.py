@@ -12,19 +12,9 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, NotFound
-from ledger.model.money import (
-    format_money,
-)
-from ledger.model.names import (
-    check_not_look_alike,
-    look_alikes,
-    spelled,
-)
-from ledger.store.streams import (
-    alias_pairs,
-    seated_in,
-    session_summaries,
-)
+from ledger.model.money import format_money
+from ledger.model.names import check_not_look_alike, look_alikes, spelled
+from ledger.store.streams import alias_pairs, seated_in, session_summaries
 
 #: Book entries a correction may retract or amend.
 ENTRY_TYPES = ("buy_in", "cash_out", "payment")
