@@ -24,6 +24,7 @@ import base64
 from collections.abc import Sequence
 from dataclasses import dataclass
 from os.path import commonprefix
+from pathlib import Path
 from typing import Any, Literal
 
 from ledger.model.errors import MalformedInput
@@ -33,6 +34,7 @@ from ledger.store.checkpoint import (
     default_file,
     hash_prefixes,
     last_row,
+    load,
     parse_line,
     row_at,
 )
@@ -241,3 +243,68 @@ def _first_difference(mine: bytes, theirs: bytes) -> int | None:
         if mine[i : i + MARK_BYTES] != theirs[i : i + MARK_BYTES]:
             return i // MARK_BYTES
     return None
+
+
+@dataclass(frozen=True)
+class OwnCheckpoints:
+    """The ledger's own checkpoints file (:func:`ledger.store.checkpoint.default_file`)
+    checked as ``verify --against FILE`` checks it (:func:`compare`): ``file`` its path,
+    ``report`` the verdicts (None when the file cannot be read: ``problem`` says why)."""
+
+    file: str
+    report: AnchorReport | None
+    problem: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.report is not None and self.report.ok
+
+    def line(self) -> str:
+        """One line: how many checkpoints, whether the ledger extends them all, and each
+        signed one's signer and whether its signature verifies (or, failing, each that
+        fails with why)."""
+        name = Path(self.file).name
+        if self.report is None:
+            return f"checkpoints {name}: not checked: {self.problem}"
+        verdicts = self.report.verdicts
+        head = f"checkpoints {name}: {len(verdicts)}"
+        failing = [v for v in verdicts if not v.ok]
+        if failing:
+            return f"{head}, {len(failing)} FAIL: " + "; ".join(
+                f"{v.checkpoint.position} (line {v.where.rsplit(':', 1)[-1]}): {v.note}"
+                for v in failing)
+        signed = [v for v in verdicts if v.signature != "none"]
+        said = "the ledger extends every one"
+        if signed:
+            good = [v for v in signed if v.signature == "good"]
+            said += (f"; {len(signed)} signed, {len(good)} verify against the key directory"
+                     + ("" if len(good) == len(signed) else
+                        f", {len(signed) - len(good)} by a key it does not hold")
+                     + " (" + ", ".join(_signed_by(v) for v in signed) + ")")
+        return f"{head}, {said}"
+
+
+def _signed_by(v: Verdict) -> str:
+    """``3696 by ann`` (a good signature, the local key's name) or ``3696 as 'ann', key
+    unknown``."""
+    if v.signature == "good":
+        return f"{v.checkpoint.position} by {v.signer}"
+    return f"{v.checkpoint.position} as {v.checkpoint.signer!r}, key unknown"
+
+
+def own_checkpoints(ledger: Any, keys: KeyStore | None) -> OwnCheckpoints | None:
+    """The ledger's own checkpoints file checked against ``ledger`` and ``keys``
+    (:class:`OwnCheckpoints`); None when it has none (no file, an in-memory ledger). Only
+    reads: a damaged file is said (``problem``), not raised.
+
+    Raises:
+        LedgerError: the ledger or the key directory cannot be read.
+    """
+    path = default_file(ledger.path)
+    if path is None or not path.is_file():
+        return None
+    try:
+        points = load(str(path))
+    except MalformedInput as e:
+        return OwnCheckpoints(str(path), None, str(e))
+    return OwnCheckpoints(str(path), compare(ledger, points, keys))
