@@ -131,7 +131,10 @@ def _check(ledger: Any, end: int, where: str, point: Checkpoint,
         shown = _apart(stored, point.hash)
         note = (f"row {point.position} hashes {stored[:shown]}…, not {point.hash[:shown]}…: "
                 "rewritten at or before it, or another ledger")  # fmt: skip
-    signature, signer, said = _signature(point, full, keys)
+    if full is None and point.signature is not None and keys is not None:
+        signature, signer, said = _prefix_signature(ledger, point, stored, keys)
+    else:
+        signature, signer, said = _signature(point, full, keys)
     if extended and signature == "bad":
         note = "the ledger extends its head, but " + said
     elif said:
@@ -167,6 +170,71 @@ def _signature(
             "names its signer by its key's name (the name altered, or the key held here under "
             "another name: `handledger key list`)")
     return checked.status, checked.signer, checked.note + older
+
+
+def _prefix_signature(ledger: Any, point: Checkpoint, stored: str | None, keys: KeyStore
+                      ) -> tuple[Signature, str | None, str]:
+    """The signature of a checkpoint that gives only a prefix of its hash (a chat line, whose
+    24 hex digits the ledger's row at its position does not start with): it covers the whole
+    hash, so it is checked over each whole hash at hand that can be the one signed: a record
+    of the same position in the ledger's own checkpoints file whose hash starts with the
+    prefix (good: the checkpoint is as signed, and the ledger no longer holds that head), then
+    the hash ``stored`` at that position (good: the line's hash digits were altered after the
+    signing, ``bad``). With none that verifies, ``bad`` when a record matched (the line or the
+    record altered), else ``unchecked``, saying what was checked and what could not be, and
+    why."""
+    claimed = point.signer or "?"
+    own = default_file(ledger.path)
+    recorded = [(r.hash, f"the whole hash {own.name} records for position {r.position}")
+                for r in _records_of(ledger, point) if own is not None]
+    for whole, where in recorded:
+        status, signer, note = _signature(point, whole, keys)
+        if status == "good":
+            return status, signer, f"{note}, over {where}: the checkpoint is as signed"
+    if stored is not None:
+        status, signer, note = _signature(point, stored, keys)
+        if status == "good":
+            return "bad", None, (
+                f"{note}, but over the ledger's own row {point.position} hash "
+                f"{stored[:16]}…, not the line's {point.hash[:16]}…: the line's hash digits "
+                "were altered after it was signed")
+    held = next((k.name for k in keys.list() if k.fingerprint == point.key), None)
+    key = (f"key {point.key}, {held!r} here" if held is not None else
+           f"key {point.key}, which the key directory does not hold")
+    if recorded and held is not None:
+        return "bad", None, (
+            f"signed as {claimed!r} ({key}): the signature does not verify over {recorded[0][1]}"
+            ": the line or that record altered")
+    ledger_side = (f"the ledger's row {point.position} hashes otherwise" if stored is not None
+                   else f"the ledger has no row {point.position}")
+    record_side = (f"no record of position {point.position} in {own.name} gives the rest"
+                   if own is not None else "no record gives the rest")
+    return "unchecked", None, (
+        f"signature of {claimed!r} ({key}) not checked: it covers the head's whole hash, and "
+        f"the line gives its first {len(point.hash)} hex digits only: {ledger_side} and "
+        f"{record_side}; checked: the position and those digits, against the ledger; not "
+        "checked: who signed, nor whether the line was altered")
+
+
+def _records_of(ledger: Any, point: Checkpoint) -> list[Checkpoint]:
+    """The records of the ledger's own checkpoints file at ``point``'s position whose whole
+    hash starts with its hash, latest first; none when there is no such file or it cannot be
+    read (damaged lines are passed over)."""
+    path = default_file(ledger.path)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace") if path else ""
+    except OSError:
+        return []
+    found = []
+    for line in text.splitlines():
+        try:
+            record = parse_line(line)
+        except MalformedInput:
+            continue
+        if record is not None and record.position == point.position and len(
+                record.hash) == 64 and record.hash.startswith(point.hash):
+            found.append(record)
+    return found[::-1]
 
 
 def records_beside(ledger: Any, points: Sequence[Checkpoint]) -> list[Checkpoint]:
