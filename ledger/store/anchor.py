@@ -15,7 +15,11 @@ cover it. A signed checkpoint is checked against the key directory (:mod:`ledger
 a bad signature fails it (it was altered: position, hash, time, signer or signature), and so
 does a good one whose named signer is not the name of the key that verifies it (a checkpoint
 signed before the signature covered the name, ``v1``, verifies so, held to that); a key the
-directory does not know is said, and fails only when it claims the name of a known key.
+directory does not know is said, and fails only when it claims the name of a known key. A
+chat line's signature covers the whole hash, of which the line gives 24 digits: when the
+ledger's row does not start with them, it is checked over the whole hash of a record of the
+same head in the ledger's checkpoints file, or over the ledger's own row (README, "Anchoring
+it"). :func:`own_checkpoints` checks the ledger's checkpoints file for the pages and ``run``.
 """
 
 from __future__ import annotations
@@ -48,8 +52,10 @@ class Verdict:
     """One checkpoint checked. ``extended``: the ledger extends its head; ``parts``: when not,
     the highest position the parting can be at (the checkpoint's, or the ledger's end + 1);
     ``signature``: ``none`` (unsigned), ``good``, ``bad``, ``unknown`` (a key not in the
-    directory) or ``unchecked`` (no whole hash to check it against); ``signer``: the local key
-    name when good; ``note``: one line on what was found."""
+    directory) or ``unchecked`` (a chat line's hash prefix whose whole hash is at hand
+    nowhere, neither the ledger's row nor a record of the ledger's checkpoints file:
+    :func:`_prefix_signature`; the note says what was and was not checked); ``signer``: the
+    local key name when good; ``note``: one line on what was found."""
 
     where: str
     checkpoint: Checkpoint
