@@ -94,7 +94,7 @@ def test_a_hand_page_names_each_signer_and_what_verifies(run, db: str, books: Pa
     assert _words(text, r'<p class="signature" data-status="good"') == [
         "✓ The signature verifies against the key directory: signed by floor; it binds the "
         f"hand as it stood (seqs 1-{n}) and this correction." for n in (24, 25, 26)]
-    assert "signature-fails" not in text
+    assert 'class="warning signature-fails"' not in text
     voided = Path(db).with_name("v.html")
     assert run("view", PLO, "-o", str(voided)).exit_code == 0
     words = voided.read_text()
@@ -156,7 +156,12 @@ def test_run_prints_the_signatures_and_the_checkpoints(run, db: str, books: Path
 def test_the_report_counts_them_names_each_failing_and_redraws_when_they_change(
         run, db: str, books: Path, tmp_path: Path) -> None:
     out = tmp_path / "site"
+    files = [Path(db), Path(f"{db}.checkpoints"), *sorted(books.iterdir())]
+    kept = [f.read_bytes() for f in files]
     assert run("report", str(out)).exit_code == 0
+    assert run("view", "dispute-1", "-o", str(tmp_path / "d.html")).exit_code == 0
+    assert [f.read_bytes() for f in files] == kept  # a read never writes
+    assert [f.name for f in files[2:]] == ["floor.key", "floor.pub"]
     index = (out / "index.html").read_text()
     assert _words(index, r'<p id="signed-amendments"') == [
         "✓ Signed amendments: 3 signed correction(s) and void(s) (an undo is a correction), "
