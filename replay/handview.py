@@ -227,7 +227,11 @@ def load_view(ledger: Any, hand: str, keys: Any = None) -> HandView:
     if not rows or rows[0].hand_id is None:
         raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
     session = rows[0].session or rows[0].event.session
-    checked = signed_amendments(ledger, keys, [hand]) if keys is not None else None
+    checked = None
+    if keys is not None:
+        from replay.ingest.export import session_chips
+
+        checked = signed_amendments(ledger, keys, [hand], chip_of=session_chips(ledger))
     return hand_view(rows, opened=_opened(ledger, session) if session else None,
                      signatures=checked)
 

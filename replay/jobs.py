@@ -16,6 +16,7 @@ from ledger.audit.signatures import SignedAmendment, signed_amendments
 from ledger.audit.tables import AuditReport, read_audit
 from ledger.store.anchor import OwnCheckpoints, own_checkpoints
 from ledger.store.streams import platform_names
+from replay.ingest.export import session_chips
 from replay.ingest.pipeline import ImportReport, import_paths
 from replay.ingest.signatures import Signatures
 from replay.progress import Progress, silent
@@ -78,5 +79,6 @@ def run_folder(ledger: Any, directory: Path, *,
     con = ledger.connection
     keys = signatures.keys if signatures is not None else None
     return RunReport(imported, counts, read_audit(con), reports.balances(con, None, False),
-                     names, signed_amendments(ledger, keys) if keys is not None else [],
+                     names, [] if keys is None else signed_amendments(
+                         ledger, keys, chip_of=session_chips(ledger)),
                      own_checkpoints(ledger, keys) if keys is not None else None)

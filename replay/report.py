@@ -54,6 +54,7 @@ from ledger.store.store import StoredEvent
 from ledger.store.streams import amendments, hand_heads, platform_names, read_hands
 from replay.books import Note, fresh_books
 from replay.handview import Money, session_money
+from replay.ingest.export import session_chips
 from replay.progress import Progress, silent
 
 __all__ = ["HandEntry", "UnitChart", "Movement", "EntryFix", "SessionEntry", "SeriesReport",
@@ -263,7 +264,8 @@ class ReportBooks:
             return alias.get(player, player)
 
         audit = read_audit(con)
-        signatures = signed_amendments(self.ledger, self.keys) if self.keys is not None else []
+        signatures = [] if self.keys is None else signed_amendments(
+            self.ledger, self.keys, chip_of=session_chips(self.ledger))
         self.signed = {}
         for a in signatures:
             self.signed.setdefault(a.hand, []).append(a)
