@@ -41,6 +41,7 @@ from ledger.model import events as ev
 from ledger.model.errors import NotFound
 from ledger.store import signing
 from ledger.store.chain import SESSION_PREFIX
+from replay.corrections import signed_taken_back
 from replay.fold import in_force_before, replay_events
 from replay.steps import HandSteps, hand_steps
 
@@ -137,7 +138,10 @@ class Amendment:
     ``signer``: the name a signed one was signed as (None: unsigned), ``signature`` its
     check against the key directory (:class:`ledger.audit.signatures.SignedAmendment`:
     ``status`` good, bad or unknown, and its ``note``; None: unsigned, or not checked),
-    ``covers``: what its signature binds, in words (:func:`ledger.store.signing.binding`)."""
+    ``covers``: what its signature binds, in words (:func:`ledger.store.signing.binding`);
+    ``unsigned``: the signed corrections and voids an unsigned one takes back (an ``undo``
+    without ``--sign``), as ``history`` names them (``the correction at seq 18 (signed by
+    floor)``)."""
 
     seq: int
     position: int
@@ -149,6 +153,7 @@ class Amendment:
     signer: str | None = None
     signature: SignedAmendment | None = None
     covers: str | None = None
+    unsigned: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -339,9 +344,12 @@ def _history(rows: Sequence[Any], events: list[Any],
                 for c in e.changes
             )
         signer = e.signature.signer if e.signature is not None else None
+        taken = () if signer is not None else tuple(
+            f"the {'void' if t['type'] == 'hand_voided' else 'correction'} at seq {t['seq']} "
+            f"(signed by {t['signer']})" for t in signed_taken_back(e, rows))
         out.append(Amendment(r.seq, r.position, r.recorded_at.isoformat(), e.type, e.by,
                              e.reason, changes, signer, checked.get(r.seq),
-                             signing.binding(e, index) if signer is not None else None))
+                             signing.binding(e, index) if signer is not None else None, taken))
     return tuple(out)
 
 

@@ -193,3 +193,16 @@ def test_the_report_counts_them_names_each_failing_and_redraws_when_they_change(
         "not checked (a key the directory does not hold): hand dispute-1 seq 25 (signed as "
         "'floor'), hand dispute-1 seq 26 (signed as 'floor'), hand dispute-1 seq 27 (signed "
         "as 'floor')."]
+
+
+def test_an_unsigned_undo_of_a_signed_correction_says_so(run, db: str, books: Path) -> None:
+    assert run("undo", "dispute-1", "--by", "host").exit_code == 0  # takes back seq 27
+    page = Path(db).with_name("d.html")
+    assert run("view", "dispute-1", "-o", str(page)).exit_code == 0
+    text = page.read_text()
+    assert _words(text, r'<p class="signature" data-status="unsigned"') == [
+        "Unsigned: takes back the correction at seq 27 (signed by floor) with no signature of "
+        "its own."]
+    assert "unsigned: takes back the correction at seq 27 (signed by floor) with no signature " \
+        "of its own" in run("history", "dispute-1").output
+    assert len(_words(text, r'<p class="signature" data-status="good"')) == 3
