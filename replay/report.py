@@ -167,6 +167,19 @@ class SessionEntry:
     hands: tuple[HandEntry, ...]
     in_progress: tuple[dict[str, Any], ...] = ()
 
+    @property
+    def signatures(self) -> tuple[SignedAmendment, ...]:
+        """The signed corrections and voids of its hands as checked, in ledger order."""
+        return tuple(sorted((a for h in self.hands for a in h.signatures),
+                            key=lambda a: a.position))
+
+    @property
+    def signature_line(self) -> str | None:
+        """One line on them (:func:`ledger.audit.signatures.summary_line`); None: none."""
+        from ledger.audit.signatures import summary_line
+
+        return summary_line(self.signatures)
+
 
 @dataclass(frozen=True)
 class UnitChart:

@@ -171,6 +171,10 @@ def test_the_report_counts_them_names_each_failing_and_redraws_when_they_change(
         "verify against the key directory (55 by floor)."]
     hand = next((out / "hands").glob("dispute-1*.html")).read_text()
     assert len(_words(hand, r'<p class="signature" data-status="good"')) == 3
+    assert _words((out / "sessions" / "~no-session.html").read_text(),
+                  r'<p id="signed-amendments"') == [
+        "Signed amendments of its hands: 3 signed correction(s) and void(s) (an undo is a "
+        "correction), all verify against the key directory."]
     before = (out / "index.html").read_bytes()
     _tampered(db)
     again = run("report", str(out))
@@ -184,6 +188,11 @@ def test_the_report_counts_them_names_each_failing_and_redraws_when_they_change(
         f"✗ dispute-1 seq 27, the correction signed as floor: {ALTERED}; the books apply it "
         "as stored"]
     assert (out / "index.html").read_bytes() != before
+    assert _words((out / "sessions" / "~no-session.html").read_text(),
+                  r'<p id="signed-amendments"') == [
+        "✗ Signed amendments of its hands: 3 signed correction(s) and void(s) (an undo is a "
+        "correction): 2 verify; 1 FAIL: hand dispute-1 seq 27 (a correction signed as "
+        "'floor')."]
     elsewhere = tmp_path / "none"
     elsewhere.mkdir()  # the same ledger, another key directory: only the checks differ
     third = run("report", str(out), "--keys", str(elsewhere))
