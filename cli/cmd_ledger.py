@@ -186,8 +186,10 @@ def export(obj: Context, fmt: str, out: str, hands: tuple[str, ...]) -> None:
 def run(obj: Context, directory: str, show_all: bool) -> None:
     """The whole job on a folder: import every hand file and session in it, replay every
     hand, print the hands that were paid wrong (or could not be verified), the audit and the
-    balances. Exit 0: a report, even of hands paid differently from the rules (`replay`
-    exits 1 on a difference, `audit` on a discrepancy). Exit 2 when a file or hand was
+    balances; then every signed correction, void and undo and the ledger's checkpoints file
+    checked against the key directory ($HANDLEDGER_KEYS or the user's config dir), a line
+    each when there are any. Exit 0: a report, even of hands paid differently from the rules
+    (`replay` exits 1 on a difference, `audit` on a discrepancy). Exit 2 when a file or hand was
     rejected; a hand stored with a `warning:` line (see `import`) is no rejection."""
     import functools
 
@@ -207,6 +209,8 @@ def run(obj: Context, directory: str, show_all: bool) -> None:
     names = Names(done.names)
     click.echo(render.replay_counts(done.counts))
     click.echo(names(text.audit_text(done.audit, done.audit.findings)))
+    for line in text.signatures_lines(done.signatures, done.checkpoints):
+        click.echo(line)
     click.echo(text.balances_text(done.balances, names))
     if done.imported.errors:
         sys.exit(2)

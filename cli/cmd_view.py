@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from cli.cmd_checkpoint import keys_option
 from cli.context import Context
 
 
@@ -14,18 +15,22 @@ from cli.context import Context
 @click.argument("hand", metavar="HAND")
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="The page to write (default HAND.html).")
+@keys_option
 @click.pass_obj
-def view(obj: Context, hand: str, output: Path | None) -> None:
+def view(obj: Context, hand: str, output: Path | None, keys_dir: str) -> None:
     """Write one self-contained HTML page replaying HAND step by step: the table, the pots
     and side pots with their eligible players after every event, every pot explained, what
-    the table paid beside the rules, and the hand's corrections and voids."""
+    the table paid beside the rules, and the hand's corrections and voids, each signed one
+    with its signer and whether its signature verifies against the key directory."""
     from cli.html import render_hand
     from ledger.model.errors import LedgerError
+    from ledger.store.keys import KeyStore
     from replay.handview import load_view
     from replay.pagefiles import default_file, write_page
 
     names = obj.names()
-    page = render_hand(load_view(obj.ledger(read_only=True), hand), names=names)
+    view = load_view(obj.ledger(read_only=True), hand, KeyStore(keys_dir))
+    page = render_hand(view, names=names)
     path = output or Path(default_file(hand))
     try:
         write_page(path, page)

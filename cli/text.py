@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ledger.model.money import format_money
@@ -533,6 +533,22 @@ def session_history_text(data: dict[str, Any]) -> str:
                  if k not in ("type", "schema_version")}, separators=(",", ":"))
             lines.append(f"        {what} by {c['by']} (entry {c['seq']}): {c['reason']}")
     return "\n".join(lines)
+
+
+def signatures_lines(signed: Sequence[Any], checkpoints: Any) -> list[str]:
+    """``run``'s lines on the signatures: one on the signed corrections and voids
+    (:func:`ledger.audit.signatures.summary_line`, then a ``signature FAILS:`` line per
+    failing one, as ``verify`` names it) and one on the ledger's checkpoints file
+    (:meth:`ledger.store.anchor.OwnCheckpoints.line`); none when there is neither."""
+    from ledger.audit.signatures import summary_line
+
+    lines = []
+    if (line := summary_line(signed)) is not None:
+        lines.append(f"signatures: {line}")
+    lines += [f"signature FAILS: {s.line()}" for s in signed if s.status == "bad"]
+    if checkpoints is not None:
+        lines.append(checkpoints.line())
+    return lines
 
 
 def verify_text(verdict: Any) -> str:

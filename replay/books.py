@@ -230,6 +230,7 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
     """
     from ledger.audit.checks import REGISTRY
     from ledger.audit.signatures import signature_findings
+    from replay.ingest.export import session_chips
 
     with fresh_books(path, jobs=jobs, progress=progress, note=note) as ledger:
         report = read_audit(ledger.connection)
@@ -237,7 +238,7 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
             f for book in reports.session_books(ledger.connection)
             for check in REGISTRY if check.on_request for f in check.run(book)]
         if keys is not None:
-            extra += signature_findings(ledger, keys)
+            extra += signature_findings(ledger, keys, chip_of=session_chips(ledger))
     if session is not None and session not in report.hands:
         raise reports.no_such_session(session, (s for s in report.hands if s is not None))
     found = report.findings + extra

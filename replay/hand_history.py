@@ -55,7 +55,7 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
                                      "note": checked.note,
                                      "binds": "hand" if signing.binds_hand(e) else "event",
                                      "covers": signing.binding(e, index)}
-            if (taken := _signed_taken_back(e, rows)) and e.signature is None:
+            if (taken := signed_taken_back(e, rows)) and e.signature is None:
                 item["unsigned"] = taken
             if r.type == "correction":
                 before = in_force_before(events, r.seq)
@@ -69,7 +69,7 @@ def history(ledger: Any, hand: str, keys: KeyStore | None = None) -> dict[str, A
     return {"hand": hand, "events": originals, "amendments": amendments}
 
 
-def _signed_taken_back(event: Any, rows: Sequence[Any]) -> list[dict[str, Any]]:
+def signed_taken_back(event: Any, rows: Sequence[Any]) -> list[dict[str, Any]]:
     """The signed corrections and voids the correction ``event`` deletes (takes back: an
     ``undo``), each as ``{"seq", "type", "signer"}``; empty for a void or any other
     correction."""

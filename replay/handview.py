@@ -13,7 +13,10 @@ and :func:`hand_view` assembles a :class:`HandView`:
   corrected or voided), so a view can switch between the two; an original the rules refuse
   (what a correction repaired) is its steps up to the refused event, status
   ``unreplayable``, with the refusal as its explanation;
-* ``history``: every correction and void with its reason, author and time and what it changed.
+* ``history``: every correction and void with its reason, author and time and what it changed,
+  and a signed one's signature checked against the key directory by the code ``audit --keys``
+  and ``verify`` use (:func:`ledger.audit.signatures.signed_amendments`; README, "Anchoring
+  it"): who signed it and whether it verifies.
 
 Money: a hand whose session was opened with a chip value (or given one later, ``session_changed``:
 :func:`session_money`) shows amounts in that currency (``chip_value_minor``, ``currency``,
@@ -33,11 +36,14 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ledger.audit.books import format_money
+from ledger.audit.signatures import SignedAmendment, signed_amendments
 from ledger.model import events as ev
 from ledger.model.errors import NotFound
+from ledger.store import signing
 from ledger.store.chain import SESSION_PREFIX
 from replay.amendments import in_force_before
 from replay.fold import replay_events
+from replay.hand_history import signed_taken_back
 from replay.steps import HandSteps, hand_steps
 
 __all__ = ["Money", "PayoutLine", "Version", "Change", "Amendment", "HandView", "hand_view",
@@ -129,7 +135,14 @@ class Change:
 @dataclass(frozen=True)
 class Amendment:
     """A correction or void as stored: its ``seq`` in the hand stream, ledger ``position``,
-    ``recorded_at`` (ISO 8601, UTC), ``type``, ``by``, ``reason`` and its ``changes``."""
+    ``recorded_at`` (ISO 8601, UTC), ``type``, ``by``, ``reason`` and its ``changes``;
+    ``signer``: the name a signed one was signed as (None: unsigned), ``signature`` its
+    check against the key directory (:class:`ledger.audit.signatures.SignedAmendment`:
+    ``status`` good, bad or unknown, and its ``note``; None: unsigned, or not checked),
+    ``covers``: what its signature binds, in words (:func:`ledger.store.signing.binding`);
+    ``unsigned``: the signed corrections and voids an unsigned one takes back (an ``undo``
+    without ``--sign``), as ``history`` names them (``the correction at seq 18 (signed by
+    floor)``)."""
 
     seq: int
     position: int
@@ -138,6 +151,10 @@ class Amendment:
     by: str
     reason: str
     changes: tuple[Change, ...]
+    signer: str | None = None
+    signature: SignedAmendment | None = None
+    covers: str | None = None
+    unsigned: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -169,6 +186,18 @@ class HandView:
 
         return smallest_unit_note(self.decimals, "stacks, bets, pots and payouts")
 
+    def signature_line(self) -> str | None:
+        """One line on the hand's signed corrections and voids as checked
+        (:func:`ledger.audit.signatures.summary_line`); None when none was checked."""
+        from ledger.audit.signatures import summary_line
+
+        return summary_line([a.signature for a in self.history if a.signature is not None])
+
+    def failing_signatures(self) -> list[Amendment]:
+        """The corrections and voids whose signature fails, in seq order."""
+        return [a for a in self.history
+                if a.signature is not None and a.signature.status == "bad"]
+
     def chip_text(self) -> str | None:
         """What one chip is in the hand's notation (``"0.01"`` for a hand kept in cents);
         None for a hand in whole chips."""
@@ -190,18 +219,27 @@ class HandView:
         }
 
 
-def load_view(ledger: Any, hand: str) -> HandView:
-    """The :class:`HandView` of ``hand`` in ``ledger`` (read only).
+def load_view(ledger: Any, hand: str, keys: Any = None) -> HandView:
+    """The :class:`HandView` of ``hand`` in ``ledger`` (read only), its signed corrections
+    and voids checked against ``keys`` (a :class:`ledger.store.keys.KeyStore`; None: not
+    checked).
 
     Raises:
         NotFound: the ledger holds no such hand.
         IllegalAction: a stored event the rules reject.
+        LedgerError: a damaged public key file in the key directory.
     """
     rows = ledger.read(hand)
     if not rows or rows[0].hand_id is None:
         raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
     session = rows[0].session or rows[0].event.session
-    return hand_view(rows, opened=_opened(ledger, session) if session else None)
+    checked = None
+    if keys is not None:
+        from replay.ingest.export import session_chips
+
+        checked = signed_amendments(ledger, keys, [hand], chip_of=session_chips(ledger))
+    return hand_view(rows, opened=_opened(ledger, session) if session else None,
+                     signatures=checked)
 
 
 def _opened(ledger: Any, session: str) -> ev.SessionOpened | None:
@@ -230,9 +268,11 @@ def session_money(events: Sequence[Any]) -> ev.SessionOpened | None:
     return opened
 
 
-def hand_view(rows: Sequence[Any], *, opened: ev.SessionOpened | None = None) -> HandView:
+def hand_view(rows: Sequence[Any], *, opened: ev.SessionOpened | None = None,
+              signatures: Sequence[SignedAmendment] | None = None) -> HandView:
     """Assemble the view of one hand from its stored rows (``ledger.store.store.StoredEvent``,
-    by seq) and its session's ``session_opened`` event (None: none).
+    by seq), its session's ``session_opened`` event (None: none) and its signed amendments
+    as :func:`ledger.audit.signatures.signed_amendments` checked them (None: not checked).
 
     Raises:
         IllegalAction: a stored event the rules reject.
@@ -248,7 +288,7 @@ def hand_view(rows: Sequence[Any], *, opened: ev.SessionOpened | None = None) ->
         game=started.game, game_name=corrected.steps.game_name, stakes=_stakes(started),
         button=started.button, starting=tuple((s.player, s.stack) for s in started.seats),
         money=_money(started, opened), decimals=started.unit.decimals, corrected=corrected,
-        original=original, history=_history(rows, events),
+        original=original, history=_history(rows, events, signatures),
     )
 
 
@@ -288,10 +328,12 @@ def _version(kind: str, events: list[Any], session: str | None) -> Version:
     )
 
 
-def _history(rows: Sequence[Any], events: list[Any]) -> tuple[Amendment, ...]:
+def _history(rows: Sequence[Any], events: list[Any],
+             signatures: Sequence[SignedAmendment] | None = None) -> tuple[Amendment, ...]:
     by_seq = {r.seq: e for r, e in zip(rows, events, strict=True)}
+    checked = {a.seq: a for a in signatures or ()}
     out = []
-    for r, e in zip(rows, events, strict=True):
+    for index, (r, e) in enumerate(zip(rows, events, strict=True)):
         if e.type not in _CHANGES:
             continue
         changes = ()
@@ -302,8 +344,13 @@ def _history(rows: Sequence[Any], events: list[Any]) -> tuple[Amendment, ...]:
                        event_text(ev.parse_event(c.event)) if c.event is not None else None)
                 for c in e.changes
             )
+        signer = e.signature.signer if e.signature is not None else None
+        taken = () if signer is not None else tuple(
+            f"the {'void' if t['type'] == 'hand_voided' else 'correction'} at seq {t['seq']} "
+            f"(signed by {t['signer']})" for t in signed_taken_back(e, rows))
         out.append(Amendment(r.seq, r.position, r.recorded_at.isoformat(), e.type, e.by,
-                             e.reason, changes))
+                             e.reason, changes, signer, checked.get(r.seq),
+                             signing.binding(e, index) if signer is not None else None, taken))
     return tuple(out)
 
 

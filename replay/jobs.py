@@ -1,16 +1,22 @@
 """The main job on a folder (``handledger run``): import every hand file and session in it,
-replay every hand (which audits), then the audit and the balances."""
+replay every hand (which audits), then the audit and the balances, and the signatures: every
+signed correction, void and undo and the ledger's own checkpoints file checked against the
+key directory by the code ``audit --keys`` and ``verify --against`` use (README, "Anchoring
+it")."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ledger.audit import reports
+from ledger.audit.signatures import SignedAmendment, signed_amendments
 from ledger.audit.tables import AuditReport, read_audit
+from ledger.store.anchor import OwnCheckpoints, own_checkpoints
 from ledger.store.streams import platform_names
+from replay.ingest.export import session_chips
 from replay.ingest.pipeline import ImportReport, import_paths
 from replay.ingest.signatures import Signatures
 from replay.progress import Progress, silent
@@ -20,15 +26,19 @@ from replay.replaying import Render
 
 @dataclass(frozen=True)
 class RunReport:
-    """What the job did: the import, the replay's counts, the audit and the balances, and the
+    """What the job did: the import, the replay's counts, the audit and the balances, the
     ``names`` of the players known by a PokerNow id (id → name, as the reads show them:
-    :func:`ledger.store.streams.platform_names`)."""
+    :func:`ledger.store.streams.platform_names`), the ``signatures`` of the ledger's signed
+    corrections and voids checked and its own ``checkpoints`` file checked (None: it has
+    none; both only when the job was given a key directory)."""
 
     imported: ImportReport
     counts: dict[str, int]
     audit: AuditReport
     balances: reports.Balances
     names: dict[str, str]
+    signatures: list[SignedAmendment] = field(default_factory=list)
+    checkpoints: OwnCheckpoints | None = None
 
 
 def run_folder(ledger: Any, directory: Path, *,
@@ -43,11 +53,15 @@ def run_folder(ledger: Any, directory: Path, *,
     corrections and voids are checked, :mod:`replay.ingest.signatures`), replay every hand
     rendering those with a discrepancy or a note (``problems``; every hand when False) to
     ``echo`` with ``render(names)`` (``names``: the ledger's PokerNow players once the folder
-    is in, id → name), then read the audit and the balances the replay has just built.
-    ``imported``: the import's report to count into (:func:`import_paths`'s ``report``).
+    is in, id → name), then read the audit and the balances the replay has just built, and
+    check every signed correction and void and the ledger's checkpoints file against
+    ``signatures``' key directory (:func:`ledger.audit.signatures.signed_amendments`,
+    :func:`ledger.store.anchor.own_checkpoints`). ``imported``: the import's report to count
+    into (:func:`import_paths`'s ``report``).
 
     Raises:
-        LedgerError: a hand the rules reject among those stored, or a database failure.
+        LedgerError: a hand the rules reject among those stored, a database failure, or a
+            damaged public key file in the key directory.
     """
     imported = import_paths(ledger, [directory], strict=False, session=None,
                             pn_ledger=None, jobs=None, progress=progress,
@@ -63,5 +77,8 @@ def run_folder(ledger: Any, directory: Path, *,
     counts = rebuild(ledger, render=render(names), problems=problems, echo=echo,
                      progress=progress, label="replaying").counts
     con = ledger.connection
+    keys = signatures.keys if signatures is not None else None
     return RunReport(imported, counts, read_audit(con), reports.balances(con, None, False),
-                     names)
+                     names, [] if keys is None else signed_amendments(
+                         ledger, keys, chip_of=session_chips(ledger)),
+                     own_checkpoints(ledger, keys) if keys is not None else None)

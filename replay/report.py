@@ -16,9 +16,15 @@
   (:func:`ledger.audit.reports.settlement`), the audit's findings in it and its hands;
 * per hand (:class:`HandEntry`): what the replay made of it, the audit's findings naming it
   (a payout discrepancy is the finding ``payout``), its corrections and voids with author and
-  reason, and a ``key``: a digest of everything in the ledger that its page shows (its rows,
-  sealed by the chain hash of the last, and its session's chip value), so a page can be kept
-  when its key has not changed.
+  reason, its signed ones checked against the key directory, and a ``key``: a digest of
+  everything in the ledger that its page shows (its rows, sealed by the chain hash of the
+  last, its session's chip value and what its signatures' check said), so a page can be kept
+  when its key has not changed;
+* the signatures (README, "Anchoring it"), checked by the code ``audit --keys`` and
+  ``verify`` use: every signed correction, void and undo
+  (:func:`ledger.audit.signatures.signed_amendments`), and the ledger's own checkpoints file
+  as ``verify --against`` checks it (:func:`ledger.store.anchor.own_checkpoints`), each
+  signed checkpoint's signer and whether its signature verifies.
 
 :meth:`ReportBooks.hand_rows` reads the stored rows of hands in batches, for
 :func:`replay.handview.hand_view`. Chips are integers; money is in integer minor units.
@@ -38,14 +44,17 @@ from ledger.audit.catchup import aliases
 from ledger.audit.checks import Finding
 from ledger.audit.load import head as head_position
 from ledger.audit.load import session_rows
+from ledger.audit.signatures import SignedAmendment, signed_amendments
 from ledger.audit.tables import head_hash, read_audit
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError
+from ledger.store.anchor import OwnCheckpoints, own_checkpoints
 from ledger.store.chain import SESSION_PREFIX
 from ledger.store.store import StoredEvent
 from ledger.store.streams import amendments, hand_heads, platform_names, read_hands
 from replay.books import Note, fresh_books
 from replay.handview import Money, session_money
+from replay.ingest.export import session_chips
 from replay.progress import Progress, silent
 
 __all__ = ["HandEntry", "UnitChart", "Movement", "EntryFix", "SessionEntry", "SeriesReport",
@@ -63,7 +72,8 @@ class HandEntry:
     """One hand: ``ord`` its place in the ledger (from 1), ``game``, ``status``, ``players``,
     ``pot_total`` (chips), ``corrected`` (a correction or a void applies), ``findings`` (the
     audit's, naming it), ``amendments`` ``(type, by, reason)`` of its corrections and voids
-    in ledger order, and ``key`` (see the module doc)."""
+    in ledger order, ``signatures``: its signed ones checked against the key directory, and
+    ``key`` (see the module doc)."""
 
     hand: str
     session: str | None
@@ -76,6 +86,7 @@ class HandEntry:
     findings: tuple[Finding, ...]
     amendments: tuple[tuple[str, str, str], ...]
     key: str
+    signatures: tuple[SignedAmendment, ...] = ()
 
     @property
     def disputed(self) -> bool:
@@ -156,6 +167,19 @@ class SessionEntry:
     hands: tuple[HandEntry, ...]
     in_progress: tuple[dict[str, Any], ...] = ()
 
+    @property
+    def signatures(self) -> tuple[SignedAmendment, ...]:
+        """The signed corrections and voids of its hands as checked, in ledger order."""
+        return tuple(sorted((a for h in self.hands for a in h.signatures),
+                            key=lambda a: a.position))
+
+    @property
+    def signature_line(self) -> str | None:
+        """One line on them (:func:`ledger.audit.signatures.summary_line`); None: none."""
+        from ledger.audit.signatures import summary_line
+
+        return summary_line(self.signatures)
+
 
 @dataclass(frozen=True)
 class UnitChart:
@@ -176,7 +200,10 @@ class SeriesReport:
     ``charts``, one per chip unit (:class:`UnitChart`, in order of first hand; none without
     hands); the ``sessions``; every hand in ledger order; the audit's ``findings`` that
     name no session; ``incomplete`` hands (the log stops before their end); ``names``, the
-    players known by a PokerNow id and their names (:attr:`ReportBooks.names`)."""
+    players known by a PokerNow id and their names (:attr:`ReportBooks.names`);
+    ``signatures``: every signed correction and void checked against the key directory, in
+    ledger order (empty when none was given); ``checkpoints``: the ledger's own checkpoints
+    file checked (None: it has none, or no key directory was given)."""
 
     head: int
     head_hash: str
@@ -188,6 +215,16 @@ class SeriesReport:
     findings: tuple[Finding, ...]
     incomplete: tuple[str, ...]
     names: dict[str, str] = field(default_factory=dict)
+    signatures: tuple[SignedAmendment, ...] = ()
+    checkpoints: OwnCheckpoints | None = None
+
+    @property
+    def signature_line(self) -> str | None:
+        """One line on every signed correction and void
+        (:func:`ledger.audit.signatures.summary_line`); None when there are none."""
+        from ledger.audit.signatures import summary_line
+
+        return summary_line(self.signatures)
 
     @property
     def flagged(self) -> list[HandEntry]:
@@ -207,10 +244,14 @@ class SeriesReport:
 
 
 class ReportBooks:
-    """A ledger open read-only with its derived tables as of its head (see :func:`open_report`)."""
+    """A ledger open read-only with its derived tables as of its head (see :func:`open_report`);
+    ``keys``: the key directory signatures are checked against (None: not checked)."""
 
-    def __init__(self, ledger: Any) -> None:
+    def __init__(self, ledger: Any, keys: Any = None) -> None:
         self.ledger = ledger
+        self.keys = keys
+        #: per hand, its signed corrections and voids as checked (filled by :meth:`collect`)
+        self.signed: dict[str, list[SignedAmendment]] = {}
         money: dict[str, list[Any]] = {}
         for row in session_rows(ledger, types=["session_opened", "session_changed"]):
             money.setdefault(row.session, []).append(row.event)
@@ -236,6 +277,11 @@ class ReportBooks:
             return alias.get(player, player)
 
         audit = read_audit(con)
+        signatures = [] if self.keys is None else signed_amendments(
+            self.ledger, self.keys, chip_of=session_chips(self.ledger))
+        self.signed = {}
+        for a in signatures:
+            self.signed.setdefault(a.hand, []).append(a)
         hands = self._hands(con, audit.findings)
         by_session: dict[str | None, list[HandEntry]] = {}
         for h in hands:
@@ -271,7 +317,10 @@ class ReportBooks:
                     for unit, named, rows in units],
             sessions=sessions, hands=tuple(hands),
             findings=tuple(f for f in audit.findings if f.session is None),
-            incomplete=tuple(h for h, _ in audit.incomplete), names=self.names)
+            incomplete=tuple(h for h, _ in audit.incomplete), names=self.names,
+            signatures=tuple(signatures),
+            checkpoints=own_checkpoints(self.ledger, self.keys) if self.keys is not None
+            else None)
 
     def hand_rows(self, hands: Sequence[str]) -> Iterator[tuple[str, list[StoredEvent]]]:
         """``(hand, its stored rows by seq)`` for each of ``hands`` in the order given, read
@@ -296,14 +345,16 @@ class ReportBooks:
             hand, session = h["hand"], h["session"]
             n, last = heads[hand]
             opened = self.opened.get(session) if session else None
+            signed = tuple(self.signed.get(hand, ()))
             key = hashlib.sha256("\n".join(
-                [hand, str(n), last, opened.model_dump_json() if opened else ""]
+                [hand, str(n), last, opened.model_dump_json() if opened else "",
+                 *(f"{a.seq} {a.status} {a.note}" for a in signed)]
             ).encode()).hexdigest()
             out.append(HandEntry(
                 hand=hand, session=session, ord=int(h["ord"]), game=h["game"],
                 status=h["status"], players=int(h["players"]), pot_total=int(h["pot_total"]),
                 corrected=bool(h["corrected"]), findings=tuple(named.get(hand, ())),
-                amendments=tuple(amended.get(hand, ())), key=key))
+                amendments=tuple(amended.get(hand, ())), key=key, signatures=signed))
         return out
 
     def _movements(self, names: Any) -> dict[str | None, list[Movement]]:
@@ -401,14 +452,15 @@ def _one_book_of_no_session(listed: list[dict[str, Any]],
 
 @contextmanager
 def open_report(path: str, *, jobs: int = 1, progress: Progress = silent,
-                note: Note = _quiet) -> Iterator[ReportBooks]:
+                note: Note = _quiet, keys: Any = None) -> Iterator[ReportBooks]:
     """The ledger at ``path`` as :class:`ReportBooks`, its derived tables as of its head
     (computed in memory when the saved ones are behind: the file is never written), closed
-    after the block.
+    after the block; ``keys``: the key directory (a :class:`ledger.store.keys.KeyStore`) its
+    signatures are checked against (None: not checked).
 
     Raises:
         NotFound: no ledger at ``path``; LedgerBusy, LedgerError: as
             :func:`replay.books.fresh_books`.
     """
     with fresh_books(path, jobs=jobs, progress=progress, note=note) as ledger:
-        yield ReportBooks(ledger)
+        yield ReportBooks(ledger, keys)

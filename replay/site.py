@@ -11,7 +11,8 @@ opened from a file.
 
 Re-running it rewrites only what changed. Each hand page carries a key in its head: a digest
 of what it shows (the hand's rows in the ledger, sealed by the chain hash of its last row, its
-session's chip value, its links, the names of the ledger's PokerNow players) and of the code
+session's chip value, what the check of its signatures said, its links, the names of the
+ledger's PokerNow players) and of the code
 that draws it (the engine, the ledger, the application and the renderer's files,
 :attr:`Pages.code`); a page whose key is unchanged is kept without being read from the ledger
 or drawn again. The index and the session pages are
@@ -149,7 +150,9 @@ def hand_page(books: ReportBooks, pages: Pages, hand: str, rows: list[StoredEven
     session = rows[0].session
     try:
         session = session or rows[0].event.session
-        view = hand_view(rows, opened=books.opened.get(session) if session else None)
+        view = hand_view(rows, opened=books.opened.get(session) if session else None,
+                         signatures=books.signed.get(hand, []) if books.keys is not None
+                         else None)
     except LedgerError as exc:
         seq = getattr(exc, "seq", None)
         reason = f"event {seq}: {exc.message}" if seq else exc.message

@@ -102,7 +102,9 @@ def verify_ledger(ledger: Ledger, keys: KeyStore, *, jobs: int | None = 1,
     except duckdb.Error as e:
         raise ledger.translate(e) from e
     chain = ledger.verify()
-    signatures = signed_amendments(ledger, keys)
+    from replay.ingest.export import session_chips
+
+    signatures = signed_amendments(ledger, keys, chip_of=session_chips(ledger))
     if not chain.ok:
         return Verdict(chain, signatures, DerivedCheck(False, reason="the chain is broken"))
     try:

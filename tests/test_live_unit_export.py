@@ -170,6 +170,14 @@ def test_a_signature_holds_in_the_session_chip_and_back(user, db: str, tmp_path:
                                                  str(tmp_path / "keys"))
     said = user("history", "L1")[1]
     assert said.count("signature ok: signed by floor") == 2 and "FAILS" not in said, said
+    # verify, audit and the hand's page check it as history does (they said FAILS: altered)
+    code, said, _ = user("verify")
+    assert code == 0 and "signatures: 2 signed correction(s) and void(s) verify\n" in said
+    assert user("audit", "--keys", str(tmp_path / "keys")) == (
+        0, "audit clean: 1 hand(s) in 1 session(s); every chip adds up\n", "")
+    page = tmp_path / "L1.html"
+    assert user("view", "L1", "-o", str(page))[0] == 0
+    assert page.read_text().count('<p class="signature" data-status="good">') == 2
     # the whole ledger, the hand as stored beside its session, into another fresh ledger
     whole = tmp_path / "all.jsonl"
     assert user("export", "--format", "jsonl", "-o", str(whole))[0] == 0

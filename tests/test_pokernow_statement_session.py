@@ -83,3 +83,48 @@ def test_a_statement_for_its_games_closed_session_names_that_session(tmp_path: P
     assert one_shot(db, "import", str(other), "--ledger", str(statement), "--closed") == (
         0, AGAIN.format(n=1), "")
     assert [r[3:6] for r in events(db)[len(before):]] == [("game", 12, "platform_ledger")]
+
+
+def test_the_log_is_read_once_for_its_session_its_import_and_its_statement(
+        tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """``import LOG --ledger STATEMENT`` reads the log once: the statement's session is found
+    from the read the import then takes, and the statement is counted in the log's unit from
+    it (it read the log four times: to find the session before the import and again after it,
+    for the import, and for the unit). A copy under another name of a game the ledger holds
+    is read a second time, into the game's session, as its import alone reads it."""
+    import ledger.formats.pokernow.importer as importer
+    import ledger.formats.pokernow.log as log
+
+    reads: list[str] = []
+    real = log.read_pokernow_log
+
+    def read(path, *, session=None):  # noqa: ANN001, ANN202
+        reads.append(f"{Path(path).name} into {session}")
+        return real(path, session=session)
+
+    monkeypatch.setattr(importer, "read_pokernow_log", read)
+    monkeypatch.setattr(log, "read_pokernow_log", read)
+    db, other, statement = _game(tmp_path)
+    assert reads == ["game.csv into None"]  # the import of the fixture
+    fresh = tmp_path / "fresh.duckdb"
+    reads.clear()
+    code, out, err = one_shot(fresh, "import", str(tmp_path / "game.csv"), "--ledger",
+                              str(statement))
+    assert (code, err) == (0, "")
+    assert out == "imported 4 hand(s) (61 events) from 1 file(s); 0 already in the ledger; 0 " \
+        "rejected\n"
+    assert reads == ["game.csv into None"]
+    stored = events(fresh)  # the 4 hands, the 10 entries of the game's book, the statement
+    book = [r[3:6] for r in stored if r[1] == "session:game"]
+    assert len(stored) == 61 and len({r[1] for r in stored}) == 5
+    assert len(book) == 11 and book[-1] == ("game", 11, "platform_ledger")
+    assert one_shot(fresh, "audit") == (
+        0, "audit clean: 4 hand(s) in 1 session(s); every chip adds up\n", "")
+    reads.clear()
+    assert one_shot(db, "import", str(other), "--ledger", str(statement)) == (
+        0, AGAIN.format(n=1), "")
+    assert reads == ["other.csv into None", "other.csv into game"]
+    reads.clear()
+    assert one_shot(db, "import", str(other), "--session", "game", "--ledger",
+                    str(statement)) == (0, AGAIN.format(n=0), "")
+    assert reads == ["other.csv into game"]

@@ -12,6 +12,7 @@ the directory does not hold (``unknown``) cannot be checked here: named, no fail
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +30,7 @@ _CALLED = {"correction": "correction", "hand_voided": "void"}
 _SIGNED_SQL = ("SELECT hand_id, seq, position, type, payload->>'$.signature.signer', session"
                " FROM events"
                " WHERE type IN ('correction', 'hand_voided') AND contains(payload,"
-               " '\"signature\":') ORDER BY position")
+               " '\"signature\":')")
 
 
 @dataclass(frozen=True)
@@ -61,17 +62,27 @@ class SignedAmendment:
                        f"{self.note}; the books apply it as stored")
 
 
-def signed_amendments(ledger: Any, keys: KeyStore) -> list[SignedAmendment]:
-    """Every signed correction and void of ``ledger``, in ledger order, each checked against
-    ``keys`` and the hand's rows before it, as ``history`` checks them; those of a hand whose
-    stored rows cannot be read (a payload no reader takes) fail, saying so.
+def signed_amendments(ledger: Any, keys: KeyStore, hands: Sequence[str] | None = None,
+                      chip_of: Callable[[str], Any] | None = None) -> list[SignedAmendment]:
+    """Every signed correction and void of ``ledger`` (an ``undo`` is a correction: README,
+    "Anchoring it"), in ledger order, each checked against ``keys`` and the hand's rows
+    before it, as ``history`` checks them; those of a hand whose stored rows cannot be read
+    (a payload no reader takes) fail, saying so. ``hands``: only those of these hands (a
+    hand's page), the same check. ``chip_of``: a session's chip of money (a
+    :class:`ledger.model.events.Unit`, None: plain chips), in which a signature made where a
+    hand of plain chips of that session was exported and imported binds it
+    (:func:`ledger.store.signing.same_hand_units`; None: no such chip is tried).
 
     Raises:
         LedgerError: the ledger cannot be read (a damaged block: LedgerCorrupt), a damaged
             public key file in the directory.
     """
+    query, params = _SIGNED_SQL, []
+    if hands is not None:
+        query += " AND hand_id IN (SELECT unnest($1::VARCHAR[]))"
+        params = [list(hands)]
     try:
-        signed = ledger.connection.execute(_SIGNED_SQL).fetchall()
+        signed = ledger.connection.execute(query + " ORDER BY position", params).fetchall()
     except duckdb.Error as e:
         raise ledger.translate(e) from e
     hands = list(dict.fromkeys(hand for hand, *_ in signed))
@@ -88,8 +99,9 @@ def signed_amendments(ledger: Any, keys: KeyStore) -> list[SignedAmendment]:
                     for h, seq, position, kind, signer, session in signed if h == hand]
             continue
         session = rows[0].session if rows else None
+        chip = _chip(events, chip_of)
         for index, row in enumerate(rows):
-            checked = signing.check(hand, row.event, keys, events[:index]) \
+            checked = signing.check(hand, row.event, keys, events[:index], chip) \
                 if row.type in _CALLED else None
             if checked is not None:
                 out.append(SignedAmendment(hand, row.seq, row.position, _CALLED[row.type],
@@ -99,13 +111,49 @@ def signed_amendments(ledger: Any, keys: KeyStore) -> list[SignedAmendment]:
     return out
 
 
-def signature_findings(ledger: Any, keys: KeyStore, session: str | None = None
-                       ) -> list[Finding]:
+def _chip(events: Sequence[Any], chip_of: Callable[[str], Any] | None) -> Any:
+    """The chip of money of the session of a hand of plain chips whose rows are ``events``
+    (``chip_of`` its session); None for any other hand."""
+    started = events[0] if events else None
+    if chip_of is None or getattr(started, "type", None) != "hand_started" or (
+            started.session is None or started.unit.currency is not None):
+        return None
+    return chip_of(started.session)
+
+
+def signature_findings(ledger: Any, keys: KeyStore, session: str | None = None,
+                       chip_of: Callable[[str], Any] | None = None) -> list[Finding]:
     """The audit's ``signature`` findings: one per signed amendment whose signature fails
-    (only ``session``'s hands when given), in ledger order.
+    (only ``session``'s hands when given), in ledger order; ``chip_of`` as
+    :func:`signed_amendments`.
 
     Raises:
         LedgerError: as :func:`signed_amendments`.
     """
-    return [a.finding() for a in signed_amendments(ledger, keys)
+    return [a.finding() for a in signed_amendments(ledger, keys, chip_of=chip_of)
             if a.status == "bad" and session in (None, a.session)]
+
+
+def summary_line(amendments: Sequence[SignedAmendment]) -> str | None:
+    """One line on ``amendments`` (:func:`signed_amendments`) for a page or ``run``:
+    ``3 signed correction(s) and void(s) (an undo is a correction), all verify against the
+    key directory``, or how
+    many fail and how many could not be checked (a key the directory lacks), naming each
+    (``FAIL: hand f1 seq 18 (…)``); None when there are none."""
+    if not amendments:
+        return None
+    bad = [a for a in amendments if a.status == "bad"]
+    unknown = [a for a in amendments if a.status == "unknown"]
+    head = f"{len(amendments)} signed correction(s) and void(s) (an undo is a correction)"
+    if not bad and not unknown:
+        return f"{head}, all verify against the key directory"
+    good = len(amendments) - len(bad) - len(unknown)
+    parts = [f"{good} verify"] if good else []
+    if bad:
+        parts.append(f"{len(bad)} FAIL: " + ", ".join(
+            f"hand {a.hand} seq {a.seq} (a {a.kind} signed as {a.signer!r})" for a in bad))
+    if unknown:
+        parts.append(f"{len(unknown)} not checked (a key the directory does not hold): "
+                     + ", ".join(f"hand {a.hand} seq {a.seq} (signed as {a.signer!r})"
+                                 for a in unknown))
+    return f"{head}: " + "; ".join(parts)

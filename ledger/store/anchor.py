@@ -15,7 +15,11 @@ cover it. A signed checkpoint is checked against the key directory (:mod:`ledger
 a bad signature fails it (it was altered: position, hash, time, signer or signature), and so
 does a good one whose named signer is not the name of the key that verifies it (a checkpoint
 signed before the signature covered the name, ``v1``, verifies so, held to that); a key the
-directory does not know is said, and fails only when it claims the name of a known key.
+directory does not know is said, and fails only when it claims the name of a known key. A
+chat line's signature covers the whole hash, of which the line gives 24 digits: when the
+ledger's row does not start with them, it is checked over the whole hash of a record of the
+same head in the ledger's checkpoints file, or over the ledger's own row (README, "Anchoring
+it"). :func:`own_checkpoints` checks the ledger's checkpoints file for the pages and ``run``.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import base64
 from collections.abc import Sequence
 from dataclasses import dataclass
 from os.path import commonprefix
+from pathlib import Path
 from typing import Any, Literal
 
 from ledger.model.errors import MalformedInput
@@ -33,6 +38,7 @@ from ledger.store.checkpoint import (
     default_file,
     hash_prefixes,
     last_row,
+    load,
     parse_line,
     row_at,
 )
@@ -46,8 +52,10 @@ class Verdict:
     """One checkpoint checked. ``extended``: the ledger extends its head; ``parts``: when not,
     the highest position the parting can be at (the checkpoint's, or the ledger's end + 1);
     ``signature``: ``none`` (unsigned), ``good``, ``bad``, ``unknown`` (a key not in the
-    directory) or ``unchecked`` (no whole hash to check it against); ``signer``: the local key
-    name when good; ``note``: one line on what was found."""
+    directory) or ``unchecked`` (a chat line's hash prefix whose whole hash is at hand
+    nowhere, neither the ledger's row nor a record of the ledger's checkpoints file:
+    :func:`_prefix_signature`; the note says what was and was not checked); ``signer``: the
+    local key name when good; ``note``: one line on what was found."""
 
     where: str
     checkpoint: Checkpoint
@@ -129,7 +137,10 @@ def _check(ledger: Any, end: int, where: str, point: Checkpoint,
         shown = _apart(stored, point.hash)
         note = (f"row {point.position} hashes {stored[:shown]}…, not {point.hash[:shown]}…: "
                 "rewritten at or before it, or another ledger")  # fmt: skip
-    signature, signer, said = _signature(point, full, keys)
+    if full is None and point.signature is not None and keys is not None:
+        signature, signer, said = _prefix_signature(ledger, point, stored, keys)
+    else:
+        signature, signer, said = _signature(point, full, keys)
     if extended and signature == "bad":
         note = "the ledger extends its head, but " + said
     elif said:
@@ -165,6 +176,71 @@ def _signature(
             "names its signer by its key's name (the name altered, or the key held here under "
             "another name: `handledger key list`)")
     return checked.status, checked.signer, checked.note + older
+
+
+def _prefix_signature(ledger: Any, point: Checkpoint, stored: str | None, keys: KeyStore
+                      ) -> tuple[Signature, str | None, str]:
+    """The signature of a checkpoint that gives only a prefix of its hash (a chat line, whose
+    24 hex digits the ledger's row at its position does not start with): it covers the whole
+    hash, so it is checked over each whole hash at hand that can be the one signed: a record
+    of the same position in the ledger's own checkpoints file whose hash starts with the
+    prefix (good: the checkpoint is as signed, and the ledger no longer holds that head), then
+    the hash ``stored`` at that position (good: the line's hash digits were altered after the
+    signing, ``bad``). With none that verifies, ``bad`` when a record matched (the line or the
+    record altered), else ``unchecked``, saying what was checked and what could not be, and
+    why."""
+    claimed = point.signer or "?"
+    own = default_file(ledger.path)
+    recorded = [(r.hash, f"the whole hash {own.name} records for position {r.position}")
+                for r in _records_of(ledger, point) if own is not None]
+    for whole, where in recorded:
+        status, signer, note = _signature(point, whole, keys)
+        if status == "good":
+            return status, signer, f"{note}, over {where}: the checkpoint is as signed"
+    if stored is not None:
+        status, signer, note = _signature(point, stored, keys)
+        if status == "good":
+            return "bad", None, (
+                f"{note}, but over the ledger's own row {point.position} hash "
+                f"{stored[:16]}…, not the line's {point.hash[:16]}…: the line's hash digits "
+                "were altered after it was signed")
+    held = next((k.name for k in keys.list() if k.fingerprint == point.key), None)
+    key = (f"key {point.key}, {held!r} here" if held is not None else
+           f"key {point.key}, which the key directory does not hold")
+    if recorded and held is not None:
+        return "bad", None, (
+            f"signed as {claimed!r} ({key}): the signature does not verify over {recorded[0][1]}"
+            ": the line or that record altered")
+    ledger_side = (f"the ledger's row {point.position} hashes otherwise" if stored is not None
+                   else f"the ledger has no row {point.position}")
+    record_side = (f"no record of position {point.position} in {own.name} gives the rest"
+                   if own is not None else "no record gives the rest")
+    return "unchecked", None, (
+        f"signature of {claimed!r} ({key}) not checked: it covers the head's whole hash, and "
+        f"the line gives its first {len(point.hash)} hex digits only: {ledger_side} and "
+        f"{record_side}; checked: the position and those digits, against the ledger; not "
+        "checked: who signed, nor whether the line was altered")
+
+
+def _records_of(ledger: Any, point: Checkpoint) -> list[Checkpoint]:
+    """The records of the ledger's own checkpoints file at ``point``'s position whose whole
+    hash starts with its hash, latest first; none when there is no such file or it cannot be
+    read (damaged lines are passed over)."""
+    path = default_file(ledger.path)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace") if path else ""
+    except OSError:
+        return []
+    found = []
+    for line in text.splitlines():
+        try:
+            record = parse_line(line)
+        except MalformedInput:
+            continue
+        if record is not None and record.position == point.position and len(
+                record.hash) == 64 and record.hash.startswith(point.hash):
+            found.append(record)
+    return found[::-1]
 
 
 def records_beside(ledger: Any, points: Sequence[Checkpoint]) -> list[Checkpoint]:
@@ -241,3 +317,68 @@ def _first_difference(mine: bytes, theirs: bytes) -> int | None:
         if mine[i : i + MARK_BYTES] != theirs[i : i + MARK_BYTES]:
             return i // MARK_BYTES
     return None
+
+
+@dataclass(frozen=True)
+class OwnCheckpoints:
+    """The ledger's own checkpoints file (:func:`ledger.store.checkpoint.default_file`)
+    checked as ``verify --against FILE`` checks it (:func:`compare`): ``file`` its path,
+    ``report`` the verdicts (None when the file cannot be read: ``problem`` says why)."""
+
+    file: str
+    report: AnchorReport | None
+    problem: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.report is not None and self.report.ok
+
+    def line(self) -> str:
+        """One line: how many checkpoints, whether the ledger extends them all, and each
+        signed one's signer and whether its signature verifies (or, failing, each that
+        fails with why)."""
+        name = Path(self.file).name
+        if self.report is None:
+            return f"checkpoints {name}: not checked: {self.problem}"
+        verdicts = self.report.verdicts
+        head = f"checkpoints {name}: {len(verdicts)}"
+        failing = [v for v in verdicts if not v.ok]
+        if failing:
+            return f"{head}, {len(failing)} FAIL: " + "; ".join(
+                f"{v.checkpoint.position} (line {v.where.rsplit(':', 1)[-1]}): {v.note}"
+                for v in failing)
+        signed = [v for v in verdicts if v.signature != "none"]
+        said = "the ledger extends every one"
+        if signed:
+            good = [v for v in signed if v.signature == "good"]
+            said += (f"; {len(signed)} signed, {len(good)} verify against the key directory"
+                     + ("" if len(good) == len(signed) else
+                        f", {len(signed) - len(good)} by a key it does not hold")
+                     + " (" + ", ".join(_signed_by(v) for v in signed) + ")")
+        return f"{head}, {said}"
+
+
+def _signed_by(v: Verdict) -> str:
+    """``3696 by ann`` (a good signature, the local key's name) or ``3696 as 'ann', key
+    unknown``."""
+    if v.signature == "good":
+        return f"{v.checkpoint.position} by {v.signer}"
+    return f"{v.checkpoint.position} as {v.checkpoint.signer!r}, key unknown"
+
+
+def own_checkpoints(ledger: Any, keys: KeyStore | None) -> OwnCheckpoints | None:
+    """The ledger's own checkpoints file checked against ``ledger`` and ``keys``
+    (:class:`OwnCheckpoints`); None when it has none (no file, an in-memory ledger). Only
+    reads: a damaged file is said (``problem``), not raised.
+
+    Raises:
+        LedgerError: the ledger or the key directory cannot be read.
+    """
+    path = default_file(ledger.path)
+    if path is None or not path.is_file():
+        return None
+    try:
+        points = load(str(path))
+    except MalformedInput as e:
+        return OwnCheckpoints(str(path), None, str(e))
+    return OwnCheckpoints(str(path), compare(ledger, points, keys))

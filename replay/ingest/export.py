@@ -290,6 +290,15 @@ def session_chip(ledger: Any, session: str) -> Any:
     return session_unit(SessionUnit(state.chip_value_minor, state.currency, state.decimals))
 
 
+def session_chips(ledger: Any) -> Callable[[str], Any]:
+    """``chip_of(session)``: :func:`session_chip` of ``ledger``, each session read once: what
+    :func:`ledger.audit.signatures.signed_amendments` checks a signature of a hand of plain
+    chips in (one made where its export was imported, in that chip), as ``history`` does."""
+    import functools
+
+    return functools.cache(functools.partial(session_chip, ledger))
+
+
 def phh_parts(events: Sequence[Any], chip: Any = None) -> tuple:
     """``(started, forced, actions, payouts)`` of a hand for the PHH writer; corrections are
     applied first (the export is the hand as the ledger now reads it). A rake recorded at

@@ -222,11 +222,13 @@ def import_paths(
 
     if session is not None:
         check_name(session, "session")
+    log, first = None, None  # the statement's log, read once for the whole import
     if pn_ledger is not None:
-        from replay.ingest.pokernow import check_statement, statement_session
+        from replay.ingest.pokernow import check_statement, read_log, statement_session
 
         log = check_statement(Path(pn_ledger), paths)
-        into = statement_session(ledger, Path(pn_ledger), log, session)  # its game's session
+        first = read_log(log, session)
+        into = statement_session(ledger, Path(pn_ledger), log, session, first)  # its session
         if not closed:
             from replay.ingest.closed import refuse_statement
 
@@ -244,7 +246,8 @@ def import_paths(
             with gc_paused():  # see ledger.model.gcpause; the file's objects are freed after
                 import_file(ledger, path, report, strict=strict, session=session,
                             workers=auto_workers(path, jobs), tables=tables and len(files) == 1,
-                            signatures=signatures, closed=closed)
+                            signatures=signatures, closed=closed,
+                            read=first if path == log else None)
             if report.events > events:  # the file's one transaction committed
                 report.written.append((file_name(path), report.imported - hands,
                                        report.events - events))
@@ -252,7 +255,8 @@ def import_paths(
     if pn_ledger is not None:
         from replay.ingest.pokernow import import_statement
 
-        import_statement(ledger, Path(pn_ledger), files, session, report, closed=closed)
+        import_statement(ledger, Path(pn_ledger), files, session, report, closed=closed,
+                         into=into, decimals=first.extra["decimals"] if first else None)
     return report
 
 
@@ -350,7 +354,8 @@ def import_into(open_ledger: Callable[[], Any], paths: Sequence[Path], *, strict
 
 def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
                 session: str | None, workers: int = 0, tables: bool = False,
-                signatures: Signatures | None = None, closed: bool = False) -> None:
+                signatures: Signatures | None = None, closed: bool = False,
+                read: FileRead | None = None) -> None:
     """Import one file, counting into ``report`` (see :func:`import_paths`).
 
     With ``workers``, a JSON-lines file or a ``.phhs`` is first tried with worker processes
@@ -362,7 +367,9 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
     (:mod:`replay.ingest.derived`). ``signatures``: every signed correction and void of the
     file is checked first (:mod:`replay.ingest.signatures`): one that fails refuses the file
     whole; the workers hand a file that has any to this process. ``closed``: see
-    :func:`import_paths`.
+    :func:`import_paths`. ``read``: the file as its importer read it already with
+    ``session`` (a PokerNow log given with ``--ledger``: :func:`replay.ingest.pokernow.
+    read_log`), not read again.
     """
     report.files += 1
     name = file_name(path)
@@ -392,7 +399,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
             report.add(import_chunked(ledger, path, importer, strict=strict, session=session,
                                       tables=made))
             return
-        read = read_file(ledger, path, importer, session=session, closed=closed)
+        read = read_file(ledger, path, importer, session=session, closed=closed, read=read)
         from replay.ingest.pokernow import held_after_refused
 
         report.known += held_after_refused(ledger, read)  # a log's hands after a refused one
@@ -472,7 +479,7 @@ def _importer_of(path: Path, report: ImportReport) -> Importer | None:
 
 
 def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | None,
-              closed: bool = False) -> FileRead:
+              closed: bool = False, read: FileRead | None = None) -> FileRead:
     """``importer``'s read of ``path``. A file that makes its own session (a PokerNow game,
     FORMATS.md §2) that the ledger already holds under another session name, by its first
     hand or a session entry of it (:func:`game_session`: another export of the game, under
@@ -484,6 +491,7 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
     that session's chips (:func:`replay.ingest.pnunits.into_sessions`). ``closed``: session
     rows may change the books of a session the ledger has closed, a cash-out or an amendment
     (:func:`_without_stored_entries`, :func:`replay.ingest.pokernow.refuse_closed_game`).
+    ``read``: ``importer.read(path, session=session)`` made already (not made again).
 
     Raises:
         OSError: the file cannot be read; MalformedInput: the game is in the ledger under
@@ -500,7 +508,7 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             stored but its session lines are keyed as another game's
             (:func:`replay.ingest.pnnames.check_same_game`).
     """
-    read = importer.read(path, session=session)
+    read = read if read is not None else importer.read(path, session=session)
     if read.session is not None:
         stored = game_session(ledger, read)
         if stored is not None and stored != read.session:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ledger.formats.reading import FileRead
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, MalformedInput, StoredFinding
 from ledger.model.events import event_json
@@ -57,25 +58,39 @@ def statement_default(log: Path, session: str | None) -> str:
     return session or default_session(log)
 
 
-def statement_session(ledger: Any, statement: Path, log: Path, session: str | None) -> str:
+def read_log(log: Path, session: str | None) -> FileRead | None:
+    """The PokerNow log ``log`` read as its import reads it first (``session``: ``import
+    --session``), once for the whole ``import LOG --ledger STATEMENT``: the statement's session
+    is found from it (:func:`statement_session`) and the import of the log takes it
+    (:func:`replay.ingest.pipeline.read_file`); None when it cannot be read (its import then
+    says why)."""
+    from ledger.formats.pokernow.importer import PokerNowImporter
+
+    try:
+        return PokerNowImporter().read(log, session=session)
+    except (LedgerError, OSError):
+        return None
+
+
+def statement_session(ledger: Any, statement: Path, log: Path, session: str | None,
+                      read: FileRead | None = None) -> str:
     """The session a ledger statement ``statement`` given with the PokerNow log ``log`` goes
     to: the session the ledger holds the log's game in, found as the import of the log finds
     it (:func:`replay.ingest.pipeline.game_session`: its first hand, else an entry of the
     game, whatever the file is named now), else ``session`` (``import --session``), else the
     log's own name (:func:`ledger.formats.pokernow.log.default_session`): the session the
-    import of the log makes (FORMATS.md §2: a statement is one game's).
+    import of the log makes (FORMATS.md §2: a statement is one game's). ``read``: the log as
+    :func:`read_log` read it (None: read here, or not readable).
 
     Raises:
         MalformedInput: ``session`` is given and the ledger holds the log's game in another
             session (the log's import refuses it too: its buy-ins would count twice), naming
             the statement, both sessions and what to do; nothing is imported.
     """
-    from ledger.formats.pokernow.importer import PokerNowImporter
     from replay.ingest.pipeline import game_session
 
-    try:
-        read = PokerNowImporter().read(log, session=session)
-    except (LedgerError, OSError):  # the log's own import says what is wrong with it
+    read = read or read_log(log, session)
+    if read is None:  # the log's own import says what is wrong with it
         return statement_default(log, session)
     stored = game_session(ledger, read)
     if stored is None:
@@ -89,10 +104,13 @@ def statement_session(ledger: Any, statement: Path, log: Path, session: str | No
 
 
 def import_statement(ledger: Any, statement: Path, files: Sequence[Path], session: str | None,
-                     report: Any, *, closed: bool = False) -> None:
+                     report: Any, *, closed: bool = False, into: str | None = None,
+                     decimals: int | None = None) -> None:
     """Append PokerNow's ledger CSV ``statement`` as a ``platform_ledger`` event to the session
     of the one PokerNow log among ``files`` (:func:`statement_session`: the session holding
-    its game, whatever the log's file is named now); amounts as the
+    its game, whatever the log's file is named now; ``into``: that session, found before the
+    log was imported, and ``decimals`` the log's, from its one read, :func:`read_log`: None,
+    the log is read here for them); amounts as the
     CSV gives them, the game's chips (cents in a cents game). The latest statement is the one
     in force (the audit compares it): the statement in force given again adds nothing; any
     other (a corrected one, or an earlier one given again after it) is appended and in force
@@ -110,7 +128,8 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
                              f"({len(logs)} given)")
         return
     try:
-        name = statement_session(ledger, statement, logs[0], session)
+        name = into if into is not None else statement_session(ledger, statement, logs[0],
+                                                               session)
     except LedgerError as exc:
         report.errors.append(str(exc))
         return
@@ -118,7 +137,7 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
         rows = read_pokernow_ledger(statement, zero_sum=False)
         if not rows:
             raise MalformedInput("the ledger has no player rows", file=statement.name)
-        count = _in_session(ledger, name, logs[0], statement)
+        count = _in_session(ledger, name, logs[0], statement, decimals)
         event = parse_event({"type": "platform_ledger", "platform": "pokernow",
                              "file": statement.name, "rows": [
                                  {"player": r.player_id, "nickname": r.nickname,
@@ -156,10 +175,12 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
 _FIGURES = ("buy_in", "buy_out", "stack", "nit_escrow", "net")
 
 
-def _in_session(ledger: Any, session: str, log: Path, statement: Path) -> Any:
+def _in_session(ledger: Any, session: str, log: Path, statement: Path,
+                decimals: int | None = None) -> Any:
     """``count(amount, figure, player)``: a statement's figure in the chips of ``session``,
     as its log's amounts are counted there (:func:`replay.ingest.pnunits.counting`: the cents
-    of a cents log made chips of a session that counts money, exactly).
+    of a cents log made chips of a session that counts money, exactly); ``decimals``: the
+    log's (None: the log is read for them).
 
     Raises:
         MalformedInput: the log cannot be counted in the session's chips, or (when called) a
@@ -168,8 +189,9 @@ def _in_session(ledger: Any, session: str, log: Path, statement: Path) -> Any:
     from ledger.formats.pokernow.log import read_pokernow_log
     from replay.ingest.pnunits import AS_IS, counting
 
-    plan = counting(ledger, session, read_pokernow_log(log, session=session).unit.decimals,
-                    str(log))
+    if decimals is None:
+        decimals = read_pokernow_log(log, session=session).unit.decimals
+    plan = counting(ledger, session, decimals, str(log))
     plan = AS_IS if plan is None or plan.unit is None else plan
 
     def count(amount: int, figure: str, player: str) -> int:

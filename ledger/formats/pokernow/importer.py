@@ -49,11 +49,13 @@ class PokerNowImporter:
     def read(self, path: Path, *, session: str | None) -> FileRead:
         """The log's session items and hands in log order, in ``session`` (default: the
         session named after the file). A file holding several tables' logs gives each table
-        its own session, one after the other (``PnGame.more``)."""
+        its own session, one after the other (``PnGame.more``). ``extra["decimals"]``: the
+        decimals of the log's amounts as read (2: cents, once an amount has a decimal point;
+        FORMATS.md §2), before any conversion into a session's chips."""
         game = read_pokernow_log(path, session=session)
         first = next((i.source_key for i in game.items if isinstance(i, PnHand)), None)
         out = FileRead(str(path), session=game.session, first_hand_key=first,
-                       game_key=game_key(game))
+                       game_key=game_key(game), extra={"decimals": game.unit.decimals})
         for table in (game, *game.more):
             _read_game(table, out)
         return out
