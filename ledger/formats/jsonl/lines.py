@@ -38,6 +38,7 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
+from ledger.formats.antes import antes_fault
 from ledger.formats.files import MAX_FILE_BYTES, MAX_LINE_BYTES, file_name, line_error, read_capped
 from ledger.model.errors import MalformedInput
 from ledger.model.events import (
@@ -638,6 +639,12 @@ class _Reader:
             self.in_play[hand] = seq
 
     def result(self) -> JsonlFile:
+        for stream in [s for s in self.streams.values() if s.kind == "hand"]:
+            fault = antes_fault(row.event for row in stream.rows)
+            if fault is not None:
+                at, reason = fault
+                self.errors.append(self._stream_error("hand", stream.id, reason,
+                                                      stream.rows[at].line or stream.line))
         streams = list(self.streams.values())
         self.errors.sort(key=lambda e: e.line or 0)
         return JsonlFile(
