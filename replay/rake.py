@@ -58,8 +58,8 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
         text = (f"hand {result.hand}: the table paid {short} less than the pots and returns: "
                 f"{_kept(kept, recorded, most, live=rake is not None)}{extra}")
         if not uncalled:
-            return _one_rake(found, payouts, text)
-        return _rake_beside_uncalled(found, payouts, returned, text)
+            return _one_rake(found, payouts, text, result)
+        return _rake_beside_uncalled(found, payouts, returned, text, result)
     if all(returned[d.player] and d.diff == -returned[d.player] for d in payouts):
         return [replace(d, kind="uncalled", message=(
             f"hand {result.hand}: {d.player} was paid {d.recorded}, the rules give "
@@ -128,23 +128,35 @@ def unexplained(found: list[Discrepancy], result: Any, recorded: dict[str, int] 
         "counted nowhere (as rake or as any player's)"))]
 
 
-def _one_rake(found: list[Discrepancy], payouts: list[Discrepancy], text: str
+def _one_rake(found: list[Discrepancy], payouts: list[Discrepancy], text: str, result: Any
               ) -> list[Discrepancy]:
     """``found`` with its ``payouts`` differences made the hand's one ``rake`` finding, in
-    the first one's place, saying ``text``: a rake is the table's, once a hand, however many
-    players were paid short by it (a split pot). Its player is the one paid short, or ``*``
-    (the whole table) for several; recorded and recomputed are their sums, so what the books
-    count as rake (recomputed − recorded) is the rake once."""
+    the first one's place, saying ``text``: a rake is the table's, once a hand, taken from
+    the pots before they are split (RULES.md §2.1-2.2 then split what is left: a tie of 6
+    raked 1 pays 3 and 2, the odd chip as the rules give it). Its player is the one paid short
+    when he alone won the pots the rake came from (:func:`raked_pot_winners`), else ``*``
+    (the whole table: a split pot, whoever the odd chip left short); recorded and recomputed
+    are then the sums of what those winners and the players paid short were paid and what
+    the whole pots give them, so what the books count as rake (recomputed − recorded) is the
+    rake once."""
     first = payouts[0]
-    one = replace(first, kind="rake", message=text) if len(payouts) == 1 else Discrepancy(
-        first.hand, "*", sum(d.recorded for d in payouts), sum(d.recomputed for d in payouts),
-        "rake", text)
-    short = {id(d) for d in payouts[1:]}
-    return [one if d is first else d for d in found if id(d) not in short]
+    kept = sum(d.recomputed - d.recorded for d in payouts)
+    winners = raked_pot_winners(result, kept)
+    if len(payouts) == 1 and winners in ([], [first.player]):
+        one = replace(first, kind="rake", message=text)
+    else:
+        short = {d.player for d in payouts}
+        rest = [p for p in winners if p not in short]
+        whole = sum(result.awards[p] + result.returned.get(p, 0) for p in rest)
+        one = Discrepancy(first.hand, "*", whole + sum(d.recorded for d in payouts),
+                          whole + sum(d.recomputed for d in payouts), "rake", text)
+    short_ids = {id(d) for d in payouts[1:]}
+    return [one if d is first else d for d in found if id(d) not in short_ids]
 
 
 def _rake_beside_uncalled(found: list[Discrepancy], payouts: list[Discrepancy],
-                          returned: dict[str, int], text: str) -> list[Discrepancy]:
+                          returned: dict[str, int], text: str, result: Any
+                          ) -> list[Discrepancy]:
     """``found`` of a hand whose site left out of its ``payouts`` differences both the rake
     and each player's uncalled bet (``returned``: ``{player: chips}``): the one ``rake``
     finding (:func:`_one_rake`) counts the rake alone, as if the uncalled bets had been
@@ -154,7 +166,7 @@ def _rake_beside_uncalled(found: list[Discrepancy], payouts: list[Discrepancy],
     left out says the rest (recorded what he was paid, recomputed that and his bet)."""
     paid_back = [replace(d, recorded=d.recorded + returned[d.player]) for d in payouts]
     raked = _one_rake([paid_back[payouts.index(d)] if d in payouts else d for d in found],
-                      paid_back, text)
+                      paid_back, text, result)
     at = next(i for i, d in enumerate(raked) if d.kind == "rake") + 1
     left = [Discrepancy(d.hand, d.player, d.recorded, d.recorded + returned[d.player],
                         "uncalled", f"hand {d.hand}: {d.player} was paid {d.recorded}, the "
@@ -163,6 +175,18 @@ def _rake_beside_uncalled(found: list[Discrepancy], payouts: list[Discrepancy],
                         "site leaves out of what it says he collected")
             for d in payouts if returned[d.player]]
     return [*raked[:at], *left, *raked[at:]]
+
+
+def raked_pot_winners(result: Any, rake: int) -> list[str]:
+    """The players (in seat order) the rules award the pots a rake of ``rake`` chips comes
+    from, main pot first (README "A home game's rake"), before it is taken."""
+    left, won = rake, set()
+    for pot in result.pots:
+        if left <= 0:
+            break
+        left -= pot.amount
+        won.update(p for p, chips in pot.awards.items() if chips)
+    return [p for p in result.players if p in won]
 
 
 def _kept(kept: int, recorded: int | None, most: int | None, *, live: bool) -> str:
@@ -329,10 +353,15 @@ def recorded_rake(found: list[Discrepancy], result: Any, recorded: dict[str, int
         return found
     full = {p: result.awards[p] + result.returned.get(p, 0) for p in result.players}
     raked = [p for p in result.players if full[p] != due[p]]
-    who = raked[0] if len(raked) == 1 else "*"
+    winners = raked_pot_winners(result, rake)
+    # the table's rake, taken before the pots are split: a player's only when he alone won
+    # the pots it came from
+    counted = raked if winners in ([], raked) else [p for p in result.players
+                                                   if p in raked or p in winners]
+    who = counted[0] if len(counted) == 1 else "*"
     text = (f"hand {result.hand}: {_kept(rake, rake, None, live=live)}; the rules' awards of "
-            f"the pots less it: " + ", ".join(f"{p} {due[p]}" for p in raked)
+            f"the pots less it: " + ", ".join(f"{p} {due[p]}" for p in counted)
             + " (the payouts differ from them)")
-    one = Discrepancy(result.hand, who, sum(due[p] for p in raked),
-                      sum(full[p] for p in raked), "rake", text)
+    one = Discrepancy(result.hand, who, sum(due[p] for p in counted),
+                      sum(full[p] for p in counted), "rake", text)
     return [one, *wrong]

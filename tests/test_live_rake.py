@@ -473,14 +473,16 @@ def test_a_correction_cannot_rake_an_uncalled_bet(run, db: str) -> None:  # noqa
 
 def test_a_split_pot_raked_is_one_rake(run, db: str) -> None:  # noqa: ANN001
     """Ann and Bob all in for 51 each, the board a royal flush: the pot of 102 is split 51
-    and 51 by the rules; the table takes 5 and pays 49 and 48. One rake finding for the hand
-    (the whole table's: 97 paid of 102), 5 chips of rake taken, counted once everywhere."""
+    and 51 by the rules; the table takes 5 before splitting and pays the 97 left 49 to Bob
+    (the odd chip: first left of the button Ann, RULES.md §2.2) and 48 to Ann. One rake
+    finding for the hand (the whole table's: 97 paid of 102), 5 chips of rake taken, counted
+    once everywhere."""
     from replay.rake_taken import rake_taken
 
     start = ("hand", "start", "--hand", "sp", "--session", "s", "--game", "NT", "--stakes",
              "1/2", "--seats", "Ann:51,Bob:51", "--button", "Ann")
     actions = ("d dh Ann 2c3d", "d dh Bob 4h5c", "Ann cbr 51", "Bob cc", "d db AsKsQs",
-               "d db Js", "d db Ts", "rake 5", "pay Ann 49", "pay Bob 48", "end")
+               "d db Js", "d db Ts", "rake 5", "pay Bob 49", "pay Ann 48", "end")
     build_ledger(Path(db), [("session", "open", "s"), ("buyin", "s", "Ann", "51"),
                             ("buyin", "s", "Bob", "51"), start,
                             *(("act", "sp", a) for a in actions)])
@@ -498,6 +500,6 @@ def test_a_split_pot_raked_is_one_rake(run, db: str) -> None:  # noqa: ANN001
     assert json.loads(run("balances", "--json").output)["rake"] == [
         {"session": "s", "chips": 5, "hands": 1,
          "chip_value_minor": 1, "decimals": 0, "currency": None}]
-    assert _nets(run) == {"Ann": -2, "Bob": -3}
+    assert _nets(run) == {"Ann": -3, "Bob": -2}
     with Ledger(db, read_only=True) as ledger:
         assert rake_taken(ledger, "s") == 5
