@@ -28,6 +28,7 @@ from replay.fold import (
     replay_events,
     split_stream,
 )
+from replay.later_hands import stacks_followed
 from replay.typed import reason_as_typed, stream_decimals
 from replay.whatif import (
     ChangeSpec,
@@ -193,8 +194,10 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
         NotFound: no such hand, or no private key ``sign``; IllegalAction: the hand is already
             voided, or a later hand took the chips it carried to the next hand
             (:func:`_carried_taken`), or it would pass chips carried into it on while a later
-            hand of its session has started (:func:`_passed_on_reach`), or it is in a closed
-            session and the void would move a player's net, without ``closed`` (nothing
+            hand of its session has started (:func:`_passed_on_reach`), or a later hand of
+            its session started while it was in play on stacks the void would leave the
+            books unable to follow (:func:`replay.later_hands.stacks_followed`), or it is in
+            a closed session and the void would move a player's net, without ``closed`` (nothing
             written; :func:`_closed_void`).
     """
     rows = ledger.read(hand)
@@ -212,6 +215,7 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     new.append(ev.HandVoided(reason=reason, by=by))
     result = check_replays([*events, *new])
     _passed_on_reach(ledger, hand, rows[0].session, result)
+    stacks_followed(ledger, hand, rows[0].session, events, result)
     if not closed:
         _closed_void(ledger, hand, rows[0].session, events, result)
     new = _signed(hand, events, new, keys, sign)
