@@ -14,10 +14,11 @@ away for the players still to be served, never a player's own discards of this d
 is never dealt back to the player who discarded it in the same draw. RULES.md is silent on
 this; the rule followed is PokerStars' "Reshuffling the Deck" (draw games: "the active
 player's discards are not used in the reshuffle, so it is impossible for you to receive back
-a card that you have discarded on the draw"; https://www.pokerstars.dk/en/poker/games/draw/
-reshuffle/). His discards of an earlier draw are in the reshuffled discards like anyone's,
-as a dealer reshuffling the discard pile at the table gives them (PokerStars' server, going
-further, never deals a player a card he discarded earlier in the hand; not followed here).
+a card that you have discarded on the draw";
+https://www.pokerstars.dk/en/poker/games/draw/reshuffle/). His discards of an earlier draw
+are in the reshuffled discards like anyone's, as a dealer reshuffling the discard pile at the
+table gives them (PokerStars' server, going further, never deals a player a card he
+discarded earlier in the hand; not followed here).
 
 The stub is counted with one burn before each street (Robert's Rules burn a card before every
 round of dealing; a history need not record its burns): the earliest the deck can run out.
