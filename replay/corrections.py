@@ -32,6 +32,7 @@ from replay.correction_checks import (
 )
 from replay.fold import HandReplay, replay_events
 from replay.hand_history import brief
+from replay.later_hands import stacks_followed
 from replay.typed import reason_as_typed, stream_decimals
 from replay.whatif import (
     ChangeSpec,
@@ -195,7 +196,9 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
             voided, or a later hand took the chips it carried to the next hand
             (:func:`replay.correction_checks.carried_taken`), or it would pass chips
             carried into it on while a later hand of its session has started
-            (:func:`replay.correction_checks.passed_on_reach`), or it is in a closed session
+            (:func:`replay.correction_checks.passed_on_reach`), or a later hand of its session
+            started while it was in play on stacks the void would leave the books unable to
+            follow (:func:`replay.later_hands.stacks_followed`), or it is in a closed session
             and the void would move a player's net, without ``closed`` (nothing written;
             :func:`replay.correction_checks.closed_void`).
     """
@@ -214,6 +217,7 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     new.append(ev.HandVoided(reason=reason, by=by))
     result = check_replays([*events, *new])
     passed_on_reach(ledger, hand, rows[0].session, result)
+    stacks_followed(ledger, hand, rows[0].session, events, result)
     if not closed:
         closed_void(ledger, hand, rows[0].session, events, result)
     new = _signed(hand, events, new, keys, sign)

@@ -111,6 +111,7 @@ class FileWriter:
         part.outside += outside
         self.completions.extend(b for b in batches if completing.completes(b))
         batches = self._books_held(batches)
+        self._amendments_kept(batches)
         try:
             batches = carry.link(
                 [b for b in batches if b.events and not completing.completes(b)],
@@ -135,6 +136,35 @@ class FileWriter:
                 skipped.append(batch)
                 self.already.add(batch.hand_id)
         part.outside += _outside(self.ledger, skipped)
+
+    def _amendments_kept(self, batches: Sequence[Batch]) -> None:
+        """Refuse the file when rows it appends to a stored hand (``batches`` of a chunk, in
+        file order) void or correct it as ``void`` and ``correct`` refuse here once a later
+        hand of its session started (:func:`replay.later_hands.continuation_kept`), that
+        hand stored or one the file starts before these rows.
+
+        Raises:
+            LedgerError: naming the file, the line of the first void or correction of the
+                rows, the hand and the later hand; the caller's transaction rolls back.
+        """
+        from replay.later_hands import continuation_kept
+
+        newest: dict[str, str] = {}  # session -> the latest hand the file starts so far
+        for b in batches:
+            if not b.is_hand or not b.events or completing.completes(b):
+                continue
+            assert b.hand_id is not None
+            if b.events[0].type == "hand_started":
+                if b.session is not None:
+                    newest[b.session] = b.hand_id
+                continue
+            try:
+                continuation_kept(self.ledger, b.hand_id, b.session, b.events,
+                                  newer=newest.get(b.session) if b.session else None)
+            except LedgerError as exc:
+                line = next((n for e, n in zip(b.events, b.lines or (), strict=False)
+                             if e.type in ("hand_voided", "correction")), b.line)
+                raise exc.located(file=file_name(self.path.name), line=line) from None
 
     def _lines_of(self, written: Sequence[Sequence[int]], batches: Sequence[Batch]) -> None:
         """Remember the file line of each session row written (``written``: the positions
