@@ -276,8 +276,8 @@ def sql_table(columns: list[str], rows: list[tuple], *, more: str | None = None)
 
 def state_text(now: Any) -> str:
     """A live hand now (:class:`replay.live.state.Now`): phase, whose turn and what is legal, the
-    current bet, the pots with their eligible players, returned chips, the rake taken, who
-    declared what (a declare hand, RULES.md §3), stacks;
+    current bet, the pots with their eligible players, returned chips, the rake taken, the
+    payouts recorded so far, who declared what (a declare hand, RULES.md §3), stacks;
     of a hand that is over, its pots explained as ``show`` ends, what the table paid, any
     payout that differs from the rules, and the stacks after the hand."""
     from replay.typed import as_typed, smallest_unit_note
@@ -316,6 +316,7 @@ def state_text(now: Any) -> str:
                      "(RULES.md §3.8, §7.1)")
     if state.rake:  # `rake AMOUNT`: out of the pot, to nobody at the table
         lines.append(f"rake: {a(state.rake)} taken from the pot")
+    lines.extend(_paid_so_far(state, a))
     if state.declarations:  # a declare hand's showdown: who declared what so far
         lines.append("declared: " + ", ".join(f"{p} {d}"
                                                for p, d in state.declarations.items()))
@@ -324,6 +325,19 @@ def state_text(now: Any) -> str:
         + (f" bet {a(state.street_bets[p])}" if state.street_bets[p] else "")
         for p in state.players))
     return "\n".join(lines)
+
+
+def _paid_so_far(state: Any, a: Callable[[int], str]) -> list[str]:
+    """``paid so far: Ann 3 (3 of the pot's 4)``: the payouts a hand in play recorded (``pay``,
+    ``returned``), each player's total and all of them against the pot ``end`` holds them to;
+    no line before the first."""
+    paid: dict[str, int] = {}
+    for payout in state.payouts:
+        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    if not paid:
+        return []
+    return ["paid so far: " + ", ".join(f"{p} {a(c)}" for p, c in paid.items())
+            + f" ({a(sum(paid.values()))} of the pot's {a(state.pot_total())})"]
 
 
 def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,

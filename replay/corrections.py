@@ -135,17 +135,23 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
 
 def _changes_something(hand: str, events: Sequence[Any], correction: ev.Correction) -> None:
     """Refuse ``correction`` when the hand's events in force are the same with it as without
-    (the same correction given twice, an action replaced by itself): it would be a row of
-    history that changes nothing.
+    (the same correction given twice, an action replaced by itself), or when the hand is
+    voided with it and without (a voided hand moves no chip: README, "correct" and "void"): it
+    would be a row of history that changes nothing.
 
     Raises:
-        IllegalAction: "changes nothing", naming the hand.
+        IllegalAction: "changes nothing" or "the hand is voided", naming the hand.
     """
     try:
         before, _ = effective_events(events)
     except IllegalAction:  # a broken stream: this correction repairs it
         return
-    if effective_events([*events, correction])[0] == before:
+    after, _ = effective_events([*events, correction])
+    if before and after and before[-1].type == after[-1].type == "hand_voided":
+        raise IllegalAction(
+            "the hand is voided: a correction under a void changes nothing in the books; "
+            f"take the void back first (`handledger undo {hand}`); nothing written", hand=hand)
+    if after == before:
         raise IllegalAction(
             "changes nothing: the hand's events in force would be the same with this "
             f"correction (`handledger history {hand}` lists its corrections); nothing written",
