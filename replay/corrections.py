@@ -32,7 +32,7 @@ from replay.correction_checks import (
 )
 from replay.fold import HandReplay, replay_events
 from replay.hand_history import brief
-from replay.later_hands import stacks_followed
+from replay.later_hands import reopened_followed, stacks_followed
 from replay.typed import reason_as_typed, stream_decimals
 from replay.whatif import (
     ChangeSpec,
@@ -287,7 +287,8 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             :func:`correct` and :func:`void`); a void taken back from a hand whose player
             bought in or cashed out since (:func:`replay.correction_checks.no_entries_since`)
             or sits in another hand in play
-            (:func:`replay.correction_checks.no_other_hand_in_play`).
+            (:func:`replay.correction_checks.no_other_hand_in_play`), or that a later hand
+            started on the chips the void gave back (:func:`replay.later_hands.reopened_followed`).
     """
     rows = ledger.read(hand)
     last = last_write(rows)
@@ -334,6 +335,8 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             no_entries_since(ledger, rows[0].session, after, last[0].position)
         if after.result.status == "open":
             no_other_hand_in_play(ledger, hand, rows[0].session, after)
+        if void is not None:
+            reopened_followed(ledger, hand, rows[0].session, after, last[-1].position)
     except IllegalAction as exc:
         raise IllegalAction(f"cannot undo {words}: {exc.reason}", hand=hand) from None
     if not closed:

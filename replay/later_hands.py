@@ -61,6 +61,48 @@ def stacks_followed(ledger: Any, hand: str, session: str | None, events: Sequenc
         "this hand held), then this one; nothing written", hand=hand)
 
 
+def reopened_followed(ledger: Any, hand: str, session: str | None, after: Any,
+                      void_position: int) -> None:
+    """Refuse an ``undo`` of the void of ``hand`` (appended at ``void_position``; ``after``:
+    the :class:`replay.fold.HandReplay` the undo leaves) that puts it back in play when a
+    later hand of ``session``, not voided, started after the void and seats a player with
+    chips in this hand's pot: that hand started on the chips the void gave back, which the
+    hand back in play would hold (RULES.md §1.1: a player's chips are in one hand at a time;
+    the mirror of :func:`stacks_followed`). Hands of no session are not followed from hand to
+    hand and are let be.
+
+    Raises:
+        IllegalAction: naming the later hand, the player and his chips in this hand's pot
+            (nothing written).
+    """
+    if session is None or after.result.status != "open":
+        return
+    held = {p: c for p, c in after.result.contributions.items() if c > 0}
+    if not held:
+        return
+    from replay.fold import replay_events
+
+    streams = ledger.streams(kind="hand", session=session)
+    for stream in streams[streams.index(hand) + 1:] if hand in streams else []:
+        rows = ledger.read(stream)
+        if rows[0].position < void_position:
+            continue
+        seated = [s.player for s in rows[0].event.seats if s.player in held]
+        if not seated:
+            continue
+        try:
+            if replay_events([r.event for r in rows]).result.status == "voided":
+                continue
+        except LedgerError:
+            continue
+        p = seated[0]
+        raise IllegalAction(
+            f"hand {stream} started after the void, {p} with the chips it gave back; back in "
+            f"play, this hand would hold {held[p]} of them in its pot (a player's chips are in "
+            f"one hand at a time, RULES.md §1.1): void hand {stream} first, or record what "
+            "happened with `handledger correct`", hand=hand)
+
+
 def continuation_kept(ledger: Any, hand: str, session: str | None, more: Sequence[Any],
                       *, newer: str | None = None) -> None:
     """Refuse the rows ``more`` a file appends to the stored hand ``hand`` (of ``session``)
