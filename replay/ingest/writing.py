@@ -161,15 +161,22 @@ class FileWriter:
         return out
 
     def _within_table(self, name: str) -> None:
-        """Refuse the file when a cash-out it wrote takes more chips than its session's
-        table holds there (:mod:`replay.ingest.table_bound`, as ``cashout`` refuses it).
+        """Refuse the file when a correction of a book entry it wrote is one ``entry amend``
+        or ``entry retract`` refuses (:mod:`replay.ingest.entry_amends`), or a cash-out it
+        wrote takes more chips than its session's table holds there
+        (:mod:`replay.ingest.table_bound`, as ``cashout`` refuses it).
 
         Raises:
-            LedgerError: naming the file (``name``), the row's line, the session, the player
-                and the chips; the caller's transaction rolls back: nothing is written.
+            LedgerError: naming the file (``name``), the row's line, the session and what
+                the row does; the caller's transaction rolls back: nothing is written.
         """
+        from replay.ingest.entry_amends import first_refused_amendment
         from replay.ingest.table_bound import first_beyond_table, shown
 
+        refused = first_refused_amendment(self.ledger, self.stored)
+        if refused is not None:
+            raise LedgerError(refused.message, file=name,
+                              line=self.lines.get(refused.position), session=refused.session)
         beyond = first_beyond_table(self.ledger, self.stored)
         if beyond is not None:
             raise LedgerError(beyond.message(shown(self.ledger, beyond)), file=name,
