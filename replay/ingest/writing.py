@@ -369,7 +369,12 @@ def _same_start_in_session(ledger: Any, started: Any, stored: tuple[str, str | N
     its export, which says a cent)."""
     if _same_start(started, stored[0]):
         return True
-    if stored[2] is None or started.unit.currency is None:
+    if started.unit.currency is None:  # an old export of a hand played live in its session
+        from ledger.model.events import parse_event
+        from replay.ingest.old_units import live_alike
+
+        return live_alike(started, parse_event(stored[0]))
+    if stored[2] is None:
         return False
     from replay.ingest.export import session_chip
 
@@ -398,6 +403,10 @@ def _same_start(started: Any, stored: str, chip: Any = None) -> bool:
     if chip is not None and (held.unit.currency is None
                              or earlier_conversion(held.unit, chip)):
         held = held.model_copy(update={"unit": chip})
+    if chip is not None and earlier_conversion(started.unit, chip):  # an old export's
+        from replay.ingest.old_units import as_own_chip
+
+        started = as_own_chip(started, chip)
     return _identity(started) == _identity(held)
 
 
@@ -619,10 +628,13 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
         if more is not None:
             return more
         differ = _stream_difference(ledger, b) or differ
+    from replay.ingest.old_units import live_hint
+
     return LedgerError(
-        f"a different hand {hand} is already in the ledger: {differ.text}; a change to a "
-        f"stored hand is a correction (`handledger correct {hand} ...`)", hand=hand,
-        line=line_of(b, differ.event))
+        f"a different hand {hand} is already in the ledger: {differ.text}; "
+        + (live_hint(b.events[0], stored[0])  # an old export's copy: what to do
+           or f"a change to a stored hand is a correction (`handledger correct {hand} ...`)"),
+        hand=hand, line=line_of(b, differ.event))
 
 
 def _unstored_amendment(ledger: Any, b: Batch, row: tuple[int, Any, Any]) -> LedgerError:
