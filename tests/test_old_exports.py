@@ -8,7 +8,8 @@ values").
   0.01 USD) beside it: a fresh ledger converted its amounts as dollars into cents, a hundred
   times what the table played; it now takes them as the session's cents. Into a ledger that
   holds the hand in cents (the same hand exported now) it, and the hand's lines alone, were
-  refused as another hand ("starts otherwise"); they are that hand.
+  refused as another hand ("starts otherwise"); they are that hand. The hand's lines alone
+  into a fresh ledger say nothing of its session's chip: whole dollars, said in a note.
 * A hand played live in a session of 0.25 USD chips was exported alone in plain chips (unit
   currency null); exports now write the session's chip. The old export into a ledger holding
   the new one was refused as another hand; it is that hand. The new export into a ledger that
@@ -93,6 +94,25 @@ def test_an_old_whole_export_of_a_cent_conversion_counts_cents(user, tmp_path: P
     code, out, _ = user("--db", fresh, "sql", "SELECT payload->'$.stakes.blinds_or_straddles'"
                         " AS b FROM events WHERE hand_id = 'c1' AND seq = 1", "--json")
     assert (code, json.loads(out)) == (0, [{"b": "[5,10]"}])
+
+
+def test_an_old_export_of_a_hands_lines_alone_is_whole_dollars_said_in_a_note(
+        user, tmp_path: Path) -> None:  # noqa: ANN001
+    """c1's lines alone, written before, into a fresh ledger: nothing says session c's chip,
+    so its unit's whole dollars count (Ann +5 USD) and a note says so and what to import
+    instead; again, nothing more is said (the hand is in the ledger)."""
+    alone = _write(tmp_path / "c1.jsonl", hand("c1", "c", OLD_CENT, 5, SOURCE))
+    fresh = str(tmp_path / "f.duckdb")
+    assert user("--db", fresh, "import", str(alone)) == (
+        0, "imported 1 hand(s) (8 events) from 1 file(s); 0 already in the ledger; 0 rejected\n",
+        f"note: {alone}:1, hand c1: counts whole USD in session c, which is not opened here, "
+        "as its unit says; a hand an earlier version converted into a session of cents has "
+        "such a unit in an export written before exports gave it that session's chip, or in "
+        "one whose signature binds it as stored, and if this is one its chips are cents: "
+        "import its ledger's whole export instead (the session's rows say what a chip is "
+        "worth)\n")
+    assert _money(user, fresh) == ({"Ann": 5, "Bob": -5}, 0, "USD")  # 5 dollars, not cents
+    assert user("--db", fresh, "import", str(alone)) == (0, KNOWN, "")
 
 
 def test_an_old_export_is_the_hand_a_ledger_holds_in_cents(user, tmp_path: Path  # noqa: ANN001

@@ -100,3 +100,45 @@ def live_hint(started: Any, stored: str) -> str | None:
             f"`handledger session open {started.session} --chip-value "
             f"{format_money(minor, decimals, None)} --currency {currency}` says so here, and "
             "the file is then already in the ledger")
+
+
+def whole_unit_notes(ledger: Any, read: FileRead) -> list[str]:
+    """The note lines of the hands read as events (JSON lines) of ``read`` that the ledger does not
+    hold yet and that count whole units of a currency with minor units (``minor_per_chip`` 1,
+    no decimals: whole dollars) in a session neither the file nor the ledger opens: as an
+    export written before wrote a hand an earlier conversion counted in a session of cents
+    (module doc), whose chips are then a hundred times their money here, with nothing in the
+    file to tell (a hand in whole dollars reads so too). Each is stored as its unit says; the
+    note names it and what to import instead, its ledger's whole export."""
+    from ledger.formats.reading import HandEvents
+    from replay.ingest.units import iso_decimals
+    from replay.sessions import session_state
+
+    opened = read.extra.get(OPENINGS) or {}
+    found: dict[str, tuple[int, Any]] = {}
+    for item in read.items:
+        if not isinstance(item, HandEvents) or not item.events:
+            continue
+        started = item.events[0]
+        unit = getattr(started, "unit", None)
+        if (unit is None or started.session is None or started.session in opened
+                or unit.currency is None or unit.minor_per_chip != 1 or unit.decimals
+                or not iso_decimals(unit.currency)):
+            continue
+        found[item.hand_id] = (item.line, started)
+    if not found:
+        return []
+    held = {h for (h,) in ledger.query("SELECT DISTINCT hand_id FROM events WHERE"
+                                       " list_contains($1, hand_id)", [list(found)])}
+    notes = []
+    for hand, (line, started) in found.items():
+        if hand in held or session_state(ledger, started.session).opened:
+            continue
+        notes.append(
+            f"{read.file}:{line}, hand {hand}: counts whole {started.unit.currency} in session "
+            f"{started.session}, which is not opened here, as its unit says; a hand an "
+            "earlier version converted into a session of cents has such a unit in an export "
+            "written before exports gave it that session's chip, or in one whose signature "
+            "binds it as stored, and if this is one its chips are cents: import its ledger's "
+            "whole export instead (the session's rows say what a chip is worth)")
+    return notes

@@ -405,6 +405,9 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         report.known += held_after_refused(ledger, read)  # a log's hands after a refused one
         if signatures is not None:  # before anything of the file is written
             report.notes.extend(signatures.check(read))
+        from replay.ingest.old_units import whole_unit_notes
+
+        report.notes.extend(whole_unit_notes(ledger, read))  # an old export's whole dollars?
         check_amendments(read)  # a correction held to `correct`'s rules, signed or not
         if session is not None and read.session is None:  # the file does not open it
             from replay.sessions import open_state
