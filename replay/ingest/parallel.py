@@ -127,6 +127,7 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
     """
     from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
+    from replay.ingest.entry_amends import first_refused_amendment
     from replay.ingest.pipeline import ImportReport
     from replay.ingest.table_bound import first_beyond_table
 
@@ -159,6 +160,8 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
                 _append_parts(ledger, results, report, tables)
             if first_beyond_table(ledger, stored) is not None:  # refused in one process
                 raise _Fallback("a cash-out beyond its table")
+            if first_refused_amendment(ledger, stored) is not None:  # likewise
+                raise _Fallback("a correction of a book entry the commands refuse")
             # every part is in, the workers are done: the audit at the end and the commit
             # have DuckDB's threads (they alone are left, with the CPUs all free)
             if tables is not None and tables.hands:

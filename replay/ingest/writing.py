@@ -191,15 +191,22 @@ class FileWriter:
         return out
 
     def _within_table(self, name: str) -> None:
-        """Refuse the file when a cash-out it wrote takes more chips than its session's
-        table holds there (:mod:`replay.ingest.table_bound`, as ``cashout`` refuses it).
+        """Refuse the file when a correction of a book entry it wrote is one ``entry amend``
+        or ``entry retract`` refuses (:mod:`replay.ingest.entry_amends`), or a cash-out it
+        wrote takes more chips than its session's table holds there
+        (:mod:`replay.ingest.table_bound`, as ``cashout`` refuses it).
 
         Raises:
-            LedgerError: naming the file (``name``), the row's line, the session, the player
-                and the chips; the caller's transaction rolls back: nothing is written.
+            LedgerError: naming the file (``name``), the row's line, the session and what
+                the row does; the caller's transaction rolls back: nothing is written.
         """
+        from replay.ingest.entry_amends import first_refused_amendment
         from replay.ingest.table_bound import first_beyond_table, shown
 
+        refused = first_refused_amendment(self.ledger, self.stored)
+        if refused is not None:
+            raise LedgerError(refused.message, file=name,
+                              line=self.lines.get(refused.position), session=refused.session)
         beyond = first_beyond_table(self.ledger, self.stored)
         if beyond is not None:
             raise LedgerError(beyond.message(shown(self.ledger, beyond)), file=name,
@@ -392,7 +399,12 @@ def _same_start_in_session(ledger: Any, started: Any, stored: tuple[str, str | N
     its export, which says a cent)."""
     if _same_start(started, stored[0]):
         return True
-    if stored[2] is None or started.unit.currency is None:
+    if started.unit.currency is None:  # an old export of a hand played live in its session
+        from ledger.model.events import parse_event
+        from replay.ingest.old_units import live_alike
+
+        return live_alike(started, parse_event(stored[0]))
+    if stored[2] is None:
         return False
     from replay.ingest.export import session_chip
 
@@ -421,6 +433,10 @@ def _same_start(started: Any, stored: str, chip: Any = None) -> bool:
     if chip is not None and (held.unit.currency is None
                              or earlier_conversion(held.unit, chip)):
         held = held.model_copy(update={"unit": chip})
+    if chip is not None and earlier_conversion(started.unit, chip):  # an old export's
+        from replay.ingest.old_units import as_own_chip
+
+        started = as_own_chip(started, chip)
     return _identity(started) == _identity(held)
 
 
@@ -642,10 +658,13 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
         if more is not None:
             return more
         differ = _stream_difference(ledger, b) or differ
+    from replay.ingest.old_units import live_hint
+
     return LedgerError(
-        f"a different hand {hand} is already in the ledger: {differ.text}; a change to a "
-        f"stored hand is a correction (`handledger correct {hand} ...`)", hand=hand,
-        line=line_of(b, differ.event))
+        f"a different hand {hand} is already in the ledger: {differ.text}; "
+        + (live_hint(b.events[0], stored[0])  # an old export's copy: what to do
+           or f"a change to a stored hand is a correction (`handledger correct {hand} ...`)"),
+        hand=hand, line=line_of(b, differ.event))
 
 
 def _unstored_amendment(ledger: Any, b: Batch, row: tuple[int, Any, Any]) -> LedgerError:

@@ -12,7 +12,14 @@ from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.names import check_name, check_seat_name, likely_meant, look_alikes, spelled
 from ledger.store.streams import open_hands_of, seated_in
 from replay.sessions.amounts import bounded, chips_written
-from replay.sessions.state import SessionState, alias_group, append_entry, in_books, open_state
+from replay.sessions.state import (
+    Place,
+    SessionState,
+    alias_group,
+    append_entry,
+    in_books,
+    open_state,
+)
 
 
 def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
@@ -128,7 +135,7 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
 
 
 def within_table(ledger: Any, session: str, state: SessionState, chips: int, where: str,
-                  *, replacing: int | None = None) -> None:
+                 *, replacing: int | None = None, place: Place | None = None) -> None:
     """Refuse a cash-out of ``chips`` beyond the chips still on the table: the session's
     buy-ins less its cash-outs so far (but ``replacing``, the chips of the cash-out an
     amendment replaces, counted back onto the table) and less the rake its hands' pots paid
@@ -137,14 +144,15 @@ def within_table(ledger: Any, session: str, state: SessionState, chips: int, whe
     while the buy-ins do not account for every chip (a hand seating a player who has none:
     his chips came from outside these books). ``where`` is the command as typed, with the amount
     (``"cashout fri Ann 199"``, ``"entry amend fri 4 (cash-out of Ann): 199 chips"``), which
-    the refusal names.
+    the refusal names; ``place``: a file's correction (its rake of the hands before it).
 
     Raises:
         LedgerError: one line naming ``where``, the chips left on the table, the buy-ins,
             cash-outs and rake, and what to record instead.
     """
     bought, out, rake = _table_sums(ledger, session, state, out_back=replacing or 0,
-                                    raked=chips > 0)  # a cash-out of nothing takes no rake
+                                    raked=chips > 0,  # a cash-out of nothing takes no rake
+                                    place=place)
     left = bought - out - rake
     if chips <= left:
         return
@@ -164,21 +172,22 @@ def within_table(ledger: Any, session: str, state: SessionState, chips: int, whe
         "entries)")
 
 
-def cash_outs_covered(ledger: Any, session: str, state: SessionState, fewer: int, where: str
-                       ) -> None:
+def cash_outs_covered(ledger: Any, session: str, state: SessionState, fewer: int, where: str,
+                      *, place: Place | None = None) -> None:
     """Refuse a buy-in retracted or lowered by ``fewer`` chips that would leave the session's
     cash-outs and the rake its hands' pots paid the table (:func:`replay.rake_taken.
     rake_taken`) above its buy-ins: the table would have paid out chips that never came in
     (no hand makes chips, table stakes, RULES.md §1.1; the bound of :func:`within_table`,
     seen from the buy-ins). Not checked while a hand seats a player who has no buy-in (his
     chips came from outside these books, as for ``cashout``). ``where`` is the command as
-    typed, with the amount (``"entry retract fri 2 (buy-in of Ann, 100 chips)"``).
+    typed, with the amount (``"entry retract fri 2 (buy-in of Ann, 100 chips)"``);
+    ``place``: a file's correction (its rake of the hands before it).
 
     Raises:
         LedgerError: one line naming ``where``, the buy-ins it would leave, the cash-outs and
             the rake, and what to record instead.
     """
-    bought, out, rake = _table_sums(ledger, session, state, in_back=fewer)
+    bought, out, rake = _table_sums(ledger, session, state, in_back=fewer, place=place)
     if out + rake <= bought or chips_from_outside(ledger, session, state.bought):
         return
     raked = f" and {rake} taken as rake ({out + rake} in all)" if rake else ""
@@ -190,16 +199,18 @@ def cash_outs_covered(ledger: Any, session: str, state: SessionState, fewer: int
 
 
 def _table_sums(ledger: Any, session: str, state: SessionState, *, in_back: int = 0,
-                out_back: int = 0, raked: bool = True) -> tuple[int, int, int]:
+                out_back: int = 0, raked: bool = True, place: Place | None = None
+                ) -> tuple[int, int, int]:
     """``(bought, cashed out, raked)``: the chips of ``session``'s buy-ins (less ``in_back``,
     a buy-in retracted or lowered), of its cash-outs (less ``out_back``, the cash-out an
     amendment replaces) and of the rake its hands' pots paid the table
-    (:func:`replay.rake_taken.rake_taken`), whose sum the table never pays out beyond the
-    buy-ins (RULES.md §1.1); the rake is not read (0) unless ``raked``."""
+    (:func:`replay.rake_taken.rake_taken`; a file row's ``place``: of the hands before it),
+    whose sum the table never pays out beyond the buy-ins (RULES.md §1.1); the rake is not
+    read (0) unless ``raked``."""
     from replay.rake_taken import rake_taken
 
-    return (sum(state.chips_in.values()) - in_back, state.chips_out - out_back,
-            rake_taken(ledger, session) if raked else 0)
+    rake = 0 if not raked else rake_taken(ledger, session) if place is None else place.rake
+    return sum(state.chips_in.values()) - in_back, state.chips_out - out_back, rake
 
 
 def chips_from_outside(ledger: Any, session: str, bought: set[str]) -> bool:

@@ -51,13 +51,30 @@ class SessionState:
         return format_money(minor, self.decimals, self.currency)
 
 
-def session_state(ledger: Any, name: str) -> SessionState:
-    """The :class:`SessionState` of session ``name`` (not opened when it has no stream)."""
+@dataclass(frozen=True)
+class Place:
+    """Where a book entry's correction read from a file stands in the ledger, for
+    :func:`replay.sessions.amending.check_correction`: ``words`` name it in a refusal (``its
+    entry_corrected at seq 6 amends entry 4``), ``position`` is its ledger position (the
+    hands stored before it are those a command would have seen), ``rake`` the chips the pots
+    of those hands paid the table (:func:`replay.rake_taken.rake_by_hand`)."""
+
+    words: str
+    position: int
+    rake: int
+
+
+def session_state(ledger: Any, name: str, *, before: int | None = None) -> SessionState:
+    """The :class:`SessionState` of session ``name`` (not opened when it has no stream);
+    ``before``: of its rows before that seq only (the books as a row at ``before`` found
+    them, its amendments before it applied)."""
     state = SessionState()
     try:
         rows = ledger.read(f"session:{name}")
     except NotFound:
         return state
+    if before is not None:
+        rows = [r for r in rows if r.seq < before]
     fixes = {r.event.seq: r.event.replacement for r in rows if r.type == "entry_corrected"}
     for row in rows:
         e = row.event
