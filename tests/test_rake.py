@@ -107,11 +107,15 @@ def test_a_real_over_payment_stays_a_payout() -> None:
 
 def test_a_files_rake_stays_counted_beside_a_short_payout() -> None:
     """Paid 30 with a rake of 1: the 12 pot less the rake and the 20 returned are 31, so the
-    rake is counted (its finding: 31 of 32) and the payout is 1 short of 31; paid 12, the
+    rake is counted (its finding: 30 paid of 32, less the payout's 1 short: 1) and the
+    payout is 1 short of 31; paid 12, the
     whole pot with the uncalled bet left out, leaves the rake no room: the bet is the one
     finding, as before."""
     r = replayed("winnings = [30, 0, 0]\nrake = 1\n")
     assert [(d.kind, d.player, d.recorded, d.recomputed) for d in r.discrepancies] == [
-        ("rake", "p1", 31, 32), ("payout", "p1", 30, 31)]
+        ("rake", "p1", 30, 32), ("payout", "p1", 30, 31)]
+    from ledger.audit.rake_count import counted_rake
+
+    assert counted_rake(r.discrepancies) == 1
     r = replayed("winnings = [12, 0, 0]\nrake = 1\n")
     assert kinds(r) == [("uncalled", "p1", -20)]
