@@ -173,9 +173,15 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     notes.extend(_unplayed_notes(status, result.carried))
     if corrected:
         notes.append("corrected")
+    due = None
+    if status == "complete" and (rake or "rake" in (source := started.source or {})
+                                 or "site_rake" in source):
+        from replay.rake import rules_due
+
+        due = rules_due(state, result, started)
     return HandReplay(started.hand, session or started.session, started.game, result,
                       recorded, tuple(discrepancies), (*result.notes, *notes), corrected, rake,
-                      started.unit.decimals, started.unit.money())
+                      started.unit.decimals, started.unit.money(), due)
 
 
 def _unplayed_notes(status: str, carried: int) -> list[str]:

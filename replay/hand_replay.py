@@ -26,7 +26,10 @@ class HandReplay:
     unknown; so too a file's rake of the whole pot with no payouts (an import refuses any
     other rake without them). ``decimals``: those of the hand's unit (2: a file in dollars and
     cents, whose chips are cents; FORMATS.md §1); ``unit``: that unit whole, ``(minor units a
-    chip is worth, currency, decimals)``, what a chip of a hand of no session is worth."""
+    chip is worth, currency, decimals)``, what a chip of a hand of no session is worth.
+    ``due``: the rules' awards and returns once the rake the hand records (at the table or in
+    its file) is taken, ``{player: chips}`` (:func:`replay.rake.rules_due`), None when it
+    records none or they cannot be so awarded: the rules' result is then the whole pots'."""
 
     hand: str
     session: str | None
@@ -39,17 +42,20 @@ class HandReplay:
     rake: int | None = None
     decimals: int = 0
     unit: tuple[int, str | None, int] = (1, None, 0)
+    due: dict[str, int] | None = None
 
     def __init__(self, hand: str, session: str | None, game: str, result: HandResult,
                  recorded: dict[str, int] | None, discrepancies: tuple[Discrepancy, ...],
                  notes: tuple[str, ...], corrected: bool = False, rake: int | None = None,
-                 decimals: int = 0, unit: tuple[int, str | None, int] = (1, None, 0)) -> None:
+                 decimals: int = 0, unit: tuple[int, str | None, int] = (1, None, 0),
+                 due: dict[str, int] | None = None) -> None:
         # the fields above, written as the generated __init__ would (one made per replayed
         # hand: the frozen dataclass's own sets each through object.__setattr__, twice the
         # time); a new field goes here too
         self.__dict__.update(hand=hand, session=session, game=game, result=result,
                              recorded=recorded, discrepancies=discrepancies, notes=notes,
-                             corrected=corrected, rake=rake, decimals=decimals, unit=unit)
+                             corrected=corrected, rake=rake, decimals=decimals, unit=unit,
+                             due=due)
 
     @property
     def net(self) -> dict[str, int]:
@@ -58,10 +64,14 @@ class HandReplay:
         is reported as discrepancies); an unverifiable hand with no payouts nets only its
         returned chips. A hand still in progress (``open``) has nobody paid yet: each player's
         net is minus what he put in so far (README, "Net has one meaning everywhere"), the
-        rules' result of its pots counts once it ends."""
+        rules' result of its pots counts once it ends. A hand that records a rake: the rules'
+        result once it is taken (:attr:`due`)."""
         r = self.result
         if r.status == "open":
             return {p: -r.contributions[p] for p in r.players}
+        if self.due is not None:
+            due, put_in = self.due, r.contributions
+            return {p: due[p] - put_in[p] for p in r.players}
         if r.verifiable or self.recorded is None:
             return dict(r.net)
         return {p: self.recorded.get(p, 0) - r.contributions[p] for p in r.players}

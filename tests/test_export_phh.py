@@ -27,6 +27,19 @@ def _events(db: str) -> list[tuple]:
     return out
 
 
+def _one_payout_a_player(rows: list[tuple]) -> tuple[list[tuple], dict[str, dict]]:
+    """``rows`` (:func:`_events`) as PHH can say them: the events but the payouts, in order
+    (without seqs), and the chips each hand paid each player."""
+    events, paid = [], {}
+    for hand, _, kind, event in rows:
+        if kind == "recorded_payout":
+            mine = paid.setdefault(hand, {})
+            mine[event["player"]] = mine.get(event["player"], 0) + event["amount"]
+        else:
+            events.append((hand, kind, event))
+    return events, paid
+
+
 def test_phh_export_round_trips_every_real_hand(tmp_path) -> None:  # noqa: ANN001
     runner = CliRunner()
     first, second = str(tmp_path / "a.duckdb"), str(tmp_path / "b.duckdb")
@@ -37,7 +50,17 @@ def test_phh_export_round_trips_every_real_hand(tmp_path) -> None:  # noqa: ANN0
     assert runner.invoke(cli, ["--db", first, "export", "--format", "phh", "-o",
                                str(dump)]).exit_code == 0
     assert runner.invoke(cli, ["--db", second, "import", str(dump)]).exit_code == 0
-    assert _events(first) == _events(second)
+    # the same events, but for the six HandHQ PokerStars hands whose winnings leave out the
+    # uncalled bet, which the import returned apart: PHH pays a player one amount, so they
+    # come back in its shape, the bet and the pot one payout, the same chips (phh_form.py)
+    mine, theirs = _events(first), _events(second)
+    assert _one_payout_a_player(mine) == _one_payout_a_player(theirs)
+    by_hand: dict[str, list[list[tuple]]] = {}
+    for k, rows in enumerate((mine, theirs)):
+        for row in rows:
+            by_hand.setdefault(row[0], [[], []])[k].append(row)
+    differ = sorted(h for h, (a, b) in by_hand.items() if a != b)
+    assert len(differ) == 6 and all(h.startswith("PokerStars-599378") for h in differ)
     assert len({row[0] for row in _events(first)}) == 130
 
     exported = read_phh(dump).check()

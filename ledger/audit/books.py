@@ -40,6 +40,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
+from ledger.audit.rake_count import counted_rake
 from ledger.model.money import format_money
 from ledger.model.platform import from_platform
 
@@ -588,7 +589,7 @@ def _hand(book: SessionBook, h: HandFacts) -> None:
     starts = book.starts if book.followed else None
     paid, put_in, hand, ord_ = h.paid, h.contributions, h.hand, h.ord
     if h.payouts:  # most hands: none
-        book.rake += sum(f.recomputed - f.recorded for f in h.payouts if f.kind == "rake")
+        book.rake += counted_rake(h.payouts)
     # What the table did (the payouts; the rules when nothing was recorded): the balances
     # follow the chips, the audit says where the rules differ, a correction moves both.
     nets = h.net if paid is None else {p: paid.get(p, 0) - put_in.get(p, 0) for p in h.starting}

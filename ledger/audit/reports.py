@@ -215,12 +215,16 @@ def rake_taken(con: Any, session: str | None) -> list[dict[str, Any]]:
     up, README "net has one meaning"). It is what the replay names a ``rake``
     (replay/rake.py): the payouts short of the pots by a rake recorded at the table (``act
     HAND "rake AMOUNT"``) or in the hand's file (PHH's ``rake``, FORMATS.md §1; a site's
-    summary; an uncalled bet the site left out beside it is no rake)."""
+    summary; an uncalled bet the site left out beside it is no rake), counted as
+    :func:`ledger.audit.rake_count.counted_rake` counts it (payouts wrong beside the rake
+    are no part of it)."""
     keys = ("session", "chips", "hands", "chip_value_minor", "decimals", "currency")
     rows = con.execute(
-        "WITH r AS (SELECT d.session, d.hand_id, sum(d.recomputed - d.recorded) AS chips,"
+        "WITH r AS (SELECT d.session, d.hand_id, sum(CASE d.kind WHEN 'rake' THEN"
+        " d.recomputed - d.recorded ELSE d.recorded - d.recomputed END) AS chips,"
         " min(h.ord) AS ord FROM discrepancies d JOIN hands h USING (hand_id)"
-        " WHERE d.kind = 'rake' AND ($1 IS NULL OR d.session = $1) GROUP BY ALL),"
+        " WHERE d.kind IN ('rake', 'payout') AND ($1 IS NULL OR d.session = $1) GROUP BY ALL"
+        " HAVING bool_or(d.kind = 'rake')),"
         " u AS (SELECT r.*, h.chip_value_minor AS v, h.decimals AS places, h.currency AS cur"
         " FROM r LEFT JOIN hands h ON h.hand_id = r.hand_id AND r.session IS NULL)"
         " SELECT u.session, sum(u.chips), count(DISTINCT u.hand_id),"

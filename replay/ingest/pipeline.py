@@ -51,6 +51,7 @@ from replay.ingest.amendment_rules import check_amendments
 from replay.ingest.faults import hand_faults
 from replay.ingest.registry import find_importer, formats, not_text
 from replay.ingest.signatures import Signatures
+from replay.ingest.stacks import told_stacks
 from replay.ingest.writing import States, write_file
 from replay.progress import Progress, silent
 
@@ -745,7 +746,8 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
         found, settled = hand_faults(events, state, file=read.file,
                                      line=getattr(item, "line", None),
                                      rake_line=getattr(item, "rake_line", None),
-                                     check_paid=hand not in warned)
+                                     check_paid=hand not in warned,
+                                     finishing=told_stacks(item))
         if found is not None:
             errors.append(found)
             if not isinstance(found, StoredFinding):  # a warning keeps the hand

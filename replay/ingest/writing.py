@@ -316,9 +316,10 @@ def _refusals(errors: Sequence[LedgerError]) -> list[LedgerError]:
 def warning_line(finding: StoredFinding) -> str:
     """The one line of a finding about a stored hand (the CLI puts ``warning:`` before it):
     ``<file>:<line>: hand <id>: <finding> (stored; the audit reports it)``, the file as its
-    path was given (FORMATS.md §2)."""
+    path was given (FORMATS.md §2); ``(stored as its winnings pay it)`` for finishing stacks
+    the audit does not see (:class:`ledger.model.errors.StacksNotLeft`)."""
     where = f"{finding.file}:{finding.line}" if finding.line is not None else f"{finding.file}"
-    return f"{where}: hand {finding.hand}: {finding.message} (stored; the audit reports it)"
+    return f"{where}: hand {finding.hand}: {finding.message} ({finding.stored})"
 
 
 def game_line(errors: Sequence[LedgerError], clash: LedgerError) -> str:

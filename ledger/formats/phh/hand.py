@@ -113,6 +113,7 @@ def build_hand(raw: RawHand) -> PhhHand:
         forced=forced_bets(stakes, seats), actions=actions, payouts=payouts,
         finishing_stacks=finishing, expected=expected, source_key=source_key,
         rake_line=raw.keys.get("rake") if "rake" in table else None,
+        exported="_hand_id" in table,
     )
 
 
