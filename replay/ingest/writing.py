@@ -293,7 +293,24 @@ class FileWriter:
             from ledger.store.streams import head_position
 
             self.tables.finish(head_position(self.ledger))
+        if not self.game:  # a log's book is the site's: its own checks (FORMATS.md §2)
+            self._as_commands(name)
         return part
+
+    def _as_commands(self, name: str) -> None:
+        """Refuse the file when a buy-in, cash-out or payment it wrote is one its command
+        refuses at its place (:mod:`replay.ingest.book_rules`).
+
+        Raises:
+            LedgerError: naming the file (``name``), the row's line, the session and why;
+                the caller's transaction rolls back: nothing is written.
+        """
+        from replay.ingest.book_rules import first_refused_entry
+
+        refused = first_refused_entry(self.ledger, self.stored)
+        if refused is not None:
+            raise LedgerError(refused.message, file=name,
+                              line=self.lines.get(refused.position), session=refused.session)
 
 
 def _books_refused_line(books: Sequence[Batch], name: str) -> LedgerError:
