@@ -205,14 +205,16 @@ class _Owed:
         from replay.projections import catch_up
 
         if self._nets is None:
-            try:
-                catch_up(self._ledger)
-                self._nets = session_nets(self._ledger.connection, self._sessions)
-            except LedgerError:  # a hand the rules refuse: settle cannot say anywhere
-                self._nets, self._says = {}, dict.fromkeys(self._sessions, False)
             self._last = dict(self._ledger.query(
                 "SELECT session, max(position) FROM events WHERE seq = 1 AND hand_id IS NOT"
                 " NULL AND list_contains($1, session) GROUP BY session", [self._sessions]))
+            self._nets = {}
+            if self._last:  # no hand in them: no net to settle (within_owed)
+                try:
+                    catch_up(self._ledger)
+                    self._nets = session_nets(self._ledger.connection, self._sessions)
+                except LedgerError:  # a hand the rules refuse: settle cannot say anywhere
+                    self._says = dict.fromkeys(self._sessions, False)
         return self._nets
 
     def _can_say(self, session: str) -> bool:
