@@ -138,7 +138,7 @@ def _check(reads: Any, owed: _Owed, session: str, state: Any, position: int, e: 
             new_player(reads, session, state, e.player, said)
         bounded(state, said, e.chips)
         buy_in_kind(session, state, e.player, e.chips, e.kind, said,
-                    fix="its kind is buy_in")
+                    fix="make its kind buy_in")
     elif e.type == "cash_out":
         check_name(e.player)
         away = not_at_table(session, state, e.player, e.chips)
