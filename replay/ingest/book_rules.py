@@ -53,11 +53,13 @@ class Refusal(NamedTuple):
     message: str
 
 
-def first_refused_entry(ledger: Any, since: int) -> Refusal | None:
+def first_refused_entry(ledger: Any, since: int, *, short: bool = False) -> Refusal | None:
     """The first buy-in, cash-out or payment stored after ledger position ``since`` (an
     import's rows, inside its transaction) that its command would have refused at its place
-    (module doc), or None. The book rows of their sessions are read in one query; the
-    derived tables are caught up only when a payment is bounded by what is owed."""
+    (module doc), or None. ``short``: hands of the file were refused, so the books lack them
+    and settle's reckoning cannot say what a payer still owes: its payments are bounded by
+    his buy-ins instead. The book rows of their sessions are read in one query; the derived
+    tables are caught up only when a payment is bounded by what is owed."""
     sessions = [s for (s,) in ledger.query(
         "SELECT DISTINCT session FROM events WHERE position > $1 AND type IN ('buy_in',"
         " 'cash_out', 'payment') AND session IS NOT NULL AND stream = 'session:' || session"
@@ -67,7 +69,7 @@ def first_refused_entry(ledger: Any, since: int) -> Refusal | None:
     rows = ledger.query(
         "SELECT session, position, seq, type, payload FROM events WHERE list_contains($1,"
         " session) AND stream = 'session:' || session ORDER BY session, seq", [sessions])
-    reads, owed = _Reads(ledger), _Owed(ledger, sessions)
+    reads, owed = _Reads(ledger), _Owed(ledger, sessions, short=short)
     found = []
     for session, group in itertools.groupby(rows, key=lambda r: r[0]):
         refused = _first_in(reads, owed, session, list(group), since)
@@ -194,11 +196,11 @@ class _Owed:
     and, asked only when the rules part on it, whether settle can say (a hand in play, nets
     that do not sum to zero: :func:`ledger.audit.reports.settlement` refuses)."""
 
-    def __init__(self, ledger: Any, sessions: list[str]) -> None:
+    def __init__(self, ledger: Any, sessions: list[str], *, short: bool = False) -> None:
         self._ledger, self._sessions = ledger, sessions
         self._nets: dict[str, list[dict[str, Any]]] | None = None
         self._last: dict[str, int] = {}
-        self._says: dict[str, bool] = {}
+        self._says: dict[str, bool] = dict.fromkeys(sessions, False) if short else {}
 
     def _load(self) -> dict[str, list[dict[str, Any]]]:
         from ledger.audit.reports import session_nets
@@ -209,7 +211,7 @@ class _Owed:
                 "SELECT session, max(position) FROM events WHERE seq = 1 AND hand_id IS NOT"
                 " NULL AND list_contains($1, session) GROUP BY session", [self._sessions]))
             self._nets = {}
-            if self._last:  # no hand in them: no net to settle (within_owed)
+            if self._last and not self._says:  # no hand: no net to settle (within_owed)
                 try:
                     catch_up(self._ledger)
                     self._nets = session_nets(self._ledger.connection, self._sessions)

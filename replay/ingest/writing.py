@@ -297,12 +297,13 @@ class FileWriter:
 
             self.tables.finish(head_position(self.ledger))
         if not self.game:  # a log's book is the site's: its own checks (FORMATS.md §2)
-            self._as_commands(name)
+            self._as_commands(name, short=bool(_refusals(errors)))
         return part
 
-    def _as_commands(self, name: str) -> None:
+    def _as_commands(self, name: str, *, short: bool) -> None:
         """Refuse the file when a buy-in, cash-out or payment it wrote is one its command
-        refuses at its place (:mod:`replay.ingest.book_rules`).
+        refuses at its place (:mod:`replay.ingest.book_rules`; ``short``: hands of the file
+        were refused, and the books lack them).
 
         Raises:
             LedgerError: naming the file (``name``), the row's line, the session and why;
@@ -310,7 +311,7 @@ class FileWriter:
         """
         from replay.ingest.book_rules import first_refused_entry
 
-        refused = first_refused_entry(self.ledger, self.stored)
+        refused = first_refused_entry(self.ledger, self.stored, short=short)
         if refused is not None:
             raise LedgerError(refused.message, file=name,
                               line=self.lines.get(refused.position), session=refused.session)
