@@ -70,18 +70,25 @@ def first_refused_entry(ledger: Any, since: int, *, short: bool = False) -> Refu
         "SELECT session, position, seq, type, payload FROM events WHERE list_contains($1,"
         " session) AND stream = 'session:' || session ORDER BY session, seq", [sessions])
     reads, owed = _Reads(ledger), _Owed(ledger, sessions, short=short)
+    seated: dict[str, set[str]] = {s: set() for s in sessions}
+    for session, player in ledger.query(  # seated_in of each session, in one query
+            "SELECT DISTINCT session, UNNEST(CAST(json_extract_string(payload,"
+            " '$.seats[*].player') AS VARCHAR[])) FROM events WHERE type = 'hand_started'"
+            " AND list_contains($1, session)", [sessions]):
+        seated[session].add(player)
     found = []
     for session, group in itertools.groupby(rows, key=lambda r: r[0]):
-        refused = _first_in(reads, owed, session, list(group), since)
+        refused = _first_in(reads, owed, session, list(group), since, seated[session])
         if refused is not None:
             found.append(refused)
     return min(found, default=None)
 
 
 def _first_in(reads: Any, owed: _Owed, session: str, rows: list[tuple[Any, ...]],
-              since: int) -> Refusal | None:
+              since: int, seated: set[str]) -> Refusal | None:
     """The first row of ``session`` stored after ``since`` refused, of its stream's
-    ``(session, position, seq, type, payload)`` ``rows`` by seq, or None."""
+    ``(session, position, seq, type, payload)`` ``rows`` by seq, or None; ``seated``: the
+    players of its hands."""
     from replay.sessions.state import SessionState, fold_row, fold_rows
 
     state, folded = SessionState(), []
@@ -90,7 +97,7 @@ def _first_in(reads: Any, owed: _Owed, session: str, rows: list[tuple[Any, ...]]
         if position > since and kind in ENTRIES:
             said = _said(e, seq, state)
             try:
-                _check(reads, owed, session, state, position, e, said)
+                _check(reads, owed, session, state, position, e, said, seated)
             except LedgerError as exc:
                 return Refusal(position, session, _in_file(exc.message, said))
         folded.append((seq, e))
@@ -122,7 +129,7 @@ def _in_file(message: str, said: str) -> str:
 
 
 def _check(reads: Any, owed: _Owed, session: str, state: Any, position: int, e: Any,
-           said: str) -> None:
+           said: str, seated: set[str]) -> None:
     """Refuse the book row ``e`` at ``position`` as its command would, ``state`` being its
     session's books before it.
 
@@ -136,8 +143,8 @@ def _check(reads: Any, owed: _Owed, session: str, state: Any, position: int, e: 
         raise no_session(session, [])
     if e.type == "buy_in":
         check_name(e.player)
-        if e.player not in in_books(reads, session, state):
-            new_player(reads, session, state, e.player, said)
+        if e.player not in in_books(reads, session, state, seated=seated):
+            new_player(reads, session, state, e.player, said, seated=seated)
         bounded(state, said, e.chips)
         buy_in_kind(session, state, e.player, e.chips, e.kind, said,
                     fix="make its kind buy_in")
@@ -147,11 +154,11 @@ def _check(reads: Any, owed: _Owed, session: str, state: Any, position: int, e: 
         if away is not None:
             raise away
     else:
-        _check_payment(reads, owed, session, state, position, e, said)
+        _check_payment(reads, owed, session, state, position, e, said, seated)
 
 
 def _check_payment(reads: Any, owed: _Owed, session: str, state: Any, position: int, e: Any,
-                   said: str) -> None:
+                   said: str, seated: set[str]) -> None:
     """Refuse the payment ``e`` as ``pay`` would (:func:`_check`)."""
     from replay.sessions.payments import not_in_books, within_buy_ins
     from replay.sessions.state import in_books
@@ -161,7 +168,7 @@ def _check_payment(reads: Any, owed: _Owed, session: str, state: Any, position: 
             check_name(who)
     if e.payer == e.payee:
         raise MalformedInput("a payment needs two different players")
-    known = in_books(reads, session, state)
+    known = in_books(reads, session, state, seated=seated)
     for who in (e.payer, e.payee):
         if who is not None and who not in known:
             raise not_in_books(who, session, known)

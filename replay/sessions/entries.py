@@ -51,18 +51,19 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     return event, append_entry(ledger, session, event, state)
 
 
-def new_player(ledger: Any, session: str, state: SessionState, player: str, where: str
-               ) -> None:
+def new_player(ledger: Any, session: str, state: SessionState, player: str, where: str, *,
+               seated: set[str] | None = None) -> None:
     """Refuse ``player``, first named in ``session``'s books by a buy-in (``where``: the
     command as typed up to the amount, or a file's row), whose name prints like a player's
     of its books or, not being one of the ledger's players, like one of theirs (another
     case, another encoding of its letters), or that the action notation reads as something
-    else (:func:`ledger.model.names.check_seat_name`).
+    else (:func:`ledger.model.names.check_seat_name`). ``seated``: the players of the
+    session's hands, read already (:func:`replay.sessions.state.in_books`).
 
     Raises:
         MalformedInput: naming ``where``, both names and the one likely meant.
     """
-    books = in_books(ledger, session, state)
+    books = in_books(ledger, session, state, seated=seated)
     same = look_alikes(player, books)
     said = f"{session}'s books"
     if not same:  # a player of the series, back in a new session under another case

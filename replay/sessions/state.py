@@ -195,10 +195,13 @@ def alias_group(ledger: Any, name: str) -> set[str]:
     return group
 
 
-def in_books(ledger: Any, session: str, state: SessionState) -> set[str]:
+def in_books(ledger: Any, session: str, state: SessionState, *,
+             seated: set[str] | None = None) -> set[str]:
     """The names in ``session``'s books: who bought in, cashed out, paid or was paid there or
-    sat in one of its hands, and every alias of them (``player alias``)."""
-    known = {*state.chips_in, *state.cashed, *seated_in(ledger, session)}
+    sat in one of its hands (``seated``: those, read already), and every alias of them
+    (``player alias``)."""
+    known = {*state.chips_in, *state.cashed,
+             *(seated_in(ledger, session) if seated is None else seated)}
     known.update(p for pair in state.payments for p in pair[:2] if p is not None)
     pairs = alias_pairs(ledger)
     for _ in range(2):  # an alias of an alias
