@@ -336,7 +336,7 @@ PAID = (_row(4, {"type": "payment", "payer": "Ann", "payee": None, "amount_minor
                  "more_than_owed": True})
         + _row(5, {"type": "entry_corrected", "seq": 4, "reason": "typo", "by": "host",
                    "replacement": {"type": "payment", "payer": "Ann", "payee": None,
-                                   "amount_minor": 4}}))
+                                   "amount_minor": 4, "more_than_owed": True}}))
 SETTLED = ("error: {}:4, session zz: its {} after the session was closed (entry 3): its books "
            "were settled up at the close; nothing of the file was written; --closed records it "
            "anyway\n")

@@ -54,9 +54,6 @@ class Beyond(NamedTuple):
                 f"cashed out yet there ({self.bought} bought in, {self.out} cashed out{raked}),"
                 " and no hand makes chips; nothing of the file was written (a cash-out "
                 "counted wrong is corrected in the file)")
-        if wrong is not None and wrong.position == self.position:
-            said = (f"its cash_out at seq {self.seq} cashes out {who} ({self.chips} chips, the "
-                    f"hands left {wrong.left}), but")
         if self.gone is not None:
             return (
                 f"{said} none of them are at the table there: {who} cashed out {self.gone[0]} "
