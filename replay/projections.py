@@ -90,7 +90,8 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
                 yield done.rows
 
     with ledger.memory_capped():
-        write_results_rows(con, rows(), hands=None, in_memory=ledger.read_only)
+        write_results_rows(con, rows(), hands=None, in_memory=ledger.read_only,
+                           nested=ledger.in_transaction)
     series, findings = audit.finish()
     with ledger.memory_capped():  # its digest and names scan every derived row and hand
         refresh(ledger, series, findings, top)

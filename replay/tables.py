@@ -120,13 +120,14 @@ def write_results(con: Any, replays: Iterable[tuple[int, HandReplay]], *, full: 
 
 
 def write_results_rows(con: Any, rows: Iterable[dict[str, list[tuple[Any, ...]]]], *,
-                       hands: list[str] | None, in_memory: bool = False) -> int:
+                       hands: list[str] | None, in_memory: bool = False,
+                       nested: bool = False) -> int:
     """Write hands' rows (:func:`rows_for`) into the derived tables in one transaction: all
     tables made again when ``hands`` is None (dropped first: a ledger whose tables an older
     version built gets them in today's shape), else only those hands' rows replaced. ``rows`` is
     consumed as it comes (a stream of a million hands never sits in memory) and goes in by
-    chunks (:func:`append_rows`). ``in_memory``: as :func:`write_tables`. Returns the number
-    of hands written.
+    chunks (:func:`append_rows`). ``in_memory``, ``nested``: as :func:`write_tables`.
+    Returns the number of hands written.
 
     Raises:
         Whatever iterating ``rows`` raises; nothing is written then (rolled back).
@@ -137,31 +138,36 @@ def write_results_rows(con: Any, rows: Iterable[dict[str, list[tuple[Any, ...]]]
         def fill(con: Any, checkpoint: Callable[[], None]) -> None:
             count[0] = append_rows(con, rows, flushed=checkpoint)
 
-        write_tables(con, fill, in_memory=in_memory)
+        write_tables(con, fill, in_memory=in_memory, nested=nested)
         return count[0]
-    con.execute("BEGIN TRANSACTION")
+    if not nested:
+        con.execute("BEGIN TRANSACTION")
     try:
         create_tables(con)
         for table in _TABLES:
             if hands:
                 con.execute(f"DELETE FROM {table} WHERE hand_id IN (SELECT UNNEST(?))", [hands])
         written = append_rows(con, rows)
-        con.execute("COMMIT")
+        if not nested:
+            con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        if not nested:
+            con.execute("ROLLBACK")
         raise
     return written
 
 
 def write_tables(con: Any, fill: Callable[[Any, Callable[[], None]], None], *,
-                 in_memory: bool = False) -> None:
+                 in_memory: bool = False, nested: bool = False) -> None:
     """Make every derived table again (dropped first: a ledger whose tables an older version
     built gets them in today's shape) and let ``fill(con, checkpoint)`` insert their rows, in
     one transaction. ``in_memory``: the tables are a read's, in memory, which nothing keeps
     (:meth:`ledger.store.store.Ledger.overlay`): then there is no transaction, and each
     ``checkpoint()`` that ``fill`` calls between batches of rows has DuckDB checkpoint what is
     in, which compresses it in memory (a million hands' tables take about a fifth of their
-    uncompressed size); otherwise ``checkpoint()`` does nothing.
+    uncompressed size); otherwise ``checkpoint()`` does nothing. ``nested``: inside the
+    caller's transaction (:attr:`ledger.store.store.Ledger.in_transaction`: an import's
+    check), which commits or rolls back these rows with its own.
 
     Raises:
         Whatever ``fill`` raises; nothing is written then (rolled back; tables in memory are
@@ -174,15 +180,18 @@ def write_tables(con: Any, fill: Callable[[Any, Callable[[], None]], None], *,
         fill(con, lambda: con.execute("CHECKPOINT"))
         con.execute("CHECKPOINT")
         return
-    con.execute("BEGIN TRANSACTION")
+    if not nested:
+        con.execute("BEGIN TRANSACTION")
     try:
         for table in _TABLES:  # made again, in today's shape (tables of an older one included)
             con.execute(f"DROP TABLE IF EXISTS {table}")
         create_tables(con)
         fill(con, _nothing)
-        con.execute("COMMIT")
+        if not nested:
+            con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        if not nested:
+            con.execute("ROLLBACK")
         raise
 
 

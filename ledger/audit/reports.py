@@ -8,7 +8,7 @@ application catches them up first). Every DuckDB error is translated into ``Ledg
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -380,6 +380,22 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
     found = fewest_transfers({**nets, HOUSE: owed_house})
     return sorted(((None if a == HOUSE else a, None if b == HOUSE else b, n) for a, b, n in found),
                   key=lambda t: (t[0] is None, t[0] or "", t[1] is None, t[1] or "")), books
+
+
+def session_nets(con: Any, sessions: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    """The players' rows of :func:`balances` in money (``session``, ``money=True``) of each
+    of ``sessions``, read in one query: ``{session: [{"player", "net", "hands",
+    "paid_minor", "received_minor"}]}`` (minor units), as :func:`settlement` reckons what
+    each still owes; a session with no player is left out."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for session, player, net, hands, paid, received in con.execute(
+            "SELECT session, player, sum(net_minor), sum(hands), sum(paid_minor),"
+            " sum(received_minor) FROM player_session_results WHERE list_contains($1, session)"
+            " GROUP BY session, player ORDER BY session, player", [list(sessions)]).fetchall():
+        out.setdefault(session, []).append(
+            {"player": player, "net": int(net), "hands": int(hands), "paid_minor": int(paid),
+             "received_minor": int(received)})
+    return out
 
 
 def _signed_money(minor: int, decimals: int, currency: str | None) -> str:

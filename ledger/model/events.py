@@ -525,6 +525,10 @@ class CashOut(_Model):
     chips: int = Field(ge=0, le=MAX_CHIPS, strict=True)
 
 
+def _not_set(value: bool) -> bool:
+    return not value
+
+
 class Payment(_Model):
     """Money paid between players to settle up (or a bounty), in minor units. ``payer`` or
     ``payee`` None is the house: whoever keeps the rake the table took from the pots, owed it
@@ -537,6 +541,11 @@ class Payment(_Model):
     payee: str | None
     amount_minor: int = Field(gt=0, le=MAX_CHIPS, strict=True)
     reason: str | None = None
+    more_than_owed: bool = Field(
+        False, strict=True, exclude_if=_not_set,
+        description="Recorded beyond what its payer still owed (or the house was owed) as "
+        "settle reckoned it then: `pay --more-than-owed`, which an import of the file takes "
+        "as the flag (README \"JSON lines\"). Left out of the event's JSON when false.")
 
     @model_validator(mode="after")
     def _someone_pays_someone(self) -> "Payment":

@@ -319,6 +319,11 @@ class Ledger:
             except duckdb.Error as e:
                 raise self._translate(e) from e
 
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a :meth:`transaction` is open: a write made now joins it."""
+        return self._depth > 0
+
     @contextmanager
     def transaction(self, *, capped: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
         """One transaction on :attr:`connection`: commit on success, roll back on any error.

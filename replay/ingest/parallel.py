@@ -127,6 +127,7 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
     """
     from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
+    from replay.ingest.book_rules import first_refused_entry
     from replay.ingest.entry_amends import first_refused_amendment
     from replay.ingest.pipeline import ImportReport
     from replay.ingest.table_bound import first_beyond_table
@@ -166,6 +167,8 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
             # have DuckDB's threads (they alone are left, with the CPUs all free)
             if tables is not None and tables.hands:
                 tables.finish(head_position(ledger))
+            if first_refused_entry(ledger, stored) is not None:  # likewise
+                raise _Fallback("a book entry its command refuses")
     except (_Fallback, BrokenExecutor):  # a worker died (killed, out of memory): no matter
         return None
     finally:

@@ -201,16 +201,19 @@ class FileWriter:
                 the row does; the caller's transaction rolls back: nothing is written.
         """
         from replay.ingest.entry_amends import first_refused_amendment
-        from replay.ingest.table_bound import first_beyond_table, shown
+        from replay.ingest.table_bound import first_beyond_table, miscounted, shown
 
         refused = first_refused_amendment(self.ledger, self.stored)
         if refused is not None:
             raise LedgerError(refused.message, file=name,
                               line=self.lines.get(refused.position), session=refused.session)
         beyond = first_beyond_table(self.ledger, self.stored)
-        if beyond is not None:
-            raise LedgerError(beyond.message(shown(self.ledger, beyond)), file=name,
-                              line=self.lines.get(beyond.position), session=beyond.session)
+        if beyond is not None:  # the row counted wrong named first, at its line
+            wrong = miscounted(self.ledger, beyond, self.stored)
+            line = self.lines.get(beyond.position)
+            raise LedgerError(beyond.message(shown(self.ledger, beyond), wrong, line),
+                              file=name, line=self.lines.get(wrong.position) if wrong else line,
+                              session=beyond.session)
 
     def _share(self, batch: Batch, position: int, states: States | None) -> None:
         from replay.ingest.derived import hand_share, placed, same_events
@@ -293,7 +296,25 @@ class FileWriter:
             from ledger.store.streams import head_position
 
             self.tables.finish(head_position(self.ledger))
+        if not self.game:  # a log's book is the site's: its own checks (FORMATS.md §2)
+            self._as_commands(name, short=bool(_refusals(errors)))
         return part
+
+    def _as_commands(self, name: str, *, short: bool) -> None:
+        """Refuse the file when a buy-in, cash-out or payment it wrote is one its command
+        refuses at its place (:mod:`replay.ingest.book_rules`; ``short``: hands of the file
+        were refused, and the books lack them).
+
+        Raises:
+            LedgerError: naming the file (``name``), the row's line, the session and why;
+                the caller's transaction rolls back: nothing is written.
+        """
+        from replay.ingest.book_rules import first_refused_entry
+
+        refused = first_refused_entry(self.ledger, self.stored, short=short)
+        if refused is not None:
+            raise LedgerError(refused.message, file=name,
+                              line=self.lines.get(refused.position), session=refused.session)
 
 
 def _books_refused_line(books: Sequence[Batch], name: str) -> LedgerError:
