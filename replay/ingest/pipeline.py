@@ -520,6 +520,10 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             read = importer.read(path, session=stored)
         if stored is not None:
             check_game_unit(ledger, read, stored)
+        elif importer.name == "pokernow":  # some of its hands stored by a cut export
+            from replay.ingest.pnsplit import refuse_split_game
+
+            refuse_split_game(ledger, read)
     if importer.name in ("jsonl", "pokernow"):  # files that carry a session's book
         check_entry_lines(read)  # first: its refusal names the line
     if importer.name == "pokernow":
