@@ -539,6 +539,9 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
 
         read = into_sessions(ledger, read)
         refuse_closed_game(ledger, read, closed=closed)  # no hand into a closed session
+        from replay.ingest.pnsplit import unbought_stacks
+
+        unbought_stacks(ledger, read)  # a cut export's first stacks: warnings
     return _without_stored_entries(ledger, read, closed=closed)
 
 

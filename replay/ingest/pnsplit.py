@@ -1,4 +1,9 @@
-"""A PokerNow game the ledger holds from an export that lacked its oldest rows.
+"""A PokerNow export that lacks its game's oldest rows (FORMATS.md §2: a log grows at its top).
+
+Its first hands seat players with chips no line of the log bought: each is a
+``stack_continuity`` finding of the audit, so each is a ``warning:`` line of the import
+(:func:`unbought_stacks`; README, Formats: PokerNow). And such an export, stored first,
+leaves the ledger unable to know the whole log as the same game (:func:`refuse_split_game`).
 
 A game is known by its oldest row (FORMATS.md §2: the log grows at its top, newest first), or
 by its first hand (:func:`replay.ingest.pipeline.game_session`). An export cut at the bottom
@@ -13,8 +18,59 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.formats.reading import FileRead, HandEvents
-from ledger.model.errors import MalformedInput
+from ledger.formats.reading import FileRead, HandEvents, SessionEntry
+from ledger.model.errors import MalformedInput, StoredFinding
+from ledger.model.events import BuyIn, CashOut, Payment, PlayerAlias, SeatChange
+
+
+def unbought_stacks(ledger: Any, read: FileRead) -> None:
+    """Add to ``read.errors`` (a PokerNow log's) a :class:`StoredFinding` for each player
+    seated with chips in a hand of the log before any line of it seats him or moves his
+    money (a join, a buy-in, a cash-out, a payment) and whom the ledger does not hold in the
+    hand's session already (a hand or a line of the book there): a stack nobody bought, as
+    the audit's ``stack_continuity`` finds it (RULES.md §1.1). The hand is stored as logged;
+    the finding is its ``warning:`` line (FORMATS.md §2)."""
+    names: dict[str, str] = {}
+    named: dict[str | None, set[str]] = {}
+    for item in read.items:
+        if isinstance(item, SessionEntry):
+            event = item.event
+            if isinstance(event, PlayerAlias):
+                names[event.player] = event.alias
+            elif isinstance(event, BuyIn | CashOut | SeatChange | Payment):
+                people = (event.payer, event.payee) if isinstance(event, Payment) else (
+                    event.player,)
+                named.setdefault(item.session, set()).update(p for p in people if p)
+            continue
+        if not isinstance(item, HandEvents):
+            continue
+        started = item.events[0]
+        session = item.session or started.session
+        if session not in named:
+            named[session] = _held_players(ledger, session)
+        seen = named[session]
+        for seat in started.seats:
+            if seat.player not in seen and seat.stack:
+                name = names.get(seat.player)
+                shown = f"{name} ({seat.player})" if name and name != seat.player else seat.player
+                read.errors.append(StoredFinding(
+                    f"{shown} starts with {seat.stack} but has no buy-in: no line of the log "
+                    "seats him before this hand (an export that lacks the game's oldest "
+                    "rows?)", file=read.file, line=item.line, hand=item.hand_id))
+        seen.update(seat.player for seat in started.seats)
+
+
+def _held_players(ledger: Any, session: str | None) -> set[str]:
+    """The players the ledger holds in ``session``: seated in a hand of it, or named by a
+    line of its book (none for no session)."""
+    if session is None:
+        return set()
+    from ledger.store.streams import seated_in
+
+    rows = ledger.query(
+        "SELECT DISTINCT json_extract_string(payload, '$.player') FROM events"
+        " WHERE session = ? AND hand_id IS NULL", [session])
+    return seated_in(ledger, session) | {p for (p,) in rows if p}
 
 
 def refuse_split_game(ledger: Any, read: FileRead) -> None:

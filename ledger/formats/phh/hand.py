@@ -42,7 +42,8 @@ def build_hand(raw: RawHand) -> PhhHand:
     same hand. Such a hand is also known by its place, the file as the path was given and its
     section (``source.file``, ``source.section``): a hand of another content at the place of
     a stored one is that hand edited, which the import refuses
-    (:func:`replay.ingest.writing.FileWriter.add`; FORMATS.md §1).
+    (:func:`replay.ingest.writing.FileWriter.add`; FORMATS.md §1), and by its deal anywhere
+    (:mod:`replay.ingest.samedeal`). Its ``currency`` is stored as its ISO 4217 code.
 
     Raises:
         MalformedInput: a bad field, naming the file, the key's line, the hand when known.

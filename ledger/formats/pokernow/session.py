@@ -28,13 +28,9 @@ class SessionTracker:
         self.players: dict[str, str] = {}
         self.names: dict[str, set[str]] = {}
         self.stacks: dict[str, int] = {}
-        #: Players the log has named so far (a session line, a hand's seat): one seated in a
-        #: hand before any is a stack nobody bought (an export missing its oldest rows).
-        self.seen: set[str] = set()
-        #: Across hands missing from the export: each player's chips before them, and the
-        #: last hand number before them (no session line of him since).
-        self.before_gap: dict[str, int] = {}
-        self.gap_after: int | None = None
+        #: Across hands missing from the export: each player's chips before them and the last
+        #: hand number before them (no session line of him since).
+        self.before_gap: dict[str, tuple[int, int]] = {}
         self.last_number: int | None = None
 
     def error(self, row: Row, message: str, hand: int | None = None) -> None:
@@ -93,28 +89,23 @@ class SessionTracker:
                                                                  self.last_number + 1):
             # hands are missing from the export: the stacks are unknown from here on (a join
             # is no top-up), but one that differs from the last known is still a finding
-            self.before_gap, self.gap_after = dict(self.stacks), self.last_number
+            self.before_gap.update((p, (c, self.last_number)) for p, c in self.stacks.items())
             self.stacks.clear()
         self.last_number = hand.number
         stacks_row = next(r for r in block.body if r.parsed.kind == "stacks")
         for seat in seats:
             known = self.stacks.get(seat.player)
-            if known is None and seat.player not in self.seen and seat.stack:
+            had, after_hand = self.before_gap.pop(seat.player, (None, 0))
+            if known is None and had is not None and had != seat.stack:
                 self.error(stacks_row, f"{self.shown(seat.player)} starts with {seat.stack} but "
-                           "has no buy-in: the log has no line of him before this hand (an "
-                           "export missing its oldest rows?)", hand.number)
-            before = self.before_gap.pop(seat.player, None)
-            if known is None and before is not None and before != seat.stack:
-                self.error(stacks_row, f"{self.shown(seat.player)} starts with {seat.stack} but "
-                           f"had {before} after hand #{self.gap_after} and the session lines "
-                           f"(hands #{self.gap_after + 1 if self.gap_after is not None else '?'}"
-                           f"-#{hand.number - 1} are not in the log)", hand.number)
+                           f"had {had} after hand #{after_hand} and the session lines (hands "
+                           f"#{after_hand + 1}-#{hand.number - 1} are not in the log)",
+                           hand.number)
             if known is not None and known != seat.stack:
                 self.error(stacks_row, f"{self.shown(seat.player)} starts with {seat.stack} but "
                            f"had {known} "
                            "after the previous hand and the session lines", hand.number)
         self.items.append(hand)
-        self.seen.update(seat.player for seat in seats)
         for seat in seats:
             if after is None:
                 self.stacks.pop(seat.player, None)
@@ -125,7 +116,6 @@ class SessionTracker:
         """Append the items of one session line."""
         line = row.parsed
         self.alias(line.refs, row)
-        self.seen.update(pid for pid, _ in line.refs)
         for pid, _ in line.refs:
             self.before_gap.pop(pid, None)
         if line.kind == "ignore":
