@@ -66,10 +66,10 @@ from ledger.model.errors import LedgerError
 #: hand's pots divided in its ``smallest_chip``; 18: a voided hand passes the chips carried
 #: into it on, a hand carries only what its table left unpaid, and the audit names chips
 #: carried beside payouts beyond the pot or by a hand of no session; 19: a currency symbol a
-#: hand was stored with counts as its ISO 4217 code, ``$`` as USD; 20: a hand of no
-#: opened session counts money in its currency's ISO 4217 minor unit whatever its file's
-#: decimals, whole dollars as 100 cents): forces a rebuild.
-DERIVED_VERSION = "20"
+#: hand was stored with counts as its ISO 4217 code, ``$`` as USD; 21: a hand of no opened
+#: session counts money in its currency's ISO 4217 minor unit whatever its file's decimals,
+#: whole dollars as 100 cents): forces a rebuild.
+DERIVED_VERSION = "21"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
