@@ -68,8 +68,10 @@ from ledger.model.errors import LedgerError
 #: carried beside payouts beyond the pot or by a hand of no session; 19: a currency symbol a
 #: hand was stored with counts as its ISO 4217 code, ``$`` as USD; 20: the rules' net of a
 #: hand that records a rake is the rules' result once it is taken, and a ``rake`` finding
-#: beside wrong payouts records what was paid): forces a rebuild.
-DERIVED_VERSION = "20"
+#: beside wrong payouts records what was paid; 21: a hand of no opened session counts money
+#: in its currency's ISO 4217 minor unit whatever its file's decimals, whole dollars as 100
+#: cents): forces a rebuild.
+DERIVED_VERSION = "21"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,

@@ -524,6 +524,10 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             read = importer.read(path, session=stored)
         if stored is not None:
             check_game_unit(ledger, read, stored)
+        elif importer.name == "pokernow":  # some of its hands stored by a cut export
+            from replay.ingest.pnsplit import refuse_split_game
+
+            refuse_split_game(ledger, read)
     if importer.name in ("jsonl", "pokernow"):  # files that carry a session's book
         check_entry_lines(read)  # first: its refusal names the line
     if importer.name == "pokernow":
@@ -539,6 +543,9 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
 
         read = into_sessions(ledger, read)
         refuse_closed_game(ledger, read, closed=closed)  # no hand into a closed session
+        from replay.ingest.pnsplit import unbought_stacks
+
+        unbought_stacks(ledger, read)  # a cut export's first stacks: warnings
     if importer.name == "jsonl":  # an old export's hands in their session's chips
         from replay.ingest.old_units import note_openings
 

@@ -30,6 +30,7 @@ from replay import carry
 from replay.ingest import completing, phh_form
 from replay.ingest.closed import refuse_amending
 from replay.ingest.differences import Difference, event_difference, plain, short
+from replay.ingest.samedeal import drop_same_deals
 
 #: ``{hand id: (the events its check folded, their share of the derived tables pickled, or
 #: None: replayed again)}`` (:func:`replay.ingest.derived.early_share`)
@@ -97,6 +98,9 @@ class FileWriter:
             self.ledger, batches, file_name(self.path.name), upto=self.stored,
             closed=self.closed)
         batches, edited = _drop_edited_places(self.ledger, batches, upto=self.stored)
+        clashes.extend(edited)
+        batches, edited = drop_same_deals(self.ledger, batches, upto=self.stored,
+                                          content_id=_CONTENT_ID, compare=_deal_difference)
         clashes.extend(edited)
         self.errors.extend(errors)
         self.unit_errors.extend(unit_errors)
@@ -786,6 +790,18 @@ def _drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
             f"correction (`handledger correct {old} ...`); other hands need a file of "
             f"another name", hand=b.hand_id, line=line_of(b, differ.event)))
     return out, refused
+
+
+def _deal_difference(b: Batch, stored: Sequence[tuple[int, str]]) -> tuple[str, int | None] | None:
+    """How the id-less PHH hand ``b`` differs from the stored rows ``[(seq, JSON)]`` of a hand
+    it deals as (:mod:`replay.ingest.samedeal`): the text and file line of the first
+    difference (:func:`first_difference`), None when its events are those."""
+    differ = first_difference(b.events or [], stored, phh=phh_form.read_from_phh(b))
+    if differ is None:
+        return None
+    if differ is _STARTS_OTHERWISE and stored:
+        differ = start_difference(b.events[0], stored[0][1])  # type: ignore[index]
+    return differ.text, line_of(b, differ.event)
 
 
 #: Rows a hand's stream may get after its original events (the original events are compared).

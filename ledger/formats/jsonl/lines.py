@@ -50,6 +50,7 @@ from ledger.model.events import (
     parse_event,
 )
 from ledger.model.gcpause import gc_paused
+from ledger.model.money import unit_problem
 
 Kind = Literal["hand", "session"]
 SESSION_TYPES = frozenset(m.model_fields["type"].default for m in SessionEvent.__args__)  # type: ignore[attr-defined]
@@ -596,6 +597,11 @@ class _Reader:
         own = getattr(row.event, row.kind, None) if row.seq == 1 else row.stream
         if own != row.stream:
             raise MalformedInput(f"{etype} names {row.kind} {own!r}, the row {row.stream!r}")
+        if etype == "hand_started":  # its unit is money ISO 4217 knows, or plain chips
+            unit = row.event.unit
+            problem = unit_problem(unit.currency, unit.decimals, unit.minor_per_chip)
+            if problem is not None:
+                raise MalformedInput(f"hand_started's unit: {problem}")
 
     def closing(self, number: int, line: bytes) -> None:
         """The closing line ``line`` (line ``number``, the file's last): the hands it names
