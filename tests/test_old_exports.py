@@ -111,7 +111,8 @@ def test_an_old_export_of_a_hands_lines_alone_is_whole_dollars_said_in_a_note(
         "one whose signature binds it as stored, and if this is one its chips are cents: "
         "import its ledger's whole export instead (the session's rows say what a chip is "
         "worth)\n")
-    assert _money(user, fresh) == ({"Ann": 5, "Bob": -5}, 0, "USD")  # 5 dollars, not cents
+    # 5 dollars, not cents: 500 in the ISO 4217 minor unit money is counted in
+    assert _money(user, fresh) == ({"Ann": 500, "Bob": -500}, 2, "USD")
     assert user("--db", fresh, "import", str(alone)) == (0, KNOWN, "")
 
 
