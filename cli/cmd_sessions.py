@@ -54,7 +54,7 @@ def session_close(obj: Context, name: str) -> None:
     books.close_session(obj.ledger(existing=True), name)
     click.echo(f"session {name} closed")
     from ledger.store import checkpoint  # the head, anchored outside the ledger
-    click.echo(checkpoint.take(obj.ledger()).line())
+    click.echo(checkpoint.take(obj.ledger(), checked=True).line())  # checked by the close
     obj.close()
     _note_findings(obj.db, name)
 
