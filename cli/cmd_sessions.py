@@ -48,7 +48,9 @@ def session_open(obj: Context, name: str, day: str | None, chip_value: str,
 @click.pass_obj
 def session_close(obj: Context, name: str) -> None:
     """Close session NAME (no more buy-ins; payments settle it up). It closes even when its
-    audit has findings; a note on stderr then counts them."""
+    audit has findings; a note on stderr then counts them. Then prints the checkpoint of the
+    head, which vouches for every row: a file whose blocks or hash chain fail the check
+    `verify` makes is refused first (exit 2, nothing written)."""
     from replay.sessions import opening as books
 
     books.close_session(obj.ledger(existing=True), name)
