@@ -1,12 +1,15 @@
 """Whether a ledger file is intact, checked before a command vouches for its rows: ``checkpoint``
-(the head a host pastes as proof) and a ``replay`` that saves the books derived from them.
+and ``session close`` (the head a host pastes as proof), and a ``replay`` or ``run`` that saves
+the books derived from them.
 
 The same checks ``verify`` makes of the file, by the same code: every block's checksum
 (:func:`ledger.store.blocks.check_blocks`), then the hash chain walked row by row
 (:meth:`ledger.store.store.Ledger.verify`, :func:`ledger.store.chain.verify_rows`), which
 hashes every row again: a payload edited in place without its hash is named at its position.
 A chain rewritten with its hashes made again passes both, as it passes ``verify``; only a
-checkpoint kept elsewhere tells it (README "Anchoring it").
+checkpoint kept elsewhere tells it (README "Anchoring it"). The walk's cost is hashing every
+row (28 s of CPU for the 3.5 million rows of 100,000 hands, 1 s more for the blocks), so the
+reads, ``audit`` among them, do not make it (README "Tampering").
 """
 
 from __future__ import annotations
