@@ -20,7 +20,6 @@ worker of :mod:`replay.ingest.parallel`, which numbers its hands and its rows fr
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 import pickle
 from collections.abc import Sequence
@@ -131,7 +130,7 @@ def renumbered_facts(facts: HandFacts, ords: int, positions: int) -> HandFacts:
     (a worker numbers the hands and the rows of its part from 1)."""
     if not ords and not positions:
         return facts
-    return dataclasses.replace(facts, ord=facts.ord + ords, position=facts.position + positions)
+    return facts.renumbered(ords, positions)
 
 
 def fresh_for_tables(ledger: Any, head: int) -> bool:
