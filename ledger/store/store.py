@@ -363,7 +363,8 @@ class Ledger:
                 except BaseException:  # an interrupt before the commit began included
                     self._rollback()
                     raise
-                self._lift_cap()
+                with suppress(duckdb.Error):  # committed: never an error said after it
+                    self._lift_cap()
         except duckdb.Error as e:
             raise self._translate(e) from e
         except RuntimeError as e:  # Ctrl-C inside DuckDB (an appender, the commit): rolled
