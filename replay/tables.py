@@ -8,7 +8,10 @@ writes it again from the replayed hands. Chips are integers.
   of the hand in the ledger; the last three its own chip unit as its ``hand_started`` records
   it (``HandReplay.unit``: what a chip of a hand of no session is worth; a session's hands
   count the session's unit, ``session_book``), plain chips (1, NULL, 0) when it does not
-  parse.
+  parse. No key: DuckDB would hold its index in memory through an import's one
+  transaction; the rows come one a hand stream of the ledger, and the import that appends
+  them checks that none repeats (:meth:`replay.ingest.derived.ImportTables.finish`). A table
+  made with the key before keeps it until the tables are made again.
 * ``pots(hand_id, pot_index, amount, eligible, awards, carried, explanation)`` — main pot is 0;
   ``awards`` is JSON ``{player: chips}``.
 * ``results(hand_id, session, player, starting, contributed, returned, awarded, recorded, net,
@@ -31,7 +34,7 @@ from ledger.model.errors import LedgerError
 from replay.fold import HandReplay
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS hands (hand_id VARCHAR PRIMARY KEY, session VARCHAR, game VARCHAR,
+CREATE TABLE IF NOT EXISTS hands (hand_id VARCHAR, session VARCHAR, game VARCHAR,
     status VARCHAR, verifiable BOOLEAN, corrected BOOLEAN, players INTEGER, pot_total BIGINT,
     carried BIGINT, notes VARCHAR, ord BIGINT, chip_value_minor BIGINT, currency VARCHAR,
     decimals INTEGER);

@@ -207,10 +207,22 @@ class ImportTables:
         """Write the rows still held, audit, and write the audit's tables and ``head`` (the
         ledger's last position), inside the caller's transaction.
 
+        The ``hands`` table has no key (:data:`replay.tables.SCHEMA`): its one row a hand is
+        checked here instead, once every row is in (the hands are the import's streams, each
+        new to the ledger, so none repeats unless a share was appended twice).
+
         Raises:
-            LedgerError: the database fails (the caller's transaction then rolls back).
+            LedgerError: the database fails, or a hand has two rows in ``hands`` (the caller's
+                transaction then rolls back).
         """
         self._flush()
+        if self._made:
+            twice = self.ledger.connection.execute(
+                "SELECT hand_id FROM hands GROUP BY hand_id HAVING count(*) > 1 LIMIT 1"
+            ).fetchone()
+            if twice is not None:
+                raise LedgerError(f"hand {twice[0]} has two rows in the derived tables: "
+                                  "nothing written")
         audit = self._audit
         if audit is None:  # as replay.projections.rebuild builds it, over the rows now stored
             names = resolve_aliases(r.event for r in session_rows(self.ledger,
