@@ -140,7 +140,7 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
     if kind is None or session is not None:
         return None
     data = read_capped(path)
-    if kind == "jsonl" and data.rstrip(b"\n").rpartition(b"\n")[2].startswith(CLOSING_START):
+    if kind == "jsonl" and data.rstrip().rpartition(b"\n")[2].startswith(CLOSING_START):
         return None  # hands in play (an export's closing line): one process reads it whole
     size = PART_BYTES if kind == "jsonl" else PHHS_PART_BYTES
     parts = split(data, max(2 * workers, len(data) // size), tail=2 * workers,

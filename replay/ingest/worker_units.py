@@ -27,7 +27,7 @@ def first_counted_otherwise(ledger: Any, since: int) -> str | None:
     when every such hand is stored as the one-process import stores it. The session's chip
     is the last ``session_opened`` or ``session_changed`` of the rows, as
     :func:`replay.ingest.pipeline.in_session_units` takes the file's. Two queries, grouped
-    by session and unit (a hand of plain chips never counts otherwise).
+    by session and unit (a hand of plain chips, not a tournament's, never counts otherwise).
     """
     from replay.ingest.old_units import whole_units
     from replay.ingest.units import SessionUnit, kept_as_is
@@ -36,8 +36,8 @@ def first_counted_otherwise(ledger: Any, since: int) -> str | None:
         "SELECT session, CAST(payload->'unit' AS VARCHAR),"
         " payload->'source'->>'tournament' IS NOT NULL, arg_min(hand_id, position),"
         " min(position) FROM events WHERE position > $1 AND type = 'hand_started'"
-        " AND session IS NOT NULL AND payload->'unit'->>'currency' IS NOT NULL"
-        " GROUP BY ALL", [since])
+        " AND session IS NOT NULL AND (payload->'unit'->>'currency' IS NOT NULL"
+        " OR payload->'source'->>'tournament' IS NOT NULL) GROUP BY ALL", [since])
     if not hands:
         return None
     chips: dict[str, SessionUnit] = {}
