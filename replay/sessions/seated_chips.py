@@ -39,21 +39,18 @@ def seated_with_bought(ledger: Any, session: str, state: SessionState, seq: int,
     entry = state.entries[seq]
     upto = None if place is None else place.position
     at = _position(ledger, session, seq)
-    before, after = None, None  # his hand before the buy-in and the first after it
-    for hand, _, _ in hands_seating(ledger, session, {entry.player} | alias_group(
-            ledger, entry.player)):
-        rows = ledger.read(hand)
-        start = rows[0].position
-        if upto is not None and start >= upto:
-            break
-        replayed = _replayed(rows, session)
-        if replayed is None or replayed.result.status == "voided":
-            continue  # counts for nothing in the books
-        if start < at:
-            before = (replayed, start)
-        else:
-            after = (hand, replayed, start)
-            break
+    hands = [h for h, _, _ in hands_seating(ledger, session, {entry.player} | alias_group(
+        ledger, entry.player))]
+    starts = sorted((start, hand) for hand, start in ledger.query(
+        "SELECT hand_id, min(position) FROM events WHERE list_contains($1, hand_id)"
+        " GROUP BY hand_id", [hands]) if upto is None or start < upto)
+    # the first hand after it and the last before it that count (a voided hand counts for
+    # nothing in the books): only those are replayed
+    after = next(((hand, r, start) for start, hand in starts
+                  if start > at and (r := _counted(ledger, hand, session)) is not None), None)
+    before = None if after is None else next(
+        ((r, start) for start, hand in reversed(starts)
+         if start < at and (r := _counted(ledger, hand, session)) is not None), None)
     if after is None:
         return
     check = _start_check(ledger, session, upto, at, entry.model_copy(update={"chips": chips}),
@@ -104,15 +101,16 @@ def _position(ledger: Any, session: str, seq: int) -> int:
                         [f"session:{session}", seq])[0][0]
 
 
-def _replayed(rows: list[Any], session: str) -> Any:
-    """The :class:`replay.hand_replay.HandReplay` of a hand's stored ``rows``; None when the
-    rules refuse the stream (it bounds nothing)."""
+def _counted(ledger: Any, hand: str, session: str) -> Any:
+    """The :class:`replay.hand_replay.HandReplay` of the stored ``hand`` when the books count
+    it; None when it is voided or the rules refuse its stream (it bounds nothing)."""
     from replay.fold import replay_events
 
     try:
-        return replay_events([r.event for r in rows], session=session)
+        replayed = replay_events([r.event for r in ledger.read(hand)], session=session)
     except LedgerError:
         return None
+    return None if replayed.result.status == "voided" else replayed
 
 
 def _start_check(ledger: Any, session: str, upto: int | None, at: int, replacement: Any,
