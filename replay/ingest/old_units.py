@@ -102,6 +102,16 @@ def live_hint(started: Any, stored: str) -> str | None:
             "the file is then already in the ledger")
 
 
+def whole_units(unit: Any) -> bool:
+    """Whether a hand's ``unit`` counts whole units of a currency with minor units
+    (``minor_per_chip`` 1, no decimals: whole dollars), which :func:`whole_unit_notes` names
+    in a session neither the file nor the ledger opens."""
+    from replay.ingest.units import iso_decimals
+
+    return (unit.currency is not None and unit.minor_per_chip == 1 and not unit.decimals
+            and bool(iso_decimals(unit.currency)))
+
+
 def whole_unit_notes(ledger: Any, read: FileRead) -> list[str]:
     """The note lines of the hands read as events (JSON lines) of ``read`` that the ledger does not
     hold yet and that count whole units of a currency with minor units (``minor_per_chip`` 1,
@@ -111,7 +121,6 @@ def whole_unit_notes(ledger: Any, read: FileRead) -> list[str]:
     file to tell (a hand in whole dollars reads so too). Each is stored as its unit says; the
     note names it and what to import instead, its ledger's whole export."""
     from ledger.formats.reading import HandEvents
-    from replay.ingest.units import iso_decimals
     from replay.sessions import session_state
 
     opened = read.extra.get(OPENINGS) or {}
@@ -122,8 +131,7 @@ def whole_unit_notes(ledger: Any, read: FileRead) -> list[str]:
         started = item.events[0]
         unit = getattr(started, "unit", None)
         if (unit is None or started.session is None or started.session in opened
-                or unit.currency is None or unit.minor_per_chip != 1 or unit.decimals
-                or not iso_decimals(unit.currency)):
+                or not whole_units(unit)):
             continue
         found[item.hand_id] = (item.line, started)
     if not found:

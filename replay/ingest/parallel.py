@@ -15,9 +15,11 @@ files: whenever anything is not plain — a bad line, table or illegal hand
 anywhere, a hand, session or source key already in the ledger, a hand whose options may carry
 chips into the next hand (RULES.md §3.8, §7.1), a stream met in two parts that do not join up,
 a table or hand id met in two parts, a row skipped for a repeated source key, a hand of a
-session the file closed before it, a file that ends with hands in play, a cash-out
-beyond its table (:mod:`replay.ingest.table_bound`), a signed correction or void (its
-signature is checked before anything is written: :mod:`replay.ingest.signatures`) —
+session the file closed before it, a file that ends with hands in play, a file imported
+with ``--session``, a cash-out beyond its table (:mod:`replay.ingest.table_bound`), a
+signed correction or void (its signature is checked before anything is written:
+:mod:`replay.ingest.signatures`), a hand that one process counts in its session's chips
+otherwise, converted, refused or noted (:mod:`replay.ingest.worker_units`) —
 :func:`import_parallel` rolls back everything it wrote and returns None, and the caller
 imports the file in one process, which words every error exactly.
 """
@@ -131,12 +133,15 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
     from replay.ingest.entry_amends import first_refused_amendment
     from replay.ingest.pipeline import ImportReport
     from replay.ingest.table_bound import first_beyond_table
+    from replay.ingest.worker_units import first_counted_otherwise
 
     kind = kind_of(path)
-    if kind is None or (kind == "phh" and session is not None):  # its hands: one process
+    # --session: one process, which refuses a session the ledger has not opened (the file's
+    # own opening does not do) and takes the rows of one it has (the workers' never do)
+    if kind is None or session is not None:
         return None
     data = read_capped(path)
-    if kind == "jsonl" and data.rstrip(b"\n").rpartition(b"\n")[2].startswith(CLOSING_START):
+    if kind == "jsonl" and data.rstrip().rpartition(b"\n")[2].startswith(CLOSING_START):
         return None  # hands in play (an export's closing line): one process reads it whole
     size = PART_BYTES if kind == "jsonl" else PHHS_PART_BYTES
     parts = split(data, max(2 * workers, len(data) // size), tail=2 * workers,
@@ -163,6 +168,8 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
                 raise _Fallback("a cash-out beyond its table")
             if first_refused_amendment(ledger, stored) is not None:  # likewise
                 raise _Fallback("a correction of a book entry the commands refuse")
+            if first_counted_otherwise(ledger, stored) is not None:  # its session's chips
+                raise _Fallback("a hand the one-process import converts, refuses or notes")
             # every part is in, the workers are done: the audit at the end and the commit
             # have DuckDB's threads (they alone are left, with the CPUs all free)
             if tables is not None and tables.hands:

@@ -66,12 +66,14 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
     started = events[0]
     mine = started.unit
     hand = started.hand
-    if unit is not None and unit.currency is not None and (
-            started.source.get("tournament") is not None):
+    tournament = started.source.get("tournament") is not None
+    if kept_as_is(mine, unit, tournament=tournament):
+        return list(events)
+    if unit is not None and unit.currency is not None and tournament:
         raise LedgerError(f"the hand is in tournament chips, session {session} in "
                           f"{unit.currency}: tournament chips are not the session's money "
                           "(import the file without --session)", hand=hand)
-    if mine.currency is None or unit is None:
+    if mine.currency is None or unit is None:  # kept as is above (for the types)
         return list(events)
     if unit.currency is None:
         raise LedgerError(f"the hand is in {mine.currency} but session {session} counts "
@@ -90,8 +92,6 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
     places = max(iso, unit.decimals)
     mine_at = worth * 10 ** (places - iso)
     chip_at = unit.chip_value_minor * 10 ** (places - unit.decimals)
-    if mine_at == chip_at and mine.minor_per_chip == worth:
-        return list(events)
     new_unit = session_unit(unit)
     if new_unit is None:
         from ledger.model.money import format_money
@@ -105,6 +105,26 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
             "(import it into a session whose chip is whole minor units of its currency, or "
             "without --session)", hand=hand)
     return _rake_in_money(rescaled(events, mine_at, chip_at, new_unit, session))
+
+
+def kept_as_is(mine: ev.Unit, unit: SessionUnit | None, *, tournament: bool = False) -> bool:
+    """Whether :func:`to_session` gives a hand of unit ``mine`` back unchanged in a session of
+    chip ``unit`` (None: a session that says nothing of money), neither converted nor
+    refused: the hand names no currency, the session no chip, or the hand's chip is the
+    session's, in its unit (:func:`session_unit`). ``tournament``: the hand's ``source``
+    names a tournament (never kept as is in a session that counts money)."""
+    if unit is not None and unit.currency is not None and tournament:
+        return False
+    if mine.currency is None or unit is None:
+        return True
+    if unit.currency is None or _code(unit.currency) != _code(mine.currency):
+        return False
+    worth = chip_minor(mine)
+    if worth is None or mine.minor_per_chip != worth:
+        return False
+    iso = iso_decimals(unit.currency)
+    places = max(iso, unit.decimals)
+    return worth * 10 ** (places - iso) == unit.chip_value_minor * 10 ** (places - unit.decimals)
 
 
 def iso_decimals(currency: str) -> int:

@@ -13,6 +13,7 @@ from ledger.store.streams import hands_seating
 from replay.sessions.amounts import bounded, chips_written, money_written
 from replay.sessions.entries import cash_outs_covered, within_table
 from replay.sessions.payments import paid_by, within_buy_ins, within_house, within_owed
+from replay.sessions.seated_chips import amended_between_hands, seated_with_bought
 from replay.sessions.state import Place, SessionState, alias_group, append_entry, open_state
 
 
@@ -119,7 +120,9 @@ def check_correction(ledger: Any, session: str, state: SessionState, seq: int,
     table holds besides it (:func:`within_table`, as ``cashout``), a buy-in retracted or
     amended to fewer chips that would leave the cash-outs and the rake above the buy-ins
     (:func:`cash_outs_covered`), the retraction of all a player bought while a hand seats
-    him (:func:`_seats_still_bought`), a payment beyond what is owed without ``beyond``, and an
+    him (:func:`_seats_still_bought`), a buy-in amended below the stack a hand after it
+    seats its player with, or (a command's) while he sits in a hand in play
+    (:mod:`replay.sessions.seated_chips`), a payment beyond what is owed without ``beyond``, and an
     amendment to the value the entry has already ("changes nothing"). ``text``: the value as
     typed (a payment's refusal names it). ``place``: where in the ledger the correction
     stands when it is a file's row (:class:`replay.sessions.state.Place`; its words, the rake
@@ -229,9 +232,12 @@ def _amended_chips(ledger: Any, session: str, state: SessionState, seq: int, chi
     """Refuse the buy-in or cash-out at ``seq`` amended to ``chips``, for
     :func:`check_correction`: a cash-out raised stays within what the table holds
     (:func:`within_table`), a buy-in lowered leaves the cash-outs and the rake covered
-    (:func:`cash_outs_covered`), and either stays within the ledger's bound
-    (:func:`replay.sessions.amounts.bounded`). ``where``: ``"entry amend fri 4 (buy-in of
-    Ann)"``.
+    (:func:`cash_outs_covered`) and the first hand that seats its player after it with no
+    chips nobody bought (:func:`replay.sessions.seated_chips.seated_with_bought`), a buy-in
+    of a player in a hand in play is not amended by the command (``place`` None:
+    :func:`replay.sessions.seated_chips.amended_between_hands`), and either stays within the
+    ledger's bound (:func:`replay.sessions.amounts.bounded`). ``where``: ``"entry amend fri 4
+    (buy-in of Ann)"``.
 
     Raises:
         MalformedInput: beyond the bound; LedgerError: either bound of the table.
@@ -245,3 +251,6 @@ def _amended_chips(ledger: Any, session: str, state: SessionState, seq: int, chi
     if entry.type == "buy_in" and chips < was:  # fewer chips came in
         cash_outs_covered(ledger, session, state, was - chips, f"{where}: {chips} chips",
                           place=place)
+        seated_with_bought(ledger, session, state, seq, chips, where, place=place)
+    if entry.type == "buy_in" and place is None:  # not under a hand in play, as `buyin`
+        amended_between_hands(ledger, session, entry.player, chips, where)
