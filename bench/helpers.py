@@ -26,6 +26,23 @@ CACHE = Path(os.environ.get("HANDLEDGER_BENCH_CACHE", ROOT / "bench" / ".cache")
 HANDLEDGER = str(Path(sys.executable).with_name("handledger"))
 
 
+def _generator_tag() -> str:
+    """Eight hex digits of the SHA-256 of the hand generator's sources (``replay/demo``): in
+    the name of every cached corpus made from generated hands, so that a generator that now
+    deals otherwise (a rule it must follow, e.g. a draw's reshuffle) builds its corpus anew
+    instead of timing hands the rules now refuse."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for source in sorted((ROOT / "replay" / "demo").glob("*.py")):
+        digest.update(source.read_bytes())
+    return digest.hexdigest()[:8]
+
+
+#: :func:`_generator_tag` of this tree.
+GENERATOR = _generator_tag()
+
+
 # ------------------------------------------------------------------------------- measuring
 
 

@@ -206,7 +206,7 @@ def bench_vs_pokerkit(cfg: dict[str, Any], out: dict[str, Any]) -> None:
 def series_logs(cfg: dict[str, Any]) -> list[Any]:
     import pickle
 
-    path = H.CACHE / f"series-{cfg['series_hands']}.pickle"
+    path = H.CACHE / f"series-{cfg['series_hands']}-{H.GENERATOR}.pickle"
     if path.exists():
         return pickle.loads(path.read_bytes())
     H.CACHE.mkdir(parents=True, exist_ok=True)
@@ -218,7 +218,7 @@ def series_logs(cfg: dict[str, Any]) -> list[Any]:
 def series_db(cfg: dict[str, Any], hands: int) -> Path:
     """A ledger of whole demo-series sessions (150 hands each) holding >= ``hands`` hands."""
     sessions = -(-hands // 150)
-    name = f"series-{cfg['series_hands']}-{sessions}s"
+    name = f"series-{cfg['series_hands']}-{sessions}s-{H.GENERATOR}"
     return H.cached_ledger(name, lambda p: H.series_ledger(p, series_logs(cfg), hands))
 
 
@@ -264,7 +264,7 @@ def _tree_interleaved(fns: dict[str, Any], runs: int) -> dict[str, tuple[float, 
 
 def bench_import(cfg: dict[str, Any], out: dict[str, Any]) -> None:
     H.CACHE.mkdir(parents=True, exist_ok=True)
-    path = H.CACHE / f"import-{cfg['import_events']}.jsonl"
+    path = H.CACHE / f"import-{cfg['import_events']}-{H.GENERATOR}.jsonl"
     if not path.exists():
         tmp = path.with_suffix(".tmp")
         H.series_jsonl(tmp, series_logs(cfg), cfg["import_events"])

@@ -24,7 +24,9 @@ def replay(obj: Context, hand: tuple[str, ...], as_json: bool, jobs: int | None,
     """Replay hands from the ledger: pots, side pots and awards recomputed and compared with
     what the table paid. Rebuilds the derived tables (hands, pots, results, discrepancies;
     replaying every hand also runs the audit, so `audit` and `balances` then answer at once).
-    Exits 1 when any payout differs."""
+    Exits 1 when any payout differs. Before saving the tables, the file is checked as `verify`
+    checks its blocks and hash chain: a broken chain or a damaged block is refused in one
+    line, nothing saved."""
     import functools
 
     from replay.projections import rebuild, replay_some, writable_or_overlay
@@ -39,8 +41,8 @@ def replay(obj: Context, hand: tuple[str, ...], as_json: bool, jobs: int | None,
         with writable_or_overlay(obj.db, render.note) as ledger:
             counts = rebuild(ledger, jobs=jobs, render=shape, problems=problems,
                              echo=click.echo, label="replaying",
-                             progress=render.progress if not as_json else render.no_progress
-                             ).counts
+                             progress=render.progress if not as_json else render.no_progress,
+                             intact=not ledger.read_only).counts
     if not as_json:
         click.echo(render.replay_counts(counts))
     if counts["bad"]:

@@ -48,13 +48,15 @@ def session_open(obj: Context, name: str, day: str | None, chip_value: str,
 @click.pass_obj
 def session_close(obj: Context, name: str) -> None:
     """Close session NAME (no more buy-ins; payments settle it up). It closes even when its
-    audit has findings; a note on stderr then counts them."""
+    audit has findings; a note on stderr then counts them. Then prints the checkpoint of the
+    head, which vouches for every row: a file whose blocks or hash chain fail the check
+    `verify` makes is refused first (exit 2, nothing written)."""
     from replay.sessions import opening as books
 
     books.close_session(obj.ledger(existing=True), name)
     click.echo(f"session {name} closed")
     from ledger.store import checkpoint  # the head, anchored outside the ledger
-    click.echo(checkpoint.take(obj.ledger()).line())
+    click.echo(checkpoint.take(obj.ledger(), checked=True).line())  # checked by the close
     obj.close()
     _note_findings(obj.db, name)
 

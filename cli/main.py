@@ -31,6 +31,7 @@ from cli.context import (
 )
 from cli.utf8 import check_utf8, escaped, is_utf8
 from ledger.model.errors import LedgerError, MalformedInput
+from ledger.model.names import check_name
 from ledger.store import landing
 
 #: The module of each command, imported only when that command runs (or for ``--help``): a
@@ -137,6 +138,8 @@ def _text_only(command: click.Command) -> None:
                     check_utf8(value, shown)
                 if value == "" and name in NEEDED:
                     raise MalformedInput(f"{shown}: {NEEDED[name]} is needed")
+                if name == "by" and isinstance(value, str):  # a person's name, as typed
+                    check_name(value, "--by")
         return callback(*args, **kwargs)
 
     command.callback = checked

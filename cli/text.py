@@ -10,10 +10,16 @@ from typing import Any
 
 from ledger.model.money import format_money
 
+#: What a clean audit did not check: the books are the derived tables, caught up from the
+#: rows that moved, and no read walks the hash chain (a second of CPU per hundred thousand
+#: rows, README "Tampering"): a row edited in place is ``verify``'s to find.
+CLEAN_SCOPE = " in the books as stored (the hash chain not checked: `handledger verify`)"
+
 
 def audit_text(report: Any, found: list[Any], session: str | None = None) -> str:
-    """One line per finding, a line naming the incomplete hands, and a summary line
-    (``report``: :class:`ledger.audit.tables.AuditReport`)."""
+    """One line per finding, a line naming the incomplete hands, and a summary line, which
+    for a clean audit says what it did not check (:data:`CLEAN_SCOPE`) (``report``:
+    :class:`ledger.audit.tables.AuditReport`)."""
     lines = [f"{d.kind}: {d.message}" + _where(d) for d in found]
     cut = incomplete_hands(report, session)
     if cut:
@@ -23,7 +29,7 @@ def audit_text(report: Any, found: list[Any], session: str | None = None) -> str
     hands = sum(n for k, n in report.hands.items() if session in (None, k))
     scope = f"{hands} hand(s) in {len(books)} session(s)"
     if not found:
-        lines.append(f"audit clean: {scope}; every chip adds up")
+        lines.append(f"audit clean: {scope}; every chip adds up{CLEAN_SCOPE}")
     else:
         counts: dict[str, int] = {}
         for d in found:
@@ -276,8 +282,8 @@ def sql_table(columns: list[str], rows: list[tuple], *, more: str | None = None)
 
 def state_text(now: Any) -> str:
     """A live hand now (:class:`replay.live.state.Now`): phase, whose turn and what is legal, the
-    current bet, the pots with their eligible players, returned chips, the rake taken, who
-    declared what (a declare hand, RULES.md §3), stacks;
+    current bet, the pots with their eligible players, returned chips, the rake taken, the
+    payouts recorded so far, who declared what (a declare hand, RULES.md §3), stacks;
     of a hand that is over, its pots explained as ``show`` ends, what the table paid, any
     payout that differs from the rules, and the stacks after the hand."""
     from replay.typed import as_typed, smallest_unit_note
@@ -316,6 +322,7 @@ def state_text(now: Any) -> str:
                      "(RULES.md §3.8, §7.1)")
     if state.rake:  # `rake AMOUNT`: out of the pot, to nobody at the table
         lines.append(f"rake: {a(state.rake)} taken from the pot")
+    lines.extend(_paid_so_far(state, a))
     if state.declarations:  # a declare hand's showdown: who declared what so far
         lines.append("declared: " + ", ".join(f"{p} {d}"
                                                for p, d in state.declarations.items()))
@@ -324,6 +331,19 @@ def state_text(now: Any) -> str:
         + (f" bet {a(state.street_bets[p])}" if state.street_bets[p] else "")
         for p in state.players))
     return "\n".join(lines)
+
+
+def _paid_so_far(state: Any, a: Callable[[int], str]) -> list[str]:
+    """``paid so far: Ann 3 (3 of the pot's 4)``: the payouts a hand in play recorded (``pay``,
+    ``returned``), each player's total and all of them against the pot ``end`` holds them to;
+    no line before the first."""
+    paid: dict[str, int] = {}
+    for payout in state.payouts:
+        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    if not paid:
+        return []
+    return ["paid so far: " + ", ".join(f"{p} {a(c)}" for p, c in paid.items())
+            + f" ({a(sum(paid.values()))} of the pot's {a(state.pot_total())})"]
 
 
 def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,

@@ -113,9 +113,10 @@ def deal(state: HandData, e: ev.CardsDealt) -> bool:
 def _reshuffled(state: HandData, cards: list[str]) -> None:
     """``cards``, dealt again after a reshuffle, are no discards any more: each is live
     where it went (called once the deal is checked, so a refused one changes nothing)."""
-    discarded = state.cards.discarded
+    discarded, thrown = state.cards.discarded, state.cards.thrown
     for c in cards:
         discarded.pop(c, None)
+        thrown.discard(c)
 
 
 def _deal_hole(state: HandData, e: ev.CardsDealt, p: str, dealt: list[str]) -> None:
@@ -222,6 +223,7 @@ def discard(state: HandData, e: ev.Discard) -> bool:
             raise state.fail(f"{player} discards {c}, which he does not hold")
         if c != _UNKNOWN:
             cards.discarded[c] = player  # still seen: dealt again only after a reshuffle
+            cards.thrown.add(c)  # and never back to him in this draw (engine.deck.redealt)
     cards.up[player] = [False] * len(hand)
     cards.drawn[player] = len(thrown)
     if thrown:

@@ -9,7 +9,16 @@ the deck has run out, and each is named in a note on the hand; a card still live
 of a player still in, or on the board) is never dealt twice. A draw's discards are the same:
 reshuffled for the replacements only when the stub cannot give them (§4.1's rule: §4.2 says
 no more of draws than their betting order), so a discarded card dealt again before the deck
-has run out is refused as a folded one is.
+has run out is refused as a folded one is. Once it has, the reshuffle is of the cards thrown
+away for the players still to be served, never a player's own discards of this draw: a card
+is never dealt back to the player who discarded it in the same draw. RULES.md is silent on
+this; the rule followed is PokerStars' "Reshuffling the Deck" (draw games: "the active
+player's discards are not used in the reshuffle, so it is impossible for you to receive back
+a card that you have discarded on the draw";
+https://www.pokerstars.dk/en/poker/games/draw/reshuffle/). His discards of an earlier draw
+are in the reshuffled discards like anyone's, as a dealer reshuffling the discard pile at the
+table gives them (PokerStars' server, going further, never deals a player a card he
+discarded earlier in the hand; not followed here).
 
 The stub is counted with one burn before each street (Robert's Rules burn a card before every
 round of dealing; a history need not record its burns): the earliest the deck can run out.
@@ -126,7 +135,8 @@ def redealt(state: HandData, card: str, position: int | None, to: str) -> str:
 
     Raises:
         IllegalAction: the card is live ("card 3c is dealt twice"), or it was folded, mucked
-            or discarded but the deck had not run out yet.
+            or discarded but the deck had not run out yet, or ``to`` discarded it in this
+            draw (the reshuffle leaves out his own discards: module doc).
     """
     owner, how = holder(state, card)
     if how == "live" or owner is None:
@@ -137,6 +147,11 @@ def redealt(state: HandData, card: str, position: int | None, to: str) -> str:
         raise state.fail(
             f"card {card} is dealt twice: {owner} {how} it, but the deck has not run out "
             f"({dealt} of {deck_size(state)} cards dealt, {burns(state)} burned)")
+    if how == "discarded" and owner == to and card in state.cards.thrown:
+        raise state.fail(
+            f"card {card} is dealt back to {to}, who discarded it in this draw: the reshuffle "
+            "once the deck ran out leaves out the drawing player's own discards (RULES.md "
+            "§4.1)")
     return (f"the deck ran out: {owner}'s {card}, {how}, was reshuffled and dealt again to "
             f"{to} (RULES.md §4.1)")
 

@@ -84,7 +84,8 @@ def _remember(texts: dict[str, Any], text: str, event: Any) -> None:
 
 def events_from_phh(hand: Any) -> list[Any]:
     """Events of one :class:`ledger.formats.phh.read.PhhHand`: started, forced bets, actions,
-    payouts (``winnings``, else what ``finishing_stacks`` imply), end (``incomplete`` when the
+    payouts (``winnings``, with the uncalled bets they leave out returned:
+    :mod:`replay.phh_returns`; else what ``finishing_stacks`` imply), end (``incomplete`` when the
     file stops before the hand's end: its pots as they stand, every chip back).
 
     Raises:
@@ -125,7 +126,13 @@ def phh_fold(hand: Any) -> tuple[list[Any], HandState]:
                               action=hand.words(action), **where) from exc
         out.append(event)
     try:
-        payouts = list(hand.payouts) or _from_finishing_stacks(hand, state)
+        payouts = list(hand.payouts)
+        if payouts:  # the uncalled bets its winnings leave out (FORMATS.md §1, RULES.md §1.4)
+            from replay.phh_returns import left_out_returns
+
+            payouts = [*left_out_returns(hand, state, payouts), *payouts]
+        else:
+            payouts = _from_finishing_stacks(hand, state)
         for payout in payouts:
             payout = shared(payout)
             state.apply(payout)

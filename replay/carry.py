@@ -117,8 +117,12 @@ def link(batches: Sequence[Batch], previous: Previous, stored: Stored | None = N
     out: list[Batch] = []
     last: dict[str, int] = {}  # session -> index in out of its latest hand batch
     placed: dict[str, int] = {}  # hand -> index in out of its batch
+    whole: dict[int, list[Any]] = {}  # index in out of rows a stored hand goes on with: its stream
     for batch in batches:
         events, hand, session = batch.events, batch.hand_id, batch.session
+        if hand is not None and events and events[0].type != "hand_started":
+            _goes_on(batch, out, last, whole, previous, stored)
+            continue
         if hand is not None and events is not None and brought_in(events):
             _came_as_carried(batch, out, placed, stored)
         if hand is None or events is None or session is None:
@@ -130,6 +134,8 @@ def link(batches: Sequence[Batch], previous: Previous, stored: Stored | None = N
                                                               session)
         if prior is not None:  # (a hand that records what came in already is as recorded)
             prev_hand, prev_events, where = prior
+            if where is not None and where in whole:
+                prev_events = whole[where]
             chips, passed = _leaves(prev_events)
             if chips:
                 leave = ev.CarryOver(amount=chips, direction="out", other_hand=hand)
@@ -145,6 +151,29 @@ def link(batches: Sequence[Batch], previous: Previous, stored: Stored | None = N
         last[session] = placed[hand] = len(out)
         out.append(batch if events is batch.events else batch.with_events(events))
     return out
+
+
+def _goes_on(batch: Batch, out: list[Batch], last: dict[str, int], whole: dict[int, list[Any]],
+             previous: Previous, stored: Stored | None) -> None:
+    """Place ``batch``, rows a stored hand goes on with (a file's copy of a hand in play, or
+    the amendments another ledger made: :func:`replay.ingest.completing.continuation`), as
+    they are: no ``carry_over`` in is added to a hand that started long ago. When the hand is
+    the session's latest so far, the next hand takes what it leaves with these rows: its
+    stream, the stored rows and these, is kept in ``whole`` for it."""
+    assert batch.events is not None and batch.hand_id is not None
+    session = batch.session
+    if session is not None and stored is not None:
+        index = last.get(session)
+        if index is not None:
+            latest = out[index].hand_id
+        else:
+            found = previous(session)
+            latest = found[0] if found is not None else None
+        rows = stored(batch.hand_id) if latest == batch.hand_id else None
+        if rows:
+            whole[len(out)] = [*rows, *batch.events]
+            last[session] = len(out)
+    out.append(batch)
 
 
 def _came_as_carried(batch: Batch, out: list[Batch], placed: dict[str, int],

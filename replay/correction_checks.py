@@ -140,9 +140,12 @@ def _how(found: Discrepancy) -> str:
 
 
 def taken_as_rake(replay: HandReplay) -> int:
-    """The chips the books count as ``replay``'s rake (the replay's ``rake`` finding:
-    recomputed − recorded, as :func:`ledger.audit.reports.rake_taken` sums them)."""
-    return sum(d.recomputed - d.recorded for d in replay.discrepancies if d.kind == "rake")
+    """The chips the books count as ``replay``'s rake (its ``rake`` finding, and the payouts
+    wrong beside it: :func:`ledger.audit.rake_count.counted_rake`, as
+    :func:`ledger.audit.reports.rake_taken` sums them)."""
+    from ledger.audit.rake_count import counted_rake
+
+    return counted_rake(replay.discrepancies)
 
 
 def closed_moves(ledger: Any, hand: str, session: str | None, before: HandReplay,

@@ -32,6 +32,7 @@ from replay.correction_checks import (
 )
 from replay.fold import HandReplay, replay_events
 from replay.hand_history import brief
+from replay.later_hands import reopened_followed, stacks_followed
 from replay.typed import reason_as_typed, stream_decimals
 from replay.whatif import (
     ChangeSpec,
@@ -134,17 +135,23 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
 
 def _changes_something(hand: str, events: Sequence[Any], correction: ev.Correction) -> None:
     """Refuse ``correction`` when the hand's events in force are the same with it as without
-    (the same correction given twice, an action replaced by itself): it would be a row of
-    history that changes nothing.
+    (the same correction given twice, an action replaced by itself), or when the hand is
+    voided with it and without (a voided hand moves no chip: README, "correct" and "void"): it
+    would be a row of history that changes nothing.
 
     Raises:
-        IllegalAction: "changes nothing", naming the hand.
+        IllegalAction: "changes nothing" or "the hand is voided", naming the hand.
     """
     try:
         before, _ = effective_events(events)
     except IllegalAction:  # a broken stream: this correction repairs it
         return
-    if effective_events([*events, correction])[0] == before:
+    after, _ = effective_events([*events, correction])
+    if before and after and before[-1].type == after[-1].type == "hand_voided":
+        raise IllegalAction(
+            "the hand is voided: a correction under a void changes nothing in the books; "
+            f"take the void back first (`handledger undo {hand}`); nothing written", hand=hand)
+    if after == before:
         raise IllegalAction(
             "changes nothing: the hand's events in force would be the same with this "
             f"correction (`handledger history {hand}` lists its corrections); nothing written",
@@ -195,7 +202,9 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
             voided, or a later hand took the chips it carried to the next hand
             (:func:`replay.correction_checks.carried_taken`), or it would pass chips
             carried into it on while a later hand of its session has started
-            (:func:`replay.correction_checks.passed_on_reach`), or it is in a closed session
+            (:func:`replay.correction_checks.passed_on_reach`), or a later hand of its session
+            started while it was in play on stacks the void would leave the books unable to
+            follow (:func:`replay.later_hands.stacks_followed`), or it is in a closed session
             and the void would move a player's net, without ``closed`` (nothing written;
             :func:`replay.correction_checks.closed_void`).
     """
@@ -214,6 +223,7 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     new.append(ev.HandVoided(reason=reason, by=by))
     result = check_replays([*events, *new])
     passed_on_reach(ledger, hand, rows[0].session, result)
+    stacks_followed(ledger, hand, rows[0].session, events, result)
     if not closed:
         closed_void(ledger, hand, rows[0].session, events, result)
     new = _signed(hand, events, new, keys, sign)
@@ -277,7 +287,8 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             :func:`correct` and :func:`void`); a void taken back from a hand whose player
             bought in or cashed out since (:func:`replay.correction_checks.no_entries_since`)
             or sits in another hand in play
-            (:func:`replay.correction_checks.no_other_hand_in_play`).
+            (:func:`replay.correction_checks.no_other_hand_in_play`), or that a later hand
+            started on the chips the void gave back (:func:`replay.later_hands.reopened_followed`).
     """
     rows = ledger.read(hand)
     last = last_write(rows)
@@ -324,6 +335,8 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             no_entries_since(ledger, rows[0].session, after, last[0].position)
         if after.result.status == "open":
             no_other_hand_in_play(ledger, hand, rows[0].session, after)
+        if void is not None:
+            reopened_followed(ledger, hand, rows[0].session, after, last[-1].position)
     except IllegalAction as exc:
         raise IllegalAction(f"cannot undo {words}: {exc.reason}", hand=hand) from None
     if not closed:

@@ -148,14 +148,17 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         recorded = {}  # raked, nothing paid: the rake took the whole pot
     discrepancies, notes = compare_payouts(result, recorded, rake)
     due = None
+    if status == "complete" and (rake or "rake" in (source := started.source or {})
+                                 or "site_rake" in source):
+        from replay.rake import rules_due
+
+        due = rules_due(state, result, started)
     if discrepancies:
         from replay.rake import classify
 
         flop = any(b for b in state.cards.boards)
         discrepancies = classify(discrepancies, result, started, flop=flop, rake=rake,
                                  paid=payouts)
-        if recorded is not None:
-            due = _raked_due(state, result, started)
         # payouts short of the pots by the rake but split otherwise than the pots less it
         # are wrong beside the rake (a tie of 6 raked 1 is 3 and 2, the odd chip's as the
         # rules give it: RULES.md §2.2), as payouts the rake does not explain
@@ -183,27 +186,6 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     return HandReplay(started.hand, session or started.session, started.game, result,
                       recorded, tuple(discrepancies), (*result.notes, *notes), corrected, rake,
                       started.unit.decimals, started.unit.money(), due)
-
-
-def _raked_due(state: HandState, result: HandResult, started: Any) -> dict[str, int] | None:
-    """The rules' payouts of a complete hand that records a rake, at the table or in its
-    file: its pots less the rake, split once it is taken (:func:`replay.rake.less_rake`; a
-    site's summary says what it took from each pot), and the returned chips; None when the
-    hand records none or the rules cannot so award it. A hand with no difference from the
-    rules' whole pots takes no rake (the caller asks only when there is one)."""
-    if result.status != "complete" or not result.verifiable:
-        return None
-    source = started.source or {}
-    live = state.rake is not None
-    if not live and source.get("rake") is None and source.get("site_rake") is None:
-        return None
-    from replay.rake import filed_rake, less_rake, site_pot_rakes
-
-    rake = state.rake if live else filed_rake(started)
-    if not rake:
-        return None
-    taken = None if live else site_pot_rakes(started, result.pots, rake)
-    return less_rake(state, result, rake, taken)
 
 
 def _unplayed_notes(status: str, carried: int) -> list[str]:

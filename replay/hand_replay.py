@@ -27,10 +27,9 @@ class HandReplay:
     other rake without them). ``decimals``: those of the hand's unit (2: a file in dollars and
     cents, whose chips are cents; FORMATS.md §1); ``unit``: that unit whole, ``(minor units a
     chip is worth, currency, decimals)``, what a chip of a hand of no session is worth.
-    ``due``: the rules' payouts of a complete hand that records a rake (at the table or in its
-    file), ``{player: chips}``: the awards of its pots less the rake, split after it is taken
-    (main pot first; ties and odd chips as RULES.md §2.1-2.2), and the returned chips
-    (:func:`replay.rake.less_rake`); None otherwise, when the rules' result is the engine's."""
+    ``due``: the rules' awards and returns once the rake the hand records (at the table or in
+    its file) is taken, ``{player: chips}`` (:func:`replay.rake.rules_due`), None when it
+    records none or they cannot be so awarded: the rules' result is then the whole pots'."""
 
     hand: str
     session: str | None
@@ -65,13 +64,14 @@ class HandReplay:
         is reported as discrepancies); an unverifiable hand with no payouts nets only its
         returned chips. A hand still in progress (``open``) has nobody paid yet: each player's
         net is minus what he put in so far (README, "Net has one meaning everywhere"), the
-        rules' result of its pots counts once it ends. A raked hand's rules' result takes the
-        rake before its pots are split (:attr:`due`)."""
+        rules' result of its pots counts once it ends. A hand that records a rake: the rules'
+        result once it is taken (:attr:`due`)."""
         r = self.result
         if r.status == "open":
             return {p: -r.contributions[p] for p in r.players}
         if self.due is not None:
-            return {p: self.due[p] - r.contributions[p] for p in r.players}
+            due, put_in = self.due, r.contributions
+            return {p: due[p] - put_in[p] for p in r.players}
         if r.verifiable or self.recorded is None:
             return dict(r.net)
         return {p: self.recorded.get(p, 0) - r.contributions[p] for p in r.players}

@@ -60,6 +60,8 @@ def run_folder(ledger: Any, directory: Path, *,
     into (:func:`import_paths`'s ``report``).
 
     Raises:
+        ChainBroken, LedgerCorrupt: the file's chain breaks or a block fails its checksum
+            (:func:`ledger.store.intact.require_intact`): the books are not saved from it.
         LedgerError: a hand the rules reject among those stored, a database failure, or a
             damaged public key file in the key directory.
     """
@@ -75,7 +77,7 @@ def run_folder(ledger: Any, directory: Path, *,
     echo(imported.summary())
     names = platform_names(ledger)
     counts = rebuild(ledger, render=render(names), problems=problems, echo=echo,
-                     progress=progress, label="replaying").counts
+                     progress=progress, label="replaying", intact=True).counts
     con = ledger.connection
     keys = signatures.keys if signatures is not None else None
     return RunReport(imported, counts, read_audit(con), reports.balances(con, None, False),

@@ -24,6 +24,7 @@ from ledger.audit.catchup import aliases, first_position, moved, replace_session
 from ledger.audit.load import head, iter_session_rows, session_ends, session_rows
 from ledger.audit.stream import StreamAudit
 from ledger.audit.tables import AuditReport, read_audit, refresh
+from ledger.store.intact import require_intact
 from ledger.store.streams import (
     hand_count,
     raw_hand_streams,
@@ -48,8 +49,13 @@ class Projection:
 
 def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
             problems: bool = False, echo: Echo | None = None, progress: Progress = silent,
-            label: str = "replaying and auditing") -> Projection:
+            label: str = "replaying and auditing", intact: bool = False) -> Projection:
     """Replay every hand of ``ledger``, rebuild the derived tables and audit (module doc).
+
+    ``intact``: first check the file as ``verify`` checks its blocks and hash chain
+    (:func:`ledger.store.intact.require_intact`): books saved from rows that are not those
+    written (a payload edited in place) would be read as facts; ``replay`` asks it when it
+    saves the tables.
 
     ``render``: each hand rendered (``problems``: only those with a discrepancy or a note)
     and handed to ``echo``. ``jobs``: processes (None: one a CPU); a ledger of
@@ -58,11 +64,15 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
     tables, findings and rendered hands as one process gives.
 
     Raises:
+        ChainBroken, LedgerCorrupt: with ``intact``, the chain breaks (naming the first bad
+            position) or a block fails its checksum; nothing is replayed or saved.
         LedgerError: a stored payload that does not parse or a hand the rules reject (located
             at the hand), or a database failure; the derived state is then left stale.
     """
     from ledger.audit.books import resolve_aliases
 
+    if intact:
+        require_intact(ledger, "the books are not saved from it")
     top = head(ledger)
     jobs = jobs or os.cpu_count() or 1
     ranges = _ranges(ledger, jobs, top)
@@ -90,7 +100,8 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
                 yield done.rows
 
     with ledger.memory_capped():
-        write_results_rows(con, rows(), hands=None, in_memory=ledger.read_only)
+        write_results_rows(con, rows(), hands=None, in_memory=ledger.read_only,
+                           nested=ledger.in_transaction)
     series, findings = audit.finish()
     with ledger.memory_capped():  # its digest and names scan every derived row and hand
         refresh(ledger, series, findings, top)

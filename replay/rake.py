@@ -316,6 +316,22 @@ def less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | None = 
     return due
 
 
+def rules_due(state: Any, result: Any, started: Any) -> dict[str, int] | None:
+    """What the rules give each player of the hand ``result`` settles (``state``: the
+    engine's state that settled it; ``started``: its ``hand_started``) once the rake it
+    records is taken: at the table (a ``recorded_rake``) or in its file
+    (:func:`filed_rake`), from each pot as a site's summary says (:func:`site_pot_rakes`),
+    else main pot first (:func:`less_rake`). ``{player: chips}`` of awards and returned
+    uncalled bets; None when it records no rake (or 0) or the rules cannot award its pots
+    less it (:func:`less_rake`)."""
+    live = state.rake is not None
+    rake = state.rake if live else filed_rake(started)
+    if not rake:
+        return None
+    taken = None if live else site_pot_rakes(started, result.pots, rake)
+    return less_rake(state, result, rake, taken)
+
+
 def site_pot_rakes(started: Any, pots: Sequence[Any], rake: int) -> list[int] | None:
     """The chips a site's rake of ``rake`` took from each of ``pots`` (the rules' pots, main
     first: ``Pot``, ``amount`` in chips), as its hand history's summary gives them: the main
@@ -343,7 +359,11 @@ def recorded_rake(found: list[Discrepancy], result: Any, recorded: dict[str, int
     payouts (``recorded``, ``{player: chips}``) differ from the rules' awards less that rake
     (``due``, :func:`less_rake`): the rake stays counted, one ``rake`` finding (recorded −
     recomputed = −rake, what the books count as rake), then a ``payout`` finding per player
-    paid other than his due (recorded what he was paid, recomputed ``due[player]``).
+    paid other than his due (recorded what he was paid, recomputed ``due[player]``). The
+    ``rake`` finding is of the players the rake took from and those paid wrong: recorded what
+    they were paid, recomputed the rules' awards and returns before the rake (so its
+    recorded is what the ``payout`` findings say was paid); the books count the rake as its
+    difference less theirs (:func:`ledger.audit.rake_count.counted_rake`): the rake alone.
     ``found``: the hand's differences after :func:`classify`, returned as they are when the
     payouts are each player's due (or none differ from the rules' whole pots: the rake then
     counted nowhere, :func:`unexplained`)."""
@@ -355,13 +375,14 @@ def recorded_rake(found: list[Discrepancy], result: Any, recorded: dict[str, int
     raked = [p for p in result.players if full[p] != due[p]]
     winners = raked_pot_winners(result, rake)
     # the table's rake, taken before the pots are split: a player's only when he alone won
-    # the pots it came from
-    counted = raked if winners in ([], raked) else [p for p in result.players
-                                                   if p in raked or p in winners]
-    who = counted[0] if len(counted) == 1 else "*"
+    # the pots it came from (else the players who won them are named with those paid wrong)
+    named = [p for p in result.players
+             if p in raked or p in winners or recorded.get(p, 0) != due[p]]
+    who = named[0] if len(named) == 1 else "*"
     text = (f"hand {result.hand}: {_kept(rake, rake, None, live=live)}; the rules' awards of "
-            f"the pots less it: " + ", ".join(f"{p} {due[p]}" for p in counted)
+            f"the pots less it: " + ", ".join(f"{p} {due[p]}" for p in named
+                                              if p in raked or p in winners)
             + " (the payouts differ from them)")
-    one = Discrepancy(result.hand, who, sum(due[p] for p in counted),
-                      sum(full[p] for p in counted), "rake", text)
+    one = Discrepancy(result.hand, who, sum(recorded.get(p, 0) for p in named),
+                      sum(full[p] for p in named), "rake", text)
     return [one, *wrong]

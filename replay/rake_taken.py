@@ -29,6 +29,7 @@ def rake_by_hand(ledger: Any, session: str) -> list[tuple[int, int]]:
 def rake_by_session(ledger: Any, sessions: list[str]) -> dict[str, list[tuple[int, int]]]:
     """:func:`rake_by_hand` of each of ``sessions`` at once (one query for them all; a
     session whose hands took no rake is left out)."""
+    from ledger.audit.rake_count import counted_rake
     from replay.fold import replay_events
 
     hands = ledger.query(
@@ -42,7 +43,7 @@ def rake_by_session(ledger: Any, sessions: list[str]) -> dict[str, list[tuple[in
             replayed = replay_events([r.event for r in rows], session=session)
         except IllegalAction:
             continue
-        rake = sum(d.recomputed - d.recorded for d in replayed.discrepancies if d.kind == "rake")
+        rake = counted_rake(replayed.discrepancies)
         if rake:
             taken.setdefault(session, []).append((max(r.position for r in rows), rake))
     return taken

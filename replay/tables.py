@@ -8,7 +8,10 @@ writes it again from the replayed hands. Chips are integers.
   of the hand in the ledger; the last three its own chip unit as its ``hand_started`` records
   it (``HandReplay.unit``: what a chip of a hand of no session is worth; a session's hands
   count the session's unit, ``session_book``), plain chips (1, NULL, 0) when it does not
-  parse.
+  parse. No key: DuckDB would hold its index in memory through an import's one
+  transaction; the rows come one a hand stream of the ledger, and the import that appends
+  them checks that none repeats (:meth:`replay.ingest.derived.ImportTables.finish`). A table
+  made with the key before keeps it until the tables are made again.
 * ``pots(hand_id, pot_index, amount, eligible, awards, carried, explanation)`` — main pot is 0;
   ``awards`` is JSON ``{player: chips}``.
 * ``results(hand_id, session, player, starting, contributed, returned, awarded, recorded, net,
@@ -31,7 +34,7 @@ from ledger.model.errors import LedgerError
 from replay.fold import HandReplay
 
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS hands (hand_id VARCHAR PRIMARY KEY, session VARCHAR, game VARCHAR,
+CREATE TABLE IF NOT EXISTS hands (hand_id VARCHAR, session VARCHAR, game VARCHAR,
     status VARCHAR, verifiable BOOLEAN, corrected BOOLEAN, players INTEGER, pot_total BIGINT,
     carried BIGINT, notes VARCHAR, ord BIGINT, chip_value_minor BIGINT, currency VARCHAR,
     decimals INTEGER);
@@ -120,13 +123,14 @@ def write_results(con: Any, replays: Iterable[tuple[int, HandReplay]], *, full: 
 
 
 def write_results_rows(con: Any, rows: Iterable[dict[str, list[tuple[Any, ...]]]], *,
-                       hands: list[str] | None, in_memory: bool = False) -> int:
+                       hands: list[str] | None, in_memory: bool = False,
+                       nested: bool = False) -> int:
     """Write hands' rows (:func:`rows_for`) into the derived tables in one transaction: all
     tables made again when ``hands`` is None (dropped first: a ledger whose tables an older
     version built gets them in today's shape), else only those hands' rows replaced. ``rows`` is
     consumed as it comes (a stream of a million hands never sits in memory) and goes in by
-    chunks (:func:`append_rows`). ``in_memory``: as :func:`write_tables`. Returns the number
-    of hands written.
+    chunks (:func:`append_rows`). ``in_memory``, ``nested``: as :func:`write_tables`.
+    Returns the number of hands written.
 
     Raises:
         Whatever iterating ``rows`` raises; nothing is written then (rolled back).
@@ -137,31 +141,36 @@ def write_results_rows(con: Any, rows: Iterable[dict[str, list[tuple[Any, ...]]]
         def fill(con: Any, checkpoint: Callable[[], None]) -> None:
             count[0] = append_rows(con, rows, flushed=checkpoint)
 
-        write_tables(con, fill, in_memory=in_memory)
+        write_tables(con, fill, in_memory=in_memory, nested=nested)
         return count[0]
-    con.execute("BEGIN TRANSACTION")
+    if not nested:
+        con.execute("BEGIN TRANSACTION")
     try:
         create_tables(con)
         for table in _TABLES:
             if hands:
                 con.execute(f"DELETE FROM {table} WHERE hand_id IN (SELECT UNNEST(?))", [hands])
         written = append_rows(con, rows)
-        con.execute("COMMIT")
+        if not nested:
+            con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        if not nested:
+            con.execute("ROLLBACK")
         raise
     return written
 
 
 def write_tables(con: Any, fill: Callable[[Any, Callable[[], None]], None], *,
-                 in_memory: bool = False) -> None:
+                 in_memory: bool = False, nested: bool = False) -> None:
     """Make every derived table again (dropped first: a ledger whose tables an older version
     built gets them in today's shape) and let ``fill(con, checkpoint)`` insert their rows, in
     one transaction. ``in_memory``: the tables are a read's, in memory, which nothing keeps
     (:meth:`ledger.store.store.Ledger.overlay`): then there is no transaction, and each
     ``checkpoint()`` that ``fill`` calls between batches of rows has DuckDB checkpoint what is
     in, which compresses it in memory (a million hands' tables take about a fifth of their
-    uncompressed size); otherwise ``checkpoint()`` does nothing.
+    uncompressed size); otherwise ``checkpoint()`` does nothing. ``nested``: inside the
+    caller's transaction (:attr:`ledger.store.store.Ledger.in_transaction`: an import's
+    check), which commits or rolls back these rows with its own.
 
     Raises:
         Whatever ``fill`` raises; nothing is written then (rolled back; tables in memory are
@@ -174,15 +183,18 @@ def write_tables(con: Any, fill: Callable[[Any, Callable[[], None]], None], *,
         fill(con, lambda: con.execute("CHECKPOINT"))
         con.execute("CHECKPOINT")
         return
-    con.execute("BEGIN TRANSACTION")
+    if not nested:
+        con.execute("BEGIN TRANSACTION")
     try:
         for table in _TABLES:  # made again, in today's shape (tables of an older one included)
             con.execute(f"DROP TABLE IF EXISTS {table}")
         create_tables(con)
         fill(con, _nothing)
-        con.execute("COMMIT")
+        if not nested:
+            con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        if not nested:
+            con.execute("ROLLBACK")
         raise
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import ValidationError
 
@@ -586,8 +586,43 @@ def _session_effects(ledger: Any, out: WhatIf) -> None:
     out.downstream.extend(_downstream(ledger, out, before, later))
 
 
-def _downstream(ledger: Any, out: WhatIf, before: dict[str, HandReplay], later: list[str]
-                ) -> list[Downstream]:
+def downstream_of(ledger: Any, hand: str, session: str, before: HandReplay,
+                  after: HandReplay) -> list[Downstream]:
+    """The later hands of ``session`` whose starting stack of a player no longer follows
+    once ``hand`` is ``after`` instead of ``before`` (each a replay of it), as
+    :func:`what_if` names them (:func:`_downstream`; the other hands replayed as stored, one
+    that does not replay or is voided left out: it starts nothing the books follow). Reads
+    only."""
+    streams = ledger.streams(kind="hand", session=session)
+    later = streams[streams.index(hand) + 1:] if hand in streams else []
+    if not later:
+        return []
+    replays: dict[str, HandReplay] = {}
+    for stream in streams:
+        if stream == hand:
+            replays[stream] = before
+            continue
+        try:
+            replays[stream] = replay_events([r.event for r in ledger.read(stream)])
+        except IllegalAction:
+            continue
+    later = [s for s in later if s in replays and replays[s].result.status != "voided"]
+    out = _Change(hand, session, before, after)
+    return _downstream(ledger, out, replays, later)
+
+
+class _Change(NamedTuple):
+    """What :func:`_downstream` reads of a :class:`WhatIf`: the hand changed, its session
+    and its replays before and after the change."""
+
+    hand: str
+    session: str | None
+    before: HandReplay
+    after: HandReplay
+
+
+def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay],
+                later: list[str]) -> list[Downstream]:
     """The later hands whose starting stack of a player no longer follows because of the
     correction: his stack after his previous hand, the correction applied (the hand's
     effective, as-corrected result: never the original's), plus what he bought since

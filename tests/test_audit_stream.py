@@ -133,7 +133,7 @@ def test_interleaved_sessions_audit_the_same_streamed(seed: int) -> None:
 
 
 _TABLES = ("hands", "pots", "results", "discrepancies", "session_book", "session_players",
-           "player_names", "player_nicknames")
+           "player_names", "player_nicknames", "audit_discrepancies")
 
 
 def _dump(ledger: Any) -> dict[str, Any]:

@@ -232,7 +232,8 @@ def test_a_voided_hand_counts_for_nothing_in_stack_continuity(s_ann_bob: Path,
     audit = run(db, "audit")
     assert audit.exit_code == 0, audit.output
     assert audit.output.strip() == ("audit clean: 2 hand(s) in 1 session(s); every chip adds "
-                                    "up")
+                                    "up in the books as stored (the hash chain not checked: "
+                                    "`handledger verify`)")
 
 
 def test_hand_start_warns_of_a_seat_above_his_buy_ins(s_ann_bob: Path, tmp_path: Path) -> None:

@@ -99,4 +99,4 @@ def test_an_action_in_a_closed_sessions_hand_needs_closed(user, db: str) -> None
     # an ended hand takes no action: a change now is a correction, as for any session
     assert user("act", "s3", "Bob f")[2] == (
         "error: hand s3, action 'Bob f': the hand is complete: a change now is a correction "
-        "(`handledger correct` or `handledger undo`)\n")
+        "(`handledger correct`)\n")

@@ -211,7 +211,14 @@ def test_a_signed_hand_converted_before_is_exported_as_stored(
     line = out.read_text(encoding="utf-8").splitlines()[0]
     assert '"unit":{"currency":"USD","decimals":0,"minor_per_chip":1}' in line
     assert user("import", str(out))[1] == KNOWN
-    fresh = _fresh(user, tmp_path, "fresh", out)
+    fresh = str(tmp_path / "fresh.duckdb")  # no session there: whole dollars, said in a note
+    code, _, err = user("--db", fresh, "import", str(out))
+    assert (code, err) == (0, (
+        f"note: {out}:1, hand r1: counts whole USD in session s, which is not opened here, as "
+        "its unit says; a hand an earlier version converted into a session of cents has such "
+        "a unit in an export written before exports gave it that session's chip, or in one "
+        "whose signature binds it as stored, and if this is one its chips are cents: import "
+        "its ledger's whole export instead (the session's rows say what a chip is worth)\n"))
     assert "signature ok: signed by floor" in user("--db", fresh, "history", "r1")[1]
     # PHH holds no signature: its export is the session's money
     phh_out = tmp_path / "r1.phh"

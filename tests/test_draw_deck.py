@@ -106,3 +106,53 @@ def test_live_a_discard_is_not_dealt_to_the_next_player(user, db: str) -> None: 
     assert err.startswith("error: hand t1, action 'd dh B 9h': card 9h is dealt twice: A "
                           "discarded it, but the deck has not run out (11 of 52 cards dealt, "
                           "2 burned); now: phase draw, next: d dh B CARDS")
+
+
+def test_a_reshuffle_never_deals_a_player_his_own_discards_of_the_draw() -> None:
+    """The stub runs out before p5's replacements (50 cards dealt, 2 burned), as in ``SIX``;
+    p5 is dealt p1's 2c 3c 4c 5c and his own Kd, thrown in this draw: refused at his Kd."""
+    with pytest.raises(IllegalHand) as err:
+        _replay(_six(p5="2c3c4c5cKd"))
+    assert err.value.action == "d dh p5 2c3c4c5cKd"
+    assert str(err.value).endswith(
+        ", action 'd dh p5 2c3c4c5cKd': card Kd is dealt back to p5, who discarded it in this "
+        "draw: the reshuffle once the deck ran out leaves out the drawing player's own discards "
+        "(RULES.md §4.1)")
+
+
+def _triple(second: str) -> str:
+    """Six players of 2-7 triple draw dealt ``HOLE``; in the first draw p1 … p4 throw their
+    five and take the stub's 20 cards (``STUB``: 30 + 20 dealt, 2 burned, the deck is out),
+    p5 and p6 stand pat; all check; in the second draw p1 throws his 6h and is dealt
+    ``second``, the others stand pat; p1 bets 4 and everyone folds."""
+    deals = [f"d dh p{i} {c}" for i, c in enumerate(HOLE, 1)]
+    first = [f"p{i} sd {c}" for i, c in enumerate(HOLE[:4], 1)] + ["p5 sd", "p6 sd"]
+    first += [f"d dh p{i} {c}" for i, c in enumerate(STUB, 1)]
+    checks = [f"p{i} cc" for i in range(1, 7)]
+    again = ["p1 sd 6h", f"d dh p1 {second}", "p2 sd", "p3 sd", "p4 sd", "p5 sd", "p6 sd"]
+    after = ["p1 cbr 4", "p2 f", "p3 f", "p4 f", "p5 f", "p6 f"]
+    calls = ["p3 cc", "p4 cc", "p5 cc", "p6 cc", "p1 cc", "p2 cc"]
+    return ("variant = 'F2L3D'\nantes = [0, 0, 0, 0, 0, 0]\n"
+            "blinds_or_straddles = [1, 2, 0, 0, 0, 0]\nsmall_bet = 2\nbig_bet = 4\n"
+            "starting_stacks = [50, 50, 50, 50, 50, 50]\n"
+            f"actions = {[*deals, *calls, *first, *checks, *again, *after]!r}\n")
+
+
+def test_a_discard_of_an_earlier_draw_may_come_back_to_its_player() -> None:
+    """p1's 2c, thrown in the first draw, is in the second draw's reshuffle (the deck ran out:
+    50 dealt, 3 burned): accepted with its note. Pot 6 x 2 = 12; p1's bet of 4 is uncalled:
+    p1 ends at 50 - 2 + 12 = 60, everyone else at 48."""
+    r = _replay(_triple("2c"))
+    assert r.final_stacks == {"p1": 60, **{f"p{i}": 48 for i in range(2, 7)}}
+    assert list(r.notes[:1]) == [
+        "the deck ran out: p1's 2c, discarded, was reshuffled and dealt again to p1 "
+        "(RULES.md §4.1)"]
+
+
+def test_a_discard_of_this_draw_does_not_come_back_to_its_player() -> None:
+    with pytest.raises(IllegalHand) as err:
+        _replay(_triple("6h"))
+    assert str(err.value).endswith(
+        ", action 'd dh p1 6h': card 6h is dealt back to p1, who discarded it in this draw: the "
+        "reshuffle once the deck ran out leaves out the drawing player's own discards (RULES.md "
+        "§4.1)")

@@ -27,20 +27,41 @@ def _events(db: str) -> list[tuple]:
     return out
 
 
+def _one_payout_a_player(rows: list[tuple]) -> tuple[list[tuple], dict[str, dict]]:
+    """``rows`` (:func:`_events`) as PHH can say them: the events but the payouts, in order
+    (without seqs), and the chips each hand paid each player."""
+    events, paid = [], {}
+    for hand, _, kind, event in rows:
+        if kind == "recorded_payout":
+            mine = paid.setdefault(hand, {})
+            mine[event["player"]] = mine.get(event["player"], 0) + event["amount"]
+        else:
+            events.append((hand, kind, event))
+    return events, paid
+
+
 def test_phh_export_round_trips_every_real_hand(tmp_path) -> None:  # noqa: ANN001
     runner = CliRunner()
     first, second = str(tmp_path / "a.duckdb"), str(tmp_path / "b.duckdb")
-    # every worked example but ex06, which declares before the river's betting round that
-    # bet_after_declare keeps (RULES.md §3.4: tests/test_declare.py replays it with that round)
-    rules = [str(p) for p in sorted((SHARED / "rules").glob("*.phh")) if p.stem != "ex06"]
-    out = runner.invoke(cli, ["--db", first, "import", str(SHARED / "phh"), *rules])
+    out = runner.invoke(cli, ["--db", first, "import", str(SHARED / "phh"),
+                              str(SHARED / "rules")])
     assert out.exit_code == 0, out.output
     dump = tmp_path / "all.phhs"
     assert runner.invoke(cli, ["--db", first, "export", "--format", "phh", "-o",
                                str(dump)]).exit_code == 0
     assert runner.invoke(cli, ["--db", second, "import", str(dump)]).exit_code == 0
-    assert _events(first) == _events(second)
-    assert len({row[0] for row in _events(first)}) == 129
+    # the same events, but for the six HandHQ PokerStars hands whose winnings leave out the
+    # uncalled bet, which the import returned apart: PHH pays a player one amount, so they
+    # come back in its shape, the bet and the pot one payout, the same chips (phh_form.py)
+    mine, theirs = _events(first), _events(second)
+    assert _one_payout_a_player(mine) == _one_payout_a_player(theirs)
+    by_hand: dict[str, list[list[tuple]]] = {}
+    for k, rows in enumerate((mine, theirs)):
+        for row in rows:
+            by_hand.setdefault(row[0], [[], []])[k].append(row)
+    differ = sorted(h for h, (a, b) in by_hand.items() if a != b)
+    assert len(differ) == 6 and all(h.startswith("PokerStars-599378") for h in differ)
+    assert len({row[0] for row in _events(first)}) == 130
 
     exported = read_phh(dump).check()
     with dump.open("rb") as fh:

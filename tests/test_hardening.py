@@ -62,8 +62,8 @@ def import_one(ledger: Ledger, path: Path) -> str:
     """Import one mutated file in-process and check the outcome (any exception is a failure
     of the property): ``accepted`` (no error; what was written is whole hands that replay),
     ``rejected`` (errors naming the file; nothing written) or ``rejected_line`` (a JSON-lines
-    error outside any hand, e.g. a blank line, or a bad hand of a ``.phhs`` file of several:
-    the error is reported and the file's intact hands imported whole)."""
+    error outside any hand, e.g. a line that is no JSON object, or a bad hand of a ``.phhs``
+    file of several: the error is reported and the file's intact hands imported whole)."""
     before = ledger.count()
     report = import_paths(ledger, [path], strict=False, session=None, pn_ledger=None)
     after = ledger.count()

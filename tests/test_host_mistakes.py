@@ -147,12 +147,19 @@ winnings = [0, {won}]
 
 def test_an_uncalled_bet_left_out_and_rake_not_recorded_are_both_said(tmp_path: Path) -> None:
     """Bob raises to 10, Ann folds her 2: the rules give Bob 12 (the pot of 4 and his 8 back).
-    Paid 3: 8 is his uncalled bet left out, 1 more no rake explains. It was a bare
-    'paid 3, the rules give 12 (-9)'. Paid 4 is the uncalled bet alone, as before."""
+    A hand our export wrote (``_hand_id``: its winnings are all the table paid) paid 3: 8 is
+    his uncalled bet left out, 1 more no rake explains. It was a bare 'paid 3, the rules
+    give 12 (-9)'. Paid 4 is the uncalled bet alone, as before. A site's file of the same
+    hand gives the pot alone (PHH's winnings, the collected pots): its 4 is the pot and
+    the bet is returned beside it; its 3 is the pot paid 1 short."""
     found = {}
     for won in (3, 4):
         path = tmp_path / f"won{won}.phh"
         path.write_text(HEADS_UP.format(won=won))
+        assert one_shot(tmp_path / f"site{won}.duckdb", "import", str(path))[0] == 0
+        code, out, _ = one_shot(tmp_path / f"site{won}.duckdb", "audit")
+        found[f"site{won}"] = (code, out.splitlines()[0])
+        path.write_text(HEADS_UP.format(won=won) + f"_hand_id = 'h{won}'\n")
         db = tmp_path / f"won{won}.duckdb"
         assert one_shot(db, "import", str(path))[0] == 0
         code, out, _ = one_shot(db, "audit")
@@ -166,6 +173,11 @@ def test_an_uncalled_bet_left_out_and_rake_not_recorded_are_both_said(tmp_path: 
         f"the file does not say, or the payout is wrong [hand {hand}, player Bob; expected "
         "12, actual 3]")
     assert found[4].startswith("uncalled: hand ") and "uncalled bet of 8" in found[4]
+    assert found["site4"] == (0, "audit clean: 1 hand(s) in 0 session(s); every chip adds up")
+    code, line = found["site3"]
+    assert code == 1 and line.startswith("payout: hand phh-") and line.endswith(
+        ": Bob was paid 11, the rules give 12 (-1) [hand " + line.split()[2].rstrip(":")
+        + ", player Bob; expected 12, actual 11]")
 
 
 def test_a_phh_hand_without_an_id_edited_and_imported_again_is_refused(tmp_path: Path) -> None:

@@ -58,7 +58,8 @@ def test_a_plain_hand_paying_a_folded_player_is_stored_and_may_be_corrected(
     assert (code, out) == (
         0, "imported 1 hand(s) (10 events) from 1 file(s); 0 already in the ledger; 0 rejected\n")
     assert cli(db, "audit")[:2] == (  # the table paid Bob; the correction pays Ann
-        0, "audit clean: 1 hand(s) in 0 session(s); every chip adds up\n")
+        0, "audit clean: 1 hand(s) in 0 session(s); every chip adds up"
+           " in the books as stored (the hash chain not checked: `handledger verify`)\n")
     assert stream(db, "h1").endswith("9,hand_ended\n10,correction\n")
     db2 = tmp_path / "c.duckdb"  # a correction that leaves the table's fault as it was
     code, out, err = cli(db2, "import", str(write(tmp_path / "k.jsonl", table + jsonl_line(

@@ -331,10 +331,12 @@ SET = _row(4, {"type": "session_changed", "chip_value_minor": 25, "currency": "U
 STATED = _row(4, {"type": "platform_ledger", "platform": "pokernow", "file": "ledger_zz.csv",
                   "rows": [{"player": "Ann", "buy_in": 10, "buy_out": 0, "stack": 10,
                             "net": 0}]})
-PAID = (_row(4, {"type": "payment", "payer": "Ann", "payee": None, "amount_minor": 5})
+#: Ann pays the house 5 beyond what it is owed (no rake): pay zz Ann rake 5 --more-than-owed
+PAID = (_row(4, {"type": "payment", "payer": "Ann", "payee": None, "amount_minor": 5,
+                 "more_than_owed": True})
         + _row(5, {"type": "entry_corrected", "seq": 4, "reason": "typo", "by": "host",
                    "replacement": {"type": "payment", "payer": "Ann", "payee": None,
-                                   "amount_minor": 4}}))
+                                   "amount_minor": 4, "more_than_owed": True}}))
 SETTLED = ("error: {}:4, session zz: its {} after the session was closed (entry 3): its books "
            "were settled up at the close; nothing of the file was written; --closed records it "
            "anyway\n")

@@ -161,7 +161,7 @@ def test_generated_hands_by_workers_are_each_hands_own_events(tmp_path: Path,
 def test_every_append_of_the_file_is_under_the_memory_cap(
         tmp_path: Path, small_parts: _Spy, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
     """The file's one transaction caps DuckDB's memory (ledger/store/spill.py): after each
-    append of a part (workers) or a chunk (one process), the limit is 128 MiB and the few
+    append of a part (workers) or a chunk (one process), the limit is 64 MiB and the few
     blocks of the indexes; once the file is committed, DuckDB's default again."""
     import replay.ingest.chunked as chunked
 
@@ -191,5 +191,5 @@ def test_every_append_of_the_file_is_under_the_memory_cap(
     # the workers did it (jobs 2), or one process a chunk at a time (jobs 1)
     assert [r is not None for r in small_parts.results] == [True] * (jobs == 2)
     assert len(limits) >= 4  # parts of about a dozen hands, or chunks of 10
-    assert all(limit.endswith(" MiB") and 128 <= float(limit.split()[0]) < 136
+    assert all(limit.endswith(" MiB") and 64 <= float(limit.split()[0]) < 72
                for limit in limits), limits

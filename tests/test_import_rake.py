@@ -36,8 +36,9 @@ def _import(tmp_path: Path, text: str, name: str = "r1.phh") -> tuple[Path, int,
 def test_a_rake_the_payouts_do_not_leave_out_is_a_warning(tmp_path: Path) -> None:
     """Ann paid 492 of the 502 pot with a rake of 8: 10 short, not 8. Stored, exit 0, one
     warning naming the 2 short of the 494 the rake leaves; the file's 8 stays counted (the
-    hand's one ``rake`` finding, 502 less 494) and the audit's payout finding is the 2 (the
-    rules give Ann the pot less the rake, 494)."""
+    hand's one ``rake`` finding, 502 less the 492 paid, less the 2 the payout finding says
+    she was paid short) and the audit's payout finding is the 2 (the rules give Ann the pot
+    less the rake, 494); both findings say what was paid, 492."""
     db, code, out, err = _import(tmp_path, ALL_IN + "winnings = [492, 0]\nrake = 8\n")
     assert (code, out) == (0, "imported 1 hand(s) (12 events) from 1 file(s); 0 already in "
                               "the ledger; 0 rejected; 1 warning(s) about hands stored\n")
@@ -47,7 +48,7 @@ def test_a_rake_the_payouts_do_not_leave_out_is_a_warning(tmp_path: Path) -> Non
     code, out, _ = one_shot(db, "audit", "--json")
     assert [(d["kind"], d["player"], d["expected"], d["actual"])
             for d in json.loads(out)["discrepancies"]] == [("payout", "Ann", 494, 492),
-                                                           ("rake", "Ann", 502, 494)]
+                                                           ("rake", "Ann", 502, 492)]
 
 
 def test_the_rake_the_payouts_leave_out_says_nothing(tmp_path: Path) -> None:

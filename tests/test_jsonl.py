@@ -185,16 +185,44 @@ def test_hand_started_must_name_its_own_hand_and_come_once() -> None:
     assert "only once" in error.message and error.line == len(rows) + 1
 
 
-def test_blank_and_non_object_lines() -> None:
+def test_blank_lines_are_no_rows_and_other_lines_are_refused() -> None:
+    """A blank line (ASCII whitespace only) is skipped, anywhere, and still numbered; a line
+    of other whitespace or one that is no object is an error at its line."""
+    plain = _read(_lines())
     lines = _lines()
     lines.insert(2, "\n")
-    lines.insert(3, "[1, 2]\n")
+    lines.insert(3, " \t\r\n")
+    lines.insert(4, "[1, 2]\n")
+    lines.insert(5, "\u00a0 \n")
+    lines.append("\n  \n")
     result = _read(lines)
     assert [(e.line, e.message) for e in result.errors] == [
-        (3, "blank line"), (4, "a line must be a JSON object")]
+        (5, "a line must be a JSON object"),
+        (6, "a line of only whitespace other than ASCII spaces and tabs (U+00A0, U+0020): "
+            "not a row")]
     assert _hand_ids(result) == HANDS
+    assert [r.event for r in result.rows()] == [r.event for r in plain.rows()]
+    # the rows after them numbered as the file has them: 4 lines inserted before line 3
+    assert [r.line for r in result.rows()][1:4] == [2, 7, 8]
     with pytest.raises(MalformedInput):
         result.check()
+    assert _read([*_lines(), "\n", "\n"]).errors == []  # trailing blank lines alone: none
+
+
+def test_a_closing_line_followed_by_blank_lines_is_still_the_last() -> None:
+    """Blank lines after an export's closing line do not make it a line in the middle; a
+    blank line before it is one of the lines it counts."""
+    from ledger.formats.jsonl.lines import closing_line
+
+    rows = hand_rows(1)[:-1]  # the hand without its end: in play
+    hand, last = rows[-1][0], rows[-1][1]
+    body = write_jsonl(rows)
+    result = _read([body, closing_line({hand: last}, len(rows)), "\n \n"])
+    assert result.errors == [] and result.in_play == {hand: last}
+    result = _read([body, "\n", closing_line({hand: last}, len(rows) + 1)])
+    assert result.errors == [] and result.in_play == {hand: last}
+    (error,) = _read([body, "\n", closing_line({hand: last}, len(rows))]).errors
+    assert error.message.startswith(f"the closing line counts {len(rows)} lines before it")
 
 
 def test_session_rules() -> None:

@@ -80,7 +80,7 @@ def test_a_declaration_in_turn_then_the_showdown_and_its_payouts(user, db: str) 
     assert _acts(user, "o1", ["end"]) == ["hand complete"]
     assert user("act", "o1", "Bob f") == (2, "", "error: hand o1, action 'Bob f': the hand is "
                                           "complete: a change now is a correction (`handledger "
-                                          "correct` or `handledger undo`)\n")
+                                          "correct`)\n")
 
 
 def test_declarations_at_once_name_who_is_still_to_declare(user, db: str) -> None:  # noqa: ANN001
@@ -171,3 +171,29 @@ def test_a_show_waits_for_the_betting_to_be_over(user, db: str) -> None:  # noqa
     # everyone all-in but one who called: the rest of the board is dealt, and he may show
     _acts(user, "t2", ["Bob cbr 98", "Cy cbr 98", "Ann cc", "d db 9s"])
     assert user("act", "t2", "Ann sm AsAd")[0] == 0
+
+
+def test_state_shows_the_payouts_so_far_and_a_voided_hand_takes_no_change(user,  # noqa: ANN001
+                                                                          db: str) -> None:
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "p1", "--game", "NT", "--stakes", "1/2",
+                "--seats", "Ann:100,Bob:100", "--button", "Ann")[0] == 0
+    _acts(user, "p1", ["d dh Ann ????", "d dh Bob ????", "Ann cc", "Bob cc", "d db 2c3d4h",
+                       "Bob cc", "Ann cc", "d db 5s", "Bob cc", "Ann cc", "d db 9s", "Bob cc",
+                       "Ann cc", "pay Ann 3"])
+    # a host halfway through paying sees what he has paid of the pot (2 + 2 blinds = 4)
+    assert user("state", "p1")[1].splitlines()[2:] == [
+        "pot 0: 4 (Bob, Ann)", "paid so far: Ann 3 (3 of the pot's 4)", "stacks: Bob 98, Ann 98"]
+    assert _acts(user, "p1", ["pay Bob 1", "end"]) == [
+        "phase showdown, next: pay PLAYER AMOUNT or end", "hand complete"]
+    assert user("void", "p1", "--reason", "misdeal", "--by", " host") == (
+        2, "", "error: --by name ' host' has leading or trailing whitespace: names are kept "
+        "as typed, never repaired (write 'host')\n")
+    assert user("void", "p1", "--reason", "misdeal", "--by", "host")[0] == 0
+    assert user("act", "p1", "Bob f") == (
+        2, "", "error: hand p1, action 'Bob f': the hand is voided: it takes no action "
+        "(`handledger undo` takes the void back)\n")
+    # a correction under the void would change nothing in the books: refused, nothing written
+    assert user("correct", "p1", "--delete", "3", "--reason", "x", "--by", "host") == (
+        2, "", "error: hand p1: the hand is voided: a correction under a void changes nothing "
+        "in the books; take the void back first (`handledger undo p1`); nothing written\n")

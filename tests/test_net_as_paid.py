@@ -6,9 +6,8 @@ the text's table, and ``replay --json`` keeps the recomputed ``net`` and ``final
 
 Worked by hand: blinds 1/2, Cy (button) raises to 6, Ann (small blind, 100) shoves 100, Bob
 (big blind, 150) calls, Cy folds: a pot of 100 + 100 + 6 = 206, Ann's kings win it. The table
-rakes 10 and pays Ann 196. The pot wins her 206 (Won, Rules give); the rules' result takes
-the rake before the pot is awarded (README "A home game's rake"): 196, +96, final 196, as
-paid: 196 − 100 = +96, final 196. Bob −100 (50), Cy −6 (294) either way."""
+rakes 10 and pays Ann 196. By the rules Ann wins 206: +106, final 206; as paid: 196 − 100 =
++96, final 196. Bob −100 (50), Cy −6 (294) either way."""
 
 from __future__ import annotations
 
@@ -89,9 +88,10 @@ def test_a_raked_hand_nets_what_the_table_paid(raked: Path, run, db: str,  # noq
     assert "│ Ann    │   100 │    100 │          │ 206 │  196 │  +96 │   196 │" in lines
     assert "│ Bob    │   150 │    100 │          │     │    0 │ -100 │    50 │" in lines
     assert "│ Cy     │   300 │      6 │          │     │    0 │   -6 │   294 │" in lines
-    assert not any("by the rules" in line for line in lines)  # the rake taken first
+    # the rules' result once the table's rake of 10 is taken is what it paid: no line for it
+    assert not [line for line in lines if "by the rules" in line]
 
-    data = json.loads(run("replay", "--hand", "f1", "--json").output)  # the rules'
+    data = json.loads(run("replay", "--hand", "f1", "--json").output)  # the rules' less the rake
     assert data["net"] == {"Ann": 96, "Bob": -100, "Cy": -6}
     assert data["final_stacks"] == {"Ann": 196, "Bob": 50, "Cy": 294}
 
@@ -136,8 +136,7 @@ def _versions(page: str) -> list[list[list[str]]]:
 def test_a_hand_in_cents_nets_what_the_table_paid(run, tmp_path: Path) -> None:  # noqa: ANN001
     """Hand c1 of tests/test_live_cents.py (cents): Ann's 73.00 all in takes the main pot of
     219.00, Bob the side pot of 54.00; the table rakes 2.00 of Ann's: she is paid 217.00,
-    +144.00 (final 217.00) as paid and by the rules, which take the rake from the main pot
-    before awarding it."""
+    +144.00 (final 217.00) as paid, and so by the rules once the rake is taken (no line)."""
     from tests.test_live_cents import _in_play
 
     assert run("import", str(_in_play(tmp_path))).exit_code == 0
@@ -145,7 +144,7 @@ def test_a_hand_in_cents_nets_what_the_table_paid(run, tmp_path: Path) -> None: 
         assert run("act", "c1", action).exit_code == 0
     lines = run("replay", "--hand", "c1").output.splitlines()
     assert "│ Ann    │  7300 │   7300 │          │ 21900 │ 21700 │ +14400 │ 21700 │" in lines
-    assert not any("by the rules" in line for line in lines)
+    assert not [line for line in lines if "by the rules" in line]
     page = tmp_path / "c1.html"
     assert run("view", "c1", "-o", str(page)).exit_code == 0
     ann = next(r for r in _payouts(page.read_text(encoding="utf-8")).rows if r[0] == "Ann")

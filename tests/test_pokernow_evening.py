@@ -117,10 +117,14 @@ def test_an_export_cut_mid_hand_is_completed_by_the_whole_log(tmp_path: Path) ->
     assert _at_a_moment_boundary(RIT, 15)
     db = tmp_path / "t.duckdb"
     early = _cut(RIT, 15, tmp_path / "early" / RIT.name)
+    # #30's six players bought nothing in the excerpt: a warning each (as the audit finds them)
     assert one_shot(db, "import", str(early))[:2] == (
-        0, "imported 1 hand(s) (27 events) from 1 file(s); 0 already in the ledger; 0 rejected\n")
+        0, "imported 1 hand(s) (27 events) from 1 file(s); 0 already in the ledger; 0 rejected"
+           "; 6 warning(s) about hands stored\n")
     code, text, err = one_shot(db, "import", str(RIT))
-    assert (code, err) == (0, "")
+    # #48's five stacks are not what #31 left (#32-#47 are not in the log): a warning each
+    assert code == 0 and [w.split(": hand ")[1].split(":")[0] for w in err.splitlines()] == [
+        "pn-pokernowpy_run-it-twice-48-16302875682920"] * 5
     assert text.startswith("imported 2 hand(s) (")
     assert "1 cut-off hand(s) completed from this longer export" in text
     session = "pokernowpy_run-it-twice"

@@ -46,7 +46,9 @@ def test_the_right_statement_again_after_a_wrong_one_is_in_force(run, user,  # n
     # the corrected statement, the same as the first: appended again, in force
     assert user("import", str(VK), "--ledger", str(right)) == (
         0, SUMMARY.format(n=1), NOTE.format(a=8100, b=8000, c=7100, d=7000))
-    assert user("audit") == (0, "audit clean: 52 hand(s) in 1 session(s); every chip adds up\n",
+    assert user("audit") == (0, "audit clean: 52 hand(s) in 1 session(s); every chip adds up"
+                                " in the books as stored (the hash chain not checked: "
+                                "`handledger verify`)\n",
                              "")
     # the statement in force again: nothing to add, nothing to say
     assert user("import", str(VK), "--ledger", str(right)) == (0, SUMMARY.format(n=0), "")

@@ -254,7 +254,7 @@ def test_a_summary_that_disagrees_is_a_fact_not_an_error() -> None:
     Player2's collected $4.70 edited to $4.80: both read and replay; the hand carries what
     does not add up. Paid 480 and his uncalled 10 back, Player2 is 10 over the 480 the rules
     give him of the 490 pot less the summary's rake of 20: the rake stays counted (its one
-    finding, 480 of 500) beside his payout finding (490 of 480)."""
+    finding, 490 paid of 500, less the 10 over of his payout finding, 490 of 480)."""
     total = one_hand(ALLIN, "42875758685", ("Total pot $4.90", "Total pot $4.99"))
     assert replay(total).result.awards["Player2"] == 490
     assert not adds_up(total.started.source)
@@ -269,7 +269,7 @@ def test_a_summary_that_disagrees_is_a_fact_not_an_error() -> None:
     ]
     r = replay(paid)
     assert [(d.kind, d.player, d.recorded, d.recomputed) for d in r.discrepancies] == [
-        ("rake", "Player2", 480, 500), ("payout", "Player2", 490, 480)]
+        ("rake", "Player2", 490, 500), ("payout", "Player2", 490, 480)]
 
 
 def test_every_game_of_the_files_has_its_code() -> None:

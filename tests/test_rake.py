@@ -34,8 +34,24 @@ def test_the_rules_pay_the_pot_and_the_uncalled_bet() -> None:
     assert kinds(r) == []
 
 
-def test_a_site_that_leaves_the_uncalled_bet_out() -> None:
+def test_winnings_of_the_pot_alone_get_the_uncalled_bet_returned() -> None:
+    """PHH's winnings are the collected pots (FORMATS.md §1): 12, the pot alone, leave out
+    p1's uncalled 20, which goes back to him (RULES.md §1.4): the import records it returned,
+    so he is paid 32 as the rules say and his net is +6 (32 less the 26 he put in), p2's
+    -6: they sum to zero (with the pot alone it was -14)."""
     r = replayed("winnings = [12, 0, 0]\n")
+    assert kinds(r) == []
+    assert r.recorded == {"p1": 32}
+    assert r.paid_net == {"p1": 6, "p2": -6, "p3": 0}
+    (hand,) = read_phh_text(HAND + "winnings = [12, 0, 0]\n").check()
+    assert [(e.player, e.amount, e.returned) for e in events_from_phh(hand)
+            if e.type == "recorded_payout"] == [("p1", 20, True), ("p1", 12, False)]
+
+
+def test_a_stored_hand_paid_without_its_uncalled_bet() -> None:
+    """Our own export (``_hand_id``) writes everything the table paid as winnings: 12 there
+    is a hand that was paid the pot alone, the bet left out, which the audit names."""
+    r = replayed("winnings = [12, 0, 0]\n_hand_id = 'h1'\n")
     assert kinds(r) == [("uncalled", "p1", -20)]
     assert "his uncalled bet of 20" in r.discrepancies[0].sentence()
 
@@ -50,7 +66,7 @@ def test_rake_and_the_uncalled_bet_left_out_together() -> None:
     """The rake counted is the file's 1 (recomputed 32 − recorded 31, as if the uncalled
     bet had been paid), never the 21 the payouts leave out; the 20 is an ``uncalled``
     finding beside it."""
-    r = replayed("winnings = [11, 0, 0]\nrake = 1\n")
+    r = replayed("winnings = [11, 0, 0]\nrake = 1\n_hand_id = 'h1'\n")
     assert kinds(r) == [("rake", "p1", -1), ("uncalled", "p1", -20)]
     assert [(d.recorded, d.recomputed) for d in r.discrepancies] == [(31, 32), (11, 31)]
     assert "left out the uncalled bet (20)" in r.discrepancies[0].sentence()
@@ -58,6 +74,14 @@ def test_rake_and_the_uncalled_bet_left_out_together() -> None:
         f"hand {r.hand}: p1 was paid 11, the rules give 31 beside the rake: the "
         "difference is his uncalled bet of 20, which the site leaves out of what it says he "
         "collected")
+
+
+def test_winnings_of_the_pot_less_the_rake_get_the_uncalled_bet_returned() -> None:
+    """A site's file (no ``_hand_id``) paying 11 of the 12 pot with a rake of 1 gives the
+    pot less the rake: p1's 20 is returned beside it, and the rake is the one finding."""
+    r = replayed("winnings = [11, 0, 0]\nrake = 1\n")
+    assert [(d.kind, d.player, d.recorded, d.recomputed) for d in r.discrepancies] == [
+        ("rake", "p1", 31, 32)]
 
 
 def test_a_rake_within_the_hands_rule() -> None:
@@ -83,11 +107,15 @@ def test_a_real_over_payment_stays_a_payout() -> None:
 
 def test_a_files_rake_stays_counted_beside_a_short_payout() -> None:
     """Paid 30 with a rake of 1: the 12 pot less the rake and the 20 returned are 31, so the
-    rake is counted (its finding: 31 of 32) and the payout is 1 short of 31; paid 12, the
+    rake is counted (its finding: 30 paid of 32, less the payout's 1 short: 1) and the
+    payout is 1 short of 31; paid 12, the
     whole pot with the uncalled bet left out, leaves the rake no room: the bet is the one
     finding, as before."""
     r = replayed("winnings = [30, 0, 0]\nrake = 1\n")
     assert [(d.kind, d.player, d.recorded, d.recomputed) for d in r.discrepancies] == [
-        ("rake", "p1", 31, 32), ("payout", "p1", 30, 31)]
+        ("rake", "p1", 30, 32), ("payout", "p1", 30, 31)]
+    from ledger.audit.rake_count import counted_rake
+
+    assert counted_rake(r.discrepancies) == 1
     r = replayed("winnings = [12, 0, 0]\nrake = 1\n")
     assert kinds(r) == [("uncalled", "p1", -20)]

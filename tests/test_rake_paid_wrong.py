@@ -65,8 +65,9 @@ def test_a_tie_raked_and_paid_to_one_keeps_its_rake(run, db: str) -> None:  # no
 def test_a_pot_raked_and_paid_to_the_loser_keeps_its_rake(run, db: str) -> None:  # noqa: ANN001
     """The same betting on a board of Jd Qd 9c 7h 4s: Ann's ace-king high (A K Q J 9) beats
     Bob's board (Q J 9 7 4), she wins the pot of 20, 18 once the table rakes 2; the host pays
-    Bob the 18. The rake is Ann's pot's alone (her one finding, 18 of 20), her payout is 18
-    short, Bob's 18 over."""
+    Bob the 18. The rake is Ann's pot's alone: one finding of the table (``*``: the players it
+    took from and those paid wrong, paid 18 of the 20 the rules give them before it), her
+    payout 18 short, Bob's 18 over; the books count 2 (20 - 18, less -18 + 18)."""
     board = ("d db JdQd9c", "Bob cc", "Ann cc", "d db 7h", "Bob cc", "Ann cc", "d db 4s")
     actions = (*TIED[:4], *board, *TIED[11:])
     _build(db, START, (*actions, "pay Bob 18", "end"))
@@ -74,7 +75,7 @@ def test_a_pot_raked_and_paid_to_the_loser_keeps_its_rake(run, db: str) -> None:
             .splitlines()]
     assert sorted((d["kind"], d["player"], d["recorded"], d["recomputed"])
                   for d in r["discrepancies"]) == [
-        ("payout", "Ann", 0, 18), ("payout", "Bob", 18, 0), ("rake", "Ann", 18, 20)]
+        ("payout", "Ann", 0, 18), ("payout", "Bob", 18, 0), ("rake", "*", 18, 20)]
     body = json.loads(run("balances", "--json").output)
     assert {p["player"]: p["net"] for p in body["players"]} == {"Ann": -10, "Bob": 8}
     assert [(k["chips"], k["hands"]) for k in body["rake"]] == [(2, 1)]
@@ -87,7 +88,8 @@ def test_the_rake_comes_out_of_the_main_pot(run, db: str) -> None:  # noqa: ANN0
     """Ann (50), Bob (100), Cy (100, button) all in preflop: a main pot of 150 (Ann, Bob, Cy)
     and a side pot of 100 (Bob, Cy). Ann's aces win the main pot, Bob's kings the side pot
     over Cy's 7-2. The table rakes 5, from the main pot: the rules give Ann 145, Bob 100. The
-    host pays Bob 245: Ann 145 short, Bob 145 over; the rake is Ann's pot's (145 of 150).
+    host pays Bob 245: Ann 145 short, Bob 145 over; the rake is Ann's pot's, one finding of the
+    table: 245 paid to Ann and Bob of the 250 the rules give them before it.
     Nets as paid: Ann -50, Bob +145, Cy -100, together -5."""
     start = ("hand", "start", "--hand", "r1", "--session", "s", "--game", "NT", "--stakes",
              "1/2", "--seats", "Ann:50,Bob:100,Cy:100", "--button", "Cy")
@@ -101,7 +103,7 @@ def test_the_rake_comes_out_of_the_main_pot(run, db: str) -> None:  # noqa: ANN0
             .splitlines()]
     assert sorted((d["kind"], d["player"], d["recorded"], d["recomputed"])
                   for d in r["discrepancies"]) == [
-        ("payout", "Ann", 0, 145), ("payout", "Bob", 245, 100), ("rake", "Ann", 145, 150)]
+        ("payout", "Ann", 0, 145), ("payout", "Bob", 245, 100), ("rake", "*", 245, 250)]
     body = json.loads(run("balances", "--json").output)
     assert {p["player"]: p["net"] for p in body["players"]} == {
         "Ann": -50, "Bob": 145, "Cy": -100}

@@ -118,7 +118,7 @@ def test_paid_short_by_the_uncalled_bet_it_returned(tmp_path: Path) -> None:
                    "less than the 4.80 due once the rake is taken (stored; the audit reports "
                    "it)\n")
     assert _findings(db, RETURNED) == [("payout", "Player2", 480, 470),
-                                       ("rake", "Player2", 500, 480)]
+                                       ("rake", "Player2", 500, 470)]
 
 
 def test_json_lines_paid_short_by_the_uncalled_bet(tmp_path: Path) -> None:
@@ -140,13 +140,16 @@ def test_json_lines_paid_short_by_the_uncalled_bet(tmp_path: Path) -> None:
                    "0.10 less than the 4.80 due once the rake is taken (stored; the audit "
                    "reports it)\n")
     assert _findings(other, RETURNED) == [("payout", "Player2", 480, 470),
-                                          ("rake", "Player2", 500, 480)]
+                                          ("rake", "Player2", 500, 470)]
 
 
 def test_paid_over_beside_the_rake(tmp_path: Path) -> None:
     """Collected $4.80: 490 with the bet, 10 over the 480 due once the rake is taken; and
     his uncalled $0.10 returned as $0.30: 500 paid, 20 over (the 20 beyond his bet a finding
-    of its own)."""
+    of its own). Both findings say what was paid, 490; the rules give 480 once the site's 20
+    is taken (470 of the 490 pot and his 10 back), +230 on the 250 he put in (final 620 of
+    his 390), and ``replay`` says so on both lines; the books still count the rake as 20
+    (500 - 490 of the rake finding, less the 10 paid over), his net +240 as paid."""
     over = _edited(tmp_path, "over.txt", *_collected("4.80"))
     db = tmp_path / "over.duckdb"
     code, _, err = one_shot(db, "import", str(over))
@@ -156,7 +159,16 @@ def test_paid_over_beside_the_rake(tmp_path: Path) -> None:
                    "more than the 4.80 due once the rake is taken (stored; the audit reports "
                    "it)\n")
     assert _findings(db, RETURNED) == [("payout", "Player2", 480, 490),
-                                       ("rake", "Player2", 500, 480)]
+                                       ("rake", "Player2", 500, 490)]
+    code, out, _ = one_shot(db, "replay", "--hand", RETURNED)
+    assert code == 1
+    assert "  net and final as the table paid; by the rules: Player2 +230 (final 620)\n" in out
+    assert "  DISCREPANCY: hand PokerStars-42875758685: Player2 was paid 490, the rules give " \
+           "480 (+10)\n" in out
+    body = json.loads(one_shot(db, "balances", "--json")[1])
+    assert [(p["player"], p["net"], p["rules_net"]) for p in body["players"]] == [
+        ("Player2", 240, 230), ("Player1", -10, -10), ("Hero", -240, -240)]
+    assert [k["chips"] for k in body["rake"]] == [20]
     back = _edited(tmp_path, "back.txt", ("Uncalled bet ($0.10)", "Uncalled bet ($0.30)"))
     code, _, err = one_shot(tmp_path / "back.duckdb", "import", str(back))
     assert code == 0

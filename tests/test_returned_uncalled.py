@@ -88,7 +88,8 @@ def test_no_more_than_the_uncalled_bet(tmp_path: Path) -> None:
     for action in ("returned Ann 20", "pay Ann 100", "end"):
         assert one_shot(db, "act", "p2", action)[0] == 0
     assert one_shot(db, "audit")[:2] == (
-        0, "audit clean: 1 hand(s) in 0 session(s); every chip adds up\n")
+        0, "audit clean: 1 hand(s) in 0 session(s); every chip adds up"
+           " in the books as stored (the hash chain not checked: `handledger verify`)\n")
 
 
 def test_a_correction_may_not_return_what_was_won(tmp_path: Path) -> None:
@@ -150,7 +151,8 @@ def test_a_file_returning_what_was_won_is_stored_with_a_warning(tmp_path: Path) 
         assert one_shot(db, "correct", "p1", "--replace", seq, action, "--reason", "x",
                         "--by", "host")[0] == 0
     assert one_shot(db, "audit")[:2] == (
-        0, "audit clean: 1 hand(s) in 0 session(s); every chip adds up\n")
+        0, "audit clean: 1 hand(s) in 0 session(s); every chip adds up"
+           " in the books as stored (the hash chain not checked: `handledger verify`)\n")
 
 
 def test_a_site_text_returning_more_than_the_uncalled_bet(tmp_path: Path) -> None:

@@ -230,6 +230,39 @@ def test_a_quarter_hand_is_refused_by_a_dime_session(user, tmp_path: Path,  # no
     assert hand["recorded"] == {"Bob": 6, "Cy": 4}
 
 
+def test_a_hand_in_four_cent_chips_is_refused_by_a_dime_session(  # noqa: ANN001
+        user, tmp_path: Path, db: str) -> None:
+    # Chips of 0.04 USD, blinds 0.20/0.40 (5 and 10 of them): every amount is whole dimes
+    # too, so each would convert, but the table divided its pots in 0.04 and no number of
+    # 0.04 chips is a dime; the least amount that is whole chips of both is 0.20, the
+    # smallest chip in play it was silently given (2 dimes). Refused naming both chips, in
+    # a dime session; a session of 0.02 USD chips (0.04 is two of them) takes it x2.
+    assert user("session", "open", "dimes", "--chip-value", "0.10", "--currency", "USD")[0] == 0
+    path = phh(tmp_path / "f1.phh", hand="f1", paid="0.52, 0.48",
+               chip="_chip = { minor_per_chip = 4 }\n")
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "[0.25, 0.50, 0]", "[0.20, 0.40, 0]").replace("min_bet = 0.50", "min_bet = 0.40")
+        .replace("10.00", "4.00"), encoding="utf-8")
+    code, out, err = user("import", "--session", "dimes", str(path))
+    assert (code, err) == (2, (
+        f"error: {path}:1, hand f1: its smallest chip in play is 0.04 USD, smaller than "
+        "session dimes's chip of 0.10 USD and no whole number of it is one (the least amount "
+        "that is whole chips of both is 0.20 USD, a chip the table never used): the "
+        "session's chips cannot divide its pots as the table did (RULES.md §2.1); import it "
+        "into a session whose chip is a whole number of 0.04 USD or divides it, or with no "
+        "session; nothing of the hand is imported\n"))
+    assert "1 rejected" in out
+    code, out, _ = user("sql", "SELECT count(*) AS n FROM events WHERE hand_id = 'f1'", "--json")
+    assert (code, json.loads(out)) == (0, [{"n": 0}])
+    assert user("session", "open", "twos", "--chip-value", "0.02", "--currency", "USD")[0] == 0
+    assert user("import", "--session", "twos", str(path))[0] == 0
+    hand = replayed(user, "f1")
+    # a pot of 1.00 USD (Ann's 0.20, Bob's and Cy's 0.40), 25 chips of 0.04: Bob, first left
+    # of the button, 13 of them (0.52), Cy 12 (0.48); in chips of 0.02: 50, Bob 26, Cy 24
+    assert (hand["pots"][0]["amount"], hand["pots"][0]["awards"]) == (50, {"Bob": 26, "Cy": 24})
+    assert json.loads(stored(user, "f1")[0])["options"]["split"]["smallest_chip"] == 2
+
+
 @pytest.mark.parametrize(("value", "said"), [
     ("0", "_split.smallest_chip = 0 is not at least one chip of the hand"),
     ("0.001", "_split.smallest_chip: amount 0.001 has more decimal places than the hand's "

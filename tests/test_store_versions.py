@@ -131,7 +131,7 @@ def test_a_version_1_ledger_refuses_a_repeated_seq_and_writes_nothing(
 
 def test_a_capped_transaction_follows_the_keys_of_a_version_1_ledger(tmp_path: Path) -> None:
     """Its unique indexes grow with every append of the transaction, held in memory until
-    the commit: the cap (ledger/store/spill.py) is raised after each, 128 MiB above them."""
+    the commit: the cap (ledger/store/spill.py) is raised after each, 64 MiB above them."""
     def limit(led: Ledger) -> float:
         text = led.connection.execute("SELECT current_setting('memory_limit')").fetchone()[0]
         number, unit = text.split()
@@ -142,7 +142,7 @@ def test_a_capped_transaction_follows_the_keys_of_a_version_1_ledger(tmp_path: P
         seen = [limit(led)]
         led.append_many([(f"h{i}", hand(f"h{i}"), None, None, None) for i in range(300)])
         seen.append(limit(led))
-    assert 128 <= seen[0] < seen[1] < 136
+    assert 64 <= seen[0] < seen[1] < 72
 
 
 def test_a_newer_store_version_is_refused(tmp_path: Path) -> None:

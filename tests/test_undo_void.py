@@ -217,7 +217,10 @@ def test_no_undo_of_a_void_while_a_later_hand_of_its_players_is_in_play(
     """h1 voided, h2 started with the same players and dealt: undoing the void would put
     Ann and Bob in two hands at once with the same chips (RULES.md §1.1): refused naming
     h2, nothing written; once h2 is over (Ann, on the button and so the small blind
-    heads-up, folds), the undo goes through as before. The same for hands of no session."""
+    heads-up, folds), still refused: h2 started on the chips the void gave back, and
+    h1 back in play would hold Bob's big blind; with h2 voided too, the undo goes through.
+    The same for hands of no session, but that a later hand over lets the undo go through:
+    no stack is followed from hand to hand there."""
     seats = ("--game", "NT", "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button",
              "Ann")
     if session:
@@ -237,5 +240,16 @@ def test_no_undo_of_a_void_while_a_later_hand_of_its_players_is_in_play(
                    "end or void h2 first\n")
     assert len(_events(db, "h1")) == 5
     _play(run, "h2", "Ann f", "end")
+    if session:
+        code, out, err = user("undo", "h1", "--by", "host")
+        assert (code, out) == (2, "")
+        assert err == ("error: hand h1: cannot undo the void at seq 5 (by host: misdeal): hand "
+                       "h2 started after the void, Bob with the chips it gave back; back in "
+                       "play, this hand would hold 2 of them in its pot (a player's chips are "
+                       "in one hand at a time, RULES.md §1.1): void hand h2 first, or record "
+                       "what happened with `handledger correct`\n")
+        assert len(_events(db, "h1")) == 5
+        assert run("void", "h2", "--reason", "played on h1's chips",
+                   "--by", "host").exit_code == 0
     assert run("undo", "h1", "--by", "host").output.startswith(
         "undid the void at seq 5 (by host: misdeal) in hand h1 (seq 6)")

@@ -40,6 +40,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
+from ledger.audit.rake_count import counted_rake
 from ledger.model.money import format_money
 from ledger.model.platform import from_platform
 
@@ -105,6 +106,15 @@ class HandFacts:
             starting=starting, contributions=contributions, paid=paid, net=net,
             pot_out=pot_out, rules_net=rules_net, carried=carried, carried_in=carried_in,
             payouts=payouts, unit=unit, error=error, platform=platform)
+
+    def renumbered(self, ords: int, positions: int) -> HandFacts:
+        """These facts with ``ord`` moved up by ``ords`` and ``position`` by ``positions``:
+        ``dataclasses.replace`` without its generic walk of the fields (measured: 2.7 against
+        20 us, once a hand of a parallel import)."""
+        moved = object.__new__(HandFacts)
+        moved.__dict__.update(self.__dict__, ord=self.ord + ords,
+                              position=self.position + positions)
+        return moved
 
     @property
     def pot_in(self) -> int:
@@ -588,7 +598,7 @@ def _hand(book: SessionBook, h: HandFacts) -> None:
     starts = book.starts if book.followed else None
     paid, put_in, hand, ord_ = h.paid, h.contributions, h.hand, h.ord
     if h.payouts:  # most hands: none
-        book.rake += sum(f.recomputed - f.recorded for f in h.payouts if f.kind == "rake")
+        book.rake += counted_rake(h.payouts)
     # What the table did (the payouts; the rules when nothing was recorded): the balances
     # follow the chips, the audit says where the rules differ, a correction moves both.
     nets = h.net if paid is None else {p: paid.get(p, 0) - put_in.get(p, 0) for p in h.starting}

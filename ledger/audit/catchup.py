@@ -26,6 +26,7 @@ from ledger.audit.load import session_rows
 from ledger.audit.tables import (
     DERIVED_VERSION,
     _session_rows,
+    finding_rows,
     head_hash,
     names_in,
     tables_digest,
@@ -151,15 +152,9 @@ def replace_sessions(ledger: Any, sessions: Sequence[str], series: Series,
                     last += 1
                     ords[row[0]] = last
                 books.append((*row[:7], ords[row[0]], *row[8:]))
-            seq: dict[str | None, int] = {}
-            found = []
-            for d in findings:
-                seq[d.session] = seq.get(d.session, 0) + 1
-                found.append((d.kind, d.session, d.hand, d.player, d.expected, d.actual, d.diff,
-                              d.message, seq[d.session]))
             _append(con, "session_book", books)
             _append(con, "session_players", tables["session_players"])
-            _append(con, "audit_discrepancies", found)
+            _append(con, "audit_discrepancies", finding_rows(findings))
             if series.aliases:  # no alias, no nickname
                 _nicknames(ledger, con, series.aliases)
             state = dict(con.execute("SELECT key, value FROM derived_state WHERE key IN"

@@ -8,7 +8,7 @@ application catches them up first). Every DuckDB error is translated into ``Ledg
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -215,12 +215,16 @@ def rake_taken(con: Any, session: str | None) -> list[dict[str, Any]]:
     up, README "net has one meaning"). It is what the replay names a ``rake``
     (replay/rake.py): the payouts short of the pots by a rake recorded at the table (``act
     HAND "rake AMOUNT"``) or in the hand's file (PHH's ``rake``, FORMATS.md §1; a site's
-    summary; an uncalled bet the site left out beside it is no rake)."""
+    summary; an uncalled bet the site left out beside it is no rake), counted as
+    :func:`ledger.audit.rake_count.counted_rake` counts it (payouts wrong beside the rake
+    are no part of it)."""
     keys = ("session", "chips", "hands", "chip_value_minor", "decimals", "currency")
     rows = con.execute(
-        "WITH r AS (SELECT d.session, d.hand_id, sum(d.recomputed - d.recorded) AS chips,"
+        "WITH r AS (SELECT d.session, d.hand_id, sum(CASE d.kind WHEN 'rake' THEN"
+        " d.recomputed - d.recorded ELSE d.recorded - d.recomputed END) AS chips,"
         " min(h.ord) AS ord FROM discrepancies d JOIN hands h USING (hand_id)"
-        " WHERE d.kind = 'rake' AND ($1 IS NULL OR d.session = $1) GROUP BY ALL),"
+        " WHERE d.kind IN ('rake', 'payout') AND ($1 IS NULL OR d.session = $1) GROUP BY ALL"
+        " HAVING bool_or(d.kind = 'rake')),"
         " u AS (SELECT r.*, h.chip_value_minor AS v, h.decimals AS places, h.currency AS cur"
         " FROM r LEFT JOIN hands h ON h.hand_id = r.hand_id AND r.session IS NULL)"
         " SELECT u.session, sum(u.chips), count(DISTINCT u.hand_id),"
@@ -376,6 +380,22 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
     found = fewest_transfers({**nets, HOUSE: owed_house})
     return sorted(((None if a == HOUSE else a, None if b == HOUSE else b, n) for a, b, n in found),
                   key=lambda t: (t[0] is None, t[0] or "", t[1] is None, t[1] or "")), books
+
+
+def session_nets(con: Any, sessions: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    """The players' rows of :func:`balances` in money (``session``, ``money=True``) of each
+    of ``sessions``, read in one query: ``{session: [{"player", "net", "hands",
+    "paid_minor", "received_minor"}]}`` (minor units), as :func:`settlement` reckons what
+    each still owes; a session with no player is left out."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for session, player, net, hands, paid, received in con.execute(
+            "SELECT session, player, sum(net_minor), sum(hands), sum(paid_minor),"
+            " sum(received_minor) FROM player_session_results WHERE list_contains($1, session)"
+            " GROUP BY session, player ORDER BY session, player", [list(sessions)]).fetchall():
+        out.setdefault(session, []).append(
+            {"player": player, "net": int(net), "hands": int(hands), "paid_minor": int(paid),
+             "received_minor": int(received)})
+    return out
 
 
 def _signed_money(minor: int, decimals: int, currency: str | None) -> str:

@@ -19,7 +19,8 @@ never a source of truth):
 * ``player_nicknames(player, nickname)`` — the latest PokerNow name of a player known by his
   PokerNow id (:func:`ledger.audit.books.platform_nicknames`);
 * ``audit_discrepancies(kind, session, hand_id, player, expected, actual, diff, message, seq)``
-  — every audit finding, ``seq`` its place in the audit's order within its session;
+  — every audit finding, ``seq`` its place in the audit's order within its session, from 1
+  (:func:`finding_rows`: a catch-up of some sessions numbers them as a full rebuild does);
 * ``derived_state(key, value)`` — the ledger head they were built from, its chain hash, the
   digest of the tables' contents (:func:`tables_digest`), the sessions with a
   ``player_alias`` row up to that head (``alias_sessions``, a JSON list) and every player
@@ -66,8 +67,13 @@ from ledger.model.errors import LedgerError
 #: hand's pots divided in its ``smallest_chip``; 18: a voided hand passes the chips carried
 #: into it on, a hand carries only what its table left unpaid, and the audit names chips
 #: carried beside payouts beyond the pot or by a hand of no session; 19: a currency symbol a
-#: hand was stored with counts as its ISO 4217 code, ``$`` as USD): forces a rebuild.
-DERIVED_VERSION = "19"
+#: hand was stored with counts as its ISO 4217 code, ``$`` as USD; 20: the rules' net of a
+#: hand that records a rake is the rules' result once it is taken, and a ``rake`` finding
+#: beside wrong payouts records what was paid; 21: a hand of no opened session counts money
+#: in its currency's ISO 4217 minor unit whatever its file's decimals, whole dollars as 100
+#: cents; 22: ``audit_discrepancies`` ``seq`` counts within each session in a full rebuild
+#: too, :func:`finding_rows`): forces a rebuild.
+DERIVED_VERSION = "22"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
@@ -266,12 +272,26 @@ def audit_rows(series: Series, findings: Iterable[Any]) -> dict[str, list[tuple]
     """The rows of every table :func:`refresh` writes but the views and ``derived_state``:
     ``session_book``, ``session_players``, ``player_names``, ``player_nicknames`` (from the
     series' books, in their order) and ``audit_discrepancies`` (``findings`` in the audit's
-    order, ``seq`` from 1); columns as in :data:`TABLES`."""
+    order, :func:`finding_rows`); columns as in :data:`TABLES`."""
     tables = _session_rows(series)
-    tables["audit_discrepancies"] = [
-        (d.kind, d.session, d.hand, d.player, d.expected, d.actual, d.diff, d.message, i)
-        for i, d in enumerate(findings, 1)]
+    tables["audit_discrepancies"] = finding_rows(findings)
     return tables
+
+
+def finding_rows(findings: Iterable[Any]) -> list[tuple]:
+    """The ``audit_discrepancies`` rows of ``findings`` (:class:`ledger.audit.checks.Finding`,
+    in the audit's order), ``seq`` each finding's place in that order within its session,
+    from 1 (session None: the hands of no session). The one numbering of the stored findings,
+    whether a full rebuild or a catch-up of the sessions that moved writes them
+    (:func:`ledger.audit.catchup.replace_sessions`): every check of the audit is per session,
+    so a session's findings do not depend on the others', and neither does their ``seq``."""
+    seq: dict[str | None, int] = {}
+    rows = []
+    for d in findings:
+        seq[d.session] = seq.get(d.session, 0) + 1
+        rows.append((d.kind, d.session, d.hand, d.player, d.expected, d.actual, d.diff,
+                     d.message, seq[d.session]))
+    return rows
 
 
 def _session_rows(series: Series) -> dict[str, list[tuple]]:

@@ -96,6 +96,20 @@ class StoredFinding(MalformedInput):
     RULES.md §1.1, or an incomplete hand). When that hand was refused for another reason the
     import reports it as an error, as any other."""
 
+    #: the end of its warning line (:func:`replay.ingest.writing.warning_line`)
+    stored = "stored; the audit reports it"
+
+
+class StacksNotLeft(StoredFinding):
+    """A hand whose file gives ``finishing_stacks`` beside its ``winnings`` (FORMATS.md §1)
+    that are not the stacks its actions and payouts leave: the winnings are what the table
+    paid (what each collected), the finishing stacks only say again where that left each
+    player, so the hand is stored as its winnings pay it and the import names both stacks
+    in a warning. The audit has nothing more to report of it (the stacks are no payout)."""
+
+    #: the end of its warning line (:func:`replay.ingest.writing.warning_line`)
+    stored = "stored as its winnings pay it"
+
 
 class RepeatedHand(MalformedInput):
     """Another copy of a hand that the same file gave earlier, with other text (a PokerStars

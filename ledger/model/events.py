@@ -201,22 +201,31 @@ class Unit(_Model):
     def money(self) -> tuple[int, "str | None", int]:
         """``(minor units a chip is worth, currency, decimals of those minor units)``: what the
         hand's chips are worth where no opened session says (README "Chips of different
-        values"). A chip worth ``minor_per_chip`` other than 1 (a session's chip, as a PHH
-        ``_chip`` table or an export gives it) is that many minor units of the currency, whose
-        decimals are its ISO 4217 minor units (:func:`ledger.model.money.minor_units`; 2 for a
-        code the list lacks, as :func:`replay.ingest.units.chip_minor` reads it): a 0.25 USD
-        chip is ``(25, "USD", 2)``, never 25 USD. Otherwise a chip is one written minor unit:
-        ``(1, currency, decimals)`` (HandHQ's cents ``(1, "USD", 2)``; plain chips ``(1, None,
-        0)``). A symbol a hand was stored with is its ISO 4217 code (``$``: USD)."""
+        values"), in the minor unit ISO 4217 gives the currency
+        (:func:`ledger.model.money.minor_units`), so that hands of one currency add up in
+        money whatever their files wrote: a chip worth ``minor_per_chip`` other than 1 (a
+        session's chip, as a PHH ``_chip`` table or an export gives it) is that many minor
+        units (a 0.25 USD chip is ``(25, "USD", 2)``, never 25 USD); otherwise a chip is one
+        written unit, ``10 ** -decimals`` of the currency (HandHQ's cents ``(1, "USD", 2)``,
+        a PHH hand in whole dollars ``(100, "USD", 2)``, in dimes ``(10, "USD", 2)``). Plain
+        chips are ``(minor_per_chip, None, decimals)`` (``(1, None, 0)``). The currency is
+        its ISO 4217 code as a file or a ledger stored it (``$``: USD, ``usd``: USD,
+        :func:`ledger.model.money.currency_code`). A unit ISO 4217 cannot say, which an
+        import refuses now (:func:`ledger.model.money.unit_problem`) but a ledger may hold
+        from before (a code the list lacks, written amounts finer than the minor unit), is
+        ``(minor_per_chip, code, decimals)``, its written unit, or for a larger chip of a code
+        the list lacks ``(minor_per_chip, code, 2)``."""
         if self.currency is None:
             return self.minor_per_chip, None, self.decimals
-        from ledger.model.money import CURRENCY_SYMBOLS, minor_units
+        from ledger.model.money import currency_code, minor_units
 
-        code = CURRENCY_SYMBOLS.get(self.currency, self.currency)  # '$' stored before: USD
-        if self.minor_per_chip == 1:
+        code = currency_code(self.currency)
+        iso = minor_units(code)
+        if self.minor_per_chip != 1:
+            return self.minor_per_chip, code, 2 if iso is None else iso
+        if iso is None or self.decimals > iso:
             return 1, code, self.decimals
-        iso = minor_units(code.strip().upper())
-        return self.minor_per_chip, code, 2 if iso is None else iso
+        return 10 ** (iso - self.decimals), code, iso
 
 
 class Seat(_Model):
@@ -525,6 +534,10 @@ class CashOut(_Model):
     chips: int = Field(ge=0, le=MAX_CHIPS, strict=True)
 
 
+def _not_set(value: bool) -> bool:
+    return not value
+
+
 class Payment(_Model):
     """Money paid between players to settle up (or a bounty), in minor units. ``payer`` or
     ``payee`` None is the house: whoever keeps the rake the table took from the pots, owed it
@@ -537,6 +550,11 @@ class Payment(_Model):
     payee: str | None
     amount_minor: int = Field(gt=0, le=MAX_CHIPS, strict=True)
     reason: str | None = None
+    more_than_owed: bool = Field(
+        False, strict=True, exclude_if=_not_set,
+        description="Recorded beyond what its payer still owed (or the house was owed) as "
+        "settle reckoned it then: `pay --more-than-owed`, which an import of the file takes "
+        "as the flag (README \"JSON lines\"). Left out of the event's JSON when false.")
 
     @model_validator(mode="after")
     def _someone_pays_someone(self) -> "Payment":

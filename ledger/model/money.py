@@ -140,6 +140,37 @@ def check_currency(currency: str | None) -> None:
                          f"capital letters like USD or EUR{hint}")
 
 
+def unit_problem(currency: str | None, decimals: int, minor_per_chip: int = 1) -> str | None:
+    """Why a hand file's unit (its ``currency``, written with ``decimals`` places, a chip of
+    ``minor_per_chip`` minor units) is no money of an ISO 4217 currency, or None when it is
+    (or names no currency: plain chips). The currency may be written as its code in any case
+    or as a symbol (:func:`currency_code`: ``usd``, ``$``); it must be a code the list gives
+    minor units (README: there are no custom codes), and a chip of one written unit may be no
+    finer than that minor unit (USD written with at most 2 decimals, JPY with none), since
+    money counts in it (:meth:`ledger.model.events.Unit.money`).
+
+    >>> unit_problem("usd", 2), unit_problem("JPY", 1)[:40]
+    (None, 'amounts written with 1 decimal place(s)')
+    """
+    if currency is None:
+        return None
+    code = currency_code(currency)
+    known = _iso4217().get(code)
+    if known is None:
+        money = [c for c, (_, units) in _iso4217().items() if units is not None]
+        close = difflib.get_close_matches(code, money, n=3)
+        hint = f": did you mean {' or '.join(close)}?" if close else ""
+        return f"currency {currency!r} is not an ISO 4217 currency code{hint}"
+    if known[1] is None:
+        return (f"currency {currency!r}: ISO 4217 gives {known[0]} no minor unit (a metal, "
+                "fund or test code), not money")
+    if minor_per_chip == 1 and decimals > known[1]:
+        return (f"amounts written with {decimals} decimal place(s) are finer than {code}'s "
+                f"minor unit ({known[1]} decimal place(s), ISO 4217): no whole amount of "
+                "its money")
+    return None
+
+
 def currency_decimals(currency: str | None, chip_value: str) -> int:
     """The minor-unit decimals of a session: a currency's ISO 4217 minor units
     (:func:`minor_units`: USD 2, JPY 0, KWD 3; 2 for a code it does not know, which

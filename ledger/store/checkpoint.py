@@ -45,6 +45,7 @@ from typing import Any
 
 from ledger.model.errors import ChainBroken, LedgerError, MalformedInput
 from ledger.store.chain import GENESIS
+from ledger.store.intact import require_intact
 from ledger.store.keys import KeyStore
 
 CHAT_PREFIX = "handledger checkpoint "
@@ -150,15 +151,24 @@ def take(
     sign: str | None = None,
     keys: KeyStore | None = None,
     now: datetime | None = None,
+    checked: bool = False,
 ) -> Checkpoint:
     """Checkpoint ``ledger`` (a :class:`ledger.store.store.Ledger`) at its head and append the
     record to ``out`` (default :func:`default_file`; an in-memory ledger's is not written
-    unless ``out`` is given). ``sign``: sign with that key of ``keys``.
+    unless ``out`` is given). ``sign``: sign with that key of ``keys``. A checkpoint vouches
+    for every row up to the head, so the file is checked first as ``verify`` checks it, its
+    blocks and its chain (:func:`ledger.store.intact.require_intact`; ``checked``: the caller
+    has just done so).
 
     Raises:
-        ChainBroken: the recorded head is not the last stored row (run ``verify``).
+        ChainBroken: the chain breaks (naming the first bad position), or the recorded head
+            is not the last stored row; nothing is written.
+        LedgerCorrupt: a block of the file fails its checksum (naming it); nothing written.
         LedgerError: an empty ledger, a missing or unreadable key, or the file cannot be written.
     """
+    if not checked:
+        require_intact(ledger, "no checkpoint taken (it would vouch for rows that are not "
+                               "those written)")
     head, last = ledger.head(), last_row(ledger)
     if head is None or head != last:
         raise ChainBroken(f"ledger {ledger.path}: the recorded head {head and head[0]} is not "

@@ -50,12 +50,14 @@ class PreparedColumns:
         place (``recorded_at``, ``source_key``, ``]`` and a newline), its first seq and its
         row count. ASCII: ``json.dumps`` escapes the rest, the same bytes as the text
         encoded whole."""
-        dumps = json.dumps
+        dumps = _text_json
         stamp = dumps(timestamp_text(self.recorded_at))
         for stream, hand_id, session, source_key, first, count in zip(
                 self.stream, self.hand_id, self.session, self.source_key, self.first_seq,
                 self.count, strict=True):
-            yield (f"{dumps(stream)},{dumps(hand_id)},{dumps(session)},".encode(),
+            stream_j = dumps(stream)
+            hand_j = stream_j if hand_id == stream else dumps(hand_id)
+            yield (f"{stream_j},{hand_j},{dumps(session)},".encode(),
                    f"{stamp},{dumps(source_key)}]\n".encode(), first, count)
 
     def hashed(self) -> Iterator[bytes]:
@@ -67,6 +69,16 @@ class PreparedColumns:
                 yield b"%s%d,%s,%d,%s%s" % (head, seq, kinds[self.type[row]],
                                             self.schema_version[row], tail, self.payload[row])
                 row += 1
+
+
+def _text_json(value: str | None) -> str:
+    """``json.dumps(value)`` of a text or None, without its two Python calls (the function
+    it runs for a text). Four a batch: ``json.dumps`` here took 0.55 s of the importer's
+    15.4 s of CPU importing 1M events, profiled."""
+    return "null" if value is None else _ascii_string(value)
+
+
+_ascii_string = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
 
 
 def prepare_columns(batches: Sequence[PreparedBatch], recorded_at: datetime) -> PreparedColumns:

@@ -319,6 +319,11 @@ class Ledger:
             except duckdb.Error as e:
                 raise self._translate(e) from e
 
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a :meth:`transaction` is open: a write made now joins it."""
+        return self._depth > 0
+
     @contextmanager
     def transaction(self, *, capped: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
         """One transaction on :attr:`connection`: commit on success, roll back on any error.
@@ -356,12 +361,15 @@ class Ledger:
                 self._depth -= 1
             if outer:
                 try:
-                    self._lift_cap()  # the commit merges the indexes: never under the cap
+                    if self._uncapped is not None and not spill.commit_capped(self._con):
+                        self._lift_cap()  # the commit merges the indexes: not under the cap
                     with landing.committing():
                         self._con.commit()
                 except BaseException:  # an interrupt before the commit began included
                     self._rollback()
                     raise
+                with suppress(duckdb.Error):  # committed: never an error said after it
+                    self._lift_cap()
         except duckdb.Error as e:
             raise self._translate(e) from e
         except RuntimeError as e:  # Ctrl-C inside DuckDB (an appender, the commit): rolled

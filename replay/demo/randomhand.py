@@ -211,13 +211,24 @@ class Table:
         self.state.apply(e)
         self.events.append(e)
 
-    def draw(self, k: int) -> list[str]:
+    def draw(self, k: int, own: frozenset[str] = frozenset()) -> list[str]:
         """``k`` cards off the deck; the discards (in stud the folded hands) are reshuffled
-        when the stub runs out (RULES.md §4.1–4.2)."""
+        when the stub runs out (RULES.md §4.1–4.2). ``own``: the cards the player served
+        discarded in this draw, which the reshuffle never gives back to him
+        (:mod:`engine.deck`): one that comes up is swapped with the next card of the stub
+        that is not his (no draw of the generator's random numbers, so a hand dealt none
+        of his own is dealt as before)."""
         if len(self.cards) < k:
             self.rng.shuffle(self.discards)
             self.cards += self.discards
             self.discards = []
+        if own:
+            cards = self.cards
+            for i in range(min(k, len(cards))):
+                if cards[i] in own:
+                    j = next((j for j in range(k, len(cards)) if cards[j] not in own), None)
+                    if j is not None:
+                        cards[i], cards[j] = cards[j], cards[i]
         taken, self.cards = self.cards[:k], self.cards[k:]
         return taken
 
@@ -239,8 +250,10 @@ class Table:
         state = self.state
         p = state.to_act
         if p is None:  # every discard is in: deal the replacements
+            thrown, discarded = state.cards.thrown, state.cards.discarded
             for q, k in list(state.cards.owed.items()):
-                self.apply(ev.CardsDealt(player=q, cards=self.draw(k)))
+                own = frozenset(c for c in thrown if discarded.get(c) == q)
+                self.apply(ev.CardsDealt(player=q, cards=self.draw(k, own)))
             return
         hand = state.cards.hole[p]
         out = self.rng.sample(hand, self.rng.randint(0, min(3, len(hand))))

@@ -271,7 +271,10 @@ def continuation(ledger: Any, batch: Batch) -> Batch | None:
     if len(events) <= len(stored):  # an earlier copy, taken while the hand was played
         return batch.with_events(None) if in_play(events) else None
     mark = ":from:" if in_play(stored) else AMENDED
-    return Batch(stream, list(events[n:]), hand, session, f"{key}{mark}{n + 1}", batch.line)
+    lines = batch.lines[n:] if batch.lines is not None and len(batch.lines) == len(events) \
+        else None  # each row's file line, which a refusal of the rows names
+    return Batch(stream, list(events[n:]), hand, session, f"{key}{mark}{n + 1}", batch.line,
+                 lines)
 
 
 def _as_session_says(ledger: Any, started: Any) -> Any:

@@ -20,7 +20,6 @@ worker of :mod:`replay.ingest.parallel`, which numbers its hands and its rows fr
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 import pickle
 from collections.abc import Sequence
@@ -131,7 +130,7 @@ def renumbered_facts(facts: HandFacts, ords: int, positions: int) -> HandFacts:
     (a worker numbers the hands and the rows of its part from 1)."""
     if not ords and not positions:
         return facts
-    return dataclasses.replace(facts, ord=facts.ord + ords, position=facts.position + positions)
+    return facts.renumbered(ords, positions)
 
 
 def fresh_for_tables(ledger: Any, head: int) -> bool:
@@ -208,10 +207,22 @@ class ImportTables:
         """Write the rows still held, audit, and write the audit's tables and ``head`` (the
         ledger's last position), inside the caller's transaction.
 
+        The ``hands`` table has no key (:data:`replay.tables.SCHEMA`): its one row a hand is
+        checked here instead, once every row is in (the hands are the import's streams, each
+        new to the ledger, so none repeats unless a share was appended twice).
+
         Raises:
-            LedgerError: the database fails (the caller's transaction then rolls back).
+            LedgerError: the database fails, or a hand has two rows in ``hands`` (the caller's
+                transaction then rolls back).
         """
         self._flush()
+        if self._made:
+            twice = self.ledger.connection.execute(
+                "SELECT hand_id FROM hands GROUP BY hand_id HAVING count(*) > 1 LIMIT 1"
+            ).fetchone()
+            if twice is not None:
+                raise LedgerError(f"hand {twice[0]} has two rows in the derived tables: "
+                                  "nothing written")
         audit = self._audit
         if audit is None:  # as replay.projections.rebuild builds it, over the rows now stored
             names = resolve_aliases(r.event for r in session_rows(self.ledger,

@@ -19,8 +19,28 @@ from replay.payout_rules import carry_rule
 
 
 def hand_faults(events: list[Any], state: Any, *, file: str | None, line: int | None,
-                rake_line: int | None = None, check_paid: bool = True
-                ) -> tuple[LedgerError | None, Any]:
+                rake_line: int | None = None, check_paid: bool = True,
+                finishing: list[int] | None = None) -> tuple[LedgerError | None, Any]:
+    """:func:`_faults`, and the file's ``finishing`` stacks beside its winnings when they are
+    not the stacks the hand leaves (:func:`replay.ingest.stacks.stacks_finding`): a warning
+    of its own, or said in the same line as the hand's other warning (a refusal says the
+    refusal alone)."""
+    found, settled = _faults(events, state, file=file, line=line, rake_line=rake_line,
+                             check_paid=check_paid)
+    if finishing is None or (found is not None and not isinstance(found, StoredFinding)):
+        return found, settled
+    from replay.ingest.stacks import stacks_finding
+
+    stacks = stacks_finding(events, state, finishing, file=file, line=line)
+    if stacks is None or found is None:
+        return found if stacks is None else stacks, settled
+    found.message += f"; and {stacks.message}"
+    return found, settled
+
+
+def _faults(events: list[Any], state: Any, *, file: str | None, line: int | None,
+            rake_line: int | None = None, check_paid: bool = True
+            ) -> tuple[LedgerError | None, Any]:
     """What :func:`replay.ingest.pipeline.check_items` finds wrong with a hand the engine
     took (``state``: after its ``events``): a hand id or a seated player's name a command
     would refuse (ledger/model/names.py), else its rake

@@ -15,9 +15,11 @@ files: whenever anything is not plain — a bad line, table or illegal hand
 anywhere, a hand, session or source key already in the ledger, a hand whose options may carry
 chips into the next hand (RULES.md §3.8, §7.1), a stream met in two parts that do not join up,
 a table or hand id met in two parts, a row skipped for a repeated source key, a hand of a
-session the file closed before it, a file that ends with hands in play, a cash-out
-beyond its table (:mod:`replay.ingest.table_bound`), a signed correction or void (its
-signature is checked before anything is written: :mod:`replay.ingest.signatures`) —
+session the file closed before it, a file that ends with hands in play, a file imported
+with ``--session``, a cash-out beyond its table (:mod:`replay.ingest.table_bound`), a
+signed correction or void (its signature is checked before anything is written:
+:mod:`replay.ingest.signatures`), a hand that one process counts in its session's chips
+otherwise, converted, refused or noted (:mod:`replay.ingest.worker_units`) —
 :func:`import_parallel` rolls back everything it wrote and returns None, and the caller
 imports the file in one process, which words every error exactly.
 """
@@ -30,7 +32,7 @@ import itertools
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -127,14 +129,19 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
     """
     from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
 
+    from replay.ingest.book_rules import first_refused_entry
+    from replay.ingest.entry_amends import first_refused_amendment
     from replay.ingest.pipeline import ImportReport
     from replay.ingest.table_bound import first_beyond_table
+    from replay.ingest.worker_units import first_counted_otherwise
 
     kind = kind_of(path)
-    if kind is None or (kind == "phh" and session is not None):  # its hands: one process
+    # --session: one process, which refuses a session the ledger has not opened (the file's
+    # own opening does not do) and takes the rows of one it has (the workers' never do)
+    if kind is None or session is not None:
         return None
     data = read_capped(path)
-    if kind == "jsonl" and data.rstrip(b"\n").rpartition(b"\n")[2].startswith(CLOSING_START):
+    if kind == "jsonl" and data.rstrip().rpartition(b"\n")[2].startswith(CLOSING_START):
         return None  # hands in play (an export's closing line): one process reads it whole
     size = PART_BYTES if kind == "jsonl" else PHHS_PART_BYTES
     parts = split(data, max(2 * workers, len(data) // size), tail=2 * workers,
@@ -159,10 +166,16 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
                 _append_parts(ledger, results, report, tables)
             if first_beyond_table(ledger, stored) is not None:  # refused in one process
                 raise _Fallback("a cash-out beyond its table")
+            if first_refused_amendment(ledger, stored) is not None:  # likewise
+                raise _Fallback("a correction of a book entry the commands refuse")
+            if first_counted_otherwise(ledger, stored) is not None:  # its session's chips
+                raise _Fallback("a hand the one-process import converts, refuses or notes")
             # every part is in, the workers are done: the audit at the end and the commit
             # have DuckDB's threads (they alone are left, with the CPUs all free)
             if tables is not None and tables.hands:
                 tables.finish(head_position(ledger))
+            if first_refused_entry(ledger, stored) is not None:  # likewise
+                raise _Fallback("a book entry its command refuses")
     except (_Fallback, BrokenExecutor):  # a worker died (killed, out of memory): no matter
         return None
     finally:
@@ -291,38 +304,62 @@ def _named_alike(ledger: Any, sessions: list[str]) -> bool:
     return any(looks_like(s) for s in sessions)
 
 
+class _Met:
+    """The 64-bit hashes (Python's ``hash``) of the texts met so far, as one sorted int64
+    array: 8 bytes a text, where a set of them took about 75 (a set's slots and an int object
+    a hash: 23 MB for the hands, source keys and table names of 100,000 hands, now 2.4 MB).
+    Two texts of one hash (a chance of 2**-64 a pair) read as a repeat: that only sends the
+    file to the one-process import, whose outcome is the same."""
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self._np = np
+        self._sorted = np.empty(0, dtype=np.int64)
+
+    def add_new(self, texts: Sequence[str]) -> bool:
+        """Add ``texts`` and return True when none of them was met before and none repeats
+        among them; else return False, adding nothing."""
+        np = self._np
+        found = np.fromiter(map(hash, texts), dtype=np.int64, count=len(texts))
+        found.sort()
+        if found.size > 1 and bool((found[1:] == found[:-1]).any()):
+            return False
+        met = self._sorted
+        if met.size and found.size:
+            at = np.minimum(np.searchsorted(met, found), met.size - 1)
+            if bool((met[at] == found).any()):
+                return False
+        # two sorted runs: the stable sort (a merge of runs) takes them in linear time
+        self._sorted = np.sort(np.concatenate((met, found)), kind="stable")
+        return True
+
+
 def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) -> None:
     """Append each part's rows in order (and with ``tables`` each hand's share of the
     derived tables, which the caller then finishes), checking that the parts join up and
     that none of their hands, sessions and source keys is in the ledger already. Raises
     :class:`_Fallback` when not."""
-    # the hands, source keys and table names met are kept as their hashes, a third of the
-    # memory of the texts (measured: 35 MB at 100,000 hands); two of one hash (a chance of
-    # 2**-64 a pair) only send the file to the one-process import, whose outcome is the same
-    hands: set[int] = set()
+    # the hands, source keys and table names met: their hashes, 8 bytes each (_Met)
+    hands, keys, names = _Met(), _Met(), _Met()  # names: a .phhs's table names
     sessions: set[str] = set()
-    keys: set[int] = set()
-    names: set[int] = set()  # a .phhs's table names
     last_seq: dict[str, int] = {}
     closed: set[str] = set()  # sessions the file closed so far
     stored = head_position(ledger)
     for part in parts:
         if part.fallback is not None:
             raise _Fallback(part.fallback)
-        if not hands.isdisjoint(map(hash, part.hands)):
+        if not hands.add_new(list(dict.fromkeys(part.hands))):  # a hand's batches: one
             raise _Fallback("a hand in two parts")
-        if not names.isdisjoint(map(hash, part.tables)):
+        if not names.add_new(part.tables):
             raise _Fallback("a table in two parts")
-        names.update(map(hash, part.tables))
         for stream, (first, last) in part.spans.items():
             if first != last_seq.get(stream, 0) + 1:
                 raise _Fallback(f"session {stream} does not join up")
             last_seq[stream] = last
         part_keys = [k for k in part.columns.source_key if k is not None]
-        hashed = set(map(hash, part_keys))
-        if len(hashed) != len(part_keys) or not keys.isdisjoint(hashed):
+        if not keys.add_new(part_keys):
             raise _Fallback("a source key twice (the one-process import skips the second)")
-        keys |= hashed
         new_sessions = list(part.sessions - sessions)
         if _after_close(part.columns, closed) or _named_alike(ledger, new_sessions):
             raise _Fallback("a hand or buy-in after its session's closing, or a session named "
@@ -337,7 +374,6 @@ def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) 
             raise _Fallback(str(exc)) from exc
         if tables is not None:
             tables.add_part(part.rows, part.facts, positions.start - 1)
-        hands.update(map(hash, part.hands))
         sessions.update(new_sessions)
         report.warnings.extend(part.warnings)
         report.imported += len(part.hands)

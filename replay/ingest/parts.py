@@ -147,6 +147,7 @@ def _prepare_phh(job: Job) -> Part:
     from ledger.model.batch import Batch
     from replay.build import phh_fold
     from replay.ingest.faults import hand_faults
+    from replay.ingest.stacks import told_stacks
 
     try:
         with open(job.file, "rb") as f:
@@ -166,7 +167,8 @@ def _prepare_phh(job: Job) -> Part:
         if hand.started.session is not None:  # its session's chips, carried chips: one process
             return Part(fallback=f"hand {hand.hand} names a session")
         events, state = phh_fold(hand)  # an illegal hand raises: the one-process import
-        fault, settled = hand_faults(events, state, file=None, line=hand.line)
+        fault, settled = hand_faults(events, state, file=None, line=hand.line,
+                                     finishing=told_stacks(hand))
         if fault is not None:
             if not isinstance(fault, StoredFinding):  # refused: worded by the one process
                 return Part(fallback=f"hand {hand.hand}: {fault.message}")

@@ -51,6 +51,7 @@ from replay.ingest.amendment_rules import check_amendments
 from replay.ingest.faults import hand_faults
 from replay.ingest.registry import find_importer, formats, not_text
 from replay.ingest.signatures import Signatures
+from replay.ingest.stacks import told_stacks
 from replay.ingest.writing import States, write_file
 from replay.progress import Progress, silent
 
@@ -405,6 +406,9 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         report.known += held_after_refused(ledger, read)  # a log's hands after a refused one
         if signatures is not None:  # before anything of the file is written
             report.notes.extend(signatures.check(read))
+        from replay.ingest.old_units import whole_unit_notes
+
+        report.notes.extend(whole_unit_notes(ledger, read))  # an old export's whole dollars?
         check_amendments(read)  # a correction held to `correct`'s rules, signed or not
         if session is not None and read.session is None:  # the file does not open it
             from replay.sessions import open_state
@@ -520,6 +524,10 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             read = importer.read(path, session=stored)
         if stored is not None:
             check_game_unit(ledger, read, stored)
+        elif importer.name == "pokernow":  # some of its hands stored by a cut export
+            from replay.ingest.pnsplit import refuse_split_game
+
+            refuse_split_game(ledger, read)
     if importer.name in ("jsonl", "pokernow"):  # files that carry a session's book
         check_entry_lines(read)  # first: its refusal names the line
     if importer.name == "pokernow":
@@ -535,6 +543,13 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
 
         read = into_sessions(ledger, read)
         refuse_closed_game(ledger, read, closed=closed)  # no hand into a closed session
+        from replay.ingest.pnsplit import unbought_stacks
+
+        unbought_stacks(ledger, read)  # a cut export's first stacks: warnings
+    if importer.name == "jsonl":  # an old export's hands in their session's chips
+        from replay.ingest.old_units import note_openings
+
+        note_openings(read)
     return _without_stored_entries(ledger, read, closed=closed)
 
 
@@ -738,7 +753,8 @@ def check_items(read: FileRead, *, known: Callable[[list[str]], set[str]] | None
         found, settled = hand_faults(events, state, file=read.file,
                                      line=getattr(item, "line", None),
                                      rake_line=getattr(item, "rake_line", None),
-                                     check_paid=hand not in warned)
+                                     check_paid=hand not in warned,
+                                     finishing=told_stacks(item))
         if found is not None:
             errors.append(found)
             if not isinstance(found, StoredFinding):  # a warning keeps the hand
@@ -802,7 +818,9 @@ def in_session_units(ledger: Any, read: FileRead, batches: list[Batch],
 
     out, wrong = [], []
     tried = 0
-    as_stored = _stored_so(ledger, batches, unit)
+    from replay.ingest.old_units import earlier_in_own_session
+
+    as_stored = _stored_so(ledger, batches, unit) | earlier_in_own_session(read, batches)
     for b in batches:
         if b.is_hand and b.events and b.session is not None:
             tried += 1
@@ -838,24 +856,25 @@ def _stored_so(ledger: Any, batches: list[Batch], unit: Callable[[str], Any]) ->
     that session, unit and amounts: the file is the ledger's own export of them, written
     before exports gave such a hand its session's chip, or one a signature binds as stored.
     Their amounts are the session's chips already; converted as dollars they would be a
-    hundred times the stored ones. They are compared with the stored hands as they are (a
-    file in whole dollars starts otherwise, and is converted). One query for them all."""
+    hundred times the stored ones. They are compared with the stored hands as they are, or
+    as the session's chip says them where the ledger stores the hand in that chip (a file in
+    whole dollars starts otherwise, and is converted). One query for them all."""
     from replay.ingest.units import earlier_conversion, session_unit
     from replay.ingest.writing import _same_start
 
-    maybe = {}
+    maybe, chips = {}, {}
     for b in batches:
         if b.is_hand and b.events and b.session is not None and b.hand_id is not None:
             chip = unit(b.session)
             if chip is not None and earlier_conversion(b.events[0].unit, session_unit(chip)):
-                maybe[b.hand_id] = b
+                maybe[b.hand_id], chips[b.hand_id] = b, session_unit(chip)
     if not maybe:
         return set()
     rows = ledger.query("SELECT hand_id, session, CAST(payload AS VARCHAR) FROM events"
                         " WHERE seq = 1 AND hand_id IN (SELECT UNNEST(?))", [list(maybe)])
-    return {hand for hand, session, payload in rows
+    return {hand for hand, session, payload in rows  # stored so, or in the session's chip
             if session == maybe[hand].session and maybe[hand].events is not None
-            and _same_start(maybe[hand].events[0], payload)}
+            and _same_start(maybe[hand].events[0], payload, chips[hand])}
 
 
 def check_signed_unconverted(read: FileRead, b: Batch, converted: list[Any],

@@ -35,12 +35,25 @@ class Beyond(NamedTuple):
     rake: int
     gone: tuple[int, int] | None = None
 
-    def message(self, shown: str | None = None) -> str:
+    def message(self, shown: str | None = None, wrong: Miscounted | None = None,
+                line: int | None = None) -> str:
         """The refusal's text (the caller locates it: file, line, session); ``shown``: the
-        player as the reads show him (a PokerNow id's name), else ``player``."""
+        player as the reads show him (a PokerNow id's name), else ``player``. ``wrong``: an
+        earlier cash-out that takes more than the hands left its player
+        (:func:`miscounted`), whose row the caller locates, this one's ``line`` named."""
         raked = f", {self.rake} taken as rake" if self.rake else ""
         who = shown or self.player
         said = f"its cash_out at seq {self.seq} cashes out {who} ({self.chips} chips), but"
+        if wrong is not None and wrong.position != self.position and self.gone is None:
+            return (
+                f"its cash_out at seq {wrong.seq} cashes out {wrong.player} ({wrong.chips} "
+                f"chips), but the hands left him {wrong.left} ({wrong.chips - wrong.left:+d}): "
+                f"the table runs short at seq {self.seq}"
+                + (f" (line {line})" if line is not None else "")
+                + f", which cashes out {who} ({self.chips} chips) of the {self.left} chips not "
+                f"cashed out yet there ({self.bought} bought in, {self.out} cashed out{raked}),"
+                " and no hand makes chips; nothing of the file was written (a cash-out "
+                "counted wrong is corrected in the file)")
         if self.gone is not None:
             return (
                 f"{said} none of them are at the table there: {who} cashed out {self.gone[0]} "
@@ -51,6 +64,47 @@ class Beyond(NamedTuple):
             f"bought in, {self.out} cashed out{raked}), and no hand makes chips; nothing of the "
             "file was written (a buy-in missing from the file goes before it, a cash-out "
             "counted wrong is corrected in the file)")
+
+
+class Miscounted(NamedTuple):
+    """A cash-out row whose chips are more than the hands left its player (the audit's
+    session balance, :func:`ledger.audit.checks.balance`): its ledger ``position`` and
+    ``seq``, the ``player``, his ``chips`` and the chips the hands left him (``left``)."""
+
+    position: int
+    seq: int
+    player: str
+    chips: int
+    left: int
+
+
+def miscounted(ledger: Any, beyond: Beyond, since: int) -> Miscounted | None:
+    """The first cash-out of ``beyond``'s session stored after ``since`` and not after it
+    that takes more chips than the hands left its player, as the audit finds it once the
+    derived tables are caught up (inside the import's transaction): the row whose number
+    made the table run short, which may be ``beyond`` itself; None when there is none, or
+    the books cannot be read (a hand the rules refuse)."""
+    from ledger.model.errors import LedgerError
+    from replay.projections import catch_up
+
+    try:
+        catch_up(ledger)
+        over = {(player, int(actual)): int(expected) for player, expected, actual in
+                ledger.query(
+                    "SELECT player, expected, actual FROM audit_discrepancies WHERE kind ="
+                    " 'session_balance' AND session = $1 AND hand_id IS NULL AND player IS"
+                    " NOT NULL AND actual > expected", [beyond.session])}
+    except LedgerError:
+        return None
+    for position, seq, player, chips in ledger.query(
+            "SELECT position, seq, payload->>'player', CAST(payload->>'chips' AS BIGINT)"
+            " FROM events"
+            " WHERE session = $1 AND stream = 'session:' || session AND type = 'cash_out' AND"
+            " position > $2 AND position <= $3 ORDER BY position",
+            [beyond.session, since, beyond.position]):
+        if (player, int(chips)) in over:
+            return Miscounted(position, seq, player, int(chips), over[player, int(chips)])
+    return None
 
 
 def shown(ledger: Any, beyond: Beyond) -> str:

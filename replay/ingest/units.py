@@ -66,12 +66,14 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
     started = events[0]
     mine = started.unit
     hand = started.hand
-    if unit is not None and unit.currency is not None and (
-            started.source.get("tournament") is not None):
+    tournament = started.source.get("tournament") is not None
+    if kept_as_is(mine, unit, tournament=tournament):
+        return list(events)
+    if unit is not None and unit.currency is not None and tournament:
         raise LedgerError(f"the hand is in tournament chips, session {session} in "
                           f"{unit.currency}: tournament chips are not the session's money "
                           "(import the file without --session)", hand=hand)
-    if mine.currency is None or unit is None:
+    if mine.currency is None or unit is None:  # kept as is above (for the types)
         return list(events)
     if unit.currency is None:
         raise LedgerError(f"the hand is in {mine.currency} but session {session} counts "
@@ -90,8 +92,6 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
     places = max(iso, unit.decimals)
     mine_at = worth * 10 ** (places - iso)
     chip_at = unit.chip_value_minor * 10 ** (places - unit.decimals)
-    if mine_at == chip_at and mine.minor_per_chip == worth:
-        return list(events)
     new_unit = session_unit(unit)
     if new_unit is None:
         from ledger.model.money import format_money
@@ -105,6 +105,26 @@ def to_session(events: Sequence[Any], unit: SessionUnit | None, session: str) ->
             "(import it into a session whose chip is whole minor units of its currency, or "
             "without --session)", hand=hand)
     return _rake_in_money(rescaled(events, mine_at, chip_at, new_unit, session))
+
+
+def kept_as_is(mine: ev.Unit, unit: SessionUnit | None, *, tournament: bool = False) -> bool:
+    """Whether :func:`to_session` gives a hand of unit ``mine`` back unchanged in a session of
+    chip ``unit`` (None: a session that says nothing of money), neither converted nor
+    refused: the hand names no currency, the session no chip, or the hand's chip is the
+    session's, in its unit (:func:`session_unit`). ``tournament``: the hand's ``source``
+    names a tournament (never kept as is in a session that counts money)."""
+    if unit is not None and unit.currency is not None and tournament:
+        return False
+    if mine.currency is None or unit is None:
+        return True
+    if unit.currency is None or _code(unit.currency) != _code(mine.currency):
+        return False
+    worth = chip_minor(mine)
+    if worth is None or mine.minor_per_chip != worth:
+        return False
+    iso = iso_decimals(unit.currency)
+    places = max(iso, unit.decimals)
+    return worth * 10 ** (places - iso) == unit.chip_value_minor * 10 ** (places - unit.decimals)
 
 
 def iso_decimals(currency: str) -> int:
@@ -197,16 +217,18 @@ def rescaled(events: Sequence[Any], worth: int, chip: int, unit: ev.Unit, sessio
     in chips of 0.25 USD into chips of 0.05: 5 of them; a hand in cents into chips of 0.05:
     1), so its split pots are divided as the table divided them.
 
-    A hand whose smallest chip in play is larger than the new chip and no whole number of it
-    (0.25 USD into chips of 0.10) is refused: no number of the new chips is worth it, and
-    the least that is whole chips of both (0.50) would divide its pots in a chip the table
-    never used (RULES.md §2.1).
+    A hand whose smallest chip in play and the new chip are neither a whole number of the
+    other is refused: larger and no whole number of it (0.25 USD into chips of 0.10), no
+    number of the new chips is worth it; smaller and not dividing it (0.04 USD into chips of
+    0.10), no number of its chips is one of the new; either way the least that is whole
+    chips of both (0.50, 0.20) would divide its pots in a chip the table never used
+    (RULES.md §2.1), so the hand is never given that chip silently.
 
     Raises:
         NotWholeChips: an amount that is not a whole number of the session's chips (never
             rounded), naming the hand and the amount.
-        ChipNotDivided: the hand's smallest chip in play is larger than the session's chip
-            and not a whole number of them, naming both chips (in ``unit``'s currency).
+        ChipNotDivided: the hand's smallest chip in play and the session's chip are neither a
+            whole number of the other, naming both chips (in ``unit``'s currency).
     """
     _chip_divides(events[0], worth, chip, unit, session)
     scale = _Scale(worth, chip, events[0].hand, session)
@@ -216,14 +238,15 @@ def rescaled(events: Sequence[Any], worth: int, chip: int, unit: ev.Unit, sessio
 
 
 def _chip_divides(started: Any, worth: int, chip: int, unit: ev.Unit, session: str) -> None:
-    """Refuse ``started``'s hand when its smallest chip in play, in minor units, is larger than
-    ``chip`` and no whole number of it (:func:`rescaled`).
+    """Refuse ``started``'s hand when its smallest chip in play, in minor units, and ``chip``
+    are neither a whole number of the other (:func:`rescaled`).
 
     Raises:
-        ChipNotDivided: naming the hand, both chips and what to do.
+        ChipNotDivided: naming the hand, both chips, the chip their least common multiple
+            would be and what to do.
     """
     smallest = started.options.split.smallest_chip * worth
-    if smallest <= chip or smallest % chip == 0:
+    if smallest % chip == 0 or chip % smallest == 0:
         return
     currency = unit.currency or ""
     iso = minor_units(_code(currency)) if currency else None
@@ -233,12 +256,18 @@ def _chip_divides(started: Any, worth: int, chip: int, unit: ev.Unit, session: s
         return format_money(minor, places, currency)
 
     into = f"session {session}" if session else "the session"
+    if smallest > chip:
+        said = f"larger than {into}'s chip of {money(chip)} and not a whole number of them"
+        fix = f"whose chip divides {money(smallest)}"
+    else:  # no number of its chips is one of the session's (they meet only at their lcm)
+        said = (f"smaller than {into}'s chip of {money(chip)} and no whole number of it is "
+                f"one (the least amount that is whole chips of both is "
+                f"{money(lcm(smallest, chip))}, a chip the table never used)")
+        fix = f"whose chip is a whole number of {money(smallest)} or divides it"
     raise ChipNotDivided(
-        f"its smallest chip in play is {money(smallest)}, larger than {into}'s chip of "
-        f"{money(chip)} and not a whole number of them: the session's chips cannot divide its "
-        f"pots as the table did (RULES.md §2.1); import it into a session whose chip divides "
-        f"{money(smallest)}, or with no session; nothing of the hand is imported",
-        hand=started.hand)
+        f"its smallest chip in play is {money(smallest)}, {said}: the session's chips cannot "
+        f"divide its pots as the table did (RULES.md §2.1); import it into a session {fix}, or "
+        "with no session; nothing of the hand is imported", hand=started.hand)
 
 
 def _code(currency: str) -> str:
@@ -246,8 +275,8 @@ def _code(currency: str) -> str:
 
 
 class ChipNotDivided(LedgerError):
-    """A hand whose smallest chip in play is larger than its session's chip and not a whole
-    number of them (:func:`rescaled`): the same words for every such hand of a file."""
+    """A hand whose smallest chip in play and its session's chip are neither a whole number
+    of the other (:func:`rescaled`): the same words for every such hand of a file."""
 
 
 class NotWholeChips(LedgerError):

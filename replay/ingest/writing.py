@@ -30,6 +30,7 @@ from replay import carry
 from replay.ingest import completing, phh_form
 from replay.ingest.closed import refuse_amending
 from replay.ingest.differences import Difference, event_difference, plain, short
+from replay.ingest.samedeal import drop_same_deals
 
 #: ``{hand id: (the events its check folded, their share of the derived tables pickled, or
 #: None: replayed again)}`` (:func:`replay.ingest.derived.early_share`)
@@ -98,6 +99,9 @@ class FileWriter:
             closed=self.closed)
         batches, edited = _drop_edited_places(self.ledger, batches, upto=self.stored)
         clashes.extend(edited)
+        batches, edited = drop_same_deals(self.ledger, batches, upto=self.stored,
+                                          content_id=_CONTENT_ID, compare=_deal_difference)
+        clashes.extend(edited)
         self.errors.extend(errors)
         self.unit_errors.extend(unit_errors)
         self.clashes.extend(clashes)
@@ -111,6 +115,7 @@ class FileWriter:
         part.outside += outside
         self.completions.extend(b for b in batches if completing.completes(b))
         batches = self._books_held(batches)
+        self._amendments_kept(batches)
         try:
             batches = carry.link(
                 [b for b in batches if b.events and not completing.completes(b)],
@@ -135,6 +140,35 @@ class FileWriter:
                 skipped.append(batch)
                 self.already.add(batch.hand_id)
         part.outside += _outside(self.ledger, skipped)
+
+    def _amendments_kept(self, batches: Sequence[Batch]) -> None:
+        """Refuse the file when rows it appends to a stored hand (``batches`` of a chunk, in
+        file order) void or correct it as ``void`` and ``correct`` refuse here once a later
+        hand of its session started (:func:`replay.later_hands.continuation_kept`), that
+        hand stored or one the file starts before these rows.
+
+        Raises:
+            LedgerError: naming the file, the line of the first void or correction of the
+                rows, the hand and the later hand; the caller's transaction rolls back.
+        """
+        from replay.later_hands import continuation_kept
+
+        newest: dict[str, str] = {}  # session -> the latest hand the file starts so far
+        for b in batches:
+            if not b.is_hand or not b.events or completing.completes(b):
+                continue
+            assert b.hand_id is not None
+            if b.events[0].type == "hand_started":
+                if b.session is not None:
+                    newest[b.session] = b.hand_id
+                continue
+            try:
+                continuation_kept(self.ledger, b.hand_id, b.session, b.events,
+                                  newer=newest.get(b.session) if b.session else None)
+            except LedgerError as exc:
+                line = next((n for e, n in zip(b.events, b.lines or (), strict=False)
+                             if e.type in ("hand_voided", "correction")), b.line)
+                raise exc.located(file=file_name(self.path.name), line=line) from None
 
     def _lines_of(self, written: Sequence[Sequence[int]], batches: Sequence[Batch]) -> None:
         """Remember the file line of each session row written (``written``: the positions
@@ -161,19 +195,29 @@ class FileWriter:
         return out
 
     def _within_table(self, name: str) -> None:
-        """Refuse the file when a cash-out it wrote takes more chips than its session's
-        table holds there (:mod:`replay.ingest.table_bound`, as ``cashout`` refuses it).
+        """Refuse the file when a correction of a book entry it wrote is one ``entry amend``
+        or ``entry retract`` refuses (:mod:`replay.ingest.entry_amends`), or a cash-out it
+        wrote takes more chips than its session's table holds there
+        (:mod:`replay.ingest.table_bound`, as ``cashout`` refuses it).
 
         Raises:
-            LedgerError: naming the file (``name``), the row's line, the session, the player
-                and the chips; the caller's transaction rolls back: nothing is written.
+            LedgerError: naming the file (``name``), the row's line, the session and what
+                the row does; the caller's transaction rolls back: nothing is written.
         """
-        from replay.ingest.table_bound import first_beyond_table, shown
+        from replay.ingest.entry_amends import first_refused_amendment
+        from replay.ingest.table_bound import first_beyond_table, miscounted, shown
 
+        refused = first_refused_amendment(self.ledger, self.stored)
+        if refused is not None:
+            raise LedgerError(refused.message, file=name,
+                              line=self.lines.get(refused.position), session=refused.session)
         beyond = first_beyond_table(self.ledger, self.stored)
-        if beyond is not None:
-            raise LedgerError(beyond.message(shown(self.ledger, beyond)), file=name,
-                              line=self.lines.get(beyond.position), session=beyond.session)
+        if beyond is not None:  # the row counted wrong named first, at its line
+            wrong = miscounted(self.ledger, beyond, self.stored)
+            line = self.lines.get(beyond.position)
+            raise LedgerError(beyond.message(shown(self.ledger, beyond), wrong, line),
+                              file=name, line=self.lines.get(wrong.position) if wrong else line,
+                              session=beyond.session)
 
     def _share(self, batch: Batch, position: int, states: States | None) -> None:
         from replay.ingest.derived import hand_share, placed, same_events
@@ -256,7 +300,25 @@ class FileWriter:
             from ledger.store.streams import head_position
 
             self.tables.finish(head_position(self.ledger))
+        if not self.game:  # a log's book is the site's: its own checks (FORMATS.md §2)
+            self._as_commands(name, short=bool(_refusals(errors)))
         return part
+
+    def _as_commands(self, name: str, *, short: bool) -> None:
+        """Refuse the file when a buy-in, cash-out or payment it wrote is one its command
+        refuses at its place (:mod:`replay.ingest.book_rules`; ``short``: hands of the file
+        were refused, and the books lack them).
+
+        Raises:
+            LedgerError: naming the file (``name``), the row's line, the session and why;
+                the caller's transaction rolls back: nothing is written.
+        """
+        from replay.ingest.book_rules import first_refused_entry
+
+        refused = first_refused_entry(self.ledger, self.stored, short=short)
+        if refused is not None:
+            raise LedgerError(refused.message, file=name,
+                              line=self.lines.get(refused.position), session=refused.session)
 
 
 def _books_refused_line(books: Sequence[Batch], name: str) -> LedgerError:
@@ -279,9 +341,10 @@ def _refusals(errors: Sequence[LedgerError]) -> list[LedgerError]:
 def warning_line(finding: StoredFinding) -> str:
     """The one line of a finding about a stored hand (the CLI puts ``warning:`` before it):
     ``<file>:<line>: hand <id>: <finding> (stored; the audit reports it)``, the file as its
-    path was given (FORMATS.md §2)."""
+    path was given (FORMATS.md §2); ``(stored as its winnings pay it)`` for finishing stacks
+    the audit does not see (:class:`ledger.model.errors.StacksNotLeft`)."""
     where = f"{finding.file}:{finding.line}" if finding.line is not None else f"{finding.file}"
-    return f"{where}: hand {finding.hand}: {finding.message} (stored; the audit reports it)"
+    return f"{where}: hand {finding.hand}: {finding.message} ({finding.stored})"
 
 
 def game_line(errors: Sequence[LedgerError], clash: LedgerError) -> str:
@@ -362,7 +425,12 @@ def _same_start_in_session(ledger: Any, started: Any, stored: tuple[str, str | N
     its export, which says a cent)."""
     if _same_start(started, stored[0]):
         return True
-    if stored[2] is None or started.unit.currency is None:
+    if started.unit.currency is None:  # an old export of a hand played live in its session
+        from ledger.model.events import parse_event
+        from replay.ingest.old_units import live_alike
+
+        return live_alike(started, parse_event(stored[0]))
+    if stored[2] is None:
         return False
     from replay.ingest.export import session_chip
 
@@ -391,6 +459,10 @@ def _same_start(started: Any, stored: str, chip: Any = None) -> bool:
     if chip is not None and (held.unit.currency is None
                              or earlier_conversion(held.unit, chip)):
         held = held.model_copy(update={"unit": chip})
+    if chip is not None and earlier_conversion(started.unit, chip):  # an old export's
+        from replay.ingest.old_units import as_own_chip
+
+        started = as_own_chip(started, chip)
     return _identity(started) == _identity(held)
 
 
@@ -612,10 +684,13 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
         if more is not None:
             return more
         differ = _stream_difference(ledger, b) or differ
+    from replay.ingest.old_units import live_hint
+
     return LedgerError(
-        f"a different hand {hand} is already in the ledger: {differ.text}; a change to a "
-        f"stored hand is a correction (`handledger correct {hand} ...`)", hand=hand,
-        line=line_of(b, differ.event))
+        f"a different hand {hand} is already in the ledger: {differ.text}; "
+        + (live_hint(b.events[0], stored[0])  # an old export's copy: what to do
+           or f"a change to a stored hand is a correction (`handledger correct {hand} ...`)"),
+        hand=hand, line=line_of(b, differ.event))
 
 
 def _unstored_amendment(ledger: Any, b: Batch, row: tuple[int, Any, Any]) -> LedgerError:
@@ -715,6 +790,18 @@ def _drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
             f"correction (`handledger correct {old} ...`); other hands need a file of "
             f"another name", hand=b.hand_id, line=line_of(b, differ.event)))
     return out, refused
+
+
+def _deal_difference(b: Batch, stored: Sequence[tuple[int, str]]) -> tuple[str, int | None] | None:
+    """How the id-less PHH hand ``b`` differs from the stored rows ``[(seq, JSON)]`` of a hand
+    it deals as (:mod:`replay.ingest.samedeal`): the text and file line of the first
+    difference (:func:`first_difference`), None when its events are those."""
+    differ = first_difference(b.events or [], stored, phh=phh_form.read_from_phh(b))
+    if differ is None:
+        return None
+    if differ is _STARTS_OTHERWISE and stored:
+        differ = start_difference(b.events[0], stored[0][1])  # type: ignore[index]
+    return differ.text, line_of(b, differ.event)
 
 
 #: Rows a hand's stream may get after its original events (the original events are compared).

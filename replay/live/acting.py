@@ -44,9 +44,12 @@ def _live_rules(state: HandState, event: Any) -> None:
     Raises:
         IllegalAction: naming the rule and what to do instead.
     """
-    if state.status != "open":
+    if state.status == "voided":
+        raise IllegalAction("the hand is voided: it takes no action (`handledger undo` takes "
+                            "the void back)")
+    if state.status != "open":  # an ended hand is never opened again: undo refuses hand_ended
         raise IllegalAction(f"the hand is {state.status}: a change now is a correction "
-                            "(`handledger correct` or `handledger undo`)")
+                            "(`handledger correct`)")
     if event.type == "recorded_payout" and state.phase != "showdown":
         raise IllegalAction(f"a payout comes at the showdown, after the betting "
                             f"(phase {state.phase} now)")

@@ -10,10 +10,11 @@ from typing import Any
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, NotFound
 from ledger.store.streams import hands_seating
-from replay.sessions.amounts import chips_written, money_written
+from replay.sessions.amounts import bounded, chips_written, money_written
 from replay.sessions.entries import cash_outs_covered, within_table
 from replay.sessions.payments import paid_by, within_buy_ins, within_house, within_owed
-from replay.sessions.state import SessionState, alias_group, append_entry, open_state
+from replay.sessions.seated_chips import amended_between_hands, seated_with_bought
+from replay.sessions.state import Place, SessionState, alias_group, append_entry, open_state
 
 
 def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, reason: str,
@@ -27,24 +28,46 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
 
     Raises:
         NotFound: no such session or entry; MalformedInput: a bad value
-            (:func:`chips_written`, :func:`money_written`); LedgerError: the
-            entry is retracted already (neither retracted again nor amended back), an
-            amendment to the value it has already ("changes nothing"), a buy-in or cash-out
-            of a closed session without ``closed``, a cash-out amended to more chips than
-            the table holds besides it (:func:`within_table`, as ``cashout``), a buy-in
-            retracted or amended to fewer chips that would leave the cash-outs and the rake
-            above the buy-ins (:func:`cash_outs_covered`), the retraction of all a player
-            bought while a hand seats him (:func:`_seats_still_bought`), or a payment beyond
-            what is owed without ``beyond``.
+            (:func:`chips_written`, :func:`money_written`); LedgerError: as
+            :func:`entry_to_correct` and :func:`check_correction`.
     """
     state = open_state(ledger, session, allow_closed=True)
+    entry = entry_to_correct(state, session, seq, amending=value is not None, closed=closed)
+    replacement = None
+    if value is not None:
+        where = f"entry amend {session} {seq} ({entry.type.replace('_', '-')})"
+        if entry.type == "payment":
+            replacement = amended(entry, money_written(value, where, state))
+        else:
+            replacement = amended(entry, chips_written(
+                value, f"{where[:-1]} of {entry.player})", state,
+                least=int(entry.type == "buy_in")))
+    check_correction(ledger, session, state, seq, replacement, text=value, beyond=beyond)
+    fix = ev.EntryCorrected(seq=seq, reason=reason, by=by, replacement=None if replacement
+                            is None else replacement.model_dump(mode="json"))
+    append_entry(ledger, session, fix, state)
+    return entry, replacement
+
+
+def entry_to_correct(state: SessionState, session: str, seq: int, *, amending: bool,
+                     closed: bool) -> Any:
+    """The book entry at ``seq`` of ``session`` (whose stream ``state`` folds) as recorded,
+    that an ``entry retract`` (``amending`` False) or ``entry amend`` may correct: a buy-in,
+    cash-out or payment there, not retracted, and of a closed session a payment unless
+    ``closed`` (README "A closed session's one rule").
+
+    Raises:
+        NotFound: no such entry at ``seq`` (naming the session's entries); LedgerError: a
+            buy-in or cash-out of a closed session without ``closed``, or an entry retracted
+            already (neither retracted again nor amended back).
+    """
     entry = state.entries.get(seq)
     if entry is None:
         listed = ", ".join(f"{s} {e.type}" for s, e in sorted(state.entries.items()))
         raise NotFound(f"session {session} has no buy-in, cash-out or payment at seq {seq}"
                        + (f" (its entries: {listed})" if listed else ""))
     if state.closed and not closed and entry.type != "payment":
-        doing = "retracting" if value is None else "amending"
+        doing = "amending" if amending else "retracting"
         raise LedgerError(
             f"session {session} is closed (its books were settled up at the close): "
             f"{doing} its entry {seq} ({entry.type.replace('_', '-')} of {entry.player}) "
@@ -52,52 +75,119 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     if seq in state.retracted:
         raise LedgerError(
             f"entry {seq} ({entry.type}) of session {session} is retracted already: "
-            + ("nothing to retract" if value is None else "an amendment would bring it back; "
-               "record the entry again instead (`handledger history --session "
-               f"{session}` lists the entries)"))
-    replacement = None
-    if value is None and entry.type == "buy_in":
-        was = state.amended.get(seq, entry).chips
-        where = f"entry retract {session} {seq} (buy-in of {entry.player}, {was} chips)"
-        cash_outs_covered(ledger, session, state, was, where)
-        _seats_still_bought(ledger, session, state, seq, was, where)
-    if value is not None:
-        where = f"entry amend {session} {seq} ({entry.type.replace('_', '-')})"
-        if entry.type == "payment":
-            minor = money_written(value, where, state)
-            now_minor = state.amended.get(seq, entry).amount_minor
-            if entry.payer is not None:
-                within_buy_ins(ledger, session, state, entry.payer, minor, where, value)
-                if not beyond and not within_owed(ledger, session, state, entry.payer, minor,
-                                                   where, replacing=now_minor):
-                    within_buy_ins(ledger, session, state, entry.payer, minor, where, value,
-                                    before=paid_by(ledger, state, entry.payer, now_minor))
-            if not beyond and None in (entry.payer, entry.payee):
-                within_house(ledger, session, state, minor, where,
-                              paying=entry.payer is None, replacing=now_minor)
-            replacement = entry.model_copy(update={"amount_minor": minor})
-        else:
-            replacement = _amended_chips(ledger, session, state, seq, value,
-                                         f"{where[:-1]} of {entry.player})")
-        now = state.amended.get(seq, entry)
-        if replacement == now:
-            said = (state.money(now.amount_minor) if now.type == "payment"
-                    else f"{now.chips} chips")
-            raise LedgerError(f"changes nothing: entry {seq} ({entry.type.replace('_', '-')}) "
-                              f"of session {session} is {said} already; nothing written")
-    fix = ev.EntryCorrected(seq=seq, reason=reason, by=by, replacement=None if replacement
-                            is None else replacement.model_dump(mode="json"))
-    append_entry(ledger, session, fix, state)
-    return entry, replacement
+            + ("an amendment would bring it back; record the entry again instead (`handledger "
+               f"history --session {session}` lists the entries)" if amending
+               else "nothing to retract"))
+    return entry
+
+
+def amended(entry: Any, amount: int) -> Any:
+    """The book ``entry`` (a buy-in, cash-out or payment) as an amendment makes it: the same
+    entry (type, player, kind, payer, payee, reason) with ``amount`` chips, or minor units
+    for a payment. An amendment changes nothing else (``EntryCorrected``)."""
+    field = "amount_minor" if entry.type == "payment" else "chips"
+    return ev.parse_event({**entry.model_dump(mode="json"), field: amount})
+
+
+def check_amends(entry: Any, replacement: Any) -> None:
+    """Refuse ``replacement``, a file's amendment of the book ``entry``, when it is not
+    :func:`amended` of it (another type, player, kind, payer, payee or reason): the
+    correction ``entry amend`` writes changes the amount alone, and a wrong player or kind is
+    retracted and the right entry recorded (README "sessions and the books").
+
+    Raises:
+        LedgerError: naming the first field that differs, as the entry and the replacement
+            have it.
+    """
+    field = "amount_minor" if entry.type == "payment" else "chips"
+    mine, theirs = entry.model_dump(mode="json"), replacement.model_dump(mode="json")
+    if replacement.type == entry.type and replacement == amended(entry, theirs[field]):
+        return
+    key = next(k for k in ("type", *mine, *theirs) if k != field
+               and mine.get(k) != theirs.get(k))
+    raise LedgerError(
+        f"its replacement's {key} is {theirs.get(key)!r}, the entry's {mine.get(key)!r}: an "
+        "amendment changes the amount alone, as `entry amend` does (a wrong player or kind "
+        "is retracted and the right entry recorded)")
+
+
+def check_correction(ledger: Any, session: str, state: SessionState, seq: int,
+                     replacement: Any | None, *, text: str | None = None,
+                     beyond: bool = False, place: Place | None = None) -> None:
+    """Refuse the retraction (``replacement`` None) or amendment of the book entry at ``seq``
+    (found by :func:`entry_to_correct`) that ``entry retract`` or ``entry amend`` refuses,
+    ``state`` being the session's books before it: a cash-out amended to more chips than the
+    table holds besides it (:func:`within_table`, as ``cashout``), a buy-in retracted or
+    amended to fewer chips that would leave the cash-outs and the rake above the buy-ins
+    (:func:`cash_outs_covered`), the retraction of all a player bought while a hand seats
+    him (:func:`_seats_still_bought`), a buy-in amended below the stack a hand after it
+    seats its player with, or (a command's) while he sits in a hand in play
+    (:mod:`replay.sessions.seated_chips`), a payment beyond what is owed without ``beyond``, and an
+    amendment to the value the entry has already ("changes nothing"). ``text``: the value as
+    typed (a payment's refusal names it). ``place``: where in the ledger the correction
+    stands when it is a file's row (:class:`replay.sessions.state.Place`; its words, the rake
+    and hands before it), whose payments are bound as the file's other payments, by nothing
+    but their form.
+
+    Raises:
+        MalformedInput: a payment larger than the payer's buy-ins (:func:`within_buy_ins`);
+            LedgerError: as above, naming the command as typed or ``place``'s words.
+    """
+    entry = state.entries[seq]
+    kind = entry.type.replace("_", "-")
+    if replacement is None:
+        if entry.type == "buy_in":
+            was = state.amended.get(seq, entry).chips
+            where = (f"entry retract {session} {seq} (buy-in of {entry.player}, {was} chips)"
+                     if place is None else f"{place.words} (buy-in of {entry.player}, {was} "
+                     "chips)")
+            cash_outs_covered(ledger, session, state, was, where, place=place)
+            _seats_still_bought(ledger, session, state, seq, was, where, place=place)
+        return
+    where = f"entry amend {session} {seq} ({kind})" if place is None else place.words
+    if entry.type == "payment":
+        if place is None:
+            _payment_bounds(ledger, session, state, seq, replacement.amount_minor, where,
+                            text or str(replacement.amount_minor), beyond=beyond)
+    else:
+        who = f"{where[:-1]} of {entry.player})" if place is None else (
+            f"{where} ({kind} of {entry.player})")
+        _amended_chips(ledger, session, state, seq, replacement.chips, who, place=place)
+    now = state.amended.get(seq, entry)
+    if replacement == now:
+        said = (state.money(now.amount_minor) if now.type == "payment"
+                else f"{now.chips} chips")
+        raise LedgerError(("" if place is None else f"{place.words}: ") + "changes nothing: "
+                          f"entry {seq} ({kind}) of session {session} is {said} already"
+                          + ("; nothing written" if place is None else ""))
+
+
+def _payment_bounds(ledger: Any, session: str, state: SessionState, seq: int, minor: int,
+                    where: str, text: str, *, beyond: bool) -> None:
+    """Refuse the payment at ``seq`` amended to ``minor`` units as ``entry amend`` does
+    (:func:`correct_entry`): beyond the payer's buy-ins, or without ``beyond`` beyond what
+    he still owes or what the house is owed or was paid."""
+    entry = state.entries[seq]
+    now_minor = state.amended.get(seq, entry).amount_minor
+    if entry.payer is not None:
+        within_buy_ins(ledger, session, state, entry.payer, minor, where, text)
+        if not beyond and not within_owed(ledger, session, state, entry.payer, minor,
+                                          where, replacing=now_minor):
+            within_buy_ins(ledger, session, state, entry.payer, minor, where, text,
+                           before=paid_by(ledger, state, entry.payer, now_minor))
+    if not beyond and None in (entry.payer, entry.payee):
+        within_house(ledger, session, state, minor, where, paying=entry.payer is None,
+                     replacing=now_minor)
 
 
 def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int,
-                        chips: int, where: str) -> None:
+                        chips: int, where: str, *, place: Place | None = None) -> None:
     """Refuse the retraction of the buy-in at ``seq`` of ``session`` (``chips``) when it is
     all its player bought there under his names while a hand there seats him and is not
     voided: it would start with chips nobody bought, which ``hand start`` refuses and the
     audit's stack continuity names (README "A night at the table"). ``where``: ``"entry
-    retract fri 3 (buy-in of Dee, 100 chips)"``.
+    retract fri 3 (buy-in of Dee, 100 chips)"``; ``place``: a file's row, for which only the
+    hands stored before it count (:class:`replay.sessions.state.Place`).
 
     Raises:
         LedgerError: naming the hands that seat him.
@@ -109,7 +199,13 @@ def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int
     if sum(state.chips_in.get(n, 0) for n in names) > chips:
         return  # another buy-in of his is left
     seating = []
-    for hand, voided, _ in hands_seating(ledger, session, names):
+    found = hands_seating(ledger, session, names)
+    if place is not None and found:
+        earlier = {h for (h,) in ledger.query(
+            "SELECT hand_id FROM events WHERE list_contains($1, hand_id) GROUP BY hand_id"
+            " HAVING min(position) < $2", [[h for h, *_ in found], place.position])}
+        found = [f for f in found if f[0] in earlier]
+    for hand, voided, _ in found:
         if voided:
             try:
                 if fold_stream([r.event for r in ledger.read(hand)])[0].status == "voided":
@@ -131,21 +227,30 @@ def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int
         "seated by mistake is voided first)")
 
 
-def _amended_chips(ledger: Any, session: str, state: SessionState, seq: int, value: str,
-                   where: str) -> Any:
-    """The buy-in or cash-out at ``seq`` amended to ``value`` chips (as typed), for
-    :func:`correct_entry`: a cash-out raised stays within what the table holds
+def _amended_chips(ledger: Any, session: str, state: SessionState, seq: int, chips: int,
+                   where: str, *, place: Place | None = None) -> None:
+    """Refuse the buy-in or cash-out at ``seq`` amended to ``chips``, for
+    :func:`check_correction`: a cash-out raised stays within what the table holds
     (:func:`within_table`), a buy-in lowered leaves the cash-outs and the rake covered
-    (:func:`cash_outs_covered`). ``where``: ``"entry amend fri 4 (buy-in of Ann)"``.
+    (:func:`cash_outs_covered`) and the first hand that seats its player after it with no
+    chips nobody bought (:func:`replay.sessions.seated_chips.seated_with_bought`), a buy-in
+    of a player in a hand in play is not amended by the command (``place`` None:
+    :func:`replay.sessions.seated_chips.amended_between_hands`), and either stays within the
+    ledger's bound (:func:`replay.sessions.amounts.bounded`). ``where``: ``"entry amend fri 4
+    (buy-in of Ann)"``.
 
     Raises:
-        MalformedInput: a bad amount (:func:`chips_written`); LedgerError: either bound.
+        MalformedInput: beyond the bound; LedgerError: either bound of the table.
     """
     entry = state.entries[seq]
-    chips = chips_written(value, where, state, least=int(entry.type == "buy_in"))
+    bounded(state, where, chips)
     was = state.amended.get(seq, entry).chips
     if entry.type == "cash_out" and chips > was:  # more chips off the table
-        within_table(ledger, session, state, chips, f"{where}: {chips} chips", replacing=was)
+        within_table(ledger, session, state, chips, f"{where}: {chips} chips", replacing=was,
+                     place=place)
     if entry.type == "buy_in" and chips < was:  # fewer chips came in
-        cash_outs_covered(ledger, session, state, was - chips, f"{where}: {chips} chips")
-    return ev.parse_event({**entry.model_dump(mode="json"), "chips": chips})
+        cash_outs_covered(ledger, session, state, was - chips, f"{where}: {chips} chips",
+                          place=place)
+        seated_with_bought(ledger, session, state, seq, chips, where, place=place)
+    if entry.type == "buy_in" and place is None:  # not under a hand in play, as `buyin`
+        amended_between_hands(ledger, session, entry.player, chips, where)

@@ -12,7 +12,14 @@ from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.names import check_name, check_seat_name, likely_meant, look_alikes, spelled
 from ledger.store.streams import open_hands_of, seated_in
 from replay.sessions.amounts import bounded, chips_written
-from replay.sessions.state import SessionState, alias_group, append_entry, in_books, open_state
+from replay.sessions.state import (
+    Place,
+    SessionState,
+    alias_group,
+    append_entry,
+    in_books,
+    open_state,
+)
 
 
 def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
@@ -33,42 +40,71 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     """
     check_name(player)
     state = open_state(ledger, session)
-    books = in_books(ledger, session, state)
-    if player not in books:  # his name first given here
-        same = look_alikes(player, books)
-        where = f"{session}'s books"
-        if not same:  # a player of the series, back in a new session under another case
-            bought = ledger.query(  # buy-ins in force: a retraction is final
-                "SELECT DISTINCT b.payload->>'player' FROM events b WHERE b.type = 'buy_in'"
-                " AND NOT EXISTS (SELECT 1 FROM events c WHERE c.type = 'entry_corrected'"
-                " AND c.stream = b.stream AND CAST(c.payload->>'seq' AS BIGINT) = b.seq"
-                " AND c.payload->>'replacement' IS NULL)")
-            names = {n for (n,) in bought}
-            same = [] if player in names else [
-                n for n in look_alikes(player, names) if n not in alias_group(ledger, player)]
-            where = "the ledger's books"
-        if same:
-            case = all(n.casefold() == player.casefold() for n in same)
-            show = str if case else spelled
-            raise MalformedInput(
-                f"buyin {session} {player}: {show(player)} is not in {where} and "
-                f"{' and '.join(map(show, same))} is: did you mean {same[0]}? (names are kept "
-                "as typed; two players whose names differ only in case"
-                f"{'' if case else ' or in how their letters are encoded'} would print alike)")
-        check_seat_name(player)
+    if player not in in_books(ledger, session, state):  # his name first given here
+        new_player(ledger, session, state, player, f"buyin {session} {player}")
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
     _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
                    "showdown and the next deal")
+    event = ev.BuyIn(player=player, chips=chips,
+                     kind=buy_in_kind(session, state, player, chips, kind,
+                                      f"buyin {session} {player} --kind {kind}"))
+    return event, append_entry(ledger, session, event, state)
+
+
+def new_player(ledger: Any, session: str, state: SessionState, player: str, where: str, *,
+               seated: set[str] | None = None) -> None:
+    """Refuse ``player``, first named in ``session``'s books by a buy-in (``where``: the
+    command as typed up to the amount, or a file's row), whose name prints like a player's
+    of its books or, not being one of the ledger's players, like one of theirs (another
+    case, another encoding of its letters), or that the action notation reads as something
+    else (:func:`ledger.model.names.check_seat_name`). ``seated``: the players of the
+    session's hands, read already (:func:`replay.sessions.state.in_books`).
+
+    Raises:
+        MalformedInput: naming ``where``, both names and the one likely meant.
+    """
+    books = in_books(ledger, session, state, seated=seated)
+    same = look_alikes(player, books)
+    said = f"{session}'s books"
+    if not same:  # a player of the series, back in a new session under another case
+        bought = ledger.query(  # buy-ins in force: a retraction is final
+            "SELECT DISTINCT b.payload->>'player' FROM events b WHERE b.type = 'buy_in'"
+            " AND NOT EXISTS (SELECT 1 FROM events c WHERE c.type = 'entry_corrected'"
+            " AND c.stream = b.stream AND CAST(c.payload->>'seq' AS BIGINT) = b.seq"
+            " AND c.payload->>'replacement' IS NULL)")
+        names = {n for (n,) in bought}
+        same = [] if player in names else [
+            n for n in look_alikes(player, names) if n not in alias_group(ledger, player)]
+        said = "the ledger's books"
+    if same:
+        case = all(n.casefold() == player.casefold() for n in same)
+        show = str if case else spelled
+        raise MalformedInput(
+            f"{where}: {show(player)} is not in {said} and "
+            f"{' and '.join(map(show, same))} is: did you mean {same[0]}? (names are kept "
+            "as typed; two players whose names differ only in case"
+            f"{'' if case else ' or in how their letters are encoded'} would print alike)")
+    check_seat_name(player)
+
+
+def buy_in_kind(session: str, state: SessionState, player: str, chips: int,
+                kind: str | None, where: str, *, fix: str = "leave out --kind") -> str:
+    """The kind of ``player``'s buy-in of ``chips`` in ``session`` (``kind`` as given, else
+    ``buy_in`` for his first and ``rebuy`` after), within the ledger's bound with his
+    buy-ins before it (:func:`bounded`). ``where``: the command as typed with ``--kind``, or
+    a file's row; ``fix``: what the refusal says to do.
+
+    Raises:
+        LedgerError: a rebuy or top-up of a player with no buy-in there yet;
+            MalformedInput: his buy-ins together beyond the bound.
+    """
     if kind in ("rebuy", "top_up") and player not in state.bought:
-        raise LedgerError(f"buyin {session} {player} --kind {kind}: {player} has no buy-in in "
-                          f"{session} yet, and a {kind.replace('_', '-')} follows one (leave "
-                          "out --kind)")
+        raise LedgerError(f"{where}: {player} has no buy-in in {session} yet, and a "
+                          f"{kind.replace('_', '-')} follows one ({fix})")
     total = state.chips_in.get(player, 0) + chips
     if player in state.bought:
         bounded(state, f"{player}'s buy-ins in {session} together", total)
-    event = ev.BuyIn(player=player, chips=chips,
-                     kind=kind or ("rebuy" if player in state.bought else "buy_in"))
-    return event, append_entry(ledger, session, event, state)
+    return kind or ("rebuy" if player in state.bought else "buy_in")
 
 
 def _between_hands(ledger: Any, session: str, player: str, entry: str, rule: str) -> None:
@@ -112,14 +148,9 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
             f"session {session} is closed (entry {state.closed_seq}; its books were settled up "
             f"at the close): a cash-out of {player} changes them; nothing written; --closed "
             "records it anyway")
-    if player not in state.seated:
-        if player in state.cashed:
-            raise LedgerError(
-                f"{player} already cashed out {state.cashed[player]} chips in {session} (no "
-                f"buy-in since); a wrong count is amended: `handledger entry amend {session} "
-                "SEQ CHIPS --reason … --by …` (`handledger history --session "
-                f"{session}` lists the entries)")
-        raise LedgerError(_no_buy_in(session, player, chips, state))
+    away = not_at_table(session, state, player, chips)
+    if away is not None:
+        raise away
     _between_hands(ledger, session, player, "cash-out", "chips are not taken off the table "
                    "during play")
     within_table(ledger, session, state, chips, f"cashout {session} {player} {chips}")
@@ -127,8 +158,24 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
     return event, append_entry(ledger, session, event, state)
 
 
+def not_at_table(session: str, state: SessionState, player: str, chips: int
+                 ) -> LedgerError | None:
+    """Why ``player`` cannot cash out ``chips`` in ``session`` whose books ``state`` folds:
+    he has no chips at the table there (he cashed out since his last buy-in, or has no
+    buy-in), as ``cashout`` refuses it; None when he has."""
+    if player in state.seated:
+        return None
+    if player in state.cashed:
+        return LedgerError(
+            f"{player} already cashed out {state.cashed[player]} chips in {session} (no "
+            f"buy-in since); a wrong count is amended: `handledger entry amend {session} "
+            "SEQ CHIPS --reason … --by …` (`handledger history --session "
+            f"{session}` lists the entries)")
+    return LedgerError(_no_buy_in(session, player, chips, state))
+
+
 def within_table(ledger: Any, session: str, state: SessionState, chips: int, where: str,
-                  *, replacing: int | None = None) -> None:
+                 *, replacing: int | None = None, place: Place | None = None) -> None:
     """Refuse a cash-out of ``chips`` beyond the chips still on the table: the session's
     buy-ins less its cash-outs so far (but ``replacing``, the chips of the cash-out an
     amendment replaces, counted back onto the table) and less the rake its hands' pots paid
@@ -137,14 +184,15 @@ def within_table(ledger: Any, session: str, state: SessionState, chips: int, whe
     while the buy-ins do not account for every chip (a hand seating a player who has none:
     his chips came from outside these books). ``where`` is the command as typed, with the amount
     (``"cashout fri Ann 199"``, ``"entry amend fri 4 (cash-out of Ann): 199 chips"``), which
-    the refusal names.
+    the refusal names; ``place``: a file's correction (its rake of the hands before it).
 
     Raises:
         LedgerError: one line naming ``where``, the chips left on the table, the buy-ins,
             cash-outs and rake, and what to record instead.
     """
     bought, out, rake = _table_sums(ledger, session, state, out_back=replacing or 0,
-                                    raked=chips > 0)  # a cash-out of nothing takes no rake
+                                    raked=chips > 0,  # a cash-out of nothing takes no rake
+                                    place=place)
     left = bought - out - rake
     if chips <= left:
         return
@@ -164,21 +212,22 @@ def within_table(ledger: Any, session: str, state: SessionState, chips: int, whe
         "entries)")
 
 
-def cash_outs_covered(ledger: Any, session: str, state: SessionState, fewer: int, where: str
-                       ) -> None:
+def cash_outs_covered(ledger: Any, session: str, state: SessionState, fewer: int, where: str,
+                      *, place: Place | None = None) -> None:
     """Refuse a buy-in retracted or lowered by ``fewer`` chips that would leave the session's
     cash-outs and the rake its hands' pots paid the table (:func:`replay.rake_taken.
     rake_taken`) above its buy-ins: the table would have paid out chips that never came in
     (no hand makes chips, table stakes, RULES.md §1.1; the bound of :func:`within_table`,
     seen from the buy-ins). Not checked while a hand seats a player who has no buy-in (his
     chips came from outside these books, as for ``cashout``). ``where`` is the command as
-    typed, with the amount (``"entry retract fri 2 (buy-in of Ann, 100 chips)"``).
+    typed, with the amount (``"entry retract fri 2 (buy-in of Ann, 100 chips)"``);
+    ``place``: a file's correction (its rake of the hands before it).
 
     Raises:
         LedgerError: one line naming ``where``, the buy-ins it would leave, the cash-outs and
             the rake, and what to record instead.
     """
-    bought, out, rake = _table_sums(ledger, session, state, in_back=fewer)
+    bought, out, rake = _table_sums(ledger, session, state, in_back=fewer, place=place)
     if out + rake <= bought or chips_from_outside(ledger, session, state.bought):
         return
     raked = f" and {rake} taken as rake ({out + rake} in all)" if rake else ""
@@ -190,16 +239,18 @@ def cash_outs_covered(ledger: Any, session: str, state: SessionState, fewer: int
 
 
 def _table_sums(ledger: Any, session: str, state: SessionState, *, in_back: int = 0,
-                out_back: int = 0, raked: bool = True) -> tuple[int, int, int]:
+                out_back: int = 0, raked: bool = True, place: Place | None = None
+                ) -> tuple[int, int, int]:
     """``(bought, cashed out, raked)``: the chips of ``session``'s buy-ins (less ``in_back``,
     a buy-in retracted or lowered), of its cash-outs (less ``out_back``, the cash-out an
     amendment replaces) and of the rake its hands' pots paid the table
-    (:func:`replay.rake_taken.rake_taken`), whose sum the table never pays out beyond the
-    buy-ins (RULES.md §1.1); the rake is not read (0) unless ``raked``."""
+    (:func:`replay.rake_taken.rake_taken`; a file row's ``place``: of the hands before it),
+    whose sum the table never pays out beyond the buy-ins (RULES.md §1.1); the rake is not
+    read (0) unless ``raked``."""
     from replay.rake_taken import rake_taken
 
-    return (sum(state.chips_in.values()) - in_back, state.chips_out - out_back,
-            rake_taken(ledger, session) if raked else 0)
+    rake = 0 if not raked else rake_taken(ledger, session) if place is None else place.rake
+    return sum(state.chips_in.values()) - in_back, state.chips_out - out_back, rake
 
 
 def chips_from_outside(ledger: Any, session: str, bought: set[str]) -> bool:

@@ -12,6 +12,7 @@ from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.money import check_currency, format_money
 from ledger.model.names import check_name, check_new_name
+from ledger.store.intact import require_intact
 from ledger.store.streams import hand_units, money_hand, unended_hands, unnamed_money_hand
 from replay.ingest.units import currency_code
 from replay.sessions.amounts import chip_value_written
@@ -202,10 +203,16 @@ def close_session(ledger: Any, name: str) -> None:
     while a hand of it is in play (:func:`hands_in_play`): its pot is not paid yet, and the
     books closed are the books settled up (README "sessions and the books").
 
+    The closing is followed by a checkpoint of the head, which vouches for every row: a
+    file whose blocks or chain ``verify`` fails is refused first
+    (:func:`ledger.store.intact.require_intact`), nothing written.
+
     Raises:
         NotFound: see :func:`open_state`; LedgerError: it is closed already (naming the
             entry that closed it: a second closing would change nothing), or a hand of it
-            is in play (naming the first, how many more, and how to end or void it).
+            is in play (naming the first, how many more, and how to end or void it);
+            ChainBroken, LedgerCorrupt: the chain breaks (naming the first bad position), a
+            block fails its checksum.
     """
     state = open_state(ledger, name, allow_closed=True)
     if state.closed:
@@ -220,6 +227,8 @@ def close_session(ledger: Any, name: str) -> None:
             + (f" (and {more} more hand{'s' if more > 1 else ''})" if more else "")
             + f": end it (`handledger act {hand} end`, once its pots are paid) or void it "
             f"(`handledger void {hand} --reason … --by …`), then close; nothing written")
+    require_intact(ledger, f"session {name} not closed (its checkpoint would vouch for rows "
+                           "that are not those written); nothing written")
     append_entry(ledger, name, ev.SessionClosed(), state)
 
 

@@ -5,6 +5,7 @@ unless ``--more-than-owed``, more than he still owes as ``settle`` reckons it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ledger.model import events as ev
@@ -55,28 +56,56 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
                           "nothing written")
     for who in (payer, payee):
         if who not in known and who != HOUSE_WORD:
-            listed = ", ".join(sorted(known)) or "nobody yet"
-            close = likely_meant(who, sorted(known))
-            meant = f"did you mean {' or '.join(close)}? " if close else ""
-            raise LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
-                              f"cash-out or hand there; its players: {listed}): {meant}a "
-                              "payment settles a session between its players (and "
-                              f"'{HOUSE_WORD}' names the house, who keeps the rake)")
+            raise not_in_books(who, session, known)
     by = None if payer == HOUSE_WORD else payer
     to = None if payee == HOUSE_WORD else payee
     if by is not None:
         within_buy_ins(ledger, session, state, by, amount_minor, where, amount)
-        if not beyond and not within_owed(ledger, session, state, by, amount_minor, where):
-            within_buy_ins(ledger, session, state, by, amount_minor, where, amount,
-                            before=paid_by(ledger, state, by))
-    if not beyond and None in (by, to):
-        within_house(ledger, session, state, amount_minor, where, paying=by is None)
-    event = ev.Payment(payer=by, payee=to, amount_minor=amount_minor)
+    owed = beyond_owed(ledger, session, state, by, to, amount_minor, where)
+    if owed is not None and not beyond:
+        raise owed
+    event = ev.Payment(payer=by, payee=to, amount_minor=amount_minor,
+                       more_than_owed=owed is not None)
     if not again and (by, to, event.amount_minor) in state.payments:
         raise LedgerError(f"{party(by)} paying {party(to)} {state.money(event.amount_minor)} "
                           f"is recorded in {session} already; a second payment of the same "
                           "amount takes --again")
     return event, state, append_entry(ledger, session, event, state)
+
+
+def not_in_books(who: str, session: str, known: set[str]) -> LedgerError:
+    """The refusal of a payment naming ``who``, who is none of the names ``known`` in
+    ``session``'s books (:func:`replay.sessions.state.in_books`)."""
+    listed = ", ".join(sorted(known)) or "nobody yet"
+    close = likely_meant(who, sorted(known))
+    meant = f"did you mean {' or '.join(close)}? " if close else ""
+    return LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
+                       f"cash-out or hand there; its players: {listed}): {meant}a "
+                       "payment settles a session between its players (and "
+                       f"'{HOUSE_WORD}' names the house, who keeps the rake)")
+
+
+def beyond_owed(ledger: Any, session: str, state: SessionState, by: str | None,
+                to: str | None, minor: int, where: str, *, replacing: int = 0
+                ) -> LedgerError | None:
+    """Why a payment of ``minor`` units from ``by`` to ``to`` (None: the house) in
+    ``session`` is more than is owed, the refusal ``pay`` gives without ``--more-than-owed``
+    (and a payment so recorded is marked ``more_than_owed``), or None when it is not:
+    beyond what the payer still owes as ``settle`` reckons it (:func:`within_owed`), or,
+    while settle cannot say, beyond his buy-ins with what he paid already
+    (:func:`within_buy_ins`), or beyond what the house is owed or was paid
+    (:func:`within_house`). ``replacing``: the amount of the payment an amendment replaces."""
+    try:
+        if by is not None and not within_owed(ledger, session, state, by, minor, where,
+                                              replacing=replacing):
+            within_buy_ins(ledger, session, state, by, minor, where, str(minor),
+                           before=paid_by(ledger, state, by, replacing))
+        if None in (by, to):
+            within_house(ledger, session, state, minor, where, paying=by is None,
+                         replacing=replacing)
+    except LedgerError as exc:
+        return exc
+    return None
 
 
 def party(name: str | None) -> str:
@@ -85,12 +114,16 @@ def party(name: str | None) -> str:
 
 
 def within_house(ledger: Any, session: str, state: SessionState, minor: int, where: str, *,
-                  paying: bool, replacing: int = 0) -> None:
+                 paying: bool, replacing: int = 0,
+                 payments: Sequence[tuple[str | None, str | None, int]] | None = None
+                 ) -> None:
     """Refuse a payment of ``minor`` units to the house (``paying`` False) beyond what it is
     still owed in ``session`` — the rake its ended hands took, in money, less what it was
     paid, plus what it paid back (:func:`ledger.audit.reports.house_books`) — or from it
     (``paying``) beyond what it was paid above that; ``replacing``: the amount of the payment
-    an amendment replaces. The derived tables are caught up first.
+    an amendment replaces; ``payments``: the payments to count, ``(payer, payee, minor)``
+    (a file's row: those before it), instead of the derived tables'. The derived tables are
+    caught up first.
 
     Raises:
         LedgerError: one line naming ``where``, the amount, the rake and the house's payments.
@@ -100,6 +133,9 @@ def within_house(ledger: Any, session: str, state: SessionState, minor: int, whe
 
     catch_up(ledger)
     house = house_books(ledger.connection, session)
+    if payments is not None:
+        house["received_minor"] = sum(m for _, to, m in payments if to is None)
+        house["paid_minor"] = sum(m for by, _, m in payments if by is None)
     owed = house["rake_minor"] - house["received_minor"] + house["paid_minor"]
     owed += -replacing if paying else replacing
     can = max(0, -owed if paying else owed)
@@ -171,7 +207,8 @@ def paid_by(ledger: Any, state: SessionState, payer: str, replacing: int = 0) ->
 
 
 def within_owed(ledger: Any, session: str, state: SessionState, payer: str, minor: int,
-                 where: str, *, replacing: int = 0) -> bool:
+                where: str, *, replacing: int = 0, books: Sequence[dict[str, Any]] | None = None,
+                payments: Sequence[tuple[str | None, str | None, int]] | None = None) -> bool:
     """Refuse a payment of ``minor`` units by ``payer`` beyond what he still owes in
     ``session`` as ``settle`` reckons it (:func:`ledger.audit.reports.settlement`, README
     "sessions and the books"): his net in money, less what he paid there, plus what he was
@@ -180,7 +217,10 @@ def within_owed(ledger: Any, session: str, state: SessionState, payer: str, mino
     writing) first. Returns whether it was checked: not while settle cannot say (a hand of
     the session still in play, nets that do not sum to zero, a hand the rules refuse) or
     the session holds no hand (its books are buy-ins and cash-outs only), when
-    :func:`within_buy_ins` bounds the payments together instead.
+    :func:`within_buy_ins` bounds the payments together instead. ``books``: the players'
+    rows of :func:`ledger.audit.reports.settlement`'s balances, read already (then settle is
+    taken to say, and nothing is caught up); ``payments``: the payments to count,
+    ``(payer, payee, minor)`` (a file's row: those before it), instead of the books'.
 
     Raises:
         LedgerError: one line naming ``where``, the amount, what the payer still owes, his
@@ -189,18 +229,23 @@ def within_owed(ledger: Any, session: str, state: SessionState, payer: str, mino
     from ledger.audit.reports import settlement
     from replay.projections import catch_up
 
-    try:
-        catch_up(ledger)
-        books = settlement(ledger.connection, session)[1]
-    except LedgerError:
-        return False
-    if not any(p["hands"] for p in books.players):  # no hand: no net to settle, 0 each
+    if books is None:
+        try:
+            catch_up(ledger)
+            books = settlement(ledger.connection, session)[1].players
+        except LedgerError:
+            return False
+    if not any(p["hands"] for p in books):  # no hand: no net to settle, 0 each
         return False
     group = alias_group(ledger, payer)
-    mine = [p for p in books.players if p["player"] in group]
+    mine = [p for p in books if p["player"] in group]
     net = sum(int(p["net"]) for p in mine)
-    paid = sum(int(p["paid_minor"]) for p in mine) - replacing
-    received = sum(int(p["received_minor"]) for p in mine)
+    if payments is None:
+        paid = sum(int(p["paid_minor"]) for p in mine) - replacing
+        received = sum(int(p["received_minor"]) for p in mine)
+    else:
+        paid = sum(m for by, _, m in payments if by in group) - replacing
+        received = sum(m for _, to, m in payments if to in group)
     owes = max(0, -(net + paid - received))
     if minor <= owes:
         return True

@@ -7,6 +7,7 @@ paid whom; the session names the ledger holds; a player's aliases; the stream as
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,25 +52,54 @@ class SessionState:
         return format_money(minor, self.decimals, self.currency)
 
 
-def session_state(ledger: Any, name: str) -> SessionState:
-    """The :class:`SessionState` of session ``name`` (not opened when it has no stream)."""
-    state = SessionState()
+@dataclass(frozen=True)
+class Place:
+    """Where a book entry's correction read from a file stands in the ledger, for
+    :func:`replay.sessions.amending.check_correction`: ``words`` name it in a refusal (``its
+    entry_corrected at seq 6 amends entry 4``), ``position`` is its ledger position (the
+    hands stored before it are those a command would have seen), ``rake`` the chips the pots
+    of those hands paid the table (:func:`replay.rake_taken.rake_by_hand`)."""
+
+    words: str
+    position: int
+    rake: int
+
+
+def session_state(ledger: Any, name: str, *, before: int | None = None) -> SessionState:
+    """The :class:`SessionState` of session ``name`` (not opened when it has no stream);
+    ``before``: of its rows before that seq only (the books as a row at ``before`` found
+    them, its amendments before it applied)."""
     try:
-        rows = ledger.read(f"session:{name}")
+        rows = ledger.read(f"session:{name}",
+                           upto=None if before is None else max(before - 1, 0))
     except NotFound:
-        return state
-    fixes = {r.event.seq: r.event.replacement for r in rows if r.type == "entry_corrected"}
-    for row in rows:
-        e = row.event
-        state.last_seq = row.seq
-        if row.seq in fixes:
-            state.entries[row.seq] = e
-            if fixes[row.seq] is None:
-                state.retracted.add(row.seq)
+        return SessionState()
+    return fold_rows([(r.seq, r.event) for r in rows])
+
+
+def fold_rows(rows: Sequence[tuple[int, Any]]) -> SessionState:
+    """The :class:`SessionState` a session's stream ``rows`` (``(seq, event)`` by seq) say,
+    each ``entry_corrected`` among them applied to the entry it names."""
+    state = SessionState()
+    fixes = {e.seq: e.replacement for _, e in rows if e.type == "entry_corrected"}
+    for seq, e in rows:
+        state.last_seq = seq
+        if seq in fixes:
+            state.entries[seq] = e
+            if fixes[seq] is None:
+                state.retracted.add(seq)
                 continue
-            e = state.amended[row.seq] = ev.parse_event(fixes[row.seq])
-        _fold(state, row.seq, e)
+            e = state.amended[seq] = ev.parse_event(fixes[seq])
+        _fold(state, seq, e)
     return state
+
+
+def fold_row(state: SessionState, seq: int, e: Any) -> None:
+    """Fold the row ``e`` at ``seq`` that follows the rows ``state`` folded, an
+    ``entry_corrected`` being no more than a row there (its entry is amended by
+    :func:`fold_rows` over the rows again)."""
+    state.last_seq = seq
+    _fold(state, seq, e)
 
 
 def _fold(state: SessionState, seq: int, e: Any) -> None:
@@ -165,10 +195,13 @@ def alias_group(ledger: Any, name: str) -> set[str]:
     return group
 
 
-def in_books(ledger: Any, session: str, state: SessionState) -> set[str]:
+def in_books(ledger: Any, session: str, state: SessionState, *,
+             seated: set[str] | None = None) -> set[str]:
     """The names in ``session``'s books: who bought in, cashed out, paid or was paid there or
-    sat in one of its hands, and every alias of them (``player alias``)."""
-    known = {*state.chips_in, *state.cashed, *seated_in(ledger, session)}
+    sat in one of its hands (``seated``: those, read already), and every alias of them
+    (``player alias``)."""
+    known = {*state.chips_in, *state.cashed,
+             *(seated_in(ledger, session) if seated is None else seated)}
     known.update(p for pair in state.payments for p in pair[:2] if p is not None)
     pairs = alias_pairs(ledger)
     for _ in range(2):  # an alias of an alias

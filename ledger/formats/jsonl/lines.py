@@ -1,6 +1,6 @@
 """The project's own event files: JSON lines, one event per line.
 
-Shape of a line (UTF-8, ASCII in practice, ``\\n``-terminated, no blank lines)::
+Shape of a line (UTF-8, ASCII in practice, ``\\n``-terminated)::
 
     {"hand":"<hand id>","seq":1,"event":{"type":"hand_started",...}}
     {"session":"<session id>","seq":1,"event":{"type":"session_opened",...}}
@@ -10,6 +10,12 @@ Shape of a line (UTF-8, ASCII in practice, ``\\n``-terminated, no blank lines)::
 (whose ``hand`` equals the row's id), a session's first is ``session_opened`` (same rule).
 Streams may interleave in a file. The event object is :func:`ledger.model.events.event_json`
 (sorted keys, no spaces), so writing what was read gives the same bytes back.
+
+A blank line (nothing, or only ASCII whitespace: spaces, tabs, a carriage return) is no row: it is
+skipped wherever it is, never an error nor counted as a hand (an editor's or a shell's
+trailing newline). It still counts as a line of the file: the lines after it keep their
+numbers, and a closing line (below) counts it; blank lines after a closing line are not
+lines before it, so it is still the file's last.
 
 A hand must reach its end (``hand_ended`` or a void) unless the file says it is still being
 played. ``export --format jsonl`` of a ledger with hands in play says so in its last line,
@@ -51,6 +57,7 @@ from ledger.model.events import (
     parse_event,
 )
 from ledger.model.gcpause import gc_paused
+from ledger.model.money import unit_problem
 
 Kind = Literal["hand", "session"]
 SESSION_TYPES = frozenset(m.model_fields["type"].default for m in SessionEvent.__args__)  # type: ignore[attr-defined]
@@ -206,7 +213,7 @@ def read_jsonl_text(data: bytes | str, *, file: str = "<text>", first_line: int 
     if first_line == 1:
         raw = raw.removeprefix(_BOM)  # a byte-order mark some editors write
     lines = raw.split(b"\n")
-    if lines and lines[-1] == b"":
+    while lines and _blank(lines[-1]):  # the last newline, and blank lines after the rows
         lines.pop()
     reader = _Reader(file)
     reader.continued = continued
@@ -379,6 +386,8 @@ class _Reader:
         self.errors.append(error)
 
     def feed(self, number: int, line: bytes) -> None:
+        if _blank(line):  # no row (module doc)
+            return
         self._last = None  # this may make a stream bad
         try:
             kind, stream, seq, data = self._row(number, line)
@@ -516,8 +525,10 @@ class _Reader:
             text = line.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise self.error(f"not UTF-8 ({exc.reason} at byte {exc.start + 1})", number) from exc
-        if not text.strip():
-            raise self.error("blank line", number)
+        if not text.strip():  # a blank line of ASCII whitespace is skipped (feed)
+            raise self.error("a line of only whitespace other than ASCII spaces and tabs "
+                             f"({', '.join(f'U+{ord(c):04X}' for c in dict.fromkeys(text))}): "
+                             "not a row", number)
         obj = self._json(number, text)
         if not isinstance(obj, dict):
             raise self.error("a line must be a JSON object", number)
@@ -597,6 +608,11 @@ class _Reader:
         own = getattr(row.event, row.kind, None) if row.seq == 1 else row.stream
         if own != row.stream:
             raise MalformedInput(f"{etype} names {row.kind} {own!r}, the row {row.stream!r}")
+        if etype == "hand_started":  # its unit is money ISO 4217 knows, or plain chips
+            unit = row.event.unit
+            problem = unit_problem(unit.currency, unit.decimals, unit.minor_per_chip)
+            if problem is not None:
+                raise MalformedInput(f"hand_started's unit: {problem}")
 
     def closing(self, number: int, line: bytes) -> None:
         """The closing line ``line`` (line ``number``, the file's last): the hands it names
@@ -654,6 +670,11 @@ class _Reader:
             self.errors,
             self.in_play,
         )
+
+
+def _blank(line: bytes) -> bool:
+    """Whether ``line`` is blank: empty, or only ASCII whitespace (no row: module doc)."""
+    return not line.strip()
 
 
 def _stream_id(text: str) -> str | None:

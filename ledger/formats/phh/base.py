@@ -246,8 +246,10 @@ class PhhHand:
     ``index`` its 0-based position among the file's hands (bad hands included).
     ``forced`` are the header's forced bets (antes, blinds, straddles; the stud bring-in is
     the action ``pb``). ``payouts`` come from ``winnings`` (absent or all zero = not recorded):
-    one per player with a positive amount, which is everything that player collected,
-    including an uncalled bet given back (PHH does not separate the two). ``finishing_stacks``
+    one per player with a positive amount, what that player collected as the file says it;
+    whether that holds an uncalled bet given back, files differ (the import decides:
+    :mod:`replay.phh_returns`). ``exported``: the file gives ``_hand_id``, our own export,
+    whose winnings are everything the table paid, uncalled bets included. ``finishing_stacks``
     in chips when the file gives them. ``source_key`` is the sha256 (hex) of the hand's own
     TOML text with comments, blank lines and runs of whitespace normalised away: the same
     hand imported twice has the same key. ``rake_line``: the line of its ``rake`` key, None
@@ -266,6 +268,7 @@ class PhhHand:
     expected: Expected | None
     source_key: str
     rake_line: int | None = None
+    exported: bool = False
     #: a site's text the hand was read from (PokerStars): the file line of its first line
     #: and its lines, so that a refusal names an action in the file's words (:meth:`words`)
     text: tuple[int, tuple[str, ...]] | None = None

@@ -31,7 +31,7 @@ from ledger.formats.phh.fields import (
 from ledger.formats.phh.scan import normalise
 from ledger.model.errors import MalformedInput
 from ledger.model.events import MAX_CHIPS, HandStarted, RecordedPayout, Stakes, Unit
-from ledger.model.money import CURRENCY_SYMBOLS
+from ledger.model.money import currency_code, unit_problem
 
 
 def build_hand(raw: RawHand) -> PhhHand:
@@ -42,7 +42,8 @@ def build_hand(raw: RawHand) -> PhhHand:
     same hand. Such a hand is also known by its place, the file as the path was given and its
     section (``source.file``, ``source.section``): a hand of another content at the place of
     a stored one is that hand edited, which the import refuses
-    (:func:`replay.ingest.writing.FileWriter.add`; FORMATS.md §1).
+    (:func:`replay.ingest.writing.FileWriter.add`; FORMATS.md §1), and by its deal anywhere
+    (:mod:`replay.ingest.samedeal`). Its ``currency`` is stored as its ISO 4217 code.
 
     Raises:
         MalformedInput: a bad field, naming the file, the key's line, the hand when known.
@@ -76,8 +77,11 @@ def build_hand(raw: RawHand) -> PhhHand:
     currency = table.get("currency", table.get("currency_symbol"))
     if currency is not None and not isinstance(currency, str):
         raise raw.error(f"currency {currency!r} is not a string", "currency")
-    if currency is not None:  # a symbol is its ISO 4217 code: HandHQ's '$' is USD
-        currency = CURRENCY_SYMBOLS.get(currency.strip(), currency)
+    if currency is not None:  # ISO 4217 money, its code: HandHQ's '$' is USD, 'usd' USD
+        problem = unit_problem(currency, decimals)
+        if problem is not None:
+            raise raw.error(problem, "currency" if "currency" in table else "currency_symbol")
+        currency = currency_code(currency)
     check_chip(raw, currency)
     meta = {key: value for key, value in table.items() if key not in MODELLED}
     for key in RESERVED_SOURCE_KEYS:
@@ -113,6 +117,7 @@ def build_hand(raw: RawHand) -> PhhHand:
         forced=forced_bets(stakes, seats), actions=actions, payouts=payouts,
         finishing_stacks=finishing, expected=expected, source_key=source_key,
         rake_line=raw.keys.get("rake") if "rake" in table else None,
+        exported="_hand_id" in table,
     )
 
 

@@ -28,6 +28,9 @@ class SessionTracker:
         self.players: dict[str, str] = {}
         self.names: dict[str, set[str]] = {}
         self.stacks: dict[str, int] = {}
+        #: Across hands missing from the export: each player's chips before them and the last
+        #: hand number before them (no session line of him since).
+        self.before_gap: dict[str, tuple[int, int]] = {}
         self.last_number: int | None = None
 
     def error(self, row: Row, message: str, hand: int | None = None) -> None:
@@ -84,11 +87,20 @@ class SessionTracker:
         seats = hand.events[0].seats
         if self.last_number is not None and hand.number not in (self.last_number,
                                                                  self.last_number + 1):
-            self.stacks.clear()  # hands are missing from the export: nothing to compare with
+            # hands are missing from the export: the stacks are unknown from here on (a join
+            # is no top-up), but one that differs from the last known is still a finding
+            self.before_gap.update((p, (c, self.last_number)) for p, c in self.stacks.items())
+            self.stacks.clear()
         self.last_number = hand.number
         stacks_row = next(r for r in block.body if r.parsed.kind == "stacks")
         for seat in seats:
             known = self.stacks.get(seat.player)
+            had, after_hand = self.before_gap.pop(seat.player, (None, 0))
+            if known is None and had is not None and had != seat.stack:
+                self.error(stacks_row, f"{self.shown(seat.player)} starts with {seat.stack} but "
+                           f"had {had} after hand #{after_hand} and the session lines (hands "
+                           f"#{after_hand + 1}-#{hand.number - 1} are not in the log)",
+                           hand.number)
             if known is not None and known != seat.stack:
                 self.error(stacks_row, f"{self.shown(seat.player)} starts with {seat.stack} but "
                            f"had {known} "
@@ -104,6 +116,8 @@ class SessionTracker:
         """Append the items of one session line."""
         line = row.parsed
         self.alias(line.refs, row)
+        for pid, _ in line.refs:
+            self.before_gap.pop(pid, None)
         if line.kind == "ignore":
             return
         player = line.player or ""

@@ -1,0 +1,31 @@
+"""The rake the books count for a hand, from its replay's findings (chips).
+
+A hand's ``rake`` finding (``replay.rake``) says what the table was paid (``recorded``) beside
+what the rules award before the rake (``recomputed``). Where the payouts are right beside the
+rake, the difference is the rake. Where some are wrong beside it (a rake the hand records,
+and payouts other than the rules' awards of the pots less it: ``replay.rake.recorded_rake``),
+each such player's ``payout`` finding says by how much (``recorded`` what he was paid,
+``recomputed`` his due once the rake is taken), and the rake is the ``rake`` finding's
+difference less theirs: what the rules take as rake, never what a wrong payout adds or
+leaves. The SQL of :func:`ledger.audit.reports.rake_taken` counts the derived tables so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+
+def counted_rake(findings: Iterable[Any]) -> int:
+    """The chips counted as the rake of one hand whose findings (each with ``kind``,
+    ``recorded``, ``recomputed``: a ``Discrepancy`` or a ``PayoutFinding``) are ``findings``:
+    recomputed − recorded of its ``rake`` findings, plus recorded − recomputed of its
+    ``payout`` findings when it has a ``rake`` finding (module doc); 0 when it has none."""
+    rake, wrong, raked = 0, 0, False
+    for f in findings:
+        if f.kind == "rake":
+            rake += f.recomputed - f.recorded
+            raked = True
+        elif f.kind == "payout":
+            wrong += f.recorded - f.recomputed
+    return rake + wrong if raked else 0

@@ -1,0 +1,155 @@
+"""A PHH hand without ``_hand_id`` that deals what a stored one dealt is that hand.
+
+A PHH hand that has no ``_hand_id`` (nor ``hand``) gets its id from its content
+(:mod:`ledger.formats.phh.hand`): an edited copy (another payout, another bet, a board card
+or a key changed) gets another id. Where it stands where the stored one was read from, the
+import refuses it (:func:`replay.ingest.writing._drop_edited_places`); a copy under another
+name is found by its deal: the same game, the same players in the same seats, and each of
+them dealt the same hole cards in his first deal, some of them known. That is the stored
+hand, as a JSON-lines or PokerStars copy of a stored hand is by its id: the same events
+are already in the ledger, and other ones are that hand changed, which is a correction
+(README: a change to a stored hand is a correction, never a second hand; FORMATS.md §1). A
+changed hole card deals another hand.
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from collections.abc import Sequence
+from typing import Any
+
+from ledger.model.batch import Batch
+from ledger.model.errors import LedgerError
+
+Deal = tuple[str, tuple[tuple[str, int | None], ...], tuple[tuple[str, ...] | None, ...]]
+
+
+def deal_of(started: Any, dealt: Sequence[tuple[str, Sequence[str]]]) -> Deal | None:
+    """``(game, ((player, seat), ...), (his first hole cards, ...))`` of a hand: its
+    ``hand_started`` and the cards dealt to players ``(player, cards)`` in stream order;
+    None when no card of those first deals is known (``??`` only: nothing tells the hand
+    from another of those seats)."""
+    first: dict[str, tuple[str, ...]] = {}
+    for player, cards in dealt:
+        first.setdefault(player, tuple(cards))
+    holes = tuple(first.get(s.player) for s in started.seats)
+    if not any(c != "??" for cards in holes if cards for c in cards):
+        return None
+    return (started.game, tuple((s.player, s.seat) for s in started.seats), holes)
+
+
+def _deal_of_events(events: Sequence[Any]) -> Deal | None:
+    return deal_of(events[0], [(e.player, e.cards) for e in events[1:]
+                               if e.type == "cards_dealt" and e.player is not None])
+
+
+def _seating(deal: Deal) -> str:
+    """The game and the players in seat order of ``deal``, as :func:`_seatings` keys them."""
+    return "\x1e".join([deal[0], "\x1f".join(p for p, _ in deal[1])])
+
+
+#: ledger -> (the position its index is of, the index): kept between the files of an import
+#: (each compared with the rows before it), and brought on by the rows since.
+_INDEXES: weakref.WeakKeyDictionary[Any, tuple[int, dict[str, list[str]]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _seatings(ledger: Any, upto: int) -> dict[str, list[str]]:
+    """``{game and players in seat order: [stored id-less PHH hands]}`` of the rows at or
+    before ``upto``: one pass over the ``hand_started`` rows of such hands, then, for the
+    next file of the import, over those appended since (measured: 82 PHH files into an empty
+    ledger took 1.2 s more with a whole lookup a file)."""
+    since, index = _INDEXES.get(ledger, (0, {}))
+    if since > upto:  # another ledger state (not one the import moved on): made again
+        since, index = 0, {}
+    if since < upto:
+        index = {key: list(hands) for key, hands in index.items()}
+        for hand, key in ledger.query(
+                "SELECT hand_id, json_extract_string(payload, '$.game') || chr(30) ||"
+                " array_to_string(CAST(json_extract_string(payload, '$.seats[*].player')"
+                " AS VARCHAR[]), chr(31)) FROM events WHERE seq = 1 AND position > ?"
+                " AND position <= ? AND hand_id LIKE 'phh-%' ORDER BY position",
+                [since, upto]):
+            index.setdefault(key, []).append(hand)
+    try:
+        _INDEXES[ledger] = (upto, index)
+    except TypeError:  # a ledger object that takes no weak reference: not kept
+        pass
+    return index
+
+
+def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id: Any,
+                    compare: Any) -> tuple[list[Batch], list[LedgerError]]:
+    """``batches`` with each id-less PHH hand (``content_id`` matches its id) whose id the
+    ledger does not hold but whose deal (:func:`deal_of`) a stored id-less PHH hand has
+    (at or before ``upto``): counted known (not written) when ``compare(batch, stored rows)``
+    finds no difference, else refused naming the stored hand and the difference
+    (``compare`` gives its text and file line). Three lookups a chunk of such hands at most:
+    the ids held, the stored hands of the same game and players in seat order, and the
+    cards dealt in those (an import of hands the ledger has no such hand for: two).
+
+    Returns:
+        The batches kept (known ones with no events) and the refusals.
+    """
+    from ledger.model.events import parse_event
+
+    mine = {b.hand_id: _deal_of_events(b.events) for b in batches
+            if b.is_hand and b.events and content_id.fullmatch(b.hand_id or "")}
+    mine = {hand: deal for hand, deal in mine.items() if deal is not None}
+    if not mine or not upto:
+        return batches, []
+    index = _seatings(ledger, upto)
+    near = sorted({h for deal in mine.values() for h in index.get(_seating(deal), ())})
+    if not near:  # no stored id-less hand of those players: most imports, most files
+        return batches, []
+    held = {h for (h,) in ledger.query(
+        "SELECT DISTINCT hand_id FROM events WHERE hand_id IN (SELECT UNNEST(?))", [list(mine)])}
+    mine = {hand: deal for hand, deal in mine.items() if hand not in held}
+    starts = {hand: parse_event(json.loads(text)) for hand, text in ledger.query(
+        "SELECT hand_id, CAST(payload AS VARCHAR) FROM events WHERE seq = 1"
+        " AND hand_id IN (SELECT UNNEST(?)) ORDER BY position", [near])}
+    wanted = {deal[:2] for deal in mine.values()}
+    starts = {h: e for h, e in starts.items()
+              if (e.game, tuple((s.player, s.seat) for s in e.seats)) in wanted}
+    if not starts:
+        return batches, []
+    dealt: dict[str, list[tuple[str, list[str]]]] = {}
+    for hand, player, cards in ledger.query(
+            "SELECT hand_id, json_extract_string(payload, '$.player'),"
+            " CAST(json_extract(payload, '$.cards') AS VARCHAR) FROM events WHERE position <= ?"
+            " AND type = 'cards_dealt' AND hand_id IN (SELECT UNNEST(?))"
+            " AND json_extract_string(payload, '$.player') IS NOT NULL ORDER BY hand_id, seq",
+            [upto, list(starts)]):
+        dealt.setdefault(hand, []).append((player, json.loads(cards)))
+    stored: dict[Deal, str] = {}
+    for hand, started in starts.items():  # in ledger order: the first stored such hand
+        deal = deal_of(started, dealt.get(hand, []))
+        if deal is not None:
+            stored.setdefault(deal, hand)
+    found = {hand: stored[deal] for hand, deal in mine.items() if deal in stored}
+    if not found:
+        return batches, []
+    rows: dict[str, list[tuple[int, str]]] = {}
+    for hand, seq, text in ledger.query(
+            "SELECT hand_id, seq, CAST(payload AS VARCHAR) FROM events WHERE position <= ?"
+            " AND hand_id IN (SELECT UNNEST(?)) AND type NOT IN ('correction', 'hand_voided')"
+            " ORDER BY hand_id, seq", [upto, sorted(set(found.values()))]):
+        rows.setdefault(hand, []).append((seq, text))
+    out, refused = [], []
+    for b in batches:
+        old = found.get(b.hand_id)  # type: ignore[arg-type]
+        if old is None or b.events is None:
+            out.append(b)
+            continue
+        differ = compare(b, rows[old])
+        if differ is None:
+            out.append(b.with_events(None))  # the stored hand: known, not written again
+            continue
+        text, line = differ
+        refused.append(LedgerError(
+            f"this hand deals the players in their seats the hole cards hand {old} of the "
+            f"ledger dealt them (a PHH hand without _hand_id is known by its content), and "
+            f"differs from it: {text}; a change to a stored hand is a correction "
+            f"(`handledger correct {old} ...`), not another hand", hand=b.hand_id, line=line))
+    return out, refused

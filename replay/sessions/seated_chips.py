@@ -1,0 +1,141 @@
+"""A buy-in amended to fewer chips than a hand already seated its player with, and a buy-in
+amended while its player sits in a hand still in play (``entry amend``; a file's
+``entry_corrected`` row: :mod:`replay.ingest.entry_amends`).
+
+The books follow a player's stack from hand to hand (the audit's ``stack_continuity``): the
+first hand that seats him after a buy-in starts him with his stack after his previous hand
+(none: nothing) plus what he bought between. ``hand start`` seats nobody with chips nobody
+bought, and ``entry retract`` does not take back all a player bought while a hand seats him;
+an amendment that lowers a buy-in below what that hand started him with would make those
+chips nobody's, so it is refused naming the entry, the player, the hand and the chips
+(RULES.md §1.1: only the chips bought come to the table). And as ``buyin`` adds no chips while
+the player sits in a hand still in play, ``entry amend`` changes none of his buy-ins then.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.model.errors import LedgerError
+from replay.sessions.state import Place, SessionState, alias_group
+
+
+def seated_with_bought(ledger: Any, session: str, state: SessionState, seq: int,
+                       chips: int, where: str, *, place: Place | None = None) -> None:
+    """Refuse the buy-in at ``seq`` of ``session`` (``state``: the books before the
+    amendment) amended to ``chips``, fewer than it has, when the first hand of the session,
+    not voided, that seats its player (under any of his names) after it would then start him
+    with more chips than the books give him there (module doc). ``where``: ``"entry amend
+    fri 2 (buy-in of Ann)"``; ``place``: a file's row, for which only the rows and hands
+    stored before it count (:class:`replay.sessions.state.Place`). A hand whose stack the
+    books do not know (the hand before it recorded no payouts) bounds nothing.
+
+    Raises:
+        LedgerError: one line naming ``where``, ``chips``, the hand, the player, the chips he
+            started it with and those the books would give him.
+    """
+    from ledger.store.streams import hands_seating
+
+    entry = state.entries[seq]
+    upto = None if place is None else place.position
+    at = _position(ledger, session, seq)
+    hands = [h for h, _, _ in hands_seating(ledger, session, {entry.player} | alias_group(
+        ledger, entry.player))]
+    starts = sorted((start, hand) for hand, start in ledger.query(
+        "SELECT hand_id, min(position) FROM events WHERE list_contains($1, hand_id)"
+        " GROUP BY hand_id", [hands]) if upto is None or start < upto)
+    # the first hand after it and the last before it that count (a voided hand counts for
+    # nothing in the books): only those are replayed
+    after = next(((hand, r, start) for start, hand in starts
+                  if start > at and (r := _counted(ledger, hand, session)) is not None), None)
+    before = None if after is None else next(
+        ((r, start) for start, hand in reversed(starts)
+         if start < at and (r := _counted(ledger, hand, session)) is not None), None)
+    if after is None:
+        return
+    check = _start_check(ledger, session, upto, at, entry.model_copy(update={"chips": chips}),
+                         before, after)
+    if check is None or check.expected is None or check.actual <= check.expected:
+        return
+    basis = (f"he left hand {check.previous} with {check.expected - check.bought} and "
+             f"would have bought {check.bought} since" if check.previous is not None
+             else f"his buy-ins there would come to {check.bought}")
+    raise LedgerError(
+        f"{where}: {chips} chips: hand {check.hand} seats {check.player} with {check.actual} "
+        f"chips, and {basis}: it would start him with {_chips(check.actual - check.expected)} "
+        "nobody bought (RULES.md §1.1); nothing written (a hand seated with the wrong stack "
+        f"is corrected or voided first; `handledger history --session {session}` lists the "
+        "entries)")
+
+
+def amended_between_hands(ledger: Any, session: str, player: str, chips: int,
+                          where: str) -> None:
+    """Refuse ``entry amend`` of a buy-in of ``player`` (to ``chips``) while he, under any of
+    his names, sits in a hand of ``session`` still in play, as ``buyin`` refuses a buy-in
+    then (module doc; a voided hand in play seats nobody).
+
+    Raises:
+        LedgerError: naming ``where``, ``chips``, the player, the hand and how to end it.
+    """
+    from ledger.store.streams import open_hands_of
+    from replay.amendments import split_stream
+
+    for name in sorted({player} | alias_group(ledger, player)):
+        for hand, voided in open_hands_of(ledger, session, name):
+            if voided and split_stream([r.event for r in ledger.read(hand)])[2]:
+                continue
+            raise LedgerError(
+                f"{where}: {chips} chips: {name} is seated in hand {hand} of session "
+                f"{session}, which is still open: his buy-ins change only between a showdown "
+                "and the next deal (RULES.md §1.1), as `buyin` holds them; nothing written; "
+                f"amend it once the hand ends (`handledger act {hand} end`) or is voided")
+
+
+def _chips(count: int) -> str:
+    return f"{count} chip{'' if count == 1 else 's'}"
+
+
+def _position(ledger: Any, session: str, seq: int) -> int:
+    """The ledger position of the row at ``seq`` of ``session``'s stream."""
+    return ledger.query("SELECT position FROM events WHERE stream = $1 AND seq = $2",
+                        [f"session:{session}", seq])[0][0]
+
+
+def _counted(ledger: Any, hand: str, session: str) -> Any:
+    """The :class:`replay.hand_replay.HandReplay` of the stored ``hand`` when the books count
+    it; None when it is voided or the rules refuse its stream (it bounds nothing)."""
+    from replay.fold import replay_events
+
+    try:
+        replayed = replay_events([r.event for r in ledger.read(hand)], session=session)
+    except LedgerError:
+        return None
+    return None if replayed.result.status == "voided" else replayed
+
+
+def _start_check(ledger: Any, session: str, upto: int | None, at: int, replacement: Any,
+                 before: tuple[Any, int] | None, after: tuple[str, Any, int]) -> Any:
+    """The audit's start check (:class:`ledger.audit.books.StartCheck`) of the player of the
+    buy-in at ledger position ``at``, made ``replacement``, in the hand ``after`` (its id,
+    replay and first position), his hand ``before`` it (replay, position) folded first and
+    the session's rows before ``upto`` (None: all) read as the books read them; None when
+    that hand seats him under no name the books give him."""
+    from ledger.audit.books import SessionRow, build_series, hand_facts
+    from ledger.audit.load import corrections_of, typed_rows
+
+    raw = ledger.query(
+        "SELECT position, stream, session, CAST(payload AS VARCHAR), seq FROM events WHERE"
+        " hand_id IS NULL AND session = $1 AND ($2 IS NULL OR position < $2)"
+        " ORDER BY position", [session, upto])
+    fixes = corrections_of((stream, payload) for _, stream, _, payload, _ in raw
+                           if '"entry_corrected"' in payload)
+    rows = [SessionRow(r.position, r.session, replacement) if r.position == at else r
+            for r in typed_rows(raw, fixes)]
+    hand, replayed, start = after
+    played = [*([] if before is None else [before]), (replayed, start)]
+    series = build_series(rows, [hand_facts(r, ord=k, position=p)
+                                 for k, (r, p) in enumerate(played, 1)])
+    book = series.sessions.get(session)
+    player = series.aliases.get(replacement.player, replacement.player)
+    return None if book is None else next(
+        (s for s in book.starts if s.hand == hand and s.player == player), None)

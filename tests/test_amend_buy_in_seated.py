@@ -1,0 +1,137 @@
+"""``entry amend`` of a buy-in is held to the rules ``entry retract`` and ``buyin`` hold:
+lowered below the stack the first hand after it seats its player with, it would start him with
+chips nobody bought, and while he sits in a hand in play his buy-ins do not change; each is one
+line naming the entry, the player, the hand and the chips, exit 2, nothing written. A file's
+``entry_corrected`` row that lowers a buy-in so is refused the same way, with or without
+worker processes (replay/sessions/seated_chips.py). Before, each went in and only the
+audit's stack continuity named it later.
+
+``night`` (as tests/test_live_books.py's): session s (plain chips), Ann and Bob buy in 100 each
+(entries 2, 3); hand x1: Ann's aces beat Bob's kings all in, Ann is paid 200: Ann 200, Bob 0.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.copies import copy_ledger
+from tests.test_books_refusals import open_s, refused, rows, run
+from tests.test_import_workers_same_books import cli
+from tests.test_live_books import ALL_IN, SEATS, _start
+
+BY = ("--reason", "typo", "--by", "host")
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Built once for the module: copy it to change it."""
+    db = tmp_path_factory.mktemp("night") / "t.duckdb"
+    open_s(db, "s", "Ann", "Bob")
+    assert run(db, "hand", "start", "--hand", "x1", *SEATS, "--seats", "Ann:100,Bob:100"
+               ).exit_code == 0
+    for action in ALL_IN:
+        assert run(db, "act", "x1", action).exit_code == 0, action
+    return db
+
+
+def _amend(db: Path, seq: int, chips: int) -> tuple[int, str]:
+    result = run(db, "entry", "amend", "s", str(seq), str(chips), *BY)
+    return result.exit_code, (result.stdout if result.exit_code == 0 else refused(result))
+
+
+def _bob_rebuys_and_sits_in_x2(night: Path, tmp_path: Path) -> Path:
+    """The night, Bob's rebuy of 100 (entry 4) and hand x2 in play, Ann 200, Bob 100."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    assert run(db, "buyin", "s", "Bob", "100").exit_code == 0
+    assert _start(db, "x2", "Ann:200,Bob:100") == (0, [])
+    return db
+
+
+def test_a_buy_in_lowered_below_the_first_hand_after_it_is_refused(
+        night: Path, tmp_path: Path) -> None:
+    """Bob's buy-in (entry 3) of 100 made 40: x1 seats him with 100, 60 nobody bought; his
+    rebuy (entry 4) made 60: he left x1 with 0, x2 seats him with 100, 40 nobody bought. Each
+    refused in one line, the ledger unchanged."""
+    db = _bob_rebuys_and_sits_in_x2(night, tmp_path)
+    before = rows(db)
+    assert _amend(db, 3, 40) == (2, (
+        "error: entry amend s 3 (buy-in of Bob): 40 chips: hand x1 seats Bob with 100 chips, "
+        "and his buy-ins there would come to 40: it would start him with 60 chips nobody "
+        "bought (RULES.md §1.1); nothing written (a hand seated with the wrong stack is "
+        "corrected or voided first; `handledger history --session s` lists the entries)"))
+    assert _amend(db, 4, 60) == (2, (
+        "error: entry amend s 4 (buy-in of Bob): 60 chips: hand x2 seats Bob with 100 chips, "
+        "and he left hand x1 with 0 and would have bought 60 since: it would start him with "
+        "40 chips nobody bought (RULES.md §1.1); nothing written (a hand seated with the "
+        "wrong stack is corrected or voided first; `handledger history --session s` lists the "
+        "entries)"))
+    assert rows(db) == before
+
+
+def test_a_buy_in_of_a_player_in_a_hand_in_play_is_amended_once_it_ends(
+        night: Path, tmp_path: Path) -> None:
+    """Raising Bob's rebuy while x2 seats him is refused as `buyin` is; once x2 ends it goes
+    in (the audit then names x2's start, 100 of 150: -50), and lowering it back to the 100
+    x2 seats him with goes in too, the audit clean again. Ann's buy-in, lowered to 99 while
+    she sits in x2, is refused by the first rule: x1 seats her with 100."""
+    db = _bob_rebuys_and_sits_in_x2(night, tmp_path)
+    assert _amend(db, 4, 150) == (2, (
+        "error: entry amend s 4 (buy-in of Bob): 150 chips: Bob is seated in hand x2 of "
+        "session s, which is still open: his buy-ins change only between a showdown and the "
+        "next deal (RULES.md §1.1), as `buyin` holds them; nothing written; amend it once the "
+        "hand ends (`handledger act x2 end`) or is voided"))
+    assert _amend(db, 2, 99)[1].startswith(
+        "error: entry amend s 2 (buy-in of Ann): 99 chips: hand x1 seats Ann with 100 chips, "
+        "and his buy-ins there would come to 99: it would start him with 1 chip nobody bought")
+    for action in ("d dh Ann ????", "d dh Bob ????", "Ann f", "pay Bob 3", "end"):
+        assert run(db, "act", "x2", action).exit_code == 0, action
+    assert _amend(db, 4, 150) == (0, "s: entry 4 (buy_in) amended\n")
+    audit = run(db, "audit", "--session", "s", "--json")
+    assert [(d["hand"], d["player"], d["expected"], d["actual"])
+            for d in json.loads(audit.stdout)["discrepancies"]] == [("x2", "Bob", 150, 100)]
+    assert _amend(db, 4, 100) == (0, "s: entry 4 (buy_in) amended\n")
+    assert run(db, "audit", "--session", "s").exit_code == 0
+
+
+def test_a_buy_in_no_hand_follows_is_lowered(night: Path, tmp_path: Path) -> None:
+    """Eve, bought in for 50 and never seated, and Bob's rebuy before any hand after it:
+    lowered as before."""
+    db = copy_ledger(night, tmp_path / "t.duckdb")
+    for args in (("buyin", "s", "Eve", "50"), ("buyin", "s", "Bob", "100")):
+        assert run(db, *args).exit_code == 0
+    assert _amend(db, 4, 20) == (0, "s: entry 4 (buy_in) amended\n")
+    assert _amend(db, 5, 60) == (0, "s: entry 5 (buy_in) amended\n")
+
+
+def test_a_files_amendment_lowering_a_seated_buy_in_is_refused(night: Path,
+                                                               tmp_path: Path) -> None:
+    """The night's export with one more row, the host's amendment of Bob's buy-in to 40
+    (seq 4 of s, after x1): refused into a fresh ledger in one line naming the file's line,
+    with and without workers, no ledger left; the export alone goes in."""
+    export = tmp_path / "night.jsonl"
+    assert run(night, "export", "--format", "jsonl", "-o", str(export)).exit_code == 0
+    text = export.read_text()
+    lines = len(text.splitlines())
+    fix = {"by": "host", "reason": "typo", "schema_version": 1, "seq": 3,
+           "type": "entry_corrected", "replacement": {
+               "chips": 40, "kind": "buy_in", "player": "Bob", "schema_version": 1,
+               "type": "buy_in"}}
+    path = tmp_path / "fix.jsonl"
+    path.write_text(text + json.dumps({"session": "s", "seq": 4, "event": fix}) + "\n")
+    for jobs in ("1", "2"):
+        db = tmp_path / f"fresh{jobs}.duckdb"
+        assert cli(db, "import", str(path), "--jobs", jobs) == (
+            2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
+               "rejected\n",
+            f"error: {path}:{lines + 1}, session s: its entry_corrected at seq 4 amends entry "
+            "3 (buy-in of Bob): 40 chips: hand x1 seats Bob with 100 chips, and his buy-ins "
+            "there would come to 40: it would start him with 60 chips nobody bought (RULES.md "
+            "§1.1); nothing written (a hand seated with the wrong stack is corrected or voided "
+            "first; `handledger history --session s` lists the entries); a file's correction "
+            "of a book entry is held to `entry amend`'s rules: nothing of the file was "
+            "written\n")
+        assert not db.exists()
+    assert cli(tmp_path / "plain.duckdb", "import", str(export))[0] == 0

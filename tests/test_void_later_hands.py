@@ -1,0 +1,154 @@
+"""A void of a hand still in play once a later hand of its session started beside it
+(RULES.md §1.1, §3.8, §7.1): live (``void``) and imported (a JSON-lines file that goes on with
+a hand the ledger holds in play) alike, it is refused in one line when the books could not
+follow it, nothing written, and goes in when they can.
+
+Stacks: heads-up hold'em, blinds 1/2, Ann and Bob bought in 100 each. ``h1`` (button Ann: Ann
+posts 1, Bob 2) is in play when ``h2`` (button Bob: Bob 1, Ann 2) starts on what they kept
+beside h1's pot, Ann 99 and Bob 98. Voided, h1 gives back Ann's 1 and Bob's 2: the books
+would start them in h2 with 100 each, not the 99 and 98 h2 holds.
+
+Carried chips: ``h1`` of :mod:`tests.test_carry_taken` carries its pot of 4 (both swings
+fail); ``h2`` takes them as it starts (pot 4 + 1 + 2 = 7); ``h3`` starts while h2 is in play.
+Voided, h2 would pass the 4 on to a hand that started without them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.test_carry_taken import _played, _start
+
+STAKES = ("--game", "NT", "--stakes", "1/2")
+
+
+def _opened(user) -> None:  # noqa: ANN001
+    for args in (("session", "open", "sat"), ("buyin", "sat", "Ann", "100"),
+                 ("buyin", "sat", "Bob", "100")):
+        assert user(*args)[0] == 0
+
+
+def _hand(user, hand: str, button: str, seats: str) -> None:  # noqa: ANN001
+    code, _, err = user("hand", "start", "--session", "sat", "--hand", hand, *STAKES,
+                        "--seats", seats, "--button", button)
+    assert code == 0, err
+
+
+def _fold_bob(user, hand: str) -> None:  # noqa: ANN001
+    """Bob, the button (small blind 1), folds to Ann's big blind 2: Ann +1, Bob -1."""
+    lines = ["d dh Ann ????", "d dh Bob ????", "Bob f", "end"]
+    assert user("table", hand, input="".join(f"{x}\n" for x in lines))[0] == 0
+
+
+STACKS_SAID = (
+    "hand h2 started while this hand was in play, Ann with the 99 chips he had beside its pot "
+    "(RULES.md §1.1: only the chips on the table when the deal starts); voided, the hand gives "
+    "back every chip it holds and the books would start him there with 100: void hand h2 "
+    "first (it started on chips this hand held), then this one; nothing written")
+
+
+def test_a_void_the_next_hands_stacks_could_not_follow_is_refused(user) -> None:  # noqa: ANN001
+    """Voiding h2 first, then h1, leaves both at nothing; h3 starts on 100 each, Bob folds:
+    Ann 101, Bob 99, which they cash out: the audit is clean."""
+    _opened(user)
+    _hand(user, "h1", "Ann", "Ann:100,Bob:100")
+    _hand(user, "h2", "Bob", "Ann:99,Bob:98")
+    code, out, err = user("void", "h1", "--reason", "misdeal", "--by", "Dan")
+    assert (code, out, err.strip()) == (2, "", f"error: hand h1: {STACKS_SAID}")
+    assert "pot 0: 3 (Bob, Ann)" in user("state", "h1")[1]  # still in play: nothing written
+    code, out, _ = user("void", "h2", "--reason", "misdeal", "--by", "Dan")
+    assert (code, out.strip()) == (0, "voided hand h2: returned Ann 2, Bob 1")
+    code, out, _ = user("void", "h1", "--reason", "misdeal", "--by", "Dan")
+    assert (code, out.strip()) == (0, "voided hand h1: returned Bob 2, Ann 1")
+    _hand(user, "h3", "Bob", "Ann:100,Bob:100")
+    _fold_bob(user, "h3")
+    assert user("cashout", "sat", "Ann", "101")[0] == 0
+    assert user("cashout", "sat", "Bob", "99")[0] == 0
+    assert user("audit")[1].startswith("audit clean: 3 hand(s) in 1 session(s)")
+
+
+def test_a_void_the_next_hand_started_without_goes_in(user) -> None:  # noqa: ANN001
+    """h2 starts on 100 each (h1 taken as void at the table already): the void of h1 leaves
+    the books where h2 started; Bob folds h2: Ann 101, Bob 99, the audit clean."""
+    _opened(user)
+    _hand(user, "h1", "Ann", "Ann:100,Bob:100")
+    _hand(user, "h2", "Bob", "Ann:100,Bob:100")
+    code, out, _ = user("void", "h1", "--reason", "misdeal", "--by", "Dan")
+    assert (code, out.strip()) == (0, "voided hand h1: returned Bob 2, Ann 1")
+    _fold_bob(user, "h2")
+    assert user("cashout", "sat", "Ann", "101")[0] == 0
+    assert user("cashout", "sat", "Bob", "99")[0] == 0
+    assert user("audit")[1].startswith("audit clean: 2 hand(s) in 1 session(s)")
+
+
+def _export_with_void(user, tmp_path: Path, hand: str, seq: int, name: str,  # noqa: ANN001
+                      in_play: dict[str, int], before: str | None = None) -> tuple[Path, int]:
+    """The ledger exported as JSON lines with a void of ``hand`` (its row ``seq``) added:
+    last, or before the first row of the hand ``before``; the file and the void's line."""
+    export = tmp_path / "all.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
+    rows = export.read_text().splitlines()[:-1]
+    void = json.dumps({"hand": hand, "seq": seq, "event": {
+        "by": "Dan", "reason": "misdeal", "schema_version": 1, "type": "hand_voided"}},
+        separators=(",", ":"))
+    at = len(rows) if before is None else next(
+        i for i, r in enumerate(rows) if r.startswith(f'{{"hand":"{before}"'))
+    rows.insert(at, void)
+    path = tmp_path / name
+    tail = json.dumps({"in_play": in_play, "rows": len(rows)}, separators=(",", ":"))
+    path.write_text("\n".join([*rows, tail]) + "\n")
+    return path, at + 1
+
+
+def test_an_imported_void_the_next_hands_stacks_could_not_follow_is_refused(  # noqa: ANN001
+        user, tmp_path: Path) -> None:
+    _opened(user)
+    _hand(user, "h1", "Ann", "Ann:100,Bob:100")
+    _hand(user, "h2", "Bob", "Ann:99,Bob:98")
+    path, line = _export_with_void(user, tmp_path, "h1", 4, "v.jsonl", {"h2": 3})
+    code, _, err = user("import", str(path))
+    assert code == 2
+    assert f"error: v.jsonl:{line}, hand h1: {STACKS_SAID}" in err.splitlines()
+    assert "pot 0: 3 (Bob, Ann)" in user("state", "h1")[1]  # nothing written
+
+
+def test_an_imported_void_that_passes_carried_chips_to_no_hand_is_refused(  # noqa: ANN001
+        user, tmp_path: Path) -> None:
+    """The live ``void h2`` is refused (tests/test_carry_taken.py); a file that goes on with h2
+    by a void is refused the same, in one line naming its line: h2 keeps the 4."""
+    _played(user)
+    _start(user, "h2", "Bob")
+    _start(user, "h3", "Ann")
+    path, line = _export_with_void(user, tmp_path, "h2", 5, "c.jsonl", {"h3": 3})
+    audit = user("audit")[1]
+    code, _, err = user("import", str(path))
+    assert code == 2
+    assert (f"error: c.jsonl:{line}, hand h2: voiding hand h2 changes the chips it carries to "
+            "the session's next hand from 0 to 4, and hand h3, the session's next hand, started "
+            "without them (RULES.md §3.8, §7.1): the chips would be counted twice or lost; "
+            "nothing written") in err.splitlines()
+    assert "pot 0: 7 (Ann, Bob)" in user("state", "h2")[1]
+    assert user("audit")[1] == audit  # nothing written
+
+
+def test_an_imported_void_before_the_next_hand_passes_the_chips_to_it(  # noqa: ANN001
+        user, db: str, tmp_path: Path) -> None:
+    """A file that voids h2 (held in play by the ledger) and then starts h3: h3 takes the 4
+    h2 passes on, pot 4 + 1 + 2 = 7, and the audit names only h3 in progress."""
+    _played(user)
+    _start(user, "h2", "Bob")
+    _start(user, "h3", "Ann")
+    path, _ = _export_with_void(user, tmp_path, "h2", 5, "c.jsonl", {"h3": 3}, before="h3")
+    first = tmp_path / "to-h2.jsonl"
+    rows = [r for r in path.read_text().splitlines()[:-1]
+            if not r.startswith(('{"hand":"h3"', '{"hand":"h2","seq":5'))]
+    first.write_text("\n".join([*rows, json.dumps({"in_play": {"h2": 4}, "rows": len(rows)},
+                                                  separators=(",", ":"))]) + "\n")
+    other = str(tmp_path / "other.duckdb")
+    assert user("--db", other, "import", str(first))[0] == 0
+    code, _, err = user("--db", other, "import", str(path))
+    assert code == 0, err
+    assert "pot 0: 7 (Bob, Ann)" in user("--db", other, "state", "h3")[1]
+    audit = user("--db", other, "audit")[1]
+    assert "audit: 1 discrepancy in 3 hand(s) in 1 session(s) (in_progress 1)" in audit
