@@ -10,9 +10,7 @@ The rule modules never import this one.
 RULES.md §4.1–4.2 decide who acts first: on the first round of a blind game the player after
 the biggest blind or straddle (RULES.md §4.4), later the first live player left of the button;
 in stud the bring-in by up-card on third street and the best board afterwards (razz: the
-lowest). §3.4: with ``bet_after_declare`` a betting round is added after the declarations:
-the last street's own round, then the declarations, then that added round (the last street's
-bet size, opened as that street's round is), then the showdown.
+lowest). §3.4: with ``bet_after_declare`` the players declare before the last betting round.
 """
 
 from __future__ import annotations
@@ -61,7 +59,22 @@ def _cards_out(state: HandData) -> None:
     _begin_betting(state)
 
 
+def _declare_first(state: HandData) -> bool:
+    if state.street != len(state.game.streets) - 1:  # first: the hand's options are
+        return False  # pydantic fields, each read a generic getattr (every street starts here)
+    d = state.started.options.declare
+    return (
+        d is not None
+        and d.bet_after_declare
+        and not state.declare_done
+        and state.live_count() >= 2
+    )
+
+
 def _begin_betting(state: HandData) -> None:
+    if _declare_first(state):
+        state.phase = "declare"
+        return
     closed = start_round(state, _first_to_act(state))
     state.phase = "bet"
     if closed:
@@ -120,8 +133,9 @@ def _round_closed(state: HandData) -> None:
     if not last:
         _begin_street(state, state.street + 1)
         return
-    if state.started.options.declare is not None and not state.declare_done:
-        state.phase = "declare"  # after the last street's own round (RULES.md §3.4)
+    d = state.started.options.declare
+    if d is not None and not state.declare_done:
+        state.phase = "declare"
         return
     state.phase = "showdown"
 
@@ -137,12 +151,11 @@ def _deal(state: HandData, e: ev.CardsDealt) -> bool:
 
 
 def _declared(state: HandData) -> None:
-    """Every live player has declared: with ``bet_after_declare`` a betting round is added
-    (RULES.md §3.4), on the last street (its bet size, opened by the street's own rule:
-    RULES.md §4.1–4.2) once its own round is over; else the showdown."""
+    """Every live player has declared: the last betting round follows (bet after declare,
+    RULES.md §3.4), else the showdown."""
     state.declare_done = True
     d = state.started.options.declare
-    if d is not None and d.bet_after_declare:
+    if d is not None and d.bet_after_declare and state.street == len(state.game.streets) - 1:
         _begin_betting(state)
     else:
         state.phase = "showdown"

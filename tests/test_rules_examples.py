@@ -15,10 +15,7 @@ from replay.fold import replay_events
 from tests.conftest import SHARED
 
 CARDS_SPEAK = ["ex01", "ex02", "ex03", "ex04", "ex05"]
-#: ex06 declares before any river betting, which RULES.md §3.4 does not allow (the river keeps
-#: its round, one is added after the declarations): tests/test_declare.py replays it with the
-#: river checked through.
-DECLARE = ["ex09", "ex11"]
+DECLARE = ["ex06", "ex09", "ex11"]
 
 
 def _check(name: str) -> None:
