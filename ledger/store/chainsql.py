@@ -50,16 +50,18 @@ _RANGE = 200_000
 _PLAIN_TEXT = r"'[ !#-\[\]-~]*'"
 _PLAIN = (
     "coalesce(regexp_full_match(stream || coalesce(hand_id, '') || coalesce(session, '') ||"
-    f" type || coalesce(source_key, ''), {_PLAIN_TEXT}) AND schema_version IS NOT NULL AND"
-    " payload IS NOT NULL AND prev_hash IS NOT NULL AND (recorded_at IS NULL OR recorded_at"
-    " BETWEEN TIMESTAMP '1000-01-01' AND TIMESTAMP '9999-12-31 23:59:59.999999'), false)"
+    f" type || coalesce(source_key, ''), {_PLAIN_TEXT}) AND seq IS NOT NULL AND schema_version"
+    " IS NOT NULL AND payload IS NOT NULL AND prev_hash IS NOT NULL AND (recorded_at IS NULL OR"
+    " recorded_at BETWEEN TIMESTAMP '1000-01-01' AND TIMESTAMP '9999-12-31 23:59:59.999999'),"
+    " false)"
 )
-_TEXT = (
-    "prev_hash || chr(10) || '[' || position || ',\"' || stream || '\",' ||"
-    " coalesce('\"' || hand_id || '\"', 'null') || ',' || coalesce('\"' || session || '\"',"
-    " 'null') || ',' || seq || ',\"' || type || '\",' || schema_version || ',' ||"
-    " coalesce('\"' || strftime(recorded_at, '%Y-%m-%dT%H:%M:%S.%f') || '\"', 'null') || ','"
-    " || coalesce('\"' || source_key || '\"', 'null') || ']' || chr(10) || payload"
+_TEXT = (  # concat: no NULL among the parts of a plain row (each nullable one written 'null')
+    "concat(prev_hash, chr(10), '[', position, ',\"', stream, '\",', CASE WHEN hand_id IS NULL"
+    " THEN 'null' ELSE concat('\"', hand_id, '\"') END, ',', CASE WHEN session IS NULL THEN"
+    " 'null' ELSE concat('\"', session, '\"') END, ',', seq, ',\"', type, '\",', schema_version,"
+    " ',', CASE WHEN recorded_at IS NULL THEN 'null' ELSE concat('\"', strftime(recorded_at,"
+    " '%Y-%m-%dT%H:%M:%S.%f'), '\"') END, ',', CASE WHEN source_key IS NULL THEN 'null' ELSE"
+    " concat('\"', source_key, '\"') END, ']', chr(10), payload)"
 )
 # One range [$1, $2]: its rows, each joined to the row one position before it (the range
 # before's last row for the first); the count of joined pairs, of rows whose link or
