@@ -20,7 +20,9 @@ payload and prev_hash are not NULL, its ``recorded_at`` NULL or in the years 100
 For a plain row the SQL text is character for character Python's: ``json.dumps`` with
 ``ensure_ascii`` escapes only ``"``, ``\\`` and characters outside ``" "``..``"~"``
 (``json.encoder.ESCAPE_ASCII``), so a plain text ``s`` is written ``'"' + s + '"'``, as the
-SQL writes it, and None ``null``; DuckDB writes a BIGINT or INTEGER in decimal as Python's
+SQL writes it, and None ``null`` (each nullable part is written ``null`` or quoted by a
+``CASE``, the others are not NULL in a plain row, so ``concat``, which would drop a NULL,
+drops nothing); DuckDB writes a BIGINT or INTEGER in decimal as Python's
 ``str``; ``strftime('%Y-%m-%dT%H:%M:%S.%f')`` of a timestamp in those years is
 ``isoformat(timespec="microseconds")`` (four-digit year, two-digit fields, six-digit
 microseconds); the payload and prev_hash are the stored text as Python reads it, and
@@ -30,8 +32,18 @@ other row is hashed by ``row_hash`` itself, in Python. A text the SQL could writ
 than Python (a name with ``é`` that ``json.dumps`` escapes ``\\u00e9``) is never written by
 the SQL at all: no row is accepted on a text that differs from the definition.
 
+Positions: a range ``a..b`` must give ``b - a + 1`` pairs of a row and the row one position
+before it (its rows joined, left, to those of ``a - 1..b - 1``), the least position ``a``, the
+greatest ``b``, and no row past position 1 without such a row; so going down from ``b`` every
+position of the range is held, each by one row (more rows would make more pairs). The ranges
+cover 1..n and the table holds n rows: no row stands elsewhere, and the rows in position
+order are the walk's. Seqs: in a range, each stream's seq follows its previous one there
+(``lag`` over the stream in position order) and its first follows the last seq carried from
+the ranges before (0 for a new stream).
+
 Memory: the queries read ``_RANGE`` positions at a time (a hash join of one range on the
-range before, and one partitioned sort by stream), in the caller's
+range before: a third of the CPU of ``lag`` over the rows sorted by position; and one
+partitioned sort by stream), in the caller's
 :meth:`ledger.store.store.Ledger.memory_capped`; DuckDB's temporary folder is switched off
 meanwhile (a read never writes a file): a range that does not fit is an error, and then the
 walk decides. Each stream's last seq is carried from range to range in a dict, one entry a
@@ -45,7 +57,8 @@ from typing import Any
 from ledger.store.chain import GENESIS, row_hash
 from ledger.store.duck import duckdb
 
-#: Positions per query (measured on the 3.5 million rows of 100,000 hands: bench/PROFILE.md).
+#: Positions per query: a range of 200,000 takes under DuckDB's 64 MB of a walk
+#: (``_WALK_MEMORY``), 100,000 as much CPU (bench/PROFILE.md, "the chain proven by queries").
 _RANGE = 200_000
 _PLAIN_TEXT = r"'[ !#-\[\]-~]*'"
 _PLAIN = (
