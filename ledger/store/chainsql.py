@@ -52,6 +52,7 @@ stream, as the walk carries it.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
 from ledger.store.chain import GENESIS, row_hash
@@ -126,7 +127,8 @@ def proven_intact(con: Any, head: tuple[int, str] | None) -> tuple[int, str] | N
     except duckdb.OutOfMemoryException:
         return None
     finally:
-        con.execute(f"SET temp_directory = '{_quoted(folder)}'")
+        with suppress(duckdb.Error):  # never in place of the queries' own error
+            con.execute(f"SET temp_directory = '{_quoted(folder)}'")
 
 
 def _quoted(text: str) -> str:
