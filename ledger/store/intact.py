@@ -3,13 +3,15 @@ and ``session close`` (the head a host pastes as proof), and a ``replay`` or ``r
 the books derived from them.
 
 The same checks ``verify`` makes of the file, by the same code: every block's checksum
-(:func:`ledger.store.blocks.check_blocks`), then the hash chain walked row by row
-(:meth:`ledger.store.store.Ledger.verify`, :func:`ledger.store.chain.verify_rows`), which
-hashes every row again: a payload edited in place without its hash is named at its position.
-A chain rewritten with its hashes made again passes both, as it passes ``verify``; only a
-checkpoint kept elsewhere tells it (README "Anchoring it"). The walk's cost is hashing every
-row (28 s of CPU for the 3.5 million rows of 100,000 hands, 1 s more for the blocks), so the
-reads, ``audit`` among them, do not make it (README "Tampering").
+(:func:`ledger.store.blocks.check_blocks`), then the hash chain
+(:meth:`ledger.store.store.Ledger.verify`), which hashes every row again: proven intact by
+DuckDB queries (:func:`ledger.store.chainsql.proven_intact`), else walked row by row
+(:func:`ledger.store.chain.verify_rows`), which names a payload edited in place without its
+hash at its position. A chain rewritten with its hashes made again passes both, as it passes
+``verify``; only a checkpoint kept elsewhere tells it (README "Anchoring it"). The cost is
+hashing every row (for the 3.5 million rows of 100,000 hands 7 s of CPU by the queries, 26 s
+by the walk, 1 s more for the blocks; bench/PROFILE.md), so the reads, ``audit`` among them,
+do not make it (README "Tampering").
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from ledger.store.blocks import check_blocks
 def require_intact(ledger: Any, refused: str) -> None:
     """Check ``ledger`` (a :class:`ledger.store.store.Ledger`) as ``verify`` checks its blocks
     and its chain; ``refused``: what is not done when it fails (``"no checkpoint taken"``),
-    said in the error. Reads every row once, as ``verify``'s walk does.
+    said in the error. Reads every row once (twice when the queries do not prove the chain
+    intact and the walk names what is wrong), as ``verify`` does.
 
     Raises:
         LedgerCorrupt: a header or block fails its checksum (naming it, its bytes and the
