@@ -173,7 +173,9 @@ def test_an_uncalled_bet_left_out_and_rake_not_recorded_are_both_said(tmp_path: 
         f"the file does not say, or the payout is wrong [hand {hand}, player Bob; expected "
         "12, actual 3]")
     assert found[4].startswith("uncalled: hand ") and "uncalled bet of 8" in found[4]
-    assert found["site4"] == (0, "audit clean: 1 hand(s) in 0 session(s); every chip adds up")
+    assert found["site4"] == (0, "audit clean: 1 hand(s) in 0 session(s); every chip adds up "
+                                 "in the books as stored (the hash chain not checked: "
+                                 "`handledger verify`)")
     code, line = found["site3"]
     assert code == 1 and line.startswith("payout: hand phh-") and line.endswith(
         ": Bob was paid 11, the rules give 12 (-1) [hand " + line.split()[2].rstrip(":")

@@ -168,7 +168,9 @@ def test_replay_show_and_export_keep_the_community_card(run, tmp_path: Path) -> 
     """``replay`` and ``show`` print the notes; ``export --format phh`` writes ``d db 7h``
     back, and the exported file replays to the same stacks."""
     (tmp_path / "c.phh").write_text(COMMUNITY)
-    (tmp_path / "r.phh").write_text(RESHUFFLE)
+    # the same deal told two ways: the id tells them apart (without one, the second would be
+    # refused as an edited copy of the first, known by its deal: README, PHH)
+    (tmp_path / "r.phh").write_text(RESHUFFLE + "_hand_id = 'stud-reshuffled'\n")
     assert run("import", str(tmp_path / "c.phh"), str(tmp_path / "r.phh")).exit_code == 0
     replayed = [json.loads(line) for line in run("replay", "--json").output.splitlines()]
     by_notes = {h["notes"][0]: h for h in replayed}
