@@ -23,6 +23,7 @@ from replay.projections import rebuild
 from tests.conftest import SHARED
 from tests.test_audit import batch_series
 from tests.test_sessions import hand
+from tests.unbuilt import unbuild
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -155,7 +156,9 @@ def _caught_up_equals_rebuilt(ledger: Any, expect: str) -> dict[str, Any]:
     return caught
 
 
-def test_catch_up_replays_only_the_sessions_that_moved(tmp_path: Path) -> None:
+def test_catch_up_replays_only_the_sessions_that_moved(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from replay import projections
     from replay.demo.series import generate_series, write_series
     from replay.projections import catch_up
 
@@ -163,12 +166,18 @@ def test_catch_up_replays_only_the_sessions_that_moved(tmp_path: Path) -> None:
                          tmp_path)
     ledger = Ledger.memory()
     import_paths(ledger, paths[:3], strict=True, session=None, pn_ledger=None)
+    unbuild(ledger.connection)
     assert catch_up(ledger) == "full"  # never built
     before = {t: ledger.connection.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
               for t in ("hands", "session_book")}
     assert before == {"hands": 60, "session_book": 3}
+    done: list[str] = []  # a file with payments: the import catches the tables up itself
+    monkeypatch.setattr(projections, "catch_up",
+                        lambda *a, **k: done.append(catch_up(*a, **k)) or done[-1])
     import_paths(ledger, paths[3:], strict=True, session=None, pn_ledger=None)  # a new night
-    dump = _caught_up_equals_rebuilt(ledger, "sessions")
+    monkeypatch.undo()
+    assert done[0] == "sessions"
+    dump = _caught_up_equals_rebuilt(ledger, "fresh")
     assert len(dump["hands"]) == 80 and [r[7] for r in dump["session_book"]] == [1, 2, 3, 4]
     firsts = [r[8] for r in dump["session_book"]]  # first_position: each session's first row
     assert firsts == sorted(firsts) and firsts[0] == 1
@@ -188,6 +197,7 @@ def test_catch_up_rebuilds_everything_for_an_alias_or_a_hand_of_no_session(tmp_p
     paths = write_series(generate_series(sessions=2, hands=10, seed=4), tmp_path)
     ledger = Ledger.memory()
     import_paths(ledger, paths, strict=True, session=None, pn_ledger=None)
+    unbuild(ledger.connection)
     assert catch_up(ledger) == "full"
     first = ledger.connection.execute("SELECT session FROM session_book ORDER BY ord").fetchone()
     player = ledger.connection.execute(
@@ -208,6 +218,7 @@ def test_derived_tables_of_an_older_shape_are_made_again() -> None:
     ledger = Ledger.memory()
     import_paths(ledger, [ROOT / "data" / "series" / "s01.jsonl"], strict=True, session=None,
                  pn_ledger=None)
+    unbuild(ledger.connection)
     assert catch_up(ledger) == "full"
     con = ledger.connection
     rows = con.execute("SELECT * FROM results ORDER BY ALL").fetchall()
@@ -230,6 +241,7 @@ def test_rows_rewritten_with_their_chain_made_again_rebuild_the_tables(tmp_path:
     ledger = Ledger.memory()
     import_paths(ledger, [ROOT / "data" / "series" / "s01.jsonl"], strict=True, session=None,
                  pn_ledger=None)
+    unbuild(ledger.connection)
     assert catch_up(ledger) == "full" and not read_audit(ledger.connection).findings
     con = ledger.connection
     position, player = con.execute(

@@ -19,6 +19,7 @@ from replay.ingest.pipeline import import_paths
 from replay.projections import rebuild
 from tests.conftest import SHARED
 from tests.copies import copy_ledger
+from tests.unbuilt import unbuild
 
 
 @pytest.fixture
@@ -80,6 +81,7 @@ def _series(tmp_path: Path) -> Path:
     with Ledger(db) as ledger:
         import_paths(ledger, write_series(series, tmp_path / "series"), strict=True,
                      session=None, pn_ledger=None)
+        unbuild(ledger.connection)  # never built: the first replay reads every hand
     return db
 
 

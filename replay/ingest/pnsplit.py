@@ -27,7 +27,8 @@ def unbought_stacks(ledger: Any, read: FileRead) -> None:
     """Add to ``read.errors`` (a PokerNow log's) a :class:`StoredFinding` for each player
     seated with chips in a hand of the log before any line of it seats him or moves his
     money (a join, a buy-in, a cash-out, a payment) and whom the ledger does not hold in the
-    hand's session already (a hand or a line of the book there): a stack nobody bought, as
+    hand's session already (a hand or a line of the book there, an id the game changed known
+    by the player it was): a stack nobody bought, as
     the audit's ``stack_continuity`` finds it (RULES.md §1.1). The hand is stored as logged;
     the finding is its ``warning:`` line (FORMATS.md §2)."""
     names: dict[str, str] = {}
@@ -50,8 +51,8 @@ def unbought_stacks(ledger: Any, read: FileRead) -> None:
             named[session] = _held_players(ledger, session)
         seen = named[session]
         for seat in started.seats:
-            if seat.player not in seen and seat.stack:
-                name = names.get(seat.player)
+            name = names.get(seat.player)  # an id the game changed: the player it was
+            if seat.player not in seen and name not in seen and seat.stack:
                 shown = f"{name} ({seat.player})" if name and name != seat.player else seat.player
                 read.errors.append(StoredFinding(
                     f"{shown} starts with {seat.stack} but has no buy-in: no line of the log "
@@ -68,9 +69,10 @@ def _held_players(ledger: Any, session: str | None) -> set[str]:
     from ledger.store.streams import seated_in
 
     rows = ledger.query(
-        "SELECT DISTINCT json_extract_string(payload, '$.player') FROM events"
-        " WHERE session = ? AND hand_id IS NULL", [session])
-    return seated_in(ledger, session) | {p for (p,) in rows if p}
+        "SELECT DISTINCT json_extract_string(payload, '$.player'),"
+        " json_extract_string(payload, '$.alias') FROM events"
+        " WHERE session = ? AND hand_id IS NULL", [session])  # an alias: both its names
+    return seated_in(ledger, session) | {p for row in rows for p in row if p}
 
 
 def refuse_split_game(ledger: Any, read: FileRead) -> None:
