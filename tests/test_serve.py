@@ -25,6 +25,16 @@ HANDLEDGER = str(Path(sys.executable).with_name("handledger"))
 SEATS = "Ann:200,Bob:150,Cy:300"
 
 
+def _as_at_a_terminal() -> None:
+    """In a child before it runs: Ctrl-C and Ctrl-\\ (SIGINT, SIGQUIT) back to their default
+    action, as a shell gives a command it runs in the foreground. A suite started in the
+    background by a shell without job control (``sh -c '…' &``) has both ignored, and an
+    ignored signal stays ignored across exec: handledger then rightly ignores it too, which
+    is not what these tests are about."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 class Server:
     """A ``handledger serve`` process and the environment of its clients."""
 
@@ -34,7 +44,7 @@ class Server:
         self.env.pop("HANDLEDGER_NO_SERVE", None)
         self.proc = subprocess.Popen([HANDLEDGER, "serve"], env=self.env, text=True,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     start_new_session=True)
+                                     start_new_session=True, preexec_fn=_as_at_a_terminal)
         assert self.proc.stdout is not None
         first = self.proc.stdout.readline()
         assert first.startswith("loaded "), first + self.proc.stderr.read()
@@ -62,7 +72,8 @@ class Server:
         # system drops a Ctrl-Z (SIGTSTP) sent to one.
         client = subprocess.Popen([HANDLEDGER, "--db", db, "table", hand], env=self.env,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, process_group=0)
+                                  stderr=subprocess.PIPE, text=True, process_group=0,
+                                  preexec_fn=_as_at_a_terminal)
         assert client.stdin is not None and client.stdout is not None
         client.stdin.write(first + "\n")
         client.stdin.flush()
