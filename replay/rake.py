@@ -287,26 +287,23 @@ def less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | None = 
     main pot first (an uncalled bet is returned, never raked: RULES.md §1.2-1.4), or as
     ``taken`` says, the chips it took from each pot in the order of ``result.pots`` (a site's
     summary: :func:`site_pot_rakes`), and each pot is then awarded as the rules award it
-    (ties and odd chips: RULES.md §2.1-2.2). None when the hand cannot be so awarded here:
-    not complete, an unverifiable showdown, a declaration (RULES.md §3), chips carried in or
-    out, or a rake above its pots."""
-    from engine.awards import award_pots
+    (ties and odd chips: RULES.md §2.1-2.2; a declare hand's by its declarations, §3, the
+    odd chip between the halves as its declare options say, §3.10). None when the hand cannot
+    be so awarded here: not complete, an unverifiable showdown, chips carried in or out, or a
+    rake above its pots."""
     from engine.pots import Pot
 
     pots = result.pots
-    if (result.status != "complete" or not result.verifiable or result.declarations
+    if (result.status != "complete" or not result.verifiable
             or result.carried or result.carried_in or result.carried_out
-            or rake > sum(p.amount for p in pots) or state.started.options.declare is not None):
+            or rake > sum(p.amount for p in pots)):
         return None
     left, less = rake, []
     for k, pot in enumerate(pots):
         take = min(left, pot.amount) if taken is None else taken[k]
         left -= take
         less.append(Pot(pot.amount - take, pot.eligible))
-    live = set(state.live())
-    awarded = award_pots(state.game, [p for p in less if p.amount],
-                         {p: state.cards.hole[p] for p in live}, state.cards.boards,
-                         state.order, state.started.options.split)
+    awarded = _award(state, [p for p in less if p.amount])
     due = {p: result.returned.get(p, 0) for p in result.players}
     for pot in awarded:
         if pot.carried or not pot.verifiable:
@@ -314,6 +311,25 @@ def less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | None = 
         for player, chips in pot.awards.items():
             due[player] += chips
     return due
+
+
+def _award(state: Any, pots: list[Any]) -> list[Any]:
+    """The rules' awards (``PotAward``, in the order of ``pots``, chips) of ``pots`` among
+    the live players of the hand whose engine state is ``state``, as
+    :func:`engine.settle.settle` awards its own: by declaration when the hand is a declare
+    hand that more than one player contests (RULES.md §3), else by cards speak (§2)."""
+    live = state.live()
+    hands = {p: state.cards.hole[p] for p in live}
+    split, declare = state.started.options.split, state.started.options.declare
+    if declare is not None and len(live) > 1:
+        from engine.declare.award import award_declare_pots
+
+        return award_declare_pots(state.game, pots, hands, state.cards.boards, state.order,
+                                  declare, state.declarations, split.odd_chip_tie_order,
+                                  split.smallest_chip)
+    from engine.awards import award_pots
+
+    return award_pots(state.game, pots, hands, state.cards.boards, state.order, split)
 
 
 def rules_due(state: Any, result: Any, started: Any) -> dict[str, int] | None:
