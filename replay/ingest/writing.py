@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -100,7 +101,8 @@ class FileWriter:
         batches, edited = _drop_edited_places(self.ledger, batches, upto=self.stored)
         clashes.extend(edited)
         batches, edited = drop_same_deals(self.ledger, batches, upto=self.stored,
-                                          content_id=_CONTENT_ID, compare=_deal_difference)
+                                          content_id=_CONTENT_ID,
+                                          compare=partial(_deal_difference, self.ledger))
         clashes.extend(edited)
         self.errors.extend(errors)
         self.unit_errors.extend(unit_errors)
@@ -492,17 +494,28 @@ def start_difference(started: Any, stored: str) -> Difference:
     """How ``started`` differs from the stored ``hand_started`` JSON where :func:`_same_start`
     finds them different: the path to its first field that differs (as :func:`_identity`
     compares them), both values cut short (``its event 1, hand_started, has stakes.min_bet
-    20 here, 10 in the ledger``), the event at the copy's first line."""
+    20 here, 10 in the ledger``; an item of lists as long by its index, ``seats[0].stack``),
+    the event at the copy's first line."""
     from ledger.model.events import parse_event
 
     mine, theirs = _identity(started), _identity(parse_event(stored))
     path: list[str] = []
-    while isinstance(mine, dict) and isinstance(theirs, dict):  # down to the field
-        key = next((k for k in [*mine, *theirs] if mine.get(k) != theirs.get(k)), None)
-        if key is None:
+    while True:  # down to the field: a key of a mapping, an item of lists as long
+        if isinstance(mine, dict) and isinstance(theirs, dict):
+            key = next((k for k in [*mine, *theirs] if mine.get(k) != theirs.get(k)), None)
+            if key is None:
+                break
+            path.append(key)
+            mine, theirs = mine.get(key), theirs.get(key)
+        elif isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
+            at = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=True))
+                       if a != b), None)
+            if at is None:
+                break
+            path.append(f"[{at}]")
+            mine, theirs = mine[at], theirs[at]
+        else:
             break
-        path.append(key)
-        mine, theirs = mine.get(key), theirs.get(key)
 
     def cut(value: Any, width: int = 60) -> str:
         text = json.dumps(value, separators=(",", ":"), sort_keys=True)
@@ -510,7 +523,8 @@ def start_difference(started: Any, stored: str) -> Difference:
 
     if not path:
         return Difference("its event 1, hand_started, differs", started)
-    return Difference(f"its event 1, hand_started, has {'.'.join(path)} {cut(mine)} here, "
+    field = ".".join(path).replace(".[", "[")
+    return Difference(f"its event 1, hand_started, has {field} {cut(mine)} here, "
                       f"{cut(theirs)} in the ledger", started)
 
 
@@ -792,15 +806,32 @@ def _drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
     return out, refused
 
 
-def _deal_difference(b: Batch, stored: Sequence[tuple[int, str]]) -> tuple[str, int | None] | None:
+def _deal_difference(ledger: Any, b: Batch, stored: Sequence[tuple[int, str]]
+                     ) -> tuple[str, int | None] | None:
     """How the id-less PHH hand ``b`` differs from the stored rows ``[(seq, JSON)]`` of a hand
-    it deals as (:mod:`replay.ingest.samedeal`): the text and file line of the first
-    difference (:func:`first_difference`), None when its events are those."""
-    differ = first_difference(b.events or [], stored, phh=phh_form.read_from_phh(b))
+    it deals as (:mod:`replay.ingest.samedeal`), compared as a copy with the stored hand's id
+    is (:func:`_compared`): its ``hand_started`` whole (stakes, stacks, unit:
+    :func:`_same_start_in_session`, then :func:`start_difference`), then its other events
+    (:func:`first_difference`). Returns the text and file line of the first difference, None
+    when its events are those."""
+    from ledger.model.events import parse_event
+
+    assert b.events is not None and stored
+    theirs = parse_event(stored[0][1])
+    held = (stored[0][1], None, theirs.session)
+    named = [b.events[0].model_copy(update={"hand": theirs.hand}), *b.events[1:]]  # its id
+    mine = named
+    if not _same_start_in_session(ledger, mine[0], held):
+        mine = _in_stored_chips(mine, held[0]) or mine  # a copy in another session's chips
+        if not _same_start_in_session(ledger, mine[0], held):
+            differ = start_difference(named[0], held[0])
+            return differ.text, line_of(b, b.events[0])
+    differ = first_difference(mine, stored, phh=phh_form.read_from_phh(b))
     if differ is None:
         return None
-    if differ is _STARTS_OTHERWISE and stored:
-        differ = start_difference(b.events[0], stored[0][1])  # type: ignore[index]
+    if differ.event is not None:  # the file's event at its place
+        at = next((i for i, e in enumerate(mine) if e is differ.event), None)
+        differ = differ._replace(event=None if at is None else b.events[at])
     return differ.text, line_of(b, differ.event)
 
 
