@@ -66,6 +66,7 @@ class FileWriter:
         self.kept: set[str | None] = set()  # hands of the file not refused
         self.already: set[str | None] = set()  # kept hands the ledger held before the file
         self.in_play: set[str | None] = set()  # known hands the ledger holds in play
+        self.dealt: dict[str, str] = {}  # id-less PHH copy known by its deal -> stored hand
         self.good = 0  # hands that would be written (or complete a cut one)
         self.completions: list[Batch] = []
         self._previous = carry.previous_in(ledger)
@@ -100,20 +101,24 @@ class FileWriter:
             closed=self.closed)
         batches, edited = _drop_edited_places(self.ledger, batches, upto=self.stored)
         clashes.extend(edited)
-        batches, edited = drop_same_deals(self.ledger, batches, upto=self.stored,
-                                          content_id=_CONTENT_ID,
-                                          compare=partial(_deal_difference, self.ledger))
+        batches, edited, dealt = drop_same_deals(self.ledger, batches, upto=self.stored,
+                                                 content_id=_CONTENT_ID,
+                                                 compare=partial(_deal_difference, self.ledger))
         clashes.extend(edited)
+        self.dealt.update(dealt)
         self.errors.extend(errors)
         self.unit_errors.extend(unit_errors)
         self.clashes.extend(clashes)
         self.kept.update(b.hand_id for b in batches if b.is_hand)
-        self.in_play.update(_known_in_play(self.ledger, batches, errors))
+        self.in_play.update(_known_in_play(self.ledger, batches, errors, dealt))
         self.good += sum(1 for b in batches if b.is_hand and b.events)
         if self.refusing:
             return
         part.known += sum(1 for b in batches if b.is_hand and b.events is None)
-        self.already.update(b.hand_id for b in batches if b.is_hand and b.events is None)
+        # a copy known by its deal is other content (its finishing_stacks, say): its findings
+        # were not given when the stored hand was, so they are warnings still
+        self.already.update(b.hand_id for b in batches
+                            if b.is_hand and b.events is None and b.hand_id not in dealt)
         part.outside += outside
         self.completions.extend(b for b in batches if completing.completes(b))
         batches = self._books_held(batches)
@@ -296,7 +301,9 @@ class FileWriter:
             part.known += not positions
             if not positions:
                 self.already.add(batch.hand_id)
-        part.warnings = [warning_line(e) for e in found if e.hand not in self.already]
+        part.warnings = [warning_line(_of_stored(e, self.dealt[e.hand])
+                                      if e.hand in self.dealt else e)
+                         for e in found if e.hand not in self.already]
         self._within_table(name)
         if self.tables is not None and self.tables.hands:
             from ledger.store.streams import head_position
@@ -347,6 +354,13 @@ def warning_line(finding: StoredFinding) -> str:
     the audit does not see (:class:`ledger.model.errors.StacksNotLeft`)."""
     where = f"{finding.file}:{finding.line}" if finding.line is not None else f"{finding.file}"
     return f"{where}: hand {finding.hand}: {finding.message} ({finding.stored})"
+
+
+def _of_stored(finding: StoredFinding, hand: str) -> StoredFinding:
+    """``finding`` of an id-less PHH copy known by its deal, naming the stored ``hand`` it is
+    (the ledger holds no hand of the copy's id: :mod:`replay.ingest.samedeal`)."""
+    finding.hand = hand
+    return finding
 
 
 def game_line(errors: Sequence[LedgerError], clash: LedgerError) -> str:
@@ -571,18 +585,21 @@ def _outside(ledger: Any, skipped: list[Batch]) -> int:
     return sum(1 for key, session in rows if session != into[key])
 
 
-def _known_in_play(ledger: Any, batches: Sequence[Batch], errors: Sequence[LedgerError]
-                   ) -> set[str | None]:
+def _known_in_play(ledger: Any, batches: Sequence[Batch], errors: Sequence[LedgerError],
+                   dealt: dict[str, str]) -> set[str | None]:
     """The hands of ``batches`` found known (no events left to write) that ``errors`` hold a
     :class:`StoredFinding` of and the ledger holds in play (a PHH copy taken while the hand
     was played: :func:`replay.ingest.phh_form.copy_of_hand_in_play`): no warning, since
-    what it paid so far is no finding until the hand ends (README, Net)."""
+    what it paid so far is no finding until the hand ends (README, Net). ``dealt``: ``{id of
+    a copy known by its deal: the stored hand's id}`` (:mod:`replay.ingest.samedeal`), the
+    stream read for such a copy."""
     warned = {e.hand for e in errors if isinstance(e, StoredFinding)}
     if not warned:
         return set()
     return {b.hand_id for b in batches if b.is_hand and b.events is None
             and b.hand_id in warned
-            and completing.in_play([r.event for r in ledger.read(b.hand_id)])}
+            and completing.in_play([r.event for r in ledger.read(
+                dealt.get(b.hand_id, b.hand_id))])}  # type: ignore[arg-type]
 
 
 def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upto: int,
