@@ -7,7 +7,9 @@ import refuses it (:func:`replay.ingest.writing._drop_edited_places`); a copy un
 name is found by its deal: the same game, the same players in the same seats, and each of
 them dealt the same hole cards in his first deal, some of them known. That is the stored
 hand, as a JSON-lines or PokerStars copy of a stored hand is by its id: the same events
-are already in the ledger, and other ones are that hand changed, which is a correction
+(its ``hand_started`` whole: stakes, stacks, unit) are already in the ledger, its file's
+findings (``finishing_stacks`` its winnings do not leave) warnings about the stored hand, and
+other ones are that hand changed, which is a correction
 (README: a change to a stored hand is a correction, never a second hand; FORMATS.md §1). A
 changed hole card deals another hand.
 """
