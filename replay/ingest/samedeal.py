@@ -7,7 +7,9 @@ import refuses it (:func:`replay.ingest.writing._drop_edited_places`); a copy un
 name is found by its deal: the same game, the same players in the same seats, and each of
 them dealt the same hole cards in his first deal, some of them known. That is the stored
 hand, as a JSON-lines or PokerStars copy of a stored hand is by its id: the same events
-are already in the ledger, and other ones are that hand changed, which is a correction
+(its ``hand_started`` whole: stakes, stacks, unit) are already in the ledger, its file's
+findings (``finishing_stacks`` its winnings do not leave) warnings about the stored hand, and
+other ones are that hand changed, which is a correction
 (README: a change to a stored hand is a correction, never a second hand; FORMATS.md §1). A
 changed hole card deals another hand.
 """
@@ -80,7 +82,7 @@ def _seatings(ledger: Any, upto: int) -> dict[str, list[str]]:
 
 
 def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id: Any,
-                    compare: Any) -> tuple[list[Batch], list[LedgerError]]:
+                    compare: Any) -> tuple[list[Batch], list[LedgerError], dict[str, str]]:
     """``batches`` with each id-less PHH hand (``content_id`` matches its id) whose id the
     ledger does not hold but whose deal (:func:`deal_of`) a stored id-less PHH hand has
     (at or before ``upto``): counted known (not written) when ``compare(batch, stored rows)``
@@ -90,7 +92,8 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
     cards dealt in those (an import of hands the ledger has no such hand for: two).
 
     Returns:
-        The batches kept (known ones with no events) and the refusals.
+        The batches kept (known ones with no events), the refusals, and ``{id of a known
+        copy: the stored hand's id}`` (the ledger holds no stream of the copy's id).
     """
     from ledger.model.events import parse_event
 
@@ -98,11 +101,11 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
             if b.is_hand and b.events and content_id.fullmatch(b.hand_id or "")}
     mine = {hand: deal for hand, deal in mine.items() if deal is not None}
     if not mine or not upto:
-        return batches, []
+        return batches, [], {}
     index = _seatings(ledger, upto)
     near = sorted({h for deal in mine.values() for h in index.get(_seating(deal), ())})
     if not near:  # no stored id-less hand of those players: most imports, most files
-        return batches, []
+        return batches, [], {}
     held = {h for (h,) in ledger.query(
         "SELECT DISTINCT hand_id FROM events WHERE hand_id IN (SELECT UNNEST(?))", [list(mine)])}
     mine = {hand: deal for hand, deal in mine.items() if hand not in held}
@@ -113,7 +116,7 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
     starts = {h: e for h, e in starts.items()
               if (e.game, tuple((s.player, s.seat) for s in e.seats)) in wanted}
     if not starts:
-        return batches, []
+        return batches, [], {}
     dealt: dict[str, list[tuple[str, list[str]]]] = {}
     for hand, player, cards in ledger.query(
             "SELECT hand_id, json_extract_string(payload, '$.player'),"
@@ -129,14 +132,14 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
             stored.setdefault(deal, hand)
     found = {hand: stored[deal] for hand, deal in mine.items() if deal in stored}
     if not found:
-        return batches, []
+        return batches, [], {}
     rows: dict[str, list[tuple[int, str]]] = {}
     for hand, seq, text in ledger.query(
             "SELECT hand_id, seq, CAST(payload AS VARCHAR) FROM events WHERE position <= ?"
             " AND hand_id IN (SELECT UNNEST(?)) AND type NOT IN ('correction', 'hand_voided')"
             " ORDER BY hand_id, seq", [upto, sorted(set(found.values()))]):
         rows.setdefault(hand, []).append((seq, text))
-    out, refused = [], []
+    out, refused, known = [], [], {}
     for b in batches:
         old = found.get(b.hand_id)  # type: ignore[arg-type]
         if old is None or b.events is None:
@@ -145,6 +148,7 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
         differ = compare(b, rows[old])
         if differ is None:
             out.append(b.with_events(None))  # the stored hand: known, not written again
+            known[b.hand_id] = old
             continue
         text, line = differ
         refused.append(LedgerError(
@@ -152,4 +156,4 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
             f"ledger dealt them (a PHH hand without _hand_id is known by its content), and "
             f"differs from it: {text}; a change to a stored hand is a correction "
             f"(`handledger correct {old} ...`), not another hand", hand=b.hand_id, line=line))
-    return out, refused
+    return out, refused, known

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,7 @@ class FileWriter:
         self.kept: set[str | None] = set()  # hands of the file not refused
         self.already: set[str | None] = set()  # kept hands the ledger held before the file
         self.in_play: set[str | None] = set()  # known hands the ledger holds in play
+        self.dealt: dict[str, str] = {}  # id-less PHH copy known by its deal -> stored hand
         self.good = 0  # hands that would be written (or complete a cut one)
         self.completions: list[Batch] = []
         self._previous = carry.previous_in(ledger)
@@ -99,19 +101,24 @@ class FileWriter:
             closed=self.closed)
         batches, edited = _drop_edited_places(self.ledger, batches, upto=self.stored)
         clashes.extend(edited)
-        batches, edited = drop_same_deals(self.ledger, batches, upto=self.stored,
-                                          content_id=_CONTENT_ID, compare=_deal_difference)
+        batches, edited, dealt = drop_same_deals(self.ledger, batches, upto=self.stored,
+                                                 content_id=_CONTENT_ID,
+                                                 compare=partial(_deal_difference, self.ledger))
         clashes.extend(edited)
+        self.dealt.update(dealt)
         self.errors.extend(errors)
         self.unit_errors.extend(unit_errors)
         self.clashes.extend(clashes)
         self.kept.update(b.hand_id for b in batches if b.is_hand)
-        self.in_play.update(_known_in_play(self.ledger, batches, errors))
+        self.in_play.update(_known_in_play(self.ledger, batches, errors, dealt))
         self.good += sum(1 for b in batches if b.is_hand and b.events)
         if self.refusing:
             return
         part.known += sum(1 for b in batches if b.is_hand and b.events is None)
-        self.already.update(b.hand_id for b in batches if b.is_hand and b.events is None)
+        # a copy known by its deal is other content (its finishing_stacks, say): its findings
+        # were not given when the stored hand was, so they are warnings still
+        self.already.update(b.hand_id for b in batches
+                            if b.is_hand and b.events is None and b.hand_id not in dealt)
         part.outside += outside
         self.completions.extend(b for b in batches if completing.completes(b))
         batches = self._books_held(batches)
@@ -294,7 +301,9 @@ class FileWriter:
             part.known += not positions
             if not positions:
                 self.already.add(batch.hand_id)
-        part.warnings = [warning_line(e) for e in found if e.hand not in self.already]
+        part.warnings = [warning_line(_of_stored(e, self.dealt[e.hand])
+                                      if e.hand in self.dealt else e)
+                         for e in found if e.hand not in self.already]
         self._within_table(name)
         if self.tables is not None and self.tables.hands:
             from ledger.store.streams import head_position
@@ -345,6 +354,13 @@ def warning_line(finding: StoredFinding) -> str:
     the audit does not see (:class:`ledger.model.errors.StacksNotLeft`)."""
     where = f"{finding.file}:{finding.line}" if finding.line is not None else f"{finding.file}"
     return f"{where}: hand {finding.hand}: {finding.message} ({finding.stored})"
+
+
+def _of_stored(finding: StoredFinding, hand: str) -> StoredFinding:
+    """``finding`` of an id-less PHH copy known by its deal, naming the stored ``hand`` it is
+    (the ledger holds no hand of the copy's id: :mod:`replay.ingest.samedeal`)."""
+    finding.hand = hand
+    return finding
 
 
 def game_line(errors: Sequence[LedgerError], clash: LedgerError) -> str:
@@ -492,17 +508,28 @@ def start_difference(started: Any, stored: str) -> Difference:
     """How ``started`` differs from the stored ``hand_started`` JSON where :func:`_same_start`
     finds them different: the path to its first field that differs (as :func:`_identity`
     compares them), both values cut short (``its event 1, hand_started, has stakes.min_bet
-    20 here, 10 in the ledger``), the event at the copy's first line."""
+    20 here, 10 in the ledger``; an item of lists as long by its index, ``seats[0].stack``),
+    the event at the copy's first line."""
     from ledger.model.events import parse_event
 
     mine, theirs = _identity(started), _identity(parse_event(stored))
     path: list[str] = []
-    while isinstance(mine, dict) and isinstance(theirs, dict):  # down to the field
-        key = next((k for k in [*mine, *theirs] if mine.get(k) != theirs.get(k)), None)
-        if key is None:
+    while True:  # down to the field: a key of a mapping, an item of lists as long
+        if isinstance(mine, dict) and isinstance(theirs, dict):
+            key = next((k for k in [*mine, *theirs] if mine.get(k) != theirs.get(k)), None)
+            if key is None:
+                break
+            path.append(key)
+            mine, theirs = mine.get(key), theirs.get(key)
+        elif isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
+            at = next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=True))
+                       if a != b), None)
+            if at is None:
+                break
+            path.append(f"[{at}]")
+            mine, theirs = mine[at], theirs[at]
+        else:
             break
-        path.append(key)
-        mine, theirs = mine.get(key), theirs.get(key)
 
     def cut(value: Any, width: int = 60) -> str:
         text = json.dumps(value, separators=(",", ":"), sort_keys=True)
@@ -510,7 +537,8 @@ def start_difference(started: Any, stored: str) -> Difference:
 
     if not path:
         return Difference("its event 1, hand_started, differs", started)
-    return Difference(f"its event 1, hand_started, has {'.'.join(path)} {cut(mine)} here, "
+    field = ".".join(path).replace(".[", "[")
+    return Difference(f"its event 1, hand_started, has {field} {cut(mine)} here, "
                       f"{cut(theirs)} in the ledger", started)
 
 
@@ -557,18 +585,21 @@ def _outside(ledger: Any, skipped: list[Batch]) -> int:
     return sum(1 for key, session in rows if session != into[key])
 
 
-def _known_in_play(ledger: Any, batches: Sequence[Batch], errors: Sequence[LedgerError]
-                   ) -> set[str | None]:
+def _known_in_play(ledger: Any, batches: Sequence[Batch], errors: Sequence[LedgerError],
+                   dealt: dict[str, str]) -> set[str | None]:
     """The hands of ``batches`` found known (no events left to write) that ``errors`` hold a
     :class:`StoredFinding` of and the ledger holds in play (a PHH copy taken while the hand
     was played: :func:`replay.ingest.phh_form.copy_of_hand_in_play`): no warning, since
-    what it paid so far is no finding until the hand ends (README, Net)."""
+    what it paid so far is no finding until the hand ends (README, Net). ``dealt``: ``{id of
+    a copy known by its deal: the stored hand's id}`` (:mod:`replay.ingest.samedeal`), the
+    stream read for such a copy."""
     warned = {e.hand for e in errors if isinstance(e, StoredFinding)}
     if not warned:
         return set()
     return {b.hand_id for b in batches if b.is_hand and b.events is None
             and b.hand_id in warned
-            and completing.in_play([r.event for r in ledger.read(b.hand_id)])}
+            and completing.in_play([r.event for r in ledger.read(
+                dealt.get(b.hand_id, b.hand_id))])}  # type: ignore[arg-type]
 
 
 def _drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upto: int,
@@ -792,15 +823,32 @@ def _drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
     return out, refused
 
 
-def _deal_difference(b: Batch, stored: Sequence[tuple[int, str]]) -> tuple[str, int | None] | None:
+def _deal_difference(ledger: Any, b: Batch, stored: Sequence[tuple[int, str]]
+                     ) -> tuple[str, int | None] | None:
     """How the id-less PHH hand ``b`` differs from the stored rows ``[(seq, JSON)]`` of a hand
-    it deals as (:mod:`replay.ingest.samedeal`): the text and file line of the first
-    difference (:func:`first_difference`), None when its events are those."""
-    differ = first_difference(b.events or [], stored, phh=phh_form.read_from_phh(b))
+    it deals as (:mod:`replay.ingest.samedeal`), compared as a copy with the stored hand's id
+    is (:func:`_compared`): its ``hand_started`` whole (stakes, stacks, unit:
+    :func:`_same_start_in_session`, then :func:`start_difference`), then its other events
+    (:func:`first_difference`). Returns the text and file line of the first difference, None
+    when its events are those."""
+    from ledger.model.events import parse_event
+
+    assert b.events is not None and stored
+    theirs = parse_event(stored[0][1])
+    held = (stored[0][1], None, theirs.session)
+    named = [b.events[0].model_copy(update={"hand": theirs.hand}), *b.events[1:]]  # its id
+    mine = named
+    if not _same_start_in_session(ledger, mine[0], held):
+        mine = _in_stored_chips(mine, held[0]) or mine  # a copy in another session's chips
+        if not _same_start_in_session(ledger, mine[0], held):
+            differ = start_difference(named[0], held[0])
+            return differ.text, line_of(b, b.events[0])
+    differ = first_difference(mine, stored, phh=phh_form.read_from_phh(b))
     if differ is None:
         return None
-    if differ is _STARTS_OTHERWISE and stored:
-        differ = start_difference(b.events[0], stored[0][1])  # type: ignore[index]
+    if differ.event is not None:  # the file's event at its place
+        at = next((i for i, e in enumerate(mine) if e is differ.event), None)
+        differ = differ._replace(event=None if at is None else b.events[at])
     return differ.text, line_of(b, differ.event)
 
 
