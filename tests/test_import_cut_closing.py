@@ -73,3 +73,16 @@ def test_an_export_cut_by_a_line_is_refused_whole(tmp_path: Path, jobs: str) -> 
         "lines are missing or added (is the file cut or pasted together?); nothing of the "
         "file was written\n")
     assert _events(db) == 24  # neither f1 nor the session's rows written
+
+
+def test_a_closing_line_naming_the_hand_elsewhere_refuses_the_file(tmp_path: Path) -> None:
+    lines = _in_play_export()
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("".join(lines[:-1]) + closing_line({"f2": 2}, len(lines) - 1))
+    db = tmp_path / "t.duckdb"
+    assert one_shot(db, "import", str(DATA / "hands" / "five-card-draw.phh"))[0] == 0
+    code, _, err = one_shot(db, "import", str(edited))
+    assert (code, err) == (2, f"error: {edited}:25, hand f2: the closing line names the hand "
+                              "in play at seq 2, but the file has it to seq 3; nothing of the "
+                              "file was written\n")
+    assert _events(db) == 24

@@ -597,10 +597,10 @@ def check_game_unit(ledger: Any, read: FileRead, session: str) -> None:
 
 
 def check_closing_line(read: FileRead) -> None:
-    """Refuse the whole JSON-lines file when its closing line does not have its shape or
-    does not count the lines before it (:attr:`ledger.formats.jsonl.lines.JsonlFile.refused`):
-    lines are missing or added, so none of its rows is taken (FORMATS.md §2, README: a file
-    cut short is refused).
+    """Refuse the whole JSON-lines file when its closing line does not have its shape, does
+    not count the lines before it or names a hand in play at another last seq than the file
+    has (:attr:`ledger.formats.jsonl.lines.JsonlFile.refused`): lines are missing, added or
+    edited, so none of its rows is taken (README: a file cut short is refused).
 
     Raises:
         MalformedInput: the closing line's error, naming file and line, saying that nothing

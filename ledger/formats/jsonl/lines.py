@@ -27,9 +27,9 @@ A hand named there is imported as far as it was played, to go on with ``act``. T
 itself: it must be the file's last line, ``rows`` must count every line before it, and each
 hand it names must be in the file with exactly that last ``seq``; so a file cut short (which
 loses the closing line, or lines before it) is never taken for an export of a hand in play.
-A closing line that does not have that shape or does not count the lines before it refuses
-the whole file (:attr:`JsonlFile.refused`): lines are missing or added, so no row of it is
-taken for the host's books.
+A closing line that does not have that shape, does not count the lines before it or names a
+hand at another last ``seq`` than the file has refuses the whole file
+(:attr:`JsonlFile.refused`): lines are missing, added or edited, so no row of it is taken.
 
 :func:`read_jsonl` never stops at a bad line: each error is a :class:`MalformedInput` naming
 file, line and (when known) the hand or session; a stream with an error is left out whole
@@ -117,8 +117,9 @@ class JsonlFile:
     #: The hands the closing line names in play (hand id -> seq of its last row), when the
     #: file has one (see the module doc); every one of them is checked to be in the file.
     in_play: dict[str, int] = field(default_factory=dict)
-    #: The closing line's error (also in ``errors``) when it has not its shape or does not
-    #: count the lines before it: the whole file is refused (module doc).
+    #: The closing line's first error (also in ``errors``): it has not its shape, does not
+    #: count the lines before it or names a hand the file does not end there; the whole
+    #: file is refused (module doc).
     refused: MalformedInput | None = None
 
     def rows(self) -> list[JsonlRow]:
@@ -653,7 +654,7 @@ class _Reader:
             last = stream.rows[-1].seq if stream is not None else None
             if last != seq:
                 held = "has no such hand" if last is None else f"has it to seq {last}"
-                self.errors.append(self.error(
+                self.refuse(self.error(
                     f"the closing line names the hand in play at seq {seq}, but the file "
                     f"{held}", number, hand))
                 self.bad.add(("hand", hand))
@@ -664,7 +665,8 @@ class _Reader:
     def refuse(self, error: MalformedInput) -> None:
         """The closing line's ``error``, which refuses the whole file (module doc)."""
         self.errors.append(error)
-        self.refused = error
+        if self.refused is None:  # the first says why
+            self.refused = error
 
     def result(self) -> JsonlFile:
         for stream in [s for s in self.streams.values() if s.kind == "hand"]:
