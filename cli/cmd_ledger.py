@@ -191,8 +191,9 @@ def run(obj: Context, directory: str, show_all: bool) -> None:
     each when there are any. Exit 0: a report, even of hands paid differently from the rules
     (`replay` exits 1 on a difference, `audit` on a discrepancy). Exit 2 when a file or hand was
     rejected; a hand stored with a `warning:` line (see `import`) is no rejection. Exit 2 too,
-    the books not saved, when a block of the file or its hash chain fails the check `verify`
-    makes of them (checked before the replay)."""
+    nothing written, when a block of the file or its hash chain fails the check `verify`
+    makes of them (checked before the import on a file that holds rows, else before the
+    replay)."""
     import functools
 
     from cli.names import Names

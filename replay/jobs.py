@@ -15,6 +15,7 @@ from ledger.audit import reports
 from ledger.audit.signatures import SignedAmendment, signed_amendments
 from ledger.audit.tables import AuditReport, read_audit
 from ledger.store.anchor import OwnCheckpoints, own_checkpoints
+from ledger.store.intact import require_intact
 from ledger.store.streams import platform_names
 from replay.ingest.export import session_chips
 from replay.ingest.pipeline import ImportReport, import_paths
@@ -57,14 +58,21 @@ def run_folder(ledger: Any, directory: Path, *,
     check every signed correction and void and the ledger's checkpoints file against
     ``signatures``' key directory (:func:`ledger.audit.signatures.signed_amendments`,
     :func:`ledger.store.anchor.own_checkpoints`). ``imported``: the import's report to count
-    into (:func:`import_paths`'s ``report``).
+    into (:func:`import_paths`'s ``report``). A ledger that already holds rows is checked as
+    ``verify`` checks it before anything is imported; an empty one after the import, before
+    the replay (README "Tampering").
 
     Raises:
         ChainBroken, LedgerCorrupt: the file's chain breaks or a block fails its checksum
-            (:func:`ledger.store.intact.require_intact`): the books are not saved from it.
+            (:func:`ledger.store.intact.require_intact`): nothing imported when the rows were
+            there before the job, and the books are not saved from it.
         LedgerError: a hand the rules reject among those stored, a database failure, or a
             damaged public key file in the key directory.
     """
+    held = ledger.head()
+    checked = held is None or held[0] > 0  # rows written before this job: checked first
+    if checked:
+        require_intact(ledger, "the books are not saved from it")
     imported = import_paths(ledger, [directory], strict=False, session=None,
                             pn_ledger=None, jobs=None, progress=progress,
                             signatures=signatures, report=imported)
@@ -77,7 +85,7 @@ def run_folder(ledger: Any, directory: Path, *,
     echo(imported.summary())
     names = platform_names(ledger)
     counts = rebuild(ledger, render=render(names), problems=problems, echo=echo,
-                     progress=progress, label="replaying", intact=True).counts
+                     progress=progress, label="replaying", intact=not checked).counts
     con = ledger.connection
     keys = signatures.keys if signatures is not None else None
     return RunReport(imported, counts, read_audit(con), reports.balances(con, None, False),

@@ -106,6 +106,21 @@ def test_a_replay_does_not_save_books_from_a_tampered_row(run, tampered: str) ->
     assert _files(tampered) == before
 
 
+def test_run_refuses_a_tampered_ledger_before_importing_its_folder(
+        run, tampered: str) -> None:
+    """The check comes before the import: the folder's new hand is not written into a file
+    whose books would then be refused (README "Tampering": exit 2, nothing written)."""
+    folder = Path(tampered).parent / "new"
+    folder.mkdir()
+    (folder / "five-card-draw.phh").write_bytes(
+        (DATA / "hands" / "five-card-draw.phh").read_bytes())
+    before = _files(tampered)
+    result = run("run", str(folder))
+    assert (result.exit_code, result.output) == (
+        2, _broken(tampered, "the books are not saved from it"))
+    assert _files(tampered) == before
+
+
 def test_session_close_of_a_tampered_ledger_writes_nothing(run, tampered: str) -> None:
     before = _files(tampered)
     result = run("session", "close", "sat")

@@ -528,6 +528,8 @@ def read_file(ledger: Any, path: Path, importer: Importer, *, session: str | Non
             from replay.ingest.pnsplit import refuse_split_game
 
             refuse_split_game(ledger, read)
+    if importer.name == "jsonl":
+        check_closing_line(read)  # a file cut short or pasted together: refused whole
     if importer.name in ("jsonl", "pokernow"):  # files that carry a session's book
         check_entry_lines(read)  # first: its refusal names the line
     if importer.name == "pokernow":
@@ -592,6 +594,22 @@ def check_game_unit(ledger: Any, read: FileRead, session: str) -> None:
         f"this log counts {unit(mine)}, but the ledger holds an export of the same game, in "
         f"session {session}, that counts {unit(theirs)}: its amounts would not be the stored "
         "ones; nothing of the file was written", file=read.file)
+
+
+def check_closing_line(read: FileRead) -> None:
+    """Refuse the whole JSON-lines file when its closing line does not have its shape, does
+    not count the lines before it or names a hand in play at another last seq than the file
+    has (:attr:`ledger.formats.jsonl.lines.JsonlFile.refused`): lines are missing, added or
+    edited, so none of its rows is taken (README: a file cut short is refused).
+
+    Raises:
+        MalformedInput: the closing line's error, naming file and line, saying that nothing
+            of the file was written.
+    """
+    refused = read.extra.get("refused")
+    if refused is not None:
+        refused.message += "; nothing of the file was written"
+        raise refused
 
 
 def check_entry_lines(read: FileRead) -> None:

@@ -81,7 +81,10 @@ def items_of(parsed: JsonlFile, session: str | None, digest: Digests | None = No
             row.seq))
             for row in stream.rows)
     items.sort(key=lambda item: item[0])
-    return FileRead(parsed.file, [item for _, item in items], list(parsed.errors))
+    read = FileRead(parsed.file, [item for _, item in items], list(parsed.errors))
+    if parsed.refused is not None:  # a closing line that refuses the whole file
+        read.extra["refused"] = parsed.refused
+    return read
 
 
 class JsonlImporter:

@@ -27,6 +27,9 @@ A hand named there is imported as far as it was played, to go on with ``act``. T
 itself: it must be the file's last line, ``rows`` must count every line before it, and each
 hand it names must be in the file with exactly that last ``seq``; so a file cut short (which
 loses the closing line, or lines before it) is never taken for an export of a hand in play.
+A closing line that does not have that shape, does not count the lines before it or names a
+hand at another last ``seq`` than the file has refuses the whole file
+(:attr:`JsonlFile.refused`): lines are missing, added or edited, so no row of it is taken.
 
 :func:`read_jsonl` never stops at a bad line: each error is a :class:`MalformedInput` naming
 file, line and (when known) the hand or session; a stream with an error is left out whole
@@ -114,6 +117,10 @@ class JsonlFile:
     #: The hands the closing line names in play (hand id -> seq of its last row), when the
     #: file has one (see the module doc); every one of them is checked to be in the file.
     in_play: dict[str, int] = field(default_factory=dict)
+    #: The closing line's first error (also in ``errors``): it has not its shape, does not
+    #: count the lines before it or names a hand the file does not end there; the whole
+    #: file is refused (module doc).
+    refused: MalformedInput | None = None
 
     def rows(self) -> list[JsonlRow]:
         """Every good row in file order (what :func:`write_jsonl` needs to rewrite the file)."""
@@ -369,6 +376,7 @@ class _Reader:
         # decoding its id and looking it up
         self._last: tuple[bytes, bytes, EventStream, frozenset[str]] | None = None
         self.in_play: dict[str, int] = {}  # what a closing line names (see closing)
+        self.refused: MalformedInput | None = None  # a closing line that refuses the file
 
     def error(self, message: str, line: int, stream: str | None = None,
               kind: Kind = "hand") -> MalformedInput:
@@ -620,22 +628,22 @@ class _Reader:
         try:
             obj = self._json(number, line.decode("utf-8"))
         except UnicodeDecodeError as exc:
-            self.errors.append(self.error(f"not UTF-8 ({exc.reason})", number))
+            self.refuse(self.error(f"not UTF-8 ({exc.reason})", number))
             return
         except MalformedInput as exc:
-            self.errors.append(exc)
+            self.refuse(exc)
             return
         named = obj.get("in_play") if isinstance(obj, dict) else None
         rows = obj.get("rows") if isinstance(obj, dict) else None
         if (not isinstance(obj, dict) or set(obj) != _CLOSING_KEYS
                 or not isinstance(named, dict) or not named or type(rows) is not int
                 or not all(type(seq) is int and seq >= 1 for seq in named.values())):
-            self.errors.append(self.error(
+            self.refuse(self.error(
                 'a closing line is {"in_play":{HAND:SEQ,...},"rows":N}, hands named with '
                 "the seq of their last row", number))
             return
         if rows != number - 1:
-            self.errors.append(self.error(
+            self.refuse(self.error(
                 f"the closing line counts {rows} lines before it, the file has {number - 1}:"
                 " lines are missing or added (is the file cut or pasted together?)", number))
             return
@@ -646,13 +654,19 @@ class _Reader:
             last = stream.rows[-1].seq if stream is not None else None
             if last != seq:
                 held = "has no such hand" if last is None else f"has it to seq {last}"
-                self.errors.append(self.error(
+                self.refuse(self.error(
                     f"the closing line names the hand in play at seq {seq}, but the file "
                     f"{held}", number, hand))
                 self.bad.add(("hand", hand))
                 self.streams.pop(("hand", hand), None)
                 continue
             self.in_play[hand] = seq
+
+    def refuse(self, error: MalformedInput) -> None:
+        """The closing line's ``error``, which refuses the whole file (module doc)."""
+        self.errors.append(error)
+        if self.refused is None:  # the first says why
+            self.refused = error
 
     def result(self) -> JsonlFile:
         for stream in [s for s in self.streams.values() if s.kind == "hand"]:
@@ -669,6 +683,7 @@ class _Reader:
             [s for s in streams if s.kind == "session"],
             self.errors,
             self.in_play,
+            self.refused,
         )
 
 
