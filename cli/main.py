@@ -31,7 +31,7 @@ from cli.context import (
 )
 from cli.utf8 import check_utf8, escaped, is_utf8
 from ledger.model.errors import LedgerError, MalformedInput
-from ledger.model.names import check_name
+from ledger.model.names import check_new_name
 from ledger.store import landing
 
 #: The module of each command, imported only when that command runs (or for ``--help``): a
@@ -116,8 +116,10 @@ NEEDED = {"by": "a name", "reason": "a reason", "hand_id": "a hand id", "hand": 
 def _text_only(command: click.Command) -> None:
     """Make ``command`` (every command of a group) refuse, with one line, a text argument
     that is not UTF-8 (a byte that is not, which Python keeps as a lone surrogate): no event
-    can hold it and no query can look it up; and one of :data:`NEEDED` given empty
-    (``--by: a name is needed``). File names are left alone."""
+    can hold it and no query can look it up; one of :data:`NEEDED` given empty
+    (``--by: a name is needed``), a ``--reason`` of only whitespace, and a ``--by`` name a
+    command may not give (:func:`ledger.model.names.check_new_name`: whitespace around it,
+    a first ``-``). File names are left alone."""
     if isinstance(command, click.Group):
         for sub in command.commands.values():
             _text_only(sub)
@@ -139,7 +141,10 @@ def _text_only(command: click.Command) -> None:
                 if value == "" and name in NEEDED:
                     raise MalformedInput(f"{shown}: {NEEDED[name]} is needed")
                 if name == "by" and isinstance(value, str):  # a person's name, as typed
-                    check_name(value, "--by")
+                    check_new_name(value, "--by")
+                if name == "reason" and isinstance(value, str) and not value.strip():
+                    raise MalformedInput(f"{shown}: {NEEDED[name]} is needed (only whitespace "
+                                         "given)")
         return callback(*args, **kwargs)
 
     command.callback = checked

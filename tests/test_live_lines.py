@@ -189,6 +189,11 @@ def test_state_shows_the_payouts_so_far_and_a_voided_hand_takes_no_change(user, 
     assert user("void", "p1", "--reason", "misdeal", "--by", " host") == (
         2, "", "error: --by name ' host' has leading or trailing whitespace: names are kept "
         "as typed, never repaired (write 'host')\n")
+    assert user("void", "p1", "--reason", "misdeal", "--by", "-host") == (
+        2, "", "error: --by name '-host' starts with '-': a command would read it as an option; "
+        "give another name\n")
+    assert user("void", "p1", "--reason", " ", "--by", "host") == (
+        2, "", "error: --reason: a reason is needed (only whitespace given)\n")
     assert user("void", "p1", "--reason", "misdeal", "--by", "host")[0] == 0
     assert user("act", "p1", "Bob f") == (
         2, "", "error: hand p1, action 'Bob f': the hand is voided: it takes no action "
