@@ -151,6 +151,18 @@ def settle(state: HandState) -> HandResult:
         # nobody won the chips carried into a hand cut short: they pass on (RULES.md §7.1)
         return _finish(state, starting, contributions, back, unpaid,
                        state.carried_in if incomplete else 0)
+    awarded = award(state, pots)
+    carried = sum(p.carried for p in awarded)
+    return _finish(state, starting, contributions, returned, tuple(awarded), carried)
+
+
+def award(state: HandState, pots: list[Pot]) -> list[PotAward]:
+    """The rules' awards of ``pots`` (in their order, chips) among the live players of
+    ``state``: by declaration when the hand is a declare hand that more than one player
+    contests (RULES.md §3), else by cards speak (§2, :func:`engine.awards.award_pots`). What
+    :func:`settle` awards a showdown's pots by, and the replay the pots less a rake
+    (``replay.rake``)."""
+    live = state.live()
     hands = {p: state.cards.hole[p] for p in live}
     boards = state.cards.boards
     split = state.started.options.split
@@ -158,7 +170,7 @@ def settle(state: HandState) -> HandResult:
         # the declaration's modules load only for a hand settled by declaration
         from engine.declare.award import award_declare_pots
 
-        awarded = award_declare_pots(
+        return award_declare_pots(
             state.game,
             pots,
             hands,
@@ -169,10 +181,7 @@ def settle(state: HandState) -> HandResult:
             split.odd_chip_tie_order,
             split.smallest_chip,
         )
-    else:
-        awarded = award_pots(state.game, pots, hands, boards, state.order, split)
-    carried = sum(p.carried for p in awarded)
-    return _finish(state, starting, contributions, returned, tuple(awarded), carried)
+    return award_pots(state.game, pots, hands, boards, state.order, split)
 
 
 def table_dead_money(state: HandState) -> dict[str, int]:

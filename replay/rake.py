@@ -292,6 +292,7 @@ def less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | None = 
     be so awarded here: not complete, an unverifiable showdown, chips carried in or out, or a
     rake above its pots."""
     from engine.pots import Pot
+    from engine.settle import award
 
     pots = result.pots
     if (result.status != "complete" or not result.verifiable
@@ -303,7 +304,7 @@ def less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | None = 
         take = min(left, pot.amount) if taken is None else taken[k]
         left -= take
         less.append(Pot(pot.amount - take, pot.eligible))
-    awarded = _award(state, [p for p in less if p.amount])
+    awarded = award(state, [p for p in less if p.amount])  # as settle awards a showdown
     due = {p: result.returned.get(p, 0) for p in result.players}
     for pot in awarded:
         if pot.carried or not pot.verifiable:
@@ -311,25 +312,6 @@ def less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | None = 
         for player, chips in pot.awards.items():
             due[player] += chips
     return due
-
-
-def _award(state: Any, pots: list[Any]) -> list[Any]:
-    """The rules' awards (``PotAward``, in the order of ``pots``, chips) of ``pots`` among
-    the live players of the hand whose engine state is ``state``, as
-    :func:`engine.settle.settle` awards its own: by declaration when the hand is a declare
-    hand that more than one player contests (RULES.md §3), else by cards speak (§2)."""
-    live = state.live()
-    hands = {p: state.cards.hole[p] for p in live}
-    split, declare = state.started.options.split, state.started.options.declare
-    if declare is not None and len(live) > 1:
-        from engine.declare.award import award_declare_pots
-
-        return award_declare_pots(state.game, pots, hands, state.cards.boards, state.order,
-                                  declare, state.declarations, split.odd_chip_tie_order,
-                                  split.smallest_chip)
-    from engine.awards import award_pots
-
-    return award_pots(state.game, pots, hands, state.cards.boards, state.order, split)
 
 
 def rules_due(state: Any, result: Any, started: Any) -> dict[str, int] | None:
