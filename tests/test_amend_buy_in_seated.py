@@ -129,9 +129,8 @@ def test_a_files_amendment_lowering_a_seated_buy_in_is_refused(night: Path,
             f"error: {path}:{lines + 1}, session s: its entry_corrected at seq 4 amends entry "
             "3 (buy-in of Bob): 40 chips: hand x1 seats Bob with 100 chips, and his buy-ins "
             "there would come to 40: it would start him with 60 chips nobody bought (RULES.md "
-            "§1.1); nothing written (a hand seated with the wrong stack is corrected or voided "
-            "first; `handledger history --session s` lists the entries); a file's correction "
-            "of a book entry is held to `entry amend`'s rules: nothing of the file was "
-            "written\n")
+            "§1.1); nothing of the file was written (a hand seated with the wrong stack is "
+            "corrected or voided first; `handledger history --session s` lists the entries); a "
+            "file's correction of a book entry is held to `entry amend`'s rules\n")
         assert not db.exists()
     assert cli(tmp_path / "plain.duckdb", "import", str(export))[0] == 0

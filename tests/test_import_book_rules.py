@@ -58,9 +58,9 @@ def test_a_payment_repeated_is_more_than_owed_unless_the_row_says_so(tmp_path: P
     assert one_shot(db, "import", str(path)) == (2, REFUSED, (
         f"error: {path}:914, session s01: its payment at seq 29 (Erin pays Alice 179.00 USD): "
         "179.00 USD is more than Erin still owes in s01 (0.00 USD: he lost 179.00 USD, paid "
-        "179.00 USD, received 0.00 USD); nothing written (`handledger settle --session s01` "
-        'says who pays whom); a row with "more_than_owed": true records it anyway (as pay '
-        "--more-than-owed); nothing of the file was written\n"))
+        "179.00 USD, received 0.00 USD); nothing of the file was written (`handledger settle "
+        '--session s01` says who pays whom); a row with "more_than_owed": true records it '
+        "anyway (as pay --more-than-owed)\n"))
     assert not db.exists()
     meant = _file(tmp_path, "meant.jsonl", S01 + again.replace(
         '"amount_minor":17900,', '"amount_minor":17900,"more_than_owed":true,'))

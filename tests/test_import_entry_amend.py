@@ -95,23 +95,24 @@ def test_a_buy_in_lowered_or_retracted_below_the_cash_outs_is_refused(tmp_path: 
     db = _night(tmp_path)
     before = events(db)
     covered = ("the buy-ins would come to {} chips, less than the 200 cashed out, and no hand "
-               "makes chips; nothing written (a cash-out counted wrong is amended first: "
-               "`handledger entry amend zz SEQ CHIPS --reason … --by …`; `handledger history "
-               "--session zz` lists the entries)")
+               "makes chips; {} (a cash-out counted wrong is amended first: `handledger entry "
+               "amend zz SEQ CHIPS --reason … --by …`; `handledger history --session zz` lists "
+               "the entries)")
+    of_file = "nothing of the file was written"
     for name, row, doing, words in (
             ("lowered", _fix(6, 2, {"type": "buy_in", "player": "Ann", "chips": 10}), "amend",
-             "amends entry 2 (buy-in of Ann): 10 chips: " + covered.format(110)),
+             "amends entry 2 (buy-in of Ann): 10 chips: " + covered.format(110, of_file)),
             ("retracted", _fix(6, 2), "retract",
-             "retracts entry 2 (buy-in of Ann, 100 chips): " + covered.format(100))):
+             "retracts entry 2 (buy-in of Ann, 100 chips): " + covered.format(100, of_file))):
         path = tmp_path / f"{name}.jsonl"
         path.write_text(NIGHT + row)
         assert one_shot(db, "import", str(path)) == (
-            2, REFUSED, f"error: {path}:6, session zz: its entry_corrected at seq 6 {words}"
-            + _held(doing))
+            2, REFUSED, f"error: {path}:6, session zz: its entry_corrected at seq 6 {words}; a "
+            f"file's correction of a book entry is held to `entry {doing}`'s rules\n")
     assert events(db) == before
     assert one_shot(db, "entry", "retract", "zz", "2", "--reason", "r", "--by", "h") == (
-        2, "", "error: entry retract zz 2 (buy-in of Ann, 100 chips): " + covered.format(100)
-        + "\n")
+        2, "", "error: entry retract zz 2 (buy-in of Ann, 100 chips): "
+        + covered.format(100, "nothing written") + "\n")
 
 
 REPLACED = "an amendment changes the amount alone, as `entry amend` does (a wrong player or " \

@@ -121,11 +121,14 @@ def _said(e: Any, seq: int, state: Any) -> str:
 
 def _in_file(message: str, said: str) -> str:
     """A command's refusal ``message`` as a file's row's: led by the row (``said``) unless
-    it names it, its flag as the file gives it, and that nothing of the file was written."""
+    it names it, its flag as the file gives it, and (once) that nothing of the file was
+    written (:func:`replay.ingest.wording.of_the_file`)."""
+    from replay.ingest.wording import of_the_file
+
     text = message if message.startswith(said) else f"{said}: {message}"
     text = text.replace("; --more-than-owed records it anyway", "; a row with "
                         '"more_than_owed": true records it anyway (as pay --more-than-owed)')
-    return f"{text}; nothing of the file was written"
+    return of_the_file(text)
 
 
 def _check(reads: Any, owed: _Owed, session: str, state: Any, position: int, e: Any,

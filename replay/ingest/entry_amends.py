@@ -82,5 +82,7 @@ def _parsed(replacement: dict[str, Any]) -> Any:
 
 
 def _refused(message: str, doing: str) -> str:
-    return (f"{message}; a file's correction of a book entry is held to `entry {doing}`'s "
-            "rules: nothing of the file was written")
+    from replay.ingest.wording import of_the_file
+
+    return of_the_file(message, f"a file's correction of a book entry is held to `entry "
+                                f"{doing}`'s rules")
