@@ -17,10 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from ledger.store.store import Ledger
 from tests.copies import copy_ledger
 from tests.test_books_refusals import open_s, refused, rows, run
 from tests.test_import_workers_same_books import cli
 from tests.test_live_books import ALL_IN, SEATS, _start
+from tests.workers import import_by_workers
 
 BY = ("--reason", "typo", "--by", "host")
 
@@ -134,3 +136,99 @@ def test_a_files_amendment_lowering_a_seated_buy_in_is_refused(night: Path,
             "file's correction of a book entry is held to `entry amend`'s rules\n")
         assert not db.exists()
     assert cli(tmp_path / "plain.duckdb", "import", str(export))[0] == 0
+
+
+def _fix_row(seq: int, target: int, chips: int | None) -> str:
+    """Session s's row ``seq``: the host's amendment of entry ``target`` to Bob's buy-in of
+    ``chips`` (None: its retraction)."""
+    fix: dict[str, object] = {"by": "host", "reason": "typo", "seq": target,
+                              "type": "entry_corrected"}
+    if chips is not None:
+        fix["replacement"] = {"chips": chips, "kind": "buy_in", "player": "Bob",
+                              "type": "buy_in"}
+    return json.dumps({"session": "s", "seq": seq, "event": fix})
+
+
+def _bob_buys(seq: int, chips: int, kind: str) -> str:
+    return json.dumps({"session": "s", "seq": seq, "event": {
+        "chips": chips, "kind": kind, "player": "Bob", "type": "buy_in"}})
+
+
+def _before_x1(night: Path, tmp_path: Path, name: str, *rows_: str) -> Path:
+    """The night's export (lines 1-3: the opening, Ann's and Bob's buy-ins; then hand x1)
+    with ``rows_`` put between Bob's buy-in and x1."""
+    export = tmp_path / "night.jsonl"
+    if not export.exists():
+        assert run(night, "export", "--format", "jsonl", "-o", str(export)).exit_code == 0
+    lines = export.read_text().splitlines()
+    assert [json.loads(x).get("hand") for x in lines[:4]] == [None, None, None, "x1"]
+    path = tmp_path / name
+    path.write_text("\n".join([*lines[:3], *rows_, *lines[3:]]) + "\n")
+    return path
+
+
+SEATED_AFTER = (
+    "its entry_corrected at seq 4 amends entry 3 (buy-in of Bob): 40 chips: hand x1 seats Bob "
+    "with 100 chips, and his buy-ins there would come to 40: it would start him with 60 chips "
+    "nobody bought (RULES.md §1.1); nothing of the file was written (a hand seated with the "
+    "wrong stack is corrected or voided first; `handledger history --session s` lists the "
+    "entries); a file's correction of a book entry is held to `entry amend`'s rules")
+RETRACTED_AFTER = (
+    "its entry_corrected at seq 4 retracts entry 3 (buy-in of Bob, 100 chips): it is all Bob "
+    "bought in session s, and hand x1 seats him: it would start him with chips nobody bought; "
+    "nothing of the file was written (a wrong amount is amended: `handledger entry amend s 3 "
+    "CHIPS --reason … --by …`; a hand seated by mistake is voided first); a file's correction "
+    "of a book entry is held to `entry retract`'s rules")
+
+
+@pytest.mark.parametrize(("chips", "said"), [(40, SEATED_AFTER), (None, RETRACTED_AFTER)],
+                         ids=["lowered", "retracted"])
+def test_a_files_amendment_before_the_hand_that_seats_him_is_refused(
+        night: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chips: int | None,
+        said: str) -> None:
+    """Bob's buy-in (entry 3, 100) lowered to 40, or retracted, by line 4 of the file, before
+    hand x1 (lines 5-16) seats him with 100: held to the rule `entry amend` and `entry
+    retract` hold it to with x1 in the ledger, at line 4: refused into a ledger holding
+    another session (its rows and its file's bytes unchanged) and into a fresh one (not made),
+    with --jobs 1 and 2 and by worker processes reading the file in parts (they give it back).
+    Each went in before (x1 was not stored before the row)."""
+    path = _before_x1(night, tmp_path, "early.jsonl", _fix_row(4, 3, chips))
+    other = tmp_path / "other.duckdb"
+    open_s(other, "o", "Cy")
+    before, data = rows(other), other.read_bytes()
+    refusal = (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
+                  "rejected\n", f"error: {path}:4, session s: {said}\n")
+    for jobs in ("1", "2"):
+        assert cli(other, "import", str(path), "--jobs", jobs) == refusal
+        assert (rows(other), other.read_bytes()) == (before, data)
+        fresh = tmp_path / f"fresh{jobs}.duckdb"
+        assert cli(fresh, "import", str(path), "--jobs", jobs) == refusal
+        assert not fresh.exists()
+    report, results = import_by_workers(monkeypatch, path, tmp_path / "w.duckdb", 200)
+    assert (results, report.errors) == ([None], [f"{path}:4, session s: {said}"])
+    with Ledger(tmp_path / "w.duckdb", read_only=True) as ledger:
+        assert ledger.query("SELECT count(*) FROM events") == [(0,)]
+
+
+@pytest.mark.parametrize(("extra", "bob_bought"), [
+    ([_fix_row(4, 3, 40), _bob_buys(5, 60, "rebuy")], 100),
+    ([_fix_row(4, 3, 40), _fix_row(5, 3, 100)], 100),
+    ([_fix_row(4, 3, None), _bob_buys(5, 100, "buy_in")], 100),
+    ([_fix_row(4, 3, 150)], 150),
+], ids=["rebuy-before-x1", "amended-again", "retracted-and-bought", "raised"])
+def test_a_files_amendment_the_hand_after_it_follows_goes_in(
+        night: Path, tmp_path: Path, extra: list[str], bob_bought: int) -> None:
+    """Rows before x1 that leave Bob the 100 chips x1 seats him with (or more) as the books
+    read them at x1's start: his buy-in lowered to 40 then a rebuy of 60 or amended back to
+    100, retracted then bought in again for 100, raised to 150 (x1 seats him
+    with less than he bought: the audit's to name): each goes in, with --jobs 1 and 2, and
+    the books count Bob's buy-ins as the rows leave them."""
+    path = _before_x1(night, tmp_path, "ok.jsonl", *extra)
+    for jobs in ("1", "2"):
+        db = tmp_path / f"ok{jobs}.duckdb"
+        assert cli(db, "import", str(path), "--jobs", jobs) == (
+            0, f"imported 1 hand(s) ({12 + 3 + len(extra)} events) from 1 file(s); 0 already "
+               "in the ledger; 0 rejected\n", "")
+        code, out, _ = cli(db, "balances", "--json")
+        assert (code, [(p["name"], p["buy_in"], p["net"]) for p in json.loads(out)["players"]]
+                ) == (0, [("Ann", 100, 100), ("Bob", bob_bought, -100)])

@@ -186,8 +186,9 @@ def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int
     all its player bought there under his names while a hand there seats him and is not
     voided: it would start with chips nobody bought, which ``hand start`` refuses and the
     audit's stack continuity names (README "A night at the table"). ``where``: ``"entry
-    retract fri 3 (buy-in of Dee, 100 chips)"``; ``place``: a file's row, for which only the
-    hands stored before it count (:class:`replay.sessions.state.Place`).
+    retract fri 3 (buy-in of Dee, 100 chips)"``; ``place``: a file's row
+    (:class:`replay.sessions.state.Place`), stored with the rest of its file: the hands
+    stored before it count, and those after it in the file up to his next buy-in there.
 
     Raises:
         LedgerError: naming the hands that seat him.
@@ -201,9 +202,13 @@ def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int
     seating = []
     found = hands_seating(ledger, session, names)
     if place is not None and found:
+        (again,), = ledger.query(
+            "SELECT min(position) FROM events WHERE stream = $1 AND type = 'buy_in' AND"
+            " position > $2 AND list_contains($3, payload->>'player')",
+            [f"session:{session}", place.position, sorted(names)])
         earlier = {h for (h,) in ledger.query(
             "SELECT hand_id FROM events WHERE list_contains($1, hand_id) GROUP BY hand_id"
-            " HAVING min(position) < $2", [[h for h, *_ in found], place.position])}
+            " HAVING $2 IS NULL OR min(position) < $2", [[h for h, *_ in found], again])}
         found = [f for f in found if f[0] in earlier]
     for hand, voided, _ in found:
         if voided:

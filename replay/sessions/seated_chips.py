@@ -26,9 +26,12 @@ def seated_with_bought(ledger: Any, session: str, state: SessionState, seq: int,
     amendment) amended to ``chips``, fewer than it has, when the first hand of the session,
     not voided, that seats its player (under any of his names) after it would then start him
     with more chips than the books give him there (module doc). ``where``: ``"entry amend
-    fri 2 (buy-in of Ann)"``; ``place``: a file's row, for which only the rows and hands
-    stored before it count (:class:`replay.sessions.state.Place`). A hand whose stack the
-    books do not know (the hand before it recorded no payouts) bounds nothing.
+    fri 2 (buy-in of Ann)"``; ``place``: a file's row (:class:`replay.sessions.state.Place`),
+    stored with the rest of its file: that hand may come before it (the books as the row
+    found them) or after it in the file (the books as that hand found them, the row's
+    amendment in them; none when the file amends the entry again before that hand, which
+    bounds that amendment instead). A hand whose stack the books do not know (the hand before
+    it recorded no payouts) bounds nothing.
 
     Raises:
         LedgerError: one line naming ``where``, ``chips``, the hand, the player, the chips he
@@ -37,13 +40,12 @@ def seated_with_bought(ledger: Any, session: str, state: SessionState, seq: int,
     from ledger.store.streams import hands_seating
 
     entry = state.entries[seq]
-    upto = None if place is None else place.position
     at = _position(ledger, session, seq)
     hands = [h for h, _, _ in hands_seating(ledger, session, {entry.player} | alias_group(
         ledger, entry.player))]
     starts = sorted((start, hand) for hand, start in ledger.query(
         "SELECT hand_id, min(position) FROM events WHERE list_contains($1, hand_id)"
-        " GROUP BY hand_id", [hands]) if upto is None or start < upto)
+        " GROUP BY hand_id", [hands]))
     # the first hand after it and the last before it that count (a voided hand counts for
     # nothing in the books): only those are replayed
     after = next(((hand, r, start) for start, hand in starts
@@ -52,6 +54,10 @@ def seated_with_bought(ledger: Any, session: str, state: SessionState, seq: int,
         ((r, start) for start, hand in reversed(starts)
          if start < at and (r := _counted(ledger, hand, session)) is not None), None)
     if after is None:
+        return
+    upto = None if place is None else max(place.position, after[2])
+    if place is not None and after[2] > place.position and _amended_again(
+            ledger, session, seq, place.position, after[2]):
         return
     check = _start_check(ledger, session, upto, at, entry.model_copy(update={"chips": chips}),
                          before, after)
@@ -99,6 +105,15 @@ def _position(ledger: Any, session: str, seq: int) -> int:
     """The ledger position of the row at ``seq`` of ``session``'s stream."""
     return ledger.query("SELECT position FROM events WHERE stream = $1 AND seq = $2",
                         [f"session:{session}", seq])[0][0]
+
+
+def _amended_again(ledger: Any, session: str, seq: int, since: int, until: int) -> bool:
+    """Whether a correction of the entry at ``seq`` of ``session`` is stored between ledger
+    positions ``since`` and ``until`` (both excluded)."""
+    return bool(ledger.query(
+        "SELECT 1 FROM events WHERE stream = $1 AND type = 'entry_corrected' AND position > $2"
+        " AND position < $3 AND CAST(payload->>'seq' AS BIGINT) = $4 LIMIT 1",
+        [f"session:{session}", since, until, seq]))
 
 
 def _counted(ledger: Any, hand: str, session: str) -> Any:
