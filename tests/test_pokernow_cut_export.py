@@ -70,3 +70,80 @@ def test_the_whole_log_alone_warns_of_nothing(tmp_path: Path) -> None:
     assert one_shot(tmp_path / "w.duckdb", "import", str(LOG)) == (
         0, "imported 52 hand(s) (1255 events) from 1 file(s); 0 already in the ledger; 0 "
            "rejected\n", "")
+
+
+CHARLES = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
+
+
+def _without_oldest(tmp_path: Path, name: str, rows: int) -> Path:
+    """charlestudor's first log (58 rows, newest first: hand #1 is its lines 38-59, its
+    starting line 50) without its ``rows`` oldest rows."""
+    lines = CHARLES.read_bytes().splitlines(keepends=True)
+    assert lines[49].startswith(b'"-- starting hand #1 ')
+    path = tmp_path / name
+    path.write_bytes(b"".join(lines[:-rows]))
+    return path
+
+
+def test_a_log_that_begins_inside_a_hand_warns_of_one_cut_hand(tmp_path: Path) -> None:
+    """The log without its 14 oldest rows (the seat requests and approvals, hand #1's
+    starting line, the three joins and its ``Player stacks`` row): it begins inside hand #1,
+    whose 8 lines left (38-45: the exporter's cards, the blinds, two folds, the bet returned,
+    the pot collected, the ending line) are one cut hand in one warning, not 8 rejected
+    hands: exit 0, hands #2-#4 stored (each player's stack in #2 bought by no line of the
+    file: a warning each, as before). Each line was an error before, 8 rejected, exit 2."""
+    path = _without_oldest(tmp_path, "cut.csv", 14)
+    db = tmp_path / "c.duckdb"
+    code, out, err = one_shot(db, "import", str(path))
+    assert (code, out) == (0, (
+        "imported 3 hand(s) (43 events) from 1 file(s); 0 already in the ledger; 0 rejected; "
+        "3 warning(s) about hands stored; 1 hand(s) cut at the log's start not written (a "
+        "warning names the lines)\n"))
+    hand2 = "pn-cut-2-164210354621900"
+    assert err == "".join(
+        f"warning: {path}:37: hand {hand2}: {who} starts with {chips} but has no buy-in: no "
+        "line of the log seats him before this hand (an export that lacks the game's oldest "
+        "rows?) (stored; the audit reports it)\n" for who, chips in (
+            ("Anvjfbmj2 (ydk9sgEWl2)", 101), ("Qapurjsa9 (BfS83Cedu3)", 100),
+            ("TA (gE4aE_Yhc3)", 99))) + (
+        f"warning: {path}:38: the log begins inside hand #1, whose starting line it lacks (an "
+        "export cut at the game's oldest rows): its 8 lines (38 to 45) not read, the hand not "
+        "written\n")
+    assert [r[2] for r in events(db) if r[5] == "hand_started"] == [
+        hand2, "pn-cut-3-164210356587500", "pn-cut-4-164210359269400"]
+
+
+def test_a_log_that_begins_with_a_show_after_an_ending_line_names_no_number(
+        tmp_path: Path) -> None:
+    """valakuzhyk's log cut between hand #50's ending line and the show logged after it (its
+    26 newest lines kept: hand #51 and that show, line 26): the show is the cut hand, whose
+    number no line left says, in one warning; hand #51 is stored (its two stacks bought by no
+    line: a warning each). The show was a rejected hand before, exit 2."""
+    path = tmp_path / "show.csv"
+    path.write_bytes(b"".join(LOG.read_bytes().splitlines(keepends=True)[:26]))
+    hand = "pn-show-51-165843995486700"
+    assert one_shot(tmp_path / "s.duckdb", "import", str(path)) == (
+        0, "imported 2 hand(s) (28 events) from 1 file(s); 0 already in the ledger; 0 rejected; "
+           "2 warning(s) about hands stored; 1 hand(s) cut at the log's start not written (a "
+           "warning names the lines)\n",
+        "".join(f"warning: {path}:25: hand {hand}: {who} starts with {chips} but has no buy-in: "
+                "no line of the log seats him before this hand (an export that lacks the game's "
+                "oldest rows?) (stored; the audit reports it)\n" for who, chips in (
+                    ("Efvoziamtgktl (JC9KmsGDZv)", 1040), ("Aab Ovwsi (gKyQzJRs7T)", 6960)))
+        + f"warning: {path}:26: the log begins inside a hand, whose starting line it lacks (an "
+        "export cut at the game's oldest rows): line 26 not read, the hand not written\n")
+
+
+def test_a_hand_line_outside_any_hand_after_the_first_is_still_refused(
+        tmp_path: Path) -> None:
+    """A fold logged between hand #1's ending line and hand #2's starting line (the log
+    begins with its first hand): a line of no hand, one error, as before."""
+    lines = CHARLES.read_bytes().splitlines(keepends=True)
+    stray = b'"""TA @ gE4aE_Yhc3"" folds",2022-01-13T19:52:25.000Z,164210354500000\n'
+    path = tmp_path / "stray.csv"
+    path.write_bytes(b"".join([*lines[:37], stray, *lines[37:]]))
+    assert one_shot(tmp_path / "s.duckdb", "import", str(path)) == (
+        2, "imported 4 hand(s) (60 events) from 1 file(s); 0 already in the ledger; 1 "
+           "rejected\n",
+        f"error: {path}:38, action '\"TA @ gE4aE_Yhc3\" folds': a hand line outside any hand "
+        "(skipped)\n")

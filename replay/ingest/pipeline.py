@@ -73,7 +73,9 @@ class ImportReport:
     rewritten). ``skipped``: the files of the directories imported that no importer reads,
     each named in a note (:mod:`replay.ingest.survey`), not counted in ``files``.
     ``written``: each file whose write committed, in order, as ``(file, hands, events)``:
-    what an import cut short had written (:meth:`written_lines`)."""
+    what an import cut short had written (:meth:`written_lines`). ``cut``: the hands a
+    PokerNow log begins inside, not written, each one warning naming its lines
+    (:func:`ledger.formats.pokernow.importer.cut_warning`), among ``warnings`` (last)."""
 
     files: int = 0
     imported: int = 0
@@ -90,6 +92,7 @@ class ImportReport:
     session: str | None = None
     skipped: int = 0
     written: list[tuple[str, int, int]] = field(default_factory=list)
+    cut: int = 0
 
     def add(self, part: ImportReport) -> None:
         """Add the counts and errors of ``part`` (one file's report) to this report."""
@@ -105,6 +108,7 @@ class ImportReport:
         self.notes.extend(part.notes)
         self.outside += part.outside
         self.warnings.extend(part.warnings)
+        self.cut += part.cut
 
     def summary(self) -> str:
         rejected = self.rejected + len(self.errors) - self.counted
@@ -124,8 +128,11 @@ class ImportReport:
         if self.amended:
             text += (f"; {self.amended} stored hand(s) amended from this later export (its "
                      "corrections and voids appended as made: `history` names them)")
-        if self.warnings:
-            text += f"; {len(self.warnings)} warning(s) about hands stored"
+        if len(self.warnings) > self.cut:
+            text += f"; {len(self.warnings) - self.cut} warning(s) about hands stored"
+        if self.cut:
+            text += (f"; {self.cut} hand(s) cut at the log's start not written (a warning "
+                     "names the lines)")
         if self.skipped:
             text += f"; {self.skipped} other file(s) skipped (each in a note)"
         return text
@@ -421,8 +428,12 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
                                       keep=early_share)
         batches, errors = _refused_in_ledger(ledger, read, batches, errors,
                                              game=importer.name == "pokernow")
-        report.add(write_file(ledger, path, batches, errors, strict=strict, states=states,
-                              tables=made, game=importer.name == "pokernow", closed=closed))
+        part = write_file(ledger, path, batches, errors, strict=strict, states=states,
+                          tables=made, game=importer.name == "pokernow", closed=closed)
+        cut = read.extra.get("cut", [])  # a log that begins inside a hand: one warning
+        part.warnings.extend(cut)
+        part.cut = len(cut)
+        report.add(part)
     except LedgerCorrupt:  # the ledger itself, not this file: the import stops, in one line
         raise
     except LedgerError as exc:  # the file's one transaction wrote nothing

@@ -18,6 +18,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from ledger.formats.files import file_name
 from ledger.formats.pokernow.log import PnGame, PnHand, read_pokernow_log
 from ledger.formats.reading import FileRead, HandEvents, SessionEntry, first_line, with_session
 from ledger.model.errors import MalformedInput, StoredFinding
@@ -58,7 +59,22 @@ class PokerNowImporter:
                        game_key=game_key(game), extra={"decimals": game.unit.decimals})
         for table in (game, *game.more):
             _read_game(table, out)
+            if table.cut:
+                out.extra.setdefault("cut", []).append(cut_warning(table, file_name(path)))
         return out
+
+
+def cut_warning(game: PnGame, file: str) -> str:
+    """The one warning line of the hand ``game``'s log begins inside (``PnGame.cut``: an
+    export cut at the game's oldest rows, FORMATS.md §2), naming ``file`` and its lines; the
+    CLI puts ``warning:`` before it."""
+    lines = game.cut
+    which = "a hand" if game.cut_number is None else f"hand #{game.cut_number}"
+    said = (f"line {lines[0]}" if len(lines) == 1
+            else f"its {len(lines)} lines ({lines[0]} to {lines[-1]})")
+    return (f"{file}:{lines[0]}: the log begins inside {which}, whose starting line it "
+            f"lacks (an export cut at the game's oldest rows): {said} not read, the hand not "
+            "written")
 
 
 def _read_game(game: PnGame, out: FileRead) -> None:

@@ -60,6 +60,11 @@ Conventions (the decisions FORMATS.md leaves to the importer):
   between the two stacks). Session lines logged between
   ``starting hand`` and ``Player stacks`` (the joins of a first hand) are placed before the hand;
   those logged during a hand, after it. A ``SessionOpened`` item comes first.
+* **A log that begins inside a hand** (an export cut at its oldest rows): the hand lines
+  before the first ``starting hand`` line (its ``ending hand`` line and the shows after it
+  among them) are that hand's, which cannot be read without its start: none is read, and
+  ``PnGame.cut`` names their lines, one cut hand (not an error per line). Such a line after
+  the first starting line is an error of its own.
 * **Restarts.** A hand whose number comes again before it ended is ``voided`` (events end with
   ``HandVoided(reason='restarted', by='pokernow')``); the last hand of a log cut mid-hand is
   ``incomplete`` (``HandEnded(status='incomplete')``); a hand with no ending before another
@@ -138,6 +143,11 @@ class PnGame:
     refused: tuple[tuple[int, int, int], ...] = ()
     """Each hand a line of it refuses, in log order: ``(index, number, line)``, ``index``
     the first of ``items`` after it (the stacks of the hands from there on carry from it)."""
+    cut: tuple[int, ...] = ()
+    """The file lines of the hand the log begins inside (an export cut at its oldest rows:
+    its hand lines before the first ``starting hand`` line), in file order; none is read."""
+    cut_number: int | None = None
+    """That hand's number, when its ``ending hand`` line is among them."""
 
 
 def _chips_converter(cents: bool) -> Callable[[str], int]:
@@ -168,6 +178,8 @@ class _Grouper:
         self.last: HandBlock | None = None
         self.pending: list[Row] = []
         self.level: str | None = None
+        self.begun = False  # a starting line was met
+        self.cut: list[Row] = []  # the rows of the hand the log begins inside
 
     def error(self, row: Row, message: str, hand: int | None,
               kind: type[MalformedInput] = MalformedInput) -> None:
@@ -190,10 +202,13 @@ class _Grouper:
             self.close("voided" if number == row.parsed.number else "incomplete")
         self.current = HandBlock(start=row, level_bb=self.level)
         self.seq.append(("hand", self.current))
-        self.last = None
+        self.last, self.begun = None, True
 
     def end(self, row: Row) -> None:
         current = self.current
+        if current is None and not self.begun:
+            self.cut.append(row)  # the end of the hand the log begins inside
+            return
         if current is None or current.start.parsed.number != row.parsed.number:
             self.error(row, "an ending line without its starting line", row.parsed.number)
             return
@@ -205,6 +220,8 @@ class _Grouper:
             self.current.body.append(row)
         elif row.parsed.kind == "show" and self.last is not None:
             self.last.after.append(row)  # shows may be logged after "-- ending hand --"
+        elif not self.begun:
+            self.cut.append(row)  # a line of the hand the log begins inside
         else:
             self.error(row, "a hand line outside any hand (skipped)", None)
 
@@ -389,6 +406,8 @@ def _read_game(path: Path, table: Table, name: str, number: int | None) -> PnGam
             error.file = file_name(path)
     errors.sort(key=lambda e: e.line or 0)
     first = f"{rows[0].at}\n{rows[0].order}\n{rows[0].entry}" if rows else None
+    ends = [r.parsed.number for r in seq.cut if r.parsed.kind == "end"]
     return PnGame(session=name, unit=unit, players=tracker.players, names=tracker.names,
                   items=tracker.items, errors=errors, exporter=exporter, first_row=first,
-                  refused=tuple(refused))
+                  refused=tuple(refused), cut=tuple(sorted(r.line for r in seq.cut)),
+                  cut_number=ends[0] if ends else None)
