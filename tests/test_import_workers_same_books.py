@@ -189,6 +189,35 @@ def test_session_option_refuses_an_unopened_session_with_workers_too(
                             "session open co`)\n")
 
 
+def test_session_option_naming_the_session_the_file_opens_imports_it(
+        tmp_path: Path, tried: list[object]) -> None:
+    """``--session co`` with a file whose first row opens co itself, into a new ledger: the
+    option only confirms the session the file makes, and the file goes in as without it (4
+    hands of 9 events and 5 session rows, Ann +4), by one process either way (the option
+    keeps the workers out), and a second time adds nothing. It was refused (``no session
+    'co'``). ``--session zz``, which neither the ledger nor the file opens, is refused as
+    before."""
+    path = tmp_path / "co.jsonl"
+    path.write_text(night(chip=(5, "USD"), unit=NICKEL, hands=4))
+    ways = both_ways(tmp_path, path, "--session", "co")
+    assert ways["2"] == ways["1"] and tried == [None]
+    (code, said, err), (_, balances, _), (audited, findings, _) = ways["2"]
+    assert (code, said, err) == (0, "imported 4 hand(s) (41 events) from 1 file(s); 0 already "
+                                    "in the ledger; 0 rejected\n", "")
+    assert _net(balances) == {"Ann": 4, "Bob": -4}
+    assert (audited, json.loads(findings)) == (0, {"discrepancies": []})
+    assert cli(tmp_path / "jobs1.duckdb", "session", "list")[1] == (
+        "co  2025-01-07  4 hand(s)  2 buy-in(s)  open\n")
+    assert cli(tmp_path / "jobs1.duckdb", "import", str(path), "--session", "co") == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; 0 "
+           "rejected\n", "")
+    assert cli(tmp_path / "zz.duckdb", "import", str(path), "--session", "zz") == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
+           "rejected\n",
+        f"error: {path}: no session 'zz' (open it with `handledger session open zz`)\n")
+    assert not (tmp_path / "zz.duckdb").exists()
+
+
 def test_a_trailing_blank_line_is_no_hand(tmp_path: Path) -> None:
     """A file of session lines only, then a blank line: its book is written (5 events), no
     hand refused, exit 0; a night of hands and a blank line: nothing rejected."""

@@ -417,7 +417,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
 
         report.notes.extend(whole_unit_notes(ledger, read))  # an old export's whole dollars?
         check_amendments(read)  # a correction held to `correct`'s rules, signed or not
-        if session is not None and read.session is None:  # the file does not open it
+        if session is not None and read.session is None and not opens(read, session):
             from replay.sessions import open_state
 
             open_state(ledger, session)  # an opened session that is not closed
@@ -442,6 +442,14 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         report.errors.append(str(invalid_value(exc).located(file=name)))
     except OSError as exc:
         report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
+
+
+def opens(read: FileRead, session: str) -> bool:
+    """Whether the file ``read`` opens ``session`` itself (a JSON-lines ``session_opened``
+    row of it): ``import --session`` then only confirms the session the file makes, which
+    the ledger need not have opened (README "JSON lines")."""
+    return any(isinstance(i, SessionEntry) and i.session == session
+               and i.event.type == "session_opened" for i in read.items)
 
 
 def _refused_in_ledger(ledger: Any, read: FileRead, batches: list[Batch],
