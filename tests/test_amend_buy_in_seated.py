@@ -190,19 +190,19 @@ def test_a_files_amendment_before_the_hand_that_seats_him_is_refused(
     hand x1 (lines 5-16) seats him with 100: held to the rule `entry amend` and `entry
     retract` hold it to with x1 in the ledger, at line 4: refused into a ledger holding
     another session (its rows and its file's bytes unchanged) and into a fresh one (not made),
-    with --jobs 1 and 2 and by worker processes reading the file in parts (they give it back).
-    Each went in before (x1 was not stored before the row)."""
+    with the default jobs, --jobs 1 and 2 and by worker processes reading the file in parts
+    (they give it back). Each went in before (x1 was not stored before the row)."""
     path = _before_x1(night, tmp_path, "early.jsonl", _fix_row(4, 3, chips))
     other = tmp_path / "other.duckdb"
     open_s(other, "o", "Cy")
     before, data = rows(other), other.read_bytes()
     refusal = (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
                   "rejected\n", f"error: {path}:4, session s: {said}\n")
-    for jobs in ("1", "2"):
-        assert cli(other, "import", str(path), "--jobs", jobs) == refusal
+    for jobs in ((), ("--jobs", "1"), ("--jobs", "2")):  # () : the default
+        assert cli(other, "import", str(path), *jobs) == refusal
         assert (rows(other), other.read_bytes()) == (before, data)
-        fresh = tmp_path / f"fresh{jobs}.duckdb"
-        assert cli(fresh, "import", str(path), "--jobs", jobs) == refusal
+        fresh = tmp_path / f"fresh{len(jobs)}{jobs[-1:]}.duckdb"
+        assert cli(fresh, "import", str(path), *jobs) == refusal
         assert not fresh.exists()
     report, results = import_by_workers(monkeypatch, path, tmp_path / "w.duckdb", 200)
     assert (results, report.errors) == ([None], [f"{path}:4, session s: {said}"])
