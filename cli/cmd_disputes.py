@@ -28,7 +28,7 @@ def _change_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _specs(replaces: tuple, inserts: tuple, deletes: tuple) -> list[Any]:
-    from replay.whatif import ChangeSpec
+    from replay.correction_build import ChangeSpec
 
     return ([ChangeSpec("replace", s, t) for s, t in replaces]
             + [ChangeSpec("delete", s) for s in deletes]

@@ -46,7 +46,7 @@ class HtmlPages:
 
         from cli.chart import chart_svg
         from cli.names import Names, named_players
-        from ledger.audit.reports import chip_unit_text
+        from ledger.audit.money_units import chip_unit_text
 
         grid = report.standings
         heads = [chip_unit_text((u["chip_value_minor"], u["decimals"], u["currency"]))
@@ -135,7 +135,7 @@ def _money(unit: dict[str, Any]) -> Any:
 def _chart_heading(chart: Any) -> str:
     """``chips of 0.25 USD (s01, s02)``, ``plain chips (no session)``: a chart's unit and
     sessions, as ``balances`` heads a table of one chip unit."""
-    from ledger.audit.reports import chip_unit_text
+    from ledger.audit.money_units import chip_unit_text
 
     named = ", ".join(s or "no session" for s in chart.sessions)
     return ("plain chips" if chart.unit == (1, 0, None) else

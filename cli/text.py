@@ -56,12 +56,12 @@ def _where(d: Any) -> str:
 
 def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
     """A table: player (``nickname (id)`` when he has a PokerNow nickname), net, buy-in,
-    cash-out, hands, sessions (``books``: :class:`ledger.audit.reports.Balances`). When the
+    cash-out, hands, sessions (``books``: :class:`ledger.audit.player_balances.Balances`). When the
     sessions count chips of different values, a table per chip unit under a line naming it
     and its sessions (``chips of 0.25 USD (s01, s02):``), and a note saying why. ``names``
     renames the platform ids in the note of a hand in progress (:class:`cli.names.Names`:
     the table names each player ``nickname (id)`` already)."""
-    from ledger.audit.reports import chip_unit_text
+    from ledger.audit.money_units import chip_unit_text
 
     if not books.mixed:
         return "\n".join([*_balances_table(books.players, books.unit),
@@ -85,10 +85,10 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
 
 def rake_lines(rake: list[dict[str, Any]]) -> list[str]:
     """A line per session and chip unit whose hands were raked
-    (:func:`ledger.audit.reports.rake_taken`): the chips the table took, which left the
+    (:func:`ledger.audit.player_balances.rake_taken`): the chips the table took, which left the
     players' nets; chips of another value than a plain chip outside sessions are named
     (``5 chips of 0.1``), never added to others."""
-    from ledger.audit.reports import chip_unit_text
+    from ledger.audit.money_units import chip_unit_text
 
     def of(r: dict[str, Any]) -> str:
         unit = (r["chip_value_minor"], r["decimals"], r["currency"])
@@ -102,8 +102,9 @@ def rake_lines(rake: list[dict[str, Any]]) -> list[str]:
 
 def unbalanced_lines(sums: list[dict[str, Any]]) -> list[str]:
     """A note per chip unit whose players' nets do not sum to zero
-    (:func:`ledger.audit.reports.unbalanced`): by how much, in which unit, and why it can be."""
-    from ledger.audit.reports import chip_unit_text
+    (:func:`ledger.audit.player_balances.unbalanced`): by how much, in which unit, and why it
+    can be."""
+    from ledger.audit.money_units import chip_unit_text
 
     out = []
     for u in sums:
@@ -154,10 +155,10 @@ def _balances_table(players: list[dict[str, Any]], unit: tuple[int, str | None])
 
 def chip_units_note(units: list[dict[str, Any]], each: str, command: str) -> str:
     """The note under a read whose sessions count chips of different values (``units`` as
-    :class:`ledger.audit.reports.Standings` gives them): each session's chip value, that they
+    :class:`ledger.audit.standings_grid.Standings` gives them): each session's chip value, that they
     do not add up so each value has its own ``each`` (total, table), and whether
     ``handledger COMMAND --money`` adds them up (one currency and decimals) or not."""
-    from ledger.audit.reports import chip_units_worth
+    from ledger.audit.money_units import chip_units_worth
 
     worth = chip_units_worth(units)
     plain = any(u["currency"] is None and u["decimals"] == 0 and u["chip_value_minor"] == 1
@@ -177,7 +178,7 @@ def chip_units_note(units: list[dict[str, Any]], each: str, command: str) -> str
 
 
 def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
-    """A note per hand still in progress (:func:`ledger.audit.reports.open_hands`): its
+    """A note per hand still in progress (:func:`ledger.audit.player_balances.open_hands`): its
     chips in the pot count as put in, nothing paid yet, so the nets are not final."""
     out = []
     for h in hands:
@@ -498,8 +499,8 @@ def standings_text(grid: Any) -> str:
     """The standings grid: a row per player (most won first), a column per session, the
     total; a last row of session totals (zero when the books balance). When the sessions count
     chips of different values, a total column per chip unit (``total 0.25 USD``) and a note
-    saying why (``grid``: :class:`ledger.audit.reports.Standings`)."""
-    from ledger.audit.reports import chip_unit_text
+    saying why (``grid``: :class:`ledger.audit.standings_grid.Standings`)."""
+    from ledger.audit.money_units import chip_unit_text
 
     decimals, currency = grid.unit
 

@@ -8,7 +8,9 @@ a write interrupted before it saved them) or do not match it (changed outside ha
 older shape), the read copies them into memory over the read-only file
 (:meth:`ledger.store.store.Ledger.overlay`) and catches them up there, replaying only the
 sessions that moved (:func:`replay.projections.catch_up`); tables that do not match the
-ledger are said in a one-line note. Then they are read (:mod:`ledger.audit.reports`).
+ledger are said in a one-line note. Then they are read (:mod:`ledger.audit.player_balances`,
+:mod:`ledger.audit.standings_grid`, :mod:`ledger.audit.settlement`,
+:mod:`ledger.audit.hand_nets`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 import duckdb
 
-from ledger.audit import reports
+from ledger.audit import hand_nets, player_balances, settlement, standings_grid
 from ledger.audit.catchup import moved
 from ledger.audit.tables import AuditReport, read_audit
 from ledger.model.errors import LedgerError, NotFound
@@ -86,20 +88,20 @@ def _caught_up(path: str, mismatch: str | None, jobs: int | None, progress: Prog
 
 
 def balances(path: str, session: str | None, *, money: bool, progress: Progress = silent,
-             note: Note = _quiet) -> reports.Balances:
-    """Each player's net, buy-ins, cash-outs, hands and sessions (:func:`reports.balances`).
+             note: Note = _quiet) -> player_balances.Balances:
+    """Each player's net, buy-ins, cash-outs, hands and sessions (:func:`player_balances.balances`).
 
     Raises:
         NotFound: no such session; LedgerError: a hand the rules reject, mixed currencies.
     """
     with fresh_books(path, progress=progress, note=note) as ledger:
-        books = reports.balances(ledger.connection, session, money)
+        books = player_balances.balances(ledger.connection, session, money)
         if books.unbalanced:
             _carried_aside(ledger, books, session, money)
         return books
 
 
-def _carried_aside(ledger: Ledger, books: reports.Balances, session: str | None,
+def _carried_aside(ledger: Ledger, books: player_balances.Balances, session: str | None,
                    money: bool) -> None:
     """Give each of ``books.unbalanced`` whose sessions hold chips carried to a next hand
     that no ended hand holds yet (:func:`replay.carry.still_carried`, RULES.md §7.1) those
@@ -128,14 +130,14 @@ def _carried_aside(ledger: Ledger, books: reports.Balances, session: str | None,
 
 
 def standings(path: str, *, money: bool, progress: Progress = silent, note: Note = _quiet
-              ) -> reports.Standings:
-    """The sessions × players grid of nets with totals (:func:`reports.standings`).
+              ) -> standings_grid.Standings:
+    """The sessions × players grid of nets with totals (:func:`standings_grid.standings`).
 
     Raises:
         LedgerError: a hand the rules reject, mixed currencies with ``money``.
     """
     with fresh_books(path, progress=progress, note=note) as ledger:
-        return reports.standings(ledger.connection, money)
+        return standings_grid.standings(ledger.connection, money)
 
 
 def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
@@ -147,7 +149,7 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
 
     with fresh_books(path, progress=progress, note=note) as ledger:
         out = session_summaries(ledger)
-        due = reports.owed(ledger.connection)
+        due = settlement.owed(ledger.connection)
         units = {name: (d, c) for name, d, c in ledger.connection.execute(
             "SELECT session, decimals, currency FROM session_book").fetchall()}
     for s in out:
@@ -159,8 +161,8 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
 
 def settle(path: str, session: str | None, *, progress: Progress = silent,
            note: Note = _quiet, unbalanced: Note = _quiet
-           ) -> tuple[list[tuple[str | None, str | None, int]], reports.Balances]:
-    """The fewest transfers that settle the nets up (:func:`reports.settlement`); a line
+           ) -> tuple[list[tuple[str | None, str | None, int]], player_balances.Balances]:
+    """The fewest transfers that settle the nets up (:func:`settlement.settlement`); a line
     to ``unbalanced`` per session whose chips do not follow its books (cash-outs, stacks:
     :func:`_unbalanced_lines`).
 
@@ -168,7 +170,7 @@ def settle(path: str, session: str | None, *, progress: Progress = silent,
         LedgerError: the nets do not sum to zero; NotFound: no such session.
     """
     with fresh_books(path, progress=progress, note=note) as ledger:
-        settled = reports.settlement(ledger.connection, session)
+        settled = settlement.settlement(ledger.connection, session)
         found = [f for f in read_audit(ledger.connection).findings
                  if f.kind in ("session_balance", "stack_continuity")
                  and session in (None, f.session)]
@@ -201,14 +203,14 @@ def _unbalanced_lines(findings: list[Any]) -> list[str]:
 def chart_rows(path: str, *, money: bool, session: str | None = None,
                progress: Progress = silent, note: Note = _quiet) -> list[tuple[int, str, int]]:
     """``(ord, player, net)`` of every player in every hand (of ``session`` when given), in
-    ledger order (:func:`reports.chart_nets`).
+    ledger order (:func:`hand_nets.chart_nets`).
 
     Raises:
         NotFound: no such session, or no hands to chart; LedgerError: chips of different
             values (money of different currencies or decimals) to add up.
     """
     with fresh_books(path, progress=progress, note=note) as ledger:
-        rows = reports.chart_nets(ledger.connection, money, session)
+        rows = hand_nets.chart_nets(ledger.connection, money, session)
     if not rows:
         raise NotFound("no hands in the ledger to chart" if session is None else
                        f"no hands in session {session!r} to chart")
@@ -235,12 +237,12 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
     with fresh_books(path, jobs=jobs, progress=progress, note=note) as ledger:
         report = read_audit(ledger.connection)
         extra = [] if not on_request else [
-            f for book in reports.session_books(ledger.connection)
+            f for book in settlement.session_books(ledger.connection)
             for check in REGISTRY if check.on_request for f in check.run(book)]
         if keys is not None:
             extra += signature_findings(ledger, keys, chip_of=session_chips(ledger))
     if session is not None and session not in report.hands:
-        raise reports.no_such_session(session, (s for s in report.hands if s is not None))
+        raise player_balances.no_such_session(session, (s for s in report.hands if s is not None))
     found = report.findings + extra
     return report, [d for d in found if session is None or d.session == session]
 

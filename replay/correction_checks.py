@@ -142,7 +142,7 @@ def _how(found: Discrepancy) -> str:
 def taken_as_rake(replay: HandReplay) -> int:
     """The chips the books count as ``replay``'s rake (its ``rake`` finding, and the payouts
     wrong beside it: :func:`ledger.audit.rake_count.counted_rake`, as
-    :func:`ledger.audit.reports.rake_taken` sums them)."""
+    :func:`ledger.audit.player_balances.rake_taken` sums them)."""
     from ledger.audit.rake_count import counted_rake
 
     return counted_rake(replay.discrepancies)

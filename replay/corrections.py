@@ -21,6 +21,8 @@ from ledger.store import signing
 from ledger.store.keys import KeyStore
 from ledger.store.streams import platform_names
 from replay.amendments import AMENDMENT_TYPES, effective_events, split_stream
+from replay.corrected_hand import check_replays, same_hand
+from replay.correction_build import ChangeSpec, build_correction
 from replay.correction_checks import (
     carried_taken,
     closed_books,
@@ -34,15 +36,7 @@ from replay.fold import HandReplay, replay_events
 from replay.hand_history import brief
 from replay.later_hands import reopened_followed, stacks_followed
 from replay.typed import reason_as_typed, stream_decimals
-from replay.whatif import (
-    ChangeSpec,
-    Downstream,
-    build_correction,
-    check_replays,
-    compare,
-    paid_net,
-    same_hand,
-)
+from replay.whatif import Downstream, compare, paid_net
 
 T = TypeVar("T")
 
@@ -105,12 +99,12 @@ def _about_the_hand(command: Callable[..., T]) -> Callable[..., T]:
 def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
             by: str, keys: KeyStore | None = None, sign: str | None = None,
             closed: bool = False) -> Corrected:
-    """Append a correction of ``hand`` made of ``specs`` (:mod:`replay.whatif`), signed with
-    the key ``sign`` of ``keys`` when given (:mod:`ledger.store.signing`). ``closed``: go in
-    though the hand's session is closed and the hand, paid by the rules until now, would
-    then be paid differently, or a player's net or the hand's rake would move
-    (:func:`replay.correction_checks.closed_moves`). An action may name a player known by a
-    platform id as the reads show him (:func:`replay.whatif.parse_action`).
+    """Append a correction of ``hand`` made of ``specs`` (:mod:`replay.correction_build`),
+    signed with the key ``sign`` of ``keys`` when given (:mod:`ledger.store.signing`).
+    ``closed``: go in though the hand's session is closed and the hand, paid by the rules
+    until now, would then be paid differently, or a player's net or the hand's rake would
+    move (:func:`replay.correction_checks.closed_moves`). An action may name a player known
+    by a platform id as the reads show him (:func:`replay.action_text.parse_action`).
 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: a change that is

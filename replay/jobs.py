@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ledger.audit import reports
+from ledger.audit import player_balances
 from ledger.audit.signatures import SignedAmendment, signed_amendments
 from ledger.audit.tables import AuditReport, read_audit
 from ledger.store.anchor import OwnCheckpoints, own_checkpoints
@@ -36,7 +36,7 @@ class RunReport:
     imported: ImportReport
     counts: dict[str, int]
     audit: AuditReport
-    balances: reports.Balances
+    balances: player_balances.Balances
     names: dict[str, str]
     signatures: list[SignedAmendment] = field(default_factory=list)
     checkpoints: OwnCheckpoints | None = None
@@ -88,7 +88,7 @@ def run_folder(ledger: Any, directory: Path, *,
                      progress=progress, label="replaying", intact=not checked).counts
     con = ledger.connection
     keys = signatures.keys if signatures is not None else None
-    return RunReport(imported, counts, read_audit(con), reports.balances(con, None, False),
+    return RunReport(imported, counts, read_audit(con), player_balances.balances(con, None, False),
                      names, [] if keys is None else signed_amendments(
                          ledger, keys, chip_of=session_chips(ledger)),
                      own_checkpoints(ledger, keys) if keys is not None else None)

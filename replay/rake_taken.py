@@ -12,7 +12,7 @@ from engine.errors import IllegalAction
 def rake_taken(ledger: Any, session: str) -> int:
     """The chips the table took as rake from the pots of ``session``'s hands: what the replay
     names a ``rake`` (:mod:`replay.rake`: a ``recorded_rake`` at the table, a file's rake or
-    rake rule), summed as :func:`ledger.audit.reports.rake_taken` sums the derived tables.
+    rake rule), summed as :func:`ledger.audit.player_balances.rake_taken` sums the derived tables.
     Only hands with a rake anywhere in their rows are replayed (a query over the session's
     rows); a hand the rules refuse takes none.
     """

@@ -4,16 +4,16 @@
 (:func:`replay.books.fresh_books`) and yields a :class:`ReportBooks`; its
 :meth:`ReportBooks.collect` gathers a :class:`SeriesReport`:
 
-* the standings grid (:func:`ledger.audit.reports.standings`, the same as ``handledger
+* the standings grid (:func:`ledger.audit.standings_grid.standings`, the same as ``handledger
   standings``) in chips, and in money when every session counts in one currency;
-* the rows of the series chart (:func:`ledger.audit.reports.hand_nets`, what ``handledger
+* the rows of the series chart (:func:`ledger.audit.hand_nets.hand_nets`, what ``handledger
   chart`` plots), a chart per chip unit (chips of different values do not add up:
-  :func:`ledger.audit.reports.hand_nets_by_unit`), and the place in them where each session
+  :func:`ledger.audit.hand_nets.hand_nets_by_unit`), and the place in them where each session
   starts;
 * per session (:class:`SessionEntry`): its date and chip value, each player's buy-ins,
   cash-outs and net, the buy-in, cash-out and payment entries in ledger order (as corrected:
   :func:`ledger.audit.load.session_rows`), the settle-up of what is still owed
-  (:func:`ledger.audit.reports.settlement`), the audit's findings in it and its hands;
+  (:func:`ledger.audit.settlement.settlement`), the audit's findings in it and its hands;
 * per hand (:class:`HandEntry`): what the replay made of it, the audit's findings naming it
   (a payout discrepancy is the finding ``payout``), its corrections and voids with author and
   reason, its signed ones checked against the key directory, and a ``key``: a digest of
@@ -39,7 +39,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.audit import listing, reports
+from ledger.audit import (
+    hand_nets,
+    listing,
+    money_units,
+    player_balances,
+    settlement,
+    standings_grid,
+)
 from ledger.audit.catchup import aliases
 from ledger.audit.checks import Finding
 from ledger.audit.load import head as head_position
@@ -146,8 +153,8 @@ class SessionEntry:
     money still owed (minor units, 0: settled, or a hand is ``in_progress``: nothing is owed
     until its pot is paid, as ``settle`` refuses then); ``fixes``: its entries retracted or
     amended; ``findings``: the audit's in this session; ``hands`` in ledger order;
-    ``in_progress``: its hands still open (:func:`ledger.audit.reports.open_hands`: ``{"hand",
-    "session", "pot", "players"}``, chips), in ledger order."""
+    ``in_progress``: its hands still open (:func:`ledger.audit.player_balances.open_hands`:
+    ``{"hand", "session", "pot", "players"}``, chips), in ledger order."""
 
     name: str | None
     date: str | None
@@ -183,11 +190,11 @@ class SessionEntry:
 
 @dataclass(frozen=True)
 class UnitChart:
-    """The series chart of one chip ``unit`` (:data:`ledger.audit.reports.ChipUnit`): its
+    """The series chart of one chip ``unit`` (:data:`ledger.audit.money_units.ChipUnit`): its
     ``sessions`` (None: hands of no session), the ``rows`` ``(ord, player, net)`` of their
     hands in chips and ``starts`` ``(ord of its first hand, session)``."""
 
-    unit: reports.ChipUnit
+    unit: money_units.ChipUnit
     sessions: list[str | None]
     rows: list[tuple[int, str, int]]
     starts: list[tuple[int, str | None]]
@@ -207,8 +214,8 @@ class SeriesReport:
 
     head: int
     head_hash: str
-    standings: reports.Standings
-    money: reports.Standings | None
+    standings: standings_grid.Standings
+    money: standings_grid.Standings | None
     charts: list[UnitChart]
     sessions: tuple[SessionEntry, ...]
     hands: tuple[HandEntry, ...]
@@ -291,9 +298,9 @@ class ReportBooks:
             players.setdefault(p["session"], []).append(p)
         listed = _one_book_of_no_session(listing.session_list(con), players)
         moves, fixes = self._movements(names), self._entry_fixes(names)
-        owed = reports.owed(con)
+        owed = settlement.owed(con)
         in_play: dict[str | None, list[dict[str, Any]]] = {}
-        for h in reports.open_hands(con, None):
+        for h in player_balances.open_hands(con, None):
             in_play.setdefault(h["session"], []).append(h)
         sessions = tuple(
             self._session(con, s, players.get(s["session"], []), moves.get(s["session"], []),
@@ -301,15 +308,15 @@ class ReportBooks:
                           by_session.get(s["session"], []), owed.get(s["session"], 0),
                           fixes.get(s["session"], []), in_play.get(s["session"], []))
             for s in listed)
-        standings = reports.standings(con, False)
+        standings = standings_grid.standings(con, False)
         try:
-            money = reports.standings(con, True)
+            money = standings_grid.standings(con, True)
         except LedgerError:  # the sessions count in different currencies
             money = None
         if money is not None and money.unit[1] is None:
             money = None
         head = head_position(self.ledger)
-        units = reports.hand_nets_by_unit(con)
+        units = hand_nets.hand_nets_by_unit(con)
         several = sum(None in named for _, named, _ in units) > 1
         return SeriesReport(
             head=head, head_hash=head_hash(con, head), standings=standings, money=money,
@@ -393,7 +400,7 @@ class ReportBooks:
         unit: tuple[int, str | None] = (int(s["decimals"] or 0), s["currency"])
         if name is not None:
             try:
-                found, books = reports.settlement(con, name)
+                found, books = settlement.settlement(con, name)
                 transfers, unit = tuple(found), books.unit
             except LedgerError as exc:
                 error = str(exc)
@@ -442,7 +449,7 @@ def _one_book_of_no_session(listed: list[dict[str, Any]],
     one = {**loose[0], "chip_value_minor": None, "currency": None, "decimals": None,
            "hands": sum(s["hands"] for s in loose)}
     players[None] = [
-        {**p, "unit": reports.chip_unit_text((p["chip_value_minor"], p["decimals"] or 0,
+        {**p, "unit": money_units.chip_unit_text((p["chip_value_minor"], p["decimals"] or 0,
                                               p["currency"])),
          "money": Money(p["chip_value_minor"], p["currency"], p["decimals"])
          if p["currency"] else None} for p in players.get(None, [])]

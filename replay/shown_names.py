@@ -2,7 +2,7 @@
 platform id (``1RhUayZFQU``) and ``show``, ``state`` and the other reads print the name he
 played under (``Hznmh#9009``; ``Sam (1abc)`` when two ids share the name ``Sam``:
 :func:`ledger.model.names.shown_labels`). An action typed for his hand (``act``, ``table``,
-``whatif``, ``correct``: replay/whatif.py ``parse_action``) may name him so, a name of
+``whatif``, ``correct``: replay/action_text.py ``parse_action``) may name him so, a name of
 several words too (``Phzd Juwvifsvh f``), or still by his id or seat (``p4``); the name is
 mapped to his stored id exactly once, before the action is read.
 

@@ -1,5 +1,5 @@
 """A correction of a hand is held to the payout rules of a live ``act`` and ``end``
-(replay/whatif.py ``payouts_as_at_the_table``, replay/payout_rules.py): no payout to a
+(replay/correction_build.py ``payouts_as_at_the_table``, replay/payout_rules.py): no payout to a
 player who folded, none beyond what he can win, no complete hand paid short; what a hand
 had already (an imported hand a site paid less its rake) is kept."""
 

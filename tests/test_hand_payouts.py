@@ -1,5 +1,5 @@
 """What a hand may pay, live and by correction (replay/live.py ``over_the_pot``,
-replay/whatif.py ``same_hand``), and the what-if's session result in the books' net."""
+replay/corrected_hand.py ``same_hand``), and the what-if's session result in the books' net."""
 
 from __future__ import annotations
 

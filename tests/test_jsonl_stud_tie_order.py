@@ -25,7 +25,7 @@ from ledger.formats.phh.expected import parse_options
 from ledger.formats.reading import with_game_tie_order
 from ledger.model.errors import MalformedInput
 from ledger.model.events import parse_event
-from replay.whatif import parse_action
+from replay.action_text import parse_action
 from tests.test_live_table import one_shot
 
 SEATS = [{"player": "Ann", "stack": 100}, {"player": "Bob", "stack": 100},

@@ -1,5 +1,5 @@
 """A hand kept in cents (an imported file in dollars and cents, FORMATS.md §1) takes its
-amounts at the table as its notation writes them, ``pay Ann 2.19`` (replay/whatif.py
+amounts at the table as its notation writes them, ``pay Ann 2.19`` (replay/action_text.py
 ``parse_action``), and everything a live command shows the host gives its amounts the same
 way (replay/typed.py ``as_typed``, ``reason_as_typed``): ``state``, the ``now:`` of ``act``
 and ``table``, the engine's refusals (``raise to 3.00 is below the minimum 4.00``, never its

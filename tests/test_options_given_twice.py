@@ -1,7 +1,7 @@
 """A key given twice on the command line is refused in one line, never settled by the last
 one: a ``--declare-options`` key (replay/live.py ``key_values``, the one parser of the CLI's
 KEY=VALUE lists), and a key of an action given as a JSON event (``act``, ``whatif``,
-``correct``: replay/whatif.py, as a JSON-lines file refuses it). Nothing is written."""
+``correct``: replay/action_text.py, as a JSON-lines file refuses it). Nothing is written."""
 
 from __future__ import annotations
 

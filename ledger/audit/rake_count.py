@@ -7,7 +7,7 @@ and payouts other than the rules' awards of the pots less it: ``replay.rake.reco
 each such player's ``payout`` finding says by how much (``recorded`` what he was paid,
 ``recomputed`` his due once the rake is taken), and the rake is the ``rake`` finding's
 difference less theirs: what the rules take as rake, never what a wrong payout adds or
-leaves. The SQL of :func:`ledger.audit.reports.rake_taken` counts the derived tables so.
+leaves. The SQL of :func:`ledger.audit.player_balances.rake_taken` counts the derived tables so.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ EXACT_LIMIT = 14
 
 Transfer = tuple[str, str, int]
 
-#: The house's key among the balances :func:`ledger.audit.reports.settlement` settles (whoever
+#: The house's key among the balances :func:`ledger.audit.settlement.settlement` settles (whoever
 #: keeps the rake: one more creditor, owed the rake): no player is named ``""``
 #: (:func:`ledger.model.names.check_name`), and the settlement gives it back as None.
 HOUSE = ""

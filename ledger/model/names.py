@@ -134,7 +134,7 @@ def _one_printable_line(text: str, label: str, one: str) -> str:
 
 
 #: Words the live action notation reads before any player name (engine/notation.py,
-#: replay/whatif.py ``parse_action``, ``handledger table``), with why.
+#: replay/action_text.py ``parse_action``, ``handledger table``), with why.
 NOTATION_WORDS = {
     "d": "'d' starts a dealer action ('d dh Ann AsKs', 'd db 2c7h9s')",
     "pay": "'pay PLAYER AMOUNT' records a payout",

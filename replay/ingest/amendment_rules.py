@@ -12,11 +12,12 @@ a JSON-lines hand is checked against the hand's rows before it as the file gives
   hand replays);
 * one that takes back amendments only (every change deletes a correction or void: ``undo``)
   to ``undo``'s: the hand without them replays and stays whole
-  (:func:`replay.whatif.same_hand`), unless it is voided again;
+  (:func:`replay.corrected_hand.same_hand`), unless it is voided again;
 * any other to ``correct``'s: the corrected hand replays, stays whole and pays out no more
-  than the pot (:func:`replay.whatif.same_hand`), and breaks no payout rule of a live ``act``
-  or ``end`` it did not break before (:func:`replay.whatif.payout_fault`: a payout to a player
-  who folded, beyond what he can win, a pot paid short).
+  than the pot (:func:`replay.corrected_hand.same_hand`), and breaks no payout rule of a
+  live ``act`` or ``end`` it did not break before
+  (:func:`replay.corrected_hand.payout_fault`: a payout to a player who folded, beyond what
+  he can win, a pot paid short).
 
 A hand whose rows before the correction do not replay is not checked (the correction repairs
 it), as ``correct`` does not compare such a hand.
@@ -62,9 +63,9 @@ def check_amendments(read: FileRead) -> None:
 def refusal(events: Sequence[Any], index: int) -> str | None:
     """Why the correction ``events[index]`` would be refused after ``events[:index]`` (module
     doc), in the words of the command's refusal; None when it goes in."""
+    from replay.corrected_hand import payout_fault, same_hand
     from replay.fold import replay_events
     from replay.typed import reason_as_typed, stream_decimals
-    from replay.whatif import payout_fault, same_hand
 
     before, correction = list(events[:index]), events[index]
     try:

@@ -6,7 +6,7 @@ entry they append, by the same code (:mod:`replay.sessions.entries`,
 :mod:`replay.sessions.payments`), against the books at its place: the session's stream before
 its seq (amendments before it applied), the hands of the session for who is in its books,
 and, for what a payer still owes, the hands' nets as ``settle`` reckons them
-(:func:`ledger.audit.reports.settlement`) with the payments before it. One row refused refuses
+(:func:`ledger.audit.settlement.settlement`) with the payments before it. One row refused refuses
 its file whole, in one line naming file, line and session.
 
 * a buy-in: the player's name (:func:`ledger.model.names.check_name`; a player first named
@@ -202,9 +202,9 @@ class _Reads:
 class _Owed:
     """What the payers of ``sessions`` still owe as ``settle`` reckons it, read once the
     derived tables are caught up (at the first payment bounded so): each session's players'
-    rows (:func:`ledger.audit.reports.session_nets`), the ledger position of its last hand,
+    rows (:func:`ledger.audit.settlement.session_nets`), the ledger position of its last hand,
     and, asked only when the rules part on it, whether settle can say (a hand in play, nets
-    that do not sum to zero: :func:`ledger.audit.reports.settlement` refuses)."""
+    that do not sum to zero: :func:`ledger.audit.settlement.settlement` refuses)."""
 
     def __init__(self, ledger: Any, sessions: list[str], *, short: bool = False) -> None:
         self._ledger, self._sessions = ledger, sessions
@@ -213,7 +213,7 @@ class _Owed:
         self._says: dict[str, bool] = dict.fromkeys(sessions, False) if short else {}
 
     def _load(self) -> dict[str, list[dict[str, Any]]]:
-        from ledger.audit.reports import session_nets
+        from ledger.audit.settlement import session_nets
         from replay.projections import catch_up
 
         if self._nets is None:
@@ -230,7 +230,7 @@ class _Owed:
         return self._nets
 
     def _can_say(self, session: str) -> bool:
-        from ledger.audit.reports import settlement
+        from ledger.audit.settlement import settlement
 
         if session not in self._says:
             try:

@@ -58,7 +58,7 @@ def completion(ledger: Any, batch: Batch, source: str) -> Batch | None:
         IllegalAction: the completed hand is not legal (it was checked as a whole already, so
             this would mean the two copies disagree).
     """
-    from replay.whatif import check_replays
+    from replay.corrected_hand import check_replays
 
     stream, events, hand, session, key = batch[:5]
     rows = ledger.read(hand)
@@ -93,7 +93,7 @@ def late_shows(ledger: Any, batch: Batch, source: str) -> Batch | None:
         IllegalAction: the hand with the shows is not legal (it was checked as a whole
             already).
     """
-    from replay.whatif import check_replays
+    from replay.corrected_hand import check_replays
 
     stream, events, hand, session, key = batch[:5]
     if not _pokernow(events):

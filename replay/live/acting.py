@@ -167,7 +167,7 @@ class Acted:
 
 def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
     """Check ``action`` (PHH notation, ``pay PLAYER AMOUNT``, ``returned PLAYER AMOUNT``,
-    ``rake AMOUNT`` or ``end``; :func:`replay.whatif.parse_action`, a player known by a
+    ``rake AMOUNT`` or ``end``; :func:`replay.action_text.parse_action`, a player known by a
     platform id named as the reads show him too) against the hand as it stands, then append
     it, with the stream's last seq as the expected one (a concurrent
     append is refused).
@@ -179,7 +179,7 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
             as the hand's actions take them (:func:`replay.typed.reason_as_typed`: ``"raise
             to 3.00 is below the minimum 4.00"`` in a hand kept in cents).
     """
-    from replay.whatif import parse_action
+    from replay.action_text import parse_action
 
     state, rows = current_rows(ledger, hand)
     last = len(rows)

@@ -119,7 +119,7 @@ def within_house(ledger: Any, session: str, state: SessionState, minor: int, whe
                  ) -> None:
     """Refuse a payment of ``minor`` units to the house (``paying`` False) beyond what it is
     still owed in ``session`` — the rake its ended hands took, in money, less what it was
-    paid, plus what it paid back (:func:`ledger.audit.reports.house_books`) — or from it
+    paid, plus what it paid back (:func:`ledger.audit.settlement.house_books`) — or from it
     (``paying``) beyond what it was paid above that; ``replacing``: the amount of the payment
     an amendment replaces; ``payments``: the payments to count, ``(payer, payee, minor)``
     (a file's row: those before it), instead of the derived tables'. The derived tables are
@@ -128,7 +128,7 @@ def within_house(ledger: Any, session: str, state: SessionState, minor: int, whe
     Raises:
         LedgerError: one line naming ``where``, the amount, the rake and the house's payments.
     """
-    from ledger.audit.reports import house_books
+    from ledger.audit.settlement import house_books
     from replay.projections import catch_up
 
     catch_up(ledger)
@@ -210,7 +210,7 @@ def within_owed(ledger: Any, session: str, state: SessionState, payer: str, mino
                 where: str, *, replacing: int = 0, books: Sequence[dict[str, Any]] | None = None,
                 payments: Sequence[tuple[str | None, str | None, int]] | None = None) -> bool:
     """Refuse a payment of ``minor`` units by ``payer`` beyond what he still owes in
-    ``session`` as ``settle`` reckons it (:func:`ledger.audit.reports.settlement`, README
+    ``session`` as ``settle`` reckons it (:func:`ledger.audit.settlement.settlement`, README
     "sessions and the books"): his net in money, less what he paid there, plus what he was
     paid there (under any alias; less ``replacing``, the amount of the payment an amendment
     replaces), when below zero. The derived tables are caught up in ``ledger`` (open for
@@ -218,7 +218,7 @@ def within_owed(ledger: Any, session: str, state: SessionState, payer: str, mino
     the session still in play, nets that do not sum to zero, a hand the rules refuse) or
     the session holds no hand (its books are buy-ins and cash-outs only), when
     :func:`within_buy_ins` bounds the payments together instead. ``books``: the players'
-    rows of :func:`ledger.audit.reports.settlement`'s balances, read already (then settle is
+    rows of :func:`ledger.audit.settlement.settlement`'s balances, read already (then settle is
     taken to say, and nothing is caught up); ``payments``: the payments to count,
     ``(payer, payee, minor)`` (a file's row: those before it), instead of the books'.
 
@@ -226,7 +226,7 @@ def within_owed(ledger: Any, session: str, state: SessionState, payer: str, mino
         LedgerError: one line naming ``where``, the amount, what the payer still owes, his
             net and his payments made and received.
     """
-    from ledger.audit.reports import settlement
+    from ledger.audit.settlement import settlement
     from replay.projections import catch_up
 
     if books is None:

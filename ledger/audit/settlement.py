@@ -1,0 +1,154 @@
+"""Settling up, read from the derived tables and views (docs/SQL.md): the fewest transfers that
+settle what is still owed (the algorithm is :mod:`ledger.audit.settle`), the house's books (the
+rake it is owed), what each session still owes, and the session books the checks run on
+request read.
+
+Money is in integer minor units. The tables must be as of the ledger's head (the application
+catches them up first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from ledger.audit.player_balances import Balances, balances
+from ledger.audit.settle import HOUSE, HouseTransfer, fewest_transfers
+from ledger.model.errors import LedgerError
+from ledger.model.money import format_money
+
+
+def house_books(con: Any, session: str | None) -> dict[str, int]:
+    """What the house (whoever keeps the rake) is owed and was paid in ``session`` (None:
+    every session), money in minor units: ``{"rake_minor", "paid_minor", "received_minor"}`` —
+    the rake the table took from the pots (chips × the session's chip value: the books'
+    ``rake``, as :func:`ledger.audit.player_balances.rake_taken`) and the payments from and to
+    it (a payment's payer or payee None)."""
+    rake, paid, received = con.execute(
+        "SELECT coalesce(sum(rake::HUGEINT * coalesce(chip_value_minor, 1)), 0),"
+        " coalesce(sum(house_paid_minor), 0), coalesce(sum(house_received_minor), 0)"
+        " FROM session_book WHERE $1 IS NULL OR session IS NOT DISTINCT FROM $1",
+        [session]).fetchone()
+    return {"rake_minor": int(rake), "paid_minor": int(paid), "received_minor": int(received)}
+
+
+def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Balances]:
+    """The fewest transfers that settle up what is still owed, in minor units
+    (:func:`ledger.audit.settle.fewest_transfers`): each player's net in money less the
+    payments he has received, plus those he has made; and the house (whoever keeps the rake,
+    :func:`house_books`: the players' nets sum to minus the rake, README "settle") as one
+    more party, owed the rake less what it was paid, plus what it paid back. A transfer's
+    payer or payee None is the house (its transfers after the players' of each payer); the
+    balances they settle, with ``house`` and ``unopened`` set.
+
+    Raises:
+        LedgerError: a hand read is still in progress
+            (:func:`ledger.audit.player_balances.open_hands`: its pot is not paid yet, the nets
+            are not final), the nets do not sum to zero once the rake is the house's (the audit
+            says why; the rake and what is left are named), or as
+            :func:`ledger.audit.player_balances.balances`.
+    """
+    books = balances(con, session, money=True)
+    if books.in_progress:
+        first = books.in_progress[0]
+        more = len(books.in_progress) - 1
+        where = f"session {first['session']}" if first["session"] else "no session"
+        raise LedgerError(
+            f"cannot settle: hand {first['hand']} is still in progress (not ended) in {where}"
+            + (f" (and {more} more hand{'s' if more > 1 else ''})" if more else "")
+            + f": its pot is paid when it ends (`handledger act {first['hand']} end`) or is "
+            "voided; settle then")
+    nets = {p["player"]: p["net"] + p["paid_minor"] - p["received_minor"]
+            for p in books.players}
+    house = house_books(con, session)
+    owed_house = house["rake_minor"] - house["received_minor"] + house["paid_minor"]
+    left = sum(nets.values()) + owed_house  # the nets' sum less minus the rake
+    if left:
+        decimals, currency = books.unit
+        net_sum = sum(p["net"] for p in books.players)
+        raked = house["rake_minor"]
+        why = (f": the rake the table took ({format_money(raked, decimals, currency)}) is owed "
+               f"to the house, which leaves {_signed_money(left, decimals, currency)} that no "
+               "rake explains" if raked else "")
+        raise LedgerError(f"cannot settle: the balances sum to "
+                          f"{_signed_money(net_sum, decimals, currency)}, not zero{why} (see "
+                          "`handledger audit`)")
+    never = {name for (name,) in con.execute(  # hands of no session: no session to open
+        "SELECT session FROM session_book WHERE NOT opened AND session IS NOT NULL"
+    ).fetchall()}
+    books = replace(books, house=house, unopened=[r["session"] for r in books.rake
+                                                  if r["session"] in never])
+    if not owed_house:
+        return fewest_transfers(nets), books
+    if HOUSE in nets:  # a player named "" is refused everywhere a name is written
+        raise LedgerError("cannot settle: a player without a name is in the books")
+    found = fewest_transfers({**nets, HOUSE: owed_house})
+    return sorted(((None if a == HOUSE else a, None if b == HOUSE else b, n) for a, b, n in found),
+                  key=lambda t: (t[0] is None, t[0] or "", t[1] is None, t[1] or "")), books
+
+
+def session_nets(con: Any, sessions: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    """The players' rows of :func:`ledger.audit.player_balances.balances` in money (``session``,
+    ``money=True``) of each of ``sessions``, read in one query: ``{session: [{"player", "net",
+    "hands", "paid_minor", "received_minor"}]}`` (minor units), as :func:`settlement` reckons
+    what each still owes; a session with no player is left out."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for session, player, net, hands, paid, received in con.execute(
+            "SELECT session, player, sum(net_minor), sum(hands), sum(paid_minor),"
+            " sum(received_minor) FROM player_session_results WHERE list_contains($1, session)"
+            " GROUP BY session, player ORDER BY session, player", [list(sessions)]).fetchall():
+        out.setdefault(session, []).append(
+            {"player": player, "net": int(net), "hands": int(hands), "paid_minor": int(paid),
+             "received_minor": int(received)})
+    return out
+
+
+def _signed_money(minor: int, decimals: int, currency: str | None) -> str:
+    return ("+" if minor > 0 else "") + format_money(minor, decimals, currency)
+
+
+def session_books(con: Any) -> list[Any]:
+    """Each session's book as the derived tables keep it — open or closed, chip value and
+    currency, each player's net and settlement payments (minor units) — for the checks run on
+    request (``audit --unsettled``), which read nothing else. A session with any payment has
+    ``payments`` non-empty (their totals only)."""
+    from ledger.audit.books import PlayerBook, SessionBook
+
+    books: dict[str | None, SessionBook] = {}
+    for name, closed, value, currency, decimals, first, rake, received, paid in con.execute(
+            "SELECT session, closed, chip_value_minor, currency, decimals, first_position,"
+            " rake, house_received_minor, house_paid_minor"
+            " FROM session_book WHERE opened ORDER BY ord").fetchall():
+        books[name] = SessionBook(name, first or 0, closed=bool(closed),
+                                  chip_value_minor=value, currency=currency, decimals=decimals,
+                                  rake=rake or 0, house_received_minor=received or 0,
+                                  house_paid_minor=paid or 0)
+        if received or paid:
+            books[name].payments.append((None, None, (received or 0) + (paid or 0)))
+    for name, player, net, paid, received in con.execute(
+            "SELECT session, player, net, paid_minor, received_minor FROM session_players"
+            " WHERE session IS NOT NULL").fetchall():
+        book = books.get(name)
+        if book is None:
+            continue
+        book.players[player] = PlayerBook(player, 0, net=net, paid_minor=paid,
+                                          received_minor=received)
+        if paid:
+            book.payments.append((player, "", paid))
+    return list(books.values())
+
+
+def owed(con: Any) -> dict[str | None, int]:
+    """Per session, the money (minor units) still owed after the payments recorded: the sum
+    of what its debtors must still pay, the house among them when it was paid more than the
+    rake (0: settled). The rake is owed by the players who lost it: their nets hold it."""
+    due = {name: int(minor) for name, minor in con.execute(
+        "SELECT session, coalesce(sum(greatest(-(net_minor + paid_minor - received_minor),"
+        " 0)), 0) FROM player_session_results GROUP BY session").fetchall()}
+    for name, back in con.execute(
+            "SELECT session, house_received_minor - house_paid_minor"
+            " - rake::HUGEINT * coalesce(chip_value_minor, 1) FROM session_book").fetchall():
+        if back and back > 0:
+            due[name] = due.get(name, 0) + int(back)
+    return due

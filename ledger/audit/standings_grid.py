@@ -1,0 +1,167 @@
+"""The standings: the series as a host keeps it in a spreadsheet, a sessions × players grid of
+nets with each player's total, read from the derived tables and views (docs/SQL.md).
+
+Chips are integers; money is in integer minor units. The tables must be as of the ledger's head
+(the application catches them up first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger.audit.money_units import ChipUnit, money_places, one_unit
+from ledger.audit.player_balances import open_hands
+
+#: What to do about mixed currencies in the standings, which has no --session (as
+#: :func:`ledger.audit.money_units.one_unit` takes it): when every unit is a named session's,
+#: and when hands of no session hold one.
+_STANDINGS_MIXED = ("show the standings in chips (without --money), or one session's money "
+                    "with `handledger balances --session S --money`",
+                    ["show the standings in chips (without --money)",
+                     "or one session's money with `handledger balances --session S --money`"])
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The series as a host keeps it in a spreadsheet: ``sessions`` in ledger order (dicts with
+    ``session``, ``date``), and per player his net in each session he played (``nets``: session
+    → chips, or minor units with money), his ``total`` and his PokerNow ``nickname`` (None
+    unless known by a PokerNow id); ``unit`` to print with. Hands of no session are the session
+    ``None``; in chips, when they count chips of different values (each hand of no session its
+    own unit), they are a column per unit, its ``sessions`` entry with ``unit``
+    (``{"chip_value_minor", "decimals", "currency"}``) and its net keyed by :meth:`column_key`
+    (``(None, chip_value_minor, decimals, currency)``). ``in_progress``: the hands still open
+    (:func:`ledger.audit.player_balances.open_hands`), whose chips count as put in, nothing paid
+    yet.
+
+    In chips, ``units`` lists the chip units of the sessions (dicts with ``chip_value_minor``,
+    ``decimals``, ``currency`` and their ``sessions``, in order of first session; README "a
+    session has one unit"). Chips of different values do not add up: when there is more than
+    one, a player's ``total`` is None and ``totals`` gives his total per unit (a list in the
+    order of ``units``; None for a unit of no session he played), and players are ordered by
+    those totals, the first unit's first (a missing one as 0). In money (sessions of one
+    currency, :func:`standings`) ``units`` is empty: money adds up."""
+
+    sessions: list[dict[str, Any]]
+    players: list[dict[str, Any]]
+    unit: tuple[int, str | None]
+    in_progress: list[dict[str, Any]] = field(default_factory=list)
+    units: list[dict[str, Any]] = field(default_factory=list)
+    #: Per chip unit whose players' nets do not sum to zero, the chips of hands still in
+    #: progress aside (:func:`ledger.audit.player_balances.unbalanced`).
+    unbalanced: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def mixed(self) -> bool:
+        """Whether the sessions count chips of different values (no one total in chips)."""
+        return len(self.units) > 1
+
+    @staticmethod
+    def column_key(column: dict[str, Any]) -> str | tuple[Any, ...] | None:
+        """The key of a column (an entry of ``sessions``) in a player's ``nets``: the session,
+        None for hands of no session, ``(None, chip_value_minor, decimals, currency)`` for
+        those of one chip unit when they count several."""
+        u = column.get("unit")
+        if u is None:
+            return column["session"]
+        return None, u["chip_value_minor"], u["decimals"], u["currency"]
+
+    def column_unit(self, column: dict[str, Any]) -> int | None:
+        """The place in ``units`` of the chip unit a column counts (None: no unit, in money
+        or a session nobody played)."""
+        u = column.get("unit")
+        for i, each in enumerate(self.units):
+            if (column["session"] in each["sessions"] if u is None
+                    else all(each[k] == v for k, v in u.items())):
+                return i
+        return None
+
+    def as_json(self) -> dict[str, Any]:
+        """``{"sessions": [...], "players": [{"player", "nickname", "nets", "total"}],
+        "decimals", "currency", "units"}`` (``nets`` keyed by session name, ``""`` for no
+        session — when the hands of no session count chips of different values, a list of their
+        nets in the order of ``units``, null for a unit he has none in; ``total`` null and
+        ``totals`` per unit when the chips are of different values), and ``"in_progress"`` (as
+        :func:`ledger.audit.player_balances.open_hands`) when a hand is still open."""
+        loose = [self.column_key(s) for s in self.sessions if "unit" in s]
+
+        def nets(of: dict[Any, int]) -> dict[str, Any]:
+            out: dict[str, Any] = {k or "": v for k, v in of.items() if not isinstance(k, tuple)}
+            if loose:
+                at = {k: self.column_unit(s) for k, s in zip(
+                    loose, [s for s in self.sessions if "unit" in s], strict=True)}
+                per: list[int | None] = [None] * len(self.units)
+                for k in loose:
+                    if k in of:
+                        per[at[k]] = of[k]  # type: ignore[index]
+                out[""] = per
+            return out
+
+        body = {"sessions": self.sessions,
+                "players": [{**p, "nets": nets(p["nets"])} for p in self.players],
+                "decimals": self.unit[0], "currency": self.unit[1],
+                "units": [{**u, "sessions": [s or "" for s in u["sessions"]]}
+                          for u in self.units]}
+        if self.in_progress:
+            body["in_progress"] = self.in_progress
+        return body
+
+
+def standings(con: Any, money: bool) -> Standings:
+    """The sessions × players grid of nets with each player's total (the same nets as
+    :func:`ledger.audit.player_balances.balances`: what the table paid), most won first. In
+    chips, a total per chip unit when the sessions count chips of different values
+    (:class:`Standings`): 150 chips of 0.25 USD and -2 chips of 0.01 USD are 37.48 USD, not 148
+    chips.
+
+    Raises:
+        LedgerError: money over sessions with different currencies or decimals.
+    """
+    column = "net_minor" if money else "net"
+    rows = con.execute(
+        f"SELECT r.session, r.player, r.{column}, r.currency, r.decimals, n.nickname,"
+        " coalesce(r.chip_value_minor, 1)"
+        " FROM player_session_results r LEFT JOIN player_nicknames n USING (player)"
+        " ORDER BY r.session_ord, r.player").fetchall()
+    book = con.execute("SELECT session, date, coalesce(chip_value_minor, 1),"
+                       " coalesce(decimals, 0), nullif(currency, '')"
+                       " FROM session_book ORDER BY ord").fetchall()
+    # hands of no session have a book per chip unit: in chips a column each when several
+    loose = not money and sum(s is None for s, *_ in book) > 1
+    sessions = [{"session": s, "date": d, "unit": {"chip_value_minor": v, "decimals": dec,
+                                                   "currency": c}} if s is None and loose
+                else {"session": s, "date": d} for s, d, v, dec, c in book]
+    if not loose and sum(s["session"] is None for s in sessions) > 1:  # one column in money
+        first = next(i for i, s in enumerate(sessions) if s["session"] is None)
+        sessions = [s for i, s in enumerate(sessions) if s["session"] is not None or i == first]
+    unit = one_unit({r[3] or "" for r in rows}, {str(r[4] or 0) for r in rows}, money,
+                    _STANDINGS_MIXED, lambda: money_places(con, None))
+    units: dict[ChipUnit, list[str | None]] = {}
+    if not money:
+        for session, _, _, currency, decimals, _, value in rows:
+            named = units.setdefault((int(value), int(decimals or 0), currency or None), [])
+            if session not in named:
+                named.append(session)
+    index = {u: i for i, u in enumerate(units)}
+    players: dict[str, dict[str, Any]] = {}
+    for session, player, net, currency, decimals, nickname, value in rows:
+        p = players.setdefault(player, {"player": player, "nickname": nickname, "nets": {},
+                                        "total": 0, "totals": [None] * len(units)})
+        chip = (int(value), int(decimals or 0), currency or None)
+        key = (None, *chip) if session is None and loose else session
+        p["nets"][key] = p["nets"].get(key, 0) + int(net)
+        p["total"] += int(net)
+        if units:
+            at = index[chip]
+            p["totals"][at] = (p["totals"][at] or 0) + int(net)
+    for p in players.values():
+        if len(units) > 1:
+            p["total"] = None
+        else:
+            del p["totals"]
+    ordered = sorted(players.values(), key=lambda p: (
+        [-(t or 0) for t in p["totals"]] if len(units) > 1 else [-p["total"]], p["player"]))
+    return Standings(sessions, ordered, unit, open_hands(con, None),
+                     [{"chip_value_minor": u[0], "decimals": u[1], "currency": u[2],
+                       "sessions": named} for u, named in units.items()])

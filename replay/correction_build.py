@@ -1,0 +1,238 @@
+"""A correction of a recorded hand built from the changes asked for: never rewrite history,
+append a correction.
+
+A change names an ORIGINAL event of the hand by its sequence number in the hand stream (what
+``handledger show`` and ``handledger history`` print) — the same numbering
+:func:`replay.amendments.effective_events` uses. Three kinds:
+
+* ``replace SEQ ACTION`` — the event at SEQ becomes ACTION;
+* ``insert_after SEQ ACTION`` — ACTION is inserted after the event at SEQ;
+* ``delete SEQ`` — the event at SEQ is dropped.
+
+ACTION is read against the state of the (corrected) hand at that point
+(:func:`replay.action_text.parse_action` lists its forms). :func:`build_correction` turns
+changes into a :class:`ledger.model.events.Correction` and checks that the corrected hand
+replays legally and is the same whole hand (:mod:`replay.corrected_hand`).
+
+Raises:
+    engine.errors.IllegalAction: an action that is not legal at its point, a seq the hand
+        does not have, or a corrected hand the engine rejects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engine.errors import IllegalAction
+from ledger.model import events as ev
+from replay.action_text import parse_action
+from replay.amendments import split_stream
+from replay.corrected_hand import check_replays, payout_fault, same_hand
+from replay.fold import fold
+from replay.typed import reason_as_typed, stream_decimals
+
+Op = Literal["replace", "insert_after", "delete"]
+
+
+@dataclass(frozen=True)
+class ChangeSpec:
+    """One requested change before conversion: op, original seq, action text (None: delete)."""
+
+    op: Op
+    seq: int
+    text: str | None = None
+
+
+def _slots(events: Sequence[Any]) -> list[tuple[int, list[Any]]]:
+    """Original events as ``(seq, [events])`` slots with the stream's corrections in force
+    applied (the same rules as :func:`replay.amendments.effective_events`; voids left out)."""
+    originals, corrections, _ = split_stream(events)
+    slots: list[tuple[int, list[Any]]] = [(i, [e]) for i, e in originals]
+    index = {seq: k for k, (seq, _) in enumerate(slots)}
+    for changes in corrections:
+        for change in changes:
+            _apply(slots, index, change.op, change.seq,
+                   ev.parse_event(change.event) if change.event is not None else None)
+    return slots
+
+
+def _apply(slots: list[tuple[int, list[Any]]], index: dict[int, int], op: str, seq: int,
+           new: Any) -> None:
+    k = index.get(seq)
+    if k is None:
+        raise IllegalAction(f"seq {seq} is not an original event of the hand")
+    s, group = slots[k]
+    extra = [new] if new is not None else []
+    if op == "replace":
+        slots[k] = (s, extra + group[1:])
+    elif op == "delete":
+        slots[k] = (s, group[1:])
+    else:
+        slots[k] = (s, group + extra)
+
+
+def _carry_kept(spec: ChangeSpec, group: Sequence[Any], new: Any) -> None:
+    """Refuse a change that deletes or replaces a ``carry_over`` or makes one: chips carried
+    between hands are recorded on both hands as the next one starts (RULES.md §3.8, §7.1), and
+    the other hand holds them; what the carrying hand paid is corrected instead.
+
+    Raises:
+        IllegalAction: naming the change and the hand the chips went to or came from.
+    """
+    old = group[0] if group and spec.op != "insert_after" else None
+    for e in (old, new):
+        if e is not None and e.type == "carry_over":
+            way = "to" if e.direction == "out" else "from"
+            raise IllegalAction(
+                f"{spec.op} {spec.seq}: a carry_over records chips carried {way} hand "
+                f"{e.other_hand} (RULES.md §3.8, §7.1), written on both hands as the next one "
+                "starts; a correction does not change it")
+
+
+def build_correction(
+    events: Sequence[Any],
+    specs: Sequence[ChangeSpec],
+    *,
+    reason: str,
+    by: str,
+    positions: dict[int, int] | None = None,
+    keep_end: bool = True,
+    names: Mapping[str, str] | None = None,
+) -> ev.Correction:
+    """A correction of the hand stream ``events`` (originals plus earlier corrections).
+
+    Changes are converted in ascending seq order (ties in the order given), each against the
+    state of the hand corrected so far. ``positions`` maps a seq to its ledger position (what
+    :attr:`ledger.model.events.Correction.positions` records); ``keep_end``: the corrected hand
+    must be the same whole hand (:func:`replay.corrected_hand.same_hand`; a void's correction
+    drops the end); ``names``: the platform names an action may name a player by
+    (:func:`replay.action_text.parse_action`). The corrected hand is then replayed:
+
+    Raises:
+        IllegalAction: no changes, a seq the hand does not have, an insertion after the
+            hand's end, an action not legal at its point, or a corrected hand the engine
+            rejects (the reason says which event).
+    """
+    if not specs:
+        raise IllegalAction("no changes given (use --replace, --insert-after or --delete)")
+    _one_change_a_seq(specs)
+    slots = _slots(events)
+    index = {seq: k for k, (seq, _) in enumerate(slots)}
+    seated = [seat.player for seat in events[0].seats] if events[0].type == "hand_started" else []
+    changes: list[ev.Change] = []
+    for spec in sorted(specs, key=lambda s: s.seq):
+        k = index.get(spec.seq)
+        if k is None:
+            raise IllegalAction(_not_original(events, spec.seq))
+        new = None
+        if spec.op == "insert_after" and slots[k][1] and slots[k][1][-1].type == "hand_ended":
+            raise IllegalAction(f"insert_after {spec.seq}: seq {spec.seq} is the hand's end; "
+                                "nothing comes after it: insert what is missing before it "
+                                "(--insert-after an earlier SEQ)")
+        if spec.op != "delete":
+            if spec.text is None:
+                raise IllegalAction(f"{spec.op} {spec.seq} needs an action")
+            upto = k if spec.op == "replace" else k + 1
+            prefix = [(seq, e) for seq, group in slots[:upto] for e in group]
+            if spec.text.strip().startswith("{") or not prefix:
+                state = None
+            else:
+                state = _fold_prefix(prefix, spec.seq, stream_decimals(events))
+            if state is None and not spec.text.strip().startswith("{"):
+                raise IllegalAction("the hand_started event can only be replaced by a JSON event")
+            try:
+                new = parse_action(state, spec.text, names, seated=seated)
+            except IllegalAction as exc:
+                said = reason_as_typed(exc, stream_decimals(events))
+                raise IllegalAction(f"{spec.op} {spec.seq} {spec.text!r}: {said}") from None
+        elif slots[k][0] == 1 and spec.op == "delete":
+            raise IllegalAction("the hand_started event cannot be deleted (void the hand)")
+        _carry_kept(spec, slots[k][1], new)
+        _apply(slots, index, spec.op, spec.seq, new)
+        changes.append(ev.Change(
+            op=spec.op, seq=spec.seq,
+            event=new.model_dump(mode="json") if new is not None else None,
+        ))
+    pos = positions or {}
+    correction = ev.Correction(
+        changes=changes,
+        positions=sorted({pos[c.seq] for c in changes if c.seq in pos}),
+        reason=reason,
+        by=by,
+    )
+    after = check_replays([*events, correction])
+    if keep_end:
+        same_hand(events, after)
+        payouts_as_at_the_table(events, correction, specs)
+    return correction
+
+
+def payouts_as_at_the_table(events: Sequence[Any], correction: ev.Correction,
+                            specs: Sequence[ChangeSpec]) -> None:
+    """Refuse a correction (``specs``, made ``correction`` of the stream ``events``) whose
+    corrected hand pays out in a way a live ``act`` or ``end`` refuses
+    (:mod:`replay.payout_rules`): a payout to a player who folded, a player paid beyond what
+    he can win (the pots he is eligible for and his uncalled bet), payouts (and a rake) that
+    take an uncalled bet for the pots, a complete hand's pot paid short (chips to nobody); a
+    payout beyond the pot is :func:`replay.corrected_hand.same_hand`'s.
+
+    The rules are checked over the whole corrected hand, so a correction of another event
+    (a fold put in where a payout stands) is held to them as much as a changed payout; but
+    only what the correction breaks or makes worse is refused, by rule and player, in chips:
+    what the hand had already stays as recorded. An imported hand keeps what its file
+    recorded (a payout the site made; its rake is held as one recorded at the table:
+    :func:`replay.payout_rules.hand_rake`): it may still be corrected, and a
+    correction that keeps a pre-existing shortfall (or overpayment) as it was goes in, while
+    one that deepens it is refused. A stream that did not replay is not compared (the
+    correction repairs it), as :func:`replay.corrected_hand.same_hand`.
+
+    Raises:
+        IllegalAction: ``"correction replace 21 'pay Bob 18': Bob folded: …"``: the changes,
+            then the live refusal's words.
+    """
+    fault = payout_fault(events, correction)
+    if fault is not None:
+        said = ", ".join(f"{s.op} {s.seq}" + (f" {s.text!r}" if s.text is not None else "")
+                         for s in specs)
+        raise IllegalAction(f"correction {said}: {fault}")
+
+
+def _one_change_a_seq(specs: Sequence[ChangeSpec]) -> None:
+    """Refuse an event replaced or deleted twice in one correction (``--replace 9 X
+    --replace 9 Y``): which one is meant? Several ``--insert-after`` of one seq are a list.
+
+    Raises:
+        IllegalAction: naming the seq and its two changes.
+    """
+    seen: dict[int, str] = {}
+    for spec in specs:
+        if spec.op == "insert_after":
+            continue
+        if spec.seq in seen:
+            raise IllegalAction(f"seq {spec.seq} is given twice (--{seen[spec.seq]} and "
+                                f"--{spec.op}): replace or delete an event once")
+        seen[spec.seq] = spec.op
+
+
+def _not_original(events: Sequence[Any], seq: int) -> str:
+    """Why ``seq`` cannot be changed: no such event, or it is a correction or void (taken
+    back by ``undo`` when it is the last thing appended to the hand)."""
+    kind = events[seq - 1].type if 1 <= seq <= len(events) else None
+    if kind in ("correction", "hand_voided"):
+        what = "a void" if kind == "hand_voided" else "a correction"
+        return (f"seq {seq} is {what} ({kind}), not an original event: `handledger undo` "
+                "takes back the last correction or void appended to the hand")
+    return f"seq {seq} is not an original event of the hand"
+
+
+def _fold_prefix(prefix: list[tuple[int, Any]], seq: int, decimals: int) -> Any:
+    """Fold ``(stream seq, event)`` pairs; a refusal names the event by its stream seq, its
+    amounts as a hand of ``decimals`` writes them (:func:`replay.typed.reason_as_typed`)."""
+    try:
+        return fold([e for _, e in prefix])
+    except IllegalAction as exc:
+        at = prefix[exc.seq - 1][0] if exc.seq and exc.seq <= len(prefix) else exc.seq
+        raise IllegalAction(f"the corrected hand breaks before seq {seq}: event {at}: "
+                            f"{reason_as_typed(exc, decimals)}") from None
