@@ -65,14 +65,16 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
     platform id to the name he played under: :class:`cli.names.Names`). Drawn as rich draws
     it (:class:`cli.grid.Sheet`). Its ``net`` and ``final`` are the books' (as the table
     paid: :attr:`HandReplay.paid_net`, README "Net has one meaning everywhere"); where the
-    rules' differ (a rake, a wrong or short payout) a line under the table gives them."""
+    rules' differ (a rake, a wrong or short payout) a line under the table gives them. Its
+    ``won`` and the pots' sentences are of the pots less the rake the hand records
+    (:attr:`HandReplay.won`, :attr:`HandReplay.explanation`)."""
     from cli.grid import Sheet
 
     label = names or str
     res = r.result
     sheet = Sheet(110)
     title = f"hand {r.hand} ({r.game})" + (f" — session {r.session}" if r.session else "")
-    net, rules = r.paid_net, r.net  # each a new dict: computed once
+    net, rules, won = r.paid_net, r.net, r.won  # each a new dict: computed once
     rows = []
     for p in res.players:
         paid = "" if r.recorded is None else str(r.recorded.get(p, 0))
@@ -81,7 +83,7 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
             str(res.starting[p]),
             str(res.contributions[p]),
             str(res.returned.get(p, 0) or ""),
-            str(res.awards[p] or ""),
+            str(won[p] or ""),
             paid,
             f"{net[p]:+d}",
             str(res.starting[p] + net[p]),
@@ -91,7 +93,7 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
         by_rules = ", ".join(f"{label(p)} {rules[p]:+d} (final {res.starting[p] + rules[p]})"
                              for p in differ)
         sheet.print(f"  net and final as the table paid; by the rules: {by_rules}")
-    for line in res.lines:
+    for line in r.explanation:  # the pots less the rake the hand records, if any
         sheet.print(f"  {label(line)}")
     for d in r.discrepancies:
         sheet.print(f"  DISCREPANCY: {label(d.sentence())}")
