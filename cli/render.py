@@ -107,10 +107,18 @@ _REPLAY_COLUMNS = [(col, "left" if col == "player" else "right") for col in (
     "player", "start", "put in", "returned", "won", "paid", "net", "final")]
 
 
-def replay_counts(counts: dict[str, int]) -> str:
-    """The summary line of ``replay``: hands replayed, paid wrong, not verifiable."""
-    return (f"{counts['hands']} hand(s) replayed: {counts['bad']} paid differently from the "
+def replay_counts(counts: dict[str, int], *, chain_checked: bool = True) -> str:
+    """The summary line of ``replay``: hands replayed, paid wrong, not verifiable; with
+    ``chain_checked`` False (a replay that saves nothing, so did not check the file as
+    ``verify`` does first) what it did not check and how to, as a clean audit says it
+    (:data:`cli.text.CLEAN_SCOPE`: ``(the hash chain not checked: `handledger verify`)``)."""
+    line = (f"{counts['hands']} hand(s) replayed: {counts['bad']} paid differently from the "
             f"rules, {counts['unverifiable']} showdown(s) not verifiable")
+    return line if chain_checked else f"{line} {UNCHECKED}"
+
+
+#: What a replay that saves nothing did not check (README "Tampering").
+UNCHECKED = "(the hash chain not checked: `handledger verify`)"
 
 
 def show_text(hs: HandSteps, *, at: int | None) -> str:
