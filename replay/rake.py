@@ -293,6 +293,8 @@ def less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | None = 
     rake above its pots."""
     from replay.raked_pots import due_of, pots_less_rake
 
+    if result.status != "complete":
+        return None
     pots = pots_less_rake(state, result, rake, taken)
     return None if pots is None else due_of(result, pots)
 
@@ -307,6 +309,8 @@ def rules_due(state: Any, result: Any, started: Any) -> dict[str, int] | None:
     less it (:func:`less_rake`)."""
     from replay.raked_pots import due_of, rules_pots
 
+    if result.status != "complete":
+        return None
     pots = rules_pots(state, result, started)
     return None if pots is None else due_of(result, pots)
 

@@ -27,14 +27,15 @@ def pots_less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | No
     ``Main pot 5: all 5 taken as the rake.``, no award). The rake comes out of the pots only,
     main pot first (an uncalled bet is returned, never raked: RULES.md §1.2-1.4), or as
     ``taken`` says (chips taken from each pot in the order of ``result.pots``:
-    :func:`replay.rake.site_pot_rakes`). None when the hand cannot be so awarded: not
-    complete, an unverifiable showdown, chips carried in or out, a rake above its pots, or a
-    pot the rules carry."""
+    :func:`replay.rake.site_pot_rakes`). None when the hand cannot be so awarded: neither
+    complete nor in play with its betting over (``open``: a live rake is recorded only then;
+    :func:`replay.rake.less_rake` asks only of a complete hand), voided, an unverifiable
+    showdown, chips carried in or out, a rake above its pots, or a pot the rules carry."""
     from engine.pots import Pot
     from engine.settle import award
 
     pots = result.pots
-    if (result.status != "complete" or not result.verifiable
+    if (result.status not in ("complete", "open") or not result.verifiable
             or result.carried or result.carried_in or result.carried_out
             or rake > sum(p.amount for p in pots)):
         return None

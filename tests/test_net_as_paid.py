@@ -173,6 +173,10 @@ def test_a_raked_split_pot_is_split_after_the_rake(run, tmp_path: Path) -> None:
            "high; Ann 9, Bob 8; odd chip to Ann (first left of the button).")
     shown = run("show", "t1").output.splitlines()
     assert " ".join(" ".join(shown[-3:-1]).split()) == pot  # wrapped at 110 columns
+    muck, rake = (run("show", "t1", "--at", seq).output.splitlines() for seq in ("24", "25"))
+    assert muck[-1] == ("    Main pot 18 (Ann, Bob): Ann and Bob tie with straight, ace high; "
+                        "9 each.")
+    assert " ".join(" ".join(rake[-2:]).split()) == pot  # from the rake (seq 25) on
     lines = run("replay", "--hand", "t1").output.splitlines()
     assert "│ Ann    │   100 │      6 │          │   9 │    9 │  +3 │   103 │" in lines
     assert "│ Bob    │   100 │      6 │          │   8 │    8 │  +2 │   102 │" in lines
