@@ -177,6 +177,7 @@ def test_a_raked_split_pot_is_split_after_the_rake(run, tmp_path: Path) -> None:
     assert muck[-1] == ("    Main pot 18 (Ann, Bob): Ann and Bob tie with straight, ace high; "
                         "9 each.")
     assert " ".join(" ".join(rake[-2:]).split()) == pot  # from the rake (seq 25) on
+    assert run("state", "t1").output.splitlines()[2:4] == [pot, "paid: Ann 9, Bob 8"]
     lines = run("replay", "--hand", "t1").output.splitlines()
     assert "│ Ann    │   100 │      6 │          │   9 │    9 │  +3 │   103 │" in lines
     assert "│ Bob    │   100 │      6 │          │   8 │    8 │  +2 │   102 │" in lines
