@@ -422,7 +422,8 @@ class Ledger:
                 or stream / hand_id / session that contradict each other or the stored stream.
             DuplicateEvent: the stream moved past ``expected_seq``, or a (stream, seq) or
                 position was written concurrently.
-            ChainBroken: the recorded head is not the last stored row (:meth:`_append_head`).
+            ChainBroken: the recorded head is not the last stored row, or that row does
+                not hash right or link to the row before it (:meth:`_append_head`).
             LedgerError: read-only ledger, or another database failure.
         """
         with gc_paused():
@@ -457,7 +458,8 @@ class Ledger:
 
         Raises:
             DuplicateEvent: a stream is stored, or has moved past where the rows continue it.
-            ChainBroken: the recorded head is not the last stored row (:meth:`_append_head`).
+            ChainBroken: the recorded head is not the last stored row, or that row does
+                not hash right or link to the row before it (:meth:`_append_head`).
             LedgerError: read-only ledger, or another database failure.
         """
         if self.read_only:
