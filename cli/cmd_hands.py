@@ -26,7 +26,8 @@ def replay(obj: Context, hand: tuple[str, ...], as_json: bool, jobs: int | None,
     replaying every hand also runs the audit, so `audit` and `balances` then answer at once).
     Exits 1 when any payout differs. Before saving the tables, the file is checked as `verify`
     checks its blocks and hash chain: a broken chain or a damaged block is refused in one
-    line, nothing saved."""
+    line, nothing saved. A replay that saves nothing (--hand, or a file it cannot write) does
+    not check them, and its last line says so."""
     import functools
 
     from replay.projections import rebuild, replay_some, writable_or_overlay
@@ -34,17 +35,19 @@ def replay(obj: Context, hand: tuple[str, ...], as_json: bool, jobs: int | None,
     names = obj.names()
     shape = (functools.partial(render.replay_json_text, names=names if names.labels else None)
              if as_json else functools.partial(render.replay_text, names=names))
+    checked = False  # the chain is checked only before the derived tables are saved
     if hand:
         counts = replay_some(obj.ledger(read_only=True), hand, jobs=jobs, render=shape,
                              problems=problems, echo=click.echo)
     else:
         with writable_or_overlay(obj.db, render.note) as ledger:
+            checked = not ledger.read_only
             counts = rebuild(ledger, jobs=jobs, render=shape, problems=problems,
                              echo=click.echo, label="replaying",
                              progress=render.progress if not as_json else render.no_progress,
-                             intact=not ledger.read_only).counts
+                             intact=checked).counts
     if not as_json:
-        click.echo(render.replay_counts(counts))
+        click.echo(render.replay_counts(counts, chain_checked=checked))
     if counts["bad"]:
         sys.exit(1)
 

@@ -211,7 +211,7 @@ def run(obj: Context, directory: str, show_all: bool) -> None:
                           signatures=_signatures(None), imported=counted)
     names = Names(done.names)
     click.echo(render.replay_counts(done.counts))
-    click.echo(names(text.audit_text(done.audit, done.audit.findings)))
+    click.echo(names(text.audit_text(done.audit, done.findings)))
     for line in text.signatures_lines(done.signatures, done.checkpoints):
         click.echo(line)
     click.echo(text.balances_text(done.balances, names))

@@ -65,14 +65,16 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
     platform id to the name he played under: :class:`cli.names.Names`). Drawn as rich draws
     it (:class:`cli.grid.Sheet`). Its ``net`` and ``final`` are the books' (as the table
     paid: :attr:`HandReplay.paid_net`, README "Net has one meaning everywhere"); where the
-    rules' differ (a rake, a wrong or short payout) a line under the table gives them."""
+    rules' differ (a rake, a wrong or short payout) a line under the table gives them. Its
+    ``won`` and the pots' sentences are of the pots less the rake the hand records
+    (:attr:`HandReplay.won`, :attr:`HandReplay.explanation`)."""
     from cli.grid import Sheet
 
     label = names or str
     res = r.result
     sheet = Sheet(110)
     title = f"hand {r.hand} ({r.game})" + (f" — session {r.session}" if r.session else "")
-    net, rules = r.paid_net, r.net  # each a new dict: computed once
+    net, rules, won = r.paid_net, r.net, r.won  # each a new dict: computed once
     rows = []
     for p in res.players:
         paid = "" if r.recorded is None else str(r.recorded.get(p, 0))
@@ -81,7 +83,7 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
             str(res.starting[p]),
             str(res.contributions[p]),
             str(res.returned.get(p, 0) or ""),
-            str(res.awards[p] or ""),
+            str(won[p] or ""),
             paid,
             f"{net[p]:+d}",
             str(res.starting[p] + net[p]),
@@ -91,7 +93,7 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
         by_rules = ", ".join(f"{label(p)} {rules[p]:+d} (final {res.starting[p] + rules[p]})"
                              for p in differ)
         sheet.print(f"  net and final as the table paid; by the rules: {by_rules}")
-    for line in res.lines:
+    for line in r.explanation:  # the pots less the rake the hand records, if any
         sheet.print(f"  {label(line)}")
     for d in r.discrepancies:
         sheet.print(f"  DISCREPANCY: {label(d.sentence())}")
@@ -105,10 +107,18 @@ _REPLAY_COLUMNS = [(col, "left" if col == "player" else "right") for col in (
     "player", "start", "put in", "returned", "won", "paid", "net", "final")]
 
 
-def replay_counts(counts: dict[str, int]) -> str:
-    """The summary line of ``replay``: hands replayed, paid wrong, not verifiable."""
-    return (f"{counts['hands']} hand(s) replayed: {counts['bad']} paid differently from the "
+def replay_counts(counts: dict[str, int], *, chain_checked: bool = True) -> str:
+    """The summary line of ``replay``: hands replayed, paid wrong, not verifiable; with
+    ``chain_checked`` False (a replay that saves nothing, so did not check the file as
+    ``verify`` does first) what it did not check and how to, as a clean audit says it
+    (:data:`cli.text.CLEAN_SCOPE`: ``(the hash chain not checked: `handledger verify`)``)."""
+    line = (f"{counts['hands']} hand(s) replayed: {counts['bad']} paid differently from the "
             f"rules, {counts['unverifiable']} showdown(s) not verifiable")
+    return line if chain_checked else f"{line} {UNCHECKED}"
+
+
+#: What a replay that saves nothing did not check (README "Tampering").
+UNCHECKED = "(the hash chain not checked: `handledger verify`)"
 
 
 def show_text(hs: HandSteps, *, at: int | None) -> str:

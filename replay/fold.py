@@ -147,12 +147,13 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
     if recorded is None and (rake or _raked(state, started)):
         recorded = {}  # raked, nothing paid: the rake took the whole pot
     discrepancies, notes = compare_payouts(result, recorded, rake)
-    due = None
+    due = raked = None
     if status == "complete" and (rake or "rake" in (source := started.source or {})
                                  or "site_rake" in source):
-        from replay.rake import rules_due
+        from replay.raked_pots import due_of, rules_pots
 
-        due = rules_due(state, result, started)
+        raked = rules_pots(state, result, started)
+        due = None if raked is None else due_of(result, raked)
     if discrepancies:
         from replay.rake import classify
 
@@ -185,7 +186,7 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         notes.append("corrected")
     return HandReplay(started.hand, session or started.session, started.game, result,
                       recorded, tuple(discrepancies), (*result.notes, *notes), corrected, rake,
-                      started.unit.decimals, started.unit.money(), due)
+                      started.unit.decimals, started.unit.money(), due, raked)
 
 
 def _unplayed_notes(status: str, carried: int) -> list[str]:

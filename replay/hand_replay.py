@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # loaded where a hand is settled: a live action only folds its hand
+    from engine.awards import PotAward
     from engine.settle import HandResult
     from replay.compare import Discrepancy
 
@@ -29,7 +30,9 @@ class HandReplay:
     chip is worth, currency, decimals)``, what a chip of a hand of no session is worth.
     ``due``: the rules' awards and returns once the rake the hand records (at the table or in
     its file) is taken, ``{player: chips}`` (:func:`replay.rake.rules_due`), None when it
-    records none or they cannot be so awarded: the rules' result is then the whole pots'."""
+    records none or they cannot be so awarded: the rules' result is then the whole pots'.
+    ``raked``: its pots less that rake as the rules award them
+    (:func:`replay.raked_pots.rules_pots`), None when ``due`` is."""
 
     hand: str
     session: str | None
@@ -43,19 +46,21 @@ class HandReplay:
     decimals: int = 0
     unit: tuple[int, str | None, int] = (1, None, 0)
     due: dict[str, int] | None = None
+    raked: tuple[PotAward, ...] | None = None
 
     def __init__(self, hand: str, session: str | None, game: str, result: HandResult,
                  recorded: dict[str, int] | None, discrepancies: tuple[Discrepancy, ...],
                  notes: tuple[str, ...], corrected: bool = False, rake: int | None = None,
                  decimals: int = 0, unit: tuple[int, str | None, int] = (1, None, 0),
-                 due: dict[str, int] | None = None) -> None:
+                 due: dict[str, int] | None = None,
+                 raked: tuple[PotAward, ...] | None = None) -> None:
         # the fields above, written as the generated __init__ would (one made per replayed
         # hand: the frozen dataclass's own sets each through object.__setattr__, twice the
         # time); a new field goes here too
         self.__dict__.update(hand=hand, session=session, game=game, result=result,
                              recorded=recorded, discrepancies=discrepancies, notes=notes,
                              corrected=corrected, rake=rake, decimals=decimals, unit=unit,
-                             due=due)
+                             due=due, raked=raked)
 
     @property
     def net(self) -> dict[str, int]:
@@ -75,6 +80,25 @@ class HandReplay:
         if r.verifiable or self.recorded is None:
             return dict(r.net)
         return {p: self.recorded.get(p, 0) - r.contributions[p] for p in r.players}
+
+    @property
+    def won(self) -> dict[str, int]:
+        """Each player's chips won from the pots by the rules (no returned uncalled bet): the
+        awards of the pots less the rake the hand records (:attr:`raked`), else of the whole
+        pots (README, "A home game's rake")."""
+        if self.due is None:
+            return dict(self.result.awards)
+        back = self.result.returned
+        return {p: c - back.get(p, 0) for p, c in self.due.items()}
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        """Every pot in sentences, main pot first: of the pots less the rake the hand records
+        (:attr:`raked`: ``Main pot 18, 17 after the rake of 1 (Ann, Bob): …``), else the
+        engine's of the whole pots."""
+        if self.raked is None:
+            return tuple(self.result.lines)
+        return tuple(line for pot in self.raked for line in pot.lines)
 
     @property
     def carried_on(self) -> int:

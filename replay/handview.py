@@ -70,7 +70,8 @@ class Money:
 class PayoutLine:
     """One player's end of the hand, in chips: ``start`` stack, ``put_in`` (antes, blinds and
     bets), ``returned`` (uncalled, RULES.md §1.4), ``won`` (awards), ``rules`` = won +
-    returned (what the rules push to him; None when the showdown is not verifiable), ``paid``
+    returned (what the rules push to him; None when the showdown is not verifiable; ``won``
+    of the pots less the rake the hand records, README "A home game's rake"), ``paid``
     (what the table pushed; None when it recorded nothing), ``diff`` = paid − rules (None
     without both), ``net`` and ``final`` stack as the table paid them, the books' values
     (:attr:`replay.hand_replay.HandReplay.paid_net`: paid − put in, final = start + net; the rules'
@@ -307,15 +308,18 @@ def _version(kind: str, events: list[Any], session: str | None) -> Version:
         )
     r = replay_events(events, session=session, original=original)
     res = r.result
-    wrong = {d.player for d in r.discrepancies}
+    # the rake, once the rules' side is the pots less it, is no player's difference: a
+    # payout wrong beside it is a finding of its own (README, "A home game's rake")
+    wrong = {d.player for d in r.discrepancies if d.kind != "rake" or r.due is None}
     net = r.paid_net  # the books' net: what the table paid minus what he put in
+    won = r.won  # of the pots less the rake the hand records (README, "A home game's rake")
     lines = []
     for p in res.players:
-        rules = res.awards[p] + res.returned.get(p, 0) if res.verifiable else None
+        rules = won[p] + res.returned.get(p, 0) if res.verifiable else None
         paid = None if r.recorded is None else r.recorded.get(p, 0)
         lines.append(PayoutLine(
             player=p, start=res.starting[p], put_in=res.contributions[p],
-            returned=res.returned.get(p, 0), won=res.awards[p], rules=rules, paid=paid,
+            returned=res.returned.get(p, 0), won=won[p], rules=rules, paid=paid,
             diff=None if paid is None or rules is None else paid - rules, net=net[p],
             final=res.starting[p] + net[p],
             discrepancy=p in wrong,

@@ -41,6 +41,15 @@ class RunReport:
     signatures: list[SignedAmendment] = field(default_factory=list)
     checkpoints: OwnCheckpoints | None = None
 
+    @property
+    def findings(self) -> list[Any]:
+        """The audit's findings as ``audit --keys`` counts them: those of the derived tables,
+        then a ``signature`` finding per signed correction or void whose signature fails
+        (:meth:`ledger.audit.signatures.SignedAmendment.finding`; the derived tables do not
+        keep them: they depend on the key directory)."""
+        return self.audit.findings + [a.finding() for a in self.signatures
+                                      if a.status == "bad"]
+
 
 def run_folder(ledger: Any, directory: Path, *,
                render: Callable[[dict[str, str]], Render | None],

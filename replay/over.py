@@ -34,7 +34,7 @@ def ended(state: HandState, result: Any) -> Ended:
     replayed = replay_folded(state, state.started)
     lines: list[str] = []
     if state.status == "complete":  # as `show` explains the pots of its last step
-        for pot in result.pots:
+        for pot in replayed.raked or result.pots:  # a raked hand's split after the rake
             lines.extend(pot.lines or (f"pot {pot.index}: {pot.amount} "
                                        f"({', '.join(pot.eligible)})",))
         if result.returned:

@@ -291,27 +291,12 @@ def less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | None = 
     odd chip between the halves as its declare options say, §3.10). None when the hand cannot
     be so awarded here: not complete, an unverifiable showdown, chips carried in or out, or a
     rake above its pots."""
-    from engine.pots import Pot
-    from engine.settle import award
+    from replay.raked_pots import due_of, pots_less_rake
 
-    pots = result.pots
-    if (result.status != "complete" or not result.verifiable
-            or result.carried or result.carried_in or result.carried_out
-            or rake > sum(p.amount for p in pots)):
+    if result.status != "complete":
         return None
-    left, less = rake, []
-    for k, pot in enumerate(pots):
-        take = min(left, pot.amount) if taken is None else taken[k]
-        left -= take
-        less.append(Pot(pot.amount - take, pot.eligible))
-    awarded = award(state, [p for p in less if p.amount])  # as settle awards a showdown
-    due = {p: result.returned.get(p, 0) for p in result.players}
-    for pot in awarded:
-        if pot.carried or not pot.verifiable:
-            return None
-        for player, chips in pot.awards.items():
-            due[player] += chips
-    return due
+    pots = pots_less_rake(state, result, rake, taken)
+    return None if pots is None else due_of(result, pots)
 
 
 def rules_due(state: Any, result: Any, started: Any) -> dict[str, int] | None:
@@ -322,12 +307,12 @@ def rules_due(state: Any, result: Any, started: Any) -> dict[str, int] | None:
     else main pot first (:func:`less_rake`). ``{player: chips}`` of awards and returned
     uncalled bets; None when it records no rake (or 0) or the rules cannot award its pots
     less it (:func:`less_rake`)."""
-    live = state.rake is not None
-    rake = state.rake if live else filed_rake(started)
-    if not rake:
+    from replay.raked_pots import due_of, rules_pots
+
+    if result.status != "complete":
         return None
-    taken = None if live else site_pot_rakes(started, result.pots, rake)
-    return less_rake(state, result, rake, taken)
+    pots = rules_pots(state, result, started)
+    return None if pots is None else due_of(result, pots)
 
 
 def site_pot_rakes(started: Any, pots: Sequence[Any], rake: int) -> list[int] | None:

@@ -66,7 +66,10 @@ class SeatState:
 class PotState:
     """A pot as it stands: ``index`` 0 the main pot, 1… side pots (RULES.md §1.2); ``amount``
     chips; ``eligible`` players in seat order; ``awards`` chips per winner (empty until the
-    betting is over); ``lines``: the award in sentences (RULES.md §2; empty until then)."""
+    betting is over); ``lines``: the award in sentences (RULES.md §2; empty until then). Once
+    a raked hand is complete, ``awards`` and ``lines`` are of the pot less the rake it
+    records, as the rules split it (:func:`replay.raked_pots.rules_pots`; README "A home
+    game's rake"); ``amount`` stays the whole pot."""
 
     index: int
     name: str
@@ -343,10 +346,15 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         )
         for i, p in enumerate(state.players, 1)
     )
-    pots = tuple(
+    awarded = result.pots
+    if state.status == "complete" or state.rake is not None:  # split once the rake is taken
+        from replay.raked_pots import rules_pots
+
+        awarded = rules_pots(state, result, state.started) or awarded
+    pots = tuple(  # each pot whole, as the chips in the middle; its award as the rules give it
         PotState(pot.index, pot_name(pot.index), pot.amount, tuple(pot.eligible),
-                 dict(pot.awards), tuple(pot.lines))
-        for pot in result.pots
+                 dict(won.awards), tuple(won.lines))
+        for pot, won in zip(result.pots, awarded, strict=True)
     )
     betting = state.phase == "bet"
     to_act = state.to_act

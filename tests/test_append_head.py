@@ -124,6 +124,53 @@ def test_a_head_that_is_the_last_row_is_appended_to(two_hands: Ledger) -> None:
         assert empty.append("h1", hand("h1")) == list(range(1, 11))
 
 
+# ------------------------------------------------ the last row: it hashes right, it links up
+
+
+def _edit_in_place(led: Ledger, position: int, old: str, new: str) -> None:
+    """Replace ``old`` by ``new`` in the payload at ``position``, its hash left as stored."""
+    led.connection.execute("UPDATE events SET payload = replace(payload, ?, ?) WHERE position"
+                           " = ?", [old, new, position])
+
+
+def test_a_last_row_edited_in_place_is_refused_as_replay_names_it(two_hands: Ledger) -> None:
+    """Row 20 (h2's end, seq 10) made a fold: its content no longer hashes to its stored hash,
+    named as ``verify`` and a saving ``replay`` name it."""
+    _edit_in_place(two_hands, ROWS, '"type":"hand_ended"', '"type":"fold"')
+    _refused_by_every_append(two_hands, "broken at position 20: edited: row 20 (h2 seq 10): its "
+                                        "content does not hash to its stored hash: nothing "
+                                        "written; run `handledger verify`")
+
+
+def test_a_last_row_linked_to_no_stored_row_is_refused(two_hands: Ledger) -> None:
+    """Row 20 relinked to a hash no row has, its own hash made again and recorded as the head:
+    it hashes right, but the row before it is not the one it was linked to."""
+    from ledger.store.chain import row_hash
+
+    con = two_hands.connection
+    row = con.execute(f"SELECT {store.COLUMNS} FROM events WHERE position = ?",
+                      [ROWS]).fetchone()
+    forged = row_hash("f" * 64, position=row[0], stream=row[1], hand_id=row[2],
+                      session=row[3], seq=row[4], type=row[5], schema_version=row[6],
+                      payload=row[7], recorded_at=row[8], source_key=row[9])
+    con.execute("UPDATE events SET prev_hash = ?, hash = ? WHERE position = ?",
+                ["f" * 64, forged, ROWS])
+    _set_meta(two_hands, "head_hash", forged)
+    _refused_by_every_append(two_hands, "broken at position 19: edited: row 19 was rewritten: "
+                                        "row 20 (h2 seq 10) links to a hash no row has: "
+                                        "nothing written; run `handledger verify`")
+
+
+def test_a_row_edited_before_the_last_is_left_to_verify(two_hands: Ledger) -> None:
+    """What each write does not check (README "Tampering"): row 5 edited in place, the last
+    row intact. The append goes on; ``verify`` (and checkpoint, session close, a saving replay
+    or run) names row 5."""
+    _edit_in_place(two_hands, 5, '"player":"bob"', '"player":"alice"')
+    assert two_hands.append("h3", hand("h3")) == list(range(21, 31))
+    report = two_hands.verify()
+    assert (report.ok, report.first_bad, report.problem) == (False, 5, "edited")
+
+
 # -------------------------------------------------------- a version 1 ledger's keys, translated
 
 
@@ -200,3 +247,22 @@ def test_a_head_moved_back_in_a_version_1_ledger_is_refused_before_its_keys_are_
         _refused_by_every_append(led, f"the ledger's head 4:{last}... does not match its last "
                                       f"row 10:{last}...: nothing written; run "
                                       "`handledger verify`")
+
+
+def test_a_buyin_onto_a_forged_last_row_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    """The fresh user's report: a session's last buy-in edited from 100 to 900 in the file, and
+    the next ``buyin`` went in without a word. Refused, exit 2, as a saving replay words it."""
+    db = tmp_path / "b.duckdb"
+    runner = CliRunner()
+    for args in (("session", "open", "s"), ("buyin", "s", "Ann", "100")):
+        done = runner.invoke(cli, ["--db", str(db), *args])
+        assert done.exit_code == 0, done.output
+    with Ledger(db) as led:
+        _edit_in_place(led, 2, '"chips":100', '"chips":900')
+    refused = runner.invoke(cli, ["--db", str(db), "buyin", "s", "Bob", "100"])
+    assert (refused.exit_code, refused.output) == (
+        2, f"error: ledger {db}: broken at position 2: edited: row 2 (session:s seq 2): its "
+           "content does not hash to its stored hash: nothing written; run `handledger "
+           "verify`\n")
+    with Ledger(db, read_only=True) as led:
+        assert led.count() == 2

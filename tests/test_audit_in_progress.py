@@ -60,9 +60,10 @@ def test_payouts_of_a_hand_in_progress_count_once_it_ends(run) -> None:  # noqa:
         assert (hand["status"], hand["discrepancies"], hand["notes"]) == ("open", [], [note])
         out = run(*args)
         assert out.exit_code == 0 and "DISCREPANCY" not in out.output
-        assert out.output.splitlines()[-1] == (
+        unchecked = " (the hash chain not checked: `handledger verify`)" if args[1:] else ""
+        assert out.output.splitlines()[-1] == (  # a replay that saves nothing says so
             "1 hand(s) replayed: 0 paid differently from the rules, 0 showdown(s) not "
-            "verifiable")
+            f"verifiable{unchecked}")
     players = json.loads(run("balances", "--json").output)["players"]
     assert {p["player"]: (p["net"], p["rules_net"]) for p in players} == {
         "Ann": (-100, -100), "Bob": (-100, -100)}
@@ -83,7 +84,8 @@ def test_payouts_of_a_hand_in_progress_count_once_it_ends(run) -> None:  # noqa:
     assert out.output.splitlines()[-3:] == [
         "  DISCREPANCY: hand q1: Bob was paid 200, the rules give 0 (+200)",
         "  DISCREPANCY: hand q1: Ann was paid 0, the rules give 200 (-200)",
-        "1 hand(s) replayed: 1 paid differently from the rules, 0 showdown(s) not verifiable"]
+        "1 hand(s) replayed: 1 paid differently from the rules, 0 showdown(s) not verifiable "
+        "(the hash chain not checked: `handledger verify`)"]
     players = json.loads(run("balances", "--json").output)["players"]
     assert {p["player"]: (p["net"], p["rules_net"]) for p in players} == {
         "Ann": (-100, 100), "Bob": (100, -100)}

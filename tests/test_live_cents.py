@@ -111,7 +111,9 @@ def test_a_hand_in_cents_is_refused_in_its_own_amounts(run, db: str,  # noqa: AN
         "hand complete",
         "(stacks and pots in the hand's smallest unit, 100 = 1.00; actions as its notation "
         "writes them)",
-        "Main pot 21900 (Bob, Cy, Ann): Ann wins 21900 with pair of aces, T-9-4 kickers."]
+        # the rules take the rake from the main pot first (README, "A home game's rake")
+        "Main pot 21900, 21850 after the rake of 50 (Bob, Cy, Ann): Ann wins 21850 with pair "
+        "of aces, T-9-4 kickers."]
     assert run("state", "c1").output.splitlines()[-1] == (
         "stacks after the hand: Bob 5350, Cy 0, Ann 21900")
 

@@ -6,8 +6,10 @@ the text's table, and ``replay --json`` keeps the recomputed ``net`` and ``final
 
 Worked by hand: blinds 1/2, Cy (button) raises to 6, Ann (small blind, 100) shoves 100, Bob
 (big blind, 150) calls, Cy folds: a pot of 100 + 100 + 6 = 206, Ann's kings win it. The table
-rakes 10 and pays Ann 196. By the rules Ann wins 206: +106, final 206; as paid: 196 − 100 =
-+96, final 196. Bob −100 (50), Cy −6 (294) either way."""
+rakes 10 and pays Ann 196. By the rules Ann wins the pot less the rake, 196 (206 unraked:
++106, final 206); as paid: 196 − 100 = +96, final 196. Bob −100 (50), Cy −6 (294) either way.
+A split pot is split once the rake is taken (README, "A home game's rake"): Won, Rules give
+and the pots' sentences of ``show``, ``view`` and ``replay`` are of the pot less the rake."""
 
 from __future__ import annotations
 
@@ -85,7 +87,8 @@ def test_a_raked_hand_nets_what_the_table_paid(raked: Path, run, db: str,  # noq
     text = run("replay", "--hand", "f1")
     assert text.exit_code == 1  # the rake is a finding
     lines = text.output.splitlines()
-    assert "│ Ann    │   100 │    100 │          │ 206 │  196 │  +96 │   196 │" in lines
+    # won: the pots less the rake, as the rules split them (README, "A home game's rake")
+    assert "│ Ann    │   100 │    100 │          │ 196 │  196 │  +96 │   196 │" in lines
     assert "│ Bob    │   150 │    100 │          │     │    0 │ -100 │    50 │" in lines
     assert "│ Cy     │   300 │      6 │          │     │    0 │   -6 │   294 │" in lines
     # the rules' result once the table's rake of 10 is taken is what it paid: no line for it
@@ -101,7 +104,7 @@ def test_a_raked_hand_nets_what_the_table_paid(raked: Path, run, db: str,  # noq
     assert table.rows == [
         ["Player", "Start", "Put in", "Returned", "Won", "Rules give", "Table paid", "Check",
          "Net as paid", "Final as paid"],
-        ["Ann", "100", "100", "0", "206", "206", "196", "✗ differs by -10", "+96", "196"],
+        ["Ann", "100", "100", "0", "196", "196", "196", "✓ agrees", "+96", "196"],
         ["Bob", "150", "100", "0", "0", "0", "0", "✓ agrees", "-100", "50"],
         ["Cy", "300", "6", "0", "0", "0", "0", "✓ agrees", "-6", "294"]]
     assert "Net and Final are as the table paid" in table.caption
@@ -143,9 +146,48 @@ def test_a_hand_in_cents_nets_what_the_table_paid(run, tmp_path: Path) -> None: 
     for action in ("rake 2.00", "pay Ann 217.00", "pay Bob 54.00", "end"):
         assert run("act", "c1", action).exit_code == 0
     lines = run("replay", "--hand", "c1").output.splitlines()
-    assert "│ Ann    │  7300 │   7300 │          │ 21900 │ 21700 │ +14400 │ 21700 │" in lines
+    assert "│ Ann    │  7300 │   7300 │          │ 21700 │ 21700 │ +14400 │ 21700 │" in lines
     assert not [line for line in lines if "by the rules" in line]
     page = tmp_path / "c1.html"
     assert run("view", "c1", "-o", str(page)).exit_code == 0
     ann = next(r for r in _payouts(page.read_text(encoding="utf-8")).rows if r[0] == "Ann")
     assert ann[-2:] == ["+14400 (144.00 USD)", "21700 (217.00 USD)"]
+    assert ann[4:8] == ["21700 (217.00 USD)", "21700 (217.00 USD)", "21700 (217.00 USD)",
+                        "✓ agrees"]  # won and given once the rake is taken: what was paid
+
+
+SPLIT = ("d dh Ann KhQd", "d dh Bob KsQc", "d dh Cy 7c2d", "Cy cbr 6", "Ann cc", "Bob cc",
+         "d db AsJdTh", "Ann cc", "Bob cc", "Cy cc", "d db 2c", "Ann cc", "Bob cc", "Cy cc",
+         "d db 3d", "Ann cc", "Bob cc", "Cy cc", "Ann sm KhQd", "Bob sm KsQc", "Cy sm",
+         "rake 1", "pay Ann 9", "pay Bob 8", "end")
+
+
+def test_a_raked_split_pot_is_split_after_the_rake(run, tmp_path: Path) -> None:  # noqa: ANN001
+    """Blinds 1/2, Cy (button) raises to 6, Ann and Bob call: a pot of 18. Ann (KhQd) and Bob
+    (KsQc) tie with the ace-high straight on AsJdTh 2c 3d; the table rakes 1 and splits the
+    17 left: 9 to Ann (first left of the button: the odd chip), 8 to Bob, what it paid."""
+    assert run("hand", "start", "--hand", "t1", "--game", "NT", "--stakes", "1/2", "--seats",
+               "Ann:100,Bob:100,Cy:100", "--button", "Cy").exit_code == 0
+    assert run("table", "t1", input="".join(f"{a}\n" for a in SPLIT)).exit_code == 0
+    pot = ("Main pot 18, 17 after the rake of 1 (Ann, Bob): Ann and Bob tie with straight, ace "
+           "high; Ann 9, Bob 8; odd chip to Ann (first left of the button).")
+    shown = run("show", "t1").output.splitlines()
+    assert " ".join(" ".join(shown[-3:-1]).split()) == pot  # wrapped at 110 columns
+    muck, rake = (run("show", "t1", "--at", seq).output.splitlines() for seq in ("24", "25"))
+    assert muck[-1] == ("    Main pot 18 (Ann, Bob): Ann and Bob tie with straight, ace high; "
+                        "9 each.")
+    assert " ".join(" ".join(rake[-2:]).split()) == pot  # from the rake (seq 25) on
+    assert run("state", "t1").output.splitlines()[2:4] == [pot, "paid: Ann 9, Bob 8"]
+    lines = run("replay", "--hand", "t1").output.splitlines()
+    assert "│ Ann    │   100 │      6 │          │   9 │    9 │  +3 │   103 │" in lines
+    assert "│ Bob    │   100 │      6 │          │   8 │    8 │  +2 │   102 │" in lines
+    page = tmp_path / "t1.html"
+    assert run("view", "t1", "-o", str(page)).exit_code == 0
+    text = page.read_text(encoding="utf-8")
+    assert _payouts(text).rows[1:] == [
+        ["Ann", "100", "6", "0", "9", "9", "9", "✓ agrees", "+3", "103"],
+        ["Bob", "100", "6", "0", "8", "8", "8", "✓ agrees", "+2", "102"],
+        ["Cy", "100", "6", "0", "0", "0", "0", "✓ agrees", "-6", "94"]]
+    assert f"<li>{pot}</li>" in text
+    data = json.loads(run("replay", "--hand", "t1", "--json").output)
+    assert data["net"] == {"Ann": 3, "Bob": 2, "Cy": -6}

@@ -68,7 +68,8 @@ def test_every_read_answers_as_on_a_writable_copy_and_writes_nothing(
     code, out, err = handledger(locked, "replay")
     assert code == 0
     assert out.splitlines()[-1] == ("91 hand(s) replayed: 0 paid differently from the rules, "
-                                    "0 showdown(s) not verifiable")
+                                    "0 showdown(s) not verifiable (the hash chain not "
+                                    "checked: `handledger verify`)")  # nothing saved
     assert err == ("note: the derived tables cannot be saved (the file cannot be written "
                    "here): they are computed in memory this time\n")
     assert snapshot(locked) == before
@@ -111,7 +112,8 @@ def test_a_write_is_one_line_naming_the_file_and_nothing_is_written(
     before = snapshot(locked)
     code, out, err = handledger(locked, *args)
     if args[0] == "replay":
-        assert code == 0 and out.endswith("0 showdown(s) not verifiable\n")
+        assert code == 0 and out.endswith("0 showdown(s) not verifiable (the hash chain not "
+                                          "checked: `handledger verify`)\n")
     else:
         assert (code, err) == (2, f"error: {locked} is read-only (no write permission on the "
                                   f"file): nothing written (`chmod u+w {locked}` to write it)\n")

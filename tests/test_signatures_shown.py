@@ -140,7 +140,15 @@ def test_run_prints_the_signatures_and_the_checkpoints(run, db: str, books: Path
         "against the key directory (55 by floor)"]
     _tampered(db)
     lines = run("run", str(empty)).output.splitlines()
-    said = [line for line in lines if line.startswith(("signature", "checkpoints"))]
+    # the audit line counts the failing signature as `audit --keys` does, finding first
+    audited = run("audit").stdout.splitlines()
+    assert audited[1:] == [
+        f"signature: the correction at seq 27 signed as 'floor': {ALTERED}; the books apply "
+        "it as stored [hand dispute-1]",
+        "audit: 2 discrepancies in 2 hand(s) in 0 session(s) (payout 1, signature 1)"]
+    assert lines[lines.index(audited[-1]) - 2:lines.index(audited[-1]) + 1] == audited
+    said = [line for line in lines if line.startswith(("signature ", "signatures",
+                                                       "checkpoints"))]
     assert said[:2] == [
         "signatures: 3 signed correction(s) and void(s) (an undo is a correction): 2 verify; "
         "1 FAIL: hand dispute-1 seq 27 (a correction signed as 'floor')",
