@@ -73,7 +73,8 @@ from ledger.model.errors import LedgerError
 #: in its currency's ISO 4217 minor unit whatever its file's decimals, whole dollars as 100
 #: cents; 22: ``audit_discrepancies`` ``seq`` counts within each session in a full rebuild
 #: too, :func:`finding_rows`; 23: a hand whose file marks an uncalled bet returned left none
-#: out, a return short of it is a ``payout`` finding, never ``uncalled``): forces a rebuild.
+#: out, a return short of it is a ``payout`` finding, never ``uncalled``; a ledger statement's
+#: missing row said ``has no row for P, whom …``): forces a rebuild.
 DERIVED_VERSION = "23"
 
 TABLES = """
