@@ -155,7 +155,7 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
         raked = rules_pots(state, result, started)
         due = None if raked is None else due_of(result, raked)
     if discrepancies:
-        from replay.rake import classify
+        from replay.rake import classify, short_returns
 
         flop = any(b for b in state.cards.boards)
         discrepancies = classify(discrepancies, result, started, flop=flop, rake=rake,
@@ -167,6 +167,7 @@ def replay_folded(state: HandState, started: Any, *, corrected: bool = False,
                 due is not None and any(recorded.get(p, 0) != c for p, c in due.items()))):
             discrepancies = _wrong_beside_rake(discrepancies, state, result, started,
                                                recorded)
+        discrepancies = short_returns(discrepancies, result, payouts)
     if not discrepancies and recorded:
         source = started.source or {}
         if rake or source.get("rake") or source.get("site_rake"):

@@ -36,8 +36,8 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
     their kinds (see the module doc); chips throughout. ``flop``: a board was dealt (for a
     no-flop-no-drop rule); ``rake``: the rake recorded at the table (a ``recorded_rake``
     event), None when the hand records none there; ``paid``: the hand's recorded payouts
-    (``RecordedPayout`` events), whose chips marked returned pay an uncalled bet back, so
-    that much of it was not left out (:func:`not_paid_back`)."""
+    (``RecordedPayout`` events): a file that marks any returned pays uncalled bets back, so
+    none of them was left out (:func:`not_paid_back`)."""
     payouts = [d for d in found if d.kind == "payout"]
     if not payouts:
         return _unknown_cards(found, result,
@@ -77,25 +77,75 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
     return found
 
 
+def short_returns(found: list[Discrepancy], result: Any, paid: Sequence[Any]
+                   ) -> list[Discrepancy]:
+    """``found`` (a hand's findings, :func:`classify` and the rake's done) with each
+    ``payout`` finding of a player paid short whose uncalled bet the file returns short of
+    (:func:`returned_short`; ``paid``: its ``RecordedPayout`` events) saying so: ``hand h:
+    Ann was paid 30, the rules give 40 (-10): the file returns 10 of his uncalled bet of
+    20``."""
+    short = returned_short(result.returned, paid)
+    return [replace(d, message=(
+        f"{d.sentence()}: the file returns {short[d.player][0]} of his uncalled bet of "
+        f"{short[d.player][1]}")) if d.kind == "payout" and d.diff < 0 and d.player in short
+        else d for d in found]
+
+
 def not_paid_back(uncalled: Mapping[str, int], paid: Sequence[Any]) -> dict[str, int]:
     """``{player: chips}``: the part of each player's uncalled bet (``uncalled``, the rules'
     returns, RULES.md §1.4) that a site may have left out of what it says was paid: all of
-    it, less the chips the payouts (``paid``, ``RecordedPayout`` events) mark as returned to
-    him. A file that pays the bet back (PokerStars' ``Uncalled bet ($0.10) returned``, a
-    JSON-lines payout with ``returned``) left nothing out: a payout short by as much is
-    short, never the site's convention.
+    it when no payout (``paid``, ``RecordedPayout`` events) is marked returned, else nothing.
+    A file that pays uncalled bets back (PokerStars' ``Uncalled bet ($0.10) returned``, a
+    JSON-lines payout with ``returned``) says itself what was paid back and left nothing
+    out: a return short of the rules' uncalled bet, or a payout short by as much, is short
+    (a ``payout`` finding, README "Bad input"), never the site's convention.
 
     >>> from types import SimpleNamespace as P
     >>> not_paid_back({"Ann": 10, "Bob": 0}, [P(player="Ann", amount=10, returned=True)])
     {'Ann': 0, 'Bob': 0}
+    >>> not_paid_back({"Ann": 20}, [P(player="Ann", amount=10, returned=True)])
+    {'Ann': 0}
     >>> not_paid_back({"Ann": 10}, [P(player="Ann", amount=480, returned=False)])
     {'Ann': 10}
+    """
+    if any(payout.returned for payout in paid):
+        return dict.fromkeys(uncalled, 0)
+    return dict(uncalled)
+
+
+def returned_short(uncalled: Mapping[str, int], paid: Sequence[Any]
+                   ) -> dict[str, tuple[int, int]]:
+    """``{player: (chips returned, his uncalled bet)}`` of each player whose uncalled bet
+    (``uncalled``, the rules' returns, RULES.md §1.4) a file that pays uncalled bets back
+    (:func:`not_paid_back`; ``paid``: its ``RecordedPayout`` events) returns short of: what
+    it marks returned to him is the return, and the rest is paid short. Empty when the file
+    marks nothing returned (a site may leave the bet out) or returns every bet whole.
+
+    >>> from types import SimpleNamespace as P
+    >>> returned_short({"Ann": 20, "Bob": 0}, [P(player="Ann", amount=10, returned=True)])
+    {'Ann': (10, 20)}
     """
     back: dict[str, int] = {}
     for payout in paid:
         if payout.returned:
             back[payout.player] = back.get(payout.player, 0) + payout.amount
-    return {p: max(0, chips - back.get(p, 0)) for p, chips in uncalled.items()}
+    if not back:
+        return {}
+    return {p: (back.get(p, 0), chips) for p, chips in uncalled.items()
+            if chips and back.get(p, 0) < chips}
+
+
+def short_return_words(state: Any, decimals: int) -> str:
+    """``"; the file returns 0.10 of k1tt9nM1nd's uncalled bet of 0.20"``: each uncalled bet
+    of the hand whose engine state is ``state`` that its file returns short of
+    (:func:`returned_short`), amounts as the file writes them (``decimals``); ``""`` when
+    none is."""
+    from engine.pots import uncalled
+    from ledger.formats.phh.base import format_amount
+
+    short = returned_short(uncalled(state.contributed), state.payouts)
+    return "".join(f"; the file returns {format_amount(back, decimals)} of {p}'s uncalled bet "
+                   f"of {format_amount(bet, decimals)}" for p, (back, bet) in short.items())
 
 
 def unreturned(state: Any) -> int:

@@ -637,6 +637,13 @@ def test_ledger_decimals_become_cents_and_bad_totals_raise(tmp_path: Path) -> No
     with pytest.raises(MalformedInput, match="sum to 5"):
         read_pokernow_ledger(path)
     assert [r.net for r in read_pokernow_ledger(path, zero_sum=False)] == [25, -20]
+    path.write_text(head + "A,a,,,20,0,45.50,25.50\nB,b,,,20,0,0,-20\n", encoding="utf-8")
+    with pytest.raises(MalformedInput) as info:  # named in the file's money, at its last row
+        read_pokernow_ledger(path)
+    assert str(info.value) == (
+        "ledger.csv:3: the nets sum to 5.50, not zero: A (a) +25.50 (line 2), B (b) -20.00 "
+        "(line 3); the nets of a game's ledger sum to zero (FORMATS.md §2), so a row of it is "
+        "wrong or missing")
     path.write_text(head + "A,a,,,20,0,45,20\n", encoding="utf-8")
     with pytest.raises(MalformedInput) as info:
         read_pokernow_ledger(path)

@@ -94,7 +94,8 @@ def _statement(run, log: Path, session: str, path: Path, *, bump: str | None = N
     player a closed seat session (buy_out = his cash-outs) or, when he still has chips at the
     table, an open one (empty session_end_at and buy_out, stack = the chips); both when he has
     both. ``net = buy_out + stack − buy_in`` on each row, as the platform writes it. ``bump``:
-    that player's buy_out and net one more. ``dollars``: amounts as decimals (a cents game)."""
+    that player's buy_in and buy_out (stack, on an open row) one more, his net as it was (the
+    nets still sum to zero). ``dollars``: amounts as decimals (a cents game)."""
     code, books = _json(run, "sql", "--json", "SELECT player, buy_in, cash_out, on_table FROM "
                         f"player_session_results WHERE session = '{session}' ORDER BY player")
     assert code == 0 and books
@@ -109,7 +110,11 @@ def _statement(run, log: Path, session: str, path: Path, *, bump: str | None = N
         if b["on_table"]:
             rows.append([*seat, "", 0 if closed else b["buy_in"], "", b["on_table"]])
         if b["player"] == bump:
-            rows[-1][5] = (rows[-1][5] or 0) + 1
+            rows[-1][4] += 1
+            if rows[-1][5] == "":
+                rows[-1][6] += 1
+            else:
+                rows[-1][5] += 1
     for r in rows:
         r.append((r[5] or 0) + r[6] - r[4])
         if dollars:
@@ -198,20 +203,37 @@ def test_platform_ledger_audits_clean_then_names_the_one_changed_player(
     assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
     run("import", str(log), "--ledger", str(clean))  # the same statement again: kept once
     assert dict(_events(db))["platform_ledger"] == 1
-    # one player's buy_out and net one more than the replay gives (one that cashed out, if any)
-    _, books = _json(run, "sql", "--json", "SELECT player, net FROM player_session_results "
+    # one player's buy_in and buy_out one more than the replay gives (one that cashed out, if
+    # any): another statement of the game, refused beside the one in force
+    _, books = _json(run, "sql", "--json", "SELECT player, buy_in FROM player_session_results "
                      "ORDER BY cash_out = 0, player")
-    player, net = books[0]["player"], books[0]["net"]
+    player, buy_in = books[0]["player"], books[0]["buy_in"]
     bumped = _statement(run, log, session, tmp_path / "bumped.csv", bump=player)
+    out = run("import", str(log), "--ledger", str(bumped))
+    assert out.exit_code == 2 and (
+        f"error: --ledger {bumped}: session {session} has a ledger statement in force already "
+        f"(ledger_{session}.csv), and this one differs from it: ") in out.output
+    assert dict(_events(db))["platform_ledger"] == 1
+    assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
+    # the bumped statement alone, into the log's ledger: the audit names the player
+    _fresh(imported(log), Path(db))
     assert run("import", str(log), "--ledger", str(bumped)).exit_code == 0
     code, audit = _json(run, "audit", "--json")
     assert code == 1
     (d,) = audit["discrepancies"]
     assert (d["kind"], d["session"], d["hand"], d["player"]) == (
         "ledger_mismatch", session, None, player)
-    assert (d["expected"], d["actual"]) == (net, net + 1)
+    assert (d["expected"], d["actual"]) == (buy_in, buy_in + 1)
     nickname = read_pokernow_log(log).players[player]
-    assert f"for {nickname} ({player})" in d["message"] and "(buy-outs +1, net +1)" in d["message"]
+    assert f"for {nickname} ({player})" in d["message"]
+    assert "(buy-ins +1, buy-outs +1)" in d["message"]
+
+
+def _fresh(source: Path, db: Path) -> None:
+    """``db`` made a copy of the ledger ``source`` again (whatever files it had beside it)."""
+    for suffix in ("", ".wal", ".checkpoints"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    copy_ledger(source, db)
 
 
 def test_platform_ledger_in_cents(run, db, tmp_path) -> None:  # noqa: ANN001
@@ -226,17 +248,22 @@ def test_platform_ledger_in_cents(run, db, tmp_path) -> None:  # noqa: ANN001
         assert run("buyin", "rit", seat.player, str(seat.stack)).exit_code == 0
     assert run("import", str(log), "--session", "rit").exit_code == 0
     assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
+    before = copy_ledger(Path(db), tmp_path / "before.duckdb")
     cents = _statement(run, log, "rit", tmp_path / "cents.csv")
     assert "2493,,2445,-48" in cents.read_text()  # yfg: 24.93 in, 24.45 left at the table
     assert run("import", str(log), "--session", "rit", "--ledger", str(cents)).exit_code == 0
     assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
     dollars = _statement(run, log, "rit", tmp_path / "dollars.csv", dollars=True)
     assert "24.93,,24.45,-0.48" in dollars.read_text()
-    assert run("import", str(log), "--session", "rit", "--ledger", str(dollars)).exit_code == 0
-    assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
+    out = run("import", str(log), "--session", "rit", "--ledger", str(dollars))
+    assert out.exit_code == 0 and "(0 events)" in out.output, out.output  # the same: in force
+    assert dict(_events(db))["platform_ledger"] == 1
     bumped = _statement(run, log, "rit", tmp_path / "bumped.csv", bump="6sDYZfyXI8",
                         dollars=True)
-    assert run("import", str(log), "--session", "rit", "--ledger", str(bumped)).exit_code == 0
+    assert run("import", str(log), "--session", "rit", "--ledger", str(bumped)).exit_code == 2
+    _fresh(before, Path(db))  # the bumped statement alone
+    out = run("import", str(log), "--session", "rit", "--ledger", str(bumped))
+    assert out.exit_code == 0, out.output
     code, audit = _json(run, "audit", "--json")
     (d,) = audit["discrepancies"]
     assert code == 1 and (d["kind"], d["player"]) == ("ledger_mismatch", "6sDYZfyXI8")
@@ -244,19 +271,43 @@ def test_platform_ledger_in_cents(run, db, tmp_path) -> None:  # noqa: ANN001
 
 
 def test_platform_ledger_without_a_player_who_played(run, db, tmp_path, imported) -> None:  # noqa: ANN001
-    """A statement missing a player (its nets then do not sum to zero) is still stored as
-    given; the audit names the player it leaves out."""
+    """Hand-made statements of the first charlestudor log, whose books leave TA (gE4aE_Yhc3)
+    103 of his 100 (+3), Anvjfbmj2 101 (+1) and Qapurjsa9 96 (-4). One that leaves TA out
+    (his +3 in Anvjfbmj2's row, the nets still summing to zero) is stored as given, and the
+    audit names both players: TA's row missing in so many words. One whose nets do not sum to
+    zero (TA's stack 86, net -14) is refused whole, naming the file, its last row's line and
+    every player's net and line, nothing written (FORMATS.md §2: a game's nets sum to
+    zero)."""
     log = DATA / "charlestudor_Input_Log_001.csv"
     copy_ledger(imported(log), Path(db))
-    statement = _statement(run, log, log.stem, tmp_path / "ledger.csv")
-    lines = statement.read_text().splitlines()
-    missing = lines.pop(1).split(",")[1]
-    statement.write_text("\n".join(lines) + "\n")
-    assert run("import", str(log), "--ledger", str(statement)).exit_code == 0
+    head = "player_nickname,player_id,session_start_at,session_end_at,buy_in,buy_out,stack,net"
+    at = "2022-07-21T21:05:56.772Z"
+    ok = {"TA": f"TA,gE4aE_Yhc3,{at},,100,,103,3", "An": f"Anvjfbmj2,ydk9sgEWl2,{at},,100,,101,1",
+          "Qa": f"Qapurjsa9,BfS83Cedu3,{at},,100,,96,-4"}
+    bad = tmp_path / "led_bad.csv"
+    bad.write_text("\n".join([head, ok["TA"].replace(",103,3", ",86,-14"), ok["An"],
+                              ok["Qa"]]) + "\n")
+    events = _events(db)
+    out = run("import", str(log), "--ledger", str(bad))
+    assert (out.exit_code, out.output) == (2, (
+        "error: led_bad.csv:4: the nets sum to -17, not zero: TA (gE4aE_Yhc3) -14 (line 2), "
+        "Anvjfbmj2 (ydk9sgEWl2) +1 (line 3), Qapurjsa9 (BfS83Cedu3) -4 (line 4); the nets of "
+        "a game's ledger sum to zero (FORMATS.md §2), so a row of it is wrong or missing; "
+        "nothing was imported\n"))
+    assert _events(db) == events
+    missing = tmp_path / "led_miss.csv"
+    missing.write_text("\n".join([head, ok["An"].replace(",101,1", ",104,4"), ok["Qa"]]) + "\n")
+    assert run("import", str(log), "--ledger", str(missing)).exit_code == 0
     code, audit = _json(run, "audit", "--json")
-    (d,) = audit["discrepancies"]
-    assert code == 1 and (d["kind"], d["player"]) == ("ledger_mismatch", missing)
-    assert "ledger.csv has no row for" in d["message"] and d["actual"] == 0
+    session = log.stem
+    assert code == 1 and [(d["kind"], d["player"], d["expected"], d["actual"], d["message"])
+                          for d in audit["discrepancies"]] == [
+        ("ledger_mismatch", "ydk9sgEWl2", 1, 4, f"session {session}: the pokernow ledger "
+         "led_miss.csv says buy-outs 104, net 4 for Anvjfbmj2 (ydk9sgEWl2) but the replayed "
+         "session gives buy-outs 101, net 1 (buy-outs +3, net +3)"),
+        ("ledger_mismatch", "gE4aE_Yhc3", 3, 0, f"session {session}: the pokernow ledger "
+         "led_miss.csv has no row for TA, whom the replayed session gives buy-ins "
+         "100, buy-outs 103, net 3 (buy-ins -100, buy-outs -103, net -3)")]
 
 
 def test_platform_ledger_errors_name_the_file_and_line(run, db, tmp_path, imported) -> None:  # noqa: ANN001

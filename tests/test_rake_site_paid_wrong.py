@@ -190,3 +190,51 @@ def test_no_rake_and_paid_short_by_the_uncalled_bet_it_returned(tmp_path: Path) 
                    "4.90 and the uncalled bet of 0.10: short by 0.10, and the hand records no "
                    "rake (stored; the audit reports it)\n")
     assert _findings(db, RETURNED) == [("payout", "Player2", 500, 490)]
+
+
+NLHE = "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt"
+FIRST = "PokerStars-35824118297"
+
+
+def test_a_return_short_of_the_uncalled_bet_is_a_short_payout(tmp_path: Path) -> None:
+    """The NL file's first hand (no rake): k1tt9nM1nd's small blind 5 raised to 30, the big
+    blind's 10 folded, so 20 of it is uncalled; his ``Uncalled bet ($0.20) returned`` edited
+    to $0.10, with the $0.20 pot collected: 30 paid of the 20 pot and the 20 bet. The file
+    says what it paid back, so the 10 missing is a short payout (warned of at import, a
+    ``payout`` finding naming the return), never the bet the site left out (``uncalled``)."""
+    hand = "".join(path(NLHE).read_text().splitlines(keepends=True)[:26])
+    old = "Uncalled bet ($0.20) returned to k1tt9nM1nd"
+    assert hand.count(old) == 1
+    edited = tmp_path / "s2.txt"
+    edited.write_text(hand.replace(old, "Uncalled bet ($0.10) returned to k1tt9nM1nd"))
+    db = tmp_path / "s.duckdb"
+    code, out, err = one_shot(db, "import", str(edited))
+    assert code == 0 and out.endswith("; 1 warning(s) about hands stored\n")
+    assert err == (f"warning: {edited}:1: hand {FIRST}: the table paid 0.30 of the pot of "
+                   "0.20 and the uncalled bet of 0.20: short by 0.10, and the hand records no "
+                   "rake; the file returns 0.10 of k1tt9nM1nd's uncalled bet of 0.20 (stored; "
+                   "the audit reports it)\n")
+    code, out, _ = one_shot(db, "audit", "--json")
+    assert code == 1
+    assert [(d["kind"], d["player"], d["expected"], d["actual"], d["message"])
+            for d in json.loads(out)["discrepancies"]] == [
+        ("payout", "k1tt9nM1nd", 40, 30, f"hand {FIRST}: k1tt9nM1nd was paid 30, the rules "
+         "give 40 (-10): the file returns 10 of his uncalled bet of 20")]
+    code, out, _ = one_shot(db, "replay", "--hand", FIRST)
+    assert code == 1 and "the site leaves out" not in out
+
+
+def test_a_return_short_of_the_uncalled_bet_beside_the_rake(tmp_path: Path) -> None:
+    """#42875758685 with Player2's uncalled $0.10 returned as $0.05: 475 paid of the 480 due
+    once the site's 20 is taken, 5 short: the rake counted, a payout finding of the 5, no
+    ``uncalled`` finding."""
+    short = _edited(tmp_path, "half.txt", ("Uncalled bet ($0.10)", "Uncalled bet ($0.05)"))
+    db = tmp_path / "half.duckdb"
+    code, _, err = one_shot(db, "import", str(short))
+    assert code == 0
+    assert err == (f"warning: {short}:1: hand {RETURNED}: the hand records a rake of 0.20, but "
+                   "the table paid 4.75 of the pot of 4.90 and the uncalled bet of 0.10: 0.05 "
+                   "less than the 4.80 due once the rake is taken; the file returns 0.05 of "
+                   "Player2's uncalled bet of 0.10 (stored; the audit reports it)\n")
+    assert _findings(db, RETURNED) == [("payout", "Player2", 480, 475),
+                                       ("rake", "Player2", 500, 475)]

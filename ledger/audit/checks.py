@@ -408,14 +408,15 @@ def platform_statement(book: SessionBook) -> list[Finding]:
         who = f"{line.nickname} ({line.player})" if line.nickname not in (
             None, line.player) else line.player
         source = f"the {s.platform} ledger" + (f" {s.file}" if s.file else "")
-        said = "has no row for him" if line.stated is None else "says " + ", ".join(
-            f"{name} {a}" for name, _, a in diffs)
         books = ", ".join(f"{name} {b}" for name, b, _ in diffs)
         signed = ", ".join(f"{name} {a - b:+d}" for name, b, a in diffs)
+        said = (f"has no row for {who}, whom the replayed session gives {books}"
+                if line.stated is None else "says " + ", ".join(
+                    f"{name} {a}" for name, _, a in diffs)
+                + f" for {who} but the replayed session gives {books}")
         out.append(Finding(
             "ledger_mismatch", book.name, None, line.player, expected, actual,
-            f"session {book.name}: {source} {said} for {who} but the replayed session "
-            f"gives {books} ({signed})"))
+            f"session {book.name}: {source} {said} ({signed})"))
     return out
 
 

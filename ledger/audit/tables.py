@@ -72,8 +72,10 @@ from ledger.model.errors import LedgerError
 #: beside wrong payouts records what was paid; 21: a hand of no opened session counts money
 #: in its currency's ISO 4217 minor unit whatever its file's decimals, whole dollars as 100
 #: cents; 22: ``audit_discrepancies`` ``seq`` counts within each session in a full rebuild
-#: too, :func:`finding_rows`): forces a rebuild.
-DERIVED_VERSION = "22"
+#: too, :func:`finding_rows`; 23: a hand whose file marks an uncalled bet returned left none
+#: out, a return short of it is a ``payout`` finding, never ``uncalled``; a ledger statement's
+#: missing row said ``has no row for P, whom …``): forces a rebuild.
+DERIVED_VERSION = "23"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,

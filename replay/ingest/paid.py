@@ -17,7 +17,7 @@ from typing import Any
 from engine.pots import uncalled
 from ledger.model.errors import StoredFinding
 from replay.carry import may_carry
-from replay.rake import filed_rake, unreturned, whole_pot
+from replay.rake import filed_rake, short_return_words, unreturned, whole_pot
 
 
 def paid_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
@@ -39,7 +39,9 @@ def paid_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
         :class:`StoredFinding` naming the hand (``file``, ``line``), what was paid, the pot
         (and the uncalled bet) and by how many chips it is over or short, the amounts as
         the file writes them (``the table paid 410 of the pot of 400: over by 10, chips the
-        pot did not hold``; ``… short by 10, and the hand records no rake``).
+        pot did not hold``; ``… short by 10, and the hand records no rake``), and each
+        uncalled bet the file returns short of (``…; the file returns 0.10 of P's uncalled
+        bet of 0.20``, :func:`replay.rake.short_return_words`).
     """
     started = events[0]
     source = started.source or {}
@@ -75,5 +77,6 @@ def unraked_finding(events: Sequence[Any], state: Any, *, file: str | None = Non
         owed += f" ({a(state.carried_out)} more carried to the session's next hand)"
     off = (f"over by {a(-short)}, chips the pot did not hold" if short < 0 else
            f"short by {a(short)}, and the hand records no rake")
+    off += short_return_words(state, started.unit.decimals)
     return StoredFinding(f"the table paid {a(paid)} of {owed}: {off}", file=file, line=line,
                          hand=started.hand)

@@ -224,7 +224,9 @@ def import_paths(
             (:func:`replay.ingest.pokernow.statement_session`); NotFound, LedgerError:
             ``session`` is not open and no file could open it (:func:`_check_session_first`),
             or (without ``closed``) ``pn_ledger`` goes to a closed session
-            (:func:`replay.ingest.closed.refuse_statement`). Nothing is imported then.
+            (:func:`replay.ingest.closed.refuse_statement`), or to one that holds another
+            statement (:func:`replay.ingest.pokernow.refuse_other_statement`). Nothing is
+            imported then.
     """
     from replay.ingest.parallel import auto_workers
 
@@ -241,6 +243,11 @@ def import_paths(
             from replay.ingest.closed import refuse_statement
 
             refuse_statement(ledger, Path(pn_ledger), into)
+        if first is not None:  # else the log's import says what is wrong with it
+            from replay.ingest.pokernow import refuse_other_statement
+
+            refuse_other_statement(ledger, Path(pn_ledger), into, log,
+                                   first.extra["decimals"])
     report = report if report is not None else ImportReport(session=session)
     files, report.errors, report.notes = expand(
         paths, None if pn_ledger is None else Path(pn_ledger))

@@ -29,8 +29,9 @@ def check_statement(statement: Path, files: Sequence[Path]) -> Path:
 
     Raises:
         MalformedInput: none or several PokerNow logs among ``files``, naming the statement
-            and how many were given; LedgerError: the statement cannot be read (as
-            :func:`import_statement` would say it, naming its file and line).
+            and how many were given; LedgerError: the statement cannot be read, or its nets
+            do not sum to zero (FORMATS.md §2), as :func:`import_statement` would say it,
+            naming its file and line.
     """
     from ledger.formats.pokernow.log import read_pokernow_ledger
     from replay.ingest.pipeline import expand
@@ -41,7 +42,7 @@ def check_statement(statement: Path, files: Sequence[Path]) -> Path:
         raise MalformedInput(f"--ledger {statement}: give exactly one PokerNow log with it "
                              f"({len(logs)} given); nothing was imported")
     try:
-        if not read_pokernow_ledger(statement, zero_sum=False):
+        if not read_pokernow_ledger(statement):
             raise MalformedInput("the ledger has no player rows", file=statement.name)
     except LedgerError as exc:
         exc.message += "; nothing was imported"
@@ -103,6 +104,68 @@ def statement_session(ledger: Any, statement: Path, log: Path, session: str | No
     return stored
 
 
+def statement_event(ledger: Any, statement: Path, session: str, log: Path,
+                    decimals: int | None = None) -> Any:
+    """PokerNow's ledger CSV ``statement`` as the ``platform_ledger`` event it is stored as in
+    ``session`` (amounts in its chips, :func:`_in_session`; ``log``: its game's log,
+    ``decimals`` the log's, None: read for them).
+
+    Raises:
+        LedgerError: the statement cannot be read, has no player rows, its nets do not sum to
+            zero (FORMATS.md §2), or a figure is no whole number of the session's chips,
+            located at the statement's file.
+    """
+    from ledger.formats.pokernow.log import read_pokernow_ledger
+    from ledger.model.events import parse_event
+
+    try:
+        rows = read_pokernow_ledger(statement)
+        if not rows:
+            raise MalformedInput("the ledger has no player rows", file=statement.name)
+        count = _in_session(ledger, session, log, statement, decimals)
+        return parse_event({"type": "platform_ledger", "platform": "pokernow",
+                            "file": statement.name, "rows": [
+                                {"player": r.player_id, "nickname": r.nickname,
+                                 **{f: count(getattr(r, f), f, r.player_id) for f in _FIGURES}}
+                                for r in rows]})
+    except LedgerError as exc:
+        raise exc.located(file=str(statement)) from None
+
+
+def refuse_other_statement(ledger: Any, statement: Path, session: str, log: Path,
+                           decimals: int | None = None,
+                           written: str = "nothing was imported") -> None:
+    """Refuse PokerNow's ledger CSV ``statement`` when ``session`` holds a statement already
+    (the one in force, its latest ``platform_ledger``) and this one's rows differ from it: a
+    platform's statement of a game is its record of the game, stored once and compared with
+    the books by the audit (FORMATS.md §2); another one in its place would make the audit's
+    findings come and go with whichever file was given last. The same statement again is no
+    refusal (it adds nothing), under any file name, its rows in any order. ``log``,
+    ``decimals``: as :func:`statement_event`. ``written``: what the refusal says of the
+    import.
+
+    Raises:
+        LedgerError: naming the statement, the session, the statement in force and each
+            player whose row differs (``TA (gE4aE_Yhc3) stack 86 → 103, net -14 → 3``).
+    """
+    if not ledger.streams(kind="session", session=session):
+        return
+    stated = [r for r in ledger.read(f"session:{session}") if r.type == "platform_ledger"]
+    if not stated:
+        return
+    event = statement_event(ledger, statement, session, log, decimals)
+    before = stated[-1].event
+    if not _changes(before, event):
+        return
+    raise LedgerError(
+        f"--ledger {statement}: session {session} has a ledger statement in force already "
+        f"({before.file or 'stored earlier'}), and this one differs from it: "
+        f"{'; '.join(_changes(before, event))}; a platform's statement of a game is stored "
+        f"once, never replaced (`handledger audit --session {session}` compares it with the "
+        "books; a wrong buy-in or cash-out there: `handledger entry amend` or `entry "
+        f"retract`); {written}")
+
+
 def import_statement(ledger: Any, statement: Path, files: Sequence[Path], session: str | None,
                      report: Any, *, closed: bool = False, into: str | None = None,
                      decimals: int | None = None) -> None:
@@ -110,16 +173,13 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
     of the one PokerNow log among ``files`` (:func:`statement_session`: the session holding
     its game, whatever the log's file is named now; ``into``: that session, found before the
     log was imported, and ``decimals`` the log's, from its one read, :func:`read_log`: None,
-    the log is read here for them); amounts as the
-    CSV gives them, the game's chips (cents in a cents game). The latest statement is the one
-    in force (the audit compares it): the statement in force given again adds nothing; any
-    other (a corrected one, or an earlier one given again after it) is appended and in force
-    from then on, with one line in ``report.notes`` per player whose row it changes. Problems
-    go to ``report.errors`` (an :class:`replay.ingest.pipeline.ImportReport`), among them,
-    unless ``closed``, a session closed by now (:func:`replay.ingest.closed.refuse_statement`:
-    a file of the import may have closed it)."""
-    from ledger.formats.pokernow.log import read_pokernow_ledger
-    from ledger.model.events import parse_event
+    the log is read here for them); amounts as the CSV gives them, the game's chips (cents in
+    a cents game). A session holds one statement: the one in force given again adds nothing,
+    and another is refused (:func:`refuse_other_statement`; the import checks that before
+    anything is written). Problems go to ``report.errors`` (an
+    :class:`replay.ingest.pipeline.ImportReport`), among them, unless ``closed``, a session
+    closed by now (:func:`replay.ingest.closed.refuse_statement`: a file of the import may
+    have closed it)."""
     from replay.ingest.registry import find_importer
 
     logs = [f for f in files if getattr(find_importer(f), "name", None) == "pokernow"]
@@ -130,45 +190,29 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
     try:
         name = into if into is not None else statement_session(ledger, statement, logs[0],
                                                                session)
+        event = statement_event(ledger, statement, name, logs[0], decimals)
     except LedgerError as exc:
         report.errors.append(str(exc))
-        return
-    try:
-        rows = read_pokernow_ledger(statement, zero_sum=False)
-        if not rows:
-            raise MalformedInput("the ledger has no player rows", file=statement.name)
-        count = _in_session(ledger, name, logs[0], statement, decimals)
-        event = parse_event({"type": "platform_ledger", "platform": "pokernow",
-                             "file": statement.name, "rows": [
-                                 {"player": r.player_id, "nickname": r.nickname,
-                                  **{f: count(getattr(r, f), f, r.player_id) for f in _FIGURES}}
-                                 for r in rows]})
-    except LedgerError as exc:
-        report.errors.append(str(exc.located(file=str(statement))))
         return
     if not ledger.streams(kind="session", session=name):
         report.errors.append(f"--ledger {statement}: no session {name!r} in the ledger "
                              f"(its log {logs[0]} was not imported)")
         return
-    if not closed:
-        from replay.ingest.closed import refuse_statement
+    try:
+        if not closed:
+            from replay.ingest.closed import refuse_statement
 
-        try:
             refuse_statement(ledger, statement, name, "the statement was not stored")
-        except LedgerError as exc:
-            report.errors.append(str(exc))
-            return
-    digest = _digest(event_json(event))
-    stated = [r for r in ledger.read(f"session:{name}") if r.type == "platform_ledger"]
-    if stated and _digest(stated[-1].payload) == digest:
+        refuse_other_statement(ledger, statement, name, logs[0], decimals,
+                               "the statement was not stored")
+    except LedgerError as exc:
+        report.errors.append(str(exc))
+        return
+    if any(r.type == "platform_ledger" for r in ledger.read(f"session:{name}")):
         return  # the statement in force already: nothing to add
-    key = f"pokernow-ledger:{name}:{digest}"
-    if any(r.source_key is not None and r.source_key.startswith(key) for r in stated):
-        key += f":{len(stated) + 1}"  # an earlier statement again, after another: in force now
+    key = f"pokernow-ledger:{name}:{_digest(event_json(event))}"
     (written,) = ledger.append_many([Batch(f"session:{name}", [event], None, name, key)])
     report.events += len(written)
-    if stated and written:
-        report.notes.extend(_replaced(name, stated[-1].event, event))
 
 
 #: The figures of a statement's row, in the game's chips.
@@ -206,9 +250,11 @@ def _in_session(ledger: Any, session: str, log: Path, statement: Path,
     return count
 
 
-def _replaced(session: str, before: Any, after: Any) -> list[str]:
-    """One line per player whose row differs between the statement ``before`` (in force until
-    now) and ``after`` (in force from now on: the audit compares the latest, FORMATS.md §2)."""
+def _changes(before: Any, after: Any) -> list[str]:
+    """One text per player whose figures differ between the statement ``before`` (in force)
+    and ``after``: ``TA (gE4aE_Yhc3) stack 86 → 103, net -14 → 3``; a player in one only:
+    ``… has no row in the statement in force`` / ``… has no row in this one``. None: the
+    same statement, whatever its file's name and its rows' order."""
     def figures(statement: Any) -> dict[str, tuple[str, dict[str, int]]]:
         out: dict[str, tuple[str, dict[str, int]]] = {}
         for r in statement.rows:
@@ -227,16 +273,12 @@ def _replaced(session: str, before: Any, after: Any) -> list[str]:
             continue
         who = name if name == player else f"{name} ({player})"
         if was is None or now is None:
-            change = "has no row in the earlier statement" if was is None else \
-                "has no row in this statement"
+            change = "has no row in the statement in force" if was is None else \
+                "has no row in this one"
         else:
             change = ", ".join(f"{f.replace('_', '-')} {was[f]} → {now[f]}" for f in was
                                if was[f] != now[f])
-        lines.append(f"session {session}: the ledger statement {after.file or ''} replaces the "
-                     f"one in force ({before.file or 'earlier'}): {who} {change}; "
-                     f"`handledger audit --session {session}` compares it with the books (a "
-                     "wrong buy-in or cash-out there: `handledger entry amend` or `entry "
-                     "retract`)")
+        lines.append(f"{who} {change}")
     return lines
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from engine.pots import uncalled
 from ledger.model.errors import IllegalHand, LedgerError, StoredFinding
-from replay.rake import filed_rake, unreturned, whole_pot
+from replay.rake import filed_rake, short_return_words, unreturned, whole_pot
 
 #: What the rake of a hand is held as in its rows: the table's event.
 _EVENT = "recorded_rake"
@@ -169,7 +169,8 @@ def rake_finding(events: Sequence[Any], state: Any, *, file: str | None = None,
     due = pot + back - rake
     off = f"{a(due - paid)} less" if paid < due else f"{a(paid - due)} more"
     return StoredFinding(f"the hand records a rake of {a(rake)}, but the table paid {a(paid)} of "
-                         f"{owed}: {off} than the {a(due)} due once the rake is taken", **where)
+                         f"{owed}: {off} than the {a(due)} due once the rake is taken"
+                         f"{short_return_words(state, started.unit.decimals)}", **where)
 
 
 def _unread(started: Any, where: dict[str, Any]) -> LedgerError | None:

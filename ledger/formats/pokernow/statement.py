@@ -71,13 +71,13 @@ def _values(row: dict[str, str], scale: Decimal, file: str, line: int) -> dict[s
 def read_pokernow_ledger(path: str | Path, *, zero_sum: bool = True) -> list[LedgerRow]:
     """Read a PokerNow ledger CSV into one :class:`LedgerRow` per player id (first-seen order).
 
-    ``zero_sum=False`` accepts nets that do not sum to zero (the import keeps a statement as it
-    was given and lets the audit name the players it gets wrong).
+    ``zero_sum=False`` accepts nets that do not sum to zero (a reader of a statement it does
+    not store); ``import --ledger`` refuses them.
 
     Raises:
         MalformedInput: a missing column, an unreadable amount, a row whose net does not equal
             ``buy_out + stack + nit_escrow − buy_in``, or (``zero_sum``) nets that do not sum
-            to zero.
+            to zero (at the last row's line, naming each player, his net and line).
         OSError: the file cannot be opened.
     """
     path = Path(path)
@@ -115,5 +115,21 @@ def read_pokernow_ledger(path: str | Path, *, zero_sum: bool = True) -> list[Led
             line=rows[0][0], **total,
         ))
     if zero_sum and sum(r.net for r in result):
-        raise MalformedInput(f"the nets sum to {sum(r.net for r in result)}, not zero", file=file)
+        raise _not_zero_sum(result, file, decimal)
     return result
+
+
+def _not_zero_sum(rows: list[LedgerRow], file: str, decimal: bool) -> MalformedInput:
+    """The refusal of a statement whose nets do not sum to zero (FORMATS.md §2, "PokerNow
+    ledger CSV": the nets of a game sum to zero), at its last row's line, naming every player
+    with his net and line, amounts as the file writes them (``decimal``: dollars and cents)."""
+    def money(chips: int) -> str:
+        text = f"{Decimal(chips) / 100:.2f}" if decimal else str(chips)
+        return text if chips < 0 else f"+{text}"
+
+    who = ", ".join(f"{r.nickname} ({r.player_id}) {money(r.net)} (line {r.line})"
+                    for r in rows)
+    total = money(sum(r.net for r in rows)).removeprefix("+")
+    return MalformedInput(f"the nets sum to {total}, not zero: {who}; the nets of a game's "
+                          "ledger sum to zero (FORMATS.md §2), so a row of it is wrong or "
+                          "missing", file=file, line=max(r.line for r in rows))

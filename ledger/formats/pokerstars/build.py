@@ -29,7 +29,9 @@ less the uncalled bets returned) and what each player collected, for
 
 Raises:
     MalformedInput: a line out of place (a post after the deal, a ``Dealt to`` line that
-        belongs to no street, an up card missing, the wrong number of cards).
+        belongs to no street, an up card missing, the wrong number of cards), or a raise
+        whose increment is not its total less the bet it faces (``raises $0.25 to $0.30``
+        facing $0.10: by $0.20).
 """
 
 from __future__ import annotations
@@ -55,12 +57,14 @@ class Builder:
 
     ``order``: players in PHH order; ``known``: player → every card he is shown to hold at
     the end (used for the deal in flop and stud games); ``runs``: how many times the summary
-    says the board was run.
+    says the board was run; ``line_text``: a file line's text (the action a refusal quotes).
     """
 
     def __init__(self, game: Game, order: Sequence[str], recs: Sequence[Rec],
-                 known: Mapping[str, list[str]], decimals: int, runs: int) -> None:
+                 known: Mapping[str, list[str]], decimals: int, runs: int,
+                 line_text: Callable[[int], str] | None = None) -> None:
         self.game = game
+        self.line_text = line_text
         self.order = list(order)
         self.label = {name: f"p{i + 1}" for i, name in enumerate(order)}
         self.recs = recs
@@ -230,6 +234,13 @@ class Builder:
         self.betting = True
         to = rec.a if rec.kind == "bet" else rec.b
         player = rec.player
+        faced = max(self.street_bets.values(), default=0)
+        if rec.kind == "raise" and rec.a != to - faced:
+            raise MalformedInput(
+                f"{player} raises {self._money(rec.a)} to {self._money(to)}, but the bet he "
+                f"faces is {self._money(faced)}: a raise to {self._money(to)} is by "
+                f"{self._money(to - faced)}", line=rec.line,
+                action=self.line_text(rec.line) if self.line_text else None)
         self.put_in += to - self.street_bets[player]  # type: ignore[index]
         self.street_bets[player] = to  # type: ignore[index]
         self._emit(rec.line, f"{self.label[player]} cbr {self._money(to)}")  # type: ignore[index]

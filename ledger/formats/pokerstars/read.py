@@ -47,6 +47,7 @@ from ledger.formats.pokerstars.header import Header, parse_header
 from ledger.formats.pokerstars.lines import Rec, classify
 from ledger.formats.pokerstars.summary import Summary, parse_summary, summary_facts
 from ledger.formats.pokerstars.table import (
+    check_blinds,
     dealt_in,
     first_deal,
     forced_bets,
@@ -162,10 +163,16 @@ def read_hand(hand: HandText, index: int, *, file: str, encoding: str = "utf-8")
     seats = dealt_in(header, recs, deal, the_game)
     order = [s.name for s in seats]
     forced = forced_bets(header, recs, deal, order)
+
+    def line_text(line: int) -> str:  # the action a refusal quotes
+        return hand.lines[line - hand.line]
+
+    check_blinds(header, the_game, recs, deal, line_text)
     summary = parse_summary(summary_lines, {s.seat: s.name for s in seats}, header.decimals)
     known = _known_cards(recs, summary)
     _check_shows_off_board(recs)
-    builder = Builder(the_game, order, recs, known, header.decimals, summary.runs)
+    builder = Builder(the_game, order, recs, known, header.decimals, summary.runs,
+                      line_text)
     builder.forced(forced)
     builder.run_from(deal)
     bring_in = builder.bring_in or header.lo // 2

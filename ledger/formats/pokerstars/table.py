@@ -20,10 +20,10 @@ no PHH form).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.games import Game
-from ledger.formats.phh.base import blind_index
+from ledger.formats.phh.base import blind_index, format_amount
 from ledger.formats.pokerstars.header import Header, SeatLine
 from ledger.formats.pokerstars.lines import Rec
 from ledger.model.errors import MalformedInput
@@ -95,6 +95,46 @@ def forced_bets(header: Header, recs: Sequence[Rec], deal: int,
         seen.add(kind)
         out.append(ForcedBet(player=rec.player, kind=kind, amount=rec.a))  # type: ignore[arg-type]
     return out
+
+
+def check_blinds(header: Header, game: Game, recs: Sequence[Rec], deal: int,
+                 line_text: Callable[[int], str]) -> None:
+    """Refuse a blind the header's stakes do not make (RULES.md §4.2; the amounts are chips):
+    in a big-bet game (no limit, pot limit; a tournament's level) the small blind, and the
+    dead part of ``small & big blinds``, is the first stake, the big blind (a posted one too)
+    the second; in fixed limit the big blind is the small bet and the small blind (the dead
+    part too) more than 0 and at most half of it (the site rounds it down: $0.10 of a $0.25
+    big blind). A blind below its amount is a short stack's, taken only when it is his whole
+    stack (all in). Stud posts no blinds. ``line_text``: a file line's text, the action the
+    refusal quotes.
+
+    Raises:
+        MalformedInput: at the post's line, naming the player, the blind, its amount and the
+            one the stakes make.
+    """
+    if game.stud:
+        return
+    fixed = game.betting == "fixed_limit"
+    big = header.lo if fixed else header.hi
+    small = header.lo // 2 if fixed else header.lo
+    stacks = {s.name: s.stack for s in header.seats}
+    stake = f"{format_amount(header.lo, header.decimals)}/" \
+            f"{format_amount(header.hi, header.decimals)}"
+    for rec in recs[:deal]:
+        if rec.kind != "post" or rec.what == "the ante":
+            continue
+        what, most = {"small & big blinds": ("small and big blinds", big + small),
+                      "big blind": ("big blind", big)}.get(rec.what, ("small blind", small))
+        least = most if not fixed or what == "big blind" else most - small + 1
+        if least <= rec.a <= most or (rec.a < least and rec.a == stacks.get(rec.player or "")):
+            continue
+        due = format_amount(most, header.decimals)
+        if least < most:
+            due = f"{format_amount(least, header.decimals)} to {due}"
+        raise MalformedInput(
+            f"{rec.player} posts a {what} of {format_amount(rec.a, header.decimals)}, but "
+            f"the stakes {stake} make it {due} (less only when it is his whole stack)",
+            line=rec.line, action=line_text(rec.line))
 
 
 def stakes(header: Header, game: Game, forced: Sequence[ForcedBet], names: Sequence[str],
