@@ -124,6 +124,24 @@ def test_every_damaged_block_fails_verify(run, ledger: str, tmp_path: Path) -> N
         assert "corrupt" in result.output and "checksum" in result.output, result.output
 
 
+def test_every_damaged_block_of_the_events_is_refused_by_a_saving_replay(
+        run, ledger: str, tmp_path: Path) -> None:
+    """A saving replay checks the file first (ledger/store/intact.py): the blocks' check
+    leaves the events to the chain's check, which reads them whole, only once every block
+    passed its checksum; so a damaged events block is still refused, the file unchanged."""
+    with duckdb.connect(ledger, read_only=True) as con:
+        held = [b for (b,) in con.execute("SELECT DISTINCT block_id FROM pragma_storage_info("
+                                          "'events') WHERE block_id >= 0 ORDER BY 1").fetchall()]
+    assert held
+    for block in held:
+        copy = _damaged(ledger, tmp_path / f"e{block}.duckdb", block)
+        before = copy.read_bytes()
+        result = run("--db", str(copy), "replay")
+        assert result.exit_code == 2, (block, result.output)
+        assert result.output.startswith(f"error: ledger {copy} is corrupt: "), result.output
+        assert copy.read_bytes() == before
+
+
 def test_a_damaged_derived_table_is_named_and_its_events_export_to_a_new_ledger(
         run, ledger: str, tmp_path: Path) -> None:
     with duckdb.connect(ledger, read_only=True) as con:

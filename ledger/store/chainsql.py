@@ -62,9 +62,11 @@ from ledger.store.duck import duckdb
 #: (``_WALK_MEMORY``), 100,000 as much CPU (bench/PROFILE.md, "the chain proven by queries").
 _RANGE = 200_000
 _PLAIN_TEXT = r"'[ !#-\[\]-~]*'"
+# concat skips a NULL part as coalesce(part, '') would, at half the CPU of a chain of || and
+# coalesce (0.54 s against 1.10 for 3.5 million rows); stream and type must not be NULL.
 _PLAIN = (
-    "coalesce(regexp_full_match(stream || coalesce(hand_id, '') || coalesce(session, '') ||"
-    f" type || coalesce(source_key, ''), {_PLAIN_TEXT}) AND seq IS NOT NULL AND schema_version"
+    "coalesce(stream IS NOT NULL AND type IS NOT NULL AND regexp_full_match(concat(stream,"
+    f" hand_id, session, type, source_key), {_PLAIN_TEXT}) AND seq IS NOT NULL AND schema_version"
     " IS NOT NULL AND payload IS NOT NULL AND prev_hash IS NOT NULL AND (recorded_at IS NULL OR"
     " recorded_at BETWEEN TIMESTAMP '1000-01-01' AND TIMESTAMP '9999-12-31 23:59:59.999999'),"
     " false)"
