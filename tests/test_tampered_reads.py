@@ -1,0 +1,85 @@
+"""What the reads that copy or vouch for a ledger's rows do with a file edited by SQL behind
+handledger's back: ``export`` refuses it (exit 2, one line naming the first bad position as
+``verify`` does, no file written), or with ``--broken-ok`` writes the copy under a
+``warning:`` line.
+
+The ledger: README's dispute (``data/dispute/wrong-push.phh``) and README's "night at the
+table" (session fri: Bob bought in for 150) as its JSON-lines export.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import DATA
+from tests.copies import copy_ledger
+from tests.fri_night import NIGHT_JSONL
+
+EXPORT = ("nothing exported (a ledger importing the copy would not know its rows were "
+          "changed); run `handledger verify`, or export with --broken-ok for a copy as it is")
+EDITED = "edited: row 27 (session:fri seq 3): its content does not hash to its stored hash"
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from cli.main import cli
+
+    base = tmp_path_factory.mktemp("reads")
+    path, night = base / "t.duckdb", base / "night.jsonl"
+    night.write_text(NIGHT_JSONL)
+    runner = CliRunner()
+    for args in (["import", str(DATA / "dispute" / "wrong-push.phh")], ["import", str(night)]):
+        assert runner.invoke(cli, ["--db", str(path), *args]).exit_code == 0, args
+    return path
+
+
+@pytest.fixture
+def tampered(db: str, template: Path) -> str:
+    """The ledger with Bob's buy-in of 150 (position 27) made 15 by SQL, its hash left."""
+    copy_ledger(template, Path(db))
+    with duckdb.connect(db) as con:
+        con.execute("UPDATE events SET payload = replace(payload, '\"chips\":150',"
+                    " '\"chips\":15') WHERE position = 27")
+    return db
+
+
+def _files(db: str) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in Path(db).parent.iterdir() if p.is_file()}
+
+
+def test_export_of_a_tampered_ledger_is_refused_in_every_format(run, tampered: str) -> None:
+    folder = Path(tampered).parent
+    before = _files(tampered)
+    for args in (("--format", "jsonl", "-o", str(folder / "x.jsonl")),
+                 ("--format", "phh", "-o", str(folder / "x.phh")),
+                 ("--format", "jsonl"), ("--format", "jsonl", "f1"),
+                 ("--format", "csv", str(folder / "csv")),
+                 ("--format", "parquet", "-o", str(folder / "pq"))):
+        result = run("export", *args)
+        assert (result.exit_code, result.output) == (
+            2, f"error: ledger {tampered}: broken at position 27: {EDITED}: {EXPORT}\n"), args
+    assert _files(tampered) == before
+    assert sorted(p.name for p in folder.iterdir()) == ["t.duckdb"]
+
+
+def test_export_broken_ok_copies_it_as_it_is_with_a_warning(run, tampered: str) -> None:
+    out = Path(tampered).parent / "x.jsonl"
+    result = run("export", "--format", "jsonl", "--broken-ok", "-o", str(out))
+    assert (result.exit_code, result.output) == (0, (
+        f"warning: ledger {tampered}: broken at position 27: {EDITED}: exported anyway "
+        "(--broken-ok): the copy holds the rows as they are, and a ledger importing it would "
+        f"not know they were changed\nwrote {out}\n"))
+    assert '"chips":15,' in out.read_text()  # the row as it stands, for forensics
+
+
+def test_an_intact_ledger_exports_without_a_word(run, db: str, template: Path) -> None:
+    copy_ledger(template, Path(db))
+    out = Path(db).parent / "x.jsonl"
+    result = run("export", "--format", "jsonl", "-o", str(out))
+    assert (result.exit_code, result.output) == (0, f"wrote {out}\n")
+    assert '"chips":150,' in out.read_text()
+
