@@ -142,7 +142,8 @@ def verify(obj: Context, against: str | None, jobs: int | None, keys_dir: str) -
         ledger = obj.ledger(read_only=True)
         verdict = verify_ledger(ledger, KeyStore(keys_dir), jobs=jobs, progress=render.progress)
         click.echo(text.verify_text(verdict))
-        extends = checkpoints is None or check_against(ledger, checkpoints, keys_dir)
+        extends = checkpoints is None or check_against(ledger, checkpoints, keys_dir,
+                                                              verdict.chain)
     except LedgerCorrupt as exc:
         click.echo(f"corrupt: {exc}")
         sys.exit(1)

@@ -9,6 +9,7 @@ table" (session fri: Bob bought in for 150) as its JSON-lines export.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import duckdb
@@ -83,3 +84,39 @@ def test_an_intact_ledger_exports_without_a_word(run, db: str, template: Path) -
     assert (result.exit_code, result.output) == (0, f"wrote {out}\n")
     assert '"chips":150,' in out.read_text()
 
+
+def _hash_at(db: str, position: int) -> str:
+    with duckdb.connect(db, read_only=True) as con:
+        return con.execute("SELECT hash FROM events WHERE position = ?", [position]).fetchone()[0]
+
+
+def test_a_checkpoint_over_a_row_edited_since_does_not_hold(run, db: str, template: Path
+                                                            ) -> None:
+    """The checkpoint's own row keeps its hash (the edit left the stored hashes alone), but
+    the rows it covers no longer hash to it: verify --against fails it (exit 1) and names
+    the edited row; one taken before that row still holds."""
+    copy_ledger(template, Path(db))
+    assert run("checkpoint").exit_code == 0
+    head, early = _hash_at(db, 49), _hash_at(db, 26)
+    with duckdb.connect(db) as con:
+        con.execute("UPDATE events SET payload = replace(payload, '\"chips\":150',"
+                    " '\"chips\":15') WHERE position = 27")
+    marks = f"{db}.checkpoints"
+    result = run("verify", "--against", marks)
+    fails = f"its rows no longer hash to its head: the chain breaks at position 27 ({EDITED})"
+    assert result.exit_code == 1
+    timeless = re.sub(r" at 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ: ", " at T: ", result.output)
+    assert timeless.splitlines()[-2:] == [
+        f"checkpoint {marks}:1 t 49:{head[:16]}… at T: FAILS: {fails}",
+        "the ledger parts from its checkpoints at position 27 (session:fri seq 3)"]
+    result = run("verify", "--against", f"49:{head}")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-2:] == [
+        f"checkpoint 49:{head} 49:{head[:16]}…: FAILS: {fails}",
+        "the ledger parts from its checkpoints at position 27 (session:fri seq 3)"]
+    result = run("verify", "--against", f"26:{early}")
+    assert result.exit_code == 1  # the chain is broken all the same
+    assert result.output.splitlines()[-2:] == [
+        f"checkpoint 26:{early} 26:{early[:16]}…: ok: extended",
+        "the ledger extends all 1 checkpoint(s); 23 row(s) after the latest (27-49), which "
+        "none vouches for"]
