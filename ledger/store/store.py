@@ -51,7 +51,7 @@ from ledger.model.errors import (
 )
 from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
-from ledger.store import chainsql, duck, landing, spill
+from ledger.store import chainsql, duck, headcheck, landing, spill
 from ledger.store.chain import (
     GENESIS,
     SESSION_PREFIX,
@@ -696,6 +696,13 @@ class Ledger:
                 raise self._translate(e) from e
         if proven is not None:  # the queries' proof; on any doubt the walk below decides
             return VerifyReport(True, proven[0], None, None, f"{proven[0]} rows verify", proven)
+        with self.memory_capped(_WALK_MEMORY):
+            try:  # only the recorded head wrong, the rows intact (ledger.store.headcheck)
+                apart = headcheck.head_apart(self._con, head)
+            except duckdb.Error as e:
+                raise self._translate(e) from e
+        if apart is not None:
+            return apart
         report = verify_rows(self._pages(), head, self._position_of_hash,
                              self._position_of_seq)
         if self._meta().get("store_version") == "1":  # its primary key: one row a position

@@ -107,11 +107,13 @@ def proven(ledger: Any, broken_ok: bool, note: Callable[[str], None]) -> None:
         raise LedgerCorrupt(f"{e}: nothing exported; run `handledger verify`") from e
     if report.ok:
         return
-    broken = (f"ledger {ledger.path}: broken at position {report.first_bad}: "
-              f"{report.problem}: {report.message}")
+    broken = (f"ledger {ledger.path}: broken: {report.message}" if report.problem == "head"
+              else f"ledger {ledger.path}: broken at position {report.first_bad}: "
+                   f"{report.problem}: {report.message}")
     if not broken_ok:
-        raise ChainBroken(f"{broken}: nothing exported (a ledger importing the copy would not "
-                          "know its rows were changed); run `handledger verify`, or export "
+        why = ("" if report.problem == "head" else " (a ledger importing the copy would not "
+               "know its rows were changed)")
+        raise ChainBroken(f"{broken}: nothing exported{why}; run `handledger verify`, or export "
                           "with --broken-ok for a copy as it is")
     note(f"warning: {broken}: exported anyway (--broken-ok): the copy holds the rows as they "
          "are, and a ledger importing it would not know they were changed")
