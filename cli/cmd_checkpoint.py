@@ -63,7 +63,7 @@ def checkpoint(obj: Any, out: str | None, as_json: bool, sign: str | None,
     chat, and append it to the checkpoints file; `verify --against` checks it later."""
     from ledger.store.checkpoint import take
 
-    point = take(obj.ledger(read_only=True), out=out, sign=sign, keys=_store(keys_dir))
+    point = take(obj.ledger(read_only=True, sound=False), out=out, sign=sign, keys=_store(keys_dir))
     click.echo(json.dumps(point.record(), sort_keys=True) if as_json else point.line())
 
 

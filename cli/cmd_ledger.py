@@ -139,7 +139,7 @@ def verify(obj: Context, against: str | None, jobs: int | None, keys_dir: str) -
     # read first: a checkpoint argument that cannot be read is one line, before any verdict
     checkpoints = None if against is None else load(against)
     try:
-        ledger = obj.ledger(read_only=True)
+        ledger = obj.ledger(read_only=True, sound=False)  # verify_ledger checks the blocks
         verdict = verify_ledger(ledger, KeyStore(keys_dir), jobs=jobs, progress=render.progress)
         click.echo(text.verify_text(verdict))
         extends = checkpoints is None or check_against(ledger, checkpoints, keys_dir,

@@ -9,6 +9,7 @@ table" (session fri: Bob bought in for 150) as its JSON-lines export.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -120,3 +121,52 @@ def test_a_checkpoint_over_a_row_edited_since_does_not_hold(run, db: str, templa
         f"checkpoint 26:{early} 26:{early[:16]}…: ok: extended",
         "the ledger extends all 1 checkpoint(s); 23 row(s) after the latest (27-49), which "
         "none vouches for"]
+
+
+BLOCK, FIRST = 262_144, 3 * 4096  # DuckDB's block size and where the first block starts
+READS = (("audit",), ("balances",), ("standings",), ("replay", "--hand", "f1"), ("show", "f1"),
+         ("state", "f1"), ("session", "list"), ("sql", "SELECT 1 AS one"), ("history", "f1"))
+
+
+def _block_of(db: str, table: str) -> int:
+    with duckdb.connect(db, read_only=True) as con:
+        return con.execute("SELECT min(block_id) FROM pragma_storage_info(?)"
+                           " WHERE block_id >= 0", [table]).fetchone()[0]
+
+
+def _every_read_refuses(run, db: str, line: str) -> None:  # noqa: ANN001
+    before = _files(db)
+    for args in READS:
+        result = run(*args)
+        assert (result.exit_code, result.output) == (2, f"error: {line}\n"), args
+    result = run("verify")
+    assert (result.exit_code, result.output) == (1, f"corrupt: {line}\n")
+    assert _files(db) == before
+
+
+def test_every_read_refuses_a_block_that_fails_its_checksum(run, db: str, template: Path
+                                                             ) -> None:
+    """4 KB garbled in the derived table hands' block: `replay --hand`, `show`, `state` and
+    `history` read the events alone and went on as if the file were sound, while `audit`
+    met the block; every read now checks the file's blocks first and says what verify says."""
+    copy_ledger(template, Path(db))
+    block = _block_of(db, "hands")
+    with open(db, "r+b") as f:
+        f.seek(FIRST + block * BLOCK + 8192)
+        # words that differ (one repeated an even number of times cancels out of DuckDB's
+        # checksum, a xor of the words)
+        f.write(b"".join(hashlib.sha256(bytes([i])).digest() for i in range(128)))
+    start = FIRST + block * BLOCK
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: its block {block} (bytes {start}-"
+                                 f"{start + BLOCK - 1}) fails its checksum (it holds rows of "
+                                 "hands)")
+
+
+def test_every_read_refuses_a_file_cut_short(run, db: str, template: Path) -> None:
+    copy_ledger(template, Path(db))
+    size = Path(db).stat().st_size
+    blocks = (size - FIRST) // BLOCK
+    Path(db).write_bytes(Path(db).read_bytes()[:size - 4096])
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: cut short: {size - 4096} bytes, "
+                                 f"which ends inside its block {blocks - 1} (blocks of 262144 "
+                                 "bytes after 12288 bytes of headers)")
