@@ -51,7 +51,7 @@ from ledger.model.errors import (
 )
 from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
-from ledger.store import blocks, chainsql, duck, headcheck, landing, spill
+from ledger.store import blocks, chainsql, duck, headcheck, landing, shape, spill
 from ledger.store.chain import (
     GENESIS,
     SESSION_PREFIX,
@@ -217,7 +217,13 @@ class Ledger:
                 tables = self._tables()
             if not {"events", "meta"} <= tables:
                 raise LedgerCorrupt(f"ledger {self.path} is not a handledger ledger")
-            version = self._meta().get("store_version", "?")
+            meta = self._meta()
+            shape.check_meta(self.path, meta)  # hand-edited tables: one line each
+            try:
+                shape.check_events(self.path, self._con)
+            except duckdb.Error as e:
+                raise self._translate(e) from e
+            version = meta["store_version"]
             if not version.isdigit() or int(version) > STORE_VERSION:
                 raise LedgerError(
                     f"ledger {self.path} has store version {version}; "
