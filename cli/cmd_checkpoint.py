@@ -63,19 +63,22 @@ def checkpoint(obj: Any, out: str | None, as_json: bool, sign: str | None,
     chat, and append it to the checkpoints file; `verify --against` checks it later."""
     from ledger.store.checkpoint import take
 
-    point = take(obj.ledger(read_only=True), out=out, sign=sign, keys=_store(keys_dir))
+    point = take(obj.ledger(read_only=True, sound=False), out=out, sign=sign, keys=_store(keys_dir))
     click.echo(json.dumps(point.record(), sort_keys=True) if as_json else point.line())
 
 
-def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str) -> bool:
+def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str, chain: Any = None
+                  ) -> bool:
     """Print the verdict of every checkpoint of ``checkpoints`` (what
     :func:`ledger.store.checkpoint.load` read of a file, a pasted line or ``POS:HASH``) and
     where the ledger parts from them (the first position, located by the records' marks, its
     own or those of the ledger's checkpoints file: :func:`ledger.store.anchor.records_beside`);
-    return whether it extends them all (signatures good)."""
+    return whether it extends them all (signatures good). ``chain``: the walk's report, by
+    which a checkpoint whose rows no longer hash to its head fails
+    (:func:`ledger.store.anchor.compare`)."""
     from ledger.store.anchor import compare
 
-    report = compare(ledger, checkpoints, _store(keys_dir))
+    report = compare(ledger, checkpoints, _store(keys_dir), chain)
     for v in report.verdicts:
         c = v.checkpoint
         name = f" {c.ledger}" if c.ledger else ""

@@ -139,10 +139,11 @@ def verify(obj: Context, against: str | None, jobs: int | None, keys_dir: str) -
     # read first: a checkpoint argument that cannot be read is one line, before any verdict
     checkpoints = None if against is None else load(against)
     try:
-        ledger = obj.ledger(read_only=True)
+        ledger = obj.ledger(read_only=True, sound=False)  # verify_ledger checks the blocks
         verdict = verify_ledger(ledger, KeyStore(keys_dir), jobs=jobs, progress=render.progress)
         click.echo(text.verify_text(verdict))
-        extends = checkpoints is None or check_against(ledger, checkpoints, keys_dir)
+        extends = checkpoints is None or check_against(ledger, checkpoints, keys_dir,
+                                                              verdict.chain)
     except LedgerCorrupt as exc:
         click.echo(f"corrupt: {exc}")
         sys.exit(1)
@@ -163,18 +164,23 @@ def schema() -> None:
               default="jsonl", show_default=True)
 @click.option("-o", "--out", default="-",
               help="Output file (jsonl, phh) or directory (parquet, csv).")
+@click.option("--broken-ok", is_flag=True,
+              help="Export a ledger whose hash chain breaks (a copy for forensics, as it is), "
+                   "with a warning line, instead of refusing it.")
 @click.argument("hands", nargs=-1)
 @click.pass_obj
-def export(obj: Context, fmt: str, out: str, hands: tuple[str, ...]) -> None:
+def export(obj: Context, fmt: str, out: str, hands: tuple[str, ...], broken_ok: bool) -> None:
     """Export hands as JSON-lines events or PHH (all hands, or the HANDS given); or the events
-    and derived tables as parquet / csv files into a directory."""
+    and derived tables as parquet / csv files into a directory. The hash chain is proven
+    first, as `verify` proves it: a ledger whose chain breaks is refused (exit 2, nothing
+    written), unless --broken-ok."""
     from replay.ingest.export import export as write
 
     if fmt in ("parquet", "csv") and out == "-" and len(hands) == 1:
         out, hands = hands[0], ()  # `export --format parquet DIR`
     tables = fmt in ("parquet", "csv")
     done = write(obj.db, fmt, list(hands), None if out == "-" else Path(out), render.note,
-                 lambda text: click.echo(text, nl=False))
+                 lambda text: click.echo(text, nl=False), broken_ok=broken_ok)
     if out != "-":
         click.echo(f"wrote {len(done)} files to {out}" if tables else f"wrote {out}")
 

@@ -53,10 +53,12 @@ class Context:
         self.created = False
 
     def ledger(self, *, read_only: bool = False, existing: bool = False,
-               checks: Callable[[], object] | None = None) -> Any:
+               checks: Callable[[], object] | None = None, sound: bool = True) -> Any:
         """The :class:`ledger.store.store.Ledger` at ``db`` (opened once).
 
         ``read_only`` or ``existing``: a missing file is an error, never created.
+        ``sound`` False: a read-only open does not check the file's blocks (the command
+        checks them itself, as ``verify`` and ``checkpoint`` do, in their own words).
         ``checks``: the command's preconditions that need no ledger file (its arguments, what
         a ledger with no rows refuses), run before a missing file is made: what they refuse
         leaves no file, and none was ever made (README "reads never write").
@@ -74,7 +76,7 @@ class Context:
                 if checks is not None:
                     checks()
                 self.created = True
-            self._ledger = Ledger(self.db, read_only=read_only)
+            self._ledger = Ledger(self.db, read_only=read_only, sound=sound)
             if not read_only and self.written_from is None and self.saves_tables:
                 self.written_from = (self._ledger.head() or (0, ""))[0]
         return self._ledger

@@ -580,6 +580,8 @@ def verify_text(verdict: Any) -> str:
     if chain.ok:
         position, digest = chain.head
         lines = [f"ok: {chain.rows} events, hash chain intact, head {position}:{digest}"]
+    elif chain.problem == "head":  # the rows intact: no position is to blame
+        lines = [f"broken: {chain.message}"]
     else:
         lines = [f"broken at position {chain.first_bad}: {chain.problem}: {chain.message}"]
     good = 0

@@ -96,28 +96,62 @@ class AnchorReport:
 
 
 def compare(
-    ledger: Any, checkpoints: Sequence[tuple[str, Checkpoint]], keys: KeyStore | None
+    ledger: Any, checkpoints: Sequence[tuple[str, Checkpoint]], keys: KeyStore | None,
+    chain: Any = None,
 ) -> AnchorReport:
     """Check ``ledger`` (a :class:`ledger.store.store.Ledger`) against ``checkpoints`` (where,
-    checkpoint), as :func:`ledger.store.checkpoint.load` gives them.
+    checkpoint), as :func:`ledger.store.checkpoint.load` gives them. ``chain``: the ledger's
+    :class:`ledger.store.chain.VerifyReport` when the caller walked it (``verify``): a
+    checkpoint holds only when the rows it covers still hash to its head, so one at or after
+    the position where the chain breaks (a row edited in place, its stored hash left as it
+    was) is not extended, and the ledger parts from it there (:func:`broken_rows`).
 
     Raises:
         LedgerError: the ledger or the key directory cannot be read.
     """
     end = last_row(ledger)[0]
-    verdicts = [_check(ledger, end, where, point, keys) for where, point in checkpoints]
+    broken = broken_rows(chain)
+    verdicts = [_unhashed(_check(ledger, end, where, point, keys), broken)
+                for where, point in checkpoints]
     failed = [v.parts for v in verdicts if v.parts is not None]
     if not failed:
         return AnchorReport(verdicts, None, None, end)
     last = min(failed)
     first = 1 + max((v.checkpoint.position for v in verdicts
                      if v.extended and v.checkpoint.position < last), default=0)  # fmt: skip
+    if broken is not None and last == broken[0]:  # the walk named the row
+        row = row_at(ledger, last)
+        return AnchorReport(verdicts, (last, last), row and f"{row[1]} seq {row[2]}", end)
     points = [v.checkpoint for v in verdicts]
     if first < last:  # a pasted line alone bounds it: the ledger's own records may mark it
         points += records_beside(ledger, points)
     first, last = _narrow(ledger, first, last, end, points)
     row = row_at(ledger, first) if first == last else None
     return AnchorReport(verdicts, (first, last), row and f"{row[1]} seq {row[2]}", end)
+
+
+def broken_rows(chain: Any) -> tuple[int, str] | None:
+    """``(position, what)`` of the first row that no longer hashes into the chain, by the
+    walk's report ``chain`` (:class:`ledger.store.chain.VerifyReport`: ``edited: row 27
+    (session:fri seq 3): its content does not hash to its stored hash``), or None: no report,
+    the chain intact, or only the recorded head in ``meta`` wrong (its rows intact)."""
+    if chain is None or chain.ok or chain.first_bad is None or chain.problem == "head":
+        return None
+    return chain.first_bad, f"{chain.problem}: {chain.message}"
+
+
+def _unhashed(v: Verdict, broken: tuple[int, str] | None) -> Verdict:
+    """``v``, not extended when the chain breaks at or before its position: its row's hash is
+    still the checkpoint's, but the rows it covers no longer hash to it."""
+    if broken is None or not v.extended or broken[0] > v.checkpoint.position:
+        return v
+    note = (f"its rows no longer hash to its head: the chain breaks at position {broken[0]} "
+            f"({broken[1]})")
+    if v.signature == "bad":
+        note += "; " + v.note.removeprefix("the ledger extends its head, but ")
+    elif "; " in v.note:
+        note += v.note[v.note.index("; "):]
+    return Verdict(v.where, v.checkpoint, False, broken[0], v.signature, v.signer, note)
 
 
 def _check(ledger: Any, end: int, where: str, point: Checkpoint,

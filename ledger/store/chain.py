@@ -371,7 +371,10 @@ def link_rows(
     return rows
 
 
-Problem = Literal["edited", "deleted", "inserted", "reordered", "duplicate", "misnumbered"]
+#: ``head``: the rows intact, the recorded head in ``meta`` not their last row
+#: (:mod:`ledger.store.headcheck`).
+Problem = Literal["edited", "deleted", "inserted", "reordered", "duplicate", "misnumbered",
+                  "head"]
 
 
 @dataclass(frozen=True)
@@ -472,7 +475,9 @@ def diagnose(
             return "inserted", position, f"{where} is a copy of row {copied}, relinked"
         return "edited", position, f"{where}: its content does not hash to its stored hash"
     if head is not None and position == head[0] and row[11] != head[1]:
-        return "edited", position, f"{where}: its hash is not the recorded head hash"
+        return "edited", position, (f"{where}: its hash is not the recorded head hash (the row "
+                                    "rewritten with its hash made again, or the head's hash "
+                                    "in meta edited)")
     return None
 
 

@@ -51,7 +51,7 @@ from ledger.model.errors import (
 )
 from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
-from ledger.store import chainsql, duck, landing, spill
+from ledger.store import blocks, chainsql, duck, headcheck, landing, shape, spill
 from ledger.store.chain import (
     GENESIS,
     SESSION_PREFIX,
@@ -181,16 +181,20 @@ class Ledger:
     """
 
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False,
-                 wait: bool = True) -> None:
+                 wait: bool = True, sound: bool = True) -> None:
         """Open (and, unless ``read_only``, create) the ledger at ``path`` (``":memory:"`` for a
         private in-memory ledger). When another process holds the file, the open waits as
         the process's policy says (:mod:`ledger.store.waiting`; ``wait`` False: not at all).
+        ``read_only``: the file is checked whole first, unless not ``sound``
+        (:func:`ledger.store.blocks.check_sound`: cut short, a block failing its checksum),
+        so that every read refuses a damaged file alike, whichever blocks it reads.
 
         Raises:
             LedgerBusy: another process holds the file (still, after the wait), or this one
                 with another mode.
             NotFound: ``read_only`` and the file does not exist.
-            LedgerCorrupt: not a DuckDB file, cut short or damaged, or not a handledger ledger.
+            LedgerCorrupt: not a DuckDB file, cut short or damaged (``read_only``: any block),
+                or not a handledger ledger.
             LedgerReadOnly: not ``read_only`` and the file has no write permission bit (root
                 too, whom the system would let write it) or cannot be written here.
             LedgerError: a newer store version, or any other open failure.
@@ -214,15 +218,30 @@ class Ledger:
                 tables = self._tables()
             if not {"events", "meta"} <= tables:
                 raise LedgerCorrupt(f"ledger {self.path} is not a handledger ledger")
-            version = self._meta().get("store_version", "?")
+            meta = self._meta()
+            shape.check_meta(self.path, meta)  # hand-edited tables: one line each
+            try:
+                shape.check_events(self.path, self._con)
+            except duckdb.Error as e:
+                raise self._translate(e) from e
+            version = meta["store_version"]
             if not version.isdigit() or int(version) > STORE_VERSION:
                 raise LedgerError(
                     f"ledger {self.path} has store version {version}; "
                     f"this handledger reads versions up to {STORE_VERSION}"
                 )
+            if read_only and sound:
+                self._sound()
         except LedgerError:
             self._con.close()
             raise
+
+    def _sound(self, database: str | None = None) -> None:
+        """The file checked whole as every read checks it (:func:`blocks.check_sound`)."""
+        try:
+            blocks.check_sound(self.path, self._con, database)
+        except duckdb.Error as e:
+            raise self._translate(e) from e
 
     def _connect(self, read_only: bool) -> duckdb.DuckDBPyConnection:
         try:
@@ -236,10 +255,12 @@ class Ledger:
         return cls(":memory:")
 
     @classmethod
-    def overlay(cls, path: str | os.PathLike[str], *, wait: bool = True) -> Ledger:
+    def overlay(cls, path: str | os.PathLike[str], *, wait: bool = True,
+                sound: bool = True) -> Ledger:
         """The ledger at ``path`` opened read-only, with its derived tables copied into memory
         where they can be caught up without writing the file (a read-only file, or one
-        another process has open). Its events cannot be appended to.
+        another process has open). Its events cannot be appended to. The file is checked
+        whole first, unless not ``sound``, as a read-only open checks it.
 
         Raises:
             NotFound, LedgerBusy, LedgerError: as for opening it read-only (and waiting so).
@@ -259,6 +280,8 @@ class Ledger:
                 "SELECT table_name FROM duckdb_tables() WHERE database_name = 'src'")]
             if not {"events", "meta"} <= set(names):
                 raise LedgerCorrupt(f"ledger {self.path} is not a handledger ledger")
+            if sound:
+                self._sound("src")
             for name in names:
                 kind = "VIEW" if name in ("events", "meta") else "TABLE"
                 self._con.execute(f'CREATE {kind} "{name}" AS SELECT * FROM src."{name}"')
@@ -712,6 +735,13 @@ class Ledger:
                 raise self._translate(e) from e
         if proven is not None:  # the queries' proof; on any doubt the walk below decides
             return VerifyReport(True, proven[0], None, None, f"{proven[0]} rows verify", proven)
+        with self.memory_capped(_WALK_MEMORY):
+            try:  # only the recorded head wrong, the rows intact (ledger.store.headcheck)
+                apart = headcheck.head_apart(self._con, head)
+            except duckdb.Error as e:
+                raise self._translate(e) from e
+        if apart is not None:
+            return apart
         report = verify_rows(self._pages(), head, self._position_of_hash,
                              self._position_of_seq)
         if self._meta().get("store_version") == "1":  # its primary key: one row a position

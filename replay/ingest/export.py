@@ -17,8 +17,8 @@ _COPY = 1 << 20  # characters a read when the spooled export is copied out
 
 
 def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
-           note: Callable[[str], None], write: Callable[[str], None] | None = None
-           ) -> list[Path]:
+           note: Callable[[str], None], write: Callable[[str], None] | None = None,
+           *, broken_ok: bool = False) -> list[Path]:
     """``fmt`` ``jsonl`` or ``phh``: the hands (all, or ``hands``) of the ledger at ``path``
     as text, written to ``out`` (returns ``[out]``) or, when ``out`` is None, given to
     ``write`` a piece at a time (returns ``[]``), once the whole text is made
@@ -29,7 +29,15 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
     files in the directory ``out``; returns the files written, each once, and ``note`` names
     the hands still in play (their chips put in, nothing paid yet). The ledger is only read.
 
+    The hash chain is proven first, as ``verify`` proves it (:func:`proven`): a copy of rows
+    edited in place would verify clean in the ledger that imports it, so a broken chain is
+    refused, nothing written, unless ``broken_ok`` (a copy for forensics), when ``note``
+    gets a ``warning:`` line saying so.
+
     Raises:
+        ChainBroken: the chain breaks (naming where and what, as ``verify`` does), unless
+            ``broken_ok``; LedgerCorrupt: a block of the events fails its checksum: nothing
+            written.
         LedgerError: ``parquet``/``csv`` without a directory, or text with neither ``out`` nor
             ``write``; NotFound: no ledger, or a named hand it does not hold; as
             :func:`export_chunks` (nothing written).
@@ -40,6 +48,9 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
         if out is None:
             raise LedgerError(f"--format {fmt} needs a directory: DIR or -o DIR")
         from replay.books import fresh_books
+
+        with Ledger(path, read_only=True, sound=False) as ledger:
+            proven(ledger, broken_ok, note)
 
         with fresh_books(path, note=note) as ledger:
             written = export_tables(ledger, out, fmt)
@@ -57,7 +68,8 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
     # export held about 2.7 GB as one string, bench/PROFILE.md), and a refusal met on the way
     # (a hand PHH cannot hold, a payload that does not parse) still writes nothing.
     with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as spool:
-        with Ledger(path, read_only=True) as ledger:
+        with Ledger(path, read_only=True, sound=False) as ledger:
+            proven(ledger, broken_ok, note)
             for chunk in export_chunks(ledger, fmt, hands, said.append):
                 spool.write(chunk)
         spool.seek(0)
@@ -70,6 +82,42 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
     for line in said:
         note(line)
     return [] if out is None else [out]
+
+
+def proven(ledger: Any, broken_ok: bool, note: Callable[[str], None]) -> None:
+    """Prove the hash chain of ``ledger`` (a :class:`ledger.store.store.Ledger` opened
+    read-only, its blocks not checked first: ``sound`` False)
+    before an export copies its rows out: :meth:`ledger.store.store.Ledger.verify`, the
+    check ``verify`` makes (the queries' proof, the walk only when it breaks), which reads
+    every column of every row, so a damaged block of the events is met too. A damaged block
+    that holds no events (a derived table's) is not looked for: the export reads the events
+    alone, and is how they are saved from such a file (README "A damaged file").
+    ``broken_ok``: a broken chain is a ``warning:`` line given to ``note`` instead of a
+    refusal.
+
+    Raises:
+        ChainBroken: the chain breaks (``ledger x.duckdb: broken at position 365: edited: row
+            365 (dispute-1 seq 23): …: nothing exported …``), unless ``broken_ok``;
+        LedgerCorrupt: a block of the events fails its checksum.
+    """
+    from ledger.model.errors import ChainBroken, LedgerCorrupt
+
+    try:
+        report = ledger.verify()
+    except LedgerCorrupt as e:
+        raise LedgerCorrupt(f"{e}: nothing exported; run `handledger verify`") from e
+    if report.ok:
+        return
+    broken = (f"ledger {ledger.path}: broken: {report.message}" if report.problem == "head"
+              else f"ledger {ledger.path}: broken at position {report.first_bad}: "
+                   f"{report.problem}: {report.message}")
+    if not broken_ok:
+        why = ("" if report.problem == "head" else " (a ledger importing the copy would not "
+               "know its rows were changed)")
+        raise ChainBroken(f"{broken}: nothing exported{why}; run `handledger verify`, or export "
+                          "with --broken-ok for a copy as it is")
+    note(f"warning: {broken}: exported anyway (--broken-ok): the copy holds the rows as they "
+         "are, and a ledger importing it would not know they were changed")
 
 
 def export_chunks(ledger: Any, fmt: str, hands: Sequence[str],

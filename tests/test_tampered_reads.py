@@ -1,0 +1,172 @@
+"""What the reads that copy or vouch for a ledger's rows do with a file edited by SQL behind
+handledger's back: ``export`` refuses it (exit 2, one line naming the first bad position as
+``verify`` does, no file written), or with ``--broken-ok`` writes the copy under a
+``warning:`` line.
+
+The ledger: README's dispute (``data/dispute/wrong-push.phh``) and README's "night at the
+table" (session fri: Bob bought in for 150) as its JSON-lines export.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from tests.conftest import DATA
+from tests.copies import copy_ledger
+from tests.fri_night import NIGHT_JSONL
+
+EXPORT = ("nothing exported (a ledger importing the copy would not know its rows were "
+          "changed); run `handledger verify`, or export with --broken-ok for a copy as it is")
+EDITED = "edited: row 27 (session:fri seq 3): its content does not hash to its stored hash"
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from cli.main import cli
+
+    base = tmp_path_factory.mktemp("reads")
+    path, night = base / "t.duckdb", base / "night.jsonl"
+    night.write_text(NIGHT_JSONL)
+    runner = CliRunner()
+    for args in (["import", str(DATA / "dispute" / "wrong-push.phh")], ["import", str(night)]):
+        assert runner.invoke(cli, ["--db", str(path), *args]).exit_code == 0, args
+    return path
+
+
+@pytest.fixture
+def tampered(db: str, template: Path) -> str:
+    """The ledger with Bob's buy-in of 150 (position 27) made 15 by SQL, its hash left."""
+    copy_ledger(template, Path(db))
+    with duckdb.connect(db) as con:
+        con.execute("UPDATE events SET payload = replace(payload, '\"chips\":150',"
+                    " '\"chips\":15') WHERE position = 27")
+    return db
+
+
+def _files(db: str) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in Path(db).parent.iterdir() if p.is_file()}
+
+
+def test_export_of_a_tampered_ledger_is_refused_in_every_format(run, tampered: str) -> None:
+    folder = Path(tampered).parent
+    before = _files(tampered)
+    for args in (("--format", "jsonl", "-o", str(folder / "x.jsonl")),
+                 ("--format", "phh", "-o", str(folder / "x.phh")),
+                 ("--format", "jsonl"), ("--format", "jsonl", "f1"),
+                 ("--format", "csv", str(folder / "csv")),
+                 ("--format", "parquet", "-o", str(folder / "pq"))):
+        result = run("export", *args)
+        assert (result.exit_code, result.output) == (
+            2, f"error: ledger {tampered}: broken at position 27: {EDITED}: {EXPORT}\n"), args
+    assert _files(tampered) == before
+    assert sorted(p.name for p in folder.iterdir()) == ["t.duckdb"]
+
+
+def test_export_broken_ok_copies_it_as_it_is_with_a_warning(run, tampered: str) -> None:
+    out = Path(tampered).parent / "x.jsonl"
+    result = run("export", "--format", "jsonl", "--broken-ok", "-o", str(out))
+    assert (result.exit_code, result.output) == (0, (
+        f"warning: ledger {tampered}: broken at position 27: {EDITED}: exported anyway "
+        "(--broken-ok): the copy holds the rows as they are, and a ledger importing it would "
+        f"not know they were changed\nwrote {out}\n"))
+    assert '"chips":15,' in out.read_text()  # the row as it stands, for forensics
+
+
+def test_an_intact_ledger_exports_without_a_word(run, db: str, template: Path) -> None:
+    copy_ledger(template, Path(db))
+    out = Path(db).parent / "x.jsonl"
+    result = run("export", "--format", "jsonl", "-o", str(out))
+    assert (result.exit_code, result.output) == (0, f"wrote {out}\n")
+    assert '"chips":150,' in out.read_text()
+
+
+def _hash_at(db: str, position: int) -> str:
+    with duckdb.connect(db, read_only=True) as con:
+        return con.execute("SELECT hash FROM events WHERE position = ?", [position]).fetchone()[0]
+
+
+def test_a_checkpoint_over_a_row_edited_since_does_not_hold(run, db: str, template: Path
+                                                            ) -> None:
+    """The checkpoint's own row keeps its hash (the edit left the stored hashes alone), but
+    the rows it covers no longer hash to it: verify --against fails it (exit 1) and names
+    the edited row; one taken before that row still holds."""
+    copy_ledger(template, Path(db))
+    assert run("checkpoint").exit_code == 0
+    head, early = _hash_at(db, 49), _hash_at(db, 26)
+    with duckdb.connect(db) as con:
+        con.execute("UPDATE events SET payload = replace(payload, '\"chips\":150',"
+                    " '\"chips\":15') WHERE position = 27")
+    marks = f"{db}.checkpoints"
+    result = run("verify", "--against", marks)
+    fails = f"its rows no longer hash to its head: the chain breaks at position 27 ({EDITED})"
+    assert result.exit_code == 1
+    timeless = re.sub(r" at 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ: ", " at T: ", result.output)
+    assert timeless.splitlines()[-2:] == [
+        f"checkpoint {marks}:1 t 49:{head[:16]}… at T: FAILS: {fails}",
+        "the ledger parts from its checkpoints at position 27 (session:fri seq 3)"]
+    result = run("verify", "--against", f"49:{head}")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-2:] == [
+        f"checkpoint 49:{head} 49:{head[:16]}…: FAILS: {fails}",
+        "the ledger parts from its checkpoints at position 27 (session:fri seq 3)"]
+    result = run("verify", "--against", f"26:{early}")
+    assert result.exit_code == 1  # the chain is broken all the same
+    assert result.output.splitlines()[-2:] == [
+        f"checkpoint 26:{early} 26:{early[:16]}…: ok: extended",
+        "the ledger extends all 1 checkpoint(s); 23 row(s) after the latest (27-49), which "
+        "none vouches for"]
+
+
+BLOCK, FIRST = 262_144, 3 * 4096  # DuckDB's block size and where the first block starts
+READS = (("audit",), ("balances",), ("standings",), ("replay", "--hand", "f1"), ("show", "f1"),
+         ("state", "f1"), ("session", "list"), ("sql", "SELECT 1 AS one"), ("history", "f1"))
+
+
+def _block_of(db: str, table: str) -> int:
+    with duckdb.connect(db, read_only=True) as con:
+        return con.execute("SELECT min(block_id) FROM pragma_storage_info(?)"
+                           " WHERE block_id >= 0", [table]).fetchone()[0]
+
+
+def _every_read_refuses(run, db: str, line: str) -> None:  # noqa: ANN001
+    before = _files(db)
+    for args in READS:
+        result = run(*args)
+        assert (result.exit_code, result.output) == (2, f"error: {line}\n"), args
+    result = run("verify")
+    assert (result.exit_code, result.output) == (1, f"corrupt: {line}\n")
+    assert _files(db) == before
+
+
+def test_every_read_refuses_a_block_that_fails_its_checksum(run, db: str, template: Path
+                                                             ) -> None:
+    """4 KB garbled in the derived table hands' block: `replay --hand`, `show`, `state` and
+    `history` read the events alone and went on as if the file were sound, while `audit`
+    met the block; every read now checks the file's blocks first and says what verify says."""
+    copy_ledger(template, Path(db))
+    block = _block_of(db, "hands")
+    with open(db, "r+b") as f:
+        f.seek(FIRST + block * BLOCK + 8192)
+        # words that differ (one repeated an even number of times cancels out of DuckDB's
+        # checksum, a xor of the words)
+        f.write(b"".join(hashlib.sha256(bytes([i])).digest() for i in range(128)))
+    start = FIRST + block * BLOCK
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: its block {block} (bytes {start}-"
+                                 f"{start + BLOCK - 1}) fails its checksum (it holds rows of "
+                                 "hands)")
+
+
+def test_every_read_refuses_a_file_cut_short(run, db: str, template: Path) -> None:
+    copy_ledger(template, Path(db))
+    size = Path(db).stat().st_size
+    blocks = (size - FIRST) // BLOCK
+    Path(db).write_bytes(Path(db).read_bytes()[:size - 4096])
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: cut short: {size - 4096} bytes, "
+                                 f"which ends inside its block {blocks - 1} (blocks of 262144 "
+                                 "bytes after 12288 bytes of headers)")
