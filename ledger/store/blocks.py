@@ -169,19 +169,18 @@ def _refuse(path: str, con: Any, block_size: int, damage: Damage,
 
 def check_sound(path: str, con: Any, database: str | None = None) -> None:
     """What every read checks of the ledger file at ``path`` before it reads (the store's
-    read-only open, :class:`ledger.store.store.Ledger`), so that all of them refuse a damaged
-    file alike, whichever blocks each happens to read: the file is not cut short
-    (:func:`cut_short`), and every header and block passes its checksum
-    (:func:`damaged_block`), in the words of :func:`check_blocks`. The tables are not read
-    whole (``verify`` does that) unless the first block of the events fails this reading of
-    the checksum (then DuckDB's reads decide, as in :func:`check_blocks`): the cost is
-    reading the file once, about 0.4 s of CPU for a 460 MB ledger of 100,000 hands.
+    read-only open, :class:`ledger.store.store.Ledger`): that the file does not end inside a
+    block (:func:`ends_inside_block`), which a file cut short at a byte DuckDB never ends on
+    does. It costs one ``stat`` and one query, whatever the size of the file: a read of a
+    large ledger (``state`` at the table, ``audit`` of fresh books) must not pay for reading
+    the file. A block failing its checksum is met by the read that reads it (DuckDB checks
+    each block it reads) and by ``verify``, ``checkpoint``, ``session close``, ``export`` and
+    a saving ``replay`` or ``run``, which check every block first (:func:`check_blocks`).
     ``database``: the name ``con`` knows the file by (default: its current database).
 
     Raises:
-        LedgerCorrupt: the file is cut short, or a header or block fails its checksum.
-        duckdb.Error: DuckDB cannot say the block size or the tables (the caller translates
-            it).
+        LedgerCorrupt: the file ends inside a block.
+        duckdb.Error: DuckDB cannot say the block size (the caller translates it).
     """
     if path == ":memory:":
         return
@@ -190,29 +189,16 @@ def check_sound(path: str, con: Any, database: str | None = None) -> None:
                                  f" WHERE database_name = {name}",
                                  [] if database is None else [database]).fetchone()[0])
     try:
-        short = cut_short(path, con, block_size, database)
-        if short is not None:
-            raise LedgerCorrupt(f"ledger {path} is corrupt: {short}")
-        if not _reads_as_duckdb(path, con, block_size, database):
-            # that block damaged, or this reading of the checksums not DuckDB's: DuckDB's
-            # reads of every table decide, as verify's (:func:`check_blocks`)
-            scan_tables(con, database)
-            return
-        damage = damaged_block(path, block_size)
+        short = ends_inside_block(path, block_size)
     except OSError as e:
         raise LedgerCorrupt(f"ledger {path} cannot be read: {e}") from e
-    if damage is not None:
-        _refuse(path, con, block_size, damage, database)
+    if short is not None:
+        raise LedgerCorrupt(f"ledger {path} is corrupt: {short}")
 
 
-def cut_short(path: str | os.PathLike[str], con: Any, block_size: int,
-              database: str | None = None) -> str | None:
-    """What is missing when the file at ``path`` was cut short, else None. DuckDB writes
-    whole blocks (its headers, then ``block_size`` bytes each), and drops free blocks only
-    from the end: a file that ends inside a block, or one that lacks a block DuckDB says a
-    table's rows are in (``pragma_storage_info``, on ``con``; ``database`` as
-    :func:`check_sound`), was cut. The header's block count is no measure: free blocks
-    dropped from the end stay counted there."""
+def ends_inside_block(path: str | os.PathLike[str], block_size: int) -> str | None:
+    """``cut short: …`` when the file at ``path`` ends inside a block, else None: DuckDB
+    writes its three headers, then whole blocks of ``block_size`` bytes."""
     size = os.path.getsize(path)
     start = HEADER * HEADERS
     if size < start:
@@ -221,6 +207,25 @@ def cut_short(path: str | os.PathLike[str], con: Any, block_size: int,
     if part:
         return (f"cut short: {size} bytes, which ends inside its block {held} (blocks of "
                 f"{block_size} bytes after {start} bytes of headers)")
+    return None
+
+
+def cut_short(path: str | os.PathLike[str], con: Any, block_size: int,
+              database: str | None = None) -> str | None:
+    """What is missing when the file at ``path`` was cut short, else None. DuckDB writes
+    whole blocks (its headers, then ``block_size`` bytes each), and drops free blocks only
+    from the end: a file that ends inside a block (:func:`ends_inside_block`), or one that
+    lacks a block DuckDB says a table's rows are in (``pragma_storage_info``, on ``con``;
+    ``database`` as :func:`check_sound`), was cut. The header's block count is no measure:
+    free blocks dropped from the end stay counted there."""
+    inside = ends_inside_block(path, block_size)
+    if inside is not None:
+        return inside
+    start = HEADER * HEADERS
+    size = os.path.getsize(path)
+    if size < start:
+        return None
+    held = (size - start) // block_size
     prefix = "" if database is None else f'"{database}".'
     used = [con.execute("SELECT max(block_id) FROM pragma_storage_info(?)",
                         [prefix + name]).fetchone()[0] for name in _tables(con, database)]

@@ -185,16 +185,16 @@ class Ledger:
         """Open (and, unless ``read_only``, create) the ledger at ``path`` (``":memory:"`` for a
         private in-memory ledger). When another process holds the file, the open waits as
         the process's policy says (:mod:`ledger.store.waiting`; ``wait`` False: not at all).
-        ``read_only``: the file is checked whole first, unless not ``sound``
-        (:func:`ledger.store.blocks.check_sound`: cut short, a block failing its checksum),
-        so that every read refuses a damaged file alike, whichever blocks it reads.
+        ``read_only``: the file is checked first, unless not ``sound``, as cheaply as every
+        read must be (:func:`ledger.store.blocks.check_sound`: it does not end inside a
+        block); a block failing its checksum is met by the read that reads it.
 
         Raises:
             LedgerBusy: another process holds the file (still, after the wait), or this one
                 with another mode.
             NotFound: ``read_only`` and the file does not exist.
-            LedgerCorrupt: not a DuckDB file, cut short or damaged (``read_only``: any block),
-                or not a handledger ledger.
+            LedgerCorrupt: not a DuckDB file, cut short or damaged, or not a handledger
+                ledger.
             LedgerReadOnly: not ``read_only`` and the file has no write permission bit (root
                 too, whom the system would let write it) or cannot be written here.
             LedgerError: a newer store version, or any other open failure.
@@ -237,7 +237,7 @@ class Ledger:
             raise
 
     def _sound(self, database: str | None = None) -> None:
-        """The file checked whole as every read checks it (:func:`blocks.check_sound`)."""
+        """The file checked as every read checks it (:func:`blocks.check_sound`)."""
         try:
             blocks.check_sound(self.path, self._con, database)
         except duckdb.Error as e:
@@ -259,8 +259,8 @@ class Ledger:
                 sound: bool = True) -> Ledger:
         """The ledger at ``path`` opened read-only, with its derived tables copied into memory
         where they can be caught up without writing the file (a read-only file, or one
-        another process has open). Its events cannot be appended to. The file is checked
-        whole first, unless not ``sound``, as a read-only open checks it.
+        another process has open). Its events cannot be appended to. The file is checked first,
+        unless not ``sound``, as a read-only open checks it.
 
         Raises:
             NotFound, LedgerBusy, LedgerError: as for opening it read-only (and waiting so).
