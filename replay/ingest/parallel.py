@@ -373,7 +373,7 @@ def _append_parts(ledger: Any, parts: Iterator[Part], report: Any, tables: Any) 
         except LedgerError as exc:  # the one-process import words it (or writes it)
             raise _Fallback(str(exc)) from exc
         if tables is not None:
-            tables.add_part(part.rows, part.facts, positions.start - 1)
+            tables.add_part(part.rows, len(part.hands), part.facts, positions.start - 1)
         sessions.update(new_sessions)
         report.warnings.extend(part.warnings)
         report.imported += len(part.hands)

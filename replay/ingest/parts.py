@@ -40,8 +40,9 @@ class Job(NamedTuple):
 class Part:
     """What a worker made of one part: its rows as columns (:mod:`ledger.store.columns`),
     the hand ids, the sessions its rows name, and each session stream's first and last seq
-    in the part; ``tables``: a ``.phhs`` part's table names; ``rows`` and ``facts``: each
-    hand's share of the derived tables (its rows, and the list of the hands' facts pickled),
+    in the part; ``tables``: a ``.phhs`` part's table names; ``rows`` and ``facts``: the
+    hands' shares of the derived tables (their rows as numpy columns by table,
+    :func:`replay.ingest.derived.part_columns`, and the list of their facts pickled),
     numbered from the part's first hand and row
     (:meth:`replay.ingest.derived.ImportTables.add_part`). ``fallback``: why the part is not
     plain (the file then goes through the one-process import). ``warnings``: the warning
@@ -53,7 +54,7 @@ class Part:
     sessions: set[str] = field(default_factory=set)
     spans: dict[str, tuple[int, int]] = field(default_factory=dict)
     tables: list[str] = field(default_factory=list)
-    rows: list[Any] = field(default_factory=list)
+    rows: dict[str, Any] = field(default_factory=dict)
     facts: bytes = b""
     fallback: str | None = None
     warnings: list[str] = field(default_factory=list)
@@ -192,7 +193,7 @@ def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job
 
     next_seq = {stream: first for stream, (first, _) in part.spans.items()}
     memo, alive = cache["memo"], cache["alive"]
-    prepared, facts = [], []
+    prepared, facts, shares = [], [], []
     rows = 0
     for batch in batches:
         alive.extend(batch.events)
@@ -201,7 +202,7 @@ def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job
             part.hands.append(batch.hand_id)
             if job.shares:
                 share = _share(batch, one.types, states, len(part.hands), rows + 1)
-                part.rows.append(share.rows)
+                shares.append(share.rows)
                 facts.append(share.facts)
         if batch.session is not None:
             part.sessions.add(batch.session)
@@ -212,6 +213,9 @@ def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job
         prepared.append(one)
     part.columns = prepare_columns(prepared, job.recorded_at)
     if job.shares:
+        from replay.ingest.derived import part_columns
+
+        part.rows = part_columns(shares)
         part.facts = pickle.dumps(facts, pickle.HIGHEST_PROTOCOL)
     return part
 
