@@ -31,6 +31,7 @@ from replay import carry
 from replay.ingest import completing, phh_form
 from replay.ingest.closed import refuse_amending
 from replay.ingest.differences import Difference, event_difference, plain, short
+from replay.ingest.file_order import in_file_order, positions_of
 from replay.ingest.samedeal import drop_same_deals
 
 #: ``{hand id: (the events its check folded, their share of the derived tables pickled, or
@@ -129,7 +130,8 @@ class FileWriter:
                 self._previous, self._stored)
         except LedgerError as exc:
             raise exc.located(file=file_name(self.path.name)) from None
-        written = self.ledger.append_many(batches)
+        pieces, owner = in_file_order(batches)  # a hand amended after later rows: at its place
+        written = positions_of(self.ledger.append_many(pieces), owner, len(batches))
         self._lines_of(written, batches)
         skipped = []  # hands a stored row's source key had already (another file's name)
         for positions, batch in zip(written, batches, strict=True):
