@@ -312,6 +312,20 @@ def test_a_correction_of_a_settled_night_needs_closed(run, night: Path) -> None:
     assert _session_state(run) == (False, 25)  # Ann +0.25, the house -0.25: 0.25 USD owed
 
 
+def test_a_void_of_a_settled_night_names_the_rake_it_takes_back(run, night: Path) -> None:  # noqa: ANN001
+    """The night settled up, the void of h2 (a rake of 6) moves the players' nets and takes
+    the house's rake back: the refusal names both, as a correction's does (it named the nets
+    only)."""
+    for pay in (("Bob", "Ann", "7.50"), ("Cy", "Ann", "2.50"), ("Cy", "rake", "2.50")):
+        assert run("pay", "night", *pay).exit_code == 0
+    out = run("void", "h2", "--reason", "misdeal", "--by", "host")
+    assert (out.exit_code, out.output) == (2, (
+        "error: hand h2: session night is closed and voiding hand h2 moves its players' nets "
+        "(Cy +20, Ann -14) and its rake (6 to 0 chips): nothing written; --closed records it "
+        "anyway\n"))
+    assert _session_state(run) == (True, 0)
+
+
 def test_settle_of_a_session_never_opened_says_to_open_it_before_paying_the_house(  # noqa: ANN001
         run, db: str, tmp_path: Path) -> None:
     """A hand read from a file that names its session fri (never opened): Ann's aces win the
