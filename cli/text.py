@@ -591,14 +591,14 @@ def verify_text(verdict: Any) -> str:
         lines = [f"ok: {chain.rows} events, hash chain intact, head {position}:{digest}"]
     else:
         lines = [f"broken at position {chain.first_bad}: {chain.problem}: {chain.message}"]
-    good = 0
+    from ledger.audit.signatures import signed_count
+
     for s in verdict.signatures:
         if s.status == "bad":
             lines.append(f"signature FAILS: {s.line()}")
         elif s.status == "unknown":
             lines.append(f"signature not checked: {s.line()}")
-        else:
-            good += 1
+    good = signed_count(verdict.signatures)["good"]  # a void and its correction: one
     if good:
         lines.append(f"signatures: {good} signed correction(s) and void(s) verify")
     derived = verdict.derived
