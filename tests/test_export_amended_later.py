@@ -80,3 +80,32 @@ def test_a_payment_beyond_the_hand_as_it_stood_is_still_refused(tmp_path: Path) 
     assert err.startswith(f"error: {exported}:27, session fri: its payment at seq 7 (Ann "
                           "pays Bob 3.00 USD): 3.00 USD is more than Ann still owes in fri "
                           "(2.00 USD: he lost 2.00 USD, paid 0.00 USD, received 0.00 USD)")
+
+
+def test_two_hands_played_at_once_keep_their_interleaved_rows(tmp_path: Path) -> None:
+    """h1 (Ann, Bob) and h2 (Cy, Dee) dealt and ended turn about, a payment, then h2 voided:
+    the file interleaves their rows; imported, each row is stored at its line (it stored h1's
+    rows 4-7 after all of h2's), so the export gives the file back, byte for byte."""
+    first, second = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    start = ["hand", "start", "--session", "s", "--game", "NT", "--stakes", "1/2"]
+    steps = [["session", "open", "s", "--chip-value", "1", "--currency", "USD"],
+             *(["buyin", "s", p, "100"] for p in ("Ann", "Bob", "Cy", "Dee")),
+             [*start, "--hand", "h1", "--seats", "Ann:100,Bob:100", "--button", "Ann"],
+             [*start, "--hand", "h2", "--seats", "Cy:100,Dee:100", "--button", "Cy"]]
+    for one, two in (("d dh Ann ????", "d dh Cy ????"), ("d dh Bob ????", "d dh Dee ????"),
+                     ("Ann f", "Cy f"), ("end", "end")):
+        steps += [["act", "h1", one], ["act", "h2", two]]
+    steps += [["pay", "s", "Ann", "Bob", "1"], ["void", "h2", "--reason", "x", "--by", "host"]]
+    for args in steps:
+        assert one_shot(first, *args)[0] == 0, args
+    exported, again = tmp_path / "all.jsonl", tmp_path / "again.jsonl"
+    assert one_shot(first, "export", "--format", "jsonl", "-o", str(exported))[0] == 0
+    assert [line[:20] for line in exported.read_text().splitlines()[10:16]] == [
+        '{"hand":"h2","seq":3', '{"hand":"h1","seq":4', '{"hand":"h2","seq":4',
+        '{"hand":"h1","seq":5', '{"hand":"h2","seq":5', '{"hand":"h1","seq":6']
+    assert one_shot(second, "import", str(exported))[:2] == (
+        0, "imported 2 hand(s) (22 events) from 1 file(s); 0 already in the ledger; "
+           "0 rejected\n")
+    assert one_shot(second, "export", "--format", "jsonl", "-o", str(again))[0] == 0
+    assert again.read_bytes() == exported.read_bytes()
+    assert one_shot(second, "verify")[0] == 0
