@@ -49,3 +49,18 @@ def test_table_end_warns_too(tmp_path: Path) -> None:
     done = table(db, "e1", ["end"])
     assert (done.returncode, done.stdout, done.stderr) == (
         0, "20 hand_ended; hand complete\n", WARNED)
+
+
+def test_a_raked_pot_paid_to_the_loser_warns_of_the_payouts_not_the_rake(tmp_path: Path) -> None:
+    """A rake of 4 recorded, the 400 left paid to Ann: the two payouts are named against the
+    rules' 400 to Dee; the rake, what the table kept, is no warning (a raked hand paid as the
+    rules give ends quietly: tests/test_live_rake.py)."""
+    db = tmp_path / "e.duckdb"
+    _at_showdown(db, "rake 4")
+    assert one_shot(db, "act", "e1", "pay Ann 400")[0] == 0
+    code, out, err = one_shot(db, "act", "e1", "end")
+    assert (code, out, err.splitlines()) == (0, "21 hand_ended; hand complete\n", [
+        "warning: paid differently from the rules: hand e1: Dee was paid 0, the rules give "
+        "400 (-400) (recorded as the table paid it; `handledger correct` puts it right)",
+        "warning: paid differently from the rules: hand e1: Ann was paid 400, the rules give "
+        "0 (+400) (recorded as the table paid it; `handledger correct` puts it right)"])

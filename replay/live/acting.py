@@ -206,12 +206,15 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
 
 def _paid_otherwise(state: HandState) -> tuple[str, ...]:
     """The payouts of the hand ``state`` ends (folded already) that differ from what the
-    rules award (:func:`replay.fold.replay_folded`, RULES.md §2), in sentences: recorded
-    still (the table's own payout is history, README "Net has one meaning everywhere"), but
-    said at once. None where the showdown is not verifiable (a hole card unknown)."""
+    rules award (:func:`replay.fold.replay_folded`'s ``payout`` discrepancies, RULES.md §2),
+    in sentences: recorded still (the table's own payout is history, README "Net has one
+    meaning everywhere"), but said at once. None where the showdown is not verifiable (a
+    hole card unknown: what ``state`` then says of a split no rule allows stays there), nor
+    for the rake the hand records (what the table kept, not a payout the rules contradict)."""
     from replay.fold import replay_folded
 
-    return tuple(d.sentence() for d in replay_folded(state, state.started).discrepancies)
+    found = replay_folded(state, state.started).discrepancies
+    return tuple(d.sentence() for d in found if d.kind == "payout")
 
 
 def _platform_names(ledger: Any) -> dict[str, str]:
