@@ -103,6 +103,16 @@ def act(obj: Context, hand_id: str, action: str, closed: bool) -> None:
         with refusals_named(obj.names):
             done = record(obj.ledger(existing=True), hand_id, action, closed=closed)
         click.echo(_acted(done, legal_now))
+        _warn(done)
+
+
+def _warn(done: Any) -> None:
+    """A ``warning:`` line on standard error for each payout an end recorded otherwise than
+    the rules award (:attr:`replay.live.acting.Acted.differences`): recorded still."""
+    names = Names(done.names) if done.names else str
+    for sentence in done.differences:
+        click.echo(names(f"warning: paid differently from the rules: {sentence} (recorded as "
+                         "the table paid it; `handledger correct` puts it right)"), err=True)
 
 
 def _acted(done: Any, legal_now: Any) -> str:
@@ -183,7 +193,7 @@ def table(obj: Context, hand_id: str, closed: bool, keep_going: bool = False) ->
         if not line:
             continue
         try:
-            text = _table_line(obj, hand_id, line, closed=closed)
+            text, done = _table_line(obj, hand_id, line, closed=closed)
         except Exception as exc:
             click.echo(refusal(exc), err=True)
             refused = True
@@ -193,12 +203,15 @@ def table(obj: Context, hand_id: str, closed: bool, keep_going: bool = False) ->
         finally:
             obj.close()  # the file is free for other processes before the line's output
         click.echo(text)
+        if done is not None:
+            _warn(done)
     if refused:
         raise click.exceptions.Exit(2)
 
 
-def _table_line(obj: Context, hand_id: str, line: str, *, closed: bool) -> str:
-    """What ``act HAND LINE`` (or ``state HAND`` for the word "state") prints, done.
+def _table_line(obj: Context, hand_id: str, line: str, *, closed: bool) -> tuple[str, Any]:
+    """What ``act HAND LINE`` (or ``state HAND`` for the word "state") prints, done, and the
+    action appended (:class:`replay.live.acting.Acted`; None for "state").
 
     Raises:
         what those commands raise for a refused line (nothing of it written).
@@ -209,11 +222,11 @@ def _table_line(obj: Context, hand_id: str, line: str, *, closed: bool) -> str:
     from replay.live.state import legal_now
 
     if line == "state":
-        return obj.names()(state_text(now(obj.ledger(read_only=True), hand_id)))
+        return obj.names()(state_text(now(obj.ledger(read_only=True), hand_id))), None
     check_utf8(line, "ACTION")  # as the one-shot `act` refuses it
     with refusals_named(obj.names):
         done = record(obj.ledger(existing=True), hand_id, line, closed=closed)
-    return _acted(done, legal_now)
+    return _acted(done, legal_now), done
 
 
 def _stdin() -> Any:

@@ -134,7 +134,7 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
              "amount": n} | ({"house": True} if None in (a, b) else {})
             for a, b, n in transfers], "decimals": decimals, "currency": currency}))
     else:
-        click.echo(names(text.settle_text(transfers, books)))
+        click.echo(names(text.settle_text(transfers, books, session_name)))
 
 
 @click.command()

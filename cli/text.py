@@ -191,12 +191,15 @@ def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any) -> str:
+def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any,
+                session: str | None = None) -> str:
     """``Bob pays Ann 37.50 USD`` per transfer still to make (``Cy pays the house 2.50 USD``:
     None is the house, who keeps the rake) and a count line, which also says what was paid
     already; with a transfer of the house, a line saying what it is owed and how a payment
     to it is recorded (in a session: the rake of hands of no session has none to name, and
-    the line says so)."""
+    the line says so), and, when it pays back what it was paid beyond the rake, the ``pay``
+    that records each payment back (``handledger pay g rake Bob 2.00``; README "settle").
+    ``session``: the session settled (``settle --session``), None for the whole ledger."""
     decimals, currency = books.unit
 
     def who(name: str | None) -> str:
@@ -217,11 +220,18 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any)
         where = ", ".join(f"{r['chips']} chip{'s' * (r['chips'] != 1)} in "
                           + (f"session {r['session']}" if r["session"]
                              else "hands of no session") for r in raked)
-        one = raked[0]["session"] if len(raked) == 1 and raked[0]["session"] else "SESSION"
+        one = session or (raked[0]["session"] if len(raked) == 1 and raked[0]["session"]
+                          else "SESSION")
         pay = f"`handledger pay {one} PLAYER rake AMOUNT` records a payment to it"
-        if all(r["session"] is None for r in raked):
+        if raked and all(r["session"] is None for r in raked):
             pay = ("`handledger pay SESSION PLAYER rake AMOUNT` records a payment to it in a "
                    "session; hands of no session have none to name")
+        back = [f"`handledger pay {one} rake {b} {format_money(n, decimals, None)}`"
+                for a, b, n in transfers if a is None and b is not None]
+        if back and any(b is None for _, b, _ in transfers):  # paid and pays back
+            pay += f"; {', '.join(back)} records its payment back"
+        elif back:  # the house was paid beyond the rake: it pays the rest back
+            pay = f"{', '.join(back)} records its payment back"
         units = {r["session"]: r for r in raked}
         never = [s for s in books.unopened if s in units]
         if len(never) == 1:  # `pay` records a payment in an opened session only
@@ -584,14 +594,14 @@ def verify_text(verdict: Any) -> str:
         lines = [f"broken: {chain.message}"]
     else:
         lines = [f"broken at position {chain.first_bad}: {chain.problem}: {chain.message}"]
-    good = 0
+    from ledger.audit.signatures import signed_count
+
     for s in verdict.signatures:
         if s.status == "bad":
             lines.append(f"signature FAILS: {s.line()}")
         elif s.status == "unknown":
             lines.append(f"signature not checked: {s.line()}")
-        else:
-            good += 1
+    good = signed_count(verdict.signatures)["good"]  # a void and its correction: one
     if good:
         lines.append(f"signatures: {good} signed correction(s) and void(s) verify")
     derived = verdict.derived

@@ -183,28 +183,35 @@ def closed_void(ledger: Any, hand: str, session: str | None, events: list[Any],
                  after: HandReplay, doing: str | None = None) -> None:
     """Refuse the void of ``hand`` (``after``: the voided hand), or the undo ``doing`` of a
     void or correction (``after``: the hand without it), when its session is closed and it
-    moves a player's net (the books' net, :func:`replay.whatif.paid_net`): the session's
-    books were audited and settled up at the close (README: sessions and the books), so
-    `--closed` must say it is meant, as :func:`closed_books` for a correction. A hand whose
-    stream did not replay moved no chips in the books: its void goes in.
+    moves a player's net (the books' net, :func:`replay.whatif.paid_net`) or the rake the
+    books count (:func:`taken_as_rake`, the house's): the session's books were audited and
+    settled up at the close (README: sessions and the books), so `--closed` must say it is
+    meant, as :func:`closed_books` for a correction. A hand whose stream did not replay
+    moved no chips in the books: its void goes in.
 
     Raises:
-        IllegalAction: naming the hand, the session and each player's net change.
+        IllegalAction: naming the hand, the session, each player's net change and the
+            rake's (``its rake (6 to 0 chips)``).
     """
     from replay.sessions import session_state
 
     if session is None or not session_state(ledger, session).closed:
         return
     try:
-        before = paid_net(replay_events(events))
+        was = replay_events(events)
     except IllegalAction:
         return
-    now = paid_net(after)
+    before, now = paid_net(was), paid_net(after)
     moved = {p: now.get(p, 0) - n for p, n in before.items() if now.get(p, 0) != n}
-    if not moved:
+    rake = (taken_as_rake(was), taken_as_rake(after))
+    if not moved and rake[0] == rake[1]:
         return
+    what = []
+    if moved:
+        what.append("its players' nets (" + ", ".join(f"{p} {n:+d}" for p, n in moved.items())
+                    + ")")
+    if rake[0] != rake[1]:
+        what.append(f"its rake ({rake[0]} to {rake[1]} chips)")
     raise IllegalAction(
-        f"session {session} is closed and {doing or f'voiding hand {hand}'} moves its "
-        "players' nets "
-        f"({', '.join(f'{p} {n:+d}' for p, n in moved.items())}): nothing written; --closed "
-        "records it anyway", hand=hand)
+        f"session {session} is closed and {doing or f'voiding hand {hand}'} moves "
+        f"{' and '.join(what)}: nothing written; --closed records it anyway", hand=hand)

@@ -286,27 +286,18 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     """
     rows = ledger.read(hand)
     last = last_write(rows)
-    seqs = f"seq {last[0].seq}" + (f"-{last[-1].seq}" if len(last) > 1 else "")
-    if last[0].seq == 1:
-        raise IllegalAction(f"nothing to undo: the last thing appended to the hand and not "
-                            f"taken back is the hand itself ({seqs}, its start or import): "
-                            "void it or correct it", hand=hand)
+    try:
+        _undoable(rows, last)
+    except IllegalAction as exc:
+        raise _after_an_undo(hand, rows, last, exc) from None
     amended = {r.type in AMENDMENT_TYPES for r in last}
     if amended == {False}:
         decimals = stream_decimals([r.event for r in rows])
         words = ", ".join(f"seq {r.seq} ({brief(r.event, decimals)})" for r in last)
-        if any(r.type == "hand_ended" for r in last):
-            raise IllegalAction(f"cannot undo {words}: it ends the hand, and an ended hand is "
-                                "not opened again; change what it paid with `handledger "
-                                "correct` (--insert-after SEQ before the end, --replace SEQ) "
-                                "or void it", hand=hand)
         text = reason or f"undo of {words}"
         done = correct(ledger, hand, [ChangeSpec("delete", r.seq) for r in last], reason=text,
                        by=by, keys=keys, sign=sign, closed=closed)
         return Corrected(done.seq, done.before, done.after, done.downstream, words)
-    if amended != {True}:
-        raise IllegalAction(f"cannot undo {seqs}: it mixes original events and corrections "
-                            "(change them with `handledger correct`)", hand=hand)
     void = last[-1].event if last[-1].type == "hand_voided" else None
     if void is not None:
         carried_taken(ledger, hand, "undoing the void puts the hand back in play with them")
@@ -338,6 +329,60 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
                      doing=f"undoing {words} of hand {hand}")
     [correction] = _signed(hand, events, [correction], keys, sign)
     return _append(ledger, hand, rows, correction, words, closed=closed)
+
+
+def _undoable(rows: Sequence[Any], last: Sequence[Any]) -> None:
+    """Refuse the undo of ``last``, the hand's last write still to undo (:func:`last_write`),
+    when it is the hand itself (its start or import), holds the ``end`` (an ended hand is
+    not opened again) or mixes original events and amendments.
+
+    Raises:
+        IllegalAction: naming its seqs and what to do instead.
+    """
+    seqs = f"seq {last[0].seq}" + (f"-{last[-1].seq}" if len(last) > 1 else "")
+    if last[0].seq == 1:
+        raise IllegalAction(f"nothing to undo: the last thing appended to the hand and not "
+                            f"taken back is the hand itself ({seqs}, its start or import): "
+                            "void it or correct it")
+    amended = {r.type in AMENDMENT_TYPES for r in last}
+    if amended == {False} and any(r.type == "hand_ended" for r in last):
+        decimals = stream_decimals([r.event for r in rows])
+        words = ", ".join(f"seq {r.seq} ({brief(r.event, decimals)})" for r in last)
+        raise IllegalAction(f"cannot undo {words}: it ends the hand, and an ended hand is "
+                            "not opened again; change what it paid with `handledger "
+                            "correct` (--insert-after SEQ before the end, --replace SEQ) "
+                            "or void it")
+    if amended == {True, False}:
+        raise IllegalAction(f"cannot undo {seqs}: it mixes original events and corrections "
+                            "(change them with `handledger correct`)")
+
+
+def _after_an_undo(hand: str, rows: Sequence[Any], last: Sequence[Any], exc: IllegalAction
+                   ) -> IllegalAction:
+    """The refusal ``exc`` of the write ``last`` that undo after undo walked back to
+    (:func:`last_write`), led by what was appended last when that is an undo, which is not
+    undone itself (README "undo"): the undo and what it took back, and how to record that
+    again (``correct``, ``void`` or ``act``). ``exc`` as it is when the last write is
+    ``last`` itself."""
+    top = rows[-1]
+    if last[-1].seq == top.seq or top.type != "correction":
+        return IllegalAction(exc.reason, hand=hand)
+    taken = {c.seq for c in top.event.changes}
+    back = [r for r in rows if r.seq in taken]
+    if any(r.type == "hand_voided" for r in back):
+        void = next(r for r in back if r.type == "hand_voided")
+        what, again = (f"the void at seq {void.seq} (by {void.event.by}: {void.event.reason})",
+                       "`handledger void`")
+    elif back and all(r.type == "correction" for r in back):
+        what, again = ", ".join(_amendment_words(r, rows) for r in back), "`handledger correct`"
+    else:
+        decimals = stream_decimals([r.event for r in rows])
+        what = ", ".join(f"seq {r.seq} ({brief(r.event, decimals)})" for r in back)
+        again = "`handledger act`"
+    return IllegalAction(
+        f"cannot undo seq {top.seq}, the last thing appended: it is the undo of {what}, and "
+        f"an undo is not undone (record that again with {again}); walking back past it, as "
+        f"undo after undo does: {exc.reason}", hand=hand)
 
 
 def last_write(rows: Sequence[Any]) -> list[Any]:

@@ -151,8 +151,8 @@ def test_the_house_overpaid_pays_back(run, night: Path) -> None:  # noqa: ANN001
                             "2 transfer(s) settle 3 player(s) and the house (5.00 USD paid "
                             "already)",
                             "the house: whoever keeps the rake the table took, 2.50 USD (10 "
-                            "chips in session night); `handledger pay night PLAYER rake AMOUNT`"
-                            " records a payment to it"]
+                            "chips in session night); `handledger pay night rake Ann 2.50` "
+                            "records its payment back"]
     assert run("pay", "night", "Bob", "Ann", "7.50").exit_code == 0
     assert _session_state(run) == (False, 250)  # the house owes it back
     assert ("session night: payments come to 5.00 USD for the house but the rake calls for "
@@ -163,6 +163,26 @@ def test_the_house_overpaid_pays_back(run, night: Path) -> None:  # noqa: ANN001
     assert _settle(run)[0].startswith("settled: nobody owes anybody")
     assert _session_state(run) == (True, 0)
     assert _settlement_findings(run) == []
+
+
+def test_settle_session_names_the_session_where_the_house_pays_back(run, db: str) -> None:  # noqa: ANN001
+    """Session g has no hand, no rake: Bob paid the house 2.00 USD anyway (--more-than-owed).
+    `settle --session g` gave the footer of hands of no session ("`handledger pay SESSION
+    PLAYER rake AMOUNT` records a payment to it in a session; hands of no session have none
+    to name"); it names g's own command now."""
+    for args in (("session", "open", "g", "--chip-value", "1", "--currency", "USD"),
+                 ("buyin", "g", "Ann", "100"), ("buyin", "g", "Bob", "100"),
+                 ("pay", "g", "Bob", "rake", "2", "--more-than-owed")):
+        assert run(*args).exit_code == 0
+    out = run("settle", "--session", "g")
+    assert (out.exit_code, out.output.splitlines()) == (0, [
+        "the house pays Bob 2.00 USD",
+        "1 transfer(s) settle 2 player(s) and the house (2.00 USD paid already)",
+        "the house: whoever keeps the rake the table took, 0.00 USD; `handledger pay g rake "
+        "Bob 2.00` records its payment back"])
+    out = run("pay", "g", "rake", "Bob", "2.00")
+    assert (out.exit_code, out.output) == (0, "g: the house paid Bob 2.00 USD (entry 5)\n")
+    assert run("settle", "--session", "g").output.startswith("settled: nobody owes anybody")
 
 
 def test_a_payment_to_the_house_is_amended_within_what_it_is_owed(run, night: Path  # noqa: ANN001
@@ -310,6 +330,20 @@ def test_a_correction_of_a_settled_night_needs_closed(run, night: Path) -> None:
     assert _session_state(run) == (True, 0)
     assert run(*fix, "--closed").exit_code == 0
     assert _session_state(run) == (False, 25)  # Ann +0.25, the house -0.25: 0.25 USD owed
+
+
+def test_a_void_of_a_settled_night_names_the_rake_it_takes_back(run, night: Path) -> None:  # noqa: ANN001
+    """The night settled up, the void of h2 (a rake of 6) moves the players' nets and takes
+    the house's rake back: the refusal names both, as a correction's does (it named the nets
+    only)."""
+    for pay in (("Bob", "Ann", "7.50"), ("Cy", "Ann", "2.50"), ("Cy", "rake", "2.50")):
+        assert run("pay", "night", *pay).exit_code == 0
+    out = run("void", "h2", "--reason", "misdeal", "--by", "host")
+    assert (out.exit_code, out.output) == (2, (
+        "error: hand h2: session night is closed and voiding hand h2 moves its players' nets "
+        "(Cy +20, Ann -14) and its rake (6 to 0 chips): nothing written; --closed records it "
+        "anyway\n"))
+    assert _session_state(run) == (True, 0)
 
 
 def test_settle_of_a_session_never_opened_says_to_open_it_before_paying_the_house(  # noqa: ANN001

@@ -126,10 +126,14 @@ def test_correct_names_no_void_and_writes_nothing(user, run, db, voided) -> None
 def test_undo_after_undo_walks_back_past_the_void_it_took_back(user, run, db, voided) -> None:  # noqa: ANN001
     _voided(voided, db)
     assert run("undo", "dispute-1", "--by", "floor").exit_code == 0
-    # the undo and the void it took back are passed over: next is the import itself
+    # the undo and the void it took back are passed over: next is the import itself; the
+    # refusal names the undo, the last thing appended, first (an undo is not undone)
     code, out, err = user("undo", "dispute-1", "--by", "floor")
     assert (code, out) == (2, "")
-    assert err == ("error: hand dispute-1: nothing to undo: the last thing appended to the "
+    assert err == ("error: hand dispute-1: cannot undo seq 27, the last thing appended: it is "
+                   "the undo of the void at seq 26 (by floor: misdeal), and an undo is not "
+                   "undone (record that again with `handledger void`); walking back past it, "
+                   "as undo after undo does: nothing to undo: the last thing appended to the "
                    "hand and not taken back is the hand itself (seq 1-24, its start or "
                    "import): void it or correct it\n")
     assert _nets(run) == PAID and len(_events(db, "dispute-1")) == 27

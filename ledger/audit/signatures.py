@@ -38,7 +38,9 @@ class SignedAmendment:
     """One signed correction or void checked: ``hand``, its ``seq`` and ``position``,
     ``kind`` "correction" or "void", ``signer`` the name it was signed as, ``session`` the
     hand's (None: no session), ``status`` good/bad/unknown and ``note`` as
-    :meth:`ledger.store.keys.KeyStore.check` gives them."""
+    :meth:`ledger.store.keys.KeyStore.check` gives them. ``with_void``: the correction a
+    void of an ended hand comes with (it takes back the hand's end, written and signed
+    with the void: one thing the user signed, :func:`signed_count`)."""
 
     hand: str
     seq: int
@@ -48,6 +50,7 @@ class SignedAmendment:
     session: str | None
     status: str
     note: str
+    with_void: bool = False
 
     def line(self) -> str:
         """One line for people: ``hand f1 seq 18 (a correction signed as floor): …``."""
@@ -104,9 +107,12 @@ def signed_amendments(ledger: Any, keys: KeyStore, hands: Sequence[str] | None =
             checked = signing.check(hand, row.event, keys, events[:index], chip) \
                 if row.type in _CALLED else None
             if checked is not None:
-                out.append(SignedAmendment(hand, row.seq, row.position, _CALLED[row.type],
-                                           row.event.signature.signer, session,
-                                           checked.status, checked.note))
+                after = rows[index + 1] if index + 1 < len(rows) else None
+                out.append(SignedAmendment(
+                    hand, row.seq, row.position, _CALLED[row.type],
+                    row.event.signature.signer, session, checked.status, checked.note,
+                    with_void=row.type == "correction" and after is not None
+                    and after.type == "hand_voided" and after.recorded_at == row.recorded_at))
     out.sort(key=lambda a: a.position)
     return out
 
@@ -134,6 +140,26 @@ def signature_findings(ledger: Any, keys: KeyStore, session: str | None = None,
             if a.status == "bad" and session in (None, a.session)]
 
 
+def signed_count(amendments: Sequence[SignedAmendment]) -> dict[str, int]:
+    """What the user signed among ``amendments`` (:func:`signed_amendments`), counted as he
+    signed it: a void of an ended hand and the correction it comes with (``with_void``: both
+    rows signed, both checked) are one void. ``{"good", "bad", "unknown"}``, each thing by
+    its worst row (bad before unknown before good); their sum is how many he signed."""
+    counts = {"good": 0, "bad": 0, "unknown": 0}
+    worst = {"good": 0, "unknown": 1, "bad": 2}
+    joined: str | None = None  # the status of a void's correction, held for its void
+    for a in amendments:
+        status = a.status if joined is None else max(joined, a.status, key=worst.__getitem__)
+        if a.with_void:
+            joined = status
+            continue
+        joined = None
+        counts[status] += 1
+    if joined is not None:  # a void's correction whose void was not among them
+        counts[joined] += 1
+    return counts
+
+
 def summary_line(amendments: Sequence[SignedAmendment]) -> str | None:
     """One line on ``amendments`` (:func:`signed_amendments`) for a page or ``run``:
     ``3 signed correction(s) and void(s) (an undo is a correction), all verify against the
@@ -144,16 +170,18 @@ def summary_line(amendments: Sequence[SignedAmendment]) -> str | None:
         return None
     bad = [a for a in amendments if a.status == "bad"]
     unknown = [a for a in amendments if a.status == "unknown"]
-    head = f"{len(amendments)} signed correction(s) and void(s) (an undo is a correction)"
+    counts = signed_count(amendments)
+    head = (f"{sum(counts.values())} signed correction(s) and void(s) (an undo is a "
+            "correction)")
     if not bad and not unknown:
         return f"{head}, all verify against the key directory"
-    good = len(amendments) - len(bad) - len(unknown)
+    good = counts["good"]
     parts = [f"{good} verify"] if good else []
     if bad:
-        parts.append(f"{len(bad)} FAIL: " + ", ".join(
+        parts.append(f"{counts['bad']} FAIL: " + ", ".join(
             f"hand {a.hand} seq {a.seq} (a {a.kind} signed as {a.signer!r})" for a in bad))
     if unknown:
-        parts.append(f"{len(unknown)} not checked (a key the directory does not hold): "
+        parts.append(f"{counts['unknown']} not checked (a key the directory does not hold): "
                      + ", ".join(f"hand {a.hand} seq {a.seq} (signed as {a.signer!r})"
                                  for a in unknown))
     return f"{head}: " + "; ".join(parts)

@@ -28,7 +28,10 @@ What ``pay --again`` allows a file's row has by its own seq: two payments of one
 rows, as an export writes them. What a closed session takes is :mod:`replay.ingest.closed`'s.
 A payment followed by more hands of its session is bounded as while ``settle`` cannot say (its
 payments together within the payer's buy-ins): the derived tables count the session's hands
-after it.
+after it. A hand of the session corrected, voided or undone after a payment (rows of its stream
+after the payment's: an export of a hand corrected with ``--closed`` once the session was
+settled up) counts for that payment as it stood at its place, its rows after it not applied
+(:class:`_Then`); a hand still in play there leaves settle nothing to say, as above.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from __future__ import annotations
 import itertools
 from typing import Any, NamedTuple
 
+from engine.errors import IllegalAction
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.names import check_name
@@ -211,6 +215,7 @@ class _Owed:
         self._nets: dict[str, list[dict[str, Any]]] | None = None
         self._last: dict[str, int] = {}
         self._says: dict[str, bool] = dict.fromkeys(sessions, False) if short else {}
+        self._then_books: _Then | None = None
 
     def _load(self) -> dict[str, list[dict[str, Any]]]:
         from ledger.audit.settlement import session_nets
@@ -228,6 +233,13 @@ class _Owed:
                 except LedgerError:  # a hand the rules refuse: settle cannot say anywhere
                     self._says = dict.fromkeys(self._sessions, False)
         return self._nets
+
+    def _then(self, session: str, position: int, nets: list[dict[str, Any]]
+              ) -> tuple[list[dict[str, Any]], int] | None:
+        """:meth:`_Then.at`, the hands' spans read at the first payment that asks."""
+        if self._then_books is None:
+            self._then_books = _Then(self._ledger, self._sessions)
+        return self._then_books.at(session, position, nets)
 
     def _can_say(self, session: str) -> bool:
         from ledger.audit.settlement import settlement
@@ -254,17 +266,18 @@ class _Owed:
 
         nets = self._load()
         payer, minor = e.payer, e.amount_minor
+        then = self._then(session, position, nets.get(session, [])) if nets else None
         if payer is not None:
             def by_buy_ins() -> None:
                 within_buy_ins(reads, session, state, payer, minor, said, "",
                                before=paid_by(reads, state, payer))
 
-            if self._last.get(session, 0) > position:  # hands after it: not its books
-                by_buy_ins()
+            if self._last.get(session, 0) > position or (nets and then is None):
+                by_buy_ins()  # hands after it, or one in play there: not its books
             else:
                 try:
                     hands = within_owed(reads, session, state, payer, minor, said,
-                                        books=nets.get(session, []), payments=state.payments)
+                                        books=then[0] if then else [], payments=state.payments)
                 except LedgerError:
                     if self._can_say(session):
                         raise
@@ -279,4 +292,79 @@ class _Owed:
                             raise
         if None in (e.payer, e.payee):
             within_house(self._ledger, session, state, minor, said, paying=payer is None,
-                         payments=state.payments)
+                         payments=state.payments, rake_shift=then[1] if then else 0)
+
+
+class _Then:
+    """The books of a session as they stood at a payment's place where a hand of it has rows
+    after the payment (a correction, a void or an undo appended once the session was settled
+    up): each such hand replayed without those rows (:func:`replay.fold.replay_events`), its
+    players' nets (the books' net, :attr:`replay.hand_replay.HandReplay.paid_net`) and the
+    rake the books count (:func:`ledger.audit.rake_count.counted_rake`) put back as they
+    were there. The session's hands' spans are read once, a hand's stream only when a
+    payment falls inside its span."""
+
+    def __init__(self, ledger: Any, sessions: list[str]) -> None:
+        self._ledger = ledger
+        self._spans: dict[str, list[tuple[str, int, int]]] = {s: [] for s in sessions}
+        for hand, session, first, last in ledger.query(
+                "SELECT hand_id, any_value(session), min(position), max(position) FROM events"
+                " WHERE hand_id IS NOT NULL AND list_contains($1, session) GROUP BY hand_id"
+                " ORDER BY min(position)", [sessions]):
+            self._spans[session].append((hand, first, last))
+        self._rows: dict[str, list[tuple[int, Any]]] = {}
+        self._unit: dict[str, int] = {}
+
+    def at(self, session: str, position: int, nets: list[dict[str, Any]]
+           ) -> tuple[list[dict[str, Any]], int] | None:
+        """``(nets, rake_shift)``: the players' rows of ``nets`` (:func:`ledger.audit.
+        reports.session_nets`, minor units) as they stood at ``position``, and what to add to
+        the rake the house is owed (minor units) to have it as it stood there; None when a
+        hand of ``session`` was still in play there (or did not replay), when settle could
+        not say."""
+        inside = [h for h, first, last in self._spans.get(session, ()) if first < position < last]
+        if not inside:
+            return nets, 0
+        from ledger.audit.rake_count import counted_rake
+        from replay.fold import replay_events
+
+        unit = self._chip_value(session)
+        moved: dict[str, int] = {}
+        rake = 0
+        for hand in inside:
+            rows = self._stream(hand)
+            try:
+                was = replay_events([e for at, e in rows if at < position], session=session)
+                now = replay_events([e for _, e in rows], session=session)
+            except IllegalAction:
+                return None
+            if was.result.status == "open":
+                return None
+            for player in set(was.paid_net) | set(now.paid_net):
+                shift = was.paid_net.get(player, 0) - now.paid_net.get(player, 0)
+                moved[player] = moved.get(player, 0) + shift * unit
+            rake += (counted_rake(was.discrepancies) - counted_rake(now.discrepancies)) * unit
+        books = [dict(p) for p in nets]
+        names = {p["player"]: p for p in books}
+        for player, shift in moved.items():
+            if player in names:
+                names[player]["net"] += shift
+            elif shift:  # a seat name the books list under another: within_owed's alias group
+                books.append({"player": player, "net": shift, "hands": 0, "paid_minor": 0,
+                              "received_minor": 0})
+        return books, rake
+
+    def _stream(self, hand: str) -> list[tuple[int, Any]]:
+        if hand not in self._rows:
+            self._rows[hand] = [(at, ev.parse_stored(kind, payload)) for at, kind, payload in
+                                self._ledger.query(
+                                    "SELECT position, type, payload FROM events WHERE"
+                                    " hand_id = $1 ORDER BY seq", [hand])]
+        return self._rows[hand]
+
+    def _chip_value(self, session: str) -> int:
+        if session not in self._unit:
+            rows = self._ledger.query(
+                "SELECT chip_value_minor FROM session_book WHERE session = $1", [session])
+            self._unit[session] = int(rows[0][0] or 1) if rows else 1
+        return self._unit[session]

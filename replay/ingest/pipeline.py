@@ -436,7 +436,8 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         batches, errors = _refused_in_ledger(ledger, read, batches, errors,
                                              game=importer.name == "pokernow")
         part = write_file(ledger, path, batches, errors, strict=strict, states=states,
-                          tables=made, game=importer.name == "pokernow", closed=closed)
+                          tables=made, game=importer.name == "pokernow", closed=closed,
+                          in_order=importer.name == "jsonl")
         cut = read.extra.get("cut", [])  # a log that begins inside a hand: one warning
         part.warnings.extend(cut)
         part.cut = len(cut)

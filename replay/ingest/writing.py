@@ -31,6 +31,7 @@ from replay import carry
 from replay.ingest import completing, phh_form
 from replay.ingest.closed import refuse_amending
 from replay.ingest.differences import Difference, event_difference, plain, short
+from replay.ingest.file_order import in_file_order, positions_of
 from replay.ingest.samedeal import drop_same_deals
 
 #: ``{hand id: (the events its check folded, their share of the derived tables pickled, or
@@ -50,14 +51,17 @@ class FileWriter:
     export of a game whose hands follow each other (a PokerNow log, FORMATS.md §2), so a
     stored hand it disagrees with refuses it whole, as ``--strict`` would (its later hands
     would not follow the stored ones); ``closed``: the file may go on with hands the ledger
-    holds in closed sessions (:func:`replay.ingest.closed.refuse_amending`)."""
+    holds in closed sessions (:func:`replay.ingest.closed.refuse_amending`); ``in_order``:
+    a JSON-lines file, whose rows are stored at their lines (:mod:`replay.ingest.file_order`:
+    a hand's rows after another batch's row cut there)."""
 
     def __init__(self, ledger: Any, path: Path, *, strict: bool, stored: int,
-                 tables: Any = None, game: bool = False, closed: bool = False) -> None:
+                 tables: Any = None, game: bool = False, closed: bool = False,
+                 in_order: bool = False) -> None:
         from replay.ingest.pipeline import ImportReport
 
         self.ledger, self.path, self.strict, self.stored = ledger, path, strict, stored
-        self.game, self.closed = game, closed
+        self.game, self.closed, self.in_order = game, closed, in_order
         self.tables = tables
         self.part = ImportReport()
         self.errors: list[LedgerError] = []  # the check's errors, in file order
@@ -129,7 +133,11 @@ class FileWriter:
                 self._previous, self._stored)
         except LedgerError as exc:
             raise exc.located(file=file_name(self.path.name)) from None
-        written = self.ledger.append_many(batches)
+        if self.in_order:  # a hand amended after later rows: each row at its line
+            pieces, owner = in_file_order(batches)
+            written = positions_of(self.ledger.append_many(pieces), owner, len(batches))
+        else:
+            written = self.ledger.append_many(batches)
         self._lines_of(written, batches)
         skipped = []  # hands a stored row's source key had already (another file's name)
         for positions, batch in zip(written, batches, strict=True):
@@ -385,12 +393,13 @@ Chunk = tuple[list[Batch], list[LedgerError], States | None, list[LedgerError]]
 
 def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bool,
                  read_errors: Callable[[], Sequence[LedgerError]] = tuple,
-                 tables: Any = None, game: bool = False, closed: bool = False) -> Any:
+                 tables: Any = None, game: bool = False, closed: bool = False,
+                 in_order: bool = False) -> Any:
     """Append a file's chunks ``(batches, check errors, states, unit errors)`` (see
     :meth:`FileWriter.add`) in one transaction (module doc) and return the file's report
     (``files`` 0). ``read_errors()``: the reader's errors, asked once every chunk was read;
-    ``tables``: an :class:`replay.ingest.derived.ImportTables`; ``game``, ``closed``: see
-    :class:`FileWriter`.
+    ``tables``: an :class:`replay.ingest.derived.ImportTables`; ``game``, ``closed``,
+    ``in_order``: see :class:`FileWriter`.
 
     Raises:
         LedgerError: the ledger refused the write, or reading a chunk raised it: nothing of
@@ -399,7 +408,7 @@ def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bo
     from ledger.store.streams import head_position
 
     writer = FileWriter(ledger, path, strict=strict, stored=head_position(ledger),
-                        tables=tables, game=game, closed=closed)
+                        tables=tables, game=game, closed=closed, in_order=in_order)
     try:
         with ledger.transaction(capped=True):  # memory flat however large the file
             for batches, errors, states, unit_errors in chunks:
@@ -411,12 +420,12 @@ def write_chunks(ledger: Any, path: Path, chunks: Iterable[Chunk], *, strict: bo
 
 def write_file(ledger: Any, path: Path, batches: list[Batch], errors: list[LedgerError], *,
                strict: bool, states: States | None = None, tables: Any = None,
-               game: bool = False, closed: bool = False) -> Any:
+               game: bool = False, closed: bool = False, in_order: bool = False) -> Any:
     """Append one file's batches (hands already in the ledger skipped or refused) and return
-    what that did, as a report of this file alone (``files`` 0); ``game``, ``closed``: see
-    :class:`FileWriter`."""
+    what that did, as a report of this file alone (``files`` 0); ``game``, ``closed``,
+    ``in_order``: see :class:`FileWriter`."""
     return write_chunks(ledger, path, [(batches, errors, states, [])], strict=strict,
-                        tables=tables, game=game, closed=closed)
+                        tables=tables, game=game, closed=closed, in_order=in_order)
 
 
 def _rejected(errors: list[LedgerError], kept: set[str | None]) -> int:

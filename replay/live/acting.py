@@ -163,6 +163,9 @@ class Acted:
     event: Any
     state: HandState
     names: dict[str, str] = field(default_factory=dict)
+    #: an end's payouts that differ from the rules' award, each in a sentence
+    #: (:meth:`replay.compare.Discrepancy.sentence`), as ``state`` and ``replay`` name them
+    differences: tuple[str, ...] = ()
 
 
 def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
@@ -197,7 +200,21 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
         said = reason_as_typed(exc, state.started.unit.decimals)
         raise IllegalAction(f"{said}{now}", hand=hand, action=action) from None
     ledger.append(hand, [event], hand_id=hand, expected_seq=last)
-    return Acted(last + 1, event, state, names)
+    differences = _paid_otherwise(state) if event.type == "hand_ended" else ()
+    return Acted(last + 1, event, state, names, differences)
+
+
+def _paid_otherwise(state: HandState) -> tuple[str, ...]:
+    """The payouts of the hand ``state`` ends (folded already) that differ from what the
+    rules award (:func:`replay.fold.replay_folded`'s ``payout`` discrepancies, RULES.md §2),
+    in sentences: recorded still (the table's own payout is history, README "Net has one
+    meaning everywhere"), but said at once. None where the showdown is not verifiable (a
+    hole card unknown: what ``state`` then says of a split no rule allows stays there), nor
+    for the rake the hand records (what the table kept, not a payout the rules contradict)."""
+    from replay.fold import replay_folded
+
+    found = replay_folded(state, state.started).discrepancies
+    return tuple(d.sentence() for d in found if d.kind == "payout")
 
 
 def _platform_names(ledger: Any) -> dict[str, str]:

@@ -115,15 +115,16 @@ def party(name: str | None) -> str:
 
 def within_house(ledger: Any, session: str, state: SessionState, minor: int, where: str, *,
                  paying: bool, replacing: int = 0,
-                 payments: Sequence[tuple[str | None, str | None, int]] | None = None
-                 ) -> None:
+                 payments: Sequence[tuple[str | None, str | None, int]] | None = None,
+                 rake_shift: int = 0) -> None:
     """Refuse a payment of ``minor`` units to the house (``paying`` False) beyond what it is
     still owed in ``session`` — the rake its ended hands took, in money, less what it was
     paid, plus what it paid back (:func:`ledger.audit.settlement.house_books`) — or from it
     (``paying``) beyond what it was paid above that; ``replacing``: the amount of the payment
     an amendment replaces; ``payments``: the payments to count, ``(payer, payee, minor)``
-    (a file's row: those before it), instead of the derived tables'. The derived tables are
-    caught up first.
+    (a file's row: those before it), instead of the derived tables'; ``rake_shift``: minor
+    units to add to the rake the derived tables count (a file's row: the rake as it stood at
+    its place, hands corrected after it). The derived tables are caught up first.
 
     Raises:
         LedgerError: one line naming ``where``, the amount, the rake and the house's payments.
@@ -133,6 +134,7 @@ def within_house(ledger: Any, session: str, state: SessionState, minor: int, whe
 
     catch_up(ledger)
     house = house_books(ledger.connection, session)
+    house["rake_minor"] += rake_shift
     if payments is not None:
         house["received_minor"] = sum(m for _, to, m in payments if to is None)
         house["paid_minor"] = sum(m for by, _, m in payments if by is None)
