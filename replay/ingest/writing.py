@@ -112,9 +112,10 @@ class FileWriter:
         self.kept.update(b.hand_id for b in batches if b.is_hand)
         self.in_play.update(_known_in_play(self.ledger, batches, errors, dealt))
         self.good += sum(1 for b in batches if b.is_hand and b.events)
+        # hands the ledger holds already: known, even in a file refused whole
+        part.known += sum(1 for b in batches if b.is_hand and b.events is None)
         if self.refusing:
             return
-        part.known += sum(1 for b in batches if b.is_hand and b.events is None)
         # a copy known by its deal is other content (its finishing_stacks, say): its findings
         # were not given when the stored hand was, so they are warnings still
         self.already.update(b.hand_id for b in batches
@@ -270,18 +271,19 @@ class FileWriter:
             found = [e for e in errors if isinstance(e, StoredFinding) and e.hand in self.kept]
             errors = [e for e in errors if not any(e is f for f in found)]
         part.rejected = _rejected(errors, self.kept)
+        # a file refused whole: its hands that would be written are rejected with it, and
+        # those the ledger holds already stay counted known (the summary adds up to the
+        # hands read)
         if self.game and self.clashes and not self.strict:
-            part.imported = part.events = part.known = part.completed = part.outside = 0
-            part.amended = 0
+            part.imported = part.events = part.completed = part.amended = 0
             part.errors.append(game_line(errors, self.clashes[0].located(file=name)))
-            part.rejected += self.good
+            part.unwritten = self.good  # good hands, not written with their file
             part.counted = 1
             raise _Discard(part)
         if self.strict and errors:  # what earlier chunks appended is rolled back: not counted
-            part.imported = part.events = part.known = part.completed = part.outside = 0
-            part.amended = 0
+            part.imported = part.events = part.completed = part.amended = 0
             part.errors.append(strict_line(errors))
-            part.rejected += self.good
+            part.unwritten = self.good  # good hands, not written with their file
             part.counted = 1
             raise _Discard(part)
         if self.books:  # session lines of a file no hand of which was kept
