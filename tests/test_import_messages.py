@@ -173,3 +173,18 @@ def test_an_empty_file_is_refused_in_one_line_whatever_its_format(run, db: str, 
             "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
             "1 rejected"]), name
         assert not Path(db).exists()  # a refused write leaves no ledger file
+
+
+def test_a_file_named_twice_is_read_once(tmp_path: Path) -> None:
+    """The same file by its path, again, and by another path to it: read once (its error
+    said once, its two hands counted once: one imported, one rejected), a note each."""
+    path = _phhs(tmp_path / "one.phhs", ["100", "zz"])
+    other = tmp_path / "sub" / ".." / "one.phhs"
+    (tmp_path / "sub").mkdir()
+    code, out, err = one_shot(tmp_path / "a.duckdb", "import", str(path), str(path),
+                              str(other))
+    assert (code, out) == (2, "imported 1 hand(s) (13 events) from 1 file(s); 0 already in "
+                              "the ledger; 1 rejected\n")
+    assert err == (f"error: {path}:16, action 'p2 cbr zz': [2] 'zz' is not a number\n"
+                   f"note: {path}: named again: read once\n"
+                   f"note: {other}: named again: read once\n")
