@@ -447,7 +447,7 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         raise
     except LedgerError as exc:  # the file's one transaction wrote nothing
         report.errors.append(str(exc.located(file=name)))
-        _refused_hands(report, read)
+        _refused_hands(report, read, exc)
     except ValidationError as exc:  # a value the event models refuse (a stack beyond MAX_CHIPS)
         report.errors.append(str(invalid_value(exc).located(file=name)))
     except OSError as exc:
@@ -475,18 +475,18 @@ def _once(files: list[Path], notes: list[str]) -> list[Path]:
     return out
 
 
-def _refused_hands(report: ImportReport, read: FileRead | None) -> None:
+def _refused_hands(report: ImportReport, read: FileRead | None, error: LedgerError) -> None:
     """Count into ``report`` the hands of a file refused whole in one error line once read
-    (``read``; None: refused before it was read): the line is one rejection, and each hand
-    the file gave, not written with it (``unwritten``), so that the summary adds up to the
-    hands read."""
+    (``read``; None: refused before it was read): the line is one rejection (the hand it
+    names, or the row, the statement or the file), and each other hand the file gave is not
+    written with it (``unwritten``), so that the summary adds up to the hands read."""
     if read is None:
         return
     hands = {i.hand_id if isinstance(i, HandEvents) else i.hand for i in read.items
              if isinstance(i, (HandEvents, PhhHand))}
     hands.update(e.hand for e in read.errors
                  if e.hand is not None and not isinstance(e, StoredFinding))
-    report.unwritten += len(hands)
+    report.unwritten += len(hands - {error.hand})
 
 
 def opens(read: FileRead, session: str) -> bool:
