@@ -116,3 +116,15 @@ def test_an_identical_copy_of_a_handhq_hand_is_one_hand(tmp_path: Path) -> None:
     assert (code, out) == (0, "imported 18 hand(s) (458 events) from 1 file(s); 1 already in "
                               "the ledger; 0 rejected; 13 warning(s) about hands stored\n")
     assert _hand_ids(db) == ["PartyPoker-16405514564"]
+
+
+def test_a_file_read_whole_finds_the_copy_alike() -> None:
+    """Broken TOML in table [2]: the tables after it are read otherwise (each section parsed
+    alone), and the edited copy in [3] of the hand in [1] is refused the same way."""
+    parsed = read_phh_text(f"[1]\n{BASE}\n[2]\nvariant = \n\n[3]\n" + BASE.replace(
+        "[100, 50, 200]", "[999, 50, 200]"), file="t.phhs")
+    assert [h.hand for h in parsed.hands] == ["t-4"]
+    assert [(e.line, type(e).__name__) for e in parsed.errors] == [
+        (12, "MalformedInput"), (19, "RepeatedHand")]
+    assert "its starting_stacks is [999, 50, 200] here, [100, 50, 200] at line 6" in str(
+        parsed.errors[1])

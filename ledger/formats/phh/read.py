@@ -52,6 +52,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 
 try:  # tomli built with mypyc parses a PHH hand about twice as fast as tomllib (see pyproject)
@@ -217,7 +218,7 @@ def iter_phh_text(text: str, *, file: str = "<text>", multi: bool | None = None
     if sections is None:
         yield from _read_whole(text, file, multi)
         return
-    ids = HandIds()
+    ids = HandIds(partial(_reread, file, sections))
     for index, section in enumerate(sections):
         table = _own_table(section)
         if table is not None and index == 0 and multi is None and "variant" not in table:
@@ -227,14 +228,34 @@ def iter_phh_text(text: str, *, file: str = "<text>", multi: bool | None = None
                     _read_rest(text, file, sections, index, ids))
             yield from rest
             return
-        layout = scan_layout(section.text, section.line)
-        keys, actions = layout.keys.get(section.name, {}), layout.actions.get(section.name, [])
-        body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
-        raw = RawHand(file, section.name, section.line, index, table, keys, actions, body)
+        raw = _plain_raw(file, section, index, table)
         try:
-            yield ids(build_hand(raw), raw)
+            yield ids(build_hand(raw), raw, index)
         except MalformedInput as exc:
             yield exc
+
+
+def _reread(file: str, sections: list[Section], place: int | RawHand) -> RawHand:
+    """The table of a hand at ``place``: a plain section's index, or the table itself."""
+    if isinstance(place, RawHand):
+        return place
+    return _plain_raw(file, sections[place], place)
+
+
+def _held(place: RawHand) -> RawHand:
+    """The table itself (every table of a reading of the whole text is held)."""
+    return place
+
+
+def _plain_raw(file: str, section: Section, index: int, table: dict | None = None
+               ) -> RawHand:
+    """The hand table of a plain section (``table``: parsed already, else parsed again)."""
+    if table is None:
+        table = _own_table(section) or {}
+    layout = scan_layout(section.text, section.line)
+    keys, actions = layout.keys.get(section.name, {}), layout.actions.get(section.name, [])
+    body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
+    return RawHand(file, section.name, section.line, index, table, keys, actions, body)
 
 
 def read_plain_part(data: bytes, *, file: str, first_line: int, lines: bool = True
@@ -346,7 +367,8 @@ def _read_whole(text: str, file: str, multi: bool | None) -> Iterator[Item]:
         stray = non_comment_lines(head)
         if stray:
             yield MalformedInput("text before the first hand table", file=file, line=stray[0])
-        yield from _finish(file, *_section_raws(file, sections, 0), HandIds(), bool(stray))
+        yield from _finish(file, *_section_raws(file, sections, 0), HandIds(_held),
+                           bool(stray))
         return
     if not doc:
         yield MalformedInput("no hand in the file", file=file, line=1)
@@ -356,9 +378,9 @@ def _read_whole(text: str, file: str, multi: bool | None) -> Iterator[Item]:
     if not multi or "variant" in doc:
         layout = scan_layout(text)
         raw = RawHand(file, None, 1, 0, doc, layout.keys[None], layout.actions.get(None, []), text)
-        yield from _finish(file, [raw], [], HandIds())
+        yield from _finish(file, [raw], [], HandIds(_held))
         return
-    yield from _finish(file, *_table_raws(text, file, doc, 0), HandIds())
+    yield from _finish(file, *_table_raws(text, file, doc, 0), HandIds(_held))
 
 
 def _table_raws(text: str, file: str, doc: dict, start: int
@@ -452,7 +474,7 @@ def _finish(file: str, raws: list[RawHand], errors: list[MalformedInput], ids: H
     file" when there is neither and nothing was ``found`` before."""
     for raw in raws:
         try:
-            hand = ids(build_hand(raw), raw)
+            hand = ids(build_hand(raw), raw, raw)  # the raws are held here
         except MalformedInput as exc:
             errors.append(exc)
             continue

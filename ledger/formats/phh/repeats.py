@@ -15,12 +15,14 @@ reuses a number, HandHQ's tables of different ``table``).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
 from ledger.formats.phh.base import PhhHand
 from ledger.formats.phh.fields import RawHand
+from ledger.formats.phh.hand import build_hand
 from ledger.model.errors import RepeatedHand
 
 #: Keys of a table that say where it is, not what was played.
@@ -28,8 +30,11 @@ _PLACE = ("file", "section", "line", "source_key")
 
 
 class HandIds:
-    """Called with each hand built in file order and its table: the hand under the id it
-    keeps (its own, ``-N`` for another hand under a repeated id).
+    """Called with each hand built in file order, its table and a ``place`` (what
+    ``reread`` gets its table from again): the hand under the id it keeps (its own, ``-N``
+    for another hand under a repeated id). Only the ids met and their places are kept (a
+    file of any size is never held hand by hand): an earlier table under a repeated id is
+    built again, by ``reread(place)``, from the text the reader holds.
 
     Raises:
         RepeatedHand: the table is a hand met earlier in the file under its id, with other
@@ -37,25 +42,29 @@ class HandIds:
             rejected hand of its own, whatever became of the first.
     """
 
-    def __init__(self) -> None:
-        self.seen: dict[str, list[tuple[PhhHand, RawHand]]] = {}
+    def __init__(self, reread: Callable[[Any], RawHand]) -> None:
+        self.reread = reread
+        self.first: dict[str, Any] = {}  # id -> the place of the first table under it
+        self.more: dict[str, list[tuple[str, Any]]] = {}  # id -> [(id kept, place)] after
 
-    def __call__(self, hand: PhhHand, raw: RawHand) -> PhhHand:
-        earlier = self.seen.setdefault(hand.hand, [])
-        for first, first_raw in earlier:
-            if not same_hand(first, hand):
-                continue
-            if _content(first) == _content(hand):
-                return replace(hand, started=hand.started.model_copy(
-                    update={"hand": first.hand}))  # the import counts it known
-            raise _differs(first, first_raw, hand, raw)
-        earlier.append((hand, raw))
-        if len(earlier) == 1:
+    def __call__(self, hand: PhhHand, raw: RawHand, place: Any) -> PhhHand:
+        first = self.first.get(hand.hand, _NONE)
+        if first is _NONE:
+            self.first[hand.hand] = place
             return hand
-        started = hand.started.model_copy(update={"hand": f"{hand.hand}-{len(earlier)}"})
-        renamed = replace(hand, started=started)
-        earlier[-1] = (renamed, raw)
-        return renamed
+        earlier = [(hand.hand, first), *self.more.get(hand.hand, [])]
+        for kept, where in earlier:
+            old_raw = self.reread(where)
+            old = build_hand(old_raw)
+            old = replace(old, started=old.started.model_copy(update={"hand": kept}))
+            if not same_hand(old, hand):
+                continue
+            if _content(old) == _content(hand):  # the import counts it known
+                return replace(hand, started=hand.started.model_copy(update={"hand": kept}))
+            raise _differs(old, old_raw, hand, raw)
+        kept = f"{hand.hand}-{len(earlier) + 1}"
+        self.more.setdefault(hand.hand, []).append((kept, place))
+        return replace(hand, started=hand.started.model_copy(update={"hand": kept}))
 
 
 def same_hand(a: PhhHand, b: PhhHand) -> bool:
