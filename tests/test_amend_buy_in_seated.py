@@ -127,7 +127,7 @@ def test_a_files_amendment_lowering_a_seated_buy_in_is_refused(night: Path,
         db = tmp_path / f"fresh{jobs}.duckdb"
         assert cli(db, "import", str(path), "--jobs", jobs) == (
             2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
-               "rejected\n",
+               "rejected; 1 other hand(s) not written, their file refused\n",
             f"error: {path}:{lines + 1}, session s: its entry_corrected at seq 4 amends entry "
             "3 (buy-in of Bob): 40 chips: hand x1 seats Bob with 100 chips, and his buy-ins "
             "there would come to 40: it would start him with 60 chips nobody bought (RULES.md "
@@ -197,7 +197,8 @@ def test_a_files_amendment_before_the_hand_that_seats_him_is_refused(
     open_s(other, "o", "Cy")
     before, data = rows(other), other.read_bytes()
     refusal = (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
-                  "rejected\n", f"error: {path}:4, session s: {said}\n")
+                  "rejected; 1 other hand(s) not written, their file refused\n",
+               f"error: {path}:4, session s: {said}\n")
     for jobs in ((), ("--jobs", "1"), ("--jobs", "2")):  # () : the default
         assert cli(other, "import", str(path), *jobs) == refusal
         assert (rows(other), other.read_bytes()) == (before, data)

@@ -80,7 +80,8 @@ def test_an_edited_pokernow_hand_imported_again_is_refused(tmp_path: Path) -> No
     code, out, err = one_shot(db, "import", str(edited))
     hand = "pn-charlestudor_Input_Log_001-3-164210356587500"
     assert code == 2
-    assert out.startswith("imported 0 hand(s) (0 events) from 1 file(s); 0 already in the "
+    # the log's 3 hands the ledger holds already are known, the edited one refused
+    assert out.startswith("imported 0 hand(s) (0 events) from 1 file(s); 3 already in the "
                           "ledger; 1 rejected")
     # line 26: "-- starting hand #3 ..." (the log runs newest first)
     assert err == (f"error: {edited}:26, hand {hand}: a different hand {hand} is already in the "

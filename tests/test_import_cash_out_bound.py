@@ -120,7 +120,8 @@ def test_a_pokernow_quit_with_chips_the_player_does_not_have_is_refused(
         path = _second_quit(tmp_path, chips)
         db = tmp_path / f"g{chips}.duckdb"
         assert one_shot(db, "import", str(path)) == (
-            2, REFUSED, f"error: {path}:17, session game: its cash_out at seq 21 cashes out "
+            2, REFUSED.replace("\n", "; 4 other hand(s) not written, their file refused\n"),
+            f"error: {path}:17, session game: its cash_out at seq 21 cashes out "
             f"@ovvkpfngo@@@ (CzMp1GAawT) ({chips} chips), but none of them are at the table "
             "there: @ovvkpfngo@@@ (CzMp1GAawT) cashed out 0 chips at seq 17 and bought in none "
             "since; nothing of the file was written (a buy-in missing from the file goes before "
@@ -167,7 +168,8 @@ def test_the_rake_its_hands_took_is_not_on_the_table(tmp_path: Path) -> None:
     edited.write_text("".join(lines).replace('"chips":198', '"chips":199'))
     fresh = tmp_path / "fresh.duckdb"
     assert one_shot(fresh, "import", str(edited)) == (
-        2, REFUSED, f"error: {edited}:{line}, session fri: its cash_out at seq 5 cashes out Ann "
+        2, REFUSED.replace("\n", "; 1 other hand(s) not written, their file refused\n"),
+        f"error: {edited}:{line}, session fri: its cash_out at seq 5 cashes out Ann "
         "(199 chips), but the table holds 198 chips not cashed out yet there (216 bought in, "
         "16 cashed out, 2 taken as rake), and no hand makes chips; nothing of the file was "
         "written (a buy-in missing from the file goes before it, a cash-out counted wrong is "

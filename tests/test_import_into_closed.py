@@ -180,7 +180,8 @@ def test_a_longer_export_completing_a_hand_of_a_closed_session_needs_closed(
     before = events(db)
     assert _nets(db) == {"TA": 4, "Anvjfbmj2": 0, "Qapurjsa9": -4}
     assert one_shot(db, "import", str(whole)) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected; "
+           "3 other hand(s) not written, their file refused\n",
         f"error: {whole}:11, hand {HAND4}: session 'game' is closed (entry 11) and this file "
         "would complete the hand, which the ledger holds cut off where an earlier export "
         "stopped: its books were settled up at the close; nothing of the file was written; "
@@ -219,7 +220,8 @@ def test_the_shows_logged_after_a_hand_of_a_closed_session_need_closed(tmp_path:
     assert one_shot(db, "session", "close", "vk")[0] == 0
     before = events(db)
     assert one_shot(db, "import", str(whole)) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected; "
+           "41 other hand(s) not written, their file refused\n",
         f"error: {whole}:11, hand pn-vk-42-165843972548800: session 'vk' is closed (entry 38) "
         "and this file would add to the hand the shows logged after its end: its books were "
         "settled up at the close; nothing of the file was written; --closed records it "

@@ -24,8 +24,9 @@ def test_strict_refuses_a_file_in_one_line(tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
     code, out, err = one_shot(db, "import", "--strict", str(path))
     assert code == 2
+    # the bad hand rejected, the good one not written with its file: 2 hands read
     assert out == "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; " \
-                  "2 rejected\n"
+                  "1 rejected; 1 other hand(s) not written, their file refused\n"
     assert err == (f"error: {path}:16, action 'p2 cbr zz': [2] 'zz' is not a number; "
                    "--strict: nothing of this file was written\n")
     assert not db.exists()  # nothing written: not even the new ledger file
@@ -35,7 +36,8 @@ def test_strict_names_the_first_error_and_counts_the_others(tmp_path: Path) -> N
     path = _phhs(tmp_path / "three.phhs", ["zz", "100", "yy", "ww"])
     db = tmp_path / "a.duckdb"
     code, out, err = one_shot(db, "import", "--strict", str(path))
-    assert code == 2 and out.endswith("; 4 rejected\n")
+    assert code == 2 and out.endswith("; 3 rejected; 1 other hand(s) not written, their file "
+                                      "refused\n")
     assert err == (f"error: {path}:7, action 'p2 cbr zz': [1] 'zz' is not a number (and 2 "
                    "more error(s) in the file); --strict: nothing of this file was written\n")
     assert not db.exists()  # nothing written: not even the new ledger file
@@ -138,8 +140,10 @@ def test_a_game_imported_into_a_session_is_refused_in_another(tmp_path: Path) ->
     assert events(db) == stored
 
 
-def test_strict_counts_no_hand_outside_the_session_of_a_file_it_refuses(
-        tmp_path: Path) -> None:
+def test_strict_counts_the_known_hands_of_a_file_it_refuses(tmp_path: Path) -> None:
+    """The file's [1] is in the ledger already (outside S) and [2] is bad: refused whole, the
+    summary still adds up to the two hands read, one known and one rejected, as without
+    ``--strict``."""
     db = tmp_path / "a.duckdb"
     assert one_shot(db, "import", str(_hand(tmp_path / "loose.phh", "AsKs")))[0] == 0
     assert one_shot(db, "session", "open", "S")[0] == 0
@@ -147,7 +151,8 @@ def test_strict_counts_no_hand_outside_the_session_of_a_file_it_refuses(
     path = _phhs(tmp_path / "mixed.phhs", ["100", "zz"])  # [1] is the hand stored above
     error = f"error: {path}:16, action 'p2 cbr zz': [2] 'zz' is not a number"
     assert one_shot(db, "import", "--strict", "--session", "S", str(path)) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger (they stay "
+           "outside session S); 1 rejected\n",
         f"{error}; --strict: nothing of this file was written\n")
     assert one_shot(db, "import", "--session", "S", str(path)) == (
         2, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger (they stay "
@@ -168,3 +173,18 @@ def test_an_empty_file_is_refused_in_one_line_whatever_its_format(run, db: str, 
             "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
             "1 rejected"]), name
         assert not Path(db).exists()  # a refused write leaves no ledger file
+
+
+def test_a_file_named_twice_is_read_once(tmp_path: Path) -> None:
+    """The same file by its path, again, and by another path to it: read once (its error
+    said once, its two hands counted once: one imported, one rejected), a note each."""
+    path = _phhs(tmp_path / "one.phhs", ["100", "zz"])
+    other = tmp_path / "sub" / ".." / "one.phhs"
+    (tmp_path / "sub").mkdir()
+    code, out, err = one_shot(tmp_path / "a.duckdb", "import", str(path), str(path),
+                              str(other))
+    assert (code, out) == (2, "imported 1 hand(s) (13 events) from 1 file(s); 0 already in "
+                              "the ledger; 1 rejected\n")
+    assert err == (f"error: {path}:16, action 'p2 cbr zz': [2] 'zz' is not a number\n"
+                   f"note: {path}: named again: read once\n"
+                   f"note: {other}: named again: read once\n")

@@ -228,3 +228,34 @@ def test_a_changed_file_rake_or_rake_rule_is_refused(tmp_path: Path) -> None:
         assert err == (f"error: {other}:1, hand f1: a different hand f1 is already in the "
                        f"ledger: {differ} in the ledger; {HINT}\n")
     assert events(db) == before
+
+
+def test_a_corrected_hands_json_lines_export_is_its_phh_export(tmp_path: Path) -> None:
+    """Ann's raise to 8 corrected to 10: the PHH export (the hand as corrected) imported into
+    a fresh ledger, the JSON-lines export (the raise to 8 and the correction) is the hand it
+    holds, as its correction makes it; a correction to 12 is another hand, named as it
+    results."""
+    db = night(tmp_path)
+    code, _, _ = one_shot(db, "correct", "f1", "--replace", "8", "Ann cbr 10", "--reason",
+                          "second scorer", "--by", "lead")
+    assert code == 0
+    phh, lines = tmp_path / "f1.phh", tmp_path / "f1.jsonl"
+    assert one_shot(db, "export", "--format", "phh", "f1", "-o", str(phh))[0] == 0
+    assert one_shot(db, "export", "--format", "jsonl", "f1", "-o", str(lines))[0] == 0
+    fresh = tmp_path / "fresh.duckdb"
+    assert one_shot(fresh, "import", str(phh))[:2] == (
+        0, "imported 1 hand(s) (17 events) from 1 file(s); 0 already in the ledger; 0 "
+           "rejected\n")
+    before = events(fresh)
+    assert one_shot(fresh, "import", str(lines)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 "
+           "rejected\n", "")
+    other = tmp_path / "other.jsonl"
+    text = lines.read_text()
+    assert text.count('"to":10') == 1
+    other.write_text(text.replace('"to":10', '"to":12'))
+    assert one_shot(fresh, "import", str(other)) == (2, REJECTED, (
+        f"error: {other}:1, hand f1: a different hand f1 is already in the ledger: as its "
+        'corrections make it, its event 8 is bet_raise {"player":"Ann","to":12} here, '
+        f'bet_raise {{"player":"Ann","to":10}} in the ledger; {HINT}\n'))
+    assert events(fresh) == before

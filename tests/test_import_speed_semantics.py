@@ -269,7 +269,8 @@ def test_jobs_give_the_same_import_as_one_process(tmp_path: Path, strict: bool) 
         assert line.split(",")[1] == f" hand {victims[0]}"
         assert line.endswith(" (and 1 more error(s) in the file); --strict: nothing of this "
                              "file was written")
-        assert one.summary().endswith("; 8 rejected")
+        assert one.summary().endswith("; 2 rejected; 6 other hand(s) not written, their file "
+                                      "refused")
     else:
         assert [e.split(",")[1] for e in one.errors] == [f" hand {h}" for h in victims]
     assert one.imported == (6 if strict else 12)

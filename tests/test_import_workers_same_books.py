@@ -184,7 +184,8 @@ def test_session_option_refuses_an_unopened_session_with_workers_too(
     ways = both_ways(tmp_path, path, "--session", "co")
     assert ways["2"] == ways["1"] and tried == [None]
     assert ways["2"][0] == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in "
-                               "the ledger; 1 rejected\n",
+                               "the ledger; 1 rejected; 3 other hand(s) not written, their "
+                               "file refused\n",
                             f"error: {path}: no session 'co' (open it with `handledger "
                             "session open co`)\n")
 
@@ -213,7 +214,7 @@ def test_session_option_naming_the_session_the_file_opens_imports_it(
            "rejected\n", "")
     assert cli(tmp_path / "zz.duckdb", "import", str(path), "--session", "zz") == (
         2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
-           "rejected\n",
+           "rejected; 4 other hand(s) not written, their file refused\n",
         f"error: {path}: no session 'zz' (open it with `handledger session open zz`)\n")
     assert not (tmp_path / "zz.duckdb").exists()
 

@@ -97,11 +97,13 @@ def test_no_such_currency_or_finer_than_its_minor_unit_is_refused(tmp_path: Path
     xyz = _edited(tmp_path, "currency = 'USD'", "currency = 'XYZ'", "x.phh")
     assert one_shot(db, "import", str(xyz)) == (
         2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
-        f"error: {xyz}:12: currency 'XYZ' is not an ISO 4217 currency code\n")
+        f"error: {xyz}:12, hand phh-bdb99189baa2: currency 'XYZ' is not an ISO 4217 currency "
+        "code\n")  # named by the id its content gives (README: file, line and hand)
     jpy = _edited(tmp_path, "currency = 'USD'", "currency = 'JPY'", "j.phh")
     jpy.write_text(jpy.read_text().replace("1125600,", "1125600.5,"))
     code, _, err = one_shot(db, "import", str(jpy))
-    assert (code, err) == (2, f"error: {jpy}:12: amounts written with 1 decimal place(s) are "
+    assert (code, err) == (2, f"error: {jpy}:12, hand phh-2bd2111d82ef: amounts written with 1 "
+                              "decimal place(s) are "
                               "finer than JPY's minor unit (0 decimal place(s), ISO 4217): no "
                               "whole amount of its money\n")
     assert not db.exists()  # nothing written: no ledger made

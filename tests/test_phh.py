@@ -193,10 +193,12 @@ def test_ids_and_source_keys_are_stable_and_unique() -> None:
     assert len({h.source_key for h in first}) == len(first)
 
 
-def test_repeated_hand_in_one_file_gets_a_suffix_and_keeps_its_source_key() -> None:
+def test_repeated_hand_in_one_file_keeps_its_id_and_source_key() -> None:
+    """The same hand twice is that hand twice (the import counts the copy known); another
+    hand under a repeated id gets ``-2`` (tests/test_phh_repeated_id.py)."""
     text = f"[1]\n{BASE}\n[2]\n{BASE}"
     hands = read_phh_text(text, file="dup.phhs").check()
-    assert hands[1].hand == hands[0].hand + "-2"
+    assert hands[1].hand == hands[0].hand
     assert hands[0].source_key == hands[1].source_key == one(BASE).source_key
     assert one(BASE, file="other.phh").hand == hands[0].hand  # the file name is not in the id
 

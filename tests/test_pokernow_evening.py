@@ -195,7 +195,8 @@ def test_a_cut_inside_the_first_moment_of_a_hand_refuses_the_whole_log(tmp_path:
     before = events(db)
     hand = "pn-charlestudor_Input_Log_001-1-164210353199300"
     assert one_shot(db, "import", str(PN)) == (
-        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 4 rejected\n",
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected; "
+           "3 other hand(s) not written, their file refused\n",
         f"error: {PN}:50, hand {hand}: the ledger holds this hand cut off where an earlier "
         "export stopped, and this copy, which goes on, disagrees with it: its hand_started "
         'differs: {"stakes":{"blinds_or_straddles":[1,2,0]}} here, '

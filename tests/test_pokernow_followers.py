@@ -17,11 +17,14 @@ from tests.test_pokernow_warnings import VK, _audit, _hands
 
 HAND = "pn-{}-{}-{}"
 H21, H30 = "21-165843907408700", "30-165843940392600"
+H22, H31 = "22-165843910787901", "31-165843944491300"  # the first hands that follow them
 FIXED20 = "imported 32 hand(s) (592 events) from 1 file(s); 20 already in the ledger; 0 rejected\n"
 FIXED29 = "imported 23 hand(s) (398 events) from 1 file(s); 29 already in the ledger; 0 rejected\n"
 
 
 def _follow(log: Path, line: int, hand: str, refused: int, first: int) -> str:
+    """The line for the hands after refused hand #``refused``: it names the first of them,
+    #``first``, ``hand`` starting on ``line``."""
     count = 52 - first + 1
     return (f"error: {log}:{line}, hand {hand}: hands #{first} to #52 ({count} hands) follow "
             f"the refused hand #{refused} in the log and are not written, nor the session "
@@ -48,7 +51,7 @@ def test_a_hand_the_engine_refuses_refuses_the_hands_after_it(tmp_path: Path) ->
         "imported 20 hand(s) (662 events) from 1 file(s); 0 already in the ledger; "
         "32 rejected\n"),
         f"error: {log}:554, hand {hand}, action 'reveal by 1RhUayZFQU': card 8s is dealt "
-        "twice\n" + _follow(log, 554, hand, 21, 22))
+        "twice\n" + _follow(log, 529, HAND.format("thu", *H22.split("-", 1)), 21, 22))
     assert len(_hands(db)) == 20
     assert one_shot(db, "import", "--session", "thu", str(VK)) == (0, FIXED20, "")
     assert _hands(db)[20] == hand
@@ -67,7 +70,8 @@ def test_a_bet_below_the_minimum_refuses_the_hands_after_it(tmp_path: Path) -> N
                               "the ledger; 23 rejected\n")  # its session_opened too
     assert err.splitlines(keepends=True) == [
         f"error: {log}:386, hand {hand}, action 'bet_raise by Bq7QhNKAYJ': raise to 50 is "
-        "below the minimum 200\n", _follow(log, 386, hand, 30, 31)]
+        "below the minimum 200\n",
+        _follow(log, 364, HAND.format(log.stem, *H31.split("-", 1)), 30, 31)]
     assert one_shot(db, "import", "--session", log.stem, str(VK)) == (0, FIXED29, "")
     assert _audit(db) == (0, {"discrepancies": []})
 
@@ -84,7 +88,8 @@ def test_a_row_cut_short_refuses_its_hand_and_the_hands_after_it(tmp_path: Path)
         "imported 29 hand(s) (856 events) from 1 file(s); 0 already in the ledger; "
         "23 rejected\n"),
         f"error: {log}:370, hand {hand}, action '\"Efvoziamtgktl @ JC9KmsGDZv\" che': "
-        "unrecognised log entry\n" + _follow(log, 386, hand, 30, 31))
+        "unrecognised log entry\n" + _follow(log, 364, HAND.format("thu", *H31.split("-", 1)),
+                                              30, 31))
     assert one_shot(db, "import", "--session", "thu", str(VK)) == (0, FIXED29, "")
     assert _audit(db) == (0, {"discrepancies": []})
 
@@ -103,7 +108,8 @@ def test_a_quit_after_a_refused_hand_does_not_refuse_the_file(tmp_path: Path) ->
                               "the ledger; 32 rejected\n")
     assert err.splitlines(keepends=True) == [
         f"error: {log}:541, hand {hand}, action '\"Aab Ovwsi @ gKyQzJRs7T\" calls 150': calls "
-        "150 but the bet is 50\n", _follow(log, 554, hand, 21, 22)]
+        "150 but the bet is 50\n", _follow(log, 529, HAND.format("thu", *H22.split("-", 1)),
+                                            21, 22)]
     assert one_shot(db, "import", "--session", "thu", str(VK)) == (0, FIXED20, "")
     assert _audit(db) == (0, {"discrepancies": []})
 

@@ -135,9 +135,10 @@ def test_a_call_that_does_not_match_the_bet_refuses_its_hand_whole(tmp_path: Pat
     assert (code, err) == (2, (
         f"error: {log}:319, hand {VK34}, action '\"Efvoziamtgktl @ JC9KmsGDZv\" calls 250': "
         "calls 250 but the bet is 200\n"
-        f"error: {log}:326, hand {VK34}: hands #35 to #52 (18 hands) follow the refused hand "
-        "#34 in the log and are not written, nor the session lines after it (the stacks carry "
-        "from hand to hand): fix the log and import it again\n"))
+        f"error: {log}:311, hand pn-valakuzhyk_07_21_2022_log1-35-165843951322700: hands #35 "
+        "to #52 (18 hands) follow the refused hand #34 in the log and are not written, nor "
+        "the session lines after it (the stacks carry from hand to hand): fix the log and "
+        "import it again\n"))
     assert out == ("imported 33 hand(s) (925 events) from 1 file(s); 0 already in the ledger; "
                    "19 rejected\n")
     hands = _hands(db)
@@ -151,7 +152,8 @@ def test_a_call_that_does_not_match_the_bet_refuses_its_hand_whole(tmp_path: Pat
     strict = tmp_path / "s.duckdb"  # --strict: the file refused in one line, no ledger made
     code, out, err = one_shot(strict, "import", "--strict", str(log))
     assert (code, out, err) == (2, (
-        "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 52 rejected\n"),
+        "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 19 rejected; "
+        "33 other hand(s) not written, their file refused\n"),
         f"error: {log}:319, hand {VK34}, action '\"Efvoziamtgktl @ JC9KmsGDZv\" calls 250': "
         "calls 250 but the bet is 200 (and 1 more error(s) in the file); --strict: nothing of "
         "this file was written\n")
@@ -177,7 +179,7 @@ def test_a_hand_that_cannot_be_built_refuses_the_hands_after_it(tmp_path: Path) 
     assert (code, out) == (2, "imported 2 hand(s) (33 events) from 1 file(s); 0 already in the "
                               "ledger; 2 rejected\n")
     assert err.splitlines()[1] == (
-        f"error: {log}:26, hand #3: hand #4 follows the refused hand #3 in the log and is not "
+        f"error: {log}:11, hand {HAND4}: hand #4 follows the refused hand #3 in the log and is not "
         "written (the stacks carry from hand to hand): fix the log and import it again")
     code, out, _ = one_shot(db, "import", "--session", GAME[3:], str(SHARED / "pokernow" /
                                                                      f"{GAME[3:]}.csv"))

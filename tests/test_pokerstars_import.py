@@ -39,7 +39,8 @@ def test_a_renamed_file_is_recognised_by_its_content(run, tmp_path: Path) -> Non
 def test_a_hand_given_twice_with_other_text_counts_its_copy_rejected(  # noqa: ANN001
         user, tmp_path: Path) -> None:
     """The first hand of the NL file, then the same hand number with the hero's cards
-    changed (8h to 9h): ``--strict`` rejects both copies (2); without it the first copy is
+    changed (8h to 9h): ``--strict`` rejects the changed copy and does not write the first
+    with its file (1 and 1); without it the first copy is
     stored and the second refused in its error line, 1 rejected (it said 0, though the
     import exits 2 with that line). With the file's second hand after them, cut before its
     summary: the first copy already in the ledger, the changed copy and the cut hand 2
@@ -51,7 +52,8 @@ def test_a_hand_given_twice_with_other_text_counts_its_copy_rejected(  # noqa: A
     twice.write_text(first + other)
     code, out, _ = user("import", "--strict", str(twice))  # both copies: nothing written
     assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the "
-                              "ledger; 2 rejected\n")
+                              "ledger; 1 rejected; 1 other hand(s) not written, their file "
+                              "refused\n")
     assert user("import", str(twice)) == (2, (
         "imported 1 hand(s) (14 events) from 1 file(s); 0 already in the ledger; 1 rejected\n"),
         f"error: {twice}:27, hand PokerStars-35824118297: PokerStars hand #35824118297 "

@@ -66,6 +66,9 @@ class ImportReport:
     ``rejected`` counts the hands not written, each once however many lines it has (a hand
     stored with a warning is not one); ``counted``: the error lines of those files' hands and
     lines. Every other error line (a file or statement refused whole) is one rejection.
+    ``unwritten``: the other hands of the files refused whole (``--strict`` and a bad hand,
+    a session row or a statement that refuses its file): not written with their file, so
+    that imported, known, rejected and unwritten hands add up to the hands read.
     ``amended``: the stored hands, over, that got the amendments another ledger made to them
     (:func:`replay.ingest.completing.continuation`), not counted as imported.
     ``outside``: the hands already in the ledger that stay outside ``session``, the session
@@ -93,6 +96,7 @@ class ImportReport:
     skipped: int = 0
     written: list[tuple[str, int, int]] = field(default_factory=list)
     cut: int = 0
+    unwritten: int = 0
 
     def add(self, part: ImportReport) -> None:
         """Add the counts and errors of ``part`` (one file's report) to this report."""
@@ -109,6 +113,7 @@ class ImportReport:
         self.outside += part.outside
         self.warnings.extend(part.warnings)
         self.cut += part.cut
+        self.unwritten += part.unwritten
 
     def summary(self) -> str:
         rejected = self.rejected + len(self.errors) - self.counted
@@ -122,6 +127,8 @@ class ImportReport:
             f"imported {self.imported} hand(s) ({self.events} events) from {self.files} "
             f"file(s); {self.known} already in the ledger{stay}; {rejected} rejected"
         )
+        if self.unwritten:
+            text += f"; {self.unwritten} other hand(s) not written, their file refused"
         if self.completed:
             text += (f"; {self.completed} cut-off hand(s) completed from this longer export "
                      "(a correction each)")
@@ -252,6 +259,7 @@ def import_paths(
     files, report.errors, report.notes = expand(
         paths, None if pn_ledger is None else Path(pn_ledger))
     report.skipped = len(report.notes)
+    files = _once(files, report.notes)
     if session is not None:
         _check_session_first(ledger, session, files, closed=closed)
     with progress("importing", len(files)) as tick:
@@ -319,6 +327,7 @@ def unreadable_only(paths: Sequence[Path], session: str | None) -> ImportReport 
     report = ImportReport(session=session)
     files, report.errors, report.notes = expand(paths)
     report.skipped = len(report.notes)
+    files = _once(files, report.notes)
     for path in files:
         report.files += 1
         if _importer_of(path, report) is not None:
@@ -446,10 +455,46 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
         raise
     except LedgerError as exc:  # the file's one transaction wrote nothing
         report.errors.append(str(exc.located(file=name)))
+        _refused_hands(report, read, exc)
     except ValidationError as exc:  # a value the event models refuse (a stack beyond MAX_CHIPS)
         report.errors.append(str(invalid_value(exc).located(file=name)))
     except OSError as exc:
         report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
+
+
+def _once(files: list[Path], notes: list[str]) -> list[Path]:
+    """``files`` with each file named again (the same file by another path too) left out
+    after its first time, a note saying so: read twice, a file's hands would be known the
+    second time and its errors said twice."""
+    import os
+
+    seen: set[Any] = set()
+    out = []
+    for path in files:
+        try:
+            key: Any = (os.stat(path).st_dev, os.stat(path).st_ino)
+        except OSError:  # refused where it is read, in one line
+            key = path
+        if key in seen:
+            notes.append(f"{file_name(path)}: named again: read once")
+            continue
+        seen.add(key)
+        out.append(path)
+    return out
+
+
+def _refused_hands(report: ImportReport, read: FileRead | None, error: LedgerError) -> None:
+    """Count into ``report`` the hands of a file refused whole in one error line once read
+    (``read``; None: refused before it was read): the line is one rejection (the hand it
+    names, or the row, the statement or the file), and each other hand the file gave is not
+    written with it (``unwritten``), so that the summary adds up to the hands read."""
+    if read is None:
+        return
+    hands = {i.hand_id if isinstance(i, HandEvents) else i.hand for i in read.items
+             if isinstance(i, (HandEvents, PhhHand))}
+    hands.update(e.hand for e in read.errors
+                 if e.hand is not None and not isinstance(e, StoredFinding))
+    report.unwritten += len(hands - {error.hand})
 
 
 def opens(read: FileRead, session: str) -> bool:

@@ -388,7 +388,7 @@ def refuse_followers(ledger: Any, read: Any, batches: list[Batch], errors: list[
         refused = read.items[index]
         errors.append(followers_refused(
             refused.hand_id, refused.events[0].source.get("number") or 0, refused.line,
-            [(i.events[0].source.get("number") or 0, i.hand_id) for i in after
+            [(i.events[0].source.get("number") or 0, i.hand_id, i.line) for i in after
              if isinstance(i, HandEvents)],
             any(isinstance(i, SessionEntry) for i in after)).located(file=read.file))
         batches = [b for b in batches if not follows(b)]

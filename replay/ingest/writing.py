@@ -116,9 +116,10 @@ class FileWriter:
         self.kept.update(b.hand_id for b in batches if b.is_hand)
         self.in_play.update(_known_in_play(self.ledger, batches, errors, dealt))
         self.good += sum(1 for b in batches if b.is_hand and b.events)
+        # hands the ledger holds already: known, even in a file refused whole
+        part.known += sum(1 for b in batches if b.is_hand and b.events is None)
         if self.refusing:
             return
-        part.known += sum(1 for b in batches if b.is_hand and b.events is None)
         # a copy known by its deal is other content (its finishing_stacks, say): its findings
         # were not given when the stored hand was, so they are warnings still
         self.already.update(b.hand_id for b in batches
@@ -278,18 +279,19 @@ class FileWriter:
             found = [e for e in errors if isinstance(e, StoredFinding) and e.hand in self.kept]
             errors = [e for e in errors if not any(e is f for f in found)]
         part.rejected = _rejected(errors, self.kept)
+        # a file refused whole: its hands that would be written are rejected with it, and
+        # those the ledger holds already stay counted known (the summary adds up to the
+        # hands read)
         if self.game and self.clashes and not self.strict:
-            part.imported = part.events = part.known = part.completed = part.outside = 0
-            part.amended = 0
+            part.imported = part.events = part.completed = part.amended = 0
             part.errors.append(game_line(errors, self.clashes[0].located(file=name)))
-            part.rejected += self.good
+            part.unwritten = self.good  # good hands, not written with their file
             part.counted = 1
             raise _Discard(part)
         if self.strict and errors:  # what earlier chunks appended is rolled back: not counted
-            part.imported = part.events = part.known = part.completed = part.outside = 0
-            part.amended = 0
+            part.imported = part.events = part.completed = part.amended = 0
             part.errors.append(strict_line(errors))
-            part.rejected += self.good
+            part.unwritten = self.good  # good hands, not written with their file
             part.counted = 1
             raise _Discard(part)
         if self.books:  # session lines of a file no hand of which was kept
@@ -701,11 +703,13 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
         at = next((i for i, e in enumerate(mine) if e is differ.event or e == differ.event),
                   None)  # the file's event at its place, whose line the refusal names
         differ = differ._replace(event=None if at is None else b.events[at])
-    if differ is not None and differ is not _STARTS_OTHERWISE and _as_corrected(
-            ledger, b.events, hand, phh=phh):
+    # the file's corrections make the stored hand (its PHH export imported): known
+    made, differ = _as_the_file_corrects(ledger, b.events, hand, differ, phh=phh)
+    if made or (differ is not None and differ is not _STARTS_OTHERWISE
+                and _as_corrected(ledger, b.events, hand, phh=phh)):
         differ = None  # the hand as its corrections made it (a PHH export applies them)
     if differ is None:
-        if any(e.type in _LATER for e in b.events):  # its original events the same
+        if not made and any(e.type in _LATER for e in b.events):  # original events the same
             more = completing.continuation(ledger, b)  # amendments the ledger has not
             if more is not None and more.events:
                 return more
@@ -949,3 +953,37 @@ def _as_corrected(ledger: Any, events: Sequence[Any], hand: str, *, phh: bool = 
     corrected = [e for e in effective_events(rows)[0] if e.type not in _LATER]
     return first_difference(events, [(i, event_json(e)) for i, e in
                                      enumerate(corrected, 1)], phh=phh) is None
+
+
+def _as_the_file_corrects(ledger: Any, events: Sequence[Any], hand: str,
+                          differ: Difference | None, *, phh: bool = False
+                          ) -> tuple[bool, Difference | None]:
+    """For ``events``, a copy of the stored hand ``hand`` whose original events differ from
+    the stored ones (``differ``): ``(True, differ)`` when the copy's corrections make it,
+    with them applied, the hand the ledger holds (its own corrections, if any, applied; both
+    voided or neither): the JSON-lines export of a corrected hand (its original events and
+    the corrections) where its PHH export (the hand as corrected, no history) was imported,
+    the same hand, already in the ledger (README, "Formats"); ``(False, how the corrected
+    hands differ)`` when they do not, so that a refusal names the hand as it results;
+    ``(False, differ)`` for a copy without corrections, or when ``differ`` is None or its
+    start differs. ``phh``: as :func:`first_difference`."""
+    from replay.fold import effective_events
+
+    if differ is None or differ is _STARTS_OTHERWISE or not any(
+            e.type == "correction" for e in events):
+        return False, differ
+    try:
+        mine = effective_events(events)[0]
+    except LedgerError:  # a correction naming a seq the copy does not have: refused later
+        return False, differ
+    theirs = effective_events([r.event for r in ledger.read(hand)])[0]
+    stored = [e for e in theirs if e.type not in _LATER]
+    found = first_difference(mine, [(i, event_json(e)) for i, e in enumerate(stored, 1)],
+                             phh=phh)
+    if found is not None:
+        return False, found._replace(text=f"as its corrections make it, {found.text}")
+    voided = [any(e.type == "hand_voided" for e in side) for side in (mine, theirs)]
+    if voided[0] != voided[1]:
+        return False, Difference("its corrections make it the stored hand, but "
+                                 f"{'this copy' if voided[0] else 'the ledger'} voids it")
+    return True, differ

@@ -77,10 +77,9 @@ def build_hand(raw: RawHand) -> PhhHand:
     currency = table.get("currency", table.get("currency_symbol"))
     if currency is not None and not isinstance(currency, str):
         raise raw.error(f"currency {currency!r} is not a string", "currency")
+    problem = None  # refused once the hand has its id, which the refusal names
     if currency is not None:  # ISO 4217 money, its code: HandHQ's '$' is USD, 'usd' USD
         problem = unit_problem(currency, decimals)
-        if problem is not None:
-            raise raw.error(problem, "currency" if "currency" in table else "currency_symbol")
         currency = currency_code(currency)
     check_chip(raw, currency)
     meta = {key: value for key, value in table.items() if key not in MODELLED}
@@ -107,6 +106,9 @@ def build_hand(raw: RawHand) -> PhhHand:
     if "_expected" in table:
         expected = parse_expected(table["_expected"], names, decimals, raw.error)
     hand_id = raw.label or _hash_id(started, actions, payouts, finishing)
+    if problem is not None:  # a hand without an id of its own: the one its content gives
+        raw.label = hand_id
+        raise raw.error(problem, "currency" if "currency" in table else "currency_symbol")
     source_key = hashlib.sha256(normalise(raw.text).encode()).hexdigest()
     source = {"file": raw.file, "section": raw.section, "line": raw.line,
               "source_key": source_key, **meta}

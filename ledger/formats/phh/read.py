@@ -21,9 +21,11 @@ becomes ``_``), else ``phh-`` + the first 12 hex digits of the sha256 of the han
 JSON (what was played: game, stakes, seats, options, unit, metadata, comment-free actions with
 amounts in chips, payouts, finishing stacks, fields at their defaults left out; never the file
 name, comments, layout or ``_expected``). A repeated id inside one
-file gets ``-2``, ``-3``, … in file order. Ids are therefore stable across re-imports and
-across a write/read round trip; ``PhhHand.source_key`` (also ``started.source["source_key"]``)
-recognises the very same text imported again.
+file is the same hand again when its game, players, seats and known hole cards say so (the
+same content: that hand; other content: an error), else another hand, which gets ``-2``,
+``-3``, … in file order (:mod:`ledger.formats.phh.repeats`). Ids are therefore stable
+across re-imports and across a write/read round trip; ``PhhHand.source_key`` (also
+``started.source["source_key"]``) recognises the very same text imported again.
 
 Player names come from ``players`` (else ``p1 … pN``); the button is the last player in button
 games and None in stud games. ``_split`` / ``_declare`` accept exactly the option names and
@@ -49,8 +51,8 @@ import os
 import re
 import tomllib
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 
 try:  # tomli built with mypyc parses a PHH hand about twice as fast as tomllib (see pyproject)
@@ -72,6 +74,7 @@ from ledger.formats.phh.base import (
 )
 from ledger.formats.phh.fields import RawHand
 from ledger.formats.phh.hand import build_hand
+from ledger.formats.phh.repeats import HandIds
 from ledger.formats.phh.scan import (
     Section,
     TableTexts,
@@ -215,7 +218,7 @@ def iter_phh_text(text: str, *, file: str = "<text>", multi: bool | None = None
     if sections is None:
         yield from _read_whole(text, file, multi)
         return
-    ids = _UniqueIds()
+    ids = HandIds(partial(_reread, file, sections))
     for index, section in enumerate(sections):
         table = _own_table(section)
         if table is not None and index == 0 and multi is None and "variant" not in table:
@@ -225,14 +228,34 @@ def iter_phh_text(text: str, *, file: str = "<text>", multi: bool | None = None
                     _read_rest(text, file, sections, index, ids))
             yield from rest
             return
-        layout = scan_layout(section.text, section.line)
-        keys, actions = layout.keys.get(section.name, {}), layout.actions.get(section.name, [])
-        body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
-        raw = RawHand(file, section.name, section.line, index, table, keys, actions, body)
+        raw = _plain_raw(file, section, index, table)
         try:
-            yield ids(build_hand(raw))
+            yield ids(build_hand(raw), raw, index)
         except MalformedInput as exc:
             yield exc
+
+
+def _reread(file: str, sections: list[Section], place: int | RawHand) -> RawHand:
+    """The table of a hand at ``place``: a plain section's index, or the table itself."""
+    if isinstance(place, RawHand):
+        return place
+    return _plain_raw(file, sections[place], place)
+
+
+def _held(place: RawHand) -> RawHand:
+    """The table itself (every table of a reading of the whole text is held)."""
+    return place
+
+
+def _plain_raw(file: str, section: Section, index: int, table: dict | None = None
+               ) -> RawHand:
+    """The hand table of a plain section (``table``: parsed already, else parsed again)."""
+    if table is None:
+        table = _own_table(section) or {}
+    layout = scan_layout(section.text, section.line)
+    keys, actions = layout.keys.get(section.name, {}), layout.actions.get(section.name, [])
+    body = section.text.split("\n", 1)[1] if "\n" in section.text else ""
+    return RawHand(file, section.name, section.line, index, table, keys, actions, body)
 
 
 def read_plain_part(data: bytes, *, file: str, first_line: int, lines: bool = True
@@ -319,21 +342,7 @@ def _own_table(section: Section) -> dict | None:
     return table if len(doc) == 1 and isinstance(table, dict) else None
 
 
-class _UniqueIds:
-    """A hand id met again in the same file gets ``-2``, ``-3``, … (in file order)."""
-
-    def __init__(self) -> None:
-        self.seen: dict[str, int] = {}
-
-    def __call__(self, hand: PhhHand) -> PhhHand:
-        count = self.seen[hand.hand] = self.seen.get(hand.hand, 0) + 1
-        if count == 1:
-            return hand
-        started = hand.started.model_copy(update={"hand": f"{hand.hand}-{count}"})
-        return replace(hand, started=started)
-
-
-def _read_rest(text: str, file: str, sections: list[Section], start: int, ids: _UniqueIds
+def _read_rest(text: str, file: str, sections: list[Section], start: int, ids: HandIds
                ) -> Iterator[Item]:
     """What the whole reading gives for the tables from section ``start`` on (the earlier
     ones are read: a plain head and plain headers; see :func:`iter_phh_text`)."""
@@ -358,7 +367,8 @@ def _read_whole(text: str, file: str, multi: bool | None) -> Iterator[Item]:
         stray = non_comment_lines(head)
         if stray:
             yield MalformedInput("text before the first hand table", file=file, line=stray[0])
-        yield from _finish(file, *_section_raws(file, sections, 0), _UniqueIds(), bool(stray))
+        yield from _finish(file, *_section_raws(file, sections, 0), HandIds(_held),
+                           bool(stray))
         return
     if not doc:
         yield MalformedInput("no hand in the file", file=file, line=1)
@@ -368,9 +378,9 @@ def _read_whole(text: str, file: str, multi: bool | None) -> Iterator[Item]:
     if not multi or "variant" in doc:
         layout = scan_layout(text)
         raw = RawHand(file, None, 1, 0, doc, layout.keys[None], layout.actions.get(None, []), text)
-        yield from _finish(file, [raw], [], _UniqueIds())
+        yield from _finish(file, [raw], [], HandIds(_held))
         return
-    yield from _finish(file, *_table_raws(text, file, doc, 0), _UniqueIds())
+    yield from _finish(file, *_table_raws(text, file, doc, 0), HandIds(_held))
 
 
 def _table_raws(text: str, file: str, doc: dict, start: int
@@ -458,13 +468,13 @@ def _section_raws(file: str, sections: list[Section], start: int
     return raws, errors
 
 
-def _finish(file: str, raws: list[RawHand], errors: list[MalformedInput], ids: _UniqueIds,
+def _finish(file: str, raws: list[RawHand], errors: list[MalformedInput], ids: HandIds,
             found: bool = False) -> Iterator[Item]:
     """Build every hand (ids made unique inside the file), then the errors; "no hand in the
     file" when there is neither and nothing was ``found`` before."""
     for raw in raws:
         try:
-            hand = ids(build_hand(raw))
+            hand = ids(build_hand(raw), raw, raw)  # the raws are held here
         except MalformedInput as exc:
             errors.append(exc)
             continue

@@ -134,19 +134,20 @@ def _until_refused(game: PnGame) -> tuple[list[PnHand | Any], MalformedInput | N
     after = game.items[index:]
     if not after:
         return list(game.items), None
-    hands = [(i.number, i.hand_id) for i in after if isinstance(i, PnHand)]
+    hands = [(i.number, i.hand_id, i.line) for i in after if isinstance(i, PnHand)]
     lines = any(not isinstance(i, PnHand) for i in after)
     return list(game.items[:index]), followers_refused(refused, number, line, hands, lines)
 
 
-def followers_refused(hand: str, number: int, line: int, hands: list[tuple[int, str]],
+def followers_refused(hand: str, number: int, line: int, hands: list[tuple[int, str, int]],
                       lines: bool) -> MalformedInput:
     """The one error for the hands and session lines that follow a refused hand in its
     game's log (FORMATS.md §2: the stacks carry from hand to hand, so they are not written
-    either), located at the refused hand (``hand``: its id, or ``#number`` when it was never
-    built; ``line``: its starting line). ``hands``: ``(number, id)`` of each hand after it,
-    in log order, refused with it (the error's ``hands``: each a rejected hand of the
-    import report); ``lines``: whether session lines follow it too."""
+    either), located at the first hand it refuses (its id and starting line), or, when only
+    session lines follow, at the refused hand (``hand``: its id, or ``#number`` when it was
+    never built; ``line``: its starting line). ``hands``: ``(number, id, starting line)`` of
+    each hand after it, in log order, refused with it (the error's ``hands``: each a
+    rejected hand of the import report); ``lines``: whether session lines follow it too."""
     if hands:
         span = (f"hand #{hands[0][0]} follows" if len(hands) == 1 else
                 f"hands #{hands[0][0]} to #{hands[-1][0]} ({len(hands)} hands) follow")
@@ -155,9 +156,11 @@ def followers_refused(hand: str, number: int, line: int, hands: list[tuple[int, 
                 f"{', nor the session lines after it' if lines else ''}")
     else:
         what = f"the session lines after the refused hand #{number} in the log are not written"
+    if hands:  # the line is about the hands it refuses: it names the first of them
+        hand, line = hands[0][1], hands[0][2]
     error = MalformedInput(f"{what} (the stacks carry from hand to hand): fix the log and "
                            "import it again", line=line, hand=hand)
-    error.hands = [h for _, h in hands]  # type: ignore[attr-defined]
+    error.hands = [h for _, h, _ in hands]  # type: ignore[attr-defined]
     return error
 
 

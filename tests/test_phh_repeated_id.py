@@ -1,0 +1,130 @@
+"""A hand id met twice in one PHH file: the same hand (game, players in their seats, table,
+known hole cards) again is that hand, an edited copy of it is refused naming both lines, and
+only another hand gets ``-2`` (ledger/formats/phh/repeats.py; README, "Bad input")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from ledger.formats.phh.read import read_phh_text
+from ledger.model.errors import RepeatedHand
+from tests.test_live_table import events, one_shot
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh" / "handhq"
+BASE = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 50, 200]
+actions = ['d dh p1 AsKs', 'd dh p2 ????', 'p3 cbr 6', 'p1 f', 'p2 f']
+winnings = [0, 0, 9]
+hand = 4
+"""
+
+
+def _read(second: str) -> tuple[list[str], list[str]]:
+    parsed = read_phh_text(f"[1]\n{BASE}\n[2]\n{second}", file="t.phhs")
+    return [h.hand for h in parsed.hands], [str(e) for e in parsed.errors]
+
+
+def test_the_same_hand_again_keeps_its_id() -> None:
+    """Another layout (a comment, spacing, the keys in another order) is the same hand: one
+    id, which the import counts as known."""
+    again = "# the same hand\nhand   = 4\n" + BASE.replace("hand = 4\n", "")
+    assert _read(again) == (["t-4", "t-4"], [])
+
+
+def test_an_edited_copy_is_refused_naming_both_lines() -> None:
+    parsed = read_phh_text(f"[1]\n{BASE}\n[2]\n" + BASE.replace("[100, 50, 200]",
+                                                                "[999, 50, 200]"),
+                           file="t.phhs")
+    assert [h.hand for h in parsed.hands] == ["t-4"]
+    (error,) = parsed.errors
+    assert isinstance(error, RepeatedHand) and (error.line, error.hand) == (16, "t-4")
+    assert str(error) == (
+        "t.phhs:16, hand t-4: [2] hand t-4 is also at line 1 of this file, the same game and "
+        "players in the same seats, and this copy differs from it: its starting_stacks is "
+        "[999, 50, 200] here, [100, 50, 200] at line 6; a hand is recorded once, and a change "
+        "to it is a correction (`handledger correct t-4 ...`), never a second hand")
+    # p2's unknown cards known in the copy tell nothing: still that hand, its actions edited
+    _, errors = _read(BASE.replace("'d dh p2 ????'", "'d dh p2 7c2d'"))
+    assert errors == [
+        "t.phhs:17, hand t-4: [2] hand t-4 is also at line 1 of this file, the same game and "
+        "players in the same seats, and this copy differs from it: its actions is ['d dh p1 "
+        "AsKs', 'd dh p2 7c2d', 'p3 cbr 6', 'p… here, ['d dh p1 AsKs', 'd dh p2 ????', 'p3 "
+        "cbr 6', 'p… at line 7; a hand is recorded once, and a change to it is a correction "
+        "(`handledger correct t-4 ...`), never a second hand"]
+
+
+def test_another_hand_under_the_id_gets_a_suffix() -> None:
+    """Other hole cards, another table, other players or seats: another hand, ``-2``."""
+    for other in (BASE.replace("AsKs", "AhKh"), BASE + "table = 'B'\n",
+                  BASE + "players = ['Ann', 'Bob', 'Cy']\n", BASE + "seats = [2, 4, 6]\n"):
+        assert _read(other) == (["t-4", "t-4-2"], [])
+
+
+def _edited_pty(tmp_path: Path, stacks: str) -> Path:
+    """The HandHQ excerpt with a copy of its first hand as table ``[99]`` at its end, the
+    first player's stack ``stacks`` (11.51 in the file)."""
+    text = (DATA / "pty-25nl-excerpt.phhs").read_text()
+    first = text[text.index("[1]\n"):text.index("\n[2]\n")]
+    copy = first.replace("[1]\n", "[99]\n", 1).replace("starting_stacks = [11.51,",
+                                                       f"starting_stacks = [{stacks},")
+    path = tmp_path / "d2.phhs"
+    path.write_text(f"{text}\n{copy}\n")
+    return path
+
+
+def _hand_ids(db: Path) -> list[str]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return [h for (h,) in con.execute("SELECT DISTINCT hand_id FROM events WHERE "
+                                          "hand_id LIKE 'PartyPoker-16405514564%'").fetchall()]
+    finally:
+        con.close()
+
+
+def test_an_edited_copy_of_a_handhq_hand_is_not_stored_twice(tmp_path: Path) -> None:
+    path = _edited_pty(tmp_path, "999")
+    line = path.read_text().splitlines().index("[99]") + 7  # its starting_stacks
+    refusal = (f"error: {path}:{line}, hand PartyPoker-16405514564: [99] hand "
+               "PartyPoker-16405514564 is also at line 3 of this file, the same game and "
+               "players in the same seats, and this copy differs from it: its starting_stacks "
+               "is [999, 25.72, 4.40, 27.91, 5, 4.65] here, [11.51, 25.72, 4.40, 27.91, 5, 4.65] "
+               "at line 9; a hand is recorded once, and a change to it is a correction "
+               "(`handledger correct PartyPoker-16405514564 ...`), never a second hand\n")
+    db = tmp_path / "x.duckdb"
+    code, out, err = one_shot(db, "import", str(path))
+    assert (code, out) == (2, "imported 18 hand(s) (458 events) from 1 file(s); 0 already in "
+                              "the ledger; 1 rejected; 13 warning(s) about hands stored\n")
+    assert err.startswith(refusal)
+    assert _hand_ids(db) == ["PartyPoker-16405514564"]
+    # into a ledger that holds the real hand: nothing written, the copy refused alike
+    before = events(db)
+    code, out, err = one_shot(db, "import", "--jobs", "2", str(path))
+    assert (code, out, err) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 18 already "
+                                   "in the ledger; 1 rejected\n", refusal)
+    assert events(db) == before
+
+
+def test_an_identical_copy_of_a_handhq_hand_is_one_hand(tmp_path: Path) -> None:
+    path = _edited_pty(tmp_path, "11.51")
+    db = tmp_path / "x.duckdb"
+    code, out, _ = one_shot(db, "import", str(path))
+    assert (code, out) == (0, "imported 18 hand(s) (458 events) from 1 file(s); 1 already in "
+                              "the ledger; 0 rejected; 13 warning(s) about hands stored\n")
+    assert _hand_ids(db) == ["PartyPoker-16405514564"]
+
+
+def test_a_file_read_whole_finds_the_copy_alike() -> None:
+    """Broken TOML in table [2]: the tables after it are read otherwise (each section parsed
+    alone), and the edited copy in [3] of the hand in [1] is refused the same way."""
+    parsed = read_phh_text(f"[1]\n{BASE}\n[2]\nvariant = \n\n[3]\n" + BASE.replace(
+        "[100, 50, 200]", "[999, 50, 200]"), file="t.phhs")
+    assert [h.hand for h in parsed.hands] == ["t-4"]
+    assert [(e.line, type(e).__name__) for e in parsed.errors] == [
+        (12, "MalformedInput"), (19, "RepeatedHand")]
+    assert "its starting_stacks is [999, 50, 200] here, [100, 50, 200] at line 6" in str(
+        parsed.errors[1])
