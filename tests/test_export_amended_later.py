@@ -76,7 +76,8 @@ def test_a_payment_beyond_the_hand_as_it_stood_is_still_refused(tmp_path: Path) 
     exported.write_text(text)
     code, out, err = one_shot(second, "import", str(exported))
     assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in "
-                              "the ledger; 1 rejected\n")
+                              "the ledger; 1 rejected; 1 other hand(s) not written, their file "
+                              "refused\n")
     assert err.startswith(f"error: {exported}:27, session fri: its payment at seq 7 (Ann "
                           "pays Bob 3.00 USD): 3.00 USD is more than Ann still owes in fri "
                           "(2.00 USD: he lost 2.00 USD, paid 0.00 USD, received 0.00 USD)")
