@@ -19,6 +19,7 @@ from ledger.model import events as ev
 from ledger.model.errors import locating
 from ledger.store import signing
 from ledger.store.keys import KeyStore
+from ledger.store.proven import prove_before_writing
 from ledger.store.streams import platform_names
 from replay.amendments import AMENDMENT_TYPES, effective_events, split_stream
 from replay.corrected_hand import check_replays, same_hand
@@ -85,10 +86,13 @@ class Corrected:
 
 
 def _about_the_hand(command: Callable[..., T]) -> Callable[..., T]:
-    """``command(ledger, hand, ...)`` whose refusals name ``hand`` when they do not yet."""
+    """``command(ledger, hand, ...)``, a deliberate write, run once the ledger is proven
+    intact (:func:`ledger.store.proven.prove_before_writing`: a broken chain is the
+    file's refusal, naming no hand), its refusals naming ``hand`` when they do not yet."""
 
     @functools.wraps(command)
     def named(ledger: Any, hand: str, *args: Any, **kwargs: Any) -> T:
+        prove_before_writing(ledger)
         with locating(hand=hand):
             return command(ledger, hand, *args, **kwargs)
 

@@ -41,6 +41,7 @@ from ledger.model.events import event_json
 from ledger.model.gcpause import gc_paused
 from ledger.model.names import check_name
 from ledger.store import landing
+from ledger.store.proven import prove_before_writing
 from ledger.store.streams import (
     session_of_entries,
     session_of_source,
@@ -232,6 +233,7 @@ def import_paths(
 
     if session is not None:
         check_name(session, "session")
+    prove_before_writing(ledger)  # a ledger that holds rows: proven before it is read
     log, first = None, None  # the statement's log, read once for the whole import
     if pn_ledger is not None:
         from replay.ingest.pokernow import check_statement, read_log, statement_session

@@ -16,6 +16,7 @@ from ledger.model.names import (
     check_not_the_house,
     likely_meant,
 )
+from ledger.store.proven import prove_before_writing
 from ledger.store.streams import latest_session, player_names, shared_hand, shared_session
 from replay.sessions.state import alias_group, append_entry, open_state
 
@@ -40,6 +41,7 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     check_name(other)
     if name == other:
         raise MalformedInput("an alias must differ from the name")
+    prove_before_writing(ledger)
     mine = alias_group(ledger, name)
     theirs = alias_group(ledger, other) - mine
     known = name in (names := player_names(ledger))

@@ -9,6 +9,7 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, NotFound
+from ledger.store.proven import prove_before_writing
 from ledger.store.streams import hands_seating
 from replay.sessions.amounts import bounded, chips_written, money_written
 from replay.sessions.entries import cash_outs_covered, within_table
@@ -31,6 +32,7 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
             (:func:`chips_written`, :func:`money_written`); LedgerError: as
             :func:`entry_to_correct` and :func:`check_correction`.
     """
+    prove_before_writing(ledger)
     state = open_state(ledger, session, allow_closed=True)
     entry = entry_to_correct(state, session, seq, amending=value is not None, closed=closed)
     replacement = None
