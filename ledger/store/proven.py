@@ -1,5 +1,5 @@
-"""The proof a deliberate write makes of the whole ledger file before it computes or writes
-anything (README "Tampering").
+"""The proof a deliberate write makes of the whole ledger file before it reads anything of it
+or writes (README "Tampering"; only its arguments may be checked before).
 
 A deliberate write is one a host types to change the books outside the live table:
 ``correct``, ``void``, ``undo`` (signed or not), ``entry amend`` and ``entry retract``,
@@ -9,8 +9,8 @@ never looked at: a void of a hand whose payout was edited by SQL, a payment boun
 forged buy-ins. Before it reads anything of the ledger it proves the file as ``verify`` does,
 by the same code (:func:`ledger.store.intact.require_intact`: every block's checksum, then
 every row hashed again), and a failure refuses it, nothing written. The writes of the live
-table (``hand start``, ``act``, ``table``, ``buyin``, ``cashout`` while the session plays)
-check only the chain's tail (:mod:`ledger.store.tail`): walking 3.5 million rows would hold
+table (``hand start``, ``act`` and ``table`` even with ``--closed``, ``buyin``, ``cashout``
+while the session plays) check only the chain's tail (:mod:`ledger.store.tail`): walking 3.5 million rows would hold
 up every action.
 
 One command proves once: a write made of others (``undo`` correcting the hand, ``run``

@@ -218,6 +218,8 @@ def import_paths(
     the import is cut short (:attr:`ImportReport.written`).
 
     Raises:
+        ChainBroken, LedgerCorrupt: a ledger that holds rows fails the proof made before
+            it is read (:func:`ledger.store.proven.prove_before_writing`); nothing imported.
         MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`); a
             ``pn_ledger`` without exactly one PokerNow log among ``paths``
             (:func:`replay.ingest.pokernow.check_statement`), or with ``session`` naming

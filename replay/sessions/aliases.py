@@ -29,6 +29,8 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     name, which the caller says).
 
     Raises:
+        ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
+            (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`; a new ``name``,
             :func:`ledger.model.names.check_new_name`), or ``other`` is ``name``; NotFound:
             no session; LedgerError: ``name`` is no player name of the ledger and close to

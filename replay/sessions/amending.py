@@ -28,6 +28,8 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     more than the payer owes (as ``pay --more-than-owed``).
 
     Raises:
+        ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
+            (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         NotFound: no such session or entry; MalformedInput: a bad value
             (:func:`chips_written`, :func:`money_written`); LedgerError: as
             :func:`entry_to_correct` and :func:`check_correction`.

@@ -133,6 +133,8 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
     up at the close: README "sessions and the books").
 
     Raises:
+        ChainBroken, LedgerCorrupt: with ``closed``, the ledger file fails the proof made
+            before it is read (:func:`ledger.store.proven.prove_before_writing`).
         MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
             that is not a whole number of chips;
         NotFound: no such session; LedgerError: the session is closed (unless ``closed``),

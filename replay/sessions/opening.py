@@ -27,6 +27,8 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
     ``chip_value``).
 
     Raises:
+        ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
+            (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         MalformedInput: as :func:`session_opening`, or a name that prints like another
             session's (:func:`ledger.model.names.check_not_look_alike`); LedgerError: the
             session exists.
@@ -109,6 +111,8 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
     go in though the session is closed (its books were settled up in the unit they had).
 
     Raises:
+        ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
+            (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         NotFound: no such session; MalformedInput: a bad chip value or currency; LedgerError:
             the session is closed (unless ``closed``: a new unit would change what is owed
             after it was settled up, README "sessions and the books"), or payments are recorded

@@ -32,6 +32,8 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     beyond the rake (:func:`within_house`), unless ``beyond``.
 
     Raises:
+        ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
+            (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`), the same player
             twice, a bad amount (:func:`money_written`), or more than the payer's own
             buy-ins in the session with what he paid there already (:func:`within_buy_ins`);
