@@ -10,8 +10,8 @@ forged buy-ins. Before it reads anything of the ledger it proves the file as ``v
 by the same code (:func:`ledger.store.intact.require_intact`: every block's checksum, then
 every row hashed again), and a failure refuses it, nothing written. The writes of the live
 table (``hand start``, ``act`` and ``table`` even with ``--closed``, ``buyin``, ``cashout``
-while the session plays) check only the chain's tail (:mod:`ledger.store.tail`): walking 3.5 million rows would hold
-up every action.
+while the session plays) check only the chain's tail (:mod:`ledger.store.tail`): walking 3.5
+million rows would hold up every action.
 
 One command proves once: a write made of others (``undo`` correcting the hand, ``run``
 importing its folder) finds the ledger proven at the head it has, and proves it again only
