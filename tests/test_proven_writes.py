@@ -74,25 +74,23 @@ def _rows(db: str) -> int:
 
 
 def deliberate(keys: str) -> list[tuple[str, ...]]:
-    """One of each deliberate write, each of which the intact ledger takes (or refuses for a
-    reason of its own, after the proof)."""
+    """One of each deliberate write (signed too), in an order the intact ledger takes."""
+    fix = ("correct", "dispute-1", "--replace", "23", "pay Bob 100", "--insert-after", "23",
+           "pay Ann 300", "--reason", "wrong push", "--by", "Eve")
+    signed = ("--sign", "floor", "--keys", keys)
     return [
-        ("correct", "dispute-1", "--replace", "23", "pay Bob 100", "--insert-after", "23",
-         "pay Ann 300", "--reason", "wrong push", "--by", "Eve"),
-        ("correct", "dispute-1", "--replace", "23", "pay Bob 100", "--insert-after", "23",
-         "pay Ann 300", "--reason", "wrong push", "--by", "Eve", "--sign", "floor",
-         "--keys", keys),
+        (*fix, *signed), ("undo", "dispute-1", "--by", "Eve"), fix,
         ("void", "dispute-1", "--reason", "misdeal", "--by", "Eve"),
-        ("void", "dispute-1", "--reason", "misdeal", "--by", "Eve", "--sign", "floor",
-         "--keys", keys),
-        ("undo", "dispute-1", "--by", "Eve"),
-        ("entry", "amend", "fri", "3", "140", "--reason", "r", "--by", "Eve", "--closed"),
-        ("entry", "retract", "fri", "4", "--reason", "r", "--by", "Eve", "--closed"),
+        ("undo", "dispute-1", "--by", "Eve", *signed),
+        ("void", "dispute-1", "--reason", "misdeal", "--by", "Eve", *signed),
+        ("entry", "amend", "fri", "7", "290", "--reason", "miscounted", "--by", "Eve",
+         "--closed"),
+        ("entry", "retract", "fri", "6", "--reason", "never left", "--by", "Eve", "--closed"),
         ("pay", "fri", "Bob", "Ann", "10"),
         ("session", "open", "sun", "--date", "2026-12-06"),
         ("session", "set", "sat", "--chip-value", "0.5"),
         ("player", "alias", "Ann", "Annie"),
-        ("cashout", "fri", "Cy", "10", "--closed"),
+        ("cashout", "fri", "Bob", "0", "--closed"),
         ("import", str(DATA / "hands" / "five-card-draw.phh")),
     ]
 
@@ -112,15 +110,16 @@ def test_each_deliberate_write_refuses_a_row_edited_mid_chain(run, tampered: str
         assert _files(tampered) == before, args
 
 
-def test_the_refusal_is_the_proof_not_the_write_s_own(run, db: str, template: Path) -> None:
-    """On the intact ledger the same writes are taken: it is the edit that refuses them."""
+def test_the_refusal_is_the_proof_not_the_write_s_own(run, db: str, template: Path,
+                                                      keys: str) -> None:
+    """On the intact ledger the same writes go in, one after the other: it is the edit that
+    refuses them."""
     copy_ledger(template, Path(db))
-    for args in (("pay", "fri", "Bob", "Ann", "10"), ("session", "open", "sun"),
-                 ("player", "alias", "Ann", "Annie"), ("void", "dispute-1", "--reason",
-                                                       "misdeal", "--by", "Eve")):
+    for args in deliberate(keys):
         result = run(*args)
         assert result.exit_code == 0, (args, result.output)
-    assert _rows(db) == 50 + 1 + 1 + 1 + 2  # the void comes with a correction
+    # 8 rows of the hand (a void is 2), 7 book entries, the imported hand's 24
+    assert _rows(db) == 50 + 8 + 7 + 24
     assert run("verify").exit_code == 0
 
 
