@@ -19,6 +19,7 @@ from ledger.model import events as ev
 from ledger.model.errors import locating
 from ledger.store import signing
 from ledger.store.keys import KeyStore
+from ledger.store.proven import prove_before_writing
 from ledger.store.streams import platform_names
 from replay.amendments import AMENDMENT_TYPES, effective_events, split_stream
 from replay.corrected_hand import check_replays, same_hand
@@ -85,10 +86,13 @@ class Corrected:
 
 
 def _about_the_hand(command: Callable[..., T]) -> Callable[..., T]:
-    """``command(ledger, hand, ...)`` whose refusals name ``hand`` when they do not yet."""
+    """``command(ledger, hand, ...)``, a deliberate write, run once the ledger is proven
+    intact (:func:`ledger.store.proven.prove_before_writing`: a broken chain is the
+    file's refusal, naming no hand), its refusals naming ``hand`` when they do not yet."""
 
     @functools.wraps(command)
     def named(ledger: Any, hand: str, *args: Any, **kwargs: Any) -> T:
+        prove_before_writing(ledger)
         with locating(hand=hand):
             return command(ledger, hand, *args, **kwargs)
 
@@ -107,6 +111,8 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
     by a platform id as the reads show him (:func:`replay.action_text.parse_action`).
 
     Raises:
+        ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
+            (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         NotFound: no such hand, or no private key ``sign``; IllegalAction: a change that is
             not legal, a corrected hand the engine rejects, one that changes nothing (the
             hand's events in force the same with it), one that changes what the hand
@@ -192,6 +198,8 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     :func:`correct`.
 
     Raises:
+        ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
+            (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         NotFound: no such hand, or no private key ``sign``; IllegalAction: the hand is already
             voided, or a later hand took the chips it carried to the next hand
             (:func:`replay.correction_checks.carried_taken`), or it would pass chips
@@ -272,6 +280,8 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     stood, as :func:`correct` signs (:mod:`ledger.store.signing`).
 
     Raises:
+        ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
+            (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         NotFound: no such hand, or no private key ``sign``; IllegalAction: the last thing
             appended is the hand itself
             (``hand start`` or an import: void or correct it), mixes original events and

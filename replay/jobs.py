@@ -15,7 +15,7 @@ from ledger.audit import player_balances
 from ledger.audit.signatures import SignedAmendment, signed_amendments
 from ledger.audit.tables import AuditReport, read_audit
 from ledger.store.anchor import OwnCheckpoints, own_checkpoints
-from ledger.store.intact import require_intact
+from ledger.store.proven import prove_before_writing
 from ledger.store.streams import platform_names
 from replay.ingest.export import session_chips
 from replay.ingest.pipeline import ImportReport, import_paths
@@ -73,15 +73,14 @@ def run_folder(ledger: Any, directory: Path, *,
 
     Raises:
         ChainBroken, LedgerCorrupt: the file's chain breaks or a block fails its checksum
-            (:func:`ledger.store.intact.require_intact`): nothing imported when the rows were
+            (:func:`ledger.store.proven.prove_before_writing`): nothing imported when the rows were
             there before the job, and the books are not saved from it.
         LedgerError: a hand the rules reject among those stored, a database failure, or a
             damaged public key file in the key directory.
     """
     held = ledger.head()
     checked = held is None or held[0] > 0  # rows written before this job: checked first
-    if checked:
-        require_intact(ledger, "the books are not saved from it")
+    prove_before_writing(ledger, "the books are not saved from it")  # the import's, too
     imported = import_paths(ledger, [directory], strict=False, session=None,
                             pn_ledger=None, jobs=None, progress=progress,
                             signatures=signatures, report=imported)

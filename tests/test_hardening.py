@@ -323,6 +323,23 @@ def test_an_amount_that_is_not_an_integer_is_refused_not_coerced(tmp_path: Path,
     assert f"error: {path}:{at + 1}" in result.stderr and "chips" in result.stderr
 
 
+def _as_stored_earlier(ledger: Ledger, key: str) -> None:
+    """Session s01's rows keyed ``key`` as the earlier version stored them, in a chain that
+    verifies (the source key is hashed: every row hashed again from the first, the head
+    moved with them), as that version wrote it; an import proves the chain first."""
+    from bench.tamper import relinked
+    from ledger.store.chain import GENESIS
+    from ledger.store.store import COLUMNS
+
+    con = ledger.connection
+    rows = [(*r[:9], key if r[1] == "session:s01" else r[9], *r[10:])
+            for r in con.execute(f"SELECT {COLUMNS} FROM events ORDER BY position").fetchall()]
+    rows = relinked(rows, GENESIS)
+    con.execute("DELETE FROM events")
+    con.executemany(f"INSERT INTO events ({COLUMNS}) VALUES ({', '.join('?' * 12)})", rows)
+    con.execute("UPDATE meta SET value = ? WHERE key = 'head_hash'", [rows[-1][11]])
+
+
 def test_session_rows_an_earlier_version_imported_whole_are_not_appended_again(
         tmp_path: Path) -> None:
     """Session rows were keyed by their whole stream (``jsonl:<digest>``) before they were
@@ -337,7 +354,6 @@ def test_session_rows_an_earlier_version_imported_whole_are_not_appended_again(
     ledger = Ledger.memory()
     import_paths(ledger, [path], strict=True, session=None, pn_ledger=None)
     before = ledger.count()
-    ledger.connection.execute("UPDATE events SET source_key = ? WHERE stream = 'session:s01'",
-                              [old])  # as the earlier version stored them
+    _as_stored_earlier(ledger, old)
     report = import_paths(ledger, [path], strict=True, session=None, pn_ledger=None)
     assert (report.imported, report.events, ledger.count()) == (0, 0, before)

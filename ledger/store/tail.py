@@ -6,9 +6,12 @@ before it (its ``prev_hash`` is that row's hash, :data:`ledger.store.chain.GENES
 position 1), and it is the recorded head (``meta``: :meth:`ledger.store.store.Ledger._append_head`
 checks that part). A failure is named as ``verify`` and a saving ``replay`` name it, by the same
 :func:`ledger.store.chain.diagnose`. Two rows read, one hashed: well under a millisecond,
-whatever the ledger's size. An edit further back, or a chain rewritten with its hashes made
-again, passes it: ``verify``, ``checkpoint``, ``session close`` and a saving ``replay`` or ``run``
-check the whole chain (:mod:`ledger.store.intact`).
+whatever the ledger's size. It is all the live table's writes check (``hand start``, ``act``,
+``table``, ``buyin``, ``cashout`` while the session plays). An edit further back, or a chain
+rewritten with its hashes made again, passes it: ``verify``, ``checkpoint``, ``session close``
+and a saving ``replay`` or ``run`` check the whole chain (:mod:`ledger.store.intact`), and so
+do the deliberate writes (``correct``, ``void``, ``pay``, ``import`` into a ledger with rows…:
+:mod:`ledger.store.proven`) before anything else.
 """
 
 from __future__ import annotations

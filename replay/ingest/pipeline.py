@@ -41,6 +41,7 @@ from ledger.model.events import event_json
 from ledger.model.gcpause import gc_paused
 from ledger.model.names import check_name
 from ledger.store import landing
+from ledger.store.proven import prove_before_writing
 from ledger.store.streams import (
     session_of_entries,
     session_of_source,
@@ -224,6 +225,8 @@ def import_paths(
     the import is cut short (:attr:`ImportReport.written`).
 
     Raises:
+        ChainBroken, LedgerCorrupt: a ledger that holds rows fails the proof made before
+            it is read (:func:`ledger.store.proven.prove_before_writing`); nothing imported.
         MalformedInput: a bad ``session`` name (:func:`ledger.model.names.check_name`); a
             ``pn_ledger`` without exactly one PokerNow log among ``paths``
             (:func:`replay.ingest.pokernow.check_statement`), or with ``session`` naming
@@ -239,6 +242,7 @@ def import_paths(
 
     if session is not None:
         check_name(session, "session")
+    prove_before_writing(ledger)  # a ledger that holds rows: proven before it is read
     log, first = None, None  # the statement's log, read once for the whole import
     if pn_ledger is not None:
         from replay.ingest.pokernow import check_statement, read_log, statement_session

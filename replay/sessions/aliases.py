@@ -16,6 +16,7 @@ from ledger.model.names import (
     check_not_the_house,
     likely_meant,
 )
+from ledger.store.proven import prove_before_writing
 from ledger.store.streams import latest_session, player_names, shared_hand, shared_session
 from replay.sessions.state import alias_group, append_entry, open_state
 
@@ -28,6 +29,8 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     name, which the caller says).
 
     Raises:
+        ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
+            (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`; a new ``name``,
             :func:`ledger.model.names.check_new_name`), or ``other`` is ``name``; NotFound:
             no session; LedgerError: ``name`` is no player name of the ledger and close to
@@ -40,6 +43,7 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
     check_name(other)
     if name == other:
         raise MalformedInput("an alias must differ from the name")
+    prove_before_writing(ledger)
     mine = alias_group(ledger, name)
     theirs = alias_group(ledger, other) - mine
     known = name in (names := player_names(ledger))

@@ -9,6 +9,7 @@ from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, NotFound
+from ledger.store.proven import prove_before_writing
 from ledger.store.streams import hands_seating
 from replay.sessions.amounts import bounded, chips_written, money_written
 from replay.sessions.entries import cash_outs_covered, within_table
@@ -27,10 +28,13 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     more than the payer owes (as ``pay --more-than-owed``).
 
     Raises:
+        ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
+            (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         NotFound: no such session or entry; MalformedInput: a bad value
             (:func:`chips_written`, :func:`money_written`); LedgerError: as
             :func:`entry_to_correct` and :func:`check_correction`.
     """
+    prove_before_writing(ledger)
     state = open_state(ledger, session, allow_closed=True)
     entry = entry_to_correct(state, session, seq, amending=value is not None, closed=closed)
     replacement = None

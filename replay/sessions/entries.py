@@ -10,6 +10,7 @@ from typing import Any
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.names import check_name, check_seat_name, likely_meant, look_alikes, spelled
+from ledger.store.proven import prove_before_writing
 from ledger.store.streams import open_hands_of, seated_in
 from replay.sessions.amounts import bounded, chips_written
 from replay.sessions.state import (
@@ -132,6 +133,8 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
     up at the close: README "sessions and the books").
 
     Raises:
+        ChainBroken, LedgerCorrupt: with ``closed``, the ledger file fails the proof made
+            before it is read (:func:`ledger.store.proven.prove_before_writing`).
         MalformedInput: a bad player name (:func:`ledger.model.names.check_name`), an amount
             that is not a whole number of chips;
         NotFound: no such session; LedgerError: the session is closed (unless ``closed``),
@@ -141,6 +144,8 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
             (:func:`within_table`).
     """
     check_name(player)
+    if closed:  # a deliberate write to closed books, not the live table's
+        prove_before_writing(ledger)
     state = open_state(ledger, session, allow_closed=True)
     chips = chips_written(chips, f"cashout {session} {player}", state)
     if state.closed and not closed:

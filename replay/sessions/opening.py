@@ -13,6 +13,7 @@ from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.money import check_currency, format_money
 from ledger.model.names import check_name, check_new_name
 from ledger.store.intact import require_intact
+from ledger.store.proven import prove_before_writing
 from ledger.store.streams import hand_units, money_hand, unended_hands, unnamed_money_hand
 from replay.ingest.units import currency_code
 from replay.sessions.amounts import chip_value_written
@@ -26,11 +27,14 @@ def open_session(ledger: Any, name: str, *, day: str | None, chip_value: str,
     ``chip_value``).
 
     Raises:
+        ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
+            (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         MalformedInput: as :func:`session_opening`, or a name that prints like another
             session's (:func:`ledger.model.names.check_not_look_alike`); LedgerError: the
             session exists.
     """
     check_name(name, "session")
+    prove_before_writing(ledger)
     state = session_state(ledger, name)
     if state.opened or state.last_seq:
         raise LedgerError(f"session {name!r} already exists")
@@ -107,6 +111,8 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
     go in though the session is closed (its books were settled up in the unit they had).
 
     Raises:
+        ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
+            (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         NotFound: no such session; MalformedInput: a bad chip value or currency; LedgerError:
             the session is closed (unless ``closed``: a new unit would change what is owed
             after it was settled up, README "sessions and the books"), or payments are recorded
@@ -118,6 +124,7 @@ def set_session(ledger: Any, name: str, *, chip_value: str, currency: str | None
             chip is worth (naming the currency at that value is taken).
     """
     check_currency(currency)
+    prove_before_writing(ledger)
     state = open_state(ledger, name, allow_closed=True)
     unit = state.money(state.chip_value_minor)
     if state.closed and not closed:

@@ -11,6 +11,7 @@ from typing import Any
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.names import check_name, folded, likely_meant
+from ledger.store.proven import prove_before_writing
 from replay.sessions.amounts import money_written
 from replay.sessions.entries import chips_from_outside
 from replay.sessions.state import SessionState, alias_group, append_entry, in_books, open_state
@@ -31,6 +32,8 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     beyond the rake (:func:`within_house`), unless ``beyond``.
 
     Raises:
+        ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
+            (:func:`ledger.store.proven.prove_before_writing`); nothing written.
         MalformedInput: a bad name (:func:`ledger.model.names.check_name`), the same player
             twice, a bad amount (:func:`money_written`), or more than the payer's own
             buy-ins in the session with what he paid there already (:func:`within_buy_ins`);
@@ -45,6 +48,7 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     check_name(payee)
     if payer == payee:
         raise MalformedInput("a payment needs two different players")
+    prove_before_writing(ledger)
     state = open_state(ledger, session, allow_closed=True)
     where = f"pay {session} {payer} {payee}"
     amount_minor = money_written(amount, where, state)  # the input first, then the books
