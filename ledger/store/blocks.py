@@ -26,9 +26,8 @@ import duckdb
 import numpy as np
 
 from ledger.model.errors import LedgerCorrupt
+from ledger.store.cutshort import HEADER, HEADERS, ends_inside_block
 
-HEADER = 4096  #: bytes of each of the file's three headers
-HEADERS = 3
 _MULTIPLIER = np.uint64(0xBF58476D1CE4E5B9)
 _SEED = np.uint64(5381)
 _CHUNK = 64  #: blocks read at once
@@ -91,7 +90,8 @@ def _checked(path: str | os.PathLike[str], block_size: int) -> tuple[bool, Damag
 
 def holders(con: Any, block: int, database: str | None = None) -> list[str]:
     """The tables whose columns have data in ``block`` (none: an index, the catalog or a free
-    block); [] when DuckDB cannot say. ``database``: as :func:`check_sound`."""
+    block); [] when DuckDB cannot say. ``database``: the name ``con`` knows the file by
+    (default: its current database)."""
     try:
         tables = _tables(con, database)
         prefix = "" if database is None else f'"{database}".'
@@ -167,57 +167,14 @@ def _refuse(path: str, con: Any, block_size: int, damage: Damage,
     raise corrupt
 
 
-def check_sound(path: str, con: Any, database: str | None = None) -> None:
-    """What every read checks of the ledger file at ``path`` before it reads (the store's
-    read-only open, :class:`ledger.store.store.Ledger`): that the file does not end inside a
-    block (:func:`ends_inside_block`), which a file cut short at a byte DuckDB never ends on
-    does. It costs one ``stat`` and one query, whatever the size of the file: a read of a
-    large ledger (``state`` at the table, ``audit`` of fresh books) must not pay for reading
-    the file. A block failing its checksum is met by the read that reads it (DuckDB checks
-    each block it reads) and by ``verify``, ``checkpoint``, ``session close``, ``export`` and
-    a saving ``replay`` or ``run``, which check every block first (:func:`check_blocks`).
-    ``database``: the name ``con`` knows the file by (default: its current database).
-
-    Raises:
-        LedgerCorrupt: the file ends inside a block.
-        duckdb.Error: DuckDB cannot say the block size (the caller translates it).
-    """
-    if path == ":memory:":
-        return
-    name = "current_database()" if database is None else "$1"
-    block_size = int(con.execute("SELECT block_size FROM pragma_database_size()"
-                                 f" WHERE database_name = {name}",
-                                 [] if database is None else [database]).fetchone()[0])
-    try:
-        short = ends_inside_block(path, block_size)
-    except OSError as e:
-        raise LedgerCorrupt(f"ledger {path} cannot be read: {e}") from e
-    if short is not None:
-        raise LedgerCorrupt(f"ledger {path} is corrupt: {short}")
-
-
-def ends_inside_block(path: str | os.PathLike[str], block_size: int) -> str | None:
-    """``cut short: …`` when the file at ``path`` ends inside a block, else None: DuckDB
-    writes its three headers, then whole blocks of ``block_size`` bytes."""
-    size = os.path.getsize(path)
-    start = HEADER * HEADERS
-    if size < start:
-        return None  # not the layout this reading expects: left to DuckDB
-    held, part = divmod(size - start, block_size)
-    if part:
-        return (f"cut short: {size} bytes, which ends inside its block {held} (blocks of "
-                f"{block_size} bytes after {start} bytes of headers)")
-    return None
-
-
 def cut_short(path: str | os.PathLike[str], con: Any, block_size: int,
               database: str | None = None) -> str | None:
     """What is missing when the file at ``path`` was cut short, else None. DuckDB writes
     whole blocks (its headers, then ``block_size`` bytes each), and drops free blocks only
     from the end: a file that ends inside a block (:func:`ends_inside_block`), or one that
     lacks a block DuckDB says a table's rows are in (``pragma_storage_info``, on ``con``;
-    ``database`` as :func:`check_sound`), was cut. The header's block count is no measure:
-    free blocks dropped from the end stay counted there."""
+    ``database`` as :func:`holders`), was cut. The header's block count is no measure: free
+    blocks dropped from the end stay counted there."""
     inside = ends_inside_block(path, block_size)
     if inside is not None:
         return inside

@@ -51,7 +51,7 @@ from ledger.model.errors import (
 )
 from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
-from ledger.store import blocks, chainsql, duck, headcheck, landing, shape, spill
+from ledger.store import chainsql, cutshort, duck, headcheck, landing, shape, spill
 from ledger.store.chain import (
     GENESIS,
     SESSION_PREFIX,
@@ -186,7 +186,7 @@ class Ledger:
         private in-memory ledger). When another process holds the file, the open waits as
         the process's policy says (:mod:`ledger.store.waiting`; ``wait`` False: not at all).
         ``read_only``: the file is checked first, unless not ``sound``, as cheaply as every
-        read must be (:func:`ledger.store.blocks.check_sound`: it does not end inside a
+        read must be (:func:`ledger.store.cutshort.check_sound`: it does not end inside a
         block); a block failing its checksum is met by the read that reads it.
 
         Raises:
@@ -237,9 +237,9 @@ class Ledger:
             raise
 
     def _sound(self, database: str | None = None) -> None:
-        """The file checked as every read checks it (:func:`blocks.check_sound`)."""
+        """The file checked as every read checks it (:func:`cutshort.check_sound`)."""
         try:
-            blocks.check_sound(self.path, self._con, database)
+            cutshort.check_sound(self.path, self._con, database)
         except duckdb.Error as e:
             raise self._translate(e) from e
 

@@ -1,0 +1,60 @@
+"""What every read checks of a ledger file before it reads, as cheaply as a live ``state`` at the
+table must be: that the file does not end inside a block. It imports neither numpy nor the
+``duckdb`` package (a live command loads DuckDB's compiled module alone: :mod:`ledger.store.duck`);
+the checksums of every block are :mod:`ledger.store.blocks`', which ``verify`` and the writes
+that vouch for the rows run.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ledger.model.errors import LedgerCorrupt
+
+HEADER = 4096  #: bytes of each of the DuckDB file's three headers
+HEADERS = 3
+
+
+def check_sound(path: str, con: Any, database: str | None = None) -> None:
+    """What every read checks of the ledger file at ``path`` before it reads (the store's
+    read-only open, :class:`ledger.store.store.Ledger`): that the file does not end inside a
+    block (:func:`ends_inside_block`), which a file cut short at a byte DuckDB never ends on
+    does. It costs one ``stat`` and one query, whatever the size of the file: a read of a
+    large ledger (``state`` at the table, ``audit`` of fresh books) must not pay for reading
+    the file. A block failing its checksum is met by the read that reads it (DuckDB checks
+    each block it reads) and by ``verify``, ``checkpoint``, ``session close``, ``export`` and
+    a saving ``replay`` or ``run``, which check every block first
+    (:func:`ledger.store.blocks.check_blocks`).
+    ``database``: the name ``con`` knows the file by (default: its current database).
+
+    Raises:
+        LedgerCorrupt: the file ends inside a block.
+        duckdb.Error: DuckDB cannot say the block size (the caller translates it).
+    """
+    if path == ":memory:":
+        return
+    name = "current_database()" if database is None else "$1"
+    block_size = int(con.execute("SELECT block_size FROM pragma_database_size()"
+                                 f" WHERE database_name = {name}",
+                                 [] if database is None else [database]).fetchone()[0])
+    try:
+        short = ends_inside_block(path, block_size)
+    except OSError as e:
+        raise LedgerCorrupt(f"ledger {path} cannot be read: {e}") from e
+    if short is not None:
+        raise LedgerCorrupt(f"ledger {path} is corrupt: {short}")
+
+
+def ends_inside_block(path: str | os.PathLike[str], block_size: int) -> str | None:
+    """``cut short: …`` when the file at ``path`` ends inside a block, else None: DuckDB
+    writes its three headers, then whole blocks of ``block_size`` bytes."""
+    size = os.path.getsize(path)
+    start = HEADER * HEADERS
+    if size < start:
+        return None  # not the layout this reading expects: left to DuckDB
+    held, part = divmod(size - start, block_size)
+    if part:
+        return (f"cut short: {size} bytes, which ends inside its block {held} (blocks of "
+                f"{block_size} bytes after {start} bytes of headers)")
+    return None
