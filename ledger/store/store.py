@@ -867,6 +867,8 @@ class Ledger:
             # the rows stored before the transaction's first append, whose head check
             # (_append_head) found none after them
             base = upto = appended.first - 1
+            if upto <= 0:  # none (positions start at 1; the queries below skip 0 too)
+                return tails
         else:
             head = self._head()
             base, upto = head[0] if head is not None else 0, _EVERY
