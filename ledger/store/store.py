@@ -52,6 +52,7 @@ from ledger.model.errors import (
 from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
 from ledger.store import chainsql, cutshort, duck, headcheck, landing, shape, spill
+from ledger.store.appended import Appended
 from ledger.store.chain import (
     GENESIS,
     SESSION_PREFIX,
@@ -95,6 +96,7 @@ _WALK_MEMORY = "64MB"
 #: reads only the file's last row groups, where one by stream alone scans the stream column of
 #: every row group (its min/max rarely rule a hand id out).
 _RECENT = 100_000
+_EVERY = 2 ** 62  # a position bound that every row is below (Ledger._tails)
 _FLUSH = 100_000  # rows per appender flush / per bulk INSERT
 _BULK = 50_000  # from this many rows on, insert columns (numpy arrays) instead of the appender
 # (below, importing numpy, about 0.1 s, costs more than the appender loses)
@@ -203,6 +205,7 @@ class Ledger:
         self.read_only = read_only
         self._depth = 0
         self._uncapped: str | None = None  # the memory limit before a capped transaction
+        self._appended = Appended()  # the open transaction's appended streams (_tails)
         _regular_or_new(self.path)
         if not read_only:
             _not_write_protected(self.path)
@@ -268,6 +271,7 @@ class Ledger:
         self = cls.__new__(cls)
         self.path, self.read_only, self._depth = os.fspath(path), True, 0
         self._uncapped = None
+        self._appended = Appended()
         _regular_or_new(self.path)
         self._con = duck.connect(":memory:")
         try:
@@ -371,6 +375,7 @@ class Ledger:
             if outer:
                 landing.resume()
                 self._con.begin()
+                self._appended.begin()
             self._depth += 1
             try:
                 if outer and capped:
@@ -389,6 +394,7 @@ class Ledger:
                         self._lift_cap()  # the commit merges the indexes: not under the cap
                     with landing.committing():
                         self._con.commit()
+                    self._appended.end()
                 except BaseException:  # an interrupt before the commit began included
                     self._rollback()
                     raise
@@ -402,6 +408,7 @@ class Ledger:
             raise
 
     def _rollback(self) -> None:
+        self._appended.end()
         with suppress(duckdb.Error):  # DuckDB may have ended the failed transaction already
             self._con.rollback()
         with suppress(duckdb.Error):  # never in place of the transaction's own error
@@ -538,7 +545,12 @@ class Ledger:
             }
             for name in ("stream", "hand_id", "session", "source_key"):
                 arrays[name] = repeated_text(getattr(cols, name), cols.count)
-            insert_arrow(con, "events", COLUMNS, arrays)
+            with self._appended.writing(position + 1) as written:
+                insert_arrow(con, "events", COLUMNS, arrays)
+                lasts = [first + count - 1 for first, count in zip(cols.first_seq, cols.count,
+                                                                   strict=True)]
+                written.update(zip(cols.stream, zip(lasts, cols.session, strict=True),
+                                   strict=True))  # a stream's last batch gives its tail
             con.execute(
                 "UPDATE meta SET value = CASE key WHEN 'head_position' THEN $1 ELSE $2 END"
                 " WHERE key IN ('head_position', 'head_hash')",
@@ -562,6 +574,7 @@ class Ledger:
             head = self._append_head()
             position, prev = head
             rows: list[Row] = []
+            wrote: dict[str, tuple[int, str | None]] = {}  # the tails this append writes
             for i in work:
                 b = batches[i]
                 if b.source_key is not None:
@@ -578,9 +591,11 @@ class Ledger:
                 rows.extend(new)
                 result[i] = [row[0] for row in new]
                 position, prev = new[-1][0], new[-1][11]
-                tails[b.stream] = (new[-1][4], b.session)
+                tails[b.stream] = wrote[b.stream] = (new[-1][4], b.session)
             if rows:
-                _insert(con, rows)
+                with self._appended.writing(rows[0][0]) as written:
+                    _insert(con, rows)
+                    written.update(wrote)
                 con.execute(
                     "UPDATE meta SET value = CASE key WHEN 'head_position' THEN $1 ELSE $2 END"
                     " WHERE key IN ('head_position', 'head_hash')",
@@ -830,19 +845,41 @@ class Ledger:
         return [row[0] for row in self._query(sql, [keys])]
 
     def _tails(self, streams: list[str]) -> dict[str, tuple[int, str | None]]:
-        """{stream: (last seq, session of the last row)} for the given streams that exist:
-        looked for among the ledger's last ``_RECENT`` positions first (a stream's last row is
-        its latest: a live hand's is there), the others in the whole ledger."""
+        """{stream: (last seq, session of the last row)} for the given streams that exist.
+        Those appended in the open transaction are known without a query
+        (:mod:`ledger.store.appended`); the others are looked for among the rows stored
+        before it only, among the last ``_RECENT`` of them first (a stream's last row is its
+        latest: a live hand's is there), then in all of them. An import into a new ledger
+        so queries nothing after its first part, and one into a big ledger reads the stored
+        rows alone, not those it appended (bench/PROFILE.md "The tails of an append")."""
         sql = ("SELECT stream, max(seq), arg_max(session, seq) FROM events"
-               " WHERE position > $2 AND stream IN (SELECT unnest($1)) GROUP BY stream")
-        head = self._head()
-        recent = head[0] - _RECENT if head is not None and head[0] > _RECENT else 0
-        tails = {stream: (last, session) for stream, last, session in self._query(
-            sql, [streams, recent])}
-        rest = [s for s in streams if s not in tails] if recent else []
+               " WHERE position > $2 AND position <= $3 AND stream IN (SELECT unnest($1))"
+               " GROUP BY stream")
+        appended = self._appended
+        if appended.known:
+            tails = {s: appended.tails[s] for s in streams if s in appended.tails}
+            streams = [s for s in streams if s not in tails]
+        else:
+            tails = {}
+        if not streams:
+            return tails
+        if appended.known and appended.first is not None:
+            # the rows stored before the transaction's first append, whose head check
+            # (_append_head) found none after them
+            base = upto = appended.first - 1
+            if upto <= 0:  # none (positions start at 1; the queries below skip 0 too)
+                return tails
+        else:
+            head = self._head()
+            base, upto = head[0] if head is not None else 0, _EVERY
+        recent = base - _RECENT if base > _RECENT else 0
+        found = {stream: (last, session) for stream, last, session in self._query(
+            sql, [streams, recent, upto])}
+        rest = [s for s in streams if s not in found] if recent else []
         if rest:
-            tails.update({stream: (last, session) for stream, last, session in self._query(
-                sql, [rest, 0])})
+            found.update({stream: (last, session) for stream, last, session in self._query(
+                sql, [rest, 0, recent])})
+        tails.update(found)
         return tails
 
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
