@@ -109,3 +109,32 @@ def test_a_copy_whose_finishing_stacks_are_wrong_is_known_with_its_warning(
         "winnings are what the table paid (FORMATS.md §1), so the finishing stacks are wrong, "
         "or the winnings are (stored as its winnings pay it)\n")
     assert events(db) == before
+
+
+def _numbered(tmp_path: Path, name: str, old: str = "", new: str = "") -> Path:
+    path = tmp_path / name
+    path.write_text(HAND.read_text(encoding="utf-8").replace(old, new) + "hand = 7\n",
+                    encoding="utf-8")
+    return path
+
+
+def test_a_numbered_hand_edited_under_another_file_name_is_refused(tmp_path: Path) -> None:
+    # PHH's ``hand`` key makes the id from the file's name: b.phh's copy of a.phh's hand 7 is
+    # hand b-7, known by its deal as a-7 still
+    db = tmp_path / "d.duckdb"
+    assert one_shot(db, "import", str(_numbered(tmp_path, "a.phh")))[0] == 0
+    before = events(db)
+    assert {e[2] for e in before} == {"a-7"}
+    copy = _numbered(tmp_path, "b.phh", "winnings = [0, 0, 1100]", "winnings = [0, 0, 1000]")
+    assert one_shot(db, "import", str(copy)) == (
+        2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
+        f"error: {copy}:1, hand b-7: this hand deals the players in their seats the hole cards "
+        "hand a-7 of the ledger dealt them (a PHH hand without _hand_id is known by its "
+        "content), and differs from it: the table paid otherwise: Quin 1000 here, 1100 in the "
+        "ledger; a change to a stored hand is a correction (`handledger correct a-7 ...`), not "
+        "another hand\n")
+    same = _numbered(tmp_path, "c.phh", "variant = 'PO'", "author = 'x'\nvariant = 'PO'")
+    assert one_shot(db, "import", str(same)) == (
+        0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 rejected\n",
+        "")
+    assert events(db) == before

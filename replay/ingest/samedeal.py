@@ -2,7 +2,9 @@
 
 A PHH hand that has no ``_hand_id`` (nor ``hand``) gets its id from its content
 (:mod:`ledger.formats.phh.hand`): an edited copy (another payout, another bet, a board card
-or a key changed) gets another id. Where it stands where the stored one was read from, the
+or a key changed) gets another id. One numbered by PHH's ``hand`` key (its id the file's
+name or venue and that number) gets another id under another file name: it too is known by
+its deal (:func:`known_by_deal`). Where it stands where the stored one was read from, the
 import refuses it (:func:`replay.ingest.writing._drop_edited_places`); a copy under another
 name is found by its deal: the same game, the same players in the same seats, and each of
 them dealt the same hole cards in his first deal, some of them known. That is the stored
@@ -19,6 +21,7 @@ from __future__ import annotations
 import json
 import weakref
 from collections.abc import Sequence
+from pathlib import PurePath
 from typing import Any
 
 from ledger.model.batch import Batch
@@ -39,6 +42,23 @@ def deal_of(started: Any, dealt: Sequence[tuple[str, Sequence[str]]]) -> Deal | 
     if not any(c != "??" for cards in holes if cards for c in cards):
         return None
     return (started.game, tuple((s.player, s.seat) for s in started.seats), holes)
+
+
+def known_by_deal(started: Any, hand_id: str | None, content_id: Any) -> bool:
+    """Whether the hand of ``hand_started`` event ``started`` and id ``hand_id`` is a PHH hand
+    known by its deal: its id made from its content (``content_id`` matches it), or from
+    PHH's ``hand`` key (``<venue or file stem>-<hand>``, :mod:`ledger.formats.phh.hand`:
+    another file name gives a copy another id), not from ``_hand_id``."""
+    if content_id.fullmatch(hand_id or ""):
+        return True
+    source = started.source or {}
+    number, file = source.get("hand"), source.get("file")
+    if number is None or not isinstance(file, str) or not hand_id:
+        return False
+    venue = source.get("venue")
+    label = venue if isinstance(venue, str) and venue.strip() else PurePath(file).stem
+    made = f"{'_'.join(label.split())}-{number}"
+    return hand_id == made or hand_id.startswith(made + "-")
 
 
 def _deal_of_events(events: Sequence[Any]) -> Deal | None:
@@ -71,7 +91,8 @@ def _seatings(ledger: Any, upto: int) -> dict[str, list[str]]:
                 "SELECT hand_id, json_extract_string(payload, '$.game') || chr(30) ||"
                 " array_to_string(CAST(json_extract_string(payload, '$.seats[*].player')"
                 " AS VARCHAR[]), chr(31)) FROM events WHERE seq = 1 AND position > ?"
-                " AND position <= ? AND hand_id LIKE 'phh-%' ORDER BY position",
+                " AND position <= ? AND (hand_id LIKE 'phh-%'"
+                " OR json_extract(payload, '$.source.hand') IS NOT NULL) ORDER BY position",
                 [since, upto]):
             index.setdefault(key, []).append(hand)
     try:
@@ -83,7 +104,7 @@ def _seatings(ledger: Any, upto: int) -> dict[str, list[str]]:
 
 def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id: Any,
                     compare: Any) -> tuple[list[Batch], list[LedgerError], dict[str, str]]:
-    """``batches`` with each id-less PHH hand (``content_id`` matches its id) whose id the
+    """``batches`` with each id-less PHH hand (:func:`known_by_deal`) whose id the
     ledger does not hold but whose deal (:func:`deal_of`) a stored id-less PHH hand has
     (at or before ``upto``): counted known (not written) when ``compare(batch, stored rows)``
     finds no difference, else refused naming the stored hand and the difference
@@ -98,7 +119,7 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
     from ledger.model.events import parse_event
 
     mine = {b.hand_id: _deal_of_events(b.events) for b in batches
-            if b.is_hand and b.events and content_id.fullmatch(b.hand_id or "")}
+            if b.is_hand and b.events and known_by_deal(b.events[0], b.hand_id, content_id)}
     mine = {hand: deal for hand, deal in mine.items() if deal is not None}
     if not mine or not upto:
         return batches, [], {}
@@ -113,8 +134,8 @@ def drop_same_deals(ledger: Any, batches: list[Batch], *, upto: int, content_id:
         "SELECT hand_id, CAST(payload AS VARCHAR) FROM events WHERE seq = 1"
         " AND hand_id IN (SELECT UNNEST(?)) ORDER BY position", [near])}
     wanted = {deal[:2] for deal in mine.values()}
-    starts = {h: e for h, e in starts.items()
-              if (e.game, tuple((s.player, s.seat) for s in e.seats)) in wanted}
+    starts = {h: e for h, e in starts.items() if known_by_deal(e, h, content_id)
+              and (e.game, tuple((s.player, s.seat) for s in e.seats)) in wanted}
     if not starts:
         return batches, [], {}
     dealt: dict[str, list[tuple[str, list[str]]]] = {}
