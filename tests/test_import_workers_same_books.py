@@ -256,3 +256,26 @@ def test_workers_keep_the_books_of_one_process(chip: tuple[int, str | None] | No
                               cash_out=cash_out, blank=blank))
         ways = both_ways(Path(folder), path)
         assert ways["2"] == ways["1"]
+
+
+def test_session_option_naming_another_session_than_the_file_opens_is_refused(
+        tmp_path: Path, tried: list[object]) -> None:
+    """``--session other`` (opened in the ledger, in the file's chips) with a file that opens
+    co: its hands would go to other and its book to co, so the import is refused in one line
+    naming both, with ``--jobs 1`` and with workers, nothing written (other holds no hand nor
+    buy-in, and no session co is made)."""
+    path = tmp_path / "co.jsonl"
+    path.write_text(night(chip=(5, "USD"), unit=NICKEL, hands=4))
+    for jobs in ("1", "2"):
+        db = tmp_path / f"other{jobs}.duckdb"
+        assert cli(db, "session", "open", "other", "--date", "2025-01-07", "--chip-value",
+                   "0.05", "--currency", "USD")[0] == 0
+        assert cli(db, "import", str(path), "--jobs", jobs, "--session", "other") == (
+            2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
+               "rejected\n",
+            f"error: {path}:1: the file opens session co, not other: --session only confirms "
+            "the session the file opens (its hands would go to other, its book to co); import "
+            "it without --session, or with --session co: nothing imported\n")
+        assert cli(db, "session", "list")[1] == (
+            "other  2025-01-07  0 hand(s)  0 buy-in(s)  open\n")
+    assert tried == [None]  # the workers' import left it to one process

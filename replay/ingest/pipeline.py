@@ -437,10 +437,8 @@ def import_file(ledger: Any, path: Path, report: ImportReport, *, strict: bool,
 
         report.notes.extend(whole_unit_notes(ledger, read))  # an old export's whole dollars?
         check_amendments(read)  # a correction held to `correct`'s rules, signed or not
-        if session is not None and read.session is None and not opens(read, session):
-            from replay.sessions import open_state
-
-            open_state(ledger, session)  # an opened session that is not closed
+        if session is not None:
+            _check_session_option(ledger, read, session)
         from replay.ingest.derived import early_share
 
         states: States | None = {} if made is not None else None  # the hands' shares
@@ -507,6 +505,34 @@ def opens(read: FileRead, session: str) -> bool:
     the ledger need not have opened (README "JSON lines")."""
     return any(isinstance(i, SessionEntry) and i.session == session
                and i.event.type == "session_opened" for i in read.items)
+
+
+def _check_session_option(ledger: Any, read: FileRead, session: str) -> None:
+    """``import --session session`` of ``read``: a session the ledger has opened and not
+    closed, unless the file opens it itself; never one other than the file opens."""
+    if read.session is None and not opens(read, session):
+        from replay.sessions import open_state
+
+        open_state(ledger, session)  # an opened session that is not closed
+    refuse_other_openings(read, session)
+
+
+def refuse_other_openings(read: FileRead, session: str) -> None:
+    """Refuse ``import --session session`` of a file that opens another session (a JSON-lines
+    ``session_opened`` row): the option only confirms the session the file opens (README
+    "JSON lines"), and would put the file's hands in ``session``, its book in its own.
+
+    Raises:
+        LedgerError: naming both sessions and the opening's line; nothing is written.
+    """
+    for item in read.items:
+        if (isinstance(item, SessionEntry) and item.session != session
+                and item.event.type == "session_opened"):
+            raise LedgerError(
+                f"the file opens session {item.session}, not {session}: --session only "
+                f"confirms the session the file opens (its hands would go to {session}, its "
+                f"book to {item.session}); import it without --session, or with --session "
+                f"{item.session}: nothing imported", line=item.line)
 
 
 def _refused_in_ledger(ledger: Any, read: FileRead, batches: list[Batch],
