@@ -1,6 +1,7 @@
 """PokerStars text whose amounts contradict each other is refused, one error naming the file,
 line, hand and action (ledger/formats/pokerstars/table.py ``check_blinds``, build.py
-``Builder._to``); the 184 real hands of ``../shared/data/text`` all read as before.
+``Builder._to`` and ``Builder._call``); the 184 real hands of ``../shared/data/text`` all
+read as before.
 
 Worked by hand, the NL file's first hand ($0.05/$0.10, chips are cents): k1tt9nM1nd posts the
 small blind, 5, Hero the big blind, 10; k1tt9nM1nd ``raises $0.20 to $0.30``: facing 10, a
@@ -71,6 +72,33 @@ def test_a_raise_whose_increment_is_not_its_total_less_the_bet_faced_is_refused(
     assert _errors(NLHE, FIRST, "raises $0.20 to $0.30", "raises $0.25 to $0.30") == [
         f"e.txt:14, hand {FIRST}, action 'k1tt9nM1nd: raises $0.25 to $0.30': k1tt9nM1nd "
         "raises 0.25 to 0.30, but the bet he faces is 0.10: a raise to 0.30 is by 0.20"]
+
+
+ALLIN = "Stars-cash-NLHE-FR-USD-0.05-0.10-201004.allinWithAmtReturned.txt"
+RETURNED = "PokerStars-42875758685"
+
+
+def test_a_call_that_is_not_the_bet_faced_less_his_street_bet_is_refused() -> None:
+    """Player2 posted the small blind, 5; facing Hero's raise to 40 his call is 35."""
+    assert _errors(ALLIN, RETURNED, "Player2: calls $0.35", "Player2: calls $0.25") == [
+        f"e.txt:11, hand {RETURNED}, action 'Player2: calls $0.25': Player2 calls 0.25, but "
+        "the bet he faces is 0.40 and he has 0.05 in on this street: a call is 0.35"]
+    # the flop: Hero bet 60, Player2 raised to 120; Hero's call is 60, not 70 (he has 140)
+    assert _errors(ALLIN, RETURNED, "Hero: calls $0.60", "Hero: calls $0.70") == [
+        f"e.txt:17, hand {RETURNED}, action 'Hero: calls $0.70': Hero calls 0.70, but the bet "
+        "he faces is 1.20 and he has 0.60 in on this street: a call is 0.60"]
+
+
+def test_an_all_in_call_is_his_whole_stack_left() -> None:
+    """Hero: 240 less 40 preflop and 120 on the flop leaves 80, all-in facing the turn's 90
+    (10 returned to Player2); a call of 70 is neither."""
+    assert _errors(ALLIN, RETURNED, "Hero: calls $0.80 and is all-in",
+                   "Hero: calls $0.70 and is all-in") == [
+        f"e.txt:20, hand {RETURNED}, action 'Hero: calls $0.70 and is all-in': Hero calls "
+        "0.70, but the bet he faces is 0.90 and he has 0.00 in on this street: a call is "
+        "0.90, or his whole stack left, 0.80, all-in"]
+    (hand,) = read_pokerstars(path(ALLIN)).hands
+    assert [a.text for a in hand.actions if a.line == 20] == ["p3 cc"]  # p1 the small blind
 
 
 def test_every_real_hand_still_reads() -> None:

@@ -29,9 +29,12 @@ less the uncalled bets returned) and what each player collected, for
 
 Raises:
     MalformedInput: a line out of place (a post after the deal, a ``Dealt to`` line that
-        belongs to no street, an up card missing, the wrong number of cards), or a raise
+        belongs to no street, an up card missing, the wrong number of cards), a raise
         whose increment is not its total less the bet it faces (``raises $0.25 to $0.30``
-        facing $0.10: by $0.20).
+        facing $0.10: by $0.20), or a call that is not the bet it faces less what the player
+        put in on the street (``calls $0.25`` facing $0.40 with $0.05 in: $0.35), nor, short
+        of that, his whole stack left (all-in; RULES.md: a call matches the bet or is
+        all-in).
 """
 
 from __future__ import annotations
@@ -57,12 +60,15 @@ class Builder:
 
     ``order``: players in PHH order; ``known``: player → every card he is shown to hold at
     the end (used for the deal in flop and stud games); ``runs``: how many times the summary
-    says the board was run; ``line_text``: a file line's text (the action a refusal quotes).
+    says the board was run; ``line_text``: a file line's text (the action a refusal quotes);
+    ``stacks``: player → starting stack in chips (an all-in call is checked against what is
+    left of it; without them a short call is not checked).
     """
 
     def __init__(self, game: Game, order: Sequence[str], recs: Sequence[Rec],
                  known: Mapping[str, list[str]], decimals: int, runs: int,
-                 line_text: Callable[[int], str] | None = None) -> None:
+                 line_text: Callable[[int], str] | None = None,
+                 stacks: Mapping[str, int] | None = None) -> None:
         self.game = game
         self.line_text = line_text
         self.order = list(order)
@@ -78,6 +84,8 @@ class Builder:
         self.payouts: list[RecordedPayout] = []
         self.collected: dict[str, int] = {}
         self.street_bets = dict.fromkeys(order, 0)
+        self.stacks = dict(stacks) if stacks is not None else None
+        self.spent = dict.fromkeys(order, 0)  # each player's chips in, less returned
         self.put_in = 0
         self.bring_in = 0
         self.run: int | None = None
@@ -101,6 +109,7 @@ class Builder:
         """Count the forced bets into the chips put in (live blinds are street bets)."""
         for bet in bets:
             self.put_in += bet.amount
+            self.spent[bet.player] = self.spent.get(bet.player, 0) + bet.amount
             if bet.kind not in ("ante", "dead_blind"):
                 self.street_bets[bet.player] += bet.amount
 
@@ -226,6 +235,20 @@ class Builder:
 
     def _call(self, i: int, rec: Rec) -> None:
         self.betting = True
+        player = rec.player
+        assert player is not None
+        faced = max(self.street_bets.values(), default=0)
+        owed = faced - self.street_bets[player]
+        left = None if self.stacks is None else self.stacks[player] - self.spent[player]
+        if rec.a != owed and not (rec.a < owed and rec.a == left):
+            all_in = "" if left is None or left >= owed else (
+                f", or his whole stack left, {self._money(left)}, all-in")
+            raise MalformedInput(
+                f"{player} calls {self._money(rec.a)}, but the bet he faces is "
+                f"{self._money(faced)} and he has {self._money(self.street_bets[player])} in "
+                f"on this street: a call is {self._money(owed)}{all_in}", line=rec.line,
+                action=self.line_text(rec.line) if self.line_text else None)
+        self.spent[player] += rec.a
         self.put_in += rec.a
         self.street_bets[rec.player] += rec.a  # type: ignore[index]
         self._emit(rec.line, f"{self.label[rec.player]} cc")  # type: ignore[index]
@@ -242,6 +265,7 @@ class Builder:
                 f"{self._money(to - faced)}", line=rec.line,
                 action=self.line_text(rec.line) if self.line_text else None)
         self.put_in += to - self.street_bets[player]  # type: ignore[index]
+        self.spent[player] += to - self.street_bets[player]  # type: ignore[index]
         self.street_bets[player] = to  # type: ignore[index]
         self._emit(rec.line, f"{self.label[player]} cbr {self._money(to)}")  # type: ignore[index]
 
@@ -249,6 +273,7 @@ class Builder:
         self.betting = True
         self.bring_in = self.bring_in or rec.a
         self.put_in += rec.a
+        self.spent[rec.player] += rec.a  # type: ignore[index]
         self.street_bets[rec.player] += rec.a  # type: ignore[index]
         self._emit(rec.line, f"{self.label[rec.player]} pb")  # type: ignore[index]
 
@@ -317,3 +342,4 @@ class Builder:
         assert rec.player is not None
         self.payouts.append(RecordedPayout(player=rec.player, amount=rec.a, returned=True))
         self.put_in -= rec.a
+        self.spent[rec.player] = self.spent.get(rec.player, 0) - rec.a

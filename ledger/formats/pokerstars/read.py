@@ -172,7 +172,7 @@ def read_hand(hand: HandText, index: int, *, file: str, encoding: str = "utf-8")
     known = _known_cards(recs, summary)
     _check_shows_off_board(recs)
     builder = Builder(the_game, order, recs, known, header.decimals, summary.runs,
-                      line_text)
+                      line_text, stacks={s.name: s.stack for s in seats})
     builder.forced(forced)
     builder.run_from(deal)
     bring_in = builder.bring_in or header.lo // 2
