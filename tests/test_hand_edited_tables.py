@@ -53,6 +53,16 @@ def test_a_meta_table_edited_by_hand_is_named(run, ledger: str, sql: str, what: 
         "edited outside handledger)"))
 
 
+@pytest.mark.parametrize("value", ["abc", " 4062 ", "", "-1", "4.0"])
+def test_a_head_position_that_is_no_decimal_integer_is_named(run, ledger: str, value: str
+                                                             ) -> None:
+    """``verify`` said ok and reads went on while writes refused."""
+    _edit(ledger, f"UPDATE meta SET value = '{value}' WHERE key = 'head_position'")
+    _refused_everywhere(run, ledger, (
+        f"ledger {ledger} {NOT_OURS} meta head_position {value!r} is not a decimal integer "
+        "(it holds the chain's head: edited outside handledger)"))
+
+
 @pytest.mark.parametrize(("sql", "what"), [
     ("ALTER TABLE events ADD COLUMN extra INTEGER",
      "events table has the column(s) extra that handledger does not write"),

@@ -14,6 +14,7 @@ reads.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ledger.model.errors import LedgerCorrupt
@@ -27,17 +28,27 @@ EVENT_COLUMNS = (
 )
 #: The keys of ``meta``.
 META_KEYS = ("store_version", "head_position", "head_hash")
+_DIGITS = re.compile(r"[0-9]+")
 
 
 def check_meta(path: str, meta: dict[str, str]) -> None:
-    """Refuse a ``meta`` table (``meta``: its rows, key to value) that lacks a key.
+    """Refuse a ``meta`` table (``meta``: its rows, key to value) that lacks a key, or whose
+    ``head_position`` is no decimal integer (ASCII digits only: ``abc`` or `` 4062 `` let
+    ``verify`` say ok while writes refused).
 
     Raises:
         LedgerCorrupt: ``ledger x.duckdb is not a handledger ledger as it stands: its meta
-            table is empty (…)`` or ``… lacks head_hash (…)``.
+            table is empty (…)``, ``… lacks head_hash (…)`` or ``… its meta head_position
+            'abc' is not a decimal integer (…)``.
     """
     missing = [key for key in META_KEYS if key not in meta]
     if not missing:
+        position = meta["head_position"]
+        if not _DIGITS.fullmatch(position or ""):
+            raise LedgerCorrupt(
+                f"ledger {path} is not a handledger ledger as it stands: its meta "
+                f"head_position {position!r} is not a decimal integer (it holds the chain's "
+                "head: edited outside handledger)")
         return
     what = ("is empty" if not meta else f"lacks {', '.join(missing)}")
     raise LedgerCorrupt(f"ledger {path} is not a handledger ledger as it stands: its meta "
