@@ -141,3 +141,20 @@ def test_a_corrupt_file_is_one_line_and_exit_2_elsewhere(run, db: str, kind: str
         assert result.exit_code == 2, (args, result.output)
         [line] = result.output.splitlines()
         assert line.startswith(f"error: ledger {db} is "), (args, line)
+
+
+def test_a_file_cut_inside_a_block_duckdb_cannot_open_is_said_cut_short(run, db: str) -> None:
+    """Cut in half, the file ends before blocks DuckDB needs to open it ("IO Error: Could not
+    read enough bytes"): every command says it is cut short, with the block size its header
+    records (262,144 bytes after three 4,096-byte headers), as ``verify`` says of a file that
+    opens."""
+    size = Path(db).stat().st_size // 2
+    _damaged(db, "cut in half")
+    assert Path(db).stat().st_size == size and (size - 12288) % 262144
+    line = (f"ledger {db} is corrupt: cut short: {size} bytes, which ends inside its block "
+            f"{(size - 12288) // 262144} (blocks of 262144 bytes after 12288 bytes of headers)")
+    result = run("verify")
+    assert (result.exit_code, result.output) == (1, f"corrupt: {line}\n")
+    for args in (("balances",), ("session", "list"), ("audit", "--json"), ("checkpoint",)):
+        result = run(*args)
+        assert (result.exit_code, result.output) == (2, f"error: {line}\n"), args

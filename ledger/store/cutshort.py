@@ -8,6 +8,7 @@ that vouch for the rows run.
 from __future__ import annotations
 
 import os
+import struct
 from typing import Any
 
 from ledger.model.errors import LedgerCorrupt
@@ -58,3 +59,56 @@ def ends_inside_block(path: str | os.PathLike[str], block_size: int) -> str | No
         return (f"cut short: {size} bytes, which ends inside its block {held} (blocks of "
                 f"{block_size} bytes after {start} bytes of headers)")
     return None
+
+
+_MULTIPLIER = 0xBF58476D1CE4E5B9
+_SEED = 5381
+_MASK = (1 << 64) - 1
+
+
+def _sound(data: bytes) -> bool:
+    """Whether the header ``data`` holds in its first 8 bytes DuckDB's checksum of the rest
+    (:func:`ledger.store.blocks.checksum`, here without numpy: 511 words)."""
+    total = 0
+    for (word,) in struct.iter_unpack("<Q", data[8:]):
+        total ^= (word * _MULTIPLIER) & _MASK
+    return int.from_bytes(data[:8], "little") == total ^ _SEED
+
+
+def header_block_size(path: str | os.PathLike[str]) -> int | None:
+    """The block size DuckDB's file at ``path`` records in its newer sound database header
+    (headers 1 and 2: checksum, iteration, meta block, free list, block count, then the block
+    size, each 8 bytes little-endian), read without DuckDB: a file DuckDB cannot open (cut
+    short) still says it. None when no such header checks out or it records no usable size.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with open(path, "rb") as f:
+        headers = f.read(HEADER * HEADERS)
+    if len(headers) < HEADER * HEADERS or headers[8:12] != b"DUCK":
+        return None
+    best: tuple[int, int] | None = None
+    for h in (1, 2):
+        data = headers[h * HEADER:(h + 1) * HEADER]
+        if not _sound(data):
+            continue
+        iteration = int.from_bytes(data[8:16], "little")
+        size = int.from_bytes(data[40:48], "little")
+        if best is None or iteration > best[0]:
+            best = (iteration, size)
+    if best is None or best[1] <= 8 or best[1] % 8:
+        return None
+    return best[1]
+
+
+def cut_before_open(path: str | os.PathLike[str]) -> str | None:
+    """:func:`ends_inside_block` of the file at ``path`` with the block size its header
+    records (:func:`header_block_size`), for a file DuckDB cannot open (``IO Error: Could
+    not read enough bytes``); None when the file is whole so or its header says no size.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    block_size = header_block_size(path)
+    return None if block_size is None else ends_inside_block(path, block_size)

@@ -937,6 +937,17 @@ class Ledger:
         """
         return self._translate(e)
 
+    def _cut(self, text: str) -> str:
+        """DuckDB's ``text`` for a file it cannot read, or, when the file ends inside a block
+        (its size against the block size its header records), ``cut short: …`` as ``verify``
+        words it (:func:`ledger.store.cutshort.cut_before_open`)."""
+        if self.path == ":memory:" or "Could not read enough bytes" not in text:
+            return text
+        try:
+            return cutshort.cut_before_open(self.path) or text
+        except OSError:
+            return text
+
     def _translate(self, e: duckdb.Error) -> LedgerError:
         """The LedgerError for a DuckDB error (the caller raises it ``from e``).
 
@@ -973,7 +984,7 @@ class Ledger:
         if "read-only" in text:
             return LedgerError(f"ledger {self.path} is open read-only")
         if isinstance(e, _BROKEN_STORAGE) or any(sign in text for sign in _CORRUPT_TEXTS):
-            return LedgerCorrupt(f"ledger {self.path} is corrupt: {text}")
+            return LedgerCorrupt(f"ledger {self.path} is corrupt: {self._cut(text)}")
         return LedgerError(f"ledger {self.path}: database error: {text}")
 
 
