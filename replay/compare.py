@@ -42,6 +42,13 @@ class Discrepancy:
     def diff(self) -> int:
         return self.recorded - self.recomputed
 
+    @property
+    def named(self) -> str | None:
+        """The player the finding names where it is shown (``replay --json``, the
+        ``discrepancies`` table): ``player``, but None for a ``rake`` finding of the whole
+        table (``"*"``), as ``audit`` names it (README: its ``rake`` finding names no player)."""
+        return None if self.kind == "rake" and self.player == "*" else self.player
+
     def sentence(self) -> str:
         if self.message:
             return self.message

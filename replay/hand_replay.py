@@ -182,7 +182,7 @@ class HandReplay:
             "final_stacks": self.final_stacks,
             "recorded": self.recorded,
             "discrepancies": [
-                {"player": d.player, "recorded": d.recorded, "recomputed": d.recomputed,
+                {"player": d.named, "recorded": d.recorded, "recomputed": d.recomputed,
                  "diff": d.diff, "kind": d.kind, "message": d.sentence()}
                 for d in self.discrepancies
             ],

@@ -102,7 +102,7 @@ def add_rows(out: Mapping[str, list[tuple[Any, ...]]], replay: HandReplay, ord_:
         for p in r.players])
     if replay.discrepancies:
         out["discrepancies"].extend(
-            (hand, session, d.player, d.kind, d.recorded, d.recomputed, d.diff, d.sentence())
+            (hand, session, d.named, d.kind, d.recorded, d.recomputed, d.diff, d.sentence())
             for d in replay.discrepancies)
 
 

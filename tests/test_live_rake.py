@@ -490,13 +490,18 @@ def test_a_split_pot_raked_is_one_rake(run, db: str) -> None:  # noqa: ANN001
             .splitlines()]
     said = ("hand sp: the table paid 5 less than the pots and returns: the table kept 5 as rake "
             "(as recorded at the table)")
-    assert r["discrepancies"] == [{"player": "*", "name": "*", "recorded": 97,
+    assert r["discrepancies"] == [{"player": None, "name": None, "recorded": 97,
                                    "recomputed": 102,
                                    "diff": -5, "kind": "rake", "message": said}]
     out = run("audit")
     assert out.output.splitlines() == [
         f"rake: {said} [session s, hand sp; expected 102, actual 97]",
         "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (rake 1)"]
+    # the rake finding names no player (README) in the discrepancies table and audit too
+    assert json.loads(run("sql", "--json", "SELECT player, kind FROM discrepancies").output
+                      ) == [{"player": None, "kind": "rake"}]
+    assert [(d["kind"], d["player"]) for d in json.loads(run("audit", "--json").output)[
+        "discrepancies"]] == [("rake", None)]
     assert json.loads(run("balances", "--json").output)["rake"] == [
         {"session": "s", "chips": 5, "hands": 1,
          "chip_value_minor": 1, "decimals": 0, "currency": None}]
