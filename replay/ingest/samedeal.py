@@ -51,6 +51,8 @@ def known_by_deal(started: Any, hand_id: str | None, content_id: Any) -> bool:
     another file name gives a copy another id), not from ``_hand_id``."""
     if content_id.fullmatch(hand_id or ""):
         return True
+    if getattr(started, "type", None) != "hand_started":  # a correction completing a hand
+        return False
     source = started.source or {}
     number, file = source.get("hand"), source.get("file")
     if number is None or not isinstance(file, str) or not hand_id:
