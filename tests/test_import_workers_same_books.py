@@ -272,7 +272,7 @@ def test_session_option_naming_another_session_than_the_file_opens_is_refused(
                    "0.05", "--currency", "USD")[0] == 0
         assert cli(db, "import", str(path), "--jobs", jobs, "--session", "other") == (
             2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
-               "rejected\n",
+               "rejected; 4 other hand(s) not written, their file refused\n",
             f"error: {path}:1: the file opens session co, not other: --session only confirms "
             "the session the file opens (its hands would go to other, its book to co); import "
             "it without --session, or with --session co: nothing imported\n")
