@@ -27,21 +27,26 @@ from typing import Any
 from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError
 
-Deal = tuple[str, tuple[tuple[str, int | None], ...], tuple[tuple[str, ...] | None, ...]]
+Deal = tuple[str, tuple[tuple[str, int | None], ...], tuple[tuple[str, ...] | None, ...],
+             int | str | None]
 
 
 def deal_of(started: Any, dealt: Sequence[tuple[str, Sequence[str]]]) -> Deal | None:
-    """``(game, ((player, seat), ...), (his first hole cards, ...))`` of a hand: its
-    ``hand_started`` and the cards dealt to players ``(player, cards)`` in stream order;
-    None when no card of those first deals is known (``??`` only: nothing tells the hand
-    from another of those seats)."""
+    """``(game, ((player, seat), ...), (his first hole cards, ...), its PHH hand number)`` of
+    a hand: its ``hand_started`` and the cards dealt to players ``(player, cards)`` in stream
+    order; None when no card of those first deals is known (``??`` only: nothing tells the
+    hand from another of those seats). The number (PHH's ``hand`` key, None without one) is
+    part of it: two hands a file numbers apart are two hands, whatever they deal (a test's
+    deck dealt again); a copy keeps its number under another file name."""
     first: dict[str, tuple[str, ...]] = {}
     for player, cards in dealt:
         first.setdefault(player, tuple(cards))
     holes = tuple(first.get(s.player) for s in started.seats)
     if not any(c != "??" for cards in holes if cards for c in cards):
         return None
-    return (started.game, tuple((s.player, s.seat) for s in started.seats), holes)
+    number = (started.source or {}).get("hand")
+    return (started.game, tuple((s.player, s.seat) for s in started.seats), holes,
+            number if isinstance(number, int | str) else None)
 
 
 def known_by_deal(started: Any, hand_id: str | None, content_id: Any) -> bool:
