@@ -27,6 +27,7 @@ import numpy as np
 
 from ledger.model.errors import LedgerCorrupt
 from ledger.store.cutshort import HEADER, HEADERS, ends_inside_block
+from ledger.store.rawfile import reader
 
 _MULTIPLIER = np.uint64(0xBF58476D1CE4E5B9)
 _SEED = np.uint64(5381)
@@ -72,19 +73,20 @@ def _checked(path: str | os.PathLike[str], block_size: int) -> tuple[bool, Damag
     start = HEADER * HEADERS
     if block_size <= 8 or block_size % 8 or size < start or (size - start) % block_size:
         return False, None
-    with open(path, "rb") as f:
-        headers = f.read(start)
-        if headers[8:12] != b"DUCK" or not _sound(headers[:HEADER]):
-            return False, None  # not the layout this reading expects: left to DuckDB
-        for h in (1, 2):
-            if not _sound(headers[h * HEADER:(h + 1) * HEADER]):
-                return True, Damage(None, h, h * HEADER)
-        block = 0
-        while chunk := f.read(block_size * _CHUNK):
-            for i in range(0, len(chunk), block_size):
-                if not _sound(chunk[i:i + block_size]):
-                    return True, Damage(block, None, start + block * block_size)
-                block += 1
+    f = reader(path)  # not open()/close(): closing would drop DuckDB's lock (rawfile)
+    f.seek(0)
+    headers = f.read(start)
+    if headers[8:12] != b"DUCK" or not _sound(headers[:HEADER]):
+        return False, None  # not the layout this reading expects: left to DuckDB
+    for h in (1, 2):
+        if not _sound(headers[h * HEADER:(h + 1) * HEADER]):
+            return True, Damage(None, h, h * HEADER)
+    block = 0
+    while chunk := f.read(block_size * _CHUNK):
+        for i in range(0, len(chunk), block_size):
+            if not _sound(chunk[i:i + block_size]):
+                return True, Damage(block, None, start + block * block_size)
+            block += 1
     return True, None
 
 
@@ -217,9 +219,9 @@ def _reads_as_duckdb(path: str, con: Any, block_size: int, database: str | None 
         return True
     start = HEADER * HEADERS + int(row[0]) * block_size
     try:
-        with open(path, "rb") as f:
-            f.seek(start)
-            data = f.read(block_size)
+        f = reader(path)  # kept open: closing would drop DuckDB's lock (rawfile)
+        f.seek(start)
+        data = f.read(block_size)
     except OSError:
         return True
     return len(data) < block_size or _sound(data)

@@ -51,7 +51,7 @@ from ledger.model.errors import (
 )
 from ledger.model.events import parse_stored
 from ledger.model.gcpause import gc_paused
-from ledger.store import chainsql, cutshort, duck, headcheck, landing, shape, spill
+from ledger.store import chainsql, cutshort, duck, headcheck, landing, rawfile, shape, spill
 from ledger.store.appended import Appended
 from ledger.store.chain import (
     GENESIS,
@@ -312,8 +312,10 @@ class Ledger:
         return self._con
 
     def close(self) -> None:
-        """Close the connection (and release the file lock). Idempotent."""
+        """Close the connection (and release the file lock), then the file's bytes reader if
+        one was opened (:mod:`ledger.store.rawfile`). Idempotent."""
         self._con.close()
+        rawfile.release(self.path)
 
     def __enter__(self) -> Ledger:
         return self
