@@ -979,8 +979,8 @@ def _stored_so(ledger: Any, batches: list[Batch], unit: Callable[[str], Any]) ->
     hundred times the stored ones. They are compared with the stored hands as they are, or
     as the session's chip says them where the ledger stores the hand in that chip (a file in
     whole dollars starts otherwise, and is converted). One query for them all."""
+    from replay.ingest.stored_copy import same_start
     from replay.ingest.units import earlier_conversion, session_unit
-    from replay.ingest.writing import _same_start
 
     maybe, chips = {}, {}
     for b in batches:
@@ -994,7 +994,7 @@ def _stored_so(ledger: Any, batches: list[Batch], unit: Callable[[str], Any]) ->
                         " WHERE seq = 1 AND hand_id IN (SELECT UNNEST(?))", [list(maybe)])
     return {hand for hand, session, payload in rows  # stored so, or in the session's chip
             if session == maybe[hand].session and maybe[hand].events is not None
-            and _same_start(maybe[hand].events[0], payload, chips[hand])}
+            and same_start(maybe[hand].events[0], payload, chips[hand])}
 
 
 def check_signed_unconverted(read: FileRead, b: Batch, converted: list[Any],
