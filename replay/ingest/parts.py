@@ -91,7 +91,8 @@ def _prepare_jsonl(job: Job) -> Part:
     from ledger.formats.jsonl.importer import IMPORTER
     from replay.carry import may_pass_on
     from replay.ingest.amendment_rules import check_amendments
-    from replay.ingest.pipeline import check_entry_names, check_items
+    from replay.ingest.file_reading import check_entry_names
+    from replay.ingest.hand_checks import check_items
     from replay.ingest.signatures import signed_amendments
 
     cache = _cache()

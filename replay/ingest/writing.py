@@ -61,7 +61,7 @@ class FileWriter:
     def __init__(self, ledger: Any, path: Path, *, strict: bool, stored: int,
                  tables: Any = None, game: bool = False, closed: bool = False,
                  in_order: bool = False) -> None:
-        from replay.ingest.pipeline import ImportReport
+        from replay.ingest.report import ImportReport
 
         self.ledger, self.path, self.strict, self.stored = ledger, path, strict, stored
         self.game, self.closed, self.in_order = game, closed, in_order
@@ -93,7 +93,7 @@ class FileWriter:
     def add(self, batches: list[Batch], errors: Sequence[LedgerError],
             states: States | None = None, unit_errors: Sequence[LedgerError] = ()) -> None:
         """Append one chunk's batches (in file order) with the chunk's errors: the check's,
-        and the units' (:func:`replay.ingest.pipeline.in_session_units`), which the report
+        and the units' (:func:`replay.ingest.session_units.in_session_units`), which the report
         lists after every check error of the file. ``states``: each hand's share of the
         derived tables, made when it was checked (:data:`States`).
 
