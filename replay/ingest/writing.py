@@ -1,6 +1,7 @@
 """Appending one file's checked hands: hands the ledger holds skipped or refused, ``--strict``,
 chips carried between hands, cut-off hands completed, and what the import counts and says.
-Which hands the ledger holds already is :mod:`replay.ingest.known_hands`.
+Which hands the ledger holds already is :mod:`replay.ingest.known_hands`, what a write says
+:mod:`replay.ingest.write_lines`.
 
 A file is written in one transaction, whole or not at all. Its hands may come in chunks (a
 large ``.phhs`` is read, checked and appended a few thousand hands at a time, so that memory
@@ -36,6 +37,14 @@ from replay.ingest.known_hands import (
     stored_outside,
 )
 from replay.ingest.samedeal import drop_same_deals
+from replay.ingest.write_lines import (
+    books_refused_line,
+    game_line,
+    of_stored,
+    refusals,
+    strict_line,
+    warning_line,
+)
 
 #: ``{hand id: (the events its check folded, their share of the derived tables pickled, or
 #: None: replayed again)}`` (:func:`replay.ingest.derived.early_share`)
@@ -87,7 +96,7 @@ class FileWriter:
     def refusing(self) -> bool:
         """Whether ``--strict`` refuses the file already (nothing more is appended): a hand or
         line of it was refused (a :class:`StoredFinding` refuses nothing)."""
-        return (self.strict and bool(_refusals(self.errors) or self.unit_errors or self.clashes)
+        return (self.strict and bool(refusals(self.errors) or self.unit_errors or self.clashes)
                 or self.game and bool(self.clashes))
 
     def add(self, batches: list[Batch], errors: Sequence[LedgerError],
@@ -275,10 +284,10 @@ class FileWriter:
         together = {h for e in errors for h in getattr(e, "hands", ())} | self.in_play
         # a hand refused for another reason: that refusal says it; its payout finding, no
         # refusal itself, would read as one more error of the hand
-        together |= {e.hand for e in _refusals(errors) if e.hand is not None}
+        together |= {e.hand for e in refusals(errors) if e.hand is not None}
         errors = [e for e in errors if not (isinstance(e, StoredFinding) and e.hand in together)]
         found: list[StoredFinding] = []
-        if not (self.strict and _refusals(errors)):  # findings of hands stored: warnings
+        if not (self.strict and refusals(errors)):  # findings of hands stored: warnings
             found = [e for e in errors if isinstance(e, StoredFinding) and e.hand in self.kept]
             errors = [e for e in errors if not any(e is f for f in found)]
         part.rejected = _rejected(errors, self.kept)
@@ -299,7 +308,7 @@ class FileWriter:
             raise _Discard(part)
         if self.books:  # session lines of a file no hand of which was kept
             if part.rejected and not self.kept:
-                errors.append(_books_refused_line(self.books, name))
+                errors.append(books_refused_line(self.books, name))
             else:
                 written = self.ledger.append_many(self.books)
                 self._lines_of(written, self.books)
@@ -314,7 +323,7 @@ class FileWriter:
             part.known += not positions
             if not positions:
                 self.already.add(batch.hand_id)
-        part.warnings = [warning_line(_of_stored(e, self.dealt[e.hand])
+        part.warnings = [warning_line(of_stored(e, self.dealt[e.hand])
                                       if e.hand in self.dealt else e)
                          for e in found if e.hand not in self.already]
         self._within_table(name)
@@ -323,7 +332,7 @@ class FileWriter:
 
             self.tables.finish(head_position(self.ledger))
         if not self.game:  # a log's book is the site's: its own checks (FORMATS.md §2)
-            self._as_commands(name, short=bool(_refusals(errors)))
+            self._as_commands(name, short=bool(refusals(errors)))
         return part
 
     def _as_commands(self, name: str, *, short: bool) -> None:
@@ -341,56 +350,6 @@ class FileWriter:
         if refused is not None:
             raise LedgerError(refused.message, file=name,
                               line=self.lines.get(refused.position), session=refused.session)
-
-
-def _books_refused_line(books: Sequence[Batch], name: str) -> LedgerError:
-    """The error of the session lines ``books`` held back (:meth:`FileWriter._books_held`)
-    of the file ``name`` whose every hand was refused: not written either."""
-    sessions = list(dict.fromkeys(b.session for b in books if b.session is not None))
-    line = next((b.line for b in books if b.line is not None), None)
-    return LedgerError(
-        f"every hand of the file was refused, so its {len(books)} session line(s) (session "
-        f"{', '.join(sessions) or 'none'}) were not written either: a book without its hands "
-        "would be chips nobody played (fix the hands and import the file again)",
-        file=name, line=line, session=sessions[0] if sessions else None)
-
-
-def _refusals(errors: Sequence[LedgerError]) -> list[LedgerError]:
-    """``errors`` but the :class:`StoredFinding` values (facts of hands stored as logged)."""
-    return [e for e in errors if not isinstance(e, StoredFinding)]
-
-
-def warning_line(finding: StoredFinding) -> str:
-    """The one line of a finding about a stored hand (the CLI puts ``warning:`` before it):
-    ``<file>:<line>: hand <id>: <finding> (stored; the audit reports it)``, the file as its
-    path was given (FORMATS.md §2); ``(stored as its winnings pay it)`` for finishing stacks
-    the audit does not see (:class:`ledger.model.errors.StacksNotLeft`)."""
-    where = f"{finding.file}:{finding.line}" if finding.line is not None else f"{finding.file}"
-    return f"{where}: hand {finding.hand}: {finding.message} ({finding.stored})"
-
-
-def _of_stored(finding: StoredFinding, hand: str) -> StoredFinding:
-    """``finding`` of an id-less PHH copy known by its deal, naming the stored ``hand`` it is
-    (the ledger holds no hand of the copy's id: :mod:`replay.ingest.samedeal`)."""
-    finding.hand = hand
-    return finding
-
-
-def game_line(errors: Sequence[LedgerError], clash: LedgerError) -> str:
-    """The one error line of a game's export refused whole (:class:`FileWriter`, ``game``):
-    the first stored hand it disagrees with (file, line, hand), how many more errors the file
-    has, and that nothing of it was written."""
-    more = f" (and {len(errors) - 1} more error(s) in the file)" if len(errors) > 1 else ""
-    return (f"{clash}{more}; nothing of this file was written (the hands after it would not "
-            "follow the ledger's)")
-
-
-def strict_line(errors: Sequence[LedgerError]) -> str:
-    """The one error line of a file ``--strict`` refuses: its first refusal (file, line, hand,
-    action; a :class:`StoredFinding` only when it has none), how many more errors it has, and
-    that nothing of it was written."""
-    more = f" (and {len(errors) - 1} more error(s) in the file)" if len(errors) > 1 else ""
-    return f"{(_refusals(errors) or errors)[0]}{more}; --strict: nothing of this file was written"
 
 
 Chunk = tuple[list[Batch], list[LedgerError], States | None, list[LedgerError]]
