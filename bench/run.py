@@ -297,7 +297,7 @@ def _append_only(path: Path, db: Path, runs: int) -> tuple[int, float]:
     """The store's share of an import: the file's streams as ``append_many`` batches (parsed
     beforehand, untimed), appended to a new ledger."""
     from ledger.store.store import Ledger
-    from replay.ingest.pipeline import read_batches
+    from replay.ingest.hand_checks import read_batches
 
     batches, errors = read_batches(path)
     assert not errors, errors[:1]

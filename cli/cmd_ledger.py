@@ -71,7 +71,8 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
     A signed correction or void (JSON lines) whose signature fails against the key directory
     refuses its file, nothing of it written, as `history` would say FAILS.
     """
-    from replay.ingest.pipeline import ImportReport, import_into
+    from replay.ingest.pipeline import import_into
+    from replay.ingest.report import ImportReport
 
     counted = ImportReport(session=session)  # what was written, should Ctrl-C cut it short
     with _saying_what_was_written(counted):
@@ -203,7 +204,7 @@ def run(obj: Context, directory: str, show_all: bool) -> None:
     import functools
 
     from cli.names import Names
-    from replay.ingest.pipeline import ImportReport
+    from replay.ingest.report import ImportReport
     from replay.jobs import run_folder
 
     def shown(names: dict[str, str]) -> Any:  # the hands name PokerNow players as replay does

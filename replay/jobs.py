@@ -18,7 +18,8 @@ from ledger.store.anchor import OwnCheckpoints, own_checkpoints
 from ledger.store.proven import prove_before_writing
 from ledger.store.streams import platform_names
 from replay.ingest.export import session_chips
-from replay.ingest.pipeline import ImportReport, import_paths
+from replay.ingest.pipeline import import_paths
+from replay.ingest.report import ImportReport
 from replay.ingest.signatures import Signatures
 from replay.progress import Progress, silent
 from replay.projections import rebuild

@@ -296,8 +296,8 @@ def test_a_statement_for_a_session_closed_by_now_is_not_stored(tmp_path: Path) -
     """The statement is checked again when it is appended, after the files (one of them may
     have closed its session): one error in the report, nothing appended; with ``closed`` it
     goes in."""
-    from replay.ingest.pipeline import ImportReport
     from replay.ingest.pokernow import import_statement
+    from replay.ingest.report import ImportReport
 
     statement = tmp_path / "ledger_game.csv"
     statement.write_text(STATEMENT)

@@ -23,7 +23,8 @@ from ledger.formats.jsonl import read_jsonl_text, write_jsonl
 from ledger.model.errors import DuplicateEvent
 from ledger.store.store import Ledger
 from replay.demo.randomhand import random_hand
-from replay.ingest.pipeline import import_paths, read_batches
+from replay.ingest.hand_checks import read_batches
+from replay.ingest.pipeline import import_paths
 from tests.test_store_versions import v1_ledger
 
 

@@ -10,7 +10,8 @@ import pytest
 
 import replay.ingest.parallel as par
 from ledger.store.store import Ledger
-from replay.ingest.pipeline import ImportReport, import_paths
+from replay.ingest.pipeline import import_paths
+from replay.ingest.report import ImportReport
 
 
 def import_by_workers(monkeypatch: pytest.MonkeyPatch, path: Path, db: Path,

@@ -96,7 +96,7 @@ class StoredFinding(MalformedInput):
     RULES.md §1.1, or an incomplete hand). When that hand was refused for another reason the
     import reports it as an error, as any other."""
 
-    #: the end of its warning line (:func:`replay.ingest.writing.warning_line`)
+    #: the end of its warning line (:func:`replay.ingest.write_lines.warning_line`)
     stored = "stored; the audit reports it"
 
 
@@ -107,7 +107,7 @@ class StacksNotLeft(StoredFinding):
     player, so the hand is stored as its winnings pay it and the import names both stacks
     in a warning. The audit has nothing more to report of it (the stacks are no payout)."""
 
-    #: the end of its warning line (:func:`replay.ingest.writing.warning_line`)
+    #: the end of its warning line (:func:`replay.ingest.write_lines.warning_line`)
     stored = "stored as its winnings pay it"
 
 

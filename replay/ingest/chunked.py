@@ -59,7 +59,8 @@ def _sorted(errors: list[LedgerError]) -> list[LedgerError]:
 
 def _chunks(ledger: Any, path: Path, items: Iterator[Any], read_errors: list[LedgerError], *,
             keep_states: bool) -> Iterator[Chunk]:
-    from replay.ingest.pipeline import check_items, in_session_units
+    from replay.ingest.hand_checks import check_items
+    from replay.ingest.session_units import in_session_units
 
     file = file_name(path)
     units: dict[str, Any] = {}

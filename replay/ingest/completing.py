@@ -187,7 +187,7 @@ def _completable(stored: list[Any], events: list[Any]) -> bool:
 def _known_later(cut: list[Any], events: list[Any]) -> list[int] | str:
     """The indexes of the events of ``cut`` (a stored copy without its ending) that the longer
     copy ``events`` tells more of (see the module doc), or where the two disagree, as
-    :func:`replay.ingest.writing.first_difference` words it."""
+    :func:`replay.ingest.stored_copy.first_difference` words it."""
     out = []
     for i, mine in enumerate(cut):
         theirs = events[i]

@@ -71,7 +71,7 @@ def hand_share(events: Sequence[Any], state: Any, session: str | None, *, ord_: 
     of the ledger: as :func:`replay.replaying.replay_chunk` makes it from the stored stream.
     ``state``: the check's final state after exactly ``events`` (None: fold them again);
     ``session``: the session its rows are stored under; ``settled``: ``settle(state)`` when
-    the check made it (:func:`replay.ingest.pipeline.check_items`), else None."""
+    the check made it (:func:`replay.ingest.hand_checks.check_items`), else None."""
     from replay.replaying import unreplayable
     from replay.tables import rows_for
 

@@ -18,7 +18,7 @@ class Difference(NamedTuple):
     """Where a copy of a stored hand parts from it: ``text`` in words (``its event 8 is
     bet_raise {...} here, bet_raise {...} in the ledger``, ``its rake is 11 here, 10 in the
     ledger``) and ``event``, the copy's event that differs, whose row a refusal names
-    (:func:`replay.ingest.writing.line_of`); None when the copy has no event there or the
+    (:func:`replay.ingest.stored_copy.line_of`); None when the copy has no event there or the
     difference is no one event of it (its start, its rake, its forced bets or payouts as PHH
     says them)."""
 
@@ -28,7 +28,7 @@ class Difference(NamedTuple):
 
 def event_difference(mine: Sequence[Any], stored: Sequence[tuple[int, str]], *,
                      phh: bool = False) -> Difference | None:
-    """:func:`replay.ingest.writing.first_difference` of the events after the first, one by
+    """:func:`replay.ingest.stored_copy.first_difference` of the events after the first, one by
     one; a hand read in PHH's shape is compared with a stored one in another shape (a site's
     order of the forced bets, an uncalled bet returned apart, face-up flags) as PHH can say it
     (:mod:`replay.ingest.phh_form`), and so is one read from PHH (``phh``) with a stored one

@@ -41,7 +41,7 @@ def hand_faults(events: list[Any], state: Any, *, file: str | None, line: int | 
 def _faults(events: list[Any], state: Any, *, file: str | None, line: int | None,
             rake_line: int | None = None, check_paid: bool = True
             ) -> tuple[LedgerError | None, Any]:
-    """What :func:`replay.ingest.pipeline.check_items` finds wrong with a hand the engine
+    """What :func:`replay.ingest.hand_checks.check_items` finds wrong with a hand the engine
     took (``state``: after its ``events``): a hand id or a seated player's name a command
     would refuse (ledger/model/names.py), else its rake
     (:func:`replay.ingest.rakes.rake_finding`: above the pot, or, a :class:`StoredFinding`,

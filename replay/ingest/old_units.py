@@ -12,7 +12,7 @@ amounts are the session's chips already, and converted as dollars they would be 
 times what the table played. Such a hand is taken as the ledger would hold it, unconverted
 (its books count its chips as the session's: :func:`replay.ingest.units.as_chip_says`), into
 a fresh ledger or one that holds the session; compared with a stored copy in the session's
-chip it is that copy (:func:`replay.ingest.writing._same_start`).
+chip it is that copy (:func:`replay.ingest.stored_copy.same_start`).
 """
 
 from __future__ import annotations

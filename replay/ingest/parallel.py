@@ -119,7 +119,7 @@ class _Fallback(Exception):
 def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
                     tables: Any = None) -> Any:
     """Import the JSON-lines or ``.phhs`` file ``path`` with ``workers`` worker processes (see
-    the module doc) and return its :class:`replay.ingest.pipeline.ImportReport`, or None,
+    the module doc) and return its :class:`replay.ingest.report.ImportReport`, or None,
     having written nothing, when the file must go through the one-process import.
     ``tables``: the :class:`replay.ingest.derived.ImportTables` to write with the rows.
 
@@ -131,7 +131,7 @@ def import_parallel(ledger: Any, path: Path, session: str | None, workers: int,
 
     from replay.ingest.book_rules import first_refused_entry
     from replay.ingest.entry_amends import first_refused_amendment
-    from replay.ingest.pipeline import ImportReport
+    from replay.ingest.report import ImportReport
     from replay.ingest.table_bound import first_beyond_table
     from replay.ingest.worker_units import first_counted_otherwise
 
@@ -271,7 +271,7 @@ def _after_close(columns: Any, closed: set[str]) -> bool:
     """Whether a hand of ``columns``, or a session row a closed session takes no more of (a
     buy-in, an opening or closing again), names a session of ``closed`` or one these rows
     closed before it (adding the sessions they close to ``closed``)."""
-    from replay.ingest.pipeline import NOT_AFTER_CLOSE
+    from replay.ingest.file_reading import NOT_AFTER_CLOSE
 
     row = 0
     for hand, session, count in zip(columns.hand_id, columns.session, columns.count,
@@ -295,10 +295,10 @@ def _after_close(columns: Any, closed: set[str]) -> bool:
 
 def _named_alike(ledger: Any, sessions: list[str]) -> bool:
     """Whether a session of ``sessions`` the ledger does not hold is named like one it does
-    (:func:`replay.ingest.pipeline.refuse_closed` refuses it)."""
+    (:func:`replay.ingest.session_units.refuse_closed` refuses it)."""
     if not sessions:
         return False
-    from replay.ingest.pipeline import LooksLike
+    from replay.ingest.session_units import LooksLike
 
     looks_like = LooksLike(ledger)
     return any(looks_like(s) for s in sessions)

@@ -47,7 +47,7 @@ class Part:
     (:meth:`replay.ingest.derived.ImportTables.add_part`). ``fallback``: why the part is not
     plain (the file then goes through the one-process import). ``warnings``: the warning
     lines of its hands stored though their chips do not add up
-    (:func:`replay.ingest.writing.warning_line`), as the one-process import words them."""
+    (:func:`replay.ingest.write_lines.warning_line`), as the one-process import words them."""
 
     columns: Any = None
     hands: list[str] = field(default_factory=list)
@@ -91,7 +91,8 @@ def _prepare_jsonl(job: Job) -> Part:
     from ledger.formats.jsonl.importer import IMPORTER
     from replay.carry import may_pass_on
     from replay.ingest.amendment_rules import check_amendments
-    from replay.ingest.pipeline import check_entry_names, check_items
+    from replay.ingest.file_reading import check_entry_names
+    from replay.ingest.hand_checks import check_items
     from replay.ingest.signatures import signed_amendments
 
     cache = _cache()
@@ -134,9 +135,9 @@ def _prepare_jsonl(job: Job) -> Part:
 
 def _warnings(found: list[Any], job: Job) -> list[str]:
     """The warning lines of the :class:`StoredFinding` values ``found`` of the part of
-    ``job``, each hand of them kept (:func:`replay.ingest.writing.warning_line`)."""
+    ``job``, each hand of them kept (:func:`replay.ingest.write_lines.warning_line`)."""
     from ledger.formats.files import file_name
-    from replay.ingest.writing import warning_line
+    from replay.ingest.write_lines import warning_line
 
     name = file_name(Path(job.file))
     return [warning_line(e.located(file=name)) for e in found]

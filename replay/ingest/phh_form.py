@@ -143,7 +143,7 @@ def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerE
     (module doc), against the stored hand as its corrections make it. The payouts and the
     rake are what the table recorded last (chips a player was paid, RULES.md §1.2-1.5; the
     rake as :func:`replay.ingest.rakes.rake_difference` compares it); the other events are
-    compared one by one as :func:`replay.ingest.writing.first_difference` compares a PHH copy,
+    compared one by one as :func:`replay.ingest.stored_copy.first_difference` compares a PHH copy,
     numbered from 1. Known (``batch`` with no events) when it is the hand as played so far,
     or its start (an earlier export: fewer events and nothing paid or raked, or the same
     events and nothing paid or raked beyond the ledger's); refused in one line when it goes
@@ -154,7 +154,7 @@ def copy_of_hand_in_play(batch: Batch, stored: Sequence[Any]) -> Batch | LedgerE
     from ledger.model.events import event_json
     from replay.fold import effective_events
     from replay.ingest.rakes import rake_difference, rake_terms
-    from replay.ingest.writing import first_difference, line_of
+    from replay.ingest.stored_copy import first_difference, line_of
 
     assert batch.events is not None and batch.hand_id is not None
     hand = batch.hand_id

@@ -6,7 +6,7 @@ Its first hands seat players with chips no line of the log bought: each is a
 leaves the ledger unable to know the whole log as the same game (:func:`refuse_split_game`).
 
 A game is known by its oldest row (FORMATS.md §2: the log grows at its top, newest first), or
-by its first hand (:func:`replay.ingest.pipeline.game_session`). An export cut at the bottom
+by its first hand (:func:`replay.ingest.file_reading.game_session`). An export cut at the bottom
 (the game's first rows missing: its joins and first hands) stored first is another game to
 that test, so the whole log imported after it would open a second session for the same game:
 its first hands and buy-ins there, the hands both hold left where the cut export put them,

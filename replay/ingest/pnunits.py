@@ -116,7 +116,7 @@ def into_sessions(ledger: Any, read: FileRead) -> FileRead:
     log's ``session_opened`` left out and its hands and session lines counted in the
     session's chips (:func:`counting`). A hand with an amount that does not convert is left
     out with an error naming file, line and hand (one error for all of them when every hand
-    of the file is: :class:`replay.ingest.pipeline.SameForHands`).
+    of the file is: :class:`replay.ingest.session_units.SameForHands`).
 
     Raises:
         MalformedInput: as :func:`counting`; a line of the session's book (a buy-in, a
@@ -153,7 +153,7 @@ def into_sessions(ledger: Any, read: FileRead) -> FileRead:
         else:
             items.append(item)
     if wrong and len(wrong) == tried:  # no hand counts in the session's chips: none of it
-        from replay.ingest.pipeline import SameForHands
+        from replay.ingest.session_units import SameForHands
 
         first = wrong[0]
         assert isinstance(first, NotWholeChips)

@@ -63,7 +63,7 @@ def read_log(log: Path, session: str | None) -> FileRead | None:
     """The PokerNow log ``log`` read as its import reads it first (``session``: ``import
     --session``), once for the whole ``import LOG --ledger STATEMENT``: the statement's session
     is found from it (:func:`statement_session`) and the import of the log takes it
-    (:func:`replay.ingest.pipeline.read_file`); None when it cannot be read (its import then
+    (:func:`replay.ingest.file_reading.read_file`); None when it cannot be read (its import then
     says why)."""
     from ledger.formats.pokernow.importer import PokerNowImporter
 
@@ -77,7 +77,7 @@ def statement_session(ledger: Any, statement: Path, log: Path, session: str | No
                       read: FileRead | None = None) -> str:
     """The session a ledger statement ``statement`` given with the PokerNow log ``log`` goes
     to: the session the ledger holds the log's game in, found as the import of the log finds
-    it (:func:`replay.ingest.pipeline.game_session`: its first hand, else an entry of the
+    it (:func:`replay.ingest.file_reading.game_session`: its first hand, else an entry of the
     game, whatever the file is named now), else ``session`` (``import --session``), else the
     log's own name (:func:`ledger.formats.pokernow.log.default_session`): the session the
     import of the log makes (FORMATS.md §2: a statement is one game's). ``read``: the log as
@@ -88,7 +88,7 @@ def statement_session(ledger: Any, statement: Path, log: Path, session: str | No
             session (the log's import refuses it too: its buy-ins would count twice), naming
             the statement, both sessions and what to do; nothing is imported.
     """
-    from replay.ingest.pipeline import game_session
+    from replay.ingest.file_reading import game_session
 
     read = read or read_log(log, session)
     if read is None:  # the log's own import says what is wrong with it
@@ -177,7 +177,7 @@ def import_statement(ledger: Any, statement: Path, files: Sequence[Path], sessio
     a cents game). A session holds one statement: the one in force given again adds nothing,
     and another is refused (:func:`refuse_other_statement`; the import checks that before
     anything is written). Problems go to ``report.errors`` (an
-    :class:`replay.ingest.pipeline.ImportReport`), among them, unless ``closed``, a session
+    :class:`replay.ingest.report.ImportReport`), among them, unless ``closed``, a session
     closed by now (:func:`replay.ingest.closed.refuse_statement`: a file of the import may
     have closed it)."""
     from replay.ingest.registry import find_importer
@@ -321,7 +321,7 @@ def refuse_closed_game(ledger: Any, read: Any, *, closed: bool = False) -> None:
     """
     from ledger.formats.reading import HandEvents, SessionEntry
     from replay.ingest.closed import refuse_settled_rows
-    from replay.ingest.pipeline import NOT_AFTER_CLOSE
+    from replay.ingest.file_reading import NOT_AFTER_CLOSE
     from replay.sessions import session_state
 
     games = {i.session for i in read.items if isinstance(i, (HandEvents, SessionEntry))}
@@ -351,8 +351,8 @@ def refuse_followers(ledger: Any, read: Any, batches: list[Batch], errors: list[
                      ) -> tuple[list[Batch], list[LedgerError]]:
     """``batches`` (of a PokerNow log read as ``read``) without the hands and session lines
     that follow, in its game's log, a hand refused once read: by the engine's check
-    (:func:`replay.ingest.pipeline.check_items`: a card dealt twice, a bet below the
-    minimum), by its session's chips or state (:func:`replay.ingest.pipeline.
+    (:func:`replay.ingest.hand_checks.check_items`: a card dealt twice, a bet below the
+    minimum), by its session's chips or state (:func:`replay.ingest.session_units.
     in_session_units`), …; and ``errors`` with one more error for them
     (:func:`ledger.formats.pokernow.importer.followers_refused`), as the reader refuses the
     followers of a hand a line of it refuses (FORMATS.md §2: the stacks carry from hand to

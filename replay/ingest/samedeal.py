@@ -5,7 +5,7 @@ A PHH hand that has no ``_hand_id`` (nor ``hand``) gets its id from its content
 or a key changed) gets another id. One numbered by PHH's ``hand`` key (its id the file's
 name or venue and that number) gets another id under another file name: it too is known by
 its deal (:func:`known_by_deal`). Where it stands where the stored one was read from, the
-import refuses it (:func:`replay.ingest.writing._drop_edited_places`); a copy under another
+import refuses it (:func:`replay.ingest.known_hands.drop_edited_places`); a copy under another
 name is found by its deal: the same game, the same players in the same seats, and each of
 them dealt the same hole cards in his first deal, some of them known. That is the stored
 hand, as a JSON-lines or PokerStars copy of a stored hand is by its id: the same events

@@ -3,7 +3,7 @@
 Worker processes (:mod:`replay.ingest.parallel`) read each part of a file alone, so a hand
 never meets the chip of its session, which the file may open in another part. The
 one-process import counts each hand of a session in that session's chips
-(:func:`replay.ingest.pipeline.in_session_units`): a hand in 0.25 USD chips in a session of
+(:func:`replay.ingest.session_units.in_session_units`): a hand in 0.25 USD chips in a session of
 0.05 USD chips has every amount made five times as many chips, a hand in another currency
 (or a tournament's, or in money in a session of plain chips) is refused; and it notes a hand
 in whole units of a currency in a session neither the file nor the ledger opens
@@ -26,7 +26,7 @@ def first_counted_otherwise(ledger: Any, since: int) -> str | None:
     session's chips, refuse in it, or note as whole units of a session nobody opens; None
     when every such hand is stored as the one-process import stores it. The session's chip
     is the last ``session_opened`` or ``session_changed`` of the rows, as
-    :func:`replay.ingest.pipeline.in_session_units` takes the file's. Two queries, grouped
+    :func:`replay.ingest.session_units.in_session_units` takes the file's. Two queries, grouped
     by session and unit (a hand of plain chips, not a tournament's, never counts otherwise).
     """
     from replay.ingest.old_units import whole_units

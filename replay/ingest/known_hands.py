@@ -1,0 +1,345 @@
+"""Hands of a file that the ledger holds already: skipped, completed or refused.
+
+A hand whose id the ledger stores (imported from another file, or an earlier export of the
+same game) is skipped when it is the same hand, completed when the stored copy was cut off
+(:mod:`replay.ingest.completing`), and refused otherwise; an id-less
+PHH hand that stands where a stored hand of another id stood is refused
+(:mod:`replay.ingest.samedeal`). How a copy is compared with the stored hand is
+:mod:`replay.ingest.stored_copy`. Used by :class:`replay.ingest.writing.FileWriter`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ledger.model.batch import Batch
+from ledger.model.errors import LedgerError, StoredFinding
+from ledger.model.events import event_json
+from replay.ingest import completing, phh_form
+from replay.ingest.closed import refuse_amending
+from replay.ingest.differences import Difference, plain, short
+from replay.ingest.stored_copy import (
+    LATER,
+    STARTS_OTHERWISE,
+    as_corrected,
+    as_the_file_corrects,
+    first_difference,
+    in_stored_chips,
+    line_of,
+    same_start_in_session,
+    start_difference,
+)
+
+
+def _first_rows(ledger: Any, hands: list[str], upto: int
+                ) -> dict[str, tuple[str, str | None, str | None]]:
+    """``{hand: (its first event's stored JSON, its source key, its session)}`` for those of
+    ``hands`` whose first row is at or before ``upto`` (none when ``upto`` is 0: a new
+    ledger)."""
+    if not hands or not upto:
+        return {}
+    rows = ledger.query(
+        "SELECT hand_id, CAST(payload AS VARCHAR), source_key, session FROM events"
+        " WHERE seq = 1 AND position <= ? AND hand_id IN (SELECT UNNEST(?))", [upto, hands])
+    return {hand: (payload, key, session) for hand, payload, key, session in rows}
+
+
+def stored_outside(ledger: Any, skipped: list[Batch]) -> int:
+    """How many of the hand batches ``skipped`` (their source key already stored) are stored
+    under no session or another than the one the import puts them in."""
+    into = {b.source_key: b.session for b in skipped
+            if b.session is not None and b.source_key is not None}
+    if not into:
+        return 0
+    rows = ledger.query("SELECT DISTINCT source_key, session FROM events WHERE seq = 1"
+                        " AND hand_id IS NOT NULL AND source_key IN (SELECT UNNEST(?))",
+                        [list(into)])
+    return sum(1 for key, session in rows if session != into[key])
+
+
+def known_in_play(ledger: Any, batches: Sequence[Batch], errors: Sequence[LedgerError],
+                   dealt: dict[str, str]) -> set[str | None]:
+    """The hands of ``batches`` found known (no events left to write) that ``errors`` hold a
+    :class:`StoredFinding` of and the ledger holds in play (a PHH copy taken while the hand
+    was played: :func:`replay.ingest.phh_form.copy_of_hand_in_play`): no warning, since
+    what it paid so far is no finding until the hand ends (README, Net). ``dealt``: ``{id of
+    a copy known by its deal: the stored hand's id}`` (:mod:`replay.ingest.samedeal`), the
+    stream read for such a copy."""
+    warned = {e.hand for e in errors if isinstance(e, StoredFinding)}
+    if not warned:
+        return set()
+    return {b.hand_id for b in batches if b.is_hand and b.events is None
+            and b.hand_id in warned
+            and completing.in_play([r.event for r in ledger.read(
+                dealt.get(b.hand_id, b.hand_id))])}  # type: ignore[arg-type]
+
+
+def drop_known_hands(ledger: Any, batches: list[Batch], source: str = "", *, upto: int,
+                      closed: bool = False) -> tuple[list[Batch], list[LedgerError], int]:
+    """A hand already in the ledger (same hand id, imported from another file: stored at or
+    before ``upto``) is skipped when it comes from the same source (same source key: a longer
+    export of the same game) or has the same original events (:func:`first_difference`), and
+    refused otherwise, naming the first event that differs: a stream is never appended twice,
+    and a change to a stored hand is a correction. A stored hand that was cut off is
+    completed by a longer copy with a correction (a longer copy that disagrees with it is
+    refused, naming the first event that differs), a cut copy of a stored hand that goes
+    further is known (an earlier export), one stored in play goes on with the events a
+    longer copy adds, and one that is over gets the amendments (corrections, voids, undos)
+    another ledger made to it that a longer copy holds (:mod:`replay.ingest.completing`;
+    amendments that part from the stored ones are refused). Any of that in a hand of a
+    closed session refuses the file unless ``closed`` (:func:`replay.ingest.closed.
+    refuse_amending`). Also
+    returns how many of the hands skipped stay outside the session the import puts them in
+    (stored under none, or another: a hand's session is never rewritten).
+
+    Raises:
+        LedgerError: see :func:`replay.ingest.closed.refuse_amending`.
+    """
+    stored = _first_rows(ledger, [b.hand_id for b in batches if b.is_hand], upto)
+    if not stored:
+        return batches, [], 0
+    cut = completing.cut_hands(ledger, list(stored))
+    whole = _original_rows(ledger, [
+        b.hand_id for b in batches if b.hand_id in stored and b.hand_id not in cut
+        and not _trusted(b, stored[b.hand_id])], upto)
+    out, clashes = [], []
+    outside = 0
+    for b in batches:
+        hand = b.hand_id
+        if hand is None or hand not in stored:
+            out.append(b)
+            continue
+        assert b.events is not None
+        got = _another_export(ledger, b, source, hand in cut)
+        if got is None:
+            got = _compared(ledger, b, stored[hand], whole, source)
+        if isinstance(got, LedgerError):
+            clashes.append(got)
+            continue
+        if got.events and not closed:  # rows appended to a stored hand
+            refuse_amending(ledger, got, stored[hand][2])
+        out.append(got)
+        if got.events is None or completing.completes(got):  # known, or completed
+            outside += b.session is not None and stored[hand][2] != b.session
+    return out, clashes, outside
+
+
+def _another_export(ledger: Any, b: Batch, source: str, cut: bool
+                    ) -> Batch | LedgerError | None:
+    """What the copy in ``b`` of a stored hand is when it comes from a longer export of the
+    log than the stored copy ``cut`` off (:mod:`replay.ingest.completing`): the correction
+    that completes it, or the refusal of a copy that disagrees with it; None: neither
+    (compared as any copy)."""
+    if not cut:
+        return None
+    done = completing.completion(ledger, b, source)
+    if done is not None:
+        return done
+    if (why := completing.disagreement(ledger, b)) is not None:
+        return LedgerError(
+            "the ledger holds this hand cut off where an earlier export stopped, and this "
+            f"copy, which goes on, disagrees with it: {why}", hand=b.hand_id, line=b.line)
+    return None
+
+
+def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
+              whole: dict[str, list[tuple[int, str]]], source: str) -> Batch | LedgerError:
+    """The copy in ``b`` of a stored hand (its first row, key and session ``stored``; its
+    original rows in ``whole`` unless cut or trusted) as :func:`drop_known_hands` takes it:
+    known (``b`` with no events; also an earlier export's cut copy met after a longer one),
+    the shows an earlier export did not have, the events a stored hand in play goes on
+    with (its streams compared as stored, an undo or a void among the rows), or a refusal
+    naming the first event that differs (with either copy in play, by its seq in the
+    stream as stored: :func:`_stream_difference`)."""
+    assert b.events is not None and b.hand_id is not None
+    hand = b.hand_id
+    phh = phh_form.read_from_phh(b)
+    mine = b.events
+    if not _trusted(b, stored) and not same_start_in_session(ledger, mine[0], stored):
+        mine = in_stored_chips(mine, stored[0]) or mine  # a copy in another session's chips
+    differ = None if _trusted(b, stored) else (
+        STARTS_OTHERWISE if not same_start_in_session(ledger, mine[0], stored)
+        else first_difference(mine, whole[hand], phh=phh) if hand in whole else None)
+    if mine is not b.events and differ is not None and differ.event is not None:
+        at = next((i for i, e in enumerate(mine) if e is differ.event or e == differ.event),
+                  None)  # the file's event at its place, whose line the refusal names
+        differ = differ._replace(event=None if at is None else b.events[at])
+    # the file's corrections make the stored hand (its PHH export imported): known
+    made, differ = as_the_file_corrects(ledger, b.events, hand, differ, phh=phh)
+    if made or (differ is not None and differ is not STARTS_OTHERWISE
+                and as_corrected(ledger, b.events, hand, phh=phh)):
+        differ = None  # the hand as its corrections made it (a PHH export applies them)
+    if differ is None:
+        if not made and any(e.type in LATER for e in b.events):  # original events the same
+            more = completing.continuation(ledger, b)  # amendments the ledger has not
+            if more is not None and more.events:
+                return more
+            if more is None and (row := completing.unstored_row(ledger, b)) is not None:
+                return _unstored_amendment(ledger, b, row)
+        return b.with_events(None)  # known: counted, not written
+    if differ is STARTS_OTHERWISE:
+        differ = start_difference(b.events[0], stored[0])
+    else:
+        if phh and completing.in_play(rows := [r.event for r in ledger.read(hand)]):
+            return phh_form.copy_of_hand_in_play(b, rows)  # its end is PHH's, not the table's
+        if completing.earlier_cut(ledger, b):  # an earlier export, after a longer one
+            return b.with_events(None)
+        more = (completing.late_shows(ledger, b, source)  # cut before its late shows
+                or completing.continuation(ledger, b))  # a stored hand in play
+        if more is not None:
+            return more
+        differ = _stream_difference(ledger, b) or differ
+    from replay.ingest.old_units import live_hint
+
+    return LedgerError(
+        f"a different hand {hand} is already in the ledger: {differ.text}; "
+        + (live_hint(b.events[0], stored[0])  # an old export's copy: what to do
+           or f"a change to a stored hand is a correction (`handledger correct {hand} ...`)"),
+        hand=hand, line=line_of(b, differ.event))
+
+
+def _unstored_amendment(ledger: Any, b: Batch, row: tuple[int, Any, Any]) -> LedgerError:
+    """The refusal of a copy of a stored hand whose original events are the stored ones but
+    whose amendments (corrections, voids) the ledger cannot append: they part from the
+    stored stream's, or the hand is stored in another session than the file puts it in
+    (``row``: :func:`replay.ingest.completing.unstored_row`)."""
+    seq, here, there = row
+    stored = ledger.read(b.hand_id)[0].session
+    where = "" if stored == b.session else (
+        f" (the ledger holds it in session {stored or 'none'}, this file in "
+        f"{b.session or 'none'})")
+    return LedgerError(
+        f"the ledger's copy of this hand does not hold the file's amendments and they cannot "
+        f"be appended{where}: its event {seq} is {short(here)} here, {short(there)} in the "
+        f"ledger; nothing of this hand was written (amend it here: `handledger correct "
+        f"{b.hand_id} ...`, `void`, `undo`)", hand=b.hand_id, line=line_of(b, here))
+
+
+def _stream_difference(ledger: Any, b: Batch) -> Difference | None:
+    """Where the copy in ``b`` of a stored hand parts from the stored stream when either of
+    them is in play (:func:`replay.ingest.completing.in_play`: an export taken while the
+    hand was played, which :func:`replay.ingest.completing.continuation` could not take):
+    the first event after the start that differs, the streams compared as stored, row for
+    row, corrections and voids among them, and named by its seq in the stream (``its event
+    8 is cards_dealt {...} here, cards_dealt {...} in the ledger``); None when neither is in
+    play or they agree as far as both go. What one of them has not reached yet (a rake, a
+    payout) is no difference."""
+    assert b.events is not None and b.hand_id is not None
+    stored = [r.event for r in ledger.read(b.hand_id)]
+    if not (completing.in_play(b.events) or completing.in_play(stored)):
+        return None
+    for seq, (here, there) in enumerate(zip(b.events[1:], stored[1:], strict=False), 2):
+        if event_json(here) != event_json(there) and plain(here) != plain(there):
+            return Difference(
+                f"its event {seq} is {short(here)} here, {short(there)} in the ledger", here)
+    return None
+
+
+def _trusted(batch: Batch, stored: tuple[str, str | None, str | None]) -> bool:
+    """Whether ``batch`` is the stored hand (its first row, key, session ``stored``) without
+    reading its rows: the same source key, and the same digest of the hand's lines where the
+    format records one in ``source.text_digest`` (a PokerNow hand's key is its hand id, so an
+    edited hand keeps it; a longer export of the game has the same lines, FORMATS.md §2)."""
+    assert batch.events is not None
+    if batch.source_key is None or batch.source_key != stored[1]:
+        return False
+    mine = (batch.events[0].source or {}).get("text_digest")
+    theirs = (json.loads(stored[0]).get("source") or {}).get("text_digest")
+    return mine is None or theirs is None or mine == theirs
+
+
+CONTENT_ID = re.compile(r"phh-[0-9a-f]{12}")
+
+
+def drop_edited_places(ledger: Any, batches: list[Batch], *, upto: int
+                        ) -> tuple[list[Batch], list[LedgerError]]:
+    """``batches`` without the PHH hands that have no ``_hand_id`` (their id is made from
+    their content, :mod:`ledger.formats.phh.hand`) and that stand where a stored hand of
+    another id stood: the same file, as the path was given, and section (the hand's place
+    in it). Such a hand is that stored hand edited, refused naming the first event that
+    differs (a change to a stored hand is a correction), not appended as another hand."""
+    places = {}
+    for b in batches:
+        if b.is_hand and b.events and CONTENT_ID.fullmatch(b.hand_id or ""):
+            source = b.events[0].source or {}
+            if isinstance(source.get("file"), str):
+                places[(source["file"], source.get("section"))] = b.hand_id
+    if not places or not upto:
+        return batches, []
+    rows = ledger.query(
+        "SELECT hand_id, json_extract_string(payload, '$.source.file'),"
+        " json_extract(payload, '$.source.section') FROM events WHERE seq = 1"
+        " AND position <= ? AND hand_id LIKE 'phh-%'"
+        " AND json_extract_string(payload, '$.source.file') IN (SELECT UNNEST(?))",
+        [upto, sorted({f for f, _ in places})])
+    mine = set(places.values())
+    was = {}
+    for hand, file, section in rows:
+        section = None if section is None else json.loads(str(section))
+        if (file, section) in places and hand not in mine:
+            was[places[(file, section)]] = hand
+    if not was:
+        return batches, []
+    stored = _original_rows(ledger, sorted(set(was.values())), upto)
+    out, refused = [], []
+    for b in batches:
+        if b.hand_id not in was or b.events is None:
+            out.append(b)
+            continue
+        old = was[b.hand_id]
+        differ = (first_difference(b.events, stored.get(old, []), phh=phh_form.read_from_phh(b))
+                  or STARTS_OTHERWISE)
+        refused.append(LedgerError(
+            f"this hand stands where hand {old} of the ledger was read from (the same file "
+            f"and place), and differs from it: {differ.text}; a change to a stored hand is a "
+            f"correction (`handledger correct {old} ...`); other hands need a file of "
+            f"another name", hand=b.hand_id, line=line_of(b, differ.event)))
+    return out, refused
+
+
+def deal_difference(ledger: Any, b: Batch, stored: Sequence[tuple[int, str]]
+                     ) -> tuple[str, int | None] | None:
+    """How the id-less PHH hand ``b`` differs from the stored rows ``[(seq, JSON)]`` of a hand
+    it deals as (:mod:`replay.ingest.samedeal`), compared as a copy with the stored hand's id
+    is (:func:`_compared`): its ``hand_started`` whole (stakes, stacks, unit:
+    :func:`same_start_in_session`, then :func:`start_difference`), then its other events
+    (:func:`first_difference`). Returns the text and file line of the first difference, None
+    when its events are those."""
+    from ledger.model.events import parse_event
+
+    assert b.events is not None and stored
+    theirs = parse_event(stored[0][1])
+    held = (stored[0][1], None, theirs.session)
+    named = [b.events[0].model_copy(update={"hand": theirs.hand}), *b.events[1:]]  # its id
+    mine = named
+    if not same_start_in_session(ledger, mine[0], held):
+        mine = in_stored_chips(mine, held[0]) or mine  # a copy in another session's chips
+        if not same_start_in_session(ledger, mine[0], held):
+            differ = start_difference(named[0], held[0])
+            return differ.text, line_of(b, b.events[0])
+    differ = first_difference(mine, stored, phh=phh_form.read_from_phh(b))
+    if differ is None:
+        return None
+    if differ.event is not None:  # the file's event at its place
+        at = next((i for i, e in enumerate(mine) if e is differ.event), None)
+        differ = differ._replace(event=None if at is None else b.events[at])
+    return differ.text, line_of(b, differ.event)
+
+
+def _original_rows(ledger: Any, hands: list[str | None], upto: int
+                   ) -> dict[str, list[tuple[int, str]]]:
+    """``{hand: [(seq, stored JSON)]}``: the rows of ``hands`` at or before ``upto`` but their
+    corrections and voids, in seq order."""
+    if not hands:
+        return {}
+    rows = ledger.query(
+        "SELECT hand_id, seq, CAST(payload AS VARCHAR) FROM events WHERE position <= ?"
+        " AND hand_id IN (SELECT UNNEST(?)) AND type NOT IN (SELECT UNNEST(?))"
+        " ORDER BY hand_id, seq", [upto, hands, list(LATER)])
+    out: dict[str, list[tuple[int, str]]] = {}
+    for hand, seq, payload in rows:
+        out.setdefault(hand, []).append((seq, payload))
+    return out

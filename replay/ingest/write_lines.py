@@ -1,0 +1,61 @@
+"""What a file's write says: the one error line of a file refused whole (``--strict``, a game's
+export that disagrees with the ledger, session lines whose every hand was refused), and the
+warning line of a hand stored as logged (:class:`ledger.model.errors.StoredFinding`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ledger.model.batch import Batch
+from ledger.model.errors import LedgerError, StoredFinding
+
+
+def books_refused_line(books: Sequence[Batch], name: str) -> LedgerError:
+    """The error of the session lines ``books`` held back (:meth:`FileWriter._books_held`)
+    of the file ``name`` whose every hand was refused: not written either."""
+    sessions = list(dict.fromkeys(b.session for b in books if b.session is not None))
+    line = next((b.line for b in books if b.line is not None), None)
+    return LedgerError(
+        f"every hand of the file was refused, so its {len(books)} session line(s) (session "
+        f"{', '.join(sessions) or 'none'}) were not written either: a book without its hands "
+        "would be chips nobody played (fix the hands and import the file again)",
+        file=name, line=line, session=sessions[0] if sessions else None)
+
+
+def refusals(errors: Sequence[LedgerError]) -> list[LedgerError]:
+    """``errors`` but the :class:`StoredFinding` values (facts of hands stored as logged)."""
+    return [e for e in errors if not isinstance(e, StoredFinding)]
+
+
+def warning_line(finding: StoredFinding) -> str:
+    """The one line of a finding about a stored hand (the CLI puts ``warning:`` before it):
+    ``<file>:<line>: hand <id>: <finding> (stored; the audit reports it)``, the file as its
+    path was given (FORMATS.md §2); ``(stored as its winnings pay it)`` for finishing stacks
+    the audit does not see (:class:`ledger.model.errors.StacksNotLeft`)."""
+    where = f"{finding.file}:{finding.line}" if finding.line is not None else f"{finding.file}"
+    return f"{where}: hand {finding.hand}: {finding.message} ({finding.stored})"
+
+
+def of_stored(finding: StoredFinding, hand: str) -> StoredFinding:
+    """``finding`` of an id-less PHH copy known by its deal, naming the stored ``hand`` it is
+    (the ledger holds no hand of the copy's id: :mod:`replay.ingest.samedeal`)."""
+    finding.hand = hand
+    return finding
+
+
+def game_line(errors: Sequence[LedgerError], clash: LedgerError) -> str:
+    """The one error line of a game's export refused whole (:class:`FileWriter`, ``game``):
+    the first stored hand it disagrees with (file, line, hand), how many more errors the file
+    has, and that nothing of it was written."""
+    more = f" (and {len(errors) - 1} more error(s) in the file)" if len(errors) > 1 else ""
+    return (f"{clash}{more}; nothing of this file was written (the hands after it would not "
+            "follow the ledger's)")
+
+
+def strict_line(errors: Sequence[LedgerError]) -> str:
+    """The one error line of a file ``--strict`` refuses: its first refusal (file, line, hand,
+    action; a :class:`StoredFinding` only when it has none), how many more errors it has, and
+    that nothing of it was written."""
+    more = f" (and {len(errors) - 1} more error(s) in the file)" if len(errors) > 1 else ""
+    return f"{(refusals(errors) or errors)[0]}{more}; --strict: nothing of this file was written"
