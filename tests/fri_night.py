@@ -83,3 +83,21 @@ def night(tmp_path: Path) -> Path:
     assert (code, out, err) == (0, "imported 1 hand(s) (25 events) from 1 file(s); 0 already "
                                    "in the ledger; 0 rejected\n", "")
     return db
+
+
+def dispute_and_night(base: Path, *more: list[str]) -> Path:
+    """``base/t.duckdb`` holding README's dispute (``data/dispute/wrong-push.phh``) and the
+    night (:data:`NIGHT_JSONL`), then the commands ``more`` (each a ``handledger`` argument
+    list), each run in process and asserted to exit 0: the ledger the tampering tests copy."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+    from tests.conftest import DATA
+
+    path, night_file = base / "t.duckdb", base / "night.jsonl"
+    night_file.write_text(NIGHT_JSONL)
+    runner = CliRunner()
+    for args in (["import", str(DATA / "dispute" / "wrong-push.phh")],
+                 ["import", str(night_file)], *more):
+        assert runner.invoke(cli, ["--db", str(path), *args]).exit_code == 0, args
+    return path

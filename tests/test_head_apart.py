@@ -14,6 +14,7 @@ import pytest
 
 from ledger.store.chain import GENESIS
 from ledger.store.store import Ledger
+from tests.test_append_head import _hash_at, _set_meta
 from tests.test_store import hand
 
 ROWS = 20  # h1 at positions 1-10, h2 at 11-20
@@ -25,15 +26,6 @@ def two_hands(tmp_path: Path) -> Iterator[Ledger]:
         led.append("h1", hand("h1"))
         led.append("h2", hand("h2"))
         yield led
-
-
-def _set_meta(led: Ledger, key: str, value: str) -> None:
-    led.connection.execute("UPDATE meta SET value = ? WHERE key = ?", [value, key])
-
-
-def _hash_at(led: Ledger, position: int) -> str:
-    return led.connection.execute("SELECT hash FROM events WHERE position = ?",
-                                  [position]).fetchone()[0]
 
 
 @pytest.mark.parametrize("position", [9, 50, 0])

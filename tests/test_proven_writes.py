@@ -17,7 +17,6 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from click.testing import CliRunner
 
 from ledger.model.errors import ChainBroken
 from ledger.model.events import Check
@@ -25,7 +24,7 @@ from ledger.store.proven import prove_before_writing
 from ledger.store.store import Ledger
 from tests.conftest import DATA
 from tests.copies import copy_ledger
-from tests.fri_night import NIGHT_JSONL
+from tests.fri_night import dispute_and_night
 
 EDITED = ("broken at position 27: edited: row 27 (session:fri seq 3): its content does not "
           "hash to its stored hash: nothing written; run `handledger verify`")
@@ -33,17 +32,9 @@ EDITED = ("broken at position 27: edited: row 27 (session:fri seq 3): its conten
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from cli.main import cli
-
     base = tmp_path_factory.mktemp("proven")
-    path, night = base / "t.duckdb", base / "night.jsonl"
-    night.write_text(NIGHT_JSONL)
-    runner = CliRunner()
-    for args in (["import", str(DATA / "dispute" / "wrong-push.phh")], ["import", str(night)],
-                 ["session", "open", "sat", "--date", "2026-12-05"],
-                 ["key", "new", "floor", "--keys", str(base / "keys")]):
-        assert runner.invoke(cli, ["--db", str(path), *args]).exit_code == 0, args
-    return path
+    return dispute_and_night(base, ["session", "open", "sat", "--date", "2026-12-05"],
+                             ["key", "new", "floor", "--keys", str(base / "keys")])
 
 
 def _edit(db: str, position: int, old: str, new: str) -> None:

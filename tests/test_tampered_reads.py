@@ -15,11 +15,9 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from click.testing import CliRunner
 
-from tests.conftest import DATA
 from tests.copies import copy_ledger
-from tests.fri_night import NIGHT_JSONL
+from tests.fri_night import dispute_and_night
 
 EXPORT = ("nothing exported (a ledger importing the copy would not know its rows were "
           "changed); run `handledger verify`, or export with --broken-ok for a copy as it is")
@@ -28,15 +26,8 @@ EDITED = "edited: row 27 (session:fri seq 3): its content does not hash to its s
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from cli.main import cli
-
     base = tmp_path_factory.mktemp("reads")
-    path, night = base / "t.duckdb", base / "night.jsonl"
-    night.write_text(NIGHT_JSONL)
-    runner = CliRunner()
-    for args in (["import", str(DATA / "dispute" / "wrong-push.phh")], ["import", str(night)]):
-        assert runner.invoke(cli, ["--db", str(path), *args]).exit_code == 0, args
-    return path
+    return dispute_and_night(base)
 
 
 @pytest.fixture

@@ -14,11 +14,10 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from click.testing import CliRunner
 
 from tests.conftest import DATA
 from tests.copies import copy_ledger
-from tests.fri_night import NIGHT_JSONL
+from tests.fri_night import dispute_and_night
 
 BLOCK, FIRST = 262_144, 3 * 4096  # DuckDB's block size and where the first block starts
 CHECKPOINT = "no checkpoint taken (it would vouch for rows that are not those written)"
@@ -27,17 +26,9 @@ VERIFY = "; run `handledger verify`\n"
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from cli.main import cli
-
     base = tmp_path_factory.mktemp("trust")
-    path, night = base / "t.duckdb", base / "night.jsonl"
-    night.write_text(NIGHT_JSONL)
-    runner = CliRunner()
-    for args in (["import", str(DATA / "dispute" / "wrong-push.phh")], ["import", str(night)],
-                 ["session", "open", "sat", "--date", "2026-12-05"],
-                 ["key", "new", "floor", "--keys", str(base / "keys")]):
-        assert runner.invoke(cli, ["--db", str(path), *args]).exit_code == 0, args
-    return path
+    return dispute_and_night(base, ["session", "open", "sat", "--date", "2026-12-05"],
+                             ["key", "new", "floor", "--keys", str(base / "keys")])
 
 
 @pytest.fixture
