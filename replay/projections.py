@@ -32,7 +32,7 @@ from ledger.store.streams import (
 )
 from replay.progress import Progress, silent
 from replay.replaying import Render, replayed
-from replay.tables import append_rows, hand_ords, last_ord, write_results_rows
+from replay.tables import append_rows, hand_ords, last_ord, saving, write_results_rows
 
 Echo = Callable[[str], None]
 
@@ -99,12 +99,13 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
                 tick()
                 yield done.rows
 
-    with ledger.memory_capped():
-        write_results_rows(con, rows(), hands=None, in_memory=ledger.read_only,
-                           nested=ledger.in_transaction)
-    series, findings = audit.finish()
-    with ledger.memory_capped():  # its digest and names scan every derived row and hand
-        refresh(ledger, series, findings, top)
+    with saving(ledger):
+        with ledger.memory_capped():
+            write_results_rows(con, rows(), hands=None, in_memory=ledger.read_only,
+                               nested=ledger.in_transaction)
+        series, findings = audit.finish()
+        with ledger.memory_capped():  # its digest and names scan every derived row and hand
+            refresh(ledger, series, findings, top)
     return Projection(series, findings, counts)
 
 

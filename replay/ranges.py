@@ -136,7 +136,7 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
     from ledger.audit.load import session_rows
     from ledger.audit.tables import refresh
     from replay.merge import merge_parts
-    from replay.tables import insert_columns, write_tables
+    from replay.tables import insert_columns, saving, write_tables
 
     with ledger.memory_capped():  # a scan of the whole ledger: DuckDB would cache what it read
         named = session_rows(ledger, types=("player_alias", "session_opened"))
@@ -159,11 +159,13 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
                     tick()
                 parts.append(part)
 
-    with ledger.memory_capped():
-        write_tables(con, fill, in_memory=ledger.read_only)  # read-only: a read's, in memory
-    merged = merge_parts(parts, aliases, named)
-    with ledger.memory_capped():  # its digest and names scan every derived row and hand
-        refresh(ledger, merged.series, merged.findings, top)
+    with saving(ledger):  # the replay tables and the rest commit together
+        with ledger.memory_capped():
+            write_tables(con, fill, in_memory=ledger.read_only,  # read-only: in memory
+                         nested=ledger.in_transaction)
+        merged = merge_parts(parts, aliases, named)
+        with ledger.memory_capped():  # its digest and names scan every derived row and hand
+            refresh(ledger, merged.series, merged.findings, top)
     return merged
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 import duckdb
@@ -161,6 +162,17 @@ def write_results_rows(con: Any, rows: Iterable[dict[str, list[tuple[Any, ...]]]
         raise
     return written
 
+
+def saving(ledger: Any) -> AbstractContextManager[Any]:
+    """The transaction a full rebuild of ``ledger``'s derived tables is saved in: the replay
+    tables, the session tables, the findings and ``derived_state`` (their head and digest)
+    commit together, so a process killed between them leaves the tables as they were, never
+    new replay tables under the old digest (which every later read would take for tables
+    changed outside handledger). None for a read's tables in memory (nothing is kept) or
+    inside the caller's transaction (it commits them with its own)."""
+    if ledger.read_only or ledger.in_transaction:
+        return nullcontext()
+    return ledger.transaction()
 
 def write_tables(con: Any, fill: Callable[[Any, Callable[[], None]], None], *,
                  in_memory: bool = False, nested: bool = False) -> None:
