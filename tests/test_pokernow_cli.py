@@ -319,7 +319,8 @@ def test_platform_ledger_errors_name_the_file_and_line(run, db, tmp_path, import
     bad.write_text("\n".join(lines) + "\n")
     out = run("import", str(log), "--ledger", str(bad))
     assert out.exit_code == 2
-    assert "ledger.csv:3: net is not buy_out + stack + nit_escrow − buy_in" in out.output
+    assert out.output == ("error: ledger.csv:3: the net of TA (gE4aE_Yhc3) is 12345, not "
+                          "buy_out 0 + stack 103 − buy_in 100 = 3; nothing was imported\n")
     out = run("import", str(log), str(VK), "--ledger", str(bad))
     assert out.exit_code == 2 and "give exactly one PokerNow log with it (2 given)" in out.output
 
