@@ -306,7 +306,7 @@ def test_platform_ledger_without_a_player_who_played(run, db, tmp_path, imported
          "led_miss.csv says buy-outs 104, net 4 for Anvjfbmj2 (ydk9sgEWl2) but the replayed "
          "session gives buy-outs 101, net 1 (buy-outs +3, net +3)"),
         ("ledger_mismatch", "gE4aE_Yhc3", 3, 0, f"session {session}: the pokernow ledger "
-         "led_miss.csv has no row for TA, whom the replayed session gives buy-ins "
+         "led_miss.csv has no row for TA (gE4aE_Yhc3), whom the replayed session gives buy-ins "
          "100, buy-outs 103, net 3 (buy-ins -100, buy-outs -103, net -3)")]
 
 

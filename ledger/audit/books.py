@@ -296,6 +296,10 @@ class SessionBook:
     #: Its players are platform ids: a PokerNow log opened it or one of its hands was read
     #: from one (:func:`ledger.model.platform.marks_platform_session`).
     platform: bool = False
+    #: ``{player: name}``: the latest name a ``player_alias`` of this session gave him (the
+    #: series name of a PokerNow id, the name he played under), a name that had sat at no
+    #: table before: how a platform statement that has no row for him names him.
+    played_as: dict[str, str] = field(default_factory=dict)
 
     @property
     def unit(self) -> tuple[int, str | None, int]:
@@ -463,9 +467,13 @@ class SeriesFold:
     def _rows_before(self, position: int | None) -> None:
         while self._row is not None and (position is None or self._row.position < position):
             r, self._row = self._row, next(self._rows, None)
+            book = self._book(r.session, r.position)
             if r.event.type in ("player_alias", "session_opened"):
                 self._named.append(r)
-            _session_event(self._book(r.session, r.position), r.event, r.position, self.names)
+            if r.event.type == "player_alias" and not any(
+                    r.event.alias in names for names in self.seated.values()):
+                book.played_as[self.names(r.event.player)] = r.event.alias
+            _session_event(book, r.event, r.position, self.names)
             self._close_through(r.position)
 
     def _close_through(self, position: int) -> None:
@@ -547,7 +555,8 @@ def _session_event(book: SessionBook, e: Any, position: int, names: Names) -> No
 
 def _statement(book: SessionBook, e: Any, position: int, names: Names) -> Statement:
     """Pair each row of a platform's statement with the player's books as they stand now;
-    players the statement leaves out are listed when the books have any chips for them."""
+    players the statement leaves out are listed when the books have any chips for them, under
+    the name they played under (:attr:`SessionBook.played_as`)."""
     stated: dict[str, list[int]] = {}
     nicknames: dict[str, str | None] = {}
     for r in e.rows:
@@ -561,7 +570,8 @@ def _statement(book: SessionBook, e: Any, position: int, names: Names) -> Statem
         books = (pb.buy_in, pb.cash_out + pb.on_table if pb.known else None, pb.net)
         if p in stated or any(books):
             row = tuple(stated[p]) if p in stated else None
-            lines.append(StatementLine(p, nicknames.get(p), row, books))  # type: ignore[arg-type]
+            lines.append(StatementLine(p, nicknames.get(p, book.played_as.get(p)), row,
+                                       books))  # type: ignore[arg-type]
     return Statement(e.platform, e.file, tuple(lines))
 
 

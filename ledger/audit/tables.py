@@ -74,8 +74,9 @@ from ledger.model.errors import LedgerError
 #: cents; 22: ``audit_discrepancies`` ``seq`` counts within each session in a full rebuild
 #: too, :func:`finding_rows`; 23: a hand whose file marks an uncalled bet returned left none
 #: out, a return short of it is a ``payout`` finding, never ``uncalled``; a ledger statement's
-#: missing row said ``has no row for P, whom …``): forces a rebuild.
-DERIVED_VERSION = "23"
+#: missing row said ``has no row for P, whom …``; 24: that missing row names the player as
+#: the other rows do, ``name (id)``): forces a rebuild.
+DERIVED_VERSION = "24"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
