@@ -452,7 +452,8 @@ class SeriesFold:
             if name not in self._closed:
                 self._close(book)
         nicknames = platform_nicknames(self._named, self.seated, self.aliases,
-                                       {n for n, b in self.books.items() if b.platform})
+                                       {n for n, b in self.books.items() if b.platform},
+                                       {n: b.players.keys() for n, b in self.books.items()})
         return Series(self.books, self.hands, self.aliases, nicknames=nicknames)
 
     def _book(self, name: str | None, position: int) -> SessionBook:
@@ -488,22 +489,24 @@ class SeriesFold:
 
 
 def platform_nicknames(rows: Iterable[SessionRow], seated: Mapping[str | None, set[str]],
-                       aliases: Mapping[str, str], platform: Collection[str | None]
-                       ) -> dict[str, str]:
+                       aliases: Mapping[str, str], platform: Collection[str | None],
+                       booked: Mapping[str | None, Collection[str]]) -> dict[str, str]:
     """``{player: nickname}`` for players known by a platform id: the latest name a PokerNow
     import gave the id (``player_alias`` in a session of ``platform``, those whose players
     are platform ids: :mod:`ledger.model.platform`), when the id sat at that session's
-    tables, is still its own series name (no ``player alias`` made it someone else) and the
-    name never sat at any table (so it is a nickname, not a player). ``rows``: the session
-    rows in ledger order (only ``player_alias`` ones are read); ``seated``: per session, the
-    names at its tables before aliases."""
+    tables or has its books there (a buy-in, a cash-out: he played no hand), is still its
+    own series name (no ``player alias`` made it someone else) and the name never sat at any
+    table (so it is a nickname, not a player). ``rows``: the session rows in ledger order
+    (only ``player_alias`` ones are read); ``seated``: per session, the names at its tables
+    before aliases; ``booked``: per session, the series names of its books' players."""
     anywhere = set().union(*seated.values())
     out = {}
     for r in rows:
         e = r.event
         if (e.type == "player_alias" and r.session in platform and e.alias not in anywhere
                 and aliases.get(e.player, e.player) == e.player
-                and e.player in seated.get(r.session, ())):
+                and (e.player in seated.get(r.session, ())
+                     or e.player in booked.get(r.session, ()))):
             out[e.player] = e.alias
     return out
 

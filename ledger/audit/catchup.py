@@ -186,10 +186,13 @@ def _nicknames(ledger: Any, con: Any, aliases: dict[str, str]) -> None:
     seated: dict[str | None, set[str]] = {}
     for session, player in con.execute("SELECT DISTINCT session, player FROM results").fetchall():
         seated.setdefault(session, set()).add(player)
+    booked: dict[str | None, set[str]] = {}
+    for session, player in con.execute("SELECT session, player FROM session_players").fetchall():
+        booked.setdefault(session, set()).add(player)
     from ledger.store.streams import platform_sessions
 
     rows = session_rows(ledger, types=("player_alias",))
     platform = platform_sessions(ledger, {r.session for r in rows})
     con.execute("DELETE FROM player_nicknames")
     _append(con, "player_nicknames",
-            sorted(platform_nicknames(rows, seated, aliases, platform).items()))
+            sorted(platform_nicknames(rows, seated, aliases, platform, booked).items()))

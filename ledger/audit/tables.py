@@ -75,7 +75,8 @@ from ledger.model.errors import LedgerError
 #: too, :func:`finding_rows`; 23: a hand whose file marks an uncalled bet returned left none
 #: out, a return short of it is a ``payout`` finding, never ``uncalled``; a ledger statement's
 #: missing row said ``has no row for P, whom …``; 24: that missing row names the player as
-#: the other rows do, ``name (id)``): forces a rebuild.
+#: the other rows do, ``name (id)``, and ``player_nicknames`` names a PokerNow player who has
+#: books in a session but played no hand): forces a rebuild.
 DERIVED_VERSION = "24"
 
 TABLES = """
