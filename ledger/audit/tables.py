@@ -76,7 +76,9 @@ from ledger.model.errors import LedgerError
 #: out, a return short of it is a ``payout`` finding, never ``uncalled``; a ledger statement's
 #: missing row said ``has no row for P, whom …``; 24: that missing row names the player as
 #: the other rows do, ``name (id)``, and ``player_nicknames`` names a PokerNow player who has
-#: books in a session but played no hand): forces a rebuild.
+#: books in a session but played no hand, and ``discrepancies`` names no player, NULL, for
+#: a finding of the whole table, an infeasible total or a carry, not ``*``): forces a
+#: rebuild.
 DERIVED_VERSION = "24"
 
 TABLES = """
