@@ -25,10 +25,10 @@ from ledger.audit.books import Series, platform_nicknames
 from ledger.audit.load import session_rows
 from ledger.audit.tables import (
     DERIVED_VERSION,
-    _session_rows,
     finding_rows,
     head_hash,
     names_in,
+    session_table_rows,
     tables_digest,
 )
 from ledger.model.errors import LedgerError
@@ -130,7 +130,7 @@ def replace_sessions(ledger: Any, sessions: Sequence[str], series: Series,
         LedgerError: the ledger is read-only or the database fails (nothing is changed).
     """
     names = list(sessions)
-    tables = _session_rows(series)
+    tables = session_table_rows(series)
     with ledger.transaction() as con:
         try:
             ords = dict(con.execute(

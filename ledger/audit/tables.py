@@ -279,7 +279,7 @@ def audit_rows(series: Series, findings: Iterable[Any]) -> dict[str, list[tuple]
     ``session_book``, ``session_players``, ``player_names``, ``player_nicknames`` (from the
     series' books, in their order) and ``audit_discrepancies`` (``findings`` in the audit's
     order, :func:`finding_rows`); columns as in :data:`TABLES`."""
-    tables = _session_rows(series)
+    tables = session_table_rows(series)
     tables["audit_discrepancies"] = finding_rows(findings)
     return tables
 
@@ -300,11 +300,13 @@ def finding_rows(findings: Iterable[Any]) -> list[tuple]:
     return rows
 
 
-def _session_rows(series: Series) -> dict[str, list[tuple]]:
-    """The ``session_book`` and ``session_players`` rows of the series' books in their order:
+def session_table_rows(series: Series) -> dict[str, list[tuple]]:
+    """``{table: rows}`` of the derived tables the series' books make (TABLES' columns, in
+    order): the ``session_book`` and ``session_players`` rows of its books in their order,
     a row per book, the hands of no session a book per chip unit
     (:meth:`ledger.audit.books.SessionBook.books_by_unit`: chips of different values never add
-    up, README "Chips of different values"), ``ord`` counting the rows."""
+    up, README "Chips of different values"), ``ord`` counting the rows; ``player_names``
+    (alias, player) and ``player_nicknames`` (player, nickname), sorted."""
     book_rows, player_rows = [], []
     books = (each for book in series.sessions.values() for each in book.books_by_unit())
     for i, book in enumerate(books, 1):
