@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from cli import render, text
+from cli import dispute_text, render
 from cli.cmd_checkpoint import keys_option
 from cli.context import Context
 from cli.names import refusals_named
@@ -56,7 +56,7 @@ def whatif(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes:
     if as_json:
         click.echo(json.dumps(render.whatif_json(w.as_json(), names)))
         return
-    click.echo(text.whatif_text(hand_id, w, names.labels, names))
+    click.echo(dispute_text.whatif_text(hand_id, w, names.labels, names))
 
 
 @click.command()
@@ -82,7 +82,7 @@ def correct(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes
         done = append_correction(obj.ledger(existing=True), hand_id,
                                  _specs(replaces, inserts, deletes), reason=reason, by=by,
                                  keys=KeyStore(keys_dir), sign=sign, closed=closed)
-    click.echo(obj.names()(text.corrected_text(hand_id, done)))
+    click.echo(obj.names()(dispute_text.corrected_text(hand_id, done)))
 
 
 @click.command()
@@ -141,7 +141,7 @@ def undo(obj: Context, hand_id: str, by: str, reason: str | None, sign: str | No
     with refusals_named(obj.names):
         done = take_back(obj.ledger(existing=True), hand_id, by=by, reason=reason,
                          keys=KeyStore(keys_dir), sign=sign, closed=closed)
-    click.echo(obj.names()(text.corrected_text(hand_id, done)))
+    click.echo(obj.names()(dispute_text.corrected_text(hand_id, done)))
 
 
 @click.command()
@@ -166,12 +166,12 @@ def history(obj: Context, hand_id: str | None, session_name: str | None, as_json
         from replay.sessions.state import history as read_session
 
         data = read_session(obj.ledger(read_only=True), session_name)
-        click.echo(json.dumps(data) if as_json else text.session_history_text(data))
+        click.echo(json.dumps(data) if as_json else dispute_text.session_history_text(data))
         return
     from replay.hand_history import history as read_history
 
     data = read_history(obj.ledger(read_only=True), hand_id, KeyStore(keys_dir))
-    click.echo(json.dumps(data) if as_json else text.history_text(data))
+    click.echo(json.dumps(data) if as_json else dispute_text.history_text(data))
 
 
 COMMANDS = [whatif, correct, void, undo, history]

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from cli import render, text
+from cli import books_text, render, text
 from cli.cmd_checkpoint import check_against, given_key_directory, key_directory, keys_option
 from cli.context import Context, interrupted, one_line
 from ledger.model.errors import LedgerCorrupt
@@ -221,7 +221,7 @@ def run(obj: Context, directory: str, show_all: bool) -> None:
     click.echo(names(text.audit_text(done.audit, done.findings)))
     for line in text.signatures_lines(done.signatures, done.checkpoints):
         click.echo(line)
-    click.echo(text.balances_text(done.balances, names))
+    click.echo(books_text.balances_text(done.balances, names))
     if done.imported.errors:
         sys.exit(2)
 

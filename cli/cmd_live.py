@@ -132,7 +132,7 @@ def state_cmd(obj: Context, hand_id: str) -> None:
     """Print HAND's current state: whose turn, pots, stacks, current bet, legal range."""
     exit_at_once()
     with gc_paused():
-        from cli.text import state_text
+        from cli.dispute_text import state_text
         from replay.live import now
 
         state = now(obj.ledger(read_only=True), hand_id)
@@ -216,7 +216,7 @@ def _table_line(obj: Context, hand_id: str, line: str, *, closed: bool) -> tuple
     Raises:
         what those commands raise for a refused line (nothing of it written).
     """
-    from cli.text import state_text
+    from cli.dispute_text import state_text
     from replay.live import act as record
     from replay.live import now
     from replay.live.state import legal_now

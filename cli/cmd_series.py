@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from cli import render, text
+from cli import books_text, render, text
 from cli.context import Context
 
 
@@ -70,7 +70,7 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
             body["decimals"], body["currency"] = books.unit
         click.echo(json.dumps(named_players(body, obj.names())))
     else:
-        click.echo(text.balances_text(books, obj.names()))
+        click.echo(books_text.balances_text(books, obj.names()))
 
 
 @click.command()
@@ -99,7 +99,7 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
 
         click.echo(json.dumps(named_players(grid.as_json(), obj.names())))
     else:
-        click.echo(text.standings_text(grid))
+        click.echo(books_text.standings_text(grid))
 
 
 @click.command()
@@ -134,7 +134,7 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
              "amount": n} | ({"house": True} if None in (a, b) else {})
             for a, b, n in transfers], "decimals": decimals, "currency": currency}))
     else:
-        click.echo(names(text.settle_text(transfers, books, session_name)))
+        click.echo(names(books_text.settle_text(transfers, books, session_name)))
 
 
 @click.command()

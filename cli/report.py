@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from cli.books_text import in_progress_lines
 from cli.html import asset, embed_json, render_hand, render_page
-from cli.text import in_progress_lines
 from replay.site import ASSETS, Written
 
 _HERE = Path(__file__).parent

@@ -45,9 +45,10 @@ class Discrepancy:
     @property
     def named(self) -> str | None:
         """The player the finding names where it is shown (``replay --json``, the
-        ``discrepancies`` table): ``player``, but None for a ``rake`` finding of the whole
-        table (``"*"``), as ``audit`` names it (README: its ``rake`` finding names no player)."""
-        return None if self.kind == "rake" and self.player == "*" else self.player
+        ``discrepancies`` table, ``view``'s data): ``player``, but None for a finding of the
+        whole table (``"*"``: a ``rake``, an ``infeasible`` total, a ``carry``), as ``audit``
+        names it (README: a finding that concerns no one player names none)."""
+        return None if self.player == "*" else self.player
 
     def sentence(self) -> str:
         if self.message:

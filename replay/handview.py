@@ -98,7 +98,7 @@ class Version:
     """One reading of the hand: ``kind`` ``corrected`` or ``original``; its ``steps``; every
     pot ``explanation``; ``payouts`` per player in seat order; ``recorded`` (the table recorded
     payouts); ``verifiable`` (the showdown could be computed); ``discrepancies`` as sentences
-    with the player each names (``*`` for the hand as a whole); ``notes``; ``status``."""
+    with the player each names (None for the hand as a whole); ``notes``; ``status``."""
 
     kind: str
     steps: HandSteps
@@ -106,7 +106,7 @@ class Version:
     payouts: tuple[PayoutLine, ...]
     recorded: bool
     verifiable: bool
-    discrepancies: tuple[tuple[str, str], ...]
+    discrepancies: tuple[tuple[str | None, str], ...]
     notes: tuple[str, ...]
     status: str
 
@@ -327,7 +327,7 @@ def _version(kind: str, events: list[Any], session: str | None) -> Version:
     return Version(
         kind=kind, steps=steps, explanation=steps.last.explanation(), payouts=tuple(lines),
         recorded=r.recorded is not None, verifiable=res.verifiable,
-        discrepancies=tuple((d.player, d.sentence()) for d in r.discrepancies),
+        discrepancies=tuple((d.named, d.sentence()) for d in r.discrepancies),
         notes=r.notes, status=res.status,
     )
 

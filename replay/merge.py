@@ -61,7 +61,8 @@ def merge_parts(parts: Sequence[PartResult], aliases: Mapping[str, str],
     ordered = dict(sorted(books.items(), key=lambda item: item[1].first))
     platform = {name for name, book in ordered.items() if book.platform}
     series = Series(ordered, [], dict(aliases),
-                    nicknames=platform_nicknames(named, seated, aliases, platform))
+                    nicknames=platform_nicknames(named, seated, aliases, platform,
+                                                 {n: b.players.keys() for n, b in ordered.items()}))
     place = {name: i for i, name in enumerate(ordered)}
     keyed = [(place[d.session], ord_, rank, d) for p in parts for _, ord_, rank, d in p.findings]
     for check in STORED:

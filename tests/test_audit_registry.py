@@ -23,9 +23,9 @@ from ledger.audit.checks import (
     Check,
     Finding,
     Scope,
-    _registry,
     audit,
     kind,
+    ranked_checks,
 )
 from ledger.audit.stream import StreamAudit
 from ledger.audit.tables import read_audit, refresh
@@ -97,9 +97,9 @@ def test_the_registry_is_in_rank_order_and_names_every_kind_once() -> None:
         ("ledger_mismatch", Scope.SERIES), ("ledger_mismatch", Scope.SESSION)}
     first = REGISTRY[0]
     with pytest.raises(ValueError, match="rank"):
-        _registry([first, replace(first, name="other", scope=Scope.SESSION)])
+        ranked_checks([first, replace(first, name="other", scope=Scope.SESSION)])
     with pytest.raises(ValueError, match="name, scope"):
-        _registry([first, replace(first, rank=99)])
+        ranked_checks([first, replace(first, rank=99)])
     with pytest.raises(KeyError, match="no audit check"):
         kind("nothing")
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from ledger.audit.books import SessionRow, build_series
 from ledger.audit.checks import audit
 from ledger.audit.stream import StreamAudit
-from ledger.audit.tables import _session_rows, read_audit
+from ledger.audit.tables import read_audit, session_table_rows
 from ledger.model import events as ev
 from ledger.store.store import Ledger
 from replay.ingest.pipeline import discover, import_paths
@@ -35,7 +35,7 @@ def _same_as_batch(ledger: Any) -> list[Any]:
     want = audit(batch)
     got = rebuild(ledger)
     assert got.findings == want
-    assert _session_rows(got.series) == _session_rows(batch)
+    assert session_table_rows(got.series) == session_table_rows(batch)
     assert read_audit(ledger.connection).findings == want
     for book in got.series.sessions.values():  # nothing kept: memory flat in the hands
         assert book.hands == [] and book.starts == [] and book.cash_outs == []
@@ -127,7 +127,7 @@ def test_interleaved_sessions_audit_the_same_streamed(seed: int) -> None:
     series, found = stream.finish()
     batch = build_series(rows, hands)
     assert found == audit(batch)
-    assert _session_rows(series) == _session_rows(batch)
+    assert session_table_rows(series) == session_table_rows(batch)
 
 
 # ------------------------------------------------------------------ catching up

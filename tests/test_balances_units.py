@@ -132,7 +132,7 @@ def test_nets_that_do_not_sum_to_zero_get_a_note_per_chip_unit(tmp_path: Path) -
 
 def test_plain_chips_beside_a_currency_are_said_to_have_no_money_value() -> None:
     """The bundled data's case: 0.25 USD sessions and plain-chip hands of no session."""
-    from cli.text import chip_units_note
+    from cli.books_text import chip_units_note
 
     units = [{"chip_value_minor": 25, "decimals": 2, "currency": "USD", "sessions": ["s01"]},
              {"chip_value_minor": 1, "decimals": 0, "currency": None, "sessions": [None]}]

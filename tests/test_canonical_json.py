@@ -1,4 +1,4 @@
-"""The stored payload's writer (ledger/store/chain.py ``_encode``: orjson where it gives the
+"""The stored payload's writer (ledger/store/chain.py ``payload_json``: orjson where it gives the
 same text, else the ``json`` encoder) against the canonical JSON as defined
 (``json.dumps(..., sort_keys=True, separators=(",", ":"))``, ASCII-escaped; FORMATS.md)."""
 
@@ -19,7 +19,7 @@ from ledger.model.events import (
     Stakes,
     event_json,
 )
-from ledger.store.chain import _encode, canonical_json, prepare_batch
+from ledger.store.chain import canonical_json, payload_json, prepare_batch
 
 # every character but lone surrogates (no UTF-8 text: refused before storing), so control
 # characters, DEL, Latin-1, beyond the BMP, and the line separators JSON writers differ on;
@@ -72,7 +72,7 @@ def test_any_event_shaped_data(data: dict[str, Any]) -> None:
             shaped[field] = data
         elif kind == "fold":
             shaped = {k: v for k, v in shaped.items() if not _has_float(v)}
-        assert _encode(shaped) == expected(shaped)
+        assert payload_json(shaped) == expected(shaped)
 
 
 def _has_float(value: Any) -> bool:
@@ -95,11 +95,11 @@ def test_hand_checked_texts() -> None:
         "\x00\x1f\n\t\b\x0c\r": r'"\u0000\u001f\n\t\b\f\r"',
     }
     for value, written in cases.items():
-        assert _encode({"type": "hand_started", "source": {"k": value}}) == (
+        assert payload_json({"type": "hand_started", "source": {"k": value}}) == (
             '{"source":{"k":' + written + '},"type":"hand_started"}')
-    assert _encode({"type": "hand_started", "source": {"b": 2**64, "a": 1e16}}) == (
+    assert payload_json({"type": "hand_started", "source": {"b": 2**64, "a": 1e16}}) == (
         '{"source":{"a":1e+16,"b":18446744073709551616},"type":"hand_started"}')
-    assert _encode({"type": "correction", "changes": [{"z": 1, "y": [2**70]}]}) == (
+    assert payload_json({"type": "correction", "changes": [{"z": 1, "y": [2**70]}]}) == (
         '{"changes":[{"y":[1180591620717411303424],"z":1}],"type":"correction"}')
     opened = SessionOpened(session="s\x7f", chip_value_minor=25, currency="USD", decimals=2)
     assert canonical_json(opened) == (

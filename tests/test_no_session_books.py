@@ -1,5 +1,5 @@
 """The books of hands of no session (a site's hand histories imported without ``--session``):
-what ``settle`` says of their rake (cli/text.py ``settle_text``; README, "settle") and how
+what ``settle`` says of their rake (cli/books_text.py ``settle_text``; README, "settle") and how
 many sessions the report's index counts (cli/templates/index.html). Real
 data: the PokerStars five-card draw hand (USD, 1 chip = 0.01 USD; Player4 pays 2 chips of
 rake) and, in a session ``s`` opened for them, the PLO8 hands (20 chips of rake)."""

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.formats.phh import scan
-from ledger.formats.phh.read import _collect, _read_whole, iter_phh, read_phh, read_phh_text
+from ledger.formats.phh.read import iter_phh, read_phh, read_phh_text, read_phh_whole
 from ledger.model.errors import MalformedInput
 
 PHH = Path(__file__).parents[1] / ".." / "shared" / "data" / "phh"
@@ -85,14 +85,14 @@ def test_section_by_section_reads_what_the_whole_text_reads(picks: list[int],
         text = EDITS[k](text)
     for multi in (True, None):
         assert (outcome(read_phh_text(text, file="f.phhs", multi=multi))
-                == outcome(_collect("f.phhs", _read_whole(text, "f.phhs", multi))))
+                == outcome(read_phh_whole(text, file="f.phhs", multi=multi)))
 
 
 def test_a_big_plain_file_is_read_whole_hand_for_hand() -> None:
     text = phhs(list(range(3 * len(BODIES))))
     result = read_phh_text(text, file="big.phhs", multi=True)
     assert len(result.hands) == 3 * len(BODIES) and result.errors == []
-    assert outcome(result) == outcome(_collect("big.phhs", _read_whole(text, "big.phhs", True)))
+    assert outcome(result) == outcome(read_phh_whole(text, file="big.phhs", multi=True))
     assert [h.line for h in result.hands[:2]] == [3, 5 + BODIES[0].count("\n")]
 
 
@@ -137,8 +137,8 @@ def test_the_line_scan_agrees_with_the_character_walk(picks: list[int], edits: l
             tomllib.loads(piece)
         except tomllib.TOMLDecodeError:
             continue
-        fast = scan._scan_lines(piece, first)
-        walked = scan._scan_chars(piece, first)
+        fast = scan.scan_lines(piece, first)
+        walked = scan.scan_chars(piece, first)
         if fast is not None:
             assert (fast.tables, fast.keys, fast.actions) == (walked.tables, walked.keys,
                                                               walked.actions)

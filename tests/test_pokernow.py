@@ -645,6 +645,13 @@ def test_ledger_decimals_become_cents_and_bad_totals_raise(tmp_path: Path) -> No
         "(line 3); the nets of a game's ledger sum to zero (FORMATS.md §2), so a row of it is "
         "wrong or missing")
     path.write_text(head + "A,a,,,20,0,45,20\n", encoding="utf-8")
-    with pytest.raises(MalformedInput) as info:
+    with pytest.raises(MalformedInput) as info:  # its player and the amounts that disagree
         read_pokernow_ledger(path)
-    assert info.value.line == 2
+    assert str(info.value) == ("ledger.csv:2: the net of A (a) is 20, not buy_out 0 + stack 45 "
+                               "− buy_in 20 = 25")
+    path.write_text(head.replace("stack,", "stack,nit_escrow,")
+                    + "A,a,,,20,0,45.50,1,25.50\nB,b,,,20,14.5,0,0,-5.50\n", encoding="utf-8")
+    with pytest.raises(MalformedInput) as info:  # in the file's money, its nit_escrow counted
+        read_pokernow_ledger(path)
+    assert str(info.value) == ("ledger.csv:2: the net of A (a) is 25.50, not buy_out 0.00 + "
+                               "stack 45.50 + nit_escrow 1.00 − buy_in 20.00 = 26.50")

@@ -306,7 +306,7 @@ def test_platform_ledger_without_a_player_who_played(run, db, tmp_path, imported
          "led_miss.csv says buy-outs 104, net 4 for Anvjfbmj2 (ydk9sgEWl2) but the replayed "
          "session gives buy-outs 101, net 1 (buy-outs +3, net +3)"),
         ("ledger_mismatch", "gE4aE_Yhc3", 3, 0, f"session {session}: the pokernow ledger "
-         "led_miss.csv has no row for TA, whom the replayed session gives buy-ins "
+         "led_miss.csv has no row for TA (gE4aE_Yhc3), whom the replayed session gives buy-ins "
          "100, buy-outs 103, net 3 (buy-ins -100, buy-outs -103, net -3)")]
 
 
@@ -319,7 +319,8 @@ def test_platform_ledger_errors_name_the_file_and_line(run, db, tmp_path, import
     bad.write_text("\n".join(lines) + "\n")
     out = run("import", str(log), "--ledger", str(bad))
     assert out.exit_code == 2
-    assert "ledger.csv:3: net is not buy_out + stack + nit_escrow − buy_in" in out.output
+    assert out.output == ("error: ledger.csv:3: the net of TA (gE4aE_Yhc3) is 12345, not "
+                          "buy_out 0 + stack 103 − buy_in 100 = 3; nothing was imported\n")
     out = run("import", str(log), str(VK), "--ledger", str(bad))
     assert out.exit_code == 2 and "give exactly one PokerNow log with it (2 given)" in out.output
 
@@ -451,6 +452,36 @@ def test_balances_show_the_latest_nickname_with_the_id(run, tmp_path) -> None:  
     players = {p["player"]: p for p in json.loads(run("balances", "--json").output)["players"]}
     assert "HXN7RGKNLI" not in players and players["Marty"]["nickname"] is None
     assert "\nMarty " in run("balances").output
+
+
+def test_balances_name_a_player_who_played_no_hand(run, tmp_path) -> None:  # noqa: ANN001
+    """The first charlestudor log with a fourth player, Zed Q (zzZ9pQ1abc), approved and
+    seated with 100 before hand #1 and quitting with his 100 after hand #4: he played no hand,
+    yet balances and standings name him as the others, ``Zed Q (zzZ9pQ1abc)``, by the name
+    his PokerNow lines give him, not by his bare id. Net 0 (100 cashed out of 100 bought),
+    the others' as the log leaves them (TA +3, Anvjfbmj2 +1, Qapurjsa9 -4)."""
+    log = DATA / "charlestudor_Input_Log_001.csv"
+    header, rows = _rows(log)
+    zed = '"Zed Q @ zzZ9pQ1abc"'
+    approved = [f"The admin approved the player {zed} participation with a stack of 100.",
+                "2022-01-13T19:49:21.000Z", "164210336100000"]
+    joined = [f"The player {zed} joined the game with a stack of 100.",
+              "2022-01-13T19:52:11.993Z", "164210353199304"]
+    quits = [f"The player {zed} quits the game with a stack of 100.",
+             "2022-01-13T19:53:20.000Z", "164210360000000"]
+    rows = sorted([*rows, approved, joined, quits], key=lambda r: int(r[2]))
+    assert run("import", str(_write(tmp_path / log.name, header, rows))).exit_code == 0
+    assert run("balances").output.splitlines() == [
+        "player                          net       buy-in     cash-out  hands sessions",
+        "TA (gE4aE_Yhc3)                   3          100            0      4        1",
+        "Anvjfbmj2 (ydk9sgEWl2)            1          100            0      4        1",
+        "Zed Q (zzZ9pQ1abc)                0          100          100      0        1",
+        "Qapurjsa9 (BfS83Cedu3)           -4          100            0      4        1"]
+    assert [line.split() for line in run("standings").output.splitlines()
+            if "zzZ9pQ1abc" in line] == [["Zed", "Q", "(zzZ9pQ1abc)", "0", "0"]]
+    players = {p["player"]: p for p in json.loads(run("balances", "--json").output)["players"]}
+    assert (players["zzZ9pQ1abc"]["name"], players["zzZ9pQ1abc"]["nickname"]) == (
+        "Zed Q", "Zed Q")
 
 
 def test_replay_json_names_the_players_as_the_text_does(run, tmp_path) -> None:  # noqa: ANN001

@@ -296,6 +296,10 @@ class SessionBook:
     #: Its players are platform ids: a PokerNow log opened it or one of its hands was read
     #: from one (:func:`ledger.model.platform.marks_platform_session`).
     platform: bool = False
+    #: ``{player: name}``: the latest name a ``player_alias`` of this session gave him (the
+    #: series name of a PokerNow id, the name he played under), a name that had sat at no
+    #: table before: how a platform statement that has no row for him names him.
+    played_as: dict[str, str] = field(default_factory=dict)
 
     @property
     def unit(self) -> tuple[int, str | None, int]:
@@ -448,7 +452,8 @@ class SeriesFold:
             if name not in self._closed:
                 self._close(book)
         nicknames = platform_nicknames(self._named, self.seated, self.aliases,
-                                       {n for n, b in self.books.items() if b.platform})
+                                       {n for n, b in self.books.items() if b.platform},
+                                       {n: b.players.keys() for n, b in self.books.items()})
         return Series(self.books, self.hands, self.aliases, nicknames=nicknames)
 
     def _book(self, name: str | None, position: int) -> SessionBook:
@@ -463,9 +468,13 @@ class SeriesFold:
     def _rows_before(self, position: int | None) -> None:
         while self._row is not None and (position is None or self._row.position < position):
             r, self._row = self._row, next(self._rows, None)
+            book = self._book(r.session, r.position)
             if r.event.type in ("player_alias", "session_opened"):
                 self._named.append(r)
-            _session_event(self._book(r.session, r.position), r.event, r.position, self.names)
+            if r.event.type == "player_alias" and not any(
+                    r.event.alias in names for names in self.seated.values()):
+                book.played_as[self.names(r.event.player)] = r.event.alias
+            _session_event(book, r.event, r.position, self.names)
             self._close_through(r.position)
 
     def _close_through(self, position: int) -> None:
@@ -480,22 +489,24 @@ class SeriesFold:
 
 
 def platform_nicknames(rows: Iterable[SessionRow], seated: Mapping[str | None, set[str]],
-                       aliases: Mapping[str, str], platform: Collection[str | None]
-                       ) -> dict[str, str]:
+                       aliases: Mapping[str, str], platform: Collection[str | None],
+                       booked: Mapping[str | None, Collection[str]]) -> dict[str, str]:
     """``{player: nickname}`` for players known by a platform id: the latest name a PokerNow
     import gave the id (``player_alias`` in a session of ``platform``, those whose players
     are platform ids: :mod:`ledger.model.platform`), when the id sat at that session's
-    tables, is still its own series name (no ``player alias`` made it someone else) and the
-    name never sat at any table (so it is a nickname, not a player). ``rows``: the session
-    rows in ledger order (only ``player_alias`` ones are read); ``seated``: per session, the
-    names at its tables before aliases."""
+    tables or has its books there (a buy-in, a cash-out: he played no hand), is still its
+    own series name (no ``player alias`` made it someone else) and the name never sat at any
+    table (so it is a nickname, not a player). ``rows``: the session rows in ledger order
+    (only ``player_alias`` ones are read); ``seated``: per session, the names at its tables
+    before aliases; ``booked``: per session, the series names of its books' players."""
     anywhere = set().union(*seated.values())
     out = {}
     for r in rows:
         e = r.event
         if (e.type == "player_alias" and r.session in platform and e.alias not in anywhere
                 and aliases.get(e.player, e.player) == e.player
-                and e.player in seated.get(r.session, ())):
+                and (e.player in seated.get(r.session, ())
+                     or e.player in booked.get(r.session, ()))):
             out[e.player] = e.alias
     return out
 
@@ -547,7 +558,8 @@ def _session_event(book: SessionBook, e: Any, position: int, names: Names) -> No
 
 def _statement(book: SessionBook, e: Any, position: int, names: Names) -> Statement:
     """Pair each row of a platform's statement with the player's books as they stand now;
-    players the statement leaves out are listed when the books have any chips for them."""
+    players the statement leaves out are listed when the books have any chips for them, under
+    the name they played under (:attr:`SessionBook.played_as`)."""
     stated: dict[str, list[int]] = {}
     nicknames: dict[str, str | None] = {}
     for r in e.rows:
@@ -561,7 +573,8 @@ def _statement(book: SessionBook, e: Any, position: int, names: Names) -> Statem
         books = (pb.buy_in, pb.cash_out + pb.on_table if pb.known else None, pb.net)
         if p in stated or any(books):
             row = tuple(stated[p]) if p in stated else None
-            lines.append(StatementLine(p, nicknames.get(p), row, books))  # type: ignore[arg-type]
+            lines.append(StatementLine(p, nicknames.get(p, book.played_as.get(p)), row,
+                                       books))  # type: ignore[arg-type]
     return Statement(e.platform, e.file, tuple(lines))
 
 

@@ -25,10 +25,10 @@ from ledger.audit.books import Series, platform_nicknames
 from ledger.audit.load import session_rows
 from ledger.audit.tables import (
     DERIVED_VERSION,
-    _session_rows,
     finding_rows,
     head_hash,
     names_in,
+    session_table_rows,
     tables_digest,
 )
 from ledger.model.errors import LedgerError
@@ -130,7 +130,7 @@ def replace_sessions(ledger: Any, sessions: Sequence[str], series: Series,
         LedgerError: the ledger is read-only or the database fails (nothing is changed).
     """
     names = list(sessions)
-    tables = _session_rows(series)
+    tables = session_table_rows(series)
     with ledger.transaction() as con:
         try:
             ords = dict(con.execute(
@@ -186,10 +186,13 @@ def _nicknames(ledger: Any, con: Any, aliases: dict[str, str]) -> None:
     seated: dict[str | None, set[str]] = {}
     for session, player in con.execute("SELECT DISTINCT session, player FROM results").fetchall():
         seated.setdefault(session, set()).add(player)
+    booked: dict[str | None, set[str]] = {}
+    for session, player in con.execute("SELECT session, player FROM session_players").fetchall():
+        booked.setdefault(session, set()).add(player)
     from ledger.store.streams import platform_sessions
 
     rows = session_rows(ledger, types=("player_alias",))
     platform = platform_sessions(ledger, {r.session for r in rows})
     con.execute("DELETE FROM player_nicknames")
     _append(con, "player_nicknames",
-            sorted(platform_nicknames(rows, seated, aliases, platform).items()))
+            sorted(platform_nicknames(rows, seated, aliases, platform, booked).items()))

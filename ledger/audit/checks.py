@@ -431,7 +431,7 @@ def supplied(series: Series) -> list[Finding]:
 # ------------------------------------------------------------------ the registry
 
 
-def _registry(checks: Iterable[Check]) -> tuple[Check, ...]:
+def ranked_checks(checks: Iterable[Check]) -> tuple[Check, ...]:
     """The checks in rank order, each rank and each (name, scope) once.
 
     Raises:
@@ -446,7 +446,7 @@ def _registry(checks: Iterable[Check]) -> tuple[Check, ...]:
 
 #: Every audit check, in rank order: the one list the batch audit, the streaming audit and
 #: docs/SQL.md read.
-REGISTRY: tuple[Check, ...] = _registry([
+REGISTRY: tuple[Check, ...] = ranked_checks([
     Check("unreplayable", Scope.HAND, -2, hand_replays,
           "a hand whose stored events the rules refuse (repair it with a correction or a "
           "void); its chips are unknown to the books"),

@@ -74,8 +74,12 @@ from ledger.model.errors import LedgerError
 #: cents; 22: ``audit_discrepancies`` ``seq`` counts within each session in a full rebuild
 #: too, :func:`finding_rows`; 23: a hand whose file marks an uncalled bet returned left none
 #: out, a return short of it is a ``payout`` finding, never ``uncalled``; a ledger statement's
-#: missing row said ``has no row for P, whom …``): forces a rebuild.
-DERIVED_VERSION = "23"
+#: missing row said ``has no row for P, whom …``; 24: that missing row names the player as
+#: the other rows do, ``name (id)``, and ``player_nicknames`` names a PokerNow player who has
+#: books in a session but played no hand, and ``discrepancies`` names no player, NULL, for
+#: a finding of the whole table, an infeasible total or a carry, not ``*``): forces a
+#: rebuild.
+DERIVED_VERSION = "24"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,
@@ -275,7 +279,7 @@ def audit_rows(series: Series, findings: Iterable[Any]) -> dict[str, list[tuple]
     ``session_book``, ``session_players``, ``player_names``, ``player_nicknames`` (from the
     series' books, in their order) and ``audit_discrepancies`` (``findings`` in the audit's
     order, :func:`finding_rows`); columns as in :data:`TABLES`."""
-    tables = _session_rows(series)
+    tables = session_table_rows(series)
     tables["audit_discrepancies"] = finding_rows(findings)
     return tables
 
@@ -296,11 +300,13 @@ def finding_rows(findings: Iterable[Any]) -> list[tuple]:
     return rows
 
 
-def _session_rows(series: Series) -> dict[str, list[tuple]]:
-    """The ``session_book`` and ``session_players`` rows of the series' books in their order:
+def session_table_rows(series: Series) -> dict[str, list[tuple]]:
+    """``{table: rows}`` of the derived tables the series' books make (TABLES' columns, in
+    order): the ``session_book`` and ``session_players`` rows of its books in their order,
     a row per book, the hands of no session a book per chip unit
     (:meth:`ledger.audit.books.SessionBook.books_by_unit`: chips of different values never add
-    up, README "Chips of different values"), ``ord`` counting the rows."""
+    up, README "Chips of different values"), ``ord`` counting the rows; ``player_names``
+    (alias, player) and ``player_nicknames`` (player, nickname), sorted."""
     book_rows, player_rows = [], []
     books = (each for book in series.sessions.values() for each in book.books_by_unit())
     for i, book in enumerate(books, 1):

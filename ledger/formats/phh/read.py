@@ -100,6 +100,7 @@ __all__ = [
     "read_phh",
     "read_plain_part",
     "read_phh_text",
+    "read_phh_whole",
     "scale_amount",
     "write_hand",
     "write_phh",
@@ -187,6 +188,15 @@ def read_phh_text(text: str, *, file: str = "<text>", multi: bool | None = None)
     the text (:func:`iter_phh_text`).
     """
     return _collect(file, iter_phh_text(text, file=file, multi=multi))
+
+
+def read_phh_whole(text: str, *, file: str = "<text>", multi: bool | None = None
+                   ) -> PhhFile:
+    """:func:`read_phh_text` reading the TOML of ``text`` whole (by sections when it is not
+    valid TOML), never a plain ``.phhs`` one section at a time: the reading the section by
+    section one gives the same hands, errors, lines and source keys as
+    (:func:`iter_phh_text`). Memory grows with the whole document."""
+    return _collect(file, _read_whole(text, file, multi))
 
 
 def _collect(file: str, items: Iterable[Item]) -> PhhFile:

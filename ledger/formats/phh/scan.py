@@ -73,7 +73,7 @@ def scan_layout(text: str, first_line: int = 1) -> Layout:
     strings only (as PHH files are written) is read a line at a time; any other text is
     walked character by character. Both give the same layout.
     """
-    return _scan_lines(text, first_line) or _scan_chars(text, first_line)
+    return scan_lines(text, first_line) or scan_chars(text, first_line)
 
 
 # A one-line ``key = value``: a bare key; the value's literal strings, then a comment.
@@ -84,9 +84,10 @@ _ITEM_RE = re.compile(r"[ \t]*'[^'\n]*'[ \t]*,?[ \t\r]*(?:#.*)?")
 _CLOSE_RE = re.compile(r"[ \t]*\][ \t\r]*(?:#.*)?")
 
 
-def _scan_lines(text: str, first_line: int) -> Layout | None:
+def scan_lines(text: str, first_line: int) -> Layout | None:
     """:func:`scan_layout` a line at a time; None when a statement is not that simple: one
-    line with literal strings only, or an array of one literal string a line."""
+    line with literal strings only, or an array of one literal string a line. Where it gives
+    a layout it is the one :func:`scan_chars` gives."""
     layout = Layout()
     table: str | None = None
     keys: dict[str, int] = {}
@@ -154,8 +155,9 @@ def _array_line(raw: str) -> str:
     return "skip" if not stripped or stripped.startswith("#") else "other"
 
 
-def _scan_chars(text: str, first_line: int) -> Layout:
-    """:func:`scan_layout` character by character (any valid TOML)."""
+def scan_chars(text: str, first_line: int) -> Layout:
+    """:func:`scan_layout` character by character (any valid TOML): the reading
+    :func:`scan_lines` must agree with."""
     layout = Layout()
     table: str | None = None
     layout.keys[None] = {}
@@ -320,7 +322,9 @@ __all__ = [
     "header_name",
     "normalise",
     "non_comment_lines",
+    "scan_chars",
     "scan_layout",
+    "scan_lines",
     "split_sections",
     "table_text",
     "toml_error_line",

@@ -63,9 +63,28 @@ def _values(row: dict[str, str], scale: Decimal, file: str, line: int) -> dict[s
     if values["net"] != values["buy_out"] + values["stack"] + values["nit_escrow"] - values[
         "buy_in"
     ]:
-        raise MalformedInput("net is not buy_out + stack + nit_escrow − buy_in", file=file,
-                             line=line)
+        raise _net_not_totals(row, values, scale != 1, file, line)
     return values
+
+
+def _net_not_totals(row: dict[str, str], values: dict[str, int], decimal: bool, file: str,
+                    line: int) -> MalformedInput:
+    """The refusal of a row whose net is not ``buy_out + stack + nit_escrow − buy_in``
+    (FORMATS.md §2, "PokerNow ledger CSV"), naming its player and each amount as the file
+    writes them (``decimal``: dollars and cents; ``nit_escrow`` only when the file has it)."""
+    terms = [c for c in ("buy_out", "stack", "nit_escrow") if c in row]
+    total = sum(values[c] for c in terms) - values["buy_in"]
+    who = f"{(row.get('player_nickname') or '').strip()} ({row['player_id'].strip()})"
+    sums = " + ".join(f"{c} {_amount(values[c], decimal)}" for c in terms)
+    return MalformedInput(
+        f"the net of {who} is {_amount(values['net'], decimal)}, not {sums} − buy_in "
+        f"{_amount(values['buy_in'], decimal)} = {_amount(total, decimal)}", file=file,
+        line=line)
+
+
+def _amount(chips: int, decimal: bool) -> str:
+    """``chips`` (minor units) as the file writes amounts: dollars and cents when ``decimal``."""
+    return f"{Decimal(chips) / 100:.2f}" if decimal else str(chips)
 
 
 def read_pokernow_ledger(path: str | Path, *, zero_sum: bool = True) -> list[LedgerRow]:
@@ -76,8 +95,9 @@ def read_pokernow_ledger(path: str | Path, *, zero_sum: bool = True) -> list[Led
 
     Raises:
         MalformedInput: a missing column, an unreadable amount, a row whose net does not equal
-            ``buy_out + stack + nit_escrow − buy_in``, or (``zero_sum``) nets that do not sum
-            to zero (at the last row's line, naming each player, his net and line).
+            ``buy_out + stack + nit_escrow − buy_in`` (naming its player and those amounts),
+            or (``zero_sum``) nets that do not sum to zero (at the last row's line, naming each
+            player, his net and line).
         OSError: the file cannot be opened.
     """
     path = Path(path)
@@ -124,7 +144,7 @@ def _not_zero_sum(rows: list[LedgerRow], file: str, decimal: bool) -> MalformedI
     ledger CSV": the nets of a game sum to zero), at its last row's line, naming every player
     with his net and line, amounts as the file writes them (``decimal``: dollars and cents)."""
     def money(chips: int) -> str:
-        text = f"{Decimal(chips) / 100:.2f}" if decimal else str(chips)
+        text = _amount(chips, decimal)
         return text if chips < 0 else f"+{text}"
 
     who = ", ".join(f"{r.nickname} ({r.player_id}) {money(r.net)} (line {r.line})"

@@ -1,0 +1,271 @@
+"""Text of the books, for people: balances (a table per chip unit, the rake, the nets that do
+not sum to zero, the hands in progress), standings and settle-up. Pure functions from what
+the layers below return to strings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ledger.model.money import format_money
+
+
+def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
+    """A table: player (``nickname (id)`` when he has a PokerNow nickname), net, buy-in,
+    cash-out, hands, sessions (``books``: :class:`ledger.audit.player_balances.Balances`). When the
+    sessions count chips of different values, a table per chip unit under a line naming it
+    and its sessions (``chips of 0.25 USD (s01, s02):``), and a note saying why. ``names``
+    renames the platform ids in the note of a hand in progress (:class:`cli.names.Names`:
+    the table names each player ``nickname (id)`` already)."""
+    from ledger.audit.money_units import chip_unit_text
+
+    if not books.mixed:
+        return "\n".join([*_balances_table(books.players, books.unit),
+                          *rake_lines(books.rake), *unbalanced_lines(books.unbalanced),
+                          *map(names, in_progress_lines(books.in_progress))])
+    lines = []
+    for i, u in enumerate(books.units):
+        unit = (u["chip_value_minor"], u["decimals"], u["currency"])
+        rows = sorted(({**p, **p["by_unit"][i]} for p in books.players if p["by_unit"][i]),
+                      key=lambda p: (-p["net"], p["player"]))
+        named = ", ".join(s or "no session" for s in u["sessions"])
+        lines.append(("plain chips" if unit == (1, 0, None) else
+                      f"chips of {chip_unit_text(unit)}") + f" ({named}):")
+        lines.extend(_balances_table(rows, (0, None)))
+    lines.extend(rake_lines(books.rake))
+    lines.extend(unbalanced_lines(books.unbalanced))
+    lines.append(chip_units_note(books.units, "table", "balances"))
+    lines.extend(map(names, in_progress_lines(books.in_progress)))
+    return "\n".join(lines)
+
+
+def rake_lines(rake: list[dict[str, Any]]) -> list[str]:
+    """A line per session and chip unit whose hands were raked
+    (:func:`ledger.audit.player_balances.rake_taken`): the chips the table took, which left the
+    players' nets; chips of another value than a plain chip outside sessions are named
+    (``5 chips of 0.1``), never added to others."""
+    from ledger.audit.money_units import chip_unit_text
+
+    def of(r: dict[str, Any]) -> str:
+        unit = (r["chip_value_minor"], r["decimals"], r["currency"])
+        return "" if r["session"] is not None or unit == (1, 0, None) else (
+            f" of {chip_unit_text(unit)}")
+
+    return [f"rake: {r['chips']} chip{'s' if r['chips'] != 1 else ''}{of(r)} taken from the pots "
+            + (f"in session {r['session']}" if r["session"] is not None else "outside sessions")
+            + f" ({r['hands']} hand{'s' if r['hands'] != 1 else ''})" for r in rake]
+
+
+def unbalanced_lines(sums: list[dict[str, Any]]) -> list[str]:
+    """A note per chip unit whose players' nets do not sum to zero
+    (:func:`ledger.audit.player_balances.unbalanced`): by how much, in which unit, and why it
+    can be."""
+    from ledger.audit.money_units import chip_unit_text
+
+    out = []
+    for u in sums:
+        if u["chip_value_minor"] is None:  # money
+            said = format_money(u["net_sum"], u["decimals"], u["currency"])
+        else:
+            unit = (u["chip_value_minor"], u["decimals"], u["currency"])
+            said = f"{u['net_sum']:+d} chips" + ("" if unit == (1, 0, None) else
+                                                  f" of {chip_unit_text(unit)}")
+        carried = u.get("carried", 0)
+        if carried and carried == -u["net_sum"]:
+            out.append(f"note: the players' nets sum to {said}, not 0: chips carried to the "
+                       "session's next hand (RULES.md §3.8, §7.1), counted once the hand that "
+                       "takes them ends; `handledger state HAND` names them")
+            continue
+        aside = ""
+        if carried:
+            many = (format_money(carried, u["decimals"], u["currency"])
+                    if u["chip_value_minor"] is None else f"{carried} chips")
+            aside = f"{many} of them carried to the session's next hand, the rest "
+        out.append(f"note: the players' nets sum to {said}, not 0: {aside}chips the table kept "
+                   "or paid to nobody (a rake, a hand paid short) or paid beyond the pot; "
+                   "`handledger audit` names the hands")
+    return out
+
+
+def _balances_table(players: list[dict[str, Any]], unit: tuple[int, str | None]) -> list[str]:
+    """The lines of one balances table: a header and a row per player, in ``unit``."""
+    decimals, currency = unit
+
+    def fmt(v: int) -> str:
+        return format_money(v, decimals, None)
+
+    names = [f"{p['nickname']} ({p['player']})" if p.get("nickname") else p["player"]
+             for p in players]
+    width = max([14, *map(len, names)])
+    rules = any(p["rules_net"] != p["net"] for p in players)  # shown only where they differ
+    head = (f"{'player':<{width}} {'net':>12} {'buy-in':>12} {'cash-out':>12} {'hands':>6} "
+            "sessions" + ("    by the rules" if rules else ""))
+    lines = [head + (f"   ({currency})" if currency else "")]
+    for name, p in zip(names, players, strict=True):
+        differs = rules and p["rules_net"] != p["net"]
+        lines.append(f"{name:<{width}} {fmt(p['net']):>12} {fmt(p['buy_in']):>12} "
+                     f"{fmt(p['cash_out']):>12} {p['hands']:>6} {p['sessions']:>8}"
+                     + (f" {fmt(p['rules_net']):>16}" if differs else ""))
+    return lines
+
+
+def chip_units_note(units: list[dict[str, Any]], each: str, command: str) -> str:
+    """The note under a read whose sessions count chips of different values (``units`` as
+    :class:`ledger.audit.standings_grid.Standings` gives them): each session's chip value, that they
+    do not add up so each value has its own ``each`` (total, table), and whether
+    ``handledger COMMAND --money`` adds them up (one currency and decimals) or not."""
+    from ledger.audit.money_units import chip_units_worth
+
+    worth = chip_units_worth(units)
+    plain = any(u["currency"] is None and u["decimals"] == 0 and u["chip_value_minor"] == 1
+                for u in units)
+    named = any(n is not None for u in units for n in u["sessions"] or [None])
+    one = (" (`handledger balances --session S --money` reads one session's)" if named else
+           "")  # hands of no session: no --session reads them apart
+    money = (f"`handledger {command} --money` adds them up in money"
+             if len({(u["decimals"], u["currency"]) for u in units}) == 1 else
+             f"and plain chips have no money value, so money does not add up either{one}"
+             if plain else
+             "and their money is of different currencies or decimals, so it does not "
+             f"add up either{one}")
+    return (f"note: the {'sessions' if named else 'hands read'} count chips of different "
+            f"values ({worth}): they do not add "
+            f"up, so each value has its own {each}; {money}")
+
+
+def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
+    """A note per hand still in progress (:func:`ledger.audit.player_balances.open_hands`): its
+    chips in the pot count as put in, nothing paid yet, so the nets are not final."""
+    out = []
+    for h in hands:
+        where = f" of session {h['session']}" if h["session"] else ""
+        chips = ", ".join(f"{p} {c}" for p, c in h["players"].items() if c)
+        out.append(f"note: hand {h['hand']}{where} is in progress (not ended): the "
+                   f"{h['pot']} chips in its pot so far ({chips}) count as put in, nothing "
+                   f"paid yet; the nets are final once it ends (`handledger act {h['hand']} "
+                   "end`) or is voided")
+    return out
+
+
+def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any,
+                session: str | None = None) -> str:
+    """``Bob pays Ann 37.50 USD`` per transfer still to make (``Cy pays the house 2.50 USD``:
+    None is the house, who keeps the rake) and a count line, which also says what was paid
+    already; with a transfer of the house, a line saying what it is owed and how a payment
+    to it is recorded (in a session: the rake of hands of no session has none to name, and
+    the line says so), and, when it pays back what it was paid beyond the rake, the ``pay``
+    that records each payment back (``handledger pay g rake Bob 2.00``; README "settle").
+    ``session``: the session settled (``settle --session``), None for the whole ledger."""
+    decimals, currency = books.unit
+
+    def who(name: str | None) -> str:
+        return "the house" if name is None else name
+
+    lines = [f"{who(a)} pays {who(b)} {format_money(n, decimals, currency)}"
+             for a, b, n in transfers]
+    paid = books.paid_already
+    before = f" ({format_money(paid, decimals, currency)} paid already)" if paid else ""
+    house = any(None in (a, b) for a, b, _ in transfers)
+    if transfers:
+        lines.append(f"{len(transfers)} transfer(s) settle {len(books.players)} "
+                     f"player(s){' and the house' if house else ''}{before}")
+    else:
+        lines.append(f"settled: nobody owes anybody{before}")
+    if house:
+        raked = [r for r in books.rake if r["chips"]]
+        where = ", ".join(f"{r['chips']} chip{'s' * (r['chips'] != 1)} in "
+                          + (f"session {r['session']}" if r["session"]
+                             else "hands of no session") for r in raked)
+        one = session or (raked[0]["session"] if len(raked) == 1 and raked[0]["session"]
+                          else "SESSION")
+        pay = f"`handledger pay {one} PLAYER rake AMOUNT` records a payment to it"
+        if raked and all(r["session"] is None for r in raked):
+            pay = ("`handledger pay SESSION PLAYER rake AMOUNT` records a payment to it in a "
+                   "session; hands of no session have none to name")
+        back = [f"`handledger pay {one} rake {b} {format_money(n, decimals, None)}`"
+                for a, b, n in transfers if a is None and b is not None]
+        if back and any(b is None for _, b, _ in transfers):  # paid and pays back
+            pay += f"; {', '.join(back)} records its payment back"
+        elif back:  # the house was paid beyond the rake: it pays the rest back
+            pay = f"{', '.join(back)} records its payment back"
+        units = {r["session"]: r for r in raked}
+        never = [s for s in books.unopened if s in units]
+        if len(never) == 1:  # `pay` records a payment in an opened session only
+            pay += (f" once the session is opened (`{opening(units[never[0]])}`: it "
+                    "was never opened, its hands read from a file)")
+        elif never:
+            each = ", ".join(f"`{opening(units[s])}`" for s in never)
+            pay += (f" once its session is opened ({each}: {', '.join(never)} were never "
+                    "opened, their hands read from files)")
+        if any(r["session"] is None for r in raked) and any(r["session"] for r in raked):
+            pay += " (hands of no session have none to name)"
+        lines.append(
+            f"the house: whoever keeps the rake the table took, "
+            f"{format_money(books.house['rake_minor'], decimals, currency)}"
+            + (f" ({where})" if where else "") + f"; {pay}")
+    return "\n".join(lines)
+
+
+def opening(unit: dict[str, Any]) -> str:
+    """The ``session open`` of a session never opened whose hands count chips of ``unit``
+    (``{"session", "chip_value_minor", "decimals", "currency"}``, as ``rake_taken`` gives it):
+    at their chip's worth, so that the opening keeps what their amounts are worth and is not
+    refused (README "sessions and the books": ``session open`` of a session holding hands in
+    money takes only their chip's worth). ``handledger session open fri --chip-value 0.01
+    --currency USD``; plain chips: ``handledger session open fri``."""
+    from ledger.model.money import minor_units
+
+    command = f"handledger session open {unit['session']}"
+    value, decimals, currency = unit["chip_value_minor"], unit["decimals"], unit["currency"]
+    if currency is None and (value, decimals) == (1, 0):
+        return command
+    command += f" --chip-value {format_money(value, decimals, None)}"
+    if currency is not None:
+        command += f" --currency {currency}"
+        if minor_units(currency) != decimals:
+            command += f" --decimals {decimals}"
+    return command
+
+
+def standings_text(grid: Any) -> str:
+    """The standings grid: a row per player (most won first), a column per session, the
+    total; a last row of session totals (zero when the books balance). When the sessions count
+    chips of different values, a total column per chip unit (``total 0.25 USD``) and a note
+    saying why (``grid``: :class:`ledger.audit.standings_grid.Standings`)."""
+    from ledger.audit.money_units import chip_unit_text
+
+    decimals, currency = grid.unit
+
+    def fmt(v: int | None) -> str:
+        return "" if v is None else format_money(v, decimals, None)
+
+    heads = [s["session"] or "(no session)" if "unit" not in s else
+             f"(no session, {chip_unit_text(tuple(s['unit'].values()))})"  # type: ignore[arg-type]
+             for s in grid.sessions]
+    keys = [grid.column_key(s) for s in grid.sessions]
+    names = [f"{p['nickname']} ({p['player']})" if p.get("nickname") else p["player"]
+             for p in grid.players]
+    units = [(u["chip_value_minor"], u["decimals"], u["currency"]) for u in grid.units]
+    totals = ([f"total {chip_unit_text(u)}" for u in units] if grid.mixed else ["total"])
+    width = max([10, *map(len, names)])
+    cols = [max(10, len(h)) for h in heads]
+    tcols = [max(12, len(t)) for t in totals]
+
+    def row(first: str, cells: list[str], sums: list[str]) -> str:
+        return (f"{first:<{width}} " + " ".join(f"{c:>{w}}" for c, w in zip(cells, cols,
+                                                                           strict=True))
+                + "".join(f" {t:>{w}}" for t, w in zip(sums, tcols, strict=True)))
+
+    lines = [row("player", heads, totals) + (f"   ({currency})" if currency else "")]
+    for name, p in zip(names, grid.players, strict=True):
+        cells = [fmt(p["nets"].get(k)) for k in keys]
+        lines.append(row(name, cells, [fmt(t) for t in p.get("totals") or [p["total"]]]))
+    sums = [sum(p["nets"].get(k, 0) for p in grid.players) for k in keys]
+    by_unit = [sum(v for s, v in zip(grid.sessions, sums, strict=True)
+                   if grid.column_unit(s) == i) for i in range(len(grid.units))]
+    lines.append(row("(sum)", [fmt(v) for v in sums],
+                     [fmt(v) for v in by_unit] if grid.mixed else [fmt(sum(sums))]))
+    if grid.mixed:
+        lines.append(chip_units_note(grid.units, "total", "standings"))
+    lines.extend(in_progress_lines(grid.in_progress))
+    return "\n".join(lines)

@@ -1,0 +1,240 @@
+"""Text of a hand in dispute, for people: a live hand's state, a what-if, a correction made,
+and the history of a hand or a session. Pure functions from what the layers below return to
+strings."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+
+def state_text(now: Any) -> str:
+    """A live hand now (:class:`replay.live.state.Now`): phase, whose turn and what is legal, the
+    current bet, the pots with their eligible players, returned chips, the rake taken, the
+    payouts recorded so far, who declared what (a declare hand, RULES.md §3), stacks;
+    of a hand that is over, its pots explained as ``show`` ends, what the table paid, any
+    payout that differs from the rules, and the stacks after the hand."""
+    from replay.typed import as_typed, smallest_unit_note
+
+    state, result = now.state, now.result
+    lines = [f"hand {state.hand}: {state.game.code}, phase {state.phase}, status {state.status}",
+             now.legal]
+    if now.ended is not None:  # over: the pots as `show` explains them, the stacks after
+        done = now.ended
+        if (unit := smallest_unit_note(state.started.unit.decimals)) is not None:
+            lines.append(unit)  # as `show` says it: the pots explained in chips
+        lines.extend(done.explanation)
+        if done.paid:
+            lines.append("paid: " + ", ".join(f"{p} {c}" for p, c in done.paid.items()))
+        elif state.status == "complete" and state.rake:  # the rake took the whole pot
+            lines.append(f"paid: nobody (the rake of {state.rake} took the pot)")
+        elif state.status == "complete":
+            lines.append("paid: none recorded (the stacks after the hand are the rules' result)")
+        lines.extend(f"paid differently from the rules: {d}" for d in done.differences)
+        lines.append("stacks after the hand: " + ", ".join(
+            f"{p} {done.stacks[p]}" + (" (folded)" if p in state.folded else "")
+            for p in state.players))
+        return "\n".join(lines)
+
+    def a(chips: int) -> str:  # in play: as the hand's actions take amounts (4.00 in cents)
+        return as_typed(state, chips)
+
+    if state.phase == "bet":
+        lines.append(f"current bet {a(state.rnd.current)}")
+    for pot in result.pots:
+        lines.append(f"pot {pot.index}: {a(pot.amount)} ({', '.join(pot.eligible)})")
+    if result.returned:
+        lines.append("returned: " + ", ".join(f"{p} {a(c)}" for p, c in result.returned.items()))
+    if result.carried:  # the rules leave them for the next deal: nobody is paid them
+        lines.append(f"carried: {a(result.carried)} to the session's next hand, paid to nobody "
+                     "(RULES.md §3.8, §7.1)")
+    if state.rake:  # `rake AMOUNT`: out of the pot, to nobody at the table
+        lines.append(f"rake: {a(state.rake)} taken from the pot")
+    lines.extend(_paid_so_far(state, a))
+    if state.declarations:  # a declare hand's showdown: who declared what so far
+        lines.append("declared: " + ", ".join(f"{p} {d}"
+                                               for p, d in state.declarations.items()))
+    lines.append("stacks: " + ", ".join(
+        f"{p} {a(state.stacks[p])}" + (" (folded)" if p in state.folded else "")
+        + (f" bet {a(state.street_bets[p])}" if state.street_bets[p] else "")
+        for p in state.players))
+    return "\n".join(lines)
+
+
+def _paid_so_far(state: Any, a: Callable[[int], str]) -> list[str]:
+    """``paid so far: Ann 3 (3 of the pot's 4)``: the payouts a hand in play recorded (``pay``,
+    ``returned``), each player's total and all of them against the pot ``end`` holds them to;
+    no line before the first."""
+    paid: dict[str, int] = {}
+    for payout in state.payouts:
+        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    if not paid:
+        return []
+    return ["paid so far: " + ", ".join(f"{p} {a(c)}" for p, c in paid.items())
+            + f" ({a(sum(paid.values()))} of the pot's {a(state.pot_total())})"]
+
+
+def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,
+                rename: Callable[[str], str] = str) -> str:
+    """Each player's result by the rules and his net (what the table paid him minus what he
+    put in, the net of ``balances``) before and after a what-if, what is still paid
+    differently, the later hands that no longer follow, and the session results' change; in a
+    hand kept in a unit with decimals, its chips as the books count them, with the line that
+    says so (as ``show``). ``labels``: a platform player's name as the reads show it
+    (:attr:`cli.names.Names.labels`), the player column as wide as the longest; ``rename``
+    names the players of the other lines so (:class:`cli.names.Names`), never the table's
+    column again."""
+    from replay.typed import smallest_unit_note
+
+    data = w.as_json()
+    shown = {p: (labels or {}).get(p, p) for p in w.before.result.players}
+    wide = max([12, *(len(label) + 2 for label in shown.values())])
+    unit = smallest_unit_note(w.after.decimals, "nets and payouts")  # the books' chips
+    lines = [f"what if, hand {hand} (nothing written):", *([f"  {unit}"] if unit else []),
+             f"  {'':<{wide}}{'by the rules':>24}{'net (what the table paid)':>36}",
+             f"  {'player':<{wide}}{'before':>8}{'after':>8}{'diff':>8}"
+             f"{'before':>13}{'after':>12}{'diff':>11}"]
+
+    def rule(chips: int | None) -> str:  # None: a showdown that cannot be checked
+        return "?" if chips is None else f"{chips:+d}"
+
+    for p in w.before.result.players:
+        lines.append(f"  {shown[p]:<{wide}}{rule(data['before'][p]):>8}"
+                     f"{rule(data['after'][p]):>8}{rule(data['diff'][p]):>8}"
+                     f"{data['paid_before'][p]:>+13d}"
+                     f"{data['paid_after'][p]:>+12d}{data['paid_diff'][p]:>+11d}")
+    rest = _unknown_lines(w)
+    rest += [f"  still paid differently: {d.sentence()}" for d in w.after.discrepancies]
+    rest += [f"  downstream: hand {d.hand} starts {d.player} with {d.starting}, the "
+             f"corrected final stack is {d.expected} (was {d.was})" for d in w.downstream]
+    if w.session:
+        moved = {p: v for p, v in data["session"]["diff"].items() if v}
+        text = ", ".join(f"{p} {v:+d}" for p, v in moved.items()) or "no change"
+        rest.append(f"  session {w.session} results: {text}")
+    return "\n".join([*lines, *map(rename, rest)])
+
+
+def _unknown_lines(w: Any) -> list[str]:
+    """What a what-if ``w`` can say of the rules' result of a showdown that cannot be
+    checked (:mod:`replay.unknown_rules`): whose result is not known, the legal splits of
+    the pots, and whether the payouts before and after are one of them (``replay``'s words
+    follow in the "still paid differently" lines)."""
+    from replay.unknown_rules import same_rules
+
+    was, now = w.unknown
+    if was is None and now is None:
+        return []
+    both = was is not None and now is not None and same_rules(w.before, w.after)
+    lines = []
+    for when, unknown in ((("", now),) if both else (("before", was), ("after", now))):
+        if unknown is None:
+            continue
+        lines.append(f"  by the rules{' ' + when if when else ''}: not known for "
+                     f"{', '.join(unknown.players)} (showdown not verifiable: hole cards "
+                     f"unknown){', the same before and after' if both else ''}; a legal "
+                     "split of the pots pays")
+        lines += [f"    {words}" for words in unknown.pot_words()]
+    for when, unknown, payouts in (("before", was, "the payouts"),
+                                   ("after", now, "the corrected payouts")):
+        if unknown is not None:
+            lines.append(f"  {when}: {unknown.verdict(payouts, why=when == 'before')}")
+    return lines
+
+
+def corrected_text(hand: str, done: Any) -> str:
+    """What a correction moved: each player's net (the README's one net, what ``balances``
+    adds up: what the table paid minus what he put in) and what the rules give him ("by the
+    rules", as ``balances`` labels it), and later hands to check; an undo names what it took
+    back. In a hand kept in a unit with decimals the numbers are its chips, as the books
+    count them, with the line saying so."""
+    from replay.typed import smallest_unit_note
+
+    moved = done.moved
+    was, now, same = done.unknown
+    parts = ["the hand replays again (its stream did not before)"] if moved is None else [
+        f"{label}: {', '.join(f'{p} {n:+d}' for p, n in moved[key].items()) or 'unchanged'}"
+        for label, key in (("net", "paid"), ("by the rules", "net"))]
+    if moved is not None and (was is not None or now is not None):  # unknown cards
+        gone = [p for p in done.after.result.players
+                if any(u is not None and p in u.players for u in (was, now))]
+        known = ", ".join(f"{p} {n:+d}" for p, n in moved["net"].items())
+        parts[1] = ("by the rules: not known (showdown not verifiable: hole cards unknown), "
+                    "unchanged" if same else
+                    f"by the rules: {known + ', ' if known else ''}not known for "
+                    f"{', '.join(gone)} (showdown not verifiable: hole cards unknown)")
+    if now is not None:
+        parts.append(now.verdict("the payouts now" if done.took_back
+                                 else "the corrected payouts"))
+    did = (f"undid {done.took_back} in hand {hand}" if done.took_back
+           else f"corrected hand {hand}")
+    lines = [f"{did} (seq {done.seq}); " + "; ".join(parts)]
+    if now is not None:  # the legal ways to pay what the rules cannot award
+        lines += [f"  a legal split pays the {words}" for words in now.pot_words()]
+    if (unit := smallest_unit_note(done.after.decimals, "nets")) is not None:  # books' chips
+        lines.append(f"  {unit}")
+    lines += [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the corrected "
+              f"final stack is {d.expected} (was {d.was})" for d in done.downstream]
+    return "\n".join(lines)
+
+
+def history_text(data: dict[str, Any]) -> str:
+    """A hand's original events, then every correction and void with its changes."""
+    from replay.hand_history import change_brief
+
+    lines = [f"hand {data['hand']}: {len(data['events'])} original event(s)"]
+    first = data["events"][0]["event"] if data["events"] else {}
+    decimals = (first.get("unit") or {}).get("decimals", 0)  # a hand kept in cents: 2
+    for item in data["events"]:
+        detail = {k: v for k, v in item["event"].items()
+                  if k not in ("source", "options", "unit", "stakes", "seats")}
+        lines.append(f"  {item['seq']:3d} @{item['position']:<6d} {item['recorded_at']} "
+                     f"{item['type']} {json.dumps(detail, separators=(',', ':'))}")
+    if not data["amendments"]:
+        lines.append("no corrections or voids")
+    for item in data["amendments"]:
+        lines.append(f"  {item['seq']:3d} @{item['position']:<6d} {item['recorded_at']} "
+                     f"{item['type']} by {item['by']}: {item['reason']}")
+        if "signature" in item:
+            mark = {"good": "ok", "bad": "FAILS", "unknown": "unknown key"}
+            lines.append(f"        signature {mark[item['signature']['status']]}: "
+                         f"{item['signature']['note']}; {item['signature']['covers']}")
+        if item.get("unsigned"):
+            signed = ", ".join(f"the {'void' if t['type'] == 'hand_voided' else 'correction'} "
+                               f"at seq {t['seq']} (signed by {t['signer']})"
+                               for t in item["unsigned"])
+            lines.append(f"        unsigned: takes back {signed} with no signature of its own")
+        changed = {c["seq"] for c in item.get("changes", []) if c["op"] != "insert_after"}
+        for c in item.get("changes", []):
+            event = f" {change_brief(c['event'], decimals)}" if c["event"] else ""
+            label = "after" if c["op"] == "insert_after" else "was"
+            by = c.get("was_set_by")
+            was = f" (seq {c['seq']} {label}: {c['was']}" if c["was"] else ""
+            if c["was"] and c["op"] == "insert_after" and c["seq"] in changed:
+                # the row it follows is the one this correction puts there, not the one shown
+                was = (f" (after seq {c['seq']} as this correction changes it; before it: "
+                       f"{c['was']}")
+            if by is not None:  # in force by an earlier correction (was None: it deleted it)
+                was = (f"{was}, set by correction {by})" if c["was"]
+                       else f" (seq {c['seq']} was deleted by correction {by})")
+            elif was:
+                was += ")"
+            lines.append(f"        {c['op']} seq {c['seq']}{event}{was}")
+    return "\n".join(lines)
+
+
+def session_history_text(data: dict[str, Any]) -> str:
+    """A session's events, numbered, each book entry with the corrections made to it (a
+    payment's payer or payee null, the house, kept: ``"payee":null``)."""
+    lines = [f"session {data['session']}: {len(data['events'])} event(s)"]
+    for item in data["events"]:
+        detail = {k: v for k, v in item["event"].items() if k != "source" and (
+            v is not None or k in ("payer", "payee"))}
+        lines.append(f"  {item['seq']:3d} @{item['position']:<6d} {item['recorded_at']} "
+                     f"{item['type']} {json.dumps(detail, separators=(',', ':'))}")
+        for c in item["corrections"]:
+            what = "retracted" if c["replacement"] is None else "amended to " + json.dumps(
+                {k: v for k, v in c["replacement"].items()
+                 if k not in ("type", "schema_version")}, separators=(",", ":"))
+            lines.append(f"        {what} by {c['by']} (entry {c['seq']}): {c['reason']}")
+    return "\n".join(lines)
