@@ -61,7 +61,7 @@ from ledger.store.store import StoredEvent
 from ledger.store.streams import amendments, hand_heads, platform_names, read_hands
 from replay.books import Note, fresh_books
 from replay.handview import Money, session_money
-from replay.ingest.export import session_chips
+from replay.ingest.export import Proof, proven, session_chips
 from replay.progress import Progress, silent
 
 __all__ = ["HandEntry", "UnitChart", "Movement", "EntryFix", "SessionEntry", "SeriesReport",
@@ -224,6 +224,8 @@ class SeriesReport:
     names: dict[str, str] = field(default_factory=dict)
     signatures: tuple[SignedAmendment, ...] = ()
     checkpoints: OwnCheckpoints | None = None
+    #: where the hash chain breaks, when the report was made anyway (``--broken-ok``)
+    broken: str | None = None
 
     @property
     def signature_line(self) -> str | None:
@@ -254,9 +256,11 @@ class ReportBooks:
     """A ledger open read-only with its derived tables as of its head (see :func:`open_report`);
     ``keys``: the key directory signatures are checked against (None: not checked)."""
 
-    def __init__(self, ledger: Any, keys: Any = None) -> None:
+    def __init__(self, ledger: Any, keys: Any = None, broken: str | None = None) -> None:
         self.ledger = ledger
         self.keys = keys
+        #: where the hash chain breaks (a report made with ``--broken-ok``), else None
+        self.broken = broken
         #: per hand, its signed corrections and voids as checked (filled by :meth:`collect`)
         self.signed: dict[str, list[SignedAmendment]] = {}
         money: dict[str, list[Any]] = {}
@@ -327,7 +331,7 @@ class ReportBooks:
             incomplete=tuple(h for h, _ in audit.incomplete), names=self.names,
             signatures=tuple(signatures),
             checkpoints=own_checkpoints(self.ledger, self.keys) if self.keys is not None
-            else None)
+            else None, broken=self.broken)
 
     def hand_rows(self, hands: Sequence[str]) -> Iterator[tuple[str, list[StoredEvent]]]:
         """``(hand, its stored rows by seq)`` for each of ``hands`` in the order given, read
@@ -457,17 +461,42 @@ def _one_book_of_no_session(listed: list[dict[str, Any]],
             or s is loose[0]]
 
 
+#: What ``report`` says of a broken chain (:func:`replay.ingest.export.proven`).
+REPORT = Proof(
+    refused="no report written (its pages would show rows changed outside handledger as the "
+            "books)",
+    retry="report with --broken-ok for a site of the rows as they are",
+    anyway="reported anyway (--broken-ok): the site shows the rows as they are, and its index "
+           "says the chain breaks")
+
+
 @contextmanager
 def open_report(path: str, *, jobs: int = 1, progress: Progress = silent,
-                note: Note = _quiet, keys: Any = None) -> Iterator[ReportBooks]:
+                note: Note = _quiet, keys: Any = None, broken_ok: bool = False
+                ) -> Iterator[ReportBooks]:
     """The ledger at ``path`` as :class:`ReportBooks`, its derived tables as of its head
     (computed in memory when the saved ones are behind: the file is never written), closed
     after the block; ``keys``: the key directory (a :class:`ledger.store.keys.KeyStore`) its
-    signatures are checked against (None: not checked).
+    signatures are checked against (None: not checked). Its hash chain is proven first, as
+    ``export`` proves it (:func:`replay.ingest.export.proven`): a site vouches for the rows
+    it shows (the index names the chain's head). ``broken_ok``: a broken chain is a
+    ``warning:`` line given to ``note``, and the report says where it breaks.
 
     Raises:
+        ChainBroken: the chain breaks, naming where as ``verify`` does (``…: no report
+            written (…); run `handledger verify`, or report with --broken-ok …``), unless
+            ``broken_ok``; LedgerCorrupt: a block of the events fails its checksum;
         NotFound: no ledger at ``path``; LedgerBusy, LedgerError: as
             :func:`replay.books.fresh_books`.
     """
+    from ledger.store.store import Ledger
+
+    said: list[str] = []
+    with Ledger(path, read_only=True, sound=False) as ledger:
+        proven(ledger, broken_ok, said.append, REPORT)
+    for line in said:
+        note(line)
+    broken = said[0].removeprefix("warning: ").removesuffix(f": {REPORT.anyway}") if said \
+        else None
     with fresh_books(path, jobs=jobs, progress=progress, note=note) as ledger:
-        yield ReportBooks(ledger, keys)
+        yield ReportBooks(ledger, keys, broken)

@@ -170,3 +170,45 @@ def test_every_read_refuses_a_file_cut_short(run, db: str, template: Path) -> No
     _every_read_refuses(run, db, f"ledger {db} is corrupt: cut short: {size - 4096} bytes, "
                                  f"which ends inside its block {blocks - 1} (blocks of 262144 "
                                  "bytes after 12288 bytes of headers)")
+
+
+REPORT = ("no report written (its pages would show rows changed outside handledger as the "
+          "books); run `handledger verify`, or report with --broken-ok for a site of the rows "
+          "as they are")
+
+
+def test_report_of_a_tampered_ledger_is_refused(run, tampered: str) -> None:
+    """A site's index names the chain's head, vouching for the rows it shows: a ledger
+    edited by SQL is refused as export refuses it, no folder made."""
+    folder = Path(tampered).parent
+    before = _files(tampered)
+    result = run("report", str(folder / "site"))
+    assert (result.exit_code, result.output) == (
+        2, f"error: ledger {tampered}: broken at position 27: {EDITED}: {REPORT}\n")
+    assert _files(tampered) == before
+    assert sorted(p.name for p in folder.iterdir()) == ["t.duckdb"]
+
+
+def test_report_broken_ok_writes_the_site_and_says_where_it_breaks(run, tampered: str
+                                                                    ) -> None:
+    site = Path(tampered).parent / "site"
+    result = run("report", str(site), "--broken-ok")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == (
+        f"warning: ledger {tampered}: broken at position 27: {EDITED}: reported anyway "
+        "(--broken-ok): the site shows the rows as they are, and its index says the chain "
+        "breaks")
+    index = (site / "index.html").read_text()
+    assert (f"The hash chain breaks: ledger {tampered}: broken at position 27: edited: row 27 "
+            "(session:fri seq 3): its content does not hash to its stored hash. These pages "
+            "show the rows as they are") in index
+
+
+def test_report_of_an_intact_ledger_says_nothing_of_the_chain(run, db: str, template: Path
+                                                              ) -> None:
+    copy_ledger(template, Path(db))
+    site = Path(db).parent / "site"
+    result = run("report", str(site))
+    assert result.exit_code == 0
+    assert not result.output.startswith("warning")
+    assert "hash chain breaks" not in (site / "index.html").read_text()

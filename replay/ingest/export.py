@@ -7,7 +7,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.store.signing import binds_hand
@@ -84,10 +84,32 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
     return [] if out is None else [out]
 
 
-def proven(ledger: Any, broken_ok: bool, note: Callable[[str], None]) -> None:
+class Proof(NamedTuple):
+    """What a command that copies a ledger's rows out says of a broken chain (:func:`proven`):
+    ``refused``, what is not done and why (``nothing exported (…)``); ``retry``, how to do it
+    anyway (``export with --broken-ok for a copy as it is``); ``anyway``, what the
+    ``warning:`` line says when it is done anyway."""
+
+    refused: str
+    retry: str
+    anyway: str
+
+
+#: What ``export`` says (README "export").
+EXPORT = Proof(
+    refused="nothing exported (a ledger importing the copy would not know its rows were "
+            "changed)",
+    retry="export with --broken-ok for a copy as it is",
+    anyway="exported anyway (--broken-ok): the copy holds the rows as they are, and a ledger "
+           "importing it would not know they were changed")
+
+
+def proven(ledger: Any, broken_ok: bool, note: Callable[[str], None],
+           say: Proof = EXPORT) -> None:
     """Prove the hash chain of ``ledger`` (a :class:`ledger.store.store.Ledger` opened
     read-only, its blocks not checked first: ``sound`` False)
-    before an export copies its rows out: :meth:`ledger.store.store.Ledger.verify`, the
+    before an export (or a report, ``say`` naming what it does) copies its rows out:
+    :meth:`ledger.store.store.Ledger.verify`, the
     check ``verify`` makes (the queries' proof, the walk only when it breaks), which reads
     every column of every row, so a damaged block of the events is met too. A damaged block
     that holds no events (a derived table's) is not looked for: the export reads the events
@@ -102,22 +124,20 @@ def proven(ledger: Any, broken_ok: bool, note: Callable[[str], None]) -> None:
     """
     from ledger.model.errors import ChainBroken, LedgerCorrupt
 
+    nothing = say.refused.split(" (")[0]  # "nothing exported"
     try:
         report = ledger.verify()
     except LedgerCorrupt as e:
-        raise LedgerCorrupt(f"{e}: nothing exported; run `handledger verify`") from e
+        raise LedgerCorrupt(f"{e}: {nothing}; run `handledger verify`") from e
     if report.ok:
         return
     broken = (f"ledger {ledger.path}: broken: {report.message}" if report.problem == "head"
               else f"ledger {ledger.path}: broken at position {report.first_bad}: "
                    f"{report.problem}: {report.message}")
     if not broken_ok:
-        why = ("" if report.problem == "head" else " (a ledger importing the copy would not "
-               "know its rows were changed)")
-        raise ChainBroken(f"{broken}: nothing exported{why}; run `handledger verify`, or export "
-                          "with --broken-ok for a copy as it is")
-    note(f"warning: {broken}: exported anyway (--broken-ok): the copy holds the rows as they "
-         "are, and a ledger importing it would not know they were changed")
+        refused = nothing if report.problem == "head" else say.refused
+        raise ChainBroken(f"{broken}: {refused}; run `handledger verify`, or {say.retry}")
+    note(f"warning: {broken}: {say.anyway}")
 
 
 def export_chunks(ledger: Any, fmt: str, hands: Sequence[str],
