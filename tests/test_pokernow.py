@@ -380,7 +380,14 @@ def test_log_cut_mid_hand_is_incomplete(tmp_path: Path) -> None:
     game = read_pokernow_log(_write(tmp_path / "cut.csv", entries))
     (hand,) = _hands(game)
     assert hand.status == "incomplete" and hand.events[-1] == HandEnded(status="incomplete")
-    assert game.errors == []
+    # the log is newest first: its lines 2 (Ann's raise) to 6 (the starting line) are the hand
+    (finding,) = game.errors
+    assert isinstance(finding, StoredFinding)
+    assert (finding.line, finding.hand, str(finding)) == (2, "pn-cut-1-170000000000000", (
+        f"{tmp_path}/cut.csv:2, hand pn-cut-1-170000000000000, action '\"Ann @ AAAAAAAAAA\" "
+        "raises to 6': the log stops inside hand #1, before its ending line (an export cut at "
+        "the game's newest rows, or taken during the hand): its 5 lines (2 to 6) kept as an "
+        "incomplete hand, every chip returned"))
     # heads-up: the button (Ann) posts the small blind and is last in seat order
     assert [s.player for s in hand.events[0].seats] == ["BBBBBBBBBB", "AAAAAAAAAA"]
 

@@ -117,10 +117,16 @@ def test_an_export_cut_mid_hand_is_completed_by_the_whole_log(tmp_path: Path) ->
     assert _at_a_moment_boundary(RIT, 15)
     db = tmp_path / "t.duckdb"
     early = _cut(RIT, 15, tmp_path / "early" / RIT.name)
-    # #30's six players bought nothing in the excerpt: a warning each (as the audit finds them)
-    assert one_shot(db, "import", str(early))[:2] == (
+    # #30's six players bought nothing in the excerpt: a warning each (as the audit finds them),
+    # and first one that the log stops inside #30 (its lines 2-16 kept incomplete)
+    code, text, err = one_shot(db, "import", str(early))
+    assert (code, text) == (
         0, "imported 1 hand(s) (27 events) from 1 file(s); 0 already in the ledger; 0 rejected"
-           "; 6 warning(s) about hands stored\n")
+           "; 7 warning(s) about hands stored\n")
+    assert err.splitlines()[0].split(": ", 3)[3] == (
+        "the log stops inside hand #30, before its ending line (an export cut at the game's "
+        "newest rows, or taken during the hand): its 15 lines (2 to 16) kept as an incomplete "
+        "hand, every chip returned (stored; the audit reports it)")
     code, text, err = one_shot(db, "import", str(RIT))
     # #48's five stacks are not what #31 left (#32-#47 are not in the log): a warning each
     assert code == 0 and [w.split(": hand ")[1].split(":")[0] for w in err.splitlines()] == [

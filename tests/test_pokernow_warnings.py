@@ -187,3 +187,25 @@ def test_a_hand_that_cannot_be_built_refuses_the_hands_after_it(tmp_path: Path) 
                               "ledger; 0 rejected\n")
     assert _hands(db)[2:] == [HAND3, HAND4]
     assert _audit(db) == (0, {"discrepancies": []})
+
+
+def test_a_log_cut_at_its_newest_rows_names_the_hand_it_stops_inside(tmp_path: Path) -> None:
+    """The second charlestudor log without its lines 2-5 (a quit, hand #4's ending line, its
+    collected line and river): the log is newest first, so it stops inside hand #4 (both
+    all in, cards shown). The hand is stored incomplete, every chip returned, with a
+    warning naming its 11 lines (2, the turn, to 12, its starting line); never as played."""
+    lines = (SHARED / "pokernow" / "charlestudor_Input_Log_002.csv").read_text(
+        encoding="utf-8").splitlines(keepends=True)
+    log = tmp_path / "cut.csv"
+    log.write_text(lines[0] + "".join(lines[5:]), encoding="utf-8")
+    db = tmp_path / "c.duckdb"
+    code, out, err = one_shot(db, "import", str(log))
+    hand = "pn-cut-4-164267592456700"
+    assert (code, err) == (0, (
+        f"warning: {log}:2: hand {hand}: the log stops inside hand #4, before its ending line "
+        "(an export cut at the game's newest rows, or taken during the hand): its 11 lines (2 "
+        "to 12) kept as an incomplete hand, every chip returned (stored; the audit reports "
+        "it)\n"))
+    assert out == f"imported 4 hand(s) (79 events) from 1 file(s); 0 already in the ledger{STORED}"
+    (last,) = [json.loads(e[6]) for e in events(db) if e[2] == hand and e[5] == "hand_ended"]
+    assert last["status"] == "incomplete"

@@ -67,8 +67,9 @@ Conventions (the decisions FORMATS.md leaves to the importer):
   the first starting line is an error of its own.
 * **Restarts.** A hand whose number comes again before it ended is ``voided`` (events end with
   ``HandVoided(reason='restarted', by='pokernow')``); the last hand of a log cut mid-hand is
-  ``incomplete`` (``HandEnded(status='incomplete')``); a hand with no ending before another
-  number starts is ``incomplete`` too, and reported.
+  ``incomplete`` (``HandEnded(status='incomplete')``), and reported, naming its lines (a log
+  is newest first: an export cut at its newest rows stops inside a hand); a hand with no
+  ending before another number starts is ``incomplete`` too, and reported.
 * **Checks.** Each hand's chips are followed (running street totals): a call that does not match
   the bet, an all-in that leaves chips behind, ``put in − returned ≠ collected`` on a complete
   hand, or a hand that does not start with the stacks the previous hand and the session lines
@@ -258,7 +259,16 @@ class _Grouper:
                 self.seq.append(("session", row))
 
     def finish(self) -> list[tuple[str, Any]]:
-        if self.current is not None:
+        current = self.current
+        if current is not None:  # the log stops inside its newest hand
+            rows = sorted([current.start, *current.body], key=lambda r: r.line)
+            number = current.start.parsed.number
+            said = (f"line {rows[0].line}" if len(rows) == 1
+                    else f"its {len(rows)} lines ({rows[0].line} to {rows[-1].line})")
+            self.error(rows[0], f"the log stops inside hand #{number}, before its ending line "
+                       "(an export cut at the game's newest rows, or taken during the hand): "
+                       f"{said} kept as an incomplete hand, every chip returned", number,
+                       StoredFinding)
             self.close("incomplete")
         return self.seq
 
