@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.conftest import SHARED
 from tests.test_action_amounts import HAND
 from tests.test_live_table import events, one_shot
 
@@ -173,6 +174,25 @@ def test_an_empty_file_is_refused_in_one_line_whatever_its_format(run, db: str, 
             "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
             "1 rejected"]), name
         assert not Path(db).exists()  # a refused write leaves no ledger file
+
+
+def test_a_pokernow_log_of_its_header_only_is_refused(run, db: str,  # noqa: ANN001
+                                                       tmp_path: Path) -> None:
+    """A failed download: the real first charlestudor log's header line alone (and again
+    with blank lines after it) imported 0 hands and stored an empty, undated session named
+    after the file. Refused as an empty file is, nothing written, no ledger file."""
+    header = (SHARED / "pokernow" / "charlestudor_Input_Log_001.csv").read_bytes().split(
+        b"\n")[0] + b"\n"
+    for name, text in (("hdr.csv", header), ("blank.csv", header + b"\n\n")):
+        path = tmp_path / name
+        path.write_bytes(text)
+        out = run("import", str(path))
+        assert (out.exit_code, out.output.splitlines()) == (2, [
+            f"error: {path}:1: no hand and no entry: only the log's header line (a download "
+            "that failed?)",
+            "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
+            "1 rejected"]), name
+        assert not Path(db).exists()
 
 
 def test_a_file_named_twice_is_read_once(tmp_path: Path) -> None:

@@ -358,12 +358,16 @@ def read_pokernow_log(path: str | Path, *, session: str | None = None) -> PnGame
         chip counts that do not add up are in ``errors``.
 
     Raises:
-        MalformedInput: the file has no ``entry,at,order`` header.
+        MalformedInput: the file has no ``entry,at,order`` header, or nothing after it (no
+            hand and no session line: a download that failed).
         OSError: the file cannot be opened (MalformedInput when it is not UTF-8).
     """
     path = Path(path)
     name = session or default_session(path)
     tables = read_tables(path)
+    if len(tables) == 1 and not tables[0].rows and not tables[0].errors:
+        raise MalformedInput("no hand and no entry: only the log's header line (a download "
+                             "that failed?)", file=file_name(path), line=1)
     games = [_read_game(path, table, name if i == 0 else f"{name}-{i + 1}",
                         i + 1 if len(tables) > 1 else None) for i, table in enumerate(tables)]
     return replace(games[0], more=tuple(games[1:]))
