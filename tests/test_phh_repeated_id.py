@@ -113,9 +113,28 @@ def test_an_identical_copy_of_a_handhq_hand_is_one_hand(tmp_path: Path) -> None:
     path = _edited_pty(tmp_path, "11.51")
     db = tmp_path / "x.duckdb"
     code, out, _ = one_shot(db, "import", str(path))
-    assert (code, out) == (0, "imported 18 hand(s) (458 events) from 1 file(s); 1 already in "
-                              "the ledger; 0 rejected; 13 warning(s) about hands stored\n")
+    # 19 tables: 18 hands written and the copy, repeated in the file (it said "1 already in
+    # the ledger" of a new ledger)
+    assert (code, out) == (0, "imported 18 hand(s) (458 events) from 1 file(s); 0 already in "
+                              "the ledger; 1 repeated in the file; 0 rejected; 13 warning(s) "
+                              "about hands stored\n")
     assert _hand_ids(db) == ["PartyPoker-16405514564"]
+
+
+def test_the_same_hand_twice_in_a_new_ledger_is_one_hand_repeated(tmp_path: Path) -> None:
+    """[1] and [2] the same hand (11 events: start, 2 blinds, 3 deals, 3 actions, the
+    payout, the end): written once, its copy counted apart from the ledger's
+    hands; imported again, both copies are the hand the ledger holds."""
+    path = tmp_path / "t.phhs"
+    hand = BASE.replace("'d dh p2 ????', ", "'d dh p2 ????', 'd dh p3 ????', ")
+    path.write_text(f"[1]\n{hand}\n[2]\n{hand}")
+    db = tmp_path / "x.duckdb"
+    assert one_shot(db, "import", str(path)) == (0, (
+        "imported 1 hand(s) (11 events) from 1 file(s); 0 already in the ledger; 1 repeated in "
+        "the file; 0 rejected\n"), "")
+    assert one_shot(db, "import", str(path)) == (0, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 2 already in the ledger; 0 rejected\n"),
+        "")
 
 
 def test_a_file_read_whole_finds_the_copy_alike() -> None:

@@ -64,3 +64,21 @@ def test_a_hand_given_twice_with_other_text_counts_its_copy_rejected(  # noqa: A
     assert (code, len(err.splitlines())) == (2, 2)
     assert out == ("imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; "
                    "2 rejected\n")
+
+
+def test_a_history_pasted_twice_counts_its_copies_repeated(run, tmp_path: Path  # noqa: ANN001
+                                                           ) -> None:
+    """The PLO side-pot file (3 hands) twice in one file: 6 hands read, 3 written and 3
+    identical copies (it said 0 already in the ledger and 0 rejected: 3 unaccounted); a
+    second import finds all 6 in the ledger."""
+    text = (TEXT / "Stars-cash-PLO-FR-USD-0.01-0.02-201006.sidepots.txt").read_text()
+    twice = tmp_path / "twice.txt"
+    twice.write_text(text + "\n\n" + text)
+    first = run("import", str(twice))
+    assert (first.exit_code, first.output) == (0, (
+        "imported 3 hand(s) (109 events) from 1 file(s); 0 already in the ledger; 3 repeated "
+        "in the file; 0 rejected\n"))
+    again = run("import", str(twice))
+    assert (again.exit_code, again.output) == (0, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 6 already in the ledger; 0 rejected\n"))
+    assert len(run("replay", "--json").output.splitlines()) == 3

@@ -29,7 +29,10 @@ class ImportReport:
     ``written``: each file whose write committed, in order, as ``(file, hands, events)``:
     what an import cut short had written (:meth:`written_lines`). ``cut``: the hands a
     PokerNow log begins inside, not written, each one warning naming its lines
-    (:func:`ledger.formats.pokernow.importer.cut_warning`), among ``warnings`` (last)."""
+    (:func:`ledger.formats.pokernow.importer.cut_warning`), among ``warnings`` (last).
+    ``repeated``: the identical copies of a hand met again in the file that holds it (a
+    history pasted twice), written once: counted apart from ``known``, so that the counts
+    add up to the hands read."""
 
     files: int = 0
     imported: int = 0
@@ -48,6 +51,7 @@ class ImportReport:
     written: list[tuple[str, int, int]] = field(default_factory=list)
     cut: int = 0
     unwritten: int = 0
+    repeated: int = 0
 
     def add(self, part: ImportReport) -> None:
         """Add the counts and errors of ``part`` (one file's report) to this report."""
@@ -65,6 +69,7 @@ class ImportReport:
         self.warnings.extend(part.warnings)
         self.cut += part.cut
         self.unwritten += part.unwritten
+        self.repeated += part.repeated
 
     def summary(self) -> str:
         rejected = self.rejected + len(self.errors) - self.counted
@@ -76,7 +81,9 @@ class ImportReport:
                     else f" ({who} in the session they were stored in, not this file's)")
         text = (
             f"imported {self.imported} hand(s) ({self.events} events) from {self.files} "
-            f"file(s); {self.known} already in the ledger{stay}; {rejected} rejected"
+            f"file(s); {self.known} already in the ledger{stay}; "
+            + (f"{self.repeated} repeated in the file; " if self.repeated else "")
+            + f"{rejected} rejected"
         )
         if self.unwritten:
             text += f"; {self.unwritten} other hand(s) not written, their file refused"

@@ -81,6 +81,7 @@ class FileWriter:
         self.clashes: list[LedgerError] = []
         self.kept: set[str | None] = set()  # hands of the file not refused
         self.already: set[str | None] = set()  # kept hands the ledger held before the file
+        self.own: set[str | None] = set()  # source keys of the hands this file wrote
         self.in_play: set[str | None] = set()  # known hands the ledger holds in play
         self.dealt: dict[str, str] = {}  # id-less PHH copy known by its deal -> stored hand
         self.good = 0  # hands that would be written (or complete a cut one)
@@ -161,8 +162,11 @@ class FileWriter:
                 part.amended += 1
             elif positions:
                 part.imported += 1
+                self.own.add(batch.source_key)
                 if self.tables is not None:
                     self._share(batch, positions[0], states)
+            elif batch.events and batch.source_key in self.own:
+                part.repeated += 1  # an identical copy of a hand this file wrote
             elif batch.events:
                 part.known += 1
                 skipped.append(batch)
@@ -295,13 +299,13 @@ class FileWriter:
         # those the ledger holds already stay counted known (the summary adds up to the
         # hands read)
         if self.game and self.clashes and not self.strict:
-            part.imported = part.events = part.completed = part.amended = 0
+            part.imported = part.events = part.completed = part.amended = part.repeated = 0
             part.errors.append(game_line(errors, self.clashes[0].located(file=name)))
             part.unwritten = self.good  # good hands, not written with their file
             part.counted = 1
             raise _Discard(part)
         if self.strict and errors:  # what earlier chunks appended is rolled back: not counted
-            part.imported = part.events = part.completed = part.amended = 0
+            part.imported = part.events = part.completed = part.amended = part.repeated = 0
             part.errors.append(strict_line(errors))
             part.unwritten = self.good  # good hands, not written with their file
             part.counted = 1

@@ -28,8 +28,9 @@ a PHH ``rake`` as its rake function.)
 
 A hand the reader cannot read is one :class:`MalformedInput` naming the file, the line and the
 hand (``PokerStars-<number>``); the other hands are still read. A file with no ``PokerStars … #N:``
-line is one error. A hand number repeated with the very same text is read once; with other
-text the repeat is an error.
+line is one error. A hand number repeated with the very same text is read again (the import
+writes it once and counts the copy as repeated in the file); with other text the repeat is an
+error.
 """
 
 from __future__ import annotations
@@ -122,12 +123,13 @@ def read_pokerstars_text(text: str, *, file: str = "<text>", encoding: str = "ut
     for index, hand in enumerate(hands):
         where = {"file": file, "hand": hand_id(hand.number)}
         body = hand.body()
-        if hand.number in seen:
-            if seen[hand.number] != body:
-                errors.append(RepeatedHand(
-                    f"PokerStars hand #{hand.number} appears twice with different text",
-                    line=hand.line, **where))
+        if hand.number in seen and seen[hand.number] != body:
+            errors.append(RepeatedHand(
+                f"PokerStars hand #{hand.number} appears twice with different text",
+                line=hand.line, **where))
             continue
+        # an identical copy (a history pasted twice) is read again: the same hand, which the
+        # import writes once and counts as repeated in the file
         seen[hand.number] = body
         try:
             out.append(read_hand(hand, index, file=file, encoding=encoding))
