@@ -104,14 +104,25 @@ def parse_actions(raw: RawHand) -> list[PhhAction]:
     return out
 
 
+#: The amounts a hand pays (the rest are played: stacks, forced bets, bet sizes).
+PAID_AMOUNTS = ("winnings", "finishing_stacks")
+
+
 def hand_decimals(raw: RawHand, actions: list[PhhAction]) -> int:
-    """Validate every amount's type and return the hand's scale (see module doc)."""
-    found = 0
+    """Validate every amount's type and return the hand's scale (see module doc).
+
+    Raises:
+        MalformedInput: an amount that is not a number; more than ``MAX_DECIMALS`` places;
+            a payout (``winnings``, ``finishing_stacks``) that is no whole number of the
+            chips the hand is played in (:func:`_paid_in_chips_played`).
+    """
+    played = 0
     for key in (*LIST_AMOUNTS, *SCALAR_AMOUNTS):
         value = raw.table.get(key)
         for item in value if isinstance(value, list) else [] if value is None else [value]:
-            if type(item) is not int:  # an int has no decimal places
-                found = max(found, places(_number(raw, item, key)))
+            if type(item) is not int and key not in PAID_AMOUNTS:  # an int has no places
+                played = max(played, places(_number(raw, item, key)))
+    found = _paid_in_chips_played(raw, actions, played)
     for action in actions:
         parts = action.text.split()
         if len(parts) >= 3 and parts[1] == "cbr" and not (parts[2].isascii()
@@ -122,6 +133,37 @@ def hand_decimals(raw: RawHand, actions: list[PhhAction]) -> int:
                 raise raw.error(exc.message, line=action.line, action=action.text) from exc
     if found > MAX_DECIMALS:
         raise raw.error(f"amounts have {found} decimal places (at most {MAX_DECIMALS})")
+    return found
+
+
+def _paid_in_chips_played(raw: RawHand, actions: list[PhhAction], played: int) -> int:
+    """Refuse a payout (``winnings``, ``finishing_stacks``) that is no whole number of the
+    chips the hand is played in, when its stacks, forced bets and bets are whole chips
+    (``played`` 0 places, its bets looked at here): every chip paid is one put in, so
+    ``winnings = [0, 400.5, 0]`` beside whole stacks is a typo, never a hand in tenths (the
+    same rule as ``rake``: :func:`check_rake`; FORMATS.md §1, amounts as the file writes
+    them). Returns the places of every amount but the bets' (``played`` and the payouts').
+
+    Raises:
+        MalformedInput: naming the field, its line and the value.
+    """
+    bets = any(len(parts) >= 3 and parts[1] == "cbr" and not (parts[2].isascii()
+                                                                and parts[2].isdigit())
+               for parts in (action.text.split() for action in actions))
+    found = played
+    for key in PAID_AMOUNTS:
+        value = raw.table.get(key)
+        for item in value if isinstance(value, list) else []:
+            if type(item) is int:
+                continue
+            number = _number(raw, item, key)
+            found = max(found, places(number))
+            if played or bets or not number.is_finite() or number == number.to_integral_value():
+                continue
+            raise raw.error(
+                f"{key} {item} is not a whole number of the hand's chips (a chip is 1, the "
+                "smallest unit its stacks, blinds and bets write): a payout is paid in the "
+                "chips played (a typo?)", key)
     return found
 
 
