@@ -144,6 +144,7 @@ def build_correction(
                 raise IllegalAction("the hand_started event can only be replaced by a JSON event")
             try:
                 new = parse_action(state, spec.text, names, seated=seated)
+                _payout_above_zero(new)
             except IllegalAction as exc:
                 said = reason_as_typed(exc, stream_decimals(events))
                 raise IllegalAction(f"{spec.op} {spec.seq} {spec.text!r}: {said}") from None
@@ -197,6 +198,26 @@ def payouts_as_at_the_table(events: Sequence[Any], correction: ev.Correction,
         said = ", ".join(f"{s.op} {s.seq}" + (f" {s.text!r}" if s.text is not None else "")
                          for s in specs)
         raise IllegalAction(f"correction {said}: {fault}")
+
+
+def _payout_above_zero(new: Any) -> None:
+    """Refuse a payout of no chips that a change puts in (``new``), as the live ``pay``
+    refuses it (:func:`replay.payout_rules.above_zero`), to anybody: to a player who folded
+    too (:func:`payouts_as_at_the_table` weighs the chips paid, and a 0 paid none, so ``pay
+    Erin 0`` to a folded Erin went in). A payout taken back is ``--delete SEQ``.
+
+    Raises:
+        IllegalAction: the live refusal's words and the ``--delete`` hint.
+    """
+    if new.type != "recorded_payout":
+        return
+    from replay.payout_rules import above_zero
+
+    try:
+        above_zero(new)
+    except IllegalAction as exc:
+        raise IllegalAction(f"{exc}; a payout recorded wrongly is taken back with --delete "
+                            "SEQ") from None
 
 
 def _one_change_a_seq(specs: Sequence[ChangeSpec]) -> None:

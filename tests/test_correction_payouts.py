@@ -157,3 +157,18 @@ def test_a_files_rake_is_held_to_the_pot_as_a_live_one(run, db, tmp_path  # noqa
                "pay Bob 10", *REASON)
     assert done.exit_code == 0, done.output
     assert _nets(run) == {"Ann": 231, "Bob": -241}
+
+
+def test_a_correction_may_not_put_in_a_payout_of_no_chips(run, db) -> None:  # noqa: ANN001
+    """``pay Cy 0`` after seq 21: Cy folded, and a payout of 0 is no payout; live ``pay``
+    refuses it, and so does a correction (it was stored: the folded rule weighs chips paid),
+    to a player who folded or not, inserted or replacing a payout."""
+    _play(run, "f1", "Ann:100,Bob:100,Cy:100", FOLDED)
+    zero = ("a payout is a number of chips above 0 (a player the table pays nothing gets no "
+            "payout line); a payout recorded wrongly is taken back with --delete SEQ")
+    for change in (("--insert-after", "21", "pay Cy 0"), ("--insert-after", "21", "pay Ann 0"),
+                   ("--replace", "21", "pay Ann 0")):
+        out = _refused(run, db, "f1", "correct", "f1", *change, "--closed", *REASON)
+        op = change[0].removeprefix("--").replace("-", "_")
+        assert out == f"error: hand f1: {op} 21 '{change[2]}': {zero}\n", change
+    assert _nets(run) == {"Ann": 12, "Bob": -10, "Cy": -2}
