@@ -466,12 +466,20 @@ def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
     unpaid = pot - sum(paid.values()) - rake - max(result.carried, state.carried_out)
     if unpaid <= 0:
         return 0, ""
+    marked: dict[str, int] = {}  # chips paid marked returned (``returned PLAYER AMOUNT``)
+    for payout in state.payouts:
+        if payout.returned:
+            marked[payout.player] = marked.get(payout.player, 0) + payout.amount
     due: list[tuple[str, str, int]] = []  # (notation word, player, chips) the rules still owe
     for player in result.players:
-        got = paid.get(player, 0)
+        # a plain payout pays the pots first, its chips beyond them his uncalled bet (PHH
+        # pays both as one): ``pay Bob 2`` of a pot of 2 leaves his uncalled 1 returned, not
+        # a payout to record (RULES.md §1.4)
+        won = result.awards.get(player, 0)
+        plain = paid.get(player, 0) - marked.get(player, 0)
         back = result.returned.get(player, 0)
-        short_back = max(0, back - got)
-        short_won = max(0, back + result.awards.get(player, 0) - got) - short_back
+        short_back = max(0, back - marked.get(player, 0) - max(0, plain - won))
+        short_won = max(0, won - plain)
         due += [("returned", player, short_back)] * bool(short_back)
         due += [("pay", player, short_won)] * bool(short_won)
     a = partial(as_typed, state)  # amounts as the hand's actions are typed

@@ -100,3 +100,32 @@ def test_end_is_refused_while_payouts_leave_chips_of_the_pot_to_nobody(run) -> N
     # Ann put in nothing
     nets = {p["player"]: p["net"] for p in json.loads(run("balances", "--json").output)["players"]}
     assert nets == {"Bob": 150, "Ann": 0, "Dee": -150}
+
+
+def _heads_up_fold(run, hand: str, payout: str) -> None:  # noqa: ANN001
+    for args in (("hand", "start", "--hand", hand, "--game", "NT", "--stakes", "1/2", "--seats",
+                  "Ann:100,Bob:100", "--button", "Ann"),
+                 *(("act", hand, a) for a in ("d dh Bob ????", "d dh Ann ????", "Ann f",
+                                               payout))):
+        assert run(*args).exit_code == 0, args
+
+
+def test_a_short_end_names_an_uncalled_bet_as_returned(run) -> None:  # noqa: ANN001
+    """Heads-up, Ann (button, small blind 1) folds to Bob's big blind of 2: a pot of 2 (her
+    1 and the 1 of his that it matched) and Bob's uncalled 1 (`state`: returned: Bob 1). The
+    host records `pay Bob 2`: the chip left is Bob's uncalled bet, to be returned, not a
+    payout to record (the line said "by the rules: pay Bob 1")."""
+    _heads_up_fold(run, "h", "pay Bob 2")
+    out = run("act", "h", "end")
+    assert (out.exit_code, out.output) == (2, (
+        "error: hand h, action 'end': cannot end with 2 of the pot's 3 chips paid: 1 would go "
+        "to nobody (by the rules: returned Bob 1); record the rest (pay PLAYER AMOUNT, "
+        "returned PLAYER AMOUNT for an uncalled bet) first\n"))
+    assert run("act", "h", "returned Bob 1").exit_code == 0
+    assert run("act", "h", "end").exit_code == 0
+    # `pay Bob 1`: a chip of the pot short too, and the uncalled one
+    _heads_up_fold(run, "h2", "pay Bob 1")
+    assert run("act", "h2", "end").output == (
+        "error: hand h2, action 'end': cannot end with 1 of the pot's 3 chips paid: 2 would go "
+        "to nobody (by the rules: returned Bob 1, pay Bob 1); record the rest (pay PLAYER "
+        "AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first\n")
