@@ -303,16 +303,13 @@ def insert_columns(con: Any, table: str, columns: Mapping[str, Any]) -> None:
         return
     import pyarrow as pa
 
-    from ledger.store.arrow import insert_arrow, text_column
+    from ledger.store.arrow import insert_arrow, numpy_column
 
     # an Arrow stream, which DuckDB copies and lets go: numpy arrays of Python objects
     # registered as a view are kept alive until the transaction ends, and a first replay of
     # a large ledger, one transaction, then held every range's columns to its end
     try:
-        kinds = dict(_SHAPE[table])
-        arrays = {name: text_column(values) if kinds[name] == "VARCHAR"
-                  and values.dtype == object else pa.array(values)
-                  for name, values in columns.items()}
+        arrays = {name: numpy_column(values) for name, values in columns.items()}
         insert_arrow(con, table, ", ".join(arrays), arrays)
     except (duckdb.Error, pa.ArrowException, UnicodeEncodeError) as exc:
         raise LedgerError(f"cannot write the derived table {table}: {exc}") from exc

@@ -15,12 +15,14 @@ from ledger.store.arrow import (
     fixed_text,
     insert_arrow,
     int_column,
+    numpy_column,
     repeated_text,
     text_column,
     timestamp_column,
 )
 
-_TABLE = "CREATE TABLE t (i BIGINT, s VARCHAR, r VARCHAR, h VARCHAR, ts TIMESTAMP)"
+_TABLE = ("CREATE TABLE t (i BIGINT, s VARCHAR, r VARCHAR, h VARCHAR, ts TIMESTAMP, b BOOLEAN,"
+          " l VARCHAR[], j JSON)")
 
 
 def _stored(arrays: dict) -> list[tuple]:
@@ -75,3 +77,46 @@ def test_insert_with_only_the_compiled_module_imported() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[(4611686018427387904, 'x')]"
+
+
+def _objects(values: list) -> np.ndarray:
+    return np.fromiter(values, dtype=object, count=len(values))
+
+
+def test_numpy_columns_as_the_derived_tables_give_them() -> None:
+    """The derived tables' numpy columns (replay.tables.table_columns) stored exactly: ints,
+    bools (nine: more than a byte of bits), texts with a NULL, lists of texts, JSON text."""
+    bools = [True, False, True, True, False, False, True, True, False]
+    rows = _stored({
+        "i": numpy_column(np.array([5, -7, 2**63 - 1, 0, 1, 2, 3, 4, 9], dtype=np.int64)),
+        "b": numpy_column(np.array(bools, dtype=np.bool_)),
+        "s": numpy_column(_objects(["Alice", None, "é♠", "", "x", "y", "z", "w", "v"])),
+        "l": numpy_column(_objects([["Alice", "Bob"], [], ["Eve"], ["é"], [], [], [], [],
+                                    ["a", "b", "c"]])),
+        "j": numpy_column(_objects(['{"to":"Alice","chips":30}'] + ["[]"] * 8)),
+    })
+    assert rows[:4] == [(5, True, "Alice", ["Alice", "Bob"], '{"to":"Alice","chips":30}'),
+                        (-7, False, None, [], "[]"), (2**63 - 1, True, "é♠", ["Eve"], "[]"),
+                        (0, True, "", ["é"], "[]")]
+    assert [r[1] for r in rows] == bools
+    assert rows[8] == (9, False, "v", ["a", "b", "c"], "[]")
+
+
+def test_numpy_column_other_shapes_and_no_pandas() -> None:
+    """An int column with a NULL (Python objects) goes through ``pyarrow.array``; the
+    shapes of the derived tables do not, so they never import pandas (a few tenths of a
+    second of CPU)."""
+    code = (
+        "import sys\n"
+        "import numpy as np\n"
+        "from ledger.store.arrow import numpy_column\n"
+        "a = numpy_column(np.array([1, 2], dtype=np.int64))\n"
+        "b = numpy_column(np.array([True], dtype=np.bool_))\n"
+        "c = numpy_column(np.fromiter(['x', None], dtype=object, count=2))\n"
+        "d = numpy_column(np.fromiter([['x'], []], dtype=object, count=2))\n"
+        "print('pandas' in sys.modules)\n"
+        "e = numpy_column(np.fromiter([3, None], dtype=object, count=2))\n"
+        "print(e.to_pylist(), e.type)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["False", "[3, None] int64"]

@@ -115,6 +115,41 @@ def timestamp_column(values: Any) -> pa.Array:
     return pa.Array.from_buffers(pa.timestamp("us"), len(array), [None, pa.py_buffer(array)])
 
 
+def bool_column(values: Any) -> pa.Array:
+    """A numpy bool array (no NULL) as an Arrow boolean array (its bits packed)."""
+    array = np.asarray(values, dtype=np.bool_)
+    bits = pa.py_buffer(np.packbits(array, bitorder="little"))
+    return pa.Array.from_buffers(pa.bool_(), len(array), [None, bits])
+
+
+def numpy_column(values: Any) -> pa.Array:
+    """A numpy column (``int64``, ``bool``, or Python objects) as an Arrow array, as
+    ``pyarrow.array`` makes it: ints and bools from the array's memory, a column of texts
+    (None: NULL) or of lists of texts from their UTF-8 buffers; anything else (a NULL among
+    ints, ...) by ``pyarrow.array``. That imports pandas on its first call (0.2-0.4 s of CPU,
+    measured: the import's first insert of the derived tables), which these shapes never do.
+
+    Raises:
+        UnicodeEncodeError: a text holds a lone surrogate.
+        pyarrow.ArrowException: ``pyarrow.array`` cannot convert the column.
+    """
+    if values.dtype == np.int64:
+        return int_column(values)
+    if values.dtype == np.bool_:
+        return bool_column(values)
+    if values.dtype == object:
+        kinds = set(map(type, values))
+        if kinds and kinds <= {str, type(None)}:
+            return text_column(values)
+        if kinds == {list} and all(type(v) is str for one in values for v in one):
+            flat = [v for one in values for v in one]
+            offsets = _offsets(map(len, values), len(values)).astype(np.int32)
+            starts = pa.Array.from_buffers(pa.int32(), len(offsets),
+                                           [None, pa.py_buffer(offsets)])
+            return pa.ListArray.from_arrays(starts, text_column(flat))
+    return pa.array(values)
+
+
 def insert_arrow(con: Any, table: str, columns: str, arrays: dict[str, pa.Array]) -> None:
     """``INSERT INTO table (columns) SELECT columns`` from ``arrays`` (equal lengths, by
     column name) inside the caller's transaction, handed to DuckDB as an Arrow stream.
