@@ -5,7 +5,7 @@ strings."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -173,9 +173,15 @@ def corrected_text(hand: str, done: Any) -> str:
         lines += [f"  a legal split pays the {words}" for words in now.pot_words()]
     if (unit := smallest_unit_note(done.after.decimals, "nets")) is not None:  # books' chips
         lines.append(f"  {unit}")
-    lines += [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the corrected "
-              f"final stack is {d.expected} (was {d.was})" for d in done.downstream]
-    return "\n".join(lines)
+    return "\n".join([*lines, *downstream_warnings(done.downstream)])
+
+
+def downstream_warnings(downstream: Sequence[Any]) -> list[str]:
+    """A ``warning:`` line for each later hand whose starting stack no longer follows the
+    corrected (or voided) hand (:class:`replay.whatif.Downstream`), as ``correct``, ``undo``
+    and ``void`` print them."""
+    return [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the corrected "
+            f"final stack is {d.expected} (was {d.was})" for d in downstream]
 
 
 def history_text(data: dict[str, Any]) -> str:
