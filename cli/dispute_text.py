@@ -12,7 +12,8 @@ from typing import Any
 def state_text(now: Any) -> str:
     """A live hand now (:class:`replay.live.state.Now`): phase, whose turn and what is legal, the
     current bet, the pots with their eligible players, returned chips, the rake taken, the
-    payouts recorded so far, who declared what (a declare hand, RULES.md §3), stacks;
+    payouts recorded so far, who declared what (a declare hand, RULES.md §3), stacks, and
+    the seats as an action's ``pN`` names them (PHH's order, from the seat left of the button);
     of a hand that is over, its pots explained as ``show`` ends, what the table paid, any
     payout that differs from the rules, and the stacks after the hand."""
     from replay.typed import as_typed, smallest_unit_note
@@ -59,6 +60,9 @@ def state_text(now: Any) -> str:
         f"{p} {a(state.stacks[p])}" + (" (folded)" if p in state.folded else "")
         + (f" bet {a(state.street_bets[p])}" if state.street_bets[p] else "")
         for p in state.players))
+    lines.append("seats as pN: " + ", ".join(f"p{k} {p}" for k, p in enumerate(state.players, 1))
+                 + (" (--seats' order)" if state.started.button is None else
+                    " (p1 sits left of the button: PHH's order, not --seats')"))
     return "\n".join(lines)
 
 

@@ -1,0 +1,36 @@
+"""What a fresh host typed wrong at a live table: ``pN`` is the N-th seat in PHH's order (from
+the button's left), not of ``--seats``, and ``state`` lists it; a repeated deal names the
+player who has his cards."""
+
+from __future__ import annotations
+
+from ledger.store.store import Ledger
+
+SEATS = ("--seats", "Ann:100,Bob:100,Dee:100", "--button", "Bob")
+
+
+def test_state_lists_each_seat_as_pn_and_a_repeated_deal_names_the_player(user,  # noqa: ANN001
+                                                                          db: str) -> None:
+    """Button Bob: Dee (small blind 1) is p1, Ann (big blind 2) p2, Bob p3. ``d dh p1`` deals
+    Dee; once all three are dealt (the bet phase), Dee dealt again is named as dealt."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "s1", "--game", "NT", "--stakes", "1/2", *SEATS
+                ) == (0, "s1\n", "")
+    assert user("state", "s1")[1].splitlines()[-2:] == [
+        "stacks: Dee 99 bet 1, Ann 98 bet 2, Bob 100",
+        "seats as pN: p1 Dee, p2 Ann, p3 Bob (p1 sits left of the button: PHH's order, not "
+        "--seats')"]
+    for line in ("d dh p1 ????", "d dh Ann ????", "d dh Bob ????"):
+        assert user("act", "s1", line)[0] == 0
+    assert user("act", "s1", "d dh Dee ????") == (
+        2, "", "error: hand s1, action 'd dh Dee ????': Dee already has his cards for this "
+        "street; now: Bob to act: to call 2, raise to 4..100\n")
+
+
+def test_a_stud_hands_pn_follow_the_seats_as_typed(user, db: str) -> None:  # noqa: ANN001
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "t1", "--game", "F7S", "--antes", "1", "--bring-in",
+                "1", "--small-bet", "2", "--big-bet", "4", "--seats",
+                "Ann:100,Bob:100,Dee:100")[0] == 0
+    assert user("state", "t1")[1].splitlines()[-1] == (
+        "seats as pN: p1 Ann, p2 Bob, p3 Dee (--seats' order)")
