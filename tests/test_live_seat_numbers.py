@@ -1,6 +1,7 @@
 """What a fresh host typed wrong at a live table: ``pN`` is the N-th seat in PHH's order (from
 the button's left), not of ``--seats``, and ``state`` lists it; a repeated deal names the
-player who has his cards."""
+player who has his cards; too many blinds name the option and the numbers; cards typed apart
+are pointed at the notation (FORMATS.md §1: a card string has no spaces)."""
 
 from __future__ import annotations
 
@@ -34,3 +35,24 @@ def test_a_stud_hands_pn_follow_the_seats_as_typed(user, db: str) -> None:  # no
                 "Ann:100,Bob:100,Dee:100")[0] == 0
     assert user("state", "t1")[1].splitlines()[-1] == (
         "seats as pN: p1 Ann, p2 Bob, p3 Dee (--seats' order)")
+
+
+def test_more_blinds_than_players_names_the_option(user, db: str) -> None:  # noqa: ANN001
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "b1", "--game", "NT", "--stakes", "1/2/4",
+                "--seats", "P:100,Q:100", "--button", "P") == (
+        2, "", "error: --stakes '1/2/4' gives 3 blinds and straddles for 2 players: at most "
+        "one each (small blind, big blind, then straddles)\n")
+
+
+def test_cards_typed_apart_are_pointed_at_the_notation(user, db: str) -> None:  # noqa: ANN001
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "o1", "--game", "PO", "--stakes", "1/2",
+                "--seats", "Bob:100,Q:100", "--button", "Bob")[0] == 0
+    now = "now: phase forced, next: d dh Q CARDS (4 cards, ?? for each unseen card); then Bob"
+    assert user("act", "o1", "d dh Bob Kd Ks 8c 8h") == (
+        2, "", "error: hand o1, action 'd dh Bob Kd Ks 8c 8h': 'd dh Bob Kd Ks 8c 8h' is not a "
+        f"dealer action: cards are written without spaces, d dh Bob KdKs8c8h; {now}\n")
+    assert user("act", "o1", "d db 2c 3d 4h")[2] == (
+        "error: hand o1, action 'd db 2c 3d 4h': 'd db 2c 3d 4h' is not a dealer action: "
+        f"cards are written without spaces, d db 2c3d4h; {now}\n")

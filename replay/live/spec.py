@@ -306,7 +306,9 @@ def _blinds(stakes: str | None, stud: bool, players: int, code: str) -> list[int
     for blind in blinds:
         within_bound(blind, "--stakes")
     if len(blinds) > players:
-        raise MalformedInput("more blinds than players")
+        raise MalformedInput(f"--stakes {stakes!r} gives {len(blinds)} blinds and straddles "
+                             f"for {players} players: at most one each (small blind, big "
+                             "blind, then straddles)")
     if any(b <= 0 for b in blinds) or blinds != sorted(blinds):
         raise MalformedInput(f"--stakes {stakes!r}: blinds are positive and go up in seat "
                              "order (small blind, big blind, straddles), like 1/2 or 1/2/4")
