@@ -404,6 +404,27 @@ def test_a_cash_out_other_than_the_hands_leave_is_warned_and_named_later(run) ->
     assert _lines(run("audit"))[0].startswith("audit clean: 1 hand(s) in 1 session(s)")
 
 
+def test_a_cash_out_is_held_to_the_latest_hand_the_books_count(run) -> None:  # noqa: ANN001
+    """h1: Bob, the button (small blind 1), folds to Ann's 2: Ann 101, Bob 99. h2 starts on
+    those stacks and is voided (it counts for nothing): Bob's 99 goes in quietly, Ann's 100 is
+    warned of against the 101 h1 left her."""
+    for args in (("session", "open", "v"), ("buyin", "v", "Ann", "100"),
+                 ("buyin", "v", "Bob", "100"),
+                 ("hand", "start", "--session", "v", "--hand", "h1", "--game", "NT", "--stakes",
+                  "1/2", "--seats", "Ann:100,Bob:100", "--button", "Bob")):
+        assert run(*args).exit_code == 0
+    assert run("table", "h1", input="d dh Ann ????\nd dh Bob ????\nBob f\nend\n").exit_code == 0
+    assert run("hand", "start", "--session", "v", "--hand", "h2", "--game", "NT", "--stakes",
+               "1/2", "--seats", "Ann:101,Bob:99", "--button", "Ann").exit_code == 0
+    assert run("void", "h2", "--reason", "misdeal", "--by", "host").exit_code == 0
+    assert _lines(run("cashout", "v", "Bob", "99")) == ["v: Bob cashed out 99 chips (entry 4)"]
+    assert _lines(run("cashout", "v", "Ann", "100")) == [
+        "warning: Ann cashes out 100 chips, but the hands leave him 101 (-1): a count that is "
+        "wrong is amended (`handledger entry amend v 5 101 --reason … --by …`); the audit's "
+        "session balance will name it",
+        "v: Ann cashed out 100 chips (entry 5)"]
+
+
 @pytest.mark.usefixtures("at_night")
 def test_an_amended_payment_beyond_what_is_owed_takes_the_flag_it_names(run, db: str) -> None:  # noqa: ANN001
     """Cy owes nothing; a payment of his to Ann (entry 9, recorded with --more-than-owed)

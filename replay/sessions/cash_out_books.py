@@ -28,17 +28,20 @@ class OverCashed(NamedTuple):
                 f"{self.left} ({self.chips - self.left:+d})")
 
 
-def _cash_out_checks(ledger: Any, session: str) -> list[tuple[int, Any]]:
+def _cash_out_checks(ledger: Any, session: str, hands: list[str] | None = None
+                     ) -> list[tuple[int, Any]]:
     """``(ledger position, check)`` of every stored cash-out of ``session`` as the books fold
     it (:class:`ledger.audit.books.CashOutCheck`: amended entries as amended, retracted ones
-    left out, voided hands counting for nothing). Empty when a hand of the session does not
-    replay (the audit names it; nothing is said here)."""
+    left out, voided hands counting for nothing), the session's ``hands`` folded (None: all
+    of them). Empty when one of them does not replay (the audit names it; nothing is said
+    here)."""
     from ledger.audit.books import build_series, hand_facts
     from ledger.audit.load import session_rows
     from replay.fold import replay_events
 
     facts = []
-    for k, hand in enumerate(ledger.streams(kind="hand", session=session), 1):
+    for k, hand in enumerate(ledger.streams(kind="hand", session=session)
+                             if hands is None else hands, 1):
         stored = ledger.read(hand)
         try:
             replayed = replay_events([r.event for r in stored], session=session)
@@ -51,14 +54,38 @@ def _cash_out_checks(ledger: Any, session: str) -> list[tuple[int, Any]]:
     return [(c.position, c) for c in book.cash_outs]
 
 
-def cash_out_warning(ledger: Any, session: str, seq: int, shown: Any = str) -> str | None:
-    """A ``warning:`` line when the cash-out just stored as entry ``seq`` of ``session`` (its
-    latest) takes other than the chips the hands leave its player there (his buy-ins, and
-    the stack his latest hand left him with what he bought since: the audit's session
-    balance, which will name it), saying what they leave him and how to amend the entry;
-    None when they agree or are not known (a hand whose payouts are unknown). ``shown``
-    names the player as the reads do."""
-    checks = _cash_out_checks(ledger, session)
+def _latest_hand(ledger: Any, session: str, player: str) -> list[str] | None:
+    """The latest hand of ``session`` that seats ``player`` (under any of his aliases) and
+    counts in the books (not voided), as a list of one; empty when none; None when one after
+    it does not replay (nothing is said then). His stack at the table is what that hand
+    left him with what he bought since (the books' fold: an earlier hand changes nothing)."""
+    from replay.fold import replay_events
+    from replay.sessions.state import alias_group
+
+    names = alias_group(ledger, player)
+    for hand in reversed(ledger.streams(kind="hand", session=session)):
+        stored = ledger.read(hand)
+        if not names & {s.player for s in stored[0].event.seats}:
+            continue
+        try:
+            replayed = replay_events([r.event for r in stored], session=session)
+        except LedgerError:
+            return None
+        if replayed.result.status != "voided":
+            return [hand]
+    return []
+
+
+def cash_out_warning(ledger: Any, session: str, seq: int, player: str, shown: Any = str
+                     ) -> str | None:
+    """A ``warning:`` line when ``player``'s cash-out just stored as entry ``seq`` of
+    ``session`` (its latest) takes other than the chips the hands leave him there (his
+    buy-ins, and the stack his latest hand left him with what he bought since: the audit's
+    session balance, which will name it), saying what they leave him and how to amend the
+    entry; None when they agree or are not known (a hand whose payouts are unknown).
+    ``shown`` names the player as the reads do."""
+    hands = _latest_hand(ledger, session, player)
+    checks = [] if hands is None else _cash_out_checks(ledger, session, hands)
     if not checks:
         return None
     _, c = checks[-1]

@@ -167,7 +167,7 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
     if note is not None:
         from replay.sessions.cash_out_books import cash_out_warning
 
-        if (warning := cash_out_warning(ledger, session, seq)) is not None:
+        if (warning := cash_out_warning(ledger, session, seq, player)) is not None:
             note(warning)
     return event, seq
 
