@@ -106,13 +106,14 @@ def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None, clo
     from ledger.store.keys import KeyStore
     from replay.corrections import void as append_void
 
-    result = append_void(obj.ledger(existing=True), hand_id, reason=reason, by=by,
-                         keys=KeyStore(keys_dir), sign=sign, closed=closed)
-    back = ", ".join(f"{p} {c}" for p, c in result.result.returned.items() if c)
-    carried = result.result.carried
+    done = append_void(obj.ledger(existing=True), hand_id, reason=reason, by=by,
+                       keys=KeyStore(keys_dir), sign=sign, closed=closed)
+    back = ", ".join(f"{p} {c}" for p, c in done.hand.result.returned.items() if c)
+    carried = done.hand.result.carried
     on = (f"; the {carried} chip(s) carried into it pass on to the session's next hand "
           "(RULES.md §7.1)") if carried else ""
-    click.echo(obj.names()(f"voided hand {hand_id}: returned {back or 'nothing'}{on}"))
+    click.echo(obj.names()("\n".join([f"voided hand {hand_id}: returned {back or 'nothing'}{on}",
+                                       *dispute_text.downstream_warnings(done.downstream)])))
 
 
 @click.command()

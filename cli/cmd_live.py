@@ -93,7 +93,11 @@ def act(obj: Context, hand_id: str, action: str, closed: bool) -> None:
     (what the table took from the pot: a home game's rake, PHH's rake field), or "end".
     Prints what comes next; an illegal action is refused (exit 2) with what is legal now;
     nothing is written. So is an action in a hand whose session was closed while it was in
-    play, unless --closed."""
+    play, unless --closed.
+
+    A player is his name or pN, the N-th seat in PHH's order, which starts left of the
+    button (p1 the small blind; heads-up the big blind), not the N-th of --seats (stud: the
+    --seats order); `state` lists them ("seats as pN: p1 Dee, p2 Ann, p3 Bob")."""
     exit_at_once()
     with gc_paused():
         from replay.live import act as record

@@ -161,7 +161,7 @@ def cashout(obj: Context, session_name: str, player: str, chips: str, closed: bo
     from replay.sessions import entries as books
 
     event, seq = books.cash_out(obj.ledger(existing=True), session_name, player, chips,
-                                closed=closed)
+                                closed=closed, note=render.note)
     click.echo(f"{session_name}: {player} cashed out {event.chips} chips (entry {seq})")
 
 

@@ -5,14 +5,15 @@ strings."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
 def state_text(now: Any) -> str:
     """A live hand now (:class:`replay.live.state.Now`): phase, whose turn and what is legal, the
     current bet, the pots with their eligible players, returned chips, the rake taken, the
-    payouts recorded so far, who declared what (a declare hand, RULES.md §3), stacks;
+    payouts recorded so far, who declared what (a declare hand, RULES.md §3), stacks, and
+    the seats as an action's ``pN`` names them (PHH's order, from the seat left of the button);
     of a hand that is over, its pots explained as ``show`` ends, what the table paid, any
     payout that differs from the rules, and the stacks after the hand."""
     from replay.typed import as_typed, smallest_unit_note
@@ -59,6 +60,9 @@ def state_text(now: Any) -> str:
         f"{p} {a(state.stacks[p])}" + (" (folded)" if p in state.folded else "")
         + (f" bet {a(state.street_bets[p])}" if state.street_bets[p] else "")
         for p in state.players))
+    lines.append("seats as pN: " + ", ".join(f"p{k} {p}" for k, p in enumerate(state.players, 1))
+                 + (" (--seats' order)" if state.started.button is None else
+                    " (p1 sits left of the button: PHH's order, not --seats')"))
     return "\n".join(lines)
 
 
@@ -173,9 +177,15 @@ def corrected_text(hand: str, done: Any) -> str:
         lines += [f"  a legal split pays the {words}" for words in now.pot_words()]
     if (unit := smallest_unit_note(done.after.decimals, "nets")) is not None:  # books' chips
         lines.append(f"  {unit}")
-    lines += [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the corrected "
-              f"final stack is {d.expected} (was {d.was})" for d in done.downstream]
-    return "\n".join(lines)
+    return "\n".join([*lines, *downstream_warnings(done.downstream)])
+
+
+def downstream_warnings(downstream: Sequence[Any]) -> list[str]:
+    """A ``warning:`` line for each later hand whose starting stack no longer follows the
+    corrected (or voided) hand (:class:`replay.whatif.Downstream`), as ``correct``, ``undo``
+    and ``void`` print them."""
+    return [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the corrected "
+            f"final stack is {d.expected} (was {d.was})" for d in downstream]
 
 
 def history_text(data: dict[str, Any]) -> str:

@@ -125,6 +125,8 @@ def _deal_hole(state: HandData, e: ev.CardsDealt, p: str, dealt: list[str]) -> N
     if p not in cards.hole:
         raise state.fail(f"{p!r} is not seated")
     if state.phase != "deal":
+        if p in cards.street_hole:  # dealt already: the host repeats a deal
+            raise state.fail(f"{p} already has his cards for this street")
         raise state.fail(f"hole cards dealt during the {state.phase} phase")
     if p in state.folded:
         raise state.fail(f"{p} has folded")

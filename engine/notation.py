@@ -210,6 +210,11 @@ def _dealer(state: HandState, parts: list[str], text: str) -> ev.CardsDealt | ev
     if len(parts) == 3 and parts[1] == "db":
         run = max(1, len(state.cards.boards))
         return ev.CardsDealt(player=None, cards=_cards(parts[2]), run=_board_run(state, run))
+    cards = {"dh": 3, "db": 2}.get(parts[1]) if len(parts) > 1 else None
+    if cards is not None and len(parts) > cards + 1:  # the cards typed apart: "Kd Ks"
+        joined = " ".join([*parts[:cards], "".join(parts[cards:])])
+        raise IllegalAction(f"{quoted(text)} is not a dealer action: cards are written "
+                            f"without spaces, {joined}")
     raise IllegalAction(f"{quoted(text)} is not a dealer action")
 
 

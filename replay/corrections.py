@@ -35,7 +35,7 @@ from replay.correction_checks import (
 )
 from replay.fold import HandReplay, replay_events
 from replay.hand_history import brief
-from replay.later_hands import reopened_followed, stacks_followed
+from replay.later_hands import reopened_followed, stacks_followed, void_downstream
 from replay.typed import reason_as_typed, stream_decimals
 from replay.whatif import Downstream, compare, paid_net
 
@@ -187,13 +187,25 @@ def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correcti
     return Corrected(rows[-1].seq + 1, before, after, downstream, took_back)
 
 
+@dataclass(frozen=True)
+class Voided:
+    """A void appended: the hand as it leaves it, and the later hands of its session whose
+    starting stacks no longer follow (a finished hand voided: warned of, as :class:`Corrected`
+    names them)."""
+
+    hand: HandReplay
+    downstream: list[Downstream]
+
+
 @_about_the_hand
 def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None = None,
-         sign: str | None = None, closed: bool = False) -> HandReplay:
+         sign: str | None = None, closed: bool = False) -> Voided:
     """Void ``hand``: every contribution goes back; its events stay. For an ended hand the
     void comes with a correction that deletes its ``hand_ended`` (same reason and author),
     since the engine takes no ``hand_voided`` after the end. Both are signed with the key
-    ``sign`` of ``keys`` when given. Returns the voided hand. ``closed``: go in though the
+    ``sign`` of ``keys`` when given. Returns the voided hand and, for a finished hand, the
+    later hands of its session whose starting stacks the void leaves the books no longer
+    following (:func:`replay.later_hands.void_downstream`). ``closed``: go in though the
     hand's session is closed and the void moves a player's net (chips), as for
     :func:`correct`.
 
@@ -228,9 +240,10 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     stacks_followed(ledger, hand, rows[0].session, events, result)
     if not closed:
         closed_void(ledger, hand, rows[0].session, events, result)
+    downstream = void_downstream(ledger, hand, rows[0].session, events, result)
     new = _signed(hand, events, new, keys, sign)
     ledger.append(hand, new, hand_id=hand, expected_seq=rows[-1].seq)
-    return result
+    return Voided(result, downstream)
 
 
 def _past_the_break(events: list[Any]) -> set[int]:

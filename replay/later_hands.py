@@ -38,18 +38,7 @@ def stacks_followed(ledger: Any, hand: str, session: str | None, events: Sequenc
         IllegalAction: naming the later hand, the player, the chips he started it with and
             those the void would give him there (nothing written).
     """
-    if session is None:
-        return
-    from replay.fold import replay_events
-    from replay.whatif import downstream_of
-
-    try:
-        before = replay_events(list(events), session=session)
-    except LedgerError:
-        return  # a stream the rules refuse: a void drops what cannot be played
-    if before.result.status != "open":
-        return
-    moved = downstream_of(ledger, hand, session, before, voided)
+    moved = _moved(ledger, hand, session, events, voided, in_play=True)
     if not moved:
         return
     d = moved[0]
@@ -59,6 +48,36 @@ def stacks_followed(ledger: Any, hand: str, session: str | None, events: Sequenc
         f"deal starts); voided, the hand gives back every chip it holds and the books would "
         f"start him there with {d.expected}: void hand {d.hand} first (it started on chips "
         "this hand held), then this one; nothing written", hand=hand)
+
+
+def void_downstream(ledger: Any, hand: str, session: str | None, events: Sequence[Any],
+                    voided: Any) -> list[Any]:
+    """The later hands of ``session`` whose starting stack of a player the void of the
+    finished ``hand`` (its stored ``events``; ``voided``: its :class:`replay.fold.HandReplay`
+    as the void leaves it) leaves the books no longer following, as ``correct`` and ``undo``
+    name them (:class:`replay.whatif.Downstream`, the audit's ``stack_continuity``): the void
+    goes in and these are warned of. A hand in play is :func:`stacks_followed`'s; reads
+    only."""
+    return _moved(ledger, hand, session, events, voided, in_play=False)
+
+
+def _moved(ledger: Any, hand: str, session: str | None, events: Sequence[Any], voided: Any,
+           *, in_play: bool) -> list[Any]:
+    """:func:`replay.whatif.downstream_of` the void of ``hand`` when the hand is in play
+    (``in_play``) or not; empty for a hand of no session, of the other kind, or whose stream
+    the rules refuse (a void drops what cannot be played)."""
+    if session is None:
+        return []
+    from replay.fold import replay_events
+    from replay.whatif import downstream_of
+
+    try:
+        before = replay_events(list(events), session=session)
+    except LedgerError:
+        return []
+    if (before.result.status == "open") != in_play:
+        return []
+    return downstream_of(ledger, hand, session, before, voided)
 
 
 def reopened_followed(ledger: Any, hand: str, session: str | None, after: Any,

@@ -64,3 +64,43 @@ def test_a_raked_pot_paid_to_the_loser_warns_of_the_payouts_not_the_rake(tmp_pat
         "400 (-400) (recorded as the table paid it; `handledger correct` puts it right)",
         "warning: paid differently from the rules: hand e1: Ann was paid 400, the rules give "
         "0 (+400) (recorded as the table paid it; `handledger correct` puts it right)"])
+
+
+UNKNOWN = ["d dh Ann ????", "d dh Bob ????", "Ann cc", "Bob cc", "d db ??????", "Bob cc",
+           "Ann cc", "d db ??", "Bob cc", "Ann cc", "d db ??", "Bob cc", "Ann cc"]
+
+
+def _checked_down(db: Path, *paid: str) -> None:
+    """Hand u1 (blinds 1/2, 100 each): Ann calls the big blind, checked down with every card
+    unknown, a pot of 4 whole to one of them or 2 each; ``paid`` recorded."""
+    assert one_shot(db, "hand", "start", "--hand", "u1", "--game", "NT", "--stakes", "1/2",
+                    "--seats", "Ann:100,Bob:100", "--button", "Ann")[0] == 0
+    for line in [*UNKNOWN, *paid]:
+        assert one_shot(db, "act", "u1", line)[0] == 0
+
+
+SPLIT_WARNED = ("warning: paid differently from the rules: hand u1: no legal split of the pots "
+                "pays what the table paid (Ann 3, Bob 1) (recorded as the table paid it; "
+                "`handledger correct` puts it right)\n")
+
+
+def test_an_illegal_split_of_unknown_cards_warns_at_end(tmp_path: Path) -> None:
+    """3 and 1 of a pot of 4 is no legal split (4 to one, or 2 each): the end is recorded and
+    warned of as ``state`` names it; a chop of 2 each ends quietly."""
+    db = tmp_path / "u.duckdb"
+    _checked_down(db, "pay Ann 3", "pay Bob 1")
+    assert one_shot(db, "act", "u1", "end") == (0, "19 hand_ended; hand complete\n",
+                                               SPLIT_WARNED)
+    assert ("paid differently from the rules: hand u1: no legal split of the pots pays what "
+            "the table paid (Ann 3, Bob 1)") in one_shot(db, "state", "u1")[1]
+    chop = tmp_path / "c.duckdb"
+    _checked_down(chop, "pay Ann 2", "pay Bob 2")
+    assert one_shot(chop, "act", "u1", "end") == (0, "19 hand_ended; hand complete\n", "")
+
+
+def test_table_end_warns_of_an_illegal_split_too(tmp_path: Path) -> None:
+    db = tmp_path / "u.duckdb"
+    _checked_down(db, "pay Ann 3", "pay Bob 1")
+    done = table(db, "u1", ["end"])
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, "19 hand_ended; hand complete\n", SPLIT_WARNED)

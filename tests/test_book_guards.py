@@ -348,23 +348,81 @@ def test_a_name_in_another_case_is_named_not_taken(run, db: str) -> None:  # noq
 
 def test_a_cash_out_beyond_the_chips_on_the_table_is_refused(run, db: str) -> None:  # noqa: ANN001
     """No hand makes chips: 200 bought in, 150 cashed out, so 50 are left for Bob's cash-out;
-    his 100 is refused (a count typed wrong, or a buy-in missing from the books)."""
+    his 100 is refused, naming Ann's 150 (entry 4), 50 more than her 100 bought in (no hand
+    played), which went in with a warning."""
     for args in (("session", "open", "n"), ("buyin", "n", "Ann", "100"),
-                 ("buyin", "n", "Bob", "100"), ("cashout", "n", "Ann", "150")):
+                 ("buyin", "n", "Bob", "100")):
         assert run(*args).exit_code == 0
+    assert _lines(run("cashout", "n", "Ann", "150")) == [
+        "warning: Ann cashes out 150 chips, but the hands leave him 100 (+50): a count that is "
+        "wrong is amended (`handledger entry amend n 4 100 --reason … --by …`); the audit's "
+        "session balance will name it",
+        "n: Ann cashed out 150 chips (entry 4)"]
     before = rows(Path(db))
     assert refused(run("cashout", "n", "Bob", "100")) == (
         "error: cashout n Bob 100: the table holds 50 chips not cashed out yet (200 bought in, "
-        "150 cashed out), and no hand makes chips; a buy-in missing from the books is recorded "
-        "first, a cash-out counted wrong is amended (`handledger entry amend n SEQ CHIPS "
-        "--reason … --by …`; `handledger history --session n` lists the entries)")
+        "150 cashed out), and no hand makes chips; a cash-out takes more than the hands left: "
+        "entry 4: Ann 150 chips, the hands left him 100 (+50); amend it first (`handledger "
+        "entry amend n 4 100 --reason … --by …`), or record a buy-in missing from the books")
     assert rows(Path(db)) == before
-    assert _lines(run("cashout", "n", "Bob", "50")) == ["n: Bob cashed out 50 chips (entry 5)"]
-    # Ann's count amended to what she had: Bob's 100 may go in after all
+    assert _lines(run("cashout", "n", "Bob", "50")) == [
+        "warning: Bob cashes out 50 chips, but the hands leave him 100 (-50): a count that is "
+        "wrong is amended (`handledger entry amend n 5 100 --reason … --by …`); the audit's "
+        "session balance will name it",
+        "n: Bob cashed out 50 chips (entry 5)"]
+    # Ann's count amended to what she had: Bob's 100 may go in after all, as the hands say
     assert _lines(run("entry", "retract", "n", "5", "--reason", "x", "--by", "host"))
     assert _lines(run("entry", "amend", "n", "4", "100", "--reason", "miscounted",
                       "--by", "host"))
-    assert _lines(run("cashout", "n", "Bob", "100"))[0] == "n: Bob cashed out 100 chips (entry 8)"
+    assert _lines(run("cashout", "n", "Bob", "100")) == ["n: Bob cashed out 100 chips (entry 8)"]
+
+
+def test_a_cash_out_other_than_the_hands_leave_is_warned_and_named_later(run) -> None:  # noqa: ANN001
+    """Ann raises to 10 on the button (small blind 1), Bob folds his big blind 2: Ann 102,
+    Bob 98. Bob's 100 goes in with a warning naming the 98; Ann's 102 then finds 100 chips on
+    the table, refused naming Bob's entry 4; amended to 98, Ann's 102 goes in, no warning."""
+    for args in (("session", "open", "c"), ("buyin", "c", "Ann", "100"),
+                 ("buyin", "c", "Bob", "100"),
+                 ("hand", "start", "--session", "c", "--hand", "c1", "--game", "NT", "--stakes",
+                  "1/2", "--seats", "Ann:100,Bob:100", "--button", "Ann")):
+        assert run(*args).exit_code == 0
+    assert run("table", "c1", input="d dh Ann ????\nd dh Bob ????\nAnn cbr 10\nBob f\nend\n"
+               ).exit_code == 0
+    assert _lines(run("cashout", "c", "Bob", "100")) == [
+        "warning: Bob cashes out 100 chips, but the hands leave him 98 (+2): a count that is "
+        "wrong is amended (`handledger entry amend c 4 98 --reason … --by …`); the audit's "
+        "session balance will name it",
+        "c: Bob cashed out 100 chips (entry 4)"]
+    assert refused(run("cashout", "c", "Ann", "102")) == (
+        "error: cashout c Ann 102: the table holds 100 chips not cashed out yet (200 bought in, "
+        "100 cashed out), and no hand makes chips; a cash-out takes more than the hands left: "
+        "entry 4: Bob 100 chips, the hands left him 98 (+2); amend it first (`handledger "
+        "entry amend c 4 98 --reason … --by …`), or record a buy-in missing from the books")
+    assert _lines(run("entry", "amend", "c", "4", "98", "--reason", "miscounted",
+                      "--by", "host"))
+    assert _lines(run("cashout", "c", "Ann", "102")) == ["c: Ann cashed out 102 chips (entry 6)"]
+    assert _lines(run("audit"))[0].startswith("audit clean: 1 hand(s) in 1 session(s)")
+
+
+def test_a_cash_out_is_held_to_the_latest_hand_the_books_count(run) -> None:  # noqa: ANN001
+    """h1: Bob, the button (small blind 1), folds to Ann's 2: Ann 101, Bob 99. h2 starts on
+    those stacks and is voided (it counts for nothing): Bob's 99 goes in quietly, Ann's 100 is
+    warned of against the 101 h1 left her."""
+    for args in (("session", "open", "v"), ("buyin", "v", "Ann", "100"),
+                 ("buyin", "v", "Bob", "100"),
+                 ("hand", "start", "--session", "v", "--hand", "h1", "--game", "NT", "--stakes",
+                  "1/2", "--seats", "Ann:100,Bob:100", "--button", "Bob")):
+        assert run(*args).exit_code == 0
+    assert run("table", "h1", input="d dh Ann ????\nd dh Bob ????\nBob f\nend\n").exit_code == 0
+    assert run("hand", "start", "--session", "v", "--hand", "h2", "--game", "NT", "--stakes",
+               "1/2", "--seats", "Ann:101,Bob:99", "--button", "Ann").exit_code == 0
+    assert run("void", "h2", "--reason", "misdeal", "--by", "host").exit_code == 0
+    assert _lines(run("cashout", "v", "Bob", "99")) == ["v: Bob cashed out 99 chips (entry 4)"]
+    assert _lines(run("cashout", "v", "Ann", "100")) == [
+        "warning: Ann cashes out 100 chips, but the hands leave him 101 (-1): a count that is "
+        "wrong is amended (`handledger entry amend v 5 101 --reason … --by …`); the audit's "
+        "session balance will name it",
+        "v: Ann cashed out 100 chips (entry 5)"]
 
 
 @pytest.mark.usefixtures("at_night")

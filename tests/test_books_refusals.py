@@ -116,9 +116,17 @@ def test_alias_of_two_players_with_entries_in_one_session_is_refused(tmp_path: P
     before = rows(db)
     line = refused(run(db, "player", "alias", "Bob", "Cy", "--session", "friday"))
     assert line == ("error: Bob and Cy both have book entries in session friday: they are "
-                    "two players, not one (no alias recorded)")
+                    "two players, not one (no alias recorded); if they are one, retract Cy's "
+                    "entries there and record them again as Bob's (`handledger entry retract "
+                    "friday SEQ --reason … --by …`; `handledger history --session friday` "
+                    "lists them)")
     assert rows(db) == before
     assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0  # one player: fine
+    # Cy's one entry (his buy-in, entry 3) retracted: it counts for nothing, as in the books
+    assert run(db, "entry", "retract", "friday", "3", "--reason", "Bob's", "--by", "host"
+               ).exit_code == 0
+    done = run(db, "player", "alias", "Bob", "Cy", "--session", "friday")
+    assert done.exit_code == 0, done.output
 
 
 def test_alias_to_a_mistyped_player_name_is_refused_and_a_new_name_warned(tmp_path: Path
@@ -396,7 +404,9 @@ def test_alias_refused_through_an_earlier_alias(tmp_path: Path) -> None:
     assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0  # Robert is Bob
     assert refused(run(db, "player", "alias", "Bob", "Cy")) == (
         "error: Bob and Cy both have book entries in session friday: they are two players, "
-        "not one (no alias recorded)")
+        "not one (no alias recorded); if they are one, retract Cy's entries there and record "
+        "them again as Bob's (`handledger entry retract friday SEQ --reason … --by …`; "
+        "`handledger history --session friday` lists them)")
 
 
 def test_import_of_a_session_entry_with_a_bad_name_is_refused_whole(tmp_path: Path) -> None:

@@ -158,7 +158,11 @@ def test_a_void_in_a_closed_session_is_recorded_with_closed(user, run, db) -> No
 
     assert _nets(run) == {"Ann": 3, "Bob": -3}
     code, out, err = user("void", "h1", "--reason", "misdeal", "--by", "f", "--closed")
-    assert (code, out, err) == (0, "voided hand h1: returned Bob 2, Ann 2\n", "")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [  # h2 started on h1's result, which the void takes back
+        "voided hand h1: returned Bob 2, Ann 2",
+        "  warning: hand h2 starts Ann with 102, the corrected final stack is 100 (was 102)",
+        "  warning: hand h2 starts Bob with 148, the corrected final stack is 150 (was 148)"]
     events = _events(db, "h1")
     assert [e["type"] for e in events[18:]] == ["correction", "hand_voided"]
     assert events[19]["reason"] == "misdeal" and events[19]["by"] == "f"

@@ -42,6 +42,14 @@ STUD = ("--game", "F7S", "--seats", "Ann:100,Bob:100")
       "--button", "Ann", "--seats", "Ann:100,Bob:100"),
      "error: --min-bet 3: FT is fixed limit (it takes --small-bet and --big-bet)"),
     (("--game", "NT", "--button", "Ann", "--seats", "Ann:100,Bob:100"),
+     "error: NT with no --stakes and no ante posts no forced bet: a flop or draw game posts a "
+     "small and a big blind (RULES.md §4.2): give them, like --stakes 1/2 (small/big), or for "
+     "a game of antes alone an ante (--antes N) and --min-bet"),
+    (("--game", "NT", "--min-bet", "2", "--button", "Ann", "--seats", "Ann:100,Bob:100"),
+     "error: NT with no --stakes and no ante posts no forced bet: a flop or draw game posts a "
+     "small and a big blind (RULES.md §4.2): give them, like --stakes 1/2 (small/big), or for "
+     "a game of antes alone an ante (--antes N) and --min-bet"),
+    (("--game", "NT", "--antes", "1", "--button", "Ann", "--seats", "Ann:100,Bob:100"),
      "error: NT needs a minimum bet: give --stakes (the big blind sets it) or --min-bet"),
     (("--game", "FT", "--stakes", "1/2", "--button", "Ann", "--seats", "Ann:100,Bob:100"),
      "error: FT is fixed limit: give --small-bet and --big-bet (the bets of the early and the "

@@ -153,6 +153,8 @@ def test_a_correction_of_a_hand_in_cents_is_refused_in_its_own_amounts(
 #: Hand d1 dealt, blinds 1.00/2.00 (Bob, Cy), Ann on the button first to act: in cents, seats
 #: 200.00, 150.00 and 300.00; seqs 1 the start, 2-3 the blinds, 4-6 the deal.
 DEALT = ("d dh Ann AsAh", "d dh Bob KsKh", "d dh Cy QsQh")
+SEATS = ("seats as pN: p1 Bob, p2 Cy, p3 Ann (p1 sits left of the button: PHH's order, "
+         "not --seats')")
 
 
 def _refused(run, db: str, *args: str) -> str:  # noqa: ANN001
@@ -177,7 +179,8 @@ def test_a_live_hand_in_cents_speaks_in_dollars(run, db: str,  # noqa: ANN001
         "Ann to act: to call 2.00, raise to 4.00..200.00\n"
         "current bet 2.00\n"
         "pot 0: 3.00 (Bob, Cy, Ann)\n"
-        "stacks: Bob 149.00 bet 1.00, Cy 298.00 bet 2.00, Ann 200.00\n")
+        "stacks: Bob 149.00 bet 1.00, Cy 298.00 bet 2.00, Ann 200.00\n"
+        f"{SEATS}\n")
     assert _refused(run, db, "act", "d1", "Ann cbr 3") == (
         f"error: hand d1, action 'Ann cbr 3': raise to 3.00 is below the minimum 4.00; {now}\n")
     assert _refused(run, db, "act", "d1", "Ann cbr 300") == (
@@ -201,7 +204,8 @@ def test_a_live_hand_in_cents_speaks_in_dollars(run, db: str,  # noqa: ANN001
         "Bob to act: to call 3.50, raise to 7.00..150.00\n"
         "current bet 4.50\n"
         "pot 0: 7.50 (Bob, Cy, Ann)\n"
-        "stacks: Bob 149.00 bet 1.00, Cy 298.00 bet 2.00, Ann 195.50 bet 4.50\n"), (
+        "stacks: Bob 149.00 bet 1.00, Cy 298.00 bet 2.00, Ann 195.50 bet 4.50\n"
+        f"{SEATS}\n"), (
         f"error: hand d1, action 'Bob cbr 5': raise to 5.00 is below the minimum 7.00; "
         f"{now}\n"))
     # a correction is refused in the same amounts (seq 7: Ann's raise to 4.50)
@@ -227,7 +231,8 @@ def test_a_live_hand_in_chips_reads_as_before(run, db: str) -> None:  # noqa: AN
         "Ann to act: to call 2, raise to 4..200\n"
         "current bet 2\n"
         "pot 0: 3 (Bob, Cy, Ann)\n"
-        "stacks: Bob 149 bet 1, Cy 298 bet 2, Ann 200\n")
+        "stacks: Bob 149 bet 1, Cy 298 bet 2, Ann 200\n"
+        f"{SEATS}\n")
     assert _refused(run, db, "act", "d1", "Ann cbr 3") == (
         f"error: hand d1, action 'Ann cbr 3': raise to 3 is below the minimum 4; {now}\n")
     assert _refused(run, db, "act", "d1", "Ann cbr 300") == (

@@ -76,7 +76,9 @@ def test_act_and_state_load_only_what_they_use(tmp_path: Path) -> None:
         "Ann to act: to call 142 (no raise: every other player is all-in)",
         "current bet 150",
         "pot 0: 158 (Ann, Bob)",
-        "stacks: Ann 192 bet 8, Bob 0 bet 150, Cy 300 (folded)"]
+        "stacks: Ann 192 bet 8, Bob 0 bet 150, Cy 300 (folded)",
+        "seats as pN: p1 Ann, p2 Bob, p3 Cy (p1 sits left of the button: PHH's order, "
+        "not --seats')"]
     code, out, modules = _cli(db, "act", "h1", "Bob cc")  # refused: not his turn
     assert code == 2 and out == "" and not modules & HEAVY
     code, out, _ = _cli(db, "act", "h1", "Ann cc")
@@ -98,7 +100,9 @@ def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> N
     # heads-up, Bob on the button posts the small blind (1), Ann the big (2): both can still
     # bet, so the 3 chips are one pot for both; Ann is dealt, Bob not yet
     assert code == 0 and out.splitlines()[2:] == [
-        "pot 0: 3 (Ann, Bob)", "stacks: Ann 198 bet 2, Bob 149 bet 1"], out
+        "pot 0: 3 (Ann, Bob)", "stacks: Ann 198 bet 2, Bob 149 bet 1",
+        "seats as pN: p1 Ann, p2 Bob (p1 sits left of the button: PHH's order, "
+        "not --seats')"], out
     # the pots come from the settlement, a cards-speak hand's: no declaration modules
     assert modules >= {"engine.settle", "engine.awards", "engine.evaluate"}
     assert "engine.declare.award" not in modules

@@ -95,7 +95,9 @@ def test_declarations_at_once_name_who_is_still_to_declare(user, db: str) -> Non
     assert _acts(user, "s1", ["Ann dcl low"]) == [
         "phase declare, next: PLAYER dcl high|low|swing (still to declare: Bob)"]
     state = user("state", "s1")[1].splitlines()
-    assert state[2:] == ["pot 0: 4 (Bob, Ann)", "declared: Ann low", "stacks: Bob 98, Ann 98"]
+    assert state[2:] == ["pot 0: 4 (Bob, Ann)", "declared: Ann low", "stacks: Bob 98, Ann 98",
+                         "seats as pN: p1 Bob, p2 Ann (p1 sits left of the button: PHH's order, "
+                         "not --seats')"]
     _acts(user, "s1", ["Bob dcl swing"])
     assert user("state", "s1")[1].splitlines()[3] == "declared: Ann low, Bob swing"
 
@@ -183,9 +185,14 @@ def test_state_shows_the_payouts_so_far_and_a_voided_hand_takes_no_change(user, 
                        "Ann cc", "pay Ann 3"])
     # a host halfway through paying sees what he has paid of the pot (2 + 2 blinds = 4)
     assert user("state", "p1")[1].splitlines()[2:] == [
-        "pot 0: 4 (Bob, Ann)", "paid so far: Ann 3 (3 of the pot's 4)", "stacks: Bob 98, Ann 98"]
-    assert _acts(user, "p1", ["pay Bob 1", "end"]) == [
-        "phase showdown, next: pay PLAYER AMOUNT or end", "hand complete"]
+        "pot 0: 4 (Bob, Ann)", "paid so far: Ann 3 (3 of the pot's 4)", "stacks: Bob 98, Ann 98",
+        "seats as pN: p1 Bob, p2 Ann (p1 sits left of the button: PHH's order, "
+        "not --seats')"]
+    assert _acts(user, "p1", ["pay Bob 1"]) == ["phase showdown, next: pay PLAYER AMOUNT or end"]
+    assert user("act", "p1", "end") == (  # 3 and 1 of 4: no legal split (4 to one, or 2 each)
+        0, "19 hand_ended; hand complete\n", "warning: paid differently from the rules: hand "
+        "p1: no legal split of the pots pays what the table paid (Ann 3, Bob 1) (recorded as "
+        "the table paid it; `handledger correct` puts it right)\n")
     assert user("void", "p1", "--reason", "misdeal", "--by", " host") == (
         2, "", "error: --by name ' host' has leading or trailing whitespace: names are kept "
         "as typed, never repaired (write 'host')\n")

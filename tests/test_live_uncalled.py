@@ -32,7 +32,9 @@ def test_state_returns_the_uncalled_bet_once_the_betting_is_over(user, db: str) 
         "B to act: to call 49, raise to 98..100\n"
         "current bet 50\n"
         "pot 0: 53 (B, C, A)\n"
-        "stacks: B 99 bet 1, C 28 bet 2, A 0 bet 50\n"), "")
+        "stacks: B 99 bet 1, C 28 bet 2, A 0 bet 50\n"
+        "seats as pN: p1 B, p2 C, p3 A (p1 sits left of the button: PHH's order, not "
+        "--seats')\n"), "")
     _play(user, "B cbr 100", "C cc")
     assert user("state", "p1") == (0, (
         "hand p1: NT, phase deal, status open\n"
@@ -40,7 +42,9 @@ def test_state_returns_the_uncalled_bet_once_the_betting_is_over(user, db: str) 
         "pot 0: 90 (B, C, A)\n"
         "pot 1: 40 (B, A)\n"
         "returned: B 50\n"
-        "stacks: B 0 bet 100, C 0 bet 30, A 0 bet 50\n"), "")
+        "stacks: B 0 bet 100, C 0 bet 30, A 0 bet 50\n"
+        "seats as pN: p1 B, p2 C, p3 A (p1 sits left of the button: PHH's order, not "
+        "--seats')\n"), "")
     code, out, _ = user("show", "p1")
     assert code == 0 and out.splitlines()[-1].strip() == "uncalled returned: B 50"
     # the board dealt: still returned

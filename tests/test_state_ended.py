@@ -35,9 +35,9 @@ def _state(db: Path) -> list[str]:
 
 def test_a_hand_paid_and_ended_shows_the_stacks_after_the_payout(showdown: Path) -> None:
     before = _state(showdown)
-    assert before[-1] == "stacks: Ann 50, Bob 0, Cy 300 (folded)"  # the chips in the middle
+    assert before[-2] == "stacks: Ann 50, Bob 0, Cy 300 (folded)"  # the chips in the middle
     assert table(showdown, "h1", ["pay Ann 300"]).returncode == 0
-    assert _state(showdown)[-1] == "stacks: Ann 50, Bob 0, Cy 300 (folded)"  # not over yet
+    assert _state(showdown)[-2] == "stacks: Ann 50, Bob 0, Cy 300 (folded)"  # not over yet
     assert table(showdown, "h1", ["end"]).returncode == 0
     assert _state(showdown) == [
         "hand h1: NT, phase showdown, status complete",

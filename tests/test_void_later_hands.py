@@ -82,6 +82,34 @@ def test_a_void_the_next_hand_started_without_goes_in(user) -> None:  # noqa: AN
     assert user("audit")[1].startswith("audit clean: 2 hand(s) in 1 session(s)")
 
 
+def test_a_void_of_a_finished_hand_the_next_hand_followed_warns(user) -> None:  # noqa: ANN001
+    """h1 ends (Bob, the button, folds his 1 to Ann's 2: Ann 101, Bob 99) and h2 starts on
+    those stacks; voided, h1 gives back Bob 1 and Ann 2 and the books would start h2 with 100
+    each: the void goes in (h1 held no chip of h2) and warns of both players, as ``correct``
+    and ``undo`` do."""
+    _opened(user)
+    _hand(user, "h1", "Bob", "Ann:100,Bob:100")
+    _fold_bob(user, "h1")
+    _hand(user, "h2", "Ann", "Ann:101,Bob:99")
+    code, out, err = user("void", "h1", "--reason", "meant h2", "--by", "Dan")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "voided hand h1: returned Ann 2, Bob 1",
+        "  warning: hand h2 starts Bob with 99, the corrected final stack is 100 (was 99)",
+        "  warning: hand h2 starts Ann with 101, the corrected final stack is 100 (was 101)"]
+
+
+def test_a_void_of_a_finished_hand_the_next_hand_started_without_says_nothing_more(  # noqa: ANN001
+        user) -> None:
+    """h2 starts on 100 each (h1 taken as void at the table already): no warning."""
+    _opened(user)
+    _hand(user, "h1", "Bob", "Ann:100,Bob:100")
+    _fold_bob(user, "h1")
+    _hand(user, "h2", "Ann", "Ann:100,Bob:100")
+    assert user("void", "h1", "--reason", "meant h2", "--by", "Dan") == (
+        0, "voided hand h1: returned Ann 2, Bob 1\n", "")
+
+
 def _export_with_void(user, tmp_path: Path, hand: str, seq: int, name: str,  # noqa: ANN001
                       in_play: dict[str, int], before: str | None = None) -> tuple[Path, int]:
     """The ledger exported as JSON lines with a void of ``hand`` (its row ``seq``) added:

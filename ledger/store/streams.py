@@ -457,12 +457,15 @@ def shared_hand(ledger: Any, a: Sequence[str], b: Sequence[str]) -> str | None:
 
 def shared_session(ledger: Any, a: Sequence[str], b: Sequence[str]) -> str | None:
     """The first session (in ledger order) where a player named in ``a`` and one named in
-    ``b`` both have a book entry (a buy-in, a cash-out, or a payment as payer or payee), None
-    when none."""
+    ``b`` both have a book entry in force (a buy-in, a cash-out, or a payment as payer or
+    payee; a retracted one counts for nothing, as in the books), None when none."""
     rows = ledger.query(
         "WITH who AS (SELECT session, position, unnest([payload->>'player',"
-        " payload->>'payer', payload->>'payee']) AS player FROM events"
-        " WHERE hand_id IS NULL AND type IN ('buy_in', 'cash_out', 'payment'))"
+        " payload->>'payer', payload->>'payee']) AS player FROM events b"
+        " WHERE hand_id IS NULL AND type IN ('buy_in', 'cash_out', 'payment')"
+        " AND NOT EXISTS (SELECT 1 FROM events c WHERE c.type = 'entry_corrected'"
+        " AND c.stream = b.stream AND CAST(c.payload->>'seq' AS BIGINT) = b.seq"
+        " AND c.payload->>'replacement' IS NULL))"
         " SELECT session FROM who GROUP BY session"
         " HAVING bool_or(list_contains($1, player)) AND bool_or(list_contains($2, player))"
         " ORDER BY min(position) LIMIT 1", [list(a), list(b)])

@@ -207,14 +207,15 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
 def _paid_otherwise(state: HandState) -> tuple[str, ...]:
     """The payouts of the hand ``state`` ends (folded already) that differ from what the
     rules award (:func:`replay.fold.replay_folded`'s ``payout`` discrepancies, RULES.md §2),
-    in sentences: recorded still (the table's own payout is history, README "Net has one
-    meaning everywhere"), but said at once. None where the showdown is not verifiable (a
-    hole card unknown: what ``state`` then says of a split no rule allows stays there), nor
-    for the rake the hand records (what the table kept, not a payout the rules contradict)."""
+    or, where the showdown is not verifiable (a hole card unknown), that no legal split of
+    the pots pays (its ``infeasible`` one, :func:`replay.compare.legal_split`), in sentences
+    as ``state`` names them: recorded still (the table's own payout is history, README "Net
+    has one meaning everywhere"), but said at once. None for the rake the hand records (what
+    the table kept, not a payout the rules contradict)."""
     from replay.fold import replay_folded
 
     found = replay_folded(state, state.started).discrepancies
-    return tuple(d.sentence() for d in found if d.kind == "payout")
+    return tuple(d.sentence() for d in found if d.kind in ("payout", "infeasible"))
 
 
 def _platform_names(ledger: Any) -> dict[str, str]:

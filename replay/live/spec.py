@@ -164,7 +164,7 @@ def build_started(spec: LiveHand, *, hand: str, session: str | None
     if min_bet is None:
         positive = [b for b in blinds if b > 0]
         min_bet = positive[min(1, len(positive) - 1)] if positive else 0
-    _check_structure(g, spec, min_bet)
+    _check_structure(g, spec, min_bet, blinds)
     # the game's own odd-chip order (RULES.md §2.2, §5): stud has no button, so by suit
     split = ev.SplitOptions(odd_chip_tie_order=g.tie_order)
     options = ev.RuleOptions(reopen_rule=g.default_reopen_rule, split=split,
@@ -210,11 +210,13 @@ def _carry_needs_session(options: ev.RuleOptions, session: str | None) -> None:
             "has none: give --session S, or no_eligible_winner=cards_speak (the default)")
 
 
-def _check_structure(g: Any, spec: LiveHand, min_bet: int) -> None:
+def _check_structure(g: Any, spec: LiveHand, min_bet: int, blinds: list[int]) -> None:
     """Refuse amounts the game ``g`` cannot have: a negative one, a bet size or bring-in of a
-    structure it does not use (they would be silently ignored), a big-bet game without a
-    minimum bet, a fixed-limit game without both bet sizes, a big bet below the small bet, a
-    bring-in above the small bet (it is less than a full bet, RULES.md §4.1).
+    structure it does not use (they would be silently ignored), a flop or draw game with
+    neither ``blinds`` nor an ante (no forced bet: it posts blinds, RULES.md §4.2, or antes
+    alone, §4.3), a big-bet game without a minimum bet, a fixed-limit game without both bet
+    sizes, a big bet below the small bet, a bring-in above the small bet (it is less than a
+    full bet, RULES.md §4.1).
 
     Raises:
         MalformedInput: naming the option and the amount.
@@ -222,6 +224,11 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int) -> None:
     for option, amount in spec.amounts():
         if amount is not None and amount < 0:
             raise MalformedInput(f"{option} {amount}: an amount is a number of chips, 0 or more")
+    if not g.stud and not any(blinds) and not any(a for _, a in spec.amounts()[:3]):
+        raise MalformedInput(
+            f"{g.code} with no --stakes and no ante posts no forced bet: a flop or draw game "
+            "posts a small and a big blind (RULES.md §4.2): give them, like --stakes 1/2 "
+            "(small/big), or for a game of antes alone an ante (--antes N) and --min-bet")
     fixed = g.betting == "fixed_limit"
     if not g.stud and spec.bring_in:
         raise MalformedInput(f"--bring-in {spec.bring_in}: {g.code} is not a stud game (it "
@@ -299,7 +306,9 @@ def _blinds(stakes: str | None, stud: bool, players: int, code: str) -> list[int
     for blind in blinds:
         within_bound(blind, "--stakes")
     if len(blinds) > players:
-        raise MalformedInput("more blinds than players")
+        raise MalformedInput(f"--stakes {stakes!r} gives {len(blinds)} blinds and straddles "
+                             f"for {players} players: at most one each (small blind, big "
+                             "blind, then straddles)")
     if any(b <= 0 for b in blinds) or blinds != sorted(blinds):
         raise MalformedInput(f"--stakes {stakes!r}: blinds are positive and go up in seat "
                              "order (small blind, big blind, straddles), like 1/2 or 1/2/4")

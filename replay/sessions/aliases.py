@@ -60,8 +60,11 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
         raise LedgerError(f"{name} and {other} sat in hand {hand} together: they are two "
                           "players, not one (no alias recorded)")
     if (both := shared_session(ledger, sorted(mine), sorted(theirs))) is not None:
-        raise LedgerError(f"{name} and {other} both have book entries in session {both}: "
-                          "they are two players, not one (no alias recorded)")
+        raise LedgerError(
+            f"{name} and {other} both have book entries in session {both}: they are two "
+            f"players, not one (no alias recorded); if they are one, retract {other}'s "
+            f"entries there and record them again as {name}'s (`handledger entry retract "
+            f"{both} SEQ --reason … --by …`; `handledger history --session {both}` lists them)")
     if session is None:
         session = latest_session(ledger)
         if session is None:

@@ -5,6 +5,7 @@ the rake its pots paid (:func:`within_table`, :func:`cash_outs_covered`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ledger.model import events as ev
@@ -125,12 +126,14 @@ def _between_hands(ledger: Any, session: str, player: str, entry: str, rule: str
                           f"once the hand ends (`handledger act {hands[0]} end`) or is voided")
 
 
-def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool = False
-             ) -> tuple[ev.CashOut, int]:
+def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool = False,
+             note: Callable[[str], None] | None = None) -> tuple[ev.CashOut, int]:
     """``player`` leaves ``session`` with ``chips`` counted (as typed: whole chips, 0 or
     more, :func:`chips_written`). Returns the event and its seq. ``closed``: go in though the
     session is closed, as an ``entry amend`` of its cash-outs does (its books were settled
-    up at the close: README "sessions and the books").
+    up at the close: README "sessions and the books"). ``note`` gets a ``warning:`` line
+    when the chips are other than the session's hands leave him (the audit's session
+    balance: :func:`replay.sessions.cash_out_books.cash_out_warning`); it is recorded.
 
     Raises:
         ChainBroken, LedgerCorrupt: with ``closed``, the ledger file fails the proof made
@@ -160,7 +163,13 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
                    "during play")
     within_table(ledger, session, state, chips, f"cashout {session} {player} {chips}")
     event = ev.CashOut(player=player, chips=chips)
-    return event, append_entry(ledger, session, event, state)
+    seq = append_entry(ledger, session, event, state)
+    if note is not None:
+        from replay.sessions.cash_out_books import cash_out_warning
+
+        if (warning := cash_out_warning(ledger, session, seq, player)) is not None:
+            note(warning)
+    return event, seq
 
 
 def not_at_table(session: str, state: SessionState, player: str, chips: int
@@ -193,7 +202,9 @@ def within_table(ledger: Any, session: str, state: SessionState, chips: int, whe
 
     Raises:
         LedgerError: one line naming ``where``, the chips left on the table, the buy-ins,
-            cash-outs and rake, and what to record instead.
+            cash-outs and rake, and what to record instead: for a new cash-out, each stored
+            one that took more than the hands left its player, by its entry number
+            (:func:`replay.sessions.cash_out_books.over_cashed`), to amend.
     """
     bought, out, rake = _table_sums(ledger, session, state, out_back=replacing or 0,
                                     raked=chips > 0,  # a cash-out of nothing takes no rake
@@ -209,12 +220,25 @@ def within_table(ledger: Any, session: str, state: SessionState, chips: int, whe
     else:
         said, others, fix = (" besides this cash-out", " by the other entries",
                              "another cash-out counted wrong")
+    over = []
+    if place is None and replacing is None:  # `cashout`: the cash-outs the hands do not cover
+        from replay.sessions.cash_out_books import over_cashed
+
+        over = over_cashed(ledger, session)
+    if over:
+        seq, chips_left = (over[0].seq, over[0].left) if len(over) == 1 else ("SEQ", "CHIPS")
+        fix = (f"{'a cash-out takes' if len(over) == 1 else 'cash-outs take'} more than the "
+               f"hands left: {'; '.join(o.words() for o in over)}; amend "
+               f"{'it' if len(over) == 1 else 'each'} first (`handledger entry amend {session} "
+               f"{seq} {chips_left} --reason … --by …`), or record a buy-in missing from the "
+               "books")
+    else:
+        fix = (f"a buy-in missing from the books is recorded first, {fix} is amended "
+               f"(`handledger entry amend {session} SEQ CHIPS --reason … --by …`; "
+               f"`handledger history --session {session}` lists the entries)")
     raise LedgerError(
         f"{where}: the table holds {left} chips not cashed out yet{said} ({bought} bought in, "
-        f"{out} cashed out{others}{raked}), and no hand makes chips; a buy-in missing from the "
-        f"books is recorded first, {fix} is amended (`handledger entry amend {session} SEQ "
-        f"CHIPS --reason … --by …`; `handledger history --session {session}` lists the "
-        "entries)")
+        f"{out} cashed out{others}{raked}), and no hand makes chips; {fix}")
 
 
 def cash_outs_covered(ledger: Any, session: str, state: SessionState, fewer: int, where: str,

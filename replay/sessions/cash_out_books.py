@@ -1,0 +1,108 @@
+"""A cash-out against the stack the session's hands leave its player (the audit's session
+balance, :func:`ledger.audit.checks.balance`), said while the host can still amend it: a
+``cashout`` of other than the hands leave him is warned of (:func:`cash_out_warning`), and a
+``cashout`` the table cannot cover names the earlier cash-outs that took more than the hands
+left (:func:`over_cashed`). The books are folded in memory, as the audit folds them; nothing
+here writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ledger.model.errors import LedgerError
+
+
+class OverCashed(NamedTuple):
+    """A cash-out entry (``seq``, the number ``entry amend`` takes) of ``player`` for
+    ``chips`` whose hands had left him ``left`` chips."""
+
+    seq: int
+    player: str
+    chips: int
+    left: int
+
+    def words(self) -> str:
+        """``entry 5: Bob 100 chips, the hands left him 98 (+2)``."""
+        return (f"entry {self.seq}: {self.player} {self.chips} chips, the hands left him "
+                f"{self.left} ({self.chips - self.left:+d})")
+
+
+def _cash_out_checks(ledger: Any, session: str, hands: list[str] | None = None
+                     ) -> list[tuple[int, Any]]:
+    """``(ledger position, check)`` of every stored cash-out of ``session`` as the books fold
+    it (:class:`ledger.audit.books.CashOutCheck`: amended entries as amended, retracted ones
+    left out, voided hands counting for nothing), the session's ``hands`` folded (None: all
+    of them). Empty when one of them does not replay (the audit names it; nothing is said
+    here)."""
+    from ledger.audit.books import build_series, hand_facts
+    from ledger.audit.load import session_rows
+    from replay.fold import replay_events
+
+    facts = []
+    for k, hand in enumerate(ledger.streams(kind="hand", session=session)
+                             if hands is None else hands, 1):
+        stored = ledger.read(hand)
+        try:
+            replayed = replay_events([r.event for r in stored], session=session)
+        except LedgerError:
+            return []
+        facts.append(hand_facts(replayed, ord=k, position=stored[0].position))
+    book = build_series(session_rows(ledger, sessions=[session]), facts).sessions.get(session)
+    if book is None or not book.followed:
+        return []
+    return [(c.position, c) for c in book.cash_outs]
+
+
+def _latest_hand(ledger: Any, session: str, player: str) -> list[str] | None:
+    """The latest hand of ``session`` that seats ``player`` (under any of his aliases) and
+    counts in the books (not voided), as a list of one; empty when none; None when one after
+    it does not replay (nothing is said then). His stack at the table is what that hand
+    left him with what he bought since (the books' fold: an earlier hand changes nothing)."""
+    from replay.fold import replay_events
+    from replay.sessions.state import alias_group
+
+    names = alias_group(ledger, player)
+    for hand in reversed(ledger.streams(kind="hand", session=session)):
+        stored = ledger.read(hand)
+        if not names & {s.player for s in stored[0].event.seats}:
+            continue
+        try:
+            replayed = replay_events([r.event for r in stored], session=session)
+        except LedgerError:
+            return None
+        if replayed.result.status != "voided":
+            return [hand]
+    return []
+
+
+def cash_out_warning(ledger: Any, session: str, seq: int, player: str, shown: Any = str
+                     ) -> str | None:
+    """A ``warning:`` line when ``player``'s cash-out just stored as entry ``seq`` of
+    ``session`` (its latest) takes other than the chips the hands leave him there (his
+    buy-ins, and the stack his latest hand left him with what he bought since: the audit's
+    session balance, which will name it), saying what they leave him and how to amend the
+    entry; None when they agree or are not known (a hand whose payouts are unknown).
+    ``shown`` names the player as the reads do."""
+    hands = _latest_hand(ledger, session, player)
+    checks = [] if hands is None else _cash_out_checks(ledger, session, hands)
+    if not checks:
+        return None
+    _, c = checks[-1]
+    if c.expected is None or c.expected == c.actual or not c.seated:
+        return None
+    return (f"warning: {shown(c.player)} cashes out {c.actual} chips, but the hands leave him "
+            f"{c.expected} ({c.actual - c.expected:+d}): a count that is wrong is amended "
+            f"(`handledger entry amend {session} {seq} {c.expected} --reason … --by …`); the "
+            "audit's session balance will name it")
+
+
+def over_cashed(ledger: Any, session: str) -> list[OverCashed]:
+    """The stored cash-outs of ``session`` that take more chips than the hands left their
+    player (the audit's session balance), in ledger order, each by its entry number."""
+    seqs = dict(ledger.query(
+        "SELECT position, seq FROM events WHERE stream = $1 AND type = 'cash_out'",
+        [f"session:{session}"]))
+    return [OverCashed(seqs[p], c.player, c.actual, c.expected)
+            for p, c in _cash_out_checks(ledger, session)
+            if c.seated and c.expected is not None and c.actual > c.expected and p in seqs]
