@@ -81,14 +81,17 @@ def test_a_changed_payout_is_still_refused_against_a_hand_read_from_phh(
     changed.write_text("\n".join(rows) + "\n")
     before = events(fresh)
     code, out, err = one_shot(fresh, "import", str(changed))
-    assert (code, out) == (2, "imported 0 hand(s) (1 events) from 1 file(s); 2 already in the "
-                              "ledger; 1 rejected\n")  # the session's opening, of hands known
+    # the file carries session stars' opening: refused whole with the hand
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 2 already in the "
+                              "ledger; 1 rejected\n")
     # returned 31 and paid 30 against PHH's one payout of 62: named as PHH can say it, at the
     # hand's first line
     assert err == (f"error: {changed}:2, hand PokerStars-14311270221: a different hand "
                    "PokerStars-14311270221 is already in the ledger: the table paid otherwise: "
                    "Player2 61 here, 62 in the ledger; a change to a stored hand is a "
-                   "correction (`handledger correct PokerStars-14311270221 ...`)\n")
+                   "correction (`handledger correct PokerStars-14311270221 ...`); nothing of "
+                   "the file was written: it carries the book of session stars, which goes in "
+                   "with all its hands or not at all (correct the file and import it again)\n")
     assert events(fresh)[:len(before)] == before
 
 
@@ -147,10 +150,9 @@ def test_a_file_whose_every_hand_is_refused_writes_no_session_line(tmp_path: Pat
                               "ledger; 1 rejected\n")
     assert err.splitlines() == [
         f"error: {bad}:{k + 2}, hand PokerStars-14311270221, action 'bet_raise by Player5': "
-        "Player5 cannot bet to 100004: only 58 behind, so at most to 58 (all in)",
-        f"error: {bad}:1, session stars: every hand of the file was refused, so its 1 session "
-        "line(s) (session stars) were not written either: a book without its hands would be "
-        "chips nobody played (fix the hands and import the file again)"]
+        "Player5 cannot bet to 100004: only 58 behind, so at most to 58 (all in); nothing of "
+        "the file was written: it carries the book of session stars, which goes in with all "
+        "its hands or not at all (correct the file and import it again)"]
     assert not db.exists()  # nothing written: not even the new ledger file
 
 
