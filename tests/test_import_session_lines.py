@@ -104,3 +104,49 @@ def test_a_session_file_with_a_bad_hand_is_refused_whole_and_the_fixed_file_goes
         "0 rejected\n"), "")
     assert one_shot(db, "session", "list")[1] == (
         "s01  2025-01-07  30 hand(s)  15 buy-in(s)  closed, settled\n")
+
+
+def test_the_night_again_under_another_session_name_is_refused_whole(tmp_path: Path) -> None:
+    """s01's file with every "session":"s01" made s04: its 30 hands are s01's, known; the
+    file carries s04's book (15 buy-ins, the cash-outs, its close, 292.50 USD of payments),
+    which would count them again (settle would bill s01's night twice): refused, nothing
+    written, naming the first hand and both sessions."""
+    db = tmp_path / "o.duckdb"
+    assert one_shot(db, "import", str(SERIES))[0] == 0
+    again = tmp_path / "s04.jsonl"
+    again.write_text(SERIES.read_text().replace('"session":"s01"', '"session":"s04"'))
+    head = one_shot(db, "verify")[1]
+    assert one_shot(db, "import", str(again)) == (2, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 30 already in the ledger; 1 rejected\n"),
+        f"error: {again}:8: hand s01-001 is in the ledger already, in session s01, and this "
+        "file puts it in session s04 (and 29 more of the file's hands the ledger holds outside "
+        "session s04): a hand stays in the session it was stored in, so the book of s04 would "
+        "count chips played in session s01 (is it that night again under another name?); "
+        "nothing of the file was written: it carries the book of session s04, which goes in "
+        "with all its hands or not at all (correct the file and import it again)\n")
+    assert one_shot(db, "verify")[1] == head  # the same head: nothing appended
+    assert one_shot(db, "session", "list")[1] == (
+        "s01  2025-01-07  30 hand(s)  15 buy-in(s)  closed, settled\n")
+
+
+def test_a_session_file_whose_hands_the_ledger_holds_outside_any_session_is_refused(
+        tmp_path: Path) -> None:
+    """The night's hands stored first with no session (their session field emptied), then
+    its file: the book of s01 would count hands played outside it."""
+    rows = SERIES.read_text().splitlines()
+    loose = tmp_path / "loose.jsonl"
+    loose.write_text("".join(r.replace('"session":"s01"', '"session":null') + "\n"
+                             for r in rows if r.startswith('{"hand":')))
+    db = tmp_path / "l.duckdb"
+    assert one_shot(db, "import", str(loose)) == (0, (
+        "imported 30 hand(s) (885 events) from 1 file(s); 0 already in the ledger; "
+        "0 rejected\n"), "")
+    code, out, err = one_shot(db, "import", str(SERIES))
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 30 already in "
+                              "the ledger; 1 rejected\n")
+    assert err.startswith(
+        f"error: {SERIES}:8: hand s01-001 is in the ledger already, outside any session, and "
+        "this file puts it in session s01 (and 29 more of the file's hands the ledger holds "
+        "outside session s01): a hand stays in the session it was stored in, so the book of "
+        "s01 would count chips played outside any session (")
+    assert one_shot(db, "session", "list")[1] == ""

@@ -34,6 +34,7 @@ from replay.ingest.known_hands import (
     drop_edited_places,
     drop_known_hands,
     known_in_play,
+    stored_elsewhere,
     stored_outside,
 )
 from replay.ingest.samedeal import drop_same_deals
@@ -121,6 +122,9 @@ class FileWriter:
         batches, clashes, outside = drop_known_hands(
             self.ledger, batches, file_name(self.path.name), upto=self.stored,
             closed=self.closed)
+        if self.book_sessions:  # its book without hands the ledger holds elsewhere: refused
+            clashes.extend(stored_elsewhere(self.ledger, batches, list(self.book_sessions),
+                                            upto=self.stored))
         batches, edited = drop_edited_places(self.ledger, batches, upto=self.stored)
         clashes.extend(edited)
         batches, edited, dealt = drop_same_deals(self.ledger, batches, upto=self.stored,
