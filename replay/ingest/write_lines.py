@@ -1,7 +1,7 @@
 """What a file's write says: the one error line of a file refused whole (``--strict``, a game's
 export that disagrees with the ledger, a file that carries a session's book with a hand
-refused), and the
-warning line of a hand stored as logged (:class:`ledger.model.errors.StoredFinding`).
+refused), and the warning line of a hand stored as logged
+(:class:`ledger.model.errors.StoredFinding`).
 """
 
 from __future__ import annotations

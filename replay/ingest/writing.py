@@ -64,7 +64,11 @@ class FileWriter:
     export of a game whose hands follow each other (a PokerNow log, FORMATS.md §2), so a
     stored hand it disagrees with refuses it whole, as ``--strict`` would (its later hands
     would not follow the stored ones); ``closed``: the file may go on with hands the ledger
-    holds in closed sessions (:func:`replay.ingest.closed.refuse_amending`); ``in_order``:
+    holds in closed sessions (:func:`replay.ingest.closed.refuse_amending`). A file that
+    carries a session's book (session rows, not a game's log) is written whole or not at all:
+    a hand or line of it refused, or a hand it puts in that session that the ledger holds in
+    another (:func:`replay.ingest.known_hands.stored_elsewhere`), refuses it in one line
+    (:func:`replay.ingest.write_lines.book_line`); ``in_order``:
     a JSON-lines file, whose rows are stored at their lines (:mod:`replay.ingest.file_order`:
     a hand's rows after another batch's row cut there)."""
 
