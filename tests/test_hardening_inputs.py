@@ -110,9 +110,11 @@ def test_a_50_mb_line_is_one_line_in_every_format(tmp_path: Path, suffix: str) -
     code, _, err = _run(db, "import", str(path))
     assert code == 2
     assert f"error: {path}:2" in err[0] and err[0].endswith(
-        "a line longer than 1 MB, the most handledger reads in one line"), err
-    if suffix != ".jsonl":  # a JSON-lines file keeps its other hands and sessions
-        assert len(err) == 1 and _count(db) == 0
+        "a line longer than 1 MB, the most handledger reads in one line" + (
+            "; nothing of the file was written: it carries the book of session s01, which goes"
+            " in with all its hands or not at all (correct the file and import it again)"
+            if suffix == ".jsonl" else "")), err  # a session's book goes in whole or not
+    assert len(err) == 1 and _count(db) == 0
 
 
 def test_a_file_larger_than_the_cap_is_refused_unread(tmp_path: Path) -> None:
@@ -151,7 +153,8 @@ def _series_lines() -> list[str]:
 
 
 def test_nesting_1000_deep_in_a_json_lines_event_is_one_line(tmp_path: Path) -> None:
-    """Was ``RecursionError``; the hand is refused, the others import."""
+    """Was ``RecursionError``; the hand is refused in one line, and with it the file, which
+    carries its session's book."""
     lines = _series_lines()
     rows = [json.loads(line) for line in lines]
     at = next(i for i, r in enumerate(rows) if r.get("hand") and r["event"]["type"] == "bet_raise")
@@ -162,10 +165,15 @@ def test_nesting_1000_deep_in_a_json_lines_event_is_one_line(tmp_path: Path) -> 
     db = tmp_path / "d.duckdb"
     code, out, err = _run(db, "import", str(path))
     assert code == 2
-    assert err == [f"error: {path}:{at + 1}, hand {hand}: nested more than 32 levels deep"]
+    assert err == [f"error: {path}:{at + 1}, hand {hand}: nested more than 32 levels deep; "
+                   "nothing of the file was written: it carries the book of session s01, which "
+                   "goes in with all its hands or not at all (correct the file and import it "
+                   "again)"]
     hands = {r["hand"] for r in rows if r.get("hand")}
-    assert f"imported {len(hands) - 1} hand(s)" in out
-    assert _count(db) == len(rows) - sum(1 for r in rows if r.get("hand") == hand)
+    assert out == ("imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
+                   f"1 rejected; {len(hands) - 1} other hand(s) not written, their file "
+                   "refused\n")
+    assert _count(db) == 0
 
 
 def test_nesting_deeper_than_an_event_may_be_is_refused_the_same_way(tmp_path: Path) -> None:
@@ -178,7 +186,9 @@ def test_nesting_deeper_than_an_event_may_be_is_refused_the_same_way(tmp_path: P
     code, _, err = _run(tmp_path / "d.duckdb", "import", str(path))
     assert code == 2
     assert err == [f"error: {path}:8, hand s01-001: invalid event (hand_started.source: Value "
-                   "error, nested more than 32 levels deep)"]
+                   "error, nested more than 32 levels deep); nothing of the file was written: "
+                   "it carries the book of session s01, which goes in with all its hands or not "
+                   "at all (correct the file and import it again)"]
 
 
 def test_a_lone_surrogate_in_a_json_lines_session_row_is_one_line(tmp_path: Path) -> None:

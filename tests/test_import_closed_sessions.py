@@ -92,12 +92,15 @@ def test_a_hand_after_the_files_own_closing_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "new.duckdb"
     code, out, err = one_shot(db, "import", str(path))
     assert code == 2
-    assert out == ("imported 1 hand(s) (25 events) from 1 file(s); 0 already in the ledger; "
-                   "1 rejected\n")
+    assert out == ("imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
+                   "1 rejected; 1 other hand(s) not written, their file refused\n")
     assert err == (f"error: {path}:26, hand f1b: session 'fri' is closed on line 25 of this "
                    "file: it takes no more hands or buy-ins (as with --session; import the "
-                   "hand into an open session with --session, or fix its session field)\n")
-    assert {row[2] for row in events(db)} == {None, "f1"}
+                   "hand into an open session with --session, or fix its session field); "
+                   "nothing of the file was written: it carries the book of session fri, "
+                   "which goes in with all its hands or not at all (correct the file and "
+                   "import it again)\n")
+    assert not db.exists()  # the file carries fri's book: nothing of it, not even the ledger
 
 
 def test_workers_leave_a_hand_after_its_sessions_closing_to_one_process(
@@ -112,14 +115,17 @@ def test_workers_leave_a_hand_after_its_sessions_closing_to_one_process(
     report, results = import_by_workers(monkeypatch, path, tmp_path / "l.duckdb", 5_000)
     with Ledger(tmp_path / "l.duckdb", read_only=True) as ledger:
         assert ledger.verify().ok
-        assert ledger.query("SELECT count(*) FROM events WHERE hand_id = 'late'") == [(0,)]
+        assert ledger.count() == 0  # the file carries its sessions' books: refused whole
     assert results == [None]  # the workers gave the file back to the one-process import
-    assert (report.imported, report.rejected) == (10, 1)
+    assert (report.imported, report.rejected, report.unwritten) == (0, 1, 10)
+    second = series.sessions[1].name
     assert report.errors == [f"{path}:{text.count(chr(10)) + 1}, hand late: session "
                              f"'{first}' is closed on line {_closing_line(text, first)} of "
                              "this file: it takes no more hands or buy-ins (as with --session;"
                              " import the hand into an open session with --session, or fix "
-                             "its session field)"]
+                             "its session field); nothing of the file was written: it carries "
+                             f"the books of sessions {first}, {second}, which go in with all "
+                             "their hands or not at all (correct the file and import it again)"]
 
 
 def _closing_line(text: str, session: str) -> int:

@@ -134,13 +134,17 @@ def _some_hand_with_a_fold(text: str, after: int) -> str:
     return folds[after]
 
 
-@pytest.mark.parametrize("strict", [False, True])
+@pytest.mark.parametrize(("strict", "books"), [(False, False), (True, False), (False, True)])
 def test_an_illegal_hand_late_in_the_file_leaves_nothing_of_the_attempt(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, strict: bool) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, strict: bool, books: bool) -> None:
     """The workers append the first parts, then a later part holds an illegal hand: all of it
-    is rolled back and the one-process import writes the file without that hand (or nothing
-    with --strict), with its error naming file, line, hand and action."""
+    is rolled back and the one-process import writes the file of hands without that hand
+    (or nothing with --strict, or when the file carries its sessions' books), with its error
+    naming file, line, hand and action."""
     text = _series_text()
+    if not books:  # the hands alone
+        text = "".join(line + "\n" for line in text.splitlines()
+                       if line.startswith('{"hand":'))
     victim = _some_hand_with_a_fold(text, -1)
     path = tmp_path / "late.jsonl"
     path.write_text(_broken(text, victim))
@@ -153,7 +157,14 @@ def test_an_illegal_hand_late_in_the_file_leaves_nothing_of_the_attempt(
     assert rows_two == rows_one
     assert one.errors[0].startswith(f"{path}:") and f"hand {victim}, action 'check by" in (
         one.errors[0])
-    assert (rows_one == []) is strict
+    assert (rows_one == []) is (strict or books)
+    assert (one.imported, one.rejected, one.unwritten) == (
+        (0, 1, 23) if strict or books else (23, 1, 0))
+    assert one.errors[0].endswith(
+        "; --strict: nothing of this file was written" if strict else
+        "; nothing of the file was written: it carries the books of sessions s01, s02, s03, "
+        "which go in with all their hands or not at all (correct the file and import it "
+        "again)" if books else ": 4 to call")  # the hand's own error alone
 
 
 def test_stored_session_and_repeated_hand_fall_back(tmp_path: Path,

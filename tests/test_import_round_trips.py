@@ -81,14 +81,17 @@ def test_a_changed_payout_is_still_refused_against_a_hand_read_from_phh(
     changed.write_text("\n".join(rows) + "\n")
     before = events(fresh)
     code, out, err = one_shot(fresh, "import", str(changed))
-    assert (code, out) == (2, "imported 0 hand(s) (1 events) from 1 file(s); 2 already in the "
-                              "ledger; 1 rejected\n")  # the session's opening, of hands known
+    # the file carries session stars' opening: refused whole with the hand
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 2 already in the "
+                              "ledger; 1 rejected\n")
     # returned 31 and paid 30 against PHH's one payout of 62: named as PHH can say it, at the
     # hand's first line
     assert err == (f"error: {changed}:2, hand PokerStars-14311270221: a different hand "
                    "PokerStars-14311270221 is already in the ledger: the table paid otherwise: "
                    "Player2 61 here, 62 in the ledger; a change to a stored hand is a "
-                   "correction (`handledger correct PokerStars-14311270221 ...`)\n")
+                   "correction (`handledger correct PokerStars-14311270221 ...`); nothing of "
+                   "the file was written: it carries the book of session stars, which goes in "
+                   "with all its hands or not at all (correct the file and import it again)\n")
     assert events(fresh)[:len(before)] == before
 
 
@@ -102,12 +105,24 @@ def test_a_copy_naming_another_session_stays_where_the_ledger_holds_it(
         assert one_shot(db, "import", "--session", name, str(hand))[0] == 0
     jsonl = tmp_path / "x.jsonl"
     assert one_shot(a, "export", "--format", "jsonl", "-o", str(jsonl))[0] == 0
-    assert one_shot(c, "import", str(jsonl)) == (0, (
-        "imported 0 hand(s) (1 events) from 1 file(s); 1 already in the ledger (they stay in "
+    # the export carries session x's book (its opening): refused whole, x's book would
+    # count a hand played in y
+    assert one_shot(c, "import", str(jsonl)) == (2, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 1 rejected\n"),
+        f"error: {jsonl}:2: hand phh-e90348620d79 is in the ledger already, in session y, and "
+        "this file puts it in session x: a hand stays in the session it was stored in, so the "
+        "book of x would count chips played in session y (is it that night again under another "
+        "name?); nothing of the file was written: it carries the book of session x, which goes "
+        "in with all its hands or not at all (correct the file and import it again)\n")
+    # its hand alone: known, where the ledger holds it
+    hands = tmp_path / "hands.jsonl"
+    hands.write_text("".join(row + "\n" for row in jsonl.read_text().splitlines()
+                             if row.startswith('{"hand":')))
+    assert one_shot(c, "import", str(hands)) == (0, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger (they stay in "
         "the session they were stored in, not this file's); 0 rejected\n"), "")
     assert one_shot(c, "session", "list")[1] == (
-        f"y  {_date(c, 'y')}  1 hand(s)  0 buy-in(s)  open\n"
-        f"x  {_date(c, 'x')}  0 hand(s)  0 buy-in(s)  open\n")
+        f"y  {_date(c, 'y')}  1 hand(s)  0 buy-in(s)  open\n")
     # a start that does differ is named by its field, at the hand's first line
     rows = jsonl.read_text().splitlines()
     k = next(i for i, row in enumerate(rows) if '"hand_started"' in row)
@@ -147,10 +162,9 @@ def test_a_file_whose_every_hand_is_refused_writes_no_session_line(tmp_path: Pat
                               "ledger; 1 rejected\n")
     assert err.splitlines() == [
         f"error: {bad}:{k + 2}, hand PokerStars-14311270221, action 'bet_raise by Player5': "
-        "Player5 cannot bet to 100004: only 58 behind, so at most to 58 (all in)",
-        f"error: {bad}:1, session stars: every hand of the file was refused, so its 1 session "
-        "line(s) (session stars) were not written either: a book without its hands would be "
-        "chips nobody played (fix the hands and import the file again)"]
+        "Player5 cannot bet to 100004: only 58 behind, so at most to 58 (all in); nothing of "
+        "the file was written: it carries the book of session stars, which goes in with all "
+        "its hands or not at all (correct the file and import it again)"]
     assert not db.exists()  # nothing written: not even the new ledger file
 
 
@@ -222,14 +236,24 @@ def test_a_copy_in_another_session_s_chips_is_the_hand_the_ledger_holds(
     assert one_shot(other, "export", "--format", "jsonl", "-o", str(jsonl))[0] == 0
     assert '"blinds_or_straddles":[5,10,0,0]' in jsonl.read_text()  # 0.25/0.50 in 0.05 chips
     before = events(held)
-    assert one_shot(held, "import", str(jsonl)) == (0, (
-        "imported 0 hand(s) (1 events) from 1 file(s); 1 already in the ledger (they stay in "
+    # the export carries p5's book (its opening), which would count a hand of s01: refused
+    code, out, err = one_shot(held, "import", str(jsonl))
+    assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the "
+                              "ledger; 1 rejected\n")
+    assert err.startswith(f"error: {jsonl}:2: hand s01-001 is in the ledger already, in "
+                          "session s01, and this file puts it in session p5: ")
+    assert events(held) == before
+    # the hand alone is the stored hand, converted exactly
+    rows = [row for row in jsonl.read_text().splitlines() if row.startswith('{"hand":')]
+    alone = tmp_path / "alone.jsonl"
+    alone.write_text("\n".join(rows) + "\n")
+    assert one_shot(held, "import", str(alone)) == (0, (
+        "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger (they stay in "
         "the session they were stored in, not this file's); 0 rejected\n"), "")
-    assert events(held)[:len(before)] == before
+    assert events(held) == before
     # a bet that is no longer the same chips is still another hand: Bob's turn bet of 10
     # (2 of s01's chips) made 20, named in the ledger's chips and seq (at the hand's first
     # line, as the comparison of the two shapes names it)
-    rows = jsonl.read_text().splitlines()
     k = next(i for i, row in enumerate(rows) if '"player":"Bob","schema_version":1,"to":10,'
              in row)
     rows[k] = rows[k].replace('"to":10,', '"to":20,')
@@ -237,7 +261,7 @@ def test_a_copy_in_another_session_s_chips_is_the_hand_the_ledger_holds(
     changed.write_text("\n".join(rows) + "\n")
     code, _, err = one_shot(held, "import", str(changed))
     assert (code, err) == (2, (
-        f"error: {changed}:2, hand s01-001: a different hand s01-001 is already in the "
+        f"error: {changed}:1, hand s01-001: a different hand s01-001 is already in the "
         'ledger: its event 21 is bet_raise {"player":"Bob","to":4} here, bet_raise '
         '{"player":"Bob","to":2} in the ledger; a change to a stored hand is a correction '
         "(`handledger correct s01-001 ...`)\n"))

@@ -65,15 +65,18 @@ def test_a_binary_file_named_jsonl_is_one_line(user, tmp_path: Path,  # noqa: AN
                    "1 rejected\n")
 
 
-def test_a_stray_byte_after_the_first_line_is_still_that_line_alone(user,  # noqa: ANN001
-                                                                     tmp_path: Path) -> None:
+def test_a_stray_byte_after_the_first_line_is_named_at_its_line(user,  # noqa: ANN001
+                                                                 tmp_path: Path) -> None:
     """A text file with one line that is not UTF-8 is not binary: that line is the error,
-    and the hands of the other lines import."""
+    which refuses the file whole (its bytes may be a row of any stream)."""
     good = (ROOT / "data" / "declare" / "declare-night.jsonl").read_bytes()
     path = tmp_path / "night.jsonl"
     path.write_bytes(good + b'{"hand": "caf\xe9", "seq": 1, "event": {}}\n')
     line = good.count(b"\n") + 1
     code, out, err = user("import", str(path))
     assert code == 2
-    assert err == f"error: {path}:{line}: not UTF-8 (invalid continuation byte at byte 14)\n"
-    assert "imported 0 hand(s)" not in out and out.endswith("1 rejected\n")
+    assert err == (f"error: {path}:{line}: not UTF-8 (invalid continuation byte at byte 14): "
+                   "a line that is not text may be a row of any hand or session of the file; "
+                   "nothing of the file was written\n")
+    assert out == ("imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; "
+                   "1 rejected\n")

@@ -140,12 +140,14 @@ def check_game_unit(ledger: Any, read: FileRead, session: str) -> None:
 def check_closing_line(read: FileRead) -> None:
     """Refuse the whole JSON-lines file when its closing line does not have its shape, does
     not count the lines before it or names a hand in play at another last seq than the file
-    has (:attr:`ledger.formats.jsonl.lines.JsonlFile.refused`): lines are missing, added or
-    edited, so none of its rows is taken (README: a file cut short is refused).
+    has (lines are missing, added or edited, so none of its rows is taken: README, a file
+    cut short is refused), or a line of it is not UTF-8 (a row of no stream that can be
+    told, so no stream is known whole):
+    :attr:`ledger.formats.jsonl.lines.JsonlFile.refused`.
 
     Raises:
-        MalformedInput: the closing line's error, naming file and line, saying that nothing
-            of the file was written.
+        MalformedInput: the first such error, naming file and line, saying that nothing of
+            the file was written.
     """
     refused = read.extra.get("refused")
     if refused is not None:

@@ -60,6 +60,34 @@ def stored_outside(ledger: Any, skipped: list[Batch]) -> int:
     return sum(1 for key, session in rows if session != into[key])
 
 
+def stored_elsewhere(ledger: Any, batches: Sequence[Batch], books: Sequence[str], *,
+                     upto: int) -> list[LedgerError]:
+    """The refusal of a file that carries the book of the sessions ``books`` (their session
+    rows) when a hand of ``batches`` it puts in one of them is known (the ledger holds it,
+    stored at or before ``upto``: nothing left to write) under another session or none: a
+    hand stays in the session it was stored in, so that book would count buy-ins and
+    cash-outs of chips played elsewhere (the same night imported again under another name,
+    billed twice by ``settle``). One error for the file at the first such hand's line,
+    naming it, both sessions and how many more there are; none when there is no such hand.
+    """
+    into = {b.hand_id: b for b in batches if b.is_hand and b.events is None
+            and b.hand_id is not None and b.session in books}
+    stored = _first_rows(ledger, list(into), upto)
+    apart = [(into[hand], row[2]) for hand, row in stored.items() if row[2] != into[hand].session]
+    if not apart:
+        return []
+    apart.sort(key=lambda pair: pair[0].line or 0)
+    first, where = apart[0]
+    held = f"in session {where}" if where is not None else "outside any session"
+    more = (f" (and {len(apart) - 1} more of the file's hands the ledger holds outside "
+            f"session {first.session})") if len(apart) > 1 else ""
+    return [LedgerError(
+        f"hand {first.hand_id} is in the ledger already, {held}, and this file puts it in "
+        f"session {first.session}{more}: a hand stays in the session it was stored in, so the "
+        f"book of {first.session} would count chips played {held} (is it that night again "
+        "under another name?)", line=first.line)]
+
+
 def known_in_play(ledger: Any, batches: Sequence[Batch], errors: Sequence[LedgerError],
                    dealt: dict[str, str]) -> set[str | None]:
     """The hands of ``batches`` found known (no events left to write) that ``errors`` hold a

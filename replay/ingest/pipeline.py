@@ -3,7 +3,8 @@
 Each file goes to the first importer of :mod:`replay.ingest.registry` that identifies it (by
 content, not by an ``if`` on suffixes). Each hand is checked with the engine before anything is
 written; a bad hand is reported (file, line, hand, action) and skipped, the others are appended
-— unless ``strict``, which rejects the whole file. A reader's
+— unless ``strict``, which rejects the whole file, as does a file that carries a session's book
+(JSON-lines session rows: :class:`replay.ingest.writing.FileWriter`). A reader's
 :class:`ledger.model.errors.StoredFinding` (a PokerNow hand stored as the site played and paid
 it, FORMATS.md §2), and a hand whose payouts are short of its pot by other than the rake it
 records (:func:`replay.ingest.rakes.rake_finding`), refuse nothing: each is a warning of the

@@ -1,26 +1,14 @@
 """What a file's write says: the one error line of a file refused whole (``--strict``, a game's
-export that disagrees with the ledger, session lines whose every hand was refused), and the
-warning line of a hand stored as logged (:class:`ledger.model.errors.StoredFinding`).
+export that disagrees with the ledger, a file that carries a session's book with a hand
+refused), and the warning line of a hand stored as logged
+(:class:`ledger.model.errors.StoredFinding`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ledger.model.batch import Batch
 from ledger.model.errors import LedgerError, StoredFinding
-
-
-def books_refused_line(books: Sequence[Batch], name: str) -> LedgerError:
-    """The error of the session lines ``books`` held back (:meth:`FileWriter._books_held`)
-    of the file ``name`` whose every hand was refused: not written either."""
-    sessions = list(dict.fromkeys(b.session for b in books if b.session is not None))
-    line = next((b.line for b in books if b.line is not None), None)
-    return LedgerError(
-        f"every hand of the file was refused, so its {len(books)} session line(s) (session "
-        f"{', '.join(sessions) or 'none'}) were not written either: a book without its hands "
-        "would be chips nobody played (fix the hands and import the file again)",
-        file=name, line=line, session=sessions[0] if sessions else None)
 
 
 def refusals(errors: Sequence[LedgerError]) -> list[LedgerError]:
@@ -59,3 +47,18 @@ def strict_line(errors: Sequence[LedgerError]) -> str:
     that nothing of it was written."""
     more = f" (and {len(errors) - 1} more error(s) in the file)" if len(errors) > 1 else ""
     return f"{(refusals(errors) or errors)[0]}{more}; --strict: nothing of this file was written"
+
+
+def book_line(errors: Sequence[LedgerError], sessions: Sequence[str]) -> str:
+    """The one error line of a file that carries the book of ``sessions`` (its opening,
+    buy-ins, cash-outs, closing, payments: JSON-lines session rows) refused whole because a
+    hand or line of it was refused: its first refusal (file, line, hand, action), how many
+    more errors it has, and that nothing of it was written (README "Bad input": a book
+    without one of its hands is chips nobody played, and a closed session would never take
+    the hand back)."""
+    more = f" (and {len(errors) - 1} more error(s) in the file)" if len(errors) > 1 else ""
+    books = (f"the book of session {sessions[0]}, which goes in with all its hands"
+             if len(sessions) == 1 else
+             f"the books of sessions {', '.join(sessions)}, which go in with all their hands")
+    return (f"{(refusals(errors) or errors)[0]}{more}; nothing of the file was written: it "
+            f"carries {books} or not at all (correct the file and import it again)")

@@ -34,11 +34,12 @@ from replay.ingest.known_hands import (
     drop_edited_places,
     drop_known_hands,
     known_in_play,
+    stored_elsewhere,
     stored_outside,
 )
 from replay.ingest.samedeal import drop_same_deals
 from replay.ingest.write_lines import (
-    books_refused_line,
+    book_line,
     game_line,
     of_stored,
     refusals,
@@ -63,7 +64,11 @@ class FileWriter:
     export of a game whose hands follow each other (a PokerNow log, FORMATS.md §2), so a
     stored hand it disagrees with refuses it whole, as ``--strict`` would (its later hands
     would not follow the stored ones); ``closed``: the file may go on with hands the ledger
-    holds in closed sessions (:func:`replay.ingest.closed.refuse_amending`); ``in_order``:
+    holds in closed sessions (:func:`replay.ingest.closed.refuse_amending`). A file that
+    carries a session's book (session rows, not a game's log) is written whole or not at all:
+    a hand or line of it refused, or a hand it puts in that session that the ledger holds in
+    another (:func:`replay.ingest.known_hands.stored_elsewhere`), refuses it in one line
+    (:func:`replay.ingest.write_lines.book_line`); ``in_order``:
     a JSON-lines file, whose rows are stored at their lines (:mod:`replay.ingest.file_order`:
     a hand's rows after another batch's row cut there)."""
 
@@ -88,16 +93,19 @@ class FileWriter:
         self.completions: list[Batch] = []
         self._previous = carry.previous_in(ledger)
         self._stored = carry.stored_in(ledger)
-        # the file's session lines read before any hand of it was kept: written with its
-        # first hand kept, or at the end, unless every hand of the file was refused
-        self.books: list[Batch] | None = [] if not game else None
+        # the sessions whose book rows the file carries (not a game's log): such a file is
+        # written whole or not at all (:meth:`finish`)
+        self.book_sessions: dict[str, None] = {}
         self.lines: dict[int, int | None] = {}  # a session row's position: its file line
 
     @property
     def refusing(self) -> bool:
-        """Whether ``--strict`` refuses the file already (nothing more is appended): a hand or
-        line of it was refused (a :class:`StoredFinding` refuses nothing)."""
-        return (self.strict and bool(refusals(self.errors) or self.unit_errors or self.clashes)
+        """Whether the file is refused whole already (nothing more is appended): under
+        ``--strict``, or carrying a session's book (:meth:`finish`), a hand or line of it was
+        refused (a :class:`StoredFinding` refuses nothing); a game's log, a stored hand it
+        disagrees with."""
+        return ((self.strict or bool(self.book_sessions))
+                and bool(refusals(self.errors) or self.unit_errors or self.clashes)
                 or self.game and bool(self.clashes))
 
     def add(self, batches: list[Batch], errors: Sequence[LedgerError],
@@ -113,9 +121,15 @@ class FileWriter:
                 caller's transaction rolls back.
         """
         part = self.part
+        if not self.game:
+            self.book_sessions.update(dict.fromkeys(
+                b.session for b in batches if not b.is_hand and b.session is not None))
         batches, clashes, outside = drop_known_hands(
             self.ledger, batches, file_name(self.path.name), upto=self.stored,
             closed=self.closed)
+        if self.book_sessions:  # its book without hands the ledger holds elsewhere: refused
+            clashes.extend(stored_elsewhere(self.ledger, batches, list(self.book_sessions),
+                                            upto=self.stored))
         batches, edited = drop_edited_places(self.ledger, batches, upto=self.stored)
         clashes.extend(edited)
         batches, edited, dealt = drop_same_deals(self.ledger, batches, upto=self.stored,
@@ -139,7 +153,6 @@ class FileWriter:
                             if b.is_hand and b.events is None and b.hand_id not in dealt)
         part.outside += outside
         self.completions.extend(b for b in batches if completing.completes(b))
-        batches = self._books_held(batches)
         self._amendments_kept(batches)
         try:
             batches = carry.link(
@@ -210,21 +223,6 @@ class FileWriter:
                 continue
             lines = batch.lines or [batch.line] * len(positions)
             self.lines.update(zip(positions, lines, strict=False))
-
-    def _books_held(self, batches: list[Batch]) -> list[Batch]:
-        """``batches`` (a chunk's, in file order) with the session lines before the file's
-        first hand kept (written or known) held back, and those held before put back in
-        front of it: a file whose every hand is refused writes none of its book either
-        (:meth:`finish`), as its hands without it would be chips nobody bought and its book
-        without them chips nobody played (README "Bad input"). A game's log (``game``) has
-        its own rule for the lines after a refused hand (:mod:`replay.ingest.pokernow`)."""
-        if self.books is None:
-            return batches
-        if not any(b.is_hand for b in batches):
-            self.books.extend(batches)
-            return []
-        out, self.books = [*self.books, *batches], None
-        return out
 
     def _within_table(self, name: str) -> None:
         """Refuse the file when a correction of a book entry it wrote is one ``entry amend``
@@ -310,14 +308,12 @@ class FileWriter:
             part.unwritten = self.good  # good hands, not written with their file
             part.counted = 1
             raise _Discard(part)
-        if self.books:  # session lines of a file no hand of which was kept
-            if part.rejected and not self.kept:
-                errors.append(books_refused_line(self.books, name))
-            else:
-                written = self.ledger.append_many(self.books)
-                self._lines_of(written, self.books)
-                part.events += sum(map(len, written))
-        self.books = None
+        if self.book_sessions and refusals(errors):  # a session's book: whole or nothing
+            part.imported = part.events = part.completed = part.amended = 0
+            part.errors.append(book_line(errors, list(self.book_sessions)))
+            part.unwritten = self.good  # good hands, not written with their file
+            part.counted = 1
+            raise _Discard(part)
         part.errors.extend(str(e) for e in errors)
         part.counted = len(errors)
         for positions, batch in zip(self.ledger.append_many(self.completions),

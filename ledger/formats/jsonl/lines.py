@@ -34,6 +34,8 @@ hand at another last ``seq`` than the file has refuses the whole file
 :func:`read_jsonl` never stops at a bad line: each error is a :class:`MalformedInput` naming
 file, line and (when known) the hand or session; a stream with an error is left out whole
 and the others are returned (the ``.hands`` / ``.errors`` shape of :mod:`ledger.formats.phh.read`).
+A line that is not UTF-8 refuses the whole file (:attr:`JsonlFile.refused`), as a bad
+closing line does: it may be a row of any stream, so no stream can be taken as whole.
 """
 
 from __future__ import annotations
@@ -117,9 +119,10 @@ class JsonlFile:
     #: The hands the closing line names in play (hand id -> seq of its last row), when the
     #: file has one (see the module doc); every one of them is checked to be in the file.
     in_play: dict[str, int] = field(default_factory=dict)
-    #: The closing line's first error (also in ``errors``): it has not its shape, does not
-    #: count the lines before it or names a hand the file does not end there; the whole
-    #: file is refused (module doc).
+    #: The first error that refuses the whole file (also in ``errors``; module doc): a line
+    #: that is not UTF-8 (no stream can be told from it), or the closing line's: it has not
+    #: its shape, does not count the lines before it or names a hand the file does not end
+    #: there.
     refused: MalformedInput | None = None
 
     def rows(self) -> list[JsonlRow]:
@@ -398,7 +401,14 @@ class _Reader:
             return
         self._last = None  # this may make a stream bad
         try:
-            kind, stream, seq, data = self._row(number, line)
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:  # any stream's row: the whole file is refused
+            self.refuse(self.error(
+                f"not UTF-8 ({exc.reason} at byte {exc.start + 1}): a line that is not text "
+                "may be a row of any hand or session of the file", number))
+            return
+        try:
+            kind, stream, seq, data = self._row(number, text)
         except MalformedInput as exc:
             self.errors.append(exc)
             return
@@ -527,12 +537,8 @@ class _Reader:
         self.events[raw] = event
         return event
 
-    def _row(self, number: int, line: bytes) -> tuple[Kind, str, int, dict[str, Any]]:
-        """Decode and shape-check one line (the event itself is validated later)."""
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise self.error(f"not UTF-8 ({exc.reason} at byte {exc.start + 1})", number) from exc
+    def _row(self, number: int, text: str) -> tuple[Kind, str, int, dict[str, Any]]:
+        """Shape-check one decoded line (the event itself is validated later)."""
         if not text.strip():  # a blank line of ASCII whitespace is skipped (feed)
             raise self.error("a line of only whitespace other than ASCII spaces and tabs "
                              f"({', '.join(f'U+{ord(c):04X}' for c in dict.fromkeys(text))}): "
@@ -663,7 +669,8 @@ class _Reader:
             self.in_play[hand] = seq
 
     def refuse(self, error: MalformedInput) -> None:
-        """The closing line's ``error``, which refuses the whole file (module doc)."""
+        """``error``, which refuses the whole file (module doc): the closing line's, or a
+        line's that is not UTF-8."""
         self.errors.append(error)
         if self.refused is None:  # the first says why
             self.refused = error
