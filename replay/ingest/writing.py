@@ -166,6 +166,13 @@ class FileWriter:
         else:
             written = self.ledger.append_many(batches)
         self._lines_of(written, batches)
+        self._count(written, batches, states)
+
+    def _count(self, written: Sequence[list[int]], batches: Sequence[Batch],
+               states: States | None) -> None:
+        """Count what :meth:`add` appended (``written``: each batch's positions) into the
+        part's report, and make each new hand's share of the derived tables."""
+        part = self.part
         skipped = []  # hands a stored row's source key had already (another file's name)
         for positions, batch in zip(written, batches, strict=True):
             part.events += len(positions)
