@@ -24,7 +24,7 @@ from ledger.audit.catchup import aliases, first_position, moved, replace_session
 from ledger.audit.load import head, iter_session_rows, session_ends, session_rows
 from ledger.audit.stream import StreamAudit
 from ledger.audit.tables import AuditReport, read_audit, refresh
-from ledger.store.intact import require_intact
+from ledger.store.intact import ProvenInRanges, require_intact
 from ledger.store.streams import (
     hand_count,
     raw_hand_streams,
@@ -55,7 +55,10 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
     ``intact``: first check the file as ``verify`` checks its blocks and hash chain
     (:func:`ledger.store.intact.require_intact`): books saved from rows that are not those
     written (a payload edited in place) would be read as facts; ``replay`` asks it when it
-    saves the tables.
+    saves the tables. Over ranges the check is made a range at a time as the ranges are read,
+    beside the workers' replay (:class:`ledger.store.intact.ProvenInRanges`), and finished
+    before anything is saved; the hands of the ranges proven may then be rendered before a
+    later range is refused.
 
     ``render``: each hand rendered (``problems``: only those with a discrepancy or a note)
     and handed to ``echo``. ``jobs``: processes (None: one a CPU); a ledger of
@@ -71,18 +74,21 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
     """
     from ledger.audit.books import resolve_aliases
 
-    if intact:
-        require_intact(ledger, "the books are not saved from it")
+    refused = "the books are not saved from it"
     top = head(ledger)
     jobs = jobs or os.cpu_count() or 1
     ranges = _ranges(ledger, jobs, top)
     if ranges is not None:
         from replay.ranges import rebuild_in_ranges
 
+        # each range proven as it is read, beside the workers' replay, all before saving
+        proof = ProvenInRanges(ledger, refused) if intact else None
         merged = rebuild_in_ranges(ledger, ranges, top, jobs=jobs, render=render,
                                    problems=problems, echo=echo, progress=progress,
-                                   label=label)
+                                   label=label, proof=proof)
         return Projection(merged.series, merged.findings, merged.counts)
+    if intact:
+        require_intact(ledger, refused)
     con = ledger.connection
     names = resolve_aliases(r.event for r in session_rows(ledger, types=("player_alias",)))
     audit = StreamAudit(iter_session_rows(ledger), session_ends(ledger), aliases=names)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,13 +126,17 @@ def _replay_range(raw: RawPart, first_ord: int, aliases: Mapping[str, str],
 def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: int,
                       render: Render | None = None, problems: bool = False,
                       echo: Callable[[str], None] | None = None, progress: Progress = silent,
-                      label: str = "replaying and auditing") -> Any:
+                      label: str = "replaying and auditing", proof: Any = None) -> Any:
     """Replay ``ranges`` of ``ledger`` in ``jobs`` processes, write the replay
     tables, the session tables and the findings as of position ``top`` (module doc), each
     rendered hand handed to ``echo`` in ledger order. Returns the merged books, findings
-    and counts (:class:`replay.merge.Merged`).
+    and counts (:class:`replay.merge.Merged`). ``proof``: a
+    :class:`ledger.store.intact.ProvenInRanges` given each range as it is read (before a
+    worker or this process replays it) and finished before anything is saved; a failure
+    on the way is left to its ``settle`` first, so that a broken chain is what is said.
 
     Raises:
+        ChainBroken, LedgerCorrupt: with ``proof``, as its methods; nothing is saved.
         LedgerError: a session row that does not parse, a table that cannot be written; the
             derived tables are then left as they were.
     """
@@ -149,8 +154,8 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
     parts: list[PartResult] = []
 
     def fill(con: Any, checkpoint: Callable[[], None]) -> None:
-        with progress(label, total) as tick:
-            for part in _replayed(con, ranges, jobs, aliases, render, problems):
+        with progress(label, total) as tick, _settled_on_failure(proof):
+            for part in _replayed(con, ranges, jobs, aliases, render, problems, proof):
                 for text in part.texts:
                     if echo is not None:
                         echo(text)
@@ -161,6 +166,8 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
                 for _ in range(part.counts["hands"]):
                     tick()
                 parts.append(part)
+            if proof is not None:
+                proof.finish()  # before the transaction commits
 
     with saving(ledger):  # the replay tables and the rest commit together
         with ledger.memory_capped():
@@ -172,8 +179,21 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
     return merged
 
 
+@contextmanager
+def _settled_on_failure(proof: Any) -> Iterator[None]:
+    """A failure of the replay (a payload that does not parse) with the proof unfinished: the
+    whole proof first (``proof.settle``), which raises instead when the chain breaks."""
+    try:
+        yield
+    except Exception:
+        if proof is not None:
+            proof.settle()
+        raise
+
+
 def _replayed(con: Any, ranges: Sequence[Range], jobs: int, aliases: Mapping[str, str],
-              render: Render | None, problems: bool) -> Iterator[PartResult]:
+              render: Render | None, problems: bool, proof: Any = None
+              ) -> Iterator[PartResult]:
     """Each range's :class:`PartResult` in range order, replayed by ``jobs - 1`` worker
     processes and this one (:func:`replay_range`). This process reads the ranges and keeps
     each worker :data:`_AHEAD` ranges ahead of the one it replays; whenever the next result
@@ -181,6 +201,11 @@ def _replayed(con: Any, ranges: Sequence[Range], jobs: int, aliases: Mapping[str
     fails raises when its turn comes, so that the first failure in ledger order is the one
     raised, as in one process."""
     import multiprocessing
+
+    def read(rng: Range) -> RawPart:
+        if proof is not None:  # proven before anything is replayed of it
+            proof.add(rng.low, rng.high)
+        return read_range(con, rng)
 
     todo = deque(ranges)
     pending: deque[Any] = deque()  # in range order: a worker's ApplyResult, or _Here
@@ -193,14 +218,14 @@ def _replayed(con: Any, ranges: Sequence[Range], jobs: int, aliases: Mapping[str
                                for p in pending) < workers * (1 + _AHEAD):
                 rng = todo.popleft()
                 pending.append(pool.apply_async(replay_range, (
-                    read_range(con, rng), rng.first_ord, aliases, render, problems)))
+                    read(rng), rng.first_ord, aliases, render, problems)))
 
         give()
         while pending:
             head = pending[0]
             if todo and not isinstance(head, _Here) and not head.ready():
                 rng = todo.popleft()  # replayed here meanwhile
-                pending.append(_Here(replay_range, read_range(con, rng), rng.first_ord,
+                pending.append(_Here(replay_range, read(rng), rng.first_ord,
                                      aliases, render, problems))
                 give()
                 continue

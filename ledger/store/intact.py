@@ -11,7 +11,10 @@ hash at its position. A chain rewritten with its hashes made again passes both, 
 ``verify``; only a checkpoint kept elsewhere tells it (README "Anchoring it"). The cost is
 hashing every row (for the 3.5 million rows of 100,000 hands 7 s of CPU by the queries, 26 s
 by the walk, 0.25 s more for the blocks; bench/PROFILE.md), so the reads, ``audit`` among them,
-do not make it (README "Tampering").
+do not make it (README "Tampering"). :class:`ProvenInRanges` makes the same proof a range of
+positions at a time, for the first replay over ranges (:mod:`replay.ranges`), which reads the
+ledger so: each range is proven as it is read, while the worker processes replay the ranges
+before it, and on any doubt :func:`require_intact` decides.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import duckdb
 
 from ledger.model.errors import ChainBroken, LedgerCorrupt
 from ledger.store.blocks import check_blocks
+from ledger.store.chainsql import ChainProof
 
 
 def require_intact(ledger: Any, refused: str) -> None:
@@ -39,12 +43,7 @@ def require_intact(ledger: Any, refused: str) -> None:
         LedgerError: the file cannot be read.
     """
     try:
-        try:
-            # the chain's check next reads every row and column of events, DuckDB checking
-            # each block it reads: not read by the blocks' check as well
-            check_blocks(ledger.path, ledger.connection, read_next=("events",))
-        except duckdb.Error as e:
-            raise ledger.translate(e) from e
+        _blocks(ledger)
         report = ledger.verify()
     except LedgerCorrupt as e:
         raise LedgerCorrupt(f"{e}: {refused}; run `handledger verify`") from e
@@ -52,3 +51,71 @@ def require_intact(ledger: Any, refused: str) -> None:
         raise ChainBroken(f"ledger {ledger.path}: broken at position {report.first_bad}: "
                           f"{report.problem}: {report.message}: {refused}; run "
                           "`handledger verify`")
+
+
+def _blocks(ledger: Any) -> None:
+    try:
+        # the chain's check next reads every row and column of events, DuckDB checking each
+        # block it reads: not read by the blocks' check as well
+        check_blocks(ledger.path, ledger.connection, read_next=("events",))
+    except duckdb.Error as e:
+        raise ledger.translate(e) from e
+
+
+class ProvenInRanges:
+    """:func:`require_intact` made a range of positions at a time (module doc), for a caller
+    that reads ``ledger`` (a :class:`ledger.store.store.Ledger`) so, in order from position 1,
+    and saves nothing before :meth:`finish` returned. Made, it has checked every block's
+    checksum; :meth:`add` proves each range by the queries of ``verify``
+    (:class:`ledger.store.chainsql.ChainProof`, the same queries over the same positions);
+    whatever they do not prove (a mismatch, a range out of order, a query failing or out of
+    memory), :meth:`settle` leaves to :func:`require_intact` over the whole file, which
+    refuses with ``verify``'s words or proves it (then nothing more is checked). ``refused``:
+    as :func:`require_intact`'s.
+
+    Raises (each method):
+        ChainBroken, LedgerCorrupt, LedgerError: as :func:`require_intact`.
+    """
+
+    def __init__(self, ledger: Any, refused: str) -> None:
+        self._ledger = ledger
+        self._refused = refused
+        self._settled = False
+        try:
+            _blocks(ledger)
+        except LedgerCorrupt as e:
+            raise LedgerCorrupt(f"{e}: {refused}; run `handledger verify`") from e
+        self._proof = ChainProof(
+            lambda sql, params=(): ledger.connection.execute(sql, list(params)).fetchall(),
+            ledger.head())
+
+    def add(self, low: int, high: int) -> None:
+        """Prove positions ``low < position <= high``, the range right after those proven."""
+        if self._settled:
+            return
+        try:
+            proven = self._proof.add(low + 1, high)
+        except duckdb.Error:  # out of memory, or a block DuckDB cannot read: the whole decides
+            proven = False
+        if not proven:
+            self.settle()
+
+    def finish(self) -> None:
+        """Every position up to the recorded head proven, and the head's hash; else settled."""
+        if self._settled:
+            return
+        try:
+            proven = self._proof.finish() is not None
+        except duckdb.Error:
+            proven = False
+        if not proven:
+            self.settle()
+
+    def settle(self) -> None:
+        """Leave the proof to :func:`require_intact` over the whole file, once: a range not
+        proven, or a failure met on the way (a payload that does not parse, which a tampered
+        row would make: the broken chain is then what is said)."""
+        if self._settled:
+            return
+        self._settled = True
+        require_intact(self._ledger, self._refused)
