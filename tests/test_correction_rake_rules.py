@@ -1,0 +1,48 @@
+"""A correction that takes away (or adds) a hand's rake moves the rules' result: a raked
+hand's result by the rules is the pots less the rake (README, "A home game's rake"), so
+``whatif`` and ``correct`` say what moved by the rules as ``balances`` then shows it."""
+
+from __future__ import annotations
+
+import json
+
+#: Bob's 9c8c and Cy's 9d8d split a pot of 6 on KsQhJd Tc 4h (Ann, button, 2h3s loses):
+#: ``rake 1`` is seq 25, ``pay Bob 3`` seq 26, ``pay Cy 2`` seq 27 (the 5 less the rake, the
+#: odd chip to Bob).
+RAKED = ("d dh Bob 9c8c", "d dh Cy 9d8d", "d dh Ann 2h3s", "Ann cc", "Bob cc", "Cy cc",
+         "d db KsQhJd", "Bob cc", "Cy cc", "Ann cc", "d db Tc", "Bob cc", "Cy cc", "Ann cc",
+         "d db 4h", "Bob cc", "Cy cc", "Ann cc", "Bob sm 9c8c", "Cy sm 9d8d", "Ann sm",
+         "rake 1", "pay Bob 3", "pay Cy 2", "end")
+NO_RAKE = ("--delete", "25", "--replace", "27", "pay Cy 3")
+
+
+def _rules(run) -> dict[str, int]:  # noqa: ANN001
+    players = json.loads(run("balances", "--json").output)["players"]
+    return {p["player"]: p["rules_net"] for p in players}
+
+
+def test_taking_away_the_rake_moves_the_rules_result(run) -> None:  # noqa: ANN001
+    assert run("session", "open", "r", "--chip-value", "1", "--currency", "USD").exit_code == 0
+    for player in ("Ann", "Bob", "Cy"):
+        assert run("buyin", "r", player, "100").exit_code == 0
+    assert run("hand", "start", "--session", "r", "--hand", "h", "--game", "NT", "--stakes",
+               "1/2", "--seats", "Ann:100,Bob:100,Cy:100", "--button", "Ann").exit_code == 0
+    for action in RAKED:
+        assert run("act", "h", action).exit_code == 0, action
+    assert _rules(run) == {"Ann": -2, "Bob": 1, "Cy": 0}
+    out = run("whatif", "h", *NO_RAKE)
+    assert out.exit_code == 0, out.output
+    assert "  Cy                +0      +1      +1           +0          +1         +1\n" \
+        in out.output
+    assert "  Bob               +1      +1      +0           +1          +1         +0\n" \
+        in out.output
+    diff = json.loads(run("whatif", "h", *NO_RAKE, "--json").output)["diff"]
+    assert diff == {"Ann": 0, "Bob": 0, "Cy": 1}
+    out = run("correct", "h", *NO_RAKE, "--reason", "no rake", "--by", "host")
+    assert out.output == "corrected hand h (seq 29); net: Cy +1; by the rules: Cy +1\n"
+    assert _rules(run) == {"Ann": -2, "Bob": 1, "Cy": 1}
+    # the rake put back: the rules' result of the split less it again
+    out = run("correct", "h", "--insert-after", "24", "rake 1", "--replace", "27", "pay Cy 2",
+              "--reason", "rake after all", "--by", "host")
+    assert out.output == "corrected hand h (seq 30); net: Cy -1; by the rules: Cy -1\n"
+    assert _rules(run) == {"Ann": -2, "Bob": 1, "Cy": 0}
