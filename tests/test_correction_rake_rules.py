@@ -46,3 +46,17 @@ def test_taking_away_the_rake_moves_the_rules_result(run) -> None:  # noqa: ANN0
               "--reason", "rake after all", "--by", "host")
     assert out.output == "corrected hand h (seq 30); net: Cy -1; by the rules: Cy -1\n"
     assert _rules(run) == {"Ann": -2, "Bob": 1, "Cy": 0}
+
+
+def test_a_refusal_names_the_event_a_change_replaces(run) -> None:  # noqa: ANN001
+    """Seq 22 is Bob's showdown (``Bob sm 9c8c``): put a payout of 200 in its place and the
+    hand pays out 206 of a pot of 6; the refusal names the change and what it replaced."""
+    assert run("hand", "start", "--hand", "h", "--game", "NT", "--stakes", "1/2", "--seats",
+               "Ann:100,Bob:100,Cy:100", "--button", "Ann").exit_code == 0
+    for action in RAKED:
+        assert run("act", "h", action).exit_code == 0, action
+    for command, extra in (("whatif", ()), ("correct", ("--reason", "x", "--by", "host"))):
+        out = run(command, "h", "--replace", "22", "pay Ann 200", *extra)
+        assert (out.exit_code, out.output) == (2, (
+            "error: hand h: correction replace 22 (reveal by Bob) 'pay Ann 200': the corrected "
+            "hand pays out 206 (a rake of 1 with it): the pot holds 6\n"))
