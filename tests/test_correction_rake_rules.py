@@ -60,3 +60,40 @@ def test_a_refusal_names_the_event_a_change_replaces(run) -> None:  # noqa: ANN0
         assert (out.exit_code, out.output) == (2, (
             "error: hand h: correction replace 22 (reveal by Bob) 'pay Ann 200': the corrected "
             "hand pays out 206 (a rake of 1 with it): the pot holds 6\n"))
+
+
+#: Hand h2 on h's stacks (Ann 98, Bob 101, Cy 100): Bob folds, Cy's aces beat Ann's 2c3d
+#: for a pot of 4 checked down.
+LATER = ("d dh Cy AsAh", "d dh Ann 2c3d", "d dh Bob 7h8h", "Bob f", "Cy cc", "Ann cc",
+         "d db 2h5d9s", "Cy cc", "Ann cc", "d db Kc", "Cy cc", "Ann cc", "d db Qd", "Cy cc",
+         "Ann cc", "Cy sm AsAh", "Ann sm 2c3d", "pay Cy 4", "end")
+
+
+def test_a_later_hand_follows_once_its_start_is_corrected_as_the_warning_says(run  # noqa: ANN001
+                                                                                ) -> None:
+    """h's rake taken away leaves Cy 101, not the 100 h2 started him with: the warning says
+    how h2 follows, and doing so (h2's ``hand_started`` with Cy 101) leaves the audit clean,
+    h2's nets as they were."""
+    assert run("session", "open", "r").exit_code == 0
+    for player in ("Ann", "Bob", "Cy"):
+        assert run("buyin", "r", player, "100").exit_code == 0
+    for hand, seats, button, actions in (("h", "Ann:100,Bob:100,Cy:100", "Ann", RAKED),
+                                         ("h2", "Ann:98,Bob:101,Cy:100", "Bob", LATER)):
+        assert run("hand", "start", "--session", "r", "--hand", hand, "--game", "NT",
+                   "--stakes", "1/2", "--seats", seats, "--button", button).exit_code == 0
+        for action in actions:
+            assert run("act", hand, action).exit_code == 0, action
+    out = run("correct", "h", *NO_RAKE, "--reason", "no rake", "--by", "host")
+    assert out.output.splitlines()[1:] == [
+        "  warning: hand h2 starts Cy with 100, the corrected final stack is 101 (was 100)",
+        "    to follow it: `handledger correct h2 --replace 1 JSON`, JSON the \"event\" of "
+        "`handledger export h2`'s first line with Cy 101"]
+    assert run("audit").exit_code == 1
+    event = json.loads(run("export", "h2").output.splitlines()[0])["event"]
+    for seat in event["seats"]:
+        seat["stack"] += seat["player"] == "Cy"
+    out = run("correct", "h2", "--replace", "1", json.dumps(event), "--reason", "Cy had 101",
+              "--by", "host")
+    assert out.output == "corrected hand h2 (seq 23); net: unchanged; by the rules: unchanged\n"
+    assert run("audit").exit_code == 0
+    assert _rules(run) == {"Ann": -4, "Bob": 1, "Cy": 3}
