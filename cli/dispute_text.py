@@ -183,9 +183,20 @@ def corrected_text(hand: str, done: Any) -> str:
 def downstream_warnings(downstream: Sequence[Any]) -> list[str]:
     """A ``warning:`` line for each later hand whose starting stack no longer follows the
     corrected (or voided) hand (:class:`replay.whatif.Downstream`), as ``correct``, ``undo``
-    and ``void`` print them."""
-    return [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the corrected "
-            f"final stack is {d.expected} (was {d.was})" for d in downstream]
+    and ``void`` print them, each later hand's followed by what makes it follow: a correction
+    of its start (``--replace 1`` by its ``hand_started`` event with the stacks the books
+    expect, README "What is in the ledger")."""
+    lines: list[str] = []
+    hands: dict[str, list[Any]] = {}
+    for d in downstream:
+        hands.setdefault(d.hand, []).append(d)
+    for hand, starts in hands.items():
+        lines += [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the "
+                  f"corrected final stack is {d.expected} (was {d.was})" for d in starts]
+        stacks = ", ".join(f"{d.player} {d.expected}" for d in starts)
+        lines.append(f"    to follow it: `handledger correct {hand} --replace 1 JSON`, JSON "
+                     f"the \"event\" of `handledger export {hand}`'s first line with {stacks}")
+    return lines
 
 
 def history_text(data: dict[str, Any]) -> str:

@@ -165,9 +165,39 @@ def build_correction(
     )
     after = check_replays([*events, correction])
     if keep_end:
-        same_hand(events, after)
+        _same_whole_hand(events, after, specs)
         payouts_as_at_the_table(events, correction, specs)
     return correction
+
+
+def _same_whole_hand(events: Sequence[Any], after: Any, specs: Sequence[ChangeSpec]) -> None:
+    """:func:`replay.corrected_hand.same_hand`, its refusal naming the changes
+    (:func:`changes_said`).
+
+    Raises:
+        IllegalAction: ``"correction replace 12 (reveal by Bob) 'pay Ann 200': the corrected
+            hand pays out 400: the pot holds 200"``.
+    """
+    try:
+        same_hand(events, after)
+    except IllegalAction as exc:
+        raise IllegalAction(f"correction {changes_said(events, specs)}: {exc.reason}"
+                            ) from None
+
+
+def changes_said(events: Sequence[Any], specs: Sequence[ChangeSpec]) -> str:
+    """The changes of a correction as a refusal names them, each with the event it replaces
+    or deletes (its type and player, the stream's ``events`` by seq): ``"replace 12 (reveal
+    by Bob) 'pay Ann 200', insert_after 21 'pay Cy 18'"``."""
+    def replaced(spec: ChangeSpec) -> str:
+        if spec.op == "insert_after" or not 1 <= spec.seq <= len(events):
+            return ""
+        event = events[spec.seq - 1]
+        who = getattr(event, "player", None)
+        return f" ({event.type}{' by ' + who if who else ''})"
+
+    return ", ".join(f"{spec.op} {spec.seq}{replaced(spec)}"
+                     + (f" {spec.text!r}" if spec.text is not None else "") for spec in specs)
 
 
 def payouts_as_at_the_table(events: Sequence[Any], correction: ev.Correction,

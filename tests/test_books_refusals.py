@@ -626,4 +626,6 @@ def test_import_into_a_mistyped_session_is_refused_once(s_ann: Path, tmp_path: P
     assert run(db, "session", "close", "s").exit_code == 0
     result = run(db, "import", "--session", "s", str(DATA / "hands"))
     assert result.exit_code == 2 and len(result.output.splitlines()) == 1
-    assert result.output.startswith("error: session 's' is closed: it takes no more hands")
+    first = sorted((DATA / "hands").iterdir())[0]  # the folder's files, named
+    assert result.output.startswith(f"error: {first} (and 4 more files): session 's' is "
+                                    "closed: it takes no more hands")

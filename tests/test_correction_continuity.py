@@ -18,6 +18,12 @@ H1 = ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cc", "Bob cc", "d db 2c3d4h", "Bob 
 # h1: blinds 1/2 (seqs 2-3), Ann's aces win the 4-chip pot: seq 17 is the payout, 18 the end
 
 
+def _hint(stacks: str, hand: str = "h2") -> str:
+    """The line after a later hand's warnings: how to make its start follow."""
+    return (f"    to follow it: `handledger correct {hand} --replace 1 JSON`, JSON the \"event\" "
+            f"of `handledger export {hand}`'s first line with {stacks}")
+
+
 def _continuity(run) -> list[tuple[str, str, int, int]]:  # noqa: ANN001
     found = json.loads(run("audit", "--json").output)["discrepancies"]
     return [(d["hand"], d["player"], d["expected"], d["actual"]) for d in found
@@ -91,7 +97,8 @@ def test_a_correction_reverted_to_the_original_warns_of_nothing(run) -> None:  #
     assert out.output == (
         "corrected hand h1 (seq 19); net: Bob +4, Ann -4; by the rules: unchanged\n"
         "  warning: hand h2 starts Ann with 102, the corrected final stack is 98 (was 102)\n"
-        "  warning: hand h2 starts Bob with 148, the corrected final stack is 152 (was 148)\n")
+        "  warning: hand h2 starts Bob with 148, the corrected final stack is 152 (was 148)\n"
+        f"{_hint('Ann 98, Bob 152')}\n")
     assert _continuity(run) == [("h2", "Ann", 98, 102), ("h2", "Bob", 152, 148)]
     # back to the original payout: h2 follows again, and nothing says otherwise
     what = json.loads(run("whatif", "h1", "--replace", "17", "pay Ann 4", "--json").output)
@@ -105,7 +112,8 @@ def test_a_correction_reverted_to_the_original_warns_of_nothing(run) -> None:  #
     out = run("undo", "h1", "--by", "f")
     assert out.output.splitlines()[1:] == [
         "  warning: hand h2 starts Ann with 102, the corrected final stack is 98 (was 102)",
-        "  warning: hand h2 starts Bob with 148, the corrected final stack is 152 (was 148)"]
+        "  warning: hand h2 starts Bob with 148, the corrected final stack is 152 (was 148)",
+        _hint("Ann 98, Bob 152")]
     assert _continuity(run) == [("h2", "Ann", 98, 102), ("h2", "Bob", 152, 148)]
 
 
@@ -162,7 +170,8 @@ def test_a_void_in_a_closed_session_is_recorded_with_closed(user, run, db) -> No
     assert out.splitlines() == [  # h2 started on h1's result, which the void takes back
         "voided hand h1: returned Bob 2, Ann 2",
         "  warning: hand h2 starts Ann with 102, the corrected final stack is 100 (was 102)",
-        "  warning: hand h2 starts Bob with 148, the corrected final stack is 150 (was 148)"]
+        "  warning: hand h2 starts Bob with 148, the corrected final stack is 150 (was 148)",
+        _hint("Ann 100, Bob 150")]
     events = _events(db, "h1")
     assert [e["type"] for e in events[18:]] == ["correction", "hand_voided"]
     assert events[19]["reason"] == "misdeal" and events[19]["by"] == "f"

@@ -143,8 +143,9 @@ def test_a_files_rake_is_held_to_the_pot_as_a_live_one(run, db, tmp_path  # noqa
     path.write_text(ALL_IN + "winnings = [492, 0]\nrake = 10\n")
     assert run("import", str(path)).exit_code == 0
     out = _refused(run, db, "r1", "correct", "r1", "--replace", "11", "pay Ann 502", *REASON)
-    assert out == ("error: hand r1: the corrected hand pays out 512 (a rake of 10 with it): "
-                   "the pot holds 502\n")
+    assert out == ("error: hand r1: correction replace 11 (recorded_payout by Ann) 'pay Ann "
+                   "502': the corrected hand pays out 512 (a rake of 10 with it): the pot "
+                   "holds 502\n")
     out = _refused(run, db, "r1", "correct", "r1", "--replace", "11", "pay Ann 487", *REASON)
     assert out == ("error: hand r1: correction replace 11 'pay Ann 487': cannot end with 487 "
                    "of the pot's 502 chips paid and 10 raked: 5 would go to nobody; record the "

@@ -81,7 +81,9 @@ def test_a_correction_may_not_remove_or_replace_the_end(run, db, shoved) -> None
     _hand(run, shoved, db, "pay Ann 200", "end")  # 11 payout, 12 hand_ended
     for change in (("--replace", "12", "pay Ann 40"), ("--delete", "12")):
         out = _refused(run, db, "o1", "correct", "o1", *change, "--reason", "x", "--by", "y")
-        assert out == ("error: hand o1: the corrected hand would be open, not complete: a "
+        assert out == (f"error: hand o1: correction {change[0][2:]} 12 (hand_ended)"
+                       + (f" {change[2]!r}" if len(change) > 2 else "")
+                       + ": the corrected hand would be open, not complete: a "
                        "correction may not remove or replace the hand's end (insert what is "
                        "missing before it: correct --insert-after SEQ ACTION; or void the hand)\n")
     out = _refused(run, db, "o1", "correct", "o1", "--insert-after", "12", "pay Bob 0",
@@ -95,7 +97,8 @@ def test_a_correction_may_not_remove_or_replace_the_end(run, db, shoved) -> None
                    "correct` (--insert-after SEQ before the end, --replace SEQ) or void it\n")
     out = _refused(run, db, "o1", "correct", "o1", "--replace", "11", "pay Ann 400",
                    "--reason", "x", "--by", "y")
-    assert out == "error: hand o1: the corrected hand pays out 400: the pot holds 200\n"
+    assert out == ("error: hand o1: correction replace 11 (recorded_payout by Ann) 'pay Ann "
+                   "400': the corrected hand pays out 400: the pot holds 200\n")
     assert run("state", "o1").exit_code == 0
     # a void still takes the end away (its own correction), and the hand counts for nothing
     assert run("void", "o1", "--reason", "misdeal", "--by", "host").exit_code == 0

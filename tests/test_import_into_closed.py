@@ -46,9 +46,11 @@ def test_session_naming_a_closed_session_refuses_a_pokernow_log_in_one_line(
     db = tmp_path / "c.duckdb"
     _closed_thu(db)
     before = events(db)
-    for files in ([CT2], [SHARED / "rules" / "ex01.phh"], [CT2, SHARED / "rules" / "ex01.phh"]):
+    for files, named in (([CT2], f"{CT2}"), ([SHARED / "rules" / "ex01.phh"],
+                                             f"{SHARED / 'rules' / 'ex01.phh'}"),
+                         ([CT2, SHARED / "rules" / "ex01.phh"], f"{CT2} (and 1 more file)")):
         assert one_shot(db, "import", "--session", "thu", *map(str, files)) == (
-            2, "", f"error: {CLOSED}\n")
+            2, "", f"error: {named}: {CLOSED}\n")  # the files named, as with --closed
     assert events(db) == before
     code, out, _ = one_shot(db, "session", "list")
     assert (code, out.split("  ")[2:4]) == (0, ["4 hand(s)", "3 buy-in(s)"])
@@ -244,7 +246,8 @@ def test_the_same_with_session_naming_the_closed_session(tmp_path: Path) -> None
     assert one_shot(db, "import", "--session", "thu", str(short))[0] == 0
     assert one_shot(db, "session", "close", "thu")[0] == 0
     before = events(db)
-    assert one_shot(db, "import", "--session", "thu", str(CT1)) == (2, "", f"error: {CLOSED}\n")
+    assert one_shot(db, "import", "--session", "thu", str(CT1)) == (
+        2, "", f"error: {CT1}: {CLOSED}\n")
     assert events(db) == before
     code, out, _ = one_shot(db, "import", "--session", "thu", "--closed", str(CT1))
     assert (code, out.endswith("1 cut-off hand(s) completed from this longer export (a "

@@ -136,7 +136,8 @@ def test_a_correction_of_a_hand_in_cents_is_refused_in_its_own_amounts(
         "to him\n"))
     out = run("whatif", "c1", "--replace", "19", "pay Bob 54.01")
     assert (out.exit_code, out.output) == (2, (
-        "error: hand c1: the corrected hand pays out 273.01: the pot holds 273.00\n"))
+        "error: hand c1: correction replace 19 (recorded_payout by Bob) 'pay Bob 54.01': the "
+        "corrected hand pays out 273.01: the pot holds 273.00\n"))
     # what it moves is the books' nets, chips of 0.01 as `balances` counts them: said so
     out = run("whatif", "c1", "--replace", "19", "pay Bob 53.00", "--insert-after", "19",
               "pay Cy 1.00")

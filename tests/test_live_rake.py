@@ -289,7 +289,8 @@ def test_a_rake_is_corrected_and_undone_as_any_action(run, hand: Path) -> None: 
     fix = ("correct", "r1", "--reason", "the food", "--by", "Cy")
     out = run(*fix, "--insert-after", "11", "rake 10")
     assert (out.exit_code, out.output) == (
-        2, "error: hand r1: the corrected hand pays out 310 (a rake of 10 with it): the pot "
+        2, "error: hand r1: correction insert_after 11 'rake 10': the corrected hand pays out "
+        "310 (a rake of 10 with it): the pot "
         "holds 300\n")
     out = run(*fix, "--replace", "11", "pay Ann 290", "--insert-after", "11", "rake 10")
     assert out.exit_code == 0, out.output

@@ -33,8 +33,9 @@ def check_session_first(ledger: Any, session: str, files: Sequence[Path], *,
     ledger holds is refused.
 
     Raises:
-        NotFound, LedgerError: as :func:`replay.sessions.open_state`; MalformedInput: a
-            look-alike of a session of the ledger.
+        NotFound, LedgerError: as :func:`replay.sessions.open_state` (a closed session's
+            naming the files: :func:`files_named`); MalformedInput: a look-alike of a
+            session of the ledger.
     """
     from replay.sessions import check_new_session_name, open_state
 
@@ -51,6 +52,20 @@ def check_session_first(ledger: Any, session: str, files: Sequence[Path], *,
                 check_new_session_name(ledger, session)
                 return
         raise
+    except LedgerError as exc:  # closed: named with the files, as each file's refusal is
+        raise exc.located(file=files_named(files)) from None
+
+
+def files_named(files: Sequence[Path]) -> str | None:
+    """The files of an import as a refusal of them all names them: ``"a.phh"``, ``"a.phh
+    (and 2 more files)"``; None for none."""
+    if not files:
+        return None
+    from ledger.formats.files import file_name
+
+    more = len(files) - 1
+    return file_name(files[0]) + (f" (and {more} more file{'s' if more > 1 else ''})"
+                                  if more else "")
 
 
 def opens(read: FileRead, session: str) -> bool:

@@ -38,6 +38,7 @@ from replay.ingest.known_hands import (
     stored_outside,
 )
 from replay.ingest.samedeal import drop_same_deals
+from replay.ingest.unbought import FirstSeats, unbought_seats
 from replay.ingest.write_lines import (
     book_line,
     game_line,
@@ -97,6 +98,7 @@ class FileWriter:
         # written whole or not at all (:meth:`finish`)
         self.book_sessions: dict[str, None] = {}
         self.lines: dict[int, int | None] = {}  # a session row's position: its file line
+        self.seats = FirstSeats()  # the players each new hand of a session seats first
 
     @property
     def refusing(self) -> bool:
@@ -183,6 +185,8 @@ class FileWriter:
             elif positions:
                 part.imported += 1
                 self.own.add(batch.source_key)
+                if not self.game:  # a log's seats nobody bought: its own warning
+                    self.seats.add(batch)
                 if self.tables is not None:
                     self._share(batch, positions[0], states)
             elif batch.events and batch.source_key in self.own:
@@ -333,6 +337,8 @@ class FileWriter:
         part.warnings = [warning_line(of_stored(e, self.dealt[e.hand])
                                       if e.hand in self.dealt else e)
                          for e in found if e.hand not in self.already]
+        part.warnings.extend(warning_line(e) for e in unbought_seats(
+            self.ledger, self.seats, file=name, stored=self.stored))
         self._within_table(name)
         if self.tables is not None and self.tables.hands:
             from ledger.store.streams import head_position

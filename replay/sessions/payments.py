@@ -5,7 +5,7 @@ unless ``--more-than-owed``, more than he still owes as ``settle`` reckons it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ledger.model import events as ev
@@ -60,7 +60,7 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
                           "nothing written")
     for who in (payer, payee):
         if who not in known and who != HOUSE_WORD:
-            raise not_in_books(who, session, known)
+            raise not_in_books(who, session, known, _platform_names(ledger))
     by = None if payer == HOUSE_WORD else payer
     to = None if payee == HOUSE_WORD else payee
     if by is not None:
@@ -77,10 +77,19 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     return event, state, append_entry(ledger, session, event, state)
 
 
-def not_in_books(who: str, session: str, known: set[str]) -> LedgerError:
+def _platform_names(ledger: Any) -> dict[str, str]:
+    from ledger.store.streams import platform_names
+
+    return platform_names(ledger)
+
+
+def not_in_books(who: str, session: str, known: set[str],
+                 names: Mapping[str, str] | None = None) -> LedgerError:
     """The refusal of a payment naming ``who``, who is none of the names ``known`` in
-    ``session``'s books (:func:`replay.sessions.state.in_books`)."""
-    listed = ", ".join(sorted(known)) or "nobody yet"
+    ``session``'s books (:func:`replay.sessions.state.in_books`). ``names``: ``{platform
+    id: name}`` (:func:`ledger.store.streams.platform_names`): a player known by an id is
+    listed once, ``Name (id)``, not his id and his name apart."""
+    listed = ", ".join(players_listed(known, names or {})) or "nobody yet"
     close = likely_meant(who, sorted(known))
     meant = f"did you mean {' or '.join(close)}? " if close else ""
     return LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
@@ -262,3 +271,12 @@ def within_owed(ledger: Any, session: str, state: SessionState, payer: str, mino
         f"({state.money(owes)}: he {result}, paid {state.money(paid)}, received "
         f"{state.money(received)}); nothing written (`handledger settle --session {session}` "
         "says who pays whom); --more-than-owed records it anyway")
+
+
+def players_listed(known: set[str], names: Mapping[str, str]) -> list[str]:
+    """The names ``known`` in a session's books, sorted, each player once: one known by a
+    platform id (``names``: id → name, both in ``known``) as ``"Name (id)"``."""
+    ids = {pid: name for pid, name in names.items() if pid in known and name != pid}
+    aliases = set(ids.values())
+    return sorted(f"{ids[n]} ({n})" if n in ids else n for n in known
+                  if n in ids or n not in aliases)
