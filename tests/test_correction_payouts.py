@@ -94,9 +94,9 @@ def test_an_imported_hand_keeps_the_rake_its_site_took(run, db) -> None:  # noqa
     hand = "PokerStars-42875758685"
     out = _refused(run, db, hand, "correct", hand, "--delete", "21", *REASON)
     assert out == (f"error: hand {hand}: correction delete 21: cannot end with 4.70 of the "
-                   "pot's 5.00 paid and 0.20 raked: 0.10 would go to nobody; "
-                   "record the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled "
-                   "bet) first\n")
+                   "pot's 5.00 paid and 0.20 raked: 0.10 would go to nobody (an uncalled bet "
+                   "is returned, never raked: returned Player2 0.10); record the rest "
+                   "(pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first\n")
     out = _refused(run, db, hand, "correct", hand, "--replace", "21", "pay Player1 0.10",
                    *REASON)
     assert out.startswith(f"error: hand {hand}: correction replace 21 'pay Player1 0.10': "
