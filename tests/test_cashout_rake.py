@@ -146,7 +146,12 @@ def test_a_buy_in_taken_back_is_not_bounded_when_chips_came_from_outside(  # noq
     # Ann's 100 may be retracted; Bob's may not, since o1 seats him and it is all he bought
     (tmp_path / "o1.phh").write_text(OUTSIDE)
     out = run("import", str(tmp_path / "o1.phh"), "--session", "x")
-    assert (out.exit_code, out.output[:19]) == (0, "imported 1 hand(s) ")
+    warned, summary = out.output.splitlines()[:2]
+    assert (out.exit_code, summary[:19]) == (0, "imported 1 hand(s) ")
+    assert warned == (  # the import says so (the audit's stack_continuity names it too)
+        f"warning: {tmp_path / 'o1.phh'}:1: hand o1: Cy has no buy-in in session x: settle "
+        "would bill chips nobody bought (RULES.md §1.1; `hand start` refuses such a seat) "
+        "(stored; the audit reports it)")
     assert run("entry", "retract", "x", "3", *BY).output.startswith(
         "error: entry retract x 3 (buy-in of Bob, 100 chips): it is all Bob bought in session "
         "x, and hand o1 seats him")
