@@ -149,7 +149,8 @@ def in_progress_lines(hands: list[dict[str, Any]]) -> list[str]:
 
 def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any,
                 session: str | None = None) -> str:
-    """``Bob pays Ann 37.50 USD`` per transfer still to make (``Cy pays the house 2.50 USD``:
+    """``Bob pays Ann 37.50 USD`` per transfer still to make (``Cy pays the house 2.50 USD``;
+    ``Bob pays Ann 3 chips`` when every session settled counts plain chips, ``books.plain``:
     None is the house, who keeps the rake) and a count line, which also says what was paid
     already; with a transfer of the house, a line saying what it is owed and how a payment
     to it is recorded (in a session: the rake of hands of no session has none to name, and
@@ -161,10 +162,13 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any,
     def who(name: str | None) -> str:
         return "the house" if name is None else name
 
-    lines = [f"{who(a)} pays {who(b)} {format_money(n, decimals, currency)}"
-             for a, b, n in transfers]
+    def money(n: int) -> str:  # sessions of no chip value count plain chips: ``3 chips``
+        return (f"{n} chip{'s' * (n != 1)}" if books.plain else
+                format_money(n, decimals, currency))
+
+    lines = [f"{who(a)} pays {who(b)} {money(n)}" for a, b, n in transfers]
     paid = books.paid_already
-    before = f" ({format_money(paid, decimals, currency)} paid already)" if paid else ""
+    before = f" ({money(paid)} paid already)" if paid else ""
     house = any(None in (a, b) for a, b, _ in transfers)
     if transfers:
         lines.append(f"{len(transfers)} transfer(s) settle {len(books.players)} "
@@ -201,7 +205,7 @@ def settle_text(transfers: list[tuple[str | None, str | None, int]], books: Any,
             pay += " (hands of no session have none to name)"
         lines.append(
             f"the house: whoever keeps the rake the table took, "
-            f"{format_money(books.house['rake_minor'], decimals, currency)}"
+            f"{money(books.house['rake_minor'])}"
             + (f" ({where})" if where else "") + f"; {pay}")
     return "\n".join(lines)
 

@@ -112,8 +112,15 @@ def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None, clo
     carried = done.hand.result.carried
     on = (f"; the {carried} chip(s) carried into it pass on to the session's next hand "
           "(RULES.md §7.1)") if carried else ""
-    click.echo(obj.names()("\n".join([f"voided hand {hand_id}: returned {back or 'nothing'}{on}",
-                                       *dispute_text.downstream_warnings(done.downstream)])))
+    from replay.typed import smallest_unit_note
+
+    moved = dispute_text.moved_parts(  # what moved, as `correct` and `undo` print it
+        done, "net: unchanged (its stream did not replay: the books counted none of its chips)")
+    unit = smallest_unit_note(done.hand.decimals, "nets")  # a hand kept in cents: its chips
+    click.echo(obj.names()("\n".join([
+        f"voided hand {hand_id}: returned {back or 'nothing'}{on}; " + "; ".join(moved),
+        *([f"  {unit}"] if unit is not None else []),
+        *dispute_text.downstream_warnings(done.downstream)])))
 
 
 @click.command()

@@ -154,19 +154,8 @@ def corrected_text(hand: str, done: Any) -> str:
     count them, with the line saying so."""
     from replay.typed import smallest_unit_note
 
-    moved = done.moved
-    was, now, same = done.unknown
-    parts = ["the hand replays again (its stream did not before)"] if moved is None else [
-        f"{label}: {', '.join(f'{p} {n:+d}' for p, n in moved[key].items()) or 'unchanged'}"
-        for label, key in (("net", "paid"), ("by the rules", "net"))]
-    if moved is not None and (was is not None or now is not None):  # unknown cards
-        gone = [p for p in done.after.result.players
-                if any(u is not None and p in u.players for u in (was, now))]
-        known = ", ".join(f"{p} {n:+d}" for p, n in moved["net"].items())
-        parts[1] = ("by the rules: not known (showdown not verifiable: hole cards unknown), "
-                    "unchanged" if same else
-                    f"by the rules: {known + ', ' if known else ''}not known for "
-                    f"{', '.join(gone)} (showdown not verifiable: hole cards unknown)")
+    now = done.unknown[1]
+    parts = moved_parts(done, "the hand replays again (its stream did not before)")
     if now is not None:
         parts.append(now.verdict("the payouts now" if done.took_back
                                  else "the corrected payouts"))
@@ -178,6 +167,28 @@ def corrected_text(hand: str, done: Any) -> str:
     if (unit := smallest_unit_note(done.after.decimals, "nets")) is not None:  # books' chips
         lines.append(f"  {unit}")
     return "\n".join([*lines, *downstream_warnings(done.downstream)])
+
+
+def moved_parts(done: Any, unreplayed: str) -> list[str]:
+    """What an amendment (``done``: :class:`replay.corrections.Corrected` or
+    :class:`replay.corrections.Voided`) moved, in the terms of ``balances``: ``["net: Ann +300,
+    Bob -300", "by the rules: unchanged"]`` (of a showdown that cannot be checked, that the
+    rules' result is not known); ``[unreplayed]`` when the hand's stream did not replay before
+    it."""
+    moved = done.moved
+    was, now, same = done.unknown
+    parts = [unreplayed] if moved is None else [
+        f"{label}: {', '.join(f'{p} {n:+d}' for p, n in moved[key].items()) or 'unchanged'}"
+        for label, key in (("net", "paid"), ("by the rules", "net"))]
+    if moved is not None and (was is not None or now is not None):  # unknown cards
+        gone = [p for p in done.after.result.players
+                if any(u is not None and p in u.players for u in (was, now))]
+        known = ", ".join(f"{p} {n:+d}" for p, n in moved["net"].items())
+        parts[1] = ("by the rules: not known (showdown not verifiable: hole cards unknown), "
+                    "unchanged" if same else
+                    f"by the rules: {known + ', ' if known else ''}not known for "
+                    f"{', '.join(gone)} (showdown not verifiable: hole cards unknown)")
+    return parts
 
 
 def downstream_warnings(downstream: Sequence[Any]) -> list[str]:

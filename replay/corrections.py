@@ -62,14 +62,7 @@ class Corrected:
         players whose number did not move left out, and so are those whose rules' net a
         showdown that cannot be checked leaves unknown (:attr:`unknown`); None when the hand
         did not replay before."""
-        if self.before is None:
-            return None
-        from replay.unknown_rules import rules_nets
-
-        b, a = paid_net(self.before), paid_net(self.after)
-        return {"net": {p: n for p, n in rules_nets(self.before, self.after)[2].items()
-                        if n},
-                "paid": {p: a[p] - b[p] for p in a if a[p] != b[p]}}
+        return _moved(self.before, self.after)
 
     @property
     def unknown(self) -> tuple[Any, Any, bool]:
@@ -77,12 +70,27 @@ class Corrected:
         before (None when it did not replay) and after when its showdown cannot be checked,
         else None; ``same``: the rules' result is the same before and after, known or not
         (:func:`replay.unknown_rules.same_rules`)."""
-        from replay.unknown_rules import same_rules, unknown_result
+        return _unknown(self.before, self.after)
 
-        if self.before is None:
-            return None, unknown_result(self.after), False
-        return (unknown_result(self.before), unknown_result(self.after),
-                same_rules(self.before, self.after))
+
+def _moved(before: HandReplay | None, after: HandReplay) -> dict[str, dict[str, int]] | None:
+    """:attr:`Corrected.moved` of a hand ``before`` and ``after`` an amendment."""
+    if before is None:
+        return None
+    from replay.unknown_rules import rules_nets
+
+    b, a = paid_net(before), paid_net(after)
+    return {"net": {p: n for p, n in rules_nets(before, after)[2].items() if n},
+            "paid": {p: a[p] - b[p] for p in a if a[p] != b[p]}}
+
+
+def _unknown(before: HandReplay | None, after: HandReplay) -> tuple[Any, Any, bool]:
+    """:attr:`Corrected.unknown` of a hand ``before`` and ``after`` an amendment."""
+    from replay.unknown_rules import same_rules, unknown_result
+
+    if before is None:
+        return None, unknown_result(after), False
+    return unknown_result(before), unknown_result(after), same_rules(before, after)
 
 
 def _about_the_hand(command: Callable[..., T]) -> Callable[..., T]:
@@ -191,10 +199,28 @@ def _append(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correcti
 class Voided:
     """A void appended: the hand as it leaves it, and the later hands of its session whose
     starting stacks no longer follow (a finished hand voided: warned of, as :class:`Corrected`
-    names them)."""
+    names them). ``before``: the hand before the void, None when its stream did not replay
+    (the books counted none of its chips); :attr:`moved` and :attr:`unknown` as
+    :class:`Corrected` gives them, so that ``void`` prints what moved as ``correct`` does."""
 
     hand: HandReplay
     downstream: list[Downstream]
+    before: HandReplay | None = None
+
+    @property
+    def after(self) -> HandReplay:
+        """The hand as the void leaves it (:attr:`hand`)."""
+        return self.hand
+
+    @property
+    def moved(self) -> dict[str, dict[str, int]] | None:
+        """As :attr:`Corrected.moved`, of the void."""
+        return _moved(self.before, self.hand)
+
+    @property
+    def unknown(self) -> tuple[Any, Any, bool]:
+        """As :attr:`Corrected.unknown`, of the void."""
+        return _unknown(self.before, self.hand)
 
 
 @_about_the_hand
@@ -241,9 +267,13 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     if not closed:
         closed_void(ledger, hand, rows[0].session, events, result)
     downstream = void_downstream(ledger, hand, rows[0].session, events, result)
+    try:
+        before = replay_events(events)
+    except IllegalAction:  # a stream that does not replay: the books counted none of it
+        before = None
     new = _signed(hand, events, new, keys, sign)
     ledger.append(hand, new, hand_id=hand, expected_seq=rows[-1].seq)
-    return Voided(result, downstream)
+    return Voided(result, downstream, before)
 
 
 def _past_the_break(events: list[Any]) -> set[int]:

@@ -168,7 +168,8 @@ def test_a_void_in_a_closed_session_is_recorded_with_closed(user, run, db) -> No
     code, out, err = user("void", "h1", "--reason", "misdeal", "--by", "f", "--closed")
     assert (code, err) == (0, "")
     assert out.splitlines() == [  # h2 started on h1's result, which the void takes back
-        "voided hand h1: returned Bob 2, Ann 2",
+        "voided hand h1: returned Bob 2, Ann 2; net: Bob +2, Ann -2; by the rules: Bob +2, "
+        "Ann -2",
         "  warning: hand h2 starts Ann with 102, the corrected final stack is 100 (was 102)",
         "  warning: hand h2 starts Bob with 148, the corrected final stack is 150 (was 148)",
         _hint("Ann 100, Bob 150")]
@@ -202,4 +203,5 @@ def test_undoing_a_void_in_a_closed_session_needs_closed_too(user, run, db) -> N
 @pytest.mark.usefixtures("two_hands")
 def test_a_void_in_an_open_session_needs_no_flag(user, run, db) -> None:  # noqa: ANN001
     code, out, err = user("void", "h2", "--reason", "misdeal", "--by", "f")
-    assert (code, out, err) == (0, "voided hand h2: returned Ann 2, Bob 1\n", "")
+    assert (code, out, err) == (0, "voided hand h2: returned Ann 2, Bob 1; net: Ann -1, Bob +1; "
+                                   "by the rules: Ann -1, Bob +1\n", "")

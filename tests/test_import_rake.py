@@ -204,7 +204,7 @@ def test_a_rake_of_the_whole_pot_without_payouts_is_counted(tmp_path: Path) -> N
     code, out, _ = one_shot(db, "balances")
     assert "rake: 502 chips taken from the pots in session s (1 hand)\n" in out
     code, out, _ = one_shot(db, "settle", "--session", "s")
-    assert out.splitlines()[:3] == ["Ann pays the house 251", "Bob pays the house 251",
+    assert out.splitlines()[:3] == ["Ann pays the house 251 chips", "Bob pays the house 251 chips",
                                     "2 transfer(s) settle 2 player(s) and the house"]
 
 

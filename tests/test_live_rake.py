@@ -113,9 +113,9 @@ def test_balances_name_the_rake_of_each_session(run, hand: Path) -> None:  # noq
                              "chip_value_minor": 1, "decimals": 0, "currency": None}]
     out = run("settle", "--session", "s")  # the rake is owed to the house (plain chips)
     assert (out.exit_code, out.output.splitlines()) == (0, [
-        "Bob pays Ann 140", "Bob pays the house 10",
+        "Bob pays Ann 140 chips", "Bob pays the house 10 chips",
         "2 transfer(s) settle 2 player(s) and the house",
-        "the house: whoever keeps the rake the table took, 10 (10 chips in session s); "
+        "the house: whoever keeps the rake the table took, 10 chips (10 chips in session s); "
         "`handledger pay s PLAYER rake AMOUNT` records a payment to it"])
 
 
@@ -426,7 +426,7 @@ def test_a_rake_of_the_whole_pot_pays_nobody_and_is_counted(run, db: str) -> Non
         {"session": "s", "chips": 6, "hands": 1,
          "chip_value_minor": 1, "decimals": 0, "currency": None}]
     assert run("settle", "--session", "s").output.splitlines()[:4] == [
-        "Ann pays the house 2", "Bob pays the house 2", "Cy pays the house 2",
+        "Ann pays the house 2 chips", "Bob pays the house 2 chips", "Cy pays the house 2 chips",
         "3 transfer(s) settle 3 player(s) and the house"]
 
 

@@ -56,7 +56,7 @@ def test_a_tie_raked_and_paid_to_one_keeps_its_rake(run, db: str) -> None:  # no
     assert "rake: 2 chips taken from the pots in session s (1 hand)" in run("balances").output
     out = run("settle", "--session", "s")  # the house is owed the 2 the table kept
     assert (out.exit_code, out.output.splitlines()[:3]) == (0, [
-        "Ann pays Bob 8", "Ann pays the house 2",
+        "Ann pays Bob 8 chips", "Ann pays the house 2 chips",
         "2 transfer(s) settle 2 player(s) and the house"])
     with Ledger(db, read_only=True) as ledger:
         assert rake_taken(ledger, "s") == 2
@@ -81,7 +81,7 @@ def test_a_pot_raked_and_paid_to_the_loser_keeps_its_rake(run, db: str) -> None:
     assert [(k["chips"], k["hands"]) for k in body["rake"]] == [(2, 1)]
     out = run("settle", "--session", "s")
     assert (out.exit_code, out.output.splitlines()[:2]) == (0, [
-        "Ann pays Bob 8", "Ann pays the house 2"])
+        "Ann pays Bob 8 chips", "Ann pays the house 2 chips"])
 
 
 def test_the_rake_comes_out_of_the_main_pot(run, db: str) -> None:  # noqa: ANN001

@@ -260,7 +260,7 @@ def test_rake_is_refused_as_the_house_where_an_imported_player_is_so_named(  # n
         "error: pay odd rake Ann: session odd has a player named rake (from an imported hand), "
         "so 'rake' cannot name the house here; nothing written\n"))
     assert run("settle", "--session", "odd").stdout.splitlines() == [
-        "rake pays Ann 100", "1 transfer(s) settle 2 player(s)"]  # the player: no rake taken
+        "rake pays Ann 100 chips", "1 transfer(s) settle 2 player(s)"]  # the player: no rake taken
 
 
 @pytest.mark.parametrize("name", ["Rake", "house", "The House"])
@@ -354,10 +354,10 @@ def test_settle_of_a_session_never_opened_says_to_open_it_before_paying_the_hous
     plain one and the payment goes in."""
     (tmp_path / "h.phh").write_text(ZED + "winnings = [195, 0]\nrake = 5\n_session = 'fri'\n")
     assert run("import", str(tmp_path / "h.phh")).exit_code == 0
-    house = ("the house: whoever keeps the rake the table took, 5 (5 chips in session fri); "
+    house = ("the house: whoever keeps the rake the table took, 5 chips (5 chips in session fri); "
              "`handledger pay fri PLAYER rake AMOUNT` records a payment to it")
     assert run("settle", "--session", "fri").output.splitlines() == [
-        "zed pays Ann 95", "zed pays the house 5",
+        "zed pays Ann 95 chips", "zed pays the house 5 chips",
         "2 transfer(s) settle 2 player(s) and the house",
         f"{house} once the session is opened (`handledger session open fri`: it was never "
         "opened, its hands read from a file)"]
@@ -366,4 +366,4 @@ def test_settle_of_a_session_never_opened_says_to_open_it_before_paying_the_hous
     assert run("settle").output.splitlines()[-1] == house
     assert run("pay", "fri", "zed", "rake", "5").exit_code == 0
     assert run("settle").output.splitlines() == [
-        "zed pays Ann 95", "1 transfer(s) settle 2 player(s) (5 paid already)"]
+        "zed pays Ann 95 chips", "1 transfer(s) settle 2 player(s) (5 chips paid already)"]

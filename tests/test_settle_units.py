@@ -61,3 +61,15 @@ def test_settle_names_each_sessions_currency_and_decimals_and_what_to_do(user) -
     assert len(nets) == 6 and sum(nets.values()) == 0
     # sappxxu: 7.06 at hand #30, 15.61 after #31 (he won #30's 15.61 pot), folded #48 unposted
     assert nets["sappxxu"] == 1561 - 706
+
+
+def test_settle_of_plain_chips_says_chips(user) -> None:  # noqa: ANN001
+    """charlestudor's first log makes a session of plain chips (no chip value set): settle
+    says each transfer is chips (Qapurjsa9 -4: 3 to TA, 1 to Anvjfbmj2); once a chip is worth
+    2 of no currency, the transfers are that money (6 and 2), no longer chips."""
+    assert user("import", str(CT1))[0] == 0
+    assert user("settle") == (0, "Qapurjsa9 pays TA 3 chips\nQapurjsa9 pays Anvjfbmj2 1 chip\n"
+                                 "2 transfer(s) settle 3 player(s)\n", "")
+    assert user("session", "set", PLAIN, "--chip-value", "2")[0] == 0
+    assert user("settle") == (0, "Qapurjsa9 pays TA 6\nQapurjsa9 pays Anvjfbmj2 2\n"
+                                 "2 transfer(s) settle 3 player(s)\n", "")

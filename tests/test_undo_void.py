@@ -67,7 +67,8 @@ def _voided(voided: tuple[Path, str], db: str) -> None:
     """The test's ledger ``db`` becomes a copy of ``voided``."""
     built, printed = voided
     copy_ledger(built, Path(db))
-    assert printed == "voided hand dispute-1: returned Ann 100, Bob 150, Cy 150\n"
+    assert printed == ("voided hand dispute-1: returned Ann 100, Bob 150, Cy 150; net: Ann +100, "
+                       "Bob -250, Cy +150; by the rules: Ann -200, Bob +50, Cy +150\n")
 
 
 def test_undo_right_after_a_void_takes_back_the_void_not_the_payout(run, db, imported) -> None:  # noqa: ANN001
@@ -185,7 +186,8 @@ def test_a_live_hand_voided_by_mistake_goes_on_after_undo(user, run, db, started
     copy_ledger(started, Path(db))
     _play(run, "h1", "d dh Ann AsAh", "d dh Bob KsKh")
     out = run("void", "h1", "--reason", "misdeal", "--by", "host")
-    assert out.output == "voided hand h1: returned Bob 2, Ann 1\n"
+    assert out.output == ("voided hand h1: returned Bob 2, Ann 1; net: Bob +2, Ann +1; "
+                          "by the rules: Bob +2, Ann +1\n")
     out = run("undo", "h1", "--by", "host")
     assert out.output == ("undid the void at seq 6 (by host: misdeal) in hand h1 (seq 7); "
                           "net: Bob -2, Ann -1; by the rules: Bob -2, Ann -1\n")

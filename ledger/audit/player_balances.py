@@ -23,7 +23,9 @@ SELECT player, sum({net}) AS net, sum({buy_in}) AS buy_in, sum({cash_out}) AS ca
     string_agg(DISTINCT coalesce(currency, ''), ',') AS currency,
     string_agg(DISTINCT CAST(decimals AS VARCHAR), ',') AS decimals,
     any_value(nickname) AS nickname, sum({rules}) AS rules_net,
-    sum(paid_minor) AS paid_minor, sum(received_minor) AS received_minor
+    sum(paid_minor) AS paid_minor, sum(received_minor) AS received_minor,
+    bool_and(chip_value_minor = 1 AND coalesce(decimals, 0) = 0
+             AND coalesce(currency, '') = '') AS plain
 FROM player_session_results LEFT JOIN player_nicknames USING (player)
 WHERE $1 IS NULL OR session = $1
 GROUP BY player ORDER BY net DESC, player"""
@@ -55,7 +57,8 @@ class Balances:
     "paid_minor", "received_minor"}``; ``unopened``: set by
     :func:`ledger.audit.settlement.settlement` only, the sessions of ``rake`` never opened
     (their hands read from files that name them), where no payment can be recorded until one
-    is."""
+    is. ``plain``: every session read counts plain chips (no chip value set), its money
+    being chips: printed as chips."""
 
     players: list[dict[str, Any]]
     unit: tuple[int, str | None]
@@ -67,6 +70,7 @@ class Balances:
     unbalanced: list[dict[str, Any]] = field(default_factory=list)
     house: dict[str, int] | None = None
     unopened: list[str] = field(default_factory=list)
+    plain: bool = False
 
     @property
     def mixed(self) -> bool:
@@ -116,7 +120,8 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
         else:
             units = []
     return Balances(players, unit, open_hands(con, session), units, rake_taken(con, session),
-                    unbalanced(con, session, money))
+                    unbalanced(con, session, money),
+                    plain=bool(rows) and all(r[12] for r in rows))
 
 
 def rake_taken(con: Any, session: str | None) -> list[dict[str, Any]]:

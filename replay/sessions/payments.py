@@ -5,6 +5,7 @@ unless ``--more-than-owed``, more than he still owes as ``settle`` reckons it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -58,9 +59,14 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
         raise LedgerError(f"{where}: session {session} has a player named {named[0]} (from "
                           f"an imported hand), so '{HOUSE_WORD}' cannot name the house here; "
                           "nothing written")
-    for who in (payer, payee):
-        if who not in known and who != HOUSE_WORD:
-            raise not_in_books(who, session, known, _platform_names(ledger))
+    if any(who not in known and who != HOUSE_WORD for who in (payer, payee)):
+        names = _platform_names(ledger)
+        payer, payee = (labelled(who, session, known, names) for who in (payer, payee))
+        if payer == payee:
+            raise MalformedInput("a payment needs two different players")
+        for who in (payer, payee):
+            if who not in known and who != HOUSE_WORD:
+                raise not_in_books(who, session, known, names)
     by = None if payer == HOUSE_WORD else payer
     to = None if payee == HOUSE_WORD else payee
     if by is not None:
@@ -81,6 +87,39 @@ def _platform_names(ledger: Any) -> dict[str, str]:
     from ledger.store.streams import platform_names
 
     return platform_names(ledger)
+
+
+#: A player as the reads label one known by a platform id: ``Name (id)`` (``balances``).
+_LABEL = re.compile(r"(?P<name>.+) \((?P<id>[^\s()]+)\)")
+
+
+def labelled(who: str, session: str, known: set[str], names: Mapping[str, str]) -> str:
+    """``who`` as the books store him: a player of ``session``'s books (``known``) named as
+    the reads label one known by a platform id, ``Name (id)`` (``names``: id → name,
+    :func:`ledger.store.streams.platform_names`), is his id, as the id alone names him;
+    any other ``who`` as it is (refused after if not in the books).
+
+    Raises:
+        LedgerError: ``Name (id)`` whose name and id are not the same player of the books,
+            naming who each is; nothing written.
+    """
+    label = _LABEL.fullmatch(who)
+    if who in known or label is None:
+        return who
+    name, pid = label["name"], label["id"]
+    if pid in known and names.get(pid) == name:
+        return pid
+    if pid not in known and name not in known:
+        return who
+    listed = {pid: name for pid, name in names.items() if pid in known}
+    said = [f"{pid} is " + (f"{listed[pid]} ({pid})" if pid in listed else
+                            "in its books" if pid in known else "not in its books")]
+    ids = [p for p, n in listed.items() if n == name]
+    said.append(f"{name} is " + (" and ".join(f"{name} ({p})" for p in ids) if ids else
+                                 "in its books" if name in known else "not in its books"))
+    raise LedgerError(f"{who}: the name and the id are not the same player of session "
+                      f"{session}: {'; '.join(said)}; name him by his id or his name; "
+                      "nothing written")
 
 
 def not_in_books(who: str, session: str, known: set[str],
