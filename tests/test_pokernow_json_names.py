@@ -65,7 +65,7 @@ def test_settle_gives_the_ids_and_the_names(imported: Path) -> None:
         {"from": "YJJJbgIQrB", "from_name": "ksv @ ycx", "to": "gE4aE_Yhc3", "to_name": "A8",
          "amount": 50}], "decimals": 0, "currency": None}
     code, text, _ = one_shot(imported, "settle", "--session", S2)
-    assert text.splitlines()[:3] == [f"{t['from_name']} pays {t['to_name']} 50"
+    assert text.splitlines()[:3] == [f"{t['from_name']} pays {t['to_name']} 50 chips"
                                      for t in body["transfers"]]
 
 

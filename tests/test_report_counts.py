@@ -30,8 +30,8 @@ def test_pokernow_players_are_named_in_a_session_pages_books(tmp_path: Path) -> 
     db = tmp_path / "pn.duckdb"
     ok(db, "import", str(SHARED / "pokernow"))
     settle = ok(db, "settle", "--session", "charlestudor_Input_Log_002")
-    assert settle == ('"uhuhqb""\'\'\' pays A8 50\n@ovvkpfngo@@@ pays A8 50\n'
-                      "ksv @ ycx pays A8 50\n3 transfer(s) settle 4 player(s)\n")
+    assert settle == ('"uhuhqb""\'\'\' pays A8 50 chips\n@ovvkpfngo@@@ pays A8 50 chips\n'
+                      "ksv @ ycx pays A8 50 chips\n3 transfer(s) settle 4 player(s)\n")
     ok(db, "report", str(tmp_path / "site"))
     page = (tmp_path / "site" / "sessions" / "charlestudor_Input_Log_002.html"
             ).read_text(encoding="utf-8")
