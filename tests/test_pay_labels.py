@@ -23,3 +23,18 @@ def test_pay_takes_the_label_balances_prints_and_refuses_one_that_disagrees(user
                f"session {S}: BfS83Cedu3 is Qapurjsa9 (BfS83Cedu3); TA is TA (gE4aE_Yhc3); "
                "name him by his id or his name; nothing written\n")
     assert user("history", "--session", S)[1].splitlines()[-1].startswith("   11 ")
+
+
+def test_one_player_under_his_id_and_his_name_cannot_pay_himself(user) -> None:  # noqa: ANN001
+    """Qapurjsa9 is BfS83Cedu3 in charlestudor's first log: paying between the two forms, or
+    between his label and his name, is one player paying himself; refused, nothing
+    written."""
+    assert user("import", str(CT1))[0] == 0
+    before = user("history", "--session", S)[1]
+    refused = (f"error: pay {S}: BfS83Cedu3 and Qapurjsa9 are one player, Qapurjsa9 "
+               "(BfS83Cedu3): a payment needs two different players (another player of that "
+               "name: name him by his id); nothing written\n")
+    for payer, payee in (("BfS83Cedu3", "Qapurjsa9"), ("Qapurjsa9", "BfS83Cedu3"),
+                         ("Qapurjsa9 (BfS83Cedu3)", "Qapurjsa9")):
+        assert user("pay", S, payer, payee, "1") == (2, "", refused), (payer, payee)
+    assert user("history", "--session", S)[1] == before

@@ -67,6 +67,8 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
         for who in (payer, payee):
             if who not in known and who != HOUSE_WORD:
                 raise not_in_books(who, session, known, names)
+    if HOUSE_WORD not in (payer, payee):
+        _two_players(payer, payee, session, _platform_names(ledger))
     by = None if payer == HOUSE_WORD else payer
     to = None if payee == HOUSE_WORD else payee
     if by is not None:
@@ -87,6 +89,21 @@ def _platform_names(ledger: Any) -> dict[str, str]:
     from ledger.store.streams import platform_names
 
     return platform_names(ledger)
+
+
+def _two_players(payer: str, payee: str, session: str, names: Mapping[str, str]) -> None:
+    """Refuse a payment whose two sides are one player of a platform's log under his id and
+    his name (``names``: id → name, :func:`ledger.store.streams.platform_names`).
+
+    Raises:
+        MalformedInput: naming the player as the reads label him; nothing written.
+    """
+    for pid, name in ((payer, payee), (payee, payer)):
+        if names.get(pid) == name:
+            raise MalformedInput(
+                f"pay {session}: {pid} and {name} are one player, {name} ({pid}): a payment "
+                "needs two different players (another player of that name: name him by his "
+                "id); nothing written")
 
 
 #: A player as the reads label one known by a platform id: ``Name (id)`` (``balances``).
