@@ -160,21 +160,13 @@ def closed_moves(ledger: Any, hand: str, session: str | None, before: HandReplay
         IllegalAction: naming the hand, the session, each player's net change and the
             rake's.
     """
-    was, now = paid_net(before), paid_net(after)
-    moved = {p: now.get(p, 0) - n for p, n in was.items() if now.get(p, 0) != n}
-    rake = (taken_as_rake(before), taken_as_rake(after))
-    if not moved and rake[0] == rake[1]:
+    what = _books_moved(before, after)
+    if not what:
         return
     from replay.sessions import session_state
 
     if session is None or not session_state(ledger, session).closed:
         return
-    what = []
-    if moved:
-        what.append("its players' nets (" + ", ".join(f"{p} {n:+d}" for p, n in moved.items())
-                    + ")")
-    if rake[0] != rake[1]:
-        what.append(f"its rake ({rake[0]} to {rake[1]} chips)")
     raise IllegalAction(f"session {session} is closed and {doing} moves {' and '.join(what)}: "
                         "nothing written; --closed records it anyway", hand=hand)
 
@@ -201,17 +193,24 @@ def closed_void(ledger: Any, hand: str, session: str | None, events: list[Any],
         was = replay_events(events)
     except IllegalAction:
         return
-    before, now = paid_net(was), paid_net(after)
-    moved = {p: now.get(p, 0) - n for p, n in before.items() if now.get(p, 0) != n}
-    rake = (taken_as_rake(was), taken_as_rake(after))
-    if not moved and rake[0] == rake[1]:
+    if not (what := _books_moved(was, after)):
         return
+    raise IllegalAction(
+        f"session {session} is closed and {doing or f'voiding hand {hand}'} moves "
+        f"{' and '.join(what)}: nothing written; --closed records it anyway", hand=hand)
+
+
+def _books_moved(before: HandReplay, after: HandReplay) -> list[str]:
+    """What a change from ``before`` to ``after`` moves in a closed session's books, worded
+    for the refusal: each player's net change (:func:`replay.whatif.paid_net`) and the rake
+    the books count (:func:`taken_as_rake`); empty when it moves neither."""
+    was, now = paid_net(before), paid_net(after)
+    moved = {p: now.get(p, 0) - n for p, n in was.items() if now.get(p, 0) != n}
+    rake = (taken_as_rake(before), taken_as_rake(after))
     what = []
     if moved:
         what.append("its players' nets (" + ", ".join(f"{p} {n:+d}" for p, n in moved.items())
                     + ")")
     if rake[0] != rake[1]:
         what.append(f"its rake ({rake[0]} to {rake[1]} chips)")
-    raise IllegalAction(
-        f"session {session} is closed and {doing or f'voiding hand {hand}'} moves "
-        f"{' and '.join(what)}: nothing written; --closed records it anyway", hand=hand)
+    return what

@@ -21,14 +21,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from tests.conftest import DATA
 from tests.copies import copy_ledger
 from tests.ledger_files import edit_payload
+from tests.signed_night import PLO, signed_night
 
-PLO = "phh-e90348620d79"
-FIX = ("--replace", "23", "pay Bob 100", "--insert-after", "23", "pay Ann 300")
 ALTERED = ("the signature does not verify with key 'floor': altered (it covers the hand's 26 "
            "row(s) before it and the correction: one of them is not as signed)")
 
@@ -36,28 +33,8 @@ ALTERED = ("the signature does not verify with key 'floor': altered (it covers t
 @pytest.fixture(scope="module")
 def signed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The ledger of the module docstring and its key directory."""
-    from cli.main import cli
-
-    base = tmp_path_factory.mktemp("signed")
-    db, keys = base / "t.duckdb", base / "keys"
-
-    def hl(*args: str) -> None:
-        result = CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
-        assert result.exit_code == 0, (args, result.output)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("HANDLEDGER_KEYS", str(keys))
-        hl("key", "new", "floor")
-        hl("import", str(DATA / "dispute" / "wrong-push.phh"))
-        hl("correct", "dispute-1", *FIX, "--reason", "Ann's aces", "--by", "floor",
-           "--sign", "floor")
-        hl("undo", "dispute-1", "--by", "floor", "--sign", "floor")
-        hl("correct", "dispute-1", *FIX, "--reason", "Ann's aces, again", "--by", "floor",
-           "--sign", "floor")
-        hl("import", str(DATA / "hands" / "plo-three-way.phh"))
-        hl("void", PLO, "--reason", "misdeal", "--by", "floor")
-        hl("checkpoint", "--sign", "floor")
-    return db, keys
+    return signed_night(tmp_path_factory.mktemp("signed"), void_signed=False,
+                        after=("checkpoint", "--sign", "floor"))
 
 
 @pytest.fixture

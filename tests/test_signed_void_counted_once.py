@@ -10,12 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.conftest import DATA
 from tests.copies import copy_ledger
 from tests.ledger_files import edit_payload
-
-PLO = "phh-e90348620d79"
-FIX = ("--replace", "23", "pay Bob 100", "--insert-after", "23", "pay Ann 300")
+from tests.signed_night import signed_night
 
 
 @pytest.fixture(scope="module")
@@ -23,27 +20,7 @@ def signed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """dispute-1 corrected (seq 25), undone (26), corrected again (27), the PLO hand voided
     (its rows 54-55: the correction of its end, the void): all signed by floor, so 2
     corrections, 1 undo and 1 void, 5 signed rows."""
-    from cli.main import cli
-
-    base = tmp_path_factory.mktemp("signed_void")
-    db, keys = base / "t.duckdb", base / "keys"
-
-    def hl(*args: str) -> None:
-        result = CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
-        assert result.exit_code == 0, (args, result.output)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("HANDLEDGER_KEYS", str(keys))
-        hl("key", "new", "floor")
-        hl("import", str(DATA / "dispute" / "wrong-push.phh"))
-        hl("correct", "dispute-1", *FIX, "--reason", "Ann's aces", "--by", "floor",
-           "--sign", "floor")
-        hl("undo", "dispute-1", "--by", "floor", "--sign", "floor")
-        hl("correct", "dispute-1", *FIX, "--reason", "Ann's aces, again", "--by", "floor",
-           "--sign", "floor")
-        hl("import", str(DATA / "hands" / "plo-three-way.phh"))
-        hl("void", PLO, "--reason", "misdeal", "--by", "floor", "--sign", "floor")
-    return db, keys
+    return signed_night(tmp_path_factory.mktemp("signed_void"), void_signed=True)
 
 
 def _verify(db: Path, keys: Path) -> tuple[int, list[str]]:
