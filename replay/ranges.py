@@ -200,7 +200,7 @@ def _replayed(con: Any, ranges: Sequence[Range], jobs: int, aliases: Mapping[str
     in order is not ready, it replays the next range itself rather than wait. A range that
     fails raises when its turn comes, so that the first failure in ledger order is the one
     raised, as in one process."""
-    import multiprocessing
+    from replay.workers import result, worker_pool
 
     def read(rng: Range) -> RawPart:
         if proof is not None:  # proven before anything is replayed of it
@@ -208,28 +208,28 @@ def _replayed(con: Any, ranges: Sequence[Range], jobs: int, aliases: Mapping[str
         return read_range(con, rng)
 
     todo = deque(ranges)
-    pending: deque[Any] = deque()  # in range order: a worker's ApplyResult, or _Here
+    pending: deque[Any] = deque()  # in range order: a worker's Future, or _Here
     workers = min(jobs - 1, len(ranges))
-    # spawn, not fork: the DuckDB connection of this process runs threads of its own
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+    with worker_pool(workers) as pool:
 
         def give() -> None:  # each worker: the range it replays and _AHEAD more queued
-            while todo and sum(not isinstance(p, _Here) and not p.ready()
+            while todo and sum(not isinstance(p, _Here) and not p.done()
                                for p in pending) < workers * (1 + _AHEAD):
                 rng = todo.popleft()
-                pending.append(pool.apply_async(replay_range, (
-                    read(rng), rng.first_ord, aliases, render, problems)))
+                pending.append(pool.submit(replay_range, read(rng), rng.first_ord, aliases,
+                                           render, problems))
 
         give()
         while pending:
             head = pending[0]
-            if todo and not isinstance(head, _Here) and not head.ready():
+            if todo and not isinstance(head, _Here) and not head.done():
                 rng = todo.popleft()  # replayed here meanwhile
                 pending.append(_Here(replay_range, read(rng), rng.first_ord,
                                      aliases, render, problems))
                 give()
                 continue
-            done = pending.popleft().get()
+            head = pending.popleft()
+            done = head.get() if isinstance(head, _Here) else result(head)
             give()
             yield done
 

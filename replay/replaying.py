@@ -175,17 +175,16 @@ def replayed(hands: Iterable[Any], *, jobs: int = 1, render: Render | None = Non
             for chunk in chunks:
                 yield from replay_chunk(chunk, render, problems, facts)
         return
-    import multiprocessing
+    from replay.workers import worker_pool
 
     share = 2 * jobs - 1
-    # spawn, not fork: the DuckDB connection of this process runs threads of its own
-    with multiprocessing.get_context("spawn").Pool(jobs - 1) as pool:
+    with worker_pool(jobs - 1) as pool:
         pending: deque[Any] = deque()
         for k, chunk in enumerate(chunks):
             if k % share == 0:
                 pending.append(chunk)  # replayed here
             else:
-                pending.append(pool.apply_async(replay_chunk, (chunk, render, problems, facts)))
+                pending.append(pool.submit(replay_chunk, chunk, render, problems, facts))
             while len(pending) >= jobs * _WINDOW:
                 yield from _done(pending.popleft(), render, problems, facts)
         while pending:
@@ -193,6 +192,8 @@ def replayed(hands: Iterable[Any], *, jobs: int = 1, render: Render | None = Non
 
 
 def _done(item: Any, render: Render | None, problems: bool, facts: bool) -> list[Replayed]:
+    from replay.workers import result
+
     if isinstance(item, list):
         return replay_chunk(item, render, problems, facts)
-    return item.get()
+    return result(item)

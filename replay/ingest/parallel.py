@@ -188,20 +188,10 @@ def _worker_start() -> None:
     """In each worker: no cyclic collector (see ledger.model.gcpause: the parts' objects have no
     cycles), and an end with this process: a worker whose importer was killed would
     otherwise wait for ever to hand over its part."""
-    import multiprocessing
-    import threading
+    from replay.workers import end_with_parent
 
     gc.disable()
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
-
-
-def _exit_with(sentinel: int) -> None:
-    from multiprocessing.connection import wait
-
-    wait([sentinel])
-    os._exit(1)
+    end_with_parent()
 
 
 def warm_up() -> Any:
