@@ -24,19 +24,14 @@ WORKER_DIED = ("a worker process of the replay ended before handing back its han
 
 
 @contextmanager
-def worker_pool(workers: int, initializer: Any = None) -> Iterator[ProcessPoolExecutor]:
+def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """A pool of ``workers`` spawned processes, each ending with this one
-    (:func:`end_with_parent`, then ``initializer`` when given). On leaving, the work not
-    started is dropped and the work running finishes (at most one item a worker)."""
+    (:func:`end_with_parent`). On leaving, the work not started is dropped and the work
+    running finishes (at most one item a worker)."""
     import multiprocessing
 
-    def start() -> None:
-        end_with_parent()
-        if initializer is not None:
-            initializer()
-
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=start if initializer is not None else end_with_parent)
+                               initializer=end_with_parent)
     try:
         yield pool
     finally:
