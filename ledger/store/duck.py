@@ -5,9 +5,23 @@ which would put a line of bar characters at the head of what a command writes th
 ``export`` to standard output redirected to a file meant for re-import). Every connection the
 store and the replay open goes through :func:`connect`, which turns it off; the commands draw
 their own progress on standard error.
+
+A query that outgrows DuckDB's memory limit spills to DuckDB's temporary folder, by default
+``.tmp`` in the working directory for a database in memory and ``<file>.tmp`` beside a file.
+A read never creates a file where the user works (README "reads never write"), so a
+connection in memory or to a file opened read-only spills instead into a folder of its own
+in the system's temporary directory (:func:`tempfile.gettempdir`), made by DuckDB only when
+it spills and removed when this process ends. A connection that writes the ledger keeps
+``<file>.tmp`` (:mod:`ledger.store.spill`).
 """
 
 from __future__ import annotations
+
+import atexit
+import itertools
+import os
+import shutil
+import tempfile
 
 try:
     # DuckDB's compiled module, which the ``duckdb`` package re-exports (the same connect, the
@@ -29,4 +43,22 @@ def connect(database: str = ":memory:", *, read_only: bool = False
     """
     con = duckdb.connect(database, read_only=read_only)
     con.execute("SET enable_progress_bar = false")
+    if read_only or database == ":memory:":
+        folder = _spill_folder().replace("'", "''")
+        con.execute(f"SET temp_directory = '{folder}'")
     return con
+
+
+_PREFIX: list[str] = []  # this process's names of the folders its reads spill to
+_SPILLS = itertools.count()
+
+
+def _spill_folder() -> str:
+    """A new folder name in the system's temporary directory, not made (DuckDB makes it if it
+    spills), removed when this process ends."""
+    if not _PREFIX:
+        _PREFIX.append(os.path.join(tempfile.gettempdir(),
+                                    f"handledger-{os.getpid()}-{os.urandom(4).hex()}-"))
+    folder = f"{_PREFIX[0]}{next(_SPILLS)}"
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
