@@ -100,7 +100,7 @@ def read_pokerstars(path: str | os.PathLike[str]) -> PhhFile:
     """
     file = file_name(path)
     try:
-        text, encoding = decode(read_capped(path))
+        text, encoding = decode(read_capped(path), name=file)
         too_long = long_line(text)
         if too_long is not None:
             raise line_error(file, too_long)
