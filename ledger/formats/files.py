@@ -3,13 +3,16 @@
 A hand-history file is a regular file of at most :data:`MAX_FILE_BYTES`, whose lines are at
 most :data:`MAX_LINE_BYTES` long; anything else (a device such as ``/dev/zero`` behind a
 symbolic link, a pipe, a file of gigabytes, a line of 50 MB) is refused with one located
-error (:class:`ledger.model.errors.MalformedInput`), never read without limit. A file name
+error (:class:`ledger.model.errors.MalformedInput`), never read without limit. Text is UTF-8, or
+UTF-16 when a byte-order mark says so (:func:`decode_text`: how Windows tools save text;
+FORMATS.md does not restrict the hand formats to one encoding). A file name
 that is not UTF-8 (Python keeps its bytes as lone surrogates) is written with ``\\xNN``
 escapes wherever a message or an event names it (:func:`file_name`).
 """
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 from typing import BinaryIO
@@ -23,6 +26,59 @@ MAX_FILE_BYTES = 2048 << 20
 MAX_LINE_BYTES = 1 << 20
 #: The UTF-8 byte-order mark, an encoding marker at the start of a text (``codecs.BOM_UTF8``).
 BOM = b"\xef\xbb\xbf"
+#: The UTF-16 byte-order marks and the encoding each names, as a message names it.
+UTF16_BOMS = ((codecs.BOM_UTF16_LE, "UTF-16LE"), (codecs.BOM_UTF16_BE, "UTF-16BE"))
+
+
+def utf16_bom(data: bytes) -> str | None:
+    """``'UTF-16LE'`` or ``'UTF-16BE'`` when ``data`` starts with that byte-order mark, else
+    None. (A UTF-32 mark, ``FF FE 00 00``, reads as UTF-16LE's followed by a NUL, which no
+    reader takes as text.)
+
+    >>> utf16_bom("PokerStars".encode("utf-16")[:4]) in ("UTF-16LE", "UTF-16BE")
+    True
+    >>> utf16_bom(BOM + b"PokerStars") is None
+    True
+    """
+    return next((name for mark, name in UTF16_BOMS if data.startswith(mark)), None)
+
+
+def decode_text(data: bytes, *, name: str) -> str:
+    """The text of a file's bytes ``data``: UTF-16 after a UTF-16 byte-order mark (the mark
+    dropped), else UTF-8 (a UTF-8 byte-order mark dropped). ``name``: the file as errors
+    name it.
+
+    Raises:
+        MalformedInput: bytes its encoding cannot decode, naming the line (``not UTF-8
+            (invalid start byte: byte 3 of the line is 0xe9)``, ``not UTF-16LE (truncated
+            data)``).
+    """
+    bom = utf16_bom(data)
+    try:
+        return data.decode("utf-8-sig" if bom is None else "utf-16")
+    except UnicodeDecodeError as exc:
+        if bom is not None:
+            before = data[: exc.start].decode("utf-16", "replace")
+            raise MalformedInput(f"not {bom} ({exc.reason})", file=name,
+                                 line=before.count("\n") + 1) from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise MalformedInput(f"not UTF-8 ({exc.reason}: byte {column} of the line is "
+                             f"0x{data[exc.start]:02x})", file=name, line=line) from None
+
+
+def text_head(head: bytes) -> bytes:
+    """A file's first bytes ``head`` as UTF-8, for the importers to identify it: those of a
+    UTF-16 file (its byte-order mark) decoded and written as UTF-8 (a character the head
+    cuts in two dropped); any other head as it is.
+
+    >>> text_head("\ufeffPokerStars Hand #1:".encode("utf-16-le"))
+    b'PokerStars Hand #1:'
+    """
+    if utf16_bom(head) is None:
+        return head
+    decoder = codecs.getincrementaldecoder("utf-16")("replace")
+    return decoder.decode(head, final=False).encode("utf-8", "surrogatepass")
 
 
 def file_name(path: str | os.PathLike[str]) -> str:
@@ -80,24 +136,19 @@ def read_capped(path: str | os.PathLike[str]) -> bytes:
 
 
 def read_text(path: str | os.PathLike[str], *, name: str | None = None) -> str:
-    """The UTF-8 text of the regular file ``path`` (a byte-order mark dropped), checked
+    """The text of the regular file ``path`` (UTF-8, or UTF-16 after its byte-order mark:
+    :func:`decode_text`; the mark dropped), checked
     against the caps (:func:`read_capped`, :data:`MAX_LINE_BYTES`). ``name``: the file as
     errors name it (default :func:`file_name` of ``path``).
 
     Raises:
-        MalformedInput: not a regular file, too large, a line too long, or not UTF-8 (naming
-            the line and the byte).
+        MalformedInput: not a regular file, too large, a line too long, or not text of its
+            encoding (naming the line; of UTF-8, the byte).
         OSError: it cannot be read.
     """
     data = read_capped(path)
     name = file_name(path) if name is None else name
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise MalformedInput(f"not UTF-8 ({exc.reason}: byte {column} of the line is "
-                             f"0x{data[exc.start]:02x})", file=name, line=line) from None
+    text = decode_text(data, name=name)
     too_long = long_line(text)
     if too_long is not None:
         raise line_error(name, too_long)

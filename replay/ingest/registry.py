@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ledger.formats.files import text_head, utf16_bom
 from ledger.formats.jsonl.importer import IMPORTER as JSONL
 from ledger.formats.phh.importer import IMPORTER as PHH
 from ledger.formats.pokernow.importer import IMPORTER as POKERNOW
@@ -22,9 +23,11 @@ IMPORTERS: tuple[Importer, ...] = (
 
 def find_importer(path: Path, head: bytes | None = None) -> Importer | None:
     """The first importer that identifies ``path`` (its first bytes: ``head``, read here when
-    None), or None when no importer knows it."""
+    None), or None when no importer knows it. A UTF-16 file (its byte-order mark) is
+    identified by its text, as its UTF-8 copy would be (:func:`ledger.formats.files.text_head`)."""
     if head is None:
         head = read_head(path)
+    head = text_head(head)
     return next((imp for imp in IMPORTERS if imp.identify(path, head)), None)
 
 
@@ -35,9 +38,15 @@ def formats() -> str:
 
 def not_text(path: Path) -> str | None:
     """Why the file at ``path`` is not JSON-lines text (FORMATS.md: UTF-8 lines): a binary
-    file named ``.jsonl`` is one error, not one a line; None when its first bytes are text
+    file named ``.jsonl`` is one error, not one a line, and so is a UTF-16 one (a byte-order
+    mark: ``UTF-16LE text …: save it as UTF-8``), which the reader, cutting the file at
+    its bytes' line breaks, cannot read; None when its first bytes are UTF-8 text
     (:func:`ledger.formats.reading.first_binary_byte`)."""
-    where = first_binary_byte(read_head(path))
+    head = read_head(path)
+    bom = utf16_bom(head)
+    if bom is not None:
+        return f"{bom} text (its byte-order mark says so): JSON lines are UTF-8: save it as UTF-8"
+    where = first_binary_byte(head)
     if where is None:
         return None
     offset, line, byte = where

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ledger.formats.files import check_file, file_name
+from ledger.formats.files import check_file, file_name, text_head
 from ledger.formats.reading import read_head
 from ledger.model.errors import MalformedInput
 from replay.ingest.registry import find_importer, formats
@@ -89,7 +89,7 @@ def _why(path: Path) -> str:
         return exc.message
     except OSError as exc:
         return f"cannot read: {exc.strerror or exc}"
-    if read_head(path).lstrip(b"\xef\xbb\xbf").startswith(_STATEMENT):
+    if text_head(read_head(path)).lstrip(b"\xef\xbb\xbf").startswith(_STATEMENT):
         return ("a PokerNow ledger statement, not a game log (import it with --ledger beside "
                 "its log)")
     return f"not a hand history handledger reads ({formats()})"

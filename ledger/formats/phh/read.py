@@ -62,7 +62,14 @@ except ImportError:  # pragma: no cover - an environment installed before tomli 
     from tomllib import TOMLDecodeError as _FastTomlError
     from tomllib import loads as _fast_toml
 
-from ledger.formats.files import file_name, line_error, long_line, read_capped
+from ledger.formats.files import (
+    decode_text,
+    file_name,
+    line_error,
+    long_line,
+    read_capped,
+    utf16_bom,
+)
 from ledger.formats.phh.base import (
     Expected,
     ExpectedPot,
@@ -145,7 +152,13 @@ def iter_phh(path: str | os.PathLike[str]) -> Iterator[Item]:
     suffix = Path(path).suffix.lower()
     multi = True if suffix == ".phhs" else False if suffix == ".phh" else None
     try:
-        text = data.decode("utf-8-sig")
+        if utf16_bom(data) is not None:  # UTF-16 after its byte-order mark (Windows tools)
+            text = decode_text(data, name=file)
+        else:
+            text = data.decode("utf-8-sig")
+    except MalformedInput as exc:
+        yield exc
+        return
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         yield MalformedInput(f"not UTF-8 ({exc.reason})", file=file, line=line)

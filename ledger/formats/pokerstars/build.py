@@ -12,7 +12,8 @@ What each line becomes (players as ``pN``, amounts as money with the hand's deci
   new cards; run it twice (``*** FIRST TURN ***`` … ``*** SECOND RIVER ***``): ``d rc 2`` (the
   players agree to run it twice, RULES.md §4.5), then the boards street by street, run 1 first
   (:func:`engine.notation.to_event` sends each to the first run that still needs cards);
-* ``folds`` ``f``; ``checks`` / ``calls X`` ``cc``; ``bets X`` ``cbr X``; ``raises X to Y`` /
+* ``folds`` ``f``; ``checks`` / ``calls X`` ``cc`` (a check facing a bet is refused: the
+  same ``cc`` would store it as a call nobody made); ``bets X`` ``cbr X``; ``raises X to Y`` /
   ``completes it to Y`` ``cbr Y``; ``brings in for X`` ``pb``;
 * ``discards 2 cards [7h Th]`` ``sd 7hTh``; another player's ``discards 2 cards`` ``sd ????``;
   ``stands pat`` ``sd``; once everyone has drawn, each his replacements in the same order: the
@@ -34,7 +35,7 @@ Raises:
         facing $0.10: by $0.20), or a call that is not the bet it faces less what the player
         put in on the street (``calls $0.25`` facing $0.40 with $0.05 in: $0.35), nor, short
         of that, his whole stack left (all-in; RULES.md: a call matches the bet or is
-        all-in).
+        all-in), or a check facing a bet (``checks facing a bet of 0.40``).
 """
 
 from __future__ import annotations
@@ -230,8 +231,18 @@ class Builder:
         self._emit(rec.line, f"{self.label[rec.player]} f")  # type: ignore[index]
 
     def _check(self, i: int, rec: Rec) -> None:
+        """A check, which PHH writes as ``cc`` as it writes a call: refused here when the
+        player faces a bet (more in on the street than his own), which a check cannot
+        answer (he calls, raises or folds), worded as the PokerNow reader words it."""
         self.betting = True
-        self._emit(rec.line, f"{self.label[rec.player]} cc")  # type: ignore[index]
+        player = rec.player
+        assert player is not None
+        faced = max(self.street_bets.values(), default=0)
+        if faced > self.street_bets[player]:
+            raise MalformedInput(
+                f"checks facing a bet of {self._money(faced)}", line=rec.line,
+                action=self.line_text(rec.line) if self.line_text else None)
+        self._emit(rec.line, f"{self.label[player]} cc")
 
     def _call(self, i: int, rec: Rec) -> None:
         self.betting = True

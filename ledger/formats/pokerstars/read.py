@@ -26,11 +26,13 @@ and ``file``, ``line``, ``source_key`` as for PHH. ``source_key`` is ``pokerstar
 sha256 of the hand's text without blank lines. (``rake`` is not used as a key: pokerkit reads
 a PHH ``rake`` as its rake function.)
 
-A hand the reader cannot read is one :class:`MalformedInput` naming the file, the line and the
-hand (``PokerStars-<number>``); the other hands are still read. A file with no ``PokerStars … #N:``
-line is one error. A hand number repeated with the very same text is read again (the import
-writes it once and counts the copy as repeated in the file); with other text the repeat is an
-error.
+A hand cut short (the file stops before its ``*** SUMMARY ***``, or inside it: no ``Total pot``
+line, no ``Seat N:`` line for a seat dealt in) is refused as such (``… (is the file cut?)``),
+the hands before it read. A hand the reader cannot read is one :class:`MalformedInput` naming
+the file, the line and the hand (``PokerStars-<number>``); the other hands are still read. A
+file with no ``PokerStars … #N:`` line is one error. A hand number repeated with the very same
+text is read again (the import writes it once and counts the copy as repeated in the file);
+with other text the repeat is an error.
 """
 
 from __future__ import annotations
@@ -46,7 +48,12 @@ from ledger.formats.phh.base import PhhFile, PhhHand
 from ledger.formats.pokerstars.build import Builder
 from ledger.formats.pokerstars.header import Header, parse_header
 from ledger.formats.pokerstars.lines import Rec, classify
-from ledger.formats.pokerstars.summary import Summary, parse_summary, summary_facts
+from ledger.formats.pokerstars.summary import (
+    Summary,
+    check_whole,
+    parse_summary,
+    summary_facts,
+)
 from ledger.formats.pokerstars.table import (
     check_blinds,
     dealt_in,
@@ -100,7 +107,7 @@ def read_pokerstars(path: str | os.PathLike[str]) -> PhhFile:
     """
     file = file_name(path)
     try:
-        text, encoding = decode(read_capped(path))
+        text, encoding = decode(read_capped(path), name=file)
         too_long = long_line(text)
         if too_long is not None:
             raise line_error(file, too_long)
@@ -171,6 +178,7 @@ def read_hand(hand: HandText, index: int, *, file: str, encoding: str = "utf-8")
 
     check_blinds(header, the_game, recs, deal, line_text)
     summary = parse_summary(summary_lines, {s.seat: s.name for s in seats}, header.decimals)
+    check_whole(summary, {s.seat: s.name for s in seats}, hand.line + len(hand.lines) - 1)
     known = _known_cards(recs, summary)
     _check_shows_off_board(recs)
     builder = Builder(the_game, order, recs, known, header.decimals, summary.runs,

@@ -39,7 +39,8 @@ _SHOWN = re.compile(r"(?P<how>showed|mucked) (?P<cards>\[[^\]]*\])")
 class Summary:
     """What the summary says, in chips: ``total_pot``, ``rake``, ``pots`` (main pot first,
     empty when the site names no side pot), ``boards`` (run → cards), ``paid`` (player →
-    everything the summary says he won or collected), ``shown`` / ``mucked`` (player → cards)."""
+    everything the summary says he won or collected), ``shown`` / ``mucked`` (player → cards),
+    ``listed`` (the seats it has a line for)."""
 
     total_pot: int | None = None
     rake: int | None = None
@@ -49,6 +50,8 @@ class Summary:
     shown: dict[str, list[str]] = field(default_factory=dict)
     mucked: dict[str, list[str]] = field(default_factory=dict)
     runs: int = 1
+    #: the seat numbers of its ``Seat N:`` lines
+    listed: set[int] = field(default_factory=set)
 
 
 def parse_summary(lines: list[tuple[int, str]], seats: Mapping[int, str],
@@ -78,6 +81,7 @@ def _summary_line(out: Summary, text: str, line: int, seats: Mapping[int, str],
     elif text.startswith("Hand was run "):
         out.runs = {"twice": 2, "three times": 3}.get(text.removeprefix("Hand was run "), 1)
     elif m := _SEAT.match(text):
+        out.listed.add(int(m["seat"]))
         name = seats.get(int(m["seat"]))
         if name is None:
             return  # a seat that was not dealt in (sitting out)
@@ -89,6 +93,26 @@ def _summary_line(out: Summary, text: str, line: int, seats: Mapping[int, str],
             target[name] = list(cards_of(cards, line)[0])
     elif text:
         raise MalformedInput(f"unknown summary line {text!r}")
+
+
+def check_whole(summary: Summary, seats: Mapping[int, str], last: int) -> None:
+    """Refuse a summary cut short: the site writes its ``Total pot … | Rake …`` line and a
+    ``Seat N:`` line for every seat dealt in (``seats``: seat number → player), so a summary
+    without one of them is a file that stops inside the hand (a copy cut short, a download
+    broken off) rather than what the table did. ``last``: the hand's last file line.
+
+    Raises:
+        MalformedInput: at ``last``, naming what is missing, worded as the reader's other
+            cut points (``… (is the file cut?)``).
+    """
+    if summary.total_pot is None:
+        raise MalformedInput("the hand's *** SUMMARY *** has no 'Total pot … | Rake …' line "
+                             "(is the file cut?)", line=last)
+    missing = sorted(set(seats) - summary.listed)
+    if missing:
+        seat = missing[0]
+        raise MalformedInput(f"the hand's *** SUMMARY *** has no 'Seat {seat}: "
+                             f"{seats[seat]} …' line (is the file cut?)", line=last)
 
 
 def summary_facts(summary: Summary) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """A PokerStars hand-history file as text: recognise it, decode it, cut it into hands.
 
-Decoding: UTF-8 (a leading byte-order mark is dropped); a file that is not valid UTF-8 is read
+Decoding: UTF-16 when the file starts with a UTF-16 byte-order mark (as Windows tools save
+text); else UTF-8 (a leading byte-order mark is dropped); a file that is not valid UTF-8 is read
 as Windows-1252, the code page the PokerStars client wrote on Windows (``€`` is byte ``0x80``
 there, which Latin-1 lacks). :func:`decode` says which it used; every hand records it in
 ``source["encoding"]``.
@@ -15,6 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ledger.formats.files import decode_text, text_head, utf16_bom
+
 BOM = b"\xef\xbb\xbf"
 #: The first line of a hand: the site's hand number and the rest of the header.
 HAND_START = re.compile(
@@ -27,19 +30,30 @@ _HEAD_BYTES = re.compile(
 
 def identify(head: bytes) -> bool:
     """Whether ``head`` (the first bytes of a file, any length ≥ 40) starts a PokerStars
-    hand history: optional UTF-8 byte-order mark and blank lines, then ``PokerStars … #N:``.
+    hand history: optional byte-order mark (UTF-8, or UTF-16: the head read as its text) and
+    blank lines, then ``PokerStars … #N:``.
 
     >>> identify(b"\\xef\\xbb\\xbfPokerStars Game #62678213223: Tournament #1, ...")
     True
     >>> identify(b"variant = 'NT'")
     False
     """
-    return bool(_HEAD_BYTES.match(head.removeprefix(BOM)))
+    return bool(_HEAD_BYTES.match(text_head(head).removeprefix(BOM)))
 
 
-def decode(data: bytes) -> tuple[str, str]:
-    """``(text, encoding)``: UTF-8 without its byte-order mark (``'utf-8'``), else
-    Windows-1252 (``'cp1252'``; its five unassigned bytes are kept as U+FFFD)."""
+def decode(data: bytes, *, name: str = "<text>") -> tuple[str, str]:
+    """``(text, encoding)``: UTF-16 after its byte-order mark (``'utf-16-le'`` or
+    ``'utf-16-be'``), UTF-8 without its byte-order mark (``'utf-8'``), else Windows-1252
+    (``'cp1252'``; its five unassigned bytes are kept as U+FFFD). ``name``: the file as an
+    error names it.
+
+    Raises:
+        MalformedInput: a UTF-16 file its encoding cannot decode (a lone surrogate, an odd
+            byte at the end), naming the line.
+    """
+    bom = utf16_bom(data)
+    if bom is not None:
+        return decode_text(data, name=name), bom.lower().replace("16", "16-")
     try:
         return data.decode("utf-8-sig"), "utf-8"
     except UnicodeDecodeError:

@@ -1,0 +1,184 @@
+"""PokerStars text as a fresh user meets it: a check facing a bet, a file saved as UTF-16 by a
+Windows tool, a file cut short. Each edited file is written in ``tmp_path`` from the shared
+real files (``../shared/data/text``, README there); the lines asserted are the CLI's own."""
+
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+from ledger.formats.pokerstars import read_pokerstars
+from tests.conftest import SHARED
+from tests.test_live_table import one_shot
+
+NLHE = SHARED / "text" / "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt"
+PLO = SHARED / "text" / "Stars-cash-PLO-FR-USD-0.01-0.02-201006.sidepots.txt"
+
+
+def _edited(src: Path, out: Path, number: int, old: str, new: str) -> Path:
+    """``src`` with line ``number`` (1-based) changed from ``old`` to ``new``, written to
+    ``out`` byte for byte otherwise."""
+    lines = src.read_bytes().split(b"\n")
+    assert lines[number - 1].rstrip(b"\r") == old.encode(), lines[number - 1]
+    lines[number - 1] = lines[number - 1].replace(old.encode(), new.encode())
+    out.write_bytes(b"\n".join(lines))
+    return out
+
+
+def _stored(db: Path, hand: str) -> int:
+    code, out, err = one_shot(db, "sql", f"SELECT count(*) FROM events WHERE hand_id = '{hand}'",
+                              "--csv")
+    assert code == 0, err
+    return int(out.split()[-1])
+
+
+# ------------------------------------------------------------------ a check facing a bet
+
+
+def test_a_check_facing_a_river_bet_is_refused_at_its_line(tmp_path: Path) -> None:
+    # shaunsaville checks where he folded to Pho3nix.two's $0.40 river bet: stored before as a
+    # $0.40 call nobody made (the table then "paid 0.65 of the pot of 1.05")
+    chk = _edited(NLHE, tmp_path / "chk.txt", 90, "shaunsaville: folds", "shaunsaville: checks")
+    db = tmp_path / "l.duckdb"
+    code, out, err = one_shot(db, "import", str(chk))
+    assert code == 2
+    assert err.splitlines() == [
+        f"error: {chk}:90, hand PokerStars-35824134431, action 'shaunsaville: checks': checks "
+        "facing a bet of 0.40"]
+    assert out.splitlines()[-1] == ("imported 77 hand(s) (1699 events) from 1 file(s); 0 "
+                                    "already in the ledger; 1 rejected")
+    assert _stored(db, "PokerStars-35824134431") == 0
+
+
+def test_a_check_facing_a_raise_preflop_is_refused_at_its_own_line(tmp_path: Path) -> None:
+    # Player6 posted the $0.02 big blind and faces Hero's raise to $0.06: before, the error
+    # fell on a later, correct line (28: "out of turn: Player6 is to act, not Player3")
+    c22 = _edited(PLO, tmp_path / "c22.txt", 22, "Player6: folds", "Player6: checks")
+    db = tmp_path / "m.duckdb"
+    code, out, err = one_shot(db, "import", str(c22))
+    assert code == 2
+    assert err.splitlines() == [
+        f"error: {c22}:22, hand PokerStars-14311270221, action 'Player6: checks': checks "
+        "facing a bet of 0.06"]
+    assert out.splitlines()[-1] == ("imported 2 hand(s) (78 events) from 1 file(s); 0 already "
+                                    "in the ledger; 1 rejected")
+    assert _stored(db, "PokerStars-14311270221") == 0
+
+
+def test_checks_owed_nothing_still_read() -> None:
+    # the same hand's big blinds Player3 and Player2 check with $0.02 in facing $0.02
+    hand = read_pokerstars(PLO).hands[0]
+    assert [(a.line, a.text) for a in hand.actions if a.line in (17, 18)] == [
+        (17, "p3 cc"), (18, "p4 cc")]  # p3 Player3, p4 Player2: seats 8, 9, button 3
+
+
+# ------------------------------------------------------------------ UTF-16 files
+
+
+def _without_file(path: Path) -> list[tuple[object, ...]]:
+    """Every hand of ``path`` as read, but for the file's name and its encoding."""
+    out = []
+    for hand in read_pokerstars(path).hands:
+        source = {k: v for k, v in hand.started.source.items() if k not in ("file", "encoding")}
+        out.append((hand.started.model_copy(update={"source": source}), hand.actions,
+                    hand.payouts, hand.forced, hand.source_key))
+    return out
+
+
+def test_utf16_with_a_byte_order_mark_reads_as_the_utf8_copy(tmp_path: Path) -> None:
+    text = NLHE.read_text(encoding="utf-8")
+    copies = {"le.txt": codecs.BOM_UTF16_LE + text.encode("utf-16-le"),
+              "be.txt": codecs.BOM_UTF16_BE + text.encode("utf-16-be"),
+              "bom8.txt": codecs.BOM_UTF8 + text.encode("utf-8")}
+    want = _without_file(NLHE)
+    assert len(want) == 78
+    for name, data in copies.items():
+        (tmp_path / name).write_bytes(data)
+        assert _without_file(tmp_path / name) == want, name
+    encodings = {read_pokerstars(tmp_path / n).hands[0].started.source["encoding"]
+                 for n in copies}
+    assert encodings == {"utf-16-le", "utf-16-be", "utf-8"}
+
+
+def test_a_folder_holding_a_utf16_history_imports_its_hands(tmp_path: Path) -> None:
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "hands.txt").write_bytes(NLHE.read_text(encoding="utf-8").encode("utf-16"))
+    db = tmp_path / "l.duckdb"
+    code, out, err = one_shot(db, "import", str(folder))
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1] == ("imported 78 hand(s) (1725 events) from 1 file(s); 0 "
+                                    "already in the ledger; 0 rejected")
+    code, out, err = one_shot(db, "import", str(NLHE))  # the UTF-8 original: the same hands
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1] == ("imported 0 hand(s) (0 events) from 1 file(s); 78 "
+                                    "already in the ledger; 0 rejected")
+
+
+def test_pokernow_and_phh_in_utf16_import_as_their_utf8_files(tmp_path: Path) -> None:
+    log = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
+    phh = SHARED / "phh" / "televised" / "test_2023_54_4" / "test_6_00_15_43.phh"
+    for src, counted in ((log, "4 hand(s) (60 events)"), (phh, "1 hand(s) (40 events)")):
+        copy = tmp_path / f"u16-{src.name}"
+        copy.write_bytes(src.read_text(encoding="utf-8").encode("utf-16"))
+        for path in (src, copy):
+            code, out, err = one_shot(tmp_path / f"{path.name}.duckdb", "import", str(path))
+            assert (code, err) == (0, ""), path
+            assert out.splitlines()[-1] == (f"imported {counted} from 1 file(s); 0 already in "
+                                            "the ledger; 0 rejected"), path
+
+
+def test_json_lines_in_utf16_are_refused_naming_the_encoding(tmp_path: Path) -> None:
+    row = '{"hand": "h1", "seq": 1, "event": {}}\n'
+    for name in ("rows.jsonl", "rows.txt"):
+        path = tmp_path / name
+        path.write_bytes(codecs.BOM_UTF16_LE + row.encode("utf-16-le"))
+        code, out, err = one_shot(tmp_path / "j.duckdb", "import", str(path))
+        assert code == 2
+        assert err.splitlines() == [
+            f"error: {path}: UTF-16LE text (its byte-order mark says so): JSON lines are "
+            "UTF-8: save it as UTF-8"]
+
+
+# ------------------------------------------------------------------ files cut short
+
+
+def test_a_file_cut_right_after_the_summary_line_names_the_hand_cut(tmp_path: Path) -> None:
+    # the rake line was cut off: before, "short by 0.18, and the hand records no rake"
+    cut = tmp_path / "h90.txt"
+    cut.write_bytes(b"".join(PLO.read_bytes().splitlines(keepends=True)[:90]))
+    db = tmp_path / "o.duckdb"
+    code, out, err = one_shot(db, "import", str(cut))
+    assert code == 2
+    assert err.splitlines() == [
+        f"error: {cut}:90, hand PokerStars-22865231671: the hand's *** SUMMARY *** has no "
+        "'Total pot … | Rake …' line (is the file cut?)"]
+    assert out.splitlines()[-1] == ("imported 1 hand(s) (31 events) from 1 file(s); 0 already "
+                                    "in the ledger; 1 rejected")
+    assert _stored(db, "PokerStars-14311270221") == 31
+    assert _stored(db, "PokerStars-22865231671") == 0
+
+
+def test_a_file_cut_mid_line_in_the_summary_names_the_hand_cut(tmp_path: Path) -> None:
+    # 3000 bytes end inside line 96, "Seat 6: Player4 (button) showed [9c 9d 7d 7h] and lost
+    # with a ": before, imported silently, exit 0
+    cut = tmp_path / "c3000.txt"
+    cut.write_bytes(PLO.read_bytes()[:3000])
+    assert cut.read_bytes().endswith(b"and lost with a ")
+    db = tmp_path / "p.duckdb"
+    code, out, err = one_shot(db, "import", str(cut))
+    assert code == 2
+    assert err.splitlines() == [
+        f"error: {cut}:96, hand PokerStars-22865231671: the hand's *** SUMMARY *** has no "
+        "'Seat 7: Player6 …' line (is the file cut?)"]
+    assert out.splitlines()[-1] == ("imported 1 hand(s) (31 events) from 1 file(s); 0 already "
+                                    "in the ledger; 1 rejected")
+    assert _stored(db, "PokerStars-22865231671") == 0
+
+
+def test_every_real_summary_is_whole() -> None:
+    # the ten real files: 184 hands, each with its total pot line and a line per seat dealt in
+    files = sorted((SHARED / "text").glob("*.txt"))
+    read = [read_pokerstars(p) for p in files]
+    assert [e for r in read for e in r.errors] == []
+    assert sum(len(r.hands) for r in read) == 184
