@@ -246,12 +246,13 @@ class AuditReport:
     session's chip, or a hand of no session its own), ``hand -> (minor units a chip is worth,
     decimals, currency)``, a PokerNow log's cent ``(1, 2, None)``: a finding's amounts are
     chips, and the text of it names what they are worth (README "Chips of different
-    values")."""
+    values"); how the findings read, not what the audit found, so two reports of the same
+    findings are equal whatever units they carry (a Dask merge reads none)."""
 
     findings: list[Finding]
     hands: dict[str | None, int]
     incomplete: list[tuple[str, str | None]]
-    units: dict[str, tuple[int, int, str | None]] = field(default_factory=dict)
+    units: dict[str, tuple[int, int, str | None]] = field(default_factory=dict, compare=False)
 
 
 def read_audit(con: Any) -> AuditReport:
