@@ -19,7 +19,8 @@ def audit_text(report: Any, found: list[Any], session: str | None = None) -> str
     """One line per finding, a line naming the incomplete hands, and a summary line, which
     for a clean audit says what it did not check (:data:`CLEAN_SCOPE`) (``report``:
     :class:`ledger.audit.tables.AuditReport`)."""
-    lines = [f"{d.kind}: {d.message}" + _where(d) for d in found]
+    units = getattr(report, "units", {})
+    lines = [f"{d.kind}: {d.message}" + _where(d, units.get(d.hand)) for d in found]
     cut = incomplete_hands(report, session)
     if cut:
         lines.append(f"{len(cut)} incomplete hand(s), the log stopping before their end, "
@@ -45,12 +46,26 @@ def incomplete_hands(report: Any, session: str | None = None) -> list[str]:
     return [hand for hand, s in report.incomplete if session in (None, s)]
 
 
-def _where(d: Any) -> str:
+def _where(d: Any, chip: tuple[int, int, str | None] | None = None) -> str:
+    """`` [session s, hand h, player p; expected 3500, actual 3375]``: what the finding ``d``
+    names and compares; ``chip``, what a chip of its hand is worth (``(minor units, decimals,
+    currency)``, :class:`ledger.audit.tables.AuditReport` ``units``), adds that its amounts
+    are chips of it (``; amounts in chips of 0.01 USD``): a hand's findings count chips, as
+    stored, which an import's warnings write as money."""
     parts = [f"{k} {v}" for k, v in (("session", d.session), ("hand", d.hand),
                                       ("player", d.player)) if v is not None]
     if d.kind in ("in_progress", "signature"):  # no amount to compare (until it ends)
         return f" [{', '.join(parts)}]"
-    return f" [{', '.join(parts)}; expected {d.expected}, actual {d.actual}]"
+    unit = "" if chip is None else f"; amounts in {chips_of(chip)}"
+    return f" [{', '.join(parts)}; expected {d.expected}, actual {d.actual}{unit}]"
+
+
+def chips_of(chip: tuple[int, int, str | None]) -> str:
+    """``chips of 0.01 USD``: the chips of a unit ``(minor units a chip is worth, decimals,
+    currency)`` in words (a PokerNow log's cent, no currency: ``chips of 0.01``)."""
+    from ledger.model.money import format_money
+
+    return f"chips of {format_money(*chip)}"
 
 
 def sql_table(columns: list[str], rows: list[tuple], *, more: str | None = None) -> str:

@@ -20,7 +20,10 @@ S03 = DATA / "series" / "s03.jsonl"
 def exported(user, tmp_path: Path) -> Path:  # noqa: ANN001
     assert user("import", str(S03))[0] == 0
     out = tmp_path / "s03.phhs"
-    assert user("export", "--format", "phh", "-o", str(out)) == (0, f"wrote {out}\n", "")
+    assert user("export", "--format", "phh", "-o", str(out)) == (0, f"wrote {out}\n", (
+        "note: 1 session book(s) left out: PHH cannot carry a session's opening, buy-ins, "
+        "cash-outs, payments or player names, so a ledger importing the file holds their "
+        "hands alone (--format jsonl can): s03\n"))
     return out
 
 

@@ -46,7 +46,11 @@ def test_every_pokernow_hand_exports_and_imports_back_the_same(user, db: str,  #
     logs = sorted((SHARED / "pokernow").glob("*.csv"))
     assert user("import", *map(str, logs))[0] == 0
     dump = tmp_path / "all.phhs"
-    assert user("export", "--format", "phh", "-o", str(dump)) == (0, f"wrote {dump}\n", "")
+    assert user("export", "--format", "phh", "-o", str(dump)) == (0, f"wrote {dump}\n", (
+        "note: 4 session book(s) left out: PHH cannot carry a session's opening, buy-ins, "
+        "cash-outs, payments or player names, so a ledger importing the file holds their "
+        "hands alone (--format jsonl can): charlestudor_Input_Log_001, "
+        "charlestudor_Input_Log_002, pokernowpy_run-it-twice, valakuzhyk_07_21_2022_log1\n"))
     text = dump.read_text(encoding="utf-8")
     # the dead small blind: the seat left of the button posts the big blind alone
     assert _header(text, DEAD_SB) == ("[20, 0, 0]", "['YJJJbgIQrB', 'gE4aE_Yhc3', 'CzMp1GAawT']")
@@ -125,3 +129,36 @@ def test_a_phh_copy_with_a_card_changed_is_still_another_hand(user, db: str,  # 
     code, out, err = user("import", str(edited))
     assert code == 2 and "3 already in the ledger; 1 rejected" in out
     assert "is already in the ledger: its event" in err and "cards_dealt" in err
+
+
+def test_a_phh_export_names_the_session_books_it_leaves_out(user, db: str,  # noqa: ANN001
+                                                            tmp_path: Path) -> None:
+    """PHH has no place for a session's book: a whole export of a PokerNow log writes its
+    hands and says on stderr, exit 0, that the session's opening, buy-ins and player names
+    are left out and that JSON lines carry them; a ledger importing the PHH file has the
+    hands alone (no buy-in, the ids for names, the session never opened), one importing the
+    JSON lines the book too. An export of named hands says nothing of their session."""
+    log = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
+    assert user("import", str(log))[0] == 0
+    dump = tmp_path / "s.phhs"
+    assert user("export", "--format", "phh", "-o", str(dump)) == (0, f"wrote {dump}\n", (
+        "note: 1 session book(s) left out: PHH cannot carry a session's opening, buy-ins, "
+        "cash-outs, payments or player names, so a ledger importing the file holds their "
+        "hands alone (--format jsonl can): charlestudor_Input_Log_001\n"))
+    phh_db, jsonl_db = str(tmp_path / "phh.duckdb"), str(tmp_path / "jsonl.duckdb")
+    assert user("--db", phh_db, "import", str(dump))[0] == 0
+    assert user("--db", phh_db, "session", "list")[1] == (
+        "charlestudor_Input_Log_001  -  4 hand(s)  0 buy-in(s)  never opened (named by its "
+        "hands)\n")
+    whole = tmp_path / "s.jsonl"
+    assert user("export", "--format", "jsonl", "-o", str(whole)) == (0, f"wrote {whole}\n", "")
+    assert user("--db", jsonl_db, "import", str(whole))[0] == 0
+    assert user("--db", jsonl_db, "balances")[1] == user("balances")[1]
+    assert "TA (gE4aE_Yhc3)" in user("balances")[1]
+    assert user("--db", phh_db, "balances")[1].splitlines()[1:] == [
+        "gE4aE_Yhc3                3            0            0      4        1",
+        "ydk9sgEWl2                1            0            0      4        1",
+        "BfS83Cedu3               -4            0            0      4        1"]
+    one = tmp_path / "one.phh"
+    hand = "pn-charlestudor_Input_Log_001-1-164210353199300"
+    assert user("export", "--format", "phh", "-o", str(one), hand) == (0, f"wrote {one}\n", "")

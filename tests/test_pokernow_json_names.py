@@ -236,7 +236,7 @@ def test_run_names_the_players_as_audit_does(tmp_path: Path) -> None:
     assert ("stack_continuity: hand pn-pokernowpy_run-it-twice-30-163028603289300: "
             "OjtkunxseAbye starts with 672 but he has no buy-in: expected 0 (+672) [session "
             f"{RIT_S}, hand pn-pokernowpy_run-it-twice-30-163028603289300, player "
-            "OjtkunxseAbye; expected 0, actual 672]") in out.splitlines()
+            "OjtkunxseAbye; expected 0, actual 672; amounts in chips of 0.01]") in out.splitlines()
     assert "r6R7wIH3qS" not in out.replace("OjtkunxseAbye (r6R7wIH3qS)", "")
 
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
@@ -242,11 +242,17 @@ class AuditReport:
     """The audit as the derived tables hold it: ``findings`` in the audit's order
     (:class:`ledger.audit.checks.Finding`), ``hands`` per session in ledger order (key None:
     hands of no session), ``incomplete`` the hands whose log stops before their end, as
-    ``(hand, session)``."""
+    ``(hand, session)``; ``units`` the chip of each hand whose chips are worth money (its
+    session's chip, or a hand of no session its own), ``hand -> (minor units a chip is worth,
+    decimals, currency)``, a PokerNow log's cent ``(1, 2, None)``: a finding's amounts are
+    chips, and the text of it names what they are worth (README "Chips of different
+    values"); how the findings read, not what the audit found, so two reports of the same
+    findings are equal whatever units they carry (a Dask merge reads none)."""
 
     findings: list[Finding]
     hands: dict[str | None, int]
     incomplete: list[tuple[str, str | None]]
+    units: dict[str, tuple[int, int, str | None]] = field(default_factory=dict, compare=False)
 
 
 def read_audit(con: Any) -> AuditReport:
@@ -269,9 +275,16 @@ def read_audit(con: Any) -> AuditReport:
         incomplete = con.execute(
             "SELECT hand_id, session FROM hands WHERE status = 'incomplete' ORDER BY ord"
         ).fetchall()
+        units = {hand: (int(minor), int(decimals), currency) for hand, minor, decimals, currency
+                 in con.execute(
+            "SELECT DISTINCT h.hand_id, b.chip_value_minor, b.decimals, b.currency FROM hands h"
+            f" JOIN session_book b ON {_SAME_BOOK.format(a='h', b='b')}"
+            " JOIN audit_discrepancies d ON d.hand_id = h.hand_id"
+            " WHERE b.currency IS NOT NULL OR b.decimals > 0 OR b.chip_value_minor > 1"
+        ).fetchall()}
     except duckdb.Error as e:
         raise LedgerError(f"cannot read the derived tables: {e}") from e
-    return AuditReport(findings, hands, [tuple(r) for r in incomplete])
+    return AuditReport(findings, hands, [tuple(r) for r in incomplete], units)
 
 
 def audit_rows(series: Series, findings: Iterable[Any]) -> dict[str, list[tuple]]:

@@ -146,7 +146,8 @@ def export_chunks(ledger: Any, fmt: str, hands: Sequence[str],
     text) made as the ledger is read in position order: joined, the file. JSON lines: a hand
     still being played ends the file with the closing line naming it (see :func:`export`).
     ``note`` gets one line naming such hands (PHH: that an import ends them ``incomplete`` in
-    another ledger). A hand named twice is written once (a file holds each hand once: an
+    another ledger), and a whole PHH export one naming the sessions whose books it leaves
+    out (:func:`session_books`). A hand named twice is written once (a file holds each hand once: an
     import refuses a repeat).
 
     Raises:
@@ -192,6 +193,20 @@ def export_chunks(ledger: Any, fmt: str, hands: Sequence[str],
     if left_out and note is not None:  # a void counts for nothing: the books are the same
         note(f"note: {len(left_out)} voided hand(s) left out: PHH cannot say a hand was "
              f"voided (--format jsonl can): {', '.join(left_out)}")
+    books = [] if hands or note is None else session_books(ledger)
+    if books:
+        note(f"note: {len(books)} session book(s) left out: PHH cannot carry a session's "
+             "opening, buy-ins, cash-outs, payments or player names, so a ledger importing "
+             f"the file holds their hands alone (--format jsonl can): {', '.join(books)}")
+
+
+def session_books(ledger: Any) -> list[str]:
+    """The sessions of ``ledger`` with a book, in ledger order: a row of their own (an
+    opening, a buy-in, a cash-out, a payment, a player's name, a closing), which a whole PHH
+    export leaves out (FORMATS.md §1 has no place for them; JSON lines carry them)."""
+    rows = ledger.query("SELECT session FROM events WHERE hand_id IS NULL AND session IS NOT "
+                        "NULL GROUP BY session ORDER BY min(position)")
+    return [session for (session,) in rows]
 
 
 def _phhs(texts: Iterable[str]) -> Iterator[str]:
