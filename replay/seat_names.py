@@ -54,7 +54,9 @@ def seated_by_id(ledger: Any, session: str | None, spec: Any) -> Any:
 
     seats = []
     for item in spec.seats.split(","):
-        name, sep, stack = item.strip().rpartition(":")
-        seats.append(f"{stored(name.strip())}:{stack}" if sep and name.strip() else item)
+        name, sep, stack = item.rpartition(":")  # a name round which whitespace is left
+        seats.append(f"{stored(name)}:{stack}" if sep and name == name.strip() and name
+                     else item)  # as typed: parse_seats refuses it
+
     button = stored(spec.button) if spec.button is not None else None
     return dataclasses.replace(spec, seats=",".join(seats), button=button)

@@ -1,13 +1,13 @@
-"""Whether the seats of a hand started live follow the session's books: each player's chips
-bought in (under his name or an alias), a cash-out with no buy-in since, and the stack the
-latest hand there left him plus what he bought since (the audit's stack continuity, said
-while the host can still fix it). :func:`replay.live.start.start_hand` turns these into
+"""Whether the seats of a hand started live follow the session's books: every hand still in
+play that seats a player (under his name or an alias), and the stack the latest hand there
+left him plus what he bought since (the audit's stack continuity, said while the host can
+still fix it). :func:`replay.live.start.start_hand` turns these into
 warning lines; nothing here writes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from ledger.model import events as ev
@@ -18,21 +18,26 @@ _LOOK_BACK = 200
 
 
 def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str],
-                         aliases: list[tuple[str, str]], shown: Callable[[str], str] = str
+                         names: Mapping[str, str], shown: Callable[[str], str] = str
                          ) -> list[str]:
-    """Warning lines for seats of ``started`` that do not follow the books: a player who
-    played an earlier hand of ``session`` starts with other than the stack left him by the
-    latest hand started there that seats him (starting − put in + what the table paid him)
-    plus the chips he bought since, as corrected (after a cash-out since, only those bought
-    after it; :func:`_bought_since`): a rebuy not recorded, a stack miscounted. Or he is
-    seated while that hand is still in play. The audit's stack continuity names the same
-    difference once the hand is recorded; this says it while the host can still fix it.
-    ``aliases``: ``(player, alias)`` pairs, an entry under either name being his; ``shown``
-    names a player as the reads do (a command to type keeps his stored name)."""
+    """Warning lines for seats of ``started`` that do not follow the books: a player seated
+    in a hand of ``session`` still in play, one line for each such hand (:func:`in_play`);
+    and a player who played an earlier hand of ``session`` starting with other than the stack
+    left him by the latest hand started there that seats him (starting − put in + what the
+    table paid him) plus the chips he bought since, as corrected (after a cash-out since,
+    only those bought after it; :func:`_bought_since`): a rebuy not recorded, a stack
+    miscounted (not said while that hand is still in play). The audit's stack continuity
+    names the same difference once the hand is recorded; this says it while the host can
+    still fix it. A player is known under his name or any alias of it (``names``: the
+    series' alias map, :func:`replay.sessions.state.series_names`), as the audit knows him;
+    ``played``: the names seated in the session's hands; ``shown`` names a player as the
+    reads do (a command to type keeps his stored name)."""
     from replay.fold import replay_events
+    from replay.sessions.state import alias_group
 
-    want = {s.player: s.stack for s in started.seats if s.player in played}
-    lines: list[str] = []
+    groups = {s.player: alias_group(ledger, s.player, names) for s in started.seats}
+    lines = in_play(ledger, session, started.hand, groups, shown)
+    want = {s.player: s.stack for s in started.seats if groups[s.player] & played}
     book: list[tuple[int, Any]] | None = None  # the session's entries, read once if needed
     # Latest started first, as the audit's stack continuity orders a session's hands (by the
     # position of their hand_started, ledger/audit/books.py): a correction or a void appended
@@ -51,29 +56,57 @@ def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str
         result = replay.result
         if result.status == "voided":  # its stacks count for nothing: the hand before it
             continue
-        for player in [p for p in want if p in result.starting]:
+        for player in [p for p in want if groups[p] & result.starting.keys()]:
             stack = want.pop(player)
-            if result.status == "open":
-                lines.append(f"warning: {shown(player)} is seated in hand {hand_id} of session "
-                             f"{session}, still in play (end it: `handledger act {hand_id} "
-                             "end`, or void it)")
-                continue
             paid = replay.paid
-            if paid is None:
+            if result.status == "open" or paid is None:  # in play: said by in_play
                 continue
             if book is None:
                 book = _book_entries(ledger, session)
-            names = {player} | {a if n == player else n for n, a in aliases if player in (n, a)}
-            since = _bought_since(book, names, first)
+            since = _bought_since(book, groups[player], first)
             if since is None:  # cashed out since, nothing bought: start_hand warns of it
                 continue
             bought, cashed = since
-            left = result.starting[player] - result.contributions.get(player, 0) + paid.get(
-                player, 0)
+            there = next(n for n in result.starting if n in groups[player])
+            left = result.starting[there] - result.contributions.get(there, 0) + paid.get(
+                there, 0)
             expected = bought if cashed else left + bought
             if stack != expected:
                 lines.append(_stack_warning(session, started.hand, player, stack, hand_id,
                                             left, since, shown))
+    return lines
+
+
+def in_play(ledger: Any, session: str, hand: str, groups: Mapping[str, set[str]],
+            shown: Callable[[str], str] = str) -> list[str]:
+    """A warning line for each hand of ``session`` other than ``hand`` still in play (started,
+    not ended nor voided, as its replay says) that seats a player of ``groups`` (his name →
+    every name he goes by, :func:`replay.sessions.state.alias_group`), in ledger order and,
+    within a hand, in the order of ``groups``: a player's chips are on one table at a time
+    (table stakes, RULES.md §1.1). Every such hand is named, not only his latest."""
+    from replay.fold import replay_events
+
+    everyone = sorted(set().union(*groups.values())) if groups else []
+    rows = ledger.query(
+        "SELECT hand_id FROM events WHERE session = $1 AND hand_id IS NOT NULL"
+        " AND hand_id <> $2 GROUP BY hand_id HAVING (NOT bool_or(type = 'hand_ended')"
+        " OR bool_or(type IN ('correction', 'hand_voided'))) AND len(list_intersect("
+        "CAST(json_extract_string(any_value(payload) FILTER (WHERE type = 'hand_started'),"
+        " '$.seats[*].player') AS VARCHAR[]), $3)) > 0 ORDER BY min(position)",
+        [session, hand, everyone])
+    lines = []
+    for (hand_id,) in rows:
+        try:
+            result = replay_events([r.event for r in ledger.read(hand_id)]).result
+        except LedgerError:
+            continue
+        if result.status != "open":
+            continue
+        for player, group in groups.items():
+            if group & result.starting.keys():
+                lines.append(f"warning: {shown(player)} is seated in hand {hand_id} of session "
+                             f"{session}, still in play (end it: `handledger act {hand_id} "
+                             "end`, or void it)")
     return lines
 
 
@@ -118,7 +151,7 @@ def _book_entries(ledger: Any, session: str) -> list[tuple[int, Any]]:
     return out
 
 
-def _bought_since(book: list[tuple[int, Any]], names: set[str], position: int
+def _bought_since(book: list[tuple[int, Any]], names: Collection[str], position: int
                   ) -> tuple[int, bool] | None:
     """The chips a player (any of ``names``) bought after ledger ``position`` (where his
     previous hand started: the audit counts an entry made during a hand as bought after it),
@@ -136,23 +169,3 @@ def _bought_since(book: list[tuple[int, Any]], names: set[str], position: int
     if cashed and not bought:
         return None
     return bought, cashed
-
-
-def bought_in(state: Any, player: str, aliases: list[tuple[str, str]]) -> int | None:
-    """A player's chips bought in at the session's table (``state.chips_in``), under his name
-    or one alias of it (``(player, alias)`` pairs); None when he has none there."""
-    if player in state.chips_in:
-        return int(state.chips_in[player])
-    for name, alias in aliases:
-        other = alias if name == player else name if alias == player else None
-        if other is not None and other in state.chips_in:
-            return int(state.chips_in[other])
-    return None
-
-
-def cashed_out(state: Any, player: str, aliases: list[tuple[str, str]]) -> bool:
-    """Has ``player`` (or an alias of him) cashed out of the session with no buy-in since
-    (``state.cashed`` and not ``state.seated``: RULES.md §1.1, a player's chips leave the
-    table with his cash-out)?"""
-    names = {player} | {a if n == player else n for n, a in aliases if player in (n, a)}
-    return bool(names & set(state.cashed)) and not names & state.seated

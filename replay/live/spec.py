@@ -55,27 +55,36 @@ class LiveHand:
 def parse_seats(text: str) -> list[tuple[str, int]]:
     """``"Ann:200,Bob:150"`` → ``[("Ann", 200), ("Bob", 150)]``.
 
+    A name is taken as typed (README: a name with leading or trailing whitespace is
+    refused, never stripped), so the items are split by a comma alone.
+
     Raises:
-        MalformedInput: an item that is not NAME:STACK, a stack that is not a whole number of
-            chips above 0 (at most ``MAX_CHIPS``), a name holding a control character or one
-            the action notation reads as something else
+        MalformedInput: an item that is not NAME:STACK, a name with leading or trailing
+            whitespace (``"Ann :200"``, ``"Ann:200, Bob:150"``), a stack that is not a whole
+            number of chips above 0 (at most ``MAX_CHIPS``), a name holding a control
+            character or one the action notation reads as something else
             (:func:`ledger.model.names.check_seat_name`), a player seated twice, or fewer
             than two players.
     """
     seats: list[tuple[str, int]] = []
     for item in text.split(","):
-        name, sep, stack = item.strip().rpartition(":")
+        name, sep, stack = item.rpartition(":")
         if not sep or not name.strip() or not stack.strip().lstrip("-").isdigit():
             raise MalformedInput(f"--seats: {item.strip()!r} is not NAME:STACK")
+        if name != name.strip():  # a name is taken as typed, never stripped (README)
+            raise MalformedInput(
+                f"--seats: player name {name!r} has leading or trailing whitespace: names are "
+                f"kept as typed, never stripped (write {name.strip()!r}; the items are "
+                "NAME:STACK split by a comma alone, \"Ann:200,Bob:150\")")
         if int(stack) <= 0:  # table stakes: he plays only the chips he has (RULES.md §1.1)
-            raise MalformedInput(f"--seats: {name.strip()}'s stack {int(stack)} is not a "
+            raise MalformedInput(f"--seats: {name}'s stack {int(stack)} is not a "
                                  "number of chips above 0 (a player with no chips is not dealt "
                                  "in: buy in first)")
-        within_bound(int(stack), f"--seats: {name.strip()}'s stack")
-        check_seat_name(name.strip())  # spaces round a NAME:STACK item are the list's
-        if any(n == name.strip() for n, _ in seats):
-            raise MalformedInput(f"--seats: {name.strip()} is seated twice")
-        seats.append((name.strip(), int(stack)))
+        within_bound(int(stack), f"--seats: {name}'s stack")
+        check_seat_name(name)
+        if any(n == name for n, _ in seats):
+            raise MalformedInput(f"--seats: {name} is seated twice")
+        seats.append((name, int(stack)))
     if len(seats) < 2:
         raise MalformedInput("--seats needs at least two players")
     return seats

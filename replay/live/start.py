@@ -20,7 +20,7 @@ from ledger.model.names import (
     spelled,
 )
 from replay import carry
-from replay.live.continuity import bought_in, cashed_out, stacks_not_followed
+from replay.live.continuity import stacks_not_followed
 from replay.live.spec import LiveHand, build_started
 
 
@@ -67,11 +67,14 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
             (:func:`_check_new_seats`); LedgerError: the hand id is taken, or a seat's player
             is not in the session's books.
     """
-    from ledger.store.streams import alias_pairs, first_rows, seated_in
+    from ledger.store.streams import first_rows, seated_in
     from replay.seat_names import seated_by_id
     from replay.sessions import open_state
+    from replay.sessions.state import alias_group, series_names
 
-    state = open_state(ledger, session) if session is not None else None
+    # an alias is his player's name in the books, as in the audit
+    names = series_names(ledger) if session is not None else {}
+    state = open_state(ledger, session, players=names) if session is not None else None
     if hand is None:
         prefix = session or "live"
         count = len(ledger.streams(kind="hand", session=session)) if session else 0
@@ -86,7 +89,6 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     batches = carry.link([Batch(hand, [started, *forced], hand, session, None)],
                          carry.previous_in(ledger))
     played = seated_in(ledger, session) if session is not None else set()
-    aliases = alias_pairs(ledger) if session is not None else []
     if state is not None and session is not None:
         check_bought_in(ledger, session, state, [s.player for s in started.seats], played)
     else:
@@ -95,18 +97,19 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     if state is not None:
         shown = _labeller(ledger)
         for seat in started.seats:
-            bought = bought_in(state, seat.player, aliases)
-            if cashed_out(state, seat.player, aliases):
+            me = names.get(seat.player, seat.player)
+            bought = state.chips_in.get(me)
+            if me in state.cashed and me not in state.seated:
                 note(f"warning: {shown(seat.player)} cashed out of session {session} and has "
                      f"not bought in since (record it: `handledger buyin {session} "
                      f"{seat.player} CHIPS`)")
             elif bought is None:
                 note(f"warning: {shown(seat.player)} has no buy-in in session {session} "
                      f"(record it: `handledger buyin {session} {seat.player} CHIPS`)")
-            elif seat.player not in played and seat.stack > bought:
+            elif not alias_group(ledger, seat.player, names) & played and seat.stack > bought:
                 note(f"warning: {shown(seat.player)} starts hand {hand} with {seat.stack} but "
                      f"his buy-ins in session {session} come to {bought}")
-        for line in stacks_not_followed(ledger, session, started, played, aliases, shown):
+        for line in stacks_not_followed(ledger, session, started, played, names, shown):
             note(line)
     return hand
 

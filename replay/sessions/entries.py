@@ -12,7 +12,7 @@ from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.names import check_name, check_seat_name, likely_meant, look_alikes, spelled
 from ledger.store.proven import prove_before_writing
-from ledger.store.streams import open_hands_of, seated_in
+from ledger.store.streams import hands_seating, seated_in
 from replay.sessions.amounts import bounded, chips_written
 from replay.sessions.state import (
     Place,
@@ -21,6 +21,7 @@ from replay.sessions.state import (
     append_entry,
     in_books,
     open_state,
+    series_names,
 )
 
 
@@ -41,14 +42,15 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
             given for a player with no buy-in there yet.
     """
     check_name(player)
-    state = open_state(ledger, session)
+    names = series_names(ledger)  # an alias is his player's name here, as in the audit
+    state = open_state(ledger, session, players=names)
     if player not in in_books(ledger, session, state):  # his name first given here
         new_player(ledger, session, state, player, f"buyin {session} {player}")
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
     _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
-                   "showdown and the next deal")
+                   "showdown and the next deal", names)
     event = ev.BuyIn(player=player, chips=chips,
-                     kind=buy_in_kind(session, state, player, chips, kind,
+                     kind=buy_in_kind(session, state, names.get(player, player), chips, kind,
                                       f"buyin {session} {player} --kind {kind}"))
     return event, append_entry(ledger, session, event, state)
 
@@ -109,17 +111,21 @@ def buy_in_kind(session: str, state: SessionState, player: str, chips: int,
     return kind or ("rebuy" if player in state.bought else "buy_in")
 
 
-def _between_hands(ledger: Any, session: str, player: str, entry: str, rule: str) -> None:
-    """Refuse a book ``entry`` (buy-in, cash-out) of ``player`` while he is seated in a hand
-    of ``session`` that is still open: table stakes (RULES.md §1.1), as ``rule`` words it.
+def _between_hands(ledger: Any, session: str, player: str, entry: str, rule: str,
+                   names: dict[str, str]) -> None:
+    """Refuse a book ``entry`` (buy-in, cash-out) of ``player`` while he is seated, under
+    this name or any other of his (``names``: :func:`series_names`), in a hand of
+    ``session`` that is still open: table stakes (RULES.md §1.1), as ``rule`` words it.
 
     Raises:
         LedgerError: naming the player, the hand and how to end it.
     """
     from replay.amendments import split_stream
 
-    hands = [hand for hand, voided in open_hands_of(ledger, session, player)
-             if not voided or not split_stream([r.event for r in ledger.read(hand)])[2]]
+    group = alias_group(ledger, player, names)
+    hands = [hand for hand, voided, ended in hands_seating(ledger, session, group)
+             if not ended and (not voided or not split_stream(
+                 [r.event for r in ledger.read(hand)])[2])]
     if hands:
         raise LedgerError(f"{player} is seated in hand {hands[0]} of session {session}, which "
                           f"is still open: no {entry} now ({rule}, RULES.md §1.1); record it "
@@ -149,18 +155,19 @@ def cash_out(ledger: Any, session: str, player: str, chips: str, *, closed: bool
     check_name(player)
     if closed:  # a deliberate write to closed books, not the live table's
         prove_before_writing(ledger)
-    state = open_state(ledger, session, allow_closed=True)
+    names = series_names(ledger)  # an alias is his player's name here, as in the audit
+    state = open_state(ledger, session, allow_closed=True, players=names)
     chips = chips_written(chips, f"cashout {session} {player}", state)
     if state.closed and not closed:
         raise LedgerError(
             f"session {session} is closed (entry {state.closed_seq}; its books were settled up "
             f"at the close): a cash-out of {player} changes them; nothing written; --closed "
             "records it anyway")
-    away = not_at_table(session, state, player, chips)
+    away = not_at_table(session, state, names.get(player, player), chips)
     if away is not None:
         raise away
     _between_hands(ledger, session, player, "cash-out", "chips are not taken off the table "
-                   "during play")
+                   "during play", names)
     within_table(ledger, session, state, chips, f"cashout {session} {player} {chips}")
     event = ev.CashOut(player=player, chips=chips)
     seq = append_entry(ledger, session, event, state)

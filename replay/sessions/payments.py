@@ -15,7 +15,14 @@ from ledger.model.names import check_name, folded, likely_meant
 from ledger.store.proven import prove_before_writing
 from replay.sessions.amounts import money_written
 from replay.sessions.entries import chips_from_outside
-from replay.sessions.state import SessionState, alias_group, append_entry, in_books, open_state
+from replay.sessions.state import (
+    SessionState,
+    alias_group,
+    append_entry,
+    in_books,
+    open_state,
+    series_names,
+)
 
 #: How ``pay`` names the house, whoever keeps the rake the table took (a payment's payer or
 #: payee None): a word no player first named at the table or in the books can have
@@ -67,8 +74,10 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
         for who in (payer, payee):
             if who not in known and who != HOUSE_WORD:
                 raise not_in_books(who, session, known, names)
+    players = series_names(ledger)  # an alias is his player's name here, as in the audit
     if HOUSE_WORD not in (payer, payee):
         _two_players(payer, payee, session, _platform_names(ledger))
+        _one_player(payer, payee, session, players)
     by = None if payer == HOUSE_WORD else payer
     to = None if payee == HOUSE_WORD else payee
     if by is not None:
@@ -78,7 +87,9 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
         raise owed
     event = ev.Payment(payer=by, payee=to, amount_minor=amount_minor,
                        more_than_owed=owed is not None)
-    if not again and (by, to, event.amount_minor) in state.payments:
+    same = tuple(None if n is None else players.get(n, n) for n in (by, to))
+    if not again and any(tuple(None if n is None else players.get(n, n) for n in (b, t)) == same
+                         and m == event.amount_minor for b, t, m in state.payments):
         raise LedgerError(f"{party(by)} paying {party(to)} {state.money(event.amount_minor)} "
                           f"is recorded in {session} already; a second payment of the same "
                           "amount takes --again")
@@ -104,6 +115,23 @@ def _two_players(payer: str, payee: str, session: str, names: Mapping[str, str])
                 f"pay {session}: {pid} and {name} are one player, {name} ({pid}): a payment "
                 "needs two different players (another player of that name: name him by his "
                 "id); nothing written")
+
+
+def _one_player(payer: str, payee: str, session: str, players: Mapping[str, str]) -> None:
+    """Refuse a payment whose two sides are one player under two of his names (``players``:
+    the series' alias map, :func:`replay.sessions.state.series_names`; ``player alias``).
+
+    Raises:
+        MalformedInput: naming both names and the player; nothing written.
+    """
+    me = players.get(payer, payer)
+    if me == players.get(payee, payee):
+        others = [n for n in (payer, payee) if n != me]
+        said = "is an alias" if len(others) == 1 else "are aliases"
+        raise MalformedInput(
+            f"pay {session}: {payer} and {payee} are one player, {me} ({' and '.join(others)} "
+            f"{said} of {me}: `handledger player alias`): a payment needs two different "
+            "players; nothing written")
 
 
 #: A player as the reads label one known by a platform id: ``Name (id)`` (``balances``).

@@ -7,9 +7,9 @@ paid whom; the session names the ledger holds; a player's aliases; the stream as
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, NotFound
@@ -65,21 +65,26 @@ class Place:
     rake: int
 
 
-def session_state(ledger: Any, name: str, *, before: int | None = None) -> SessionState:
+def session_state(ledger: Any, name: str, *, before: int | None = None,
+                  players: Mapping[str, str] | None = None) -> SessionState:
     """The :class:`SessionState` of session ``name`` (not opened when it has no stream);
     ``before``: of its rows before that seq only (the books as a row at ``before`` found
-    them, its amendments before it applied)."""
+    them, its amendments before it applied); ``players``: the series' alias map
+    (:func:`series_names`): each entry's names folded as the player they name, as the audit
+    folds them (else as stored)."""
     try:
         rows = ledger.read(f"session:{name}",
                            upto=None if before is None else max(before - 1, 0))
     except NotFound:
         return SessionState()
-    return fold_rows([(r.seq, r.event) for r in rows])
+    return fold_rows([(r.seq, r.event) for r in rows], players)
 
 
-def fold_rows(rows: Sequence[tuple[int, Any]]) -> SessionState:
+def fold_rows(rows: Sequence[tuple[int, Any]], players: Mapping[str, str] | None = None
+              ) -> SessionState:
     """The :class:`SessionState` a session's stream ``rows`` (``(seq, event)`` by seq) say,
-    each ``entry_corrected`` among them applied to the entry it names."""
+    each ``entry_corrected`` among them applied to the entry it names; ``players``: as for
+    :func:`session_state`."""
     state = SessionState()
     fixes = {e.seq: e.replacement for _, e in rows if e.type == "entry_corrected"}
     for seq, e in rows:
@@ -90,8 +95,19 @@ def fold_rows(rows: Sequence[tuple[int, Any]]) -> SessionState:
                 state.retracted.add(seq)
                 continue
             e = state.amended[seq] = ev.parse_event(fixes[seq])
-        _fold(state, seq, e)
+        _fold(state, seq, e if players is None else _as_players(e, players))
     return state
+
+
+def _as_players(e: Any, players: Mapping[str, str]) -> Any:
+    """Book entry ``e`` with its player (a payment's payer and payee) as the player the
+    alias map ``players`` says the name is; any other event as it is."""
+    if e.type in ("buy_in", "cash_out"):
+        return e.model_copy(update={"player": players.get(e.player, e.player)})
+    if e.type == "payment":
+        return e.model_copy(update={"payer": e.payer and players.get(e.payer, e.payer),
+                                    "payee": e.payee and players.get(e.payee, e.payee)})
+    return e
 
 
 def fold_row(state: SessionState, seq: int, e: Any) -> None:
@@ -125,14 +141,15 @@ def _fold(state: SessionState, seq: int, e: Any) -> None:
         state.payments.append((e.payer, e.payee, e.amount_minor))
 
 
-def open_state(ledger: Any, name: str, *, allow_closed: bool = False) -> SessionState:
-    """The state of an opened session.
+def open_state(ledger: Any, name: str, *, allow_closed: bool = False,
+               players: Mapping[str, str] | None = None) -> SessionState:
+    """The state of an opened session; ``players``: as for :func:`session_state`.
 
     Raises:
         NotFound: no such session (naming the closest names); LedgerError: it is closed
             (unless ``allow_closed``).
     """
-    state = session_state(ledger, name)
+    state = session_state(ledger, name, players=players)
     if not state.opened:
         raise no_session(name, [s["session"] for s in session_summaries(ledger)
                                 if s["session"] and s["opened"]])
@@ -184,15 +201,29 @@ def session_names(ledger: Any) -> list[str]:
         "SELECT DISTINCT session FROM events WHERE session IS NOT NULL")]
 
 
-def alias_group(ledger: Any, name: str) -> set[str]:
-    """``name`` and every name an alias recorded already joins to it (either way, any depth)."""
-    pairs = alias_pairs(ledger)
-    group, grown = {name}, True
-    while grown:
-        more = {n for p, a in pairs if p in group or a in group for n in (p, a)} - group
-        group |= more
-        grown = bool(more)
-    return group
+class _Alias(NamedTuple):
+    player: str
+    alias: str
+
+
+def series_names(ledger: Any) -> dict[str, str]:
+    """``{alias: player}``: the player each name given by ``player alias`` (or a PokerNow
+    import) is across the series, resolved as the audit resolves them
+    (:func:`ledger.audit.books.resolve_aliases`: in ledger order, chains followed, the
+    latest statement winning). A name not in it is the player of that name. Every book
+    command's check takes a name through this map (:func:`alias_group`), so that an alias
+    names one player there exactly as in the audit, ``balances`` and ``settle``."""
+    from ledger.audit.books import resolve_aliases
+
+    return resolve_aliases(_Alias(p, a) for p, a in alias_pairs(ledger))
+
+
+def alias_group(ledger: Any, name: str, names: Mapping[str, str] | None = None) -> set[str]:
+    """``name`` and every name that is the same player (:func:`series_names`; ``names``:
+    that map, read already): his series name and each alias resolving to it."""
+    names = series_names(ledger) if names is None else names
+    me = names.get(name, name)
+    return {name, me} | {a for a, p in names.items() if p == me}
 
 
 def in_books(ledger: Any, session: str, state: SessionState, *,
@@ -203,9 +234,10 @@ def in_books(ledger: Any, session: str, state: SessionState, *,
     known = {*state.chips_in, *state.cashed,
              *(seated_in(ledger, session) if seated is None else seated)}
     known.update(p for pair in state.payments for p in pair[:2] if p is not None)
-    pairs = alias_pairs(ledger)
-    for _ in range(2):  # an alias of an alias
-        known.update(n for p, a in pairs if p in known or a in known for n in (p, a))
+    names = series_names(ledger)
+    players = {names.get(n, n) for n in known}
+    known.update(players)
+    known.update(a for a, p in names.items() if p in players)
     return known
 
 
