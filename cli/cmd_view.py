@@ -25,13 +25,15 @@ def view(obj: Context, hand: str, output: Path | None, keys_dir: str) -> None:
     from cli.html import render_hand
     from ledger.model.errors import LedgerError
     from ledger.store.keys import KeyStore
+    from ledger.store.outputs import not_the_ledger
     from replay.handview import load_view
     from replay.pagefiles import default_file, write_page
 
+    path = output or Path(default_file(hand))
+    not_the_ledger(path, obj.db, f"-o {output}" if output else None)
     names = obj.names()
     view = load_view(obj.ledger(read_only=True), hand, KeyStore(keys_dir))
     page = render_hand(view, names=names)
-    path = output or Path(default_file(hand))
     try:
         write_page(path, page)
     except OSError as exc:

@@ -13,7 +13,7 @@ import hashlib
 import os
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 _SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -113,16 +113,21 @@ def existing_key(path: Path) -> str | None:
     return m.group(1).decode() if m else None
 
 
-def remove_stale(folder: Path, keep: set[str]) -> int:
+def remove_stale(folder: Path, keep: set[str],
+                 spare: Callable[[Path], object] = lambda p: None) -> int:
     """Remove the pages in ``folder`` this application wrote that are not in ``keep`` (a page
     of a hand or session no longer in the ledger), and temporary files of interrupted writes;
-    return how many files were removed.
+    return how many files were removed. A file for which ``spare`` is true (the ledger file
+    and its write-ahead log: :meth:`ledger.store.outputs.LedgerFiles.which`) is never
+    removed, whatever its name.
 
     Raises:
         OSError: a file cannot be removed.
     """
     removed = 0
     for p in folder.iterdir():
+        if spare(p):  # not even opened: closing it would drop DuckDB's lock on it
+            continue
         stale = p.name.startswith(".") and p.name.endswith(".tmp")
         if not stale and p.suffix == ".html" and p.name not in keep and p.is_file():
             with p.open("rb") as f:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ledger.model.errors import LedgerError
+from ledger.store.outputs import LedgerFiles, none_is_the_ledger
 from ledger.store.store import StoredEvent
 from replay.handview import HandView, hand_view
 from replay.pagefiles import existing_key, file_names, remove_stale, write_if_changed, write_page
@@ -166,12 +167,26 @@ def write_site(books: ReportBooks, out: Path, pages: Pages, *, tick: Progress = 
     rewriting only what changed (see the module doc). ``tick``: progress of the hand pages
     drawn.
 
+    The ledger file and its write-ahead log are never written or removed, wherever they lie
+    in ``out``: a page that would be one of them refuses the report before anything is
+    written (:func:`ledger.store.outputs.none_is_the_ledger`).
+
     Raises:
         OSError: a file cannot be written or removed.
-        LedgerError: the ledger or its derived tables cannot be read (a hand the rules refuse
+        LedgerError: a page to write is the ledger file (``report site: site/index.html is
+            the ledger itself: nothing written``); the ledger or its derived tables cannot
+            be read (a hand the rules refuse
             gets a page saying why: :func:`hand_page`).
     """
     report = books.collect()
+    hand_files = file_names(h.hand for h in report.hands)
+    session_files = {**file_names(s.name for s in report.sessions if s.name is not None),
+                     None: NO_SESSION + ".html"}
+    ledger = LedgerFiles(books.ledger.path)
+    none_is_the_ledger([out / "index.html", *(out / ASSETS / name for name in pages.assets),
+                        *(out / HANDS / f for f in hand_files.values()),
+                        *(out / SESSIONS / f for f in session_files.values())],
+                       books.ledger.path, f"report {out}")
     for sub in (HANDS, SESSIONS, ASSETS):
         (out / sub).mkdir(parents=True, exist_ok=True)
     written = {"hand": 0, "session": 0, "index": 0, "asset": 0}
@@ -179,9 +194,6 @@ def write_site(books: ReportBooks, out: Path, pages: Pages, *, tick: Progress = 
     for name in pages.assets:
         done = write_if_changed(out / ASSETS / name, pages.asset(name))
         (written if done else kept)["asset"] += 1
-    hand_files = file_names(h.hand for h in report.hands)
-    session_files = {**file_names(s.name for s in report.sessions if s.name is not None),
-                     None: NO_SESSION + ".html"}
     links = hand_links(report, hand_files, session_files)
     code = code_digest(pages.code)
     # the names a page shows its PokerNow players by: a new name (`player alias`) redraws them
@@ -209,6 +221,7 @@ def write_site(books: ReportBooks, out: Path, pages: Pages, *, tick: Progress = 
         (written if done else kept)["session"] += 1
     done = write_if_changed(out / "index.html", pages.index(report, hand_files, session_files))
     (written if done else kept)["index"] += 1
-    removed = remove_stale(out / HANDS, set(hand_files.values()))
-    removed += remove_stale(out / SESSIONS, {session_files[s.name] for s in report.sessions})
+    removed = remove_stale(out / HANDS, set(hand_files.values()), spare=ledger.which)
+    removed += remove_stale(out / SESSIONS, {session_files[s.name] for s in report.sessions},
+                            spare=ledger.which)
     return Written(written, kept, removed)

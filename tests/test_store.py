@@ -25,6 +25,7 @@ from ledger.model.errors import (
     ChainBroken,
     DuplicateEvent,
     LedgerBusy,
+    LedgerCorrupt,
     LedgerError,
     MalformedEvent,
     NotFound,
@@ -613,6 +614,11 @@ def test_open_errors_are_ledger_errors(tmp_path: Path) -> None:
         Ledger(tmp_path / "missing.duckdb", read_only=True)
     garbage = tmp_path / "garbage.duckdb"
     garbage.write_bytes(b"not a database" * 1000)
+    with pytest.raises(LedgerCorrupt) as refused:  # refused before DuckDB opens it
+        Ledger(garbage)
+    assert str(refused.value) == (f"ledger {garbage} is corrupt, or not a ledger: not a DuckDB "
+                                  "file (no DuckDB header): nothing done")
+    garbage.write_bytes(b"\0" * 8 + b"DUCK" + b"not a database" * 1000)  # DuckDB's mark
     with pytest.raises(LedgerError) as caught:
         Ledger(garbage)
     assert isinstance(caught.value.__cause__, duckdb.Error)

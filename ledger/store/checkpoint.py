@@ -47,6 +47,7 @@ from ledger.model.errors import ChainBroken, LedgerError, MalformedInput
 from ledger.store.chain import GENESIS
 from ledger.store.intact import require_intact
 from ledger.store.keys import KeyStore
+from ledger.store.outputs import not_the_ledger
 
 CHAT_PREFIX = "handledger checkpoint "
 #: Hex digits of the hash in the chat line; a ``POS:HASH`` needs at least ``MIN_PREFIX``.
@@ -164,8 +165,11 @@ def take(
         ChainBroken: the chain breaks (naming the first bad position), or the recorded head
             is not the last stored row; nothing is written.
         LedgerCorrupt: a block of the file fails its checksum (naming it); nothing written.
-        LedgerError: an empty ledger, a missing or unreadable key, or the file cannot be written.
+        LedgerError: an empty ledger, a missing or unreadable key, or the file cannot be
+            written; ``out`` is the ledger file or its write-ahead log
+            (:func:`ledger.store.outputs.not_the_ledger`): nothing written.
     """
+    not_the_ledger(out, ledger.path, None if out is None else f"-o {os.fspath(out)}")
     if not checked:
         require_intact(ledger, "no checkpoint taken (it would vouch for rows that are not "
                                "those written)")

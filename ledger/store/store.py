@@ -68,6 +68,7 @@ from ledger.store.chain import (
 from ledger.store.columns import PreparedColumns, link_columns
 from ledger.store.duck import duckdb  # the compiled module alone: duck.py
 from ledger.store.holders import holder_words
+from ledger.store.ledgerfile import check_ledger_file
 from ledger.store.tail import check_last_row
 from ledger.store.waiting import waiting
 
@@ -199,7 +200,10 @@ class Ledger:
                 ledger.
             LedgerReadOnly: not ``read_only`` and the file has no write permission bit (root
                 too, whom the system would let write it) or cannot be written here.
-            LedgerError: a newer store version, or any other open failure.
+            LedgerError: a file named as data DuckDB reads as a table (``game.csv``) that is
+                no DuckDB file, or a new one to make so named (nothing created:
+                :func:`ledger.store.ledgerfile.check_ledger_file`); a newer store version, or
+                any other open failure.
         """
         self.path = os.fspath(path)
         self.read_only = read_only
@@ -207,6 +211,7 @@ class Ledger:
         self._uncapped: str | None = None  # the memory limit before a capped transaction
         self._appended = Appended()  # the open transaction's appended streams (_tails)
         _regular_or_new(self.path)
+        check_ledger_file(self.path, creating=not read_only)
         if not read_only:
             _not_write_protected(self.path)
             _folder_to_create_in(self.path)
@@ -273,6 +278,7 @@ class Ledger:
         self._uncapped = None
         self._appended = Appended()
         _regular_or_new(self.path)
+        check_ledger_file(self.path, creating=False)
         self._con = duck.connect(":memory:")
         try:
             # the tables in memory are compressed at each checkpoint (a million hands' derived

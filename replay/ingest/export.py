@@ -27,7 +27,9 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
     closing line (:mod:`ledger.formats.jsonl.lines`), and ``note`` names those hands.
     ``parquet`` or ``csv``: the events and every derived table and view, caught up first, as
     files in the directory ``out``; returns the files written, each once, and ``note`` names
-    the hands still in play (their chips put in, nothing paid yet). The ledger is only read.
+    the hands still in play (their chips put in, nothing paid yet). The ledger is only read,
+    and never written over: ``out`` (or a table's file in it) that is the ledger file or its
+    write-ahead log is refused first (:func:`ledger.store.outputs.not_the_ledger`).
 
     The hash chain is proven first, as ``verify`` proves it (:func:`proven`): a copy of rows
     edited in place would verify clean in the ledger that imports it, so a broken chain is
@@ -39,14 +41,17 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
             ``broken_ok``; LedgerCorrupt: a block of the events fails its checksum: nothing
             written.
         LedgerError: ``parquet``/``csv`` without a directory, or text with neither ``out`` nor
-            ``write``; NotFound: no ledger, or a named hand it does not hold; as
+            ``write``; ``out`` is the ledger (``-o l.duckdb is the ledger itself: nothing
+            written``); NotFound: no ledger, or a named hand it does not hold; as
             :func:`export_chunks` (nothing written).
     """
+    from ledger.store.outputs import not_the_ledger
     from ledger.store.store import Ledger
 
     if fmt in ("parquet", "csv"):
         if out is None:
             raise LedgerError(f"--format {fmt} needs a directory: DIR or -o DIR")
+        not_the_ledger(out, path)
         from replay.books import fresh_books
 
         with Ledger(path, read_only=True, sound=False) as ledger:
@@ -62,6 +67,7 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
         return written
     if out is None and write is None:
         raise LedgerError(f"--format {fmt} needs a file to write to, or standard output")
+    not_the_ledger(out, path, f"-o {out}")
     said: list[str] = []  # the notes, given once the export is written (not before a refusal)
     # The text is spooled to a temporary file as it is made, a hand or a row at a time, and
     # copied out once whole: memory stays flat however large the ledger (a 100,000-hand
@@ -521,8 +527,19 @@ def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
     (made if missing; its parent folder must exist).
 
     Raises:
-        LedgerError: ``out``'s parent folder does not exist, or ``out`` cannot be made.
+        LedgerError: ``out``'s parent folder does not exist, or ``out`` cannot be made; a
+            file to write is the ledger (a hard link to it), nothing written.
     """
+    from ledger.store.outputs import none_is_the_ledger
+
+    con = ledger.connection
+    # this database's own (a ledger read with its tables caught up in memory also lists the
+    # file's, attached beside them under the same names: each table once, as it reads now)
+    names = sorted(r[0] for r in con.execute(
+        "SELECT DISTINCT table_name FROM information_schema.tables WHERE table_schema = "
+        "'main' AND table_catalog = current_database()").fetchall() if r[0] != "meta")
+    paths = [out / f"{name}.{fmt}" for name in names]
+    none_is_the_ledger(paths, ledger.path, f"export {out}")
     try:
         out.mkdir(exist_ok=True)
     except FileNotFoundError:
@@ -530,15 +547,8 @@ def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
                           "only inside one that exists)") from None
     except OSError as exc:
         raise LedgerError(f"cannot make folder {out}: {exc.strerror}") from None
-    con = ledger.connection
-    # this database's own (a ledger read with its tables caught up in memory also lists the
-    # file's, attached beside them under the same names: each table once, as it reads now)
-    names = [r[0] for r in con.execute(
-        "SELECT DISTINCT table_name FROM information_schema.tables WHERE table_schema = "
-        "'main' AND table_catalog = current_database()").fetchall() if r[0] != "meta"]
     written = []
-    for name in sorted(names):
-        path = out / f"{name}.{fmt}"
+    for name, path in zip(names, paths, strict=True):
         option = "(FORMAT PARQUET)" if fmt == "parquet" else "(FORMAT CSV, HEADER)"
         con.execute(f"COPY (SELECT * FROM \"{name}\") TO '{path.as_posix()}' {option}")
         written.append(path)

@@ -1,0 +1,87 @@
+"""The one check every file a command writes passes first: it is not the ledger file itself,
+nor its write-ahead log (``<file>.wal``), however the path names it (``./l.duckdb``, an
+absolute path, a symbolic link, a hard link). Writing an export, a page or a chart there
+would destroy every hand, and appending a checkpoint line would leave the file cut short
+(README "A write is all or nothing"; nothing is ever rewritten).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from ledger.model.errors import LedgerError
+
+
+class LedgerFiles:
+    """The ledger file at ``ledger`` and its write-ahead log, as every name of them is
+    recognised: their real paths (symbolic links followed, also of a file not there yet, as
+    a write would make it) and, for those there, their inode (a hard link)."""
+
+    def __init__(self, ledger: str | os.PathLike[str]) -> None:
+        path = os.fspath(ledger)
+        real = os.path.realpath(path)
+        # DuckDB names the log after the path as opened (a link's name, not its target's)
+        self.wal = {os.path.realpath(f"{path}.wal"), f"{real}.wal"}
+        self.file = {real}
+        self._inodes: dict[tuple[int, int], str] = {}
+        for name, kind in ((path, "file"), (f"{path}.wal", "wal"), (f"{real}.wal", "wal")):
+            try:
+                st = os.stat(name)
+            except OSError:
+                continue
+            self._inodes[(st.st_dev, st.st_ino)] = kind
+
+    def which(self, out: str | os.PathLike[str]) -> str | None:
+        """``"file"`` when writing ``out`` would write the ledger file, ``"wal"`` its
+        write-ahead log, None otherwise (a missing file, ``-`` … ; an OSError resolving it
+        is left to the write, which says it)."""
+        name = os.fspath(out)
+        real = os.path.realpath(name)
+        if real in self.file:
+            return "file"
+        if real in self.wal:
+            return "wal"
+        try:
+            st = os.stat(name)
+        except OSError:
+            return None
+        return self._inodes.get((st.st_dev, st.st_ino))
+
+
+def not_the_ledger(out: str | os.PathLike[str] | None, ledger: str | os.PathLike[str],
+                   named: str | None = None) -> None:
+    """Refuse, before anything is written, a file to write (``out``; None or ``-``: standard
+    output) that is the ledger at ``ledger`` or its write-ahead log. ``named``: how the
+    message names the output, as the user gave it (``-o l.duckdb``; default ``out``).
+
+    Raises:
+        LedgerError: ``-o l.duckdb is the ledger itself: nothing written`` (or ``-o
+            l.duckdb.wal is the ledger's write-ahead log: nothing written``).
+    """
+    if out is None or os.fspath(out) == "-" or os.fspath(ledger) == ":memory:":
+        return
+    said = named or os.fspath(out)
+    kind = LedgerFiles(ledger).which(out)
+    if kind == "file":
+        raise LedgerError(f"{said} is the ledger itself: nothing written")
+    if kind == "wal":
+        raise LedgerError(f"{said} is the ledger's write-ahead log: nothing written")
+
+
+def none_is_the_ledger(outs: Iterable[Path], ledger: str | os.PathLike[str], what: str
+                       ) -> None:
+    """:func:`not_the_ledger` for every file a command would write (``outs``, a report's
+    pages), the first that is the ledger named, with ``what`` (``report site``) before it.
+
+    Raises:
+        LedgerError: ``report site: site/index.html is the ledger itself: nothing written``.
+    """
+    if os.fspath(ledger) == ":memory:":
+        return
+    files = LedgerFiles(ledger)
+    for out in outs:
+        kind = files.which(out)
+        if kind is not None:
+            not_the_ledger(out, ledger, f"{what}: {out}")
