@@ -148,3 +148,20 @@ def test_a_report_beside_the_ledger_leaves_it_alone(here: Path) -> None:
     assert out.endswith("index written; 0 removed\n"), out
     assert md5("site/hands/.old.tmp") == before
     assert handledger("--db", "site/hands/.old.tmp", "verify")[0] == 0
+
+
+def test_the_ledgers_checkpoints_file_is_never_written_over(here: Path) -> None:
+    """An export, a page or a chart over ``<ledger>.checkpoints`` would lose the records the
+    group keeps as proof: refused; a checkpoint appends its line there, as it is for."""
+    assert handledger("--db", "l.duckdb", "checkpoint")[0] == 0
+    kept = md5("l.duckdb.checkpoints")
+    said = "is the ledger's checkpoints file: nothing written"
+    assert handledger("--db", "l.duckdb", "export", "-o", "l.duckdb.checkpoints") == (
+        2, "", f"error: -o l.duckdb.checkpoints {said}\n")
+    assert handledger("--db", "link", "view", HAND, "-o", "l.duckdb.checkpoints") == (
+        2, "", f"error: -o l.duckdb.checkpoints {said}\n")
+    assert handledger("--db", "l.duckdb", "chart", "l.duckdb.checkpoints") == (
+        2, "", f"error: l.duckdb.checkpoints {said}\n")
+    assert md5("l.duckdb.checkpoints") == kept
+    assert handledger("--db", "l.duckdb", "checkpoint", "-o", "l.duckdb.checkpoints")[0] == 0
+    assert len(Path("l.duckdb.checkpoints").read_text().splitlines()) == 2

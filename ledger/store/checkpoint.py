@@ -169,7 +169,8 @@ def take(
             written; ``out`` is the ledger file or its write-ahead log
             (:func:`ledger.store.outputs.not_the_ledger`): nothing written.
     """
-    not_the_ledger(out, ledger.path, None if out is None else f"-o {os.fspath(out)}")
+    not_the_ledger(out, ledger.path, None if out is None else f"-o {os.fspath(out)}",
+                   appended=True)
     if not checked:
         require_intact(ledger, "no checkpoint taken (it would vouch for rows that are not "
                                "those written)")

@@ -1,8 +1,9 @@
 """The one check every file a command writes passes first: it is not the ledger file itself,
-nor its write-ahead log (``<file>.wal``), however the path names it (``./l.duckdb``, an
-absolute path, a symbolic link, a hard link). Writing an export, a page or a chart there
-would destroy every hand, and appending a checkpoint line would leave the file cut short
-(README "A write is all or nothing"; nothing is ever rewritten).
+nor its write-ahead log (``<file>.wal``), nor, for a file written whole, its checkpoints
+file (``<file>.checkpoints``, the record a checkpoint appends to), however the path names it
+(``./l.duckdb``, an absolute path, a symbolic link, a hard link). Writing an export, a page
+or a chart there would destroy every hand, and appending a checkpoint line would leave the
+file cut short (README "A write is all or nothing"; nothing is ever rewritten).
 """
 
 from __future__ import annotations
@@ -25,8 +26,11 @@ class LedgerFiles:
         # DuckDB names the log after the path as opened (a link's name, not its target's)
         self.wal = {os.path.realpath(f"{path}.wal"), f"{real}.wal"}
         self.file = {real}
+        self.checkpoints = {os.path.realpath(f"{path}.checkpoints"), f"{real}.checkpoints"}
         self._inodes: dict[tuple[int, int], str] = {}
-        for name, kind in ((path, "file"), (f"{path}.wal", "wal"), (f"{real}.wal", "wal")):
+        for name, kind in ((path, "file"), (f"{path}.wal", "wal"), (f"{real}.wal", "wal"),
+                           (f"{path}.checkpoints", "checkpoints"),
+                           (f"{real}.checkpoints", "checkpoints")):
             try:
                 st = os.stat(name)
             except OSError:
@@ -35,14 +39,16 @@ class LedgerFiles:
 
     def which(self, out: str | os.PathLike[str]) -> str | None:
         """``"file"`` when writing ``out`` would write the ledger file, ``"wal"`` its
-        write-ahead log, None otherwise (a missing file, ``-`` … ; an OSError resolving it
-        is left to the write, which says it)."""
+        write-ahead log, ``"checkpoints"`` its checkpoints file, None otherwise (a missing
+        file, ``-`` … ; an OSError resolving it is left to the write, which says it)."""
         name = os.fspath(out)
         real = os.path.realpath(name)
         if real in self.file:
             return "file"
         if real in self.wal:
             return "wal"
+        if real in self.checkpoints:
+            return "checkpoints"
         try:
             st = os.stat(name)
         except OSError:
@@ -51,10 +57,11 @@ class LedgerFiles:
 
 
 def not_the_ledger(out: str | os.PathLike[str] | None, ledger: str | os.PathLike[str],
-                   named: str | None = None) -> None:
+                   named: str | None = None, *, appended: bool = False) -> None:
     """Refuse, before anything is written, a file to write (``out``; None or ``-``: standard
-    output) that is the ledger at ``ledger`` or its write-ahead log. ``named``: how the
-    message names the output, as the user gave it (``-o l.duckdb``; default ``out``).
+    output) that is the ledger at ``ledger`` or its write-ahead log, or, unless ``appended``
+    (a checkpoint's line, which the checkpoints file is for), its checkpoints file. ``named``:
+    how the message names the output, as the user gave it (``-o l.duckdb``; default ``out``).
 
     Raises:
         LedgerError: ``-o l.duckdb is the ledger itself: nothing written`` (or ``-o
@@ -68,6 +75,8 @@ def not_the_ledger(out: str | os.PathLike[str] | None, ledger: str | os.PathLike
         raise LedgerError(f"{said} is the ledger itself: nothing written")
     if kind == "wal":
         raise LedgerError(f"{said} is the ledger's write-ahead log: nothing written")
+    if kind == "checkpoints" and not appended:
+        raise LedgerError(f"{said} is the ledger's checkpoints file: nothing written")
 
 
 def none_is_the_ledger(outs: Iterable[Path], ledger: str | os.PathLike[str], what: str
