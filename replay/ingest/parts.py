@@ -99,7 +99,7 @@ def _prepare_jsonl(job: Job) -> Part:
     try:
         read = IMPORTER.read_part(job.file, job.start, job.end, job.first_line,
                                   session=job.session, events=cache["events"],
-                                  digest=cache["digest"])
+                                  digest=cache["digest"], payloads=cache["memo"])
     except OSError as exc:
         return Part(fallback=f"cannot read: {exc}")
     if read.errors:
