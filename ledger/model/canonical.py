@@ -98,7 +98,7 @@ def payload_json(data: dict[str, Any]) -> str:
         text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
     except TypeError:  # orjson.JSONEncodeError
         return _json_encode(data)
-    if text.isascii() and b"\x7f" not in text:
+    if text.isascii() and text.find(b"\x7f") < 0:  # not `in` (jsonl.lines._plain says why)
         return text.decode("ascii")
     return _json_encode(data)
 
