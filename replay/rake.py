@@ -27,6 +27,8 @@ from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+# engine.pots comes with replay.compare anyway; imported here, not in whole_pot (a hand)
+from engine.pots import uncalled as uncalled_bets
 from replay.compare import Discrepancy
 
 
@@ -140,10 +142,9 @@ def short_return_words(state: Any, decimals: int) -> str:
     of the hand whose engine state is ``state`` that its file returns short of
     (:func:`returned_short`), amounts as the file writes them (``decimals``); ``""`` when
     none is."""
-    from engine.pots import uncalled
     from ledger.formats.phh.base import format_amount
 
-    short = returned_short(uncalled(state.contributed), state.payouts)
+    short = returned_short(uncalled_bets(state.contributed), state.payouts)
     return "".join(f"; the file returns {format_amount(back, decimals)} of {p}'s uncalled bet "
                    f"of {format_amount(bet, decimals)}" for p, (back, bet) in short.items())
 
@@ -152,9 +153,8 @@ def unreturned(state: Any) -> int:
     """The chips of the uncalled bets of the hand whose engine state is ``state`` (RULES.md
     §1.4) that its recorded payouts do not mark returned (:func:`not_paid_back`): what a
     site may have left out of what it says was paid; 0 when it paid them back."""
-    from engine.pots import uncalled
 
-    return sum(not_paid_back(uncalled(state.contributed), state.payouts).values())
+    return sum(not_paid_back(uncalled_bets(state.contributed), state.payouts).values())
 
 
 def unexplained(found: list[Discrepancy], result: Any, recorded: dict[str, int] | None,
@@ -279,9 +279,8 @@ def whole_pot(state: Any) -> int:
     """The chips a rake can take from the hand whose engine state is ``state`` (RULES.md
     §1.2-1.4, §7.1): every chip put in and carried in, less the uncalled bets (returned,
     never raked) and what is carried out to the next hand."""
-    from engine.pots import uncalled
 
-    back = sum(uncalled(state.contributed).values())
+    back = sum(uncalled_bets(state.contributed).values())
     return state.pot_total() - state.carried_out - back
 
 
@@ -293,11 +292,10 @@ def took_the_pot(state: Any, started: Any) -> bool:
     never "no recorded payouts", as a live hand whose rake took the pot (README, "A home
     game's rake"; any other rake with no payouts is refused on import,
     :func:`replay.ingest.rakes.rake_finding`)."""
-    from engine.pots import uncalled
 
     rake = filed_rake(started)
     return (bool(rake) and rake == whole_pot(state)
-            and not any(uncalled(state.contributed).values()))
+            and not any(uncalled_bets(state.contributed).values()))
 
 
 def _rake(started: Any, result: Any, flop: bool) -> tuple[int | None, int | None]:

@@ -40,6 +40,7 @@ from pydantic import (
 )
 
 from ledger.model.bounds import MAX_CHIPS
+from ledger.model.money import currency_code, minor_units  # here: money() runs per hand
 
 SCHEMA_VERSION = 1
 
@@ -217,8 +218,6 @@ class Unit(_Model):
         the list lacks ``(minor_per_chip, code, 2)``."""
         if self.currency is None:
             return self.minor_per_chip, None, self.decimals
-        from ledger.model.money import currency_code, minor_units
-
         code = currency_code(self.currency)
         iso = minor_units(code)
         if self.minor_per_chip != 1:

@@ -24,17 +24,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import typing
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-import orjson
-from pydantic import BaseModel, TypeAdapter
+from pydantic import TypeAdapter
 
+from ledger.model.canonical import payload_json
 from ledger.model.errors import DuplicateEvent, MalformedEvent
-from ledger.model.events import EVENT_MODELS, HandEvent, SessionEvent
+from ledger.model.events import HandEvent, SessionEvent
 
 Event = HandEvent | SessionEvent
 #: A session's stream is ``session:<name>``; any other stream is a hand id.
@@ -48,90 +47,8 @@ GENESIS = "0" * 64
 Row = tuple[Any, ...]
 
 _SEPARATORS = (",", ":")
-# What ``json.dumps(data, sort_keys=True, separators=_SEPARATORS)`` runs, built once instead of
-# on every call (CPython's C encoder when present; the circular-reference check is off, which
-# changes no output for event data).
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=_SEPARATORS)
 # ``model_dump(mode="json")`` of a whole list of events in one call into pydantic-core.
 _dump = TypeAdapter(list[Any]).dump_python
-_C_ENCODER = (
-    None
-    if json.encoder.c_make_encoder is None  # type: ignore[attr-defined]
-    else json.encoder.c_make_encoder(  # type: ignore[attr-defined]
-        None, _ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",",
-        True, False, True,
-    )
-)  # fmt: skip
-
-
-def _json_encode(data: dict[str, Any]) -> str:
-    if _C_ENCODER is None:
-        return _ENCODER.encode(data)
-    return "".join(_C_ENCODER(data, 0))
-
-
-def _may_hold_float(tp: Any, seen: set[type] | None = None) -> bool:
-    """Whether a value of the annotation ``tp`` may dump to JSON holding a float (``Any``,
-    ``float``, or a model or container of either)."""
-    if tp is Any:
-        return True
-    if isinstance(tp, type):
-        if issubclass(tp, float):
-            return True
-        if issubclass(tp, BaseModel):
-            seen = set() if seen is None else seen
-            if tp in seen:
-                return False
-            seen.add(tp)
-            return any(_may_hold_float(f.annotation, seen) for f in tp.model_fields.values())
-    return any(_may_hold_float(arg, seen) for arg in typing.get_args(tp))
-
-
-#: Per event type, the fields whose dumped value may hold a float: the free-form JSON of a
-#: hand's ``source`` or a correction's events. Elsewhere an event has ints and text only.
-_FLOAT_FIELDS: dict[str, tuple[str, ...]] = {
-    kind: tuple(name for name, f in model.model_fields.items() if _may_hold_float(f.annotation))
-    for kind, model in EVENT_MODELS.items()
-}
-
-
-def _holds_float(value: Any) -> bool:
-    todo = [value]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, dict):
-            todo.extend(item.values())
-        elif isinstance(item, list):
-            todo.extend(item)
-        elif isinstance(item, float):
-            return True
-    return False
-
-
-def payload_json(data: dict[str, Any]) -> str:
-    """``json.dumps(data, sort_keys=True, separators=(",", ":"))`` of an event's dump
-    (``ensure_ascii``: every character outside ``" "``-``"~"`` escaped).
-
-    orjson writes the same text with sorted keys whenever its output is ASCII without DEL
-    (it writes other characters raw, where ``json`` escapes them) and the data holds no
-    float (written another way than ``repr``): then its text is taken (measured: 0.6 against
-    1.9 us a distinct event of the bench's 1M-event file). Otherwise, and for what orjson
-    refuses (an int beyond 64 bits, a lone surrogate, a key that is no string), the
-    ``json`` encoder writes it. A property test (tests/test_canonical_json.py) checks both
-    agree."""
-    fields = _FLOAT_FIELDS.get(data.get("type"))  # type: ignore[arg-type]
-    if fields is None:
-        return _json_encode(data)
-    for name in fields:
-        if _holds_float(data.get(name)):
-            return _json_encode(data)
-    try:
-        text = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
-    except TypeError:  # orjson.JSONEncodeError
-        return _json_encode(data)
-    if text.isascii() and b"\x7f" not in text:
-        return text.decode("ascii")
-    return _json_encode(data)
 
 
 def canonical_json(event: Event) -> str:

@@ -33,7 +33,15 @@ from ledger.model.errors import LedgerError
 from ledger.model.events import event_json
 from ledger.model.platform import from_platform
 from replay.fold import replay_events, replay_folded
-from replay.tables import TABLES, append_rows, create_tables, insert_columns, table_columns
+from replay.replaying import unreplayable
+from replay.tables import (
+    TABLES,
+    append_rows,
+    create_tables,
+    insert_columns,
+    rows_for,
+    table_columns,
+)
 
 #: Hands whose rows (or facts) are held before they go to the tables' appenders (are pickled).
 _FLUSH_HANDS = 2_000
@@ -72,9 +80,6 @@ def hand_share(events: Sequence[Any], state: Any, session: str | None, *, ord_: 
     ``state``: the check's final state after exactly ``events`` (None: fold them again);
     ``session``: the session its rows are stored under; ``settled``: ``settle(state)`` when
     the check made it (:func:`replay.ingest.hand_checks.check_items`), else None."""
-    from replay.replaying import unreplayable
-    from replay.tables import rows_for
-
     try:
         if state is None:
             r = replay_events(events, session=session)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.settle import settle
 from ledger.model.errors import LedgerError, MalformedInput, StoredFinding
 from ledger.model.names import check_hand_id, check_name
 from replay.carry import may_carry, may_pass_on
+from replay.compare import carried_on, returned_beyond, returned_words
 from replay.ingest.paid import paid_finding
 from replay.ingest.rakes import rake_finding
 from replay.payout_rules import carry_rule
@@ -73,7 +75,6 @@ def _faults(events: list[Any], state: Any, *, file: str | None, line: int | None
         return found, None
     settled = None
     if _records_returned(state):
-        from engine.settle import settle
 
         settled = settle(state)
     back = returned_finding(state, file=file, line=line, result=settled)
@@ -94,8 +95,6 @@ def carried_paid_finding(events: list[Any], state: Any, *, file: str | None,
     if (state.status != "complete" or not state.payouts or state.carried_out
             or not may_carry(events[0])):
         return None
-    from engine.settle import settle
-    from replay.compare import carried_on
 
     result = settle(state)
     paid = {p.player: p.amount for p in state.payouts}
@@ -121,8 +120,6 @@ def carried_without_session(events: list[Any], state: Any) -> LedgerError | None
         return None
     chips = state.carried_in or state.carried_out
     if not chips and state.status == "complete":
-        from engine.settle import settle
-        from replay.compare import carried_on
 
         paid = {p.player: p.amount for p in state.payouts} if state.payouts else None
         chips = carried_on(settle(state), paid, state.rake)
@@ -150,10 +147,8 @@ def returned_finding(state: Any, *, file: str, line: int | None, result: Any = N
     is none. ``result``: ``engine.settle.settle(state)`` when already made."""
     if not _records_returned(state):
         return None
-    from replay.compare import returned_beyond, returned_words
 
     if result is None:
-        from engine.settle import settle
 
         result = settle(state)
     beyond = returned_beyond(result, state.payouts)

@@ -99,7 +99,7 @@ def _prepare_jsonl(job: Job) -> Part:
     try:
         read = IMPORTER.read_part(job.file, job.start, job.end, job.first_line,
                                   session=job.session, events=cache["events"],
-                                  digest=cache["digest"])
+                                  digest=cache["digest"], payloads=cache["memo"])
     except OSError as exc:
         return Part(fallback=f"cannot read: {exc}")
     if read.errors:
@@ -191,6 +191,7 @@ def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job
 
     from ledger.store.chain import prepare_batch
     from ledger.store.columns import prepare_columns
+    from replay.ingest import derived  # once a part, not in _share a hand
 
     next_seq = {stream: first for stream, (first, _) in part.spans.items()}
     memo, alive = cache["memo"], cache["alive"]
@@ -202,7 +203,8 @@ def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job
         if batch.hand_id is not None:
             part.hands.append(batch.hand_id)
             if job.shares:
-                share = _share(batch, one.types, states, len(part.hands), rows + 1)
+                share = _share(batch, one.types, states, len(part.hands), rows + 1,
+                               derived)
                 shares.append(share.rows)
                 facts.append(share.facts)
         if batch.session is not None:
@@ -214,22 +216,21 @@ def _serialised(part: Part, batches: list[Any], states: dict[str, Any], job: Job
         prepared.append(one)
     part.columns = prepare_columns(prepared, job.recorded_at)
     if job.shares:
-        from replay.ingest.derived import part_columns
-
-        part.rows = part_columns(shares)
+        part.rows = derived.part_columns(shares)
         part.facts = pickle.dumps(facts, pickle.HIGHEST_PROTOCOL)
     return part
 
 
-def _share(batch: Any, types: list[str], states: dict[str, Any], ord_: int, position: int) -> Any:
-    """The share of one hand (``types``: its events' types, as serialised)."""
-    from replay.ingest.derived import CHANGES, hand_share, same_events
-
+def _share(batch: Any, types: list[str], states: dict[str, Any], ord_: int, position: int,
+           derived: Any) -> Any:
+    """The share of one hand (``types``: its events' types, as serialised; ``derived``: the
+    module :mod:`replay.ingest.derived`)."""
     checked = states.get(batch.hand_id)
     state = settled = None
     # the check's state serves when it folded these very events, none of which changes the
     # stream (derived.reusable, asked of the types already made)
-    if checked is not None and same_events(checked[0], batch.events) and CHANGES.isdisjoint(types):
+    if (checked is not None and derived.same_events(checked[0], batch.events)
+            and derived.CHANGES.isdisjoint(types)):
         state, settled = checked[1], checked[2]
-    return hand_share(batch.events, state, batch.session, ord_=ord_, position=position,
-                      settled=settled)
+    return derived.hand_share(batch.events, state, batch.session, ord_=ord_,
+                              position=position, settled=settled)

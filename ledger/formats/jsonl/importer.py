@@ -110,14 +110,17 @@ class JsonlImporter:
 
     def read_part(self, path: str | os.PathLike[str], start: int, end: int, first: int, *,
                   session: str | None, events: dict[bytes, Any] | None = None,
-                  digest: Digests | None = None) -> FileRead:
+                  digest: Digests | None = None,
+                  payloads: dict[int, tuple[str, int, str]] | None = None) -> FileRead:
         """Bytes ``start`` to ``end`` of the file (see
-        :func:`ledger.formats.jsonl.lines.read_jsonl_part`), for a worker process.
+        :func:`ledger.formats.jsonl.lines.read_jsonl_part`, which takes ``events`` and
+        ``payloads``), for a worker process.
 
         Raises:
             OSError: the file cannot be read.
         """
-        parsed = read_jsonl_part(path, start, end, first, events=events)
+        parsed = read_jsonl_part(path, start, end, first, events=events,
+                                 payloads=payloads)
         return items_of(parsed, session, digest)
 
 
