@@ -171,15 +171,17 @@ def corrected_text(hand: str, done: Any) -> str:
 
 def moved_parts(done: Any, unreplayed: str) -> list[str]:
     """What an amendment (``done``: :class:`replay.corrections.Corrected` or
-    :class:`replay.corrections.Voided`) moved, in the terms of ``balances``: ``["net: Ann +300,
-    Bob -300", "by the rules: unchanged"]`` (of a showdown that cannot be checked, that the
+    :class:`replay.corrections.Voided`) moved, in the terms of ``balances``: the change in each
+    player's net and in his result by the rules, ``["change in net: Ann +300, Bob -300", "by
+    the rules: unchanged"]`` (not the nets themselves: a voided hand's net is 0; of a showdown that cannot be checked, that the
     rules' result is not known); ``[unreplayed]`` when the hand's stream did not replay before
     it."""
     moved = done.moved
     was, now, same = done.unknown
     parts = [unreplayed] if moved is None else [
-        f"{label}: {', '.join(f'{p} {n:+d}' for p, n in moved[key].items()) or 'unchanged'}"
-        for label, key in (("net", "paid"), ("by the rules", "net"))]
+        f"{label}: {', '.join(f'{p} {n:+d}' for p, n in moved[key].items()) or none}"
+        for label, key, none in (("change in net", "paid", "none"),
+                                 ("by the rules", "net", "unchanged"))]
     if moved is not None and (was is not None or now is not None):  # unknown cards
         gone = [p for p in done.after.result.players
                 if any(u is not None and p in u.players for u in (was, now))]

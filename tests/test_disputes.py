@@ -55,7 +55,7 @@ def test_scripted_dispute_is_flagged_then_corrected(run, db) -> None:  # noqa: A
     out = run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "main pot to the wrong player",
               "--by", "floor")
     assert out.exit_code == 0, out.output
-    assert "net: Ann +300, Bob -300; by the rules: unchanged" in out.output
+    assert "change in net: Ann +300, Bob -300; by the rules: unchanged" in out.output
     code, hand = _replay(run, "dispute-1")
     assert code == 0 and hand["discrepancies"] == []
     assert hand["recorded"] == {"Ann": 300, "Bob": 100}
@@ -241,7 +241,7 @@ def test_the_scripted_dispute_runs(tmp_path) -> None:  # noqa: ANN001
     out = subprocess.run(["sh", str(script), str(tmp_path / "d.duckdb")], env=env,
                          capture_output=True, text=True, timeout=120, check=True).stdout
     assert "replay exit 1" in out and "replay exit 0" in out and "verify exit 0" in out
-    assert "net: Ann +300, Bob -300; by the rules: unchanged" in out
+    assert "change in net: Ann +300, Bob -300; by the rules: unchanged" in out
 
 
 def test_payout_correction_downstream_follows_what_was_paid(run) -> None:  # noqa: ANN001
