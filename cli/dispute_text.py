@@ -5,6 +5,7 @@ strings."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -215,8 +216,19 @@ def downstream_warnings(downstream: Sequence[Any]) -> list[str]:
         lines += [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the "
                   f"corrected final stack is {d.expected} (was {d.was})" for d in starts]
         stacks = ", ".join(f"{d.player} {d.expected}" for d in starts)
-        lines.append(f"    to follow it: `handledger correct {hand} --replace 1 JSON`, JSON "
-                     f"the \"event\" of `handledger export {hand}`'s first line with {stacks}")
+        json_is = f"JSON the \"event\" of `handledger export {hand}`'s first line with {stacks}"
+        refused = starts[0].refused
+        if refused is None:
+            lines.append(f"    to follow it: `handledger correct {hand} --replace 1 JSON`, "
+                         f"{json_is}")
+            continue
+        said = refused.removeprefix("the corrected hand is not legal: ")
+        seq = re.match(r"event (\d+) ", said)
+        lines.append(f"    its start alone cannot follow it: with {stacks}, hand {hand} is not "
+                     f"legal: {said}; correct that action with its start, in one correction "
+                     f"(`handledger whatif {hand} --replace 1 JSON --replace "
+                     f"{seq.group(1) if seq else 'SEQ'} ACTION` tries it and names any later "
+                     f"action refused then; {json_is})")
     return lines
 
 
