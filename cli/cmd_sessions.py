@@ -63,7 +63,7 @@ def session_close(obj: Context, name: str) -> None:
         click.echo(f"session {name} was closed already (entry {seq}, position {position}), "
                    f"but {checkpoint.default_file(obj.ledger().path).name} held no checkpoint "
                    "of its close (the close stopped before writing it): taken now, of the "
-                   f"head as the close left it")
+                   "head as the close left it")
         click.echo(point.line())
         return
     click.echo(f"session {name} closed")
