@@ -254,11 +254,14 @@ def test_payout_correction_downstream_follows_what_was_paid(run) -> None:  # noq
                           "--json").output)
     assert what["diff"] == {"Bob": 0, "Carol": 0, "Alice": 0, "Erin": 0}
     assert what["paid_diff"]["Carol"] == 120 and what["paid_diff"]["Alice"] == -120
+    # s01-004's start corrected to those stacks is not legal: Alice, with 0, posts its blind
+    refused = ("the corrected hand is not legal: event 3 (forced_bet by Alice): Alice posts 2 "
+               "but has only 0")
     assert what["downstream"] == [
         {"hand": "s01-004", "player": "Carol", "name": "Carol", "starting": 92, "expected": 212,
-         "was": 92, "diff": -120},
+         "was": 92, "diff": -120, "refused": refused},
         {"hand": "s01-004", "player": "Alice", "name": "Alice", "starting": 120, "expected": 0,
-         "was": 120, "diff": 120},
+         "was": 120, "diff": 120, "refused": refused},
     ]
 
 
