@@ -115,7 +115,8 @@ def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None, clo
     from replay.typed import smallest_unit_note
 
     moved = dispute_text.moved_parts(  # what moved, as `correct` and `undo` print it
-        done, "net: unchanged (its stream did not replay: the books counted none of its chips)")
+        done, "change in net: none (its stream did not replay: the books counted none of its "
+        "chips)")
     unit = smallest_unit_note(done.hand.decimals, "nets")  # a hand kept in cents: its chips
     click.echo(obj.names()("\n".join([
         f"voided hand {hand_id}: returned {back or 'nothing'}{on}; " + "; ".join(moved),

@@ -50,12 +50,23 @@ def session_close(obj: Context, name: str) -> None:
     """Close session NAME (no more buy-ins; payments settle it up). It closes even when its
     audit has findings; a note on stderr then counts them. Then prints the checkpoint of the
     head, which vouches for every row: a file whose blocks or hash chain fail the check
-    `verify` makes is refused first (exit 2, nothing written)."""
+    `verify` makes is refused first (exit 2, nothing written). Of a session closed already
+    whose close stopped before writing its checkpoint (LEDGER.checkpoints has none of its
+    row), it takes that checkpoint and says so; otherwise a closed session is refused."""
+    from ledger.store import checkpoint  # the head, anchored outside the ledger
     from replay.sessions import opening as books
 
-    books.close_session(obj.ledger(existing=True), name)
+    missing = books.close_session(obj.ledger(existing=True), name)
+    if missing is not None:  # closed before, its checkpoint never written: take it now
+        seq, position = missing
+        point = checkpoint.take(obj.ledger(), checked=True, upto=position)
+        click.echo(f"session {name} was closed already (entry {seq}, position {position}), "
+                   f"but {checkpoint.default_file(obj.ledger().path).name} held no checkpoint "
+                   "of its close (the close stopped before writing it): taken now, of the "
+                   "head as the close left it")
+        click.echo(point.line())
+        return
     click.echo(f"session {name} closed")
-    from ledger.store import checkpoint  # the head, anchored outside the ledger
     click.echo(checkpoint.take(obj.ledger(), checked=True).line())  # checked by the close
     obj.close()
     _note_findings(obj.db, name)
@@ -127,6 +138,9 @@ def session_list(obj: Context, as_json: bool) -> None:
         else:
             state = "closed, settled" if s["settled"] else (
                 f"closed, {format_money(s['owed_minor'], s['decimals'], s['currency'])} owed")
+            if s.get("close_checkpoint_missing"):
+                state += (", its close's checkpoint missing (`handledger session close "
+                          f"{s['session']}` takes it)")
         click.echo(f"{s['session']}  {s['date'] or '-'}  {s['hands']} hand(s)  "
                    f"{s['buy_ins']} buy-in(s)  {state}")
 

@@ -5,6 +5,7 @@ strings."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -52,7 +53,7 @@ def state_text(now: Any) -> str:
                      "(RULES.md §3.8, §7.1)")
     if state.rake:  # `rake AMOUNT`: out of the pot, to nobody at the table
         lines.append(f"rake: {a(state.rake)} taken from the pot")
-    lines.extend(_paid_so_far(state, a))
+    lines.extend(_paid_so_far(state, result, a))
     if state.declarations:  # a declare hand's showdown: who declared what so far
         lines.append("declared: " + ", ".join(f"{p} {d}"
                                                for p, d in state.declarations.items()))
@@ -66,17 +67,25 @@ def state_text(now: Any) -> str:
     return "\n".join(lines)
 
 
-def _paid_so_far(state: Any, a: Callable[[int], str]) -> list[str]:
+def _paid_so_far(state: Any, result: Any, a: Callable[[int], str]) -> list[str]:
     """``paid so far: Ann 3 (3 of the pot's 4)``: the payouts a hand in play recorded (``pay``,
-    ``returned``), each player's total and all of them against the pot ``end`` holds them to;
-    no line before the first."""
+    ``returned``), each player's total and all of them against the chips ``end`` holds them
+    to, the pots and the uncalled bet returned (``result``: the rules'
+    :class:`engine.settle.HandResult`, RULES.md §1.4) apart, as the lines above name them:
+    ``paid so far: Bob 1 (1 of 3: the pot's 2 and Bob's 1 returned)``; no line before the
+    first."""
     paid: dict[str, int] = {}
     for payout in state.payouts:
         paid[payout.player] = paid.get(payout.player, 0) + payout.amount
     if not paid:
         return []
+    total = state.pot_total()
+    back = {p: c for p, c in result.returned.items() if c}
+    of = (f"of the pot's {a(total)}" if not back else
+          f"of {a(total)}: the pot's {a(total - sum(back.values()))} and "
+          + " and ".join(f"{p}'s {a(c)} returned" for p, c in back.items()))
     return ["paid so far: " + ", ".join(f"{p} {a(c)}" for p, c in paid.items())
-            + f" ({a(sum(paid.values()))} of the pot's {a(state.pot_total())})"]
+            + f" ({a(sum(paid.values()))} {of})"]
 
 
 def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,
@@ -171,15 +180,17 @@ def corrected_text(hand: str, done: Any) -> str:
 
 def moved_parts(done: Any, unreplayed: str) -> list[str]:
     """What an amendment (``done``: :class:`replay.corrections.Corrected` or
-    :class:`replay.corrections.Voided`) moved, in the terms of ``balances``: ``["net: Ann +300,
-    Bob -300", "by the rules: unchanged"]`` (of a showdown that cannot be checked, that the
-    rules' result is not known); ``[unreplayed]`` when the hand's stream did not replay before
-    it."""
+    :class:`replay.corrections.Voided`) moved, in the terms of ``balances``: the change in each
+    player's net and in his result by the rules, ``["change in net: Ann +300, Bob -300", "by
+    the rules: unchanged"]`` (not the nets themselves: a voided hand's net is 0; of a showdown
+    that cannot be checked, that the rules' result is not known); ``[unreplayed]`` when the
+    hand's stream did not replay before it."""
     moved = done.moved
     was, now, same = done.unknown
     parts = [unreplayed] if moved is None else [
-        f"{label}: {', '.join(f'{p} {n:+d}' for p, n in moved[key].items()) or 'unchanged'}"
-        for label, key in (("net", "paid"), ("by the rules", "net"))]
+        f"{label}: {', '.join(f'{p} {n:+d}' for p, n in moved[key].items()) or none}"
+        for label, key, none in (("change in net", "paid", "none"),
+                                 ("by the rules", "net", "unchanged"))]
     if moved is not None and (was is not None or now is not None):  # unknown cards
         gone = [p for p in done.after.result.players
                 if any(u is not None and p in u.players for u in (was, now))]
@@ -205,8 +216,19 @@ def downstream_warnings(downstream: Sequence[Any]) -> list[str]:
         lines += [f"  warning: hand {d.hand} starts {d.player} with {d.starting}, the "
                   f"corrected final stack is {d.expected} (was {d.was})" for d in starts]
         stacks = ", ".join(f"{d.player} {d.expected}" for d in starts)
-        lines.append(f"    to follow it: `handledger correct {hand} --replace 1 JSON`, JSON "
-                     f"the \"event\" of `handledger export {hand}`'s first line with {stacks}")
+        json_is = f"JSON the \"event\" of `handledger export {hand}`'s first line with {stacks}"
+        refused = starts[0].refused
+        if refused is None:
+            lines.append(f"    to follow it: `handledger correct {hand} --replace 1 JSON`, "
+                         f"{json_is}")
+            continue
+        said = refused.removeprefix("the corrected hand is not legal: ")
+        seq = re.match(r"event (\d+) ", said)
+        lines.append(f"    its start alone cannot follow it: with {stacks}, hand {hand} is not "
+                     f"legal: {said}; correct that action with its start, in one correction "
+                     f"(`handledger whatif {hand} --replace 1 JSON --replace "
+                     f"{seq.group(1) if seq else 'SEQ'} ACTION` tries it and names any later "
+                     f"action refused then; {json_is})")
     return lines
 
 

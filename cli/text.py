@@ -136,4 +136,7 @@ def verify_text(verdict: Any) -> str:
         lines.append(f"derived tables: as the events' replay gives them ({derived.rows} rows)")
     elif derived.reason is not None:
         lines.append(f"derived tables not checked: {derived.reason}")
+    lines += [f"close checkpoint missing: session {name} (entry {seq}, position {position}): "
+              "its close stopped before writing its checkpoint (`handledger session close "
+              f"{name}` takes it)" for name, seq, position in verdict.unanchored]
     return "\n".join(lines)

@@ -144,11 +144,15 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
                  ) -> list[dict[str, Any]]:
     """Sessions in ledger order: ``session``, ``date``, ``closed``, ``buy_ins``, ``hands``,
     ``owed_minor`` (money still owed after the payments recorded) with its ``decimals`` and
-    ``currency``, and ``settled`` (closed and nothing owed)."""
+    ``currency``, and ``settled`` (closed and nothing owed); ``close_checkpoint_missing``
+    (true, only then): its close stopped before writing its checkpoint
+    (:func:`ledger.store.checkpoint.unanchored_closes`)."""
+    from ledger.store.checkpoint import unanchored_closes
     from ledger.store.streams import session_summaries
 
     with fresh_books(path, progress=progress, note=note) as ledger:
         out = session_summaries(ledger)
+        missing = {name for name, _, _ in unanchored_closes(ledger, path)}
         due = settlement.owed(ledger.connection)
         units = {name: (d, c) for name, d, c in ledger.connection.execute(
             "SELECT session, decimals, currency FROM session_book").fetchall()}
@@ -156,6 +160,8 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
         s["owed_minor"] = due.get(s["session"], 0)
         s["decimals"], s["currency"] = units.get(s["session"], (0, None))
         s["settled"] = s["closed"] and not s["owed_minor"]
+        if s["session"] in missing:
+            s["close_checkpoint_missing"] = True
     return out
 
 

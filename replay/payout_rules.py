@@ -144,15 +144,19 @@ def _beyond_reach(state: HandState, result: Any, player: str, paid: int, already
             + (f" ({a(already)} already)" if already else ""))
 
 
-def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
+def over_the_pot(state: HandState, event: ev.RecordedPayout, result: Any = None) -> None:
     """Refuse a payout that takes the hand's recorded payouts (pots and returned chips) and
     its rake above the chips in the pot: every chip put in plus chips carried in (RULES.md
-    §1.2, §7.1).
+    §1.2, §7.1). ``result``: the rules' :class:`engine.settle.HandResult` of ``state``, whose
+    uncalled bet returned (RULES.md §1.4) the refusal names apart from the pots, as ``state``
+    shows them (``pot 0: 2``, ``returned: Bob 1``).
 
     Raises:
         IllegalAction: ``"the pot holds 200, 150 already paid: at most 50 more can be paid"``
             (``"the pot holds 200, 190 already paid and 10 raked: nothing more can be
-            paid"``; ``"the pot holds 2.00, …"`` in a hand kept in cents).
+            paid"``; ``"the pot holds 2.00, …"`` in a hand kept in cents; ``"the pot holds 2
+            and Bob's uncalled bet of 1 is returned to him (RULES.md §1.4): 3 to pay, 1
+            already paid: …"``).
     """
     pot = state.pot_total()
     paid = sum(p.amount for p in state.payouts)
@@ -162,8 +166,24 @@ def over_the_pot(state: HandState, event: ev.RecordedPayout) -> None:
         left = pot - paid - rake
         more = (f"at most {as_typed(state, left)} more can be paid" if left > 0
                 else "nothing more can be paid")
-        raise IllegalAction(f"the pot holds {as_typed(state, pot)}, {as_typed(state, paid)} "
+        raise IllegalAction(f"{in_the_middle(state, result)}, {as_typed(state, paid)} "
                             f"already paid{raked}: {more}")
+
+
+def in_the_middle(state: HandState, result: Any = None) -> str:
+    """``"the pot holds 200"``: the chips a hand's payouts may take, every chip put in plus
+    chips carried in; when the rules return an uncalled bet (``result``: their
+    :class:`engine.settle.HandResult`, RULES.md §1.4), the pot without it and the bet apart,
+    as ``state`` shows them: ``"the pot holds 2 and Bob's uncalled bet of 1 is returned to
+    him (RULES.md §1.4): 3 to pay"``."""
+    pot = state.pot_total()
+    back = {p: c for p, c in (result.returned if result is not None else {}).items() if c}
+    if not back:
+        return f"the pot holds {as_typed(state, pot)}"
+    bets = " and ".join(f"{p}'s uncalled bet of {as_typed(state, c)} is returned to him"
+                        for p, c in back.items())
+    return (f"the pot holds {as_typed(state, pot - sum(back.values()))} and {bets} (RULES.md "
+            f"§1.4): {as_typed(state, pot)} to pay")
 
 
 def carried_chips(state: HandState, result: Any) -> int:

@@ -73,6 +73,9 @@ class Verdict:
     chain: VerifyReport
     signatures: list[SignedAmendment] = field(default_factory=list)
     derived: DerivedCheck = DerivedCheck(False, reason="not checked")
+    #: ``(session, seq, position)`` of each close whose checkpoint was never written
+    #: (:func:`ledger.store.checkpoint.unanchored_closes`): said, no failure.
+    unanchored: list[tuple[str, int, int]] = field(default_factory=list)
 
     @property
     def failing(self) -> list[SignedAmendment]:
@@ -113,7 +116,9 @@ def verify_ledger(ledger: Ledger, keys: KeyStore, *, jobs: int | None = 1,
         raise
     except LedgerError as e:  # a stored payload no reader takes: rewritten with the chain
         derived = DerivedCheck(True, f"the events cannot be replayed: {e}")
-    return Verdict(chain, signatures, derived)
+    from ledger.store.checkpoint import unanchored_closes
+
+    return Verdict(chain, signatures, derived, unanchored_closes(ledger))
 
 
 def derived_check(path: str, *, jobs: int | None = 1, progress: Progress = silent

@@ -26,18 +26,62 @@ from replay.fold import HandReplay, replay_events
 @dataclass(frozen=True)
 class Downstream:
     """A later hand of the session whose starting stack no longer follows this hand's final
-    stack for ``player`` (``expected`` is the corrected final stack, ``was`` the old one)."""
+    stack for ``player`` (``expected`` is the corrected final stack, ``was`` the old one).
+    ``refused``: when the later hand, its start corrected to every ``expected`` stack of it,
+    is not legal, the engine's refusal of that corrected hand (naming its first action that
+    must change too: :func:`follow_refusal`); None when that correction would go in."""
 
     hand: str
     player: str
     starting: int
     expected: int
     was: int
+    refused: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"hand": self.hand, "player": self.player, "starting": self.starting,
-                "expected": self.expected, "was": self.was,
-                "diff": self.starting - self.expected}
+        out = {"hand": self.hand, "player": self.player, "starting": self.starting,
+               "expected": self.expected, "was": self.was,
+               "diff": self.starting - self.expected}
+        return out if self.refused is None else {**out, "refused": self.refused}
+
+
+def follow_refusal(events: Sequence[Any], stacks: dict[str, int]) -> str | None:
+    """Why the hand ``events`` (its stored stream) cannot follow a corrected hand before it by
+    its start alone: the engine's refusal of the correction that replaces its
+    ``hand_started`` (seq 1, as in force) by one seating each player of ``stacks`` with that
+    stack (``correct HAND --replace 1 JSON``), in ``correct``'s words (``the corrected hand is
+    not legal: event 9 (all_in by Dee): all-in is to 206, not 188``: an all-in puts in the
+    whole stack); None when that correction would be taken, or the stream does not
+    replay (it is an audit finding of its own)."""
+    from replay.amendments import effective_events
+
+    try:
+        start = effective_events(events)[0][0]
+    except IllegalAction:
+        return None
+    if start.type != "hand_started":
+        return None
+    seats = [seat.model_copy(update={"stack": stacks.get(seat.player, seat.stack)})
+             for seat in start.seats]
+    text = start.model_copy(update={"seats": seats}).model_dump_json()
+    try:
+        build_correction(events, [ChangeSpec("replace", 1, text)], reason="follow", by="check")
+    except IllegalAction as exc:
+        return str(exc)
+    return None
+
+
+def _with_refusals(ledger: Any, found: list[Downstream]) -> list[Downstream]:
+    """``found``, each later hand's entries with :func:`follow_refusal` of its start corrected
+    to all of their expected stacks."""
+    from dataclasses import replace
+
+    hands: dict[str, dict[str, int]] = {}
+    for d in found:
+        hands.setdefault(d.hand, {})[d.player] = d.expected
+    refused = {hand: follow_refusal([r.event for r in ledger.read(hand)], stacks)
+               for hand, stacks in hands.items()}
+    return [replace(d, refused=refused[d.hand]) if refused[d.hand] else d for d in found]
 
 
 @dataclass
@@ -251,11 +295,12 @@ def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay
 
     was, now = starts(out.before), starts(out.after)
     if now:
-        return [Downstream(hand=s.hand, player=s.player, starting=s.actual, expected=s.expected,
-                           was=was[key].expected if key in was else s.expected)
-                for key, s in now.items()
-                if s.hand in later and s.expected is not None and s.expected != s.actual
-                and (key not in was or was[key].expected != s.expected)]
+        return _with_refusals(ledger, [
+            Downstream(hand=s.hand, player=s.player, starting=s.actual, expected=s.expected,
+                       was=was[key].expected if key in was else s.expected)
+            for key, s in now.items()
+            if s.hand in later and s.expected is not None and s.expected != s.actual
+            and (key not in was or was[key].expected != s.expected)])
     old_final, new_final = _paid_final(out.before), _paid_final(out.after)
     pending = {p for p in new_final if new_final[p] != old_final[p]}
     found = []
@@ -270,4 +315,4 @@ def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay
                                             starting=seat.stack,
                                             expected=new_final[seat.player],
                                             was=old_final[seat.player]))
-    return found
+    return _with_refusals(ledger, found)

@@ -254,7 +254,7 @@ def test_a_correction_given_twice_changes_nothing_and_is_refused(run, db: str) -
            "--by", "host", "--closed")
     done = run(*fix)
     assert done.exit_code == 0, done.output
-    assert done.output.startswith("corrected hand f1 (seq 18); net: unchanged")
+    assert done.output.startswith("corrected hand f1 (seq 18); change in net: none")
     before = rows(Path(db))
     line = ("error: hand f1: changes nothing: the hand's events in force would be the same "
             "with this correction (`handledger history f1` lists its corrections); nothing "

@@ -133,7 +133,7 @@ def test_a_voided_hand_passes_the_carried_chips_to_the_next_hand_played(user  # 
     code, out, _ = user("void", "c2", "--reason", "misdeal", "--by", "host")
     assert (code, out.strip()) == (0, "voided hand c2: returned Ann 2, Bob 1; the 4 chip(s) "
                                    "carried into it pass on to the session's next hand "
-                                   "(RULES.md §7.1); net: Ann +2, Bob +1; by the rules: "
+                                   "(RULES.md §7.1); change in net: Ann +2, Bob +1; by the rules: "
                                    "Ann +2, Bob +1")
     _start(user, "c3", "Bob")
     assert "pot 0: 7 (Ann, Bob)" in user("state", "c3")[1]

@@ -84,7 +84,7 @@ def test_a_correction_before_the_next_hand_moves_the_carry_with_it(user) -> None
     _played(user)
     code, out, _ = user("correct", "h1", "--replace", "18", "Bob dcl low", "--reason", "x",
                         "--by", "Dan")
-    assert code == 0 and "net: Bob +4" in out
+    assert code == 0 and "change in net: Bob +4" in out
     _start(user, "h2", "Bob", "Ann:98,Bob:102")
     assert "pot 0: 3 (Ann, Bob)" in user("state", "h2")[1]  # nothing carried in
     assert _table(user, "h2", H2) == 0  # Ann takes 3: +1; Bob -1

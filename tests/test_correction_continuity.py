@@ -95,7 +95,7 @@ def test_a_correction_reverted_to_the_original_warns_of_nothing(run) -> None:  #
     assert _continuity(run) == []
     out = run("correct", "h1", "--replace", "17", "pay Bob 4", "--reason", "wrong", "--by", "f")
     assert out.output == (
-        "corrected hand h1 (seq 19); net: Bob +4, Ann -4; by the rules: unchanged\n"
+        "corrected hand h1 (seq 19); change in net: Bob +4, Ann -4; by the rules: unchanged\n"
         "  warning: hand h2 starts Ann with 102, the corrected final stack is 98 (was 102)\n"
         "  warning: hand h2 starts Bob with 148, the corrected final stack is 152 (was 148)\n"
         f"{_hint('Ann 98, Bob 152')}\n")
@@ -105,7 +105,8 @@ def test_a_correction_reverted_to_the_original_warns_of_nothing(run) -> None:  #
     assert what["downstream"] == [] and what["paid_diff"] == {"Ann": 4, "Bob": -4}
     out = run("correct", "h1", "--replace", "17", "pay Ann 4", "--reason", "it was right",
               "--by", "f")
-    assert out.output == ("corrected hand h1 (seq 20); net: Bob -4, Ann +4; by the rules: "
+    assert out.output == ("corrected hand h1 (seq 20); change in net: Bob -4, Ann +4; by the "
+                          "rules: "
                           "unchanged\n")
     assert _continuity(run) == []
     # undo of that correction breaks the chain again, and says so
@@ -132,7 +133,8 @@ def test_a_clean_hand_of_a_closed_session_is_not_made_paid_wrong_silently(user, 
     # the explicit flag records it; the audit then names the hand as usual
     out = run("correct", "h1", "--replace", "17", "pay Bob 4", "--reason", "x", "--by", "f",
               "--closed")
-    assert out.exit_code == 0 and out.output.startswith("corrected hand h1 (seq 19); net: "
+    assert out.exit_code == 0 and out.output.startswith("corrected hand h1 (seq 19); change in "
+                                                        "net: "
                                                         "Bob +4, Ann -4")
     found = json.loads(run("audit", "--json").output)["discrepancies"]
     assert sorted((d["kind"], d["player"]) for d in found if d["hand"] == "h1") == [
@@ -168,7 +170,8 @@ def test_a_void_in_a_closed_session_is_recorded_with_closed(user, run, db) -> No
     code, out, err = user("void", "h1", "--reason", "misdeal", "--by", "f", "--closed")
     assert (code, err) == (0, "")
     assert out.splitlines() == [  # h2 started on h1's result, which the void takes back
-        "voided hand h1: returned Bob 2, Ann 2; net: Bob +2, Ann -2; by the rules: Bob +2, "
+        "voided hand h1: returned Bob 2, Ann 2; change in net: Bob +2, Ann -2; by the rules: Bob "
+        "+2, "
         "Ann -2",
         "  warning: hand h2 starts Ann with 102, the corrected final stack is 100 (was 102)",
         "  warning: hand h2 starts Bob with 148, the corrected final stack is 150 (was 148)",
@@ -203,5 +206,6 @@ def test_undoing_a_void_in_a_closed_session_needs_closed_too(user, run, db) -> N
 @pytest.mark.usefixtures("two_hands")
 def test_a_void_in_an_open_session_needs_no_flag(user, run, db) -> None:  # noqa: ANN001
     code, out, err = user("void", "h2", "--reason", "misdeal", "--by", "f")
-    assert (code, out, err) == (0, "voided hand h2: returned Ann 2, Bob 1; net: Ann -1, Bob +1; "
+    assert (code, out, err) == (0, "voided hand h2: returned Ann 2, Bob 1; change in net: Ann -1, "
+                                   "Bob +1; "
                                    "by the rules: Ann -1, Bob +1\n", "")

@@ -39,12 +39,12 @@ def test_taking_away_the_rake_moves_the_rules_result(run) -> None:  # noqa: ANN0
     diff = json.loads(run("whatif", "h", *NO_RAKE, "--json").output)["diff"]
     assert diff == {"Ann": 0, "Bob": 0, "Cy": 1}
     out = run("correct", "h", *NO_RAKE, "--reason", "no rake", "--by", "host")
-    assert out.output == "corrected hand h (seq 29); net: Cy +1; by the rules: Cy +1\n"
+    assert out.output == "corrected hand h (seq 29); change in net: Cy +1; by the rules: Cy +1\n"
     assert _rules(run) == {"Ann": -2, "Bob": 1, "Cy": 1}
     # the rake put back: the rules' result of the split less it again
     out = run("correct", "h", "--insert-after", "24", "rake 1", "--replace", "27", "pay Cy 2",
               "--reason", "rake after all", "--by", "host")
-    assert out.output == "corrected hand h (seq 30); net: Cy -1; by the rules: Cy -1\n"
+    assert out.output == "corrected hand h (seq 30); change in net: Cy -1; by the rules: Cy -1\n"
     assert _rules(run) == {"Ann": -2, "Bob": 1, "Cy": 0}
 
 
@@ -94,6 +94,7 @@ def test_a_later_hand_follows_once_its_start_is_corrected_as_the_warning_says(ru
         seat["stack"] += seat["player"] == "Cy"
     out = run("correct", "h2", "--replace", "1", json.dumps(event), "--reason", "Cy had 101",
               "--by", "host")
-    assert out.output == "corrected hand h2 (seq 23); net: unchanged; by the rules: unchanged\n"
+    assert out.output == ("corrected hand h2 (seq 23); change in net: none; by the rules: "
+                          "unchanged\n")
     assert run("audit").exit_code == 0
     assert _rules(run) == {"Ann": -4, "Bob": 1, "Cy": 3}

@@ -55,7 +55,7 @@ def test_scripted_dispute_is_flagged_then_corrected(run, db) -> None:  # noqa: A
     out = run("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "main pot to the wrong player",
               "--by", "floor")
     assert out.exit_code == 0, out.output
-    assert "net: Ann +300, Bob -300; by the rules: unchanged" in out.output
+    assert "change in net: Ann +300, Bob -300; by the rules: unchanged" in out.output
     code, hand = _replay(run, "dispute-1")
     assert code == 0 and hand["discrepancies"] == []
     assert hand["recorded"] == {"Ann": 300, "Bob": 100}
@@ -241,7 +241,7 @@ def test_the_scripted_dispute_runs(tmp_path) -> None:  # noqa: ANN001
     out = subprocess.run(["sh", str(script), str(tmp_path / "d.duckdb")], env=env,
                          capture_output=True, text=True, timeout=120, check=True).stdout
     assert "replay exit 1" in out and "replay exit 0" in out and "verify exit 0" in out
-    assert "net: Ann +300, Bob -300; by the rules: unchanged" in out
+    assert "change in net: Ann +300, Bob -300; by the rules: unchanged" in out
 
 
 def test_payout_correction_downstream_follows_what_was_paid(run) -> None:  # noqa: ANN001
@@ -254,11 +254,14 @@ def test_payout_correction_downstream_follows_what_was_paid(run) -> None:  # noq
                           "--json").output)
     assert what["diff"] == {"Bob": 0, "Carol": 0, "Alice": 0, "Erin": 0}
     assert what["paid_diff"]["Carol"] == 120 and what["paid_diff"]["Alice"] == -120
+    # s01-004's start corrected to those stacks is not legal: Alice, with 0, posts its blind
+    refused = ("the corrected hand is not legal: event 3 (forced_bet by Alice): Alice posts 2 "
+               "but has only 0")
     assert what["downstream"] == [
         {"hand": "s01-004", "player": "Carol", "name": "Carol", "starting": 92, "expected": 212,
-         "was": 92, "diff": -120},
+         "was": 92, "diff": -120, "refused": refused},
         {"hand": "s01-004", "player": "Alice", "name": "Alice", "starting": 120, "expected": 0,
-         "was": 120, "diff": 120},
+         "was": 120, "diff": 120, "refused": refused},
     ]
 
 

@@ -67,7 +67,7 @@ def test_a_corrected_hand_exported_as_phh_is_already_in_the_ledger(tmp_path: Pat
     db = night(tmp_path)
     code, out, _ = one_shot(db, "correct", "f1", "--replace", "8", "Ann cbr 10", "--reason",
                             "second scorer", "--by", "lead")
-    assert (code, out) == (0, "corrected hand f1 (seq 18); net: unchanged; by the rules: "
+    assert (code, out) == (0, "corrected hand f1 (seq 18); change in net: none; by the rules: "
                               "unchanged\n")
     before = events(db)
     path = tmp_path / "f1.phh"

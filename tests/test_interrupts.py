@@ -226,7 +226,8 @@ def test_ctrl_c_after_the_correction_is_written_is_not_aborted(tmp_path: Path) -
     line = proc.stdout.readline()  # printed after the commit, before the tables are saved
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
-    assert line == ("corrected hand dispute-1 (seq 25); net: Ann +300, Bob -300; by the rules: "
+    assert line == ("corrected hand dispute-1 (seq 25); change in net: Ann +300, Bob -300; by the "
+                    "rules: "
                     "unchanged\n")
     assert (proc.returncode, out, err.strip() in ("", NOT_SAVED)) == (0, "", True), err
     assert _corrections(db) == 1

@@ -36,8 +36,9 @@ def test_no_ledger_is_one_line_in_the_same_words(tmp_path: Path,
 
 def test_the_words_say_what_creates_a_ledger(tmp_path: Path) -> None:
     db = tmp_path / "none.duckdb"
-    assert str(no_ledger(db)) == (f"no ledger at {db} (`handledger init` or `handledger "
-                                  "import` creates one)")
+    assert str(no_ledger(db)) == (f"no ledger at {db} (`handledger init` creates one, and so "
+                                  "do `handledger import`, `run`, `session open` and `hand "
+                                  "start`)")
     done = table(db, "h1", ["state"])
     assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: {no_ledger(db)}\n")
     assert not db.exists()
@@ -57,3 +58,20 @@ def test_a_ledger_in_a_missing_folder_names_the_folder(tmp_path: Path,
         "only inside a folder that exists)\n"))
     assert one_shot(db, "audit") == (2, "", f"error: {no_ledger(db)}\n")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [("session", "open", "fri"),
+                                     ("hand", "start", "--game", "NT", "--stakes", "1/2",
+                                      "--seats", "Ann:100,Bob:100", "--button", "Ann")],
+                         ids=" ".join)
+def test_the_commands_the_words_name_do_create_a_ledger(tmp_path: Path,
+                                                        command: tuple[str, ...]) -> None:
+    """``buyin`` and ``act`` name ``session open`` and ``hand start`` as what creates the
+    ledger they lack: each does, where none was."""
+    db = tmp_path / "handledger.duckdb"
+    assert one_shot(db, "buyin", "fri", "Ann", "100") == (
+        2, "", f"error: no ledger at {db} (`handledger init` creates one, and so do `handledger "
+        "import`, `run`, `session open` and `hand start`)\n")
+    assert not db.exists()
+    assert one_shot(db, *command)[0] == 0
+    assert db.exists()

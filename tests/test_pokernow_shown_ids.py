@@ -48,7 +48,8 @@ def test_a_hand_in_progress_and_its_void_name_the_players(tmp_path: Path) -> Non
         "final once it ends (`handledger act live1 end`) or is voided")
     assert "ksv @ ycx (YJJJbgIQrB)" in out  # the table as before: nickname (id)
     code, out, _ = one_shot(db, "void", "live1", "--reason", "misdeal", "--by", "host")
-    assert (code, out) == (0, "voided hand live1: returned ksv @ ycx 2, A8 1; net: ksv @ ycx +2, "
+    assert (code, out) == (0, "voided hand live1: returned ksv @ ycx 2, A8 1; change in net: ksv "
+                              "@ ycx +2, "
                            "A8 +1; by the rules: ksv @ ycx +2, A8 +1\n")
 
 

@@ -223,7 +223,8 @@ def test_the_report_only_reads_the_ledger(series: dict[str, Path], tmp_path: Pat
     assert ok(db, "verify").startswith("ok: 1336 events, hash chain intact")
     code, out = hl(tmp_path / "missing.duckdb", "report", tmp_path / "none")
     assert (code, out) == (2, f"error: no ledger at {tmp_path / 'missing.duckdb'} "
-                              "(`handledger init` or `handledger import` creates one)\n")
+                              "(`handledger init` creates one, and so do `handledger import`, "
+                              "`run`, `session open` and `hand start`)\n")
     assert not (tmp_path / "missing.duckdb").exists() and not (tmp_path / "none").exists()
     (tmp_path / "a-file").write_text("x")
     code, out = hl(db, "report", tmp_path / "a-file" / "site")

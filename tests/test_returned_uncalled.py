@@ -106,7 +106,7 @@ def test_a_correction_may_not_return_what_was_won(tmp_path: Path) -> None:
                     "x", "--by", "host") == f"error: hand p2: {said}"
     code, out, _ = one_shot(db, "correct", "p2", "--replace", "14", "pay Ann 20", "--reason",
                             "x", "--by", "host")
-    assert (code, out) == (0, "corrected hand p2 (seq 17); net: unchanged; by the rules: "
+    assert (code, out) == (0, "corrected hand p2 (seq 17); change in net: none; by the rules: "
                               "unchanged\n")
 
 

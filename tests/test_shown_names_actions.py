@@ -138,7 +138,7 @@ def test_correct_act_and_table_take_the_name_show_prints(logged: Path,
     out = run(db, "correct", HAND, "--by", "host", "--reason", "IpusyM called",
               "--replace", "17", '{"type": "call", "player": "IpusyM"}')
     assert (out.exit_code, out.output) == (
-        0, f"corrected hand {HAND} (seq 19); net: IpusyM -20; by the rules: IpusyM -20\n")
+        0, f"corrected hand {HAND} (seq 19); change in net: IpusyM -20; by the rules: IpusyM -20\n")
     with duckdb.connect(str(db), read_only=True) as con:
         [(payload,)] = con.execute("SELECT payload FROM events WHERE type = 'correction'"
                                    ).fetchall()
@@ -148,7 +148,7 @@ def test_correct_act_and_table_take_the_name_show_prints(logged: Path,
     out = run(db, "undo", HAND, "--by", "host")
     assert (out.exit_code, out.output) == (
         0, f"undid the correction at seq 19 (by host: IpusyM called) in hand {HAND} (seq 20); "
-        "net: IpusyM +20; by the rules: IpusyM +20\n")
+        "change in net: IpusyM +20; by the rules: IpusyM +20\n")
 
 
 def test_a_name_two_players_are_shown_by_is_refused_naming_both_ids(logged: Path,

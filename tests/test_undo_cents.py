@@ -20,7 +20,8 @@ def test_undo_in_a_hand_kept_in_cents_names_the_action_in_dollars(  # noqa: ANN0
     assert run("show", "c2").output.splitlines()[7].startswith("  7 Ann cbr 5.00 ")
     out = run("undo", "c2", "--by", "host")
     assert (out.exit_code, out.output) == (0, (
-        "undid seq 7 (bet_raise Ann 5.00) in hand c2 (seq 8); net: Ann +500; by the rules: "
+        "undid seq 7 (bet_raise Ann 5.00) in hand c2 (seq 8); change in net: Ann +500; by the "
+        "rules: "
         "Ann +500\n  (nets in the hand's smallest unit, 100 = 1.00; actions as its notation "
         "writes them)\n"))
     out = run("correct", "c2", "--by", "host", "--reason", "the raise was 6",

@@ -16,7 +16,8 @@ from ledger.store.keys import KeyStore
 from tests.test_import_signatures import hand, kd, write
 from tests.test_live_table import one_shot as cli
 
-UNDID = ("undid the correction at seq 10 (by floor: typo) in hand h1 (seq 11); net: unchanged; "
+UNDID = ("undid the correction at seq 10 (by floor: typo) in hand h1 (seq 11); change in net: "
+         "none; "
          "by the rules: unchanged\n")
 
 

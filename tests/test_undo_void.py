@@ -67,7 +67,8 @@ def _voided(voided: tuple[Path, str], db: str) -> None:
     """The test's ledger ``db`` becomes a copy of ``voided``."""
     built, printed = voided
     copy_ledger(built, Path(db))
-    assert printed == ("voided hand dispute-1: returned Ann 100, Bob 150, Cy 150; net: Ann +100, "
+    assert printed == ("voided hand dispute-1: returned Ann 100, Bob 150, Cy 150; change in net: "
+                       "Ann +100, "
                        "Bob -250, Cy +150; by the rules: Ann -200, Bob +50, Cy +150\n")
 
 
@@ -83,7 +84,8 @@ def test_undo_right_after_a_void_takes_back_the_void_not_the_payout(run, db, imp
     out = run("undo", "dispute-1", "--by", "floor")
     assert out.exit_code == 0
     assert out.output == ("undid the void at seq 26 (by floor: misdeal) in hand dispute-1 "
-                          "(seq 27); net: Ann -100, Bob +250, Cy -150; by the rules: Ann +200, "
+                          "(seq 27); change in net: Ann -100, Bob +250, Cy -150; by the rules: "
+                          "Ann +200, "
                           "Bob -50, Cy -150\n")
     events = _events(db, "dispute-1")
     assert len(events) == 27  # appended: the void's correction and the void stay
@@ -147,7 +149,8 @@ def test_undo_after_undo_takes_back_one_live_action_after_another(run, db, start
     out = run("undo", "h1", "--by", "host")
     assert out.output.startswith("undid seq 7 (call Bob) in hand h1 (seq 8)")
     out = run("undo", "h1", "--by", "host")
-    assert out.output.startswith("undid seq 6 (bet_raise Ann 6) in hand h1 (seq 9); net: Ann +5")
+    assert out.output.startswith("undid seq 6 (bet_raise Ann 6) in hand h1 (seq 9); change in "
+                                 "net: Ann +5")
     events = _events(db, "h1")
     assert [c["seq"] for c in events[7]["changes"]] == [7]
     assert [c["seq"] for c in events[8]["changes"]] == [6]
@@ -174,7 +177,7 @@ def test_undo_right_after_a_correction_takes_the_correction_back(run, db, import
     assert _nets(run) == RULES
     out = run("undo", "dispute-1", "--by", "floor")
     assert out.output == ("undid the correction at seq 25 (by floor: aces win) in hand "
-                          "dispute-1 (seq 26); net: Ann -300, Bob +300; by the rules: "
+                          "dispute-1 (seq 26); change in net: Ann -300, Bob +300; by the rules: "
                           "unchanged\n")
     code, replay = _replay(run, "dispute-1")
     assert code == 1 and replay["recorded"] == {"Bob": 400}
@@ -186,11 +189,11 @@ def test_a_live_hand_voided_by_mistake_goes_on_after_undo(user, run, db, started
     copy_ledger(started, Path(db))
     _play(run, "h1", "d dh Ann AsAh", "d dh Bob KsKh")
     out = run("void", "h1", "--reason", "misdeal", "--by", "host")
-    assert out.output == ("voided hand h1: returned Bob 2, Ann 1; net: Bob +2, Ann +1; "
+    assert out.output == ("voided hand h1: returned Bob 2, Ann 1; change in net: Bob +2, Ann +1; "
                           "by the rules: Bob +2, Ann +1\n")
     out = run("undo", "h1", "--by", "host")
     assert out.output == ("undid the void at seq 6 (by host: misdeal) in hand h1 (seq 7); "
-                          "net: Bob -2, Ann -1; by the rules: Bob -2, Ann -1\n")
+                          "change in net: Bob -2, Ann -1; by the rules: Bob -2, Ann -1\n")
     # open again: no cash-out while Ann sits in it (RULES.md §1.1), and the hand plays on
     code, _, err = user("cashout", "sat", "Ann", "100")
     assert code == 2 and err.startswith("error: Ann is seated in hand h1 of session sat, "

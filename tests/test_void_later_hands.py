@@ -58,10 +58,12 @@ def test_a_void_the_next_hands_stacks_could_not_follow_is_refused(user) -> None:
     assert (code, out, err.strip()) == (2, "", f"error: hand h1: {STACKS_SAID}")
     assert "pot 0: 3 (Bob, Ann)" in user("state", "h1")[1]  # still in play: nothing written
     code, out, _ = user("void", "h2", "--reason", "misdeal", "--by", "Dan")
-    assert (code, out.strip()) == (0, "voided hand h2: returned Ann 2, Bob 1; net: Ann +2, "
+    assert (code, out.strip()) == (0, "voided hand h2: returned Ann 2, Bob 1; change in net: Ann "
+                                      "+2, "
                                       "Bob +1; by the rules: Ann +2, Bob +1")
     code, out, _ = user("void", "h1", "--reason", "misdeal", "--by", "Dan")
-    assert (code, out.strip()) == (0, "voided hand h1: returned Bob 2, Ann 1; net: Bob +2, "
+    assert (code, out.strip()) == (0, "voided hand h1: returned Bob 2, Ann 1; change in net: Bob "
+                                      "+2, "
                                       "Ann +1; by the rules: Bob +2, Ann +1")
     _hand(user, "h3", "Bob", "Ann:100,Bob:100")
     _fold_bob(user, "h3")
@@ -77,7 +79,8 @@ def test_a_void_the_next_hand_started_without_goes_in(user) -> None:  # noqa: AN
     _hand(user, "h1", "Ann", "Ann:100,Bob:100")
     _hand(user, "h2", "Bob", "Ann:100,Bob:100")
     code, out, _ = user("void", "h1", "--reason", "misdeal", "--by", "Dan")
-    assert (code, out.strip()) == (0, "voided hand h1: returned Bob 2, Ann 1; net: Bob +2, "
+    assert (code, out.strip()) == (0, "voided hand h1: returned Bob 2, Ann 1; change in net: Bob "
+                                      "+2, "
                                       "Ann +1; by the rules: Bob +2, Ann +1")
     _fold_bob(user, "h2")
     assert user("cashout", "sat", "Ann", "101")[0] == 0
@@ -97,7 +100,8 @@ def test_a_void_of_a_finished_hand_the_next_hand_followed_warns(user) -> None:  
     code, out, err = user("void", "h1", "--reason", "meant h2", "--by", "Dan")
     assert (code, err) == (0, "")
     assert out.splitlines() == [
-        "voided hand h1: returned Ann 2, Bob 1; net: Ann -1, Bob +1; by the rules: Ann -1, "
+        "voided hand h1: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: Ann "
+        "-1, "
         "Bob +1",
         "  warning: hand h2 starts Bob with 99, the corrected final stack is 100 (was 99)",
         "  warning: hand h2 starts Ann with 101, the corrected final stack is 100 (was 101)",
@@ -113,7 +117,8 @@ def test_a_void_of_a_finished_hand_the_next_hand_started_without_says_nothing_mo
     _fold_bob(user, "h1")
     _hand(user, "h2", "Ann", "Ann:100,Bob:100")
     assert user("void", "h1", "--reason", "meant h2", "--by", "Dan") == (
-        0, "voided hand h1: returned Ann 2, Bob 1; net: Ann -1, Bob +1; by the rules: Ann -1, "
+        0, "voided hand h1: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
+           "Ann -1, "
         "Bob +1\n", "")
 
 

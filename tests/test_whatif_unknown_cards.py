@@ -100,7 +100,8 @@ def test_correct_says_what_replay_says(copy: Path) -> None:
     assert out.exit_code == 0
     first, second = out.output.splitlines()[:2]
     assert first == (
-        f"corrected hand {HAND} (seq 29); net: Hznmh#9009 -30, Aab Ovwsi +30; by the rules: "
+        f"corrected hand {HAND} (seq 29); change in net: Hznmh#9009 -30, Aab Ovwsi +30; by the "
+        "rules: "
         "not known (showdown not verifiable: hole cards unknown), unchanged; the corrected "
         f"payouts are not a legal split of the pots: {NO_SPLIT}")
     assert second == f"  a legal split pays the {SPLITS}"
@@ -109,7 +110,7 @@ def test_correct_says_what_replay_says(copy: Path) -> None:
     assert [d["message"] for d in json.loads(replayed.output)["discrepancies"]] == [NO_SPLIT]
     back = run(copy, "undo", HAND, "--by", "floor")
     assert back.output.splitlines()[0] == (
-        f"undid the correction at seq 29 (by floor: split) in hand {HAND} (seq 30); net: "
+        f"undid the correction at seq 29 (by floor: split) in hand {HAND} (seq 30); change in net: "
         "Hznmh#9009 +30, Aab Ovwsi -30; by the rules: not known (showdown not verifiable: "
         "hole cards unknown), unchanged; the payouts now are a legal split of the pots")
 
@@ -117,7 +118,7 @@ def test_correct_says_what_replay_says(copy: Path) -> None:
 def test_correct_to_a_legal_split(copy: Path) -> None:
     out = run(copy, "correct", HAND, *LEGAL, "--reason", "chopped", "--by", "floor")
     assert out.output.splitlines()[0] == (
-        f"corrected hand {HAND} (seq 29); net: Hznmh#9009 -165, Aab Ovwsi +165; by the "
+        f"corrected hand {HAND} (seq 29); change in net: Hznmh#9009 -165, Aab Ovwsi +165; by the "
         "rules: not known (showdown not verifiable: hole cards unknown), unchanged; the "
         "corrected payouts are a legal split of the pots")
     assert run(copy, "replay", "--hand", HAND).exit_code == 0

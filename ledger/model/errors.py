@@ -164,9 +164,11 @@ class NotFound(LedgerError):
 
 def no_ledger(path: object) -> NotFound:
     """The one error of every command that finds no ledger file at ``path`` and does not
-    create one (a read never creates a file; README, "Reads never write the ledger")."""
-    return NotFound(f"no ledger at {path} (`handledger init` or `handledger import` "
-                    "creates one)")
+    create one (a read never creates a file; README, "Reads never write the ledger"), naming
+    every command that does: ``init``, and the first write of ``import``, ``run``, ``session
+    open`` and ``hand start``."""
+    return NotFound(f"no ledger at {path} (`handledger init` creates one, and so do "
+                    "`handledger import`, `run`, `session open` and `hand start`)")
 
 
 class LedgerCorrupt(LedgerError):

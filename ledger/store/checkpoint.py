@@ -153,13 +153,16 @@ def take(
     keys: KeyStore | None = None,
     now: datetime | None = None,
     checked: bool = False,
+    upto: int | None = None,
 ) -> Checkpoint:
     """Checkpoint ``ledger`` (a :class:`ledger.store.store.Ledger`) at its head and append the
     record to ``out`` (default :func:`default_file`; an in-memory ledger's is not written
     unless ``out`` is given). ``sign``: sign with that key of ``keys``. A checkpoint vouches
     for every row up to the head, so the file is checked first as ``verify`` checks it, its
     blocks and its chain (:func:`ledger.store.intact.require_intact`; ``checked``: the caller
-    has just done so).
+    has just done so). ``upto``: the head as it was at that stored position instead (the
+    checkpoint a ``session close`` stopped before writing: :func:`unanchored_closes`), its row's
+    hash, the rows after it vouched for by none.
 
     Raises:
         ChainBroken: the chain breaks (naming the first bad position), or the recorded head
@@ -181,6 +184,12 @@ def take(
     if last[0] == 0:
         raise LedgerError(f"ledger {ledger.path} is empty: there is no head to checkpoint")
     position, digest = last
+    if upto is not None and upto != position:
+        row = row_at(ledger, upto) if 0 < upto < position else None
+        if row is None:
+            raise LedgerError(f"ledger {ledger.path} has no row {upto} below its head "
+                              f"{position} to checkpoint")
+        position, digest = upto, row[0]
     target = Path(out) if out is not None else default_file(ledger.path)
     start = 1 + _last_extended(ledger, target, position) if target is not None else 1
     raw = bytes.fromhex(hash_prefixes(ledger, start - 1, position, 2 * MARK_BYTES))
@@ -196,6 +205,48 @@ def take(
     if target is not None:
         _append(target, json.dumps(point.record(), sort_keys=True, separators=(",", ":")))
     return point
+
+
+def recorded_positions(ledger_path: str) -> set[int]:
+    """The positions the ledger's own checkpoints file (:func:`default_file`) holds a record
+    of (whatever its hash: a record the ledger no longer extends is ``verify --against``'s to
+    name); none for a missing or unreadable file, or an in-memory ledger; damaged lines are
+    passed over."""
+    path = default_file(ledger_path)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace") if path else ""
+    except OSError:
+        return set()
+    found = set()
+    for line in text.splitlines():
+        try:
+            point = parse_line(line)
+        except MalformedInput:
+            continue
+        if point is not None and len(point.hash) == 64:
+            found.add(point.position)
+    return found
+
+
+def unanchored_closes(ledger: Any, ledger_path: str | None = None,
+                      session: str | None = None) -> list[tuple[str, int, int]]:
+    """``(session, seq, position)`` of every ``session close`` typed into ``ledger`` (a
+    ``session_closed`` row of no imported file: its ``source_key`` is null) whose checkpoint
+    the ledger's checkpoints file lacks: the close commits its row, then appends the
+    checkpoint of that head, so a close stopped between the two (killed) left none (README
+    "Anchoring it"); ``session close`` again takes it (:func:`take` with ``upto``). An
+    imported close took none, and an in-memory ledger has no file: neither is named.
+    ``ledger_path``: the file whose checkpoints are meant (default the ledger's own path);
+    ``session``: that session's close only."""
+    path = ledger_path or ledger.path
+    if default_file(path) is None:
+        return []
+    rows = ledger.query(
+        "SELECT session, seq, position FROM events WHERE type = 'session_closed' AND "
+        "source_key IS NULL AND ($1 IS NULL OR stream = 'session:' || $1) ORDER BY position",
+        [session])
+    held = recorded_positions(path) if rows else set()
+    return [(name, seq, position) for name, seq, position in rows if position not in held]
 
 
 def _append(path: Path, line: str) -> None:

@@ -64,8 +64,8 @@ def _live_rules(state: HandState, event: Any) -> None:
     if event.type == "recorded_payout":
         above_zero(event)
         not_folded(state, event)
-        over_the_pot(state, event)
         result = _settled(state)
+        over_the_pot(state, event, result)
         within_uncalled_bet(state, event, result)
         within_reach(state, event, result)
         rake_within_the_pots(state, state.rake or 0, result, event)

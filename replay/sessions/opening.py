@@ -205,24 +205,33 @@ def _kept_unit(state: Any, chip_value: str, currency: str | None, decimals: int 
     return minor, currency, decimals
 
 
-def close_session(ledger: Any, name: str) -> None:
+def close_session(ledger: Any, name: str) -> tuple[int, int] | None:
     """Close session ``name`` (no more hands or buy-ins; payments settle it up). Refused
     while a hand of it is in play (:func:`hands_in_play`): its pot is not paid yet, and the
     books closed are the books settled up (README "sessions and the books").
 
     The closing is followed by a checkpoint of the head, which vouches for every row: a
     file whose blocks or chain ``verify`` fails is refused first
-    (:func:`ledger.store.intact.require_intact`), nothing written.
+    (:func:`ledger.store.intact.require_intact`), nothing written. Returns None; or, for a
+    session closed already whose close stopped before its checkpoint was written
+    (:func:`ledger.store.checkpoint.unanchored_closes`), ``(seq, position)`` of that close,
+    nothing written: the caller takes its checkpoint (README "Anchoring it").
 
     Raises:
-        NotFound: see :func:`open_state`; LedgerError: it is closed already (naming the
-            entry that closed it: a second closing would change nothing), or a hand of it
-            is in play (naming the first, how many more, and how to end or void it);
-            ChainBroken, LedgerCorrupt: the chain breaks (naming the first bad position), a
-            block fails its checksum.
+        NotFound: see :func:`open_state`; LedgerError: it is closed already and its close's
+            checkpoint is in the checkpoints file (naming the entry that closed it: a second
+            closing would change nothing), or a hand of it is in play (naming the first,
+            how many more, and how to end or void it); ChainBroken, LedgerCorrupt: the chain
+            breaks (naming the first bad position), a block fails its checksum.
     """
+    from ledger.store.checkpoint import unanchored_closes
+
     state = open_state(ledger, name, allow_closed=True)
     if state.closed:
+        for _, seq, position in unanchored_closes(ledger, session=name):
+            require_intact(ledger, f"the checkpoint of session {name}'s close not taken (it "
+                                   "would vouch for rows that are not those written)")
+            return seq, position
         raise LedgerError(f"session {name!r} is closed already (entry {state.closed_seq}): "
                           "nothing to close (`handledger history --session "
                           f"{name}` lists its entries)")
@@ -237,6 +246,7 @@ def close_session(ledger: Any, name: str) -> None:
     require_intact(ledger, f"session {name} not closed (its checkpoint would vouch for rows "
                            "that are not those written); nothing written")
     append_entry(ledger, name, ev.SessionClosed(), state)
+    return None
 
 
 def hands_in_play(ledger: Any, session: str) -> list[str]:

@@ -1,0 +1,64 @@
+"""The advice after a correction that a later hand's start no longer follows (cli/dispute_text.py
+``downstream_warnings``) is only given when the engine takes it: the later hand, its start
+corrected to the stacks the books expect, is checked first (replay/whatif.py
+``follow_refusal``). When it is not legal (an all-in puts in the whole stack, which the new
+start changes), the line names the action the engine refuses instead of a command that fails.
+
+Worked by hand, blinds 1/2, session sat, Ann and Bob buy in 100 each:
+
+* h1: Ann on the button; they check it down and Ann's aces win the 4-chip pot (``pay Ann 4``
+  is seq 17): Ann 102, Bob 98.
+* h2: Bob on the button posts 1, Ann 2; Bob moves all in to 98 (seq 6, an all-in), Ann calls;
+  Bob's aces win the 196 (Ann keeps 4).
+
+Corrected to ``pay Bob 4`` (paid otherwise than the rules, which still give Ann the pot), h1
+leaves Ann 98 and Bob 102: h2 would seat Bob with 102, and his
+all-in at seq 6 is then to 102, not 98.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tests.test_correction_continuity import H1
+from tests.test_disputes import _play
+
+H2 = ("d dh Ann 7s2d", "d dh Bob AcAd", "Bob cbr 98", "Ann cc", "d db 2c3d4h", "d db 9s",
+      "d db Td", "Ann sm 7s2d", "Bob sm AcAd", "pay Bob 196", "end")
+START = ("hand", "start", "--session", "sat", "--game", "NT", "--stakes", "1/2")
+
+
+def _session(run) -> None:  # noqa: ANN001
+    assert run("session", "open", "sat").exit_code == 0
+    for player in ("Ann", "Bob"):
+        assert run("buyin", "sat", player, "100").exit_code == 0
+    assert run(*START, "--hand", "h1", "--seats", "Ann:100,Bob:100", "--button", "Ann"
+               ).exit_code == 0
+    _play(run, "h1", *H1)
+    assert run(*START, "--hand", "h2", "--seats", "Ann:102,Bob:98", "--button", "Bob"
+               ).exit_code == 0
+    _play(run, "h2", *H2)
+
+
+def test_advice_the_engine_refuses_names_the_action_instead(run) -> None:  # noqa: ANN001
+    _session(run)
+    out = run("correct", "h1", "--replace", "17", "pay Bob 4", "--reason", "misread", "--by",
+              "host")
+    assert out.output.splitlines() == [
+        "corrected hand h1 (seq 19); change in net: Bob +4, Ann -4; by the rules: unchanged",
+        "  warning: hand h2 starts Ann with 102, the corrected final stack is 98 (was 102)",
+        "  warning: hand h2 starts Bob with 98, the corrected final stack is 102 (was 98)",
+        "    its start alone cannot follow it: with Ann 98, Bob 102, hand h2 is not legal: event 6 "
+        "(all_in by Bob): all-in is to 102, not 98; correct that action with its start, in one "
+        "correction (`handledger whatif h2 --replace 1 JSON --replace 6 ACTION` tries it and "
+        "names any later action refused then; JSON the \"event\" of `handledger export h2`'s "
+        "first line with Ann 98, Bob 102)"]
+    # the command the old advice gave is refused, as the line says
+    start = json.loads(run("export", "h2").output.splitlines()[0])["event"]
+    for seat in start["seats"]:
+        seat["stack"] = {"Ann": 98, "Bob": 102}[seat["player"]]
+    refused = run("correct", "h2", "--replace", "1", json.dumps(start), "--reason", "follow",
+                  "--by", "host")
+    assert refused.exit_code == 2
+    assert refused.output.endswith("the corrected hand is not legal: event 6 (all_in by Bob): "
+                                   "all-in is to 102, not 98\n")
