@@ -102,8 +102,8 @@ def test_a_new_ledger_is_never_named_as_a_data_file(here: Path, name: str) -> No
         assert handledger("--db", name, *args) == (2, "", line)
     # a read says what it always said of a missing ledger
     assert handledger("--db", name, "audit") == (
-        2, "", f"error: no ledger at {name} (`handledger init` or `handledger import` "
-               "creates one)\n")
+        2, "", f"error: no ledger at {name} (`handledger init` creates one, and so do "
+               "`handledger import`, `run`, `session open` and `hand start`)\n")
     assert sorted(os.listdir(here)) == ["pq"] and os.listdir("pq") == []
 
 
