@@ -18,6 +18,7 @@ it spills and removed when this process ends. A connection that writes the ledge
 from __future__ import annotations
 
 import atexit
+import glob
 import itertools
 import os
 import shutil
@@ -55,10 +56,15 @@ _SPILLS = itertools.count()
 
 def _spill_folder() -> str:
     """A new folder name in the system's temporary directory, not made (DuckDB makes it if it
-    spills), removed when this process ends."""
+    spills); this process's folders are removed when it ends (one handler for all of them:
+    a long ``serve`` opens many connections)."""
     if not _PREFIX:
         _PREFIX.append(os.path.join(tempfile.gettempdir(),
                                     f"handledger-{os.getpid()}-{os.urandom(4).hex()}-"))
-    folder = f"{_PREFIX[0]}{next(_SPILLS)}"
-    atexit.register(shutil.rmtree, folder, True)
-    return folder
+        atexit.register(_remove_spills)
+    return f"{_PREFIX[0]}{next(_SPILLS)}"
+
+
+def _remove_spills() -> None:
+    for folder in glob.glob(f"{glob.escape(_PREFIX[0])}*"):
+        shutil.rmtree(folder, ignore_errors=True)
