@@ -6,33 +6,16 @@ file is not made. A DuckDB file under such a name is a ledger as any other."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from tests.conftest import SHARED
+from tests.test_outputs_not_the_ledger import handledger, md5
 
 LOG = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
-
-
-def handledger(*args: str) -> tuple[int, str, str]:
-    """``(status, stdout, stderr)`` of the command run as the console script runs it."""
-    from cli.main import run as run_main
-
-    with CliRunner().isolation() as (out, err, _):
-        try:
-            code = run_main(list(args))
-        except SystemExit as exc:
-            code = exc.code
-    return code, out.getvalue().decode(), err.getvalue().decode()
-
-
-def md5(path: str | Path) -> str:
-    return hashlib.md5(Path(path).read_bytes()).hexdigest()
 
 
 @pytest.fixture
