@@ -513,20 +513,20 @@ def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
         if not before and back and sum(c for _, _, c in back) == unpaid:  # the rake took the rest
             earlier = " (an uncalled bet is returned, never raked: " + ", ".join(
                 f"{w} {p} {a(c)}" for w, p, c in back) + ")"
-        return unpaid, (f"cannot end with {a(pot - unpaid - rake)} of the pot's "
-                        f"{of_the_pot(state, pot)} paid and {a(rake)} raked: {a(unpaid)} would "
-                        f"go to nobody{earlier}; record the rest (pay PLAYER AMOUNT, returned "
-                        "PLAYER AMOUNT for an uncalled bet) first")
+        return unpaid, (f"cannot end with {a(pot - unpaid - rake)} of "
+                        f"{_to_pay(state, result, pot)} paid and {a(rake)} raked: {a(unpaid)} "
+                        f"would go to nobody{earlier}; record the rest (pay PLAYER AMOUNT, "
+                        "returned PLAYER AMOUNT for an uncalled bet) first")
     return unpaid, (f"cannot end with {a(pot - unpaid)} of {_to_pay(state, result, pot)} "
                     f"paid: {a(unpaid)} would go to nobody{hint}; record the rest (pay PLAYER "
                     "AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first")
 
 
 def _to_pay(state: HandState, result: Any, chips: int) -> str:
-    """The ``chips`` a hand's payouts must account for, as the refusal of a short ``end``
-    names them: ``"the pot's 300 chips"``, or, with an uncalled bet returned, which is no
-    part of any pot (RULES.md §1.4), ``"the 3 chips to pay (the pot's 2 chips and Bob's
-    uncalled bet of 1 returned, RULES.md §1.4)"``, as ``state`` shows them."""
+    """The ``chips`` a hand's payouts (and its rake) must account for, as the refusal of a
+    short ``end`` names them: ``"the pot's 300 chips"``, or, with an uncalled bet returned,
+    which is no part of any pot (RULES.md §1.4), ``"the 3 chips to pay (the pot's 2 chips
+    and Bob's uncalled bet of 1 returned, RULES.md §1.4)"``, as ``state`` shows them."""
     returned = {p: c for p, c in result.returned.items() if c}
     if not returned:
         return f"the pot's {of_the_pot(state, chips)}"

@@ -89,15 +89,17 @@ def test_an_imported_hand_keeps_the_rake_its_site_took(run, db) -> None:  # noqa
     """PokerStars hand 42875758685 (cents): Player2 is paid 4.70 (seq 22) and his uncalled
     0.10 (seq 21) of a 5.00 pot; the site kept 0.20 as rake, held as a live rake is. A
     correction that keeps the payouts whole goes in; one that leaves 0.10 to nobody is
-    refused, naming the 0.20 raked (amounts in dollars, as the correction's actions write
-    them)."""
+    refused, naming the 0.20 raked and the 5.00 to pay as the pot's 4.90 and the uncalled
+    0.10 apart (4.70 + 0.20 + 0.10 = 5.00; amounts in dollars, as the correction's actions
+    write them)."""
     name = "Stars-cash-NLHE-FR-USD-0.05-0.10-201004.allinWithAmtReturned.txt"
     assert run("import", str(SHARED / "text" / name)).exit_code == 0
     hand = "PokerStars-42875758685"
     out = _refused(run, db, hand, "correct", hand, "--delete", "21", *REASON)
     assert out == (f"error: hand {hand}: correction delete 21: cannot end with 4.70 of the "
-                   "pot's 5.00 paid and 0.20 raked: 0.10 would go to nobody (an uncalled bet "
-                   "is returned, never raked: returned Player2 0.10); record the rest "
+                   "5.00 to pay (the pot's 4.90 and Player2's uncalled bet of 0.10 returned, "
+                   "RULES.md §1.4) paid and 0.20 raked: 0.10 would go to nobody (an uncalled "
+                   "bet is returned, never raked: returned Player2 0.10); record the rest "
                    "(pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first\n")
     out = _refused(run, db, hand, "correct", hand, "--replace", "21", "pay Player1 0.10",
                    *REASON)

@@ -360,16 +360,19 @@ def _three(db: str, *actions: str) -> Path:
 def test_a_rake_comes_out_of_the_pots_never_out_of_an_uncalled_bet(run, db: str) -> None:  # noqa: ANN001
     """Ann raises to 10, Bob and Cy fold: a pot of 5 (Bob's 1, Cy's 2 and the 2 of Ann's
     that Cy's blind matched) and her uncalled 8 returned. At most the 5 of the pot can be
-    raked; the 8 is hers, returned before the end."""
+    raked; the 8 is hers, returned before the end. A rake above the 13 chips in the middle
+    (14) is refused naming the pot of 5 and her bet apart, never a pot of 13; and so is the
+    end short of her bet (13 to pay: the pot's 5 and her 8)."""
     _three(db, "Ann cbr 10", "Bob f", "Cy f")
     assert "pot 0: 5 (Ann)\nreturned: Ann 8\n" in run("state", "t1").output
-    for rake in ("rake 6", "rake 13"):
+    for rake in ("rake 6", "rake 13", "rake 14"):
         assert (f"action '{rake}': a rake of {rake[5:]} is more than the pots: they hold 5 "
                 "(Ann's uncalled bet of 8 is returned to him, it is in no pot; RULES.md "
                 "§1.2-1.4): at most 5 can be raked; now:" in _refused(run, Path(db), rake, "t1"))
     assert run("act", "t1", "rake 5").exit_code == 0  # the whole pot: legal
-    assert ("action 'end': cannot end with 0 of the pot's 13 chips paid and 5 raked: 8 would "
-            "go to nobody (an uncalled bet is returned, never raked: returned Ann 8)"
+    assert ("action 'end': cannot end with 0 of the 13 chips to pay (the pot's 5 chips and "
+            "Ann's uncalled bet of 8 returned, RULES.md §1.4) paid and 5 raked: 8 would go to "
+            "nobody (an uncalled bet is returned, never raked: returned Ann 8)"
             in _refused(run, Path(db), "end", "t1"))
     assert "at most 8 more can be paid" in _refused(run, Path(db), "pay Ann 9", "t1")
     for action in ("returned Ann 8", "end"):
@@ -378,6 +381,23 @@ def test_a_rake_comes_out_of_the_pots_never_out_of_an_uncalled_bet(run, db: str)
     assert json.loads(run("balances", "--json").output)["rake"] == [
         {"session": "s", "chips": 5, "hands": 1,
          "chip_value_minor": 1, "decimals": 0, "currency": None}]
+
+
+def test_a_rake_after_the_uncalled_bet_is_paid_back_counts_it_in_no_pot(
+        run, db: str) -> None:  # noqa: ANN001
+    """The same hand, Ann's uncalled 8 paid back first (`returned Ann 8`): 13 chips were in
+    the middle and 8 are paid, but the 8 were never in the pot, so a rake of 6 is refused
+    as more than the pot of 5, her bet named apart (before: "more than the 5 chips of the
+    pot's 13 not yet paid (8 paid)"); a rake of 5, the whole pot, goes in, and the end with
+    it."""
+    _three(db, "Ann cbr 10", "Bob f", "Cy f", "returned Ann 8")
+    assert _refused(run, Path(db), "rake 6", "t1").startswith(
+        "error: hand t1, action 'rake 6': a rake of 6 is more than the pots: they hold 5 "
+        "(Ann's uncalled bet of 8 is returned to him, it is in no pot; RULES.md §1.2-1.4): at "
+        "most 5 can be raked; now:")
+    for action in ("rake 5", "end"):
+        assert run("act", "t1", action).exit_code == 0, action
+    assert _nets(run) == {"Ann": -2, "Bob": -1, "Cy": -2}
 
 
 def test_a_payout_after_the_rake_cannot_take_an_uncalled_bet(run, db: str) -> None:  # noqa: ANN001

@@ -103,7 +103,10 @@ def _rake_rules(state: HandState, event: ev.RecordedRake) -> None:
     Raises:
         IllegalAction: ``"the hand already records a rake of 10 …"``, ``"a rake of 400 is
             more than the pot's 300 chips"`` (amounts as ``act`` takes them,
-            :func:`replay.typed.as_typed`: ``"… the pot's 3.00"`` in a hand in cents).
+            :func:`replay.typed.as_typed`: ``"… the pot's 3.00"`` in a hand in cents); in a
+            hand that returns an uncalled bet, the pots without it and the bet named apart
+            (``"a rake of 14 is more than the pots: they hold 5 (Ann's uncalled bet of 8 is
+            returned to him, it is in no pot; …)"``, RULES.md §1.4).
     """
     def a(chips: int) -> str:
         return as_typed(state, chips)
@@ -114,7 +117,9 @@ def _rake_rules(state: HandState, event: ev.RecordedRake) -> None:
                             "undo` takes it back to record another)")
     pot = state.pot_total()
     paid = sum(p.amount for p in state.payouts)
-    if event.amount + paid > pot:
+    result = _settled(state)
+    # an uncalled bet returned is in no pot: the pots' refusal names them without it
+    if event.amount + paid > pot and not any(result.returned.values()):
         chips = "" if state.started.unit.decimals else " chips"
         if paid:
             raise IllegalAction(f"a rake of {a(event.amount)} is more than the "
@@ -122,7 +127,6 @@ def _rake_rules(state: HandState, event: ev.RecordedRake) -> None:
                                 f"({a(paid)} paid)")
         raise IllegalAction(f"a rake of {a(event.amount)} is more than the pot's "
                             f"{a(pot)}{chips}")
-    result = _settled(state)
     rake_within_the_pots(state, event.amount, result)
     rake_not_carried(state, event.amount, result)
 
