@@ -378,10 +378,14 @@ def resolve_aliases(events: Iterable[Any]) -> dict[str, str]:
     return out
 
 
-def build_series(rows: Iterable[SessionRow], hands: Iterable[HandFacts]) -> Series:
+def build_series(rows: Iterable[SessionRow], hands: Iterable[HandFacts], *,
+                 aliases: Mapping[str, str] | None = None) -> Series:
     """Fold session rows and hands into a :class:`Series`, every book kept whole (hands,
-    start and cash-out checks): the batch form of :class:`SeriesFold`."""
-    fold = SeriesFold(rows)
+    start and cash-out checks): the batch form of :class:`SeriesFold`. ``aliases``: the
+    series' alias map (:func:`resolve_aliases` of every alias row of the ledger), for
+    ``rows`` of some sessions only, since an alias may be recorded in another session's
+    stream; None: resolved from ``rows``."""
+    fold = SeriesFold(sorted(rows, key=lambda r: r.position), aliases=aliases)
     for h in sorted(hands, key=lambda h: h.position):
         fold.add(h)
     return fold.finish()

@@ -4,7 +4,10 @@ A JSON-lines file's session rows are the host's books (README "JSON lines"): eac
 cash-out and payment it writes is checked as ``buyin``, ``cashout`` and ``pay`` check the
 entry they append, by the same code (:mod:`replay.sessions.entries`,
 :mod:`replay.sessions.payments`), against the books at its place: the session's stream before
-its seq (amendments before it applied), the hands of the session for who is in its books,
+its seq (amendments before it applied; each name folded as the player it is, as the commands
+and the audit resolve ``player alias``: :func:`replay.sessions.state.series_names`, so a
+cash-out or rebuy under an alias follows a buy-in under the other name; each row is stored
+as the file writes it), the hands of the session for who is in its books,
 and, for what a payer still owes, the hands' nets as ``settle`` reckons them
 (:func:`ledger.audit.settlement.settlement`) with the payments before it. One row refused refuses
 its file whole, in one line naming file, line and session.
@@ -92,23 +95,26 @@ def _first_in(reads: Any, owed: _Owed, session: str, rows: list[tuple[Any, ...]]
               since: int, seated: set[str]) -> Refusal | None:
     """The first row of ``session`` stored after ``since`` refused, of its stream's
     ``(session, position, seq, type, payload)`` ``rows`` by seq, or None; ``seated``: the
-    players of its hands."""
-    from replay.sessions.state import SessionState, fold_row, fold_rows
+    players of its hands. The books fold each name as the player it is
+    (:func:`replay.sessions.state.series_names`, as the commands and the audit resolve
+    aliases); each row is stored as the file writes it."""
+    from replay.sessions.state import SessionState, fold_row, fold_rows, series_names
 
+    players = series_names(reads)
     state, folded = SessionState(), []
     for _, position, seq, kind, payload in rows:
         e = ev.parse_stored(kind, payload)
         if position > since and kind in ENTRIES:
             said = _said(e, seq, state)
             try:
-                _check(reads, owed, session, state, position, e, said, seated)
+                _check(reads, owed, session, state, position, e, said, seated, players)
             except LedgerError as exc:
                 return Refusal(position, session, _in_file(exc.message, said))
         folded.append((seq, e))
         if kind == "entry_corrected":  # it amends an entry before it: the books again
-            state = fold_rows(folded)
+            state = fold_rows(folded, players)
         else:
-            fold_row(state, seq, e)
+            fold_row(state, seq, e, players)
     return None
 
 
@@ -136,9 +142,11 @@ def _in_file(message: str, said: str) -> str:
 
 
 def _check(reads: Any, owed: _Owed, session: str, state: Any, position: int, e: Any,
-           said: str, seated: set[str]) -> None:
+           said: str, seated: set[str], players: dict[str, str]) -> None:
     """Refuse the book row ``e`` at ``position`` as its command would, ``state`` being its
-    session's books before it.
+    session's books before it, each name folded as the player it is (``players``: the
+    series' alias map, :func:`replay.sessions.state.series_names`): a buy-in or cash-out
+    under an alias is its player's, as ``buyin`` and ``cashout`` take it.
 
     Raises:
         LedgerError: the command's refusal."""
@@ -153,11 +161,11 @@ def _check(reads: Any, owed: _Owed, session: str, state: Any, position: int, e: 
         if e.player not in in_books(reads, session, state, seated=seated):
             new_player(reads, session, state, e.player, said, seated=seated)
         bounded(state, said, e.chips)
-        buy_in_kind(session, state, e.player, e.chips, e.kind, said,
+        buy_in_kind(session, state, players.get(e.player, e.player), e.chips, e.kind, said,
                     fix="make its kind buy_in")
     elif e.type == "cash_out":
         check_name(e.player)
-        away = not_at_table(session, state, e.player, e.chips)
+        away = not_at_table(session, state, players.get(e.player, e.player), e.chips)
         if away is not None:
             raise away
     else:

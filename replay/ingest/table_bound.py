@@ -5,8 +5,10 @@ takes more chips than the table holds at its place in the books (the buy-ins bef
 the cash-outs before it and the rake the pots of the hands stored before it paid the table) is
 the mistake ``cashout`` refuses (table stakes, RULES.md §1.1: no hand makes chips;
 :func:`replay.sessions.entries.cash_out`), whether the session is open or closed (``import
---closed``). Not checked while a hand of the session seats a player with no buy-in there (his
-chips came from outside these books), as ``cashout`` does not check then.
+--closed``). A name is the player it is, as ``cashout`` takes it (``player alias``:
+:func:`replay.sessions.state.series_names`): a cash-out under an alias follows a buy-in
+under the other name. Not checked while a hand of the session seats a player with no
+buy-in there (his chips came from outside these books), as ``cashout`` does not check then.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ class Beyond(NamedTuple):
     """A cash-out row beyond the table: its ledger ``position``, ``session`` and ``seq``, the
     ``player`` and his ``chips``; what the table held then: ``left`` chips, of ``bought``
     chips bought in, ``out`` cashed out before it and ``rake`` taken as rake. ``gone``: the
-    chips and seq of the player's own cash-out since his last buy-in (he has no chips at the
-    table: ``cashout`` refuses it as such), or None."""
+    chips, seq and name as written (his or an alias of his) of the player's own cash-out
+    since his last buy-in (he has no chips at the table: ``cashout`` refuses it as such), or
+    None."""
 
     position: int
     session: str
@@ -33,7 +36,13 @@ class Beyond(NamedTuple):
     bought: int
     out: int
     rake: int
-    gone: tuple[int, int] | None = None
+    gone: tuple[int, int, str] | None = None
+
+    def at(self, wrong: Miscounted | None = None) -> int:
+        """The ledger position of the row the refusal (:meth:`message`) leads with, whose
+        line the caller names: ``wrong``'s when it names that row first, else its own (a
+        cash-out of a player not at the table names its own row)."""
+        return wrong.position if wrong is not None and self.gone is None else self.position
 
     def message(self, shown: str | None = None, wrong: Miscounted | None = None,
                 line: int | None = None) -> str:
@@ -55,10 +64,12 @@ class Beyond(NamedTuple):
                 " and no hand makes chips; nothing of the file was written (a cash-out "
                 "counted wrong is corrected in the file)")
         if self.gone is not None:
+            chips, seq, name = self.gone
+            named = "" if name == self.player else f" as {name}"
             return (
-                f"{said} none of them are at the table there: {who} cashed out {self.gone[0]} "
-                f"chips at seq {self.gone[1]} and bought in none since; nothing of the file was "
-                "written (a buy-in missing from the file goes before it)")
+                f"{said} none of them are at the table there: {who} cashed out {chips} chips at "
+                f"seq {seq}{named} and bought in none since; nothing of the file was written (a "
+                "buy-in missing from the file goes before it)")
         return (
             f"{said} the table holds {self.left} chips not cashed out yet there ({self.bought} "
             f"bought in, {self.out} cashed out{raked}), and no hand makes chips; nothing of the "
@@ -86,6 +97,7 @@ def miscounted(ledger: Any, beyond: Beyond, since: int) -> Miscounted | None:
     the books cannot be read (a hand the rules refuse)."""
     from ledger.model.errors import LedgerError
     from replay.projections import catch_up
+    from replay.sessions.state import series_names
 
     try:
         catch_up(ledger)
@@ -96,20 +108,27 @@ def miscounted(ledger: Any, beyond: Beyond, since: int) -> Miscounted | None:
                     " NOT NULL AND actual > expected", [beyond.session])}
     except LedgerError:
         return None
+    players = series_names(ledger)  # the audit names each cash-out's player so
     for position, seq, player, chips in ledger.query(
             "SELECT position, seq, payload->>'player', CAST(payload->>'chips' AS BIGINT)"
             " FROM events"
             " WHERE session = $1 AND stream = 'session:' || session AND type = 'cash_out' AND"
             " position > $2 AND position <= $3 ORDER BY position",
             [beyond.session, since, beyond.position]):
-        if (player, int(chips)) in over:
-            return Miscounted(position, seq, player, int(chips), over[player, int(chips)])
+        key = (players.get(player, player), int(chips))
+        if key in over:
+            return Miscounted(position, seq, player, int(chips), over[key])
     return None
 
 
 def shown(ledger: Any, beyond: Beyond) -> str:
     """The player of ``beyond`` as the reads show him: a PokerNow id as ``name (id)``, the
-    name his session's ``player_alias`` rows last gave him (FORMATS.md §2); else as stored."""
+    name his session's ``player_alias`` rows last gave him (FORMATS.md §2); else (a session
+    whose players are no platform ids: ``player alias Robert Bob`` names no id) as stored."""
+    from ledger.store.streams import platform_sessions
+
+    if not platform_sessions(ledger, [beyond.session]):
+        return beyond.player
     rows = ledger.query(
         "SELECT payload->>'alias' FROM events WHERE session = $1 AND type = 'player_alias'"
         " AND payload->>'player' = $2 ORDER BY position DESC LIMIT 1",
@@ -151,14 +170,16 @@ def _beyond_in(ledger: Any, session: str, rows: list[tuple[Any, ...]],
     cash-outs and amendments, by seq; ``raked``: its hands' ``(position, rake)``."""
     from replay.sessions import session_state
     from replay.sessions.entries import chips_from_outside
+    from replay.sessions.state import series_names
 
+    players = series_names(ledger)  # a name is the player it is, as `cashout` takes it
     fixes = {}
     for *_, kind, payload in rows:
         if kind == "entry_corrected":
             e = ev.parse_stored(kind, payload)
             fixes[e.seq] = e.replacement
     chips_in: dict[str, int] = {}
-    gone: dict[str, tuple[int, int]] = {}  # a player's cash-out since his last buy-in
+    gone: dict[str, tuple[int, int, str]] = {}  # a player's cash-out since his last buy-in
     out = 0
     for _, position, seq, kind, payload in rows:
         if kind == "entry_corrected":
@@ -169,21 +190,22 @@ def _beyond_in(ledger: Any, session: str, rows: list[tuple[Any, ...]],
             e = ev.parse_event(fixes[seq])
         else:
             e = ev.parse_stored(kind, payload)
+        player = players.get(e.player, e.player)
         if e.type == "buy_in":
-            chips_in[e.player] = chips_in.get(e.player, 0) + e.chips
-            gone.pop(e.player, None)
+            chips_in[player] = chips_in.get(player, 0) + e.chips
+            gone.pop(player, None)
             continue
         if e.type != "cash_out":
             continue
         bought = sum(chips_in.values())
         rake = sum(r for at, r in raked if at < position) if e.chips else 0
         left = bought - out - rake
-        twice = gone.get(e.player) if e.chips else None
+        twice = gone.get(player) if e.chips else None
         if position > since and (e.chips > left or twice is not None):
             if chips_from_outside(ledger, session, session_state(ledger, session).bought):
                 return None
             return Beyond(position, session, seq, e.player, e.chips, left, bought, out, rake,
                           twice)
         out += e.chips
-        gone[e.player] = (e.chips, seq)
+        gone[player] = (e.chips, seq, e.player)
     return None

@@ -257,7 +257,7 @@ class FileWriter:
             wrong = miscounted(self.ledger, beyond, self.stored)
             line = self.lines.get(beyond.position)
             raise LedgerError(beyond.message(shown(self.ledger, beyond), wrong, line),
-                              file=name, line=self.lines.get(wrong.position) if wrong else line,
+                              file=name, line=self.lines.get(beyond.at(wrong)),
                               session=beyond.session)
 
     def _share(self, batch: Batch, position: int, states: States | None) -> None:

@@ -32,12 +32,14 @@ def _cash_out_checks(ledger: Any, session: str, hands: list[str] | None = None
                      ) -> list[tuple[int, Any]]:
     """``(ledger position, check)`` of every stored cash-out of ``session`` as the books fold
     it (:class:`ledger.audit.books.CashOutCheck`: amended entries as amended, retracted ones
-    left out, voided hands counting for nothing), the session's ``hands`` folded (None: all
-    of them). Empty when one of them does not replay (the audit names it; nothing is said
+    left out, voided hands counting for nothing, each name the player the series' aliases
+    say: :func:`replay.sessions.state.series_names`), the session's ``hands`` folded (None:
+    all of them). Empty when one of them does not replay (the audit names it; nothing is said
     here)."""
     from ledger.audit.books import build_series, hand_facts
     from ledger.audit.load import session_rows
     from replay.fold import replay_events
+    from replay.sessions.state import series_names
 
     facts = []
     for k, hand in enumerate(ledger.streams(kind="hand", session=session)
@@ -48,7 +50,9 @@ def _cash_out_checks(ledger: Any, session: str, hands: list[str] | None = None
         except LedgerError:
             return []
         facts.append(hand_facts(replayed, ord=k, position=stored[0].position))
-    book = build_series(session_rows(ledger, sessions=[session]), facts).sessions.get(session)
+    aliases = series_names(ledger)  # an alias recorded in another session's stream too
+    book = build_series(session_rows(ledger, sessions=[session]), facts,
+                        aliases=aliases).sessions.get(session)
     if book is None or not book.followed:
         return []
     return [(c.position, c) for c in book.cash_outs]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.model.errors import LedgerError
-from replay.sessions.state import Place, SessionState, alias_group
+from replay.sessions.state import Place, SessionState, alias_group, series_names
 
 
 def seated_with_bought(ledger: Any, session: str, state: SessionState, seq: int,
@@ -133,8 +133,9 @@ def _start_check(ledger: Any, session: str, upto: int | None, at: int, replaceme
     """The audit's start check (:class:`ledger.audit.books.StartCheck`) of the player of the
     buy-in at ledger position ``at``, made ``replacement``, in the hand ``after`` (its id,
     replay and first position), his hand ``before`` it (replay, position) folded first and
-    the session's rows before ``upto`` (None: all) read as the books read them; None when
-    that hand seats him under no name the books give him."""
+    the session's rows before ``upto`` (None: all) read as the books read them, each name
+    the player the series' aliases say (:func:`replay.sessions.state.series_names`, wherever
+    the alias is recorded); None when that hand seats him under no name the books give him."""
     from ledger.audit.books import SessionRow, build_series, hand_facts
     from ledger.audit.load import corrections_of, typed_rows
 
@@ -149,7 +150,8 @@ def _start_check(ledger: Any, session: str, upto: int | None, at: int, replaceme
     hand, replayed, start = after
     played = [*([] if before is None else [before]), (replayed, start)]
     series = build_series(rows, [hand_facts(r, ord=k, position=p)
-                                 for k, (r, p) in enumerate(played, 1)])
+                                 for k, (r, p) in enumerate(played, 1)],
+                          aliases=series_names(ledger))
     book = series.sessions.get(session)
     player = series.aliases.get(replacement.player, replacement.player)
     return None if book is None else next(

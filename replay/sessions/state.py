@@ -110,12 +110,13 @@ def _as_players(e: Any, players: Mapping[str, str]) -> Any:
     return e
 
 
-def fold_row(state: SessionState, seq: int, e: Any) -> None:
+def fold_row(state: SessionState, seq: int, e: Any,
+             players: Mapping[str, str] | None = None) -> None:
     """Fold the row ``e`` at ``seq`` that follows the rows ``state`` folded, an
     ``entry_corrected`` being no more than a row there (its entry is amended by
-    :func:`fold_rows` over the rows again)."""
+    :func:`fold_rows` over the rows again); ``players``: as for :func:`session_state`."""
     state.last_seq = seq
-    _fold(state, seq, e)
+    _fold(state, seq, e if players is None else _as_players(e, players))
 
 
 def _fold(state: SessionState, seq: int, e: Any) -> None:
