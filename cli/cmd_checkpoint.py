@@ -110,9 +110,11 @@ def key() -> None:
 @key.command(name="new")
 @click.argument("name")
 @keys_option
-def key_new(name: str, keys_dir: str) -> None:
-    """Make the key pair NAME; prints the public key to share."""
-    info = _store(keys_dir).new(name)
+@click.pass_obj
+def key_new(obj: Any, name: str, keys_dir: str) -> None:
+    """Make the key pair NAME; prints the public key to share. Neither the key directory nor
+    a key file is the ledger (--db), its .wal or its .checkpoints."""
+    info = _store(keys_dir).new(name, ledger=obj.db)
     click.echo(f"key {info.name} {info.fingerprint}: {info.public}")
 
 
@@ -144,9 +146,12 @@ def key_show(name: str, keys_dir: str) -> None:
 @click.argument("name")
 @click.argument("public")
 @keys_option
-def key_add(name: str, public: str, keys_dir: str) -> None:
-    """Keep someone's public key PUBLIC (ed25519:...) as NAME, to check their signatures."""
-    info = _store(keys_dir).add(name, public)
+@click.pass_obj
+def key_add(obj: Any, name: str, public: str, keys_dir: str) -> None:
+    """Keep someone's public key PUBLIC (ed25519:...) as NAME, to check their signatures.
+    Neither the key directory nor the key file is the ledger (--db), its .wal or its
+    .checkpoints."""
+    info = _store(keys_dir).add(name, public, ledger=obj.db)
     click.echo(f"key {info.name} {info.fingerprint}: public")
 
 

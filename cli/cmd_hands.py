@@ -76,16 +76,18 @@ def show(obj: Context, hand: str, at: int | None) -> None:
               help="Worker processes of the local cluster (without --scheduler).")
 @click.option("--partitions", default=None, type=click.IntRange(min=1),
               help="Partitions of the dataset (default: four per worker thread).")
-def dask_replay(events: str, out: str, scheduler: str | None, workers: int,
+@click.pass_obj
+def dask_replay(obj: Context, events: str, out: str, scheduler: str | None, workers: int,
                 partitions: int | None) -> None:
     """Replay and audit a Parquet dataset of events (EVENTS: what `export --format parquet
     DIR` writes, DIR or DIR/events.parquet) on a Dask cluster, and write the derived tables
     as Parquet under OUT (OUT/<table>/part-*.parquet): the tables `replay` builds, row for
-    row. Needs `pip install 'handledger[dask]'`. Exits 1 when the audit finds anything."""
+    row. Needs `pip install 'handledger[dask]'`. Exits 1 when the audit finds anything.
+    OUT is never the ledger (--db), nor do its table folders, which it replaces, hold it."""
     from replay.distributed import replay_parquet
 
     done = replay_parquet(events, out, scheduler=scheduler, workers=workers,
-                          partitions=partitions, progress=render.progress)
+                          partitions=partitions, progress=render.progress, ledger=obj.db)
     merged = done.merged
     click.echo(render.replay_counts(merged.counts))
     click.echo(text.audit_text(merged.report, merged.findings))

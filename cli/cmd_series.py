@@ -204,14 +204,16 @@ def chart(obj: Context, out: str, money: bool, session_name: str | None) -> None
 @click.option("--plant-errors", is_flag=True,
               help="Plant one mis-paid side pot, wrong cash-out, broken stack continuity and "
                    "short settlement payment.")
-def demo_series(out: str, sessions: int, hands: int, seed: int, plant_errors: bool) -> None:
+@click.pass_obj
+def demo_series(obj: Context, out: str, sessions: int, hands: int, seed: int,
+                plant_errors: bool) -> None:
     """Deal a deterministic series of mixed games through the engine into OUT, one JSON-lines
-    file per session (`handledger import OUT` reads it)."""
-    from replay.demo.series import generate_series, write_series
+    file per session (`handledger import OUT` reads it). No file or folder it writes is the
+    ledger (--db), its .wal or its .checkpoints."""
+    from replay.demo.series import demo_series as play
 
-    series = generate_series(sessions=sessions, hands=hands, seed=seed,
-                             plant_errors=plant_errors)
-    paths = write_series(series, Path(out))
+    series, paths = play(Path(out), sessions=sessions, hands=hands, seed=seed,
+                         plant_errors=plant_errors, ledger=obj.db)
     click.echo(f"wrote {len(paths)} session file(s), {series.hands} hands, to {out}")
     for p in series.planted:
         where = f"hand {p.hand}" if p.hand else f"session {p.session}"

@@ -87,16 +87,20 @@ def events_path(source: str) -> str:
 
 
 def replay_parquet(source: str, out: str, *, scheduler: str | None = None, workers: int = 2,
-                   partitions: int | None = None, progress: Progress = silent) -> Distributed:
+                   partitions: int | None = None, progress: Progress = silent,
+                   ledger: str | None = None) -> Distributed:
     """Replay and audit the events at ``source`` on Dask and write the derived tables under
     ``out`` (module doc). ``scheduler``: the address of a running scheduler
     (``tcp://host:8786``), else a local cluster of ``workers`` processes of one thread;
     ``partitions``: how many (default: four per worker thread, at least the dataset's own).
     The folders of the tables written are replaced; on a failure none is left. A hand that
-    does not replay is an ``unreplayable`` finding, as in the local replay.
+    does not replay is an ``unreplayable`` finding, as in the local replay. ``ledger``: the
+    ledger file of the command (``--db``), which the output never is nor holds
+    (:func:`check_out`), checked before anything else is done.
 
     Raises:
-        NotFound: no dataset at ``source``; LedgerError: Dask not installed, a dataset that
+        NotFound: no dataset at ``source``; LedgerError: Dask not installed, ``out`` is, or
+            one of its table folders is or holds, the ledger (nothing written), a dataset that
             is not the events table, a scheduler that cannot be reached, a session row that
             does not parse or a hand without its first row (located), workers that die, an
             output that cannot be written.
@@ -107,6 +111,9 @@ def replay_parquet(source: str, out: str, *, scheduler: str | None = None, worke
     except ImportError:
         raise LedgerError("replaying on Dask needs the optional dependencies: "
                           "pip install 'handledger[dask]'") from None
+    tables = [*HAND_TABLES, *AUDIT_TABLES]
+    if ledger is not None:
+        check_out(out, tables, ledger)
     path = events_path(source)
     with _client(scheduler, workers) as client:
         events = _read(path)
@@ -123,7 +130,6 @@ def replay_parquet(source: str, out: str, *, scheduler: str | None = None, worke
         abort = f"handledger-abort-{uuid.uuid4().hex}"
         tasks = [dask.delayed(_part, pure=False)(part, k, first, aliases, out, abort)
                  for k, part in enumerate(shuffled.to_delayed())]
-        tables = [*HAND_TABLES, *AUDIT_TABLES]
         made = _clear(out, tables)
         futures = client.compute(tasks)
         try:
@@ -135,6 +141,28 @@ def replay_parquet(source: str, out: str, *, scheduler: str | None = None, worke
             _clear(out, tables, remove=made)
             raise
     return Distributed(merged, n, threads, tables)
+
+
+def check_out(out: str, tables: list[str], ledger: str) -> None:
+    """Refuse an output directory ``out`` (a local path or ``file://`` URL; another file
+    system's URL cannot be the ledger) that is, or a folder above it that would be made is,
+    the ledger file at ``ledger``, its write-ahead log or its checkpoints file, or whose
+    folder of one of ``tables``, which the replay removes whole and writes anew, is or holds
+    one of them, by any path or link (:mod:`ledger.store.outputs`).
+
+    Raises:
+        LedgerError: ``out is the ledger's write-ahead log: nothing written``, ``dask-replay
+            out: out/hands holds the ledger file (a folder the command replaces whole):
+            nothing written``.
+    """
+    from ledger.store.outputs import no_folder_holds_the_ledger, no_folder_made_is_the_ledger
+
+    local = out.removeprefix("file://")
+    if "://" in local:
+        return
+    no_folder_made_is_the_ledger(local, ledger, f"dask-replay {out}", out)
+    no_folder_holds_the_ledger([f"{local.rstrip('/')}/{t}" for t in tables], ledger,
+                               f"dask-replay {out}")
 
 
 @contextmanager

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ledger.model.errors import LedgerError
-from ledger.store.outputs import LedgerFiles, none_is_the_ledger
+from ledger.store.outputs import LedgerFiles, no_folder_made_is_the_ledger, none_is_the_ledger
 from ledger.store.store import StoredEvent
 from replay.handview import HandView, hand_view
 from replay.pagefiles import existing_key, file_names, remove_stale, write_if_changed, write_page
@@ -168,21 +168,25 @@ def write_site(books: ReportBooks, out: Path, pages: Pages, *, tick: Progress = 
     drawn.
 
     The ledger file and its write-ahead log are never written or removed, wherever they lie
-    in ``out``: a page that would be one of them refuses the report before anything is
-    written (:func:`ledger.store.outputs.none_is_the_ledger`).
+    in ``out``: a page that would be one of them, or ``out`` (or a folder above it that
+    would be made) at one's name, refuses the report before anything is written
+    (:func:`ledger.store.outputs.none_is_the_ledger`,
+    :func:`ledger.store.outputs.no_folder_made_is_the_ledger`).
 
     Raises:
         OSError: a file cannot be written or removed.
         LedgerError: a page to write is the ledger file (``report site: site/index.html is
-            the ledger itself: nothing written``); the ledger or its derived tables cannot
-            be read (a hand the rules refuse
-            gets a page saying why: :func:`hand_page`).
+            the ledger itself: nothing written``), ``out`` is its write-ahead log
+            (``l.duckdb.wal is the ledger's write-ahead log: nothing written``); the ledger or
+            its derived tables cannot be read (a hand the rules refuse gets a page saying why:
+            :func:`hand_page`).
     """
     report = books.collect()
     hand_files = file_names(h.hand for h in report.hands)
     session_files = {**file_names(s.name for s in report.sessions if s.name is not None),
                      None: NO_SESSION + ".html"}
     ledger = LedgerFiles(books.ledger.path)
+    no_folder_made_is_the_ledger(out, books.ledger.path, f"report {out}")
     none_is_the_ledger([out / "index.html", *(out / ASSETS / name for name in pages.assets),
                         *(out / HANDS / f for f in hand_files.values()),
                         *(out / SESSIONS / f for f in session_files.values())],

@@ -1,8 +1,11 @@
 """No command writes its output over the ledger (ledger/store/outputs.py): an ``-o`` of
-``export``, ``view`` or ``checkpoint``, ``chart OUT``, ``export --format parquet DIR`` and a
-report's pages that are the ledger file or its write-ahead log, by any path (``./``, absolute,
-a symbolic or hard link), are refused before anything is written, in one line, exit 2, the
-ledger byte for byte as it was; a report into the ledger's folder leaves it alone."""
+``export``, ``view`` or ``checkpoint``, ``chart OUT``, ``export --format parquet DIR``, a
+report's pages and folder, ``demo-series OUT`` (the folder and its session files),
+``dask-replay``'s OUT (the folder, and the table folders it replaces whole) and ``key new``'s
+and ``key add``'s key directory and key files that are the ledger file or its write-ahead log,
+by any path (``./``, absolute, a symbolic or hard link), are refused before anything is
+written, in one line, exit 2, the ledger byte for byte as it was; a report into the ledger's
+folder leaves it alone."""
 
 from __future__ import annotations
 
@@ -58,6 +61,8 @@ def here(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 ITSELF = "is the ledger itself: nothing written"
 WAL = "is the ledger's write-ahead log: nothing written"
+#: A public key to ``key add`` (of the private key of 32 zero bytes).
+PUBLIC = "ed25519:O2onvM62pC1io6jQKm8Nc2UyFXcd4kOmOsBIoYtZ2ik"
 
 REFUSED = [
     (("export", "--format", "jsonl", "-o", "l.duckdb"), f"-o l.duckdb {ITSELF}"),
@@ -75,6 +80,15 @@ REFUSED = [
     (("checkpoint", "-o", "l.duckdb"), f"-o l.duckdb {ITSELF}"),
     (("checkpoint", "-o", "link"), f"-o link {ITSELF}"),
     (("checkpoint", "-o", "l.duckdb.wal"), f"-o l.duckdb.wal {WAL}"),
+    # a folder made at the write-ahead log's name: DuckDB cannot open the ledger after it
+    (("report", "l.duckdb.wal"), f"l.duckdb.wal {WAL}"),
+    (("demo-series", "--sessions", "2", "--hands", "3", "l.duckdb.wal"), f"l.duckdb.wal {WAL}"),
+    (("demo-series", "--sessions", "2", "--hands", "3", "l.duckdb.wal/series"),
+     f"demo-series l.duckdb.wal/series: l.duckdb.wal {WAL}"),
+    (("key", "new", "ann", "--keys", "l.duckdb.wal"), f"--keys l.duckdb.wal {WAL}"),
+    (("key", "new", "ann", "--keys", "l.duckdb.wal/keys"),
+     f"--keys l.duckdb.wal/keys: l.duckdb.wal {WAL}"),
+    (("key", "add", "bob", PUBLIC, "--keys", "l.duckdb.wal"), f"--keys l.duckdb.wal {WAL}"),
 ]
 
 
@@ -165,3 +179,88 @@ def test_the_ledgers_checkpoints_file_is_never_written_over(here: Path) -> None:
     assert md5("l.duckdb.checkpoints") == kept
     assert handledger("--db", "l.duckdb", "checkpoint", "-o", "l.duckdb.checkpoints")[0] == 0
     assert len(Path("l.duckdb.checkpoints").read_text().splitlines()) == 2
+
+
+@pytest.fixture(scope="module")
+def exported(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Parquet export of the built ledger (``events.parquet`` and the derived tables)."""
+    folder = tmp_path_factory.mktemp("exported") / "exp"
+    assert handledger("--db", str(built), "export", "--format", "parquet", str(folder))[0] == 0
+    return folder
+
+
+def test_dask_replay_never_replaces_a_folder_holding_the_ledger(here: Path, exported: Path
+                                                                ) -> None:
+    """``dask-replay EVENTS OUT`` removes ``OUT/hands``, ``OUT/pots`` … whole before it
+    writes them: a ledger inside one of them (opened there, or through a link) would be
+    deleted, one named as a table's folder too; OUT made at the write-ahead log's name would
+    leave the ledger unopenable."""
+    before = md5("l.duckdb")
+    assert handledger("--db", "l.duckdb", "dask-replay", str(exported), "l.duckdb.wal") == (
+        2, "", f"error: l.duckdb.wal {WAL}\n")
+    assert sorted(os.listdir(here)) == ["hard", "l.duckdb", "link"]
+    os.makedirs("out/hands")
+    os.rename("l.duckdb", "out/hands/l.duckdb")
+    before = md5("out/hands/l.duckdb")
+    held = "holds the ledger file (a folder the command replaces whole): nothing written"
+    assert handledger("--db", "out/hands/l.duckdb", "dask-replay", str(exported), "out") == (
+        2, "", f"error: dask-replay out: out/hands {held}\n")
+    os.symlink("out/hands/l.duckdb", "to-ledger")
+    assert handledger("--db", "to-ledger", "dask-replay", str(exported), "out/") == (
+        2, "", f"error: dask-replay out/: out/hands {held}\n")
+    assert md5("out/hands/l.duckdb") == before
+    assert os.listdir("out") == ["hands"] and os.listdir("out/hands") == ["l.duckdb"]
+    os.rename("out/hands/l.duckdb", "pots")
+    assert handledger("--db", "pots", "dask-replay", str(exported), ".") == (
+        2, "", f"error: dask-replay .: ./pots {ITSELF}\n")
+    assert md5("pots") == before
+    assert handledger("--db", "pots", "verify")[0] == 0
+
+
+def test_demo_series_never_writes_a_session_file_over_the_ledger(here: Path) -> None:
+    """A session's file (``OUT/s02.jsonl``) that is a hard or symbolic link to the ledger."""
+    before = md5("l.duckdb")
+    os.mkdir("series")
+    os.link("l.duckdb", "series/s02.jsonl")
+    assert handledger("--db", "l.duckdb", "demo-series", "--sessions", "2", "--hands", "3",
+                      "series") == (
+        2, "", f"error: demo-series series: series/s02.jsonl {ITSELF}\n")
+    os.remove("series/s02.jsonl")
+    os.symlink("../link", "series/s01.jsonl")
+    assert handledger("--db", "l.duckdb", "demo-series", "--sessions", "2", "--hands", "3",
+                      "series") == (
+        2, "", f"error: demo-series series: series/s01.jsonl {ITSELF}\n")
+    assert md5("l.duckdb") == before
+    assert os.listdir("series") == ["s01.jsonl"]
+    assert handledger("--db", "l.duckdb", "verify")[0] == 0
+
+
+def test_a_key_file_is_never_the_ledger(here: Path) -> None:
+    """``key new`` writes ``NAME.key`` and ``NAME.pub``, ``key add`` ``NAME.pub``, in the key
+    directory: a link there to the ledger (a dangling one to its write-ahead log) is refused."""
+    before = md5("l.duckdb")
+    os.mkdir("keys")
+    os.symlink("../l.duckdb.wal", "keys/ann.pub")
+    assert handledger("--db", "l.duckdb", "key", "new", "ann", "--keys", "keys") == (
+        2, "", f"error: key new: keys/ann.pub {WAL}\n")
+    os.symlink("../hard", "keys/bob.pub")
+    assert handledger("--db", "l.duckdb", "key", "add", "bob", PUBLIC, "--keys", "keys") == (
+        2, "", f"error: key add: keys/bob.pub {ITSELF}\n")
+    assert md5("l.duckdb") == before
+    assert sorted(os.listdir("keys")) == ["ann.pub", "bob.pub"]
+    assert sorted(os.listdir(here)) == ["hard", "keys", "l.duckdb", "link"]  # no .wal
+    assert handledger("--db", "l.duckdb", "verify")[0] == 0
+
+
+def test_series_and_keys_beside_the_ledger_are_written(here: Path) -> None:
+    """The check refuses the ledger only: the folders beside it are made and written."""
+    before = md5("l.duckdb")
+    assert handledger("--db", "l.duckdb", "demo-series", "--sessions", "2", "--hands", "3",
+                      "series") == (0, "wrote 2 session file(s), 6 hands, to series\n", "")
+    assert sorted(os.listdir("series")) == ["s01.jsonl", "s02.jsonl"]
+    code, out, err = handledger("--db", "l.duckdb", "key", "new", "ann", "--keys", "keys")
+    assert (code, err) == (0, "") and out.startswith("key ann "), (out, err)
+    assert handledger("--db", "l.duckdb", "key", "add", "bob", PUBLIC, "--keys", "keys") == (
+        0, "key bob 139e3940e64b: public\n", "")
+    assert sorted(os.listdir("keys")) == ["ann.key", "ann.pub", "bob.pub"]
+    assert md5("l.duckdb") == before

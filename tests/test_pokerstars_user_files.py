@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import codecs
 from pathlib import Path
+from typing import Any
 
 from ledger.formats.pokerstars import read_pokerstars
 from tests.conftest import SHARED
@@ -161,7 +162,8 @@ def test_a_file_cut_right_after_the_summary_line_names_the_hand_cut(tmp_path: Pa
 
 def test_a_file_cut_mid_line_in_the_summary_names_the_hand_cut(tmp_path: Path) -> None:
     # 3000 bytes end inside line 96, "Seat 6: Player4 (button) showed [9c 9d 7d 7h] and lost
-    # with a ": before, imported silently, exit 0
+    # with a ": before, imported silently, exit 0; the line named is the one cut (seat 7's
+    # line, missing, follows it)
     cut = tmp_path / "c3000.txt"
     cut.write_bytes(PLO.read_bytes()[:3000])
     assert cut.read_bytes().endswith(b"and lost with a ")
@@ -169,8 +171,8 @@ def test_a_file_cut_mid_line_in_the_summary_names_the_hand_cut(tmp_path: Path) -
     code, out, err = one_shot(db, "import", str(cut))
     assert code == 2
     assert err.splitlines() == [
-        f"error: {cut}:96, hand PokerStars-22865231671: the hand's *** SUMMARY *** has no "
-        "'Seat 7: Player6 …' line (is the file cut?)"]
+        f"error: {cut}:96, hand PokerStars-22865231671: the hand's *** SUMMARY *** ends "
+        "inside its 'Seat 6: Player4 …' line (is the file cut?)"]
     assert out.splitlines()[-1] == ("imported 1 hand(s) (31 events) from 1 file(s); 0 already "
                                     "in the ledger; 1 rejected")
     assert _stored(db, "PokerStars-22865231671") == 0
@@ -182,3 +184,94 @@ def test_every_real_summary_is_whole() -> None:
     read = [read_pokerstars(p) for p in files]
     assert [e for r in read for e in r.errors] == []
     assert sum(len(r.hands) for r in read) == 184
+
+
+def _cut_in_last_line(src: Path, out: Path, keep: str) -> Path:
+    """``src`` without its final line break, its last line cut to end in ``keep``."""
+    data = src.read_bytes().rstrip(b"\r\n")
+    out.write_bytes(data[:data.rindex(keep.encode()) + len(keep)])
+    return out
+
+
+def test_a_file_cut_inside_its_last_seat_line_names_the_hand_cut(tmp_path: Path) -> None:
+    # line 154 is "Seat 9: Player2 (big blind) showed [5s 7d Kd 9h] and lost with two pair,
+    # Sevens and Deuces": cut after "Sevens", it was stored, exit 0, every seat listed
+    cut = _cut_in_last_line(PLO, tmp_path / "plo.txt", "two pair, Sevens")
+    db = tmp_path / "q.duckdb"
+    code, out, err = one_shot(db, "import", str(cut))
+    assert code == 2
+    assert err.splitlines() == [
+        f"error: {cut}:154, hand PokerStars-60920749213: the hand's *** SUMMARY *** ends "
+        "inside its 'Seat 9: Player2 …' line (is the file cut?)"]
+    assert out.splitlines()[-1] == ("imported 2 hand(s) (70 events) from 1 file(s); 0 already "
+                                    "in the ledger; 1 rejected")
+    assert _stored(db, "PokerStars-60920749213") == 0
+    assert _stored(db, "PokerStars-22865231671") == 39
+    # inside the fold of the last of 78 hands, and before the seat's number is whole
+    for keep, seat in (("Seat 6: Hero folded befo", "its 'Seat 6: Hero …'"),
+                       ("didn't bet)\nSeat", "a 'Seat N: …'")):
+        cut = _cut_in_last_line(NLHE, tmp_path / "nlhe.txt", keep)
+        db = tmp_path / f"{len(keep)}.duckdb"
+        code, out, err = one_shot(db, "import", str(cut))
+        assert code == 2
+        assert err.splitlines() == [
+            f"error: {cut}:2840, hand PokerStars-35825214163: the hand's *** SUMMARY *** ends "
+            f"inside {seat} line (is the file cut?)"]
+        assert out.splitlines()[-1] == ("imported 77 hand(s) (1707 events) from 1 file(s); 0 "
+                                        "already in the ledger; 1 rejected")
+        assert _stored(db, "PokerStars-35825214163") == 0
+
+
+def _as_read(hand: Any) -> tuple[object, ...]:
+    """What the reader made of a hand, but the file's name."""
+    source = {k: v for k, v in hand.started.source.items() if k != "file"}
+    return hand.started.model_dump(exclude={"source"}), source, hand.actions, hand.payouts
+
+
+def test_a_file_without_its_last_line_break_imports_whole(tmp_path: Path) -> None:
+    """A copy saved without the final line break: its last seat line is whole, so every
+    hand reads as from the real file (the ten files: every shape of line they end on)."""
+    for src in sorted((SHARED / "text").glob("*.txt")):
+        bare = tmp_path / src.name
+        bare.write_bytes(src.read_bytes().rstrip(b"\r\n"))
+        real, read = read_pokerstars(src), read_pokerstars(bare)
+        assert read.errors == [] and len(read.hands) == len(real.hands), src.name
+        assert [_as_read(h) for h in read.hands] == [_as_read(h) for h in real.hands], src.name
+    bare = tmp_path / PLO.name
+    code, out, err = one_shot(tmp_path / "r.duckdb", "import", str(bare))
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1] == ("imported 3 hand(s) (109 events) from 1 file(s); 0 already "
+                                    "in the ledger; 0 rejected")
+
+
+def test_every_cut_of_a_last_seat_line_is_refused_but_whole_shapes() -> None:
+    """Each real file's last line cut after every character, with no line break after it:
+    refused as cut, but for the cuts that leave a whole line's shape (what the reader's
+    docstring says it cannot tell: a fold's ``(didn't bet)``, a run-it-twice line's second
+    run); every summary seat line of the 184 hands reads whole."""
+    from ledger.formats.pokerstars.summary import check_last_seat_line
+    from ledger.formats.pokerstars.text import decode, split_hands
+    from ledger.model.errors import MalformedInput
+
+    kept, refused, seat_lines = [], 0, 0
+    for src in sorted((SHARED / "text").glob("*.txt")):
+        hands = split_hands(decode(src.read_bytes())[0])[0]
+        for hand in hands:
+            summary = hand.lines[hand.lines.index("*** SUMMARY ***") + 1:]
+            for text in summary:
+                if text.startswith("Seat "):
+                    check_last_seat_line(text, 1, {})
+                    seat_lines += 1
+        last = hands[-1].lines[-1]
+        for k in range(1, len(last)):
+            try:
+                check_last_seat_line(last[:k].rstrip(), 1, {})
+            except MalformedInput:
+                refused += 1
+            else:
+                kept.append(last[:k].rstrip())
+    assert seat_lines == 1164 and (refused, len(kept)) == (652, 9)  # of 661 cuts
+    assert sorted(set(kept)) == [
+        "Seat 10: Player8 folded before Flop", "Seat 6: Hero folded before Flop",
+        "Seat 6: Hero showed [Jc Ac] and won (€111.59) with three of a kind, Jacks",
+        "Seat 6: Player5 folded before the Draw", "Seat 8: kallexx1 folded before the Draw"]

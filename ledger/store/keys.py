@@ -121,15 +121,20 @@ class KeyStore:
         self.directory = Path(directory)
         self._known: list[KeyInfo] | None = None  # for check(), read once
 
-    def new(self, name: str) -> KeyInfo:
-        """Make a new Ed25519 key pair ``name`` and return it.
+    def new(self, name: str, ledger: str | None = None) -> KeyInfo:
+        """Make a new Ed25519 key pair ``name`` and return it. ``ledger``: the command's
+        ledger file (``--db``), which neither the directory nor a key file may be
+        (:meth:`not_the_ledger`).
 
         Raises:
             MalformedInput: a bad name.
             LedgerError: a key of that name exists (whatever its case: :meth:`_name_free`),
-                or the directory cannot be written.
+                the directory or a key file is the ledger, or the directory cannot be
+                written.
         """
         check_name(name)
+        if ledger is not None:
+            self.not_the_ledger(name, ledger, "key new")
         self._name_free(name)
         private = Ed25519PrivateKey.generate()
         pem = private.private_bytes(
@@ -153,21 +158,24 @@ class KeyStore:
         self._pub(name).write_text(text + "\n", encoding="ascii")
         return KeyInfo(name, fingerprint(private.public_key()), text, True)
 
-    def add(self, name: str, text: str) -> KeyInfo:
+    def add(self, name: str, text: str, ledger: str | None = None) -> KeyInfo:
         """Store someone's public key ``text`` (``ed25519:…``) as ``name``; adding the same key
         again is a no-op. A directory holds one key a name and one name a key: a signature
         names its signer, and a checkpoint whose named signer is not the name of the key
         that verifies it fails (:mod:`ledger.store.anchor`), so the same key under a second
         name, or a second key under a name that differs only in case, would make either name
-        pass for the other.
+        pass for the other. ``ledger``: as :meth:`new`.
 
         Raises:
             MalformedInput: a bad name or key text.
             LedgerError: ``name`` holds another key, a name differing only in case is taken,
-                or the key is held under another name.
+                the key is held under another name, or the directory or the key file is the
+                ledger.
         """
         check_name(name)
         public = parse_public(text)
+        if ledger is not None:
+            self.not_the_ledger(name, ledger, "key add")
         if self._pub(name).exists():
             known = self.info(name)
             if known.public != public_text(public):
@@ -315,6 +323,23 @@ class KeyStore:
                     f"key {name!r}: the key directory already holds a key {info.name!r} "
                     f"({info.fingerprint}): key names are one key each, whatever their case; "
                     "nothing written")
+
+    def not_the_ledger(self, name: str, ledger: str, command: str) -> None:
+        """Refuse, before anything is made or written, a key directory (or a folder above it
+        that ``new`` or ``add`` would make) or a file of the key ``name`` (``NAME.key``,
+        ``NAME.pub``) that is the ledger file at ``ledger``, its write-ahead log or its
+        checkpoints file, by any path or link (:mod:`ledger.store.outputs`): a folder made
+        at the log's name leaves the ledger unopenable.
+
+        Raises:
+            LedgerError: ``--keys l.duckdb.wal is the ledger's write-ahead log: nothing
+                written``, ``key new: k/ann.pub is the ledger itself: nothing written``.
+        """
+        from ledger.store.outputs import no_folder_made_is_the_ledger, none_is_the_ledger
+
+        no_folder_made_is_the_ledger(self.directory, ledger, f"--keys {self.directory}",
+                                     f"--keys {self.directory}")
+        none_is_the_ledger([self._key(name), self._pub(name)], ledger, command)
 
     def _make_directory(self) -> None:
         try:

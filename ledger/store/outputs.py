@@ -3,7 +3,10 @@ nor its write-ahead log (``<file>.wal``), nor, for a file written whole, its che
 file (``<file>.checkpoints``, the record a checkpoint appends to), however the path names it
 (``./l.duckdb``, an absolute path, a symbolic link, a hard link). Writing an export, a page
 or a chart there would destroy every hand, and appending a checkpoint line would leave the
-file cut short (README "A write is all or nothing"; nothing is ever rewritten).
+file cut short (README "A write is all or nothing"; nothing is ever rewritten). A folder a
+command makes (``demo-series OUT``, ``key new --keys DIR``) passes it too (a folder made at
+the write-ahead log's name leaves the ledger unopenable), and one it replaces whole
+(``dask-replay``'s table folders) may not hold any of them either.
 """
 
 from __future__ import annotations
@@ -55,6 +58,25 @@ class LedgerFiles:
             return None
         return self._inodes.get((st.st_dev, st.st_ino))
 
+    def within(self, folder: str | os.PathLike[str]) -> str | None:
+        """As :meth:`which` for a folder that would be removed with all it holds: the kind
+        of the first of the ledger's files that ``folder`` holds, at any depth (by their real
+        paths: a folder reached through a symbolic link too); None when it holds none."""
+        real = os.path.realpath(os.fspath(folder))
+        inside = real.rstrip(os.sep) + os.sep
+        for kind, names in (("file", self.file), ("wal", self.wal),
+                            ("checkpoints", self.checkpoints)):
+            if any(name.startswith(inside) for name in names):
+                return kind
+        return None
+
+
+#: What each of the ledger's files is called in a refusal.
+_IS = {"file": "the ledger itself", "wal": "the ledger's write-ahead log",
+       "checkpoints": "the ledger's checkpoints file"}
+_HOLDS = {"file": "the ledger file", "wal": "the ledger's write-ahead log",
+          "checkpoints": "the ledger's checkpoints file"}
+
 
 def not_the_ledger(out: str | os.PathLike[str] | None, ledger: str | os.PathLike[str],
                    named: str | None = None, *, appended: bool = False) -> None:
@@ -71,12 +93,8 @@ def not_the_ledger(out: str | os.PathLike[str] | None, ledger: str | os.PathLike
         return
     said = named or os.fspath(out)
     kind = LedgerFiles(ledger).which(out)
-    if kind == "file":
-        raise LedgerError(f"{said} is the ledger itself: nothing written")
-    if kind == "wal":
-        raise LedgerError(f"{said} is the ledger's write-ahead log: nothing written")
-    if kind == "checkpoints" and not appended:
-        raise LedgerError(f"{said} is the ledger's checkpoints file: nothing written")
+    if kind is not None and not (kind == "checkpoints" and appended):
+        raise LedgerError(f"{said} is {_IS[kind]}: nothing written")
 
 
 def none_is_the_ledger(outs: Iterable[Path], ledger: str | os.PathLike[str], what: str
@@ -94,3 +112,54 @@ def none_is_the_ledger(outs: Iterable[Path], ledger: str | os.PathLike[str], wha
         kind = files.which(out)
         if kind is not None:
             not_the_ledger(out, ledger, f"{what}: {out}")
+
+
+def no_folder_holds_the_ledger(folders: Iterable[str | os.PathLike[str]],
+                               ledger: str | os.PathLike[str], what: str) -> None:
+    """Refuse, before anything is written or removed, folders a command replaces whole
+    (removes with everything in them, then writes anew: ``dask-replay``'s table folders)
+    when one of them is (by any name, a hard link too), or holds at any depth, the ledger at
+    ``ledger``, its write-ahead log or its checkpoints file (:meth:`LedgerFiles.within`);
+    ``what`` (``dask-replay out``) comes first in the message.
+
+    Raises:
+        LedgerError: ``dask-replay out: out/hands holds the ledger file (a folder the
+            command replaces whole): nothing written``.
+    """
+    if os.fspath(ledger) == ":memory:":
+        return
+    files = LedgerFiles(ledger)
+    for folder in folders:
+        kind = files.which(folder)
+        if kind is not None:
+            raise LedgerError(f"{what}: {os.fspath(folder)} is {_IS[kind]}: nothing written")
+        kind = files.within(folder)
+        if kind is not None:
+            raise LedgerError(f"{what}: {os.fspath(folder)} holds {_HOLDS[kind]} (a folder the "
+                              "command replaces whole): nothing written")
+
+
+def no_folder_made_is_the_ledger(folder: str | os.PathLike[str], ledger: str | os.PathLike[str],
+                                 what: str, named: str | None = None) -> None:
+    """Refuse, before anything is made, a folder a command makes (``folder``, with every
+    folder above it not there yet, which it makes too) that is the ledger at ``ledger``, its
+    write-ahead log or its checkpoints file by any path or link (:meth:`LedgerFiles.which`):
+    a folder at the write-ahead log's name leaves the ledger unopenable (DuckDB reads it as
+    the log). ``named``: how the message names ``folder`` (default ``folder``); a folder
+    above it is named after ``what`` (``demo-series l.duckdb.wal/x``).
+
+    Raises:
+        LedgerError: ``l.duckdb.wal is the ledger's write-ahead log: nothing written``, or
+            ``demo-series l.duckdb.wal/x: l.duckdb.wal is the ledger's write-ahead log:
+            nothing written``.
+    """
+    if os.fspath(ledger) == ":memory:":
+        return
+    not_the_ledger(folder, ledger, named)
+    files = LedgerFiles(ledger)
+    for above in Path(folder).parents:
+        if os.path.isdir(above):
+            return  # there already: neither made nor the ledger
+        kind = files.which(above)
+        if kind is not None:
+            raise LedgerError(f"{what}: {above} is {_IS[kind]}: nothing written")

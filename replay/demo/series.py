@@ -106,7 +106,7 @@ class _Table:
 
     def __init__(self, rng: random.Random, index: int, plan: _Plan) -> None:
         self.rng, self.index, self.plan = rng, index, plan
-        self.name = f"s{index + 1:02d}"
+        self.name = session_name(index)
         self.log = SessionLog(self.name)
         self.seated: list[str] = []
         self.stacks: dict[str, int] = {}
@@ -229,6 +229,44 @@ class _Table:
                 self.plan.done.append(Planted("settlement", self.name, None, (payer,),
                                               f"paid {payee} 1.00 short"))
             self.session(ev.Payment(payer=payer, payee=payee, amount_minor=amount))
+
+
+def session_name(index: int) -> str:
+    """The name of the series' session number ``index`` (from 0): ``s01``, ``s02`` …"""
+    return f"s{index + 1:02d}"
+
+
+def check_out(out: Path, sessions: int, ledger: str) -> None:
+    """Refuse, before anything is written, an output folder ``out`` for ``sessions``
+    sessions where a folder made (``out``, or one above it not there yet) or a session's
+    file (``out/s01.jsonl`` …) is the ledger file at ``ledger``, its write-ahead log or its
+    checkpoints file, by any path or link (:mod:`ledger.store.outputs`).
+
+    Raises:
+        LedgerError: ``l.duckdb.wal is the ledger's write-ahead log: nothing written``,
+            ``demo-series ds: ds/s01.jsonl is the ledger itself: nothing written``.
+    """
+    from ledger.store.outputs import no_folder_made_is_the_ledger, none_is_the_ledger
+
+    no_folder_made_is_the_ledger(out, ledger, f"demo-series {out}")
+    none_is_the_ledger([out / f"{session_name(i)}.jsonl" for i in range(sessions)], ledger,
+                       f"demo-series {out}")
+
+
+def demo_series(out: Path, *, sessions: int, hands: int, seed: int, plant_errors: bool,
+                ledger: str) -> tuple[DemoSeries, list[Path]]:
+    """The ``demo-series`` command's work: the output checked against the ledger file at
+    ``ledger`` first (:func:`check_out`), then the series played (:func:`generate_series`)
+    and written into ``out`` (:func:`write_series`); returns the series and its files.
+
+    Raises:
+        LedgerError: as :func:`check_out` (nothing written); ValueError, OSError: as
+            :func:`generate_series`, :func:`write_series`.
+    """
+    check_out(out, sessions, ledger)
+    series = generate_series(sessions=sessions, hands=hands, seed=seed,
+                             plant_errors=plant_errors)
+    return series, write_series(series, out)
 
 
 def generate_series(

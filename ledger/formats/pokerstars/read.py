@@ -27,12 +27,14 @@ sha256 of the hand's text without blank lines. (``rake`` is not used as a key: p
 a PHH ``rake`` as its rake function.)
 
 A hand cut short (the file stops before its ``*** SUMMARY ***``, or inside it: no ``Total pot``
-line, no ``Seat N:`` line for a seat dealt in) is refused as such (``… (is the file cut?)``),
-the hands before it read. A hand the reader cannot read is one :class:`MalformedInput` naming
-the file, the line and the hand (``PokerStars-<number>``); the other hands are still read. A
-file with no ``PokerStars … #N:`` line is one error. A hand number repeated with the very same
-text is read again (the import writes it once and counts the copy as repeated in the file);
-with other text the repeat is an error.
+line, no ``Seat N:`` line for a seat dealt in, or a last ``Seat N:`` line that no line break
+ends and that is not whole: :func:`ledger.formats.pokerstars.summary.check_last_seat_line`) is
+refused as such (``… (is the file cut?)``), the hands before it read. A hand the reader
+cannot read is one :class:`MalformedInput` naming the file, the line and the hand
+(``PokerStars-<number>``); the other hands are still read. A file with no ``PokerStars …
+#N:`` line is one error. A hand number repeated with the very same text is read again (the
+import writes it once and counts the copy as repeated in the file); with other text the
+repeat is an error.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from ledger.formats.pokerstars.header import Header, parse_header
 from ledger.formats.pokerstars.lines import Rec, classify
 from ledger.formats.pokerstars.summary import (
     Summary,
+    check_last_seat_line,
     check_whole,
     parse_summary,
     summary_facts,
@@ -165,6 +168,9 @@ def read_hand(hand: HandText, index: int, *, file: str, encoding: str = "utf-8")
         raise MalformedInput(str(exc), line=hand.line) from None
     names = frozenset(s.name for s in header.seats)
     recs, summary_lines = _body(hand, header, names)
+    if hand.open_end and summary_lines:  # the file ends inside this line, or just after it
+        check_last_seat_line(summary_lines[-1][1], summary_lines[-1][0],
+                             {s.seat: s.name for s in header.seats})
     deal = first_deal(recs)
     for rec in recs[:deal]:
         if rec.kind not in _BEFORE_DEAL:

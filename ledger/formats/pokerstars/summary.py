@@ -115,6 +115,75 @@ def check_whole(summary: Summary, seats: Mapping[int, str], last: int) -> None:
                              f"{seats[seat]} …' line (is the file cut?)", line=last)
 
 
+#: Card ranks as a hand's description names them, one and several (``Ace``, ``Aces``).
+_RANK = "(?:Deuce|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace)"
+_RANKS = "(?:Deuces|Threes|Fours|Fives|Sixes|Sevens|Eights|Nines|Tens|Jacks|Queens|Kings|Aces)"
+_HIGH = (rf"(?:high card {_RANK}|a pair of {_RANKS}|two pair, {_RANKS} and {_RANKS}"
+         rf"|three of a kind, {_RANKS}|a straight, {_RANK} to {_RANK}|a flush, {_RANK} high"
+         rf"|a full house, {_RANKS} full of {_RANKS}|four of a kind, {_RANKS}"
+         rf"|a straight flush, {_RANK} to {_RANK}|a Royal Flush)")
+_CARD_RANK = "[2-9TJQKA]"
+_FIVE_LOW = rf"{_CARD_RANK}(?:,{_CARD_RANK}){{4}}"
+#: What a shown hand is described ``with``: a high hand, a low (``Lo: 8,6,4,3,2``), a badugi
+#: (``a Badugi: 8,4,3,A``, ``a 3-card: T,7,2`` …), or both halves of a hi-lo hand.
+_DESCRIBED = (rf"(?:{_HIGH}|Lo: {_FIVE_LOW}|a Badugi: {_CARD_RANK}(?:,{_CARD_RANK}){{3}}"
+              rf"|a 3-card: {_CARD_RANK}(?:,{_CARD_RANK}){{2}}|a 2-card: {_CARD_RANK},{_CARD_RANK}"
+              rf"|a 1-card: {_CARD_RANK}|HI: {_HIGH}(?:; LO: {_FIVE_LOW})?)")
+_SHOWDOWN = rf"(?:won \({AMOUNT}\)|lost) with {_DESCRIBED}"
+_STREET = r"(?:Flop|Turn|River|\d+(?:st|nd|rd|th) Street)"
+#: The start of a ``Seat N:`` line, no further than its colon (the seat named only then:
+#: ``Seat 1`` may be the start of ``Seat 10:``).
+_SEAT_START = re.compile(r"^S(?:e(?:a(?:t(?: (?:\d+|(?P<seat>\d+):)?)?)?)?)?$")
+#: The whole ``Seat N: name …`` line of a summary: the name, its places at the table, then
+#: how the hand ended for him.
+_WHOLE_SEAT = re.compile(
+    r"^Seat \d+: .+?(?: \((?:button|small blind|big blind)\))* "
+    rf"(?:folded (?:before Flop|before the Draw|on the {_STREET}"
+    r"|after the \d+(?:st|nd|rd|th) Draw)(?: \(didn't bet\))?"
+    rf"|collected \({AMOUNT}\)|mucked \[[^\]]*\]"
+    rf"|showed \[[^\]]*\] and {_SHOWDOWN}(?:, and {_SHOWDOWN})*)$"
+)
+
+
+def check_last_seat_line(text: str, line: int, seats: Mapping[int, str]) -> None:
+    """Refuse a hand whose file ends inside its summary's last ``Seat N: …`` line: ``text``,
+    at file ``line``, is the file's last line and no line break follows it; ``seats``: seat
+    number → player, of the table's header. Another last line is left to the summary's other
+    checks (:func:`check_whole`: a summary cut before a seat's line).
+
+    The site ends every line with a line break, and a copy saved without the last one is
+    still whole; so such a line counts as cut when it is only the start of a seat line
+    (``Seat``, ``Seat 10:``) or lacks the shape of a whole summary seat line, as the site
+    writes it (every one of the 184 hands of the real files, ``../shared/data/text``): the
+    player, his places at the table (``(button)``, ``(small blind)``, ``(big blind)``), then
+    how the hand ended for him, complete to its last word: ``folded before Flop`` / ``before
+    the Draw`` / ``on the Flop|Turn|River|3rd Street …`` / ``after the 1st Draw …``
+    (``(didn't bet)`` or not), ``collected (X)``, ``mucked [cards]``, or ``showed [cards] and
+    won (X) with …`` / ``and lost with …`` (one such clause a run, joined by ``, and``), the
+    shown hand described in the site's words to its end (``a pair of Kings``, ``two pair,
+    Queens and Jacks``, ``a straight, Ten to Ace``, ``a flush, Ace high``, ``a full house,
+    Fives full of Aces``, ``Lo: 8,6,4,3,2``, ``a Badugi: 8,4,3,A``, ``HI: …; LO: 7,6,5,2,A``
+    …). A cut that leaves a whole shape (after ``before Flop`` of ``before Flop (didn't
+    bet)``, after a hi-lo hand's high half, after a run-it-twice line's first run) cannot be
+    told from a whole line: what it leaves out is a note, a low's description, or the
+    summary's second ``won`` amount (the payouts are the hand's ``collected`` lines, whole;
+    :func:`summary_differences` names the summary then paying less than they do).
+
+    Raises:
+        MalformedInput: at ``line``: ``the hand's *** SUMMARY *** ends inside its 'Seat 9:
+            Player2 …' line (is the file cut?)`` (``… inside a 'Seat N: …' line`` before its
+            seat number is whole).
+    """
+    m = _SEAT.match(text) or _SEAT_START.match(text)
+    if m is None or _WHOLE_SEAT.match(text):
+        return
+    seat = int(m["seat"]) if m["seat"] else None
+    name = seats.get(seat) if seat is not None else None
+    which = f"its 'Seat {seat}: {name} …'" if name else "a 'Seat N: …'"
+    raise MalformedInput(f"the hand's *** SUMMARY *** ends inside {which} line (is the file "
+                         "cut?)", line=line)
+
+
 def summary_facts(summary: Summary) -> dict[str, Any]:
     """The site's totals as ``HandStarted.source`` keeps them (JSON values, chips)."""
     return {

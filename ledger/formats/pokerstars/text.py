@@ -8,7 +8,10 @@ there, which Latin-1 lacks). :func:`decode` says which it used; every hand recor
 
 Hands: a hand starts at a line ``PokerStars … #<number>:`` (``Game #``, ``Hand #``, ``Zoom Hand
 #``, ``Home Game Hand #``) and runs to the next such line; blank lines between hands are
-dropped. Line numbers are 1-based lines of the file.
+dropped. Line numbers are 1-based lines of the file. The file's last hand notes when its last
+line is the file's last and no line break ends it (``HandText.open_end``): the site ends every
+line with one, so that line may be cut short (the reader decides from its shape:
+:func:`ledger.formats.pokerstars.summary.check_last_seat_line`).
 """
 
 from __future__ import annotations
@@ -63,11 +66,14 @@ def decode(data: bytes, *, name: str = "<text>") -> tuple[str, str]:
 @dataclass(frozen=True, slots=True)
 class HandText:
     """One hand's lines: ``line`` is the file line of ``lines[0]`` (the header); ``lines``
-    keep their order, trailing whitespace removed, blank lines as ``''``."""
+    keep their order, trailing whitespace removed, blank lines as ``''``. ``open_end``: the
+    last of ``lines`` is the file's last line and no line break follows it (the file ends
+    inside it, or was saved without a final line break)."""
 
     line: int
     number: str
     lines: tuple[str, ...]
+    open_end: bool = False
 
     def body(self) -> str:
         """The hand's text without blank lines (what the source key digests)."""
@@ -92,8 +98,16 @@ def split_hands(text: str) -> tuple[list[HandText], list[int]]:
         elif line.strip():
             stray.append(n)
     if lines:
-        hands.append(HandText(start, number, _trim(lines)))
+        kept = _trim(lines)
+        hands.append(HandText(start, number, kept, open_end=len(kept) == len(lines)
+                              and _unterminated(text)))
     return hands, stray
+
+
+def _unterminated(text: str) -> bool:
+    """Whether no line break ends ``text`` (as :meth:`str.splitlines` breaks lines)."""
+    last = text.splitlines(keepends=True)[-1:]
+    return bool(last) and last[0].splitlines() == [last[0]]
 
 
 def _trim(lines: list[str]) -> tuple[str, ...]:
