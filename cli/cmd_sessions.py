@@ -52,18 +52,22 @@ def session_close(obj: Context, name: str) -> None:
     head, which vouches for every row: a file whose blocks or hash chain fail the check
     `verify` makes is refused first (exit 2, nothing written). Of a session closed already
     whose close stopped before writing its checkpoint (LEDGER.checkpoints has none of its
-    row), it takes that checkpoint and says so; otherwise a closed session is refused."""
+    row, or there is no such file), it takes that checkpoint and says so, unless that file
+    holds a checkpoint the ledger does not extend or a damaged line (refused, naming it);
+    otherwise a closed session is refused."""
     from ledger.store import checkpoint  # the head, anchored outside the ledger
     from replay.sessions import opening as books
 
     missing = books.close_session(obj.ledger(existing=True), name)
     if missing is not None:  # closed before, its checkpoint never written: take it now
-        seq, position = missing
+        seq, position, no_file = missing
         point = checkpoint.take(obj.ledger(), checked=True, upto=position)
+        file = checkpoint.default_file(obj.ledger().path).name
+        why = (f"there was no checkpoints file {file} (the ledger copied without it, or its "
+               "close stopped before writing it)" if no_file else
+               f"{file} held no checkpoint of its close (the close stopped before writing it)")
         click.echo(f"session {name} was closed already (entry {seq}, position {position}), "
-                   f"but {checkpoint.default_file(obj.ledger().path).name} held no checkpoint "
-                   "of its close (the close stopped before writing it): taken now, of the "
-                   "head as the close left it")
+                   f"but {why}: taken now, of the head as the close left it")
         click.echo(point.line())
         return
     click.echo(f"session {name} closed")
@@ -138,11 +142,27 @@ def session_list(obj: Context, as_json: bool) -> None:
         else:
             state = "closed, settled" if s["settled"] else (
                 f"closed, {format_money(s['owed_minor'], s['decimals'], s['currency'])} owed")
-            if s.get("close_checkpoint_missing"):
-                state += (", its close's checkpoint missing (`handledger session close "
-                          f"{s['session']}` takes it)")
+            state += _missing_checkpoint(s, obj.db)
         click.echo(f"{s['session']}  {s['date'] or '-'}  {s['hands']} hand(s)  "
                    f"{s['buy_ins']} buy-in(s)  {state}")
+
+
+def _missing_checkpoint(s: dict, db: str) -> str:
+    """What ``session list`` says of a closed session whose close's checkpoint the
+    checkpoints file lacks (``close_checkpoint_missing``, why: ``close_checkpoint_why``)."""
+    if not s.get("close_checkpoint_missing"):
+        return ""
+    against = f"`handledger verify --against {db}.checkpoints`"
+    return {
+        "parted": ", its close's checkpoint not found: its checkpoints file holds one this "
+                  f"ledger does not extend ({against})",
+        "damaged": f", its close's checkpoint missing: its checkpoints file has a damaged line "
+                   f"({against})",
+        "no file": ", its close's checkpoint missing: there is no checkpoints file (copied "
+                   f"without it?) (`handledger session close {s['session']}` takes one)",
+    }.get(s.get("close_checkpoint_why", ""), (
+        f", its close's checkpoint missing (`handledger session close {s['session']}` takes "
+        "it)"))
 
 
 @click.command(context_settings={"ignore_unknown_options": True})

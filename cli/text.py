@@ -136,7 +136,37 @@ def verify_text(verdict: Any) -> str:
         lines.append(f"derived tables: as the events' replay gives them ({derived.rows} rows)")
     elif derived.reason is not None:
         lines.append(f"derived tables not checked: {derived.reason}")
-    lines += [f"close checkpoint missing: session {name} (entry {seq}, position {position}): "
-              "its close stopped before writing its checkpoint (`handledger session close "
-              f"{name}` takes it)" for name, seq, position in verdict.unanchored]
+    lines += _unanchored_lines(verdict.unanchored)
     return "\n".join(lines)
+
+
+def _unanchored_lines(closes: Any) -> list[str]:
+    """``verify``'s line for each close whose checkpoint the ledger's checkpoints file lacks
+    (``closes``: :class:`ledger.store.sidecar.Closes`), by why it lacks it."""
+    state, why = closes.file, closes.why
+    if why is None:
+        return []
+    against = f"`handledger verify --against {state.path}`"
+    if why == "parted":
+        line, position, said = state.parted
+        return [f"checkpoints FAIL: {state.path}:{line} holds a checkpoint of position "
+                f"{position} this ledger does not extend ({said}), and none of the close of "
+                + ", ".join(f"session {name} (entry {seq}, position {pos})"
+                            for name, seq, pos in closes.missing)
+                + f": rewritten since it was taken, not a checkpoint to take again; run "
+                f"{against}"]
+    out = []
+    for name, seq, position in closes.missing:
+        head = f"close checkpoint missing: session {name} (entry {seq}, position {position}): "
+        if why == "damaged":
+            out.append(head + f"{state.path} holds none of it, and its line "
+                       f"{state.damaged.line} is damaged ({state.damaged.said()}): run "
+                       f"{against}")
+        elif why == "no file":
+            out.append(head + f"there is no checkpoints file {state.path} (the ledger copied "
+                       "without it?): put it back beside the ledger; if it never was, "
+                       f"`handledger session close {name}` takes the checkpoint")
+        else:
+            out.append(head + "its close stopped before writing its checkpoint (`handledger "
+                       f"session close {name}` takes it)")
+    return out

@@ -145,14 +145,17 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
     """Sessions in ledger order: ``session``, ``date``, ``closed``, ``buy_ins``, ``hands``,
     ``owed_minor`` (money still owed after the payments recorded) with its ``decimals`` and
     ``currency``, and ``settled`` (closed and nothing owed); ``close_checkpoint_missing``
-    (true, only then): its close stopped before writing its checkpoint
-    (:func:`ledger.store.checkpoint.unanchored_closes`)."""
-    from ledger.store.checkpoint import unanchored_closes
+    (true, only then): the checkpoints file holds no checkpoint of its close, and
+    ``close_checkpoint_why`` why: ``stopped`` (its close stopped before writing it), ``no
+    file``, ``parted`` (the file holds a checkpoint the ledger does not extend) or ``damaged``
+    (:func:`ledger.store.sidecar.unanchored_closes`)."""
+    from ledger.store.sidecar import unanchored_closes
     from ledger.store.streams import session_summaries
 
     with fresh_books(path, progress=progress, note=note) as ledger:
         out = session_summaries(ledger)
-        missing = {name for name, _, _ in unanchored_closes(ledger, path)}
+        closes = unanchored_closes(ledger, path)
+        missing = {name for name, _, _ in closes.missing}
         due = settlement.owed(ledger.connection)
         units = {name: (d, c) for name, d, c in ledger.connection.execute(
             "SELECT session, decimals, currency FROM session_book").fetchall()}
@@ -162,6 +165,7 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
         s["settled"] = s["closed"] and not s["owed_minor"]
         if s["session"] in missing:
             s["close_checkpoint_missing"] = True
+            s["close_checkpoint_why"] = closes.why
     return out
 
 

@@ -35,6 +35,7 @@ from ledger.model.errors import LedgerBusy, LedgerCorrupt, LedgerError
 from ledger.store.blocks import check_blocks
 from ledger.store.chain import VerifyReport
 from ledger.store.keys import KeyStore
+from ledger.store.sidecar import Closes
 from ledger.store.store import Ledger
 from replay.progress import Progress, silent
 from replay.projections import catch_up, rebuild
@@ -73,9 +74,10 @@ class Verdict:
     chain: VerifyReport
     signatures: list[SignedAmendment] = field(default_factory=list)
     derived: DerivedCheck = DerivedCheck(False, reason="not checked")
-    #: ``(session, seq, position)`` of each close whose checkpoint was never written
-    #: (:func:`ledger.store.checkpoint.unanchored_closes`): said, no failure.
-    unanchored: list[tuple[str, int, int]] = field(default_factory=list)
+    #: The closes whose checkpoint the ledger's checkpoints file lacks, and that file
+    #: (:func:`ledger.store.sidecar.unanchored_closes`): said, a failure only when the file
+    #: holds a checkpoint the ledger does not extend (``why`` ``parted``).
+    unanchored: Closes = field(default_factory=lambda: Closes([], None))
 
     @property
     def failing(self) -> list[SignedAmendment]:
@@ -84,7 +86,8 @@ class Verdict:
 
     @property
     def ok(self) -> bool:
-        return self.chain.ok and not self.failing and self.derived.ok
+        return (self.chain.ok and not self.failing and self.derived.ok
+                and self.unanchored.why != "parted")
 
 
 def verify_ledger(ledger: Ledger, keys: KeyStore, *, jobs: int | None = 1,
@@ -116,7 +119,7 @@ def verify_ledger(ledger: Ledger, keys: KeyStore, *, jobs: int | None = 1,
         raise
     except LedgerError as e:  # a stored payload no reader takes: rewritten with the chain
         derived = DerivedCheck(True, f"the events cannot be replayed: {e}")
-    from ledger.store.checkpoint import unanchored_closes
+    from ledger.store.sidecar import unanchored_closes
 
     return Verdict(chain, signatures, derived, unanchored_closes(ledger))
 

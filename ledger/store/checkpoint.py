@@ -161,7 +161,8 @@ def take(
     for every row up to the head, so the file is checked first as ``verify`` checks it, its
     blocks and its chain (:func:`ledger.store.intact.require_intact`; ``checked``: the caller
     has just done so). ``upto``: the head as it was at that stored position instead (the
-    checkpoint a ``session close`` stopped before writing: :func:`unanchored_closes`), its row's
+    checkpoint a ``session close`` stopped before writing:
+    :func:`ledger.store.sidecar.unanchored_closes`), its row's
     hash, the rows after it vouched for by none.
 
     Raises:
@@ -169,8 +170,11 @@ def take(
             is not the last stored row; nothing is written.
         LedgerCorrupt: a block of the file fails its checksum (naming it); nothing written.
         LedgerError: an empty ledger, a missing or unreadable key, or the file cannot be
-            written; ``out`` is the ledger file or its write-ahead log
-            (:func:`ledger.store.outputs.not_the_ledger`): nothing written.
+            written; the checkpoints file holds a checkpoint the ledger does not extend, a
+            damaged line, or a last line without its newline (a write cut short), naming
+            the file and line (:meth:`ledger.store.sidecar.FileState.refusal`); ``out`` is
+            the ledger file or its write-ahead log (:func:`ledger.store.outputs.not_the_ledger`):
+            nothing written.
     """
     not_the_ledger(out, ledger.path, None if out is None else f"-o {os.fspath(out)}",
                    appended=True)
@@ -191,7 +195,15 @@ def take(
                               f"{position} to checkpoint")
         position, digest = upto, row[0]
     target = Path(out) if out is not None else default_file(ledger.path)
-    start = 1 + _last_extended(ledger, target, position) if target is not None else 1
+    start = 1
+    if target is not None:
+        from ledger.store.sidecar import file_state  # it reads records as this module does
+
+        state = file_state(ledger, target)
+        refused = state.refusal("no checkpoint appended")
+        if refused is not None:
+            raise refused
+        start += max((p for p in state.extended if p <= position), default=0)
     raw = bytes.fromhex(hash_prefixes(ledger, start - 1, position, 2 * MARK_BYTES))
     moment = (now or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     point = Checkpoint(ledger_name(ledger.path), position, digest, moment,
@@ -207,48 +219,6 @@ def take(
     return point
 
 
-def recorded_positions(ledger_path: str) -> set[int]:
-    """The positions the ledger's own checkpoints file (:func:`default_file`) holds a record
-    of (whatever its hash: a record the ledger no longer extends is ``verify --against``'s to
-    name); none for a missing or unreadable file, or an in-memory ledger; damaged lines are
-    passed over."""
-    path = default_file(ledger_path)
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace") if path else ""
-    except OSError:
-        return set()
-    found = set()
-    for line in text.splitlines():
-        try:
-            point = parse_line(line)
-        except MalformedInput:
-            continue
-        if point is not None and len(point.hash) == 64:
-            found.add(point.position)
-    return found
-
-
-def unanchored_closes(ledger: Any, ledger_path: str | None = None,
-                      session: str | None = None) -> list[tuple[str, int, int]]:
-    """``(session, seq, position)`` of every ``session close`` typed into ``ledger`` (a
-    ``session_closed`` row of no imported file: its ``source_key`` is null) whose checkpoint
-    the ledger's checkpoints file lacks: the close commits its row, then appends the
-    checkpoint of that head, so a close stopped between the two (killed) left none (README
-    "Anchoring it"); ``session close`` again takes it (:func:`take` with ``upto``). An
-    imported close took none, and an in-memory ledger has no file: neither is named.
-    ``ledger_path``: the file whose checkpoints are meant (default the ledger's own path);
-    ``session``: that session's close only."""
-    path = ledger_path or ledger.path
-    if default_file(path) is None:
-        return []
-    rows = ledger.query(
-        "SELECT session, seq, position FROM events WHERE type = 'session_closed' AND "
-        "source_key IS NULL AND ($1 IS NULL OR stream = 'session:' || $1) ORDER BY position",
-        [session])
-    held = recorded_positions(path) if rows else set()
-    return [(name, seq, position) for name, seq, position in rows if position not in held]
-
-
 def _append(path: Path, line: str) -> None:
     """Append ``line`` to ``path`` and sync it to disk when it is a file (a character device
     or pipe, ``/dev/null`` or ``/dev/stdout``, takes the line unsynced: it cannot be)."""
@@ -260,30 +230,6 @@ def _append(path: Path, line: str) -> None:
                 os.fsync(file.fileno())
     except OSError as e:
         raise LedgerError(f"cannot write the checkpoints file {path}: {e}") from e
-
-
-def _last_extended(ledger: Any, path: Path, upto: int) -> int:
-    """The highest position ≤ ``upto`` of a record in ``path`` that the ledger extends (its row
-    hash equals the record's); 0 when none (or no file). Unreadable lines are passed over: a
-    damaged checkpoints file never stops a checkpoint being taken."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return 0
-    claims: dict[int, str] = {}
-    for line in text.splitlines():
-        try:
-            data = json.loads(line)
-        except (ValueError, RecursionError):
-            continue
-        if isinstance(data, dict) and isinstance(data.get("position"), int) \
-                and isinstance(data.get("hash"), str) and 0 < data["position"] <= upto:
-            claims[data["position"]] = data["hash"]
-    for position in sorted(claims, reverse=True):
-        row = row_at(ledger, position)
-        if row is not None and row[0] == claims[position]:
-            return position
-    return 0
 
 
 # ------------------------------------------------------------------------------- reading

@@ -205,33 +205,46 @@ def _kept_unit(state: Any, chip_value: str, currency: str | None, decimals: int 
     return minor, currency, decimals
 
 
-def close_session(ledger: Any, name: str) -> tuple[int, int] | None:
+def close_session(ledger: Any, name: str) -> tuple[int, int, bool] | None:
     """Close session ``name`` (no more hands or buy-ins; payments settle it up). Refused
     while a hand of it is in play (:func:`hands_in_play`): its pot is not paid yet, and the
     books closed are the books settled up (README "sessions and the books").
 
     The closing is followed by a checkpoint of the head, which vouches for every row: a
     file whose blocks or chain ``verify`` fails is refused first
-    (:func:`ledger.store.intact.require_intact`), nothing written. Returns None; or, for a
-    session closed already whose close stopped before its checkpoint was written
-    (:func:`ledger.store.checkpoint.unanchored_closes`), ``(seq, position)`` of that close,
-    nothing written: the caller takes its checkpoint (README "Anchoring it").
+    (:func:`ledger.store.intact.require_intact`), and so is a checkpoints file the checkpoint
+    could not be appended to (:meth:`ledger.store.sidecar.FileState.refusal`: a checkpoint
+    the ledger does not extend, a damaged line), nothing written. Returns None; or, for a
+    session closed already whose close's checkpoint its checkpoints file lacks
+    (:func:`ledger.store.sidecar.unanchored_closes`), ``(seq, position, no_file)`` of that
+    close (``no_file``: there is no checkpoints file at all), nothing written: the caller
+    takes its checkpoint (README "Anchoring it").
 
     Raises:
         NotFound: see :func:`open_state`; LedgerError: it is closed already and its close's
             checkpoint is in the checkpoints file (naming the entry that closed it: a second
-            closing would change nothing), or a hand of it is in play (naming the first,
-            how many more, and how to end or void it); ChainBroken, LedgerCorrupt: the chain
-            breaks (naming the first bad position), a block fails its checksum.
+            closing would change nothing), or that file holds a checkpoint the ledger does
+            not extend or a damaged line (naming it: no checkpoint is taken over it), or a
+            hand of it is in play (naming the first, how many more, and how to end or void
+            it); ChainBroken, LedgerCorrupt: the chain breaks (naming the first bad
+            position), a block fails its checksum.
     """
-    from ledger.store.checkpoint import unanchored_closes
+    from ledger.store.checkpoint import default_file
+    from ledger.store.sidecar import file_state, unanchored_closes
 
     state = open_state(ledger, name, allow_closed=True)
     if state.closed:
-        for _, seq, position in unanchored_closes(ledger, session=name):
+        closes = unanchored_closes(ledger, session=name)
+        for _, seq, position in closes.missing:
             require_intact(ledger, f"the checkpoint of session {name}'s close not taken (it "
                                    "would vouch for rows that are not those written)")
-            return seq, position
+            assert closes.file is not None  # a close is missing only beside a file's path
+            refused = closes.file.refusal(
+                f"session {name} is closed already (entry {seq}, position {position}), and "
+                "no checkpoint of its close is taken over that")
+            if refused is not None:
+                raise refused
+            return seq, position, not closes.file.exists
         raise LedgerError(f"session {name!r} is closed already (entry {state.closed_seq}): "
                           "nothing to close (`handledger history --session "
                           f"{name}` lists its entries)")
@@ -245,6 +258,13 @@ def close_session(ledger: Any, name: str) -> tuple[int, int] | None:
             f"(`handledger void {hand} --reason … --by …`), then close; nothing written")
     require_intact(ledger, f"session {name} not closed (its checkpoint would vouch for rows "
                            "that are not those written); nothing written")
+    own = default_file(ledger.path)
+    if own is not None:
+        refused = file_state(ledger, own).refusal(
+            f"session {name} not closed (its checkpoint could not be appended); nothing "
+            "written")
+        if refused is not None:
+            raise refused
     append_entry(ledger, name, ev.SessionClosed(), state)
     return None
 
