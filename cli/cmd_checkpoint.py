@@ -67,15 +67,18 @@ def checkpoint(obj: Any, out: str | None, as_json: bool, sign: str | None,
     click.echo(json.dumps(point.record(), sort_keys=True) if as_json else point.line())
 
 
-def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str, chain: Any = None
-                  ) -> bool:
+def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str, chain: Any = None,
+                  damaged: list[Any] | None = None) -> bool:
     """Print the verdict of every checkpoint of ``checkpoints`` (what
     :func:`ledger.store.checkpoint.load` read of a file, a pasted line or ``POS:HASH``) and
-    where the ledger parts from them (the first position, located by the records' marks, its
-    own or those of the ledger's checkpoints file: :func:`ledger.store.anchor.records_beside`);
+    where the ledger parts from them (the first position where any of them disagrees with
+    it, located by the records' marks, their own or those of the ledger's checkpoints file:
+    :func:`ledger.store.anchor.compare`);
     return whether it extends them all (signatures good). ``chain``: the walk's report, by
     which a checkpoint whose rows no longer hash to its head fails
-    (:func:`ledger.store.anchor.compare`)."""
+    (:func:`ledger.store.anchor.compare`). ``damaged``: ``(FILE:LINE, Damaged)`` of the
+    file's damaged lines (:func:`ledger.store.checkpoint.read`), each named: one before a
+    checkpoint fails (the file altered), a last one is not checked (a write cut short)."""
     from ledger.store.anchor import compare
 
     report = compare(ledger, checkpoints, _store(keys_dir), chain)
@@ -86,6 +89,11 @@ def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str, chain: Any
         verdict = "ok" if v.ok else "FAILS"
         click.echo(f"checkpoint {v.where}{name} {c.position}:{c.hash[:16]}…{at}: {verdict}: "
                    f"{v.note}")
+    damaged = damaged or []
+    for where, line in damaged:
+        click.echo(f"checkpoint {where}: {'not checked' if line.last else 'FAILS'}: "
+                   f"{line.said()}")
+    altered = any(not line.last for _, line in damaged)
     if report.parts is not None:
         first, last = report.parts
         where = (f"at position {first}" + (f" ({report.row})" if report.row else "")
@@ -98,8 +106,10 @@ def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str, chain: Any
         beyond = "" if after is None else (
             f"; {after[1] - after[0] + 1} row(s) after the latest ({after[0]}-{after[1]}), "
             "which none vouches for")
-        click.echo(f"the ledger extends all {len(report.verdicts)} checkpoint(s){beyond}")
-    return report.ok
+        unread = f"; {len(damaged)} damaged line(s) not checked" if damaged else ""
+        click.echo(f"the ledger extends all {len(report.verdicts)} checkpoint(s){beyond}"
+                   f"{unread}")
+    return report.ok and not altered
 
 
 @click.group()

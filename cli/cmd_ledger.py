@@ -133,18 +133,18 @@ def verify(obj: Context, against: str | None, jobs: int | None, keys_dir: str) -
     amendment whose signature fails (hand, seq, signer), or the first derived table and row
     that is not what the events give; with --against, also the first position where the
     ledger parts from its checkpoints."""
-    from ledger.store.checkpoint import load
+    from ledger.store.checkpoint import read
     from ledger.store.keys import KeyStore
     from replay.verifying import verify_ledger
 
     # read first: a checkpoint argument that cannot be read is one line, before any verdict
-    checkpoints = None if against is None else load(against)
+    checkpoints = None if against is None else read(against)
     try:
         ledger = obj.ledger(read_only=True, sound=False)  # verify_ledger checks the blocks
         verdict = verify_ledger(ledger, KeyStore(keys_dir), jobs=jobs, progress=render.progress)
         click.echo(text.verify_text(verdict))
-        extends = checkpoints is None or check_against(ledger, checkpoints, keys_dir,
-                                                              verdict.chain)
+        extends = checkpoints is None or check_against(
+            ledger, checkpoints.points, keys_dir, verdict.chain, checkpoints.damaged)
     except LedgerCorrupt as exc:
         click.echo(f"corrupt: {exc}")
         sys.exit(1)

@@ -8,25 +8,28 @@ every row before it, so nothing up to the checkpoint changed. It does not when:
 * the row's hash differs: a row at or before the position was rewritten (even with every later
   hash and the recorded head recomputed), or it is another ledger.
 
-The first position where the ledger parts from its checkpoints lies after the highest
-checkpoint it extends and at or before the lowest one it does not (the ledger's end + 1 for a
-rollback); the records' marks (:mod:`ledger.store.checkpoint`) narrow it to one row where they
-cover it. A signed checkpoint is checked against the key directory (:mod:`ledger.store.keys`):
-a bad signature fails it (it was altered: position, hash, time, signer or signature), and so
-does a good one whose named signer is not the name of the key that verifies it (a checkpoint
-signed before the signature covered the name, ``v1``, verifies so, held to that); a key the
-directory does not know is said, and fails only when it claims the name of a known key. A
-chat line's signature covers the whole hash, of which the line gives 24 digits: when the
-ledger's row does not start with them, it is checked over the whole hash of a record of the
-same head in the ledger's checkpoints file, or over the ledger's own row (README, "Anchoring
-it"). :func:`own_checkpoints` checks the ledger's checkpoints file for the pages and ``run``.
+The first position where the ledger parts from its checkpoints is the first where any of them
+disagrees with it: each it does not extend parts from it at or before its own position (the
+ledger's end + 1 for a rollback, the row where the chain breaks), narrowed to one row by the
+marks of its record and of the records it took its marks after (:mod:`ledger.store.checkpoint`)
+where they cover the rows; a checkpoint the ledger extends bounds nothing of another (the two
+may have been taken on two copies that forked). A signed checkpoint is checked against the key
+directory (:mod:`ledger.store.keys`): a bad signature fails it (it was altered: position, hash,
+time, signer or signature), and so does a good one whose named signer is not the name of the
+key that verifies it (a checkpoint signed before the signature covered the name, ``v1``,
+verifies so, held to that); a key the directory does not know is said, and fails only when it
+claims the name of a known key. A chat line's signature covers the whole hash, of which the
+line gives 24 digits: when the ledger's row does not start with them, it is checked over the
+whole hash of a record of the same head in the ledger's checkpoints file, or over the ledger's
+own row (README, "Anchoring it"). :func:`own_checkpoints` checks the ledger's checkpoints file
+for the pages and ``run``.
 """
 
 from __future__ import annotations
 
 import base64
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from os.path import commonprefix
 from pathlib import Path
 from typing import Any, Literal
@@ -113,19 +116,26 @@ def compare(
     broken = broken_rows(chain)
     verdicts = [_unhashed(_check(ledger, end, where, point, keys), broken)
                 for where, point in checkpoints]
-    failed = [v.parts for v in verdicts if v.parts is not None]
+    failed = [v for v in verdicts if v.parts is not None]
     if not failed:
         return AnchorReport(verdicts, None, None, end)
-    last = min(failed)
-    first = 1 + max((v.checkpoint.position for v in verdicts
-                     if v.extended and v.checkpoint.position < last), default=0)  # fmt: skip
-    if broken is not None and last == broken[0]:  # the walk named the row
-        row = row_at(ledger, last)
-        return AnchorReport(verdicts, (last, last), row and f"{row[1]} seq {row[2]}", end)
-    points = [v.checkpoint for v in verdicts]
-    if first < last:  # a pasted line alone bounds it: the ledger's own records may mark it
-        points += records_beside(ledger, points)
-    first, last = _narrow(ledger, first, last, end, points)
+    cut = broken[0] if broken is not None else None
+    pool = _pool(ledger, [v.checkpoint for v in verdicts])
+    caps = [v.parts if cut is None else min(v.parts, cut) for v in failed]  # type: ignore
+    lines = [_lineage(v.checkpoint, pool) for v in failed]
+    starts = [lineage[0][0] for lineage in lines if lineage]
+    stored = b""
+    if starts:  # the rows' marks from the earliest lineage's first row, fetched once
+        stored = bytes.fromhex(hash_prefixes(ledger, min(starts) - 1, max(caps),
+                                             2 * MARK_BYTES))
+    spans = [_parting(lineage, cap, stored, min(starts, default=1))
+             for lineage, cap in zip(lines, caps, strict=True)]
+    first, last = min(a for a, _ in spans), min(b for _, b in spans)
+    shorter = {id(v): a for v, (a, b) in zip(failed, spans, strict=True)
+               if a == b <= end and v.checkpoint.position > end}
+    verdicts = [v if id(v) not in shorter else replace(v, note=v.note.replace(
+        ": an older copy put back, or cut short", f", and parts from it at row {shorter[id(v)]} "
+        "(by its marks): rewritten there, or another ledger", 1)) for v in verdicts]
     row = row_at(ledger, first) if first == last else None
     return AnchorReport(verdicts, (first, last), row and f"{row[1]} seq {row[2]}", end)
 
@@ -277,69 +287,64 @@ def _records_of(ledger: Any, point: Checkpoint) -> list[Checkpoint]:
     return found[::-1]
 
 
-def records_beside(ledger: Any, points: Sequence[Checkpoint]) -> list[Checkpoint]:
-    """Records of the ledger's own checkpoints file (:func:`default_file`) whose marks cover
-    the rows up to each of ``points`` that has none (a pasted chat line, a ``POS:HASH``): the
-    latest record of the same position whose hash starts with the point's, then the record
-    at the position just before its ``marks_from`` (the checkpoint it took its marks after),
-    and so on back to position 1. They only locate a parting (:func:`_narrow`): the verdicts
-    are the points' own. None when the file is missing or unreadable; damaged lines are
-    passed over."""
+def _pool(ledger: Any, given: Sequence[Checkpoint]) -> list[Checkpoint]:
+    """The checkpoints whose marks may locate a parting: those given that carry marks, then
+    the records of the ledger's own checkpoints file (:func:`default_file`; none when it is
+    missing or unreadable, damaged lines passed over)."""
+    pool = [point for point in given if point.marks and point.marks_from]
     path = default_file(ledger.path)
     try:
         text = path.read_text(encoding="utf-8", errors="replace") if path else ""
     except OSError:
-        return []
-    records: list[Checkpoint] = []
+        return pool
     for line in text.splitlines():
         try:
             point = parse_line(line)
         except MalformedInput:
             continue
         if point is not None and point.marks and point.marks_from:
-            records.append(point)
-    out: list[Checkpoint] = []
-    for given in points:
-        if given.marks:
-            continue
-        index = next((k for k in range(len(records) - 1, -1, -1)
-                      if records[k].position == given.position
-                      and records[k].hash.startswith(given.hash)), None)
-        while index is not None:
-            record = records[index]
-            out.append(record)
-            before = (record.marks_from or 1) - 1
-            index = next((k for k in range(index - 1, -1, -1)
-                          if records[k].position == before), None) if before > 0 else None
-    return out
+            pool.append(point)
+    return pool
 
 
-def _narrow(ledger: Any, first: int, last: int, end: int,
-            points: list[Checkpoint]) -> tuple[int, int]:
-    """Narrow ``first..last`` with the marks: a row whose hash matches its mark leaves every row
-    up to it as it was (the chain), so the parting is after it; the first row that differs
-    from its mark is the last place it can be."""
-    stored: bytes | None = None
-    base = first  # the position of stored's first mark
-    for point in points:
-        if not point.marks or point.marks_from is None:
-            continue
-        a = max(first, point.marks_from)
-        b = min(last, point.position, end)
-        if a > b:
-            continue
-        if stored is None:  # the rows' marks from first to last, fetched once
-            stored = bytes.fromhex(hash_prefixes(ledger, base - 1, last, 2 * MARK_BYTES))
-        marks = base64.b64decode(point.marks)[(a - point.marks_from) * MARK_BYTES :]
-        mine = stored[(a - base) * MARK_BYTES : (b - base + 1) * MARK_BYTES]
-        differs = _first_difference(mine, marks[: len(mine)])
-        if differs is None:
-            first = max(first, b + 1)
-        else:
-            if differs > 0:
-                first = max(first, a + differs)
-            last = min(last, a + differs)
-    return min(first, last), last
+def _lineage(point: Checkpoint, pool: Sequence[Checkpoint]) -> list[tuple[int, bytes]]:
+    """The marks of every row from some position up to ``point``'s, as ``(from, marks)``
+    segments in position order: its own marks (or, for a point without any, a pasted line or
+    ``POS:HASH``, those of the latest record of ``pool`` at its position whose hash starts
+    with its hash), then those of the record it took its marks after (at the position just
+    before its ``marks_from``), and so on back to position 1. A link that two records of
+    different hashes could make stops it (which one it was taken after is not known: a
+    ledger forked); empty when no marks are at hand."""
+    if not point.marks:
+        point = next((r for r in reversed(pool) if r.position == point.position
+                      and r.hash.startswith(point.hash)), point)
+    out: list[tuple[int, bytes]] = []
+    while point.marks and point.marks_from:
+        out.append((point.marks_from, base64.b64decode(point.marks)))
+        before = point.marks_from - 1
+        links = [r for r in pool if r.position == before] if before > 0 else []
+        if not links or len({r.hash for r in links}) > 1:
+            break
+        point = links[-1]
+    return out[::-1]
+
+
+def _parting(lineage: list[tuple[int, bytes]], cap: int, stored: bytes, base: int
+             ) -> tuple[int, int]:
+    """(first, last) positions where the ledger parts from one checkpoint it does not
+    extend: ``cap`` the highest it can be (the checkpoint's position, the ledger's end + 1,
+    or the row where the chain breaks), narrowed by the marks of its ``lineage``
+    (:func:`_lineage`) against ``stored``, the ledger's rows' marks from position ``base``: a
+    row whose hash matches its mark leaves every row up to it as it was (the chain), so the
+    parting is after it; the first row that differs from its mark is where it is."""
+    if not lineage:
+        return (1, cap)
+    start = lineage[0][0]
+    marks = b"".join(part for _, part in lineage)
+    mine = stored[(start - base) * MARK_BYTES : (cap - base) * MARK_BYTES]  # start .. cap - 1
+    differs = _first_difference(mine, marks[: len(mine)])
+    at = cap if differs is None else start + differs
+    return (at, at) if at > start or start == 1 else (1, at)
 
 
 def _first_difference(mine: bytes, theirs: bytes) -> int | None:

@@ -112,6 +112,23 @@ class Checkpoint:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
 
+@dataclass(frozen=True)
+class Damaged:
+    """A line of a checkpoints file that holds a damaged checkpoint: ``line`` (from 1),
+    ``why`` (as :func:`ledger.store.checkpoint.parse_line` words it), ``last``: no checkpoint
+    follows it (a write cut short) rather than one in the middle (the file altered)."""
+
+    line: int
+    why: str
+    last: bool
+
+    def said(self) -> str:
+        if self.last:
+            return f"{self.why}, the file's last line: a write cut short (disk full, killed)"
+        return f"{self.why}, with checkpoints after it: the file altered after it was written"
+
+
+
 def last_row(ledger: Any) -> tuple[int, str]:
     """(position, hash) of the stored row with the highest position, ``(0, GENESIS)`` when
     there is none: what is stored, whatever ``meta`` says."""
@@ -235,23 +252,47 @@ def _append(path: Path, line: str) -> None:
 # ------------------------------------------------------------------------------- reading
 
 
+@dataclass(frozen=True)
+class Loaded:
+    """What :func:`read` found: the checkpoints (where, checkpoint) and the damaged lines
+    (file and line as ``FILE:LINE``, :class:`Damaged`)."""
+
+    points: list[tuple[str, Checkpoint]]
+    damaged: list[tuple[str, Damaged]]
+
+
 def load(spec: str) -> list[tuple[str, Checkpoint]]:
+    """The checkpoints named by ``spec`` (:func:`read`), a damaged line refused.
+
+    Raises:
+        MalformedInput: as :func:`read`, and a damaged checkpoint line or record.
+    """
+    found = read(spec)
+    if found.damaged:
+        where, first = found.damaged[0]
+        raise MalformedInput(first.why, file=spec, line=first.line)
+    return found.points
+
+
+def read(spec: str) -> Loaded:
     """The checkpoints named by ``spec``: a ``POS:HASH`` or a whole chat line (pasted as the
     argument) when no file has that name, else a checkpoints file, whose lines that hold no
     checkpoint (the chat around pasted lines) are passed over; each with where it came from
-    (``FILE:LINE``, ``POS:HASH`` or :data:`PASTED`).
+    (``FILE:LINE``, ``POS:HASH`` or :data:`PASTED`). A damaged line of a file that holds
+    checkpoints besides is given apart (:class:`Loaded`): the rest are still checked.
 
     Raises:
-        MalformedInput: a damaged checkpoint line or record, a file without any checkpoint,
-            too large (``MAX_FILE_BYTES``), not UTF-8 or unreadable.
+        MalformedInput: a damaged checkpoint argument, a file without any checkpoint (its
+            first damaged line named, when it has one), too large (``MAX_FILE_BYTES``) or
+            unreadable.
     """
     match = _POS_HASH.fullmatch(spec.strip())
     if match is not None and not _is_file(spec):
-        return [(spec, Checkpoint("", int(match.group(1)), match.group(2)))]
+        return Loaded([(spec, Checkpoint("", int(match.group(1)), match.group(2)))], [])
     if CHAT_PREFIX in spec and not _is_file(spec):  # a chat line pasted as the argument
         point = parse_line(spec)
         if point is not None:
-            return [(PASTED, point)]
+            return Loaded([(PASTED, point)], [])
     path = Path(spec)
     if re.fullmatch(r"[0-9]+:.*", spec.strip()) and not path.exists():
         raise MalformedInput(f"{spec!r} is not POS:HASH (a position above 0, ':' and at least "
@@ -265,23 +306,26 @@ def load(spec: str) -> list[tuple[str, Checkpoint]]:
                              f"{e.strerror or e}", file=spec) from None
     if len(data) > MAX_FILE_BYTES:
         raise MalformedInput(f"larger than {MAX_FILE_BYTES >> 20} MiB", file=spec)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise MalformedInput("not UTF-8 text", file=spec, line=line) from None
-    found = []
-    for number, line in enumerate(text.splitlines(), 1):
+    found, damaged = [], []
+    for number, raw in enumerate(data.removeprefix(b"\xef\xbb\xbf").splitlines(), 1):
         try:
-            point = parse_line(line)
+            point = parse_line(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            damaged.append((number, "not UTF-8 text"))
+            continue
         except MalformedInput as e:
-            raise e.located(file=spec, line=number) from None
+            damaged.append((number, e.message))
+            continue
         if point is not None:  # a line that holds none (the chat around it) is passed over
             found.append((f"{spec}:{number}", point))
     if not found:
+        if damaged:
+            raise MalformedInput(damaged[0][1], file=spec, line=damaged[0][0])
         raise MalformedInput("holds no checkpoint (a JSON record, a chat line or POS:HASH)",
                              file=spec)
-    return found
+    last = int(found[-1][0].rsplit(":", 1)[1])
+    return Loaded(found, [(f"{spec}:{number}", Damaged(number, why, number > last))
+                          for number, why in damaged])
 
 
 def _is_file(spec: str) -> bool:

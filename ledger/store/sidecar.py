@@ -17,23 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ledger.model.errors import LedgerError, MalformedInput
-from ledger.store.checkpoint import last_row, parse_line
-
-
-@dataclass(frozen=True)
-class Damaged:
-    """A line of a checkpoints file that holds a damaged checkpoint: ``line`` (from 1),
-    ``why`` (as :func:`ledger.store.checkpoint.parse_line` words it), ``last``: no checkpoint
-    follows it (a write cut short) rather than one in the middle (the file altered)."""
-
-    line: int
-    why: str
-    last: bool
-
-    def said(self) -> str:
-        if self.last:
-            return f"{self.why}, the file's last line: a write cut short (disk full, killed)"
-        return f"{self.why}, with checkpoints after it: the file altered after it was written"
+from ledger.store.checkpoint import Damaged, last_row, parse_line
 
 
 @dataclass(frozen=True)
