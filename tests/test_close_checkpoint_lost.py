@@ -1,5 +1,6 @@
 """A ``session close`` killed between its commit and its checkpoint (README "Anchoring it"):
-the session is closed, but LEDGER.checkpoints holds no record of its close. ``session list``
+the session is closed, but LEDGER.checkpoints holds no record of its close (a file without
+any is said apart: tests/test_checkpoints_truth.py). ``session list``
 and ``verify`` name the missing checkpoint with the command that takes it; ``session close``
 again takes it, of the head as the close left it (the row's own hash, the rows after it vouched
 for by none), and says so; a third ``session close`` is refused as for any closed session. An
@@ -21,9 +22,9 @@ OPEN = (("session", "open", "k14", "--date", "2026-12-05"), ("buyin", "k14", "An
 
 
 def _killed_close(user, db: str) -> tuple[int, str]:  # noqa: ANN001
-    """Open k14, buy Ann in and out, close it without its checkpoint: the close's
-    (position, hash)."""
-    for step in OPEN:
+    """Open k14, buy Ann in and out, checkpoint (at 3), close it without its checkpoint: the
+    close's (position, hash)."""
+    for step in (*OPEN, ("checkpoint",)):
         assert user(*step)[0] == 0, step
     with Ledger(db) as ledger:
         assert close_session(ledger, "k14") is None
@@ -37,7 +38,7 @@ def _records(db: str) -> list[dict]:
 
 def test_the_lost_checkpoint_is_named_and_taken_by_closing_again(user, db: str) -> None:  # noqa: ANN001
     position, digest = _killed_close(user, db)
-    assert (position, _records(db)) == (4, [])
+    assert (position, [r["position"] for r in _records(db)]) == (4, [3])
     missing = ("k14  2026-12-05  0 hand(s)  1 buy-in(s)  closed, settled, its close's checkpoint "
                "missing (`handledger session close k14` takes it)\n")
     assert user("session", "list") == (0, missing, "")
@@ -56,19 +57,19 @@ def test_the_lost_checkpoint_is_named_and_taken_by_closing_again(user, db: str) 
                         "t.duckdb.checkpoints held no checkpoint of its close (the close stopped "
                         "before writing it): taken now, of the head as the close left it")
     assert lines[1].startswith(f"handledger checkpoint t 4:{digest[:24]} ")
-    [record] = _records(db)
-    assert (record["position"], record["hash"], record["marks_from"]) == (4, digest, 1)
+    _, record = _records(db)
+    assert (record["position"], record["hash"], record["marks_from"]) == (4, digest, 4)
     assert user("session", "list")[1].startswith(
         "k14  2026-12-05  0 hand(s)  1 buy-in(s)  closed, settled\n")
     assert "close checkpoint missing" not in user("verify")[1]
     code, out, _ = user("verify", "--against", f"{db}.checkpoints")
     assert (code, out.splitlines()[-1]) == (
-        0, "the ledger extends all 1 checkpoint(s); 1 row(s) after the latest (5-5), which none "
+        0, "the ledger extends all 2 checkpoint(s); 1 row(s) after the latest (5-5), which none "
         "vouches for")
     assert user("session", "close", "k14") == (
         2, "", "error: session 'k14' is closed already (entry 4): nothing to close (`handledger "
         "history --session k14` lists its entries)\n")
-    assert len(_records(db)) == 1
+    assert len(_records(db)) == 2
 
 
 def test_a_close_with_its_checkpoint_is_named_by_none(user, db: str) -> None:  # noqa: ANN001

@@ -1,0 +1,202 @@
+"""Checkpoints that tell the truth (README "Anchoring it"): a close whose checkpoint the ledger
+no longer extends is a rewrite, never a checkpoint missing to take again; a ledger copied
+without its checkpoints file is said to be so; ``checkpoint`` and ``session close`` append to
+no checkpoints file holding a checkpoint the ledger does not extend, or a damaged last line;
+``verify --against`` names the first row where any checkpoint disagrees (one taken on a copy
+put back bounds no other), and checks the intact records of a file with a damaged line.
+
+The ledger of the first tests: session s1 (0.25 USD a chip), Ann and Bob buy in 100, Bob
+rebuys 100, Ann cashes out 100 and Bob 200, s1 closed: rows 1-7, the close's checkpoint at 7.
+The forgery deletes Bob's rebuy (row 4), renumbers the rows after it and makes the chain and
+the books again, as a host with DuckDB could."""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+from pathlib import Path
+
+from tests.ledger_files import rewrite, stored
+
+NIGHT = (("session", "open", "s1", "--date", "2026-12-05", "--chip-value", "0.25",
+          "--currency", "USD"),
+         ("buyin", "s1", "Ann", "100"), ("buyin", "s1", "Bob", "100"),
+         ("buyin", "s1", "Bob", "100", "--kind", "rebuy"),
+         ("cashout", "s1", "Ann", "100"), ("cashout", "s1", "Bob", "200"),
+         ("session", "close", "s1"))
+AGAINST = "`handledger verify --against {}.checkpoints`"
+
+
+def _night(user) -> None:  # noqa: ANN001
+    for step in NIGHT:
+        assert user(*step)[0] == 0, step
+
+
+def _rebuy_deleted(user, db: str) -> None:  # noqa: ANN001
+    """Row 4 (Bob's rebuy) deleted, the rows after it renumbered (position and seq), the
+    chain, the head and the derived tables made again."""
+    rows = stored(db)
+    rewrite(db, [(r[0] - 1, *r[1:4], r[4] - 1, *r[5:]) for r in rows[4:]], start=4)
+    assert user("replay")[0] == 0
+
+
+def test_a_close_the_ledger_parts_from_fails_verify_and_is_not_taken_again(
+        user, db: str) -> None:  # noqa: ANN001
+    _night(user)
+    record = Path(f"{db}.checkpoints").read_text()
+    assert json.loads(record)["position"] == 7
+    _rebuy_deleted(user, db)
+    code, out, _ = user("verify")
+    assert code == 1
+    assert out.splitlines()[-1] == (
+        f"checkpoints FAIL: {db}.checkpoints:1 holds a checkpoint of position 7 this ledger "
+        "does not extend (the ledger ends at position 6, before 7), and none of the close of "
+        "session s1 (entry 6, position 6): rewritten since it was taken, not a checkpoint to "
+        f"take again; run {AGAINST.format(db)}")
+    assert user("session", "list") == (0, (
+        "s1  2026-12-05  0 hand(s)  2 buy-in(s)  closed, settled, its close's checkpoint not "
+        "found: its checkpoints file holds one this ledger does not extend "
+        f"({AGAINST.format(db)})\n"), "")
+    listed = json.loads(user("session", "list", "--json")[1])["sessions"][0]
+    assert (listed["close_checkpoint_missing"], listed["close_checkpoint_why"]) == (
+        True, "parted")
+    assert user("session", "close", "s1") == (2, "", (
+        f"error: {db}.checkpoints:1: this ledger does not extend the checkpoint of position 7 "
+        "(the ledger ends at position 6, before 7): session s1 is closed already (entry 6, "
+        "position 6), and no checkpoint of its close is taken over that; run "
+        f"{AGAINST.format(db)}\n"))
+    assert Path(f"{db}.checkpoints").read_text() == record  # nothing appended
+    code, out, _ = user("verify", "--against", f"{db}.checkpoints")
+    assert code == 1 and out.splitlines()[-1] == (
+        "the ledger parts from its checkpoints at position 4 (session:s1 seq 4)")
+
+
+def test_a_ledger_copied_without_its_checkpoints_file_is_said_so(user, db: str) -> None:  # noqa: ANN001
+    _night(user)
+    copy = str(Path(db).with_name("b.duckdb"))
+    shutil.copy(db, copy)
+    code, out, _ = user("--db", copy, "verify")
+    assert (code, out.splitlines()[-1]) == (
+        0, f"close checkpoint missing: session s1 (entry 7, position 7): there is no "
+        f"checkpoints file {copy}.checkpoints (the ledger copied without it?): put it back "
+        "beside the ledger; if it never was, `handledger session close s1` takes the "
+        "checkpoint")
+    assert user("--db", copy, "session", "list")[1] == (
+        "s1  2026-12-05  0 hand(s)  3 buy-in(s)  closed, settled, its close's checkpoint "
+        "missing: there is no checkpoints file (copied without it?) (`handledger session "
+        "close s1` takes one)\n")
+    code, out, _ = user("--db", copy, "session", "close", "s1")
+    assert (code, out.splitlines()[0]) == (
+        0, "session s1 was closed already (entry 7, position 7), but there was no checkpoints "
+        "file b.duckdb.checkpoints (the ledger copied without it, or its close stopped before "
+        "writing it): taken now, of the head as the close left it")
+    assert "close checkpoint missing" not in user("--db", copy, "verify")[1]
+
+
+def _forked(user, db: str) -> tuple[str, str]:  # noqa: ANN001
+    """Session s1, Ann in for 100; the file copied; Bob and Cy in for 100, checkpoint (at 4);
+    the copy put back and Bob in for 50 (row 3 now differs). (the record of position 4, the
+    checkpoints file as it was)."""
+    for step in (NIGHT[0], NIGHT[1]):
+        assert user(*step)[0] == 0
+    old = Path(db).with_name("old.duckdb")
+    shutil.copy(db, old)
+    for step in (("buyin", "s1", "Bob", "100"), ("buyin", "s1", "Cy", "100"), ("checkpoint",)):
+        assert user(*step)[0] == 0
+    shutil.copy(old, db)
+    assert user("buyin", "s1", "Bob", "50")[0] == 0
+    text = Path(f"{db}.checkpoints").read_text()
+    return text.splitlines()[0], text
+
+
+def test_no_checkpoint_is_appended_after_one_the_ledger_parts_from(user, db: str) -> None:  # noqa: ANN001
+    _, text = _forked(user, db)
+    refused = (f"error: {db}.checkpoints:1: this ledger does not extend the checkpoint of "
+               "position 4 (the ledger ends at position 3, before 4): {}; run "
+               f"{AGAINST.format(db)}\n")
+    assert user("checkpoint") == (2, "", refused.format("no checkpoint appended"))
+    assert user("session", "close", "s1") == (2, "", refused.format(
+        "session s1 not closed (its checkpoint could not be appended); nothing written"))
+    assert Path(f"{db}.checkpoints").read_text() == text
+    assert user("session", "list")[1].endswith("  open\n")
+    other = Path(db).with_name("elsewhere.checkpoints")  # another file takes it
+    assert user("checkpoint", "-o", str(other))[0] == 0
+    assert json.loads(other.read_text())["position"] == 3
+
+
+def test_the_parting_is_the_first_row_any_checkpoint_disagrees_at(user, db: str) -> None:  # noqa: ANN001
+    """A record of the fork at 3 (as `checkpoint` appended one before it checked the file):
+    the ledger extends it, and parts from the record at 4 at row 3, not 4."""
+    first = json.loads(_forked(user, db)[0])
+    rows = stored(db)
+    fork = {**first, "position": 3, "hash": rows[2][11], "marks_from": 1,
+            "marks": base64.b64encode(b"".join(bytes.fromhex(r[11][:8]) for r in rows)).decode()}
+    with Path(f"{db}.checkpoints").open("a") as file:
+        file.write(json.dumps(fork) + "\n")
+    code, out, _ = user("verify", "--against", f"{db}.checkpoints")
+    assert code == 1
+    assert out.splitlines()[2:] == [
+        f"checkpoint {db}.checkpoints:1 t 4:{first['hash'][:16]}… at {first['at']}: FAILS: "
+        "the ledger ends at position 3, before 4, and parts from it at row 3 (by its marks): "
+        "rewritten there, or another ledger",
+        f"checkpoint {db}.checkpoints:2 t 3:{rows[2][11][:16]}… at {first['at']}: ok: "
+        "extended",
+        "the ledger parts from its checkpoints at position 3 (session:s1 seq 3)"]
+
+
+def _cut_short(user, db: str) -> tuple[Path, str]:  # noqa: ANN001
+    """Sessions s1 and s2 opened, each followed by a checkpoint (rows 1 and 2); the second
+    record cut short by 40 bytes. (the checkpoints file, its text)."""
+    for step in (("session", "open", "s1"), ("checkpoint",), ("session", "open", "s2"),
+                 ("checkpoint",)):
+        assert user(*step)[0] == 0
+    path = Path(f"{db}.checkpoints")
+    path.write_bytes(path.read_bytes()[:-40])
+    return path, path.read_text()
+
+
+def test_no_checkpoint_is_appended_to_a_record_cut_short(user, db: str) -> None:  # noqa: ANN001
+    path, text = _cut_short(user, db)
+    assert user("checkpoint") == (2, "", (
+        f"error: {path}:2: a damaged checkpoint record (not JSON), the file's last line: a "
+        "write cut short (disk full, killed): no checkpoint appended; keep a copy of the file, "
+        f"remove that line (`handledger verify --against {path}` checks the others), then try "
+        "again\n"))
+    assert path.read_text() == text
+    code, out, _ = user("verify", "--against", str(path))
+    assert code == 0
+    assert out.splitlines()[3:] == [
+        f"checkpoint {path}:2: not checked: a damaged checkpoint record (not JSON), the file's "
+        "last line: a write cut short (disk full, killed)",
+        "the ledger extends all 1 checkpoint(s); 1 row(s) after the latest (2-2), which none "
+        "vouches for; 1 damaged line(s) not checked"]
+    path.write_text(text.rsplit("\n", 1)[0] + "\n")  # the damaged line removed
+    assert user("checkpoint")[0] == 0
+    assert [json.loads(line)["position"] for line in path.read_text().splitlines()] == [1, 2]
+
+
+def test_a_last_line_without_its_newline_is_refused(user, db: str) -> None:  # noqa: ANN001
+    assert user("session", "open", "s1")[0] == 0 and user("checkpoint")[0] == 0
+    path = Path(f"{db}.checkpoints")
+    path.write_text(path.read_text().rstrip("\n"))
+    assert user("checkpoint") == (2, "", (
+        f"error: {path}:1: the file's last line ends without a newline (a write cut short?): "
+        "no checkpoint appended; end it with a newline, then try again\n"))
+
+
+def test_a_damaged_line_before_others_fails_verify_against(user, db: str) -> None:  # noqa: ANN001
+    path, _ = _cut_short(user, db)
+    whole = Path(db).with_name("whole.checkpoints")
+    assert user("checkpoint", "-o", str(whole))[0] == 0
+    lines = whole.read_text().splitlines()
+    whole.write_text("\n".join([lines[0][:-40], *lines]) + "\n")  # a damaged line 1
+    code, out, _ = user("verify", "--against", str(whole))
+    assert code == 1
+    assert out.splitlines()[3] == (
+        f"checkpoint {whole}:1: FAILS: a damaged checkpoint record (not JSON), with "
+        "checkpoints after it: the file altered after it was written")
+    assert user("checkpoint", "-o", str(whole)) == (2, "", (
+        f"error: {whole}:1: a damaged checkpoint record (not JSON), with checkpoints after "
+        "it: the file altered after it was written: no checkpoint appended; run "
+        f"`handledger verify --against {whole}`\n"))
