@@ -200,3 +200,34 @@ def test_a_damaged_line_before_others_fails_verify_against(user, db: str) -> Non
         f"error: {whole}:1: a damaged checkpoint record (not JSON), with checkpoints after "
         "it: the file altered after it was written: no checkpoint appended; run "
         f"`handledger verify --against {whole}`\n"))
+
+
+def test_a_close_whose_record_was_cut_short_is_taken_once_the_line_is_removed(
+        user, db: str) -> None:  # noqa: ANN001
+    for step in (("session", "open", "s1", "--date", "2026-12-05"), ("checkpoint",),
+                 ("session", "close", "s1")):
+        assert user(*step)[0] == 0
+    path = Path(f"{db}.checkpoints")
+    whole = path.read_text()
+    path.write_text(whole[:-40])  # the close's record cut short
+    cut = ("a damaged checkpoint record (not JSON), the file's last line: a write cut short "
+           "(disk full, killed)")
+    code, out, _ = user("verify")
+    assert (code, out.splitlines()[-1]) == (
+        0, f"close checkpoint missing: session s1 (entry 2, position 2): {path} holds none of "
+        f"it, and its line 2 is damaged ({cut}): run {AGAINST.format(db)}")
+    assert user("session", "list")[1] == (
+        "s1  2026-12-05  0 hand(s)  0 buy-in(s)  closed, settled, its close's checkpoint "
+        f"missing: its checkpoints file has a damaged line ({AGAINST.format(db)})\n")
+    assert user("session", "close", "s1") == (2, "", (
+        f"error: {path}:2: {cut}: session s1 is closed already (entry 2, position 2), and no "
+        "checkpoint of its close is taken over that; keep a copy of the file, remove that line "
+        f"({AGAINST.format(db)} checks the others), then try again\n"))
+    path.write_text(whole.splitlines()[0] + "\n")
+    code, out, _ = user("session", "close", "s1")
+    assert (code, out.splitlines()[0]) == (
+        0, f"session s1 was closed already (entry 2, position 2), but {path.name} held no "
+        "checkpoint of its close (the close stopped before writing it): taken now, of the "
+        "head as the close left it")
+    assert path.read_text().splitlines()[1].startswith('{"at"')
+    assert "close checkpoint missing" not in user("verify")[1]

@@ -121,7 +121,7 @@ def compare(
         return AnchorReport(verdicts, None, None, end)
     cut = broken[0] if broken is not None else None
     pool = _pool(ledger, [v.checkpoint for v in verdicts])
-    caps = [v.parts if cut is None else min(v.parts, cut) for v in failed]  # type: ignore
+    caps = [min(v.parts or 1, cut or v.parts or 1) for v in failed]
     lines = [_lineage(v.checkpoint, pool) for v in failed]
     starts = [lineage[0][0] for lineage in lines if lineage]
     stored = b""
