@@ -106,9 +106,15 @@ def check_against(ledger: Any, checkpoints: list[Any], keys_dir: str, chain: Any
         beyond = "" if after is None else (
             f"; {after[1] - after[0] + 1} row(s) after the latest ({after[0]}-{after[1]}), "
             "which none vouches for")
-        unread = f"; {len(damaged)} damaged line(s) not checked" if damaged else ""
-        click.echo(f"the ledger extends all {len(report.verdicts)} checkpoint(s){beyond}"
-                   f"{unread}")
+        if altered:  # a damaged line before a later checkpoint: the file is not as written
+            bad = sum(not line.last for _, line in damaged)
+            click.echo(f"the ledger extends the {len(report.verdicts)} intact checkpoint(s)"
+                       f"{beyond}, but the file was altered after it was written: {bad} "
+                       "damaged line(s) before a later checkpoint")
+        else:
+            unread = f"; {len(damaged)} damaged line(s) not checked" if damaged else ""
+            click.echo(f"the ledger extends all {len(report.verdicts)} checkpoint(s){beyond}"
+                       f"{unread}")
     return report.ok and not altered
 
 

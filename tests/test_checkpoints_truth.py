@@ -196,6 +196,9 @@ def test_a_damaged_line_before_others_fails_verify_against(user, db: str) -> Non
     assert out.splitlines()[3] == (
         f"checkpoint {whole}:1: FAILS: a damaged checkpoint record (not JSON), with "
         "checkpoints after it: the file altered after it was written")
+    assert out.splitlines()[4] == (  # never "extends all" of a file altered
+        "the ledger extends the 1 intact checkpoint(s), but the file was altered after it was "
+        "written: 1 damaged line(s) before a later checkpoint")
     assert user("checkpoint", "-o", str(whole)) == (2, "", (
         f"error: {whole}:1: a damaged checkpoint record (not JSON), with checkpoints after "
         "it: the file altered after it was written: no checkpoint appended; run "
