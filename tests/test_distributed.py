@@ -65,8 +65,8 @@ def _relinked(events: Path, out: Path, where: str = "true") -> Path:
     every hash made again, written to ``out``: what a forger who rewrites the chain makes
     (it holds, as the chain has no secret) and the one way to replay rows changed."""
     con = duckdb.connect()
-    table = con.execute(f"SELECT * FROM read_parquet('{events}') WHERE {where} "
-                        "ORDER BY position").to_arrow_table()
+    table = con.sql(f"SELECT * FROM read_parquet('{events}') WHERE {where} "
+                    "ORDER BY position").to_arrow_table()
     rows = table.to_pylist()
     prev = GENESIS
     for number, row in enumerate(rows, 1):
