@@ -9,7 +9,9 @@ object store whose fsspec file system is installed). One pass over the cluster:
 1. the sorted ledger positions of every hand's first row (each hand's ``ord`` is its place
    among them, as the local replay numbers hands) and the session rows that name players
    (``player_alias``, ``session_opened``: the series' alias map and platform nicknames) are
-   read first, small columns and few rows;
+   read first, small columns and few rows; in the same pass each partition of the dataset
+   proves its rows' hash chain and the links between partitions are checked after
+   (:mod:`replay.parquet_chain`): rows changed after the export are refused, nothing written;
 2. the rows are shuffled by session (``DataFrame.shuffle``): every row of a session, its
    session rows and its hands, lands in one partition (table stakes, RULES.md §1.1: its books
    fold on their own); the hands of no session are spread hand by hand;
@@ -28,6 +30,7 @@ The SQL views and ``derived_state`` belong to a ledger and are not written.
 from __future__ import annotations
 
 import logging
+import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +42,7 @@ from ledger.audit.books import resolve_aliases
 from ledger.audit.load import corrections_of, typed_rows
 from ledger.model.errors import LedgerError, NotFound
 from replay.merge import Merged, merge_parts
+from replay.parquet_chain import part_proofs, require_chain
 from replay.partition import (
     COLUMNS,
     HAND_TABLES,
@@ -93,6 +97,8 @@ def replay_parquet(source: str, out: str, *, scheduler: str | None = None, worke
     ``out`` (module doc). ``scheduler``: the address of a running scheduler
     (``tcp://host:8786``), else a local cluster of ``workers`` processes of one thread;
     ``partitions``: how many (default: four per worker thread, at least the dataset's own).
+    Before anything is replayed, ``out`` is checked writable (:func:`writable`) and the
+    dataset's hash chain proven (:mod:`replay.parquet_chain`): a broken one is refused.
     The folders of the tables written are replaced; on a failure none is left. A hand that
     does not replay is an ``unreplayable`` finding, as in the local replay. ``ledger``: the
     ledger file of the command (``--db``), which the output never is nor holds
@@ -103,7 +109,8 @@ def replay_parquet(source: str, out: str, *, scheduler: str | None = None, worke
             one of its table folders is or holds, the ledger (nothing written), a dataset that
             is not the events table, a scheduler that cannot be reached, a session row that
             does not parse or a hand without its first row (located), workers that die, an
-            output that cannot be written.
+            output that cannot be written, ``out`` not a folder to write in, no ``prev_hash``
+            or ``hash`` column; ChainBroken: the dataset's chain breaks (nothing written).
     """
     try:
         import dask
@@ -115,9 +122,12 @@ def replay_parquet(source: str, out: str, *, scheduler: str | None = None, worke
     if ledger is not None:
         check_out(out, tables, ledger)
     path = events_path(source)
+    writable(out)
     with _client(scheduler, workers) as client:
         events = _read(path)
-        firsts, named, fixes = dask.compute(_firsts(events), _named(events), _fixes(events))
+        firsts, named, fixes, proofs = dask.compute(_firsts(events), _named(events),
+                                                    _fixes(events), part_proofs(path))
+        require_chain(path, proofs)
         starts = _sorted(firsts)
         named_rows = list(typed_rows(named.itertuples(index=False, name=None),
                                      corrections_of(fixes.itertuples(index=False, name=None))))
@@ -327,3 +337,27 @@ def _clear(out: str, tables: list[str], *, remove: bool = False) -> bool:
     if remove and fs.isdir(root) and not fs.ls(root):
         fs.rm(root, recursive=True)
     return missing
+
+
+def writable(out: str) -> None:
+    """Refuse, before anything is replayed, a local output directory ``out`` (a path or a
+    ``file://`` URL; another file system's URL is its own to refuse) that cannot be written:
+    a file there, or above it where a folder would be made, or a folder this user cannot
+    write in (the folder itself, or the one the missing folders would be made in).
+
+    Raises:
+        LedgerError: ``dask-replay afile: afile is a file, not a folder: nothing replayed,
+            nothing written``.
+    """
+    local = out.removeprefix("file://")
+    if "://" in local:
+        return
+    nothing = "nothing replayed, nothing written"
+    folder = Path(local)
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise LedgerError(f"dask-replay {out}: {folder} is a file, not a folder: {nothing}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise LedgerError(f"dask-replay {out}: cannot write in the folder {folder} (permission "
+                          f"denied): {nothing}")

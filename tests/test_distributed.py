@@ -2,7 +2,8 @@
 the same derived tables row for row and the same audit findings, on the generated series
 (planted errors) and on a ledger mixing sessions, hands of no session, corrections, a void,
 aliases and a PokerNow log, and with a hand that does not replay; a dataset that cannot be
-replayed fails with one error and leaves nothing."""
+replayed, whose hash chain breaks (a row edited after the export) or whose output is no folder
+fails with one error and leaves nothing."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 import pytest
 from distributed import LocalCluster
 
 from ledger.audit.tables import read_audit
-from ledger.model.errors import LedgerError, NotFound
+from ledger.model.errors import ChainBroken, LedgerError, NotFound
+from ledger.store.chain import GENESIS, row_hash
 from ledger.store.store import Ledger
 from replay.distributed import AUDIT_TABLES, events_path, replay_parquet
 from replay.ingest.export import export_tables
@@ -55,6 +58,24 @@ def _local(ledger: Ledger, path: Path) -> tuple[Any, Path]:
     projection = rebuild(ledger)
     export_tables(ledger, path / "export", "parquet")
     return projection, path / "export"
+
+
+def _relinked(events: Path, out: Path, where: str = "true") -> Path:
+    """The rows of ``events`` (Parquet) that ``where`` keeps, numbered 1, 2, 3, … again and
+    every hash made again, written to ``out``: what a forger who rewrites the chain makes
+    (it holds, as the chain has no secret) and the one way to replay rows changed."""
+    con = duckdb.connect()
+    table = con.sql(f"SELECT * FROM read_parquet('{events}') WHERE {where} "
+                    "ORDER BY position").to_arrow_table()
+    rows = table.to_pylist()
+    prev = GENESIS
+    for number, row in enumerate(rows, 1):
+        row.update(position=number, prev_hash=prev)
+        row["hash"] = prev = row_hash(prev, **{k: v for k, v in row.items()
+                                               if k not in ("prev_hash", "hash")})
+    relinked = pa.Table.from_pylist(rows, schema=table.schema)  # noqa: F841 - scanned below
+    con.execute(f"COPY (SELECT * FROM relinked) TO '{out}' (FORMAT PARQUET)")
+    return out
 
 
 def _rows(con: Any, sql: str) -> list[tuple]:
@@ -207,7 +228,8 @@ def test_a_hand_that_does_not_replay_is_a_finding_as_locally(tmp_path: Path, sch
         "UPDATE events SET payload = '{\"type\": \"call\"}' WHERE position = (SELECT"
         " min(position) FROM events WHERE hand_id = 's03-004' AND type = 'call')")
     projection, export = _local(ledger, tmp_path)
-    done = replay_parquet(str(export), str(tmp_path / "out"), scheduler=scheduler)
+    relinked = _relinked(export / "events.parquet", tmp_path / "relinked.parquet")
+    done = replay_parquet(str(relinked), str(tmp_path / "out"), scheduler=scheduler)
     assert done.merged.findings == projection.findings
     assert [(d.kind, d.hand) for d in done.merged.findings if d.kind == "unreplayable"] == [
         ("unreplayable", "s03-004")]
@@ -219,10 +241,9 @@ def test_a_dataset_that_cannot_be_replayed_fails_and_leaves_nothing(tmp_path: Pa
                                                                      scheduler: str) -> None:
     ledger = _series_ledger(tmp_path)
     _, export = _local(ledger, tmp_path)
-    cut = tmp_path / "cut.parquet"  # a hand without its first row: it has no place (ord)
-    duckdb.connect().execute(
-        f"COPY (SELECT * FROM '{export}/events.parquet' WHERE NOT (hand_id = 's03-004'"
-        f" AND seq = 1)) TO '{cut}' (FORMAT PARQUET)")
+    # a hand without its first row: it has no place (ord); the chain relinked, else broken
+    cut = _relinked(export / "events.parquet", tmp_path / "cut.parquet",
+                    "NOT (hand_id = 's03-004' AND seq = 1)")
     with pytest.raises(LedgerError) as caught:
         replay_parquet(str(cut), str(tmp_path / "out"), scheduler=scheduler)
     assert str(caught.value) == ("hand s03-004: the dataset has no first event (seq 1) of "
@@ -268,3 +289,56 @@ def test_an_object_store_url_in_and_out(tmp_path: Path) -> None:
         store.rm("/ledger", recursive=True)
         if store.exists("/derived"):
             store.rm("/derived", recursive=True)
+
+
+def test_a_row_edited_after_the_export_is_refused_nothing_written(tmp_path: Path,
+                                                                   scheduler: str) -> None:
+    """The user's case: an amount edited in the exported Parquet (its hash kept) is not
+    replayed as the books: one line naming the row, exit 2, no output folder; a row cut
+    out is named as missing (each partition proves its rows, the edges between them after)."""
+    from tests.test_outputs_not_the_ledger import handledger
+
+    ledger = _series_ledger(tmp_path)
+    _, export = _local(ledger, tmp_path)
+    ledger.close()
+    con = duckdb.connect()
+    position, stream, seq = con.execute(
+        f"SELECT position, stream, seq FROM '{export}/events.parquet' WHERE"
+        " payload::VARCHAR LIKE '%\"amount\":%' ORDER BY position LIMIT 1 OFFSET 100").fetchone()
+    edited = tmp_path / "edited"
+    edited.mkdir()
+    con.execute(
+        f"COPY (SELECT * REPLACE (CASE WHEN position = {position} THEN replace(payload::VARCHAR,"
+        f" '\"amount\":', '\"amount\":1')::JSON ELSE payload END AS payload) FROM"
+        f" '{export}/events.parquet' ORDER BY position) TO '{edited}/events.parquet'")
+    out = tmp_path / "out"
+    assert handledger("dask-replay", str(edited), str(out), "--scheduler", scheduler,
+                      "--partitions", "3") == (
+        2, "", f"error: {edited}/events.parquet: broken at position {position}: edited: row "
+               f"{position} ({stream} seq {seq}): its content does not hash to its stored hash:"
+               " nothing replayed, nothing written (rows changed after the export)\n")
+    assert not out.exists()
+    cut = tmp_path / "cut.parquet"
+    after = con.execute(f"SELECT stream, seq FROM '{export}/events.parquet' WHERE position ="
+                        f" {position + 1}").fetchone()
+    con.execute(f"COPY (SELECT * FROM '{export}/events.parquet' WHERE position <> {position}"
+                f" ORDER BY position) TO '{cut}' (ROW_GROUP_SIZE 1024)")
+    with pytest.raises(ChainBroken) as caught:
+        replay_parquet(str(cut), str(out), scheduler=scheduler)
+    assert str(caught.value) == (
+        f"{cut}: broken at position {position}: deleted: row {position} is missing before row "
+        f"{position + 1} ({after[0]} seq {after[1]}): nothing replayed, nothing written (rows "
+        "changed after the export)")
+    assert not out.exists()
+
+
+def test_an_output_that_is_no_folder_is_refused_before_replaying(tmp_path: Path) -> None:
+    """Checked before a cluster starts: a file where the output folder would be, or above it."""
+    from tests.test_outputs_not_the_ledger import handledger
+
+    (tmp_path / "afile").write_text("kept\n")
+    for out in ("afile", "afile/sub"):
+        assert handledger("dask-replay", str(tmp_path), str(tmp_path / out)) == (
+            2, "", f"error: dask-replay {tmp_path / out}: {tmp_path / 'afile'} is a file, not a "
+                   "folder: nothing replayed, nothing written\n")
+    assert (tmp_path / "afile").read_text() == "kept\n"

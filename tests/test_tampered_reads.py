@@ -167,9 +167,10 @@ def test_every_read_refuses_a_file_cut_short(run, db: str, template: Path) -> No
     size = Path(db).stat().st_size
     blocks = (size - FIRST) // BLOCK
     Path(db).write_bytes(Path(db).read_bytes()[:size - 4096])
-    _every_read_refuses(run, db, f"ledger {db} is corrupt: cut short: {size - 4096} bytes, "
-                                 f"which ends inside its block {blocks - 1} (blocks of 262144 "
-                                 "bytes after 12288 bytes of headers)")
+    _every_read_refuses(run, db, f"ledger {db} is corrupt: not a whole number of blocks: "
+                                 f"{size - 4096} bytes, {blocks - 1} blocks and {BLOCK - 4096} "
+                                 "bytes (blocks of 262144 bytes after 12288 bytes of headers): "
+                                 "cut short or written past its end")
 
 
 REPORT = ("no report written (its pages would show rows changed outside handledger as the "

@@ -151,8 +151,9 @@ def test_a_file_cut_inside_a_block_duckdb_cannot_open_is_said_cut_short(run, db:
     size = Path(db).stat().st_size // 2
     _damaged(db, "cut in half")
     assert Path(db).stat().st_size == size and (size - 12288) % 262144
-    line = (f"ledger {db} is corrupt: cut short: {size} bytes, which ends inside its block "
-            f"{(size - 12288) // 262144} (blocks of 262144 bytes after 12288 bytes of headers)")
+    line = (f"ledger {db} is corrupt: not a whole number of blocks: {size} bytes, "
+            f"{(size - 12288) // 262144} blocks and {(size - 12288) % 262144} bytes (blocks of "
+            "262144 bytes after 12288 bytes of headers): cut short or written past its end")
     result = run("verify")
     assert (result.exit_code, result.output) == (1, f"corrupt: {line}\n")
     for args in (("balances",), ("session", "list"), ("audit", "--json"), ("checkpoint",)):

@@ -20,12 +20,12 @@ HEADERS = 3
 def check_sound(path: str, con: Any, database: str | None = None) -> None:
     """What every read checks of the ledger file at ``path`` before it reads (the store's
     read-only open, :class:`ledger.store.store.Ledger`): that the file does not end inside a
-    block (:func:`ends_inside_block`), which a file cut short at a byte DuckDB never ends on
-    does. It costs one ``stat`` and one query, whatever the size of the file: a read of a
-    large ledger (``state`` at the table, ``audit`` of fresh books) must not pay for reading
-    the file. A block failing its checksum is met by the read that reads it (DuckDB checks
-    each block it reads) and by ``verify``, ``checkpoint``, ``session close``, ``export`` and
-    a saving ``replay`` or ``run``, which check every block first
+    block (:func:`ends_inside_block`), which a file cut short or written past its end, at a byte
+    DuckDB never ends on, does. It costs one ``stat`` and one query, whatever the size of the
+    file: a read of a large ledger (``state`` at the table, ``audit`` of fresh books) must not
+    pay for reading the file. A block failing its checksum is met by the read that reads it
+    (DuckDB checks each block it reads) and by ``verify``, ``checkpoint``, ``session close``,
+    ``export`` and a saving ``replay`` or ``run``, which check every block first
     (:func:`ledger.store.blocks.check_blocks`).
     ``database``: the name ``con`` knows the file by (default: its current database).
 
@@ -48,16 +48,19 @@ def check_sound(path: str, con: Any, database: str | None = None) -> None:
 
 
 def ends_inside_block(path: str | os.PathLike[str], block_size: int) -> str | None:
-    """``cut short: …`` when the file at ``path`` ends inside a block, else None: DuckDB
-    writes its three headers, then whole blocks of ``block_size`` bytes."""
+    """``not a whole number of blocks: …`` when the file at ``path`` ends inside a block,
+    else None: DuckDB writes its three headers, then whole blocks of ``block_size`` bytes, so
+    such a file was cut short or written past its end (bytes appended by another program):
+    its size alone cannot say which."""
     size = os.path.getsize(path)
     start = HEADER * HEADERS
     if size < start:
         return None  # not the layout this reading expects: left to DuckDB
     held, part = divmod(size - start, block_size)
     if part:
-        return (f"cut short: {size} bytes, which ends inside its block {held} (blocks of "
-                f"{block_size} bytes after {start} bytes of headers)")
+        return (f"not a whole number of blocks: {size} bytes, {held} blocks and {part} bytes "
+                f"(blocks of {block_size} bytes after {start} bytes of headers): cut short or "
+                "written past its end")
     return None
 
 

@@ -84,11 +84,16 @@ def not_the_ledger(out: str | os.PathLike[str] | None, ledger: str | os.PathLike
     output) that is the ledger at ``ledger`` or its write-ahead log, or, unless ``appended``
     (a checkpoint's line, which the checkpoints file is for), its checkpoints file. ``named``:
     how the message names the output, as the user gave it (``-o l.duckdb``; default ``out``).
+    Nor is it another ledger's file (:func:`ledger.store.otherledger.not_another_ledger`).
 
     Raises:
         LedgerError: ``-o l.duckdb is the ledger itself: nothing written`` (or ``-o
-            l.duckdb.wal is the ledger's write-ahead log: nothing written``).
+            l.duckdb.wal is the ledger's write-ahead log: nothing written``; ``-o b.duckdb
+            is another ledger (a DuckDB database): nothing written``).
     """
+    from ledger.store.otherledger import not_another_ledger
+
+    not_another_ledger(out, ledger, named, appended=appended)
     if out is None or os.fspath(out) == "-" or os.fspath(ledger) == ":memory:":
         return
     said = named or os.fspath(out)

@@ -947,8 +947,8 @@ class Ledger:
 
     def _cut(self, text: str) -> str:
         """DuckDB's ``text`` for a file it cannot read, or, when the file ends inside a block
-        (its size against the block size its header records), ``cut short: …`` as ``verify``
-        words it (:func:`ledger.store.cutshort.cut_before_open`)."""
+        (its size against the block size its header records), ``not a whole number of
+        blocks: …`` as ``verify`` words it (:func:`ledger.store.cutshort.cut_before_open`)."""
         if self.path == ":memory:" or "Could not read enough bytes" not in text:
             return text
         try:
