@@ -4,8 +4,9 @@ Implements RULES.md §1.7 (full-bet rule for no-limit and pot-limit; half-bet ru
 limit, several short all-ins counting together), §1.8 (fixed-limit raise caps: bet + 3 raises
 in games of three or more rounds, bet + 4 in two-round games, unlimited heads-up unless the
 cap was already reached), §4.1 (stud bring-in and completion; open pair on fourth street in
-high stud) and §4.2–4.4 (antes, blinds, straddles; a straddle sets the minimum raise). All
-amounts are chips on this street.
+high stud) and §4.2–4.4 (antes, blinds, straddles; a straddle sets the minimum raise; a blind
+or straddle posted short all-in leaves the bet to call and the raise sizes the structure's).
+All amounts are chips on this street.
 
 :func:`forced_bet` and :func:`act` check an event and change the chips and the betting round,
 or raise :class:`engine.errors.IllegalAction` through ``state.fail``; :func:`start_round`
@@ -122,10 +123,7 @@ def start_round(state: HandData, first: str | None) -> bool:
         current = 0
     else:
         bets = state.street_bets
-        current = 0
-        for bet in bets.values():
-            if bet > current:
-                current = bet
+        current = _first_bet(state, bets)
     stacks = state.stacks
     rnd = Round(current, current, state.bet_size(), {}, [])
     if current and state.fixed:
@@ -146,6 +144,30 @@ def start_round(state: HandData, first: str | None) -> bool:
     if _round_needs_no_action(state, can_bet):
         rnd.pending = []
     return not rnd.pending
+
+
+def _first_bet(state: HandData, bets: dict[str, int]) -> int:
+    """The bet to call as the first betting round opens (chips, a street total): the largest
+    blind or straddle posted (``bets``: the street bets of the forced bets) and, when a player
+    is all-in on the forced bets, never less than the full big blind or straddle (RULES.md
+    §4.2: the bet sizes are the structure's even when a blind is posted short all-in; Robert's
+    Rules, blind rule 1). A blind posted short, or left unposted by a big blind's ante that
+    took the whole stack (§4.3), sets no lower bet to call: the others call the full blind,
+    the short poster is all-in for what he posted and the pots layer by contributions (§1.2).
+    The full amount is the largest blind or straddle of the stakes' ``blinds_or_straddles``,
+    or of a short blind's ``nominal_blind`` (:func:`forced_bet`). Stud: the largest bet."""
+    current = 0
+    for bet in bets.values():
+        if bet > current:
+            current = bet
+    if state.all_in and not state.game.stud:
+        full = state.nominal_blind
+        for blind in state.started.stakes.blinds_or_straddles:
+            if blind > full:
+                full = blind
+        if full > current:
+            current = full
+    return current
 
 
 def _asked(state: HandData, can_bet: list[str], bets: dict[str, int], stacks: dict[str, int],
@@ -205,7 +227,9 @@ def _accept_unknown_opener(state: HandData, player: str) -> None:
 def forced_bet(state: HandData, e: ev.ForcedBet) -> bool:
     """Post an ante, blind, straddle, posted or dead blind before the cards (RULES.md §4.2–4.4),
     or the bring-in (:func:`bring_in`). True when it closed the betting round (a bring-in
-    only)."""
+    only). A blind or straddle posted short all-in keeps its full amount in
+    ``state.nominal_blind`` (§4.2): the first round's bet to call (:func:`start_round`) and
+    the minimum raise."""
     # the event's fields read once: each read of a pydantic field from compiled code is a
     # generic getattr (measured: 0.3 us of a post's 0.8 us went to reading them again)
     player = e.player
@@ -234,7 +258,11 @@ def forced_bet(state: HandData, e: ev.ForcedBet) -> bool:
     if blind:
         nominal = amount
         if stacks[player] == 0:  # posted short all-in: bet sizes stay (RULES.md §4.2)
-            nominal = max([amount, *state.started.stakes.blinds_or_straddles])
+            st = state.started.stakes
+            nominal = max([amount, *st.blinds_or_straddles])
+            if kind == "big_blind" and not state.fixed:
+                # a site's history lists the blinds as posted: its stakes' big blind is min_bet
+                nominal = max(nominal, st.min_bet)
         state.nominal_blind = max(state.nominal_blind, nominal)
     return False
 

@@ -246,10 +246,11 @@ def test_the_big_blinds_check_logged_as_a_call_is_a_check(run, tmp_path) -> None
 @pytest.mark.parametrize("stack", [1360, 60], ids=["deep", "all-in"])
 def test_a_short_all_in_big_blind_called_at_the_level(run, tmp_path, stack) -> None:  # noqa: ANN001
     """Hand #9 with the big blind all in for 53 of the 60: the small blind "calls 60" and
-    PokerNow gives 7 back as an uncalled bet. The call is of the 53 posted and those 7 were
-    never in: no returned chips, pot 106 won by Hznmh's two pair, no discrepancy (was a warning
-    "calls 60 but the bet is 53" and a false +7 in replay). With 60 in all, his call is logged
-    "and go all in", yet 7 stay behind: still a call of 53."""
+    PokerNow gives 7 back as an uncalled bet. RULES.md §4.2 (the bet sizes stay when a blind is
+    posted short all-in): the bet to call is the full 60, so his call is of 60 (an all-in to 60
+    when 60 is all he has), the 7 the short blind cannot match come back (§1.4: returned
+    chips), and the pot is 53 + 53 = 106, won by Hznmh's two pair: no discrepancy, no
+    over-call. Was read as a call of the 53 posted, the 7 never in."""
     rows = VK9
     if stack != 1360:
         rows = [r.replace(f"#3 {HZN} (1360)", f"#3 {HZN} ({stack})").replace(
@@ -264,26 +265,35 @@ def test_a_short_all_in_big_blind_called_at_the_level(run, tmp_path, stack) -> N
     game = read_pokernow_log(log)
     (hand,) = _hands(game)
     assert game.errors == []
-    assert Call(player="1RhUayZFQU") in hand.events and not _of(hand, AllIn)
-    assert not [p for p in _of(hand, RecordedPayout) if p.returned]
-    assert hand.events[0].source["over_call"] == {"1RhUayZFQU": 7}
+    call = Call(player="1RhUayZFQU") if stack == 1360 else AllIn(player="1RhUayZFQU", to=60)
+    assert call in hand.events
+    assert [p for p in _of(hand, RecordedPayout) if p.returned] == [
+        RecordedPayout(player="1RhUayZFQU", amount=7, returned=True)]
+    assert "over_call" not in hand.events[0].source
     assert hand.events[0].stakes.min_bet == 60  # the level, not the short blind
     (h,) = _import(run, log)
-    assert h["discrepancies"] == [] and h["returned"] == {}
+    assert h["discrepancies"] == [] and h["returned"] == {"Hznmh#9009": 7}
     assert h["pots"] == [{**h["pots"][0], "amount": 106, "awards": {"Hznmh#9009": 106}}]
     assert h["net"]["Hznmh#9009"] == 53 and h["net"]["Aab Ovwsi"] == -53
     assert h["final_stacks"]["Hznmh#9009"] == stack + 53
     _clean_audit(run)
 
 
-def test_a_call_above_the_bet_that_never_comes_back_is_reported(tmp_path: Path) -> None:
-    """Without the uncalled bet the 7 are unaccounted for: said, on the call's line."""
+def test_a_short_big_blinds_unmatched_call_collected_with_the_pot(run, tmp_path) -> None:  # noqa: ANN001
+    """Without the uncalled-bet line the 7 of the call of 60 the big blind all in for 53
+    cannot match (RULES.md §4.2, §1.4) are in what Hznmh collects, 113: every chip put in is
+    paid out, no error line (was "calls 60 but the bet is 53; 7 of it never comes back")."""
     short = [*_short_big_blind(VK9), "Flop:  [8♥, Q♣, 4♣]", "Turn: 8♥, Q♣, 4♣ [A♥]",
              "River: 8♥, Q♣, 4♣, A♥ [8♦]", f"{HZN} collected 113 from pot",
              "-- ending hand #9 --"]
-    game = read_pokernow_log(_write(tmp_path / "over.csv", short))
-    messages = {e.message for e in game.errors if e.hand == _hands(game)[0].hand_id}
-    assert "calls 60 but the bet is 53; 7 of it never comes back as an uncalled bet" in messages
+    log = _write(tmp_path / "over.csv", short)
+    game = read_pokernow_log(log)
+    assert [e.message for e in game.errors if e.hand == _hands(game)[0].hand_id] == []
+    (h,) = _import(run, log)
+    assert h["discrepancies"] == [] and h["returned"] == {"Hznmh#9009": 7}
+    assert h["recorded"] == {"Hznmh#9009": 113}
+    assert [p["amount"] for p in h["pots"]] == [106]
+    assert h["net"]["Hznmh#9009"] == 53 and h["net"]["Aab Ovwsi"] == -53
 
 
 # -- shows ---------------------------------------------------------------------------------------

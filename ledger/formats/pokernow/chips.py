@@ -15,7 +15,10 @@ LIVE_KINDS = frozenset({"small_blind", "big_blind", "straddle", "posted_blind"})
 class Chips:
     """Chips of one hand: behind each player, this street's running totals, put in, paid out."""
 
-    def __init__(self, stacks: dict[str, int]) -> None:
+    def __init__(self, stacks: dict[str, int], level: int = 0) -> None:
+        """``level``: the hand's big blind (``Stakes.min_bet``: the table's level), the bet
+        the others call when the big blind is posted all in below it (RULES.md §4.2)."""
+        self.level = level
         self.behind = dict(stacks)
         self.street = dict.fromkeys(stacks, 0)
         self.put_in = dict.fromkeys(stacks, 0)
@@ -51,13 +54,18 @@ class Chips:
 
         * ``calls N`` with nothing more to put in (the big blind's option) is ``checks``;
         * ``bets N``/``raises to N`` where N is the bet itself (matching an all-in) is ``calls``;
-        * ``calls N`` above the bet while the bet is still a big blind posted all in (short of
-          the level PokerNow calls at; RULES.md §4.2: the others call what was posted) calls
-          the bet; the excess must come back as the uncalled bet (:meth:`returned_to`), else
+        * a big blind posted all in below the level leaves the bet to call at the level
+          (RULES.md §4.2: bet sizes stay, the others call the full big blind, as PokerNow has
+          them do); the part of a call the short big blind cannot match comes back as the
+          uncalled bet (RULES.md §1.4). With no level known (``level`` not above the short
+          blind), ``calls N`` above the bet while it is still that short blind calls the bet;
+          the excess must come back as the uncalled bet (:meth:`returned_to`), else
           :meth:`unsettled` reports it. Any other call that does not match the bet is a
           problem, and the rest of the hand is read as after a call of the bet.
         """
         bet = max(self.street.values())
+        if self.short_bb is not None and self.level > bet:
+            bet = self.level  # the full big blind (RULES.md §4.2)
         own = self.street[player]
         problems = [f"acts after folding ({verb})"] if player in self.folded else []
         if verb == "folds":

@@ -289,11 +289,11 @@ class _Builder:
         stacks = {pid: stack for _, pid, stack in seats}
         self.follow_id_changes(set(stacks))
         button, self.seat_ids = self.rotation([pid for _, pid, _ in seats])
-        self.chips = Chips(stacks)
+        stakes = seating.stakes(self.block, self.code, self.seat_ids, self.quiet)
+        self.chips = Chips(stacks, stakes.min_bet)
         self.scan()
         hand_id, key = self.identity(seats)
         number_of = {pid: n for n, pid, _ in seats}
-        stakes = seating.stakes(self.block, self.code, self.seat_ids, self.quiet)
         self.events.append(HandStarted(
             hand=hand_id, game=self.code, stakes=stakes,
             seats=[Seat(player=p, stack=stacks[p], seat=number_of[p]) for p in self.seat_ids],

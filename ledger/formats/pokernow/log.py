@@ -31,12 +31,14 @@ Conventions (the decisions FORMATS.md leaves to the importer):
   RULES.md §4.2).
 * **Actions** are read as what they do (:meth:`ledger.formats.pokernow.chips.Chips.act`): a
   ``calls N`` with nothing more to put in is a ``Check``; ``raises to N``/``bets N`` where N is
-  the bet (an all-in's) is a ``Call``; ``calls N`` above the bet while it is a big blind posted
-  all in (short of the level PokerNow calls at) is a ``Call`` of the bet, and the ``Uncalled
-  bet`` PokerNow then gives back for the excess was never in: it is no ``RecordedPayout``
-  (``HandStarted.source['over_call']`` says how much per player); an excess that never comes
-  back is reported. Any other call above the bet (or below it, not all in) does not match it:
-  reported, and the hand refused.
+  the bet (an all-in's) is a ``Call``. A big blind posted all in below the level leaves the
+  bet to call at the level (RULES.md §4.2), as PokerNow has the others call it: ``calls 60``
+  over a big blind all in for 53 is a ``Call`` of 60, and the ``Uncalled bet`` of 7 PokerNow
+  gives back is returned (§1.4). With no level known, ``calls N`` above the bet while it is
+  that short blind is a ``Call`` of the bet, and the ``Uncalled bet`` then given back for the
+  excess was never in: it is no ``RecordedPayout`` (``HandStarted.source['over_call']`` says
+  how much per player); an excess that never comes back is reported. Any other call above
+  the bet (or below it, not all in) does not match it: reported, and the hand refused.
 * **Hole cards** are dealt ``??`` to everybody. The exporter (``Your hand is`` has no name) is the
   one player whose shown cards match those lines and who never shows other cards; when he is found
   his own cards are dealt known. ``HandStarted.source['your_hand']`` always keeps the line.
