@@ -105,18 +105,22 @@ def not_the_ledger(out: str | os.PathLike[str] | None, ledger: str | os.PathLike
 def none_is_the_ledger(outs: Iterable[Path], ledger: str | os.PathLike[str], what: str
                        ) -> None:
     """:func:`not_the_ledger` for every file a command would write (``outs``, a report's
-    pages), the first that is the ledger named, with ``what`` (``report site``) before it.
+    pages), the first that is the ledger or another ledger's file
+    (:func:`ledger.store.otherledger.not_another_ledger`: an existing file is known by what
+    it holds) named, with ``what`` (``report site``) before it.
 
     Raises:
-        LedgerError: ``report site: site/index.html is the ledger itself: nothing written``.
+        LedgerError: ``report site: site/index.html is the ledger itself: nothing written``,
+            ``report site: site/index.html is another ledger (a DuckDB database): nothing
+            written``.
     """
-    if os.fspath(ledger) == ":memory:":
-        return
-    files = LedgerFiles(ledger)
+    from ledger.store.otherledger import not_another_ledger
+
+    files = None if os.fspath(ledger) == ":memory:" else LedgerFiles(ledger)
     for out in outs:
-        kind = files.which(out)
-        if kind is not None:
+        if files is not None and files.which(out) is not None:
             not_the_ledger(out, ledger, f"{what}: {out}")
+        not_another_ledger(out, ledger, f"{what}: {out}")
 
 
 def no_folder_holds_the_ledger(folders: Iterable[str | os.PathLike[str]],
