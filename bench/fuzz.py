@@ -15,7 +15,7 @@ Three parts, each a count of tries and of failures (a failure is any broken prop
 * **arguments** (:func:`argument_campaign`): every command with odd arguments (amounts beyond
   2**53 - 1, not numbers, negative; names with bytes that are not UTF-8, empty, very long;
   actions nested 1,000 deep …) on a ledger with a session and a live hand: exit 0, 1 or 2,
-  the same stderr rule (and ``player alias``'s warning of a new name), and the chain still
+  the same stderr rule (and ``player alias``'s warnings of a new name), and the chain still
   verifies.
 * **ledgers** (:func:`ledger_campaign`): a small ledger file damaged (bytes flipped, zeroed,
   cut) and read by ``verify``, ``show``, ``balances``, ``sql`` and ``import`` in real processes:
@@ -56,6 +56,10 @@ WARNING = re.compile(r"warning: .+?:\d+: hand (\S+): .+ \(stored; the audit repo
 #: The warning of ``player alias NAME OTHER`` that NAME is a new name (OTHER renamed).
 RENAMED = re.compile(r"warning: .+ is no player in the ledger yet: .+ is named .+ everywhere "
                      r"now \(balances, standings, the audit\)")
+#: The warning of ``player alias NAME OTHER`` that OTHER is a name the ledger holds nowhere.
+NEW_OTHER = re.compile(r"warning: .+ is no name in the ledger yet: a hand, book entry or import "
+                       r"naming .+ counts as .+'s from now on \(a typo is ended with "
+                       r"`handledger player unalias .+ --reason … --by …`\)")
 
 
 # ------------------------------------------------------------------------------- running
@@ -102,7 +106,7 @@ def output_problems(code: int, out: str, err: str, escaped: BaseException | None
     lines = err.strip().splitlines()
     odd = [line for line in lines if not line.startswith(OK_PREFIXES)
            or (line.startswith("warning: ") and not WARNING.fullmatch(line)
-               and not RENAMED.fullmatch(line))]
+               and not RENAMED.fullmatch(line) and not NEW_OTHER.fullmatch(line))]
     if odd:
         problems.append(f"stderr line {odd[0][:200]!r}")
     if code == 2 and not any(line.startswith("error: ") for line in lines):

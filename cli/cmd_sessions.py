@@ -1,6 +1,6 @@
 """Session commands: ``session open|close|list``, ``buyin``, ``cashout``, ``pay``,
-``player alias`` and ``audit``; each parses its arguments, calls :mod:`replay.sessions` or
-:mod:`replay.books` and prints what happened."""
+``player alias``, ``player unalias`` and ``audit``; each parses its arguments, calls
+:mod:`replay.sessions` or :mod:`replay.books` and prints what happened."""
 
 from __future__ import annotations
 
@@ -287,11 +287,34 @@ def player_alias(obj: Context, name: str, other: str, session_name: str | None) 
     standings, the audit. The latest alias wins."""
     from replay.sessions import aliases as books
 
-    _, known = books.add_alias(obj.ledger(existing=True), name, other, session_name)
+    _, known, other_known = books.add_alias(obj.ledger(existing=True), name, other,
+                                            session_name)
     click.echo(f"{other} is {name}")
     if not known:
         click.echo(f"warning: {name} is no player in the ledger yet: {other} is named {name} "
                    "everywhere now (balances, standings, the audit)", err=True)
+    if not other_known:
+        click.echo(f"warning: {other} is no name in the ledger yet: a hand, book entry or "
+                   f"import naming {other} counts as {name}'s from now on (a typo is ended "
+                   f"with `handledger player unalias {other} --reason … --by …`)", err=True)
+
+
+@player.command(name="unalias")
+@click.argument("alias")
+@click.option("--reason", required=True, help="Why (kept in the ledger).")
+@click.option("--by", "by", required=True, help="Who ends the alias.")
+@click.option("--session", "session_name", default=None,
+              help="Record it in this session's stream (default: the latest session).")
+@click.pass_obj
+def player_unalias(obj: Context, alias: str, reason: str, by: str,
+                   session_name: str | None) -> None:
+    """ALIAS is no longer another player's name, from here on: balances, standings, the
+    audit read it as a player of its own again (the alias stays in the history)."""
+    from replay.sessions import aliases as books
+
+    _, player = books.end_alias(obj.ledger(existing=True), alias, session_name, reason=reason,
+                                by=by)
+    click.echo(f"{alias} is no longer {player}")
 
 
 @click.command()

@@ -8,10 +8,11 @@ object store whose fsspec file system is installed). One pass over the cluster:
 
 1. the sorted ledger positions of every hand's first row (each hand's ``ord`` is its place
    among them, as the local replay numbers hands) and the session rows that name players
-   (``player_alias``, ``session_opened``: the series' alias map and platform nicknames) are
-   read first, small columns and few rows; in the same pass each partition of the dataset
-   proves its rows' hash chain and the links between partitions are checked after
-   (:mod:`replay.parquet_chain`): rows changed after the export are refused, nothing written;
+   (``player_alias``, ``player_unaliased``, ``session_opened``: the series' alias map and
+   platform nicknames) are read first, small columns and few rows; in the same pass each
+   partition of the dataset proves its rows' hash chain and the links between partitions are
+   checked after (:mod:`replay.parquet_chain`): rows changed after the export are refused,
+   nothing written;
 2. the rows are shuffled by session (``DataFrame.shuffle``): every row of a session, its
    session rows and its hands, lands in one partition (table stakes, RULES.md §1.1: its books
    fold on their own); the hands of no session are spread hand by hand;
@@ -38,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ledger.audit.books import resolve_aliases
+from ledger.audit.books import ALIAS_TYPES, resolve_aliases
 from ledger.audit.load import corrections_of, typed_rows
 from ledger.model.errors import LedgerError, NotFound
 from replay.merge import Merged, merge_parts
@@ -55,7 +56,7 @@ from replay.progress import Progress, silent
 
 AUDIT_TABLES = ("session_book", "session_players", "player_names", "player_nicknames",
                 "audit_discrepancies")
-_NAMED = ("player_alias", "session_opened")
+_NAMED = ("player_alias", "player_unaliased", "session_opened")
 _PER_THREAD = 4  # partitions per worker thread by default: small ones even out the load
 _SMALL_SHUFFLE = 1024  # input × output partitions up to which the task shuffle is used
 
@@ -131,7 +132,7 @@ def replay_parquet(source: str, out: str, *, scheduler: str | None = None, worke
         starts = _sorted(firsts)
         named_rows = list(typed_rows(named.itertuples(index=False, name=None),
                                      corrections_of(fixes.itertuples(index=False, name=None))))
-        aliases = resolve_aliases(r.event for r in named_rows if r.event.type == "player_alias")
+        aliases = resolve_aliases(r.event for r in named_rows if r.event.type in ALIAS_TYPES)
         threads = sum(client.nthreads().values())
         n = partitions or max(events.npartitions, _PER_THREAD * threads)
         shuffled = events.map_partitions(_with_unit).shuffle(

@@ -72,7 +72,7 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
         LedgerError: a stored payload that does not parse or a hand the rules reject (located
             at the hand), or a database failure; the derived state is then left stale.
     """
-    from ledger.audit.books import resolve_aliases
+    from ledger.audit.books import ALIAS_TYPES, resolve_aliases
 
     refused = "the books are not saved from it"
     top = head(ledger)
@@ -90,7 +90,7 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
     if intact:
         require_intact(ledger, refused)
     con = ledger.connection
-    names = resolve_aliases(r.event for r in session_rows(ledger, types=("player_alias",)))
+    names = resolve_aliases(r.event for r in session_rows(ledger, types=ALIAS_TYPES))
     audit = StreamAudit(iter_session_rows(ledger), session_ends(ledger), aliases=names)
     counts = {"hands": 0, "bad": 0, "unverifiable": 0}
 

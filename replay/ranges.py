@@ -140,15 +140,15 @@ def rebuild_in_ranges(ledger: Any, ranges: Sequence[Range], top: int, *, jobs: i
         LedgerError: a session row that does not parse, a table that cannot be written; the
             derived tables are then left as they were.
     """
-    from ledger.audit.books import resolve_aliases
+    from ledger.audit.books import ALIAS_TYPES, resolve_aliases
     from ledger.audit.load import session_rows
     from ledger.audit.tables import refresh
     from replay.merge import merge_parts
     from replay.tables import insert_columns, saving, write_tables
 
     with ledger.memory_capped():  # a scan of the whole ledger: DuckDB would cache what it read
-        named = session_rows(ledger, types=("player_alias", "session_opened"))
-    aliases = resolve_aliases(r.event for r in named if r.event.type == "player_alias")
+        named = session_rows(ledger, types=("player_alias", "player_unaliased", "session_opened"))
+    aliases = resolve_aliases(r.event for r in named if r.event.type in ALIAS_TYPES)
     total = sum(r.hands for r in ranges)
     con = ledger.connection
     parts: list[PartResult] = []

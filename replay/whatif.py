@@ -277,20 +277,23 @@ def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay
     (the audit's ``stack_continuity``, README: audit) differs from the stack he starts with,
     and the correction changed that expected stack. In a session that is not opened (no
     book entries are followed) a later hand's start is compared with the corrected final
-    stack of this hand."""
+    stack of this hand. Names are the series' (:func:`replay.sessions.state.series_names`:
+    a buy-in under an alias recorded in another session's stream is the player's)."""
     from ledger.audit.books import build_series, hand_facts
     from ledger.audit.load import session_rows
+    from replay.sessions.state import series_names
 
     if not later:
         return []
     assert out.session is not None
     rows = session_rows(ledger, sessions=[out.session])
+    aliases = series_names(ledger)  # an alias recorded in another session's stream too
     position = {stream: ledger.read(stream, upto=1)[0].position for stream in before}
 
     def starts(hand: HandReplay) -> dict[tuple[str, str], Any]:
         facts = [hand_facts(hand if stream == out.hand else r, ord=k, position=position[stream])
                  for k, (stream, r) in enumerate(before.items(), 1)]
-        book = build_series(rows, facts).sessions.get(out.session)
+        book = build_series(rows, facts, aliases=aliases).sessions.get(out.session)
         return {(s.hand, s.player): s for s in book.starts} if book is not None else {}
 
     was, now = starts(out.before), starts(out.after)

@@ -145,8 +145,11 @@ def test_alias_to_a_mistyped_player_name_is_refused_and_a_new_name_warned(tmp_pa
     assert (out.exit_code, out.stdout, out.stderr) == (0, "Bob is Bbo\n", (
         "warning: Bbo is no player in the ledger yet: Bob is named Bbo everywhere now "
         "(balances, standings, the audit)\n"))
-    out = run(db, "player", "alias", "Alice", "A1")
-    assert (out.exit_code, out.stdout, out.stderr) == (0, "A1 is Alice\n", "")
+    out = run(db, "player", "alias", "Alice", "A1")  # A1 held nowhere: a typo? it warns
+    assert (out.exit_code, out.stdout, out.stderr) == (0, "A1 is Alice\n", (
+        "warning: A1 is no name in the ledger yet: a hand, book entry or import naming A1 "
+        "counts as Alice's from now on (a typo is ended with `handledger player unalias A1 "
+        "--reason … --by …`)\n"))
     assert rows(db)[len(before):] == [("session:friday", 4, "player_alias"),
                                       ("session:friday", 5, "player_alias")]
 

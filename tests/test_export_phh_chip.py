@@ -22,7 +22,8 @@ def exported(user, tmp_path: Path) -> Path:  # noqa: ANN001
     out = tmp_path / "s03.phhs"
     assert user("export", "--format", "phh", "-o", str(out)) == (0, f"wrote {out}\n", (
         "note: 1 session book(s) left out: PHH cannot carry a session's opening, buy-ins, "
-        "cash-outs, payments or player names, so a ledger importing the file holds their "
+        "cash-outs, payments or player names (an alias, an alias ended), so a ledger "
+        "importing the file holds their "
         "hands alone (--format jsonl can): s03\n"))
     return out
 

@@ -48,7 +48,8 @@ def test_every_pokernow_hand_exports_and_imports_back_the_same(user, db: str,  #
     dump = tmp_path / "all.phhs"
     assert user("export", "--format", "phh", "-o", str(dump)) == (0, f"wrote {dump}\n", (
         "note: 4 session book(s) left out: PHH cannot carry a session's opening, buy-ins, "
-        "cash-outs, payments or player names, so a ledger importing the file holds their "
+        "cash-outs, payments or player names (an alias, an alias ended), so a ledger "
+        "importing the file holds their "
         "hands alone (--format jsonl can): charlestudor_Input_Log_001, "
         "charlestudor_Input_Log_002, pokernowpy_run-it-twice, valakuzhyk_07_21_2022_log1\n"))
     text = dump.read_text(encoding="utf-8")
@@ -143,7 +144,8 @@ def test_a_phh_export_names_the_session_books_it_leaves_out(user, db: str,  # no
     dump = tmp_path / "s.phhs"
     assert user("export", "--format", "phh", "-o", str(dump)) == (0, f"wrote {dump}\n", (
         "note: 1 session book(s) left out: PHH cannot carry a session's opening, buy-ins, "
-        "cash-outs, payments or player names, so a ledger importing the file holds their "
+        "cash-outs, payments or player names (an alias, an alias ended), so a ledger "
+        "importing the file holds their "
         "hands alone (--format jsonl can): charlestudor_Input_Log_001\n"))
     phh_db, jsonl_db = str(tmp_path / "phh.duckdb"), str(tmp_path / "jsonl.duckdb")
     assert user("--db", phh_db, "import", str(dump))[0] == 0

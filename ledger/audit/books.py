@@ -345,21 +345,32 @@ class Series:
         return self.aliases.get(player, player)
 
 
-def resolve_aliases(events: Iterable[Any]) -> dict[str, str]:
-    """``{alias: player}`` from ``player_alias`` events in ledger order, chains followed
-    (``a → b`` and ``b → c`` give ``a → c``). The latest statement wins: when an alias would
-    close a cycle, the older link into the new alias is dropped (PokerNow says id → name,
-    then ``player alias NAME ID`` makes NAME the player).
+#: The session events that make or end an alias (:func:`resolve_aliases` reads them all).
+ALIAS_TYPES = ("player_alias", "player_unaliased")
 
-    >>> from ledger.model.events import PlayerAlias as A
+
+def resolve_aliases(events: Iterable[Any]) -> dict[str, str]:
+    """``{alias: player}`` from ``player_alias`` and ``player_unaliased`` events in ledger
+    order, chains followed (``a → b`` and ``b → c`` give ``a → c``). The latest statement
+    wins: when an alias would close a cycle, the older link into the new alias is dropped
+    (PokerNow says id → name, then ``player alias NAME ID`` makes NAME the player); a
+    ``player_unaliased`` drops the link out of its ``alias`` (README "player unalias"), the
+    alias events before it staying in the ledger. Events of other types are skipped.
+
+    >>> from ledger.model.events import PlayerAlias as A, PlayerUnaliased as U
     >>> resolve_aliases([A(player="u1", alias="ann"), A(player="Ann", alias="u1")])
     {'ann': 'Ann', 'u1': 'Ann'}
     >>> resolve_aliases([A(player="u1", alias="Ann"), A(player="Ann", alias="u1")])
     {'u1': 'Ann'}
+    >>> resolve_aliases([A(player="Ann", alias="Anna"), U(alias="Anna", reason="r", by="h")])
+    {}
     """
     link: dict[str, str] = {}
     for e in events:
-        if e.player == e.alias:
+        if e.type == "player_unaliased":
+            link.pop(e.alias, None)
+            continue
+        if e.type != "player_alias" or e.player == e.alias:
             continue
         link[e.alias] = e.player
         seen, node = {e.alias}, e.player
@@ -411,7 +422,7 @@ class SeriesFold:
                  aliases: Mapping[str, str] | None = None) -> None:
         if aliases is None:  # every row is needed up front: they must be a list
             rows = sorted(rows, key=lambda r: r.position)
-            aliases = resolve_aliases(r.event for r in rows if r.event.type == "player_alias")
+            aliases = resolve_aliases(r.event for r in rows if r.event.type in ALIAS_TYPES)
         self._rows = iter(rows)
         self._row: SessionRow | None = next(self._rows, None)  # the next row to fold
         self._named: list[SessionRow] = []  # aliases and openings, for the nicknames

@@ -92,7 +92,8 @@ def moved(con: Any) -> Moved:
         if since == head:
             return Moved(head, None)
         rows = con.execute(
-            "SELECT session, bool_or(type = 'player_alias'), min(position) FROM events"
+            "SELECT session, bool_or(type IN ('player_alias', 'player_unaliased')),"
+            " min(position) FROM events"
             " WHERE position > ? GROUP BY session ORDER BY 3", [since]).fetchall()
     except duckdb.Error as e:
         raise LedgerError(f"cannot read the derived tables: {e}") from e

@@ -224,7 +224,8 @@ def refresh(ledger: Any, series: Series, findings: Iterable[Any], head: int) -> 
             for name, body in VIEWS.items():
                 con.execute(f"CREATE OR REPLACE VIEW {name} AS {body}")
             aliased = sorted(s for (s,) in con.execute(
-                "SELECT DISTINCT session FROM events WHERE type = 'player_alias'"
+                "SELECT DISTINCT session FROM events"
+                " WHERE type IN ('player_alias', 'player_unaliased')"
                 " AND session IS NOT NULL AND position <= ?", [head]).fetchall())
             players = names_in(con, 0, head)
             con.execute("DELETE FROM derived_state")

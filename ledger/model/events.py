@@ -14,8 +14,9 @@ Hand events (one stream per hand, ``seq`` 1, 2, … inside it):
 ``hand_voided``.
 
 Session events (one stream per session): ``session_opened``, ``buy_in``, ``cash_out``,
-``payment``, ``session_closed``, ``player_alias``, ``seat_change``, ``platform_ledger``,
-``entry_corrected`` (a book entry retracted or amended), ``session_changed`` (its chip value).
+``payment``, ``session_closed``, ``player_alias``, ``player_unaliased`` (an alias ended),
+``seat_change``, ``platform_ledger``, ``entry_corrected`` (a book entry retracted or amended),
+``session_changed`` (its chip value).
 
 Raises nothing itself; pydantic's ``ValidationError`` is translated into
 :class:`ledger.model.errors.MalformedEvent` by :func:`parse_event`.
@@ -587,6 +588,20 @@ class PlayerAlias(_Model):
     alias: str = Field(min_length=1)
 
 
+class PlayerUnaliased(_Model):
+    """``alias`` is no longer another name of a player: the ``player_alias`` that made it one
+    (the latest, chains followed) ends here, from this event's place in the ledger on; the
+    alias event stays in the ledger. ``alias`` is again the player of that name (or, when it
+    was itself named by another alias, that one's player). ``reason`` why, ``by`` who undoes
+    it (README "player unalias"; FORMATS.md §2)."""
+
+    type: Literal["player_unaliased"] = "player_unaliased"
+    schema_version: Version = SCHEMA_VERSION
+    alias: str = Field(min_length=1)
+    reason: str = Field(min_length=1)
+    by: str = Field(min_length=1)
+
+
 class EntryCorrected(_Model):
     """A book entry of the session — a ``buy_in``, ``cash_out`` or ``payment``, named by its
     ``seq`` in the session's stream — retracted (``replacement`` None) or amended
@@ -676,6 +691,7 @@ SessionEvent = (
     | SeatChange
     | SessionClosed
     | PlayerAlias
+    | PlayerUnaliased
     | PlatformLedger
     | EntryCorrected
     | SessionChanged

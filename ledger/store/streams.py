@@ -384,11 +384,12 @@ def unended_hands(ledger: Any, session: str) -> list[str]:
     return [r[0] for r in rows]
 
 
-def alias_pairs(ledger: Any) -> list[tuple[str, str]]:
-    """``(player, alias)`` of every ``player_alias`` row, in ledger order."""
+def alias_pairs(ledger: Any) -> list[tuple[str | None, str]]:
+    """``(player, alias)`` of every ``player_alias`` row and ``(None, alias)`` of every
+    ``player_unaliased`` row (the alias ended there), in ledger order."""
     return [(p, a) for p, a in ledger.query(
-        "SELECT payload->>'player', payload->>'alias' FROM events WHERE type = 'player_alias'"
-        " ORDER BY position")]
+        "SELECT payload->>'player', payload->>'alias' FROM events"
+        " WHERE type IN ('player_alias', 'player_unaliased') ORDER BY position")]
 
 
 #: Every player name of the events in a range of positions (``{rows}``: a condition on
@@ -492,8 +493,8 @@ def platform_names(ledger: Any) -> dict[str, str]:
     """``{platform id: the latest name it played under}`` for the players a PokerNow import
     knows by their id (its ``player_alias`` rows, id → name, in sessions whose players are
     platform ids: :func:`platform_sessions`), or the name a host gave him there with ``player
-    alias NAME ID`` (a row NAME → id: the books then know him as NAME, README "PokerNow").
-    Empty when there are none.
+    alias NAME ID`` (a row NAME → id: the books then know him as NAME, README "PokerNow");
+    a row a ``player unalias`` ended left out. Empty when there are none.
 
     First the sessions with an alias (:func:`alias_sessions`), then the payloads of those
     sessions' openings, hands and aliases alone. Reading the payload of rows spread over the
@@ -503,10 +504,18 @@ def platform_names(ledger: Any) -> dict[str, str]:
     if not sessions:
         return {}
     rows = ledger.query(
-        "SELECT payload->>'player', payload->>'alias' FROM events WHERE"
-        " type = 'player_alias' AND list_contains($1, session) ORDER BY position",
+        "SELECT payload->>'player', payload->>'alias' FROM events WHERE (type = 'player_alias'"
+        " AND list_contains($1, session)) OR type = 'player_unaliased' ORDER BY position",
         [sorted(sessions)])
-    return shown_names(rows)
+    kept: list[tuple[str, str]] = []
+    for player, alias in rows:  # an alias ended (player None) takes its latest row away
+        if player is None:
+            last = [k for k, (_, a) in enumerate(kept) if a == alias]
+            if last:
+                del kept[last[-1]]
+        else:
+            kept.append((player, alias))
+    return shown_names(kept)
 
 
 def shown_names(rows: Iterable[tuple[str, str]]) -> dict[str, str]:
@@ -556,9 +565,10 @@ def platform_sessions(ledger: Any, sessions: Collection[str]) -> set[str]:
 
 
 def alias_sessions(ledger: Any) -> set[str]:
-    """The sessions with a ``player_alias`` row. The derived tables record those up to the
-    head they were built from (``derived_state``'s ``alias_sessions``, with that head's chain
-    hash); when they belong to this ledger only the rows after that head are looked at,
+    """The sessions with a ``player_alias`` or ``player_unaliased`` row. The derived tables
+    record those up to the head they were built from (``derived_state``'s
+    ``alias_sessions``, with that head's chain hash); when they belong to this ledger only
+    the rows after that head are looked at,
     which the ledger's order makes cheap: a ``state`` on a ledger of 100,000 hands read the
     ``type`` column of every row, 40 ms. Otherwise every row is.
 
@@ -568,8 +578,8 @@ def alias_sessions(ledger: Any) -> set[str]:
     sessions, since = at_head(ledger, "alias_sessions")
     known = set(sessions or ())
     return known | {s for (s,) in ledger.query(
-        "SELECT DISTINCT session FROM events WHERE position > $1 AND type = 'player_alias'"
-        " AND session IS NOT NULL", [since])}
+        "SELECT DISTINCT session FROM events WHERE position > $1"
+        " AND type IN ('player_alias', 'player_unaliased') AND session IS NOT NULL", [since])}
 
 
 # ----------------------------------------------------------------------------- lookups for a report

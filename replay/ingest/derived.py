@@ -25,7 +25,7 @@ import pickle
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from ledger.audit.books import HandFacts, hand_facts, resolve_aliases
+from ledger.audit.books import ALIAS_TYPES, HandFacts, hand_facts, resolve_aliases
 from ledger.audit.load import iter_session_rows, session_ends, session_rows
 from ledger.audit.stream import StreamAudit
 from ledger.audit.tables import refresh
@@ -257,7 +257,7 @@ class ImportTables:
         audit = self._audit
         if audit is None:  # as replay.projections.rebuild builds it, over the rows now stored
             names = resolve_aliases(r.event for r in session_rows(self.ledger,
-                                                                  types=("player_alias",)))
+                                                                  types=ALIAS_TYPES))
             audit = StreamAudit(iter_session_rows(self.ledger), session_ends(self.ledger),
                                 aliases=names)
             self._kept.append((pickle.dumps(self._facts, _PROTOCOL), 0, 0))

@@ -202,8 +202,9 @@ def export_chunks(ledger: Any, fmt: str, hands: Sequence[str],
     books = [] if hands or note is None else session_books(ledger)
     if books:
         note(f"note: {len(books)} session book(s) left out: PHH cannot carry a session's "
-             "opening, buy-ins, cash-outs, payments or player names, so a ledger importing "
-             f"the file holds their hands alone (--format jsonl can): {', '.join(books)}")
+             "opening, buy-ins, cash-outs, payments or player names (an alias, an alias "
+             "ended), so a ledger importing the file holds their hands alone (--format jsonl "
+             f"can): {', '.join(books)}")
 
 
 def session_books(ledger: Any) -> list[str]:

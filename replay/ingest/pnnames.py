@@ -25,7 +25,7 @@ from typing import Any
 
 from ledger.formats.reading import FileRead, HandEvents, SessionEntry
 from ledger.model.errors import LedgerError
-from ledger.model.events import PlayerAlias, Seat
+from ledger.model.events import Seat
 from ledger.store.streams import session_of_source
 
 
@@ -99,12 +99,11 @@ def check_same_names(ledger: Any, read: FileRead) -> None:
 
 def _shown_as(ledger: Any, player: str) -> str:
     """The name ``player`` (an id) is shown under now: the latest ``player_alias`` rows,
-    chains followed (:func:`ledger.audit.books.resolve_aliases`)."""
-    from ledger.audit.books import resolve_aliases
-    from ledger.store.streams import alias_pairs
+    chains followed, an alias ``player unalias`` ended gone
+    (:func:`replay.sessions.state.series_names`)."""
+    from replay.sessions.state import series_names
 
-    pairs = [PlayerAlias(player=p, alias=a) for p, a in alias_pairs(ledger)]
-    return resolve_aliases(pairs).get(player, player)
+    return series_names(ledger).get(player, player)
 
 
 def check_same_game(ledger: Any, read: FileRead, session: str) -> None:

@@ -1,6 +1,7 @@
 """``player alias``: recording that another name or a platform id is a player, refused when
 the two are plainly two players (they sat in one hand together, or both have entries in one
-session's books: an alias would merge their nets, RULES.md §1.1).
+session's books: an alias would merge their nets, RULES.md §1.1); ``player unalias``: ending
+one, an appended event (the alias stays in the history).
 """
 
 from __future__ import annotations
@@ -18,15 +19,16 @@ from ledger.model.names import (
 )
 from ledger.store.proven import prove_before_writing
 from ledger.store.streams import latest_session, player_names, shared_hand, shared_session
-from replay.sessions.state import alias_group, append_entry, open_state
+from replay.sessions.state import alias_group, append_entry, open_state, series_names
 
 
 def add_alias(ledger: Any, name: str, other: str, session: str | None
-              ) -> tuple[str, bool]:
+              ) -> tuple[str, bool, bool]:
     """Record that ``other`` (another name or a platform id) is the player ``name``, in
-    ``session``'s stream (default: the latest session). Returns the session and whether
+    ``session``'s stream (default: the latest session). Returns the session, whether
     ``name`` is a player name the ledger held already (False: ``other`` is renamed to a new
-    name, which the caller says).
+    name) and whether ``other`` is (False: a name no hand, entry or alias gave yet, perhaps a
+    typo), each of which the caller says.
 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
@@ -71,4 +73,37 @@ def add_alias(ledger: Any, name: str, other: str, session: str | None
             raise NotFound("no session to record the alias in: open one first")
     state = open_state(ledger, session, allow_closed=True)
     append_entry(ledger, session, ev.PlayerAlias(player=name, alias=other), state)
-    return session, known
+    return session, known, other in names
+
+
+def end_alias(ledger: Any, alias: str, session: str | None, *, reason: str, by: str
+              ) -> tuple[str, str]:
+    """End the alias ``alias`` (a name ``player alias`` or a PokerNow import made another
+    player's) from here on: a ``player_unaliased`` in ``session``'s stream (default: the
+    latest session), the ``player_alias`` rows staying in the ledger. Every reader of the
+    alias map (:func:`replay.sessions.state.series_names`,
+    :func:`ledger.audit.books.resolve_aliases`) then takes ``alias`` as a player of his own
+    name again (README "player unalias"). Returns the session and the player ``alias`` was.
+
+    Raises:
+        ChainBroken, LedgerCorrupt: the ledger fails the proof made before writing; nothing
+            written. MalformedInput: a bad name (:func:`ledger.model.names.check_name`);
+            LedgerError: ``alias`` is no alias now (a player's own name, one never aliased or
+            one unaliased already); NotFound: no session.
+    """
+    check_name(alias)
+    prove_before_writing(ledger)
+    names = series_names(ledger)
+    player = names.get(alias)
+    if player is None:
+        aliases = sorted(a for a, p in names.items() if p == alias)
+        said = (f" (its aliases: {', '.join(aliases)}; `handledger player unalias "
+                f"{aliases[0]} --reason … --by …` ends one)" if aliases else "")
+        raise LedgerError(f"{alias} is no alias of another player{said}; nothing recorded")
+    if session is None:
+        session = latest_session(ledger)
+        if session is None:
+            raise NotFound("no session to record the end of the alias in: open one first")
+    state = open_state(ledger, session, allow_closed=True)
+    append_entry(ledger, session, ev.PlayerUnaliased(alias=alias, reason=reason, by=by), state)
+    return session, player

@@ -186,9 +186,10 @@ def _payment_bounds(ledger: Any, session: str, state: SessionState, seq: int, mi
 
 def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int,
                         chips: int, where: str, *, place: Place | None = None) -> None:
-    """Refuse the retraction of the buy-in at ``seq`` of ``session`` (``chips``) when it is
-    all its player bought there under his names while a hand there seats him and is not
-    voided: it would start with chips nobody bought, which ``hand start`` refuses and the
+    """Refuse the retraction of the buy-in at ``seq`` of ``session`` (``chips``) when a hand
+    there seats its player (under any of his names), is not voided and comes before every
+    other buy-in of his there (a rebuy recorded after the hand bought nothing it played
+    with): it would start with chips nobody bought, which ``hand start`` refuses and the
     audit's stack continuity names (README "A night at the table"). ``where``: ``"entry
     retract fri 3 (buy-in of Dee, 100 chips)"``; ``place``: a file's row
     (:class:`replay.sessions.state.Place`), stored with the rest of its file: the hands
@@ -201,10 +202,19 @@ def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int
 
     player = state.entries[seq].player
     names = {player} | alias_group(ledger, player)
-    if sum(state.chips_in.get(n, 0) for n in names) > chips:
-        return  # another buy-in of his is left
+    live = {s: state.amended.get(s, e) for s, e in state.entries.items()
+            if s != seq and s not in state.retracted}
+    others = [s for s, e in live.items() if e.type == "buy_in" and e.player in names]
     seating = []
     found = hands_seating(ledger, session, names)
+    if others and found:  # a hand counts the buy-ins recorded before it only
+        (first,), = ledger.query(
+            "SELECT min(position) FROM events WHERE stream = $1 AND list_contains($2, seq)",
+            [f"session:{session}", others])
+        before = {h for (h,) in ledger.query(
+            "SELECT hand_id FROM events WHERE list_contains($1, hand_id) GROUP BY hand_id"
+            " HAVING min(position) < $2", [[h for h, *_ in found], first])}
+        found = [f for f in found if f[0] in before]
     if place is not None and found:
         (again,), = ledger.query(
             "SELECT min(position) FROM events WHERE stream = $1 AND type = 'buy_in' AND"
@@ -227,9 +237,10 @@ def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int
     listed = ", ".join(seating[:5]) + (f" and {len(seating) - 5} more" if len(seating) > 5
                                        else "")
     many = len(seating) > 1
+    hands, seat = f"hand{'s' if many else ''} {listed}", f"seat{'' if many else 's'} him"
+    said = f" before {hands}, which {seat}" if others else f", and {hands} {seat}"
     raise LedgerError(
-        f"{where}: it is all {player} bought in session {session}, and hand"
-        f"{'s' if many else ''} {listed} seat{'' if many else 's'} him: "
+        f"{where}: it is all {player} bought in session {session}{said}: "
         f"{'they' if many else 'it'} would start him with chips nobody bought; nothing "
         "written (a wrong amount is "
         f"amended: `handledger entry amend {session} {seq} CHIPS --reason … --by …`; a hand "

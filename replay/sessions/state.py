@@ -203,17 +203,25 @@ def session_names(ledger: Any) -> list[str]:
 
 
 class _Alias(NamedTuple):
-    player: str
+    """An alias row as :func:`ledger.audit.books.resolve_aliases` reads it: ``player`` None
+    is a ``player_unaliased`` (the alias ended)."""
+
+    player: str | None
     alias: str
+
+    @property
+    def type(self) -> str:
+        return "player_unaliased" if self.player is None else "player_alias"
 
 
 def series_names(ledger: Any) -> dict[str, str]:
     """``{alias: player}``: the player each name given by ``player alias`` (or a PokerNow
     import) is across the series, resolved as the audit resolves them
     (:func:`ledger.audit.books.resolve_aliases`: in ledger order, chains followed, the
-    latest statement winning). A name not in it is the player of that name. Every book
-    command's check takes a name through this map (:func:`alias_group`), so that an alias
-    names one player there exactly as in the audit, ``balances`` and ``settle``."""
+    latest statement winning, an alias ended by ``player unalias`` gone). A name not in it
+    is the player of that name. Every book command's check takes a name through this map
+    (:func:`alias_group`), so that an alias names one player there exactly as in the audit,
+    ``balances`` and ``settle``."""
     from ledger.audit.books import resolve_aliases
 
     return resolve_aliases(_Alias(p, a) for p, a in alias_pairs(ledger))
