@@ -104,3 +104,19 @@ def test_a_ledger_written_past_its_end_is_not_said_cut_short(here: Path) -> None
         2, "", f"error: ledger b.duckdb is corrupt: not a whole number of blocks: {size} bytes, "
                f"{blocks} blocks and {part} bytes (blocks of 262144 bytes after 12288 bytes of "
                "headers): cut short or written past its end\n")
+
+
+def test_a_report_page_or_export_file_that_is_another_ledger_is_refused(here: Path) -> None:
+    """A folder's files are checked one by one: a copy of ledger b left where the report
+    writes its index page, or where an export writes its events, is refused, b unchanged."""
+    os.mkdir("site")
+    shutil.copy("b.duckdb", "site/index.html")
+    os.mkdir("csv")
+    shutil.copy("b.duckdb", "csv/events.csv")
+    before = {p: md5(p) for p in ("site/index.html", "csv/events.csv")}
+    assert handledger("--db", "a.duckdb", "report", "site") == (
+        2, "", f"error: report site: site/index.html {OTHER}\n")
+    assert handledger("--db", "a.duckdb", "export", "--format", "csv", "csv") == (
+        2, "", f"error: export csv: csv/events.csv {OTHER}\n")
+    assert {p: md5(p) for p in before} == before
+    assert sorted(os.listdir("site")) == ["index.html"]
