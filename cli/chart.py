@@ -11,9 +11,12 @@ total. Names are drawn as plain text (never read as mathtext); in SVG they stay 
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import io
 import re
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +27,62 @@ COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7
 DASHES: tuple[tuple[float, ...], ...] = (
     (), (8, 4), (2, 3), (10, 3, 2, 3), (4, 4), (12, 4, 4, 4), (1, 2), (6, 2, 2, 2, 2, 2))
 #: Fixed settings: the same SVG text for the same rows (no date, ids from a fixed salt).
+_FAMILY = "DejaVu Sans"
 _STYLE = {"svg.fonttype": "none", "svg.hashsalt": "handledger", "font.family": "sans-serif",
-          "font.sans-serif": ["DejaVu Sans"]}
+          "font.sans-serif": [_FAMILY]}
 
 
 _STYLESHEET = re.compile(r"<style[^>]*>[^<]*</style>")
+#: Fonts that draw a placeholder for every character (a box naming its block), not letters.
+_PLACEHOLDER_FONTS = ("Last Resort",)
+
+
+@functools.cache
+def _charmap(path: str) -> frozenset[int]:
+    """The code points the font file ``path`` has a glyph for (none when it cannot be read)."""
+    from matplotlib.ft2font import FT2Font
+
+    try:
+        return frozenset(FT2Font(path).get_charmap())
+    except (OSError, RuntimeError, ValueError):
+        return frozenset()
+
+
+def fonts_for(texts: Iterable[str]) -> tuple[list[str], list[str]]:
+    """``(families, undrawable)``: the font families to draw ``texts`` with, DejaVu Sans
+    first and then each installed font that has a character it lacks (matplotlib takes a
+    glyph from the first that has it), and those of ``texts`` with a character no installed
+    font has (drawn as a box in its place)."""
+    from matplotlib import font_manager
+
+    texts = list(dict.fromkeys(texts))
+    have = _charmap(font_manager.findfont(_FAMILY, fallback_to_default=True))
+    missing = {ch for t in texts for ch in t if ord(ch) not in have and ch.isprintable()
+               and not ch.isspace()}
+    families = [_FAMILY]
+    for entry in sorted(font_manager.fontManager.ttflist, key=lambda f: (f.name, f.fname)):
+        if not missing:
+            break
+        if entry.name in families or entry.name.startswith(_PLACEHOLDER_FONTS):
+            continue
+        found = {ch for ch in missing if ord(ch) in _charmap(entry.fname)}
+        if found:
+            families.append(entry.name)
+            missing -= found
+    return families, [t for t in texts if any(ch in missing for ch in t)]
+
+
+@contextlib.contextmanager
+def _drawing(texts: Iterable[str]) -> Iterator[list[str]]:
+    """matplotlib's settings to draw ``texts`` with (:data:`_STYLE`, the fonts of
+    :func:`fonts_for`) and its warnings kept from the user (a glyph a font lacks: the
+    caller says it in its own words); yields the texts that cannot be drawn."""
+    plt = _pyplot()
+    families, undrawable = fonts_for(texts)
+    fallback = {"font.family": families} if len(families) > 1 else {}  # glyph by glyph
+    with plt.rc_context({**_STYLE, **fallback}), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield undrawable
 
 
 def _pyplot() -> Any:
@@ -96,19 +150,28 @@ def figure(rows: Sequence[tuple[int, str, int]], unit: str, *,
     return fig
 
 
+def _labels(rows: Sequence[tuple[int, str, int]], names: Mapping[str, str] | None,
+            starts: Sequence[tuple[int, str | None]] = ()) -> list[str]:
+    """The names a chart of ``rows`` writes: each player's label, each session's."""
+    return [*((names or {}).get(p, p) for _, p, _ in rows),
+            *(session or "" for _, session in starts)]
+
+
 def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str,
-                names: Mapping[str, str] | None = None) -> None:
+                names: Mapping[str, str] | None = None) -> list[str]:
     """Plot cumulative nets from ``(ord, player, net)`` rows (ledger order) into ``path``,
     exactly that file: SVG or PDF for those suffixes, PNG otherwise (:func:`figure`);
     ``names``: what to label a player with when not his stored name (a PokerNow id's label,
-    :attr:`cli.names.Names.labels`).
+    :attr:`cli.names.Names.labels`). Returns the names no installed font can draw (in a PNG
+    or PDF each such character is a box; an SVG keeps the names as text, which its reader
+    draws): the caller says so.
 
     Raises:
         OSError: ``path`` cannot be written.
     """
     plt = _pyplot()
     kind = path.suffix.lower().lstrip(".")
-    with plt.rc_context(_STYLE):
+    with _drawing(_labels(rows, names)) as undrawable:
         fig = figure(rows, unit, names=names,
                      title="Cumulative net per player across the series")
         try:
@@ -117,6 +180,7 @@ def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str,
                         metadata={"Date": None} if kind == "svg" else None)
         finally:
             plt.close(fig)
+    return [] if kind == "svg" else undrawable
 
 
 def chart_svg(rows: Sequence[tuple[int, str, int]], starts: Sequence[tuple[int, str | None]],
@@ -127,7 +191,7 @@ def chart_svg(rows: Sequence[tuple[int, str, int]], starts: Sequence[tuple[int, 
     string for the same arguments."""
     plt = _pyplot()
     buf = io.StringIO()
-    with plt.rc_context(_STYLE):
+    with _drawing(_labels(rows, names, starts)):  # the page's reader draws the names
         fig = figure(rows, unit, starts=starts, names=names, gid=gid)
         try:
             fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})

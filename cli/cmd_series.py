@@ -190,9 +190,13 @@ def chart(obj: Context, out: str, money: bool, session_name: str | None) -> None
     not_the_ledger(out, obj.db)
     rows = chart_rows(obj.db, money=money, session=session_name, progress=render.progress,
                       note=render.note)
-    write_chart(Path(out), rows, "money (minor units)" if money else "chips",
-                names=obj.names().labels)
+    undrawable = write_chart(Path(out), rows, "money (minor units)" if money else "chips",
+                             names=obj.names().labels)
     click.echo(f"wrote {out}")
+    if undrawable:
+        click.echo(f"warning: no installed font has the letters of {', '.join(undrawable)}: "
+                   f"{out} draws a box for each (an SVG chart keeps the names as text: "
+                   "`handledger chart chart.svg`)", err=True)
 
 
 @click.command(name="demo-series")

@@ -118,7 +118,7 @@ def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,
                      f"{data['paid_before'][p]:>+13d}"
                      f"{data['paid_after'][p]:>+12d}{data['paid_diff'][p]:>+11d}")
     rest = _unknown_lines(w)
-    rest += [f"  still paid differently: {d.sentence()}" for d in w.after.discrepancies]
+    rest += _differently_lines(w)
     rest += [f"  downstream: hand {d.hand} starts {d.player} with {d.starting}, the "
              f"corrected final stack is {d.expected} (was {d.was})" for d in w.downstream]
     if w.session:
@@ -128,11 +128,21 @@ def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,
     return "\n".join([*lines, *map(rename, rest)])
 
 
+def _differently_lines(w: Any) -> list[str]:
+    """The what-if's findings (``replay``'s words) after the change: ``still paid
+    differently`` for one the hand had before it too (the same player, or the whole table,
+    and the same kind of finding), ``would be paid differently`` for one the change brings
+    (a hand paid as the rules give before it is never "still" paid differently)."""
+    was = {(d.player, d.kind) for d in w.before.discrepancies}
+    return [f"  {'still' if (d.player, d.kind) in was else 'would be'} paid differently: "
+            f"{d.sentence()}" for d in w.after.discrepancies]
+
+
 def _unknown_lines(w: Any) -> list[str]:
     """What a what-if ``w`` can say of the rules' result of a showdown that cannot be
     checked (:mod:`replay.unknown_rules`): whose result is not known, the legal splits of
     the pots, and whether the payouts before and after are one of them (``replay``'s words
-    follow in the "still paid differently" lines)."""
+    follow in the "still paid differently" or "would be paid differently" lines)."""
     from replay.unknown_rules import same_rules
 
     was, now = w.unknown
@@ -232,6 +242,12 @@ def downstream_warnings(downstream: Sequence[Any]) -> list[str]:
     return lines
 
 
+def _json(detail: dict[str, Any]) -> str:
+    """``detail`` as one compact JSON object, its names as typed (``"Zoë"``, ``"李雷"``, never
+    ``"Zo\\u00eb"``); a control character still escaped."""
+    return json.dumps(detail, separators=(",", ":"), ensure_ascii=False)
+
+
 def history_text(data: dict[str, Any]) -> str:
     """A hand's original events, then every correction and void with its changes."""
     from replay.hand_history import change_brief
@@ -243,7 +259,7 @@ def history_text(data: dict[str, Any]) -> str:
         detail = {k: v for k, v in item["event"].items()
                   if k not in ("source", "options", "unit", "stakes", "seats")}
         lines.append(f"  {item['seq']:3d} @{item['position']:<6d} {item['recorded_at']} "
-                     f"{item['type']} {json.dumps(detail, separators=(',', ':'))}")
+                     f"{item['type']} {_json(detail)}")
     if not data["amendments"]:
         lines.append("no corrections or voids")
     for item in data["amendments"]:
@@ -285,10 +301,10 @@ def session_history_text(data: dict[str, Any]) -> str:
         detail = {k: v for k, v in item["event"].items() if k != "source" and (
             v is not None or k in ("payer", "payee"))}
         lines.append(f"  {item['seq']:3d} @{item['position']:<6d} {item['recorded_at']} "
-                     f"{item['type']} {json.dumps(detail, separators=(',', ':'))}")
+                     f"{item['type']} {_json(detail)}")
         for c in item["corrections"]:
-            what = "retracted" if c["replacement"] is None else "amended to " + json.dumps(
+            what = "retracted" if c["replacement"] is None else "amended to " + _json(
                 {k: v for k, v in c["replacement"].items()
-                 if k not in ("type", "schema_version")}, separators=(",", ":"))
+                 if k not in ("type", "schema_version")})
             lines.append(f"        {what} by {c['by']} (entry {c['seq']}): {c['reason']}")
     return "\n".join(lines)

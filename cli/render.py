@@ -126,7 +126,8 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
     state after it; then the settlement (``handledger show``)."""
     console, buf = _console()
     seats = ", ".join(f"{p} {stack}" for p, stack in hs.starting)
-    console.print(f"hand {hs.hand}: {hs.game}, button {hs.button}; seats {seats}")
+    button = f", button {hs.button}" if hs.button is not None else ""  # stud has none
+    console.print(f"hand {hs.hand}: {hs.game}{button}; seats {seats}")
     if (unit := hs.unit_note()) is not None:
         console.print(unit)
     if hs.corrected:

@@ -321,8 +321,8 @@ def act(state: HandData, e: Action) -> bool:
             state.put_in(player, stack)
             rnd.acted[player] = rnd.current
             return _after_passive(state, player)
-        raise state.fail("bet/raise to {to} is not above the current bet {current}", to=new,
-                         current=rnd.current)
+        raise state.fail("{verb} to {to} is not above the current bet {current}",
+                         verb=bet_word(state), to=new, current=rnd.current)
     return _raise(state, player, new, allin_to, _limits(state, player))
 
 
@@ -359,27 +359,32 @@ def _raise(state: HandData, player: str, new: int, allin_to: int,
     rnd = state.rnd
     is_all_in = new == allin_to
     if new > allin_to:
-        raise state.fail("{player} cannot bet to {to}: only {stack} behind, so at most to "
-                         "{most} (all in)", player=player, to=new, stack=state.stacks[player],
-                         most=allin_to)
+        raise state.fail("{player} cannot {verb} to {to}: only {stack} behind, so at most to "
+                         "{most} (all in)", player=player, verb=bet_word(state), to=new,
+                         stack=state.stacks[player], most=allin_to)
     _, min_to, max_to, reason = lim
     if min_to is None or max_to is None:  # the two are None together (limits)
-        raise state.fail(f"{player} cannot raise: {reason}")
+        raise state.fail(f"{player} cannot {bet_word(state)}: {reason}")
     if new > max_to:
-        raise state.fail("raise to {to} is above the maximum {most}", to=new, most=max_to)
+        raise state.fail("{verb} to {to} is above the maximum {most}", verb=bet_word(state),
+                         to=new, most=max_to)
     if new < min_to and not is_all_in:
         if new < _covers_everyone(state, player):
-            raise state.fail("raise to {to} is below the minimum {least}", to=new,
-                             least=min_to)
+            raise state.fail("{verb} to {to} is below the minimum {least}",
+                             verb=bet_word(state), to=new, least=min_to)
         state.notes.append(  # accepted, never silently (RULES.md §1.7)
-            f"{player}'s raise to {new} is below the minimum {min_to} but covers every "
-            "opponent (each is all-in or covered by it): accepted, as some online rooms cap it")
+            f"{player}'s {bet_word(state)} to {new} is below the minimum {min_to} but covers "
+            "every opponent (each is all-in or covered by it): accepted, as some online rooms "
+            "cap it")
     if state.fixed and not is_all_in and new != min_to and new != max_to:
-        raise state.fail("fixed limit: the raise must be to {to}", to=min_to)
+        noun = {"complete": "completion"}.get(bet_word(state), bet_word(state))
+        sizes = "{least} or {most}" if min_to != max_to else "{least}"  # an open pair: two
+        raise state.fail("fixed limit: the {noun} is to " + sizes + ", not {to}", noun=noun,
+                         least=min_to, most=max_to, to=new)
     chip = state.started.options.split.smallest_chip  # 1 unless converted (RULES.md §2.1)
     if new % chip and not is_all_in:
-        raise state.fail("raise to {to} is not a whole number of the smallest chip in play, "
-                         "{chip}", to=new, chip=chip)
+        raise state.fail("{verb} to {to} is not a whole number of the smallest chip in play, "
+                         "{chip}", verb=bet_word(state), to=new, chip=chip)
     before = rnd.current
     state.put_in(player, new - state.street_bets[player])
     full = _is_full(state, new, before)
@@ -397,6 +402,20 @@ def _raise(state: HandData, player: str, new: int, allin_to: int,
     rnd.acted[player] = new
     rnd.last_aggressor = player
     return _after_raise(state, player)
+
+
+def bet_word(state: HandData) -> str:
+    """What putting in more than the current bet is called now, in the refusals of it and as
+    ``state`` offers it (RULES.md §4.1): ``"complete"`` on stud's third street while the
+    bet is below the small bet (raising the bring-in to a full bet, or opening for one in its
+    place), ``"raise"`` facing a bet (a blind is one), ``"bet"`` when nobody has bet this
+    round."""
+    current = state.rnd.current
+    stakes = state.started.stakes
+    if (state.game.stud and state.street == 0 and stakes.bring_in
+            and current < stakes.small_bet):
+        return "complete"
+    return "raise" if current else "bet"
 
 
 def _covers_everyone(state: HandData, player: str) -> int:

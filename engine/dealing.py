@@ -213,7 +213,7 @@ def discard(state: HandData, e: ev.Discard) -> bool:
     player, thrown = e.player, e.cards  # read once: pydantic fields
     nxt = next_to_draw(state)
     if player != nxt:
-        raise state.fail(f"out of turn: {nxt} draws now, not {player}")
+        raise state.fail(_not_his_draw(state, player, nxt))
     cards = state.cards
     hand = cards.hole[player]
     for c in thrown:
@@ -231,6 +231,18 @@ def discard(state: HandData, e: ev.Discard) -> bool:
     if thrown:
         cards.owed[player] = len(thrown)
     return draw_done(state)
+
+
+def _not_his_draw(state: HandData, player: str, nxt: str | None) -> str:
+    """Why ``player`` may not discard now (``nxt``: :func:`next_to_draw`): another player
+    draws first, or every player has discarded and the replacement cards are dealt next
+    (RULES.md §4.2)."""
+    if nxt is not None:
+        return f"out of turn: {nxt} draws now, not {player}"
+    for p, n in state.cards.owed.items():  # the first still owed, as `state` says it
+        cards = "replacement card is" if n == 1 else f"{n} replacement cards are"
+        return f"out of turn: nobody draws now, not {player}: {p}'s {cards} dealt next"
+    return f"out of turn: nobody draws now, not {player}: the draw is over"
 
 
 def draw_done(state: HandData) -> bool:

@@ -48,7 +48,7 @@ DEAL3 = ["d dh p1 AsKs", "d dh p2 QhQd", "d dh p3 7c2d"]
     [
         (DEAL3 + ["p1 cc"], "out of turn: p3 is to act, not p1"),
         (DEAL3 + ["p3 cbr 3"], "raise to 3 is below the minimum 4"),
-        (DEAL3 + ["p3 cbr 150"], "p3 cannot bet to 150: only 100 behind"),
+        (DEAL3 + ["p3 cbr 150"], "p3 cannot raise to 150: only 100 behind"),
         (DEAL3 + ["p3 f", "p3 cc"], "p3 has folded"),
         (DEAL3 + ["p3 cc", "p1 cc", "p2 cc", "d db AsJdTd"], "card As is dealt twice"),
         (DEAL3 + ["p3 cc", "p1 cc", "p2 cc", "d db JdTd9d8d"], "too many board cards"),

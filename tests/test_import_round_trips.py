@@ -162,7 +162,7 @@ def test_a_file_whose_every_hand_is_refused_writes_no_session_line(tmp_path: Pat
                               "ledger; 1 rejected\n")
     assert err.splitlines() == [
         f"error: {bad}:{k + 2}, hand PokerStars-14311270221, action 'bet_raise by Player5': "
-        "Player5 cannot bet to 100004: only 58 behind, so at most to 58 (all in); nothing of "
+        "Player5 cannot raise to 100004: only 58 behind, so at most to 58 (all in); nothing of "
         "the file was written: it carries the book of session stars, which goes in with all "
         "its hands or not at all (correct the file and import it again)"]
     assert not db.exists()  # nothing written: not even the new ledger file

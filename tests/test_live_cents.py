@@ -185,7 +185,7 @@ def test_a_live_hand_in_cents_speaks_in_dollars(run, db: str,  # noqa: ANN001
     assert _refused(run, db, "act", "d1", "Ann cbr 3") == (
         f"error: hand d1, action 'Ann cbr 3': raise to 3.00 is below the minimum 4.00; {now}\n")
     assert _refused(run, db, "act", "d1", "Ann cbr 300") == (
-        f"error: hand d1, action 'Ann cbr 300': Ann cannot bet to 300.00: only 200.00 behind, "
+        f"error: hand d1, action 'Ann cbr 300': Ann cannot raise to 300.00: only 200.00 behind, "
         f"so at most to 200.00 (all in); {now}\n")
     # to 4.50, a raise of 2.50: Bob (1.00 in) calls 3.50 or raises to 4.50 + 2.50 = 7.00
     out = run("act", "d1", "Ann cbr 4.50")
@@ -196,7 +196,7 @@ def test_a_live_hand_in_cents_speaks_in_dollars(run, db: str,  # noqa: ANN001
         f"error: hand d1, action 'Bob cbr 6.99': raise to 6.99 is below the minimum 7.00; "
         f"{now}\n")
     assert _refused(run, db, "act", "d1", "Bob cbr 151") == (
-        f"error: hand d1, action 'Bob cbr 151': Bob cannot bet to 151.00: only 149.00 behind, "
+        f"error: hand d1, action 'Bob cbr 151': Bob cannot raise to 151.00: only 149.00 behind, "
         f"so at most to 150.00 (all in); {now}\n")
     # `table` prints what `state` and `act` print, and stops at a refused line of a pipe
     out = run("table", "d1", input="state\nBob cbr 5\nBob cc\n")
@@ -216,7 +216,7 @@ def test_a_live_hand_in_cents_speaks_in_dollars(run, db: str,  # noqa: ANN001
     assert _refused(run, db, "correct", "d1", "--insert-after", "7", "Bob cbr 151",
                     "--reason", "typo", "--by", "Dee") == (
         "error: hand d1: the corrected hand is not legal: the event inserted after seq 7 "
-        "(bet_raise by Bob): Bob cannot bet to 151.00: only 149.00 behind, so at most to 150.00 "
+        "(bet_raise by Bob): Bob cannot raise to 151.00: only 149.00 behind, so at most to 150.00 "
         "(all in)\n")
 
 
@@ -237,8 +237,8 @@ def test_a_live_hand_in_chips_reads_as_before(run, db: str) -> None:  # noqa: AN
     assert _refused(run, db, "act", "d1", "Ann cbr 3") == (
         f"error: hand d1, action 'Ann cbr 3': raise to 3 is below the minimum 4; {now}\n")
     assert _refused(run, db, "act", "d1", "Ann cbr 300") == (
-        f"error: hand d1, action 'Ann cbr 300': Ann cannot bet to 300: only 200 behind, so at most "
-        f"to 200 (all in); {now}\n")
+        f"error: hand d1, action 'Ann cbr 300': Ann cannot raise to 300: only 200 behind, so at "
+        f"most to 200 (all in); {now}\n")
     out = run("act", "d1", "Ann cbr 5")
     assert (out.exit_code, out.output) == (0, "7 bet_raise; Bob to act: to call 4, raise to "
                                               "8..150\n")

@@ -90,5 +90,5 @@ def test_the_open_pair_big_bet_is_for_high_stud_only(user, db: str) -> None:  # 
     assert _fourth_street(user, "dcl", "F7S", "--declare-options",
                           "method=simultaneous") == "Ann to act: check, bet to 5..5"
     assert user("act", "dcl", "Ann cbr 10") == (
-        2, "", "error: hand dcl, action 'Ann cbr 10': raise to 10 is above the maximum 5; now: "
+        2, "", "error: hand dcl, action 'Ann cbr 10': bet to 10 is above the maximum 5; now: "
                "Ann to act: check, bet to 5..5\n")

@@ -243,15 +243,16 @@ def test_run_names_the_players_as_audit_does(tmp_path: Path) -> None:
 
 
 def test_replay_notes_name_the_short_raiser(tmp_path: Path) -> None:
-    """Hand #18 of the valakuzhyk log: IpusyM (f-mUxYkHrq) raises to 145 where 150 is the
-    minimum, covering everyone; the text's note names him as its JSON does."""
+    """Hand #18 of the valakuzhyk log: IpusyM (f-mUxYkHrq) bets 145, the first bet of the
+    round, where 150 is the minimum, covering everyone; the text's note names him as its JSON
+    does, and calls it a bet."""
     db = tmp_path / "vk.duckdb"
     assert one_shot(db, "import", str(SHARED / "pokernow" /
                                       "valakuzhyk_07_21_2022_log1.csv"))[0] == 0
     hand = "pn-valakuzhyk_07_21_2022_log1-18-165843894900602"
-    note = ("IpusyM's raise to 145 is below the minimum 150 but covers every opponent (each is "
+    note = ("IpusyM's bet to 145 is below the minimum 150 but covers every opponent (each is "
             "all-in or covered by it): accepted, as some online rooms cap it")
     _, data = _json(db, "replay", "--hand", hand, "--json")
     assert data["notes"] == [note]
     _, text, _ = one_shot(db, "replay", "--hand", hand)
-    assert "note: IpusyM's raise to 145" in text and "f-mUxYkHrq" not in text
+    assert "note: IpusyM's bet to 145" in text and "f-mUxYkHrq" not in text

@@ -70,13 +70,13 @@ def test_a_corrected_payout_keeps_the_sites_rake(tmp_path: Path) -> None:
     assert one_shot(db, "import", "--session", "stars", str(path(PLO)))[0] == 0
     code, out, _ = one_shot(db, "whatif", SIDEPOTS, "--replace", "36", "pay Player4 0.29")
     assert code == 0
-    assert [line for line in out.splitlines() if "still paid differently" in line] == [
+    assert [line for line in out.splitlines() if "paid differently" in line] == [
         f"  still paid differently: hand {SIDEPOTS}: the site kept 18 as rake (as the file "
         "records); the rules' awards of the pots less it: Player2 29, Player0 323 (the payouts "
         "differ from them)",
-        f"  still paid differently: hand {SIDEPOTS}: Player2 was paid 0, the rules give 29 "
+        f"  would be paid differently: hand {SIDEPOTS}: Player2 was paid 0, the rules give 29 "
         "(-29)",
-        f"  still paid differently: hand {SIDEPOTS}: Player4 was paid 29, the rules give 0 "
+        f"  would be paid differently: hand {SIDEPOTS}: Player4 was paid 29, the rules give 0 "
         "(+29)"]
     code, out, err = one_shot(db, "correct", SIDEPOTS, "--replace", "36", "pay Player4 0.29",
                               "--reason", "side pot 2 pushed to the wrong seat", "--by", "floor")

@@ -40,10 +40,10 @@ def test_a_show_names_every_card_the_player_was_dealt(tmp_path: Path) -> None:
 
 
 def test_a_bet_beyond_the_stack_names_the_most_he_can_bet_to(tmp_path: Path) -> None:
-    # Ivey has 90000 in on the river and 977100 behind: all in is a bet to 1067100
+    # Ivey faces a bet with 90000 in and 977100 behind: all in is a raise to 1067100
     path = _edited(tmp_path, DWAN, "ivey.phh", "'p1 cbr 1067100'", "'p1 cbr 1067200'")
     assert _refused(tmp_path, path).endswith(
-        "action 'p1 cbr 1067200': Phil Ivey cannot bet to 1067200: only 977100 behind, so at "
+        "action 'p1 cbr 1067200': Phil Ivey cannot raise to 1067200: only 977100 behind, so at "
         "most to 1067100 (all in)\n")
 
 

@@ -71,7 +71,7 @@ def test_whatif_gives_no_rules_result_for_the_unknown_cards(logged: Path) -> Non
         f"    {SPLITS}",
         "  before: the payouts are a legal split of the pots",
         "  after: the corrected payouts are not a legal split of the pots",
-        f"  still paid differently: {NO_SPLIT}",
+        f"  would be paid differently: {NO_SPLIT}",
     ]
 
 
@@ -148,7 +148,7 @@ def test_whatif_that_shows_the_unknown_cards(logged: Path) -> None:
         "not verifiable: hole cards unknown); a legal split of the pots pays",
         f"    {SPLITS}",
         "  before: the payouts are a legal split of the pots",
-        f"  still paid differently: hand {HAND}: Hznmh#9009 was paid 2650, the rules give 2320 "
+        f"  would be paid differently: hand {HAND}: Hznmh#9009 was paid 2650, the rules give 2320 "
         "(+330)",
     ]
 

@@ -77,9 +77,11 @@ from ledger.model.errors import LedgerError
 #: missing row said ``has no row for P, whom …``; 24: that missing row names the player as
 #: the other rows do, ``name (id)``, and ``player_nicknames`` names a PokerNow player who has
 #: books in a session but played no hand, and ``discrepancies`` names no player, NULL, for
-#: a finding of the whole table, an infeasible total or a carry, not ``*``): forces a
-#: rebuild.
-DERIVED_VERSION = "24"
+#: a finding of the whole table, an infeasible total or a carry, not ``*``); 25: the engine's
+#: words kept in ``hands.notes`` (an unreplayable hand's reason, a short raise's note) say
+#: bet, raise or complete as poker does, and a draw waiting for its replacement cards names
+#: them: forces a rebuild.
+DERIVED_VERSION = "25"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,

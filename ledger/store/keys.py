@@ -93,12 +93,13 @@ def check_name(name: str) -> str:
     """``name`` when it is a valid key name.
 
     Raises:
-        MalformedInput: empty, too long, or other characters than letters, digits, ``_ . -``.
+        MalformedInput: empty, too long, or other characters than ASCII letters, digits,
+            ``_ . -``.
     """
     if NAME_PATTERN.fullmatch(name) is None:
         raise MalformedInput(
-            f"key name {name[:60]!r}: use 1-40 letters, digits, '_', '.' or '-' (a letter or "
-            "digit first)"
+            f"key name {name[:60]!r}: use 1-40 ASCII letters (A-Z, a-z), digits, '_', '.' or "
+            "'-' (a letter or digit first)"
         )
     return name
 

@@ -543,7 +543,10 @@ def export_tables(ledger: Any, out: Path, fmt: str) -> list[Path]:
     none_is_the_ledger(paths, ledger.path, f"export {out}")
     try:
         out.mkdir(exist_ok=True)
-    except FileNotFoundError:
+    except FileNotFoundError as exc:
+        if out.parent.is_dir():  # /proc: there, but no folder is made in it
+            raise LedgerError(f"cannot make folder {out}: {out.parent} takes no new folder "
+                              f"(the system says: {exc.strerror})") from None
         raise LedgerError(f"no folder {out.parent} to write {out.name} into (a folder is made "
                           "only inside one that exists)") from None
     except OSError as exc:

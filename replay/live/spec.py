@@ -12,7 +12,8 @@ Raises:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
+from typing import Any, get_args
 
 from pydantic import ValidationError
 
@@ -113,23 +114,60 @@ def key_values(text: str, option: str) -> dict[str, str]:
 
 
 def parse_declare(text: str | None) -> ev.DeclareOptions | None:
-    """``"method=in_turn,swing_ties=allowed"`` → the declaration options (RULES.md §5).
+    """``"method=in_turn,swing_ties=allowed"`` → the declaration options (RULES.md §3, §5);
+    the keys not given take their defaults (``"method=simultaneous"`` alone: all of them).
 
     Raises:
-        MalformedInput: an item that is not KEY=VALUE, a key given twice
-            (:func:`key_values`), or an unknown key or value.
+        MalformedInput: an empty list (``--declare-options ""``: no declare hand is started
+            on no option), an item that is not KEY=VALUE, a key given twice
+            (:func:`key_values`), a key that is no option, naming the keys, or a value the
+            key does not take, naming those it takes.
     """
     if text is None:
         return None
-    values: dict[str, object] = {
-        key: {"true": True, "false": False}.get(value, value)
-        for key, value in key_values(text, "--declare-options").items()}
+    given = key_values(text, "--declare-options")
+    if not given:
+        raise MalformedInput(
+            f"--declare-options {text!r} gives no option: give KEY=VALUE items ("
+            f"{', '.join(DECLARE_VALUES)}; \"method=simultaneous\" alone for the defaults), "
+            "or leave it out for a cards-speak hand")
+    values: dict[str, object] = {}
+    for key, value in given.items():
+        if key not in DECLARE_VALUES:
+            raise MalformedInput(f"--declare-options: {key!r} is not a declare option: the "
+                                 f"keys are {', '.join(DECLARE_VALUES)} (RULES.md §5)")
+        takes = DECLARE_VALUES[key]
+        if value not in takes:
+            raise MalformedInput(f"--declare-options: {key} takes "
+                                 f"{', '.join(takes[:-1])} or {takes[-1]}, not {value!r}")
+        values[key] = {"true": True, "false": False}.get(value, value) \
+            if takes == _BOOL else value
     try:
         return ev.DeclareOptions(**values)
-    except ValidationError as exc:
+    except ValidationError as exc:  # every key and value checked above: not expected
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))
         raise MalformedInput(f"--declare-options: {where}: {first.get('msg')}") from None
+
+
+_BOOL = ("true", "false")
+
+
+def _values_of(annotation: Any) -> tuple[str, ...]:
+    """The values a declare option of type ``annotation`` takes, as typed: a ``Literal``'s,
+    an enum's, ``true``/``false`` of a bool."""
+    if annotation is bool:
+        return _BOOL
+    if isinstance(annotation, type) and issubclass(annotation, StrEnum):
+        return tuple(m.value for m in annotation)
+    return tuple(str(v) for v in get_args(annotation))
+
+
+#: Each ``--declare-options`` key (:class:`ledger.model.events.DeclareOptions`, RULES.md §5)
+#: and the values it takes, in the model's order.
+DECLARE_VALUES: dict[str, tuple[str, ...]] = {
+    name: _values_of(field.annotation)
+    for name, field in ev.DeclareOptions.model_fields.items()}
 
 
 def build_started(spec: LiveHand, *, hand: str, session: str | None

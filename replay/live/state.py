@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.betting import bet_word
 from engine.state import HandState
 from ledger.model.errors import NotFound
 from replay.fold import fold_stream
@@ -96,7 +97,7 @@ def legal_now(state: HandState, player: str | None = None) -> str:
     stakes = state.started.stakes
     bring_in = stakes.bring_in
     third_street = state.game.stud and state.street == 0 and bring_in
-    verb = "raise" if state.rnd.current else "bet"
+    verb = bet_word(state)  # bet, raise or complete, as the refusals say it
     if third_street and state.rnd.current == 0:
         stack = state.stacks[who]
         if stack <= bring_in:  # he posts what he has, all-in: no completing (RULES.md §1.1)
@@ -104,8 +105,6 @@ def legal_now(state: HandState, player: str | None = None) -> str:
                 else ""
             return f"{who} to act: bring in {a(stack)} (pb), all-in{short}"
         text = f"{who} to act: bring in {a(bring_in)} (pb)"
-    if third_street and state.rnd.current < stakes.small_bet:
-        verb = "complete"  # to a full small bet, over the bring-in or in its place (§4.1)
     if lim.min_to is not None:
         text += f", {verb} to {a(lim.min_to)}..{a(lim.max_to)}"
     elif lim.reason:
