@@ -234,3 +234,18 @@ def test_a_close_whose_record_was_cut_short_is_taken_once_the_line_is_removed(
         "head as the close left it")
     assert path.read_text().splitlines()[1].startswith('{"at"')
     assert "close checkpoint missing" not in user("verify")[1]
+
+
+def test_a_file_holding_no_checkpoint_is_not_taken_for_one_cut_short(
+        user, db: str) -> None:  # noqa: ANN001
+    """Another file under the checkpoints file's name (an export of another ledger, two
+    lines): no line of it is a checkpoint, so none is "a write cut short" to remove."""
+    assert user("session", "open", "s1")[0] == 0
+    path = Path(f"{db}.checkpoints")
+    path.write_text('{"position": 1, "type": "session_opened"}\n{"position": 2}\n')
+    why = "a checkpoint record with unknown fields"
+    assert user("checkpoint") == (2, "", (
+        f"error: {path}: holds no checkpoint, so it is no checkpoints file (its line 1: {why}):"
+        " no checkpoint appended; move it away, then try again\n"))
+    assert user("session", "close", "s1")[0] == 2
+    assert path.read_text().count("\n") == 2

@@ -27,7 +27,8 @@ class FileState:
     ``extended``: positions of its whole-hash records the ledger extends; ``parted``: ``(line,
     position, why)`` of the first checkpoint (in file order) the ledger does not extend;
     ``damaged``: the first damaged line; ``unterminated``: its last line ends without a
-    newline (an append would be glued to it)."""
+    newline (an append would be glued to it); ``checkpoints``: how many of its lines hold one
+    (none beside a damaged line: another file under that name, never a write cut short)."""
 
     path: Path
     exists: bool
@@ -36,6 +37,7 @@ class FileState:
     parted: tuple[int, int, str] | None = None
     damaged: Damaged | None = None
     unterminated: int | None = None
+    checkpoints: int = 0
 
     def refusal(self, what: str) -> LedgerError | None:
         """The error an append to this file is refused with (``what``: what is not done,
@@ -46,6 +48,10 @@ class FileState:
             return LedgerError(f"this ledger does not extend the checkpoint of position "
                                f"{position} ({why}): {what}; run {against}",
                                file=str(self.path), line=line)
+        if self.damaged is not None and not self.checkpoints:
+            return LedgerError(f"holds no checkpoint, so it is no checkpoints file (its line "
+                               f"{self.damaged.line}: {self.damaged.why}): {what}; move it "
+                               "away, then try again", file=str(self.path))
         if self.damaged is not None:
             todo = (f"keep a copy of the file, remove that line ({against} checks the others), "
                     "then try again") if self.damaged.last else f"run {against}"
@@ -106,7 +112,8 @@ def file_state(ledger: Any, path: Path) -> FileState:
     if damaged:
         line, why = damaged[0]
         first = Damaged(line, why, not any(n > line for n, _ in points))
-    return FileState(path, True, True, frozenset(extended), parted, first, unterminated)
+    return FileState(path, True, True, frozenset(extended), parted, first, unterminated,
+                     len(points))
 
 
 @dataclass(frozen=True)
