@@ -13,11 +13,16 @@ from typing import Any
 #: rows that moved, and no read walks the hash chain (a second of CPU per hundred thousand
 #: rows, README "Tampering"): a row edited in place is ``verify``'s to find.
 CLEAN_SCOPE = " in the books as stored (the hash chain not checked: `handledger verify`)"
+#: What a clean audit of an exported Parquet dataset checked: ``dask-replay`` proves the
+#: events' hash chain before it replays them (:mod:`replay.parquet_chain`).
+EXPORT_SCOPE = " in the exported events, their hash chain proven row by row"
 
 
-def audit_text(report: Any, found: list[Any], session: str | None = None) -> str:
+def audit_text(report: Any, found: list[Any], session: str | None = None, *,
+               clean_scope: str = CLEAN_SCOPE) -> str:
     """One line per finding, a line naming the incomplete hands, and a summary line, which
-    for a clean audit says what it did not check (:data:`CLEAN_SCOPE`) (``report``:
+    for a clean audit says what it checked and did not (``clean_scope``: by default
+    :data:`CLEAN_SCOPE`; :data:`EXPORT_SCOPE` for an exported dataset) (``report``:
     :class:`ledger.audit.tables.AuditReport`)."""
     units = getattr(report, "units", {})
     lines = [f"{d.kind}: {d.message}" + _where(d, units.get(d.hand)) for d in found]
@@ -29,7 +34,7 @@ def audit_text(report: Any, found: list[Any], session: str | None = None) -> str
     hands = sum(n for k, n in report.hands.items() if session in (None, k))
     scope = f"{hands} hand(s) in {len(books)} session(s)"
     if not found:
-        lines.append(f"audit clean: {scope}; every chip adds up{CLEAN_SCOPE}")
+        lines.append(f"audit clean: {scope}; every chip adds up{clean_scope}")
     else:
         counts: dict[str, int] = {}
         for d in found:

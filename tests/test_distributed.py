@@ -342,3 +342,22 @@ def test_an_output_that_is_no_folder_is_refused_before_replaying(tmp_path: Path)
             2, "", f"error: dask-replay {tmp_path / out}: {tmp_path / 'afile'} is a file, not a "
                    "folder: nothing replayed, nothing written\n")
     assert (tmp_path / "afile").read_text() == "kept\n"
+
+
+def test_a_clean_audit_of_an_export_says_its_chain_was_proven(tmp_path: Path, scheduler: str,
+                                                               run: Any) -> None:
+    """dask-replay proves the exported rows' hash chain before replaying them: its clean
+    audit says so, never "the hash chain not checked" as a read of the ledger does."""
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    assert run("session", "open", "s1").exit_code == 0
+    assert run("export", "--format", "parquet", str(tmp_path / "pq")).exit_code == 0
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["dask-replay", str(tmp_path / "pq"), str(out),
+                                      "--scheduler", scheduler])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1] == (
+        "audit clean: 0 hand(s) in 1 session(s); every chip adds up in the exported events, "
+        "their hash chain proven row by row")
