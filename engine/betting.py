@@ -309,7 +309,7 @@ def act(state: HandData, e: Action) -> bool:
     if kind in ("fold", "check", "call"):
         if state.game.stud and _bring_in_due(state):
             raise state.fail(f"{player} must bring it in or complete, not {kind}")
-        owed = rnd.current - street_bet  # chips_to_call()
+        owed = _owed_for(state, player, kind, rnd.current - street_bet)  # chips_to_call()
         return _passive(state, player, kind, owed if owed < stack else stack)
     allin_to = street_bet + stack
     new = allin_to if kind == "all_in" else cast(ev.BetRaise, e).to
@@ -324,6 +324,27 @@ def act(state: HandData, e: Action) -> bool:
         raise state.fail("{verb} to {to} is not above the current bet {current}",
                          verb=bet_word(state), to=new, current=rnd.current)
     return _raise(state, player, new, allin_to, _limits(state, player))
+
+
+def _owed_for(state: HandData, player: str, kind: str, owed: int) -> int:
+    """``owed`` (the current bet less ``player``'s street bet), or 0 for a check when nobody
+    can match any of it (:func:`_nobody_can_match`)."""
+    if kind == "check" and owed > 0 and state.all_in and _nobody_can_match(state, player):
+        return 0
+    return owed
+
+
+def _nobody_can_match(state: HandData, player: str) -> bool:
+    """Every other player still in is all-in for no more than ``player``'s street bet: the
+    full big blind that a big blind posted short all-in leaves as the bet (RULES.md §4.2) is
+    then owed to nobody, so he may check (a history recorded so) as well as call it, the
+    chips nobody matched coming back to him (§1.4), as a site's log shows them."""
+    folded, all_in, bets = state.folded, state.all_in, state.street_bets
+    mine = bets[player]
+    for p in state.order:
+        if p != player and p not in folded and (p not in all_in or bets[p] > mine):
+            return False
+    return True
 
 
 def _bring_in_due(state: HandData) -> bool:

@@ -60,8 +60,8 @@ def test_a_hand_the_engine_refuses_refuses_the_hands_after_it(tmp_path: Path) ->
 
 def test_a_bet_below_the_minimum_refuses_the_hands_after_it(tmp_path: Path) -> None:
     """Hand #30, Phzd "bets 50" on the river (line 369; was 200, the big blind 200): the
-    engine refuses the raise; #31-#52 are not written (they were, #31 with a stack
-    warning), and the fixed log adds 23 hands: audit clean."""
+    engine refuses the bet (nobody has bet on the river); #31-#52 are not written (they
+    were, #31 with a stack warning), and the fixed log adds 23 hands: audit clean."""
     log = _edited(tmp_path, 369, "bets 200", "bets 50", source=VK)
     db = tmp_path / "b.duckdb"
     hand = HAND.format(log.stem, *H30.split("-", 1))
@@ -69,7 +69,7 @@ def test_a_bet_below_the_minimum_refuses_the_hands_after_it(tmp_path: Path) -> N
     assert (code, out) == (2, "imported 29 hand(s) (857 events) from 1 file(s); 0 already in "
                               "the ledger; 23 rejected\n")  # its session_opened too
     assert err.splitlines(keepends=True) == [
-        f"error: {log}:386, hand {hand}, action 'bet_raise by Bq7QhNKAYJ': raise to 50 is "
+        f"error: {log}:386, hand {hand}, action 'bet_raise by Bq7QhNKAYJ': bet to 50 is "
         "below the minimum 200\n",
         _follow(log, 364, HAND.format(log.stem, *H31.split("-", 1)), 30, 31)]
     assert one_shot(db, "import", "--session", log.stem, str(VK)) == (0, FIXED29, "")
