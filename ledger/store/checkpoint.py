@@ -38,6 +38,7 @@ import json
 import os
 import re
 import stat
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -127,6 +128,28 @@ class Damaged:
             return f"{self.why}, the file's last line: a write cut short (disk full, killed)"
         return f"{self.why}, with checkpoints after it: the file altered after it was written"
 
+
+
+def parse_lines(lines: Iterable[bytes]) -> tuple[list[tuple[int, Checkpoint]],
+                                                  list[tuple[int, str]]]:
+    """A checkpoints file's raw ``lines`` read one by one (:func:`parse_line`): ``(line
+    number from 1, checkpoint)`` of each that holds one (a line that holds none, the chat
+    around it, is passed over) and ``(line number, why)`` of each damaged one (not UTF-8
+    text, or a checkpoint that does not parse)."""
+    points: list[tuple[int, Checkpoint]] = []
+    damaged: list[tuple[int, str]] = []
+    for number, raw in enumerate(lines, 1):
+        try:
+            point = parse_line(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            damaged.append((number, "not UTF-8 text"))
+            continue
+        except MalformedInput as e:
+            damaged.append((number, e.message))
+            continue
+        if point is not None:
+            points.append((number, point))
+    return points, damaged
 
 
 def last_row(ledger: Any) -> tuple[int, str]:
@@ -306,18 +329,8 @@ def read(spec: str) -> Loaded:
                              f"{e.strerror or e}", file=spec) from None
     if len(data) > MAX_FILE_BYTES:
         raise MalformedInput(f"larger than {MAX_FILE_BYTES >> 20} MiB", file=spec)
-    found, damaged = [], []
-    for number, raw in enumerate(data.removeprefix(b"\xef\xbb\xbf").splitlines(), 1):
-        try:
-            point = parse_line(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            damaged.append((number, "not UTF-8 text"))
-            continue
-        except MalformedInput as e:
-            damaged.append((number, e.message))
-            continue
-        if point is not None:  # a line that holds none (the chat around it) is passed over
-            found.append((f"{spec}:{number}", point))
+    points, damaged = parse_lines(data.removeprefix(b"\xef\xbb\xbf").splitlines())
+    found = [(f"{spec}:{number}", point) for number, point in points]
     if not found:
         if damaged:
             raise MalformedInput(damaged[0][1], file=spec, line=damaged[0][0])

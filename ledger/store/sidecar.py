@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ledger.model.errors import LedgerError, MalformedInput
-from ledger.store.checkpoint import Damaged, last_row, parse_line
+from ledger.model.errors import LedgerError
+from ledger.store.checkpoint import Damaged, last_row, parse_lines
 
 
 @dataclass(frozen=True)
@@ -82,18 +82,7 @@ def file_state(ledger: Any, path: Path) -> FileState:
     unterminated = len(lines) if lines[-1] else None
     if not lines[-1]:
         lines.pop()
-    points, damaged = [], []
-    for number, raw in enumerate(lines, 1):
-        try:
-            point = parse_line(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            damaged.append((number, "not UTF-8 text"))
-            continue
-        except MalformedInput as e:
-            damaged.append((number, e.message))
-            continue
-        if point is not None:
-            points.append((number, point))
+    points, damaged = parse_lines(lines)
     rows = dict(ledger.query(
         "SELECT position, hash FROM events WHERE position IN (SELECT unnest($1::BIGINT[]))",
         [sorted({p.position for _, p in points})])) if points else {}
