@@ -132,7 +132,10 @@ def verify(obj: Context, against: str | None, jobs: int | None, keys_dir: str) -
     stream's seq two rows hold or a seq skipped, each signed
     amendment whose signature fails (hand, seq, signer), or the first derived table and row
     that is not what the events give; with --against, also the first position where the
-    ledger parts from its checkpoints."""
+    ledger parts from its checkpoints. Without --against, the ledger's own checkpoints file
+    (LEDGER.checkpoints), when there is one, is checked the same way in one line: exit 1
+    when the ledger does not extend one of them (rolled back, rewritten) or the file was
+    altered."""
     from ledger.store.checkpoint import read
     from ledger.store.keys import KeyStore
     from replay.verifying import verify_ledger
@@ -141,7 +144,8 @@ def verify(obj: Context, against: str | None, jobs: int | None, keys_dir: str) -
     checkpoints = None if against is None else read(against)
     try:
         ledger = obj.ledger(read_only=True, sound=False)  # verify_ledger checks the blocks
-        verdict = verify_ledger(ledger, KeyStore(keys_dir), jobs=jobs, progress=render.progress)
+        verdict = verify_ledger(ledger, KeyStore(keys_dir), jobs=jobs, progress=render.progress,
+                                own=checkpoints is None)
         click.echo(text.verify_text(verdict))
         extends = checkpoints is None or check_against(
             ledger, checkpoints.points, keys_dir, verdict.chain, checkpoints.damaged)

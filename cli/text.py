@@ -112,7 +112,9 @@ def signatures_lines(signed: Sequence[Any], checkpoints: Any) -> list[str]:
 def verify_text(verdict: Any) -> str:
     """``verify``'s lines (``verdict``: :class:`replay.verifying.Verdict`): the chain (its head,
     or where it breaks), a line per signed amendment whose signature fails or whose key is not
-    here, a line for the signatures that verify, and the derived tables against the replay."""
+    here, a line for the signatures that verify, the derived tables against the replay, the
+    ledger's own checkpoints file when it was checked (unless a close's line below says the
+    ledger parts from it), and the closes whose checkpoint is missing."""
     chain = verdict.chain
     if chain.ok:
         position, digest = chain.head
@@ -141,6 +143,8 @@ def verify_text(verdict: Any) -> str:
         lines.append(f"derived tables: as the events' replay gives them ({derived.rows} rows)")
     elif derived.reason is not None:
         lines.append(f"derived tables not checked: {derived.reason}")
+    if verdict.own is not None and verdict.unanchored.why != "parted":  # else said below
+        lines.append(verdict.own.line())
     lines += _unanchored_lines(verdict.unanchored)
     return "\n".join(lines)
 

@@ -32,6 +32,7 @@ from ledger.audit.catchup import moved
 from ledger.audit.signatures import SignedAmendment, signed_amendments
 from ledger.audit.tables import DERIVED
 from ledger.model.errors import LedgerBusy, LedgerCorrupt, LedgerError
+from ledger.store.anchor import OwnCheckpoints, own_checkpoints
 from ledger.store.blocks import check_blocks
 from ledger.store.chain import VerifyReport
 from ledger.store.keys import KeyStore
@@ -78,6 +79,12 @@ class Verdict:
     #: (:func:`ledger.store.sidecar.unanchored_closes`): said, a failure only when the file
     #: holds a checkpoint the ledger does not extend (``why`` ``parted``).
     unanchored: Closes = field(default_factory=lambda: Closes([], None))
+    #: The ledger's own checkpoints file checked as ``verify --against`` checks it
+    #: (:func:`ledger.store.anchor.own_checkpoints`); None when not asked or there is none.
+    #: A failure when the ledger does not extend one of its checkpoints or the file was
+    #: altered (a damaged line before a later checkpoint); a file that holds no checkpoint
+    #: is said, not failed.
+    own: OwnCheckpoints | None = None
 
     @property
     def failing(self) -> list[SignedAmendment]:
@@ -86,15 +93,18 @@ class Verdict:
 
     @property
     def ok(self) -> bool:
+        own = self.own is None or self.own.report is None or self.own.ok
         return (self.chain.ok and not self.failing and self.derived.ok
-                and self.unanchored.why != "parted")
+                and self.unanchored.why != "parted" and own)
 
 
 def verify_ledger(ledger: Ledger, keys: KeyStore, *, jobs: int | None = 1,
-                  progress: Progress = silent) -> Verdict:
+                  progress: Progress = silent, own: bool = False) -> Verdict:
     """Check ``ledger`` (open read-only) as the module doc says: its blocks first, then the
     chain, the signatures and, when the chain is intact, its derived tables (``jobs`` as
-    :func:`replay.projections.rebuild`).
+    :func:`replay.projections.rebuild`); with ``own``, the ledger's own checkpoints file as
+    well, when there is one (README "Anchoring it": a rollback or a rewrite that recomputed
+    the chain passes every other check).
 
     A stored event the replay cannot read (its payload rewritten, the chain made again) is
     the derived tables' failure, naming it.
@@ -111,8 +121,10 @@ def verify_ledger(ledger: Ledger, keys: KeyStore, *, jobs: int | None = 1,
     from replay.ingest.export import session_chips
 
     signatures = signed_amendments(ledger, keys, chip_of=session_chips(ledger))
+    mine = own_checkpoints(ledger, keys, chain) if own else None
     if not chain.ok:
-        return Verdict(chain, signatures, DerivedCheck(False, reason="the chain is broken"))
+        return Verdict(chain, signatures, DerivedCheck(False, reason="the chain is broken"),
+                       own=mine)
     try:
         derived = derived_check(ledger.path, jobs=jobs, progress=progress)
     except (LedgerCorrupt, LedgerBusy):
@@ -121,7 +133,7 @@ def verify_ledger(ledger: Ledger, keys: KeyStore, *, jobs: int | None = 1,
         derived = DerivedCheck(True, f"the events cannot be replayed: {e}")
     from ledger.store.sidecar import unanchored_closes
 
-    return Verdict(chain, signatures, derived, unanchored_closes(ledger))
+    return Verdict(chain, signatures, derived, unanchored_closes(ledger), mine)
 
 
 def derived_check(path: str, *, jobs: int | None = 1, progress: Progress = silent

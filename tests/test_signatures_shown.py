@@ -134,7 +134,8 @@ def test_run_prints_the_signatures_and_the_checkpoints(run, db: str, books: Path
     assert re.fullmatch(
         r"checkpoints t\.duckdb\.checkpoints: 1, 1 FAIL: 55 \(line 1\): row 55 hashes "
         r"[0-9a-f]{16}…, not [0-9a-f]{16}…: rewritten at or before it, or another ledger; "
-        r"signed by floor", said[2])
+        r"signed by floor \(`handledger verify --against \S+/t\.duckdb\.checkpoints` says "
+        r"where the ledger parts\)", said[2])
     assert len(said) == 3
 
 

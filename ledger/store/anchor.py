@@ -38,11 +38,12 @@ from ledger.model.errors import MalformedInput
 from ledger.store.checkpoint import (
     MARK_BYTES,
     Checkpoint,
+    Damaged,
     default_file,
     hash_prefixes,
     last_row,
-    load,
     parse_line,
+    read,
     row_at,
 )
 from ledger.store.keys import KeyStore
@@ -362,38 +363,53 @@ def _first_difference(mine: bytes, theirs: bytes) -> int | None:
 class OwnCheckpoints:
     """The ledger's own checkpoints file (:func:`ledger.store.checkpoint.default_file`)
     checked as ``verify --against FILE`` checks it (:func:`compare`): ``file`` its path,
-    ``report`` the verdicts (None when the file cannot be read: ``problem`` says why)."""
+    ``report`` the verdicts of its intact checkpoints (None when none could be read:
+    ``problem`` says why), ``damaged`` its damaged lines (``(FILE:LINE, Damaged)``): one
+    before a later checkpoint fails it (the file altered), a last one is not checked (a
+    write cut short)."""
 
     file: str
     report: AnchorReport | None
     problem: str | None = None
+    damaged: tuple[tuple[str, Damaged], ...] = ()
+
+    @property
+    def altered(self) -> list[Damaged]:
+        """The damaged lines with a checkpoint after them (the file altered)."""
+        return [line for _, line in self.damaged if not line.last]
 
     @property
     def ok(self) -> bool:
-        return self.report is not None and self.report.ok
+        return self.report is not None and self.report.ok and not self.altered
 
     def line(self) -> str:
         """One line: how many checkpoints, whether the ledger extends them all, and each
         signed one's signer and whether its signature verifies (or, failing, each that
-        fails with why)."""
+        fails with why); then each damaged line."""
         name = Path(self.file).name
         if self.report is None:
             return f"checkpoints {name}: not checked: {self.problem}"
         verdicts = self.report.verdicts
-        head = f"checkpoints {name}: {len(verdicts)}"
+        head = f"checkpoints {name}: {len(verdicts)}" + (" intact" if self.damaged else "")
         failing = [v for v in verdicts if not v.ok]
         if failing:
-            return f"{head}, {len(failing)} FAIL: " + "; ".join(
+            said = f"{len(failing)} FAIL: " + "; ".join(
                 f"{v.checkpoint.position} (line {v.where.rsplit(':', 1)[-1]}): {v.note}"
                 for v in failing)
-        signed = [v for v in verdicts if v.signature != "none"]
-        said = "the ledger extends every one"
-        if signed:
-            good = [v for v in signed if v.signature == "good"]
-            said += (f"; {len(signed)} signed, {len(good)} verify against the key directory"
-                     + ("" if len(good) == len(signed) else
-                        f", {len(signed) - len(good)} by a key it does not hold")
-                     + " (" + ", ".join(_signed_by(v) for v in signed) + ")")
+        else:
+            signed = [v for v in verdicts if v.signature != "none"]
+            said = "the ledger extends every one"
+            if signed:
+                good = [v for v in signed if v.signature == "good"]
+                said += (f"; {len(signed)} signed, {len(good)} verify against the key "
+                         "directory" + ("" if len(good) == len(signed) else
+                                        f", {len(signed) - len(good)} by a key it does not hold")
+                         + " (" + ", ".join(_signed_by(v) for v in signed) + ")")
+        for _, line in self.damaged:
+            said += (f"; line {line.line} {'FAILS' if not line.last else 'not checked'}: "
+                     f"{line.said()}")
+        if not self.ok:
+            said += f" (`handledger verify --against {self.file}` says where the ledger parts)"
         return f"{head}, {said}"
 
 
@@ -405,10 +421,13 @@ def _signed_by(v: Verdict) -> str:
     return f"{v.checkpoint.position} as {v.checkpoint.signer!r}, key unknown"
 
 
-def own_checkpoints(ledger: Any, keys: KeyStore | None) -> OwnCheckpoints | None:
+def own_checkpoints(ledger: Any, keys: KeyStore | None, chain: Any = None
+                    ) -> OwnCheckpoints | None:
     """The ledger's own checkpoints file checked against ``ledger`` and ``keys``
-    (:class:`OwnCheckpoints`); None when it has none (no file, an in-memory ledger). Only
-    reads: a damaged file is said (``problem``), not raised.
+    (:class:`OwnCheckpoints`); None when it has none (no file, an in-memory ledger).
+    ``chain``: the walk's report, as :func:`compare` takes it. Only reads: a file that holds
+    no checkpoint is said (``problem``) and a damaged line of one that does is named
+    (``damaged``), neither raised.
 
     Raises:
         LedgerError: the ledger or the key directory cannot be read.
@@ -417,7 +436,8 @@ def own_checkpoints(ledger: Any, keys: KeyStore | None) -> OwnCheckpoints | None
     if path is None or not path.is_file():
         return None
     try:
-        points = load(str(path))
+        found = read(str(path))
     except MalformedInput as e:
         return OwnCheckpoints(str(path), None, str(e))
-    return OwnCheckpoints(str(path), compare(ledger, points, keys))
+    return OwnCheckpoints(str(path), compare(ledger, found.points, keys, chain),
+                          damaged=tuple(found.damaged))
