@@ -115,6 +115,10 @@ def test_a_voided_hand_is_left_out_of_a_whole_phh_export_and_named(run, tmp_path
         f"error: no folder {missing.parent} to write dir into (a folder is made only inside "
         "one that exists)\n"))
     assert not missing.parent.exists()
+    refused = run("export", "-o", str(missing))  # a file the system refuses: its name said
+    assert (refused.exit_code, refused.output) == (
+        2, f"error: cannot write {missing}: No such file or directory\n")
+    assert not missing.parent.exists()
 
 
 def test_a_several_hand_export_named_phh_imports_back(tmp_path) -> None:  # noqa: ANN001

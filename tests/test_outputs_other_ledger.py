@@ -75,6 +75,23 @@ def test_another_ledgers_write_ahead_log_is_refused(here: Path) -> None:
     assert Path("b.duckdb.wal").read_bytes() == b"\x00" * 64
 
 
+def test_a_name_that_would_become_another_ledgers_file_is_refused(here: Path) -> None:
+    """``b.duckdb.checkpoints`` not there yet (b never took a checkpoint) and ``b.duckdb.wal``
+    not there (b closed cleanly): an export written there became b's checkpoints file (b's
+    `verify` and `checkpoint` then read it) or a log DuckDB replays when b next opens."""
+    Path("b.duckdb.checkpoints").unlink()
+    for args, name, what in (
+            (("export", "-o", "b.duckdb.checkpoints"), "b.duckdb.checkpoints", "checkpoints file"),
+            (("checkpoint", "-o", "b.duckdb.checkpoints"), "b.duckdb.checkpoints",
+             "checkpoints file"),
+            (("export", "-o", "b.duckdb.wal"), "b.duckdb.wal", "write-ahead log")):
+        assert handledger("--db", "a.duckdb", *args) == (
+            2, "", f"error: -o {name} would be the {what} of another ledger (b.duckdb): "
+                   "nothing written\n")
+        assert not Path(name).exists()
+    assert handledger("--db", "b.duckdb", "verify")[0] == 0
+
+
 def test_other_files_are_written_and_a_checkpoint_appends_to_its_own_ledgers_file(
         here: Path) -> None:
     """A ``.checkpoints`` file holding no checkpoint is no ledger's; a checkpoints file of

@@ -15,8 +15,9 @@ its name:
   names is the command's own (:func:`ledger.store.checkpoint.ledger_name`, the name each
   checkpoint carries): a file that names none (``POS:HASH`` lines only) is taken as its own.
 
-A file not there, a directory, a device (``/dev/null``) or one that cannot be read is none of
-them (an error writing it is the write's to say).
+A file not there is none of them, unless writing it would make it one: ``<b>.wal`` or
+``<b>.checkpoints`` beside a DuckDB database ``b``. A directory, a device (``/dev/null``) or one
+that cannot be read is none of them (an error writing it is the write's to say).
 """
 
 from __future__ import annotations
@@ -42,16 +43,21 @@ def not_another_ledger(out: str | os.PathLike[str] | None, ledger: str | os.Path
             ``-o b.duckdb.wal is another ledger's write-ahead log (b.duckdb): nothing
             written``, ``-o b.duckdb.checkpoints is a ledger's checkpoints file (of b):
             nothing written``, or for ``appended`` ``-o b.duckdb.checkpoints holds the
-            checkpoints of another ledger (b), not of a: nothing written``.
+            checkpoints of another ledger (b), not of a: nothing written``; for a file
+            not there ``-o b.duckdb.checkpoints would be the checkpoints file of another
+            ledger (b.duckdb): nothing written`` (or ``… the write-ahead log …``).
     """
     from ledger.store.outputs import LedgerFiles
 
-    if out is None or os.fspath(out) in ("-", "") or not _regular(out):
+    if out is None or os.fspath(out) in ("-", ""):
         return
     if os.fspath(ledger) != ":memory:" and LedgerFiles(ledger).which(out) is not None:
         return
     name = os.fspath(out)
     said = named or name
+    if not _regular(out):
+        _not_a_ledgers_name(name, said)
+        return
     if _duckdb(name):
         raise LedgerError(f"{said} is another ledger (a DuckDB database): nothing written")
     if name.endswith(".wal") and _regular(name[:-4]) and _duckdb(name[:-4]):
@@ -71,6 +77,20 @@ def not_another_ledger(out: str | os.PathLike[str] | None, ledger: str | os.Path
     if names - {own}:
         raise LedgerError(f"{said} holds the checkpoints of another ledger "
                           f"({', '.join(sorted(names - {own}))}), not of {own}: nothing written")
+
+
+def _not_a_ledgers_name(name: str, said: str) -> None:
+    """Refuse ``name``, a file not there yet, when a write would make it a ledger's
+    write-ahead log or checkpoints file: ``<ledger>.wal`` or ``<ledger>.checkpoints`` beside a
+    DuckDB database (DuckDB would replay the one when it next opens that ledger, and `verify`
+    and `checkpoint` read the other as its checkpoints)."""
+    if os.path.lexists(name):
+        return
+    for suffix, what in ((".wal", "write-ahead log"), (".checkpoints", "checkpoints file")):
+        base = name.removesuffix(suffix)
+        if base != name and _regular(base) and _duckdb(base):
+            raise LedgerError(f"{said} would be the {what} of another ledger ({base}): "
+                              "nothing written")
 
 
 def _regular(path: str | os.PathLike[str]) -> bool:

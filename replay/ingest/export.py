@@ -42,7 +42,8 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
             written.
         LedgerError: ``parquet``/``csv`` without a directory, or text with neither ``out`` nor
             ``write``; ``out`` is the ledger (``-o l.duckdb is the ledger itself: nothing
-            written``); NotFound: no ledger, or a named hand it does not hold; as
+            written``), or cannot be written (``cannot write /proc/version: Input/output
+            error``); NotFound: no ledger, or a named hand it does not hold; as
             :func:`export_chunks` (nothing written).
     """
     from ledger.store.outputs import not_the_ledger
@@ -80,8 +81,11 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
                 spool.write(chunk)
         spool.seek(0)
         if out is not None:
-            with open(out, "w", encoding="utf-8") as f:
-                shutil.copyfileobj(spool, f, _COPY)
+            try:
+                with open(out, "w", encoding="utf-8") as f:
+                    shutil.copyfileobj(spool, f, _COPY)
+            except OSError as e:  # a write refused without the file's name (EIO in /proc)
+                raise LedgerError(f"cannot write {out}: {e.strerror or e}") from None
         elif write is not None:
             while chunk := spool.read(_COPY):
                 write(chunk)
