@@ -61,7 +61,7 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
     A hand whose payloads do not parse or whose events the rules refuse does not stop the
     chunk: it comes back as :func:`unreplayable`.
     """
-    from ledger.audit.books import hand_facts
+    from ledger.audit.books import hand_facts, site_summary
     from ledger.model.platform import from_platform
     from replay.fold import replay_events
     from replay.tables import add_rows
@@ -90,7 +90,8 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
             rows = _NO_ROWS
             add_rows(tables, r, ord_, net=nets[1], paid_net=nets[2])
         fact = hand_facts(r, ord=ord_, position=position, unit=events[0].unit, nets=nets,
-                          platform=from_platform(events[0])) if facts else None
+                          platform=from_platform(events[0]),
+                          site_summary=site_summary(events[0])) if facts else None
         out.append(Replayed(rows, text, bool(r.discrepancies), not r.result.verifiable, fact))
     return out
 

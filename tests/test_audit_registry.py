@@ -39,7 +39,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def every_kind() -> tuple[list[SessionRow], list[HandFacts]]:
     """Two sessions with a finding for every registered check but the supplied one. In s: h1
-    paid 10 where the rules give 30 and its pot is 3 chips over; h2 carries 12 chips that h3
+    paid 10 where the rules give 30 and its pot is 3 chips over; h2's site summary says A
+    won 8 where its lines collected 7, and h2 carries 12 chips that h3
     does not bring in; C starts h3 with 110 of his 100; B cashes out 79 of his 80; the
     platform says A's net is 25 (the books: 20); B paid A 4.00 USD of the 5.00 his net calls
     for; h4 is still being played. In t (closed, no payment at all): D won 10 chips of E; h9
@@ -63,7 +64,8 @@ def every_kind() -> tuple[list[SessionRow], list[HandFacts]]:
                           paid=None), error="event 3: 'hand_started' is not a hand action")
     h2 = replace(hand("h2", 11, {"A": 120, "B": 80}, {"A": 0, "B": 0}, carried=12), payouts=(
         PayoutFinding("A", 7, 10, "rake", "hand h2: the site kept 3 as rake"),
-        PayoutFinding("B", 0, 4, "uncalled", "hand h2: B's uncalled bet of 4 left out")))
+        PayoutFinding("B", 0, 4, "uncalled", "hand h2: B's uncalled bet of 4 left out")),
+        site_summary=(("A", 7, 8, "A: the summary says 8, the lines collected 7"),))
     hands = [h1, h2,
              hand("h3", 12, {"A": 120, "B": 80, "C": 110}, {"A": 0, "B": 0, "C": 0}),
              replace(hand("h4", 13, {"A": 120, "B": 80, "C": 110}, {"A": 0, "B": 0, "C": 0}),
@@ -85,12 +87,12 @@ def test_the_registry_is_in_rank_order_and_names_every_kind_once() -> None:
     assert [c.rank for c in REGISTRY] == sorted({c.rank for c in REGISTRY})
     assert KINDS == ("unreplayable", "in_progress", "payout", "chip_conservation",
                      "stack_continuity", "session_balance", "settlement", "ledger_mismatch",
-                     "unsettled", "rake", "uncalled")
+                     "unsettled", "rake", "uncalled", "site_summary")
     assert [c.__name__ for c in CHECKS] == list(KINDS)
     assert {(c.name, c.scope) for c in REGISTRY} == {
         ("unreplayable", Scope.HAND), ("in_progress", Scope.HAND),
         ("unsettled", Scope.SESSION),
-        ("rake", Scope.HAND), ("uncalled", Scope.HAND),
+        ("rake", Scope.HAND), ("uncalled", Scope.HAND), ("site_summary", Scope.HAND),
         ("payout", Scope.HAND), ("chip_conservation", Scope.HAND),
         ("chip_conservation", Scope.SESSION), ("stack_continuity", Scope.SESSION),
         ("session_balance", Scope.SESSION), ("settlement", Scope.SESSION),
@@ -114,6 +116,7 @@ def test_every_check_finds_its_own_kind_only() -> None:
     assert [(d.kind, d.hand, d.player, d.expected, d.actual) for d in found] == [
         ("payout", "h1", "A", 30, 10), ("chip_conservation", "h1", None, 20, 23),
         ("rake", "h2", "A", 10, 7), ("uncalled", "h2", "B", 4, 0),
+        ("site_summary", "h2", "A", 7, 8),
         ("chip_conservation", "h3", None, 12, 0), ("stack_continuity", "h3", "C", 100, 110),
         ("in_progress", "h4", None, 0, 0),
         ("session_balance", None, "B", 80, 79),
@@ -268,6 +271,8 @@ def many_sessions(n: int, seed: int) -> tuple[list[SessionRow], list[HandFacts],
         if wrong:
             kind = ("payout", "payout", "rake", "uncalled")[position % 4]
             h = replace(h, payouts=(PayoutFinding("A", 0, 1, kind, f"hand {hid}: A short"),))
+        if position % 1013 == 0:  # a site's summary that disagrees with its lines
+            h = replace(h, site_summary=((None, 100, 101, "the total pot is 101"),))
         if position % 997 == 0:  # now and then a stream that does not replay
             h = replace(h, paid=None, pot_out=None, error="event 5: out of turn")
         elif position % 1009 == 0:  # and a hand still being played

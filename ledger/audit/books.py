@@ -90,6 +90,9 @@ class HandFacts:
     unit: tuple[int, str | None, int] = (1, None, 0)  # (minor per chip, currency, decimals)
     error: str | None = None  # why the hand's stream does not replay (then nothing is known)
     platform: bool = False
+    #: Where the site's own summary disagrees with the hand's lines (a site text's hand,
+    #: FORMATS.md): ``(player or None, what the lines give, what the summary says, words)``.
+    site_summary: tuple[tuple[str | None, int, int, str], ...] = ()
 
     def __init__(self, hand: str, session: str | None, ord: int, position: int, game: str,
                  status: str, starting: Mapping[str, int], contributions: Mapping[str, int],
@@ -97,7 +100,8 @@ class HandFacts:
                  rules_net: Mapping[str, int] | None = None, carried: int = 0,
                  carried_in: int = 0, payouts: tuple[PayoutFinding, ...] = (),
                  unit: tuple[int, str | None, int] = (1, None, 0), error: str | None = None,
-                 platform: bool = False) -> None:
+                 platform: bool = False,
+                 site_summary: tuple[tuple[str | None, int, int, str], ...] = ()) -> None:
         # the fields above, written as the generated __init__ would (one made per replayed
         # hand: the frozen dataclass's own sets each through object.__setattr__, twice the
         # time); a new field goes here too
@@ -105,7 +109,8 @@ class HandFacts:
             hand=hand, session=session, ord=ord, position=position, game=game, status=status,
             starting=starting, contributions=contributions, paid=paid, net=net,
             pot_out=pot_out, rules_net=rules_net, carried=carried, carried_in=carried_in,
-            payouts=payouts, unit=unit, error=error, platform=platform)
+            payouts=payouts, unit=unit, error=error, platform=platform,
+            site_summary=site_summary)
 
     def renumbered(self, ords: int, positions: int) -> HandFacts:
         """These facts with ``ord`` moved up by ``ords`` and ``position`` by ``positions``:
@@ -143,15 +148,31 @@ class HandFacts:
         return replace(self, starting=per(self.starting), contributions=per(self.contributions),
                        paid=per(self.paid), net=per(self.net), rules_net=per(self.rules_net),
                        payouts=tuple(replace(f, player=names(f.player) if f.player != "*"
-                                             else "*") for f in self.payouts))
+                                             else "*") for f in self.payouts),
+                       site_summary=tuple((None if p is None else names(p), lines, said, words)
+                                          for p, lines, said, words in self.site_summary))
+
+
+def site_summary(started: Any) -> tuple[tuple[str | None, int, int, str], ...]:
+    """Where a site text's own summary disagrees with the hand's lines
+    (:attr:`HandFacts.site_summary`, read from the ``hand_started`` event's ``source``:
+    :func:`ledger.formats.pokerstars.summary.summary_findings`); empty for every other hand."""
+    source = started.source
+    if not source or "site_total_pot" not in source:
+        return ()
+    from ledger.formats.pokerstars.summary import summary_findings
+
+    return tuple((d.player, d.lines, d.summary, d.said) for d in summary_findings(source))
 
 
 def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
-               nets: tuple[Any, Any, Any] | None = None, platform: bool = False) -> HandFacts:
+               nets: tuple[Any, Any, Any] | None = None, platform: bool = False,
+               site_summary: tuple[tuple[str | None, int, int, str], ...] = ()) -> HandFacts:
     """The :class:`HandFacts` of a :class:`replay.hand_replay.HandReplay` (duck-typed so that the
     ledger package does not import the replayer). ``unit``: the hand's ``Unit``. ``nets``:
     the replay's ``(paid, net, paid_net)`` when the caller has them already (new dicts, which
-    the facts then keep); computed otherwise. ``platform``: :attr:`HandFacts.platform`."""
+    the facts then keep); computed otherwise. ``platform``: :attr:`HandFacts.platform`;
+    ``site_summary``: :attr:`HandFacts.site_summary`."""
     paid, net, paid_net = nets or (replay.paid, dict(replay.net), dict(replay.paid_net))
     r = replay.result
     carried = replay.carried_on if (r.carried or r.carried_out) else 0
@@ -167,7 +188,7 @@ def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
         payouts=tuple(PayoutFinding(d.player, d.recorded, d.recomputed, d.kind, d.sentence())
                       for d in discrepancies) if discrepancies else (),
         unit=unit.money() if unit else (1, None, 0),
-        platform=platform)
+        platform=platform, site_summary=site_summary)
 
 
 @dataclass(frozen=True)

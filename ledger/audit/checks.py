@@ -23,6 +23,9 @@ The kinds (:data:`KINDS`, in rank order):
 * ``rake`` / ``uncalled`` — payouts short of the pots by the rake (a site's, or a home game's
   recorded live: ``recorded_rake``), or by the uncalled bet a site leaves out of what it says
   a player collected (``replay.rake``).
+* ``site_summary`` — a site text's own summary disagrees with the hand's lines (its total
+  pot, its pots, a player's amount; FORMATS.md): the books follow the lines, and the finding
+  says the site's record does not add up.
 * ``chip_conservation`` — per ended hand, contributions + carried-in ≠ awards + returned +
   carried, or paid to nobody (no payout recorded, a showdown of unknown cards), or chips
   carried out beside payouts that exceed the pot, or carried out or in by a hand of no
@@ -175,6 +178,17 @@ def hand_rake(h: HandFacts) -> list[Finding]:
 def hand_uncalled(h: HandFacts) -> list[Finding]:
     """Payouts short by exactly the uncalled bet, which some sites leave out."""
     return _payouts(h, "uncalled")
+
+
+def hand_site_summary(h: HandFacts) -> list[Finding]:
+    """A site text's summary that disagrees with the hand's own lines (FORMATS.md): its
+    total pot against the chips the actions put in, collected + rake against the total pot,
+    its main and side pots, each player's amount against what his lines collected. The
+    books follow the lines; the finding says the site's own record does not add up
+    (``expected`` what the lines give, ``actual`` what the summary says)."""
+    return [Finding("site_summary", h.session, h.hand, player, lines, said,
+                    f"hand {h.hand}: the site's summary disagrees with its own lines: {words}")
+            for player, lines, said, words in h.site_summary]
 
 
 def hand_conservation(h: HandFacts) -> list[Finding]:
@@ -461,6 +475,9 @@ REGISTRY: tuple[Check, ...] = ranked_checks([
     Check("uncalled", Scope.HAND, 11, hand_uncalled,
           "a player was paid exactly his uncalled bet less (beside the rake, if any): the site "
           "leaves it out of what it says he collected"),
+    Check("site_summary", Scope.HAND, 12, hand_site_summary,
+          "a site text's summary disagrees with the hand's own lines (its total pot, pots, "
+          "rake or a player's amount); the books follow the lines"),
     Check("chip_conservation", Scope.HAND, 1, hand_conservation,
           "contributions + carried-in differ from awards + returned + carried; chips carried "
           "beside payouts beyond the pot, or by a hand of no session"),

@@ -81,7 +81,7 @@ from ledger.model.errors import LedgerError
 #: words kept in ``hands.notes`` (an unreplayable hand's reason, a short raise's note) say
 #: bet, raise or complete as poker does, and a draw waiting for its replacement cards names
 #: them: forces a rebuild.
-DERIVED_VERSION = "25"
+DERIVED_VERSION = "26"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,

@@ -25,7 +25,13 @@ import pickle
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from ledger.audit.books import ALIAS_TYPES, HandFacts, hand_facts, resolve_aliases
+from ledger.audit.books import (
+    ALIAS_TYPES,
+    HandFacts,
+    hand_facts,
+    resolve_aliases,
+    site_summary,
+)
 from ledger.audit.load import iter_session_rows, session_ends, session_rows
 from ledger.audit.stream import StreamAudit
 from ledger.audit.tables import refresh
@@ -94,7 +100,7 @@ def hand_share(events: Sequence[Any], state: Any, session: str | None, *, ord_: 
     rows = rows_for(r, ord_, net=nets[1], paid_net=nets[2])
     return HandShare(
         rows, hand_facts(r, ord=ord_, position=position, unit=events[0].unit, nets=nets,
-                         platform=from_platform(events[0])))
+                         platform=from_platform(events[0]), site_summary=site_summary(events[0])))
 
 
 def early_share(events: Sequence[Any], state: Any, settled: Any = None

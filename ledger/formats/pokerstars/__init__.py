@@ -42,8 +42,8 @@ Imports ledger.model, ledger.formats (phh.base, reading) and engine.games; never
 
 from ledger.formats.pokerstars.importer import IMPORTER
 from ledger.formats.pokerstars.read import read_pokerstars, read_pokerstars_text
-from ledger.formats.pokerstars.summary import adds_up, summary_differences
+from ledger.formats.pokerstars.summary import adds_up, summary_differences, summary_findings
 from ledger.formats.pokerstars.text import identify
 
 __all__ = ["IMPORTER", "adds_up", "identify", "read_pokerstars", "read_pokerstars_text",
-           "summary_differences"]
+           "summary_differences", "summary_findings"]

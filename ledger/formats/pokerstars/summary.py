@@ -195,9 +195,22 @@ def summary_facts(summary: Summary) -> dict[str, Any]:
     }
 
 
-def summary_differences(source: Mapping[str, Any]) -> list[str]:
-    """Where the site's own totals disagree with the hand's lines, in words (chips); an empty
-    list when everything adds up.
+@dataclass(frozen=True)
+class SummaryDifference:
+    """One place where a site's summary disagrees with the hand's own lines (chips):
+    ``player`` None for a total of the table; ``lines`` what the hand's lines give,
+    ``summary`` what the summary says; ``said`` the difference in words."""
+
+    player: str | None
+    lines: int
+    summary: int
+    said: str
+
+
+def summary_findings(source: Mapping[str, Any]) -> list[SummaryDifference]:
+    """Where the site's own totals disagree with the hand's lines (:class:`SummaryDifference`
+    each); an empty list when everything adds up, or when ``source`` holds no summary (a hand
+    of another format).
 
     ``source`` is a hand's ``HandStarted.source`` as :func:`read_pokerstars` sets it: the
     summary's ``site_total_pot``, ``site_rake``, ``site_main_pot`` / ``site_side_pots`` and
@@ -205,36 +218,67 @@ def summary_differences(source: Mapping[str, Any]) -> list[str]:
     or called, less the uncalled bets returned) and ``collected`` (per player, the
     ``collected … from pot`` lines). Checks: the chips put in equal the total pot; what was
     collected plus the rake equals the total pot; the main and side pots add up to it; each
-    player's summary amount equals what his lines collected.
+    player's summary amount equals what his lines collected. A ``source`` whose values are
+    not of those shapes (chips as integers; a JSON-lines file's own ``source`` may hold
+    anything under those names) is not a summary this reader wrote: nothing is compared.
+    """
+    if "site_total_pot" not in source or not _summary_shaped(source):
+        return []
+    out: list[SummaryDifference] = []
+    total, rake = source["site_total_pot"], source["site_rake"]
+    put_in = source.get("put_in")
+    collected: Mapping[str, int] = source.get("collected") or {}
+    if put_in is not None and put_in != total:
+        out.append(SummaryDifference(None, put_in, total, (
+            f"the actions put {put_in} in the pot, the summary says {total} "
+            f"({total - put_in:+d})")))
+    paid_total = sum(collected.values())
+    if paid_total + rake != total:
+        out.append(SummaryDifference(None, paid_total + rake, total, (
+            f"collected {paid_total} + rake {rake} = {paid_total + rake}, the total pot is "
+            f"{total} ({total - paid_total - rake:+d})")))
+    main = source.get("site_main_pot")
+    pots = [main, *source.get("site_side_pots", [])] if main is not None else []
+    if pots and sum(pots) + rake != total:
+        out.append(SummaryDifference(None, total, sum(pots) + rake, (
+            f"the main and side pots {pots} + rake {rake} do not make the total pot {total}")))
+    paid: Mapping[str, int] = source.get("site_paid") or {}
+    for player in sorted(set(paid) | set(collected)):
+        if paid.get(player, 0) != collected.get(player, 0):
+            out.append(SummaryDifference(player, collected.get(player, 0), paid.get(player, 0), (
+                f"{player}: the summary says {paid.get(player, 0)}, the lines collected "
+                f"{collected.get(player, 0)}")))
+    return out
+
+
+def _chips(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _summary_shaped(source: Mapping[str, Any]) -> bool:
+    """Whether ``source`` holds the summary's totals as :func:`summary_facts` and the reader
+    wrote them (chips as integers)."""
+    per_player = [source.get(k) or {} for k in ("collected", "site_paid")]
+    sides = source.get("site_side_pots", [])
+    return (_chips(source.get("site_total_pot")) and _chips(source.get("site_rake"))
+            and all(source.get(k) is None or _chips(source.get(k))
+                    for k in ("put_in", "site_main_pot"))
+            and isinstance(sides, list) and all(_chips(v) for v in sides)
+            and all(isinstance(d, Mapping) and all(_chips(v) for v in d.values())
+                    for d in per_player))
+
+
+def summary_differences(source: Mapping[str, Any]) -> list[str]:
+    """:func:`summary_findings` in words (chips); an empty list when everything adds up;
+    a ``source`` without the summary's total pot and rake is said to lack them.
 
     >>> summary_differences({"site_total_pot": 490, "site_rake": 20, "put_in": 490,
     ...                      "collected": {"p": 470}, "site_paid": {"p": 470}})
     []
     """
-    out: list[str] = []
-    total, rake = source.get("site_total_pot"), source.get("site_rake")
-    put_in = source.get("put_in")
-    collected: Mapping[str, int] = source.get("collected") or {}
-    if total is None or rake is None:
+    if source.get("site_total_pot") is None or source.get("site_rake") is None:
         return ["the summary gives no total pot and rake"]
-    if put_in is not None and put_in != total:
-        out.append(f"the actions put {put_in} in the pot, the summary says {total} "
-                   f"({total - put_in:+d})")
-    paid_total = sum(collected.values())
-    if paid_total + rake != total:
-        out.append(f"collected {paid_total} + rake {rake} = {paid_total + rake}, the total pot "
-                   f"is {total} ({total - paid_total - rake:+d})")
-    main = source.get("site_main_pot")
-    pots = [main, *source.get("site_side_pots", [])] if main is not None else []
-    if pots and sum(pots) + rake != total:
-        out.append(f"the main and side pots {pots} + rake {rake} do not make the total pot "
-                   f"{total}")
-    paid: Mapping[str, int] = source.get("site_paid") or {}
-    for player in sorted(set(paid) | set(collected)):
-        if paid.get(player, 0) != collected.get(player, 0):
-            out.append(f"{player}: the summary says {paid.get(player, 0)}, the lines collected "
-                       f"{collected.get(player, 0)}")
-    return out
+    return [d.said for d in summary_findings(source)]
 
 
 def adds_up(source: Mapping[str, Any]) -> bool:
