@@ -326,6 +326,15 @@ def act(state: HandData, e: Action) -> bool:
     return _raise(state, player, new, allin_to, _limits(state, player))
 
 
+def may_check(state: HandData, player: str) -> bool:
+    """Whether ``player`` may check now: he owes nothing, or what he owes is owed to nobody
+    (every other player still in is all-in for no more than his street bet: the full big
+    blind a big blind posted short all-in leaves as the bet, RULES.md §4.2; a call of it
+    comes back to him, §1.4)."""
+    owed = state.rnd.current - state.street_bets[player]
+    return owed <= 0 or (bool(state.all_in) and _nobody_can_match(state, player))
+
+
 def _owed_for(state: HandData, player: str, kind: str, owed: int) -> int:
     """``owed`` (the current bet less ``player``'s street bet), or 0 for a check when nobody
     can match any of it (:func:`_nobody_can_match`)."""

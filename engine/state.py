@@ -18,7 +18,7 @@ after declare).
 
 from __future__ import annotations
 
-from engine.betting import limits
+from engine.betting import limits, may_check
 from engine.cards import Cards
 from engine.dealing import next_to_draw
 from engine.declare.order import declare_queue
@@ -138,6 +138,10 @@ class HandState(HandData):
     def limits(self, player: str) -> Limits:
         """What ``player`` may do now: chips to call and the legal raise range (street totals)."""
         return limits(self, player)
+
+    def may_check(self, player: str) -> bool:
+        """Whether ``player`` may check now (:func:`engine.betting.may_check`)."""
+        return may_check(self, player)
 
     def declare_queue(self) -> list[str]:
         """Live players still to declare, in the order they must (in-turn method, RULES.md

@@ -78,20 +78,37 @@ def test_no_limit_the_others_call_the_full_big_blind(user) -> None:  # noqa: ANN
 
 
 def test_everyone_folds_to_the_short_big_blind(user) -> None:  # noqa: ANN001
-    """C and D fold; A, facing the full 10 with nobody left to raise, folds too: his 5 is
+    """C and D fold; A, facing the full 10 with nobody left to raise, may check (what he
+    would call comes back: nobody still in can match it) or call, and folds: his 5 is
     matched by B's 4 only, so 1 comes back (RULES.md §1.4) and B takes 4 + 4 = 8."""
     _start(user, "--game", "NT", "--stakes", "5/10")
     out = _table(user, [*DEAL, "C f", "D f", "A f", "end", "state"])
     assert out[3:6] == [
         "7 cards_dealt; C to act: to call 10, raise to 20..500",
         "8 fold; D to act: to call 10, raise to 20..500",
-        "9 fold; A to act: to call 5 (no raise: every other player is all-in)",
+        "9 fold; A to act: check or call 5 (no raise: every other player is all-in)",
     ]
     assert out[-4:] == [
         "Main pot 8 (B): B takes 8; nobody else is eligible.",
         "uncalled returned: A 1",
         "paid: none recorded (the stacks after the hand are the rules' result)",
         "stacks after the hand: A 496 (folded), B 8, C 500 (folded), D 500 (folded)",
+    ]
+
+
+def test_a_check_or_call_nobody_can_match_comes_back(user) -> None:  # noqa: ANN001
+    """The same, but A checks or calls (``cc``) rather than folds: the 5 he adds and 1 of his
+    small blind are matched by nobody and come back (RULES.md §1.4); B's 4 against A's 4
+    make the pot of 8, and B's set of nines takes it at the showdown: A 496, B 8."""
+    _start(user, "--game", "NT", "--stakes", "5/10")
+    out = _table(user, [*DEAL, "C f", "D f", "A cc", *BOARD, "A sm AsAd", "B sm 9s9h",
+                        "end", "state"])
+    assert out[5] == "9 fold; A to act: check or call 5 (no raise: every other player is all-in)"
+    assert out[-4:] == [
+        "Main pot 8 (A, B): B wins 8 with three of a kind, nines, Q-J kickers.",
+        "uncalled returned: A 6",
+        "paid: none recorded (the stacks after the hand are the rules' result)",
+        "stacks after the hand: A 496, B 8, C 500 (folded), D 500 (folded)",
     ]
 
 

@@ -76,7 +76,8 @@ def legal_now(state: HandState, player: str | None = None) -> str:
     """``"Bob to act: to call 10, raise to 20..150"`` (stud's third street: ``"bring in 1
     (pb), complete to 2..2"``, then ``"to call 1, complete to 2..2"``; a bring-in player
     with no more than the bring-in posts what he has, all-in: ``"bring in 2 (pb), all-in: all he
-    has, short of the bring-in 3"``, RULES.md §1.1, §4.1); when nobody is to
+    has, short of the bring-in 3"``, RULES.md §1.1, §4.1; ``"check or call 5"`` when what he
+    owes is owed to nobody, a short all-in big blind covered, §4.2); when nobody is to
     bet, the phase and what it waits for (:func:`replay.nextstep.next_step`: ``"phase deal,
     next: d db CARDS (3 cards)"``). Amounts as the hand's actions take them
     (:func:`replay.typed.as_typed`: ``"to call 2.00, raise to 4.00..200.00"`` in a hand kept
@@ -93,7 +94,12 @@ def legal_now(state: HandState, player: str | None = None) -> str:
         return as_typed(state, chips)
 
     lim = state.limits(who)
-    text = f"{who} to act: " + (f"to call {a(lim.to_call)}" if lim.to_call else "check")
+    if not lim.to_call:
+        text = f"{who} to act: check"
+    elif state.may_check(who):  # owed to nobody: a call of it comes back (RULES.md §4.2)
+        text = f"{who} to act: check or call {a(lim.to_call)}"
+    else:
+        text = f"{who} to act: to call {a(lim.to_call)}"
     stakes = state.started.stakes
     bring_in = stakes.bring_in
     third_street = state.game.stud and state.street == 0 and bring_in
