@@ -96,9 +96,8 @@ def stored_books(stored: Path, tmp_path_factory: pytest.TempPathFactory) -> tupl
                                               catch_exceptions=False))
 
 
-def test_the_stored_books(run, stored_books) -> None:  # noqa: ANN001
-    assert _books(run) == stored_books  # each test's copy reads as the module's reading
-    head, counts, aab = stored_books
+def test_the_stored_books(stored_books) -> None:  # noqa: ANN001
+    head, counts, aab = stored_books  # _books of a copy of the stored ledger
     assert head.startswith("ok: 1255 events, hash chain intact")
     assert {c["type"]: c["n"] for c in counts}["buy_in"] == 8
     assert (aab["net"], aab["buy_in"], aab["hands"]) == (7000, 1000, 52)
