@@ -82,22 +82,41 @@ def checkpointed(tmp_path_factory: pytest.TempPathFactory, template: tuple[Path,
 @pytest.fixture(scope="module")
 def extended(tmp_path_factory: pytest.TempPathFactory, template: tuple[Path, Path]) -> Path:
     """The ledger after data/hands, as friday.duckdb: ``checkpoint``, then data/series
-    imported, then ``checkpoint`` again; built once for the module."""
-    return _built(tmp_path_factory.mktemp("extended"), template[0], ("checkpoint",),
-                  ("import", str(DATA / "series")), ("checkpoint",))
+    imported, then ``checkpoint`` again; built once for the module. The full ledger is
+    data/series imported into a copy of the one after data/hands (``template``), so it is
+    put in place of the file rather than imported a second time."""
+    folder = tmp_path_factory.mktemp("extended")
+    _built(folder, template[0], ("checkpoint",))
+    assert not (folder / "friday.duckdb.wal").exists()
+    # the rows 1-160 it checkpointed, then data/series's; its checkpoints file kept
+    return _built(folder, template[1], ("checkpoint",))
 
 
 @pytest.fixture(scope="module")
 def signed(tmp_path_factory: pytest.TempPathFactory, template: tuple[Path, Path]
-           ) -> tuple[Path, Path]:
+           ) -> tuple[Path, Path, str]:
     """The full ledger, as friday.duckdb, after ``key new ann`` and ``checkpoint --sign ann``;
-    built once for the module: the ledger and the keys directory."""
+    built once for the module: the ledger, the keys directory and the line the checkpoint
+    printed."""
+    from cli.main import cli
+
     folder = tmp_path_factory.mktemp("signed")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("HANDLEDGER_KEYS", str(folder / "keys"))
-        path = _built(folder, template[1], ("key", "new", "ann"),
-                      ("checkpoint", "--sign", "ann"))
-    return path, folder / "keys"
+        path = _built(folder, template[1], ("key", "new", "ann"))
+        said = CliRunner().invoke(cli, ["--db", str(path), "checkpoint", "--sign", "ann"],
+                                  catch_exceptions=False)
+    assert said.exit_code == 0, said.output
+    return path, folder / "keys", said.output
+
+
+@pytest.fixture(scope="module")
+def declared(tmp_path_factory: pytest.TempPathFactory, template: tuple[Path, Path]) -> Path:
+    """The full ledger, as friday.duckdb, after ``checkpoint -o one.jsonl`` (beside it) and
+    data/declare imported; built once for the module."""
+    folder = tmp_path_factory.mktemp("declared")
+    return _built(folder, template[1], ("checkpoint", "-o", str(folder / "one.jsonl")),
+                  ("import", str(DATA / "declare")))
 
 
 def _books_dropped(db: str) -> None:
@@ -207,10 +226,11 @@ def test_the_checkpoint_before_the_rewrite_still_holds(run, db: str, extended: P
     assert parts == "the ledger parts from its checkpoints at position 1534 (s02-011 seq 37)"
 
 
-def test_an_older_copy_put_back_is_a_rollback(run, db: str, tmp_path: Path) -> None:
+def test_an_older_copy_put_back_is_a_rollback(run, db: str, tmp_path: Path,
+                                             declared: Path) -> None:
     old = tmp_path / "old-copy.duckdb"
     shutil.copy(db, old)
-    assert run("import", str(DATA / "declare")).exit_code == 0
+    copy_ledger(declared, Path(db))  # data/declare imported
     assert run("checkpoint").exit_code == 0
     grown = head(db)[0]
     shutil.copy(old, db)  # the older copy put back: a sound chain, shorter than the checkpoint
@@ -226,8 +246,9 @@ def test_an_older_copy_put_back_is_a_rollback(run, db: str, tmp_path: Path) -> N
 
 def test_another_ledger_parts_at_position_1(run, db: str, checkpointed: Path) -> None:
     copy_ledger(checkpointed, Path(db))
-    other = Path(db).with_name("other.duckdb")
-    assert run("--db", str(other), "import", str(DATA / "series")).exit_code == 0
+    other = Path(db).with_name("other.duckdb")  # one hand: its row 1 is not friday's
+    assert run("--db", str(other), "import", str(DATA / "hands" / "plo-three-way.phh")
+               ).exit_code == 0
     result = run("--db", str(other), "verify", "--against", f"{db}.checkpoints")
     assert result.exit_code == 1
     assert result.output.splitlines()[-1].startswith(
@@ -253,7 +274,7 @@ def test_a_signed_checkpoint_names_its_signer(run, db: str, keys: Path) -> None:
 
 @pytest.mark.parametrize("field", ["position", "hash", "at", "signature", "ledger"])
 def test_an_altered_signed_checkpoint_fails(run, db: str, field: str, keys: Path,
-                                          signed: tuple[Path, Path]) -> None:
+                                          signed: tuple[Path, Path, str]) -> None:
     copy_ledger(signed[0], Path(db))
     shutil.copytree(signed[1], keys)
     path = Path(f"{db}.checkpoints")
@@ -274,10 +295,11 @@ def test_an_altered_signed_checkpoint_fails(run, db: str, field: str, keys: Path
     assert "does not verify with key 'ann': altered" in result.output
 
 
-def test_an_unknown_key_is_said_and_a_false_name_fails(run, db: str, tmp_path: Path) -> None:
-    assert run("key", "new", "ann").exit_code == 0
-    signed = run("checkpoint", "--sign", "ann").output.strip()
-    fingerprint = signed.split(" signed ann ")[1][:12]
+def test_an_unknown_key_is_said_and_a_false_name_fails(
+        run, db: str, tmp_path: Path, keys: Path, signed: tuple[Path, Path, str]) -> None:
+    copy_ledger(signed[0], Path(db))  # key new ann, checkpoint --sign ann
+    shutil.copytree(signed[1], keys)
+    fingerprint = signed[2].strip().split(" signed ann ")[1][:12]
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()  # a key directory without ann's key
     result = run("verify", "--against", f"{db}.checkpoints", "--keys", str(elsewhere))
@@ -371,10 +393,11 @@ def test_keys_refuse_bad_names_duplicates_and_open_private_files(run, db: str,
     assert not Path(f"{db}.checkpoints").exists()  # nothing written when signing fails
 
 
-def test_records_of_several_files_together_name_the_row(run, db: str, tmp_path: Path) -> None:
-    one, two, both = (tmp_path / f"{n}.jsonl" for n in ("one", "two", "both"))
-    assert run("checkpoint", "-o", str(one)).exit_code == 0
-    assert run("import", str(DATA / "declare")).exit_code == 0
+def test_records_of_several_files_together_name_the_row(run, db: str, tmp_path: Path,
+                                                         declared: Path) -> None:
+    two, both = (tmp_path / f"{n}.jsonl" for n in ("two", "both"))
+    copy_ledger(declared, Path(db))  # checkpointed to one.jsonl, then data/declare imported
+    one = declared.with_name("one.jsonl")
     assert run("checkpoint", "-o", str(two)).exit_code == 0  # marks from row 1 again
     edit_payload(db, PAYOUT, '"amount":48', '"amount":58')
     both.write_text(two.read_text() + one.read_text())
@@ -384,24 +407,46 @@ def test_records_of_several_files_together_name_the_row(run, db: str, tmp_path: 
         "the ledger parts from its checkpoints at position 1534 (s02-011 seq 37)")
 
 
+@pytest.fixture(scope="module")
+def chains(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    """``chains(n)`` → a folder holding p.duckdb, a ledger of ``n`` hands of 10 rows appended
+    through :class:`Ledger`, and p.checkpoints, the checkpoint taken at its end; built once
+    for the module (the first time a test asks for it); copy it, never change it."""
+    from ledger.store.checkpoint import take
+    from ledger.store.store import Ledger
+
+    built: dict[int, Path] = {}
+
+    def chain(hands: int) -> Path:
+        if hands not in built:
+            folder = tmp_path_factory.mktemp(f"chain{hands}")
+            with Ledger(str(folder / "p.duckdb")) as led:
+                for i in range(hands):
+                    led.append(f"h{i}", hand(f"h{i}"))
+                take(led, out=folder / "p.checkpoints")
+            built[hands] = folder
+        return built[hands]
+
+    return chain
+
+
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(hands=st.integers(1, 6), data=st.data())
 def test_any_consistent_rewrite_or_rollback_is_located_to_its_row(
-    tmp_path_factory: pytest.TempPathFactory, hands: int, data: st.DataObject
+    tmp_path_factory: pytest.TempPathFactory, chains, hands: int,  # noqa: ANN001
+    data: st.DataObject
 ) -> None:
     """Hands of 10 rows, checkpointed at the end: rewriting any row p (every later hash and
     the head redone) parts at p; cutting the ledger back to n rows parts at n + 1."""
     from ledger.store.anchor import compare
-    from ledger.store.checkpoint import load, take
+    from ledger.store.checkpoint import load
     from ledger.store.store import Ledger
 
     folder = tmp_path_factory.mktemp("prop")
     db, marks = str(folder / "p.duckdb"), folder / "p.checkpoints"
-    with Ledger(db) as led:
-        for i in range(hands):
-            led.append(f"h{i}", hand(f"h{i}"))
-        take(led, out=marks)
+    copy_ledger(chains(hands) / "p.duckdb", Path(db))  # each example rewrites its own copy
+    shutil.copyfile(chains(hands) / "p.checkpoints", marks)
     total = 10 * hands
     if data.draw(st.booleans(), label="rewrite"):
         where = data.draw(st.integers(1, total), label="row")

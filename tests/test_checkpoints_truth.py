@@ -15,9 +15,14 @@ from __future__ import annotations
 import base64
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from tests.copies import copy_ledger
 from tests.ledger_files import rewrite, stored
+from tests.test_live_table import one_shot
 
 NIGHT = (("session", "open", "s1", "--date", "2026-12-05", "--chip-value", "0.25",
           "--currency", "USD"),
@@ -33,6 +38,34 @@ def _night(user) -> None:  # noqa: ANN001
         assert user(*step)[0] == 0, step
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
+    """``built(make)`` → a ledger t.duckdb (its checkpoints file beside it) made by
+    ``make(user, db)`` (``user`` runs a command on it as the ``user`` fixture does), once for
+    the module (the first time a test asks for it); copy it (:func:`_copied`), never change
+    it."""
+    made: dict[object, Path] = {}
+
+    def ledger(make: Callable[..., object]) -> Path:
+        if make not in made:
+            db = tmp_path_factory.mktemp(make.__name__.strip("_")) / "t.duckdb"
+            make(lambda *args: one_shot(db, *args), str(db))
+            made[make] = db
+        return made[make]
+
+    return ledger
+
+
+def _copied(built: Callable[..., Path], make: Callable[..., object], db: str) -> None:
+    """The ledger ``built(make)`` and its checkpoints file copied to ``db``."""
+    copy_ledger(built(make), Path(db))
+
+
+def _night_of(user, db: str) -> None:  # noqa: ANN001, ARG001
+    """:func:`_night`, as :func:`built` makes a ledger."""
+    _night(user)
+
+
 def _rebuy_deleted(user, db: str) -> None:  # noqa: ANN001
     """Row 4 (Bob's rebuy) deleted, the rows after it renumbered (position and seq), the
     chain, the head and the derived tables made again."""
@@ -42,8 +75,8 @@ def _rebuy_deleted(user, db: str) -> None:  # noqa: ANN001
 
 
 def test_a_close_the_ledger_parts_from_fails_verify_and_is_not_taken_again(
-        user, db: str) -> None:  # noqa: ANN001
-    _night(user)
+        user, db: str, built) -> None:  # noqa: ANN001
+    _copied(built, _night_of, db)  # the night of the module doc
     record = Path(f"{db}.checkpoints").read_text()
     assert json.loads(record)["position"] == 7
     _rebuy_deleted(user, db)
@@ -73,8 +106,9 @@ def test_a_close_the_ledger_parts_from_fails_verify_and_is_not_taken_again(
         "the ledger parts from its checkpoints at position 4 (session:s1 seq 4)")
 
 
-def test_a_ledger_copied_without_its_checkpoints_file_is_said_so(user, db: str) -> None:  # noqa: ANN001
-    _night(user)
+def test_a_ledger_copied_without_its_checkpoints_file_is_said_so(
+        user, db: str, built) -> None:  # noqa: ANN001
+    _copied(built, _night_of, db)  # the night of the module doc
     copy = str(Path(db).with_name("b.duckdb"))
     shutil.copy(db, copy)
     code, out, _ = user("--db", copy, "verify")
@@ -107,12 +141,24 @@ def _forked(user, db: str) -> tuple[str, str]:  # noqa: ANN001
         assert user(*step)[0] == 0
     shutil.copy(old, db)
     assert user("buyin", "s1", "Bob", "50")[0] == 0
+    return _read_forked(db)
+
+
+def _read_forked(db: str) -> tuple[str, str]:
+    """(the first record, the text) of the checkpoints file of ``db``."""
     text = Path(f"{db}.checkpoints").read_text()
     return text.splitlines()[0], text
 
 
-def test_no_checkpoint_is_appended_after_one_the_ledger_parts_from(user, db: str) -> None:  # noqa: ANN001
-    _, text = _forked(user, db)
+def _forked_copy(built, db: str) -> tuple[str, str]:  # noqa: ANN001
+    """:func:`_forked`, built once for the module, copied to ``db``."""
+    _copied(built, _forked, db)
+    return _read_forked(db)
+
+
+def test_no_checkpoint_is_appended_after_one_the_ledger_parts_from(
+        user, db: str, built) -> None:  # noqa: ANN001
+    _, text = _forked_copy(built, db)
     refused = (f"error: {db}.checkpoints:1: this ledger does not extend the checkpoint of "
                "position 4 (the ledger ends at position 3, before 4): {}; run "
                f"{AGAINST.format(db)}\n")
@@ -126,10 +172,11 @@ def test_no_checkpoint_is_appended_after_one_the_ledger_parts_from(user, db: str
     assert json.loads(other.read_text())["position"] == 3
 
 
-def test_the_parting_is_the_first_row_any_checkpoint_disagrees_at(user, db: str) -> None:  # noqa: ANN001
+def test_the_parting_is_the_first_row_any_checkpoint_disagrees_at(
+        user, db: str, built) -> None:  # noqa: ANN001
     """A record of the fork at 3 (as `checkpoint` appended one before it checked the file):
     the ledger extends it, and parts from the record at 4 at row 3, not 4."""
-    first = json.loads(_forked(user, db)[0])
+    first = json.loads(_forked_copy(built, db)[0])
     rows = stored(db)
     fork = {**first, "position": 3, "hash": rows[2][11], "marks_from": 1,
             "marks": base64.b64encode(b"".join(bytes.fromhex(r[11][:8]) for r in rows)).decode()}
@@ -157,8 +204,16 @@ def _cut_short(user, db: str) -> tuple[Path, str]:  # noqa: ANN001
     return path, path.read_text()
 
 
-def test_no_checkpoint_is_appended_to_a_record_cut_short(user, db: str) -> None:  # noqa: ANN001
-    path, text = _cut_short(user, db)
+def _cut_short_copy(built, db: str) -> tuple[Path, str]:  # noqa: ANN001
+    """:func:`_cut_short`, built once for the module, copied to ``db``."""
+    _copied(built, _cut_short, db)
+    path = Path(f"{db}.checkpoints")
+    return path, path.read_text()
+
+
+def test_no_checkpoint_is_appended_to_a_record_cut_short(
+        user, db: str, built) -> None:  # noqa: ANN001
+    path, text = _cut_short_copy(built, db)
     assert user("checkpoint") == (2, "", (
         f"error: {path}:2: a damaged checkpoint record (not JSON), the file's last line: a "
         "write cut short (disk full, killed): no checkpoint appended; keep a copy of the file, "
@@ -186,8 +241,9 @@ def test_a_last_line_without_its_newline_is_refused(user, db: str) -> None:  # n
         "no checkpoint appended; end it with a newline, then try again\n"))
 
 
-def test_a_damaged_line_before_others_fails_verify_against(user, db: str) -> None:  # noqa: ANN001
-    path, _ = _cut_short(user, db)
+def test_a_damaged_line_before_others_fails_verify_against(
+        user, db: str, built) -> None:  # noqa: ANN001
+    path, _ = _cut_short_copy(built, db)
     whole = Path(db).with_name("whole.checkpoints")
     assert user("checkpoint", "-o", str(whole))[0] == 0
     lines = whole.read_text().splitlines()

@@ -19,6 +19,7 @@ import pytest
 
 from ledger.store.store import Ledger
 from tests.conftest import SHARED
+from tests.copies import copy_ledger
 from tests.test_live_table import events, one_shot
 from tests.workers import import_by_workers
 
@@ -36,6 +37,16 @@ def _closed_thu(db: Path) -> None:
                     "--currency", "USD")[0] == 0
     assert one_shot(db, "import", "--session", "thu", str(CT1))[0] == 0
     assert one_shot(db, "session", "close", "thu")[0] == 0
+
+
+@pytest.fixture(scope="module")
+def ct1_closed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ledger holding charlestudor's first log imported (session charlestudor_Input_Log_001,
+    4 hands, 61 events) and that session closed: built once for the module; copy it."""
+    db = tmp_path_factory.mktemp("ct1") / "o.duckdb"
+    assert one_shot(db, "import", str(CT1))[0] == 0
+    assert one_shot(db, "session", "close", "charlestudor_Input_Log_001")[0] == 0
+    return db
 
 
 def test_session_naming_a_closed_session_refuses_a_pokernow_log_in_one_line(
@@ -56,16 +67,15 @@ def test_session_naming_a_closed_session_refuses_a_pokernow_log_in_one_line(
     assert (code, out.split("  ")[2:4]) == (0, ["4 hand(s)", "3 buy-in(s)"])
 
 
-def test_a_log_into_a_closed_session_of_its_own_name_is_refused_whole(tmp_path: Path) -> None:
+def test_a_log_into_a_closed_session_of_its_own_name_is_refused_whole(
+        tmp_path: Path, ct1_closed: Path) -> None:
     """charlestudor's first log imported and its session closed; another game's log (the
     second, under the first's file name) would add its 4 hands and 18 session lines (3
     aliases, 3 joins, 3 buy-ins, …) to that session: refused in one line. The first log
     again adds nothing (exit 0), and so does a longer export of its game; one with a hand
     the ledger does not hold (the first log cut before hand #4, imported and closed, then
     whole) is refused naming that hand's line."""
-    db = tmp_path / "o.duckdb"
-    assert one_shot(db, "import", str(CT1))[0] == 0
-    assert one_shot(db, "session", "close", "charlestudor_Input_Log_001")[0] == 0
+    db = copy_ledger(ct1_closed, tmp_path / "o.duckdb")  # imported, its session closed
     before = events(db)
     other = tmp_path / "other" / CT1.name
     other.parent.mkdir()
@@ -161,6 +171,19 @@ def _closed_cut(tmp_path: Path) -> tuple[Path, Path]:
     return db, whole
 
 
+@pytest.fixture(scope="module")
+def closed_cut(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """:func:`_closed_cut` built once for the module: copy its ledger (:func:`_copied`)."""
+    return _closed_cut(tmp_path_factory.mktemp("closed_cut"))
+
+
+def _copied(built: tuple[Path, Path], tmp_path: Path) -> tuple[Path, Path]:
+    """A copy in ``tmp_path`` of a module's ledger, and the longer export beside it (read
+    only)."""
+    db, whole = built
+    return copy_ledger(db, tmp_path / db.name), whole
+
+
 def _nets(db: Path) -> dict[str, int]:
     code, out, _ = one_shot(db, "balances", "--session", "game", "--json")
     assert code == 0
@@ -171,14 +194,14 @@ HAND4 = "pn-game-4-164210359269400"
 
 
 def test_a_longer_export_completing_a_hand_of_a_closed_session_needs_closed(
-        tmp_path: Path) -> None:
+        tmp_path: Path, closed_cut: tuple[Path, Path]) -> None:
     """The whole log completes the closed session's cut hand #4 (TA folds, Anvjfbmj2 gets his
     uncalled 1 back and collects the 2 in the pot: TA -1, Anvjfbmj2 +1), a correction that
     moves its settled nets: refused in one line naming the hand at its line (11, its
     starting line), nothing written (it was appended, exit 0, "1 cut-off hand(s)
     completed"). With --closed the host records it: TA 3, Anvjfbmj2 1, Qapurjsa9 -4; the
     closed session still takes no hand (the second log, another game, under that name)."""
-    db, whole = _closed_cut(tmp_path)
+    db, whole = _copied(closed_cut, tmp_path)
     before = events(db)
     assert _nets(db) == {"TA": 4, "Anvjfbmj2": 0, "Qapurjsa9": -4}
     assert one_shot(db, "import", str(whole)) == (
@@ -265,7 +288,8 @@ STATEMENT = ("player_nickname,player_id,session_start_at,session_end_at,buy_in,b
              "Qapurjsa9,BfS83Cedu3,2022-01-13T19:50:00.000Z,,100,,96,-4\n")
 
 
-def test_a_ledger_statement_for_a_closed_session_needs_closed(tmp_path: Path) -> None:
+def test_a_ledger_statement_for_a_closed_session_needs_closed(
+        tmp_path: Path, closed_cut: tuple[Path, Path]) -> None:
     """charlestudor's first log imported whole (TA 103, Anvjfbmj2 101, Qapurjsa9 96 at the
     table after hand #4) and its session closed: PokerNow's ledger statement for it is
     refused up front in one line, nothing written (it was appended after the closing, exit
@@ -285,7 +309,7 @@ def test_a_ledger_statement_for_a_closed_session_needs_closed(tmp_path: Path) ->
                "nothing was imported; --closed records it anyway\n")
     assert one_shot(db, "import", str(log), "--ledger", str(statement)) == (2, "", refused)
     assert events(db) == before
-    cut, whole = _closed_cut(tmp_path)
+    cut, whole = _copied(closed_cut, tmp_path)
     cut_before = events(cut)
     assert one_shot(cut, "import", str(whole), "--ledger", str(statement)) == (2, "", refused)
     assert events(cut) == cut_before
@@ -295,7 +319,8 @@ def test_a_ledger_statement_for_a_closed_session_needs_closed(tmp_path: Path) ->
     assert [r[3:6] for r in events(db)[len(before):]] == [("game", 12, "platform_ledger")]
 
 
-def test_a_statement_for_a_session_closed_by_now_is_not_stored(tmp_path: Path) -> None:
+def test_a_statement_for_a_session_closed_by_now_is_not_stored(
+        tmp_path: Path, ct1_closed: Path) -> None:
     """The statement is checked again when it is appended, after the files (one of them may
     have closed its session): one error in the report, nothing appended; with ``closed`` it
     goes in."""
@@ -304,9 +329,7 @@ def test_a_statement_for_a_session_closed_by_now_is_not_stored(tmp_path: Path) -
 
     statement = tmp_path / "ledger_game.csv"
     statement.write_text(STATEMENT)
-    db = tmp_path / "l.duckdb"
-    assert one_shot(db, "import", str(CT1))[0] == 0
-    assert one_shot(db, "session", "close", "charlestudor_Input_Log_001")[0] == 0
+    db = copy_ledger(ct1_closed, tmp_path / "l.duckdb")  # imported, its session closed
     with Ledger(db) as ledger:
         report = ImportReport()
         import_statement(ledger, statement, [CT1], None, report)
@@ -347,8 +370,19 @@ SETTLED = ("error: {}:4, session zz: its {} after the session was closed (entry 
            "anyway\n")
 
 
+@pytest.fixture(scope="module")
+def zz_closed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ledger of BOOK (first.jsonl beside it) imported: zz opened, Ann in for 10, zz
+    closed (entry 3); built once for the module: copy it."""
+    first = tmp_path_factory.mktemp("zz") / "first.jsonl"
+    first.write_text(BOOK)
+    db = first.with_name("z.duckdb")
+    assert one_shot(db, "import", str(first))[0] == 0
+    return db
+
+
 def test_jsonl_rows_amending_the_books_after_the_ledgers_closing_need_closed(
-        tmp_path: Path) -> None:
+        tmp_path: Path, zz_closed: Path) -> None:
     """Into a ledger holding zz closed, a later export's amendment or retraction of Ann's
     buy-in, a new value of its chip, or a ledger statement, each refused in one line naming
     the row, nothing written (each went in, exit 0, as `entry amend`, `entry retract`,
@@ -356,10 +390,7 @@ def test_jsonl_rows_amending_the_books_after_the_ledgers_closing_need_closed(
     With --closed the amendment is recorded (Ann's buy-in 12). A fresh ledger takes the
     amended export whole: its own closing came before, the history of a ledger that recorded
     it."""
-    db = tmp_path / "z.duckdb"
-    first = tmp_path / "first.jsonl"
-    first.write_text(BOOK)
-    assert one_shot(db, "import", str(first))[0] == 0
+    db = copy_ledger(zz_closed, tmp_path / "z.duckdb")  # BOOK imported
     before = events(db)
     for name, row, words in (("amend", AMEND, "entry_corrected at seq 4 amends its buy_in at "
                               "seq 2"),
@@ -379,8 +410,7 @@ def test_jsonl_rows_amending_the_books_after_the_ledgers_closing_need_closed(
     paid.write_text(BOOK + PAID)
     assert one_shot(db, "import", str(paid))[0] == 0
     assert [r[5] for r in events(db)[len(before):]] == ["payment", "entry_corrected"]
-    other = tmp_path / "o.duckdb"
-    assert one_shot(other, "import", str(first))[0] == 0
+    other = copy_ledger(zz_closed, tmp_path / "o.duckdb")  # BOOK imported
     amend = tmp_path / "amend.jsonl"
     assert one_shot(other, "import", "--closed", str(amend))[0] == 0
     code, out, _ = one_shot(other, "balances", "--json")
@@ -395,17 +425,15 @@ def test_jsonl_rows_amending_the_books_after_the_ledgers_closing_need_closed(
 CASHED = _row(4, {"type": "cash_out", "player": "Ann", "chips": 10})
 
 
-def test_a_jsonl_cash_out_after_the_ledgers_closing_needs_closed(tmp_path: Path) -> None:
+def test_a_jsonl_cash_out_after_the_ledgers_closing_needs_closed(
+        tmp_path: Path, zz_closed: Path) -> None:
     """Into a ledger holding zz closed (entry 3), a later export whose row 4 cashes Ann out
     for 10 chips: refused in one line naming the row, nothing written (it went in, exit 0,
     while `cashout zz Ann 10` asked --closed). With --closed it is recorded (Ann's cash-out
     10, net 0). A fresh ledger takes the same file whole: its own closing came first, the
     history of a ledger that recorded the cash-out with --closed; the export again adds
     nothing to the ledger that holds it."""
-    db = tmp_path / "z.duckdb"
-    first = tmp_path / "first.jsonl"
-    first.write_text(BOOK)
-    assert one_shot(db, "import", str(first))[0] == 0
+    db = copy_ledger(zz_closed, tmp_path / "z.duckdb")  # BOOK imported
     before = events(db)
     path = tmp_path / "cashed.jsonl"
     path.write_text(BOOK + CASHED)
@@ -449,12 +477,20 @@ def _quit_after_closing(tmp_path: Path) -> tuple[Path, Path]:
     return db, whole
 
 
-def test_a_longer_export_with_a_quit_after_the_closing_needs_closed(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def quit_after_closing(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """:func:`_quit_after_closing` built once for the module: copy its ledger
+    (:func:`_copied`)."""
+    return _quit_after_closing(tmp_path_factory.mktemp("quit"))
+
+
+def test_a_longer_export_with_a_quit_after_the_closing_needs_closed(
+        tmp_path: Path, quit_after_closing: tuple[Path, Path]) -> None:
     """The whole log adds ksv's quit (a seat change and a cash-out of his 0 chips) to the
     closed session: refused in one line saying --closed records it, nothing written (it
     was refused as a closed session's new lines are, without a word of --closed). With
     --closed the quit's rows are appended after the closing; the log again adds nothing."""
-    db, whole = _quit_after_closing(tmp_path)
+    db, whole = _copied(quit_after_closing, tmp_path)
     before = events(db)
     closing = [r[4] for r in before if r[5] == "session_closed"]
     assert closing == [18]
@@ -475,12 +511,12 @@ def test_a_longer_export_with_a_quit_after_the_closing_needs_closed(tmp_path: Pa
 
 
 def test_a_longer_export_that_only_seats_or_names_goes_into_a_closed_session(
-        tmp_path: Path) -> None:
+        tmp_path: Path, quit_after_closing: tuple[Path, Path]) -> None:
     """A longer export whose only new line, after hand #4, has A8 stand up with the 200
     chips he won (a seat change: no chip leaves the table, nothing the books count) goes
     into the closed session without --closed, as a payment or an alias would (it was
     refused whole, as every new line of a closed session's log was)."""
-    db, _ = _quit_after_closing(tmp_path)
+    db, _ = _copied(quit_after_closing, tmp_path)
     before = events(db)
     lines = CT2.read_text().splitlines(keepends=True)
     stood = tmp_path / "stood" / "game.csv"

@@ -7,10 +7,12 @@ nothing written; an earlier export adds nothing."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.copies import copy_ledger
 from tests.test_later_export import KNOWN, SEATS, acted, export, nets, played, stream
 from tests.test_live_table import one_shot as cli
 
@@ -25,14 +27,28 @@ FOLDED = ("--replace", "6", "Ann f", "--delete", "7", "--replace", "8", "pay Bob
           "--reason", "Ann folded", "--by", "host")
 
 
-def amended_elsewhere(tmp_path: Path, *amend: tuple[str, ...]) -> tuple[Path, Path, Path]:
-    """Hand h1 played to its end in ledger a (Ann +2, Bob -2), exported (e1), imported into
-    ledger b, amended there by ``amend`` (commands), and exported from b again (e2)."""
-    a, b = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
-    e1, e2 = tmp_path / "e1.jsonl", tmp_path / "e2.jsonl"
+@pytest.fixture(scope="module")
+def dealt(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding ledger a.duckdb, where hand h1 was played to its end (Ann +2, Bob -2),
+    its export e1.jsonl, and ledger b.duckdb that imported e1: built once for the module,
+    copied by each test (:func:`amended_elsewhere`), never changed."""
+    folder = tmp_path_factory.mktemp("dealt")
+    a, b, e1 = folder / "a.duckdb", folder / "b.duckdb", folder / "e1.jsonl"
     played(a, "h1", *PLAYED)
     export(a, e1)
     assert cli(b, "import", str(e1))[0] == 0
+    return folder
+
+
+def amended_elsewhere(tmp_path: Path, dealt: Path, *amend: tuple[str, ...]
+                      ) -> tuple[Path, Path, Path]:
+    """Hand h1 played to its end in ledger a (Ann +2, Bob -2), exported (e1), imported into
+    ledger b (copies of ``dealt`` in ``tmp_path``), amended there by ``amend`` (commands),
+    and exported from b again (e2)."""
+    a = copy_ledger(dealt / "a.duckdb", tmp_path / "a.duckdb")
+    b = copy_ledger(dealt / "b.duckdb", tmp_path / "b.duckdb")
+    shutil.copyfile(dealt / "e1.jsonl", tmp_path / "e1.jsonl")
+    e2 = tmp_path / "e2.jsonl"
     for command in amend:
         code, out, err = cli(b, *command)
         assert code == 0, (command, out, err)
@@ -40,8 +56,8 @@ def amended_elsewhere(tmp_path: Path, *amend: tuple[str, ...]) -> tuple[Path, Pa
     return a, b, e2
 
 
-def test_a_correction_made_elsewhere_is_appended(tmp_path: Path) -> None:
-    a, b, e2 = amended_elsewhere(tmp_path, ("correct", "h1", *FOLDED))
+def test_a_correction_made_elsewhere_is_appended(tmp_path: Path, dealt: Path) -> None:
+    a, b, e2 = amended_elsewhere(tmp_path, dealt, ("correct", "h1", *FOLDED))
     assert nets(a) == {"Ann": 2, "Bob": -2}
     assert cli(a, "import", str(e2))[:2] == (0, AMENDED.format(n=1))
     assert stream(a, "h1") == ORIGINAL + "10,correction\n"
@@ -54,8 +70,9 @@ def test_a_correction_made_elsewhere_is_appended(tmp_path: Path) -> None:
     assert cli(a, "import", str(tmp_path / "e1.jsonl"))[:2] == (0, KNOWN)  # the earlier one
 
 
-def test_a_void_made_elsewhere_is_appended(tmp_path: Path) -> None:
-    a, b, e2 = amended_elsewhere(tmp_path, ("void", "h1", "--reason", "misdeal", "--by", "dee"))
+def test_a_void_made_elsewhere_is_appended(tmp_path: Path, dealt: Path) -> None:
+    a, b, e2 = amended_elsewhere(tmp_path, dealt,
+                                 ("void", "h1", "--reason", "misdeal", "--by", "dee"))
     assert cli(a, "import", str(e2))[:2] == (0, AMENDED.format(n=2))
     assert stream(a, "h1") == ORIGINAL + "10,correction\n11,hand_voided\n"
     assert nets(a) == nets(b) == {"Ann": 0, "Bob": 0}  # a void counts for nothing
@@ -63,8 +80,8 @@ def test_a_void_made_elsewhere_is_appended(tmp_path: Path) -> None:
     assert cli(a, "import", str(e2))[:2] == (0, KNOWN)
 
 
-def test_an_undo_made_elsewhere_is_appended(tmp_path: Path) -> None:
-    a, b, e2 = amended_elsewhere(tmp_path, ("correct", "h1", *FOLDED),
+def test_an_undo_made_elsewhere_is_appended(tmp_path: Path, dealt: Path) -> None:
+    a, b, e2 = amended_elsewhere(tmp_path, dealt, ("correct", "h1", *FOLDED),
                                  ("undo", "h1", "--by", "dee"))
     assert cli(a, "import", str(e2))[:2] == (0, AMENDED.format(n=2))
     assert stream(a, "h1") == ORIGINAL + "10,correction\n11,correction\n"
@@ -74,8 +91,9 @@ def test_an_undo_made_elsewhere_is_appended(tmp_path: Path) -> None:
     assert cli(a, "import", str(e2))[:2] == (0, KNOWN)
 
 
-def test_a_void_undone_elsewhere_is_appended(tmp_path: Path) -> None:
-    a, b, e2 = amended_elsewhere(tmp_path, ("void", "h1", "--reason", "misdeal", "--by", "dee"),
+def test_a_void_undone_elsewhere_is_appended(tmp_path: Path, dealt: Path) -> None:
+    a, b, e2 = amended_elsewhere(tmp_path, dealt,
+                                 ("void", "h1", "--reason", "misdeal", "--by", "dee"),
                                  ("undo", "h1", "--by", "dee"))
     assert cli(a, "import", str(e2))[:2] == (0, AMENDED.format(n=3))
     assert nets(a) == nets(b) == {"Ann": 2, "Bob": -2}
@@ -88,8 +106,9 @@ def test_a_void_undone_elsewhere_is_appended(tmp_path: Path) -> None:
     assert stream(a, "h1") == ORIGINAL + "10,correction\n11,hand_voided\n12,correction\n"
 
 
-def test_amendments_that_part_from_this_ledgers_are_refused(tmp_path: Path) -> None:
-    a, b, e2 = amended_elsewhere(tmp_path, ("void", "h1", "--reason", "misdeal", "--by", "dee"))
+def test_amendments_that_part_from_this_ledgers_are_refused(tmp_path: Path, dealt: Path) -> None:
+    a, b, e2 = amended_elsewhere(tmp_path, dealt,
+                                 ("void", "h1", "--reason", "misdeal", "--by", "dee"))
     assert cli(a, "correct", "h1", *FOLDED)[0] == 0
     code, out, err = cli(a, "import", str(e2))
     assert (code, out) == (
@@ -106,10 +125,11 @@ def test_amendments_that_part_from_this_ledgers_are_refused(tmp_path: Path) -> N
 
 
 def test_a_signed_correction_made_elsewhere_keeps_its_signature(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, dealt: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HANDLEDGER_KEYS", str(tmp_path / "keys"))
     assert cli(tmp_path / "k.duckdb", "key", "new", "floor")[0] == 0
-    a, b, e2 = amended_elsewhere(tmp_path, ("correct", "h1", *FOLDED, "--sign", "floor"))
+    a, b, e2 = amended_elsewhere(tmp_path, dealt,
+                                 ("correct", "h1", *FOLDED, "--sign", "floor"))
     played(a, "h2", *PLAYED)  # a has rows b has not: the correction stands elsewhere
     assert cli(a, "import", str(e2))[:2] == (0, AMENDED.format(n=1))
     assert stream(a, "h1") == ORIGINAL + "10,correction\n"

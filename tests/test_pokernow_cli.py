@@ -88,17 +88,24 @@ def _events(db: str) -> list[tuple]:
                            ).fetchall()
 
 
+def _books(run, session: str) -> list[dict[str, int]]:  # noqa: ANN001
+    """Each player's buy_in, cash_out and on_table in ``session``, by player."""
+    code, books = _json(run, "sql", "--json", "SELECT player, buy_in, cash_out, on_table FROM "
+                        f"player_session_results WHERE session = '{session}' ORDER BY player")
+    assert code == 0 and books
+    return books
+
+
 def _statement(run, log: Path, session: str, path: Path, *, bump: str | None = None,  # noqa: ANN001
-               dollars: bool = False) -> Path:
+               dollars: bool = False, books: list[dict[str, int]] | None = None) -> Path:
     """The PokerNow ledger CSV our replay implies for ``session``, in PokerNow's columns: per
     player a closed seat session (buy_out = his cash-outs) or, when he still has chips at the
     table, an open one (empty session_end_at and buy_out, stack = the chips); both when he has
     both. ``net = buy_out + stack − buy_in`` on each row, as the platform writes it. ``bump``:
     that player's buy_in and buy_out (stack, on an open row) one more, his net as it was (the
-    nets still sum to zero). ``dollars``: amounts as decimals (a cents game)."""
-    code, books = _json(run, "sql", "--json", "SELECT player, buy_in, cash_out, on_table FROM "
-                        f"player_session_results WHERE session = '{session}' ORDER BY player")
-    assert code == 0 and books
+    nets still sum to zero). ``dollars``: amounts as decimals (a cents game). ``books``:
+    :func:`_books` of the session, read already (the hands and entries unchanged since)."""
+    books = _books(run, session) if books is None else books
     names = read_pokernow_log(log).players
     start, end = "2022-07-21T21:05:56.772Z", "2022-07-21T21:46:33.157Z"
     rows = []
@@ -142,6 +149,21 @@ def imported(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
         return built[log]
 
     return ledger
+
+
+@pytest.fixture(scope="module")
+def cut21(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ledger holding the valakuzhyk log cut at hand #21's flop (an export that stops
+    there), under the log's own file name, imported (exit 0); built once for the module: copy
+    it, never change it."""
+    header, rows = _rows(VK)
+    cut = _find(rows, "Flop", after=_find(rows, "-- starting hand #21 "))
+    folder = tmp_path_factory.mktemp("cut21")
+    log = _write(folder / "cut" / VK.name, header, rows[:cut])
+    out = CliRunner().invoke(cli, ["--db", str(folder / "t.duckdb"), "import", str(log)],
+                             catch_exceptions=False)
+    assert out.exit_code == 0 and "imported 21 hand(s)" in out.output, out.output
+    return folder / "t.duckdb"
 
 
 # -- every real log --------------------------------------------------------------------------
@@ -196,7 +218,8 @@ def test_platform_ledger_audits_clean_then_names_the_one_changed_player(
         run, db, tmp_path, log, imported) -> None:  # noqa: ANN001
     session = log.stem
     copy_ledger(imported(log), Path(db))
-    clean = _statement(run, log, session, tmp_path / f"ledger_{session}.csv")
+    books = _books(run, session)  # a statement adds no hand or entry: read once
+    clean = _statement(run, log, session, tmp_path / f"ledger_{session}.csv", books=books)
     out = run("import", str(log), "--ledger", str(clean))
     assert out.exit_code == 0, out.output
     assert "imported 0 hand(s) (1 events)" in out.output
@@ -205,10 +228,9 @@ def test_platform_ledger_audits_clean_then_names_the_one_changed_player(
     assert dict(_events(db))["platform_ledger"] == 1
     # one player's buy_in and buy_out one more than the replay gives (one that cashed out, if
     # any): another statement of the game, refused beside the one in force
-    _, books = _json(run, "sql", "--json", "SELECT player, buy_in FROM player_session_results "
-                     "ORDER BY cash_out = 0, player")
-    player, buy_in = books[0]["player"], books[0]["buy_in"]
-    bumped = _statement(run, log, session, tmp_path / "bumped.csv", bump=player)
+    first = min(books, key=lambda b: (b["cash_out"] == 0, b["player"]))  # the log's one session
+    player, buy_in = first["player"], first["buy_in"]
+    bumped = _statement(run, log, session, tmp_path / "bumped.csv", bump=player, books=books)
     out = run("import", str(log), "--ledger", str(bumped))
     assert out.exit_code == 2 and (
         f"error: --ledger {bumped}: session {session} has a ledger statement in force already "
@@ -249,17 +271,18 @@ def test_platform_ledger_in_cents(run, db, tmp_path) -> None:  # noqa: ANN001
     assert run("import", str(log), "--session", "rit").exit_code == 0
     assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
     before = copy_ledger(Path(db), tmp_path / "before.duckdb")
-    cents = _statement(run, log, "rit", tmp_path / "cents.csv")
+    books = _books(run, "rit")  # a statement adds no hand or entry: read once
+    cents = _statement(run, log, "rit", tmp_path / "cents.csv", books=books)
     assert "2493,,2445,-48" in cents.read_text()  # yfg: 24.93 in, 24.45 left at the table
     assert run("import", str(log), "--session", "rit", "--ledger", str(cents)).exit_code == 0
     assert _json(run, "audit", "--json") == (0, {"discrepancies": []})
-    dollars = _statement(run, log, "rit", tmp_path / "dollars.csv", dollars=True)
+    dollars = _statement(run, log, "rit", tmp_path / "dollars.csv", dollars=True, books=books)
     assert "24.93,,24.45,-0.48" in dollars.read_text()
     out = run("import", str(log), "--session", "rit", "--ledger", str(dollars))
     assert out.exit_code == 0 and "(0 events)" in out.output, out.output  # the same: in force
     assert dict(_events(db))["platform_ledger"] == 1
     bumped = _statement(run, log, "rit", tmp_path / "bumped.csv", bump="6sDYZfyXI8",
-                        dollars=True)
+                        dollars=True, books=books)
     assert run("import", str(log), "--session", "rit", "--ledger", str(bumped)).exit_code == 2
     _fresh(before, Path(db))  # the bumped statement alone
     out = run("import", str(log), "--session", "rit", "--ledger", str(bumped))
@@ -328,15 +351,11 @@ def test_platform_ledger_errors_name_the_file_and_line(run, db, tmp_path, import
 # -- cut, restarted, repeated and longer exports ---------------------------------------------
 
 
-def test_log_cut_mid_hand_imports_the_hand_incomplete_and_flags_it(run, tmp_path) -> None:  # noqa: ANN001
+def test_log_cut_mid_hand_imports_the_hand_incomplete_and_flags_it(run, db, cut21) -> None:  # noqa: ANN001
     """The export stops at hand #21's flop. The hand is imported incomplete; replay settles it
     like a void (every chip put in goes back) and notes it; the audit counts it so — at net 0,
     no discrepancy — and names it, in text and JSON."""
-    header, rows = _rows(VK)
-    cut = _find(rows, "Flop", after=_find(rows, "-- starting hand #21 "))
-    log = _write(tmp_path / VK.name, header, rows[:cut])
-    out = run("import", str(log))
-    assert out.exit_code == 0 and "imported 21 hand(s)" in out.output
+    copy_ledger(cut21, Path(db))  # its import said "imported 21 hand(s)", exit 0
     last = json.loads(run("replay", "--json").output.splitlines()[-1])
     assert last["status"] == "incomplete" and "-21-" in last["hand"]
     assert "incomplete: the log stops before the end of the hand" in last["notes"]
@@ -524,14 +543,13 @@ def test_import_dir_takes_the_pokernow_logs_and_leaves_other_csv_files(run, tmp_
     assert f"imported {hands} hand(s)" in out.output and "from 1 file(s)" in out.output
 
 
-def test_longer_export_completes_the_hand_a_shorter_one_cut(run, db, tmp_path, imported) -> None:  # noqa: ANN001
+def test_longer_export_completes_the_hand_a_shorter_one_cut(
+        run, db, tmp_path, imported, cut21) -> None:  # noqa: ANN001
     """Hand #21 is cut at its flop by the first export; the whole game's export then carries
     it to the end. The stored events stay; one correction on #21 replaces its ``incomplete``
     ending with the rest of the hand, so every hand, net and audit equals the whole game
     imported at once, and importing the whole game again adds nothing."""
-    header, rows = _rows(VK)
-    cut = _find(rows, "Flop", after=_find(rows, "-- starting hand #21 "))
-    run("import", str(_write(tmp_path / "cut" / VK.name, header, rows[:cut])))
+    copy_ledger(cut21, Path(db))  # the first export, imported
     out = run("import", str(VK))
     assert out.exit_code == 0, out.output
     assert ("imported 31 hand(s)" in out.output and "21 already in the ledger" not in out.output

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SHARED
+from tests.copies import copy_ledger
 from tests.test_live_table import events, one_shot
 
 PN = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
@@ -74,8 +75,37 @@ def _whole(tmp_path: Path, log: Path, *args: str) -> Path:
     return db
 
 
+@pytest.fixture(scope="module")
+def wholes(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    """``wholes(log, *args)`` → the ledger of ``log`` imported whole (``import LOG ARGS``),
+    built once for the module (the first time a test asks for it); copy it to change it."""
+    made: dict[tuple[Path, tuple[str, ...]], Path] = {}
+
+    def ledger(log: Path, *args: str) -> Path:
+        if (log, args) not in made:
+            made[log, args] = _whole(tmp_path_factory.mktemp(log.stem), log, *args)
+        return made[log, args]
+
+    return ledger
+
+
+@pytest.fixture(scope="module")
+def whole_books(wholes):  # noqa: ANN001, ANN201
+    """``whole_books(session, log, *args)`` → :func:`_books` of ``wholes(log, *args)``, read
+    once for the module."""
+    read: dict[tuple[str, Path, tuple[str, ...]], dict[str, object]] = {}
+
+    def books(session: str, log: Path, *args: str) -> dict[str, object]:
+        if (session, log, args) not in read:
+            read[session, log, args] = _books(wholes(log, *args), session)
+        return read[session, log, args]
+
+    return books
+
+
 @pytest.mark.parametrize("name", [PN.name, "evening.csv"])
-def test_an_export_before_the_first_hand_then_the_whole_log(tmp_path: Path, name: str) -> None:
+def test_an_export_before_the_first_hand_then_the_whole_log(
+        tmp_path: Path, name: str, wholes, whole_books) -> None:  # noqa: ANN001
     """Downloaded after the three approvals and the blinds set (row 9), before hand #1: ten
     session events (the opening, three names, joins and buy-ins of 100). The whole log then
     adds its four hands to that session, never the buy-ins again (they came to 200 each);
@@ -96,10 +126,9 @@ def test_an_export_before_the_first_hand_then_the_whole_log(tmp_path: Path, name
         "opened": True, "owed_minor": 4, "decimals": 0, "currency": None, "settled": False}]
     assert books["audit --json"] == (0, {"discrepancies": []}, "")
     assert _nets(books) == {p: (net, 100) for p, net in PN_NETS.items()}
-    whole = _whole(tmp_path, PN)
-    assert len(events(db)) == len(events(whole)) == 60
+    assert len(events(db)) == len(events(wholes(PN))) == 60
     if name == PN.name:  # the same session name: the very books of the whole log
-        assert books == _books(whole, session)
+        assert books == whole_books(session, PN)
     before = events(db)  # the whole log again: all of it known, nothing written
     assert one_shot(db, "import", str(PN)) == (
         0, "imported 0 hand(s) (0 events) from 1 file(s); 4 already in the ledger; 0 rejected\n",
@@ -107,7 +136,8 @@ def test_an_export_before_the_first_hand_then_the_whole_log(tmp_path: Path, name
     assert events(db) == before
 
 
-def test_an_export_cut_mid_hand_is_completed_by_the_whole_log(tmp_path: Path) -> None:
+def test_an_export_cut_mid_hand_is_completed_by_the_whole_log(
+        tmp_path: Path, whole_books) -> None:  # noqa: ANN001
     """The run-it-twice excerpt downloaded during hand #30, after r6R7wIH3qS bets 0.20 on the
     flop: #30 is stored incomplete, with R2MwqIZu29's cards unknown (his ``Your hand is A♣,
     10♠`` lines are only proven his by a show in a later hand). The whole log completes #30
@@ -134,7 +164,7 @@ def test_an_export_cut_mid_hand_is_completed_by_the_whole_log(tmp_path: Path) ->
     assert text.startswith("imported 2 hand(s) (")
     assert "1 cut-off hand(s) completed from this longer export" in text
     session = "pokernowpy_run-it-twice"
-    books, whole = _books(db, session), _books(_whole(tmp_path, RIT), session)
+    books, whole = _books(db, session), whole_books(session, RIT)
     assert books == whole
     findings = books["audit --json"][1]["discrepancies"]  # type: ignore[index]
     assert len(findings) == 11 and {f["kind"] for f in findings} == {"stack_continuity"}
@@ -211,10 +241,11 @@ def test_a_cut_inside_the_first_moment_of_a_hand_refuses_the_whole_log(tmp_path:
     assert events(db) == before
 
 
-def test_the_earlier_export_after_the_whole_log_adds_nothing(tmp_path: Path) -> None:
+def test_the_earlier_export_after_the_whole_log_adds_nothing(
+        tmp_path: Path, wholes) -> None:  # noqa: ANN001
     """Both downloads in one folder may be taken whole log first: the earlier one, cut
     during hand #30 (stored complete), is then all known."""
-    db = _whole(tmp_path, RIT)
+    db = copy_ledger(wholes(RIT), tmp_path / "whole.duckdb")  # the whole log imported
     before = events(db)
     early = _cut(RIT, 15, tmp_path / "early" / "poker_now_log_evening.csv")
     assert one_shot(db, "import", str(early)) == (
@@ -223,7 +254,8 @@ def test_the_earlier_export_after_the_whole_log_adds_nothing(tmp_path: Path) -> 
     assert events(db) == before
 
 
-def test_an_earlier_export_under_session_friday_takes_the_whole_log(tmp_path: Path) -> None:
+def test_an_earlier_export_under_session_friday_takes_the_whole_log(
+        tmp_path: Path, whole_books) -> None:  # noqa: ANN001
     """Hand #1 and the session lines before it imported with ``--session friday``; the whole
     log, given no session, goes to friday (its first hand is there): one session with the
     whole log's books. Given another session, it is refused (its buy-ins would count
@@ -235,7 +267,7 @@ def test_an_earlier_export_under_session_friday_takes_the_whole_log(tmp_path: Pa
     assert one_shot(db, "import", str(PN))[:2] == (
         0, "imported 3 hand(s) (39 events) from 1 file(s); 1 already in the ledger; 0 rejected\n")
     books = _books(db, "friday")
-    assert books == _books(_whole(tmp_path, PN, "--session", "friday"), "friday")
+    assert books == whole_books("friday", PN, "--session", "friday")
     assert [s["session"] for s in books["session list --json"][1]["sessions"]] == ["friday"]  # type: ignore[index]
     assert _nets(books) == {p: (net, 100) for p, net in PN_NETS.items()}
     before = events(db)
@@ -247,7 +279,8 @@ def test_an_earlier_export_under_session_friday_takes_the_whole_log(tmp_path: Pa
     assert events(db) == before
 
 
-def test_an_export_of_no_hand_under_session_friday_takes_the_whole_log(tmp_path: Path) -> None:
+def test_an_export_of_no_hand_under_session_friday_takes_the_whole_log(
+        tmp_path: Path, whole_books) -> None:  # noqa: ANN001
     """Only the approvals imported, with ``--session friday``: the whole log finds its game
     by those entries and goes to friday too, never a second session."""
     db = tmp_path / "t.duckdb"
@@ -255,7 +288,7 @@ def test_an_export_of_no_hand_under_session_friday_takes_the_whole_log(tmp_path:
     assert one_shot(db, "import", str(early), "--session", "friday")[0] == 0
     assert one_shot(db, "import", str(PN))[0] == 0
     books = _books(db, "friday")
-    assert books == _books(_whole(tmp_path, PN, "--session", "friday"), "friday")
+    assert books == whole_books("friday", PN, "--session", "friday")
 
 
 def test_an_export_in_whole_chips_then_the_log_in_cents_is_refused(tmp_path: Path) -> None:

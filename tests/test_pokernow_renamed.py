@@ -85,16 +85,27 @@ def _books(run) -> tuple[str, list, dict]:  # noqa: ANN001
     return head, counts, players.get(AAB) or players["Aab New"]
 
 
-def test_the_stored_books(run) -> None:  # noqa: ANN001
-    head, counts, aab = _books(run)
+@pytest.fixture(scope="module")
+def stored_books(stored: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list,
+                                                                                  dict]:
+    """:func:`_books` of the ``stored`` ledger (read on a copy of it), once for the module:
+    what every copy of it reads before a test changes it."""
+    db = copy_ledger(stored, tmp_path_factory.mktemp("books") / "t.duckdb")
+    runner = CliRunner()
+    return _books(lambda *args: runner.invoke(cli, ["--db", str(db), *args],
+                                              catch_exceptions=False))
+
+
+def test_the_stored_books(stored_books) -> None:  # noqa: ANN001
+    head, counts, aab = stored_books  # _books of a copy of the stored ledger
     assert head.startswith("ok: 1255 events, hash chain intact")
     assert {c["type"]: c["n"] for c in counts}["buy_in"] == 8
     assert (aab["net"], aab["buy_in"], aab["hands"]) == (7000, 1000, 52)
 
 
 def test_a_renamed_copy_under_another_name_is_refused_and_writes_nothing(
-        run, tmp_path) -> None:  # noqa: ANN001
-    before = _books(run)
+        run, tmp_path, stored_books) -> None:  # noqa: ANN001
+    before = stored_books  # _books(run) of this copy, as stored
     copy = _write(tmp_path / "allrenamed.csv", _renamed(VK.read_text(encoding="utf-8")))
     out = run("import", str(copy))
     assert out.exit_code == 2
@@ -106,11 +117,11 @@ def test_a_renamed_copy_under_another_name_is_refused_and_writes_nothing(
     assert run("audit").exit_code == 0
     # the hint does what it says: the same books, Aab shown under his new name
     assert run("player", "alias", "Aab New", AAB).exit_code == 0
-    head, _, aab = _books(run)
+    books = _books(run)
+    head, _, aab = books
     assert head.startswith("ok: 1256 events")
     assert (aab["player"], aab["net"], aab["hands"]) == ("Aab New", 7000, 52)
     # the copy again: still refused, and the line no longer asks for the alias just recorded
-    books = _books(run)
     again = run("import", str(copy))
     assert again.exit_code == 2
     assert again.output == _refusal(copy, 1109, hand, shown=True) + (
@@ -118,10 +129,11 @@ def test_a_renamed_copy_under_another_name_is_refused_and_writes_nothing(
     assert _books(run) == books
 
 
-def test_a_renamed_copy_under_the_original_name_is_refused(run, tmp_path) -> None:  # noqa: ANN001
+def test_a_renamed_copy_under_the_original_name_is_refused(
+        run, tmp_path, stored_books) -> None:  # noqa: ANN001
     """The same file name makes the same session and hand ids: before, its hands were known
     but its 38 session lines (8 buy-ins among them) were written again."""
-    before = _books(run)
+    before = stored_books  # _books(run) of this copy, as stored
     copy = _write(tmp_path / "edited" / VK.name, _renamed(VK.read_text(encoding="utf-8")))
     out = run("import", str(copy))
     assert out.exit_code == 2
@@ -131,8 +143,8 @@ def test_a_renamed_copy_under_the_original_name_is_refused(run, tmp_path) -> Non
 
 
 def test_a_stored_log_renamed_from_hand_30_on_is_refused_at_hand_30(
-        run, tmp_path) -> None:  # noqa: ANN001
-    before = _books(run)
+        run, tmp_path, stored_books) -> None:  # noqa: ANN001
+    before = stored_books  # _books(run) of this copy, as stored
     lines = VK.read_text(encoding="utf-8").splitlines(keepends=True)
     # newest first: the lines above hand #30's start (line 386) are hands #30-#52
     text = "".join([lines[0], *map(_renamed, lines[1:386]), *lines[386:]])

@@ -38,19 +38,30 @@ def ok(db: Path, *args: str) -> str:
 @pytest.fixture(scope="module")
 def series(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """A generated series of three sessions of 20 hands with the four planted errors; the
-    ledger holds the first two (``db``), ``s03`` is the file of the third."""
+    ledger holds the first two (``db``), ``s03`` is the file of the third; its report
+    written once into the empty folder ``site`` (its derived tables caught up by it, so no
+    later report writes to ``db``), ``wrote`` the line the command printed. Copy them to
+    change them."""
     base = tmp_path_factory.mktemp("series")
     files = base / "files"
     ok(base / "unused.duckdb", "demo-series", "--sessions", "3", "--hands", "20", "--seed", "1",
        "--plant-errors", str(files))
     ok(base / "db.duckdb", "import", str(files / "s01.jsonl"), str(files / "s02.jsonl"))
-    return {"db": base / "db.duckdb", "s03": files / "s03.jsonl"}
+    wrote = ok(base / "db.duckdb", "report", base / "site")
+    return {"db": base / "db.duckdb", "s03": files / "s03.jsonl", "site": base / "site",
+            "wrote": wrote}  # type: ignore[dict-item]
 
 
 def copy(db: Path, tmp_path: Path) -> Path:
     target = tmp_path / "copy.duckdb"
     shutil.copy(db, target)
     return target
+
+
+def copy_site(series: dict[str, Path], tmp_path: Path) -> Path:
+    """The series' report (``series["site"]``) copied to ``tmp_path``/site, its files' times
+    kept: a report run there finds the pages it wrote."""
+    return Path(shutil.copytree(series["site"], tmp_path / "site"))
 
 
 def files_of(out: Path) -> set[Path]:
@@ -85,8 +96,8 @@ def written(summary: str) -> tuple[int, int, int, int, bool, int]:
 
 def test_every_link_of_the_series_report_resolves(series: dict[str, Path],
                                                   tmp_path: Path) -> None:
-    out = tmp_path / "site"
-    assert written(ok(series["db"], "report", out)) == (40, 0, 2, 0, True, 0)
+    out = series["site"]  # written by the fixture into an empty folder
+    assert written(series["wrote"]) == (40, 0, 2, 0, True, 0)  # type: ignore[arg-type]
     seen, broken = walk(out / "index.html")
     assert broken == []
     assert seen == files_of(out)  # every file is linked from somewhere: no orphan
@@ -121,10 +132,8 @@ def test_every_link_of_a_pokernow_report_resolves(tmp_path: Path) -> None:
     assert "standings-money-data" not in (out / "index.html").read_text(encoding="utf-8")
 
 
-def test_standings_on_the_index_equal_the_command(series: dict[str, Path],
-                                                  tmp_path: Path) -> None:
-    out = tmp_path / "site"
-    ok(series["db"], "report", out)
+def test_standings_on_the_index_equal_the_command(series: dict[str, Path]) -> None:
+    out = series["site"]  # the report of series["db"]
     chips = json.loads(ok(series["db"], "standings", "--json"))
     money = json.loads(ok(series["db"], "standings", "--money", "--json"))
     assert embedded(out / "index.html", "standings-data") == chips
@@ -136,8 +145,8 @@ def test_standings_on_the_index_equal_the_command(series: dict[str, Path],
 
 
 def test_a_rerun_rewrites_only_what_changed(series: dict[str, Path], tmp_path: Path) -> None:
-    db, out = copy(series["db"], tmp_path), tmp_path / "site"
-    ok(db, "report", out)
+    db = Path(shutil.copy(series["db"], tmp_path / "db.duckdb"))
+    out = copy_site(series, tmp_path)  # the report of the ledger db is a copy of
     before = stamps(out)
     assert written(ok(db, "report", out)) == (0, 40, 0, 2, False, 0)
     assert stamps(out) == before  # not one file touched
@@ -194,8 +203,14 @@ def hostile_ledger(tmp_path: Path) -> Path:
     return db
 
 
-def test_names_from_files_are_escaped(tmp_path: Path) -> None:
-    db = hostile_ledger(tmp_path)
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """:func:`hostile_ledger`, built once for the module: copy it."""
+    return hostile_ledger(tmp_path_factory.mktemp("hostile"))
+
+
+def test_names_from_files_are_escaped(tmp_path: Path, hostile: Path) -> None:
+    db = copy(hostile, tmp_path)
     out = tmp_path / "site"
     ok(db, "report", out)
     (session,) = (out / "sessions").iterdir()
@@ -315,11 +330,11 @@ def test_chart_svg_keeps_names_as_escaped_text() -> None:
 
 
 def test_corrected_entries_a_changed_chip_value_and_a_hand_that_does_not_replay(
-        tmp_path: Path) -> None:
+        tmp_path: Path, hostile: Path) -> None:
     from ledger.model import events as ev
     from ledger.store.store import Ledger
 
-    db = hostile_ledger(tmp_path)
+    db = copy(hostile, tmp_path)
     out = tmp_path / "site"
     ok(db, "report", out)
     (session,) = (out / "sessions").iterdir()
