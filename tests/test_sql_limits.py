@@ -1,6 +1,11 @@
 """``sql`` has a row cap and a time limit (``--max-rows``, default 10,000; ``--timeout``, default
 30 s): ``SELECT * FROM range(5000000)`` printed every row and took 1.5 GB; it prints the first
-10,000 and says it stopped, in the memory of what it prints."""
+10,000 and says it stopped, in the memory of what it prints.
+
+``sql`` runs in this process as the console script runs it (:func:`tests.console_run.
+handledger`), except where the process is the point: its peak memory, its time limit (a
+regression would run for ever: a real process is stopped by its own) and a second process
+holding the ledger."""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DATA
+from tests.console_run import handledger
 from tests.test_books_refusals import run
 
 EXE = str(Path(sys.executable).with_name("handledger"))
@@ -36,6 +42,13 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def sql(db: Path, *args: str) -> subprocess.CompletedProcess:
+    """``handledger --db DB sql ARGS`` run in this process as the console script runs it."""
+    code, out, err = handledger(db, "sql", *args)
+    return subprocess.CompletedProcess(["sql", *args], code, out, err)
+
+
+def sql_process(db: Path, *args: str) -> subprocess.CompletedProcess:
+    """``handledger --db DB sql ARGS`` as a real process."""
     return subprocess.run([EXE, "--db", str(db), "sql", *args], capture_output=True, text=True,
                           timeout=300)
 
@@ -68,7 +81,7 @@ def test_a_result_within_the_cap_is_printed_whole(db: Path) -> None:
 
 
 def test_the_time_limit_interrupts_duckdb_with_one_line(db: Path) -> None:
-    done = sql(db, "--timeout", "0.5", "SELECT count(*) FROM range(10000000000000)")
+    done = sql_process(db, "--timeout", "0.5", "SELECT count(*) FROM range(10000000000000)")
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.splitlines() == [
         "error: sql: stopped after 0.5 s, its time limit (--timeout SECONDS allows more)"]
