@@ -18,6 +18,7 @@ import pytest
 
 from tests.conftest import DATA
 from tests.console_run import handledger
+from tests.copies import copy_ledger
 from tests.test_books_refusals import run
 
 EXE = str(Path(sys.executable).with_name("handledger"))
@@ -33,8 +34,8 @@ STOPPED = "(stopped at {n} rows: there are more; --max-rows N prints more)"
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One session of the series, imported and audited (in this process: ``sql`` is what
-    runs as a process below)."""
+    """One session of the series, imported (its derived tables saved) and audited; a test
+    that writes copies it."""
     db = tmp_path_factory.mktemp("sql") / "q.duckdb"
     assert run(db, "import", str(DATA / "series" / "s01.jsonl")).exit_code == 0
     assert run(db, "audit").exit_code == 0
@@ -104,7 +105,8 @@ def test_a_statement_that_is_not_a_read_is_named_as_typed(db: Path) -> None:
         assert done.stderr == f"error: sql is read-only: {word} is not allowed (use SELECT)\n"
 
 
-def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(tmp_path: Path
+def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(db: Path,
+                                                                         tmp_path: Path
                                                                          ) -> None:
     """``sql`` never opens the ledger for writing: derived tables behind the ledger (a live
     hand started after the import saved them) are computed in memory, so the file is left
@@ -114,8 +116,7 @@ def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(tmp_path
 
     from tests.test_waiting import Holder
 
-    db = tmp_path / "behind.duckdb"
-    assert run(db, "import", str(DATA / "series" / "s01.jsonl")).exit_code == 0
+    db = copy_ledger(db, tmp_path / "behind.duckdb")  # s01 imported: its tables saved
     assert run(db, "hand", "start", "--hand", "live", "--game", "NT", "--stakes", "1/2",
                "--seats", "Ann:200,Bob:150", "--button", "Bob").exit_code == 0
     before = hashlib.sha256(db.read_bytes()).hexdigest()
