@@ -1,7 +1,10 @@
 """A reader that closes the output early (``handledger export | head -1``) is no error: the
 command prints nothing on stderr and exits 141, as the shell shows a C tool killed by SIGPIPE
 (Python's recipe in the ``signal`` module's documentation: standard output pointed at the null
-device before exiting)."""
+device before exiting).
+
+The commands whose output meets a pipe or a closed descriptor are real processes; the ledger
+is built, and read back, in this process (:func:`tests.console_run.handledger`)."""
 
 from __future__ import annotations
 
@@ -12,25 +15,27 @@ from pathlib import Path
 
 import pytest
 
+from tests.console_run import handledger
+from tests.copies import copy_ledger
+
 ROOT = Path(__file__).resolve().parents[1]
 EXE = str(Path(sys.executable).with_name("handledger"))
 
 
 @pytest.fixture(scope="module")
 def ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``data/hands`` imported (a test that writes copies it)."""
     db = tmp_path_factory.mktemp("pipe") / "p.duckdb"
-    done = subprocess.run([EXE, "--db", str(db), "import", str(ROOT / "data" / "hands")],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    code, _, err = handledger(db, "import", str(ROOT / "data" / "hands"))
+    assert code == 0, err
     return db
 
 
 @pytest.fixture(scope="module")
 def hand(ledger: Path) -> str:
-    done = subprocess.run([EXE, "--db", str(ledger), "sql", "--csv",
-                           "SELECT min(stream) AS hand FROM events"],
-                          capture_output=True, text=True, timeout=300)
-    return done.stdout.splitlines()[1]
+    code, out, err = handledger(ledger, "sql", "--csv", "SELECT min(stream) AS hand FROM events")
+    assert (code, err) == (0, ""), err
+    return out.splitlines()[1]
 
 
 def _into_closed_pipe(db: Path, *args: str) -> subprocess.CompletedProcess:
@@ -85,12 +90,10 @@ def test_a_reader_that_goes_mid_write_is_exit_141_when_python_runs_unbuffered(
 def test_closed_standard_output_is_one_line_and_nothing_done(ledger: Path, tmp_path: Path) -> None:
     """Started with descriptor 1 closed (``>&-``): one line, exit 2, no traceback, and a write
     command writes nothing (nobody would see what it did)."""
-    copy = tmp_path / "c.duckdb"
-    copy.write_bytes(ledger.read_bytes())
+    copy = copy_ledger(ledger, tmp_path / "c.duckdb")
     done = subprocess.run(["sh", "-c", f'"{EXE}" --db "{copy}" session open late >&-'],
                           capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stderr) == (
         2, "error: standard output is closed: nothing was done\n")
-    sessions = subprocess.run([EXE, "--db", str(copy), "session", "list", "--json"],
-                              capture_output=True, text=True, timeout=300)
-    assert sessions.returncode == 0 and '"late"' not in sessions.stdout
+    code, sessions, _ = handledger(copy, "session", "list", "--json")
+    assert code == 0 and '"late"' not in sessions

@@ -153,9 +153,10 @@ def test_through_the_cli_a_rejection_is_exit_2_naming_the_file(tmp_path: Path) -
 
 def test_a_real_process_prints_one_line_and_no_traceback(tmp_path: Path) -> None:
     exe = Path(sys.executable).with_name("handledger")
-    files = mutated_files(24, seed=10, out=tmp_path)
+    # the first 12 of seed 10 (a file depends only on those before it: the same 12 as of 24)
+    files = mutated_files(12, seed=10, out=tmp_path)
     rejected, kinds = 0, set()
-    for path, kind in files[:12]:
+    for path, kind in files:
         if kind in kinds:  # one process a kind of mutation: the in-process runs do the rest
             continue
         kinds.add(kind)

@@ -11,6 +11,11 @@
   (tests/test_store.py: ``test_verify_names_*``, ``test_any_single_payload_edit_*``,
   ``test_any_deletion_or_swap_is_found``, ``test_second_process_gets_ledger_busy_*``) cover
   every variant of these at the store level; here it is the command on an imported file.
+
+The process killed, the processes refused beside a writer and the one that waits for it are
+real processes; the commands before and after them (``init``, ``verify``, an import run
+again, ``replay``) run in this process as the console script runs them
+(:func:`tests.console_run.handledger`), as does ``verify`` on all but one tampered file.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from engine.games import PHH_CODES
 from ledger.formats.jsonl import read_jsonl, write_jsonl
 from ledger.model.events import event_json
 from replay.demo.randomhand import random_hand
+from tests.console_run import handledger
 
 EXE = str(Path(sys.executable).with_name("handledger"))
 FILES, HANDS_PER_FILE = 64, 12
@@ -64,8 +70,10 @@ def big_folder(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def _source(folder: Path) -> dict[str, list[str]]:
-    """{hand: [canonical payload, …]} of every hand in the folder."""
+@pytest.fixture(scope="module")
+def source(folder: Path) -> dict[str, list[str]]:
+    """{hand: [canonical payload, …]} of every hand in the folder (read once: never
+    changed by a test)."""
     out = {}
     for path in sorted(folder.glob("*.jsonl")):
         for stream in read_jsonl(path).check().hands:
@@ -88,8 +96,16 @@ def _stored(db: Path) -> dict[str, list[str]]:
 
 
 def _handledger(db: Path, *args: str) -> subprocess.CompletedProcess:
+    """``handledger --db DB ARGS`` as a real process."""
     return subprocess.run([EXE, "--db", str(db), *args], capture_output=True, text=True,
                           timeout=300)
+
+
+def _ok(db: Path, *args: str) -> str:
+    """The command run in this process, asserted to exit 0: its stdout."""
+    code, out, err = handledger(db, *args)
+    assert code == 0, (args, code, out, err)
+    return out
 
 
 def _wait_for_commits(db: Path, proc: subprocess.Popen, size: int) -> None:
@@ -104,13 +120,12 @@ def _wait_for_commits(db: Path, proc: subprocess.Popen, size: int) -> None:
 
 
 def test_kill_9_mid_import_leaves_whole_hands_and_a_rerun_completes(
-        folder: Path, tmp_path: Path) -> None:
+        folder: Path, source: dict[str, list[str]], tmp_path: Path) -> None:
     """Killed once about 3 MB of the write-ahead log are written (some files committed, one
     being written), or at the first commit when that misses the middle."""
-    source = _source(folder)
     for attempt in range(4):  # on a loaded machine a kill may miss the middle: try again
         db = tmp_path / f"k{attempt}.duckdb"
-        assert _handledger(db, "init").returncode == 0  # the log is empty until hands commit
+        _ok(db, "init")  # the log is empty until hands commit
         proc = subprocess.Popen([EXE, "--db", str(db), "import", str(folder)],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         _wait_for_commits(db, proc, 3_000_000 if attempt < 2 else 1)
@@ -118,8 +133,7 @@ def test_kill_9_mid_import_leaves_whole_hands_and_a_rerun_completes(
             continue  # it ended before it could be killed
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
-        verified = _handledger(db, "verify")
-        assert verified.returncode == 0 and verified.stdout.startswith("ok: "), verified
+        assert _ok(db, "verify").startswith("ok: ")
         stored = _stored(db)
         if 0 < len(stored) < len(source):
             break
@@ -129,14 +143,13 @@ def test_kill_9_mid_import_leaves_whole_hands_and_a_rerun_completes(
         assert payloads == source[hand], f"hand {hand} is not whole after kill -9"
     assert len(stored) % HANDS_PER_FILE == 0  # whole files: one transaction each
 
-    again = _handledger(db, "import", str(folder))
-    assert again.returncode == 0, again.stderr
-    assert f"{len(source) - len(stored)} hand(s)" in again.stdout
-    assert f"{len(stored)} already in the ledger" in again.stdout
+    again = _ok(db, "import", str(folder))
+    assert f"{len(source) - len(stored)} hand(s)" in again
+    assert f"{len(stored)} already in the ledger" in again
     assert _stored(db) == source  # every hand once, whole, nothing twice
-    assert _handledger(db, "verify").returncode == 0
-    replayed = _handledger(db, "replay", "--json")
-    assert replayed.returncode in (0, 1) and len(replayed.stdout.splitlines()) == len(source)
+    _ok(db, "verify")
+    code, replayed, _ = handledger(db, "replay", "--json")
+    assert code in (0, 1) and len(replayed.splitlines()) == len(source)
 
 
 def test_kill_9_mid_parallel_import_leaves_the_files_before_and_no_half_file(
@@ -151,7 +164,7 @@ def test_kill_9_mid_parallel_import_leaves_the_files_before_and_no_half_file(
                               for p in sorted(big_folder.glob("*.jsonl"))), encoding="utf-8")
     want_first = _source_file(first)
     db = tmp_path / "p.duckdb"
-    assert _handledger(db, "init").returncode == 0
+    _ok(db, "init")
     proc = subprocess.Popen([EXE, "--db", str(db), "import", "--jobs", "2", str(first),
                              str(second)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _wait_for_commits(db, proc, 1)  # the first file is in
@@ -170,13 +183,13 @@ def test_kill_9_mid_parallel_import_leaves_the_files_before_and_no_half_file(
     while helpers & descendants(1) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not helpers & descendants(1), "worker processes outlived the killed import"
-    assert _handledger(db, "verify").returncode == 0
+    _ok(db, "verify")
     assert _stored(db) == want_first
-    again = _handledger(db, "import", "--jobs", "2", str(first), str(second))
-    assert again.returncode == 0, again.stderr
+    again = _ok(db, "import", "--jobs", "2", str(first), str(second))
     whole = {**want_first, **_source_file(second)}
-    assert f"{len(whole) - len(want_first)} hand(s)" in again.stdout
-    assert _stored(db) == whole and _handledger(db, "verify").returncode == 0
+    assert f"{len(whole) - len(want_first)} hand(s)" in again
+    assert _stored(db) == whole
+    _ok(db, "verify")
 
 
 def _source_file(path: Path) -> dict[str, list[str]]:
@@ -184,12 +197,11 @@ def _source_file(path: Path) -> dict[str, list[str]]:
 
 
 def test_a_second_writer_is_told_the_ledger_is_busy_and_nothing_is_lost(
-        folder: Path, tmp_path: Path) -> None:
+        folder: Path, source: dict[str, list[str]], tmp_path: Path) -> None:
     """While an import of 64 files (a transaction each) runs, an import, a session opened and
     a verify with ``--no-wait`` are refused in one line; an import that waits goes in after."""
-    source = _source(folder)
     db = tmp_path / "b.duckdb"
-    assert _handledger(db, "init").returncode == 0
+    _ok(db, "init")
     other = tmp_path / "other.jsonl"
     hand = random_hand(random.Random(5), "NT", hand_id="other")
     other.write_text(write_jsonl(("other", s, e) for s, e in enumerate(hand.events, 1)))
@@ -214,15 +226,18 @@ def test_a_second_writer_is_told_the_ledger_is_busy_and_nothing_is_lost(
     out, err = waiting.communicate(timeout=300)  # without --no-wait: after the import
     assert waiting.returncode == 0, err
     assert _stored(db) == {**source, **_source_file(other)}  # the import lost nothing
-    assert _handledger(db, "verify").returncode == 0
-    assert "imported 0 hand(s)" in _handledger(db, "import", str(other)).stdout
+    _ok(db, "verify")
+    assert "imported 0 hand(s)" in _ok(db, "import", str(other))
 
 
 @pytest.fixture(scope="module")
 def imported(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Four of the files imported; ``verify`` passes on it (the control for the tampered
+    copies: each test changes only its own copy)."""
     db = tmp_path_factory.mktemp("tamper") / "t.duckdb"
     files = sorted(folder.glob("*.jsonl"))[:4]
-    assert _handledger(db, "import", *map(str, files)).returncode == 0
+    _ok(db, "import", *map(str, files))
+    assert _ok(db, "verify").startswith("ok: ")
     return db
 
 
@@ -241,32 +256,40 @@ COPY = ("INSERT INTO events SELECT {pos}, stream, hand_id, session, seq + 1000, 
         " WHERE position = {src}")
 
 
-@pytest.mark.parametrize(("kind", "sql", "first_bad"), [
+@pytest.mark.parametrize(("kind", "sql", "first_bad", "process"), [
     ("edited", ["UPDATE events SET payload = replace(CAST(payload AS VARCHAR), '\"to\":', "
                 "'\"to\":1') WHERE position = (SELECT min(position) FROM events"
-                " WHERE type = 'bet_raise' AND position > 300)"], None),
-    ("deleted", ["DELETE FROM events WHERE position = 250"], 250),
+                " WHERE type = 'bet_raise' AND position > 300)"], None, False),
+    # one file is verified by a real process: the console script's exit 1 and stdout
+    ("deleted", ["DELETE FROM events WHERE position = 250"], 250, True),
     ("inserted", ["UPDATE events SET position = position + 1 WHERE position >= 400",
-                  COPY.format(pos=400, src=120)], None),
+                  COPY.format(pos=400, src=120)], None, False),
     ("reordered", ["UPDATE events SET position = -1 WHERE position = 500",
                    "UPDATE events SET position = 500 WHERE position = 501",
-                   "UPDATE events SET position = 501 WHERE position = -1"], 500),
+                   "UPDATE events SET position = 501 WHERE position = -1"], 500, False),
 ])
 def test_verify_catches_tampering_of_an_imported_ledger(
-        imported: Path, tmp_path: Path, kind: str, sql: list[str], first_bad: int | None
-        ) -> None:
-    assert _handledger(imported, "verify").returncode == 0
+        imported: Path, tmp_path: Path, kind: str, sql: list[str], first_bad: int | None,
+        process: bool) -> None:
+    """``imported`` verifies (its fixture asserts it); its tampered copy does not."""
     db = _tampered(imported, tmp_path, sql)
-    result = _handledger(db, "verify")
-    assert result.returncode == 1, result
-    assert f": {kind}: " in result.stdout, result.stdout
+    if process:
+        done = _handledger(db, "verify")
+        code, out, err = done.returncode, done.stdout, done.stderr
+    else:  # in this process a traceback would raise here
+        code, out, err = handledger(db, "verify")
+    assert code == 1, (code, out, err)
+    assert f": {kind}: " in out, out
     if first_bad is not None:
-        assert result.stdout.startswith(f"broken at position {first_bad}:"), result.stdout
-    assert "Traceback" not in result.stderr
+        assert out.startswith(f"broken at position {first_bad}:"), out
+    assert "Traceback" not in err
 
 
-def test_the_faults_leave_json_readable_replays(imported: Path) -> None:
-    """The untampered ledger replays every hand (a control for the tests above)."""
-    result = _handledger(imported, "replay", "--json")
-    assert result.returncode in (0, 1)
-    assert all(json.loads(line)["hand"] for line in result.stdout.splitlines())
+def test_the_faults_leave_json_readable_replays(imported: Path, tmp_path: Path) -> None:
+    """The untampered ledger replays every hand (a control for the tests above); on a copy,
+    as ``replay`` saves the derived tables."""
+    from tests.copies import copy_ledger
+
+    code, out, _ = handledger(copy_ledger(imported, tmp_path / "r.duckdb"), "replay", "--json")
+    assert code in (0, 1)
+    assert all(json.loads(line)["hand"] for line in out.splitlines())

@@ -7,13 +7,17 @@ UTF-8, and what is not a regular file (a symbolic link to ``/dev/zero``, a pipe)
 than handledger reads. Every command bounds amounts at input (``MAX_CHIPS`` = 2**53 - 1). Each
 is refused with one line and exit 2, nothing of the bad hand written, or (a byte-order mark, a
 file name) imported whole.
+
+A command runs in this process as the console script runs it (:func:`tests.console_run.
+handledger`: a traceback raises in the test), except where the process is the point: an
+argument or a file name given as bytes that are not UTF-8, and a pipe or a device that a
+regression would wait on or read for ever (a real process is stopped by its time limit).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +28,8 @@ import pytest
 from ledger.formats.files import MAX_FILE_BYTES
 from ledger.model.events import MAX_CHIPS
 from tests.conftest import DATA, SHARED
+from tests.console_run import handledger
+from tests.copies import copy_ledger
 
 EXE = str(Path(sys.executable).with_name("handledger"))
 LOG = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
@@ -38,6 +44,14 @@ def _run(db: Path, *args: str | bytes, timeout: float = 120) -> tuple[int, str, 
     assert "Traceback" not in err, err
     assert proc.returncode in (0, 1, 2), (proc.returncode, err)
     return proc.returncode, proc.stdout.decode(), err.strip().splitlines()
+
+
+def _cli(db: Path, *args: str) -> tuple[int, str, list[str]]:
+    """``handledger --db DB ARGS`` run in this process as the console script runs it: (exit
+    status, stdout, stderr lines), as :func:`_run` gives them."""
+    code, out, err = handledger(db, *args)
+    assert code in (0, 1, 2), (code, err)
+    return code, out, err.strip().splitlines()
 
 
 def _count(db: Path) -> int:
@@ -63,7 +77,7 @@ def test_a_pokernow_log_with_a_byte_that_is_not_utf8_is_one_line(tmp_path: Path)
     line = data[:at].count(b"\n") + 1
     column = at - data.rfind(b"\n", 0, at)
     db = tmp_path / "l.duckdb"
-    code, out, err = _run(db, "import", str(path))
+    code, out, err = _cli(db, "import", str(path))
     assert code == 2
     assert err == [f"error: {path}:{line}: not UTF-8 (invalid continuation byte: byte "
                    f"{column} of the line is 0xe9)"]
@@ -76,7 +90,7 @@ def test_a_zip_archive_renamed_csv_is_one_line(tmp_path: Path) -> None:
     path = tmp_path / "log.csv"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
         archive.writestr("log.csv", LOG.read_bytes())
-    code, _, err = _run(tmp_path / "z.duckdb", "import", str(path))
+    code, _, err = _cli(tmp_path / "z.duckdb", "import", str(path))
     assert code == 2 and len(err) == 1
     assert err[0].startswith(f"error: {path}: not a hand history handledger reads")
 
@@ -91,7 +105,7 @@ def test_a_csv_field_over_128_kib_is_one_line(tmp_path: Path) -> None:
     path = tmp_path / "field.csv"
     path.write_bytes(b"\n".join(lines))
     db = tmp_path / "f.duckdb"
-    code, _, err = _run(db, "import", str(path))
+    code, _, err = _cli(db, "import", str(path))
     assert code == 2
     assert err == [f"error: {path}:6: not readable as CSV (field larger than field limit "
                    "(131072))"]
@@ -107,7 +121,7 @@ def test_a_50_mb_line_is_one_line_in_every_format(tmp_path: Path, suffix: str) -
     path = tmp_path / f"long{suffix}"
     path.write_bytes(base[:first] + b"y" * (50 << 20) + b"\n" + base[first:])
     db = tmp_path / "long.duckdb"
-    code, _, err = _run(db, "import", str(path))
+    code, _, err = _cli(db, "import", str(path))
     assert code == 2
     assert f"error: {path}:2" in err[0] and err[0].endswith(
         "a line longer than 1 MB, the most handledger reads in one line" + (
@@ -121,7 +135,7 @@ def test_a_file_larger_than_the_cap_is_refused_unread(tmp_path: Path) -> None:
     path = tmp_path / "huge.jsonl"
     with path.open("wb") as f:  # sparse: nothing is written to disk
         f.truncate(MAX_FILE_BYTES + 1)
-    code, _, err = _run(tmp_path / "h.duckdb", "import", str(path))
+    code, _, err = _cli(tmp_path / "h.duckdb", "import", str(path))
     assert code == 2
     assert err == [f"error: {path}: larger than {MAX_FILE_BYTES >> 20} MB, the most "
                    "handledger reads"]
@@ -163,7 +177,7 @@ def test_nesting_1000_deep_in_a_json_lines_event_is_one_line(tmp_path: Path) -> 
     path = tmp_path / "deep.jsonl"
     path.write_text("".join(lines), encoding="utf-8")
     db = tmp_path / "d.duckdb"
-    code, out, err = _run(db, "import", str(path))
+    code, out, err = _cli(db, "import", str(path))
     assert code == 2
     assert err == [f"error: {path}:{at + 1}, hand {hand}: nested more than 32 levels deep; "
                    "nothing of the file was written: it carries the book of session s01, which "
@@ -183,7 +197,7 @@ def test_nesting_deeper_than_an_event_may_be_is_refused_the_same_way(tmp_path: P
     lines[7] = lines[7].replace('"source":{}', '"source":{"x":' + "[" * 40 + "]" * 40 + "}", 1)
     path = tmp_path / "deep40.jsonl"
     path.write_text("".join(lines), encoding="utf-8")
-    code, _, err = _run(tmp_path / "d.duckdb", "import", str(path))
+    code, _, err = _cli(tmp_path / "d.duckdb", "import", str(path))
     assert code == 2
     assert err == [f"error: {path}:8, hand s01-001: invalid event (hand_started.source: Value "
                    "error, nested more than 32 levels deep); nothing of the file was written: "
@@ -199,7 +213,7 @@ def test_a_lone_surrogate_in_a_json_lines_session_row_is_one_line(tmp_path: Path
     path = tmp_path / "surrogate.jsonl"
     path.write_text("".join(lines), encoding="utf-8")
     db = tmp_path / "s.duckdb"
-    code, _, err = _run(db, "import", str(path))
+    code, _, err = _cli(db, "import", str(path))
     assert code == 2
     assert len(err) == 1 and err[0].startswith(f"error: {path}:{at + 1}, session s01: the text ")
     assert err[0].endswith("holds a lone surrogate (\\ud800): not UTF-8 text; a line of the "
@@ -214,12 +228,12 @@ def test_a_byte_order_mark_at_the_start_of_a_json_lines_file_is_read_past(tmp_pa
     path = tmp_path / "bom.jsonl"
     path.write_bytes(b"\xef\xbb\xbf" + SERIES.read_bytes())
     db = tmp_path / "b.duckdb"
-    code, out, err = _run(db, "import", str(path))
+    code, out, err = _cli(db, "import", str(path))
     assert (code, err) == (0, [])
     assert _count(db) == len(_series_lines())
     clean = tmp_path / "clean.duckdb"
-    assert _run(clean, "import", str(SERIES))[0] == 0
-    again = _run(db, "import", str(SERIES))  # the same rows: nothing added
+    assert _cli(clean, "import", str(SERIES))[0] == 0
+    again = _cli(db, "import", str(SERIES))  # the same rows: nothing added
     assert again[0] == 0 and "imported 0 hand(s) (0 events)" in again[1]
 
 
@@ -233,7 +247,7 @@ def test_nesting_1000_deep_in_a_phh_value_is_one_line(tmp_path: Path, suffix: st
     path = tmp_path / f"deep{suffix}"
     path.write_text(text, encoding="utf-8")
     db = tmp_path / "p.duckdb"
-    code, out, err = _run(db, "import", str(path))
+    code, out, err = _cli(db, "import", str(path))
     assert code == 2
     line = 3 if suffix == ".phhs" else 2
     assert err == [f"error: {path}:{line}: {'[1] ' if suffix == '.phhs' else ''}bad TOML: "
@@ -281,7 +295,7 @@ def test_a_pokernow_log_whose_name_is_not_utf8_imports(tmp_path: Path) -> None:
 
 def test_a_text_argument_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
-    assert _run(db, "session", "open", "fri")[0] == 0
+    assert _cli(db, "session", "open", "fri")[0] == 0
     code, _, err = _run(db, "buyin", "fri", b"B\xffb", "5")
     assert (code, err) == (2, ["error: PLAYER 'B\\xffb' is not UTF-8 text (it has a byte that "
                                "is not)"])
@@ -302,16 +316,14 @@ def evening(tmp_path_factory: pytest.TempPathFactory) -> Path:
                  ["hand", "start", "--hand", "H", "--game", "NT", "--stakes", "1/2", "--seats",
                   "Ann:200,Bob:150", "--button", "Bob"],
                  ["act", "H", "d dh Ann AsKs"], ["act", "H", "d dh Bob QhQd"]):
-        assert _run(db, *args)[0] == 0, args
+        assert _cli(db, *args)[0] == 0, args
     return db
 
 
 @pytest.fixture
 def night(evening: Path, tmp_path: Path) -> Path:
     """A fresh copy of :func:`evening`."""
-    db = tmp_path / "n.duckdb"
-    shutil.copy(evening, db)
-    return db
+    return copy_ledger(evening, tmp_path / "n.duckdb")
 
 
 BEYOND = f"is beyond the largest amount a ledger holds ({MAX_CHIPS} chips)"
@@ -353,7 +365,7 @@ def test_amounts_beyond_the_bound_are_refused_at_input(night: Path, args: list[s
     """``buyin S Ann 9007199254740992`` and ``act H "Bob cbr 1e23"`` were pydantic
     tracebacks."""
     before = _count(night)
-    code, _, err = _run(night, *args)
+    code, _, err = _cli(night, *args)
     assert (code, err) == (2, [f"error: {message}"])
     assert _count(night) == before
 
@@ -361,10 +373,10 @@ def test_amounts_beyond_the_bound_are_refused_at_input(night: Path, args: list[s
 def test_two_buy_ins_at_the_bound_then_a_cash_out_of_their_sum(night: Path) -> None:
     """Both buy-ins were accepted, then cashing out their sum was a traceback: the second is
     refused (a player's buy-ins together are an amount too), and so is the cash-out."""
-    assert _run(night, "buyin", "S", "Bob", str(MAX_CHIPS))[0] == 0
-    code, _, err = _run(night, "buyin", "S", "Bob", str(MAX_CHIPS))
+    assert _cli(night, "buyin", "S", "Bob", str(MAX_CHIPS))[0] == 0
+    code, _, err = _cli(night, "buyin", "S", "Bob", str(MAX_CHIPS))
     assert (code, err) == (2, [f"error: Bob's buy-ins in S together: {2 * MAX_CHIPS} {BEYOND}"])
-    code, _, err = _run(night, "cashout", "S", "Bob", str(2 * MAX_CHIPS))
+    code, _, err = _cli(night, "cashout", "S", "Bob", str(2 * MAX_CHIPS))
     assert (code, err) == (2, [f"error: cashout S Bob: {2 * MAX_CHIPS} {BEYOND}"])
 
 
@@ -372,13 +384,13 @@ def test_chips_worth_more_money_than_a_ledger_holds_are_refused(tmp_path: Path) 
     """A chip of 2**53 - 1 minor units times 2**53 - 1 chips overflowed the books' money
     columns (``balances --money``: an INT64 overflow traceback)."""
     db = tmp_path / "m.duckdb"
-    assert _run(db, "session", "open", "S", "--chip-value", str(MAX_CHIPS))[0] == 0
-    code, _, err = _run(db, "buyin", "S", "Ann", str(MAX_CHIPS))
+    assert _cli(db, "session", "open", "S", "--chip-value", str(MAX_CHIPS))[0] == 0
+    code, _, err = _cli(db, "buyin", "S", "Ann", str(MAX_CHIPS))
     assert (code, err) == (2, [f"error: buyin S Ann: {MAX_CHIPS} chips are worth "
                                f"{MAX_CHIPS * MAX_CHIPS}, beyond the largest amount a ledger "
                                f"holds ({MAX_CHIPS})"])
-    assert _run(db, "buyin", "S", "Ann", "1")[0] == 0
-    code, out, err = _run(db, "balances", "--money")
+    assert _cli(db, "buyin", "S", "Ann", "1")[0] == 0
+    code, out, err = _cli(db, "balances", "--money")
     assert code == 0 and err == [] and "Ann" in out
 
 
@@ -387,7 +399,8 @@ def test_chips_worth_more_money_than_a_ledger_holds_are_refused(tmp_path: Path) 
 
 @pytest.mark.parametrize("kind", ["pipe", "device", "directory"])
 def test_a_ledger_path_that_is_not_a_file_is_one_line(tmp_path: Path, kind: str) -> None:
-    """``--db`` a named pipe: DuckDB waited on it for ever; a device it wrote into."""
+    """``--db`` a named pipe: DuckDB waited on it for ever (a real process, stopped by its
+    time limit should it wait again); a device it wrote into."""
     db = tmp_path / "l.duckdb"
     if kind == "pipe":
         os.mkfifo(db)
@@ -397,5 +410,5 @@ def test_a_ledger_path_that_is_not_a_file_is_one_line(tmp_path: Path, kind: str)
         db.mkdir()
     shown = {"pipe": "a pipe", "device": "a device", "directory": "a directory"}[kind]
     for args in (["show", "x"], ["import", str(SERIES)], ["verify"]):
-        code, out, err = _run(db, *args, timeout=60)
+        code, out, err = (_run(db, *args, timeout=60) if kind == "pipe" else _cli(db, *args))
         assert (code, err) == (2, [f"error: ledger {db} is {shown}, not a ledger file"]), args

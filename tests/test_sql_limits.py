@@ -1,6 +1,11 @@
 """``sql`` has a row cap and a time limit (``--max-rows``, default 10,000; ``--timeout``, default
 30 s): ``SELECT * FROM range(5000000)`` printed every row and took 1.5 GB; it prints the first
-10,000 and says it stopped, in the memory of what it prints."""
+10,000 and says it stopped, in the memory of what it prints.
+
+``sql`` runs in this process as the console script runs it (:func:`tests.console_run.
+handledger`), except where the process is the point: its peak memory, its time limit (a
+regression would run for ever: a real process is stopped by its own) and a second process
+holding the ledger."""
 
 from __future__ import annotations
 
@@ -12,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import DATA
+from tests.console_run import handledger
+from tests.copies import copy_ledger
 from tests.test_books_refusals import run
 
 EXE = str(Path(sys.executable).with_name("handledger"))
@@ -27,8 +34,8 @@ STOPPED = "(stopped at {n} rows: there are more; --max-rows N prints more)"
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One session of the series, imported and audited (in this process: ``sql`` is what
-    runs as a process below)."""
+    """One session of the series, imported (its derived tables saved) and audited; a test
+    that writes copies it."""
     db = tmp_path_factory.mktemp("sql") / "q.duckdb"
     assert run(db, "import", str(DATA / "series" / "s01.jsonl")).exit_code == 0
     assert run(db, "audit").exit_code == 0
@@ -36,6 +43,13 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def sql(db: Path, *args: str) -> subprocess.CompletedProcess:
+    """``handledger --db DB sql ARGS`` run in this process as the console script runs it."""
+    code, out, err = handledger(db, "sql", *args)
+    return subprocess.CompletedProcess(["sql", *args], code, out, err)
+
+
+def sql_process(db: Path, *args: str) -> subprocess.CompletedProcess:
+    """``handledger --db DB sql ARGS`` as a real process."""
     return subprocess.run([EXE, "--db", str(db), "sql", *args], capture_output=True, text=True,
                           timeout=300)
 
@@ -68,7 +82,7 @@ def test_a_result_within_the_cap_is_printed_whole(db: Path) -> None:
 
 
 def test_the_time_limit_interrupts_duckdb_with_one_line(db: Path) -> None:
-    done = sql(db, "--timeout", "0.5", "SELECT count(*) FROM range(10000000000000)")
+    done = sql_process(db, "--timeout", "0.5", "SELECT count(*) FROM range(10000000000000)")
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.splitlines() == [
         "error: sql: stopped after 0.5 s, its time limit (--timeout SECONDS allows more)"]
@@ -91,7 +105,8 @@ def test_a_statement_that_is_not_a_read_is_named_as_typed(db: Path) -> None:
         assert done.stderr == f"error: sql is read-only: {word} is not allowed (use SELECT)\n"
 
 
-def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(tmp_path: Path
+def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(db: Path,
+                                                                         tmp_path: Path
                                                                          ) -> None:
     """``sql`` never opens the ledger for writing: derived tables behind the ledger (a live
     hand started after the import saved them) are computed in memory, so the file is left
@@ -101,8 +116,7 @@ def test_sql_opens_the_ledger_read_only_even_when_its_tables_are_behind(tmp_path
 
     from tests.test_waiting import Holder
 
-    db = tmp_path / "behind.duckdb"
-    assert run(db, "import", str(DATA / "series" / "s01.jsonl")).exit_code == 0
+    db = copy_ledger(db, tmp_path / "behind.duckdb")  # s01 imported: its tables saved
     assert run(db, "hand", "start", "--hand", "live", "--game", "NT", "--stakes", "1/2",
                "--seats", "Ann:200,Bob:150", "--button", "Bob").exit_code == 0
     before = hashlib.sha256(db.read_bytes()).hexdigest()
