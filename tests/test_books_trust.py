@@ -64,12 +64,13 @@ def _json(out) -> object:  # noqa: ANN001
     return json.loads(out.output)
 
 
+@pytest.mark.usefixtures("at_night")
 def test_1_a_hand_id_used_twice_is_refused_and_a_broken_stream_bricks_nothing(
         run, db: str) -> None:  # noqa: ANN001
     seats = ("--game", "NT", "--stakes", "1/2", "--seats", "Ann:200,Bob:150", "--button", "Bob")
     assert run("hand", "start", "--hand", "h1", *seats).exit_code == 0
     refused(run("hand", "start", "--hand", "h1", *seats), "hand 'h1' is already in the ledger")
-    night(run)  # a completed hand of a closed session: its id is taken too
+    # the night's f1: a completed hand of a closed session: its id is taken too
     refused(run("hand", "start", "--hand", "f1", *seats), "hand 'f1' is already")
     # a stream broken the old way (a second hand_started appended to h1) is a finding
     with Ledger(db) as ledger:
@@ -312,7 +313,8 @@ def test_ctrl_c_is_exit_130_with_aborted(tmp_path: Path) -> None:
     from replay.demo.series import generate_series, write_series
 
     folder = tmp_path / "series"
-    write_series(generate_series(sessions=20, hands=150, seed=3), folder)
+    # 600 hands: the import takes seconds of CPU, far more than the 0.3 s before the signal
+    write_series(generate_series(sessions=4, hands=150, seed=3), folder)
     db = tmp_path / "c.duckdb"
     # As a terminal delivers it: a test runner's worker may start children with SIGINT
     # ignored, which Python then keeps ignoring; the child restores the usual handler.

@@ -10,6 +10,7 @@ chips) goes through the one-process import with nothing of the attempt left behi
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -34,7 +35,9 @@ from replay.ingest.pipeline import import_paths
 from tests.conftest import DATA
 
 
+@functools.cache
 def _series_text(sessions: int = 3, hands: int = 8, seed: int = 5) -> str:
+    """The generated series as JSON lines (an immutable string: made once for each size)."""
     series = generate_series(sessions=sessions, hands=hands, seed=seed)
     return "".join("".join(iter_jsonl(log.rows)) for log in series.sessions)
 

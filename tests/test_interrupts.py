@@ -24,6 +24,7 @@ from pydantic_core import SchemaError
 from cli.context import interrupted
 from ledger.model.errors import NotFound
 from ledger.store.store import Ledger
+from tests.copies import copy_ledger
 from tests.live_words import DEALT_ANN
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -201,6 +202,15 @@ def _dispute_ledger(db: Path, *more: Path) -> None:
             assert run(["--db", str(db), "import", str(source)]) == 0, err.getvalue()
 
 
+@pytest.fixture(scope="module")
+def dispute_ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ledger of the wrong push alone, built once for the module: a test copies it
+    (:func:`tests.copies.copy_ledger`) before it writes."""
+    db = tmp_path_factory.mktemp("dispute") / "d.duckdb"
+    _dispute_ledger(db)
+    return db
+
+
 def _corrections(db: Path) -> int:
     with Ledger(db, read_only=True) as ledger:
         assert ledger.verify().ok
@@ -233,12 +243,12 @@ def test_ctrl_c_after_the_correction_is_written_is_not_aborted(tmp_path: Path) -
     assert _corrections(db) == 1
 
 
-def test_sigint_at_random_moments_of_a_correction_says_what_happened(tmp_path: Path) -> None:
+def test_sigint_at_random_moments_of_a_correction_says_what_happened(
+        tmp_path: Path, dispute_ledger: Path) -> None:
     """Six SIGINTs at seeded moments of a real ``correct``: "Aborted", exit 130 and the
     ledger as it was, or the command's line, exit 0 and the correction written; never
     "Aborted" with the correction written, never death by SIGINT."""
-    db0 = tmp_path / "start.duckdb"
-    _dispute_ledger(db0)
+    db0 = copy_ledger(dispute_ledger, tmp_path / "start.duckdb")
     args = [sys.executable, "-c", CHILD, "--db", "", "correct", "dispute-1", *RIGHT_SPLIT]
     start = time.monotonic()
     clean = subprocess.run([*args[:4], str(db0), *args[5:]], cwd=ROOT, capture_output=True,
@@ -247,8 +257,7 @@ def test_sigint_at_random_moments_of_a_correction_says_what_happened(tmp_path: P
     assert (clean.returncode, clean.stderr) == (0, "")
     rng = random.Random(4)
     for t in range(6):
-        db = tmp_path / f"c{t}.duckdb"
-        _dispute_ledger(db)
+        db = copy_ledger(dispute_ledger, tmp_path / f"c{t}.duckdb")
         proc = subprocess.Popen([*args[:4], str(db), *args[5:]], cwd=ROOT,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(rng.uniform(0.3, 1.1) * seconds)
@@ -360,7 +369,8 @@ def test_sigint_during_the_commit_is_held_and_stops_the_next_write(tmp_path: Pat
                 ledger.read(stream)
 
 
-def test_an_interrupt_python_could_not_raise_is_held_until_the_write(tmp_path: Path) -> None:
+def test_an_interrupt_python_could_not_raise_is_held_until_the_write(
+        tmp_path: Path, dispute_ledger: Path) -> None:
     """A Ctrl-C that came inside compiled code (pydantic-core compiling a pattern, a
     finaliser) reaches ``sys.unraisablehook``, not the command: the console script's hook
     holds it, and the correction's transaction raises it before anything is written
@@ -371,8 +381,7 @@ def test_an_interrupt_python_could_not_raise_is_held_until_the_write(tmp_path: P
     from cli.main import run
     from ledger.store import landing
 
-    db = tmp_path / "d.duckdb"
-    _dispute_ledger(db)
+    db = copy_ledger(dispute_ledger, tmp_path / "d.duckdb")
     landing.configure(True)
     try:
         entry._lost_interrupt(SimpleNamespace(exc_value=KeyboardInterrupt()))

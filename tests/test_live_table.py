@@ -15,6 +15,7 @@ import duckdb
 import pytest
 
 from cli.main import run as run_main
+from tests.copies import copy_ledger
 from tests.live_words import DEALT_ANN, DEALT_BOB, NEXT_BOB, NEXT_CY
 
 HANDLEDGER = str(Path(sys.executable).with_name("handledger"))
@@ -26,11 +27,13 @@ LINES = ["d dh Ann AsKs", "d dh Bob QhQd", "state", "d dh Cy 7c2d", "Cy f", "Ann
          "Ann sm AsKs", "Bob sm QhQd", "pay Ann 300", "state", "end", "state"]
 
 
-def one_shot(db: Path, *args: str) -> tuple[int, str, str]:
-    """``handledger --db DB ARGS`` as the console script runs it, in this process."""
+def one_shot(db: Path, *args: str, input: bytes | None = None,  # noqa: A002
+             ) -> tuple[int, str, str]:
+    """``handledger --db DB ARGS`` as the console script runs it, in this process (``input``
+    its standard input: a file, not a terminal)."""
     from click.testing import CliRunner
 
-    with CliRunner().isolation() as (out, err, _):
+    with CliRunner().isolation(input=input) as (out, err, _):
         try:
             code = run_main(["--db", str(db), *args])
         except SystemExit as exc:
@@ -46,6 +49,15 @@ def table(db: Path, hand: str, lines: list[str] | bytes, *options: str
                           capture_output=True, timeout=120)
     return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(),
                                        done.stderr.decode())
+
+
+def table_here(db: Path, hand: str, lines: list[str], *options: str
+               ) -> subprocess.CompletedProcess[str]:
+    """:func:`table` run as the console script runs it, in this process: standard input a
+    file (not a terminal), as a pipe is."""
+    data = "".join(f"{x}\n" for x in lines).encode()
+    code, out, err = one_shot(db, "table", hand, *options, input=data)
+    return subprocess.CompletedProcess(["table", hand, *options], code, out, err)
 
 
 def events(db: Path) -> list[tuple[object, ...]]:
@@ -64,13 +76,20 @@ def verified(db: Path) -> str:
     return out
 
 
-@pytest.fixture
-def started(tmp_path: Path) -> Path:
-    """A ledger with hand h1 started (blinds 1/2, Cy on the button)."""
-    db = tmp_path / "a.duckdb"
+@pytest.fixture(scope="module")
+def started_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ledger with hand h1 started (blinds 1/2, Cy on the button), built once for the
+    module: a test changes only its copy (:func:`started`)."""
+    db = tmp_path_factory.mktemp("started") / "a.duckdb"
     assert one_shot(db, "hand", "start", "--hand", "h1", "--game", "NT", "--stakes", "1/2",
                     "--seats", SEATS, "--button", "Cy")[:2] == (0, "h1\n")
     return db
+
+
+@pytest.fixture
+def started(started_once: Path, tmp_path: Path) -> Path:
+    """The test's own copy of :func:`started_once`."""
+    return copy_ledger(started_once, tmp_path / "a.duckdb")
 
 
 def test_a_whole_hand_through_table_is_the_hand_through_act_and_state(
@@ -112,7 +131,7 @@ def test_a_refused_line_prints_its_error_writes_nothing_and_keep_going_goes_on(
                    "now: Cy to act: to call 2, raise to 4..300\n")
     lines = ["d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c2d", "Bob cc", "Cy f",
              "Ann cbr nine", "Ann cc", "state"]
-    done = table(started, "h1", lines, "--keep-going")
+    done = table_here(started, "h1", lines, "--keep-going")
     assert done.returncode == 2
     assert done.stderr.splitlines()[0] == err.rstrip("\n")
     assert len(done.stderr.splitlines()) == 2
@@ -155,7 +174,7 @@ def test_a_line_that_is_not_utf8_is_refused_as_act_refuses_it(started: Path) -> 
 
 
 def test_quit_ends_the_session_and_blank_lines_are_skipped(started: Path) -> None:
-    done = table(started, "h1", ["d dh Ann AsKs", "", "  d dh Bob QhQd  ", "quit",
+    done = table_here(started, "h1", ["d dh Ann AsKs", "", "  d dh Bob QhQd  ", "quit",
                                  "d dh Cy 7c2d"])
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout == DEALT_ANN + DEALT_BOB
@@ -165,25 +184,25 @@ def test_quit_ends_the_session_and_blank_lines_are_skipped(started: Path) -> Non
 
 def test_a_hand_not_in_the_ledger_is_refused_at_once_as_act_refuses_it(started: Path) -> None:
     _, _, err = one_shot(started, "act", "h9", "Ann cc")
-    done = table(started, "h9", ["Ann cc"])
+    done = table_here(started, "h9", ["Ann cc"])
     assert (done.returncode, done.stdout, done.stderr) == (2, "", err)
     assert err == "error: hand h9: the ledger holds no hand stream 'h9'\n"
     missing = started.with_name("none.duckdb")
-    done = table(missing, "h1", ["state"])
+    done = table_here(missing, "h1", ["state"])
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith(f"error: no ledger at {missing}")
     assert not missing.exists()
 
 
 def test_eof_without_end_leaves_the_hand_live_for_act(started: Path) -> None:
-    done = table(started, "h1", LINES[:6])
+    done = table_here(started, "h1", LINES[:6])
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines()[-1] == "8 bet_raise; Bob to act: to call 6, raise to 14..150"
     code, out, _ = one_shot(started, "state", "h1")
     assert code == 0 and out.splitlines()[0] == "hand h1: NT, phase bet, status open"
     assert one_shot(started, "act", "h1", "Bob cbr 150")[:2] == (
         0, "9 all_in; Ann to act: to call 142 (no raise: every other player is all-in)\n")
-    done = table(started, "h1", LINES[8:])
+    done = table_here(started, "h1", LINES[8:])
     assert (done.returncode, done.stderr) == (0, "")
     assert "17 hand_ended; hand complete" in done.stdout.splitlines()
     assert verified(started).startswith("ok: 17 events, hash chain intact")

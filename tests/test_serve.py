@@ -120,11 +120,28 @@ def _night(run, db: str) -> list[tuple[int, str, str]]:  # noqa: ANN001
     return [run("--db", db, *step) for step in steps]
 
 
+def _own(*args: str) -> tuple[int, str, str]:
+    """``handledger ARGS`` as its console script runs it unserved (:func:`cli.main.run`), in
+    this process: (status, stdout, stderr)."""
+    from click.testing import CliRunner
+
+    from cli.main import run as run_main
+
+    with CliRunner().isolation() as (out, err, _):
+        try:
+            code = run_main(list(args))
+        except SystemExit as exc:  # a command's sys.exit, as the process ends with it
+            code = exc.code
+    return code, out.getvalue().decode(), err.getvalue().decode()
+
+
 def test_served_commands_run_as_their_own_process_does(server: Server, tmp_path: Path) -> None:
     """The same evening, served and in its own processes, on twin ledgers: equal output and
     statuses (one line and exit 2 for the refusal), and the server ran every command."""
     served = _night(server.run, str(tmp_path / "served.duckdb"))
-    alone = _night(lambda *a: server.run(*a, served=False), str(tmp_path / "alone.duckdb"))
+    # Alone: each command as the console script runs it unserved (cli.main.run), in this
+    # process: its output, status and one error line are the process's own.
+    alone = _night(_own, str(tmp_path / "alone.duckdb"))
     assert [s[0] for s in served] == [0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0]
     assert served == alone
     assert served[4][2] == alone[4][2] and len(served[4][2].splitlines()) == 1
