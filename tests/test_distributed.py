@@ -27,9 +27,8 @@ from replay.ingest.export import export_tables
 from replay.ingest.pipeline import import_paths
 from replay.partition import HAND_TABLES
 from replay.projections import rebuild
-from tests.conftest import DATA, SHARED
+from tests.conftest import SHARED
 from tests.copies import copy_ledger
-from tests.corrected import correct_the_books
 
 TABLES = (*HAND_TABLES, *AUDIT_TABLES)
 
@@ -150,19 +149,20 @@ def test_generated_series_replays_on_dask_as_locally(tmp_path: Path, scheduler: 
     _assert_same_tables(ledger, tmp_path / "out")
 
 
-def _mixed_ledger(run: Any, db: str) -> Ledger:
-    """Bundled hands (no session), the declare night, the series, a PokerNow log (ids and
-    nicknames), an alias, entry corrections, a correction (rows appended after other hands)
-    and a void."""
+def _mixed_ledger(corrected: Path, run: Any, db: str) -> Ledger:
+    """Bundled hands (no session), the declare night, the series, an alias, entry
+    corrections, a correction (rows appended after other hands) and a void (``corrected``:
+    the session's ledger of them, :func:`tests.corrected.correct_the_books`, copied), then a
+    PokerNow log (ids and nicknames)."""
+    copy_ledger(corrected, Path(db))
     pokernow = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
-    assert run("import", str(DATA), str(pokernow)).exit_code == 0
-    correct_the_books(run, db)
+    assert run("import", str(pokernow)).exit_code == 0
     return Ledger(db)
 
 
 def test_mixed_ledger_replays_on_dask_as_locally(tmp_path: Path, scheduler: str, run: Any,
-                                                 db: str) -> None:
-    ledger = _mixed_ledger(run, db)
+                                                 db: str, corrected_data: Path) -> None:
+    ledger = _mixed_ledger(corrected_data, run, db)
     projection, export = _local(ledger, tmp_path)
     loose = ledger.connection.execute(
         "SELECT count(*) FROM hands WHERE session IS NULL").fetchone()[0]
