@@ -12,10 +12,12 @@ hashing, equal to ``row_hash``), inserted by plain SQL, the head set in ``meta``
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 from unittest import mock
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,10 +46,21 @@ streams = st.lists(st.tuples(name, maybe, maybe, maybe), min_size=1, max_size=4,
 ledgers = st.tuples(streams, st.lists(batch, min_size=1, max_size=8))
 
 
-def build(spec: Any) -> Ledger:
-    """An in-memory ledger of the rows ``spec`` describes, linked from GENESIS, head set."""
+@pytest.fixture(scope="module")
+def blank() -> Iterator[Ledger]:
+    """One in-memory ledger for the module (opening one costs more than an example's
+    queries): :func:`build` empties it before each example writes its rows."""
+    with Ledger(":memory:") as led:
+        yield led
+
+
+def build(spec: Any, led: Ledger) -> Ledger:
+    """The in-memory ledger ``led`` emptied of every row, then holding the rows ``spec``
+    describes, linked from GENESIS, head set (the other ``meta`` rows are a new ledger's:
+    no example changes them)."""
     kinds, batches = spec
-    led = Ledger(":memory:")
+    led.connection.execute("DELETE FROM events")
+    assert led.count() == 0
     rows: list[tuple[Any, ...]] = []
     seqs: dict[str, int] = {}
     for which, events, recorded_at in batches:
@@ -81,14 +94,14 @@ def proven(led: Ledger) -> tuple[int, str] | None:
 
 @settings(max_examples=60, deadline=None)
 @given(ledgers)
-def test_queries_prove_what_the_walk_accepts(spec: Any) -> None:
-    with build(spec) as led:
-        n = led.count()
-        (last,), = led.connection.execute("SELECT hash FROM events WHERE position = $1",
-                                          [n]).fetchall()
-        assert walked(led)
-        assert proven(led) == (n, last)
-        assert led.verify().head == (n, last)
+def test_queries_prove_what_the_walk_accepts(blank: Ledger, spec: Any) -> None:
+    led = build(spec, blank)
+    n = led.count()
+    (last,), = led.connection.execute("SELECT hash FROM events WHERE position = $1",
+                                      [n]).fetchall()
+    assert walked(led)
+    assert proven(led) == (n, last)
+    assert led.verify().head == (n, last)
 
 
 EDITS = ("payload", "seq", "position", "prev_hash", "hash", "stream", "hand_id", "session",
@@ -98,37 +111,37 @@ EDITS = ("payload", "seq", "position", "prev_hash", "hash", "stream", "hand_id",
 @settings(max_examples=150, deadline=None)
 @given(ledgers, st.sampled_from(EDITS), st.integers(1), st.integers(1), st.data())
 def test_one_edited_row_is_never_proven_when_the_walk_refuses(
-    spec: Any, edit: str, pick: int, other: int, data: st.DataObject
+    blank: Ledger, spec: Any, edit: str, pick: int, other: int, data: st.DataObject
 ) -> None:
-    with build(spec) as led:
-        con = led.connection
-        n = led.count()
-        at, to = pick % n + 1, other % n + 1
-        if edit == "delete":
-            con.execute("DELETE FROM events WHERE position = $1", [at])
-        elif edit == "swap":
-            con.execute("UPDATE events SET position = CASE position WHEN $1 THEN $2 ELSE $1"
-                        " END WHERE position IN ($1, $2)", [at, to])
-        elif edit in ("seq", "position", "schema_version"):
-            step = data.draw(st.integers(-3, 3).filter(bool))
-            con.execute(f"UPDATE events SET {edit} = {edit} + $1 WHERE position = $2",
-                        [step, at])
-        elif edit == "recorded_at":
-            con.execute("UPDATE events SET recorded_at = $1 WHERE position = $2",
-                        [data.draw(moment), at])
-        elif edit == "payload":
-            con.execute("UPDATE events SET payload = $1 WHERE position = $2",
-                        [json.dumps({"text": data.draw(name)}, ensure_ascii=False), at])
-        else:  # a hash or a text of the header, anything or NULL where the column allows it
-            value = data.draw(st.text("0123456789abcdef", min_size=64, max_size=64)
-                              if edit in ("prev_hash", "hash") else
-                              name if edit == "stream" else maybe)
-            con.execute(f"UPDATE events SET {edit} = $1 WHERE position = $2", [value, at])
-        if not walked(led):
-            assert proven(led) is None
+    led = build(spec, blank)
+    con = led.connection
+    n = led.count()
+    at, to = pick % n + 1, other % n + 1
+    if edit == "delete":
+        con.execute("DELETE FROM events WHERE position = $1", [at])
+    elif edit == "swap":
+        con.execute("UPDATE events SET position = CASE position WHEN $1 THEN $2 ELSE $1"
+                    " END WHERE position IN ($1, $2)", [at, to])
+    elif edit in ("seq", "position", "schema_version"):
+        step = data.draw(st.integers(-3, 3).filter(bool))
+        con.execute(f"UPDATE events SET {edit} = {edit} + $1 WHERE position = $2",
+                    [step, at])
+    elif edit == "recorded_at":
+        con.execute("UPDATE events SET recorded_at = $1 WHERE position = $2",
+                    [data.draw(moment), at])
+    elif edit == "payload":
+        con.execute("UPDATE events SET payload = $1 WHERE position = $2",
+                    [json.dumps({"text": data.draw(name)}, ensure_ascii=False), at])
+    else:  # a hash or a text of the header, anything or NULL where the column allows it
+        value = data.draw(st.text("0123456789abcdef", min_size=64, max_size=64)
+                          if edit in ("prev_hash", "hash") else
+                          name if edit == "stream" else maybe)
+        con.execute(f"UPDATE events SET {edit} = $1 WHERE position = $2", [value, at])
+    if not walked(led):
+        assert proven(led) is None
 
 
-def test_the_queries_hash_plain_rows_themselves_and_the_rest_in_python() -> None:
+def test_the_queries_hash_plain_rows_themselves_and_the_rest_in_python(blank: Ledger) -> None:
     # years 1000 and 9999 and a whole second: DuckDB's strftime writes them as isoformat
     # does; a name with a quote, a backslash or an accent and the year 999 go to row_hash
     plain = [("h1", "h1", "s 1", None, datetime(1000, 1, 1)),
@@ -141,8 +154,9 @@ def test_the_queries_hash_plain_rows_themselves_and_the_rest_in_python() -> None
     spec = ([row[:4] for row in plain + odd],
             [(k, [("fold", 1, "x"), ("check", 2, "é")], row[4])
              for k, row in enumerate(plain + odd)])
-    with build(spec) as led, mock.patch.object(chainsql, "_hash_in_python",
-                                               wraps=chainsql._hash_in_python) as python:
+    led = build(spec, blank)
+    with mock.patch.object(chainsql, "_hash_in_python",
+                           wraps=chainsql._hash_in_python) as python:
         assert proven(led) is not None
         # rows 1-6 hashed by the queries; rows 7-14, of the last four streams, by row_hash
         assert sorted(p for call in python.call_args_list for p in call.args[1]) == [

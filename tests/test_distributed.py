@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,8 @@ from replay.ingest.export import export_tables
 from replay.ingest.pipeline import import_paths
 from replay.partition import HAND_TABLES
 from replay.projections import rebuild
-from tests.conftest import DATA, SHARED
-from tests.corrected import correct_the_books
+from tests.conftest import SHARED
+from tests.copies import copy_ledger
 
 TABLES = (*HAND_TABLES, *AUDIT_TABLES)
 
@@ -58,6 +59,28 @@ def _local(ledger: Ledger, path: Path) -> tuple[Any, Path]:
     projection = rebuild(ledger)
     export_tables(ledger, path / "export", "parquet")
     return projection, path / "export"
+
+
+@dataclass
+class Series:
+    """The generated series (planted errors) imported, replayed locally and exported, built
+    once for the module: ``ledger`` open read-only (a test that changes it copies ``db``),
+    ``projection`` its local replay, ``export`` its Parquet export (read, never written)."""
+
+    db: Path
+    ledger: Ledger
+    projection: Any
+    export: Path
+
+
+@pytest.fixture(scope="module")
+def series(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Series]:
+    path = tmp_path_factory.mktemp("series")
+    ledger = _series_ledger(path)
+    projection, export = _local(ledger, path)
+    ledger.close()
+    with Ledger(str(path / "series.duckdb"), read_only=True) as shared:
+        yield Series(path / "series.duckdb", shared, projection, export)
 
 
 def _relinked(events: Path, out: Path, where: str = "true") -> Path:
@@ -109,9 +132,9 @@ def _assert_same_tables(ledger: Ledger, out: Path) -> None:
         assert ords == sorted(ords)
 
 
-def test_generated_series_replays_on_dask_as_locally(tmp_path: Path, scheduler: str) -> None:
-    ledger = _series_ledger(tmp_path)
-    projection, export = _local(ledger, tmp_path)
+def test_generated_series_replays_on_dask_as_locally(tmp_path: Path, scheduler: str,
+                                                     series: Series) -> None:
+    ledger, projection, export = series.ledger, series.projection, series.export
     done = replay_parquet(str(export), str(tmp_path / "out"), scheduler=scheduler)
     merged = done.merged
     assert done.threads == 2 and done.partitions == 8  # four per worker thread
@@ -126,19 +149,20 @@ def test_generated_series_replays_on_dask_as_locally(tmp_path: Path, scheduler: 
     _assert_same_tables(ledger, tmp_path / "out")
 
 
-def _mixed_ledger(run: Any, db: str) -> Ledger:
-    """Bundled hands (no session), the declare night, the series, a PokerNow log (ids and
-    nicknames), an alias, entry corrections, a correction (rows appended after other hands)
-    and a void."""
+def _mixed_ledger(corrected: Path, run: Any, db: str) -> Ledger:
+    """Bundled hands (no session), the declare night, the series, an alias, entry
+    corrections, a correction (rows appended after other hands) and a void (``corrected``:
+    the session's ledger of them, :func:`tests.corrected.correct_the_books`, copied), then a
+    PokerNow log (ids and nicknames)."""
+    copy_ledger(corrected, Path(db))
     pokernow = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
-    assert run("import", str(DATA), str(pokernow)).exit_code == 0
-    correct_the_books(run, db)
+    assert run("import", str(pokernow)).exit_code == 0
     return Ledger(db)
 
 
 def test_mixed_ledger_replays_on_dask_as_locally(tmp_path: Path, scheduler: str, run: Any,
-                                                 db: str) -> None:
-    ledger = _mixed_ledger(run, db)
+                                                 db: str, corrected_data: Path) -> None:
+    ledger = _mixed_ledger(corrected_data, run, db)
     projection, export = _local(ledger, tmp_path)
     loose = ledger.connection.execute(
         "SELECT count(*) FROM hands WHERE session IS NULL").fetchone()[0]
@@ -199,14 +223,12 @@ def test_a_pokernow_log_in_an_opened_session_has_its_names_on_dask(
     _assert_same_tables(ledger, tmp_path / "out")
 
 
-def test_cli_dask_replay(tmp_path: Path, scheduler: str) -> None:
+def test_cli_dask_replay(tmp_path: Path, scheduler: str, series: Series) -> None:
     from click.testing import CliRunner
 
     from cli.main import cli
 
-    ledger = _series_ledger(tmp_path)
-    _, export = _local(ledger, tmp_path)
-    ledger.close()
+    export = series.export
     out = tmp_path / "out"
     result = CliRunner().invoke(cli, ["dask-replay", str(export), str(out), "--scheduler",
                                       scheduler, "--partitions", "3"])
@@ -219,11 +241,11 @@ def test_cli_dask_replay(tmp_path: Path, scheduler: str) -> None:
     assert len(list((out / "hands").glob("*.parquet"))) == 3
 
 
-def test_a_hand_that_does_not_replay_is_a_finding_as_locally(tmp_path: Path, scheduler: str
-                                                              ) -> None:
+def test_a_hand_that_does_not_replay_is_a_finding_as_locally(tmp_path: Path, scheduler: str,
+                                                              series: Series) -> None:
     """A stored payload that is not an event: the hand is ``unreplayable`` (a finding, a
     ``hands`` row), the other hands are replayed, on Dask as in the local replay."""
-    ledger = _series_ledger(tmp_path)
+    ledger = Ledger(str(copy_ledger(series.db, tmp_path / "series.duckdb")))
     ledger.connection.execute(
         "UPDATE events SET payload = '{\"type\": \"call\"}' WHERE position = (SELECT"
         " min(position) FROM events WHERE hand_id = 's03-004' AND type = 'call')")
@@ -238,9 +260,9 @@ def test_a_hand_that_does_not_replay_is_a_finding_as_locally(tmp_path: Path, sch
 
 
 def test_a_dataset_that_cannot_be_replayed_fails_and_leaves_nothing(tmp_path: Path,
-                                                                     scheduler: str) -> None:
-    ledger = _series_ledger(tmp_path)
-    _, export = _local(ledger, tmp_path)
+                                                                     scheduler: str,
+                                                                     series: Series) -> None:
+    export = series.export
     # a hand without its first row: it has no place (ord); the chain relinked, else broken
     cut = _relinked(export / "events.parquet", tmp_path / "cut.parquet",
                     "NOT (hand_id = 's03-004' AND seq = 1)")
@@ -263,13 +285,12 @@ def test_events_path(tmp_path: Path) -> None:
         events_path("nowhere")
 
 
-def test_an_object_store_url_in_and_out(tmp_path: Path) -> None:
+def test_an_object_store_url_in_and_out(series: Series) -> None:
     """Events read from and tables written to a URL through fsspec (its in-memory file
     system, so the cluster runs in this process: threads, not processes)."""
     import fsspec
 
-    ledger = _series_ledger(tmp_path)
-    projection, export = _local(ledger, tmp_path)
+    ledger, projection, export = series.ledger, series.projection, series.export
     store = fsspec.filesystem("memory")
     store.put(str(export / "events.parquet"), "/ledger/events.parquet")
     try:
@@ -292,15 +313,14 @@ def test_an_object_store_url_in_and_out(tmp_path: Path) -> None:
 
 
 def test_a_row_edited_after_the_export_is_refused_nothing_written(tmp_path: Path,
-                                                                   scheduler: str) -> None:
+                                                                   scheduler: str,
+                                                                   series: Series) -> None:
     """The user's case: an amount edited in the exported Parquet (its hash kept) is not
     replayed as the books: one line naming the row, exit 2, no output folder; a row cut
     out is named as missing (each partition proves its rows, the edges between them after)."""
     from tests.test_outputs_not_the_ledger import handledger
 
-    ledger = _series_ledger(tmp_path)
-    _, export = _local(ledger, tmp_path)
-    ledger.close()
+    export = series.export
     con = duckdb.connect()
     position, stream, seq = con.execute(
         f"SELECT position, stream, seq FROM '{export}/events.parquet' WHERE"

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bench import fuzz
 from bench.mutations import FORMATS, MUTATORS
 
@@ -30,7 +32,10 @@ def test_mutated_files_of_every_format_and_kind(tmp_path: Path) -> None:
     assert tried >= set(MUTATORS), set(MUTATORS) - tried
 
 
-def test_odd_arguments_to_every_command(tmp_path: Path) -> None:
+def test_odd_arguments_to_every_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    # the campaign sets $HANDLEDGER_KEYS for its commands: put back as it was after the test
+    monkeypatch.setenv("HANDLEDGER_KEYS", str(tmp_path / "keys"))
     counts, failures = fuzz.argument_campaign(60, seed=12, out=tmp_path, every=30)
     assert failures == []
     assert counts["tried"] == 60 and counts["exit:2"] and counts["exit:0"]
