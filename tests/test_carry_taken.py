@@ -61,9 +61,18 @@ def _played_steps(lines: list[str] = H1) -> list:
 
 
 @pytest.fixture(scope="module")
-def h1_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def h1_declaring(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``_played(user)`` on a new ledger up to Ann's swing (seq 17, ``H1[:14]``), Bob still
+    to declare, built once for the module."""
+    return build(tmp_path_factory.mktemp("declaring") / "t.duckdb",
+                 [*_played_steps()[:-1], table("h1", H1[:14])])
+
+
+@pytest.fixture(scope="module")
+def h1_built(h1_declaring: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``_played(user)`` on a new ledger, built once for the module: h1 carries its 4."""
-    return build(tmp_path_factory.mktemp("carried") / "t.duckdb", _played_steps())
+    return extend(h1_declaring, tmp_path_factory.mktemp("carried") / "t.duckdb",
+                  [table("h1", [*H1[14:], "end"])])
 
 
 @pytest.fixture(scope="module")
@@ -106,10 +115,11 @@ def test_a_correction_of_what_a_taken_carry_was_is_refused(user, h2_started) -> 
 
 
 def test_a_hand_that_carried_nothing_cannot_be_made_to_carry_once_the_next_started(
-        user) -> None:  # noqa: ANN001
+        user, db: str, h1_declaring: Path) -> None:  # noqa: ANN001
     """Bob declared low: he wins the 4 and nothing carries; h2 starts with no carry_over (pot
     3); a correction back to his swing would carry 4 into no hand."""
-    _played(user, [*H1[:14], "Bob dcl low", *H1[15:]])
+    copy_ledger(h1_declaring, Path(db))  # _played up to Ann's swing (seq 17)
+    assert _table(user, "h1", ["Bob dcl low", *H1[15:], "end"]) == 0
     _start(user, "h2", "Bob")
     assert "pot 0: 3 (Ann, Bob)" in user("state", "h2")[1]
     code, _, err = user("correct", "h1", "--replace", "18", "Bob dcl swing", "--reason", "x",
