@@ -47,3 +47,11 @@ def extend(source: Path, db: Path, steps: Iterable[Step], *, quiet: bool = False
 def table(hand: str, lines: Iterable[str]) -> Step:
     """The step ``handledger table HAND`` reading ``lines`` from stdin, one a line."""
     return ("table", hand), "".join(f"{x}\n" for x in lines)
+
+
+def snapshot(db: Path) -> tuple[bytes, bytes | None]:
+    """The bytes of the ledger file ``db`` and of its write-ahead log (None: none). Equal
+    before and after a command, the command wrote nothing: not a row, not a byte (a
+    stricter check than comparing the stored rows, and no connection to open)."""
+    wal = Path(f"{db}.wal")
+    return db.read_bytes(), wal.read_bytes() if wal.exists() else None
