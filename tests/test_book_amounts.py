@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.built_once import snapshot
 from tests.copies import copy_ledger
 from tests.test_books_refusals import refused, rows, run
 
@@ -76,9 +77,9 @@ def db(books: Path, tmp_path: Path) -> Path:
 ])
 def test_an_amount_not_written_as_the_entry_takes_it_is_one_line(
         db: Path, args: tuple[str, ...], line: str) -> None:
-    before = rows(db)
+    before = snapshot(db)
     assert refused(run(db, *args)) == f"error: {line}"
-    assert rows(db) == before
+    assert snapshot(db) == before
 
 
 def test_the_same_amounts_in_digits_go_in(db: Path) -> None:
@@ -107,7 +108,7 @@ def test_a_payment_beyond_the_payers_own_buy_ins_is_one_line(db: Path) -> None:
     """Ann 200 and Bob 100 chips at 0.25 USD: Bob loses at most his 100 chips, 25.00 USD, so
     no settlement has him pay more; his 100 chips written as his payment were recorded as
     100.00 USD (the bound of every buy-in together, 75.00 USD, let 25.01 to 75.00 through)."""
-    before = rows(db)
+    before = snapshot(db)
     for args, line in (
             (("pay", "fri", "Bob", "Ann", "100"),
              f"pay fri Bob Ann: 100.00 USD {BOB}; 100 chips are 25.00 USD); {MISSING}"),
@@ -118,14 +119,14 @@ def test_a_payment_beyond_the_payers_own_buy_ins_is_one_line(db: Path) -> None:
             (("pay", "fri", "Ann", "Bob", "150"), f"pay fri Ann Bob: 150.00 USD {ANN}; 150 "
              f"chips are 37.50 USD); {MISSING}")):
         assert refused(run(db, *args)) == f"error: {line}"
-    assert rows(db) == before
+    assert snapshot(db) == before
     assert run(db, "pay", "fri", "Bob", "Ann", "25").stdout == ("fri: Bob paid Ann 25.00 USD "
                                                                 "(entry 4)\n")
-    before = rows(db)
+    before = snapshot(db)
     assert refused(run(db, "entry", "amend", "fri", "4", "100", "--reason", "r", "--by", "h")
                    ) == (f"error: entry amend fri 4 (payment): 100.00 USD {BOB}; 100 chips "
                          f"are 25.00 USD); {MISSING}")
-    assert rows(db) == before
+    assert snapshot(db) == before
     # a rebuy raises his bound: 150 chips are 37.50 USD
     assert run(db, "buyin", "fri", "Bob", "50").exit_code == 0
     assert run(db, "entry", "amend", "fri", "4", "37.50", "--reason", "r", "--by", "h"
@@ -138,21 +139,21 @@ def test_what_a_player_was_paid_he_may_hand_back(db: Path) -> None:
     assert run(db, "pay", "fri", "Ann", "Bob", "40").exit_code == 0
     assert run(db, "pay", "fri", "Bob", "Ann", "40").stdout == ("fri: Bob paid Ann 40.00 USD "
                                                                 "(entry 5)\n")
-    before = rows(db)
+    before = snapshot(db)
     assert refused(run(db, "pay", "fri", "Bob", "Ann", "65.01")) == (
         "error: pay fri Bob Ann: 65.01 USD is more than Bob's buy-ins in fri (100 chips, 25.00 "
         "USD, and 40.00 USD paid to him): a payment is money, not chips (1 chip is 0.25 USD); "
         f"{MISSING}")
-    assert rows(db) == before
+    assert snapshot(db) == before
 
 
 def test_a_session_of_one_unit_a_chip_says_it_without_money(db: Path) -> None:
     assert run(db, "buyin", "home", "Bob", "100").exit_code == 0
-    before = rows(db)
+    before = snapshot(db)
     assert refused(run(db, "pay", "home", "Bob", "Ann", "101")) == (
         "error: pay home Bob Ann: 101 is more than Bob's buy-ins in home (100 chips): nobody "
         f"pays more than he put on the table; {MISSING}")
-    assert rows(db) == before
+    assert snapshot(db) == before
     assert run(db, "pay", "home", "Bob", "Ann", "100").stdout == ("home: Bob paid Ann 100 "
                                                                   "(entry 4)\n")
 
@@ -176,12 +177,12 @@ def test_a_seat_without_a_buy_in_leaves_the_bound_unknown(db: Path, tmp_path: Pa
     assert run(db, "player", "alias", "Bob", "bob77", "--session", "fri").exit_code == 0
     assert run(db, "hand", "start", "--session", "fri", "--hand", "h1", "--seats",
                "Ann:200,bob77:100", *SEATS).exit_code == 0
-    before = rows(db)
+    before = snapshot(db)
     assert refused(run(db, "pay", "fri", "bob77", "Ann", "100")) == (
         f"error: pay fri bob77 Ann: 100.00 USD is more than bob77's buy-ins in fri (100 chips, "
         f"25.00 USD): a payment is money, not chips (1 chip is 0.25 USD; 100 chips are 25.00 "
         f"USD); {MISSING}")
-    assert rows(db) == before
+    assert snapshot(db) == before
     assert run(db, "void", "h1", "--reason", "misdeal", "--by", "host").exit_code == 0
     assert refused(run(db, "hand", "start", "--session", "fri", "--hand", "h2", "--seats",
                        "Ann:200,zed:100", *SEATS)).startswith(
@@ -206,14 +207,14 @@ def test_a_chip_value_not_in_plain_digits_is_one_line(db: Path, value: str) -> N
     """``session open`` and ``session set`` take ``--chip-value`` as a payment's money is
     written (ASCII digits, one optional decimal point), refused in one line naming the
     option and the value, nothing written."""
-    before = rows(db)
+    before = snapshot(db)
     line = (f"error: --chip-value {value!r} is not an amount of money (a chip's value is "
             "written in ASCII digits with at most one decimal point, e.g. 0.25)")
     assert refused(run(db, "session", "open", "sat", "--chip-value", value)) == line
     assert refused(run(db, "session", "open", "sun", "--chip-value", value, "--currency",
                        "USD")) == line
     assert refused(run(db, "session", "set", "home", "--chip-value", value)) == line
-    assert rows(db) == before
+    assert snapshot(db) == before
 
 
 def test_a_chip_value_in_plain_digits_goes_in(db: Path) -> None:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.built_once import snapshot
 from tests.copies import build_ledger, copy_ledger
-from tests.test_books_refusals import refused, rows
+from tests.test_books_refusals import refused
 from tests.test_books_trust import NIGHT
 
 
@@ -40,13 +41,13 @@ def test_a_closed_sessions_unit_is_refused_unless_closed(run, db: str) -> None: 
     assert _lines(run("pay", "friday", "Bob", "Ann", "37.50")) == [
         "friday: Bob paid Ann 37.50 USD (entry 9)"]
     assert _lines(run("session", "list"))[-1].endswith("closed, settled")
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     assert refused(run("session", "set", "friday", "--chip-value", "0.50", "--currency",
                        "USD")) == (
         "error: session friday is closed (entry 8) and its books were settled up at 1 chip = "
         "0.25 USD: a new chip value or currency would change what is owed; nothing written; "
         "--closed records it anyway")
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before
     assert _lines(run("session", "list"))[-1].endswith("closed, settled")
     # said on purpose, it goes in, and the books follow: Bob's 150 chips are 75.00 USD
     assert _lines(run("session", "set", "friday", "--chip-value", "0.50", "--currency", "USD",
@@ -65,7 +66,7 @@ def test_a_currency_change_is_refused_once_payments_are_recorded(run, db: str) -
     assert _lines(run("session", "set", "fri", "--chip-value", "0.25", "--currency", "USD")
                   ) == ["session fri: 1 chip = 0.25 USD"]
     assert run("pay", "fri", "Bob", "Ann", "10").exit_code == 0
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     assert refused(run("session", "set", "fri", "--chip-value", "0.25", "--currency", "EUR")
                    ) == ("error: session fri has 1 payment recorded in USD: they are money in "
                          "that currency, and --currency EUR would relabel them; nothing "
@@ -75,7 +76,7 @@ def test_a_currency_change_is_refused_once_payments_are_recorded(run, db: str) -
         "error: session fri has 1 payment recorded in USD: they are money in that currency, "
         "and 3 decimal places would relabel them; nothing written (to change the chip value "
         "only, give --currency USD)")
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before
     # the chip value alone may change: the payment stays 10.00 USD
     assert _lines(run("session", "set", "fri", "--chip-value", "0.50", "--currency", "USD")
                   ) == ["session fri: 1 chip = 0.50 USD"]
@@ -93,14 +94,14 @@ def test_a_currency_change_is_refused_once_payments_are_recorded(run, db: str) -
 def test_the_readmes_payment_in_chips_is_refused(run, db: str) -> None:  # noqa: ANN001
     """Bob bought 150 chips at 0.25 USD: he can lose at most 37.50 USD, which is what settle
     has him pay; ``150`` (his chips) is refused though all the buy-ins together are 162.50."""
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     assert refused(run("pay", "friday", "Bob", "Ann", "150")) == (
         "error: pay friday Bob Ann: 150.00 USD is more than Bob's buy-ins in friday (150 chips, "
         "37.50 USD): a payment is money, not chips (1 chip is 0.25 USD; 150 chips are 37.50 "
         "USD); a buy-in missing from the books is recorded first")
     assert refused(run("pay", "friday", "Bob", "Ann", "37.51")).startswith(
         "error: pay friday Bob Ann: 37.51 USD is more than Bob's buy-ins in friday (150 chips, ")
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before
     assert _lines(run("settle", "--session", "friday")) == ["Bob pays Ann 37.50 USD",
                                                           "1 transfer(s) settle 3 player(s)"]
     assert _lines(run("pay", "friday", "Bob", "Ann", "37.50")) == [
@@ -126,7 +127,7 @@ WHY = {
 
 def test_a_seat_the_notation_cannot_name_is_refused_at_hand_start(run, db: str) -> None:  # noqa: ANN001
     assert run("init").exit_code == 0
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     assert refused(run("hand", "start", "--hand", "x1", *SEAT, "--button", "Ann", "--seats",
                        "d:100,pay:100,end:100")) == (
         f"error: player name 'd' cannot be used at the table: {WHY['d']}; choose another name "
@@ -138,7 +139,7 @@ def test_a_seat_the_notation_cannot_name_is_refused_at_hand_start(run, db: str) 
             f"error: player name {name!r} cannot be used at the table: {why}; choose another "
             "name (a name of a hand file is taken by a buy-in once the file is imported into "
             "the session)"), name
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before
     # names that only begin like a word of the notation are names
     for seats, button in (("dd:100,payee:100,p0:100", "dd"),
                           ("P1:100,p1x:100,Ending:100", "P1")):
@@ -155,7 +156,7 @@ def test_a_name_holding_a_seats_separator_is_refused(run, db: str) -> None:  # n
     was one player ("needs at least two"); a buy-in took ``Ann,Bob``, a name no ``--seats``
     could give."""
     assert run("session", "open", "s", "--date", "2026-11-27").exit_code == 0
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     for seats, name in (("Ann:10:10,Bob:10", "Ann:10"),
                         ("Ann:200;Bob:150;Cy:310", "Ann:200;Bob:150;Cy")):
         assert refused(run("hand", "start", *SEAT, "--button", "Bob", "--seats", seats)) == (
@@ -167,7 +168,7 @@ def test_a_name_holding_a_seats_separator_is_refused(run, db: str) -> None:  # n
             f"error: player name {name!r} cannot be used at the table: {SEPARATORS}; choose "
             "another name (a name of a hand file is taken by a buy-in once the file is "
             "imported into the session)")
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before
 
 
 def test_a_buy_in_is_refused_for_such_a_name_new_to_the_books(run, db: str, tmp_path: Path  # noqa: ANN001
@@ -175,14 +176,14 @@ def test_a_buy_in_is_refused_for_such_a_name_new_to_the_books(run, db: str, tmp_
     """``p1`` and ``p2`` of an imported PHH hand (its default names) are in the session's
     books: their buy-ins go in; a new ``pay`` or ``p3`` does not."""
     assert run("session", "open", "s", "--date", "2026-11-27").exit_code == 0
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     for name, why in (("pay", WHY["pay"]), ("p3", "'p3' names seat 3 in an action ('p3 cc')"),
                       ("Ann Lee", WHY["Ann Lee"])):
         assert refused(run("buyin", "s", name, "100")) == (
             f"error: player name {name!r} cannot be used at the table: {why}; choose another "
             "name (a name of a hand file is taken by a buy-in once the file is imported into "
             "the session)"), name
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before
     phh = tmp_path / "h.phh"
     phh.write_text("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\n"
                    "min_bet = 2\nstarting_stacks = [100, 100]\n"
@@ -218,12 +219,12 @@ def test_an_open_hand_is_named_by_balances_and_stops_settle(run, db: str) -> Non
     assert _lines(run("standings"))[-2:] == [
         "(sum)               0         -3           -3", note]
     assert json.loads(run("standings", "--json").output)["in_progress"] == body["in_progress"]
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     line = ("error: cannot settle: hand s1 is still in progress (not ended) in session sat: "
             "its pot is paid when it ends (`handledger act s1 end`) or is voided; settle then")
     assert refused(run("settle", "--session", "sat")) == line
     assert refused(run("settle")) == line  # the whole ledger holds it too
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before
     # friday's books have no open hand: settled as before, no note
     assert _lines(run("settle", "--session", "friday")) == [
         "Bob pays Ann 37.50 USD", "1 transfer(s) settle 3 player(s)"]
@@ -255,7 +256,7 @@ def test_a_correction_given_twice_changes_nothing_and_is_refused(run, db: str) -
     done = run(*fix)
     assert done.exit_code == 0, done.output
     assert done.output.startswith("corrected hand f1 (seq 18); change in net: none")
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     line = ("error: hand f1: changes nothing: the hand's events in force would be the same "
             "with this correction (`handledger history f1` lists its corrections); nothing "
             "written")
@@ -263,7 +264,7 @@ def test_a_correction_given_twice_changes_nothing_and_is_refused(run, db: str) -
     # an action replaced by itself changes nothing either
     assert refused(run("correct", "f1", "--replace", "9", "Bob cbr 150", "--reason", "r",
                        "--by", "host")) == line
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before
 
 
 @pytest.mark.usefixtures("at_night")
@@ -272,7 +273,7 @@ def test_an_amendment_to_the_value_an_entry_has_is_refused(run, db: str) -> None
     assert _lines(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h",
                       "--closed")) == ["friday: entry 2 (buy_in) amended"]
     assert run("pay", "friday", "Bob", "Ann", "37.50").exit_code == 0  # entry 10
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     assert refused(run("entry", "amend", "friday", "2", "300", "--reason", "r", "--by", "h",
                        "--closed")) == ("error: changes nothing: entry 2 (buy-in) of session "
                                         "friday is 300 chips already; nothing written")
@@ -282,7 +283,7 @@ def test_an_amendment_to_the_value_an_entry_has_is_refused(run, db: str) -> None
     assert refused(run("entry", "amend", "friday", "10", "37.5", "--reason", "r", "--by", "h")
                    ) == ("error: changes nothing: entry 10 (payment) of session friday is "
                          "37.50 USD already; nothing written")
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before
     # back to the recorded value is a change
     assert _lines(run("entry", "amend", "friday", "2", "200", "--reason", "r", "--by", "h",
                       "--closed")) == ["friday: entry 2 (buy_in) amended"]
@@ -293,7 +294,7 @@ def test_an_amendment_to_the_value_an_entry_has_is_refused(run, db: str) -> None
 
 @pytest.mark.usefixtures("at_night")
 def test_an_empty_name_reason_or_hand_is_one_plain_line(run, db: str) -> None:  # noqa: ANN001
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     for args, line in (
             (("correct", "f1", "--delete", "17", "--reason", "r", "--by", ""),
              "--by: a name is needed"),
@@ -313,7 +314,7 @@ def test_an_empty_name_reason_or_hand_is_one_plain_line(run, db: str) -> None:  
             (("act", "", "end"), "HAND: a hand id is needed"),
             (("show", ""), "HAND: a hand id is needed")):
         assert refused(run(*args)) == f"error: {line}", args
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before
 
 
 def test_a_name_in_another_case_is_named_not_taken(run, db: str) -> None:  # noqa: ANN001
@@ -321,11 +322,11 @@ def test_a_name_in_another_case_is_named_not_taken(run, db: str) -> None:  # noq
     for ``ann`` or ``Bb`` said only "unknown player"."""
     assert run("session", "open", "wed", "--date", "2026-11-27").exit_code == 0
     assert run("buyin", "wed", "Ann", "100").exit_code == 0
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     assert refused(run("buyin", "wed", "ann", "100")) == (
         "error: buyin wed ann: ann is not in wed's books and Ann is: did you mean Ann? (names "
         "are kept as typed; two players whose names differ only in case would print alike)")
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before
     assert run("session", "open", "thu", "--date", "2026-11-28").exit_code == 0
     assert refused(run("buyin", "thu", "ann", "100")) == (  # a new session of the series
         "error: buyin thu ann: ann is not in the ledger's books and Ann is: did you mean Ann? "
@@ -358,13 +359,13 @@ def test_a_cash_out_beyond_the_chips_on_the_table_is_refused(run, db: str) -> No
         "wrong is amended (`handledger entry amend n 4 100 --reason … --by …`); the audit's "
         "session balance will name it",
         "n: Ann cashed out 150 chips (entry 4)"]
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     assert refused(run("cashout", "n", "Bob", "100")) == (
         "error: cashout n Bob 100: the table holds 50 chips not cashed out yet (200 bought in, "
         "150 cashed out), and no hand makes chips; a cash-out takes more than the hands left: "
         "entry 4: Ann 150 chips, the hands left him 100 (+50); amend it first (`handledger "
         "entry amend n 4 100 --reason … --by …`), or record a buy-in missing from the books")
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before
     assert _lines(run("cashout", "n", "Bob", "50")) == [
         "warning: Bob cashes out 50 chips, but the hands leave him 100 (-50): a count that is "
         "wrong is amended (`handledger entry amend n 5 100 --reason … --by …`); the audit's "
@@ -431,12 +432,12 @@ def test_an_amended_payment_beyond_what_is_owed_takes_the_flag_it_names(run, db:
     amended to 20.00 is refused naming --more-than-owed, which entry amend now takes (it was
     an unknown argument)."""
     assert run("pay", "friday", "Cy", "Ann", "10.00", "--more-than-owed").exit_code == 0
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     line = refused(run("entry", "amend", "friday", "9", "20.00", "--reason", "r", "--by", "h"))
     assert line.startswith("error: entry amend friday 9 (payment): 20.00 USD is more than Cy "
                            "still owes in friday") and line.endswith(
                                "--more-than-owed records it anyway")
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before
     assert _lines(run("entry", "amend", "friday", "9", "20.00", "--reason", "r", "--by", "h",
                       "--more-than-owed")) == ["friday: entry 9 (payment) amended"]
 
@@ -463,9 +464,9 @@ def test_a_seat_in_another_case_is_pointed_at_the_books_name(run, db: str) -> No
     for args in (("session", "open", "s"), ("buyin", "s", "Ann", "10"),
                  ("buyin", "s", "dee", "10")):
         assert run(*args).exit_code == 0, args
-    before = rows(Path(db))
+    before = snapshot(Path(db))
     assert refused(run("hand", "start", "--session", "s", "--game", "NT", "--stakes", "1/2",
                        "--seats", "Ann:10,Dee:10", "--button", "Ann")) == (
         "error: Dee has no buy-in in session s (its players: Ann, dee): did you mean dee? seat "
         "him as the books name him; nothing was written")
-    assert rows(Path(db)) == before
+    assert snapshot(Path(db)) == before

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
+from tests.built_once import snapshot
 from tests.copies import copy_ledger
 from tests.test_books_trust import NIGHT  # the README's night: Bob owes Ann 37.50 USD
 
@@ -43,11 +44,11 @@ def test_import_of_another_session_with_the_same_name_is_refused(tmp_path: Path)
                   "--date", "2026-11-27"), ("buyin", "s01", "Bob", "999")):
         assert run(y, *args).exit_code == 0
     assert run(y, "export", "-o", str(out)).exit_code == 0
-    before = rows(x)
+    before = snapshot(x)
     line = refused(run(x, "import", str(out)))
     assert line.startswith(f"error: {out}:2, session s01: its buy_in at seq 2 is not the "
                            "ledger's entry 2")
-    assert rows(x) == before
+    assert snapshot(x) == before
     # the same export re-imported into its own ledger adds nothing
     before_y = rows(y)
     result = run(y, "import", str(out))
@@ -65,12 +66,12 @@ def test_import_of_a_buy_in_after_the_session_closed_is_refused(tmp_path: Path) 
     with out.open("a") as f:  # a buy-in after the session_closed at seq 3
         f.write('{"session":"s01","seq":4,"event":{"chips":50,"kind":"buy_in",'
                 '"player":"Bob","schema_version":1,"type":"buy_in"}}\n')
-    before = rows(y)
+    before = snapshot(y)
     line = refused(run(y, "import", str(out)))
     assert line == (f"error: {out}:4, session s01: its buy_in at seq 4 comes after the "
                     "session was closed: a closed session takes no more; nothing of the file "
                     "was written")
-    assert rows(y) == before
+    assert snapshot(y) == before
 
 
 def open_s(db: Path, name: str = "s", *players: str) -> None:
@@ -103,24 +104,24 @@ def test_alias_of_two_players_seated_in_one_hand_is_refused(tmp_path: Path) -> N
     assert run(db, "hand", "start", "--session", "s", "--hand", "a1", "--game", "NT",
                "--stakes", "1/2", "--seats", "Bob:100,Cy:100", "--button", "Bob"
                ).exit_code == 0
-    before = rows(db)
+    before = snapshot(db)
     line = refused(run(db, "player", "alias", "Bob", "Cy"))
     assert line == ("error: Bob and Cy sat in hand a1 together: they are two players, not "
                     "one (no alias recorded)")
-    assert rows(db) == before
+    assert snapshot(db) == before
 
 
 def test_alias_of_two_players_with_entries_in_one_session_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     open_s(db, "friday", "Bob", "Cy")
-    before = rows(db)
+    before = snapshot(db)
     line = refused(run(db, "player", "alias", "Bob", "Cy", "--session", "friday"))
     assert line == ("error: Bob and Cy both have book entries in session friday: they are "
                     "two players, not one (no alias recorded); if they are one, retract Cy's "
                     "entries there and record them again as Bob's (`handledger entry retract "
                     "friday SEQ --reason … --by …`; `handledger history --session friday` "
                     "lists them)")
-    assert rows(db) == before
+    assert snapshot(db) == before
     assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0  # one player: fine
     # Cy's one entry (his buy-in, entry 3) retracted: it counts for nothing, as in the books
     assert run(db, "entry", "retract", "friday", "3", "--reason", "Bob's", "--by", "host"
@@ -167,12 +168,12 @@ def test_session_set_refused_once_it_holds_hands_that_came_in_money(tmp_path: Pa
     assert run(db, "session", "set", "c", "--chip-value", "0.01", "--currency",
                "USD").exit_code == 0
     assert run(db, "import", str(STARS), "--session", "c").exit_code == 0
-    before = rows(db)
+    before = snapshot(db)
     line = refused(run(db, "session", "set", "c", "--chip-value", "0.02", "--currency", "USD"))
     assert line == ("error: session c holds hand PokerStars-35824118297, whose amounts came in "
                     "USD and were converted exactly to its chips of 0.01 USD: its chip value "
                     "is fixed (import the hands into a new session at the value wanted)")
-    assert rows(db) == before
+    assert snapshot(db) == before
 
 
 RIT = Path(__file__).resolve().parents[2] / "shared/data/pokernow/pokernowpy_run-it-twice.csv"
@@ -188,7 +189,7 @@ def test_session_set_of_a_cents_pokernow_session_takes_only_a_cent_a_chip(tmp_pa
     db = tmp_path / "t.duckdb"
     session = "pokernowpy_run-it-twice"
     assert run(db, "import", str(RIT)).exit_code == 0
-    before = rows(db)
+    before = snapshot(db)
     line = refused(run(db, "session", "set", session, "--chip-value", "0.05"))
     assert line == (
         f"error: session {session} holds hand pn-{session}-30-163028603289300, whose amounts "
@@ -201,7 +202,7 @@ def test_session_set_of_a_cents_pokernow_session_takes_only_a_cent_a_chip(tmp_pa
                                         "fixed: --chip-value 0.01 --currency CODE names its "
                                         "currency; import the hands into a new session at the "
                                         "value wanted)")
-    assert rows(db) == before
+    assert snapshot(db) == before
     out = run(db, "session", "set", session, "--chip-value", "0.01", "--currency", "USD")
     assert (out.exit_code, out.output) == (0, f"session {session}: 1 chip = 0.01 USD\n")
     net = {p["player"]: p["net"] for p in json.loads(
@@ -276,18 +277,18 @@ def test_hand_start_refuses_a_seat_not_in_the_sessions_books(s_ann_bob: Path,
     """A mistyped name would start a hand that can only be voided: refused, nothing written,
     the closest names offered; an alias of a player who bought in sits."""
     db = copy_ledger(s_ann_bob, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann", "Bob")
-    before = rows(db)
+    before = snapshot(db)
     line = refused(run(db, "hand", "start", "--session", "s", "--hand", "w1", "--game", "NT",
                        "--stakes", "1/2", "--seats", "Ann:100,Bobb:100", "--button", "Ann"))
     assert line == ("error: Bobb has no buy-in in session s (its players: Ann, Bob): did you "
                     "mean Bob? record it first with `handledger buyin s Bobb CHIPS`; nothing "
                     "was written")
-    assert rows(db) == before
+    assert snapshot(db) == before
     line = refused(run(db, "hand", "start", "--session", "s", "--hand", "w1", "--game", "NT",
                        "--stakes", "1/2", "--seats", "Ann:100,Zed:100", "--button", "Ann"))
     assert line.startswith("error: Zed has no buy-in in session s (its players: Ann, Bob): "
                            "record it first")
-    assert rows(db) == before
+    assert snapshot(db) == before
     assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0
     result = run(db, "hand", "start", "--session", "s", "--hand", "w1", "--game", "NT",
                  "--stakes", "1/2", "--seats", "Ann:100,Robert:100", "--button", "Ann")
@@ -298,7 +299,7 @@ def test_hand_start_refuses_a_seat_not_in_the_sessions_books(s_ann_bob: Path,
 def test_pay_naming_a_player_not_in_the_session_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     open_s(db, "friday", "Ann", "Bob")
-    before = rows(db)
+    before = snapshot(db)
     line = refused(run(db, "pay", "friday", "Bob", "Zed", "5"))
     assert line == ("error: Zed is not in the books of session friday (no buy-in, cash-out or "
                     "hand there; its players: Ann, Bob): a payment settles a session between "
@@ -308,7 +309,7 @@ def test_pay_naming_a_player_not_in_the_session_is_refused(tmp_path: Path) -> No
                     "hand there; its players: Ann, Bob): did you mean Ann? a payment settles a "
                     "session between its players (and 'rake' names the house, who keeps the "
                     "rake)")
-    assert rows(db) == before
+    assert snapshot(db) == before
     assert run(db, "player", "alias", "Bob", "Robert").exit_code == 0
     assert run(db, "pay", "friday", "Robert", "Ann", "5").exit_code == 0  # Bob's alias
 
@@ -320,14 +321,14 @@ def test_a_retracted_entry_is_neither_retracted_again_nor_amended_back(s_ann_bob
     assert run(db, "entry", "amend", "s", "4", "60", "--reason", "typo", "--by", "h"
                ).exit_code == 0
     assert run(db, "entry", "retract", "s", "2", "--reason", "x", "--by", "h").exit_code == 0
-    before = rows(db)
+    before = snapshot(db)
     assert refused(run(db, "entry", "retract", "s", "2", "--reason", "x", "--by", "h")) == (
         "error: entry 2 (buy_in) of session s is retracted already: nothing to retract")
     assert refused(run(db, "entry", "amend", "s", "2", "60", "--reason", "x", "--by", "h")) == (
         "error: entry 2 (buy_in) of session s is retracted already: an amendment would bring "
         "it back; record the entry again instead (`handledger history --session s` lists the "
         "entries)")
-    assert rows(db) == before
+    assert snapshot(db) == before
     # Ann's retracted; Bob's as it was; Cy's amended to 60: two buy-ins in effect
     listed = run(db, "session", "list")
     assert listed.stdout == "s  2026-11-27  0 hand(s)  2 buy-in(s)  open\n"
@@ -337,7 +338,7 @@ def test_a_retracted_entry_is_neither_retracted_again_nor_amended_back(s_ann_bob
 
 def test_names_are_refused_never_repaired(s_ann: Path, tmp_path: Path) -> None:
     db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
-    before = rows(db)
+    before = snapshot(db)
     cases = {
         ("buyin", "s", "Ann ", "50"): "error: player name 'Ann ' has leading or trailing "
         "whitespace: names are kept as typed, never repaired (write 'Ann')",
@@ -360,7 +361,7 @@ def test_names_are_refused_never_repaired(s_ann: Path, tmp_path: Path) -> None:
     }
     for args, line in cases.items():
         assert refused(run(db, *args)) == line, args
-    assert rows(db) == before
+    assert snapshot(db) == before
 
 
 
@@ -434,7 +435,7 @@ def test_a_cash_out_of_a_name_with_no_buy_in_suggests_the_cash_out_meant(s_ann_b
     with the cash-out to type; a name close to nobody's lists who has chips at the table."""
     db = copy_ledger(s_ann_bob, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann", "Bob")
     assert run(db, "cashout", "s", "Ann", "150").exit_code == 0
-    before = rows(db)
+    before = snapshot(db)
     for args, line in (
             (("Bobb", "100"), "Bobb has no buy-in in s: did you mean Bob? (`handledger cashout "
              "s Bob 100`)"),
@@ -445,18 +446,18 @@ def test_a_cash_out_of_a_name_with_no_buy_in_suggests_the_cash_out_meant(s_ann_b
             (("Zed", "10"), "Zed has no buy-in in s: nothing to cash out (chips at the table: "
              "Bob; a buy-in not yet recorded goes first: `handledger buyin s Zed CHIPS`)")):
         assert refused(run(db, "cashout", "s", *args)) == f"error: {line}"
-    assert rows(db) == before
+    assert snapshot(db) == before
 
 
 def test_a_session_closed_twice_says_it_is_closed_already(s_ann: Path, tmp_path: Path) -> None:
     db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
     assert run(db, "cashout", "s", "Ann", "100").exit_code == 0
     assert run(db, "session", "close", "s").stdout.startswith("session s closed\n")
-    before = rows(db)
+    before = snapshot(db)
     assert refused(run(db, "session", "close", "s")) == (
         "error: session 's' is closed already (entry 4): nothing to close (`handledger history "
         "--session s` lists its entries)")
-    assert rows(db) == before
+    assert snapshot(db) == before
     assert (tmp_path / "t.duckdb.checkpoints").read_text().count("\n") == 1  # none taken again
 
 
@@ -535,7 +536,7 @@ def test_a_new_name_starting_with_a_dash_is_refused(s_ann: Path, tmp_path: Path)
     option") is refused wherever a command gives a new one: a buy-in, a seat, a session, an
     alias's name. One line, exit 2, nothing written."""
     db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
-    before = rows(db)
+    before = snapshot(db)
     dash = "starts with '-': a command would read it as an option; give another name"
     cases = {
         ("buyin", "s", "--", "-Cy", "10"): f"error: player name '-Cy' {dash}",
@@ -546,7 +547,7 @@ def test_a_new_name_starting_with_a_dash_is_refused(s_ann: Path, tmp_path: Path)
     }
     for args, line in cases.items():
         assert refused(run(db, *args)) == line, args
-    assert rows(db) == before
+    assert snapshot(db) == before
     # a new ledger is not made by a refused session open or hand start either
     for args in (("session", "open", "--", "-weird"),
                  ("hand", "start", "--game", "NT", "--stakes", "1/2", "--seats",
@@ -566,7 +567,7 @@ def test_a_new_name_that_prints_like_one_of_the_ledger_is_refused(s_ann: Path,
     composed form (NFC) is refused on its own. One line, exit 2, nothing written."""
     db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
     assert run(db, "buyin", "s", CAFE, "10").exit_code == 0
-    before = rows(db)
+    before = snapshot(db)
     alike = ("(names are kept as typed: two names that differ only in case or in how their "
              "letters are encoded would print alike)")
     cases = {
@@ -604,7 +605,7 @@ def test_a_new_name_that_prints_like_one_of_the_ledger_is_refused(s_ann: Path,
     }
     for args, line in cases.items():
         assert refused(run(db, *args)) == line, args
-    assert rows(db) == before
+    assert snapshot(db) == before
     # the name as the ledger spells it goes in; a full-width name of its own is a name
     assert run(db, "buyin", "s", CAFE, "5").exit_code == 0
     assert run(db, "buyin", "s", "\uff22ob", "5").exit_code == 0
@@ -619,12 +620,12 @@ def test_import_into_a_mistyped_session_is_refused_once(s_ann: Path, tmp_path: P
     from tests.conftest import DATA
 
     db = copy_ledger(s_ann, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann")
-    before = rows(db)
+    before = snapshot(db)
     result = run(db, "import", "--session", "ss", str(DATA / "hands"))
     assert (result.exit_code, result.output) == (
         2, "error: no session 'ss' (open it with `handledger session open ss`); did you mean "
         "'s'?\n")
-    assert rows(db) == before
+    assert snapshot(db) == before
     assert run(db, "cashout", "s", "Ann", "100").exit_code == 0
     assert run(db, "session", "close", "s").exit_code == 0
     result = run(db, "import", "--session", "s", str(DATA / "hands"))

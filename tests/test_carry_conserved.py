@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cli.main import run as run_main
 from ledger.audit.books import HandFacts
 from ledger.audit.checks import hand_conservation
+from tests.built_once import build, extend, table
 from tests.conftest import ROOT
+from tests.copies import copy_ledger
 
 C1 = ["d dh Ann AhKh", "d dh Bob 2c3d", "Ann cc", "Bob cc", "d db AdAcKs", "Bob cc", "Ann cc",
       "d db 4h", "Bob cc", "Ann cc", "d db 5s", "Bob cc", "Ann cc", "Ann dcl swing",
@@ -48,11 +51,36 @@ def _table(user, hand: str, lines: list[str]) -> tuple[int, str, str]:  # noqa: 
     return user("table", hand, input="".join(f"{x}\n" for x in lines))
 
 
-def _carried_c1(user) -> None:  # noqa: ANN001
-    """c1 played to its end with nothing paid: its 4 chips carry over."""
-    _session(user)
-    _start(user, "c1", "Ann", "Ann:100,Bob:100")
-    assert _table(user, "c1", [*C1, "end"])[0] == 0
+def _start_step(hand: str, button: str, stacks: str = "Ann:98,Bob:98"):  # noqa: ANN202
+    """The step of :func:`_start`, for a ledger built once."""
+    return ("hand", "start", "--session", "x", "--hand", hand, *CARRY, "--seats", stacks,
+            "--button", button), None
+
+
+@pytest.fixture(scope="module")
+def c1_shown(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``_session``, c1 started and played through ``C1`` (seq 20, the shows), not ended:
+    built once for the module, every command silent on stderr as ``_start`` asserts."""
+    books = [("session", "open", "x"), ("buyin", "x", "Ann", "100"),
+             ("buyin", "x", "Bob", "100")]
+    return build(tmp_path_factory.mktemp("c1-shown") / "t.duckdb", [
+        *((args, None) for args in books), _start_step("c1", "Ann", "Ann:100,Bob:100"),
+        table("c1", C1)], quiet=True)
+
+
+@pytest.fixture(scope="module")
+def c2_started(c1_shown: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``c1_shown`` ended (nothing paid: its 4 chips carry over) and ``_start(user, "c2",
+    "Bob")``."""
+    return extend(c1_shown, tmp_path_factory.mktemp("c2-started") / "t.duckdb",
+                  [(("act", "c1", "end"), None), _start_step("c2", "Bob")], quiet=True)
+
+
+@pytest.fixture(scope="module")
+def c2_played(c2_started: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``c2_started`` and c2 played (``C2``): Bob folds, Ann is paid the 7."""
+    return extend(c2_started, tmp_path_factory.mktemp("c2-played") / "t.duckdb",
+                  [table("c2", C2)], quiet=True)
 
 
 def _balanced(user) -> None:  # noqa: ANN001
@@ -63,10 +91,10 @@ def _balanced(user) -> None:  # noqa: ANN001
     assert user("settle")[0] == 0
 
 
-def test_a_pot_the_rules_carry_cannot_be_paid_at_the_table(user) -> None:  # noqa: ANN001
-    _session(user)
-    _start(user, "c1", "Ann", "Ann:100,Bob:100")
-    code, _, err = _table(user, "c1", [*C1, "pay Ann 2"])
+def test_a_pot_the_rules_carry_cannot_be_paid_at_the_table(user, db: str,  # noqa: ANN001
+                                                           c1_shown: Path) -> None:
+    copy_ledger(c1_shown, Path(db))  # _session, c1 through C1 (the shows): phase showdown
+    code, _, err = _table(user, "c1", ["pay Ann 2"])
     assert code == 2
     assert err.strip() == (f"error: hand c1, action 'pay Ann 2': {REFUSED}: nothing can be paid; "
                            "now: phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm "
@@ -106,10 +134,9 @@ def test_payouts_recorded_before_the_shows_cannot_end_with_the_carried_pot(user 
     _balanced(user)
 
 
-def test_a_correction_cannot_pay_a_pot_a_later_hand_took(user) -> None:  # noqa: ANN001
-    _carried_c1(user)
-    _start(user, "c2", "Bob")
-    assert _table(user, "c2", C2)[0] == 0
+def test_a_correction_cannot_pay_a_pot_a_later_hand_took(user, db: str,  # noqa: ANN001
+                                                        c2_played: Path) -> None:
+    copy_ledger(c2_played, Path(db))  # c1 carried its 4, c2 (button Bob) played: C2
     change = ("--insert-after", "20", "pay Ann 2", "--insert-after", "20", "pay Bob 2")
     said = (f"error: hand c1: correction insert_after 20 'pay Ann 2', insert_after 20 'pay Bob "
             f"2': {REFUSED}: the payouts come to 4, at most 0 can be paid")
@@ -126,10 +153,9 @@ def test_a_correction_cannot_pay_a_pot_a_later_hand_took(user) -> None:  # noqa:
     _balanced(user)
 
 
-def test_a_voided_hand_passes_the_carried_chips_to_the_next_hand_played(user  # noqa: ANN001
-                                                                        ) -> None:
-    _carried_c1(user)
-    _start(user, "c2", "Bob")
+def test_a_voided_hand_passes_the_carried_chips_to_the_next_hand_played(  # noqa: ANN001
+        user, db: str, c2_started: Path) -> None:
+    copy_ledger(c2_started, Path(db))  # c1 carried its 4, c2 started (button Bob)
     code, out, _ = user("void", "c2", "--reason", "misdeal", "--by", "host")
     assert (code, out.strip()) == (0, "voided hand c2: returned Ann 2, Bob 1; the 4 chip(s) "
                                    "carried into it pass on to the session's next hand "
@@ -199,14 +225,12 @@ def test_an_imported_hand_that_paid_the_carried_pot_carries_nothing(  # noqa: AN
     assert "chip_conservation" not in audit
 
 
-def test_a_file_that_pays_a_pot_and_carries_it_too_is_named(user, tmp_path: Path  # noqa: ANN001
-                                                            ) -> None:
+def test_a_file_that_pays_a_pot_and_carries_it_too_is_named(  # noqa: ANN001
+        user, db: str, tmp_path: Path, c2_played: Path) -> None:
     """A JSON-lines file (an export, edited) whose c1 records payouts of 2 each and also the
     carry_over of its 4 chips into c2: stored as the file says with a warning, and the audit
     names the 4 chips made (paid 4 + carried 4 of a pot of 4) besides the payouts."""
-    _carried_c1(user)
-    _start(user, "c2", "Bob")
-    assert _table(user, "c2", C2)[0] == 0
+    copy_ledger(c2_played, Path(db))  # c1 carried its 4, c2 (button Bob) played: C2
     export = tmp_path / "night.jsonl"
     assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
     lines = export.read_text().splitlines()

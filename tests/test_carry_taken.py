@@ -18,6 +18,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from tests.built_once import build, extend, table
+from tests.copies import copy_ledger
+
 H1 = ["d dh Ann AsAd", "d dh Bob 4c5d", "Ann cc", "Bob cc", "d db 2c3d9h", "Bob cc", "Ann cc",
       "d db Th", "Bob cc", "Ann cc", "d db Js", "Bob cc", "Ann cc", "Ann dcl swing",
       "Bob dcl swing", "Ann sm AsAd", "Bob sm 4c5d"]  # seqs 4-20
@@ -46,13 +51,57 @@ def _played(user, lines: list[str] = H1) -> None:  # noqa: ANN001
     assert _table(user, "h1", [*lines, "end"]) == 0
 
 
+def _played_steps(lines: list[str] = H1) -> list:
+    """The steps of :func:`_played`, for a ledger built once."""
+    books = [("session", "open", "sat"), ("buyin", "sat", "Ann", "100"),
+             ("buyin", "sat", "Bob", "100"),
+             ("hand", "start", "--session", "sat", "--hand", "h1", *CARRY, "--seats",
+              "Ann:100,Bob:100", "--button", "Ann")]
+    return [*((args, None) for args in books), table("h1", [*lines, "end"])]
+
+
+@pytest.fixture(scope="module")
+def h1_declaring(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``_played(user)`` on a new ledger up to Ann's swing (seq 17, ``H1[:14]``), Bob still
+    to declare, built once for the module."""
+    return build(tmp_path_factory.mktemp("declaring") / "t.duckdb",
+                 [*_played_steps()[:-1], table("h1", H1[:14])])
+
+
+@pytest.fixture(scope="module")
+def h1_built(h1_declaring: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``_played(user)`` on a new ledger, built once for the module: h1 carries its 4."""
+    return extend(h1_declaring, tmp_path_factory.mktemp("carried") / "t.duckdb",
+                  [table("h1", [*H1[14:], "end"])])
+
+
+@pytest.fixture(scope="module")
+def h2_built(h1_built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``h1_built`` and ``_start(user, "h2", "Bob")``: h2 took the 4 (pot 7), in play."""
+    return extend(h1_built, tmp_path_factory.mktemp("carried-h2") / "t.duckdb", [(
+        ("hand", "start", "--session", "sat", "--hand", "h2", *CARRY, "--seats",
+         "Ann:98,Bob:98", "--button", "Bob"), None)])
+
+
+@pytest.fixture
+def played(h1_built: Path, db: str) -> None:
+    """The test's ledger (the ``user`` fixture's): a copy of ``h1_built``, as ``_played``
+    leaves it."""
+    copy_ledger(h1_built, Path(db))
+
+
+@pytest.fixture
+def h2_started(h2_built: Path, db: str) -> None:
+    """The test's ledger: a copy of ``h2_built``, as ``_played`` and ``_start(user, "h2",
+    "Bob")`` leave it."""
+    copy_ledger(h2_built, Path(db))
+
+
 def _nets(user) -> list[list[str]]:  # noqa: ANN001
     return [line.split()[:2] for line in user("balances")[1].splitlines()[1:3]]
 
 
-def test_a_correction_of_what_a_taken_carry_was_is_refused(user) -> None:  # noqa: ANN001
-    _played(user)
-    _start(user, "h2", "Bob")
+def test_a_correction_of_what_a_taken_carry_was_is_refused(user, h2_started) -> None:  # noqa: ANN001
     assert _table(user, "h2", H2) == 0
     said = ("error: hand h1: correcting hand h1 changes the chips it carries to the session's "
             "next hand from 4 to 0, and hand h2 took the 4 as it started (RULES.md §3.8, "
@@ -66,10 +115,11 @@ def test_a_correction_of_what_a_taken_carry_was_is_refused(user) -> None:  # noq
 
 
 def test_a_hand_that_carried_nothing_cannot_be_made_to_carry_once_the_next_started(
-        user) -> None:  # noqa: ANN001
+        user, db: str, h1_declaring: Path) -> None:  # noqa: ANN001
     """Bob declared low: he wins the 4 and nothing carries; h2 starts with no carry_over (pot
     3); a correction back to his swing would carry 4 into no hand."""
-    _played(user, [*H1[:14], "Bob dcl low", *H1[15:]])
+    copy_ledger(h1_declaring, Path(db))  # _played up to Ann's swing (seq 17)
+    assert _table(user, "h1", ["Bob dcl low", *H1[15:], "end"]) == 0
     _start(user, "h2", "Bob")
     assert "pot 0: 3 (Ann, Bob)" in user("state", "h2")[1]
     code, _, err = user("correct", "h1", "--replace", "18", "Bob dcl swing", "--reason", "x",
@@ -80,8 +130,7 @@ def test_a_hand_that_carried_nothing_cannot_be_made_to_carry_once_the_next_start
         "(RULES.md §3.8, §7.1): the chips would be counted twice or lost; nothing written")
 
 
-def test_a_correction_before_the_next_hand_moves_the_carry_with_it(user) -> None:  # noqa: ANN001
-    _played(user)
+def test_a_correction_before_the_next_hand_moves_the_carry_with_it(user, played) -> None:  # noqa: ANN001
     code, out, _ = user("correct", "h1", "--replace", "18", "Bob dcl low", "--reason", "x",
                         "--by", "Dan")
     assert code == 0 and "change in net: Bob +4" in out
@@ -92,9 +141,8 @@ def test_a_correction_before_the_next_hand_moves_the_carry_with_it(user) -> None
     assert user("audit")[1].startswith("audit clean: 2 hand(s) in 1 session(s)")
 
 
-def test_no_void_passes_chips_to_a_hand_that_started_without_them(user) -> None:  # noqa: ANN001
-    _played(user)
-    _start(user, "h2", "Bob")
+def test_no_void_passes_chips_to_a_hand_that_started_without_them(user, h2_started  # noqa: ANN001
+                                                                 ) -> None:
     assert "Ann is seated in hand h2" in _start(user, "h3", "Ann")  # a warning only
     said = ("error: hand h2: voided, the hand would pass the 4 chip(s) carried into it on to "
             "the session's next hand (RULES.md §7.1), but hand h3 started after it without "
@@ -135,10 +183,8 @@ def test_payouts_of_a_carried_pot_are_taken_back_by_their_seq(user) -> None:  # 
     assert "not 0: chips carried to the session's next hand" in user("balances")[1]
 
 
-def test_an_imported_carry_over_in_is_what_its_hand_carried(user, tmp_path: Path  # noqa: ANN001
-                                                          ) -> None:
-    _played(user)
-    _start(user, "h2", "Bob")
+def test_an_imported_carry_over_in_is_what_its_hand_carried(user, tmp_path: Path,  # noqa: ANN001
+                                                          h2_started) -> None:  # noqa: ANN001
     export = tmp_path / "c2.jsonl"
     assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
     lines = export.read_text().splitlines()
@@ -162,8 +208,7 @@ def test_an_imported_carry_over_in_is_what_its_hand_carried(user, tmp_path: Path
 
 
 def test_a_pot_still_carried_is_said_as_carried_and_not_written_as_phh(  # noqa: ANN001
-        user, tmp_path: Path) -> None:
-    _played(user)
+        user, tmp_path: Path, played) -> None:
     note = ("note: the players' nets sum to -4 chips, not 0: chips carried to the session's "
             "next hand (RULES.md §3.8, §7.1), counted once the hand that takes them ends; "
             "`handledger state HAND` names them")
@@ -182,12 +227,10 @@ def test_a_pot_still_carried_is_said_as_carried_and_not_written_as_phh(  # noqa:
 
 
 def test_an_imported_carry_over_in_from_a_hand_held_nowhere_is_refused(  # noqa: ANN001
-        user, tmp_path: Path) -> None:
+        user, tmp_path: Path, h2_started) -> None:
     """h2's rows alone (h1's left out of the file) into a fresh ledger: its carry_over in of
     4 names h1, which neither the file nor the ledger holds, so the 4 would come from
     nowhere: refused, nothing written; imported after h1's file, it goes in."""
-    _played(user)
-    _start(user, "h2", "Bob")
     export = tmp_path / "all.jsonl"
     assert user("export", "--format", "jsonl", "-o", str(export))[0] == 0
     lines = export.read_text().splitlines()

@@ -40,6 +40,14 @@ def hand(shown: Path, db: str) -> Path:
     return copy_ledger(shown, Path(db))
 
 
+@pytest.fixture(scope="module")
+def raked(shown: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``shown`` with ``rake 10``, ``pay Ann 290`` and ``end`` acted (seqs 11-13): Ann +140,
+    Bob -150, built once for the module."""
+    db = copy_ledger(shown, tmp_path_factory.mktemp("raked-ended") / "t.duckdb")
+    return build_ledger(db, [("act", "r1", a) for a in ("rake 10", "pay Ann 290", "end")])
+
+
 def _types(db: Path | str, hand: str = "r1") -> list[str]:
     """The types of ``hand``'s events; a hand the ledger does not hold: of every event."""
     with Ledger(str(db), read_only=True) as ledger:
@@ -100,9 +108,8 @@ def test_a_raked_hand_ends_cleanly(run, hand: Path) -> None:  # noqa: ANN001
         "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (rake 1)"]
 
 
-def test_balances_name_the_rake_of_each_session(run, hand: Path) -> None:  # noqa: ANN001
-    for action in ("rake 10", "pay Ann 290", "end"):
-        assert run("act", "r1", action).exit_code == 0
+def test_balances_name_the_rake_of_each_session(run, db: str, raked: Path) -> None:  # noqa: ANN001
+    copy_ledger(raked, Path(db))  # r1 raked 10, Ann paid 290, ended
     text = run("balances").output
     assert text.splitlines()[-2:] == [
         "rake: 10 chips taken from the pots in session s (1 hand)",
@@ -201,14 +208,13 @@ def test_a_player_cannot_be_named_rake(run) -> None:  # noqa: ANN001
         "AMOUNT' records what the table took from the pot" in out.output
 
 
-def test_the_raked_hand_round_trips_through_its_exports(run, hand: Path, tmp_path: Path  # noqa: ANN001
-                                                        ) -> None:
+def test_the_raked_hand_round_trips_through_its_exports(run, db: str, tmp_path: Path,  # noqa: ANN001
+                                                        raked: Path) -> None:
     from click.testing import CliRunner
 
     from cli.main import cli
 
-    for action in ("rake 10", "pay Ann 290", "end"):
-        assert run("act", "r1", action).exit_code == 0
+    hand = copy_ledger(raked, Path(db))  # r1 raked 10, Ann paid 290, ended
 
     def other(target: Path, *args: str):  # noqa: ANN202
         return CliRunner().invoke(cli, ["--db", str(target), *args], catch_exceptions=False)
@@ -357,13 +363,35 @@ def _three(db: str, *actions: str) -> Path:
                                    *(("act", "t1", a) for a in (*DEALT, *actions))])
 
 
-def test_a_rake_comes_out_of_the_pots_never_out_of_an_uncalled_bet(run, db: str) -> None:  # noqa: ANN001
+@pytest.fixture(scope="module")
+def dealt(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``_three(db)``: session s, the three bought in, t1 started and its hole cards dealt,
+    built once for the module."""
+    return _three(str(tmp_path_factory.mktemp("dealt") / "t.duckdb"))
+
+
+@pytest.fixture(scope="module")
+def folded(dealt: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``_three(db, "Ann cbr 10", "Bob f", "Cy f")``, built once for the module."""
+    db = copy_ledger(dealt, tmp_path_factory.mktemp("folded") / "t.duckdb")
+    return build_ledger(db, [("act", "t1", a) for a in ("Ann cbr 10", "Bob f", "Cy f")])
+
+
+@pytest.fixture(scope="module")
+def checked(dealt: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``_three(db, *CHECKED)``: the three check it down, built once for the module."""
+    db = copy_ledger(dealt, tmp_path_factory.mktemp("checked") / "t.duckdb")
+    return build_ledger(db, [("act", "t1", a) for a in CHECKED])
+
+
+def test_a_rake_comes_out_of_the_pots_never_out_of_an_uncalled_bet(  # noqa: ANN001
+        run, db: str, folded: Path) -> None:
     """Ann raises to 10, Bob and Cy fold: a pot of 5 (Bob's 1, Cy's 2 and the 2 of Ann's
     that Cy's blind matched) and her uncalled 8 returned. At most the 5 of the pot can be
     raked; the 8 is hers, returned before the end. A rake above the 13 chips in the middle
     (14) is refused naming the pot of 5 and her bet apart, never a pot of 13; and so is the
     end short of her bet (13 to pay: the pot's 5 and her 8)."""
-    _three(db, "Ann cbr 10", "Bob f", "Cy f")
+    copy_ledger(folded, Path(db))  # _three(db, "Ann cbr 10", "Bob f", "Cy f")
     assert "pot 0: 5 (Ann)\nreturned: Ann 8\n" in run("state", "t1").output
     for rake in ("rake 6", "rake 13", "rake 14"):
         assert (f"action '{rake}': a rake of {rake[5:]} is more than the pots: they hold 5 "
@@ -384,13 +412,14 @@ def test_a_rake_comes_out_of_the_pots_never_out_of_an_uncalled_bet(run, db: str)
 
 
 def test_a_rake_after_the_uncalled_bet_is_paid_back_counts_it_in_no_pot(
-        run, db: str) -> None:  # noqa: ANN001
+        run, db: str, folded: Path) -> None:  # noqa: ANN001
     """The same hand, Ann's uncalled 8 paid back first (`returned Ann 8`): 13 chips were in
     the middle and 8 are paid, but the 8 were never in the pot, so a rake of 6 is refused
     as more than the pot of 5, her bet named apart (before: "more than the 5 chips of the
     pot's 13 not yet paid (8 paid)"); a rake of 5, the whole pot, goes in, and the end with
     it."""
-    _three(db, "Ann cbr 10", "Bob f", "Cy f", "returned Ann 8")
+    copy_ledger(folded, Path(db))  # _three(db, "Ann cbr 10", "Bob f", "Cy f")
+    assert run("act", "t1", "returned Ann 8").exit_code == 0
     assert _refused(run, Path(db), "rake 6", "t1").startswith(
         "error: hand t1, action 'rake 6': a rake of 6 is more than the pots: they hold 5 "
         "(Ann's uncalled bet of 8 is returned to him, it is in no pot; RULES.md §1.2-1.4): at "
@@ -423,11 +452,12 @@ CHECKED = ("Ann cc", "Bob cc", "Cy cc", *(a for card in ("d db 2c3d4h", "d db 9s
                                           for a in (card, "Bob cc", "Cy cc", "Ann cc")))
 
 
-def test_a_rake_of_the_whole_pot_pays_nobody_and_is_counted(run, db: str) -> None:  # noqa: ANN001
+def test_a_rake_of_the_whole_pot_pays_nobody_and_is_counted(  # noqa: ANN001
+        run, db: str, checked: Path) -> None:
     """Each puts in 2; the table takes the whole pot of 6 and pays nobody: a legal end, and
     the hand's payouts are "none paid", not unknown. Nets -2 each (not Ann +4 by the rules),
     the rake of 6 is the house's: each pays it 2."""
-    _three(db, *CHECKED)
+    copy_ledger(checked, Path(db))  # _three(db, *CHECKED)
     out = run("act", "t1", "rake 6")
     assert out.output == ("22 recorded_rake; phase showdown, next: end (the rake of 6 took "
                           "the pot)\n")
@@ -450,15 +480,15 @@ def test_a_rake_of_the_whole_pot_pays_nobody_and_is_counted(run, db: str) -> Non
         "3 transfer(s) settle 3 player(s) and the house"]
 
 
-def test_a_rake_of_the_whole_pot_round_trips_through_phh(run, db: str, tmp_path: Path  # noqa: ANN001
-                                                         ) -> None:
+def test_a_rake_of_the_whole_pot_round_trips_through_phh(  # noqa: ANN001
+        run, db: str, tmp_path: Path, checked: Path) -> None:
     """The hand above exported as PHH has ``rake = 6`` and no ``winnings`` (nobody paid): it
     is already in the ledger it came from, and imported into another it is the same rake of
     the whole pot (a file's rake with no payouts is refused unless it took the pot,
     replay/ingest/rakes.py), nets -2 each."""
     from tests.test_live_table import one_shot
 
-    _three(db, *CHECKED)
+    copy_ledger(checked, Path(db))  # _three(db, *CHECKED)
     for action in ("rake 6", "end"):
         assert run("act", "t1", action).exit_code == 0
     phh = tmp_path / "t1.phh"
@@ -478,10 +508,12 @@ def test_a_rake_of_the_whole_pot_round_trips_through_phh(run, db: str, tmp_path:
                              "chip_value_minor": 1, "decimals": 0, "currency": None}]
 
 
-def test_a_correction_cannot_rake_an_uncalled_bet(run, db: str) -> None:  # noqa: ANN001
+def test_a_correction_cannot_rake_an_uncalled_bet(run, db: str, folded: Path) -> None:  # noqa: ANN001
     """The folded-to raise above, paid in full (seq 10 Ann's 8 returned, 11 the pot of 5): a
     correction that rakes 13 in their place is refused; one that rakes the pot's 5 goes in."""
-    _three(db, "Ann cbr 10", "Bob f", "Cy f", "returned Ann 8", "pay Ann 5", "end")
+    copy_ledger(folded, Path(db))  # _three(db, "Ann cbr 10", "Bob f", "Cy f")
+    for action in ("returned Ann 8", "pay Ann 5", "end"):
+        assert run("act", "t1", action).exit_code == 0, action
     fix = ("correct", "t1", "--reason", "the food", "--by", "host")
     out = run(*fix, "--replace", "10", "rake 13", "--delete", "11")
     assert (out.exit_code, out.output) == (2, (

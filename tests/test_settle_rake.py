@@ -32,18 +32,27 @@ H2 = ("d dh Ann AsAh", "d dh Cy KsKh", "Ann cbr 20", "Cy cc", *BOARD, "Ann sm As
 TRANSFERS = ["Bob pays Ann 7.50 USD", "Cy pays Ann 2.50 USD", "Cy pays the house 2.50 USD"]
 
 
+START = ("hand", "start", "--session", "night", "--game", "NT", "--stakes", "1/2")
+
+
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The night above, cashed out (140, 0, 0) and closed, built once for the module."""
-    db = tmp_path_factory.mktemp("raked_night") / "t.duckdb"
-    start = ("hand", "start", "--session", "night", "--game", "NT", "--stakes", "1/2")
+def h1_played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The night above up to h1's end (Ann +26, Bob -30), built once for the module."""
+    db = tmp_path_factory.mktemp("raked_h1") / "t.duckdb"
     return build_ledger(db, [
         ("session", "open", "night", "--chip-value", "0.25", "--currency", "USD"),
         ("buyin", "night", "Ann", "100"), ("buyin", "night", "Bob", "30"),
         ("buyin", "night", "Cy", "20"),
-        (*start, "--hand", "h1", "--seats", "Ann:100,Bob:30,Cy:20", "--button", "Cy"),
-        *(("act", "h1", a) for a in H1),
-        (*start, "--hand", "h2", "--seats", "Ann:126,Cy:20", "--button", "Ann"),
+        (*START, "--hand", "h1", "--seats", "Ann:100,Bob:30,Cy:20", "--button", "Cy"),
+        *(("act", "h1", a) for a in H1)])
+
+
+@pytest.fixture(scope="module")
+def played(h1_played: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The night above, cashed out (140, 0, 0) and closed, built once for the module."""
+    db = copy_ledger(h1_played, tmp_path_factory.mktemp("raked_night") / "t.duckdb")
+    return build_ledger(db, [
+        (*START, "--hand", "h2", "--seats", "Ann:126,Cy:20", "--button", "Ann"),
         *(("act", "h2", a) for a in H2),
         ("cashout", "night", "Ann", "140"), ("cashout", "night", "Bob", "0"),
         ("cashout", "night", "Cy", "0"), ("session", "close", "night")])
@@ -205,8 +214,8 @@ SHORT_H2 = (
     "'p2 sm KsKh', 'p1 sm AsAh']\nwinnings = [32, 0]\n_hand_id = 'h2'\n")
 
 
-def test_nets_off_by_more_than_the_rake_are_refused(run, db: str, tmp_path: Path  # noqa: ANN001
-                                                    ) -> None:
+def test_nets_off_by_more_than_the_rake_are_refused(run, db: str, tmp_path: Path,  # noqa: ANN001
+                                                    h1_played: Path) -> None:
     """h1 as above (rake 4, Ann +26, Bob -30), then h2 read from a file paid short by 8 with no
     rake (a payout finding: replay/rake.py takes a rake only for exactly what it explains), so
     the rake taken is h1's 4 chips (1.00 USD). Nets Ann +38, Bob -30, Cy -20 sum to -12
@@ -214,13 +223,7 @@ def test_nets_off_by_more_than_the_rake_are_refused(run, db: str, tmp_path: Path
     settles."""
     short = tmp_path / "h2.phh"
     short.write_text(SHORT_H2, encoding="utf-8")
-    build_ledger(Path(db), [
-        ("session", "open", "night", "--chip-value", "0.25", "--currency", "USD"),
-        ("buyin", "night", "Ann", "100"), ("buyin", "night", "Bob", "30"),
-        ("buyin", "night", "Cy", "20"),
-        ("hand", "start", "--session", "night", "--game", "NT", "--stakes", "1/2", "--hand",
-         "h1", "--seats", "Ann:100,Bob:30,Cy:20", "--button", "Cy"),
-        *(("act", "h1", a) for a in H1),
+    build_ledger(copy_ledger(h1_played, Path(db)), [  # the night up to h1's end
         ("import", "--session", "night", str(short)),
         ("cashout", "night", "Ann", "138"), ("cashout", "night", "Bob", "0"),
         ("cashout", "night", "Cy", "0"), ("session", "close", "night")])
@@ -263,14 +266,21 @@ def test_rake_is_refused_as_the_house_where_an_imported_player_is_so_named(  # n
         "rake pays Ann 100 chips", "1 transfer(s) settle 2 player(s)"]  # the player: no rake taken
 
 
+@pytest.fixture(scope="module")
+def sat_opened(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new ledger with session sat opened (and nothing else), built once for the module."""
+    return build_ledger(tmp_path_factory.mktemp("sat") / "t.duckdb", [("session", "open", "sat")])
+
+
 @pytest.mark.parametrize("name", ["Rake", "house", "The House"])
-def test_a_new_player_cannot_be_named_like_the_house(run, name: str) -> None:  # noqa: ANN001
+def test_a_new_player_cannot_be_named_like_the_house(run, db: str, name: str,  # noqa: ANN001
+                                                     sat_opened: Path) -> None:
     """A buy-in, a seat or an alias that would make settle say "Cy pays house" beside "Cy
     pays the house" is refused, nothing written."""
     said = (f"player name {name!r} cannot be used{{}}: it reads as the house, who keeps the "
             "rake ('rake' names it in `handledger pay`, and settle says 'the house'); choose "
             "another name")
-    assert run("session", "open", "sat").exit_code == 0
+    copy_ledger(sat_opened, Path(db))  # session sat opened
     out = run("buyin", "sat", name, "100")
     assert (out.exit_code, out.output.startswith(f"error: {said.format(' at the table')} (")) \
         == (2, True), out.output

@@ -18,15 +18,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.test_carry_taken import _played, _start
+import pytest
+
+from tests.built_once import build, extend, table
+from tests.copies import copy_ledger
+from tests.test_carry_taken import _played_steps
 
 STAKES = ("--game", "NT", "--stakes", "1/2")
-
-
-def _opened(user) -> None:  # noqa: ANN001
-    for args in (("session", "open", "sat"), ("buyin", "sat", "Ann", "100"),
-                 ("buyin", "sat", "Bob", "100")):
-        assert user(*args)[0] == 0
 
 
 def _hand(user, hand: str, button: str, seats: str) -> None:  # noqa: ANN001
@@ -41,6 +39,49 @@ def _fold_bob(user, hand: str) -> None:  # noqa: ANN001
     assert user("table", hand, input="".join(f"{x}\n" for x in lines))[0] == 0
 
 
+def _start_step(hand: str, button: str, seats: str):  # noqa: ANN202
+    """The step of :func:`_hand`, for a ledger built once."""
+    return ("hand", "start", "--session", "sat", "--hand", hand, *STAKES, "--seats", seats,
+            "--button", button), None
+
+
+OPENED = [(("session", "open", "sat"), None), (("buyin", "sat", "Ann", "100"), None),
+          (("buyin", "sat", "Bob", "100"), None)]
+
+
+@pytest.fixture(scope="module")
+def h1_ann_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``_opened`` and ``_hand(user, "h1", "Ann", "Ann:100,Bob:100")``, built once."""
+    return build(tmp_path_factory.mktemp("h1-ann") / "t.duckdb",
+                 [*OPENED, _start_step("h1", "Ann", "Ann:100,Bob:100")])
+
+
+@pytest.fixture(scope="module")
+def h2_on_h1_built(h1_ann_built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``h1_ann_built`` and h2 started beside h1 on what they kept, Ann 99 and Bob 98."""
+    return extend(h1_ann_built, tmp_path_factory.mktemp("h2-on-h1") / "t.duckdb",
+                  [_start_step("h2", "Bob", "Ann:99,Bob:98")])
+
+
+@pytest.fixture(scope="module")
+def h1_folded_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``_opened``, h1 (button Bob) and ``_fold_bob``: Ann 101, Bob 99, built once."""
+    return build(tmp_path_factory.mktemp("h1-folded") / "t.duckdb", [
+        *OPENED, _start_step("h1", "Bob", "Ann:100,Bob:100"),
+        table("h1", ["d dh Ann ????", "d dh Bob ????", "Bob f", "end"])])
+
+
+@pytest.fixture(scope="module")
+def carried_h3_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``_played`` (tests/test_carry_taken.py: h1 carries 4), h2 (button Bob) taking them and
+    h3 (button Ann) started while h2 is in play, built once."""
+    start = ("hand", "start", "--session", "sat", "--game", "NT", "--stakes", "1/2",
+             "--declare-options", "no_eligible_winner=carry_over", "--seats", "Ann:98,Bob:98")
+    return build(tmp_path_factory.mktemp("carried-h3") / "t.duckdb", [
+        *_played_steps(), ((*start, "--hand", "h2", "--button", "Bob"), None),
+        ((*start, "--hand", "h3", "--button", "Ann"), None)])
+
+
 STACKS_SAID = (
     "hand h2 started while this hand was in play, Ann with the 99 chips he had beside its pot "
     "(RULES.md §1.1: only the chips on the table when the deal starts); voided, the hand gives "
@@ -48,12 +89,11 @@ STACKS_SAID = (
     "first (it started on chips this hand held), then this one; nothing written")
 
 
-def test_a_void_the_next_hands_stacks_could_not_follow_is_refused(user) -> None:  # noqa: ANN001
+def test_a_void_the_next_hands_stacks_could_not_follow_is_refused(  # noqa: ANN001
+        user, db: str, h2_on_h1_built: Path) -> None:
     """Voiding h2 first, then h1, leaves both at nothing; h3 starts on 100 each, Bob folds:
     Ann 101, Bob 99, which they cash out: the audit is clean."""
-    _opened(user)
-    _hand(user, "h1", "Ann", "Ann:100,Bob:100")
-    _hand(user, "h2", "Bob", "Ann:99,Bob:98")
+    copy_ledger(h2_on_h1_built, Path(db))  # _opened, h1 (button Ann), h2 on Ann 99, Bob 98
     code, out, err = user("void", "h1", "--reason", "misdeal", "--by", "Dan")
     assert (code, out, err.strip()) == (2, "", f"error: hand h1: {STACKS_SAID}")
     assert "pot 0: 3 (Bob, Ann)" in user("state", "h1")[1]  # still in play: nothing written
@@ -72,11 +112,11 @@ def test_a_void_the_next_hands_stacks_could_not_follow_is_refused(user) -> None:
     assert user("audit")[1].startswith("audit clean: 3 hand(s) in 1 session(s)")
 
 
-def test_a_void_the_next_hand_started_without_goes_in(user) -> None:  # noqa: ANN001
+def test_a_void_the_next_hand_started_without_goes_in(user, db: str,  # noqa: ANN001
+                                                     h1_ann_built: Path) -> None:
     """h2 starts on 100 each (h1 taken as void at the table already): the void of h1 leaves
     the books where h2 started; Bob folds h2: Ann 101, Bob 99, the audit clean."""
-    _opened(user)
-    _hand(user, "h1", "Ann", "Ann:100,Bob:100")
+    copy_ledger(h1_ann_built, Path(db))  # _opened, h1 (button Ann) on 100 each
     _hand(user, "h2", "Bob", "Ann:100,Bob:100")
     code, out, _ = user("void", "h1", "--reason", "misdeal", "--by", "Dan")
     assert (code, out.strip()) == (0, "voided hand h1: returned Bob 2, Ann 1; change in net: Bob "
@@ -88,14 +128,13 @@ def test_a_void_the_next_hand_started_without_goes_in(user) -> None:  # noqa: AN
     assert user("audit")[1].startswith("audit clean: 2 hand(s) in 1 session(s)")
 
 
-def test_a_void_of_a_finished_hand_the_next_hand_followed_warns(user) -> None:  # noqa: ANN001
+def test_a_void_of_a_finished_hand_the_next_hand_followed_warns(  # noqa: ANN001
+        user, db: str, h1_folded_built: Path) -> None:
     """h1 ends (Bob, the button, folds his 1 to Ann's 2: Ann 101, Bob 99) and h2 starts on
     those stacks; voided, h1 gives back Bob 1 and Ann 2 and the books would start h2 with 100
     each: the void goes in (h1 held no chip of h2) and warns of both players, as ``correct``
     and ``undo`` do."""
-    _opened(user)
-    _hand(user, "h1", "Bob", "Ann:100,Bob:100")
-    _fold_bob(user, "h1")
+    copy_ledger(h1_folded_built, Path(db))  # _opened, h1 (button Bob), _fold_bob
     _hand(user, "h2", "Ann", "Ann:101,Bob:99")
     code, out, err = user("void", "h1", "--reason", "meant h2", "--by", "Dan")
     assert (code, err) == (0, "")
@@ -110,11 +149,9 @@ def test_a_void_of_a_finished_hand_the_next_hand_followed_warns(user) -> None:  
 
 
 def test_a_void_of_a_finished_hand_the_next_hand_started_without_says_nothing_more(  # noqa: ANN001
-        user) -> None:
+        user, db: str, h1_folded_built: Path) -> None:
     """h2 starts on 100 each (h1 taken as void at the table already): no warning."""
-    _opened(user)
-    _hand(user, "h1", "Bob", "Ann:100,Bob:100")
-    _fold_bob(user, "h1")
+    copy_ledger(h1_folded_built, Path(db))  # _opened, h1 (button Bob), _fold_bob
     _hand(user, "h2", "Ann", "Ann:100,Bob:100")
     assert user("void", "h1", "--reason", "meant h2", "--by", "Dan") == (
         0, "voided hand h1: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
@@ -142,10 +179,8 @@ def _export_with_void(user, tmp_path: Path, hand: str, seq: int, name: str,  # n
 
 
 def test_an_imported_void_the_next_hands_stacks_could_not_follow_is_refused(  # noqa: ANN001
-        user, tmp_path: Path) -> None:
-    _opened(user)
-    _hand(user, "h1", "Ann", "Ann:100,Bob:100")
-    _hand(user, "h2", "Bob", "Ann:99,Bob:98")
+        user, tmp_path: Path, db: str, h2_on_h1_built: Path) -> None:
+    copy_ledger(h2_on_h1_built, Path(db))  # _opened, h1 (button Ann), h2 on Ann 99, Bob 98
     path, line = _export_with_void(user, tmp_path, "h1", 4, "v.jsonl", {"h2": 3})
     code, _, err = user("import", str(path))
     assert code == 2
@@ -154,12 +189,10 @@ def test_an_imported_void_the_next_hands_stacks_could_not_follow_is_refused(  # 
 
 
 def test_an_imported_void_that_passes_carried_chips_to_no_hand_is_refused(  # noqa: ANN001
-        user, tmp_path: Path) -> None:
+        user, tmp_path: Path, db: str, carried_h3_built: Path) -> None:
     """The live ``void h2`` is refused (tests/test_carry_taken.py); a file that goes on with h2
     by a void is refused the same, in one line naming its line: h2 keeps the 4."""
-    _played(user)
-    _start(user, "h2", "Bob")
-    _start(user, "h3", "Ann")
+    copy_ledger(carried_h3_built, Path(db))  # _played, h2 (button Bob), h3 (button Ann)
     path, line = _export_with_void(user, tmp_path, "h2", 5, "c.jsonl", {"h3": 3})
     audit = user("audit")[1]
     code, _, err = user("import", str(path))
@@ -173,12 +206,10 @@ def test_an_imported_void_that_passes_carried_chips_to_no_hand_is_refused(  # no
 
 
 def test_an_imported_void_before_the_next_hand_passes_the_chips_to_it(  # noqa: ANN001
-        user, db: str, tmp_path: Path) -> None:
+        user, db: str, tmp_path: Path, carried_h3_built: Path) -> None:
     """A file that voids h2 (held in play by the ledger) and then starts h3: h3 takes the 4
     h2 passes on, pot 4 + 1 + 2 = 7, and the audit names only h3 in progress."""
-    _played(user)
-    _start(user, "h2", "Bob")
-    _start(user, "h3", "Ann")
+    copy_ledger(carried_h3_built, Path(db))  # _played, h2 (button Bob), h3 (button Ann)
     path, _ = _export_with_void(user, tmp_path, "h2", 5, "c.jsonl", {"h3": 3}, before="h3")
     first = tmp_path / "to-h2.jsonl"
     rows = [r for r in path.read_text().splitlines()[:-1]
