@@ -7,13 +7,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.test_books_trust import NIGHT  # friday, 1 chip = 0.25 USD: Ann +150, Bob -150
+import pytest
+
 from tests.test_standings_units import EURO, PENNY, build, run
+from tests.unit_nights import night_and  # friday, 1 chip = 0.25 USD: Ann +150, Bob -150
 
 
-def test_chips_of_two_values_get_a_table_each_and_money_adds_them(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    build(db, *NIGHT, *PENNY)
+def test_chips_of_two_values_get_a_table_each_and_money_adds_them(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb", "night+penny", PENNY)
     out = run(db, "balances")
     assert out.exit_code == 0, out.output
     assert out.output.splitlines() == [
@@ -56,9 +58,9 @@ def test_chips_of_two_values_get_a_table_each_and_money_adds_them(tmp_path: Path
     assert [(p["player"], p["net"]) for p in penny["players"]] == [("Bob", 2), ("Ann", -2)]
 
 
-def test_one_chip_value_keeps_the_json_as_it_was(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    build(db, *NIGHT)
+def test_one_chip_value_keeps_the_json_as_it_was(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb")
     body = json.loads(run(db, "balances", "--json").output)
     assert list(body) == ["players"]
     assert [(p["player"], p["net"], p["buy_in"], p["cash_out"]) for p in body["players"]] == [
@@ -66,13 +68,13 @@ def test_one_chip_value_keeps_the_json_as_it_was(tmp_path: Path) -> None:
     assert sorted(body["players"][0]) == ["buy_in", "cash_out", "hands", "name", "net",
                                           "nickname", "paid_minor", "player",
                                           "received_minor", "rules_net", "sessions"]
-    text = run(db, "balances").output.splitlines()
-    assert text[0].startswith("player ") and "note:" not in run(db, "balances").output
+    said = run(db, "balances").output
+    assert said.splitlines()[0].startswith("player ") and "note:" not in said
 
 
-def test_chips_in_two_currencies_say_money_does_not_add_up(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    build(db, *NIGHT, *EURO)
+def test_chips_in_two_currencies_say_money_does_not_add_up(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb", "night+euro", EURO)
     out = run(db, "balances")
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
@@ -92,13 +94,13 @@ def test_chips_in_two_currencies_say_money_does_not_add_up(tmp_path: Path) -> No
         "error: the sessions use different currencies or decimals")
 
 
-def test_nets_that_do_not_sum_to_zero_get_a_note_per_chip_unit(tmp_path: Path) -> None:
+def test_nets_that_do_not_sum_to_zero_get_a_note_per_chip_unit(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     """A PHH hand of 1100 chips paid 1090 (10 lost to the books, as a site's rake) imported
     into penny: Quin 1090 − 460 = +630, Pia −180, Ona −460, and Ann −2, Bob +2 of p1; the
     penny nets sum to −10 chips of 0.01 USD (−0.10 USD), friday's to 0 (no note). A hand
     still in progress (f9, no session: its blinds put in) is its own note, not this one."""
-    db = tmp_path / "t.duckdb"
-    build(db, *NIGHT, *PENNY)
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb", "night+penny", PENNY)
     short = tmp_path / "short.phh"
     text = (Path(__file__).resolve().parent.parent / "data" / "hands" / "plo-three-way.phh"
             ).read_text(encoding="utf-8")

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from replay.books import chart_rows
-from tests.test_books_trust import NIGHT  # friday, 1 chip = 0.25 USD: Ann +150, Bob -150
 from tests.test_standings_units import PENNY, build, run
+from tests.unit_nights import night_and  # friday, 1 chip = 0.25 USD: Ann +150, Bob -150
 
 EURO_HAND = [  # 1 chip = 0.25 EUR: the penny hand again (Ann -2, Bob +2)
     ("session", "open", "euro", "--date", "2026-11-29", "--chip-value", "0.25",
@@ -22,9 +24,9 @@ EURO_HAND = [  # 1 chip = 0.25 EUR: the penny hand again (Ann -2, Bob +2)
 ]
 
 
-def test_chips_of_two_values_are_refused_and_money_is_charted(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    build(db, *NIGHT, *PENNY)
+def test_chips_of_two_values_are_refused_and_money_is_charted(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb", "night+penny", PENNY)
     png = tmp_path / "c.png"
     out = run(db, "chart", str(png))
     assert (out.exit_code, out.output) == (
@@ -45,9 +47,9 @@ def test_chips_of_two_values_are_refused_and_money_is_charted(tmp_path: Path) ->
     assert (missing.exit_code, missing.output) == (2, "error: no session 'nope' in the ledger\n")
 
 
-def test_money_of_two_currencies_is_refused_too(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    build(db, *NIGHT, *EURO_HAND)
+def test_money_of_two_currencies_is_refused_too(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb", "night+euro hand", EURO_HAND)
     png = tmp_path / "c.png"
     out = run(db, "chart", str(png))
     assert (out.exit_code, out.output) == (
@@ -64,21 +66,22 @@ def test_money_of_two_currencies_is_refused_too(tmp_path: Path) -> None:
         ("Ann", -50), ("Bob", 50)]  # 2 chips of 0.25 EUR: 50 cents
 
 
-def test_one_chip_value_is_charted_as_before(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    build(db, *NIGHT)
+def test_one_chip_value_is_charted_as_before(tmp_path: Path,
+                                            tmp_path_factory: pytest.TempPathFactory) -> None:
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb")
     assert [(p, n) for _, p, n in chart_rows(str(db), money=False)] == [
         ("Ann", 150), ("Bob", -150), ("Cy", 0)]
     assert run(db, "chart", str(tmp_path / "c.png")).exit_code == 0
 
 
-def test_the_report_draws_a_chart_per_chip_unit(tmp_path: Path) -> None:
+def test_the_report_draws_a_chart_per_chip_unit(tmp_path: Path,
+                                               tmp_path_factory: pytest.TempPathFactory
+                                               ) -> None:
     """The report's chart summed chips of 0.25 USD and of 0.01 USD into one running net
     (Ann 150 − 2 = +148): now a chart per chip unit, each with its sessions' hands only."""
     from replay.report import UnitChart, open_report
 
-    db = tmp_path / "t.duckdb"
-    build(db, *NIGHT, *PENNY)
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb", "night+penny", PENNY)
     with open_report(str(db)) as books:
         charts = books.collect().charts
     assert [(c.unit, c.sessions, c.starts) for c in charts] == [

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.copies import copy_ledger
 from tests.test_live_table import one_shot
 
 PLAY = ["d dh Ann AsAh", "d dh Bob KsKh", "Ann cc", "Bob cc", "d db 2c3d4h", "Bob cc", "Ann cc",
@@ -33,18 +34,29 @@ def _paid_then_corrected(db: Path) -> None:
         assert code == 0, (args, out, err)
 
 
+@pytest.fixture(scope="module")
+def paid(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bytes]:
+    """The ledger :func:`_paid_then_corrected` builds, once for the module (a test copies it
+    before it uses it), and the bytes of its whole JSON-lines export."""
+    first = tmp_path_factory.mktemp("paid") / "a.duckdb"
+    _paid_then_corrected(first)
+    exported = first.with_name("all.jsonl")
+    assert one_shot(first, "export", "--format", "jsonl", "-o", str(exported))[0] == 0
+    return first, exported.read_bytes()
+
+
 @pytest.mark.parametrize("jobs", [[], ["--jobs", "1"]])
-def test_export_of_a_hand_corrected_after_a_payment_imports_back(tmp_path: Path,
-                                                                 jobs: list[str]) -> None:
+def test_export_of_a_hand_corrected_after_a_payment_imports_back(
+        tmp_path: Path, paid: tuple[Path, bytes], jobs: list[str]) -> None:
     """It was refused: "all.jsonl:27, session fri: its payment at seq 7 (Ann pays Bob 2.00
     USD): 2.00 USD is more than Ann still owes in fri (0.00 USD: he won 2.00 USD, …)" (exit
     2), the payment judged by the hand as corrected at line 28. Now it goes in, the
     correction stored after the payment as in the first ledger: the same 28 lines back, and
     the same balances (Ann +2 chips, Bob -2) and settle (Bob pays Ann 4.00 USD, 2.00 paid)."""
-    first, second = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
-    _paid_then_corrected(first)
+    first = copy_ledger(paid[0], tmp_path / "a.duckdb")
+    second = tmp_path / "b.duckdb"
     exported, again = tmp_path / "all.jsonl", tmp_path / "again.jsonl"
-    assert one_shot(first, "export", "--format", "jsonl", "-o", str(exported))[0] == 0
+    exported.write_bytes(paid[1])
     lines = exported.read_text().splitlines()
     assert len(lines) == 28
     assert lines[26].startswith('{"session":"fri","seq":7,"event":{"amount_minor":200,')
@@ -57,22 +69,23 @@ def test_export_of_a_hand_corrected_after_a_payment_imports_back(tmp_path: Path,
     for read in (["balances"], ["settle"]):
         code, out, _ = one_shot(second, *read)
         assert (code, out) == one_shot(first, *read)[:2]
-    assert one_shot(second, "settle")[1] == ("Bob pays Ann 4.00 USD\n1 transfer(s) settle 2 "
-                                              "player(s) (2.00 USD paid already)\n")
-    assert one_shot(second, "balances")[1].splitlines()[1:] == [
-        "Ann                       2          100           98      1        1",
-        "Bob                      -2          100          102      1        1"]
+        if read == ["settle"]:
+            assert out == ("Bob pays Ann 4.00 USD\n1 transfer(s) settle 2 player(s) (2.00 USD "
+                           "paid already)\n")
+        else:
+            assert out.splitlines()[1:] == [
+                "Ann                       2          100           98      1        1",
+                "Bob                      -2          100          102      1        1"]
 
 
-def test_a_payment_beyond_the_hand_as_it_stood_is_still_refused(tmp_path: Path) -> None:
+def test_a_payment_beyond_the_hand_as_it_stood_is_still_refused(
+        tmp_path: Path, paid: tuple[Path, bytes]) -> None:
     """The same file with Ann's payment raised to 3.00 USD (she owed 2.00 at its place,
     though the hand corrected after it has her owe nothing): refused at its line, by the
     books as they stood there."""
-    first, second = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
-    _paid_then_corrected(first)
+    second = tmp_path / "b.duckdb"
     exported = tmp_path / "all.jsonl"
-    assert one_shot(first, "export", "--format", "jsonl", "-o", str(exported))[0] == 0
-    text = exported.read_text().replace('"amount_minor":200,', '"amount_minor":300,')
+    text = paid[1].decode().replace('"amount_minor":200,', '"amount_minor":300,')
     exported.write_text(text)
     code, out, err = one_shot(second, "import", str(exported))
     assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in "

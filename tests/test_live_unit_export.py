@@ -15,6 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.copies import copy_ledger
+from tests.once import built_once
+from tests.test_live_table import one_shot
+
 SEATS = ("--game", "NT", "--stakes", "1/2", "--seats", "Ann:200,Bob:150", "--button", "Ann")
 PLAY = ("d dh Ann AsKs", "d dh Bob QhQd", "Ann cbr 6", "Bob f", "end")
 KNOWN = "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 rejected\n"
@@ -28,6 +32,18 @@ def _played(user, session: str, chip: str | None, actions=PLAY) -> None:  # noqa
     assert user("hand", "start", "--hand", "L1", "--session", session, *SEATS)[0] == 0
     for action in actions:
         assert user("act", "L1", action)[0] == 0, action
+
+
+def _played_copy(factory: pytest.TempPathFactory, db: str, session: str, chip: str | None
+                 ) -> None:
+    """The ledger ``db`` made a copy of one where :func:`_played` ran (``session``, ``chip``,
+    the whole hand), built once a test session."""
+    def build(folder: Path) -> Path:
+        path = folder / "l.duckdb"
+        _played(lambda *args: one_shot(path, *args), session, chip)
+        return path
+
+    copy_ledger(built_once(factory, f"live {session} {chip}", build), Path(db))
 
 
 def _money(user, db: str, *args: str) -> tuple[dict[str, int], int, str | None]:  # noqa: ANN001
@@ -56,8 +72,9 @@ def _import(user, db: str, path: Path, *args: str) -> str:  # noqa: ANN001
      ({"Ann": 2, "Bob": -2}, 2, "USD")),
 ])
 def test_a_live_hand_exported_alone_says_what_its_chips_are_worth(
-        user, db: str, tmp_path: Path, chip: str, unit: dict, nets: tuple) -> None:  # noqa: ANN001
-    _played(user, "s", chip)
+        user, db: str, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,  # noqa: ANN001
+        chip: str, unit: dict, nets: tuple) -> None:
+    _played_copy(tmp_path_factory, db, "s", chip)
     assert _money(user, db) == nets
     out = tmp_path / "L1.jsonl"
     assert user("export", "--format", "jsonl", "L1", "-o", str(out)) == (
@@ -74,9 +91,10 @@ def test_a_live_hand_exported_alone_says_what_its_chips_are_worth(
         "currency": None, "decimals": 0, "minor_per_chip": 1}
 
 
-def test_a_session_of_another_chip_converts_it(user, db: str, tmp_path: Path  # noqa: ANN001
-                                               ) -> None:
-    _played(user, "s", "0.25")
+def test_a_session_of_another_chip_converts_it(
+        user, db: str, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory  # noqa: ANN001
+        ) -> None:
+    _played_copy(tmp_path_factory, db, "s", "0.25")
     out = tmp_path / "L1.jsonl"
     assert user("export", "--format", "jsonl", "L1", "-o", str(out))[0] == 0
     other = str(tmp_path / "nickels.duckdb")
@@ -92,8 +110,9 @@ def test_a_session_of_another_chip_converts_it(user, db: str, tmp_path: Path  # 
 
 
 def test_a_whole_export_carries_the_session_and_writes_the_hand_as_stored(
-        user, db: str, tmp_path: Path) -> None:  # noqa: ANN001
-    _played(user, "s", "0.25")
+        user, db: str, tmp_path: Path,  # noqa: ANN001
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    _played_copy(tmp_path_factory, db, "s", "0.25")
     out = tmp_path / "all.jsonl"
     assert user("export", "--format", "jsonl", "-o", str(out))[0] == 0
     lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
@@ -106,9 +125,10 @@ def test_a_whole_export_carries_the_session_and_writes_the_hand_as_stored(
     assert _money(user, fresh) == ({"Ann": 50, "Bob": -50}, 2, "USD")
 
 
-def test_a_plain_chip_session_exports_plain_chips(user, db: str, tmp_path: Path  # noqa: ANN001
-                                                  ) -> None:
-    _played(user, "p", None)
+def test_a_plain_chip_session_exports_plain_chips(
+        user, db: str, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory  # noqa: ANN001
+        ) -> None:
+    _played_copy(tmp_path_factory, db, "p", None)
     out = tmp_path / "L1.jsonl"
     assert user("export", "--format", "jsonl", "L1", "-o", str(out))[0] == 0
     assert _unit(out) == {"currency": None, "decimals": 0, "minor_per_chip": 1}
@@ -147,9 +167,10 @@ def keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 GOOD = "signature ok: signed by floor; binds the hand as it stood (seqs 1-8)"
 
 
-def test_a_signature_holds_in_the_session_chip_and_back(user, db: str, tmp_path: Path,  # noqa: ANN001
-                                                        keys: None) -> None:
-    _played(user, "s", "0.25")
+def test_a_signature_holds_in_the_session_chip_and_back(
+        user, db: str, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,  # noqa: ANN001
+        keys: None) -> None:
+    _played_copy(tmp_path_factory, db, "s", "0.25")
     assert user("correct", "L1", "--replace", "4", "d dh Ann AsKh", "--reason", "a heart",
                 "--by", "floor", "--sign", "floor")[0] == 0  # signed over plain chips
     out = tmp_path / "L1.jsonl"
@@ -195,8 +216,9 @@ def test_a_signature_holds_in_the_session_chip_and_back(user, db: str, tmp_path:
 
 
 def test_a_signature_made_over_a_chip_of_money_does_not_hold_for_another(
-        user, db: str, tmp_path: Path, keys: None) -> None:  # noqa: ANN001
-    _played(user, "s", "0.25")
+        user, db: str, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,  # noqa: ANN001
+        keys: None) -> None:
+    _played_copy(tmp_path_factory, db, "s", "0.25")
     assert user("correct", "L1", "--replace", "4", "d dh Ann AsKh", "--reason", "a heart",
                 "--by", "floor", "--sign", "floor")[0] == 0
     out = tmp_path / "L1.jsonl"

@@ -73,16 +73,21 @@ def test_every_read_answers_as_on_a_writable_copy_and_writes_nothing(
     assert err == ("note: the derived tables cannot be saved (the file cannot be written "
                    "here): they are computed in memory this time\n")
     assert snapshot(locked) == before
+    said = {}
     for args in (("balances", "--session", "s01", "--money"), ("settle", "--session", "s01"),
                  ("session", "list"), ("state", "live")):
-        code, out, _ = handledger(locked, *args)
+        code, out, err = handledger(locked, *args)
         assert (code, out) == handledger(writable, *args)[:2], args
-    code, out, _ = handledger(locked, "session", "list")
-    assert out == ("s01  2025-01-07  30 hand(s)  15 buy-in(s)  closed, settled\n"
-                   "s02  2025-01-14  30 hand(s)  22 buy-in(s)  closed, settled\n"
-                   "s03  2025-01-21  30 hand(s)  8 buy-in(s)  closed, settled\n"
-                   "fri  2026-11-27  0 hand(s)  2 buy-in(s)  open\n")
+        assert code in (0, 1) and "Traceback" not in err, (args, err)
+        said[args] = out
+    assert said[("session", "list")] == (
+        "s01  2025-01-07  30 hand(s)  15 buy-in(s)  closed, settled\n"
+        "s02  2025-01-14  30 hand(s)  22 buy-in(s)  closed, settled\n"
+        "s03  2025-01-21  30 hand(s)  8 buy-in(s)  closed, settled\n"
+        "fri  2026-11-27  0 hand(s)  2 buy-in(s)  open\n")
     for args in reads(tmp_path):
+        if args in said:  # the same command on the same file, answered above
+            continue
         code, _, err = handledger(locked, *args)
         assert code in (0, 1) and "Traceback" not in err, (args, err)
     assert snapshot(locked) == before

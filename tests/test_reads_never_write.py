@@ -13,6 +13,8 @@ import duckdb
 import pytest
 
 from tests.conftest import DATA
+from tests.copies import copy_ledger
+from tests.once import steps_once
 
 SEATS = ("--game", "NT", "--stakes", "1/2", "--seats", "Ann:200,Bob:150", "--button", "Bob")
 
@@ -40,10 +42,24 @@ def unchanged(run, db: str, tmp_path: Path) -> None:  # noqa: ANN001
     assert os.stat(db).st_mtime_ns == stamp
 
 
-def test_a_write_saves_the_tables_and_a_read_finds_them_fresh(run, db: str) -> None:  # noqa: ANN001
+IMPORTED = (("import", str(DATA / "series" / "s01.jsonl")),)
+LIVE = (("hand", "start", "--hand", "live", *SEATS),
+        *(("act", "live", action) for action in ("d dh Ann AsKs", "d dh Bob QhQd", "Bob cc")))
+
+
+def _imported(factory: pytest.TempPathFactory, db: str, *more: tuple[str, ...]) -> None:
+    """The ledger ``db`` made a copy of the series' first session imported (each write
+    asserted to exit 0), and then ``more`` (:data:`LIVE`), built once a test session."""
+    steps_once(factory, "s01", *IMPORTED)
+    copy_ledger(steps_once(factory, "s01 live", *more, base="s01") if more else
+                steps_once(factory, "s01"), Path(db))
+
+
+def test_a_write_saves_the_tables_and_a_read_finds_them_fresh(  # noqa: ANN001
+        run, db: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     from ledger.audit.catchup import moved
 
-    assert run("import", str(DATA / "series" / "s01.jsonl")).exit_code == 0
+    _imported(tmp_path_factory, db)  # the import of s01.jsonl
     with duckdb.connect(db, read_only=True) as con:
         assert moved(con).fresh
     assert run("session", "open", "late").exit_code == 0
@@ -56,11 +72,9 @@ def test_a_write_saves_the_tables_and_a_read_finds_them_fresh(run, db: str) -> N
 
 
 @pytest.mark.parametrize("state", ["fresh", "behind", "edited"])
-def test_no_read_changes_the_file(run, db: str, tmp_path: Path, state: str) -> None:  # noqa: ANN001
-    assert run("import", str(DATA / "series" / "s01.jsonl")).exit_code == 0
-    assert run("hand", "start", "--hand", "live", *SEATS).exit_code == 0
-    for action in ("d dh Ann AsKs", "d dh Bob QhQd", "Bob cc"):
-        assert run("act", "live", action).exit_code == 0
+def test_no_read_changes_the_file(run, db: str, tmp_path: Path,  # noqa: ANN001
+                                  tmp_path_factory: pytest.TempPathFactory, state: str) -> None:
+    _imported(tmp_path_factory, db, *LIVE)  # s01 imported, the live hand three actions in
     if state == "fresh":
         assert run("replay").exit_code in (0, 1)  # the rebuild saves them
     elif state == "edited":

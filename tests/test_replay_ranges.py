@@ -19,6 +19,7 @@ from replay.ingest.pipeline import import_paths
 from replay.projections import rebuild
 from tests.conftest import SHARED
 from tests.copies import copy_ledger
+from tests.once import built_once
 from tests.unbuilt import unbuild
 
 
@@ -85,8 +86,20 @@ def _series(tmp_path: Path) -> Path:
     return db
 
 
-def test_series_in_ranges_as_in_one_process(tmp_path: Path, small_ranges: None) -> None:
-    db = _series(tmp_path)
+def series_copy(factory: pytest.TempPathFactory, folder: Path) -> Path:
+    """A copy in ``folder`` of the ledger :func:`_series` builds (built once a test session),
+    the test's own to change."""
+    return copy_ledger(built_once(factory, "series", _series), folder / "series.duckdb")
+
+
+@pytest.fixture
+def series(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """:func:`series_copy` in the test's folder."""
+    return series_copy(tmp_path_factory, tmp_path)
+
+
+def test_series_in_ranges_as_in_one_process(series: Path, small_ranges: None) -> None:
+    db = series
     with Ledger(db, read_only=True) as ledger:
         top = ledger.connection.execute("SELECT max(position) FROM events").fetchone()[0]
         cut = ranges.plan(ledger.connection, top)
@@ -132,10 +145,10 @@ def test_mixed_ledger_in_ranges_as_in_one_process(tmp_path: Path, run: Any, db: 
     assert one.series.aliases["Alice"] == "Alicia" and one.series.nicknames
 
 
-def test_one_range_or_one_job_is_the_one_process_pass(tmp_path: Path,
+def test_one_range_or_one_job_is_the_one_process_pass(series: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """A ledger below MIN_HANDS, or one job, never starts workers."""
-    db = _series(tmp_path)
+    db = series
 
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("no ranges expected")

@@ -22,7 +22,7 @@ from replay import tables as T
 from replay.books import audit, fresh_books
 from replay.projections import rebuild
 from tests.copies import copy_ledger
-from tests.test_replay_ranges import _series
+from tests.test_replay_ranges import series_copy
 
 
 @pytest.fixture
@@ -41,15 +41,22 @@ def small_ranges(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
+@pytest.fixture
+def series(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the generated series' ledger (:func:`tests.test_replay_ranges.series_copy`):
+    six sessions of 25 hands, planted errors, its derived tables never built."""
+    return series_copy(tmp_path_factory, tmp_path)
+
+
 def _tables(con: Any) -> dict[str, list[tuple]]:
     names = ("hands", "pots", "results", "discrepancies", "session_book", "session_players",
              "player_names", "player_nicknames", "audit_discrepancies")
     return {n: con.execute(f"SELECT * FROM {n}").fetchall() for n in names}
 
 
-def test_a_read_replays_in_ranges_as_in_one_process(tmp_path: Path,
+def test_a_read_replays_in_ranges_as_in_one_process(series: Path,
                                                     small_ranges: list[int]) -> None:
-    db = _series(tmp_path)  # its derived tables never built: the read replays every hand
+    db = series  # its derived tables never built: the read replays every hand
     before = db.read_bytes()
     found, tables = {}, {}
     for jobs in (1, 2):
@@ -66,7 +73,7 @@ def test_a_read_replays_in_ranges_as_in_one_process(tmp_path: Path,
 
 
 def test_ranges_name_the_players_of_a_pokernow_log_in_an_opened_session(
-        tmp_path: Path, small_ranges: list[int]) -> None:
+        series: Path, small_ranges: list[int]) -> None:
     """The series, then a session opened with ``session open`` and given the run-it-twice
     log: replayed in ranges (the log's hands in the last), its players have their PokerNow
     names in the derived tables as in one process."""
@@ -75,7 +82,7 @@ def test_ranges_name_the_players_of_a_pokernow_log_in_an_opened_session(
     from cli.main import cli
     from tests.test_pokernow_opened_names import NAMES, RIT
 
-    db = _series(tmp_path)
+    db = series
     for args in (("session", "open", "fri", "--chip-value", "0.01", "--currency", "USD"),
                  ("import", "--session", "fri", str(RIT))):
         assert CliRunner().invoke(cli, ["--db", str(db), *args]).exit_code == 0
@@ -92,11 +99,11 @@ def test_ranges_name_the_players_of_a_pokernow_log_in_an_opened_session(
 
 
 def test_a_range_that_fails_raises_as_one_process_and_leaves_the_tables(
-        tmp_path: Path, small_ranges: list[int]) -> None:
+        series: Path, small_ranges: list[int]) -> None:
     """Two session rows that do not parse, in different ranges: two jobs raise what one job
     raises (the first in ledger order, located at its stream); the tables saved before are
     left as they were, row for row."""
-    db = _series(tmp_path)
+    db = series
     with Ledger(db) as ledger:
         rebuild(ledger, jobs=1)
         saved = _tables(ledger.connection)
