@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from tests.console_run import handledger
 from tests.copies import copy_ledger
 
 #: One command: the words a host types after ``handledger --db DB``, and its stdin (or None).
@@ -16,17 +17,8 @@ Step = tuple[Sequence[str], str | None]
 
 def command(db: Path, args: Sequence[str], stdin: str | None = None) -> tuple[int, str, str]:
     """``(status, stdout, stderr)`` of ``handledger --db DB ARGS`` run as the console script
-    runs it (:func:`cli.main.run`, as the ``user`` fixture of tests/conftest.py does)."""
-    from click.testing import CliRunner
-
-    from cli.main import run as run_main
-
-    with CliRunner().isolation(input=stdin) as (out, err, _):
-        try:
-            code = run_main(["--db", str(db), *args])
-        except SystemExit as exc:  # a command's sys.exit, as the process ends with it
-            code = exc.code
-    return code, out.getvalue().decode(), err.getvalue().decode()
+    runs it (:func:`tests.console_run.handledger`)."""
+    return handledger(db, *args, input=stdin)
 
 
 def build(db: Path, steps: Iterable[Step], *, quiet: bool = False) -> Path:

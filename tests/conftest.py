@@ -76,15 +76,10 @@ def user(db: str):  # noqa: ANN201
     """``user("hand", "start", ...)`` → ``(status, stdout, stderr)`` of the command run as the
     ``handledger`` console script runs it (:func:`cli.main.run`: usage errors are its one
     line too) on the temporary ledger."""
-    from cli.main import run as run_main
+    from tests.console_run import handledger
 
     def invoke(*args: str, input: str | None = None):  # noqa: A002, ANN202
-        with CliRunner().isolation(input=input) as (out, err, _):
-            try:
-                code = run_main(["--db", db, *args])
-            except SystemExit as exc:  # a command's sys.exit, as the process ends with it
-                code = exc.code
-        return code, out.getvalue().decode(), err.getvalue().decode()
+        return handledger(db, *args, input=input)
 
     return invoke
 

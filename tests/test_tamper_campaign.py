@@ -3,9 +3,9 @@ each kind of tampering the other tests do not make, once, at a seeded place, on 
 with one session of the series (not three). The chain broken (its head moved, bytes garbled)
 is named by ``verify``; a chain made again (a payload rewritten, a hand cut out, two hands
 swapped) fails plain ``verify`` through the derived tables built from the rows before, a
-rollback or another ledger passes it, and each is named by ``verify --against`` the
-checkpoints; a forged row appended extends them and is named as after them; an altered signed
-checkpoint fails.
+rollback or another ledger fails it through the checkpoints file beside the ledger, and each
+is named by ``verify --against`` the checkpoints; a forged row appended extends them and is
+named as after them; an altered signed checkpoint fails both.
 
 The ledger, its older copies, its checkpoints and the other ledger are built once for the
 module (:func:`bench.tamper.template`), by the commands run as the console script runs them
