@@ -61,9 +61,10 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
     A hand whose payloads do not parse or whose events the rules refuse does not stop the
     chunk: it comes back as :func:`unreplayable`.
     """
-    from ledger.audit.books import hand_facts, site_summary
+    from ledger.audit.books import hand_facts
     from ledger.model.platform import from_platform
     from replay.fold import replay_events
+    from replay.site_summary import site_summary
     from replay.tables import add_rows
 
     out: list[Replayed] = []

@@ -3,7 +3,9 @@ one ``rake`` finding, and a ``payout`` finding per player paid other than the ru
 the pots less the rake, each pot raked as the site's summary says (replay/rake.py:
 ``site_pot_rakes``, ``less_rake``, ``recorded_rake``); an uncalled bet the file pays back is
 never "left out", and the import's warning names how far the payouts are from the pot less
-the rake (replay/ingest/rakes.py, replay/ingest/paid.py).
+the rake (replay/ingest/rakes.py, replay/ingest/paid.py). A hand edited so leaves its summary
+disagreeing with its lines: a ``site_summary`` finding beside them (what the lines give, what
+the summary says).
 
 Worked by hand, PokerStars #22865231671 (PLO, 0.01/0.02, chips are cents): Player5 puts in 8
 and folds, Player6 1 and Player3 2 (blinds, folded), Hero 59, Player0 90 and Player2 105 all
@@ -118,7 +120,8 @@ def test_paid_short_by_the_uncalled_bet_it_returned(tmp_path: Path) -> None:
                    "less than the 4.80 due once the rake is taken (stored; the audit reports "
                    "it)\n")
     assert _findings(db, RETURNED) == [("payout", "Player2", 480, 470),
-                                       ("rake", "Player2", 500, 470)]
+                                       ("rake", "Player2", 500, 470),
+                                       ("site_summary", None, 480, 490)]  # 460 + 20 of 490
 
 
 def test_json_lines_paid_short_by_the_uncalled_bet(tmp_path: Path) -> None:
@@ -159,7 +162,8 @@ def test_paid_over_beside_the_rake(tmp_path: Path) -> None:
                    "more than the 4.80 due once the rake is taken (stored; the audit reports "
                    "it)\n")
     assert _findings(db, RETURNED) == [("payout", "Player2", 480, 490),
-                                       ("rake", "Player2", 500, 490)]
+                                       ("rake", "Player2", 500, 490),
+                                       ("site_summary", None, 500, 490)]  # 480 + 20 of 490
     code, out, _ = one_shot(db, "replay", "--hand", RETURNED)
     assert code == 1
     assert "  net and final as the table paid; by the rules: Player2 +230 (final 620)\n" in out
@@ -189,7 +193,8 @@ def test_no_rake_and_paid_short_by_the_uncalled_bet_it_returned(tmp_path: Path) 
     assert err == (f"warning: {short}:1: hand {RETURNED}: the table paid 4.90 of the pot of "
                    "4.90 and the uncalled bet of 0.10: short by 0.10, and the hand records no "
                    "rake (stored; the audit reports it)\n")
-    assert _findings(db, RETURNED) == [("payout", "Player2", 500, 490)]
+    assert _findings(db, RETURNED) == [("payout", "Player2", 500, 490),
+                                       ("site_summary", None, 480, 490)]  # 480 + 0 of 490
 
 
 NLHE = "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt"
@@ -219,7 +224,9 @@ def test_a_return_short_of_the_uncalled_bet_is_a_short_payout(tmp_path: Path) ->
     assert [(d["kind"], d["player"], d["expected"], d["actual"], d["message"])
             for d in json.loads(out)["discrepancies"]] == [
         ("payout", "k1tt9nM1nd", 40, 30, f"hand {FIRST}: k1tt9nM1nd was paid 30, the rules "
-         "give 40 (-10): the file returns 10 of his uncalled bet of 20")]
+         "give 40 (-10): the file returns 10 of his uncalled bet of 20"),
+        ("site_summary", None, 30, 20, f"hand {FIRST}: the site's summary disagrees with its "
+         "own lines: the actions put 30 in the pot, the summary says 20 (-10)")]
     code, out, _ = one_shot(db, "replay", "--hand", FIRST)
     assert code == 1 and "the site leaves out" not in out
 
@@ -237,4 +244,5 @@ def test_a_return_short_of_the_uncalled_bet_beside_the_rake(tmp_path: Path) -> N
                    "less than the 4.80 due once the rake is taken; the file returns 0.05 of "
                    "Player2's uncalled bet of 0.10 (stored; the audit reports it)\n")
     assert _findings(db, RETURNED) == [("payout", "Player2", 480, 475),
-                                       ("rake", "Player2", 500, 475)]
+                                       ("rake", "Player2", 500, 475),
+                                       ("site_summary", None, 495, 490)]  # 495 put in

@@ -15,7 +15,14 @@ import pytest
 from ledger.formats.files import MAX_LINE_BYTES, StreamLines
 from ledger.model.errors import MalformedInput
 from tests.live_words import DEALT_ANN, DEALT_BOB, NEXT_ANN, NEXT_BOB
-from tests.test_live_table import events, one_shot, started, table, verified  # noqa: F401
+from tests.test_live_table import (  # noqa: F401
+    events,
+    one_shot,
+    started,
+    started_once,
+    table,
+    verified,
+)
 
 LONG = "error: line 2, hand h1: a line longer than 1 MB, the most handledger reads in one line"
 

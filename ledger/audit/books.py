@@ -153,18 +153,6 @@ class HandFacts:
                                           for p, lines, said, words in self.site_summary))
 
 
-def site_summary(started: Any) -> tuple[tuple[str | None, int, int, str], ...]:
-    """Where a site text's own summary disagrees with the hand's lines
-    (:attr:`HandFacts.site_summary`, read from the ``hand_started`` event's ``source``:
-    :func:`ledger.formats.pokerstars.summary.summary_findings`); empty for every other hand."""
-    source = started.source
-    if not source or "site_total_pot" not in source:
-        return ()
-    from ledger.formats.pokerstars.summary import summary_findings
-
-    return tuple((d.player, d.lines, d.summary, d.said) for d in summary_findings(source))
-
-
 def hand_facts(replay: Any, *, ord: int, position: int, unit: Any = None,
                nets: tuple[Any, Any, Any] | None = None, platform: bool = False,
                site_summary: tuple[tuple[str | None, int, int, str], ...] = ()) -> HandFacts:

@@ -25,13 +25,7 @@ import pickle
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from ledger.audit.books import (
-    ALIAS_TYPES,
-    HandFacts,
-    hand_facts,
-    resolve_aliases,
-    site_summary,
-)
+from ledger.audit.books import ALIAS_TYPES, HandFacts, hand_facts, resolve_aliases
 from ledger.audit.load import iter_session_rows, session_ends, session_rows
 from ledger.audit.stream import StreamAudit
 from ledger.audit.tables import refresh
@@ -40,6 +34,7 @@ from ledger.model.events import event_json
 from ledger.model.platform import from_platform
 from replay.fold import replay_events, replay_folded
 from replay.replaying import unreplayable
+from replay.site_summary import site_summary
 from replay.tables import (
     TABLES,
     append_rows,
