@@ -338,7 +338,7 @@ def may_check(state: HandData, player: str) -> bool:
 def _owed_for(state: HandData, player: str, kind: str, owed: int) -> int:
     """``owed`` (the current bet less ``player``'s street bet), or 0 for a check when nobody
     can match any of it (:func:`_nobody_can_match`)."""
-    if kind == "check" and owed > 0 and state.all_in and _nobody_can_match(state, player):
+    if kind == "check" and owed > 0 and may_check(state, player):
         return 0
     return owed
 

@@ -93,9 +93,8 @@ class Verdict:
 
     @property
     def ok(self) -> bool:
-        own = self.own is None or self.own.report is None or self.own.ok
         return (self.chain.ok and not self.failing and self.derived.ok
-                and self.unanchored.why != "parted" and own)
+                and self.unanchored.why != "parted" and not (self.own and self.own.fails))
 
 
 def verify_ledger(ledger: Ledger, keys: KeyStore, *, jobs: int | None = 1,

@@ -382,6 +382,12 @@ class OwnCheckpoints:
     def ok(self) -> bool:
         return self.report is not None and self.report.ok and not self.altered
 
+    @property
+    def fails(self) -> bool:
+        """Read and found wanting: a checkpoint the ledger does not extend, a failing
+        signature or the file altered (a file that holds no checkpoint fails nothing)."""
+        return self.report is not None and not self.ok
+
     def line(self) -> str:
         """One line: how many checkpoints, whether the ledger extends them all, and each
         signed one's signer and whether its signature verifies (or, failing, each that
