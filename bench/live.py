@@ -185,7 +185,7 @@ def bench_session(cfg: dict[str, Any], out: dict[str, Any], source: Path) -> Non
             proc.stdin.write(text + "\n")
             proc.stdin.flush()
             got = [proc.stdout.readline()]
-            while text == "state" and got[-1] and not got[-1].startswith("stacks: "):
+            while text == "state" and got[-1] and not got[-1].startswith("seats as pN: "):
                 got.append(proc.stdout.readline())
             if not got[-1]:
                 raise RuntimeError(f"table ended at {text!r}: {proc.stderr.read()[-300:]}")
