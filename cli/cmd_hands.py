@@ -32,7 +32,9 @@ def replay(obj: Context, hand: tuple[str, ...], as_json: bool, jobs: int | None,
 
     from replay.projections import rebuild, replay_some, writable_or_overlay
 
-    names = obj.names()
+    if hand:  # one open: the names read from the ledger the hands are read from
+        obj.ledger(read_only=True)
+    names = obj.names(keep=bool(hand))
     shape = (functools.partial(render.replay_json_text, names=names if names.labels else None)
              if as_json else functools.partial(render.replay_text, names=names))
     checked = False  # the chain is checked only before the derived tables are saved

@@ -226,7 +226,8 @@ def _table_line(obj: Context, hand_id: str, line: str, *, closed: bool) -> tuple
     from replay.live.state import legal_now
 
     if line == "state":
-        return obj.names()(state_text(now(obj.ledger(read_only=True), hand_id))), None
+        shown = state_text(now(obj.ledger(read_only=True), hand_id))
+        return obj.names()(shown), None  # the names read from that open
     check_utf8(line, "ACTION")  # as the one-shot `act` refuses it
     with refusals_named(obj.names):
         done = record(obj.ledger(existing=True), hand_id, line, closed=closed)

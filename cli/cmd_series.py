@@ -51,7 +51,7 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
     adds them up in one currency)."""
     from replay.books import balances as read
 
-    books = read(obj.db, session_name, money=money, note=render.note,
+    books = read(obj.db, session_name, money=money, note=render.note, opened=obj.read_names,
                  progress=render.no_progress if as_json else render.progress)
     if as_json:
         from cli.names import named_players
@@ -93,6 +93,7 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
     from replay.books import standings as read
 
     grid = read(obj.db, money=money, note=render.note,
+                opened=obj.read_names if as_json else None,
                 progress=render.no_progress if as_json else render.progress)
     if as_json:
         from cli.names import named_players
@@ -122,11 +123,11 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     ends), and when the nets do not sum to minus the rake."""
     from replay.books import settle as settle_up
 
-    names = obj.names()
-    transfers, books = settle_up(obj.db, session_name, note=render.note,
+    transfers, books = settle_up(obj.db, session_name, note=render.note, opened=obj.read_names,
                                  unbalanced=(lambda _line: None) if as_json else (
-                                     lambda line: render.note(names(line))),
+                                     lambda line: render.note(obj.names()(line))),
                                  progress=render.no_progress if as_json else render.progress)
+    names = obj.names()
     if as_json:
         decimals, currency = books.unit
         click.echo(json.dumps({"transfers": [
@@ -189,7 +190,7 @@ def chart(obj: Context, out: str, money: bool, session_name: str | None) -> None
 
     not_the_ledger(out, obj.db)
     rows = chart_rows(obj.db, money=money, session=session_name, progress=render.progress,
-                      note=render.note)
+                      note=render.note, opened=obj.read_names)
     undrawable = write_chart(Path(out), rows, "money (minor units)" if money else "chips",
                              names=obj.names().labels)
     click.echo(f"wrote {out}")

@@ -347,10 +347,11 @@ def audit(obj: Context, session_name: str | None, as_json: bool, jobs: int | Non
     from ledger.store.keys import KeyStore
     from replay.books import audit as run_audit
 
-    names = obj.names()
     report, found = run_audit(obj.db, session_name, jobs=jobs, note=render.note,
                               progress=render.no_progress if as_json else render.progress,
-                              on_request=unsettled, keys=KeyStore(keys_dir))
+                              on_request=unsettled, keys=KeyStore(keys_dir),
+                              opened=obj.read_names)
+    names = obj.names()
     if as_json:
         from cli.names import with_name
 

@@ -31,8 +31,8 @@ def view(obj: Context, hand: str, output: Path | None, keys_dir: str) -> None:
 
     path = output or Path(default_file(hand))
     not_the_ledger(path, obj.db, f"-o {output}" if output else None)
-    names = obj.names()
     view = load_view(obj.ledger(read_only=True), hand, KeyStore(keys_dir))
+    names = obj.names()  # from the ledger the view was read from
     page = render_hand(view, names=names)
     try:
         write_page(path, page)

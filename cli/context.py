@@ -51,6 +51,9 @@ class Context:
         #: Whether this command made the ledger file (it was not there when first opened for
         #: writing): a write refused after that removes it again (:meth:`discard_new`).
         self.created = False
+        #: The platform names (:meth:`names`) as read from the ledger last opened; None: not
+        #: read since (every open forgets them: a later one may hold an alias more).
+        self._names: Any = None
 
     def ledger(self, *, read_only: bool = False, existing: bool = False,
                checks: Callable[[], object] | None = None, sound: bool = True) -> Any:
@@ -76,6 +79,7 @@ class Context:
                 if checks is not None:
                     checks()
                 self.created = True
+            self._names = None
             self._ledger = Ledger(self.db, read_only=read_only, sound=sound)
             if not read_only and self.written_from is None and self.saves_tables:
                 self.written_from = (self._ledger.head() or (0, ""))[0]
@@ -155,15 +159,31 @@ class Context:
         if not os.path.lexists(self.db):  # DuckDB's spill files, once it has let them go
             shutil.rmtree(f"{self.db}.tmp", ignore_errors=True)
 
-    def names(self) -> Any:
-        """The :class:`cli.names.Names` of the ledger's platform players (read, then the
-        ledger is closed again: the commands that read the books open it themselves)."""
+    def names(self, *, keep: bool = False) -> Any:
+        """The :class:`cli.names.Names` of the ledger's platform players, read once: as a
+        read of the books that held the ledger read them (:meth:`read_names`, its
+        ``opened``), else from the ledger this command has open, or opens read-only for
+        them. That ledger is closed again (before the command prints: another process may
+        write meanwhile) unless ``keep``: the command reads on from it, one open in all.
+
+        Raises:
+            NotFound: no ledger file; LedgerBusy, LedgerError: it cannot be opened.
+        """
+        if self._names is None:
+            self.read_names(self.ledger(read_only=True))
+        if not keep:
+            self.close()
+        return self._names
+
+    def read_names(self, ledger: Any) -> None:
+        """Read the platform names (:meth:`names`) from ``ledger``, an open
+        :class:`ledger.store.store.Ledger`: what a read of the books (:mod:`replay.books`)
+        calls while it holds the ledger, so that the command does not open it once more for
+        them (an open costs about 30 ms of CPU)."""
         from cli.names import Names
         from ledger.store.streams import platform_names
 
-        names = Names(platform_names(self.ledger(read_only=True)))
-        self.close()
-        return names
+        self._names = Names(platform_names(ledger))
 
     def close(self) -> None:
         if self._ledger is not None:

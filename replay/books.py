@@ -30,6 +30,9 @@ from replay.progress import Progress, silent
 from replay.projections import catch_up
 
 Note = Callable[[str], None]
+#: Called with the ledger a read holds, before it is closed: what the caller reads beside the
+#: books from the same open (the platform names a command prints them with), never a write.
+Opened = Callable[[Ledger], object]
 
 
 def _quiet(line: str) -> None:
@@ -38,9 +41,9 @@ def _quiet(line: str) -> None:
 
 @contextmanager
 def fresh_books(path: str, *, jobs: int | None = 1, progress: Progress = silent,
-                note: Note = _quiet) -> Iterator[Ledger]:
+                note: Note = _quiet, opened: Opened | None = None) -> Iterator[Ledger]:
     """The ledger at ``path`` with its derived tables as of its head, closed after the block
-    (see the module doc).
+    (see the module doc); handed to ``opened`` first, when given.
 
     Raises:
         NotFound: no ledger at ``path``; LedgerBusy: another process is writing it;
@@ -52,6 +55,8 @@ def fresh_books(path: str, *, jobs: int | None = 1, progress: Progress = silent,
         if not plan.fresh:
             ledger.close()
             ledger = _caught_up(path, plan.full if plan.mismatch else None, jobs, progress, note)
+        if opened is not None:
+            opened(ledger)
         yield ledger
     finally:
         ledger.close()
@@ -88,13 +93,14 @@ def _caught_up(path: str, mismatch: str | None, jobs: int | None, progress: Prog
 
 
 def balances(path: str, session: str | None, *, money: bool, progress: Progress = silent,
-             note: Note = _quiet) -> player_balances.Balances:
-    """Each player's net, buy-ins, cash-outs, hands and sessions (:func:`player_balances.balances`).
+             note: Note = _quiet, opened: Opened | None = None) -> player_balances.Balances:
+    """Each player's net, buy-ins, cash-outs, hands and sessions (:func:`player_balances.balances`);
+    ``opened`` as :func:`fresh_books`'.
 
     Raises:
         NotFound: no such session; LedgerError: a hand the rules reject, mixed currencies.
     """
-    with fresh_books(path, progress=progress, note=note) as ledger:
+    with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
         books = player_balances.balances(ledger.connection, session, money)
         if books.unbalanced:
             _carried_aside(ledger, books, session, money)
@@ -129,14 +135,15 @@ def _carried_aside(ledger: Ledger, books: player_balances.Balances, session: str
             u["carried"] = chips
 
 
-def standings(path: str, *, money: bool, progress: Progress = silent, note: Note = _quiet
-              ) -> standings_grid.Standings:
-    """The sessions × players grid of nets with totals (:func:`standings_grid.standings`).
+def standings(path: str, *, money: bool, progress: Progress = silent, note: Note = _quiet,
+              opened: Opened | None = None) -> standings_grid.Standings:
+    """The sessions × players grid of nets with totals (:func:`standings_grid.standings`);
+    ``opened`` as :func:`fresh_books`'.
 
     Raises:
         LedgerError: a hand the rules reject, mixed currencies with ``money``.
     """
-    with fresh_books(path, progress=progress, note=note) as ledger:
+    with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
         return standings_grid.standings(ledger.connection, money)
 
 
@@ -179,16 +186,17 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
 
 
 def settle(path: str, session: str | None, *, progress: Progress = silent,
-           note: Note = _quiet, unbalanced: Note = _quiet
+           note: Note = _quiet, unbalanced: Note = _quiet, opened: Opened | None = None
            ) -> tuple[list[tuple[str | None, str | None, int]], player_balances.Balances]:
     """The fewest transfers that settle the nets up (:func:`settlement.settlement`); a line
     to ``unbalanced`` per session whose chips do not follow its books (cash-outs, stacks:
-    :func:`_unbalanced_lines`).
+    :func:`_unbalanced_lines`), said once the ledger is closed; ``opened`` as
+    :func:`fresh_books`'.
 
     Raises:
         LedgerError: the nets do not sum to zero; NotFound: no such session.
     """
-    with fresh_books(path, progress=progress, note=note) as ledger:
+    with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
         settled = settlement.settlement(ledger.connection, session)
         found = [f for f in read_audit(ledger.connection).findings
                  if f.kind in ("session_balance", "stack_continuity")
@@ -220,15 +228,16 @@ def _unbalanced_lines(findings: list[Any]) -> list[str]:
 
 
 def chart_rows(path: str, *, money: bool, session: str | None = None,
-               progress: Progress = silent, note: Note = _quiet) -> list[tuple[int, str, int]]:
+               progress: Progress = silent, note: Note = _quiet, opened: Opened | None = None
+               ) -> list[tuple[int, str, int]]:
     """``(ord, player, net)`` of every player in every hand (of ``session`` when given), in
-    ledger order (:func:`hand_nets.chart_nets`).
+    ledger order (:func:`hand_nets.chart_nets`); ``opened`` as :func:`fresh_books`'.
 
     Raises:
         NotFound: no such session, or no hands to chart; LedgerError: chips of different
             values (money of different currencies or decimals) to add up.
     """
-    with fresh_books(path, progress=progress, note=note) as ledger:
+    with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
         rows = hand_nets.chart_nets(ledger.connection, money, session)
     if not rows:
         raise NotFound("no hands in the ledger to chart" if session is None else
@@ -237,14 +246,14 @@ def chart_rows(path: str, *, money: bool, session: str | None = None,
 
 
 def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Progress = silent,
-          note: Note = _quiet, on_request: bool = False, keys: Any = None
-          ) -> tuple[AuditReport, list[Any]]:
+          note: Note = _quiet, on_request: bool = False, keys: Any = None,
+          opened: Opened | None = None) -> tuple[AuditReport, list[Any]]:
     """The audit as of the head and its findings (only ``session``'s when given); with
     ``on_request`` also the checks run only when asked (``unsettled``), after the others;
     with ``keys`` (a :class:`ledger.store.keys.KeyStore`) last a ``signature`` finding per
     signed correction or void whose signature fails against it
     (:func:`ledger.audit.signatures.signature_findings`: they depend on the key directory, so
-    the derived tables do not keep them).
+    the derived tables do not keep them). ``opened`` as :func:`fresh_books`'.
 
     Raises:
         NotFound: no such session; LedgerError: a damaged public key file.
@@ -253,7 +262,7 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
     from ledger.audit.signatures import signature_findings
     from replay.ingest.export import session_chips
 
-    with fresh_books(path, jobs=jobs, progress=progress, note=note) as ledger:
+    with fresh_books(path, jobs=jobs, progress=progress, note=note, opened=opened) as ledger:
         report = read_audit(ledger.connection)
         extra = [] if not on_request else [
             f for book in settlement.session_books(ledger.connection)
