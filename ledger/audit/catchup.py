@@ -28,6 +28,7 @@ from ledger.audit.tables import (
     finding_rows,
     head_hash,
     names_in,
+    present_tables,
     session_table_rows,
     tables_digest,
 )
@@ -75,7 +76,7 @@ def moved(con: Any) -> Moved:
     """
     try:
         head = int(con.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()[0])
-        names = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+        names = present_tables(con)
         if "derived_state" not in names:
             return Moved(head, _NEVER)
         state = dict(con.execute("SELECT key, value FROM derived_state").fetchall())
@@ -87,7 +88,7 @@ def moved(con: Any) -> Moved:
         if state.get("head_hash") != head_hash(con, since):
             return Moved(head, "the ledger's rows up to the tables' head are not those they "
                                "were built from (run `verify`)")
-        if state.get("digest") != tables_digest(con):
+        if state.get("digest") != tables_digest(con, names):
             return Moved(head, "the derived tables were changed outside handledger")
         if since == head:
             return Moved(head, None)
