@@ -69,6 +69,16 @@ def check_events(path: str, con: Any) -> None:
     cursor = con.execute("SELECT * FROM events LIMIT 0")
     found = [(d[0], str(d[1])) for d in cursor.description]
     cursor.fetchall()
+    check_columns(path, found)
+
+
+def check_columns(path: str, found: list[tuple[str, str]]) -> None:
+    """Refuse ``events`` columns ``found`` (``(name, DuckDB type)`` in order, as a query's
+    description gives them) that are not :data:`EVENT_COLUMNS`, as :func:`check_events`.
+
+    Raises:
+        LedgerCorrupt: as :func:`check_events`.
+    """
     if found == list(EVENT_COLUMNS):
         return
     names = {name for name, _ in found}
