@@ -89,10 +89,10 @@ def test_a_command_interrupted_inside_a_library_is_aborted(tmp_path: Path, form:
     Ledger(db).close()
     error = RuntimeError("Query interrupted") if form == "duckdb" else _wrapped_by_pydantic()
 
-    def stop(self: Ledger) -> set[str]:
+    def stop(self: Ledger) -> object:
         raise error
 
-    monkeypatch.setattr(Ledger, "_tables", stop)
+    monkeypatch.setattr(Ledger, "_opened", stop)  # the open's first query
     runner = CliRunner()
     with runner.isolation() as (out, err, _):
         code = run(["--db", str(db), "verify"])
