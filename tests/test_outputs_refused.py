@@ -73,6 +73,14 @@ def test_a_file_the_system_refuses_is_named_in_one_line(played: Path, tmp_path: 
     assert _refused(db, "/sys/x.out") == [
         ("chart", 2, "", line), ("view", 2, "", line), ("export", 2, "", line),
         ("export", 2, "", line)]
+    # a checkpoint's file and a key folder: the system's words, not Python's ([Errno 2] …)
+    result = run(db, "checkpoint", "-o", str(missing))
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", f"error: cannot write the checkpoints file {missing}: No such file or "
+        "directory\n")
+    result = run(db, "key", "new", "k", "--keys", "/proc/x")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", "error: cannot create the key directory /proc/x: No such file or directory\n")
 
 
 def test_a_write_failing_part_way_leaves_the_older_file_as_it_was(
