@@ -103,6 +103,17 @@ def test_a_quit_beyond_the_table_is_refused_naming_him_as_the_reads_do(
         "chips), but none of them are at the table there: CzMp1GAawT cashed out 0 chips at seq "
         "17 and bought in none since; nothing of the file was written (a buy-in missing from "
         "the file goes before it)\n")
+    # a name a host gives the id afterwards is his in every read (before: show kept the id)
+    assert run(db, "player", "alias", "Ovvk", "CzMp1GAawT").exit_code == 0
+    assert lines(db, "show", "pn-game-1-164267577749500")[0].startswith(
+        "hand pn-game-1-164267577749500: NT, button A8; seats Ovvk 50, ")
+    assert lines(db, "balances")[3].split() == ["Ovvk", "-50", "50", "0", "2", "1"]
+    result = run(db, "import", str(longer))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        f"error: {longer}:17, session game: its cash_out at seq 23 cashes out Ovvk "
+        "(CzMp1GAawT) (150 chips), but none of them are at the table there: Ovvk (CzMp1GAawT) "
+        "cashed out 0 chips at seq 17")
 
 
 def test_hand_start_seats_an_ended_name_as_typed(vk: Path, tmp_path: Path) -> None:
