@@ -41,9 +41,10 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
             written.
         LedgerError: ``parquet``/``csv`` without a directory, or text with neither ``out`` nor
             ``write``; ``out`` is the ledger (``-o l.duckdb is the ledger itself: nothing
-            written``), or cannot be written (``cannot write /proc/version: Input/output
-            error``); NotFound: no ledger, or a named hand it does not hold; as
-            :func:`export_chunks` (nothing written).
+            written``), or cannot be written (``cannot write /proc/version: no file can be
+            made in /proc``; written whole or not at all,
+            :func:`ledger.store.outputs.write_whole`); NotFound: no ledger, or a named hand
+            it does not hold; as :func:`export_chunks` (nothing written).
     """
     from ledger.store.outputs import not_the_ledger, write_whole
     from ledger.store.store import Ledger
