@@ -167,19 +167,24 @@ def write_chart(path: Path, rows: list[tuple[int, str, int]], unit: str,
     draws): the caller says so.
 
     Raises:
-        OSError: ``path`` cannot be written.
+        OSError: ``path`` cannot be written (nothing written:
+            :func:`ledger.store.outputs.write_whole`).
     """
+    from ledger.store.outputs import write_whole
+
     plt = _pyplot()
     kind = path.suffix.lower().lstrip(".")
     with _drawing(_labels(rows, names)) as undrawable:
         fig = figure(rows, unit, names=names,
                      title="Cumulative net per player across the series")
+        buf = io.BytesIO()  # drawn whole first: the file is written whole or not at all
         try:
-            fig.savefig(path, dpi=110, bbox_inches="tight",
+            fig.savefig(buf, dpi=110, bbox_inches="tight",
                         format=kind if kind in ("png", "svg", "pdf") else "png",
                         metadata={"Date": None} if kind == "svg" else None)
         finally:
             plt.close(fig)
+    write_whole(path, lambda f: f.write(buf.getvalue()))
     return [] if kind == "svg" else undrawable
 
 

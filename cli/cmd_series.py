@@ -185,14 +185,18 @@ def chart(obj: Context, out: str, money: bool, session_name: str | None) -> None
     add up: across sessions of different chip values it is refused in one line (chart the
     money with --money, or one session with --session), as --money is across currencies."""
     from cli.chart import write_chart
+    from ledger.model.errors import LedgerError
     from ledger.store.outputs import not_the_ledger
     from replay.books import chart_rows
 
     not_the_ledger(out, obj.db)
     rows = chart_rows(obj.db, money=money, session=session_name, progress=render.progress,
                       note=render.note, opened=obj.read_names)
-    undrawable = write_chart(Path(out), rows, "money (minor units)" if money else "chips",
-                             names=obj.names().labels)
+    try:
+        undrawable = write_chart(Path(out), rows, "money (minor units)" if money else "chips",
+                                 names=obj.names().labels)
+    except OSError as exc:  # a write refused without the file's name (EIO in /proc)
+        raise LedgerError(f"cannot write {out}: {exc.strerror or exc}") from None
     click.echo(f"wrote {out}")
     if undrawable:
         click.echo(f"warning: no installed font has the letters of {', '.join(undrawable)}: "

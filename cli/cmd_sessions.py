@@ -247,7 +247,7 @@ def entry_retract(obj: Context, session_name: str, seq: int, reason: str, by: st
     from replay.sessions import amending as books
 
     was, _ = books.correct_entry(obj.ledger(existing=True), session_name, seq, None,
-                                 reason=reason, by=by, closed=closed)
+                                 reason=reason, by=by, closed=closed, note=render.note)
     click.echo(f"{session_name}: entry {seq} ({was.type}) retracted")
 
 
@@ -270,7 +270,8 @@ def entry_amend(obj: Context, session_name: str, seq: int, value: str, reason: s
     from replay.sessions import amending as books
 
     was, now = books.correct_entry(obj.ledger(existing=True), session_name, seq, value,
-                                   reason=reason, by=by, closed=closed, beyond=beyond)
+                                   reason=reason, by=by, closed=closed, beyond=beyond,
+                                   note=render.note)
     click.echo(f"{session_name}: entry {seq} ({was.type}) amended")
 
 

@@ -10,9 +10,7 @@ the key back, :func:`remove_stale` removes only such pages. Nothing here draws a
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -67,23 +65,15 @@ def default_file(hand: str) -> str:
 
 
 def write_page(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all (a temporary file, then renamed).
+    """Write ``text`` to ``path`` whole or not at all (a temporary file, then renamed:
+    :func:`ledger.store.outputs.write_whole`).
 
     Raises:
         OSError: the file cannot be written.
     """
-    path = path.resolve()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        os.fchmod(fd, 0o666 & ~umask)  # as an ordinary new file (mkstemp makes it 0600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    from ledger.store.outputs import write_whole
+
+    write_whole(path, lambda f: f.write(text.encode("utf-8")))
 
 
 def write_if_changed(path: Path, text: str) -> bool:

@@ -78,16 +78,22 @@ def test_unalias_ends_the_alias_everywhere_and_keeps_it_in_the_history(
     assert refused(run(db, "pay", "s2", "Anna", "Ann", "1")) == (
         "error: pay s2: Anna and Ann are one player, Ann (Anna is an alias of Ann: `handledger "
         "player alias`): a payment needs two different players; nothing written")
-    # the wrong-way retraction the user tried first is still refused
+    # the wrong-way retraction the user tried first is still refused, saying what ends it
     assert refused(run(db, "entry", "retract", "s2", "4", "--reason", "wrong alias", "--by",
                        "host")) == ("error: session s2 has no buy-in, cash-out or payment at "
-                                    "seq 4 (its entries: 2 buy_in, 3 buy_in)")
+                                    "seq 4 (its entries: 2 buy_in, 3 buy_in); entry 4 is an "
+                                    "alias (Anna is Ann): `handledger player unalias Anna "
+                                    "--reason … --by …` ends it")
     result = run(db, *UNALIAS)
     assert (result.exit_code, result.stdout, result.stderr) == (0, "Anna is no longer Ann\n",
                                                                 "")
     assert rows(db)[-2:] == [("session:s2", 4, "player_alias"),
                              ("session:s2", 5, "player_unaliased")]
     assert _lines(db, "standings") == APART  # Ann +1, Anna -2 again
+    # the alias ended, its row is no entry and no alias: no hint
+    assert refused(run(db, "entry", "retract", "s2", "4", "--reason", "r", "--by", "host")) == (
+        "error: session s2 has no buy-in, cash-out or payment at seq 4 (its entries: 2 buy_in, "
+        "3 buy_in)")
     assert _lines(db, "balances", "--session", "s2") == [
         "player                  net       buy-in     cash-out  hands sessions",
         "Cy                        2          100            0      2        1",
@@ -215,3 +221,36 @@ def test_whatif_resolves_an_alias_recorded_in_another_session(tmp_path: Path) ->
     assert [(d["hand"], d["player"], d["starting"], d["expected"], d["was"])
             for d in what["downstream"]] == [("x2", "Ann", 152, 148, 152),
                                              ("x2", "Bob", 98, 102, 98)]
+
+
+def test_correcting_an_entry_written_under_an_alias_says_the_alias_may_be_the_mistake(
+        tmp_path: Path) -> None:
+    """s2's entry 2 is Anna's buy-in of 100, Anna an alias of Ann (s2's entry 4): its
+    retraction or amendment goes in, with a ``note:`` that it counted as Ann's and what to do
+    if the alias was the mistake; Cy's entry (no alias) and Anna's once the alias is ended
+    get none."""
+    db = tmp_path / "t.duckdb"
+    for args in (("session", "open", "s1"), ("buyin", "s1", "Ann", "100"),
+                 ("session", "open", "s2"), ("buyin", "s2", "Anna", "100"),
+                 ("buyin", "s2", "Cy", "100"), ("player", "alias", "Ann", "Anna")):
+        assert run(db, *args).exit_code == 0, args
+    fresh = copy_ledger(db, tmp_path / "fresh.duckdb")
+    note = ("note: entry 2 names Anna, an alias of Ann (`player alias`): it counted as Ann's; "
+            "if the alias was the mistake, not the entry, {} and end the alias (`handledger "
+            "player unalias Anna --reason … --by …`)\n")
+    result = run(db, "entry", "amend", "s2", "2", "150", "--reason", "r", "--by", "host")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0, "s2: entry 2 (buy_in) amended\n", note.format("amend it back"))
+    result = run(db, "entry", "amend", "s2", "3", "150", "--reason", "r", "--by", "host")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0, "s2: entry 3 (buy_in) amended\n", "")
+    assert _lines(db, "balances", "--session", "s2")[1:] == [
+        "Ann                       0          150            0      0        1",
+        "Cy                        0          150            0      0        1"]
+    result = run(fresh, "entry", "retract", "s2", "2", "--reason", "r", "--by", "host")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0, "s2: entry 2 (buy_in) retracted\n", note.format("record the entry again"))
+    assert run(db, *UNALIAS).exit_code == 0
+    result = run(db, "entry", "amend", "s2", "2", "100", "--reason", "r", "--by", "host")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0, "s2: entry 2 (buy_in) amended\n", "")

@@ -493,7 +493,7 @@ class SeriesFold:
         while self._row is not None and (position is None or self._row.position < position):
             r, self._row = self._row, next(self._rows, None)
             book = self._book(r.session, r.position)
-            if r.event.type in ("player_alias", "session_opened"):
+            if r.event.type in ("player_alias", "player_unaliased", "session_opened"):
                 self._named.append(r)
             if r.event.type == "player_alias" and not any(
                     r.event.alias in names for names in self.seated.values()):
@@ -520,19 +520,26 @@ def platform_nicknames(rows: Iterable[SessionRow], seated: Mapping[str | None, s
     are platform ids: :mod:`ledger.model.platform`), when the id sat at that session's
     tables or has its books there (a buy-in, a cash-out: he played no hand), is still its
     own series name (no ``player alias`` made it someone else) and the name never sat at any
-    table (so it is a nickname, not a player). ``rows``: the session rows in ledger order
-    (only ``player_alias`` ones are read); ``seated``: per session, the names at its tables
+    table (so it is a nickname, not a player). A ``player_unaliased`` of the name (README
+    "player unalias") takes that row away from its place on: the id is known by the name he
+    had before it, or by his id alone, as :func:`ledger.store.streams.platform_names` shows
+    him. ``rows``: the session rows in ledger order (only ``player_alias`` and
+    ``player_unaliased`` ones are read); ``seated``: per session, the names at its tables
     before aliases; ``booked``: per session, the series names of its books' players."""
     anywhere = set().union(*seated.values())
-    out = {}
+    kept: list[tuple[str, str]] = []  # (player, nickname) in ledger order
     for r in rows:
         e = r.event
-        if (e.type == "player_alias" and r.session in platform and e.alias not in anywhere
+        if e.type == "player_unaliased":  # the latest row giving that name goes
+            given = [k for k, (_, name) in enumerate(kept) if name == e.alias]
+            if given:
+                del kept[given[-1]]
+        elif (e.type == "player_alias" and r.session in platform and e.alias not in anywhere
                 and aliases.get(e.player, e.player) == e.player
                 and (e.player in seated.get(r.session, ())
                      or e.player in booked.get(r.session, ()))):
-            out[e.player] = e.alias
-    return out
+            kept.append((e.player, e.alias))
+    return dict(kept)
 
 
 def _session_event(book: SessionBook, e: Any, position: int, names: Names) -> None:

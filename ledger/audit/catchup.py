@@ -193,7 +193,7 @@ def _nicknames(ledger: Any, con: Any, aliases: dict[str, str]) -> None:
         booked.setdefault(session, set()).add(player)
     from ledger.store.streams import platform_sessions
 
-    rows = session_rows(ledger, types=("player_alias",))
+    rows = session_rows(ledger, types=("player_alias", "player_unaliased"))
     platform = platform_sessions(ledger, {r.session for r in rows})
     con.execute("DELETE FROM player_nicknames")
     _append(con, "player_nicknames",

@@ -80,8 +80,9 @@ from ledger.model.errors import LedgerError
 #: a finding of the whole table, an infeasible total or a carry, not ``*``); 25: the engine's
 #: words kept in ``hands.notes`` (an unreplayable hand's reason, a short raise's note) say
 #: bet, raise or complete as poker does, and a draw waiting for its replacement cards names
-#: them: forces a rebuild.
-DERIVED_VERSION = "26"
+#: them; 27: ``player_nicknames`` leaves out a name ``player unalias`` ended, as
+#: :func:`ledger.audit.books.platform_nicknames` reads it: forces a rebuild.
+DERIVED_VERSION = "27"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS session_book (session VARCHAR, date VARCHAR, opened BOOLEAN,

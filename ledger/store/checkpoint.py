@@ -269,7 +269,7 @@ def _append(path: Path, line: str) -> None:
             if stat.S_ISREG(os.fstat(file.fileno()).st_mode):
                 os.fsync(file.fileno())
     except OSError as e:
-        raise LedgerError(f"cannot write the checkpoints file {path}: {e}") from e
+        raise LedgerError(f"cannot write the checkpoints file {path}: {e.strerror or e}") from e
 
 
 # ------------------------------------------------------------------------------- reading

@@ -151,7 +151,8 @@ class KeyStore:
         except FileExistsError:
             raise LedgerError(f"key {name!r} already exists in {self.directory}") from None
         except OSError as e:
-            raise LedgerError(f"cannot write key {name!r} in {self.directory}: {e}") from e
+            raise LedgerError(f"cannot write key {name!r} in {self.directory}: "
+                              f"{e.strerror or e}") from e
         with os.fdopen(fd, "wb") as out:
             out.write(pem)
         os.chmod(self._key(name), 0o600)
@@ -346,7 +347,8 @@ class KeyStore:
         try:
             self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as e:
-            raise LedgerError(f"cannot create the key directory {self.directory}: {e}") from e
+            raise LedgerError(f"cannot create the key directory {self.directory}: "
+                              f"{e.strerror or e}") from e
 
     def _key(self, name: str) -> Path:
         return self.directory / f"{name}.key"

@@ -12,8 +12,11 @@ the write-ahead log's name leaves the ledger unopenable), and one it replaces wh
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+import stat
+import tempfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 from ledger.model.errors import LedgerError
 
@@ -172,3 +175,44 @@ def no_folder_made_is_the_ledger(folder: str | os.PathLike[str], ledger: str | o
         kind = files.which(above)
         if kind is not None:
             raise LedgerError(f"{what}: {above} is {_IS[kind]}: nothing written")
+
+
+def write_whole(path: str | os.PathLike[str], fill: Callable[[BinaryIO], None]) -> None:
+    """Write the file ``path`` whole or not at all: ``fill`` writes its bytes into a
+    temporary file beside it, renamed over it once complete (README "A write is all or
+    nothing"), so a write that fails part-way (a full disk) leaves no half-written file and
+    an old one as it was. A ``path`` that exists and is no regular file (``/dev/stdout``, a
+    pipe) is written as it is: renaming over it would replace the device, not write to it.
+
+    Raises:
+        OSError: the file cannot be written (its folder missing or read-only, a file the
+            system refuses): nothing left behind.
+    """
+    name = os.fspath(path)
+    try:
+        special = not stat.S_ISREG(os.stat(name).st_mode)
+    except OSError:
+        special = False  # not there yet (or not to be looked at): the folder decides
+    if special:
+        with open(name, "wb") as f:
+            fill(f)
+        return
+    real = os.path.realpath(name)
+    folder = os.path.dirname(real)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(real)}.",
+                                   suffix=".tmp")
+    except FileNotFoundError as exc:  # a folder there that makes no file (/proc)
+        if not os.path.isdir(folder):
+            raise
+        raise OSError(exc.errno, f"no file can be made in {folder}", name) from None
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        os.fchmod(fd, 0o666 & ~umask)  # as an ordinary new file (mkstemp makes it 0600)
+        with os.fdopen(fd, "wb") as f:
+            fill(f)
+        os.replace(tmp, real)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

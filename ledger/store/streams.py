@@ -512,10 +512,12 @@ def platform_names(ledger: Any) -> dict[str, str]:
         if player is None:
             last = [k for k, (_, a) in enumerate(kept) if a == alias]
             if last:
-                del kept[last[-1]]
+                p, a = kept.pop(last[-1])
+                if all(p != q and a != q for q, _ in kept):  # an id left with no name:
+                    kept.insert(last[-1], (p, p))  # still one a host may name (NAME → id)
         else:
             kept.append((player, alias))
-    return shown_names(kept)
+    return {pid: name for pid, name in shown_names(kept).items() if pid != name}
 
 
 def shown_names(rows: Iterable[tuple[str, str]]) -> dict[str, str]:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, BinaryIO, NamedTuple
 
 from ledger.model.errors import LedgerError, MalformedInput
 from ledger.store.signing import binds_hand
@@ -42,11 +41,12 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
             written.
         LedgerError: ``parquet``/``csv`` without a directory, or text with neither ``out`` nor
             ``write``; ``out`` is the ledger (``-o l.duckdb is the ledger itself: nothing
-            written``), or cannot be written (``cannot write /proc/version: Input/output
-            error``); NotFound: no ledger, or a named hand it does not hold; as
-            :func:`export_chunks` (nothing written).
+            written``), or cannot be written (``cannot write /proc/version: no file can be
+            made in /proc``; written whole or not at all,
+            :func:`ledger.store.outputs.write_whole`); NotFound: no ledger, or a named hand
+            it does not hold; as :func:`export_chunks` (nothing written).
     """
-    from ledger.store.outputs import not_the_ledger
+    from ledger.store.outputs import not_the_ledger, write_whole
     from ledger.store.store import Ledger
 
     if fmt in ("parquet", "csv"):
@@ -81,9 +81,12 @@ def export(path: str, fmt: str, hands: Sequence[str], out: Path | None,
                 spool.write(chunk)
         spool.seek(0)
         if out is not None:
-            try:
-                with open(out, "w", encoding="utf-8") as f:
-                    shutil.copyfileobj(spool, f, _COPY)
+            def fill(f: BinaryIO) -> None:
+                while chunk := spool.read(_COPY):
+                    f.write(chunk.encode("utf-8"))
+
+            try:  # whole or not at all: a write failing part-way leaves no half a file
+                write_whole(out, fill)
             except OSError as e:  # a write refused without the file's name (EIO in /proc)
                 raise LedgerError(f"cannot write {out}: {e.strerror or e}") from None
         elif write is not None:

@@ -218,7 +218,10 @@ def _names_in_file(items: Sequence[Any]) -> dict[str, dict[str, str]]:
 
 def _names_in_ledger(ledger: Any, hands: Sequence[_Stored]) -> dict[str, dict[str, str]]:
     """``{hand id: {player id: his name at that hand}}`` of the stored ``hands``: the last
-    ``player_alias`` row of the hand's session before its first row."""
+    ``player_alias`` row of the hand's session before its first row, the name the stored log
+    gave him there. A ``player unalias`` of that name leaves it: the lines stored are what
+    the log said, and a copy naming him otherwise is still another text of the same hand
+    (what he is shown as now, :func:`_shown_as`, honours it)."""
     sessions = sorted({h.session for h in hands if h.session is not None})
     rows = ledger.query(
         "SELECT session, position, payload->>'player', payload->>'alias' FROM events"

@@ -123,17 +123,16 @@ def miscounted(ledger: Any, beyond: Beyond, since: int) -> Miscounted | None:
 
 def shown(ledger: Any, beyond: Beyond) -> str:
     """The player of ``beyond`` as the reads show him: a PokerNow id as ``name (id)``, the
-    name his session's ``player_alias`` rows last gave him (FORMATS.md §2); else (a session
-    whose players are no platform ids: ``player alias Robert Bob`` names no id) as stored."""
-    from ledger.store.streams import platform_sessions
+    name the reads give him now (:func:`ledger.store.streams.platform_names`: the latest
+    name he played under, or the one a host gave him with ``player alias NAME ID``; a name
+    ``player unalias`` ended is none of his, FORMATS.md §2), his id alone when he has none;
+    else (a session whose players are no platform ids: ``player alias Robert Bob`` names no
+    id) as stored."""
+    from ledger.store.streams import platform_names, platform_sessions
 
     if not platform_sessions(ledger, [beyond.session]):
         return beyond.player
-    rows = ledger.query(
-        "SELECT payload->>'alias' FROM events WHERE session = $1 AND type = 'player_alias'"
-        " AND payload->>'player' = $2 ORDER BY position DESC LIMIT 1",
-        [beyond.session, beyond.player])
-    name = rows[0][0] if rows else None
+    name = platform_names(ledger).get(beyond.player)
     return beyond.player if name in (None, beyond.player) else f"{name} ({beyond.player})"
 
 

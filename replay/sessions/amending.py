@@ -5,12 +5,14 @@ same bounds as the entry itself.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, NotFound
 from ledger.store.proven import prove_before_writing
 from ledger.store.streams import hands_seating
+from replay.sessions.alias_hints import alias_row, aliased_entry
 from replay.sessions.amounts import bounded, chips_written, money_written
 from replay.sessions.entries import cash_outs_covered, within_table
 from replay.sessions.payments import paid_by, within_buy_ins, within_house, within_owed
@@ -19,24 +21,34 @@ from replay.sessions.state import Place, SessionState, alias_group, append_entry
 
 
 def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, reason: str,
-                  by: str, closed: bool = False, beyond: bool = False) -> tuple[Any, Any]:
+                  by: str, closed: bool = False, beyond: bool = False,
+                  note: Callable[[str], None] | None = None) -> tuple[Any, Any]:
     """Retract (``value`` None) or amend (``value``: chips for a buy-in or cash-out, money for
     a payment) the book entry at ``seq`` of ``session``'s stream. Returns the entry as it
     stood and the replacement (None: retracted). ``closed``: a buy-in or cash-out of a closed
     session goes in (its books were settled up at the close; a payment, the settling up
     itself, needs no flag, as ``pay``). ``beyond``: an amended payment goes in though it is
-    more than the payer owes (as ``pay --more-than-owed``).
+    more than the payer owes (as ``pay --more-than-owed``). ``note`` gets a ``note:`` line
+    when the entry names an alias of another player: the alias may be the mistake
+    (:func:`replay.sessions.alias_hints.aliased_entry`).
 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
             (:func:`ledger.store.proven.prove_before_writing`); nothing written.
-        NotFound: no such session or entry; MalformedInput: a bad value
+        NotFound: no such session or entry (``seq`` an alias: how to end it,
+            :func:`replay.sessions.alias_hints.alias_row`); MalformedInput: a bad value
             (:func:`chips_written`, :func:`money_written`); LedgerError: as
             :func:`entry_to_correct` and :func:`check_correction`.
     """
     prove_before_writing(ledger)
     state = open_state(ledger, session, allow_closed=True)
-    entry = entry_to_correct(state, session, seq, amending=value is not None, closed=closed)
+    try:
+        entry = entry_to_correct(state, session, seq, amending=value is not None,
+                                 closed=closed)
+    except NotFound as exc:
+        if (hint := alias_row(ledger, session, seq)) is None:
+            raise
+        raise NotFound(f"{exc.message}; {hint}") from None
     replacement = None
     if value is not None:
         where = f"entry amend {session} {seq} ({entry.type.replace('_', '-')})"
@@ -50,6 +62,9 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     fix = ev.EntryCorrected(seq=seq, reason=reason, by=by, replacement=None if replacement
                             is None else replacement.model_dump(mode="json"))
     append_entry(ledger, session, fix, state)
+    if note is not None and (said := aliased_entry(ledger, seq, entry,
+                                                   retracted=replacement is None)):
+        note(said)
     return entry, replacement
 
 

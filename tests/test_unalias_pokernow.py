@@ -1,0 +1,151 @@
+"""``player unalias`` of a PokerNow name: every reader of the names a PokerNow import gave
+its ids honours the end of one from its place on (README "player unalias", "PokerNow"):
+``balances`` and ``standings`` (the derived ``player_nicknames``), an import's refusal of a
+quit beyond the table, ``hand start --seats`` and the refusal of a renamed copy of a stored
+log. Before, ``balances`` kept showing the ended name beside the id (``Aab Ovwsi
+(gKyQzJRs7T)``) while ``show`` and ``settle`` showed the id alone, and the refusal of a
+quit named the player by the ended name.
+
+``vk``: the real valakuzhyk log imported as it is (52 hands, 8 players who bought in 1000
+each; Aab Ovwsi, id gKyQzJRs7T, +7000 over the 52 hands, everyone else -1000).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cli.main import cli
+from tests.conftest import SHARED
+from tests.copies import build_ledger, copy_ledger
+
+VK = SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv"
+CT2 = SHARED / "pokernow" / "charlestudor_Input_Log_002.csv"
+SESSION = "valakuzhyk_07_21_2022_log1"
+AAB = "gKyQzJRs7T"
+HEAD = "player                               net       buy-in     cash-out  hands sessions"
+ENDED = ("--reason", "not his name", "--by", "host")
+
+
+def run(db: Path, *args: str) -> Result:
+    return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+
+
+def lines(db: Path, *args: str) -> list[str]:
+    result = run(db, *args)
+    assert result.exit_code == 0, result.output
+    return result.stdout.splitlines()
+
+
+@pytest.fixture(scope="module")
+def vk(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Built once for the module: copy it to change it."""
+    return build_ledger(tmp_path_factory.mktemp("vk") / "t.duckdb", [["import", str(VK)]])
+
+
+def test_balances_and_standings_drop_an_ended_name(vk: Path, tmp_path: Path) -> None:
+    db = copy_ledger(vk, tmp_path / "t.duckdb")
+    assert lines(db, "balances")[:2] == [
+        HEAD, "Aab Ovwsi (gKyQzJRs7T)              7000         1000            0     52        1"]
+    result = run(db, "player", "unalias", "Aab Ovwsi", *ENDED)
+    assert (result.exit_code, result.stdout) == (0, "Aab Ovwsi is no longer gKyQzJRs7T\n")
+    # shown by his id alone, as show and settle show him (the derived tables rebuilt)
+    assert lines(db, "balances")[:3] == [
+        HEAD, "gKyQzJRs7T                          7000         1000            0     52        1",
+        "Hznmh#9009 (1RhUayZFQU)            -1000         1000            0     27        1"]
+    assert lines(db, "standings")[:2] == [
+        "player                      valakuzhyk_07_21_2022_log1        total",
+        "gKyQzJRs7T                                        7000         7000"]
+    assert lines(db, "settle")[0] == "Hznmh#9009 pays gKyQzJRs7T 1000 chips"
+    assert lines(db, "sql", "SELECT count(*) AS n FROM player_nicknames WHERE player ="
+                 f" '{AAB}'")[-2:] == ["0", "(1 row)"]
+
+
+def test_an_ended_name_gives_back_the_one_he_played_under_before(tmp_path: Path) -> None:
+    """A short export (hands #1-#4) and a longer one whose hands #30 on name Aab "Aab New"
+    (a rename the game logged): ending "Aab New" shows him as "Aab Ovwsi" again."""
+    text = VK.read_text(encoding="utf-8").splitlines(keepends=True)
+    quit_ = next(i for i, t in enumerate(text) if t.startswith('"-- ending hand #4 --"')) - 1
+    short, longer = tmp_path / "short.csv", tmp_path / "longer.csv"
+    short.write_text("".join([text[0], *text[quit_:]]), encoding="utf-8")
+    longer.write_text("".join([text[0], *(t.replace("Aab Ovwsi @", "Aab New @")
+                                          for t in text[1:386]), *text[386:]]), encoding="utf-8")
+    db = build_ledger(tmp_path / "t.duckdb", [["import", str(short)], ["import", str(longer)]])
+    assert lines(db, "balances")[1] == (
+        "Aab New (gKyQzJRs7T)                7000         1000            0     52        1")
+    assert run(db, "player", "unalias", "Aab New", *ENDED).exit_code == 0
+    assert lines(db, "balances")[1] == (
+        "Aab Ovwsi (gKyQzJRs7T)              7000         1000            0     52        1")
+
+
+def test_a_quit_beyond_the_table_is_refused_naming_him_as_the_reads_do(
+        tmp_path: Path) -> None:
+    """charlestudor's second log with one more quit of @ovvkpfngo@@@ (CzMp1GAawT), who quit
+    with 0 after hand #2, with 150 chips: refused, naming him by his id once his name was
+    ended (before: by the ended name)."""
+    game = tmp_path / "a" / "game.csv"
+    game.parent.mkdir()
+    game.write_text(CT2.read_text(encoding="utf-8"), encoding="utf-8")
+    longer = tmp_path / "b" / "game.csv"
+    longer.parent.mkdir()
+    head, *rest = CT2.read_text(encoding="utf-8").splitlines(keepends=True)
+    longer.write_text(head + '"The player ""@ovvkpfngo@@@ @ CzMp1GAawT"" quits the game with '
+                      'a stack of 150.",2022-01-20T10:52:40.000Z,164267596000000\n'
+                      + "".join(rest), encoding="utf-8")
+    db = build_ledger(tmp_path / "t.duckdb", [
+        ["import", str(game)], ["player", "unalias", "@ovvkpfngo@@@", *ENDED]])
+    result = run(db, "import", str(longer))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {longer}:17, session game: its cash_out at seq 22 cashes out CzMp1GAawT (150 "
+        "chips), but none of them are at the table there: CzMp1GAawT cashed out 0 chips at seq "
+        "17 and bought in none since; nothing of the file was written (a buy-in missing from "
+        "the file goes before it)\n")
+    # a name a host gives the id afterwards is his in every read (before: show kept the id)
+    assert run(db, "player", "alias", "Ovvk", "CzMp1GAawT").exit_code == 0
+    assert lines(db, "show", "pn-game-1-164267577749500")[0].startswith(
+        "hand pn-game-1-164267577749500: NT, button A8; seats Ovvk 50, ")
+    assert lines(db, "balances")[3].split() == ["Ovvk", "-50", "50", "0", "2", "1"]
+    result = run(db, "import", str(longer))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        f"error: {longer}:17, session game: its cash_out at seq 23 cashes out Ovvk "
+        "(CzMp1GAawT) (150 chips), but none of them are at the table there: Ovvk (CzMp1GAawT) "
+        "cashed out 0 chips at seq 17")
+
+
+def test_hand_start_seats_an_ended_name_as_typed(vk: Path, tmp_path: Path) -> None:
+    """--seats "Aab Ovwsi:8000" seated Aab by his id; once the name is ended it names nobody
+    of the session, and is refused as any new name with a space is."""
+    db = copy_ledger(vk, tmp_path / "t.duckdb")
+    assert run(db, "player", "unalias", "Aab Ovwsi", *ENDED).exit_code == 0
+    result = run(db, "hand", "start", "--hand", "z1", "--session", SESSION, "--game", "NT",
+                 "--stakes", "10/20", "--seats", "Aab Ovwsi:8000,IpusyM:1000", "--button",
+                 "IpusyM")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "error: player name 'Aab Ovwsi' cannot be used at the table: an action splits at "
+        "whitespace, so only its first word would be read; choose another name (a name of a "
+        "hand file is taken by a buy-in once the file is imported into the session)\n")
+    assert run(db, "state", "z1").exit_code == 2  # nothing started
+
+
+def test_a_renamed_copy_after_a_host_name_was_ended_offers_the_alias_again(
+        vk: Path, tmp_path: Path) -> None:
+    db = copy_ledger(vk, tmp_path / "t.duckdb")
+    copy = tmp_path / "copy.csv"
+    copy.write_text(VK.read_text(encoding="utf-8").replace("Aab Ovwsi @", "Aab New @"),
+                    encoding="utf-8")
+    assert run(db, "player", "alias", "Aab New", AAB).exit_code == 0
+    assert run(db, "player", "unalias", AAB, *ENDED).exit_code == 0
+    result = run(db, "import", str(copy))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {copy}:1109, hand pn-{SESSION}-1-165843755677200: this PokerNow hand is in "
+        f"the ledger already (session {SESSION}) under other names: player {AAB} is 'Aab New' "
+        "here, 'Aab Ovwsi' in the ledger; nothing of the file was written (its buy-ins would "
+        f"count twice); `handledger player alias 'Aab New' {AAB}` shows him as Aab New from now "
+        "on, and the file stays refused (the stored hands keep the names they were logged "
+        "under)\n")
