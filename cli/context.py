@@ -174,10 +174,15 @@ class Context:
         """Close the ledger (it is opened again on next use). Closed open for writing at the
         head its derived tables were last saved at (or nothing written), there is nothing
         left to save: :meth:`save_tables` then does not open the file again for it."""
+        self._close(check=True)
+
+    def _close(self, *, check: bool) -> None:
+        """:meth:`close`; not ``check``: the command is over (nothing is saved after it), and
+        the head is not read to tell whether anything is left to save."""
         if self._ledger is not None:
             ledger, self._ledger = self._ledger, None
             try:
-                if self.written_from is not None and not ledger.read_only:
+                if check and self.written_from is not None and not ledger.read_only:
                     with suppress(LedgerError):
                         if (ledger.head() or (0, ""))[0] == self.written_from:
                             self.written_from = None
@@ -301,7 +306,7 @@ class Group(click.Group):
         finally:
             obj = ctx.obj
             if isinstance(obj, Context):
-                obj.close()
+                obj._close(check=False)  # the command is over
             from ledger.store import waiting
 
             waiting.configure()  # the library's policy again (a test runs many commands)

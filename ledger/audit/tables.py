@@ -39,7 +39,7 @@ Every DuckDB error is translated into :class:`ledger.model.errors.LedgerError` h
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,16 +161,19 @@ DERIVED = ("hands", "pots", "results", "discrepancies", "session_book", "session
            "player_names", "player_nicknames", "audit_discrepancies")
 
 
-def tables_digest(con: Any) -> str:
+def tables_digest(con: Any, present: Collection[str] | None = None) -> str:
     """A digest of every derived table's contents (row count and the sum of each row's hash,
     per table): what the tables held when handledger last wrote them. Reads compare it
     (:func:`ledger.audit.catchup.moved`): a table edited or emptied outside handledger makes
     the next read rebuild it from the events, so no verdict rests on a table ``verify`` does
     not cover. A deliberate editor who also recomputes the digest is caught only by comparing
-    what is reported with a replay; the events themselves are sealed by the hash chain."""
+    what is reported with a replay; the events themselves are sealed by the hash chain.
+    ``present``: the names of the tables of ``con``'s database, read already."""
     import hashlib
 
-    present = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    if present is None:
+        present = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()")
+                   .fetchall()}
     names = [name for name in DERIVED if name in present]
     if not names:
         return hashlib.sha256(b"").hexdigest()
