@@ -82,6 +82,7 @@ def correct(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes
         done = append_correction(obj.ledger(existing=True), hand_id,
                                  _specs(replaces, inserts, deletes), reason=reason, by=by,
                                  keys=KeyStore(keys_dir), sign=sign, closed=closed)
+    obj.save_tables()  # on the ledger held: names() closes it, and it is not opened again
     click.echo(obj.names()(dispute_text.corrected_text(hand_id, done)))
 
 
@@ -118,6 +119,7 @@ def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None, clo
         done, "change in net: none (its stream did not replay: the books counted none of its "
         "chips)")
     unit = smallest_unit_note(done.hand.decimals, "nets")  # a hand kept in cents: its chips
+    obj.save_tables()  # on the ledger held: names() closes it, and it is not opened again
     click.echo(obj.names()("\n".join([
         f"voided hand {hand_id}: returned {back or 'nothing'}{on}; " + "; ".join(moved),
         *([f"  {unit}"] if unit is not None else []),
@@ -150,6 +152,7 @@ def undo(obj: Context, hand_id: str, by: str, reason: str | None, sign: str | No
     with refusals_named(obj.names):
         done = take_back(obj.ledger(existing=True), hand_id, by=by, reason=reason,
                          keys=KeyStore(keys_dir), sign=sign, closed=closed)
+    obj.save_tables()  # on the ledger held: names() closes it, and it is not opened again
     click.echo(obj.names()(dispute_text.corrected_text(hand_id, done)))
 
 

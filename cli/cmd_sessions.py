@@ -72,18 +72,24 @@ def session_close(obj: Context, name: str) -> None:
         return
     click.echo(f"session {name} closed")
     click.echo(checkpoint.take(obj.ledger(), checked=True).line())  # checked by the close
-    obj.close()
-    _note_findings(obj.db, name)
+    _note_findings(obj, name)
 
 
-def _note_findings(db: str, name: str) -> None:
-    """One note on stderr when the audit of the session ``name`` has findings (read through
-    :func:`replay.books.audit`, which never writes the ledger's events)."""
+def _note_findings(obj: Context, name: str) -> None:
+    """One note on stderr when the audit of the session ``name`` has findings: read from the
+    derived tables saved on the ledger the close holds (:func:`replay.books.saved_audit`),
+    else, when they could not be saved, through :func:`replay.books.audit` (which never
+    writes the ledger's events) once the ledger is closed."""
     from ledger.model.errors import LedgerError, NotFound
     from replay.books import audit as run_audit
+    from replay.books import saved_audit
 
     try:
-        _, found = run_audit(db, name, note=render.note)
+        if obj.save_tables():
+            found = saved_audit(obj.ledger(), name)
+        else:
+            obj.close()
+            _, found = run_audit(obj.db, name, note=render.note)
     except NotFound:  # a session with no hand: the audit has nothing of it
         return
     except LedgerError as exc:

@@ -85,30 +85,33 @@ class Context:
                 self.written_from = (self._ledger.head() or (0, ""))[0]
         return self._ledger
 
-    def save_tables(self) -> None:
+    def save_tables(self) -> bool:
         """After a command that opened the ledger for writing: the derived tables saved as
         of the head when it moved (:func:`replay.projections.save_tables`). Not saved (the
         file held by another process, a failure) is a note: the events are written, and
         reads compute the tables in memory. So is Ctrl-C meanwhile, or held since the write
         landed (:mod:`ledger.store.landing`): the write stands, and the command ends as it
-        would have."""
+        would have. A command may call it itself once it has written, to read the tables
+        saved on the ledger it holds (then the group finds nothing more to save). Returns
+        whether this call saved them (as of the head, on the ledger left open for writing)."""
         if (self.written_from is None or not self.saves_tables or self.db == ":memory:"
                 or not Path(self.db).exists()):
-            return
+            return False
         from cli import render
         from ledger.model.errors import LedgerError
         from ledger.store import landing
         from ledger.store.store import Ledger
         from replay.projections import save_tables
 
-        reason = None
+        reason, saved = None, False
         try:
             with landing.unheld():
                 if self._ledger is None or self._ledger.read_only:
                     self.close()
                     self._ledger = Ledger(self.db, wait=False)
                 now = (self._ledger.head() or (0, ""))[0]
-                if now != self.written_from:
+                saved = now != self.written_from
+                if saved:
                     save_tables(self._ledger, progress=render.progress)
                 self.written_from = now
         except (KeyboardInterrupt, Exception) as exc:  # Ctrl-C however DuckDB passed it on
@@ -121,6 +124,8 @@ class Context:
         if reason is not None:
             render.note(f"note: the derived tables were not saved ({reason}): "
                         "reads compute them in memory")
+            return False
+        return saved
 
     def discard_new(self) -> None:
         """The last resort after a refused or interrupted write (an expected failure, a
@@ -186,9 +191,23 @@ class Context:
         self._names = Names(platform_names(ledger))
 
     def close(self) -> None:
+        """Close the ledger (it is opened again on next use). Closed open for writing at the
+        head its derived tables were last saved at (or nothing written), there is nothing
+        left to save: :meth:`save_tables` then does not open the file again for it."""
+        self._close(check=True)
+
+    def _close(self, *, check: bool) -> None:
+        """:meth:`close`; not ``check``: the command is over (nothing is saved after it), and
+        the head is not read to tell whether anything is left to save."""
         if self._ledger is not None:
-            self._ledger.close()
-            self._ledger = None
+            ledger, self._ledger = self._ledger, None
+            try:
+                if check and self.written_from is not None and not ledger.read_only:
+                    with suppress(LedgerError):
+                        if (ledger.head() or (0, ""))[0] == self.written_from:
+                            self.written_from = None
+            finally:
+                ledger.close()
 
 
 def _saved(ctx: click.Context) -> None:
@@ -307,7 +326,7 @@ class Group(click.Group):
         finally:
             obj = ctx.obj
             if isinstance(obj, Context):
-                obj.close()
+                obj._close(check=False)  # the command is over
             from ledger.store import waiting
 
             waiting.configure()  # the library's policy again (a test runs many commands)

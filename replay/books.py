@@ -269,10 +269,31 @@ def audit(path: str, session: str | None, *, jobs: int | None = 1, progress: Pro
             for check in REGISTRY if check.on_request for f in check.run(book)]
         if keys is not None:
             extra += signature_findings(ledger, keys, chip_of=session_chips(ledger))
+    return report, _of_session(report, report.findings + extra, session)
+
+
+def _of_session(report: AuditReport, found: list[Any], session: str | None) -> list[Any]:
+    """``found``, only ``session``'s when given.
+
+    Raises:
+        NotFound: ``report`` has no hand of ``session``.
+    """
     if session is not None and session not in report.hands:
         raise player_balances.no_such_session(session, (s for s in report.hands if s is not None))
-    found = report.findings + extra
-    return report, [d for d in found if session is None or d.session == session]
+    return [d for d in found if session is None or d.session == session]
+
+
+def saved_audit(ledger: Ledger, session: str) -> list[Any]:
+    """The audit's findings of ``session`` read from the derived tables of ``ledger``, which
+    the caller has just saved as of its head (a write command's ledger, still open for
+    writing: :meth:`cli.context.Context.save_tables`), as :func:`audit` finds them without
+    opening the file again.
+
+    Raises:
+        NotFound: the session has no hand.
+    """
+    report = read_audit(ledger.connection)
+    return _of_session(report, report.findings, session)
 
 
 def sql(path: str, query: str, *, max_rows: int | None = None, timeout: float | None = None

@@ -168,7 +168,7 @@ def catch_up(ledger: Any, *, jobs: int | None = 1, progress: Progress = silent) 
             tick()
     series, findings = audit.finish()
     replace_sessions(ledger, names, series, findings, plan.head,
-                     lambda c: append_rows(c, table_rows))
+                     lambda c: append_rows(c, table_rows), present=plan.tables)
     return "sessions"
 
 

@@ -15,7 +15,7 @@ chained again; ``verify`` says where a row was edited without that).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +48,8 @@ class Moved:
     full: str | None
     sessions: tuple[str, ...] = ()
     since: int = 0
+    #: The names of the database's tables when it was asked (the derived tables among them).
+    tables: frozenset[str] = frozenset()
 
     @property
     def mismatch(self) -> bool:
@@ -102,7 +104,7 @@ def moved(con: Any) -> Moved:
         return Moved(head, _NO_SESSION)
     if any(alias for _, alias, _ in rows):
         return Moved(head, _ALIAS)
-    return Moved(head, None, tuple(session for session, _, _ in rows), since)
+    return Moved(head, None, tuple(session for session, _, _ in rows), since, frozenset(names))
 
 
 def first_position(con: Any, moved: Moved) -> int:
@@ -121,12 +123,14 @@ def aliases(con: Any) -> dict[str, str]:
 
 def replace_sessions(ledger: Any, sessions: Sequence[str], series: Series,
                      findings: Iterable[Any], head: int,
-                     append_hands: Callable[[Any], None]) -> None:
+                     append_hands: Callable[[Any], None],
+                     present: Collection[str] | None = None) -> None:
     """Replace every derived row of ``sessions`` in one transaction: the replay tables (via
     ``append_hands(con)``, which appends the replayed hands' rows), the books of ``series``
     (those sessions only, replayed and folded again), their audit ``findings`` (in the
     audit's order), the nicknames, and the head, with the player names of the rows up to it
     (``derived_state``'s ``players``: those it had, and those of the rows after its old head).
+    ``present``: the names of the database's tables, read already (:attr:`Moved.tables`).
 
     Raises:
         LedgerError: the ledger is read-only or the database fails (nothing is changed).
@@ -161,16 +165,17 @@ def replace_sessions(ledger: Any, sessions: Sequence[str], series: Series,
                 _nicknames(ledger, con, series.aliases)
             state = dict(con.execute("SELECT key, value FROM derived_state WHERE key IN"
                                      " ('head', 'players')").fetchall())
+            values = {"head": str(head), "head_hash": head_hash(con, head),
+                      "digest": tables_digest(con, present or None)}
             if "players" in state:
                 players = set(json.loads(state["players"]))
                 players |= names_in(con, int(state["head"]), head)
-                con.execute("UPDATE derived_state SET value = ? WHERE key = 'players'",
-                            [json.dumps(sorted(players))])
-            con.execute("UPDATE derived_state SET value = ? WHERE key = 'head'", [str(head)])
-            con.execute("UPDATE derived_state SET value = ? WHERE key = 'head_hash'",
-                        [head_hash(con, head)])
-            con.execute("UPDATE derived_state SET value = ? WHERE key = 'digest'",
-                        [tables_digest(con)])
+                values["players"] = json.dumps(sorted(players))
+            keys = list(values)  # one statement: a query costs more than these rows
+            whens = " ".join("WHEN ? THEN ?" for _ in keys)
+            con.execute(f"UPDATE derived_state SET value = CASE key {whens} END"
+                        " WHERE list_contains(?, key)",
+                        [*(v for k in keys for v in (k, values[k])), keys])
         except duckdb.Error as e:
             raise LedgerError(f"cannot write the derived tables: {e}") from e
 

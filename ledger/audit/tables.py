@@ -39,7 +39,7 @@ Every DuckDB error is translated into :class:`ledger.model.errors.LedgerError` h
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -178,7 +178,7 @@ def present_tables(con: Any) -> set[str]:
         " AND schema_name = current_schema()").fetchall()}
 
 
-def tables_digest(con: Any, present: set[str] | None = None) -> str:
+def tables_digest(con: Any, present: Collection[str] | None = None) -> str:
     """A digest of every derived table's contents (row count and the sum of each row's hash,
     per table): what the tables held when handledger last wrote them. Reads compare it
     (:func:`ledger.audit.catchup.moved`): a table edited or emptied outside handledger makes

@@ -90,7 +90,8 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
                          carry.previous_in(ledger))
     played = seated_in(ledger, session) if session is not None else set()
     if state is not None and session is not None:
-        check_bought_in(ledger, session, state, [s.player for s in started.seats], played)
+        check_bought_in(ledger, session, state, [s.player for s in started.seats], played,
+                        names)
     else:
         _check_new_seats(ledger, [s.player for s in started.seats])
     ledger.append_many(batches)
@@ -149,11 +150,12 @@ def _check_new_seats(ledger: Any, players: list[str]) -> None:
 
 
 def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
-                    played: set[str]) -> None:
+                    played: set[str], names: dict[str, str] | None = None) -> None:
     """Refuse a seat of a session's hand for a player who is not in its books (no buy-in,
     cash-out or payment there, under his name or an alias: ``player alias``, and no seat in
-    one of its hands): the usual cause is a name mistyped, and a hand once started can only
-    be voided, its id spent.
+    one of its hands, ``played``): the usual cause is a name mistyped, and a hand once
+    started can only be voided, its id spent. ``names``: the series' aliases, read already
+    (:func:`replay.sessions.state.series_names`).
 
     Raises:
         LedgerError: the first such player, with the closest names of the session's books.
@@ -161,7 +163,7 @@ def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
     from replay.sessions.state import in_books
 
     bought = set(state.chips_in)
-    known = in_books(ledger, session, state)
+    known = in_books(ledger, session, state, seated=played, names=names)
     for player in players:
         if player in known:
             continue

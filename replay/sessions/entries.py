@@ -44,8 +44,10 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     check_name(player)
     names = series_names(ledger)  # an alias is his player's name here, as in the audit
     state = open_state(ledger, session, players=names)
-    if player not in in_books(ledger, session, state):  # his name first given here
-        new_player(ledger, session, state, player, f"buyin {session} {player}")
+    seated = seated_in(ledger, session)
+    if player not in in_books(ledger, session, state, seated=seated, names=names):
+        new_player(ledger, session, state, player, f"buyin {session} {player}",  # his name
+                   seated=seated, names=names)  # first given here
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
     _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
                    "showdown and the next deal", names)
@@ -56,18 +58,19 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
 
 
 def new_player(ledger: Any, session: str, state: SessionState, player: str, where: str, *,
-               seated: set[str] | None = None) -> None:
+               seated: set[str] | None = None, names: dict[str, str] | None = None) -> None:
     """Refuse ``player``, first named in ``session``'s books by a buy-in (``where``: the
     command as typed up to the amount, or a file's row), whose name prints like a player's
     of its books or, not being one of the ledger's players, like one of theirs (another
     case, another encoding of its letters), or that the action notation reads as something
     else (:func:`ledger.model.names.check_seat_name`). ``seated``: the players of the
-    session's hands, read already (:func:`replay.sessions.state.in_books`).
+    session's hands, read already (:func:`replay.sessions.state.in_books`); ``names``: the
+    series' aliases, read already (:func:`replay.sessions.state.series_names`).
 
     Raises:
         MalformedInput: naming ``where``, both names and the one likely meant.
     """
-    books = in_books(ledger, session, state, seated=seated)
+    books = in_books(ledger, session, state, seated=seated, names=names)
     same = look_alikes(player, books)
     said = f"{session}'s books"
     if not same:  # a player of the series, back in a new session under another case
@@ -76,9 +79,10 @@ def new_player(ledger: Any, session: str, state: SessionState, player: str, wher
             " AND NOT EXISTS (SELECT 1 FROM events c WHERE c.type = 'entry_corrected'"
             " AND c.stream = b.stream AND CAST(c.payload->>'seq' AS BIGINT) = b.seq"
             " AND c.payload->>'replacement' IS NULL)")
-        names = {n for (n,) in bought}
-        same = [] if player in names else [
-            n for n in look_alikes(player, names) if n not in alias_group(ledger, player)]
+        bought_names = {n for (n,) in bought}
+        same = [] if player in bought_names else [
+            n for n in look_alikes(player, bought_names)
+            if n not in alias_group(ledger, player, names)]
         said = "the ledger's books"
     if same:
         case = all(n.casefold() == player.casefold() for n in same)

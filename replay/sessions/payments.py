@@ -60,7 +60,8 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
     state = open_state(ledger, session, allow_closed=True)
     where = f"pay {session} {payer} {payee}"
     amount_minor = money_written(amount, where, state)  # the input first, then the books
-    known = in_books(ledger, session, state)
+    players = series_names(ledger)  # an alias is his player's name here, as in the audit
+    known = in_books(ledger, session, state, names=players)
     named = sorted(n for n in known if folded(n) == HOUSE_WORD)  # 'Rake' too
     if HOUSE_WORD in (payer, payee) and named:
         raise LedgerError(f"{where}: session {session} has a player named {named[0]} (from "
@@ -74,7 +75,6 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
         for who in (payer, payee):
             if who not in known and who != HOUSE_WORD:
                 raise not_in_books(who, session, known, names)
-    players = series_names(ledger)  # an alias is his player's name here, as in the audit
     if HOUSE_WORD not in (payer, payee):
         _two_players(payer, payee, session, _platform_names(ledger))
         _one_player(payer, payee, session, players)

@@ -236,14 +236,15 @@ def alias_group(ledger: Any, name: str, names: Mapping[str, str] | None = None) 
 
 
 def in_books(ledger: Any, session: str, state: SessionState, *,
-             seated: set[str] | None = None) -> set[str]:
+             seated: set[str] | None = None, names: Mapping[str, str] | None = None
+             ) -> set[str]:
     """The names in ``session``'s books: who bought in, cashed out, paid or was paid there or
     sat in one of its hands (``seated``: those, read already), and every alias of them
-    (``player alias``)."""
+    (``player alias``; ``names``: :func:`series_names`, read already)."""
     known = {*state.chips_in, *state.cashed,
              *(seated_in(ledger, session) if seated is None else seated)}
     known.update(p for pair in state.payments for p in pair[:2] if p is not None)
-    names = series_names(ledger)
+    names = series_names(ledger) if names is None else names
     players = {names.get(n, n) for n in known}
     known.update(players)
     known.update(a for a, p in names.items() if p in players)
