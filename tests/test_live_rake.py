@@ -196,7 +196,8 @@ def test_the_table_reads_rake_as_act_does(run, hand: Path) -> None:  # noqa: ANN
         "pay PLAYER AMOUNT (the pot less the rake of 10), then end",
         "12 recorded_payout; phase showdown, next: pay PLAYER AMOUNT or end",
         "13 hand_ended; hand complete"]
-    assert out.stderr.startswith("error: hand r1, action 'rake 10': the hand already records "
+    assert out.stderr.startswith("error: line 2, hand r1, action 'rake 10': the hand already "
+                                 "records "
                                  "a rake of 10") and out.stderr.count("\n") == 1
     assert _nets(run) == {"Ann": 140, "Bob": -150}
 
