@@ -5,7 +5,7 @@ with what is legal, in the amounts ``act`` takes (:func:`legal_now`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.betting import bet_word
@@ -46,6 +46,9 @@ class Now:
     result: Any
     legal: str
     ended: Any = None  # replay.over.Ended
+    #: each player's chips bet in the betting round in progress (none: no round is, or he
+    #: bet nothing in it), chips the pots above hold already: :func:`round_bets`
+    bets: dict[str, int] = field(default_factory=dict)
 
 
 #: What a hand that is over says in place of whose turn it is, by its status.
@@ -65,11 +68,26 @@ def now(ledger: Any, hand: str) -> Now:
     state, _ = current(ledger, hand)
     result = settle(state)
     if state.status == "open":
-        return Now(state, result, legal_now(state))
+        return Now(state, result, legal_now(state), bets=round_bets(state))
     from replay.over import ended
 
     return Now(state, result, _OVER.get(state.status, f"hand {state.status}"),
                ended(state, result))
+
+
+def round_bets(state: HandState) -> dict[str, int]:
+    """Each player's chips bet in the betting round in progress (the blinds of the first
+    before its cards are out), those above 0: a part of the pots, which hold every chip put
+    in (RULES.md §1.2). Empty between rounds, at the showdown, and once the betting is over
+    (every player but one all-in: :func:`engine.settle.betting_over`), when a round's bets
+    are only chips in the pots (or an uncalled bet returned, §1.4)."""
+    from engine.settle import betting_over
+
+    if state.status != "open" or betting_over(state):
+        return {}
+    if state.phase != "bet" and not (state.phase in ("forced", "deal") and state.street <= 0):
+        return {}
+    return {p: c for p, c in state.street_bets.items() if c}
 
 
 def legal_now(state: HandState, player: str | None = None) -> str:
