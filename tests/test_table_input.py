@@ -113,7 +113,7 @@ def test_a_byte_order_mark_anywhere_else_is_refused_as_act_refuses_it(
     assert (code, out) == (2, "")
     assert err == ("error: hand h1, action '\\ufeffd dh Bob QhQd': unknown player "
                    f"'\\ufeffd'; now: phase deal, {NEXT_BOB}\n")
-    assert done.stderr == err
+    assert done.stderr == err.replace("error: ", "error: line 2, ")  # the input's line named
     assert len(events(started)) == 4
 
 
