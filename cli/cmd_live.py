@@ -28,7 +28,7 @@ import click
 from cli.context import Context, exit_at_once, refusal
 from cli.names import Names, refusals_named
 from cli.utf8 import check_utf8
-from ledger.model.errors import MalformedInput
+from ledger.model.errors import LedgerError, MalformedInput
 from ledger.model.gcpause import gc_paused
 
 
@@ -156,7 +156,8 @@ def table(obj: Context, hand_id: str, closed: bool, keep_going: bool = False) ->
     """Record HAND at the table in one process: read lines from standard input until its end
     (or a line "quit"), each an ACTION as `act` takes it or the word "state", and do and print
     for each what `act HAND ACTION` / `state HAND` would. A refused line prints the same one
-    error line on stderr and nothing of it is written; at a terminal the session goes on (the
+    error line on stderr (from a file or a pipe naming its line number first: "error: line 3,
+    hand h1, action …") and nothing of it is written; at a terminal the session goes on (the
     host types the line again), while input from a file or a pipe stops there, since its
     later lines were written assuming the refused one went in (--keep-going reads on). Every
     line opens the ledger and closes it before printing, so other commands may write it
@@ -199,7 +200,7 @@ def table(obj: Context, hand_id: str, closed: bool, keep_going: bool = False) ->
         try:
             text, done = _table_line(obj, hand_id, line, closed=closed)
         except Exception as exc:
-            click.echo(refusal(exc), err=True)
+            click.echo(refusal(exc) if prompt else _numbered(exc, lines.number), err=True)
             refused = True
             if prompt or keep_going:
                 continue
@@ -232,6 +233,19 @@ def _table_line(obj: Context, hand_id: str, line: str, *, closed: bool) -> tuple
     with refusals_named(obj.names):
         done = record(obj.ledger(existing=True), hand_id, line, closed=closed)
     return _acted(done, legal_now), done
+
+
+def _numbered(exc: Exception, number: int) -> str:
+    """The error line of a refused line ``number`` (1-based, blank lines counted) of input
+    read from a file or a pipe, naming it as an import names a file's line: ``error: line 3,
+    hand s1, action 'd dh Cy ??': …`` (:meth:`ledger.model.errors.LedgerError.where`).
+
+    Raises:
+        what :func:`cli.context.refusal` raises for an unexpected failure.
+    """
+    if isinstance(exc, LedgerError):
+        return refusal(exc.located(line=number))
+    return refusal(exc).replace("error: ", f"error: line {number}: ", 1)
 
 
 def _stdin() -> Any:

@@ -13,7 +13,8 @@ from typing import Any
 def state_text(now: Any) -> str:
     """A live hand now (:class:`replay.live.state.Now`): phase, whose turn and what is legal, the
     current bet, the pots with their eligible players, returned chips, the rake taken, the
-    payouts recorded so far, who declared what (a declare hand, RULES.md §3), stacks, and
+    payouts recorded so far, who declared what (a declare hand, RULES.md §3), stacks (with
+    each player's bet in the round in progress, a part of the pots: none between rounds), and
     the seats as an action's ``pN`` names them (PHH's order, from the seat left of the button);
     of a hand that is over, its pots explained as ``show`` ends, what the table paid, any
     payout that differs from the rules, and the stacks after the hand."""
@@ -59,7 +60,7 @@ def state_text(now: Any) -> str:
                                                for p, d in state.declarations.items()))
     lines.append("stacks: " + ", ".join(
         f"{p} {a(state.stacks[p])}" + (" (folded)" if p in state.folded else "")
-        + (f" bet {a(state.street_bets[p])}" if state.street_bets[p] else "")
+        + (f" bet {a(now.bets[p])}" if p in now.bets else "")
         for p in state.players))
     lines.append("seats as pN: " + ", ".join(f"p{k} {p}" for k, p in enumerate(state.players, 1))
                  + (" (--seats' order)" if state.started.button is None else

@@ -98,10 +98,19 @@ class HandResult:
 def betting_over(state: HandState) -> bool:
     """Whether no more chips can go in: at the showdown, or while cards are dealt, drawn or
     declared with at most one player able to bet (the others all-in or folded). Then a bet
-    nobody called is uncalled and goes back (RULES.md §1.4), even before the board is out."""
+    nobody called is uncalled and goes back (RULES.md §1.4), even before the board is out.
+    So it is before the cards, once the forced bets leave at most one player able to bet
+    and he has posted his (a button all-in for a small blind of 1 below a big blind of 2:
+    the 1 above him is returned, as it is once the cards are dealt, never a pot of the big
+    blind's alone)."""
     if state.phase == "showdown":
         return True
-    return state.phase in ("deal", "draw", "declare") and len(state.can_bet()) < 2
+    can_bet = state.can_bet()
+    if state.phase == "forced":
+        contributed = state.contributed
+        return len(can_bet) < 2 and all(contributed[p] for p in can_bet) and any(
+            p in state.all_in for p in state.players)
+    return state.phase in ("deal", "draw", "declare") and len(can_bet) < 2
 
 
 def settle(state: HandState) -> HandResult:

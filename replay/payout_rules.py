@@ -297,6 +297,65 @@ def rake_within_the_pots(state: HandState, rake: int, result: Any,
         raise IllegalAction(words)
 
 
+def pot_chips_paid(state: HandState, result: Any, extra: ev.RecordedPayout | None = None
+                   ) -> int:
+    """The chips of the pots that the plain payouts (``pay PLAYER AMOUNT``, not marked
+    returned) recorded in ``state`` (and ``extra``, one about to be) pay once the hand records
+    a rake: each player's plain payouts pay the pots he is eligible for first, only what goes
+    beyond them his uncalled bet (as :func:`_short` reads them), so a plain payout beyond the
+    pots less the rake is an uncalled bet paid as pot chips (RULES.md §1.2-1.4). ``result``:
+    the rules' :class:`engine.settle.HandResult` of ``state``."""
+    plain: dict[str, int] = {}
+    for payout in (*state.payouts, *([extra] if extra is not None else [])):
+        if not payout.returned:
+            plain[payout.player] = plain.get(payout.player, 0) + payout.amount
+    return sum(min(chips, sum(p.amount for p in result.pots if player in p.eligible))
+               for player, chips in plain.items())
+
+
+def raked_pay_within_the_pots(state: HandState, event: ev.RecordedPayout, result: Any
+                              ) -> None:
+    """Refuse a plain payout (``pay PLAYER AMOUNT``) recorded after the rake (``rake
+    AMOUNT``) that takes the pot chips the plain payouts pay (:func:`pot_chips_paid`) and the
+    rake above the pots: the rest of the chips in the middle is an uncalled bet, never
+    raked, and is given back marked returned (``returned PLAYER AMOUNT``, RULES.md §1.2-1.4;
+    README, "A home game's rake"). A hand with no rake, or a payout marked returned, is not
+    checked here (:func:`rake_within_the_pots`, :func:`within_uncalled_bet`), nor one that
+    returns no uncalled bet (:func:`over_the_pot`).
+
+    Raises:
+        IllegalAction: ``"the pots hold 4 (Ann's uncalled bet of 8 is returned to him, it is
+            in no pot; RULES.md §1.2-1.4), 1 raked, 3 of them paid: nothing more can be paid
+            out of them; Ann's uncalled bet is paid back with `returned Ann 8`"``.
+    """
+    rake = state.rake or 0
+    if not rake or event.returned or not any(result.returned.values()):
+        return  # no uncalled bet: over_the_pot says what is left of the pot
+    pots = sum(p.amount for p in result.pots)
+    if pot_chips_paid(state, result, event) + rake <= pots:
+        return
+    a = partial(as_typed, state)  # amounts as the hand's actions are typed
+
+    back = {p: c for p, c in result.returned.items() if c}
+    aside = ", ".join(f"{p}'s uncalled bet of {a(c)}" for p, c in back.items())
+    aside = f" ({aside} is returned to him, it is in no pot; RULES.md §1.2-1.4)" if aside else ""
+    before = pot_chips_paid(state, result)
+    paid = f", {a(before)} of them paid" if before else ""
+    left = pots - rake - before
+    more = (f"at most {a(left)} more can be paid" if left > 0 else "nothing more can be paid")
+    room = state.pot_total() - sum(p.amount for p in state.payouts) - rake
+    marked: dict[str, int] = {}
+    for payout in state.payouts:
+        if payout.returned:
+            marked[payout.player] = marked.get(payout.player, 0) + payout.amount
+    owed = [(p, min(c - marked.get(p, 0), room)) for p, c in back.items()]
+    hints = [f"{p}'s uncalled bet is paid back with `returned {p} {a(c)}`"
+             for p, c in owed if c > 0]
+    hint = "; " + "; ".join(hints) if hints else " " + _RETURN_HINT
+    raise IllegalAction(f"the pots hold {a(pots)}{aside}, {a(rake)} raked{paid}: {more} out "
+                        f"of them{hint}")
+
+
 #: What a refusal of :func:`_raked_beyond` says of how an uncalled bet is paid back.
 _RETURN_HINT = "(a player's uncalled bet is paid back with `returned PLAYER AMOUNT`)"
 

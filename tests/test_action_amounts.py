@@ -59,7 +59,7 @@ def test_act_and_table_refuse_an_amount_not_in_digits(tmp_path: Path, text: str)
                    "number of chips written in digits (0-9); now: Ann to act: to call 1, "
                    "raise to 4..200\n")
     done = table(db, "h1", [f"Ann cbr {text}", "Ann cbr 10"], "--keep-going")
-    assert (done.returncode, done.stderr) == (2, err)
+    assert (done.returncode, done.stderr) == (2, err.replace("error: ", "error: line 1, "))
     assert done.stdout == "8 bet_raise; Bob to act: to call 8, raise to 18..150\n"
     assert len(events(db)) == len(before) + 1
 

@@ -80,13 +80,15 @@ def test_an_action_in_a_closed_sessions_hand_needs_closed(user, db: str) -> None
                "up; nothing written; --closed records it anyway (then end the hand, or void it "
                "with --closed)\n")
     assert user("act", "s3", "d dh Ann 2s2h") == (2, "", refusal)
+    piped = refusal.replace("error: ", "error: line 1, ", 1)  # the input's line named
     code, out, err = user("table", "s3", input="\n".join(PLAY) + "\n")
-    assert (code, out, err) == (2, "", refusal)  # piped input stops at its first refusal
+    assert (code, out, err) == (2, "", piped)  # piped input stops at its first refusal
     code, out, err = user("table", "s3", "--keep-going", input="\n".join(PLAY) + "\n")
     assert (code, out) == (2, "")
-    assert err.splitlines()[0] == refusal.rstrip("\n")
+    assert err.splitlines()[0] == piped.rstrip("\n")
     assert len(err.splitlines()) == len(PLAY)
-    assert err.splitlines()[-1] == refusal.rstrip("\n").replace("'d dh Ann 2s2h'", "'end'")
+    assert err.splitlines()[-1] == refusal.rstrip("\n").replace(
+        "error: ", f"error: line {len(PLAY)}, ", 1).replace("'d dh Ann 2s2h'", "'end'")
     assert user("void", "s3", "--reason", "x", "--by", "Cy")[2] == (
         "error: hand s3: session sat is closed and voiding hand s3 moves its players' nets "
         "(Bob +2, Ann +1): nothing written; --closed records it anyway\n")

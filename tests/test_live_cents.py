@@ -207,8 +207,8 @@ def test_a_live_hand_in_cents_speaks_in_dollars(run, db: str,  # noqa: ANN001
         "pot 0: 7.50 (Bob, Cy, Ann)\n"
         "stacks: Bob 149.00 bet 1.00, Cy 298.00 bet 2.00, Ann 195.50 bet 4.50\n"
         f"{SEATS}\n"), (
-        f"error: hand d1, action 'Bob cbr 5': raise to 5.00 is below the minimum 7.00; "
-        f"{now}\n"))
+        f"error: line 2, hand d1, action 'Bob cbr 5': raise to 5.00 is below the minimum "
+        f"7.00; {now}\n"))
     # a correction is refused in the same amounts (seq 7: Ann's raise to 4.50)
     assert _refused(run, db, "whatif", "d1", "--replace", "7", "Ann cbr 3") == (
         "error: hand d1: the corrected hand is not legal: event 7 (bet_raise by Ann): raise to "

@@ -100,7 +100,7 @@ def test_a_flop_in_pieces_is_refused_naming_its_three_cards(user, flop_next: str
     # at the table the host types the whole flop next, as he meant it: it goes in
     code, out, err = user("table", "h1", input="d db Qs7d\nd db Qs7d3c\n")
     assert (code, out) == (2, "")  # input not from a terminal stops at its refused line
-    assert err.startswith("error: hand h1, action 'd db Qs7d': the flop is 3 cards, not 2")
+    assert err.startswith("error: line 1, hand h1, action 'd db Qs7d': the flop is 3 cards, not 2")
     assert user("table", "h1", input="d db Qs7d3c\nAnn cc\n") == (
         0, "10 cards_dealt; Ann to act: check, bet to 2..198\n"
         "11 check; Bob to act: check, bet to 2..148\n", "")

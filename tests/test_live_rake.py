@@ -196,7 +196,8 @@ def test_the_table_reads_rake_as_act_does(run, hand: Path) -> None:  # noqa: ANN
         "pay PLAYER AMOUNT (the pot less the rake of 10), then end",
         "12 recorded_payout; phase showdown, next: pay PLAYER AMOUNT or end",
         "13 hand_ended; hand complete"]
-    assert out.stderr.startswith("error: hand r1, action 'rake 10': the hand already records "
+    assert out.stderr.startswith("error: line 2, hand r1, action 'rake 10': the hand already "
+                                 "records "
                                  "a rake of 10") and out.stderr.count("\n") == 1
     assert _nets(run) == {"Ann": 140, "Bob": -150}
 
@@ -402,7 +403,10 @@ def test_a_rake_comes_out_of_the_pots_never_out_of_an_uncalled_bet(  # noqa: ANN
             "Ann's uncalled bet of 8 returned, RULES.md §1.4) paid and 5 raked: 8 would go to "
             "nobody (an uncalled bet is returned, never raked: returned Ann 8)"
             in _refused(run, Path(db), "end", "t1"))
-    assert "at most 8 more can be paid" in _refused(run, Path(db), "pay Ann 9", "t1")
+    assert ("action 'pay Ann 9': the pots hold 5 (Ann's uncalled bet of 8 is returned to him, "
+            "it is in no pot; RULES.md §1.2-1.4), 5 raked: nothing more can be paid out of "
+            "them; Ann's uncalled bet is paid back with `returned Ann 8`; now:"
+            in _refused(run, Path(db), "pay Ann 9", "t1"))
     for action in ("returned Ann 8", "end"):
         assert run("act", "t1", action).exit_code == 0, action
     assert _nets(run) == {"Ann": -2, "Bob": -1, "Cy": -2}  # -5 in all: the rake
@@ -427,6 +431,28 @@ def test_a_rake_after_the_uncalled_bet_is_paid_back_counts_it_in_no_pot(
     for action in ("rake 5", "end"):
         assert run("act", "t1", action).exit_code == 0, action
     assert _nets(run) == {"Ann": -2, "Bob": -1, "Cy": -2}
+
+
+def test_a_pay_after_the_rake_beyond_the_pot_is_refused_naming_the_uncalled_bet(
+        run, db: str, folded: Path) -> None:  # noqa: ANN001
+    """The folded-to raise above: a pot of 5 and Ann's uncalled 8. Raked 1, the pot has 4
+    left to pay: `pay Ann 4` pays it, and a plain `pay` of one chip more would pay her
+    uncalled bet as pot chips (before: it went in, and `returned Ann 8` was then refused
+    with `at most 7 more can be paid`). Refused naming the bet and its notation; the bet
+    returned, the hand ends: Ann put in 10 and gets 4 + 8 = 12, +2; Bob -1, Cy -2; -1 in
+    all, the rake."""
+    copy_ledger(folded, Path(db))  # _three(db, "Ann cbr 10", "Bob f", "Cy f")
+    for action in ("rake 1", "pay Ann 4"):
+        assert run("act", "t1", action).exit_code == 0, action
+    for action in ("pay Ann 1", "pay Ann 8"):
+        assert _refused(run, Path(db), action, "t1") == (
+            f"error: hand t1, action '{action}': the pots hold 5 (Ann's uncalled bet of 8 is "
+            "returned to him, it is in no pot; RULES.md §1.2-1.4), 1 raked, 4 of them paid: "
+            "nothing more can be paid out of them; Ann's uncalled bet is paid back with "
+            "`returned Ann 8`; now: phase showdown, next: pay PLAYER AMOUNT or end\n")
+    for action in ("returned Ann 8", "end"):
+        assert run("act", "t1", action).exit_code == 0, action
+    assert _nets(run) == {"Ann": 2, "Bob": -1, "Cy": -2}
 
 
 def test_a_payout_after_the_rake_cannot_take_an_uncalled_bet(run, db: str) -> None:  # noqa: ANN001

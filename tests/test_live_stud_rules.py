@@ -92,3 +92,29 @@ def test_the_open_pair_big_bet_is_for_high_stud_only(user, db: str) -> None:  # 
     assert user("act", "dcl", "Ann cbr 10") == (
         2, "", "error: hand dcl, action 'Ann cbr 10': bet to 10 is above the maximum 5; now: "
                "Ann to act: check, bet to 5..5\n")
+
+
+def test_a_bring_in_with_an_upcard_unknown_names_only_what_is_known(user, db: str) -> None:  # noqa: ANN001
+    """Third street with Ann's upcard unknown (``??``): the engine takes whoever posts first
+    (it cannot tell), so the prompt may not name a seat it does not know (it said `Ann to
+    act`). Cy's 2c is the lowest card there is (RULES.md §4.1: the lowest upcard by suit,
+    clubs the lowest suit): he brings it in whatever Ann's is. Bob's Kd beside an unknown is
+    not sure: a lower card may be Ann's. In razz (the highest upcard, aces low) Cy's Ks is
+    the highest there is."""
+    Ledger(db).close()
+    start = ("hand", "start", "--game", "F7S", *STUD)
+    assert user(*start[:2], "--hand", "x5", *start[2:])[0] == 0
+    assert _table(user, "x5", ["d dh Ann ??????", "d dh Bob ????Kd", "d dh Cy ????2c"])[-1] == (
+        "7 cards_dealt; Cy to act: bring in 2 (pb), complete to 5..5")
+    assert user("hand", "start", "--hand", "x6", "--game", "F7S", *STUD)[0] == 0
+    out = _table(user, "x6", ["d dh Ann ??????", "d dh Bob ????Kd", "d dh Cy ????3c"])
+    bring = "bring-in: the lowest upcard (unknown: Ann's): bring in 2 (pb), complete to 5..5"
+    assert out[-1] == f"7 cards_dealt; {bring}"
+    assert user("state", "x6")[1].splitlines()[1] == bring
+    assert user("hand", "start", "--hand", "x7", "--game", "F7S", *STUD)[0] == 0
+    assert _table(user, "x7", ["d dh Ann ??????", "d dh Bob ??????", "d dh Cy ????3c"])[-1] == (
+        "7 cards_dealt; bring-in: the lowest upcard (unknown: Ann's, Bob's): bring in 2 (pb), "
+        "complete to 5..5")
+    assert user("hand", "start", "--hand", "r1", "--game", "FR", *STUD)[0] == 0
+    assert _table(user, "r1", ["d dh Ann ??????", "d dh Bob ????Kd", "d dh Cy ????Ks"])[-1] == (
+        "7 cards_dealt; Cy to act: bring in 2 (pb), complete to 5..5")

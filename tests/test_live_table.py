@@ -133,9 +133,11 @@ def test_a_refused_line_prints_its_error_writes_nothing_and_keep_going_goes_on(
              "Ann cbr nine", "Ann cc", "state"]
     done = table_here(started, "h1", lines, "--keep-going")
     assert done.returncode == 2
-    assert done.stderr.splitlines()[0] == err.rstrip("\n")
+    # read from a pipe, each refusal names its line of the input (4 and 6)
+    assert done.stderr.splitlines()[0] == err.rstrip("\n").replace("error: ", "error: line 4, ")
     assert len(done.stderr.splitlines()) == 2
-    assert done.stderr.splitlines()[1].startswith("error: hand h1, action 'Ann cbr nine'")
+    assert done.stderr.splitlines()[1].startswith(
+        "error: line 6, hand h1, action 'Ann cbr nine'")
     assert done.stdout.splitlines()[:5] == [
         f"4 cards_dealt; phase deal, {NEXT_BOB}", f"5 cards_dealt; phase deal, {NEXT_CY}",
         "6 cards_dealt; Cy to act: to call 2, raise to 4..300",
@@ -154,8 +156,8 @@ def test_input_from_a_pipe_stops_at_its_first_refused_line(started: Path) -> Non
     lines = ["d dh Ann AsKs", "d dh Bob QhQd", "d dh Cy 7c2d", "Bob cc", "Cy f", "Ann cc"]
     done = table(started, "h1", lines)
     assert done.returncode == 2
-    assert done.stderr == ("error: hand h1, action 'Bob cc': out of turn: Cy is to act, not "
-                           "Bob; now: Cy to act: to call 2, raise to 4..300\n")
+    assert done.stderr == ("error: line 4, hand h1, action 'Bob cc': out of turn: Cy is to act, "
+                           "not Bob; now: Cy to act: to call 2, raise to 4..300\n")
     assert done.stdout.splitlines() == [
         f"4 cards_dealt; phase deal, {NEXT_BOB}", f"5 cards_dealt; phase deal, {NEXT_CY}",
         "6 cards_dealt; Cy to act: to call 2, raise to 4..300"]
@@ -167,7 +169,7 @@ def test_a_line_that_is_not_utf8_is_refused_as_act_refuses_it(started: Path) -> 
     code, _, err = one_shot(started, "act", "h1", "d dh Ann As\udcffKs")
     assert code == 2
     done = table(started, "h1", b"d dh Ann As\xffKs\nd dh Ann AsKs\n", "--keep-going")
-    assert (done.returncode, done.stderr) == (2, err)
+    assert (done.returncode, done.stderr) == (2, err.replace("error: ", "error: line 1: "))
     assert err == ("error: ACTION 'd dh Ann As\\xffKs' is not UTF-8 text (it has a byte that "
                    "is not)\n")
     assert done.stdout == DEALT_ANN

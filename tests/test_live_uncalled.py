@@ -42,7 +42,7 @@ def test_state_returns_the_uncalled_bet_once_the_betting_is_over(user, db: str) 
         "pot 0: 90 (B, C, A)\n"
         "pot 1: 40 (B, A)\n"
         "returned: B 50\n"
-        "stacks: B 0 bet 100, C 0 bet 30, A 0 bet 50\n"
+        "stacks: B 0, C 0, A 0\n"  # the round over: its bets are in the pots and returned
         "seats as pN: p1 B, p2 C, p3 A (p1 sits left of the button: PHH's order, not "
         "--seats')\n"), "")
     code, out, _ = user("show", "p1")

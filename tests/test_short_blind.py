@@ -63,7 +63,7 @@ def test_no_limit_the_others_call_the_full_big_blind(user) -> None:  # noqa: ANN
         "phase deal, next: d db CARDS (3 cards)",
         "pot 0: 16 (A, B, C, D)",
         "pot 1: 18 (A, C, D)",
-        "stacks: A 490 bet 10, B 0 bet 4, C 490 bet 10, D 490 bet 10",
+        "stacks: A 490, B 0, C 490, D 490",  # the round over: its bets are in the pots
         PN,
     ]
     out = _table(user, [*_checks("ACD"), "A sm AsAd", "B sm 9s9h", "C sm 7c2d", "D sm 8h3s",
@@ -114,8 +114,17 @@ def test_a_check_or_call_nobody_can_match_comes_back(user) -> None:  # noqa: ANN
 
 def test_heads_up_the_small_blind_already_covers_the_short_big_blind(user) -> None:  # noqa: ANN001
     """Heads-up, A on the button posts 5, B all in for 4: A's 5 covers all B has, so nobody
-    is asked to act; 1 comes back to A, the pot is 8."""
+    is asked to act; 1 comes back to A, the pot is 8. So it is before the cards, once both
+    blinds are in (it was a pot of A's alone, `pot 1: 1 (A)`, and each blind counted again
+    as a bet beside the pots): 8 + 1 returned + 495 + 0 = the 504 chips at the table."""
     _start(user, "--game", "NT", "--stakes", "5/10", seats="A:500,B:4", button="A")
+    assert _table(user, ["state"])[1:] == [
+        "phase forced, next: d dh B CARDS (2 cards, ?? for each unseen card); then A",
+        "pot 0: 8 (B, A)",
+        "returned: A 1",
+        "stacks: B 0, A 495",
+        "seats as pN: p1 B, p2 A (p1 sits left of the button: PHH's order, not --seats')",
+    ]
     out = _table(user, ["d dh A ????", "d dh B ????", "state"])
     assert out[1:] == [
         "5 cards_dealt; phase deal, next: d db CARDS (3 cards)",
@@ -123,7 +132,7 @@ def test_heads_up_the_small_blind_already_covers_the_short_big_blind(user) -> No
         "phase deal, next: d db CARDS (3 cards)",
         "pot 0: 8 (B, A)",
         "returned: A 1",
-        "stacks: B 0 bet 4, A 495 bet 5",
+        "stacks: B 0, A 495",  # no round to bet: the pot and A's 1 returned hold them
         "seats as pN: p1 B, p2 A (p1 sits left of the button: PHH's order, not --seats')",
     ]
 
@@ -148,7 +157,7 @@ def test_fixed_limit_raises_by_the_small_bet_from_the_full_big_blind(user) -> No
         "phase deal, next: d db CARDS (3 cards)",
         "pot 0: 16 (A, B, C, D)",
         "pot 1: 48 (A, C, D)",
-        "stacks: A 480 bet 20, B 0 bet 4, C 480 bet 20, D 480 bet 20",
+        "stacks: A 480, B 0, C 480, D 480",
         PN,
     ]
     out = _table(user, [*_checks("ACD"), "A sm AsAd", "B sm 9s9h", "C sm 7c2d", "D sm 8h3s",

@@ -113,7 +113,7 @@ def test_a_byte_order_mark_anywhere_else_is_refused_as_act_refuses_it(
     assert (code, out) == (2, "")
     assert err == ("error: hand h1, action '\\ufeffd dh Bob QhQd': unknown player "
                    f"'\\ufeffd'; now: phase deal, {NEXT_BOB}\n")
-    assert done.stderr == err
+    assert done.stderr == err.replace("error: ", "error: line 2, ")  # the input's line named
     assert len(events(started)) == 4
 
 
@@ -166,6 +166,6 @@ def test_an_error_quotes_a_long_line_cut_short(started: Path, line: str) -> None
     assert done.returncode == 2
     assert done.stdout == DEALT_ANN
     reason = LONG_LINES[line].format(_cut(line), _cut(line.split()[0]))
-    assert done.stderr == (f"error: hand h1, action {_cut(line)}: {reason}; now: phase forced, "
-                           f"{NEXT_ANN}\n")
+    assert done.stderr == (f"error: line 1, hand h1, action {_cut(line)}: {reason}; now: phase "
+                           f"forced, {NEXT_ANN}\n")
     assert len(done.stderr) < 760

@@ -22,6 +22,7 @@ from replay.payout_rules import (
     paid_to_somebody,
     rake_not_carried,
     rake_within_the_pots,
+    raked_pay_within_the_pots,
     within_reach,
     within_uncalled_bet,
 )
@@ -35,7 +36,9 @@ def _live_rules(state: HandState, event: Any) -> None:
     player's uncalled bet, a payout beyond what its
     player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
     beyond the chips in the pot, payouts (and a rake, if any) that take another player's
-    uncalled bet for the pots or chips the pot carries to the session's next hand
+    uncalled bet for the pots or chips the pot carries to the session's next hand, a plain
+    payout after the rake beyond the pots less the rake (an uncalled bet is ``returned``:
+    :func:`replay.payout_rules.raked_pay_within_the_pots`)
     (:mod:`replay.payout_rules`, :func:`_rake_rules`), a board
     deal of part of a street (:func:`replay.board_rules.whole_street`); and, checked once
     applied, an end that leaves a pot paid to nobody
@@ -65,6 +68,7 @@ def _live_rules(state: HandState, event: Any) -> None:
         above_zero(event)
         not_folded(state, event)
         result = _settled(state)
+        raked_pay_within_the_pots(state, event, result)
         over_the_pot(state, event, result)
         within_uncalled_bet(state, event, result)
         within_reach(state, event, result)

@@ -5,7 +5,7 @@ with what is legal, in the amounts ``act`` takes (:func:`legal_now`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.betting import bet_word
@@ -46,6 +46,9 @@ class Now:
     result: Any
     legal: str
     ended: Any = None  # replay.over.Ended
+    #: each player's chips bet in the betting round in progress (none: no round is, or he
+    #: bet nothing in it), chips the pots above hold already: :func:`round_bets`
+    bets: dict[str, int] = field(default_factory=dict)
 
 
 #: What a hand that is over says in place of whose turn it is, by its status.
@@ -65,11 +68,26 @@ def now(ledger: Any, hand: str) -> Now:
     state, _ = current(ledger, hand)
     result = settle(state)
     if state.status == "open":
-        return Now(state, result, legal_now(state))
+        return Now(state, result, legal_now(state), bets=round_bets(state))
     from replay.over import ended
 
     return Now(state, result, _OVER.get(state.status, f"hand {state.status}"),
                ended(state, result))
+
+
+def round_bets(state: HandState) -> dict[str, int]:
+    """Each player's chips bet in the betting round in progress (the blinds of the first
+    before its cards are out), those above 0: a part of the pots, which hold every chip put
+    in (RULES.md §1.2). Empty between rounds, at the showdown, and once the betting is over
+    (every player but one all-in: :func:`engine.settle.betting_over`), when a round's bets
+    are only chips in the pots (or an uncalled bet returned, §1.4)."""
+    from engine.settle import betting_over
+
+    if state.status != "open" or betting_over(state):
+        return {}
+    if state.phase != "bet" and not (state.phase in ("forced", "deal") and state.street <= 0):
+        return {}
+    return {p: c for p, c in state.street_bets.items() if c}
 
 
 def legal_now(state: HandState, player: str | None = None) -> str:
@@ -89,6 +107,12 @@ def legal_now(state: HandState, player: str | None = None) -> str:
     who = player or state.to_act
     if who is None:
         return f"phase {state.phase}"
+    stakes = state.started.stakes
+    bring_in = stakes.bring_in
+    third_street = state.game.stud and state.street == 0 and bring_in
+    unsure = ""  # an upcard unknown: who brings it in, as far as it is known
+    if third_street and state.rnd.current == 0 and player is None and state.rnd.opener_unknown:
+        who, unsure = _bring_in_seat(state, who)
 
     def a(chips: int) -> str:
         return as_typed(state, chips)
@@ -100,19 +124,49 @@ def legal_now(state: HandState, player: str | None = None) -> str:
         text = f"{who} to act: check or call {a(lim.to_call)}"
     else:
         text = f"{who} to act: to call {a(lim.to_call)}"
-    stakes = state.started.stakes
-    bring_in = stakes.bring_in
-    third_street = state.game.stud and state.street == 0 and bring_in
     verb = bet_word(state)  # bet, raise or complete, as the refusals say it
     if third_street and state.rnd.current == 0:
         stack = state.stacks[who]
-        if stack <= bring_in:  # he posts what he has, all-in: no completing (RULES.md §1.1)
+        if stack <= bring_in and not unsure:  # he posts what he has, all-in (RULES.md §1.1)
             short = f": all he has, short of the bring-in {a(bring_in)}" if stack < bring_in \
                 else ""
             return f"{who} to act: bring in {a(stack)} (pb), all-in{short}"
-        text = f"{who} to act: bring in {a(bring_in)} (pb)"
+        text = f"{unsure or f'{who} to act'}: bring in {a(bring_in)} (pb)"
     if lim.min_to is not None:
         text += f", {verb} to {a(lim.min_to)}..{a(lim.max_to)}"
     elif lim.reason:
         text += f" (no raise: {lim.reason})"
     return text
+
+
+def _bring_in_seat(state: HandState, first: str) -> tuple[str, str]:
+    """``(player, words)`` for third street of stud before the bring-in while an upcard is
+    unknown (``??``), when the engine cannot tell who brings it in and takes whoever acts
+    first (RULES.md §4.1: the lowest upcard by suit, aces high; razz the highest, aces low).
+    ``player``: the one who must, when a known upcard is sure to be it (no card that would
+    bring it in instead is unseen: ``Cy`` with the 2c in high stud), with ``words`` ""; else
+    ``first`` and the words that say only what is known: ``"bring-in: the lowest upcard
+    (unknown: Ann's)"``."""
+    from engine.cards import UNKNOWN
+    from engine.stud import card_order
+
+    razz = state.game.low_bring_in
+
+    def rank(card: str) -> tuple[int, int]:  # the bring-in is the smallest
+        order = card_order(card, ace_low=razz)
+        return (-order[0], -order[1]) if razz else order
+
+    ups = [(p, (state.cards.up_cards(p) or [UNKNOWN])[-1]) for p in state.live()]
+    unknown = [p for p, card in ups if card == UNKNOWN]
+    known = [(p, card) for p, card in ups if card != UNKNOWN]
+    if known:
+        player, card = min(known, key=lambda pc: rank(pc[1]))
+        seen = state.cards.seen
+        if not any(rank(c) < rank(card) for c in _DECK if c not in seen):
+            return player, ""
+    owners = ", ".join(f"{p}'s" for p in unknown)
+    return first, f"bring-in: the {'highest' if razz else 'lowest'} upcard (unknown: {owners})"
+
+
+#: Every card, for the cards an unknown upcard may be (:func:`_bring_in_seat`).
+_DECK = tuple(r + s for r in "23456789TJQKA" for s in "cdhs")
