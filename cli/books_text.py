@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ledger.audit.seat_labels import seat_label_note
 from ledger.model.money import format_money
 
 
@@ -22,6 +23,7 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
     if not books.mixed:
         return "\n".join([*_balances_table(books.players, books.unit),
                           *rake_lines(books.rake), *unbalanced_lines(books.unbalanced),
+                          *seat_label_note(books.seat_labels),
                           *map(names, in_progress_lines(books.in_progress))])
     lines = []
     for i, u in enumerate(books.units):
@@ -35,6 +37,7 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
     lines.extend(rake_lines(books.rake))
     lines.extend(unbalanced_lines(books.unbalanced))
     lines.append(chip_units_note(books.units, "table", "balances"))
+    lines.extend(seat_label_note(books.seat_labels))
     lines.extend(map(names, in_progress_lines(books.in_progress)))
     return "\n".join(lines)
 
@@ -271,5 +274,6 @@ def standings_text(grid: Any) -> str:
                      [fmt(v) for v in by_unit] if grid.mixed else [fmt(sum(sums))]))
     if grid.mixed:
         lines.append(chip_units_note(grid.units, "total", "standings"))
+    lines.extend(seat_label_note(grid.seat_labels))
     lines.extend(in_progress_lines(grid.in_progress))
     return "\n".join(lines)

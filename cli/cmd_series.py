@@ -63,6 +63,8 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
             body["rake"] = books.rake
         if books.unbalanced:
             body["unbalanced"] = books.unbalanced
+        if books.seat_labels:  # hands of no session seated by seat label: no player listed
+            body["seat_label_hands"] = books.seat_labels
         if books.mixed:
             body["units"] = [{**u, "sessions": [s or "" for s in u["sessions"]]}
                              for u in books.units]

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from ledger.model.errors import LedgerError, no_ledger
+from ledger.model.errors import LedgerError
 
 DEFAULT_DB = "handledger.duckdb"
 #: Seconds an open waits for a ledger another process holds (``--wait``; ``--no-wait``: 0).
@@ -74,7 +74,9 @@ class Context:
 
         if self._ledger is None:
             if (read_only or existing) and self.db != ":memory:" and not Path(self.db).exists():
-                raise no_ledger(self.db)
+                from ledger.store.making import wait_until_made
+
+                wait_until_made(self.db)  # one another process is making, else no ledger
             if not read_only and self.db != ":memory:" and not os.path.lexists(self.db):
                 if checks is not None:
                     checks()

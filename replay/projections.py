@@ -220,12 +220,14 @@ def writable_or_overlay(path: str, note: Callable[[str], None]) -> Any:
     """
     from pathlib import Path
 
-    from ledger.model.errors import LedgerBusy, LedgerReadOnly, no_ledger
+    from ledger.model.errors import LedgerBusy, LedgerReadOnly
     from ledger.store.store import Ledger
     from ledger.store.waiting import waiting
 
     if path != ":memory:" and not Path(path).exists():
-        raise no_ledger(path)
+        from ledger.store.making import wait_until_made
+
+        wait_until_made(path)  # one another process is making (ledger.store.making)
 
     def attempt() -> tuple[Any, str | None]:
         try:

@@ -102,7 +102,9 @@ class Step:
     ``action``: PHH notation (``p3 cbr 6``) or the event type; ``words``: what happened in a
     sentence; ``phase`` as :mod:`engine.state` names it; ``street`` (−1 before the first deal)
     and its name; ``status`` (open, complete, incomplete, voided); ``boards``: one per run;
-    ``pot_total``: every chip put in so far plus chips carried in; ``current_bet``: the street's
+    ``pot_total``: every chip put in so far plus chips carried in, less the uncalled chips
+    a recorded payout has returned (``returned Bob 8``: back in his stack, out of the pot,
+    RULES.md §1.4); ``current_bet``: the street's
     highest total during a betting round (None outside one); ``pots`` (while the betting goes
     on as the table names them, :func:`engine.pots.standing_pots`; then the layers of what each
     player has put in) and ``returned`` (uncalled chips given back, once the betting is over)
@@ -333,8 +335,10 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
     result = settle(state)
     cards = state.cards
     paid = dict.fromkeys(state.players, 0)
+    given_back = 0  # uncalled chips the table has returned: out of the pot, in a stack
     for payout in state.payouts:
         paid[payout.player] += payout.amount
+        given_back += payout.amount if payout.returned else 0
     if state.status == "voided":  # every chip goes back, no payout stands (README: net)
         paid = {p: state.contributed[p] for p in state.players}
     seats = tuple(
@@ -362,7 +366,8 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         seq=seq, type=event.type, action=action, words=words, phase=state.phase,
         street=state.street, street_name=street_name(state.game, state.street),
         status=state.status, boards=tuple(tuple(b) for b in cards.boards), seats=seats,
-        pot_total=state.pot_total(), current_bet=state.rnd.current if betting else None,
+        pot_total=state.pot_total() - given_back,
+        current_bet=state.rnd.current if betting else None,
         pots=pots, returned=dict(result.returned), to_act=to_act,
         legal=_legal(state, to_act) if betting and to_act else None,
         notes=tuple(state.notes), inserted=inserted, named=named or action,

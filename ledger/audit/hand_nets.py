@@ -12,16 +12,19 @@ from typing import Any
 
 from ledger.audit.money_units import ChipUnit, MoneyPlaces, chip_units_worth, one_unit
 from ledger.audit.player_balances import no_such_session
+from ledger.audit.seat_labels import SEAT_LABEL
 from ledger.model.errors import LedgerError
 
 
 def hand_nets(con: Any, money: bool, session: str | None = None
               ) -> list[tuple[int, str, int]]:
     """``(ord, player, net)`` of every player in every hand (of ``session`` when given), in
-    ledger order (chips, or minor units with ``money``), whatever their sessions' units."""
+    ledger order (chips, or minor units with ``money``), whatever their sessions' units; a
+    seat label of a hand of no session is no player (:mod:`ledger.audit.seat_labels`)."""
     return con.execute(
         f"SELECT ord, player, {'net_minor' if money else 'net'} FROM player_hand_results"
-        " WHERE $1 IS NULL OR session = $1 ORDER BY ord, player", [session]).fetchall()
+        f" WHERE ($1 IS NULL OR session = $1) AND NOT {SEAT_LABEL} ORDER BY ord, player",
+        [session]).fetchall()
 
 
 def hand_nets_by_unit(con: Any) -> list[tuple[ChipUnit, list[str | None],
@@ -34,7 +37,7 @@ def hand_nets_by_unit(con: Any) -> list[tuple[ChipUnit, list[str | None],
     out: dict[ChipUnit, tuple[list[str | None], list[tuple[int, str, int]]]] = {}
     for o, player, net, session, *unit in con.execute(
             f"SELECT ord, player, net, session, {_HAND_UNIT} FROM player_hand_results"
-            " ORDER BY ord, player").fetchall():
+            f" WHERE NOT {SEAT_LABEL} ORDER BY ord, player").fetchall():
         sessions, rows = out.setdefault(tuple(unit), ([], []))  # type: ignore[arg-type]
         if session not in sessions:
             sessions.append(session)

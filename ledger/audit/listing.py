@@ -12,6 +12,7 @@ from typing import Any
 
 import duckdb
 
+from ledger.audit.seat_labels import seat_label_of
 from ledger.model.errors import LedgerError
 
 _SESSIONS = ("session", "date", "opened", "closed", "chip_value_minor", "currency", "decimals",
@@ -72,4 +73,5 @@ def player_sessions(con: Any) -> list[dict[str, Any]]:
                       " r.on_table, r.net, r.paid_minor, r.received_minor,"
                       " r.chip_value_minor, r.currency, r.decimals"
                       " FROM player_session_results r LEFT JOIN player_nicknames n"
-                      " USING (player) ORDER BY r.session_ord, r.net DESC, r.player", _PLAYERS)
+                      f" USING (player) WHERE NOT {seat_label_of('r')}"
+                      " ORDER BY r.session_ord, r.net DESC, r.player", _PLAYERS)

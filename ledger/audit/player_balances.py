@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.audit.money_units import ChipUnit, money_places, one_unit
+from ledger.audit.seat_labels import SEAT_LABEL, seat_label_hands
 from ledger.model.errors import NotFound
 from ledger.model.names import likely_meant
 
@@ -27,7 +28,7 @@ SELECT player, sum({net}) AS net, sum({buy_in}) AS buy_in, sum({cash_out}) AS ca
     bool_and(chip_value_minor = 1 AND coalesce(decimals, 0) = 0
              AND coalesce(currency, '') = '') AS plain
 FROM player_session_results LEFT JOIN player_nicknames USING (player)
-WHERE $1 IS NULL OR session = $1
+WHERE ($1 IS NULL OR session = $1) AND NOT {labels}
 GROUP BY player ORDER BY net DESC, player"""
 
 
@@ -71,6 +72,9 @@ class Balances:
     house: dict[str, int] | None = None
     unopened: list[str] = field(default_factory=list)
     plain: bool = False
+    #: Hands of no session seating players by seat label (``p1 … pN`` of a file that names
+    #: no player), left out of ``players``: :mod:`ledger.audit.seat_labels`.
+    seat_labels: int = 0
 
     @property
     def mixed(self) -> bool:
@@ -100,7 +104,8 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
             "SELECT DISTINCT session FROM session_book WHERE session IS NOT NULL").fetchall()])
     suffix = "_minor" if money else ""
     query = _BALANCE_SQL.format(net=f"net{suffix}", buy_in=f"buy_in{suffix}",
-                                cash_out=f"cash_out{suffix}", rules=f"rules_net{suffix}")
+                                cash_out=f"cash_out{suffix}", rules=f"rules_net{suffix}",
+                                labels=SEAT_LABEL)
     rows = con.execute(query, [session]).fetchall()
     unit = one_unit({c for r in rows for c in (r[6] or "").split(",")},
                     {d for r in rows for d in (r[7] or "0").split(",")}, money,
@@ -121,7 +126,8 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
             units = []
     return Balances(players, unit, open_hands(con, session), units, rake_taken(con, session),
                     unbalanced(con, session, money),
-                    plain=bool(rows) and all(r[12] for r in rows))
+                    plain=bool(rows) and all(r[12] for r in rows),
+                    seat_labels=seat_label_hands(con, session))
 
 
 def rake_taken(con: Any, session: str | None) -> list[dict[str, Any]]:
@@ -195,7 +201,8 @@ def _balances_by_unit(con: Any) -> tuple[list[dict[str, Any]],
     rows = con.execute(
         "SELECT session, player, net, buy_in, cash_out, rules_net, hands,"
         " coalesce(chip_value_minor, 1), coalesce(decimals, 0), nullif(currency, '')"
-        " FROM player_session_results ORDER BY session_ord, player").fetchall()
+        f" FROM player_session_results WHERE NOT {SEAT_LABEL} ORDER BY session_ord, player"
+    ).fetchall()
     named: dict[ChipUnit, list[str | None]] = {}
     for session, *_, value, decimals, currency in rows:
         sessions = named.setdefault((int(value), int(decimals), currency), [])

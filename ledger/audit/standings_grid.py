@@ -12,6 +12,7 @@ from typing import Any
 
 from ledger.audit.money_units import ChipUnit, money_places, one_unit
 from ledger.audit.player_balances import open_hands
+from ledger.audit.seat_labels import seat_label_hands, seat_label_of
 
 #: What to do about mixed currencies in the standings, which has no --session (as
 #: :func:`ledger.audit.money_units.one_unit` takes it): when every unit is a named session's,
@@ -51,6 +52,9 @@ class Standings:
     #: Per chip unit whose players' nets do not sum to zero, the chips of hands still in
     #: progress aside (:func:`ledger.audit.player_balances.unbalanced`).
     unbalanced: list[dict[str, Any]] = field(default_factory=list)
+    #: Hands of no session seating players by seat label (``p1 … pN`` of a file that names
+    #: no player), left out of ``players``: :mod:`ledger.audit.seat_labels`.
+    seat_labels: int = 0
 
     @property
     def mixed(self) -> bool:
@@ -83,7 +87,9 @@ class Standings:
         session — when the hands of no session count chips of different values, a list of their
         nets in the order of ``units``, null for a unit he has none in; ``total`` null and
         ``totals`` per unit when the chips are of different values), and ``"in_progress"`` (as
-        :func:`ledger.audit.player_balances.open_hands`) when a hand is still open."""
+        :func:`ledger.audit.player_balances.open_hands`) when a hand is still open, and
+        ``"seat_label_hands"`` when hands of no session seat players by seat label
+        (:mod:`ledger.audit.seat_labels`)."""
         loose = [self.column_key(s) for s in self.sessions if "unit" in s]
 
         def nets(of: dict[Any, int]) -> dict[str, Any]:
@@ -105,6 +111,8 @@ class Standings:
                           for u in self.units]}
         if self.in_progress:
             body["in_progress"] = self.in_progress
+        if self.seat_labels:  # hands of no session seated by seat label: no player listed
+            body["seat_label_hands"] = self.seat_labels
         return body
 
 
@@ -123,6 +131,7 @@ def standings(con: Any, money: bool) -> Standings:
         f"SELECT r.session, r.player, r.{column}, r.currency, r.decimals, n.nickname,"
         " coalesce(r.chip_value_minor, 1)"
         " FROM player_session_results r LEFT JOIN player_nicknames n USING (player)"
+        f" WHERE NOT {seat_label_of('r')}"
         " ORDER BY r.session_ord, r.player").fetchall()
     book = con.execute("SELECT session, date, coalesce(chip_value_minor, 1),"
                        " coalesce(decimals, 0), nullif(currency, '')"
@@ -164,4 +173,5 @@ def standings(con: Any, money: bool) -> Standings:
         [-(t or 0) for t in p["totals"]] if len(units) > 1 else [-p["total"]], p["player"]))
     return Standings(sessions, ordered, unit, open_hands(con, None),
                      [{"chip_value_minor": u[0], "decimals": u[1], "currency": u[2],
-                       "sessions": named} for u, named in units.items()])
+                       "sessions": named} for u, named in units.items()],
+                     seat_labels=seat_label_hands(con, None))

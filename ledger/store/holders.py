@@ -23,9 +23,14 @@ def holder_words(lock_error: str) -> str:
     if pid is None:
         return "another process"
     exe = re.search(r"held in (.+?) \(PID", lock_error)
-    command = command_line(int(pid.group(1))) or (os.path.basename(exe.group(1)) if exe
-                                                  else "")
-    return f"another process (pid {pid.group(1)}{f': {command}' if command else ''})"
+    return process_words(int(pid.group(1)), os.path.basename(exe.group(1)) if exe else "")
+
+
+def process_words(pid: int, program: str = "") -> str:
+    """``another process (pid N: COMMAND)``: COMMAND from :func:`command_line`, else
+    ``program`` (none when empty)."""
+    command = command_line(pid) or program
+    return f"another process (pid {pid}{f': {command}' if command else ''})"
 
 
 def command_line(pid: int) -> str | None:

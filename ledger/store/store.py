@@ -69,6 +69,7 @@ from ledger.store.columns import PreparedColumns, link_columns
 from ledger.store.duck import duckdb  # the compiled module alone: duck.py
 from ledger.store.holders import holder_words
 from ledger.store.ledgerfile import check_ledger_file
+from ledger.store.making import wait_until_made
 from ledger.store.tail import check_last_row
 from ledger.store.waiting import waiting
 
@@ -200,7 +201,8 @@ class Ledger:
         Raises:
             LedgerBusy: another process holds the file (still, after the wait), or this one
                 with another mode.
-            NotFound: ``read_only`` and the file does not exist.
+            NotFound: ``read_only`` and the file does not exist, nor is another process
+                making it (one that is: waited for as for a writer, :mod:`ledger.store.making`).
             LedgerCorrupt: not a DuckDB file, cut short or damaged, or not a handledger
                 ledger.
             LedgerReadOnly: not ``read_only`` and the file has no write permission bit (root
@@ -225,6 +227,8 @@ class Ledger:
             _folder_to_create_in(self.path)
         if not read_only and self.path != ":memory:" and not os.path.lexists(self.path):
             _create(self.path)
+        elif read_only and self.path != ":memory:" and not os.path.exists(self.path):
+            wait_until_made(self.path, wait=wait)  # one another process is making, or none
         self._con = waiting(self.path, lambda: self._connect(read_only), wait=wait)
         try:
             opened = self._opened()
@@ -324,6 +328,8 @@ class Ledger:
         self._opened_meta = None
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=False)
+        if not os.path.exists(self.path):
+            wait_until_made(self.path, wait=wait)  # one another process is making, or none
         self._con = duck.connect(":memory:")
         try:
             # the tables in memory are compressed at each checkpoint (a million hands' derived

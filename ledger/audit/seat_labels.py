@@ -1,0 +1,45 @@
+"""Seat labels are not players: a PHH file without ``players`` names its seats ``p1 … pN``,
+left of the button first (FORMATS.md §1), so the ``p3`` of one hand of no session is whoever
+sat third from the button there, not the ``p3`` of another hand, site or file. The books list
+no such label as a player (``balances``, ``standings``, ``report``, ``settle``): their rows
+stay in the derived tables, and count where the nets must sum to zero, but they are neither
+added up as one player nor ranked; one line says so (:func:`seat_label_note`).
+
+A person is never named so outside a file's labels: ``hand start --seats``, ``buyin`` and
+``player alias`` refuse a seat's ``pN`` (README, "Bad input"). In a session a buy-in may take
+such a name once a hand imported into it seats it, and its books make him a player there: only
+hands of no session have seat labels.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: SQL: a row of ``player_session_results`` (or ``results``) whose player is a seat label.
+SEAT_LABEL = "(session IS NULL AND regexp_full_match(player, 'p[1-9][0-9]*'))"
+
+
+def seat_label_of(table: str) -> str:
+    """:data:`SEAT_LABEL` of the rows of the table named ``table`` in a query (``r``)."""
+    return (f"({table}.session IS NULL AND regexp_full_match({table}.player, "
+            "'p[1-9][0-9]*'))")
+
+
+def seat_label_hands(con: Any, session: str | None) -> int:
+    """The hands of no session that seat players by seat label, read when ``session`` is None
+    (the whole series: a session's books have none)."""
+    if session is not None:
+        return 0
+    row = con.execute(f"SELECT count(DISTINCT hand_id) FROM results WHERE {SEAT_LABEL}"
+                      ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def seat_label_note(hands: int) -> list[str]:
+    """The one line saying that ``hands`` hands of no session seat players by seat label, who
+    are left out of the players listed (none when ``hands`` is 0)."""
+    if not hands:
+        return []
+    return [f"note: {hands} hand(s) of no session name their seats p1 … pN, the labels of a "
+            "file that names no player (FORMATS.md §1): a label is not a player, so those "
+            "seats are neither added up nor listed above"]

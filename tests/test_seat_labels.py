@@ -1,0 +1,84 @@
+"""Seat labels are not players (ledger/audit/seat_labels.py): a PHH file without ``players``
+names its seats ``p1 … pN`` (FORMATS.md §1), so the ``p3`` of one hand of no session is not
+the ``p3`` of another; ``balances``, ``standings``, ``settle`` and ``report`` neither add such
+seats up nor list them, and say so in one line. In a session, whose books make them players,
+they stay players.
+
+The hands, checked by hand (blinds 1/2, stacks 100/50/200): ``a`` p1's AsKs all in against
+p2's QhQd for 50 each, the board 2s3s9d Tc Ah: p1 +50, p2 -50, p3 (folded) 0; ``b`` p3
+raises to 6, p1 and p2 fold: p3 +3 (his uncalled 4 back), p1 -1, p2 -2. Added up as players
+(as they were) that made p1 +49, p2 -52 and p3 +3 over 2 hands. ``c`` is ``a`` naming its
+players Ann, Bob and Cy: Ann +50, Bob -50, Cy 0. ``d`` is ``b`` with other cards, imported
+into the session fri."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.test_books_refusals import run
+
+HEAD = ("variant = 'NT'\nantes = [0, 0, 0]\nblinds_or_straddles = [1, 2, 0]\nmin_bet = 2\n"
+        "starting_stacks = [100, 50, 200]\n")
+ALL_IN = ("actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 7c2d', 'p3 f', 'p1 cbr 6', "
+          "'p2 cbr 50', 'p1 cc', 'p1 sm AsKs', 'p2 sm QhQd', 'd db 2s3s9d', 'd db Tc', "
+          "'d db Ah']\n")
+STEAL = "actions = ['d dh p1 {}', 'd dh p2 {}', 'd dh p3 {}', 'p3 cbr 6', 'p1 f', 'p2 f']\n"
+NOTE = ("note: 2 hand(s) of no session name their seats p1 … pN, the labels of a file that "
+        "names no player (FORMATS.md §1): a label is not a player, so those seats are neither "
+        "added up nor listed above")
+NAMED = ["Ann                      50            0            0      1        0",
+         "Cy                        0            0            0      1        0",
+         "Bob                     -50            0            0      1        0"]
+HEADER = "player                  net       buy-in     cash-out  hands sessions"
+
+
+def _ledger(tmp_path: Path) -> Path:
+    files = {"a": HEAD + ALL_IN, "b": HEAD + STEAL.format("2h3h", "4d5d", "KcKd"),
+             "c": "players = ['Ann', 'Bob', 'Cy']\n" + HEAD + ALL_IN,
+             "d": HEAD + STEAL.format("6c7c", "8s9s", "AhAd")}
+    for name, text in files.items():
+        (tmp_path / f"{name}.phh").write_text(text, encoding="utf-8")
+    db = tmp_path / "l.duckdb"
+    done = run(db, "import", *(str(tmp_path / f"{n}.phh") for n in "abc"))
+    assert done.exit_code == 0 and done.output.startswith("imported 3 hand(s)")
+    return db
+
+
+def test_seat_labels_of_hands_of_no_session_are_not_players(tmp_path: Path) -> None:
+    db = _ledger(tmp_path)
+    assert run(db, "balances").output.splitlines() == [HEADER, *NAMED, NOTE]
+    assert run(db, "standings").output.splitlines() == [
+        "player     (no session)        total", "Ann                  50           50",
+        "Cy                    0            0", "Bob                 -50          -50",
+        "(sum)                 0            0", NOTE]
+    assert run(db, "settle").output.splitlines() == [
+        "Bob pays Ann 50 chips", "1 transfer(s) settle 3 player(s)"]
+    body = json.loads(run(db, "balances", "--json").output)
+    assert [p["player"] for p in body["players"]] == ["Ann", "Cy", "Bob"]
+    assert body["seat_label_hands"] == 2
+    grid = json.loads(run(db, "standings", "--json").output)
+    assert [p["player"] for p in grid["players"]] == ["Ann", "Cy", "Bob"]
+    assert grid["seat_label_hands"] == 2
+    site = tmp_path / "site"
+    assert run(db, "report", str(site)).exit_code == 0
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert ('<span id="seat-labels">2 hand(s) of no session name their seats p1 … pN, the '
+            "labels of a file that names no player: a label is not a player, so those seats "
+            "are neither listed nor summed here.</span>") in index
+    pages = [index, *(p.read_text(encoding="utf-8") for p in (site / "sessions").iterdir())]
+    assert [page for page in pages if ">p3<" in page or ">p1<" in page] == []
+
+
+def test_in_a_session_such_names_are_its_players(tmp_path: Path) -> None:
+    db = _ledger(tmp_path)
+    assert run(db, "session", "open", "fri").exit_code == 0
+    assert run(db, "import", "--session", "fri", str(tmp_path / "d.phh")).exit_code == 0
+    assert run(db, "balances").output.splitlines() == [
+        HEADER, NAMED[0], "p3                        3            0            0      1        1",
+        NAMED[1], "p1                       -1            0            0      1        1",
+        "p2                       -2            0            0      1        1", NAMED[2], NOTE]
+    assert run(db, "balances", "--session", "fri").output.splitlines() == [
+        HEADER, "p3                        3            0            0      1        1",
+        "p1                       -1            0            0      1        1",
+        "p2                       -2            0            0      1        1"]
