@@ -20,11 +20,12 @@ _LOOK_BACK = 200
 def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str],
                          names: Mapping[str, str], shown: Callable[[str], str] = str
                          ) -> list[str]:
-    """Warning lines for seats of ``started`` that do not follow the books: a player who played an earlier hand of ``session`` starting with other than the stack
-    left him by the latest hand started there that seats him (starting − put in + what the
-    table paid him) plus the chips he bought since, as corrected (after a cash-out since,
-    only those bought after it; :func:`_bought_since`): a rebuy not recorded, a stack
-    miscounted (not said while that hand is still in play). The audit's stack continuity
+    """Warning lines for seats of ``started`` that do not follow the books: a player who
+    played an earlier hand of ``session`` starting with other than the stack left him by
+    the latest hand started there that seats him (starting − put in + what the table paid
+    him) plus the chips he bought since, as corrected (after a cash-out since, only those
+    bought after it; :func:`_bought_since`): a rebuy not recorded, a stack miscounted (not
+    said while that hand is still in play: :func:`not_in_play` refuses the seat then). The audit's stack continuity
     names the same difference once the hand is recorded; this says it while the host can
     still fix it. A player is known under his name or any alias of it (``names``: the
     series' alias map, :func:`replay.sessions.state.series_names`), as the audit knows him;
