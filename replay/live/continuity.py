@@ -25,12 +25,12 @@ def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str
     the latest hand started there that seats him (starting − put in + what the table paid
     him) plus the chips he bought since, as corrected (after a cash-out since, only those
     bought after it; :func:`_bought_since`): a rebuy not recorded, a stack miscounted (not
-    said while that hand is still in play: :func:`not_in_play` refuses the seat then). The audit's stack continuity
-    names the same difference once the hand is recorded; this says it while the host can
-    still fix it. A player is known under his name or any alias of it (``names``: the
-    series' alias map, :func:`replay.sessions.state.series_names`), as the audit knows him;
-    ``played``: the names seated in the session's hands; ``shown`` names a player as the
-    reads do (a command to type keeps his stored name)."""
+    said while that hand is still in play: :func:`not_in_play` refuses the seat then). The
+    audit's stack continuity names the same difference once the hand is recorded; this says
+    it while the host can still fix it. A player is known under his name or any alias of it
+    (``names``: the series' alias map, :func:`replay.sessions.state.series_names`), as the
+    audit knows him; ``played``: the names seated in the session's hands; ``shown`` names a
+    player as the reads do (a command to type keeps his stored name)."""
     from replay.fold import replay_events
     from replay.sessions.state import alias_group
 
