@@ -80,11 +80,15 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
     if beyond:
         name, player, lost, bought, value, decimals, currency = beyond[0]
         more = len(beyond) - 1
+        plain = currency is None and value == 10 ** decimals  # a chip is the unit: no money
+
+        def worth(chips: int, sep: str) -> str:
+            return "" if plain else f"{sep}{format_money(chips * value, decimals, currency)}"
+
         raise LedgerError(
-            f"cannot settle: {player} lost {lost} chips "
-            f"({format_money(lost * value, decimals, currency)}) in session {name}, more than "
-            f"his buy-ins there ({bought} chips, "
-            f"{format_money(bought * value, decimals, currency)})"
+            f"cannot settle: {player} lost {lost} chips"
+            + (f" ({worth(lost, '')})" if not plain else "") + f" in session {name}, more "
+            f"than his buy-ins there ({bought} chips{worth(bought, ', ')})"
             + (f" (and {more} more player{'s' if more > 1 else ''})" if more else "")
             + ": a hand seats him with chips he never bought, and nobody pays more than he put "
             f"on the table (RULES.md §1.1; `pay` refuses it): `handledger audit --session "
