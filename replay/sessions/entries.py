@@ -68,16 +68,31 @@ def close_to_books(session: str, player: str, books: set[str], seq: int) -> str 
     """The ``warning:`` line of a buy-in (entry ``seq``) that first names ``player`` in
     ``session``'s books (``books``: :func:`in_books` before it) when his name is close to one
     of theirs (:func:`ledger.model.names.likely_meant`, as ``cashout`` and ``hand start``
-    offer it): a name mistyped makes a second player, whose buy-in settle bills apart. None
-    when no name is close."""
+    offer it) and a typo away from it (:func:`_one_typo`: ``Anne`` beside ``Ann``, not
+    ``Dan``, a player of his own): a name mistyped makes a second player, whose buy-in
+    settle bills apart. None when no name is close."""
     names = sorted(books)
-    close = likely_meant(player, names)
+    close = [n for n in likely_meant(player, names) if _one_typo(player, n)]
     if not close:
         return None
     return (f"warning: {player} is new to the books of session {session} (its players: "
             f"{', '.join(names)}): did you mean {' or '.join(close)}? (recorded as a new "
             f"player's buy-in; a name mistyped is ended with `handledger entry retract "
             f"{session} {seq} --reason … --by …`)")
+
+
+def _one_typo(typed: str, name: str) -> bool:
+    """Whether ``typed`` is ``name`` but for one typo, case folded: a letter added, left out
+    or changed, or two letters swapped (or the same name in another case)."""
+    a, b = typed.casefold(), name.casefold()
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) <= 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
 def new_player(ledger: Any, session: str, state: SessionState, player: str, where: str, *,
