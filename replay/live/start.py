@@ -65,6 +65,9 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     (:func:`replay.seat_names.seated_by_id`).
 
     Raises:
+        ChainBroken: in a session, the chain's tail fails the check its append makes
+            (:meth:`ledger.store.store.Ledger.check_tail`), made before the hands in play
+            are read; nothing written.
         MalformedInput, IllegalAction: see :func:`build_started`; MalformedInput: without a
             session, a new player whose name prints like one of the ledger's
             (:func:`_check_new_seats`); LedgerError: the hand id is taken, or a seat's player
@@ -94,6 +97,7 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     played = seated_in(ledger, session) if session is not None else set()
     if state is not None and session is not None:
         check_bought_in(ledger, session, state, [s.player for s in started.seats], played)
+        ledger.check_tail()  # its append's check first: an edited tail named, not the hands
         not_in_play(ledger, session, started, names, _labeller(ledger))
     else:
         _check_new_seats(ledger, [s.player for s in started.seats])
