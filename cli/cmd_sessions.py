@@ -185,7 +185,8 @@ def buyin(obj: Context, session_name: str, player: str, chips: str, kind: str | 
     """PLAYER buys CHIPS (whole chips, in digits) in SESSION (between hands: table stakes)."""
     from replay.sessions import entries as books
 
-    event, seq = books.buy_in(obj.ledger(existing=True), session_name, player, chips, kind)
+    event, seq = books.buy_in(obj.ledger(existing=True), session_name, player, chips, kind,
+                              note=render.note)
     click.echo(f"{session_name}: {player} {event.kind.replace('_', '-')} {event.chips} chips "
                f"(entry {seq})")
 

@@ -1,8 +1,9 @@
 """An alias in the book commands, as a host at the table met it: after ``player alias Robert
 Bob`` the books' checks take Robert and Bob as one player, exactly as the audit, ``balances``
 and ``settle`` do (``replay.sessions.state.series_names``, resolved as
-``ledger.audit.books.resolve_aliases``); ``hand start`` names every hand still in play that
-seats a player, not only his latest; ``--seats`` takes a name as typed, never stripped.
+``ledger.audit.books.resolve_aliases``); ``hand start`` refuses a seat while a hand still in
+play seats the player under either name, naming every such hand; ``--seats`` takes a name as
+typed, never stripped.
 
 ``aliased``: session x, Ann and Bob buy in 100 each (entries 2, 3), ``player alias Robert
 Bob`` (entry 4); hand h1 seats Ann:100,Bob:100 (button Ann) and is still in play.
@@ -20,9 +21,15 @@ from tests.test_books_refusals import open_s, refused, rows, run
 NT = ("--session", "x", "--game", "NT", "--stakes", "1/2", "--button", "Ann")
 
 
-def _in_play(player: str, hand: str) -> str:
-    return (f"warning: {player} is seated in hand {hand} of session x, still in play (end it: "
-            f"`handledger act {hand} end`, or void it)")
+def _in_play(new: str, who: str, hand: str, fix: str = "", more: str = "") -> str:
+    """``hand start --hand NEW``'s refusal of a seat while hand ``hand`` (forced bets only:
+    ``fix`` when it can end) seats ``who``; ``more``: the other hands named after it."""
+    fix = fix or ("play it out and end it first, or void it (`handledger void "
+                  f"{hand} --reason … --by …`)")
+    verb = "are" if " and " in who else "is"
+    return (f"error: hand {new}: {who} {verb} seated in hand {hand} of session x, still in "
+            f"play{more}: a player's chips are in one hand at a time (RULES.md §1.1): {fix}; "
+            "nothing written")
 
 
 @pytest.fixture(scope="module")
@@ -41,13 +48,15 @@ def _void(db: Path, hand: str) -> None:
     assert run(db, "void", hand, "--reason", "test", "--by", "Host").exit_code == 0
 
 
-def test_a_hand_seating_the_alias_names_the_hand_in_play_under_the_other_name(
+def test_a_hand_seating_the_alias_is_refused_naming_the_hand_in_play(
         aliased: Path, tmp_path: Path) -> None:
-    """h1 seats Bob and is in play: h2 seating Robert names Robert in h1, as it names Ann."""
+    """h1 seats Bob and is in play (its blinds only): h2 seating Robert is refused, naming
+    Robert in h1 as it names Ann, nothing written (RULES.md §1.1: their chips are in h1)."""
     db = copy_ledger(aliased, tmp_path / "t.duckdb")
-    result = run(db, "hand", "start", "--hand", "h2", *NT, "--seats", "Ann:100,Robert:100")
-    assert (result.exit_code, result.stdout) == (0, "h2\n")
-    assert result.stderr.splitlines() == [_in_play("Robert", "h1"), _in_play("Ann", "h1")]
+    before = rows(db)
+    assert refused(run(db, "hand", "start", "--hand", "h2", *NT, "--seats",
+                       "Ann:100,Robert:100")) == _in_play("h2", "Robert and Ann", "h1")
+    assert rows(db) == before
 
 
 def test_a_book_entry_under_the_alias_waits_for_the_hand_of_the_other_name(
@@ -120,24 +129,33 @@ def test_a_payment_between_the_two_names_of_one_player_is_refused(aliased: Path,
         "amount takes --again")
 
 
-def test_hand_start_names_every_hand_in_play_not_only_the_latest(tmp_path: Path) -> None:
-    """Ann sits in h1 (still in play) and h2 (ended): h3 names her in h1 as it names Bob,
-    each hand that seats them still in play named."""
+def test_hand_start_names_every_hand_in_play_and_what_ends_the_first(tmp_path: Path) -> None:
+    """h1 seats Ann and Bob, h2 Cy and Dee, both in play: h3 seating Ann and Cy is refused
+    naming Ann in h1 first, then Cy in h2. Once h1 is played to where it can end (Bob, the
+    big blind, wins it when Ann folds her small blind of 1), the refusal names `act h1 end`;
+    once h1 ended, h2 alone is named; with h2 voided, h3 starts (Ann 99, Cy 100)."""
     db = tmp_path / "t.duckdb"
-    open_s(db, "x", "Ann", "Bob", "Cy")
-    assert run(db, "hand", "start", "--hand", "h1", *NT, "--seats", "Ann:100,Bob:100"
-               ).exit_code == 0
-    h2 = run(db, "hand", "start", "--hand", "h2", *NT, "--seats", "Ann:100,Cy:100")
-    assert h2.stderr.splitlines() == [_in_play("Ann", "h1")]
-    for action in ("d dh Cy ????", "d dh Ann ????", "Ann f", "returned Cy 1", "pay Cy 2",
-                   "end"):
-        assert run(db, "act", "h2", action).exit_code == 0, action
-    h3 = run(db, "hand", "start", "--hand", "h3", *NT, "--seats", "Ann:99,Bob:100")
-    assert (h3.exit_code, h3.stdout) == (0, "h3\n")
-    assert h3.stderr.splitlines() == [_in_play("Bob", "h1"), _in_play("Ann", "h1")]
-    h4 = run(db, "hand", "start", "--hand", "h4", *NT, "--seats", "Ann:99,Bob:100")
-    assert h4.stderr.splitlines() == [_in_play("Bob", "h1"), _in_play("Ann", "h1"),
-                                      _in_play("Bob", "h3"), _in_play("Ann", "h3")]
+    open_s(db, "x", "Ann", "Bob", "Cy", "Dee")
+    for hand, seats in (("h1", "Ann:100,Bob:100"), ("h2", "Cy:100,Dee:100")):
+        button = seats[:seats.index(":")]
+        assert run(db, "hand", "start", "--hand", hand, "--session", "x", "--game", "NT",
+                   "--stakes", "1/2", "--button", button, "--seats", seats).exit_code == 0
+    before = rows(db)
+    h3 = ("hand", "start", "--hand", "h3", *NT, "--seats", "Ann:99,Cy:100")
+    assert refused(run(db, *h3)) == _in_play("h3", "Ann", "h1", more="; Cy in hand h2")
+    for action in ("d dh Ann ????", "d dh Bob ????", "Ann f"):
+        assert run(db, "act", "h1", action).exit_code == 0, action
+    assert refused(run(db, *h3)) == _in_play(
+        "h3", "Ann", "h1", more="; Cy in hand h2",
+        fix="end it first (`handledger act h1 end`) or void it (`handledger void h1 --reason "
+            "… --by …`)")
+    assert run(db, "act", "h1", "end").exit_code == 0
+    assert refused(run(db, *h3)) == _in_play("h3", "Cy", "h2")
+    assert rows(db) == [*before, *[("h1", n, t) for n, t in (
+        (4, "cards_dealt"), (5, "cards_dealt"), (6, "fold"), (7, "hand_ended"))]]
+    _void(db, "h2")
+    done = run(db, *h3)
+    assert (done.exit_code, done.stdout, done.stderr) == (0, "h3\n", "")
 
 
 @pytest.mark.parametrize(("seats", "name"), [

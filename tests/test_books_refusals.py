@@ -465,7 +465,9 @@ def test_hand_start_warns_of_a_stack_that_does_not_follow_his_last_hand(
         s_ann_bob: Path, tmp_path: Path) -> None:
     """Bob lost his 100 in hand x1 and bought nothing: a hand seating him with 100 again
     starts with a warning naming the rebuy to record (the audit's stack continuity names it
-    once played); a hand seating a player still in a hand in play warns of that hand."""
+    once played); a hand seating a player still in a hand in play is refused, naming it
+    (RULES.md §1.1); x2 played as started, Bob has lost 200 of his 100 bought: settle names
+    that instead of a transfer `pay` would refuse."""
     db = copy_ledger(s_ann_bob, tmp_path / "t.duckdb")  # open_s(db, "s", "Ann", "Bob")
     seats = ("--session", "s", "--game", "NT", "--stakes", "1/2", "--button", "Ann")
     assert run(db, "hand", "start", "--hand", "x1", *seats, "--seats", "Ann:100,Bob:100"
@@ -479,20 +481,23 @@ def test_hand_start_warns_of_a_stack_that_does_not_follow_his_last_hand(
         "warning: Bob starts hand x2 with 100 chips, 0 after hand x1 with nothing bought since: "
         "a rebuy not recorded? (`handledger buyin s Bob CHIPS`); the audit's stack continuity "
         "will name it"]
-    result = run(db, "hand", "start", "--hand", "x3", *seats, "--seats", "Ann:200,Bob:100")
-    assert result.stderr.splitlines() == [
-        f"warning: {p} is seated in hand x2 of session s, still in play (end it: `handledger "
-        "act x2 end`, or void it)" for p in ("Bob", "Ann")]
-    # played as started, x2 has Bob win chips he never had: settle asks for them with a note
-    assert run(db, "void", "x3", "--reason", "two at once", "--by", "host").exit_code == 0
+    before = rows(db)
+    assert refused(run(db, "hand", "start", "--hand", "x3", *seats, "--seats",
+                       "Ann:200,Bob:100")) == (
+        "error: hand x3: Bob and Ann are seated in hand x2 of session s, still in play: a "
+        "player's chips are in one hand at a time (RULES.md §1.1): play it out and end it "
+        "first, or void it (`handledger void x2 --reason … --by …`); nothing written")
+    assert rows(db) == before
+    # played as started, x2 has Bob lose chips he never had: settle names that, no transfer
     for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100", "Bob cc", "d db 2c3d4h",
                    "d db 9s", "d db Td", "pay Ann 200", "end"):
         assert run(db, "act", "x2", action).exit_code == 0, action
-    done = run(db, "settle", "--session", "s")
-    assert done.stderr == (
-        "note: session s: hands start with stacks its books did not leave (Bob +100 chips); "
-        "settle goes by the hands: `handledger audit --session s` names each (a rebuy not "
-        "recorded before the hand, or a stack typed wrong)\n")
+    assert refused(run(db, "settle", "--session", "s")) == (
+        "error: cannot settle: Bob lost 200 chips in session s, more than his buy-ins there "
+        "(100 chips): a hand seats him with chips he never bought, and nobody pays more than "
+        "he put on the table (RULES.md §1.1; `pay` refuses it): `handledger audit --session "
+        "s` names the hand (a buy-in not recorded: `handledger buyin`, or `entry amend` of "
+        "his buy-in; a stack typed wrong: `handledger correct`); settle then")
     # x2 and x3 voided, Bob's rebuy recorded: the next hand starts without a word
     assert run(db, "void", "x2", "--reason", "no rebuy", "--by", "host").exit_code == 0
     assert run(db, "buyin", "s", "Bob", "100").exit_code == 0

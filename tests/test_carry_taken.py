@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.beside import started_beside
 from tests.built_once import build, extend, table
 from tests.copies import copy_ledger
 
@@ -141,9 +142,19 @@ def test_a_correction_before_the_next_hand_moves_the_carry_with_it(user, played)
     assert user("audit")[1].startswith("audit clean: 2 hand(s) in 1 session(s)")
 
 
-def test_no_void_passes_chips_to_a_hand_that_started_without_them(user, h2_started  # noqa: ANN001
-                                                                 ) -> None:
-    assert "Ann is seated in hand h2" in _start(user, "h3", "Ann")  # a warning only
+def test_no_void_passes_chips_to_a_hand_that_started_without_them(user, db: str,  # noqa: ANN001
+                                                                 h2_started) -> None:
+    """``hand start`` refuses h3 while h2 (holding the 4 carried in) is in play (RULES.md
+    §1.1); a ledger that holds h3 started beside it (written before, or imported:
+    :func:`tests.beside.started_beside`) refuses the void of h2, which would lose the 4."""
+    code, out, err = user("hand", "start", "--session", "sat", "--hand", "h3", *CARRY,
+                          "--seats", "Ann:98,Bob:98", "--button", "Ann")
+    assert (code, out, err) == (
+        2, "", "error: hand h3: Bob and Ann are seated in hand h2 of session sat, still in "
+        "play: a player's chips are in one hand at a time (RULES.md §1.1): play it out and end "
+        "it first, or void it (`handledger void h2 --reason … --by …`); nothing written\n")
+    started_beside(db, "h3", seats="Ann:98,Bob:98", button="Ann",
+                   declare="no_eligible_winner=carry_over")
     said = ("error: hand h2: voided, the hand would pass the 4 chip(s) carried into it on to "
             "the session's next hand (RULES.md §7.1), but hand h3 started after it without "
             "them and takes nothing more: the chips would be lost; nothing written")

@@ -1,7 +1,8 @@
 """A void of a hand still in play once a later hand of its session started beside it
-(RULES.md §1.1, §3.8, §7.1): live (``void``) and imported (a JSON-lines file that goes on with
-a hand the ledger holds in play) alike, it is refused in one line when the books could not
-follow it, nothing written, and goes in when they can.
+(RULES.md §1.1, §3.8, §7.1; ``hand start`` refuses such a hand now, a ledger written before
+or an import holds it: :func:`tests.beside.started_beside`): live (``void``) and imported
+(a JSON-lines file that goes on with a hand the ledger holds in play) alike, it is refused in
+one line when the books could not follow it, nothing written, and goes in when they can.
 
 Stacks: heads-up hold'em, blinds 1/2, Ann and Bob bought in 100 each. ``h1`` (button Ann: Ann
 posts 1, Bob 2) is in play when ``h2`` (button Bob: Bob 1, Ann 2) starts on what they kept
@@ -20,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.built_once import build, extend, table
+from tests.beside import started_beside
+from tests.built_once import build, table
 from tests.copies import copy_ledger
 from tests.test_carry_taken import _played_steps
 
@@ -59,8 +61,9 @@ def h1_ann_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def h2_on_h1_built(h1_ann_built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``h1_ann_built`` and h2 started beside h1 on what they kept, Ann 99 and Bob 98."""
-    return extend(h1_ann_built, tmp_path_factory.mktemp("h2-on-h1") / "t.duckdb",
-                  [_start_step("h2", "Bob", "Ann:99,Bob:98")])
+    db = copy_ledger(h1_ann_built, tmp_path_factory.mktemp("h2-on-h1") / "t.duckdb")
+    started_beside(db, "h2", seats="Ann:99,Bob:98", button="Bob")  # hand start refuses it
+    return db
 
 
 @pytest.fixture(scope="module")
@@ -77,9 +80,11 @@ def carried_h3_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     h3 (button Ann) started while h2 is in play, built once."""
     start = ("hand", "start", "--session", "sat", "--game", "NT", "--stakes", "1/2",
              "--declare-options", "no_eligible_winner=carry_over", "--seats", "Ann:98,Bob:98")
-    return build(tmp_path_factory.mktemp("carried-h3") / "t.duckdb", [
-        *_played_steps(), ((*start, "--hand", "h2", "--button", "Bob"), None),
-        ((*start, "--hand", "h3", "--button", "Ann"), None)])
+    db = build(tmp_path_factory.mktemp("carried-h3") / "t.duckdb", [
+        *_played_steps(), ((*start, "--hand", "h2", "--button", "Bob"), None)])
+    started_beside(db, "h3", seats="Ann:98,Bob:98", button="Ann",  # hand start refuses it
+                   declare="no_eligible_winner=carry_over")
+    return db
 
 
 STACKS_SAID = (
@@ -114,10 +119,18 @@ def test_a_void_the_next_hands_stacks_could_not_follow_is_refused(  # noqa: ANN0
 
 def test_a_void_the_next_hand_started_without_goes_in(user, db: str,  # noqa: ANN001
                                                      h1_ann_built: Path) -> None:
-    """h2 starts on 100 each (h1 taken as void at the table already): the void of h1 leaves
-    the books where h2 started; Bob folds h2: Ann 101, Bob 99, the audit clean."""
+    """h2 starts on 100 each (h1 taken as void at the table already): ``hand start`` refuses
+    it while h1 is in play (its blinds only), naming the void; on a ledger that holds it (one
+    written before, an import) the void of h1 leaves the books where h2 started; Bob folds
+    h2: Ann 101, Bob 99, the audit clean."""
     copy_ledger(h1_ann_built, Path(db))  # _opened, h1 (button Ann) on 100 each
-    _hand(user, "h2", "Bob", "Ann:100,Bob:100")
+    code, out, err = user("hand", "start", "--session", "sat", "--hand", "h2", *STAKES,
+                          "--seats", "Ann:100,Bob:100", "--button", "Bob")
+    assert (code, out, err) == (
+        2, "", "error: hand h2: Ann and Bob are seated in hand h1 of session sat, still in "
+        "play: a player's chips are in one hand at a time (RULES.md §1.1): play it out and end "
+        "it first, or void it (`handledger void h1 --reason … --by …`); nothing written\n")
+    started_beside(db, "h2", seats="Ann:100,Bob:100", button="Bob")
     code, out, _ = user("void", "h1", "--reason", "misdeal", "--by", "Dan")
     assert (code, out.strip()) == (0, "voided hand h1: returned Bob 2, Ann 1; change in net: Bob "
                                       "+2, "

@@ -46,7 +46,9 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
         LedgerError: a hand read is still in progress
             (:func:`ledger.audit.player_balances.open_hands`: its pot is not paid yet, the nets
             are not final), the nets do not sum to zero once the rake is the house's (the audit
-            says why; the rake and what is left are named), or as
+            says why; the rake and what is left are named), a player lost more chips in a
+            session than he bought there (:func:`lost_beyond_buy_ins`: a transfer ``pay``
+            refuses), or as
             :func:`ledger.audit.player_balances.balances`.
     """
     books = balances(con, session, money=True)
@@ -74,6 +76,24 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
         raise LedgerError(f"cannot settle: the balances sum to "
                           f"{_signed_money(net_sum, decimals, currency)}, not zero{why} (see "
                           "`handledger audit`)")
+    beyond = lost_beyond_buy_ins(con, session)
+    if beyond:
+        name, player, lost, bought, value, decimals, currency = beyond[0]
+        more = len(beyond) - 1
+        plain = currency is None and value == 10 ** decimals  # a chip is the unit: no money
+
+        def worth(chips: int, sep: str) -> str:
+            return "" if plain else f"{sep}{format_money(chips * value, decimals, currency)}"
+
+        raise LedgerError(
+            f"cannot settle: {player} lost {lost} chips"
+            + (f" ({worth(lost, '')})" if not plain else "") + f" in session {name}, more "
+            f"than his buy-ins there ({bought} chips{worth(bought, ', ')})"
+            + (f" (and {more} more player{'s' if more > 1 else ''})" if more else "")
+            + ": a hand seats him with chips he never bought, and nobody pays more than he put "
+            f"on the table (RULES.md §1.1; `pay` refuses it): `handledger audit --session "
+            f"{name}` names the hand (a buy-in not recorded: `handledger buyin`, or `entry "
+            "amend` of his buy-in; a stack typed wrong: `handledger correct`); settle then")
     never = {name for (name,) in con.execute(  # hands of no session: no session to open
         "SELECT session FROM session_book WHERE NOT opened AND session IS NOT NULL"
     ).fetchall()}
@@ -86,6 +106,28 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
     found = fewest_transfers({**nets, HOUSE: owed_house})
     return sorted(((None if a == HOUSE else a, None if b == HOUSE else b, n) for a, b, n in found),
                   key=lambda t: (t[0] is None, t[0] or "", t[1] is None, t[1] or "")), books
+
+
+def lost_beyond_buy_ins(con: Any, session: str | None
+                        ) -> list[tuple[str, str, int, int, int, int, str | None]]:
+    """The players who lost more chips in a session (``session``; None: every session) than
+    they bought there — books that seat a player with chips he never bought, which no payment
+    can settle (a player loses at most what he put on the table, RULES.md §1.1;
+    :func:`replay.sessions.payments.within_buy_ins` bounds his payments by his buy-ins):
+    ``[(session, player, chips lost, chips bought, chip value in minor units, decimals,
+    currency)]`` by session order and player. A session of no buy-in, or one with a hand
+    seating a player who has none, is left out: its chips come from outside its books
+    (:func:`replay.sessions.entries.chips_from_outside`)."""
+    rows = con.execute(
+        "SELECT p.session, p.player, -p.net, p.buy_in, coalesce(b.chip_value_minor, 1),"
+        " coalesce(b.decimals, 0), b.currency FROM session_players p JOIN session_book b"
+        " ON b.session = p.session WHERE p.session IS NOT NULL AND b.opened"
+        " AND ($1 IS NULL OR p.session = $1) AND -p.net > coalesce(p.buy_in, 0)"
+        " AND NOT EXISTS (SELECT 1 FROM session_players q WHERE q.session = p.session"
+        " AND q.hands > 0 AND coalesce(q.buy_in, 0) = 0)"
+        " ORDER BY b.ord, p.player", [session]).fetchall()
+    return [(s, p, int(lost), int(bought or 0), int(v), int(d), c)
+            for s, p, lost, bought, v, d, c in rows]
 
 
 def session_nets(con: Any, sessions: Sequence[str]) -> dict[str, list[dict[str, Any]]]:

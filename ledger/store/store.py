@@ -703,6 +703,16 @@ class Ledger:
             check_last_row(self.path, prev, tail[0], head, self._position_of_hash)
         return head
 
+    def check_tail(self) -> None:
+        """Check the chain's tail as an append does before it writes (:meth:`_append_head`),
+        writing nothing: a live write that reads rows before it appends (``hand start``'s
+        hands in play) names an edited last row as its append would, not what the row says.
+
+        Raises:
+            LedgerError, ChainBroken: as :meth:`_append_head`.
+        """
+        self._append_head()
+
     # ------------------------------------------------------------------------------- reading
 
     def has_source(self, source_key: str) -> bool:

@@ -12,6 +12,7 @@ from typing import Any
 from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
+from ledger.model.errors import LedgerError
 from replay.board_rules import whole_street
 from replay.live.state import current_rows, legal_now
 from replay.payout_rules import (
@@ -210,6 +211,27 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
     ledger.append(hand, [event], hand_id=hand, expected_seq=last)
     differences = _paid_otherwise(state) if event.type == "hand_ended" else ()
     return Acted(last + 1, event, state, names, differences)
+
+
+def can_end(ledger: Any, hand: str) -> str | None:
+    """Whether ``act HAND end`` would go in now: ``"now"`` when the hand, in play, is at its
+    showdown with its pots paid as :func:`act` holds an end to (:func:`_live_rules`,
+    :func:`replay.payout_rules.paid_to_somebody`), ``"paid"`` when it is at its showdown
+    with a pot still to pay, None when it is not at its showdown (or not in play). Nothing
+    is written."""
+    from replay.action_text import parse_action
+
+    state, rows = current_rows(ledger, hand)
+    if state.status != "open" or state.phase != "showdown":
+        return None
+    try:
+        event = parse_action(state, "end", {})
+        _live_rules(state, event)
+        state.apply(event)
+        paid_to_somebody(state, [r.event for r in rows])
+    except LedgerError:  # IllegalAction among them
+        return "paid"
+    return "now"
 
 
 def _paid_otherwise(state: HandState) -> tuple[str, ...]:

@@ -1,8 +1,8 @@
-"""Whether the seats of a hand started live follow the session's books: every hand still in
-play that seats a player (under his name or an alias), and the stack the latest hand there
-left him plus what he bought since (the audit's stack continuity, said while the host can
-still fix it). :func:`replay.live.start.start_hand` turns these into
-warning lines; nothing here writes.
+"""Whether the seats of a hand started live follow the session's books: no hand still in
+play may seat one of its players (under his name or an alias; :func:`not_in_play` refuses
+it), and the stack the latest hand there left him plus what he bought since (the audit's
+stack continuity, said while the host can still fix it), which
+:func:`replay.live.start.start_hand` turns into warning lines; nothing here writes.
 """
 
 from __future__ import annotations
@@ -20,23 +20,22 @@ _LOOK_BACK = 200
 def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str],
                          names: Mapping[str, str], shown: Callable[[str], str] = str
                          ) -> list[str]:
-    """Warning lines for seats of ``started`` that do not follow the books: a player seated
-    in a hand of ``session`` still in play, one line for each such hand (:func:`in_play`);
-    and a player who played an earlier hand of ``session`` starting with other than the stack
-    left him by the latest hand started there that seats him (starting − put in + what the
-    table paid him) plus the chips he bought since, as corrected (after a cash-out since,
-    only those bought after it; :func:`_bought_since`): a rebuy not recorded, a stack
-    miscounted (not said while that hand is still in play). The audit's stack continuity
-    names the same difference once the hand is recorded; this says it while the host can
-    still fix it. A player is known under his name or any alias of it (``names``: the
-    series' alias map, :func:`replay.sessions.state.series_names`), as the audit knows him;
-    ``played``: the names seated in the session's hands; ``shown`` names a player as the
-    reads do (a command to type keeps his stored name)."""
+    """Warning lines for seats of ``started`` that do not follow the books: a player who
+    played an earlier hand of ``session`` starting with other than the stack left him by
+    the latest hand started there that seats him (starting − put in + what the table paid
+    him) plus the chips he bought since, as corrected (after a cash-out since, only those
+    bought after it; :func:`_bought_since`): a rebuy not recorded, a stack miscounted (not
+    said while that hand is still in play: :func:`not_in_play` refuses the seat then). The
+    audit's stack continuity names the same difference once the hand is recorded; this says
+    it while the host can still fix it. A player is known under his name or any alias of it
+    (``names``: the series' alias map, :func:`replay.sessions.state.series_names`), as the
+    audit knows him; ``played``: the names seated in the session's hands; ``shown`` names a
+    player as the reads do (a command to type keeps his stored name)."""
     from replay.fold import replay_events
     from replay.sessions.state import alias_group
 
     groups = {s.player: alias_group(ledger, s.player, names) for s in started.seats}
-    lines = in_play(ledger, session, started.hand, groups, shown)
+    lines: list[str] = []
     want = {s.player: s.stack for s in started.seats if groups[s.player] & played}
     book: list[tuple[int, Any]] | None = None  # the session's entries, read once if needed
     # Latest started first, as the audit's stack continuity orders a session's hands (by the
@@ -59,7 +58,7 @@ def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str
         for player in [p for p in want if groups[p] & result.starting.keys()]:
             stack = want.pop(player)
             paid = replay.paid
-            if result.status == "open" or paid is None:  # in play: said by in_play
+            if result.status == "open" or paid is None:  # in play: refused by not_in_play
                 continue
             if book is None:
                 book = _book_entries(ledger, session)
@@ -77,13 +76,13 @@ def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str
     return lines
 
 
-def in_play(ledger: Any, session: str, hand: str, groups: Mapping[str, set[str]],
-            shown: Callable[[str], str] = str) -> list[str]:
-    """A warning line for each hand of ``session`` other than ``hand`` still in play (started,
-    not ended nor voided, as its replay says) that seats a player of ``groups`` (his name →
-    every name he goes by, :func:`replay.sessions.state.alias_group`), in ledger order and,
-    within a hand, in the order of ``groups``: a player's chips are on one table at a time
-    (table stakes, RULES.md §1.1). Every such hand is named, not only his latest."""
+def in_play(ledger: Any, session: str, hand: str, groups: Mapping[str, set[str]]
+            ) -> list[tuple[str, list[str]]]:
+    """Each hand of ``session`` other than ``hand`` still in play (started, not ended nor
+    voided, as its replay says) that seats a player of ``groups`` (his name → every name he
+    goes by, :func:`replay.sessions.state.alias_group`), in ledger order, with those players
+    in the order of ``groups``: ``[(hand id, [player, ...]), ...]``. A player's chips are in
+    one hand at a time (table stakes, RULES.md §1.1)."""
     from replay.fold import replay_events
 
     everyone = sorted(set().union(*groups.values())) if groups else []
@@ -94,7 +93,7 @@ def in_play(ledger: Any, session: str, hand: str, groups: Mapping[str, set[str]]
         "CAST(json_extract_string(any_value(payload) FILTER (WHERE type = 'hand_started'),"
         " '$.seats[*].player') AS VARCHAR[]), $3)) > 0 ORDER BY min(position)",
         [session, hand, everyone])
-    lines = []
+    found = []
     for (hand_id,) in rows:
         try:
             result = replay_events([r.event for r in ledger.read(hand_id)]).result
@@ -102,12 +101,50 @@ def in_play(ledger: Any, session: str, hand: str, groups: Mapping[str, set[str]]
             continue
         if result.status != "open":
             continue
-        for player, group in groups.items():
-            if group & result.starting.keys():
-                lines.append(f"warning: {shown(player)} is seated in hand {hand_id} of session "
-                             f"{session}, still in play (end it: `handledger act {hand_id} "
-                             "end`, or void it)")
-    return lines
+        found.append((hand_id, [p for p, group in groups.items()
+                                if group & result.starting.keys()]))
+    return found
+
+
+def not_in_play(ledger: Any, session: str, started: Any, names: Mapping[str, str],
+                shown: Callable[[str], str] = str) -> None:
+    """Refuse ``started`` (a ``hand_started`` not yet written) when it seats a player, under
+    his name or an alias (``names``: :func:`replay.sessions.state.series_names`), who is
+    seated in another hand of ``session`` still in play (:func:`in_play`): a player can risk
+    only the chips on the table when the deal starts, and his are in that hand's pot until
+    it ends (table stakes, RULES.md §1.1); two hands on the same chips would both be billed
+    by settle. The first such hand is named with what ends it: ``act HAND end`` when it can
+    end now (:func:`replay.live.acting.can_end`), else its pots paid first or its play to
+    the end, or its void.
+    ``shown`` names a player as the reads do.
+
+    Raises:
+        LedgerError: naming the players, the hand and the command that ends it.
+    """
+    from replay.live.acting import can_end
+    from replay.sessions.state import alias_group
+
+    groups = {s.player: alias_group(ledger, s.player, names) for s in started.seats}
+    playing = in_play(ledger, session, started.hand, groups)
+    if not playing:
+        return
+    other, players = playing[0]
+    who = " and ".join(map(shown, players))
+    verb = "are" if len(players) > 1 else "is"
+    more = "".join(f"; {' and '.join(map(shown, there))} in hand {h}" for h, there in playing[1:])
+    void = f"`handledger void {other} --reason … --by …`"
+    ending = can_end(ledger, other)
+    if ending == "now":
+        fix = f"end it first (`handledger act {other} end`) or void it ({void})"
+    elif ending == "paid":
+        fix = (f"pay its pots and end it first (`handledger act {other} end` once they are "
+               f"paid), or void it ({void})")
+    else:
+        fix = f"play it out and end it first, or void it ({void})"
+    raise LedgerError(
+        f"hand {started.hand}: {who} {verb} seated in hand {other} of session {session}, "
+        f"still in play{more}: a player's chips are in one hand at a time (RULES.md §1.1): "
+        f"{fix}; nothing written")
 
 
 def _stack_warning(session: str, hand: str, player: str, stack: int, previous: str,

@@ -25,11 +25,14 @@ from replay.sessions.state import (
 )
 
 
-def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
-           ) -> tuple[ev.BuyIn, int]:
+def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
+           note: Callable[[str], None] | None = None) -> tuple[ev.BuyIn, int]:
     """``player`` buys ``chips`` (as typed: whole chips, :func:`chips_written`) in
     ``session`` (kind: ``buy_in`` for his first, ``rebuy`` after, unless given). Returns the
-    event and its seq.
+    event and its seq. ``note`` gets a ``warning:`` line when ``player`` is new to the
+    session's books and close to a name in them (:func:`close_to_books`): the buy-in is
+    recorded (a new player may join), the name likely meant offered as ``cashout`` and
+    ``hand start`` offer it.
 
     Raises:
         MalformedInput: a bad player name (:func:`ledger.model.names.check_name`; for a
@@ -45,16 +48,53 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None
     names = series_names(ledger)  # an alias is his player's name here, as in the audit
     state = open_state(ledger, session, players=names)
     seated = seated_in(ledger, session)
-    if player not in in_books(ledger, session, state, seated=seated, names=names):
-        new_player(ledger, session, state, player, f"buyin {session} {player}",  # his name
-                   seated=seated, names=names)  # first given here
+    books = in_books(ledger, session, state, seated=seated, names=names)
+    if player not in books:  # his name first given here
+        new_player(ledger, session, state, player, f"buyin {session} {player}",
+                   seated=seated, names=names)
     chips = chips_written(chips, f"buyin {session} {player}", state, least=1)
     _between_hands(ledger, session, player, "buy-in", "chips are added only between a "
                    "showdown and the next deal", names)
     event = ev.BuyIn(player=player, chips=chips,
                      kind=buy_in_kind(session, state, names.get(player, player), chips, kind,
                                       f"buyin {session} {player} --kind {kind}"))
-    return event, append_entry(ledger, session, event, state)
+    seq = append_entry(ledger, session, event, state)
+    if note is not None and player not in books:
+        line = close_to_books(session, player, books, seq)
+        if line:
+            note(line)
+    return event, seq
+
+
+def close_to_books(session: str, player: str, books: set[str], seq: int) -> str | None:
+    """The ``warning:`` line of a buy-in (entry ``seq``) that first names ``player`` in
+    ``session``'s books (``books``: :func:`in_books` before it) when his name is close to one
+    of theirs (:func:`ledger.model.names.likely_meant`, as ``cashout`` and ``hand start``
+    offer it) and a typo away from it (:func:`_one_typo`: ``Anne`` beside ``Ann``, not
+    ``Dan``, a player of his own): a name mistyped makes a second player, whose buy-in
+    settle bills apart. None when no name is close."""
+    names = sorted(books)
+    close = [n for n in likely_meant(player, names) if _one_typo(player, n)]
+    if not close:
+        return None
+    return (f"warning: {player} is new to the books of session {session} (its players: "
+            f"{', '.join(names)}): did you mean {' or '.join(close)}? (recorded as a new "
+            f"player's buy-in; a name mistyped is ended with `handledger entry retract "
+            f"{session} {seq} --reason … --by …`)")
+
+
+def _one_typo(typed: str, name: str) -> bool:
+    """Whether ``typed`` is ``name`` but for one typo, case folded: a letter added, left out
+    or changed, or two letters swapped (or the same name in another case)."""
+    a, b = typed.casefold(), name.casefold()
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) <= 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
 def new_player(ledger: Any, session: str, state: SessionState, player: str, where: str, *,

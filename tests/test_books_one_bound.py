@@ -1,0 +1,128 @@
+"""Guards a fresh user broke at the table (RULES.md §1.1, README "sessions and the books"):
+``settle`` never offers a transfer ``pay`` refuses, a player's payments in a session are held
+to his buy-ins together, and a ``buyin`` that first names a player close to one of the
+books warns as ``cashout`` and ``hand start`` do.
+
+``fri``: 1 chip = 0.25 USD; Ann buys 300 chips (entry 2), Bob 100 (entry 3, 25.00 USD); hand h1
+seats both with 300 (button Ann): Ann bets 300, Bob calls, Ann is paid the pot of 600, so Bob
+loses 300 chips (75.00 USD), 200 more than he bought. Ann cashes out 400 (entry 4), Bob 0
+(entry 5); the close is entry 6.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cli.main import cli
+from tests.copies import copy_ledger
+from tests.test_books_refusals import refused, rows
+
+SETTLE_REFUSED = (
+    "error: cannot settle: Bob lost 300 chips (75.00 USD) in session fri, more than his "
+    "buy-ins there (100 chips, 25.00 USD): a hand seats him with chips he never bought, and "
+    "nobody pays more than he put on the table (RULES.md §1.1; `pay` refuses it): `handledger "
+    "audit --session fri` names the hand (a buy-in not recorded: `handledger buyin`, or "
+    "`entry amend` of his buy-in; a stack typed wrong: `handledger correct`); settle then")
+
+
+def run(db: Path, *args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(cli, ["--db", str(db), *args], input=stdin,
+                              catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def fri(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The module docstring's session, closed; built once (copy it to change it)."""
+    db = tmp_path_factory.mktemp("fri") / "t.duckdb"
+    for args in (("session", "open", "fri", "--chip-value", "0.25", "--currency", "USD"),
+                 ("buyin", "fri", "Ann", "300"), ("buyin", "fri", "Bob", "100"),
+                 ("hand", "start", "--session", "fri", "--hand", "h1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:300,Bob:300", "--button", "Ann")):
+        assert run(db, *args).exit_code == 0, args
+    lines = ["d dh Bob ????", "d dh Ann ????", "Ann cbr 300", "Bob cc", "d db ??????",
+             "d db ??", "d db ??", "pay Ann 600", "end"]
+    assert run(db, "table", "h1", stdin="".join(f"{x}\n" for x in lines)).exit_code == 0
+    for args in (("cashout", "fri", "Ann", "400"), ("cashout", "fri", "Bob", "0"),
+                 ("session", "close", "fri")):
+        assert run(db, *args).exit_code == 0, args
+    return db
+
+
+def test_settle_names_the_books_instead_of_a_transfer_pay_refuses(
+        fri: Path, tmp_path: Path) -> None:
+    """Bob lost 300 chips (75.00 USD) of the 100 (25.00 USD) he bought: settle is refused
+    naming both, and the audit names the hand that seated him with 200 chips he never
+    bought; nothing is written."""
+    db = copy_ledger(fri, tmp_path / "t.duckdb")
+    before = rows(db)
+    assert refused(run(db, "settle", "--session", "fri")) == SETTLE_REFUSED
+    audit = run(db, "audit", "--session", "fri")
+    assert audit.stdout.splitlines()[0] == (
+        "stack_continuity: hand h1: Bob starts with 300 but his buy-ins come to 100: expected "
+        "100 (+200) [session fri, hand h1, player Bob; expected 100, actual 300; amounts in "
+        "chips of 0.25 USD]")
+    assert rows(db) == before
+
+
+def test_payments_split_are_held_to_the_buy_ins_together(fri: Path, tmp_path: Path) -> None:
+    """75.00 USD in one payment is refused (more than Bob's 25.00 USD of buy-ins); split in
+    three of 25.00, the first goes in and the second is refused counting the first, as
+    settle cannot say what he owes; --more-than-owed records it, marked so."""
+    db = copy_ledger(fri, tmp_path / "t.duckdb")
+    assert refused(run(db, "pay", "fri", "Bob", "Ann", "75.00")) == (
+        "error: pay fri Bob Ann: 75.00 USD is more than Bob's buy-ins in fri (100 chips, 25.00 "
+        "USD): a payment is money, not chips (1 chip is 0.25 USD); a buy-in missing from the "
+        "books is recorded first")
+    done = run(db, "pay", "fri", "Bob", "Ann", "25.00")
+    assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 25.00 USD (entry 7)\n")
+    before = rows(db)
+    assert refused(run(db, "pay", "fri", "Bob", "Ann", "25.00", "--again")) == (
+        "error: pay fri Bob Ann: 25.00 USD, with the 25.00 USD he paid already, is more than "
+        "Bob's buy-ins in fri (100 chips, 25.00 USD): nobody pays more than he put on the "
+        "table; a buy-in missing from the books is recorded first; --more-than-owed records "
+        "it anyway")
+    assert rows(db) == before
+    done = run(db, "pay", "fri", "Bob", "Ann", "25.00", "--again", "--more-than-owed")
+    assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 25.00 USD (entry 8)\n")
+
+
+def test_the_buy_in_recorded_lets_settle_say_and_pay_follow(fri: Path, tmp_path: Path) -> None:
+    """Bob's buy-in amended to the 300 chips he sat with (entry 3): settle asks 75.00 USD of
+    him less the 25.00 paid, 50.00 USD, which pay takes; the audit keeps only Ann's cash-out
+    of 400 where the hands leave her 600."""
+    db = copy_ledger(fri, tmp_path / "t.duckdb")
+    assert run(db, "pay", "fri", "Bob", "Ann", "25.00").exit_code == 0
+    assert run(db, "entry", "amend", "fri", "3", "300", "--closed", "--reason", "bought 300",
+               "--by", "host").exit_code == 0
+    done = run(db, "settle", "--session", "fri")
+    assert (done.exit_code, done.stdout) == (
+        0, "Bob pays Ann 50.00 USD\n1 transfer(s) settle 2 player(s) (25.00 USD paid already)\n")
+    done = run(db, "pay", "fri", "Bob", "Ann", "50.00")
+    assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 50.00 USD (entry 9)\n")
+    assert run(db, "audit", "--session", "fri").stdout.splitlines() == [
+        "session_balance: session fri: Ann cashed out 400 chips but the hands leave him 600 "
+        "(-200) [session fri, player Ann; expected 600, actual 400]",
+        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (session_balance 1)"]
+
+
+def test_a_buy_in_naming_a_player_close_to_one_of_the_books_warns(tmp_path: Path) -> None:
+    """Anne beside Ann: recorded (a new player may join) with a warning offering Ann, as
+    cashout and hand start offer a name; Dan, no typo of Ann, goes in without a word."""
+    db = tmp_path / "t.duckdb"
+    for args in (("session", "open", "decl"), ("buyin", "decl", "Ann", "20")):
+        assert run(db, *args).exit_code == 0, args
+    done = run(db, "buyin", "decl", "Dan", "20")
+    assert (done.exit_code, done.stdout, done.stderr) == (
+        0, "decl: Dan buy-in 20 chips (entry 3)\n", "")
+    done = run(db, "buyin", "decl", "Anne", "20")
+    assert (done.exit_code, done.stdout) == (0, "decl: Anne buy-in 20 chips (entry 4)\n")
+    assert done.stderr == (
+        "warning: Anne is new to the books of session decl (its players: Ann, Dan): did you "
+        "mean Ann? (recorded as a new player's buy-in; a name mistyped is ended with "
+        "`handledger entry retract decl 4 --reason … --by …`)\n")
+    assert rows(db)[-1] == ("session:decl", 4, "buy_in")
+    again = run(db, "buyin", "decl", "Anne", "5")  # his rebuy: he is in the books now
+    assert (again.exit_code, again.stderr) == (0, "")
