@@ -4,7 +4,7 @@ the layers below return to strings."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ledger.audit.seat_labels import seat_label_note
@@ -22,7 +22,8 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
 
     if not books.mixed:
         return "\n".join([*_balances_table(books.players, books.unit),
-                          *rake_lines(books.rake), *unbalanced_lines(books.unbalanced),
+                          *rake_lines(books.rake), *unbalanced_lines(books.unbalanced,
+                                                                      books.rake),
                           *seat_label_note(books.seat_labels),
                           *map(names, in_progress_lines(books.in_progress))])
     lines = []
@@ -35,7 +36,7 @@ def balances_text(books: Any, names: Callable[[str], str] = str) -> str:
                       f"chips of {chip_unit_text(unit)}") + f" ({named}):")
         lines.extend(_balances_table(rows, (0, None)))
     lines.extend(rake_lines(books.rake))
-    lines.extend(unbalanced_lines(books.unbalanced))
+    lines.extend(unbalanced_lines(books.unbalanced, books.rake))
     lines.append(chip_units_note(books.units, "table", "balances"))
     lines.extend(seat_label_note(books.seat_labels))
     lines.extend(map(names, in_progress_lines(books.in_progress)))
@@ -59,10 +60,26 @@ def rake_lines(rake: list[dict[str, Any]]) -> list[str]:
             + f" ({r['hands']} hand{'s' if r['hands'] != 1 else ''})" for r in rake]
 
 
-def unbalanced_lines(sums: list[dict[str, Any]]) -> list[str]:
+def _raked(rake: Sequence[dict[str, Any]], u: dict[str, Any]) -> int:
+    """The rake of ``rake`` (:func:`ledger.audit.player_balances.rake_taken`'s rows) in the
+    unit of ``u`` (an :func:`ledger.audit.player_balances.unbalanced` row): chips of its chip
+    unit, or minor units of its money (``chip_value_minor`` None)."""
+    if u["chip_value_minor"] is None:
+        return sum(r["chips"] * r["chip_value_minor"] for r in rake
+                   if (r["decimals"], r["currency"]) == (u["decimals"], u["currency"]))
+    unit = (u["chip_value_minor"], u["decimals"], u["currency"])
+    return sum(r["chips"] for r in rake
+               if (r["chip_value_minor"], r["decimals"], r["currency"]) == unit)
+
+
+def unbalanced_lines(sums: list[dict[str, Any]], rake: Sequence[dict[str, Any]] = ()
+                     ) -> list[str]:
     """A note per chip unit whose players' nets do not sum to zero
     (:func:`ledger.audit.player_balances.unbalanced`): by how much, in which unit, and why it
-    can be."""
+    can be; when the rake the table took (``rake``, the rows of the rake lines above it:
+    :func:`ledger.audit.player_balances.rake_taken`) is the whole of it, that it is the rake,
+    with no pointer to the audit (a hand paid its pots less the rake is no audit finding:
+    README "A home game's rake")."""
     from ledger.audit.money_units import chip_unit_text
 
     out = []
@@ -78,6 +95,10 @@ def unbalanced_lines(sums: list[dict[str, Any]]) -> list[str]:
             out.append(f"note: the players' nets sum to {said}, not 0: chips carried to the "
                        "session's next hand (RULES.md §3.8, §7.1), counted once the hand that "
                        "takes them ends; `handledger state HAND` names them")
+            continue
+        if not carried and u["net_sum"] < 0 and -u["net_sum"] == _raked(rake, u):
+            out.append(f"note: the players' nets sum to {said}, not 0: the rake the table took "
+                       "(above)")
             continue
         aside = ""
         if carried:

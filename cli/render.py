@@ -65,7 +65,9 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
     platform id to the name he played under: :class:`cli.names.Names`). Drawn as rich draws
     it (:class:`cli.grid.Sheet`). Its ``net`` and ``final`` are the books' (as the table
     paid: :attr:`HandReplay.paid_net`, README "Net has one meaning everywhere"); where the
-    rules' differ (a rake, a wrong or short payout) a line under the table gives them. Its
+    rules' differ (a wrong or short payout, a rake the hand does not record) a line under the
+    table gives them; a DISCREPANCY line per difference from the rules, none for the rake
+    the hand records when the table paid the pots less it (a note says what it kept). Its
     ``won`` and the pots' sentences are of the pots less the rake the hand records
     (:attr:`HandReplay.won`, :attr:`HandReplay.explanation`)."""
     from cli.grid import Sheet
@@ -95,8 +97,10 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
         sheet.print(f"  net and final as the table paid; by the rules: {by_rules}")
     for line in r.explanation:  # the pots less the rake the hand records, if any
         sheet.print(f"  {label(line)}")
-    for d in r.discrepancies:
+    for d in r.differences:
         sheet.print(f"  DISCREPANCY: {label(d.sentence())}")
+    for d in r.rake_kept:  # paid the pots less the rake: as the rules give
+        sheet.print(f"  note: {label(d.sentence())}")
     for note in r.notes:  # a short raise names its player (README, "PokerNow")
         sheet.print(f"  note: {label(note)}")
     return sheet.text()

@@ -25,7 +25,9 @@ def audit_text(report: Any, found: list[Any], session: str | None = None, *,
     :data:`CLEAN_SCOPE`; :data:`EXPORT_SCOPE` for an exported dataset) (``report``:
     :class:`ledger.audit.tables.AuditReport`)."""
     units = getattr(report, "units", {})
-    lines = [f"{d.kind}: {d.message}" + _where(d, units.get(d.hand)) for d in found]
+    sessions = getattr(report, "session_units", {})
+    lines = [f"{d.kind}: {d.message}" + _where(d, units.get(d.hand) if d.hand is not None
+                                               else sessions.get(d.session)) for d in found]
     cut = incomplete_hands(report, session)
     if cut:
         lines.append(f"{len(cut)} incomplete hand(s), the log stopping before their end, "
@@ -51,17 +53,31 @@ def incomplete_hands(report: Any, session: str | None = None) -> list[str]:
     return [hand for hand, s in report.incomplete if session in (None, s)]
 
 
+#: The kinds of finding whose amounts are money in minor units (a session's payments), not
+#: chips (:data:`ledger.audit.checks.REGISTRY`).
+MONEY_KINDS = ("settlement", "unsettled")
+
+
 def _where(d: Any, chip: tuple[int, int, str | None] | None = None) -> str:
     """`` [session s, hand h, player p; expected 3500, actual 3375]``: what the finding ``d``
-    names and compares; ``chip``, what a chip of its hand is worth (``(minor units, decimals,
-    currency)``, :class:`ledger.audit.tables.AuditReport` ``units``), adds that its amounts
-    are chips of it (``; amounts in chips of 0.01 USD``): a hand's findings count chips, as
-    stored, which an import's warnings write as money."""
+    names and compares; ``chip``, what a chip of its hand is worth, or of its session for a
+    finding that names no hand (``(minor units, decimals, currency)``,
+    :class:`ledger.audit.tables.AuditReport` ``units`` and ``session_units``), adds that its
+    amounts are chips of it (``; amounts in chips of 0.01 USD``): every finding counts chips,
+    as stored, which an import's warnings write as money; a settlement's amounts are the
+    session's money in minor units (``; amounts in 0.01 USD``)."""
     parts = [f"{k} {v}" for k, v in (("session", d.session), ("hand", d.hand),
                                       ("player", d.player)) if v is not None]
     if d.kind in ("in_progress", "signature"):  # no amount to compare (until it ends)
         return f" [{', '.join(parts)}]"
-    unit = "" if chip is None else f"; amounts in {chips_of(chip)}"
+    if chip is None or (d.kind in MONEY_KINDS and not chip[1] and chip[2] is None):
+        unit = ""  # plain chips, or money of no unit to name
+    elif d.kind in MONEY_KINDS:
+        from ledger.model.money import format_money
+
+        unit = f"; amounts in {format_money(1, chip[1], chip[2])}"
+    else:
+        unit = f"; amounts in {chips_of(chip)}"
     return f" [{', '.join(parts)}; expected {d.expected}, actual {d.actual}{unit}]"
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ledger.audit.rake_count import rake_alone
+
 if TYPE_CHECKING:  # loaded where a hand is settled: a live action only folds its hand
     from engine.awards import PotAward
     from engine.settle import HandResult
@@ -61,6 +63,32 @@ class HandReplay:
                              recorded=recorded, discrepancies=discrepancies, notes=notes,
                              corrected=corrected, rake=rake, decimals=decimals, unit=unit,
                              due=due, raked=raked)
+
+    @property
+    def differences(self) -> tuple[Discrepancy, ...]:
+        """The discrepancies that make the hand paid differently from the rules: all of
+        them, but none when the only one is the rake the table kept (its payouts are the
+        rules' result less the rake: README "A home game's rake";
+        :func:`ledger.audit.rake_count.rake_alone`, as the audit's ``rake`` check reads it).
+        ``replay``'s count and exit status, ``run``'s problems and its DISCREPANCY lines
+        read these."""
+        found = self.discrepancies
+        return () if found and rake_alone(found) else found
+
+    @property
+    def rake_kept(self) -> tuple[Discrepancy, ...]:
+        """The hand's ``rake`` finding when it is its only one (:attr:`differences` is then
+        empty): what the table kept, said in a note, never as a discrepancy."""
+        found = self.discrepancies
+        return found if found and rake_alone(found) else ()
+
+    @property
+    def problem(self) -> bool:
+        """Whether ``replay --problems`` and ``run`` print the hand: it was paid differently
+        from the rules (:attr:`differences`) or has a note (a showdown not verifiable, a
+        log cut short, …) other than that it was corrected (a corrected hand is shown as
+        corrected, a problem only when it is still paid differently, or for another note)."""
+        return bool(self.differences) or any(n != "corrected" for n in self.notes)
 
     @property
     def net(self) -> dict[str, int]:

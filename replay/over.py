@@ -41,8 +41,10 @@ def ended(state: HandState, result: Any) -> Ended:
             lines.append("uncalled returned: " + ", ".join(
                 f"{p} {c}" for p, c in result.returned.items()))
     lines.extend(f"note: {note}" for note in result.notes)
+    # paid the pots less the rake: as the rules give, the rake kept said in a note
+    lines.extend(f"note: {d.sentence()}" for d in replayed.rake_kept)
     net = replayed.paid_net
     return Ended(explanation=tuple(lines),
                  paid=None if state.status != "complete" else replayed.recorded,
-                 differences=tuple(d.sentence() for d in replayed.discrepancies),
+                 differences=tuple(d.sentence() for d in replayed.differences),
                  stacks={p: result.starting[p] + net[p] for p in result.players})

@@ -53,10 +53,11 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
                  facts: bool = False, tables: Mapping[str, list[tuple]] | None = None
                  ) -> list[Replayed]:
     """Parse, replay and render one chunk of ``(ord, RawHand)``: ``render`` None renders
-    nothing; ``problems``: only hands with a discrepancy or a note are rendered; ``facts``:
-    also what the audit needs of each hand; ``tables``: the hands' derived-table rows are
-    appended to these lists (``{table: rows}``, every table of :mod:`replay.tables`) instead
-    of :attr:`Replayed.rows` (then empty). Runs in a worker process with ``jobs``.
+    nothing; ``problems``: only the hands :attr:`replay.hand_replay.HandReplay.problem`
+    names (paid differently from the rules, or with a note); ``facts``: also what the audit
+    needs of each hand; ``tables``: the hands' derived-table rows are appended to these lists
+    (``{table: rows}``, every table of :mod:`replay.tables`) instead of :attr:`Replayed.rows`
+    (then empty). Runs in a worker process with ``jobs``.
 
     A hand whose payloads do not parse or whose events the rules refuse does not stop the
     chunk: it comes back as :func:`unreplayable`.
@@ -81,7 +82,7 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
             out.append(done)
             continue
         text = None
-        if render is not None and (not problems or r.discrepancies or r.notes):
+        if render is not None and (not problems or r.problem):
             text = render(r)
         nets = r.books()  # (paid, net, paid_net), each a new dict: computed once
         if tables is None:
@@ -93,7 +94,7 @@ def replay_chunk(chunk: Sequence[tuple[int, RawHand]], render: Render | None, pr
         fact = hand_facts(r, ord=ord_, position=position, unit=events[0].unit, nets=nets,
                           platform=from_platform(events[0]),
                           site_summary=site_summary(events[0])) if facts else None
-        out.append(Replayed(rows, text, bool(r.discrepancies), not r.result.verifiable, fact))
+        out.append(Replayed(rows, text, bool(r.differences), not r.result.verifiable, fact))
     return out
 
 

@@ -194,7 +194,8 @@ class HandSteps:
     early (an event the rules reject, ``hand_steps(lenient=True)``; None: they do not).
     ``paid_otherwise``: once the hand is complete, the line saying how the table's recorded
     payouts differ from the rules' awards (:func:`replay.fold.replay_folded`; a rake or an
-    uncalled bet left out in its words, :mod:`replay.rake`); None when they do not differ."""
+    uncalled bet left out in its words, :mod:`replay.rake`), or a note of the rake kept by a
+    hand paid its pots less it (as the rules give); None when they do not differ."""
 
     hand: str
     game: str
@@ -278,10 +279,15 @@ def hand_steps(events: Sequence[Any], *, upto: int | None = None, original: bool
 
 def _paid_otherwise(state: HandState, started: Any, corrected: bool) -> str | None:
     """``paid differently from the rules: Ann was paid 0, the rules give 300 (-300); ...``
-    (each difference once, without its ``hand X:``), or None."""
-    found = replay_folded(state, started, corrected=corrected).discrepancies
+    (each difference once, without its ``hand X:``); of a hand paid its pots less the rake it
+    records, as the rules give, a note of the rake kept (``note: the table paid 215 less than
+    the pots and returns: the site kept 215 as rake (as the file records)``); or None."""
+    replayed = replay_folded(state, started, corrected=corrected)
     prefix = f"hand {started.hand}: "
-    said = dict.fromkeys(d.sentence().removeprefix(prefix) for d in found)
+    if replayed.rake_kept:
+        return "note: " + "; ".join(d.sentence().removeprefix(prefix)
+                                    for d in replayed.rake_kept)
+    said = dict.fromkeys(d.sentence().removeprefix(prefix) for d in replayed.differences)
     return f"paid differently from the rules: {'; '.join(said)}" if said else None
 
 

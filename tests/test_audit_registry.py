@@ -270,7 +270,10 @@ def many_sessions(n: int, seed: int) -> tuple[list[SessionRow], list[HandFacts],
                  carried=carry, carried_in=bring)
         if wrong:
             kind = ("payout", "payout", "rake", "uncalled")[position % 4]
-            h = replace(h, payouts=(PayoutFinding("A", 0, 1, kind, f"hand {hid}: A short"),))
+            found = (PayoutFinding("A", 0, 1, kind, f"hand {hid}: A short"),)
+            if kind == "rake":  # a rake is a finding only beside payouts wrong beside it
+                found += (PayoutFinding("A", 1, 0, "payout", f"hand {hid}: A over"),)
+            h = replace(h, payouts=found)
         if position % 1013 == 0:  # a site's summary that disagrees with its lines
             h = replace(h, site_summary=((None, 100, 101, "the total pot is 101"),))
         if position % 997 == 0:  # now and then a stream that does not replay

@@ -12,13 +12,32 @@ LOG = SHARED / "pokernow" / "pokernowpy_run-it-twice.csv"
 HAND = "pn-pokernowpy_run-it-twice-30-163028603289300"
 
 
-def test_a_site_hand_in_euro_cents_says_its_rake_is_cents(user) -> None:  # noqa: ANN001
+def test_a_site_hand_in_euro_cents_paid_less_its_rake_is_clean(user) -> None:  # noqa: ANN001
+    """Pot 225.32, rake 2.15, paid 223.17 (the pot less the rake, README "A home game's
+    rake"): paid as the rules give, so no finding; the balances count the rake in cents."""
     assert user("import", str(EUR))[0] == 0
-    assert user("audit") == (1, (
-        "rake: hand PokerStars-90721705235: the table paid 215 less than the pots and returns: "
-        "the site kept 215 as rake (as the file records) [hand PokerStars-90721705235, player "
-        "Hero; expected 22532, actual 22317; amounts in chips of 0.01 EUR]\n"
-        "audit: 1 discrepancy in 1 hand(s) in 0 session(s) (rake 1)\n"), "")
+    assert user("audit") == (0, (
+        "audit clean: 1 hand(s) in 0 session(s); every chip adds up in the books as stored "
+        "(the hash chain not checked: `handledger verify`)\n"), "")
+    assert user("balances")[1].splitlines()[-2:] == [
+        "rake: 215 chips of 0.01 EUR taken from the pots outside sessions (1 hand)",
+        "note: the players' nets sum to -215 chips of 0.01 EUR, not 0: the rake the table "
+        "took (above)"]
+
+
+def test_a_cash_out_of_a_log_of_cents_says_its_chips_are_cents(user) -> None:  # noqa: ANN001
+    """A session's finding that names no hand (a cash-out) says what its chips are worth, as
+    a hand's does: NewGuy bought in 500 cents and cashed out 400, the hands never seating
+    him."""
+    assert user("import", str(LOG))[0] == 0
+    session = "pokernowpy_run-it-twice"
+    assert user("buyin", session, "NewGuy", "500")[0] == 0
+    assert user("cashout", session, "NewGuy", "400")[0] == 0
+    code, out, _ = user("audit")
+    assert code == 1 and [line for line in out.splitlines() if "NewGuy" in line] == [
+        f"session_balance: session {session}: NewGuy cashed out 400 chips but the hands leave "
+        f"him 500 (-100) [session {session}, player NewGuy; expected 500, actual 400; amounts "
+        "in chips of 0.01]"]
 
 
 def test_a_pokernow_log_of_cents_says_its_chips_are_cents(user) -> None:  # noqa: ANN001

@@ -41,9 +41,10 @@ def test_the_rake_is_not_on_the_table_to_cash_out(run, db: str) -> None:  # noqa
         "the entries)\n"))
     assert _rows(db) == before
     assert run("cashout", "fri", "Ann", "198").exit_code == 0
-    # the session's balance adds up: the audit names the rake and nothing else
+    # the session's balance adds up, and the hand paid its pot less the rake: audit clean
     assert run("audit", "--session", "fri").output.splitlines()[-1] == (
-        "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (rake 1)")
+        "audit clean: 1 hand(s) in 1 session(s); every chip adds up in the books as stored "
+        "(the hash chain not checked: `handledger verify`)")
 
 
 def test_an_amended_cash_out_is_bounded_by_the_table_too(run, db: str) -> None:  # noqa: ANN001

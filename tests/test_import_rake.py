@@ -33,6 +33,19 @@ def _import(tmp_path: Path, text: str, name: str = "r1.phh") -> tuple[Path, int,
     return (db, *one_shot(db, "import", str(path)))
 
 
+
+def _rake_found(db: Path) -> tuple[int, str, str]:
+    """The replay's findings of every hand as ``audit --json`` gives its own (``expected`` the
+    rules' award, ``actual`` what was paid), the audit clean beside them: a hand paid its
+    pots less the rake it records was paid as the rules give, no audit finding, and its
+    replay's ``rake`` finding is what the books count as rake (README "A home game's rake")."""
+    assert one_shot(db, "audit", "--json")[:2] == (0, '{"discrepancies": []}\n')
+    code, out, err = one_shot(db, "replay", "--json")
+    found = [{"kind": d["kind"], "hand": h["hand"], "player": d["player"],
+              "expected": d["recomputed"], "actual": d["recorded"]}
+             for h in map(json.loads, out.splitlines()) for d in h["discrepancies"]]
+    return code, json.dumps({"discrepancies": found}), err
+
 def test_a_rake_the_payouts_do_not_leave_out_is_a_warning(tmp_path: Path) -> None:
     """Ann paid 492 of the 502 pot with a rake of 8: 10 short, not 8. Stored, exit 0, one
     warning naming the 2 short of the 494 the rake leaves; the file's 8 stays counted (the
@@ -55,7 +68,7 @@ def test_the_rake_the_payouts_leave_out_says_nothing(tmp_path: Path) -> None:
     """492 paid with a rake of 10: the rake, no warning (as before)."""
     db, code, out, err = _import(tmp_path, ALL_IN + "winnings = [492, 0]\nrake = 10\n")
     assert (code, err) == (0, "") and "; 0 rejected\n" in out
-    code, out, _ = one_shot(db, "audit", "--json")
+    code, out, _ = _rake_found(db)
     assert [d["kind"] for d in json.loads(out)["discrepancies"]] == ["rake"]
 
 
@@ -136,7 +149,7 @@ def test_a_files_rake_in_money_is_counted_in_the_sessions_chips(tmp_path: Path) 
     assert one_shot(db, "import", "--session", "s", str(path)) == (
         0, "imported 1 hand(s) (12 events) from 1 file(s); 0 already in the ledger; 0 "
            "rejected\n", "")
-    code, out, _ = one_shot(db, "audit", "--json")
+    code, out, _ = _rake_found(db)
     assert [(d["kind"], d["player"], d["expected"], d["actual"])
             for d in json.loads(out)["discrepancies"]] == [("rake", "Ann", 200, 196)]
     code, out, _ = one_shot(db, "sql", "SELECT payload->>'$.source.rake' AS rake FROM events"
@@ -172,7 +185,7 @@ def test_a_rake_without_payouts_is_refused_unless_it_took_the_pot(tmp_path: Path
     db, code, _, err = _import(tmp_path, ALL_IN.replace("'r1'", "'r3'") + "rake = 10\n"
                                "finishing_stacks = [492, 49]\n", "r3.phh")
     assert (code, err) == (0, "")
-    code, out, _ = one_shot(db, "audit", "--json")
+    code, out, _ = _rake_found(db)
     assert [(d["kind"], d["player"], d["expected"], d["actual"])
             for d in json.loads(out)["discrepancies"]] == [("rake", "Ann", 502, 492)]
 
@@ -193,7 +206,7 @@ def test_a_rake_of_the_whole_pot_without_payouts_is_counted(tmp_path: Path) -> N
         0, "imported 1 hand(s) (11 events) from 1 file(s); 0 already in the ledger; 0 "
            "rejected\n", "")
     assert one_shot(db, "cashout", "s", "Bob", "49")[0] == 0
-    code, out, _ = one_shot(db, "audit", "--json")
+    code, out, _ = _rake_found(db)
     assert [(d["kind"], d["player"], d["expected"], d["actual"])
             for d in json.loads(out)["discrepancies"]] == [("rake", "Ann", 502, 0)]
     code, out, _ = one_shot(db, "balances", "--json")
@@ -244,8 +257,9 @@ def test_a_rake_that_is_no_whole_number_of_the_hands_chips_is_refused(tmp_path: 
                                                         "0 rejected\n")
     code, out, _ = one_shot(db, "audit", "--json")
     assert [(d["kind"], d["hand"], d["expected"], d["actual"])
-            for d in json.loads(out)["discrepancies"]] == [("payout", "g1", 502, 492),
-                                                           ("rake", "r1", 502, 492)]
+            for d in json.loads(out)["discrepancies"]] == [("payout", "g1", 502, 492)]
+    # r1 was paid its pot less its rake of 10.0 (10 chips): no finding, the rake counted
+    assert json.loads(one_shot(db, "balances", "--json")[1])["rake"][0]["chips"] == 10
 
 
 def test_a_json_lines_rake_that_is_no_whole_number_of_chips_is_refused(tmp_path: Path) -> None:
@@ -306,7 +320,7 @@ def test_a_rake_rule_that_cannot_be_read_whole_is_refused(tmp_path: Path) -> Non
         assert not db.exists()
     path.write_text(ALL_IN + "winnings = [492, 0]\n_rake = {percent = 2, cap = 10}\n")
     assert one_shot(db, "import", str(path))[0] == 0
-    code, out, _ = one_shot(db, "audit", "--json")
+    code, out, _ = _rake_found(db)
     assert [(d["kind"], d["expected"], d["actual"])
             for d in json.loads(out)["discrepancies"]] == [("rake", 502, 492)]
 
@@ -342,7 +356,7 @@ def test_a_rake_of_the_pot_beside_an_uncalled_bet_needs_its_return(tmp_path: Pat
     assert not db.exists()
     db, code, out, err = _import(tmp_path, UNCALLED + "winnings = [4, 0, 0]\n", "i1.phh")
     assert (code, err) == (0, "")
-    code, out, _ = one_shot(db, "audit", "--json")
+    code, out, _ = _rake_found(db)
     assert [(d["kind"], d["player"], d["expected"], d["actual"])
             for d in json.loads(out)["discrepancies"]] == [("rake", "Ann", 8, 4)]
     body = json.loads(one_shot(db, "balances", "--json")[1])

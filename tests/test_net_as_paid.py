@@ -85,7 +85,7 @@ def test_a_raked_hand_nets_what_the_table_paid(raked: Path, run, db: str,  # noq
     assert "stacks after the hand: Ann 196, Bob 50, Cy 294 (folded)" in state
 
     text = run("replay", "--hand", "f1")
-    assert text.exit_code == 1  # the rake is a finding
+    assert text.exit_code == 0  # paid the pots less the rake: as the rules give (a note)
     lines = text.output.splitlines()
     # won: the pots less the rake, as the rules split them (README, "A home game's rake")
     assert "│ Ann    │   100 │    100 │          │ 196 │  196 │  +96 │   196 │" in lines
@@ -177,7 +177,9 @@ def test_a_raked_split_pot_is_split_after_the_rake(run, tmp_path: Path) -> None:
     assert muck[-1] == ("    Main pot 18 (Ann, Bob): Ann and Bob tie with straight, ace high; "
                         "9 each.")
     assert " ".join(" ".join(rake[-2:]).split()) == pot  # from the rake (seq 25) on
-    assert run("state", "t1").output.splitlines()[2:4] == [pot, "paid: Ann 9, Bob 8"]
+    assert run("state", "t1").output.splitlines()[2:5] == [
+        pot, "note: hand t1: the table paid 1 less than the pots and returns: the table kept 1 "
+        "as rake (as recorded at the table)", "paid: Ann 9, Bob 8"]
     lines = run("replay", "--hand", "t1").output.splitlines()
     assert "│ Ann    │   100 │      6 │          │   9 │    9 │  +3 │   103 │" in lines
     assert "│ Bob    │   100 │      6 │          │   8 │    8 │  +2 │   102 │" in lines

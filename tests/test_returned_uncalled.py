@@ -65,7 +65,9 @@ def test_no_uncalled_bet_nothing_returned(tmp_path: Path) -> None:
     # the chips are hers as a pot's: paid so, the hand ends with 1 + 16 + the rake of 3
     for action in ("pay Ann 16", "end"):
         assert one_shot(db, "act", "p1", action)[0] == 0
-    code, out, _ = one_shot(db, "audit", "--json")
+    # the pot less the rake, paid as the rules give: no audit finding, the rake counted
+    assert one_shot(db, "audit", "--json")[:2] == (0, '{"discrepancies": []}\n')
+    code, out, _ = one_shot(db, "replay", "--hand", "p1", "--json")
     assert [d["kind"] for d in json.loads(out)["discrepancies"]] == ["rake"]
 
 

@@ -28,3 +28,34 @@ def test_run_help_and_the_readme_say_it() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
     at = next(i for i, line in enumerate(readme) if line.startswith("run [DIR] [--all]"))
     assert readme[at + 1].strip() == "(exit 0: a report; replay exits 1 on a difference)"
+
+
+def test_run_lists_no_hand_corrected_to_the_rules(tmp_path: Path) -> None:
+    """The dispute's main pot pushed to Bob, corrected to Ann 300 and Bob 100 (the rules'
+    awards): ``run`` again prints no hand (it is no problem: paid as the rules give, its one
+    note that it was corrected), and counts none paid differently."""
+    db = tmp_path / "a.duckdb"
+    assert one_shot(db, "run", str(DATA / "dispute"))[0] == 0
+    assert one_shot(db, "correct", "dispute-1", "--replace", "23", "pay Ann 300",
+                    "--insert-after", "23", "pay Bob 100", "--reason", "x", "--by", "Host")[0] == 0
+    code, out, _ = one_shot(db, "run", str(DATA / "dispute"))
+    assert code == 0 and "dispute-1" not in out and "DISCREPANCY" not in out
+    assert out.splitlines()[:3] == [
+        "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; 0 rejected",
+        "1 hand(s) replayed: 0 paid differently from the rules, 0 showdown(s) not verifiable",
+        "audit clean: 1 hand(s) in 0 session(s); every chip adds up in the books as stored "
+        "(the hash chain not checked: `handledger verify`)"]
+
+
+def test_run_lists_no_site_hand_paid_its_pots_less_the_rake(tmp_path: Path) -> None:
+    """Pot 225.32, rake 2.15, Hero paid 223.17: the pot less the rake, as the rules give."""
+    from tests.conftest import SHARED
+
+    folder = tmp_path / "text"
+    folder.mkdir()
+    name = "Stars-cash-NLHE-6max-EUR-1.00-2.00-201212.RunItTwice.txt"
+    (folder / name).write_bytes((SHARED / "text" / name).read_bytes())
+    code, out, _ = one_shot(tmp_path / "a.duckdb", "run", str(folder))
+    assert code == 0 and "DISCREPANCY" not in out and "PokerStars-90721705235" not in out
+    assert out.splitlines()[1] == (
+        "1 hand(s) replayed: 0 paid differently from the rules, 0 showdown(s) not verifiable")

@@ -205,7 +205,8 @@ def test_show_says_when_the_table_paid_differently_from_the_rules(run) -> None: 
 
 def test_paid_otherwise_words_a_rake_as_the_rake() -> None:
     """tests/test_rake.py's hand: p1 takes the 12 pot and his uncalled 20 back (32 by the
-    rules); the site paid 31 and the file records a rake of 1: said once, as the rake."""
+    rules); the site paid 31 and the file records a rake of 1: said once, as the rake kept,
+    in a note (paid as the rules give: the pots less the rake)."""
     from ledger.formats.phh.read import read_phh_text
     from tests.test_rake import HAND
 
@@ -215,7 +216,7 @@ def test_paid_otherwise_words_a_rake_as_the_rake() -> None:
 
     assert paid("winnings = [32, 0, 0]\n") is None
     assert paid("winnings = [31, 0, 0]\nrake = 1\n") == (
-        "paid differently from the rules: the table paid 1 less than the pots and returns: "
+        "note: the table paid 1 less than the pots and returns: "
         "the site kept 1 as rake (as the file records)")
     assert paid("winnings = [30, 2, 0]\n") == (
         "paid differently from the rules: p1 was paid 30, the rules give 32 (-2); "

@@ -20,9 +20,10 @@ The kinds (:data:`KINDS`, in rank order):
 * ``payout`` — a recorded payout ≠ the recomputed award, or chips recorded as returned
   beyond a player's uncalled bet (the replay's discrepancies; a hand in progress has none
   until it ends, :func:`replay.fold.replay_folded`).
-* ``rake`` / ``uncalled`` — payouts short of the pots by the rake (a site's, or a home game's
-  recorded live: ``recorded_rake``), or by the uncalled bet a site leaves out of what it says
-  a player collected (``replay.rake``).
+* ``rake`` / ``uncalled`` — the rake (a site's, or a home game's recorded live:
+  ``recorded_rake``) of a hand whose payouts are wrong beside it (a hand paid its pots less
+  the rake was paid as the rules give: no finding), or payouts short by the uncalled bet a
+  site leaves out of what it says a player collected (``replay.rake``).
 * ``site_summary`` — a site text's own summary disagrees with the hand's lines (its total
   pot, its pots, a player's amount; FORMATS.md): the books follow the lines, and the finding
   says the site's record does not add up.
@@ -57,6 +58,7 @@ from enum import StrEnum
 from typing import Any
 
 from ledger.audit.books import HandFacts, Series, SessionBook
+from ledger.audit.rake_count import rake_alone
 from ledger.audit.settle import HOUSE, fewest_transfers
 
 #: The hand key of a finding about a whole session: it sorts after the session's hands.
@@ -170,8 +172,14 @@ def hand_payout(h: HandFacts) -> list[Finding]:
 
 
 def hand_rake(h: HandFacts) -> list[Finding]:
-    """Payouts short of the pots by the rake (recorded in the hand's file or live, or within
-    the hand's rule): ``replay.rake``."""
+    """The rake (recorded in the hand's file or live, or within the hand's rule:
+    ``replay.rake``) of a hand whose payouts are wrong beside it, named with the rules'
+    awards of the pots less it. None for a hand paid the rules' result less its rake, its
+    one finding the rake kept (:func:`ledger.audit.rake_count.rake_alone`): the rules'
+    result of a raked hand is its pots less the rake (README "A home game's rake"), so it
+    was paid as they give; the books count its rake all the same (``balances``' rake line)."""
+    if not h.payouts or rake_alone(h.payouts):
+        return []
     return _payouts(h, "rake")
 
 
@@ -470,8 +478,9 @@ REGISTRY: tuple[Check, ...] = ranked_checks([
     Check("payout", Scope.HAND, 0, hand_payout,
           "a recorded payout differs from the engine's award (the replay's discrepancies)"),
     Check("rake", Scope.HAND, 10, hand_rake,
-          "the table was paid less than the pots by the rake (the one the file records or the "
-          "table recorded live, or within the hand's rake rule), counted as that rake"),
+          "the rake (the one the file records or the table recorded live, or within the "
+          "hand's rake rule) of a hand paid wrong beside it, with the rules' awards of the "
+          "pots less it; a hand paid just the pots less its rake is no finding"),
     Check("uncalled", Scope.HAND, 11, hand_uncalled,
           "a player was paid exactly his uncalled bet less (beside the rake, if any): the site "
           "leaves it out of what it says he collected"),

@@ -269,13 +269,18 @@ class AuditReport:
     session's chip, or a hand of no session its own), ``hand -> (minor units a chip is worth,
     decimals, currency)``, a PokerNow log's cent ``(1, 2, None)``: a finding's amounts are
     chips, and the text of it names what they are worth (README "Chips of different
-    values"); how the findings read, not what the audit found, so two reports of the same
-    findings are equal whatever units they carry (a Dask merge reads none)."""
+    values"); ``session_units`` the same of each opened session whose chips are worth money,
+    ``session -> (minor units, decimals, currency)``, what the amounts of a finding of the
+    session that names no hand count (a cash-out's chips, a settlement's minor units); how
+    the findings read, not what the audit found, so two reports of the same findings are
+    equal whatever units they carry (a Dask merge reads none)."""
 
     findings: list[Finding]
     hands: dict[str | None, int]
     incomplete: list[tuple[str, str | None]]
     units: dict[str, tuple[int, int, str | None]] = field(default_factory=dict, compare=False)
+    session_units: dict[str, tuple[int, int, str | None]] = field(default_factory=dict,
+                                                                  compare=False)
 
 
 def read_audit(con: Any) -> AuditReport:
@@ -305,9 +310,15 @@ def read_audit(con: Any) -> AuditReport:
             " JOIN audit_discrepancies d ON d.hand_id = h.hand_id"
             " WHERE b.currency IS NOT NULL OR b.decimals > 0 OR b.chip_value_minor > 1"
         ).fetchall()}
+        sessions = {name: (int(minor), int(decimals), currency) for name, minor, decimals,
+                    currency in con.execute(
+            "SELECT b.session, b.chip_value_minor, b.decimals, b.currency FROM session_book b"
+            " WHERE b.session IS NOT NULL AND (b.currency IS NOT NULL OR b.decimals > 0"
+            " OR b.chip_value_minor > 1) AND b.session IN (SELECT d.session FROM"
+            " audit_discrepancies d WHERE d.hand_id IS NULL)").fetchall()}
     except duckdb.Error as e:
         raise LedgerError(f"cannot read the derived tables: {e}") from e
-    return AuditReport(findings, hands, [tuple(r) for r in incomplete], units)
+    return AuditReport(findings, hands, [tuple(r) for r in incomplete], units, sessions)
 
 
 def audit_rows(series: Series, findings: Iterable[Any]) -> dict[str, list[tuple]]:
