@@ -104,7 +104,8 @@ def test_the_buy_in_recorded_lets_settle_say_and_pay_follow(fri: Path, tmp_path:
     assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 50.00 USD (entry 9)\n")
     assert run(db, "audit", "--session", "fri").stdout.splitlines() == [
         "session_balance: session fri: Ann cashed out 400 chips but the hands leave him 600 "
-        "(-200) [session fri, player Ann; expected 600, actual 400]",
+        "(-200) [session fri, player Ann; expected 600, actual 400; amounts in chips of "
+        "0.25 USD]",
         "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (session_balance 1)"]
 
 

@@ -47,7 +47,9 @@ def test_close_is_refused_while_a_hand_is_in_play(user, db: str) -> None:  # noq
 
 def test_close_counts_every_hand_in_play_and_a_void_clears_one(user) -> None:  # noqa: ANN001
     _night(user)
-    assert user(*START[:5], "s4", *START[6:])[0] == 0
+    for player in ("Cy", "Dee"):  # a second table: a player sits in one hand at a time
+        assert user("buyin", "sat", player, "200")[0] == 0
+    assert user(*START[:5], "s4", *START[6:11], "Cy:200,Dee:200", "--button", "Cy")[0] == 0
     assert user("session", "close", "sat")[2].startswith(
         "error: session sat has hand s3 still in play (and 1 more hand): end it")
     assert user("void", "s3", "--reason", "misdeal", "--by", "Cy")[0] == 0
