@@ -28,7 +28,14 @@ import click
 from cli.context import Context, exit_at_once, refusal
 from cli.names import Names, refusals_named
 from cli.utf8 import check_utf8
-from ledger.model.errors import LedgerError, MalformedInput
+from ledger.model.errors import (
+    ChainBroken,
+    LedgerBusy,
+    LedgerCorrupt,
+    LedgerError,
+    LedgerReadOnly,
+    MalformedInput,
+)
 from ledger.model.gcpause import gc_paused
 
 
@@ -235,14 +242,23 @@ def _table_line(obj: Context, hand_id: str, line: str, *, closed: bool) -> tuple
     return _acted(done, legal_now), done
 
 
+#: Refusals of the ledger file, not of a line of input (:func:`_numbered`).
+_THE_FILE = (LedgerReadOnly, LedgerBusy, LedgerCorrupt, ChainBroken)
+
+
 def _numbered(exc: Exception, number: int) -> str:
     """The error line of a refused line ``number`` (1-based, blank lines counted) of input
     read from a file or a pipe, naming it as an import names a file's line: ``error: line 3,
     hand s1, action 'd dh Cy ??': …`` (:meth:`ledger.model.errors.LedgerError.where`).
 
+    A refusal of the ledger file itself (read-only, held by another process, damaged) is
+    no fault of the line and names none.
+
     Raises:
         what :func:`cli.context.refusal` raises for an unexpected failure.
     """
+    if isinstance(exc, _THE_FILE):
+        return refusal(exc)
     if isinstance(exc, LedgerError):
         return refusal(exc.located(line=number))
     return refusal(exc).replace("error: ", f"error: line {number}: ", 1)

@@ -127,12 +127,12 @@ def standings(con: Any, money: bool) -> Standings:
         LedgerError: money over sessions with different currencies or decimals.
     """
     column = "net_minor" if money else "net"
-    rows = con.execute(
+    every = con.execute(
         f"SELECT r.session, r.player, r.{column}, r.currency, r.decimals, n.nickname,"
-        " coalesce(r.chip_value_minor, 1)"
+        f" coalesce(r.chip_value_minor, 1), {seat_label_of('r')}"
         " FROM player_session_results r LEFT JOIN player_nicknames n USING (player)"
-        f" WHERE NOT {seat_label_of('r')}"
         " ORDER BY r.session_ord, r.player").fetchall()
+    rows = [r[:7] for r in every if not r[7]]  # a seat label is no player (its unit counts)
     book = con.execute("SELECT session, date, coalesce(chip_value_minor, 1),"
                        " coalesce(decimals, 0), nullif(currency, '')"
                        " FROM session_book ORDER BY ord").fetchall()
@@ -144,7 +144,7 @@ def standings(con: Any, money: bool) -> Standings:
     if not loose and sum(s["session"] is None for s in sessions) > 1:  # one column in money
         first = next(i for i, s in enumerate(sessions) if s["session"] is None)
         sessions = [s for i, s in enumerate(sessions) if s["session"] is not None or i == first]
-    unit = one_unit({r[3] or "" for r in rows}, {str(r[4] or 0) for r in rows}, money,
+    unit = one_unit({r[3] or "" for r in every}, {str(r[4] or 0) for r in every}, money,
                     _STANDINGS_MIXED, lambda: money_places(con, None))
     units: dict[ChipUnit, list[str | None]] = {}
     if not money:
