@@ -23,6 +23,7 @@ end is checked, never by the other live actions (tests/test_live_imports.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
@@ -271,9 +272,7 @@ def out_of_the_pots(state: HandState, result: Any, extra: ev.RecordedPayout | No
     of the pots, in chips: what each player is paid beyond the uncalled bet returned to him
     (RULES.md §1.2-1.4: an uncalled bet is given back, it is in no pot). ``result``: the
     rules' :class:`engine.settle.HandResult` of ``state``."""
-    paid: dict[str, int] = {}
-    for payout in (*state.payouts, *([extra] if extra is not None else [])):
-        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    paid = paid_by_player((*state.payouts, *([extra] if extra is not None else [])))
     return sum(max(0, chips - result.returned.get(player, 0)) for player, chips in paid.items())
 
 
@@ -297,6 +296,18 @@ def rake_within_the_pots(state: HandState, rake: int, result: Any,
         raise IllegalAction(words)
 
 
+def paid_by_player(payouts: Iterable[ev.RecordedPayout], *, returned: bool | None = None
+                   ) -> dict[str, int]:
+    """The chips ``payouts`` pay each player, in chips: all of them, or (``returned``) only
+    those marked returned (``returned PLAYER AMOUNT``, True) or only the plain ones (``pay
+    PLAYER AMOUNT``, False)."""
+    paid: dict[str, int] = {}
+    for payout in payouts:
+        if returned is None or payout.returned == returned:
+            paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    return paid
+
+
 def pot_chips_paid(state: HandState, result: Any, extra: ev.RecordedPayout | None = None
                    ) -> int:
     """The chips of the pots that the plain payouts (``pay PLAYER AMOUNT``, not marked
@@ -305,10 +316,8 @@ def pot_chips_paid(state: HandState, result: Any, extra: ev.RecordedPayout | Non
     beyond them his uncalled bet (as :func:`_short` reads them), so a plain payout beyond the
     pots less the rake is an uncalled bet paid as pot chips (RULES.md §1.2-1.4). ``result``:
     the rules' :class:`engine.settle.HandResult` of ``state``."""
-    plain: dict[str, int] = {}
-    for payout in (*state.payouts, *([extra] if extra is not None else [])):
-        if not payout.returned:
-            plain[payout.player] = plain.get(payout.player, 0) + payout.amount
+    plain = paid_by_player((*state.payouts, *([extra] if extra is not None else [])),
+                           returned=False)
     return sum(min(chips, sum(p.amount for p in result.pots if player in p.eligible))
                for player, chips in plain.items())
 
@@ -344,10 +353,7 @@ def raked_pay_within_the_pots(state: HandState, event: ev.RecordedPayout, result
     left = pots - rake - before
     more = (f"at most {a(left)} more can be paid" if left > 0 else "nothing more can be paid")
     room = state.pot_total() - sum(p.amount for p in state.payouts) - rake
-    marked: dict[str, int] = {}
-    for payout in state.payouts:
-        if payout.returned:
-            marked[payout.player] = marked.get(payout.player, 0) + payout.amount
+    marked = paid_by_player(state.payouts, returned=True)
     owed = [(p, min(c - marked.get(p, 0), room)) for p, c in back.items()]
     hints = [f"{p}'s uncalled bet is paid back with `returned {p} {a(c)}`"
              for p, c in owed if c > 0]
@@ -538,17 +544,12 @@ def _short(state: HandState, result: Any, before: int) -> tuple[int, str]:
     for the whole shortfall and none of it was there ``before`` (a site's rake the file
     records is no player's due)."""
     pot = state.pot_total()
-    paid: dict[str, int] = {}
-    for payout in state.payouts:
-        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    paid = paid_by_player(state.payouts)
     rake = hand_rake(state)
     unpaid = pot - sum(paid.values()) - rake - max(result.carried, state.carried_out)
     if unpaid <= 0:
         return 0, ""
-    marked: dict[str, int] = {}  # chips paid marked returned (``returned PLAYER AMOUNT``)
-    for payout in state.payouts:
-        if payout.returned:
-            marked[payout.player] = marked.get(payout.player, 0) + payout.amount
+    marked = paid_by_player(state.payouts, returned=True)  # ``returned PLAYER AMOUNT``
     due: list[tuple[str, str, int]] = []  # (notation word, player, chips) the rules still owe
     for player in result.players:
         # a plain payout pays the pots first, its chips beyond them his uncalled bet (PHH
@@ -612,9 +613,7 @@ def payout_faults(state: HandState, short_before: int = 0
     from replay.compare import most_can_win, returned_beyond
 
     result = settle(state)
-    paid: dict[str, int] = {}
-    for payout in state.payouts:
-        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    paid = paid_by_player(state.payouts)
     back = returned_beyond(result, state.payouts)
     faults: dict[tuple[str, str], tuple[int, str]] = {}
     for player, chips in paid.items():
