@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ledger.model.errors import StacksNotLeft
+from replay.payout_rules import paid_by_player
 
 
 def told_stacks(item: Any) -> list[int] | None:
@@ -39,9 +40,7 @@ def stacks_finding(events: Sequence[Any], state: Any, finishing: Sequence[int] |
     if finishing is None or state.status != "complete":
         return None
     started = events[0]
-    paid: dict[str, int] = {}
-    for payout in state.payouts:
-        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
+    paid = paid_by_player(state.payouts)
     left = [seat.stack - state.contributed[seat.player] + paid.get(seat.player, 0)
             for seat in started.seats]
     if left == list(finishing):
