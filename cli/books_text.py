@@ -257,7 +257,9 @@ def opening(unit: dict[str, Any]) -> str:
 
 def standings_text(grid: Any) -> str:
     """The standings grid: a row per player (most won first), a column per session, the
-    total; a last row of session totals (zero when the books balance). When the sessions count
+    total; a last row of session totals (zero when the books balance), the seats of files that
+    name no player counted in it, on a row of their own above it (``(seat labels)``: not a
+    player, :mod:`ledger.audit.seat_labels`). When the sessions count
     chips of different values, a total column per chip unit (``total 0.25 USD``) and a note
     saying why (``grid``: :class:`ledger.audit.standings_grid.Standings`)."""
     from ledger.audit.money_units import chip_unit_text
@@ -275,7 +277,7 @@ def standings_text(grid: Any) -> str:
              for p in grid.players]
     units = [(u["chip_value_minor"], u["decimals"], u["currency"]) for u in grid.units]
     totals = ([f"total {chip_unit_text(u)}" for u in units] if grid.mixed else ["total"])
-    width = max([10, *map(len, names)])
+    width = max([10, *map(len, names), *([13] if grid.seat_label_nets else [])])
     cols = [max(10, len(h)) for h in heads]
     tcols = [max(12, len(t)) for t in totals]
 
@@ -288,13 +290,14 @@ def standings_text(grid: Any) -> str:
     for name, p in zip(names, grid.players, strict=True):
         cells = [fmt(p["nets"].get(k)) for k in keys]
         lines.append(row(name, cells, [fmt(t) for t in p.get("totals") or [p["total"]]]))
-    sums = [sum(p["nets"].get(k, 0) for p in grid.players) for k in keys]
-    by_unit = [sum(v for s, v in zip(grid.sessions, sums, strict=True)
-                   if grid.column_unit(s) == i) for i in range(len(grid.units))]
-    lines.append(row("(sum)", [fmt(v) for v in sums],
-                     [fmt(v) for v in by_unit] if grid.mixed else [fmt(sum(sums))]))
+    seats = grid.seat_label_nets
+    if seats:  # not a player: the seats of files that name no player, added up
+        lines.append(row("(seat labels)", [fmt(seats["nets"].get(k)) for k in keys],
+                         [fmt(t) for t in seats.get("totals") or [seats["total"]]]))
+    lines.append(row("(sum)", [fmt(v) for v in grid.column_sums()],
+                     [fmt(v) for v in grid.unit_sums()]))
     if grid.mixed:
         lines.append(chip_units_note(grid.units, "total", "standings"))
-    lines.extend(seat_label_note(grid.seat_labels))
+    lines.extend(seat_label_note(grid.seat_labels, summed="row"))
     lines.extend(in_progress_lines(grid.in_progress))
     return "\n".join(lines)

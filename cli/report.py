@@ -54,7 +54,7 @@ class HtmlPages:
         session_money = {s.name: s.money for s in report.sessions}
         # a column per session, hands of no session one per chip unit when they count several
         keys = [grid.column_key(s) for s in grid.sessions]
-        sums = [sum(p["nets"].get(k, 0) for p in grid.players) for k in keys]
+        sums = grid.column_sums()  # the seat labels' nets counted too (their own row)
         columns = [(k, f"{chip_unit_text(tuple(s['unit'].values()))}"  # type: ignore[arg-type]
                     if "unit" in s else None,
                     _money(s["unit"]) if "unit" in s else session_money.get(s["session"]))
@@ -69,9 +69,7 @@ class HtmlPages:
             "index.html", report=report, hand_files=hand_files, session_files=session_files,
             links=[], key=None, stylesheets=[f"{ASSETS}/base.css", f"{ASSETS}/report.css"],
             style="", session_money=session_money, session_sums=sums, columns=columns,
-            grid_sum=[sum(v for s, v in zip(grid.sessions, sums, strict=True)
-                          if grid.column_unit(s) == i) for i in range(len(grid.units))]
-            if grid.mixed else [sum(sums)], money_totals=money_totals,
+            grid_sum=grid.unit_sums(), money_totals=money_totals,
             unit_heads=heads, unit_totals={
                 p["player"]: [(t, h) for t, h in zip(p["totals"], heads, strict=True)
                               if t is not None] for p in grid.players if grid.mixed},

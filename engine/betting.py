@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from typing import Final, cast
 
+from engine.cards import UNKNOWN
 from engine.hand import HandData
 from engine.rounds import Limits, Round, reopened_for
-from engine.stud import has_open_pair
+from engine.stud import bring_in_candidates, bring_in_player, has_open_pair
 from ledger.model import events as ev
 
 #: An action in a betting round (RULES.md §1).
@@ -215,13 +216,53 @@ def _round_needs_no_action(state: HandData, bettors: list[str] | None = None) ->
 
 
 def _accept_unknown_opener(state: HandData, player: str) -> None:
-    """Up cards unknown: the first to act cannot be checked, so the first actor is taken."""
+    """Up cards unknown: the first to act cannot be checked, so the first actor is taken —
+    on third street only one who may bring it in (:func:`_check_bring_in_seat`)."""
     rnd = state.rnd
     if rnd.opener_unknown and not rnd.acted and player in rnd.pending:
+        _check_bring_in_seat(state, player)
         i = state.seat[player]
         ring = state.order[i:] + state.order[:i]
         rnd.pending = [p for p in ring if p in rnd.pending]
         rnd.first_actor = player
+
+
+def _check_bring_in_seat(state: HandData, player: str) -> None:
+    """Third street of stud with an upcard unseen: ``player``, acting first, must be one who
+    may have the lowest upcard (razz: the highest), as far as the cards shown tell (RULES.md
+    §4.1; :func:`engine.stud.bring_in_candidates`); the first to act of those still able to
+    bet from his seat on, as :func:`start_round` takes a known bring-in. Raises
+    :class:`engine.errors.IllegalAction` naming who may bring it in."""
+    g = state.game
+    if not g.stud or state.street != 0 or g.streets[0].opening != "bring_in":
+        return
+    ups: list[tuple[str, str]] = []
+    for p in state.live():
+        u = state.cards.up_cards(p)
+        ups.append((p, u[-1] if u else UNKNOWN))
+    seat, pending = state.seat, state.rnd.pending  # the bettors in seat order, none acted
+    openers: list[str] = []
+    for w in bring_in_candidates(ups, state.cards.seen, razz=g.low_bring_in):
+        after = [p for p in pending if seat[p] >= seat[w]]
+        opener = after[0] if after else pending[0]
+        if opener not in openers:
+            openers.append(opener)
+    if not openers or player in openers:
+        return
+    shown = [(p, c) for p, c in ups if c != UNKNOWN]
+    unseen = [p for p, c in ups if c == UNKNOWN]
+    low = bring_in_player(shown, razz=g.low_bring_in, hilo=g.hilo)
+    card = dict(shown)[low]
+    word = "highest" if g.low_bring_in else "lowest"
+    owners = [f"{p}'s" for p in unseen]
+    if len(owners) > 1:
+        unseen_text = f"; {', '.join(owners[:-1])} and {owners[-1]} are unseen"
+    else:
+        unseen_text = "".join(f"; {o} is unseen" for o in owners)
+    may = sorted(openers, key=seat.__getitem__)
+    names = f"{', '.join(may[:-1])} or {may[-1]}" if len(may) > 1 else may[0]
+    raise state.fail(f"out of turn: {names} must bring it in, not {player} ({low}'s {card} "
+                     f"is the {word} upcard shown{unseen_text})")
 
 
 def forced_bet(state: HandData, e: ev.ForcedBet) -> bool:

@@ -7,8 +7,10 @@ clubs (RULES.md §2.2).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Final
+
+from engine.cards import UNKNOWN
 
 _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"  # clubs lowest
@@ -51,6 +53,42 @@ def bring_in_player(
     if razz:
         return max(up_cards, key=lambda pc: card_order(pc[1], ace_low=True))[0]
     return min(up_cards, key=lambda pc: card_order(pc[1]))[0]
+
+
+def _bring_in_key(card: str, razz: bool) -> tuple[int, int]:
+    """Sort key of an up card for the bring-in: the least brings it in (razz: the highest
+    card, aces low, so its key is negated)."""
+    v, s = card_order(card, ace_low=razz)
+    return (-v, -s) if razz else (v, s)
+
+
+def bring_in_candidates(
+    up_cards: Sequence[tuple[str, str]], seen: Collection[str], *, razz: bool
+) -> list[str]:
+    """The players who may be the bring-in while some up cards are unseen, in seat order.
+
+    ``up_cards``: ``(player, up card)`` pairs in seat order, ``??`` for an up card nobody saw;
+    ``seen``: the known cards dealt (an unseen up card is one of the 52 cards not among
+    them). A player showing a card is one of them when no other shown card is lower (razz:
+    higher, aces low); a player whose up card is unseen, when a card not in ``seen`` is lower
+    than every other shown card (RULES.md §4.1: the lowest up card by suit brings it in; aces
+    high in hi-lo too, CASINO-S8). With every up card shown, the one :func:`bring_in_player`
+    names.
+    """
+    shown = [(p, _bring_in_key(c, razz)) for p, c in up_cards if c != UNKNOWN]
+    unseen = [_bring_in_key(c, razz) for c in _ORDER if c not in seen]
+    lowest_unseen = min(unseen) if unseen else None
+    who: list[str] = []
+    for player, card in up_cards:
+        others = [k for p, k in shown if p != player]
+        below = min(others) if others else None
+        if card != UNKNOWN:
+            mine: tuple[int, int] | None = _bring_in_key(card, razz)
+        else:
+            mine = lowest_unseen
+        if mine is not None and (below is None or mine < below):
+            who.append(player)
+    return who
 
 
 def _board_key(cards: Sequence[str], *, ace_low: bool) -> tuple[int, ...]:

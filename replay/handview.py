@@ -98,7 +98,11 @@ class Version:
     """One reading of the hand: ``kind`` ``corrected`` or ``original``; its ``steps``; every
     pot ``explanation``; ``payouts`` per player in seat order; ``recorded`` (the table recorded
     payouts); ``verifiable`` (the showdown could be computed); ``discrepancies`` as sentences
-    with the player each names (None for the hand as a whole); ``notes``; ``status``."""
+    with the player each names (None for the hand as a whole): how it was paid differently
+    from the rules (:attr:`replay.hand_replay.HandReplay.differences`, so never the rake
+    alone of a hand paid its pots less the rake it records); ``notes``, that rake kept first
+    (:attr:`~replay.hand_replay.HandReplay.rake_kept`, as ``replay`` and ``show`` note it);
+    ``status``."""
 
     kind: str
     steps: HandSteps
@@ -309,8 +313,9 @@ def _version(kind: str, events: list[Any], session: str | None) -> Version:
     r = replay_events(events, session=session, original=original)
     res = r.result
     # the rake, once the rules' side is the pots less it, is no player's difference: a
-    # payout wrong beside it is a finding of its own (README, "A home game's rake")
-    wrong = {d.player for d in r.discrepancies if d.kind != "rake" or r.due is None}
+    # payout wrong beside it is a finding of its own (README, "A home game's rake"); a hand
+    # paid its pots less the rake has none, the rake kept a note (as `replay` and `show`)
+    wrong = {d.player for d in r.differences if d.kind != "rake" or r.due is None}
     net = r.paid_net  # the books' net: what the table paid minus what he put in
     won = r.won  # of the pots less the rake the hand records (README, "A home game's rake")
     lines = []
@@ -327,8 +332,8 @@ def _version(kind: str, events: list[Any], session: str | None) -> Version:
     return Version(
         kind=kind, steps=steps, explanation=steps.last.explanation(), payouts=tuple(lines),
         recorded=r.recorded is not None, verifiable=res.verifiable,
-        discrepancies=tuple((d.named, d.sentence()) for d in r.discrepancies),
-        notes=r.notes, status=res.status,
+        discrepancies=tuple((d.named, d.sentence()) for d in r.differences),
+        notes=(*(d.sentence() for d in r.rake_kept), *r.notes), status=res.status,
     )
 
 

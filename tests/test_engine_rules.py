@@ -143,6 +143,73 @@ def test_stud_bring_in_player_must_bring_in_or_complete() -> None:
     assert state.phase == "forced"
 
 
+def _stud(variant: str, deal: list[str], action: str) -> list:
+    """A three-seat stud hand (antes 1, bring-in 1, bets 2/4, stacks 50) dealt ``deal``, then
+    ``action``: its events."""
+    text = (f"variant = '{variant}'\nantes = [1, 1, 1]\nbring_in = 1\nsmall_bet = 2\n"
+            f"big_bet = 4\nstarting_stacks = [50, 50, 50]\nactions = {[*deal, action]!r}\n")
+    return events_from_phh(read_phh_text(text, file="s.phh").hands[0])
+
+
+#: p1's upcard unseen; p2 shows 9d, p3 the 2c: the lowest card there is.
+UNSEEN_2C = ["d dh p1 ??????", "d dh p2 Qh5s9d", "d dh p3 7d5d2c"]
+#: p1's upcard unseen; p3's 3c is the lowest shown, but p1's may be a two.
+UNSEEN_3C = ["d dh p1 ??????", "d dh p2 Qh5s9d", "d dh p3 7d5d3c"]
+
+
+@pytest.mark.parametrize(("variant", "deal", "action", "reason"), [
+    ("F7S", UNSEEN_2C, "p2 pb", "out of turn: p3 must bring it in, not p2 (p3's 2c is the "
+                                "lowest upcard shown; p1's is unseen)"),
+    ("F7S", UNSEEN_2C, "p1 pb", "out of turn: p3 must bring it in, not p1 (p3's 2c is the "
+                                "lowest upcard shown; p1's is unseen)"),
+    ("F7S", UNSEEN_2C, "p2 cbr 2", "out of turn: p3 must bring it in, not p2 (p3's 2c is the "
+                                   "lowest upcard shown; p1's is unseen)"),
+    ("F7S", UNSEEN_3C, "p2 pb", "out of turn: p1 or p3 must bring it in, not p2 (p3's 3c is "
+                                "the lowest upcard shown; p1's is unseen)"),
+    # p2's 2c is face down but known: the only card below his 2d is not p1's nor p3's
+    ("F7S", ["d dh p1 ??????", "d dh p2 2cQh2d", "d dh p3 ??????"], "p1 pb",
+     "out of turn: p2 must bring it in, not p1 (p2's 2d is the lowest upcard shown; p1's and "
+     "p3's are unseen)"),
+    # hi-lo: the ace counts high for the bring-in (CASINO-S8)
+    ("F7S/8", ["d dh p1 ??????", "d dh p2 Qh5sAc", "d dh p3 7d5d3d"], "p2 pb",
+     "out of turn: p1 or p3 must bring it in, not p2 (p3's 3d is the lowest upcard shown; "
+     "p1's is unseen)"),
+    # razz: the highest card brings it in, the Ks the highest there is
+    ("FR", ["d dh p1 ??????", "d dh p2 Qh5sKd", "d dh p3 7d5dKs"], "p2 pb",
+     "out of turn: p3 must bring it in, not p2 (p3's Ks is the highest upcard shown; p1's is "
+     "unseen)"),
+    ("FR", ["d dh p1 ??????", "d dh p2 Qh5sQd", "d dh p3 7d3d5c"], "p3 pb",
+     "out of turn: p1 or p2 must bring it in, not p3 (p2's Qd is the highest upcard shown; "
+     "p1's is unseen)"),
+])
+def test_a_bring_in_beside_an_unseen_upcard_is_refused_when_it_cannot_be_lowest(
+        variant: str, deal: list[str], action: str, reason: str) -> None:
+    """RULES.md §4.1: the lowest upcard by suit brings it in (razz: the highest, aces low).
+    With an upcard unseen the engine cannot always tell who, but a seat whose card is above
+    one shown, or whose unseen card could only be a card known elsewhere, is never it."""
+    with pytest.raises(IllegalHand) as err:
+        _stud(variant, deal, action)
+    assert str(err.value).endswith(f"action {action!r}: {reason}")
+    assert str(err.value).startswith("s.phh:7, hand phh-")
+
+
+@pytest.mark.parametrize(("variant", "deal", "actions", "stacks"), [
+    ("F7S", UNSEEN_3C, ["p1 pb", "p2 f", "p3 f"], {"p1": 52, "p2": 49, "p3": 49}),
+    ("F7S", UNSEEN_3C, ["p3 pb", "p1 f", "p2 f"], {"p1": 49, "p2": 49, "p3": 52}),
+    ("FR", ["d dh p1 ??????", "d dh p2 Qh5sQd", "d dh p3 7d3d5c"], ["p1 pb", "p2 f", "p3 f"],
+     {"p1": 52, "p2": 49, "p3": 49}),
+])
+def test_a_bring_in_from_a_seat_whose_unseen_upcard_could_be_lowest_is_taken(
+        variant: str, deal: list[str], actions: list[str], stacks: dict[str, int]) -> None:
+    """p1's unseen upcard may be a two (razz: a king), p3 shows the lowest card seen (razz:
+    p2 the highest): either may bring it in. The others fold: the bring-in wins the 3 antes
+    and his bring-in 1, 52 in all; the others keep 50 - 1 = 49."""
+    text = (f"variant = '{variant}'\nantes = [1, 1, 1]\nbring_in = 1\nsmall_bet = 2\n"
+            f"big_bet = 4\nstarting_stacks = [50, 50, 50]\nactions = {[*deal, *actions]!r}\n")
+    result = replay_events(events_from_phh(read_phh_text(text).hands[0])).result
+    assert result.final_stacks == stacks
+
+
 def test_heads_up_fixed_limit_raising_is_not_capped() -> None:
     """RULES.md §1.8: heads-up the cap does not apply (pokerkit caps; we follow RULES)."""
     state = _play(["d dh p1 AsKs", "d dh p2 QhQd", "p2 cbr 4", "p1 cbr 6", "p2 cbr 8",

@@ -118,3 +118,29 @@ def test_a_bring_in_with_an_upcard_unknown_names_only_what_is_known(user, db: st
     assert user("hand", "start", "--hand", "r1", "--game", "FR", *STUD)[0] == 0
     assert _table(user, "r1", ["d dh Ann ??????", "d dh Bob ????Kd", "d dh Cy ????Ks"])[-1] == (
         "7 cards_dealt; Cy to act: bring in 2 (pb), complete to 5..5")
+
+
+def test_a_bring_in_from_the_wrong_seat_beside_an_unseen_upcard_is_refused(user, db: str) -> None:  # noqa: ANN001
+    """RULES.md §4.1: Cy shows the 2c, the lowest card there is, so Cy brings it in whatever
+    Ann's unseen upcard is: Bob's bring-in is refused in one line, exit 2, and nothing is
+    written (Cy is still to bring it in). Beside Cy's 3c, Ann's unseen card may be a two: Ann
+    may bring it in, Bob (Kd) may not; Ann's 2 goes in beside her ante: 100 - 1 - 2 = 97, the
+    pot 3 antes + 2 = 5."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "w1", "--game", "F7S", *STUD)[0] == 0
+    _table(user, "w1", ["d dh Ann ??????", "d dh Bob ????Kd", "d dh Cy ????2c"])
+    now = "now: Cy to act: bring in 2 (pb), complete to 5..5"
+    assert user("act", "w1", "Bob pb") == (
+        2, "", "error: hand w1, action 'Bob pb': out of turn: Cy must bring it in, not Bob "
+               f"(Cy's 2c is the lowest upcard shown; Ann's is unseen); {now}\n")
+    assert user("state", "w1")[1].splitlines()[1] == now[len("now: "):]
+    assert user("hand", "start", "--hand", "w2", "--game", "F7S", *STUD)[0] == 0
+    _table(user, "w2", ["d dh Ann ??????", "d dh Bob ????Kd", "d dh Cy ????3c"])
+    assert user("act", "w2", "Bob pb") == (
+        2, "", "error: hand w2, action 'Bob pb': out of turn: Ann or Cy must bring it in, not "
+               "Bob (Cy's 3c is the lowest upcard shown; Ann's is unseen); now: bring-in: the "
+               "lowest upcard (unknown: Ann's): bring in 2 (pb), complete to 5..5\n")
+    assert user("act", "w2", "Ann pb") == (
+        0, "8 forced_bet; Bob to act: to call 2, complete to 5..5\n", "")
+    assert user("state", "w2")[1].splitlines()[3:5] == [
+        "pot 0: 5 (Ann, Bob, Cy)", "stacks: Ann 97 bet 2, Bob 99, Cy 99"]

@@ -1,15 +1,18 @@
 """Seat labels are not players (ledger/audit/seat_labels.py): a PHH file without ``players``
 names its seats ``p1 … pN`` (FORMATS.md §1), so the ``p3`` of one hand of no session is not
-the ``p3`` of another; ``balances``, ``standings``, ``settle`` and ``report`` neither add such
-seats up nor list them, and say so in one line. In a session, whose books make them players,
-they stay players.
+the ``p3`` of another; ``balances``, ``standings``, ``settle`` and ``report`` neither list such
+seats nor add them up as a player, and say so in one line; their chips count where the books
+must sum to zero: in ``balances``' nets sum and, as their own row ``(seat labels)``, in
+``standings``' ``(sum)``, so the two agree. In a session, whose books make them players, they
+stay players.
 
 The hands, checked by hand (blinds 1/2, stacks 100/50/200): ``a`` p1's AsKs all in against
 p2's QhQd for 50 each, the board 2s3s9d Tc Ah: p1 +50, p2 -50, p3 (folded) 0; ``b`` p3
 raises to 6, p1 and p2 fold: p3 +3 (his uncalled 4 back), p1 -1, p2 -2. Added up as players
 (as they were) that made p1 +49, p2 -52 and p3 +3 over 2 hands. ``c`` is ``a`` naming its
 players Ann, Bob and Cy: Ann +50, Bob -50, Cy 0. ``d`` is ``b`` with other cards, imported
-into the session fri."""
+into the session fri. ``e`` is ``a`` with other cards for p3, the table paying p1 95 of the
+pot of 100 (no rake): its seats net p1 +45, p2 -50, p3 0, -5 in all."""
 
 from __future__ import annotations
 
@@ -24,9 +27,11 @@ ALL_IN = ("actions = ['d dh p1 AsKs', 'd dh p2 QhQd', 'd dh p3 7c2d', 'p3 f', 'p
           "'p2 cbr 50', 'p1 cc', 'p1 sm AsKs', 'p2 sm QhQd', 'd db 2s3s9d', 'd db Tc', "
           "'d db Ah']\n")
 STEAL = "actions = ['d dh p1 {}', 'd dh p2 {}', 'd dh p3 {}', 'p3 cbr 6', 'p1 f', 'p2 f']\n"
-NOTE = ("note: 2 hand(s) of no session name their seats p1 … pN, the labels of a file that "
-        "names no player (FORMATS.md §1): a label is not a player, so those seats are neither "
-        "added up nor listed above")
+LABELS = ("hand(s) of no session name their seats p1 … pN, the labels of a file that names "
+          "no player (FORMATS.md §1): a label is not a player, so those seats are not listed "
+          "above; ")
+NOTE = f"note: 2 {LABELS}their nets count in the players' nets sum"  # balances
+GRID_NOTE = f"note: 2 {LABELS}their nets are the row (seat labels), counted in (sum)"
 NAMED = ["Ann                      50            0            0      1        0",
          "Cy                        0            0            0      1        0",
          "Bob                     -50            0            0      1        0"]
@@ -49,9 +54,10 @@ def test_seat_labels_of_hands_of_no_session_are_not_players(tmp_path: Path) -> N
     db = _ledger(tmp_path)
     assert run(db, "balances").output.splitlines() == [HEADER, *NAMED, NOTE]
     assert run(db, "standings").output.splitlines() == [
-        "player     (no session)        total", "Ann                  50           50",
-        "Cy                    0            0", "Bob                 -50          -50",
-        "(sum)                 0            0", NOTE]
+        "player        (no session)        total", "Ann                     50           50",
+        "Cy                       0            0", "Bob                    -50          -50",
+        "(seat labels)            0            0",  # a: +50 -50 0, b: -1 -2 +3
+        "(sum)                    0            0", GRID_NOTE]
     assert run(db, "settle").output.splitlines() == [
         "Bob pays Ann 50 chips", "1 transfer(s) settle 3 player(s)"]
     body = json.loads(run(db, "balances", "--json").output)
@@ -65,7 +71,8 @@ def test_seat_labels_of_hands_of_no_session_are_not_players(tmp_path: Path) -> N
     index = (site / "index.html").read_text(encoding="utf-8")
     assert ('<span id="seat-labels">2 hand(s) of no session name their seats p1 … pN, the '
             "labels of a file that names no player: a label is not a player, so those seats "
-            "are neither listed nor summed here.</span>") in index
+            "are not listed: their nets added up are the row Seat labels, counted in the "
+            "Sum.</span>") in index
     pages = [index, *(p.read_text(encoding="utf-8") for p in (site / "sessions").iterdir())]
     assert [page for page in pages if ">p3<" in page or ">p1<" in page] == []
 
@@ -82,3 +89,38 @@ def test_in_a_session_such_names_are_its_players(tmp_path: Path) -> None:
         HEADER, "p3                        3            0            0      1        1",
         "p1                       -1            0            0      1        1",
         "p2                       -2            0            0      1        1"]
+
+
+def test_the_sum_of_standings_counts_the_seat_labels_as_balances_does(tmp_path: Path) -> None:
+    """Hand e pays short by 5 (100 in the pot, 95 paid, no rake): the books are off by -5,
+    every chip of it a seat label's. ``balances`` says so in its nets-sum line; ``standings``
+    shows the seats' nets added up, -5 (a: 0, b: 0, e: +45 - 50 + 0), and its ``(sum)`` counts
+    them: -5, not the 0 of the players listed; ``--json`` and the report's grid the same."""
+    db = _ledger(tmp_path)
+    (tmp_path / "e.phh").write_text(HEAD + ALL_IN.replace("7c2d", "8c3d")
+                                    + "winnings = [95, 0, 0]\n", encoding="utf-8")
+    assert run(db, "import", str(tmp_path / "e.phh")).exit_code == 0
+    note3 = NOTE.replace("note: 2 ", "note: 3 ")
+    assert run(db, "balances").output.splitlines() == [
+        HEADER, *NAMED, "note: the players' nets sum to -5 chips, not 0: chips the table kept "
+        "or paid to nobody (a rake, a hand paid short) or paid beyond the pot; `handledger "
+        "audit` names the hands", note3]
+    assert run(db, "standings").output.splitlines() == [
+        "player        (no session)        total", "Ann                     50           50",
+        "Cy                       0            0", "Bob                    -50          -50",
+        "(seat labels)           -5           -5", "(sum)                   -5           -5",
+        GRID_NOTE.replace("note: 2 ", "note: 3 ")]
+    grid = json.loads(run(db, "standings", "--json").output)
+    assert grid["seat_label_nets"] == {"nets": {"": -5}, "total": -5}
+    assert [p["player"] for p in grid["players"]] == ["Ann", "Cy", "Bob"]
+    assert json.loads(run(db, "balances", "--json").output)["unbalanced"] == [
+        {"chip_value_minor": 1, "decimals": 0, "currency": None, "net_sum": -5}]
+    site = tmp_path / "site"
+    assert run(db, "report", str(site)).exit_code == 0
+    foot = (site / "index.html").read_text(encoding="utf-8").split("<tfoot>")[1]
+    cells = [" ".join(row.split()) for row in foot.split("</tfoot>")[0].split("</tr>")[:2]]
+    assert cells == [
+        '<tr class="seat-labels"> <th scope="row">Seat labels</th> <td><span class="chips">-5'
+        '</span></td> <td class="total"><span class="chips">-5</span></td>',
+        '<tr> <th scope="row">Sum</th> <td><span class="chips">-5</span></td> <td class='
+        '"total"><span class="chips">-5</span></td>']

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.conftest import DATA
+from tests.conftest import DATA, SHARED
 from tests.copies import copy_ledger
 
 WRONG_PUSH = DATA / "dispute" / "wrong-push.phh"
@@ -233,3 +233,32 @@ def test_a_hand_in_cents_says_its_unit_on_the_page(run, tmp_path: Path) -> None:
     assert run("view", "hostile-7", "-o", str(page)).exit_code == 0
     plain = page.read_text(encoding="utf-8")
     assert "smallest unit" not in plain and "· amounts in chips  </p>" in plain
+
+
+def test_a_hand_paid_its_pots_less_the_rake_is_no_discrepancy(run, db, tmp_path: Path) -> None:  # noqa: ANN001
+    """PokerStars hand 35874004239 (seven-card stud, cents): trs2758's bet of 8 is not
+    called (returned), he takes the pot of 67 less the site's rake of 3, 64, and is paid
+    64 + 8 = 72 (Rules give 72: ✓). ``replay``, ``show`` and the audit take it as paid as the
+    rules give, the rake said in a note (ledger/audit/rake_count.py ``rake_alone``); the page
+    says so too: no discrepancy, the rake kept a note."""
+    from ledger.store.store import Ledger
+    from replay.handview import load_view
+
+    stud = SHARED / "text" / "Stars-cash-7-Stud-USD-0.04-0.08-200911.txt"
+    assert run("import", str(stud)).exit_code == 0
+    hand = "PokerStars-35874004239"
+    kept = (f"hand {hand}: the table paid 3 less than the pots and returns: the site kept 3 "
+            "as rake (as the file records)")
+    shown = run("show", hand).output.splitlines()  # the hand's own page: no "hand X:"
+    assert shown[-1] == f"    note: {kept.removeprefix(f'hand {hand}: ')}"
+    with Ledger(db, read_only=True) as ledger:
+        version = load_view(ledger, hand).corrected
+    assert version.discrepancies == () and version.notes == (kept,)
+    assert [(p.player, p.rules, p.paid, p.diff, p.discrepancy) for p in version.payouts
+            if p.player == "trs2758"] == [("trs2758", 72, 72, 0, False)]
+    page = tmp_path / "raked.html"
+    assert run("view", hand, "-o", str(page)).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    assert "✗ Discrepancy" not in html and '<tr class="discrepancy"' not in html
+    assert "✓ No discrepancy: the table paid what the rules give." in html
+    assert f"<li>Note: {kept}</li>" in html

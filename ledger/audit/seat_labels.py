@@ -2,8 +2,10 @@
 left of the button first (FORMATS.md §1), so the ``p3`` of one hand of no session is whoever
 sat third from the button there, not the ``p3`` of another hand, site or file. The books list
 no such label as a player (``balances``, ``standings``, ``report``, ``settle``): their rows
-stay in the derived tables, and count where the nets must sum to zero, but they are neither
-added up as one player nor ranked; one line says so (:func:`seat_label_note`).
+stay in the derived tables, and count where the nets must sum to zero (``balances``' nets sum,
+``standings``' ``(sum)``, where their seats' nets added up are a row ``(seat labels)`` of
+their own), but they are never added up as one player nor ranked; one line says so
+(:func:`seat_label_note`).
 
 A person is never named so outside a file's labels: ``hand start --seats``, ``buyin`` and
 ``player alias`` refuse a seat's ``pN`` (README, "Bad input"). In a session a buy-in may take
@@ -35,11 +37,16 @@ def seat_label_hands(con: Any, session: str | None) -> int:
     return int(row[0]) if row else 0
 
 
-def seat_label_note(hands: int) -> list[str]:
+def seat_label_note(hands: int, summed: str = "nets") -> list[str]:
     """The one line saying that ``hands`` hands of no session seat players by seat label, who
-    are left out of the players listed (none when ``hands`` is 0)."""
+    are left out of the players listed, and where their chips are counted (none when ``hands``
+    is 0): ``summed`` ``"nets"``, in the players' nets sum (``balances``: its `the players'
+    nets sum to` line, :func:`ledger.audit.player_balances.unbalanced`), ``"row"``, on the
+    row ``(seat labels)`` and in ``(sum)`` (``standings``)."""
     if not hands:
         return []
+    where = ("their nets are the row (seat labels), counted in (sum)" if summed == "row" else
+             "their nets count in the players' nets sum")
     return [f"note: {hands} hand(s) of no session name their seats p1 … pN, the labels of a "
             "file that names no player (FORMATS.md §1): a label is not a player, so those "
-            "seats are neither added up nor listed above"]
+            f"seats are not listed above; {where}"]

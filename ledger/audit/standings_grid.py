@@ -55,6 +55,27 @@ class Standings:
     #: Hands of no session seating players by seat label (``p1 … pN`` of a file that names
     #: no player), left out of ``players``: :mod:`ledger.audit.seat_labels`.
     seat_labels: int = 0
+    #: The nets of those seats added up per column, as a player's (``nets``, ``total`` or
+    #: ``totals``): not a player's, the chips of seats nobody is named in, which the sums
+    #: count (:meth:`column_sums`); None when there are none.
+    seat_label_nets: dict[str, Any] | None = None
+
+    def column_sums(self) -> list[int]:
+        """Each column's sum (``sessions``' order): every net of it, the players' and the seat
+        labels' (:attr:`seat_label_nets`): 0 when every chip of it is accounted for, as the
+        players' nets sum in ``balances`` (:func:`ledger.audit.player_balances.unbalanced`)."""
+        rows = [*self.players, *([self.seat_label_nets] if self.seat_label_nets else [])]
+        return [sum(p["nets"].get(k, 0) for p in rows)
+                for k in map(self.column_key, self.sessions)]
+
+    def unit_sums(self) -> list[int]:
+        """The sum of :meth:`column_sums` per chip unit (``units``' order) when they are of
+        different values, else one sum of them all."""
+        sums = self.column_sums()
+        if not self.mixed:
+            return [sum(sums)]
+        return [sum(v for s, v in zip(self.sessions, sums, strict=True)
+                    if self.column_unit(s) == i) for i in range(len(self.units))]
 
     @property
     def mixed(self) -> bool:
@@ -89,7 +110,8 @@ class Standings:
         ``totals`` per unit when the chips are of different values), and ``"in_progress"`` (as
         :func:`ledger.audit.player_balances.open_hands`) when a hand is still open, and
         ``"seat_label_hands"`` when hands of no session seat players by seat label
-        (:mod:`ledger.audit.seat_labels`)."""
+        (:mod:`ledger.audit.seat_labels`), with ``"seat_label_nets"``, their seats' nets
+        added up as a player's (``nets``, ``total``, ``totals``)."""
         loose = [self.column_key(s) for s in self.sessions if "unit" in s]
 
         def nets(of: dict[Any, int]) -> dict[str, Any]:
@@ -113,6 +135,9 @@ class Standings:
             body["in_progress"] = self.in_progress
         if self.seat_labels:  # hands of no session seated by seat label: no player listed
             body["seat_label_hands"] = self.seat_labels
+        if self.seat_label_nets:  # their seats' nets added up, as a player's: the sums count
+            body["seat_label_nets"] = {**self.seat_label_nets,
+                                       "nets": nets(self.seat_label_nets["nets"])}
         return body
 
 
@@ -132,7 +157,8 @@ def standings(con: Any, money: bool) -> Standings:
         f" coalesce(r.chip_value_minor, 1), {seat_label_of('r')}"
         " FROM player_session_results r LEFT JOIN player_nicknames n USING (player)"
         " ORDER BY r.session_ord, r.player").fetchall()
-    rows = [r[:7] for r in every if not r[7]]  # a seat label is no player (its unit counts)
+    rows = [r[:7] for r in every]  # a seat label is no player: its nets are the row below
+    label = [bool(r[7]) for r in every]
     book = con.execute("SELECT session, date, coalesce(chip_value_minor, 1),"
                        " coalesce(decimals, 0), nullif(currency, '')"
                        " FROM session_book ORDER BY ord").fetchall()
@@ -154,9 +180,12 @@ def standings(con: Any, money: bool) -> Standings:
                 named.append(session)
     index = {u: i for i, u in enumerate(units)}
     players: dict[str, dict[str, Any]] = {}
-    for session, player, net, currency, decimals, nickname, value in rows:
-        p = players.setdefault(player, {"player": player, "nickname": nickname, "nets": {},
-                                        "total": 0, "totals": [None] * len(units)})
+    seats: dict[str, Any] = {"nets": {}, "total": 0, "totals": [None] * len(units)}
+    for (session, player, net, currency, decimals, nickname, value), seat in zip(
+            rows, label, strict=True):
+        p = seats if seat else players.setdefault(
+            player, {"player": player, "nickname": nickname, "nets": {}, "total": 0,
+                     "totals": [None] * len(units)})
         chip = (int(value), int(decimals or 0), currency or None)
         key = (None, *chip) if session is None and loose else session
         p["nets"][key] = p["nets"].get(key, 0) + int(net)
@@ -164,7 +193,7 @@ def standings(con: Any, money: bool) -> Standings:
         if units:
             at = index[chip]
             p["totals"][at] = (p["totals"][at] or 0) + int(net)
-    for p in players.values():
+    for p in [*players.values(), seats]:
         if len(units) > 1:
             p["total"] = None
         else:
@@ -174,4 +203,5 @@ def standings(con: Any, money: bool) -> Standings:
     return Standings(sessions, ordered, unit, open_hands(con, None),
                      [{"chip_value_minor": u[0], "decimals": u[1], "currency": u[2],
                        "sessions": named} for u, named in units.items()],
-                     seat_labels=seat_label_hands(con, None))
+                     seat_labels=(hands := seat_label_hands(con, None)),
+                     seat_label_nets=seats if hands else None)

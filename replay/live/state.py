@@ -148,25 +148,12 @@ def _bring_in_seat(state: HandState, first: str) -> tuple[str, str]:
     ``first`` and the words that say only what is known: ``"bring-in: the lowest upcard
     (unknown: Ann's)"``."""
     from engine.cards import UNKNOWN
-    from engine.stud import card_order
+    from engine.stud import bring_in_candidates
 
     razz = state.game.low_bring_in
-
-    def rank(card: str) -> tuple[int, int]:  # the bring-in is the smallest
-        order = card_order(card, ace_low=razz)
-        return (-order[0], -order[1]) if razz else order
-
     ups = [(p, (state.cards.up_cards(p) or [UNKNOWN])[-1]) for p in state.live()]
-    unknown = [p for p, card in ups if card == UNKNOWN]
-    known = [(p, card) for p, card in ups if card != UNKNOWN]
-    if known:
-        player, card = min(known, key=lambda pc: rank(pc[1]))
-        seen = state.cards.seen
-        if not any(rank(c) < rank(card) for c in _DECK if c not in seen):
-            return player, ""
-    owners = ", ".join(f"{p}'s" for p in unknown)
+    may = bring_in_candidates(ups, state.cards.seen, razz=razz)  # as the engine checks it
+    if len(may) == 1 and dict(ups)[may[0]] != UNKNOWN:
+        return may[0], ""
+    owners = ", ".join(f"{p}'s" for p, card in ups if card == UNKNOWN)
     return first, f"bring-in: the {'highest' if razz else 'lowest'} upcard (unknown: {owners})"
-
-
-#: Every card, for the cards an unknown upcard may be (:func:`_bring_in_seat`).
-_DECK = tuple(r + s for r in "23456789TJQKA" for s in "cdhs")
