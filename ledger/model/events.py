@@ -179,7 +179,10 @@ class RuleOptions(_Model):
     """
 
     reopen_rule: Literal["full_bet", "half_bet"] | None = None
-    split: SplitOptions = SplitOptions()
+    # the defaults are made without validating (``model_construct``: the same frozen, equal
+    # instance ``SplitOptions()`` gives): calling a model here would build its validator at
+    # import, and ``defer_build`` leaves that to the first event that needs it
+    split: SplitOptions = SplitOptions.model_construct()
     declare: DeclareOptions | None = None
 
 
@@ -268,8 +271,8 @@ class HandStarted(_Model):
     stakes: Stakes
     seats: list[Seat] = Field(min_length=2)
     button: str | None = None
-    options: RuleOptions = RuleOptions()
-    unit: Unit = Unit()
+    options: RuleOptions = RuleOptions.model_construct()  # RuleOptions(), not validated
+    unit: Unit = Unit.model_construct()  # Unit(), not validated (as RuleOptions.split)
     session: str | None = None
     source: Nested = {}
 

@@ -572,15 +572,19 @@ def alias_sessions(ledger: Any) -> set[str]:
     ``alias_sessions``, with that head's chain hash); when they belong to this ledger only
     the rows after that head are looked at,
     which the ledger's order makes cheap: a ``state`` on a ledger of 100,000 hands read the
-    ``type`` column of every row, 40 ms. Otherwise every row is.
+    ``type`` column of every row, 40 ms. Otherwise every row is (about 13 ms of CPU at
+    3.5 million rows).
 
     Raises:
         LedgerError: the ledger cannot be read.
     """
     sessions, since = at_head(ledger, "alias_sessions")
     known = set(sessions or ())
+    # the range (which the two types bound) is a filter DuckDB applies inside its scan of the
+    # compressed column, the IN after it: half the CPU of the IN alone over every row
     return known | {s for (s,) in ledger.query(
         "SELECT DISTINCT session FROM events WHERE position > $1"
+        " AND type BETWEEN 'player_alias' AND 'player_unaliased'"
         " AND type IN ('player_alias', 'player_unaliased') AND session IS NOT NULL", [since])}
 
 
