@@ -123,3 +123,74 @@ def test_help_lists_every_command_without_the_event_model_or_duckdb() -> None:
     assert not tops & (HEAVY | {"pydantic", "pydantic_core", "duckdb", "_duckdb"}), (
         tops & (HEAVY | {"pydantic", "pydantic_core", "duckdb", "_duckdb"}))
     assert "ledger.model.events" not in modules and "ledger.store.store" not in modules
+
+
+#: Runs the console script's entry point (:func:`cli.entry.main`), then writes every module
+#: loaded to stderr's last line as the command ends (a live command ends with ``os._exit``).
+_ENTRY_CODE = (
+    "import sys\n"
+    "import cli.main\n"
+    "_leave = cli.main.leave\n"
+    "def leave(code):\n"
+    "    sys.stderr.write('\\nMODULES ' + ' '.join(sorted(sys.modules)) + '\\n')\n"
+    "    _leave(code)\n"
+    "cli.main.leave = leave\n"
+    "sys.argv = ['handledger', *sys.argv[1:]]\n"
+    "from cli.entry import main\n"
+    "main()\n"
+)
+
+
+def _entry(db: Path, env: dict[str, str], *args: str) -> tuple[int, str, set[str]]:
+    """:func:`_cli_modules` through the console script's entry point, in ``env``."""
+    done = subprocess.run([sys.executable, "-c", _ENTRY_CODE, "--db", str(db), *args],
+                          capture_output=True, text=True, timeout=120, env=env)
+    *_, last = done.stderr.rstrip("\n").rsplit("\n", 1)
+    assert last.startswith("MODULES "), done.stderr
+    return done.returncode, done.stdout, set(last.split()[1:])
+
+
+def test_the_console_script_loads_no_plugin_search_unless_plugins_may_run(
+        tmp_path: Path) -> None:
+    import os
+
+    db = tmp_path / "live.duckdb"
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    env["HANDLEDGER_NO_SERVE"] = "1"
+    code, out, modules = _entry(db, env, "hand", "start", "--hand", "h1", "--game", "NT",
+                                "--stakes", "1/2", "--seats", "Ann:200,Bob:150", "--button",
+                                "Bob")
+    assert (code, out) == (0, "h1\n")
+    # plugins are off (the entry's default): pydantic's loader, which reads every installed
+    # distribution's metadata to find them, is not even imported
+    code, out, modules = _entry(db, env, "act", "h1", "d dh Ann AsKs")
+    assert (code, out) == (0, "4 cards_dealt; phase deal, next: d dh Bob CARDS (2 cards, ?? for "
+                           "each unseen card)\n")
+    assert "importlib.metadata" not in modules
+    code, out, modules = _entry(db, env, "state", "h1")
+    assert code == 0 and out.splitlines()[2] == "pot 0: 3 (Ann, Bob)"
+    assert "importlib.metadata" not in modules
+    # set empty (every plugin may run), the loader looks for them as pydantic always does
+    code, out, modules = _entry(db, {**env, "PYDANTIC_DISABLE_PLUGINS": ""}, "state", "h1")
+    assert code == 0 and out.splitlines()[2] == "pot 0: 3 (Ann, Bob)"
+    assert {"importlib.metadata", "pydantic.plugin._loader"} <= modules
+
+
+def test_the_plugin_loader_stand_in_gives_no_plugins_and_loads_the_real_one_for_more() -> None:
+    # in a process of its own: the stand-in replaces a module of pydantic's
+    code = (
+        "import os, sys\n"
+        "os.environ['PYDANTIC_DISABLE_PLUGINS'] = '__all__'\n"
+        "from cli.entry import no_plugin_loader\n"
+        "no_plugin_loader()\n"
+        "import pydantic.plugin\n"
+        "from pydantic.plugin._loader import get_plugins\n"
+        "print(tuple(get_plugins()), 'importlib.metadata' in sys.modules)\n"
+        "from pydantic.plugin._loader import PYDANTIC_ENTRY_POINT_GROUP\n"
+        "loader = sys.modules['pydantic.plugin._loader']\n"
+        "print(PYDANTIC_ENTRY_POINT_GROUP, loader.__file__.endswith('_loader.py'),"
+        " tuple(loader.get_plugins()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.stdout.splitlines() == ["() False", "pydantic True ()"], done.stderr
