@@ -9,7 +9,6 @@ it (:func:`minor_units`), loaded the first time a currency is looked up.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from decimal import Decimal, InvalidOperation
@@ -124,6 +123,8 @@ def check_currency(currency: str | None) -> None:
     if shaped and currency.isupper():
         known = _iso4217().get(currency)
         if known is None:
+            import difflib  # here: an error's hint, and every command loads this module
+
             money = [code for code, (_, units) in _iso4217().items() if units is not None]
             close = difflib.get_close_matches(currency, money, n=3)
             hint = f": did you mean {' or '.join(close)}?" if close else ""
@@ -157,6 +158,8 @@ def unit_problem(currency: str | None, decimals: int, minor_per_chip: int = 1) -
     code = currency_code(currency)
     known = _iso4217().get(code)
     if known is None:
+        import difflib  # here: an error's hint (as check_currency)
+
         money = [c for c, (_, units) in _iso4217().items() if units is not None]
         close = difflib.get_close_matches(code, money, n=3)
         hint = f": did you mean {' or '.join(close)}?" if close else ""

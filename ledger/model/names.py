@@ -12,7 +12,6 @@ full-width beside ``'Ann'``): the refusal spells both (:func:`spelled`), nothing
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -221,6 +220,8 @@ def likely_meant(name: str, names: Sequence[str], n: int = 2) -> list[str]:
     """The ``names`` a mistyped ``name`` likely meant, in their order: the same name in
     another case or another encoding of its letters (:func:`folded`), else up to ``n`` close
     spellings (``difflib``); ``[]`` when none."""
+    import difflib  # here: a refusal's hint, and every command loads this module
+
     key = folded(name)
     same = [other for other in names if folded(other) == key]
     return same or difflib.get_close_matches(name, names, n=n)
