@@ -37,10 +37,13 @@ import io
 import json
 import os
 import signal
-import socket
 import stat
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported by forward() once a server's socket is there to hand over to
+    import socket
 
 #: The socket's file name inside the serving folder.
 SOCKET_NAME = "serve.sock"
@@ -170,15 +173,28 @@ def _suspender(pid: list[int]) -> Callable[[int, object], None]:
     return suspend
 
 
+def _server_for(argv: list[str]) -> str | None:
+    """The socket of a server to hand the command line ``argv`` to, None when it is not
+    handed over (``$HANDLEDGER_NO_SERVE``, ``serve`` itself, no socket in a private folder,
+    a standard stream closed)."""
+    if os.environ.get("HANDLEDGER_NO_SERVE") or command_name(argv) == "serve":
+        return None
+    path = socket_path()
+    if path is None or not os.path.exists(path) or not _streams_open():
+        return None
+    return path
+
+
 def forward(argv: list[str]) -> int | None:
     """Run the command line ``argv`` (``sys.argv``) in the running server, if one answers and
     takes it (module doc): its exit status (signal death: this process dies of the same
     signal), or None when nothing was run and the command should run here."""
-    if (os.environ.get("HANDLEDGER_NO_SERVE") or not hasattr(socket, "send_fds")
-            or command_name(argv) == "serve"):
+    path = _server_for(argv)
+    if path is None:
         return None
-    path = socket_path()
-    if path is None or not os.path.exists(path) or not _streams_open():
+    import socket  # here: a command with no server to hand it to (most) never loads it
+
+    if not hasattr(socket, "send_fds"):
         return None
     # Signals are held from here until the command's pid is known, then passed on to it; one
     # that came while the server had not started anything is "Aborted" with nothing run.

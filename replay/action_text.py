@@ -23,7 +23,6 @@ from pydantic import ValidationError
 
 from engine.errors import IllegalAction
 from engine.notation import parse_amount, player_name, to_event
-from ledger.formats.reading import with_game_tie_order
 from ledger.model import events as ev
 from ledger.model.errors import quoted
 from replay.shown_names import as_stored, spaced_as_seat, stored_player
@@ -59,6 +58,7 @@ def _parse_action(state: Any, text: str, names: Mapping[str, str],
     body = text.strip()
     if body.startswith("{"):
         from ledger.formats.jsonl.lines import no_duplicates
+        from ledger.formats.reading import with_game_tie_order  # here: a typed action is text
 
         try:  # a key given twice is refused, as in a JSON-lines file
             data = json.loads(body, object_pairs_hook=no_duplicates)

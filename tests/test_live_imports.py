@@ -2,8 +2,9 @@
 ``state`` is a new process, which loads neither the evaluator's library (pokerkit) nor the
 renderers (rich, jinja2), the browser driver, Dask, numpy or the key store, nor the Python
 layer of the ``duckdb`` package (the store opens the ledger with DuckDB's compiled module
-alone), and an ``act`` not even the settlement; and what they print and store is the hand as
-the rules have it (a hand checked by hand: blinds 1/2, an all-in, side pot). ``--help``, which
+alone) or the file readers (``ledger.formats``), and an ``act`` not even the settlement; and
+what they print and store is the hand as the rules have it (a hand checked by hand: blinds
+1/2, an all-in, side pot). ``--help``, which
 loads every command's module, still lists every command and loads neither the event model
 (pydantic) nor DuckDB."""
 
@@ -96,6 +97,8 @@ def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> N
     assert (code, out) == (0, "4 cards_dealt; phase deal, next: d dh Bob CARDS (2 cards, ?? for "
                            "each unseen card)\n")
     assert not modules & SETTLEMENT, modules & SETTLEMENT
+    # nor the file readers (a typed JSON event loads what it needs of them)
+    assert not {m for m in modules if m.startswith("ledger.formats")}
     code, out, modules = _cli_modules(["--db", str(db), "state", "h1"])
     # heads-up, Bob on the button posts the small blind (1), Ann the big (2): both can still
     # bet, so the 3 chips are one pot for both; Ann is dealt, Bob not yet
@@ -106,6 +109,7 @@ def test_an_act_does_not_load_the_settlement_and_state_does(tmp_path: Path) -> N
     # the pots come from the settlement, a cards-speak hand's: no declaration modules
     assert modules >= {"engine.settle", "engine.awards", "engine.evaluate"}
     assert "engine.declare.award" not in modules
+    assert not {m for m in modules if m.startswith("ledger.formats")}
 
 
 def test_help_lists_every_command_without_the_event_model_or_duckdb() -> None:
