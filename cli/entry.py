@@ -14,10 +14,7 @@ and no death by SIGINT in the interpreter's teardown.
 pydantic looks for plugins (the entry points of every installed distribution) as it builds its
 first validator, about 10 ms of every live action; handledger uses none, so the search is
 skipped (``PYDANTIC_DISABLE_PLUGINS=__all__``) unless the variable is set already (empty:
-every plugin is loaded, as pydantic's own default). With every plugin disabled, pydantic's
-plugin loader is not even imported (:func:`no_plugin_loader`): it imports
-``importlib.metadata`` (with ``email``, ``csv``, ``zipfile``: about 15 ms) only to look for
-them, as the first validator is built.
+every plugin is loaded, as pydantic's own default).
 
 A Ctrl-C that lands where Python cannot raise it (in a callback of compiled code, such as
 pydantic-core compiling a field's pattern, or a finaliser) would be printed as "Exception
@@ -30,7 +27,6 @@ from __future__ import annotations
 import gc
 import os
 import sys
-import types
 from typing import Any
 
 _interrupted = False  # an interrupt Python could not raise came while the modules loaded
@@ -50,42 +46,6 @@ def _lost_interrupt(unraisable: Any) -> None:
         landing.lost()
 
 
-#: pydantic's plugin loader, and the values of ``$PYDANTIC_DISABLE_PLUGINS`` that disable every
-#: plugin (pydantic's documentation, "Disabling plugins"; ``pydantic/plugin/_loader.py``).
-PLUGIN_LOADER = "pydantic.plugin._loader"
-ALL_PLUGINS_OFF = ("__all__", "1", "true")
-
-
-def no_plugin_loader() -> None:
-    """When ``$PYDANTIC_DISABLE_PLUGINS`` disables every plugin, stand in for pydantic's plugin
-    loader with a module whose ``get_plugins()`` returns no plugins, which is what the real
-    one returns then, before reading any installed distribution's metadata. Any other name
-    asked of it loads the real loader in its place (a pydantic that asks more of it than
-    ``get_plugins`` works as before, at the old cost). Nothing is done when the loader is
-    loaded already, or when plugins may run."""
-    if os.environ.get("PYDANTIC_DISABLE_PLUGINS") not in ALL_PLUGINS_OFF:
-        return
-    if PLUGIN_LOADER in sys.modules:
-        return
-    stand_in = types.ModuleType(PLUGIN_LOADER, "No pydantic plugins (cli.entry.no_plugin_loader).")
-
-    def get_plugins() -> tuple[()]:
-        return ()
-
-    def real(name: str) -> Any:
-        import importlib
-
-        if name.startswith("__"):  # what the import system asks of any module (__path__)
-            raise AttributeError(name)
-        if sys.modules.get(PLUGIN_LOADER) is stand_in:
-            del sys.modules[PLUGIN_LOADER]
-        return getattr(importlib.import_module(PLUGIN_LOADER), name)
-
-    stand_in.get_plugins = get_plugins  # type: ignore[attr-defined]
-    stand_in.__getattr__ = real  # type: ignore[attr-defined]
-    sys.modules[PLUGIN_LOADER] = stand_in
-
-
 def main() -> None:
     """Hand the command to a running ``handledger serve`` (:mod:`cli.served`), or load
     :mod:`cli.main` and run it here (:func:`cli.main.main` gives the exit statuses)."""
@@ -94,7 +54,6 @@ def main() -> None:
             sys.stderr.write("error: standard output is closed: nothing was done\n")
         sys.exit(2)
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    no_plugin_loader()
     sys.unraisablehook = _lost_interrupt
     try:  # Ctrl-C before forward() passes it on (importing the socket module, say)
         from cli.served import forward
