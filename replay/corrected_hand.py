@@ -33,10 +33,11 @@ def payout_fault(events: Sequence[Any], correction: ev.Correction) -> str | None
     from replay.payout_rules import new_fault
 
     try:
-        before = fold_stream(events)[0]
+        before, was, _ = fold_stream(events)
     except IllegalAction:
         return None
-    return new_fault(before, fold_stream([*events, correction])[0])
+    after, now, _ = fold_stream([*events, correction])
+    return new_fault(before, after, [n.event for n in was], [n.event for n in now])
 
 
 def same_hand(events: Sequence[Any], after: HandReplay) -> None:

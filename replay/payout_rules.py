@@ -1,6 +1,6 @@
 """What the table may pay out of a hand: the rules a payout recorded at the table (``act HAND
 "pay PLAYER AMOUNT"``, ``returned PLAYER AMOUNT``) and a hand's end are held to, and which a
-correction of a hand is held to as well (:func:`new_faults`).
+correction of a hand is held to as well (:func:`new_fault`).
 
 A payout goes to a player who has not folded (RULES.md §1.3-1.5), chips marked returned
 (``returned PLAYER AMOUNT``) are at most the player's uncalled bet (§1.4:
@@ -9,7 +9,9 @@ he can win, the pots he is eligible for plus any uncalled bet returned to him (�
 :func:`replay.compare.most_can_win`, the audit's feasibility bound), the payouts and the rake
 never come to more than the chips in the pot, the rake and the payouts beyond a player's
 uncalled bet come out of the pots only (never out of another's uncalled bet, which is returned
-to him: §1.2-1.4; :func:`rake_within_the_pots`, with or without a rake), and a hand ends
+to him: §1.2-1.4; :func:`rake_within_the_pots`, with or without a rake), a plain payout
+recorded after the rake pays pot chips only (an uncalled bet is ``returned``:
+:func:`raked_pay_within_the_pots`, by its place in a corrected hand too), and a hand ends
 only with every chip of its pot paid to somebody (or carried to the next hand, §7.1), and no
 chip the pot carries to the next hand is paid as well (RULES.md §3.8, §7.1: :func:`not_carried`).
 
@@ -23,7 +25,7 @@ end is checked, never by the other live actions (tests/test_live_imports.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any
 
@@ -337,12 +339,23 @@ def raked_pay_within_the_pots(state: HandState, event: ev.RecordedPayout, result
             in no pot; RULES.md §1.2-1.4), 1 raked, 3 of them paid: nothing more can be paid
             out of them; Ann's uncalled bet is paid back with `returned Ann 8`"``.
     """
+    over, words = _raked_pay_beyond(state, event, result)
+    if over:
+        raise IllegalAction(words)
+
+
+def _raked_pay_beyond(state: HandState, event: ev.RecordedPayout, result: Any
+                      ) -> tuple[int, str]:
+    """``(chips, words)``: the chips by which the plain payout ``event``, recorded after the
+    rake, takes the pot chips paid and the rake above the pots, and
+    :func:`raked_pay_within_the_pots`' refusal; ``(0, "")`` when it does not."""
     rake = state.rake or 0
     if not rake or event.returned or not any(result.returned.values()):
-        return  # no uncalled bet: over_the_pot says what is left of the pot
+        return 0, ""  # no uncalled bet: over_the_pot says what is left of the pot
     pots = sum(p.amount for p in result.pots)
-    if pot_chips_paid(state, result, event) + rake <= pots:
-        return
+    over = pot_chips_paid(state, result, event) + rake - pots
+    if over <= 0:
+        return 0, ""
     a = partial(as_typed, state)  # amounts as the hand's actions are typed
 
     back = {p: c for p, c in result.returned.items() if c}
@@ -358,8 +371,35 @@ def raked_pay_within_the_pots(state: HandState, event: ev.RecordedPayout, result
     hints = [f"{p}'s uncalled bet is paid back with `returned {p} {a(c)}`"
              for p, c in owed if c > 0]
     hint = "; " + "; ".join(hints) if hints else " " + _RETURN_HINT
-    raise IllegalAction(f"the pots hold {a(pots)}{aside}, {a(rake)} raked{paid}: {more} out "
-                        f"of them{hint}")
+    return over, (f"the pots hold {a(pots)}{aside}, {a(rake)} raked{paid}: {more} out of "
+                  f"them{hint}")
+
+
+def raked_pay_fault(events: Sequence[Any]) -> tuple[int, str]:
+    """``(chips, words)``: the most chips by which a plain payout of the hand ``events``
+    (its effective events in order, ``hand_started`` first) recorded after its rake takes the
+    pot chips paid and the rake above the pots (:func:`raked_pay_within_the_pots`, which the
+    live ``pay`` is held to), with that rule's refusal of the payout that takes the most (the
+    first of them) as the live ``pay`` would have got it at its place; ``(0, "")`` when none
+    does. A payout to a player
+    who folded is :func:`not_folded`'s, not weighed here. Only a rake recorded as an event
+    (``rake AMOUNT``) has a place among the payouts: a file's rake field has none.
+
+    Raises:
+        IllegalAction: ``events`` do not fold (the caller folded them already).
+    """
+    from engine.settle import settle
+
+    state = HandState.start(events[0])
+    most, first = 0, ""
+    for event in events[1:]:
+        if (event.type == "recorded_payout" and state.rake and not event.returned
+                and event.player not in state.folded):
+            over, words = _raked_pay_beyond(state, event, settle(state))
+            if over > most:
+                most, first = over, words
+        state.apply(event)
+    return most, first
 
 
 #: What a refusal of :func:`_raked_beyond` says of how an uncalled bet is paid back.
@@ -596,14 +636,18 @@ def _to_pay(state: HandState, result: Any, chips: int) -> str:
             f"{back} returned, RULES.md §1.4)")
 
 
-def payout_faults(state: HandState, short_before: int = 0
+def payout_faults(state: HandState, short_before: int = 0,
+                  events: Sequence[Any] | None = None
                   ) -> dict[tuple[str, str], tuple[int, str]]:
     """Each rule above that the payouts of ``state`` (a hand folded whole, corrections
     applied) break, as ``{(rule, player): (chips, words)}``: ``("folded", P)`` chips paid to
     P, who folded; ``("returned", P)`` chips marked returned to P beyond his uncalled bet
     (:func:`within_uncalled_bet`); ``("reach", P)`` chips paid to P beyond what he can win;
     ``("pots", "")`` chips the rake (if any) and the payouts take beyond the pots (an uncalled
-    bet raked or paid to another player, :func:`rake_within_the_pots`); ``("carried", "")``
+    bet raked or paid to another player, :func:`rake_within_the_pots`); ``("raked_pay",
+    "")``, given ``events`` (the hand's effective events in order, which fold to ``state``),
+    chips a plain payout recorded after the rake takes of an uncalled bet as pot chips
+    (:func:`raked_pay_fault`); ``("carried", "")``
     chips the payouts and the rake take of those the pot carries to the next hand
     (:func:`not_carried`, RULES.md §3.8, §7.1); ``("short", "")``
     chips of a complete hand's pot paid to nobody (only for a hand that ``complete``s). The
@@ -628,6 +672,10 @@ def payout_faults(state: HandState, short_before: int = 0
         if chips > most:
             faults[("reach", player)] = (chips - most,
                                          _beyond_reach(state, result, player, chips))
+    over, words = raked_pay_fault(events) if events else (0, "")
+    if over:  # after the folded (as the live pay checks them), before the rest
+        faults = {**{k: v for k, v in faults.items() if k[0] == "folded"},
+                  ("raked_pay", ""): (over, words), **faults}
     over, words = _raked_beyond(state, hand_rake(state), result)
     if over:
         faults[("pots", "")] = (over, words)
@@ -641,16 +689,19 @@ def payout_faults(state: HandState, short_before: int = 0
     return faults
 
 
-def new_fault(before: HandState, after: HandState) -> str | None:
+def new_fault(before: HandState, after: HandState, before_events: Sequence[Any] = (),
+              after_events: Sequence[Any] = ()) -> str | None:
     """The words of the first rule of :func:`payout_faults` that the hand ``after`` (a
     correction applied to ``before``) breaks by more chips than ``before`` did, None when
-    there is none. A fault the hand had already (an imported hand a site paid short, an
-    uncalled bet left out, or paid as its file says; a file's rake is no fault, but held as
-    a live one, :func:`hand_rake`) is kept as it was, never held against a correction; one
-    the correction makes or makes worse is."""
-    was = payout_faults(before)
+    there is none; ``before_events``, ``after_events``: the effective events each folds
+    from, in order, for the rule that weighs a payout by its place after the rake
+    (:func:`raked_pay_fault`; not checked without them). A fault the hand had already (an
+    imported hand a site paid short, an uncalled bet left out, or paid as its file says; a
+    file's rake is no fault, but held as a live one, :func:`hand_rake`) is kept as it was,
+    never held against a correction; one the correction makes or makes worse is."""
+    was = payout_faults(before, events=before_events)
     short = was.get(("short", ""), (0, ""))[0]
-    for key, (chips, words) in payout_faults(after, short).items():
+    for key, (chips, words) in payout_faults(after, short, after_events).items():
         if chips > was.get(key, (0, ""))[0]:
             return words
     return None

@@ -68,13 +68,23 @@ def test_settle_names_the_books_instead_of_a_transfer_pay_refuses(
 
 
 def test_payments_split_are_held_to_the_buy_ins_together(fri: Path, tmp_path: Path) -> None:
-    """75.00 USD in one payment is refused (more than Bob's 25.00 USD of buy-ins); split in
+    """75.00 USD in one payment is refused (more than Bob's 25.00 USD of buy-ins), never said
+    to be chips (it was: "a payment is money, not chips"), as ``75`` may be, 75 of his 100
+    chips, and ``101`` may not; split in
     three of 25.00, the first goes in and the second is refused counting the first, as
     settle cannot say what he owes; --more-than-owed records it, marked so."""
     db = copy_ledger(fri, tmp_path / "t.duckdb")
-    assert refused(run(db, "pay", "fri", "Bob", "Ann", "75.00")) == (
+    assert refused(run(db, "pay", "fri", "Bob", "Ann", "75.00")) == (  # money as typed
         "error: pay fri Bob Ann: 75.00 USD is more than Bob's buy-ins in fri (100 chips, 25.00 "
-        "USD): a payment is money, not chips (1 chip is 0.25 USD); a buy-in missing from the "
+        "USD): nobody pays more than he put on the table; a buy-in missing from the books is "
+        "recorded first")
+    assert refused(run(db, "pay", "fri", "Bob", "Ann", "75")) == (  # 75 of his 100 chips?
+        "error: pay fri Bob Ann: 75.00 USD is more than Bob's buy-ins in fri (100 chips, 25.00 "
+        "USD): a payment is money, not chips (1 chip is 0.25 USD; 75 chips are 18.75 USD); a "
+        "buy-in missing from the books is recorded first")
+    assert refused(run(db, "pay", "fri", "Bob", "Ann", "101")) == (  # no chips he has
+        "error: pay fri Bob Ann: 101.00 USD is more than Bob's buy-ins in fri (100 chips, "
+        "25.00 USD): nobody pays more than he put on the table; a buy-in missing from the "
         "books is recorded first")
     done = run(db, "pay", "fri", "Bob", "Ann", "25.00")
     assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 25.00 USD (entry 7)\n")
@@ -87,6 +97,44 @@ def test_payments_split_are_held_to_the_buy_ins_together(fri: Path, tmp_path: Pa
     assert rows(db) == before
     done = run(db, "pay", "fri", "Bob", "Ann", "25.00", "--again", "--more-than-owed")
     assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 25.00 USD (entry 8)\n")
+
+
+BEYOND = ("he lost 75.00 USD, more than his buy-ins (25.00 USD): a hand seats him with chips he "
+          "never bought, and nobody pays more than he put on the table (RULES.md §1.1; `pay` "
+          "refuses it), so he can owe at most 25.00 USD (his buy-ins)")
+PUT_RIGHT = ("the rest is settled once the books are put right (a buy-in not recorded: "
+             "`handledger buyin`, or `entry amend` of his buy-in; a stack typed wrong: "
+             "`handledger correct`) [session fri, player Bob; expected -7500, actual ")
+
+
+def test_the_settlement_finding_names_what_pay_takes(fri: Path, tmp_path: Path) -> None:
+    """Bob lost 75.00 USD of the 25.00 USD he bought, and pays it in parts: 10.00 USD. The
+    audit's settlement finding once asked 65.00 USD more of him, which pay refuses (his
+    payments together stay within his buy-ins); it names the 15.00 USD left of his buy-ins,
+    which pay takes, and once paid says so; one cent more is refused."""
+    db = copy_ledger(fri, tmp_path / "t.duckdb")
+    assert run(db, "pay", "fri", "Bob", "Ann", "10.00").exit_code == 0
+    [line] = [x for x in run(db, "audit", "--session", "fri").stdout.splitlines()
+              if x.startswith("settlement:")]
+    assert line == (
+        "settlement: session fri: payments come to -10.00 USD for Bob but his net calls for "
+        f"-75.00 USD (+65.00 USD): {BEYOND}: Bob must still pay Ann 15.00 USD; {PUT_RIGHT}"
+        "-1000; amounts in 0.01 USD]")
+    done = run(db, "pay", "fri", "Bob", "Ann", "15.00")
+    assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 15.00 USD (entry 8)\n")
+    [line] = [x for x in run(db, "audit", "--session", "fri").stdout.splitlines()
+              if x.startswith("settlement:")]
+    assert line == (
+        "settlement: session fri: payments come to -25.00 USD for Bob but his net calls for "
+        f"-75.00 USD (+50.00 USD): {BEYOND}, paid already; {PUT_RIGHT}-2500; amounts in 0.01 "
+        "USD]")
+    before = rows(db)
+    assert refused(run(db, "pay", "fri", "Bob", "Ann", "0.01")) == (
+        "error: pay fri Bob Ann: 0.01 USD, with the 25.00 USD he paid already, is more than "
+        "Bob's buy-ins in fri (100 chips, 25.00 USD): nobody pays more than he put on the "
+        "table; a buy-in missing from the books is recorded first; --more-than-owed records "
+        "it anyway")
+    assert rows(db) == before
 
 
 def test_the_buy_in_recorded_lets_settle_say_and_pay_follow(fri: Path, tmp_path: Path) -> None:

@@ -505,6 +505,39 @@ def test_hand_start_warns_of_a_stack_that_does_not_follow_his_last_hand(
     assert (result.exit_code, result.stderr) == (0, "")
 
 
+def test_hand_start_of_no_session_keeps_a_player_in_one_hand(tmp_path: Path) -> None:
+    """Hands of no session, a name being one player there too: n1 seats Ann and Bob; n2
+    seating Ann beside it, n1 still in play, is refused in the session's words (it went in),
+    nothing written. A hand of session s seating Ann is of other books and goes in, and so
+    does a file's hand of no session seating Ann (a file's hands come as its table played
+    them). n1 ended (Ann folds her small blind), n2 starts."""
+    db = tmp_path / "t.duckdb"
+    game = ("--game", "NT", "--stakes", "1/2", "--button", "Ann")
+    assert run(db, "hand", "start", "--hand", "n1", *game, "--seats", "Ann:100,Bob:100"
+               ).exit_code == 0
+    before = rows(db)
+    assert refused(run(db, "hand", "start", "--hand", "n2", *game, "--seats",
+                       "Ann:100,Cy:100")) == (
+        "error: hand n2: Ann is seated in hand n1 of no session, still in play: a player's "
+        "chips are in one hand at a time (RULES.md §1.1): play it out and end it first, or "
+        "void it (`handledger void n1 --reason … --by …`); nothing written")
+    assert rows(db) == before
+    for args in (("session", "open", "s"), ("buyin", "s", "Ann", "100"),
+                 ("buyin", "s", "Cy", "100"),
+                 ("hand", "start", "--hand", "s1", "--session", "s", *game, "--seats",
+                  "Ann:100,Cy:100")):
+        assert run(db, *args).exit_code == 0, args
+    phh = tmp_path / "f1.phh"
+    phh.write_text("variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+                   "starting_stacks = [100, 100]\nactions = ['d dh p1 ????', 'd dh p2 ????', "
+                   "'p2 f']\nplayers = ['Ann', 'Dee']\n", encoding="utf-8")
+    assert run(db, "import", str(phh)).exit_code == 0
+    for action in ("d dh Bob ????", "d dh Ann ????", "Ann f", "end"):
+        assert run(db, "act", "n1", action).exit_code == 0, action
+    done = run(db, "hand", "start", "--hand", "n2", *game, "--seats", "Ann:99,Cy:100")
+    assert (done.exit_code, done.stdout, done.stderr) == (0, "n2\n", "")
+
+
 def test_hand_start_follows_the_hand_started_last_not_the_one_corrected_last(
         s_ann_bob: Path, tmp_path: Path) -> None:
     """a1: Ann (small blind) folds, 99 / 101; a2: Bob (small blind) folds, 100 / 100. A

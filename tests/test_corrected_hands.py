@@ -14,9 +14,9 @@ from ledger.store.store import Ledger
 from tests.copies import copy_ledger
 
 
-def _start(run, hand: str) -> None:  # noqa: ANN001
+def _start(run, hand: str, first: str = "Ann", second: str = "Bob") -> None:  # noqa: ANN001
     assert run("hand", "start", "--hand", hand, "--game", "NT", "--stakes", "1/2", "--seats",
-               "Ann:100,Bob:100", "--button", "Ann").exit_code == 0
+               f"{first}:100,{second}:100", "--button", first).exit_code == 0
 
 
 def _builder(db: Path):  # noqa: ANN202
@@ -79,19 +79,20 @@ def test_the_two_versions_of_the_undone_hand(run, db, folded) -> None:  # noqa: 
 
 def test_report_writes_the_page_of_the_corrected_hand(run, db, tmp_path: Path, folded) -> None:  # noqa: ANN001
     _folded_then_undone(folded, db)
-    # a second hand: the deletion made with `correct` instead of `undo`
-    _start(run, "o5")
-    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann f"):
+    # a second hand: the deletion made with `correct` instead of `undo`; other players, as
+    # Ann and Bob are in play in o4 (one hand at a time, RULES.md §1.1)
+    _start(run, "o5", "Cy", "Dee")
+    for action in ("d dh Cy AsAh", "d dh Dee KsKh", "Cy f"):
         assert run("act", "o5", action).exit_code == 0
     assert run("correct", "o5", "--delete", "6", "--reason", "she called", "--by",
                "host").exit_code == 0
-    assert run("act", "o5", "Ann cc").exit_code == 0
+    assert run("act", "o5", "Cy cc").exit_code == 0
     site = tmp_path / "site"
     assert run("report", str(site)).exit_code == 0
-    for hand in ("o4", "o5"):
+    for hand, who in (("o4", "Ann"), ("o5", "Cy")):
         text = (site / "hands" / f"{hand}.html").read_text(encoding="utf-8")
         assert "cannot be replayed" not in text
-        assert "This version does not replay: event 8 (call by Ann): Ann has folded." in text
+        assert f"This version does not replay: event 8 (call by {who}): {who} has folded." in text
     assert "unreplayable" not in run("audit").output
 
 

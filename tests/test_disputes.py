@@ -217,6 +217,8 @@ def test_stud_limit_and_declare_options_at_hand_start(run, db) -> None:  # noqa:
     _play(run, "st", "d dh p1 AsKs7h", "d dh p2 2c3c4d", "d dh p3 QdQh9c", "p2 pb", "Cy cbr 5")
     assert "Ann to act: to call 5, raise to 10..10" in run("state", "st").output
     assert "at 8: Cy to act, to call 2, raise to 5..5" in run("show", "st", "--at", "8").output
+    # voided: d seats the same players (one hand at a time, RULES.md §1.1)
+    assert run("void", "st", "--reason", "a new deal", "--by", "host").exit_code == 0
     out = run("hand", "start", "--game", "FO/8", "--stakes", "1/2", "--small-bet", "2",
               "--big-bet", "4", "--seats", "Ann:100,Bob:100,Cy:100", "--button", "Ann",
               "--hand", "d", "--declare-options", "method=in_turn,swing_ties=allowed")

@@ -69,7 +69,8 @@ def test_an_imported_hand_whose_id_cannot_be_typed_back_is_refused(run, db: str,
 def test_a_hand_named_in_another_case_says_which_hand_it_meant(run, db: str) -> None:  # noqa: ANN001
     """``act U1`` for hand u1 said only that the ledger holds no hand 'U1'."""
     assert run(*START, "--hand", "u1").exit_code == 0
-    assert run(*START, "--hand", "U-1").exit_code == 0
+    assert run(*START[:-3], "Cy:100,Dee:100", "--button", "Cy", "--hand", "U-1"
+               ).exit_code == 0  # other players: Ann and Bob are in play in u1
     before = rows(Path(db))
     for args in (("act", "U1", "Ann f"), ("state", "U1"), ("show", "U1"), ("history", "U1"),
                  ("undo", "U1", "--by", "host")):

@@ -87,6 +87,8 @@ def test_the_amounts_a_game_has_are_recorded(run, db: str) -> None:  # noqa: ANN
                               "Ann:100,Bob:100"))):
         out = run("hand", "start", "--hand", hand, *args)
         assert (out.exit_code, out.stdout) == (0, f"{hand}\n"), out.output
+        # voided: the next seats its players (one hand at a time, RULES.md §1.1)
+        assert run("void", hand, "--reason", "a new deal", "--by", "host").exit_code == 0
     with Ledger(db, read_only=True) as ledger:
         started = {r.stream: r.event for r in ledger.stored() if r.event.type == "hand_started"}
     assert started["a"].stakes.antes == [1, 1] and started["a"].stakes.min_bet == 2

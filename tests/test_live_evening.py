@@ -52,9 +52,12 @@ def test_antes_alone_and_both_blinds_still_start(user, db: str) -> None:  # noqa
     blinds and a straddle post each."""
     assert user("hand", "start", "--hand", "a", "--antes", "1", "--min-bet", "2", *EVENING
                 )[:2] == (0, "a\n")
+    # each voided before the next seats its players (one hand at a time, RULES.md §1.1)
+    assert user("void", "a", "--reason", "a new deal", "--by", "host")[0] == 0
     assert user("hand", "start", "--hand", "b", "--game", "F7S", "--antes", "1", "--bring-in",
                 "1", "--small-bet", "2", "--big-bet", "4", "--seats", "Ann:100,Bob:100")[:2] \
         == (0, "b\n")
+    assert user("void", "b", "--reason", "a new deal", "--by", "host")[0] == 0
     assert user("hand", "start", "--hand", "c", "--stakes", "1/2/4", *EVENING)[:2] == (0, "c\n")
     with Ledger(db, read_only=True) as ledger:
         posted = [(r.event.player, r.event.kind, r.event.amount) for r in ledger.read("c")
@@ -225,6 +228,8 @@ def test_min_bet_help_says_what_a_straddle_does_to_the_minimum_bet(user, db: str
             assert user("act", hand, action)[0] == 0
         assert user("act", hand, "d db 2c3c4c")[1] == (
             f"13 cards_dealt; Ann to act: check, bet to {least}..96\n")
+        # voided: the next hand seats the same players (one hand at a time, RULES.md §1.1)
+        assert user("void", hand, "--reason", "a new deal", "--by", "host")[0] == 0
     help_text = " ".join(user("hand", "start", "--help")[1].split())
     assert ("--min-bet INTEGER RANGE Big-bet games: the minimum bet on every street; never "
             "below the largest blind or straddle (1/2/4: 4 after the flop too, RULES.md §4.4), "

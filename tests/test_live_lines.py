@@ -165,6 +165,8 @@ def test_a_show_waits_for_the_betting_to_be_over(user, db: str) -> None:  # noqa
     assert (code, out) == (2, "")
     assert err.startswith("error: hand d2, action 'Bob sm QsQdJc9c3h': cards are shown after "
                           "the draw: its discards change the hand; now: phase draw, Bob to act")
+    # d2 voided: its players' chips are in one hand at a time (RULES.md §1.1)
+    assert user("void", "d2", "--reason", "a new deal", "--by", "host")[0] == 0
     assert user("hand", "start", "--hand", "t2", "--game", "NT", "--stakes", "1/2", "--seats",
                 "Ann:100,Bob:100,Cy:100", "--button", "Ann")[0] == 0
     _acts(user, "t2", ["d dh Bob ????", "d dh Cy ????", "d dh Ann AsAd", "Ann cc", "Bob cc",

@@ -551,6 +551,45 @@ def test_a_correction_cannot_rake_an_uncalled_bet(run, db: str, folded: Path) ->
     assert _nets(run) == {"Ann": -2, "Bob": -1, "Cy": -2}
 
 
+def test_a_correction_is_held_to_the_bound_on_a_pay_after_the_rake(  # noqa: ANN001
+        run, db: str, folded: Path) -> None:
+    """The folded-to raise above (a pot of 5, Ann's uncalled 8), paid `pay Ann 13` (seq 10)
+    and ended with no rake. A correction that rakes 1 before the payout and pays 12 after it
+    puts a plain pay after the rake that takes 5 pot chips with the 1 raked: the live `pay
+    Ann 12` after `rake 1` is refused, and so is the correction, in the same words after its
+    changes, exit 2, nothing written (before: it went in). Paid back with `returned Ann 8`
+    after `pay Ann 4`, or the rake put after `pay Ann 12` (as live: the rake then takes the
+    pot's last chip), it goes in: Ann put in 10 and gets 12, +2; Bob -1, Cy -2."""
+    copy_ledger(folded, Path(db))  # _three(db, "Ann cbr 10", "Bob f", "Cy f")
+    for action in ("pay Ann 13", "end"):
+        assert run("act", "t1", action).exit_code == 0, action
+    words = ("the pots hold 5 (Ann's uncalled bet of 8 is returned to him, it is in no pot; "
+             "RULES.md §1.2-1.4), 1 raked: at most 4 more can be paid out of them; Ann's "
+             "uncalled bet is paid back with `returned Ann 8`")
+    fix = ("correct", "t1", "--reason", "the food", "--by", "host")
+    before = _types(db, "t1")
+    out = run(*fix, "--insert-after", "9", "rake 1", "--replace", "10", "pay Ann 12")
+    assert (out.exit_code, out.output) == (2, (
+        f"error: hand t1: correction replace 10 'pay Ann 12', insert_after 9 'rake 1': {words}"
+        "\n"))
+    assert _types(db, "t1") == before
+    assert _nets(run) == {"Ann": 3, "Bob": -1, "Cy": -2}  # as paid: 13 for his 10
+    good = copy_ledger(Path(db), Path(db).with_name("good.duckdb"))
+    out = run(*fix, "--replace", "10", "pay Ann 12", "--insert-after", "10", "rake 1")
+    assert out.exit_code == 0, out.output
+    assert _nets(run) == {"Ann": 2, "Bob": -1, "Cy": -2}
+    copy_ledger(good, Path(db))
+    out = run(*fix, "--insert-after", "9", "rake 1", "--replace", "10", "pay Ann 4",
+              "--insert-after", "10", "returned Ann 8")
+    assert out.exit_code == 0, out.output
+    assert _nets(run) == {"Ann": 2, "Bob": -1, "Cy": -2}
+    # the live action, for the words: the same hand to its showdown, raked 1
+    copy_ledger(folded, Path(db))
+    assert run("act", "t1", "rake 1").exit_code == 0
+    assert _refused(run, Path(db), "pay Ann 12", "t1").startswith(
+        f"error: hand t1, action 'pay Ann 12': {words}; now:")
+
+
 def test_a_split_pot_raked_is_one_rake(run, db: str) -> None:  # noqa: ANN001
     """Ann and Bob all in for 51 each, the board a royal flush: the pot of 102 is split 51
     and 51 by the rules; the table takes 5 before splitting and pays the 97 left 49 to Bob

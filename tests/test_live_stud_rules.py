@@ -80,13 +80,21 @@ def _fourth_street(user, hand: str, game: str, *declare: str) -> str:  # noqa: A
     return _table(user, hand, [*THIRD, "d dh Ann 7s", "d dh Cy 8c"])[-1].split("; ", 1)[1]
 
 
+def _void(user, hand: str) -> None:  # noqa: ANN001
+    """Void ``hand``, still in play, so that the next hand may seat its players (a player's
+    chips are in one hand at a time, RULES.md §1.1: ``hand start`` refuses him beside it)."""
+    assert user("void", hand, "--reason", "a new deal", "--by", "host")[0] == 0
+
+
 def test_the_open_pair_big_bet_is_for_high_stud_only(user, db: str) -> None:  # noqa: ANN001
     """RULES.md §4.1: with an open pair on fourth street high stud may bet the small (5) or
     the big bet (10); hi-lo may not, and a declare hand is high-low (§3) though F7S alone is
     a high game."""
     Ledger(db).close()
     assert _fourth_street(user, "high", "F7S") == "Ann to act: check, bet to 5..10"
+    _void(user, "high")  # a player's chips are in one hand at a time (RULES.md §1.1)
     assert _fourth_street(user, "hilo", "F7S/8") == "Ann to act: check, bet to 5..5"
+    _void(user, "hilo")
     assert _fourth_street(user, "dcl", "F7S", "--declare-options",
                           "method=simultaneous") == "Ann to act: check, bet to 5..5"
     assert user("act", "dcl", "Ann cbr 10") == (
@@ -106,15 +114,18 @@ def test_a_bring_in_with_an_upcard_unknown_names_only_what_is_known(user, db: st
     assert user(*start[:2], "--hand", "x5", *start[2:])[0] == 0
     assert _table(user, "x5", ["d dh Ann ??????", "d dh Bob ????Kd", "d dh Cy ????2c"])[-1] == (
         "7 cards_dealt; Cy to act: bring in 2 (pb), complete to 5..5")
+    _void(user, "x5")
     assert user("hand", "start", "--hand", "x6", "--game", "F7S", *STUD)[0] == 0
     out = _table(user, "x6", ["d dh Ann ??????", "d dh Bob ????Kd", "d dh Cy ????3c"])
     bring = "bring-in: the lowest upcard (unknown: Ann's): bring in 2 (pb), complete to 5..5"
     assert out[-1] == f"7 cards_dealt; {bring}"
     assert user("state", "x6")[1].splitlines()[1] == bring
+    _void(user, "x6")
     assert user("hand", "start", "--hand", "x7", "--game", "F7S", *STUD)[0] == 0
     assert _table(user, "x7", ["d dh Ann ??????", "d dh Bob ??????", "d dh Cy ????3c"])[-1] == (
         "7 cards_dealt; bring-in: the lowest upcard (unknown: Ann's, Bob's): bring in 2 (pb), "
         "complete to 5..5")
+    _void(user, "x7")
     assert user("hand", "start", "--hand", "r1", "--game", "FR", *STUD)[0] == 0
     assert _table(user, "r1", ["d dh Ann ??????", "d dh Bob ????Kd", "d dh Cy ????Ks"])[-1] == (
         "7 cards_dealt; Cy to act: bring in 2 (pb), complete to 5..5")

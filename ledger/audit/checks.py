@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ledger.audit.books import HandFacts, Series, SessionBook
+from ledger.audit.books import HandFacts, PlayerBook, Series, SessionBook
 from ledger.audit.rake_count import rake_alone
 from ledger.audit.settle import HOUSE, fewest_transfers
 
@@ -379,17 +379,25 @@ def _still_owed(book: SessionBook, kind: str) -> list[Finding]:
     owed = {p: due[p] - got[p] for p in due if due[p] != got[p]}
     if not owed:
         return []
+    beyond = _lost_beyond_buy_ins(book)
     if sum(owed.values()):
         debts: dict[str, list[tuple[str, int]]] = {p: [] for p in owed}
     else:
-        debts = {}
-        for payer, payee, amount in sorted(fewest_transfers(owed),  # the house last, as settle
+        # a loss beyond the buy-ins is no debt (RULES.md §1.1; `pay` refuses it): what the
+        # players can pay is settled, the rest left to a party nobody pays for
+        can = {p: o + beyond.get(p, 0) for p, o in owed.items()}
+        can[_NOBODY] = -sum(can.values())
+        debts = {p: [] for p in beyond if p in owed and owed[p] < 0}
+        for payer, payee, amount in sorted(fewest_transfers(can),  # the house last, as settle
                                            key=lambda t: (t[0] == HOUSE, t[0], t[1] == HOUSE)):
-            debts.setdefault(payer, []).append((payee, amount))
+            if payer != _NOBODY:
+                debts.setdefault(payer, []).append((payee, amount))
     out = []
     for player, to in debts.items():
         who = _party(player)
         text = "; ".join(f"{who} must still pay {_party(q)} {book.format(a)}" for q, a in to)
+        if player in beyond:
+            text = _beyond_words(book, book.players[player], text)
         calls = "the rake calls" if player == HOUSE else "his net calls"
         out.append(Finding(
             kind, book.name, None, None if player == HOUSE else player, due[player],
@@ -398,6 +406,41 @@ def _still_owed(book: SessionBook, kind: str) -> list[Finding]:
             f"{who} but {calls} for {book.format(due[player])} "
             f"({_signed(book, got[player] - due[player])})" + (f": {text}" if text else "")))
     return out
+
+
+#: The party of :func:`_still_owed`'s transfers that pays the losses beyond the buy-ins,
+#: which nobody owes (no player is named so: a name is never empty nor holds a NUL).
+_NOBODY = "\0"
+
+
+def _lost_beyond_buy_ins(book: SessionBook) -> dict[str, int]:
+    """``{player: minor units}``: what each player of ``book`` lost beyond his buy-ins, in
+    money (a hand seated him with chips he never bought), which no payment settles (RULES.md
+    §1.1; ``pay`` bounds a player's payments by his buy-ins:
+    :func:`replay.sessions.payments.within_buy_ins`; ``settle`` refuses the session:
+    :func:`ledger.audit.settlement.lost_beyond_buy_ins`). Empty for a session whose chips
+    come from outside its books (no buy-in, or a hand seating a player who has none), as
+    those bounds leave it."""
+    players = book.players.values()
+    if not any(p.buy_in for p in players) or any(p.hands and not p.buy_in for p in players):
+        return {}
+    return {p.player: book.money(-p.net - p.buy_in) for p in players if -p.net > p.buy_in}
+
+
+def _beyond_words(book: SessionBook, p: PlayerBook, text: str) -> str:
+    """What a finding of :func:`_still_owed` says of ``p``, who lost beyond his buy-ins: the
+    loss, the most he can owe (his buy-ins and what he was paid, as ``pay`` bounds him) and
+    ``text``, the transfers he can still make; or that he paid it all."""
+    most = book.money(p.buy_in) + p.received_minor
+    paid_him = f" and the {book.format(p.received_minor)} paid to him" if p.received_minor else ""
+    then = f": {text}" if text else ", paid already"
+    return (f"he lost {book.format(book.money(-p.net))}, more than his buy-ins "
+            f"({book.format(book.money(p.buy_in))}): a hand seats him with chips he never "
+            "bought, and nobody pays more than he put on the table (RULES.md §1.1; `pay` "
+            f"refuses it), so he can owe at most {book.format(most)} (his buy-ins{paid_him})"
+            f"{then}; the rest is settled once the books are put right (a buy-in not "
+            "recorded: `handledger buyin`, or `entry amend` of his buy-in; a stack typed "
+            "wrong: `handledger correct`)")
 
 
 def _party(name: str) -> str:

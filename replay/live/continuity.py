@@ -76,23 +76,31 @@ def stacks_not_followed(ledger: Any, session: str, started: Any, played: set[str
     return lines
 
 
-def in_play(ledger: Any, session: str, hand: str, groups: Mapping[str, set[str]]
+def in_play(ledger: Any, session: str | None, hand: str, groups: Mapping[str, set[str]]
             ) -> list[tuple[str, list[str]]]:
-    """Each hand of ``session`` other than ``hand`` still in play (started, not ended nor
-    voided, as its replay says) that seats a player of ``groups`` (his name → every name he
-    goes by, :func:`replay.sessions.state.alias_group`), in ledger order, with those players
-    in the order of ``groups``: ``[(hand id, [player, ...]), ...]``. A player's chips are in
-    one hand at a time (table stakes, RULES.md §1.1)."""
+    """Each hand of ``session`` (None: of no session, where a name is one player too) other
+    than ``hand`` still in play (started, not ended nor voided, as its replay says) that seats
+    a player of ``groups`` (his name → every name he goes by,
+    :func:`replay.sessions.state.alias_group`), in ledger order, with those players in the
+    order of ``groups``: ``[(hand id, [player, ...]), ...]``. A player's chips are in one
+    hand at a time (table stakes, RULES.md §1.1). Only the rows that tell (a hand's start,
+    end, corrections and void) are read."""
     from replay.fold import replay_events
 
     everyone = sorted(set().union(*groups.values())) if groups else []
+    # the hands not ended (or amended) first, from the type column alone; then the seats
+    # of those only (reading every hand's seats costs seconds in a ledger of 1M hands)
+    maybe = [h for (h,) in ledger.query(
+        "SELECT hand_id FROM events WHERE " + ("session = $1" if session is not None else
+                                               "session IS NULL AND $1 IS NULL")
+        + " AND hand_id IS NOT NULL AND hand_id <> $2 AND type IN ('hand_started',"
+        " 'hand_ended', 'correction', 'hand_voided') GROUP BY hand_id HAVING NOT"
+        " bool_or(type = 'hand_ended') OR bool_or(type IN ('correction', 'hand_voided'))",
+        [session, hand])]
     rows = ledger.query(
-        "SELECT hand_id FROM events WHERE session = $1 AND hand_id IS NOT NULL"
-        " AND hand_id <> $2 GROUP BY hand_id HAVING (NOT bool_or(type = 'hand_ended')"
-        " OR bool_or(type IN ('correction', 'hand_voided'))) AND len(list_intersect("
-        "CAST(json_extract_string(any_value(payload) FILTER (WHERE type = 'hand_started'),"
-        " '$.seats[*].player') AS VARCHAR[]), $3)) > 0 ORDER BY min(position)",
-        [session, hand, everyone])
+        "SELECT hand_id FROM events WHERE type = 'hand_started' AND list_contains($1, hand_id)"
+        " AND len(list_intersect(CAST(json_extract_string(payload, '$.seats[*].player') AS"
+        " VARCHAR[]), $2)) > 0 ORDER BY position", [maybe, everyone]) if maybe else []
     found = []
     for (hand_id,) in rows:
         try:
@@ -106,11 +114,12 @@ def in_play(ledger: Any, session: str, hand: str, groups: Mapping[str, set[str]]
     return found
 
 
-def not_in_play(ledger: Any, session: str, started: Any, names: Mapping[str, str],
+def not_in_play(ledger: Any, session: str | None, started: Any, names: Mapping[str, str],
                 shown: Callable[[str], str] = str) -> None:
     """Refuse ``started`` (a ``hand_started`` not yet written) when it seats a player, under
     his name or an alias (``names``: :func:`replay.sessions.state.series_names`), who is
-    seated in another hand of ``session`` still in play (:func:`in_play`): a player can risk
+    seated in another hand of ``session`` (None: of no session, a name being one player
+    there too) still in play (:func:`in_play`): a player can risk
     only the chips on the table when the deal starts, and his are in that hand's pot until
     it ends (table stakes, RULES.md §1.1); two hands on the same chips would both be billed
     by settle. The first such hand is named with what ends it: ``act HAND end`` when it can
@@ -141,8 +150,9 @@ def not_in_play(ledger: Any, session: str, started: Any, names: Mapping[str, str
                f"paid), or void it ({void})")
     else:
         fix = f"play it out and end it first, or void it ({void})"
+    of = f"of session {session}" if session is not None else "of no session"
     raise LedgerError(
-        f"hand {started.hand}: {who} {verb} seated in hand {other} of session {session}, "
+        f"hand {started.hand}: {who} {verb} seated in hand {other} {of}, "
         f"still in play{more}: a player's chips are in one hand at a time (RULES.md §1.1): "
         f"{fix}; nothing written")
 

@@ -1,7 +1,8 @@
 """Starting a hand live (``hand start``): its id, its first events appended with the chips
 carried from the session's last hand (RULES.md §7.1), a seat refused for a player not in the
-session's books or seated in another of its hands still in play (or, in no session, one whose
-name prints like a player's of the ledger), and
+session's books or seated in another of its hands still in play (in no session: seated in
+another hand of no session still in play, or new with a name that prints like a player's of
+the ledger), and
 a warning for a seat whose stack does not follow the books (:mod:`replay.live.continuity`).
 """
 
@@ -56,22 +57,25 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
     A seat of a session's hand for a player not in its books is refused
     (:func:`check_bought_in`), and so is one of a player seated in another hand of the
     session still in play (:func:`replay.live.continuity.not_in_play`: his chips are in its
-    pot, RULES.md §1.1). ``note`` gets one warning line per seated player whose first
-    hand there starts above his buy-ins, or who is in its books with no buy-in (a payment, a
-    seat in an earlier hand), or whose stack does not follow his latest hand there
+    pot, RULES.md §1.1); without a session, one of a player seated in another hand of no
+    session still in play, by the same rule and words (a name there is one player).
+    ``note`` gets one warning line per seated player whose first hand there starts above
+    his buy-ins, or who is in its books with no buy-in (a payment, a seat in an earlier
+    hand), or whose stack does not follow his latest hand there
     (:func:`stacks_not_followed`): the hand is still started, buy-ins being book entries, and
     the audit's stack continuity names the difference. In a session of PokerNow ids, a seat
     (and the button) may name the player as the reads show him: he is seated by his id
     (:func:`replay.seat_names.seated_by_id`).
 
     Raises:
-        ChainBroken: in a session, the chain's tail fails the check its append makes
+        ChainBroken: the chain's tail fails the check its append makes
             (:meth:`ledger.store.store.Ledger.check_tail`), made before the hands in play
             are read; nothing written.
         MalformedInput, IllegalAction: see :func:`build_started`; MalformedInput: without a
             session, a new player whose name prints like one of the ledger's
             (:func:`_check_new_seats`); LedgerError: the hand id is taken, or a seat's player
-            is not in the session's books or is seated in a hand of it still in play.
+            is not in the session's books or is seated in a hand of it (without a session:
+            of no session) still in play.
     """
     from ledger.store.streams import first_rows, seated_in
     from replay.seat_names import seated_by_id
@@ -102,6 +106,8 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
         not_in_play(ledger, session, started, names, _labeller(ledger))
     else:
         _check_new_seats(ledger, [s.player for s in started.seats])
+        ledger.check_tail()
+        not_in_play(ledger, None, started, {}, _labeller(ledger))  # a name is one player
     ledger.append_many(batches)
     if state is not None:
         shown = _labeller(ledger)

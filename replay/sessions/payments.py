@@ -195,7 +195,7 @@ def beyond_owed(ledger: Any, session: str, state: SessionState, by: str | None,
     try:
         if by is not None and not within_owed(ledger, session, state, by, minor, where,
                                               replacing=replacing):
-            within_buy_ins(ledger, session, state, by, minor, where, str(minor),
+            within_buy_ins(ledger, session, state, by, minor, where, "",
                            before=paid_by(ledger, state, by, replacing))
         if None in (by, to):
             within_house(ledger, session, state, minor, where, paying=by is None,
@@ -259,14 +259,18 @@ def within_buy_ins(ledger: Any, session: str, state: SessionState, payer: str, m
     under any alias) plus what he was paid there (an overpayment handed back). A player loses
     at most the chips he put on the table (table stakes, RULES.md §1.1), and ``settle`` has a
     loser pay at most what he lost (:mod:`ledger.audit.settle`), so a payment larger alone is
-    chips written where money is meant (1 chip = 0.25 USD: ``150`` for 150 chips is 150.00
-    USD). Not checked while the buy-ins do not account for every chip: a session without
-    buy-ins, or a hand seating a player who has none (an alias of one counts as him).
+    refused, and said to be chips written where money is meant only when ``text`` (the
+    amount as typed; "" for a file's row or a sum of payments) is a whole number of at most
+    his chips (1 chip = 0.25 USD: ``150`` for 150 chips is 150.00 USD); ``75.00`` is money
+    as typed, refused as more than he put on the table. Not checked while the buy-ins do
+    not account for every chip: a session without buy-ins, or a hand seating a player who
+    has none (an alias of one counts as him).
 
     Raises:
         MalformedInput: one line naming ``where`` (the command as typed up to the amount:
             the session and the payer), the amount, what he paid already, the payer's
-            buy-ins in chips and money and, for a whole number, what it is as chips.
+            buy-ins in chips and money and, for a whole number of at most his chips, what
+            it is as chips; then what to record first.
     """
     bought = {p for p, chips in state.chips_in.items() if chips}
     if not bought:
@@ -289,13 +293,15 @@ def within_buy_ins(ledger: Any, session: str, state: SessionState, payer: str, m
                              "he put on the table; a buy-in missing from the books is recorded "
                              "first" + ("; --more-than-owed records it anyway" if before
                                         else ""))
-    as_chips = ""
-    if text.isdigit() and int(text) <= chips:
-        as_chips = f"; {int(text)} chips are {state.money(int(text) * state.chip_value_minor)}"
+    worth = f"{chips} chips, {state.money(chips * state.chip_value_minor)}{paid_him}"
+    if not (text.isdigit() and int(text) <= chips):  # money as typed (75.00), or no chips
+        raise MalformedInput(f"{said}({worth}): nobody pays more than he put on the table; a "
+                             "buy-in missing from the books is recorded first")
     raise MalformedInput(
-        f"{said}({chips} chips, {state.money(chips * state.chip_value_minor)}{paid_him}): a "
-        f"payment is money, not chips (1 chip is {state.money(state.chip_value_minor)}"
-        f"{as_chips}); a buy-in missing from the books is recorded first")
+        f"{said}({worth}): a payment is money, not chips (1 chip is "
+        f"{state.money(state.chip_value_minor)}; {int(text)} chips are "
+        f"{state.money(int(text) * state.chip_value_minor)}); a buy-in missing from the books "
+        "is recorded first")
 
 
 def paid_by(ledger: Any, state: SessionState, payer: str, replacing: int = 0) -> int:
