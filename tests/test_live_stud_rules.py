@@ -145,6 +145,8 @@ def test_a_bring_in_from_the_wrong_seat_beside_an_unseen_upcard_is_refused(user,
         2, "", "error: hand w1, action 'Bob pb': out of turn: Cy must bring it in, not Bob "
                f"(Cy's 2c is the lowest upcard shown; Ann's is unseen); {now}\n")
     assert user("state", "w1")[1].splitlines()[1] == now[len("now: "):]
+    # voided: w2 seats the same players (one hand at a time, RULES.md §1.1)
+    assert user("void", "w1", "--reason", "a new deal", "--by", "host")[0] == 0
     assert user("hand", "start", "--hand", "w2", "--game", "F7S", *STUD)[0] == 0
     _table(user, "w2", ["d dh Ann ??????", "d dh Bob ????Kd", "d dh Cy ????3c"])
     assert user("act", "w2", "Bob pb") == (
