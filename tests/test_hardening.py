@@ -46,7 +46,11 @@ from replay.fold import replay_events
 from replay.ingest.pipeline import import_paths
 from tests.conftest import SHARED
 
-MUTATIONS = 700  # in the normal suite; the campaigns of bench/fuzz.py run many more
+#: In the normal suite (the campaigns of bench/fuzz.py run many more). 350 of seed 8 meet every
+#: pair of a mutation's kind and format (27, ``.phhs`` included) and every pair of its kind and
+#: outcome (accepted, rejected, rejected_line: 26) that 700 meet, each kind refused at least
+#: once: a file depends only on those before it, so they are the first 350 of the 700.
+MUTATIONS = 350
 
 
 def mutated_files(n: int, seed: int, out: Path) -> list[tuple[Path, str]]:
