@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 from cli.main import cli
 from tests.built_once import snapshot
 from tests.copies import copy_ledger
-from tests.test_books_trust import NIGHT  # the README's night: Bob owes Ann 37.50 USD
+from tests.unit_nights import night_and  # the README's night: Bob owes Ann 37.50 USD
 
 
 def run(db: Path, *args: str) -> Result:
@@ -366,10 +366,9 @@ def test_names_are_refused_never_repaired(s_ann: Path, tmp_path: Path) -> None:
 
 
 
-def test_settle_counts_a_payment_back_as_cancelling(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    for step in NIGHT:
-        assert run(db, *step).exit_code == 0, step
+def test_settle_counts_a_payment_back_as_cancelling(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb")  # NIGHT's ledger, built once
     # Bob pays 37.50, is paid it back, pays it again; Cy pays Ann 5 he did not owe
     # (what Ann and Cy did not owe takes --more-than-owed)
     for args in (("Bob", "Ann", "37.50"), ("Ann", "Bob", "37.50", "--more-than-owed"),

@@ -41,11 +41,17 @@ free = st.recursive(scalar, lambda inner: st.one_of(
 hand_id = name.filter(lambda h: not h.startswith(SESSION_PREFIX))
 
 
+#: Examples a property, twice hypothesis' default of 100: an example checks three events (four
+#: event types in the second property), and test_hand_checked_texts holds each known case where
+#: orjson's text differs.
+EXAMPLES = 200
+
+
 def expected(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-@settings(max_examples=400)
+@settings(max_examples=EXAMPLES)
 @given(source=st.dictionaries(text, free, max_size=5), hand=hand_id, player=name,
        amount=st.integers(0, 10**12))
 def test_events_written_as_json_dumps_writes_them(source: dict[str, Any], hand: str,
@@ -65,7 +71,7 @@ def test_events_written_as_json_dumps_writes_them(source: dict[str, Any], hand: 
     assert batch.payloads == [event_json(e) for e in events[:2]]
 
 
-@settings(max_examples=400)
+@settings(max_examples=EXAMPLES)
 @given(data=st.dictionaries(text, free, max_size=6))
 def test_any_event_shaped_data(data: dict[str, Any]) -> None:
     # the writer's fallbacks, each type: a float outside the free-form fields is not

@@ -4,7 +4,12 @@ replay/rake_taken.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from ledger.store.store import Ledger
+from tests.copies import build_ledger, copy_ledger
 
 #: Dee (button) bets 100, Ann calls all-in: a pot of 200 that Ann's aces win; the table
 #: takes a rake of 2 and pays Ann 198. Dee keeps 116 - 100 = 16.
@@ -17,19 +22,25 @@ def _rows(db: str) -> int:
         return ledger.count()
 
 
-def _raked_night(run) -> None:  # noqa: ANN001
+@pytest.fixture(scope="module")
+def raked_ledger(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Session fri: Ann buys 100 (seq 2), Dee 116 (seq 3), hand k1 (RAKED), Dee cashes out
-    16 (seq 4)."""
-    for args in (("session", "open", "fri"), ("buyin", "fri", "Ann", "100"),
-                 ("buyin", "fri", "Dee", "116"),
-                 ("hand", "start", "--session", "fri", "--hand", "k1", "--game", "NT",
-                  "--stakes", "1/2", "--seats", "Ann:100,Dee:116", "--button", "Dee"),
-                 *(("act", "k1", a) for a in RAKED), ("cashout", "fri", "Dee", "16")):
-        assert run(*args).exit_code == 0, args
+    16 (seq 4); built once for the module, every step exiting 0."""
+    return build_ledger(tmp_path_factory.mktemp("raked") / "t.duckdb", [
+        ("session", "open", "fri"), ("buyin", "fri", "Ann", "100"),
+        ("buyin", "fri", "Dee", "116"),
+        ("hand", "start", "--session", "fri", "--hand", "k1", "--game", "NT",
+         "--stakes", "1/2", "--seats", "Ann:100,Dee:116", "--button", "Dee"),
+        *(("act", "k1", a) for a in RAKED), ("cashout", "fri", "Dee", "16")])
 
 
-def test_the_rake_is_not_on_the_table_to_cash_out(run, db: str) -> None:  # noqa: ANN001
-    _raked_night(run)
+@pytest.fixture
+def raked_night(raked_ledger: Path, db: str) -> None:
+    """The test's ledger ``db`` (the one ``run`` uses): a copy of ``raked_ledger``."""
+    copy_ledger(raked_ledger, Path(db))
+
+
+def test_the_rake_is_not_on_the_table_to_cash_out(run, db: str, raked_night: None) -> None:  # noqa: ANN001
     # 216 bought in, 16 cashed out, 2 raked: 198 are left, Ann's stack
     before = _rows(db)
     out = run("cashout", "fri", "Ann", "199")
@@ -47,8 +58,7 @@ def test_the_rake_is_not_on_the_table_to_cash_out(run, db: str) -> None:  # noqa
         "(the hash chain not checked: `handledger verify`)")
 
 
-def test_an_amended_cash_out_is_bounded_by_the_table_too(run, db: str) -> None:  # noqa: ANN001
-    _raked_night(run)
+def test_an_amended_cash_out_is_bounded_by_the_table_too(run, db: str, raked_night: None) -> None:  # noqa: ANN001
     assert run("cashout", "fri", "Ann", "198").exit_code == 0  # seq 5
     by = ("--reason", "miscounted", "--by", "Host")
     before = _rows(db)
@@ -86,8 +96,8 @@ def test_an_amended_cash_out_is_bounded_by_the_table_too(run, db: str) -> None: 
 BY = ("--reason", "miscounted", "--by", "Host")
 
 
-def test_a_buy_in_taken_back_may_not_leave_the_cash_outs_above_the_buy_ins(run, db: str) -> None:  # noqa: ANN001
-    _raked_night(run)
+def test_a_buy_in_taken_back_may_not_leave_the_cash_outs_above_the_buy_ins(  # noqa: ANN001
+        run, db: str, raked_night: None) -> None:
     assert run("cashout", "fri", "Ann", "198").exit_code == 0  # seq 5: 214 out, 2 raked
     before = _rows(db)
     # without Dee's 116, 100 came in for the 214 paid out and the 2 raked

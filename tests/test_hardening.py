@@ -46,7 +46,11 @@ from replay.fold import replay_events
 from replay.ingest.pipeline import import_paths
 from tests.conftest import SHARED
 
-MUTATIONS = 700  # in the normal suite; the campaigns of bench/fuzz.py run many more
+#: In the normal suite (the campaigns of bench/fuzz.py run many more). 350 of seed 8 meet every
+#: pair of a mutation's kind and format (27, ``.phhs`` included) and every pair of its kind and
+#: outcome (accepted, rejected, rejected_line: 26) that 700 meet, each kind refused at least
+#: once: a file depends only on those before it, so they are the first 350 of the 700.
+MUTATIONS = 350
 
 
 def mutated_files(n: int, seed: int, out: Path) -> list[tuple[Path, str]]:
@@ -337,7 +341,9 @@ def _as_stored_earlier(ledger: Ledger, key: str) -> None:
             for r in con.execute(f"SELECT {COLUMNS} FROM events ORDER BY position").fetchall()]
     rows = relinked(rows, GENESIS)
     con.execute("DELETE FROM events")
-    con.executemany(f"INSERT INTO events ({COLUMNS}) VALUES ({', '.join('?' * 12)})", rows)
+    appender = con.appender("events")  # the columns in COLUMNS' order; executemany takes seconds
+    appender.append_rows(rows)
+    appender.flush()
     con.execute("UPDATE meta SET value = ? WHERE key = 'head_hash'", [rows[-1][11]])
 
 

@@ -9,7 +9,8 @@ completes without duplicates, and the events then equal the clean run's event fo
 and ``audit`` after each trial, run in the test's own process as the console script runs them
 (:func:`cli.main.run`); the killed command is a real process, and so is each target's command
 in the clean run (its duration times the kill). Each killed command is a case of its own
-(xdist spreads them; each worker runs the clean night once).
+(the clean night runs once for the module: ``-n 2`` sends a file's tests to one worker,
+pyproject's ``--dist loadfile``).
 """
 
 from __future__ import annotations

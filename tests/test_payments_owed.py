@@ -6,20 +6,26 @@ within his buy-ins. Nothing of a refusal is written."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from tests.test_books_trust import NIGHT
+from tests.unit_nights import night_and
 
 # NIGHT: Bob (150 chips at 0.25 USD) loses them all to Ann: Bob -37.50 USD, Ann +37.50, Cy 0
 OWES = ("(`handledger settle --session friday` says who pays whom); --more-than-owed records "
         "it anyway\n")
 
 
-def _night(user) -> None:  # noqa: ANN001
-    for step in NIGHT:
-        assert user(*step)[0] == 0, step
+@pytest.fixture
+def at_night(db: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The test's ledger ``db`` (the one ``user`` runs on): a copy of the ledger of ``NIGHT``,
+    built once a test session (:func:`tests.unit_nights.night_and`), as its steps leave it."""
+    night_and(tmp_path_factory, Path(db))
 
 
-def test_payments_stop_at_what_is_owed(user) -> None:  # noqa: ANN001
-    _night(user)
+def test_payments_stop_at_what_is_owed(user, at_night: None) -> None:  # noqa: ANN001
     assert user("pay", "friday", "Bob", "Ann", "20.00") == (
         0, "friday: Bob paid Ann 20.00 USD (entry 9)\n", "")
     assert user("pay", "friday", "Bob", "Ann", "17.75") == (
@@ -37,8 +43,7 @@ def test_payments_stop_at_what_is_owed(user) -> None:  # noqa: ANN001
         "settled: nobody owes anybody (37.50 USD paid already)\n")
 
 
-def test_the_users_three_payments(user) -> None:  # noqa: ANN001
-    _night(user)
+def test_the_users_three_payments(user, at_night: None) -> None:  # noqa: ANN001
     assert user("pay", "friday", "Bob", "Ann", "37.50")[0] == 0
     refusal = ("error: pay friday Bob Ann: {} USD is more than Bob still owes in friday (0.00 "
                "USD: he lost 37.50 USD, paid 37.50 USD, received 0.00 USD); nothing written "

@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.test_books_trust import NIGHT  # friday, 1 chip = 0.25 USD: Ann +150, Bob -150
-from tests.test_standings_units import PENNY, build, run
+import pytest
+
+from tests.test_standings_units import PENNY, run
+from tests.unit_nights import night_and  # friday, 1 chip = 0.25 USD: Ann +150, Bob -150
 
 
 def rows(db: Path, query: str) -> list[tuple]:
@@ -17,9 +19,9 @@ def rows(db: Path, query: str) -> list[tuple]:
     return [tuple(r.values()) for r in json.loads(out.output)]
 
 
-def test_standings_view_has_a_row_per_player_and_chip_unit(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    build(db, *NIGHT, *PENNY)
+def test_standings_view_has_a_row_per_player_and_chip_unit(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb", "night+penny", PENNY)
     assert rows(db, "SELECT player, chip_value_minor, currency, decimals, sessions, hands, net, "
                     "net_minor, buy_in, cash_out FROM standings "
                     "ORDER BY player, chip_value_minor") == [
@@ -40,9 +42,10 @@ def test_standings_view_has_a_row_per_player_and_chip_unit(tmp_path: Path) -> No
                     "ORDER BY ALL") == [("friday", 25), ("penny", 1)]
 
 
-def test_one_chip_value_keeps_a_row_per_player(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    build(db, *NIGHT)
+def test_one_chip_value_keeps_a_row_per_player(tmp_path: Path,
+                                               tmp_path_factory: pytest.TempPathFactory
+                                               ) -> None:
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb")
     assert rows(db, "SELECT player, net, net_minor, currency, chip_value_minor FROM standings"
                 ) == [("Ann", 150, 3750, "USD", 25), ("Cy", 0, 0, "USD", 25),
                       ("Bob", -150, -3750, "USD", 25)]

@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
-from tests.test_books_trust import NIGHT  # friday, 1 chip = 0.25 USD: Ann +150, Bob -150
+from tests.unit_nights import night_and  # friday, 1 chip = 0.25 USD: Ann +150, Bob -150
 
 PENNY = [  # 1 chip = 0.01 USD: Bob raises, Ann folds her big blind (Ann -2, Bob +2)
     ("session", "open", "penny", "--date", "2026-11-28", "--chip-value", "0.01",
@@ -38,9 +39,9 @@ def build(db: Path, *steps: tuple[str, ...]) -> None:
         assert out.exit_code == 0, (step, out.output)
 
 
-def test_chips_of_two_values_get_a_total_each_and_money_adds_them(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    build(db, *NIGHT, *PENNY)
+def test_chips_of_two_values_get_a_total_each_and_money_adds_them(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb", "night+penny", PENNY)
     out = run(db, "standings")
     assert out.exit_code == 0, out.output
     assert out.output.splitlines() == [
@@ -71,9 +72,9 @@ def test_chips_of_two_values_get_a_total_each_and_money_adds_them(tmp_path: Path
             '<span class="money">(+37.48 USD)</span></td>') in index
 
 
-def test_one_chip_value_keeps_one_total(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    build(db, *NIGHT)
+def test_one_chip_value_keeps_one_total(tmp_path: Path,
+                                       tmp_path_factory: pytest.TempPathFactory) -> None:
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb")
     grid = json.loads(run(db, "standings", "--json").output)
     assert [(p["player"], p["total"], "totals" in p) for p in grid["players"]] == [
         ("Ann", 150, False), ("Cy", 0, False), ("Bob", -150, False)]
@@ -81,9 +82,9 @@ def test_one_chip_value_keeps_one_total(tmp_path: Path) -> None:
     assert "note:" not in run(db, "standings").output
 
 
-def test_chips_in_two_currencies_say_money_does_not_add_up(tmp_path: Path) -> None:
-    db = tmp_path / "t.duckdb"
-    build(db, *NIGHT, *EURO)
+def test_chips_in_two_currencies_say_money_does_not_add_up(
+        tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    db = night_and(tmp_path_factory, tmp_path / "t.duckdb", "night+euro", EURO)
     out = run(db, "standings")
     assert out.exit_code == 0, out.output
     assert out.output.splitlines()[0] == (
