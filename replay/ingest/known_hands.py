@@ -196,9 +196,10 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
                   None)  # the file's event at its place, whose line the refusal names
         differ = differ._replace(event=None if at is None else b.events[at])
     # the file's corrections make the stored hand (its PHH export imported): known
-    made, differ = as_the_file_corrects(ledger, b.events, hand, differ, phh=phh)
-    if made or (differ is not None and differ is not STARTS_OTHERWISE
-                and as_corrected(ledger, b.events, hand, phh=phh)):
+    made, differ = as_the_file_corrects(ledger, b.events, hand, differ, phh=phh, held=stored)
+    if made or (differ is not None and as_corrected(
+            ledger, mine if differ is STARTS_OTHERWISE else b.events, hand, phh=phh,
+            held=stored)):
         differ = None  # the hand as its corrections made it (a PHH export applies them)
     if differ is None:
         if not made and any(e.type in LATER for e in b.events):  # original events the same
