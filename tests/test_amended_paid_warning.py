@@ -45,3 +45,36 @@ def test_a_correction_that_leaves_the_hand_paid_wrong_warns_as_end_does(w1) -> N
     code, out, _ = w1("replay", "--hand", "w1")
     assert code == 0 and "0 paid differently from the rules" in out
 
+
+def test_a_correction_that_reorders_the_seats_under_their_blinds_is_refused(user) -> None:  # noqa: ANN001
+    """RULES.md §4.2: the small blind sits left of the button, the big blind next. Seats
+    "Ann,Cy,Bob" with the button on Ann post Cy 1 and Bob 2; seats reordered to "Ann,Bob,Cy"
+    under those blinds would have Bob, now left of the button, post the big blind: refused,
+    nothing written; the same correction with the blinds moved goes in."""
+    import json
+
+    assert user("hand", "start", "--hand", "w2", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:100,Cy:100,Bob:100", "--button", "Ann")[0] == 0
+    first = json.loads(user("export", "--format", "jsonl", "w2")[1].splitlines()[0])["event"]
+    seats = first["seats"]
+    assert [s["player"] for s in seats] == ["Cy", "Bob", "Ann"]  # from the button's left
+    seats[0], seats[1] = seats[1], seats[0]
+    start = json.dumps(first)
+    assert user("correct", "w2", "--replace", "1", start, "--reason", "seats in wrong order",
+                "--by", "host") == (
+        2, "", "error: hand w2: correction replace 1 (hand_started): the corrected hand's "
+               "forced bets no longer fit its seats: with the button on Ann, the rules post "
+               "Bob's small blind 1, Cy's big blind 2, not Cy's small blind 1, Bob's big "
+               "blind 2 (RULES.md §4.2: the small blind sits immediately left of the button, "
+               "the big blind next; §4.3 antes); nothing written (correct the forced bets in "
+               "the same correction, `--replace SEQ JSON` of each, or keep the seats, button "
+               "and stacks they were posted from)\n")
+    assert user("history", "w2")[1].endswith("no corrections or voids\n")
+    small = '{"type": "forced_bet", "player": "Bob", "kind": "small_blind", "amount": 1}'
+    big = '{"type": "forced_bet", "player": "Cy", "kind": "big_blind", "amount": 2}'
+    assert user("correct", "w2", "--replace", "1", start, "--replace", "2", small,
+                "--replace", "3", big, "--reason", "seats in wrong order", "--by", "host") == (
+        0, "corrected hand w2 (seq 4); change in net: Bob +1, Cy -1; by the rules: Cy -1, "
+           "Bob +1\n", "")
+    shown = user("show", "w2")[1]
+    assert "  2 Bob posts small blind 1 " in shown and "  3 Cy posts big blind 2 " in shown
