@@ -344,6 +344,22 @@ def test_a_name_in_another_case_is_named_not_taken(run, db: str) -> None:  # noq
         "error: hand s2, action 'd dh Zed AsKs': unknown player 'Zed'; now: ")
 
 
+def test_a_name_encoded_otherwise_is_spelled_out_by_act_as_by_buyin(run) -> None:  # noqa: ANN001
+    """``Zoe`` and a combining diaeresis (U+0308) for the seated ``Zoë`` (U+00EB): both print
+    alike, so `act` spells out the code points and says so, in `buyin`'s words."""
+    assert run("hand", "start", "--hand", "z1", "--game", "NT", "--stakes", "1/2", "--seats",
+               "Zo\u00eb:100,Bob:100", "--button", "Bob").exit_code == 0
+    said = refused(run("act", "z1", "d dh Zoe\u0308 AsKs"))
+    assert said.startswith(
+        "error: hand z1, action 'd dh Zoe\u0308 AsKs': unknown player 'Zoe\u0308' (Z o e "
+        "U+0308): did you mean 'Zo\u00eb' (Z o U+00EB)? (names are kept as typed; two players "
+        "whose names differ only in case or in how their letters are encoded would print "
+        "alike); now: "), said
+    assert refused(run("act", "z1", "d dh zo\u00eb AsKs")).startswith(  # case alone: as before
+        "error: hand z1, action 'd dh zo\u00eb AsKs': unknown player 'zo\u00eb': did you mean "
+        "Zo\u00eb?; now: ")
+
+
 # --- a cash-out beyond the chips still on the table ------------------------------------
 
 
