@@ -227,6 +227,6 @@ def test_the_export_of_a_hand_whose_start_was_corrected_is_that_hand(user, tmp_p
                      encoding="utf-8")
     code, _, err = user("import", str(other))
     assert code == 2 and err == (
-        f"error: {other}:1, hand a1: a different hand a1 is already in the ledger: its event "
-        "1, hand_started, has seats[0].stack 130 here, 100 in the ledger; a change to a "
-        "stored hand is a correction (`handledger correct a1 ...`)\n")
+        f"error: {other}:1, hand a1: a different hand a1 is already in the ledger: as its "
+        "corrections make it, its event 1, hand_started, has seats[0].stack 130 here, 120 in "
+        "the ledger; a change to a stored hand is a correction (`handledger correct a1 ...`)\n")

@@ -31,6 +31,7 @@ from replay.ingest.stored_copy import (
     line_of,
     same_start_in_session,
     start_difference,
+    start_in_force_difference,
 )
 
 
@@ -210,7 +211,7 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
                 return _unstored_amendment(ledger, b, row)
         return b.with_events(None)  # known: counted, not written
     if differ is STARTS_OTHERWISE:
-        differ = start_difference(b.events[0], stored[0])
+        differ = start_in_force_difference(ledger, b.events[0], stored[0], hand)
     else:
         if phh and completing.in_play(rows := [r.event for r in ledger.read(hand)]):
             return phh_form.copy_of_hand_in_play(b, rows)  # its end is PHH's, not the table's

@@ -131,6 +131,26 @@ def start_difference(started: Any, stored: str) -> Difference:
                       f"{cut(theirs)} in the ledger", started)
 
 
+def start_in_force_difference(ledger: Any, started: Any, stored: str, hand: str
+                              ) -> Difference:
+    """:func:`start_difference` of ``started`` and the stored hand ``hand``'s start (its
+    first row ``stored``), or, when its corrections change that start (``correct --replace
+    1``), of the start as they make it: ``as its corrections make it, its event 1,
+    hand_started, has seats[0].stack 130 here, 120 in the ledger``."""
+    from replay.fold import effective_events
+
+    rows = [r.event for r in ledger.read(hand)]
+    if any(e.type == "correction" for e in rows):
+        try:
+            start = event_json(effective_events(rows)[0][0])
+        except LedgerError:  # a stream that does not fold: its start as stored
+            start = stored
+        if start != event_json(rows[0]):
+            differ = start_difference(started, start)
+            return differ._replace(text=f"as its corrections make it, {differ.text}")
+    return start_difference(started, stored)
+
+
 def _identity(started: Any) -> dict[str, Any]:
     from engine.games import game
 
