@@ -198,9 +198,8 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
         differ = differ._replace(event=None if at is None else b.events[at])
     # the file's corrections make the stored hand (its PHH export imported): known
     made, differ = as_the_file_corrects(ledger, b.events, hand, differ, phh=phh, held=stored)
-    if made or (differ is not None and as_corrected(
-            ledger, mine if differ is STARTS_OTHERWISE else b.events, hand, phh=phh,
-            held=stored)):
+    if made or (differ is not None  # in the stored chips, its start compared as corrected
+                and as_corrected(ledger, mine, hand, phh=phh, held=stored)):
         differ = None  # the hand as its corrections made it (a PHH export applies them)
     if differ is None:
         if not made and any(e.type in LATER for e in b.events):  # original events the same
