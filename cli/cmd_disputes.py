@@ -83,7 +83,19 @@ def correct(obj: Context, hand_id: str, replaces: tuple, inserts: tuple, deletes
                                  _specs(replaces, inserts, deletes), reason=reason, by=by,
                                  keys=KeyStore(keys_dir), sign=sign, closed=closed)
     obj.save_tables()  # on the ledger held: names() closes it, and it is not opened again
-    click.echo(obj.names()(dispute_text.corrected_text(hand_id, done)))
+    _said(obj, hand_id, done)
+
+
+def _said(obj: Context, hand_id: str, done: Any) -> None:
+    """What ``correct`` and ``undo`` print of the amendment ``done``
+    (:func:`cli.dispute_text.corrected_text`), then on standard error a ``warning:`` line
+    for each payout the hand is left paid otherwise than the rules award, as ``act … end``
+    warns (:func:`cli.dispute_text.paid_otherwise_warnings`): recorded still, a correction
+    being the host's word."""
+    names = obj.names()
+    click.echo(names(dispute_text.corrected_text(hand_id, done)))
+    for line in dispute_text.paid_otherwise_warnings(done.after.paid_otherwise):
+        click.echo(names(line), err=True)
 
 
 @click.command()
@@ -153,7 +165,7 @@ def undo(obj: Context, hand_id: str, by: str, reason: str | None, sign: str | No
         done = take_back(obj.ledger(existing=True), hand_id, by=by, reason=reason,
                          keys=KeyStore(keys_dir), sign=sign, closed=closed)
     obj.save_tables()  # on the ledger held: names() closes it, and it is not opened again
-    click.echo(obj.names()(dispute_text.corrected_text(hand_id, done)))
+    _said(obj, hand_id, done)
 
 
 @click.command()

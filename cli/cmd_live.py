@@ -119,11 +119,13 @@ def act(obj: Context, hand_id: str, action: str, closed: bool) -> None:
 
 def _warn(done: Any) -> None:
     """A ``warning:`` line on standard error for each payout an end recorded otherwise than
-    the rules award (:attr:`replay.live.acting.Acted.differences`): recorded still."""
+    the rules award (:attr:`replay.live.acting.Acted.differences`): recorded still
+    (:func:`cli.dispute_text.paid_otherwise_warnings`, as ``correct`` and ``undo`` warn)."""
+    from cli.dispute_text import paid_otherwise_warnings
+
     names = Names(done.names) if done.names else str
-    for sentence in done.differences:
-        click.echo(names(f"warning: paid differently from the rules: {sentence} (recorded as "
-                         "the table paid it; `handledger correct` puts it right)"), err=True)
+    for line in paid_otherwise_warnings(done.differences):
+        click.echo(names(line), err=True)
 
 
 def _acted(done: Any, legal_now: Any) -> str:

@@ -189,6 +189,17 @@ def corrected_text(hand: str, done: Any) -> str:
     return "\n".join([*lines, *downstream_warnings(done.downstream)])
 
 
+def paid_otherwise_warnings(sentences: Sequence[str]) -> list[str]:
+    """A ``warning:`` line for each payout a hand ended (``act … end``) or amended
+    (``correct``, ``undo``) is paid otherwise than the rules award
+    (:attr:`replay.hand_replay.HandReplay.paid_otherwise`), each naming whom the rules pay:
+    ``warning: paid differently from the rules: hand w1: Ann was paid 0, the rules give 6
+    (-6) (recorded as the table paid it; `handledger correct` puts it right)``. Recorded
+    still: the table's payout, or the host's correction, is history."""
+    return [f"warning: paid differently from the rules: {sentence} (recorded as the table "
+            "paid it; `handledger correct` puts it right)" for sentence in sentences]
+
+
 def moved_parts(done: Any, unreplayed: str) -> list[str]:
     """What an amendment (``done``: :class:`replay.corrections.Corrected` or
     :class:`replay.corrections.Voided`) moved, in the terms of ``balances``: the change in each

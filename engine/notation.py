@@ -17,7 +17,6 @@ Raises:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
 from engine.errors import IllegalAction
@@ -26,7 +25,7 @@ from ledger.model import events as ev
 from ledger.model.errors import quoted
 from ledger.model.events import MAX_CHIPS
 from ledger.model.money import beyond_bound, shown_amount
-from ledger.model.names import likely_meant
+from ledger.model.names import unknown_player
 
 _SEAT_RE = re.compile(r"^p([1-9][0-9]*)$")
 
@@ -41,17 +40,7 @@ def player_name(state: HandState, token: str) -> str:
     m = _SEAT_RE.match(token)
     if m and int(m.group(1)) <= len(state.players):
         return state.players[int(m.group(1)) - 1]
-    raise IllegalAction(f"unknown player {quoted(token)}{_meant(state.players, token)}",
-                        hand=state.hand)
-
-
-def _meant(players: Sequence[str], token: str) -> str:
-    """``": did you mean Ann?"``: the seated players ``token`` likely meant (the same name in
-    another case, else a close spelling), or ``""``."""
-    if len(token) > 100:  # a pasted line, not a name
-        return ""
-    close = likely_meant(token, players)
-    return f": did you mean {' or '.join(close)}?" if close else ""
+    raise IllegalAction(unknown_player(token, state.players), hand=state.hand)
 
 
 #: Digits up to which an amount beyond the bound is said in chips (else its text, cut).

@@ -165,9 +165,33 @@ def build_correction(
     )
     after = check_replays([*events, correction])
     if keep_end:
+        _forced_bets_fit(events, correction, specs)
         _same_whole_hand(events, after, specs)
         payouts_as_at_the_table(events, correction, specs)
     return correction
+
+
+def _forced_bets_fit(events: Sequence[Any], correction: ev.Correction,
+                     specs: Sequence[ChangeSpec]) -> None:
+    """:func:`replay.forced_fit.check_still_fits` of the hand ``events`` and as ``correction``
+    makes it, its refusal naming the changes (:func:`changes_said`); a stream that did not
+    replay is not compared (the correction repairs it).
+
+    Raises:
+        IllegalAction: ``"correction replace 1 (hand_started): the corrected hand's forced
+            bets no longer fit its seats: …"``.
+    """
+    from replay.amendments import effective_events
+    from replay.forced_fit import check_still_fits
+
+    try:
+        before = effective_events(events)[0]
+    except IllegalAction:
+        return
+    short = [ChangeSpec(s.op, s.seq, None if (s.text or "").lstrip().startswith("{")
+                        else s.text) for s in specs]  # a JSON event: its seq and type only
+    check_still_fits(before, effective_events([*events, correction])[0],
+                     f"correction {changes_said(events, short)}")
 
 
 def _same_whole_hand(events: Sequence[Any], after: Any, specs: Sequence[ChangeSpec]) -> None:

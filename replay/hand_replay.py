@@ -76,6 +76,20 @@ class HandReplay:
         return () if found and rake_alone(found) else found
 
     @property
+    def paid_otherwise(self) -> tuple[str, ...]:
+        """The payouts that differ from what the rules award (the ``payout`` discrepancies,
+        RULES.md §2), or, where the showdown is not verifiable (a hole card unknown), that no
+        legal split of the pots pays (the ``infeasible`` one,
+        :func:`replay.compare.legal_split`), each in a sentence as ``state`` and ``replay``
+        name them (``hand w1: Ann was paid 0, the rules give 6 (-6)``): what ``act … end``,
+        ``correct`` and ``undo`` warn of, the hand recorded still (the table's payout, or the
+        host's correction, is history: README "Net has one meaning everywhere"). None for
+        the rake the hand records (what the table kept, not a payout the rules contradict)
+        nor while it is in play (no discrepancy until it ends)."""
+        return tuple(d.sentence() for d in self.discrepancies
+                     if d.kind in ("payout", "infeasible"))
+
+    @property
     def rake_kept(self) -> tuple[Discrepancy, ...]:
         """The hand's ``rake`` finding when it is its only one (:attr:`differences` is then
         empty): what the table kept, said in a note, never as a discrepancy."""

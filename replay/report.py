@@ -58,7 +58,7 @@ from ledger.model.errors import LedgerError
 from ledger.store.anchor import OwnCheckpoints, own_checkpoints
 from ledger.store.chain import SESSION_PREFIX
 from ledger.store.store import StoredEvent
-from ledger.store.streams import amendments, hand_heads, platform_names, read_hands
+from ledger.store.streams import hand_heads, platform_names, read_hands
 from replay.books import Note, fresh_books
 from replay.handview import Money, session_money
 from replay.ingest.export import Proof, proven, session_chips
@@ -78,8 +78,10 @@ def _quiet(line: str) -> None:
 class HandEntry:
     """One hand: ``ord`` its place in the ledger (from 1), ``game``, ``status``, ``players``,
     ``pot_total`` (chips), ``corrected`` (a correction or a void applies), ``findings`` (the
-    audit's, naming it), ``amendments`` ``(type, by, reason)`` of its corrections and voids
-    in ledger order, ``signatures``: its signed ones checked against the key directory, and
+    audit's, naming it), ``amendments`` ``(kind, by, reason)`` of what the host did to it,
+    ``"correction"``, ``"undo"`` or ``"void"`` (:func:`replay.amendment_kinds.
+    amendment_kinds`: a void of an ended hand once, not as its correction too), in ledger
+    order, ``signatures``: its signed ones checked against the key directory, and
     ``key`` (see the module doc)."""
 
     hand: str
@@ -347,9 +349,9 @@ class ReportBooks:
         for f in findings:
             if f.hand is not None:
                 named.setdefault(f.hand, []).append(f)
-        amended: dict[str, list[tuple[str, str, str]]] = {}
-        for hand, _, e in amendments(self.ledger):
-            amended.setdefault(hand, []).append((e.type, e.by, e.reason))
+        from replay.amendment_kinds import amendment_kinds
+
+        amended = amendment_kinds(self.ledger)  # what the host did: correct, undo, void
         heads = {hand: (n, last) for hand, _, n, last in hand_heads(self.ledger)}
         out = []
         for h in listing.hand_list(con):

@@ -88,9 +88,8 @@ def test_buy_ins_and_cash_outs_under_both_names_are_one_players(aliased: Path,
             (("cashout", "x", "Bob", "50"), "x: Bob cashed out 50 chips (entry 7)\n")):
         result = run(db, *args)
         assert (result.exit_code, result.stdout, result.stderr) == (0, said, ""), args
-    again = ("error: Robert already cashed out 50 chips in x (no buy-in since); a wrong count "
-             "is amended: `handledger entry amend x SEQ CHIPS --reason … --by …` (`handledger "
-             "history --session x` lists the entries)")
+    again = ("error: Robert already cashed out 50 chips in x (entry 7, no buy-in since); a "
+             "wrong count is amended: `handledger entry amend x 7 CHIPS --reason … --by …`")
     assert refused(run(db, "cashout", "x", "Robert", "50")) == again
     assert refused(run(db, "cashout", "x", "Bob", "50")) == again
     balances = run(db, "balances", "--session", "x").stdout.splitlines()

@@ -344,6 +344,22 @@ def test_a_name_in_another_case_is_named_not_taken(run, db: str) -> None:  # noq
         "error: hand s2, action 'd dh Zed AsKs': unknown player 'Zed'; now: ")
 
 
+def test_a_name_encoded_otherwise_is_spelled_out_by_act_as_by_buyin(run) -> None:  # noqa: ANN001
+    """``Zoe`` and a combining diaeresis (U+0308) for the seated ``Zoë`` (U+00EB): both print
+    alike, so `act` spells out the code points and says so, in `buyin`'s words."""
+    assert run("hand", "start", "--hand", "z1", "--game", "NT", "--stakes", "1/2", "--seats",
+               "Zo\u00eb:100,Bob:100", "--button", "Bob").exit_code == 0
+    said = refused(run("act", "z1", "d dh Zoe\u0308 AsKs"))
+    assert said.startswith(
+        "error: hand z1, action 'd dh Zoe\u0308 AsKs': unknown player 'Zoe\u0308' (Z o e "
+        "U+0308): did you mean 'Zo\u00eb' (Z o U+00EB)? (names are kept as typed; two players "
+        "whose names differ only in case or in how their letters are encoded would print "
+        "alike); now: "), said
+    assert refused(run("act", "z1", "d dh zo\u00eb AsKs")).startswith(  # case alone: as before
+        "error: hand z1, action 'd dh zo\u00eb AsKs': unknown player 'zo\u00eb': did you mean "
+        "Zo\u00eb?; now: ")
+
+
 # --- a cash-out beyond the chips still on the table ------------------------------------
 
 
@@ -470,3 +486,21 @@ def test_a_seat_in_another_case_is_pointed_at_the_books_name(run, db: str) -> No
         "error: Dee has no buy-in in session s (its players: Ann, dee): did you mean dee? seat "
         "him as the books name him; nothing was written")
     assert snapshot(Path(db)) == before
+
+
+def test_entry_refusals_name_a_retracted_entry_and_the_cash_out_to_amend(run) -> None:  # noqa: ANN001
+    """`entry amend` of no entry lists the session's entries, a retracted one marked so; a
+    second `cashout` of a player with no buy-in since names the seq of the cash-out to amend."""
+    assert run("session", "open", "kitchen", "--date", "2026-12-01").exit_code == 0
+    for player, chips in (("Ann", "100"), ("Bob", "200"), ("Dee", "200")):
+        assert run("buyin", "kitchen", player, chips).exit_code == 0  # entries 2, 3, 4
+    assert run("entry", "retract", "kitchen", "3", "--reason", "no-show", "--by",
+               "host").exit_code == 0  # entry 5 retracts Bob's buy-in
+    assert refused(run("entry", "amend", "kitchen", "62", "100", "--reason", "r", "--by",
+                       "host")) == (
+        "error: session kitchen has no buy-in, cash-out or payment at seq 62 (its entries: 2 "
+        "buy_in, 3 buy_in (retracted), 4 buy_in)")
+    assert run("cashout", "kitchen", "Dee", "207").exit_code == 0  # entry 6
+    assert refused(run("cashout", "kitchen", "Dee", "207")) == (
+        "error: Dee already cashed out 207 chips in kitchen (entry 6, no buy-in since); a "
+        "wrong count is amended: `handledger entry amend kitchen 6 CHIPS --reason … --by …`")

@@ -196,3 +196,37 @@ def test_the_export_of_a_corrected_hand_is_that_hand_as_corrected(user, tmp_path
     code, text, _ = user("--db", fresh, "replay", "--hand", "dispute-1", "--json")
     assert code == 0 and json.loads(text)["recorded"] == {"Ann": 300, "Bob": 100}
     assert user("--db", fresh, "history", "dispute-1")[1].endswith("no corrections or voids\n")
+
+
+def test_the_export_of_a_hand_whose_start_was_corrected_is_that_hand(user, tmp_path) -> None:  # noqa: ANN001
+    """A correction of the starting stacks (``--replace 1``): the PHH export starts the hand
+    as corrected (Bob 120), and that is the hand its ledger holds, already in it; a fresh
+    ledger that got the PHH export holds the JSON-lines export (the original start and the
+    correction) as the same hand; a copy starting Bob with 130 is still refused."""
+    assert user("hand", "start", "--hand", "a1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:100,Bob:100", "--button", "Ann")[0] == 0
+    assert user("table", "a1", input="d dh Ann ????\nd dh Bob ????\nAnn f\nend\n")[0] == 0
+    first = json.loads(user("export", "--format", "jsonl", "a1")[1].splitlines()[0])["event"]
+    assert [s["player"] for s in first["seats"]] == ["Bob", "Ann"]  # PHH's order
+    first["seats"][0]["stack"] = 120
+    assert user("correct", "a1", "--replace", "1", json.dumps(first), "--reason",
+                "Bob had 120", "--by", "host")[0] == 0
+    phh, jsonl = tmp_path / "a1.phh", tmp_path / "a1.jsonl"
+    assert user("export", "--format", "phh", "-o", str(phh), "a1")[0] == 0
+    assert "starting_stacks = [120, 100]\n" in phh.read_text(encoding="utf-8")
+    jsonl.write_text(user("export", "--format", "jsonl", "a1")[1], encoding="utf-8")
+    known = (0, "imported 0 hand(s) (0 events) from 1 file(s); 1 already in the ledger; "
+                "0 rejected\n", "")
+    assert user("import", str(phh)) == known
+    assert user("import", str(jsonl)) == known
+    fresh = str(tmp_path / "fresh.duckdb")
+    assert user("--db", fresh, "import", str(phh))[0] == 0
+    assert user("--db", fresh, "import", str(jsonl)) == known
+    other = tmp_path / "other.phh"
+    other.write_text(phh.read_text(encoding="utf-8").replace("[120, 100]", "[130, 100]"),
+                     encoding="utf-8")
+    code, _, err = user("import", str(other))
+    assert code == 2 and err == (
+        f"error: {other}:1, hand a1: a different hand a1 is already in the ledger: as its "
+        "corrections make it, its event 1, hand_started, has seats[0].stack 130 here, 120 in "
+        "the ledger; a change to a stored hand is a correction (`handledger correct a1 ...`)\n")

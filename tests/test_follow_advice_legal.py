@@ -52,7 +52,11 @@ def test_advice_the_engine_refuses_names_the_action_instead(run) -> None:  # noq
         "(all_in by Bob): all-in is to 102, not 98; correct that action with its start, in one "
         "correction (`handledger whatif h2 --replace 1 JSON --replace 6 ACTION` tries it and "
         "names any later action refused then; JSON the \"event\" of `handledger export h2`'s "
-        "first line with Ann 98, Bob 102)"]
+        "first line with Ann 98, Bob 102)",
+        "warning: paid differently from the rules: hand h1: Bob was paid 4, the rules give 0 "
+        "(+4) (recorded as the table paid it; `handledger correct` puts it right)",
+        "warning: paid differently from the rules: hand h1: Ann was paid 0, the rules give 4 "
+        "(-4) (recorded as the table paid it; `handledger correct` puts it right)"]
     # the command the old advice gave is refused, as the line says
     start = json.loads(run("export", "h2").output.splitlines()[0])["event"]
     for seat in start["seats"]:

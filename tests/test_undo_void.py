@@ -17,6 +17,13 @@ WRONG_PUSH = DATA / "dispute" / "wrong-push.phh"
 # wrong-push.phh as imported: seq 23 is the table's payout (Bob 400), 24 its hand_ended
 PAID = {"Ann": -100, "Bob": 250, "Cy": -150}  # the books' net: what the table paid
 RULES = {"Ann": 200, "Bob": -50, "Cy": -150}  # the rules' net: Ann's aces win the main pot
+#: What `undo` warns of once the hand is back to Bob paid the pot Ann's aces win (stderr, as
+#: `act … end` warns: cli/dispute_text.py paid_otherwise_warnings).
+_PAID_WRONG = (
+    "warning: paid differently from the rules: hand dispute-1: Ann was paid 0, the rules give "
+    "300 (-300) (recorded as the table paid it; `handledger correct` puts it right)\n"
+    "warning: paid differently from the rules: hand dispute-1: Bob was paid 400, the rules "
+    "give 100 (+300) (recorded as the table paid it; `handledger correct` puts it right)\n")
 
 
 def _audit(run) -> list[tuple[str, str, str]]:  # noqa: ANN001
@@ -86,7 +93,7 @@ def test_undo_right_after_a_void_takes_back_the_void_not_the_payout(run, db, imp
     assert out.output == ("undid the void at seq 26 (by floor: misdeal) in hand dispute-1 "
                           "(seq 27); change in net: Ann -100, Bob +250, Cy -150; by the rules: "
                           "Ann +200, "
-                          "Bob -50, Cy -150\n")
+                          "Bob -50, Cy -150\n" + _PAID_WRONG)  # paid wrong again, as before
     events = _events(db, "dispute-1")
     assert len(events) == 27  # appended: the void's correction and the void stay
     assert events[22] == {"type": "recorded_payout", "schema_version": 1, "player": "Bob",
@@ -178,7 +185,7 @@ def test_undo_right_after_a_correction_takes_the_correction_back(run, db, import
     out = run("undo", "dispute-1", "--by", "floor")
     assert out.output == ("undid the correction at seq 25 (by floor: aces win) in hand "
                           "dispute-1 (seq 26); change in net: Ann -300, Bob +300; by the rules: "
-                          "unchanged\n")
+                          "unchanged\n" + _PAID_WRONG)
     code, replay = _replay(run, "dispute-1")
     assert code == 1 and replay["recorded"] == {"Bob": 400}
     assert "corrected" not in replay["notes"]  # nothing in force amends it any more

@@ -227,6 +227,29 @@ def likely_meant(name: str, names: Sequence[str], n: int = 2) -> list[str]:
     return same or difflib.get_close_matches(name, names, n=n)
 
 
+def unknown_player(token: str, names: Sequence[str]) -> str:
+    """The refusal of ``token``, no player of ``names``, with the ones it likely meant
+    (:func:`likely_meant`): ``unknown player 'Bbo': did you mean Bob?``. When one of them
+    prints like ``token`` (the same letters encoded otherwise, not case alone: ``Zoë`` typed
+    as ``e`` and a combining diaeresis, the player's as one code point), both are spelled out
+    (:func:`spelled`) in ``buyin``'s words, so that they read apart: ``unknown player 'Zoë'
+    (Z o e U+0308): did you mean 'Zoë' (Z o U+00EB)? (names are kept as typed; two players
+    whose names differ only in case or in how their letters are encoded would print
+    alike)``. A pasted line (over 100 characters) gets no guess."""
+    from ledger.model.errors import quoted
+
+    close = likely_meant(token, names) if len(token) <= 100 else []
+    alike = [n for n in close if folded(n) == folded(token)
+             and n.casefold() != token.casefold()]
+    if alike:
+        return (f"unknown player {spelled(token)}: did you mean "
+                f"{' or '.join(map(spelled, alike))}? (names are kept as typed; two players "
+                "whose names differ only in case or in how their letters are encoded would "
+                "print alike)")
+    return f"unknown player {quoted(token)}" + (
+        f": did you mean {' or '.join(close)}?" if close else "")
+
+
 def shown_labels(names: Mapping[str, str]) -> dict[str, str]:
     """How the reads name players known by a platform id (``names``: id → the latest name he
     played under, :func:`ledger.store.streams.platform_names`): ``{id: label}``, the label his

@@ -31,6 +31,7 @@ from replay.ingest.stored_copy import (
     line_of,
     same_start_in_session,
     start_difference,
+    start_in_force_difference,
 )
 
 
@@ -196,9 +197,9 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
                   None)  # the file's event at its place, whose line the refusal names
         differ = differ._replace(event=None if at is None else b.events[at])
     # the file's corrections make the stored hand (its PHH export imported): known
-    made, differ = as_the_file_corrects(ledger, b.events, hand, differ, phh=phh)
-    if made or (differ is not None and differ is not STARTS_OTHERWISE
-                and as_corrected(ledger, b.events, hand, phh=phh)):
+    made, differ = as_the_file_corrects(ledger, b.events, hand, differ, phh=phh, held=stored)
+    if made or (differ is not None  # in the stored chips, its start compared as corrected
+                and as_corrected(ledger, mine, hand, phh=phh, held=stored)):
         differ = None  # the hand as its corrections made it (a PHH export applies them)
     if differ is None:
         if not made and any(e.type in LATER for e in b.events):  # original events the same
@@ -209,7 +210,7 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
                 return _unstored_amendment(ledger, b, row)
         return b.with_events(None)  # known: counted, not written
     if differ is STARTS_OTHERWISE:
-        differ = start_difference(b.events[0], stored[0])
+        differ = start_in_force_difference(ledger, b.events[0], stored[0], hand)
     else:
         if phh and completing.in_play(rows := [r.event for r in ledger.read(hand)]):
             return phh_form.copy_of_hand_in_play(b, rows)  # its end is PHH's, not the table's

@@ -131,6 +131,26 @@ def start_difference(started: Any, stored: str) -> Difference:
                       f"{cut(theirs)} in the ledger", started)
 
 
+def start_in_force_difference(ledger: Any, started: Any, stored: str, hand: str
+                              ) -> Difference:
+    """:func:`start_difference` of ``started`` and the stored hand ``hand``'s start (its
+    first row ``stored``), or, when its corrections change that start (``correct --replace
+    1``), of the start as they make it: ``as its corrections make it, its event 1,
+    hand_started, has seats[0].stack 130 here, 120 in the ledger``."""
+    from replay.fold import effective_events
+
+    rows = [r.event for r in ledger.read(hand)]
+    if any(e.type == "correction" for e in rows):
+        try:
+            start = event_json(effective_events(rows)[0][0])
+        except LedgerError:  # a stream that does not fold: its start as stored
+            start = stored
+        if start != event_json(rows[0]):
+            differ = start_difference(started, start)
+            return differ._replace(text=f"as its corrections make it, {differ.text}")
+    return start_difference(started, stored)
+
+
 def _identity(started: Any) -> dict[str, Any]:
     from engine.games import game
 
@@ -208,22 +228,30 @@ def _may_rake(started: Any) -> bool:
     return any("rake" in key for key in started.source or {})
 
 
-def as_corrected(ledger: Any, events: Sequence[Any], hand: str, *, phh: bool = False) -> bool:
+def as_corrected(ledger: Any, events: Sequence[Any], hand: str, *, phh: bool = False,
+                 held: tuple[str, str | None, str | None] | None = None) -> bool:
     """Whether ``events`` are the stored hand ``hand`` with its corrections applied (the
     hand has corrections, and they make it ``events``, voids aside; ``phh``: as
-    :func:`first_difference`)."""
+    :func:`first_difference`). ``held``: the stored hand's first row, key and session
+    (:func:`same_start_in_session`): the start of ``events`` is then compared too, with the
+    start as its corrections make it (a PHH export of a hand whose starting stacks were
+    corrected starts as corrected: README "Formats")."""
     from replay.fold import effective_events
 
     rows = [r.event for r in ledger.read(hand)]
     if not any(e.type == "correction" for e in rows):
         return False
     corrected = [e for e in effective_events(rows)[0] if e.type not in LATER]
+    if held is not None and not same_start_in_session(
+            ledger, events[0], (event_json(corrected[0]), held[1], held[2])):
+        return False
     return first_difference(events, [(i, event_json(e)) for i, e in
                                      enumerate(corrected, 1)], phh=phh) is None
 
 
 def as_the_file_corrects(ledger: Any, events: Sequence[Any], hand: str,
-                          differ: Difference | None, *, phh: bool = False
+                          differ: Difference | None, *, phh: bool = False,
+                          held: tuple[str, str | None, str | None] | None = None
                           ) -> tuple[bool, Difference | None]:
     """For ``events``, a copy of the stored hand ``hand`` whose original events differ from
     the stored ones (``differ``): ``(True, differ)`` when the copy's corrections make it,
@@ -232,11 +260,16 @@ def as_the_file_corrects(ledger: Any, events: Sequence[Any], hand: str,
     the corrections) where its PHH export (the hand as corrected, no history) was imported,
     the same hand, already in the ledger (README, "Formats"); ``(False, how the corrected
     hands differ)`` when they do not, so that a refusal names the hand as it results;
-    ``(False, differ)`` for a copy without corrections, or when ``differ`` is None or its
-    start differs. ``phh``: as :func:`first_difference`."""
+    ``(False, differ)`` for a copy without corrections, or when ``differ`` is None, or is
+    its start (:data:`STARTS_OTHERWISE`) and ``held`` is not given or the corrected hands
+    differ. ``held``: the stored
+    hand's first row, key and session (:func:`same_start_in_session`), with which the start
+    as the copy's corrections make it is compared with the start as the ledger's make it (a
+    correction of the starting stacks: where its PHH export was imported, the hand starts as
+    corrected). ``phh``: as :func:`first_difference`."""
     from replay.fold import effective_events
 
-    if differ is None or differ is STARTS_OTHERWISE or not any(
+    if differ is None or (differ is STARTS_OTHERWISE and held is None) or not any(
             e.type == "correction" for e in events):
         return False, differ
     try:
@@ -245,8 +278,15 @@ def as_the_file_corrects(ledger: Any, events: Sequence[Any], hand: str,
         return False, differ
     theirs = effective_events([r.event for r in ledger.read(hand)])[0]
     stored = [e for e in theirs if e.type not in LATER]
-    found = first_difference(mine, [(i, event_json(e)) for i, e in enumerate(stored, 1)],
-                             phh=phh)
+    found = None
+    if held is not None:
+        start = event_json(stored[0])
+        if not same_start_in_session(ledger, mine[0], (start, held[1], held[2])):
+            found = start_difference(mine[0], start)
+    found = found or first_difference(
+        mine, [(i, event_json(e)) for i, e in enumerate(stored, 1)], phh=phh)
+    if found is not None and differ is STARTS_OTHERWISE:  # refused for its start, as before
+        return False, differ
     if found is not None:
         return False, found._replace(text=f"as its corrections make it, {found.text}")
     voided = [any(e.type == "hand_voided" for e in side) for side in (mine, theirs)]

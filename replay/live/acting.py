@@ -236,16 +236,11 @@ def can_end(ledger: Any, hand: str) -> str | None:
 
 def _paid_otherwise(state: HandState) -> tuple[str, ...]:
     """The payouts of the hand ``state`` ends (folded already) that differ from what the
-    rules award (:func:`replay.fold.replay_folded`'s ``payout`` discrepancies, RULES.md §2),
-    or, where the showdown is not verifiable (a hole card unknown), that no legal split of
-    the pots pays (its ``infeasible`` one, :func:`replay.compare.legal_split`), in sentences
-    as ``state`` names them: recorded still (the table's own payout is history, README "Net
-    has one meaning everywhere"), but said at once. None for the rake the hand records (what
-    the table kept, not a payout the rules contradict)."""
+    rules award, in sentences (:attr:`replay.hand_replay.HandReplay.paid_otherwise`, what
+    ``correct`` and ``undo`` warn of too): recorded still, but said at once."""
     from replay.fold import replay_folded
 
-    found = replay_folded(state, state.started).discrepancies
-    return tuple(d.sentence() for d in found if d.kind in ("payout", "infeasible"))
+    return replay_folded(state, state.started).paid_otherwise
 
 
 def _platform_names(ledger: Any) -> dict[str, str]:

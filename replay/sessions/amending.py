@@ -82,7 +82,8 @@ def entry_to_correct(state: SessionState, session: str, seq: int, *, amending: b
     """
     entry = state.entries.get(seq)
     if entry is None:
-        listed = ", ".join(f"{s} {e.type}" for s, e in sorted(state.entries.items()))
+        listed = ", ".join(f"{s} {e.type}" + (" (retracted)" if s in state.retracted else "")
+                           for s, e in sorted(state.entries.items()))
         raise NotFound(f"session {session} has no buy-in, cash-out or payment at seq {seq}"
                        + (f" (its entries: {listed})" if listed else ""))
     if state.closed and not closed and entry.type != "payment":

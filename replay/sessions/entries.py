@@ -231,11 +231,14 @@ def not_at_table(session: str, state: SessionState, player: str, chips: int
     if player in state.seated:
         return None
     if player in state.cashed:
+        seq = state.cashed_at.get(player)
         return LedgerError(
-            f"{player} already cashed out {state.cashed[player]} chips in {session} (no "
-            f"buy-in since); a wrong count is amended: `handledger entry amend {session} "
-            "SEQ CHIPS --reason … --by …` (`handledger history --session "
-            f"{session}` lists the entries)")
+            f"{player} already cashed out {state.cashed[player]} chips in {session}"
+            + (f" (entry {seq}, no buy-in since); a wrong count is amended: `handledger entry "
+               f"amend {session} {seq} CHIPS --reason … --by …`" if seq is not None else
+               f" (no buy-in since); a wrong count is amended: `handledger entry amend "
+               f"{session} SEQ CHIPS --reason … --by …` (`handledger history --session "
+               f"{session}` lists the entries)"))
     return LedgerError(_no_buy_in(session, player, chips, state))
 
 

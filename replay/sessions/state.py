@@ -40,6 +40,8 @@ class SessionState:
     bought: set[str] = field(default_factory=set)
     chips_in: dict[str, int] = field(default_factory=dict)
     cashed: dict[str, int] = field(default_factory=dict)
+    #: the seq of each player's last cash-out in force (the entry ``cashed`` counts)
+    cashed_at: dict[str, int] = field(default_factory=dict)
     chips_out: int = 0
     payments: list[tuple[str | None, str | None, int]] = field(default_factory=list)
     entries: dict[int, Any] = field(default_factory=dict)
@@ -137,6 +139,7 @@ def _fold(state: SessionState, seq: int, e: Any) -> None:
     elif e.type == "cash_out":
         state.seated.discard(e.player)
         state.cashed[e.player] = e.chips
+        state.cashed_at[e.player] = seq
         state.chips_out += e.chips
     elif e.type == "payment":
         state.payments.append((e.payer, e.payee, e.amount_minor))
