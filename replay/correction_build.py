@@ -175,7 +175,9 @@ def _forced_bets_fit(events: Sequence[Any], correction: ev.Correction,
                      specs: Sequence[ChangeSpec]) -> None:
     """:func:`replay.forced_fit.check_still_fits` of the hand ``events`` and as ``correction``
     makes it, its refusal naming the changes (:func:`changes_said`); a stream that did not
-    replay is not compared (the correction repairs it).
+    replay is not compared (the correction repairs it), nor a hand voided with the correction
+    (it moves no chip: :func:`replay.corrections._changes_something` refuses what changes
+    nothing under a void).
 
     Raises:
         IllegalAction: ``"correction replace 1 (hand_started): the corrected hand's forced
@@ -188,10 +190,12 @@ def _forced_bets_fit(events: Sequence[Any], correction: ev.Correction,
         before = effective_events(events)[0]
     except IllegalAction:
         return
+    after = effective_events([*events, correction])[0]
+    if after and after[-1].type == "hand_voided":
+        return  # a voided hand posts nothing: the void's own refusal says so
     short = [ChangeSpec(s.op, s.seq, None if (s.text or "").lstrip().startswith("{")
                         else s.text) for s in specs]  # a JSON event: its seq and type only
-    check_still_fits(before, effective_events([*events, correction])[0],
-                     f"correction {changes_said(events, short)}")
+    check_still_fits(before, after, f"correction {changes_said(events, short)}")
 
 
 def _same_whole_hand(events: Sequence[Any], after: Any, specs: Sequence[ChangeSpec]) -> None:
