@@ -133,10 +133,17 @@ def _differently_lines(w: Any) -> list[str]:
     """The what-if's findings (``replay``'s words) after the change: ``still paid
     differently`` for one the hand had before it too (the same player, or the whole table,
     and the same kind of finding), ``would be paid differently`` for one the change brings
-    (a hand paid as the rules give before it is never "still" paid differently)."""
-    was = {(d.player, d.kind) for d in w.before.discrepancies}
-    return [f"  {'still' if (d.player, d.kind) in was else 'would be'} paid differently: "
-            f"{d.sentence()}" for d in w.after.discrepancies]
+    (a hand paid as the rules give before it is never "still" paid differently). A hand paid
+    its pots less the rake it records is paid as the rules give, before or after
+    (:attr:`replay.hand_replay.HandReplay.differences`, through
+    :func:`ledger.audit.rake_count.rake_alone`, as ``replay`` reads it): its rake finding
+    alone is no difference, said after the change in ``replay``'s note (``note: hand h: the
+    table paid 2 less than the pots and returns: the site kept 2 as rake (as the file
+    records)``)."""
+    was = {(d.player, d.kind) for d in w.before.differences}
+    return [*(f"  {'still' if (d.player, d.kind) in was else 'would be'} paid differently: "
+              f"{d.sentence()}" for d in w.after.differences),
+            *(f"  note: {d.sentence()}" for d in w.after.rake_kept)]
 
 
 def _unknown_lines(w: Any) -> list[str]:
