@@ -161,9 +161,8 @@ def _unknown_lines(w: Any) -> list[str]:
     for when, unknown in ((("", now),) if both else (("before", was), ("after", now))):
         if unknown is None:
             continue
-        lines.append(f"  by the rules{' ' + when if when else ''}: not known for "
-                     f"{', '.join(unknown.players)} (showdown not verifiable: hole cards "
-                     f"unknown){', the same before and after' if both else ''}; a legal "
+        lines.append(f"  {unknown.not_known(when)}"
+                     f"{', the same before and after' if both else ''}; a legal "
                      "split of the pots pays")
         lines += [f"    {words}" for words in unknown.pot_words()]
     for when, unknown, payouts in (("before", was, "the payouts"),
@@ -210,13 +209,14 @@ def moved_parts(done: Any, unreplayed: str) -> list[str]:
         for label, key, none in (("change in net", "paid", "none"),
                                  ("by the rules", "net", "unchanged"))]
     if moved is not None and (was is not None or now is not None):  # unknown cards
+        from replay.compare import NOT_VERIFIABLE
+
         gone = [p for p in done.after.result.players
                 if any(u is not None and p in u.players for u in (was, now))]
         known = ", ".join(f"{p} {n:+d}" for p, n in moved["net"].items())
-        parts[1] = ("by the rules: not known (showdown not verifiable: hole cards unknown), "
-                    "unchanged" if same else
+        parts[1] = (f"by the rules: not known ({NOT_VERIFIABLE}), unchanged" if same else
                     f"by the rules: {known + ', ' if known else ''}not known for "
-                    f"{', '.join(gone)} (showdown not verifiable: hole cards unknown)")
+                    f"{', '.join(gone)} ({NOT_VERIFIABLE})")
     return parts
 
 
