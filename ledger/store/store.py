@@ -223,7 +223,7 @@ class Ledger:
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=not read_only)
         if not read_only:
-            _not_write_protected(self.path)
+            not_write_protected(self.path)
             _folder_to_create_in(self.path)
         if not read_only and self.path != ":memory:" and not os.path.lexists(self.path):
             _create(self.path)
@@ -1177,11 +1177,13 @@ def _file_mode(path: str) -> int | None:
         return None
 
 
-def _not_write_protected(path: str) -> None:
+def not_write_protected(path: str) -> None:
     """Refuse to open for writing a ledger file whose write permission bits are all off
     (``chmod a-w``): its owner made it read-only, and the superuser, whom the system lets
     write any file, must not write it either. Called before DuckDB opens the file, which
-    writes it on opening (its header, a checkpoint) even when nothing is appended.
+    writes it on opening (its header, a checkpoint) even when nothing is appended, and
+    before ``checkpoint`` appends to the ledger's own checkpoints file
+    (:func:`ledger.store.checkpoint.take`): a file beside a locked ledger is not made.
 
     Raises:
         LedgerReadOnly: naming the file; a reader opens it read-only instead.
