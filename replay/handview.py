@@ -38,7 +38,7 @@ from typing import Any
 from ledger.audit.books import format_money
 from ledger.audit.signatures import SignedAmendment, signed_amendments
 from ledger.model import events as ev
-from ledger.model.errors import NotFound
+from ledger.model.errors import NotFound, no_hand
 from ledger.store import signing
 from ledger.store.chain import SESSION_PREFIX
 from replay.amendments import in_force_before
@@ -241,7 +241,7 @@ def load_view(ledger: Any, hand: str, keys: Any = None) -> HandView:
     """
     rows = ledger.read(hand)
     if not rows or rows[0].hand_id is None:
-        raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
+        raise no_hand(ledger.path, hand)
     session = rows[0].session or rows[0].event.session
     checked = None
     if keys is not None:

@@ -47,6 +47,7 @@ from ledger.model.errors import (
     MalformedEvent,
     MalformedInput,
     NotFound,
+    no_hand,
     no_ledger,
 )
 from ledger.model.events import parse_stored
@@ -736,9 +737,11 @@ class Ledger:
             [stream, after, upto],
         )
         if not rows and not self._query("SELECT 1 FROM events WHERE stream = $1 LIMIT 1", [stream]):
-            kind = "session" if stream.startswith(SESSION_PREFIX) else "hand"
-            raise NotFound(f"the ledger holds no {kind} stream {stream!r}"
-                           f"{self._in_another_case(stream)}", hand=stream)
+            hint = self._in_another_case(stream)
+            if not stream.startswith(SESSION_PREFIX):
+                raise no_hand(self.path, stream, hint)
+            raise NotFound(f"ledger {self.path} holds no session "
+                           f"{stream.removeprefix(SESSION_PREFIX)!r}{hint}", hand=stream)
         return [StoredEvent(*row) for row in rows]
 
     def _in_another_case(self, stream: str) -> str:
