@@ -133,10 +133,17 @@ def _differently_lines(w: Any) -> list[str]:
     """The what-if's findings (``replay``'s words) after the change: ``still paid
     differently`` for one the hand had before it too (the same player, or the whole table,
     and the same kind of finding), ``would be paid differently`` for one the change brings
-    (a hand paid as the rules give before it is never "still" paid differently)."""
-    was = {(d.player, d.kind) for d in w.before.discrepancies}
-    return [f"  {'still' if (d.player, d.kind) in was else 'would be'} paid differently: "
-            f"{d.sentence()}" for d in w.after.discrepancies]
+    (a hand paid as the rules give before it is never "still" paid differently). A hand paid
+    its pots less the rake it records is paid as the rules give, before or after
+    (:attr:`replay.hand_replay.HandReplay.differences`, through
+    :func:`ledger.audit.rake_count.rake_alone`, as ``replay`` reads it): its rake finding
+    alone is no difference, said after the change in ``replay``'s note (``note: hand h: the
+    table paid 2 less than the pots and returns: the site kept 2 as rake (as the file
+    records)``)."""
+    was = {(d.player, d.kind) for d in w.before.differences}
+    return [*(f"  {'still' if (d.player, d.kind) in was else 'would be'} paid differently: "
+              f"{d.sentence()}" for d in w.after.differences),
+            *(f"  note: {d.sentence()}" for d in w.after.rake_kept)]
 
 
 def _unknown_lines(w: Any) -> list[str]:
@@ -154,9 +161,8 @@ def _unknown_lines(w: Any) -> list[str]:
     for when, unknown in ((("", now),) if both else (("before", was), ("after", now))):
         if unknown is None:
             continue
-        lines.append(f"  by the rules{' ' + when if when else ''}: not known for "
-                     f"{', '.join(unknown.players)} (showdown not verifiable: hole cards "
-                     f"unknown){', the same before and after' if both else ''}; a legal "
+        lines.append(f"  {unknown.not_known(when)}"
+                     f"{', the same before and after' if both else ''}; a legal "
                      "split of the pots pays")
         lines += [f"    {words}" for words in unknown.pot_words()]
     for when, unknown, payouts in (("before", was, "the payouts"),
@@ -214,13 +220,14 @@ def moved_parts(done: Any, unreplayed: str) -> list[str]:
         for label, key, none in (("change in net", "paid", "none"),
                                  ("by the rules", "net", "unchanged"))]
     if moved is not None and (was is not None or now is not None):  # unknown cards
+        from replay.compare import NOT_VERIFIABLE
+
         gone = [p for p in done.after.result.players
                 if any(u is not None and p in u.players for u in (was, now))]
         known = ", ".join(f"{p} {n:+d}" for p, n in moved["net"].items())
-        parts[1] = ("by the rules: not known (showdown not verifiable: hole cards unknown), "
-                    "unchanged" if same else
+        parts[1] = (f"by the rules: not known ({NOT_VERIFIABLE}), unchanged" if same else
                     f"by the rules: {known + ', ' if known else ''}not known for "
-                    f"{', '.join(gone)} (showdown not verifiable: hole cards unknown)")
+                    f"{', '.join(gone)} ({NOT_VERIFIABLE})")
     return parts
 
 

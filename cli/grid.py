@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
+import sys
 from collections.abc import Sequence
 
 from rich.cells import cell_len
@@ -26,6 +28,21 @@ _HEAD = ("┃", " ", "┃", "┃")
 _HEAD_RULE = ("┡", "━", "╇", "┩")
 _ROW = ("│", " ", "│", "│")
 _BOTTOM = ("└", "─", "┴", "┘")
+
+#: The width of text written to a pipe or a file: wide enough that no line of it is ever
+#: wrapped (a line is whole for grep and awk), as ``sql_table`` draws.
+UNWRAPPED = 100_000
+
+
+def out_width() -> int:
+    """The width in terminal cells that text for standard output is drawn at (``show``,
+    ``replay``, ``run``: :class:`Sheet` and rich's ``Console``): the terminal's own when
+    standard output is one (a longer line wraps there, as the terminal would wrap it), else
+    :data:`UNWRAPPED` (a pipe or a file: no line is broken)."""
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size((110, 24)).columns
+    return UNWRAPPED
+
 
 #: What rich would read as an emoji code (``:smile:``) and replace: such text goes to rich.
 _EMOJI = re.compile(r":\S*:")

@@ -125,7 +125,8 @@ def _named(view: HandView, names: Names) -> HandView:
             v, explanation=tuple(map(names, v.explanation)),
             payouts=tuple(replace(p, player=names.label(p.player)) for p in v.payouts),
             discrepancies=tuple((names.label(p) or p, names(m)) for p, m in v.discrepancies),
-            notes=tuple(map(names, v.notes)))
+            notes=tuple(map(names, v.notes)),
+            unknown=None if v.unknown is None else names(v.unknown))
 
     return replace(view, button=names.label(view.button),
                    starting=tuple((names.label(p) or p, s) for p, s in view.starting),

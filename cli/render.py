@@ -56,8 +56,11 @@ def whatif_json(data: dict[str, Any], names: Names) -> dict[str, Any]:
 def _console() -> tuple[Console, io.StringIO]:
     from rich.console import Console
 
+    from cli.grid import out_width
+
     buf = io.StringIO()
-    return Console(file=buf, width=110, color_system=None, highlight=False, markup=False), buf
+    return (Console(file=buf, width=out_width(), color_system=None, highlight=False,
+                    markup=False), buf)
 
 
 def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str:
@@ -70,11 +73,11 @@ def replay_text(r: HandReplay, names: Callable[[str], str] | None = None) -> str
     the hand records when the table paid the pots less it (a note says what it kept). Its
     ``won`` and the pots' sentences are of the pots less the rake the hand records
     (:attr:`HandReplay.won`, :attr:`HandReplay.explanation`)."""
-    from cli.grid import Sheet
+    from cli.grid import Sheet, out_width
 
     label = names or str
     res = r.result
-    sheet = Sheet(110)
+    sheet = Sheet(out_width())
     title = f"hand {r.hand} ({r.game})" + (f" — session {r.session}" if r.session else "")
     net, rules, won = r.paid_net, r.net, r.won  # each a new dict: computed once
     rows = []

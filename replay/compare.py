@@ -59,6 +59,11 @@ class Discrepancy:
         )
 
 
+#: ``replay``'s note on a hand whose showdown the rules cannot check, and the words
+#: ``whatif``, ``correct`` and the page of ``view`` say it with (README, "Unknown hole cards").
+NOT_VERIFIABLE = "showdown not verifiable: hole cards unknown"
+
+
 def recomputed_payouts(result: HandResult) -> dict[str, int]:
     """Chips the engine says each player takes back from the middle: awards + returned."""
     awards, returned = result.awards, result.returned
@@ -80,7 +85,7 @@ def compare_payouts(
     if result.status in ("voided", "incomplete"):
         return [], notes
     if not result.verifiable:
-        notes.append("showdown not verifiable: hole cards unknown")
+        notes.append(NOT_VERIFIABLE)
         if recorded is None:
             notes.append("no recorded payouts")
             return [], notes

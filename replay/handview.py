@@ -38,13 +38,14 @@ from typing import Any
 from ledger.audit.books import format_money
 from ledger.audit.signatures import SignedAmendment, signed_amendments
 from ledger.model import events as ev
-from ledger.model.errors import NotFound
+from ledger.model.errors import NotFound, no_hand
 from ledger.store import signing
 from ledger.store.chain import SESSION_PREFIX
 from replay.amendments import in_force_before
 from replay.fold import replay_events
 from replay.hand_history import signed_taken_back
 from replay.steps import HandSteps, hand_steps
+from replay.unknown_rules import unknown_result
 
 __all__ = ["Money", "PayoutLine", "Version", "Change", "Amendment", "HandView", "hand_view",
            "load_view", "session_money", "event_text"]
@@ -102,7 +103,10 @@ class Version:
     from the rules (:attr:`replay.hand_replay.HandReplay.differences`, so never the rake
     alone of a hand paid its pots less the rake it records); ``notes``, that rake kept first
     (:attr:`~replay.hand_replay.HandReplay.rake_kept`, as ``replay`` and ``show`` note it);
-    ``status``."""
+    ``status``; ``unknown``: of a complete hand whose showdown cannot be checked, what the
+    rules say of it in ``whatif``'s words (:meth:`replay.unknown_rules.UnknownResult.not_known`
+    and ``verdict``: ``by the rules: not known for Cy (showdown not verifiable: hole cards
+    unknown); the payouts are a legal split of the pots``), else None."""
 
     kind: str
     steps: HandSteps
@@ -113,6 +117,7 @@ class Version:
     discrepancies: tuple[tuple[str | None, str], ...]
     notes: tuple[str, ...]
     status: str
+    unknown: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -236,7 +241,7 @@ def load_view(ledger: Any, hand: str, keys: Any = None) -> HandView:
     """
     rows = ledger.read(hand)
     if not rows or rows[0].hand_id is None:
-        raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
+        raise no_hand(ledger.path, hand)
     session = rows[0].session or rows[0].event.session
     checked = None
     if keys is not None:
@@ -334,6 +339,7 @@ def _version(kind: str, events: list[Any], session: str | None) -> Version:
         recorded=r.recorded is not None, verifiable=res.verifiable,
         discrepancies=tuple((d.named, d.sentence()) for d in r.differences),
         notes=(*(d.sentence() for d in r.rake_kept), *r.notes), status=res.status,
+        unknown=None if (u := unknown_result(r)) is None else f"{u.not_known()}; {u.verdict()}",
     )
 
 

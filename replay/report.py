@@ -238,6 +238,18 @@ class SeriesReport:
         return summary_line(self.signatures)
 
     @property
+    def ranked(self) -> list[dict[str, Any]]:
+        """The rows of :attr:`standings` (chips), most won first in the order of ``standings
+        --money`` (:attr:`money`) when the sessions count money of one currency — a loss of
+        50 chips of 0.05 USD (-2.50 USD) above one of 263 chips of 0.01 USD (-2.63 USD) —
+        else in that of ``standings`` in chips. One order: the money grid's, never re-sorted
+        here (:func:`ledger.audit.standings_grid.standings`)."""
+        if self.money is None:
+            return list(self.standings.players)
+        by_player = {p["player"]: p for p in self.standings.players}
+        return [by_player[p["player"]] for p in self.money.players]
+
+    @property
     def flagged(self) -> list[HandEntry]:
         """The hands the audit names, corrected or voided, in ledger order."""
         return [h for h in self.hands if h.disputed or h.corrected or h.amendments]

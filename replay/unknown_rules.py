@@ -64,6 +64,16 @@ class UnknownResult:
                    " (RULES.md §2.1)")
                 for pot in self.pots]
 
+    def not_known(self, when: str = "") -> str:
+        """``by the rules: not known for Ann, Bob (showdown not verifiable: hole cards
+        unknown)`` (``when``: ``"before"``, ``"after"``, after "by the rules"):
+        :data:`replay.compare.NOT_VERIFIABLE`, ``replay``'s note, naming whose result is not
+        known."""
+        from replay.compare import NOT_VERIFIABLE
+
+        return (f"by the rules{' ' + when if when else ''}: not known for "
+                f"{', '.join(self.players)} ({NOT_VERIFIABLE})")
+
     def verdict(self, payouts: str = "the payouts", *, why: bool = True) -> str:
         """Whether ``payouts`` (their name: ``"the corrected payouts"``) are a legal split,
         with ``replay``'s words when they are not (``why``; left out where they are said

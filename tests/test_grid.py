@@ -77,3 +77,52 @@ def test_replay_table_fast_path_exact() -> None:
         "└────────┴───────┴─────┘\n"
         "  Main pot 4 (Erin): Erin takes 4."
     )
+
+
+def test_output_to_a_pipe_is_never_wrapped_to_a_terminal_at_its_width(monkeypatch) -> None:  # noqa: ANN001
+    import shutil
+    import sys
+
+    from cli.grid import UNWRAPPED, out_width
+
+    class Out(io.StringIO):
+        def __init__(self, tty: bool) -> None:
+            super().__init__()
+            self.tty = tty
+
+        def isatty(self) -> bool:
+            return self.tty
+
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda fallback: os_size(72))
+    monkeypatch.setattr(sys, "stdout", Out(False))
+    assert out_width() == UNWRAPPED == 100_000
+    monkeypatch.setattr(sys, "stdout", Out(True))
+    assert out_width() == 72
+
+
+def os_size(columns: int) -> object:
+    import os
+
+    return os.terminal_size((columns, 24))
+
+
+def test_show_and_replay_to_a_pipe_keep_each_line_whole(tmp_path) -> None:  # noqa: ANN001
+    """#64146221551 (five-card draw): the seats' line is 111 characters, seq 8's row 118, the
+    rake's note in ``replay`` 134; each one line when standard output is not a terminal (each
+    was cut at 110 columns)."""
+    from tests.pokerstars_helpers import path
+    from tests.test_live_table import one_shot
+
+    db, hand = tmp_path / "w.duckdb", "PokerStars-64146221551"
+    assert one_shot(db, "import", str(path(
+        "Stars-cash-5-Carddraw-FL-USD-0.10-0.20-201106.sidepot.txt")))[0] == 0
+    code, out, _ = one_shot(db, "show", hand)
+    assert code == 0
+    assert out.splitlines()[8] == (
+        "  8 d dh Hero Qd7h6c6hTh         pot 15 bet 10 [Player3:728 Player4:5 Player5:19 "
+        "Player1:152 Hero:235] bet → Player5")
+    assert len(out.splitlines()) == 30  # the seats, the unit, 26 events (2-27), pot and note
+    code, out, _ = one_shot(db, "replay", "--hand", hand)
+    assert out.splitlines()[-2] == (
+        f"  note: hand {hand}: the table paid 2 less than the pots and returns: the site kept 2 "
+        "as rake (as the file records)")

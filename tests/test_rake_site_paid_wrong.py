@@ -73,7 +73,7 @@ def test_a_corrected_payout_keeps_the_sites_rake(tmp_path: Path) -> None:
     code, out, _ = one_shot(db, "whatif", SIDEPOTS, "--replace", "36", "pay Player4 0.29")
     assert code == 0
     assert [line for line in out.splitlines() if "paid differently" in line] == [
-        f"  still paid differently: hand {SIDEPOTS}: the site kept 18 as rake (as the file "
+        f"  would be paid differently: hand {SIDEPOTS}: the site kept 18 as rake (as the file "
         "records); the rules' awards of the pots less it: Player2 29, Player0 323 (the payouts "
         "differ from them)",
         f"  would be paid differently: hand {SIDEPOTS}: Player2 was paid 0, the rules give 29 "
@@ -91,6 +91,33 @@ def test_a_corrected_payout_keeps_the_sites_rake(tmp_path: Path) -> None:
     assert (code, err.count("error:")) == (0, 0)
     assert "the house: whoever keeps the rake the table took, 0.31 USD (31 chips in session " \
            "stars)" in out
+
+
+def test_whatif_of_a_hand_paid_its_pots_less_the_rake_says_so_in_replays_note(
+        tmp_path: Path) -> None:
+    """#64146221551 (five-card draw, 0.10/0.20): Player3 20 (small blind 5, completes to 20),
+    Player4 15 (big blind 10, all in calling 5 more), Hero 20: a pot of 55, raked 2; Player3's
+    kings win it, paid 10 + 43 = 53, the pot less the rake, as the rules give. The same payout
+    written again changes nothing: the hand is paid as the rules give after it too, the rake
+    said in ``replay``'s note (ledger/audit/rake_count.py ``rake_alone``), never "still paid
+    differently"."""
+    db = tmp_path / "w.duckdb"
+    hand = "PokerStars-64146221551"
+    file = path("Stars-cash-5-Carddraw-FL-USD-0.10-0.20-201106.sidepot.txt")
+    assert one_shot(db, "import", str(file))[0] == 0
+    note = (f"note: hand {hand}: the table paid 2 less than the pots and returns: the site kept "
+            "2 as rake (as the file records)")
+    code, out, _ = one_shot(db, "replay", "--hand", hand)
+    assert code == 0 and f"  {note}" in out.splitlines()
+    code, out, err = one_shot(db, "whatif", hand, "--replace", "25", "pay Player3 0.10")
+    assert code == 0, err
+    assert out.splitlines()[-6:] == [
+        "  Player3          +33     +33      +0          +33         +33         +0",
+        "  Player4          -15     -15      +0          -15         -15         +0",
+        "  Player5           +0      +0      +0           +0          +0         +0",
+        "  Player1           +0      +0      +0           +0          +0         +0",
+        "  Hero             -20     -20      +0          -20         -20         +0",
+        f"  {note}"]
 
 
 def _edited(tmp_path: Path, name: str, *edits: tuple[str, str]) -> Path:

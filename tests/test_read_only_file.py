@@ -111,10 +111,13 @@ def test_every_read_answers_as_on_a_writable_copy_and_writes_nothing(
     ("undo", "live", "--by", "host"),
     ("void", "live", "--reason", "misdeal", "--by", "host"),
     ("correct", "live", "--delete", "3", "--reason", "typo", "--by", "host"),
+    ("checkpoint",),  # LEDGER.checkpoints beside it: not made
+    ("checkpoint", "--json", "-o", "SELF"),  # the same file named by -o
 ])
 def test_a_write_is_one_line_naming_the_file_and_nothing_is_written(
         locked: Path, args: tuple[str, ...]) -> None:
     before = snapshot(locked)
+    args = tuple(f"{locked}.checkpoints" if a == "SELF" else a for a in args)
     code, out, err = handledger(locked, *args)
     if args[0] == "replay":
         assert code == 0 and out.endswith("0 showdown(s) not verifiable (the hash chain not "
@@ -139,6 +142,24 @@ def test_table_refuses_each_line_and_writes_nothing(locked: Path) -> None:
                                      f"the file): nothing written (`chmod u+w {locked}` to "
                                      "write it)\n")
     assert "Ann to act" in o.getvalue().decode()  # `state` still reads
+    assert snapshot(locked) == before
+
+
+def test_a_checkpoint_of_a_locked_ledger_goes_only_to_a_file_named_elsewhere(
+        locked: Path, tmp_path: Path) -> None:
+    """``-o FILE`` away from the ledger writes nothing of it nor beside it: the record of
+    its head goes there, one line, the position and hash the chat line names."""
+    import json
+    import re
+
+    before = snapshot(locked)
+    elsewhere = tmp_path / "mine.checkpoints"
+    code, out, err = handledger(locked, "checkpoint", "-o", str(elsewhere))
+    assert (code, err) == (0, "")
+    said = re.fullmatch(r"handledger checkpoint ro (\d+):([0-9a-f]{24}) \S+Z\n", out)
+    assert said, out
+    (record,) = [json.loads(line) for line in elsewhere.read_text().splitlines()]
+    assert (str(record["position"]), record["hash"][:24]) == said.groups()
     assert snapshot(locked) == before
 
 

@@ -141,6 +141,34 @@ def test_standings_on_the_index_equal_the_command(series: dict[str, Path]) -> No
     assert money["currency"] == "USD" and len(chips["players"]) == 8
 
 
+def test_the_standings_rows_follow_standings_money_over_chips_of_different_values(
+        tmp_path: Path) -> None:
+    db = tmp_path / "mixed.duckdb"
+    ok(db, "import", POKERNOW / "charlestudor_Input_Log_002.csv",
+       POKERNOW / "pokernowpy_run-it-twice.csv")
+    ok(db, "session", "set", "charlestudor_Input_Log_002", "--chip-value", "0.05",
+       "--currency", "USD")
+    ok(db, "session", "set", "pokernowpy_run-it-twice", "--chip-value", "0.01",
+       "--currency", "USD")
+    ok(db, "report", tmp_path / "site")
+    page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    grid = page[page.index('id="standings-grid"'):page.index("</tbody>")]
+    rows = re.findall(r'<tr data-player="([^"]+)">', grid)
+    # hand-checked: 855 chips of 0.01 (8.55 USD) above 150 of 0.05 (7.50 USD); a loss of 50
+    # chips of 0.05 (-2.50 USD) above one of 263 chips of 0.01 (-2.63 USD), never below it
+    totals = re.findall(r'<td class="total">.*?<span class="money">\(([^)]*)\)</span></td>',
+                        grid)
+    assert list(zip(rows, totals, strict=True)) == [
+        ("3r4cXeU7Dp", "+8.55 USD"), ("gE4aE_Yhc3", "+7.50 USD"), ("R2MwqIZu29", "+1.29 USD"),
+        ("5ZxauEKa4C", "-0.53 USD"), ("r6R7wIH3qS", "-0.83 USD"), ("6OQxLdU_ZO", "-2.50 USD"),
+        ("CzMp1GAawT", "-2.50 USD"), ("YJJJbgIQrB", "-2.50 USD"), ("HXN7RGKNLI", "-2.63 USD"),
+        ("6sDYZfyXI8", "-5.85 USD")]
+    money = json.loads(ok(db, "standings", "--money", "--json"))
+    assert rows == [p["player"] for p in money["players"]]  # one order: the command's
+    assert ("most won first in USD (the order of <code>handledger standings --money</code>)"
+            in page)
+
+
 # ------------------------------------------------------------------------------ re-runs
 
 

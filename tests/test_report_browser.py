@@ -66,7 +66,7 @@ def test_the_standings_shown_equal_the_command(browser: Browser, site: dict[str,
     load(d, site["out"] / "index.html")
     chips, money = site["chips"], site["money"]
     shown = grid(d)
-    assert list(shown) == [p["player"] for p in chips["players"]]  # most won first
+    assert list(shown) == [p["player"] for p in money["players"]]  # most won first, in money
     totals = {p["player"]: p["total"] for p in money["players"]}
     assert shown == {
         p["player"]: (p["nets"], p["total"],

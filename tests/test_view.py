@@ -262,3 +262,24 @@ def test_a_hand_paid_its_pots_less_the_rake_is_no_discrepancy(run, db, tmp_path:
     assert "✗ Discrepancy" not in html and '<tr class="discrepancy"' not in html
     assert "✓ No discrepancy: the table paid what the rules give." in html
     assert f"<li>Note: {kept}</li>" in html
+
+
+def test_a_showdown_the_rules_cannot_check_is_no_clean_hand(run, tmp_path: Path) -> None:  # noqa: ANN001
+    """PokerNow hand #21 of valakuzhyk: gaxdqwmwksve's cards are never shown, so who wins the
+    main pot of 330 (Hznmh#9009, Aab Ovwsi, gaxdqwmwksve) is not known; Hznmh#9009's flush
+    wins side pot 1 of 2320, and the table paid him 2650 = 330 + 2320, the main pot whole to
+    one of its players: a legal split. The page says so in ``whatif``'s words
+    (replay.unknown_rules ``not_known``, ``verdict``; tests/test_whatif_unknown_cards.py),
+    never that the rules give what it paid."""
+    from tests.conftest import SHARED
+
+    hand = "pn-valakuzhyk_07_21_2022_log1-21-165843907408700"
+    assert run("import", str(SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv")
+               ).exit_code == 0
+    page = tmp_path / "v.html"
+    assert run("view", hand, "-o", str(page)).exit_code == 0
+    html = page.read_text(encoding="utf-8")
+    assert "No discrepancy" not in html
+    assert ('<p class="note">By the rules: not known for Hznmh#9009, Aab Ovwsi, gaxdqwmwksve '
+            "(showdown not verifiable: hole cards unknown); the payouts are a legal split of "
+            "the pots.</p>") in html

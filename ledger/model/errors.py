@@ -171,6 +171,14 @@ def no_ledger(path: object) -> NotFound:
                     "`handledger import`, `run`, `session open` and `hand start`)")
 
 
+def no_hand(path: object, hand: str, hint: str = "") -> NotFound:
+    """The one error of every read or write of a hand the ledger at ``path`` does not hold
+    (``show``, ``replay --hand``, ``view``, ``state``, ``act``, ``whatif``, ``correct``,
+    ``history``): ``ledger night.duckdb holds no hand 'h9'``, naming the file (a hand looked
+    for in the wrong ledger); ``hint``: what follows (``": did you mean 'U1'?"``)."""
+    return NotFound(f"ledger {path} holds no hand {hand!r}{hint}", hand=hand)
+
+
 class LedgerCorrupt(LedgerError):
     """The ledger file cannot be read as a ledger: not a DuckDB file, cut short, a block whose
     checksum fails, or a DuckDB file without the ledger's tables."""

@@ -215,9 +215,19 @@ def take(
             the file and line (:meth:`ledger.store.sidecar.FileState.refusal`); ``out`` is
             the ledger file or its write-ahead log (:func:`ledger.store.outputs.not_the_ledger`):
             nothing written.
+        LedgerReadOnly: the ledger file has no write permission bit (its owner locked it)
+            and the record would go to its own checkpoints file (not ``-o`` elsewhere), in
+            the words of every write refused so (:func:`ledger.store.store.not_write_protected`):
+            nothing written, no file made.
     """
     not_the_ledger(out, ledger.path, None if out is None else f"-o {os.fspath(out)}",
                    appended=True)
+    target = Path(out) if out is not None else default_file(ledger.path)
+    own = default_file(ledger.path)
+    if target is not None and own is not None and target.resolve() == own.resolve():
+        from ledger.store.store import not_write_protected
+
+        not_write_protected(ledger.path)  # a locked ledger: nothing made beside it
     if not checked:
         require_intact(ledger, "no checkpoint taken (it would vouch for rows that are not "
                                "those written)")
@@ -234,7 +244,6 @@ def take(
             raise LedgerError(f"ledger {ledger.path} has no row {upto} below its head "
                               f"{position} to checkpoint")
         position, digest = upto, row[0]
-    target = Path(out) if out is not None else default_file(ledger.path)
     start = 1
     if target is not None:
         from ledger.store.sidecar import file_state  # it reads records as this module does

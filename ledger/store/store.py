@@ -47,6 +47,7 @@ from ledger.model.errors import (
     MalformedEvent,
     MalformedInput,
     NotFound,
+    no_hand,
     no_ledger,
 )
 from ledger.model.events import parse_stored
@@ -223,7 +224,7 @@ class Ledger:
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=not read_only)
         if not read_only:
-            _not_write_protected(self.path)
+            not_write_protected(self.path)
             _folder_to_create_in(self.path)
         if not read_only and self.path != ":memory:" and not os.path.lexists(self.path):
             _create(self.path)
@@ -736,9 +737,11 @@ class Ledger:
             [stream, after, upto],
         )
         if not rows and not self._query("SELECT 1 FROM events WHERE stream = $1 LIMIT 1", [stream]):
-            kind = "session" if stream.startswith(SESSION_PREFIX) else "hand"
-            raise NotFound(f"the ledger holds no {kind} stream {stream!r}"
-                           f"{self._in_another_case(stream)}", hand=stream)
+            hint = self._in_another_case(stream)
+            if not stream.startswith(SESSION_PREFIX):
+                raise no_hand(self.path, stream, hint)
+            raise NotFound(f"ledger {self.path} holds no session "
+                           f"{stream.removeprefix(SESSION_PREFIX)!r}{hint}", hand=stream)
         return [StoredEvent(*row) for row in rows]
 
     def _in_another_case(self, stream: str) -> str:
@@ -1177,11 +1180,13 @@ def _file_mode(path: str) -> int | None:
         return None
 
 
-def _not_write_protected(path: str) -> None:
+def not_write_protected(path: str) -> None:
     """Refuse to open for writing a ledger file whose write permission bits are all off
     (``chmod a-w``): its owner made it read-only, and the superuser, whom the system lets
     write any file, must not write it either. Called before DuckDB opens the file, which
-    writes it on opening (its header, a checkpoint) even when nothing is appended.
+    writes it on opening (its header, a checkpoint) even when nothing is appended, and
+    before ``checkpoint`` appends to the ledger's own checkpoints file
+    (:func:`ledger.store.checkpoint.take`): a file beside a locked ledger is not made.
 
     Raises:
         LedgerReadOnly: naming the file; a reader opens it read-only instead.

@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError
 
-from ledger.model.errors import LedgerError, MalformedEvent, NotFound
+from ledger.model.errors import LedgerError, MalformedEvent, no_hand
 from ledger.model.events import EVENT_ADAPTER, AnyEvent, parse_event
 from ledger.model.platform import PLATFORM_FORMAT, platform_sessions_of
 from ledger.store.store import COLUMNS, StoredEvent
@@ -183,7 +183,7 @@ def session_hand_streams(ledger: Any, sessions: Sequence[str], *, after: int = 0
 def _whole(ledger: Any, hand: str) -> RawHand:
     rows = ledger.read(hand)
     if not rows or rows[0].hand_id is None:
-        raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
+        raise no_hand(ledger.path, hand)
     return hand, rows[0].session, [r.payload for r in rows], rows[0].position
 
 
@@ -195,7 +195,7 @@ def load_hand(ledger: Any, hand: str) -> tuple[list, str | None]:
     """
     rows = ledger.read(hand)
     if not rows or rows[0].hand_id is None:
-        raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
+        raise no_hand(ledger.path, hand)
     return [r.event for r in rows], rows[0].session
 
 

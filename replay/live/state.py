@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.betting import bet_word
 from engine.state import HandState
-from ledger.model.errors import NotFound
+from ledger.model.errors import no_hand
 from replay.fold import fold_stream
 from replay.typed import as_typed
 
@@ -31,7 +31,7 @@ def current_rows(ledger: Any, hand: str) -> tuple[HandState, list[Any]]:
     """:func:`current`'s state, with the stream's rows."""
     rows = ledger.read_recent(hand)
     if not rows or rows[0].hand_id is None:
-        raise NotFound(f"no hand {hand!r} in the ledger", hand=hand)
+        raise no_hand(ledger.path, hand)
     return fold_stream([r.event for r in rows])[0], rows
 
 
