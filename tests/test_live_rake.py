@@ -189,7 +189,7 @@ def test_a_rake_before_the_showdown_or_of_no_hand_is_refused(run, db: str) -> No
     assert ("the rake is taken from the pot at the showdown, after the betting (phase deal "
             "now)" in _refused(run, Path(db), "rake 3"))
     assert _refused(run, Path(db), "rake 3", hand="r9") == (
-        f"error: hand r9: ledger {db} holds no hand 'r9'\n")
+        f"error: hand r9: ledger {db} holds no such hand\n")
 
 
 def test_the_table_reads_rake_as_act_does(run, hand: Path) -> None:  # noqa: ANN001

@@ -188,7 +188,7 @@ def test_a_hand_not_in_the_ledger_is_refused_at_once_as_act_refuses_it(started: 
     _, _, err = one_shot(started, "act", "h9", "Ann cc")
     done = table_here(started, "h9", ["Ann cc"])
     assert (done.returncode, done.stdout, done.stderr) == (2, "", err)
-    assert err == f"error: hand h9: ledger {started} holds no hand 'h9'\n"
+    assert err == f"error: hand h9: ledger {started} holds no such hand\n"
     missing = started.with_name("none.duckdb")
     done = table_here(missing, "h1", ["state"])
     assert (done.returncode, done.stdout) == (2, "")

@@ -174,9 +174,10 @@ def no_ledger(path: object) -> NotFound:
 def no_hand(path: object, hand: str, hint: str = "") -> NotFound:
     """The one error of every read or write of a hand the ledger at ``path`` does not hold
     (``show``, ``replay --hand``, ``view``, ``state``, ``act``, ``whatif``, ``correct``,
-    ``history``): ``ledger night.duckdb holds no hand 'h9'``, naming the file (a hand looked
-    for in the wrong ledger); ``hint``: what follows (``": did you mean 'U1'?"``)."""
-    return NotFound(f"ledger {path} holds no hand {hand!r}{hint}", hand=hand)
+    ``history``): ``hand h9: ledger night.duckdb holds no such hand``, naming the file (a hand
+    looked for in the wrong ledger) and the hand once, in its location (:meth:`LedgerError.where`);
+    ``hint``: what follows (``": did you mean 'U1'?"``)."""
+    return NotFound(f"ledger {path} holds no such hand{hint}", hand=hand)
 
 
 class LedgerCorrupt(LedgerError):
