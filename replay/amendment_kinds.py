@@ -11,12 +11,15 @@ correction.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ledger.model.events import parse_event
 
 #: ``(kind, by, reason)``: kind ``"correction"``, ``"undo"`` or ``"void"``.
 Amendment = tuple[str, str, str]
+
+_AMENDING = ("correction", "hand_voided")
 
 
 def amendment_kinds(ledger: Any) -> dict[str, list[Amendment]]:
@@ -31,28 +34,50 @@ def amendment_kinds(ledger: Any) -> dict[str, list[Amendment]]:
         " 'hand_voided') THEN CAST(payload AS VARCHAR) END FROM events WHERE hand_id IN"
         " (SELECT hand_id FROM events WHERE type IN ('correction', 'hand_voided'))"
         " ORDER BY hand_id, seq")
-    writes: dict[str, dict[Any, list[tuple[int, str, str | None]]]] = {}
-    for hand, seq, kind, at, payload in rows:
-        writes.setdefault(hand, {}).setdefault(at, []).append((int(seq), kind, payload))
+    writes: dict[str, dict[Any, list[tuple[int, Any]]]] = {}
+    for hand, seq, _, at, payload in rows:
+        writes.setdefault(hand, {}).setdefault(at, []).append(
+            (int(seq), None if payload is None else parse_event(payload)))
     return {hand: _kinds(list(by_time.values())) for hand, by_time in writes.items()}
 
 
-def _kinds(writes: list[list[tuple[int, str, str | None]]]) -> list[Amendment]:
-    """The amendments among a hand's ``writes`` (each its rows ``(seq, type, payload)``), in
-    order."""
-    out: list[Amendment] = []
+def _kinds(writes: list[list[tuple[int, Any]]]) -> list[Amendment]:
+    """The amendments among a hand's ``writes`` (each its rows ``(seq, event)``, the event
+    None but of a correction or a void), in order: a void's own correction left out (the
+    void says it)."""
+    return [(kind, e.by, e.reason) for _, kind, e, own in _labelled(writes) if not own]
+
+
+def kinds_by_seq(rows: Sequence[Any]) -> dict[int, str]:
+    """``{seq: kind}`` of every ``correction`` and ``hand_voided`` among one hand's stored
+    ``rows`` (``ledger.store.store.StoredEvent``, by seq; rows of one ``recorded_at`` are one
+    write), kind ``"correction"``, ``"undo"`` or ``"void"`` as :func:`amendment_kinds` tells
+    them (module doc); a void's own correction (what drops an ended hand's end) is ``"void"``.
+    """
+    writes: dict[Any, list[tuple[int, Any]]] = {}
+    for r in rows:
+        writes.setdefault(r.recorded_at, []).append(
+            (r.seq, r.event if r.event.type in _AMENDING else None))
+    return {seq: kind for seq, kind, _, _ in _labelled(list(writes.values()))}
+
+
+def _labelled(writes: list[list[tuple[int, Any]]]) -> list[tuple[int, str, Any, bool]]:
+    """``(seq, kind, event, own)`` of each correction and void among a hand's ``writes`` (as
+    :func:`_kinds` takes them), in order; ``own``: a void's own correction, labelled
+    ``"void"``."""
+    out: list[tuple[int, str, Any, bool]] = []
     earlier: set[frozenset[int]] = set()
     for write in writes:
-        seqs = frozenset(seq for seq, _, _ in write)
-        events = [parse_event(p) for _, kind, p in write
-                  if kind in ("correction", "hand_voided") and p is not None]
-        void = next((e for e in events if e.type == "hand_voided"), None)
-        if len(write) == 1 and events and _undoes(events[0], earlier):
-            out.append(("undo", events[0].by, events[0].reason))
+        seqs = frozenset(seq for seq, _ in write)
+        events = [(seq, e) for seq, e in write if e is not None]
+        void = next((e for _, e in events if e.type == "hand_voided"), None)
+        if len(write) == 1 and events and _undoes(events[0][1], earlier):
+            out.append((events[0][0], "undo", events[0][1], False))
         else:  # a void's own correction (its reason "void: …", by its author) is the void
-            out += [("void", e.by, e.reason) if e is void else ("correction", e.by, e.reason)
-                    for e in events if void is None or e is void
-                    or (e.by, e.reason) != (void.by, f"void: {void.reason}")]
+            for seq, e in events:
+                own = void is not None and e is not void and (e.by, e.reason) == (
+                    void.by, f"void: {void.reason}")
+                out.append((seq, "void" if e is void or own else "correction", e, own))
         earlier.add(seqs)
     return out
 

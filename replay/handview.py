@@ -41,6 +41,7 @@ from ledger.model import events as ev
 from ledger.model.errors import NotFound, no_hand
 from ledger.store import signing
 from ledger.store.chain import SESSION_PREFIX
+from replay.amendment_kinds import kinds_by_seq
 from replay.amendments import in_force_before
 from replay.fold import replay_events
 from replay.hand_history import signed_taken_back
@@ -145,7 +146,10 @@ class Change:
 @dataclass(frozen=True)
 class Amendment:
     """A correction or void as stored: its ``seq`` in the hand stream, ledger ``position``,
-    ``recorded_at`` (ISO 8601, UTC), ``type``, ``by``, ``reason`` and its ``changes``;
+    ``recorded_at`` (ISO 8601, UTC), ``type``, ``kind`` (what the host did: ``"correction"``,
+    ``"undo"`` or ``"void"``, a void's own correction a ``"void"`` too, as the report's
+    session page and index tell them: :func:`replay.amendment_kinds.kinds_by_seq`), ``by``,
+    ``reason`` and its ``changes``;
     ``signer``: the name a signed one was signed as (None: unsigned), ``signature`` its
     check against the key directory (:class:`ledger.audit.signatures.SignedAmendment`:
     ``status`` good, bad or unknown, and its ``note``; None: unsigned, or not checked),
@@ -158,6 +162,7 @@ class Amendment:
     position: int
     recorded_at: str
     type: str
+    kind: str
     by: str
     reason: str
     changes: tuple[Change, ...]
@@ -347,6 +352,7 @@ def _history(rows: Sequence[Any], events: list[Any],
              signatures: Sequence[SignedAmendment] | None = None) -> tuple[Amendment, ...]:
     by_seq = {r.seq: e for r, e in zip(rows, events, strict=True)}
     checked = {a.seq: a for a in signatures or ()}
+    kinds = kinds_by_seq(rows)
     out = []
     for index, (r, e) in enumerate(zip(rows, events, strict=True)):
         if e.type not in _CHANGES:
@@ -363,8 +369,8 @@ def _history(rows: Sequence[Any], events: list[Any],
         taken = () if signer is not None else tuple(
             f"the {'void' if t['type'] == 'hand_voided' else 'correction'} at seq {t['seq']} "
             f"(signed by {t['signer']})" for t in signed_taken_back(e, rows))
-        out.append(Amendment(r.seq, r.position, r.recorded_at.isoformat(), e.type, e.by,
-                             e.reason, changes, signer, checked.get(r.seq),
+        out.append(Amendment(r.seq, r.position, r.recorded_at.isoformat(), e.type,
+                             kinds[r.seq], e.by, e.reason, changes, signer, checked.get(r.seq),
                              signing.binding(e, index) if signer is not None else None, taken))
     return tuple(out)
 

@@ -45,8 +45,8 @@ def test_the_hand_page_shows_who_signed_and_what_fails(browser: Browser, tampere
                 "the books apply it as stored.")]
     assert [" ".join(text(e).split()).split(" by ")[0]
             for e in css(d, "#history .amendment > p:first-child")] == [
-        "Correction (seq 25, ledger position 25)", "Correction (seq 26, ledger position 26)",
-        "Correction (seq 27, ledger position 27)"]
+        "Corrected (seq 25, ledger position 25)", "Undone (seq 26, ledger position 26)",
+        "Corrected (seq 27, ledger position 27)"]
     undo = css(d, "#history .amendment")[1]  # the undo: a correction taking back seq 25
     assert [text(li) for li in css(undo, ".changes li")] == ["delete seq 25 correction"]
     shoot(d, tampered, "signed-hand")

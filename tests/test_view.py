@@ -283,3 +283,27 @@ def test_a_showdown_the_rules_cannot_check_is_no_clean_hand(run, tmp_path: Path)
     assert ('<p class="note">By the rules: not known for Hznmh#9009, Aab Ovwsi, gaxdqwmwksve '
             "(showdown not verifiable: hole cards unknown); the payouts are a legal split of "
             "the pots.</p>") in html
+
+
+def test_the_hand_page_labels_each_write_by_what_the_host_did(
+        run, db, tmp_path: Path, imported) -> None:  # noqa: ANN001
+    """The hand page called an undo a "Correction" where the session page and the index say
+    "undone" (replay/amendment_kinds.py); a void of an ended hand is its correction (dropping
+    the end) and the ``hand_voided``, both rows of the void."""
+    import html
+    import re
+
+    copy_ledger(imported, Path(db))
+    for args in (("correct", "dispute-1", *RIGHT_SPLIT, "--reason", "main pot to the wrong "
+                  "player"), ("undo", "dispute-1"), ("void", "dispute-1", "--reason", "misdeal")):
+        assert run(*args, "--by", "floor").exit_code == 0, args
+    page = tmp_path / "d.html"
+    assert run("view", "dispute-1", "-o", str(page)).exit_code == 0
+    heads = re.findall(r'<li class="amendment">\s*<p>(.*?)</p>', page.read_text(), flags=re.S)
+    words = [" ".join(html.unescape(re.sub(r"<[^>]+>", "", h)).split()) for h in heads]
+    assert [re.sub(r" at \S+ \S+ UTC:", " at T:", w) for w in words] == [
+        "Corrected (seq 25, ledger position 25) by floor at T: main pot to the wrong player",
+        "Undone (seq 26, ledger position 26) by floor at T: undo of the correction at seq 25 "
+        "(by floor: main pot to the wrong player)",
+        "Voided (seq 27, ledger position 27) by floor at T: void: misdeal",
+        "Voided (seq 28, ledger position 28) by floor at T: misdeal"]
