@@ -72,6 +72,30 @@ def test_a_payment_repeated_is_more_than_owed_unless_the_row_says_so(tmp_path: P
         "already)\n")
 
 
+def test_payments_beyond_the_buy_ins_together_advise_the_row_s_flag(tmp_path: Path) -> None:
+    """zz (no hand: settle cannot say) opened, Ann and Bob bought 10 chips each; Ann pays Bob
+    8 twice: the second row, her payments together beyond her buy-ins, is refused with the
+    file's way of recording it anyway (the row's ``"more_than_owed": true``), not ``pay``'s
+    option alone; so marked, the file goes in."""
+    bob_in = _row(3, {"type": "buy_in", "player": "Bob", "chips": 10})
+    pays = [_row(seq, {"type": "payment", "payer": "Ann", "payee": "Bob", "amount_minor": 8})
+            for seq in (4, 5)]
+    path = _file(tmp_path, "p.jsonl", OPENED + ANN_IN + bob_in + "".join(pays))
+    db = tmp_path / "p.duckdb"
+    assert one_shot(db, "import", str(path)) == (2, REFUSED, (
+        f"error: {path}:5, session zz: its payment at seq 5 (Ann pays Bob 8): 8, with the 8 he "
+        "paid already, is more than Ann's buy-ins in zz (10 chips): nobody pays more than he "
+        "put on the table; a buy-in missing from the books is recorded first; a row with "
+        '"more_than_owed": true records it anyway (as pay --more-than-owed); nothing of the '
+        "file was written\n"))
+    assert not db.exists()
+    marked = _row(5, {"type": "payment", "payer": "Ann", "payee": "Bob", "amount_minor": 8,
+                      "more_than_owed": True})
+    path.write_text(OPENED + ANN_IN + bob_in + pays[0] + marked)
+    assert one_shot(db, "import", str(path))[:2] == (0, (
+        "imported 0 hand(s) (5 events) from 1 file(s); 0 already in the ledger; 0 rejected\n"))
+
+
 def test_more_than_owed_round_trips_through_an_export(tmp_path: Path) -> None:
     """`pay s01 Erin Alice 10` is refused (she owes nothing), `--more-than-owed` records it
     marked; the export writes the mark, and a fresh ledger takes the file with the same
