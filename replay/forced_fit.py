@@ -67,9 +67,15 @@ def check_still_fits(before: Sequence[Any], after: Sequence[Any], doing: str) ->
     stray = _said(posted - implied)
     due = _said(implied - posted)
     where = f"with the button on {started.button}" if started.button else "in seat order"
+    if due and stray:
+        said = f"the rules post {due}, not {stray}"
+    elif due:
+        said = f"the rules post {due}, which the corrected hand leaves out"
+    else:
+        said = f"the rules post no {stray}"
     raise IllegalAction(
-        f"{doing}: the corrected hand's forced bets no longer fit its seats: {where}, the "
-        f"rules post {due or 'none of them'}, not {stray or 'more'} (RULES.md §4.2: the small "
+        f"{doing}: the corrected hand's forced bets no longer fit its seats: {where}, "
+        f"{said} (RULES.md §4.2: the small "
         "blind sits immediately left of the button, the big blind next; §4.3 antes); nothing "
         "written (correct the forced bets in the same correction, `--replace SEQ JSON` of "
         "each, or keep the seats, button and stacks they were posted from)")

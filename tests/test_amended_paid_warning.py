@@ -78,3 +78,22 @@ def test_a_correction_that_reorders_the_seats_under_their_blinds_is_refused(user
            "Bob +1\n", "")
     shown = user("show", "w2")[1]
     assert "  2 Bob posts small blind 1 " in shown and "  3 Cy posts big blind 2 " in shown
+
+
+def test_a_correction_that_deletes_a_blind_is_refused_naming_the_blind_left_out(user) -> None:  # noqa: ANN001
+    """RULES.md §4.2, heads-up: the button (Bob) posts the small blind 1, Ann the big blind 2.
+    Deleting Bob's small blind (seq 3) leaves a hand no table posts: refused, naming the blind
+    the corrected hand leaves out; `whatif` of it, which shows what that correction would do,
+    is refused alike; nothing written."""
+    assert user("hand", "start", "--hand", "h", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:200,Bob:150", "--button", "Bob")[0] == 0
+    line = ("error: hand h: correction delete 3 (forced_bet by Bob): the corrected hand's "
+            "forced bets no longer fit its seats: with the button on Bob, the rules post Bob's "
+            "small blind 1, which the corrected hand leaves out (RULES.md §4.2: the small "
+            "blind sits immediately left of the button, the big blind next; §4.3 antes); "
+            "nothing written (correct the forced bets in the same correction, `--replace SEQ "
+            "JSON` of each, or keep the seats, button and stacks they were posted from)\n")
+    assert user("correct", "h", "--delete", "3", "--reason", "no blind", "--by", "host") == (
+        2, "", line)
+    assert user("whatif", "h", "--delete", "3") == (2, "", line)
+    assert user("history", "h")[1].endswith("no corrections or voids\n")

@@ -25,7 +25,7 @@ def reads(tmp_path: Path) -> list[tuple[str, ...]]:
         ("verify",), ("audit",), ("audit", "--json"), ("balances",), ("standings",),
         ("settle", "--session", "s01"), ("session", "list"), ("sql", "SELECT count(*) FROM hands"),
         ("replay", "--hand", "live"), ("show", "live"), ("state", "live"), ("history", "live"),
-        ("whatif", "live", "--delete", "3"), ("export", "-o", str(tmp_path / "e.jsonl")),
+        ("whatif", "live", "--replace", "6", "Bob f"), ("export", "-o", str(tmp_path / "e.jsonl")),
         ("chart", str(tmp_path / "c.png"), "--session", "s01"),  # the live hand: plain chips
         ("report", str(tmp_path / "site")),
         ("view", "live", "-o", str(tmp_path / "v.html")),
