@@ -54,11 +54,18 @@ def kinds_by_seq(rows: Sequence[Any]) -> dict[int, str]:
     write), kind ``"correction"``, ``"undo"`` or ``"void"`` as :func:`amendment_kinds` tells
     them (module doc); a void's own correction (what drops an ended hand's end) is ``"void"``.
     """
-    writes: dict[Any, list[tuple[int, Any]]] = {}
+    writes = [[(r.seq, r.event if r.event.type in _AMENDING else None) for r in write]
+              for write in writes_of(rows)]
+    return {seq: kind for seq, kind, _, _ in _labelled(writes)}
+
+
+def writes_of(rows: Sequence[Any]) -> list[list[Any]]:
+    """One hand's stored ``rows`` (by seq) as its writes: the rows of one ``recorded_at``
+    together (an ``act``, a correction, a void, an import), in order."""
+    writes: dict[Any, list[Any]] = {}
     for r in rows:
-        writes.setdefault(r.recorded_at, []).append(
-            (r.seq, r.event if r.event.type in _AMENDING else None))
-    return {seq: kind for seq, kind, _, _ in _labelled(list(writes.values()))}
+        writes.setdefault(r.recorded_at, []).append(r)
+    return list(writes.values())
 
 
 def _labelled(writes: list[list[tuple[int, Any]]]) -> list[tuple[int, str, Any, bool]]:
@@ -84,6 +91,14 @@ def _labelled(writes: list[list[tuple[int, Any]]]) -> list[tuple[int, str, Any, 
 
 def _undoes(correction: Any, earlier: set[frozenset[int]]) -> bool:
     """Whether ``correction`` deletes exactly the rows of one of the ``earlier`` writes."""
+    return taken_back(correction) in earlier
+
+
+def taken_back(correction: Any) -> frozenset[int] | None:
+    """The seqs a ``correction`` takes back when it only deletes (as ``undo`` writes it: an
+    undo deletes exactly the rows of one earlier write, module doc); None when it changes
+    anything else, or nothing."""
     changes = correction.changes
-    return bool(changes) and all(c.op == "delete" for c in changes) and (
-        frozenset(c.seq for c in changes) in earlier)
+    if not changes or any(c.op != "delete" for c in changes):
+        return None
+    return frozenset(c.seq for c in changes)

@@ -21,6 +21,7 @@ from ledger.store import signing
 from ledger.store.keys import KeyStore
 from ledger.store.proven import prove_before_writing
 from ledger.store.streams import platform_names
+from replay.amendment_kinds import taken_back, writes_of
 from replay.amendments import AMENDMENT_TYPES, effective_events, split_stream
 from replay.corrected_hand import check_replays, same_hand
 from replay.correction_build import ChangeSpec, build_correction
@@ -444,20 +445,16 @@ def last_write(rows: Sequence[Any]) -> list[Any]:
     write it took back. An undo is a write of one correction whose changes all delete and
     name exactly the seqs of one earlier write (``handledger undo``, or a ``correct --delete``
     of everything one ``act`` appended)."""
-    writes: dict[Any, list[Any]] = {}
-    for r in rows:
-        writes.setdefault(r.recorded_at, []).append(r)
-    ordered = list(writes.values())
+    ordered = writes_of(rows)
     index = {frozenset(r.seq for r in w): k for k, w in enumerate(ordered)}
     passed: set[int] = set()
     for k in range(len(ordered) - 1, -1, -1):
         if k in passed:
             continue
         write = ordered[k]
-        changes = write[0].event.changes if len(write) == 1 and write[0].type == "correction" \
-            else []
-        took = index.get(frozenset(c.seq for c in changes)) if changes and all(
-            c.op == "delete" for c in changes) else None
+        seqs = (taken_back(write[0].event) if len(write) == 1 and write[0].type == "correction"
+                else None)
+        took = index.get(seqs) if seqs is not None else None
         if took is None or took >= k:
             return write
         passed.add(took)

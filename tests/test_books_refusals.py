@@ -460,6 +460,11 @@ def test_a_session_closed_twice_says_it_is_closed_already(s_ann: Path, tmp_path:
     assert (tmp_path / "t.duckdb.checkpoints").read_text().count("\n") == 1  # none taken again
 
 
+#: Ann all-in for 100, Bob calls, Ann's aces hold: Ann is paid the 200 pot.
+ALL_IN_ANN_WINS = ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100", "Bob cc", "d db 2c3d4h",
+                   "d db 9s", "d db Td", "pay Ann 200", "end")
+
+
 def test_hand_start_warns_of_a_stack_that_does_not_follow_his_last_hand(
         s_ann_bob: Path, tmp_path: Path) -> None:
     """Bob lost his 100 in hand x1 and bought nothing: a hand seating him with 100 again
@@ -471,8 +476,7 @@ def test_hand_start_warns_of_a_stack_that_does_not_follow_his_last_hand(
     seats = ("--session", "s", "--game", "NT", "--stakes", "1/2", "--button", "Ann")
     assert run(db, "hand", "start", "--hand", "x1", *seats, "--seats", "Ann:100,Bob:100"
                ).exit_code == 0
-    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100", "Bob cc", "d db 2c3d4h",
-                   "d db 9s", "d db Td", "pay Ann 200", "end"):
+    for action in ALL_IN_ANN_WINS:
         assert run(db, "act", "x1", action).exit_code == 0, action
     result = run(db, "hand", "start", "--hand", "x2", *seats, "--seats", "Ann:200,Bob:100")
     assert (result.exit_code, result.stdout) == (0, "x2\n")
@@ -488,8 +492,7 @@ def test_hand_start_warns_of_a_stack_that_does_not_follow_his_last_hand(
         "first, or void it (`handledger void x2 --reason … --by …`); nothing written")
     assert rows(db) == before
     # played as started, x2 has Bob lose chips he never had: settle names that, no transfer
-    for action in ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cbr 100", "Bob cc", "d db 2c3d4h",
-                   "d db 9s", "d db Td", "pay Ann 200", "end"):
+    for action in ALL_IN_ANN_WINS:
         assert run(db, "act", "x2", action).exit_code == 0, action
     assert refused(run(db, "settle", "--session", "s")) == (
         "error: cannot settle: Bob lost 200 chips in session s, more than his buy-ins there "
