@@ -97,7 +97,10 @@ def _undoes(correction: Any, earlier: set[frozenset[int]]) -> bool:
 def taken_back(correction: Any) -> frozenset[int] | None:
     """The seqs a ``correction`` takes back when it only deletes (as ``undo`` writes it: an
     undo deletes exactly the rows of one earlier write, module doc); None when it changes
-    anything else, or nothing."""
+    anything else, or nothing, and for an event that is not a correction (a void of a hand
+    in play is a write of one ``hand_voided``)."""
+    if correction.type != "correction":
+        return None
     changes = correction.changes
     if not changes or any(c.op != "delete" for c in changes):
         return None

@@ -59,3 +59,22 @@ def test_an_undo_of_a_void_is_an_undo(user, tmp_path: Path) -> None:  # noqa: AN
     items = [_text(i) for i in re.findall(r"<li>(?:Corrected|Undone|Voided) by .*?</li>", index)]
     assert items == ["Voided by floor: misdeal",
                      "Undone by floor: undo of the void at seq 9 (by floor: misdeal)"]
+
+
+def test_a_void_in_play_is_labelled_on_the_report_and_its_page(user, tmp_path: Path) -> None:  # noqa: ANN001
+    """A void of a hand not yet ended is one write of a lone ``hand_voided`` (no correction):
+    the report and the hand's page label it, as a void of an ended hand."""
+    assert user("hand", "start", "--hand", "v1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Ann:200,Bob:200", "--button", "Ann")[0] == 0
+    assert user("void", "v1", "--reason", "misdeal", "--by", "host")[0] == 0
+    out = tmp_path / "site"
+    assert user("report", str(out))[0] == 0
+    index = (out / "index.html").read_text(encoding="utf-8")
+    items = [_text(i) for i in re.findall(r"<li>(?:Corrected|Undone|Voided) by .*?</li>", index)]
+    assert items == ["Voided by host: misdeal"]
+    code, text = user("view", "v1", "-o", str(tmp_path / "v1.html"))[:2]
+    assert code == 0, text
+    html = (tmp_path / "v1.html").read_text(encoding="utf-8")
+    page = re.sub(r"\s+", " ", _text(re.sub(r"<(script|style).*?</\1>", "", html, flags=re.S)))
+    assert re.search(r"Corrections and voids Voided \(seq 4, ledger position 4\) by host at "
+                     r"[-0-9]+ [:0-9]+ UTC: misdeal Unsigned\.", page), page[-400:]
