@@ -21,11 +21,12 @@ from tests.copies import copy_ledger
 from tests.test_books_refusals import refused, rows
 
 SETTLE_REFUSED = (
-    "error: cannot settle: Bob lost 300 chips (75.00 USD) in session fri, more than his "
-    "buy-ins there (100 chips, 25.00 USD): a hand seats him with chips he never bought, and "
-    "nobody pays more than he put on the table (RULES.md §1.1; `pay` refuses it): `handledger "
-    "audit --session fri` names the hand (a buy-in not recorded: `handledger buyin`, or "
-    "`entry amend` of his buy-in; a stack typed wrong: `handledger correct`); settle then")
+    "error: cannot settle: Bob lost 300 chips (75.00 USD) in session fri, more than Bob's "
+    "buy-ins there (100 chips, 25.00 USD): a hand seats Bob with chips never bought, and "
+    "nobody pays more than the chips put on the table (RULES.md §1.1; `pay` refuses it): "
+    "`handledger audit --session fri` names the hand (a buy-in not recorded: `handledger "
+    "buyin`, or `entry amend` of the buy-in; a stack typed wrong: `handledger correct`); "
+    "settle then")
 
 
 def run(db: Path, *args: str, stdin: str | None = None) -> Result:
@@ -76,34 +77,34 @@ def test_payments_split_are_held_to_the_buy_ins_together(fri: Path, tmp_path: Pa
     db = copy_ledger(fri, tmp_path / "t.duckdb")
     assert refused(run(db, "pay", "fri", "Bob", "Ann", "75.00")) == (  # money as typed
         "error: pay fri Bob Ann: 75.00 USD is more than Bob's buy-ins in fri (100 chips, 25.00 "
-        "USD): nobody pays more than he put on the table; a buy-in missing from the books is "
-        "recorded first")
+        "USD): nobody pays more than the chips put on the table; a buy-in missing from the "
+        "books is recorded first")
     assert refused(run(db, "pay", "fri", "Bob", "Ann", "75")) == (  # 75 of his 100 chips?
         "error: pay fri Bob Ann: 75.00 USD is more than Bob's buy-ins in fri (100 chips, 25.00 "
         "USD): a payment is money, not chips (1 chip is 0.25 USD; 75 chips are 18.75 USD); a "
         "buy-in missing from the books is recorded first")
     assert refused(run(db, "pay", "fri", "Bob", "Ann", "101")) == (  # no chips he has
         "error: pay fri Bob Ann: 101.00 USD is more than Bob's buy-ins in fri (100 chips, "
-        "25.00 USD): nobody pays more than he put on the table; a buy-in missing from the "
-        "books is recorded first")
+        "25.00 USD): nobody pays more than the chips put on the table; a buy-in missing from "
+        "the books is recorded first")
     done = run(db, "pay", "fri", "Bob", "Ann", "25.00")
     assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 25.00 USD (entry 7)\n")
     before = rows(db)
     assert refused(run(db, "pay", "fri", "Bob", "Ann", "25.00", "--again")) == (
-        "error: pay fri Bob Ann: 25.00 USD, with the 25.00 USD he paid already, is more than "
-        "Bob's buy-ins in fri (100 chips, 25.00 USD): nobody pays more than he put on the "
-        "table; a buy-in missing from the books is recorded first; --more-than-owed records "
-        "it anyway")
+        "error: pay fri Bob Ann: 25.00 USD, with the 25.00 USD Bob paid already, is more than "
+        "Bob's buy-ins in fri (100 chips, 25.00 USD): nobody pays more than the chips put on "
+        "the table; a buy-in missing from the books is recorded first; --more-than-owed "
+        "records it anyway")
     assert rows(db) == before
     done = run(db, "pay", "fri", "Bob", "Ann", "25.00", "--again", "--more-than-owed")
     assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 25.00 USD (entry 8)\n")
 
 
-BEYOND = ("he lost 75.00 USD, more than his buy-ins (25.00 USD): a hand seats him with chips he "
-          "never bought, and nobody pays more than he put on the table (RULES.md §1.1; `pay` "
-          "refuses it), so he can owe at most 25.00 USD (his buy-ins)")
+BEYOND = ("Bob lost 75.00 USD, more than the buy-ins (25.00 USD): a hand seats Bob with chips "
+          "never bought, and nobody pays more than the chips put on the table (RULES.md §1.1; "
+          "`pay` refuses it), so Bob can owe at most 25.00 USD (the buy-ins)")
 PUT_RIGHT = ("the rest is settled once the books are put right (a buy-in not recorded: "
-             "`handledger buyin`, or `entry amend` of his buy-in; a stack typed wrong: "
+             "`handledger buyin`, or `entry amend` of the buy-in; a stack typed wrong: "
              "`handledger correct`) [session fri, player Bob; expected -7500, actual ")
 
 
@@ -130,10 +131,10 @@ def test_the_settlement_finding_names_what_pay_takes(fri: Path, tmp_path: Path) 
         "USD]")
     before = rows(db)
     assert refused(run(db, "pay", "fri", "Bob", "Ann", "0.01")) == (
-        "error: pay fri Bob Ann: 0.01 USD, with the 25.00 USD he paid already, is more than "
-        "Bob's buy-ins in fri (100 chips, 25.00 USD): nobody pays more than he put on the "
-        "table; a buy-in missing from the books is recorded first; --more-than-owed records "
-        "it anyway")
+        "error: pay fri Bob Ann: 0.01 USD, with the 25.00 USD Bob paid already, is more than "
+        "Bob's buy-ins in fri (100 chips, 25.00 USD): nobody pays more than the chips put on "
+        "the table; a buy-in missing from the books is recorded first; --more-than-owed "
+        "records it anyway")
     assert rows(db) == before
 
 

@@ -432,14 +432,16 @@ def _beyond_words(book: SessionBook, p: PlayerBook, text: str) -> str:
     loss, the most he can owe (his buy-ins and what he was paid, as ``pay`` bounds him) and
     ``text``, the transfers he can still make; or that he paid it all."""
     most = book.money(p.buy_in) + p.received_minor
-    paid_him = f" and the {book.format(p.received_minor)} paid to him" if p.received_minor else ""
+    who = p.player
+    paid_them = (f" and the {book.format(p.received_minor)} paid to {who}" if p.received_minor
+                 else "")
     then = f": {text}" if text else ", paid already"
-    return (f"he lost {book.format(book.money(-p.net))}, more than his buy-ins "
-            f"({book.format(book.money(p.buy_in))}): a hand seats him with chips he never "
-            "bought, and nobody pays more than he put on the table (RULES.md §1.1; `pay` "
-            f"refuses it), so he can owe at most {book.format(most)} (his buy-ins{paid_him})"
-            f"{then}; the rest is settled once the books are put right (a buy-in not "
-            "recorded: `handledger buyin`, or `entry amend` of his buy-in; a stack typed "
+    return (f"{who} lost {book.format(book.money(-p.net))}, more than the buy-ins "
+            f"({book.format(book.money(p.buy_in))}): a hand seats {who} with chips never "
+            "bought, and nobody pays more than the chips put on the table (RULES.md §1.1; "
+            f"`pay` refuses it), so {who} can owe at most {book.format(most)} (the buy-ins"
+            f"{paid_them}){then}; the rest is settled once the books are put right (a buy-in "
+            "not recorded: `handledger buyin`, or `entry amend` of the buy-in; a stack typed "
             "wrong: `handledger correct`)")
 
 

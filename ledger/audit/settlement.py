@@ -88,12 +88,13 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
         raise LedgerError(
             f"cannot settle: {player} lost {lost} chips"
             + (f" ({worth(lost, '')})" if not plain else "") + f" in session {name}, more "
-            f"than his buy-ins there ({bought} chips{worth(bought, ', ')})"
+            f"than {player}'s buy-ins there ({bought} chips{worth(bought, ', ')})"
             + (f" (and {more} more player{'s' if more > 1 else ''})" if more else "")
-            + ": a hand seats him with chips he never bought, and nobody pays more than he put "
-            f"on the table (RULES.md §1.1; `pay` refuses it): `handledger audit --session "
-            f"{name}` names the hand (a buy-in not recorded: `handledger buyin`, or `entry "
-            "amend` of his buy-in; a stack typed wrong: `handledger correct`); settle then")
+            + f": a hand seats {player} with chips never bought, and nobody pays more than the "
+            f"chips put on the table (RULES.md §1.1; `pay` refuses it): `handledger audit "
+            f"--session {name}` names the hand (a buy-in not recorded: `handledger buyin`, or "
+            "`entry amend` of the buy-in; a stack typed wrong: `handledger correct`); settle "
+            "then")
     never = {name for (name,) in con.execute(  # hands of no session: no session to open
         "SELECT session FROM session_book WHERE NOT opened AND session IS NOT NULL"
     ).fetchall()}
