@@ -103,9 +103,14 @@ def test_payments_split_are_held_to_the_buy_ins_together(fri: Path, tmp_path: Pa
 BEYOND = ("Bob lost 75.00 USD, more than the buy-ins (25.00 USD): a hand seats Bob with chips "
           "never bought, and nobody pays more than the chips put on the table (RULES.md §1.1; "
           "`pay` refuses it), so Bob can owe at most 25.00 USD (the buy-ins)")
+#: What Ann's settlement finding says of the 75.00 USD Bob lost to her beyond his 25.00 USD.
+UNPAID = ("Bob lost 75.00 USD, more than the buy-ins (25.00 USD): a hand seats Bob with chips "
+          "never bought, and nobody pays more than the chips put on the table (RULES.md §1.1; "
+          "`pay` refuses it)")
 PUT_RIGHT = ("the rest is settled once the books are put right (a buy-in not recorded: "
              "`handledger buyin`, or `entry amend` of the buy-in; a stack typed wrong: "
              "`handledger correct`) [session fri, player Bob; expected -7500, actual ")
+ANN_RIGHT = PUT_RIGHT.replace("player Bob; expected -7500", "player Ann; expected 7500")
 
 
 def test_the_settlement_finding_names_what_pay_takes(fri: Path, tmp_path: Path) -> None:
@@ -115,20 +120,29 @@ def test_the_settlement_finding_names_what_pay_takes(fri: Path, tmp_path: Path) 
     which pay takes, and once paid says so; one cent more is refused."""
     db = copy_ledger(fri, tmp_path / "t.duckdb")
     assert run(db, "pay", "fri", "Bob", "Ann", "10.00").exit_code == 0
-    [line] = [x for x in run(db, "audit", "--session", "fri").stdout.splitlines()
-              if x.startswith("settlement:")]
-    assert line == (
+    bob, ann = [x for x in run(db, "audit", "--session", "fri").stdout.splitlines()
+                if x.startswith("settlement:")]
+    assert bob == (
         "settlement: session fri: payments come to -10.00 USD for Bob but his net calls for "
         f"-75.00 USD (+65.00 USD): {BEYOND}: Bob must still pay Ann 15.00 USD; {PUT_RIGHT}"
         "-1000; amounts in 0.01 USD]")
+    assert ann == (
+        "settlement: session fri: payments come to 10.00 USD for Ann but his net calls for "
+        "75.00 USD (-65.00 USD): Bob must still pay Ann 15.00 USD; 50.00 USD of it no payment "
+        f"settles: {UNPAID}; {ANN_RIGHT}1000; amounts in 0.01 USD]")
     done = run(db, "pay", "fri", "Bob", "Ann", "15.00")
     assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 15.00 USD (entry 8)\n")
-    [line] = [x for x in run(db, "audit", "--session", "fri").stdout.splitlines()
-              if x.startswith("settlement:")]
-    assert line == (
+    bob, ann = [x for x in run(db, "audit", "--session", "fri").stdout.splitlines()
+                if x.startswith("settlement:")]
+    assert bob == (
         "settlement: session fri: payments come to -25.00 USD for Bob but his net calls for "
         f"-75.00 USD (+50.00 USD): {BEYOND}, paid already; {PUT_RIGHT}-2500; amounts in 0.01 "
         "USD]")
+    assert ann == (  # what Bob lost beyond the buy-ins is still Ann's, and settle says so too
+        "settlement: session fri: payments come to 25.00 USD for Ann but his net calls for "
+        f"75.00 USD (-50.00 USD): 50.00 USD of it no payment settles: {UNPAID}; "
+        f"{ANN_RIGHT}2500; amounts in 0.01 USD]")
+    assert refused(run(db, "settle", "--session", "fri")) == SETTLE_REFUSED
     before = rows(db)
     assert refused(run(db, "pay", "fri", "Bob", "Ann", "0.01")) == (
         "error: pay fri Bob Ann: 0.01 USD, with the 25.00 USD Bob paid already, is more than "
