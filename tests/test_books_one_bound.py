@@ -190,3 +190,21 @@ def test_a_buy_in_naming_a_player_close_to_one_of_the_books_warns(tmp_path: Path
     assert rows(db)[-1] == ("session:decl", 4, "buy_in")
     again = run(db, "buyin", "decl", "Anne", "5")  # his rebuy: he is in the books now
     assert (again.exit_code, again.stderr) == (0, "")
+
+
+def test_unsettled_names_the_loss_beyond_the_buy_ins_as_the_settlement_finding(
+        fri: Path, tmp_path: Path) -> None:
+    """No payment recorded: `audit --unsettled` asks of Bob his 25.00 USD of buy-ins, not the
+    75.00 USD pay refuses (it read no buy-ins), and names what Bob lost to Ann beyond them,
+    75.00 - 25.00 = 50.00 USD, on Ann's side too."""
+    db = copy_ledger(fri, tmp_path / "t.duckdb")
+    bob, ann = [x for x in run(db, "audit", "--session", "fri", "--unsettled").stdout
+                .splitlines() if x.startswith("unsettled:")]
+    assert bob == (
+        "unsettled: session fri: payments come to 0.00 USD for Bob but his net calls for "
+        f"-75.00 USD (+75.00 USD): {BEYOND}: Bob must still pay Ann 25.00 USD; {PUT_RIGHT}0; "
+        "amounts in 0.01 USD]")
+    assert ann == (
+        "unsettled: session fri: payments come to 0.00 USD for Ann but his net calls for "
+        "75.00 USD (-75.00 USD): Bob must still pay Ann 25.00 USD; 50.00 USD of it no payment "
+        f"settles: {UNPAID}; {ANN_RIGHT}0; amounts in 0.01 USD]")

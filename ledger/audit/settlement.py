@@ -153,7 +153,8 @@ def _signed_money(minor: int, decimals: int, currency: str | None) -> str:
 
 def session_books(con: Any) -> list[Any]:
     """Each session's book as the derived tables keep it — open or closed, chip value and
-    currency, each player's net and settlement payments (minor units) — for the checks run on
+    currency, each player's net, buy-ins and hands played (chips) and settlement payments
+    (minor units: a loss beyond the buy-ins is named as the audit names it) — for the checks run on
     request (``audit --unsettled``), which read nothing else. A session with any payment has
     ``payments`` non-empty (their totals only)."""
     from ledger.audit.books import PlayerBook, SessionBook
@@ -169,14 +170,14 @@ def session_books(con: Any) -> list[Any]:
                                   house_paid_minor=paid or 0)
         if received or paid:
             books[name].payments.append((None, None, (received or 0) + (paid or 0)))
-    for name, player, net, paid, received in con.execute(
-            "SELECT session, player, net, paid_minor, received_minor FROM session_players"
-            " WHERE session IS NOT NULL").fetchall():
+    for name, player, net, paid, received, bought, hands in con.execute(
+            "SELECT session, player, net, paid_minor, received_minor, coalesce(buy_in, 0),"
+            " coalesce(hands, 0) FROM session_players WHERE session IS NOT NULL").fetchall():
         book = books.get(name)
         if book is None:
             continue
         book.players[player] = PlayerBook(player, 0, net=net, paid_minor=paid,
-                                          received_minor=received)
+                                          received_minor=received, buy_in=bought, hands=hands)
         if paid:
             book.payments.append((player, "", paid))
     return list(books.values())
