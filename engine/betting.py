@@ -21,7 +21,13 @@ from typing import Final, cast
 from engine.cards import UNKNOWN
 from engine.hand import HandData
 from engine.rounds import Limits, Round, reopened_for
-from engine.stud import bring_in_candidates, bring_in_player, has_open_pair
+from engine.stud import (
+    best_board_candidates,
+    best_board_player,
+    bring_in_candidates,
+    bring_in_player,
+    has_open_pair,
+)
 from ledger.model import events as ev
 
 #: An action in a betting round (RULES.md §1).
@@ -216,11 +222,13 @@ def _round_needs_no_action(state: HandData, bettors: list[str] | None = None) ->
 
 
 def _accept_unknown_opener(state: HandData, player: str) -> None:
-    """Up cards unknown: the first to act cannot be checked, so the first actor is taken —
-    on third street only one who may bring it in (:func:`_check_bring_in_seat`)."""
+    """Up cards unknown: the first to act cannot be named, so the first actor is taken —
+    on third street only one who may bring it in (:func:`_check_bring_in_seat`), from fourth
+    street on only one who may have the best board (:func:`_check_best_board_seat`)."""
     rnd = state.rnd
     if rnd.opener_unknown and not rnd.acted and player in rnd.pending:
         _check_bring_in_seat(state, player)
+        _check_best_board_seat(state, player)
         i = state.seat[player]
         ring = state.order[i:] + state.order[:i]
         rnd.pending = [p for p in ring if p in rnd.pending]
@@ -240,13 +248,7 @@ def _check_bring_in_seat(state: HandData, player: str) -> None:
     for p in state.live():
         u = state.cards.up_cards(p)
         ups.append((p, u[-1] if u else UNKNOWN))
-    seat, pending = state.seat, state.rnd.pending  # the bettors in seat order, none acted
-    openers: list[str] = []
-    for w in bring_in_candidates(ups, state.cards.seen, razz=g.low_bring_in):
-        after = [p for p in pending if seat[p] >= seat[w]]
-        opener = after[0] if after else pending[0]
-        if opener not in openers:
-            openers.append(opener)
+    openers = _openers(state, bring_in_candidates(ups, state.cards.seen, razz=g.low_bring_in))
     if not openers or player in openers:
         return
     shown = [(p, c) for p, c in ups if c != UNKNOWN]
@@ -259,10 +261,64 @@ def _check_bring_in_seat(state: HandData, player: str) -> None:
         unseen_text = f"; {', '.join(owners[:-1])} and {owners[-1]} are unseen"
     else:
         unseen_text = "".join(f"; {o} is unseen" for o in owners)
-    may = sorted(openers, key=seat.__getitem__)
-    names = f"{', '.join(may[:-1])} or {may[-1]}" if len(may) > 1 else may[0]
-    raise state.fail(f"out of turn: {names} must bring it in, not {player} ({low}'s {card} "
-                     f"is the {word} upcard shown{unseen_text})")
+    raise state.fail(f"out of turn: {_either(state, openers)} must bring it in, not {player} "
+                     f"({low}'s {card} is the {word} upcard shown{unseen_text})")
+
+
+def _openers(state: HandData, candidates: list[str]) -> list[str]:
+    """Who acts first if each of ``candidates`` holds the upcards that decide it: the first
+    of the bettors still to act from his seat on, as :func:`start_round` takes a known one."""
+    seat, pending = state.seat, state.rnd.pending  # the bettors in seat order, none acted
+    openers: list[str] = []
+    for w in candidates:
+        after = [p for p in pending if seat[p] >= seat[w]]
+        opener = after[0] if after else pending[0]
+        if opener not in openers:
+            openers.append(opener)
+    return openers
+
+
+def _either(state: HandData, players: list[str]) -> str:
+    """``players`` in seat order: ``Ann``, ``Ann or Cy``, ``Ann, Bob or Cy``."""
+    may = sorted(players, key=state.seat.__getitem__)
+    return f"{', '.join(may[:-1])} or {may[-1]}" if len(may) > 1 else may[0]
+
+
+def best_board_openers(state: HandData) -> list[str]:
+    """Stud from fourth street on, before anyone acts, while an upcard is unseen: who may act
+    first, in seat order — each whose board may be the best (RULES.md §4.1; razz: the lowest;
+    :func:`engine.stud.best_board_candidates`), or the first still able to bet after him.
+    Empty on any other street or with every upcard shown (then the engine names him)."""
+    g = state.game
+    if not g.stud or g.streets[state.street].opening != "best_board":
+        return []
+    boards = [(p, state.cards.up_cards(p)) for p in state.live()]
+    if not any(UNKNOWN in up for _, up in boards):
+        return []
+    candidates = best_board_candidates(boards, state.cards.seen, razz=g.low_bring_in)
+    return sorted(_openers(state, candidates), key=state.seat.__getitem__)
+
+
+def _check_best_board_seat(state: HandData, player: str) -> None:
+    """Fourth street of stud on, an upcard unseen: ``player``, acting first, must be one who
+    may have the best board (razz: the lowest), as far as the cards shown tell (RULES.md
+    §4.1; :func:`engine.stud.best_board_candidates`), or the first still able to bet after
+    him, as :func:`engine.flow` takes a known best board. Raises
+    :class:`engine.errors.IllegalAction` naming who may act first."""
+    g = state.game
+    openers = best_board_openers(state)
+    if not openers or player in openers:
+        return
+    boards = [(p, state.cards.up_cards(p)) for p in state.live()]
+    unseen = [(p, up) for p, up in boards if UNKNOWN in up]
+    shown = [(p, up) for p, up in boards if UNKNOWN not in up]
+    why = [f"{p} shows {' '.join(up)}" for p, up in unseen]
+    if shown:
+        best = best_board_player(shown, razz=g.low_bring_in)
+        why.insert(0, f"{best}'s {' '.join(dict(shown)[best])} is the "
+                      f"{'lowest' if g.low_bring_in else 'best'} board shown")
+    raise state.fail(f"out of turn: {_either(state, openers)} must act first, not {player} "
+                     f"({'; '.join(why)})")
 
 
 def forced_bet(state: HandData, e: ev.ForcedBet) -> bool:

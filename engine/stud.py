@@ -8,6 +8,7 @@ clubs (RULES.md §2.2).
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from itertools import combinations_with_replacement
 from typing import Final
 
 from engine.cards import UNKNOWN
@@ -123,6 +124,61 @@ def best_board_player(boards: Sequence[tuple[str, Sequence[str]]], *, razz: bool
     else:
         keys = [_board_key(up, ace_low=False) for _, up in boards]
     return boards[keys.index(max(keys))][0]  # index() finds the first of ties
+
+
+def _board_score(cards: Sequence[str], razz: bool) -> tuple[int, ...]:
+    """Key of a partial board for who acts first; higher = better (razz: the lower board)."""
+    if razz:
+        return tuple(-k for k in _board_key(cards, ace_low=True))
+    return _board_key(cards, ace_low=False)
+
+
+def _board_range(up: Sequence[str], left: dict[str, int],
+                 razz: bool) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The best and the worst score ``up`` may have, its unseen cards any ranks still unseen
+    (``left``: how many cards of each rank are not known dealt); None when none can be."""
+    known = [c for c in up if c != UNKNOWN]
+    unknown = len(up) - len(known)
+    scores: list[tuple[int, ...]] = []
+    for ranks in combinations_with_replacement(_RANKS, unknown):
+        if all(ranks.count(r) <= left[r] for r in set(ranks)):
+            scores.append(_board_score([*known, *[r + "s" for r in ranks]], razz))
+    if not scores:
+        return None
+    return max(scores), min(scores)
+
+
+def best_board_candidates(boards: Sequence[tuple[str, Sequence[str]]], seen: Collection[str],
+                          *, razz: bool) -> list[str]:
+    """The players whose board may be the best while some up cards are unseen, in the order
+    of ``boards``.
+
+    ``boards``: ``(player, up cards)`` in the order the cards were dealt, ``??`` for an up
+    card nobody saw; ``seen``: the known cards dealt (an unseen up card is one of the others).
+    A player is one of them when the best his board may be beats the worst each other board
+    may be, or ties it and he comes first (RULES.md §4.1: the best board acts first, ties by
+    position; razz: the lowest board). Each board's unseen cards are counted against the
+    cards seen, not against the other boards' unseen cards: a seat is left out only when no
+    card could make it first. With every up card shown, the one :func:`best_board_player`
+    names.
+    """
+    left = {r: 4 for r in _RANKS}
+    for c in seen:
+        if c[:1] in left:
+            left[c[:1]] -= 1
+    ranges: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    for _, up in boards:
+        span = _board_range(up, left, razz)
+        if span is None:  # an unseen card no card can be (a reshuffled deck): anyone may
+            return [p for p, _ in boards]
+        ranges.append(span)
+    who: list[str] = []
+    for i, (player, _) in enumerate(boards):
+        best = ranges[i][0]
+        if all(best > ranges[j][1] or (best == ranges[j][1] and i < j)
+               for j in range(len(boards)) if j != i):
+            who.append(player)
+    return who
 
 
 def has_open_pair(cards: Sequence[str]) -> bool:

@@ -58,11 +58,25 @@ def check_still_fits(before: Sequence[Any], after: Sequence[Any], doing: str) ->
         IllegalAction: naming each forced bet the corrected hand has that the rules do not
             give it, what the rules post instead, and how to correct both at once.
     """
+    fault = fit_fault(before, after)
+    if fault is not None:
+        raise IllegalAction(
+            f"{doing}: {fault}; nothing written (correct the forced bets in the same "
+            "correction, `--replace SEQ JSON` of each, or keep the seats, button and stacks "
+            "they were posted from)")
+
+
+def fit_fault(before: Sequence[Any], after: Sequence[Any]) -> str | None:
+    """Why a correction making the hand ``before`` (its effective events) the hand ``after``
+    is refused for its forced bets (:func:`check_still_fits`), None when it is not: ``"the
+    corrected hand's forced bets no longer fit its seats: with the button on Ann, the rules
+    post Ann's small blind 1, which the corrected hand leaves out (RULES.md §4.2: …; §4.3
+    antes)"``."""
     if not before or not after or before[0].type != "hand_started" or not fits(before):
-        return
+        return None
     posted, implied = _posted(after), _implied(after[0])
     if posted == implied:
-        return
+        return None
     started = after[0]
     stray = _said(posted - implied)
     due = _said(implied - posted)
@@ -73,12 +87,9 @@ def check_still_fits(before: Sequence[Any], after: Sequence[Any], doing: str) ->
         said = f"the rules post {due}, which the corrected hand leaves out"
     else:
         said = f"the rules post no {stray}"
-    raise IllegalAction(
-        f"{doing}: the corrected hand's forced bets no longer fit its seats: {where}, "
-        f"{said} (RULES.md §4.2: the small "
-        "blind sits immediately left of the button, the big blind next; §4.3 antes); nothing "
-        "written (correct the forced bets in the same correction, `--replace SEQ JSON` of "
-        "each, or keep the seats, button and stacks they were posted from)")
+    return (f"the corrected hand's forced bets no longer fit its seats: {where}, {said} "
+            "(RULES.md §4.2: the small blind sits immediately left of the button, the big "
+            "blind next; §4.3 antes)")
 
 
 def _said(bets: Counter[_Bet]) -> str:

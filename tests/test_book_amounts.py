@@ -113,8 +113,8 @@ def test_a_payment_beyond_the_payers_own_buy_ins_is_one_line(db: Path) -> None:
             (("pay", "fri", "Bob", "Ann", "100"),
              f"pay fri Bob Ann: 100.00 USD {BOB}; 100 chips are 25.00 USD); {MISSING}"),
             (("pay", "fri", "Bob", "Ann", "25.01"), "pay fri Bob Ann: 25.01 USD is more than "
-             "Bob's buy-ins in fri (100 chips, 25.00 USD): nobody pays more than he put on the "
-             f"table; {MISSING}"),  # money as typed: never said to be chips
+             "Bob's buy-ins in fri (100 chips, 25.00 USD): nobody pays more than the chips put "
+             f"on the table; {MISSING}"),  # money as typed: never said to be chips
             (("pay", "fri", "Bob", "Ann", "75"), f"pay fri Bob Ann: 75.00 USD {BOB}; 75 chips "
              f"are 18.75 USD); {MISSING}"),
             (("pay", "fri", "Ann", "Bob", "150"), f"pay fri Ann Bob: 150.00 USD {ANN}; 150 "
@@ -143,7 +143,7 @@ def test_what_a_player_was_paid_he_may_hand_back(db: Path) -> None:
     before = snapshot(db)
     assert refused(run(db, "pay", "fri", "Bob", "Ann", "65.01")) == (
         "error: pay fri Bob Ann: 65.01 USD is more than Bob's buy-ins in fri (100 chips, 25.00 "
-        "USD, and 40.00 USD paid to him): nobody pays more than he put on the table; "
+        "USD, and 40.00 USD paid to Bob): nobody pays more than the chips put on the table; "
         f"{MISSING}")
     assert snapshot(db) == before
 
@@ -153,7 +153,7 @@ def test_a_session_of_one_unit_a_chip_says_it_without_money(db: Path) -> None:
     before = snapshot(db)
     assert refused(run(db, "pay", "home", "Bob", "Ann", "101")) == (
         "error: pay home Bob Ann: 101 is more than Bob's buy-ins in home (100 chips): nobody "
-        f"pays more than he put on the table; {MISSING}")
+        f"pays more than the chips put on the table; {MISSING}")
     assert snapshot(db) == before
     assert run(db, "pay", "home", "Bob", "Ann", "100").stdout == ("home: Bob paid Ann 100 "
                                                                   "(entry 4)\n")

@@ -21,11 +21,12 @@ from tests.copies import copy_ledger
 from tests.test_books_refusals import refused, rows
 
 SETTLE_REFUSED = (
-    "error: cannot settle: Bob lost 300 chips (75.00 USD) in session fri, more than his "
-    "buy-ins there (100 chips, 25.00 USD): a hand seats him with chips he never bought, and "
-    "nobody pays more than he put on the table (RULES.md §1.1; `pay` refuses it): `handledger "
-    "audit --session fri` names the hand (a buy-in not recorded: `handledger buyin`, or "
-    "`entry amend` of his buy-in; a stack typed wrong: `handledger correct`); settle then")
+    "error: cannot settle: Bob lost 300 chips (75.00 USD) in session fri, more than Bob's "
+    "buy-ins there (100 chips, 25.00 USD): a hand seats Bob with chips never bought, and "
+    "nobody pays more than the chips put on the table (RULES.md §1.1; `pay` refuses it): "
+    "`handledger audit --session fri` names the hand (a buy-in not recorded: `handledger "
+    "buyin`, or `entry amend` of the buy-in; a stack typed wrong: `handledger correct`); "
+    "settle then")
 
 
 def run(db: Path, *args: str, stdin: str | None = None) -> Result:
@@ -76,35 +77,40 @@ def test_payments_split_are_held_to_the_buy_ins_together(fri: Path, tmp_path: Pa
     db = copy_ledger(fri, tmp_path / "t.duckdb")
     assert refused(run(db, "pay", "fri", "Bob", "Ann", "75.00")) == (  # money as typed
         "error: pay fri Bob Ann: 75.00 USD is more than Bob's buy-ins in fri (100 chips, 25.00 "
-        "USD): nobody pays more than he put on the table; a buy-in missing from the books is "
-        "recorded first")
+        "USD): nobody pays more than the chips put on the table; a buy-in missing from the "
+        "books is recorded first")
     assert refused(run(db, "pay", "fri", "Bob", "Ann", "75")) == (  # 75 of his 100 chips?
         "error: pay fri Bob Ann: 75.00 USD is more than Bob's buy-ins in fri (100 chips, 25.00 "
         "USD): a payment is money, not chips (1 chip is 0.25 USD; 75 chips are 18.75 USD); a "
         "buy-in missing from the books is recorded first")
     assert refused(run(db, "pay", "fri", "Bob", "Ann", "101")) == (  # no chips he has
         "error: pay fri Bob Ann: 101.00 USD is more than Bob's buy-ins in fri (100 chips, "
-        "25.00 USD): nobody pays more than he put on the table; a buy-in missing from the "
-        "books is recorded first")
+        "25.00 USD): nobody pays more than the chips put on the table; a buy-in missing from "
+        "the books is recorded first")
     done = run(db, "pay", "fri", "Bob", "Ann", "25.00")
     assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 25.00 USD (entry 7)\n")
     before = rows(db)
     assert refused(run(db, "pay", "fri", "Bob", "Ann", "25.00", "--again")) == (
-        "error: pay fri Bob Ann: 25.00 USD, with the 25.00 USD he paid already, is more than "
-        "Bob's buy-ins in fri (100 chips, 25.00 USD): nobody pays more than he put on the "
-        "table; a buy-in missing from the books is recorded first; --more-than-owed records "
-        "it anyway")
+        "error: pay fri Bob Ann: 25.00 USD, with the 25.00 USD Bob paid already, is more than "
+        "Bob's buy-ins in fri (100 chips, 25.00 USD): nobody pays more than the chips put on "
+        "the table; a buy-in missing from the books is recorded first; --more-than-owed "
+        "records it anyway")
     assert rows(db) == before
     done = run(db, "pay", "fri", "Bob", "Ann", "25.00", "--again", "--more-than-owed")
     assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 25.00 USD (entry 8)\n")
 
 
-BEYOND = ("he lost 75.00 USD, more than his buy-ins (25.00 USD): a hand seats him with chips he "
-          "never bought, and nobody pays more than he put on the table (RULES.md §1.1; `pay` "
-          "refuses it), so he can owe at most 25.00 USD (his buy-ins)")
+BEYOND = ("Bob lost 75.00 USD, more than the buy-ins (25.00 USD): a hand seats Bob with chips "
+          "never bought, and nobody pays more than the chips put on the table (RULES.md §1.1; "
+          "`pay` refuses it), so Bob can owe at most 25.00 USD (the buy-ins)")
+#: What Ann's settlement finding says of the 75.00 USD Bob lost to her beyond his 25.00 USD.
+UNPAID = ("Bob lost 75.00 USD, more than the buy-ins (25.00 USD): a hand seats Bob with chips "
+          "never bought, and nobody pays more than the chips put on the table (RULES.md §1.1; "
+          "`pay` refuses it)")
 PUT_RIGHT = ("the rest is settled once the books are put right (a buy-in not recorded: "
-             "`handledger buyin`, or `entry amend` of his buy-in; a stack typed wrong: "
+             "`handledger buyin`, or `entry amend` of the buy-in; a stack typed wrong: "
              "`handledger correct`) [session fri, player Bob; expected -7500, actual ")
+ANN_RIGHT = PUT_RIGHT.replace("player Bob; expected -7500", "player Ann; expected 7500")
 
 
 def test_the_settlement_finding_names_what_pay_takes(fri: Path, tmp_path: Path) -> None:
@@ -114,26 +120,35 @@ def test_the_settlement_finding_names_what_pay_takes(fri: Path, tmp_path: Path) 
     which pay takes, and once paid says so; one cent more is refused."""
     db = copy_ledger(fri, tmp_path / "t.duckdb")
     assert run(db, "pay", "fri", "Bob", "Ann", "10.00").exit_code == 0
-    [line] = [x for x in run(db, "audit", "--session", "fri").stdout.splitlines()
-              if x.startswith("settlement:")]
-    assert line == (
+    bob, ann = [x for x in run(db, "audit", "--session", "fri").stdout.splitlines()
+                if x.startswith("settlement:")]
+    assert bob == (
         "settlement: session fri: payments come to -10.00 USD for Bob but his net calls for "
         f"-75.00 USD (+65.00 USD): {BEYOND}: Bob must still pay Ann 15.00 USD; {PUT_RIGHT}"
         "-1000; amounts in 0.01 USD]")
+    assert ann == (
+        "settlement: session fri: payments come to 10.00 USD for Ann but his net calls for "
+        "75.00 USD (-65.00 USD): Bob must still pay Ann 15.00 USD; 50.00 USD of it no payment "
+        f"settles: {UNPAID}; {ANN_RIGHT}1000; amounts in 0.01 USD]")
     done = run(db, "pay", "fri", "Bob", "Ann", "15.00")
     assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 15.00 USD (entry 8)\n")
-    [line] = [x for x in run(db, "audit", "--session", "fri").stdout.splitlines()
-              if x.startswith("settlement:")]
-    assert line == (
+    bob, ann = [x for x in run(db, "audit", "--session", "fri").stdout.splitlines()
+                if x.startswith("settlement:")]
+    assert bob == (
         "settlement: session fri: payments come to -25.00 USD for Bob but his net calls for "
         f"-75.00 USD (+50.00 USD): {BEYOND}, paid already; {PUT_RIGHT}-2500; amounts in 0.01 "
         "USD]")
+    assert ann == (  # what Bob lost beyond the buy-ins is still Ann's, and settle says so too
+        "settlement: session fri: payments come to 25.00 USD for Ann but his net calls for "
+        f"75.00 USD (-50.00 USD): 50.00 USD of it no payment settles: {UNPAID}; "
+        f"{ANN_RIGHT}2500; amounts in 0.01 USD]")
+    assert refused(run(db, "settle", "--session", "fri")) == SETTLE_REFUSED
     before = rows(db)
     assert refused(run(db, "pay", "fri", "Bob", "Ann", "0.01")) == (
-        "error: pay fri Bob Ann: 0.01 USD, with the 25.00 USD he paid already, is more than "
-        "Bob's buy-ins in fri (100 chips, 25.00 USD): nobody pays more than he put on the "
-        "table; a buy-in missing from the books is recorded first; --more-than-owed records "
-        "it anyway")
+        "error: pay fri Bob Ann: 0.01 USD, with the 25.00 USD Bob paid already, is more than "
+        "Bob's buy-ins in fri (100 chips, 25.00 USD): nobody pays more than the chips put on "
+        "the table; a buy-in missing from the books is recorded first; --more-than-owed "
+        "records it anyway")
     assert rows(db) == before
 
 
@@ -175,3 +190,21 @@ def test_a_buy_in_naming_a_player_close_to_one_of_the_books_warns(tmp_path: Path
     assert rows(db)[-1] == ("session:decl", 4, "buy_in")
     again = run(db, "buyin", "decl", "Anne", "5")  # his rebuy: he is in the books now
     assert (again.exit_code, again.stderr) == (0, "")
+
+
+def test_unsettled_names_the_loss_beyond_the_buy_ins_as_the_settlement_finding(
+        fri: Path, tmp_path: Path) -> None:
+    """No payment recorded: `audit --unsettled` asks of Bob his 25.00 USD of buy-ins, not the
+    75.00 USD pay refuses (it read no buy-ins), and names what Bob lost to Ann beyond them,
+    75.00 - 25.00 = 50.00 USD, on Ann's side too."""
+    db = copy_ledger(fri, tmp_path / "t.duckdb")
+    bob, ann = [x for x in run(db, "audit", "--session", "fri", "--unsettled").stdout
+                .splitlines() if x.startswith("unsettled:")]
+    assert bob == (
+        "unsettled: session fri: payments come to 0.00 USD for Bob but his net calls for "
+        f"-75.00 USD (+75.00 USD): {BEYOND}: Bob must still pay Ann 25.00 USD; {PUT_RIGHT}0; "
+        "amounts in 0.01 USD]")
+    assert ann == (
+        "unsettled: session fri: payments come to 0.00 USD for Ann but his net calls for "
+        "75.00 USD (-75.00 USD): Bob must still pay Ann 25.00 USD; 50.00 USD of it no payment "
+        f"settles: {UNPAID}; {ANN_RIGHT}0; amounts in 0.01 USD]")

@@ -495,11 +495,11 @@ def test_hand_start_warns_of_a_stack_that_does_not_follow_his_last_hand(
     for action in ALL_IN_ANN_WINS:
         assert run(db, "act", "x2", action).exit_code == 0, action
     assert refused(run(db, "settle", "--session", "s")) == (
-        "error: cannot settle: Bob lost 200 chips in session s, more than his buy-ins there "
-        "(100 chips): a hand seats him with chips he never bought, and nobody pays more than "
-        "he put on the table (RULES.md §1.1; `pay` refuses it): `handledger audit --session "
-        "s` names the hand (a buy-in not recorded: `handledger buyin`, or `entry amend` of "
-        "his buy-in; a stack typed wrong: `handledger correct`); settle then")
+        "error: cannot settle: Bob lost 200 chips in session s, more than Bob's buy-ins there "
+        "(100 chips): a hand seats Bob with chips never bought, and nobody pays more than the "
+        "chips put on the table (RULES.md §1.1; `pay` refuses it): `handledger audit "
+        "--session s` names the hand (a buy-in not recorded: `handledger buyin`, or `entry "
+        "amend` of the buy-in; a stack typed wrong: `handledger correct`); settle then")
     # x2 and x3 voided, Bob's rebuy recorded: the next hand starts without a word
     assert run(db, "void", "x2", "--reason", "no rebuy", "--by", "host").exit_code == 0
     assert run(db, "buyin", "s", "Bob", "100").exit_code == 0

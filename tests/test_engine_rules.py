@@ -210,6 +210,60 @@ def test_a_bring_in_from_a_seat_whose_unseen_upcard_could_be_lowest_is_taken(
     assert result.final_stacks == stacks
 
 
+#: Third street of UNSEEN_2C played (p3 brings it in, both call: 48 each), then fourth street:
+#: p1's upcard unseen, p2 shows 9d 4c, p3 2c 3d (no board of p3's tops p2's nine).
+FOURTH = [*UNSEEN_2C, "p3 pb", "p1 cc", "p2 cc", "d dh p1 ??", "d dh p2 4c", "d dh p3 3d"]
+#: Fifth street of FOURTH, all checked: p1 shows ?? ?? Kd, p2 a pair of fours, p3 of threes.
+FIFTH = [*FOURTH, "p1 cc", "p2 cc", "p3 cc", "d dh p1 Kd", "d dh p2 4d", "d dh p3 3c"]
+
+
+@pytest.mark.parametrize(("variant", "deal", "action", "reason"), [
+    ("F7S", FOURTH, "p3 cc", "out of turn: p1 or p2 must act first, not p3 (p2's 9d 4c is the "
+                             "best board shown; p1 shows ?? ??)"),
+    ("F7S", FOURTH, "p3 cbr 2", "out of turn: p1 or p2 must act first, not p3 (p2's 9d 4c is "
+                                "the best board shown; p1 shows ?? ??)"),
+    ("F7S", FIFTH, "p3 cc", "out of turn: p1 or p2 must act first, not p3 (p2's 9d 4c 4d is "
+                            "the best board shown; p1 shows ?? ?? Kd)"),
+    # p2's Ah is face down but known: with three aces seen p1 cannot pair aces, nor beat them
+    ("F7S", ["d dh p1 ??????", "d dh p2 AhQsAd", "d dh p3 7d5d2c", "p3 pb", "p1 cc", "p2 cc",
+             "d dh p1 ??", "d dh p2 Ac", "d dh p3 3d"], "p1 cc",
+     "out of turn: p2 must act first, not p1 (p2's Ad Ac is the best board shown; p1 shows "
+     "?? ??)"),
+    # razz: the lowest board acts first; p3's five-ace is below any king, p1's may be lower
+    ("FR", ["d dh p1 ??????", "d dh p2 Qh5sQd", "d dh p3 7d3d5c", "p2 pb", "p3 cc", "p1 cc",
+            "d dh p1 ??", "d dh p2 Kc", "d dh p3 Ac"], "p2 cc",
+     "out of turn: p1 or p3 must act first, not p2 (p3's 5c Ac is the lowest board shown; p1 "
+     "shows ?? ??)"),
+])
+def test_a_first_action_beside_an_unseen_upcard_later_is_refused_when_it_cannot_be_best(
+        variant: str, deal: list[str], action: str, reason: str) -> None:
+    """RULES.md §4.1: from fourth street on the best board acts first (razz: the lowest).
+    With an upcard unseen the engine cannot always tell whose, but a seat whose board is
+    below one shown whatever the unseen cards are (cards known elsewhere are not among them)
+    is never first."""
+    with pytest.raises(IllegalHand) as err:
+        _stud(variant, deal, action)
+    assert str(err.value).endswith(f"action {action!r}: {reason}")
+    assert str(err.value).startswith("s.phh:7, hand phh-")
+
+
+@pytest.mark.parametrize(("deal", "actions", "stacks"), [
+    (FOURTH, ["p2 cbr 2", "p3 f", "p1 f"], {"p1": 48, "p2": 54, "p3": 48}),
+    (FOURTH, ["p1 cbr 2", "p2 f", "p3 f"], {"p1": 54, "p2": 48, "p3": 48}),
+    (FIFTH, ["p2 cbr 4", "p3 f", "p1 f"], {"p1": 48, "p2": 54, "p3": 48}),
+    (FIFTH, ["p1 cbr 4", "p2 f", "p3 f"], {"p1": 54, "p2": 48, "p3": 48}),
+])
+def test_a_first_action_from_a_seat_whose_board_could_be_best_is_taken(
+        deal: list[str], actions: list[str], stacks: dict[str, int]) -> None:
+    """p1's unseen upcards may make the best board, and p2's is best if they do not: either
+    acts first. He bets, the others fold: the pot of 3 antes and 3 x 1 on third street (6) is
+    his and his bet comes back: 50 - 2 + 6 = 54; the others keep 50 - 2 = 48."""
+    text = ("variant = 'F7S'\nantes = [1, 1, 1]\nbring_in = 1\nsmall_bet = 2\n"
+            f"big_bet = 4\nstarting_stacks = [50, 50, 50]\nactions = {[*deal, *actions]!r}\n")
+    result = replay_events(events_from_phh(read_phh_text(text).hands[0])).result
+    assert result.final_stacks == stacks
+
+
 def test_heads_up_fixed_limit_raising_is_not_capped() -> None:
     """RULES.md §1.8: heads-up the cap does not apply (pokerkit caps; we follow RULES)."""
     state = _play(["d dh p1 AsKs", "d dh p2 QhQd", "p2 cbr 4", "p1 cbr 6", "p2 cbr 8",

@@ -49,7 +49,7 @@ def paid(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bytes]:
 def test_export_of_a_hand_corrected_after_a_payment_imports_back(
         tmp_path: Path, paid: tuple[Path, bytes], jobs: list[str]) -> None:
     """It was refused: "all.jsonl:27, session fri: its payment at seq 7 (Ann pays Bob 2.00
-    USD): 2.00 USD is more than Ann still owes in fri (0.00 USD: he won 2.00 USD, …)" (exit
+    USD): 2.00 USD is more than Ann still owes in fri (0.00 USD: Ann won 2.00 USD, …)" (exit
     2), the payment judged by the hand as corrected at line 28. Now it goes in, the
     correction stored after the payment as in the first ledger: the same 28 lines back, and
     the same balances (Ann +2 chips, Bob -2) and settle (Bob pays Ann 4.00 USD, 2.00 paid)."""
@@ -93,7 +93,7 @@ def test_a_payment_beyond_the_hand_as_it_stood_is_still_refused(
                               "refused\n")
     assert err.startswith(f"error: {exported}:27, session fri: its payment at seq 7 (Ann "
                           "pays Bob 3.00 USD): 3.00 USD is more than Ann still owes in fri "
-                          "(2.00 USD: he lost 2.00 USD, paid 0.00 USD, received 0.00 USD)")
+                          "(2.00 USD: Ann lost 2.00 USD, paid 0.00 USD, received 0.00 USD)")
 
 
 def test_two_hands_played_at_once_keep_their_interleaved_rows(tmp_path: Path) -> None:

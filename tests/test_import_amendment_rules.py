@@ -8,6 +8,7 @@ Hand h1 of :func:`tests.test_import_signatures.hand`: Ann raises to 8, Bob folds
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +88,51 @@ def test_the_workers_leave_a_refused_correction_to_the_one_process(tmp_path: Pat
                               jobs=2)
         assert ledger.count() == 0
     assert report.errors == [f"{path}:19, hand h1: {FOLDED}"]
+
+
+def _fix(seq: int, change: Change) -> str:
+    """Line 10 of h1: a correction by floor making ``change`` to the row ``seq``."""
+    return jsonl_line("h1", 10, Correction(changes=[change], positions=[seq], by="floor",
+                                           reason="blinds")) + "\n"
+
+
+_SEATS = ("the corrected hand's forced bets no longer fit its seats: with the button on "
+          "{button}, the rules post {said} (RULES.md §4.2: the small blind sits immediately "
+          "left of the button, the big blind next; §4.3 antes)")
+_ROW = ("; correct the forced bets in the same correction, a change of each, or keep the "
+        "seats, button and stacks they were posted from; nothing of the file was written")
+_CLI = ("; nothing written (correct the forced bets in the same correction, `--replace SEQ "
+        "JSON` of each, or keep the seats, button and stacks they were posted from)")
+
+
+def test_a_correction_deleting_a_blind_or_moving_the_button_is_refused_as_correct_refuses(
+        tmp_path: Path) -> None:
+    """RULES.md §4.2, heads-up: the button (Ann) posts the small blind 1, Bob the big blind 2.
+    A correction row deleting Ann's small blind (seq 3), or moving the button to Bob under
+    the blinds as posted, leaves a hand no table posts: the file is refused in the words
+    `correct` refuses the same change in, naming file and line; nothing written."""
+    db = tmp_path / "b.duckdb"
+    gone = _SEATS.format(button="Ann", said="Ann's small blind 1, which the corrected hand "
+                                            "leaves out")
+    bad = write(tmp_path / "del.jsonl", hand() + _fix(3, Change(op="delete", seq=3)))
+    assert cli(db, "import", str(bad)) == (
+        2, REFUSED, f"error: {bad}:10, hand h1: its correction at seq 10 (by floor: delete seq "
+                    f"3) breaks a rule `correct` holds a correction to: {gone}{_ROW}\n")
+    assert not db.exists()  # nothing written
+    moved = _SEATS.format(button="Bob", said="Ann's big blind 2, Bob's small blind 1, not "
+                                             "Bob's big blind 2, Ann's small blind 1")
+    start = json.loads(hand().splitlines()[0])["event"]
+    bad = write(tmp_path / "button.jsonl", hand() + _fix(1, Change(
+        op="replace", seq=1, event={**start, "button": "Bob"})))
+    assert cli(db, "import", str(bad)) == (
+        2, REFUSED, f"error: {bad}:10, hand h1: its correction at seq 10 (by floor: replace seq "
+                    f"1 hand_started h1) breaks a rule `correct` holds a correction to: "
+                    f"{moved}{_ROW}\n")
+    assert not db.exists()
+    assert cli(db, "import", str(write(tmp_path / "h1.jsonl", hand())))[0] == 0
+    assert cli(db, "correct", "h1", "--delete", "3", "--reason", "blinds", "--by", "floor") == (
+        2, "", f"error: hand h1: correction delete 3 (forced_bet by Ann): {gone}{_CLI}\n")
+    assert cli(db, "correct", "h1", "--replace", "1", json.dumps({**start, "button": "Bob"}),
+               "--reason", "blinds", "--by", "floor") == (
+        2, "", f"error: hand h1: correction replace 1 (hand_started): {moved}{_CLI}\n")
+    assert stream(db, "h1").endswith("8,recorded_payout\n9,hand_ended\n")

@@ -59,7 +59,7 @@ def test_a_payment_repeated_is_more_than_owed_unless_the_row_says_so(tmp_path: P
     db = tmp_path / "t.duckdb"
     assert one_shot(db, "import", str(path)) == (2, REFUSED_S01, (
         f"error: {path}:914, session s01: its payment at seq 29 (Erin pays Alice 179.00 USD): "
-        "179.00 USD is more than Erin still owes in s01 (0.00 USD: he lost 179.00 USD, paid "
+        "179.00 USD is more than Erin still owes in s01 (0.00 USD: Erin lost 179.00 USD, paid "
         "179.00 USD, received 0.00 USD); nothing of the file was written (`handledger settle "
         '--session s01` says who pays whom); a row with "more_than_owed": true records it '
         "anyway (as pay --more-than-owed)\n"))
@@ -83,9 +83,9 @@ def test_payments_beyond_the_buy_ins_together_advise_the_row_s_flag(tmp_path: Pa
     path = _file(tmp_path, "p.jsonl", OPENED + ANN_IN + bob_in + "".join(pays))
     db = tmp_path / "p.duckdb"
     assert one_shot(db, "import", str(path)) == (2, REFUSED, (
-        f"error: {path}:5, session zz: its payment at seq 5 (Ann pays Bob 8): 8, with the 8 he "
-        "paid already, is more than Ann's buy-ins in zz (10 chips): nobody pays more than he "
-        "put on the table; a buy-in missing from the books is recorded first; a row with "
+        f"error: {path}:5, session zz: its payment at seq 5 (Ann pays Bob 8): 8, with the 8 Ann "
+        "paid already, is more than Ann's buy-ins in zz (10 chips): nobody pays more than the "
+        "chips put on the table; a buy-in missing from the books is recorded first; a row with "
         '"more_than_owed": true records it anyway (as pay --more-than-owed); nothing of the '
         "file was written\n"))
     assert not db.exists()

@@ -211,3 +211,27 @@ def test_state_shows_the_payouts_so_far_and_a_voided_hand_takes_no_change(user, 
     assert user("correct", "p1", "--delete", "3", "--reason", "x", "--by", "host") == (
         2, "", "error: hand p1: the hand is voided: a correction under a void changes nothing "
         "in the books; take the void back first (`handledger undo p1`); nothing written\n")
+
+
+def test_a_refused_first_deal_says_what_state_says(user, db: str) -> None:  # noqa: ANN001
+    """A deal refused before any card is out (Zoë's As twice) leaves the hand as it stood:
+    the refusal's `now:` is the line `state` prints (it said `phase deal`, the phase the
+    refused deal would have opened), in `act` and in `table` alike; nothing written."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "z1", "--game", "NT", "--stakes", "1/2", "--seats",
+                "Zoë:100,Bob:100,Cy:100", "--button", "Cy")[0] == 0
+    now = "phase forced, next: d dh Zoë CARDS (2 cards, ?? for each unseen card); then Bob, Cy"
+    assert user("state", "z1")[1].splitlines()[1] == now
+    for action in ("d dh Zoë AsAs", "d dh Zoë AsKsQs"):
+        said = user("act", "z1", action)
+        assert said[:2] == (2, "") and said[2].endswith(f"; now: {now}\n"), said
+    assert user("act", "z1", "d dh Zoë AsAs")[2] == (
+        f"error: hand z1, action 'd dh Zoë AsAs': card As is dealt twice; now: {now}\n")
+    assert user("table", "z1", input="d dh Zoë AsAs\n")[2] == (
+        f"error: line 1, hand z1, action 'd dh Zoë AsAs': card As is dealt twice; now: {now}\n")
+    assert user("state", "z1")[1].splitlines()[1] == now
+    # Bob dealt, then a deal to Cy refused: still Zoë, then Cy
+    assert user("act", "z1", "d dh Bob 2c3c")[0] == 0
+    assert user("act", "z1", "d dh Cy 2c4d")[2].endswith(
+        "; now: phase deal, next: d dh Zoë CARDS (2 cards, ?? for each unseen card); then "
+        "Cy\n")

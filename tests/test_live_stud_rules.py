@@ -157,3 +157,22 @@ def test_a_bring_in_from_the_wrong_seat_beside_an_unseen_upcard_is_refused(user,
         0, "8 forced_bet; Bob to act: to call 2, complete to 5..5\n", "")
     assert user("state", "w2")[1].splitlines()[3:5] == [
         "pot 0: 5 (Ann, Bob, Cy)", "stacks: Ann 97 bet 2, Bob 99, Cy 99"]
+
+
+def test_a_first_action_on_fourth_street_beside_an_unseen_upcard(user, db: str) -> None:  # noqa: ANN001
+    """RULES.md §4.1: from fourth street on the best board acts first. Ann's upcards are
+    unseen; Bob shows 9d 4c, Cy 2c 3d, below Bob's whatever Ann holds: Ann or Bob acts first,
+    never Cy. `act` refuses Cy in one line, exit 2, nothing written, and `state` names who may
+    act; Bob's bet is taken. Each put in the ante 1 and 2 on third street: 97 left, pot 9."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "f4", "--game", "F7S", *STUD)[0] == 0
+    _table(user, "f4", ["d dh Ann ??????", "d dh Bob Qh5s9d", "d dh Cy 7d5d2c", "Cy pb",
+                        "Ann cc", "Bob cc", "d dh Ann ??", "d dh Bob 4c", "d dh Cy 3d"])
+    now = "first to act: Ann or Bob (the best board; unknown: Ann's): check, bet to 5..10"
+    assert user("act", "f4", "Cy cc") == (
+        2, "", "error: hand f4, action 'Cy cc': out of turn: Ann or Bob must act first, not Cy "
+               f"(Bob's 9d 4c is the best board shown; Ann shows ?? ??); now: {now}\n")
+    assert user("state", "f4")[1].splitlines()[1:5] == [
+        now, "current bet 0", "pot 0: 9 (Ann, Bob, Cy)", "stacks: Ann 97, Bob 97, Cy 97"]
+    assert user("act", "f4", "Bob cbr 5") == (
+        0, "14 bet_raise; Cy to act: to call 5, raise to 10..10\n", "")

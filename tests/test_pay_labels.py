@@ -21,7 +21,7 @@ def test_pay_takes_the_label_balances_prints_and_refuses_one_that_disagrees(user
     assert user("pay", S, "TA (BfS83Cedu3)", "Anvjfbmj2", "1") == (
         2, "", f"error: TA (BfS83Cedu3): the name and the id are not the same player of "
                f"session {S}: BfS83Cedu3 is Qapurjsa9 (BfS83Cedu3); TA is TA (gE4aE_Yhc3); "
-               "name him by his id or his name; nothing written\n")
+               "name the player by the id or by the name; nothing written\n")
     assert user("history", "--session", S)[1].splitlines()[-1].startswith("   11 ")
 
 
@@ -33,7 +33,7 @@ def test_one_player_under_his_id_and_his_name_cannot_pay_himself(user) -> None: 
     before = user("history", "--session", S)[1]
     refused = (f"error: pay {S}: BfS83Cedu3 and Qapurjsa9 are one player, Qapurjsa9 "
                "(BfS83Cedu3): a payment needs two different players (another player of that "
-               "name: name him by his id); nothing written\n")
+               "name: name that player by the id); nothing written\n")
     for payer, payee in (("BfS83Cedu3", "Qapurjsa9"), ("Qapurjsa9", "BfS83Cedu3"),
                          ("Qapurjsa9 (BfS83Cedu3)", "Qapurjsa9")):
         assert user("pay", S, payer, payee, "1") == (2, "", refused), (payer, payee)

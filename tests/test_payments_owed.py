@@ -30,14 +30,14 @@ def test_payments_stop_at_what_is_owed(user, at_night: None) -> None:  # noqa: A
         0, "friday: Bob paid Ann 20.00 USD (entry 9)\n", "")
     assert user("pay", "friday", "Bob", "Ann", "17.75") == (
         2, "", "error: pay friday Bob Ann: 17.75 USD is more than Bob still owes in friday "
-        "(17.50 USD: he lost 37.50 USD, paid 20.00 USD, received 0.00 USD); nothing written "
+        "(17.50 USD: Bob lost 37.50 USD, paid 20.00 USD, received 0.00 USD); nothing written "
         + OWES)
     assert user("settle", "--session", "friday")[1].splitlines()[0] == "Bob pays Ann 17.50 USD"
     # the amendment of entry 9 counts the other payment: 17.50 + 37.50 is more than 37.50
     assert user("pay", "friday", "Bob", "Ann", "17.50")[0] == 0
     assert user("entry", "amend", "friday", "9", "37.50", "--reason", "r", "--by", "b") == (
         2, "", "error: entry amend friday 9 (payment): 37.50 USD is more than Bob still owes "
-        "in friday (20.00 USD: he lost 37.50 USD, paid 17.50 USD, received 0.00 USD); nothing "
+        "in friday (20.00 USD: Bob lost 37.50 USD, paid 17.50 USD, received 0.00 USD); nothing "
         "written " + OWES)
     assert user("settle", "--session", "friday")[1] == (
         "settled: nobody owes anybody (37.50 USD paid already)\n")
@@ -46,18 +46,18 @@ def test_payments_stop_at_what_is_owed(user, at_night: None) -> None:  # noqa: A
 def test_the_users_three_payments(user, at_night: None) -> None:  # noqa: ANN001
     assert user("pay", "friday", "Bob", "Ann", "37.50")[0] == 0
     refusal = ("error: pay friday Bob Ann: {} USD is more than Bob still owes in friday (0.00 "
-               "USD: he lost 37.50 USD, paid 37.50 USD, received 0.00 USD); nothing written "
+               "USD: Bob lost 37.50 USD, paid 37.50 USD, received 0.00 USD); nothing written "
                + OWES)
     assert user("pay", "friday", "Bob", "Ann", "37.25") == (2, "", refusal.format("37.25"))
     assert user("pay", "friday", "Bob", "Ann", "37.50", "--again") == (
         2, "", refusal.format("37.50"))
     assert user("pay", "friday", "Cy", "Ann", "1.00")[2] == (
-        "error: pay friday Cy Ann: 1.00 USD is more than Cy still owes in friday (0.00 USD: he "
+        "error: pay friday Cy Ann: 1.00 USD is more than Cy still owes in friday (0.00 USD: Cy "
         "broke even, paid 0.00 USD, received 0.00 USD); nothing written " + OWES)
     # Ann hands back what Bob overpaid: then Bob owes it again
     assert user("pay", "friday", "Ann", "Bob", "37.50")[2] == (
         "error: pay friday Ann Bob: 37.50 USD is more than Ann still owes in friday (0.00 USD: "
-        "he won 37.50 USD, paid 0.00 USD, received 37.50 USD); nothing written " + OWES)
+        "Ann won 37.50 USD, paid 0.00 USD, received 37.50 USD); nothing written " + OWES)
     # said meant: Cy's 1.00 goes in, and settle has Ann pay it back
     assert user("pay", "friday", "Cy", "Ann", "1.00", "--more-than-owed") == (
         0, "friday: Cy paid Ann 1.00 USD (entry 10)\n", "")
@@ -69,8 +69,8 @@ def test_while_a_hand_is_in_play_payments_stay_within_the_buy_ins(user) -> None:
         assert user(*step)[0] == 0, step
     assert user("pay", "friday", "Bob", "Ann", "30.00")[0] == 0
     assert user("pay", "friday", "Bob", "Ann", "7.75") == (
-        2, "", "error: pay friday Bob Ann: 7.75 USD, with the 30.00 USD he paid already, is "
-        "more than Bob's buy-ins in friday (150 chips, 37.50 USD): nobody pays more than he put "
-        "on the table; a buy-in missing from the books is recorded first; --more-than-owed "
-        "records it anyway\n")
+        2, "", "error: pay friday Bob Ann: 7.75 USD, with the 30.00 USD Bob paid already, is "
+        "more than Bob's buy-ins in friday (150 chips, 37.50 USD): nobody pays more than the "
+        "chips put on the table; a buy-in missing from the books is recorded first; "
+        "--more-than-owed records it anyway\n")
     assert user("pay", "friday", "Bob", "Ann", "7.50")[0] == 0

@@ -352,7 +352,8 @@ def payments_due(book: SessionBook) -> list[Finding]:
     """For a closed session with payments: each player's payments received − paid (money)
     must equal his net × chip value. The differences are settled on paper
     (:func:`ledger.audit.settle.fewest_transfers`) and each player who must still pay is
-    named once, with whom he owes."""
+    named once, with whom he owes; so is each player a loss beyond the buy-ins was lost to,
+    with what no payment settles until the books are put right (RULES.md §1.1)."""
     if not (book.closed and book.payments):
         return []
     return _still_owed(book, "settlement")
@@ -380,6 +381,7 @@ def _still_owed(book: SessionBook, kind: str) -> list[Finding]:
     if not owed:
         return []
     beyond = _lost_beyond_buy_ins(book)
+    unpaid: dict[str, int] = {}  # a payee's share of the losses beyond the buy-ins
     if sum(owed.values()):
         debts: dict[str, list[tuple[str, int]]] = {p: [] for p in owed}
     else:
@@ -392,6 +394,8 @@ def _still_owed(book: SessionBook, kind: str) -> list[Finding]:
                                            key=lambda t: (t[0] == HOUSE, t[0], t[1] == HOUSE)):
             if payer != _NOBODY:
                 debts.setdefault(payer, []).append((payee, amount))
+            else:
+                unpaid[payee] = unpaid.get(payee, 0) + amount
     out = []
     for player, to in debts.items():
         who = _party(player)
@@ -405,7 +409,35 @@ def _still_owed(book: SessionBook, kind: str) -> list[Finding]:
             f"session {book.name}: payments come to {book.format(got[player])} for "
             f"{who} but {calls} for {book.format(due[player])} "
             f"({_signed(book, got[player] - due[player])})" + (f": {text}" if text else "")))
+    for player, rest in unpaid.items():  # those the losses beyond the buy-ins were lost to
+        who = _party(player)
+        to = [f"{_party(q)} must still pay {who} {book.format(a)}"
+              for q, paid in debts.items() for p, a in paid if p == player]
+        text = "; ".join([*to, _unpaid_words(book, beyond, rest)])
+        calls = "the rake calls" if player == HOUSE else "his net calls"
+        out.append(Finding(
+            kind, book.name, None, None if player == HOUSE else player, due[player],
+            got[player],
+            f"session {book.name}: payments come to {book.format(got[player])} for "
+            f"{who} but {calls} for {book.format(due[player])} "
+            f"({_signed(book, got[player] - due[player])}): {text}"))
     return out
+
+
+def _unpaid_words(book: SessionBook, beyond: dict[str, int], rest: int) -> str:
+    """What a finding of :func:`_still_owed` says of ``rest`` (minor units) owed to a player
+    out of the losses ``beyond`` the buy-ins (:func:`_lost_beyond_buy_ins`), which no
+    payment settles, in the words of the loser's finding (:func:`_beyond_words`)."""
+    losers = [book.players[p] for p in beyond]
+    lost = "; ".join(f"{p.player} lost {book.format(book.money(-p.net))}, more than the "
+                     f"buy-ins ({book.format(book.money(p.buy_in))})" for p in losers)
+    names = [p.player for p in losers]
+    seated = f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
+    return (f"{book.format(rest)} of it no payment settles: {lost}: a hand seats {seated} "
+            "with chips never bought, and nobody pays more than the chips put on the table "
+            "(RULES.md §1.1; `pay` refuses it); the rest is settled once the books are put "
+            "right (a buy-in not recorded: `handledger buyin`, or `entry amend` of the "
+            "buy-in; a stack typed wrong: `handledger correct`)")
 
 
 #: The party of :func:`_still_owed`'s transfers that pays the losses beyond the buy-ins,
@@ -432,14 +464,16 @@ def _beyond_words(book: SessionBook, p: PlayerBook, text: str) -> str:
     loss, the most he can owe (his buy-ins and what he was paid, as ``pay`` bounds him) and
     ``text``, the transfers he can still make; or that he paid it all."""
     most = book.money(p.buy_in) + p.received_minor
-    paid_him = f" and the {book.format(p.received_minor)} paid to him" if p.received_minor else ""
+    who = p.player
+    paid_them = (f" and the {book.format(p.received_minor)} paid to {who}" if p.received_minor
+                 else "")
     then = f": {text}" if text else ", paid already"
-    return (f"he lost {book.format(book.money(-p.net))}, more than his buy-ins "
-            f"({book.format(book.money(p.buy_in))}): a hand seats him with chips he never "
-            "bought, and nobody pays more than he put on the table (RULES.md §1.1; `pay` "
-            f"refuses it), so he can owe at most {book.format(most)} (his buy-ins{paid_him})"
-            f"{then}; the rest is settled once the books are put right (a buy-in not "
-            "recorded: `handledger buyin`, or `entry amend` of his buy-in; a stack typed "
+    return (f"{who} lost {book.format(book.money(-p.net))}, more than the buy-ins "
+            f"({book.format(book.money(p.buy_in))}): a hand seats {who} with chips never "
+            "bought, and nobody pays more than the chips put on the table (RULES.md §1.1; "
+            f"`pay` refuses it), so {who} can owe at most {book.format(most)} (the buy-ins"
+            f"{paid_them}){then}; the rest is settled once the books are put right (a buy-in "
+            "not recorded: `handledger buyin`, or `entry amend` of the buy-in; a stack typed "
             "wrong: `handledger correct`)")
 
 

@@ -88,12 +88,13 @@ def settlement(con: Any, session: str | None) -> tuple[list[HouseTransfer], Bala
         raise LedgerError(
             f"cannot settle: {player} lost {lost} chips"
             + (f" ({worth(lost, '')})" if not plain else "") + f" in session {name}, more "
-            f"than his buy-ins there ({bought} chips{worth(bought, ', ')})"
+            f"than {player}'s buy-ins there ({bought} chips{worth(bought, ', ')})"
             + (f" (and {more} more player{'s' if more > 1 else ''})" if more else "")
-            + ": a hand seats him with chips he never bought, and nobody pays more than he put "
-            f"on the table (RULES.md §1.1; `pay` refuses it): `handledger audit --session "
-            f"{name}` names the hand (a buy-in not recorded: `handledger buyin`, or `entry "
-            "amend` of his buy-in; a stack typed wrong: `handledger correct`); settle then")
+            + f": a hand seats {player} with chips never bought, and nobody pays more than the "
+            f"chips put on the table (RULES.md §1.1; `pay` refuses it): `handledger audit "
+            f"--session {name}` names the hand (a buy-in not recorded: `handledger buyin`, or "
+            "`entry amend` of the buy-in; a stack typed wrong: `handledger correct`); settle "
+            "then")
     never = {name for (name,) in con.execute(  # hands of no session: no session to open
         "SELECT session FROM session_book WHERE NOT opened AND session IS NOT NULL"
     ).fetchall()}
@@ -152,7 +153,8 @@ def _signed_money(minor: int, decimals: int, currency: str | None) -> str:
 
 def session_books(con: Any) -> list[Any]:
     """Each session's book as the derived tables keep it — open or closed, chip value and
-    currency, each player's net and settlement payments (minor units) — for the checks run on
+    currency, each player's net, buy-ins and hands played (chips) and settlement payments
+    (minor units: a loss beyond the buy-ins is named as the audit names it) — for the checks run on
     request (``audit --unsettled``), which read nothing else. A session with any payment has
     ``payments`` non-empty (their totals only)."""
     from ledger.audit.books import PlayerBook, SessionBook
@@ -168,14 +170,14 @@ def session_books(con: Any) -> list[Any]:
                                   house_paid_minor=paid or 0)
         if received or paid:
             books[name].payments.append((None, None, (received or 0) + (paid or 0)))
-    for name, player, net, paid, received in con.execute(
-            "SELECT session, player, net, paid_minor, received_minor FROM session_players"
-            " WHERE session IS NOT NULL").fetchall():
+    for name, player, net, paid, received, bought, hands in con.execute(
+            "SELECT session, player, net, paid_minor, received_minor, coalesce(buy_in, 0),"
+            " coalesce(hands, 0) FROM session_players WHERE session IS NOT NULL").fetchall():
         book = books.get(name)
         if book is None:
             continue
         book.players[player] = PlayerBook(player, 0, net=net, paid_minor=paid,
-                                          received_minor=received)
+                                          received_minor=received, buy_in=bought, hands=hands)
         if paid:
             book.payments.append((player, "", paid))
     return list(books.values())

@@ -13,9 +13,10 @@ a JSON-lines hand is checked against the hand's rows before it as the file gives
 * one that takes back amendments only (every change deletes a correction or void: ``undo``)
   to ``undo``'s: the hand without them replays and stays whole
   (:func:`replay.corrected_hand.same_hand`), unless it is voided again;
-* any other to ``correct``'s: the corrected hand replays, stays whole and pays out no more
-  than the pot (:func:`replay.corrected_hand.same_hand`), and breaks no payout rule of a
-  live ``act`` or ``end`` it did not break before
+* any other to ``correct``'s: the corrected hand's forced bets still fit its seats when
+  they did (:func:`replay.forced_fit.fit_fault`, RULES.md §4.2), it replays, stays whole and
+  pays out no more than the pot (:func:`replay.corrected_hand.same_hand`), and breaks no
+  payout rule of a live ``act`` or ``end`` it did not break before
   (:func:`replay.corrected_hand.payout_fault`: a payout to a player who folded, beyond what
   he can win, a pot paid short).
 
@@ -86,10 +87,31 @@ def refusal(events: Sequence[Any], index: int) -> str | None:
             if after.result.status != "voided":
                 same_hand(before, after)
             return None
+        fault = _forced_bets_fault(before, correction)
+        if fault is not None:
+            return fault
         same_hand(before, after)
         return payout_fault(before, correction)
     except IllegalAction as exc:
         return exc.reason
+
+
+def _forced_bets_fault(before: Sequence[Any], correction: ev.Correction) -> str | None:
+    """:func:`replay.forced_fit.fit_fault` of the hand ``before`` and as ``correction`` makes
+    it, with the advice the file's row takes, as ``correct`` refuses it (RULES.md §4.2: a
+    hand whose forced bets fitted its seats is not corrected into one whose do not); None
+    for a hand voided with it (it posts nothing)."""
+    from replay.amendments import effective_events
+    from replay.forced_fit import fit_fault
+
+    after = effective_events([*before, correction])[0]
+    if after and after[-1].type == "hand_voided":
+        return None
+    fault = fit_fault(effective_events(before)[0], after)
+    if fault is None:
+        return None
+    return (f"{fault}; correct the forced bets in the same correction, a change of each, or "
+            "keep the seats, button and stacks they were posted from")
 
 
 def _takes_back(before: Sequence[Any], correction: ev.Correction) -> bool:

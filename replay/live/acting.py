@@ -205,7 +205,14 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
         if event.type == "hand_ended":
             paid_to_somebody(state, [r.event for r in rows])
     except IllegalAction as exc:  # the engine's chips as the host types them, then what now
-        now = f"; now: {legal_now(state)}" if state.status == "open" else ""
+        # what now: the hand as stored, as `state` says it (the refused action may have
+        # changed the state it was tried on before the engine refused it: a deal's phase);
+        # none after a refused end (its refusal says what to record first)
+        now = ""
+        if state.status == "open":
+            from replay.fold import fold_stream
+
+            now = f"; now: {legal_now(fold_stream([r.event for r in rows])[0])}"
         said = reason_as_typed(exc, state.started.unit.decimals)
         raise IllegalAction(f"{said}{now}", hand=hand, action=action) from None
     ledger.append(hand, [event], hand_id=hand, expected_seq=last)

@@ -113,6 +113,8 @@ def legal_now(state: HandState, player: str | None = None) -> str:
     unsure = ""  # an upcard unknown: who brings it in, as far as it is known
     if third_street and state.rnd.current == 0 and player is None and state.rnd.opener_unknown:
         who, unsure = _bring_in_seat(state, who)
+    elif player is None and state.rnd.opener_unknown and not state.rnd.acted:
+        who, unsure = _best_board_seat(state, who)
 
     def a(chips: int) -> str:
         return as_typed(state, chips)
@@ -132,6 +134,8 @@ def legal_now(state: HandState, player: str | None = None) -> str:
                 else ""
             return f"{who} to act: bring in {a(stack)} (pb), all-in{short}"
         text = f"{unsure or f'{who} to act'}: bring in {a(bring_in)} (pb)"
+    elif unsure:
+        text = f"{unsure}: {text.split(': ', 1)[1]}"
     if lim.min_to is not None:
         text += f", {verb} to {a(lim.min_to)}..{a(lim.max_to)}"
     elif lim.reason:
@@ -157,3 +161,24 @@ def _bring_in_seat(state: HandState, first: str) -> tuple[str, str]:
         return may[0], ""
     owners = ", ".join(f"{p}'s" for p, card in ups if card == UNKNOWN)
     return first, f"bring-in: the {'highest' if razz else 'lowest'} upcard (unknown: {owners})"
+
+
+def _best_board_seat(state: HandState, first: str) -> tuple[str, str]:
+    """``(player, words)`` for stud from fourth street on before anyone acts while an upcard
+    is unknown (``??``), when the engine cannot tell whose board is best and takes the first
+    to act from a seat that may be (RULES.md §4.1; razz the lowest board): the one who must,
+    when only one may (:func:`engine.betting.best_board_openers`), with ``words`` ""; else
+    ``first`` and the words that say who may: ``"first to act: Ann or Bob (the best board;
+    unknown: Ann's)"``."""
+    from engine.betting import best_board_openers
+    from engine.cards import UNKNOWN
+
+    may = best_board_openers(state)
+    if not may:
+        return first, ""
+    if len(may) == 1:
+        return may[0], ""
+    names = f"{', '.join(may[:-1])} or {may[-1]}"
+    owners = ", ".join(f"{p}'s" for p in state.live() if UNKNOWN in state.cards.up_cards(p))
+    board = "the lowest board" if state.game.low_bring_in else "the best board"
+    return first, f"first to act: {names} ({board}; unknown: {owners})"

@@ -113,8 +113,8 @@ def _two_players(payer: str, payee: str, session: str, names: Mapping[str, str])
         if names.get(pid) == name:
             raise MalformedInput(
                 f"pay {session}: {pid} and {name} are one player, {name} ({pid}): a payment "
-                "needs two different players (another player of that name: name him by his "
-                "id); nothing written")
+                "needs two different players (another player of that name: name that player by "
+                "the id); nothing written")
 
 
 def _one_player(payer: str, payee: str, session: str, players: Mapping[str, str]) -> None:
@@ -163,7 +163,7 @@ def labelled(who: str, session: str, known: set[str], names: Mapping[str, str]) 
     said.append(f"{name} is " + (" and ".join(f"{name} ({p})" for p in ids) if ids else
                                  "in its books" if name in known else "not in its books"))
     raise LedgerError(f"{who}: the name and the id are not the same player of session "
-                      f"{session}: {'; '.join(said)}; name him by his id or his name; "
+                      f"{session}: {'; '.join(said)}; name the player by the id or by the name; "
                       "nothing written")
 
 
@@ -282,21 +282,21 @@ def within_buy_ins(ledger: Any, session: str, state: SessionState, payer: str, m
         return
     if chips_from_outside(ledger, session, bought):
         return
-    paid_him = f", and {state.money(received)} paid to him" if received else ""
-    with_before = f", with the {state.money(before)} he paid already," if before else ""
+    paid_him = f", and {state.money(received)} paid to {payer}" if received else ""
+    with_before = f", with the {state.money(before)} {payer} paid already," if before else ""
     said = (f"{where}: {state.money(minor)}{with_before} is more than {payer}'s buy-ins in "
             f"{session} ")
     if before or state.chip_value_minor == 10 ** state.decimals:  # chips are money, or the
         worth = ("" if state.chip_value_minor == 10 ** state.decimals  # payments together
                  else f", {state.money(chips * state.chip_value_minor)}")
         raise MalformedInput(f"{said}({chips} chips{worth}{paid_him}): nobody pays more than "
-                             "he put on the table; a buy-in missing from the books is recorded "
-                             "first" + ("; --more-than-owed records it anyway" if before
+                             "the chips put on the table; a buy-in missing from the books is "
+                             "recorded first" + ("; --more-than-owed records it anyway" if before
                                         else ""))
     worth = f"{chips} chips, {state.money(chips * state.chip_value_minor)}{paid_him}"
     if not (text.isdigit() and int(text) <= chips):  # money as typed (75.00), or no chips
-        raise MalformedInput(f"{said}({worth}): nobody pays more than he put on the table; a "
-                             "buy-in missing from the books is recorded first")
+        raise MalformedInput(f"{said}({worth}): nobody pays more than the chips put on the "
+                             "table; a buy-in missing from the books is recorded first")
     raise MalformedInput(
         f"{said}({worth}): a payment is money, not chips (1 chip is "
         f"{state.money(state.chip_value_minor)}; {int(text)} chips are "
@@ -358,7 +358,7 @@ def within_owed(ledger: Any, session: str, state: SessionState, payer: str, mino
               else "broke even")
     raise LedgerError(
         f"{where}: {state.money(minor)} is more than {payer} still owes in {session} "
-        f"({state.money(owes)}: he {result}, paid {state.money(paid)}, received "
+        f"({state.money(owes)}: {payer} {result}, paid {state.money(paid)}, received "
         f"{state.money(received)}); nothing written (`handledger settle --session {session}` "
         "says who pays whom); --more-than-owed records it anyway")
 
