@@ -45,15 +45,18 @@ def unbought_seats(ledger: Any, seats: FirstSeats, *, file: str, stored: int
     it stored before the file (``stored``: the ledger's head then). ``"p1, p2 have no buy-in
     in session r2: ..."``, in file order; none for a session not opened, or with no buy-in
     at all (no books: a session opened for its chip's worth, whose hands come from files)."""
-    from replay.sessions.state import in_books, session_state
+    from replay.sessions.state import in_books, series_names, session_state
 
     found: list[StoredFinding] = []
+    names: dict[str, str] | None = None  # the series' aliases, read once (none written here)
     for session, first in seats.first.items():
         state = session_state(ledger, session)
         if not state.opened or not state.chips_in:  # no books: a session of no buy-ins
             continue
         before = _seated_before(ledger, session, stored) if stored else set()
-        known = in_books(ledger, session, state, seated=before)
+        if names is None:
+            names = series_names(ledger)
+        known = in_books(ledger, session, state, seated=before, names=names)
         if not (missing := [p for p in first if p not in known]):
             continue
         by_hand: dict[tuple[str, int | None], list[str]] = {}
