@@ -143,6 +143,7 @@ def first_beyond_table(ledger: Any, since: int) -> Beyond | None:
     rows of sessions with such a cash-out are read, in one query, and only their hands with a
     rake replayed; chips are whole chips of the session (as stored)."""
     from replay.rake_taken import rake_by_session
+    from replay.sessions.state import series_names
 
     sessions = [s for (s,) in ledger.query(
         "SELECT DISTINCT session FROM events WHERE position > $1 AND type = 'cash_out'"
@@ -154,24 +155,29 @@ def first_beyond_table(ledger: Any, since: int) -> Beyond | None:
         " session) AND stream = 'session:' || session AND type IN ('buy_in', 'cash_out',"
         " 'entry_corrected') ORDER BY session, seq", [sessions])
     raked = rake_by_session(ledger, sessions)
+    # a name is the player it is, as `cashout` takes it: the series' aliases, read once for
+    # every session (nothing is written while they are checked; a read a session scanned
+    # every row of the ledger: quadratic in a large file's sessions)
+    players = series_names(ledger)
     found = []
     for session, group in itertools.groupby(rows, key=lambda r: r[0]):
-        beyond = _beyond_in(ledger, session, list(group), raked.get(session, []), since)
+        beyond = _beyond_in(ledger, session, list(group), raked.get(session, []), since,
+                            players)
         if beyond is not None:
             found.append(beyond)
     return min(found, default=None)
 
 
 def _beyond_in(ledger: Any, session: str, rows: list[tuple[Any, ...]],
-               raked: list[tuple[int, int]], since: int) -> Beyond | None:
+               raked: list[tuple[int, int]], since: int, players: dict[str, str]
+               ) -> Beyond | None:
     """The first cash-out of ``session`` stored after ``since`` beyond its table, or None;
     ``rows``: its book's ``(session, position, seq, type, payload)`` rows of buy-ins,
-    cash-outs and amendments, by seq; ``raked``: its hands' ``(position, rake)``."""
+    cash-outs and amendments, by seq; ``raked``: its hands' ``(position, rake)``;
+    ``players``: :func:`replay.sessions.state.series_names` of the ledger."""
     from replay.sessions import session_state
     from replay.sessions.entries import chips_from_outside
-    from replay.sessions.state import series_names
 
-    players = series_names(ledger)  # a name is the player it is, as `cashout` takes it
     fixes = {}
     for *_, kind, payload in rows:
         if kind == "entry_corrected":

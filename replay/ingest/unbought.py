@@ -45,15 +45,19 @@ def unbought_seats(ledger: Any, seats: FirstSeats, *, file: str, stored: int
     it stored before the file (``stored``: the ledger's head then). ``"p1, p2 have no buy-in
     in session r2: ..."``, in file order; none for a session not opened, or with no buy-in
     at all (no books: a session opened for its chip's worth, whose hands come from files)."""
-    from replay.sessions.state import in_books, session_state
+    from replay.sessions.state import in_books, series_names
 
     found: list[StoredFinding] = []
+    names: dict[str, str] | None = None  # the series' aliases, read once (none written here)
+    states = _session_states(ledger, list(seats.first))
     for session, first in seats.first.items():
-        state = session_state(ledger, session)
+        state = states[session]
         if not state.opened or not state.chips_in:  # no books: a session of no buy-ins
             continue
         before = _seated_before(ledger, session, stored) if stored else set()
-        known = in_books(ledger, session, state, seated=before)
+        if names is None:
+            names = series_names(ledger)
+        known = in_books(ledger, session, state, seated=before, names=names)
         if not (missing := [p for p in first if p not in known]):
             continue
         by_hand: dict[tuple[str, int | None], list[str]] = {}
@@ -66,6 +70,23 @@ def unbought_seats(ledger: Any, seats: FirstSeats, *, file: str, stored: int
                 "bill chips nobody bought (RULES.md §1.1; `hand start` refuses such a seat)",
                 file=file, line=line, hand=hand))
     return found
+
+
+def _session_states(ledger: Any, sessions: list[str]) -> dict[str, Any]:
+    """:func:`replay.sessions.state.session_state` of each of ``sessions``, their streams
+    read in one query (a read a session scanned every row: quadratic in a large file's
+    sessions); a session with no stream is not opened."""
+    from ledger.model.events import parse_stored
+    from replay.sessions.state import SessionState, fold_rows
+
+    rows: dict[str, list[tuple[int, Any]]] = {s: [] for s in sessions}
+    if sessions:
+        for session, seq, kind, payload in ledger.query(
+                "SELECT session, seq, type, payload FROM events WHERE list_contains($1,"
+                " session) AND stream = 'session:' || session ORDER BY session, seq",
+                [sessions]):
+            rows[session].append((seq, parse_stored(kind, payload)))
+    return {s: fold_rows(r) if r else SessionState() for s, r in rows.items()}
 
 
 def _seated_before(ledger: Any, session: str, stored: int) -> set[str]:
