@@ -82,9 +82,10 @@ def test_a_corrected_hand_exported_as_phh_is_already_in_the_ledger(tmp_path: Pat
     other.write_text(path.read_text().replace("'p1 cbr 2.50'", "'p1 cbr 3.00'"))
     code, out, err = one_shot(db, "import", str(other))
     assert (code, out) == (2, REJECTED)
+    # named against the hand as corrected (a raise to 10), not the raise to 8 it replaced
     assert err == (f"error: {other}:1, hand f1: a different hand f1 is already in the ledger: "
-                   'its event 8 is bet_raise {"player":"Ann","to":12} here, bet_raise '
-                   f'{{"player":"Ann","to":8}} in the ledger; {HINT}\n')
+                   'as its corrections make it, its event 8 is bet_raise {"player":"Ann",'
+                   f'"to":12}} here, bet_raise {{"player":"Ann","to":10}} in the ledger; {HINT}\n')
     assert events(db) == before
 
 

@@ -2,8 +2,9 @@
 for, in the notation ``act`` takes: whose hole cards next and how many, the board cards of the
 street (and of which run), a draw's discard and its replacements, a declaration in turn or at
 once, the showdown and its payouts (RULES.md §3.2-3.4, §4; FORMATS.md §1); a refused action
-quotes the same line. Stud's bring-in and completion (§4.1); a second declaration; a hand id
-of the session-book form."""
+quotes the same line (a show before every player has declared names who is still to).
+Stud's bring-in and completion (§4.1); a second declaration; a hand id of the session-book
+form."""
 
 from __future__ import annotations
 
@@ -62,12 +63,18 @@ def test_a_declaration_in_turn_then_the_showdown_and_its_payouts(user, db: str) 
         "phase deal, next: d db CARDS (1 card)")
     _acts(user, "o1", ["d db 5d", *checks, "d db 9h"])
     # Bob bets the river and is called: the last aggressor declares first, then clockwise
-    assert _acts(user, "o1", ["Bob cbr 4", "Cy cc", "Ann cc", "Bob dcl low", "Cy dcl high",
-                              "Ann dcl swing"]) == [
+    assert _acts(user, "o1", ["Bob cbr 4", "Cy cc", "Ann cc", "Bob dcl low"]) == [
         "Cy to act: to call 4, raise to 8..8",
         "Ann to act: to call 4, raise to 8..8",
         "phase declare, Bob to act: Bob dcl high|low|swing",
-        "phase declare, Cy to act: Cy dcl high|low|swing",
+        "phase declare, Cy to act: Cy dcl high|low|swing"]
+    # a show before the others declared names them, in the order they declare
+    code, out, err = user("act", "o1", "Bob sm ????????")
+    assert (code, out, err) == (2, "", (
+        "error: hand o1, action 'Bob sm ????????': cards are shown once every player has "
+        "declared (still to declare: Cy, Ann); now: phase declare, Cy to act: Cy dcl "
+        "high|low|swing\n"))
+    assert _acts(user, "o1", ["Cy dcl high", "Ann dcl swing"]) == [
         "phase declare, Ann to act: Ann dcl high|low|swing",
         "phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), pay PLAYER "
         "AMOUNT, end"]
@@ -92,14 +99,42 @@ def test_declarations_at_once_name_who_is_still_to_declare(user, db: str) -> Non
                "Bob cc", "Ann cc", "d db 5d", "Bob cc", "Ann cc", "d db 9h", "Bob cc", "Ann cc"]
     assert _acts(user, "s1", streets)[-1] == (
         "phase declare, next: PLAYER dcl high|low|swing (still to declare: Bob, Ann)")
+    code, out, err = user("act", "s1", "Ann sm ????????")  # the betting is over: who declares
+    assert (code, out, err) == (2, "", (
+        "error: hand s1, action 'Ann sm ????????': cards are shown once every player has "
+        "declared (still to declare: Bob, Ann); now: phase declare, next: PLAYER dcl "
+        "high|low|swing (still to declare: Bob, Ann)\n"))
     assert _acts(user, "s1", ["Ann dcl low"]) == [
         "phase declare, next: PLAYER dcl high|low|swing (still to declare: Bob)"]
+    code, out, err = user("act", "s1", "Ann sm ????????")
+    assert (code, out, err) == (2, "", (
+        "error: hand s1, action 'Ann sm ????????': cards are shown once every player has "
+        "declared (still to declare: Bob); now: phase declare, next: PLAYER dcl "
+        "high|low|swing (still to declare: Bob)\n"))
     state = user("state", "s1")[1].splitlines()
     assert state[2:] == ["pot 0: 4 (Bob, Ann)", "declared: Ann low", "stacks: Bob 98, Ann 98",
                          "seats as pN: p1 Bob, p2 Ann (p1 sits left of the button: PHH's order, "
                          "not --seats')"]
     _acts(user, "s1", ["Bob dcl swing"])
     assert user("state", "s1")[1].splitlines()[3] == "declared: Ann low, Bob swing"
+
+
+def test_a_show_before_the_declarations_of_a_bet_after_declare_hand(user, db: str) -> None:  # noqa: ANN001
+    """With ``bet_after_declare`` the players declare before the last betting round (RULES.md
+    §3.4): a show then waits for the declarations and that round."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "b1", "--game", "FO/8", "--stakes", "1/2",
+                "--small-bet", "2", "--big-bet", "4", "--seats", "Ann:100,Bob:100", "--button",
+                "Ann", "--declare-options", "method=simultaneous,bet_after_declare=true")[0] == 0
+    streets = ["d dh Bob ????????", "d dh Ann ????????", "Ann cc", "Bob cc", "d db 2c3c4c",
+               "Bob cc", "Ann cc", "d db 5d", "Bob cc", "Ann cc", "d db 9h", "Bob dcl high"]
+    assert _acts(user, "b1", streets)[-1] == (
+        "phase declare, next: PLAYER dcl high|low|swing (still to declare: Ann)")
+    code, out, err = user("act", "b1", "Bob sm ????????")
+    assert (code, out, err) == (2, "", (
+        "error: hand b1, action 'Bob sm ????????': cards are shown once every player has "
+        "declared and the betting round after the declarations is over (still to declare: "
+        "Ann); now: phase declare, next: PLAYER dcl high|low|swing (still to declare: Ann)\n"))
 
 
 def test_stud_third_street_says_bring_in_and_complete(user, db: str) -> None:  # noqa: ANN001

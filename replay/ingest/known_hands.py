@@ -220,7 +220,9 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
                 or completing.continuation(ledger, b))  # a stored hand in play
         if more is not None:
             return more
-        differ = _stream_difference(ledger, b) or differ
+        differ = (_stream_difference(ledger, b)
+                  or _corrected_difference(ledger, b, mine, hand, phh=phh, held=stored)
+                  or differ)
     from replay.ingest.old_units import live_hint
 
     return LedgerError(
@@ -228,6 +230,79 @@ def _compared(ledger: Any, b: Batch, stored: tuple[str, str | None, str | None],
         + (live_hint(b.events[0], stored[0])  # an old export's copy: what to do
            or f"a change to a stored hand is a correction (`handledger correct {hand} ...`)"),
         hand=hand, line=line_of(b, differ.event))
+
+
+def _corrected_difference(ledger: Any, b: Batch, mine: Sequence[Any], hand: str, *,
+                          phh: bool, held: tuple[str, str | None, str | None]
+                          ) -> Difference | None:
+    """How the copy in ``b`` (``mine``: its events in the stored chips), which carries no
+    correction of its own, differs from the stored hand ``hand`` as its corrections (an
+    ``undo`` among them) make it (README, "Formats"): its start first, then its events
+    (:func:`first_difference`, ``phh`` as there; an event named by its seq in the stream,
+    the file's own event kept for the line), and where only the payouts differ, the chips
+    paid each player, in seat order (``as its corrections make it, the table paid
+    otherwise: Bob 3 here, 0 in the ledger, Ann 1 here, 4 in the ledger``). None when the
+    copy has corrections (:func:`as_the_file_corrects` compared it), no correction in force
+    changes the ledger's hand, or its corrections do not fold."""
+    from replay.amendments import numbered_events
+
+    if any(e.type == "correction" for e in b.events or []):
+        return None
+    rows = [r.event for r in ledger.read(hand)]
+    try:
+        numbered = [n for n in numbered_events(rows)[0] if n.event.type not in LATER]
+    except LedgerError:
+        return None
+    theirs = [n.event for n in numbered]
+    if [event_json(e) for e in theirs] == [event_json(e) for e in rows if e.type not in LATER]:
+        return None  # no correction in force changes it: the original difference stands
+    start = event_json(theirs[0])
+    if not same_start_in_session(ledger, mine[0], (start, held[1], held[2])):
+        found: Difference | None = start_difference(mine[0], start)
+    else:
+        found = first_difference(mine, [(n.seq, event_json(n.event)) for n in numbered],
+                                 phh=phh)
+        if found is not None and (paid := _paid_otherwise(mine, numbered, phh)) is not None:
+            found = Difference(*paid)
+    if found is None:
+        return None
+    if found.event is not None and b.events is not None and mine is not b.events:
+        at = next((i for i, e in enumerate(mine) if e is found.event), None)
+        found = found._replace(event=None if at is None else b.events[at])
+    return found._replace(text=f"as its corrections make it, {found.text}")
+
+
+_PAID = "recorded_payout"
+
+
+def _paid_otherwise(mine: Sequence[Any], numbered: Sequence[Any], phh: bool
+                    ) -> tuple[str, Any] | None:
+    """``"the table paid otherwise: Bob 3 here, 0 in the ledger, …"`` when the hand ``mine``
+    and the stored one (``numbered``: its events with their seqs, as corrected) differ in
+    their payouts only (the other events the same, :func:`first_difference`) and pay some
+    player other chips (RULES.md §1.2: the chips each player was paid), the players in seat
+    order, with the first payout of ``mine`` to such a player (or None: its line is named);
+    else None."""
+    def paid(events: Sequence[Any]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for e in events:
+            if e.type == _PAID:
+                out[e.player] = out.get(e.player, 0) + e.amount
+        return out
+
+    here, there = paid(mine), paid([n.event for n in numbered])
+    if here == there or first_difference(
+            [e for e in mine if e.type != _PAID],
+            [(n.seq, event_json(n.event)) for n in numbered if n.event.type != _PAID],
+            phh=phh) is not None:
+        return None
+    seats = [s.player for s in mine[0].seats]
+    players = [*seats, *sorted((set(here) | set(there)) - set(seats))]
+    apart = [p for p in players if here.get(p, 0) != there.get(p, 0)]
+    told = ", ".join(f"{p} {here.get(p, 0)} here, {there.get(p, 0)} in the ledger"
+                     for p in apart)
+    first = next((e for e in mine if e.type == _PAID and e.player in apart), None)
+    return f"the table paid otherwise: {told}", first
 
 
 def _unstored_amendment(ledger: Any, b: Batch, row: tuple[int, Any, Any]) -> LedgerError:

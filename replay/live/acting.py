@@ -33,7 +33,8 @@ from replay.typed import as_typed, reason_as_typed
 def _live_rules(state: HandState, event: Any) -> None:
     """What a hand recorded live may not take, though a history read from a file may: nothing
     after its end (that is a correction), a payout, a rake or a show before the betting is
-    over, a payout of no chips, a payout to a player who folded, chips returned beyond the
+    over (or, in the declare phase, before every player has declared), a payout of no
+    chips, a payout to a player who folded, chips returned beyond the
     player's uncalled bet, a payout beyond what its
     player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
     beyond the chips in the pot, payouts (and a rake, if any) that take another player's
@@ -62,6 +63,8 @@ def _live_rules(state: HandState, event: Any) -> None:
                             f"betting (phase {state.phase} now)")
     if event.type == "reveal" and state.phase == "draw":
         raise IllegalAction("cards are shown after the draw: its discards change the hand")
+    if event.type == "reveal" and state.phase == "declare":
+        raise IllegalAction(_before_declared(state))
     if event.type == "reveal" and not _betting_over(state):
         raise IllegalAction(f"cards are shown once the betting is over (phase {state.phase} "
                             "now)")
@@ -86,6 +89,23 @@ def _betting_over(state: HandState) -> bool:
     dealt with at most one player able to bet (the others all-in). Never during a betting
     round, a draw (the cards shown would change), or a deal between betting rounds."""
     return state.phase == "showdown" or (state.phase == "deal" and len(state.can_bet()) < 2)
+
+
+def _before_declared(state: HandState) -> str:
+    """Why a show is refused in the declare phase (RULES.md §3.2-3.4): the players still to
+    declare, in the order they must under the in-turn method, else in seat order (as the
+    next step names them, :mod:`replay.nextstep`); with ``bet_after_declare`` the last
+    betting round follows the declarations."""
+    if state.declare_method == "in_turn":
+        waiting = state.declare_queue()
+    else:
+        live = state.live()
+        waiting = [p for p in state.order if p in live and p not in state.declarations]
+    options = state.started.options.declare
+    then = (" and the betting round after the declarations is over"
+            if options is not None and options.bet_after_declare else "")
+    return (f"cards are shown once every player has declared{then} (still to declare: "
+            f"{', '.join(waiting)})")
 
 
 def _settled(state: HandState) -> Any:
