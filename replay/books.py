@@ -19,12 +19,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import duckdb
-
 from ledger.audit import hand_nets, player_balances, settlement, standings_grid
 from ledger.audit.catchup import moved
 from ledger.audit.tables import AuditReport, read_audit
 from ledger.model.errors import LedgerError, NotFound
+from ledger.store.duck import duckdb
 from ledger.store.store import Ledger
 from replay.progress import Progress, silent
 from replay.projections import catch_up

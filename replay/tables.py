@@ -29,9 +29,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
-import duckdb
-
 from ledger.model.errors import LedgerError
+from ledger.store.duck import duckdb
 from replay.fold import HandReplay
 
 SCHEMA = """

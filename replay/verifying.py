@@ -26,8 +26,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import duckdb
-
 from ledger.audit.catchup import moved
 from ledger.audit.signatures import SignedAmendment, signed_amendments
 from ledger.audit.tables import DERIVED
@@ -35,6 +33,7 @@ from ledger.model.errors import LedgerBusy, LedgerCorrupt, LedgerError
 from ledger.store.anchor import OwnCheckpoints, own_checkpoints
 from ledger.store.blocks import check_blocks
 from ledger.store.chain import VerifyReport
+from ledger.store.duck import duckdb
 from ledger.store.keys import KeyStore
 from ledger.store.sidecar import Closes
 from ledger.store.store import Ledger

@@ -127,3 +127,18 @@ def test_help_lists_every_command_without_the_event_model_or_duckdb() -> None:
     assert not tops & (HEAVY | {"pydantic", "pydantic_core", "duckdb", "_duckdb"}), (
         tops & (HEAVY | {"pydantic", "pydantic_core", "duckdb", "_duckdb"}))
     assert "ledger.model.events" not in modules and "ledger.store.store" not in modules
+
+
+def test_reads_of_the_books_load_neither_the_duckdb_package_nor_numpy(
+        corrected_data: Path, tmp_path: Path) -> None:
+    """``balances`` and ``standings`` (each a new process, as typed between hands) read the
+    derived tables with DuckDB's compiled module alone: neither the ``duckdb`` package's
+    Python layer nor numpy (which only the blocks check and the bulk inserts use) is loaded,
+    nor anything else of HEAVY."""
+    from tests.copies import copy_ledger
+
+    db = copy_ledger(corrected_data, tmp_path / "t.duckdb")
+    assert _cli(db, "replay")[0] in (0, 1)  # the derived tables saved: the reads only read
+    for args in (("balances",), ("standings",), ("balances", "--json")):
+        code, out, modules = _cli(db, *args)
+        assert code == 0 and "Ann" in out and not modules & HEAVY, (args, modules & HEAVY)

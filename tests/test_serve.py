@@ -257,15 +257,15 @@ def test_serve_refuses_a_folder_others_may_enter_and_a_second_server(
 
 
 def test_serve_stops_when_idle(tmp_path: Path) -> None:
-    """``--idle 1``: the server stops by itself a second after its last command and removes
-    its socket."""
+    """``--idle 0.2``: the server stops by itself 0.2 s after its last command (none here)
+    and removes its socket."""
     base = Path(tempfile.mkdtemp(prefix="hl-idle-"))
     try:
         env = {**os.environ, "HANDLEDGER_SERVE_DIR": str(base / "sv")}
-        done = subprocess.run([HANDLEDGER, "serve", "--idle", "1"], env=env, text=True,
+        done = subprocess.run([HANDLEDGER, "serve", "--idle", "0.2"], env=env, text=True,
                               capture_output=True, timeout=120)
         assert done.returncode == 0
-        assert done.stdout.splitlines()[-1] == "stopped after 1 s without a command"
+        assert done.stdout.splitlines()[-1] == "stopped after 0.2 s without a command"
         assert not (base / "sv" / "serve.sock").exists()
     finally:
         shutil.rmtree(base)

@@ -19,8 +19,6 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import duckdb
-
 from ledger.audit.books import Series, platform_nicknames
 from ledger.audit.load import session_rows
 from ledger.audit.tables import (
@@ -33,6 +31,7 @@ from ledger.audit.tables import (
     tables_digest,
 )
 from ledger.model.errors import LedgerError
+from ledger.store.duck import duckdb
 
 _REPLAY_TABLES = ("pots", "discrepancies", "results", "hands")  # pots first: keyed by hand
 

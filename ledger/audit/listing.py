@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import duckdb
-
 from ledger.audit.seat_labels import seat_label_of
 from ledger.model.errors import LedgerError
+from ledger.store.duck import duckdb
 
 _SESSIONS = ("session", "date", "opened", "closed", "chip_value_minor", "currency", "decimals",
              "hands", "players", "buy_in", "cash_out", "discrepancies")

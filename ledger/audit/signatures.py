@@ -16,11 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import duckdb
-
 from ledger.audit.checks import Finding
 from ledger.model.errors import LedgerBusy, LedgerCorrupt, LedgerError
 from ledger.store import signing
+from ledger.store.duck import duckdb
 from ledger.store.keys import KeyStore
 
 _CALLED = {"correction": "correction", "hand_voided": "void"}

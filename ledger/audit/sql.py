@@ -14,9 +14,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-import duckdb
-
 from ledger.model.errors import LedgerError
+from ledger.store.duck import duckdb
 
 ALLOWED = ("SELECT", "EXPLAIN")
 #: Rows fetched from DuckDB at a time.

@@ -43,11 +43,10 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-import duckdb
-
 from ledger.audit.books import Series
 from ledger.audit.checks import Finding
 from ledger.model.errors import LedgerError
+from ledger.store.duck import duckdb
 
 #: Bump when a derived table or view changes shape, or what the books compute into them (6: the
 #: table's dead money in the main pot, an open hand in progress, a voided hand's stacks count

@@ -22,23 +22,24 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-import duckdb
-import numpy as np
-
 from ledger.model.errors import LedgerCorrupt
 from ledger.store.cutshort import HEADER, HEADERS, ends_inside_block
+from ledger.store.duck import duckdb
 from ledger.store.rawfile import reader
 
-_MULTIPLIER = np.uint64(0xBF58476D1CE4E5B9)
-_SEED = np.uint64(5381)
+_MULTIPLIER = 0xBF58476D1CE4E5B9
+_SEED = 5381
 _CHUNK = 64  #: blocks read at once
 
 
 def checksum(data: bytes) -> int:
     """DuckDB's checksum of ``data`` (a multiple of 8 bytes long: module doc)."""
+    import numpy as np  # at the first check: a command that checks no block never loads it
+
     words = np.frombuffer(data, dtype="<u8")
     with np.errstate(over="ignore"):
-        return int(np.bitwise_xor.reduce(words * _MULTIPLIER, initial=np.uint64(0)) ^ _SEED)
+        return int(np.bitwise_xor.reduce(words * np.uint64(_MULTIPLIER),
+                                         initial=np.uint64(0))) ^ _SEED
 
 
 def _sound(data: bytes) -> bool:

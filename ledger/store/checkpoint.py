@@ -42,13 +42,15 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ledger.model.errors import ChainBroken, LedgerError, MalformedInput
 from ledger.store.chain import GENESIS
 from ledger.store.intact import require_intact
-from ledger.store.keys import KeyStore
 from ledger.store.outputs import not_the_ledger
+
+if TYPE_CHECKING:  # a signing take is handed its key store: reading checkpoints loads no
+    from ledger.store.keys import KeyStore  # cryptography
 
 CHAT_PREFIX = "handledger checkpoint "
 #: Hex digits of the hash in the chat line; a ``POS:HASH`` needs at least ``MIN_PREFIX``.

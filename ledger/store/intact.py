@@ -21,11 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import duckdb
-
 from ledger.model.errors import ChainBroken, LedgerCorrupt
 from ledger.store.blocks import check_blocks
 from ledger.store.chainsql import ChainProof
+from ledger.store.duck import duckdb
 
 
 def require_intact(ledger: Any, refused: str) -> None:
