@@ -23,11 +23,11 @@ import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+if TYPE_CHECKING:  # cryptography is imported where a key is made, read or checked: a
+    # command that only opens the ledger (an audit, a history, an export) never loads it
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
 
@@ -35,7 +35,6 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 PUBLIC_PREFIX = "ed25519:"
 _PUBLIC_TEXT = re.compile(r"ed25519:([A-Za-z0-9_-]{43})")
 _SIGNATURE_TEXT = re.compile(r"[A-Za-z0-9_-]{86}")
-_RAW = (serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
 @dataclass(frozen=True)
@@ -67,14 +66,21 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+def _raw() -> tuple[Any, Any]:
+    """The encoding and format of a public key's raw 32 bytes."""
+    from cryptography.hazmat.primitives import serialization
+
+    return serialization.Encoding.Raw, serialization.PublicFormat.Raw
+
+
 def fingerprint(public: Ed25519PublicKey) -> str:
     """The first 12 hex digits of SHA-256 of the raw 32-byte public key."""
-    return hashlib.sha256(public.public_bytes(*_RAW)).hexdigest()[:12]
+    return hashlib.sha256(public.public_bytes(*_raw())).hexdigest()[:12]
 
 
 def public_text(public: Ed25519PublicKey) -> str:
     """``ed25519:<43 base64url characters>``: the public key as one line."""
-    return PUBLIC_PREFIX + _b64(public.public_bytes(*_RAW))
+    return PUBLIC_PREFIX + _b64(public.public_bytes(*_raw()))
 
 
 def parse_public(text: str) -> Ed25519PublicKey:
@@ -86,6 +92,8 @@ def parse_public(text: str) -> Ed25519PublicKey:
     match = _PUBLIC_TEXT.fullmatch(text.strip())
     if match is None:
         raise MalformedInput(f"{text.strip()[:60]!r} is not a public key (ed25519:<43 chars>)")
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     return Ed25519PublicKey.from_public_bytes(_unb64(match.group(1)))
 
 
@@ -108,6 +116,8 @@ def verify_signature(public: Ed25519PublicKey, message: bytes, signature: str) -
     """Whether ``signature`` (base64url text) is ``public``'s signature of ``message``."""
     if _SIGNATURE_TEXT.fullmatch(signature) is None:
         return False
+    from cryptography.exceptions import InvalidSignature
+
     try:
         public.verify(_unb64(signature), message)
     except InvalidSignature:
@@ -137,6 +147,9 @@ class KeyStore:
         if ledger is not None:
             self.not_the_ledger(name, ledger, "key new")
         self._name_free(name)
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         private = Ed25519PrivateKey.generate()
         pem = private.private_bytes(
             serialization.Encoding.PEM,
@@ -276,6 +289,9 @@ class KeyStore:
             raise LedgerError(f"cannot read key {name!r}: {e}") from e
         if mode & (stat.S_IRWXG | stat.S_IRWXO):
             raise LedgerError(f"private key {path} is readable by others: chmod 600 it")
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         try:
             private = serialization.load_pem_private_key(data, password=None)
         except (ValueError, TypeError) as e:
