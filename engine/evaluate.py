@@ -178,6 +178,31 @@ def _table(lookup: str) -> _Table:
     return table
 
 
+def memo_key(cards: Sequence[str]) -> int:
+    """The memo key of five cards (``'As'``…): the product of their rank primes (two 2 …
+    ace 41) shifted left once, or 1 when the five are of one suit; a snapshot's key.
+
+    Raises:
+        ValueError: not five cards, or a card is ``'??'`` or not a card.
+    """
+    combo = _parse(cards)
+    if len(combo) != 5:
+        raise ValueError(f"a memo key is of five cards, got {len(combo)}")
+    return _Ranking.key(combo)
+
+
+def pokerkit_entry(lookup: str, cards: Sequence[str]) -> tuple[int, Any] | None:
+    """pokerkit's own entry ``(index, Label)`` of ``cards`` in ``lookup`` (a name of
+    :data:`TABLE_FILES`, or ``'badugi'``), or None where it has none: what a snapshot holds,
+    asked of pokerkit (imported and its lookups built at the first call).
+
+    Raises:
+        KeyError: an unknown lookup. ValueError: a card is ``'??'`` or not a card.
+    """
+    entry = _lib().entry(lookup, _parse(cards))
+    return None if entry is None else (entry.index, entry.label)
+
+
 def _parse(cards: Iterable[str]) -> tuple[_Card, ...]:
     try:
         parsed = tuple([_CARDS[c] for c in cards])

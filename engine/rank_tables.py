@@ -6,7 +6,7 @@ code): for each lookup, pokerkit's entry of every memo key a five-card hand can 
 
     {"lookup": "high", "source": "pokerkit StandardHighHand.lookup",
      "labels": [["HIGH_CARD", "High card"], ...],   pokerkit's Label names and texts
-     "keys": [...],      every memo key, ascending (engine.evaluate._Ranking.key)
+     "keys": [...],      every memo key, ascending (engine.evaluate.memo_key)
      "index": [...],     pokerkit's entry index of each key, null where it has no entry
      "label": [...]}     the position in "labels" of each key's entry label, null likewise
 
@@ -30,9 +30,9 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
-from engine.evaluate import _CARDS, TABLE_FILES, _lib, _Ranking
+from engine.evaluate import TABLE_FILES, memo_key, pokerkit_entry
 
-#: The pokerkit lookup behind each snapshot (engine/evaluate.py _lib), for the file's
+#: The pokerkit lookup behind each snapshot (engine/evaluate.py ``_lib``), for the file's
 #: ``source``.
 SOURCES = {"high": "StandardHighHand.lookup", "short": "ShortDeckHoldemHand.lookup",
            "A-5": "RegularLowHand.lookup", "A-5/8": "EightOrBetterLowHand.lookup",
@@ -62,17 +62,13 @@ def snapshot(lookup: str) -> dict[str, Any]:
     from pokerkit.lookups import Label
 
     labels = list(Label)
-    entries: dict[int, Any] = {}
-    lib = _lib()
-    for hand in hands(lookup):
-        combo = tuple(_CARDS[c] for c in hand)
-        entries[_Ranking.key(combo)] = lib.entry(lookup, combo)
+    entries = {memo_key(hand): pokerkit_entry(lookup, hand) for hand in hands(lookup)}
     keys = sorted(entries)
     return {"lookup": lookup, "source": f"pokerkit {SOURCES[lookup]}",
             "labels": [[label.name, label.value] for label in labels],
             "keys": keys,
-            "index": [None if entries[k] is None else entries[k].index for k in keys],
-            "label": [None if entries[k] is None else labels.index(entries[k].label)
+            "index": [None if entries[k] is None else entries[k][0] for k in keys],
+            "label": [None if entries[k] is None else labels.index(entries[k][1])
                       for k in keys]}
 
 
