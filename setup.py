@@ -37,8 +37,11 @@ LIBRARY = _choice.LIBRARY
 # shared library is, a folder too deep once the library is in engine/), and notation (PHH text
 # of a live action: not on the replay path, and typed loosely over the event union, which
 # mypyc would check at every access), and errors (IllegalAction: a compiled exception is
-# pickled without its attributes, and a refusal crosses processes with its amounts).
-INTERPRETED = {"__init__.py", "_compiled.py", "notation.py", "declare/__init__.py", "errors.py"}
+# pickled without its attributes, and a refusal crosses processes with its amounts), and
+# rank_tables (the generator of the evaluator's snapshot of pokerkit's rankings, run as
+# ``python -m engine.rank_tables``: never imported by the engine).
+INTERPRETED = {"__init__.py", "_compiled.py", "notation.py", "declare/__init__.py", "errors.py",
+               "rank_tables.py"}
 ENGINE = Path("engine")
 
 

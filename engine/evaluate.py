@@ -2,7 +2,8 @@
 
 Everything else in the engine ranks hands through :func:`best_high`, :func:`best_low` and
 :func:`best_for_game`, and compares the :class:`Rank` values they return; nothing outside this
-module imports pokerkit, so a faster library can replace it here alone.
+module and the generator of its snapshot of pokerkit's rankings (engine/rank_tables.py) imports
+pokerkit, so a faster library can replace it here alone.
 
 Cards are our two-character strings (``'As'``, ``'Td'``); ``'??'`` (an unknown card) cannot be
 evaluated. What is adapted, and how (RULES.md §2):
@@ -24,17 +25,25 @@ suited, so each ranking memoises pokerkit's answer under that key (computed from
 products of the cards in the loop over five-card hands); card parsing is done once at import
 and whole evaluations are cached, those of hands that cannot make a flush by their ranks alone
 (hole and board ranks apart for Omaha), so that the same hand in other suits is not evaluated
-again. pokerkit itself is imported at the first evaluation (:func:`_lib`): building its lookup
-tables takes about half a second, which a command that ranks no hand (a live action, a state,
-a replay without showdowns) never pays.
+again.
+
+pokerkit's answers are a finite table, so the five-card rankings read them from a snapshot
+(``engine/ranks/*.json``, one file a lookup of :data:`TABLE_FILES`, read at its first use):
+pokerkit's entry index and label of every memo key, written from pokerkit by
+``python -m engine.rank_tables`` and compared with pokerkit key for key by the tests. pokerkit
+is still the source of every ranking, but a process that ranks a hand no longer imports it
+(building its lookup tables costs about half a second of CPU): only badugi asks pokerkit
+itself (:func:`_lib`, at the first badugi evaluation).
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib.resources import files
 from itertools import combinations
 from typing import Any, Final
 
@@ -112,7 +121,8 @@ class _Lib:
 
 @lru_cache(maxsize=1)
 def _lib() -> _Lib:
-    """pokerkit's lookups, imported and built once, at the first evaluation (module doc)."""
+    """pokerkit's lookups, imported and built once: at the first badugi evaluation, and by
+    the snapshot's generator (engine/rank_tables.py) for the others (module doc)."""
     from pokerkit.hands import (
         BadugiHand,
         EightOrBetterLowHand,
@@ -135,6 +145,64 @@ def _lib() -> _Lib:
     return _Lib(lookups, {text: next(Card.parse(text)) for text in _CARDS})
 
 
+#: The snapshot file (in ``engine/ranks``) of each five-card lookup of :func:`_lib`.
+TABLE_FILES: Final[dict[str, str]] = {
+    "high": "high.json", "short": "short.json", "A-5": "a5.json", "A-5/8": "a5-8.json",
+    "2-7": "27.json", "A-6": "a6.json"}
+
+
+class _Table:
+    """One lookup's snapshot: pokerkit's entry index (None: no entry) and label ``(name,
+    text)``, as pokerkit's ``Label``, under each memo key (:meth:`_Ranking.key`)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        labels = [(str(name), str(text)) for name, text in data["labels"]]
+        keys: list[int] = data["keys"]
+        self.index: dict[int, int | None] = dict(zip(keys, data["index"], strict=True))
+        self.labels: dict[int, tuple[str, str]] = {
+            key: labels[number]
+            for key, number in zip(keys, data["label"], strict=True) if number is not None}
+
+
+#: The snapshots read so far, by lookup.
+_TABLES: Final[dict[str, _Table]] = {}
+
+
+def _table(lookup: str) -> _Table:
+    """The snapshot of ``lookup``, read from the package's data at its first use."""
+    table = _TABLES.get(lookup)
+    if table is None:
+        text = files("engine").joinpath("ranks").joinpath(TABLE_FILES[lookup]).read_text(
+            encoding="utf-8")
+        table = _TABLES[lookup] = _Table(json.loads(text))
+    return table
+
+
+def memo_key(cards: Sequence[str]) -> int:
+    """The memo key of five cards (``'As'``…): the product of their rank primes (two 2 …
+    ace 41) shifted left once, or 1 when the five are of one suit; a snapshot's key.
+
+    Raises:
+        ValueError: not five cards, or a card is ``'??'`` or not a card.
+    """
+    combo = _parse(cards)
+    if len(combo) != 5:
+        raise ValueError(f"a memo key is of five cards, got {len(combo)}")
+    return _Ranking.key(combo)
+
+
+def pokerkit_entry(lookup: str, cards: Sequence[str]) -> tuple[int, Any] | None:
+    """pokerkit's own entry ``(index, Label)`` of ``cards`` in ``lookup`` (a name of
+    :data:`TABLE_FILES`, or ``'badugi'``), or None where it has none: what a snapshot holds,
+    asked of pokerkit (imported and its lookups built at the first call).
+
+    Raises:
+        KeyError: an unknown lookup. ValueError: a card is ``'??'`` or not a card.
+    """
+    entry = _lib().entry(lookup, _parse(cards))
+    return None if entry is None else (entry.index, entry.label)
+
+
 def _parse(cards: Iterable[str]) -> tuple[_Card, ...]:
     try:
         parsed = tuple([_CARDS[c] for c in cards])
@@ -146,11 +214,11 @@ def _parse(cards: Iterable[str]) -> tuple[_Card, ...]:
 
 class _Ranking:
     """One way of ranking five-card hands, backed by a pokerkit lookup (named as in
-    :func:`_lib`), with a memo.
+    :func:`_lib`, read from its snapshot, :func:`_table`), with a memo.
 
-    ``fill(combo)`` is higher-is-better (pokerkit low lookups are lower-is-better, so their
-    index is negated) or ``None`` when the cards make no hand of this kind (or do not qualify);
-    :func:`_best` keeps it in ``memo`` under :meth:`key`.
+    ``fill(key, combo)`` is higher-is-better (pokerkit low lookups are lower-is-better, so
+    their index is negated) or ``None`` when the cards make no hand of this kind (or do not
+    qualify); :func:`_best` keeps it in ``memo`` under :meth:`key`.
     """
 
     def __init__(self, lookup: str, *, low: bool, ace_low: bool, eight: bool = False) -> None:
@@ -170,26 +238,27 @@ class _Ranking:
             (a.bit & b.bit & c.bit & d.bit & e.bit) != 0
         )
 
-    def fill(self, combo: tuple[_Card, ...]) -> int | None:
-        """The score of ``combo`` asked of pokerkit (its memo entry, which :func:`_best` keeps)."""
+    def fill(self, key: int, combo: tuple[_Card, ...]) -> int | None:
+        """The score of ``combo`` (memo key ``key``) from pokerkit's snapshot (its memo entry,
+        which :func:`_best` keeps)."""
         if self.eight:
             lows = {1 if (c.rank == 14 and self.ace_low) else c.rank for c in combo}
             if len(lows) != 5 or max(lows) > 8:
                 return None
-        entry = _lib().entry(self.lookup, combo)
-        if entry is None:
+        index = _table(self.lookup).index[key]
+        if index is None:
             return None
-        return -entry.index if self.low else entry.index
+        return -index if self.low else index
 
     def label(self, combo: tuple[_Card, ...]) -> str:
         key = self.key(combo)
         text = self.labels.get(key)
         if text is None:
-            category = _lib().entry(self.lookup, combo).label
+            name, category = _table(self.lookup).labels[key]
             if self.low:
-                text = _low_label(category, combo, self.ace_low)
+                text = _low_label(name, category, combo, self.ace_low)
             else:
-                text = _high_label(category, combo)
+                text = _high_label(name, combo)
             self.labels[key] = text
         return text
 
@@ -258,7 +327,7 @@ def _best(ranking: _Ranking, hole: tuple[_Card, ...], board: tuple[_Card, ...],
         )
         value = memo.get(key, _MISSING)
         if value is _MISSING:
-            value = memo[key] = ranking.fill(combo)
+            value = memo[key] = ranking.fill(key, combo)
         if value is not None and (best is None or value > best):
             best, best_combo = value, combo
     if best is None:
@@ -277,7 +346,7 @@ def _best_omaha(ranking: _Ranking, firsts: list[tuple[int, int, tuple[_Card, ...
             key = (first_product * rest_product) << 1 | ((first_bits & rest_bits) != 0)
             value = memo.get(key, _MISSING)
             if value is _MISSING:
-                value = memo[key] = ranking.fill(first + rest)
+                value = memo[key] = ranking.fill(key, first + rest)
             if value is not None and (best is None or value > best):
                 best, best_combo = value, first + rest
     if best is None:
@@ -458,15 +527,15 @@ def _low_order(combo: tuple[_Card, ...], *, ace_low: bool) -> list[int]:
     return sorted((1 if ace_low and c.rank == 14 else c.rank for c in combo), reverse=True)
 
 
-def _low_label(category: Any, combo: tuple[_Card, ...], ace_low: bool) -> str:
-    """``category``: pokerkit's ``Label`` of the hand (its names are matched, not the class:
-    pokerkit is imported only at the first evaluation)."""
+def _low_label(name: str, category: str, combo: tuple[_Card, ...], ace_low: bool) -> str:
+    """``name``, ``category``: the name and text of pokerkit's ``Label`` of the hand (from the
+    snapshot: ``"ONE_PAIR"``, ``"One pair"``)."""
     text = "-".join(_char(r) for r in _low_order(combo, ace_low=ace_low)) + " low"
-    return text if category.name == "HIGH_CARD" else f"{text} ({category.value.lower()})"
+    return text if name == "HIGH_CARD" else f"{text} ({category.lower()})"
 
 
-def _high_label(label: Any, combo: tuple[_Card, ...]) -> str:
-    category = label.name
+def _high_label(category: str, combo: tuple[_Card, ...]) -> str:
+    """``category``: the name of pokerkit's ``Label`` of the hand (``"FULL_HOUSE"``)."""
     counts = Counter(c.rank for c in combo)
     ranks = [r for r, _ in sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)]
     kickers = "-".join(_char(r) for r in ranks[1:])

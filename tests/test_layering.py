@@ -34,7 +34,7 @@ LIBRARIES: dict[str, tuple[str, ...]] = {
     "rich": ("cli",),
     "matplotlib": ("cli",),
     "jinja2": ("cli",),
-    "pokerkit": ("engine.evaluate", "ledger.formats"),
+    "pokerkit": ("engine.evaluate", "engine.rank_tables", "ledger.formats"),
     "duckdb": ("ledger.store", "ledger.audit", "replay"),
     "cryptography": ("ledger.store",),  # Ed25519 keys and signatures (ledger/store/keys.py)
     "dask": ("replay",),
