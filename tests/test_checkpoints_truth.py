@@ -131,8 +131,9 @@ def test_a_ledger_copied_without_its_checkpoints_file_is_said_so(
 
 def _forked(user, db: str) -> tuple[str, str]:  # noqa: ANN001
     """Session s1, Ann in for 100; the file copied; Bob and Cy in for 100, checkpoint (at 4);
-    the copy put back and Bob in for 50 (row 3 now differs). (the record of position 4, the
-    checkpoints file as it was)."""
+    the copy put back and Bob in for 50 (row 3 now differs), written with the checkpoints
+    file moved away (a write beside it is refused) and put back after. (the record of
+    position 4, the checkpoints file as it was)."""
     for step in (NIGHT[0], NIGHT[1]):
         assert user(*step)[0] == 0
     old = Path(db).with_name("old.duckdb")
@@ -140,7 +141,10 @@ def _forked(user, db: str) -> tuple[str, str]:  # noqa: ANN001
     for step in (("buyin", "s1", "Bob", "100"), ("buyin", "s1", "Cy", "100"), ("checkpoint",)):
         assert user(*step)[0] == 0
     shutil.copy(old, db)
+    kept = Path(db).with_name("kept.checkpoints")
+    Path(f"{db}.checkpoints").rename(kept)
     assert user("buyin", "s1", "Bob", "50")[0] == 0
+    kept.rename(f"{db}.checkpoints")
     return _read_forked(db)
 
 
