@@ -149,8 +149,9 @@ def session_list(obj: Context, as_json: bool) -> None:
             state = "closed, settled" if s["settled"] else (
                 f"closed, {format_money(s['owed_minor'], s['decimals'], s['currency'])} owed")
             if s.get("books_off"):
-                state += (f", but its books are off ({s['books_off']} finding(s): `handledger "
-                          f"audit --session {s['session']}`)")
+                kinds = ", ".join(f"{kind} {n}" for kind, n in s["findings"].items())
+                state += (f", but its audit has {s['books_off']} finding(s) ({kinds}: "
+                          f"`handledger audit --session {s['session']}`)")
             state += _missing_checkpoint(s, obj.db)
         click.echo(f"{s['session']}  {s['date'] or '-'}  {s['hands']} hand(s)  "
                    f"{s['buy_ins']} buy-in(s)  {state}")

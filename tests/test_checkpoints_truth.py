@@ -88,8 +88,9 @@ def test_a_close_the_ledger_parts_from_fails_verify_and_is_not_taken_again(
         "session s1 (entry 6, position 6): rewritten since it was taken, not a checkpoint to "
         f"take again; run {AGAINST.format(db)}")
     assert user("session", "list") == (0, (
-        "s1  2026-12-05  0 hand(s)  2 buy-in(s)  closed, settled, but its books are off (1 "
-        "finding(s): `handledger audit --session s1`), its close's checkpoint not "
+        "s1  2026-12-05  0 hand(s)  2 buy-in(s)  closed, settled, but its audit has 1 "
+        "finding(s) (session_balance 1: `handledger audit --session s1`), its close's "
+        "checkpoint not "
         "found: its checkpoints file holds one this ledger does not extend "
         f"({AGAINST.format(db)})\n"), "")
     listed = json.loads(user("session", "list", "--json")[1])["sessions"][0]
