@@ -228,10 +228,13 @@ def pay(obj: Context, session_name: str, payer: str, payee: str, amount: str,
     house, whoever keeps the rake the table took (settle's "the house")."""
     from replay.sessions import payments as books
 
+    warned: list[str] = []
     event, state, seq = books.pay(obj.ledger(existing=True), session_name, payer, payee,
-                                  amount, again=again, beyond=beyond)
+                                  amount, again=again, beyond=beyond, warn=warned.append)
     click.echo(f"{session_name}: {books.party(event.payer)} paid {books.party(event.payee)} "
                f"{state.money(event.amount_minor)} (entry {seq})")
+    for line in warned:
+        click.echo(f"warning: {line}", err=True)
 
 
 @click.group()
