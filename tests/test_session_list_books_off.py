@@ -1,7 +1,8 @@
 """``session list`` names a closed session whose books are off (README "Sessions"): settling
 goes by the hands' nets, so a session closed with chips never cashed out is "settled" (nobody
-owes anybody) and yet its books do not balance; the audit's findings are counted beside it, every one ``audit --session`` gives, by kind:
-a hand paid wrong too, which settles as the table paid it."""
+owes anybody) and yet its books do not balance; the audit's findings are counted beside it,
+every one ``audit --session`` gives, by kind: a hand paid wrong too, which settles as the
+table paid it."""
 
 from __future__ import annotations
 
