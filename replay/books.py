@@ -153,7 +153,8 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
     ``currency``, and ``settled`` (closed and nothing owed); ``books_off`` (only then): how
     many findings ``audit --session`` gives the session (a hand paid wrong, chips never
     cashed out, a cash-out counted wrong: settling goes by the hands' nets, so a session can
-    be settled with its books off), and ``findings`` how many of each kind (``{"payout": 2,
+    be settled with its books off), but those of its ``settlement`` check, the money still
+    owed that ``owed_minor`` says, and ``findings`` how many of each kind (``{"payout": 2,
     "session_balance": 2}``); ``close_checkpoint_missing``
     (true, only then): the checkpoints file holds no checkpoint of its close, and
     ``close_checkpoint_why`` why: ``stopped`` (its close stopped before writing it), ``no
@@ -171,6 +172,8 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
             "SELECT session, decimals, currency FROM session_book").fetchall()}
         off: dict[str | None, dict[str, int]] = {}
         for f in read_audit(ledger.connection).findings:
+            if f.kind == "settlement":  # the money still owed: ``owed_minor`` says it
+                continue
             kinds = off.setdefault(f.session, {})
             kinds[f.kind] = kinds.get(f.kind, 0) + 1
     for s in out:
