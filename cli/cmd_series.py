@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -51,7 +52,8 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
     adds them up in one currency)."""
     from replay.books import balances as read
 
-    books = read(obj.db, session_name, money=money, note=render.note, opened=obj.read_names,
+    noted: list[str] = []
+    books = read(obj.db, session_name, money=money, note=_noting(noted), opened=obj.read_names,
                  progress=render.no_progress if as_json else render.progress)
     if as_json:
         from cli.names import named_players
@@ -73,6 +75,7 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
         click.echo(json.dumps(named_players(body, obj.names())))
     else:
         click.echo(books_text.balances_text(books, obj.names()))
+        _unchecked(noted)
 
 
 @click.command()
@@ -125,7 +128,9 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     ends), and when the nets do not sum to minus the rake."""
     from replay.books import settle as settle_up
 
-    transfers, books = settle_up(obj.db, session_name, note=render.note, opened=obj.read_names,
+    noted: list[str] = []
+    transfers, books = settle_up(obj.db, session_name, note=_noting(noted),
+                                 opened=obj.read_names,
                                  unbalanced=(lambda _line: None) if as_json else (
                                      lambda line: render.note(obj.names()(line))),
                                  progress=render.no_progress if as_json else render.progress)
@@ -138,6 +143,25 @@ def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
             for a, b, n in transfers], "decimals": decimals, "currency": currency}))
     else:
         click.echo(names(books_text.settle_text(transfers, books, session_name)))
+        _unchecked(noted)
+
+
+def _noting(noted: list[str]) -> Callable[[str], None]:
+    """The note a books read is given: said on stderr (:func:`cli.render.note`) and kept in
+    ``noted``: a read notes only derived tables that are not of the ledger's events (rows
+    changed under them: :func:`replay.books.fresh_books`)."""
+    def note(line: str) -> None:
+        noted.append(line)
+        render.note(line)
+    return note
+
+
+def _unchecked(noted: list[str]) -> None:
+    """Where a read's derived tables were not of the ledger's events (``noted``), the line
+    that sends the reader to ``verify``, as a clean audit's line does (README "Tampering")."""
+    if noted:
+        click.echo(f"computed from the ledger's events, not its saved tables "
+                   f"{render.UNCHECKED}")
 
 
 @click.command()

@@ -149,8 +149,9 @@ def session_list(obj: Context, as_json: bool) -> None:
             state = "closed, settled" if s["settled"] else (
                 f"closed, {format_money(s['owed_minor'], s['decimals'], s['currency'])} owed")
             if s.get("books_off"):
-                state += (f", but its books are off ({s['books_off']} finding(s): `handledger "
-                          f"audit --session {s['session']}`)")
+                kinds = ", ".join(f"{kind} {n}" for kind, n in s["findings"].items())
+                state += (f", but its audit has {s['books_off']} finding(s) ({kinds}: "
+                          f"`handledger audit --session {s['session']}`)")
             state += _missing_checkpoint(s, obj.db)
         click.echo(f"{s['session']}  {s['date'] or '-'}  {s['hands']} hand(s)  "
                    f"{s['buy_ins']} buy-in(s)  {state}")
@@ -227,10 +228,13 @@ def pay(obj: Context, session_name: str, payer: str, payee: str, amount: str,
     house, whoever keeps the rake the table took (settle's "the house")."""
     from replay.sessions import payments as books
 
+    warned: list[str] = []
     event, state, seq = books.pay(obj.ledger(existing=True), session_name, payer, payee,
-                                  amount, again=again, beyond=beyond)
+                                  amount, again=again, beyond=beyond, warn=warned.append)
     click.echo(f"{session_name}: {books.party(event.payer)} paid {books.party(event.payee)} "
                f"{state.money(event.amount_minor)} (entry {seq})")
+    for line in warned:
+        click.echo(f"warning: {line}", err=True)
 
 
 @click.group()

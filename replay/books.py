@@ -151,9 +151,11 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
     """Sessions in ledger order: ``session``, ``date``, ``closed``, ``buy_ins``, ``hands``,
     ``owed_minor`` (money still owed after the payments recorded) with its ``decimals`` and
     ``currency``, and ``settled`` (closed and nothing owed); ``books_off`` (only then): how
-    many of the audit's session-balance and stack-continuity findings the session has (chips
-    never cashed out, a cash-out counted wrong: settling goes by the hands' nets, so a
-    session can be settled with its books off); ``close_checkpoint_missing``
+    many findings ``audit --session`` gives the session (a hand paid wrong, chips never
+    cashed out, a cash-out counted wrong: settling goes by the hands' nets, so a session can
+    be settled with its books off), but those of its ``settlement`` check, the money still
+    owed that ``owed_minor`` says, and ``findings`` how many of each kind (``{"payout": 2,
+    "session_balance": 2}``); ``close_checkpoint_missing``
     (true, only then): the checkpoints file holds no checkpoint of its close, and
     ``close_checkpoint_why`` why: ``stopped`` (its close stopped before writing it), ``no
     file``, ``parted`` (the file holds a checkpoint the ledger does not extend) or ``damaged``
@@ -168,13 +170,16 @@ def session_list(path: str, *, progress: Progress = silent, note: Note = _quiet
         due = settlement.owed(ledger.connection)
         units = {name: (d, c) for name, d, c in ledger.connection.execute(
             "SELECT session, decimals, currency FROM session_book").fetchall()}
-        off: dict[str | None, int] = {}
+        off: dict[str | None, dict[str, int]] = {}
         for f in read_audit(ledger.connection).findings:
-            if f.kind in ("session_balance", "stack_continuity"):
-                off[f.session] = off.get(f.session, 0) + 1
+            if f.kind == "settlement":  # the money still owed: ``owed_minor`` says it
+                continue
+            kinds = off.setdefault(f.session, {})
+            kinds[f.kind] = kinds.get(f.kind, 0) + 1
     for s in out:
         if off.get(s["session"]):
-            s["books_off"] = off[s["session"]]
+            s["findings"] = dict(sorted(off[s["session"]].items()))
+            s["books_off"] = sum(s["findings"].values())
         s["owed_minor"] = due.get(s["session"], 0)
         s["decimals"], s["currency"] = units.get(s["session"], (0, None))
         s["settled"] = s["closed"] and not s["owed_minor"]

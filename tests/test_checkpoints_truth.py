@@ -88,8 +88,9 @@ def test_a_close_the_ledger_parts_from_fails_verify_and_is_not_taken_again(
         "session s1 (entry 6, position 6): rewritten since it was taken, not a checkpoint to "
         f"take again; run {AGAINST.format(db)}")
     assert user("session", "list") == (0, (
-        "s1  2026-12-05  0 hand(s)  2 buy-in(s)  closed, settled, but its books are off (1 "
-        "finding(s): `handledger audit --session s1`), its close's checkpoint not "
+        "s1  2026-12-05  0 hand(s)  2 buy-in(s)  closed, settled, but its audit has 1 "
+        "finding(s) (session_balance 1: `handledger audit --session s1`), its close's "
+        "checkpoint not "
         "found: its checkpoints file holds one this ledger does not extend "
         f"({AGAINST.format(db)})\n"), "")
     listed = json.loads(user("session", "list", "--json")[1])["sessions"][0]
@@ -131,8 +132,9 @@ def test_a_ledger_copied_without_its_checkpoints_file_is_said_so(
 
 def _forked(user, db: str) -> tuple[str, str]:  # noqa: ANN001
     """Session s1, Ann in for 100; the file copied; Bob and Cy in for 100, checkpoint (at 4);
-    the copy put back and Bob in for 50 (row 3 now differs). (the record of position 4, the
-    checkpoints file as it was)."""
+    the copy put back and Bob in for 50 (row 3 now differs), written with the checkpoints
+    file moved away (a write beside it is refused) and put back after. (the record of
+    position 4, the checkpoints file as it was)."""
     for step in (NIGHT[0], NIGHT[1]):
         assert user(*step)[0] == 0
     old = Path(db).with_name("old.duckdb")
@@ -140,7 +142,10 @@ def _forked(user, db: str) -> tuple[str, str]:  # noqa: ANN001
     for step in (("buyin", "s1", "Bob", "100"), ("buyin", "s1", "Cy", "100"), ("checkpoint",)):
         assert user(*step)[0] == 0
     shutil.copy(old, db)
+    kept = Path(db).with_name("kept.checkpoints")
+    Path(f"{db}.checkpoints").rename(kept)
     assert user("buyin", "s1", "Bob", "50")[0] == 0
+    kept.rename(f"{db}.checkpoints")
     return _read_forked(db)
 
 

@@ -74,3 +74,34 @@ def test_while_a_hand_is_in_play_payments_stay_within_the_buy_ins(user) -> None:
         "chips put on the table; a buy-in missing from the books is recorded first; "
         "--more-than-owed records it anyway\n")
     assert user("pay", "friday", "Bob", "Ann", "7.50")[0] == 0
+
+
+def test_a_payment_to_a_player_owed_nothing_is_written_under_a_warning(
+        user, at_night: None) -> None:  # noqa: ANN001
+    assert user("settle", "--session", "friday")[1].splitlines()[0] == "Bob pays Ann 37.50 USD"
+    assert user("pay", "friday", "Bob", "Cy", "10.00") == (
+        0, "friday: Bob paid Cy 10.00 USD (entry 9)\n",
+        "warning: settle has Cy owed nothing in friday (Bob pays Ann 37.50 USD): `handledger "
+        "entry retract friday 9` takes it back\n")
+    assert user("settle", "--session", "friday")[1].splitlines()[:2] == [
+        "Bob pays Ann 27.50 USD", "Cy pays Ann 10.00 USD"]
+    assert user("pay", "friday", "Bob", "Ann", "27.50") == (
+        0, "friday: Bob paid Ann 27.50 USD (entry 10)\n", "")
+    assert user("pay", "friday", "Cy", "Ann", "10.00") == (
+        0, "friday: Cy paid Ann 10.00 USD (entry 11)\n", "")
+    assert user("settle", "--session", "friday")[1].splitlines()[0] == (
+        "settled: nobody owes anybody (37.50 USD paid already)")
+
+
+def test_a_payment_to_a_player_owed_nothing_names_what_settle_still_asks(
+        user, at_night: None) -> None:  # noqa: ANN001
+    assert user("pay", "friday", "Bob", "Ann", "30.00") == (
+        0, "friday: Bob paid Ann 30.00 USD (entry 9)\n", "")
+    assert user("pay", "friday", "Bob", "Cy", "5.00") == (
+        0, "friday: Bob paid Cy 5.00 USD (entry 10)\n",
+        "warning: settle has Cy owed nothing in friday (Bob pays Ann 7.50 USD): `handledger "
+        "entry retract friday 10` takes it back\n")
+    assert user("entry", "retract", "friday", "10", "--reason", "wrong payee", "--by", "t"
+                )[0] == 0
+    assert user("pay", "friday", "Bob", "Ann", "7.50") == (
+        0, "friday: Bob paid Ann 7.50 USD (entry 12)\n", "")

@@ -63,3 +63,23 @@ def test_an_emptied_table_is_rebuilt(run, db) -> None:  # noqa: ANN001
     assert after.stdout == before and "changed outside handledger" in after.stderr
     rows = json.loads(run("sql", "--json", "SELECT count(*) AS n FROM results").stdout)
     assert rows[0]["n"] > 0
+
+
+POINTER = ("computed from the ledger's events, not its saved tables (the hash chain not "
+           "checked: `handledger verify`)")
+
+
+def test_settle_and_balances_over_tables_not_of_the_events_point_to_verify(run, db) -> None:  # noqa: ANN001
+    assert run("import", str(DATA / "series" / "s01.jsonl")).exit_code == 0
+    for read in (("settle", "--session", "s01"), ("balances", "--session", "s01")):
+        assert POINTER not in run(*read).stdout
+    with duckdb.connect(db) as con:  # a row deleted under the saved tables: the last one
+        con.execute("DELETE FROM events WHERE position = (SELECT max(position) FROM events)")
+    for read in (("settle", "--session", "s01"), ("balances", "--session", "s01")):
+        done = run(*read)
+        assert done.exit_code == 0, read
+        assert done.stderr == ("note: the derived tables are not of this ledger: the derived "
+                               "tables are computed in memory for this read (`handledger "
+                               "replay` saves them)\n"), read
+        assert done.stdout.splitlines()[-1] == POINTER, read
+    assert POINTER not in run("settle", "--session", "s01", "--json").stdout

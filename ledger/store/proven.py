@@ -8,7 +8,10 @@ A deliberate write is one a host types to change the books outside the live tabl
 never looked at: a void of a hand whose payout was edited by SQL, a payment bounded by
 forged buy-ins. Before it reads anything of the ledger it proves the file as ``verify`` does,
 by the same code (:func:`ledger.store.intact.require_intact`: every block's checksum, then
-every row hashed again), and a failure refuses it, nothing written. The writes of the live
+every row hashed again), and a failure refuses it, nothing written. First, before the
+derived tables are caught up (written) for its checks, it refuses a ledger rolled back behind
+its own checkpoints file, as every append does
+(:func:`ledger.store.rolledback.check_not_rolled_back`). The writes of the live
 table (``hand start``, ``act`` and ``table`` even with ``--closed``, ``buyin``, ``cashout``
 while the session plays) check only the chain's tail (:mod:`ledger.store.tail`): walking 3.5
 million rows would hold up every action.
@@ -24,6 +27,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from ledger.store.intact import require_intact
+from ledger.store.rolledback import check_not_rolled_back
 
 #: Each open :class:`ledger.store.store.Ledger` proven intact in this process, and the head
 #: (position, hash) it had then.
@@ -42,6 +46,8 @@ def prove_before_writing(ledger: Any, refused: str = NOTHING_WRITTEN) -> None:
     of CPU for the 3.5 million rows of 100,000 hands, bench/PROFILE.md).
 
     Raises:
+        LedgerError: the checkpoints file's last checkpoint is one the ledger does not
+            extend (a copy put back), naming the file and line.
         ChainBroken: the chain breaks (``ledger t.duckdb: broken at position 365: edited:
             row 365 (dispute-1 seq 23): its content does not hash to its stored hash: nothing
             written; run `handledger verify```).
@@ -49,6 +55,8 @@ def prove_before_writing(ledger: Any, refused: str = NOTHING_WRITTEN) -> None:
         LedgerError: the file cannot be read.
     """
     head = ledger.head()
+    check_not_rolled_back(ledger.path, head[0] if head is not None else 0, ledger.hash_at,
+                          refused)
     if head is not None and head[0] == 0:
         return
     if head is not None and _proven.get(ledger) == head:

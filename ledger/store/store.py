@@ -71,6 +71,7 @@ from ledger.store.duck import duckdb  # the compiled module alone: duck.py
 from ledger.store.holders import holder_words
 from ledger.store.ledgerfile import check_ledger_file
 from ledger.store.making import wait_until_made
+from ledger.store.rolledback import check_not_rolled_back
 from ledger.store.tail import check_last_row
 from ledger.store.waiting import waiting
 
@@ -676,12 +677,16 @@ class Ledger:
         for over the whole table only for the refusal). The last row is checked too: it
         hashes to its stored hash and links to the row before it
         (:func:`ledger.store.tail.check_last_row`: a row forged at the tail, or the head's
-        row edited in place, is refused before anything is linked to it).
+        row edited in place, is refused before anything is linked to it). So is a ledger
+        rolled back behind its own checkpoints file: the file's last checkpoint is one it
+        does not extend (:func:`ledger.store.rolledback.check_not_rolled_back`, one lookup).
 
         Raises:
             LedgerError: the head's meta rows are gone.
             ChainBroken: the head is not the last stored row (:func:`_head_damage`), or that
                 row does not hash right or link to the row before it; nothing is written.
+            LedgerError: the checkpoints file's last checkpoint is one the ledger does not
+                extend, naming the file and line; nothing is written.
         """
         head = self._head()
         if head is None:
@@ -702,7 +707,13 @@ class Ledger:
                                              " < $1 ORDER BY position DESC LIMIT 1",
                                              [head[0]])), None)
             check_last_row(self.path, prev, tail[0], head, self._position_of_hash)
+        check_not_rolled_back(self.path, head[0], self.hash_at)
         return head
+
+    def hash_at(self, position: int) -> str | None:
+        """The stored hash of the row at ``position``; None when there is none."""
+        rows = self._query("SELECT hash FROM events WHERE position = $1", [position])
+        return str(rows[0][0]) if rows else None
 
     def check_tail(self) -> None:
         """Check the chain's tail as an append does before it writes (:meth:`_append_head`),

@@ -6,7 +6,7 @@ unless ``--more-than-owed``, more than he still owes as ``settle`` reckons it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ledger.model import events as ev
@@ -31,13 +31,17 @@ HOUSE_WORD = "rake"
 
 
 def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
-        again: bool = False, beyond: bool = False) -> tuple[ev.Payment, SessionState, int]:
+        again: bool = False, beyond: bool = False,
+        warn: Callable[[str], None] | None = None) -> tuple[ev.Payment, SessionState, int]:
     """``payer`` pays ``payee`` ``amount`` of money (e.g. ``"12.50"``) to settle ``session``.
     ``beyond``: go in though it is more than the payer still owes (a payment he did not owe,
     one handed back: ``settle`` then has it paid back). :data:`HOUSE_WORD` (``rake``) on
     one side is the house, whoever keeps the rake (the event's payer or payee None; README
     "settle"): paid at most what it is still owed, and paying back at most what it was paid
-    beyond the rake (:func:`within_house`), unless ``beyond``.
+    beyond the rake (:func:`within_house`), unless ``beyond``. A player paid more than
+    ``settle`` has him owed is recorded all the same (``entry retract`` takes it back), with
+    one line to ``warn`` once written (:func:`payee_owed_less`), unless the payer paid more
+    than he owes (``beyond``: meant).
 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
@@ -93,7 +97,42 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
         raise LedgerError(f"{party(by)} paying {party(to)} {state.money(event.amount_minor)} "
                           f"is recorded in {session} already; a second payment of the same "
                           "amount takes --again")
-    return event, state, append_entry(ledger, session, event, state)
+    short = (payee_owed_less(ledger, session, state, to, amount_minor)
+             if warn is not None and owed is None else None)  # --more-than-owed: meant
+    seq = append_entry(ledger, session, event, state)
+    if short is not None and warn is not None:
+        warn(f"{short}: `handledger entry retract {session} {seq}` takes it back")
+    return event, state, seq
+
+
+def payee_owed_less(ledger: Any, session: str, state: SessionState, payee: str | None,
+                    minor: int) -> str | None:
+    """What is said of a payment of ``minor`` units to ``payee`` (a player; None, the house,
+    is bounded by :func:`within_house` instead) beyond what ``settle`` has him owed in
+    ``session`` before it (the transfers to him or any alias of his,
+    :func:`ledger.audit.settlement.settlement`): ``settle has Cy owed nothing in fri (Ann
+    pays Bob 25.00 USD)``, with settle's transfers for the session; None when he is owed it
+    all, or settle cannot say (a hand in play, nets that do not sum to zero, no hand)."""
+    from ledger.audit.settlement import settlement
+    from replay.projections import catch_up
+
+    if payee is None:
+        return None
+    try:
+        catch_up(ledger)
+        transfers, books = settlement(ledger.connection, session)
+    except LedgerError:
+        return None
+    if not any(p["hands"] for p in books.players):
+        return None
+    group = alias_group(ledger, payee)
+    owed = sum(n for _, to, n in transfers if to in group)
+    if minor <= owed:
+        return None
+    said = "; ".join(f"{party(a)} pays {party(b)} {state.money(n)}" for a, b, n in transfers)
+    what = "nothing" if not owed else f"{state.money(owed)}, less than {state.money(minor)}"
+    return (f"settle has {payee} owed {what} in {session} "
+            f"({said or 'nobody owes anything'})")
 
 
 def _platform_names(ledger: Any) -> dict[str, str]:
