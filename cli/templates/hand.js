@@ -160,19 +160,21 @@
   function renderPots(step) {
     var body = document.querySelector("#pots tbody");
     body.replaceChildren();
+    var paidOut = Object.keys(step.paid || {}).length > 0;  // paid chips are in the stacks
     step.pots.forEach(function (pot) {
+      if (paidOut && !pot.left) { return; }
       var tr = el("tr");
       tr.setAttribute("data-pot", pot.index);
       var name = el("th", "pot-name", pot.name);
       name.setAttribute("scope", "row");
       tr.appendChild(name);
-      tr.appendChild(chipsNode("td", "pot-amount", pot.amount));
+      tr.appendChild(chipsNode("td", "pot-amount", paidOut ? pot.left : pot.amount));
       tr.appendChild(el("td", "pot-eligible", pot.eligible.join(", ")));
       body.appendChild(tr);
     });
-    if (!step.pots.length) {
+    if (!body.children.length) {
       var none = el("tr");
-      var cell = el("td", "empty", "no chips in the pot");
+      var cell = el("td", "empty", paidOut ? "no chips in the pot: paid out" : "no chips in the pot");
       cell.colSpan = 3;
       none.appendChild(cell);
       body.appendChild(none);
