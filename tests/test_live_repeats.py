@@ -1,6 +1,7 @@
 """A card named twice in a discard, and a show entered twice, refused in one line naming the
-player: a card is thrown once (RULES.md §4.2), a hand is shown once (FORMATS.md §1, ``sm``);
-imported files that record a show on each street still import (tests/test_real_histories.py)."""
+player: a card is thrown once (RULES.md §4.2), a hand is shown once (FORMATS.md §1, ``sm``).
+Only live entry refuses the repeated show: real PHH and site files record one on each street
+(``sm ????``), and an import reads them as they are."""
 
 from __future__ import annotations
 

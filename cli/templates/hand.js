@@ -162,19 +162,23 @@
     body.replaceChildren();
     var paidOut = Object.keys(step.paid || {}).length > 0;  // paid chips are in the stacks
     step.pots.forEach(function (pot) {
-      if (paidOut && !pot.left) { return; }
       var tr = el("tr");
       tr.setAttribute("data-pot", pot.index);
       var name = el("th", "pot-name", pot.name);
       name.setAttribute("scope", "row");
       tr.appendChild(name);
-      tr.appendChild(chipsNode("td", "pot-amount", paidOut ? pot.left : pot.amount));
+      var left = paidOut ? pot.left : pot.amount;  // what is still in the middle
+      var amount = chipsNode("td", "pot-amount", left);
+      if (left !== pot.amount) {
+        amount.appendChild(document.createTextNode(" of " + chips(pot.amount) + ", the rest paid out"));
+      }
+      tr.appendChild(amount);
       tr.appendChild(el("td", "pot-eligible", pot.eligible.join(", ")));
       body.appendChild(tr);
     });
-    if (!body.children.length) {
+    if (!step.pots.length) {
       var none = el("tr");
-      var cell = el("td", "empty", paidOut ? "no chips in the pot: paid out" : "no chips in the pot");
+      var cell = el("td", "empty", "no chips in the pot");
       cell.colSpan = 3;
       none.appendChild(cell);
       body.appendChild(none);
