@@ -13,7 +13,8 @@ from typing import Any
 def state_text(now: Any) -> str:
     """A live hand now (:class:`replay.live.state.Now`): phase, whose turn and what is legal, the
     current bet, the pots with their eligible players, returned chips, the rake taken, the
-    payouts recorded so far, who declared what (a declare hand, RULES.md §3), stacks (with
+    payouts recorded so far (in the stacks, out of the pots: a pot paid from reads ``pot 0:
+    4 of 12, the rest paid out``), who declared what (a declare hand, RULES.md §3), stacks (with
     each player's bet in the round in progress, a part of the pots: none between rounds), and
     the seats as an action's ``pN`` names them (PHH's order, from the seat left of the button);
     of a hand that is over, its pots explained as ``show`` ends, what the table paid, any
@@ -43,10 +44,15 @@ def state_text(now: Any) -> str:
     def a(chips: int) -> str:  # in play: as the hand's actions take amounts (4.00 in cents)
         return as_typed(state, chips)
 
+    from replay.paid_out import paid_by_player, pots_left
+
+    paid = paid_by_player(state.players, state.payouts)  # in the stacks, out of the pots
     if state.phase == "bet":
         lines.append(f"current bet {a(state.rnd.current)}")
-    for pot in result.pots:
-        lines.append(f"pot {pot.index}: {a(pot.amount)} ({', '.join(pot.eligible)})")
+    left = pots_left([pot.amount for pot in result.pots], state.payouts)
+    for pot, chips in zip(result.pots, left, strict=True):
+        whole = f" of {a(pot.amount)}, the rest paid out" if chips != pot.amount else ""
+        lines.append(f"pot {pot.index}: {a(chips)}{whole} ({', '.join(pot.eligible)})")
     if result.returned:
         lines.append("returned: " + ", ".join(f"{p} {a(c)}" for p, c in result.returned.items()))
     if result.carried:  # the rules leave them for the next deal: nobody is paid them
@@ -59,7 +65,7 @@ def state_text(now: Any) -> str:
         lines.append("declared: " + ", ".join(f"{p} {d}"
                                                for p, d in state.declarations.items()))
     lines.append("stacks: " + ", ".join(
-        f"{p} {a(state.stacks[p])}" + (" (folded)" if p in state.folded else "")
+        f"{p} {a(state.stacks[p] + paid[p])}" + (" (folded)" if p in state.folded else "")
         + (f" bet {a(now.bets[p])}" if p in now.bets else "")
         for p in state.players))
     lines.append("seats as pN: " + ", ".join(f"p{k} {p}" for k, p in enumerate(state.players, 1))

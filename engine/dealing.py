@@ -207,7 +207,12 @@ def street_dealt(state: HandData) -> bool:
 
 def discard(state: HandData, e: ev.Discard) -> bool:
     """Discard (or stand pat with no cards) in a draw (RULES.md §4.2). True when the draw is
-    over: everyone has discarded and been dealt his replacements."""
+    over: everyone has discarded and been dealt his replacements.
+
+    Raises:
+        IllegalAction: no draw now, not his turn to draw, a card named twice (``Ann discards
+            2h twice``) or one he does not hold.
+    """
     if state.phase != "draw":
         raise state.fail(f"no draw now ({state.phase} phase)")
     player, thrown = e.player, e.cards  # read once: pydantic fields
@@ -216,13 +221,18 @@ def discard(state: HandData, e: ev.Discard) -> bool:
         raise state.fail(_not_his_draw(state, player, nxt))
     cards = state.cards
     hand = cards.hole[player]
+    named: set[str] = set()
+    for c in thrown:  # a card is thrown once: a repeat is not a second card he holds
+        if c != _UNKNOWN and c in named:
+            raise state.fail(f"{player} discards {c} twice")
+        named.add(c)
     for c in thrown:
         if c in hand:
             hand.remove(c)
         elif _UNKNOWN in hand:
             hand.remove(_UNKNOWN)
         else:
-            raise state.fail(f"{player} discards {c}, which he does not hold")
+            raise state.fail(f"{player} discards {c}, which {player} does not hold")
         if c != _UNKNOWN:
             cards.discarded[c] = player  # still seen: dealt again only after a reshuffle
             cards.thrown.add(c)  # and never back to him in this draw (engine.deck.redealt)

@@ -22,7 +22,7 @@ Raises:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.awards import pot_name
@@ -33,6 +33,7 @@ from engine.settle import settle
 from engine.state import HandState
 from replay.amendments import numbered_events, renumber
 from replay.fold import replay_folded
+from replay.paid_out import paid_by_player, pots_left
 from replay.stepwords import Before, started_words
 
 __all__ = ["SeatState", "PotState", "Legal", "Step", "HandSteps", "hand_steps", "named_action",
@@ -43,7 +44,8 @@ __all__ = ["SeatState", "PotState", "Legal", "Step", "HandSteps", "hand_steps", 
 class SeatState:
     """One player after a step. ``label``: the PHH seat label (``p1`` = first seat left of the
     button; stud: seat order). ``stack`` (behind him, with what the table's recorded payouts
-    pushed to him so far; a voided hand: his stack before it), ``bet`` (this street) and
+    pushed to him so far; a voided hand: his stack before it), ``bet`` (this street; 0 once
+    the table has paid chips out: they are no longer in front of him) and
     ``put_in`` (the whole hand, antes and blinds included, before any refund) in chips;
     ``folded``, ``mucked`` (at the showdown), ``all_in``. ``cards``: hole cards known so far
     in deal order (``??`` unknown), ``up``: a face-up flag per card. ``declared``: ``high``,
@@ -69,7 +71,8 @@ class PotState:
     betting is over); ``lines``: the award in sentences (RULES.md §2; empty until then). Once
     a raked hand is complete, ``awards`` and ``lines`` are of the pot less the rake it
     records, as the rules split it (:func:`replay.raked_pots.rules_pots`; README "A home
-    game's rake"); ``amount`` stays the whole pot."""
+    game's rake"); ``amount`` stays the whole pot, ``left``: what is still in it once the
+    table's recorded payouts are paid out of it (:func:`replay.paid_out.pots_left`)."""
 
     index: int
     name: str
@@ -77,6 +80,7 @@ class PotState:
     eligible: tuple[str, ...]
     awards: dict[str, int]
     lines: tuple[str, ...]
+    left: int = 0
 
 
 @dataclass(frozen=True)
@@ -102,9 +106,10 @@ class Step:
     ``action``: PHH notation (``p3 cbr 6``) or the event type; ``words``: what happened in a
     sentence; ``phase`` as :mod:`engine.state` names it; ``street`` (−1 before the first deal)
     and its name; ``status`` (open, complete, incomplete, voided); ``boards``: one per run;
-    ``pot_total``: every chip put in so far plus chips carried in, less the uncalled chips
-    a recorded payout has returned (``returned Bob 8``: back in his stack, out of the pot,
-    RULES.md §1.4); ``current_bet``: the street's
+    ``pot_total``: every chip put in so far plus chips carried in, less the chips the
+    table's recorded payouts have paid out (``pay Ann 12``, ``returned Bob 8``: in his
+    stack, out of the pot, RULES.md §1.2, §1.4), so the stacks and ``pot_total`` add up to
+    the chips on the table; ``paid``: those payouts per player; ``current_bet``: the street's
     highest total during a betting round (None outside one); ``pots`` (while the betting goes
     on as the table names them, :func:`engine.pots.standing_pots`; then the layers of what each
     player has put in) and ``returned`` (uncalled chips given back, once the betting is over)
@@ -134,6 +139,7 @@ class Step:
     notes: tuple[str, ...] = ()
     inserted: bool = False
     named: str = ""
+    paid: dict[str, int] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -169,7 +175,7 @@ class Step:
                 "player": legal.player, "to_call": legal.to_call, "min_to": legal.min_to,
                 "max_to": legal.max_to, "reason": legal.reason, "verb": legal.verb,
                 "bring_in": legal.bring_in},
-            "notes": list(self.notes),
+            "notes": list(self.notes), "paid": dict(self.paid),
         }
 
 
@@ -181,7 +187,7 @@ def _seat_json(s: SeatState) -> dict[str, Any]:
 
 def _pot_json(p: PotState) -> dict[str, Any]:
     return {"index": p.index, "name": p.name, "amount": p.amount, "eligible": list(p.eligible),
-            "awards": dict(p.awards), "lines": list(p.lines)}
+            "awards": dict(p.awards), "lines": list(p.lines), "left": p.left}
 
 
 @dataclass(frozen=True)
@@ -340,16 +346,16 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
           inserted: bool = False, named: str = "") -> Step:
     result = settle(state)
     cards = state.cards
-    paid = dict.fromkeys(state.players, 0)
-    given_back = 0  # uncalled chips the table has returned: out of the pot, in a stack
-    for payout in state.payouts:
-        paid[payout.player] += payout.amount
-        given_back += payout.amount if payout.returned else 0
+    payouts = state.payouts
+    paid = paid_by_player(state.players, payouts)  # out of the pot, in a stack
     if state.status == "voided":  # every chip goes back, no payout stands (README: net)
         paid = {p: state.contributed[p] for p in state.players}
+        payouts = []
+    paid_out = any(paid.values())  # the bets are in the winners' stacks, not in front
     seats = tuple(
         SeatState(
-            player=p, label=f"p{i}", stack=state.stacks[p] + paid[p], bet=state.street_bets[p],
+            player=p, label=f"p{i}", stack=state.stacks[p] + paid[p],
+            bet=0 if paid_out else state.street_bets[p],
             put_in=state.contributed[p], folded=p in state.folded, mucked=p in state.mucked,
             all_in=p in state.all_in, cards=tuple(cards.hole[p]), up=tuple(cards.up[p]),
             declared=state.declarations.get(p),
@@ -361,10 +367,11 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         from replay.raked_pots import rules_pots
 
         awarded = rules_pots(state, result, state.started) or awarded
-    pots = tuple(  # each pot whole, as the chips in the middle; its award as the rules give it
+    left = pots_left([pot.amount for pot in result.pots], payouts)
+    pots = tuple(  # each pot whole and what is left of it; its award as the rules give it
         PotState(pot.index, pot_name(pot.index), pot.amount, tuple(pot.eligible),
-                 dict(won.awards), tuple(won.lines))
-        for pot, won in zip(result.pots, awarded, strict=True)
+                 dict(won.awards), tuple(won.lines), chips)
+        for pot, won, chips in zip(result.pots, awarded, left, strict=True)
     )
     betting = state.phase == "bet"
     to_act = state.to_act
@@ -372,11 +379,12 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         seq=seq, type=event.type, action=action, words=words, phase=state.phase,
         street=state.street, street_name=street_name(state.game, state.street),
         status=state.status, boards=tuple(tuple(b) for b in cards.boards), seats=seats,
-        pot_total=state.pot_total() - given_back,
+        pot_total=state.pot_total() - sum(paid.values()),
         current_bet=state.rnd.current if betting else None,
         pots=pots, returned=dict(result.returned), to_act=to_act,
         legal=_legal(state, to_act) if betting and to_act else None,
         notes=tuple(state.notes), inserted=inserted, named=named or action,
+        paid={p: c for p, c in paid.items() if c} if payouts else {},
     )
 
 

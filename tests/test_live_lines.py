@@ -222,7 +222,8 @@ def test_state_shows_the_payouts_so_far_and_a_voided_hand_takes_no_change(user, 
                        "Ann cc", "pay Ann 3"])
     # a host halfway through paying sees what he has paid of the pot (2 + 2 blinds = 4)
     assert user("state", "p1")[1].splitlines()[2:] == [
-        "pot 0: 4 (Bob, Ann)", "paid so far: Ann 3 (3 of the pot's 4)", "stacks: Bob 98, Ann 98",
+        "pot 0: 1 of 4, the rest paid out (Bob, Ann)", "paid so far: Ann 3 (3 of the pot's 4)",
+        "stacks: Bob 98, Ann 101",  # the 3 paid is in Ann's stack, out of the pot
         "seats as pN: p1 Bob, p2 Ann (p1 sits left of the button: PHH's order, "
         "not --seats')"]
     assert _acts(user, "p1", ["pay Bob 1"]) == ["phase showdown, next: pay PLAYER AMOUNT or end"]

@@ -111,7 +111,10 @@ def test_a_whole_hand_through_table_is_the_hand_through_act_and_state(
     assert [expected[-4], expected[-2]] == [
         "16 recorded_payout; phase showdown, next: pay PLAYER AMOUNT or end\n",
         "17 hand_ended; hand complete\n"]
-    assert "pot 0: 300 (Ann, Bob)" in expected[-3].splitlines()  # before the payout
+    assert expected[-3].splitlines()[2:4] == [  # paid, not ended: the 300 in Ann's stack
+        "pot 0: 0 of 300, the rest paid out (Ann, Bob)", "paid so far: Ann 300 (300 of the "
+        "pot's 300)"]
+    assert expected[-3].splitlines()[4] == "stacks: Ann 350, Bob 0, Cy 300 (folded)"
     assert expected[-1].splitlines()[-2:] == [  # after the end: the stacks after the payout
         "paid: Ann 300", "stacks after the hand: Ann 350, Bob 0, Cy 300 (folded)"]
 

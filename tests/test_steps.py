@@ -3,7 +3,9 @@ of RULES.md ex01 and the scripted dispute checked by hand, and ``show`` byte for
 (tests/golden/show/: written by ``show`` at c204e68, before it read the steps; written again
 when its event lines named the players and the chips of forced bets and payouts, and when the
 pots of a hand whose betting goes on were named as the table names them: dispute-at8,
-ex01-at20 and straddle-allin-at10, each checked by hand in the tests below)."""
+ex01-at20 and straddle-allin-at10, each checked by hand in the tests below; and when a
+payout took its chips out of the pot shown: the rows of a pay and after it, whose stacks and
+pot now add up to the chips on the table, checked in tests/test_paid_out.py)."""
 
 from __future__ import annotations
 
@@ -102,11 +104,12 @@ def test_ex01_steps_hand_checked() -> None:
     assert "standing" not in data["steps"][28]
     assert data["steps"][28]["pots"][1] == {"index": 1, "name": "Side pot 1", "amount": 2,
                                                 "eligible": ["p3", "p4", "p5", "p6"],
-                                                "awards": {}, "lines": []}
+                                                "awards": {}, "lines": [], "left": 2}
     assert data["steps"][-1]["pots"][1] == {"index": 1, "name": "Side pot 1", "amount": 8,
                                             "eligible": ["p3", "p4", "p5", "p6"],
                                             "awards": {"p4": 4, "p6": 4},
-                                            "lines": list(end.pots[1].lines)}
+                                            "lines": list(end.pots[1].lines),
+                                            "left": 8}  # no payout recorded: still in it
     assert data["explanation"] == list(end.explanation())
 
 
@@ -244,7 +247,8 @@ def test_show_takes_a_returned_uncalled_bet_out_of_the_pot(run, tmp_path: Path) 
     """A PokerStars hand (its first 24 lines): k1tt9nM1nd raises to 30 over Hero's big blind
     of 10, Hero folds; the table returns his uncalled 20 and pays him the pot of 20 (his
     blind 5 + raise's called 10 + Hero's 10 = 40 put in, less 20 back). Once ``returned``
-    is recorded the pot is 20, on that row and every row after, as ``state`` says."""
+    is recorded the pot is 20, as ``state`` says; once the 20 is paid too, 0: every chip is
+    in a stack."""
     lines = (SHARED / "text" / "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt").read_text(
         encoding="utf-8").splitlines(keepends=True)[:24]
     one = tmp_path / "one.txt"
@@ -258,6 +262,6 @@ def test_show_takes_a_returned_uncalled_bet_out_of_the_pot(run, tmp_path: Path) 
     assert rows[at:at + 4] == [
         f" 11 Hero f                       pot 40 [k1tt9nM1nd:970 {stacks} showdown",
         f" 12 returned k1tt9nM1nd 0.20     pot 20 [k1tt9nM1nd:990 {stacks} showdown",
-        f" 13 pay k1tt9nM1nd 0.20          pot 20 [k1tt9nM1nd:1010 {stacks} showdown",
-        f" 14 hand_ended                   pot 20 [k1tt9nM1nd:1010 {stacks} showdown",
+        f" 13 pay k1tt9nM1nd 0.20          pot 0 [k1tt9nM1nd:1010 {stacks} showdown",
+        f" 14 hand_ended                   pot 0 [k1tt9nM1nd:1010 {stacks} showdown",
     ]

@@ -138,7 +138,9 @@ def test_dispute_discrepancy_is_highlighted(browser: Browser, pages: dict[str, P
         "✗ Discrepancy: hand dispute-1: Ann was paid 0, the rules give 300 (-300)",
         "✗ Discrepancy: hand dispute-1: Bob was paid 400, the rules give 100 (+300)"]
     by_id(d, "last").click()
-    assert pots(d) == [("Main pot", "300", "Ann, Bob, Cy"), ("Side pot 1", "100", "Bob, Cy")]
+    assert pots(d) == [  # the table pushed all 400 to Bob: in his stack, out of the pots
+        ("Main pot", "0 of 300, the rest paid out", "Ann, Bob, Cy"),
+        ("Side pot 1", "0 of 100, the rest paid out", "Bob, Cy")]
     shoot(d, tmp_path, "dispute-discrepancy")
 
 
@@ -226,7 +228,7 @@ def test_hostile_player_names_are_shown_as_text(browser: Browser, pages: dict[st
     assert d.execute_script("return document.scripts.length") == 2
     assert [text(e) for e in css(d, ".seat-name")] == HOSTILE
     by_id(d, "last").click()
-    assert pots(d) == [("Main pot", "14", f"{HOSTILE[0]}, {HOSTILE[2]}")]
+    assert pots(d) == [("Main pot", "0 of 14, the rest paid out", f"{HOSTILE[0]}, {HOSTILE[2]}")]
     assert [text(e) for e in css(d, "#players tbody th")] == HOSTILE
     assert text(css(d, ".explanation li")[0]).startswith(f"Main pot 14 ({HOSTILE[0]}, ")
     assert d.execute_script("return window.__alerts") == []
@@ -270,7 +272,8 @@ def test_money_is_shown_beside_chips(browser: Browser, tmp_path: Path) -> None:
     load(d, page)
     assert "1 chip = 0.25 USD" in text(css(d, ".meta")[0])
     by_id(d, "last").click()
-    assert pots(d) == [("Main pot", "290 (72.50 USD)", "Erin, Bob")]  # 290 x 0.25 USD
+    assert pots(d) == [  # 290 x 0.25 USD, paid out to Erin and Bob
+        ("Main pot", "0 of 290 (72.50 USD), the rest paid out", "Erin, Bob")]
     assert [text(e) for e in css(d, ".seat-won")] == ["", "wins 145", "wins 145", ""]
     shoot(d, tmp_path, "money")
 

@@ -160,13 +160,19 @@
   function renderPots(step) {
     var body = document.querySelector("#pots tbody");
     body.replaceChildren();
+    var paidOut = Object.keys(step.paid || {}).length > 0;  // paid chips are in the stacks
     step.pots.forEach(function (pot) {
       var tr = el("tr");
       tr.setAttribute("data-pot", pot.index);
       var name = el("th", "pot-name", pot.name);
       name.setAttribute("scope", "row");
       tr.appendChild(name);
-      tr.appendChild(chipsNode("td", "pot-amount", pot.amount));
+      var left = paidOut ? pot.left : pot.amount;  // what is still in the middle
+      var amount = chipsNode("td", "pot-amount", left);
+      if (left !== pot.amount) {
+        amount.appendChild(document.createTextNode(" of " + chips(pot.amount) + ", the rest paid out"));
+      }
+      tr.appendChild(amount);
       tr.appendChild(el("td", "pot-eligible", pot.eligible.join(", ")));
       body.appendChild(tr);
     });

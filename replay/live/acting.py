@@ -33,7 +33,8 @@ from replay.typed import as_typed, reason_as_typed
 def _live_rules(state: HandState, event: Any) -> None:
     """What a hand recorded live may not take, though a history read from a file may: nothing
     after its end (that is a correction), a payout, a rake or a show before the betting is
-    over (or, in the declare phase, before every player has declared), a payout of no
+    over (or, in the declare phase, before every player has declared), a second show by a
+    player who has shown (:func:`_shown_already`), a payout of no
     chips, a payout to a player who folded, chips returned beyond the
     player's uncalled bet, a payout beyond what its
     player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
@@ -68,6 +69,9 @@ def _live_rules(state: HandState, event: Any) -> None:
     if event.type == "reveal" and not _betting_over(state):
         raise IllegalAction(f"cards are shown once the betting is over (phase {state.phase} "
                             "now)")
+    if (event.type == "reveal" and event.player in state.cards.shown
+            and "??" not in state.cards.hole[event.player]):
+        raise IllegalAction(_shown_already(state, event.player))
     if event.type == "recorded_payout":
         above_zero(event)
         not_folded(state, event)
@@ -82,6 +86,16 @@ def _live_rules(state: HandState, event: Any) -> None:
         _rake_rules(state, event)
     if event.type == "cards_dealt" and event.player is None:
         whole_street(state, event)
+
+
+def _shown_already(state: HandState, player: str) -> str:
+    """``Ann has shown AcAdKdQs3s already``: a player shows his hand once (``sm``, FORMATS.md
+    §1; the showdown order, RULES.md §3.3), as a street's cards are dealt him once: a
+    repeat when every card he holds is known (a show before the last card is dealt him face
+    down, ``??``, may be followed by one that shows it). A file that records a show twice is
+    read as it is (real PHH and site files do: ``sm ????`` on each street, a stud hand shown
+    on sixth and seventh street)."""
+    return f"{player} has shown {''.join(state.cards.hole[player])} already"
 
 
 def _betting_over(state: HandState) -> bool:

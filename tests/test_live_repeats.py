@@ -1,0 +1,57 @@
+"""A card named twice in a discard, and a show entered twice, refused in one line naming the
+player: a card is thrown once (RULES.md §4.2), a hand is shown once (FORMATS.md §1, ``sm``).
+Only live entry refuses the repeated show: real PHH and site files record one on each street
+(``sm ????``), and an import reads them as they are."""
+
+from __future__ import annotations
+
+NEXT_DRAW = "now: phase draw, Ann to act: Ann sd CARDS (discard) or Ann sd (stand pat)"
+NEXT_SHOW = ("now: phase showdown, next: PLAYER sm CARDS (show) or PLAYER sm (muck), "
+             "pay PLAYER AMOUNT, end")
+
+
+def _start(user, game: str, hand: str = "u2") -> None:  # noqa: ANN001
+    assert user("hand", "start", "--hand", hand, "--game", game, "--stakes", "1/2",
+                "--small-bet", "2", "--big-bet", "4", "--seats", "Ann:50,Bob:50",
+                "--button", "Ann")[0] == 0
+
+
+def _acts(user, hand: str, actions: list[str]) -> None:  # noqa: ANN001
+    for action in actions:
+        code, _, err = user("act", hand, action)
+        assert (code, err) == (0, ""), action
+
+
+def test_a_card_discarded_twice_is_named_as_such_in_five_card_draw(user) -> None:  # noqa: ANN001
+    _start(user, "F5D")
+    _acts(user, "u2", ["d dh Ann AcAdKd2h3s", "d dh Bob 5c6d7h8s9s", "Ann cc", "Bob cc",
+                       "Bob sd"])
+    assert user("act", "u2", "Ann sd 2h2h") == (
+        2, "", f"error: hand u2, action 'Ann sd 2h2h': Ann discards 2h twice; {NEXT_DRAW}\n")
+    assert user("act", "u2", "Ann sd 4h") == (  # a card not held: named by the player
+        2, "", f"error: hand u2, action 'Ann sd 4h': Ann discards 4h, which Ann does not "
+        f"hold; {NEXT_DRAW}\n")
+    _acts(user, "u2", ["Ann sd 2h"])  # nothing of the refusals was written
+
+
+def test_a_card_discarded_twice_is_named_as_such_in_badugi(user) -> None:  # noqa: ANN001
+    _start(user, "FB", "b1")
+    _acts(user, "b1", ["d dh Ann Ac2d3h4h", "d dh Bob 5c6d7h8s", "Ann cc", "Bob cc",
+                       "Bob sd"])
+    code, _, err = user("act", "b1", "Ann sd 4h4h")
+    assert (code, err.partition("; now:")[0]) == (
+        2, "error: hand b1, action 'Ann sd 4h4h': Ann discards 4h twice")
+
+
+def test_a_show_entered_again_is_refused(user) -> None:  # noqa: ANN001
+    _start(user, "F5D")
+    _acts(user, "u2", ["d dh Ann AcAdKd2h3s", "d dh Bob 5c6d7h8s9s", "Ann cc", "Bob cc",
+                       "Bob sd", "Ann sd 2h", "d dh Ann Qs", "Bob cc", "Ann cc",
+                       "Ann sm AcAdKdQs3s"])
+    for _ in range(2):
+        assert user("act", "u2", "Ann sm AcAdKdQs3s") == (
+            2, "", "error: hand u2, action 'Ann sm AcAdKdQs3s': Ann has shown AcAdKd3sQs "
+            f"already; {NEXT_SHOW}\n")
+    history = user("show", "u2")[1].splitlines()
+    assert [row.split()[1:4] for row in history if " sm " in row] == [
+        ["Ann", "sm", "AcAdKdQs3s"]]  # one reveal stored, as entered
