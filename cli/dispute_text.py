@@ -44,9 +44,9 @@ def state_text(now: Any) -> str:
     def a(chips: int) -> str:  # in play: as the hand's actions take amounts (4.00 in cents)
         return as_typed(state, chips)
 
-    from replay.paid_out import paid_by_player, pots_left
+    from replay.paid_out import paid_to_each, pots_left
 
-    paid = paid_by_player(state.players, state.payouts)  # in the stacks, out of the pots
+    paid = paid_to_each(state.players, state.payouts)  # in the stacks, out of the pots
     if state.phase == "bet":
         lines.append(f"current bet {a(state.rnd.current)}")
     left = pots_left([pot.amount for pot in result.pots], state.payouts)

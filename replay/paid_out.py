@@ -10,16 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["paid_by_player", "pots_left"]
+__all__ = ["paid_to_each", "pots_left"]
 
 
-def paid_by_player(players: Iterable[str], payouts: Iterable[Any]) -> dict[str, int]:
+def paid_to_each(players: Iterable[str], payouts: Iterable[Any]) -> dict[str, int]:
     """``{player: chips}``: what the recorded payouts (``RecordedPayout`` events, pot shares
-    and returned bets alike) have pushed to each of ``players`` so far (0: nothing)."""
-    paid = dict.fromkeys(players, 0)
-    for payout in payouts:
-        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
-    return paid
+    and returned bets alike, :func:`replay.payout_rules.paid_by_player`) have pushed to each
+    of ``players`` so far (0: nothing), a payee not among them after them."""
+    from replay.payout_rules import paid_by_player
+
+    return {**dict.fromkeys(players, 0), **paid_by_player(payouts)}
 
 
 def pots_left(amounts: Sequence[int], payouts: Iterable[Any]) -> list[int]:

@@ -33,7 +33,7 @@ from engine.settle import settle
 from engine.state import HandState
 from replay.amendments import numbered_events, renumber
 from replay.fold import replay_folded
-from replay.paid_out import paid_by_player, pots_left
+from replay.paid_out import paid_to_each, pots_left
 from replay.stepwords import Before, started_words
 
 __all__ = ["SeatState", "PotState", "Legal", "Step", "HandSteps", "hand_steps", "named_action",
@@ -347,7 +347,7 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
     result = settle(state)
     cards = state.cards
     payouts = state.payouts
-    paid = paid_by_player(state.players, payouts)  # out of the pot, in a stack
+    paid = paid_to_each(state.players, payouts)  # out of the pot, in a stack
     if state.status == "voided":  # every chip goes back, no payout stands (README: net)
         paid = {p: state.contributed[p] for p in state.players}
         payouts = []
