@@ -402,26 +402,27 @@ def _still_owed(book: SessionBook, kind: str) -> list[Finding]:
         text = "; ".join(f"{who} must still pay {_party(q)} {book.format(a)}" for q, a in to)
         if player in beyond:
             text = _beyond_words(book, book.players[player], text)
-        calls = "the rake calls" if player == HOUSE else "his net calls"
-        out.append(Finding(
-            kind, book.name, None, None if player == HOUSE else player, due[player],
-            got[player],
-            f"session {book.name}: payments come to {book.format(got[player])} for "
-            f"{who} but {calls} for {book.format(due[player])} "
-            f"({_signed(book, got[player] - due[player])})" + (f": {text}" if text else "")))
+        out.append(_owed_finding(kind, book, player, due[player], got[player], text))
     for player, rest in unpaid.items():  # those the losses beyond the buy-ins were lost to
         who = _party(player)
         to = [f"{_party(q)} must still pay {who} {book.format(a)}"
               for q, paid in debts.items() for p, a in paid if p == player]
         text = "; ".join([*to, _unpaid_words(book, beyond, rest)])
-        calls = "the rake calls" if player == HOUSE else "his net calls"
-        out.append(Finding(
-            kind, book.name, None, None if player == HOUSE else player, due[player],
-            got[player],
-            f"session {book.name}: payments come to {book.format(got[player])} for "
-            f"{who} but {calls} for {book.format(due[player])} "
-            f"({_signed(book, got[player] - due[player])}): {text}"))
+        out.append(_owed_finding(kind, book, player, due[player], got[player], text))
     return out
+
+
+def _owed_finding(kind: str, book: SessionBook, player: str, due: int, got: int,
+                  text: str) -> Finding:
+    """The finding of :func:`_still_owed` for ``player`` (or the house): the payments ``got``
+    against the ``due`` his net (the rake) calls for, minor units, then ``text`` (what is
+    still to pay, if anything)."""
+    calls = "the rake calls" if player == HOUSE else "his net calls"
+    return Finding(
+        kind, book.name, None, None if player == HOUSE else player, due, got,
+        f"session {book.name}: payments come to {book.format(got)} for {_party(player)} but "
+        f"{calls} for {book.format(due)} ({_signed(book, got - due)})"
+        + (f": {text}" if text else ""))
 
 
 def _unpaid_words(book: SessionBook, beyond: dict[str, int], rest: int) -> str:
