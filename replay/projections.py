@@ -25,6 +25,7 @@ from ledger.audit.load import head, iter_session_rows, session_ends, session_row
 from ledger.audit.stream import StreamAudit
 from ledger.audit.tables import AuditReport, read_audit, refresh
 from ledger.store.intact import ProvenInRanges, require_intact
+from ledger.store.rolledback import check_not_rolled_back
 from ledger.store.streams import (
     hand_count,
     raw_hand_streams,
@@ -66,7 +67,13 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
     crosses, replayed by ``jobs`` worker processes (:mod:`replay.ranges`), with the same
     tables, findings and rendered hands as one process gives.
 
+    A ledger file open for writing is first checked against its own checkpoints file, as
+    every write is (:func:`not_rolled_back`): the tables are saved into the file.
+
     Raises:
+        LedgerError: the ledger is open for writing and does not extend the last checkpoint
+            of its checkpoints file (a copy put back), naming the file and line; nothing is
+            replayed or saved.
         ChainBroken, LedgerCorrupt: with ``intact``, the chain breaks (naming the first bad
             position) or a block fails its checksum; nothing is replayed or saved.
         LedgerError: a stored payload that does not parse or a hand the rules reject (located
@@ -76,6 +83,7 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
 
     refused = "the books are not saved from it"
     top = head(ledger)
+    not_rolled_back(ledger, top, refused)
     jobs = jobs or os.cpu_count() or 1
     ranges = _ranges(ledger, jobs, top)
     if ranges is not None:
@@ -115,6 +123,23 @@ def rebuild(ledger: Any, *, jobs: int | None = 1, render: Render | None = None,
     return Projection(series, findings, counts)
 
 
+def not_rolled_back(ledger: Any, top: int, refused: str = "the books are not saved from it"
+                    ) -> None:
+    """Refuse to save derived tables into a ledger file (``ledger`` open for writing; its last
+    row at position ``top``) that does not extend the last checkpoint of its own checkpoints
+    file, as every write refuses it, in ``checkpoint``'s words (README "Anchoring it";
+    :func:`ledger.store.rolledback.check_not_rolled_back`): ``refused`` says what is not
+    done. A ledger read-only, or with its tables in memory, writes nothing and is not checked.
+
+    Raises:
+        LedgerError: ``f.duckdb.checkpoints:2: this ledger does not extend the checkpoint of
+            position 82 (the ledger ends at position 56, before 82): the books are not saved
+            from it; run `handledger verify --against f.duckdb.checkpoints```.
+    """
+    if not ledger.read_only:
+        check_not_rolled_back(ledger.path, top, ledger.hash_at, refused)
+
+
 def _ranges(ledger: Any, jobs: int, top: int) -> list[Any] | None:
     """The ranges a full replay of ``ledger`` runs in over ``jobs`` workers, or None for
     the one-process pass (one job, too few hands, one range)."""
@@ -139,12 +164,15 @@ def catch_up(ledger: Any, *, jobs: int | None = 1, progress: Progress = silent) 
     is None). Returns what was done: ``"fresh"``, ``"sessions"`` or ``"full"``.
 
     Raises:
-        LedgerError: what :func:`rebuild` raises; the derived tables are then unchanged.
+        LedgerError: what :func:`rebuild` raises (a ledger file open for writing that does
+            not extend its checkpoints file's last checkpoint: :func:`not_rolled_back`); the
+            derived tables are then unchanged.
     """
     con = ledger.connection
     plan = moved(con)
     if plan.fresh:
         return "fresh"
+    not_rolled_back(ledger, head(ledger))
     if plan.full is not None:
         rebuild(ledger, jobs=jobs, progress=progress)
         return "full"

@@ -107,3 +107,28 @@ def test_a_fork_written_past_the_checkpoint_is_refused_naming_the_row(
     Path(f"{db}.checkpoints").unlink()  # the file gone: the ledger is not checked
     assert handledger(db, "buyin", "fri", "Fay", "100") == (
         0, "fri: Fay buy-in 100 chips (entry 7)\n", "")
+
+
+def test_replay_saves_no_table_on_a_ledger_rolled_back_and_a_read_still_answers(
+        rolled_back: Path, tmp_path: Path) -> None:
+    db = tmp_path / "a.duckdb"
+    for suffix in ("", ".checkpoints"):
+        shutil.copyfile(f"{rolled_back}{suffix}", f"{db}{suffix}")
+    before = _md5(db)
+    refused = (f"error: {db}.checkpoints:1: this ledger does not extend the checkpoint of "
+               "position 29 (the ledger ends at position 28, before 29): the books are not "
+               f"saved from it; run `handledger verify --against {db}.checkpoints`\n")
+    assert handledger(db, "replay") == (2, "", refused)
+    assert handledger(db, "replay", "--json") == (2, "", refused)
+    folder = tmp_path / "hands"
+    folder.mkdir()
+    shutil.copy(Path(__file__).parents[1] / "data" / "hands" / "ante-side-pots.phh", folder)
+    assert handledger(db, "run", str(folder)) == (2, "", refused)
+    assert _md5(db) == before
+    code, out, err = handledger(db, "replay", "--hand", "h0")  # a read: it answers
+    assert (code, err) == (0, "")
+    assert out.endswith("1 hand(s) replayed: 0 paid differently from the rules, 0 showdown(s) "
+                        "not verifiable (the hash chain not checked: `handledger verify`)\n")
+    assert handledger(db, "sql", "SELECT count(*) AS n FROM events") == (
+        0, "n\n──\n28\n(1 row)\n", "")
+    assert _md5(db) == before
