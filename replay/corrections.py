@@ -34,6 +34,7 @@ from replay.correction_checks import (
     no_other_hand_in_play,
     passed_on_reach,
 )
+from replay.correction_twice import refuse_made_already
 from replay.fold import HandReplay, replay_events
 from replay.hand_history import brief
 from replay.later_hands import reopened_followed, stacks_followed, void_downstream
@@ -130,13 +131,16 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
             chips its pot carries that takes none back
             (:func:`replay.payout_rules.payouts_of_carried_kept`), or, without ``closed``, a
             clean hand of a closed session made paid wrong or one whose nets or rake move
-            (nothing written).
+            (nothing written), or the changes a correction in force made already
+            (:func:`replay.correction_twice.refuse_made_already`).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
     positions = {r.seq: r.position for r in rows}
+    names = platform_names(ledger)
+    refuse_made_already(hand, events, specs, names=names)
     correction = build_correction(events, specs, reason=reason, by=by, positions=positions,
-                                  names=platform_names(ledger))
+                                  names=names)
     _changes_something(hand, events, correction)
     [correction] = _signed(hand, events, [correction], keys, sign)
     return _append(ledger, hand, rows, correction, closed=closed)

@@ -11,7 +11,9 @@ Raises:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -181,16 +183,53 @@ def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
             what the hand carries to the session's next hand once a later hand started
             (:func:`replay.carry.carry_kept`).
     """
-    with locating(hand=hand):
+    from replay.correction_twice import refuse_made_already
+
+    with locating(hand=hand), said_as_what_if():
         rows = ledger.read(hand)
         events = [r.event for r in rows]
+        names = platform_names(ledger)
+        refuse_made_already(hand, events, specs, names=names)
         correction = build_correction(events, specs, reason="what-if", by="what-if",
-                                      names=platform_names(ledger))
+                                      names=names)
         out = compare(ledger, hand, rows, correction)
         from replay.carry import carry_kept
 
-        carry_kept(ledger, hand, out.session, out.before, out.after, f"correcting hand {hand}")
+        carry_kept(ledger, hand, out.session, out.before, out.after, f"what-if of hand {hand}")
         return out
+
+
+#: How a refusal of ``correct``'s checks is said of a what-if (:func:`said_as_what_if`): the
+#: same facts, in the words of what the user of ``whatif`` typed.
+_AS_WHAT_IF = ((re.compile(r"^correction "), "what-if "),
+               (re.compile(r"\bthe corrected hand\b"), "the hand with these changes"),
+               (re.compile(r"\bbefore this correction\b"), "before these changes"),
+               (re.compile(r"\bin the same correction\b"), "in the same what-if"),
+               (re.compile(r"\ba correction does not change it\b"),
+                "no change of it does (a what-if as a correction)"),
+               (re.compile(r"; nothing written"), ""))
+
+
+def as_what_if(text: str) -> str:
+    """A refusal of a correction (``correction delete 17: the corrected hand …; nothing
+    written``) said of a what-if of the same changes (``what-if delete 17: the hand with
+    these changes …``): nothing is written by a what-if, and its user typed no correction."""
+    for pattern, words in _AS_WHAT_IF:
+        text = pattern.sub(words, text)
+    return text
+
+
+@contextmanager
+def said_as_what_if() -> Iterator[None]:
+    """Within the block, a refusal (an :class:`engine.errors.IllegalAction`) is said of a
+    what-if (:func:`as_what_if`), its amounts still kept apart for a hand kept in cents."""
+    try:
+        yield
+    except IllegalAction as exc:
+        exc.message, exc.reason = as_what_if(exc.message), as_what_if(exc.reason)
+        if exc.template is not None:
+            exc.template = as_what_if(exc.template)
+        raise
 
 
 def compare(ledger: Any, hand: str, rows: Sequence[Any], correction: ev.Correction) -> WhatIf:
