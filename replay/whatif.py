@@ -202,6 +202,8 @@ def what_if(ledger: Any, hand: str, specs: Sequence[ChangeSpec]) -> WhatIf:
 #: How a refusal of ``correct``'s checks is said of a what-if (:func:`said_as_what_if`): the
 #: same facts, in the words of what the user of ``whatif`` typed.
 _AS_WHAT_IF = ((re.compile(r"^correction "), "what-if "),
+               (re.compile(r"\bthe corrected hand's forced bets\b"),
+                "the forced bets of the hand with these changes"),
                (re.compile(r"\bthe corrected hand\b"), "the hand with these changes"),
                (re.compile(r"\bbefore this correction\b"), "before these changes"),
                (re.compile(r"\bin the same correction\b"), "in the same what-if"),

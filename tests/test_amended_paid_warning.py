@@ -95,5 +95,11 @@ def test_a_correction_that_deletes_a_blind_is_refused_naming_the_blind_left_out(
             "JSON` of each, or keep the seats, button and stacks they were posted from)\n")
     assert user("correct", "h", "--delete", "3", "--reason", "no blind", "--by", "host") == (
         2, "", line)
-    assert user("whatif", "h", "--delete", "3") == (2, "", line)
+    assert user("whatif", "h", "--delete", "3") == (2, "", (
+        "error: hand h: what-if delete 3 (forced_bet by Bob): the forced bets of the hand with "
+        "these changes no longer fit its seats: with the button on Bob, the rules post Bob's "
+        "small blind 1, which the hand with these changes leaves out (RULES.md §4.2: the small "
+        "blind sits immediately left of the button, the big blind next; §4.3 antes) (correct "
+        "the forced bets in the same what-if, `--replace SEQ JSON` of each, or keep the seats, "
+        "button and stacks they were posted from)\n"))
     assert user("history", "h")[1].endswith("no corrections or voids\n")

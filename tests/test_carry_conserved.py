@@ -143,7 +143,8 @@ def test_a_correction_cannot_pay_a_pot_a_later_hand_took(user, db: str,  # noqa:
     code, _, err = user("correct", "c1", *change, "--reason", "r", "--by", "host")
     assert (code, err.strip()) == (2, said)
     code, _, err = user("whatif", "c1", *change)
-    assert (code, err.strip()) == (2, said)
+    assert (code, err.strip()) == (2, said.replace("correction insert_after", "what-if "
+                                                   "insert_after"))
     code, _, err = user("correct", "c1", "--delete", "22", "--reason", "r", "--by", "host")
     assert code == 2 and "delete 22: a carry_over records chips carried to hand c2" in err
     code, _, err = user("undo", "c1", "--by", "host")  # its last write: the carry_over

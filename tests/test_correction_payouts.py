@@ -50,7 +50,8 @@ def test_a_correction_may_not_pay_a_player_who_folded(run, db) -> None:  # noqa:
     for command in ("correct", "whatif"):
         extra = REASON if command == "correct" else ()
         out = _refused(run, db, "f1", command, "f1", "--replace", "21", "pay Cy 22", *extra)
-        assert out == ("error: hand f1: correction replace 21 'pay Cy 22': Cy folded: a folded "
+        said = "correction" if command == "correct" else "what-if"
+        assert out == (f"error: hand f1: {said} replace 21 'pay Cy 22': Cy folded: a folded "
                        "player wins no pot and has no uncalled bet to be returned (RULES.md "
                        "§1.3-1.5)\n")
     # Ann's payout split with Cy, the pot still paid in full: Cy's part is the refusal
@@ -125,7 +126,8 @@ def test_a_correction_cannot_take_away_every_payout_of_a_raked_file(run, db, tmp
     for command in ("correct", "whatif"):
         extra = REASON if command == "correct" else ()
         out = _refused(run, db, "r1", command, "r1", "--delete", "11", *extra)
-        assert out == ("error: hand r1: correction delete 11: cannot end with 0 of the pot's "
+        said = "correction" if command == "correct" else "what-if"
+        assert out == (f"error: hand r1: {said} delete 11: cannot end with 0 of the pot's "
                        "502 chips paid and 10 raked: 492 would go to nobody; "
                        "record the rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an "
                        "uncalled bet) first\n")

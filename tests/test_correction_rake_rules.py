@@ -57,9 +57,11 @@ def test_a_refusal_names_the_event_a_change_replaces(run) -> None:  # noqa: ANN0
         assert run("act", "h", action).exit_code == 0, action
     for command, extra in (("whatif", ()), ("correct", ("--reason", "x", "--by", "host"))):
         out = run(command, "h", "--replace", "22", "pay Ann 200", *extra)
+        said = ("correction replace 22 (reveal by Bob) 'pay Ann 200': the corrected hand"
+                if extra else "what-if replace 22 (reveal by Bob) 'pay Ann 200': the hand with "
+                "these changes")
         assert (out.exit_code, out.output) == (2, (
-            "error: hand h: correction replace 22 (reveal by Bob) 'pay Ann 200': the corrected "
-            "hand pays out 206 (a rake of 1 with it): the pot holds 6\n"))
+            f"error: hand h: {said} pays out 206 (a rake of 1 with it): the pot holds 6\n"))
 
 
 #: Hand h2 on h's stacks (Ann 98, Bob 101, Cy 100): Bob folds, Cy's aces beat Ann's 2c3d

@@ -126,18 +126,18 @@ def test_a_correction_of_a_hand_in_cents_is_refused_in_its_own_amounts(
     # seqs 1-17 the start, the blinds and ACTIONS; 18 Ann's 219.00, 19 Bob's 54.00, 20 the end
     out = run("whatif", "c1", "--replace", "18", "pay Ann 200.00")
     assert (out.exit_code, out.output) == (2, (
-        "error: hand c1: correction replace 18 'pay Ann 200.00': cannot end with 254.00 of the "
+        "error: hand c1: what-if replace 18 'pay Ann 200.00': cannot end with 254.00 of the "
         "pot's 273.00 paid: 19.00 would go to nobody (by the rules: pay Ann 19.00); record the "
         "rest (pay PLAYER AMOUNT, returned PLAYER AMOUNT for an uncalled bet) first\n"))
     out = run("whatif", "c1", "--replace", "19", "pay Ann 54.00")
     assert (out.exit_code, out.output) == (2, (
-        "error: hand c1: correction replace 19 'pay Ann 54.00': Ann can win at most 219.00 (the "
+        "error: hand c1: what-if replace 19 'pay Ann 54.00': Ann can win at most 219.00 (the "
         "pots he is eligible for: pot 0 of 219.00; RULES.md §1.2-1.5): 273.00 would be paid "
         "to him\n"))
     out = run("whatif", "c1", "--replace", "19", "pay Bob 54.01")
     assert (out.exit_code, out.output) == (2, (
-        "error: hand c1: correction replace 19 (recorded_payout by Bob) 'pay Bob 54.01': the "
-        "corrected hand pays out 273.01: the pot holds 273.00\n"))
+        "error: hand c1: what-if replace 19 (recorded_payout by Bob) 'pay Bob 54.01': the "
+        "hand with these changes pays out 273.01: the pot holds 273.00\n"))
     # what it moves is the books' nets, chips of 0.01 as `balances` counts them: said so
     out = run("whatif", "c1", "--replace", "19", "pay Bob 53.00", "--insert-after", "19",
               "pay Cy 1.00")
@@ -211,7 +211,7 @@ def test_a_live_hand_in_cents_speaks_in_dollars(run, db: str,  # noqa: ANN001
         f"7.00; {now}\n"))
     # a correction is refused in the same amounts (seq 7: Ann's raise to 4.50)
     assert _refused(run, db, "whatif", "d1", "--replace", "7", "Ann cbr 3") == (
-        "error: hand d1: the corrected hand is not legal: event 7 (bet_raise by Ann): raise to "
+        "error: hand d1: the hand with these changes is not legal: event 7 (bet_raise by Ann): raise to "
         "3.00 is below the minimum 4.00\n")
     assert _refused(run, db, "correct", "d1", "--insert-after", "7", "Bob cbr 151",
                     "--reason", "typo", "--by", "Dee") == (
@@ -243,7 +243,7 @@ def test_a_live_hand_in_chips_reads_as_before(run, db: str) -> None:  # noqa: AN
     assert (out.exit_code, out.output) == (0, "7 bet_raise; Bob to act: to call 4, raise to "
                                               "8..150\n")
     assert _refused(run, db, "whatif", "d1", "--replace", "7", "Ann cbr 3") == (
-        "error: hand d1: the corrected hand is not legal: event 7 (bet_raise by Ann): raise to "
+        "error: hand d1: the hand with these changes is not legal: event 7 (bet_raise by Ann): raise to "
         "3 is below the minimum 4\n")
 
 

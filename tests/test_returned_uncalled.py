@@ -103,7 +103,7 @@ def test_a_correction_may_not_return_what_was_won(tmp_path: Path) -> None:
     said = (f"correction replace 15 'returned Ann 100': Ann's uncalled bet is 50, but 150 "
             f"would be returned to him {RULE}{POT}\n")
     assert _refused(db, "whatif", "p2", "--replace", "15", "returned Ann 100") == (
-        f"error: hand p2: {said}")
+        f"error: hand p2: what-if {said.removeprefix('correction ')}")
     assert _refused(db, "correct", "p2", "--replace", "15", "returned Ann 100", "--reason",
                     "x", "--by", "host") == f"error: hand p2: {said}"
     code, out, _ = one_shot(db, "correct", "p2", "--replace", "14", "pay Ann 20", "--reason",

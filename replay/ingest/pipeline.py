@@ -398,7 +398,12 @@ def _importer_of(path: Path, report: ImportReport) -> Importer | None:
         return None
     importer = find_importer(path)
     if importer is None:
-        report.errors.append(f"{name}: not a hand history handledger reads ({formats()})")
+        from ledger.formats.reading import read_head
+        from replay.ingest.survey import parquet_said
+
+        said = (parquet_said(read_head(path))
+                or f"not a hand history handledger reads ({formats()})")
+        report.errors.append(f"{name}: {said}")
     elif importer.name == "jsonl" and (binary := not_text(path)) is not None:
         report.errors.append(f"{name}: {binary}")
         return None

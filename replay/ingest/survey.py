@@ -25,6 +25,9 @@ from replay.ingest.registry import find_importer, formats
 QUIET_SUFFIXES = (".md", ".rst", ".sh")
 #: The header of PokerNow's ledger statement (FORMATS.md §2, "PokerNow ledger CSV").
 _STATEMENT = b"player_nickname,player_id,"
+#: The first bytes of every Parquet file (its magic number): what `export --format parquet`
+#: writes, one file a table.
+_PARQUET = b"PAR1"
 
 
 def survey(directory: Path, statement: Path | None = None) -> tuple[list[Path], list[str]]:
@@ -89,7 +92,19 @@ def _why(path: Path) -> str:
         return exc.message
     except OSError as exc:
         return f"cannot read: {exc.strerror or exc}"
-    if text_head(read_head(path)).lstrip(b"\xef\xbb\xbf").startswith(_STATEMENT):
+    head = read_head(path)
+    if text_head(head).lstrip(b"\xef\xbb\xbf").startswith(_STATEMENT):
         return ("a PokerNow ledger statement, not a game log (import it with --ledger beside "
                 "its log)")
-    return f"not a hand history handledger reads ({formats()})"
+    return parquet_said(head) or f"not a hand history handledger reads ({formats()})"
+
+
+def parquet_said(head: bytes) -> str | None:
+    """What is said of a file whose first bytes ``head`` are a Parquet file's (a table of
+    `export --format parquet`, which no import reads: README "Formats", exports), pointing
+    to the export that imports; None for any other file."""
+    if not head.startswith(_PARQUET):
+        return None
+    return ("a Parquet file (a table `handledger export --format parquet` writes), which "
+            "import does not read: export the ledger as JSON lines (`handledger export "
+            "--format jsonl -o FILE.jsonl`) and import that file")
