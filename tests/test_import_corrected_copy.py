@@ -114,3 +114,34 @@ def test_a_copy_of_a_hand_whose_declaration_was_undone_names_its_payouts(tmp_pat
     assert err == (f"error: {tmp_path / 'u1b.phh'}:1, hand u1: a different hand u1 is already "
                    "in the ledger: as its corrections make it, the table paid otherwise: Bob 3 "
                    f"here, 2 in the ledger, Ann 1 here, 2 in the ledger; {HINT.format('u1')}\n")
+
+
+def test_an_edited_copy_of_an_uncorrected_hand_names_the_chips_too(tmp_path: Path) -> None:
+    """No correction: the table's 4 to Bob stands. A PHH copy paying Bob 3 and Ann 1, and a
+    JSON-lines copy whose payout to Bob says 3, are refused naming the chips each player was
+    paid, in the words of a corrected hand's copy (not the raw payout row); one with another
+    river card names that card by its seq."""
+    db = tmp_path / "n.duckdb"
+    _holdem(db, "n1", "2c3d4h")
+    assert one_shot(db, "export", "--format", "phh", "-o", str(tmp_path / "n1.phh"), "n1")[0] == 0
+    text = (tmp_path / "n1.phh").read_text(encoding="utf-8")
+    assert "winnings = [4, 0]\n" in text  # Bob, Ann: PHH's seat order
+    err = _refused(db, tmp_path / "n1b.phh", text.replace("[4, 0]", "[3, 1]"))
+    assert err == (f"error: {tmp_path / 'n1b.phh'}:1, hand n1: a different hand n1 is already "
+                   "in the ledger: the table paid otherwise: Bob 3 here, 4 in the ledger, Ann 1 "
+                   f"here, 0 in the ledger; {HINT.format('n1')}\n")
+    err = _refused(db, tmp_path / "n1c.phh", text.replace("'d db Jd'", "'d db Jh'"))
+    assert err == (f"error: {tmp_path / 'n1c.phh'}:1, hand n1: a different hand n1 is already "
+                   "in the ledger: its event 14 is cards_dealt "
+                   '{"cards":["Jh"],"face_up":[],"player":null,"run":1} here, cards_dealt '
+                   '{"cards":["Jd"],"face_up":[],"player":null,"run":1} in the ledger; '
+                   f"{HINT.format('n1')}\n")
+    code, jsonl, _ = one_shot(db, "export", "--format", "jsonl", "n1")
+    assert code == 0
+    lines = jsonl.splitlines()
+    assert '"amount":4,"player":"Bob"' in lines[18]
+    lines[18] = lines[18].replace('"amount":4,"player":"Bob"', '"amount":3,"player":"Bob"')
+    err = _refused(db, tmp_path / "n1d.jsonl", "\n".join(lines) + "\n")
+    assert err == (f"error: {tmp_path / 'n1d.jsonl'}:19, hand n1: a different hand n1 is "
+                   "already in the ledger: the table paid otherwise: Bob 3 here, 4 in the "
+                   f"ledger; {HINT.format('n1')}\n")

@@ -241,9 +241,13 @@ def _corrected_difference(ledger: Any, b: Batch, mine: Sequence[Any], hand: str,
     (:func:`first_difference`, ``phh`` as there; an event named by its seq in the stream,
     the file's own event kept for the line), and where only the payouts differ, the chips
     paid each player, in seat order (``as its corrections make it, the table paid
-    otherwise: Bob 3 here, 0 in the ledger, Ann 1 here, 4 in the ledger``). None when the
-    copy has corrections (:func:`as_the_file_corrects` compared it), no correction in force
-    changes the ledger's hand, or its corrections do not fold."""
+    otherwise: Bob 3 here, 0 in the ledger, Ann 1 here, 4 in the ledger``). A hand no
+    correction in force changes is named so too where only the payouts differ, in the same
+    words without "as its corrections make it" (``the table paid otherwise: …``, the line of
+    the copy's first payout that differs), never by a raw row. None when the copy has
+    corrections (:func:`as_the_file_corrects` compared it), no correction in force changes
+    the ledger's hand and its payouts are not all that differ, or its corrections do not
+    fold."""
     from replay.amendments import numbered_events
 
     if any(e.type == "correction" for e in b.events or []):
@@ -255,7 +259,8 @@ def _corrected_difference(ledger: Any, b: Batch, mine: Sequence[Any], hand: str,
         return None
     theirs = [n.event for n in numbered]
     if [event_json(e) for e in theirs] == [event_json(e) for e in rows if e.type not in LATER]:
-        return None  # no correction in force changes it: the original difference stands
+        paid = _paid_otherwise(mine, numbered, phh)  # uncorrected: its payouts named alike
+        return None if paid is None else _at_the_file_event(Difference(*paid), b, mine)
     start = event_json(theirs[0])
     if not same_start_in_session(ledger, mine[0], (start, held[1], held[2])):
         found: Difference | None = start_difference(mine[0], start)
@@ -266,10 +271,17 @@ def _corrected_difference(ledger: Any, b: Batch, mine: Sequence[Any], hand: str,
             found = Difference(*paid)
     if found is None:
         return None
+    found = _at_the_file_event(found, b, mine)
+    return found._replace(text=f"as its corrections make it, {found.text}")
+
+
+def _at_the_file_event(found: Difference, b: Batch, mine: Sequence[Any]) -> Difference:
+    """``found`` about the file's own event of ``b`` (whose line a refusal names) where it is
+    about one of ``mine``, its events converted to the stored chips."""
     if found.event is not None and b.events is not None and mine is not b.events:
         at = next((i for i, e in enumerate(mine) if e is found.event), None)
         found = found._replace(event=None if at is None else b.events[at])
-    return found._replace(text=f"as its corrections make it, {found.text}")
+    return found
 
 
 _PAID = "recorded_payout"
