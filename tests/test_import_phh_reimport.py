@@ -123,16 +123,15 @@ def test_payouts_recorded_out_of_seat_order_are_the_same_hand(tmp_path: Path) ->
     path = _export(db, "p1", tmp_path / "p.phh")
     before = events(db)
     assert one_shot(db, "import", str(path)) == (0, KNOWN, "")
-    # who got what differs (Ann 140, Bob 110): refused, naming the row
+    # who got what differs (Ann 140, Bob 110): refused, naming the chips each was paid
     other = tmp_path / "q.phh"
     other.write_text(path.read_text().replace("[150, 100, 0]", "[140, 110, 0]"))
     code, out, err = one_shot(db, "import", str(other))
     assert (code, out) == (2, REJECTED)
     assert err == (f"error: {other}:1, hand p1: a different hand p1 is already in the ledger: "
-                   'its event 16 is recorded_payout {"amount":140,"player":"Ann","pot":null,'
-                   '"returned":false,"r… here, recorded_payout {"amount":100,"player":"Bob",'
-                   '"pot":null,"returned":false,"r… in the ledger; a change to a stored hand is '
-                   "a correction (`handledger correct p1 ...`)\n")
+                   "the table paid otherwise: Ann 140 here, 150 in the ledger, Bob 110 here, "
+                   "100 in the ledger; a change to a stored hand is a correction "
+                   "(`handledger correct p1 ...`)\n")
     assert events(db) == before
 
 

@@ -211,8 +211,8 @@ def test_a_live_hand_in_cents_speaks_in_dollars(run, db: str,  # noqa: ANN001
         f"7.00; {now}\n"))
     # a correction is refused in the same amounts (seq 7: Ann's raise to 4.50)
     assert _refused(run, db, "whatif", "d1", "--replace", "7", "Ann cbr 3") == (
-        "error: hand d1: the hand with these changes is not legal: event 7 (bet_raise by Ann): raise to "
-        "3.00 is below the minimum 4.00\n")
+        "error: hand d1: the hand with these changes is not legal: event 7 (bet_raise by Ann): "
+        "raise to 3.00 is below the minimum 4.00\n")
     assert _refused(run, db, "correct", "d1", "--insert-after", "7", "Bob cbr 151",
                     "--reason", "typo", "--by", "Dee") == (
         "error: hand d1: the corrected hand is not legal: the event inserted after seq 7 "
@@ -243,8 +243,8 @@ def test_a_live_hand_in_chips_reads_as_before(run, db: str) -> None:  # noqa: AN
     assert (out.exit_code, out.output) == (0, "7 bet_raise; Bob to act: to call 4, raise to "
                                               "8..150\n")
     assert _refused(run, db, "whatif", "d1", "--replace", "7", "Ann cbr 3") == (
-        "error: hand d1: the hand with these changes is not legal: event 7 (bet_raise by Ann): raise to "
-        "3 is below the minimum 4\n")
+        "error: hand d1: the hand with these changes is not legal: event 7 (bet_raise by Ann): "
+        "raise to 3 is below the minimum 4\n")
 
 
 def test_the_engine_keeps_its_refusal_in_chips() -> None:

@@ -76,11 +76,11 @@ def test_whatif_takes_the_name_show_prints(logged: Path) -> None:
     before = count(logged)
     out = run(logged, "whatif", HAND, "--replace", "27", "pay Hznmh#9009 1700")
     assert (out.exit_code, out.output) == (
-        2, f"error: hand {HAND}: correction replace 27 'pay Hznmh#9009 1700': {SHORT}")
+        2, f"error: hand {HAND}: what-if replace 27 'pay Hznmh#9009 1700': {SHORT}")
     # his id still names him, and the refusal names him as show does
     out = run(logged, "whatif", HAND, "--replace", "27", "pay 1RhUayZFQU 1700")
     assert (out.exit_code, out.output) == (
-        2, f"error: hand {HAND}: correction replace 27 'pay Hznmh#9009 1700': {SHORT}")
+        2, f"error: hand {HAND}: what-if replace 27 'pay Hznmh#9009 1700': {SHORT}")
     same = run(logged, "whatif", HAND, "--replace", "13", "Phzd Juwvifsvh f")
     assert same.exit_code == 0, same.output
     assert same.output.splitlines() == [
@@ -105,7 +105,7 @@ def test_whatif_takes_the_name_show_prints(logged: Path) -> None:
         "Phzd Juwvifsvh?\n")
     out = run(logged, "whatif", HAND, "--replace", "13", "Phzd Juwvifsvh cc")
     assert (out.exit_code, out.output) == (
-        2, f"error: hand {HAND}: the corrected hand is not legal: event 20 (call by "
+        2, f"error: hand {HAND}: the hand with these changes is not legal: event 20 (call by "
         "Hznmh#9009): out of turn: Phzd Juwvifsvh is to act, not Hznmh#9009\n")
     assert count(logged) == before
 
