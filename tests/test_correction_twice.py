@@ -1,0 +1,41 @@
+"""The same correction entered twice (README "Correcting a hand"): the dispute of
+data/dispute (Ann's aces win the 400 pot the dealer pushed to Bob, seq 23), corrected to
+Bob 100 and Ann 300. Entered again, ``--insert-after 23 'pay Ann 300'`` would pay Ann a
+second time: refused naming the correction in force that made it, not the pot, by
+``correct`` and ``whatif`` alike, nothing written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.console_run import handledger
+
+DISPUTE = Path(__file__).parents[1] / "data" / "dispute" / "wrong-push.phh"
+SPLIT = ("--replace", "23", "pay Bob 100", "--insert-after", "23", "pay Ann 300")
+BY = ("--reason", "dealer pushed the main pot to Bob", "--by", "floor")
+MADE = ("already corrected so: the correction at seq 25 (by floor) made replace 23 "
+        "(recorded_payout by Bob) 'pay Bob 100', insert_after 23 'pay Ann 300'")
+
+
+def test_a_correction_entered_twice_names_the_one_that_made_it(tmp_path: Path) -> None:
+    db = tmp_path / "d.duckdb"
+    assert handledger(db, "import", str(DISPUTE))[0] == 0
+    assert handledger(db, "correct", "dispute-1", *SPLIT, *BY) == (
+        0, "corrected hand dispute-1 (seq 25); change in net: Ann +300, Bob -300; by the "
+           "rules: unchanged\n", "")
+    before = db.read_bytes()
+    assert handledger(db, "correct", "dispute-1", *SPLIT, *BY) == (2, "", (
+        f"error: hand dispute-1: {MADE}; nothing written (`handledger history dispute-1` "
+        "lists it)\n"))
+    assert handledger(db, "whatif", "dispute-1", *SPLIT) == (2, "", (
+        f"error: hand dispute-1: {MADE} (`handledger history dispute-1` lists it)\n"))
+    assert db.read_bytes() == before
+    # a part of it given again is no such correction: said as what it would do
+    assert handledger(db, "whatif", "dispute-1", "--insert-after", "23", "pay Ann 300") == (
+        2, "", "error: hand dispute-1: what-if insert_after 23 'pay Ann 300': the hand with "
+               "these changes pays out 700: the pot holds 400\n")
+    # once undone, the same correction goes in again
+    assert handledger(db, "undo", "dispute-1", "--by", "floor")[0] == 0
+    assert handledger(db, "correct", "dispute-1", *SPLIT, *BY) == (
+        0, "corrected hand dispute-1 (seq 27); change in net: Ann +300, Bob -300; by the "
+           "rules: unchanged\n", "")
