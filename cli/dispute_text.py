@@ -44,13 +44,12 @@ def state_text(now: Any) -> str:
     def a(chips: int) -> str:  # in play: as the hand's actions take amounts (4.00 in cents)
         return as_typed(state, chips)
 
-    from replay.paid_out import paid_to_each, pots_left
+    from replay.paid_out import in_play
 
-    paid = paid_to_each(state.players, state.payouts)  # in the stacks, out of the pots
+    chips_now = in_play(state, result)  # what is paid sits in the stacks, out of the pots
     if state.phase == "bet":
         lines.append(f"current bet {a(state.rnd.current)}")
-    left = pots_left([pot.amount for pot in result.pots], state.payouts)
-    for pot, chips in zip(result.pots, left, strict=True):
+    for pot, chips in zip(result.pots, chips_now.left, strict=True):
         whole = f" of {a(pot.amount)}, the rest paid out" if chips != pot.amount else ""
         lines.append(f"pot {pot.index}: {a(chips)}{whole} ({', '.join(pot.eligible)})")
     if result.returned:
@@ -60,12 +59,12 @@ def state_text(now: Any) -> str:
                      "(RULES.md §3.8, §7.1)")
     if state.rake:  # `rake AMOUNT`: out of the pot, to nobody at the table
         lines.append(f"rake: {a(state.rake)} taken from the pot")
-    lines.extend(_paid_so_far(state, result, a))
+    lines.extend(_paid_so_far(chips_now, a))
     if state.declarations:  # a declare hand's showdown: who declared what so far
         lines.append("declared: " + ", ".join(f"{p} {d}"
                                                for p, d in state.declarations.items()))
     lines.append("stacks: " + ", ".join(
-        f"{p} {a(state.stacks[p] + paid[p])}" + (" (folded)" if p in state.folded else "")
+        f"{p} {a(chips_now.stacks[p])}" + (" (folded)" if p in state.folded else "")
         + (f" bet {a(now.bets[p])}" if p in now.bets else "")
         for p in state.players))
     lines.append("seats as pN: " + ", ".join(f"p{k} {p}" for k, p in enumerate(state.players, 1))
@@ -74,25 +73,20 @@ def state_text(now: Any) -> str:
     return "\n".join(lines)
 
 
-def _paid_so_far(state: Any, result: Any, a: Callable[[int], str]) -> list[str]:
+def _paid_so_far(chips: Any, a: Callable[[int], str]) -> list[str]:
     """``paid so far: Ann 3 (3 of the pot's 4)``: the payouts a hand in play recorded (``pay``,
     ``returned``), each player's total and all of them against the chips ``end`` holds them
-    to, the pots and the uncalled bet returned (``result``: the rules'
-    :class:`engine.settle.HandResult`, RULES.md §1.4) apart, as the lines above name them:
-    ``paid so far: Bob 1 (1 of 3: the pot's 2 and Bob's 1 returned)``; no line before the
-    first."""
-    paid: dict[str, int] = {}
-    for payout in state.payouts:
-        paid[payout.player] = paid.get(payout.player, 0) + payout.amount
-    if not paid:
+    to, the pots and the uncalled bet returned apart (``chips``:
+    :class:`replay.paid_out.InPlay`), as the lines above name them: ``paid so far: Bob 1 (1
+    of 3: the pot's 2 and Bob's 1 returned)``; no line before the first."""
+    if not chips.so_far:
         return []
-    total = state.pot_total()
-    back = {p: c for p, c in result.returned.items() if c}
+    total, back = chips.to_pay, chips.returned
     of = (f"of the pot's {a(total)}" if not back else
-          f"of {a(total)}: the pot's {a(total - sum(back.values()))} and "
+          f"of {a(total)}: the pot's {a(chips.in_pots)} and "
           + " and ".join(f"{p}'s {a(c)} returned" for p, c in back.items()))
-    return ["paid so far: " + ", ".join(f"{p} {a(c)}" for p, c in paid.items())
-            + f" ({a(sum(paid.values()))} {of})"]
+    return ["paid so far: " + ", ".join(f"{p} {a(c)}" for p, c in chips.so_far.items())
+            + f" ({a(chips.paid)} {of})"]
 
 
 def whatif_text(hand: str, w: Any, labels: dict[str, str] | None = None,

@@ -8,9 +8,43 @@ Pure functions over the rules' pots and the recorded payouts; chips are ints.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["paid_to_each", "pots_left"]
+__all__ = ["InPlay", "in_play", "paid_to_each", "pots_left"]
+
+
+class InPlay(NamedTuple):
+    """The chips of a hand in play once the table has paid some out (what ``state`` shows;
+    :func:`in_play`), in chips: ``stacks`` each seated player's stack with what the payouts
+    pushed to him (in his stack, out of the pots), ``left`` the chips left in each of the
+    rules' pots (main pot first), ``so_far`` each payee's payouts so far in the order first
+    paid (empty before the first) and ``paid`` their sum, ``to_pay`` the chips ``end`` holds
+    the payouts to (the pots and every uncalled bet returned, RULES.md §1.4), ``in_pots`` the
+    pots' part of it and ``returned`` each uncalled bet returned (none of 0)."""
+
+    stacks: dict[str, int]
+    left: list[int]
+    so_far: dict[str, int]
+    paid: int
+    to_pay: int
+    in_pots: int
+    returned: dict[str, int]
+
+
+def in_play(state: Any, result: Any) -> InPlay:
+    """:class:`InPlay` of ``state`` (an :class:`engine.hand.HandState` in play) and
+    ``result`` (the rules' :class:`engine.settle.HandResult` of it): the payouts recorded so
+    far (``pay``, ``returned``) against the pots and the uncalled bets (RULES.md §1.2, §1.4)."""
+    from replay.payout_rules import paid_by_player
+
+    paid = paid_to_each(state.players, state.payouts)
+    so_far = paid_by_player(state.payouts)
+    returned = {p: c for p, c in result.returned.items() if c}
+    total = state.pot_total()
+    return InPlay(stacks={p: state.stacks[p] + paid[p] for p in state.players},
+                  left=pots_left([pot.amount for pot in result.pots], state.payouts),
+                  so_far=so_far, paid=sum(so_far.values()), to_pay=total,
+                  in_pots=total - sum(returned.values()), returned=returned)
 
 
 def paid_to_each(players: Iterable[str], payouts: Iterable[Any]) -> dict[str, int]:
