@@ -85,8 +85,9 @@ def test_a_changed_payout_is_still_refused_against_a_hand_read_from_phh(
     assert (code, out) == (2, "imported 0 hand(s) (0 events) from 1 file(s); 2 already in the "
                               "ledger; 1 rejected\n")
     # returned 31 and paid 30 against PHH's one payout of 62: named as PHH can say it, at the
-    # hand's first line
-    assert err == (f"error: {changed}:2, hand PokerStars-14311270221: a different hand "
+    # line of Player2's first payout (his uncalled 31 returned, the row before the one changed)
+    assert '"amount":31,"player":"Player2","pot":null,"returned":true' in rows[k - 1]
+    assert err == (f"error: {changed}:{k}, hand PokerStars-14311270221: a different hand "
                    "PokerStars-14311270221 is already in the ledger: the table paid otherwise: "
                    "Player2 61 here, 62 in the ledger; a change to a stored hand is a "
                    "correction (`handledger correct PokerStars-14311270221 ...`); nothing of "
