@@ -24,7 +24,7 @@ from cli.context import Context
 @click.option("--json", "as_json", is_flag=True,
               help='{"players": [{"player", "name", "net", "buy_in", "cash_out", "hands", '
                    '"sessions", "nickname"}] ("player" as stored, a PokerNow id; "name" as '
-                   'the other reads name him), "in_progress": [{"hand", "session", "pot", '
+                   'the other reads name the player), "in_progress": [{"hand", "session", "pot", '
                    '"players"}] (when a hand is), "rake": [{"session", "chips", "hands", '
                    '"chip_value_minor", "decimals", "currency"}] '
                    '(when the table took one), "unbalanced": [{"chip_value_minor", '
@@ -114,8 +114,8 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
               help='{"transfers": [{"from", "from_name", "to", "to_name", "amount"}], '
                    '"decimals", "currency"} (amounts in integer minor units of that currency; '
                    '"from" and "to" as stored (a PokerNow id), "from_name" and "to_name" as '
-                   'the text names him; "from" or "to" null with "house": true is the house, '
-                   'who keeps the rake)')
+                   'the text names the player; "from" or "to" null with "house": true is the '
+                   'house, who keeps the rake)')
 @click.pass_obj
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     """The fewest transfers that settle the nets up (money = net chips × chip value). Exact

@@ -164,7 +164,7 @@ def _rake_rules(state: HandState, event: ev.RecordedRake) -> None:
             :func:`replay.typed.as_typed`: ``"… the pot's 3.00"`` in a hand in cents); in a
             hand that returns an uncalled bet, the pots without it and the bet named apart
             (``"a rake of 14 is more than the pots: they hold 5 (Ann's uncalled bet of 8 is
-            returned to him, it is in no pot; …)"``, RULES.md §1.4).
+            returned to Ann, it is in no pot; …)"``, RULES.md §1.4).
     """
     def a(chips: int) -> str:
         return as_typed(state, chips)
