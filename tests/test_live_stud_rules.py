@@ -168,7 +168,8 @@ def test_a_first_action_on_fourth_street_beside_an_unseen_upcard(user, db: str) 
     assert user("hand", "start", "--hand", "f4", "--game", "F7S", *STUD)[0] == 0
     _table(user, "f4", ["d dh Ann ??????", "d dh Bob Qh5s9d", "d dh Cy 7d5d2c", "Cy pb",
                         "Ann cc", "Bob cc", "d dh Ann ??", "d dh Bob 4c", "d dh Cy 3d"])
-    now = "first to act: Ann or Bob (the best board; unknown: Ann's): check, bet to 5..10"
+    # no open pair: Ann's two unseen upcards pair nothing (the bet was 5..10 before)
+    now = "first to act: Ann or Bob (the best board; unknown: Ann's): check, bet to 5..5"
     assert user("act", "f4", "Cy cc") == (
         2, "", "error: hand f4, action 'Cy cc': out of turn: Ann or Bob must act first, not Cy "
                f"(Bob's 9d 4c is the best board shown; Ann shows ?? ??); now: {now}\n")
