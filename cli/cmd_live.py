@@ -102,7 +102,7 @@ def act(obj: Context, hand_id: str, action: str, closed: bool) -> None:
     nothing is written. So is an action in a hand whose session was closed while it was in
     play, unless --closed.
 
-    A player is his name or pN, the N-th seat in PHH's order, which starts left of the
+    A player is named as seated or pN, the N-th seat in PHH's order, which starts left of the
     button (p1 the small blind; heads-up the big blind), not the N-th of --seats (stud: the
     --seats order); `state` lists them ("seats as pN: p1 Dee, p2 Ann, p3 Bob")."""
     exit_at_once()

@@ -24,7 +24,7 @@ from cli.context import Context
 @click.option("--json", "as_json", is_flag=True,
               help='{"players": [{"player", "name", "net", "buy_in", "cash_out", "hands", '
                    '"sessions", "nickname"}] ("player" as stored, a PokerNow id; "name" as '
-                   'the other reads name him), "in_progress": [{"hand", "session", "pot", '
+                   'the other reads name the player), "in_progress": [{"hand", "session", "pot", '
                    '"players"}] (when a hand is), "rake": [{"session", "chips", "hands", '
                    '"chip_value_minor", "decimals", "currency"}] '
                    '(when the table took one), "unbalanced": [{"chip_value_minor", '
@@ -39,17 +39,16 @@ from cli.context import Context
 @click.pass_obj
 def balances(obj: Context, session_name: str | None, money: bool, as_json: bool) -> None:
     """Each player's net, buy-ins, cash-outs, hands and sessions, across the series or in one
-    session. Net is what the table paid him minus what he put in (the rules' result for a
-    hand that recorded no payouts; nothing for a voided hand), the net that settle, standings
-    and chart use; where the rules would have paid otherwise, their net is shown beside it
-    (`audit` names the hands). A hand still in progress is named in a note: its chips in the
-    pot count as put in, nothing paid yet. The rake the table took from the pots (`act HAND
-    "rake AMOUNT"`, a file's rake) leaves the players' nets, and a line names it per session.
-    A player known by a PokerNow id shows as its
-    latest nickname with the id, e.g. `Mdeyxwb (HXN7RGKNLI)`. Chips of different values
-    (sessions of other chip values or currencies, hands of no session each in its own unit) do
-    not add up: without --session, each value gets its own table, and a note says so (--money
-    adds them up in one currency)."""
+    session. Net is what the table paid the player minus what the player put in (the rules'
+    result for a hand that recorded no payouts; nothing for a voided hand), the net that settle,
+    standings and chart use; where the rules would have paid otherwise, their net is shown
+    beside it (`audit` names the hands). A hand still in progress is named in a note: its chips
+    in the pot count as put in, nothing paid yet. The rake the table took from the pots (`act
+    HAND "rake AMOUNT"`, a file's rake) leaves the players' nets, and a line names it per
+    session. A player known by a PokerNow id shows as its latest nickname with the id, e.g.
+    `Mdeyxwb (HXN7RGKNLI)`. Chips of different values (sessions of other chip values or
+    currencies, hands of no session each in its own unit) do not add up: without --session, each
+    value gets its own table, and a note says so (--money adds them up in one currency)."""
     from replay.books import balances as read
 
     noted: list[str] = []
@@ -91,7 +90,7 @@ def balances(obj: Context, session_name: str | None, money: bool, as_json: bool)
                    '"in_progress" as balances --json when a hand is still open')
 @click.pass_obj
 def standings(obj: Context, money: bool, as_json: bool) -> None:
-    """The series as a grid: each player's net in each session and his total, most won
+    """The series as a grid: each player's net in each session and the player's total, most won
     first; the same nets as `balances` (what the table paid). Chips of different values
     (sessions of other chip values or currencies) do not add up: each value gets its own
     total, and a note says so (--money adds them up in one currency)."""
@@ -114,8 +113,8 @@ def standings(obj: Context, money: bool, as_json: bool) -> None:
               help='{"transfers": [{"from", "from_name", "to", "to_name", "amount"}], '
                    '"decimals", "currency"} (amounts in integer minor units of that currency; '
                    '"from" and "to" as stored (a PokerNow id), "from_name" and "to_name" as '
-                   'the text names him; "from" or "to" null with "house": true is the house, '
-                   'who keeps the rake)')
+                   'the text names the player; "from" or "to" null with "house": true is the '
+                   'house, who keeps the rake)')
 @click.pass_obj
 def settle(obj: Context, session_name: str | None, as_json: bool) -> None:
     """The fewest transfers that settle the nets up (money = net chips × chip value). Exact

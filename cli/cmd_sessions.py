@@ -180,7 +180,7 @@ def _missing_checkpoint(s: dict, db: str) -> str:
 @click.argument("player")
 @click.argument("chips")
 @click.option("--kind", type=click.Choice(["buy_in", "rebuy", "top_up"]), default=None,
-              help="Default: buy_in for his first, rebuy after.")
+              help="Default: buy_in for the player's first, rebuy after.")
 @click.pass_obj
 def buyin(obj: Context, session_name: str, player: str, chips: str, kind: str | None) -> None:
     """PLAYER buys CHIPS (whole chips, in digits) in SESSION (between hands: table stakes)."""
@@ -219,7 +219,7 @@ def cashout(obj: Context, session_name: str, player: str, chips: str, closed: bo
               help="Record it though the same payment is recorded already (a second one).")
 @click.option("--more-than-owed", "beyond", is_flag=True,
               help="Record it though FROM owes less after the payments recorded (as settle "
-                   "reckons it): a payment he did not owe, or one handed back.")
+                   "reckons it): a payment FROM did not owe, or one handed back.")
 @click.pass_obj
 def pay(obj: Context, session_name: str, payer: str, payee: str, amount: str,
         again: bool, beyond: bool) -> None:
@@ -338,7 +338,7 @@ def player_unalias(obj: Context, alias: str, reason: str, by: str,
               help='{"discrepancies": [{"kind", "session", "hand", "player", "name", '
                    '"expected", "actual", "message"}], "incomplete_hands": [...] (when any); '
                    '"player" as stored (a PokerNow id), "name" and "message" as the text '
-                   'names him')
+                   'names the player')
 @click.option("--jobs", default=None, type=click.IntRange(min=1),
               help="Processes replaying hands when the ledger moved since the last audit "
                    "(default: one a CPU when every hand of a large ledger file is replayed, "

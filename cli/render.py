@@ -145,6 +145,9 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
         turn = f" → {step.to_act}" if step.to_act else ""
         console.print(f"{step.label:>3} {step.named:<28} pot {step.pot_total}{bet} [{stacks}] "
                       f"{step.phase}{turn}")
+        if step.awarded:  # the table recorded no payout: the rules' award, said as such
+            won = ", ".join(f"{p} {c}" for p, c in step.awarded.items())
+            console.print(f"    no payout recorded: stacks as the rules award ({won})")
     last = hs.last
     if at is not None and last.legal is not None:
         lim = last.legal

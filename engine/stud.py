@@ -182,6 +182,8 @@ def best_board_candidates(boards: Sequence[tuple[str, Sequence[str]]], seen: Col
 
 
 def has_open_pair(cards: Sequence[str]) -> bool:
-    """True when the face-up cards hold a pair (RULES.md §4.1, fourth street in high stud)."""
-    ranks = [c[0] for c in cards]
+    """True when the face-up cards hold a pair of known cards (RULES.md §4.1, fourth street
+    in high stud). An upcard nobody saw (``??``) pairs nothing: the rule is of a pair showing,
+    and RULES.md says nothing of an unseen one, so two unseen upcards are no open pair."""
+    ranks = [c[0] for c in cards if c != UNKNOWN]
     return len(set(ranks)) < len(ranks)

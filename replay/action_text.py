@@ -81,7 +81,7 @@ def _parse_action(state: Any, text: str, names: Mapping[str, str],
     if parts and parts[0] in ("pay", "returned"):
         if len(parts) != 3:
             raise IllegalAction(f"{quoted(text)}: expected '{parts[0]} PLAYER AMOUNT' (a "
-                                "player may be named by his seat too, p1 … pN)")
+                                "player may be named by the seat too, p1 … pN)")
         amount = parse_amount(parts[2], state.started.unit.decimals)
         return ev.RecordedPayout(
             player=player_name(state, parts[1]), amount=amount, returned=parts[0] == "returned"

@@ -230,8 +230,8 @@ def _from_finishing_stacks(hand: Any, state: HandState) -> list[ev.RecordedPayou
         kept = seat.stack - state.contributed[seat.player]
         paid = stack - kept
         if paid < 0:
-            raise IllegalAction(f"{seat.player}'s finishing stack {stack} is less than he "
-                                f"kept of his stack ({kept})")
+            raise IllegalAction(f"{seat.player}'s finishing stack {stack} is less than "
+                                f"{seat.player} kept of the stack ({kept})")
         if paid:
             out.append(ev.RecordedPayout(player=seat.player, amount=paid))
     return out

@@ -243,12 +243,13 @@ def returned_beyond(result: HandResult, payouts: Iterable[Any]) -> dict[str, int
 def returned_words(result: HandResult, player: str, back: int, verb: str = "is recorded as",
                    a: Callable[[int], str] = str) -> str:
     """The words naming ``back`` chips marked returned to ``player`` beyond his uncalled bet:
-    ``"Ann has no uncalled bet, but 1 is recorded as returned to him (RULES.md §1.4: only a
+    ``"Ann has no uncalled bet, but 1 is recorded as returned to Ann (RULES.md §1.4: only a
     bet nobody called is returned)"``; ``verb`` how they came (``"would be"`` for a payout
     not yet recorded), ``a`` how an amount in chips is written."""
     bet = result.returned.get(player, 0)
     has = f"{player}'s uncalled bet is {a(bet)}" if bet else f"{player} has no uncalled bet"
-    return (f"{has}, but {a(back)} {verb} returned to him (RULES.md §1.4: only a bet nobody "
+    return (f"{has}, but {a(back)} {verb} returned to {player} (RULES.md §1.4: only a bet "
+            "nobody "
             "called is returned)")
 
 

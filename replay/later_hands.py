@@ -44,10 +44,10 @@ def stacks_followed(ledger: Any, hand: str, session: str | None, events: Sequenc
     d = moved[0]
     raise IllegalAction(
         f"hand {d.hand} started while this hand was in play, {d.player} with the {d.starting} "
-        f"chips he had beside its pot (RULES.md §1.1: only the chips on the table when the "
-        f"deal starts); voided, the hand gives back every chip it holds and the books would "
-        f"start him there with {d.expected}: void hand {d.hand} first (it started on chips "
-        "this hand held), then this one; nothing written", hand=hand)
+        f"chips {d.player} had beside its pot (RULES.md §1.1: only the chips on the table "
+        f"when the deal starts); voided, the hand gives back every chip it holds and the books "
+        f"would start {d.player} there with {d.expected}: void hand {d.hand} first (it started "
+        "on chips this hand held), then this one; nothing written", hand=hand)
 
 
 def void_downstream(ledger: Any, hand: str, session: str | None, events: Sequence[Any],

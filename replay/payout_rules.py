@@ -81,7 +81,7 @@ def within_uncalled_bet(state: HandState, event: ev.RecordedPayout, result: Any)
     ``result``: the rules' :class:`engine.settle.HandResult` of ``state``.
 
     Raises:
-        IllegalAction: ``"Ann has no uncalled bet, but 1 would be returned to him (RULES.md
+        IllegalAction: ``"Ann has no uncalled bet, but 1 would be returned to Ann (RULES.md
             §1.4: only a bet nobody called is returned); chips won from a pot are paid with
             pay PLAYER AMOUNT"`` (``"Ann's uncalled bet is 8, but 10 …"``).
     """
@@ -116,8 +116,8 @@ def within_reach(state: HandState, event: ev.RecordedPayout, result: Any) -> Non
     :class:`engine.settle.HandResult` of ``state``.
 
     Raises:
-        IllegalAction: ``"Cy can win at most 219 (the pots he is eligible for: pot 0 of 219;
-            RULES.md §1.2-1.5): 273 would be paid to him"``.
+        IllegalAction: ``"Cy can win at most 219 (the pots Cy is eligible for: pot 0 of 219;
+            RULES.md §1.2-1.5): 273 would be paid to Cy"``.
     """
     from replay.compare import most_can_win
 
@@ -125,6 +125,14 @@ def within_reach(state: HandState, event: ev.RecordedPayout, result: Any) -> Non
     if already + event.amount > most_can_win(result, event.player):
         raise IllegalAction(_beyond_reach(state, result, event.player,
                                           already + event.amount, already))
+
+
+def _to_its_player(bets: dict[str, int]) -> str:
+    """``is returned to Ann`` of one uncalled bet (``bets``: player → chips), ``are each
+    returned to the player who bet it`` of more (RULES.md §1.4)."""
+    if len(bets) == 1:
+        return f"is returned to {next(iter(bets))}"
+    return "are each returned to the player who bet it"
 
 
 def _beyond_reach(state: HandState, result: Any, player: str, paid: int, already: int = 0
@@ -137,13 +145,13 @@ def _beyond_reach(state: HandState, result: Any, player: str, paid: int, already
     a = partial(as_typed, state)  # amounts as the hand's actions are typed
 
     pots = [f"pot {p.index} of {a(p.amount)}" for p in result.pots if player in p.eligible]
-    where = f"the pots he is eligible for: {', '.join(pots)}" if pots else (
-        "he is eligible for no pot")
+    where = f"the pots {player} is eligible for: {', '.join(pots)}" if pots else (
+        f"{player} is eligible for no pot")
     back = result.returned.get(player, 0)
     if back:
-        where += f"; his uncalled bet of {a(back)} returned"
+        where += f"; {player}'s uncalled bet of {a(back)} returned"
     return (f"{player} can win at most {a(most_can_win(result, player))} ({where}; RULES.md "
-            f"§1.2-1.5): {a(paid)} would be paid to him"
+            f"§1.2-1.5): {a(paid)} would be paid to {player}"
             + (f" ({a(already)} already)" if already else ""))
 
 
@@ -158,7 +166,7 @@ def over_the_pot(state: HandState, event: ev.RecordedPayout, result: Any = None)
         IllegalAction: ``"the pot holds 200, 150 already paid: at most 50 more can be paid"``
             (``"the pot holds 200, 190 already paid and 10 raked: nothing more can be
             paid"``; ``"the pot holds 2.00, …"`` in a hand kept in cents; ``"the pot holds 2
-            and Bob's uncalled bet of 1 is returned to him (RULES.md §1.4): 3 to pay, 1
+            and Bob's uncalled bet of 1 is returned to Bob (RULES.md §1.4): 3 to pay, 1
             already paid: …"``).
     """
     pot = state.pot_total()
@@ -183,7 +191,7 @@ def in_the_middle(state: HandState, result: Any = None) -> str:
     back = {p: c for p, c in (result.returned if result is not None else {}).items() if c}
     if not back:
         return f"the pot holds {as_typed(state, pot)}"
-    bets = " and ".join(f"{p}'s uncalled bet of {as_typed(state, c)} is returned to him"
+    bets = " and ".join(f"{p}'s uncalled bet of {as_typed(state, c)} is returned to {p}"
                         for p, c in back.items())
     return (f"the pot holds {as_typed(state, pot - sum(back.values()))} and {bets} (RULES.md "
             f"§1.4): {as_typed(state, pot)} to pay")
@@ -288,7 +296,7 @@ def rake_within_the_pots(state: HandState, rake: int, result: Any,
 
     Raises:
         IllegalAction: ``"a rake of 6 is more than the pots: they hold 5 (Ann's uncalled bet
-            of 8 is returned to him, it is in no pot; RULES.md §1.2-1.4): at most 5 can be
+            of 8 is returned to Ann, it is in no pot; RULES.md §1.2-1.4): at most 5 can be
             raked"`` (for a payout: ``"… 5 raked: at most 0 more can be paid out of them"``;
             with no rake: ``"the pots hold 20 (…), 20 of them paid: nothing more can be paid
             out of them …"``).
@@ -335,7 +343,7 @@ def raked_pay_within_the_pots(state: HandState, event: ev.RecordedPayout, result
     returns no uncalled bet (:func:`over_the_pot`).
 
     Raises:
-        IllegalAction: ``"the pots hold 4 (Ann's uncalled bet of 8 is returned to him, it is
+        IllegalAction: ``"the pots hold 4 (Ann's uncalled bet of 8 is returned to Ann, it is
             in no pot; RULES.md §1.2-1.4), 1 raked, 3 of them paid: nothing more can be paid
             out of them; Ann's uncalled bet is paid back with `returned Ann 8`"``.
     """
@@ -360,7 +368,8 @@ def _raked_pay_beyond(state: HandState, event: ev.RecordedPayout, result: Any
 
     back = {p: c for p, c in result.returned.items() if c}
     aside = ", ".join(f"{p}'s uncalled bet of {a(c)}" for p, c in back.items())
-    aside = f" ({aside} is returned to him, it is in no pot; RULES.md §1.2-1.4)" if aside else ""
+    aside = f" ({aside} {_to_its_player(back)}, it is in no pot; RULES.md §1.2-1.4)" if aside \
+        else ""
     before = pot_chips_paid(state, result)
     paid = f", {a(before)} of them paid" if before else ""
     left = pots - rake - before
@@ -416,8 +425,10 @@ def _raked_beyond(state: HandState, rake: int, result: Any,
         return 0, ""
     a = partial(as_typed, state)  # amounts as the hand's actions are typed
 
-    back = ", ".join(f"{p}'s uncalled bet of {a(c)}" for p, c in result.returned.items() if c)
-    aside = f" ({back} is returned to him, it is in no pot; RULES.md §1.2-1.4)" if back else ""
+    bets = {p: c for p, c in result.returned.items() if c}
+    back = ", ".join(f"{p}'s uncalled bet of {a(c)}" for p, c in bets.items())
+    aside = f" ({back} {_to_its_player(bets)}, it is in no pot; RULES.md §1.2-1.4)" if back \
+        else ""
     if not rake:  # payouts alone: nothing was raked, so the words say nothing of a rake
         if extra is None:
             return taken - pots, (f"the pots hold {a(pots)}{aside}: {a(taken)} would be paid "

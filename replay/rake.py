@@ -65,13 +65,15 @@ def classify(found: list[Discrepancy], result: Any, started: Any, *, flop: bool,
     if all(returned[d.player] and d.diff == -returned[d.player] for d in payouts):
         return [replace(d, kind="uncalled", message=(
             f"hand {result.hand}: {d.player} was paid {d.recorded}, the rules give "
-            f"{d.recomputed}: the difference is his uncalled bet of {-d.diff}, which the site "
-            "leaves out of what it says he collected")) if d in payouts else d for d in found]
+            f"{d.recomputed}: the difference is {d.player}'s uncalled bet of {-d.diff}, which "
+            f"the site leaves out of what it says {d.player} collected")) if d in payouts
+        else d for d in found]
     if recorded is None and most is None and all(
             0 < returned[d.player] < -d.diff for d in payouts):
         return [replace(d, message=(
             f"hand {result.hand}: {d.player} was paid {d.recorded}, the rules give "
-            f"{d.recomputed}, {-d.diff} less: his uncalled bet of {returned[d.player]} is not "
+            f"{d.recomputed}, {-d.diff} less: {d.player}'s uncalled bet of "
+            f"{returned[d.player]} is not "
             f"in it (some sites leave it out), and {-d.diff - returned[d.player]} more is "
             "missing that no rake explains: the hand records no rake (nor a rake rule), so "
             "either the site took rake the file does not say, or the payout is wrong"))
@@ -88,7 +90,7 @@ def short_returns(found: list[Discrepancy], result: Any, paid: Sequence[Any]
     20``."""
     short = returned_short(result.returned, paid)
     return [replace(d, message=(
-        f"{d.sentence()}: the file returns {short[d.player][0]} of his uncalled bet of "
+        f"{d.sentence()}: the file returns {short[d.player][0]} of {d.player}'s uncalled bet of "
         f"{short[d.player][1]}")) if d.kind == "payout" and d.diff < 0 and d.player in short
         else d for d in found]
 
@@ -221,8 +223,8 @@ def _rake_beside_uncalled(found: list[Discrepancy], payouts: list[Discrepancy],
     left = [Discrepancy(d.hand, d.player, d.recorded, d.recorded + returned[d.player],
                         "uncalled", f"hand {d.hand}: {d.player} was paid {d.recorded}, the "
                         f"rules give {d.recorded + returned[d.player]} beside the rake: the "
-                        f"difference is his uncalled bet of {returned[d.player]}, which the "
-                        "site leaves out of what it says he collected")
+                        f"difference is {d.player}'s uncalled bet of {returned[d.player]}, "
+                        f"which the site leaves out of what it says {d.player} collected")
             for d in payouts if returned[d.player]]
     return [*raked[:at], *left, *raked[at:]]
 

@@ -49,7 +49,7 @@ def seated_by_id(ledger: Any, session: str | None, spec: Any) -> Any:
             each = " or ".join(repr(labels.get(p, p)) for p in sorted(pids))
             raise MalformedInput(
                 f"--seats: {name!r} is the name of {len(pids)} players of session {session} "
-                f"({', '.join(sorted(pids))}): seat him as {each}, or by his id")
+                f"({', '.join(sorted(pids))}): seat {name!r} as {each}, or by the id")
         return next(iter(pids))
 
     seats = []

@@ -128,7 +128,7 @@ def _one(typed: str, pids: set[str]) -> str:
     if len(pids) == 1:
         return next(iter(pids))
     raise IllegalAction(f"{quoted(typed)} names {len(pids)} players of this hand: "
-                        f"{' and '.join(sorted(pids))}; name the one meant by his id")
+                        f"{' and '.join(sorted(pids))}; name the one meant by the id")
 
 
 def _meant(token: str, players: Sequence[str], names: Mapping[str, str]) -> str:

@@ -114,7 +114,9 @@ class Step:
     on as the table names them, :func:`engine.pots.standing_pots`; then the layers of what each
     player has put in) and ``returned`` (uncalled chips given back, once the betting is over)
     as :func:`engine.settle.settle` derives them;
-    ``to_act`` and, in a betting round, ``legal``; ``notes``: what the rules accepted so far
+    ``to_act`` and, in a betting round, ``legal``; ``awarded``: where the hand is complete
+    and the table recorded no payout, the rules' award, in the stacks and out of
+    ``pot_total`` as ``paid`` is; ``notes``: what the rules accepted so far
     that a reader should know (a raise below the minimum that covers every opponent,
     RULES.md §1.7). ``named``: the action with players by name, as ``show`` prints it
     (:func:`named_action`).
@@ -140,6 +142,13 @@ class Step:
     inserted: bool = False
     named: str = ""
     paid: dict[str, int] = field(default_factory=dict)
+    #: a hand complete with no payout recorded: what the rules award each player (his pot
+    #: shares, less the rake the hand records, and his uncalled bet returned; RULES.md
+    #: §1.2-1.5, §2), in his stack and out of the pot as ``paid`` would be, so the stacks and
+    #: ``pot_total`` still add up to the chips on the table; the rules' award, not the table's
+    #: payouts (empty when the table recorded any, or the rules cannot award the pots: a
+    #: showdown of unknown cards)
+    awarded: dict[str, int] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -176,6 +185,7 @@ class Step:
                 "max_to": legal.max_to, "reason": legal.reason, "verb": legal.verb,
                 "bring_in": legal.bring_in},
             "notes": list(self.notes), "paid": dict(self.paid),
+            "awarded": dict(self.awarded),
         }
 
 
@@ -351,10 +361,16 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
     if state.status == "voided":  # every chip goes back, no payout stands (README: net)
         paid = {p: state.contributed[p] for p in state.players}
         payouts = []
-    paid_out = any(paid.values())  # the bets are in the winners' stacks, not in front
+    awarded = result.pots
+    if state.status == "complete" or state.rake is not None:  # split once the rake is taken
+        from replay.raked_pots import rules_pots
+
+        awarded = rules_pots(state, result, state.started) or awarded
+    by_rules = _by_rules(state, result, awarded)
+    paid_out = any(paid.values()) or bool(by_rules)  # the bets are in the winners' stacks
     seats = tuple(
         SeatState(
-            player=p, label=f"p{i}", stack=state.stacks[p] + paid[p],
+            player=p, label=f"p{i}", stack=state.stacks[p] + paid[p] + by_rules.get(p, 0),
             bet=0 if paid_out else state.street_bets[p],
             put_in=state.contributed[p], folded=p in state.folded, mucked=p in state.mucked,
             all_in=p in state.all_in, cards=tuple(cards.hole[p]), up=tuple(cards.up[p]),
@@ -362,12 +378,10 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         )
         for i, p in enumerate(state.players, 1)
     )
-    awarded = result.pots
-    if state.status == "complete" or state.rake is not None:  # split once the rake is taken
-        from replay.raked_pots import rules_pots
-
-        awarded = rules_pots(state, result, state.started) or awarded
     left = pots_left([pot.amount for pot in result.pots], payouts)
+    if by_rules:  # what the rules award is out of each pot (a rake it records stays in)
+        left = [pot.amount - sum(won.awards.values())
+                for pot, won in zip(result.pots, awarded, strict=True)]
     pots = tuple(  # each pot whole and what is left of it; its award as the rules give it
         PotState(pot.index, pot_name(pot.index), pot.amount, tuple(pot.eligible),
                  dict(won.awards), tuple(won.lines), chips)
@@ -379,13 +393,27 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         seq=seq, type=event.type, action=action, words=words, phase=state.phase,
         street=state.street, street_name=street_name(state.game, state.street),
         status=state.status, boards=tuple(tuple(b) for b in cards.boards), seats=seats,
-        pot_total=state.pot_total() - sum(paid.values()),
+        pot_total=state.pot_total() - sum(paid.values()) - sum(by_rules.values()),
         current_bet=state.rnd.current if betting else None,
         pots=pots, returned=dict(result.returned), to_act=to_act,
         legal=_legal(state, to_act) if betting and to_act else None,
         notes=tuple(state.notes), inserted=inserted, named=named or action,
         paid={p: c for p, c in paid.items() if c} if payouts else {},
+        awarded=by_rules,
     )
+
+
+def _by_rules(state: HandState, result: Any, awarded: Sequence[Any]) -> dict[str, int]:
+    """Of a hand complete with no payout recorded, what the rules award each player, in seat
+    order, none of 0: his shares of ``awarded`` (the pots, less the rake the hand records,
+    :func:`replay.raked_pots.rules_pots`) and his uncalled bet returned (RULES.md
+    §1.2-1.5, §2); empty when the table recorded a payout, the hand is not complete, or the
+    rules cannot award its pots (a showdown of unknown cards, ``result.verifiable``)."""
+    if state.status != "complete" or state.payouts or not result.verifiable:
+        return {}
+    from replay.raked_pots import due_of
+
+    return {p: c for p, c in due_of(result, awarded).items() if c}
 
 
 def _legal(state: HandState, player: str) -> Legal:

@@ -148,10 +148,10 @@ def crossed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 SEATS_ROBERT = (
-    "hand x1 seats Robert with 100 chips, and his buy-ins there would come to 40: it would "
-    "start him with 60 chips nobody bought (RULES.md §1.1); nothing {} (a hand seated with the "
-    "wrong stack is corrected or voided first; `handledger history --session s` lists the "
-    "entries)")
+    "hand x1 seats Robert with 100 chips, and Robert's buy-ins there would come to 40: it "
+    "would start Robert with 60 chips nobody bought (RULES.md §1.1); nothing {} (a hand "
+    "seated with the wrong stack is corrected or voided first; `handledger history --session "
+    "s` lists the entries)")
 
 
 def test_a_buy_in_is_amended_against_a_hand_seating_his_alias_of_another_session(
@@ -170,7 +170,7 @@ def test_a_buy_in_is_amended_against_a_hand_seating_his_alias_of_another_session
 def test_a_cash_out_under_the_alias_of_another_session_is_not_warned_of(
         crossed: Path, tmp_path: Path) -> None:
     """Bob cashes out the 200 Robert won in x1 (his 100 and Ann's): what the hands leave him,
-    no warning (before: "Bob cashes out 200 chips, but the hands leave him 100 (+100)"), and
+    no warning (before: "Bob cashes out 200 chips, but the hands leave Bob 100 (+100)"), and
     the audit is clean."""
     db = copy_ledger(crossed, tmp_path / "t.duckdb")
     result = run(db, "cashout", "s", "Bob", "200")

@@ -61,12 +61,12 @@ def test_a_buy_in_lowered_below_the_first_hand_after_it_is_refused(
     before = rows(db)
     assert _amend(db, 3, 40) == (2, (
         "error: entry amend s 3 (buy-in of Bob): 40 chips: hand x1 seats Bob with 100 chips, "
-        "and his buy-ins there would come to 40: it would start him with 60 chips nobody "
+        "and Bob's buy-ins there would come to 40: it would start Bob with 60 chips nobody "
         "bought (RULES.md §1.1); nothing written (a hand seated with the wrong stack is "
         "corrected or voided first; `handledger history --session s` lists the entries)"))
     assert _amend(db, 4, 60) == (2, (
         "error: entry amend s 4 (buy-in of Bob): 60 chips: hand x2 seats Bob with 100 chips, "
-        "and he left hand x1 with 0 and would have bought 60 since: it would start him with "
+        "and Bob left hand x1 with 0 and would have bought 60 since: it would start Bob with "
         "40 chips nobody bought (RULES.md §1.1); nothing written (a hand seated with the "
         "wrong stack is corrected or voided first; `handledger history --session s` lists the "
         "entries)"))
@@ -82,12 +82,12 @@ def test_a_buy_in_of_a_player_in_a_hand_in_play_is_amended_once_it_ends(
     db = _bob_rebuys_and_sits_in_x2(night, tmp_path)
     assert _amend(db, 4, 150) == (2, (
         "error: entry amend s 4 (buy-in of Bob): 150 chips: Bob is seated in hand x2 of "
-        "session s, which is still open: his buy-ins change only between a showdown and the "
+        "session s, which is still open: Bob's buy-ins change only between a showdown and the "
         "next deal (RULES.md §1.1), as `buyin` holds them; nothing written; amend it once the "
         "hand ends (`handledger act x2 end`) or is voided"))
     assert _amend(db, 2, 99)[1].startswith(
         "error: entry amend s 2 (buy-in of Ann): 99 chips: hand x1 seats Ann with 100 chips, "
-        "and his buy-ins there would come to 99: it would start him with 1 chip nobody bought")
+        "and Ann's buy-ins there would come to 99: it would start Ann with 1 chip nobody bought")
     for action in ("d dh Ann ????", "d dh Bob ????", "Ann f", "pay Bob 3", "end"):
         assert run(db, "act", "x2", action).exit_code == 0, action
     assert _amend(db, 4, 150) == (0, "s: entry 4 (buy_in) amended\n")
@@ -129,8 +129,8 @@ def test_a_files_amendment_lowering_a_seated_buy_in_is_refused(night: Path,
             2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 "
                "rejected; 1 other hand(s) not written, their file refused\n",
             f"error: {path}:{lines + 1}, session s: its entry_corrected at seq 4 amends entry "
-            "3 (buy-in of Bob): 40 chips: hand x1 seats Bob with 100 chips, and his buy-ins "
-            "there would come to 40: it would start him with 60 chips nobody bought (RULES.md "
+            "3 (buy-in of Bob): 40 chips: hand x1 seats Bob with 100 chips, and Bob's buy-ins "
+            "there would come to 40: it would start Bob with 60 chips nobody bought (RULES.md "
             "§1.1); nothing of the file was written (a hand seated with the wrong stack is "
             "corrected or voided first; `handledger history --session s` lists the entries); a "
             "file's correction of a book entry is held to `entry amend`'s rules\n")
@@ -169,13 +169,13 @@ def _before_x1(night: Path, tmp_path: Path, name: str, *rows_: str) -> Path:
 
 SEATED_AFTER = (
     "its entry_corrected at seq 4 amends entry 3 (buy-in of Bob): 40 chips: hand x1 seats Bob "
-    "with 100 chips, and his buy-ins there would come to 40: it would start him with 60 chips "
+    "with 100 chips, and Bob's buy-ins there would come to 40: it would start Bob with 60 chips "
     "nobody bought (RULES.md §1.1); nothing of the file was written (a hand seated with the "
     "wrong stack is corrected or voided first; `handledger history --session s` lists the "
     "entries); a file's correction of a book entry is held to `entry amend`'s rules")
 RETRACTED_AFTER = (
     "its entry_corrected at seq 4 retracts entry 3 (buy-in of Bob, 100 chips): it is all Bob "
-    "bought in session s, and hand x1 seats him: it would start him with chips nobody bought; "
+    "bought in session s, and hand x1 seats Bob: it would start Bob with chips nobody bought; "
     "nothing of the file was written (a wrong amount is amended: `handledger entry amend s 3 "
     "CHIPS --reason … --by …`; a hand seated by mistake is voided first); a file's correction "
     "of a book entry is held to `entry retract`'s rules")

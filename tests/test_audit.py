@@ -54,7 +54,7 @@ def test_stack_continuity_names_hand_player_and_both_numbers() -> None:
     (d,) = stack_continuity(build_series(*three_handed(c_start=110, cash=(120, 80, 110))))
     assert (d.kind, d.session, d.hand, d.player, d.expected, d.actual, d.diff) == (
         "stack_continuity", "s", "h3", "C", 100, 110, 10)
-    assert d.message == ("hand h3: C starts with 110 but he left hand h1 with 100 and bought "
+    assert d.message == ("hand h3: C starts with 110 but C left hand h1 with 100 and bought "
                          "nothing: expected 100 (+10)")
 
 

@@ -36,16 +36,16 @@ def test_a_cash_out_of_a_log_of_cents_says_its_chips_are_cents(user) -> None:  #
     code, out, _ = user("audit")
     assert code == 1 and [line for line in out.splitlines() if "NewGuy" in line] == [
         f"session_balance: session {session}: NewGuy cashed out 400 chips but the hands leave "
-        f"him 500 (-100) [session {session}, player NewGuy; expected 500, actual 400; amounts "
+        f"NewGuy 500 (-100) [session {session}, player NewGuy; expected 500, actual 400; amounts "
         "in chips of 0.01]"]
 
 
 def test_a_pokernow_log_of_cents_says_its_chips_are_cents(user) -> None:  # noqa: ANN001
     """A log of cents names no currency (``chips of 0.01``) until ``session set`` names it."""
     assert user("import", str(LOG))[0] == 0
-    first = (f"stack_continuity: hand {HAND}: OjtkunxseAbye starts with 672 but he has no "
-             f"buy-in: expected 0 (+672) [session pokernowpy_run-it-twice, hand {HAND}, player "
-             "OjtkunxseAbye; expected 0, actual 672; amounts in chips of 0.01")
+    first = (f"stack_continuity: hand {HAND}: OjtkunxseAbye starts with 672 but OjtkunxseAbye "
+             f"has no buy-in: expected 0 (+672) [session pokernowpy_run-it-twice, hand {HAND}, "
+             "player OjtkunxseAbye; expected 0, actual 672; amounts in chips of 0.01")
     code, out, _ = user("audit")
     assert (code, out.splitlines()[0]) == (1, first + "]")
     assert user("session", "set", "pokernowpy_run-it-twice", "--chip-value", "0.01",

@@ -371,7 +371,7 @@ def test_a_cash_out_beyond_the_chips_on_the_table_is_refused(run, db: str) -> No
                  ("buyin", "n", "Bob", "100")):
         assert run(*args).exit_code == 0
     assert _lines(run("cashout", "n", "Ann", "150")) == [
-        "warning: Ann cashes out 150 chips, but the hands leave him 100 (+50): a count that is "
+        "warning: Ann cashes out 150 chips, but the hands leave Ann 100 (+50): a count that is "
         "wrong is amended (`handledger entry amend n 4 100 --reason … --by …`); the audit's "
         "session balance will name it",
         "n: Ann cashed out 150 chips (entry 4)"]
@@ -379,11 +379,11 @@ def test_a_cash_out_beyond_the_chips_on_the_table_is_refused(run, db: str) -> No
     assert refused(run("cashout", "n", "Bob", "100")) == (
         "error: cashout n Bob 100: the table holds 50 chips not cashed out yet (200 bought in, "
         "150 cashed out), and no hand makes chips; a cash-out takes more than the hands left: "
-        "entry 4: Ann 150 chips, the hands left him 100 (+50); amend it first (`handledger "
+        "entry 4: Ann 150 chips, the hands left Ann 100 (+50); amend it first (`handledger "
         "entry amend n 4 100 --reason … --by …`), or record a buy-in missing from the books")
     assert snapshot(Path(db)) == before
     assert _lines(run("cashout", "n", "Bob", "50")) == [
-        "warning: Bob cashes out 50 chips, but the hands leave him 100 (-50): a count that is "
+        "warning: Bob cashes out 50 chips, but the hands leave Bob 100 (-50): a count that is "
         "wrong is amended (`handledger entry amend n 5 100 --reason … --by …`); the audit's "
         "session balance will name it",
         "n: Bob cashed out 50 chips (entry 5)"]
@@ -406,14 +406,14 @@ def test_a_cash_out_other_than_the_hands_leave_is_warned_and_named_later(run) ->
     assert run("table", "c1", input="d dh Ann ????\nd dh Bob ????\nAnn cbr 10\nBob f\nend\n"
                ).exit_code == 0
     assert _lines(run("cashout", "c", "Bob", "100")) == [
-        "warning: Bob cashes out 100 chips, but the hands leave him 98 (+2): a count that is "
+        "warning: Bob cashes out 100 chips, but the hands leave Bob 98 (+2): a count that is "
         "wrong is amended (`handledger entry amend c 4 98 --reason … --by …`); the audit's "
         "session balance will name it",
         "c: Bob cashed out 100 chips (entry 4)"]
     assert refused(run("cashout", "c", "Ann", "102")) == (
         "error: cashout c Ann 102: the table holds 100 chips not cashed out yet (200 bought in, "
         "100 cashed out), and no hand makes chips; a cash-out takes more than the hands left: "
-        "entry 4: Bob 100 chips, the hands left him 98 (+2); amend it first (`handledger "
+        "entry 4: Bob 100 chips, the hands left Bob 98 (+2); amend it first (`handledger "
         "entry amend c 4 98 --reason … --by …`), or record a buy-in missing from the books")
     assert _lines(run("entry", "amend", "c", "4", "98", "--reason", "miscounted",
                       "--by", "host"))
@@ -436,7 +436,7 @@ def test_a_cash_out_is_held_to_the_latest_hand_the_books_count(run) -> None:  # 
     assert run("void", "h2", "--reason", "misdeal", "--by", "host").exit_code == 0
     assert _lines(run("cashout", "v", "Bob", "99")) == ["v: Bob cashed out 99 chips (entry 4)"]
     assert _lines(run("cashout", "v", "Ann", "100")) == [
-        "warning: Ann cashes out 100 chips, but the hands leave him 101 (-1): a count that is "
+        "warning: Ann cashes out 100 chips, but the hands leave Ann 101 (-1): a count that is "
         "wrong is amended (`handledger entry amend v 5 101 --reason … --by …`); the audit's "
         "session balance will name it",
         "v: Ann cashed out 100 chips (entry 5)"]
@@ -484,7 +484,7 @@ def test_a_seat_in_another_case_is_pointed_at_the_books_name(run, db: str) -> No
     assert refused(run("hand", "start", "--session", "s", "--game", "NT", "--stakes", "1/2",
                        "--seats", "Ann:10,Dee:10", "--button", "Ann")) == (
         "error: Dee has no buy-in in session s (its players: Ann, dee): did you mean dee? seat "
-        "him as the books name him; nothing was written")
+        "the player by the name the books give; nothing was written")
     assert snapshot(Path(db)) == before
 
 

@@ -62,7 +62,7 @@ def test_settle_names_the_books_instead_of_a_transfer_pay_refuses(
     assert refused(run(db, "settle", "--session", "fri")) == SETTLE_REFUSED
     audit = run(db, "audit", "--session", "fri")
     assert audit.stdout.splitlines()[0] == (
-        "stack_continuity: hand h1: Bob starts with 300 but his buy-ins come to 100: expected "
+        "stack_continuity: hand h1: Bob starts with 300 but Bob's buy-ins come to 100: expected "
         "100 (+200) [session fri, hand h1, player Bob; expected 100, actual 300; amounts in "
         "chips of 0.25 USD]")
     assert rows(db) == before
@@ -123,11 +123,11 @@ def test_the_settlement_finding_names_what_pay_takes(fri: Path, tmp_path: Path) 
     bob, ann = [x for x in run(db, "audit", "--session", "fri").stdout.splitlines()
                 if x.startswith("settlement:")]
     assert bob == (
-        "settlement: session fri: payments come to -10.00 USD for Bob but his net calls for "
+        "settlement: session fri: payments come to -10.00 USD for Bob but Bob's net calls for "
         f"-75.00 USD (+65.00 USD): {BEYOND}: Bob must still pay Ann 15.00 USD; {PUT_RIGHT}"
         "-1000; amounts in 0.01 USD]")
     assert ann == (
-        "settlement: session fri: payments come to 10.00 USD for Ann but his net calls for "
+        "settlement: session fri: payments come to 10.00 USD for Ann but Ann's net calls for "
         "75.00 USD (-65.00 USD): Bob must still pay Ann 15.00 USD; 50.00 USD of it no payment "
         f"settles: {UNPAID}; {ANN_RIGHT}1000; amounts in 0.01 USD]")
     done = run(db, "pay", "fri", "Bob", "Ann", "15.00")
@@ -135,11 +135,11 @@ def test_the_settlement_finding_names_what_pay_takes(fri: Path, tmp_path: Path) 
     bob, ann = [x for x in run(db, "audit", "--session", "fri").stdout.splitlines()
                 if x.startswith("settlement:")]
     assert bob == (
-        "settlement: session fri: payments come to -25.00 USD for Bob but his net calls for "
+        "settlement: session fri: payments come to -25.00 USD for Bob but Bob's net calls for "
         f"-75.00 USD (+50.00 USD): {BEYOND}, paid already; {PUT_RIGHT}-2500; amounts in 0.01 "
         "USD]")
     assert ann == (  # what Bob lost beyond the buy-ins is still Ann's, and settle says so too
-        "settlement: session fri: payments come to 25.00 USD for Ann but his net calls for "
+        "settlement: session fri: payments come to 25.00 USD for Ann but Ann's net calls for "
         f"75.00 USD (-50.00 USD): 50.00 USD of it no payment settles: {UNPAID}; "
         f"{ANN_RIGHT}2500; amounts in 0.01 USD]")
     assert refused(run(db, "settle", "--session", "fri")) == SETTLE_REFUSED
@@ -166,7 +166,7 @@ def test_the_buy_in_recorded_lets_settle_say_and_pay_follow(fri: Path, tmp_path:
     done = run(db, "pay", "fri", "Bob", "Ann", "50.00")
     assert (done.exit_code, done.stdout) == (0, "fri: Bob paid Ann 50.00 USD (entry 9)\n")
     assert run(db, "audit", "--session", "fri").stdout.splitlines() == [
-        "session_balance: session fri: Ann cashed out 400 chips but the hands leave him 600 "
+        "session_balance: session fri: Ann cashed out 400 chips but the hands leave Ann 600 "
         "(-200) [session fri, player Ann; expected 600, actual 400; amounts in chips of "
         "0.25 USD]",
         "audit: 1 discrepancy in 1 hand(s) in 1 session(s) (session_balance 1)"]
@@ -201,10 +201,10 @@ def test_unsettled_names_the_loss_beyond_the_buy_ins_as_the_settlement_finding(
     bob, ann = [x for x in run(db, "audit", "--session", "fri", "--unsettled").stdout
                 .splitlines() if x.startswith("unsettled:")]
     assert bob == (
-        "unsettled: session fri: payments come to 0.00 USD for Bob but his net calls for "
+        "unsettled: session fri: payments come to 0.00 USD for Bob but Bob's net calls for "
         f"-75.00 USD (+75.00 USD): {BEYOND}: Bob must still pay Ann 25.00 USD; {PUT_RIGHT}0; "
         "amounts in 0.01 USD]")
     assert ann == (
-        "unsettled: session fri: payments come to 0.00 USD for Ann but his net calls for "
+        "unsettled: session fri: payments come to 0.00 USD for Ann but Ann's net calls for "
         "75.00 USD (-75.00 USD): Bob must still pay Ann 25.00 USD; 50.00 USD of it no payment "
         f"settles: {UNPAID}; {ANN_RIGHT}0; amounts in 0.01 USD]")

@@ -233,7 +233,7 @@ def test_a_voided_hand_counts_for_nothing_in_stack_continuity(s_ann_bob: Path,
                ).exit_code == 0
     audit = run(db, "audit")
     assert audit.exit_code == 1
-    assert ("stack_continuity: hand v1: Ann starts with 1000 but his buy-ins come to 100: "
+    assert ("stack_continuity: hand v1: Ann starts with 1000 but Ann's buy-ins come to 100: "
             "expected 100 (+900)") in audit.output
     assert run(db, "void", "v1", "--reason", "typed 1000", "--by", "host").exit_code == 0
     assert run(db, "hand", "start", "--session", "s", "--hand", "v2", "--game", "NT",
@@ -254,7 +254,7 @@ def test_hand_start_warns_of_a_seat_above_his_buy_ins(s_ann_bob: Path, tmp_path:
                  "--stakes", "1/2", "--seats", "Ann:150,Bob:100", "--button", "Ann")
     assert result.exit_code == 0
     assert result.stderr.splitlines() == [
-        "warning: Ann starts hand w1 with 150 but his buy-ins in session s come to 100"]
+        "warning: Ann starts hand w1 with 150 but Ann's buy-ins in session s come to 100"]
     assert result.stdout == "w1\n"
 
 
@@ -440,7 +440,7 @@ def test_a_cash_out_of_a_name_with_no_buy_in_suggests_the_cash_out_meant(s_ann_b
              "s Bob 100`)"),
             (("bob", "90"), "bob has no buy-in in s: did you mean Bob? (`handledger cashout s "
              "Bob 90`)"),
-            (("Anne", "150"), "Anne has no buy-in in s: did you mean Ann? (he cashed out 150 "
+            (("Anne", "150"), "Anne has no buy-in in s: did you mean Ann? (Ann cashed out 150 "
              "chips already)"),
             (("Zed", "10"), "Zed has no buy-in in s: nothing to cash out (chips at the table: "
              "Bob; a buy-in not yet recorded goes first: `handledger buyin s Zed CHIPS`)")):
@@ -623,8 +623,8 @@ def test_a_new_name_that_prints_like_one_of_the_ledger_is_refused(s_ann: Path,
         ("hand", "start", "--session", "s", "--game", "NT", "--stakes", "1/2", "--button",
          "Ann", "--seats", f"{FULL_ANN}:10,Ann:100"): (
             f"error: {FULL_ANN} has no buy-in in session s (its players: Ann, Caf\u00e9): did "
-            f"you mean Ann? seat him as the books name him ('{FULL_ANN}' (U+FF21 n n) is not "
-            "'Ann'); nothing was written"),
+            f"you mean Ann? seat the player by the name the books give ('{FULL_ANN}' (U+FF21 n "
+            "n) is not 'Ann'); nothing was written"),
         ("hand", "start", "--game", "NT", "--stakes", "1/2", "--button", "Ann", "--seats",
          f"{FULL_ANN}:10,Ann:100"): (
             f"error: player name '{FULL_ANN}' (U+FF21 n n) is new but 'Ann' is a player of the "

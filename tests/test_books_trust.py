@@ -165,7 +165,7 @@ def test_7_balances_and_chart_count_the_same_net(run, db: str) -> None:  # noqa:
     ann = next(p for p in books["players"] if p["player"] == "Ann")
     assert [u["net"] for u in ann["by_unit"]] == [76, -107]  # was one sum, -31
     assert nets["Alice"] == 689
-    assert "what the table paid him minus what he put in" in " ".join(
+    assert "what the table paid the player minus what the player put in" in " ".join(
         run("balances", "--help").output.split())
 
 

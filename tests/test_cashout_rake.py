@@ -127,7 +127,7 @@ def test_a_buy_in_taken_back_may_not_leave_the_cash_outs_above_the_buy_ins(  # n
     out = run("entry", "amend", "fri", "2", "50", *BY)
     assert (out.exit_code, out.output.split(" nobody bought")[0]) == (2, (
         "error: entry amend fri 2 (buy-in of Ann): 50 chips: hand k1 seats Ann with 100 chips, "
-        "and his buy-ins there would come to 50: it would start him with 50 chips"))
+        "and Ann's buy-ins there would come to 50: it would start Ann with 50 chips"))
 
 
 #: A hand read from a file into session x: Bob and Cy (no buy-in there) check it down.
@@ -165,5 +165,5 @@ def test_a_buy_in_taken_back_is_not_bounded_when_chips_came_from_outside(  # noq
         "(stored; the audit reports it)")
     assert run("entry", "retract", "x", "3", *BY).output.startswith(
         "error: entry retract x 3 (buy-in of Bob, 100 chips): it is all Bob bought in session "
-        "x, and hand o1 seats him")
+        "x, and hand o1 seats Bob")
     assert run("entry", "retract", "x", "2", *BY).exit_code == 0

@@ -185,7 +185,7 @@ def test_one_chip_off_in_a_cash_out_names_the_player(cashed: Path, tmp_path: Pat
     assert finding == {
         "kind": "session_balance", "session": "friday", "hand": None, "player": "Cy",
         "name": "Cy", "expected": 152, "actual": 151,
-        "message": "session friday: Cy cashed out 151 chips but the hands leave him 152 (-1)"}
+        "message": "session friday: Cy cashed out 151 chips but the hands leave Cy 152 (-1)"}
     text = run("audit")
     assert text.exit_code == 1 and "Cy cashed out 151" in text.output
     # settle goes by the hands' nets and says the cash-outs do not match them (not in --json)

@@ -168,7 +168,7 @@ def test_an_uncalled_bet_left_out_and_rake_not_recorded_are_both_said(tmp_path: 
         found[won] = out.splitlines()[0]
     hand = found[3].split()[2].rstrip(":")
     assert found[3] == (
-        f"payout: hand {hand}: Bob was paid 3, the rules give 12, 9 less: his uncalled bet of "
+        f"payout: hand {hand}: Bob was paid 3, the rules give 12, 9 less: Bob's uncalled bet of "
         "8 is not in it (some sites leave it out), and 1 more is missing that no rake "
         "explains: the hand records no rake (nor a rake rule), so either the site took rake "
         f"the file does not say, or the payout is wrong [hand {hand}, player Bob; expected "

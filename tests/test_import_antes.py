@@ -78,15 +78,15 @@ def test_a_list_not_one_entry_a_seat_is_one_line_naming_file_line_hand(  # noqa:
 def test_a_seat_that_posts_no_ante_is_named(user, tmp_path: Path) -> None:  # noqa: ANN001
     path = _file(tmp_path, [5, 5, 5], [_ante("Ann", 5), _ante("Bob", 3)])
     assert user("import", str(path))[2] == (
-        f"error: {path}:1, hand a: Cy posts no ante, but stakes.antes gives his seat 5: "
-        "every player antes, all he has when that is less (RULES.md §4.3)\n")
+        f"error: {path}:1, hand a: Cy posts no ante, but stakes.antes gives Cy's seat 5: "
+        "every player antes, all of the stack when that is less (RULES.md §4.3)\n")
 
 
 def test_an_ante_the_list_does_not_give_is_named_at_its_line(user, tmp_path: Path) -> None:  # noqa: ANN001
     """A big-blind ante (only Bob's entry, RULES.md §4.3) that Ann posts too."""
     path = _file(tmp_path, [0, 5, 0], [_ante("Ann", 5), _ante("Bob", 3)])
     assert user("import", str(path))[2] == (
-        f"error: {path}:2, hand a: Ann posts an ante of 5, but stakes.antes gives his seat "
+        f"error: {path}:2, hand a: Ann posts an ante of 5, but stakes.antes gives Ann's seat "
         "none (RULES.md §4.3)\n")
 
 

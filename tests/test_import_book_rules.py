@@ -129,7 +129,7 @@ def test_a_cash_out_counted_wrong_is_named_at_its_own_line(tmp_path: Path) -> No
         '"chips":1160', '"chips":1260')))
     assert one_shot(tmp_path / "c.duckdb", "import", str(path)) == (2, REFUSED_S01, (
         f"error: {path}:906, session s01: its cash_out at seq 21 cashes out Alice (1260 "
-        "chips), but the hands left him 1160 (+100): the table runs short at seq 22 (line "
+        "chips), but the hands left Alice 1160 (+100): the table runs short at seq 22 (line "
         "907), which cashes out Dave (176 chips) of the 100 chips not cashed out yet there "
         "(1580 bought in, 1480 cashed out), and no hand makes chips; nothing of the file was "
         "written (a cash-out counted wrong is corrected in the file)\n"))

@@ -55,7 +55,7 @@ def test_a_stack_that_does_not_follow_a_recorded_rebuy_is_warned_of(night: Path,
         "bought since): a rebuy not recorded? (`handledger buyin s Bob CHIPS`); the audit's "
         "stack continuity will name it"])
     audit = run(db, "audit", "--session", "s").stdout
-    assert ("hand x2: Bob starts with 150 but he left hand x1 with 0 and bought 100 since: "
+    assert ("hand x2: Bob starts with 150 but Bob left hand x1 with 0 and bought 100 since: "
             "expected 100 (+50)") in audit
     _void(db, "x2")
     assert _start(db, "x3", "Ann:200,Bob:100") == (0, [])
@@ -77,7 +77,7 @@ def test_a_stack_after_a_cash_out_and_a_new_buy_in_follows_the_new_buy_in(
                  ("buyin", "s", "Ann", "50")):
         assert run(db, *args).exit_code == 0
     assert _start(db, "x2", "Ann:200,Bob:100") == (0, [
-        "warning: Ann starts hand x2 with 200 chips, 50 by the books (he cashed out after hand "
+        "warning: Ann starts hand x2 with 200 chips, 50 by the books (Ann cashed out after hand "
         "x1 and bought 50 since): a rebuy not recorded? (`handledger buyin s Ann CHIPS`); the "
         "audit's stack continuity will name it"])
     _void(db, "x2")
@@ -122,12 +122,12 @@ def test_the_last_buy_in_of_a_seated_player_is_not_retracted(night: Path,
     by = ("--reason", "never", "--by", "host")
     assert refused(run(db, "entry", "retract", "s", "3", *by)) == (
         "error: entry retract s 3 (buy-in of Bob, 100 chips): it is all Bob bought in session "
-        "s, and hand x1 seats him: it would start him with chips nobody bought; nothing "
+        "s, and hand x1 seats Bob: it would start Bob with chips nobody bought; nothing "
         "written (a wrong amount is amended: `handledger entry amend s 3 CHIPS --reason … --by "
         "…`; a hand seated by mistake is voided first)")
     assert refused(run(db, "entry", "retract", "s", "4", *by)).startswith(
         "error: entry retract s 4 (buy-in of Dee, 50 chips): it is all Dee bought in session "
-        "s, and hands x2, x4 seat him: they would start him with chips nobody bought; nothing "
+        "s, and hands x2, x4 seat Dee: they would start Dee with chips nobody bought; nothing "
         "written")
     assert rows(db) == before
     done = run(db, "entry", "retract", "s", "5", *by)

@@ -159,7 +159,7 @@ def test_a_bring_in_player_short_of_the_bring_in_posts_all_he_has(user, db: str 
                 "Ann:3,Bob:100,Cy:100")[0] == 0
     for action in ("d dh Ann AsKs2c", "d dh Bob QhQd9h"):
         assert user("act", "s1", action)[0] == 0
-    short = "Ann to act: bring in 2 (pb), all-in: all he has, short of the bring-in 3"
+    short = "Ann to act: bring in 2 (pb), all-in: all Ann has, short of the bring-in 3"
     assert user("act", "s1", "d dh Cy 7c7dTs") == (0, f"7 cards_dealt; {short}\n", "")
     assert user("state", "s1")[1].splitlines()[1] == short
     assert user("act", "s1", "Ann pb") == (0, "8 forced_bet; Bob to act: to call 2, complete "

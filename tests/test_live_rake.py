@@ -402,14 +402,14 @@ def test_a_rake_comes_out_of_the_pots_never_out_of_an_uncalled_bet(  # noqa: ANN
     assert "pot 0: 5 (Ann)\nreturned: Ann 8\n" in run("state", "t1").output
     for rake in ("rake 6", "rake 13", "rake 14"):
         assert (f"action '{rake}': a rake of {rake[5:]} is more than the pots: they hold 5 "
-                "(Ann's uncalled bet of 8 is returned to him, it is in no pot; RULES.md "
+                "(Ann's uncalled bet of 8 is returned to Ann, it is in no pot; RULES.md "
                 "§1.2-1.4): at most 5 can be raked; now:" in _refused(run, Path(db), rake, "t1"))
     assert run("act", "t1", "rake 5").exit_code == 0  # the whole pot: legal
     assert ("action 'end': cannot end with 0 of the 13 chips to pay (the pot's 5 chips and "
             "Ann's uncalled bet of 8 returned, RULES.md §1.4) paid and 5 raked: 8 would go to "
             "nobody (an uncalled bet is returned, never raked: returned Ann 8)"
             in _refused(run, Path(db), "end", "t1"))
-    assert ("action 'pay Ann 9': the pots hold 5 (Ann's uncalled bet of 8 is returned to him, "
+    assert ("action 'pay Ann 9': the pots hold 5 (Ann's uncalled bet of 8 is returned to Ann, "
             "it is in no pot; RULES.md §1.2-1.4), 5 raked: nothing more can be paid out of "
             "them; Ann's uncalled bet is paid back with `returned Ann 8`; now:"
             in _refused(run, Path(db), "pay Ann 9", "t1"))
@@ -432,7 +432,7 @@ def test_a_rake_after_the_uncalled_bet_is_paid_back_counts_it_in_no_pot(
     assert run("act", "t1", "returned Ann 8").exit_code == 0
     assert _refused(run, Path(db), "rake 6", "t1").startswith(
         "error: hand t1, action 'rake 6': a rake of 6 is more than the pots: they hold 5 "
-        "(Ann's uncalled bet of 8 is returned to him, it is in no pot; RULES.md §1.2-1.4): at "
+        "(Ann's uncalled bet of 8 is returned to Ann, it is in no pot; RULES.md §1.2-1.4): at "
         "most 5 can be raked; now:")
     for action in ("rake 5", "end"):
         assert run("act", "t1", action).exit_code == 0, action
@@ -453,7 +453,7 @@ def test_a_pay_after_the_rake_beyond_the_pot_is_refused_naming_the_uncalled_bet(
     for action in ("pay Ann 1", "pay Ann 8"):
         assert _refused(run, Path(db), action, "t1") == (
             f"error: hand t1, action '{action}': the pots hold 5 (Ann's uncalled bet of 8 is "
-            "returned to him, it is in no pot; RULES.md §1.2-1.4), 1 raked, 4 of them paid: "
+            "returned to Ann, it is in no pot; RULES.md §1.2-1.4), 1 raked, 4 of them paid: "
             "nothing more can be paid out of them; Ann's uncalled bet is paid back with "
             "`returned Ann 8`; now: phase showdown, next: pay PLAYER AMOUNT or end\n")
     for action in ("returned Ann 8", "end"):
@@ -472,7 +472,7 @@ def test_a_payout_after_the_rake_cannot_take_an_uncalled_bet(run, db: str) -> No
     build_ledger(Path(db), [("session", "open", "s"), *buyins, start,
                             *(("act", "t1", a) for a in actions)])
     assert ("action 'pay Cy 41': the pots hold 41 (Ann's uncalled bet of 10 is returned to "
-            "him, it is in no pot; RULES.md §1.2-1.4), 5 raked: at most 36 more can be paid out "
+            "Ann, it is in no pot; RULES.md §1.2-1.4), 5 raked: at most 36 more can be paid out "
             "of them" in _refused(run, Path(db), "pay Cy 41", "t1"))
     for action in ("pay Cy 36", "returned Ann 10", "end"):
         assert run("act", "t1", action).exit_code == 0, action
@@ -546,7 +546,7 @@ def test_a_correction_cannot_rake_an_uncalled_bet(run, db: str, folded: Path) ->
     out = run(*fix, "--replace", "10", "rake 13", "--delete", "11")
     assert (out.exit_code, out.output) == (2, (
         "error: hand t1: correction replace 10 'rake 13', delete 11: a rake of 13 is more than "
-        "the pots: they hold 5 (Ann's uncalled bet of 8 is returned to him, it is in no pot; "
+        "the pots: they hold 5 (Ann's uncalled bet of 8 is returned to Ann, it is in no pot; "
         "RULES.md §1.2-1.4): at most 5 can be raked\n"))
     assert run(*fix, "--replace", "11", "rake 5").exit_code == 0
     assert _nets(run) == {"Ann": -2, "Bob": -1, "Cy": -2}
@@ -564,7 +564,7 @@ def test_a_correction_is_held_to_the_bound_on_a_pay_after_the_rake(  # noqa: ANN
     copy_ledger(folded, Path(db))  # _three(db, "Ann cbr 10", "Bob f", "Cy f")
     for action in ("pay Ann 13", "end"):
         assert run("act", "t1", action).exit_code == 0, action
-    words = ("the pots hold 5 (Ann's uncalled bet of 8 is returned to him, it is in no pot; "
+    words = ("the pots hold 5 (Ann's uncalled bet of 8 is returned to Ann, it is in no pot; "
              "RULES.md §1.2-1.4), 1 raked: at most 4 more can be paid out of them; Ann's "
              "uncalled bet is paid back with `returned Ann 8`")
     fix = ("correct", "t1", "--reason", "the food", "--by", "host")

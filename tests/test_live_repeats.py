@@ -1,6 +1,7 @@
-"""A card named twice in a discard, and a show entered twice, refused in one line naming the
-player: a card is thrown once (RULES.md §4.2), a hand is shown once (FORMATS.md §1, ``sm``).
-Only live entry refuses the repeated show: real PHH and site files record one on each street
+"""A card named twice in a discard, a show entered twice and a muck after a show, refused in
+one line naming the player and the cards as shown: a card is thrown once (RULES.md §4.2), a
+hand is shown once and stays shown (FORMATS.md §1, ``sm``). Only live entry refuses the
+repeated show: real PHH and site files record one on each street
 (``sm ????``), and an import reads them as they are."""
 
 from __future__ import annotations
@@ -50,8 +51,47 @@ def test_a_show_entered_again_is_refused(user) -> None:  # noqa: ANN001
                        "Ann sm AcAdKdQs3s"])
     for _ in range(2):
         assert user("act", "u2", "Ann sm AcAdKdQs3s") == (
-            2, "", "error: hand u2, action 'Ann sm AcAdKdQs3s': Ann has shown AcAdKd3sQs "
-            f"already; {NEXT_SHOW}\n")
+            2, "", "error: hand u2, action 'Ann sm AcAdKdQs3s': Ann has shown AcAdKdQs3s "
+            f"already; {NEXT_SHOW}\n")  # as shown (dealt AcAdKd3s, Qs drawn)
     history = user("show", "u2")[1].splitlines()
     assert [row.split()[1:4] for row in history if " sm " in row] == [
         ["Ann", "sm", "AcAdKdQs3s"]]  # one reveal stored, as entered
+
+
+def _holdem_at_showdown(user) -> None:  # noqa: ANN001
+    """Hold'em heads-up, checked down to the showdown: Ann AsKs, Bob QhQd, board 2c7h9sKd3c."""
+    assert user("hand", "start", "--hand", "h1", "--game", "NT", "--stakes", "1/2",
+                "--seats", "Ann:100,Bob:100", "--button", "Ann")[0] == 0
+    _acts(user, "h1", ["d dh Ann AsKs", "d dh Bob QhQd", "Ann cc", "Bob cc", "d db 2c7h9s",
+                       "Bob cc", "Ann cc", "d db Kd", "Bob cc", "Ann cc", "d db 3c", "Bob cc",
+                       "Ann cc"])
+
+
+def test_a_muck_after_a_show_is_refused_naming_the_cards_shown(user) -> None:  # noqa: ANN001
+    """``Ann sm AsKs`` then ``Ann sm`` (a muck): a shown hand stays shown (FORMATS.md §1, RULES.md
+    §1.5), refused in one line, nothing written; Bob may still muck his unshown hand."""
+    _holdem_at_showdown(user)
+    _acts(user, "h1", ["Ann sm AsKs"])
+    assert user("act", "h1", "Ann sm") == (
+        2, "", "error: hand h1, action 'Ann sm': Ann has shown AsKs already; a shown hand "
+        f"stays shown; {NEXT_SHOW}\n")
+    history = user("show", "h1")[1].splitlines()
+    assert [row.split()[1:4] for row in history if row.split()[2:3] == ["sm"]] == [
+        ["Ann", "sm", "AsKs"]]
+    _acts(user, "h1", ["Bob sm"])  # Bob showed nothing: his muck goes in
+
+
+def test_a_show_repeated_names_the_cards_in_the_order_shown(user) -> None:  # noqa: ANN001
+    """Ann dealt AsKs shows KsAs: a repeat, typed in either order, and a muck after it name
+    the cards as shown and stored, KsAs, not as dealt."""
+    _holdem_at_showdown(user)
+    _acts(user, "h1", ["Ann sm KsAs"])
+    for typed in ("AsKs", "KsAs"):
+        assert user("act", "h1", f"Ann sm {typed}") == (
+            2, "", f"error: hand h1, action 'Ann sm {typed}': Ann has shown KsAs already; "
+            f"{NEXT_SHOW}\n")
+    assert user("act", "h1", "Ann sm")[2].startswith(
+        "error: hand h1, action 'Ann sm': Ann has shown KsAs already; a shown hand stays shown")
+    history = user("show", "h1")[1].splitlines()
+    assert [row.split()[1:4] for row in history if row.split()[2:3] == ["sm"]] == [
+        ["Ann", "sm", "KsAs"]]

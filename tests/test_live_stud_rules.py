@@ -168,7 +168,8 @@ def test_a_first_action_on_fourth_street_beside_an_unseen_upcard(user, db: str) 
     assert user("hand", "start", "--hand", "f4", "--game", "F7S", *STUD)[0] == 0
     _table(user, "f4", ["d dh Ann ??????", "d dh Bob Qh5s9d", "d dh Cy 7d5d2c", "Cy pb",
                         "Ann cc", "Bob cc", "d dh Ann ??", "d dh Bob 4c", "d dh Cy 3d"])
-    now = "first to act: Ann or Bob (the best board; unknown: Ann's): check, bet to 5..10"
+    # no open pair: Ann's two unseen upcards pair nothing (the bet was 5..10 before)
+    now = "first to act: Ann or Bob (the best board; unknown: Ann's): check, bet to 5..5"
     assert user("act", "f4", "Cy cc") == (
         2, "", "error: hand f4, action 'Cy cc': out of turn: Ann or Bob must act first, not Cy "
                f"(Bob's 9d 4c is the best board shown; Ann shows ?? ??); now: {now}\n")
@@ -176,3 +177,22 @@ def test_a_first_action_on_fourth_street_beside_an_unseen_upcard(user, db: str) 
         now, "current bet 0", "pot 0: 9 (Ann, Bob, Cy)", "stacks: Ann 97, Bob 97, Cy 97"]
     assert user("act", "f4", "Bob cbr 5") == (
         0, "14 bet_raise; Cy to act: to call 5, raise to 10..10\n", "")
+
+
+def test_two_unseen_upcards_are_no_open_pair(user, db: str) -> None:  # noqa: ANN001
+    """RULES.md §4.1 gives the big bet on fourth street to an open pair showing; it says
+    nothing of an unseen upcard, so Ann's ``??`` ``??`` pair nothing: no 10 beside the 5
+    (it was `bet to 5..10`). Cy's 2c, the lowest card there is, brings it in; Ann calls, Bob
+    folds. On fourth street Ann's board may be the best (her unseen cards any two) and so may
+    Cy's 2c 8c: either acts first. A known pair still opens the big bet (the test above)."""
+    Ledger(db).close()
+    assert user("hand", "start", "--hand", "u4", "--game", "F7S", *STUD)[0] == 0
+    lines = _table(user, "u4", ["d dh Ann ??????", "d dh Bob 3c4cKs", "d dh Cy 5d6h2c",
+                                "Cy pb", "Ann cc", "Bob f", "d dh Ann ??", "d dh Cy 8c"])
+    first = "first to act: Ann or Cy (the best board; unknown: Ann's): check, bet to 5..5"
+    assert lines[-1] == f"12 cards_dealt; {first}"
+    assert user("act", "u4", "Ann cbr 10") == (
+        2, "", f"error: hand u4, action 'Ann cbr 10': bet to 10 is above the maximum 5; now: "
+               f"{first}\n")
+    assert _table(user, "u4", ["Ann cbr 5"])[-1] == (
+        "13 bet_raise; Cy to act: to call 5, raise to 10..10")

@@ -80,9 +80,38 @@ def test_a_side_pot_hand_adds_up_at_every_step(run, tmp_path: Path) -> None:  # 
         ("Ann", 90), ("Bob", 40), ("Cy", 50)]
 
 
+def test_a_hand_ended_with_no_payout_shows_the_rules_award(run, tmp_path: Path) -> None:  # noqa: ANN001
+    """The side-pot hand ended with no `pay` typed: its last step shows what the rules award
+    (Ann's aces the main pot 90, Bob's kings the side pot 40), in the stacks and out of the
+    pot, as the hand paid by the table shows it (Ann 90, Bob 40, Cy 50; pot 0), but said as
+    the rules' award (``awarded``), not as paid (``paid`` stays empty); every step adds up
+    to the 180 chips on the table."""
+    assert run(*SIDE).exit_code == 0
+    assert run("table", "s1", input=SIDE_TABLE.replace("pay Ann 90\npay Bob 40\n", "")
+               ).exit_code == 0
+    rows = _rows(run, "s1")
+    assert rows[-2:] == [("16", 130, 50), ("17", 0, 180)]  # Cy's show, then the end
+    assert all(pot + stacks == 180 for _, pot, stacks in rows)
+    assert run("show", "s1").output.splitlines()[-5:] == [
+        " 16 Cy sm QsQh                   pot 130 [Ann:0 Bob:0 Cy:50] showdown",
+        " 17 hand_ended                   pot 0 [Ann:90 Bob:40 Cy:50] showdown",
+        "    no payout recorded: stacks as the rules award (Ann 90, Bob 40)",
+        "    Main pot 90 (Ann, Bob, Cy): Ann wins 90 with pair of aces, T-9-4 kickers.",
+        "    Side pot 1 40 (Bob, Cy): Bob wins 40 with pair of kings, T-9-4 kickers."]
+    steps = _page_steps(run, "s1", tmp_path / "s1.html")
+    assert all(s["pot_total"] + sum(x["stack"] for x in s["seats"]) == 180 for s in steps)
+    last = steps[-1]
+    assert (last["pot_total"], last["paid"], last["awarded"]) == (0, {}, {"Ann": 90, "Bob": 40})
+    assert [(x["player"], x["stack"], x["bet"]) for x in last["seats"]] == [
+        ("Ann", 90, 0), ("Bob", 40, 0), ("Cy", 50, 0)]
+    assert [(p["amount"], p["left"]) for p in last["pots"]] == [(90, 0), (40, 0)]
+    assert all(not s["awarded"] for s in steps[:-1])  # the award is the end's alone
+
+
 def test_a_hand_paid_by_the_rules_adds_up_too() -> None:
-    """No payout typed (a PHH file without winnings): the pot stays whole, the stacks before
-    the award; still 200 chips at every step."""
+    """No payout typed (a PHH file without winnings): the end shows the rules' award to p2,
+    the pot of 4 (2 each) and the 8 of the raise to 10 nobody called, in p2's stack (102) and
+    out of the pot; still 200 chips at every step."""
     from ledger.formats.phh.read import read_phh_text
     from replay.build import events_from_phh
 
@@ -92,6 +121,9 @@ def test_a_hand_paid_by_the_rules_adds_up_too() -> None:
         "'p2 cbr 10', 'p1 f']\n").check()
     steps = hand_steps(events_from_phh(hand)).steps
     assert all(s.pot_total + sum(x.stack for x in s.seats) == 200 for s in steps)
+    end = steps[-1]
+    assert (end.type, end.pot_total, end.awarded, end.paid) == ("hand_ended", 0, {"p2": 12}, {})
+    assert [x.stack for x in end.seats] == [98, 102]
 
 
 def test_state_counts_the_paid_chips_in_the_stacks_not_the_pot(user) -> None:  # noqa: ANN001

@@ -40,7 +40,7 @@ def test_a_cut_export_warns_of_each_stack_nobody_bought(tmp_path: Path, noold: P
                               "the ledger; 0 rejected; 8 warning(s) about hands stored\n")
     assert err == "".join(
         f"warning: {noold}:1074: hand {HAND2}: {who} starts with {chips} but has no buy-in: no "
-        "line of the log seats him before this hand (an export that lacks the game's oldest "
+        f"line of the log seats {who} before this hand (an export that lacks the game's oldest "
         "rows?) (stored; the audit reports it)\n" for who, chips in STACKS)
     code, out, _ = one_shot(db, "audit", "--json")
     assert code == 1 and out.count('"kind": "stack_continuity"') == 8
@@ -102,7 +102,7 @@ def test_a_log_that_begins_inside_a_hand_warns_of_one_cut_hand(tmp_path: Path) -
     hand2 = "pn-cut-2-164210354621900"
     assert err == "".join(
         f"warning: {path}:37: hand {hand2}: {who} starts with {chips} but has no buy-in: no "
-        "line of the log seats him before this hand (an export that lacks the game's oldest "
+        f"line of the log seats {who} before this hand (an export that lacks the game's oldest "
         "rows?) (stored; the audit reports it)\n" for who, chips in (
             ("Anvjfbmj2 (ydk9sgEWl2)", 101), ("Qapurjsa9 (BfS83Cedu3)", 100),
             ("TA (gE4aE_Yhc3)", 99))) + (
@@ -127,7 +127,7 @@ def test_a_log_that_begins_with_a_show_after_an_ending_line_names_no_number(
            "2 warning(s) about hands stored; 1 hand(s) cut at the log's start not written (a "
            "warning names the lines)\n",
         "".join(f"warning: {path}:25: hand {hand}: {who} starts with {chips} but has no buy-in: "
-                "no line of the log seats him before this hand (an export that lacks the game's "
+                f"no line of the log seats {who} before this hand (an export that lacks the game's "
                 "oldest rows?) (stored; the audit reports it)\n" for who, chips in (
                     ("Efvoziamtgktl (JC9KmsGDZv)", 1040), ("Aab Ovwsi (gKyQzJRs7T)", 6960)))
         + f"warning: {path}:26: the log begins inside a hand, whose starting line it lacks (an "

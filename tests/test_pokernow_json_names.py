@@ -80,7 +80,7 @@ def test_audit_gives_the_id_the_name_and_the_text_message(imported: Path) -> Non
         "hand": "pn-pokernowpy_run-it-twice-30-163028603289300", "player": "r6R7wIH3qS",
         "name": "OjtkunxseAbye", "expected": 0, "actual": 672,
         "message": "hand pn-pokernowpy_run-it-twice-30-163028603289300: OjtkunxseAbye starts "
-                   "with 672 but he has no buy-in: expected 0 (+672)"}
+                   "with 672 but OjtkunxseAbye has no buy-in: expected 0 (+672)"}
     mdey = [d for d in found if d["player"] == "HXN7RGKNLI"]
     assert [(d["name"], d["expected"], d["actual"]) for d in mdey] == [
         ("Mdeyxwb", 0, 297), ("Mdeyxwb", 191, 157)]
@@ -236,8 +236,8 @@ def test_run_names_the_players_as_audit_does(tmp_path: Path) -> None:
     code, out, _ = one_shot(tmp_path / "run.duckdb", "run", str(folder))
     assert code == 0
     assert ("stack_continuity: hand pn-pokernowpy_run-it-twice-30-163028603289300: "
-            "OjtkunxseAbye starts with 672 but he has no buy-in: expected 0 (+672) [session "
-            f"{RIT_S}, hand pn-pokernowpy_run-it-twice-30-163028603289300, player "
+            "OjtkunxseAbye starts with 672 but OjtkunxseAbye has no buy-in: expected 0 (+672) "
+            f"[session {RIT_S}, hand pn-pokernowpy_run-it-twice-30-163028603289300, player "
             "OjtkunxseAbye; expected 0, actual 672; amounts in chips of 0.01]") in out.splitlines()
     assert "r6R7wIH3qS" not in out.replace("OjtkunxseAbye (r6R7wIH3qS)", "")
 

@@ -23,8 +23,8 @@ AAB = "gKyQzJRs7T"  # "Aab Ovwsi @ gKyQzJRs7T": in every one of the 52 hands, +7
 
 def _refusal(path: Path, line: int, hand: str, session: str = SESSION, *,
              shown: bool = False) -> str:
-    hint = ("he is shown as Aab New already (a `player alias`)" if shown else
-            f"`handledger player alias 'Aab New' {AAB}` shows him as Aab New from now on")
+    hint = (f"{AAB} is shown as Aab New already (a `player alias`)" if shown else
+            f"`handledger player alias 'Aab New' {AAB}` shows {AAB} as Aab New from now on")
     return (f"error: {path}:{line}, hand {hand}: this PokerNow hand is in the ledger already "
             f"(session {session}) under other names: player {AAB} is 'Aab New' here, "
             "'Aab Ovwsi' in the ledger; nothing of the file was written (its buy-ins would "

@@ -103,8 +103,8 @@ def test_a_seat_named_as_two_players_is_refused_naming_both(tmp_path: Path) -> N
     code, out, err = one_shot(db, *start, "Sam Lee:5000,Aab Ovwsi:5000")
     assert (code, out, err) == (2, "", (
         "error: --seats: 'Sam Lee' is the name of 2 players of session dup (H353kCoMHV, "
-        "f-mUxYkHrq): seat him as 'Sam Lee (H353kCoMHV)' or 'Sam Lee (f-mUxYkHrq)', or by "
-        "his id\n"))
+        "f-mUxYkHrq): seat 'Sam Lee' as 'Sam Lee (H353kCoMHV)' or 'Sam Lee (f-mUxYkHrq)', "
+        "or by the id\n"))
     code, out, _ = one_shot(db, *start, "Sam Lee (f-mUxYkHrq):5000,Aab Ovwsi:5000",
                             "--hand", "d1")
     assert (code, out) == (0, "d1\n")

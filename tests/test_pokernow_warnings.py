@@ -45,7 +45,7 @@ def test_a_stack_that_does_not_follow_the_previous_hand_is_stored_with_a_warning
     assert _audit(db) == (1, {"discrepancies": [{
         "kind": "stack_continuity", "session": "charlestudor_Input_Log_001", "hand": HAND4,
         "player": "gE4aE_Yhc3", "name": "TA", "expected": 104, "actual": 114,
-        "message": f"hand {HAND4}: TA starts with 114 but he left hand {HAND3} with "
+        "message": f"hand {HAND4}: TA starts with 114 but TA left hand {HAND3} with "
                    "104 and bought nothing: expected 104 (+10)"}]})
 
 
@@ -110,7 +110,7 @@ def test_run_prints_the_warning_and_exits_0(tmp_path: Path) -> None:
         f"warning: {log}:10: hand {HAND4}: TA (gE4aE_Yhc3) starts with 114 but had 104 after "
         "the previous hand and the session lines (stored; the audit reports it)\n"))
     assert f"imported 4 hand(s) (60 events) from 1 file(s); 0 already in the ledger{STORED}" in out
-    assert (f"stack_continuity: hand {HAND4}: TA starts with 114 but he left hand "
+    assert (f"stack_continuity: hand {HAND4}: TA starts with 114 but TA left hand "
             f"{HAND3} with 104 and bought nothing: expected 104 (+10)") in out  # as audit
 
 

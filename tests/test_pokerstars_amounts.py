@@ -34,10 +34,10 @@ def test_a_small_blind_the_stakes_do_not_make_is_refused() -> None:
     assert _errors(NLHE, FIRST, "posts small blind $0.05", "posts small blind $0.07") == [
         f"e.txt:7, hand {FIRST}, action 'k1tt9nM1nd: posts small blind $0.07': k1tt9nM1nd "
         "posts a small blind of 0.07, but the stakes 0.05/0.10 make it 0.05 (less only when "
-        "it is his whole stack)"]
+        "it is k1tt9nM1nd's whole stack)"]
     assert _errors(NLHE, FIRST, "posts big blind $0.10", "posts big blind $0.20") == [
         f"e.txt:8, hand {FIRST}, action 'Hero: posts big blind $0.20': Hero posts a big blind "
-        "of 0.20, but the stakes 0.05/0.10 make it 0.10 (less only when it is his whole "
+        "of 0.20, but the stakes 0.05/0.10 make it 0.10 (less only when it is Hero's whole "
         "stack)"]
 
 
@@ -57,7 +57,7 @@ def test_a_short_stack_posts_what_he_has() -> None:
     assert [str(e) for e in read_pokerstars_text(short, file="e.txt").errors] == [
         f"e.txt:7, hand {FIRST}, action 'k1tt9nM1nd: posts small blind $0.03': k1tt9nM1nd "
         "posts a small blind of 0.03, but the stakes 0.05/0.10 make it 0.05 (less only when "
-        "it is his whole stack)"]
+        "it is k1tt9nM1nd's whole stack)"]
 
 
 def test_a_fixed_limit_small_blind_above_half_the_big_blind_is_refused() -> None:
@@ -65,13 +65,13 @@ def test_a_fixed_limit_small_blind_above_half_the_big_blind_is_refused() -> None
     assert _errors(BADUGI, hand, "posts small blind $0.10", "posts small blind $0.15") == [
         f"e.txt:10, hand {hand}, action 'Lino19: posts small blind $0.15': Lino19 posts a small "
         "blind of 0.15, but the stakes 0.25/0.50 make it 0.01 to 0.12 (less only when it is "
-        "his whole stack)"]
+        "Lino19's whole stack)"]
 
 
 def test_a_raise_whose_increment_is_not_its_total_less_the_bet_faced_is_refused() -> None:
     assert _errors(NLHE, FIRST, "raises $0.20 to $0.30", "raises $0.25 to $0.30") == [
         f"e.txt:14, hand {FIRST}, action 'k1tt9nM1nd: raises $0.25 to $0.30': k1tt9nM1nd "
-        "raises 0.25 to 0.30, but the bet he faces is 0.10: a raise to 0.30 is by 0.20"]
+        "raises 0.25 to 0.30, but the bet k1tt9nM1nd faces is 0.10: a raise to 0.30 is by 0.20"]
 
 
 ALLIN = "Stars-cash-NLHE-FR-USD-0.05-0.10-201004.allinWithAmtReturned.txt"
@@ -82,11 +82,11 @@ def test_a_call_that_is_not_the_bet_faced_less_his_street_bet_is_refused() -> No
     """Player2 posted the small blind, 5; facing Hero's raise to 40 his call is 35."""
     assert _errors(ALLIN, RETURNED, "Player2: calls $0.35", "Player2: calls $0.25") == [
         f"e.txt:11, hand {RETURNED}, action 'Player2: calls $0.25': Player2 calls 0.25, but "
-        "the bet he faces is 0.40 and he has 0.05 in on this street: a call is 0.35"]
+        "the bet Player2 faces is 0.40 and Player2 has 0.05 in on this street: a call is 0.35"]
     # the flop: Hero bet 60, Player2 raised to 120; Hero's call is 60, not 70 (he has 140)
     assert _errors(ALLIN, RETURNED, "Hero: calls $0.60", "Hero: calls $0.70") == [
         f"e.txt:17, hand {RETURNED}, action 'Hero: calls $0.70': Hero calls 0.70, but the bet "
-        "he faces is 1.20 and he has 0.60 in on this street: a call is 0.60"]
+        "Hero faces is 1.20 and Hero has 0.60 in on this street: a call is 0.60"]
 
 
 def test_an_all_in_call_is_his_whole_stack_left() -> None:
@@ -95,8 +95,8 @@ def test_an_all_in_call_is_his_whole_stack_left() -> None:
     assert _errors(ALLIN, RETURNED, "Hero: calls $0.80 and is all-in",
                    "Hero: calls $0.70 and is all-in") == [
         f"e.txt:20, hand {RETURNED}, action 'Hero: calls $0.70 and is all-in': Hero calls "
-        "0.70, but the bet he faces is 0.90 and he has 0.00 in on this street: a call is "
-        "0.90, or his whole stack left, 0.80, all-in"]
+        "0.70, but the bet Hero faces is 0.90 and Hero has 0.00 in on this street: a call is "
+        "0.90, or Hero's whole stack left, 0.80, all-in"]
     (hand,) = read_pokerstars(path(ALLIN)).hands
     assert [a.text for a in hand.actions if a.line == 20] == ["p3 cc"]  # p1 the small blind
 

@@ -53,7 +53,7 @@ def test_a_stored_hand_paid_without_its_uncalled_bet() -> None:
     is a hand that was paid the pot alone, the bet left out, which the audit names."""
     r = replayed("winnings = [12, 0, 0]\n_hand_id = 'h1'\n")
     assert kinds(r) == [("uncalled", "p1", -20)]
-    assert "his uncalled bet of 20" in r.discrepancies[0].sentence()
+    assert "p1's uncalled bet of 20" in r.discrepancies[0].sentence()
 
 
 def test_the_rake_the_file_records() -> None:
@@ -72,7 +72,7 @@ def test_rake_and_the_uncalled_bet_left_out_together() -> None:
     assert "left out the uncalled bet (20)" in r.discrepancies[0].sentence()
     assert r.discrepancies[1].sentence() == (
         f"hand {r.hand}: p1 was paid 11, the rules give 31 beside the rake: the "
-        "difference is his uncalled bet of 20, which the site leaves out of what it says he "
+        "difference is p1's uncalled bet of 20, which the site leaves out of what it says p1 "
         "collected")
 
 

@@ -251,7 +251,7 @@ def test_a_return_short_of_the_uncalled_bet_is_a_short_payout(tmp_path: Path) ->
     assert [(d["kind"], d["player"], d["expected"], d["actual"], d["message"])
             for d in json.loads(out)["discrepancies"]] == [
         ("payout", "k1tt9nM1nd", 40, 30, f"hand {FIRST}: k1tt9nM1nd was paid 30, the rules "
-         "give 40 (-10): the file returns 10 of his uncalled bet of 20"),
+         "give 40 (-10): the file returns 10 of k1tt9nM1nd's uncalled bet of 20"),
         ("site_summary", None, 30, 20, f"hand {FIRST}: the site's summary disagrees with its "
          "own lines: the actions put 30 in the pot, the summary says 20 (-10)")]
     code, out, _ = one_shot(db, "replay", "--hand", FIRST)

@@ -90,4 +90,4 @@ def test_a_player_whose_name_has_a_space_is_named_in_an_action(tmp_path: Path) -
     code, _, err = one_shot(db, "whatif", hand, "--insert-after", "24", "pay Phil 572100 x")
     assert (code, err) == (2, (
         f"error: hand {hand}: insert_after 24 'pay Phil 572100 x': 'pay Phil 572100 x': "
-        "expected 'pay PLAYER AMOUNT' (a player may be named by his seat too, p1 … pN)\n"))
+        "expected 'pay PLAYER AMOUNT' (a player may be named by the seat too, p1 … pN)\n"))

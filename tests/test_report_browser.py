@@ -127,7 +127,7 @@ def test_a_session_page_links_its_findings_to_the_hands(browser: Browser,
     assert findings == [  # the planted side pot (two findings) and miscounted cash-out
         "✗ payout (s01-007): hand s01-007: Erin was paid 128, the rules give 0 (+128)",
         "✗ payout (s01-007): hand s01-007: Bob was paid 236, the rules give 364 (-128)",
-        "✗ session_balance: session s01: Bob cashed out 161 chips but the hands leave him "
+        "✗ session_balance: session s01: Bob cashed out 161 chips but the hands leave Bob "
         "168 (-7)"]
     flagged = [text(css(r, "th")[0]) for r in css(d, "#hand-list tr.flagged")]
     assert flagged == ["s01-007"]

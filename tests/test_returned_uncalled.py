@@ -61,7 +61,7 @@ def test_no_uncalled_bet_nothing_returned(tmp_path: Path) -> None:
     _p1(db, "rake 3", "pay Ann 1")
     assert _refused(db, "act", "p1", "returned Ann 1") == (
         f"error: hand p1, action 'returned Ann 1': Ann has no uncalled bet, but 1 would be "
-        f"returned to him {RULE}{POT}; {NEXT}\n")
+        f"returned to Ann {RULE}{POT}; {NEXT}\n")
     # the chips are hers as a pot's: paid so, the hand ends with 1 + 16 + the rake of 3
     for action in ("pay Ann 16", "end"):
         assert one_shot(db, "act", "p1", action)[0] == 0
@@ -78,15 +78,15 @@ def test_no_more_than_the_uncalled_bet(tmp_path: Path) -> None:
     _p2(db)
     assert _refused(db, "act", "p2", "returned Ann 51") == (
         f"error: hand p2, action 'returned Ann 51': Ann's uncalled bet is 50, but 51 would be "
-        f"returned to him {RULE}{POT}; now: phase showdown, next: PLAYER sm CARDS (show) or "
+        f"returned to Ann {RULE}{POT}; now: phase showdown, next: PLAYER sm CARDS (show) or "
         "PLAYER sm (muck), pay PLAYER AMOUNT, end\n")
     assert one_shot(db, "act", "p2", "returned Ann 30")[0] == 0
     assert _refused(db, "act", "p2", "returned Ann 21") == (
         f"error: hand p2, action 'returned Ann 21': Ann's uncalled bet is 50, but 51 (30 of "
-        f"them already) would be returned to him {RULE}{POT}; {NEXT}\n")
+        f"them already) would be returned to Ann {RULE}{POT}; {NEXT}\n")
     assert _refused(db, "act", "p2", "returned Bob 1") == (
         f"error: hand p2, action 'returned Bob 1': Bob has no uncalled bet, but 1 would be "
-        f"returned to him {RULE}{POT}; {NEXT}\n")
+        f"returned to Bob {RULE}{POT}; {NEXT}\n")
     for action in ("returned Ann 20", "pay Ann 100", "end"):
         assert one_shot(db, "act", "p2", action)[0] == 0
     assert one_shot(db, "audit")[:2] == (
@@ -101,7 +101,7 @@ def test_a_correction_may_not_return_what_was_won(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     _p2(db, "returned Ann 30", "returned Ann 20", "pay Ann 100", "end")
     said = (f"correction replace 15 'returned Ann 100': Ann's uncalled bet is 50, but 150 "
-            f"would be returned to him {RULE}{POT}\n")
+            f"would be returned to Ann {RULE}{POT}\n")
     assert _refused(db, "whatif", "p2", "--replace", "15", "returned Ann 100") == (
         f"error: hand p2: what-if {said.removeprefix('correction ')}")
     assert _refused(db, "correct", "p2", "--replace", "15", "returned Ann 100", "--reason",
@@ -135,7 +135,7 @@ def test_a_file_returning_what_was_won_is_stored_with_a_warning(tmp_path: Path) 
     code, out, err = one_shot(db, "import", str(path))
     assert (code, out) == (0, "imported 1 hand(s) (20 events) from 1 file(s); 0 already in the "
                               "ledger; 0 rejected; 1 warning(s) about hands stored\n")
-    words = f"Ann has no uncalled bet, but 20 is recorded as returned to him {RULE}"
+    words = f"Ann has no uncalled bet, but 20 is recorded as returned to Ann {RULE}"
     assert err == f"warning: {path}:1: hand p1: {words} (stored; the audit reports it)\n"
     code, out, _ = one_shot(db, "replay", "--hand", "p1", "--json")
     assert code == 1
@@ -174,5 +174,5 @@ def test_a_site_text_returning_more_than_the_uncalled_bet(tmp_path: Path) -> Non
     code, out, err = one_shot(tmp_path / "t.duckdb", "import", str(path))
     assert code == 0 and out.endswith("; 0 rejected; 1 warning(s) about hands stored\n")
     assert err == (f"warning: {path}:1: hand PokerStars-35824118297: k1tt9nM1nd's uncalled "
-                   f"bet is 20, but 25 is recorded as returned to him {RULE} (stored; the "
-                   "audit reports it)\n")
+                   f"bet is 20, but 25 is recorded as returned to k1tt9nM1nd {RULE} (stored; "
+                   "the audit reports it)\n")

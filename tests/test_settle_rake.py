@@ -102,9 +102,9 @@ def test_the_rake_is_owed_to_the_house(run, night: Path) -> None:  # noqa: ANN00
         "decimals": 2, "currency": "USD"}
     assert _session_state(run) == (False, 1250)  # Bob 7.50 and Cy 5.00 still to pay
     assert _settlement_findings(run) == [  # no payment yet: only when asked
-        ("unsettled", "Bob", "session night: payments come to 0.00 USD for Bob but his net "
+        ("unsettled", "Bob", "session night: payments come to 0.00 USD for Bob but Bob's net "
          "calls for -7.50 USD (+7.50 USD): Bob must still pay Ann 7.50 USD"),
-        ("unsettled", "Cy", "session night: payments come to 0.00 USD for Cy but his net calls "
+        ("unsettled", "Cy", "session night: payments come to 0.00 USD for Cy but Cy's net calls "
          "for -5.00 USD (+5.00 USD): Cy must still pay Ann 2.50 USD; Cy must still pay the "
          "house 2.50 USD")]
 
@@ -118,7 +118,7 @@ def test_paying_the_house_settles_the_night(run, night: Path) -> None:  # noqa: 
                             "1 transfer(s) settle 3 player(s) (10.00 USD paid already)"]
     assert _session_state(run) == (False, 250)
     assert _settlement_findings(run) == [
-        ("settlement", "Cy", "session night: payments come to -2.50 USD for Cy but his net "
+        ("settlement", "Cy", "session night: payments come to -2.50 USD for Cy but Cy's net "
          "calls for -5.00 USD (+2.50 USD): Cy must still pay Ann 2.50 USD")]
     # the house is paid in full: more to it is refused, naming the rake and what it got
     out = run("pay", "night", "Cy", "rake", "2.50", "--again")

@@ -156,7 +156,7 @@ def test_a_name_two_players_are_shown_by_is_refused_naming_both_ids(logged: Path
     db = _in_play(logged, tmp_path / "twin.duckdb", alias="Hznmh#9009")
     before = count(db)
     both = ("'Hznmh#9009' names 2 players of this hand: Hznmh#9009 (1RhUayZFQU) and "
-            "Hznmh#9009 (Bq7QhNKAYJ); name the one meant by his id; now: Erhradnpmi3 to "
+            "Hznmh#9009 (Bq7QhNKAYJ); name the one meant by the id; now: Erhradnpmi3 to "
             "act: check, raise to 40..865\n")
     out = run(db, "act", HAND, "Hznmh#9009 f")
     assert (out.exit_code, out.output) == (
@@ -209,7 +209,7 @@ def test_names_that_are_not_the_hands_read_as_before() -> None:
     with pytest.raises(IllegalAction) as caught:
         as_stored("Bq7QhNKAYJ f", PLAYERS, {**NAMES, "1RhUayZFQU": "Bq7QhNKAYJ"})
     assert caught.value.reason == ("'Bq7QhNKAYJ' names 2 players of this hand: 1RhUayZFQU "
-                                   "and Bq7QhNKAYJ; name the one meant by his id")
+                                   "and Bq7QhNKAYJ; name the one meant by the id")
 
 
 def test_whatif_names_two_players_who_share_a_name_once_each(tmp_path: Path) -> None:

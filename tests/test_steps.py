@@ -109,7 +109,10 @@ def test_ex01_steps_hand_checked() -> None:
                                             "eligible": ["p3", "p4", "p5", "p6"],
                                             "awards": {"p4": 4, "p6": 4},
                                             "lines": list(end.pots[1].lines),
-                                            "left": 8}  # no payout recorded: still in it
+                                            "left": 0}  # no payout recorded: the rules'
+    # award is out of the pot and in the stacks (77 to p2, 4 each to p4 and p6), said as such
+    assert (end.pot_total, end.paid, end.awarded) == (0, {}, {"p2": 77, "p4": 4, "p6": 4})
+    assert [s.stack for s in end.seats] == [49, 77, 83, 87, 83, 87, 49]  # 515, as dealt
     assert data["explanation"] == list(end.explanation())
 
 

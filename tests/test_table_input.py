@@ -149,7 +149,7 @@ LONG_LINES = {
     "Ann " + "y" * 500_000: "{0} is not an action",
     "d rc " + "9" * 500_000: "{0}: the board is run 1 to 4 times",
     "pay Ann " + "y" * 500_000 + " x": ("{0}: expected 'pay PLAYER AMOUNT' (a player may be "
-                                       "named by his seat too, p1 … pN)"),
+                                       "named by the seat too, p1 … pN)"),
     "{" + "y" * 500_000: "{0} is not a JSON event: Expecting property name enclosed in double "
                          "quotes: line 1 column 2 (char 1)",
 }

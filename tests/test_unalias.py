@@ -190,7 +190,7 @@ def test_retracting_a_buy_in_a_hand_relied_on_is_refused_despite_a_later_rebuy(
     before = rows(db)
     assert refused(run(db, "entry", "retract", "s", "3", "--reason", "r", "--by", "host")) == (
         "error: entry retract s 3 (buy-in of Bob, 100 chips): it is all Bob bought in session "
-        "s before hand x1, which seats him: it would start him with chips nobody bought; "
+        "s before hand x1, which seats Bob: it would start Bob with chips nobody bought; "
         "nothing written (a wrong amount is amended: `handledger entry amend s 3 CHIPS "
         "--reason … --by …`; a hand seated by mistake is voided first)")
     assert rows(db) == before

@@ -146,6 +146,6 @@ def test_a_renamed_copy_after_a_host_name_was_ended_offers_the_alias_again(
         f"error: {copy}:1109, hand pn-{SESSION}-1-165843755677200: this PokerNow hand is in "
         f"the ledger already (session {SESSION}) under other names: player {AAB} is 'Aab New' "
         "here, 'Aab Ovwsi' in the ledger; nothing of the file was written (its buy-ins would "
-        f"count twice); `handledger player alias 'Aab New' {AAB}` shows him as Aab New from now "
+        f"count twice); `handledger player alias 'Aab New' {AAB}` shows {AAB} as Aab New from now "
         "on, and the file stays refused (the stored hands keep the names they were logged "
         "under)\n")

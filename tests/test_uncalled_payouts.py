@@ -22,7 +22,7 @@ from tests.copies import build_ledger, copy_ledger
 ALL_IN = ("d dh Bob KsKh", "d dh Cy QsQh", "d dh Ann AsAh", "Ann cbr 15", "Bob cc", "Cy cc",
           "d db 2c3d4h", "d db 9s", "d db Td")
 HINT = "(a player's uncalled bet is paid back with `returned PLAYER AMOUNT`)"
-ASIDE = "(Ann's uncalled bet of 8 is returned to him, it is in no pot; RULES.md §1.2-1.4)"
+ASIDE = "(Ann's uncalled bet of 8 is returned to Ann, it is in no pot; RULES.md §1.2-1.4)"
 REASON = ("--reason", "x", "--by", "host")
 
 

@@ -102,8 +102,13 @@ def test_ex01_pots_and_side_pots_step_by_step(browser: Browser, pages: dict[str,
     shoot(d, tmp_path, "ex01-step29")
     by_id(d, "last").click()
     assert step_label(d) == "Step 53 of 53"
-    assert pots(d) == [("Main pot", "77", "p2, p3, p4, p5, p6"),
-                       ("Side pot 1", "8", "p3, p4, p5, p6")]
+    # no payout recorded: the end shows the rules' award in the stacks, said as the rules'
+    rules = "the rest as the rules award it (no payout recorded)"
+    assert pots(d) == [("Main pot", f"0 of 77, {rules}", "p2, p3, p4, p5, p6"),
+                       ("Side pot 1", f"0 of 8, {rules}", "p3, p4, p5, p6")]
+    assert [text(css(by_id(d, f"seat-{i}"), ".seat-stack")[0]) for i in (1, 3, 5)] == [
+        "stack 77", "stack 87", "stack 87"]
+    assert text(by_id(d, "pot-total")) == "0"
     board = css(d, "#boards .card")
     assert [c.get_attribute("aria-label") for c in board] == [
         "ace of hearts", "king of diamonds", "8 of clubs", "5 of spades", "2 of hearts"]

@@ -88,9 +88,9 @@ def carried_h3_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 STACKS_SAID = (
-    "hand h2 started while this hand was in play, Ann with the 99 chips he had beside its pot "
+    "hand h2 started while this hand was in play, Ann with the 99 chips Ann had beside its pot "
     "(RULES.md §1.1: only the chips on the table when the deal starts); voided, the hand gives "
-    "back every chip it holds and the books would start him there with 100: void hand h2 "
+    "back every chip it holds and the books would start Ann there with 100: void hand h2 "
     "first (it started on chips this hand held), then this one; nothing written")
 
 

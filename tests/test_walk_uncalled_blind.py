@@ -27,7 +27,7 @@ def test_state_and_the_refusal_name_the_pot_and_the_returned_blind_alike(user) -
                                      "returned)"]
     assert user("act", "w1", "pay Bob 3") == (
         2, "", "error: hand w1, action 'pay Bob 3': the pot holds 2 and Bob's uncalled bet of 1 "
-        "is returned to him (RULES.md §1.4): 3 to pay, 1 already paid: at most 2 more can be "
+        "is returned to Bob (RULES.md §1.4): 3 to pay, 1 already paid: at most 2 more can be "
         f"paid; {NEXT}\n")
     assert user("act", "w1", "pay Bob 2")[0] == 0
     assert user("state", "w1")[1].splitlines()[4] == (
@@ -40,5 +40,5 @@ def test_one_payout_of_pot_and_blind_is_taken_and_more_is_refused(user) -> None:
     assert user("act", "w1", "pay Bob 3")[0] == 0  # PHH pays the pot and the bet as one
     assert user("act", "w1", "pay Bob 1") == (
         2, "", "error: hand w1, action 'pay Bob 1': the pot holds 2 and Bob's uncalled bet of 1 "
-        "is returned to him (RULES.md §1.4): 3 to pay, 3 already paid: nothing more can be "
+        "is returned to Bob (RULES.md §1.4): 3 to pay, 3 already paid: nothing more can be "
         f"paid; {NEXT}\n")

@@ -161,16 +161,19 @@
     var body = document.querySelector("#pots tbody");
     body.replaceChildren();
     var paidOut = Object.keys(step.paid || {}).length > 0;  // paid chips are in the stacks
+    // no payout recorded: the rules' award is in the stacks, said as the rules' (not paid)
+    var byRules = Object.keys(step.awarded || {}).length > 0;
     step.pots.forEach(function (pot) {
       var tr = el("tr");
       tr.setAttribute("data-pot", pot.index);
       var name = el("th", "pot-name", pot.name);
       name.setAttribute("scope", "row");
       tr.appendChild(name);
-      var left = paidOut ? pot.left : pot.amount;  // what is still in the middle
+      var left = paidOut || byRules ? pot.left : pot.amount;  // what is still in the middle
       var amount = chipsNode("td", "pot-amount", left);
       if (left !== pot.amount) {
-        amount.appendChild(document.createTextNode(" of " + chips(pot.amount) + ", the rest paid out"));
+        amount.appendChild(document.createTextNode(" of " + chips(pot.amount) + (byRules
+          ? ", the rest as the rules award it (no payout recorded)" : ", the rest paid out")));
       }
       tr.appendChild(amount);
       tr.appendChild(el("td", "pot-eligible", pot.eligible.join(", ")));

@@ -285,9 +285,10 @@ def starting_stacks(book: SessionBook) -> list[Finding]:
         if s.expected is None or s.expected == s.actual:
             continue
         if s.previous is None:
-            basis = f"his buy-ins come to {s.bought}" if s.bought else "he has no buy-in"
+            basis = (f"{s.player}'s buy-ins come to {s.bought}" if s.bought
+                     else f"{s.player} has no buy-in")
         else:
-            basis = f"he left hand {s.previous} with {s.expected - s.bought}"
+            basis = f"{s.player} left hand {s.previous} with {s.expected - s.bought}"
             basis += f" and bought {s.bought} since" if s.bought else " and bought nothing"
         out.append(Finding(
             "stack_continuity", book.name, s.hand, s.player, s.expected, s.actual,
@@ -313,8 +314,9 @@ def _cash_outs(book: SessionBook) -> list[Finding]:
     for c in book.cash_outs:
         if c.expected is None or c.expected == c.actual:
             continue
-        have = (f"the hands leave him {c.expected}" if c.seated
-                else "he has no chips at the table (no buy-in since his last cash-out)")
+        have = (f"the hands leave {c.player} {c.expected}" if c.seated
+                else f"{c.player} has no chips at the table (no buy-in since the last "
+                "cash-out)")
         out.append(Finding(
             "session_balance", book.name, None, c.player, c.expected, c.actual,
             f"session {book.name}: {c.player} cashed out {c.actual} chips but {have} "
@@ -328,7 +330,7 @@ def _left_on_table(book: SessionBook) -> list[Finding]:
     return [Finding(
         "session_balance", book.name, None, p.player, p.stack, 0,
         f"session {book.name} is closed but {p.player} never cashed out the {p.stack} chips "
-        f"the hands leave him ({-p.stack:+d})")
+        f"the hands leave {p.player} ({-p.stack:+d})")
         for p in book.players.values() if p.seated and p.stack]
 
 
@@ -417,7 +419,7 @@ def _owed_finding(kind: str, book: SessionBook, player: str, due: int, got: int,
     """The finding of :func:`_still_owed` for ``player`` (or the house): the payments ``got``
     against the ``due`` his net (the rake) calls for, minor units, then ``text`` (what is
     still to pay, if anything)."""
-    calls = "the rake calls" if player == HOUSE else "his net calls"
+    calls = "the rake calls" if player == HOUSE else f"{player}'s net calls"
     return Finding(
         kind, book.name, None, None if player == HOUSE else player, due, got,
         f"session {book.name}: payments come to {book.format(got)} for {_party(player)} but "
@@ -560,8 +562,8 @@ REGISTRY: tuple[Check, ...] = ranked_checks([
           "hand's rake rule) of a hand paid wrong beside it, with the rules' awards of the "
           "pots less it; a hand paid just the pots less its rake is no finding"),
     Check("uncalled", Scope.HAND, 11, hand_uncalled,
-          "a player was paid exactly his uncalled bet less (beside the rake, if any): the site "
-          "leaves it out of what it says he collected"),
+          "a player was paid exactly the player's uncalled bet less (beside the rake, if "
+          "any): the site leaves it out of what it says the player collected"),
     Check("site_summary", Scope.HAND, 12, hand_site_summary,
           "a site text's summary disagrees with the hand's own lines (its total pot, pots, "
           "rake or a player's amount); the books follow the lines"),
@@ -571,8 +573,8 @@ REGISTRY: tuple[Check, ...] = ranked_checks([
     Check("chip_conservation", Scope.SESSION, 2, carried_chips,
           "chips carried out of a hand that the session's next hand does not bring in"),
     Check("stack_continuity", Scope.SESSION, 3, starting_stacks,
-          "a starting stack differs from the stack after his previous hand plus the buy-ins "
-          "between"),
+          "a starting stack differs from the stack after the player's previous hand plus the "
+          "buy-ins between"),
     Check("session_balance", Scope.SESSION, 4, balance,
           "a cash-out differs from the stack the hands leave; chips left on a closed table; "
           "buy-ins against cash-outs in total where no other finding explains it"),

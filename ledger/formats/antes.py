@@ -47,10 +47,11 @@ def antes_fault(events: Iterable[Any]) -> tuple[int, str] | None:
         at = first.get(player, 0)  # his ante's event, or hand_started's when he posts none
         if paid > due:
             gives = f"{due}" if due else "none"
-            return at, (f"{player} posts an ante of {paid}, but stakes.antes gives his seat "
+            return at, (f"{player} posts an ante of {paid}, but stakes.antes gives {player}'s seat "
                         f"{gives} (RULES.md §4.3)")
         if paid < due and forced.get(player, 0) < seat.stack:
             posts = f"an ante of {paid}" if paid else "no ante"
-            return at, (f"{player} posts {posts}, but stakes.antes gives his seat {due}: "
-                        "every player antes, all he has when that is less (RULES.md §4.3)")
+            return at, (f"{player} posts {posts}, but stakes.antes gives {player}'s seat "
+                        f"{due}: every player antes, all of the stack when that is less "
+                        "(RULES.md §4.3)")
     return None

@@ -180,7 +180,7 @@ class _Table:
             who = max(dealt, key=lambda p: (self.stacks[p], p))
             self.stacks[who] -= 20
             self.plan.done.append(Planted("stack_continuity", self.name, hand, (who,),
-                                          "20 chips taken off his stack without a cash-out"))
+                                          f"20 chips taken off {who}'s stack without a cash-out"))
         button = None
         if not game(code).stud:
             self.button = (self.button + 1) % len(dealt)

@@ -85,10 +85,10 @@ def check_same_names(ledger: Any, read: FileRead) -> None:
             if now is None or was is None or now == was:
                 continue
             if _shown_as(ledger, seat.player) == now:
-                hint = f"he is shown as {now} already (a `player alias`)"
+                hint = f"{seat.player} is shown as {now} already (a `player alias`)"
             else:
                 hint = (f"`handledger player alias {shlex.quote(now)} "
-                        f"{shlex.quote(seat.player)}` shows him as {now} from now on")
+                        f"{shlex.quote(seat.player)}` shows {seat.player} as {now} from now on")
             raise LedgerError(
                 f"this PokerNow hand is in the ledger already (session {held.session}) under "
                 f"other names: player {seat.player} is {now!r} here, {was!r} in the ledger; "

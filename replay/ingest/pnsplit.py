@@ -56,7 +56,7 @@ def unbought_stacks(ledger: Any, read: FileRead) -> None:
                 shown = f"{name} ({seat.player})" if name and name != seat.player else seat.player
                 read.errors.append(StoredFinding(
                     f"{shown} starts with {seat.stack} but has no buy-in: no line of the log "
-                    "seats him before this hand (an export that lacks the game's oldest "
+                    f"seats {shown} before this hand (an export that lacks the game's oldest "
                     "rows?)", file=read.file, line=item.line, hand=item.hand_id))
         seen.update(seat.player for seat in started.seats)
 

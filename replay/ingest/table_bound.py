@@ -56,7 +56,8 @@ class Beyond(NamedTuple):
         if wrong is not None and wrong.position != self.position and self.gone is None:
             return (
                 f"its cash_out at seq {wrong.seq} cashes out {wrong.player} ({wrong.chips} "
-                f"chips), but the hands left him {wrong.left} ({wrong.chips - wrong.left:+d}): "
+                f"chips), but the hands left {wrong.player} {wrong.left} "
+                f"({wrong.chips - wrong.left:+d}): "
                 f"the table runs short at seq {self.seq}"
                 + (f" (line {line})" if line is not None else "")
                 + f", which cashes out {who} ({self.chips} chips) of the {self.left} chips not "

@@ -6,6 +6,7 @@ nothing is written.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,11 +31,12 @@ from replay.payout_rules import (
 from replay.typed import as_typed, reason_as_typed
 
 
-def _live_rules(state: HandState, event: Any) -> None:
+def _live_rules(state: HandState, event: Any, events: Sequence[Any] = ()) -> None:
     """What a hand recorded live may not take, though a history read from a file may: nothing
     after its end (that is a correction), a payout, a rake or a show before the betting is
     over (or, in the declare phase, before every player has declared), a second show by a
-    player who has shown (:func:`_shown_already`), a payout of no
+    player who has shown, or his muck after it (:func:`_shown_already`; ``events``: the
+    hand's stream as stored, to name the cards as shown), a payout of no
     chips, a payout to a player who folded, chips returned beyond the
     player's uncalled bet, a payout beyond what its
     player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
@@ -71,7 +73,10 @@ def _live_rules(state: HandState, event: Any) -> None:
                             "now)")
     if (event.type == "reveal" and event.player in state.cards.shown
             and "??" not in state.cards.hole[event.player]):
-        raise IllegalAction(_shown_already(state, event.player))
+        raise IllegalAction(f"{_shown_already(state, event.player, events)} already")
+    if event.type == "muck" and event.player in state.cards.shown:
+        raise IllegalAction(f"{_shown_already(state, event.player, events)} already; a "
+                            "shown hand stays shown")
     if event.type == "recorded_payout":
         above_zero(event)
         not_folded(state, event)
@@ -88,14 +93,28 @@ def _live_rules(state: HandState, event: Any) -> None:
         whole_street(state, event)
 
 
-def _shown_already(state: HandState, player: str) -> str:
-    """``Ann has shown AcAdKdQs3s already``: a player shows his hand once (``sm``, FORMATS.md
-    §1; the showdown order, RULES.md §3.3), as a street's cards are dealt him once: a
-    repeat when every card he holds is known (a show before the last card is dealt him face
-    down, ``??``, may be followed by one that shows it). A file that records a show twice is
-    read as it is (real PHH and site files do: ``sm ????`` on each street, a stud hand shown
-    on sixth and seventh street)."""
-    return f"{player} has shown {''.join(state.cards.hole[player])} already"
+def _shown_already(state: HandState, player: str, events: Sequence[Any]) -> str:
+    """``Ann has shown AcAdKdQs3s``: the cards ``player`` showed, in the order his last show
+    of them names them (``events``: the hand's stream as stored, corrections applied here;
+    his hole cards in deal order when that show named none, ``sm -``, or left a card
+    unseen). A player shows his hand once (``sm``, FORMATS.md §1; the showdown order,
+    RULES.md §3.3), as a street's cards are dealt him once: a repeat when every card he
+    holds is known (a show before the last card is dealt him face down, ``??``, may be
+    followed by one that shows it); and a hand shown is not mucked after (its muck, ``sm``
+    alone, would give up the pots the cards shown win, RULES.md §1.5). Live entry only: a
+    file that records a show twice, or a show then a muck, is read as it is (real PHH and
+    site files show on each street, ``sm ????``, a stud hand shown on sixth and seventh
+    street)."""
+    from replay.amendments import effective_events
+
+    cards = state.cards.hole[player]
+    if events:
+        for e in reversed(effective_events(events)[0]):
+            if e.type == "reveal" and e.player == player:
+                if e.cards and "??" not in e.cards:
+                    cards = e.cards
+                break
+    return f"{player} has shown {''.join(cards)}"
 
 
 def _betting_over(state: HandState) -> bool:
@@ -145,7 +164,7 @@ def _rake_rules(state: HandState, event: ev.RecordedRake) -> None:
             :func:`replay.typed.as_typed`: ``"… the pot's 3.00"`` in a hand in cents); in a
             hand that returns an uncalled bet, the pots without it and the bet named apart
             (``"a rake of 14 is more than the pots: they hold 5 (Ann's uncalled bet of 8 is
-            returned to him, it is in no pot; …)"``, RULES.md §1.4).
+            returned to Ann, it is in no pot; …)"``, RULES.md §1.4).
     """
     def a(chips: int) -> str:
         return as_typed(state, chips)
@@ -234,7 +253,7 @@ def act(ledger: Any, hand: str, action: str, *, closed: bool = False) -> Acted:
     names = _platform_names(ledger)
     try:
         event = parse_action(state, action, names)
-        _live_rules(state, event)
+        _live_rules(state, event, [r.event for r in rows])
         state.apply(event)
         if event.type == "hand_ended":
             paid_to_somebody(state, [r.event for r in rows])

@@ -167,7 +167,8 @@ def _stack_warning(session: str, hand: str, player: str, stack: int, previous: s
     bought, cashed = since
     expected = bought if cashed else left + bought
     if cashed:
-        basis = (f"{expected} by the books (he cashed out after hand {previous} and bought "
+        basis = (f"{expected} by the books ({shown(player)} cashed out after hand {previous} "
+                 "and bought "
                  f"{bought} since)")
     elif bought:
         basis = f"{expected} by the books ({left} after hand {previous} and {bought} bought since)"

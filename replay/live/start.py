@@ -123,7 +123,7 @@ def start_hand(ledger: Any, spec: LiveHand, *, hand: str | None, session: str | 
                      f"(record it: `handledger buyin {session} {seat.player} CHIPS`)")
             elif not alias_group(ledger, seat.player, names) & played and seat.stack > bought:
                 note(f"warning: {shown(seat.player)} starts hand {hand} with {seat.stack} but "
-                     f"his buy-ins in session {session} come to {bought}")
+                     f"{shown(seat.player)}'s buy-ins in session {session} come to {bought}")
         for line in stacks_not_followed(ledger, session, started, played, names, shown):
             note(line)
     return hand
@@ -185,8 +185,8 @@ def check_bought_in(ledger: Any, session: str, state: Any, players: list[str],
         close = likely_meant(player, names)
         hint = f"did you mean {' or '.join(close)}? " if close else ""
         same = any(folded(n) == folded(player) for n in close)
-        record = ("seat him as the books name him" if same else "record it first with "
-                  f"`handledger buyin {session} {player} CHIPS`")
+        record = ("seat the player by the name the books give" if same
+                  else f"record it first with `handledger buyin {session} {player} CHIPS`")
         if same and any(n.casefold() != player.casefold() for n in close):  # print alike
             record += f" ({spelled(player)} is not {' nor '.join(map(spelled, close))})"
         raise LedgerError(

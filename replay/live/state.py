@@ -130,7 +130,7 @@ def legal_now(state: HandState, player: str | None = None) -> str:
     if third_street and state.rnd.current == 0:
         stack = state.stacks[who]
         if stack <= bring_in and not unsure:  # he posts what he has, all-in (RULES.md §1.1)
-            short = f": all he has, short of the bring-in {a(bring_in)}" if stack < bring_in \
+            short = f": all {who} has, short of the bring-in {a(bring_in)}" if stack < bring_in \
                 else ""
             return f"{who} to act: bring in {a(stack)} (pb), all-in{short}"
         text = f"{unsure or f'{who} to act'}: bring in {a(bring_in)} (pb)"

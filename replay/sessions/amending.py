@@ -253,11 +253,11 @@ def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int
     listed = ", ".join(seating[:5]) + (f" and {len(seating) - 5} more" if len(seating) > 5
                                        else "")
     many = len(seating) > 1
-    hands, seat = f"hand{'s' if many else ''} {listed}", f"seat{'' if many else 's'} him"
+    hands, seat = f"hand{'s' if many else ''} {listed}", f"seat{'' if many else 's'} {player}"
     said = f" before {hands}, which {seat}" if others else f", and {hands} {seat}"
     raise LedgerError(
         f"{where}: it is all {player} bought in session {session}{said}: "
-        f"{'they' if many else 'it'} would start him with chips nobody bought; nothing "
+        f"{'they' if many else 'it'} would start {player} with chips nobody bought; nothing "
         "written (a wrong amount is "
         f"amended: `handledger entry amend {session} {seq} CHIPS --reason … --by …`; a hand "
         "seated by mistake is voided first)")

@@ -23,8 +23,9 @@ class OverCashed(NamedTuple):
     left: int
 
     def words(self) -> str:
-        """``entry 5: Bob 100 chips, the hands left him 98 (+2)``."""
-        return (f"entry {self.seq}: {self.player} {self.chips} chips, the hands left him "
+        """``entry 5: Bob 100 chips, the hands left Bob 98 (+2)``."""
+        return (f"entry {self.seq}: {self.player} {self.chips} chips, the hands left "
+                f"{self.player} "
                 f"{self.left} ({self.chips - self.left:+d})")
 
 
@@ -95,7 +96,8 @@ def cash_out_warning(ledger: Any, session: str, seq: int, player: str, shown: An
     _, c = checks[-1]
     if c.expected is None or c.expected == c.actual or not c.seated:
         return None
-    return (f"warning: {shown(c.player)} cashes out {c.actual} chips, but the hands leave him "
+    return (f"warning: {shown(c.player)} cashes out {c.actual} chips, but the hands leave "
+            f"{shown(c.player)} "
             f"{c.expected} ({c.actual - c.expected:+d}): a count that is wrong is amended "
             f"(`handledger entry amend {session} {seq} {c.expected} --reason … --by …`); the "
             "audit's session balance will name it")

@@ -354,7 +354,7 @@ def _no_buy_in(session: str, player: str, chips: int, state: SessionState) -> st
         return (f"{said}: did you mean {close[0]}? (`handledger cashout {session} {close[0]} "
                 f"{chips}`)")
     if len(close) == 1:
-        return (f"{said}: did you mean {close[0]}? (he cashed out "
+        return (f"{said}: did you mean {close[0]}? ({close[0]} cashed out "
                 f"{state.cashed.get(close[0], 0)} chips already)")
     if close:
         return f"{said}: did you mean {' or '.join(close)}?"

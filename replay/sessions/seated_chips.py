@@ -63,12 +63,14 @@ def seated_with_bought(ledger: Any, session: str, state: SessionState, seq: int,
                          before, after)
     if check is None or check.expected is None or check.actual <= check.expected:
         return
-    basis = (f"he left hand {check.previous} with {check.expected - check.bought} and "
+    who = check.player
+    basis = (f"{who} left hand {check.previous} with {check.expected - check.bought} and "
              f"would have bought {check.bought} since" if check.previous is not None
-             else f"his buy-ins there would come to {check.bought}")
+             else f"{who}'s buy-ins there would come to {check.bought}")
     raise LedgerError(
         f"{where}: {chips} chips: hand {check.hand} seats {check.player} with {check.actual} "
-        f"chips, and {basis}: it would start him with {_chips(check.actual - check.expected)} "
+        f"chips, and {basis}: it would start {who} with "
+        f"{_chips(check.actual - check.expected)} "
         "nobody bought (RULES.md §1.1); nothing written (a hand seated with the wrong stack "
         f"is corrected or voided first; `handledger history --session {session}` lists the "
         "entries)")
@@ -92,7 +94,7 @@ def amended_between_hands(ledger: Any, session: str, player: str, chips: int,
                 continue
             raise LedgerError(
                 f"{where}: {chips} chips: {name} is seated in hand {hand} of session "
-                f"{session}, which is still open: his buy-ins change only between a showdown "
+                f"{session}, which is still open: {name}'s buy-ins change only between a showdown "
                 "and the next deal (RULES.md §1.1), as `buyin` holds them; nothing written; "
                 f"amend it once the hand ends (`handledger act {hand} end`) or is voided")
 

@@ -81,7 +81,7 @@ def _header_lists(started: HandStarted, forced: Sequence[ForcedBet]) -> tuple[li
                 continue
             if bet.kind == "dead_blind" or bet.player not in names:
                 why = ("PHH's blinds are live: it has no dead blind" if bet.player in names
-                       else "he is not seated")
+                       else f"{bet.player} is not seated")
                 raise MalformedInput(f"cannot be written as PHH: the forced bet {_posts([bet])} "
                                      f"({why})", hand=started.hand)
             sign = -1 if bet.kind == "posted_blind" else 1

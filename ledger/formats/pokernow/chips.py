@@ -76,7 +76,7 @@ class Chips:
             return "checks", None, problems + ([f"checks facing a bet of {bet}"] if facing else [])
         assert to is not None
         if to < own:
-            return verb, to, problems + [f"{verb} {to}, below his {own} on this street"]
+            return verb, to, problems + [f"{verb} {to}, below {player}'s {own} on this street"]
         if verb != "calls" and to == bet:
             verb = "calls"
         over = 0

@@ -253,10 +253,10 @@ class Builder:
         left = None if self.stacks is None else self.stacks[player] - self.spent[player]
         if rec.a != owed and not (rec.a < owed and rec.a == left):
             all_in = "" if left is None or left >= owed else (
-                f", or his whole stack left, {self._money(left)}, all-in")
+                f", or {player}'s whole stack left, {self._money(left)}, all-in")
             raise MalformedInput(
-                f"{player} calls {self._money(rec.a)}, but the bet he faces is "
-                f"{self._money(faced)} and he has {self._money(self.street_bets[player])} in "
+                f"{player} calls {self._money(rec.a)}, but the bet {player} faces is "
+                f"{self._money(faced)} and {player} has {self._money(self.street_bets[player])} in "
                 f"on this street: a call is {self._money(owed)}{all_in}", line=rec.line,
                 action=self.line_text(rec.line) if self.line_text else None)
         self.spent[player] += rec.a
@@ -271,8 +271,8 @@ class Builder:
         faced = max(self.street_bets.values(), default=0)
         if rec.kind == "raise" and rec.a != to - faced:
             raise MalformedInput(
-                f"{player} raises {self._money(rec.a)} to {self._money(to)}, but the bet he "
-                f"faces is {self._money(faced)}: a raise to {self._money(to)} is by "
+                f"{player} raises {self._money(rec.a)} to {self._money(to)}, but the bet "
+                f"{player} faces is {self._money(faced)}: a raise to {self._money(to)} is by "
                 f"{self._money(to - faced)}", line=rec.line,
                 action=self.line_text(rec.line) if self.line_text else None)
         self.put_in += to - self.street_bets[player]  # type: ignore[index]

@@ -133,7 +133,8 @@ def check_blinds(header: Header, game: Game, recs: Sequence[Rec], deal: int,
             due = f"{format_amount(least, header.decimals)} to {due}"
         raise MalformedInput(
             f"{rec.player} posts a {what} of {format_amount(rec.a, header.decimals)}, but "
-            f"the stakes {stake} make it {due} (less only when it is his whole stack)",
+            f"the stakes {stake} make it {due} (less only when it is {rec.player}'s whole "
+            "stack)",
             line=rec.line, action=line_text(rec.line))
 
 
