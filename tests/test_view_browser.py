@@ -254,7 +254,9 @@ def test_print_shows_the_final_state_and_the_explanations(browser: Browser,
         assert step_label(d) == "Step 53 of 53"
         assert not by_id(d, "controls").is_displayed() and not by_id(d, "log").is_displayed()
         assert by_id(d, "end").is_displayed() and by_id(d, "table").is_displayed()
-        assert pots(d)[0] == ("Main pot", "77", "p2, p3, p4, p5, p6")
+        # no payout recorded: the 77 are in the stacks as the rules award them (p2 77)
+        assert pots(d)[0] == ("Main pot", "0 of 77, the rest as the rules award it (no "
+                              "payout recorded)", "p2, p3, p4, p5, p6")
         shoot(d, tmp_path, "print")
         d.execute_script("window.dispatchEvent(new Event('afterprint'))")
         assert step_label(d) == "Step 10 of 53"
