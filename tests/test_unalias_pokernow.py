@@ -172,6 +172,13 @@ def test_taking_back_a_mistaken_alias_of_a_pokernow_name_puts_every_view_back(
     settled = lines(db, "settle", "--session", "club-w2")[:2]
     assert settled == ['"uhuhqb""\'\'\' pays A8 0.50 USD', "Qapurjsa9 pays A8 0.03 USD"]
     assert lines(db, "player", "alias", "Aab Ovwsi", "A8") == ["A8 is Aab Ovwsi"]
+    # while the alias holds, A8 is Aab Ovwsi's: the refusal says where the id went
+    result = run(db, "pay", "club-w2", "Qapurjsa9", "A8", "0.01")
+    assert result.exit_code == 2
+    assert result.stderr.endswith(
+        ", ksv @ ycx (YJJJbgIQrB)): A8 names another player now (`player alias`); the id "
+        "that played as A8 is A8 (gE4aE_Yhc3): a payment settles a session between its "
+        "players (and 'rake' names the house, who keeps the rake)\n")
     assert lines(db, "player", "unalias", "A8", *ENDED) == ["A8 is no longer Aab Ovwsi"]
     assert lines(db, "balances", "--session", "club-w2")[1] == a8
     assert lines(db, "settle", "--session", "club-w2")[:2] == settled
