@@ -101,7 +101,8 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
              if warn is not None and owed is None else None)  # --more-than-owed: meant
     seq = append_entry(ledger, session, event, state)
     if short is not None and warn is not None:
-        warn(f"{short}: `handledger entry retract {session} {seq}` takes it back")
+        warn(f"{short}: `handledger entry retract {session} {seq} --reason … --by …` takes it "
+             "back")
     return event, state, seq
 
 
