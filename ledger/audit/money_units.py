@@ -47,6 +47,8 @@ def one_unit(currencies: set[str], decimals: set[str], money: bool,
         return 0, None
     if len(currencies) > 1 or len(decimals) > 1:
         raise _mixed_money(places() if places is not None else {}, hint)
+    if currencies <= {""} and decimals <= {"0"} and (currencies or decimals):
+        raise _no_money(places() if places is not None else {})
     return int(decimals.pop() if decimals else 0), (currencies.pop() if currencies else "") or None
 
 
@@ -74,6 +76,25 @@ def _mixed_money(places: MoneyPlaces, hint: tuple[str, list[str]]) -> LedgerErro
                    f"--chip-value V --currency {currency}`)")
     return LedgerError(f"the {'hands read' if loose else 'sessions'} use different currencies "
                        f"or decimals{f' ({listing})' if listing else ''}: {advice}")
+
+
+def _no_money(places: MoneyPlaces) -> LedgerError:
+    """The refusal of ``--money`` where every chip read is a plain chip (no chip value, no
+    currency): there is no money to show, and chips shown under a money heading would read as
+    money (README, "Chips of different values do not add up"). Names the sessions (``(no
+    session)``: hands of no session) and how to give a session's chip its worth."""
+    where = [s for named in places.values() for s in named]
+    named = [s for s in where if s is not None]
+    listing = ", ".join(s or "(no session)" for s in where)
+    what = (f"{'session' if len(where) == 1 else 'sessions'} {listing} count"
+            f"{'s' if len(where) == 1 else ''} " if named and len(named) == len(where) else
+            f"the hands read ({listing}) count " if where else "the hands read count ")
+    whose = "its" if len(named) == 1 else "each one's"
+    session = named[0] if len(named) == 1 else "S"
+    worth = (f", or give {whose} chip a worth (`handledger session set {session} --chip-value "
+             "V --currency C`)" if named else "")
+    return LedgerError(f"{what}plain chips, with no money value (no currency): --money has "
+                       f"no money to show; read the chips without --money{worth}")
 
 
 def _money_unit_text(decimals: int, currency: str | None) -> str:
