@@ -88,7 +88,8 @@ def _no_money(places: MoneyPlaces) -> LedgerError:
     listing = ", ".join(s or "(no session)" for s in where)
     what = (f"{'session' if len(where) == 1 else 'sessions'} {listing} count"
             f"{'s' if len(where) == 1 else ''} " if named and len(named) == len(where) else
-            f"the hands read ({listing}) count " if where else "the hands read count ")
+            "the hands read (of no session among them) count " if where else
+            "the hands read count ")
     whose = "its" if len(named) == 1 else "each one's"
     session = named[0] if len(named) == 1 else "S"
     worth = (f", or give {whose} chip a worth (`handledger session set {session} --chip-value "
