@@ -35,19 +35,22 @@ MoneyPlaces = dict[tuple[int, "str | None"], list["str | None"]]
 
 def one_unit(currencies: set[str], decimals: set[str], money: bool,
           hint: tuple[str, list[str]] = _ONE_SESSION,
-          places: Any = None) -> tuple[int, str | None]:
+          places: Any = None, *, chips_ok: bool = False) -> tuple[int, str | None]:
     """The one (decimals, currency) of the sessions read; chips (0, None) when not ``money``.
     ``hint``: what the refusal tells the user to do (:data:`_ONE_SESSION`); ``places``: a
-    function giving the :data:`MoneyPlaces` read, which the refusal names.
+    function giving the :data:`MoneyPlaces` read, which the refusal names; ``chips_ok``:
+    money of plain chips only is those chips (``settle``, which bills chips as chips), not
+    refused.
 
     Raises:
-        LedgerError: money over sessions with different currencies or decimals.
+        LedgerError: money over sessions with different currencies or decimals, or, unless
+            ``chips_ok``, money asked of plain chips alone (no chip value, no currency).
     """
     if not money:
         return 0, None
     if len(currencies) > 1 or len(decimals) > 1:
         raise _mixed_money(places() if places is not None else {}, hint)
-    if currencies <= {""} and decimals <= {"0"} and (currencies or decimals):
+    if not chips_ok and currencies <= {""} and decimals <= {"0"} and (currencies or decimals):
         raise _no_money(places() if places is not None else {})
     return int(decimals.pop() if decimals else 0), (currencies.pop() if currencies else "") or None
 

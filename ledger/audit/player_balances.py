@@ -91,12 +91,15 @@ class Balances:
                    for p in [*self.players, house])
 
 
-def balances(con: Any, session: str | None, money: bool) -> Balances:
-    """Each player's balance across the series (or in ``session``).
+def balances(con: Any, session: str | None, money: bool, *, chips_ok: bool = True
+             ) -> Balances:
+    """Each player's balance across the series (or in ``session``). ``chips_ok``: ``money``
+    of plain chips alone gives the chips (``settle``); False: refused, as ``balances --money``
+    refuses it (:func:`ledger.audit.money_units.one_unit`).
 
     Raises:
         NotFound: ``session`` is not in the ledger; LedgerError: mixed currencies with
-            ``money``.
+            ``money``, or plain chips alone with ``money`` and not ``chips_ok``.
     """
     if session is not None and not con.execute(
             "SELECT 1 FROM session_book WHERE session = ?", [session]).fetchone():
@@ -109,7 +112,7 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
     rows = con.execute(query, [session]).fetchall()
     unit = one_unit({c for r in rows for c in (r[6] or "").split(",")},
                     {d for r in rows for d in (r[7] or "0").split(",")}, money,
-                    places=lambda: money_places(con, session))
+                    places=lambda: money_places(con, session), chips_ok=chips_ok)
     keys = ("player", "net", "buy_in", "cash_out", "hands", "sessions")
     players = [{**{k: (int(v) if k != "player" else v) for k, v in zip(keys, r, strict=False)},
                 "nickname": r[8], "rules_net": int(r[9]), "paid_minor": int(r[10]),
@@ -181,7 +184,7 @@ def unbalanced(con: Any, session: str | None, money: bool) -> list[dict[str, Any
     if money:
         total = sum(n * unit[0] for unit, n in sums)
         decimals, currency = one_unit({u[2] or "" for u, _ in sums},
-                                      {str(u[1]) for u, _ in sums}, True)
+                                      {str(u[1]) for u, _ in sums}, True, chips_ok=True)
         return [{"chip_value_minor": None, "decimals": decimals, "currency": currency,
                  "net_sum": total}] if total else []
     return [{"chip_value_minor": v, "decimals": d, "currency": c, "net_sum": n}
