@@ -35,22 +35,24 @@ MoneyPlaces = dict[tuple[int, "str | None"], list["str | None"]]
 
 def one_unit(currencies: set[str], decimals: set[str], money: bool,
           hint: tuple[str, list[str]] = _ONE_SESSION,
-          places: Any = None, *, chips_ok: bool = False) -> tuple[int, str | None]:
+          places: Any = None, *, plain: Any = None) -> tuple[int, str | None]:
     """The one (decimals, currency) of the sessions read; chips (0, None) when not ``money``.
     ``hint``: what the refusal tells the user to do (:data:`_ONE_SESSION`); ``places``: a
-    function giving the :data:`MoneyPlaces` read, which the refusal names; ``chips_ok``:
-    money of plain chips only is those chips (``settle``, which bills chips as chips), not
-    refused.
+    function giving the :data:`MoneyPlaces` read, which the refusal names; ``plain``: a
+    function saying whether every chip read is a plain chip (no chip value), for a read that
+    refuses money of plain chips alone (None: such money is the chips, as ``settle`` bills
+    them).
 
     Raises:
-        LedgerError: money over sessions with different currencies or decimals, or, unless
-            ``chips_ok``, money asked of plain chips alone (no chip value, no currency).
+        LedgerError: money over sessions with different currencies or decimals, or, with
+            ``plain``, money asked of plain chips alone (no chip value, no currency).
     """
     if not money:
         return 0, None
     if len(currencies) > 1 or len(decimals) > 1:
         raise _mixed_money(places() if places is not None else {}, hint)
-    if not chips_ok and currencies <= {""} and decimals <= {"0"} and (currencies or decimals):
+    if (plain is not None and currencies <= {""} and decimals <= {"0"}
+            and (currencies or decimals) and plain()):
         raise _no_money(places() if places is not None else {})
     return int(decimals.pop() if decimals else 0), (currencies.pop() if currencies else "") or None
 
@@ -111,6 +113,16 @@ def _money_unit_text(decimals: int, currency: str | None) -> str:
     if currency:
         return f"{currency}, {decimals} decimals"
     return f"no currency, {decimals} decimals" if decimals else "plain chips, no currency"
+
+
+def all_plain(con: Any, session: str | None) -> bool:
+    """Whether every session's chip read (``session``'s; None: all) is a plain chip: no
+    chip value, no currency, no decimals."""
+    row = con.execute(
+        "SELECT bool_and(coalesce(chip_value_minor, 1) = 1 AND coalesce(decimals, 0) = 0"
+        " AND nullif(currency, '') IS NULL) FROM player_session_results"
+        " WHERE $1 IS NULL OR session = $1", [session]).fetchone()
+    return bool(row and row[0])
 
 
 def money_places(con: Any, session: str | None) -> MoneyPlaces:

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.audit.money_units import ChipUnit, money_places, one_unit
+from ledger.audit.money_units import ChipUnit, all_plain, money_places, one_unit
 from ledger.audit.seat_labels import SEAT_LABEL, seat_label_hands
 from ledger.model.errors import NotFound
 from ledger.model.names import likely_meant
@@ -112,7 +112,8 @@ def balances(con: Any, session: str | None, money: bool, *, chips_ok: bool = Tru
     rows = con.execute(query, [session]).fetchall()
     unit = one_unit({c for r in rows for c in (r[6] or "").split(",")},
                     {d for r in rows for d in (r[7] or "0").split(",")}, money,
-                    places=lambda: money_places(con, session), chips_ok=chips_ok)
+                    places=lambda: money_places(con, session),
+                    plain=None if chips_ok else lambda: all_plain(con, session))
     keys = ("player", "net", "buy_in", "cash_out", "hands", "sessions")
     players = [{**{k: (int(v) if k != "player" else v) for k, v in zip(keys, r, strict=False)},
                 "nickname": r[8], "rules_net": int(r[9]), "paid_minor": int(r[10]),
@@ -184,7 +185,7 @@ def unbalanced(con: Any, session: str | None, money: bool) -> list[dict[str, Any
     if money:
         total = sum(n * unit[0] for unit, n in sums)
         decimals, currency = one_unit({u[2] or "" for u, _ in sums},
-                                      {str(u[1]) for u, _ in sums}, True, chips_ok=True)
+                                      {str(u[1]) for u, _ in sums}, True)
         return [{"chip_value_minor": None, "decimals": decimals, "currency": currency,
                  "net_sum": total}] if total else []
     return [{"chip_value_minor": v, "decimals": d, "currency": c, "net_sum": n}
