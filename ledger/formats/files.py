@@ -249,12 +249,22 @@ def cut_line(path: str | os.PathLike[str]) -> int | None:
         return None
 
 
-def cut_note(path: str | os.PathLike[str], line: int | None, hand: str | None = None) -> str:
-    """What a refusal of ``line`` adds when the file ends in the middle of that line
-    (:func:`cut_line`): ``"; the file ends in the middle of hand H, line N cut off (no newline
-    at its end): a file cut short? import the whole file"`` (``"ends there"`` with no
+#: What the readers say of a line they cannot read whole, as a file cut in the middle of a
+#: line reads: a line of no known kind (PokerStars text), TOML that ends early (PHH), a row of
+#: too few columns (PokerNow), a summary line cut inside. A refusal of a whole line for what
+#: it says (a currency that is none) is no sign of a cut: a last line may lack its newline.
+CUT_SIGNS = ("unknown line", "bad TOML", "too few columns", "ends inside")
+
+
+def cut_note(path: str | os.PathLike[str], line: int | None, hand: str | None = None,
+             message: str = "") -> str:
+    """What a refusal of ``line`` (``message``: what it says) adds when the file ends in the
+    middle of that line (:func:`cut_line`) and the refusal reads as a line cut
+    (:data:`CUT_SIGNS`): ``"; the file ends in the middle of hand H, line N cut off (no
+    newline at its end): a file cut short? import the whole file"`` (``"ends there"`` with no
     ``hand``), or ``""``."""
-    if line is None or cut_line(path) != line:
+    if (line is None or not any(sign in message for sign in CUT_SIGNS)
+            or cut_line(path) != line):
         return ""
     inside = f"in the middle of hand {hand}" if hand else "there"
     return (f"; the file ends {inside}, line {line} cut off (no newline at its end): a file "

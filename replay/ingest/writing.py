@@ -417,9 +417,9 @@ def said_cut(path: Path, errors: list[LedgerError]) -> None:
 
         last = cut_line(path)
         for e in refused:
-            if e.line == last:  # the reader's own guess gives way to what is known
-                e.message = e.message.removesuffix(" (is the file cut?)")
-                e.message += cut_note(path, last, e.hand)
+            note = cut_note(path, last, e.hand, e.message) if e.line == last else ""
+            if note:  # the reader's own guess gives way to what is known
+                e.message = e.message.removesuffix(" (is the file cut?)") + note
 
 
 def _rejected(errors: list[LedgerError], kept: set[str | None]) -> int:

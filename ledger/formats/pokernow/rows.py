@@ -165,7 +165,8 @@ def read_tables(path: Path) -> list[Table]:
         first.message += (f" (and {more} more row(s) like it)" if more else "") + (
             ": the row cannot be placed in the log, so nothing of the file was written (the "
             "lines around it would be read in a guessed order or without it; correct the row "
-            "and import the file again)") + cut_note(path, first.line)
+            "and import the file again)")
+        first.message += cut_note(path, first.line, message=first.message)
         raise first
     for table in tables:
         _parse(table, file)
