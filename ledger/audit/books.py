@@ -526,9 +526,7 @@ def platform_nicknames(rows: Iterable[SessionRow], seated: Mapping[str | None, s
     are platform ids: :mod:`ledger.model.platform`), when the id sat at that session's
     tables or has its books there (a buy-in, a cash-out: he played no hand), is still its
     own series name (no ``player alias`` made it someone else) and the name never sat at any
-    table (so it is a nickname, not a player), and the name still names him (``aliases``:
-    a ``player alias`` of the name to another player takes it from him, so that every name
-    shown is one the book commands take for him). A ``player_unaliased`` of the name (README
+    table (so it is a nickname, not a player). A ``player_unaliased`` of the name (README
     "player unalias") ends the latest row of it still in force, whoever it named
     (:func:`ledger.model.names.aliases_in_force`): the id is known by the name he had before
     it, or by his id alone, as :func:`ledger.store.streams.platform_names` shows him.
@@ -544,7 +542,6 @@ def platform_nicknames(rows: Iterable[SessionRow], seated: Mapping[str | None, s
         e = r.event
         if (in_force and r.session in platform and e.alias not in anywhere
                 and aliases.get(e.player, e.player) == e.player
-                and aliases.get(e.alias) == e.player
                 and (e.player in seated.get(r.session, ())
                      or e.player in booked.get(r.session, ()))):
             kept.append((e.player, e.alias))
