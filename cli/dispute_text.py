@@ -248,8 +248,8 @@ def downstream_warnings(downstream: Sequence[Any]) -> list[str]:
         json_is = f"JSON the \"event\" of `handledger export {hand}`'s first line with {stacks}"
         refused = starts[0].refused
         if refused is None:
-            lines.append(f"    to follow it: `handledger correct {hand} --replace 1 JSON`, "
-                         f"{json_is}")
+            lines.append(f"    to follow it: `handledger correct {hand} --replace 1 JSON "
+                         f"--reason … --by …`, {json_is}")
             continue
         said = refused.removeprefix("the corrected hand is not legal: ")
         seq = re.match(r"event (\d+) ", said)

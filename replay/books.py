@@ -100,7 +100,7 @@ def balances(path: str, session: str | None, *, money: bool, progress: Progress 
         NotFound: no such session; LedgerError: a hand the rules reject, mixed currencies.
     """
     with fresh_books(path, progress=progress, note=note, opened=opened) as ledger:
-        books = player_balances.balances(ledger.connection, session, money)
+        books = player_balances.balances(ledger.connection, session, money, chips_ok=False)
         if books.unbalanced:
             _carried_aside(ledger, books, session, money)
         return books

@@ -148,6 +148,7 @@ def build_correction(
             except IllegalAction as exc:
                 said = reason_as_typed(exc, stream_decimals(events))
                 raise IllegalAction(f"{spec.op} {spec.seq} {spec.text!r}: {said}") from None
+            _same_session(events, spec, new)
         elif slots[k][0] == 1 and spec.op == "delete":
             raise IllegalAction("the hand_started event cannot be deleted (void the hand)")
         _carry_kept(spec, slots[k][1], new)
@@ -169,6 +170,32 @@ def build_correction(
         _same_whole_hand(events, after, specs)
         payouts_as_at_the_table(events, correction, specs)
     return correction
+
+
+def _same_session(events: Sequence[Any], spec: ChangeSpec, new: Any) -> None:
+    """Refuse a ``hand_started`` that names another session than the hand's: a correction
+    does not move a hand between sessions (each session's books count the hands recorded in
+    it, README "sessions and the books"), and importing the hand again with ``--session``
+    adds nothing, the hand being in the ledger already (README "import"). The host's way is
+    a new ledger that imports the file with ``--session``.
+
+    Raises:
+        IllegalAction: ``"replace 1: the hand_started names session home-w9, the hand is of
+            no session: …"``.
+    """
+    if new.type != "hand_started" or events[0].type != "hand_started":
+        return
+    was, now = events[0].session, new.session
+    if was == now:
+        return
+    said = "of no session" if was is None else f"of session {was}"
+    raise IllegalAction(
+        f"{spec.op} {spec.seq}: the hand_started names "
+        f"{'no session' if now is None else f'session {now}'}, the hand is {said}: a "
+        "correction does not move a hand between sessions (their books would no longer agree),"
+        " and importing it again with --session adds nothing (it is in the ledger already); "
+        f"to have it in {now or 'no session'}, import its file into a new ledger "
+        f"(`handledger --db NEW import{'' if now is None else f' --session {now}'} FILE`)")
 
 
 def _forced_bets_fit(events: Sequence[Any], correction: ev.Correction,

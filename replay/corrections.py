@@ -163,7 +163,8 @@ def _changes_something(hand: str, events: Sequence[Any], correction: ev.Correcti
     if before and after and before[-1].type == after[-1].type == "hand_voided":
         raise IllegalAction(
             "the hand is voided: a correction under a void changes nothing in the books; "
-            f"take the void back first (`handledger undo {hand}`); nothing written", hand=hand)
+            f"take the void back first (`handledger undo {hand} --by …`); nothing written",
+            hand=hand)
     if after == before:
         raise IllegalAction(
             "changes nothing: the hand's events in force would be the same with this "

@@ -118,7 +118,15 @@ def test_a_hand_of_plain_chips_stays_plain_chips(user, db: str, tmp_path: Path  
     out = tmp_path / "r1.jsonl"
     assert user("export", "--format", "jsonl", "r1", "-o", str(out))[0] == 0
     fresh = _fresh(user, tmp_path, "plain", out)
-    assert _money(user, fresh) == _money(user, db) == ({"Ann": 5, "Cy": 0, "Bob": -6}, 0, None)
+    # plain chips in both ledgers: the chips as they are, and no money to show
+    for ledger in (fresh, db):
+        code, text, _ = user("--db", ledger, "balances", "--json")
+        assert code == 0
+        assert {p["player"]: p["net"] for p in json.loads(text)["players"]} == {
+            "Ann": 5, "Cy": 0, "Bob": -6}
+        code, text, err = user("--db", ledger, "balances", "--money", "--json")
+        assert (code, text, err.startswith("error: session p counts plain chips, with no "
+                                           "money value (no currency): ")) == (2, "", True)
 
 
 @pytest.fixture

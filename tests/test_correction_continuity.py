@@ -20,7 +20,8 @@ H1 = ("d dh Ann AsAh", "d dh Bob KsKh", "Ann cc", "Bob cc", "d db 2c3d4h", "Bob 
 
 def _hint(stacks: str, hand: str = "h2") -> str:
     """The line after a later hand's warnings: how to make its start follow."""
-    return (f"    to follow it: `handledger correct {hand} --replace 1 JSON`, JSON the \"event\" "
+    return (f"    to follow it: `handledger correct {hand} --replace 1 JSON --reason … --by …`, "
+            "JSON the \"event\" "
             f"of `handledger export {hand}`'s first line with {stacks}")
 
 

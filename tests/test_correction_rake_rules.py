@@ -88,7 +88,8 @@ def test_a_later_hand_follows_once_its_start_is_corrected_as_the_warning_says(ru
     out = run("correct", "h", *NO_RAKE, "--reason", "no rake", "--by", "host")
     assert out.output.splitlines()[1:] == [
         "  warning: hand h2 starts Cy with 100, the corrected final stack is 101 (was 100)",
-        "    to follow it: `handledger correct h2 --replace 1 JSON`, JSON the \"event\" of "
+        "    to follow it: `handledger correct h2 --replace 1 JSON --reason … --by …`, "
+        "JSON the \"event\" of "
         "`handledger export h2`'s first line with Cy 101"]
     assert run("audit").exit_code == 1
     event = json.loads(run("export", "h2").output.splitlines()[0])["event"]

@@ -246,7 +246,7 @@ def test_state_shows_the_payouts_so_far_and_a_voided_hand_takes_no_change(user, 
     # a correction under the void would change nothing in the books: refused, nothing written
     assert user("correct", "p1", "--delete", "3", "--reason", "x", "--by", "host") == (
         2, "", "error: hand p1: the hand is voided: a correction under a void changes nothing "
-        "in the books; take the void back first (`handledger undo p1`); nothing written\n")
+        "in the books; take the void back first (`handledger undo p1 --by …`); nothing written\n")
 
 
 def test_a_refused_first_deal_says_what_state_says(user, db: str) -> None:  # noqa: ANN001

@@ -134,7 +134,13 @@ def test_a_plain_chip_session_exports_plain_chips(
     assert _unit(out) == {"currency": None, "decimals": 0, "minor_per_chip": 1}
     fresh = str(tmp_path / "fresh.duckdb")
     _import(user, fresh, out)
-    assert _money(user, fresh) == ({"Ann": 2, "Bob": -2}, 0, None)
+    # plain chips there too: the chips as they are, and no money to show
+    code, text, _ = user("--db", fresh, "balances", "--json")
+    assert code == 0
+    assert {p["player"]: p["net"] for p in json.loads(text)["players"]} == {"Ann": 2, "Bob": -2}
+    code, text, err = user("--db", fresh, "balances", "--money")
+    assert (code, text) == (2, "")
+    assert err.startswith("error: session p counts plain chips, with no money value")
 
 
 def test_a_hand_in_play_goes_on_elsewhere_and_comes_back(user, db: str, tmp_path: Path  # noqa: ANN001

@@ -82,7 +82,7 @@ def test_a_payment_to_a_player_owed_nothing_is_written_under_a_warning(
     assert user("pay", "friday", "Bob", "Cy", "10.00") == (
         0, "friday: Bob paid Cy 10.00 USD (entry 9)\n",
         "warning: settle has Cy owed nothing in friday (Bob pays Ann 37.50 USD): `handledger "
-        "entry retract friday 9` takes it back\n")
+        "entry retract friday 9 --reason … --by …` takes it back\n")
     assert user("settle", "--session", "friday")[1].splitlines()[:2] == [
         "Bob pays Ann 27.50 USD", "Cy pays Ann 10.00 USD"]
     assert user("pay", "friday", "Bob", "Ann", "27.50") == (
@@ -100,7 +100,7 @@ def test_a_payment_to_a_player_owed_nothing_names_what_settle_still_asks(
     assert user("pay", "friday", "Bob", "Cy", "5.00") == (
         0, "friday: Bob paid Cy 5.00 USD (entry 10)\n",
         "warning: settle has Cy owed nothing in friday (Bob pays Ann 7.50 USD): `handledger "
-        "entry retract friday 10` takes it back\n")
+        "entry retract friday 10 --reason … --by …` takes it back\n")
     assert user("entry", "retract", "friday", "10", "--reason", "wrong payee", "--by", "t"
                 )[0] == 0
     assert user("pay", "friday", "Bob", "Ann", "7.50") == (

@@ -18,7 +18,9 @@ def test_a_phh_file_cut_short_is_at_its_last_line(user, tmp_path: Path) -> None:
     path.write_text(cut, encoding="utf-8")
     assert cut.count("\n") + 1 == 19  # the line of 'd db Td'
     assert user("import", str(path)) == (
-        2, SUMMARY, f"error: {path}:19: bad TOML: Expected \"'\" (at end of document)\n")
+        2, SUMMARY, f"error: {path}:19: bad TOML: Expected \"'\" (at end of document); the "
+        "file ends there, line 19 cut off (no newline at its end): a file cut short? import "
+        "the whole file\n")
 
 
 def test_a_phhs_section_cut_short_is_at_its_last_line(user, tmp_path: Path) -> None:  # noqa: ANN001
@@ -30,7 +32,8 @@ def test_a_phhs_section_cut_short_is_at_its_last_line(user, tmp_path: Path) -> N
     code, out, err = user("import", str(path))
     # [1] and its 20 lines, a blank line, [2] at line 23, its players line (cut) at line 31
     assert (code, err) == (2, f"error: {path}:31: [2] bad TOML: Invalid value (at end of "
-                              "document)\n")
+                              "document); the file ends there, line 31 cut off (no newline at "
+                              "its end): a file cut short? import the whole file\n")
     assert out == "imported 1 hand(s) (24 events) from 1 file(s); 0 already in the ledger; " \
                   "1 rejected\n"
 

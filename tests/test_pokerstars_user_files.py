@@ -13,6 +13,8 @@ from tests.conftest import SHARED
 from tests.test_live_table import one_shot
 
 NLHE = SHARED / "text" / "Stars-cash-NLHE-6max-USD-0.05-0.10-200911.txt"
+#: What a refusal of the line a file ends in the middle of adds.
+CUT = "(no newline at its end): a file cut short? import the whole file"
 PLO = SHARED / "text" / "Stars-cash-PLO-FR-USD-0.01-0.02-201006.sidepots.txt"
 
 
@@ -172,7 +174,8 @@ def test_a_file_cut_mid_line_in_the_summary_names_the_hand_cut(tmp_path: Path) -
     assert code == 2
     assert err.splitlines() == [
         f"error: {cut}:96, hand PokerStars-22865231671: the hand's *** SUMMARY *** ends "
-        "inside its 'Seat 6: Player4 …' line (is the file cut?)"]
+        "inside its 'Seat 6: Player4 …' line; the file ends in the middle of hand "
+        f"PokerStars-22865231671, line 96 cut off {CUT}"]
     assert out.splitlines()[-1] == ("imported 1 hand(s) (31 events) from 1 file(s); 0 already "
                                     "in the ledger; 1 rejected")
     assert _stored(db, "PokerStars-22865231671") == 0
@@ -202,7 +205,8 @@ def test_a_file_cut_inside_its_last_seat_line_names_the_hand_cut(tmp_path: Path)
     assert code == 2
     assert err.splitlines() == [
         f"error: {cut}:154, hand PokerStars-60920749213: the hand's *** SUMMARY *** ends "
-        "inside its 'Seat 9: Player2 …' line (is the file cut?)"]
+        "inside its 'Seat 9: Player2 …' line; the file ends in the middle of hand "
+        f"PokerStars-60920749213, line 154 cut off {CUT}"]
     assert out.splitlines()[-1] == ("imported 2 hand(s) (70 events) from 1 file(s); 0 already "
                                     "in the ledger; 1 rejected")
     assert _stored(db, "PokerStars-60920749213") == 0
@@ -216,7 +220,8 @@ def test_a_file_cut_inside_its_last_seat_line_names_the_hand_cut(tmp_path: Path)
         assert code == 2
         assert err.splitlines() == [
             f"error: {cut}:2840, hand PokerStars-35825214163: the hand's *** SUMMARY *** ends "
-            f"inside {seat} line (is the file cut?)"]
+            f"inside {seat} line; the file ends in the middle of hand PokerStars-35825214163, "
+            f"line 2840 cut off {CUT}"]
         assert out.splitlines()[-1] == ("imported 77 hand(s) (1707 events) from 1 file(s); 0 "
                                         "already in the ledger; 1 rejected")
         assert _stored(db, "PokerStars-35825214163") == 0

@@ -149,3 +149,45 @@ def test_a_renamed_copy_after_a_host_name_was_ended_offers_the_alias_again(
         f"count twice); `handledger player alias 'Aab New' {AAB}` shows {AAB} as Aab New from now "
         "on, and the file stays refused (the stored hands keep the names they were logged "
         "under)\n")
+
+
+CT1 = SHARED / "pokernow" / "charlestudor_Input_Log_001.csv"
+
+
+def test_taking_back_a_mistaken_alias_of_a_pokernow_name_puts_every_view_back(
+        tmp_path: Path) -> None:
+    """``player alias "Aab Ovwsi" A8`` (A8: the name PokerNow gave gE4aE_Yhc3, who played as TA
+    before) recorded by mistake and taken back: the unalias ends that statement alone, so A8
+    is gE4aE_Yhc3's name again in the books, balances, settle and pay, exactly as before it.
+    Before, the unalias dropped every statement of A8 (the import's id → A8 too): balances
+    showed TA, settle kept saying A8 and ``pay … A8`` was refused listing A8 among the
+    players; and its line named the id the alias chain ended at (``A8 is no longer
+    gKyQzJRs7T``), not what the alias said. gE4aE_Yhc3: +3 in log 001, +150 in log 002."""
+    db = build_ledger(tmp_path / "t.duckdb", [
+        ["import", "--session", "club-w2", str(CT1), str(CT2)],
+        ["import", "--session", "club-w1", str(VK)],
+        ["session", "set", "club-w2", "--chip-value", "0.01", "--currency", "USD"]])
+    a8 = "A8 (gE4aE_Yhc3)                     153          150            0      8        1"
+    assert lines(db, "balances", "--session", "club-w2")[1] == a8
+    settled = lines(db, "settle", "--session", "club-w2")[:2]
+    assert settled == ['"uhuhqb""\'\'\' pays A8 0.50 USD', "Qapurjsa9 pays A8 0.03 USD"]
+    assert lines(db, "player", "alias", "Aab Ovwsi", "A8") == ["A8 is Aab Ovwsi"]
+    # while the alias holds, A8 is Aab Ovwsi's: the refusal says where the id went
+    result = run(db, "pay", "club-w2", "Qapurjsa9", "A8", "0.01")
+    assert result.exit_code == 2
+    assert result.stderr.endswith(
+        ", ksv @ ycx (YJJJbgIQrB)): A8 names another player now (`player alias`); the id "
+        "that played as A8 is A8 (gE4aE_Yhc3): a payment settles a session between its "
+        "players (and 'rake' names the house, who keeps the rake)\n")
+    assert lines(db, "player", "unalias", "A8", *ENDED) == ["A8 is no longer Aab Ovwsi"]
+    assert lines(db, "balances", "--session", "club-w2")[1] == a8
+    assert lines(db, "settle", "--session", "club-w2")[:2] == settled
+    assert lines(db, "standings")[:2] == [
+        "player                         club-w2    club-w1 total 0.01 USD  total chips",
+        "A8 (gE4aE_Yhc3)                    153                       153             "]
+    assert lines(db, "pay", "club-w2", "Qapurjsa9", "A8", "0.03") == [
+        "club-w2: Qapurjsa9 paid A8 0.03 USD (entry 30)"]
+    # Aab Ovwsi is gKyQzJRs7T's name again alone, and A8 no alias he can end twice over
+    assert lines(db, "balances", "--session", "club-w1")[1].startswith("Aab Ovwsi (gKyQzJRs7T)")
+    result = run(db, "player", "unalias", "A8", *ENDED)
+    assert (result.exit_code, result.stdout) == (0, "A8 is no longer gE4aE_Yhc3\n")

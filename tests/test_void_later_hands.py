@@ -157,7 +157,8 @@ def test_a_void_of_a_finished_hand_the_next_hand_followed_warns(  # noqa: ANN001
         "Bob +1",
         "  warning: hand h2 starts Bob with 99, the corrected final stack is 100 (was 99)",
         "  warning: hand h2 starts Ann with 101, the corrected final stack is 100 (was 101)",
-        "    to follow it: `handledger correct h2 --replace 1 JSON`, JSON the \"event\" of "
+        "    to follow it: `handledger correct h2 --replace 1 JSON --reason … --by …`, "
+        "JSON the \"event\" of "
         "`handledger export h2`'s first line with Bob 100, Ann 100"]
 
 

@@ -42,6 +42,7 @@ from typing import Any, NamedTuple
 
 from ledger.audit.rake_count import counted_rake
 from ledger.model.money import format_money
+from ledger.model.names import aliases_in_force
 from ledger.model.platform import from_platform
 
 #: A player's name mapping (alias → player), see :func:`resolve_aliases`.
@@ -363,8 +364,10 @@ def resolve_aliases(events: Iterable[Any]) -> dict[str, str]:
     order, chains followed (``a → b`` and ``b → c`` give ``a → c``). The latest statement
     wins: when an alias would close a cycle, the older link into the new alias is dropped
     (PokerNow says id → name, then ``player alias NAME ID`` makes NAME the player); a
-    ``player_unaliased`` drops the link out of its ``alias`` (README "player unalias"), the
-    alias events before it staying in the ledger. Events of other types are skipped.
+    ``player_unaliased`` ends the latest statement of its ``alias`` still in force
+    (:func:`ledger.model.names.aliases_in_force`), so the statement before it, if any, holds
+    again (README "player unalias"), the alias events staying in the ledger. Events of other
+    types are skipped.
 
     >>> from ledger.model.events import PlayerAlias as A, PlayerUnaliased as U
     >>> resolve_aliases([A(player="u1", alias="ann"), A(player="Ann", alias="u1")])
@@ -373,13 +376,16 @@ def resolve_aliases(events: Iterable[Any]) -> dict[str, str]:
     {'u1': 'Ann'}
     >>> resolve_aliases([A(player="Ann", alias="Anna"), U(alias="Anna", reason="r", by="h")])
     {}
+    >>> resolve_aliases([A(player="u1", alias="A8"), A(player="Ann", alias="A8"),
+    ...                  U(alias="A8", reason="r", by="h")])
+    {'A8': 'u1'}
     """
+    rows = [e for e in events if e.type in ALIAS_TYPES]
+    force = aliases_in_force([(getattr(e, "player", None) if e.type == "player_alias"
+                               else None, e.alias) for e in rows])
     link: dict[str, str] = {}
-    for e in events:
-        if e.type == "player_unaliased":
-            link.pop(e.alias, None)
-            continue
-        if e.type != "player_alias" or e.player == e.alias:
+    for e, kept in zip(rows, force, strict=True):
+        if not kept or e.player == e.alias:
             continue
         link[e.alias] = e.player
         seen, node = {e.alias}, e.player
@@ -521,20 +527,20 @@ def platform_nicknames(rows: Iterable[SessionRow], seated: Mapping[str | None, s
     tables or has its books there (a buy-in, a cash-out: he played no hand), is still its
     own series name (no ``player alias`` made it someone else) and the name never sat at any
     table (so it is a nickname, not a player). A ``player_unaliased`` of the name (README
-    "player unalias") takes that row away from its place on: the id is known by the name he
-    had before it, or by his id alone, as :func:`ledger.store.streams.platform_names` shows
-    him. ``rows``: the session rows in ledger order (only ``player_alias`` and
+    "player unalias") ends the latest row of it still in force, whoever it named
+    (:func:`ledger.model.names.aliases_in_force`): the id is known by the name he had before
+    it, or by his id alone, as :func:`ledger.store.streams.platform_names` shows him.
+    ``rows``: the session rows in ledger order (only ``player_alias`` and
     ``player_unaliased`` ones are read); ``seated``: per session, the names at its tables
     before aliases; ``booked``: per session, the series names of its books' players."""
     anywhere = set().union(*seated.values())
+    named = [r for r in rows if r.event.type in ALIAS_TYPES]
+    force = aliases_in_force([(r.event.player if r.event.type == "player_alias" else None,
+                               r.event.alias) for r in named])
     kept: list[tuple[str, str]] = []  # (player, nickname) in ledger order
-    for r in rows:
+    for r, in_force in zip(named, force, strict=True):
         e = r.event
-        if e.type == "player_unaliased":  # the latest row giving that name goes
-            given = [k for k, (_, name) in enumerate(kept) if name == e.alias]
-            if given:
-                del kept[given[-1]]
-        elif (e.type == "player_alias" and r.session in platform and e.alias not in anywhere
+        if (in_force and r.session in platform and e.alias not in anywhere
                 and aliases.get(e.player, e.player) == e.player
                 and (e.player in seated.get(r.session, ())
                      or e.player in booked.get(r.session, ()))):

@@ -209,7 +209,8 @@ def hand_conservation(h: HandFacts) -> list[Finding]:
             "chip_conservation", h.session, h.hand, None, h.pot_in, 0,
             f"hand {h.hand}: its {h.pot_in} chips are paid to nobody: no payout is recorded "
             "and the rules cannot award them (unknown cards); record who won (`handledger "
-            f"correct {h.hand} --insert-after SEQ 'pay PLAYER AMOUNT'`, SEQ before its end) "
+            f"correct {h.hand} --insert-after SEQ 'pay PLAYER AMOUNT' --reason … --by …`, SEQ "
+            "before its end) "
             f"({-h.pot_in:+d})")]
     if h.status == "open":
         return []

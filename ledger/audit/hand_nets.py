@@ -83,7 +83,7 @@ def chart_nets(con: Any, money: bool, session: str | None = None
             where = places.setdefault((u[1], u[2]), [])
             where.extend(n for n in named if n not in where)
         one_unit({u[2] or "" for u in units}, {str(u[1]) for u in units}, True,
-                 _CHART_ONE_SESSION, lambda: places)
+                 _CHART_ONE_SESSION, lambda: places, plain=lambda: all(u[0] == 1 for u in units))
     elif len(units) > 1:
         listed = [{"chip_value_minor": u[0], "decimals": u[1], "currency": u[2],
                    "sessions": named} for u, named in units.items()]

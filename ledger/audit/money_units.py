@@ -35,18 +35,25 @@ MoneyPlaces = dict[tuple[int, "str | None"], list["str | None"]]
 
 def one_unit(currencies: set[str], decimals: set[str], money: bool,
           hint: tuple[str, list[str]] = _ONE_SESSION,
-          places: Any = None) -> tuple[int, str | None]:
+          places: Any = None, *, plain: Any = None) -> tuple[int, str | None]:
     """The one (decimals, currency) of the sessions read; chips (0, None) when not ``money``.
     ``hint``: what the refusal tells the user to do (:data:`_ONE_SESSION`); ``places``: a
-    function giving the :data:`MoneyPlaces` read, which the refusal names.
+    function giving the :data:`MoneyPlaces` read, which the refusal names; ``plain``: a
+    function saying whether every chip read is a plain chip (no chip value), for a read that
+    refuses money of plain chips alone (None: such money is the chips, as ``settle`` bills
+    them).
 
     Raises:
-        LedgerError: money over sessions with different currencies or decimals.
+        LedgerError: money over sessions with different currencies or decimals, or, with
+            ``plain``, money asked of plain chips alone (no chip value, no currency).
     """
     if not money:
         return 0, None
     if len(currencies) > 1 or len(decimals) > 1:
         raise _mixed_money(places() if places is not None else {}, hint)
+    if (plain is not None and currencies <= {""} and decimals <= {"0"}
+            and (currencies or decimals) and plain()):
+        raise _no_money(places() if places is not None else {})
     return int(decimals.pop() if decimals else 0), (currencies.pop() if currencies else "") or None
 
 
@@ -76,6 +83,26 @@ def _mixed_money(places: MoneyPlaces, hint: tuple[str, list[str]]) -> LedgerErro
                        f"or decimals{f' ({listing})' if listing else ''}: {advice}")
 
 
+def _no_money(places: MoneyPlaces) -> LedgerError:
+    """The refusal of ``--money`` where every chip read is a plain chip (no chip value, no
+    currency): there is no money to show, and chips shown under a money heading would read as
+    money (README, "Chips of different values do not add up"). Names the sessions (``(no
+    session)``: hands of no session) and how to give a session's chip its worth."""
+    where = [s for named in places.values() for s in named]
+    named = [s for s in where if s is not None]
+    listing = ", ".join(s or "(no session)" for s in where)
+    what = (f"{'session' if len(where) == 1 else 'sessions'} {listing} count"
+            f"{'s' if len(where) == 1 else ''} " if named and len(named) == len(where) else
+            "the hands read (of no session among them) count " if where else
+            "the hands read count ")
+    whose = "its" if len(named) == 1 else "each one's"
+    session = named[0] if len(named) == 1 else "S"
+    worth = (f", or give {whose} chip a worth (`handledger session set {session} --chip-value "
+             "V --currency C`)" if named else "")
+    return LedgerError(f"{what}plain chips, with no money value (no currency): --money has "
+                       f"no money to show; read the chips without --money{worth}")
+
+
 def _money_unit_text(decimals: int, currency: str | None) -> str:
     """A money unit as the refusal of mixed money names it, what ``session list --json``
     gives as ``currency`` and ``decimals``.
@@ -86,6 +113,16 @@ def _money_unit_text(decimals: int, currency: str | None) -> str:
     if currency:
         return f"{currency}, {decimals} decimals"
     return f"no currency, {decimals} decimals" if decimals else "plain chips, no currency"
+
+
+def all_plain(con: Any, session: str | None) -> bool:
+    """Whether every session's chip read (``session``'s; None: all) is a plain chip: no
+    chip value, no currency, no decimals."""
+    row = con.execute(
+        "SELECT bool_and(coalesce(chip_value_minor, 1) = 1 AND coalesce(decimals, 0) = 0"
+        " AND nullif(currency, '') IS NULL) FROM player_session_results"
+        " WHERE $1 IS NULL OR session = $1", [session]).fetchone()
+    return bool(row and row[0])
 
 
 def money_places(con: Any, session: str | None) -> MoneyPlaces:

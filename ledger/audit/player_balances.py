@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.audit.money_units import ChipUnit, money_places, one_unit
+from ledger.audit.money_units import ChipUnit, all_plain, money_places, one_unit
 from ledger.audit.seat_labels import SEAT_LABEL, seat_label_hands
 from ledger.model.errors import NotFound
 from ledger.model.names import likely_meant
@@ -91,12 +91,15 @@ class Balances:
                    for p in [*self.players, house])
 
 
-def balances(con: Any, session: str | None, money: bool) -> Balances:
-    """Each player's balance across the series (or in ``session``).
+def balances(con: Any, session: str | None, money: bool, *, chips_ok: bool = True
+             ) -> Balances:
+    """Each player's balance across the series (or in ``session``). ``chips_ok``: ``money``
+    of plain chips alone gives the chips (``settle``); False: refused, as ``balances --money``
+    refuses it (:func:`ledger.audit.money_units.one_unit`).
 
     Raises:
         NotFound: ``session`` is not in the ledger; LedgerError: mixed currencies with
-            ``money``.
+            ``money``, or plain chips alone with ``money`` and not ``chips_ok``.
     """
     if session is not None and not con.execute(
             "SELECT 1 FROM session_book WHERE session = ?", [session]).fetchone():
@@ -109,7 +112,8 @@ def balances(con: Any, session: str | None, money: bool) -> Balances:
     rows = con.execute(query, [session]).fetchall()
     unit = one_unit({c for r in rows for c in (r[6] or "").split(",")},
                     {d for r in rows for d in (r[7] or "0").split(",")}, money,
-                    places=lambda: money_places(con, session))
+                    places=lambda: money_places(con, session),
+                    plain=None if chips_ok else lambda: all_plain(con, session))
     keys = ("player", "net", "buy_in", "cash_out", "hands", "sessions")
     players = [{**{k: (int(v) if k != "player" else v) for k, v in zip(keys, r, strict=False)},
                 "nickname": r[8], "rules_net": int(r[9]), "paid_minor": int(r[10]),

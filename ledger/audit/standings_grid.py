@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.audit.money_units import ChipUnit, money_places, one_unit
+from ledger.audit.money_units import ChipUnit, all_plain, money_places, one_unit
 from ledger.audit.player_balances import open_hands
 from ledger.audit.seat_labels import seat_label_hands, seat_label_of
 
@@ -171,7 +171,8 @@ def standings(con: Any, money: bool) -> Standings:
         first = next(i for i, s in enumerate(sessions) if s["session"] is None)
         sessions = [s for i, s in enumerate(sessions) if s["session"] is not None or i == first]
     unit = one_unit({r[3] or "" for r in every}, {str(r[4] or 0) for r in every}, money,
-                    _STANDINGS_MIXED, lambda: money_places(con, None))
+                    _STANDINGS_MIXED, lambda: money_places(con, None),
+                    plain=lambda: all_plain(con, None))
     units: dict[ChipUnit, list[str | None]] = {}
     if not money:
         for session, _, _, currency, decimals, _, value in rows:

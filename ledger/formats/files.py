@@ -222,3 +222,50 @@ class StreamLines:
         raise MalformedInput(f"a line longer than {limit >> 20 or limit} "
                              f"{'MB' if limit >> 20 else 'bytes'}, the most handledger reads "
                              "in one line", line=self.number)
+
+
+def cut_line(path: str | os.PathLike[str]) -> int | None:
+    """The number of the file's last line when the file ends in the middle of it (no newline
+    after it: a file cut short, a copy or a download stopped early), else None; None too for
+    a file that cannot be read or is UTF-16 (its newlines are two bytes). Read only when an
+    import refuses a part of the file, to say so beside the refusal of that line."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(2)
+            if head in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+                return None
+            f.seek(0, os.SEEK_END)
+            if f.tell() == 0:
+                return None
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) in (b"\n", b"\r"):
+                return None
+            f.seek(0)
+            lines = 1
+            while chunk := f.read(1 << 20):
+                lines += chunk.count(b"\n")
+            return lines
+    except OSError:
+        return None
+
+
+#: What the readers say of a line they cannot read whole, as a file cut in the middle of a
+#: line reads: a line of no known kind (PokerStars text), TOML that ends early (PHH), a row of
+#: too few columns (PokerNow), a summary line cut inside. A refusal of a whole line for what
+#: it says (a currency that is none) is no sign of a cut: a last line may lack its newline.
+CUT_SIGNS = ("unknown line", "bad TOML", "too few columns", "ends inside")
+
+
+def cut_note(path: str | os.PathLike[str], line: int | None, hand: str | None = None,
+             message: str = "") -> str:
+    """What a refusal of ``line`` (``message``: what it says) adds when the file ends in the
+    middle of that line (:func:`cut_line`) and the refusal reads as a line cut
+    (:data:`CUT_SIGNS`): ``"; the file ends in the middle of hand H, line N cut off (no
+    newline at its end): a file cut short? import the whole file"`` (``"ends there"`` with no
+    ``hand``), or ``""``."""
+    if (line is None or not any(sign in message for sign in CUT_SIGNS)
+            or cut_line(path) != line):
+        return ""
+    inside = f"in the middle of hand {hand}" if hand else "there"
+    return (f"; the file ends {inside}, line {line} cut off (no newline at its end): a file "
+            "cut short? import the whole file")

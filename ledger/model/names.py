@@ -258,3 +258,28 @@ def shown_labels(names: Mapping[str, str]) -> dict[str, str]:
     counts = Counter(names.values())
     return {pid: name if counts[name] == 1 else f"{name} ({pid})"
             for pid, name in names.items() if pid != name}
+
+
+def aliases_in_force(rows: Sequence[tuple[str | None, str]]) -> list[bool]:
+    """Which alias rows are in force: ``rows`` are ``(player, alias)`` of ``player_alias``
+    events and ``(None, alias)`` of ``player_unaliased`` ones, in ledger order. A
+    ``player_unaliased`` ends the latest ``player_alias`` row of its alias before it still in
+    force, so that taking back an alias recorded by mistake leaves the names as they were
+    before it (an earlier statement of the alias, a PokerNow import's id → name among them,
+    holds again: README "player unalias"). Every reader of the alias rows (the books' alias
+    map, the platform names the views show) goes by this one answer. Returns one bool per
+    row: True for a ``player_alias`` row in force, False for an ended one and for every
+    ``player_unaliased`` row.
+
+    >>> aliases_in_force([("id1", "A8"), ("Ann", "A8"), (None, "A8")])
+    [True, False, False]
+    >>> aliases_in_force([("Ann", "Anna"), (None, "Anna"), (None, "Anna")])
+    [False, False, False]
+    """
+    force = [player is not None for player, _ in rows]
+    for k, (player, alias) in enumerate(rows):
+        if player is None:
+            ended = [j for j in range(k) if force[j] and rows[j][1] == alias]
+            if ended:
+                force[ended[-1]] = False
+    return force

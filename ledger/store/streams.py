@@ -504,20 +504,25 @@ def platform_names(ledger: Any) -> dict[str, str]:
     if not sessions:
         return {}
     rows = ledger.query(
-        "SELECT payload->>'player', payload->>'alias' FROM events WHERE (type = 'player_alias'"
-        " AND list_contains($1, session)) OR type = 'player_unaliased' ORDER BY position",
+        "SELECT payload->>'player', payload->>'alias', list_contains($1, session)"
+        " FROM events WHERE type IN ('player_alias', 'player_unaliased') ORDER BY position",
         [sorted(sessions)])
-    kept: list[tuple[str, str]] = []
-    for player, alias in rows:  # an alias ended (player None) takes its latest row away
+    # (player, alias, of a platform session) in ledger order; an alias ended (player None)
+    # takes away its latest row still in force, whatever session holds it, as the books do
+    # (ledger.model.names.aliases_in_force)
+    kept: list[tuple[str, str, bool]] = []
+    for player, alias, platform in rows:
         if player is None:
-            last = [k for k, (_, a) in enumerate(kept) if a == alias]
+            last = [k for k, (_, a, _) in enumerate(kept) if a == alias]
             if last:
-                p, a = kept.pop(last[-1])
-                if all(p != q and a != q for q, _ in kept):  # an id left with no name:
-                    kept.insert(last[-1], (p, p))  # still one a host may name (NAME → id)
+                p, a, here = kept.pop(last[-1])
+                if here and all(p != q and a != q for q, _, on in kept if on):
+                    # an id left with no name: still one a host may name (NAME → id)
+                    kept.insert(last[-1], (p, p, True))
         else:
-            kept.append((player, alias))
-    return {pid: name for pid, name in shown_names(kept).items() if pid != name}
+            kept.append((player, alias, bool(platform)))
+    named = shown_names((p, a) for p, a, here in kept if here)
+    return {pid: name for pid, name in named.items() if pid != name}
 
 
 def shown_names(rows: Iterable[tuple[str, str]]) -> dict[str, str]:

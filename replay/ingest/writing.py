@@ -292,6 +292,7 @@ class FileWriter:
         name = file_name(self.path)
         errors = [e.located(file=name) for e in
                   [*read_errors, *self.errors, *self.unit_errors, *self.clashes]]
+        said_cut(self.path, errors)
         # hands refused together in one line (their unit, …): that line says it for them;
         # a copy of a hand the ledger holds in play: the payouts so far, checked when it ends
         together = {h for e in errors for h in getattr(e, "hands", ())} | self.in_play
@@ -403,6 +404,22 @@ def write_file(ledger: Any, path: Path, batches: list[Batch], errors: list[Ledge
     ``in_order``: see :class:`FileWriter`."""
     return write_chunks(ledger, path, [(batches, errors, states, [])], strict=strict,
                         tables=tables, game=game, closed=closed, in_order=in_order)
+
+
+def said_cut(path: Path, errors: list[LedgerError]) -> None:
+    """Add to each refusal of the file's last line, when the file ends in the middle of it,
+    that the file ends there, in the middle of its hand when the refusal names one
+    (:func:`ledger.formats.files.cut_note`): a file cut short reads as a line the format does
+    not know, and the refusal of that line alone would not say why."""
+    refused = [e for e in errors if e.line is not None and not isinstance(e, StoredFinding)]
+    if refused:
+        from ledger.formats.files import cut_line, cut_note
+
+        last = cut_line(path)
+        for e in refused:
+            note = cut_note(path, last, e.hand, e.message) if e.line == last else ""
+            if note:  # the reader's own guess gives way to what is known
+                e.message = e.message.removesuffix(" (is the file cut?)") + note
 
 
 def _rejected(errors: list[LedgerError], kept: set[str | None]) -> int:

@@ -11,6 +11,7 @@ from typing import Any
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError, MalformedInput, NotFound
 from ledger.model.names import (
+    aliases_in_force,
     check_name,
     check_new_name,
     check_not_look_alike,
@@ -18,7 +19,13 @@ from ledger.model.names import (
     likely_meant,
 )
 from ledger.store.proven import prove_before_writing
-from ledger.store.streams import latest_session, player_names, shared_hand, shared_session
+from ledger.store.streams import (
+    alias_pairs,
+    latest_session,
+    player_names,
+    shared_hand,
+    shared_session,
+)
 from replay.sessions.state import alias_group, append_entry, open_state, series_names
 
 
@@ -83,7 +90,9 @@ def end_alias(ledger: Any, alias: str, session: str | None, *, reason: str, by: 
     latest session), the ``player_alias`` rows staying in the ledger. Every reader of the
     alias map (:func:`replay.sessions.state.series_names`,
     :func:`ledger.audit.books.resolve_aliases`) then takes ``alias`` as a player of his own
-    name again (README "player unalias"). Returns the session and the player ``alias`` was.
+    name again, or the player a statement of it before the one ended made him (README
+    "player unalias"). Returns the session and the player the ended statement named
+    (``player alias NAME ALIAS``'s NAME; a PokerNow import's id).
 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger fails the proof made before writing; nothing
@@ -105,5 +114,8 @@ def end_alias(ledger: Any, alias: str, session: str | None, *, reason: str, by: 
         if session is None:
             raise NotFound("no session to record the end of the alias in: open one first")
     state = open_state(ledger, session, allow_closed=True)
+    pairs = alias_pairs(ledger)
+    said = [p for (p, a), on in zip(pairs, aliases_in_force(pairs), strict=True)
+            if on and a == alias]
     append_entry(ledger, session, ev.PlayerUnaliased(alias=alias, reason=reason, by=by), state)
-    return session, player
+    return session, said[-1] if said else player

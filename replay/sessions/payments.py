@@ -101,7 +101,8 @@ def pay(ledger: Any, session: str, payer: str, payee: str, amount: str, *,
              if warn is not None and owed is None else None)  # --more-than-owed: meant
     seq = append_entry(ledger, session, event, state)
     if short is not None and warn is not None:
-        warn(f"{short}: `handledger entry retract {session} {seq}` takes it back")
+        warn(f"{short}: `handledger entry retract {session} {seq} --reason … --by …` takes it "
+             "back")
     return event, state, seq
 
 
@@ -212,9 +213,14 @@ def not_in_books(who: str, session: str, known: set[str],
     ``session``'s books (:func:`replay.sessions.state.in_books`). ``names``: ``{platform
     id: name}`` (:func:`ledger.store.streams.platform_names`): a player known by an id is
     listed once, ``Name (id)``, not his id and his name apart."""
-    listed = ", ".join(players_listed(known, names or {})) or "nobody yet"
+    players = players_listed(known, names or {})
+    listed = ", ".join(players) or "nobody yet"
     close = likely_meant(who, sorted(known))
     meant = f"did you mean {' or '.join(close)}? " if close else ""
+    if labelled := [p for p in players if p.startswith(f"{who} (")]:
+        # an id played under the name, which names another player now (``player alias``)
+        meant = (f"{who} names another player now (`player alias`); the id that played as "
+                 f"{who} is {' or '.join(labelled)}: ")
     return LedgerError(f"{who} is not in the books of session {session} (no buy-in, "
                        f"cash-out or hand there; its players: {listed}): {meant}a "
                        "payment settles a session between its players (and "

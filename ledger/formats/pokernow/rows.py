@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ledger.formats.files import csv_error, file_name, read_text
+from ledger.formats.files import csv_error, cut_note, file_name, read_text
 from ledger.formats.pokernow.lines import BookLineError, parse_line
 from ledger.formats.pokernow.model import Row
 from ledger.model.errors import MalformedInput
@@ -166,6 +166,7 @@ def read_tables(path: Path) -> list[Table]:
             ": the row cannot be placed in the log, so nothing of the file was written (the "
             "lines around it would be read in a guessed order or without it; correct the row "
             "and import the file again)")
+        first.message += cut_note(path, first.line, message=first.message)
         raise first
     for table in tables:
         _parse(table, file)

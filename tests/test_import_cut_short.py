@@ -1,0 +1,64 @@
+"""A file cut short in the middle of a hand (a copy or a download stopped early: its last
+line has no newline) is refused naming the file, the line and the hand as before, and now
+says the file ends there (README "import"): PokerStars text, PHH and a PokerNow log alike.
+Before, the refusal read as a line the format does not know (``unknown line '*** S'``,
+``bad TOML``, ``row has too few columns``) and never said the file was cut short."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from cli.main import cli
+from tests.conftest import SHARED
+
+PLO8 = SHARED / "text" / "Stars-cash-PLO8-6max-USD-0.01-0.02-200911.txt"
+PHH = SHARED / "phh" / "televised" / "test_2023_54_4" / "test_6_00_15_43.phh"
+CT2 = SHARED / "pokernow" / "charlestudor_Input_Log_002.csv"
+CUT = "(no newline at its end): a file cut short? import the whole file\n"
+
+
+def run(db: Path, *args: str) -> Result:
+    return CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+
+
+def _cut(source: Path, size: int, to: Path) -> Path:
+    to.write_bytes(source.read_bytes()[:size])
+    return to
+
+
+def test_stars_text_cut_in_a_hand(tmp_path: Path) -> None:
+    cut = _cut(PLO8, 3000, tmp_path / "cut.txt")
+    result = run(tmp_path / "t.duckdb", "import", str(cut))
+    assert result.stdout == ("imported 2 hand(s) (45 events) from 1 file(s); 0 already in the "
+                             "ledger; 1 rejected\n")
+    assert result.stderr == (
+        f"error: {cut}:101, hand PokerStars-35875034981: unknown line '*** S'; the file ends "
+        f"in the middle of hand PokerStars-35875034981, line 101 cut off {CUT}")
+
+
+def test_phh_cut_short(tmp_path: Path) -> None:
+    cut = _cut(PHH, 600, tmp_path / "cut.phh")
+    result = run(tmp_path / "t.duckdb", "import", str(cut))
+    assert result.stderr == (f"error: {cut}:8: bad TOML: Expected \"'\" (at end of document); "
+                             f"the file ends there, line 8 cut off {CUT}")
+
+
+def test_pokernow_log_cut_short(tmp_path: Path) -> None:
+    cut = _cut(CT2, 5000, tmp_path / "cut.csv")
+    result = run(tmp_path / "t.duckdb", "import", str(cut))
+    assert result.stderr == (
+        f"error: {cut}:55: row has too few columns: the row cannot be placed in the log, so "
+        "nothing of the file was written (the lines around it would be read in a guessed "
+        "order or without it; correct the row and import the file again); the file ends "
+        f"there, line 55 cut off {CUT}")
+
+
+def test_a_whole_last_line_says_nothing_of_a_cut(tmp_path: Path) -> None:
+    """The same bytes with a newline after them: the file may have ended so; no cut said."""
+    cut = _cut(PLO8, 3000, tmp_path / "cut.txt")
+    cut.write_bytes(cut.read_bytes() + b"\n")
+    result = run(tmp_path / "t.duckdb", "import", str(cut))
+    assert result.stderr == (
+        f"error: {cut}:101, hand PokerStars-35875034981: unknown line '*** S'\n")
