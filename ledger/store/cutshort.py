@@ -63,17 +63,31 @@ def ends_inside_block(path: str | os.PathLike[str], block_size: int) -> str | No
     """``not a whole number of blocks: …`` when the file at ``path`` ends inside a block,
     else None: DuckDB writes its three headers, then whole blocks of ``block_size`` bytes, so
     such a file was cut short or written past its end (bytes appended by another program):
-    its size alone cannot say which."""
+    its size alone cannot say which. Not so with a write-ahead log beside it (``<path>.wal``,
+    not empty): a checkpoint that was writing the log's rows into the file was cut short (a
+    full disk, ``kill -9``), the file's header still names the blocks before it, and DuckDB's
+    next open replays the log (its next checkpoint writes the file whole again): left to
+    DuckDB, as the blocks the tables' rows are in are to ``verify``."""
     size = os.path.getsize(path)
     start = HEADER * HEADERS
     if size < start:
         return None  # not the layout this reading expects: left to DuckDB
     held, part = divmod(size - start, block_size)
+    if part and _logged(path):
+        return None  # a checkpoint cut short (a full disk, a kill): DuckDB replays its log
     if part:
         return (f"not a whole number of blocks: {size} bytes, {held} blocks and {part} bytes "
                 f"(blocks of {block_size} bytes after {start} bytes of headers): cut short or "
                 "written past its end")
     return None
+
+
+def _logged(path: str | os.PathLike[str]) -> bool:
+    """Whether DuckDB's write-ahead log of the file at ``path`` is there and holds bytes."""
+    try:
+        return os.path.getsize(f"{os.fspath(path)}.wal") > 0
+    except OSError:
+        return False
 
 
 _MULTIPLIER = 0xBF58476D1CE4E5B9
