@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import click
+from click.core import ParameterSource
 
 from cli.context import (
     DEFAULT_DB,
@@ -92,12 +93,14 @@ def cli(ctx: click.Context, db: str, wait_seconds: float, no_wait: bool) -> None
     home games: pots, side pots, splits and high-low declarations."""
     from ledger.store import waiting
 
+    given = ("--db" if ctx.get_parameter_source("db") is not ParameterSource.DEFAULT
+             or "HANDLEDGER_DB" not in os.environ else "$HANDLEDGER_DB")
     if not db:
-        raise MalformedInput(f"--db {db!r} names no file: give the ledger's path (default "
+        raise MalformedInput(f"{given} {db!r} names no file: give the ledger's path (default "
                              f"./{DEFAULT_DB}, or $HANDLEDGER_DB)")
     if not is_utf8(db):  # DuckDB opens no such path: it failed with a C++ std::bad_cast
-        raise MalformedInput(f"--db '{escaped(db)}': DuckDB opens only a path that is UTF-8 "
-                             f"text, and this one has a byte that is not")
+        raise MalformedInput(f"{given} '{escaped(db)}': DuckDB opens only a path that is "
+                             "UTF-8 text, and this one has a byte that is not")
     waiting.configure(0 if no_wait else wait_seconds, lambda line: click.echo(line, err=True))
     ctx.obj = Context(db)
 
@@ -204,6 +207,18 @@ def leave(code: int) -> NoReturn:
     os._exit(code)
 
 
+def _from_environment(exc: click.ClickException) -> str | None:
+    """The environment variable whose value ``exc`` refuses (``HANDLEDGER_WAIT=abc``), when
+    the option's value came from it (click records each value's source); else None."""
+    if not isinstance(exc, click.BadParameter) or exc.ctx is None or exc.param is None:
+        return None
+    param = exc.param
+    if (not isinstance(param, click.Option) or not isinstance(param.envvar, str)
+            or exc.ctx.get_parameter_source(param.name or "") is not ParameterSource.ENVIRONMENT):
+        return None
+    return param.envvar
+
+
 def run(args: Sequence[str] | None = None) -> int:
     """The command line ``args`` (default ``sys.argv[1:]``) run as the ``handledger``
     command runs it, every failure one line on stderr; returns the exit status (see
@@ -221,7 +236,10 @@ def run(args: Sequence[str] | None = None) -> int:
         return 130
     except click.ClickException as exc:  # a usage error: one line, how to get the usage
         hint = ""
-        if isinstance(exc, click.UsageError) and exc.ctx is not None:
+        variable = _from_environment(exc)
+        if variable is not None:  # named as the user gave it, not as the option it sets
+            exc.param_hint = f"${variable}"  # type: ignore[attr-defined]
+        elif isinstance(exc, click.UsageError) and exc.ctx is not None:
             hint = f" (`{exc.ctx.command_path} -h` shows the usage)"
         click.echo(f"error: {one_line(exc.format_message())}{hint}", err=True)
         return exc.exit_code

@@ -87,8 +87,8 @@ def test_the_same_amounts_in_digits_go_in(db: Path) -> None:
     assert run(db, "buyin", "fri", "Cy", "050").stdout == "fri: Cy rebuy 50 chips (entry 5)\n"
     assert run(db, "cashout", "fri", "Ann", "0").stdout == ("fri: Ann cashed out 0 chips "
                                                             "(entry 6)\n")
-    assert run(db, "pay", "fri", "Ann", "Bob", "12.5").stdout == ("fri: Ann paid Bob 12.50 USD "
-                                                                  "(entry 7)\n")
+    assert run(db, "pay", "fri", "Ann", "Bob", "12.5", "--more-than-owed"  # no hand: none owed
+               ).stdout == "fri: Ann paid Bob 12.50 USD (entry 7)\n"
     assert run(db, "entry", "amend", "fri", "2", "250", "--reason", "typo", "--by", "host"
                ).stdout == "fri: entry 2 (buy_in) amended\n"
     assert rows(db)[-5:] == [("session:fri", 4, "buy_in"), ("session:fri", 5, "buy_in"),
@@ -121,8 +121,13 @@ def test_a_payment_beyond_the_payers_own_buy_ins_is_one_line(db: Path) -> None:
              f"chips are 37.50 USD); {MISSING}")):
         assert refused(run(db, *args)) == f"error: {line}"
     assert snapshot(db) == before
-    assert run(db, "pay", "fri", "Bob", "Ann", "25").stdout == ("fri: Bob paid Ann 25.00 USD "
-                                                                "(entry 4)\n")
+    # no hand yet: settle has nobody owe anything, so the payment is one beyond what is owed
+    assert refused(run(db, "pay", "fri", "Bob", "Ann", "25")) == (
+        "error: pay fri Bob Ann: 25.00 USD is more than Bob still owes in fri (0.00 USD: Bob "
+        "broke even, paid 0.00 USD, received 0.00 USD); nothing written (`handledger settle "
+        "--session fri` says who pays whom); --more-than-owed records it anyway")
+    assert run(db, "pay", "fri", "Bob", "Ann", "25", "--more-than-owed").stdout == (
+        "fri: Bob paid Ann 25.00 USD (entry 4)\n")
     before = snapshot(db)
     assert refused(run(db, "entry", "amend", "fri", "4", "100", "--reason", "r", "--by", "h")
                    ) == (f"error: entry amend fri 4 (payment): 100.00 USD {BOB}; 100 chips "
@@ -130,14 +135,14 @@ def test_a_payment_beyond_the_payers_own_buy_ins_is_one_line(db: Path) -> None:
     assert snapshot(db) == before
     # a rebuy raises his bound: 150 chips are 37.50 USD
     assert run(db, "buyin", "fri", "Bob", "50").exit_code == 0
-    assert run(db, "entry", "amend", "fri", "4", "37.50", "--reason", "r", "--by", "h"
-               ).exit_code == 0
+    assert run(db, "entry", "amend", "fri", "4", "37.50", "--reason", "r", "--by", "h",
+               "--more-than-owed").exit_code == 0
 
 
 def test_what_a_player_was_paid_he_may_hand_back(db: Path) -> None:
     """Bob (100 chips, 25.00 USD) was paid 40.00 USD by Ann by mistake: he may hand back up to
     his buy-ins and what he was paid, 65.00 USD, and no more."""
-    assert run(db, "pay", "fri", "Ann", "Bob", "40").exit_code == 0
+    assert run(db, "pay", "fri", "Ann", "Bob", "40", "--more-than-owed").exit_code == 0
     assert run(db, "pay", "fri", "Bob", "Ann", "40").stdout == ("fri: Bob paid Ann 40.00 USD "
                                                                 "(entry 5)\n")
     before = snapshot(db)
@@ -155,8 +160,8 @@ def test_a_session_of_one_unit_a_chip_says_it_without_money(db: Path) -> None:
         "error: pay home Bob Ann: 101 is more than Bob's buy-ins in home (100 chips): nobody "
         f"pays more than the chips put on the table; {MISSING}")
     assert snapshot(db) == before
-    assert run(db, "pay", "home", "Bob", "Ann", "100").stdout == ("home: Bob paid Ann 100 "
-                                                                  "(entry 4)\n")
+    assert run(db, "pay", "home", "Bob", "Ann", "100", "--more-than-owed").stdout == (
+        "home: Bob paid Ann 100 (entry 4)\n")
 
 
 ZED = """variant = 'NT'

@@ -65,7 +65,7 @@ def test_a_currency_change_is_refused_once_payments_are_recorded(run, db: str) -
                   ) == ["session fri: 1 chip = 0.25 EUR"]
     assert _lines(run("session", "set", "fri", "--chip-value", "0.25", "--currency", "USD")
                   ) == ["session fri: 1 chip = 0.25 USD"]
-    assert run("pay", "fri", "Bob", "Ann", "10").exit_code == 0
+    assert run("pay", "fri", "Bob", "Ann", "10", "--more-than-owed").exit_code == 0
     before = snapshot(Path(db))
     assert refused(run("session", "set", "fri", "--chip-value", "0.25", "--currency", "EUR")
                    ) == ("error: session fri has 1 payment recorded in USD: they are money in "

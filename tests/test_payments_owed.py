@@ -105,3 +105,26 @@ def test_a_payment_to_a_player_owed_nothing_names_what_settle_still_asks(
                 )[0] == 0
     assert user("pay", "friday", "Bob", "Ann", "7.50") == (
         0, "friday: Bob paid Ann 7.50 USD (entry 12)\n", "")
+
+
+def test_a_session_with_no_hand_owes_nothing_but_what_was_paid(user) -> None:  # noqa: ANN001
+    """Buy-ins (and cash-outs) only: settle says nobody owes anybody, so a payment is one
+    beyond what is owed, refused as any other (before, it went in and settle then asked for
+    it back); with --more-than-owed it goes in, and what was paid may be handed back."""
+    for step in (("session", "open", "q", "--chip-value", "0.25", "--currency", "USD"),
+                 ("buyin", "q", "Ann", "100"), ("buyin", "q", "Bob", "100")):
+        assert user(*step)[0] == 0, step
+    assert user("settle", "--session", "q") == (0, "settled: nobody owes anybody\n", "")
+    owes = "(`handledger settle --session q` says who pays whom); --more-than-owed records it " \
+           "anyway\n"
+    assert user("pay", "q", "Bob", "Ann", "10") == (
+        2, "", "error: pay q Bob Ann: 10.00 USD is more than Bob still owes in q (0.00 USD: Bob "
+        f"broke even, paid 0.00 USD, received 0.00 USD); nothing written {owes}")
+    assert user("cashout", "q", "Ann", "100")[0] == 0
+    assert user("pay", "q", "Bob", "Ann", "10") == (
+        2, "", "error: pay q Bob Ann: 10.00 USD is more than Bob still owes in q (0.00 USD: Bob "
+        f"broke even, paid 0.00 USD, received 0.00 USD); nothing written {owes}")
+    assert user("pay", "q", "Bob", "Ann", "10", "--more-than-owed") == (
+        0, "q: Bob paid Ann 10.00 USD (entry 5)\n", "")
+    assert user("pay", "q", "Ann", "Bob", "10") == (0, "q: Ann paid Bob 10.00 USD (entry 6)\n", "")
+    assert user("settle", "--session", "q") == (0, "settled: nobody owes anybody\n", "")

@@ -97,3 +97,32 @@ def test_a_clean_session_closes_without_a_note(user) -> None:  # noqa: ANN001
         assert user(*step)[0] == 0, step
     code, out, err = user(*NIGHT[-1])
     assert (code, out.splitlines()[0], err) == (0, "session friday closed", "")
+
+
+def test_a_buy_in_entered_twice_is_a_rebuy_with_a_warning(user) -> None:  # noqa: ANN001
+    """The same buy-in twice with no hand between (the command repeated, or typed at two
+    terminals) is recorded as the rebuy it may be, with a warning naming the retraction that
+    takes it back; a rebuy of another amount, or after a hand that seated him, says nothing."""
+    for step in (("session", "open", "fri", "--date", "2026-11-27"), ("buyin", "fri", "Ann", "200"),
+                 ("buyin", "fri", "Bob", "150")):
+        assert user(*step)[0] == 0, step
+    assert user("buyin", "fri", "Ann", "200") == (
+        0, "fri: Ann rebuy 200 chips (entry 4)\n",
+        "warning: Ann bought in 200 chips in fri already (entry 2) and has played no hand since: "
+        "a buy-in entered twice is taken back with `handledger entry retract fri 4 --reason … "
+        "--by …` (recorded as a rebuy)\n")
+    assert user("buyin", "fri", "Ann", "100") == (0, "fri: Ann rebuy 100 chips (entry 5)\n", "")
+    assert user("buyin", "fri", "Ann", "100", "--kind", "top_up") == (
+        0, "fri: Ann top-up 100 chips (entry 6)\n",
+        "warning: Ann bought in 100 chips in fri already (entry 5) and has played no hand since: "
+        "a buy-in entered twice is taken back with `handledger entry retract fri 6 --reason … "
+        "--by …` (recorded as a top-up)\n")
+    assert user("entry", "retract", "fri", "6", "--reason", "entered twice", "--by", "host"
+                )[0] == 0
+    start = [*START[:-4], "--seats", "Ann:500,Bob:150", "--button", "Ann"]
+    assert user(*start)[0] == 0
+    for action in ("d dh Ann AsKs", "d dh Bob QhQd", "Ann f", "pay Bob 3", "end"):
+        assert user("act", "f1", action)[0] == 0, action
+    assert user("buyin", "fri", "Ann", "100") == (0, "fri: Ann rebuy 100 chips (entry 8)\n", "")
+    assert user("buyin", "fri", "Bob", "150") == (
+        0, "fri: Bob rebuy 150 chips (entry 9)\n", "")

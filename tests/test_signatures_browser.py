@@ -31,7 +31,9 @@ def test_the_hand_page_shows_who_signed_and_what_fails(browser: Browser, tampere
     [warning] = css(d, ".signature-fails")
     assert text(warning) == (
         "✗ The signature of the correction at seq 27 (signed as floor) FAILS against the key "
-        "directory: see the history. The books apply it as stored.")
+        "directory: see the history. The books replayed from the events apply it as stored "
+        "(tables saved before its row was edited in place show it as it was: handledger "
+        "verify).")
     assert text(by_id(d, "signatures-summary")) == (
         "Signatures: 3 signed correction(s) and void(s) (an undo is a correction): 2 verify; "
         "1 FAIL: hand dispute-1 seq 27 (a correction signed as 'floor').")
@@ -42,7 +44,7 @@ def test_the_hand_page_shows_who_signed_and_what_fails(browser: Browser, tampere
         ("good", "✓ The signature verifies against the key directory: signed by floor; it "
                  "binds the hand as it stood (seqs 1-25) and this correction."),
         ("bad", f"✗ Signed as floor: the signature FAILS against the key directory: {ALTERED}; "
-                "the books apply it as stored.")]
+                "the books replayed from the events apply it as stored.")]
     assert [" ".join(text(e).split()).split(" by ")[0]
             for e in css(d, "#history .amendment > p:first-child")] == [
         "Corrected (seq 25, ledger position 25)", "Undone (seq 26, ledger position 26)",
@@ -62,7 +64,9 @@ def test_the_index_names_the_failing_signature_and_the_checkpoint(browser: Brows
         "2 verify; 1 FAIL: hand dispute-1 seq 27 (a correction signed as 'floor').")
     [failing] = css(d, "#failing-signatures li")
     assert text(failing) == (f"✗ dispute-1 seq 27, the correction signed as floor: {ALTERED}; "
-                             "the books apply it as stored")
+                             "the books replayed from the events apply it as stored (tables "
+                             "saved before its row was edited in place show it as it was: "
+                             "handledger verify)")
     link = css(failing, "a")[0]
     assert link.get_attribute("href").endswith("/hands/dispute-1.html")
     rows = [[text(c) for c in css(r, "th, td")] for r in css(d, "#checkpoint-list tbody tr")]

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from ledger.audit.signatures import APPLIED
 from tests.copies import copy_ledger
 from tests.ledger_files import edit_payload
 from tests.signed_night import PLO, signed_night
@@ -87,16 +88,17 @@ def test_a_failing_signature_is_said_on_the_page_as_audit_finds_it(run, db: str,
     text = page.read_text()
     assert _words(text, r'<p class="warning signature-fails"') == [
         "✗ The signature of the correction at seq 27 (signed as floor) FAILS against the key "
-        "directory: see the history. The books apply it as stored."]
+        "directory: see the history. The books replayed from the events apply it as stored "
+        "(tables saved before its row was edited in place show it as it was: handledger "
+        "verify)."]
     assert _words(text, r'<p class="signature" data-status="bad"') == [
         f"✗ Signed as floor: the signature FAILS against the key directory: {ALTERED}; the "
-        "books apply it as stored."]
+        "books replayed from the events apply it as stored."]
     assert len(_words(text, r'<p class="signature" data-status="good"')) == 2  # seqs 25, 26
     audited = json.loads(run("audit", "--json", "--keys", str(books)).stdout)
     assert [(d["hand"], d["message"]) for d in audited["discrepancies"]
             if d["kind"] == "signature"] == [
-        ("dispute-1", f"the correction at seq 27 signed as 'floor': {ALTERED}; the books "
-                      "apply it as stored")]
+        ("dispute-1", f"the correction at seq 27 signed as 'floor': {ALTERED}; {APPLIED}")]
     elsewhere = Path(db).with_name("none")
     elsewhere.mkdir()  # a key directory without floor's key: nothing can be checked
     assert run("view", "dispute-1", "-o", str(page), "--keys", str(elsewhere)).exit_code == 0
@@ -128,8 +130,8 @@ def test_run_prints_the_signatures_and_the_checkpoints(run, db: str, books: Path
     # the audit (a read) counts the failing signature as `audit --keys` does, finding first
     audited = run("audit").stdout.splitlines()
     assert audited[1:] == [
-        f"signature: the correction at seq 27 signed as 'floor': {ALTERED}; the books apply "
-        "it as stored [hand dispute-1]",
+        f"signature: the correction at seq 27 signed as 'floor': {ALTERED}; {APPLIED} "
+        "[hand dispute-1]",
         "audit: 2 discrepancies in 2 hand(s) in 0 session(s) (payout 1, signature 1)"]
     # without its checkpoints file, run goes on and names the failing signature as the audit
     shutil.move(f"{db}.checkpoints", tmp_path / "kept.checkpoints")
@@ -175,8 +177,8 @@ def test_the_report_counts_them_names_each_failing_and_redraws_when_they_change(
         "✗ Signed amendments: 3 signed correction(s) and void(s) (an undo is a correction): "
         "2 verify; 1 FAIL: hand dispute-1 seq 27 (a correction signed as 'floor')."]
     assert _words(index, r'<li><span class="bad">✗</span> <a href="hands/') == [
-        f"✗ dispute-1 seq 27, the correction signed as floor: {ALTERED}; the books apply it "
-        "as stored"]
+        f"✗ dispute-1 seq 27, the correction signed as floor: {ALTERED}; "
+        f"{APPLIED.replace('`', '')}"]
     assert (out / "index.html").read_bytes() != before
     assert _words((out / "sessions" / "~no-session.html").read_text(),
                   r'<p id="signed-amendments"') == [

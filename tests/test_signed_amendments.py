@@ -150,7 +150,9 @@ def test_an_altered_signed_correction_fails(run, db: str, keys: Path,
                        "the correction at seq 25 signed as 'floor': the signature does not "
                        "verify with key 'floor': altered (it covers the hand's 24 row(s) "
                        "before it and the correction: one of them is not as signed); the "
-                       "books apply it as stored")}]
+                       "books replayed from the events apply it as stored (tables saved "
+                       "before its row was edited in place show it as it was: `handledger "
+                       "verify`)")}]
     elsewhere = Path(db).with_name("none")  # a key directory without floor's key: unknown
     elsewhere.mkdir()
     assert "signature" not in run("audit", "--json", "--keys", str(elsewhere)).stdout

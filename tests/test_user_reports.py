@@ -27,6 +27,39 @@ def test_an_empty_db_is_one_line(tmp_path: Path, args: tuple[str, ...],
     assert not list(ROOT.glob("*.new")) and not (ROOT / DEFAULT_DB).exists()
 
 
+@pytest.mark.parametrize(("env", "args", "line"), [
+    ({"HANDLEDGER_DB": ""}, (), f"$HANDLEDGER_DB '' names no file: give the ledger's path "
+     f"(default ./{DEFAULT_DB}, or $HANDLEDGER_DB)"),
+    ({"HANDLEDGER_DB": "x.duckdb"}, ("--db", ""), f"--db '' names no file: give the ledger's "
+     f"path (default ./{DEFAULT_DB}, or $HANDLEDGER_DB)"),
+    ({"HANDLEDGER_WAIT": "abc"}, ("--db", "s.duckdb"),
+     "Invalid value for $HANDLEDGER_WAIT: 'abc' is not a valid float range."),
+    ({"HANDLEDGER_WAIT": "-1"}, ("--db", "s.duckdb"),
+     "Invalid value for $HANDLEDGER_WAIT: -1.0 is not in the range x>=0."),
+    ({"HANDLEDGER_WAIT": "abc"}, ("--db", "s.duckdb", "--wait", "abc"),
+     "Invalid value for '--wait': 'abc' is not a valid float range. (`handledger -h` shows "
+     "the usage)"),
+])
+def test_a_bad_environment_variable_is_named(tmp_path: Path, env: dict[str, str],
+                                             args: tuple[str, ...], line: str,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A value refused is named as it was given: the environment variable it came from, not
+    the option it sets (which the user never typed); one line, exit 2, no file."""
+    from click.testing import CliRunner
+
+    from cli.main import run
+
+    monkeypatch.chdir(tmp_path)
+    for name in ("HANDLEDGER_DB", "HANDLEDGER_WAIT", "HANDLEDGER_NO_WAIT"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    with CliRunner().isolation() as (out, err, _):
+        code = run([*args, "balances"])
+    assert (code, out.getvalue(), err.getvalue().decode()) == (2, b"", f"error: {line}\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("args", [("init",), ("balances",), ("import", "data/hands")])
 def test_a_db_path_that_is_not_utf8_is_one_line(tmp_path: Path, args: tuple[str, ...],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:

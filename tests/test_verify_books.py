@@ -221,8 +221,9 @@ def test_a_forged_signed_correction_of_the_night_fails_verify_and_audit(
     assert audit.stdout.splitlines()[-2:] == [
         "signature: the correction at seq 18 signed as 'floor': the signature does not verify "
         "with key 'floor': altered (it covers the hand's 17 row(s) before it and the "
-        "correction: one of them is not as signed); the books apply it as stored [session "
-        "fri, hand f1]",
+        "correction: one of them is not as signed); the books replayed from the events "
+        "apply it as stored (tables saved before its row was edited in place show it as it "
+        "was: `handledger verify`) [session fri, hand f1]",
         "audit: 3 discrepancies in 1 hand(s) in 1 session(s) (payout 1, session_balance 1, "
         "signature 1)"]
     edit_payload(db, 12, '"to":8', '"to":"x"')  # a row before it no reader takes

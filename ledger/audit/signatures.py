@@ -23,6 +23,9 @@ from ledger.store.duck import duckdb
 from ledger.store.keys import KeyStore
 
 _CALLED = {"correction": "correction", "hand_voided": "void"}
+#: What the books make of a failing signed amendment, as the audit and the pages say it.
+APPLIED = ("the books replayed from the events apply it as stored (tables saved before its "
+           "row was edited in place show it as it was: `handledger verify`)")
 
 #: The stored rows of a signed amendment (an unsigned event's JSON has no ``signature`` key),
 #: in ledger order: hand, seq, position, type, the name it was signed as and the session.
@@ -58,10 +61,13 @@ class SignedAmendment:
 
     def finding(self) -> Finding:
         """The audit's ``signature`` finding of a failing one (expected and actual 0: no
-        chips are counted; the books apply the amendment as stored)."""
+        chips are counted). The books replayed from the events apply the amendment as
+        stored; tables saved before its row was edited in place (no new hash: reads trust
+        saved tables whose digest matches, README "What is in the ledger") still show it as
+        it was, which ``verify`` finds (the row's hash) and ``replay`` rebuilds."""
         return Finding("signature", self.session, self.hand, None, 0, 0,
                        f"the {self.kind} at seq {self.seq} signed as {self.signer!r}: "
-                       f"{self.note}; the books apply it as stored")
+                       f"{self.note}; {APPLIED}")
 
 
 def signed_amendments(ledger: Any, keys: KeyStore, hands: Sequence[str] | None = None,

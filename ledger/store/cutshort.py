@@ -1,6 +1,7 @@
-"""What every read checks of a ledger file before it reads, as cheaply as a live ``state`` at the
-table must be: that the file does not end inside a block. It imports neither numpy nor the
-``duckdb`` package (a live command loads DuckDB's compiled module alone: :mod:`ledger.store.duck`);
+"""What every read and write checks of a ledger file before it reads or writes, as cheaply as
+a live ``state`` or ``act`` at the table must be: that the file does not end inside a block.
+It imports neither numpy nor the ``duckdb`` package (a live command loads DuckDB's compiled
+module alone: :mod:`ledger.store.duck`);
 the checksums of every block are :mod:`ledger.store.blocks`', which ``verify`` and the writes
 that vouch for the rows run.
 """
@@ -17,17 +18,22 @@ HEADER = 4096  #: bytes of each of the DuckDB file's three headers
 HEADERS = 3
 
 
-def check_sound(path: str, con: Any, database: str | None = None) -> None:
-    """What every read checks of the ledger file at ``path`` before it reads (the store's
-    read-only open, :class:`ledger.store.store.Ledger`): that the file does not end inside a
+def check_sound(path: str, con: Any, database: str | None = None, *,
+                block_size: int | None = None) -> None:
+    """What every read and write checks of the ledger file at ``path`` first (the store's
+    open, :class:`ledger.store.store.Ledger`): that the file does not end inside a
     block (:func:`ends_inside_block`), which a file cut short or written past its end, at a byte
     DuckDB never ends on, does. It costs one ``stat`` and one query, whatever the size of the
-    file: a read of a large ledger (``state`` at the table, ``audit`` of fresh books) must not
-    pay for reading the file. A block failing its checksum is met by the read that reads it
-    (DuckDB checks each block it reads) and by ``verify``, ``checkpoint``, ``session close``,
-    ``export`` and a saving ``replay`` or ``run``, which check every block first
+    file (one ``stat`` alone given ``block_size``): a read of a large ledger (``state`` at the
+    table, ``audit`` of fresh books) must not pay for reading the file. A block failing its
+    checksum is met by the read that reads it (DuckDB checks each block it reads) and by
+    ``verify``, ``checkpoint``, ``session close``, ``export`` and a saving ``replay`` or
+    ``run``, which check every block first
     (:func:`ledger.store.blocks.check_blocks`).
     ``database``: the name ``con`` knows the file by (default: its current database).
+    ``block_size``: the file's, when the caller has read it (then no query is made). Every
+    write checks the same (:class:`ledger.store.store.Ledger`): DuckDB's checkpoint after a
+    write would cut bytes written past the end away, a repair nobody asked for.
 
     Raises:
         LedgerCorrupt: the file ends inside a block.
@@ -35,10 +41,8 @@ def check_sound(path: str, con: Any, database: str | None = None) -> None:
     """
     if path == ":memory:":
         return
-    name = "current_database()" if database is None else "$1"
-    block_size = int(con.execute("SELECT block_size FROM pragma_database_size()"
-                                 f" WHERE database_name = {name}",
-                                 [] if database is None else [database]).fetchone()[0])
+    if block_size is None:
+        block_size = _block_size(con, database)
     try:
         short = ends_inside_block(path, block_size)
     except OSError as e:
@@ -47,21 +51,43 @@ def check_sound(path: str, con: Any, database: str | None = None) -> None:
         raise LedgerCorrupt(f"ledger {path} is corrupt: {short}")
 
 
+def _block_size(con: Any, database: str | None) -> int:
+    """The block size of the file ``con`` knows as ``database`` (default: its current one)."""
+    name = "current_database()" if database is None else "$1"
+    return int(con.execute("SELECT block_size FROM pragma_database_size()"
+                           f" WHERE database_name = {name}",
+                           [] if database is None else [database]).fetchone()[0])
+
+
 def ends_inside_block(path: str | os.PathLike[str], block_size: int) -> str | None:
     """``not a whole number of blocks: …`` when the file at ``path`` ends inside a block,
     else None: DuckDB writes its three headers, then whole blocks of ``block_size`` bytes, so
     such a file was cut short or written past its end (bytes appended by another program):
-    its size alone cannot say which."""
+    its size alone cannot say which. Not so with a write-ahead log beside it (``<path>.wal``,
+    not empty): a checkpoint that was writing the log's rows into the file was cut short (a
+    full disk, ``kill -9``), the file's header still names the blocks before it, and DuckDB's
+    next open replays the log (its next checkpoint writes the file whole again): left to
+    DuckDB, as the blocks the tables' rows are in are to ``verify``."""
     size = os.path.getsize(path)
     start = HEADER * HEADERS
     if size < start:
         return None  # not the layout this reading expects: left to DuckDB
     held, part = divmod(size - start, block_size)
+    if part and _logged(path):
+        return None  # a checkpoint cut short (a full disk, a kill): DuckDB replays its log
     if part:
         return (f"not a whole number of blocks: {size} bytes, {held} blocks and {part} bytes "
                 f"(blocks of {block_size} bytes after {start} bytes of headers): cut short or "
                 "written past its end")
     return None
+
+
+def _logged(path: str | os.PathLike[str]) -> bool:
+    """Whether DuckDB's write-ahead log of the file at ``path`` is there and holds bytes."""
+    try:
+        return os.path.getsize(f"{os.fspath(path)}.wal") > 0
+    except OSError:
+        return False
 
 
 _MULTIPLIER = 0xBF58476D1CE4E5B9

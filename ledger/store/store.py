@@ -95,7 +95,11 @@ _SCHEMA = (
 #: the ``events`` columns (its description but the last two) and the ``meta`` rows (the last
 #: two columns), no row of ``events`` read. One query in place of three: each costs about
 #: 1 ms of CPU, and every command opens the ledger.
-_OPENED = "SELECT e.*, m.key, m.value FROM meta m LEFT JOIN (FROM events WHERE false) e ON true"
+#: The ``events`` columns, the ``meta`` rows and the file's block size (for the size check every
+#: open makes, :func:`ledger.store.cutshort.check_sound`), in one query.
+_OPENED = ("SELECT e.*, m.key, m.value, (SELECT block_size FROM pragma_database_size() WHERE"
+           " database_name = current_database()) FROM meta m"
+           " LEFT JOIN (FROM events WHERE false) e ON true")
 _PAGE = 10_000  # positions per query when streaming (Ledger._pages)
 #: DuckDB's memory while rows are walked in position order (Ledger._pages): a page takes a
 #: few MB; with this cap a walk of 2.35 million rows stayed at about 180 MB resident.
@@ -196,9 +200,10 @@ class Ledger:
         """Open (and, unless ``read_only``, create) the ledger at ``path`` (``":memory:"`` for a
         private in-memory ledger). When another process holds the file, the open waits as
         the process's policy says (:mod:`ledger.store.waiting`; ``wait`` False: not at all).
-        ``read_only``: the file is checked first, unless not ``sound``, as cheaply as every
-        read must be (:func:`ledger.store.cutshort.check_sound`: it does not end inside a
-        block); a block failing its checksum is met by the read that reads it.
+        The file is checked first, unless not ``sound``, as cheaply as every read and live
+        write must be (:func:`ledger.store.cutshort.check_sound`: it does not end inside a
+        block; a write would have DuckDB cut bytes written past its end away, unasked); a
+        block failing its checksum is met by the read that reads it.
 
         Raises:
             LedgerBusy: another process holds the file (still, after the wait), or this one
@@ -222,6 +227,7 @@ class Ledger:
         #: ``meta`` as read when opened read-only (nothing writes it while this process
         #: holds the file so: :meth:`_head` reads it from here); None otherwise.
         self._opened_meta: dict[str, str] | None = None
+        self._block_size: int | None = None  # the file's, as the open read it (_opened)
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=not read_only)
         if not read_only:
@@ -248,8 +254,8 @@ class Ledger:
                     f"ledger {self.path} has store version {version}; "
                     f"this handledger reads versions up to {STORE_VERSION}"
                 )
-            if read_only and sound:
-                self._sound()
+            if sound:  # a write too: never over bytes verify calls corrupt (DuckDB's next
+                self._sound()  # checkpoint would cut them away, a repair none asked for)
         except LedgerError:
             self._con.close()
             raise
@@ -264,13 +270,15 @@ class Ledger:
         """
         try:
             cursor = self._con.execute(_OPENED)
-            columns = [(d[0], str(d[1])) for d in cursor.description][:-2]
+            columns = [(d[0], str(d[1])) for d in cursor.description][:-3]
             rows = cursor.fetchall()
         except (duckdb.CatalogException, duckdb.BinderException):
             return None
         except duckdb.Error as e:
             raise self._translate(e) from e
-        return {row[-2]: row[-1] for row in rows}, columns
+        if rows:
+            self._block_size = int(rows[0][-1])
+        return {row[-3]: row[-2] for row in rows}, columns
 
     def _new_or_edited(self, read_only: bool) -> dict[str, str]:
         """The schema of a new ledger made (not ``read_only``), then the tables checked one
@@ -295,9 +303,11 @@ class Ledger:
         return meta
 
     def _sound(self, database: str | None = None) -> None:
-        """The file checked as every read checks it (:func:`cutshort.check_sound`)."""
+        """The file checked as every open checks it (:func:`cutshort.check_sound`), with the
+        block size the open read when it has (then at the cost of one ``stat``)."""
         try:
-            cutshort.check_sound(self.path, self._con, database)
+            cutshort.check_sound(self.path, self._con, database,
+                                 block_size=self._block_size if database is None else None)
         except duckdb.Error as e:
             raise self._translate(e) from e
 
@@ -328,6 +338,7 @@ class Ledger:
         self._uncapped = None
         self._appended = Appended()
         self._opened_meta = None
+        self._block_size = None
         _regular_or_new(self.path)
         check_ledger_file(self.path, creating=False)
         if not os.path.exists(self.path):

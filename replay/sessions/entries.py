@@ -58,12 +58,43 @@ def buy_in(ledger: Any, session: str, player: str, chips: str, kind: str | None,
     event = ev.BuyIn(player=player, chips=chips,
                      kind=buy_in_kind(session, state, names.get(player, player), chips, kind,
                                       f"buyin {session} {player} --kind {kind}"))
+    twice = (entered_twice(ledger, session, state, player, chips, names)
+             if note is not None and player in books else None)
     seq = append_entry(ledger, session, event, state)
     if note is not None and player not in books:
         line = close_to_books(session, player, books, seq)
         if line:
             note(line)
+    if note is not None and twice is not None:
+        note(f"warning: {player} {twice}: a buy-in entered twice is taken back with "
+             f"`handledger entry retract {session} {seq} --reason … --by …` (recorded as "
+             f"a {event.kind.replace('_', '-')})")
     return event, seq
+
+
+def entered_twice(ledger: Any, session: str, state: SessionState, player: str, chips: int,
+                  names: dict[str, str]) -> str | None:
+    """What is said of a buy-in of ``chips`` by ``player`` in ``session`` when his last
+    buy-in there in force (under any of his names, ``names``: :func:`series_names`; as
+    amended last) is of the same chips and no hand of the session has seated him since: the
+    same command entered twice (repeated, or typed at two terminals) looks so. A rebuy is
+    legitimate, so it is recorded all the same, with this said (``bought in 200 chips in fri
+    already (entry 2) and has played no hand since``); None otherwise."""
+    group = alias_group(ledger, player, names)
+    last = max((seq for seq, e in state.entries.items()
+                if isinstance(e, ev.BuyIn) and e.player in group and seq not in state.retracted),
+               default=None)
+    if last is None or state.amended.get(last, state.entries[last]).chips != chips:
+        return None
+    played = ledger.query(
+        "SELECT 1 FROM events WHERE type = 'hand_started' AND session = $1 AND position >"
+        " (SELECT position FROM events WHERE stream = $2 AND seq = $3) AND len(list_intersect("
+        "CAST(json_extract_string(payload, '$.seats[*].player') AS VARCHAR[]), $4)) > 0"
+        " LIMIT 1", [session, f"session:{session}", last, sorted(group)])
+    if played:
+        return None
+    return (f"bought in {chips} chips in {session} already (entry {last}) and has played no "
+            "hand since")
 
 
 def close_to_books(session: str, player: str, books: set[str], seq: int) -> str | None:

@@ -113,7 +113,7 @@ def payee_owed_less(ledger: Any, session: str, state: SessionState, payee: str |
     ``session`` before it (the transfers to him or any alias of his,
     :func:`ledger.audit.settlement.settlement`): ``settle has Cy owed nothing in fri (Ann
     pays Bob 25.00 USD)``, with settle's transfers for the session; None when he is owed it
-    all, or settle cannot say (a hand in play, nets that do not sum to zero, no hand)."""
+    all, or settle cannot say (a hand in play, nets that do not sum to zero)."""
     from ledger.audit.settlement import settlement
     from replay.projections import catch_up
 
@@ -123,8 +123,6 @@ def payee_owed_less(ledger: Any, session: str, state: SessionState, payee: str |
         catch_up(ledger)
         transfers, books = settlement(ledger.connection, session)
     except LedgerError:
-        return None
-    if not any(p["hands"] for p in books.players):
         return None
     group = alias_group(ledger, payee)
     owed = sum(n for _, to, n in transfers if to in group)
@@ -365,9 +363,11 @@ def within_owed(ledger: Any, session: str, state: SessionState, payer: str, mino
     paid there (under any alias; less ``replacing``, the amount of the payment an amendment
     replaces), when below zero. The derived tables are caught up in ``ledger`` (open for
     writing) first. Returns whether it was checked: not while settle cannot say (a hand of
-    the session still in play, nets that do not sum to zero, a hand the rules refuse) or
-    the session holds no hand (its books are buy-ins and cash-outs only), when
-    :func:`within_buy_ins` bounds the payments together instead. ``books``: the players'
+    the session still in play, nets that do not sum to zero, a hand the rules refuse), when
+    :func:`within_buy_ins` bounds the payments together instead. A session with no hand
+    yet (buy-ins and cash-outs only) is one settle can say of: its nets are 0 (settle goes
+    by the hands), so nobody owes anything but what he was paid (not yet so for a file's
+    row, ``books`` given: no hand there, its buy-ins bound it). ``books``: the players'
     rows of :func:`ledger.audit.settlement.settlement`'s balances, read already (then settle is
     taken to say, and nothing is caught up); ``payments``: the payments to count,
     ``(payer, payee, minor)`` (a file's row: those before it), instead of the books'.
@@ -385,8 +385,8 @@ def within_owed(ledger: Any, session: str, state: SessionState, payer: str, mino
             books = settlement(ledger.connection, session)[1].players
         except LedgerError:
             return False
-    if not any(p["hands"] for p in books):  # no hand: no net to settle, 0 each
-        return False
+    elif not any(p["hands"] for p in books):  # a file's row with no hand of its session
+        return False  # stored: left to its buy-ins (replay/ingest/book_rules.py)
     group = alias_group(ledger, payer)
     mine = [p for p in books if p["player"] in group]
     net = sum(int(p["net"]) for p in mine)
