@@ -126,7 +126,7 @@ def _deal_hole(state: HandData, e: ev.CardsDealt, p: str, dealt: list[str]) -> N
         raise state.fail(f"{p!r} is not seated")
     if state.phase != "deal":
         if p in cards.street_hole:  # dealt already: the host repeats a deal
-            raise state.fail(f"{p} already has his cards for this street")
+            raise state.fail(f"{p} already has cards for this street")
         raise state.fail(f"hole cards dealt during the {state.phase} phase")
     if p in state.folded:
         raise state.fail(f"{p} has folded")
@@ -138,7 +138,7 @@ def _deal_hole(state: HandData, e: ev.CardsDealt, p: str, dealt: list[str]) -> N
             raise state.fail("this street was dealt as one community card (RULES.md §4.1)")
         own_seventh_card(state, p)
     if p in cards.street_hole:
-        raise state.fail(f"{p} already has his cards for this street")
+        raise state.fail(f"{p} already has cards for this street")
     if len(dealt) != len(up):
         raise state.fail(f"{p} must be dealt {len(up)} card(s) on this street, not {len(dealt)}")
     face_up = e.face_up
@@ -176,7 +176,7 @@ def _deal_draw(state: HandData, e: ev.CardsDealt, p: str) -> None:
     owed = state.cards.owed.get(p)
     dealt = e.cards
     if owed is None:
-        raise state.fail(f"{p} is dealt cards before he discards")
+        raise state.fail(f"{p} is dealt cards before discarding")
     if len(dealt) != owed:
         raise state.fail(f"{p} discarded {owed} card(s) but is dealt {len(dealt)}")
     state.cards.hole[p].extend(dealt)

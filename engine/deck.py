@@ -102,7 +102,7 @@ def own_seventh_card(state: HandData, player: str) -> None:
     if seventh is None or seventh.deal != "community":
         return
     raise state.fail(
-        f"{player} cannot be dealt his own seventh card: the {seventh.owed} players still in "
+        f"{player} cannot be dealt a seventh-street card: the {seventh.owed} players still in "
         f"need {seventh.owed} cards, but only {seventh.spare} of the deck's {deck_size(state)} "
         "are in no live hand (every card dealt counts, ?? too), so seventh street is one "
         "community card: d db CARD (RULES.md §4.1)")
@@ -178,7 +178,7 @@ def community_card(state: HandData, e: ev.CardsDealt) -> str:
     if state.cards.street_hole:
         have = ", ".join(sorted(state.cards.street_hole))
         raise state.fail(
-            f"a community card replaces every player's seventh card, but {have} got his own")
+            f"a community card replaces every player's seventh card, but {have} already got one")
     seventh = seventh_street(state)
     assert seventh is not None  # the last street of seven-card stud, nothing dealt on it yet
     live, left = seventh.owed, seventh.left

@@ -223,20 +223,20 @@ def _reason(v: Verdict, direction: str, reading: Reading, swing_ties: str) -> st
     """Why ``direction`` sank the swing, or None when it did not."""
     result = v.result(direction)
     if result == NO_LOW:
-        return "he has no qualifying low"
+        return f"{v.player} has no qualifying low"
     if result == LOST and direction == LOW and v.player in reading.no_low:
-        return f"he has no qualifying low, and {and_list(v.better[LOW])} have one"
+        return f"{v.player} has no qualifying low, and {and_list(v.better[LOW])} have one"
     ranks = reading.ranks(direction)
     if result == LOST:
         best = _best(v.better[direction], ranks)
         verb = "beats" if len(best) == 1 else "beat"
-        return (f"{and_list(best)} {verb} him for {direction} ({ranks[best[0]].label} against "
-                f"his {ranks[v.player].label})")
+        return (f"{and_list(best)} {verb} {v.player} for {direction} ({ranks[best[0]].label} "
+                f"against {v.player}'s {ranks[v.player].label})")
     if result == TIED and swing_ties != "allowed":
-        rule = "he wins neither way outright"
+        rule = f"{v.player} wins neither way outright"
         if swing_ties == "not_allowed":
             rule = "ties are not allowed"
-        return (f"he only ties for {direction} with {and_list(v.tied_with[direction])} "
+        return (f"{v.player} only ties for {direction} with {and_list(v.tied_with[direction])} "
                 f"({ranks[v.player].label}) and {rule}")
     return None
 
@@ -253,11 +253,12 @@ def describe(v: Verdict, reading: Reading, swing_ties: str) -> str:
     s = v.player
     if v.outcome == WINS:
         ties = " (ties allowed)" if TIED in (v.high, v.low) else ""
-        return f"{s}'s swing stands{ties}: he {_way(v, HIGH, reading)} and {_way(v, LOW, reading)}."
+        return (f"{s}'s swing stands{ties}: {s} {_way(v, HIGH, reading)} and "
+                f"{_way(v, LOW, reading)}.")
     if v.outcome in (KEEPS_HIGH, KEEPS_LOW):
         kept = HIGH if v.outcome == KEEPS_HIGH else LOW
         return (f"{s} {_way(v, kept, reading)} outright but {_way(v, other(kept), reading)}: "
-                f"under keep_clean_half he keeps only the {kept} half.")
+                f"under keep_clean_half {s} keeps only the {kept} half.")
     losing = [d for d in DIRECTIONS if v.result(d) in (LOST, NO_LOW)] or list(DIRECTIONS)
     reasons = [r for d in losing if (r := _reason(v, d, reading, swing_ties))]
     return f"{s}'s swing fails: {'; '.join(reasons)}."

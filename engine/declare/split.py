@@ -90,7 +90,7 @@ def divide_share(table: AwardTable, share: Share, options: DeclareOptions) -> Di
     sentences = [
         describe(v, share.reading, options.swing_ties)
         if v.failed or s not in share.forfeited
-        else f"{s}'s swing failed in another pot, so under whole_hand he forfeits this one."
+        else f"{s}'s swing failed in another pot, so under whole_hand {s} forfeits this one."
         for s, v in share.verdicts.items()
     ]
     absent = [p for p in share.reading.no_low if p not in share.verdicts]
@@ -144,14 +144,14 @@ def _failure_sentences(
     for s in struck:
         lost = share.verdicts[s].lost
         if not lost and not share.verdicts[s].failed:
-            why = "nobody beat him here; he forfeits for another pot"
+            why = f"nobody beat {s} here; {s} forfeits for another pot"
         elif not lost:
-            why = "nobody beat him"
+            why = f"nobody beat {s}"
         elif len(lost) == 2:
-            why = "he lost both ways, so he had no share to pass on"
+            why = f"{s} lost both ways, so had no share to pass on"
         else:
-            why = "everyone who beat him has forfeited"
-        out.append(f"Rule B cannot apply to {s} ({why}), so Rule A does: he is struck out.")
+            why = f"everyone who beat {s} has forfeited"
+        out.append(f"Rule B cannot apply to {s} ({why}), so Rule A does: {s} is struck out.")
     return out
 
 
@@ -243,6 +243,6 @@ def _pay(
         paid_to = [q for q, c in got.items() if c] or list(takers)
         paid = paid_to[0] if len(paid_to) == 1 else and_list([f"{q} ({got[q]})" for q in paid_to])
         extra = f", {odd_chips(more, table.split.smallest_chip)} carried" if more else ""
-        text.append(f"Rule B: {s}'s swing failed, so those {chips} go to {paid}, who beat him "
+        text.append(f"Rule B: {s}'s swing failed, so those {chips} go to {paid}, who beat {s} "
                     f"for {lost}{extra}.")
     return won, kept, text
