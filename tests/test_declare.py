@@ -132,8 +132,8 @@ def test_bet_after_declare_fold_leaves_every_pot() -> None:
 
 def test_lines_explain_the_award() -> None:
     text = " ".join(replay(load(CASES / "c11_ciaf_rule_b.phh")).lines)
-    assert "P1's swing fails: P2 beats him for low" in text
-    assert "Rule B" in text and "who beat him for high" in text
+    assert "P1's swing fails: P2 beats P1 for low" in text
+    assert "Rule B" in text and "who beat P2 for high" in text
     text = " ".join(replay(load(CASES / "c13_no_winner_carry_over.phh")).lines)
     assert "carry over" in text
     text = " ".join(replay(load(CASES / "c24_stud_card_by_suit.phh")).lines)

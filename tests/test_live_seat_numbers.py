@@ -24,7 +24,7 @@ def test_state_lists_each_seat_as_pn_and_a_repeated_deal_names_the_player(user, 
     for line in ("d dh p1 ????", "d dh Ann ????", "d dh Bob ????"):
         assert user("act", "s1", line)[0] == 0
     assert user("act", "s1", "d dh Dee ????") == (
-        2, "", "error: hand s1, action 'd dh Dee ????': Dee already has his cards for this "
+        2, "", "error: hand s1, action 'd dh Dee ????': Dee already has cards for this "
         "street; now: Bob to act: to call 2, raise to 4..100\n")
 
 

@@ -205,7 +205,7 @@ def _state(text: str):  # noqa: ANN202
 #: all eight their own card (RULES.md §4.1).
 EIGHT_NEXT = ("phase deal, next: d db CARD (the community card, every player's seventh: the "
               "stub cannot give the 8 players still in a card each, RULES.md §4.1)")
-EIGHT_REFUSED = ("{} cannot be dealt his own seventh card: the 8 players still in need 8 "
+EIGHT_REFUSED = ("{} cannot be dealt a seventh-street card: the 8 players still in need 8 "
                  "cards, but only 4 of the deck's 52 are in no live hand (every card dealt "
                  "counts, ?? too), so seventh street is one community card: d db CARD "
                  "(RULES.md §4.1)")
