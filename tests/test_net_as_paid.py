@@ -107,7 +107,9 @@ def test_a_raked_hand_nets_what_the_table_paid(raked: Path, run, db: str,  # noq
         ["Ann", "100", "100", "0", "196", "196", "196", "✓ agrees", "+96", "196"],
         ["Bob", "150", "100", "0", "0", "0", "0", "✓ agrees", "-100", "50"],
         ["Cy", "300", "6", "0", "0", "0", "0", "✓ agrees", "-6", "294"]]
-    assert "Net and Final are as the table paid" in table.caption
+    assert table.caption.endswith(
+        "Net and Final are as the table paid (what it paid each player minus what that player "
+        "put in, as the balances count it), not by the rules")
 
     players = {p["player"]: p for p in json.loads(run("balances", "--json").output)["players"]}
     assert (players["Ann"]["net"], players["Ann"]["rules_net"]) == (96, 96)
@@ -193,3 +195,29 @@ def test_a_raked_split_pot_is_split_after_the_rake(run, tmp_path: Path) -> None:
     assert f"<li>{pot}</li>" in text
     data = json.loads(run("replay", "--hand", "t1", "--json").output)
     assert data["net"] == {"Ann": 3, "Bob": 2, "Cy": -6}
+
+
+def test_a_hand_with_no_payout_recorded_is_labelled_by_the_rules(run, tmp_path: Path,  # noqa: ANN001
+                                                                 ) -> None:
+    """The hand of the module without the rake and the payouts: the table recorded none, so
+    Net and Final are the rules' award (Ann's kings take the 206: +106, final 206; Bob -100,
+    50; Cy -6, 294), and the page's headers and caption say so, not "as paid"."""
+    assert run("hand", "start", "--hand", "n1", "--game", "NT", "--stakes", "1/2", "--seats",
+               "Ann:100,Bob:150,Cy:300", "--button", "Cy").exit_code == 0
+    for action in (*ACTIONS[:12], "end"):
+        assert run("act", "n1", action).exit_code == 0, action
+    page = tmp_path / "n1.html"
+    assert run("view", "n1", "-o", str(page)).exit_code == 0
+    text = page.read_text(encoding="utf-8")
+    table = _payouts(text)
+    assert table.rows == [
+        ["Player", "Start", "Put in", "Returned", "Won", "Rules give", "Table paid", "Check",
+         "Net by the rules", "Final by the rules"],
+        ["Ann", "100", "100", "0", "206", "206", "—", "not recorded", "+106", "206"],
+        ["Bob", "150", "100", "0", "0", "0", "—", "not recorded", "-100", "50"],
+        ["Cy", "300", "6", "0", "0", "0", "—", "not recorded", "-6", "294"]]
+    assert table.caption.endswith(
+        "Net and Final are by the rules (what the rules give each player minus what that "
+        "player put in, as the balances count it): the table recorded no payouts")
+    assert "as paid" not in table.caption
+    assert "The table recorded no payouts for this hand." in text

@@ -230,7 +230,9 @@
     renderBoards(step);
     renderPots(step);
     renderPlayers(step);
-    $("now-seq").textContent = step.label;
+    var number = String(index + 1);  // the step as the slider counts it; its seq beside it
+    $("now-seq").textContent = step.label === number ? number
+      : number + " (seq " + step.label + ")";
     $("step-words").textContent = step.words;
     $("turn").textContent = legalText(step);
     var label = "Step " + (index + 1) + " of " + steps.length;
