@@ -168,6 +168,7 @@ def test_dispute_switches_between_original_and_corrected(browser: Browser,
     assert original.get_attribute("aria-pressed") == "true"
     assert corrected.get_attribute("aria-pressed") == "false"
     assert step_label(d) == "Step 24 of 24"  # the original has no inserted payout
+    assert text(by_id(d, "now-title")) == "After step 24: the hand ends"  # seq 24: one number
     assert text(css(d, "#events li")[22]) == "23  recorded_payout — the table pays 400 to Bob"
     shown = [r for r in css(d, "tr.discrepancy") if r.is_displayed()]
     assert [text(css(r, "th")[0]) for r in shown] == ["Ann", "Bob"]
@@ -181,6 +182,8 @@ def test_dispute_switches_between_original_and_corrected(browser: Browser,
     shoot(d, tmp_path, "dispute-original")
     corrected.click()
     assert step_label(d) == "Step 24 of 25"
+    # the step as the slider counts it; the seq of the correction's inserted payout beside it
+    assert text(by_id(d, "now-title")) == "After step 24 (seq 23+): the table pays 300 to Ann"
     assert not any(r.is_displayed() for r in css(d, "tr.discrepancy"))
     assert text(by_id(d, "announce")).startswith("Showing the corrected version. Step 24 of 25:")
     shoot(d, tmp_path, "dispute-corrected")
@@ -202,9 +205,11 @@ def test_keyboard_steps_and_focus_is_visible(browser: Browser, pages: dict[str, 
     assert pots(d) == [("Main pot", "300", "Ann, Bob, Cy"), ("Side pot 1", "50", "Bob, Cy")]
     keys.send_keys(Keys.END).perform()
     assert step_label(d) == "Step 25 of 25" and by_id(d, "next").get_attribute("disabled")
+    assert text(by_id(d, "now-title")) == "After step 25 (seq 24): the hand ends"
     keys.send_keys(Keys.HOME).perform()
     keys.send_keys(Keys.ARROW_LEFT).perform()
     assert step_label(d) == "Step 1 of 25" and by_id(d, "prev").get_attribute("disabled")
+    assert text(by_id(d, "now-title")).startswith("After step 1: ")  # seq 1: one number
     for _ in range(12):  # Tab to the Next button; its focus ring shows
         keys.send_keys(Keys.TAB).perform()
         if d.switch_to.active_element.get_attribute("id") == "next":
