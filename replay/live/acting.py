@@ -73,7 +73,7 @@ def _live_rules(state: HandState, event: Any, events: Sequence[Any] = ()) -> Non
     if event.type == "reveal" and not _betting_over(state):
         raise IllegalAction(f"cards are shown once the betting is over (phase {state.phase} "
                             "now)")
-    if event.type in ("reveal", "muck"):
+    if event.type in ("reveal", "muck") and event.player in state.cards.shown:
         shown_stays(state, event, effective_events(events)[0] if events else ())
     if event.type == "recorded_payout":
         above_zero(event)
