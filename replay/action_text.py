@@ -16,6 +16,7 @@ Raises:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,7 +26,10 @@ from engine.errors import IllegalAction
 from engine.notation import parse_amount, player_name, to_event
 from ledger.model import events as ev
 from ledger.model.errors import quoted
-from replay.shown_names import as_stored, spaced_as_seat, stored_player
+from replay.shown_names import as_stored, named_forms, spaced_as_seat, stored_player
+
+#: The words an action starts with when no player does (the module doc's forms).
+ACTION_WORDS = ("d", "pay", "returned", "rake", "end")
 
 
 def parse_action(state: Any, text: str, names: Mapping[str, str] | None = None, *,
@@ -72,6 +76,7 @@ def _parse_action(state: Any, text: str, names: Mapping[str, str],
                                 "deep") from None
         # a hand_started that leaves the odd-chip order out takes its game's (RULES.md §5)
         return with_game_tie_order(event) if event.type == "hand_started" else event
+    _known_start(body, players, names)
     if names:
         body = as_stored(body, players, names)
     body = spaced_as_seat(body, players)  # "pay Phil Ivey 10": his seat, as the notation reads
@@ -89,6 +94,38 @@ def _parse_action(state: Any, text: str, names: Mapping[str, str],
     if parts and parts[0] == "rake":
         return _rake(state, text, parts)
     return to_event(state, body)
+
+
+def _known_start(body: str, players: Sequence[str], names: Mapping[str, str]) -> None:
+    """Refuse an action whose first word is neither a player of the hand (``players``, the
+    names the reads show them by: :func:`replay.shown_names.named_forms`, a seat ``pN``) nor
+    an action word (:data:`ACTION_WORDS`), when a player stands next (``pya Bob 100``): the
+    action word is mistyped, not the player (whose typo is refused naming the players it
+    likely meant).
+
+    Raises:
+        IllegalAction: ``unknown action word 'pya': did you mean pay? (an action starts with
+            a player, or with d, pay, returned, rake or end)``.
+    """
+    from ledger.model.names import likely_meant
+
+    words = body.split()
+    if len(words) < 2 or words[0] in ACTION_WORDS:
+        return
+    firsts = {form.split()[0] for form in [*players, *named_forms(players, names)]
+              if form.split()}
+
+    def player(word: str) -> bool:
+        seat = re.match(r"p([1-9][0-9]*)\Z", word)
+        return word in firsts or (seat is not None and int(seat.group(1)) <= len(players))
+
+    if player(words[0]) or not player(words[1]):
+        return
+    close = likely_meant(words[0], ACTION_WORDS, n=1) if len(words[0]) <= 100 else []
+    raise IllegalAction(f"unknown action word {quoted(words[0])}"
+                        + (f": did you mean {close[0]}?" if close else "")
+                        + " (an action starts with a player, or with "
+                        + ", ".join(ACTION_WORDS[:-1]) + f" or {ACTION_WORDS[-1]})")
 
 
 def _rake(state: Any, text: str, parts: list[str]) -> ev.RecordedRake:

@@ -119,9 +119,11 @@ def build_correction(
         raise IllegalAction("no changes given (use --replace, --insert-after or --delete)")
     _one_change_a_seq(specs)
     slots = _slots(events)
+    in_force = [e for _, group in slots for e in group]
     index = {seq: k for k, (seq, _) in enumerate(slots)}
     seated = [seat.player for seat in events[0].seats] if events[0].type == "hand_started" else []
     changes: list[ev.Change] = []
+    made: dict[int, ChangeSpec] = {}  # id of each event put in: its change
     for spec in sorted(specs, key=lambda s: s.seq):
         k = index.get(spec.seq)
         if k is None:
@@ -149,6 +151,7 @@ def build_correction(
                 said = reason_as_typed(exc, stream_decimals(events))
                 raise IllegalAction(f"{spec.op} {spec.seq} {spec.text!r}: {said}") from None
             _same_session(events, spec, new)
+            made[id(new)] = spec
         elif slots[k][0] == 1 and spec.op == "delete":
             raise IllegalAction("the hand_started event cannot be deleted (void the hand)")
         _carry_kept(spec, slots[k][1], new)
@@ -166,10 +169,40 @@ def build_correction(
     )
     after = check_replays([*events, correction])
     if keep_end:
+        _shown_kept(events, in_force, slots, specs, made)
         _forced_bets_fit(events, correction, specs)
         _same_whole_hand(events, after, specs)
         payouts_as_at_the_table(events, correction, specs)
     return correction
+
+
+def _shown_kept(events: Sequence[Any], before: Sequence[Any],
+                slots: Sequence[tuple[int, list[Any]]], specs: Sequence[ChangeSpec],
+                made: Mapping[int, ChangeSpec]) -> None:
+    """Refuse a correction that puts in a show or a muck that a live ``act`` refuses: a
+    second show of a hand shown, a muck after a show (:func:`replay.show_rules.shown_stays`),
+    or that makes one of the hand's events so (a show put in before the player's show);
+    ``events``: the hand's stream, ``before``: its events in force without the correction,
+    ``slots``: with it, ``made``: each event it puts in (by id) and its change. One that
+    deletes or replaces the earlier show goes in; a show or muck the hand had already stays.
+
+    Raises:
+        IllegalAction: ``"correction insert_after 16 'Ann sm': Ann has shown AsAh already; a
+            shown hand stays shown"``.
+    """
+    from replay.show_rules import shown_kept
+
+    after = [e for _, group in slots for e in group]
+    found = shown_kept(before, after)
+    if found is None:
+        return
+    event, why = found
+    spec = made.get(id(event))
+    if spec is not None:
+        raise IllegalAction(f"correction {spec.op} {spec.seq} {spec.text!r}: {why}")
+    seq = next(s for s, group in slots if any(e is event for e in group))
+    raise IllegalAction(f"correction {changes_said(events, specs)}: then seq {seq} "
+                        f"({event.type} by {event.player}): {why}")
 
 
 def _same_session(events: Sequence[Any], spec: ChangeSpec, new: Any) -> None:

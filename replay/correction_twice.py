@@ -12,7 +12,9 @@ from typing import Any
 
 from engine.errors import IllegalAction
 from replay.amendments import AMENDMENT_TYPES, taken_back
-from replay.correction_build import ChangeSpec, build_correction, changes_said
+from replay.correction_build import ChangeSpec, build_correction
+from replay.hand_history import change_brief
+from replay.typed import stream_decimals
 
 
 def made_already(events: Sequence[Any], specs: Sequence[ChangeSpec], *,
@@ -57,15 +59,26 @@ def refuse_made_already(hand: str, events: Sequence[Any], specs: Sequence[Change
 
     Raises:
         IllegalAction: ``already corrected so: the correction at seq 25 (by floor) made
-            replace 23 (recorded_payout by Bob) 'pay Bob 100', insert_after 23 'pay Ann
-            300'; nothing written (`handledger history dispute-1` lists it)``.
+            replace seq 23 recorded_payout Bob 100, insert_after seq 23 recorded_payout Ann
+            300; nothing written (`handledger history dispute-1` lists it)``: its changes
+            as it stored them, as ``history`` lists them (:func:`made_said`).
     """
     if not any(e.type == "correction" for e in events):
         return
     i = made_already(events, specs, names=names)
     if i is None:
         return
-    said = changes_said(events[:i - 1], specs)
     raise IllegalAction(f"already corrected so: the correction at seq {i} (by {events[i - 1].by}) "
-                        f"made {said}; nothing written (`handledger history {hand}` lists it)",
-                        hand=hand)
+                        f"made {made_said(events, i)}; nothing written (`handledger history "
+                        f"{hand}` lists it)", hand=hand)
+
+
+def made_said(events: Sequence[Any], i: int) -> str:
+    """The changes of the correction at stream seq ``i`` of ``events`` as it stored them, in
+    ``history``'s words (:func:`replay.hand_history.change_brief`, chips as the hand writes
+    them): ``replace seq 23 recorded_payout Bob 100, insert_after seq 23 recorded_payout Ann
+    300``, ``delete seq 17``."""
+    decimals = stream_decimals(events)
+    return ", ".join(f"{c.op} seq {c.seq}"
+                     + (f" {change_brief(c.event, decimals)}" if c.event is not None else "")
+                     for c in events[i - 1].changes)

@@ -262,8 +262,7 @@ def test_a_correction_given_twice_changes_nothing_and_is_refused(run, db: str) -
             "written")
     assert refused(run(*fix)) == (
         "error: hand f1: already corrected so: the correction at seq 18 (by host) made "
-        "replace 8 (bet_raise by Ann) 'Ann cbr 10'; nothing written (`handledger history f1` "
-        "lists it)")
+        "replace seq 8 bet_raise Ann 10; nothing written (`handledger history f1` lists it)")
     # an action replaced by itself changes nothing
     assert refused(run("correct", "f1", "--replace", "9", "Bob cbr 150", "--reason", "r",
                        "--by", "host")) == line

@@ -13,8 +13,8 @@ from tests.console_run import handledger
 DISPUTE = Path(__file__).parents[1] / "data" / "dispute" / "wrong-push.phh"
 SPLIT = ("--replace", "23", "pay Bob 100", "--insert-after", "23", "pay Ann 300")
 BY = ("--reason", "dealer pushed the main pot to Bob", "--by", "floor")
-MADE = ("already corrected so: the correction at seq 25 (by floor) made replace 23 "
-        "(recorded_payout by Bob) 'pay Bob 100', insert_after 23 'pay Ann 300'")
+MADE = ("already corrected so: the correction at seq 25 (by floor) made replace seq 23 "
+        "recorded_payout Bob 100, insert_after seq 23 recorded_payout Ann 300")
 
 
 def test_a_correction_entered_twice_names_the_one_that_made_it(tmp_path: Path) -> None:
@@ -28,6 +28,16 @@ def test_a_correction_entered_twice_names_the_one_that_made_it(tmp_path: Path) -
         f"error: hand dispute-1: {MADE}; nothing written (`handledger history dispute-1` "
         "lists it)\n"))
     assert handledger(db, "whatif", "dispute-1", *SPLIT) == (2, "", (
+        f"error: hand dispute-1: {MADE} (`handledger history dispute-1` lists it)\n"))
+    # entered in other words (the file's seat names, a JSON event): what seq 25 stored is
+    # quoted, as `history` lists it, not the words typed now
+    assert handledger(db, "correct", "dispute-1", "--replace", "23", "pay p2 100",
+                      "--insert-after", "23", "pay p1 300", *BY) == (2, "", (
+        f"error: hand dispute-1: {MADE}; nothing written (`handledger history dispute-1` "
+        "lists it)\n"))
+    assert handledger(db, "whatif", "dispute-1", "--replace", "23",
+                      '{"type":"recorded_payout","player":"Bob","amount":100}',
+                      "--insert-after", "23", "pay Ann 300") == (2, "", (
         f"error: hand dispute-1: {MADE} (`handledger history dispute-1` lists it)\n"))
     assert db.read_bytes() == before
     # a part of it given again is no such correction: said as what it would do

@@ -14,6 +14,7 @@ from engine.errors import IllegalAction
 from engine.state import HandState
 from ledger.model import events as ev
 from ledger.model.errors import LedgerError
+from replay.amendments import effective_events
 from replay.board_rules import whole_street
 from replay.live.state import current_rows, legal_now
 from replay.payout_rules import (
@@ -28,6 +29,7 @@ from replay.payout_rules import (
     within_reach,
     within_uncalled_bet,
 )
+from replay.show_rules import shown_stays
 from replay.typed import as_typed, reason_as_typed
 
 
@@ -35,8 +37,8 @@ def _live_rules(state: HandState, event: Any, events: Sequence[Any] = ()) -> Non
     """What a hand recorded live may not take, though a history read from a file may: nothing
     after its end (that is a correction), a payout, a rake or a show before the betting is
     over (or, in the declare phase, before every player has declared), a second show by a
-    player who has shown, or his muck after it (:func:`_shown_already`; ``events``: the
-    hand's stream as stored, to name the cards as shown), a payout of no
+    player who has shown, or his muck after it (:func:`replay.show_rules.shown_stays`;
+    ``events``: the hand's stream as stored, to name the cards as shown), a payout of no
     chips, a payout to a player who folded, chips returned beyond the
     player's uncalled bet, a payout beyond what its
     player can win (the pots he is eligible for and his uncalled bet), a payout or a rake
@@ -71,12 +73,8 @@ def _live_rules(state: HandState, event: Any, events: Sequence[Any] = ()) -> Non
     if event.type == "reveal" and not _betting_over(state):
         raise IllegalAction(f"cards are shown once the betting is over (phase {state.phase} "
                             "now)")
-    if (event.type == "reveal" and event.player in state.cards.shown
-            and "??" not in state.cards.hole[event.player]):
-        raise IllegalAction(f"{_shown_already(state, event.player, events)} already")
-    if event.type == "muck" and event.player in state.cards.shown:
-        raise IllegalAction(f"{_shown_already(state, event.player, events)} already; a "
-                            "shown hand stays shown")
+    if event.type in ("reveal", "muck") and event.player in state.cards.shown:
+        shown_stays(state, event, effective_events(events)[0] if events else ())
     if event.type == "recorded_payout":
         above_zero(event)
         not_folded(state, event)
@@ -91,30 +89,6 @@ def _live_rules(state: HandState, event: Any, events: Sequence[Any] = ()) -> Non
         _rake_rules(state, event)
     if event.type == "cards_dealt" and event.player is None:
         whole_street(state, event)
-
-
-def _shown_already(state: HandState, player: str, events: Sequence[Any]) -> str:
-    """``Ann has shown AcAdKdQs3s``: the cards ``player`` showed, in the order his last show
-    of them names them (``events``: the hand's stream as stored, corrections applied here;
-    his hole cards in deal order when that show named none, ``sm -``, or left a card
-    unseen). A player shows his hand once (``sm``, FORMATS.md §1; the showdown order,
-    RULES.md §3.3), as a street's cards are dealt him once: a repeat when every card he
-    holds is known (a show before the last card is dealt him face down, ``??``, may be
-    followed by one that shows it); and a hand shown is not mucked after (its muck, ``sm``
-    alone, would give up the pots the cards shown win, RULES.md §1.5). Live entry only: a
-    file that records a show twice, or a show then a muck, is read as it is (real PHH and
-    site files show on each street, ``sm ????``, a stud hand shown on sixth and seventh
-    street)."""
-    from replay.amendments import effective_events
-
-    cards = state.cards.hole[player]
-    if events:
-        for e in reversed(effective_events(events)[0]):
-            if e.type == "reveal" and e.player == player:
-                if e.cards and "??" not in e.cards:
-                    cards = e.cards
-                break
-    return f"{player} has shown {''.join(cards)}"
 
 
 def _betting_over(state: HandState) -> bool:

@@ -1,0 +1,50 @@
+"""A shown hand stays shown in a correction as at the table (RULES.md §1.5, FORMATS.md §1
+``sm``): ``correct`` and ``whatif`` refuse a muck put in after the player's show (it would
+give the pot his cards win to another player) and a show of the same cards put in again, as
+live ``act`` refuses them, in one line, nothing written; a correction that also takes the
+earlier show away goes in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+MUCKED = "Ann has shown AsKs already; a shown hand stays shown"
+
+
+def _shown_down(user) -> None:  # noqa: ANN001
+    """Hold'em heads-up checked down: Ann AsKs (seq 17 shows them), then Bob QhQd (seq 18),
+    board 2c7h9sKd3c, the end seq 19; Ann wins the 4-chip pot (+2, Bob -2)."""
+    assert user("hand", "start", "--hand", "h1", "--game", "NT", "--stakes", "1/2",
+                "--seats", "Ann:100,Bob:100", "--button", "Ann")[0] == 0
+    for action in ["d dh Ann AsKs", "d dh Bob QhQd", "Ann cc", "Bob cc", "d db 2c7h9s",
+                   "Bob cc", "Ann cc", "d db Kd", "Bob cc", "Ann cc", "d db 3c", "Bob cc",
+                   "Ann cc", "Ann sm AsKs", "Bob sm QhQd", "end"]:
+        assert user("act", "h1", action)[0] == 0, action
+
+
+def test_a_muck_or_a_show_again_after_a_show_is_refused(user, db: str) -> None:  # noqa: ANN001
+    _shown_down(user)
+    before = Path(db).read_bytes()
+    assert user("correct", "h1", "--insert-after", "18", "Ann sm", "--reason", "r",
+                "--by", "floor") == (
+        2, "", f"error: hand h1: correction insert_after 18 'Ann sm': {MUCKED}\n")
+    assert user("whatif", "h1", "--insert-after", "18", "Ann sm") == (
+        2, "", f"error: hand h1: what-if insert_after 18 'Ann sm': {MUCKED}\n")
+    assert user("correct", "h1", "--insert-after", "17", "Ann sm AsKs", "--reason", "r",
+                "--by", "floor") == (
+        2, "", "error: hand h1: correction insert_after 17 'Ann sm AsKs': Ann has shown AsKs "
+               "already\n")
+    # a show put in before the one recorded makes that one the second
+    assert user("whatif", "h1", "--insert-after", "16", "Ann sm AsKs") == (
+        2, "", "error: hand h1: what-if insert_after 16 'Ann sm AsKs': then seq 17 (reveal "
+               "by Ann): Ann has shown AsKs already\n")
+    assert Path(db).read_bytes() == before
+
+
+def test_a_muck_that_replaces_the_show_goes_in(user) -> None:  # noqa: ANN001
+    """The show taken away by the same correction: Ann mucked, Bob's shown queens win."""
+    _shown_down(user)
+    assert user("correct", "h1", "--delete", "17", "--insert-after", "18", "Ann sm",
+                "--reason", "Ann mucked", "--by", "floor") == (
+        0, "corrected hand h1 (seq 20); change in net: Bob +4, Ann -4; by the rules: Bob +4, "
+           "Ann -4\n", "")
