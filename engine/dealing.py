@@ -314,7 +314,7 @@ def muck(state: HandData, e: ev.Muck) -> None:
         raise state.fail(f"{p} mucks before the showdown (fold instead)")
     if state.live_count() <= 1:
         return  # the last player need not show: mucking an uncontested hand changes nothing
-    state.mucked.add(p)
+    state.mucked.append(p)
 
 
 def run_count(state: HandData, e: ev.RunCount) -> None:

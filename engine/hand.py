@@ -36,7 +36,7 @@ class HandData:
     contributed: dict[str, int]
     street_bets: dict[str, int]
     folded: set[str]
-    mucked: set[str]
+    mucked: list[str]  # in the order they mucked (engine.settle: who keeps a pot)
     all_in: set[str]
     phase: str
     street: int
@@ -71,7 +71,7 @@ class HandData:
     def __init__(
         self, started: ev.HandStarted, game: Game, players: list[str], order: list[str],
         stacks: dict[str, int], contributed: dict[str, int], street_bets: dict[str, int],
-        folded: set[str], mucked: set[str], all_in: set[str], phase: str, street: int,
+        folded: set[str], mucked: list[str], all_in: set[str], phase: str, street: int,
         rnd: Round, cards: Cards, declarations: dict[str, str], declare_done: bool, runs: int,
         carried_in: int, payouts: list[ev.RecordedPayout], rake: int | None, status: str,
         seq: int, forced_seen: bool, nominal_blind: int, posted_out_of_position: set[str],
@@ -128,7 +128,7 @@ class HandData:
             contributed=dict(self.contributed),
             street_bets=dict(self.street_bets),
             folded=set(self.folded),
-            mucked=set(self.mucked),
+            mucked=list(self.mucked),
             all_in=set(self.all_in),
             phase=self.phase,
             street=self.street,

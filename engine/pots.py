@@ -22,7 +22,8 @@ from typing import Any
 
 from engine._compiled import by_fields
 
-__all__ = ["Pot", "layer_pots", "layers", "return_uncalled", "standing_pots", "uncalled"]
+__all__ = ["Pot", "claimed", "layer_pots", "layers", "return_uncalled", "standing_pots",
+           "uncalled"]
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,33 @@ def layers(contributions: Mapping[str, int], live: Sequence[str]) -> list[Pot]:
     if above:
         pots[-1] = Pot(pots[-1].amount + above, pots[-1].eligible)
     return pots
+
+
+def claimed(pots: Sequence[Pot], mucked: Sequence[str]) -> list[Pot]:
+    """The layers of the players who did not fold, mucked hands among them (``pots``, main pot
+    first), each given to the players who still claim it: a player who mucks at the showdown
+    gives up every pot another player still contests (RULES.md §1.5), but a pot whose every
+    player mucked stays with the last of them to muck (``mucked``, in the order they mucked),
+    who was then alone in it (§1.6: a pot with a single eligible player goes to him). It is
+    never given to a player who cannot win it: an all-in wins from each opponent at most what
+    he put in, whoever mucks above him (§1.2). Neighbouring pots with the same players are one
+    pot, as the layers of the players still in make them.
+
+    >>> claimed([Pot(300, ("a", "b", "c")), Pot(100, ("a", "b"))], ["b", "a"])
+    [Pot(amount=300, eligible=('c',)), Pot(amount=100, eligible=('a',))]
+    >>> claimed([Pot(90, ("a", "b", "c")), Pot(40, ("a", "c"))], ["b"])
+    [Pot(amount=130, eligible=('a', 'c'))]
+    """
+    out: list[Pot] = []
+    for pot in pots:
+        left = tuple(p for p in pot.eligible if p not in mucked)
+        if not left:
+            left = (max(pot.eligible, key=mucked.index),)
+        if out and out[-1].eligible == left:
+            out[-1] = Pot(out[-1].amount + pot.amount, left)
+        else:
+            out.append(Pot(pot.amount, left))
+    return out
 
 
 def standing_pots(pots: Sequence[Pot], live: Sequence[str], free: Collection[str]) -> list[Pot]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine._compiled import by_fields
 from engine.awards import PotAward, award_pots
-from engine.pots import Pot, layers, standing_pots, uncalled
+from engine.pots import Pot, claimed, layers, standing_pots, uncalled
 from engine.state import HandState
 
 
@@ -141,7 +141,11 @@ def settle(state: HandState) -> HandResult:
         contributions)
     table = table_dead_money(state)
     levels = {p: c - table.get(p, 0) for p, c in after.items()} if table else after
-    pots = layers(levels, live) if live else []  # the state's own chips and players
+    if state.mucked and live:  # a muck gives up only the pots another player contests (§1.5)
+        contenders = [p for p in state.players if p not in state.folded]
+        pots = claimed(layers(levels, contenders), state.mucked)
+    else:
+        pots = layers(levels, live) if live else []  # the state's own chips and players
     pots = _with_table_money(pots, sum(table.values()), live)
     if state.carried_in:
         if pots:

@@ -93,7 +93,7 @@ class HandState(HandData):
             contributed={p: 0 for p in players},
             street_bets={p: 0 for p in players},
             folded=set(),
-            mucked=set(),
+            mucked=[],
             all_in=set(),
             phase="forced",
             street=-1,

@@ -90,7 +90,7 @@ def test_chips_conserved_and_awards_bounded(code: str, data: st.DataObject) -> N
     hand = data.draw(hands(code))
     result = settle(hand.state)
     _check_conservation(result)
-    _check_awards_bounded(result, hand.state.folded | hand.state.mucked)
+    _check_awards_bounded(result, hand.state.folded | set(hand.state.mucked))
 
 
 @pytest.mark.parametrize("code", CODES)
