@@ -307,7 +307,9 @@ def reveal(state: HandData, e: ev.Reveal) -> None:
 
 
 def muck(state: HandData, e: ev.Muck) -> None:
-    """A player at showdown throws his hand away and gives up every pot (RULES.md §1.5)."""
+    """A player at showdown throws his hand away and gives up every pot another player still
+    contests (RULES.md §1.5); a pot nobody else can win stays his (:func:`engine.pots.claimed`,
+    which reads the order of ``state.mucked``)."""
     p = e.player
     _check_live_hand(state, p, "muck")
     if state.phase not in ("showdown",) and state.status == "open":
