@@ -123,8 +123,7 @@ def test_an_edited_copy_of_an_uncorrected_hand_names_the_chips_too(tmp_path: Pat
     river card names that card by its seq."""
     db = tmp_path / "n.duckdb"
     _holdem(db, "n1", "2c3d4h")
-    assert one_shot(db, "export", "--format", "phh", "-o", str(tmp_path / "n1.phh"), "n1")[0] == 0
-    text = (tmp_path / "n1.phh").read_text(encoding="utf-8")
+    text = _phh(db, "n1", tmp_path / "n1.phh")
     assert "winnings = [4, 0]\n" in text  # Bob, Ann: PHH's seat order
     err = _refused(db, tmp_path / "n1b.phh", text.replace("[4, 0]", "[3, 1]"))
     assert err == (f"error: {tmp_path / 'n1b.phh'}:1, hand n1: a different hand n1 is already "
