@@ -142,7 +142,8 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
     for step in hs.steps[1:]:
         stacks = " ".join(f"{s.player}:{s.stack}" for s in step.seats)
         bet = f" bet {step.current_bet}" if step.current_bet is not None else ""
-        turn = f" → {step.to_act}" if step.to_act else ""
+        turn = f"; {step.to_act_unsure}" if step.to_act_unsure else \
+            f" → {step.to_act}" if step.to_act else ""
         console.print(f"{step.label:>3} {step.named:<28} pot {step.pot_total}{bet} [{stacks}] "
                       f"{step.phase}{turn}")
         if step.awarded:  # the table recorded no payout: the rules' award, said as such
@@ -154,7 +155,8 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
         verb = "raise" if last.current_bet else "bet"
         raise_ = f", {verb} to {lim.min_to}..{lim.max_to}" if lim.min_to is not None else ""
         call = f"to call {lim.to_call}" if lim.to_call else "check"
-        console.print(f"    at {last.label}: {lim.player} to act, {call}{raise_}")
+        who = last.to_act_unsure or f"{lim.player} to act"  # as `state` says it
+        console.print(f"    at {last.label}: {who}, {call}{raise_}")
     for line in last.explanation():
         console.print(f"    {line}")
     if hs.paid_otherwise:

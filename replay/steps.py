@@ -32,6 +32,7 @@ from engine.notation import format_amount, to_action
 from engine.settle import settle
 from engine.state import HandState
 from replay.amendments import numbered_events, renumber
+from replay.first_to_act import who_acts
 from replay.fold import replay_folded
 from replay.paid_out import paid_to_each, pots_left
 from replay.stepwords import Before, started_words
@@ -114,7 +115,9 @@ class Step:
     on as the table names them, :func:`engine.pots.standing_pots`; then the layers of what each
     player has put in) and ``returned`` (uncalled chips given back, once the betting is over)
     as :func:`engine.settle.settle` derives them;
-    ``to_act`` and, in a betting round, ``legal``; ``awarded``: where the hand is complete
+    ``to_act`` (as ``state`` names him: :func:`replay.first_to_act.who_acts`, and
+    ``to_act_unsure`` when the cards shown cannot) and, in a betting round, ``legal``;
+    ``awarded``: where the hand is complete
     and the table recorded no payout, the rules' award, in the stacks and out of
     ``pot_total`` as ``paid`` is; ``notes``: what the rules accepted so far
     that a reader should know (a raise below the minimum that covers every opponent,
@@ -139,6 +142,11 @@ class Step:
     to_act: str | None
     legal: Legal | None
     notes: tuple[str, ...] = ()
+    #: stud with an upcard unknown, before the round's first action, when the cards shown
+    #: leave more than one player who may open: what is known, as ``state`` says it
+    #: (:func:`replay.first_to_act.who_acts`: ``"first to act: Dee or Eve (the best board;
+    #: unknown: Dee's)"``), ``to_act`` then only the one the engine would take; else ""
+    to_act_unsure: str = ""
     inserted: bool = False
     named: str = ""
     paid: dict[str, int] = field(default_factory=dict)
@@ -180,6 +188,7 @@ class Step:
             "seats": [_seat_json(s) for s in self.seats], "pot_total": self.pot_total,
             "current_bet": self.current_bet, "pots": [_pot_json(p) for p in self.pots],
             "returned": dict(self.returned), "to_act": self.to_act,
+            "to_act_unsure": self.to_act_unsure,
             "legal": None if legal is None else {
                 "player": legal.player, "to_call": legal.to_call, "min_to": legal.min_to,
                 "max_to": legal.max_to, "reason": legal.reason, "verb": legal.verb,
@@ -388,14 +397,14 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         for pot, won, chips in zip(result.pots, awarded, left, strict=True)
     )
     betting = state.phase == "bet"
-    to_act = state.to_act
+    to_act, unsure = who_acts(state)  # as `state` names him (RULES.md §4.1)
     return Step(
         seq=seq, type=event.type, action=action, words=words, phase=state.phase,
         street=state.street, street_name=street_name(state.game, state.street),
         status=state.status, boards=tuple(tuple(b) for b in cards.boards), seats=seats,
         pot_total=state.pot_total() - sum(paid.values()) - sum(by_rules.values()),
         current_bet=state.rnd.current if betting else None,
-        pots=pots, returned=dict(result.returned), to_act=to_act,
+        pots=pots, returned=dict(result.returned), to_act=to_act, to_act_unsure=unsure,
         legal=_legal(state, to_act) if betting and to_act else None,
         notes=tuple(state.notes), inserted=inserted, named=named or action,
         paid={p: c for p, c in paid.items() if c} if payouts else {},

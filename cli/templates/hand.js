@@ -77,12 +77,18 @@
     return node;
   }
 
+  // the player named to act; none while the cards shown leave more than one who may open
+  function actsNow(step, player) {
+    return !step.to_act_unsure && step.to_act === player;
+  }
+
   function legalText(step) {
     if (step.status !== "open") { return "The hand is " + step.status + "."; }
     var l = step.legal;
     if (!step.to_act) { return "Nobody to act (" + step.phase + ")."; }
     if (!l) { return step.to_act + " to act (" + step.phase + ")."; }
-    var text = l.player + " to act: ";
+    // an upcard unknown (stud): who may open, as `state` says it
+    var text = (step.to_act_unsure || l.player + " to act") + ": ";
     if (l.bring_in) {
       text += "bring in " + chips(l.bring_in);
     } else if (l.to_call) {
@@ -105,7 +111,7 @@
     if (seat.mucked) { words.push("mucked"); }
     if (seat.all_in) { words.push("all-in"); }
     if (seat.declared) { words.push("declared " + seat.declared); }
-    if (step.to_act === seat.player) { words.push("to act"); }
+    if (actsNow(step, seat.player)) { words.push("to act"); }
     return words;
   }
 
@@ -136,7 +142,7 @@
       status.replaceChildren();
       words.forEach(function (w) { status.appendChild(el("span", "badge badge-" + w.split(" ")[0], w)); });
       box.classList.toggle("folded", seat.folded || seat.mucked);
-      box.classList.toggle("to-act", step.to_act === seat.player);
+      box.classList.toggle("to-act", actsNow(step, seat.player));
       box.classList.toggle("all-in", seat.all_in);
     });
   }
@@ -197,7 +203,7 @@
     body.replaceChildren();
     step.seats.forEach(function (seat) {
       var tr = el("tr");
-      if (step.to_act === seat.player) { tr.className = "to-act"; }
+      if (actsNow(step, seat.player)) { tr.className = "to-act"; }
       var name = el("th", "name", seat.player);
       name.setAttribute("scope", "row");
       tr.appendChild(name);

@@ -11,6 +11,7 @@ from typing import Any
 from engine.betting import bet_word
 from engine.state import HandState
 from ledger.model.errors import no_hand
+from replay.first_to_act import who_acts
 from replay.fold import fold_stream
 from replay.typed import as_typed
 
@@ -104,17 +105,13 @@ def legal_now(state: HandState, player: str | None = None) -> str:
         from replay.nextstep import next_step
 
         return next_step(state)
-    who = player or state.to_act
+    # an upcard unknown: who opens, as far as it is known (replay.first_to_act)
+    who, unsure = (player, "") if player else who_acts(state)
     if who is None:
         return f"phase {state.phase}"
     stakes = state.started.stakes
     bring_in = stakes.bring_in
     third_street = state.game.stud and state.street == 0 and bring_in
-    unsure = ""  # an upcard unknown: who brings it in, as far as it is known
-    if third_street and state.rnd.current == 0 and player is None and state.rnd.opener_unknown:
-        who, unsure = _bring_in_seat(state, who)
-    elif player is None and state.rnd.opener_unknown and not state.rnd.acted:
-        who, unsure = _best_board_seat(state, who)
 
     def a(chips: int) -> str:
         return as_typed(state, chips)
@@ -141,44 +138,3 @@ def legal_now(state: HandState, player: str | None = None) -> str:
     elif lim.reason:
         text += f" (no raise: {lim.reason})"
     return text
-
-
-def _bring_in_seat(state: HandState, first: str) -> tuple[str, str]:
-    """``(player, words)`` for third street of stud before the bring-in while an upcard is
-    unknown (``??``), when the engine cannot tell who brings it in and takes whoever acts
-    first (RULES.md §4.1: the lowest upcard by suit, aces high; razz the highest, aces low).
-    ``player``: the one who must, when a known upcard is sure to be it (no card that would
-    bring it in instead is unseen: ``Cy`` with the 2c in high stud), with ``words`` ""; else
-    ``first`` and the words that say only what is known: ``"bring-in: the lowest upcard
-    (unknown: Ann's)"``."""
-    from engine.cards import UNKNOWN
-    from engine.stud import bring_in_candidates
-
-    razz = state.game.low_bring_in
-    ups = [(p, (state.cards.up_cards(p) or [UNKNOWN])[-1]) for p in state.live()]
-    may = bring_in_candidates(ups, state.cards.seen, razz=razz)  # as the engine checks it
-    if len(may) == 1 and dict(ups)[may[0]] != UNKNOWN:
-        return may[0], ""
-    owners = ", ".join(f"{p}'s" for p, card in ups if card == UNKNOWN)
-    return first, f"bring-in: the {'highest' if razz else 'lowest'} upcard (unknown: {owners})"
-
-
-def _best_board_seat(state: HandState, first: str) -> tuple[str, str]:
-    """``(player, words)`` for stud from fourth street on before anyone acts while an upcard
-    is unknown (``??``), when the engine cannot tell whose board is best and takes the first
-    to act from a seat that may be (RULES.md §4.1; razz the lowest board): the one who must,
-    when only one may (:func:`engine.betting.best_board_openers`), with ``words`` ""; else
-    ``first`` and the words that say who may: ``"first to act: Ann or Bob (the best board;
-    unknown: Ann's)"``."""
-    from engine.betting import best_board_openers
-    from engine.cards import UNKNOWN
-
-    may = best_board_openers(state)
-    if not may:
-        return first, ""
-    if len(may) == 1:
-        return may[0], ""
-    names = f"{', '.join(may[:-1])} or {may[-1]}"
-    owners = ", ".join(f"{p}'s" for p in state.live() if UNKNOWN in state.cards.up_cards(p))
-    board = "the lowest board" if state.game.low_bring_in else "the best board"
-    return first, f"first to act: {names} ({board}; unknown: {owners})"
