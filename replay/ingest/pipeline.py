@@ -386,7 +386,8 @@ def _tables(ledger: Any, importer: Importer) -> Any:
 def _importer_of(path: Path, report: ImportReport) -> Importer | None:
     """The importer of the file at ``path``; None, with the one error in ``report``, when it
     is not a regular file within the caps (never a device, a pipe or 5 GB), cannot be read,
-    is no format handledger reads, or is a binary file named ``.jsonl``."""
+    is no format handledger reads, is a Parquet file (known by its first bytes, ``PAR1``,
+    whatever its name), or is a binary file named ``.jsonl``."""
     name = file_name(path)
     try:
         check_file(path)
@@ -396,14 +397,16 @@ def _importer_of(path: Path, report: ImportReport) -> Importer | None:
     except OSError as exc:
         report.errors.append(f"{name}: cannot read: {exc.strerror or exc}")
         return None
+    from ledger.formats.reading import read_head
+    from replay.ingest.survey import parquet_said
+
+    # a Parquet file is known by its first bytes, whatever its name (`x.jsonl` too)
+    if (said := parquet_said(read_head(path))) is not None:
+        report.errors.append(f"{name}: {said}")
+        return None
     importer = find_importer(path)
     if importer is None:
-        from ledger.formats.reading import read_head
-        from replay.ingest.survey import parquet_said
-
-        said = (parquet_said(read_head(path))
-                or f"not a hand history handledger reads ({formats()})")
-        report.errors.append(f"{name}: {said}")
+        report.errors.append(f"{name}: not a hand history handledger reads ({formats()})")
     elif importer.name == "jsonl" and (binary := not_text(path)) is not None:
         report.errors.append(f"{name}: {binary}")
         return None
