@@ -1,9 +1,12 @@
 """A Parquet export (``export --format parquet DIR``) imported into a fresh ledger: no import
 reads Parquet, and the refusal names the file and points to the JSON-lines export, which
-imports (README "Formats", exports)."""
+imports (README "Formats", exports). The export folder, holding nothing import reads, is
+refused in one line, exit 2, nothing written; a folder of hands with stray Parquet files
+beside them imports its hands, the Parquet files in one note."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from tests.console_run import handledger
@@ -12,6 +15,11 @@ HAND = Path(__file__).parents[1] / "data" / "hands" / "ante-side-pots.phh"
 SAID = ("a Parquet file (a table `handledger export --format parquet` writes), which import "
         "does not read: export the ledger as JSON lines (`handledger export --format jsonl -o "
         "FILE.jsonl`) and import that file")
+#: An export folder refused (``%`` the folder).
+FOLDER = ("%s: a Parquet export (15 Parquet file(s), tables `handledger export --format "
+          "parquet` writes), which import does not read: nothing imported; to restore a "
+          "ledger, import its JSON-lines export instead (`handledger export --format jsonl -o "
+          "FILE.jsonl`); `handledger dask-replay %s OUT` replays and audits the Parquet export")
 
 
 def test_a_parquet_export_is_refused_pointing_to_the_json_lines_export(tmp_path: Path) -> None:
@@ -23,15 +31,36 @@ def test_a_parquet_export_is_refused_pointing_to_the_json_lines_export(tmp_path:
         2, "imported 0 hand(s) (0 events) from 1 file(s); 0 already in the ledger; 1 rejected\n",
         f"error: {events}: {SAID}\n")
     assert not fresh.exists()
-    code, said, err = handledger(fresh, "import", str(out))
-    tables = sorted(out.iterdir())
-    assert (code, said) == (0, "imported 0 hand(s) (0 events) from 0 file(s); 0 already in the "
-                               f"ledger; 0 rejected; {len(tables)} other file(s) skipped (each "
-                               "in a note)\n")
-    assert err.splitlines() == [f"note: {path}: skipped: {SAID}" for path in tables]
-    assert not fresh.exists()
+    tables = sorted(out.iterdir())  # the export folder: nothing import reads, refused
+    assert len(tables) == 15
+    for command in ("import", "run"):
+        assert handledger(fresh, command, str(out)) == (2, "", f"error: {FOLDER % (out, out)}\n")
+        assert not fresh.exists()
     jsonl = tmp_path / "a.jsonl"  # what the refusal points to imports
     assert handledger(db, "export", "--format", "jsonl", "-o", str(jsonl))[0] == 0
     assert handledger(fresh, "import", str(jsonl)) == (
         0, "imported 1 hand(s) (56 events) from 1 file(s); 0 already in the ledger; 0 rejected\n",
         "")
+
+
+def test_a_folder_of_hands_with_stray_parquet_files_imports_its_hands(tmp_path: Path) -> None:
+    """Two tables of an export (one renamed ``.jsonl``: known by its first bytes) beside a
+    PHH file and a CSV no format reads: the hand imports (56 events), exit 0; the Parquet
+    files are one note, the CSV its own, and the summary counts the 3 files skipped."""
+    db, fresh, out = tmp_path / "a.duckdb", tmp_path / "b.duckdb", tmp_path / "pq"
+    assert handledger(db, "import", str(HAND))[0] == 0
+    assert handledger(db, "export", "--format", "parquet", str(out))[0] == 0
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    shutil.copyfile(HAND, mixed / HAND.name)
+    shutil.copyfile(out / "events.parquet", mixed / "events.parquet")
+    shutil.copyfile(out / "hands.parquet", mixed / "hands.jsonl")
+    (mixed / "x.csv").write_text("a,b\n1,2\n", encoding="utf-8")
+    code, said, err = handledger(fresh, "import", str(mixed))
+    assert (code, said) == (0, "imported 1 hand(s) (56 events) from 1 file(s); 0 already in "
+                               "the ledger; 0 rejected; 3 other file(s) skipped (in 2 notes)\n")
+    assert err.splitlines()[-1] == (
+        f"note: {mixed}: 2 Parquet file(s) skipped: tables `handledger export --format "
+        "parquet` writes, which import does not read")
+    assert err.splitlines()[0].startswith(f"note: {mixed / 'x.csv'}: skipped: not a hand")
+    assert len(err.splitlines()) == 2

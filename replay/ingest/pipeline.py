@@ -64,26 +64,34 @@ def discover(directory: Path) -> list[Path]:
 
 
 def expand(paths: Sequence[Path], statement: Path | None = None
-           ) -> tuple[list[Path], list[str], list[str]]:
+           ) -> tuple[list[Path], list[str], list[str], int]:
     """``paths`` with each directory replaced by the files an importer identifies under it;
-    an error line for each path that does not exist; and a note line for each file of those
-    directories left unread (:func:`replay.ingest.survey.survey`; ``statement``: the
-    ``--ledger`` statement, left without one)."""
+    an error line for each path that does not exist; a note line for each file of those
+    directories left unread (the Parquet files of one: one line between them); and how many
+    files those are (:func:`replay.ingest.survey.survey`; ``statement``: the ``--ledger``
+    statement, left without one).
+
+    Raises:
+        MalformedInput: a directory of Parquet files and no file an importer identifies (a
+            Parquet export: :func:`replay.ingest.survey.parquet_folder`).
+    """
     from replay.ingest.survey import survey
 
     files: list[Path] = []
     missing: list[str] = []
     skipped: list[str] = []
+    count = 0
     for p in paths:
         if p.is_dir():
-            found, notes = survey(p, statement)
+            found, notes, left = survey(p, statement)
             files.extend(found)
             skipped.extend(notes)
+            count += left
         elif p.exists():
             files.append(p)
         else:
             missing.append(f"{p}: no such file")
-    return files, missing, skipped
+    return files, missing, skipped, count
 
 
 def import_paths(
@@ -153,9 +161,9 @@ def import_paths(
             refuse_other_statement(ledger, Path(pn_ledger), into, log,
                                    first.extra["decimals"])
     report = report if report is not None else ImportReport(session=session)
-    files, report.errors, report.notes = expand(
+    files, report.errors, report.notes, report.skipped = expand(
         paths, None if pn_ledger is None else Path(pn_ledger))
-    report.skipped = len(report.notes)
+    report.skip_notes = len(report.notes)
     files = _once(files, report.notes)
     if session is not None:
         check_session_first(ledger, session, files, closed=closed)
@@ -186,8 +194,8 @@ def unreadable_only(paths: Sequence[Path], session: str | None) -> ImportReport 
     unreadable, no format handledger reads, a binary ``.jsonl``: :func:`_importer_of`) and
     so without a ledger; None as soon as one file is of a format handledger reads."""
     report = ImportReport(session=session)
-    files, report.errors, report.notes = expand(paths)
-    report.skipped = len(report.notes)
+    files, report.errors, report.notes, report.skipped = expand(paths)
+    report.skip_notes = len(report.notes)
     files = _once(files, report.notes)
     for path in files:
         report.files += 1

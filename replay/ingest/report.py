@@ -25,7 +25,8 @@ class ImportReport:
     ``outside``: the hands already in the ledger that stay outside ``session``, the session
     the import puts its hands in (stored under none or another: a hand's session is never
     rewritten). ``skipped``: the files of the directories imported that no importer reads,
-    each named in a note (:mod:`replay.ingest.survey`), not counted in ``files``.
+    each named in a note (a folder's Parquet files: one note between them,
+    ``skip_notes`` the notes; :mod:`replay.ingest.survey`), not counted in ``files``.
     ``written``: each file whose write committed, in order, as ``(file, hands, events)``:
     what an import cut short had written (:meth:`written_lines`). ``cut``: the hands a
     PokerNow log begins inside, not written, each one warning naming its lines
@@ -48,6 +49,8 @@ class ImportReport:
     warnings: list[str] = field(default_factory=list)
     session: str | None = None
     skipped: int = 0
+    #: the note lines that name the ``skipped`` files (one for a folder's Parquet files)
+    skip_notes: int = 0
     written: list[tuple[str, int, int]] = field(default_factory=list)
     cut: int = 0
     unwritten: int = 0
@@ -99,7 +102,9 @@ class ImportReport:
             text += (f"; {self.cut} hand(s) cut at the log's start not written (a warning "
                      "names the lines)")
         if self.skipped:
-            text += f"; {self.skipped} other file(s) skipped (each in a note)"
+            each = ("each in a note" if self.skip_notes == self.skipped
+                    else f"in {self.skip_notes} note{'s' * (self.skip_notes > 1)}")
+            text += f"; {self.skipped} other file(s) skipped ({each})"
         return text
 
 

@@ -30,14 +30,24 @@ _STATEMENT = b"player_nickname,player_id,"
 _PARQUET = b"PAR1"
 
 
-def survey(directory: Path, statement: Path | None = None) -> tuple[list[Path], list[str]]:
+def survey(directory: Path, statement: Path | None = None
+           ) -> tuple[list[Path], list[str], int]:
     """``(the files under directory an importer identifies, sorted by path; a note line for
-    each other file, without its "note: ")``, see the module doc. ``statement``: the ledger
-    statement given with ``--ledger``, left without a note.
+    each other file, without its "note: "; how many files were skipped)``, see the module
+    doc. ``statement``: the ledger statement given with ``--ledger``, left without a note.
+    The Parquet files (known by their first bytes, whatever their names) are one note
+    between them: ``DIR: 2 Parquet file(s) skipped: tables …``.
 
-    A note reads ``DIR/x.csv: skipped: not a hand history handledger reads (…)``."""
+    A note reads ``DIR/x.csv: skipped: not a hand history handledger reads (…)``.
+
+    Raises:
+        MalformedInput: ``directory`` holds Parquet files and no file an importer
+            identifies: a Parquet export (``export --format parquet``), which import does
+            not read (:func:`parquet_folder`); nothing is imported.
+    """
     files: list[Path] = []
     notes: list[str] = []
+    parquet = 0
     for path in sorted(directory.rglob("*")):
         if any(part.startswith(".") for part in path.relative_to(directory).parts):
             continue  # hidden, or in a hidden directory (.git, .DS_Store …)
@@ -49,11 +59,19 @@ def survey(directory: Path, statement: Path | None = None) -> tuple[list[Path], 
         if _blank(path, head):
             notes.append(f"{file_name(path)}: skipped: an empty file")
             continue
+        if path.is_file() and head.startswith(_PARQUET):  # whatever its name (`x.jsonl`)
+            parquet += 1
+            continue
         if path.is_file() and find_importer(path, head) is not None:
             files.append(path)
             continue
         notes.append(f"{file_name(path)}: skipped: {_why(path)}")
-    return files, notes
+    if parquet and not files:
+        raise MalformedInput(parquet_folder(directory, parquet))
+    if parquet:
+        notes.append(f"{file_name(directory)}: {parquet} Parquet file(s) skipped: tables "
+                     f"{_TABLES}, which import does not read")
+    return files, notes, len(notes) - 1 + parquet if parquet else len(notes)
 
 
 def _same(path: Path, other: Path) -> bool:
@@ -106,5 +124,22 @@ def parquet_said(head: bytes) -> str | None:
     if not head.startswith(_PARQUET):
         return None
     return ("a Parquet file (a table `handledger export --format parquet` writes), which "
-            "import does not read: export the ledger as JSON lines (`handledger export "
-            "--format jsonl -o FILE.jsonl`) and import that file")
+            f"import does not read: {_JSONL}")
+
+
+#: What Parquet files are (README "Formats", exports).
+_TABLES = "`handledger export --format parquet` writes"
+#: The export that imports (README "Formats", exports).
+_JSONL = ("export the ledger as JSON lines (`handledger export --format jsonl -o "
+          "FILE.jsonl`) and import that file")
+
+
+def parquet_folder(directory: Path, count: int) -> str:
+    """The one line that refuses the import of ``directory``, which holds ``count`` Parquet
+    files and no file an importer identifies: a Parquet export (``export --format parquet``;
+    README "Formats", exports, and "dask-replay"), with what imports instead."""
+    name = file_name(directory)
+    return (f"{name}: a Parquet export ({count} Parquet file(s), tables {_TABLES}), which "
+            "import does not read: nothing imported; to restore a ledger, import its JSON-"
+            "lines export instead (`handledger export --format jsonl -o FILE.jsonl`); "
+            f"`handledger dask-replay {name} OUT` replays and audits the Parquet export")
