@@ -133,6 +133,34 @@ def and_list(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+def alone_line(head: str, player: str, chips: int, gave_up: Sequence[str] = (),
+               mucked: bool = False) -> str:
+    """The award of a pot ``player`` alone is eligible for (RULES.md §1.6): ``"Main pot 300
+    (Cy): Cy takes 300; nobody else is eligible."``; ``gave_up``: the players who could have
+    won it and mucked (§1.5), named: ``"… Cy takes 300: Ann and Bob mucked, nobody else is
+    eligible."``; ``mucked``: ``player`` mucked too, the last to (a pot nobody else can win
+    stays with him: :func:`engine.pots.claimed`), ``"… Ann takes 100 (the last to muck): Bob
+    mucked, …"``."""
+    if not gave_up:
+        return f"{head}: {player} takes {chips}; nobody else is eligible."
+    last = " (the last to muck)" if mucked else ""
+    return (f"{head}: {player} takes {chips}{last}: {and_list(gave_up)} mucked, nobody else "
+            "is eligible.")
+
+
+def with_mucks(pot: PotAward, gave_up: Sequence[str], mucked: Sequence[str]) -> PotAward:
+    """``pot`` (one of :func:`award_pots`' or a declare award's) whose award names the
+    players who gave it up by mucking (``gave_up``; ``mucked``: every player who mucked):
+    :func:`alone_line` for a pot one player alone is eligible for; any other unchanged."""
+    if not gave_up or len(pot.eligible) != 1 or not pot.lines:
+        return pot
+    (player,) = pot.eligible
+    head = pot.lines[0].split(": ", 1)[0]
+    line = alone_line(head, player, pot.amount, gave_up, player in mucked)
+    return PotAward(pot.index, pot.amount, pot.eligible, dict(pot.awards), pot.carried,
+                    (line, *pot.lines[1:]), pot.verifiable)
+
+
 @dataclass(frozen=True)
 class AwardTable:
     """What every award of one hand reads: the ``game`` (its ranking; declare awards pass it
@@ -211,7 +239,7 @@ def _award_pot(
         raise ValueError(f"{head} has no eligible player")
     if len(pot.eligible) == 1:
         (player,) = pot.eligible
-        line = f"{head}: {player} takes {pot.amount}; nobody else is eligible."
+        line = alone_line(head, player, pot.amount)
         return PotAward(index, pot.amount, pot.eligible, {player: pot.amount}, 0, (line,))
     missing = [p for p in pot.eligible if p not in table.hands]
     if missing:

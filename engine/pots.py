@@ -160,15 +160,28 @@ def claimed(pots: Sequence[Pot], mucked: Sequence[str]) -> list[Pot]:
     >>> claimed([Pot(90, ("a", "b", "c")), Pot(40, ("a", "c"))], ["b"])
     [Pot(amount=130, eligible=('a', 'c'))]
     """
-    out: list[Pot] = []
+    return [pot for pot, _ in claims(pots, mucked)]
+
+
+def claims(pots: Sequence[Pot], mucked: Sequence[str]) -> list[tuple[Pot, tuple[str, ...]]]:
+    """:func:`claimed`'s pots, each with the players who could have won it and mucked, in the
+    order they mucked (none: nobody gave it up; RULES.md §1.5), what its award says.
+
+    >>> claims([Pot(300, ("a", "b", "c")), Pot(100, ("a", "b"))], ["b", "a"])
+    [(Pot(amount=300, eligible=('c',)), ('b', 'a')), (Pot(amount=100, eligible=('a',)), ('b',))]
+    """
+    out: list[tuple[Pot, tuple[str, ...]]] = []
     for pot in pots:
         left = tuple(p for p in pot.eligible if p not in mucked)
         if not left:
             left = (max(pot.eligible, key=mucked.index),)
-        if out and out[-1].eligible == left:
-            out[-1] = Pot(out[-1].amount + pot.amount, left)
+        gave = tuple(p for p in mucked if p in pot.eligible and p not in left)
+        if out and out[-1][0].eligible == left:
+            was, gave_before = out[-1]
+            more = tuple(p for p in gave if p not in gave_before)
+            out[-1] = (Pot(was.amount + pot.amount, left), gave_before + more)
         else:
-            out.append(Pot(pot.amount, left))
+            out.append((Pot(pot.amount, left), gave))
     return out
 
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine._compiled import by_fields
-from engine.awards import PotAward, award_pots
-from engine.pots import Pot, claimed, layers, standing_pots, uncalled
+from engine.awards import PotAward, award_pots, with_mucks
+from engine.pots import Pot, claimed, claims, layers, standing_pots, uncalled
 from engine.state import HandState
 
 
@@ -141,12 +141,7 @@ def settle(state: HandState) -> HandResult:
         contributions)
     table = table_dead_money(state)
     levels = {p: c - table.get(p, 0) for p, c in after.items()} if table else after
-    if state.mucked and live:  # a muck gives up only the pots another player contests (§1.5)
-        contenders = [p for p in state.players if p not in state.folded]
-        pots = claimed(layers(levels, contenders), state.mucked)
-    else:
-        pots = layers(levels, live) if live else []  # the state's own chips and players
-    pots = _with_table_money(pots, sum(table.values()), live)
+    pots = _with_table_money(_showdown_pots(state, levels), sum(table.values()), live)
     if state.carried_in:
         if pots:
             pots[0] = Pot(pots[0].amount + state.carried_in, pots[0].eligible)
@@ -164,17 +159,57 @@ def settle(state: HandState) -> HandResult:
         # nobody won the chips carried into a hand cut short: they pass on (RULES.md §7.1)
         return _finish(state, starting, contributions, back, unpaid,
                        state.carried_in if incomplete else 0)
-    awarded = award(state, pots)
+    awarded = award(state, pots, gave_up(state, returned, len(pots)))
     carried = sum(p.carried for p in awarded)
     return _finish(state, starting, contributions, returned, tuple(awarded), carried)
 
 
-def award(state: HandState, pots: list[Pot]) -> list[PotAward]:
+def _showdown_pots(state: HandState, levels: dict[str, int]) -> list[Pot]:
+    """The layers of ``levels`` (each player's chips in the pots, uncalled chips and the
+    table's dead money out) among the live players; with mucked hands, those of every player
+    who did not fold, each given to the players who still claim it (RULES.md §1.5:
+    :func:`engine.pots.claimed`)."""
+    live = state.live()
+    if state.mucked and live:  # a muck gives up only the pots another player contests (§1.5)
+        contenders = [p for p in state.players if p not in state.folded]
+        return claimed(layers(levels, contenders), state.mucked)
+    return layers(levels, live) if live else []  # the state's own chips and players
+
+
+def gave_up(state: HandState, returned: dict[str, int], count: int
+            ) -> list[tuple[str, ...]]:
+    """For each of the ``count`` pots :func:`settle` awards (``returned``: the uncalled chips
+    it gives back, :attr:`HandResult.returned`), the players who could have won it and
+    mucked (RULES.md §1.5, :func:`engine.pots.claims`), in the order they mucked; all ``()``
+    without a muck. A main pot of the table's dead money alone, put before the layers
+    (:func:`_with_table_money`), gave up nobody."""
+    live = state.live()
+    if not (state.mucked and live):
+        return [()] * count
+    table = table_dead_money(state)
+    levels = {p: c - returned.get(p, 0) - table.get(p, 0) for p, c in state.contributed.items()}
+    contenders = [p for p in state.players if p not in state.folded]
+    gave = [g for _, g in claims(layers(levels, contenders), state.mucked)]
+    return [()] * (count - len(gave)) + gave if count >= len(gave) else [()] * count
+
+
+def award(state: HandState, pots: list[Pot],
+          gave: list[tuple[str, ...]] | None = None) -> list[PotAward]:
     """The rules' awards of ``pots`` (in their order, chips) among the live players of
     ``state``: by declaration when the hand is a declare hand that more than one player
     contests (RULES.md §3), else by cards speak (§2, :func:`engine.awards.award_pots`). What
     :func:`settle` awards a showdown's pots by, and the replay the pots less a rake
-    (``replay.rake``)."""
+    (``replay.rake``). ``gave``: for each pot, the players who gave it up by mucking
+    (:func:`gave_up`), named in the award of a pot one player alone is then eligible for
+    (:func:`engine.awards.with_mucks`)."""
+    awarded = _award(state, pots)
+    if gave is None or not any(gave) or len(gave) != len(awarded):
+        return awarded
+    mucked = state.mucked
+    return [with_mucks(pot, g, mucked) for pot, g in zip(awarded, gave, strict=True)]
+
+
+def _award(state: HandState, pots: list[Pot]) -> list[PotAward]:
     live = state.live()
     hands = {p: state.cards.hole[p] for p in live}
     boards = state.cards.boards

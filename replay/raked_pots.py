@@ -32,7 +32,7 @@ def pots_less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | No
     :func:`replay.rake.less_rake` asks only of a complete hand), voided, an unverifiable
     showdown, chips carried in or out, a rake above its pots, or a pot the rules carry."""
     from engine.pots import Pot
-    from engine.settle import award
+    from engine.settle import award, gave_up
 
     pots = result.pots
     if (result.status not in ("complete", "open") or not result.verifiable
@@ -45,7 +45,9 @@ def pots_less_rake(state: Any, result: Any, rake: int, taken: Sequence[int] | No
         left -= take
         takes.append(take)
     kept = [k for k, pot in enumerate(pots) if pot.amount > takes[k]]
-    awarded = award(state, [Pot(pots[k].amount - takes[k], pots[k].eligible) for k in kept])
+    gave = gave_up(state, dict(result.returned), len(pots))  # who mucked each pot away
+    awarded = award(state, [Pot(pots[k].amount - takes[k], pots[k].eligible) for k in kept],
+                    [gave[k] for k in kept])
     if any(pot.carried or not pot.verifiable for pot in awarded):
         return None
     by_index = dict(zip(kept, awarded, strict=True))

@@ -49,8 +49,9 @@ def test_show_says_who_takes_each_pot(user) -> None:  # noqa: ANN001
     assert code == 0
     assert out.splitlines()[-4:] == [
         "    no payout recorded: stacks as the rules award (Ann 150, Cy 300)",
-        "    Main pot 300 (Cy): Cy takes 300; nobody else is eligible.",
-        "    Side pot 1 100 (Ann): Ann takes 100; nobody else is eligible.",
+        "    Main pot 300 (Cy): Cy takes 300: Bob and Ann mucked, nobody else is eligible.",
+        "    Side pot 1 100 (Ann): Ann takes 100 (the last to muck): Bob mucked, nobody else "
+        "is eligible.",
         "    uncalled returned: Ann 50",
     ]
 
@@ -59,3 +60,17 @@ def test_a_mucked_level_between_the_others_makes_no_pot_of_its_own() -> None:
     # b mucks at 30 between a's and c's 60: the layers at 30 and 60 have the same players left
     pots = [Pot(90, ("a", "b", "c")), Pot(60, ("a", "c"))]
     assert claimed(pots, ["b"]) == [Pot(150, ("a", "c"))]
+
+
+def test_show_names_who_mucked_each_pot_away_in_either_order(user) -> None:  # noqa: ANN001
+    """Ann mucks first, then Bob: the side pot stays with Bob, who mucked last; each line
+    names the players who gave its pot up, in the order they mucked."""
+    _played(user, ("Ann sm", "Bob sm"))
+    code, out, _ = user("show", "m")
+    assert code == 0
+    assert out.splitlines()[-3:] == [
+        "    Main pot 300 (Cy): Cy takes 300: Ann and Bob mucked, nobody else is eligible.",
+        "    Side pot 1 100 (Bob): Bob takes 100 (the last to muck): Ann mucked, nobody else "
+        "is eligible.",
+        "    uncalled returned: Ann 50",
+    ]

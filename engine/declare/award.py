@@ -37,6 +37,7 @@ from engine.awards import (
     TIE_ORDERS,
     AwardTable,
     PotAward,
+    alone_line,
     and_list,
     award_share,
     divide,
@@ -227,7 +228,7 @@ def _award(
     pot, name = plan.pot, pot_name(plan.index)
     if len(pot.eligible) == 1:
         (player,) = pot.eligible
-        line = f"{plan.head}: {player} takes {pot.amount}; nobody else is eligible."
+        line = alone_line(plan.head, player, pot.amount)
         return PotAward(plan.index, pot.amount, pot.eligible, {player: pot.amount}, 0, (line,))
     if plan.blocked:
         line = f"{plan.head}: {plan.blocked}."
