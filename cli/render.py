@@ -149,6 +149,10 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
         if step.awarded:  # the table recorded no payout: the rules' award, said as such
             won = ", ".join(f"{p} {c}" for p, c in step.awarded.items())
             console.print(f"    no payout recorded: stacks as the rules award ({won})")
+        elif step.unawarded:  # nor can the rules award: say so, not "as the rules award"
+            console.print("    no payout recorded, and the showdown cannot be read (cards not "
+                          "all shown): no pot awarded; stacks count only the uncalled chips "
+                          "returned")
     last = hs.last
     if at is not None and last.legal is not None:
         lim = last.legal

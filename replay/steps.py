@@ -157,6 +157,10 @@ class Step:
     #: payouts (empty when the table recorded any, or the rules cannot award the pots: a
     #: showdown of unknown cards)
     awarded: dict[str, int] = field(default_factory=dict)
+    #: a hand complete with no payout recorded whose showdown cannot be read (cards not all
+    #: shown, ``result.verifiable`` false): no pot is awarded, by the table or the rules, and
+    #: the stacks count only the uncalled chips returned
+    unawarded: bool = False
 
     @property
     def label(self) -> str:
@@ -194,7 +198,7 @@ class Step:
                 "max_to": legal.max_to, "reason": legal.reason, "verb": legal.verb,
                 "bring_in": legal.bring_in},
             "notes": list(self.notes), "paid": dict(self.paid),
-            "awarded": dict(self.awarded),
+            "awarded": dict(self.awarded), "unawarded": self.unawarded,
         }
 
 
@@ -409,6 +413,8 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         notes=tuple(state.notes), inserted=inserted, named=named or action,
         paid={p: c for p, c in paid.items() if c} if payouts else {},
         awarded=by_rules,
+        unawarded=(state.status == "complete" and not state.payouts
+                   and not result.verifiable),
     )
 
 

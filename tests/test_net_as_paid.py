@@ -221,3 +221,52 @@ def test_a_hand_with_no_payout_recorded_is_labelled_by_the_rules(run, tmp_path: 
         "player put in, as the balances count it): the table recorded no payouts")
     assert "as paid" not in table.caption
     assert "The table recorded no payouts for this hand." in text
+
+
+#: A PHH hand with no payouts whose showdown hides Bob's cards (``sm ????``): the rules cannot
+#: award the 70 (Ann 30, Bob 30, Cy's 10 folded), nor did the table.
+HIDDEN = """variant = 'NT'
+antes = [0, 0, 0]
+blinds_or_straddles = [1, 2, 0]
+min_bet = 2
+starting_stacks = [100, 100, 100]
+players = ['Ann', 'Bob', 'Cy']
+actions = [
+  'd dh p1 AsAh', 'd dh p2 ????', 'd dh p3 7c2d',
+  'p3 cbr 10', 'p1 cc', 'p2 cc',
+  'd db Kd8s3c', 'p1 cc', 'p2 cc', 'p3 cc',
+  'd db 9h', 'p1 cc', 'p2 cbr 20', 'p3 f', 'p1 cc',
+  'd db 4s', 'p1 cc', 'p2 cc',
+  'p1 sm AsAh', 'p2 sm ????',
+]
+"""
+
+
+def test_a_hand_neither_paid_nor_awardable_is_labelled_not_awarded(run, tmp_path: Path,  # noqa: ANN001
+                                                                    ) -> None:
+    """No payout recorded and a showdown that cannot be read: Net and Final count only the
+    uncalled chips returned (none here: Ann -30, final 70; Bob -30, 70; Cy -10, 90), and
+    the page and `show` say the pot is not awarded, never "by the rules" nor "as paid"."""
+    phh = tmp_path / "hidden.phh"
+    phh.write_text(HIDDEN, encoding="utf-8")
+    assert run("import", str(phh)).exit_code == 0
+    hand = "phh-" + run("replay", "--json").output.split('"hand": "phh-', 1)[1].split('"')[0]
+    page = tmp_path / "h.html"
+    assert run("view", hand, "-o", str(page)).exit_code == 0
+    table = _payouts(page.read_text(encoding="utf-8"))
+    assert table.rows == [
+        ["Player", "Start", "Put in", "Returned", "Won", "Rules give", "Table paid", "Check",
+         "Net (not awarded)", "Final (not awarded)"],
+        ["Ann", "100", "30", "0", "0", "—", "—", "not recorded", "-30", "70"],
+        ["Bob", "100", "30", "0", "0", "—", "—", "not recorded", "-30", "70"],
+        ["Cy", "100", "10", "0", "0", "—", "—", "not recorded", "-10", "90"]]
+    assert table.caption.endswith(
+        "Net and Final are not awarded: the showdown cannot be read (cards not all shown) and "
+        "the table recorded no payouts, so they count only the uncalled chips returned (what "
+        "was returned to each player minus what that player put in)")
+    assert "by the rules" not in table.caption and "as paid" not in table.caption
+    assert run("show", hand).output.splitlines()[-3:] == [
+        " 24 hand_ended                   pot 70 [Ann:70 Bob:70 Cy:90] showdown",
+        "    no payout recorded, and the showdown cannot be read (cards not all shown): no pot "
+        "awarded; stacks count only the uncalled chips returned",
+        "    Main pot 70 (Ann, Bob): cannot be checked, unknown cards for Bob."]
