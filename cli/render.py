@@ -156,9 +156,10 @@ def show_text(hs: HandSteps, *, at: int | None) -> str:
     last = hs.last
     if at is not None and last.legal is not None:
         lim = last.legal
-        verb = "raise" if last.current_bet else "bet"
-        raise_ = f", {verb} to {lim.min_to}..{lim.max_to}" if lim.min_to is not None else ""
+        raise_ = f", {lim.verb} to {lim.min_to}..{lim.max_to}" if lim.min_to is not None else ""
         call = f"to call {lim.to_call}" if lim.to_call else "check"
+        if lim.bring_in:  # stud's third street before the bring-in, as `state` says it
+            call = f"bring in {lim.bring_in} (pb)"
         who = last.to_act_unsure or f"{lim.player} to act"  # as `state` says it
         console.print(f"    at {last.label}: {who}, {call}{raise_}")
     for line in last.explanation():

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.awards import pot_name
+from engine.betting import bet_word
 from engine.errors import IllegalAction
 from engine.games import Game
 from engine.notation import format_amount, to_action
@@ -86,8 +87,10 @@ class PotState:
 
 @dataclass(frozen=True)
 class Legal:
-    """What ``player`` may do in a betting round: ``to_call`` chips; a bet or raise (``verb``)
-    to a street total from ``min_to`` to ``max_to`` (None: he may not, ``reason`` says why);
+    """What ``player`` may do in a betting round: ``to_call`` chips; a bet, raise or, on
+    stud's third street below the small bet, completion (``verb``, as ``state`` says it:
+    :func:`engine.betting.bet_word`) to a street total from ``min_to`` to ``max_to``
+    (None: he may not, ``reason`` says why);
     ``bring_in``: the stud bring-in he may post instead (0: none). RULES.md §1.7–1.8, §4.1."""
 
     player: str
@@ -437,7 +440,7 @@ def _legal(state: HandState, player: str) -> Legal:
     stud_open = state.game.stud and state.street == 0 and state.rnd.current == 0
     return Legal(
         player=player, to_call=lim.to_call, min_to=lim.min_to, max_to=lim.max_to,
-        reason=lim.reason, verb="raise" if state.rnd.current else "bet",
+        reason=lim.reason, verb=bet_word(state),
         bring_in=bring_in if stud_open else 0,
     )
 

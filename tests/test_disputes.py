@@ -216,7 +216,7 @@ def test_stud_limit_and_declare_options_at_hand_start(run, db) -> None:  # noqa:
     assert [e["kind"] for e in _events(db, "st")[1:]] == ["ante"] * 3
     _play(run, "st", "d dh p1 AsKs7h", "d dh p2 2c3c4d", "d dh p3 QdQh9c", "p2 pb", "Cy cbr 5")
     assert "Ann to act: to call 5, raise to 10..10" in run("state", "st").output
-    assert "at 8: Cy to act, to call 2, raise to 5..5" in run("show", "st", "--at", "8").output
+    assert "at 8: Cy to act, to call 2, complete to 5..5" in run("show", "st", "--at", "8").output
     # voided: d seats the same players (one hand at a time, RULES.md §1.1)
     assert run("void", "st", "--reason", "a new deal", "--by", "host").exit_code == 0
     out = run("hand", "start", "--game", "FO/8", "--stakes", "1/2", "--small-bet", "2",

@@ -41,7 +41,7 @@ def test_show_says_who_may_bring_it_in_and_open_as_state_does(user, db: str) -> 
     assert user("state", "s")[1].splitlines()[1] == f"{BRING}: bring in 1 (pb), complete to 2..2"
     assert _rows(user)[-2] == (
         f"7 d dh Fay 4d5c8h pot 3 bet 0 [Dee:99 Eve:99 Fay:99] bet; {BRING}")
-    assert _rows(user, "--at", "7")[-2] == f"at 7: {BRING}, check, bet to 2..2"
+    assert _rows(user, "--at", "7")[-2] == f"at 7: {BRING}, bring in 1 (pb), complete to 2..2"
     _act(user, FOURTH)
     assert user("state", "s")[1].splitlines()[1] == f"{FIRST}: check, bet to 2..2"
     rows = _rows(user)
