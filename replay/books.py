@@ -5,8 +5,8 @@ A read opens the ledger read-only, never writes it and never creates a file. The
 append events save the derived tables as of their head (:func:`replay.projections.save_tables`),
 so a read usually finds them fresh. When they are behind the ledger (a live hand recorded since,
 a write interrupted before it saved them) or do not match it (changed outside handledger, an
-older shape), the read copies them into memory over the read-only file
-(:meth:`ledger.store.store.Ledger.overlay`) and catches them up there, replaying only the
+older shape), the read copies them into memory over the read-only file it holds
+(:meth:`ledger.store.store.Ledger.overlaid`) and catches them up there, replaying only the
 sessions that moved (:func:`replay.projections.catch_up`); tables that do not match the
 ledger are said in a one-line note. Then they are read (:mod:`ledger.audit.player_balances`,
 :mod:`ledger.audit.standings_grid`, :mod:`ledger.audit.settlement`,
@@ -52,8 +52,7 @@ def fresh_books(path: str, *, jobs: int | None = 1, progress: Progress = silent,
     try:
         plan = _plan(ledger)
         if not plan.fresh:
-            ledger.close()
-            ledger = _caught_up(path, plan.full if plan.mismatch else None, jobs, progress, note)
+            _caught_up(ledger, plan.full if plan.mismatch else None, jobs, progress, note)
         if opened is not None:
             opened(ledger)
         yield ledger
@@ -72,11 +71,12 @@ def _plan(ledger: Ledger) -> Any:
         raise
 
 
-def _caught_up(path: str, mismatch: str | None, jobs: int | None, progress: Progress,
-               note: Note) -> Ledger:
-    """The ledger at ``path`` read-only with its derived tables caught up in memory;
-    ``mismatch``: why the stored tables do not match the ledger (said in a note)."""
-    ledger = Ledger.overlay(path)
+def _caught_up(ledger: Ledger, mismatch: str | None, jobs: int | None, progress: Progress,
+               note: Note) -> None:
+    """``ledger`` (open read-only) with its derived tables caught up in memory, on the same
+    connection (:meth:`ledger.store.store.Ledger.overlaid`); ``mismatch``: why the stored
+    tables do not match the ledger (said in a note)."""
+    ledger.overlaid()
     if mismatch is not None:
         note(f"note: {mismatch}: the derived tables are computed in memory for this read "
              "(`handledger replay` saves them)")
@@ -88,7 +88,6 @@ def _caught_up(path: str, mismatch: str | None, jobs: int | None, progress: Prog
     except BaseException:
         ledger.close()
         raise
-    return ledger
 
 
 def balances(path: str, session: str | None, *, money: bool, progress: Progress = silent,

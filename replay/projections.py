@@ -157,11 +157,14 @@ def _count(counts: dict[str, int], done: Any) -> None:
     counts["unverifiable"] += done.unverifiable
 
 
-def catch_up(ledger: Any, *, jobs: int | None = 1, progress: Progress = silent) -> str:
+def catch_up(ledger: Any, *, jobs: int | None | Callable[[], int | None] = 1,
+             progress: Progress = silent) -> str:
     """Bring the derived tables up to the ledger's head: nothing when they are, else only the
     sessions that moved are replayed and audited again (:mod:`ledger.audit.catchup`), else a
-    full :func:`rebuild` (``jobs`` as there; the sessions that moved take one process when it
-    is None). Returns what was done: ``"fresh"``, ``"sessions"`` or ``"full"``.
+    full :func:`rebuild` (``jobs`` as there, or a function giving them, called only for a
+    full rebuild; the sessions that moved take one process when it is None or a function).
+    Returns what was done:
+    ``"fresh"``, ``"sessions"`` or ``"full"``.
 
     Raises:
         LedgerError: what :func:`rebuild` raises (a ledger file open for writing that does
@@ -172,9 +175,9 @@ def catch_up(ledger: Any, *, jobs: int | None = 1, progress: Progress = silent) 
     plan = moved(con)
     if plan.fresh:
         return "fresh"
-    not_rolled_back(ledger, head(ledger))
+    not_rolled_back(ledger, plan.head)  # the head as moved read it, on this connection
     if plan.full is not None:
-        rebuild(ledger, jobs=jobs, progress=progress)
+        rebuild(ledger, jobs=jobs() if callable(jobs) else jobs, progress=progress)
         return "full"
     names = list(plan.sessions)
     low = first_position(con, plan) - 1  # every row of those sessions is after it
@@ -190,7 +193,8 @@ def catch_up(ledger: Any, *, jobs: int | None = 1, progress: Progress = silent) 
                         session_ends(ledger, names, after=plan.since), aliases=aliases(con))
     table_rows = []
     with progress("replaying the sessions that moved", len(hands)) as tick:
-        for done in replayed(numbered, jobs=jobs or 1, facts=True, numbered=True):
+        for done in replayed(numbered, jobs=(1 if callable(jobs) else jobs) or 1, facts=True,
+                             numbered=True):
             audit.add(done.facts)
             table_rows.append(done.rows)
             tick()
@@ -231,8 +235,11 @@ def save_tables(ledger: Any, *, progress: Progress = silent) -> str:
     """
     from replay.ranges import MIN_HANDS
 
-    big = ledger.path != ":memory:" and hand_count(ledger) >= MIN_HANDS  # workers pay off
-    return catch_up(ledger, jobs=None if big else 1, progress=progress)
+    def jobs() -> int | None:  # counted only for a whole rebuild (a scan of every row)
+        big = ledger.path != ":memory:" and hand_count(ledger) >= MIN_HANDS  # workers pay
+        return None if big else 1
+
+    return catch_up(ledger, jobs=jobs, progress=progress)
 
 
 def writable_or_overlay(path: str, note: Callable[[str], None]) -> Any:

@@ -123,13 +123,13 @@ def check_blocks(path: str, con: Any, *, read_next: Collection[str] = ()) -> Non
         return
     block_size = int(con.execute("SELECT block_size FROM pragma_database_size()"
                                  " WHERE database_name = current_database()").fetchone()[0])
+    tables = _tables(con, None)
     try:
-        short = cut_short(path, con, block_size)
+        short = cut_short(path, con, block_size, tables=tables)
     except OSError as e:
         raise LedgerCorrupt(f"ledger {path} cannot be read: {e}") from e
     if short is not None:
         raise LedgerCorrupt(f"ledger {path} is corrupt: {short}")
-    tables = _tables(con, None)
     if not _reads_as_duckdb(path, con, block_size):
         scan_tables(con, tables=tables)  # DuckDB's own checks, block by block, are the verdict
         return
@@ -172,13 +172,14 @@ def _refuse(path: str, con: Any, block_size: int, damage: Damage,
 
 
 def cut_short(path: str | os.PathLike[str], con: Any, block_size: int,
-              database: str | None = None) -> str | None:
+              database: str | None = None, *, tables: list[str] | None = None) -> str | None:
     """What is missing when the file at ``path`` was cut short, else None. DuckDB writes
     whole blocks (its headers, then ``block_size`` bytes each), and drops free blocks only
     from the end: a file that ends inside a block (:func:`ends_inside_block`), or one that
     lacks a block DuckDB says a table's rows are in (``pragma_storage_info``, on ``con``;
     ``database`` as :func:`holders`), was cut. The header's block count is no measure: free
-    blocks dropped from the end stay counted there."""
+    blocks dropped from the end stay counted there. ``tables``: the names of the tables of
+    that database, read already (:func:`_tables`)."""
     inside = ends_inside_block(path, block_size)
     if inside is not None:
         return inside
@@ -188,7 +189,7 @@ def cut_short(path: str | os.PathLike[str], con: Any, block_size: int,
         return None
     held = (size - start) // block_size
     prefix = "" if database is None else f'"{database}".'
-    names = _tables(con, database)
+    names = _tables(con, database) if tables is None else tables
     last = -1
     if names:  # one statement: a query costs more here than a table's storage info
         used = con.execute("SELECT max(b) FROM (" + " UNION ALL ".join(
