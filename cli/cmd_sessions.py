@@ -126,6 +126,41 @@ def session_set(obj: Context, name: str, chip_value: str, currency: str | None,
     click.echo(f"session {name}: 1 chip = {value}")
 
 
+@session.command(name="void")
+@click.argument("name")
+@click.option("--reason", required=True, help="Why (kept in the ledger).")
+@click.option("--by", "by", required=True, help="Who takes it back.")
+@click.option("--sign", default=None, metavar="NAME",
+              help="Sign each hand's void with the key NAME (as `void` signs).")
+@click.option("--closed", is_flag=True,
+              help="Record it though session NAME is closed (its books were settled up at "
+                   "the close).")
+@keys_option
+@click.pass_obj
+def session_void(obj: Context, name: str, reason: str, by: str, sign: str | None,
+                 closed: bool, keys_dir: str) -> None:
+    """Take session NAME back (imported into the wrong ledger, recorded under the wrong name):
+    void every hand of it and retract every buy-in, cash-out and payment of its books, in one
+    write, all or nothing, each checked as `void` and `entry retract` check it. Hands voided
+    and entries retracted already are passed over. Refused, exit 2, while a hand of it is in
+    play, and for a closed session unless --closed."""
+    from ledger.store.keys import KeyStore
+    from replay.voiding import void_session
+
+    done = void_session(obj.ledger(existing=True), name, reason=reason, by=by,
+                        keys=KeyStore(keys_dir), sign=sign, closed=closed)
+    obj.save_tables()
+    kinds = ", ".join(f"{done.retracted.get(t, 0)} {t.replace('_', '-')}(s)"
+                      for t in ("buy_in", "cash_out", "payment"))
+    before = [f"{n} {what} before" for n, what in
+              ((done.hands_before, "hand(s) voided"), (done.entries_before,
+                                                        "entry(ies) retracted")) if n]
+    click.echo(f"session {name} voided: {len(done.hands)} hand(s) voided, "
+               f"{sum(done.retracted.values())} book entry(ies) retracted ({kinds}); every "
+               f"net in {name} is 0 now"
+               + (f" (passed over: {' and '.join(before)})" if before else ""))
+
+
 @session.command(name="list")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj

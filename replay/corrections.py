@@ -244,6 +244,45 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
             (:func:`ledger.store.proven.prove_before_writing`); nothing written.
+        NotFound, IllegalAction: as :func:`void_checked` (nothing written).
+    """
+    done = void_checked(ledger, hand, reason=reason, by=by, keys=keys, sign=sign,
+                        closed=closed)
+    done.append(ledger)
+    return done.voided
+
+
+@dataclass(frozen=True)
+class VoidChecked:
+    """A void of ``hand`` checked and not yet appended: its rows (``events``, signed when
+    asked) to append after the stream's seq ``expected_seq``, and what it does
+    (:class:`Voided`); ``session`` and ``stored``: the hand's session and its events before
+    the void."""
+
+    hand: str
+    events: list[Any]
+    expected_seq: int
+    voided: Voided
+    session: str | None
+    stored: list[Any]
+
+    def append(self, ledger: Any) -> None:
+        """Append the void's rows to the hand's stream (refused when the stream moved)."""
+        ledger.append(self.hand, self.events, hand_id=self.hand,
+                      expected_seq=self.expected_seq)
+
+
+def void_checked(ledger: Any, hand: str, *, reason: str, by: str,
+                 keys: KeyStore | None = None, sign: str | None = None,
+                 closed: bool = False, look_later: bool = True) -> VoidChecked:
+    """The void of ``hand`` as :func:`void` appends it, every check made, nothing written
+    and nothing proven (the caller proves the ledger first:
+    :func:`ledger.store.proven.prove_before_writing`). Reads the ledger as it stands, so a
+    void of many hands in one write (:mod:`replay.voiding`) checks each after the voids
+    appended before it. ``look_later`` False: the later hands whose start the void leaves
+    unfollowed are not looked for (the caller looks once every void is appended).
+
+    Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: the hand is already
             voided, or a later hand took the chips it carried to the next hand
             (:func:`replay.correction_checks.carried_taken`), or it would pass chips
@@ -251,8 +290,8 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
             (:func:`replay.correction_checks.passed_on_reach`), or a later hand of its session
             started while it was in play on stacks the void would leave the books unable to
             follow (:func:`replay.later_hands.stacks_followed`), or it is in a closed session
-            and the void would move a player's net, without ``closed`` (nothing written;
-            :func:`replay.correction_checks.closed_void`).
+            and the void would move a player's net, without ``closed``
+            (:func:`replay.correction_checks.closed_void`).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
@@ -272,14 +311,15 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     stacks_followed(ledger, hand, rows[0].session, events, result)
     if not closed:
         closed_void(ledger, hand, rows[0].session, events, result)
-    downstream = void_downstream(ledger, hand, rows[0].session, events, result)
+    downstream = (void_downstream(ledger, hand, rows[0].session, events, result)
+                  if look_later else [])
     try:
         before = replay_events(events)
     except IllegalAction:  # a stream that does not replay: the books counted none of it
         before = None
     new = _signed(hand, events, new, keys, sign)
-    ledger.append(hand, new, hand_id=hand, expected_seq=rows[-1].seq)
-    return Voided(result, downstream, before)
+    return VoidChecked(hand, new, rows[-1].seq, Voided(result, downstream, before),
+                       rows[0].session, events)
 
 
 def _past_the_break(events: list[Any]) -> set[int]:

@@ -41,6 +41,28 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
             :func:`entry_to_correct` and :func:`check_correction`.
     """
     prove_before_writing(ledger)
+    entry, replacement, fix, state = correction_checked(
+        ledger, session, seq, value, reason=reason, by=by, closed=closed, beyond=beyond)
+    append_entry(ledger, session, fix, state)
+    if note is not None and (said := aliased_entry(ledger, seq, entry,
+                                                   retracted=replacement is None)):
+        note(said)
+    return entry, replacement
+
+
+def correction_checked(ledger: Any, session: str, seq: int, value: str | None, *,
+                       reason: str, by: str, closed: bool = False, beyond: bool = False
+                       ) -> tuple[Any, Any, ev.EntryCorrected, SessionState]:
+    """The retraction or amendment :func:`correct_entry` appends, every check made, nothing
+    written and nothing proven (the caller proves the ledger first): ``(entry, replacement,
+    correction, state)``, ``state`` the session's books it is checked against, which
+    :func:`replay.sessions.state.append_entry` appends it after. Reads the ledger as it
+    stands: a session voided in one write (:mod:`replay.voiding`) checks each retraction
+    after those appended before it.
+
+    Raises:
+        NotFound, MalformedInput, LedgerError: as :func:`correct_entry`.
+    """
     state = open_state(ledger, session, allow_closed=True)
     try:
         entry = entry_to_correct(state, session, seq, amending=value is not None,
@@ -61,11 +83,7 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     check_correction(ledger, session, state, seq, replacement, text=value, beyond=beyond)
     fix = ev.EntryCorrected(seq=seq, reason=reason, by=by, replacement=None if replacement
                             is None else replacement.model_dump(mode="json"))
-    append_entry(ledger, session, fix, state)
-    if note is not None and (said := aliased_entry(ledger, seq, entry,
-                                                   retracted=replacement is None)):
-        note(said)
-    return entry, replacement
+    return entry, replacement, fix, state
 
 
 def entry_to_correct(state: SessionState, session: str, seq: int, *, amending: bool,
