@@ -150,15 +150,22 @@ def session_void(obj: Context, name: str, reason: str, by: str, sign: str | None
     done = void_session(obj.ledger(existing=True), name, reason=reason, by=by,
                         keys=KeyStore(keys_dir), sign=sign, closed=closed)
     obj.save_tables()
-    kinds = ", ".join(f"{done.retracted.get(t, 0)} {t.replace('_', '-')}(s)"
+    kinds = ", ".join(_counted(done.retracted.get(t, 0), t.replace("_", "-"))
                       for t in ("buy_in", "cash_out", "payment"))
-    before = [f"{n} {what} before" for n, what in
-              ((done.hands_before, "hand(s) voided"), (done.entries_before,
-                                                        "entry(ies) retracted")) if n]
-    click.echo(f"session {name} voided: {len(done.hands)} hand(s) voided, "
-               f"{sum(done.retracted.values())} book entry(ies) retracted ({kinds}); every "
-               f"net in {name} is 0 now"
+    before = [f"{_counted(n, what)} {done_} before" for n, what, done_ in
+              ((done.hands_before, "hand", "voided"),
+               (done.entries_before, "book entry", "retracted")) if n]
+    click.echo(f"session {name} voided: {_counted(len(done.hands), 'hand')} voided, "
+               f"{_counted(sum(done.retracted.values()), 'book entry')} retracted ({kinds}); "
+               f"every net in {name} is 0 now"
                + (f" (passed over: {' and '.join(before)})" if before else ""))
+
+
+def _counted(n: int, noun: str) -> str:
+    """``1 hand``, ``2 hands``, ``3 book entries``."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n} {noun[:-1]}ies" if noun.endswith("y") else f"{n} {noun}s"
 
 
 @session.command(name="list")

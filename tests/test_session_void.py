@@ -1,0 +1,236 @@
+"""Taking back a session, or several hands, in one write (``session void``, ``void HAND HAND
+...``; :mod:`replay.voiding`): every hand voided and every book entry retracted as ``void``
+and ``entry retract`` do it, all or nothing, with one summary line and no advice to correct a
+later hand that is voided too.
+
+The night ``fri`` (1 chip = 0.25 USD): Ann and Bob buy in 100 each (entries 2, 3). Three
+heads-up hold'em hands, blinds 1/2, Bob the button (small blind 1) each time, and each time
+Bob folds to Ann's big blind: Ann +1, Bob -1 a hand. h1 starts Ann 100, Bob 100; h2 Ann 101,
+Bob 99; h3 Ann 102, Bob 98; after h3 Ann 103, Bob 97. Bob cashes out 97 (entry 4) and pays
+Ann 0.75 USD, his 3 chips (entry 5). Nets: Ann +3, Bob -3.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.built_once import build, snapshot, table
+from tests.conftest import DATA, SHARED
+from tests.copies import copy_ledger
+from tests.test_carry_taken import CARRY, H1, H2
+
+FOLD = ["d dh Ann ????", "d dh Bob ????", "Bob f", "end"]
+WHY = ("--reason", "wrong ledger", "--by", "host")
+
+
+def _hand(hand: str, seats: str) -> list:
+    return [(("hand", "start", "--session", "fri", "--hand", hand, "--game", "NT", "--stakes",
+              "1/2", "--seats", seats, "--button", "Bob"), None), table(hand, FOLD)]
+
+
+@pytest.fixture(scope="module")
+def fri_built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The night ``fri`` of the module doc, built once."""
+    return build(tmp_path_factory.mktemp("fri") / "t.duckdb", [
+        (("session", "open", "fri", "--chip-value", "0.25", "--currency", "USD", "--date",
+          "2026-11-27"), None),
+        (("buyin", "fri", "Ann", "100"), None), (("buyin", "fri", "Bob", "100"), None),
+        *_hand("h1", "Ann:100,Bob:100"), *_hand("h2", "Ann:101,Bob:99"),
+        *_hand("h3", "Ann:102,Bob:98"),
+        (("cashout", "fri", "Bob", "97"), None), (("pay", "fri", "Bob", "Ann", "0.75"), None)])
+
+
+@pytest.fixture
+def fri(fri_built: Path, db: str) -> Path:
+    """The test's ledger: a copy of ``fri_built``."""
+    return copy_ledger(fri_built, Path(db))
+
+
+def _balances(user) -> list[str]:  # noqa: ANN001
+    return user("balances", "--session", "fri")[1].splitlines()
+
+
+def _unchanged(user, db: Path, *args: str) -> tuple[int, str, str]:  # noqa: ANN001
+    """``user(*args)``, asserted to leave the ledger file byte for byte as it was."""
+    before = snapshot(db)
+    said = user(*args)
+    assert snapshot(db) == before
+    return said
+
+
+def test_session_void_takes_back_every_hand_and_entry_in_one_write(user, fri) -> None:  # noqa: ANN001
+    assert _balances(user) == [
+        "player                  net       buy-in     cash-out  hands sessions",
+        "Ann                       3          100            0      3        1",
+        "Bob                      -3          100           97      3        1"]
+    code, out, err = user("session", "void", "fri", *WHY)
+    assert (code, out, err) == (0, "session fri voided: 3 hands voided, 4 book entries "
+                                "retracted (2 buy-ins, 1 cash-out, 1 payment); every net in "
+                                "fri is 0 now\n", "")
+    assert _balances(user) == [
+        "player                  net       buy-in     cash-out  hands sessions",
+        "Ann                       0            0            0      0        1",
+        "Bob                       0            0            0      0        1"]
+    assert user("settle", "--session", "fri")[1] == "settled: nobody owes anybody\n"
+    code, out, _ = user("audit", "--session", "fri")
+    assert (code, out.splitlines()[0]) == (0, "audit clean: 3 hand(s) in 1 session(s); every "
+                                           "chip adds up in the books as stored (the hash "
+                                           "chain not checked: `handledger verify`)")
+    assert user("verify")[0] == 0
+    assert user("session", "list")[1] == "fri  2026-11-27  3 hand(s)  0 buy-in(s)  open\n"
+    # the entries retracted latest first, after the hands: payment, cash-out, buy-ins
+    rows = [line.split()[3:5] for line in user("history", "--session", "fri")[1].splitlines()
+            if "entry_corrected" in line]
+    assert rows == [["entry_corrected", '{"seq":5,"reason":"wrong'],
+                    ["entry_corrected", '{"seq":4,"reason":"wrong'],
+                    ["entry_corrected", '{"seq":3,"reason":"wrong'],
+                    ["entry_corrected", '{"seq":2,"reason":"wrong']]
+    assert "voided by host: wrong ledger" in user("history", "h1")[1]
+
+
+def test_session_void_passes_over_what_is_taken_back_already(user, fri) -> None:  # noqa: ANN001
+    assert user("void", "h3", *WHY)[0] == 0
+    assert user("entry", "retract", "fri", "5", *WHY)[0] == 0
+    code, out, err = user("session", "void", "fri", *WHY)
+    assert (code, out, err) == (0, "session fri voided: 2 hands voided, 3 book entries "
+                                "retracted (2 buy-ins, 1 cash-out, 0 payments); every net in "
+                                "fri is 0 now (passed over: 1 hand voided before and 1 book "
+                                "entry retracted before)\n", "")
+    assert [line.split()[1] for line in _balances(user)[1:]] == ["0", "0"]
+    code, _, err = _unchanged(user, fri, "session", "void", "fri", *WHY)
+    assert (code, err) == (2, "error: session fri has nothing to void: its 3 hand(s) are "
+                              "voided and its 4 book entries retracted already; nothing "
+                              "written\n")
+
+
+def test_session_void_refusals_write_nothing(user, fri) -> None:  # noqa: ANN001
+    code, _, err = _unchanged(user, fri, "session", "void", "frx", *WHY)
+    assert (code, err) == (2, "error: no session 'frx' (open it with `handledger session "
+                              "open frx`); did you mean 'fri'?\n")
+    assert user("hand", "start", "--session", "fri", "--hand", "h4", "--game", "NT",
+                "--stakes", "1/2", "--seats", "Ann:103,Bob:97", "--button", "Bob")[0] == 0
+    code, _, err = _unchanged(user, fri, "session", "void", "fri", *WHY)
+    assert (code, err) == (2, "error: session fri has hand h4 still in play: end it "
+                              "(`handledger act h4 end`, once its pots are paid) or void it "
+                              "(`handledger void h4 --reason … --by …`) first; nothing "
+                              "written\n")
+    assert user("void", "h4", *WHY)[0] == 0
+    assert user("session", "close", "fri")[0] == 0
+    code, _, err = _unchanged(user, fri, "session", "void", "fri", *WHY)
+    assert (code, err) == (2, "error: session fri is closed (entry 6; its books were settled "
+                              "up at the close): voiding its hands and retracting its entries "
+                              "changes them; nothing written; --closed records it anyway\n")
+    code, out, _ = user("session", "void", "fri", *WHY, "--closed")
+    assert (code, out) == (0, "session fri voided: 3 hands voided, 4 book entries retracted "
+                              "(2 buy-ins, 1 cash-out, 1 payment); every net in fri is 0 now "
+                              "(passed over: 1 hand voided before)\n")
+    assert user("session", "list")[1] == ("fri  2026-11-27  4 hand(s)  0 buy-in(s)  closed, "
+                                          "settled\n")
+
+
+def test_a_refusal_after_some_voids_are_appended_writes_nothing(user, db) -> None:  # noqa: ANN001
+    """tests/test_carry_taken.py's night ``sat``: h1 carries its pot of 4 and h2, ended,
+    took it. h2 is voided first (the latest), then h1's void is refused by ``void``'s own
+    check: h2's take of the 4 stays recorded. Nothing of either is written."""
+    build(Path(db), [
+        (("session", "open", "sat"), None), (("buyin", "sat", "Ann", "100"), None),
+        (("buyin", "sat", "Bob", "100"), None),
+        (("hand", "start", "--session", "sat", "--hand", "h1", *CARRY, "--seats",
+          "Ann:100,Bob:100", "--button", "Ann"), None), table("h1", [*H1, "end"]),
+        (("hand", "start", "--session", "sat", "--hand", "h2", *CARRY, "--seats",
+          "Ann:98,Bob:98", "--button", "Bob"), None), table("h2", H2)])
+    code, out, err = _unchanged(user, Path(db), "session", "void", "sat", *WHY)
+    assert (code, out, err) == (2, "", "error: hand h1: hand h2 took the chips this hand "
+                                "carried to the session's next hand (RULES.md §3.8, §7.1), and "
+                                "a void returns every contribution: the chips would be counted "
+                                "twice; nothing written\n")
+    assert [line.split()[:2] for line in user("balances")[1].splitlines()[1:]] == [
+        ["Ann", "3"], ["Bob", "-3"]]
+
+
+def test_void_of_several_hands_warns_of_a_later_hand_once_with_every_void_in(user, fri) -> None:  # noqa: ANN001
+    """Voided, h1 and h2 leave h3 starting Ann with 102 and Bob with 98 where the books now
+    expect their buy-ins, 100 each: said once, not once a void."""
+    code, out, err = user("void", "h2", "h1", *WHY)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "voided hand h1: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
+        "Ann -1, Bob +1",
+        "voided hand h2: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
+        "Ann -1, Bob +1",
+        "  warning: hand h3 starts Ann with 102, the corrected final stack is 100 (was 102)",
+        "  warning: hand h3 starts Bob with 98, the corrected final stack is 100 (was 98)",
+        "    to follow it: `handledger correct h3 --replace 1 JSON --reason … --by …`, JSON "
+        "the \"event\" of `handledger export h3`'s first line with Ann 100, Bob 100"]
+    assert [line.split()[1] for line in _balances(user)[1:]] == ["1", "-1"]
+
+
+def test_void_of_the_last_hands_gives_no_advice_to_correct_them(user, fri) -> None:  # noqa: ANN001
+    code, out, err = user("void", "h2", "h3", *WHY)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "voided hand h2: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
+        "Ann -1, Bob +1",
+        "voided hand h3: returned Ann 2, Bob 1; change in net: Ann -1, Bob +1; by the rules: "
+        "Ann -1, Bob +1"]
+    assert [line.split()[1] for line in _balances(user)[1:]] == ["1", "-1"]
+
+
+def test_void_of_several_hands_of_no_session(user, db) -> None:  # noqa: ANN001
+    """data/hands: five-card-draw (Bob -14, Cy +20, Ann -6) and plo-three-way (Ona -460,
+    Pia -180, Quin +640) voided in one write; Ann keeps her -1 of ante-side-pots."""
+    assert user("import", str(DATA / "hands"))[0] == 0
+    draw, plo = "phh-90f35dda9542", "phh-e90348620d79"
+    nets = {p: n for p, n, *_ in (line.split() for line in user("balances")[1].splitlines()[1:])}
+    assert [nets[p] for p in ("Ann", "Bob", "Cy", "Ona", "Pia", "Quin")] == [
+        "-7", "-14", "20", "-460", "-180", "640"]
+    code, _, err = _unchanged(user, Path(db), "void", draw, draw, *WHY)
+    assert (code, err) == (2, f"error: hand {draw} is given twice; nothing written\n")
+    code, _, err = _unchanged(user, Path(db), "void", draw, "nosuch", *WHY)
+    assert (code, err) == (2, f"error: hand nosuch: ledger {db} holds no such hand\n")
+    code, out, err = user("void", plo, draw, *WHY)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        f"voided hand {draw}: returned Bob 14, Cy 14, Ann 6; change in net: Bob +14, Cy -20, "
+        "Ann +6; by the rules: Bob +14, Cy -20, Ann +6",
+        f"voided hand {plo}: returned Ona 460, Pia 180, Quin 460; change in net: Ona +460, "
+        "Pia +180, Quin -640; by the rules: Ona +460, Pia +180, Quin -640"]
+    nets = {p: n for p, n, *_ in (line.split() for line in user("balances")[1].splitlines()[1:])}
+    assert [nets[p] for p in ("Ann", "Bob", "Cy", "Ona", "Pia", "Quin")] == [
+        "-1", "0", "0", "0", "0", "0"]
+    code, _, err = _unchanged(user, Path(db), "void", draw, "phh-877231987944", *WHY)
+    assert (code, err) == (2, f"error: hand {draw}: the hand is already voided; nothing "
+                              "written\n")
+
+
+def test_a_pokernow_log_imported_into_the_wrong_ledger(user, db, tmp_path) -> None:  # noqa: ANN001
+    """The host's case: a PokerNow log (52 hands, 8 buy-ins of 1000, 7 quits of 0 chips)
+    imported as club-w1 into the wrong ledger. Taken back in one write; imported again there,
+    nothing is added (its hands are known, voided); imported into the right ledger, it is
+    all there."""
+    log = str(SHARED / "pokernow" / "valakuzhyk_07_21_2022_log1.csv")
+    assert user("import", "--session", "club-w1", log)[0] == 0
+    assert user("balances", "--session", "club-w1")[1].splitlines()[1] == (
+        "Aab Ovwsi (gKyQzJRs7T)              7000         1000            0     52        1")
+    code, out, err = user("session", "void", "club-w1", *WHY)
+    assert (code, out, err) == (0, "session club-w1 voided: 52 hands voided, 15 book entries "
+                                "retracted (8 buy-ins, 7 cash-outs, 0 payments); every net in "
+                                "club-w1 is 0 now\n", "")
+    assert {line.split()[-5] for line in
+            user("balances", "--session", "club-w1")[1].splitlines()[1:]} == {"0"}
+    assert user("audit", "--session", "club-w1")[0] == 0
+    assert user("verify")[0] == 0
+    assert user("import", "--session", "club-w1", log)[1] == (
+        "imported 0 hand(s) (0 events) from 1 file(s); 52 already in the ledger; 0 rejected\n")
+    assert {line.split()[-5] for line in
+            user("balances", "--session", "club-w1")[1].splitlines()[1:]} == {"0"}
+    from tests.console_run import handledger
+
+    right = tmp_path / "right.duckdb"
+    assert handledger(right, "import", "--session", "club-w1", log)[1] == (
+        "imported 52 hand(s) (1255 events) from 1 file(s); 0 already in the ledger; "
+        "0 rejected\n")
+    assert handledger(right, "balances")[1].splitlines()[1] == (
+        "Aab Ovwsi (gKyQzJRs7T)              7000         1000            0     52        1")
