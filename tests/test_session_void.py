@@ -234,3 +234,17 @@ def test_a_pokernow_log_imported_into_the_wrong_ledger(user, db, tmp_path) -> No
         "0 rejected\n")
     assert handledger(right, "balances")[1].splitlines()[1] == (
         "Aab Ovwsi (gKyQzJRs7T)              7000         1000            0     52        1")
+
+
+def test_both_prove_the_chain_first(user, fri) -> None:  # noqa: ANN001
+    """A deliberate write (tests/test_proven_writes.py): Bob's buy-in (row 3) edited by SQL
+    refuses them before anything is read or written."""
+    from tests.test_proven_writes import _edit
+
+    _edit(str(fri), 3, '"chips":100', '"chips":10')
+    for args in (("session", "void", "fri", *WHY), ("void", "h1", "h2", *WHY)):
+        code, out, err = _unchanged(user, fri, *args)
+        assert (code, out, err) == (2, "", f"error: ledger {fri}: broken at position 3: "
+                                    "edited: row 3 (session:fri seq 3): its content does not "
+                                    "hash to its stored hash: nothing written; run "
+                                    "`handledger verify`\n"), args

@@ -3,8 +3,8 @@ or writes (README "Tampering"; only its arguments may be checked before).
 
 A deliberate write is one a host types to change the books outside the live table:
 ``correct``, ``void``, ``undo`` (signed or not), ``entry amend`` and ``entry retract``,
-``pay``, ``session open`` and ``session set``, ``player alias``, ``cashout --closed``, and
-``import`` or ``run`` into a ledger that holds rows. Each would otherwise build on rows it
+``session void``, ``pay``, ``session open`` and ``session set``, ``player alias``,
+``cashout --closed``, and ``import`` or ``run`` into a ledger that holds rows. Each would otherwise build on rows it
 never looked at: a void of a hand whose payout was edited by SQL, a payment bounded by
 forged buy-ins. Before it reads anything of the ledger it proves the file as ``verify`` does,
 by the same code (:func:`ledger.store.intact.require_intact`: every block's checksum, then
