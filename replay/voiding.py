@@ -8,12 +8,11 @@ all in one transaction: a refusal anywhere writes nothing.
 The hands are voided latest first, so that each void is checked with every later hand of the
 set voided already (a hand in play is voided after the hands started beside it:
 :func:`replay.later_hands.stacks_followed`). The later hands whose start the voids leave
-unfollowed are looked for once, with every void in: a later hand voided too starts nothing
-the books follow and is not warned of (:func:`replay.whatif.downstream_of`), so a whole
-session voided warns of nothing. A
-session's entries are retracted after its hands, latest first, so that no retraction leaves a
-hand seating a player with chips nobody bought, nor the cash-outs above the buy-ins
-(:func:`replay.sessions.amending.check_correction`).
+unfollowed are looked for once, with every void in: a later hand voided too starts nothing the
+books follow and is not warned of (:func:`replay.whatif.downstream_of`), so a whole session
+voided warns of nothing. A session's entries are retracted after its hands, latest first, so
+that no retraction leaves a hand seating a player with chips nobody bought, nor the cash-outs
+above the buy-ins (:func:`replay.sessions.amending.check_correction`).
 """
 
 from __future__ import annotations
@@ -172,6 +171,9 @@ def void_session(ledger: Any, session: str, *, reason: str, by: str,
     to_void = [h for h in hands if not split_stream([r.event for r in ledger.read(h)])[2]]
     entries = sorted(s for s, e in state.entries.items()
                      if e.type in ENTRY_TYPES and s not in state.retracted)
+    if not hands and not state.entries:
+        raise LedgerError(f"session {session} holds no hand and no book entry: nothing to "
+                          "void; nothing written")
     if not to_void and not entries:
         raise LedgerError(
             f"session {session} has nothing to void: its {len(hands)} hand(s) are voided and "
