@@ -252,3 +252,8 @@ def test_both_prove_the_chain_first(user, fri) -> None:  # noqa: ANN001
                                     "edited: row 3 (session:fri seq 3): its content does not "
                                     "hash to its stored hash: nothing written; run "
                                     "`handledger verify`\n"), args
+
+
+def test_an_empty_hand_id_among_several_is_refused(user, fri) -> None:  # noqa: ANN001
+    code, _, err = _unchanged(user, fri, "void", "h1", "", *WHY)
+    assert (code, err) == (2, "error: HAND...: a hand id is needed\n")
