@@ -17,7 +17,7 @@ from ledger.model.money import format_money
 
 @click.group()
 def session() -> None:
-    """Open, close and list sessions."""
+    """Open, close, list and void sessions."""
 
 
 @session.command(name="open")
