@@ -1,4 +1,4 @@
-"""Session commands: ``session open|close|list``, ``buyin``, ``cashout``, ``pay``,
+"""Session commands: ``session open|close|set|list|void``, ``buyin``, ``cashout``, ``pay``,
 ``player alias``, ``player unalias`` and ``audit``; each parses its arguments, calls
 :mod:`replay.sessions` or :mod:`replay.books` and prints what happened."""
 
