@@ -1,6 +1,7 @@
 """Session commands: ``session open|close|set|list|void``, ``buyin``, ``cashout``, ``pay``,
 ``player alias``, ``player unalias`` and ``audit``; each parses its arguments, calls
-:mod:`replay.sessions` or :mod:`replay.books` and prints what happened."""
+:mod:`replay.sessions`, :mod:`replay.voiding` or :mod:`replay.books` and prints what
+happened."""
 
 from __future__ import annotations
 
