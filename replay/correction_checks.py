@@ -82,6 +82,40 @@ def no_entries_since(ledger: Any, session: str, hand: HandReplay, position: int)
                                 "table only between hands, RULES.md §1.1)")
 
 
+def no_buy_in_retracted_since(ledger: Any, session: str, hand: str, position: int) -> None:
+    """Refuse to count ``hand`` again (an ``undo`` of its void at ledger ``position``) when a
+    buy-in of ``session`` retracted since was all a player it seats bought there before it:
+    it would start him with chips nobody bought, which ``entry retract`` refuses while a hand
+    seats him (RULES.md §1.1; the same rule,
+    :func:`replay.sessions.amending.hands_left_unbought`, the hand counted).
+
+    Raises:
+        IllegalAction: naming the first such retraction (session, entry, player, chips).
+    """
+    from replay.sessions import session_state
+    from replay.sessions.amending import hands_left_unbought
+
+    state = session_state(ledger, session)
+    for (seq,) in ledger.query(
+            "SELECT CAST(payload->>'seq' AS BIGINT) FROM events WHERE stream = $1 AND type ="
+            " 'entry_corrected' AND position > $2 AND payload->>'replacement' IS NULL ORDER BY"
+            " position", [f"session:{session}", position]):
+        entry = state.entries.get(seq)
+        if (entry is None or entry.type != "buy_in" or seq not in state.retracted
+                or hand not in hands_left_unbought(ledger, session, state, seq,
+                                                   counting=hand)):
+            continue
+        chips = state.amended.get(seq, entry).chips
+        raise IllegalAction(
+            f"entry {seq} of session {session} (buy-in of {entry.player}, {chips} chips) is "
+            f"retracted since, and it was all {entry.player} bought there before this hand: "
+            f"the hand would start {entry.player} with chips nobody bought (RULES.md §1.1), "
+            f"as `entry retract` refuses while a hand seats {entry.player}; nothing written; "
+            "the void stands: a retraction is final (`entry amend` does not bring it back) "
+            "and a buy-in recorded now comes after the hand (record the buy-in again, then "
+            "the hand as a new one)")
+
+
 def no_other_hand_in_play(ledger: Any, hand: str, session: str | None,
                            after: HandReplay) -> None:
     """Refuse to put ``hand`` back in play while another hand of ``session`` (None: of no

@@ -30,6 +30,7 @@ from replay.correction_checks import (
     closed_books,
     closed_moves,
     closed_void,
+    no_buy_in_retracted_since,
     no_entries_since,
     no_other_hand_in_play,
     passed_on_reach,
@@ -381,7 +382,9 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             bought in or cashed out since (:func:`replay.correction_checks.no_entries_since`)
             or sits in another hand in play
             (:func:`replay.correction_checks.no_other_hand_in_play`), or that a later hand
-            started on the chips the void gave back (:func:`replay.later_hands.reopened_followed`).
+            started on the chips the void gave back (:func:`replay.later_hands.reopened_followed`),
+            or whose player's buy-ins before it were all retracted since
+            (:func:`replay.correction_checks.no_buy_in_retracted_since`).
     """
     rows = ledger.read(hand)
     last = last_write(rows)
@@ -421,6 +424,8 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             no_other_hand_in_play(ledger, hand, rows[0].session, after)
         if void is not None:
             reopened_followed(ledger, hand, rows[0].session, after, last[-1].position)
+        if void is not None and rows[0].session is not None:
+            no_buy_in_retracted_since(ledger, rows[0].session, hand, last[0].position)
     except IllegalAction as exc:
         raise IllegalAction(f"cannot undo {words}: {exc.reason}", hand=hand) from None
     if not closed:

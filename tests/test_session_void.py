@@ -154,6 +154,32 @@ def test_a_refusal_after_some_voids_are_appended_writes_nothing(user, db) -> Non
         ["Ann", "3"], ["Bob", "-3"]]
 
 
+def test_no_undo_of_a_void_once_a_buy_in_of_its_players_is_retracted(user, fri) -> None:  # noqa: ANN001
+    """h1-h3 voided, then Bob's payment (entry 5) and cash-out (4) retracted: h3's void may
+    be taken back (Ann's and Bob's buy-ins still bought what it seats them with). Voided
+    again and Bob's buy-in (entry 3) retracted too, it may not: h3 would start Bob with 98
+    chips nobody bought, as `entry retract` refuses while a hand seats him (the audit's
+    stack continuity). Nothing written."""
+    assert user("void", "h1", "h2", "h3", *WHY)[0] == 0
+    for seq in ("5", "4"):
+        assert user("entry", "retract", "fri", seq, *WHY)[0] == 0
+    assert user("undo", "h3", "--by", "host") == (0, (
+        "undid the void at seq 9 (by host: wrong ledger) in hand h3 (seq 10); change in net: "
+        "Ann +1, Bob -1; by the rules: Ann +1, Bob -1\n"), "")
+    assert user("void", "h3", *WHY)[0] == 0  # seq 11 drops h3's end again, seq 12 voids it
+    assert user("entry", "retract", "fri", "3", *WHY)[0] == 0
+    code, out, err = _unchanged(user, fri, "undo", "h3", "--by", "host")
+    assert (code, out, err) == (2, "", (
+        "error: hand h3: cannot undo the void at seq 12 (by host: wrong ledger): entry 3 of "
+        "session fri (buy-in of Bob, 100 chips) is retracted since, and it was all Bob bought "
+        "there before this hand: the hand would start Bob with chips nobody bought (RULES.md "
+        "§1.1), as `entry retract` refuses while a hand seats Bob; nothing written; the void "
+        "stands: a retraction is final (`entry amend` does not bring it back) and a buy-in "
+        "recorded now comes after the hand (record the buy-in again, then the hand as a new "
+        "one)\n"))
+    assert [line.split()[1] for line in _balances(user)[1:]] == ["0", "0"]
+
+
 def test_void_of_several_hands_warns_of_a_later_hand_once_with_every_void_in(user, fri) -> None:  # noqa: ANN001
     """Voided, h1 and h2 leave h3 starting Ann with 102 and Bob with 98 where the books now
     expect their buy-ins, 100 each: said once, not once a void."""
@@ -226,6 +252,17 @@ def test_a_pokernow_log_imported_into_the_wrong_ledger(user, db, tmp_path) -> No
             user("balances", "--session", "club-w1")[1].splitlines()[1:]} == {"0"}
     assert user("audit", "--session", "club-w1")[0] == 0
     assert user("verify")[0] == 0
+    # its last hand's void is not taken back: its players' buy-ins are retracted since
+    last = "pn-club-w1-52-165843996642600"
+    code, out, err = _unchanged(user, Path(db), "undo", last, "--by", "host")
+    assert (code, out, err) == (2, "", (
+        f"error: hand {last}: cannot undo the void at seq 16 (by host: wrong ledger): entry "
+        "19 of session club-w1 (buy-in of Efvoziamtgktl, 1000 chips) is retracted since, and "
+        "it was all Efvoziamtgktl bought there before this hand: the hand would start "
+        "Efvoziamtgktl with chips nobody bought (RULES.md §1.1), as `entry retract` refuses "
+        "while a hand seats Efvoziamtgktl; nothing written; the void stands: a retraction is "
+        "final (`entry amend` does not bring it back) and a buy-in recorded now comes after "
+        "the hand (record the buy-in again, then the hand as a new one)\n"))
     assert user("import", "--session", "club-w1", log)[1] == (
         "imported 0 hand(s) (0 events) from 1 file(s); 52 already in the ledger; 0 rejected\n")
     assert {line.split()[-5] for line in
