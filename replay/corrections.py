@@ -10,7 +10,7 @@ corrected hand does not replay legally, or does what :mod:`replay.correction_che
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -26,6 +26,7 @@ from replay.amendments import AMENDMENT_TYPES, effective_events, split_stream
 from replay.corrected_hand import check_replays, same_hand
 from replay.correction_build import ChangeSpec, build_correction
 from replay.correction_checks import (
+    carried_in_dropped,
     carried_taken,
     closed_books,
     closed_moves,
@@ -275,18 +276,23 @@ class VoidChecked:
 
 def void_checked(ledger: Any, hand: str, *, reason: str, by: str,
                  keys: KeyStore | None = None, sign: str | None = None,
-                 closed: bool = False, look_later: bool = True) -> VoidChecked:
+                 closed: bool = False, look_later: bool = True,
+                 together: Collection[str] = ()) -> VoidChecked:
     """The void of ``hand`` as :func:`void` appends it, every check made, nothing written
     and nothing proven (the caller proves the ledger first:
     :func:`ledger.store.proven.prove_before_writing`). Reads the ledger as it stands, so a
     void of many hands in one write (:mod:`replay.voiding`) checks each after the voids
     appended before it. ``look_later`` False: the later hands whose start the void leaves
     unfollowed are not looked for (the caller looks once every void is appended).
+    ``together``: the hands voided in the same write (:mod:`replay.voiding`, the latest
+    first): chips this hand carried to them alone go back to its players with the rest (the
+    void drops its ``carry_over`` out), and chips carried into it from one of them are
+    nobody's (the void drops its ``carry_over`` in: it passes nothing on; RULES.md §7.1).
 
     Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: the hand is already
-            voided, or a later hand took the chips it carried to the next hand
-            (:func:`replay.correction_checks.carried_taken`), or it would pass chips
+            voided, or a later hand not of ``together`` took the chips it carried to the
+            next hand (:func:`replay.correction_checks.carried_taken`), or it would pass chips
             carried into it on while a later hand of its session has started
             (:func:`replay.correction_checks.passed_on_reach`), or a later hand of its session
             started while it was in play on stacks the void would leave the books unable to
@@ -298,14 +304,17 @@ def void_checked(ledger: Any, hand: str, *, reason: str, by: str,
     events = [r.event for r in rows]
     if split_stream(events)[2]:
         raise IllegalAction("the hand is already voided", hand=hand)
-    carried_taken(ledger, hand, "a void returns every contribution")
-    drop = {r.seq for r in rows if r.type == "hand_ended"} | _past_the_break(events)
+    to_them = carried_taken(ledger, hand, "a void returns every contribution", together)
+    carried = {r.seq for r in rows if r.type == "carry_over" and (
+        to_them if r.event.direction == "out" else r.event.other_hand in together)}
+    drop = ({r.seq for r in rows if r.type == "hand_ended"} | carried
+            | _past_the_break(events))
     new: list[Any] = []
     if drop:
         specs = [ChangeSpec("delete", seq) for seq in sorted(drop)]
         new.append(build_correction(events, specs, reason=f"void: {reason}", by=by,
                                     positions={r.seq: r.position for r in rows},
-                                    keep_end=False))
+                                    keep_end=False, drop_carried=bool(carried)))
     new.append(ev.HandVoided(reason=reason, by=by))
     result = check_replays([*events, *new])
     passed_on_reach(ledger, hand, rows[0].session, result)
@@ -384,7 +393,9 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             (:func:`replay.correction_checks.no_other_hand_in_play`), or that a later hand
             started on the chips the void gave back (:func:`replay.later_hands.reopened_followed`),
             or whose player's buy-ins before it were all retracted since
-            (:func:`replay.correction_checks.no_buy_in_retracted_since`).
+            (:func:`replay.correction_checks.no_buy_in_retracted_since`), or whose void
+            dropped chips carried in from a hand voided with it
+            (:func:`replay.correction_checks.carried_in_dropped`).
     """
     rows = ledger.read(hand)
     last = last_write(rows)
@@ -403,6 +414,11 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     void = last[-1].event if last[-1].type == "hand_voided" else None
     if void is not None:
         carried_taken(ledger, hand, "undoing the void puts the hand back in play with them")
+        try:
+            carried_in_dropped(rows, last)
+        except IllegalAction as exc:
+            raise IllegalAction(f"cannot undo the void at seq {last[-1].seq} (by {void.by}: "
+                                f"{void.reason}): {exc.reason}", hand=hand) from None
     words = (f"the void at seq {last[-1].seq} (by {void.by}: {void.reason})" if void
              else ", ".join(_amendment_words(r, rows) for r in last))
     correction = ev.Correction(changes=[ev.Change(op="delete", seq=r.seq) for r in last],

@@ -10,7 +10,9 @@ set voided already (a hand in play is voided after the hands started beside it:
 :func:`replay.later_hands.stacks_followed`). The later hands whose start the voids leave
 unfollowed are looked for once, with every void in: a later hand voided too starts nothing the
 books follow and is not warned of (:func:`replay.whatif.downstream_of`), so a whole session
-voided warns of nothing. A session's entries are retracted after its hands, latest first, so
+voided warns of nothing. Chips one hand of the set carried to hands of the set alone go back
+to its players, and those hands pass nothing on (:func:`replay.corrections.void_checked`'s
+``together``). A session's entries are retracted after its hands, latest first, so
 that no retraction leaves a hand seating a player with chips nobody bought, nor the cash-outs
 above the buy-ins (:func:`replay.sessions.amending.check_correction`).
 """
@@ -97,10 +99,12 @@ def _void_latest_first(ledger: Any, hands: list[str], *, reason: str, by: str,
     in the caller's transaction; the voids appended, in ledger order. The later hands each
     leaves unfollowed are not looked for (:func:`_unfollowed`)."""
     out: list[VoidChecked] = []
+    together = set(hands)
     for hand in reversed(hands):
         with locating(hand=hand):
             checked = void_checked(ledger, hand, reason=reason, by=by, keys=keys,
-                                   sign=sign, closed=closed, look_later=False)
+                                   sign=sign, closed=closed, look_later=False,
+                                   together=together)
             checked.append(ledger)
         out.append(checked)
     return out[::-1]

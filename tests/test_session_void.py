@@ -134,24 +134,92 @@ def test_session_void_refusals_write_nothing(user, fri) -> None:  # noqa: ANN001
         "fri  2026-11-27  4 hand(s)  0 buy-in(s)  closed, settled")
 
 
-def test_a_refusal_after_some_voids_are_appended_writes_nothing(user, db) -> None:  # noqa: ANN001
-    """tests/test_carry_taken.py's night ``sat``: h1 carries its pot of 4 and h2, ended,
-    took it. h2 is voided first (the latest), then h1's void is refused by ``void``'s own
-    check: h2's take of the 4 stays recorded. Nothing of either is written."""
-    build(Path(db), [
+def test_a_refusal_after_some_voids_are_appended_writes_nothing(user, fri) -> None:  # noqa: ANN001
+    """fri closed, then the night sat's hand s1 recorded after it: ``void s1 h3`` voids s1
+    first (the latest), then h3's void is refused by ``void``'s own check (fri is closed and
+    it moves Ann's and Bob's nets). Nothing of either is written."""
+    build(fri, [(("session", "close", "fri"), None), (("session", "open", "sat"), None),
+                (("buyin", "sat", "Ann", "100"), None), (("buyin", "sat", "Bob", "100"), None),
+                (("hand", "start", "--session", "sat", "--hand", "s1", "--game", "NT",
+                  "--stakes", "1/2", "--seats", "Ann:100,Bob:100", "--button", "Bob"), None),
+                table("s1", FOLD)])
+    code, out, err = _unchanged(user, fri, "void", "s1", "h3", *WHY)
+    assert (code, out, err) == (2, "", "error: hand h3: session fri is closed and voiding hand "
+                                "h3 moves its players' nets (Ann -1, Bob +1): nothing written; "
+                                "--closed records it anyway\n")
+    assert [line.split()[:2] for line in user("balances", "--session", "sat")[1].splitlines()
+            [1:]] == [["Ann", "1"], ["Bob", "-1"]]  # s1 not voided
+    assert [line.split()[1] for line in _balances(user)[1:]] == ["3", "-3"]
+
+
+def _carry_night(db: Path) -> Path:
+    """tests/test_carry_taken.py's night ``sat``: h1 carries its pot of 4 (Ann's 2 and Bob's
+    2) and h2, ended, took it: Ann +3, Bob -3."""
+    return build(db, [
         (("session", "open", "sat"), None), (("buyin", "sat", "Ann", "100"), None),
         (("buyin", "sat", "Bob", "100"), None),
         (("hand", "start", "--session", "sat", "--hand", "h1", *CARRY, "--seats",
           "Ann:100,Bob:100", "--button", "Ann"), None), table("h1", [*H1, "end"]),
         (("hand", "start", "--session", "sat", "--hand", "h2", *CARRY, "--seats",
           "Ann:98,Bob:98", "--button", "Bob"), None), table("h2", H2)])
-    code, out, err = _unchanged(user, Path(db), "session", "void", "sat", *WHY)
-    assert (code, out, err) == (2, "", "error: hand h1: hand h2 took the chips this hand "
-                                "carried to the session's next hand (RULES.md §3.8, §7.1), and "
-                                "a void returns every contribution: the chips would be counted "
-                                "twice; nothing written\n")
+
+
+def test_a_session_whose_carried_pot_a_later_hand_took_voids_whole(user, db) -> None:  # noqa: ANN001
+    """h2 (the latest) is voided first and its void drops its carry_over in from h1: it passes
+    nothing on; then h1's void, h2 voided in the same write, drops its carry_over out (seq 22)
+    and gives Ann and Bob their 2 each. Nets 0, the audit clean, and the next hand of sat
+    takes nothing carried."""
+    _carry_night(Path(db))
     assert [line.split()[:2] for line in user("balances")[1].splitlines()[1:]] == [
         ["Ann", "3"], ["Bob", "-3"]]
+    code, out, err = user("session", "void", "sat", *WHY)
+    assert (code, out, err) == (0, "session sat voided: 2 hands voided, 2 book entries "
+                                "retracted (2 buy-ins, 0 cash-outs, 0 payments); every net in "
+                                "sat is 0 now\n", "")
+    assert [line.split()[:4] for line in user("balances")[1].splitlines()[1:]] == [
+        ["Ann", "0", "0", "0"], ["Bob", "0", "0", "0"]]
+    assert user("audit")[1].splitlines()[0].startswith("audit clean: 2 hand(s) in 1 session")
+    assert "        delete seq 22 (seq 22 was: carry_over 4 out h2)" in user(
+        "history", "h1")[1].splitlines()
+    assert "        delete seq 2 (seq 2 was: carry_over 4 in h1)" in user(
+        "history", "h2")[1].splitlines()
+    # h2's void taken back would hold the 4 h1's void gave back: refused, nothing written
+    code, out, err = _unchanged(user, Path(db), "undo", "h2", "--by", "host")
+    assert (code, out, err) == (2, "", "error: hand h2: cannot undo the void at seq 10 (by "
+                                "host: wrong ledger): the void dropped the 4 chip(s) carried "
+                                "into the hand from hand h1, voided with it, whose void gave "
+                                "them back to its players (RULES.md §7.1): back in play, the "
+                                "hand would count them twice\n")
+    build(Path(db), [(("buyin", "sat", "Ann", "100"), None),
+                     (("buyin", "sat", "Bob", "100"), None),
+                     (("hand", "start", "--session", "sat", "--hand", "h3", *CARRY, "--seats",
+                       "Ann:100,Bob:100", "--button", "Ann"), None)])
+    assert [line.split()[3] for line in user("history", "h3")[1].splitlines()[1:4]] == [
+        "hand_started", "forced_bet", "forced_bet"]  # no carry_over in
+
+
+def test_voids_of_a_carry_and_its_taker_voided_before_are_refused(user, db) -> None:  # noqa: ANN001
+    """h2 voided alone passes the 4 carried into it on (RULES.md §7.1): voiding h1 then gives
+    them back twice, so ``session void`` is refused naming h2, nothing written; h2's void
+    undone, ``void h1 h2`` goes in, nets back to the buy-ins."""
+    _carry_night(Path(db))
+    assert user("void", "h2", *WHY)[0] == 0
+    code, out, err = _unchanged(user, Path(db), "session", "void", "sat", *WHY)
+    assert (code, out, err) == (2, "", "error: hand h1: hand h2, voided before, passes on the "
+                                "chips this hand carried to the session's next hand (RULES.md "
+                                "§3.8, §7.1), and a void returns every contribution: the chips "
+                                "would be counted twice; nothing written; void both in one "
+                                "write (undo the void of hand h2 first)\n")
+    assert user("undo", "h2", "--by", "host")[0] == 0
+    code, out, err = user("void", "h1", "h2", *WHY)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "voided hand h1: returned Bob 2, Ann 2; change in net: Bob +2, Ann +2; by the rules: "
+        "Bob +2, Ann +2",
+        "voided hand h2: returned Ann 2, Bob 1; change in net: Ann -5, Bob +1; by the rules: "
+        "Ann -5, Bob +1"]
+    assert [line.split()[:2] for line in user("balances")[1].splitlines()[1:]] == [
+        ["Ann", "0"], ["Bob", "0"]]
 
 
 def test_no_undo_of_a_void_once_a_buy_in_of_its_players_is_retracted(user, fri) -> None:  # noqa: ANN001
