@@ -99,7 +99,7 @@ def _said(obj: Context, hand_id: str, done: Any) -> None:
 
 
 @click.command()
-@click.argument("hand_id", metavar="HAND")
+@click.argument("hand_ids", metavar="HAND...", nargs=-1, required=True)
 @click.option("--reason", required=True, help="Why (misdeal, restarted hand, …).")
 @click.option("--by", "by", required=True, help="Who voids.")
 @click.option("--sign", default=None, metavar="NAME", help="Sign it with the key NAME.")
@@ -108,19 +108,38 @@ def _said(obj: Context, hand_id: str, done: Any) -> None:
                    "net.")
 @keys_option
 @click.pass_obj
-def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None, closed: bool,
-         keys_dir: str) -> None:
+def void(obj: Context, hand_ids: tuple[str, ...], reason: str, by: str, sign: str | None,
+         closed: bool, keys_dir: str) -> None:
     """Void HAND: every contribution goes back. The hand's events stay. Refused, exit 2,
     when HAND's session is closed and the void moves a player's net (unless --closed).
+    Several hands are voided in one write, all or none, the latest first: no hand is warned
+    of whose start a void leaves unfollowed when it is voided too.
 
     The engine refuses a `hand_voided` after `hand_ended`, so for an ended hand the void
     is appended with a correction that deletes the `hand_ended` event (same reason and by).
     """
     from ledger.store.keys import KeyStore
     from replay.corrections import void as append_void
+    from replay.voiding import void_hands
 
-    done = append_void(obj.ledger(existing=True), hand_id, reason=reason, by=by,
-                       keys=KeyStore(keys_dir), sign=sign, closed=closed)
+    if len(hand_ids) == 1:
+        one = append_void(obj.ledger(existing=True), hand_ids[0], reason=reason, by=by,
+                          keys=KeyStore(keys_dir), sign=sign, closed=closed)
+        done, later = [(hand_ids[0], one)], one.downstream
+    else:
+        many = void_hands(obj.ledger(existing=True), hand_ids, reason=reason, by=by,
+                          keys=KeyStore(keys_dir), sign=sign, closed=closed)
+        done, later = many.hands, many.downstream
+    obj.save_tables()  # on the ledger held: names() closes it, and it is not opened again
+    click.echo(obj.names()("\n".join([
+        *(line for hand_id, voided in done for line in _voided_lines(hand_id, voided)),
+        *dispute_text.downstream_warnings(later)])))
+
+
+def _voided_lines(hand_id: str, done: Any) -> list[str]:
+    """What ``void`` prints of the void ``done`` of ``hand_id``
+    (:class:`replay.corrections.Voided`): what it returned and what moved, and the unit's
+    note (the warnings of later hands follow every hand's lines)."""
     back = ", ".join(f"{p} {c}" for p, c in done.hand.result.returned.items() if c)
     carried = done.hand.result.carried
     on = (f"; the {carried} chip(s) carried into it pass on to the session's next hand "
@@ -131,11 +150,8 @@ def void(obj: Context, hand_id: str, reason: str, by: str, sign: str | None, clo
         done, "change in net: none (its stream did not replay: the books counted none of its "
         "chips)")
     unit = smallest_unit_note(done.hand.decimals, "nets")  # a hand kept in cents: its chips
-    obj.save_tables()  # on the ledger held: names() closes it, and it is not opened again
-    click.echo(obj.names()("\n".join([
-        f"voided hand {hand_id}: returned {back or 'nothing'}{on}; " + "; ".join(moved),
-        *([f"  {unit}"] if unit is not None else []),
-        *dispute_text.downstream_warnings(done.downstream)])))
+    return [f"voided hand {hand_id}: returned {back or 'nothing'}{on}; " + "; ".join(moved),
+            *([f"  {unit}"] if unit is not None else [])]
 
 
 @click.command()

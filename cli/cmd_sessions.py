@@ -1,6 +1,7 @@
-"""Session commands: ``session open|close|list``, ``buyin``, ``cashout``, ``pay``,
+"""Session commands: ``session open|close|set|list|void``, ``buyin``, ``cashout``, ``pay``,
 ``player alias``, ``player unalias`` and ``audit``; each parses its arguments, calls
-:mod:`replay.sessions` or :mod:`replay.books` and prints what happened."""
+:mod:`replay.sessions`, :mod:`replay.voiding` or :mod:`replay.books` and prints what
+happened."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from ledger.model.money import format_money
 
 @click.group()
 def session() -> None:
-    """Open, close and list sessions."""
+    """Open, close, list and void sessions."""
 
 
 @session.command(name="open")
@@ -124,6 +125,48 @@ def session_set(obj: Context, name: str, chip_value: str, currency: str | None,
                                 currency=currency, decimals=decimals, closed=closed)
     value = format_money(changed.chip_value_minor, changed.decimals, changed.currency)
     click.echo(f"session {name}: 1 chip = {value}")
+
+
+@session.command(name="void")
+@click.argument("name")
+@click.option("--reason", required=True, help="Why (kept in the ledger).")
+@click.option("--by", "by", required=True, help="Who takes it back.")
+@click.option("--sign", default=None, metavar="NAME",
+              help="Sign each hand's void with the key NAME (as `void` signs).")
+@click.option("--closed", is_flag=True,
+              help="Record it though session NAME is closed (its books were settled up at "
+                   "the close).")
+@keys_option
+@click.pass_obj
+def session_void(obj: Context, name: str, reason: str, by: str, sign: str | None,
+                 closed: bool, keys_dir: str) -> None:
+    """Take session NAME back (imported into the wrong ledger, recorded under the wrong name):
+    void every hand of it and retract every buy-in, cash-out and payment of its books, in one
+    write, all or nothing, each checked as `void` and `entry retract` check it. Hands voided
+    and entries retracted already are passed over. Refused, exit 2, while a hand of it is in
+    play, and for a closed session unless --closed."""
+    from ledger.store.keys import KeyStore
+    from replay.voiding import void_session
+
+    done = void_session(obj.ledger(existing=True), name, reason=reason, by=by,
+                        keys=KeyStore(keys_dir), sign=sign, closed=closed)
+    obj.save_tables()
+    kinds = ", ".join(_counted(done.retracted.get(t, 0), t.replace("_", "-"))
+                      for t in ("buy_in", "cash_out", "payment"))
+    before = [f"{_counted(n, what)} {done_} before" for n, what, done_ in
+              ((done.hands_before, "hand", "voided"),
+               (done.entries_before, "book entry", "retracted")) if n]
+    click.echo(f"session {name} voided: {_counted(len(done.hands), 'hand')} voided, "
+               f"{_counted(sum(done.retracted.values()), 'book entry')} retracted ({kinds}); "
+               f"every net in {name} is 0 now"
+               + (f" (passed over: {' and '.join(before)})" if before else ""))
+
+
+def _counted(n: int, noun: str) -> str:
+    """``1 hand``, ``2 hands``, ``3 book entries``."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n} {noun[:-1]}ies" if noun.endswith("y") else f"{n} {noun}s"
 
 
 @session.command(name="list")

@@ -113,6 +113,7 @@ _FILE_PARAMS = frozenset({"against", "keys_dir", "out"})
 #: event holds them as a nonempty string (ledger/model/events.py), and an empty one would
 #: otherwise be refused in pydantic's words, or looked up as a hand named ''.
 NEEDED = {"by": "a name", "reason": "a reason", "hand_id": "a hand id", "hand": "a hand id",
+          "hand_ids": "a hand id",
           "game_code": "a game code"}
 
 

@@ -73,14 +73,18 @@ def _apply(slots: list[tuple[int, list[Any]]], index: dict[int, int], op: str, s
         slots[k] = (s, group + extra)
 
 
-def _carry_kept(spec: ChangeSpec, group: Sequence[Any], new: Any) -> None:
+def _carry_kept(spec: ChangeSpec, group: Sequence[Any], new: Any, *,
+                dropping: bool = False) -> None:
     """Refuse a change that deletes or replaces a ``carry_over`` or makes one: chips carried
     between hands are recorded on both hands as the next one starts (RULES.md §3.8, §7.1), and
-    the other hand holds them; what the carrying hand paid is corrected instead.
+    the other hand holds them; what the carrying hand paid is corrected instead. ``dropping``:
+    a delete goes in (a void's, :func:`build_correction`).
 
     Raises:
         IllegalAction: naming the change and the hand the chips went to or came from.
     """
+    if dropping and spec.op == "delete":
+        return
     old = group[0] if group and spec.op != "insert_after" else None
     for e in (old, new):
         if e is not None and e.type == "carry_over":
@@ -100,6 +104,7 @@ def build_correction(
     positions: dict[int, int] | None = None,
     keep_end: bool = True,
     names: Mapping[str, str] | None = None,
+    drop_carried: bool = False,
 ) -> ev.Correction:
     """A correction of the hand stream ``events`` (originals plus earlier corrections).
 
@@ -108,7 +113,9 @@ def build_correction(
     :attr:`ledger.model.events.Correction.positions` records); ``keep_end``: the corrected hand
     must be the same whole hand (:func:`replay.corrected_hand.same_hand`; a void's correction
     drops the end); ``names``: the platform names an action may name a player by
-    (:func:`replay.action_text.parse_action`). The corrected hand is then replayed:
+    (:func:`replay.action_text.parse_action`); ``drop_carried``: a ``carry_over`` may be
+    deleted (a void's correction, the chips carried between hands voided in one write:
+    :func:`replay.corrections.void_checked`). The corrected hand is then replayed:
 
     Raises:
         IllegalAction: no changes, a seq the hand does not have, an insertion after the
@@ -154,7 +161,7 @@ def build_correction(
             made[id(new)] = spec
         elif slots[k][0] == 1 and spec.op == "delete":
             raise IllegalAction("the hand_started event cannot be deleted (void the hand)")
-        _carry_kept(spec, slots[k][1], new)
+        _carry_kept(spec, slots[k][1], new, dropping=drop_carried)
         _apply(slots, index, spec.op, spec.seq, new)
         changes.append(ev.Change(
             op=spec.op, seq=spec.seq,

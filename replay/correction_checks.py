@@ -10,6 +10,7 @@ refuses; nothing is written then.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import IllegalAction
@@ -21,22 +22,60 @@ if TYPE_CHECKING:
     from replay.compare import Discrepancy
 
 
-def carried_taken(ledger: Any, hand: str, doing: str) -> None:
+def carried_taken(ledger: Any, hand: str, doing: str, together: Collection[str] = ()
+                  ) -> bool:
     """Refuse a void of ``hand`` (or the undo of its void) once a later hand took the chips it
     carried out or passed on (RULES.md §3.8, §7.1): ``doing`` would give them back to the
-    players while that hand holds them.
+    players while that hand holds them. A hand of ``together`` (voided in the same write,
+    before ``hand``: :mod:`replay.voiding` voids the latest first) took them for nobody: its
+    void drops their ``carry_over`` in; what it passes on in turn is followed to the hand
+    that took that. True when the chips went to hands of ``together`` alone (the void of
+    ``hand`` then drops its ``carry_over`` out), False when no hand took any.
 
     Raises:
-        IllegalAction: naming the hand that took them.
+        IllegalAction: naming the first hand not of ``together`` that took them (voided
+            before the write, it passes them on: the two are voided in one write).
     """
     from replay.carry import taken_by
 
     later = taken_by(ledger, hand)
-    if later is not None:
+    taken = later is not None
+    while later is not None and later in together:
+        later = taken_by(ledger, later)
+    if later is None:
+        return taken
+    from replay.amendments import split_stream
+
+    if together and split_stream([r.event for r in ledger.read(later)])[2]:
         raise IllegalAction(
-            f"hand {later} took the chips this hand carried to the session's next hand "
-            f"(RULES.md §3.8, §7.1), and {doing}: the chips would be counted twice; nothing "
-            "written", hand=hand)
+            f"hand {later}, voided before, passes on the chips this hand carried to the "
+            f"session's next hand (RULES.md §3.8, §7.1), and {doing}: the chips would be "
+            f"counted twice; nothing written; void both in one write (undo the void of hand "
+            f"{later} first)", hand=hand)
+    raise IllegalAction(
+        f"hand {later} took the chips this hand carried to the session's next hand "
+        f"(RULES.md §3.8, §7.1), and {doing}: the chips would be counted twice; nothing "
+        "written", hand=hand)
+
+
+def carried_in_dropped(rows: Sequence[Any], void: Sequence[Any]) -> None:
+    """Refuse the undo of ``void`` (the rows of a void of the hand stream ``rows``) when it
+    dropped the ``carry_over`` in of chips carried from a hand voided in the same write
+    (:func:`replay.corrections.void_checked`): that hand's void gave them back to its players,
+    and back in play this hand would hold them too (RULES.md §7.1).
+
+    Raises:
+        IllegalAction: naming the chips and the hand they came from.
+    """
+    came = rows[1] if len(rows) > 1 and rows[1].type == "carry_over" else None
+    if came is None or came.event.direction != "in":
+        return
+    if any(c.op == "delete" and c.seq == came.seq for r in void if r.type == "correction"
+           for c in r.event.changes):
+        raise IllegalAction(
+            f"the void dropped the {came.event.amount} chip(s) carried into the hand from hand "
+            f"{came.event.other_hand}, voided with it, whose void gave them back to its "
+            "players (RULES.md §7.1): back in play, the hand would count them twice")
 
 
 def passed_on_reach(ledger: Any, hand: str, session: str | None, voided: HandReplay) -> None:
@@ -80,6 +119,40 @@ def no_entries_since(ledger: Any, session: str, hand: HandReplay, position: int)
             raise IllegalAction(f"{row.event.player} {what} of session {session} since, and "
                                 "the hand would be in play again (chips come on or off the "
                                 "table only between hands, RULES.md §1.1)")
+
+
+def no_buy_in_retracted_since(ledger: Any, session: str, hand: str, position: int) -> None:
+    """Refuse to count ``hand`` again (an ``undo`` of its void at ledger ``position``) when a
+    buy-in of ``session`` retracted since was all a player it seats bought there before it:
+    it would start him with chips nobody bought, which ``entry retract`` refuses while a hand
+    seats him (RULES.md §1.1; the same rule,
+    :func:`replay.sessions.amending.hands_left_unbought`, the hand counted).
+
+    Raises:
+        IllegalAction: naming the first such retraction (session, entry, player, chips).
+    """
+    from replay.sessions import session_state
+    from replay.sessions.amending import hands_left_unbought
+
+    state = session_state(ledger, session)
+    for (seq,) in ledger.query(
+            "SELECT CAST(payload->>'seq' AS BIGINT) FROM events WHERE stream = $1 AND type ="
+            " 'entry_corrected' AND position > $2 AND payload->>'replacement' IS NULL ORDER BY"
+            " position", [f"session:{session}", position]):
+        entry = state.entries.get(seq)
+        if (entry is None or entry.type != "buy_in" or seq not in state.retracted
+                or hand not in hands_left_unbought(ledger, session, state, seq,
+                                                   counting=hand)):
+            continue
+        chips = state.amended.get(seq, entry).chips
+        raise IllegalAction(
+            f"entry {seq} of session {session} (buy-in of {entry.player}, {chips} chips) is "
+            f"retracted since, and it was all {entry.player} bought there before this hand: "
+            f"the hand would start {entry.player} with chips nobody bought (RULES.md §1.1), "
+            f"as `entry retract` refuses while a hand seats {entry.player}; nothing written; "
+            "the void stands: a retraction is final (`entry amend` does not bring it back) "
+            "and a buy-in recorded now comes after the hand (record the buy-in again, then "
+            "the hand as a new one)")
 
 
 def no_other_hand_in_play(ledger: Any, hand: str, session: str | None,

@@ -10,7 +10,7 @@ corrected hand does not replay legally, or does what :mod:`replay.correction_che
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -26,10 +26,12 @@ from replay.amendments import AMENDMENT_TYPES, effective_events, split_stream
 from replay.corrected_hand import check_replays, same_hand
 from replay.correction_build import ChangeSpec, build_correction
 from replay.correction_checks import (
+    carried_in_dropped,
     carried_taken,
     closed_books,
     closed_moves,
     closed_void,
+    no_buy_in_retracted_since,
     no_entries_since,
     no_other_hand_in_play,
     passed_on_reach,
@@ -244,42 +246,90 @@ def void(ledger: Any, hand: str, *, reason: str, by: str, keys: KeyStore | None 
     Raises:
         ChainBroken, LedgerCorrupt: the ledger file fails the proof made before it is read
             (:func:`ledger.store.proven.prove_before_writing`); nothing written.
+        NotFound, IllegalAction: as :func:`void_checked` (nothing written).
+    """
+    done = void_checked(ledger, hand, reason=reason, by=by, keys=keys, sign=sign,
+                        closed=closed)
+    done.append(ledger)
+    return done.voided
+
+
+@dataclass(frozen=True)
+class VoidChecked:
+    """A void of ``hand`` checked and not yet appended: its rows (``events``, signed when
+    asked) to append after the stream's seq ``expected_seq``, and what it does
+    (:class:`Voided`); ``session`` and ``stored``: the hand's session and its events before
+    the void."""
+
+    hand: str
+    events: list[Any]
+    expected_seq: int
+    voided: Voided
+    session: str | None
+    stored: list[Any]
+
+    def append(self, ledger: Any) -> None:
+        """Append the void's rows to the hand's stream (refused when the stream moved)."""
+        ledger.append(self.hand, self.events, hand_id=self.hand,
+                      expected_seq=self.expected_seq)
+
+
+def void_checked(ledger: Any, hand: str, *, reason: str, by: str,
+                 keys: KeyStore | None = None, sign: str | None = None,
+                 closed: bool = False, look_later: bool = True,
+                 together: Collection[str] = ()) -> VoidChecked:
+    """The void of ``hand`` as :func:`void` appends it, every check made, nothing written
+    and nothing proven (the caller proves the ledger first:
+    :func:`ledger.store.proven.prove_before_writing`). Reads the ledger as it stands, so a
+    void of many hands in one write (:mod:`replay.voiding`) checks each after the voids
+    appended before it. ``look_later`` False: the later hands whose start the void leaves
+    unfollowed are not looked for (the caller looks once every void is appended).
+    ``together``: the hands voided in the same write (:mod:`replay.voiding`, the latest
+    first): chips this hand carried to them alone go back to its players with the rest (the
+    void drops its ``carry_over`` out), and chips carried into it from one of them are
+    nobody's (the void drops its ``carry_over`` in: it passes nothing on; RULES.md §7.1).
+
+    Raises:
         NotFound: no such hand, or no private key ``sign``; IllegalAction: the hand is already
-            voided, or a later hand took the chips it carried to the next hand
-            (:func:`replay.correction_checks.carried_taken`), or it would pass chips
+            voided, or a later hand not of ``together`` took the chips it carried to the
+            next hand (:func:`replay.correction_checks.carried_taken`), or it would pass chips
             carried into it on while a later hand of its session has started
             (:func:`replay.correction_checks.passed_on_reach`), or a later hand of its session
             started while it was in play on stacks the void would leave the books unable to
             follow (:func:`replay.later_hands.stacks_followed`), or it is in a closed session
-            and the void would move a player's net, without ``closed`` (nothing written;
-            :func:`replay.correction_checks.closed_void`).
+            and the void would move a player's net, without ``closed``
+            (:func:`replay.correction_checks.closed_void`).
     """
     rows = ledger.read(hand)
     events = [r.event for r in rows]
     if split_stream(events)[2]:
         raise IllegalAction("the hand is already voided", hand=hand)
-    carried_taken(ledger, hand, "a void returns every contribution")
-    drop = {r.seq for r in rows if r.type == "hand_ended"} | _past_the_break(events)
+    to_them = carried_taken(ledger, hand, "a void returns every contribution", together)
+    carried = {r.seq for r in rows if r.type == "carry_over" and (
+        to_them if r.event.direction == "out" else r.event.other_hand in together)}
+    drop = ({r.seq for r in rows if r.type == "hand_ended"} | carried
+            | _past_the_break(events))
     new: list[Any] = []
     if drop:
         specs = [ChangeSpec("delete", seq) for seq in sorted(drop)]
         new.append(build_correction(events, specs, reason=f"void: {reason}", by=by,
                                     positions={r.seq: r.position for r in rows},
-                                    keep_end=False))
+                                    keep_end=False, drop_carried=bool(carried)))
     new.append(ev.HandVoided(reason=reason, by=by))
     result = check_replays([*events, *new])
     passed_on_reach(ledger, hand, rows[0].session, result)
     stacks_followed(ledger, hand, rows[0].session, events, result)
     if not closed:
         closed_void(ledger, hand, rows[0].session, events, result)
-    downstream = void_downstream(ledger, hand, rows[0].session, events, result)
+    downstream = (void_downstream(ledger, hand, rows[0].session, events, result)
+                  if look_later else [])
     try:
         before = replay_events(events)
     except IllegalAction:  # a stream that does not replay: the books counted none of it
         before = None
     new = _signed(hand, events, new, keys, sign)
-    ledger.append(hand, new, hand_id=hand, expected_seq=rows[-1].seq)
-    return Voided(result, downstream, before)
+    return VoidChecked(hand, new, rows[-1].seq, Voided(result, downstream, before),
+                       rows[0].session, events)
 
 
 def _past_the_break(events: list[Any]) -> set[int]:
@@ -341,7 +391,11 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             bought in or cashed out since (:func:`replay.correction_checks.no_entries_since`)
             or sits in another hand in play
             (:func:`replay.correction_checks.no_other_hand_in_play`), or that a later hand
-            started on the chips the void gave back (:func:`replay.later_hands.reopened_followed`).
+            started on the chips the void gave back (:func:`replay.later_hands.reopened_followed`),
+            or whose player's buy-ins before it were all retracted since
+            (:func:`replay.correction_checks.no_buy_in_retracted_since`), or whose void
+            dropped chips carried in from a hand voided with it
+            (:func:`replay.correction_checks.carried_in_dropped`).
     """
     rows = ledger.read(hand)
     last = last_write(rows)
@@ -360,6 +414,11 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
     void = last[-1].event if last[-1].type == "hand_voided" else None
     if void is not None:
         carried_taken(ledger, hand, "undoing the void puts the hand back in play with them")
+        try:
+            carried_in_dropped(rows, last)
+        except IllegalAction as exc:
+            raise IllegalAction(f"cannot undo the void at seq {last[-1].seq} (by {void.by}: "
+                                f"{void.reason}): {exc.reason}", hand=hand) from None
     words = (f"the void at seq {last[-1].seq} (by {void.by}: {void.reason})" if void
              else ", ".join(_amendment_words(r, rows) for r in last))
     correction = ev.Correction(changes=[ev.Change(op="delete", seq=r.seq) for r in last],
@@ -381,6 +440,8 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
             no_other_hand_in_play(ledger, hand, rows[0].session, after)
         if void is not None:
             reopened_followed(ledger, hand, rows[0].session, after, last[-1].position)
+        if void is not None and rows[0].session is not None:
+            no_buy_in_retracted_since(ledger, rows[0].session, hand, last[0].position)
     except IllegalAction as exc:
         raise IllegalAction(f"cannot undo {words}: {exc.reason}", hand=hand) from None
     if not closed:

@@ -73,7 +73,7 @@ def follow_refusal(events: Sequence[Any], stacks: dict[str, int]) -> str | None:
     return None
 
 
-def _with_refusals(ledger: Any, found: list[Downstream]) -> list[Downstream]:
+def with_refusals(ledger: Any, found: list[Downstream]) -> list[Downstream]:
     """``found``, each later hand's entries with :func:`follow_refusal` of its start corrected
     to all of their expected stacks."""
     from dataclasses import replace
@@ -284,7 +284,7 @@ def downstream_of(ledger: Any, hand: str, session: str, before: HandReplay,
     only."""
     streams = ledger.streams(kind="hand", session=session)
     later = streams[streams.index(hand) + 1:] if hand in streams else []
-    if not later:
+    if not any(_followed(ledger, s) for s in later):  # every later hand voided: none warned
         return []
     replays: dict[str, HandReplay] = {}
     for stream in streams:
@@ -298,6 +298,15 @@ def downstream_of(ledger: Any, hand: str, session: str, before: HandReplay,
     later = [s for s in later if s in replays and replays[s].result.status != "voided"]
     out = _Change(hand, session, before, after)
     return _downstream(ledger, out, replays, later)
+
+
+def _followed(ledger: Any, stream: str) -> bool:
+    """Whether the hand ``stream`` replays and is not voided: one whose starting stacks the
+    books follow (:func:`downstream_of`)."""
+    try:
+        return replay_events([r.event for r in ledger.read(stream)]).result.status != "voided"
+    except IllegalAction:
+        return False
 
 
 class _Change(NamedTuple):
@@ -339,7 +348,7 @@ def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay
 
     was, now = starts(out.before), starts(out.after)
     if now:
-        return _with_refusals(ledger, [
+        return with_refusals(ledger, [
             Downstream(hand=s.hand, player=s.player, starting=s.actual, expected=s.expected,
                        was=was[key].expected if key in was else s.expected)
             for key, s in now.items()
@@ -359,4 +368,4 @@ def _downstream(ledger: Any, out: WhatIf | _Change, before: dict[str, HandReplay
                                             starting=seat.stack,
                                             expected=new_final[seat.player],
                                             was=old_final[seat.player]))
-    return _with_refusals(ledger, found)
+    return with_refusals(ledger, found)

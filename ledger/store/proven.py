@@ -3,17 +3,17 @@ or writes (README "Tampering"; only its arguments may be checked before).
 
 A deliberate write is one a host types to change the books outside the live table:
 ``correct``, ``void``, ``undo`` (signed or not), ``entry amend`` and ``entry retract``,
-``pay``, ``session open`` and ``session set``, ``player alias``, ``cashout --closed``, and
-``import`` or ``run`` into a ledger that holds rows. Each would otherwise build on rows it
-never looked at: a void of a hand whose payout was edited by SQL, a payment bounded by
-forged buy-ins. Before it reads anything of the ledger it proves the file as ``verify`` does,
-by the same code (:func:`ledger.store.intact.require_intact`: every block's checksum, then
-every row hashed again), and a failure refuses it, nothing written. First, before the
-derived tables are caught up (written) for its checks, it refuses a ledger rolled back behind
-its own checkpoints file, as every append does
-(:func:`ledger.store.rolledback.check_not_rolled_back`). The writes of the live
-table (``hand start``, ``act`` and ``table`` even with ``--closed``, ``buyin``, ``cashout``
-while the session plays) check only the chain's tail (:mod:`ledger.store.tail`): walking 3.5
+``session void``, ``pay``, ``session open`` and ``session set``, ``player alias``, ``cashout
+--closed``, and ``import`` or ``run`` into a ledger that holds rows. Each would otherwise
+build on rows it never looked at: a void of a hand whose payout was edited by SQL, a payment
+bounded by forged buy-ins. Before it reads anything of the ledger it proves the file as
+``verify`` does, by the same code (:func:`ledger.store.intact.require_intact`: every block's
+checksum, then every row hashed again), and a failure refuses it, nothing written. First,
+before the derived tables are caught up (written) for its checks, it refuses a ledger rolled
+back behind its own checkpoints file, as every append does
+(:func:`ledger.store.rolledback.check_not_rolled_back`). The writes of the live table
+(``hand start``, ``act`` and ``table`` even with ``--closed``, ``buyin``, ``cashout`` while
+the session plays) check only the chain's tail (:mod:`ledger.store.tail`): walking 3.5
 million rows would hold up every action.
 
 One command proves once: a write made of others (``undo`` correcting the hand, ``run``

@@ -41,6 +41,28 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
             :func:`entry_to_correct` and :func:`check_correction`.
     """
     prove_before_writing(ledger)
+    entry, replacement, fix, state = correction_checked(
+        ledger, session, seq, value, reason=reason, by=by, closed=closed, beyond=beyond)
+    append_entry(ledger, session, fix, state)
+    if note is not None and (said := aliased_entry(ledger, seq, entry,
+                                                   retracted=replacement is None)):
+        note(said)
+    return entry, replacement
+
+
+def correction_checked(ledger: Any, session: str, seq: int, value: str | None, *,
+                       reason: str, by: str, closed: bool = False, beyond: bool = False
+                       ) -> tuple[Any, Any, ev.EntryCorrected, SessionState]:
+    """The retraction or amendment :func:`correct_entry` appends, every check made, nothing
+    written and nothing proven (the caller proves the ledger first): ``(entry, replacement,
+    correction, state)``, ``state`` the session's books it is checked against, which
+    :func:`replay.sessions.state.append_entry` appends it after. Reads the ledger as it
+    stands: a session voided in one write (:mod:`replay.voiding`) checks each retraction
+    after those appended before it.
+
+    Raises:
+        NotFound, MalformedInput, LedgerError: as :func:`correct_entry`.
+    """
     state = open_state(ledger, session, allow_closed=True)
     try:
         entry = entry_to_correct(state, session, seq, amending=value is not None,
@@ -61,11 +83,7 @@ def correct_entry(ledger: Any, session: str, seq: int, value: str | None, *, rea
     check_correction(ledger, session, state, seq, replacement, text=value, beyond=beyond)
     fix = ev.EntryCorrected(seq=seq, reason=reason, by=by, replacement=None if replacement
                             is None else replacement.model_dump(mode="json"))
-    append_entry(ledger, session, fix, state)
-    if note is not None and (said := aliased_entry(ledger, seq, entry,
-                                                   retracted=replacement is None)):
-        note(said)
-    return entry, replacement
+    return entry, replacement, fix, state
 
 
 def entry_to_correct(state: SessionState, session: str, seq: int, *, amending: bool,
@@ -204,23 +222,48 @@ def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int
                         chips: int, where: str, *, place: Place | None = None) -> None:
     """Refuse the retraction of the buy-in at ``seq`` of ``session`` (``chips``) when a hand
     there seats its player (under any of his names), is not voided and comes before every
-    other buy-in of his there (a rebuy recorded after the hand bought nothing it played
-    with): it would start with chips nobody bought, which ``hand start`` refuses and the
-    audit's stack continuity names (README "A night at the table"). ``where``: ``"entry
-    retract fri 3 (buy-in of Dee, 100 chips)"``; ``place``: a file's row
-    (:class:`replay.sessions.state.Place`), stored with the rest of its file: the hands
-    stored before it count, and those after it in the file up to his next buy-in there.
+    other buy-in of his there (:func:`hands_left_unbought`): it would start with chips nobody
+    bought, which ``hand start`` refuses and the audit's stack continuity names (README "A
+    night at the table"). ``where``: ``"entry retract fri 3 (buy-in of Dee, 100 chips)"``.
 
     Raises:
         LedgerError: naming the hands that seat him.
+    """
+    seating = hands_left_unbought(ledger, session, state, seq, place=place)
+    if not seating:
+        return
+    player = state.entries[seq].player
+    others = _other_buy_ins(ledger, state, seq)
+    listed = ", ".join(seating[:5]) + (f" and {len(seating) - 5} more" if len(seating) > 5
+                                       else "")
+    many = len(seating) > 1
+    hands, seat = f"hand{'s' if many else ''} {listed}", f"seat{'' if many else 's'} {player}"
+    said = f" before {hands}, which {seat}" if others else f", and {hands} {seat}"
+    raise LedgerError(
+        f"{where}: it is all {player} bought in session {session}{said}: "
+        f"{'they' if many else 'it'} would start {player} with chips nobody bought; nothing "
+        "written (a wrong amount is "
+        f"amended: `handledger entry amend {session} {seq} CHIPS --reason … --by …`; a hand "
+        "seated by mistake is voided first)")
+
+
+def hands_left_unbought(ledger: Any, session: str, state: SessionState, seq: int, *,
+                        place: Place | None = None, counting: str | None = None
+                        ) -> list[str]:
+    """The hands of ``session`` (ids, ledger order) that the buy-in at ``seq`` there, not
+    counted (retracted), would leave starting its player with chips nobody bought (RULES.md
+    §1.1): those that seat him (under any of his names), are not voided (``counting``: a hand
+    counted though voided, whose void an ``undo`` would take back) and come before every
+    other buy-in of his there in force in ``state`` (a rebuy recorded after a hand bought
+    nothing it played with). ``place``: a file's row (:class:`replay.sessions.state.Place`),
+    stored with the rest of its file: the hands stored before it count, and those after it in
+    the file up to his next buy-in there.
     """
     from replay.fold import fold_stream
 
     player = state.entries[seq].player
     names = {player} | alias_group(ledger, player)
-    live = {s: state.amended.get(s, e) for s, e in state.entries.items()
-            if s != seq and s not in state.retracted}
-    others = [s for s, e in live.items() if e.type == "buy_in" and e.player in names]
+    others = _other_buy_ins(ledger, state, seq)
     seating = []
     found = hands_seating(ledger, session, names)
     if others and found:  # a hand counts the buy-ins recorded before it only
@@ -241,26 +284,23 @@ def _seats_still_bought(ledger: Any, session: str, state: SessionState, seq: int
             " HAVING $2 IS NULL OR min(position) < $2", [[h for h, *_ in found], again])}
         found = [f for f in found if f[0] in earlier]
     for hand, voided, _ in found:
-        if voided:
+        if voided and hand != counting:
             try:
                 if fold_stream([r.event for r in ledger.read(hand)])[0].status == "voided":
                     continue
             except LedgerError:
                 pass  # a hand that does not replay still seats him
         seating.append(hand)
-    if not seating:
-        return
-    listed = ", ".join(seating[:5]) + (f" and {len(seating) - 5} more" if len(seating) > 5
-                                       else "")
-    many = len(seating) > 1
-    hands, seat = f"hand{'s' if many else ''} {listed}", f"seat{'' if many else 's'} {player}"
-    said = f" before {hands}, which {seat}" if others else f", and {hands} {seat}"
-    raise LedgerError(
-        f"{where}: it is all {player} bought in session {session}{said}: "
-        f"{'they' if many else 'it'} would start {player} with chips nobody bought; nothing "
-        "written (a wrong amount is "
-        f"amended: `handledger entry amend {session} {seq} CHIPS --reason … --by …`; a hand "
-        "seated by mistake is voided first)")
+    return seating
+
+
+def _other_buy_ins(ledger: Any, state: SessionState, seq: int) -> list[int]:
+    """The seqs of the buy-ins in force in ``state`` besides the one at ``seq`` of its player
+    (under any of his names)."""
+    player = state.entries[seq].player
+    names = {player} | alias_group(ledger, player)
+    return [s for s, e in state.entries.items() if s != seq and s not in state.retracted
+            and e.type == "buy_in" and e.player in names]
 
 
 def _amended_chips(ledger: Any, session: str, state: SessionState, seq: int, chips: int,
