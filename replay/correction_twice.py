@@ -2,11 +2,14 @@
 (README "Correcting a hand": a correction changes original events by their seq, each against
 the hand as corrected so far, so the same ``--insert-after`` given twice would insert its
 action twice, and the same ``--replace`` twice would change nothing). ``correct`` and
-``whatif`` refuse it naming that correction, not what the doubled changes would break.
+``whatif`` refuse it naming that correction, not what the doubled changes would break; so
+is a part of it entered again (every change one that correction made: ``--insert-after 23
+'pay Ann 300'`` alone after ``--replace 23 'pay Bob 100' --insert-after 23 'pay Ann 300'``).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -55,22 +58,72 @@ def _changed_later(events: Sequence[Any], i: int, seqs: set[int], taken: set[int
 def refuse_made_already(hand: str, events: Sequence[Any], specs: Sequence[ChangeSpec], *,
                         names: Mapping[str, str] | None = None) -> None:
     """Refuse ``specs`` when a correction in force of ``hand`` made them already
-    (:func:`made_already`).
+    (:func:`made_already`), or made each of them among others (:func:`made_in_part`).
 
     Raises:
         IllegalAction: ``already corrected so: the correction at seq 25 (by floor) made
             replace seq 23 recorded_payout Bob 100, insert_after seq 23 recorded_payout Ann
             300; nothing written (`handledger history dispute-1` lists it)``: its changes
-            as it stored them, as ``history`` lists them (:func:`made_said`).
+            as it stored them, as ``history`` lists them (:func:`made_said`); for a part,
+            ``… made insert_after seq 23 recorded_payout Ann 300 (1 of its 2 changes:
+            replace seq 23 …, insert_after seq 23 …); nothing written …``.
     """
     if not any(e.type == "correction" for e in events):
         return
     i = made_already(events, specs, names=names)
-    if i is None:
-        return
+    if i is not None:
+        said = made_said(events, i)
+    else:
+        part = made_in_part(events, specs, names=names)
+        if part is None:
+            return
+        i, kept = part
+        changes = events[i - 1].changes
+        said = (f"{_said(events, [changes[k] for k in kept])} ({len(kept)} of its "
+                f"{len(changes)} changes: {made_said(events, i)})")
     raise IllegalAction(f"already corrected so: the correction at seq {i} (by {events[i - 1].by}) "
-                        f"made {made_said(events, i)}; nothing written (`handledger history "
-                        f"{hand}` lists it)", hand=hand)
+                        f"made {said}; nothing written (`handledger history {hand}` lists it)",
+                        hand=hand)
+
+
+def made_in_part(events: Sequence[Any], specs: Sequence[ChangeSpec], *,
+                 names: Mapping[str, str] | None = None) -> tuple[int, list[int]] | None:
+    """The stream seq (1-based) of the correction in force in ``events`` of which ``specs``
+    are a part, and the indexes of its changes they make: each change of ``specs`` is one of
+    that correction's (op, seq and event alike, read against the hand as it stood before it,
+    with the correction's other changes), fewer than all of them, and no later correction in
+    force changes their seqs again; None when there is none (:func:`made_already` for the
+    whole)."""
+    taken = taken_back(events)
+    types = [e.type for e in events]
+    asked = {(spec.op, spec.seq) for spec in specs}
+    for i in range(len(events), 0, -1):
+        made = events[i - 1]
+        if made.type != "correction" or i in taken or any(
+                c.seq < i and types[c.seq - 1] in AMENDMENT_TYPES for c in made.changes):
+            continue
+        kept = [k for k, c in enumerate(made.changes) if (c.op, c.seq) in asked]
+        if (len(kept) != len(specs) or len(kept) == len(made.changes)
+                or _changed_later(events, i, {spec.seq for spec in specs}, taken)):
+            continue
+        whole = [ChangeSpec(c.op, c.seq, json.dumps(c.event) if c.event is not None else None)
+                 for c in made.changes]
+        for k, spec in zip(kept, sorted(specs, key=lambda s: _kept_order(made, s)), strict=True):
+            whole[k] = spec
+        try:
+            again = build_correction(events[:i - 1], whole, reason=made.reason, by=made.by,
+                                     keep_end=False, names=names)
+        except IllegalAction:
+            continue
+        if ([c.model_dump(mode="json") for c in again.changes]
+                == [c.model_dump(mode="json") for c in made.changes]):
+            return i, kept
+    return None
+
+
+def _kept_order(made: Any, spec: ChangeSpec) -> int:
+    """The index in the correction ``made`` of its change of ``spec``'s op and seq."""
+    return next(k for k, c in enumerate(made.changes) if (c.op, c.seq) == (spec.op, spec.seq))
 
 
 def made_said(events: Sequence[Any], i: int) -> str:
@@ -78,7 +131,12 @@ def made_said(events: Sequence[Any], i: int) -> str:
     ``history``'s words (:func:`replay.hand_history.change_brief`, chips as the hand writes
     them): ``replace seq 23 recorded_payout Bob 100, insert_after seq 23 recorded_payout Ann
     300``, ``delete seq 17``."""
+    return _said(events, events[i - 1].changes)
+
+
+def _said(events: Sequence[Any], changes: Sequence[Any]) -> str:
+    """``changes`` of a correction of the hand stream ``events`` in ``history``'s words."""
     decimals = stream_decimals(events)
     return ", ".join(f"{c.op} seq {c.seq}"
                      + (f" {change_brief(c.event, decimals)}" if c.event is not None else "")
-                     for c in events[i - 1].changes)
+                     for c in changes)

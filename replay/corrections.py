@@ -133,7 +133,7 @@ def correct(ledger: Any, hand: str, specs: Sequence[ChangeSpec], *, reason: str,
             chips its pot carries that takes none back
             (:func:`replay.payout_rules.payouts_of_carried_kept`), or, without ``closed``, a
             clean hand of a closed session made paid wrong or one whose nets or rake move
-            (nothing written), or the changes a correction in force made already
+            (nothing written), or the changes a correction in force made already, all or a part
             (:func:`replay.correction_twice.refuse_made_already`).
     """
     rows = ledger.read(hand)

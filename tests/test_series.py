@@ -105,3 +105,32 @@ def test_the_full_size_series_has_every_hand_and_planted_error() -> None:
 def test_bad_sizes_are_refused() -> None:
     with pytest.raises(ValueError):
         generate_series(sessions=0, hands=10)
+
+
+def test_demo_series_refuses_a_folder_holding_json_lines_files(tmp_path: Path) -> None:
+    """A second series into the folder of a first would overwrite some of its files and leave
+    the others (s02 … of the first beside s01 of the second): refused, nothing written; a
+    folder holding other files is written."""
+    from tests.test_live_table import one_shot
+
+    ser, db = tmp_path / "ser", tmp_path / "unused.duckdb"
+    assert one_shot(db, "demo-series", "--sessions", "3", "--hands", "4", "--seed", "3",
+                    str(ser)) == (0, f"wrote 3 session file(s), 12 hands, to {ser}\n", "")
+    before = {p.name: p.read_bytes() for p in ser.iterdir()}
+    assert one_shot(db, "demo-series", "--sessions", "1", "--hands", "2", str(ser)) == (
+        2, "", f"error: demo-series {ser}: {ser} already holds 3 JSON-lines file(s) "
+        f"({ser}/s01.jsonl …): a series written there would overwrite them or mix with them "
+        f"(`handledger import {ser}` reads every one); nothing written: name another folder, "
+        "or remove them first\n")
+    assert {p.name: p.read_bytes() for p in ser.iterdir()} == before
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("x\n")
+    (other / "s09.jsonl").write_text("")
+    assert one_shot(db, "demo-series", "--sessions", "1", "--hands", "2", str(other))[:2] == (
+        2, "")
+    (other / "s09.jsonl").unlink()
+    assert one_shot(db, "demo-series", "--sessions", "1", "--hands", "2", str(other)) == (
+        0, f"wrote 1 session file(s), 2 hands, to {other}\n", "")
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt", "s01.jsonl"]
+    assert not db.exists()

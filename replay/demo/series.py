@@ -35,6 +35,7 @@ from typing import Any
 from engine.games import game
 from ledger.audit.settle import fewest_transfers
 from ledger.model import events as ev
+from ledger.model.errors import LedgerError
 from replay.demo.hand import play_hand, seat_order, stakes_for
 
 GAMES = ("NT", "PO", "FT", "F7S", "FO/8", "F2L3D")
@@ -240,17 +241,28 @@ def check_out(out: Path, sessions: int, ledger: str) -> None:
     """Refuse, before anything is written, an output folder ``out`` for ``sessions``
     sessions where a folder made (``out``, or one above it not there yet) or a session's
     file (``out/s01.jsonl`` …) is the ledger file at ``ledger``, its write-ahead log or its
-    checkpoints file, by any path or link (:mod:`ledger.store.outputs`).
+    checkpoints file, by any path or link (:mod:`ledger.store.outputs`), or that already
+    holds a JSON-lines file (an earlier series: the new one would replace some of its files
+    and leave the others beside them, and ``import OUT`` reads every one; README, "import").
 
     Raises:
         LedgerError: ``l.duckdb.wal is the ledger's write-ahead log: nothing written``,
-            ``demo-series ds: ds/s01.jsonl is the ledger itself: nothing written``.
+            ``demo-series ds: ds/s01.jsonl is the ledger itself: nothing written``,
+            ``demo-series ds: ds already holds 6 JSON-lines file(s) (ds/s01.jsonl …) …``.
     """
     from ledger.store.outputs import no_folder_made_is_the_ledger, none_is_the_ledger
 
     no_folder_made_is_the_ledger(out, ledger, f"demo-series {out}")
     none_is_the_ledger([out / f"{session_name(i)}.jsonl" for i in range(sessions)], ledger,
                        f"demo-series {out}")
+    held = sorted(out.glob("*.jsonl")) if out.is_dir() else []
+    if held:
+        more = " …" if len(held) > 1 else ""
+        raise LedgerError(
+            f"demo-series {out}: {out} already holds {len(held)} JSON-lines file(s) "
+            f"({held[0]}{more}): a series written there would overwrite them or mix "
+            f"with them (`handledger import {out}` reads every one); nothing written: name "
+            "another folder, or remove them first")
 
 
 def demo_series(out: Path, *, sessions: int, hands: int, seed: int, plant_errors: bool,
