@@ -262,8 +262,8 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int, blinds: list[int]) ->
     structure it does not use (they would be silently ignored), a flop or draw game with
     neither ``blinds`` nor an ante (no forced bet: it posts blinds, RULES.md §4.2, or antes
     alone, §4.3), a big-bet game without a minimum bet, a fixed-limit game without both bet
-    sizes, a big bet below the small bet, a bring-in above the small bet (it is less than a
-    full bet, RULES.md §4.1).
+    sizes, a stud game without a bring-in, a big bet below the small bet, a bring-in above
+    the small bet (it is less than a full bet, RULES.md §4.1).
 
     Raises:
         MalformedInput: naming the option and the amount.
@@ -294,6 +294,9 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int, blinds: list[int]) ->
                              "bets of the early and the late streets)")
     if fixed and spec.big_bet < spec.small_bet:
         raise MalformedInput(f"--big-bet {spec.big_bet} is below --small-bet {spec.small_bet}")
+    if g.stud and not spec.bring_in:
+        raise MalformedInput(f"{g.code} is stud: give --bring-in N (on third street the lowest "
+                             "upcard brings it in with a forced bet, RULES.md §4.1)")
     if g.stud and fixed and spec.small_bet and spec.bring_in > spec.small_bet:
         raise MalformedInput(f"--bring-in {spec.bring_in} is more than the small bet "
                              f"{spec.small_bet} (the bring-in is less than a full bet, RULES.md "
