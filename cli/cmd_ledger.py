@@ -54,7 +54,8 @@ def import_(obj: Context, files: tuple[str, ...], strict: bool, session: str | N
     """Import hand files: PHH (.phh, .phhs), JSON-lines events (.jsonl), PokerNow logs (.csv),
     PokerStars hand histories (text); each file is recognised by its content. A folder is
     searched; each file in it that no format reads is named in a `note:` line (hidden files,
-    .md, .rst, .sh and the --ledger statement excepted).
+    .md, .rst, .sh and the --ledger statement excepted); a folder with no file a format
+    reads, named alone (or with other such folders), is refused in one line, exit 2.
 
     Hands already in the ledger are skipped; another hand under a stored hand's id is refused
     naming the first event that differs (a change to a stored hand is `correct`), and so is a
@@ -201,7 +202,8 @@ def run(obj: Context, directory: str, show_all: bool) -> None:
     checked against the key directory ($HANDLEDGER_KEYS or the user's config dir), a line
     each when there are any. Exit 0: a report, even of hands paid differently from the rules
     (`replay` exits 1 on a difference, `audit` on a discrepancy). Exit 2 when a file or hand was
-    rejected; a hand stored with a `warning:` line (see `import`) is no rejection. Exit 2 too,
+    rejected, or the folder holds no file a format reads (one line, no ledger file made); a
+    hand stored with a `warning:` line (see `import`) is no rejection. Exit 2 too,
     nothing written, when a block of the file or its hash chain fails the check `verify`
     makes of them (checked before the import on a file that holds rows, else before the
     replay)."""

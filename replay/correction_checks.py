@@ -121,18 +121,22 @@ def no_entries_since(ledger: Any, session: str, hand: HandReplay, position: int)
                                 "table only between hands, RULES.md §1.1)")
 
 
-def no_buy_in_retracted_since(ledger: Any, session: str, hand: str, position: int) -> None:
-    """Refuse to count ``hand`` again (an ``undo`` of its void at ledger ``position``) when a
-    buy-in of ``session`` retracted since was all a player it seats bought there before it:
-    it would start him with chips nobody bought, which ``entry retract`` refuses while a hand
-    seats him (RULES.md §1.1; the same rule,
-    :func:`replay.sessions.amending.hands_left_unbought`, the hand counted).
+def no_buy_in_retracted_since(ledger: Any, session: str, hand: str, position: int,
+                              replayed: Any) -> None:
+    """Refuse to count ``hand`` again (an ``undo`` of its void at ledger ``position``;
+    ``replayed``: its :class:`replay.hand_replay.HandReplay` then) when a buy-in of
+    ``session`` retracted since was all a player it seats bought there before it, or left
+    him fewer chips than it starts him with: it would start him with chips nobody bought,
+    which ``entry retract`` refuses while a hand seats him (RULES.md §1.1; the same rules,
+    :func:`replay.sessions.amending.hands_left_unbought` and
+    :func:`replay.sessions.seated_chips.unbought_again`, the hand counted).
 
     Raises:
         IllegalAction: naming the first such retraction (session, entry, player, chips).
     """
     from replay.sessions import session_state
     from replay.sessions.amending import hands_left_unbought
+    from replay.sessions.seated_chips import unbought_again
 
     state = session_state(ledger, session)
     for (seq,) in ledger.query(
@@ -140,11 +144,19 @@ def no_buy_in_retracted_since(ledger: Any, session: str, hand: str, position: in
             " 'entry_corrected' AND position > $2 AND payload->>'replacement' IS NULL ORDER BY"
             " position", [f"session:{session}", position]):
         entry = state.entries.get(seq)
-        if (entry is None or entry.type != "buy_in" or seq not in state.retracted
-                or hand not in hands_left_unbought(ledger, session, state, seq,
-                                                   counting=hand)):
+        if entry is None or entry.type != "buy_in" or seq not in state.retracted:
             continue
         chips = state.amended.get(seq, entry).chips
+        if hand not in hands_left_unbought(ledger, session, state, seq, counting=hand):
+            if (said := unbought_again(ledger, session, state, seq, hand, replayed)) is None:
+                continue
+            raise IllegalAction(
+                f"entry {seq} of session {session} (buy-in of {entry.player}, {chips} chips) "
+                f"is retracted since: {said} (RULES.md §1.1), as `entry retract` refuses "
+                f"while a hand seats {entry.player}; nothing written; the void stands: a "
+                "retraction is final (`entry amend` does not bring it back) and a buy-in "
+                "recorded now comes after the hand (record the buy-in again, then the hand as "
+                "a new one)")
         raise IllegalAction(
             f"entry {seq} of session {session} (buy-in of {entry.player}, {chips} chips) is "
             f"retracted since, and it was all {entry.player} bought there before this hand: "

@@ -441,7 +441,8 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
         if void is not None:
             reopened_followed(ledger, hand, rows[0].session, after, last[-1].position)
         if void is not None and rows[0].session is not None:
-            no_buy_in_retracted_since(ledger, rows[0].session, hand, last[0].position)
+            no_buy_in_retracted_since(ledger, rows[0].session, hand, last[0].position,
+                                      after)
     except IllegalAction as exc:
         raise IllegalAction(f"cannot undo {words}: {exc.reason}", hand=hand) from None
     if not closed:

@@ -1,6 +1,7 @@
 """An import of a directory names each file under it that it does not read, in a ``note:``
 line saying why (replay/ingest/survey.py; README, "import"), and counts them in its summary;
-exit 0, since what it reads is imported. Hidden files, documentation and scripts, and the
+exit 0, since what it reads is imported (a folder with nothing it reads is refused in one
+line, exit 2, no ledger made). Hidden files, documentation and scripts, and the
 statement given with ``--ledger`` are left without a note. Named on the command line, such a
 file is refused (``error:``, exit 2), as before."""
 
@@ -112,3 +113,35 @@ def test_an_empty_file_is_a_note_whatever_its_suffix(tmp_path: Path) -> None:
     assert "; 6 other file(s) skipped (each in a note)\n" in out
     code, _, err = one_shot(tmp_path / "t.duckdb", "import", str(folder / "b.phh"))
     assert (code, err) == (2, f"error: {folder / 'b.phh'}:1: no hand in the file\n")
+
+
+def test_a_folder_with_nothing_to_import_is_refused(tmp_path: Path) -> None:
+    """A folder none of whose files a format reads (a CSV no format reads, an empty file, a
+    statement without its log; a README not counted), named to `import` or `run`: refused in
+    one line naming the folder and what it skipped, exit 2, no ledger file made; so is a
+    folder with no file at all. One file of it that imports brings back the notes, exit 0."""
+    folder = tmp_path / "night"
+    folder.mkdir()
+    (folder / "a.csv").write_text("x\n")
+    (folder / "b.phh").write_bytes(b"")
+    (folder / "ledger_fri.csv").write_text(STATEMENT)
+    (folder / "README.md").write_text("# Friday\n")
+    db = tmp_path / "t.duckdb"
+    for command in ("import", "run"):
+        assert one_shot(db, command, str(folder)) == (2, "", (
+            f"error: {folder}: nothing to import: 3 file(s) skipped, 1 empty, 1 of no format "
+            "handledger reads, 1 PokerNow ledger statement(s) (imported with --ledger beside "
+            f"their log); handledger reads {FORMATS}; nothing written\n"))
+        assert not db.exists()
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    assert one_shot(db, "import", str(bare)) == (2, "", (
+        f"error: {bare}: nothing to import: no file in it that import reads (hidden files and "
+        f".md, .rst, .sh files are left unread); handledger reads {FORMATS}; nothing "
+        "written\n"))
+    assert not db.exists()
+    (folder / "good.phh").write_text((DATA / "dispute" / "wrong-push.phh").read_text())
+    code, out, _ = one_shot(db, "import", str(folder))
+    assert (code, out) == (0, "imported 1 hand(s) (24 events) from 1 file(s); 0 already in "
+                              "the ledger; 0 rejected; 3 other file(s) skipped (each in a "
+                              "note)\n")

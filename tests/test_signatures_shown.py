@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from ledger.audit.signatures import APPLIED
+from tests.conftest import DATA
 from tests.copies import copy_ledger
 from tests.ledger_files import edit_payload
 from tests.signed_night import PLO, signed_night
@@ -109,8 +110,9 @@ def test_a_failing_signature_is_said_on_the_page_as_audit_finds_it(run, db: str,
 
 def test_run_prints_the_signatures_and_the_checkpoints(run, db: str, books: Path,
                                                        tmp_path: Path) -> None:
-    empty = tmp_path / "nothing"
+    empty = tmp_path / "again"  # a folder whose one hand is in the ledger: nothing new
     empty.mkdir()
+    shutil.copyfile(DATA / "dispute" / "wrong-push.phh", empty / "wrong-push.phh")
     lines = run("run", str(empty)).output.splitlines()
     assert [line for line in lines if line.startswith(("signature", "checkpoints"))] == [
         "signatures: 3 signed correction(s) and void(s) (an undo is a correction), all verify "

@@ -8,8 +8,8 @@ checked as that command checks it, by the same code
 :func:`replay.sessions.amending.check_correction`), at its place: against the session's books
 before it (its stream's rows before its seq) and the hands stored before it; a buy-in lowered
 or retracted also against the hands after it in the file that seat its player, as the command
-would see them once the file is in (:func:`replay.sessions.seated_chips.seated_with_bought`;
-``_seats_still_bought`` there). Its replacement
+would see them once the file is in (:func:`replay.sessions.seated_chips.seated_with_bought`,
+a retraction as an amendment to 0 chips; ``_seats_still_bought`` there). Its replacement
 must be the entry with another amount (:func:`replay.sessions.amending.check_amends`). A
 closed session's rule is :mod:`replay.ingest.closed`'s; a payment's amount is bound as the
 file's payments are, by its form alone. One such row refuses its file whole, naming file,

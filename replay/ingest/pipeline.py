@@ -63,27 +63,32 @@ def discover(directory: Path) -> list[Path]:
     return survey(directory)[0]
 
 
-def expand(paths: Sequence[Path], statement: Path | None = None
+def expand(paths: Sequence[Path], statement: Path | None = None, *, empty_ok: bool = False
            ) -> tuple[list[Path], list[str], list[str], int]:
     """``paths`` with each directory replaced by the files an importer identifies under it;
     an error line for each path that does not exist; a note line for each file of those
     directories left unread (the Parquet files of one: one line between them); and how many
     files those are (:func:`replay.ingest.survey.survey`; ``statement``: the ``--ledger``
-    statement, left without one).
+    statement, left without one; ``empty_ok``: directories with nothing to import are not
+    refused, their caller names what is missing).
 
     Raises:
         MalformedInput: a directory of Parquet files and no file an importer identifies (a
-            Parquet export: :func:`replay.ingest.survey.parquet_folder`).
+            Parquet export: :func:`replay.ingest.survey.parquet_folder`); ``paths`` are
+            directories (those that exist) and no file under them is one an importer
+            identifies: nothing to import (:func:`replay.ingest.survey.nothing_to_import`),
+            unless ``empty_ok``.
     """
-    from replay.ingest.survey import survey
+    from replay.ingest.survey import nothing_to_import, survey
 
     files: list[Path] = []
     missing: list[str] = []
     skipped: list[str] = []
+    kinds: list[str] = []
     count = 0
     for p in paths:
         if p.is_dir():
-            found, notes, left = survey(p, statement)
+            found, notes, left = survey(p, statement, kinds)
             files.extend(found)
             skipped.extend(notes)
             count += left
@@ -91,6 +96,8 @@ def expand(paths: Sequence[Path], statement: Path | None = None
             files.append(p)
         else:
             missing.append(f"{p}: no such file")
+    if not (files or missing or empty_ok) and (folders := [p for p in paths if p.is_dir()]):
+        raise MalformedInput(nothing_to_import(folders, kinds))
     return files, missing, skipped, count
 
 

@@ -37,7 +37,8 @@ def check_statement(statement: Path, files: Sequence[Path]) -> Path:
     from replay.ingest.pipeline import expand
     from replay.ingest.registry import find_importer
 
-    logs = [f for f in expand(files)[0] if getattr(find_importer(f), "name", None) == "pokernow"]
+    logs = [f for f in expand(files, empty_ok=True)[0]
+            if getattr(find_importer(f), "name", None) == "pokernow"]
     if len(logs) != 1:
         raise MalformedInput(f"--ledger {statement}: give exactly one PokerNow log with it "
                              f"({len(logs)} given); nothing was imported")

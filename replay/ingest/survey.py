@@ -8,7 +8,9 @@ PokerNow ledger statement not given with ``--ledger``, not a regular file, unrea
 except what nobody means as hands: a hidden file or one in a hidden directory (a name that
 starts with ``.``), documentation and scripts (``.md``, ``.rst``, ``.sh``:
 :data:`QUIET_SUFFIXES`) and the ledger statement given with ``--ledger``. A file named on
-the command line is never surveyed: one no format reads is refused (``error:``).
+the command line is never surveyed: one no format reads is refused (``error:``). A folder
+(or folders, named alone) with no file an importer identifies is refused in one line
+(:func:`nothing_to_import`): nothing was there to import.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ _STATEMENT = b"player_nickname,player_id,"
 _PARQUET = b"PAR1"
 
 
-def survey(directory: Path, statement: Path | None = None
+def survey(directory: Path, statement: Path | None = None, kinds: list[str] | None = None
            ) -> tuple[list[Path], list[str], int]:
     """``(the files under directory an importer identifies, sorted by path; a note line for
     each other file, without its "note: "; how many files were skipped)``, see the module
@@ -39,6 +41,8 @@ def survey(directory: Path, statement: Path | None = None
     between them: ``DIR: 2 Parquet file(s) skipped: tables …``.
 
     A note reads ``DIR/x.csv: skipped: not a hand history handledger reads (…)``.
+    ``kinds``: a list the kind of each file skipped is appended to (:data:`KINDS`'s keys),
+    for :func:`nothing_to_import`.
 
     Raises:
         MalformedInput: ``directory`` holds Parquet files and no file an importer
@@ -58,6 +62,7 @@ def survey(directory: Path, statement: Path | None = None
         head = read_head(path) if path.is_file() else b""
         if _blank(path, head):
             notes.append(f"{file_name(path)}: skipped: an empty file")
+            _kind(kinds, "empty")
             continue
         if path.is_file() and head.startswith(_PARQUET):  # whatever its name (`x.jsonl`)
             parquet += 1
@@ -65,13 +70,52 @@ def survey(directory: Path, statement: Path | None = None
         if path.is_file() and find_importer(path, head) is not None:
             files.append(path)
             continue
-        notes.append(f"{file_name(path)}: skipped: {_why(path)}")
+        why = _why(path)
+        notes.append(f"{file_name(path)}: skipped: {why}")
+        _kind(kinds, next((k for k, (start, _) in KINDS.items() if why.startswith(start)),
+                          "unreadable"))
     if parquet and not files:
         raise MalformedInput(parquet_folder(directory, parquet))
     if parquet:
         notes.append(f"{file_name(directory)}: {parquet} Parquet file(s) skipped: tables "
                      f"{_TABLES}, which import does not read")
     return files, notes, len(notes) - 1 + parquet if parquet else len(notes)
+
+
+#: The kinds of files a survey skips, for :func:`nothing_to_import`: how a note's reason
+#: begins, and the words counting them.
+KINDS = {
+    "empty": ("an empty file", "empty"),
+    "format": ("not a hand history", "of no format handledger reads"),
+    "statement": ("a PokerNow ledger statement", "PokerNow ledger statement(s) (imported "
+                  "with --ledger beside their log)"),
+    "parquet": ("a Parquet file", "Parquet"),
+    "unreadable": ("", "unreadable (not a regular file, too large or not readable)"),
+}
+
+
+def _kind(kinds: list[str] | None, kind: str) -> None:
+    if kinds is not None:
+        kinds.append(kind)
+
+
+def nothing_to_import(directories: list[Path], kinds: list[str]) -> str:
+    """The one line that refuses an import (or ``run``) of ``directories`` when no file under
+    them is one an importer identifies (hands or session rows): each folder named, the files
+    skipped counted by kind (``kinds``, as :func:`survey` appends them; hidden files and
+    :data:`QUIET_SUFFIXES` are not counted), and what handledger reads (README "import")."""
+    from collections import Counter
+
+    where = ", ".join(file_name(d) for d in directories)
+    counted = Counter(kinds)
+    if not kinds:
+        said = ("no file in it that import reads (hidden files and .md, .rst, .sh files are "
+                "left unread)")
+    else:
+        said = f"{len(kinds)} file(s) skipped, " + ", ".join(
+            f"{counted[k]} {KINDS[k][1]}" for k in KINDS if counted[k])
+    return (f"{where}: nothing to import: {said}; handledger reads {formats()}; nothing "
+            "written")
 
 
 def _same(path: Path, other: Path) -> bool:

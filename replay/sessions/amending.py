@@ -157,15 +157,16 @@ def check_correction(ledger: Any, session: str, state: SessionState, seq: int,
     ``state`` being the session's books before it: a cash-out amended to more chips than the
     table holds besides it (:func:`within_table`, as ``cashout``), a buy-in retracted or
     amended to fewer chips that would leave the cash-outs and the rake above the buy-ins
-    (:func:`cash_outs_covered`), the retraction of all a player bought while a hand seats
-    him (:func:`_seats_still_bought`), a buy-in amended below the stack a hand after it
-    seats its player with, or (a command's) while he sits in a hand in play
-    (:mod:`replay.sessions.seated_chips`), a payment beyond what is owed without ``beyond``, and an
-    amendment to the value the entry has already ("changes nothing"). ``text``: the value as
-    typed (a payment's refusal names it). ``place``: where in the ledger the correction
-    stands when it is a file's row (:class:`replay.sessions.state.Place`; its words, the rake
-    and hands before it), whose payments are bound as the file's other payments, by nothing
-    but their form.
+    (:func:`cash_outs_covered`), the retraction of all a player bought while a hand seats him
+    (:func:`_seats_still_bought`) or of part of it as a buy-in amended to 0 chips is bound
+    (:func:`replay.sessions.seated_chips.seated_with_bought`), a buy-in amended below the
+    stack a hand after it seats its player with, or (a command's) while he sits in a hand in
+    play (:mod:`replay.sessions.seated_chips`), a payment beyond what is owed without
+    ``beyond``, and an amendment to the value the entry has already ("changes nothing").
+    ``text``: the value as typed (a payment's refusal names it). ``place``: where in the
+    ledger the correction stands when it is a file's row
+    (:class:`replay.sessions.state.Place`; its words, the rake and hands before it), whose
+    payments are bound as the file's other payments, by nothing but their form.
 
     Raises:
         MalformedInput: a payment larger than the payer's buy-ins (:func:`within_buy_ins`);
@@ -181,6 +182,8 @@ def check_correction(ledger: Any, session: str, state: SessionState, seq: int,
                      "chips)")
             cash_outs_covered(ledger, session, state, was, where, place=place)
             _seats_still_bought(ledger, session, state, seq, was, where, place=place)
+            seated_with_bought(ledger, session, state, seq, 0, where, place=place,
+                               retracting=True)
         return
     where = f"entry amend {session} {seq} ({kind})" if place is None else place.words
     if entry.type == "payment":

@@ -8,8 +8,11 @@ first hand that seats him after a buy-in starts him with his stack after his pre
 bought, and ``entry retract`` does not take back all a player bought while a hand seats him;
 an amendment that lowers a buy-in below what that hand started him with would make those
 chips nobody's, so it is refused naming the entry, the player, the hand and the chips
-(RULES.md §1.1: only the chips bought come to the table). And as ``buyin`` adds no chips while
-the player sits in a hand still in play, ``entry amend`` changes none of his buy-ins then.
+(RULES.md §1.1: only the chips bought come to the table). A retraction is an amendment to 0
+chips, bound the same way (part of what he bought: a rebuy, one buy-in of two), and so is
+the ``undo`` of a void that would count a hand again after such a retraction. And as
+``buyin`` adds no chips while the player sits in a hand still in play, ``entry amend``
+changes none of his buy-ins then.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ from replay.sessions.state import Place, SessionState, alias_group, series_names
 
 
 def seated_with_bought(ledger: Any, session: str, state: SessionState, seq: int,
-                       chips: int, where: str, *, place: Place | None = None) -> None:
+                       chips: int, where: str, *, place: Place | None = None,
+                       retracting: bool = False) -> None:
     """Refuse the buy-in at ``seq`` of ``session`` (``state``: the books before the
-    amendment) amended to ``chips``, fewer than it has, when the first hand of the session,
+    amendment) amended to ``chips``, fewer than it has (``retracting``: retracted, an
+    amendment to 0 chips, which the refusal does not name), when the first hand of the session,
     not voided, that seats its player (under any of his names) after it would then start him
     with more chips than the books give him there (module doc). ``where``: ``"entry amend
     fri 2 (buy-in of Ann)"``; ``place``: a file's row (:class:`replay.sessions.state.Place`),
@@ -37,22 +42,9 @@ def seated_with_bought(ledger: Any, session: str, state: SessionState, seq: int,
         LedgerError: one line naming ``where``, ``chips``, the hand, the player, the chips he
             started it with and those the books would give him.
     """
-    from ledger.store.streams import hands_seating
-
     entry = state.entries[seq]
     at = _position(ledger, session, seq)
-    hands = [h for h, _, _ in hands_seating(ledger, session, {entry.player} | alias_group(
-        ledger, entry.player))]
-    starts = sorted((start, hand) for hand, start in ledger.query(
-        "SELECT hand_id, min(position) FROM events WHERE list_contains($1, hand_id)"
-        " GROUP BY hand_id", [hands]))
-    # the first hand after it and the last before it that count (a voided hand counts for
-    # nothing in the books): only those are replayed
-    after = next(((hand, r, start) for start, hand in starts
-                  if start > at and (r := _counted(ledger, hand, session)) is not None), None)
-    before = None if after is None else next(
-        ((r, start) for start, hand in reversed(starts)
-         if start < at and (r := _counted(ledger, hand, session)) is not None), None)
+    after, before = _hands_around(ledger, session, entry.player, at)
     if after is None:
         return
     upto = None if place is None else max(place.position, after[2])
@@ -63,17 +55,70 @@ def seated_with_bought(ledger: Any, session: str, state: SessionState, seq: int,
                          before, after)
     if check is None or check.expected is None or check.actual <= check.expected:
         return
+    said = "" if retracting else f" {chips} chips:"
+    raise LedgerError(
+        f"{where}:{said} {_unbought(check)} (RULES.md §1.1); nothing written (a hand seated "
+        "with the wrong stack is corrected or voided first; `handledger history --session "
+        f"{session}` lists the entries)")
+
+
+def unbought_again(ledger: Any, session: str, state: SessionState, seq: int, hand: str,
+                   replayed: Any) -> str | None:
+    """The bound of :func:`seated_with_bought` on putting ``hand`` back in the books (an
+    ``undo`` of its void; ``replayed``: its :class:`replay.hand_replay.HandReplay` then)
+    after the buy-in at ``seq`` of ``session`` was retracted (``state``: the books now, the
+    retraction in them, as a retraction is an amendment to 0 chips): when ``hand`` is the
+    first hand counted after that buy-in that seats its player and would start him with more
+    chips than the books give him there, the words naming the hand, the player and the
+    chips (``"hand x1 seats Ann with 150 chips, and Ann's buy-ins there would come to 100:
+    it would start Ann with 50 chips nobody bought"``); None otherwise (RULES.md §1.1)."""
+    entry = state.entries[seq]
+    at = _position(ledger, session, seq)
+    after, before = _hands_around(ledger, session, entry.player, at, counting=(hand, replayed))
+    if after is None or after[0] != hand:
+        return None
+    check = _start_check(ledger, session, None, at, entry, before, after)
+    if check is None or check.expected is None or check.actual <= check.expected:
+        return None
+    return _unbought(check)
+
+
+def _unbought(check: Any) -> str:
+    """The words of a failed start check (:class:`ledger.audit.books.StartCheck`)."""
     who = check.player
     basis = (f"{who} left hand {check.previous} with {check.expected - check.bought} and "
              f"would have bought {check.bought} since" if check.previous is not None
              else f"{who}'s buy-ins there would come to {check.bought}")
-    raise LedgerError(
-        f"{where}: {chips} chips: hand {check.hand} seats {check.player} with {check.actual} "
-        f"chips, and {basis}: it would start {who} with "
-        f"{_chips(check.actual - check.expected)} "
-        "nobody bought (RULES.md §1.1); nothing written (a hand seated with the wrong stack "
-        f"is corrected or voided first; `handledger history --session {session}` lists the "
-        "entries)")
+    return (f"hand {check.hand} seats {who} with {check.actual} chips, and {basis}: it would "
+            f"start {who} with {_chips(check.actual - check.expected)} nobody bought")
+
+
+def _hands_around(ledger: Any, session: str, player: str, at: int, *,
+                  counting: tuple[str, Any] | None = None) -> tuple[Any, Any]:
+    """``(after, before)``: the first hand of ``session`` after ledger position ``at`` that
+    seats ``player`` (under any of his names) and counts (a voided hand counts for nothing in
+    the books), as ``(id, replay, first position)``, and the last such before it as
+    ``(replay, first position)``; either None. ``counting``: a hand (id, replay) counted as
+    that replay has it, though stored voided. Only those hands are replayed."""
+    from ledger.store.streams import hands_seating
+
+    hands = [h for h, _, _ in hands_seating(ledger, session, {player} | alias_group(
+        ledger, player))]
+    starts = sorted((start, hand) for hand, start in ledger.query(
+        "SELECT hand_id, min(position) FROM events WHERE list_contains($1, hand_id)"
+        " GROUP BY hand_id", [hands]))
+
+    def counted(hand: str) -> Any:
+        if counting is not None and hand == counting[0]:
+            return counting[1]
+        return _counted(ledger, hand, session)
+
+    after = next(((hand, r, start) for start, hand in starts
+                  if start > at and (r := counted(hand)) is not None), None)
+    before = None if after is None else next(
+        ((r, start) for start, hand in reversed(starts)
+         if start < at and (r := counted(hand)) is not None), None)
+    return after, before
 
 
 def amended_between_hands(ledger: Any, session: str, player: str, chips: int,
