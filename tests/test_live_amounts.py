@@ -37,6 +37,9 @@ STUD = ("--game", "F7S", "--seats", "Ann:100,Bob:100")
     ((*STUD, "--antes", "1", "--small-bet", "2", "--big-bet", "4"), "error: F7S is stud: give "
      "--bring-in N (on third street the lowest upcard brings it in with a forced bet, "
      "RULES.md §4.1)"),
+    (("--game", "FR", "--seats", "Ann:100,Bob:100", "--small-bet", "2", "--big-bet", "4"),
+     "error: FR is stud: give --bring-in N (on third street the highest upcard brings it in "
+     "with a forced bet, RULES.md §4.1)"),
     ((*NT, "--bring-in", "3"), "error: --bring-in 3: NT is not a stud game (it posts blinds: "
      "--stakes)"),
     ((*NT, "--small-bet", "2", "--big-bet", "4"), "error: --small-bet/--big-bet: NT is not "

@@ -295,7 +295,8 @@ def _check_structure(g: Any, spec: LiveHand, min_bet: int, blinds: list[int]) ->
     if fixed and spec.big_bet < spec.small_bet:
         raise MalformedInput(f"--big-bet {spec.big_bet} is below --small-bet {spec.small_bet}")
     if g.stud and not spec.bring_in:
-        raise MalformedInput(f"{g.code} is stud: give --bring-in N (on third street the lowest "
+        card = "highest" if g.low_bring_in else "lowest"
+        raise MalformedInput(f"{g.code} is stud: give --bring-in N (on third street the {card} "
                              "upcard brings it in with a forced bet, RULES.md §4.1)")
     if g.stud and fixed and spec.small_bet and spec.bring_in > spec.small_bet:
         raise MalformedInput(f"--bring-in {spec.bring_in} is more than the small bet "
