@@ -31,6 +31,10 @@ def state_text(now: Any) -> str:
         lines.extend(done.explanation)
         if done.paid:
             lines.append("paid: " + ", ".join(f"{p} {c}" for p, c in done.paid.items()))
+        elif done.unawarded:  # as `show` says it: neither the table nor the rules award
+            lines.append("paid: none recorded, and the showdown cannot be read (cards not all "
+                         "shown): no pot awarded; the stacks after the hand count only the "
+                         "uncalled chips returned")
         elif state.status == "complete" and state.rake:  # the rake took the whole pot
             lines.append(f"paid: nobody (the rake of {state.rake} took the pot)")
         elif state.status == "complete":

@@ -24,6 +24,18 @@ class Ended:
     paid: dict[str, int] | None
     differences: tuple[str, ...]
     stacks: dict[str, int]
+    #: complete with no payout recorded and a showdown that cannot be read: no pot is
+    #: awarded, by the table or the rules (:func:`cannot_award`)
+    unawarded: bool = False
+
+
+def cannot_award(state: HandState, result: Any) -> bool:
+    """Whether a hand ``state`` (settled as ``result``, :func:`engine.settle.settle`) is
+    complete with no payout recorded and a showdown that cannot be read (cards not all shown,
+    ``result.verifiable`` false): then neither the table nor the rules award a pot, and the
+    stacks count only the uncalled chips returned (README, Rules: "showdown not verifiable").
+    ``show`` and ``state`` both say so from this test."""
+    return state.status == "complete" and not state.payouts and not result.verifiable
 
 
 def ended(state: HandState, result: Any) -> Ended:
@@ -47,4 +59,5 @@ def ended(state: HandState, result: Any) -> Ended:
     return Ended(explanation=tuple(lines),
                  paid=None if state.status != "complete" else replayed.recorded,
                  differences=tuple(d.sentence() for d in replayed.differences),
-                 stacks={p: result.starting[p] + net[p] for p in result.players})
+                 stacks={p: result.starting[p] + net[p] for p in result.players},
+                 unawarded=cannot_award(state, result))

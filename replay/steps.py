@@ -35,6 +35,7 @@ from engine.state import HandState
 from replay.amendments import numbered_events, renumber
 from replay.first_to_act import who_acts
 from replay.fold import replay_folded
+from replay.over import cannot_award
 from replay.paid_out import paid_to_each, pots_left
 from replay.stepwords import Before, started_words
 
@@ -416,8 +417,7 @@ def _step(state: HandState, seq: int, event: Any, action: str, words: str, *,
         notes=tuple(state.notes), inserted=inserted, named=named or action,
         paid={p: c for p, c in paid.items() if c} if payouts else {},
         awarded=by_rules,
-        unawarded=(state.status == "complete" and not state.payouts
-                   and not result.verifiable),
+        unawarded=cannot_award(state, result),
     )
 
 

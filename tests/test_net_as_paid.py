@@ -270,3 +270,8 @@ def test_a_hand_neither_paid_nor_awardable_is_labelled_not_awarded(run, tmp_path
         "    no payout recorded, and the showdown cannot be read (cards not all shown): no pot "
         "awarded; stacks count only the uncalled chips returned",
         "    Main pot 70 (Ann, Bob): cannot be checked, unknown cards for Bob."]
+    assert run("state", hand).output.splitlines()[-3:] == [  # as `show` says it
+        "Main pot 70 (Ann, Bob): cannot be checked, unknown cards for Bob.",
+        "paid: none recorded, and the showdown cannot be read (cards not all shown): no pot "
+        "awarded; the stacks after the hand count only the uncalled chips returned",
+        "stacks after the hand: Ann 70, Bob 70, Cy 90 (folded)"]
