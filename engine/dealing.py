@@ -314,8 +314,9 @@ def muck(state: HandData, e: ev.Muck) -> None:
     _check_live_hand(state, p, "muck")
     if state.phase not in ("showdown",) and state.status == "open":
         raise state.fail(f"{p} mucks before the showdown (fold instead)")
-    if state.live_count() <= 1:
-        return  # the last player need not show: mucking an uncontested hand changes nothing
+    if state.live_count() <= 1:  # the last player need not show: mucking an uncontested
+        state.mucked_alone = p  # hand changes nothing but the words of his pot's award
+        return
     state.mucked.append(p)
 
 

@@ -37,6 +37,9 @@ class HandData:
     street_bets: dict[str, int]
     folded: set[str]
     mucked: list[str]  # in the order they mucked (engine.settle: who keeps a pot)
+    # the player who mucked with nobody else left in the hand: his muck changes nothing, the
+    # award of his pot says he was the last to muck (engine.awards.with_mucks); else None
+    mucked_alone: str | None
     all_in: set[str]
     phase: str
     street: int
@@ -71,8 +74,9 @@ class HandData:
     def __init__(
         self, started: ev.HandStarted, game: Game, players: list[str], order: list[str],
         stacks: dict[str, int], contributed: dict[str, int], street_bets: dict[str, int],
-        folded: set[str], mucked: list[str], all_in: set[str], phase: str, street: int,
-        rnd: Round, cards: Cards, declarations: dict[str, str], declare_done: bool, runs: int,
+        folded: set[str], mucked: list[str], mucked_alone: str | None, all_in: set[str],
+        phase: str, street: int, rnd: Round, cards: Cards, declarations: dict[str, str],
+        declare_done: bool, runs: int,
         carried_in: int, payouts: list[ev.RecordedPayout], rake: int | None, status: str,
         seq: int, forced_seen: bool, nominal_blind: int, posted_out_of_position: set[str],
         dead: dict[str, int], antes: dict[str, int], notes: list[str], carried_out: int,
@@ -88,6 +92,7 @@ class HandData:
         self.street_bets = street_bets
         self.folded = folded
         self.mucked = mucked
+        self.mucked_alone = mucked_alone
         self.all_in = all_in
         self.phase = phase
         self.street = street
@@ -129,6 +134,7 @@ class HandData:
             street_bets=dict(self.street_bets),
             folded=set(self.folded),
             mucked=list(self.mucked),
+            mucked_alone=self.mucked_alone,
             all_in=set(self.all_in),
             phase=self.phase,
             street=self.street,

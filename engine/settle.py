@@ -205,7 +205,10 @@ def award(state: HandState, pots: list[Pot],
     awarded = _award(state, pots)
     if gave is None or not any(gave) or len(gave) != len(awarded):
         return awarded
-    mucked = state.mucked
+    # who mucked, the last of them too when nobody else was left in the hand (his muck
+    # changed nothing but is said as the side pot's last to muck is: "(the last to muck)")
+    alone = state.mucked_alone
+    mucked = [*state.mucked, alone] if alone is not None else state.mucked
     return [with_mucks(pot, g, mucked) for pot, g in zip(awarded, gave, strict=True)]
 
 

@@ -94,6 +94,7 @@ class HandState(HandData):
             street_bets={p: 0 for p in players},
             folded=set(),
             mucked=[],
+            mucked_alone=None,
             all_in=set(),
             phase="forced",
             street=-1,

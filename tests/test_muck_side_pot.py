@@ -74,3 +74,29 @@ def test_show_names_who_mucked_each_pot_away_in_either_order(user) -> None:  # n
         "is eligible.",
         "    uncalled returned: Ann 50",
     ]
+
+
+#: One pot, no all-in: Cy raises to 12, Ann folds her small blind (1), Bob calls; checked down.
+#: The pot is 25 (12 + 12 + 1); Bob mucks, so it is Cy's: Ann 99, Bob 88, Cy 113 (300 in all).
+_ONE_POT = ("d dh Ann AsAh", "d dh Bob KsKh", "d dh Cy QsQh", "Cy cbr 12", "Ann f", "Bob cc",
+            "d db 2c7d9h", "Bob cc", "Cy cc", "d db Td", "Bob cc", "Cy cc", "d db 3s", "Bob cc",
+            "Cy cc", "Bob sm")
+
+
+@pytest.mark.parametrize(("last", "line"), [
+    ("Cy sm", "    Main pot 25 (Cy): Cy takes 25 (the last to muck): Bob mucked, nobody else is "
+              "eligible."),  # Cy mucks too, alone in the hand: said as the side pot's last
+    ("Cy sm QsQh", "    Main pot 25 (Cy): Cy takes 25: Bob mucked, nobody else is eligible."),
+])
+def test_the_last_to_muck_in_a_single_pot_is_said_so(user, last, line) -> None:  # noqa: ANN001
+    code, _, err = user("hand", "start", "--hand", "one", "--game", "NT", "--stakes", "1/2",
+                        "--seats", "Ann:100,Bob:100,Cy:100", "--button", "Cy")
+    assert (code, err) == (0, "")
+    for action in (*_ONE_POT, last, "end"):
+        code, _, err = user("act", "one", action)
+        assert (code, err) == (0, ""), action
+    code, out, _ = user("show", "one")
+    assert code == 0
+    assert out.splitlines()[-3:] == [
+        " 21 hand_ended                   pot 0 [Ann:99 Bob:88 Cy:113] showdown",
+        "    no payout recorded: stacks as the rules award (Cy 25)", line]
