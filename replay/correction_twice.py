@@ -10,7 +10,8 @@ is a part of it entered again (every change one that correction made: ``--insert
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import permutations, product
 from typing import Any
 
 from engine.errors import IllegalAction
@@ -24,8 +25,9 @@ def made_already(events: Sequence[Any], specs: Sequence[ChangeSpec], *,
                  names: Mapping[str, str] | None = None) -> int | None:
     """The stream seq (1-based) of the correction in force in ``events`` (the hand's stream:
     originals and amendments) that made exactly the changes ``specs`` make of the hand as it
-    stood before it (each change's op, seq and event alike), when no later correction in
-    force changes those seqs again; None when there is none. Only corrections that change
+    stood before it (each change's op, seq and event alike, in any order: two
+    ``--insert-after`` of one seq are told apart by their events), when no later correction
+    in force changes those seqs again; None when there is none. Only corrections that change
     original events are compared (an undo takes one back)."""
     taken = taken_back(events)
     types = [e.type for e in events]
@@ -35,15 +37,10 @@ def made_already(events: Sequence[Any], specs: Sequence[ChangeSpec], *,
         if made.type != "correction" or i in taken or any(
                 c.seq < i and types[c.seq - 1] in AMENDMENT_TYPES for c in made.changes):
             continue
-        if {c.seq for c in made.changes} != seqs or _changed_later(events, i, seqs, taken):
+        if (len(made.changes) != len(specs) or {c.seq for c in made.changes} != seqs
+                or _changed_later(events, i, seqs, taken)):
             continue
-        try:
-            again = build_correction(events[:i - 1], specs, reason=made.reason, by=made.by,
-                                     keep_end=False, names=names)
-        except IllegalAction:
-            continue
-        if ([c.model_dump(mode="json") for c in again.changes]
-                == [c.model_dump(mode="json") for c in made.changes]):
+        if _made_of(events, i, specs, names) is not None:
             return i
     return None
 
@@ -91,39 +88,67 @@ def made_in_part(events: Sequence[Any], specs: Sequence[ChangeSpec], *,
     """The stream seq (1-based) of the correction in force in ``events`` of which ``specs``
     are a part, and the indexes of its changes they make: each change of ``specs`` is one of
     that correction's (op, seq and event alike, read against the hand as it stood before it,
-    with the correction's other changes), fewer than all of them, and no later correction in
-    force changes their seqs again; None when there is none (:func:`made_already` for the
-    whole)."""
+    with the correction's other changes: two ``--insert-after`` of one seq are told apart by
+    their events), fewer than all of them, and no later correction in force changes their
+    seqs again; None when there is none (:func:`made_already` for the whole)."""
     taken = taken_back(events)
     types = [e.type for e in events]
-    asked = {(spec.op, spec.seq) for spec in specs}
     for i in range(len(events), 0, -1):
         made = events[i - 1]
         if made.type != "correction" or i in taken or any(
                 c.seq < i and types[c.seq - 1] in AMENDMENT_TYPES for c in made.changes):
             continue
-        kept = [k for k, c in enumerate(made.changes) if (c.op, c.seq) in asked]
-        if (len(kept) != len(specs) or len(kept) == len(made.changes)
+        if (len(specs) >= len(made.changes)
                 or _changed_later(events, i, {spec.seq for spec in specs}, taken)):
             continue
+        kept = _made_of(events, i, specs, names)
+        if kept is not None:
+            return i, kept
+    return None
+
+
+def _made_of(events: Sequence[Any], i: int, specs: Sequence[ChangeSpec],
+             names: Mapping[str, str] | None) -> list[int] | None:
+    """The indexes (ascending) of the changes of the correction at stream seq ``i`` that
+    ``specs`` make, each spec one change of its op and seq whose event it makes too: the
+    correction built again from the hand before it, with ``specs`` in place of those changes,
+    is the one it stored; None when no such choice of its changes is."""
+    made = events[i - 1]
+    stored = [c.model_dump(mode="json") for c in made.changes]
+    for at in _choices(made.changes, specs):
         whole = [ChangeSpec(c.op, c.seq, json.dumps(c.event) if c.event is not None else None)
                  for c in made.changes]
-        for k, spec in zip(kept, sorted(specs, key=lambda s: _kept_order(made, s)), strict=True):
+        for spec, k in zip(specs, at, strict=True):
             whole[k] = spec
         try:
             again = build_correction(events[:i - 1], whole, reason=made.reason, by=made.by,
                                      keep_end=False, names=names)
         except IllegalAction:
             continue
-        if ([c.model_dump(mode="json") for c in again.changes]
-                == [c.model_dump(mode="json") for c in made.changes]):
-            return i, kept
+        if [c.model_dump(mode="json") for c in again.changes] == stored:
+            return sorted(at)
     return None
 
 
-def _kept_order(made: Any, spec: ChangeSpec) -> int:
-    """The index in the correction ``made`` of its change of ``spec``'s op and seq."""
-    return next(k for k, c in enumerate(made.changes) if (c.op, c.seq) == (spec.op, spec.seq))
+def _choices(changes: Sequence[Any], specs: Sequence[ChangeSpec]) -> Iterator[tuple[int, ...]]:
+    """Each way to take for every spec of ``specs`` a distinct one of ``changes`` of its op and
+    seq (the change's index, in the order of ``specs``): one way unless a correction made
+    more than one change of an op and seq (``--insert-after`` of one seq, twice)."""
+    groups: dict[tuple[str, int], list[int]] = {}
+    for n, spec in enumerate(specs):
+        groups.setdefault((spec.op, spec.seq), []).append(n)
+    ways: list[list[tuple[list[int], tuple[int, ...]]]] = []
+    for (op, seq), ns in groups.items():
+        same = [k for k, c in enumerate(changes) if (c.op, c.seq) == (op, seq)]
+        ways.append([(ns, ks) for ks in permutations(same, len(ns))])
+        if not ways[-1]:
+            return
+    for way in product(*ways):
+        at = [0] * len(specs)
+        for ns, ks in way:
+            for n, k in zip(ns, ks, strict=True):
+                at[n] = k
+        yield tuple(at)
 
 
 def made_said(events: Sequence[Any], i: int) -> str:
