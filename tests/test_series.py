@@ -123,14 +123,47 @@ def test_demo_series_refuses_a_folder_holding_json_lines_files(tmp_path: Path) -
         f"(`handledger import {ser}` reads every one); nothing written: name another folder, "
         "or remove them first\n")
     assert {p.name: p.read_bytes() for p in ser.iterdir()} == before
-    other = tmp_path / "other"
+    other = tmp_path / "other"  # a note and an empty file: nothing import reads
     other.mkdir()
     (other / "notes.txt").write_text("x\n")
     (other / "s09.jsonl").write_text("")
-    assert one_shot(db, "demo-series", "--sessions", "1", "--hands", "2", str(other))[:2] == (
-        2, "")
-    (other / "s09.jsonl").unlink()
     assert one_shot(db, "demo-series", "--sessions", "1", "--hands", "2", str(other)) == (
         0, f"wrote 1 session file(s), 2 hands, to {other}\n", "")
-    assert sorted(p.name for p in other.iterdir()) == ["notes.txt", "s01.jsonl"]
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt", "s01.jsonl", "s09.jsonl"]
     assert not db.exists()
+
+
+def test_demo_series_refuses_a_folder_holding_what_import_reads_anywhere(tmp_path: Path) -> None:
+    """``import OUT`` reads subfolders and files of any name by their content: a session
+    file of an earlier series in a subfolder, under an upper-case name or as ``.txt`` is
+    refused as the folder's own ``s01.jsonl`` is, nothing written."""
+    from tests.test_live_table import one_shot
+
+    first, db = tmp_path / "first", tmp_path / "unused.duckdb"
+    assert one_shot(db, "demo-series", "--sessions", "1", "--hands", "3", "--seed", "3",
+                    str(first))[0] == 0
+    rows = (first / "s01.jsonl").read_bytes()
+    for name in ("old/s01.jsonl", "S01.JSONL", "old/night1.txt"):
+        out = tmp_path / name.replace("/", "-").replace(".", "-")
+        (out / name).parent.mkdir(parents=True)
+        (out / name).write_bytes(rows)
+        assert one_shot(db, "demo-series", "--sessions", "1", "--hands", "3", "--seed", "9",
+                        str(out)) == (
+            2, "", f"error: demo-series {out}: {out} already holds 1 JSON-lines file(s) "
+            f"({out}/{name}): a series written there would overwrite them or mix with them "
+            f"(`handledger import {out}` reads every one); nothing written: name another "
+            "folder, or remove them first\n")
+        assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")
+                      if p.is_file()) == [name]
+    phh = tmp_path / "hands"  # a hand file of another format: said as what import reads
+    (phh / "old").mkdir(parents=True)
+    (phh / "old" / "h.phh").write_text(
+        "variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\n"
+        "starting_stacks = [100, 100]\nplayers = ['Ann', 'Bob']\n"
+        "actions = ['d dh p1 ????', 'd dh p2 ????', 'p2 f']\n", encoding="utf-8")
+    assert one_shot(db, "demo-series", "--sessions", "1", "--hands", "3", str(phh)) == (
+        2, "", f"error: demo-series {phh}: {phh} already holds 1 file(s) import reads "
+        f"({phh}/old/h.phh): a series written there would overwrite them or mix with them "
+        f"(`handledger import {phh}` reads every one); nothing written: name another "
+        "folder, or remove them first\n")
+    assert not (phh / "s01.jsonl").exists() and not db.exists()

@@ -242,27 +242,53 @@ def check_out(out: Path, sessions: int, ledger: str) -> None:
     sessions where a folder made (``out``, or one above it not there yet) or a session's
     file (``out/s01.jsonl`` …) is the ledger file at ``ledger``, its write-ahead log or its
     checkpoints file, by any path or link (:mod:`ledger.store.outputs`), or that already
-    holds a JSON-lines file (an earlier series: the new one would replace some of its files
-    and leave the others beside them, and ``import OUT`` reads every one; README, "import").
+    holds a file ``import OUT`` would read (found as import finds them, in subfolders too,
+    by content whatever the name: :func:`replay.ingest.survey.survey`) or a session's file
+    this series would overwrite (an earlier series: the new one would replace some of its
+    files and leave the others beside them, and ``import OUT`` reads every one; README,
+    "import").
 
     Raises:
         LedgerError: ``l.duckdb.wal is the ledger's write-ahead log: nothing written``,
             ``demo-series ds: ds/s01.jsonl is the ledger itself: nothing written``,
-            ``demo-series ds: ds already holds 6 JSON-lines file(s) (ds/s01.jsonl …) …``.
+            ``demo-series ds: ds already holds 6 JSON-lines file(s) (ds/s01.jsonl …) …``
+            (``file(s) import reads`` when not every one is JSON lines).
     """
     from ledger.store.outputs import no_folder_made_is_the_ledger, none_is_the_ledger
 
     no_folder_made_is_the_ledger(out, ledger, f"demo-series {out}")
-    none_is_the_ledger([out / f"{session_name(i)}.jsonl" for i in range(sessions)], ledger,
-                       f"demo-series {out}")
-    held = sorted(out.glob("*.jsonl")) if out.is_dir() else []
+    targets = [out / f"{session_name(i)}.jsonl" for i in range(sessions)]
+    none_is_the_ledger(targets, ledger, f"demo-series {out}")
+    held, json_lines = _held(out, targets)
     if held:
         more = " …" if len(held) > 1 else ""
+        kind = "JSON-lines file(s)" if json_lines else "file(s) import reads"
         raise LedgerError(
-            f"demo-series {out}: {out} already holds {len(held)} JSON-lines file(s) "
+            f"demo-series {out}: {out} already holds {len(held)} {kind} "
             f"({held[0]}{more}): a series written there would overwrite them or mix "
             f"with them (`handledger import {out}` reads every one); nothing written: name "
             "another folder, or remove them first")
+
+
+def _held(out: Path, targets: list[Path]) -> tuple[list[Path], bool]:
+    """The files under ``out`` an import of it reads (:func:`replay.ingest.survey.survey`;
+    a folder of Parquet files alone holds none) and those of ``targets`` there already,
+    with something in them (a series would overwrite them), sorted by path; and whether
+    every one is JSON lines (read as such, or named ``.jsonl``)."""
+    if not out.is_dir():
+        return [], True
+    from ledger.model.errors import MalformedInput
+    from replay.ingest.registry import find_importer
+    from replay.ingest.survey import survey
+
+    try:
+        read = survey(out)[0]
+    except MalformedInput:  # Parquet files and nothing else: import reads none of them
+        read = []
+    held = sorted({*read, *(t for t in targets if t.is_file() and t.stat().st_size)})
+    json_lines = all(p.suffix.lower() == ".jsonl"
+                     or getattr(find_importer(p), "name", None) == "jsonl" for p in held)
+    return held, json_lines
 
 
 def demo_series(out: Path, *, sessions: int, hands: int, seed: int, plant_errors: bool,
