@@ -309,6 +309,8 @@ def void_checked(ledger: Any, hand: str, *, reason: str, by: str,
         to_them if r.event.direction == "out" else r.event.other_hand in together)}
     drop = ({r.seq for r in rows if r.type == "hand_ended"} | carried
             | _past_the_break(events))
+    if any(r.seq in carried and r.event.direction == "in" for r in rows):
+        drop |= _past_the_dropped_carry(events, drop)
     new: list[Any] = []
     if drop:
         specs = [ChangeSpec("delete", seq) for seq in sorted(drop)]
@@ -345,6 +347,25 @@ def _past_the_break(events: list[Any]) -> set[int]:
     except IllegalAction as exc:
         if exc.seq is not None and exc.seq > 1:
             return set(range(exc.seq, len(events) + 1))
+    return set()
+
+
+def _past_the_dropped_carry(events: list[Any], drop: set[int]) -> set[int]:
+    """The seqs in force of a hand stream from the first event the rules refuse on once the
+    seqs ``drop`` are gone, a void's ``carry_over`` in with them: a pot-limit raise the
+    carried chips allowed is above the maximum without them. A void returns every
+    contribution, so it drops what cannot be played without the carry, as it drops the rest
+    of a stream that does not replay (:func:`_past_the_break`; RULES.md §7.1); empty when the
+    rest replays."""
+    from replay.amendments import numbered_events
+    from replay.fold import fold
+
+    kept = [n for n in numbered_events(events)[0] if n.inserted or n.seq not in drop]
+    try:
+        fold([n.event for n in kept])
+    except IllegalAction as exc:
+        if exc.seq is not None and exc.seq > 1:
+            return {n.seq for n in kept[exc.seq - 1:] if not n.inserted}
     return set()
 
 

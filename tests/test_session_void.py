@@ -198,6 +198,31 @@ def test_a_session_whose_carried_pot_a_later_hand_took_voids_whole(user, db) -> 
         "hand_started", "forced_bet", "forced_bet"]  # no carry_over in
 
 
+def test_the_declare_night_whose_pot_limit_raise_the_carry_allowed_voids_whole(user) -> None:  # noqa: ANN001
+    """The bundled declare night: hand 3 carries 28 into hand 4 (pot-limit), where Ann's raise
+    to 29 (seq 15) is legal with them only (22 the maximum without). Hand 4's void drops the
+    carry_over in and, as a void drops what cannot be played, seq 15 on: its players get back
+    what they put in before it (Ann 2, Bob 3, Cy 5, Dee 5). Nets before: Dee +157, Bob +87,
+    Ann +76, Cy -320; after: every net, buy-in and cash-out 0, the audit and verify clean."""
+    assert user("run", str(DATA / "declare"))[0] == 0
+    assert [line.split()[:2] for line in user("balances")[1].splitlines()[1:]] == [
+        ["Dee", "157"], ["Bob", "87"], ["Ann", "76"], ["Cy", "-320"]]
+    code, out, err = user("session", "void", "declare-night", *WHY, "--closed")
+    assert (code, out, err) == (0, "session declare-night voided: 10 hands voided, 11 book "
+                                "entries retracted (7 buy-ins, 4 cash-outs, 0 payments); every "
+                                "net in declare-night is 0 now\n", "")
+    assert [line.split()[:4] for line in user("balances")[1].splitlines()[1:]] == [
+        ["Ann", "0", "0", "0"], ["Bob", "0", "0", "0"], ["Cy", "0", "0", "0"],
+        ["Dee", "0", "0", "0"]]
+    assert user("audit")[1].startswith("audit clean: 10 hand(s) in 1 session(s)")
+    assert user("verify")[0] == 0
+    voided = user("history", "declare-night-4")[1].splitlines()
+    assert "        delete seq 2 (seq 2 was: carry_over 28 in declare-night-3)" in voided
+    assert "        delete seq 15 (seq 15 was: bet_raise Ann 29)" in voided
+    assert user("show", "declare-night-4")[1].splitlines()[-1] == (
+        "    uncalled returned: Ann 2, Bob 3, Cy 5, Dee 5")
+
+
 def test_voids_of_a_carry_and_its_taker_voided_before_are_refused(user, db) -> None:  # noqa: ANN001
     """h2 voided alone passes the 4 carried into it on (RULES.md §7.1): voiding h1 then gives
     them back twice, so ``session void`` is refused naming h2, nothing written; h2's void
