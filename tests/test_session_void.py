@@ -220,7 +220,7 @@ def test_the_declare_night_whose_pot_limit_raise_the_carry_allowed_voids_whole(u
     assert "        delete seq 2 (seq 2 was: carry_over 28 in declare-night-3)" in voided
     assert "        delete seq 15 (seq 15 was: bet_raise Ann 29)" in voided
     assert user("show", "declare-night-4")[1].splitlines()[-1] == (
-        "    uncalled returned: Ann 2, Bob 3, Cy 5, Dee 5")
+        "    voided: every contribution returned: Ann 2, Bob 3, Cy 5, Dee 5")
 
 
 def test_voids_of_a_carry_and_its_taker_voided_before_are_refused(user, db) -> None:  # noqa: ANN001
@@ -387,3 +387,15 @@ def test_both_prove_the_chain_first(user, fri) -> None:  # noqa: ANN001
 def test_an_empty_hand_id_among_several_is_refused(user, fri) -> None:  # noqa: ANN001
     code, _, err = _unchanged(user, fri, "void", "h1", "", *WHY)
     assert (code, err) == (2, "error: HAND...: a hand id is needed\n")
+
+
+def test_show_of_a_voided_hand_says_every_contribution_returned(user, db) -> None:  # noqa: ANN001
+    """Bob bets 10, Ann calls, the hand is voided: both get their 10 back, not as uncalled
+    chips (both were called) but as a void's refunds, as ``replay`` says it."""
+    build(Path(db), [
+        (("hand", "start", "--hand", "v1", "--game", "NT", "--stakes", "1/2", "--seats",
+          "Ann:100,Bob:100", "--button", "Bob"), None),
+        table("v1", ["d dh Ann ????", "d dh Bob ????", "Bob cbr 10", "Ann cc"]),
+        (("void", "v1", *WHY), None)])
+    assert user("show", "v1")[1].splitlines()[-1] == (
+        "    voided: every contribution returned: Ann 10, Bob 10")
