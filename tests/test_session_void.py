@@ -107,8 +107,9 @@ def test_session_void_passes_over_what_is_taken_back_already(user, fri) -> None:
 
 def test_session_void_refusals_write_nothing(user, fri) -> None:  # noqa: ANN001
     code, _, err = _unchanged(user, fri, "session", "void", "frx", *WHY)
-    assert (code, err) == (2, "error: no session 'frx' (open it with `handledger session "
-                              "open frx`); did you mean 'fri'?\n")
+    assert (code, err) == (2, "error: no session 'frx'; did you mean 'fri'?\n")
+    code, _, err = _unchanged(user, fri, "session", "void", "club-w2", *WHY)
+    assert (code, err) == (2, "error: no session 'club-w2' (the ledger's sessions: 'fri')\n")
     assert user("session", "open", "sun")[0] == 0
     code, _, err = _unchanged(user, fri, "session", "void", "sun", *WHY)
     assert (code, err) == (2, "error: session sun holds no hand and no book entry: nothing to "
