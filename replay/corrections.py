@@ -470,7 +470,23 @@ def undo(ledger: Any, hand: str, *, by: str, reason: str | None = None,
         closed_void(ledger, hand, rows[0].session, events, after,
                      doing=f"undoing {words} of hand {hand}")
     [correction] = _signed(hand, events, [correction], keys, sign)
-    return _append(ledger, hand, rows, correction, words, closed=closed)
+    done = _append(ledger, hand, rows, correction, words, closed=closed)
+    return _own_start_warned(ledger, hand, rows[0].session, done) if void else done
+
+
+def _own_start_warned(ledger: Any, hand: str, session: str | None, done: Corrected
+                      ) -> Corrected:
+    """``done`` (the undo of ``hand``'s void) with the players whose start of the hand the
+    books do not follow, back in them, warned of first
+    (:func:`replay.whatif.start_unfollowed`: ``void a1 a2``, ``undo a2``)."""
+    if session is None or done.before is None:
+        return done
+    from dataclasses import replace
+
+    from replay.whatif import start_unfollowed
+
+    own = start_unfollowed(ledger, hand, session, done.before, done.after)
+    return replace(done, downstream=own + done.downstream) if own else done
 
 
 def _undoable(rows: Sequence[Any], last: Sequence[Any]) -> None:

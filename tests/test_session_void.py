@@ -400,3 +400,42 @@ def test_show_of_a_voided_hand_says_every_contribution_returned(user, db) -> Non
         (("void", "v1", *WHY), None)])
     assert user("show", "v1")[1].splitlines()[-1] == (
         "    voided: every contribution returned: Ann 10, Bob 10")
+
+
+def _pair(db: Path) -> None:
+    """fri, Ann and Bob buy in 100: a1 (Bob the button) Bob raises to 10, Ann folds her big
+    blind: Ann 98, Bob 102; a2 starts on that (Ann the button), Ann raises to 6, Bob folds
+    his big blind: Ann 100, Bob 100; a3 starts on that, in play."""
+    start = ("hand", "start", "--session", "fri", "--game", "NT", "--stakes", "1/2", "--hand")
+    build(db, [
+        (("session", "open", "fri"), None), (("buyin", "fri", "Ann", "100"), None),
+        (("buyin", "fri", "Bob", "100"), None),
+        ((*start, "a1", "--seats", "Ann:100,Bob:100", "--button", "Bob"), None),
+        table("a1", ["d dh Ann ????", "d dh Bob ????", "Bob cbr 10", "Ann f", "end"]),
+        ((*start, "a2", "--seats", "Ann:98,Bob:102", "--button", "Ann"), None),
+        table("a2", ["d dh Ann ????", "d dh Bob ????", "Ann cbr 6", "Bob f", "end"]),
+        ((*start, "a3", "--seats", "Ann:100,Bob:100", "--button", "Bob"), None),
+        (("void", "a1", "a2", *WHY), None)])
+
+
+def test_undo_of_the_later_void_of_a_pair_warns_its_start_is_not_followed(user, db) -> None:  # noqa: ANN001
+    """``void a1 a2``, then ``undo a2``: a2 is back on Ann 98, Bob 102, which a1, still voided,
+    no longer leaves (the books: their buy-ins, 100 each): warned as ``undo a1`` warns of a3;
+    a1's void undone then, a2 follows it and the audit finds only a3 in play."""
+    _pair(Path(db))
+    code, out, err = user("undo", "a2", "--by", "host")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "undid the void at seq 10 (by host: wrong ledger) in hand a2 (seq 11); change in net: "
+        "Bob -2, Ann +2; by the rules: Bob -2, Ann +2",
+        "  warning: hand a2, back in the books, starts Bob with 102, the books have 100 for Bob "
+        "before it: hand a1, before it, is voided and counts for nothing (undo its void too, "
+        "and this hand follows it)",
+        "  warning: hand a2, back in the books, starts Ann with 98, the books have 100 for Ann "
+        "before it: hand a1, before it, is voided and counts for nothing (undo its void too, "
+        "and this hand follows it)",
+        "    to follow it: `handledger correct a2 --replace 1 JSON --reason … --by …`, JSON the "
+        "\"event\" of `handledger export a2`'s first line with Bob 100, Ann 100"]
+    assert user("undo", "a1", "--by", "host")[0] == 0
+    assert user("audit")[1].splitlines()[-1] == (
+        "audit: 1 discrepancy in 3 hand(s) in 1 session(s) (in_progress 1)")
